@@ -1,0 +1,210 @@
+"""The logical device every runtime object hangs off: VkDevice, its queues, memory types and enabled features.
+
+A :class:`Context` is shared by a Manager and everything it made. Objects keep a strong reference to it, so the
+VkDevice outlives them; it is destroyed when the Manager is destroyed *and* no object still pins it (a NumPy view
+of mapped memory pins its memory, and so the device, until the view is collected: reading such a view can then
+never touch freed memory).
+"""
+
+from __future__ import annotations
+
+import threading
+
+from .instance import FeatureChain, Instance, device_extensions, device_info
+from .vk import check, cstrings, ffi, lib, new, track, vulkan
+
+_OPTIONAL_EXTENSIONS = ("VK_EXT_shader_atomic_float", "VK_KHR_shader_non_semantic_info")
+
+
+class Context:
+    """Owns (or borrows, for BYOV) an instance, a device and its queues."""
+
+    def __init__(self, instance: Instance | None, physical, device, queues: list, families: list[int],
+                 features: set[str], owned: bool, extensions: list[str]):
+        self.instance, self.physical, self.device = instance, physical, device
+        self.queues, self.queue_families, self.owned = queues, families, owned
+        self.info = device_info(physical)
+        self.info["features"] = features
+        self.info["enabled_extensions"] = extensions
+        self.features = features
+        props = ffi.new("VkPhysicalDeviceMemoryProperties*")
+        lib.vkGetPhysicalDeviceMemoryProperties(physical, props)
+        self.memory_types = [int(props.memoryTypes[i].propertyFlags) for i in range(props.memoryTypeCount)]
+        self.memory_heaps = [int(props.memoryTypes[i].heapIndex) for i in range(props.memoryTypeCount)]
+        self.heap_sizes = [int(props.memoryHeaps[i].size) for i in range(props.memoryHeapCount)]
+        self.running: set = set()  # sequences submitted and not yet awaited
+        self.lock = threading.RLock()
+        self.pins = 0
+        self.closed = False
+
+    # ----- construction -----
+    @classmethod
+    def create(cls, device_index: int, family_indices: list[int], desired_extensions: list[str]) -> Context:
+        instance = Instance()
+        try:
+            return cls._create_on(instance, device_index, family_indices, desired_extensions)
+        except BaseException:
+            instance.destroy()
+            raise
+
+    @classmethod
+    def _create_on(cls, instance, device_index, family_indices, desired_extensions) -> Context:
+        physicals = instance.physical_devices()
+        if not physicals:
+            raise RuntimeError("no Vulkan device found: install a driver (on Debian: apt-get install "
+                               "mesa-vulkan-drivers for the CPU device lavapipe)")
+        if not isinstance(device_index, int) or not 0 <= device_index < len(physicals):
+            raise RuntimeError(f"device index {device_index} is out of range: this machine has "
+                               f"{len(physicals)} Vulkan device(s) (see kp.list_devices())")
+        physical = physicals[device_index]
+        families = _choose_families(physical, family_indices)
+        available = device_extensions(physical)
+        extensions = _choose_extensions(available, desired_extensions)
+        chain = FeatureChain.query(physical)
+        chain.keep_compute_only()
+        if chain.atomic is not None and "VK_EXT_shader_atomic_float" not in extensions:
+            chain.v12.pNext = ffi.NULL
+        device = _create_device(physical, families, extensions, chain)
+        queues = []
+        seen: dict[int, int] = {}
+        for fam in families:
+            out = ffi.new("VkQueue*")
+            lib.vkGetDeviceQueue(device, fam, seen.get(fam, 0), out)
+            seen[fam] = seen.get(fam, 0) + 1
+            queues.append(out[0])
+        features = chain.names()
+        if "VK_EXT_shader_atomic_float" not in extensions:
+            features -= {"atomic_float32_add", "shared_atomic_float32_add"}
+        return cls(instance, physical, device, queues, families, features, True, extensions)
+
+    # ----- memory types -----
+    def memory_type(self, type_bits: int, required: int, preferred: int = 0) -> int:
+        """Index of a memory type allowed by ``type_bits`` with ``required`` flags (``preferred`` ones if any)."""
+        candidates = [i for i, flags in enumerate(self.memory_types)
+                      if type_bits & (1 << i) and flags & required == required]
+        if not candidates:
+            raise RuntimeError("this device has no memory type with the properties this memory type needs "
+                               f"(flags {required:#x}); choose another memory_type, e.g. kp.MemoryTypes.device")
+        best = [i for i in candidates if self.memory_types[i] & preferred == preferred]
+        return (best or candidates)[0]
+
+    def has_memory(self, required: int) -> bool:
+        return any(flags & required == required for flags in self.memory_types)
+
+    # ----- lifetime -----
+    def pin(self) -> None:
+        with self.lock:
+            self.pins += 1
+
+    def unpin(self) -> None:
+        with self.lock:
+            self.pins -= 1
+            if self.closed and self.pins == 0:
+                self._free()
+
+    def close(self) -> None:
+        """Destroy the device once nothing pins it any more (idempotent)."""
+        with self.lock:
+            if self.closed:
+                return
+            self.closed = True
+            if self.pins == 0:
+                self._free()
+
+    def _free(self) -> None:
+        if not self.owned or self.device is None:
+            self.device = None
+            return
+        lib.vkDeviceWaitIdle(self.device)
+        lib.vkDestroyDevice(self.device, ffi.NULL)
+        track("VkDevice", -1)
+        self.device = None
+        self.instance.destroy()
+
+    def wait_for_users(self, obj) -> None:
+        """Wait until no running sequence uses ``obj``, so it can be freed without pulling memory from the GPU."""
+        for seq in list(self.running):
+            if seq.uses(obj):
+                seq.wait_fence()
+
+    def one_shot(self, record) -> None:
+        """Record commands with ``record(command_buffer)`` on queue 0, submit and wait (set-up work only)."""
+        pool_info = new("VkCommandPoolCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                        queueFamilyIndex=self.queue_families[0],
+                        flags=vulkan.VK_COMMAND_POOL_CREATE_TRANSIENT_BIT)
+        pool = ffi.new("VkCommandPool*")
+        check(lib.vkCreateCommandPool(self.device, pool_info, ffi.NULL, pool), "vkCreateCommandPool")
+        try:
+            alloc = new("VkCommandBufferAllocateInfo",
+                        sType=vulkan.VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, commandPool=pool[0],
+                        level=vulkan.VK_COMMAND_BUFFER_LEVEL_PRIMARY, commandBufferCount=1)
+            cmd = ffi.new("VkCommandBuffer[1]")
+            check(lib.vkAllocateCommandBuffers(self.device, alloc, cmd), "vkAllocateCommandBuffers")
+            begin = new("VkCommandBufferBeginInfo", sType=vulkan.VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                        flags=vulkan.VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT)
+            check(lib.vkBeginCommandBuffer(cmd[0], begin), "vkBeginCommandBuffer")
+            record(cmd[0])
+            check(lib.vkEndCommandBuffer(cmd[0]), "vkEndCommandBuffer")
+            submit = new("VkSubmitInfo", sType=vulkan.VK_STRUCTURE_TYPE_SUBMIT_INFO, commandBufferCount=1,
+                         pCommandBuffers=cmd)
+            with self.lock:
+                check(lib.vkQueueSubmit(self.queues[0], 1, submit, ffi.NULL), "vkQueueSubmit")
+                check(lib.vkQueueWaitIdle(self.queues[0]), "vkQueueWaitIdle")
+        finally:
+            lib.vkDestroyCommandPool(self.device, pool[0], ffi.NULL)
+
+
+def _choose_families(physical, family_indices: list[int]) -> list[int]:
+    from .instance import queue_families
+
+    families = queue_families(physical)
+    if not family_indices:
+        compute = [i for i, f in enumerate(families) if f["compute"]]
+        if not compute:
+            raise RuntimeError("this Vulkan device has no compute queue family")
+        return [compute[0]]
+    counts: dict[int, int] = {}
+    for fam in family_indices:
+        if not isinstance(fam, int) or not 0 <= fam < len(families):
+            raise RuntimeError(f"queue family index {fam} does not exist: this device has {len(families)} "
+                               "families (see kp.list_devices()[i]['queue_families'])")
+        counts[fam] = counts.get(fam, 0) + 1
+        if counts[fam] > families[fam]["queue_count"]:
+            raise RuntimeError(f"queue family {fam} has only {families[fam]['queue_count']} queue(s) but is listed "
+                               f"{counts[fam]} times in family_queue_indices")
+    return list(family_indices)
+
+
+def _choose_extensions(available: set[str], desired: list[str]) -> list[str]:
+    import warnings
+
+    chosen = [e for e in _OPTIONAL_EXTENSIONS if e in available]
+    for ext in desired:
+        if ext in available:
+            chosen.append(ext)
+        else:
+            warnings.warn(f"device extension {ext} is not supported by this device; skipped", RuntimeWarning,
+                          stacklevel=4)
+    return list(dict.fromkeys(chosen))
+
+
+def _create_device(physical, families, extensions, chain):
+    priorities = ffi.new("float[]", [1.0] * len(families))
+    per_family: dict[int, int] = {}
+    for fam in families:
+        per_family[fam] = per_family.get(fam, 0) + 1
+    infos = ffi.new("VkDeviceQueueCreateInfo[]", len(per_family))
+    for i, (fam, count) in enumerate(per_family.items()):
+        infos[i].sType = vulkan.VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO
+        infos[i].queueFamilyIndex = fam
+        infos[i].queueCount = count
+        infos[i].pQueuePriorities = priorities
+    ext_arr, keep = cstrings(extensions)
+    info = new("VkDeviceCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, pNext=chain.root,
+               queueCreateInfoCount=len(per_family), pQueueCreateInfos=infos,
+               enabledExtensionCount=len(extensions), ppEnabledExtensionNames=ext_arr)
+    out = ffi.new("VkDevice*")
+    check(lib.vkCreateDevice(physical, info, ffi.NULL, out), "vkCreateDevice")
+    del keep
+    track("VkDevice", 1)
+    return out[0]

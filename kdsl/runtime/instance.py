@@ -1,0 +1,185 @@
+"""The Vulkan instance and what each physical device offers (properties, limits, features).
+
+Example:
+    >>> from kdsl.runtime.instance import list_devices
+    >>> devices = list_devices()
+    >>> {"device_name", "device_type", "features"} <= set(devices[0])
+    True
+"""
+
+from __future__ import annotations
+
+from . import validation
+from .vk import check, cstr, cstrings, enumerate_, ffi, lib, new, track, vulkan
+
+API_VERSION = (1 << 22) | (2 << 12)  # Vulkan 1.2: the 1.1/1.2 feature structs; every current driver has it
+_DEVICE_TYPES = {0: "other", 1: "integrated_gpu", 2: "discrete_gpu", 3: "virtual_gpu", 4: "cpu"}
+
+
+class Instance:
+    """A VkInstance with the layers asked for by ``KDSL_VALIDATION`` / ``KDSL_DEBUG_LAYERS``."""
+
+    def __init__(self):
+        layers = validation.requested_layers(available_layers())
+        extensions = [e for e in ("VK_EXT_debug_utils", "VK_KHR_portability_enumeration")
+                      if e in available_instance_extensions()]
+        app = new("VkApplicationInfo", sType=vulkan.VK_STRUCTURE_TYPE_APPLICATION_INFO, apiVersion=API_VERSION)
+        app_name = ffi.new("char[]", b"kdsl")
+        app.pApplicationName = app.pEngineName = app_name
+        layer_arr, keep_l = cstrings(layers)
+        ext_arr, keep_e = cstrings(extensions)
+        info = new("VkInstanceCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+                   pApplicationInfo=app, enabledLayerCount=len(layers), ppEnabledLayerNames=layer_arr,
+                   enabledExtensionCount=len(extensions), ppEnabledExtensionNames=ext_arr)
+        if "VK_KHR_portability_enumeration" in extensions:
+            info.flags = 0x00000001  # VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR
+        out = ffi.new("VkInstance*")
+        check(lib.vkCreateInstance(info, ffi.NULL, out), "vkCreateInstance")
+        del keep_l, keep_e
+        self.handle = out[0]
+        track("VkInstance", 1)
+        self.layers = layers
+        self.messenger = validation.Messenger(self.handle) if "VK_EXT_debug_utils" in extensions else None
+
+    def physical_devices(self) -> list:
+        return enumerate_(lib.vkEnumeratePhysicalDevices, "VkPhysicalDevice", self.handle)
+
+    def destroy(self) -> None:
+        if self.handle is None:
+            return
+        if self.messenger:
+            self.messenger.destroy()
+        lib.vkDestroyInstance(self.handle, ffi.NULL)
+        track("VkInstance", -1)
+        self.handle = None
+
+
+def available_layers() -> set[str]:
+    return {cstr(p.layerName) for p in enumerate_(lib.vkEnumerateInstanceLayerProperties, "VkLayerProperties")}
+
+
+def available_instance_extensions() -> set[str]:
+    return {cstr(p.extensionName) for p in
+            enumerate_(lib.vkEnumerateInstanceExtensionProperties, "VkExtensionProperties", ffi.NULL)}
+
+
+def device_extensions(physical) -> set[str]:
+    return {cstr(p.extensionName) for p in
+            enumerate_(lib.vkEnumerateDeviceExtensionProperties, "VkExtensionProperties", physical, ffi.NULL)}
+
+
+class FeatureChain:
+    """VkPhysicalDeviceFeatures2 with the Vulkan 1.1 / 1.2 and atomic-float structs chained through ``pNext``.
+
+    Filled by the driver to say what it supports; then (with unsupported bits left off) handed to
+    vkCreateDevice to enable exactly that.
+    """
+
+    def __init__(self, with_atomic_float: bool):
+        self.atomic = None
+        if with_atomic_float:
+            self.atomic = new("VkPhysicalDeviceShaderAtomicFloatFeaturesEXT",
+                              sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT)
+        self.v12 = new("VkPhysicalDeviceVulkan12Features",
+                       sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                       pNext=self.atomic if self.atomic is not None else ffi.NULL)
+        self.v11 = new("VkPhysicalDeviceVulkan11Features",
+                       sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, pNext=self.v12)
+        self.root = new("VkPhysicalDeviceFeatures2", sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                        pNext=self.v11)
+
+    @classmethod
+    def query(cls, physical) -> FeatureChain:
+        chain = cls("VK_EXT_shader_atomic_float" in device_extensions(physical))
+        lib.vkGetPhysicalDeviceFeatures2(physical, chain.root)
+        return chain
+
+    def names(self) -> set[str]:
+        """kdsl's feature names for what this chain has switched on."""
+        f, v11, v12, a = self.root.features, self.v11, self.v12, self.atomic
+        table = {
+            "float64": f.shaderFloat64, "int64": f.shaderInt64, "int16": f.shaderInt16,
+            "float16": v12.shaderFloat16, "int8": v12.shaderInt8,
+            "storage_buffer_8bit": v12.storageBuffer8BitAccess,
+            "storage_buffer_16bit": v11.storageBuffer16BitAccess,
+            "int64_atomics": v12.shaderBufferInt64Atomics,
+            "atomic_float32_add": a.shaderBufferFloat32AtomicAdd if a is not None else 0,
+            "shared_atomic_float32_add": a.shaderSharedFloat32AtomicAdd if a is not None else 0,
+        }
+        return {name for name, on in table.items() if on}
+
+    def keep_compute_only(self) -> None:
+        """Switch off graphics-only features we never use (robustness and sparse cost speed on some drivers)."""
+        f = self.root.features
+        for name in ("robustBufferAccess", "sparseBinding", "sparseResidencyBuffer", "sparseResidencyImage2D",
+                     "sparseResidencyImage3D", "sparseResidency2Samples", "sparseResidency4Samples",
+                     "sparseResidency8Samples", "sparseResidency16Samples", "sparseResidencyAliased",
+                     "geometryShader", "tessellationShader", "wideLines", "largePoints"):
+            setattr(f, name, 0)
+
+
+def device_info(physical) -> dict:
+    """Properties, limits and features of one physical device, as a plain dict."""
+    sub = new("VkPhysicalDeviceSubgroupProperties",
+              sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES)
+    props2 = new("VkPhysicalDeviceProperties2", sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                 pNext=sub)
+    lib.vkGetPhysicalDeviceProperties2(physical, props2)
+    p, limits = props2.properties, props2.properties.limits
+    families = queue_families(physical)
+    features = FeatureChain.query(physical).names()
+    ops = sub.supportedOperations
+    for bit, name in ((vulkan.VK_SUBGROUP_FEATURE_ARITHMETIC_BIT, "subgroup_arithmetic"),
+                      (vulkan.VK_SUBGROUP_FEATURE_BALLOT_BIT, "subgroup_ballot"),
+                      (vulkan.VK_SUBGROUP_FEATURE_SHUFFLE_BIT, "subgroup_shuffle")):
+        if ops & bit and sub.supportedStages & vulkan.VK_SHADER_STAGE_COMPUTE_BIT:
+            features.add(name)
+    api = p.apiVersion
+    return {
+        "device_name": cstr(p.deviceName),
+        "device_type": _DEVICE_TYPES.get(p.deviceType, "other"),
+        "api_version": f"{api >> 22}.{(api >> 12) & 0x3FF}.{api & 0xFFF}",
+        "driver_version": int(p.driverVersion),
+        "vendor_id": int(p.vendorID),
+        "max_work_group_count": tuple(int(x) for x in limits.maxComputeWorkGroupCount),
+        "max_work_group_invocations": int(limits.maxComputeWorkGroupInvocations),
+        "max_work_group_size": tuple(int(x) for x in limits.maxComputeWorkGroupSize),
+        "max_storage_buffer_range": int(limits.maxStorageBufferRange),
+        "max_shared_memory_size": int(limits.maxComputeSharedMemorySize),
+        "max_push_constants_size": int(limits.maxPushConstantsSize),
+        "max_image_dimension_2d": int(limits.maxImageDimension2D),
+        "timestamps_supported": bool(limits.timestampComputeAndGraphics)
+                                or any(f["timestamp_valid_bits"] for f in families),
+        "timestamp_period": float(limits.timestampPeriod),
+        "subgroup_size": int(sub.subgroupSize),
+        "queue_families": families,
+        "features": features,
+    }
+
+
+def queue_families(physical) -> list[dict]:
+    """Each queue family: flags as names, queue count, timestamp bits."""
+    out = []
+    for fam in enumerate_(lib.vkGetPhysicalDeviceQueueFamilyProperties, "VkQueueFamilyProperties", physical):
+        flags = fam.queueFlags
+        out.append({"compute": bool(flags & vulkan.VK_QUEUE_COMPUTE_BIT),
+                    "graphics": bool(flags & vulkan.VK_QUEUE_GRAPHICS_BIT),
+                    "transfer": bool(flags & vulkan.VK_QUEUE_TRANSFER_BIT),
+                    "queue_count": int(fam.queueCount),
+                    "timestamp_valid_bits": int(fam.timestampValidBits)})
+    return out
+
+
+def list_devices() -> list[dict]:
+    """Every Vulkan device on this machine, in the loader's order (index = ``Manager(device_index)``).
+
+    Example:
+        >>> import kdsl.kp as kp
+        >>> [d["device_name"] for d in kp.list_devices()]  # doctest: +SKIP
+        ['NVIDIA H200', 'llvmpipe (LLVM 15.0.6, 256 bits)']
+    """
+    instance = Instance()
+    try:
+        return [device_info(p) for p in instance.physical_devices()]
+    finally:
+        instance.destroy()

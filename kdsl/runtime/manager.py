@@ -1,0 +1,198 @@
+"""Manager: owns a Vulkan device and queues, and makes tensors, images, algorithms and sequences on it.
+
+Example:
+    >>> import numpy as np, kdsl.kp as kp
+    >>> mgr = kp.Manager()                       # device 0, first compute queue family
+    >>> a = mgr.tensor([1, 2, 3])                # float32
+    >>> b = mgr.tensor_t(np.arange(3, dtype=np.int32))
+    >>> seq = mgr.sequence()
+    >>> mgr.destroy()                            # frees everything it made (also on garbage collection)
+    >>> a.is_init(), seq.is_init()
+    (False, False)
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from .algorithm import Algorithm
+from .context import Context
+from .image import Image
+from .instance import list_devices
+from .memory import Memory, Tensor
+from .sequence import Sequence
+from .types import MemoryTypes, check_dtype
+
+
+def _memory_type(memory_type, tensor_type) -> MemoryTypes:
+    value = tensor_type if tensor_type is not None else memory_type
+    try:
+        return MemoryTypes(value)
+    except ValueError as exc:
+        raise RuntimeError(f"unknown memory type {value!r}; use kp.MemoryTypes.device/host/storage/"
+                           "deviceAndHost") from exc
+
+
+class Manager:
+    """The entry point of the runtime (Kompute's ``kp.Manager``).
+
+    ``Manager()``, ``Manager(device_index)`` or ``Manager(device, family_queue_indices, desired_extensions)``:
+    with no family list, one queue of the first family with compute; otherwise one queue per listed family
+    index (a family listed twice gives its queues 0 and 1). Sequences pick a queue by position.
+    """
+
+    def __init__(self, device: int = 0, family_queue_indices: list[int] | None = None,
+                 desired_extensions: list[str] | None = None):
+        if isinstance(device, bool) or not isinstance(device, (int, np.integer)):
+            raise TypeError(f"device must be a device index (int), not {type(device).__name__}")
+        for name, value in (("family_queue_indices", family_queue_indices),
+                            ("desired_extensions", desired_extensions)):
+            if value is not None and not isinstance(value, (list, tuple)):
+                raise TypeError(f"{name} must be a list, not {type(value).__name__}")
+        ctx = Context.create(int(device), list(family_queue_indices or []), list(desired_extensions or []))
+        self._init(ctx)
+
+    @classmethod
+    def from_handles(cls, instance, physical_device, device, queues: list, queue_family_indices: list[int],
+                     features: set[str] | frozenset = frozenset()) -> Manager:
+        """Bring your own Vulkan: a Manager on handles the caller created and owns (it never destroys them).
+
+        ``queues[i]`` is a VkQueue of family ``queue_family_indices[i]``; ``features`` names the kdsl features
+        (see ``list_devices()[i]["features"]``) the caller enabled on ``device``.
+        """
+        if len(queues) != len(queue_family_indices) or not queues:
+            raise RuntimeError("from_handles needs one queue family index per queue, and at least one queue")
+        ctx = Context(None, physical_device, device, list(queues), list(queue_family_indices), set(features),
+                      owned=False, extensions=[])
+        mgr = cls.__new__(cls)
+        mgr._init(ctx)
+        return mgr
+
+    def _init(self, ctx: Context) -> None:
+        self._ctx = ctx
+        self._objects: dict[str, weakref.WeakSet] = {k: weakref.WeakSet() for k in ("seq", "algo", "mem")}
+        self._destroyed = False
+
+    # ----- memory -----
+    def _check(self) -> None:
+        if self._destroyed:
+            raise RuntimeError("this Manager was destroyed; create a new kp.Manager()")
+
+    def tensor(self, data, memory_type=MemoryTypes.device, tensor_type=None) -> Tensor:
+        """A float32 tensor from anything array-like (flattened)."""
+        try:
+            arr = np.asarray(data, dtype=np.float32).reshape(-1)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"tensor data must be numbers, got {type(data).__name__}") from exc
+        return self._tensor(arr, _memory_type(memory_type, tensor_type))
+
+    def tensor_t(self, data: np.ndarray, memory_type=MemoryTypes.device, tensor_type=None) -> Tensor:
+        """A tensor keeping the NumPy array's dtype (float32/64, int8/16/32/64, uint8/16/32/64, float16, bool)."""
+        if not isinstance(data, np.ndarray):
+            raise TypeError(f"tensor_t takes a NumPy array, not {type(data).__name__}; use np.array(...) "
+                            "or mgr.tensor(...) for float32")
+        check_dtype(data.dtype, self._ctx.features)
+        return self._tensor(data.reshape(-1), _memory_type(memory_type, tensor_type))
+
+    def tensor_empty(self, count: int, dtype=np.float32, memory_type=MemoryTypes.storage) -> Tensor:
+        """An uninitialised tensor of ``count`` elements (a kdsl addition: no upload, for outputs)."""
+        self._check()
+        dt = check_dtype(dtype, self._ctx.features)
+        if not isinstance(count, (int, np.integer)) or count <= 0:
+            raise RuntimeError(f"zero-sized memory object: tensor_empty needs count >= 1, got {count!r}")
+        return self._register("mem", Tensor(self._ctx, None, int(count), dt, _memory_type(memory_type, None)))
+
+    def _tensor(self, arr: np.ndarray, memory_type: MemoryTypes) -> Tensor:
+        self._check()
+        if arr.size == 0:
+            raise RuntimeError("zero-sized memory object: tensor data is empty; give at least one element")
+        return self._register("mem", Tensor(self._ctx, arr, arr.size, arr.dtype, memory_type))
+
+    def image(self, data, width: int, height: int, num_channels: int, memory_type=MemoryTypes.device) -> Image:
+        """A float32 2-D storage image of ``num_channels`` (1, 2 or 4) channels from array-like ``data``."""
+        arr = np.asarray(data, dtype=np.float32).reshape(-1)
+        return self._image(arr, width, height, num_channels, memory_type)
+
+    def image_t(self, data: np.ndarray, width: int, height: int, num_channels: int,
+                memory_type=MemoryTypes.device) -> Image:
+        """A 2-D storage image keeping the array's dtype (float32, int32, uint32, int16, uint16, int8, uint8)."""
+        if not isinstance(data, np.ndarray):
+            raise TypeError(f"image_t takes a NumPy array, not {type(data).__name__}")
+        return self._image(data.reshape(-1), width, height, num_channels, memory_type)
+
+    def _image(self, arr, width, height, channels, memory_type) -> Image:
+        self._check()
+        if arr.size == 0:
+            raise RuntimeError("zero-sized memory object: image data is empty")
+        if arr.size != width * height * channels:
+            raise RuntimeError(f"image data has {arr.size} elements but {width}x{height}x{channels} needs "
+                               f"{width * height * channels}")
+        img = Image(self._ctx, arr, int(width), int(height), int(channels), arr.dtype,
+                    _memory_type(memory_type, None))
+        return self._register("mem", img)
+
+    # ----- algorithms and sequences -----
+    def algorithm(self, mem_objects=None, spirv=b"", workgroup=None, spec_consts=None, push_consts=None
+                  ) -> Algorithm:
+        """A compute pipeline: binding i is ``mem_objects[i]``; ``workgroup[0] == 0`` means its size."""
+        self._check()
+        algo = Algorithm(self._ctx, list(mem_objects or []) if isinstance(mem_objects, (list, tuple))
+                         else mem_objects, spirv, workgroup, spec_consts, push_consts)
+        return self._register("algo", algo)
+
+    def sequence(self, queue_index: int = 0, total_timestamps: int = 0) -> Sequence:
+        """A new Sequence on queue ``queue_index`` (with a timestamp pool when ``total_timestamps > 0``)."""
+        self._check()
+        return self._register("seq", Sequence(self._ctx, queue_index, total_timestamps))
+
+    def _register(self, kind: str, obj):
+        self._objects[kind].add(obj)
+        return obj
+
+    # ----- information -----
+    def list_devices(self) -> list[dict]:
+        """Every Vulkan device on the machine (see :func:`kdsl.runtime.list_devices`)."""
+        return list_devices()
+
+    def get_device_properties(self) -> dict:
+        """Name, type, limits and enabled features of this Manager's device."""
+        self._check()
+        return dict(self._ctx.info)
+
+    @property
+    def features(self) -> set[str]:
+        """kdsl feature names enabled on this device (``float64``, ``int64``, ``storage_buffer_8bit``, ...)."""
+        return set(self._ctx.features)
+
+    # ----- lifetime -----
+    def destroy(self) -> None:
+        """Free sequences, then algorithms, then memory, then the device (idempotent)."""
+        if getattr(self, "_destroyed", True):
+            return
+        self._destroyed = True
+        for kind in ("seq", "algo", "mem"):
+            for obj in list(self._objects[kind]):
+                obj.destroy()
+        self._ctx.close()
+
+    def __enter__(self) -> Manager:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.destroy()
+
+    def __del__(self):
+        try:
+            self.destroy()
+        except Exception:  # pragma: no cover - interpreter shutdown
+            pass
+
+    def __repr__(self) -> str:
+        if self._destroyed:
+            return "<kp.Manager destroyed>"
+        return f"<kp.Manager device={self._ctx.info['device_name']!r} queues={len(self._ctx.queues)}>"
+
+
+__all__ = ["Manager", "Memory"]

@@ -1,0 +1,272 @@
+"""Sequence: records operations into one command buffer and submits them as a batch, sync or async.
+
+Every mutating call returns the Sequence, so calls chain. The hot path (submit, wait, reset) calls
+``vulkan.lib`` with structs built once in ``__init__``.
+
+Example:
+    >>> import numpy as np, kdsl.kp as kp
+    >>> mgr = kp.Manager()
+    >>> t = mgr.tensor_t(np.array([1, 2], dtype=np.float32))
+    >>> seq = mgr.sequence().record(kp.OpSyncDevice([t])).record(kp.OpSyncLocal([t]))
+    >>> seq.eval().is_running()
+    False
+"""
+
+from __future__ import annotations
+
+from .ops import OpBase
+from .vk import check, ffi, lib, new, track, vulkan
+
+_NO_TIMEOUT = 2**64 - 1
+
+
+class Sequence:
+    """A command buffer, a fence and the ops recorded into it. Made by ``Manager.sequence``."""
+
+    def __init__(self, ctx, queue_index: int = 0, total_timestamps: int = 0):
+        self._ctx = ctx
+        self._destroyed = True
+        n_queues = len(ctx.queues)
+        if not isinstance(queue_index, int) or not 0 <= queue_index < n_queues:
+            raise RuntimeError(f"queue index {queue_index} is out of range: this Manager has {n_queues} queue(s) "
+                               "(ask for more with Manager(device, family_queue_indices=[...]))")
+        if total_timestamps < 0:
+            raise RuntimeError("total_timestamps must be >= 0")
+        family = ctx.queue_families[queue_index]
+        if total_timestamps and not ctx.info["queue_families"][family]["timestamp_valid_bits"]:
+            raise RuntimeError(f"queue family {family} of this device does not support timestamps; "
+                               "create the sequence with total_timestamps=0")
+        self._queue = ctx.queues[queue_index]
+        self._ops: list[OpBase] = []
+        self._recording = self._running = self._evaluated = False
+        self._n_timestamps = total_timestamps + 1 if total_timestamps else 0
+        self._pool = self._fence = self._query_pool = None
+        ctx.pin()
+        self._pinned = True
+        self._destroyed = False
+        try:
+            self._create(family)
+        except BaseException:
+            self.destroy()
+            raise
+
+    def _create(self, family: int) -> None:
+        dev = self._ctx.device
+        pool_info = new("VkCommandPoolCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                        queueFamilyIndex=family, flags=vulkan.VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT)
+        pool = ffi.new("VkCommandPool*")
+        check(lib.vkCreateCommandPool(dev, pool_info, ffi.NULL, pool), "vkCreateCommandPool")
+        self._pool = pool[0]
+        track("VkCommandPool", 1)
+        alloc = new("VkCommandBufferAllocateInfo", sType=vulkan.VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                    commandPool=self._pool, level=vulkan.VK_COMMAND_BUFFER_LEVEL_PRIMARY, commandBufferCount=1)
+        self._cmds = ffi.new("VkCommandBuffer[1]")
+        check(lib.vkAllocateCommandBuffers(dev, alloc, self._cmds), "vkAllocateCommandBuffers")
+        self._cmd = self._cmds[0]
+        fence = ffi.new("VkFence[1]")
+        check(lib.vkCreateFence(dev, new("VkFenceCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_FENCE_CREATE_INFO),
+                                ffi.NULL, fence), "vkCreateFence")
+        self._fences, self._fence = fence, fence[0]
+        track("VkFence", 1)
+        if self._n_timestamps:
+            info = new("VkQueryPoolCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                       queryType=vulkan.VK_QUERY_TYPE_TIMESTAMP, queryCount=self._n_timestamps)
+            qp = ffi.new("VkQueryPool*")
+            check(lib.vkCreateQueryPool(dev, info, ffi.NULL, qp), "vkCreateQueryPool")
+            self._query_pool = qp[0]
+            track("VkQueryPool", 1)
+        # Built once: the structs of the hot path.
+        self._submit = new("VkSubmitInfo", sType=vulkan.VK_STRUCTURE_TYPE_SUBMIT_INFO, commandBufferCount=1,
+                           pCommandBuffers=self._cmds)
+        self._begin_info = new("VkCommandBufferBeginInfo", sType=vulkan.VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO)
+        self._dev = dev
+
+    # ----- recording -----
+    def _check_idle(self, action: str) -> None:
+        if self._destroyed:
+            raise RuntimeError(f"cannot {action}: this sequence was destroyed")
+        if self._running:
+            raise RuntimeError(f"cannot {action} while the sequence is running; call eval_await() first")
+
+    def begin(self) -> Sequence:
+        """Start a fresh command buffer (what ``record`` does when needed)."""
+        self._check_idle("begin recording")
+        if not self._recording:
+            check(lib.vkResetCommandBuffer(self._cmd, 0), "vkResetCommandBuffer")
+            check(lib.vkBeginCommandBuffer(self._cmd, self._begin_info), "vkBeginCommandBuffer")
+            self._recording = True
+            if self._query_pool is not None:
+                lib.vkCmdResetQueryPool(self._cmd, self._query_pool, 0, self._n_timestamps)
+                lib.vkCmdWriteTimestamp(self._cmd, vulkan.VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, self._query_pool, 0)
+        return self
+
+    def end(self) -> Sequence:
+        """Close the command buffer (``eval`` does it when needed)."""
+        if self._recording:
+            self._recording = False
+            check(lib.vkEndCommandBuffer(self._cmd), "vkEndCommandBuffer")
+        return self
+
+    def record(self, op: OpBase) -> Sequence:
+        """Record ``op``. After an ``eval()``, recording starts a new batch: the old ops are cleared."""
+        if not isinstance(op, OpBase):
+            raise TypeError(f"Sequence.record takes a kp operation (OpSyncDevice, OpAlgoDispatch, ...), "
+                            f"not {type(op).__name__}")
+        self._check_idle("record")
+        if self._evaluated and not self._recording:
+            self._ops = []
+            self._evaluated = False
+        self.begin()
+        try:
+            op.record(self._cmd)
+        except BaseException:
+            self._abandon()
+            raise
+        self._ops.append(op)
+        if self._query_pool is not None and len(self._ops) < self._n_timestamps:
+            lib.vkCmdWriteTimestamp(self._cmd, vulkan.VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, self._query_pool,
+                                    len(self._ops))
+        return self
+
+    def _abandon(self) -> None:
+        """A failed record leaves a half-written buffer: drop it, and re-record what was there before."""
+        if self._recording:
+            lib.vkEndCommandBuffer(self._cmd)
+            self._recording = False
+        ops, self._ops = self._ops, []
+        for op in ops:
+            self.record(op)
+
+    def rerecord(self) -> Sequence:
+        """Record again every op recorded since the last ``clear()``."""
+        self._check_idle("rerecord")
+        ops = self._ops
+        self.clear()
+        for op in ops:
+            self.record(op)
+        return self
+
+    def clear(self) -> Sequence:
+        """Forget the recorded ops (the command buffer is reset on the next record)."""
+        self._check_idle("clear")
+        self.end()
+        self._ops = []
+        self._evaluated = False
+        return self
+
+    # ----- evaluation -----
+    def eval(self, op: OpBase | None = None) -> Sequence:
+        """Submit and wait. ``eval(op)`` first clears and records ``op``; ``eval()`` replays what is recorded."""
+        self.eval_async(op)
+        return self.eval_await()
+
+    def eval_async(self, op: OpBase | None = None) -> Sequence:
+        """Submit without waiting; ``eval_await`` finishes it."""
+        self._check_idle("evaluate")
+        if op is not None:
+            self.clear()
+            self.record(op)
+        self.end()
+        for o in self._ops:
+            if o.has_pre_eval:
+                o.pre_eval()
+        for o in self._ops:
+            for obj in o.objects():
+                if not obj.is_init():
+                    raise RuntimeError(f"cannot evaluate: {obj!r} used by a recorded {type(o).__name__} was "
+                                       "destroyed; record the operations again with live objects")
+        if not self._ops:
+            self._evaluated = True
+            return self
+        with self._ctx.lock:
+            check(lib.vkQueueSubmit(self._queue, 1, self._submit, self._fence), "vkQueueSubmit")
+        self._running = True
+        self._ctx.running.add(self)
+        return self
+
+    def eval_await(self, timeout_ns: int = _NO_TIMEOUT) -> Sequence:
+        """Wait for the submitted batch, then run the ops' host steps. A no-op when nothing runs.
+
+        A timeout raises ``TimeoutError`` and leaves the sequence running; await again later.
+        """
+        if not self._running:
+            return self
+        self.wait_fence(min(int(timeout_ns), _NO_TIMEOUT))
+        self._evaluated = True
+        for o in self._ops:
+            if o.has_post_eval:
+                o.post_eval()
+        return self
+
+    def wait_fence(self, timeout_ns: int = _NO_TIMEOUT) -> None:
+        """Wait for the GPU work of this sequence (no host steps); raise TimeoutError on timeout."""
+        if not self._running:
+            return
+        res = lib.vkWaitForFences(self._dev, 1, self._fences, 1, timeout_ns)
+        if res == vulkan.VK_TIMEOUT:
+            raise TimeoutError(f"the sequence did not finish within {timeout_ns} ns; it is still running: "
+                               "call eval_await() again to wait for it")
+        check(res, "vkWaitForFences")
+        lib.vkResetFences(self._dev, 1, self._fences)
+        self._running = False
+        self._ctx.running.discard(self)
+
+    # ----- state -----
+    def is_running(self) -> bool:
+        """True from ``eval_async`` until ``eval_await`` (even when the GPU finished earlier)."""
+        return self._running
+
+    def is_recording(self) -> bool:
+        return self._recording
+
+    def is_init(self) -> bool:
+        return not self._destroyed
+
+    def uses(self, obj) -> bool:
+        return any(obj is o for op in self._ops for o in op.objects())
+
+    def get_timestamps(self) -> list[int]:
+        """GPU timestamps (ticks): one before the first op and one after each op (up to total_timestamps)."""
+        if self._query_pool is None:
+            raise RuntimeError("timestamps are not enabled: create the sequence with "
+                               "mgr.sequence(total_timestamps=N)")
+        self._check_idle("read timestamps")
+        if not self._evaluated:
+            raise RuntimeError("no timestamps yet: evaluate the sequence first")
+        count = min(len(self._ops) + 1, self._n_timestamps)
+        data = ffi.new("uint64_t[]", count)
+        check(lib.vkGetQueryPoolResults(self._dev, self._query_pool, 0, count, 8 * count, data, 8,
+                                        vulkan.VK_QUERY_RESULT_64_BIT | vulkan.VK_QUERY_RESULT_WAIT_BIT),
+              "vkGetQueryPoolResults")
+        return [int(data[i]) for i in range(count)]
+
+    def destroy(self) -> None:
+        """Free the command pool, fence and query pool (idempotent); waits if still running."""
+        if self._destroyed and not getattr(self, "_pinned", False):
+            return
+        dev = self._ctx.device
+        if dev is not None and self._running:
+            self.wait_fence()
+        self._destroyed = True
+        self._ops = []
+        for attr, kind, fn in (("_query_pool", "VkQueryPool", lib.vkDestroyQueryPool),
+                               ("_fence", "VkFence", lib.vkDestroyFence),
+                               ("_pool", "VkCommandPool", lib.vkDestroyCommandPool)):
+            handle = getattr(self, attr, None)
+            if handle is not None and dev is not None:
+                fn(dev, handle, ffi.NULL)
+                track(kind, -1)
+            setattr(self, attr, None)
+        if getattr(self, "_pinned", False):
+            self._pinned = False
+            self._ctx.unpin()
+
+    def __del__(self):
+        try:
+            self.destroy()
+        except Exception:  # pragma: no cover - interpreter shutdown
+            pass
+
+    def __repr__(self) -> str:
+        state = "destroyed" if self._destroyed else ("running" if self._running else f"{len(self._ops)} ops")
+        return f"<kp.Sequence {state}>"

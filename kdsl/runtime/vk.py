@@ -1,0 +1,109 @@
+"""Thin helpers over the `vulkan` package's raw cffi layer (``vulkan.ffi`` / ``vulkan.lib``).
+
+Every struct is made with :func:`new` and kept in a local (or an attribute) until the call that reads it returns:
+the package's high-level wrappers free nested temporaries too early (VULKAN_NOTES.md, trap 1) and cost tens of
+microseconds per call (trap 2), so kdsl uses them nowhere.
+
+Example:
+    >>> from kdsl.runtime import vk
+    >>> info = vk.new("VkFenceCreateInfo", sType=vk.vulkan.VK_STRUCTURE_TYPE_FENCE_CREATE_INFO)
+    >>> int(info.flags)
+    0
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+
+import vulkan
+from vulkan import ffi, lib
+
+WHOLE_SIZE = 2**64 - 1  # the package defines VK_WHOLE_SIZE as -1, which cffi rejects for a uint64
+
+__all__ = ["WHOLE_SIZE", "ffi", "lib", "vulkan", "new", "check", "cstrings", "enumerate_", "VulkanError", "live_objects"]
+
+_RESULT_NAMES = {getattr(vulkan, n): n for n in dir(vulkan)
+                 if n.startswith(("VK_ERROR_", "VK_TIMEOUT", "VK_NOT_READY", "VK_INCOMPLETE"))
+                 and isinstance(getattr(vulkan, n), int)}
+
+
+class VulkanError(RuntimeError):
+    """A Vulkan call returned an error code. ``result`` is the VkResult number."""
+
+    def __init__(self, what: str, result: int):
+        self.result = result
+        name = _RESULT_NAMES.get(result, f"VkResult {result}")
+        hint = ""
+        if result == vulkan.VK_ERROR_OUT_OF_DEVICE_MEMORY:
+            hint = " (the device is out of memory: free tensors or allocate less)"
+        elif result == vulkan.VK_ERROR_OUT_OF_HOST_MEMORY:
+            hint = " (the host is out of memory)"
+        elif result == vulkan.VK_ERROR_DEVICE_LOST:
+            hint = " (the device was lost: a kernel may have faulted or run too long)"
+        super().__init__(f"{what} failed with {name}{hint}")
+
+
+def check(result: int, what: str) -> int:
+    """Raise :class:`VulkanError` for a negative VkResult; return the result otherwise."""
+    if result < 0:
+        raise VulkanError(what, result)
+    return result
+
+
+def new(ctype: str, **fields):
+    """``ffi.new(ctype + '*')`` with fields set. Keep the result alive while Vulkan reads it."""
+    obj = ffi.new(ctype + "*")
+    for name, value in fields.items():
+        setattr(obj, name, value)
+    return obj
+
+
+def cstrings(names):
+    """A ``const char* const*`` array for a list of str, plus the list of buffers that keep it valid."""
+    keep = [ffi.new("char[]", n.encode()) for n in names]
+    arr = ffi.new("const char*[]", keep) if keep else ffi.NULL
+    return arr, keep
+
+
+def enumerate_(fn, ctype: str, *args) -> list:
+    """Call a Vulkan ``vkEnumerate*``/``vkGet*`` two-step function and return the items as a list."""
+    count = ffi.new("uint32_t*")
+    res = fn(*args, count, ffi.NULL)
+    if isinstance(res, int):
+        check(res, fn.__name__ if hasattr(fn, "__name__") else "enumerate")
+    items = ffi.new(f"{ctype}[]", count[0])
+    res = fn(*args, count, items)
+    if isinstance(res, int):
+        check(res, "enumerate")
+    return [items[i] for i in range(count[0])]
+
+
+def cstr(chars) -> str:
+    """A Python str from a fixed-size ``char[]`` field."""
+    return ffi.string(chars).decode(errors="replace")
+
+
+# Live Vulkan objects created by kdsl, by kind. Tests use it to prove that nothing leaks and nothing is freed twice.
+_live: Counter = Counter()
+_live_lock = threading.Lock()
+
+
+def track(kind: str, delta: int) -> None:
+    with _live_lock:
+        _live[kind] += delta
+        if _live[kind] < 0:  # a double free would show here before it crashed the driver
+            raise AssertionError(f"kdsl freed more {kind} objects than it created")
+
+
+def live_objects() -> dict[str, int]:
+    """The number of live Vulkan objects kdsl created, by kind (``{"VkBuffer": 3, ...}``); zero kinds omitted.
+
+    Example:
+        >>> import kdsl.runtime as rt
+        >>> before = rt.live_objects()
+        >>> isinstance(before, dict)
+        True
+    """
+    with _live_lock:
+        return {k: v for k, v in _live.items() if v}

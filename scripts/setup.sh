@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what kdsl needs on a Debian/Ubuntu machine (as root, or with sudo): the Vulkan loader, Mesa's CPU
+# Vulkan driver lavapipe (the device used when there is no GPU), the Khronos validation layer, and kdsl itself
+# (editable, with its test extra). Safe to run again: it installs only what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+APT_PACKAGES="libvulkan1 mesa-vulkan-drivers vulkan-validationlayers"
+missing=""
+for p in $APT_PACKAGES; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  echo "kdsl setup: installing$missing"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi
+PY=${PYTHON:-python3}
+if ! $PY -c "import kdsl, vulkan, lark, numpy, pytest, hypothesis" >/dev/null 2>&1 || [ "${KDSL_REINSTALL:-}" = 1 ]; then
+  echo "kdsl setup: installing the kdsl package and its Python dependencies"
+  $PY -m pip install -q --disable-pip-version-check -e ".[test]"
+fi

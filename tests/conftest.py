@@ -1,0 +1,19 @@
+"""Suite-wide rules: the Khronos validation layer is on, and any validation error fails the test that caused it."""
+
+import os
+
+os.environ.setdefault("KDSL_VALIDATION", "1")
+
+import pytest  # noqa: E402
+
+from kdsl.runtime import validation  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _no_validation_errors():
+    validation.clear()
+    yield
+    found = validation.errors()
+    validation.clear()
+    if found:
+        pytest.fail("Vulkan validation errors:\n" + "\n\n".join(found), pytrace=False)

@@ -11,9 +11,26 @@ Example:
 """
 
 from .codegen.compiler import ShaderCompileError, compile_source
-from .runtime import (Algorithm, DataTypes, Image, Manager, Memory, MemoryTypes, OpAlgoDispatch, OpBase,
-                      OpCopy, OpMemoryBarrier, OpMult, OpSyncDevice, OpSyncLocal, Sequence, Tensor,
-                      VulkanError, list_devices, live_objects)
+from .runtime import (
+                      Algorithm,
+                      DataTypes,
+                      Image,
+                      Manager,
+                      Memory,
+                      MemoryTypes,
+                      OpAlgoDispatch,
+                      OpBase,
+                      OpCopy,
+                      OpMemoryBarrier,
+                      OpMult,
+                      OpSyncDevice,
+                      OpSyncLocal,
+                      Sequence,
+                      Tensor,
+                      VulkanError,
+                      list_devices,
+                      live_objects,
+)
 
 # Kompute 0.9.0 names.
 OpTensorSyncDevice = OpSyncDevice

@@ -181,7 +181,7 @@ def _compile_subprocess(source: str, vulkan: str, spirv: str) -> bytes:
     with tempfile.TemporaryDirectory() as tmp:
         src, out = Path(tmp) / "kernel.comp", Path(tmp) / "kernel.spv"
         src.write_text(source)
-        proc = subprocess.run([exe, "-V", f"--target-env", f"vulkan{vulkan}", "-o", str(out), str(src)],
+        proc = subprocess.run([exe, "-V", "--target-env", f"vulkan{vulkan}", "-o", str(out), str(src)],
                               capture_output=True, text=True)
         if proc.returncode != 0:
             raise ShaderCompileError(proc.stdout + proc.stderr, source)

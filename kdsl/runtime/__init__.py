@@ -15,7 +15,7 @@ from .image import Image
 from .instance import list_devices
 from .manager import Manager
 from .memory import Memory, Tensor
-from .ops import (OpAlgoDispatch, OpBase, OpCopy, OpMemoryBarrier, OpMult, OpSyncDevice, OpSyncLocal)
+from .ops import OpAlgoDispatch, OpBase, OpCopy, OpMemoryBarrier, OpMult, OpSyncDevice, OpSyncLocal
 from .sequence import Sequence
 from .types import DataTypes, MemoryTypes
 from .vk import VulkanError, live_objects

@@ -92,7 +92,7 @@ class Algorithm:
             wg[0] = mems[0].size()
         wg = [wg[0], wg[1] or 1, wg[2] or 1]
         limits = self._ctx.info["max_work_group_count"]
-        for axis, (v, lim) in enumerate(zip(wg, limits)):
+        for axis, (v, lim) in enumerate(zip(wg, limits, strict=True)):
             if v > lim:
                 raise RuntimeError(f"workgroup {tuple(wg)} is too large: axis {'xyz'[axis]} allows at most {lim} "
                                    "groups on this device; use a bigger local size or a loop in the shader")
@@ -137,7 +137,7 @@ class Algorithm:
         n = len(mems)
         writes = ffi.new("VkWriteDescriptorSet[]", n)
         infos = []
-        for i, (mem, kind) in enumerate(zip(mems, self._kinds)):
+        for i, (mem, kind) in enumerate(zip(mems, self._kinds, strict=True)):
             w = writes[i]
             w.sType, w.dstSet, w.dstBinding = vulkan.VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, self._set[0], i
             w.descriptorCount, w.descriptorType = 1, kind

@@ -162,7 +162,8 @@ class OpCopy(OpBase):
                 lib.vkCmdCopyImage(cmd, src.image, vulkan.VK_IMAGE_LAYOUT_GENERAL, dst.image,
                                    vulkan.VK_IMAGE_LAYOUT_GENERAL, 1, region)
             else:
-                lib.vkCmdCopyBuffer(cmd, src.primary.handle, dst.primary.handle, 1, new("VkBufferCopy", size=src.nbytes))
+                region = new("VkBufferCopy", size=src.nbytes)
+                lib.vkCmdCopyBuffer(cmd, src.primary.handle, dst.primary.handle, 1, region)
         TO_HOST.record(cmd)
 
     def post_eval(self) -> None:

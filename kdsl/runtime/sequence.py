@@ -38,6 +38,9 @@ class Sequence:
                                "create the sequence with total_timestamps=0")
         self._queue = ctx.queues[queue_index]
         self._ops: list[OpBase] = []
+        self._pre: list[OpBase] = []
+        self._post: list[OpBase] = []
+        self._deps: list = []
         self._recording = self._running = self._evaluated = False
         self._n_timestamps = total_timestamps + 1 if total_timestamps else 0
         self._pool = self._fence = self._query_pool = None
@@ -105,7 +108,14 @@ class Sequence:
         if self._recording:
             self._recording = False
             check(lib.vkEndCommandBuffer(self._cmd), "vkEndCommandBuffer")
+            self._prepare()
         return self
+
+    def _prepare(self) -> None:
+        """Work out once per recording what every eval needs: host steps and the objects to check alive."""
+        self._pre = [o for o in self._ops if o.has_pre_eval]
+        self._post = [o for o in self._ops if o.has_post_eval]
+        self._deps = list({id(obj): obj for o in self._ops for obj in o.objects()}.values())
 
     def record(self, op: OpBase) -> Sequence:
         """Record ``op``. After an ``eval()``, recording starts a new batch: the old ops are cleared."""
@@ -150,7 +160,7 @@ class Sequence:
         """Forget the recorded ops (the command buffer is reset on the next record)."""
         self._check_idle("clear")
         self.end()
-        self._ops = []
+        self._ops, self._pre, self._post, self._deps = [], [], [], []
         self._evaluated = False
         return self
 
@@ -167,14 +177,12 @@ class Sequence:
             self.clear()
             self.record(op)
         self.end()
-        for o in self._ops:
-            if o.has_pre_eval:
-                o.pre_eval()
-        for o in self._ops:
-            for obj in o.objects():
-                if not obj.is_init():
-                    raise RuntimeError(f"cannot evaluate: {obj!r} used by a recorded {type(o).__name__} was "
-                                       "destroyed; record the operations again with live objects")
+        for o in self._pre:
+            o.pre_eval()
+        for obj in self._deps:
+            if obj._destroyed:
+                raise RuntimeError(f"cannot evaluate: {obj!r} used by a recorded operation was destroyed; "
+                                   "record the operations again with live objects")
         if not self._ops:
             self._evaluated = True
             return self
@@ -193,9 +201,8 @@ class Sequence:
             return self
         self.wait_fence(min(int(timeout_ns), _NO_TIMEOUT))
         self._evaluated = True
-        for o in self._ops:
-            if o.has_post_eval:
-                o.post_eval()
+        for o in self._post:
+            o.post_eval()
         return self
 
     def wait_fence(self, timeout_ns: int = _NO_TIMEOUT) -> None:
@@ -223,6 +230,7 @@ class Sequence:
         return not self._destroyed
 
     def uses(self, obj) -> bool:
+        """True when a recorded operation uses ``obj``."""
         return any(obj is o for op in self._ops for o in op.objects())
 
     def get_timestamps(self) -> list[int]:

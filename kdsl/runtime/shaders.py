@@ -18,6 +18,8 @@ void main() {
 
 @functools.lru_cache(maxsize=1)
 def mult_spirv() -> bytes:
-    from ..codegen.compiler import compile_source  # the compiler is below the runtime's users, not its callers
+    from ..codegen.compiler import (
+        compile_source,  # the compiler is below the runtime's users, not its callers
+    )
 
     return compile_source(MULT_GLSL)

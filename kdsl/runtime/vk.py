@@ -21,7 +21,8 @@ from vulkan import ffi, lib
 
 WHOLE_SIZE = 2**64 - 1  # the package defines VK_WHOLE_SIZE as -1, which cffi rejects for a uint64
 
-__all__ = ["WHOLE_SIZE", "ffi", "lib", "vulkan", "new", "check", "cstrings", "enumerate_", "VulkanError", "live_objects"]
+__all__ = ["WHOLE_SIZE", "ffi", "lib", "vulkan", "new", "check", "cstrings", "enumerate_", "VulkanError",
+           "live_objects"]
 
 _RESULT_NAMES = {getattr(vulkan, n): n for n in dir(vulkan)
                  if n.startswith(("VK_ERROR_", "VK_TIMEOUT", "VK_NOT_READY", "VK_INCOMPLETE"))

@@ -6,7 +6,7 @@ Current names, the release 0.9.0 aliases (``OpTensorSyncDevice``, ``OpTensorSync
 
 Example:
     >>> import kdsl.kp as kp
-    >>> kp.OpTensorSyncDevice is kp.OpSyncDevice, int(kp.deviceAndHost), int(kp.double)
+    >>> kp.OpTensorSyncDevice is kp.OpSyncDevice, kp.deviceAndHost.value, kp.double.value
     (True, 3, 4)
 """
 

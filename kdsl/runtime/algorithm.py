@@ -55,7 +55,6 @@ class Algorithm:
     def __init__(self, ctx, mem_objects, spirv, workgroup=None, spec_consts=None, push_consts=None):
         self._ctx = ctx
         self._destroyed = True
-        self._handles: dict[str, object] = {}
         ctx.pin()
         self._pinned = True
         try:
@@ -103,35 +102,25 @@ class Algorithm:
         kinds = [vulkan.VK_DESCRIPTOR_TYPE_STORAGE_IMAGE if isinstance(m, Image)
                  else vulkan.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER for m in self._mems]
         self._kinds = kinds
-        bindings = ffi.new("VkDescriptorSetLayoutBinding[]", max(len(kinds), 1))
-        for i, kind in enumerate(kinds):
-            bindings[i].binding, bindings[i].descriptorType = i, kind
-            bindings[i].descriptorCount, bindings[i].stageFlags = 1, vulkan.VK_SHADER_STAGE_COMPUTE_BIT
-        layout_info = new("VkDescriptorSetLayoutCreateInfo",
-                          sType=vulkan.VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                          bindingCount=len(kinds), pBindings=bindings)
-        self._create("VkDescriptorSetLayout", lib.vkCreateDescriptorSetLayout, layout_info)
-        if kinds:
-            sizes = ffi.new("VkDescriptorPoolSize[]", 2)
-            for i, kind in enumerate((vulkan.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                      vulkan.VK_DESCRIPTOR_TYPE_STORAGE_IMAGE)):
-                sizes[i].type, sizes[i].descriptorCount = kind, max(kinds.count(kind), 1)
-            pool_info = new("VkDescriptorPoolCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-                            maxSets=1, poolSizeCount=2, pPoolSizes=sizes)
-            self._create("VkDescriptorPool", lib.vkCreateDescriptorPool, pool_info)
-            layouts = ffi.new("VkDescriptorSetLayout[1]", [self._handles["VkDescriptorSetLayout"]])
-            alloc = new("VkDescriptorSetAllocateInfo", sType=vulkan.VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                        descriptorPool=self._handles["VkDescriptorPool"], descriptorSetCount=1, pSetLayouts=layouts)
-            self._set = ffi.new("VkDescriptorSet[1]")
-            check(lib.vkAllocateDescriptorSets(dev, alloc, self._set), "vkAllocateDescriptorSets")
-            self._write_descriptors(self._mems)
-        self._create_pipeline()
-
-    def _create(self, kind: str, fn, info) -> None:
-        out = ffi.new(f"{kind}*")
-        check(fn(self._ctx.device, info, ffi.NULL, out), f"creating {kind}")
-        self._handles[kind] = out[0]
-        track(kind, 1)
+        self._key, self._pipeline = self._ctx.pipelines.acquire(self._spirv, kinds, self._push.nbytes, self._spec)
+        self._layout = self._pipeline.layout
+        if not kinds:
+            return
+        sizes = ffi.new("VkDescriptorPoolSize[]", 2)
+        for i, kind in enumerate((vulkan.VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, vulkan.VK_DESCRIPTOR_TYPE_STORAGE_IMAGE)):
+            sizes[i].type, sizes[i].descriptorCount = kind, max(kinds.count(kind), 1)
+        pool_info = new("VkDescriptorPoolCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                        maxSets=1, poolSizeCount=2, pPoolSizes=sizes)
+        out = ffi.new("VkDescriptorPool*")
+        check(lib.vkCreateDescriptorPool(dev, pool_info, ffi.NULL, out), "vkCreateDescriptorPool")
+        self._pool = out[0]
+        track("VkDescriptorPool", 1)
+        layouts = ffi.new("VkDescriptorSetLayout[1]", [self._pipeline.set_layout])
+        alloc = new("VkDescriptorSetAllocateInfo", sType=vulkan.VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                    descriptorPool=self._pool, descriptorSetCount=1, pSetLayouts=layouts)
+        self._set = ffi.new("VkDescriptorSet[1]")
+        check(lib.vkAllocateDescriptorSets(dev, alloc, self._set), "vkAllocateDescriptorSets")
+        self._write_descriptors(self._mems)
 
     def _write_descriptors(self, mems) -> None:
         n = len(mems)
@@ -146,46 +135,10 @@ class Algorithm:
                            imageLayout=vulkan.VK_IMAGE_LAYOUT_GENERAL)
                 w.pImageInfo = info
             else:
-                info = new("VkDescriptorBufferInfo", buffer=mem.primary.handle, offset=0,
-                           range=WHOLE_SIZE)
+                info = new("VkDescriptorBufferInfo", buffer=mem.primary.handle, offset=0, range=WHOLE_SIZE)
                 w.pBufferInfo = info
             infos.append(info)
         lib.vkUpdateDescriptorSets(self._ctx.device, n, writes, 0, ffi.NULL)
-
-    def _create_pipeline(self) -> None:
-        layouts = ffi.new("VkDescriptorSetLayout[1]", [self._handles["VkDescriptorSetLayout"]])
-        push_range = new("VkPushConstantRange", stageFlags=vulkan.VK_SHADER_STAGE_COMPUTE_BIT, offset=0,
-                         size=self._push.nbytes)
-        layout_info = new("VkPipelineLayoutCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                          setLayoutCount=1, pSetLayouts=layouts,
-                          pushConstantRangeCount=1 if self._push.nbytes else 0, pPushConstantRanges=push_range)
-        self._create("VkPipelineLayout", lib.vkCreatePipelineLayout, layout_info)
-        code = ffi.from_buffer("uint32_t[]", self._spirv)
-        module_info = new("VkShaderModuleCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-                          codeSize=len(self._spirv), pCode=code)
-        self._create("VkShaderModule", lib.vkCreateShaderModule, module_info)
-        spec_data = ffi.from_buffer(self._spec) if self._spec.size else ffi.NULL
-        entries = ffi.new("VkSpecializationMapEntry[]", max(self._spec.size, 1))
-        item = self._spec.itemsize
-        for i in range(self._spec.size):
-            entries[i].constantID, entries[i].offset, entries[i].size = i, i * item, item
-        spec_info = new("VkSpecializationInfo", mapEntryCount=self._spec.size, pMapEntries=entries,
-                        dataSize=self._spec.nbytes, pData=spec_data)
-        name = ffi.new("char[]", b"main")
-        stage = new("VkPipelineShaderStageCreateInfo",
-                    sType=vulkan.VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                    stage=vulkan.VK_SHADER_STAGE_COMPUTE_BIT, module=self._handles["VkShaderModule"], pName=name,
-                    pSpecializationInfo=spec_info if self._spec.size else ffi.NULL)
-        info = ffi.new("VkComputePipelineCreateInfo[1]")
-        info[0].sType, info[0].stage, info[0].layout = (vulkan.VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-                                                        stage[0], self._handles["VkPipelineLayout"])
-        out = ffi.new("VkPipeline*")
-        check(lib.vkCreateComputePipelines(self._ctx.device, ffi.NULL, 1, info, ffi.NULL, out),
-              "vkCreateComputePipelines (is the SPIR-V a valid compute shader for these bindings?)")
-        self._handles["VkPipeline"] = out[0]
-        track("VkPipeline", 1)
-        self._pipeline = out[0]
-        self._layout = self._handles["VkPipelineLayout"]
 
     # ----- use -----
     def update_bindings(self, mem_objects) -> None:
@@ -205,7 +158,7 @@ class Algorithm:
 
     def record_dispatch(self, cmd, push: np.ndarray) -> None:
         """Bind pipeline and descriptors, push constants, dispatch (called by OpAlgoDispatch)."""
-        lib.vkCmdBindPipeline(cmd, vulkan.VK_PIPELINE_BIND_POINT_COMPUTE, self._pipeline)
+        lib.vkCmdBindPipeline(cmd, vulkan.VK_PIPELINE_BIND_POINT_COMPUTE, self._pipeline.handle)
         if self._mems:
             lib.vkCmdBindDescriptorSets(cmd, vulkan.VK_PIPELINE_BIND_POINT_COMPUTE, self._layout, 0, 1, self._set,
                                         0, ffi.NULL)
@@ -261,16 +214,13 @@ class Algorithm:
             self._ctx.unpin()
 
     def _free_vulkan(self) -> None:
-        dev = self._ctx.device
-        destroyers = (("VkPipeline", lib.vkDestroyPipeline), ("VkShaderModule", lib.vkDestroyShaderModule),
-                      ("VkPipelineLayout", lib.vkDestroyPipelineLayout),
-                      ("VkDescriptorPool", lib.vkDestroyDescriptorPool),
-                      ("VkDescriptorSetLayout", lib.vkDestroyDescriptorSetLayout))
-        for kind, fn in destroyers:
-            handle = self._handles.pop(kind, None)
-            if handle is not None and dev is not None:
-                fn(dev, handle, ffi.NULL)
-                track(kind, -1)
+        if getattr(self, "_pool", None) is not None:
+            lib.vkDestroyDescriptorPool(self._ctx.device, self._pool, ffi.NULL)
+            track("VkDescriptorPool", -1)
+        self._pool = None
+        if getattr(self, "_key", None) is not None:
+            self._ctx.pipelines.release(self._key)
+        self._key = self._pipeline = None
 
     def __del__(self):
         try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 
 from .instance import FeatureChain, Instance, device_extensions, device_info
+from .pipeline import PipelineCache
 from .vk import check, cstrings, ffi, lib, new, track, vulkan
 
 _OPTIONAL_EXTENSIONS = ("VK_EXT_shader_atomic_float", "VK_KHR_shader_non_semantic_info")
@@ -24,6 +25,8 @@ class Context:
         self.instance, self.physical, self.device = instance, physical, device
         self.queues, self.queue_families, self.owned = queues, families, owned
         self.info = device_info(physical)
+        # Subgroup operations need no enabling: what the device reports is usable.
+        features = set(features) | {f for f in self.info["features"] if f.startswith("subgroup_")}
         self.info["features"] = features
         self.info["enabled_extensions"] = extensions
         self.features = features
@@ -32,6 +35,7 @@ class Context:
         self.memory_types = [int(props.memoryTypes[i].propertyFlags) for i in range(props.memoryTypeCount)]
         self.memory_heaps = [int(props.memoryTypes[i].heapIndex) for i in range(props.memoryTypeCount)]
         self.heap_sizes = [int(props.memoryHeaps[i].size) for i in range(props.memoryHeapCount)]
+        self.pipelines = PipelineCache(device)
         self.running: set = set()  # sequences submitted and not yet awaited
         self.lock = threading.RLock()
         self.pins = 0
@@ -112,10 +116,13 @@ class Context:
                 self._free()
 
     def _free(self) -> None:
-        if not self.owned or self.device is None:
-            self.device = None
+        if self.device is None:
             return
         lib.vkDeviceWaitIdle(self.device)
+        self.pipelines.destroy()
+        if not self.owned:
+            self.device = None
+            return
         lib.vkDestroyDevice(self.device, ffi.NULL)
         track("VkDevice", -1)
         self.device = None

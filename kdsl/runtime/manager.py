@@ -166,6 +166,11 @@ class Manager:
         """kdsl feature names enabled on this device (``float64``, ``int64``, ``storage_buffer_8bit``, ...)."""
         return set(self._ctx.features)
 
+    def clear_pipeline_cache(self) -> None:
+        """Destroy idle pipelines kept for reuse (a kdsl addition; destroy() does it too)."""
+        self._check()
+        self._ctx.pipelines.clear()
+
     # ----- lifetime -----
     def destroy(self) -> None:
         """Free sequences, then algorithms, then memory, then the device (idempotent)."""

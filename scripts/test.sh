@@ -6,4 +6,4 @@ bash scripts/setup.sh
 export KDSL_VALIDATION=1
 export KDSL_CACHE_DIR=${KDSL_CACHE_DIR:-$(mktemp -d)/kdsl-cache}
 python3 -m ruff check kdsl tests examples benchmarks
-python3 -m pytest -q --cov=kdsl --cov-report=term "$@"
+python3 -m pytest -q --cov=kdsl --cov-report=term --doctest-modules kdsl tests "$@"

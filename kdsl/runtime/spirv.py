@@ -2,7 +2,7 @@
 
 Example:
     >>> from kdsl.runtime.spirv import check_spirv
-    >>> check_spirv(b"#version 450\nvoid main() {}\n  ")
+    >>> check_spirv(b"#version 450 // GLSL, not SPIR-V")
     Traceback (most recent call last):
     ...
     RuntimeError: invalid SPIR-V: the magic number is missing (is this GLSL text? compile it with kp.compile_source)

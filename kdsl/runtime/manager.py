@@ -13,6 +13,7 @@ Example:
 
 from __future__ import annotations
 
+import atexit
 import weakref
 
 import numpy as np
@@ -71,6 +72,7 @@ class Manager:
         return mgr
 
     def _init(self, ctx: Context) -> None:
+        _managers.add(self)
         self._ctx = ctx
         self._objects: dict[str, weakref.WeakSet] = {k: weakref.WeakSet() for k in ("seq", "algo", "mem")}
         self._destroyed = False
@@ -198,6 +200,16 @@ class Manager:
         if self._destroyed:
             return "<kp.Manager destroyed>"
         return f"<kp.Manager device={self._ctx.info['device_name']!r} queues={len(self._ctx.queues)}>"
+
+
+_managers: weakref.WeakSet[Manager] = weakref.WeakSet()
+
+
+@atexit.register
+def _destroy_all() -> None:
+    """At exit, free devices in order while the interpreter still works (not in random __del__ order)."""
+    for mgr in list(_managers):
+        mgr.destroy()
 
 
 __all__ = ["Manager", "Memory"]

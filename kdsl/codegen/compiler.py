@@ -59,7 +59,7 @@ const glslang_resource_t* glslang_default_resource(void);
 """
 
 # Values of glslang's C enums (glslang_c_shader_types.h).
-_SOURCE_GLSL, _STAGE_COMPUTE, _CLIENT_VULKAN, _TARGET_SPV, _NO_PROFILE = 0, 5, 1, 0, 1 << 0
+_SOURCE_GLSL, _STAGE_COMPUTE, _CLIENT_VULKAN, _TARGET_SPV, _NO_PROFILE = 1, 5, 1, 1, 1 << 0
 _MSG_SPV_RULES, _MSG_VULKAN_RULES = 1 << 3, 1 << 4
 VULKAN_VERSIONS = {"1.0": (1 << 22), "1.1": (1 << 22) | (1 << 12), "1.2": (1 << 22) | (2 << 12),
                    "1.3": (1 << 22) | (3 << 12)}
@@ -149,7 +149,7 @@ class _Glslang:
 _backend: _Glslang | None = None
 _backend_error: Exception | None = None
 _memory_cache: dict[str, bytes] = {}
-COMPILER_VERSION = "glslang-13/kdsl-1"
+COMPILER_VERSION = "glslang-13/kdsl-2"
 
 
 def _in_process() -> _Glslang | None:

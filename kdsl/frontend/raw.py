@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from kdsl.codegen.compiler import compile_source
-from kdsl.codegen.reflect import ShaderInfo, reflect
+from kdsl.runtime.reflect import ShaderInfo, reflect
 
 from .kernel_launch import AlgorithmCache, Binder, default_manager, groups_for, is_kd_array, normalize_grid
 

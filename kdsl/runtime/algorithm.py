@@ -25,7 +25,7 @@ import numpy as np
 
 from .image import Image
 from .memory import Memory, Tensor
-from .spirv import check_spirv, spirv_bytes
+from .spirv import check_interface, check_spirv, spirv_bytes
 from .vk import WHOLE_SIZE, check, ffi, lib, new, track, vulkan
 
 _CONST_DTYPES = {np.dtype(t) for t in (np.float32, np.int32, np.uint32, np.float64, np.int64, np.uint64)}
@@ -66,11 +66,12 @@ class Algorithm:
     # ----- building -----
     def rebuild(self, mem_objects, spirv, workgroup=None, spec_consts=None, push_consts=None) -> None:
         """Replace everything: bindings, shader, workgroup and constants (Kompute's ``rebuild``)."""
-        mems = _check_mem_objects(mem_objects)
+        mems = _check_mem_objects(mem_objects, self._ctx)
         code = spirv_bytes(spirv)
         check_spirv(code)
         spec = constants(spec_consts, "spec_consts")
         push = constants(push_consts, "push_consts")
+        check_interface(code, [isinstance(m, Image) for m in mems], push.nbytes)
         limit = self._ctx.info["max_push_constants_size"]
         if push.nbytes > limit:
             raise RuntimeError(f"push constants of {push.nbytes} bytes exceed this device's limit of {limit}")
@@ -148,7 +149,7 @@ class Algorithm:
         sequence that dispatches this algorithm is running.
         """
         self._check_alive()
-        mems = _check_mem_objects(mem_objects)
+        mems = _check_mem_objects(mem_objects, self._ctx)
         kinds = [isinstance(m, Image) for m in mems]
         if kinds != [isinstance(m, Image) for m in self._mems]:
             raise RuntimeError(f"update_bindings needs {len(self._mems)} memory objects of the same kinds "
@@ -234,11 +235,14 @@ class Algorithm:
         return f"<kp.Algorithm bindings={len(self._mems)} workgroup={self._group}>"
 
 
-def _check_mem_objects(mem_objects) -> list:
+def _check_mem_objects(mem_objects, ctx) -> list:
     if not isinstance(mem_objects, (list, tuple)):
         raise TypeError(f"memory objects must be a list of tensors/images, not {type(mem_objects).__name__}")
     for m in mem_objects:
         if not isinstance(m, (Tensor, Image)):
             raise TypeError(f"memory objects must be kp tensors or images, got {type(m).__name__}")
         m.check_alive("bind")
+        if m._ctx is not ctx:
+            raise RuntimeError(f"{m!r} belongs to another Manager; memory can only be used on the device "
+                               "of the Manager that made it")
     return list(mem_objects)

@@ -9,6 +9,7 @@ never touch freed memory).
 from __future__ import annotations
 
 import threading
+import weakref
 
 from .instance import FeatureChain, Instance, device_extensions, device_info
 from .pipeline import PipelineCache
@@ -36,7 +37,7 @@ class Context:
         self.memory_heaps = [int(props.memoryTypes[i].heapIndex) for i in range(props.memoryTypeCount)]
         self.heap_sizes = [int(props.memoryHeaps[i].size) for i in range(props.memoryHeapCount)]
         self.pipelines = PipelineCache(device)
-        self.running: set = set()  # sequences submitted and not yet awaited
+        self.running: weakref.WeakSet = weakref.WeakSet()  # submitted, not awaited (a dropped one frees itself)
         self.lock = threading.RLock()
         self.pins = 0
         self.closed = False

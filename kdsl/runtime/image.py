@@ -54,11 +54,15 @@ class Image(Memory):
         self._image = self._image_memory = self._view = None
         try:
             self._create_image(fmt)
-            if memory_type != MemoryTypes.storage:
-                self._buffers.append(Buffer(ctx, self._count * self._dtype.itemsize, STAGING_USAGE,
-                                            HOST_VISIBLE, HOST_CACHED))
-                if data is not None:
-                    np.asarray(self)[...] = data
+            staging = Buffer(ctx, self._count * self._dtype.itemsize, STAGING_USAGE, HOST_VISIBLE, HOST_CACHED)
+            self._buffers.append(staging)
+            if data is not None:
+                np.asarray(self)[...] = data
+                ctx.one_shot(lambda cmd: lib.vkCmdCopyBufferToImage(
+                    cmd, staging.handle, self._image, vulkan.VK_IMAGE_LAYOUT_GENERAL, 1, self.copy_region()))
+            if memory_type == MemoryTypes.storage:  # device only: the staging buffer served the upload alone
+                self._buffers.remove(staging)
+                staging.free()
         except BaseException:
             self._destroyed = True
             self._free()

@@ -18,6 +18,12 @@ import numpy as np
 
 from .buffer import DEVICE_LOCAL, HOST_CACHED, HOST_VISIBLE, STAGING_USAGE, STORAGE_USAGE, Buffer
 from .types import MemoryTypes, data_type_of
+from .vk import ffi, lib, new
+
+
+def _host_array(buf: Buffer, dtype: np.dtype, count: int) -> np.ndarray:
+    """A NumPy view of a mapped buffer (internal use: the caller keeps ``buf`` alive)."""
+    return np.frombuffer(ffi.buffer(ffi.cast("void*", buf.address), count * dtype.itemsize), dtype=dtype)
 
 
 class Memory:
@@ -144,7 +150,7 @@ class Tensor(Memory):
         try:
             self._allocate(count * self._dtype.itemsize)
             if data is not None:
-                np.asarray(self)[...] = data
+                self._upload(np.ascontiguousarray(data, dtype=self._dtype))
         except BaseException:
             self._destroyed = True
             self._free()
@@ -167,6 +173,19 @@ class Tensor(Memory):
                 raise RuntimeError("this device has no memory that is both device-local and host-visible, "
                                    "so memory type deviceAndHost is unavailable; use MemoryTypes.device")
             self._buffers.append(Buffer(ctx, nbytes, STORAGE_USAGE, DEVICE_LOCAL | HOST_VISIBLE))
+
+    def _upload(self, data: np.ndarray) -> None:
+        """Initial data: written in place when the memory is host-visible, else through a temporary buffer."""
+        if self._buffers[-1].address is not None:
+            np.asarray(self)[...] = data
+            return
+        temp = Buffer(self._ctx, data.nbytes, STAGING_USAGE, HOST_VISIBLE)
+        try:
+            _host_array(temp, data.dtype, data.size)[...] = data
+            region = new("VkBufferCopy", size=data.nbytes)
+            self._ctx.one_shot(lambda cmd: lib.vkCmdCopyBuffer(cmd, temp.handle, self.primary.handle, 1, region))
+        finally:
+            temp.free()
 
     @property
     def primary(self) -> Buffer:

@@ -149,21 +149,14 @@ class OpCopy(OpBase):
         for dst in self.mems:
             dst.check_alive("copy")
         for dst in self.mems[1:]:
-            if type(dst) is not type(src) or dst.size() != src.size() or dst.dtype != src.dtype:
+            both_images = isinstance(src, Image) and isinstance(dst, Image)
+            if (dst.size() != src.size() or dst.dtype != src.dtype
+                    or both_images and (src.width(), src.height()) != (dst.width(), dst.height())):
                 raise RuntimeError(f"OpCopy: cannot copy {src!r} into {dst!r}; source and destination must have "
-                                   "the same kind, size and dtype")
+                                   "the same size and dtype (and images the same width and height)")
         BEFORE_TRANSFER.record(cmd)
         for dst in self.mems[1:]:
-            if isinstance(src, Image):
-                region = ffi.new("VkImageCopy*")
-                for sub in (region.srcSubresource, region.dstSubresource):
-                    sub.aspectMask, sub.layerCount = vulkan.VK_IMAGE_ASPECT_COLOR_BIT, 1
-                region.extent.width, region.extent.height, region.extent.depth = src.width(), src.height(), 1
-                lib.vkCmdCopyImage(cmd, src.image, vulkan.VK_IMAGE_LAYOUT_GENERAL, dst.image,
-                                   vulkan.VK_IMAGE_LAYOUT_GENERAL, 1, region)
-            else:
-                region = new("VkBufferCopy", size=src.nbytes)
-                lib.vkCmdCopyBuffer(cmd, src.primary.handle, dst.primary.handle, 1, region)
+            _copy_between(cmd, src, dst)
         TO_HOST.record(cmd)
 
     def post_eval(self) -> None:
@@ -174,6 +167,24 @@ class OpCopy(OpBase):
             # The GPU copy already reached host-visible memory types; a staging copy needs the host data too.
             if dst.is_init() and dst.staging is not None and dst.memory_type() != 2:
                 np.asarray(dst)[...] = np.asarray(src)
+
+
+def _copy_between(cmd, src: Memory, dst: Memory) -> None:
+    """Record a GPU copy of all of ``src`` into ``dst`` (tensor or image on either side)."""
+    general = vulkan.VK_IMAGE_LAYOUT_GENERAL
+    if isinstance(src, Image) and isinstance(dst, Image):
+        region = ffi.new("VkImageCopy*")
+        for sub in (region.srcSubresource, region.dstSubresource):
+            sub.aspectMask, sub.layerCount = vulkan.VK_IMAGE_ASPECT_COLOR_BIT, 1
+        region.extent.width, region.extent.height, region.extent.depth = src.width(), src.height(), 1
+        lib.vkCmdCopyImage(cmd, src.image, general, dst.image, general, 1, region)
+    elif isinstance(src, Image):
+        lib.vkCmdCopyImageToBuffer(cmd, src.image, general, dst.primary.handle, 1, src.copy_region())
+    elif isinstance(dst, Image):
+        lib.vkCmdCopyBufferToImage(cmd, src.primary.handle, dst.image, general, 1, dst.copy_region())
+    else:
+        region = new("VkBufferCopy", size=src.nbytes)
+        lib.vkCmdCopyBuffer(cmd, src.primary.handle, dst.primary.handle, 1, region)
 
 
 class OpAlgoDispatch(OpBase):

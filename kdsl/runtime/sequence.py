@@ -14,6 +14,8 @@ Example:
 
 from __future__ import annotations
 
+import numpy as np
+
 from .ops import OpBase
 from .vk import check, ffi, lib, new, track, vulkan
 
@@ -27,7 +29,9 @@ class Sequence:
         self._ctx = ctx
         self._destroyed = True
         n_queues = len(ctx.queues)
-        if not isinstance(queue_index, int) or not 0 <= queue_index < n_queues:
+        if isinstance(queue_index, np.integer):
+            queue_index = int(queue_index)
+        if not isinstance(queue_index, int) or isinstance(queue_index, bool) or not 0 <= queue_index < n_queues:
             raise RuntimeError(f"queue index {queue_index} is out of range: this Manager has {n_queues} queue(s) "
                                "(ask for more with Manager(device, family_queue_indices=[...]))")
         if total_timestamps < 0:
@@ -38,6 +42,7 @@ class Sequence:
                                "create the sequence with total_timestamps=0")
         self._queue = ctx.queues[queue_index]
         self._ops: list[OpBase] = []
+        self._batch_start = 0
         self._pre: list[OpBase] = []
         self._post: list[OpBase] = []
         self._deps: list = []
@@ -113,18 +118,26 @@ class Sequence:
 
     def _prepare(self) -> None:
         """Work out once per recording what every eval needs: host steps and the objects to check alive."""
-        self._pre = [o for o in self._ops if o.has_pre_eval]
-        self._post = [o for o in self._ops if o.has_post_eval]
-        self._deps = list({id(obj): obj for o in self._ops for obj in o.objects()}.values())
+        batch = self._batch
+        self._pre = [o for o in batch if o.has_pre_eval]
+        self._post = [o for o in batch if o.has_post_eval]
+        self._deps = list({id(obj): obj for o in batch for obj in o.objects()}.values())
 
     def record(self, op: OpBase) -> Sequence:
-        """Record ``op``. After an ``eval()``, recording starts a new batch: the old ops are cleared."""
+        """Record ``op``. After an ``eval()`` recording starts a new command buffer that holds only the new ops
+        (``rerecord()`` still replays everything recorded since the last ``clear()``)."""
         if not isinstance(op, OpBase):
             raise TypeError(f"Sequence.record takes a kp operation (OpSyncDevice, OpAlgoDispatch, ...), "
                             f"not {type(op).__name__}")
         self._check_idle("record")
-        if self._evaluated and not self._recording:
-            self._ops = []
+        for obj in op.objects():
+            if obj._ctx is not self._ctx:
+                raise RuntimeError(f"{obj!r} belongs to another Manager; record it on a sequence of the Manager "
+                                   "that made it")
+        if not self._recording:
+            # A new command buffer holds only what is recorded from now on; _ops keeps everything since the
+            # last clear() for rerecord().
+            self._batch_start = len(self._ops)
             self._evaluated = False
         self.begin()
         try:
@@ -133,18 +146,23 @@ class Sequence:
             self._abandon()
             raise
         self._ops.append(op)
-        if self._query_pool is not None and len(self._ops) < self._n_timestamps:
-            lib.vkCmdWriteTimestamp(self._cmd, vulkan.VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, self._query_pool,
-                                    len(self._ops))
+        done = len(self._ops) - self._batch_start
+        if self._query_pool is not None and done < self._n_timestamps:
+            lib.vkCmdWriteTimestamp(self._cmd, vulkan.VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, self._query_pool, done)
         return self
 
+    @property
+    def _batch(self) -> list[OpBase]:
+        """The ops in the current command buffer."""
+        return self._ops[self._batch_start:]
+
     def _abandon(self) -> None:
-        """A failed record leaves a half-written buffer: drop it, and re-record what was there before."""
+        """A failed record leaves a half-written buffer: drop it, and re-record the batch that was there."""
         if self._recording:
             lib.vkEndCommandBuffer(self._cmd)
             self._recording = False
-        ops, self._ops = self._ops, []
-        for op in ops:
+        batch, self._ops = self._batch, self._ops[:self._batch_start]
+        for op in batch:
             self.record(op)
 
     def rerecord(self) -> Sequence:
@@ -161,6 +179,7 @@ class Sequence:
         self._check_idle("clear")
         self.end()
         self._ops, self._pre, self._post, self._deps = [], [], [], []
+        self._batch_start = 0
         self._evaluated = False
         return self
 
@@ -183,7 +202,7 @@ class Sequence:
             if obj._destroyed:
                 raise RuntimeError(f"cannot evaluate: {obj!r} used by a recorded operation was destroyed; "
                                    "record the operations again with live objects")
-        if not self._ops:
+        if not self._batch:
             self._evaluated = True
             return self
         with self._ctx.lock:
@@ -197,6 +216,8 @@ class Sequence:
 
         A timeout raises ``TimeoutError`` and leaves the sequence running; await again later.
         """
+        if not isinstance(timeout_ns, (int, np.integer)) or timeout_ns < 0:
+            raise ValueError(f"timeout_ns must be a non-negative integer number of nanoseconds, got {timeout_ns!r}")
         if not self._running:
             return self
         self.wait_fence(min(int(timeout_ns), _NO_TIMEOUT))
@@ -231,7 +252,7 @@ class Sequence:
 
     def uses(self, obj) -> bool:
         """True when a recorded operation uses ``obj``."""
-        return any(obj is o for op in self._ops for o in op.objects())
+        return any(obj is o for op in self._batch for o in op.objects())
 
     def get_timestamps(self) -> list[int]:
         """GPU timestamps (ticks): one before the first op and one after each op (up to total_timestamps)."""
@@ -241,7 +262,7 @@ class Sequence:
         self._check_idle("read timestamps")
         if not self._evaluated:
             raise RuntimeError("no timestamps yet: evaluate the sequence first")
-        count = min(len(self._ops) + 1, self._n_timestamps)
+        count = min(len(self._batch) + 1, self._n_timestamps)
         data = ffi.new("uint64_t[]", count)
         check(lib.vkGetQueryPoolResults(self._dev, self._query_pool, 0, count, 8 * count, data, 8,
                                         vulkan.VK_QUERY_RESULT_64_BIT | vulkan.VK_QUERY_RESULT_WAIT_BIT),

@@ -10,9 +10,12 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import struct
 
 import numpy as np
+
+from .reflect import ShaderInfo, reflect
 
 MAGIC = 0x07230203
 _OP_ENTRY_POINT, _GL_COMPUTE = 15, 5
@@ -50,3 +53,32 @@ def check_spirv(code: bytes) -> None:
         pos += count
     if not compute:
         raise RuntimeError("invalid SPIR-V: the module has no GLCompute entry point (is it a compute shader?)")
+
+
+@functools.lru_cache(maxsize=256)
+def shader_info(code: bytes) -> ShaderInfo:
+    """The reflected interface of a checked module (cached: algorithms are rebuilt with the same shader)."""
+    return reflect(code)
+
+
+def check_interface(code: bytes, images: list[bool], push_nbytes: int) -> None:
+    """Raise RuntimeError unless the memory objects and push constants fit what the shader declares.
+
+    ``images[i]`` says whether memory object ``i`` is an image. Every set-0 binding of the shader needs a
+    memory object of its kind, and the push constants must be exactly the size of the shader's push block.
+    """
+    info = shader_info(code)
+    for b in info.bindings:
+        if b.binding >= len(images):
+            raise RuntimeError(f"the shader reads binding {b.binding} ({b.name or b.kind}) but only {len(images)} "
+                               "memory object(s) were given; pass one tensor/image per binding")
+        want_image = b.kind == "storage_image"
+        if b.kind not in ("storage_buffer", "storage_image"):
+            raise RuntimeError(f"binding {b.binding} is a {b.kind}; kdsl binds storage buffers and storage images "
+                               "only (declare it as a 'buffer' or an 'image2D')")
+        if want_image != images[b.binding]:
+            given, wanted = ("an image", "a storage buffer") if images[b.binding] else ("a tensor", "a storage image")
+            raise RuntimeError(f"binding {b.binding} of the shader is {wanted} but {given} was given")
+    if push_nbytes != info.push_size:
+        raise RuntimeError(f"push constant total memory size provided is {push_nbytes} but expected "
+                           f"{info.push_size} bytes (the shader's push_constant block)")

@@ -5,7 +5,7 @@ import struct
 import pytest
 
 from kdsl.codegen.compiler import compile_source
-from kdsl.codegen.reflect import ReflectionError, reflect
+from kdsl.runtime.reflect import ReflectionError, reflect
 
 HEADER = "#version 450\n#extension GL_EXT_shader_explicit_arithmetic_types : require\n"
 

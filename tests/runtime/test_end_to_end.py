@@ -55,8 +55,20 @@ def test_parallel_queues_example():
     assert "ms" in out
 
 
+def test_demo_example():
+    """The README's demo: both faces, each printed next to NumPy's or Kompute's answer."""
+    out = run_python("import runpy; runpy.run_path('examples/demo.py', run_name='__main__')", timeout=300).stdout
+    assert "device:" in out.splitlines()[0]
+    assert "a * b           = [ 1.  1. 12.]" in out
+    result, numpy_result = (float(x) for x in re.search(r"result (-?[\d.]+) .* NumPy (-?[\d.]+)", out).groups())
+    assert abs(result - numpy_result) <= 1e-4 * abs(numpy_result)
+    w0, w1, b = (float(x) for x in re.search(r"w = \[\s*([-+\d.e]+)\s+([-+\d.e]+)\], b = ([-\d.]+)", out).groups())
+    assert abs(w0 - 0.0003) < 1e-3 and abs(w1 - 1.5875) < 1e-3 and abs(b + 0.794) < 1e-3
+
+
 def test_examples_are_all_tested():
-    tested = {"end_to_end.py", "array_multiplication.py", "logistic_regression_kp.py", "parallel_queues.py"}
+    tested = {"end_to_end.py", "array_multiplication.py", "logistic_regression_kp.py", "parallel_queues.py",
+              "demo.py"}
     runtime_examples = {f for f in os.listdir(os.path.join(REPO, "examples"))
                         if f.endswith(".py") and "import kdsl.kp" in open(os.path.join(REPO, "examples", f)).read()}
     assert runtime_examples <= tested

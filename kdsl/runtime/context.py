@@ -37,7 +37,9 @@ class Context:
         self.memory_heaps = [int(props.memoryTypes[i].heapIndex) for i in range(props.memoryTypeCount)]
         self.heap_sizes = [int(props.memoryHeaps[i].size) for i in range(props.memoryHeapCount)]
         self.pipelines = PipelineCache(device)
-        self.running: weakref.WeakSet = weakref.WeakSet()  # submitted, not awaited (a dropped one frees itself)
+        # Sequences submitted and not awaited, as id -> weakref (a dropped one frees itself; a dict of prebuilt
+        # weakrefs is cheaper on the hot path than a WeakSet).
+        self.running: dict[int, weakref.ref] = {}
         self.lock = threading.RLock()
         self.pins = 0
         self.closed = False
@@ -131,8 +133,9 @@ class Context:
 
     def wait_for_users(self, obj) -> None:
         """Wait until no running sequence uses ``obj``, so it can be freed without pulling memory from the GPU."""
-        for seq in list(self.running):
-            if seq.uses(obj):
+        for ref in list(self.running.values()):
+            seq = ref()
+            if seq is not None and seq.uses(obj):
                 seq.wait_fence()
 
     def one_shot(self, record) -> None:

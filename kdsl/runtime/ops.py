@@ -21,8 +21,9 @@ from .memory import Memory, Tensor
 from .vk import WHOLE_SIZE, ffi, lib, new, vulkan
 
 A, S = vulkan, vulkan  # access flags and stage flags live in the same module; the aliases read better below
-_WRITES = A.VK_ACCESS_SHADER_WRITE_BIT | A.VK_ACCESS_TRANSFER_WRITE_BIT | A.VK_ACCESS_HOST_WRITE_BIT
-_ALL_STAGES = S.VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | S.VK_PIPELINE_STAGE_TRANSFER_BIT | S.VK_PIPELINE_STAGE_HOST_BIT
+# Host writes need no barrier: vkQueueSubmit makes them visible to the device.
+_WRITES = A.VK_ACCESS_SHADER_WRITE_BIT | A.VK_ACCESS_TRANSFER_WRITE_BIT
+_ALL_STAGES = S.VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | S.VK_PIPELINE_STAGE_TRANSFER_BIT
 
 
 class Barrier:

@@ -14,6 +14,8 @@ Example:
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from .ops import OpBase
@@ -43,6 +45,7 @@ class Sequence:
         self._queue = ctx.queues[queue_index]
         self._ops: list[OpBase] = []
         self._batch_start = 0
+        self._replayable = False
         self._pre: list[OpBase] = []
         self._post: list[OpBase] = []
         self._deps: list = []
@@ -88,6 +91,7 @@ class Sequence:
                            pCommandBuffers=self._cmds)
         self._begin_info = new("VkCommandBufferBeginInfo", sType=vulkan.VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO)
         self._dev = dev
+        self._id, self._weak = id(self), weakref.ref(self)
 
     # ----- recording -----
     def _check_idle(self, action: str) -> None:
@@ -122,6 +126,7 @@ class Sequence:
         self._pre = [o for o in batch if o.has_pre_eval]
         self._post = [o for o in batch if o.has_post_eval]
         self._deps = list({id(obj): obj for o in batch for obj in o.objects()}.values())
+        self._replayable = bool(batch) and not self._pre and not self._post
 
     def record(self, op: OpBase) -> Sequence:
         """Record ``op``. After an ``eval()`` recording starts a new command buffer that holds only the new ops
@@ -179,6 +184,7 @@ class Sequence:
         self._check_idle("clear")
         self.end()
         self._ops, self._pre, self._post, self._deps = [], [], [], []
+        self._replayable = False
         self._batch_start = 0
         self._evaluated = False
         return self
@@ -186,8 +192,30 @@ class Sequence:
     # ----- evaluation -----
     def eval(self, op: OpBase | None = None) -> Sequence:
         """Submit and wait. ``eval(op)`` first clears and records ``op``; ``eval()`` replays what is recorded."""
+        if op is None and self._replayable and not self._recording and not self._running:
+            return self._replay()
         self.eval_async(op)
         return self.eval_await()
+
+    def _replay(self) -> Sequence:
+        """The hot path: resubmit an ended command buffer that has no host steps, and wait."""
+        for obj in self._deps:
+            if obj._destroyed:
+                raise RuntimeError(f"cannot evaluate: {obj!r} used by a recorded operation was destroyed; "
+                                   "record the operations again with live objects")
+        running = self._ctx.running
+        with self._ctx.lock:
+            res = lib.vkQueueSubmit(self._queue, 1, self._submit, self._fence)
+        if res:
+            check(res, "vkQueueSubmit")
+        running[self._id] = self._weak
+        res = lib.vkWaitForFences(self._dev, 1, self._fences, 1, _NO_TIMEOUT)
+        lib.vkResetFences(self._dev, 1, self._fences)
+        del running[self._id]
+        if res:
+            check(res, "vkWaitForFences")
+        self._evaluated = True
+        return self
 
     def eval_async(self, op: OpBase | None = None) -> Sequence:
         """Submit without waiting; ``eval_await`` finishes it."""
@@ -208,7 +236,7 @@ class Sequence:
         with self._ctx.lock:
             check(lib.vkQueueSubmit(self._queue, 1, self._submit, self._fence), "vkQueueSubmit")
         self._running = True
-        self._ctx.running.add(self)
+        self._ctx.running[self._id] = self._weak
         return self
 
     def eval_await(self, timeout_ns: int = _NO_TIMEOUT) -> Sequence:
@@ -237,7 +265,7 @@ class Sequence:
         check(res, "vkWaitForFences")
         lib.vkResetFences(self._dev, 1, self._fences)
         self._running = False
-        self._ctx.running.discard(self)
+        self._ctx.running.pop(self._id, None)
 
     # ----- state -----
     def is_running(self) -> bool:
@@ -277,7 +305,7 @@ class Sequence:
         if dev is not None and self._running:
             self.wait_fence()
         self._destroyed = True
-        self._ops = []
+        self._ops, self._replayable = [], False
         for attr, kind, fn in (("_query_pool", "VkQueryPool", lib.vkDestroyQueryPool),
                                ("_fence", "VkFence", lib.vkDestroyFence),
                                ("_pool", "VkCommandPool", lib.vkDestroyCommandPool)):

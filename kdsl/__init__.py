@@ -1,0 +1,149 @@
+"""kdsl: NumPy-like lazy arrays that fuse into Vulkan compute kernels, on any vendor's GPU.
+
+Expressions build a graph; ``.numpy()``, ``print``, ``float()`` or :func:`realize` run it as few kernels as
+possible, and results stay on the device. The Kompute-style runtime lives in :mod:`kdsl.kp`.
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> a = kd.asarray(np.linspace(0, 1, 5, dtype=np.float32))
+    >>> y = (kd.sin(a) * 2 + a).sum()       # one fused kernel
+    >>> round(float(y), 4)
+    4.3011
+"""
+
+from kdsl import dtype as _dtype_module
+from kdsl.codegen.compiler import ShaderCompileError, compile_source
+from kdsl.device import Device, device
+from kdsl.dtype import (
+    DType,
+    bool_,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+)
+from kdsl.frontend import random
+from kdsl.frontend.array import Array
+from kdsl.frontend.creation import (
+    arange,
+    array,
+    asarray,
+    empty,
+    empty_like,
+    eye,
+    full,
+    full_like,
+    linspace,
+    ones,
+    ones_like,
+    zeros,
+    zeros_like,
+)
+from kdsl.frontend.explain import explain, stats
+from kdsl.frontend.linalg import dot, matmul, outer
+from kdsl.frontend.math import (
+    abs,
+    absolute,
+    add,
+    arccos,
+    arccosh,
+    arcsin,
+    arcsinh,
+    arctan,
+    arctan2,
+    arctanh,
+    around,
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    ceil,
+    clip,
+    cos,
+    cosh,
+    divide,
+    equal,
+    exp,
+    exp2,
+    expm1,
+    floor,
+    floor_divide,
+    greater,
+    greater_equal,
+    invert,
+    isfinite,
+    isinf,
+    isnan,
+    left_shift,
+    less,
+    less_equal,
+    log,
+    log1p,
+    log2,
+    log10,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    maximum,
+    minimum,
+    mod,
+    multiply,
+    negative,
+    not_equal,
+    positive,
+    power,
+    reciprocal,
+    relu,
+    remainder,
+    right_shift,
+    rint,
+    round,
+    rsqrt,
+    sigmoid,
+    sign,
+    sin,
+    sinh,
+    sqrt,
+    square,
+    subtract,
+    tan,
+    tanh,
+    true_divide,
+    trunc,
+    where,
+)
+from kdsl.frontend.kernel_api import *  # noqa: F403 - @kd.kernel, kd.compute, kd.elementwise, ... (its __all__)
+from kdsl.frontend.realize import realize
+from kdsl.frontend.reductions import all, amax, amin, any, argmax, argmin, cumsum, max, mean, min, prod, std, sum, var
+from kdsl.frontend.shape_ops import (
+    broadcast_arrays,
+    broadcast_to,
+    concatenate,
+    expand_dims,
+    flip,
+    moveaxis,
+    ravel,
+    reshape,
+    squeeze,
+    stack,
+    swapaxes,
+    transpose,
+)
+
+bool = bool_  # noqa: A001  (NumPy spells it np.bool too)
+newaxis = None
+pi = 3.141592653589793
+e = 2.718281828459045
+inf = float("inf")
+nan = float("nan")
+dtypes = _dtype_module.ALL
+
+__all__ = [name for name in dir() if not name.startswith("_")]

@@ -11,6 +11,7 @@ Example:
     4.3011
 """
 
+from kdsl import dtype
 from kdsl import dtype as _dtype_module
 from kdsl.codegen.compiler import ShaderCompileError, compile_source
 from kdsl.device import Device, device
@@ -29,6 +30,7 @@ from kdsl.dtype import (
     uint32,
     uint64,
 )
+from kdsl.frontend import kernel_api as _kernel_api
 from kdsl.frontend import random
 from kdsl.frontend.array import Array
 from kdsl.frontend.creation import (
@@ -47,6 +49,7 @@ from kdsl.frontend.creation import (
     zeros_like,
 )
 from kdsl.frontend.explain import explain, stats
+from kdsl.frontend.kernel_api import *  # noqa: F403 - @kd.kernel, kd.compute, kd.elementwise, ... (its __all__)
 from kdsl.frontend.linalg import dot, matmul, outer
 from kdsl.frontend.math import (
     abs,
@@ -120,7 +123,6 @@ from kdsl.frontend.math import (
     trunc,
     where,
 )
-from kdsl.frontend.kernel_api import *  # noqa: F403 - @kd.kernel, kd.compute, kd.elementwise, ... (its __all__)
 from kdsl.frontend.realize import realize
 from kdsl.frontend.reductions import all, amax, amin, any, argmax, argmin, cumsum, max, mean, min, prod, std, sum, var
 from kdsl.frontend.shape_ops import (
@@ -146,4 +148,22 @@ inf = float("inf")
 nan = float("nan")
 dtypes = _dtype_module.ALL
 
-__all__ = [name for name in dir() if not name.startswith("_")]
+__all__ = [
+    "ShaderCompileError", "compile_source", "Device", "device", "DType", "bool_", "float16", "float32",
+    "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "random", "Array",
+    "arange", "array", "asarray", "empty", "empty_like", "eye", "full", "full_like", "linspace", "ones",
+    "ones_like", "zeros", "zeros_like", "explain", "stats", "dot", "matmul", "outer", "abs", "absolute", "add",
+    "arccos", "arccosh",
+    "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "around", "bitwise_and", "bitwise_not", "bitwise_or",
+    "bitwise_xor", "ceil", "clip", "cos", "cosh", "divide", "equal", "exp", "exp2", "expm1", "floor",
+    "floor_divide", "greater", "greater_equal", "invert", "isfinite", "isinf", "isnan", "left_shift", "less",
+    "less_equal", "log", "log1p", "log2", "log10", "logical_and", "logical_not", "logical_or", "logical_xor",
+    "maximum", "minimum", "mod", "multiply", "negative", "not_equal", "positive", "power", "reciprocal",
+    "relu", "remainder", "right_shift", "rint", "round", "rsqrt", "sigmoid", "sign", "sin", "sinh", "sqrt",
+    "square", "subtract", "tan", "tanh", "true_divide", "trunc", "where", "realize", "all", "amax", "amin",
+    "any", "argmax", "argmin", "cumsum", "max", "mean", "min", "prod", "std", "sum", "var",
+    "broadcast_arrays", "broadcast_to", "concatenate", "expand_dims", "flip", "moveaxis", "ravel", "reshape",
+    "squeeze", "stack", "swapaxes", "transpose", "bool", "newaxis", "pi", "e", "inf", "nan", "dtypes",
+    "dtype",
+    *_kernel_api.__all__,
+]

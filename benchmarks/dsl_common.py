@@ -1,0 +1,52 @@
+"""Shared helpers for the DSL benchmarks: timing (best of several runs after a warm-up), a table printer, and
+the optional PyTorch reference."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
+
+import kdsl as kd  # noqa: E402
+
+
+def best_ms(fn, repeat: int = 5, warmup: int = 1) -> float:
+    """The fastest of ``repeat`` timed calls, in milliseconds (after ``warmup`` untimed calls)."""
+    for _ in range(warmup):
+        fn()
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best * 1e3
+
+
+def torch_module():
+    """PyTorch (and its device) when importable, else None."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch
+
+
+def torch_sync(torch):
+    if torch is not None and torch.cuda.is_available():
+        torch.cuda.synchronize()
+
+
+def torch_device(torch) -> str:
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def table(title: str, header: list[str], rows: list[list]) -> None:
+    """Print a fixed-width table."""
+    print(f"\n{title}  [device: {kd.device().name}]")
+    cells = [[str(c) if not isinstance(c, float) else f"{c:.3f}" for c in row] for row in rows]
+    widths = [max(len(h), *(len(r[i]) for r in cells)) for i, h in enumerate(header)]
+    print("  ".join(h.rjust(w) for h, w in zip(header, widths, strict=True)))
+    for r in cells:
+        print("  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)))

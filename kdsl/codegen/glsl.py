@@ -1,0 +1,138 @@
+"""GLSL 450 text: the shader header, buffer and push-constant declarations, and helper functions.
+
+Everything here is deterministic text built from a kernel's structure, so equal structures give equal source
+(and one compile, thanks to the compiler's cache). Buffers are ``b<slot>.d[]``; push constants are 32-bit words
+``pc.w[]`` that expressions reinterpret (``uintBitsToFloat(pc.w[3])``), so one kernel serves every scalar value.
+
+Example:
+    >>> from kdsl import dtype as dt
+    >>> print(buffer_decl(1, dt.float32, readonly=True))
+    layout(std430, set = 0, binding = 1) readonly buffer B1 { float d[]; } b1;
+"""
+
+from __future__ import annotations
+
+from kdsl import dtype as dt
+from kdsl.codegen import helpers
+
+_EXT_INT64 = "GL_EXT_shader_explicit_arithmetic_types_int64"
+
+
+def buffer_decl(slot: int, dtype: dt.DType, readonly: bool = False) -> str:
+    ro = "readonly " if readonly else ""
+    return f"layout(std430, set = 0, binding = {slot}) {ro}buffer B{slot} {{ {dtype.glsl_storage} d[]; }} b{slot};"
+
+
+def extensions_for(dtypes) -> list[str]:
+    """The ``#extension`` lines the storage and compute types of ``dtypes`` need."""
+    exts = set()
+    for d in dtypes:
+        if d.extension:
+            exts.add(d.extension)
+        if d.name in ("int64", "uint64"):
+            exts.add(_EXT_INT64)
+    return [f"#extension {e} : require" for e in sorted(exts)]
+
+
+def header(local_size: int, buffers: dict[int, dt.DType], n_words: int, extra_dtypes=(),
+           shared: list[str] = (), body_text: str = "") -> str:
+    """Everything above ``main``: version, extensions, local size, buffers, push constants, helpers."""
+    lines = ["#version 450"]
+    wide = [dt.int64] if "int64_t" in body_text else []  # 64-bit ints in expressions, not only buffers
+    lines += extensions_for(list(buffers.values()) + list(extra_dtypes) + wide)
+    lines.append(f"layout(local_size_x = {local_size}) in;")
+    for slot in sorted(buffers):
+        lines.append(buffer_decl(slot, buffers[slot], readonly=slot != 0))
+    if n_words:
+        lines.append(f"layout(push_constant) uniform PC {{ uint w[{n_words}]; }} pc;")
+    lines.extend(shared)
+    lines.extend(helpers.needed(body_text))
+    return "\n".join(lines)
+
+
+def load(slot: int, dtype: dt.DType, index: str) -> str:
+    """Read element ``index`` of buffer ``slot`` as the dtype's compute type."""
+    raw = f"b{slot}.d[{index}]"
+    if dtype is dt.bool_:
+        return f"(uint({raw}) != 0u)"
+    if dtype.glsl_storage != dtype.glsl_compute:
+        return f"{dtype.glsl_compute}({raw})"
+    return raw
+
+
+def store_value(dtype: dt.DType, value: str) -> str:
+    """Convert a compute-type value to the dtype's storage type."""
+    if dtype is dt.bool_:
+        return f"uint8_t({value} ? 1u : 0u)"
+    if dtype.glsl_storage != dtype.glsl_compute:
+        return f"{dtype.glsl_storage}({value})"
+    return value
+
+
+def const_word(word: int, dtype: dt.DType) -> str:
+    """A scalar push constant (one word, two for 64-bit types) read as the dtype's compute type."""
+    w = f"pc.w[{word}]"
+    if dtype.is_float and dtype.itemsize <= 4:
+        return f"uintBitsToFloat({w})"
+    if dtype is dt.float64:
+        return f"packDouble2x32(uvec2({w}, pc.w[{word + 1}]))"
+    if dtype is dt.int64:
+        return f"int64_t(pack64(uvec2({w}, pc.w[{word + 1}])))"
+    if dtype is dt.uint64:
+        return f"pack64(uvec2({w}, pc.w[{word + 1}]))"
+    if dtype is dt.bool_:
+        return f"({w} != 0u)"
+    if dtype.kind == "i":
+        return f"int({w})"
+    return w
+
+
+def words_of(dtype: dt.DType) -> int:
+    return 2 if dtype.itemsize == 8 else 1
+
+
+def zero(dtype: dt.DType) -> str:
+    return literal(0, dtype)
+
+
+def literal(value, dtype: dt.DType) -> str:
+    """A GLSL literal of ``value`` in the dtype's compute type (baked into the source: use for structure only)."""
+    c = dtype.glsl_compute
+    if c == "bool":
+        return "true" if value else "false"
+    if c == "float":
+        v = float(value)
+        if v != v:
+            return "uintBitsToFloat(0x7fc00000u)"
+        if v in (float("inf"), float("-inf")):
+            return "uintBitsToFloat(0x7f800000u)" if v > 0 else "uintBitsToFloat(0xff800000u)"
+        return repr(v)
+    if c == "double":
+        v = float(value)
+        if v != v or v in (float("inf"), float("-inf")):
+            return f"double({literal(v, dt.float32)})"
+        return f"{v!r}LF"
+    if c == "int":
+        return f"({int(value)})" if int(value) < 0 else str(int(value))
+    if c == "uint":
+        return f"{int(value) & 0xFFFFFFFF}u"
+    if c == "int64_t":
+        return f"({int(value)}l)"
+    if c == "uint64_t":
+        return f"{int(value) & 0xFFFFFFFFFFFFFFFF}ul"
+    raise TypeError(f"no GLSL literal for {dtype}")
+
+
+def narrow(dtype: dt.DType, value: str) -> str:
+    """Wrap a compute-type value back into the range of a narrow dtype (int8 overflow wraps, float16 rounds)."""
+    if dtype.name == "int8":
+        return f"bitfieldExtract({value}, 0, 8)"
+    if dtype.name == "int16":
+        return f"bitfieldExtract({value}, 0, 16)"
+    if dtype.name == "uint8":
+        return f"(({value}) & 255u)"
+    if dtype.name == "uint16":
+        return f"(({value}) & 65535u)"
+    if dtype.name == "float16":
+        return f"kd_half_f({value})"
+    return value

@@ -1,0 +1,164 @@
+"""GLSL helper functions that give NumPy's semantics where GLSL's built-ins differ or are undefined.
+
+Each helper is named ``kd_<what>_<suffix>`` with one suffix per compute type (``i`` int, ``u`` uint, ``f`` float,
+``d`` double, ``l`` int64_t, ``ul`` uint64_t), and a shader gets only the helpers its body names (so the
+int64 ones never appear in a shader that did not enable int64).
+
+Example:
+    >>> "kd_floordiv_i" in "\\n".join(needed("x = kd_floordiv_i(a, b);"))
+    True
+"""
+
+from __future__ import annotations
+
+import re
+
+SUFFIX = {"int": "i", "uint": "u", "float": "f", "double": "d", "int64_t": "l", "uint64_t": "ul", "bool": "b"}
+_TYPE = {v: k for k, v in SUFFIX.items()}
+_ZERO = {"i": "0", "u": "0u", "f": "0.0", "d": "0.0LF", "l": "0l", "ul": "0ul"}
+_ONE = {"i": "1", "u": "1u", "f": "1.0", "d": "1.0LF", "l": "1l", "ul": "1ul"}
+_BITS = {"i": "32", "u": "32u", "l": "64", "ul": "64ul"}
+
+# Templates: T type, Z zero, O one, N bit width (integers only).
+_SIGNED_FLOORDIV = """T kd_floordiv_S(T a, T b) {
+    if (b == Z) return Z;
+    T q = a / b; T r = a - q * b;
+    if (r != Z && ((r < Z) != (b < Z))) q -= O;
+    return q;
+}"""
+_SIGNED_MOD = """T kd_mod_S(T a, T b) {
+    if (b == Z) return Z;
+    T r = a - (a / b) * b;
+    if (r != Z && ((r < Z) != (b < Z))) r += b;
+    return r;
+}"""
+_UNSIGNED_FLOORDIV = "T kd_floordiv_S(T a, T b) { return b == Z ? Z : a / b; }"
+_UNSIGNED_MOD = "T kd_mod_S(T a, T b) { return b == Z ? Z : a % b; }"
+# NumPy's npy_divmod for floats (mod takes the divisor's sign; the quotient is floored and corrected).
+_FLOAT_FLOORDIV = """T kd_floordiv_S(T a, T b) {
+    if (b == Z) return a / b;
+    T m = a - b * trunc(a / b);
+    T q = (a - m) / b;
+    if (m != Z && ((b < Z) != (m < Z))) q -= O;
+    if (q == Z) return (a / b < Z) ? -Z : Z;
+    T f = floor(q);
+    if (q - f > T(0.5)) f += O;
+    return f;
+}"""
+_FLOAT_MOD = """T kd_mod_S(T a, T b) {
+    if (b == Z) return (a - a) / (b - b);
+    T m = a - b * trunc(a / b);
+    if (m != Z) { if ((b < Z) != (m < Z)) m += b; } else { m = (b < Z) ? -Z : Z; }
+    return m;
+}"""
+_MAX = "T kd_max_S(T a, T b) { return (a > b || isnan(a)) ? a : b; }"
+_MIN = "T kd_min_S(T a, T b) { return (a < b || isnan(a)) ? a : b; }"
+_SIGN = "T kd_sign_S(T a) { return isnan(a) ? a : sign(a); }"
+_IPOW = """T kd_ipow_S(T a, T b) {
+    if (b < Z) return (a == O) ? O : ((a == Z - O) ? (((b & O) == Z) ? O : a) : Z);
+    T r = O;
+    for (int k = 0; k < N && b != Z; k++) { if ((b & O) != Z) r *= a; a *= a; b >>= O; }
+    return r;
+}"""
+_UPOW = """T kd_ipow_S(T a, T b) {
+    T r = O;
+    for (int k = 0; k < N && b != Z; k++) { if ((b & O) != Z) r *= a; a *= a; b >>= O; }
+    return r;
+}"""
+_SHL = "T kd_shl_S(T a, T b) { return (b >= T(N) || b < Z) ? Z : (a << b); }"
+_SHR_SIGNED = "T kd_shr_S(T a, T b) { return (b >= T(N) || b < Z) ? ((a < Z) ? (Z - O) : Z) : (a >> b); }"
+_SHR_UNSIGNED = "T kd_shr_S(T a, T b) { return (b >= T(N)) ? Z : (a >> b); }"
+
+_FLOAT_ONLY = {
+    "kd_half_f": "float kd_half_f(float x) { return unpackHalf2x16(packHalf2x16(vec2(x, 0.0))).x; }",
+    "kd_pow_f": """float kd_pow_f(float a, float b) {
+    if (b == 0.0 || a == 1.0) return 1.0;
+    if (isnan(a) || isnan(b)) return a + b;
+    if (a == 0.0) return b < 0.0 ? uintBitsToFloat(0x7f800000u) : 0.0;
+    if (isinf(b)) return (abs(a) == 1.0) ? 1.0 : ((abs(a) > 1.0) == (b > 0.0) ? b * b : 0.0);
+    float r = exp2(b * log2(abs(a)));
+    if (a < 0.0) {
+        if (trunc(b) != b) return uintBitsToFloat(0x7fc00000u);
+        if (mod(b, 2.0) == 1.0) r = -r;
+    }
+    return r;
+}""",
+    "kd_log1p_f": """float kd_log1p_f(float x) {
+    float u = 1.0 + x;
+    return (u == 1.0) ? x : ((isinf(u) && u > 0.0) ? u : log(u) * (x / (u - 1.0)));
+}""",
+    # Kahan's expm1: exact near 0 without a series (the division cancels exp's rounding error).
+    "kd_expm1_f": """float kd_expm1_f(float x) {
+    float u = exp(x);
+    if (u == 1.0) return x;
+    float um = u - 1.0;
+    if (um == -1.0) return -1.0;
+    if (isinf(u)) return u;
+    return um * x / log(u);
+}""",
+    "kd_atan2_f": """float kd_atan2_f(float y, float x) {
+    if (x == 0.0 && y == 0.0) return (floatBitsToUint(x) >> 31) != 0u ?
+        ((floatBitsToUint(y) >> 31) != 0u ? -3.14159265358979 : 3.14159265358979) : y;
+    if (isinf(x) && isinf(y)) return (x > 0.0 ? 0.785398163397448 : 2.35619449019234) * sign(y);
+    return atan(y, x);
+}""",
+    # Philox4x32-10 (Salmon et al. 2011): counter (c0, c1), key (k0, k1) -> four random words.
+    "kd_philox_u": """uvec4 kd_philox_u(uint c0, uint k0, uint k1, uint c1) {
+    uvec4 c = uvec4(c0, c1, 0u, 0u); uvec2 k = uvec2(k0, k1);
+    for (int r = 0; r < 10; r++) {
+        uint hi0, lo0, hi1, lo1;
+        umulExtended(0xD2511F53u, c.x, hi0, lo0);
+        umulExtended(0xCD9E8D57u, c.z, hi1, lo1);
+        c = uvec4(hi1 ^ c.y ^ k.x, lo1, hi0 ^ c.w ^ k.y, lo0);
+        k += uvec2(0x9E3779B9u, 0xBB67AE85u);
+    }
+    return c;
+}""",
+    "kd_boxmuller_f": """float kd_boxmuller_f(uvec4 b) {
+    float u1 = float((b.x >> 8) + 1u) * 5.9604644775390625e-8;
+    float u2 = float(b.y >> 8) * 5.9604644775390625e-8;
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}""",
+    "kd_f2u_f": "uint kd_f2u_f(float x) { return x < 0.0 ? uint(int(x)) : uint(x); }",
+    "kd_f2u_d": "uint kd_f2u_d(double x) { return x < 0.0LF ? uint(int(x)) : uint(x); }",
+}
+
+
+def _expand(template: str, s: str) -> str:
+    t = _TYPE[s]
+    out = template.replace("kd_", "\x00").replace("T", t).replace("\x00", "kd_")
+    out = out.replace("_S(", f"_{s}(").replace("Z", _ZERO[s]).replace("O", _ONE[s])
+    return out.replace("N", _BITS.get(s, "0"))
+
+
+def _library() -> dict[str, str]:
+    lib = dict(_FLOAT_ONLY)
+    for s in ("i", "l"):
+        lib[f"kd_floordiv_{s}"] = _expand(_SIGNED_FLOORDIV, s)
+        lib[f"kd_mod_{s}"] = _expand(_SIGNED_MOD, s)
+        lib[f"kd_ipow_{s}"] = _expand(_IPOW, s)
+        lib[f"kd_shl_{s}"] = _expand(_SHL, s)
+        lib[f"kd_shr_{s}"] = _expand(_SHR_SIGNED, s)
+    for s in ("u", "ul"):
+        lib[f"kd_floordiv_{s}"] = _expand(_UNSIGNED_FLOORDIV, s)
+        lib[f"kd_mod_{s}"] = _expand(_UNSIGNED_MOD, s)
+        lib[f"kd_ipow_{s}"] = _expand(_UPOW, s)
+        lib[f"kd_shl_{s}"] = _expand(_SHL, s)
+        lib[f"kd_shr_{s}"] = _expand(_SHR_UNSIGNED, s)
+    for s in ("f", "d"):
+        lib[f"kd_floordiv_{s}"] = _expand(_FLOAT_FLOORDIV, s)
+        lib[f"kd_mod_{s}"] = _expand(_FLOAT_MOD, s)
+        lib[f"kd_max_{s}"] = _expand(_MAX, s)
+        lib[f"kd_min_{s}"] = _expand(_MIN, s)
+        lib[f"kd_sign_{s}"] = _expand(_SIGN, s)
+    return lib
+
+
+LIBRARY = _library()
+_NAME = re.compile(r"\bkd_[a-z0-9]+_(?:ul|[iufdl])\b")
+
+
+def needed(body: str) -> list[str]:
+    """The helper definitions named in ``body``, in a fixed order (so the source text is deterministic)."""
+    names = set(_NAME.findall(body))
+    return [LIBRARY[n] for n in sorted(names) if n in LIBRARY]

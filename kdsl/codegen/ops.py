@@ -1,0 +1,174 @@
+"""GLSL for each elementwise op and for dtype conversions, with NumPy's semantics.
+
+Operands arrive already converted to the op's loop dtype (the frontend inserts the casts NumPy would), in
+their compute types. Narrow dtypes (int8/16, uint8/16, float16) compute wide and are narrowed after every op,
+so overflow wraps and float16 rounds exactly where NumPy's would.
+
+float64 has no GLSL transcendental functions: ``exp, log, sin, ...`` (and ``**``) on float64 compute in float32
+(relative error ~1e-7, range of float32); ``+ - * / sqrt abs floor ceil trunc round min max`` stay exact float64.
+
+Example:
+    >>> from kdsl import dtype as dt
+    >>> render_op("floordiv", dt.int32, [dt.int32, dt.int32], ["a", "b"])
+    'kd_floordiv_i(a, b)'
+"""
+
+from __future__ import annotations
+
+from kdsl import dtype as dt
+from kdsl.codegen import glsl
+from kdsl.codegen.helpers import SUFFIX
+
+# Float functions GLSL has only for float: (name -> GLSL template of x).
+_FLOAT_FUNCS = {
+    "exp": "exp({0})", "exp2": "exp2({0})", "log": "log({0})", "log2": "log2({0})",
+    "log10": "(log2({0}) * 0.30102999566398120)", "log1p": "kd_log1p_f({0})", "expm1": "kd_expm1_f({0})",
+    "sin": "sin({0})", "cos": "cos({0})", "tan": "tan({0})",
+    # lavapipe's asin/acos are ~3e-4 off; atan-based forms are float32-accurate. NaN guards: GLSL leaves
+    # NaN and out-of-domain inputs undefined, NumPy returns NaN.
+    "arcsin": "(abs({0}) <= 1.0 ? atan({0}, sqrt((1.0 - {0}) * (1.0 + {0}))) : _NAN_)",
+    "arccos": "(abs({0}) <= 1.0 ? atan(sqrt((1.0 - {0}) * (1.0 + {0})), {0}) : _NAN_)",
+    "arctan": "(isnan({0}) ? {0} : atan({0}))", "sinh": "sinh({0})", "cosh": "cosh({0})",
+    "tanh": "(isnan({0}) ? {0} : tanh(clamp({0}, -15.0, 15.0)))",
+    "arcsinh": "asinh({0})", "arccosh": "({0} >= 1.0 ? acosh({0}) : _NAN_)",
+    "arctanh": "(abs({0}) < 1.0 ? atanh({0}) : (abs({0}) == 1.0 ? ({0} > 0.0 ? _INF_ : -_INF_) : _NAN_))",
+    "sigmoid": "(1.0 / (1.0 + exp(-({0}))))",
+}
+# Functions GLSL has for float and double alike.
+_ANY_FLOAT = {
+    "sqrt": "sqrt({0})", "rsqrt": "inversesqrt({0})", "floor": "floor({0})", "ceil": "ceil({0})",
+    "trunc": "trunc({0})", "rint": "roundEven({0})", "abs": "abs({0})", "isnan": "isnan({0})",
+    "isinf": "isinf({0})", "isfinite": "!(isnan({0}) || isinf({0}))",
+}
+_INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/", "eq": "==", "ne": "!=", "lt": "<", "le": "<=",
+          "gt": ">", "ge": ">="}
+_BOOL_INFIX = {"add": "||", "mul": "&&", "and": "&&", "or": "||", "xor": "^^", "eq": "==", "ne": "!=",
+               "maximum": "||", "minimum": "&&"}
+_INT_INFIX = {"and": "&", "or": "|", "xor": "^"}
+_COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
+# Ops whose result of in-range operands is in range: no narrowing needed.
+_NO_NARROW = {"copy", "where", "maximum", "minimum", "and", "or", "xor", "abs_u", "sign"}
+
+UNARY = tuple(_FLOAT_FUNCS) + tuple(_ANY_FLOAT) + ("neg", "sign", "square", "reciprocal", "not", "invert")
+BINARY = tuple(_INFIX) + ("floordiv", "mod", "pow", "maximum", "minimum", "arctan2", "and", "or", "xor",
+                          "land", "lor", "lxor", "shl", "shr")
+TERNARY = ("where",)
+
+
+def render_op(name: str, out: dt.DType, ins: list[dt.DType], a: list[str]) -> str:
+    """GLSL of op ``name`` on operand expressions ``a`` (of dtypes ``ins``) giving ``out``."""
+    code = _render(name, out, ins, a)
+    if out.wraps and name not in _NO_NARROW and name not in _COMPARE:
+        code = glsl.narrow(out, code)
+    return code
+
+
+def _render(name: str, out: dt.DType, ins: list[dt.DType], a: list[str]) -> str:
+    t = ins[0] if ins else out
+    c = t.glsl_compute
+    s = SUFFIX[c]
+    if name == "where":
+        return f"({a[0]} ? {a[1]} : {a[2]})"
+    if name == "copy":
+        return a[0]
+    if name in ("land", "lor", "lxor", "not"):
+        op = {"land": "&&", "lor": "||", "lxor": "^^"}.get(name)
+        return f"(!{a[0]})" if name == "not" else f"({a[0]} {op} {a[1]})"
+    if c == "bool":
+        return _render_bool(name, a)
+    if name in _INFIX:
+        return f"({a[0]} {_INFIX[name]} {a[1]})"
+    if name in _INT_INFIX:
+        return f"({a[0]} {_INT_INFIX[name]} {a[1]})"
+    if name in ("floordiv", "mod", "shl", "shr"):
+        return f"kd_{name}_{s}({a[0]}, {a[1]})"
+    if name == "neg":
+        return f"(-{a[0]})"
+    if name == "square":
+        return f"({a[0]} * {a[0]})"
+    if name == "invert":
+        return f"(~{a[0]})"
+    if name in ("maximum", "minimum"):
+        fn = name[:3]
+        return f"kd_{fn}_{s}({a[0]}, {a[1]})" if t.is_float else f"{fn}({a[0]}, {a[1]})"
+    if t.is_float:
+        return _render_float(name, t, s, a)
+    return _render_int(name, t, c, a)
+
+
+def _render_bool(name: str, a: list[str]) -> str:
+    if name in _BOOL_INFIX:
+        return f"({a[0]} {_BOOL_INFIX[name]} {a[1]})"
+    if name in ("lt", "le", "gt", "ge"):
+        return f"(int({a[0]}) {_INFIX[name]} int({a[1]}))"
+    if name == "invert":
+        return f"(!{a[0]})"
+    if name in ("abs", "sign", "square", "isfinite"):
+        return "true" if name == "isfinite" else a[0]
+    if name in ("isnan", "isinf"):
+        return "false"
+    raise TypeError(f"op {name} is not defined for bool")
+
+
+def _render_float(name: str, t: dt.DType, s: str, a: list[str]) -> str:
+    x = a[0]
+    if name in _ANY_FLOAT:
+        return _ANY_FLOAT[name].format(x)
+    if name == "sign":
+        return f"kd_sign_{s}({x})"
+    if name == "reciprocal":
+        return f"({glsl.literal(1, t)} / {x})"
+    if t is dt.float64:  # compute in float32, documented above
+        fa = [f"float({v})" for v in a]
+        return f"double({_render_float(name, dt.float32, 'f', fa)})"
+    if name in _FLOAT_FUNCS:
+        return _FLOAT_FUNCS[name].format(x).replace("_NAN_", "uintBitsToFloat(0x7fc00000u)").replace(
+            "_INF_", "uintBitsToFloat(0x7f800000u)")
+    if name == "pow":
+        return f"kd_pow_f({a[0]}, {a[1]})"
+    if name == "arctan2":
+        return f"kd_atan2_f({a[0]}, {a[1]})"
+    raise TypeError(f"op {name} is not defined for {t.name}")
+
+
+def _render_int(name: str, t: dt.DType, c: str, a: list[str]) -> str:
+    x = a[0]
+    s = SUFFIX[c]
+    one, zero = glsl.literal(1, t), glsl.literal(0, t)
+    if name == "pow":
+        return f"kd_ipow_{s}({a[0]}, {a[1]})"
+    if name == "abs":
+        return x if t.kind == "u" else f"abs({x})" if c == "int" else f"({x} < {zero} ? -{x} : {x})"
+    if name == "sign":
+        if t.kind == "u":
+            return f"({x} > {zero} ? {one} : {zero})"
+        return f"sign({x})" if c == "int" else f"({x} > {zero} ? {one} : ({x} < {zero} ? -{one} : {zero}))"
+    if name == "reciprocal":  # C integer division 1 / x (NumPy's loop); 1/0 gives 0 here
+        if t.kind == "u":
+            return f"({x} == {one} ? {one} : {zero})"
+        return f"(({x} == {one} || {x} == -{one}) ? {x} : {zero})"
+    if name in ("floor", "ceil", "trunc", "rint"):
+        return x
+    if name in ("isnan", "isinf"):
+        return "false"
+    if name == "isfinite":
+        return "true"
+    raise TypeError(f"op {name} is not defined for {t.name}")
+
+
+def render_cast(x: str, src: dt.DType, dst: dt.DType) -> str:
+    """Convert ``x`` from ``src``'s compute type to ``dst``'s, with NumPy's results (int narrowing wraps)."""
+    cs, cd = src.glsl_compute, dst.glsl_compute
+    if src is dst:
+        return x
+    if cd == "bool":
+        return f"({x} != {glsl.zero(src)})"
+    if cs == "bool":
+        return f"({x} ? {glsl.literal(1, dst)} : {glsl.literal(0, dst)})"
+    if cs == cd:
+        code = x
+    elif src.is_float and cd == "uint":
+        code = f"kd_f2u_{SUFFIX[cs]}({x})"
+    else:
+        code = f"{cd}({x})"
+    return glsl.narrow(dst, code) if dst.wraps else code

@@ -1,0 +1,207 @@
+"""Reduction kernels (sum, prod, max, min, argmax, argmin over any axes) with a fused elementwise prologue
+(the reduced expression) and epilogue (what consumes the result).
+
+"group" mode gives each output a workgroup: every invocation folds a strided share of the reduced elements,
+then a shared-memory tree combines the 256 partial results. "thread" mode gives each output one invocation
+(short reductions, or reductions whose innermost axis is kept, where neighbouring invocations then read
+neighbouring memory). Loops longer than lavapipe's 65 535-iteration cap are nested.
+
+Example:
+    >>> from kdsl import dtype as dt
+    >>> from kdsl.codegen.view import View
+    >>> k = Reduce("sum", (4, 300), (1,), dt.float32, ("load", 1, dt.float32, View.contiguous((4, 300))),
+    ...            0, "group", 1, 4, None)
+    >>> "barrier();" in render(k)
+    True
+"""
+
+from __future__ import annotations
+
+import math
+
+from kdsl import dtype as dt
+from kdsl.codegen import glsl
+from kdsl.codegen.elementwise import grid_loop, index_vars
+from kdsl.codegen.expr import ExprRenderer, expr_dtype
+from kdsl.codegen.helpers import SUFFIX
+from kdsl.codegen.kernels import LOCAL, LOOP_CAP, Reduce
+from kdsl.codegen.ops import render_cast
+
+_INT_MIN = {"int": "(-2147483647 - 1)", "uint": "0u", "int64_t": "(-9223372036854775807l - 1l)", "uint64_t": "0ul"}
+_INT_MAX = {"int": "2147483647", "uint": "4294967295u", "int64_t": "9223372036854775807l",
+            "uint64_t": "18446744073709551615ul"}
+
+
+def identity(op: str, t: dt.DType) -> str:
+    c = t.glsl_compute
+    if op == "sum":
+        return glsl.zero(t)
+    if op == "prod":
+        return glsl.literal(1, t)
+    high = op in ("max", "argmax")  # the identity of max is the lowest value
+    if c == "bool":
+        return "false" if high else "true"
+    if t.is_float:
+        return glsl.literal(float("-inf") if high else float("inf"), t)
+    return _INT_MIN[c] if high else _INT_MAX[c]
+
+
+def combine(op: str, t: dt.DType, a: str, b: str) -> str:
+    """GLSL folding value ``b`` into accumulator ``a``."""
+    c = t.glsl_compute
+    if op == "sum":
+        return f"({a} || {b})" if c == "bool" else f"({a} + {b})"
+    if op == "prod":
+        return f"({a} && {b})" if c == "bool" else f"({a} * {b})"
+    if c == "bool":
+        return f"({a} || {b})" if op == "max" else f"({a} && {b})"
+    if t.is_float:
+        return f"kd_{op}_{SUFFIX[c]}({a}, {b})"
+    return f"{op}({a}, {b})"
+
+
+def better(op: str, t: dt.DType, v: str, i: str, w: str, j: str) -> str:
+    """Whether candidate (w, j) replaces (v, i) in argmax/argmin: NaN wins, ties go to the lower index."""
+    cmp = ">" if op == "argmax" else "<"
+    if t.glsl_compute == "bool":
+        v, w = f"int({v})", f"int({w})"
+    if t.is_float:
+        return (f"((isnan({w}) && !isnan({v})) || (!isnan({v}) && {w} {cmp} {v}) || "
+                f"(({w} == {v} || (isnan({v}) && isnan({w}))) && {j} < {i}))")
+    return f"({w} {cmp} {v} || ({w} == {v} && {j} < {i}))"
+
+
+def _loop(var: str, start: str, end: str, step: int, trips: int, body: list[str]) -> list[str]:
+    """``for (var = start; var < end; var += step)``, nested in two when ``trips`` passes the loop cap."""
+    inner = ["    " + x for x in body]
+    if trips <= LOOP_CAP:
+        return [f"for (int {var} = {start}; {var} < {end}; {var} += {step}) {{", *inner, "}"]
+    chunk = step * 4096
+    return [f"for (int {var}_b = {start}; {var}_b < {end}; {var}_b += {chunk}) {{",
+            f"    int {var}_e = min({end}, {var}_b + {chunk});",
+            f"    for (int {var} = {var}_b; {var} < {var}_e; {var} += {step}) {{",
+            *["    " + x for x in inner], "    }", "}"]
+
+
+class _Parts:
+    """Shapes and index bookkeeping shared by both modes."""
+
+    def __init__(self, k: Reduce):
+        self.kept = [a for a in range(len(k.shape)) if a not in k.axes]
+        self.kept_shape = tuple(k.shape[a] for a in self.kept)
+        self.red_shape = tuple(k.shape[a] for a in k.axes)
+        self.r = math.prod(self.red_shape)
+        self.o = math.prod(self.kept_shape)
+        self.t = expr_dtype(k.expr)
+        self.arg = k.op in ("argmax", "argmin")
+
+    def full_index(self, k: Reduce, kept_idx, red_idx) -> tuple[str, ...]:
+        idx = [""] * len(k.shape)
+        for a, v in zip(self.kept, kept_idx, strict=False):
+            idx[a] = v
+        for a, v in zip(k.axes, red_idx, strict=False):
+            idx[a] = v
+        return tuple(idx)
+
+    def fold(self, k: Reduce, kept_idx, r_var: str, buffers) -> list[str]:
+        """Statements folding element ``r_var`` of the reduction into ``acc`` (and ``acci``)."""
+        rr = ExprRenderer(buffers, prefix="v")
+        red_idx = index_vars(rr, r_var, self.red_shape) if self.red_shape else ()
+        v = rr.value(k.expr, k.shape, self.full_index(k, kept_idx, red_idx))
+        if self.arg:
+            cond = better(k.op, self.t, "acc", "acci", v, r_var)
+            return rr.lines + [f"if ({cond}) {{ acc = {v}; acci = {r_var}; }}"]
+        return rr.lines + [f"acc = {combine(k.op, self.t, 'acc', v)};"]
+
+    def store(self, k: Reduce, out_index: str, kept_idx, buffers, o_var: str) -> list[str]:
+        er = ExprRenderer(buffers, prefix="e")
+        raw, raw_t = ("acci", dt.int32) if self.arg else ("acc", self.t)
+        if k.epilogue is None:
+            value = render_cast(raw, raw_t, k.out_dtype)
+            return [f"b0.d[{out_index}] = {glsl.store_value(k.out_dtype, value)};"]
+        acc_t = _acc_dtype(k.epilogue) or raw_t
+        er.lines.append(f"{acc_t.glsl_compute} accv = {render_cast(raw, raw_t, acc_t)};")
+        er.acc_name = "accv"
+        if tuple(k.out_shape) != self.kept_shape:  # the epilogue reads a reshape of the result
+            er.lines.append(f"int eo = {o_var};")
+            kept_idx = index_vars(er, "eo", tuple(k.out_shape)) if k.out_shape else ()
+        value = er.value(k.epilogue, tuple(k.out_shape), tuple(kept_idx))
+        return er.lines + [f"b0.d[{out_index}] = {glsl.store_value(k.out_dtype, value)};"]
+
+
+def _acc_dtype(e: tuple) -> dt.DType | None:
+    if e[0] == "acc":
+        return e[1]
+    for s in e[1:]:
+        if isinstance(s, tuple) and s and isinstance(s[0], str):
+            found = _acc_dtype(s)
+            if found is not None:
+                return found
+    return None
+
+
+def render(k: Reduce) -> str:
+    p = _Parts(k)
+    buffers: dict[int, dt.DType] = {0: k.out_dtype}
+    init = [f"{p.t.glsl_compute} acc = {identity(k.op, p.t)};"] + (["int acci = 2147483647;"] if p.arg else [])
+    outer = ExprRenderer(buffers, prefix="k")
+    if k.mode == "thread" and k.splits > 1:  # partial results: output o, lane p folds r = p, p + splits, ...
+        outer.lines += [f"int o = g / {k.splits};", f"int rp = g % {k.splits};"]
+        kept_idx = index_vars(outer, "o", p.kept_shape) if p.kept_shape else ()
+        trips = -(-p.r // k.splits)
+        body = outer.lines + init + _loop("r", "rp", str(p.r), k.splits, trips, p.fold(k, kept_idx, "r", buffers))
+        body += p.store(k, "g", kept_idx, buffers, "o")
+        text = "\n".join(grid_loop(max(p.o * k.splits, 1), k.groups, body, var="g"))
+        shared = []
+    elif k.mode == "thread":
+        kept_idx = index_vars(outer, "o", p.kept_shape) if p.kept_shape else ()
+        body = outer.lines + init + _loop("r", "0", str(p.r), 1, p.r, p.fold(k, kept_idx, "r", buffers))
+        body += p.store(k, "o", kept_idx, buffers, "o")
+        text = "\n".join(grid_loop(max(p.o, 1), k.groups, body, var="o"))
+        shared = []
+    else:
+        text, shared = _group_body(k, p, init, outer, buffers)
+    extra = [dt.int64] if p.arg else []
+    src = glsl.header(LOCAL, buffers, k.n_words, extra_dtypes=extra, shared=shared, body_text=text)
+    return f"{src}\nvoid main() {{\n" + "\n".join("    " + x for x in text.splitlines()) + "\n}\n"
+
+
+def _group_body(k: Reduce, p: _Parts, init, outer: ExprRenderer, buffers) -> tuple[str, list[str]]:
+    total = p.o * k.splits
+    chunk = -(-p.r // k.splits)
+    head = [f"int g_o = g / {k.splits};", f"int g_p = g % {k.splits};"] if k.splits > 1 else ["int g_o = g;"]
+    kept_idx = index_vars(outer, "g_o", p.kept_shape) if p.kept_shape else ()
+    start, end = (f"g_p * {chunk}", f"min({p.r}, g_p * {chunk} + {chunk})") if k.splits > 1 else ("0", str(p.r))
+    fold = p.fold(k, kept_idx, "r", buffers)
+    trips = -(-chunk // LOCAL)
+    tree = ["s_v[tid] = acc;"] + (["s_i[tid] = acci;"] if p.arg else []) + [
+        "memoryBarrierShared(); barrier();",
+        f"for (int w = {LOCAL // 2}; w > 0; w >>= 1) {{",
+        "    if (tid < w) {",
+        *["        " + x for x in _tree_step(k, p)],
+        "    }",
+        "    memoryBarrierShared(); barrier();",
+        "}",
+        "if (tid == 0) {",
+        "    acc = s_v[0];" + (" acci = s_i[0];" if p.arg else ""),
+        *["    " + x for x in p.store(k, "g", kept_idx, buffers, "g_o")],
+        "}",
+        "memoryBarrierShared(); barrier();",
+    ]
+    body = head + outer.lines + init + _loop("r", f"{start} + tid", end, LOCAL, trips, fold) + tree
+    text = "\n".join(["int tid = int(gl_LocalInvocationID.x);",
+                      f"for (int g = int(gl_WorkGroupID.x); g < {total}; g += {k.groups}) {{",
+                      *["    " + x for x in body], "}"])
+    shared = [f"shared {p.t.glsl_compute} s_v[{LOCAL}];"] + ([f"shared int s_i[{LOCAL}];"] if p.arg else [])
+    return text, shared
+
+
+def _tree_step(k: Reduce, p: _Parts) -> list[str]:
+    if p.arg:
+        cond = better(k.op, p.t, "s_v[tid]", "s_i[tid]", "s_v[tid + w]", "s_i[tid + w]")
+        return [f"if ({cond}) {{ s_v[tid] = s_v[tid + w]; s_i[tid] = s_i[tid + w]; }}"]
+    return [f"s_v[tid] = {combine(k.op, p.t, 's_v[tid]', 's_v[tid + w]')};"]
+
+
+def launch(k: Reduce) -> tuple[int, int, int]:
+    return (k.groups, 1, 1)

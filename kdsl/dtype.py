@@ -1,0 +1,213 @@
+"""kdsl's data types: the NumPy <-> GLSL mapping, promotion, and what each needs from the device.
+
+Every array has one :class:`DType`. In a shader a value lives in two forms: its *storage* type (how the buffer
+declares it, e.g. ``uint8_t`` needs ``GL_EXT_shader_8bit_storage``) and its *compute* type (what expressions work
+in: 8/16-bit integers compute as ``int``/``uint`` and wrap back on every operation, float16 computes as ``float``
+and rounds back on every operation, bool as ``bool``). That keeps arithmetic in the types every Vulkan device has.
+
+Result types follow NumPy 2 (NEP 50: Python scalars are *weak*): kdsl asks NumPy itself which dtype a ufunc
+returns for the operand dtypes, so ``int8 + int16 -> int16`` and ``sqrt(int16) -> float32`` match exactly.
+Where NumPy would pick its *default* types, kdsl picks GPU-friendly ones: Python floats make float32 arrays,
+Python ints make int32 arrays, and ``int_array + 1.5`` is float32 (NumPy: float64).
+
+Example:
+    >>> from kdsl.dtype import as_dtype, float32, int8
+    >>> as_dtype("float32") is float32, as_dtype(int8).glsl_compute
+    (True, 'int')
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True, eq=False)
+class DType:
+    """One kdsl element type. Singletons: compare with ``is`` or ``==``."""
+
+    name: str
+    np: np.dtype
+    glsl_storage: str  # buffer element type in GLSL
+    glsl_compute: str  # the type expressions compute in
+    feature: str | None  # device feature the storage type needs (kdsl.runtime feature names)
+    extension: str | None  # GLSL extension the storage type needs
+
+    @property
+    def itemsize(self) -> int:
+        return self.np.itemsize
+
+    @property
+    def kind(self) -> str:
+        """'b' bool, 'i' signed int, 'u' unsigned int, 'f' float (NumPy's kinds)."""
+        return self.np.kind
+
+    @property
+    def is_float(self) -> bool:
+        return self.np.kind == "f"
+
+    @property
+    def is_int(self) -> bool:
+        return self.np.kind in "iu"
+
+    @property
+    def wraps(self) -> bool:
+        """True when the compute type is wider than the storage type (results must be narrowed per op)."""
+        return self.name in ("int8", "uint8", "int16", "uint16", "float16")
+
+    def __repr__(self) -> str:
+        return f"kdsl.{self.name}"
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, DType):
+            return self is other
+        try:
+            return as_dtype(other) is self
+        except TypeError:
+            return False
+
+
+_8BIT, _16BIT = "GL_EXT_shader_8bit_storage", "GL_EXT_shader_16bit_storage"
+_I64 = "GL_EXT_shader_explicit_arithmetic_types_int64"
+
+bool_ = DType("bool", np.dtype(np.bool_), "uint8_t", "bool", "storage_buffer_8bit", _8BIT)
+int8 = DType("int8", np.dtype(np.int8), "int8_t", "int", "storage_buffer_8bit", _8BIT)
+uint8 = DType("uint8", np.dtype(np.uint8), "uint8_t", "uint", "storage_buffer_8bit", _8BIT)
+int16 = DType("int16", np.dtype(np.int16), "int16_t", "int", "storage_buffer_16bit", _16BIT)
+uint16 = DType("uint16", np.dtype(np.uint16), "uint16_t", "uint", "storage_buffer_16bit", _16BIT)
+int32 = DType("int32", np.dtype(np.int32), "int", "int", None, None)
+uint32 = DType("uint32", np.dtype(np.uint32), "uint", "uint", None, None)
+int64 = DType("int64", np.dtype(np.int64), "int64_t", "int64_t", "int64", _I64)
+uint64 = DType("uint64", np.dtype(np.uint64), "uint64_t", "uint64_t", "int64", _I64)
+float16 = DType("float16", np.dtype(np.float16), "float16_t", "float", "storage_buffer_16bit", _16BIT)
+float32 = DType("float32", np.dtype(np.float32), "float", "float", None, None)
+float64 = DType("float64", np.dtype(np.float64), "double", "double", "float64", None)
+
+ALL: tuple[DType, ...] = (bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64,
+                          float16, float32, float64)
+_BY_NAME = {d.name: d for d in ALL}
+_BY_NAME["bool_"] = bool_
+_BY_NP = {d.np: d for d in ALL}
+
+default_float = float32
+default_int = int32
+
+
+def as_dtype(x) -> DType:
+    """Any dtype spelling (DType, NumPy dtype or type, name, Python type) -> the kdsl DType.
+
+    >>> as_dtype(float) is float32, as_dtype(int) is int32, as_dtype("uint8").name
+    (True, True, 'uint8')
+    """
+    if isinstance(x, DType):
+        return x
+    if x is float:
+        return default_float
+    if x is int:
+        return default_int
+    if x is bool:
+        return bool_
+    if isinstance(x, str) and x in _BY_NAME:
+        return _BY_NAME[x]
+    try:
+        npd = np.dtype(x)
+    except TypeError:
+        raise TypeError(f"{x!r} is not a dtype kdsl knows; use one of {', '.join(d.name for d in ALL)}") from None
+    if npd not in _BY_NP:
+        raise TypeError(f"dtype {npd} is not supported by kdsl; supported: {', '.join(d.name for d in ALL)}")
+    return _BY_NP[npd]
+
+
+def scalar_dtype(value) -> DType:
+    """The dtype kdsl gives a Python scalar when it becomes an array on its own (``kd.asarray(1.5)``)."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool_
+    if isinstance(value, np.generic):
+        return as_dtype(value.dtype)
+    if isinstance(value, int):
+        return default_int
+    if isinstance(value, float):
+        return default_float
+    raise TypeError(f"cannot make an array element of {type(value).__name__} {value!r}; "
+                    "use bool, int, float or a NumPy scalar")
+
+
+_WEAK = {"weak-bool": True, "weak-int": 1, "weak-float": 1.0}
+
+
+def _placeholder(x):
+    """A NumPy stand-in for an operand: a 0-size array for a dtype, a Python scalar for a weak token."""
+    if isinstance(x, DType):
+        return np.empty(0, x.np)
+    return _WEAK[x]
+
+
+@functools.lru_cache(maxsize=4096)
+def _numpy_result(ufunc: np.ufunc, operands: tuple) -> np.dtype:
+    with np.errstate(all="ignore"):
+        out = ufunc(*(_placeholder(x) for x in operands))
+    if isinstance(out, tuple):
+        out = out[0]
+    return out.dtype
+
+
+def result_dtype(ufunc: np.ufunc, *operands) -> DType:
+    """The dtype of ``ufunc(*operands)``; operands are DTypes (arrays) or Python scalars (weak).
+
+    >>> result_dtype(np.add, int8, int16).name, result_dtype(np.multiply, float32, 2.0).name
+    ('int16', 'float32')
+    >>> result_dtype(np.add, int32, 1.5).name   # NumPy says float64; kdsl's default float is float32
+    'float32'
+    """
+    key = tuple(x if isinstance(x, DType) else _weak_token(x) for x in operands)
+    npd = _numpy_result(ufunc, key)
+    arrays = [x for x in operands if isinstance(x, DType)]
+    if not arrays:  # only Python scalars: kdsl's defaults
+        return as_dtype(npd) if npd.kind == "b" else (default_float if npd.kind == "f" else default_int)
+    if npd == np.float64 and all(a.kind != "f" for a in arrays) and any(isinstance(x, float) for x in operands):
+        return default_float  # weak Python float meeting int/bool arrays: float32, not NumPy's float64
+    if npd == np.int64 and all(a.kind == "b" for a in arrays) and any(_is_pyint(x) for x in operands):
+        return default_int  # weak Python int meeting bool arrays: int32, not NumPy's int64
+    return as_dtype(npd)
+
+
+def _is_pyint(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _weak_token(x):
+    """A hashable stand-in for the Python scalar ``x`` (a string: 1, 1.0 and True are equal dict keys)."""
+    if isinstance(x, bool):
+        return "weak-bool"
+    if isinstance(x, int):
+        return "weak-int"
+    if isinstance(x, float):
+        return "weak-float"
+    raise TypeError(f"unsupported operand {x!r} of type {type(x).__name__}")
+
+
+def promote(*dtypes: DType) -> DType:
+    """NumPy's promotion of array dtypes. ``promote(int8, uint8) -> int16``."""
+    return as_dtype(functools.reduce(np.promote_types, (d.np for d in dtypes)))
+
+
+def can_hold(dtype: DType, value) -> bool:
+    """Whether a Python int fits ``dtype`` (NumPy 2 raises OverflowError otherwise)."""
+    if not dtype.is_int or not _is_pyint(value):
+        return True
+    info = np.iinfo(dtype.np)
+    return info.min <= value <= info.max
+
+
+def require(dtype: DType, features: set[str], device_name: str) -> None:
+    """Raise a clear error when the device cannot store ``dtype``."""
+    if dtype.feature is not None and dtype.feature not in features:
+        raise TypeError(f"dtype {dtype.name} needs the device feature '{dtype.feature}', which {device_name} "
+                        f"does not have; use another dtype (e.g. float32 or int32)")
+    if dtype.name == "float16" and "float16" not in features and "storage_buffer_16bit" not in features:
+        raise TypeError(f"dtype float16 is not supported by {device_name}")

@@ -1,0 +1,85 @@
+"""The lazy graph: every array is a :class:`Node`; building expressions only makes nodes.
+
+Node kinds (``node.op``):
+
+* ``"buffer"``   realised data on the device (``node.buffer``), C-contiguous, ``shape`` elements
+* ``"const"``    a Python scalar (``arg``) of ``dtype``, broadcast by a view; becomes a push constant
+* ``"view"``     ``arg`` is a :class:`View` over the C-order index space of ``srcs[0]``
+* ``"iota"``     the index along axis ``arg`` (for arange, eye, linspace, tri)
+* ``"rand"``     ``arg = (dist, key0, key1, stream)``: counter-based random numbers
+* elementwise    ``op`` is an op of :mod:`kdsl.codegen.ops` (or ``"cast"``), ``srcs`` have the node's shape
+* ``"reduce"``   ``arg = (op, axes)``; the reduced axes are dropped from the shape
+* ``"matmul"``   ``srcs = (a, b)`` of shapes (batch, m, k) and (batch, k, n)
+* ``"cumsum"``   ``arg = axis``
+* ``"assemble"`` ``arg`` = regions (views of this node's index space); ``srcs[i]`` is written to region ``i``
+                 in order (setitem = whole base, then the region; concatenate = one region per piece)
+
+When a node is realised it turns into a ``"buffer"`` node in place, so every graph that uses it sees the data.
+
+Example:
+    >>> from kdsl import dtype as dt
+    >>> n = Node("const", (), dt.float32, (), 1.5)
+    >>> n.op, n.shape, n.size
+    ('const', (), 1)
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import count
+
+from kdsl import dtype as dt
+
+_ids = count()
+ELEMENTWISE_LEAVES = ("const", "iota", "rand")
+MATERIALISED = ("reduce", "matmul", "cumsum", "assemble")
+
+
+class Node:
+    __slots__ = ("op", "srcs", "dtype", "shape", "arg", "buffer", "device", "id", "__weakref__")
+
+    def __init__(self, op: str, srcs: tuple, dtype: dt.DType, shape: tuple[int, ...], arg=None,
+                 buffer=None, device=None):
+        self.op, self.srcs, self.dtype, self.shape, self.arg = op, srcs, dtype, tuple(shape), arg
+        self.buffer = buffer
+        self.device = device if device is not None else (srcs[0].device if srcs else None)
+        self.id = next(_ids)
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def realized(self) -> bool:
+        return self.op == "buffer"
+
+    @property
+    def is_elementwise(self) -> bool:
+        return self.op not in MATERIALISED and self.op not in ("buffer", "view") + ELEMENTWISE_LEAVES
+
+    def become_buffer(self, buffer) -> None:
+        """Turn into realised data (drops the sources so the graph above can be freed)."""
+        self.op, self.srcs, self.arg, self.buffer = "buffer", (), None, buffer
+
+    def __repr__(self) -> str:
+        return f"<Node {self.id} {self.op} {self.dtype.name}{list(self.shape)}>"
+
+
+def toposort(roots: list[Node]) -> list[Node]:
+    """Every unrealised node reachable from ``roots`` (and the realised leaves), sources first."""
+    order: list[Node] = []
+    seen: set[int] = set()
+    stack = [(r, False) for r in reversed(roots)]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            order.append(node)
+            continue
+        if node.id in seen:
+            continue
+        seen.add(node.id)
+        stack.append((node, True))
+        for s in reversed(node.srcs):
+            if s.id not in seen:
+                stack.append((s, False))
+    return order

@@ -1,0 +1,257 @@
+"""Running the graph: schedule, fetch (or build) each kernel's pipeline, record every dispatch in one
+Sequence, submit once, and turn the computed nodes into buffers.
+
+Kernels are cached by structure: the first use of a kernel renders GLSL, compiles it (``compile_source``
+caches SPIR-V on disk too) and creates a runtime Algorithm; later uses only rebind buffers
+(``Algorithm.update_bindings``) and push the new scalars.
+
+``KDSL_DEBUG=1`` prints each new kernel's GLSL, and each launch's size and GPU time.
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> x = kd.asarray(np.arange(4, dtype=np.float32))
+    >>> y = kd.sin(x) * 2
+    >>> kd.realize(y) is None, y._node.op
+    (True, 'buffer')
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.codegen.kernels import Elementwise, Matmul
+from kdsl.frontend.graph import Node
+from kdsl.frontend.plan import plan
+from kdsl.frontend.programs import batches, program, stats
+from kdsl.frontend.schedule import Step
+
+_POOL_PER_SIZE = 4
+_POOL_MAX_BYTES = 1 << 28
+
+
+class Buffer:
+    """Realised data: a runtime Tensor of ``size`` elements (None when the array is empty).
+
+    Tensors kdsl allocated go back to a per-device pool when their Buffer dies, so a loop that makes arrays of
+    the same sizes every step stops allocating after the first steps. (Every submission is waited on before
+    Python continues, so a pooled tensor is never still in use by the GPU.)
+    """
+
+    __slots__ = ("tensor", "size", "dtype", "device", "pooled")
+
+    def __init__(self, tensor, size: int, dtype: dt.DType, device, pooled: bool = True):
+        self.tensor, self.size, self.dtype, self.device = tensor, size, dtype, device
+        self.pooled = pooled and tensor is not None
+
+    def __del__(self):
+        if not self.pooled:
+            return
+        try:
+            pool = self.device.__dict__.setdefault("_pool", {})
+            bucket = pool.setdefault((self.dtype.name, self.size), [])
+            nbytes = self.size * self.dtype.itemsize
+            if len(bucket) < _POOL_PER_SIZE and nbytes <= _POOL_MAX_BYTES and self.tensor.is_init():
+                bucket.append(self.tensor)
+        except Exception:  # interpreter shutdown: let the tensor go
+            pass
+
+
+def allocate(device, size: int, dtype: dt.DType):
+    """A device tensor of ``size`` elements: a pooled one when available."""
+    pool = device.__dict__.get("_pool")
+    if pool:
+        bucket = pool.get((dtype.name, size))
+        if bucket:
+            return bucket.pop()
+    return device.manager.tensor_empty(size, dtype.np)
+
+
+def _runtime():
+    import kdsl.runtime as rt
+
+    return rt
+
+
+def _dummy(device):
+    """A 1-element tensor bound where an input is empty (Vulkan has no zero-sized buffers)."""
+    t = getattr(device, "_dummy", None)
+    if t is None:
+        t = device._dummy = device.manager.tensor_empty(1, np.uint32)
+    return t
+
+
+def _sequence(device):
+    seq = getattr(device, "_seq", None)
+    if seq is None:
+        seq = device._seq = device.manager.sequence()
+    return seq
+
+
+def run(steps: list[Step]) -> None:
+    """Dispatch ``steps`` in one submission and turn their output nodes into buffers."""
+    if not steps:
+        return
+    device = steps[0].out.device
+    pending: dict[int, Buffer] = {}
+    dispatches, launched = [], []
+    in_batch: set[int] = set()
+    for step in steps:
+        out = step.out
+        if step.fresh or out.id not in pending:
+            size = out.size
+            tensor = allocate(device, size, out.dtype) if size else None
+            pending[out.id] = Buffer(tensor, size, out.dtype, device)
+        buf = pending[out.id]
+        if buf.tensor is None or _kernel_size(step) == 0:
+            continue
+        tensors = [buf.tensor]
+        for n in step.inputs:
+            src = n.buffer if n.realized else pending[n.id]
+            tensors.append(src.tensor if src.tensor is not None else _dummy(device))
+        t = step.template
+        if t is not None and t.program:
+            prog = t.program[0]
+        else:
+            prog = program(step.kernel, device)
+            if t is not None:
+                t.program.append(prog)
+        entry = prog.algorithm(tensors, step.words, in_batch)
+        in_batch.add(id(entry))
+        dispatches.append((entry, step.words))
+        launched.append(prog)
+    if dispatches:
+        batches(device).submit(dispatches, launched)
+    stats["kernels"] += len(dispatches)
+    stats["realizes"] += 1
+    for step in steps:
+        if step.out.op != "partial":
+            step.out.become_buffer(pending[step.out.id])
+
+
+def _kernel_size(step: Step) -> int:
+    k = step.kernel
+    if isinstance(k, Matmul):
+        return k.batch * k.m * k.n
+    if isinstance(k, Elementwise):
+        return math.prod(k.shape)
+    return 1
+
+
+def _aliased(node: Node) -> Node | None:
+    """The node whose buffer ``node`` can share: a view that is a plain reshape of all of its source."""
+    if node.op != "view":
+        return None
+    src, v = node.srcs[0], node.arg
+    if src.op == "const" or v.offset != 0 or v.size != src.size or not v.is_contiguous:
+        return None
+    return src
+
+
+def realize_nodes(nodes: list[Node]) -> None:
+    """Compute ``nodes`` in one submission per device; reshapes of computed data share its buffer."""
+    targets = [_aliased(n) or n for n in nodes if not n.realized]
+    by_device: dict[int, list[Node]] = {}
+    for n in targets:
+        by_device.setdefault(n.device.index, []).append(n)
+    for group in by_device.values():
+        run(plan(group))
+    for n in nodes:
+        src = _aliased(n)
+        if src is not None and src.realized:
+            n.become_buffer(src.buffer)
+
+
+def realize(*arrays) -> None:
+    """Compute every given array now (one submission for all of them); results stay on the device."""
+    realize_nodes([a._node for a in arrays])
+
+
+def upload(data: np.ndarray, dtype: dt.DType, device) -> Node:
+    """A realised node holding a copy of ``data`` (converted to ``dtype``)."""
+    arr = np.asarray(data, dtype=dtype.np, order="C")
+    if arr.size == 0:
+        return Node("buffer", (), dtype, arr.shape, buffer=Buffer(None, 0, dtype, device), device=device)
+    rt = _runtime()
+    mgr = device.manager
+    host = mgr.tensor_t(arr.reshape(-1), memory_type=rt.MemoryTypes.host)
+    dst = allocate(device, arr.size, dtype)
+    _sequence(device).eval(rt.OpCopy([host, dst]))
+    host.destroy()
+    stats["uploads"] += 1
+    return Node("buffer", (), dtype, arr.shape, buffer=Buffer(dst, arr.size, dtype, device), device=device)
+
+
+def download(buf: Buffer) -> np.ndarray:
+    """The flat contents of a buffer, as a new NumPy array."""
+    if buf.tensor is None:
+        return np.empty(0, buf.dtype.np)
+    rt = _runtime()
+    mgr = buf.device.manager
+    host = mgr.tensor_empty(buf.size, buf.dtype.np, memory_type=rt.MemoryTypes.host)
+    _sequence(buf.device).eval(rt.OpCopy([buf.tensor, host]))
+    out = np.array(host.data(), copy=True).view(buf.dtype.np) if buf.dtype is not dt.bool_ else \
+        np.array(host.data(), copy=True).astype(bool)
+    host.destroy()
+    stats["downloads"] += 1
+    return out
+
+
+def to_numpy(array) -> np.ndarray:
+    """Realise ``array`` and copy it to the host. A view of realised data is read, not copied on the GPU."""
+    node = array._node
+    if node.size == 0:
+        return np.empty(node.shape, node.dtype.np)
+    if node.op == "view" and node.srcs[0].op == "const":
+        return np.full(node.shape, node.srcs[0].arg, node.dtype.np)
+    if node.op == "const":
+        return np.full(node.shape, node.arg, node.dtype.np)
+    if node.op == "view" and node.size > 0:
+        base = node.srcs[0]
+        if not base.realized:
+            run(plan([base]))
+        flat = download(base.buffer)
+        v = node.arg
+        item = flat.itemsize
+        strided = np.lib.stride_tricks.as_strided(flat[v.offset:] if v.offset else flat, v.shape,
+                                                  tuple(s * item for s in v.strides), writeable=False)
+        return np.array(strided, copy=True)
+    if not node.realized:
+        realize_nodes([node])
+    return download(node.buffer).reshape(node.shape)
+
+
+def buffer_of(array):
+    """The runtime Tensor of ``array`` as C-contiguous data (views are copied into a new buffer first)."""
+    node = array._node
+    if not node.realized:
+        realize_nodes([node])
+    if node.buffer.tensor is None:
+        raise ValueError("an empty array has no device buffer")
+    return node.buffer.tensor
+
+
+def from_tensor(tensor, shape: tuple[int, ...], dtype: dt.DType, device=None):
+    from kdsl.device import device as current
+    from kdsl.frontend.array import Array
+
+    dev = current(device)
+    size = int(np.prod(shape))
+    if tensor.size() != size:
+        raise ValueError(f"tensor has {tensor.size()} elements but shape {shape} needs {size}")
+    if np.dtype(tensor.dtype) != dtype.np:
+        raise TypeError(f"tensor holds {tensor.dtype} but dtype {dtype.name} was given")
+    buf = Buffer(tensor, size, dtype, dev, pooled=False)  # the caller's tensor: never recycled
+    return Array(Node("buffer", (), dtype, shape, buffer=buf, device=dev))
+
+
+def contiguous(array, force: bool = False):
+    """``array`` as its own buffer: a copy kernel for views and (with ``force``) for realised data."""
+    from kdsl.frontend.array import Array
+
+    node = array._node
+    if not force and node.op not in ("view",):
+        return array
+    return Array(Node("copy", (node,), node.dtype, node.shape))

@@ -1,0 +1,107 @@
+"""Array creation, dtypes and devices, random numbers, and the interface other kdsl parts rely on."""
+
+import numpy as np
+import pytest
+from kd_testing import ALL_DTYPES, sample
+
+import kdsl as kd
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_asarray_roundtrip_keeps_dtype(dtype):
+    x = sample((3, 4), dtype, seed=1)
+    a = kd.asarray(x)
+    assert a.dtype == kd.dtype.as_dtype(dtype) and a.shape == (3, 4) and a.ndim == 2 and a.size == 12
+    np.testing.assert_array_equal(a.numpy(), x)
+
+
+def test_python_data_defaults():
+    assert kd.asarray([1.0, 2.5]).dtype == kd.float32
+    assert kd.asarray([[1, 2], [3, 4]]).dtype == kd.int32
+    assert kd.asarray([True, False]).dtype == kd.bool
+    assert kd.asarray([1, 2], dtype="float64").dtype == kd.float64
+    with pytest.raises(TypeError):
+        kd.asarray(["a", "b"])
+    with pytest.raises(TypeError):
+        kd.asarray([1, 2], dtype="complex64")
+
+
+def test_constructors_match_numpy():
+    np.testing.assert_array_equal(kd.zeros((2, 3)).numpy(), np.zeros((2, 3), np.float32))
+    np.testing.assert_array_equal(kd.ones(4, dtype=kd.int8).numpy(), np.ones(4, np.int8))
+    np.testing.assert_array_equal(kd.full((2, 2), 7, dtype="uint16").numpy(), np.full((2, 2), 7, np.uint16))
+    np.testing.assert_array_equal(kd.full((2,), 2.5).numpy(), np.full(2, 2.5, np.float32))
+    assert kd.empty((3, 0)).shape == (3, 0)
+    z = kd.asarray(np.arange(6, dtype=np.int16).reshape(2, 3))
+    assert kd.zeros_like(z).dtype == kd.int16 and kd.ones_like(z).numpy().sum() == 6
+    np.testing.assert_array_equal(kd.full_like(z, 3).numpy(), np.full((2, 3), 3, np.int16))
+
+
+@pytest.mark.parametrize("args", [(5,), (2, 11, 3), (10, 0, -2), (0.5, 3.0, 0.25), (3, 3)])
+def test_arange(args):
+    got = kd.arange(*args).numpy()
+    expected = np.arange(*args)
+    np.testing.assert_allclose(got, expected)
+    assert got.dtype == (np.float32 if any(isinstance(v, float) for v in args) else np.int32)
+
+
+def test_linspace_and_eye():
+    np.testing.assert_allclose(kd.linspace(0, 1, 7).numpy(), np.linspace(0, 1, 7, dtype=np.float32))
+    np.testing.assert_allclose(kd.linspace(2, 3, 4, endpoint=False).numpy(), np.linspace(2, 3, 4, endpoint=False),
+                               rtol=1e-6)
+    np.testing.assert_array_equal(kd.eye(3, 4, k=1).numpy(), np.eye(3, 4, k=1, dtype=np.float32))
+    np.testing.assert_array_equal(kd.eye(2, dtype=kd.int32).numpy(), np.eye(2, dtype=np.int32))
+
+
+def test_copy_and_astype():
+    a = kd.asarray(np.arange(4, dtype=np.float32))
+    b = a.copy()
+    assert b._buffer() is not a._buffer()
+    np.testing.assert_array_equal(b.numpy(), a.numpy())
+    assert a.astype("int8").dtype == kd.int8
+
+
+def test_buffer_interface_for_kernels():
+    a = kd.asarray(np.arange(12, dtype=np.float32).reshape(3, 4))
+    t = a.T._buffer()  # a view: copied into a contiguous buffer of exactly size elements
+    assert t.size() == 12
+    back = kd.Array._from_buffer(t, (4, 3), kd.float32)
+    np.testing.assert_array_equal(back.numpy(), np.arange(12, dtype=np.float32).reshape(3, 4).T)
+    np.testing.assert_array_equal((back + 1).numpy(), np.arange(12).reshape(3, 4).T + 1)
+    with pytest.raises(ValueError):
+        kd.Array._from_buffer(t, (5, 3), kd.float32)
+
+
+def test_device_choice():
+    d = kd.device()
+    assert d is kd.Device(d.index) and d.manager is d.manager
+    with kd.Device(d.index) as inner:
+        assert kd.device() is inner and kd.zeros(2).device is inner
+    assert isinstance(d.manager.get_device_properties(), dict)
+    with pytest.raises(ValueError):
+        kd.Device(99)
+
+
+def test_random_reproducible_and_distributed():
+    kd.random.seed(3)
+    u1, n1 = kd.random.uniform(size=(200, 50)).numpy(), kd.random.normal(size=20000).numpy()
+    kd.random.seed(3)
+    u2 = kd.random.uniform(size=(200, 50)).numpy()
+    u3 = kd.random.uniform(size=(200, 50)).numpy()
+    np.testing.assert_array_equal(u1, u2)
+    assert not np.array_equal(u2, u3)
+    assert u1.dtype == np.float32 and 0 <= u1.min() and u1.max() < 1 and abs(u1.mean() - 0.5) < 0.01
+    assert abs(n1.mean()) < 0.03 and abs(n1.std() - 1) < 0.03
+    ints = kd.random.integers(-3, 4, size=5000).numpy()
+    assert ints.dtype == np.int32 and ints.min() == -3 and ints.max() == 3
+    scaled = kd.random.uniform(2.0, 5.0, size=1000).numpy()
+    assert 2 <= scaled.min() and scaled.max() < 5
+    with pytest.raises(ValueError):
+        kd.random.integers(5, 5)
+
+
+def test_unsupported_dtype_error_names_feature(monkeypatch):
+    d = kd.device()
+    monkeypatch.setattr(d, "features", d.features - {"float64"})
+    with pytest.raises(TypeError, match="float64"):
+        kd.asarray(np.zeros(2, np.float64))

@@ -1,0 +1,135 @@
+"""The scheduler's promises, counted: chains fuse into one kernel, producers fuse into reductions and
+matmuls, shared intermediates are computed once, and a repeated graph compiles nothing new."""
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+from kdsl.codegen import compiler
+
+
+def kernels_for(*arrays) -> int:
+    before = kd.stats()["kernels"]
+    kd.realize(*arrays)
+    return kd.stats()["kernels"] - before
+
+
+@pytest.fixture
+def abc():
+    rng = np.random.default_rng(0)
+    return [kd.asarray(rng.uniform(0.5, 1.5, (16, 24)).astype(np.float32)) for _ in range(3)]
+
+
+def test_ten_op_chain_is_one_kernel(abc):
+    a, b, c = abc
+    y = kd.sqrt(kd.abs(kd.sin(a) * b + c * 2 - a / b)) + kd.exp(-a) * kd.maximum(b, c) - 1.5
+    assert kernels_for(y) == 1
+    x = [v.numpy() for v in abc]
+    expected = np.sqrt(np.abs(np.sin(x[0]) * x[1] + x[2] * 2 - x[0] / x[1])) + np.exp(-x[0]) * \
+        np.maximum(x[1], x[2]) - 1.5
+    np.testing.assert_allclose(y.numpy(), expected, rtol=1e-4, atol=1e-5)
+
+
+def test_elementwise_fuses_into_reduction(abc):
+    a, b, c = abc
+    y = (a * b + c).sum(axis=1)
+    assert kernels_for(y) == 1
+    assert "kernel 0: Reduce" in kd.explain((a * b + c).sum(axis=1))
+
+
+def test_mean_is_one_kernel(abc):
+    a, _, _ = abc
+    assert kernels_for(a.mean(axis=0)) == 1
+    assert kernels_for((a * 3).mean()) == 1
+
+
+def test_elementwise_fuses_into_matmul(abc):
+    a, b, _ = abc
+    y = (a * 2) @ kd.exp(b.T)
+    assert kernels_for(y) == 1
+
+
+def test_views_cost_nothing(abc):
+    a, b, _ = abc
+    y = a.T[::2, ::-1] * b.T[1::2].reshape(12, 16) + a[0, :16]
+    assert kernels_for(y) == 1
+
+
+def test_shared_intermediate_computed_once(abc):
+    a, b, _ = abc
+    t = kd.exp(a * b)
+    s = t.sum(axis=1)
+    u = t * 2
+    # t is needed by two kernels (the reduction and u): materialised once, so 3 kernels, not 2 recomputations
+    assert kernels_for(s, u) == 3
+    np.testing.assert_allclose(u.numpy(), np.exp(a.numpy() * b.numpy()) * 2, rtol=1e-5)
+
+
+def test_realized_result_is_reused(abc):
+    a, b, _ = abc
+    y = a * b
+    assert kernels_for(y) == 1
+    assert kernels_for(y + 1) == 1  # y is a buffer now: only the new op runs
+
+
+def test_second_identical_expression_compiles_nothing(abc):
+    a, b, c = abc
+    (kd.sin(a) * b + c).sum(axis=0).numpy()
+    before = dict(compiler.stats)
+    programs = kd.stats()["programs"]
+    for _ in range(3):
+        (kd.sin(a) * b + c).sum(axis=0).numpy()
+    assert compiler.stats["compiled"] == before["compiled"]
+    assert kd.stats()["programs"] == programs
+
+
+def test_python_scalars_do_not_change_the_kernel(abc):
+    a, _, _ = abc
+    (a * 0.5 + 1.0).numpy()
+    programs = kd.stats()["programs"]
+    for k in range(4):
+        np.testing.assert_allclose((a * (0.1 * k) + k).numpy(), a.numpy() * np.float32(0.1 * k) + k, rtol=1e-6)
+    assert kd.stats()["programs"] == programs
+
+
+def test_same_kernel_twice_in_one_batch(abc):
+    a, b, c = abc
+    x, y = kd.sin(a) * b, kd.sin(c) * a
+    assert kernels_for(x, y) == 2
+    np.testing.assert_allclose(x.numpy(), np.sin(a.numpy()) * b.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(y.numpy(), np.sin(c.numpy()) * a.numpy(), rtol=1e-6)
+
+
+def test_explain_and_dot(tmp_path, abc):
+    a, b, _ = abc
+    y = (a * b).sum(axis=1) / (a @ b.T).max()
+    text = kd.explain(y, dot=str(tmp_path / "plan.dot"))
+    assert "Matmul" in text and "Reduce" in text
+    assert (tmp_path / "plan.dot").read_text().startswith("digraph")
+    assert kd.explain(a) == "nothing to run: every array is already realised"
+
+
+def test_debug_prints_kernels(abc, capsys, monkeypatch):
+    a, _, _ = abc
+    monkeypatch.setenv("KDSL_DEBUG", "1")
+    (a * 1.25 - 17.0).numpy()
+    out = capsys.readouterr().out
+    assert "ms" in out and "[kdsl]" in out
+
+
+def test_very_long_chain_is_cut_into_bounded_kernels():
+    a = kd.asarray(np.ones(4, np.float32))
+    y = a
+    for _ in range(1200):  # one batch dispatching the same kernel structure 12 times on different buffers
+        y = y + 1.0
+    assert kernels_for(y) == 12
+    np.testing.assert_array_equal(y.numpy(), np.full(4, 1201, np.float32))
+
+
+def test_replayed_batches_follow_new_data(abc):
+    a, b, _ = abc
+    before = kd.stats()["replays"]
+    for k in range(4):
+        y = a * float(k % 2) + b  # two push-constant values alternate: recorded batches are replayed
+        np.testing.assert_allclose(y.numpy(), a.numpy() * (k % 2) + b.numpy(), rtol=1e-6)
+    assert kd.stats()["replays"] > before

@@ -1,0 +1,63 @@
+"""matmul / dot / @ against NumPy: tile edges, batches with broadcasting, 1-d rules, dtypes, fused operands."""
+
+import numpy as np
+import pytest
+from kd_testing import numpy_kdsl_allclose, sample
+
+import kdsl as kd
+
+
+@pytest.mark.parametrize("mnk", [(1, 1, 1), (3, 5, 7), (64, 64, 16), (65, 70, 33), (130, 17, 100)])
+@numpy_kdsl_allclose(rtol=1e-4, atol=1e-4)
+def test_matmul_shapes(xp, mnk):
+    m, n, k = mnk
+    a = xp.asarray(sample((m, k), "float32", seed=1, special=False))
+    b = xp.asarray(sample((k, n), "float32", seed=2, special=False))
+    return a @ b
+
+
+@pytest.mark.parametrize("shapes", [((2, 3, 4), (2, 4, 5)), ((3, 4), (2, 4, 5)), ((2, 1, 3, 4), (5, 4, 2)),
+                                    ((4,), (4, 3)), ((3, 4), (4,)), ((4,), (4,)), ((2, 3, 4), (4,))])
+@numpy_kdsl_allclose(rtol=1e-4, atol=1e-4)
+def test_matmul_batched_and_1d(xp, shapes):
+    a = xp.asarray(sample(shapes[0], "float32", seed=3, special=False))
+    b = xp.asarray(sample(shapes[1], "float32", seed=4, special=False))
+    return xp.matmul(a, b)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float64", "int32", "int8", "uint16", "int64", "bool"])
+@numpy_kdsl_allclose(rtol=3e-3, atol=1e-2)
+def test_matmul_dtypes(xp, dtype):
+    a = xp.asarray(sample((5, 6), dtype, seed=5, special=False, **({} if dtype == "bool" else
+                                                                      {"low": 0, "high": 4})))
+    b = xp.asarray(sample((6, 3), dtype, seed=6, special=False, **({} if dtype == "bool" else
+                                                                      {"low": 0, "high": 4})))
+    return a @ b
+
+
+@numpy_kdsl_allclose(rtol=1e-4, atol=1e-4)
+def test_matmul_of_views_and_expressions(xp):
+    a = xp.asarray(sample((9, 12), "float32", seed=7, special=False))
+    b = xp.asarray(sample((12, 9), "float32", seed=8, special=False))
+    return [a.T @ b.T, (a * 2 + 1) @ xp.exp(b), a[::2, 1:] @ b[1:, ::-1]]
+
+
+@numpy_kdsl_allclose(rtol=1e-4, atol=1e-4)
+def test_dot(xp):
+    a = xp.asarray(sample((3, 4), "float32", seed=9, special=False))
+    b = xp.asarray(sample((2, 4, 5), "float32", seed=10, special=False))
+    v = xp.asarray(sample((4,), "float32", seed=11, special=False))
+    return [xp.dot(a, b), xp.dot(v, v), xp.dot(a, v), xp.dot(a, xp.asarray(np.float32(2))), a.dot(a.T)]
+
+
+def test_matmul_errors():
+    with pytest.raises(ValueError):
+        kd.zeros((2, 3)) @ kd.zeros((4, 2))
+    with pytest.raises(ValueError):
+        kd.matmul(kd.zeros(()), kd.zeros(3))
+
+
+def test_matmul_long_k():
+    a = np.random.default_rng(12).uniform(-1, 1, (2, 3000)).astype(np.float32)
+    b = np.random.default_rng(13).uniform(-1, 1, (3000, 3)).astype(np.float32)
+    np.testing.assert_allclose((kd.asarray(a) @ kd.asarray(b)).numpy(), a @ b, rtol=1e-4, atol=1e-3)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from .image import Image
+from .lifetime import Destroyable
 from .memory import Memory, Tensor
 from .spirv import check_interface, check_spirv, spirv_bytes
 from .vk import WHOLE_SIZE, check, ffi, lib, new, track, vulkan
@@ -49,7 +50,7 @@ def constants(values, what: str) -> np.ndarray:
     return arr
 
 
-class Algorithm:
+class Algorithm(Destroyable):
     """A compute pipeline and its bindings. Made by ``Manager.algorithm``."""
 
     def __init__(self, ctx, mem_objects, spirv, workgroup=None, spec_consts=None, push_consts=None):
@@ -222,12 +223,6 @@ class Algorithm:
         if getattr(self, "_key", None) is not None:
             self._ctx.pipelines.release(self._key)
         self._key = self._pipeline = None
-
-    def __del__(self):
-        try:
-            self.destroy()
-        except Exception:  # pragma: no cover - interpreter shutdown
-            pass
 
     def __repr__(self) -> str:
         if self._destroyed:

@@ -22,6 +22,7 @@ from .algorithm import Algorithm
 from .context import Context
 from .image import Image
 from .instance import list_devices
+from .lifetime import Destroyable
 from .memory import Memory, Tensor
 from .sequence import Sequence
 from .types import MemoryTypes, check_dtype
@@ -36,7 +37,7 @@ def _memory_type(memory_type, tensor_type) -> MemoryTypes:
                            "deviceAndHost") from exc
 
 
-class Manager:
+class Manager(Destroyable):
     """The entry point of the runtime (Kompute's ``kp.Manager``).
 
     ``Manager()``, ``Manager(device_index)`` or ``Manager(device, family_queue_indices, desired_extensions)``:
@@ -189,12 +190,6 @@ class Manager:
 
     def __exit__(self, *exc) -> None:
         self.destroy()
-
-    def __del__(self):
-        try:
-            self.destroy()
-        except Exception:  # pragma: no cover - interpreter shutdown
-            pass
 
     def __repr__(self) -> str:
         if self._destroyed:

@@ -17,6 +17,7 @@ import weakref
 import numpy as np
 
 from .buffer import DEVICE_LOCAL, HOST_CACHED, HOST_VISIBLE, STAGING_USAGE, STORAGE_USAGE, Buffer
+from .lifetime import Destroyable
 from .types import MemoryTypes, data_type_of
 from .vk import ffi, lib, new
 
@@ -26,7 +27,7 @@ def _host_array(buf: Buffer, dtype: np.dtype, count: int) -> np.ndarray:
     return np.frombuffer(ffi.buffer(ffi.cast("void*", buf.address), count * dtype.itemsize), dtype=dtype)
 
 
-class Memory:
+class Memory(Destroyable):
     """What tensors and images share: size, dtype, memory type, host views, and the destroy rules."""
 
     _kind = "memory"
@@ -128,12 +129,6 @@ class Memory:
 
     def _free_extra(self) -> None:
         """Subclasses free their own non-buffer objects here."""
-
-    def __del__(self):
-        try:
-            self.destroy()
-        except Exception:  # pragma: no cover - interpreter shutdown
-            pass
 
     def __repr__(self) -> str:
         state = "destroyed" if self._destroyed else f"size={self._count}"

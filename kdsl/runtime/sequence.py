@@ -18,13 +18,14 @@ import weakref
 
 import numpy as np
 
+from .lifetime import Destroyable
 from .ops import OpBase
 from .vk import check, ffi, lib, new, track, vulkan
 
 _NO_TIMEOUT = 2**64 - 1
 
 
-class Sequence:
+class Sequence(Destroyable):
     """A command buffer, a fence and the ops recorded into it. Made by ``Manager.sequence``."""
 
     def __init__(self, ctx, queue_index: int = 0, total_timestamps: int = 0):
@@ -317,12 +318,6 @@ class Sequence:
         if getattr(self, "_pinned", False):
             self._pinned = False
             self._ctx.unpin()
-
-    def __del__(self):
-        try:
-            self.destroy()
-        except Exception:  # pragma: no cover - interpreter shutdown
-            pass
 
     def __repr__(self) -> str:
         state = "destroyed" if self._destroyed else ("running" if self._running else f"{len(self._ops)} ops")

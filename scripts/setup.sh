@@ -16,7 +16,11 @@ if [ -n "$missing" ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
 fi
 PY=${PYTHON:-python3}
-if ! $PY -c "import kdsl, vulkan, lark, numpy, pytest, hypothesis" >/dev/null 2>&1 || [ "${KDSL_REINSTALL:-}" = 1 ]; then
+# Install when a dependency is missing or when `import kdsl` would find another checkout than this one.
+here=$(pwd -P)
+if ! (cd / && $PY -c "import kdsl, vulkan, lark, numpy, pytest, hypothesis, pytest_cov, ruff, os, sys
+sys.exit(os.path.dirname(os.path.realpath(kdsl.__file__)) != os.path.join('$here', 'kdsl'))") >/dev/null 2>&1 \
+   || [ "${KDSL_REINSTALL:-}" = 1 ]; then
   echo "kdsl setup: installing the kdsl package and its Python dependencies"
   $PY -m pip install -q --disable-pip-version-check -e ".[test]"
 fi

@@ -34,12 +34,21 @@ def first_call_ms(trials: int = 5) -> list[float]:
     return out
 
 
-def overhead_us(n: int = 1024, reps: int = 2000) -> tuple[float, float]:
-    """(us per re-run of a cached 5-op expression, us per replay of the pre-recorded dispatch)."""
+def overhead_us(n: int = 1024, reps: int = 2000) -> tuple[float, float, float]:
+    """(us per re-run of a cached 5-op expression, the same through kd.jit, us per replay of the pre-recorded
+    dispatch)."""
     a, b, c = (kd.asarray(np.full(n, v, np.float32)) for v in (0.5, 1.5, 2.5))
 
     def expr():
         return kd.sin(a) * b + c * 2 - kd.sqrt(kd.abs(a))
+
+    jitted = kd.jit(lambda x, y, z: kd.sin(x) * y + z * 2 - kd.sqrt(kd.abs(x)))
+    for _ in range(50):
+        jitted(a, b, c)
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        jitted(a, b, c)
+    jit_us = (time.perf_counter() - t0) / reps * 1e6
 
     for _ in range(50):
         kd.realize(expr())
@@ -61,17 +70,17 @@ def overhead_us(n: int = 1024, reps: int = 2000) -> tuple[float, float]:
     for _ in range(reps):
         seq.eval()
     replay = (time.perf_counter() - t0) / reps * 1e6
-    return cached, replay
+    return cached, jit_us, replay
 
 
 def main() -> None:
     firsts = first_call_ms()
     table("first call of a new expression (compiler warm)", ["trial", "ms"],
           [[i, t] for i, t in enumerate(firsts)] + [["median", float(np.median(firsts))]])
-    cached, replay = overhead_us()
-    table("re-running a cached 5-op expression (1024 floats)", ["kdsl us/call", "pre-recorded eval us",
-                                                                 "python overhead us"],
-          [[cached, replay, cached - replay]])
+    cached, jit_us, replay = overhead_us()
+    table("re-running a cached 5-op expression (1024 floats)",
+          ["kdsl us/call", "kd.jit us/call", "pre-recorded eval us", "overhead us", "kd.jit overhead us"],
+          [[cached, jit_us, replay, cached - replay, jit_us - replay]])
 
 
 if __name__ == "__main__":

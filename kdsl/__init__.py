@@ -7,8 +7,8 @@ Example:
     >>> import kdsl as kd, numpy as np
     >>> a = kd.asarray(np.linspace(0, 1, 5, dtype=np.float32))
     >>> y = (kd.sin(a) * 2 + a).sum()       # one fused kernel
-    >>> round(float(y), 4)
-    4.3011
+    >>> f"{float(y):.4f}"
+    '6.9999'
 """
 
 from kdsl import dtype
@@ -49,6 +49,7 @@ from kdsl.frontend.creation import (
     zeros_like,
 )
 from kdsl.frontend.explain import explain, stats
+from kdsl.frontend.jit import jit
 from kdsl.frontend.kernel_api import *  # noqa: F403 - @kd.kernel, kd.compute, kd.elementwise, ... (its __all__)
 from kdsl.frontend.linalg import dot, matmul, outer
 from kdsl.frontend.math import (
@@ -152,7 +153,7 @@ __all__ = [
     "ShaderCompileError", "compile_source", "Device", "device", "DType", "bool_", "float16", "float32",
     "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "random", "Array",
     "arange", "array", "asarray", "empty", "empty_like", "eye", "full", "full_like", "linspace", "ones",
-    "ones_like", "zeros", "zeros_like", "explain", "stats", "dot", "matmul", "outer", "abs", "absolute", "add",
+    "ones_like", "zeros", "zeros_like", "explain", "stats", "jit", "dot", "matmul", "outer", "abs", "absolute", "add",
     "arccos", "arccosh",
     "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "around", "bitwise_and", "bitwise_not", "bitwise_or",
     "bitwise_xor", "ceil", "clip", "cos", "cosh", "divide", "equal", "exp", "exp2", "expm1", "floor",

@@ -209,5 +209,3 @@ def require(dtype: DType, features: set[str], device_name: str) -> None:
     if dtype.feature is not None and dtype.feature not in features:
         raise TypeError(f"dtype {dtype.name} needs the device feature '{dtype.feature}', which {device_name} "
                         f"does not have; use another dtype (e.g. float32 or int32)")
-    if dtype.name == "float16" and "float16" not in features and "storage_buffer_16bit" not in features:
-        raise TypeError(f"dtype float16 is not supported by {device_name}")

@@ -42,6 +42,10 @@ def index_vars(r: ExprRenderer, flat: str, shape: tuple[int, ...]) -> tuple[str,
 
 
 def render(k: Elementwise) -> str:
+    if k.vec == 4:
+        from kdsl.codegen import vector
+
+        return vector.render(k)
     size = math.prod(k.shape)
     r = ExprRenderer()
     idx = index_vars(r, "i", k.shape)

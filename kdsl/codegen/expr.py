@@ -21,7 +21,7 @@ Example:
     >>> r = ExprRenderer()
     >>> e = ("add", dt.float32, ("load", 1, dt.float32, View.contiguous((4,))), ("const", 0, dt.float32))
     >>> r.value(e, (4,), ("i",)), r.lines
-    ('t1', ['float t0 = b1.d[i];', 'float t1 = (t0 + uintBitsToFloat(pc.w[0]));'])
+    ('t2', ['float t0 = b1.d[i];', 'float t1 = uintBitsToFloat(pc.w[0]);', 'float t2 = (t0 + t1);'])
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ class Elementwise(NamedTuple):
     expr: tuple
     n_words: int
     groups: int  # workgroups launched; the kernel grid-strides when groups * LOCAL < size
+    vec: int = 1  # elements per invocation: 4 = vec4 loads and stores (kdsl.codegen.vector)
 
 
 class Reduce(NamedTuple):
@@ -62,6 +63,7 @@ class Matmul(NamedTuple):
     a: tuple  # expression over (batch, m, k)
     b: tuple  # expression over (batch, k, n)
     n_words: int
+    tiled: bool = True  # shared-memory tiles (GPUs); False: 4x4 blocks straight from memory (CPU drivers)
 
 
 class Scan(NamedTuple):

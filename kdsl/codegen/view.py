@@ -103,16 +103,6 @@ class View:
         it = iter(strides_new)
         return View(shape, tuple(0 if n == 1 else next(it) for n in shape), self.offset)
 
-    def compose(self, inner: View) -> View | None:
-        """This view (over inner's logical index space) applied to ``inner``, when one strided view can say it."""
-        base = inner.reshape((inner.size,)) if inner.size else None
-        if base is not None:  # inner is a single strided run: flat position p -> base.offset + p*stride
-            step = base.strides[0] if base.shape[0] != 1 else 0
-            return View(self.shape, tuple(s * step for s in self.strides), base.offset + self.offset * step)
-        if self.offset == 0 and self.strides == contiguous_strides(self.shape):
-            return inner.reshape(self.shape)
-        return None
-
     def index_expr(self, idx: list[str]) -> str:
         """GLSL int expression of the flat position of the element at multi-index ``idx`` (one str per dim)."""
         terms = [str(self.offset)] if self.offset else []

@@ -22,7 +22,7 @@ from kdsl.frontend import movement as mv
 from kdsl.frontend import ops
 from kdsl.frontend.array import Array
 from kdsl.frontend.graph import Node
-from kdsl.frontend.realize import to_numpy, upload
+from kdsl.frontend.realize import upload
 
 
 def _shape(shape) -> tuple[int, ...]:
@@ -167,8 +167,3 @@ def eye(n: int, m: int | None = None, k: int = 0, dtype=float, device=None) -> A
     m = n if m is None else m
     rows, cols = iota((n, m), 0, device), iota((n, m), 1, device)
     return ops.apply("eq", cols - rows, k).astype(dtype)
-
-
-def to_host(a) -> np.ndarray:
-    """``a`` as a NumPy array (``kd.to_host(x)`` is ``x.numpy()``)."""
-    return to_numpy(a) if isinstance(a, Array) else np.asarray(a)

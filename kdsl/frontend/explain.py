@@ -5,7 +5,7 @@ Example:
     >>> import kdsl as kd, numpy as np
     >>> a = kd.asarray(np.ones((4, 4), np.float32))
     >>> print(kd.explain((kd.exp(a) * 2).sum(axis=1)))  # doctest: +ELLIPSIS
-    kernel 0: Reduce sum ... fuses [mul, exp...]
+    kernel 0: Reduce sum over axes [1] of [4, 4] ... fuses [mul, exp] ...
 """
 
 from __future__ import annotations

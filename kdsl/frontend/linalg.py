@@ -64,7 +64,7 @@ def matmul(a, b) -> Array:
 def _as_reduction(m: int, n: int, k: int) -> bool:
     """Matrix-vector products and few outputs over a long K run better as a reduction kernel (every output gets
     a workgroup, long K is split) than as 64x64 tiles that would sit mostly empty."""
-    return min(m, n) <= 8 or (m * n <= 16384 and k >= 4 * max(m, n))
+    return min(m, n) <= 8 or (m * n <= 16384 and k >= 4 * max(m, n)) or k > 500_000  # K loop under the cap
 
 
 def _product_sum(an: Node, bn: Node, dtype: dt.DType) -> Node:

@@ -193,8 +193,7 @@ def apply(name: str, *operands):
             out_dtype, in_dtypes = sig
             shapes = [x._node.shape for x in operands if x.__class__ is Array]
             shape = shapes[0] if len(shapes) == 1 else broadcast_shapes(*shapes)
-            srcs = tuple([operand_node(x, d, shape, dev) for x, d in zip(operands, in_dtypes, strict=True)])
-            return Array(Node(name, srcs, out_dtype, shape, device=dev))
+            return _build(name, operands, out_dtype, in_dtypes, shape, dev)
     if name not in _TABLE:
         raise ValueError(f"unknown elementwise op {name!r}")
     dev = device_of(operands)
@@ -207,8 +206,25 @@ def apply(name: str, *operands):
         sig = _SIGNATURES[key] = (out_dtype, in_dtypes)
     out_dtype, in_dtypes = sig
     shape = broadcast_shapes(*[x._node.shape for x in operands if isinstance(x, Array)])
-    srcs = tuple([operand_node(x, d, shape, dev) for x, d in zip(operands, in_dtypes, strict=True)])
-    return Array(Node(name, srcs, out_dtype, shape, device=dev))
+    return _build(name, operands, out_dtype, in_dtypes, shape, dev)
+
+
+_COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
+
+
+def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
+    try:
+        srcs = tuple([operand_node(x, d, shape, dev) for x, d in zip(operands, in_dtypes, strict=True)])
+    except OverflowError:
+        if name not in _COMPARE:
+            raise
+        # NumPy 2 compares a Python int outside the array's range exactly: compare in a type holding both.
+        ints = [x for x in operands if isinstance(x, int) and not isinstance(x, bool)]
+        fits = all(-(1 << 63) <= v < (1 << 63) for v in ints) and dt.uint64 not in in_dtypes
+        wide = dt.int64 if fits and dev.supports(dt.int64) and all(d.kind in "biu" for d in in_dtypes) \
+            else dt.float64 if dev.supports(dt.float64) else dt.float32
+        srcs = tuple([operand_node(x, wide, shape, dev) for x in operands])
+    return _array_cls()(Node(name, srcs, out_dtype, shape, device=dev))
 
 
 def where(cond, a, b):

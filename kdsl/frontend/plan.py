@@ -10,7 +10,7 @@ Example:
     >>> import kdsl as kd, numpy as np
     >>> a = kd.asarray(np.ones(8, np.float32))
     >>> s1 = plan([(a * 2.0 + 1.0)._node]); s2 = plan([(a * 3.0 + 5.0)._node])
-    >>> s1[0].kernel is s2[0].kernel, list(s2[0].words.view(np.float32))
+    >>> s1[0].kernel is s2[0].kernel, s2[0].words.view(np.float32).tolist()
     (True, [3.0, 5.0])
 """
 
@@ -73,7 +73,7 @@ def signature(roots: list[Node]) -> tuple[tuple, list[Node]]:
         order = toposort(roots)
         pos = {n.id: i for i, n in enumerate(order)}
         parts = [_part(n, pos) for n in order]
-    dev = roots[0].device.index if roots else -1
+    dev = roots[0].device.policy() if roots else ()
     return (dev, tuple([pos[r.id] for r in roots]), tuple(parts)), order
 
 

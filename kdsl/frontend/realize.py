@@ -1,11 +1,7 @@
-"""Running the graph: schedule, fetch (or build) each kernel's pipeline, record every dispatch in one
-Sequence, submit once, and turn the computed nodes into buffers.
-
-Kernels are cached by structure: the first use of a kernel renders GLSL, compiles it (``compile_source``
-caches SPIR-V on disk too) and creates a runtime Algorithm; later uses only rebind buffers
-(``Algorithm.update_bindings``) and push the new scalars.
-
-``KDSL_DEBUG=1`` prints each new kernel's GLSL, and each launch's size and GPU time.
+"""Running the graph: plan it (:mod:`kdsl.frontend.plan`), give every computed node a device buffer (from a
+per-device pool of recycled tensors), dispatch all kernels in one submission (:mod:`kdsl.frontend.programs`
+keeps the pipelines and replays recorded command buffers), and turn the computed nodes into buffers.
+Also the host <-> device copies (``upload``, ``download``, ``to_numpy``).
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -61,6 +57,10 @@ class Buffer:
 
 def allocate(device, size: int, dtype: dt.DType):
     """A device tensor of ``size`` elements: a pooled one when available."""
+    limit = device.info.get("max_storage_buffer_range", 1 << 32)
+    if size * dtype.itemsize > limit or size >= 1 << 31:
+        raise ValueError(f"an array of {size} {dtype.name} elements ({size * dtype.itemsize} bytes) does not fit one "
+                         f"buffer on {device.name} (at most {limit} bytes and 2**31 elements); split it")
     pool = device.__dict__.get("_pool")
     if pool:
         bucket = pool.get((dtype.name, size))
@@ -96,8 +96,7 @@ def run(steps: list[Step]) -> None:
         return
     device = steps[0].out.device
     pending: dict[int, Buffer] = {}
-    dispatches, launched = [], []
-    in_batch: set[int] = set()
+    work = []
     for step in steps:
         out = step.out
         if step.fresh or out.id not in pending:
@@ -105,34 +104,41 @@ def run(steps: list[Step]) -> None:
             tensor = allocate(device, size, out.dtype) if size else None
             pending[out.id] = Buffer(tensor, size, out.dtype, device)
         buf = pending[out.id]
-        if buf.tensor is None or _kernel_size(step) == 0:
+        if buf.tensor is None or kernel_size(step.kernel) == 0:
             continue
-        tensors = [buf.tensor]
-        for n in step.inputs:
-            src = n.buffer if n.realized else pending[n.id]
-            tensors.append(src.tensor if src.tensor is not None else _dummy(device))
-        t = step.template
-        if t is not None and t.program:
-            prog = t.program[0]
-        else:
-            prog = program(step.kernel, device)
-            if t is not None:
-                t.program.append(prog)
-        entry = prog.algorithm(tensors, step.words, in_batch)
-        in_batch.add(id(entry))
-        dispatches.append((entry, step.words))
-        launched.append(prog)
-    if dispatches:
-        batches(device).submit(dispatches, launched)
-    stats["kernels"] += len(dispatches)
+        inputs = [n.buffer if n.realized else pending[n.id] for n in step.inputs]
+        work.append((step.template, step.kernel, buf, inputs, step.words))
+    submit(device, work)
     stats["realizes"] += 1
     for step in steps:
         if step.out.op != "partial":
             step.out.become_buffer(pending[step.out.id])
 
 
-def _kernel_size(step: Step) -> int:
-    k = step.kernel
+def submit(device, work: list[tuple]) -> None:
+    """Dispatch ``work`` ((template or None, kernel, out Buffer, input Buffers, push words) per kernel) in one
+    submission, replaying a recorded command buffer when the same dispatches ran before."""
+    dispatches, launched = [], []
+    in_batch: set[int] = set()
+    for t, kernel, out, inputs, words in work:
+        if t is not None and t.program:
+            prog = t.program[0]
+        else:
+            prog = program(kernel, device)
+            if t is not None:
+                t.program.append(prog)
+        tensors = [out.tensor] + [b.tensor if b.tensor is not None else _dummy(device) for b in inputs]
+        entry = prog.algorithm(tensors, words, in_batch)
+        in_batch.add(id(entry))
+        dispatches.append((entry, words))
+        launched.append(prog)
+    if dispatches:
+        batches(device).submit(dispatches, launched)
+    stats["kernels"] += len(dispatches)
+
+
+def kernel_size(k) -> int:
+    """Elements a kernel writes (0: nothing to launch); reductions and scans always launch."""
     if isinstance(k, Matmul):
         return k.batch * k.m * k.n
     if isinstance(k, Elementwise):

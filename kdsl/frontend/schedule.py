@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.codegen import glsl
+from kdsl.codegen import glsl, vector
 from kdsl.codegen.kernels import LOCAL, MAX_GROUPS, Elementwise, Matmul, Reduce, Scan, elementwise_groups
 from kdsl.codegen.view import View
 from kdsl.frontend.graph import Node, toposort
@@ -227,7 +227,8 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
     if node.op == "matmul":
         a, b = (low.expr(s) for s in node.srcs)
         batch, m, k = node.srcs[0].shape
-        return [low.step(Matmul(batch, m, node.shape[2], k, node.dtype, a, b, 0), node)]
+        kernel = Matmul(batch, m, node.shape[2], k, node.dtype, a, b, 0, dev.matmul_tiles)
+        return [low.step(kernel, node)]
     if node.op == "cumsum":
         e = low.expr(node.srcs[0])
         lines = node.size // node.shape[node.arg] if node.shape[node.arg] else 0
@@ -246,6 +247,8 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
     e = low.expr(node)
     kernel = Elementwise(node.shape, node.dtype, View.contiguous(node.shape), e, 0,
                          elementwise_groups(max(node.size, 1), dev.max_groups))
+    if dev.vector_width == 4 and vector.eligible(kernel):
+        kernel = kernel._replace(vec=4, groups=elementwise_groups(node.size // 4, dev.max_groups))
     return [low.step(kernel, node)]
 
 

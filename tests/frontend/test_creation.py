@@ -105,3 +105,10 @@ def test_unsupported_dtype_error_names_feature(monkeypatch):
     monkeypatch.setattr(d, "features", d.features - {"float64"})
     with pytest.raises(TypeError, match="float64"):
         kd.asarray(np.zeros(2, np.float64))
+
+
+def test_too_large_for_one_buffer_is_a_clear_error():
+    limit = kd.device().info["max_storage_buffer_range"]
+    big = kd.zeros(limit // 4 + 1)  # lazy: nothing allocated yet
+    with pytest.raises(ValueError, match="does not fit one buffer"):
+        big.realize()

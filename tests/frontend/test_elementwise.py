@@ -207,3 +207,10 @@ def test_reflected_operators():
     np.testing.assert_allclose((8 / a).numpy(), [8, 4, 2])
     np.testing.assert_allclose((2 ** a).numpy(), [2, 4, 16])
     np.testing.assert_allclose((np.float32(3) * a).numpy(), [3, 6, 12])
+
+
+@numpy_kdsl_allclose()
+def test_compare_with_out_of_range_python_int(xp):
+    a = xp.asarray(np.array([0, 5, 255], np.uint8))
+    b = xp.asarray(np.array([-128, 0, 127], np.int8))
+    return [a < -1, a == 300, b > 1000, b >= -129, a != -5]

@@ -133,3 +133,22 @@ def test_replayed_batches_follow_new_data(abc):
         y = a * float(k % 2) + b  # two push-constant values alternate: recorded batches are replayed
         np.testing.assert_allclose(y.numpy(), a.numpy() * (k % 2) + b.numpy(), rtol=1e-6)
     assert kd.stats()["replays"] > before
+
+
+def test_vec4_kernels_match_scalar_ones(monkeypatch):
+    """The vec4 elementwise path GPUs take, forced on whatever device runs the tests."""
+    monkeypatch.setattr(kd.device(), "vector_width", 4)
+    rng = np.random.default_rng(3)
+    x = rng.uniform(-2, 2, (6, 8)).astype(np.float32)
+    i = rng.integers(-50, 50, (6, 8)).astype(np.int32)
+    a, b = kd.asarray(x), kd.asarray(i)
+    y = kd.sin(a) * 2 + a[2, 3] - kd.sqrt(kd.abs(a))  # contiguous operands and one broadcast element
+    z = (b * 3 + 1) // 2
+    w = a[1:5] + 1  # offset 8: still aligned
+    v = a.T * 1  # transposed: scalar path
+    from kdsl.frontend.plan import plan
+    assert plan([y._node])[0].kernel.vec == 4 and plan([v._node])[0].kernel.vec == 1
+    np.testing.assert_allclose(y.numpy(), np.sin(x) * 2 + x[2, 3] - np.sqrt(np.abs(x)), rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(z.numpy(), (i * 3 + 1) // 2)
+    np.testing.assert_allclose(w.numpy(), x[1:5] + 1)
+    np.testing.assert_allclose(v.numpy(), x.T)

@@ -61,3 +61,18 @@ def test_matmul_long_k():
     a = np.random.default_rng(12).uniform(-1, 1, (2, 3000)).astype(np.float32)
     b = np.random.default_rng(13).uniform(-1, 1, (3000, 3)).astype(np.float32)
     np.testing.assert_allclose((kd.asarray(a) @ kd.asarray(b)).numpy(), a @ b, rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("tiled", [True, False])
+@pytest.mark.parametrize("dtype", ["float32", "int32", "float16"])
+def test_both_matmul_kernels(monkeypatch, tiled, dtype):
+    """GPUs take the shared-memory tiles, CPU drivers the 4x4 blocks: both run here, whatever the device."""
+    monkeypatch.setattr(kd.device(), "matmul_tiles", tiled)
+    rng = np.random.default_rng(14)
+    ha = rng.integers(-3, 4, (2, 67, 29)).astype(dtype)
+    hb = rng.integers(-3, 4, (29, 71)).astype(dtype)
+    a, b = kd.asarray(ha), kd.asarray(hb)
+    from kdsl.frontend.plan import plan
+    y = (a * 2) @ b.T.T
+    assert plan([y._node])[0].kernel.tiled is tiled
+    np.testing.assert_allclose(y.numpy(), (ha * 2) @ hb, rtol=1e-3)

@@ -78,3 +78,24 @@ def test_random_views(case):
     got = dev.transpose(perm)[key]
     np.testing.assert_array_equal(got.numpy(), expected)
     np.testing.assert_array_equal((got * 2).reshape(-1).numpy(), expected.reshape(-1) * 2)
+
+
+DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16", "float32",
+          "float64"]
+BINARY_UFUNCS = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply, "divide": np.divide,
+                 "floor_divide": np.floor_divide, "maximum": np.maximum, "power": np.power,
+                 "bitwise_and": np.bitwise_and, "less": np.less, "arctan2": np.arctan2}
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(DTYPES), st.sampled_from(DTYPES), st.sampled_from(sorted(BINARY_UFUNCS)))
+def test_promotion_matches_numpy(d1, d2, name):
+    """Result dtypes (and TypeErrors) of array-array ops are NumPy's, without running anything."""
+    try:
+        expected = BINARY_UFUNCS[name](np.ones(2, d1), np.ones(2, d2)).dtype
+    except TypeError:
+        with np.testing.assert_raises(TypeError):
+            getattr(kd, name)(kd.zeros(2, dtype=d1), kd.zeros(2, dtype=d2))
+        return
+    got = getattr(kd, name)(kd.zeros(2, dtype=d1), kd.zeros(2, dtype=d2)).dtype
+    assert got.np == expected

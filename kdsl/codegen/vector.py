@@ -1,0 +1,116 @@
+"""Elementwise kernels with vec4 memory access: each invocation handles four neighbouring elements, reading
+every contiguous operand with one 16-byte load and writing one 16-byte store (fewer, wider memory transactions
+on a GPU). The expression is one GLSL function evaluated per lane on scalars, so every op works unchanged
+and the source stays as short as the scalar kernel's.
+
+It applies when the kernel's output and every buffer it reads are 32-bit, C-contiguous over the kernel's whole
+index space (or one broadcast scalar) with offsets and size divisible by four, and the expression does not
+depend on the index itself (no ``iota``, random numbers or re-indexed views). The buffer blocks are declared a
+second time as ``vec4`` arrays on the same bindings.
+
+Example:
+    >>> from kdsl import dtype as dt
+    >>> from kdsl.codegen.view import View
+    >>> from kdsl.codegen.kernels import Elementwise
+    >>> x = ("load", 1, dt.float32, View.contiguous((8,)))
+    >>> k = Elementwise((8,), dt.float32, View.contiguous((8,)), ("sin", dt.float32, x), 0, 1, 4)
+    >>> eligible(k), "vec4 v0 = b1v.d[i];" in render(k)
+    (True, True)
+"""
+
+from __future__ import annotations
+
+import math
+
+from kdsl import dtype as dt
+from kdsl.codegen import glsl
+from kdsl.codegen.elementwise import grid_loop
+from kdsl.codegen.expr import ExprRenderer
+from kdsl.codegen.kernels import LOCAL, Elementwise
+from kdsl.codegen.view import View
+
+_VEC = {"float": "vec4", "int": "ivec4", "uint": "uvec4"}
+_LANES = "xyzw"
+
+
+def _wide_ok(d: dt.DType) -> bool:
+    return d.glsl_storage in _VEC and d.glsl_storage == d.glsl_compute
+
+
+def _loads(e: tuple, out: list) -> bool:
+    """Collect the loads of ``e``; False when ``e`` depends on the index in a way lanes cannot share."""
+    kind = e[0]
+    if kind in ("iota", "rand", "remap"):
+        return False
+    if kind == "load":
+        out.append(e)
+        return True
+    return all(_loads(s, out) for s in e[1:] if isinstance(s, tuple) and s and isinstance(s[0], str))
+
+
+def _scalar(view: View) -> bool:
+    return all(s == 0 or n == 1 for n, s in zip(view.shape, view.strides, strict=True))
+
+
+def eligible(k: Elementwise) -> bool:
+    """Whether ``k`` can run four elements per invocation with vec4 loads (see the module docstring)."""
+    size = math.prod(k.shape)
+    full = View.contiguous(k.shape)
+    if size % 4 or not _wide_ok(k.out_dtype) or k.out_view.canonical() != View.contiguous(k.shape,
+                                                                                          k.out_view.offset):
+        return False
+    if k.out_view.offset % 4:
+        return False
+    loads: list = []
+    if not _loads(k.expr, loads):
+        return False
+    for _, _, d, view in loads:
+        if _scalar(view):
+            continue
+        if not _wide_ok(d) or view.offset % 4 or view.canonical() != View(full.shape, full.strides, view.offset):
+            return False
+    return True
+
+
+class _ParamRenderer(ExprRenderer):
+    """Renders the expression once as a function body: each contiguous operand becomes a parameter."""
+
+    def __init__(self, buffers, wide: dict):
+        super().__init__(buffers, prefix="t")
+        self.wide = wide  # (slot, offset) -> (parameter index, dtype)
+
+    def _code(self, e: tuple, shape, idx) -> str:
+        if e[0] == "load" and not _scalar(e[3]):
+            _, slot, d, view = e
+            self.buffers[slot] = d
+            k, _ = self.wide.setdefault((slot, view.offset), (len(self.wide), d))
+            return f"p{k}"
+        return super()._code(e, shape, idx)
+
+
+def _at(offset: int) -> str:
+    return f"i + {offset // 4}" if offset else "i"
+
+
+def render(k: Elementwise) -> str:
+    """One function ``kd_lane`` holds the expression (compiled once), called for each of the four lanes."""
+    quads = math.prod(k.shape) // 4
+    buffers: dict[int, dt.DType] = {0: k.out_dtype}
+    wide: dict = {}
+    r = _ParamRenderer(buffers, wide)
+    # Broadcast (scalar) loads ignore the index; the function reads them itself.
+    value = r.value(k.expr, k.shape, tuple("0" for _ in k.shape))
+    params = ", ".join(f"{d.glsl_compute} p{i}" for i, d in sorted(wide.values(), key=lambda x: x[0]))
+    fn = [f"{k.out_dtype.glsl_compute} kd_lane({params}) {{", *["    " + x for x in r.lines],
+          f"    return {value};", "}"]
+    order = sorted(wide.items(), key=lambda item: item[1][0])
+    loads = [f"{_VEC[d.glsl_storage]} v{i} = b{slot}v.d[{_at(offset)}];" for (slot, offset), (i, d) in order]
+    calls = [f"kd_lane({', '.join(f'v{i}.{lane}' for _, (i, _) in order)})" for lane in _LANES]
+    store = f"b0v.d[{_at(k.out_view.offset)}] = {_VEC[k.out_dtype.glsl_storage]}({', '.join(calls)});"
+    body = "\n".join(grid_loop(quads, k.groups, loads + [store]))
+    extra = [f"layout(std430, set = 0, binding = {slot}) {'readonly ' if slot else ''}buffer B{slot}v "
+             f"{{ {_VEC[buffers[slot].glsl_storage]} d[]; }} b{slot}v;"
+             for slot in sorted({0} | {s for s, _ in wide})]
+    fn_text = "\n".join(fn)
+    head = glsl.header(LOCAL, buffers, k.n_words, shared=extra, body_text=fn_text + body)
+    return f"{head}\n{fn_text}\nvoid main() {{\n" + "\n".join("    " + x for x in body.splitlines()) + "\n}\n"

@@ -128,6 +128,10 @@ def device_info(physical) -> dict:
     p, limits = props2.properties, props2.properties.limits
     families = queue_families(physical)
     features = FeatureChain.query(physical).names()
+    memory = ffi.new("VkPhysicalDeviceMemoryProperties*")
+    lib.vkGetPhysicalDeviceMemoryProperties(physical, memory)
+    local_heaps = [int(memory.memoryHeaps[i].size) for i in range(memory.memoryHeapCount)
+                   if memory.memoryHeaps[i].flags & vulkan.VK_MEMORY_HEAP_DEVICE_LOCAL_BIT]
     ops = sub.supportedOperations
     for bit, name in ((vulkan.VK_SUBGROUP_FEATURE_ARITHMETIC_BIT, "subgroup_arithmetic"),
                       (vulkan.VK_SUBGROUP_FEATURE_BALLOT_BIT, "subgroup_ballot"),
@@ -145,6 +149,7 @@ def device_info(physical) -> dict:
         "max_work_group_invocations": int(limits.maxComputeWorkGroupInvocations),
         "max_work_group_size": tuple(int(x) for x in limits.maxComputeWorkGroupSize),
         "max_storage_buffer_range": int(limits.maxStorageBufferRange),
+        "device_memory": max(local_heaps, default=0),
         "max_shared_memory_size": int(limits.maxComputeSharedMemorySize),
         "max_push_constants_size": int(limits.maxPushConstantsSize),
         "max_image_dimension_2d": int(limits.maxImageDimension2D),

@@ -27,6 +27,19 @@ def allocate_memory(ctx, requirements, required: int, preferred: int = 0):
     return out[0], ctx.memory_types[index]
 
 
+def share_between_families(ctx, info):
+    """Let every queue family of the Manager use the resource (no ownership transfers between sequences on
+    queues of different families). Returns the index array, which must outlive the create call."""
+    families = sorted(set(ctx.queue_families))
+    if len(families) < 2:
+        info.sharingMode = vulkan.VK_SHARING_MODE_EXCLUSIVE
+        return None
+    array = ffi.new("uint32_t[]", families)
+    info.sharingMode = vulkan.VK_SHARING_MODE_CONCURRENT
+    info.queueFamilyIndexCount, info.pQueueFamilyIndices = len(families), array
+    return array
+
+
 class Buffer:
     """A buffer of ``nbytes`` bytes; ``address`` is the host pointer when the memory is host-visible."""
 
@@ -35,9 +48,11 @@ class Buffer:
         self.handle = self.memory = None
         self.address = None
         info = new("VkBufferCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, size=nbytes,
-                   usage=usage, sharingMode=vulkan.VK_SHARING_MODE_EXCLUSIVE)
+                   usage=usage)
+        families = share_between_families(ctx, info)
         out = ffi.new("VkBuffer*")
         check(lib.vkCreateBuffer(ctx.device, info, ffi.NULL, out), "vkCreateBuffer")
+        del families
         self.handle = out[0]
         track("VkBuffer", 1)
         try:

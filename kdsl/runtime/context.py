@@ -179,6 +179,10 @@ def _choose_families(physical, family_indices: list[int]) -> list[int]:
         if not isinstance(fam, int) or not 0 <= fam < len(families):
             raise RuntimeError(f"queue family index {fam} does not exist: this device has {len(families)} "
                                "families (see kp.list_devices()[i]['queue_families'])")
+        if not families[fam]["compute"]:
+            raise RuntimeError(f"queue family {fam} has no compute capability; kdsl records compute-stage barriers "
+                               "in every sequence, so list compute-capable families only (see "
+                               "kp.list_devices()[i]['queue_families'])")
         counts[fam] = counts.get(fam, 0) + 1
         if counts[fam] > families[fam]["queue_count"]:
             raise RuntimeError(f"queue family {fam} has only {families[fam]['queue_count']} queue(s) but is listed "

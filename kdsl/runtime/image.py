@@ -17,7 +17,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .buffer import DEVICE_LOCAL, HOST_CACHED, HOST_VISIBLE, STAGING_USAGE, Buffer, allocate_memory
+from .buffer import (
+    DEVICE_LOCAL,
+    HOST_CACHED,
+    HOST_VISIBLE,
+    STAGING_USAGE,
+    Buffer,
+    allocate_memory,
+    share_between_families,
+)
 from .memory import Memory
 from .types import MemoryTypes
 from .vk import check, ffi, lib, new, track, vulkan
@@ -83,10 +91,12 @@ class Image(Memory):
                    samples=vulkan.VK_SAMPLE_COUNT_1_BIT, tiling=vulkan.VK_IMAGE_TILING_OPTIMAL,
                    usage=(vulkan.VK_IMAGE_USAGE_STORAGE_BIT | vulkan.VK_IMAGE_USAGE_TRANSFER_SRC_BIT
                           | vulkan.VK_IMAGE_USAGE_TRANSFER_DST_BIT),
-                   sharingMode=vulkan.VK_SHARING_MODE_EXCLUSIVE, initialLayout=vulkan.VK_IMAGE_LAYOUT_UNDEFINED)
+                   initialLayout=vulkan.VK_IMAGE_LAYOUT_UNDEFINED)
+        families = share_between_families(ctx, info)
         info.extent.width, info.extent.height, info.extent.depth = self._width, self._height, 1
         out = ffi.new("VkImage*")
         check(lib.vkCreateImage(ctx.device, info, ffi.NULL, out), "vkCreateImage")
+        del families
         self._image = out[0]
         track("VkImage", 1)
         req = ffi.new("VkMemoryRequirements*")

@@ -20,7 +20,7 @@ import numpy as np
 
 from .lifetime import Destroyable
 from .ops import OpBase
-from .vk import check, ffi, lib, new, track, vulkan
+from .vk import VulkanError, check, ffi, lib, new, track, vulkan
 
 _NO_TIMEOUT = 2**64 - 1
 
@@ -304,7 +304,10 @@ class Sequence(Destroyable):
             return
         dev = self._ctx.device
         if dev is not None and self._running:
-            self.wait_fence()
+            try:
+                self.wait_fence()
+            except VulkanError:  # a lost device finishes nothing: free the objects anyway
+                self._running = False
         self._destroyed = True
         self._ops, self._replayable = [], False
         for attr, kind, fn in (("_query_pool", "VkQueryPool", lib.vkDestroyQueryPool),

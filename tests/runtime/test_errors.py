@@ -261,3 +261,19 @@ def test_eval_while_running_raises(mgr, t):
             seq.eval_async(kp.OpAlgoDispatch(algo))
     finally:
         seq.eval_await()
+
+
+def test_family_without_compute_is_refused(monkeypatch):
+    """A transfer-only family would lose the device at the first dispatch (seen on the H200): refuse it."""
+    from kdsl.runtime import instance
+
+    real = instance.queue_families
+
+    def with_transfer_family(physical):
+        return real(physical) + [{"compute": False, "graphics": False, "transfer": True, "queue_count": 2,
+                                  "timestamp_valid_bits": 64}]
+
+    transfer_only = len(kp.list_devices()[0]["queue_families"])  # the index the fake family gets
+    monkeypatch.setattr(instance, "queue_families", with_transfer_family)
+    with pytest.raises(RuntimeError, match="no compute capability"):
+        kp.Manager(0, [0, transfer_only])

@@ -27,12 +27,12 @@ def test_elementwise_compiles_for_every_dtype(d):
     assert compile_source(src)[:4] == b"\x03\x02\x23\x07"
 
 
-@pytest.mark.parametrize("op", ["sum", "prod", "max", "min", "argmax", "argmin"])
+# Bools are cast to an integer type before sum/prod, so those kernels never see a bool accumulator.
+@pytest.mark.parametrize(("op", "d"), [(o, d) for o in ["sum", "prod", "max", "min", "argmax", "argmin"]
+                                       for d in [dt.float32, dt.float16, dt.int64, dt.uint8, dt.bool_, dt.float64]
+                                       if not (d is dt.bool_ and o in ("sum", "prod"))])
 @pytest.mark.parametrize("mode", ["group", "thread"])
-@pytest.mark.parametrize("d", [dt.float32, dt.float16, dt.int64, dt.uint8, dt.bool_, dt.float64])
 def test_reduce_compiles(op, mode, d):
-    if d is dt.bool_ and op in ("sum", "prod"):
-        pytest.skip("bools are cast before summing")
     out = dt.int64 if op.startswith("arg") else d
     k = Reduce(op, (4, 7, 3), (0, 2), out, load(1, d, (4, 7, 3)), 0, mode, 1, 7, None)
     compile_source(reduce.render(k))

@@ -6,6 +6,10 @@ Inside a kernel, calls are resolved by *name* on any ``kdsl`` module (``kd.sin``
 ``math`` and on ``numpy`` (``math.sqrt``, ``np.float32``), so the DSL's array functions double as kernel
 intrinsics.
 
+This module resolves a call and dispatches it; the translators live with their concept: math functions, casts
+and Python builtins in :mod:`~kdsl.frontend.kernel_math`, atomics in :mod:`~kdsl.frontend.kernel_atomics`,
+subgroup operations in :mod:`~kdsl.frontend.kernel_subgroup` (argument checks: :mod:`~kdsl.frontend.kernel_call`).
+
 Example:
     >>> global_id(0)
     Traceback (most recent call last):
@@ -20,9 +24,12 @@ import math
 
 import numpy as np
 
-from .kernel_glsl import cast, literal, narrow
+from .kernel_atomics import atomic_call
+from .kernel_call import IntrinsicCall
 from .kernel_ir import Expr
-from .kernel_types import KType, dtype_name, is_float, is_int, value_dtype
+from .kernel_math import MATH_NAMES, cast_to, float_call, math_call, python_builtin
+from .kernel_subgroup import subgroup_call
+from .kernel_types import KType, dtype_name, value_dtype
 
 
 def _kernel_only(name: str, doc: str):
@@ -62,237 +69,20 @@ for _name, _doc in _STUBS.items():
 _AXES = "xyz"
 _BUILTIN_IDS = {"global_id": "gl_GlobalInvocationID", "local_id": "gl_LocalInvocationID",
                 "group_id": "gl_WorkGroupID", "num_groups": "gl_NumWorkGroups", "block_size": "gl_WorkGroupSize"}
-# Functions of one or more floats; GLSL offers double versions only of those in _DOUBLE_OK.
-_FLOAT_FUNCS = {"sin": "sin", "cos": "cos", "tan": "tan", "asin": "asin", "acos": "acos", "atan": "atan",
-                "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "asinh": "asinh", "acosh": "acosh",
-                "atanh": "atanh", "exp": "exp", "exp2": "exp2", "log": "log", "log2": "log2", "sqrt": "sqrt",
-                "rsqrt": "inversesqrt", "floor": "floor", "ceil": "ceil", "trunc": "trunc", "round": "roundEven",
-                "rint": "roundEven", "atan2": "atan", "pow": "pow", "fma": "fma", "degrees": "degrees",
-                "radians": "radians"}
-_DOUBLE_OK = {"sqrt", "inversesqrt", "floor", "ceil", "trunc", "roundEven", "abs", "sign", "fma", "min", "max",
-              "clamp", "mod"}
+# Other spellings of the same functions (NumPy's, math's): kd.arcsin and math.asin both mean asin.
 _ALIASES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2", "arcsinh": "asinh",
             "arccosh": "acosh", "arctanh": "atanh", "absolute": "abs", "fabs": "abs", "minimum": "min",
             "maximum": "max", "power": "pow", "fmin": "min", "fmax": "max", "sign": "sign", "copysign": None}
-_ATOMICS = {"add": "atomicAdd", "sub": "atomicAdd", "min": "atomicMin", "max": "atomicMax", "and": "atomicAnd",
-            "or": "atomicOr", "xor": "atomicXor", "exchange": "atomicExchange", "cas": "atomicCompSwap"}
-_SUBGROUP = {"add": "subgroupAdd", "mul": "subgroupMul", "min": "subgroupMin", "max": "subgroupMax",
-             "and": "subgroupAnd", "or": "subgroupOr", "xor": "subgroupXor",
-             "inclusive_add": "subgroupInclusiveAdd", "exclusive_add": "subgroupExclusiveAdd"}
 
 
-def float_call(glsl: str, args: list[Expr], ftype: str) -> Expr:
-    """``glsl(args...)`` on floats of ``ftype``; float64 goes through float32 where GLSL has no double
-    version (sin, exp, pow...): such results have float32 precision."""
-    if ftype == "float64" and glsl not in _DOUBLE_OK:
-        inner = ", ".join(cast(a, "float32").code for a in args)
-        return Expr(f"double({glsl}({inner}))", "float64")
-    return Expr(f"{glsl}({', '.join(a.code for a in args)})", ftype)
-
-
-def _float_type(lw, args: list[Expr]) -> str:
-    dtype = args[0].dtype if not args[0].weak else "float32"
-    for a in args[1:]:
-        dtype = lw.operand_dtype(Expr("", dtype), a)
-    return dtype if is_float(dtype) else "float32"
-
-
-class _Call:
-    """One call being translated: the Lowerer, the node and the resolved name."""
-
-    def __init__(self, lw, node: ast.Call, name: str):
-        self.lw, self.node, self.name = lw, node, name
-
-    def error(self, msg: str, node: ast.AST | None = None):
-        return self.lw.type_error(node or self.node, msg)
-
-    def nargs(self, low: int, high: int | None = None) -> list[ast.expr]:
-        high = low if high is None else high
-        if self.node.keywords:
-            raise self.lw.syntax_error(self.node, f"{self.name}() takes positional arguments only in kernels")
-        n = len(self.node.args)
-        if not low <= n <= high:
-            count = str(low) if low == high else f"{low} to {high}"
-            raise self.error(f"{self.name}() takes {count} argument(s), {n} given")
-        return self.node.args
-
-    def values(self, low: int, high: int | None = None) -> list[Expr]:
-        return [self.lw.expr(a) for a in self.nargs(low, high)]
-
-    def axis(self) -> int:
-        args = self.nargs(0, 1)
-        axis = self.lw.const_int(args[0]) if args else 0
-        if axis not in (0, 1, 2):
-            raise self.error(f"{self.name}() axis must be 0, 1 or 2, got {axis}", args[0])
-        return axis
-
-
-def _builtin_id(c: _Call, name: str) -> Expr:
+def _builtin_id(c: IntrinsicCall, name: str) -> Expr:
     axis = c.axis()
     if name == "grid_size":
         return Expr(f"int(pc.grid_{_AXES[axis]})", "int32")
     return Expr(f"int({_BUILTIN_IDS[name]}.{_AXES[axis]})", "int32")
 
 
-def _math(c: _Call, name: str) -> Expr:
-    lw = c.lw
-    if name in ("min", "max"):
-        args = c.values(2, 16)
-        dtype = args[0].dtype if not args[0].weak else None
-        for a in args[1:]:
-            dtype = lw.operand_dtype(args[0] if dtype is None else Expr("", dtype), a)
-        if dtype == "bool":
-            raise c.error(f"{name}() of bools is not supported; use 'and' / 'or'")
-        result = cast(args[0], dtype)
-        for a in args[1:]:
-            result = Expr(f"{name}({result.code}, {cast(a, dtype).code})", dtype)
-        return result
-    if name == "abs":
-        (x,) = c.values(1)
-        if x.dtype == "bool":
-            raise c.error("abs() of a bool is not supported")
-        return x if x.dtype.startswith("u") else Expr(f"abs({x.code})", x.dtype)
-    if name == "sign":
-        (x,) = c.values(1)
-        x = cast(x, "int32") if x.dtype == "bool" or x.dtype.startswith("u") else x
-        return Expr(f"sign({x.code})", x.dtype)
-    if name in ("isnan", "isinf", "isfinite"):
-        (x,) = c.values(1)
-        if not is_float(x.dtype):
-            return Expr(literal(name == "isfinite", "bool"), "bool")
-        if name == "isfinite":
-            return Expr(f"(!isnan({x.code}) && !isinf({x.code}))", "bool")
-        return Expr(f"{name}({x.code})", "bool")
-    if name == "where":
-        cond, a, b = c.values(3)
-        dtype = lw.operand_dtype(a, b)
-        return Expr(f"({cast(cond, 'bool').code} ? {cast(a, dtype).code} : {cast(b, dtype).code})", dtype)
-    if name == "clamp":
-        x, lo, hi = c.values(3)
-        dtype = lw.operand_dtype(Expr("", lw.operand_dtype(x, lo)), hi)
-        return Expr(f"clamp({cast(x, dtype).code}, {cast(lo, dtype).code}, {cast(hi, dtype).code})", dtype)
-    return _float_math(c, name)
-
-
-def _float_math(c: _Call, name: str) -> Expr:
-    arity = {"atan2": 2, "pow": 2, "fma": 3, "hypot": 2}.get(name, 1)
-    args = c.values(arity)
-    ftype = _float_type(c.lw, args)
-    fargs = [cast(a, ftype) for a in args]
-    if name == "log10":
-        return Expr(f"({float_call('log2', fargs, ftype).code} * {literal(math.log10(2), ftype)})", ftype)
-    if name == "log1p":
-        return float_call("log", [Expr(f"({literal(1, ftype)} + {fargs[0].code})", ftype)], ftype)
-    if name == "expm1":
-        return Expr(f"({float_call('exp', fargs, ftype).code} - {literal(1, ftype)})", ftype)
-    if name == "hypot":
-        x, y = fargs
-        return float_call("sqrt", [Expr(f"({x.code} * {x.code} + {y.code} * {y.code})", ftype)], ftype)
-    if name == "sigmoid":
-        e = float_call("exp", [Expr(f"(-{fargs[0].code})", ftype)], ftype)
-        return Expr(f"({literal(1, ftype)} / ({literal(1, ftype)} + {e.code}))", ftype)
-    return float_call(_FLOAT_FUNCS[name], fargs, ftype)
-
-
-def _cast_to(c: _Call, dtype: str) -> Expr:
-    (x,) = c.values(1)
-    if dtype == value_dtype(dtype):
-        return cast(x, dtype)
-    return narrow(x, dtype)
-
-
-def _python_builtin(c: _Call, obj) -> Expr:
-    lw = c.lw
-    if obj is int:
-        (x,) = c.values(1)
-        return cast(x, "int32") if x.dtype != "int64" and x.dtype != "uint64" else x
-    if obj is float:
-        return cast(c.values(1)[0], "float32")
-    if obj is bool:
-        return cast(c.values(1)[0], "bool")
-    if obj is len:
-        (node,) = c.nargs(1)
-        array = lw.array_of(node)
-        if array is None or array.ndim == 0:
-            raise c.error("len() takes an array argument in kernels", node)
-        return Expr(lw.dim(array, 0), "int32")
-    if obj is round:
-        args = c.nargs(1)
-        (x,) = [lw.expr(a) for a in args]
-        if not is_float(x.dtype):
-            return x
-        return cast(float_call("roundEven", [x], x.dtype), "int32")
-    if obj is pow:
-        a, b = c.values(2)
-        return lw.power(a, b, lw.operand_dtype(a, b), c.node)
-    if obj is range:
-        raise lw.syntax_error(c.node, "range() can only be used as the iterable of a for loop")
-    return _math(c, obj.__name__)
-
-
-def _atomic(c: _Call, op: str) -> Expr:
-    lw = c.lw
-    args = c.nargs(4 if op == "cas" else 3)
-    array = lw.array_of(args[0])
-    if array is None or array.kind == "local":
-        raise c.error(f"the first argument of {c.name}() must be an array argument or a kd.shared array",
-                      args[0])
-    dtype = array.dtype
-    if dtype in ("int64", "uint64"):
-        lw.need("int64_atomics", c.node, f"{c.name} on {dtype}")
-        lw.program.extensions.add("GL_EXT_shader_atomic_int64")
-    elif dtype == "float32" and op in ("add", "sub", "exchange"):
-        if op != "exchange":
-            lw.need("atomic_float32_add", c.node, f"{c.name} on float32")
-        lw.program.extensions.add("GL_EXT_shader_atomic_float")
-    elif dtype not in ("int32", "uint32"):
-        raise c.error(f"{c.name}() needs an int32, uint32 (or int64/uint64, float32 add) array, "
-                      f"'{array.name}' holds {dtype}", args[0])
-    index = lw.index(array, args[1])
-    array.read = array.written = True
-    values = [cast(lw.expr(a), dtype) for a in args[2:]]
-    if op == "sub":
-        values = [Expr(f"(-{values[0].code})", dtype)]
-    glsl = ", ".join([f"{array.glsl}[{index}]"] + [v.code for v in values])
-    return Expr(f"{_ATOMICS[op]}({glsl})", dtype)
-
-
-def _subgroup(c: _Call, op: str) -> Expr:
-    lw = c.lw
-    lw.program.extensions.add("GL_KHR_shader_subgroup_basic")
-    if op in ("size", "invocation_id", "id"):
-        c.nargs(0)
-        var = {"size": "gl_SubgroupSize", "invocation_id": "gl_SubgroupInvocationID", "id": "gl_SubgroupID"}[op]
-        return Expr(f"int({var})", "int32")
-    if op == "elect":
-        c.nargs(0)
-        return Expr("subgroupElect()", "bool")
-    if op == "barrier":
-        c.nargs(0)
-        return Expr("subgroupBarrier()", "void")
-    if op == "broadcast_first":
-        lw.need("subgroup_ballot", c.node, c.name)
-        lw.program.extensions.add("GL_KHR_shader_subgroup_ballot")
-        (x,) = c.values(1)
-        return Expr(f"subgroupBroadcastFirst({x.code})", x.dtype)
-    if op == "shuffle":
-        lw.need("subgroup_shuffle", c.node, c.name)
-        lw.program.extensions.add("GL_KHR_shader_subgroup_shuffle")
-        x, lane = c.values(2)
-        return Expr(f"subgroupShuffle({x.code}, uint({cast(lane, 'int32').code}))", x.dtype)
-    lw.need("subgroup_arithmetic", c.node, c.name)
-    lw.program.extensions.add("GL_KHR_shader_subgroup_arithmetic")
-    (x,) = c.values(1)
-    if x.weak:
-        x = cast(x, "int32" if is_int(x.dtype) else x.dtype)
-    if x.dtype == "bool" and op not in ("and", "or", "xor"):
-        x = cast(x, "int32")
-    if op in ("and", "or", "xor") and is_float(x.dtype):
-        raise c.error(f"{c.name}() needs integer or bool values, got {x.dtype}")
-    return Expr(f"{_SUBGROUP[op]}({x.code})", x.dtype)
-
-
-def _barrier(c: _Call) -> Expr:
+def _barrier(c: IntrinsicCall) -> Expr:
     c.nargs(0)
     c.lw.program.uses_barrier = True
     c.lw.emit("memoryBarrierShared();")
@@ -306,7 +96,7 @@ def array_constructor(lw, node: ast.expr) -> tuple | None:
     name = _intrinsic_name(lw, node.func, quiet=True)
     if name not in ("shared", "local_array"):
         return None
-    c = _Call(lw, node, name)
+    c = IntrinsicCall(lw, node, name)
     shape_node, dtype_node = c.nargs(2)
     items = shape_node.elts if isinstance(shape_node, ast.Tuple) else [shape_node]
     shape = tuple(lw.const_int(i) for i in items)
@@ -370,10 +160,8 @@ def _canonical(name: str) -> str:
     return _ALIASES.get(name) or name
 
 
-_MATH_NAMES = set(_FLOAT_FUNCS) | {"min", "max", "abs", "sign", "isnan", "isinf", "isfinite", "where", "clamp",
-                                   "log10", "log1p", "expm1", "hypot", "sigmoid"}
-_KNOWN = set(_STUBS) | _MATH_NAMES | {"float32", "float64", "int32", "uint32", "int64", "uint64", "int8",
-                                      "uint8", "int16", "uint16", "float16", "bool_"}
+_KNOWN = set(_STUBS) | MATH_NAMES | {"float32", "float64", "int32", "uint32", "int64", "uint64", "int8",
+                                     "uint8", "int16", "uint16", "float16", "bool_"}
 
 
 def lower_call(lw, node: ast.Call) -> Expr:
@@ -384,18 +172,18 @@ def lower_call(lw, node: ast.Call) -> Expr:
     if isinstance(target, Func):
         return call_func(lw, target, node)
     if isinstance(target, KType):
-        return _cast_to(_Call(lw, node, source), target.dtype)
+        return cast_to(IntrinsicCall(lw, node, source), target.dtype)
     if isinstance(target, type) and issubclass(target, np.generic):
-        return _cast_to(_Call(lw, node, source), dtype_name(target))
+        return cast_to(IntrinsicCall(lw, node, source), dtype_name(target))
     if target in (min, max, abs, int, float, bool, len, round, pow, range):
-        return _python_builtin(_Call(lw, node, source), target)
+        return python_builtin(IntrinsicCall(lw, node, source), target)
     if not isinstance(target, str):
         raise lw.syntax_error(node.func, f"calling '{source}' is not supported in kernels: only kd.* "
                                          "intrinsics, math functions, casts and @kd.func helpers can be called")
-    c = _Call(lw, node, source)
+    c = IntrinsicCall(lw, node, source)
     if target in ("float32", "float64", "int32", "uint32", "int64", "uint64", "int8", "uint8", "int16",
                   "uint16", "float16", "bool_"):
-        return _cast_to(c, dtype_name(target))
+        return cast_to(c, dtype_name(target))
     if target in _BUILTIN_IDS or target == "grid_size":
         return _builtin_id(c, target)
     if target in ("shared", "local_array"):
@@ -403,10 +191,10 @@ def lower_call(lw, node: ast.Call) -> Expr:
     if target == "barrier":
         return _barrier(c)
     if target.startswith("atomic_"):
-        return _atomic(c, target[len("atomic_"):])
+        return atomic_call(c, target[len("atomic_"):])
     if target.startswith("subgroup_"):
-        return _subgroup(c, target[len("subgroup_"):])
-    return _math(c, target)
+        return subgroup_call(c, target[len("subgroup_"):])
+    return math_call(c, target)
 
 
 __all__ = [*list(_STUBS), "float_call", "lower_call", "array_constructor"]

@@ -9,6 +9,10 @@ lowering evaluates eagerly with NumPy (what the tests compare against).
 Errors (syntax, an unknown operand, an index bound to two sizes, a wrong number of indices) raise
 :class:`KdslError` with a caret under the offending column.
 
+This module holds ``kd.compute`` (index analysis and evaluation on shared axes). The language's parser and
+errors are in :mod:`kdsl.frontend.lang_parse`, the expression evaluator it shares with ``kd.elementwise`` /
+``kd.reduction`` in :mod:`kdsl.frontend.lang_eval`; their public names are importable from here too.
+
 Example:
     >>> import numpy as np
     >>> a, b = np.arange(6.).reshape(2, 3), np.arange(3.)
@@ -24,246 +28,12 @@ Example:
 
 from __future__ import annotations
 
-import functools
-import math
-from pathlib import Path
+from lark import Token, Tree
 
-import numpy as np
-from lark import Lark, Token, Tree, UnexpectedInput
-
-from .kernel_errors import caret_block
+from .lang_eval import Evaluator, is_scalar
+from .lang_parse import KdslError, KdslSyntaxError, column_of, parse, parser
 
 REDUCTIONS = ("sum", "prod", "max", "min", "mean")
-_FUNCS1 = ("exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "arcsin",
-           "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "floor", "ceil", "trunc",
-           "abs", "sign", "square", "isnan", "isinf", "isfinite", "rint")
-_ALIAS1 = {"asin": "arcsin", "acos": "arccos", "atan": "arctan", "asinh": "arcsinh", "acosh": "arccosh",
-           "atanh": "arctanh", "fabs": "abs", "round": "rint"}
-_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "true": True, "false": False,
-              "True": True, "False": False}
-
-
-_TERMINAL_WORDS = {"ASSIGN": "'='", "NAME": "a name", "INT": "an integer", "NUMBER": "a number"}
-
-
-class KdslError(ValueError):
-    """An error in kdsl-language text; ``column`` is 1-based, ``text`` the full source."""
-
-    def __init__(self, msg: str, text: str, column: int, line: int = 1):
-        self.msg, self.text, self.column, self.line = msg, text, column, line
-        src_line = text.splitlines()[line - 1] if text.splitlines() else ""
-        super().__init__(f"{msg}\n{_indent(caret_block(src_line, column - 1))}")
-
-
-class KdslSyntaxError(KdslError):
-    """Text that does not parse."""
-
-
-def _indent(block: str) -> str:
-    return "\n".join("    " + line for line in block.splitlines())
-
-
-@functools.cache
-def parser() -> Lark:
-    grammar = (Path(__file__).with_name("kdsl.lark")).read_text()
-    return Lark(grammar, start="program", parser="lalr", propagate_positions=True)
-
-
-def parse(text: str) -> Tree:
-    """Parse kdsl-language text (one or more ``target = expr`` statements) into a lark tree."""
-    if not isinstance(text, str):
-        raise TypeError(f"kdsl expressions are strings, got {type(text).__name__}")
-    try:
-        return parser().parse(text)
-    except UnexpectedInput as exc:
-        raise _syntax_error(exc, text) from None
-
-
-def _syntax_error(exc: UnexpectedInput, text: str) -> KdslSyntaxError:
-    token = getattr(exc, "token", None)
-    lines = text.splitlines() or [""]
-    line = max(getattr(exc, "line", 1) or 1, 1)
-    if token is not None and token.type == "$END":
-        what, line = "unexpected end of text", len(lines)
-        column = len(lines[-1]) + 1
-    elif token is not None:
-        what, column = f"unexpected {str(token)!r}", exc.column
-    else:
-        column = exc.column
-        what = f"unexpected character {text[exc.pos_in_stream]!r}"
-    expected = sorted(_friendly(t) for t in (getattr(exc, "expected", None) or getattr(exc, "allowed", None)
-                                              or ()))
-    if 0 < len(expected) <= 4:
-        what += f"; expected {' or '.join(expected)}"
-    return KdslSyntaxError(f"syntax error: {what}", text, column, line)
-
-
-def _friendly(terminal: str) -> str:
-    if terminal in _TERMINAL_WORDS:
-        return _TERMINAL_WORDS[terminal]
-    try:
-        pattern = parser().get_terminal(terminal).pattern
-    except KeyError:
-        return terminal
-    return repr(pattern.value) if pattern.type == "str" else terminal.lower()
-
-
-def column_of(node) -> tuple[int, int]:
-    """(column, line) of a token or tree (1-based)."""
-    if isinstance(node, Token):
-        return node.column, node.line
-    meta = node.meta
-    return (meta.column, meta.line) if not meta.empty else (1, 1)
-
-
-class Evaluator:
-    """Evaluates expression trees over ``xp`` (kdsl or NumPy). ``env`` maps names to arrays or numbers."""
-
-    def __init__(self, text: str, env: dict, xp, casts: dict | None = None):
-        self.text, self.env, self.xp, self.casts = text, env, xp, casts or {}
-
-    def error(self, node, msg: str) -> KdslError:
-        column, line = column_of(node)
-        return KdslError(msg, self.text, column, line)
-
-    def eval(self, node):
-        if isinstance(node, Token):
-            raise self.error(node, f"unexpected {node!r}")
-        method = getattr(self, f"e_{node.data}", None)
-        if method is None:  # transparent rules ("+" unary, parentheses)
-            return self.eval(node.children[-1])
-        return method(node)
-
-    def e_number(self, node):
-        text = str(node.children[0])
-        return float(text) if any(c in text for c in ".eE") else int(text)
-
-    def e_name(self, node):
-        name = str(node.children[0])
-        if name in self.env:
-            return self.env[name]
-        if name in _CONSTANTS:
-            return _CONSTANTS[name]
-        known = ", ".join(sorted(k for k in self.env if not k.startswith("_"))) or "none"
-        raise self.error(node, f"unknown name '{name}' (known: {known})")
-
-    def e_access(self, node):
-        raise self.error(node, "indexing is only allowed in kd.compute expressions")
-
-    def e_neg(self, node):
-        return -self.eval(node.children[0])
-
-    def e_invert(self, node):
-        v = self.eval(node.children[0])
-        return (not v) if isinstance(v, bool) else ~v
-
-    def e_pow_(self, node):
-        return self.eval(node.children[0]) ** self.eval(node.children[2])
-
-    def e_binop(self, node):
-        a, op, b = self.eval(node.children[0]), str(node.children[1]), self.eval(node.children[2])
-        ops = {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: a / b,
-               "//": lambda: a // b, "%": lambda: a % b, "<<": lambda: a << b, ">>": lambda: a >> b}
-        return ops[op]()
-
-    def e_bitor_(self, node):
-        return self.eval(node.children[0]) | self.eval(node.children[1])
-
-    def e_bitxor_(self, node):
-        return self.eval(node.children[0]) ^ self.eval(node.children[1])
-
-    def e_bitand_(self, node):
-        return self.eval(node.children[0]) & self.eval(node.children[1])
-
-    def e_compare(self, node):
-        a, op, b = self.eval(node.children[0]), str(node.children[1]), self.eval(node.children[2])
-        return {"==": lambda: a == b, "!=": lambda: a != b, "<": lambda: a < b, "<=": lambda: a <= b,
-                ">": lambda: a > b, ">=": lambda: a >= b}[op]()
-
-    def _logical(self, name: str, *values):
-        if all(_is_scalar(v) for v in values):
-            return {"and": lambda: bool(values[0]) and bool(values[1]),
-                    "or": lambda: bool(values[0]) or bool(values[1]), "not": lambda: not values[0]}[name]()
-        return getattr(self.xp, f"logical_{name}")(*values)
-
-    def e_and_(self, node):
-        return self._logical("and", self.eval(node.children[0]), self.eval(node.children[1]))
-
-    def e_or_(self, node):
-        return self._logical("or", self.eval(node.children[0]), self.eval(node.children[1]))
-
-    def e_not_(self, node):
-        return self._logical("not", self.eval(node.children[0]))
-
-    def _where(self, cond, a, b):
-        if _is_scalar(cond):
-            return a if cond else b
-        return self.xp.where(cond, a, b)
-
-    def e_c_ternary(self, node):
-        c, a, b = (self.eval(n) for n in node.children)
-        return self._where(c, a, b)
-
-    def e_py_ternary(self, node):
-        a, c, b = (self.eval(n) for n in node.children)
-        return self._where(c, a, b)
-
-    def e_call(self, node):
-        name = str(node.children[0])
-        args = [n for n in node.children[1:] if n is not None]
-        return self.call(node, name, args)
-
-    def call(self, node, name: str, arg_nodes: list):
-        xp = self.xp
-        if name in self.casts:
-            (value,) = self._values(node, name, arg_nodes, 1)
-            return self.casts[name](value)
-        name = _ALIAS1.get(name, name)
-        if name in _FUNCS1 or name == "sigmoid":
-            (x,) = self._values(node, name, arg_nodes, 1)
-            if _is_scalar(x):
-                x = np.float32(x) if isinstance(x, float) else x
-                return _scalar_math(name, x)
-            if name == "sigmoid":
-                return 1 / (1 + xp.exp(-x))
-            return getattr(xp, name)(x)
-        if name in ("max", "min", "maximum", "minimum", "fmax", "fmin"):
-            values = self._values(node, name, arg_nodes, None)
-            fn = xp.maximum if name in ("max", "maximum", "fmax") else xp.minimum
-            result = values[0]
-            for v in values[1:]:
-                result = (max if fn is xp.maximum else min)(result, v) if _is_scalar(result) and _is_scalar(v) \
-                    else fn(result, v)
-            return result
-        if name in ("pow", "power"):
-            a, b = self._values(node, name, arg_nodes, 2)
-            return a ** b
-        if name in ("atan2", "arctan2"):
-            a, b = self._values(node, name, arg_nodes, 2)
-            return xp.arctan2(a, b)
-        if name == "where":
-            c, a, b = self._values(node, name, arg_nodes, 3)
-            return self._where(c, a, b)
-        if name == "clip":
-            x, lo, hi = self._values(node, name, arg_nodes, 3)
-            return xp.minimum(xp.maximum(x, lo), hi)
-        raise self.error(node, f"unknown function '{name}'")
-
-    def _values(self, node, name: str, arg_nodes: list, count: int | None) -> list:
-        if count is not None and len(arg_nodes) != count:
-            raise self.error(node, f"{name}() takes {count} argument(s), got {len(arg_nodes)}")
-        if count is None and len(arg_nodes) < 2:
-            raise self.error(node, f"{name}() takes at least 2 arguments, got {len(arg_nodes)}")
-        return [self.eval(n) for n in arg_nodes]
-
-
-def _is_scalar(v) -> bool:
-    return isinstance(v, (bool, int, float, np.generic))
-
-
-def _scalar_math(name: str, x):
-    with np.errstate(all="ignore"):
-        return getattr(np, name)(x).item()
 
 
 class _IndexEvaluator(Evaluator):
@@ -308,7 +78,7 @@ class _IndexEvaluator(Evaluator):
             self.check_scope(node.children[0])
             return self.xp.arange(self.sizes[name]).reshape(tuple(self.layout_shape([name])))
         value = super().e_name(node)
-        if not _is_scalar(value):
+        if not is_scalar(value):
             raise self.error(node, f"'{name}' is an array; index it, e.g. {name}[i]")
         return value
 
@@ -451,3 +221,6 @@ def compute(expression: str, xp=None, **operands):
 def _default_xp():
     import kdsl
     return kdsl
+
+
+__all__ = ["compute", "REDUCTIONS", "KdslError", "KdslSyntaxError", "parse", "parser", "column_of", "Evaluator"]

@@ -8,6 +8,7 @@ never touch freed memory).
 
 from __future__ import annotations
 
+import os
 import threading
 import weakref
 
@@ -31,6 +32,7 @@ class Context:
         self.info["features"] = features
         self.info["enabled_extensions"] = extensions
         self.features = features
+        self.spin_ns = _spin_ns(self.info["device_type"])
         props = ffi.new("VkPhysicalDeviceMemoryProperties*")
         lib.vkGetPhysicalDeviceMemoryProperties(physical, props)
         self.memory_types = [int(props.memoryTypes[i].propertyFlags) for i in range(props.memoryTypeCount)]
@@ -163,6 +165,14 @@ class Context:
                 check(lib.vkQueueWaitIdle(self.queues[0]), "vkQueueWaitIdle")
         finally:
             lib.vkDestroyCommandPool(self.device, pool[0], ffi.NULL)
+
+
+def _spin_ns(device_type: str) -> int:
+    """How long a wait polls its fence before blocking: ``KDSL_SPIN_US`` (µs), else 2 ms on GPUs, 0 on CPUs."""
+    value = os.environ.get("KDSL_SPIN_US")
+    if value is not None and value.strip().isdigit():
+        return int(value) * 1000
+    return 0 if device_type == "cpu" else 2_000_000
 
 
 def _choose_families(physical, family_indices: list[int]) -> list[int]:

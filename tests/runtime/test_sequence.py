@@ -236,3 +236,33 @@ def test_many_dispatches_in_one_sequence_execute_in_order(mgr, counter):
         seq.record(kp.OpAlgoDispatch(algo))
     seq.record(kp.OpSyncLocal([t])).eval()
     np.testing.assert_array_equal(t.data(), [50] * 4)
+
+
+@pytest.fixture
+def spinning(mgr, monkeypatch):
+    """The session Manager with fence polling on (the GPU default; CPU devices block at once)."""
+    monkeypatch.setattr(mgr._ctx, "spin_ns", 2_000_000)
+    return mgr
+
+
+def test_polling_wait_times_out_and_completes(spinning, slow):
+    """With polling, a timeout still raises (the poll is capped by it) and a later await finishes the work."""
+    t, algo, push = slow
+    seq = spinning.sequence().record(kp.OpAlgoDispatch(algo, push)).record(kp.OpSyncLocal([t]))
+    t.data()[:] = 0
+    seq.eval_async()
+    with pytest.raises(TimeoutError):
+        seq.eval_await(1_000_000)  # 1 ms: polls for 1 ms, then a zero-timeout wait
+    seq.eval_await()
+    np.testing.assert_array_equal(t.data(), lcg_oracle(t.size(), total_steps(push)))
+
+
+def test_polling_wait_on_the_replay_path(spinning):
+    t = spinning.tensor_t(np.arange(3, dtype=np.float32))
+    algo = spinning.algorithm([t], spirv(ADD_PUSH), push_consts=np.array([1], np.float32))
+    spinning.sequence().eval(kp.OpSyncDevice([t]))
+    seq = spinning.sequence().record(kp.OpAlgoDispatch(algo))
+    for _ in range(5):
+        seq.eval()  # a short kernel: the poll sees the fence signalled
+    spinning.sequence().eval(kp.OpSyncLocal([t]))
+    np.testing.assert_array_equal(t.data(), [5, 6, 7])

@@ -23,10 +23,10 @@ class Context:
     """Owns (or borrows, for BYOV) an instance, a device and its queues."""
 
     def __init__(self, instance: Instance | None, physical, device, queues: list, families: list[int],
-                 features: set[str], owned: bool, extensions: list[str]):
+                 features: set[str], owned: bool, extensions: list[str], info: dict | None = None):
         self.instance, self.physical, self.device = instance, physical, device
         self.queues, self.queue_families, self.owned = queues, families, owned
-        self.info = device_info(physical)
+        self.info = info or device_info(physical)
         # Subgroup operations need no enabling: what the device reports is usable.
         features = set(features) | {f for f in self.info["features"] if f.startswith("subgroup_")}
         self.info["features"] = features
@@ -69,8 +69,9 @@ class Context:
         families = _choose_families(physical, family_indices)
         available = device_extensions(physical)
         extensions = _choose_extensions(available, desired_extensions)
+        info = device_info(physical)
         chain = FeatureChain.query(physical)
-        chain.keep_compute_only()
+        chain.keep_compute_only(_robust(info["device_type"]))
         if chain.atomic is not None and "VK_EXT_shader_atomic_float" not in extensions:
             chain.v12.pNext = ffi.NULL
         device = _create_device(physical, families, extensions, chain)
@@ -84,7 +85,7 @@ class Context:
         features = chain.names()
         if "VK_EXT_shader_atomic_float" not in extensions:
             features -= {"atomic_float32_add", "shared_atomic_float32_add"}
-        return cls(instance, physical, device, queues, families, features, True, extensions)
+        return cls(instance, physical, device, queues, families, features, True, extensions, info)
 
     # ----- memory types -----
     def memory_type(self, type_bits: int, required: int, preferred: int = 0) -> int:
@@ -165,6 +166,18 @@ class Context:
                 check(lib.vkQueueWaitIdle(self.queues[0]), "vkQueueWaitIdle")
         finally:
             lib.vkDestroyCommandPool(self.device, pool[0], ffi.NULL)
+
+
+def _robust(device_type: str) -> bool:
+    """Bounds-checked buffer access: ``KDSL_ROBUST=0/1``, else on for CPU drivers only.
+
+    On lavapipe an out-of-bounds write in a user's kernel lands in the process's own memory and can crash it;
+    a GPU driver reports such a fault as a lost device (a Python exception), and robustness can cost speed there.
+    """
+    value = os.environ.get("KDSL_ROBUST", "").strip()
+    if value in ("0", "1"):
+        return value == "1"
+    return device_type == "cpu"
 
 
 def _spin_ns(device_type: str) -> int:

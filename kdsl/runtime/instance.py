@@ -108,10 +108,16 @@ class FeatureChain:
         }
         return {name for name, on in table.items() if on}
 
-    def keep_compute_only(self) -> None:
-        """Switch off graphics-only features we never use (robustness and sparse cost speed on some drivers)."""
+    def keep_compute_only(self, robust: bool) -> None:
+        """Switch off graphics-only features we never use (sparse binding costs speed on some drivers).
+
+        ``robust`` keeps ``robustBufferAccess`` (where offered): an out-of-bounds index in a user's kernel then
+        reads zeros and drops its writes instead of corrupting memory or crashing a CPU driver.
+        """
         f = self.root.features
-        for name in ("robustBufferAccess", "sparseBinding", "sparseResidencyBuffer", "sparseResidencyImage2D",
+        if not robust:
+            f.robustBufferAccess = 0
+        for name in ("sparseBinding", "sparseResidencyBuffer", "sparseResidencyImage2D",
                      "sparseResidencyImage3D", "sparseResidency2Samples", "sparseResidency4Samples",
                      "sparseResidency8Samples", "sparseResidency16Samples", "sparseResidencyAliased",
                      "geometryShader", "tessellationShader", "wideLines", "largePoints"):

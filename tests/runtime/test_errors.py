@@ -277,3 +277,19 @@ def test_family_without_compute_is_refused(monkeypatch):
     monkeypatch.setattr(instance, "queue_families", with_transfer_family)
     with pytest.raises(RuntimeError, match="no compute capability"):
         kp.Manager(0, [0, transfer_only])
+
+
+def test_out_of_bounds_writes_stay_inside_their_buffer(mgr):
+    """CPU drivers run with robustBufferAccess: a kernel indexing past its buffer must not touch other memory."""
+    if mgr.get_device_properties()["device_type"] != "cpu":
+        pytest.skip("robust buffer access is on by default on CPU drivers only (KDSL_ROBUST=1 elsewhere)")
+    victims = [mgr.tensor_t(np.full(64, 7, np.float32), kp.MemoryTypes.host) for _ in range(4)]
+    target = mgr.tensor_t(np.zeros(4, np.float32), kp.MemoryTypes.host)
+    reach = spirv("""#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer B { float v[]; };
+void main() { v[gl_GlobalInvocationID.x * 4096u + 4u] = -1.0; v[0] = v[123456789u]; }""")
+    mgr.sequence().eval(kp.OpAlgoDispatch(mgr.algorithm([target], reach, (64, 1, 1))))
+    for victim in victims:
+        assert (victim.data() == 7).all()
+    assert set(target.data().tolist()) <= {0.0, -1.0}  # robust writes may only land inside the bound range

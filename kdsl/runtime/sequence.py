@@ -24,6 +24,7 @@ from .ops import OpBase
 from .vk import VulkanError, check, ffi, lib, new, track, vulkan
 
 _NO_TIMEOUT = 2**64 - 1
+_SLICE_NS = 100_000_000  # blocking waits return to Python every 100 ms (signals, Ctrl-C)
 
 
 class Sequence(Destroyable):
@@ -211,11 +212,13 @@ class Sequence(Destroyable):
         if res:
             check(res, "vkQueueSubmit")
         running[self._id] = self._weak
+        self._running = True  # until the wait returns: an interrupted wait leaves it for eval_await()
         res = self._wait(_NO_TIMEOUT)
-        lib.vkResetFences(self._dev, 1, self._fences)
-        del running[self._id]
         if res:
             check(res, "vkWaitForFences")
+        lib.vkResetFences(self._dev, 1, self._fences)
+        self._running = False
+        del running[self._id]
         self._evaluated = True
         return self
 
@@ -261,18 +264,25 @@ class Sequence(Destroyable):
 
         A blocking wait wakes up tens of microseconds after the GPU finishes (an interrupt and a thread
         wake-up); polling notices at once, as CUDA's default synchronisation does. CPU devices spin 0 µs: the
-        poller would take a core from the driver's own worker threads.
+        poller would take a core from the driver's own worker threads. Blocking happens in slices of
+        ``_SLICE_NS`` so that Ctrl-C reaches Python during a long kernel (the sequence then stays running).
         """
+        dev, fence = self._dev, self._fence
         spin = min(self._ctx.spin_ns, timeout_ns)
         if spin:
-            status, dev, fence = lib.vkGetFenceStatus, self._dev, self._fence
+            status = lib.vkGetFenceStatus
             deadline = time.perf_counter_ns() + spin
-            while status(dev, fence) == vulkan.VK_NOT_READY:
-                if time.perf_counter_ns() > deadline:
-                    break
-            else:
-                return vulkan.VK_SUCCESS
-        return lib.vkWaitForFences(self._dev, 1, self._fences, 1, timeout_ns - spin)
+            res = status(dev, fence)
+            while res == vulkan.VK_NOT_READY and time.perf_counter_ns() < deadline:
+                res = status(dev, fence)
+            if res != vulkan.VK_NOT_READY:
+                return res  # signalled, or an error such as a lost device
+        left = timeout_ns - spin
+        while True:
+            res = lib.vkWaitForFences(dev, 1, self._fences, 1, min(left, _SLICE_NS))
+            left -= _SLICE_NS
+            if res != vulkan.VK_TIMEOUT or left <= 0:
+                return res
 
     def wait_fence(self, timeout_ns: int = _NO_TIMEOUT) -> None:
         """Wait for the GPU work of this sequence (no host steps); raise TimeoutError on timeout."""

@@ -266,3 +266,23 @@ def test_polling_wait_on_the_replay_path(spinning):
         seq.eval()  # a short kernel: the poll sees the fence signalled
     spinning.sequence().eval(kp.OpSyncLocal([t]))
     np.testing.assert_array_equal(t.data(), [5, 6, 7])
+
+
+def test_ctrl_c_interrupts_a_long_wait_and_the_work_can_still_be_awaited(mgr, slow):
+    """Waits block in 100 ms slices, so Ctrl-C (SIGINT) reaches Python during a long kernel."""
+    import os
+    import signal
+    import threading
+
+    t, algo, push = slow
+    seq = mgr.sequence().record(kp.OpAlgoDispatch(algo, push))
+    timer = threading.Timer(0.02, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            seq.eval()
+    finally:
+        timer.cancel()
+    assert seq.is_running()
+    seq.eval_await()
+    assert not seq.is_running()

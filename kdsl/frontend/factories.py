@@ -23,7 +23,8 @@ from __future__ import annotations
 import numpy as np
 from lark import Tree
 
-from .lang import Evaluator, KdslError, column_of, parse
+from .kernel_launch import checked_values
+from .lang import Evaluator, KdslError, KdslSyntaxError, column_of, parse
 
 # C and CuPy type names accepted in parameter lists, as NumPy dtype names.
 _C_TYPES = {"float": "float32", "double": "float64", "int": "int32", "unsigned int": "uint32", "uint": "uint32",
@@ -31,6 +32,20 @@ _C_TYPES = {"float": "float32", "double": "float64", "int": "int32", "unsigned i
             "int16_t": "int16", "uint16_t": "uint16", "int32_t": "int32", "uint32_t": "uint32",
             "int64_t": "int64", "uint64_t": "uint64"}
 _REDUCE_FORMS = {"+": "sum", "*": "prod", "max": "max", "min": "min"}
+_DTYPES = ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16", "float32",
+           "float64")
+_PREFIX = "_e = "
+
+
+def _parse_expr(text: str, what: str):
+    """The tree of the expression ``text`` (parsed as ``_e = text``; syntax errors point into ``text``)."""
+    if not isinstance(text, str):
+        raise TypeError(f"{what} is a string expression, got {type(text).__name__}")
+    try:
+        return parse(_PREFIX + text).children[0].children[2]
+    except KdslSyntaxError as err:
+        column = err.column - len(_PREFIX) if err.line == 1 else err.column
+        raise KdslSyntaxError(err.msg, text, max(column, 1), err.line) from None
 
 
 def _parse_params(text: str, what: str) -> list[tuple[str, str]]:
@@ -49,7 +64,11 @@ def _parse_params(text: str, what: str) -> list[tuple[str, str]]:
         type_name, name = " ".join(words[:-1]), words[-1]
         if not name.isidentifier():
             raise ValueError(f"{what}: {name!r} is not a valid parameter name")
-        params.append((_C_TYPES.get(type_name, type_name), name))
+        type_name = _C_TYPES.get(type_name, type_name)
+        if _is_concrete(type_name) and np.dtype(type_name).name not in _DTYPES:
+            raise ValueError(f"{what}: type {type_name!r} of '{name}' is not supported; use a placeholder (T) or "
+                             f"one of {', '.join(_DTYPES)}")
+        params.append((type_name, name))
     names = [n for _, n in params]
     if len(set(names)) != len(names):
         raise ValueError(f"{what}: duplicate parameter names in {text!r}")
@@ -97,6 +116,12 @@ class _Factory:
         for (type_name, name), value in zip(self.inputs, args, strict=False):
             if isinstance(value, (list, tuple)):
                 value = np.asarray(value)
+            if not (isinstance(value, (bool, int, float)) or hasattr(value, "dtype") and hasattr(value, "shape")):
+                raise TypeError(f"{self.name}: input '{name}' is a {type(value).__name__}; pass an array or a "
+                                "number")
+            if _dtype_of(value) is not None and np.dtype(_dtype_of(value)).name not in _DTYPES:
+                raise TypeError(f"{self.name}: input '{name}' has dtype {_dtype_of(value)}, which kernels do not "
+                                "support")
             if isinstance(value, np.ndarray) and self._xp is None:
                 value = self.xp.asarray(value)
             dtype = _dtype_of(value)
@@ -112,7 +137,15 @@ class _Factory:
                 v = env[name]
                 dtype = "bool" if isinstance(v, bool) else "int32" if isinstance(v, int) else "float32"
                 types[type_name] = dtype
+            if isinstance(env[name], (bool, int, float)):  # refuse values the cast would change (2.5 -> int)
+                env[name] = checked_values(env[name], dtype, f"{self.name}: input '{name}'")[0].item()
             env[name] = self.cast(env[name], dtype)
+        shapes = [(n, tuple(env[n].shape)) for _, n in self.inputs if _dtype_of(env[n]) is not None]
+        try:
+            _broadcast_shape([s for _, s in shapes])
+        except ValueError:
+            raise ValueError(f"{self.name}: the inputs' shapes do not broadcast together: "
+                             f"{', '.join(f'{n} {s}' for n, s in shapes)}") from None
         return env, types
 
     def cast(self, value, dtype: str):
@@ -126,7 +159,9 @@ class _Factory:
         if _is_concrete(type_name):
             return type_name
         if type_name not in types:
-            raise TypeError(f"{self.name}: output type {type_name} is not bound by any input")
+            bound = ", ".join(f"{t}={d}" for t, d in types.items()) or "none"
+            raise TypeError(f"{self.name}: output type {type_name} is not bound by any input (bound: {bound}); "
+                            "use it for an input too, or give a concrete type (float32)")
         return types[type_name]
 
     def casts(self, types: dict[str, str]) -> dict:
@@ -189,8 +224,7 @@ def _broadcast_shape(shapes) -> tuple[int, ...]:
 
 def _reduce_kind(text: str) -> str:
     """'sum' | 'prod' | 'max' | 'min' for the recognised ``reduce_expr`` forms."""
-    tree = parse(f"_r = {text}")
-    body = tree.children[0].children[2]
+    body = _parse_expr(text, "reduce_expr")
 
     def is_ab(nodes) -> bool:
         names = sorted(str(n.children[0]) for n in nodes if isinstance(n, Tree) and n.data == "name")
@@ -212,17 +246,17 @@ class ReductionKernel(_Factory):
         if len(self.outputs) != 1:
             raise ValueError(f"{name}: a reduction has exactly one output, got {out_params!r}")
         self.map_expr, self.post_expr = map_expr, post_expr or f"{self.outputs[0][1]} = a"
-        self.map_tree = parse(f"_m = {map_expr}")
+        self.map_body = _parse_expr(map_expr, "map_expr")
         self.kind = _reduce_kind(reduce_expr)
         self.post_tree = parse(self.post_expr)
         self.identity = None if identity in (None, "") else \
-            Evaluator(str(identity), {}, np).eval(parse(f"_i = {identity}").children[0].children[2])
+            Evaluator(str(identity), {}, np, shift=len(_PREFIX)).eval(_parse_expr(str(identity), "identity"))
 
     def __call__(self, *args, axis=None, keepdims: bool = False):
         xp = self.xp
         env, types = self.bind(args)
         casts = self.casts(types)
-        mapped = Evaluator(self.map_expr, env, xp, casts).eval(self.map_tree.children[0].children[2])
+        mapped = Evaluator(self.map_expr, env, xp, casts, shift=len(_PREFIX)).eval(self.map_body)
         arrays = [env[n] for _, n in self.inputs if _dtype_of(env[n]) is not None]
         mapped = xp.broadcast_to(xp.asarray(mapped), _broadcast_shape([a.shape for a in arrays]))
         reduced = getattr(mapped, self.kind)(axis=axis, keepdims=keepdims)

@@ -37,6 +37,8 @@ from .kernel_ir import ArrayRef, Expr, KernelProgram, PushField
 from .kernel_launch import (
     AlgorithmCache,
     Binder,
+    check_launch,
+    checked_values,
     default_manager,
     device_features,
     groups_for,
@@ -69,7 +71,12 @@ def _scalar_dtype(value, annotation) -> str:
     if isinstance(value, np.generic):
         return value_dtype(value.dtype.name)
     if isinstance(value, int):
-        return "int32" if -(2 ** 31) <= value < 2 ** 31 else "int64"
+        if -(2 ** 31) <= value < 2 ** 31:
+            return "int32"
+        if -(2 ** 63) <= value < 2 ** 64:
+            return "int64" if value < 2 ** 63 else "uint64"
+        raise OverflowError(f"{value} is too large for any kernel integer type (int64 or uint64); pass a float "
+                            "or split it")
     return "float32"
 
 
@@ -96,6 +103,9 @@ def _classify(name: str, value, annotation) -> tuple:
         if isinstance(annotation, KType):
             raise TypeError(f"argument '{name}' is annotated as the scalar {annotation!r} but got an array")
         return (name, "array", dtype, ndim)
+    if isinstance(value, np.generic) and value.dtype.kind not in "biuf":
+        raise TypeError(f"argument '{name}' is a {value.dtype} scalar, which kernels do not support; pass a "
+                        "bool, int or float")
     if isinstance(value, (bool, int, float, np.generic)):
         if isinstance(annotation, ArrayType):
             raise TypeError(f"argument '{name}' is annotated {annotation!r} but got the scalar {value!r}")
@@ -140,20 +150,16 @@ class Kernel:
         manager = default_manager()
         params, values = self._bind(args, kwargs)
         block3 = self._block(block, grid)
+        groups = groups_for(grid3, block3)
+        check_launch(self.fn.__name__, groups, block3, manager)
         variant = self._variant(params, block3, device_features(manager))
+        push = self._push(variant, params, values, grid3)
         if 0 in grid3:
             return None
         binder = Binder(manager)
-        for (name, kind, _, _), value in zip(params, values, strict=False):
-            if kind == "array":
-                array = next(a for a in variant.program.buffers if a.name == name)
-                binder.bind(value, array.written)
-        push = self._push(variant, params, values, grid3)
-        groups = groups_for(grid3, block3)
-        limit = manager.get_device_properties().get("max_work_group_count", (65535,) * 3)
-        if any(g > m for g, m in zip(groups, limit, strict=False)):
-            raise ValueError(f"{self.fn.__name__}: grid {grid3} with block {block3} needs {groups} workgroups, "
-                             f"over this device's limit {tuple(limit)}; use a bigger block or a 2-D grid")
+        arrays = {a.name: a for a in variant.program.buffers}
+        binder.bind_all((f"argument '{name}'", value, arrays[name].written)
+                        for (name, kind, _, _), value in zip(params, values, strict=False) if kind == "array")
         key = (tuple(params), block3)
         algo = self._algorithms.get(key, manager, binder.tensors, variant.spirv, groups, push)
         binder.run(algo, push)
@@ -241,11 +247,8 @@ class Kernel:
                 value = by_name[source[1]].shape[source[2]]
             else:
                 value = by_name[source[1]]
-            np_dtype = np.dtype(f.dtype)
-            try:
-                out += np.array(value).astype(np_dtype, casting="unsafe").tobytes()
-            except (TypeError, ValueError) as exc:
-                raise TypeError(f"cannot pass {value!r} as {f.dtype}: {exc}") from None
+            what = f"argument '{source[1]}'" if source[0] == "scalar" else f"grid size {value}"
+            out += checked_values(value, f.dtype, what).tobytes()
         return np.frombuffer(bytes(out), dtype=np.uint32).copy()
 
 

@@ -14,6 +14,9 @@ import math
 
 import numpy as np
 
+_LIMIT_DEFAULTS = {"max_work_group_count": (65535,) * 3, "max_work_group_size": (1024, 1024, 64),
+                   "max_work_group_invocations": 128}
+
 
 def is_kd_array(x) -> bool:
     """True for kdsl lazy arrays (anything with the DSL's ``_buffer`` hook)."""
@@ -37,6 +40,59 @@ def groups_for(grid: tuple[int, int, int], block: tuple[int, int, int]) -> tuple
     return tuple(math.ceil(g / b) for g, b in zip(grid, block, strict=False))
 
 
+def check_launch(name: str, groups, local, manager) -> None:
+    """ValueError unless the workgroup size ``local`` and the workgroup count ``groups`` fit the device."""
+    props = manager.get_device_properties()
+    size = tuple(props.get("max_work_group_size", _LIMIT_DEFAULTS["max_work_group_size"]))
+    invocations = props.get("max_work_group_invocations", _LIMIT_DEFAULTS["max_work_group_invocations"])
+    count = tuple(props.get("max_work_group_count", _LIMIT_DEFAULTS["max_work_group_count"]))
+    if any(b > m for b, m in zip(local, size, strict=False)) or math.prod(local) > invocations:
+        raise ValueError(f"{name}: block (workgroup size) {tuple(local)} is over this device's limits: at most "
+                         f"{size} per axis and {invocations} invocations in all; use a smaller block")
+    if any(g > m for g, m in zip(groups, count, strict=False)):
+        raise ValueError(f"{name}: the launch needs {tuple(groups)} workgroups of {tuple(local)}, over this "
+                         f"device's limit {count}; use a bigger block, a 2-D grid or a loop in the kernel")
+
+
+def checked_values(value, dtype: str, what: str) -> np.ndarray:
+    """``value`` (a number or a sequence of numbers) as a 1-D array of ``dtype``, refusing what would change
+    its value: TypeError for non-numbers and fractional values for integer types, OverflowError out of range.
+
+    Example:
+        >>> checked_values(3, "uint32", "n")
+        array([3], dtype=uint32)
+        >>> checked_values(-1, "uint32", "n")
+        Traceback (most recent call last):
+        ...
+        OverflowError: n is uint32 (0 to 4294967295); -1 does not fit
+    """
+    target = np.dtype(dtype)
+    try:
+        items = np.asarray(value, dtype=object).ravel().tolist()
+    except (TypeError, ValueError):
+        raise TypeError(f"{what} takes {dtype} numbers, got {value!r}") from None
+    out = []
+    for v in items:
+        if isinstance(v, np.generic) and v.dtype.kind in "biuf":
+            v = v.item()
+        if not isinstance(v, (bool, int, float)):
+            raise TypeError(f"{what} takes {dtype} numbers, got {value!r} ({type(v).__name__})")
+        if target.kind in "iu":
+            if isinstance(v, float):
+                if not v.is_integer():
+                    raise TypeError(f"{what} is {dtype} but got {v!r}, which is not a whole number; round it "
+                                    "(int(v)) or make the parameter a float")
+                v = int(v)
+            info = np.iinfo(target)
+            if not info.min <= v <= info.max:
+                raise OverflowError(f"{what} is {dtype} ({info.min} to {info.max}); {v!r} does not fit")
+        elif target.kind == "f" and math.isfinite(v) and abs(v) > float(np.finfo(target).max):
+            raise OverflowError(f"{what} is {dtype}, whose largest value is {float(np.finfo(target).max):g}; "
+                                f"{v!r} does not fit")
+        out.append(v)
+    return np.array(out, dtype=target)
+
+
 def default_manager():
     """The runtime Manager of kdsl's current device."""
     from kdsl.device import device
@@ -56,12 +112,32 @@ class Binder:
         self.uploads = []
         self.readbacks: list[tuple[np.ndarray, object]] = []
 
+    def bind_all(self, items) -> None:
+        """Bind ``(name, value, written)`` triples in binding order, after checking them all (so a bad one
+        uploads nothing). The same NumPy array passed twice is uploaded once and bound twice, as a kd array
+        would be."""
+        items = list(items)
+        for name, value, written in items:
+            _check_bindable(name, value, written)
+        _check_overlaps(items)
+        shared: dict[int, object] = {}
+        for _, value, written in items:
+            if isinstance(value, np.ndarray) and id(value) in shared:
+                self.tensors.append(shared[id(value)])
+                continue
+            written = written or any(v is value and w for _, v, w in items)
+            self.bind(value, written)
+            if isinstance(value, np.ndarray):
+                shared[id(value)] = self.tensors[-1]
+
     def bind(self, value, written: bool) -> None:
         kp = _kp()
         if is_kd_array(value):
             self.tensors.append(value._buffer())
             return
         host = np.ascontiguousarray(value)
+        if not host.dtype.isnative:  # the device reads native byte order
+            host = host.astype(host.dtype.newbyteorder("="))
         if host.size == 0:  # Vulkan has no empty buffers; the kernel never touches a 0-size array's data
             host = np.zeros(1, host.dtype)
         tensor = self.manager.tensor_t(host.reshape(-1), memory_type=kp.MemoryTypes.device)
@@ -84,6 +160,38 @@ class Binder:
         seq.destroy()
         for tensor in self.uploads:
             tensor.destroy()
+
+
+def _check_bindable(name: str, value, written: bool) -> None:
+    if not written:
+        return
+    if isinstance(value, np.ndarray) and not value.flags.writeable:
+        raise ValueError(f"{name} is a read-only NumPy array but the kernel writes it; pass a writable copy "
+                         "(x.copy())")
+    if is_kd_array(value) and _is_detached_view(value):
+        raise ValueError(f"{name} is a view (a slice, transpose or broadcast) of another kd array and the kernel "
+                         "writes it: the writes would land in a copy, not in the original array. Pass a whole "
+                         "array, or a copy and assign it back: t = x.copy(); k(t); a[1:3] = t")
+
+
+def _is_detached_view(value) -> bool:
+    """A kd view whose buffer is not its source's (a slice or transpose of computed data)."""
+    node = getattr(value, "_node", None)
+    if node is None or getattr(node, "op", None) != "view":
+        return False
+    src, view = node.srcs[0], node.arg
+    if src.op == "const":  # kd.zeros, kd.full...: a broadcast constant with no other buffer to write
+        return False
+    return not (view.offset == 0 and view.size == src.size and view.is_contiguous)
+
+
+def _check_overlaps(items) -> None:
+    arrays = [(n, v, w) for n, v, w in items if isinstance(v, np.ndarray)]
+    for k, (n1, a, w1) in enumerate(arrays):
+        for n2, b, w2 in arrays[k + 1:]:
+            if a is not b and (w1 or w2) and np.shares_memory(a, b):
+                raise ValueError(f"{n1} and {n2} are overlapping NumPy arrays and the kernel writes one of them; "
+                                 "pass the same array twice, or copies (x.copy())")
 
 
 def _kp():

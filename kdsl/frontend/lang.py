@@ -28,6 +28,7 @@ Example:
 
 from __future__ import annotations
 
+import numpy as np
 from lark import Token, Tree
 
 from .lang_eval import Evaluator, is_scalar
@@ -41,7 +42,7 @@ class _IndexEvaluator(Evaluator):
 
     def __init__(self, text, operands, xp, axes: dict[str, int], sizes: dict[str, int], outputs: set[str]):
         super().__init__(text, operands, xp)
-        self.axes, self.sizes = axes, sizes
+        self.axes, self.sizes, self.outputs = axes, sizes, set(outputs)
         self.in_scope = set(outputs)  # output indices, plus those of the reductions we are inside
 
     def check_scope(self, tok) -> None:
@@ -67,10 +68,14 @@ class _IndexEvaluator(Evaluator):
                 names.append(str(tok))
         if any(isinstance(t, int) for t in take):
             value = value[tuple(take)]
+        own = dict(zip(names, value.shape, strict=True))  # size 1 where the operand broadcasts
         order = sorted(range(len(names)), key=lambda k: self.axes[names[k]])
         if order != list(range(len(names))):
             value = value.transpose(tuple(order))
-        return value.reshape(tuple(self.layout_shape(names)))
+        shape = [1] * len(self.axes)
+        for n in names:
+            shape[self.axes[n]] = own[n]
+        return value.reshape(tuple(shape))
 
     def e_name(self, node):
         name = str(node.children[0])
@@ -78,17 +83,37 @@ class _IndexEvaluator(Evaluator):
             self.check_scope(node.children[0])
             return self.xp.arange(self.sizes[name]).reshape(tuple(self.layout_shape([name])))
         value = super().e_name(node)
+        if not is_scalar(value) and tuple(getattr(value, "shape", ())) == ():
+            return self.xp.asarray(value)  # a 0-d array: a number
         if not is_scalar(value):
             raise self.error(node, f"'{name}' is an array; index it, e.g. {name}[i]")
         return value
 
     def call(self, node, name: str, arg_nodes: list):
-        if name in REDUCTIONS and len(arg_nodes) >= 2 and all(_is_reduction_index(n, self.axes) for n in
-                                                              arg_nodes[:-1]):
-            return self.reduce(name, [str(n.children[0]) for n in arg_nodes[:-1]], arg_nodes[-1])
+        if name in REDUCTIONS and is_reduction(name, arg_nodes, self.axes, self.outputs):
+            return self.reduce(node, name, arg_nodes[:-1], arg_nodes[-1])
+        if name in REDUCTIONS and (name not in ("max", "min") or len(arg_nodes) < 2):
+            if len(arg_nodes) < 2:
+                raise self.error(node, f"{name}() reduces: give the indices to reduce over first, e.g. "
+                                       f"{name}(i, x[i])" + (f" ({name}(a, b) is elementwise)"
+                                                             if name in ("max", "min") else ""))
+            for n in arg_nodes[:-1]:
+                if not (isinstance(n, Tree) and n.data == "name"):
+                    raise self.error(n, f"{name}(i, ..., expr) takes index names before the expression")
+                if str(n.children[0]) in self.outputs:
+                    raise self.error(n, f"index '{n.children[0]}' is both an output index and reduced over")
+                raise self.error(n, f"cannot infer the range of index '{n.children[0]}': it indexes no operand")
         return super().call(node, name, arg_nodes)
 
-    def reduce(self, name: str, indices: list[str], body):
+    def reduce(self, node, name: str, index_nodes: list, body):
+        indices = [str(n.children[0]) for n in index_nodes]
+        for n in index_nodes:
+            if str(n.children[0]) in self.in_scope:
+                raise self.error(n, f"index '{n.children[0]}' is already reduced over by an enclosing reduction"
+                                 if str(n.children[0]) not in self.outputs else
+                                 f"index '{n.children[0]}' is both an output index and reduced over")
+        if len(set(indices)) != len(indices):
+            raise self.error(node, f"{name}() names an index twice")
         outer = set(self.in_scope)
         self.in_scope |= set(indices)
         value = self.eval(body)
@@ -106,11 +131,19 @@ def _is_reduction_index(node, axes) -> bool:
     return isinstance(node, Tree) and node.data == "name" and str(node.children[0]) in axes
 
 
+def is_reduction(name: str, args: list, axes, outputs: set[str]) -> bool:
+    """``sum(i, expr)``-style: leading bare index names, then the expression. ``max(i, x[i])`` with ``i`` an
+    output index is the elementwise maximum instead."""
+    if len(args) < 2 or not all(_is_reduction_index(n, axes) for n in args[:-1]):
+        return False
+    return name not in ("max", "min") or not any(str(n.children[0]) in outputs for n in args[:-1])
+
+
 class _Analysis:
     """Binds each index to a size and checks operands, before anything is evaluated."""
 
-    def __init__(self, text: str, operands: dict):
-        self.text, self.operands = text, operands
+    def __init__(self, text: str, operands: dict, outputs: set[str] = frozenset()):
+        self.text, self.operands, self.outputs = text, operands, set(outputs)
         self.sizes: dict[str, int] = {}
         self.where: dict[str, str] = {}
         self.order: list[str] = []
@@ -123,10 +156,10 @@ class _Analysis:
 
     def bind(self, tok: Token, size: int, where: str) -> None:
         name = str(tok)
-        if name in self.sizes and self.sizes[name] != size:
+        if name in self.sizes and self.sizes[name] != size and 1 not in (size, self.sizes[name]):
             raise self.error(tok, f"index '{name}' is bound to size {self.sizes[name]} by {self.where[name]} "
-                                  f"and to size {size} by {where}")
-        if name not in self.sizes:
+                                  f"and to size {size} by {where} (sizes must match, or be 1 to broadcast)")
+        if name not in self.sizes or self.sizes[name] == 1:  # size 1 broadcasts against the other sizes
             self.sizes[name], self.where[name] = size, where
         if name not in self.order:
             self.order.append(name)
@@ -139,6 +172,10 @@ class _Analysis:
             self.access(node)
         elif node.data == "call" and str(node.children[0]) in REDUCTIONS:
             args = [a for a in node.children[1:] if a is not None]
+            name = str(node.children[0])
+            if name in ("max", "min") and any(isinstance(a, Tree) and a.data == "name" and
+                                              str(a.children[0]) in self.outputs for a in args[:-1]):
+                args = []  # max(i, x[i]) with i an output index: elementwise
             for a in args[:-1]:
                 if isinstance(a, Tree) and a.data == "name":
                     self.reduced.add(str(a.children[0]))
@@ -166,7 +203,8 @@ class _Analysis:
                                           f"(size {shape[axis]})")
                 continue
             if str(tok) in seen:
-                raise self.error(tok, f"index '{tok}' appears twice in {where}; diagonals are not supported")
+                raise self.error(tok, f"index '{tok}' appears twice in {where}; diagonals are not supported "
+                                      "(write an @kd.kernel, or multiply by kd.eye(n) and sum)")
             seen.add(str(tok))
             self.bind(tok, shape[axis], where)
 
@@ -192,8 +230,12 @@ def compute(expression: str, xp=None, **operands):
     if str(target.children[0]) in operands:
         raise KdslError(f"the output '{target.children[0]}' must not also be an operand", expression,
                         target.children[0].column)
-    analysis = _Analysis(expression, operands)
+    operands = {k: _operand(k, v) for k, v in operands.items()}
+    analysis = _Analysis(expression, operands, {str(t) for t in out_names})
     analysis.walk(body)
+    for name in analysis.order:
+        if name in operands:
+            raise analysis.error(analysis.first_use[name], f"'{name}' is both an index and an operand; rename one")
     seen = set()
     for tok in out_names:
         if str(tok) in seen:
@@ -216,6 +258,15 @@ def compute(expression: str, xp=None, **operands):
     full = tuple(analysis.sizes[str(t)] for t in out_names) + (1,) * (len(names) - len(out_names))
     value = xp.broadcast_to(xp.asarray(value), full)
     return value.reshape(full[:len(out_names)])
+
+
+def _operand(name: str, value):
+    if isinstance(value, (list, tuple)):
+        return np.asarray(value)
+    if not (is_scalar(value) or hasattr(value, "shape") and hasattr(value, "dtype")):
+        raise TypeError(f"kd.compute operand '{name}' is a {type(value).__name__}; operands are arrays and "
+                        "numbers")
+    return value
 
 
 def _default_xp():

@@ -35,12 +35,13 @@ _CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "tru
 class Evaluator:
     """Evaluates expression trees over ``xp`` (kdsl or NumPy). ``env`` maps names to arrays or numbers."""
 
-    def __init__(self, text: str, env: dict, xp, casts: dict | None = None):
+    def __init__(self, text: str, env: dict, xp, casts: dict | None = None, shift: int = 0):
         self.text, self.env, self.xp, self.casts = text, env, xp, casts or {}
+        self.shift = shift  # columns of a prefix parsed before ``text`` on its first line ("_m = ")
 
     def error(self, node, msg: str) -> KdslError:
         column, line = column_of(node)
-        return KdslError(msg, self.text, column, line)
+        return KdslError(msg, self.text, max(column - self.shift, 1) if line == 1 else column, line)
 
     def eval(self, node):
         if isinstance(node, Token):

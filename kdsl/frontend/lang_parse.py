@@ -25,7 +25,8 @@ from lark import Lark, Token, Tree, UnexpectedInput
 
 from .kernel_errors import caret_block
 
-_TERMINAL_WORDS = {"ASSIGN": "'='", "NAME": "a name", "INT": "an integer", "NUMBER": "a number"}
+_TERMINAL_WORDS = {"ASSIGN": "'='", "NAME": "a name", "INT": "an integer", "NUMBER": "a number",
+                   "_SEP": "';' or a new line"}
 
 
 class KdslError(ValueError):
@@ -60,6 +61,8 @@ def parse(text: str) -> Tree:
     """Parse kdsl-language text (one or more ``target = expr`` statements) into a lark tree."""
     if not isinstance(text, str):
         raise TypeError(f"kdsl expressions are strings, got {type(text).__name__}")
+    if not text.strip():
+        raise KdslSyntaxError("empty text: write a statement like 'y = x + 1'", text, 1)
     try:
         return parser().parse(text)
     except UnexpectedInput as exc:

@@ -32,7 +32,16 @@ import numpy as np
 from kdsl.codegen.compiler import compile_source
 from kdsl.runtime.reflect import ShaderInfo, reflect
 
-from .kernel_launch import AlgorithmCache, Binder, default_manager, groups_for, is_kd_array, normalize_grid
+from .kernel_launch import (
+    AlgorithmCache,
+    Binder,
+    check_launch,
+    checked_values,
+    default_manager,
+    groups_for,
+    is_kd_array,
+    normalize_grid,
+)
 
 __all__ = ["raw_kernel", "RawKernel"]
 
@@ -47,6 +56,10 @@ class RawKernel:
         self.name = name or "raw_kernel"
         self.spirv = compile_source(source)
         self.info: ShaderInfo = reflect(self.spirv, entry_point)
+        other_sets = _descriptor_sets(self.spirv) - {0}
+        if other_sets:
+            raise ValueError(f"{self.name}: the shader uses descriptor set(s) {sorted(other_sets)}; raw_kernel binds "
+                             "arrays to set 0 only: write layout(set = 0, binding = N)")
         numbers = [b.binding for b in self.info.bindings]
         if numbers != list(range(len(numbers))):
             raise ValueError(f"{self.name}: bindings must be numbered 0, 1, 2... without gaps; found {numbers}")
@@ -75,13 +88,15 @@ class RawKernel:
         count = normalize_grid(groups, "groups") if groups is not None else \
             groups_for(normalize_grid(grid), local)
         manager = default_manager()
-        binder = Binder(manager)
+        check_launch(self.name, count, local, manager)
         for b, value in zip(self.info.bindings, args[:nb], strict=False):
             self._check_array(b, value)
-            binder.bind(value, not b.readonly)
         push = self._push(args[nb:])
         if 0 in count:
             return None
+        binder = Binder(manager)
+        binder.bind_all((f"{self.name}: binding {b.binding} ({b.name})", value, not b.readonly)
+                        for b, value in zip(self.info.bindings, args[:nb], strict=False))
         key = tuple(spec_values.tolist())
         algo = self._algorithms.get(key, manager, binder.tensors, self.spirv, count, push) if not spec \
             else manager.algorithm(binder.tensors, self.spirv, workgroup=count, spec_consts=spec_values,
@@ -102,7 +117,10 @@ class RawKernel:
         out = bytearray(self.info.push_size + (-self.info.push_size) % 4)
         for m, value in zip(self.info.push_members, values, strict=False):
             count = m.type.count if m.type.kind != "scalar" else 1
-            data = np.asarray(value, dtype=np.dtype(m.type.dtype)).reshape(-1)
+            if m.type.dtype is None:
+                raise TypeError(f"{self.name}: push constant '{m.name}' has a type raw_kernel cannot fill (a "
+                                "struct or matrix); use scalar, vector or array members")
+            data = checked_values(value, m.type.dtype, f"{self.name}: push constant '{m.name}'")
             if data.size != count:
                 raise TypeError(f"{self.name}: push constant '{m.name}' takes {count} value(s), got {data.size}")
             raw = data.tobytes()
@@ -133,6 +151,18 @@ class RawKernel:
         local = tuple(values.get(sid, size) if sid is not None else size
                       for size, sid in zip(self.info.local_size, self.info.local_size_spec_ids, strict=False))
         return np.array(words, dtype=np.uint32), local
+
+
+def _descriptor_sets(spirv: bytes) -> set[int]:
+    """The DescriptorSet numbers decorated anywhere in a SPIR-V module."""
+    words = np.frombuffer(spirv, dtype=np.uint32)
+    sets, pos = set(), 5
+    while pos < len(words):
+        count, opcode = int(words[pos]) >> 16, int(words[pos]) & 0xFFFF
+        if opcode == 71 and count >= 4 and words[pos + 2] == 34:  # OpDecorate <id> DescriptorSet <n>
+            sets.add(int(words[pos + 3]))
+        pos += max(count, 1)
+    return sets
 
 
 def raw_kernel(source: str, name: str | None = None, entry_point: str | None = None) -> RawKernel:

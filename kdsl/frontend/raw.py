@@ -56,7 +56,7 @@ class RawKernel:
         self.name = name or "raw_kernel"
         self.spirv = compile_source(source)
         self.info: ShaderInfo = reflect(self.spirv, entry_point)
-        other_sets = _descriptor_sets(self.spirv) - {0}
+        other_sets = self.info.descriptor_sets - {0}
         if other_sets:
             raise ValueError(f"{self.name}: the shader uses descriptor set(s) {sorted(other_sets)}; raw_kernel binds "
                              "arrays to set 0 only: write layout(set = 0, binding = N)")
@@ -151,18 +151,6 @@ class RawKernel:
         local = tuple(values.get(sid, size) if sid is not None else size
                       for size, sid in zip(self.info.local_size, self.info.local_size_spec_ids, strict=False))
         return np.array(words, dtype=np.uint32), local
-
-
-def _descriptor_sets(spirv: bytes) -> set[int]:
-    """The DescriptorSet numbers decorated anywhere in a SPIR-V module."""
-    words = np.frombuffer(spirv, dtype=np.uint32)
-    sets, pos = set(), 5
-    while pos < len(words):
-        count, opcode = int(words[pos]) >> 16, int(words[pos]) & 0xFFFF
-        if opcode == 71 and count >= 4 and words[pos + 2] == 34:  # OpDecorate <id> DescriptorSet <n>
-            sets.add(int(words[pos + 3]))
-        pos += max(count, 1)
-    return sets
 
 
 def raw_kernel(source: str, name: str | None = None, entry_point: str | None = None) -> RawKernel:

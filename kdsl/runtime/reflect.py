@@ -111,6 +111,7 @@ class ShaderInfo:
     spec_constants: list[SpecConstant] = field(default_factory=list)
     local_size: tuple[int, int, int] = (1, 1, 1)
     local_size_spec_ids: tuple[int | None, int | None, int | None] = (None, None, None)
+    descriptor_sets: set[int] = field(default_factory=set)  # every set any resource is decorated with
 
 
 def _string(words: list[int]) -> str:
@@ -354,6 +355,7 @@ def reflect(spirv: bytes, entry_point: str | None = None) -> ShaderInfo:
         if storage == _SC_PUSH_CONSTANT:
             _push_block(m, m.unwrap_arrays(type_id), info)
         elif storage in (_SC_UNIFORM, _SC_STORAGE_BUFFER, _SC_UNIFORM_CONSTANT):
+            info.descriptor_sets.update(m.decorations.get(var_id, {}).get(_DEC_SET, []))
             binding = _binding(m, var_id, storage, type_id)
             if binding is not None:
                 info.bindings.append(binding)

@@ -68,6 +68,9 @@ def check_interface(code: bytes, images: list[bool], push_nbytes: int) -> None:
     memory object of its kind, and the push constants must be exactly the size of the shader's push block.
     """
     info = shader_info(code)
+    if info.descriptor_sets - {0}:
+        raise RuntimeError(f"the shader uses descriptor set(s) {sorted(info.descriptor_sets - {0})}; memory objects "
+                           "are bound to set 0 only: write layout(set = 0, binding = N)")
     for b in info.bindings:
         if b.binding >= len(images):
             raise RuntimeError(f"the shader reads binding {b.binding} ({b.name or b.kind}) but only {len(images)} "

@@ -293,3 +293,13 @@ void main() { v[gl_GlobalInvocationID.x * 4096u + 4u] = -1.0; v[0] = v[123456789
     for victim in victims:
         assert (victim.data() == 7).all()
     assert set(target.data().tolist()) <= {0.0, -1.0}  # robust writes may only land inside the bound range
+
+
+def test_descriptor_set_other_than_zero_is_refused(mgr):
+    t = mgr.tensor([1, 2])
+    code = spirv("""#version 450
+layout(local_size_x = 1) in;
+layout(set = 1, binding = 0) buffer B { float v[]; };
+void main() { v[0] = 1.0; }""")
+    with pytest.raises(RuntimeError, match=r"descriptor set\(s\) \[1\]"):
+        mgr.algorithm([t], code)

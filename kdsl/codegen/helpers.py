@@ -37,7 +37,7 @@ _UNSIGNED_MOD = "T kd_mod_S(T a, T b) { return b == Z ? Z : a % b; }"
 # NumPy's npy_divmod for floats (mod takes the divisor's sign; the quotient is floored and corrected).
 _FLOAT_FLOORDIV = """T kd_floordiv_S(T a, T b) {
     if (b == Z) return a / b;
-    T m = a - b * trunc(a / b);
+    T m = (isinf(b) && !isinf(a)) ? a : a - b * trunc(a / b);
     T q = (a - m) / b;
     if (m != Z && ((b < Z) != (m < Z))) q -= O;
     if (q == Z) return (a / b < Z) ? -Z : Z;
@@ -47,9 +47,16 @@ _FLOAT_FLOORDIV = """T kd_floordiv_S(T a, T b) {
 }"""
 _FLOAT_MOD = """T kd_mod_S(T a, T b) {
     if (b == Z) return (a - a) / (b - b);
-    T m = a - b * trunc(a / b);
+    T m = (isinf(b) && !isinf(a)) ? a : a - b * trunc(a / b);
     if (m != Z) { if ((b < Z) != (m < Z)) m += b; } else { m = (b < Z) ? -Z : Z; }
     return m;
+}"""
+# Round half to even without roundEven (lavapipe's double roundEven truncates). x - floor(x) is exact.
+_RINT = """T kd_rint_S(T x) {
+    if (isinf(x) || isnan(x)) return x;
+    T f = floor(x); T d = x - f;
+    T r = (d > T(0.5) || (d == T(0.5) && mod(f, T(2.0)) != Z)) ? f + O : f;
+    return r != Z ? r : x * Z;
 }"""
 _MAX = "T kd_max_S(T a, T b) { return (a > b || isnan(a)) ? a : b; }"
 _MIN = "T kd_min_S(T a, T b) { return (a < b || isnan(a)) ? a : b; }"
@@ -74,7 +81,10 @@ _FLOAT_ONLY = {
     "kd_pow_f": """float kd_pow_f(float a, float b) {
     if (b == 0.0 || a == 1.0) return 1.0;
     if (isnan(a) || isnan(b)) return a + b;
-    if (a == 0.0) return b < 0.0 ? uintBitsToFloat(0x7f800000u) : 0.0;
+    if (a == 0.0) {  // -0.0 to an odd integer power keeps its sign
+        float z = b < 0.0 ? uintBitsToFloat(0x7f800000u) : 0.0;
+        return (floatBitsToUint(a) != 0u && trunc(b) == b && mod(b, 2.0) == 1.0) ? -z : z;
+    }
     if (isinf(b)) return (abs(a) == 1.0) ? 1.0 : ((abs(a) > 1.0) == (b > 0.0) ? b * b : 0.0);
     float r = exp2(b * log2(abs(a)));
     if (a < 0.0) {
@@ -151,6 +161,7 @@ def _library() -> dict[str, str]:
         lib[f"kd_max_{s}"] = _expand(_MAX, s)
         lib[f"kd_min_{s}"] = _expand(_MIN, s)
         lib[f"kd_sign_{s}"] = _expand(_SIGN, s)
+        lib[f"kd_rint_{s}"] = _expand(_RINT, s)
     return lib
 
 

@@ -112,6 +112,8 @@ def _render_bool(name: str, a: list[str]) -> str:
 
 def _render_float(name: str, t: dt.DType, s: str, a: list[str]) -> str:
     x = a[0]
+    if name == "rint" and t is dt.float64:
+        return f"kd_rint_d({x})"
     if name in _ANY_FLOAT:
         return _ANY_FLOAT[name].format(x)
     if name == "sign":

@@ -103,10 +103,16 @@ class Array:
         return self.numpy().tolist()
 
     def __float__(self) -> float:
+        self._scalar_check()
         return float(self.item())
 
     def __int__(self) -> int:
+        self._scalar_check()
         return int(self.item())
+
+    def _scalar_check(self) -> None:
+        if self.size != 1:  # NumPy raises TypeError here (item() raises ValueError)
+            raise TypeError("only length-1 arrays can be converted to Python scalars")
 
     def __index__(self) -> int:
         if not self.dtype.is_int:
@@ -296,6 +302,11 @@ class Array:
         from kdsl.frontend.linalg import dot
 
         return dot(self, other)
+
+    def round(self, decimals: int = 0) -> Array:
+        from kdsl.frontend.math import round
+
+        return round(self, decimals)
 
     def clip(self, a_min=None, a_max=None) -> Array:
         from kdsl.frontend.math import clip

@@ -83,14 +83,15 @@ def getitem(a: Array, key) -> Array:
 def setitem(a: Array, key, value) -> Array:
     """The array equal to ``a`` with ``a[key]`` replaced by ``value`` (cast to a's dtype, broadcast)."""
     region, shape = apply_key(View.contiguous(a.shape), key)
-    if region.size == 0:
-        return a
     dev = a.device
     if isinstance(value, (bool, int, float)):
         vnode = ops.const_node(value, a.dtype, dev)
     else:
         v = ops.as_operand(value, dev)
         vnode = ops.cast_node(v._node, a.dtype)
-    vnode = mv.reshape_node(mv.broadcast_node(vnode, shape), region.shape)
+    vnode = mv.broadcast_node(vnode, shape)  # checks the value's shape even for an empty region, as NumPy does
+    if region.size == 0:
+        return a
+    vnode = mv.reshape_node(vnode, region.shape)
     whole = View.contiguous(a.shape)
     return Array(Node("assemble", (a._node, vnode), a.dtype, a.shape, (whole, region), device=dev))

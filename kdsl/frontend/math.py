@@ -11,6 +11,8 @@ Example:
 
 from __future__ import annotations
 
+import numpy as np
+
 from kdsl.frontend.ops import apply, where  # noqa: F401  (where is public from here)
 
 
@@ -82,6 +84,16 @@ def round(x, decimals: int = 0):
     """Round half to even to ``decimals`` places (NumPy's ``round``: scale, rint, unscale; ints unchanged)."""
     if not x.dtype.is_float and decimals >= 0:
         return x
+    if not x.dtype.is_float:  # ints to a multiple of 10**-decimals, half to even, in the int dtype
+        s = 10 ** -decimals
+        if x.dtype.kind == "b":
+            raise TypeError("round of a bool array with decimals < 0 is not supported (NumPy raises too)")
+        if s > np.iinfo(x.dtype.np).max:
+            return x * 0
+        q = x // s
+        r = x - q * s
+        up = (r > s - r) | ((r == s - r) & ((q & 1) != 0))
+        return (q + up.astype(x.dtype)) * s
     if decimals == 0:
         return rint(x)
     scale = 10.0 ** decimals

@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
+
 from kdsl.codegen.view import View
 from kdsl.frontend.graph import Node
 
@@ -83,7 +85,7 @@ def normalize_axis(axis: int, ndim: int) -> int:
     if not isinstance(axis, (int,)) or isinstance(axis, bool):
         raise TypeError(f"axis must be an int, got {type(axis).__name__}")
     if not -ndim <= axis < ndim:
-        raise ValueError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+        raise np.exceptions.AxisError(axis, ndim)
     return axis % ndim
 
 

@@ -213,6 +213,8 @@ _COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
 
 
 def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
+    if name == "pow" and out_dtype.kind == "i" and isinstance(operands[1], int) and operands[1] < 0:
+        raise ValueError("Integers to negative integer powers are not allowed.")
     try:
         srcs = tuple([operand_node(x, d, shape, dev) for x, d in zip(operands, in_dtypes, strict=True)])
     except OverflowError:

@@ -112,14 +112,14 @@ def all(x, axis=None, keepdims=False) -> Array:
 
 def _arg(x, op: str, axis, keepdims: bool) -> Array:
     x = _arr(x)
-    if x.size == 0:
+    a = None if axis is None else mv.normalize_axis(axis, x.ndim)
+    if x.size == 0 and (a is None or x.shape[a] == 0):
         raise ValueError(f"attempt to get {op} of an empty sequence")
     out_dtype = _fit(dt.int64, x.device)
-    if axis is None:
+    if a is None:
         flat = x.reshape(-1)
         out = _reduce(flat, op, (0,), out_dtype, False)
         return out.reshape((1,) * x.ndim) if keepdims else out
-    a = mv.normalize_axis(axis, x.ndim)
     return _reduce(x, op, (a,), out_dtype, keepdims)
 
 
@@ -133,6 +133,13 @@ def argmin(x, axis=None, keepdims=False) -> Array:
     return _arg(x, "argmin", axis, keepdims)
 
 
+def _nan_like(total: Array) -> Array:
+    from kdsl.frontend.shape_ops import broadcast_to
+
+    d = total.dtype if total.dtype.is_float else dt.float32
+    return broadcast_to(Array(ops.const_node(float("nan"), d, total.device)), total.shape)
+
+
 def mean(x, axis=None, dtype=None, keepdims=False) -> Array:
     """Arithmetic mean over ``axis`` (ints give float64 like NumPy; float32 on devices without float64)."""
     x = _arr(x)
@@ -140,7 +147,8 @@ def mean(x, axis=None, dtype=None, keepdims=False) -> Array:
     n = math.prod(x.shape[a] for a in axes)
     d = _numpy_dtype(np.mean, x, dtype)
     total = _reduce(x, "sum", axes, d, False)
-    out = total * (1.0 / n if n else float("nan"))
+    # An empty mean is NaN; a NaN constant (not 0 * NaN, which drivers may fold to 0) makes sure of it.
+    out = total * (1.0 / n) if n else _nan_like(total)
     if out.dtype is not d:
         out = out.astype(d)
     return out.reshape(tuple(1 if a in axes else k for a, k in enumerate(x.shape))) if keepdims else out
@@ -156,7 +164,12 @@ def var(x, axis=None, dtype=None, ddof=0, keepdims=False) -> Array:
     centred = xd - mean(xd, axis=axes, keepdims=True)
     total = _reduce(centred * centred, "sum", axes, d, False)
     denom = n - ddof
-    out = total * (1.0 / denom if denom > 0 else float("nan"))
+    if not n:
+        out = _nan_like(total)
+    elif denom > 0:
+        out = total * (1.0 / denom)
+    else:  # NumPy divides by max(n - ddof, 0): inf, or NaN where the sum of squares is 0
+        out = total * float("inf")
     return out.reshape(tuple(1 if a in axes else k for a, k in enumerate(x.shape))) if keepdims else out
 
 

@@ -48,11 +48,12 @@ def _inplace(name: str):
 class Array:
     """An n-dimensional array on a kdsl device, computed lazily."""
 
-    __slots__ = ("_node", "__weakref__")
+    __slots__ = ("_node", "_parent", "__weakref__")
     __array_priority__ = 100  # NumPy defers to our reflected operators
 
     def __init__(self, node: Node):
         self._node = node
+        self._parent = None  # (array, key) when this array is ``array[key]``: writes go through to it
 
     # ----- properties
     @property
@@ -224,17 +225,29 @@ class Array:
     def reshape(self, *shape) -> Array:
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = shape[0]
-        return Array(mv.reshape_node(self._node, mv.resolve_shape(shape, self.size)))
+        out = Array(mv.reshape_node(self._node, mv.resolve_shape(shape, self.size)))
+        return out._view_of(self, lambda base, view: base.__setitem__(Ellipsis, view.reshape(base.shape)))
 
     def ravel(self) -> Array:
         return self.reshape(-1)
 
-    flatten = ravel
+    def flatten(self) -> Array:
+        """A flat copy (writes to it do not reach this array, as in NumPy)."""
+        return Array(self.reshape(-1)._node)
 
     def transpose(self, *axes) -> Array:
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
             axes = axes[0]
-        return Array(mv.permute_node(self._node, mv.transpose_axes(axes or None, self.ndim)))
+        perm = mv.transpose_axes(axes or None, self.ndim)
+        inverse = tuple(sorted(range(len(perm)), key=perm.__getitem__))
+        out = Array(mv.permute_node(self._node, perm))
+        return out._view_of(self, lambda base, view: base.__setitem__(Ellipsis, view.transpose(inverse)))
+
+    def _view_of(self, base: Array, write) -> Array:
+        """Mark this array as a view of ``base``: ``write(base, self)`` carries assignments into this view back
+        to ``base`` (NumPy's view semantics for ``a.T[0] = 1``, ``a[0][1] = 1``, ``a.reshape(...)[i] = v``)."""
+        self._parent = (base, write)
+        return self
 
     def swapaxes(self, a: int, b: int) -> Array:
         from kdsl.frontend.shape_ops import swapaxes
@@ -255,6 +268,9 @@ class Array:
         from kdsl.frontend.indexing import setitem
 
         self._node = setitem(self, key, value)._node
+        if self._parent is not None:  # a[0][1] = v, a.T[0] = v, row = a[0]; row[1] = v all reach a
+            base, write = self._parent
+            write(base, self)
 
     # ----- reductions
     def _reduce(self, name, *args, **kwargs):

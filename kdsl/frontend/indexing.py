@@ -3,7 +3,8 @@
 
 Writing follows *value* semantics: ``a[key] = v`` makes ``a`` a new lazy array equal to the old one with the
 region replaced (other arrays that were views of the old ``a`` keep the old values, unlike NumPy). It costs one
-copy of ``a`` (fused with whatever computed it) plus one kernel over the region.
+copy of ``a`` (fused with whatever computed it) plus one kernel over the region. Writing into a view made by
+indexing (``a[0][1] = v``, ``row = a[0]; row[1] = v``) also writes into the array it came from, as in NumPy.
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -77,7 +78,7 @@ def getitem(a: Array, key) -> Array:
         out = base
     else:
         out = Node("view", (base,), base.dtype, view.shape, view.canonical())
-    return Array(mv.reshape_node(out, shape))
+    return Array(mv.reshape_node(out, shape))._view_of(a, lambda base, view: base.__setitem__(key, view))
 
 
 def setitem(a: Array, key, value) -> Array:

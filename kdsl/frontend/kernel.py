@@ -124,16 +124,14 @@ class Kernel:
         self.fn = fn
         self.block = None if block is None else normalize_grid(block, "block")
         self.signature = inspect.signature(fn)
-        self._src: FunctionSource | None = None
         self._variants: dict = {}
         self._algorithms = AlgorithmCache()
         functools.update_wrapper(self, fn)
 
-    @property
+    @functools.cached_property
     def src(self) -> FunctionSource:
-        if self._src is None:
-            self._src = FunctionSource(self.fn)
-        return self._src
+        """The function's source and AST, read on first use (decorating stays cheap)."""
+        return FunctionSource(self.fn)
 
     def __getitem__(self, launch):
         """``k[grid]`` or ``k[grid, block]`` with grid/block ints or tuples: a launcher to call."""

@@ -31,14 +31,12 @@ class Func:
         if not inspect.isfunction(fn):
             raise TypeError(f"@kd.func decorates a Python function, not {type(fn).__name__}")
         self.fn = fn
-        self._src: FunctionSource | None = None
         functools.update_wrapper(self, fn)
 
-    @property
+    @functools.cached_property
     def src(self) -> FunctionSource:
-        if self._src is None:
-            self._src = FunctionSource(self.fn)
-        return self._src
+        """The function's source and AST, read on first use (decorating stays cheap)."""
+        return FunctionSource(self.fn)
 
     def annotations(self) -> dict:
         return inspect.get_annotations(self.fn, eval_str=True)

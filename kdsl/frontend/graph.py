@@ -40,7 +40,9 @@ class Node:
 
     def __init__(self, op: str, srcs: tuple, dtype: dt.DType, shape: tuple[int, ...], arg=None,
                  buffer=None, device=None):
-        self.op, self.srcs, self.dtype, self.shape, self.arg = op, srcs, dtype, tuple(shape), arg
+        if shape.__class__ is not tuple:  # most callers pass a tuple already: skip the copy
+            shape = tuple(shape)
+        self.op, self.srcs, self.dtype, self.shape, self.arg = op, srcs, dtype, shape, arg
         self.buffer = buffer
         self.device = device if device is not None else (srcs[0].device if srcs else None)
         self.id = next(_ids)

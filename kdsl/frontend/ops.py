@@ -43,11 +43,11 @@ for _name in ("exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "
 
 _ARRAY: list = []  # the Array class, imported on first use (array.py imports this module)
 _SIGNATURES: dict = {}  # (op, device, operand dtypes / weak kinds) -> (result dtype, operand dtypes)
-_CONSTS: dict = {}  # (type, value, dtype) -> the value converted to dtype
+_CONSTS: dict = {}  # (type, value, dtype name) -> the value converted to dtype
 
 
 def _array_cls():
-    if not _ARRAY:
+    if not _ARRAY:  # hot paths read _ARRAY[0] directly once it is filled
         from kdsl.frontend.array import Array
 
         _ARRAY.append(Array)
@@ -89,9 +89,9 @@ def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
 
 def const_node(value, dtype: dt.DType, device) -> Node:
     """A scalar constant node (shape ()), its value converted as NumPy converts it to ``dtype``."""
-    key = (type(value), value, dtype)
+    key = (value.__class__, value, dtype.name)  # a name hashes in C, a DType in Python
     v = _CONSTS.get(key)
-    if v is None:
+    if v is None or (v == 0 and not isinstance(value, int)):  # 0.0 and -0.0 are equal keys: keep the sign
         if isinstance(value, int) and not isinstance(value, bool) and dtype.is_int and \
                 not dt.can_hold(dtype, value):
             raise OverflowError(f"Python integer {value} out of bounds for {dtype.name}")
@@ -161,17 +161,21 @@ _WEAK_KIND = {bool: "weak-bool", int: "weak-int", float: "weak-float"}
 
 
 def _fast_key(name: str, operands, Array):
-    """(signature key, device) when every operand is an Array of one device or a Python scalar, else None."""
-    key, dev = [name], None
+    """(signature key, device, shape) when every operand is an Array of one device or a Python scalar, else None.
+
+    Dtypes enter the key by name: a str hashes in C (DType.__hash__ is a Python call), and this runs per op."""
+    key, dev, shape = [name], None, None
     for x in operands:
         cls = x.__class__
         if cls is Array:
             node = x._node
             if dev is None:
-                dev = node.device
+                dev, shape = node.device, node.shape
             elif node.device is not dev:
                 return None
-            key.append(node.dtype)
+            elif node.shape != shape:
+                shape = False  # several shapes: broadcast below
+            key.append(node.dtype.name)
         elif cls in _WEAK_KIND:
             key.append(_WEAK_KIND[cls])
         else:
@@ -179,26 +183,25 @@ def _fast_key(name: str, operands, Array):
     if dev is None:
         return None
     key.append(dev.index)
-    return tuple(key), dev
+    if shape is False:
+        shape = broadcast_shapes(*[x._node.shape for x in operands if x.__class__ is Array])
+    return tuple(key), dev, shape
 
 
 def apply(name: str, *operands):
     """Build the lazy elementwise op ``name`` on ``operands`` (see the module docstring)."""
-    Array = _array_cls()
+    Array = _ARRAY[0] if _ARRAY else _array_cls()
     fast = _fast_key(name, operands, Array)
     if fast is not None:
-        key, dev = fast
+        key, dev, shape = fast
         sig = _SIGNATURES.get(key)
-        if sig is not None:  # the common case: known dtypes, no conversions to make
-            out_dtype, in_dtypes = sig
-            shapes = [x._node.shape for x in operands if x.__class__ is Array]
-            shape = shapes[0] if len(shapes) == 1 else broadcast_shapes(*shapes)
-            return _build(name, operands, out_dtype, in_dtypes, shape, dev)
+        if sig is not None:  # the common case: only Arrays and Python scalars, dtypes seen before
+            return _build(name, operands, sig[0], sig[1], shape, dev)
     if name not in _TABLE:
         raise ValueError(f"unknown elementwise op {name!r}")
     dev = device_of(operands)
     operands = [x if isinstance(x, Array) else as_operand(x, dev) for x in operands]
-    key = (name, *(x._node.dtype if isinstance(x, Array) else dt._weak_token(x) for x in operands), dev.index)
+    key = (name, *(x._node.dtype.name if isinstance(x, Array) else dt._weak_token(x) for x in operands), dev.index)
     sig = _SIGNATURES.get(key)
     if sig is None:
         out_dtype, in_dtypes = result_of(name, operands)
@@ -215,8 +218,19 @@ _COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
 def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
     if name == "pow" and out_dtype.kind == "i" and isinstance(operands[1], int) and operands[1] < 0:
         raise ValueError("Integers to negative integer powers are not allowed.")
-    try:
-        srcs = tuple([operand_node(x, d, shape, dev) for x, d in zip(operands, in_dtypes, strict=True)])
+    Array = _ARRAY[0]
+    srcs = []
+    try:  # operand_node of each operand, inlined: this runs for every op of every expression
+        for x, d in zip(operands, in_dtypes, strict=True):
+            if x.__class__ is Array or isinstance(x, Array):
+                node = x._node
+                if node.dtype is not d:
+                    node = cast_node(node, d)
+                if node.shape != shape:
+                    node = movement.broadcast_node(node, shape)
+                srcs.append(node)
+            else:  # a scalar constant stays 0-d: elementwise kernels read it at every index, no view needed
+                srcs.append(const_node(x, d, dev))
     except OverflowError:
         if name not in _COMPARE:
             raise
@@ -225,8 +239,8 @@ def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
         fits = all(-(1 << 63) <= v < (1 << 63) for v in ints) and dt.uint64 not in in_dtypes
         wide = dt.int64 if fits and dev.supports(dt.int64) and all(d.kind in "biu" for d in in_dtypes) \
             else dt.float64 if dev.supports(dt.float64) else dt.float32
-        srcs = tuple([operand_node(x, wide, shape, dev) for x in operands])
-    return _array_cls()(Node(name, srcs, out_dtype, shape, device=dev))
+        srcs = [operand_node(x, wide, shape, dev) for x in operands]
+    return Array(Node(name, tuple(srcs), out_dtype, shape, device=dev))
 
 
 def where(cond, a, b):

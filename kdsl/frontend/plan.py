@@ -39,25 +39,30 @@ class _Template(NamedTuple):
 
 
 def _part(n: Node, pos: dict[int, int]) -> tuple:
+    # dtypes enter the key by name: a str hashes in C, a DType in Python (the key is hashed on every plan)
     op = n.op
     if op == "buffer":
-        return (n.dtype, n.shape)
+        return (n.dtype.name, n.shape)
     if op == "const":
-        return ("c", n.dtype)
+        return ("c", n.dtype.name)
     if op == "rand":
-        return ("r", n.dtype, n.shape, n.arg[0])
-    return (op, n.dtype, n.shape, n.arg, tuple([pos[s.id] for s in n.srcs]))
+        return ("r", n.dtype.name, n.shape, n.arg[0])
+    return (op, n.dtype.name, n.shape, n.arg, tuple([pos[s.id] for s in n.srcs]))
 
 
 def _visit(n: Node, pos: dict[int, int], order: list[Node], parts: list[tuple]) -> None:
     """Post-order walk. Recursion is the fastest walk in Python for the usual shallow graphs (a module-level
     function: a nested one would form a reference cycle that keeps the graph alive until the next GC)."""
-    for s in n.srcs:
+    srcs = n.srcs
+    for s in srcs:
         if s.id not in pos:
             _visit(s, pos, order, parts)
     pos[n.id] = len(order)
     order.append(n)
-    parts.append(_part(n, pos))
+    if srcs:  # an op node (leaves have no sources): _part's last case, inlined as this runs per node
+        parts.append((n.op, n.dtype.name, n.shape, n.arg, tuple([pos[s.id] for s in srcs])))
+    else:
+        parts.append(_part(n, pos))
 
 
 def signature(roots: list[Node]) -> tuple[tuple, list[Node]]:

@@ -53,7 +53,7 @@ class Program:
 
         ``in_batch`` holds the ids of the entries the batch being recorded already uses: those are never
         rebound (their dispatches would read the new buffers)."""
-        key = tuple(id(t) for t in tensors)
+        key = tuple([id(t) for t in tensors])
         entry = self.algos.get(key)
         if entry is not None:
             self.algos.move_to_end(key)
@@ -98,18 +98,22 @@ class Batches:
 
     def submit(self, dispatches: list[tuple[list, np.ndarray]], launched: list[Program]) -> None:
         """Run ``dispatches`` ((algorithm entry, push words) in order) as one submission, waiting for it."""
-        import kdsl.runtime as rt
-
         level = debug_level()
-        key = tuple((id(entry[0]), words.tobytes()) for entry, words in dispatches)
-        versions = tuple(entry[1] for entry, _ in dispatches)
+        key = tuple([(id(entry[0]), words.tobytes()) for entry, words in dispatches])
+        versions = tuple([entry[1] for entry, _ in dispatches])
         hit = None if level else self.recorded.get(key)
-        t0 = time.perf_counter()
-        if hit is not None and hit[1] == versions:
+        if hit is not None and hit[1] == versions:  # the usual case in a loop: replay, record nothing
             self.recorded.move_to_end(key)
             hit[0].eval()
             stats["replays"] += 1
             return
+        self._record(key, versions, hit, dispatches, launched, level)
+
+    def _record(self, key, versions, hit, dispatches, launched, level) -> None:
+        """Record ``dispatches`` (into this key's stale sequence, the oldest one, or a new one) and run them."""
+        import kdsl.runtime as rt
+
+        t0 = time.perf_counter()
         if level:
             seq = self.device.manager.sequence(total_timestamps=len(dispatches) + 1)
         elif hit is not None:

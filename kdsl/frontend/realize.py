@@ -106,14 +106,14 @@ def run(steps: list[Step]) -> None:
     work = []
     for step in steps:
         out = step.out
-        if step.fresh or out.id not in pending:
+        buf = pending.get(out.id)
+        if step.fresh or buf is None:
             size = out.size
             tensor = allocate(device, size, out.dtype) if size else None
-            pending[out.id] = Buffer(tensor, size, out.dtype, device)
-        buf = pending[out.id]
+            buf = pending[out.id] = Buffer(tensor, size, out.dtype, device)
         if buf.tensor is None or kernel_size(step.kernel) == 0:
             continue
-        inputs = [n.buffer if n.realized else pending[n.id] for n in step.inputs]
+        inputs = [n.buffer if n.op == "buffer" else pending[n.id] for n in step.inputs]
         work.append((step.template, step.kernel, buf, inputs, step.words))
     submit(device, work)
     stats["realizes"] += 1
@@ -134,7 +134,9 @@ def submit(device, work: list[tuple]) -> None:
             prog = program(kernel, device)
             if t is not None:
                 t.program.append(prog)
-        tensors = [out.tensor] + [b.tensor if b.tensor is not None else _dummy(device) for b in inputs]
+        tensors = [out.tensor]
+        for b in inputs:
+            tensors.append(b.tensor if b.tensor is not None else _dummy(device))
         entry = prog.algorithm(tensors, words, in_batch)
         in_batch.add(id(entry))
         dispatches.append((entry, words))
@@ -165,6 +167,9 @@ def _aliased(node: Node) -> Node | None:
 
 def realize_nodes(nodes: list[Node]) -> None:
     """Compute ``nodes`` in one submission per device; reshapes of computed data share its buffer."""
+    if len(nodes) == 1 and nodes[0].op not in ("view", "buffer"):  # the usual kd.realize(x): no grouping
+        run(plan(nodes))
+        return
     targets = [_aliased(n) or n for n in nodes if not n.realized]
     by_device: dict[int, list[Node]] = {}
     for n in targets:

@@ -20,6 +20,7 @@ Example:
 from __future__ import annotations
 
 import math
+import struct
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -30,6 +31,7 @@ from kdsl.codegen.kernels import LOCAL, MAX_GROUPS, Elementwise, Matmul, Reduce,
 from kdsl.codegen.view import View
 from kdsl.frontend.graph import Node, toposort
 
+_F32, _U32 = struct.Struct("<f"), struct.Struct("<I")
 MAX_DEPTH = 100  # longest chain of ops inlined into one kernel (keeps shaders and recursion bounded)
 
 
@@ -127,7 +129,10 @@ class Lowering:
 def const_words(value, dtype: dt.DType) -> list[int]:
     """A scalar as the 32-bit words its compute type reads (see :func:`kdsl.codegen.glsl.const_word`)."""
     if dtype.is_float and dtype.itemsize <= 4:
-        return [int(np.array(value, np.float32).view(np.uint32))]
+        try:  # struct rounds a double to float32 as NumPy's cast does, without making arrays (runs per realize)
+            return [_U32.unpack(_F32.pack(value))[0]]
+        except (OverflowError, TypeError, struct.error):  # beyond float32's range: NumPy gives inf
+            return [int(np.array(value, np.float32).view(np.uint32))]
     if dtype.itemsize == 8:
         raw = int(np.array(value, dtype.np).view(np.uint64))
         return [raw & 0xFFFFFFFF, raw >> 32]

@@ -111,3 +111,10 @@ def test_setitem_empty_region_still_checks_value_shape():
     a[2:2] = kd.asarray(np.ones(3, np.float32))  # broadcastable: a no-op
     a[2:2] = 5
     assert_match(a, np.ones((4, 3), np.float32))
+
+
+def test_negative_zero_constant_keeps_its_sign():
+    """The constant cache once keyed -0.0 and 0.0 alike, so a * -0.0 gave +0.0."""
+    plus = (kd.ones(3) * 0.0).numpy()
+    minus = (kd.ones(3) * -0.0).numpy()
+    assert not np.signbit(plus).any() and np.signbit(minus).all()

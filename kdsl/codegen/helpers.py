@@ -143,18 +143,13 @@ def _expand(template: str, s: str) -> str:
 
 def _library() -> dict[str, str]:
     lib = dict(_FLOAT_ONLY)
-    for s in ("i", "l"):
-        lib[f"kd_floordiv_{s}"] = _expand(_SIGNED_FLOORDIV, s)
-        lib[f"kd_mod_{s}"] = _expand(_SIGNED_MOD, s)
-        lib[f"kd_ipow_{s}"] = _expand(_IPOW, s)
-        lib[f"kd_shl_{s}"] = _expand(_SHL, s)
-        lib[f"kd_shr_{s}"] = _expand(_SHR_SIGNED, s)
-    for s in ("u", "ul"):
-        lib[f"kd_floordiv_{s}"] = _expand(_UNSIGNED_FLOORDIV, s)
-        lib[f"kd_mod_{s}"] = _expand(_UNSIGNED_MOD, s)
-        lib[f"kd_ipow_{s}"] = _expand(_UPOW, s)
-        lib[f"kd_shl_{s}"] = _expand(_SHL, s)
-        lib[f"kd_shr_{s}"] = _expand(_SHR_UNSIGNED, s)
+    signed = {"floordiv": _SIGNED_FLOORDIV, "mod": _SIGNED_MOD, "ipow": _IPOW, "shl": _SHL, "shr": _SHR_SIGNED}
+    unsigned = {"floordiv": _UNSIGNED_FLOORDIV, "mod": _UNSIGNED_MOD, "ipow": _UPOW, "shl": _SHL,
+                "shr": _SHR_UNSIGNED}
+    for suffixes, templates in ((("i", "l"), signed), (("u", "ul"), unsigned)):
+        for s in suffixes:
+            for name, template in templates.items():
+                lib[f"kd_{name}_{s}"] = _expand(template, s)
     for s in ("f", "d"):
         lib[f"kd_floordiv_{s}"] = _expand(_FLOAT_FLOORDIV, s)
         lib[f"kd_mod_{s}"] = _expand(_FLOAT_MOD, s)

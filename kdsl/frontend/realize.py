@@ -19,6 +19,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.codegen.kernels import Elementwise, Matmul
+from kdsl.device import _runtime  # imported late there: building graphs must not need Vulkan
 from kdsl.frontend.graph import Node
 from kdsl.frontend.plan import plan
 from kdsl.frontend.programs import batches, program, stats
@@ -74,12 +75,6 @@ def allocate(device, size: int, dtype: dt.DType):
             device._pool_bytes -= size * dtype.itemsize
             return bucket.pop()
     return device.manager.tensor_empty(size, dtype.np)
-
-
-def _runtime():
-    import kdsl.runtime as rt
-
-    return rt
 
 
 def _dummy(device):

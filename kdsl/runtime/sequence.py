@@ -200,12 +200,16 @@ class Sequence(Destroyable):
         self.eval_async(op)
         return self.eval_await()
 
-    def _replay(self) -> Sequence:
-        """The hot path: resubmit an ended command buffer that has no host steps, and wait."""
+    def _check_deps(self) -> None:
+        """Refuse to submit commands that use a destroyed tensor, image or algorithm."""
         for obj in self._deps:
             if obj._destroyed:
                 raise RuntimeError(f"cannot evaluate: {obj!r} used by a recorded operation was destroyed; "
                                    "record the operations again with live objects")
+
+    def _replay(self) -> Sequence:
+        """The hot path: resubmit an ended command buffer that has no host steps, and wait."""
+        self._check_deps()
         running = self._ctx.running
         with self._ctx.lock:
             res = lib.vkQueueSubmit(self._queue, 1, self._submit, self._fence)
@@ -231,10 +235,7 @@ class Sequence(Destroyable):
         self.end()
         for o in self._pre:
             o.pre_eval()
-        for obj in self._deps:
-            if obj._destroyed:
-                raise RuntimeError(f"cannot evaluate: {obj!r} used by a recorded operation was destroyed; "
-                                   "record the operations again with live objects")
+        self._check_deps()
         if not self._batch:
             self._evaluated = True
             return self

@@ -14,7 +14,7 @@ from dsl_common import best_ms, table, torch_device, torch_module, torch_sync
 
 import kdsl as kd
 import kdsl.kp as kp
-from kdsl.codegen.compiler import compile_source
+from kdsl.runtime.compiler import compile_source
 
 HAND_WRITTEN = """#version 450
 layout(local_size_x = 256) in;

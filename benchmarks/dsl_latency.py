@@ -15,8 +15,8 @@ from dsl_common import table
 
 import kdsl as kd
 import kdsl.kp as kp
-from kdsl.frontend.plan import plan
-from kdsl.frontend.programs import program
+from kdsl.engine.plan import plan
+from kdsl.engine.programs import program
 
 
 def first_call_ms(trials: int = 5) -> list[float]:

@@ -13,7 +13,6 @@ Example:
 
 from kdsl import dtype
 from kdsl import dtype as _dtype_module
-from kdsl.codegen.compiler import ShaderCompileError, compile_source
 from kdsl.device import Device, device
 from kdsl.dtype import (
     DType,
@@ -30,10 +29,12 @@ from kdsl.dtype import (
     uint32,
     uint64,
 )
-from kdsl.frontend import kernel_api as _kernel_api
-from kdsl.frontend import random
-from kdsl.frontend.array import Array
-from kdsl.frontend.creation import (
+from kdsl.engine.explain import explain, stats
+from kdsl.frontend import kernels as _kernels
+from kdsl.frontend import lang as _lang
+from kdsl.frontend.array import random
+from kdsl.frontend.array.array import Array, realize
+from kdsl.frontend.array.creation import (
     arange,
     array,
     asarray,
@@ -48,11 +49,9 @@ from kdsl.frontend.creation import (
     zeros,
     zeros_like,
 )
-from kdsl.frontend.explain import explain, stats
-from kdsl.frontend.jit import jit
-from kdsl.frontend.kernel_api import *  # noqa: F403 - @kd.kernel, kd.compute, kd.elementwise, ... (its __all__)
-from kdsl.frontend.linalg import dot, matmul, outer
-from kdsl.frontend.math import (
+from kdsl.frontend.array.jit import jit
+from kdsl.frontend.array.linalg import dot, matmul, outer
+from kdsl.frontend.array.math import (
     abs,
     absolute,
     add,
@@ -124,9 +123,23 @@ from kdsl.frontend.math import (
     trunc,
     where,
 )
-from kdsl.frontend.realize import realize
-from kdsl.frontend.reductions import all, amax, amin, any, argmax, argmin, cumsum, max, mean, min, prod, std, sum, var
-from kdsl.frontend.shape_ops import (
+from kdsl.frontend.array.reductions import (
+    all,
+    amax,
+    amin,
+    any,
+    argmax,
+    argmin,
+    cumsum,
+    max,
+    mean,
+    min,
+    prod,
+    std,
+    sum,
+    var,
+)
+from kdsl.frontend.array.shape_ops import (
     broadcast_arrays,
     broadcast_to,
     concatenate,
@@ -140,6 +153,9 @@ from kdsl.frontend.shape_ops import (
     swapaxes,
     transpose,
 )
+from kdsl.frontend.kernels import *  # noqa: F403 - @kd.kernel, kd.raw_kernel, intrinsics, ... (its __all__)
+from kdsl.frontend.lang import *  # noqa: F403 - kd.compute, kd.elementwise, kd.reduction (its __all__)
+from kdsl.runtime.compiler import ShaderCompileError, compile_source
 
 bool = bool_  # noqa: A001  (NumPy spells it np.bool too)
 newaxis = None
@@ -166,5 +182,6 @@ __all__ = [
     "broadcast_arrays", "broadcast_to", "concatenate", "expand_dims", "flip", "moveaxis", "ravel", "reshape",
     "squeeze", "stack", "swapaxes", "transpose", "bool", "newaxis", "pi", "e", "inf", "nan", "dtypes",
     "dtype",
-    *_kernel_api.__all__,
+    *_kernels.__all__,
+    *_lang.__all__,
 ]

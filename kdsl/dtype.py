@@ -19,6 +19,7 @@ Example:
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -209,3 +210,42 @@ def require(dtype: DType, features: set[str], device_name: str) -> None:
     if dtype.feature is not None and dtype.feature not in features:
         raise TypeError(f"dtype {dtype.name} needs the device feature '{dtype.feature}', which {device_name} "
                         f"does not have; use another dtype (e.g. float32 or int32)")
+
+
+def checked_values(value, dtype: str, what: str) -> np.ndarray:
+    """``value`` (a number or a sequence of numbers) as a 1-D array of ``dtype``, refusing what would change
+    its value: TypeError for non-numbers and fractional values for integer types, OverflowError out of range.
+
+    Example:
+        >>> checked_values(3, "uint32", "n")
+        array([3], dtype=uint32)
+        >>> checked_values(-1, "uint32", "n")
+        Traceback (most recent call last):
+        ...
+        OverflowError: n is uint32 (0 to 4294967295); -1 does not fit
+    """
+    target = np.dtype(dtype)
+    try:
+        items = np.asarray(value, dtype=object).ravel().tolist()
+    except (TypeError, ValueError):
+        raise TypeError(f"{what} takes {dtype} numbers, got {value!r}") from None
+    out = []
+    for v in items:
+        if isinstance(v, np.generic) and v.dtype.kind in "biuf":
+            v = v.item()
+        if not isinstance(v, (bool, int, float)):
+            raise TypeError(f"{what} takes {dtype} numbers, got {value!r} ({type(v).__name__})")
+        if target.kind in "iu":
+            if isinstance(v, float):
+                if not v.is_integer():
+                    raise TypeError(f"{what} is {dtype} but got {v!r}, which is not a whole number; round it "
+                                    "(int(v)) or make the parameter a float")
+                v = int(v)
+            info = np.iinfo(target)
+            if not info.min <= v <= info.max:
+                raise OverflowError(f"{what} is {dtype} ({info.min} to {info.max}); {v!r} does not fit")
+        elif target.kind == "f" and math.isfinite(v) and abs(v) > float(np.finfo(target).max):
+            raise OverflowError(f"{what} is {dtype}, whose largest value is {float(np.finfo(target).max):g}; "
+                                f"{v!r} does not fit")
+        out.append(v)
+    return np.array(out, dtype=target)

@@ -10,7 +10,6 @@ Example:
     (True, 3, 4)
 """
 
-from .codegen.compiler import ShaderCompileError, compile_source
 from .runtime import (
                       Algorithm,
                       DataTypes,
@@ -31,6 +30,7 @@ from .runtime import (
                       list_devices,
                       live_objects,
 )
+from .runtime.compiler import ShaderCompileError, compile_source
 
 # Kompute 0.9.0 names.
 OpTensorSyncDevice = OpSyncDevice

@@ -2,7 +2,7 @@
 
 Example:
     >>> from kdsl import dtype as dt
-    >>> from kdsl.codegen.view import View
+    >>> from kdsl.ir.view import View
     >>> k = Elementwise((8,), dt.float32, View.contiguous((8,)),
     ...                 ("sin", dt.float32, ("load", 1, dt.float32, View.contiguous((8,)))), 0, 1)
     >>> "b0.d[i] = t1;" in render(k)
@@ -13,38 +13,14 @@ from __future__ import annotations
 
 import math
 
-from kdsl.codegen import glsl
-from kdsl.codegen.expr import ExprRenderer, unravel
-from kdsl.codegen.kernels import LOCAL, Elementwise
-
-
-def grid_loop(size: int, groups: int, body: list[str], var: str = "i") -> list[str]:
-    """``body`` run for every ``var`` in [0, size): one element per invocation, or a grid-stride loop."""
-    stride = groups * LOCAL
-    inner = ["    " + line for line in body]
-    if stride >= size:
-        return [f"int {var} = int(gl_GlobalInvocationID.x);", f"if ({var} < {size}) {{", *inner, "}"]
-    return [f"for (int {var} = int(gl_GlobalInvocationID.x); {var} < {size}; {var} += {stride}) {{", *inner, "}"]
-
-
-def index_vars(r: ExprRenderer, flat: str, shape: tuple[int, ...]) -> tuple[str, ...]:
-    """Emit the multi-index of ``flat`` in ``shape`` as int variables; returns their names."""
-    if len(shape) == 1:
-        return (flat,)
-    out = []
-    for k, code in enumerate(unravel(flat, shape)):
-        if code == "0":
-            out.append("0")
-        else:
-            r.lines.append(f"int {flat}_{k} = {code};")
-            out.append(f"{flat}_{k}")
-    return tuple(out)
+from kdsl.codegen import glsl, vector
+from kdsl.codegen.expr import ExprRenderer
+from kdsl.codegen.loops import grid_loop, index_vars
+from kdsl.ir.kernels import LOCAL, Elementwise
 
 
 def render(k: Elementwise) -> str:
     if k.vec == 4:
-        from kdsl.codegen import vector
-
         return vector.render(k)
     size = math.prod(k.shape)
     r = ExprRenderer()

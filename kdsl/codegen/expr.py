@@ -17,7 +17,7 @@ twice is computed once.
 
 Example:
     >>> from kdsl import dtype as dt
-    >>> from kdsl.codegen.view import View
+    >>> from kdsl.ir.view import View
     >>> r = ExprRenderer()
     >>> e = ("add", dt.float32, ("load", 1, dt.float32, View.contiguous((4,))), ("const", 0, dt.float32))
     >>> r.value(e, (4,), ("i",)), r.lines
@@ -29,7 +29,7 @@ from __future__ import annotations
 from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.ops import render_cast, render_op
-from kdsl.codegen.view import View, contiguous_strides
+from kdsl.ir.view import View, contiguous_strides
 
 
 def flat_index(shape: tuple[int, ...], idx: tuple[str, ...]) -> str:

@@ -7,7 +7,7 @@ Batches (of broadcast operands too) run along the grid's z dimension.
 
 Example:
     >>> from kdsl import dtype as dt
-    >>> from kdsl.codegen.view import View
+    >>> from kdsl.ir.view import View
     >>> a = ("load", 1, dt.float32, View.contiguous((1, 8, 4)))
     >>> b = ("load", 2, dt.float32, View.contiguous((1, 4, 8)))
     >>> "shared float As" in render(Matmul(1, 8, 8, 4, dt.float32, a, b, 0))
@@ -19,7 +19,8 @@ from __future__ import annotations
 from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.expr import ExprRenderer, expr_dtype
-from kdsl.codegen.kernels import LOCAL, MAX_GROUPS, Matmul
+from kdsl.codegen.loops import bounded_loop, grid_loop
+from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Matmul, elementwise_groups
 
 TILE, DEPTH, PER = 64, 16, 4  # output tile edge, K slice, outputs per invocation per dimension
 
@@ -104,7 +105,6 @@ def _render_blocked(k: Matmul) -> str:
     av = [r.value(k.a, (k.batch, k.m, k.k), ("bz", f"mi{i}", "kk")) for i in range(PER)]
     bv = [r.value(k.b, (k.batch, k.k, k.n), ("bz", "kk", f"ni{j}")) for j in range(PER)]
     fma = [f"acc{i}{j} += {av[i]} * {bv[j]};" for i in range(PER) for j in range(PER)]
-    from kdsl.codegen.reduce import _loop
 
     stores = []
     for i in range(PER):
@@ -116,8 +116,7 @@ def _render_blocked(k: Matmul) -> str:
             f"int m0 = (mn / {nb}) * {PER}, n0 = (mn % {nb}) * {PER};",
             *[f"int mi{i} = min(m0 + {i}, {k.m - 1}); int ni{i} = min(n0 + {i}, {k.n - 1});" for i in range(PER)],
             " ".join(f"{c} acc{i}{j} = {glsl.zero(t)};" for i in range(PER) for j in range(PER)),
-            *_loop("kk", "0", str(k.k), 1, k.k, r.lines + fma), *stores]
-    from kdsl.codegen.elementwise import grid_loop
+            *bounded_loop("kk", "0", str(k.k), 1, k.k, r.lines + fma), *stores]
 
     text = "\n".join(grid_loop(_blocks(k), _groups(k), body, var="g"))
     return (f"{glsl.header(LOCAL, buffers, k.n_words, body_text=text)}\nvoid main() {{\n"
@@ -125,7 +124,6 @@ def _render_blocked(k: Matmul) -> str:
 
 
 def _groups(k: Matmul) -> int:
-    from kdsl.codegen.kernels import elementwise_groups
 
     return elementwise_groups(_blocks(k), 512)
 

@@ -8,7 +8,7 @@ neighbouring memory). Loops longer than lavapipe's 65 535-iteration cap are nest
 
 Example:
     >>> from kdsl import dtype as dt
-    >>> from kdsl.codegen.view import View
+    >>> from kdsl.ir.view import View
     >>> k = Reduce("sum", (4, 300), (1,), dt.float32, ("load", 1, dt.float32, View.contiguous((4, 300))),
     ...            0, "group", 1, 4, None)
     >>> "barrier();" in render(k)
@@ -21,11 +21,11 @@ import math
 
 from kdsl import dtype as dt
 from kdsl.codegen import glsl
-from kdsl.codegen.elementwise import grid_loop, index_vars
 from kdsl.codegen.expr import ExprRenderer, expr_dtype
 from kdsl.codegen.helpers import SUFFIX
-from kdsl.codegen.kernels import LOCAL, LOOP_CAP, Reduce
+from kdsl.codegen.loops import bounded_loop, grid_loop, index_vars
 from kdsl.codegen.ops import render_cast
+from kdsl.ir.kernels import LOCAL, Reduce
 
 _INT_MIN = {"int": "(-2147483647 - 1)", "uint": "0u", "int64_t": "(-9223372036854775807l - 1l)", "uint64_t": "0ul"}
 _INT_MAX = {"int": "2147483647", "uint": "4294967295u", "int64_t": "9223372036854775807l",
@@ -69,18 +69,6 @@ def better(op: str, t: dt.DType, v: str, i: str, w: str, j: str) -> str:
         return (f"((isnan({w}) && !isnan({v})) || (!isnan({v}) && {w} {cmp} {v}) || "
                 f"(({w} == {v} || (isnan({v}) && isnan({w}))) && {j} < {i}))")
     return f"({w} {cmp} {v} || ({w} == {v} && {j} < {i}))"
-
-
-def _loop(var: str, start: str, end: str, step: int, trips: int, body: list[str]) -> list[str]:
-    """``for (var = start; var < end; var += step)``, nested in two when ``trips`` passes the loop cap."""
-    inner = ["    " + x for x in body]
-    if trips <= LOOP_CAP:
-        return [f"for (int {var} = {start}; {var} < {end}; {var} += {step}) {{", *inner, "}"]
-    chunk = step * 4096
-    return [f"for (int {var}_b = {start}; {var}_b < {end}; {var}_b += {chunk}) {{",
-            f"    int {var}_e = min({end}, {var}_b + {chunk});",
-            f"    for (int {var} = {var}_b; {var} < {var}_e; {var} += {step}) {{",
-            *["    " + x for x in inner], "    }", "}"]
 
 
 class _Parts:
@@ -149,13 +137,14 @@ def render(k: Reduce) -> str:
         outer.lines += [f"int o = g / {k.splits};", f"int rp = g % {k.splits};"]
         kept_idx = index_vars(outer, "o", p.kept_shape) if p.kept_shape else ()
         trips = -(-p.r // k.splits)
-        body = outer.lines + init + _loop("r", "rp", str(p.r), k.splits, trips, p.fold(k, kept_idx, "r", buffers))
+        fold = p.fold(k, kept_idx, "r", buffers)
+        body = outer.lines + init + bounded_loop("r", "rp", str(p.r), k.splits, trips, fold)
         body += p.store(k, "g", kept_idx, buffers, "o")
         text = "\n".join(grid_loop(max(p.o * k.splits, 1), k.groups, body, var="g"))
         shared = []
     elif k.mode == "thread":
         kept_idx = index_vars(outer, "o", p.kept_shape) if p.kept_shape else ()
-        body = outer.lines + init + _loop("r", "0", str(p.r), 1, p.r, p.fold(k, kept_idx, "r", buffers))
+        body = outer.lines + init + bounded_loop("r", "0", str(p.r), 1, p.r, p.fold(k, kept_idx, "r", buffers))
         body += p.store(k, "o", kept_idx, buffers, "o")
         text = "\n".join(grid_loop(max(p.o, 1), k.groups, body, var="o"))
         shared = []
@@ -188,7 +177,7 @@ def _group_body(k: Reduce, p: _Parts, init, outer: ExprRenderer, buffers) -> tup
         "}",
         "memoryBarrierShared(); barrier();",
     ]
-    body = head + outer.lines + init + _loop("r", f"{start} + tid", end, LOCAL, trips, fold) + tree
+    body = head + outer.lines + init + bounded_loop("r", f"{start} + tid", end, LOCAL, trips, fold) + tree
     text = "\n".join(["int tid = int(gl_LocalInvocationID.x);",
                       f"for (int g = int(gl_WorkGroupID.x); g < {total}; g += {k.groups}) {{",
                       *["    " + x for x in body], "}"])

@@ -5,7 +5,7 @@ nested blocks to stay under lavapipe's 65 535-iteration cap.
 
 Example:
     >>> from kdsl import dtype as dt
-    >>> from kdsl.codegen.view import View
+    >>> from kdsl.ir.view import View
     >>> k = Scan((3, 5), 1, dt.float32, ("load", 1, dt.float32, View.contiguous((3, 5))), 0, 1)
     >>> "acc = (acc + " in render(k)
     True
@@ -17,12 +17,11 @@ import math
 
 from kdsl import dtype as dt
 from kdsl.codegen import glsl
-from kdsl.codegen.elementwise import grid_loop, index_vars
 from kdsl.codegen.expr import ExprRenderer, expr_dtype
-from kdsl.codegen.kernels import LOCAL, Scan
+from kdsl.codegen.loops import bounded_loop, grid_loop, index_vars
 from kdsl.codegen.ops import render_cast
-from kdsl.codegen.reduce import _loop
-from kdsl.codegen.view import View
+from kdsl.ir.kernels import LOCAL, Scan
+from kdsl.ir.view import View
 
 
 def render(k: Scan) -> str:
@@ -39,7 +38,7 @@ def render(k: Scan) -> str:
     step = inner.lines + [f"acc = (acc + {render_cast(v, t, k.out_dtype) if t is not k.out_dtype else v});",
                           f"b0.d[{out_index}] = {glsl.store_value(k.out_dtype, glsl.narrow(k.out_dtype, 'acc'))};"]
     body = outer.lines + [f"{k.out_dtype.glsl_compute} acc = {glsl.zero(k.out_dtype)};"]
-    body += _loop("j", "0", str(length), 1, length, step)
+    body += bounded_loop("j", "0", str(length), 1, length, step)
     text = "\n".join(grid_loop(max(math.prod(others), 1), k.groups, body, var="l"))
     return (f"{glsl.header(LOCAL, buffers, k.n_words, body_text=text)}\nvoid main() {{\n"
             + "\n".join("    " + x for x in text.splitlines()) + "\n}\n")

@@ -10,8 +10,8 @@ second time as ``vec4`` arrays on the same bindings.
 
 Example:
     >>> from kdsl import dtype as dt
-    >>> from kdsl.codegen.view import View
-    >>> from kdsl.codegen.kernels import Elementwise
+    >>> from kdsl.ir.view import View
+    >>> from kdsl.ir.kernels import Elementwise
     >>> x = ("load", 1, dt.float32, View.contiguous((8,)))
     >>> k = Elementwise((8,), dt.float32, View.contiguous((8,)), ("sin", dt.float32, x), 0, 1, 4)
     >>> eligible(k), "vec4 v0 = b1v.d[i];" in render(k)
@@ -24,10 +24,10 @@ import math
 
 from kdsl import dtype as dt
 from kdsl.codegen import glsl
-from kdsl.codegen.elementwise import grid_loop
 from kdsl.codegen.expr import ExprRenderer
-from kdsl.codegen.kernels import LOCAL, Elementwise
-from kdsl.codegen.view import View
+from kdsl.codegen.loops import grid_loop
+from kdsl.ir.kernels import LOCAL, Elementwise
+from kdsl.ir.view import View
 
 _VEC = {"float": "vec4", "int": "ivec4", "uint": "uvec4"}
 _LANES = "xyzw"

@@ -11,7 +11,7 @@ The module parses the SPIR-V word stream itself (no SPIRV-Cross, no spirv-tools)
   (whose components may be specialization constants: ``local_size_spec_ids`` says which).
 
 Example:
-    >>> from kdsl.codegen.compiler import compile_source
+    >>> from kdsl.runtime.compiler import compile_source
     >>> info = reflect(compile_source('''
     ... #version 450
     ... layout(local_size_x = 64) in;
@@ -332,7 +332,7 @@ def reflect(spirv: bytes, entry_point: str | None = None) -> ShaderInfo:
     :class:`ReflectionError` for bytes that are not SPIR-V or a module without a compute entry point.
 
     Example:
-        >>> from kdsl.codegen.compiler import compile_source
+        >>> from kdsl.runtime.compiler import compile_source
         >>> info = reflect(compile_source('''
         ... #version 450
         ... layout(local_size_x_id = 0) in;

@@ -18,7 +18,7 @@ void main() {
 
 @functools.lru_cache(maxsize=1)
 def mult_spirv() -> bytes:
-    from ..codegen.compiler import (
+    from .compiler import (
         compile_source,  # the compiler is below the runtime's users, not its callers
     )
 

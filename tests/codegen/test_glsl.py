@@ -5,9 +5,9 @@ import pytest
 
 from kdsl import dtype as dt
 from kdsl.codegen import elementwise, helpers, matmul, reduce, scan
-from kdsl.codegen.compiler import compile_source
-from kdsl.codegen.kernels import Elementwise, Matmul, Reduce, Scan, elementwise_groups
-from kdsl.codegen.view import View
+from kdsl.ir.kernels import Elementwise, Matmul, Reduce, Scan, elementwise_groups
+from kdsl.ir.view import View
+from kdsl.runtime.compiler import compile_source
 
 
 def load(slot, d, shape):

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import kdsl as kd
-from kdsl.codegen import compiler
+from kdsl.runtime import compiler
 
 
 def kernels_for(*arrays) -> int:
@@ -146,7 +146,7 @@ def test_vec4_kernels_match_scalar_ones(monkeypatch):
     z = (b * 3 + 1) // 2
     w = a[1:5] + 1  # offset 8: still aligned
     v = a.T * 1  # transposed: scalar path
-    from kdsl.frontend.plan import plan
+    from kdsl.engine.plan import plan
     assert plan([y._node])[0].kernel.vec == 4 and plan([v._node])[0].kernel.vec == 1
     np.testing.assert_allclose(y.numpy(), np.sin(x) * 2 + x[2, 3] - np.sqrt(np.abs(x)), rtol=1e-5, atol=1e-6)
     np.testing.assert_array_equal(z.numpy(), (i * 3 + 1) // 2)

@@ -72,7 +72,7 @@ def test_both_matmul_kernels(monkeypatch, tiled, dtype):
     ha = rng.integers(-3, 4, (2, 67, 29)).astype(dtype)
     hb = rng.integers(-3, 4, (29, 71)).astype(dtype)
     a, b = kd.asarray(ha), kd.asarray(hb)
-    from kdsl.frontend.plan import plan
+    from kdsl.engine.plan import plan
     y = (a * 2) @ b.T.T
     assert plan([y._node])[0].kernel.tiled is tiled
     np.testing.assert_allclose(y.numpy(), (ha * 2) @ hb, rtol=1e-3)

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import kdsl as kd
-from kdsl.frontend.raw import raw_kernel
+from kdsl.frontend.kernels.raw import raw_kernel
 
 
 @kd.kernel

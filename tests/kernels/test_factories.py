@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from kdsl.frontend.factories import elementwise, reduction
-from kdsl.frontend.lang import KdslError
+from kdsl.frontend.lang.compute import KdslError
+from kdsl.frontend.lang.factories import elementwise, reduction
 
 rng = np.random.default_rng(3)
 X = rng.standard_normal((3, 4)).astype(np.float32)

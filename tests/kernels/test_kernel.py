@@ -7,11 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import kdsl.frontend.kernel_api as kd
-from kdsl.codegen import compiler
-from kdsl.frontend.kernel import func, kernel
-from kdsl.frontend.kernel_launch import default_manager
-from kdsl.frontend.kernel_types import constexpr, f32, f64, i32
+import kdsl as kd
+from kdsl.frontend.kernels.kernel import func, kernel
+from kdsl.frontend.kernels.launch import default_manager
+from kdsl.frontend.kernels.types import constexpr, f32, f64, i32
+from kdsl.runtime import compiler
 
 
 def features():

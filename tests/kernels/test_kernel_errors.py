@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-import kdsl.frontend.kernel_api as kd
-from kdsl.frontend.kernel import kernel
-from kdsl.frontend.kernel_errors import KernelSyntaxError, KernelTypeError
+import kdsl as kd
+from kdsl.frontend.kernels.errors import KernelSyntaxError, KernelTypeError
+from kdsl.frontend.kernels.kernel import kernel
 
 X = np.zeros(4, np.float32)
 

@@ -4,7 +4,7 @@ kdsl arrays by default)."""
 import numpy as np
 import pytest
 
-from kdsl.frontend.lang import KdslError, KdslSyntaxError, compute, parse
+from kdsl.frontend.lang.compute import KdslError, KdslSyntaxError, compute, parse
 
 rng = np.random.default_rng(0)
 A, B = rng.random((3, 4)), rng.random((4, 5))

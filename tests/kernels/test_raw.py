@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from kdsl.frontend.raw import raw_kernel
+from kdsl.frontend.kernels.raw import raw_kernel
 
 SCALE = """
 #version 450

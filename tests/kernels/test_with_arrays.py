@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import kdsl
-import kdsl.frontend.kernel_api as kd
-from kdsl.frontend.array import Array
+import kdsl as kd
+from kdsl.frontend.array.array import Array
 
 rng = np.random.default_rng(5)
 A_NP = rng.random((3, 4)).astype(np.float32)

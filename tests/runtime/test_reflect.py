@@ -4,7 +4,7 @@ import struct
 
 import pytest
 
-from kdsl.codegen.compiler import compile_source
+from kdsl.runtime.compiler import compile_source
 from kdsl.runtime.reflect import ReflectionError, reflect
 
 HEADER = "#version 450\n#extension GL_EXT_shader_explicit_arithmetic_types : require\n"

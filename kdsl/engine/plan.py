@@ -1,0 +1,143 @@
+"""The plan cache: a graph's kernel plan, remembered by the graph's *structure*.
+
+A training loop builds the same graph every step with new buffers and new Python scalars. The first time,
+:func:`kdsl.engine.schedule.schedule` decides fusion and lowers each kernel to IR; the plan is then stored
+under the graph's signature (ops, dtypes, shapes, views and how nodes connect; no data, no scalar values), so
+later steps only walk the graph once, pick the buffers and push words out of it, and dispatch the cached
+kernels.
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> a = kd.asarray(np.ones(8, np.float32))
+    >>> s1 = plan([(a * 2.0 + 1.0)._node]); s2 = plan([(a * 3.0 + 5.0)._node])
+    >>> s1[0].kernel is s2[0].kernel, s2[0].words.view(np.float32).tolist()
+    (True, [3.0, 5.0])
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from kdsl.engine.schedule import Step, const_words, schedule
+from kdsl.ir.graph import Node, toposort
+
+_plans: dict = {}
+_MAX_PLANS = 2048
+
+
+class _Template(NamedTuple):
+    kernel: tuple
+    out: int  # position in the graph's order; negative: a temporary (-1 - index)
+    inputs: tuple[int, ...]
+    sources: tuple[tuple[int, str], ...]
+    fresh: bool
+    temp_shape: tuple | None  # (dtype, shape) when out is a temporary
+    fused: tuple[int, ...]
+    program: list  # [Program] once run; filled by the runner
+
+
+def _part(n: Node, pos: dict[int, int]) -> tuple:
+    # dtypes enter the key by name: a str hashes in C, a DType in Python (the key is hashed on every plan)
+    op = n.op
+    if op == "buffer":
+        return (n.dtype.name, n.shape)
+    if op == "const":
+        return ("c", n.dtype.name)
+    if op == "rand":
+        return ("r", n.dtype.name, n.shape, n.arg[0])
+    return (op, n.dtype.name, n.shape, n.arg, tuple([pos[s.id] for s in n.srcs]))
+
+
+def _visit(n: Node, pos: dict[int, int], order: list[Node], parts: list[tuple]) -> None:
+    """Post-order walk. Recursion is the fastest walk in Python for the usual shallow graphs (a module-level
+    function: a nested one would form a reference cycle that keeps the graph alive until the next GC)."""
+    srcs = n.srcs
+    for s in srcs:
+        if s.id not in pos:
+            _visit(s, pos, order, parts)
+    pos[n.id] = len(order)
+    order.append(n)
+    if srcs:  # an op node (leaves have no sources): _part's last case, inlined as this runs per node
+        parts.append((n.op, n.dtype.name, n.shape, n.arg, tuple([pos[s.id] for s in srcs])))
+    else:
+        parts.append(_part(n, pos))
+
+
+def signature(roots: list[Node]) -> tuple[tuple, list[Node]]:
+    """(a hashable key of the graph's structure, the nodes in topological order)."""
+    pos: dict[int, int] = {}
+    order: list[Node] = []
+    parts: list[tuple] = []
+    try:
+        for r in roots:
+            if r.id not in pos:
+                _visit(r, pos, order, parts)
+    except RecursionError:  # a very deep graph: the iterative walk
+        order = toposort(roots)
+        pos = {n.id: i for i, n in enumerate(order)}
+        parts = [_part(n, pos) for n in order]
+    dev = roots[0].device.policy() if roots else ()
+    return (dev, tuple([pos[r.id] for r in roots]), tuple(parts)), order
+
+
+def _templates(steps: list[Step], order: list[Node]) -> list[_Template] | None:
+    pos = {n.id: i for i, n in enumerate(order)}
+    temps: dict[int, int] = {}
+    out = []
+    for s in steps:
+        if s.baked:
+            return None
+        if s.out.id in pos:
+            o, temp = pos[s.out.id], None
+        else:
+            o = temps.setdefault(s.out.id, -1 - len(temps))
+            temp = (s.out.dtype, s.out.shape)
+        inputs = tuple(pos[n.id] if n.id in pos else temps[n.id] for n in s.inputs)
+        sources = tuple((pos[n.id], kind) for n, kind in s.sources)
+        fused = tuple(pos[n.id] for n in s.fused if n.id in pos)
+        out.append(_Template(s.kernel, o, inputs, sources, s.fresh, temp, fused, []))
+    return out
+
+
+def _words(sources, order: list[Node]) -> np.ndarray:
+    words: list[int] = []
+    for p, kind in sources:
+        n = order[p]
+        if kind == "const":
+            words.extend(const_words(n.arg, n.dtype))
+        else:
+            words.extend(int(k) & 0xFFFFFFFF for k in n.arg[1:])
+    return np.array(words, np.uint32)
+
+
+def plan(roots: list[Node]) -> list[Step]:
+    """The steps realising ``roots``: from the cache when this graph structure was planned before."""
+    key, order = signature(roots)
+    templates = _plans.get(key)
+    if templates is None:
+        steps = schedule(roots)
+        templates = _templates(steps, order)
+        if templates is not None:
+            if len(_plans) >= _MAX_PLANS:
+                _plans.clear()
+            _plans[key] = templates
+            for s, t in zip(steps, templates, strict=True):
+                s.template = t
+        return steps
+    dev = roots[0].device
+    temps: dict[int, Node] = {}
+    steps = []
+    for t in templates:
+        if t.out < 0:
+            out = temps.get(t.out)
+            if out is None:
+                out = temps[t.out] = Node("partial", (), t.temp_shape[0], t.temp_shape[1], device=dev)
+        else:
+            out = order[t.out]
+        inputs = [order[p] if p >= 0 else temps[p] for p in t.inputs]
+        step = Step(t.kernel, out, inputs, _words(t.sources, order), t.fresh, [order[p] for p in t.fused])
+        step.template = t
+        steps.append(step)
+    return steps

@@ -1,0 +1,150 @@
+"""Compiled kernels on a device, and replay of recorded batches.
+
+A :class:`Program` is one kernel structure on one device: GLSL rendered once, SPIR-V from the compiler's cache,
+and a few runtime Algorithms, one per set of bound buffers (a training loop alternates between a couple of
+buffer sets, so its dispatches never rewrite descriptors). A :class:`Batches` cache keeps the recorded command
+buffers of recent batches: when a batch dispatches the same Algorithms with the same push constants as one
+before, it is replayed with ``Sequence.eval()`` and nothing is recorded.
+
+``KDSL_DEBUG=1`` prints each new kernel's GLSL, and each launch's size and GPU time.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import OrderedDict
+
+import numpy as np
+
+from kdsl.codegen import elementwise, matmul, reduce, scan
+from kdsl.ir.kernels import Elementwise, Matmul, Reduce, Scan
+from kdsl.runtime.compiler import compile_source
+
+_RENDERERS = {Elementwise: elementwise, Reduce: reduce, Matmul: matmul, Scan: scan}
+_ALGOS_PER_PROGRAM = 4  # buffer sets kept bound per kernel
+_BATCHES_PER_DEVICE = 16  # recorded command buffers kept per device
+stats = {"kernels": 0, "programs": 0, "realizes": 0, "uploads": 0, "downloads": 0, "replays": 0}
+
+
+def debug_level() -> int:
+    try:
+        return int(os.environ.get("KDSL_DEBUG", "0") or 0)
+    except ValueError:
+        return 1
+
+
+class Program:
+    """One kernel on one device (see the module docstring)."""
+
+    def __init__(self, kernel, device):
+        module = _RENDERERS[type(kernel)]
+        self.kernel, self.device = kernel, device
+        self.source = module.render(kernel)
+        self.spirv = compile_source(self.source)
+        self.workgroup = module.launch(kernel)
+        self.algos: OrderedDict = OrderedDict()  # binding key -> [Algorithm, version]
+        stats["programs"] += 1
+        if debug_level():
+            print(f"[kdsl] new {type(kernel).__name__} kernel, workgroups {self.workgroup}:\n{self.source}")
+
+    def algorithm(self, tensors: list, words: np.ndarray, in_batch: set[int]) -> list:
+        """``[Algorithm, version]`` bound to ``tensors``; the version changes whenever it is rebound.
+
+        ``in_batch`` holds the ids of the entries the batch being recorded already uses: those are never
+        rebound (their dispatches would read the new buffers)."""
+        key = tuple([id(t) for t in tensors])
+        entry = self.algos.get(key)
+        if entry is not None:
+            self.algos.move_to_end(key)
+            return entry
+        spare = None
+        if len(self.algos) >= _ALGOS_PER_PROGRAM:
+            spare = next((k for k, e in self.algos.items() if id(e) not in in_batch), None)
+        if spare is None:
+            push = words if len(words) else None
+            algo = self.device.manager.algorithm(tensors, self.spirv, workgroup=self.workgroup, push_consts=push)
+            entry = [algo, 0]
+        else:  # recycle the least recently used Algorithm: rewrite its descriptors
+            entry = self.algos.pop(spare)
+            entry[0].update_bindings(tensors)
+            entry[1] += 1
+        self.algos[key] = entry
+        while len(self.algos) > 4 * _ALGOS_PER_PROGRAM:  # a huge batch grew the pool: drop idle ones
+            idle = next((k for k, e in self.algos.items() if id(e) not in in_batch), None)
+            if idle is None:
+                break
+            del self.algos[idle]
+        return entry
+
+
+_programs: dict = {}
+
+
+def program(kernel, device) -> Program:
+    key = (kernel, device.index)
+    prog = _programs.get(key)
+    if prog is None:
+        prog = _programs[key] = Program(kernel, device)
+    return prog
+
+
+class Batches:
+    """Recorded sequences of recent batches on one device, keyed by their dispatches."""
+
+    def __init__(self, device):
+        self.device = device
+        self.recorded: OrderedDict = OrderedDict()  # key -> (Sequence, versions)
+
+    def submit(self, dispatches: list[tuple[list, np.ndarray]], launched: list[Program]) -> None:
+        """Run ``dispatches`` ((algorithm entry, push words) in order) as one submission, waiting for it."""
+        level = debug_level()
+        key = tuple([(id(entry[0]), words.tobytes()) for entry, words in dispatches])
+        versions = tuple([entry[1] for entry, _ in dispatches])
+        hit = None if level else self.recorded.get(key)
+        if hit is not None and hit[1] == versions:  # the usual case in a loop: replay, record nothing
+            self.recorded.move_to_end(key)
+            hit[0].eval()
+            stats["replays"] += 1
+            return
+        self._record(key, versions, hit, dispatches, launched, level)
+
+    def _record(self, key, versions, hit, dispatches, launched, level) -> None:
+        """Record ``dispatches`` (into this key's stale sequence, the oldest one, or a new one) and run them."""
+        import kdsl.runtime as rt
+
+        t0 = time.perf_counter()
+        if level:
+            seq = self.device.manager.sequence(total_timestamps=len(dispatches) + 1)
+        elif hit is not None:
+            seq = hit[0].clear()
+        elif len(self.recorded) >= _BATCHES_PER_DEVICE:
+            _, (seq, _) = self.recorded.popitem(last=False)
+            seq.clear()
+        else:
+            seq = self.device.manager.sequence()
+        for entry, words in dispatches:
+            seq.record(rt.OpAlgoDispatch(entry[0], words) if len(words) else rt.OpAlgoDispatch(entry[0]))
+        seq.eval()
+        if level:
+            _report(self.device, seq, launched, t0)
+            seq.destroy()
+        else:
+            self.recorded[key] = (seq, versions)
+
+
+def _report(device, seq, launched: list[Program], t0: float) -> None:
+    wall = (time.perf_counter() - t0) * 1e3
+    period = device.info.get("timestamp_period", 1.0)
+    stamps = seq.get_timestamps()
+    for k, prog in enumerate(launched):
+        ms = (stamps[k + 1] - stamps[k]) * period / 1e6
+        print(f"[kdsl] {type(prog.kernel).__name__} workgroups {prog.workgroup}: {ms:.3f} ms")
+    print(f"[kdsl] batch of {len(launched)} kernel(s): {wall:.3f} ms wall")
+
+
+def batches(device) -> Batches:
+    b = device.__dict__.get("_batches")
+    if b is None:
+        b = device._batches = Batches(device)
+    return b

@@ -1,0 +1,239 @@
+"""Running the graph: plan it (:mod:`kdsl.engine.plan`), give every computed node a device buffer (from a
+per-device pool of recycled tensors), dispatch all kernels in one submission (:mod:`kdsl.engine.programs`
+keeps the pipelines and replays recorded command buffers), and turn the computed nodes into buffers.
+Also the host <-> device copies (``upload``, ``download``, ``to_numpy``).
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> x = kd.asarray(np.arange(4, dtype=np.float32))
+    >>> y = kd.sin(x) * 2
+    >>> realize_nodes([y._node]) is None, y._node.op
+    (True, 'buffer')
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.device import _runtime  # imported late there: building graphs must not need Vulkan
+from kdsl.engine.plan import plan
+from kdsl.engine.programs import batches, program, stats
+from kdsl.engine.schedule import Step
+from kdsl.ir.graph import Node
+from kdsl.ir.kernels import Elementwise, Matmul
+
+_POOL_PER_SIZE = 4
+# Pooled tensors may hold up to this share of the device's memory. Large arrays are where pooling pays most:
+# allocating (and zeroing) 1 GiB costs a GPU driver ~35 ms, 30x the kernel that fills it.
+_POOL_SHARE = 0.25
+
+
+class Buffer:
+    """Realised data: a runtime Tensor of ``size`` elements (None when the array is empty).
+
+    Tensors kdsl allocated go back to a per-device pool when their Buffer dies, so a loop that makes arrays of
+    the same sizes every step stops allocating after the first steps. (Every submission is waited on before
+    Python continues, so a pooled tensor is never still in use by the GPU.)
+    """
+
+    __slots__ = ("tensor", "size", "dtype", "device", "pooled")
+
+    def __init__(self, tensor, size: int, dtype: dt.DType, device, pooled: bool = True):
+        self.tensor, self.size, self.dtype, self.device = tensor, size, dtype, device
+        self.pooled = pooled and tensor is not None
+
+    def __del__(self):
+        if not self.pooled:
+            return
+        try:
+            device = self.device
+            pool = device.__dict__.setdefault("_pool", {})
+            bucket = pool.setdefault((self.dtype.name, self.size), [])
+            nbytes = self.size * self.dtype.itemsize
+            held = device.__dict__.get("_pool_bytes", 0)
+            room = _POOL_SHARE * device.info.get("device_memory", 0) - held
+            if len(bucket) < _POOL_PER_SIZE and nbytes <= room and self.tensor.is_init():
+                bucket.append(self.tensor)
+                device._pool_bytes = held + nbytes
+        except Exception:  # interpreter shutdown: let the tensor go
+            pass
+
+
+def allocate(device, size: int, dtype: dt.DType):
+    """A device tensor of ``size`` elements: a pooled one when available."""
+    limit = device.info.get("max_storage_buffer_range", 1 << 32)
+    if size * dtype.itemsize > limit or size >= 1 << 31:
+        raise ValueError(f"an array of {size} {dtype.name} elements ({size * dtype.itemsize} bytes) does not fit one "
+                         f"buffer on {device.name} (at most {limit} bytes and 2**31 elements); split it")
+    pool = device.__dict__.get("_pool")
+    if pool:
+        bucket = pool.get((dtype.name, size))
+        if bucket:
+            device._pool_bytes -= size * dtype.itemsize
+            return bucket.pop()
+    return device.manager.tensor_empty(size, dtype.np)
+
+
+def _dummy(device):
+    """A 1-element tensor bound where an input is empty (Vulkan has no zero-sized buffers)."""
+    t = getattr(device, "_dummy", None)
+    if t is None:
+        t = device._dummy = device.manager.tensor_empty(1, np.uint32)
+    return t
+
+
+def _sequence(device):
+    seq = getattr(device, "_seq", None)
+    if seq is None:
+        seq = device._seq = device.manager.sequence()
+    return seq
+
+
+def run(steps: list[Step]) -> None:
+    """Dispatch ``steps`` in one submission and turn their output nodes into buffers."""
+    if not steps:
+        return
+    device = steps[0].out.device
+    pending: dict[int, Buffer] = {}
+    work = []
+    for step in steps:
+        out = step.out
+        buf = pending.get(out.id)
+        if step.fresh or buf is None:
+            size = out.size
+            tensor = allocate(device, size, out.dtype) if size else None
+            buf = pending[out.id] = Buffer(tensor, size, out.dtype, device)
+        if buf.tensor is None or kernel_size(step.kernel) == 0:
+            continue
+        inputs = [n.buffer if n.op == "buffer" else pending[n.id] for n in step.inputs]
+        work.append((step.template, step.kernel, buf, inputs, step.words))
+    submit(device, work)
+    stats["realizes"] += 1
+    for step in steps:
+        if step.out.op != "partial":
+            step.out.become_buffer(pending[step.out.id])
+
+
+def submit(device, work: list[tuple]) -> None:
+    """Dispatch ``work`` ((template or None, kernel, out Buffer, input Buffers, push words) per kernel) in one
+    submission, replaying a recorded command buffer when the same dispatches ran before."""
+    dispatches, launched = [], []
+    in_batch: set[int] = set()
+    for t, kernel, out, inputs, words in work:
+        if t is not None and t.program:
+            prog = t.program[0]
+        else:
+            prog = program(kernel, device)
+            if t is not None:
+                t.program.append(prog)
+        tensors = [out.tensor]
+        for b in inputs:
+            tensors.append(b.tensor if b.tensor is not None else _dummy(device))
+        entry = prog.algorithm(tensors, words, in_batch)
+        in_batch.add(id(entry))
+        dispatches.append((entry, words))
+        launched.append(prog)
+    if dispatches:
+        batches(device).submit(dispatches, launched)
+    stats["kernels"] += len(dispatches)
+
+
+def kernel_size(k) -> int:
+    """Elements a kernel writes (0: nothing to launch); reductions and scans always launch."""
+    if isinstance(k, Matmul):
+        return k.batch * k.m * k.n
+    if isinstance(k, Elementwise):
+        return math.prod(k.shape)
+    return 1
+
+
+def _aliased(node: Node) -> Node | None:
+    """The node whose buffer ``node`` can share: a view that is a plain reshape of all of its source."""
+    if node.op != "view":
+        return None
+    src, v = node.srcs[0], node.arg
+    if src.op == "const" or v.offset != 0 or v.size != src.size or not v.is_contiguous:
+        return None
+    return src
+
+
+def realize_nodes(nodes: list[Node]) -> None:
+    """Compute ``nodes`` in one submission per device; reshapes of computed data share its buffer."""
+    if len(nodes) == 1 and nodes[0].op not in ("view", "buffer"):  # the usual kd.realize(x): no grouping
+        run(plan(nodes))
+        return
+    targets = [_aliased(n) or n for n in nodes if not n.realized]
+    by_device: dict[int, list[Node]] = {}
+    for n in targets:
+        by_device.setdefault(n.device.index, []).append(n)
+    for group in by_device.values():
+        run(plan(group))
+    for n in nodes:
+        src = _aliased(n)
+        if src is not None and src.realized:
+            n.become_buffer(src.buffer)
+
+
+def upload(data: np.ndarray, dtype: dt.DType, device) -> Node:
+    """A realised node holding a copy of ``data`` (converted to ``dtype``)."""
+    arr = np.asarray(data, dtype=dtype.np, order="C")
+    if arr.size == 0:
+        return Node("buffer", (), dtype, arr.shape, buffer=Buffer(None, 0, dtype, device), device=device)
+    rt = _runtime()
+    mgr = device.manager
+    host = mgr.tensor_t(arr.reshape(-1), memory_type=rt.MemoryTypes.host)
+    dst = allocate(device, arr.size, dtype)
+    _sequence(device).eval(rt.OpCopy([host, dst]))
+    host.destroy()
+    stats["uploads"] += 1
+    return Node("buffer", (), dtype, arr.shape, buffer=Buffer(dst, arr.size, dtype, device), device=device)
+
+
+def download(buf: Buffer) -> np.ndarray:
+    """The flat contents of a buffer, as a new NumPy array."""
+    if buf.tensor is None:
+        return np.empty(0, buf.dtype.np)
+    rt = _runtime()
+    mgr = buf.device.manager
+    host = mgr.tensor_empty(buf.size, buf.dtype.np, memory_type=rt.MemoryTypes.host)
+    _sequence(buf.device).eval(rt.OpCopy([buf.tensor, host]))
+    out = np.array(host.data(), copy=True).view(buf.dtype.np) if buf.dtype is not dt.bool_ else \
+        np.array(host.data(), copy=True).astype(bool)
+    host.destroy()
+    stats["downloads"] += 1
+    return out
+
+
+def to_numpy(node: Node) -> np.ndarray:
+    """Realise ``node`` and copy it to the host. A view of realised data is read, not copied on the GPU."""
+    if node.size == 0:
+        return np.empty(node.shape, node.dtype.np)
+    if node.op == "view" and node.srcs[0].op == "const":
+        return np.full(node.shape, node.srcs[0].arg, node.dtype.np)
+    if node.op == "const":
+        return np.full(node.shape, node.arg, node.dtype.np)
+    if node.op == "view" and node.size > 0:
+        base = node.srcs[0]
+        if not base.realized:
+            run(plan([base]))
+        flat = download(base.buffer)
+        v = node.arg
+        item = flat.itemsize
+        strided = np.lib.stride_tricks.as_strided(flat[v.offset:] if v.offset else flat, v.shape,
+                                                  tuple(s * item for s in v.strides), writeable=False)
+        return np.array(strided, copy=True)
+    if not node.realized:
+        realize_nodes([node])
+    return download(node.buffer).reshape(node.shape)
+
+
+def buffer_of(node: Node):
+    """The runtime Tensor of ``node`` as C-contiguous data (views are copied into a new buffer first)."""
+    if not node.realized:
+        realize_nodes([node])
+    if node.buffer.tensor is None:
+        raise ValueError("an empty array has no device buffer")
+    return node.buffer.tensor

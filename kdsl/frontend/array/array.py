@@ -1,0 +1,345 @@
+"""The lazy :class:`Array`: NumPy's interface over a node of the graph.
+
+Operators and methods only build nodes; ``.numpy()``, ``print``, ``float()``, ``int()``, ``bool()`` and
+:func:`kdsl.realize` run the kernels. The result stays on the device; the Array then holds it.
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> a = kd.asarray(np.array([1.0, 2.0, 3.0], np.float32))
+    >>> b = (a * 2 + 1).sum()
+    >>> float(b)
+    15.0
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.device import device as current_device
+from kdsl.engine import realize as engine
+from kdsl.frontend.array import movement as mv
+from kdsl.frontend.array import ops
+from kdsl.ir.graph import Node
+
+
+def _binary(name: str, reflected: bool = False):
+    if reflected:
+        def method(self, other):
+            return ops.apply(name, other, self)
+    else:
+        def method(self, other):
+            return ops.apply(name, self, other)
+    method.__name__ = f"__{'r' if reflected else ''}{name}__"
+    return method
+
+
+def _inplace(name: str):
+    def method(self, other):
+        result = ops.apply(name, self, other)
+        if result.dtype is not self.dtype:  # NumPy: in-place ops cast back with 'same_kind' rules
+            if not np.can_cast(result.dtype.np, self.dtype.np, casting="same_kind"):
+                raise TypeError(f"cannot cast {name} result from {result.dtype.name} to {self.dtype.name} "
+                                "in place (NumPy's same_kind rule)")
+            result = result.astype(self.dtype)
+        self._node = result._node
+        return self
+    return method
+
+
+class Array:
+    """An n-dimensional array on a kdsl device, computed lazily."""
+
+    __slots__ = ("_node", "_parent", "__weakref__")
+    __array_priority__ = 100  # NumPy defers to our reflected operators
+
+    def __init__(self, node: Node):
+        self._node = node
+        self._parent = None  # (array, key) when this array is ``array[key]``: writes go through to it
+
+    # ----- properties
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._node.shape
+
+    @property
+    def dtype(self) -> dt.DType:
+        return self._node.dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self._node.shape)
+
+    @property
+    def size(self) -> int:
+        return self._node.size
+
+    @property
+    def device(self):
+        return self._node.device
+
+    @property
+    def T(self) -> Array:
+        return self.transpose()
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    # ----- getting data out
+    def numpy(self) -> np.ndarray:
+        """Compute (if needed) and copy to a new NumPy array."""
+        return engine.to_numpy(self._node)
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        out = self.numpy()
+        return out if dtype is None else out.astype(dtype)
+
+    def item(self):
+        if self.size != 1:
+            raise ValueError(f"can only convert an array of size 1 to a Python scalar, not size {self.size}")
+        return self.numpy().reshape(()).item()
+
+    def tolist(self):
+        return self.numpy().tolist()
+
+    def __float__(self) -> float:
+        self._scalar_check()
+        return float(self.item())
+
+    def __int__(self) -> int:
+        self._scalar_check()
+        return int(self.item())
+
+    def _scalar_check(self) -> None:
+        if self.size != 1:  # NumPy raises TypeError here (item() raises ValueError)
+            raise TypeError("only length-1 arrays can be converted to Python scalars")
+
+    def __index__(self) -> int:
+        if not self.dtype.is_int:
+            raise TypeError("only integer arrays can be used as an index")
+        return int(self.item())
+
+    def __bool__(self) -> bool:
+        if self.size != 1:
+            raise ValueError("The truth value of an array with more than one element is ambiguous. "
+                             "Use a.any() or a.all()")
+        return bool(self.item())
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(self.shape[0]))
+
+    def __repr__(self) -> str:
+        body = np.array2string(self.numpy(), separator=", ", prefix="kd.array(")
+        return f"kd.array({body}, dtype={self.dtype.name})"
+
+    def __str__(self) -> str:
+        return str(self.numpy())
+
+    def __hash__(self):
+        raise TypeError("unhashable type: 'kdsl.Array'")
+
+    # ----- conversions
+    def astype(self, dtype) -> Array:
+        return ops.astype(self, dtype)
+
+    def copy(self) -> Array:
+        """A new array with the same values (its own buffer when realised)."""
+        node = self._node
+        return Array(Node("copy", (node,), node.dtype, node.shape))
+
+    def realize(self) -> Array:
+        engine.realize_nodes([self._node])
+        return self
+
+    def _buffer(self):
+        """The runtime Tensor holding this array as C-contiguous ``size`` elements (copying a view first)."""
+        return engine.buffer_of(self._node)
+
+    @staticmethod
+    def _from_buffer(tensor, shape, dtype, device=None) -> Array:
+        """Wrap an already computed runtime Tensor as a realised Array (no copy)."""
+        dtype, shape, dev = dt.as_dtype(dtype), tuple(shape), current_device(device)
+        size = math.prod(shape)
+        if tensor.size() != size:
+            raise ValueError(f"tensor has {tensor.size()} elements but shape {shape} needs {size}")
+        if np.dtype(tensor.dtype) != dtype.np:
+            raise TypeError(f"tensor holds {tensor.dtype} but dtype {dtype.name} was given")
+        buf = engine.Buffer(tensor, size, dtype, dev, pooled=False)  # the caller's tensor: never recycled
+        return Array(Node("buffer", (), dtype, shape, buffer=buf, device=dev))
+
+    # ----- arithmetic
+    __add__, __radd__, __iadd__ = _binary("add"), _binary("add", True), _inplace("add")
+    __sub__, __rsub__, __isub__ = _binary("sub"), _binary("sub", True), _inplace("sub")
+    __mul__, __rmul__, __imul__ = _binary("mul"), _binary("mul", True), _inplace("mul")
+    __truediv__, __rtruediv__, __itruediv__ = _binary("div"), _binary("div", True), _inplace("div")
+    __floordiv__, __rfloordiv__, __ifloordiv__ = _binary("floordiv"), _binary("floordiv", True), \
+        _inplace("floordiv")
+    __mod__, __rmod__, __imod__ = _binary("mod"), _binary("mod", True), _inplace("mod")
+    __pow__, __rpow__, __ipow__ = _binary("pow"), _binary("pow", True), _inplace("pow")
+    __and__, __rand__, __iand__ = _binary("and"), _binary("and", True), _inplace("and")
+    __or__, __ror__, __ior__ = _binary("or"), _binary("or", True), _inplace("or")
+    __xor__, __rxor__, __ixor__ = _binary("xor"), _binary("xor", True), _inplace("xor")
+    __lshift__, __rlshift__, __ilshift__ = _binary("shl"), _binary("shl", True), _inplace("shl")
+    __rshift__, __rrshift__, __irshift__ = _binary("shr"), _binary("shr", True), _inplace("shr")
+    __eq__, __ne__ = _binary("eq"), _binary("ne")
+    __lt__, __le__, __gt__, __ge__ = _binary("lt"), _binary("le"), _binary("gt"), _binary("ge")
+
+    def __neg__(self) -> Array:
+        if self.dtype is dt.bool_:
+            raise TypeError("The numpy boolean negative, the `-` operator, is not supported, "
+                            "use the `~` operator or the logical_not function instead.")
+        return ops.apply("neg", self)
+
+    def __pos__(self) -> Array:
+        return self
+
+    def __abs__(self) -> Array:
+        return ops.apply("abs", self)
+
+    def __invert__(self) -> Array:
+        return ops.apply("invert", self)
+
+    def __matmul__(self, other) -> Array:
+        from kdsl.frontend.array.linalg import matmul
+
+        return matmul(self, other)
+
+    def __rmatmul__(self, other) -> Array:
+        from kdsl.frontend.array.linalg import matmul
+
+        return matmul(other, self)
+
+    def __imatmul__(self, other) -> Array:
+        self._node = self.__matmul__(other)._node
+        return self
+
+    # ----- movement
+    def reshape(self, *shape) -> Array:
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = shape[0]
+        out = Array(mv.reshape_node(self._node, mv.resolve_shape(shape, self.size)))
+        return out._view_of(self, lambda base, view: base.__setitem__(Ellipsis, view.reshape(base.shape)))
+
+    def ravel(self) -> Array:
+        return self.reshape(-1)
+
+    def flatten(self) -> Array:
+        """A flat copy (writes to it do not reach this array, as in NumPy)."""
+        return Array(self.reshape(-1)._node)
+
+    def transpose(self, *axes) -> Array:
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        perm = mv.transpose_axes(axes or None, self.ndim)
+        inverse = tuple(sorted(range(len(perm)), key=perm.__getitem__))
+        out = Array(mv.permute_node(self._node, perm))
+        return out._view_of(self, lambda base, view: base.__setitem__(Ellipsis, view.transpose(inverse)))
+
+    def _view_of(self, base: Array, write) -> Array:
+        """Mark this array as a view of ``base``: ``write(base, self)`` carries assignments into this view back
+        to ``base`` (NumPy's view semantics for ``a.T[0] = 1``, ``a[0][1] = 1``, ``a.reshape(...)[i] = v``)."""
+        self._parent = (base, write)
+        return self
+
+    def swapaxes(self, a: int, b: int) -> Array:
+        from kdsl.frontend.array.shape_ops import swapaxes
+
+        return swapaxes(self, a, b)
+
+    def squeeze(self, axis=None) -> Array:
+        from kdsl.frontend.array.shape_ops import squeeze
+
+        return squeeze(self, axis)
+
+    def __getitem__(self, key) -> Array:
+        from kdsl.frontend.array.indexing import getitem
+
+        return getitem(self, key)
+
+    def __setitem__(self, key, value) -> None:
+        from kdsl.frontend.array.indexing import setitem
+
+        self._node = setitem(self, key, value)._node
+        if self._parent is not None:  # a[0][1] = v, a.T[0] = v, row = a[0]; row[1] = v all reach a
+            base, write = self._parent
+            write(base, self)
+
+    # ----- reductions
+    def _reduce(self, name, *args, **kwargs):
+        from kdsl.frontend.array import reductions
+
+        return getattr(reductions, name)(self, *args, **kwargs)
+
+    def sum(self, axis=None, dtype=None, keepdims=False):
+        return self._reduce("sum", axis, dtype=dtype, keepdims=keepdims)
+
+    def prod(self, axis=None, dtype=None, keepdims=False):
+        return self._reduce("prod", axis, dtype=dtype, keepdims=keepdims)
+
+    def mean(self, axis=None, dtype=None, keepdims=False):
+        return self._reduce("mean", axis, dtype=dtype, keepdims=keepdims)
+
+    def var(self, axis=None, dtype=None, ddof=0, keepdims=False):
+        return self._reduce("var", axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+
+    def std(self, axis=None, dtype=None, ddof=0, keepdims=False):
+        return self._reduce("std", axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+
+    def max(self, axis=None, keepdims=False):
+        return self._reduce("max", axis, keepdims=keepdims)
+
+    def min(self, axis=None, keepdims=False):
+        return self._reduce("min", axis, keepdims=keepdims)
+
+    def argmax(self, axis=None, keepdims=False):
+        return self._reduce("argmax", axis, keepdims=keepdims)
+
+    def argmin(self, axis=None, keepdims=False):
+        return self._reduce("argmin", axis, keepdims=keepdims)
+
+    def any(self, axis=None, keepdims=False):
+        return self._reduce("any", axis, keepdims=keepdims)
+
+    def all(self, axis=None, keepdims=False):
+        return self._reduce("all", axis, keepdims=keepdims)
+
+    def cumsum(self, axis=None, dtype=None):
+        return self._reduce("cumsum", axis, dtype=dtype)
+
+    def dot(self, other) -> Array:
+        from kdsl.frontend.array.linalg import dot
+
+        return dot(self, other)
+
+    def round(self, decimals: int = 0) -> Array:
+        from kdsl.frontend.array.math import round
+
+        return round(self, decimals)
+
+    def clip(self, a_min=None, a_max=None) -> Array:
+        from kdsl.frontend.array.math import clip
+
+        return clip(self, a_min, a_max)
+
+
+def realize(*arrays: Array) -> None:
+    """Compute every given array now (one submission for all of them); results stay on the device.
+
+    Example:
+        >>> import kdsl as kd
+        >>> y = kd.ones(3) * 2
+        >>> kd.realize(y)
+        >>> y.tolist()
+        [2.0, 2.0, 2.0]
+    """
+    engine.realize_nodes([a._node for a in arrays])

@@ -1,0 +1,98 @@
+"""``a[key]`` and ``a[key] = value`` for basic indexing: ints, slices (any step, negative too), ``...`` and
+``None``. Reading is a zero-copy view.
+
+Writing follows *value* semantics: ``a[key] = v`` makes ``a`` a new lazy array equal to the old one with the
+region replaced (other arrays that were views of the old ``a`` keep the old values, unlike NumPy). It costs one
+copy of ``a`` (fused with whatever computed it) plus one kernel over the region. Writing into a view made by
+indexing (``a[0][1] = v``, ``row = a[0]; row[1] = v``) also writes into the array it came from, as in NumPy.
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> a = kd.zeros((3, 4))
+    >>> a[1, ::2] = 7
+    >>> a[::-1][0].tolist(), a.numpy()[1].tolist()
+    ([0.0, 0.0, 0.0, 0.0], [7.0, 0.0, 7.0, 0.0])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kdsl.frontend.array import movement as mv
+from kdsl.frontend.array import ops
+from kdsl.frontend.array.array import Array
+from kdsl.ir.graph import Node
+from kdsl.ir.view import View
+
+
+def _normalize_key(key, ndim: int) -> list:
+    key = list(key) if isinstance(key, tuple) else [key]
+    for k in key:
+        if isinstance(k, (Array, np.ndarray, list)) or (hasattr(k, "dtype") and not isinstance(k, np.integer)):
+            raise IndexError("kdsl supports basic indexing only (ints, slices, ..., None); "
+                             "for a boolean mask use kd.where(mask, a, b)")
+        if not (k is None or k is Ellipsis or isinstance(k, (slice, int, np.integer))):
+            raise IndexError(f"only integers, slices (`:`), ellipsis (`...`) and None are valid indices, "
+                             f"got {type(k).__name__}")
+    if sum(k is Ellipsis for k in key) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = sum(1 for k in key if k is not None and k is not Ellipsis)
+    if used > ndim:
+        raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but {used} were indexed")
+    if Ellipsis in key:
+        i = key.index(Ellipsis)
+        key = key[:i] + [slice(None)] * (ndim - used) + key[i + 1:]
+    else:
+        key = key + [slice(None)] * (ndim - used)
+    return key
+
+
+def apply_key(view: View, key) -> tuple[View, tuple[int, ...]]:
+    """(the view selected by ``key``, the result shape including the ``None`` axes)."""
+    axis = 0
+    out_shape: list[int] = []
+    for k in _normalize_key(key, len(view.shape)):
+        if k is None:
+            out_shape.append(1)
+            continue
+        n = view.shape[axis]
+        if isinstance(k, slice):
+            start, stop, step = k.indices(n)
+            length = len(range(start, stop, step))
+            view = view.slice(axis, start, step, length)
+            out_shape.append(length)
+            axis += 1
+        else:
+            i = int(k)
+            if not -n <= i < n:
+                raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+            view = view.index(axis, i % n)
+    return view, tuple(out_shape)
+
+
+def getitem(a: Array, key) -> Array:
+    node = a._node
+    base, v = (node.srcs[0], node.arg) if node.op == "view" else (node, View.contiguous(node.shape))
+    view, shape = apply_key(v, key)
+    if view.shape == base.shape and view.canonical() == View.contiguous(base.shape):
+        out = base
+    else:
+        out = Node("view", (base,), base.dtype, view.shape, view.canonical())
+    return Array(mv.reshape_node(out, shape))._view_of(a, lambda base, view: base.__setitem__(key, view))
+
+
+def setitem(a: Array, key, value) -> Array:
+    """The array equal to ``a`` with ``a[key]`` replaced by ``value`` (cast to a's dtype, broadcast)."""
+    region, shape = apply_key(View.contiguous(a.shape), key)
+    dev = a.device
+    if isinstance(value, (bool, int, float)):
+        vnode = ops.const_node(value, a.dtype, dev)
+    else:
+        v = ops.as_operand(value, dev)
+        vnode = ops.cast_node(v._node, a.dtype)
+    vnode = mv.broadcast_node(vnode, shape)  # checks the value's shape even for an empty region, as NumPy does
+    if region.size == 0:
+        return a
+    vnode = mv.reshape_node(vnode, region.shape)
+    whole = View.contiguous(a.shape)
+    return Array(Node("assemble", (a._node, vnode), a.dtype, a.shape, (whole, region), device=dev))

@@ -1,0 +1,146 @@
+"""``kd.jit``: trace an array function once, then replay its kernels on new arrays without rebuilding the graph.
+
+Plain kdsl code already caches kernels and plans; what it still pays per call is Python: building the graph
+(~2-10 us per op) and walking it. A jitted function pays that once per input signature (shapes, dtypes, and
+the values of Python scalar arguments); later calls bind the new input buffers to the recorded plan and
+submit, usually replaying a recorded command buffer.
+
+Rules: the function must be a pure function of its arguments (arrays it closes over are captured as they were
+at trace time, and Python control flow is frozen by the trace), and return an Array or a tuple/list of
+Arrays. Python scalar arguments are part of the signature: a new value traces again (pass a 0-d Array for a
+value that changes every call). Functions the fast path cannot replay (random draws inside, empty arrays,
+outputs that are not computed by a kernel) still work: they run as plain kdsl code.
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> @kd.jit
+    ... def chain(a, b, c):
+    ...     return kd.sin(a) * b + c * 2 - kd.sqrt(kd.abs(a))
+    >>> x = kd.asarray(np.ones(4, np.float32))
+    >>> chain(x, x, x).tolist() == chain(x, x, x).tolist()
+    True
+"""
+
+from __future__ import annotations
+
+import functools
+
+from kdsl.engine.plan import _templates
+from kdsl.engine.programs import stats
+from kdsl.engine.realize import Buffer, _aliased, allocate, kernel_size, realize_nodes, submit
+from kdsl.engine.schedule import schedule
+from kdsl.frontend.array.array import Array
+from kdsl.ir.graph import Node, toposort
+
+
+class _Trace:
+    """One input signature's recorded plan: which buffers each kernel reads and writes."""
+
+    def __init__(self, fn, args: tuple):
+        self.arg_index = [i for i, a in enumerate(args) if isinstance(a, Array)]
+        self.fast = all(args[i].size for i in self.arg_index)
+        if not self.fast:  # empty arrays have no buffer to bind
+            return
+        placeholders = {}
+        traced_args = list(args)
+        for i in self.arg_index:
+            a = args[i]
+            a._buffer()  # the caller's array as a contiguous device buffer
+            node = Node("buffer", (), a.dtype, a.shape, buffer=a._node.buffer, device=a.device)
+            placeholders[i] = node
+            traced_args[i] = Array(node)
+        result = fn(*traced_args)
+        self.single = isinstance(result, Array)
+        outs = [result] if self.single else list(result)
+        if not outs or not all(isinstance(o, Array) for o in outs):
+            raise TypeError("a kd.jit function must return an Array or a tuple/list of Arrays")
+        self.out_shapes = [o.shape for o in outs]
+        targets = [_aliased(o._node) or o._node for o in outs]
+        self.fast = all(not t.realized and t.op != "const" and t.size for t in targets) and \
+            len({id(t) for t in targets}) == len(targets)
+        if not self.fast:
+            return
+        self.device = targets[0].device
+        steps = schedule(targets)
+        order = toposort(targets)
+        templates = _templates(steps, order)
+        if templates is None or any(kernel_size(s.kernel) == 0 for s in steps) or \
+                any(kind == "rand" for t in templates for _, kind in t.sources):
+            self.fast = False  # data-dependent source, empty launch, or random draws (which must differ per call)
+            return
+        self.templates = templates
+        self.words = [s.words for s in steps]
+        position = {n.id: p for p, n in enumerate(order)}
+        self.arg_pos = {position[placeholders[i].id]: i for i in self.arg_index if placeholders[i].id in position}
+        # Buffers the graph read that are neither arguments nor computed here: keep them as traced.
+        self.captured = {p: n.buffer for p, n in enumerate(order) if n.realized and p not in self.arg_pos}
+        self.out_pos = [position[t.id] for t in targets]
+        self.out_meta = {position[t.id]: (t.dtype, t.size) for t in targets}
+        computed = {t.out for t in templates}
+        self.fresh_meta = {p: (order[p].dtype, order[p].size) for p in computed if p >= 0}
+        self.temp_meta = {t.out: (t.temp_shape[0], int(_prod(t.temp_shape[1]))) for t in templates if t.out < 0}
+
+    def run(self, args: tuple):
+        dev = self.device
+        bufs: dict[int, Buffer] = dict(self.captured)
+        for p, i in self.arg_pos.items():
+            a = args[i]
+            a._buffer()
+            bufs[p] = a._node.buffer
+        for p, (dtype, size) in self.fresh_meta.items():
+            bufs[p] = Buffer(allocate(dev, size, dtype), size, dtype, dev)
+        for p, (dtype, size) in self.temp_meta.items():
+            bufs[p] = Buffer(allocate(dev, size, dtype), size, dtype, dev)
+        work = [(t, t.kernel, bufs[t.out], [bufs[q] for q in t.inputs], w)
+                for t, w in zip(self.templates, self.words, strict=True)]
+        submit(dev, work)
+        stats["realizes"] += 1
+        outs = [Array(Node("buffer", (), bufs[p].dtype, shape, buffer=bufs[p], device=dev))
+                for p, shape in zip(self.out_pos, self.out_shapes, strict=True)]
+        return outs[0] if self.single else tuple(outs)
+
+
+def _prod(shape) -> int:
+    n = 1
+    for k in shape:
+        n *= k
+    return n
+
+
+def _signature(args: tuple) -> tuple:
+    key = []
+    for a in args:
+        if isinstance(a, Array):
+            key.append((a.shape, a.dtype, a.device.index))
+        elif isinstance(a, (bool, int, float, str, type(None))):
+            key.append((type(a), a))
+        else:
+            raise TypeError(f"kd.jit arguments must be Arrays or Python scalars, got {type(a).__name__}")
+    return tuple(key)
+
+
+def jit(fn):
+    """Decorator: trace ``fn`` once per input signature and replay its kernels afterwards (module docstring)."""
+    traces: dict[tuple, _Trace] = {}
+
+    @functools.wraps(fn)
+    def wrapper(*args):
+        key = _signature(args)
+        trace = traces.get(key)
+        if trace is None:
+            trace = traces[key] = _Trace(fn, args)
+            if not trace.fast:  # nothing the fast path can replay: run the function normally
+                return _eager(fn, args)
+        elif not trace.fast:
+            return _eager(fn, args)
+        return trace.run(args)
+
+    wrapper.traces = traces
+    return wrapper
+
+
+def _eager(fn, args: tuple):
+    result = fn(*args)
+    outs = [result] if isinstance(result, Array) else list(result)
+    realize_nodes([o._node for o in outs])
+    return result

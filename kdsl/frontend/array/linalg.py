@@ -1,0 +1,106 @@
+"""Matrix products: ``matmul`` / ``@`` (batched, broadcasting, NumPy's 1-d rules) and ``dot``.
+
+Operands are brought to (batch, m, k) and (batch, k, n) views; elementwise producers of either operand fuse
+into the tiled kernel's tile loads (see :mod:`kdsl.codegen.matmul`).
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> a = kd.asarray(np.arange(6, dtype=np.float32).reshape(2, 3))
+    >>> (a @ a.T).tolist()
+    [[5.0, 14.0], [14.0, 50.0]]
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.frontend.array import movement as mv
+from kdsl.frontend.array import ops
+from kdsl.frontend.array.array import Array
+from kdsl.ir.graph import Node
+
+
+def _arr(x, device=None) -> Array:
+    if isinstance(x, Array):
+        return x
+    from kdsl.frontend.array.creation import asarray
+
+    return asarray(x, device=device)
+
+
+def matmul(a, b) -> Array:
+    """Matrix product with NumPy's ``matmul`` rules (1-d operands gain and lose a dimension)."""
+    dev = ops.device_of((a, b))
+    a, b = _arr(a, dev), _arr(b, dev)
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("matmul: Input operand does not have enough dimensions (0-d arrays: use * instead)")
+    out_dtype = dt.result_dtype(np.matmul, a.dtype, b.dtype)
+    if out_dtype is dt.bool_:  # logical matrix product: count matches, then test
+        return matmul(a.astype(dt.int32), b.astype(dt.int32)) != 0
+    a2 = a.reshape(1, a.shape[0]) if a.ndim == 1 else a
+    b2 = b.reshape(b.shape[0], 1) if b.ndim == 1 else b
+    (m, k), (k2, n) = a2.shape[-2:], b2.shape[-2:]
+    if k != k2:
+        raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0 (size {k2} is "
+                         f"different from {k}); shapes {a.shape} and {b.shape}")
+    batch = ops.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
+    nb = math.prod(batch)
+    an = mv.reshape_node(mv.broadcast_node(ops.cast_node(a2._node, out_dtype), batch + (m, k)), (nb, m, k))
+    bn = mv.reshape_node(mv.broadcast_node(ops.cast_node(b2._node, out_dtype), batch + (k, n)), (nb, k, n))
+    if _as_reduction(m, n, k):
+        out = Array(_product_sum(an, bn, out_dtype)).reshape(batch + (m, n))
+    else:
+        out = Array(Node("matmul", (an, bn), out_dtype, (nb, m, n))).reshape(batch + (m, n))
+    if a.ndim == 1:
+        out = out.reshape(out.shape[:-2] + (n,))
+    if b.ndim == 1:
+        out = out.reshape(out.shape[:-1])
+    return out
+
+
+def _as_reduction(m: int, n: int, k: int) -> bool:
+    """Matrix-vector products and few outputs over a long K run better as a reduction kernel (every output gets
+    a workgroup, long K is split) than as 64x64 tiles that would sit mostly empty."""
+    return min(m, n) <= 8 or (m * n <= 16384 and k >= 4 * max(m, n)) or k > 500_000  # K loop under the cap
+
+
+def _product_sum(an: Node, bn: Node, dtype: dt.DType) -> Node:
+    """``sum_k a[b, m, k] * b[b, k, n]`` as broadcast views, a product and a sum over k: one fused kernel."""
+    nb, m, k = an.shape
+    n = bn.shape[2]
+    a4 = mv.expand_node(mv.reshape_node(an, (nb, m, 1, k)), (nb, m, n, k))
+    b4 = mv.expand_node(mv.reshape_node(mv.permute_node(bn, (0, 2, 1)), (nb, 1, n, k)), (nb, m, n, k))
+    prod = Node("mul", (a4, b4), dtype, (nb, m, n, k))
+    return Node("reduce", (prod,), dtype, (nb, m, n), ("sum", (3,)))
+
+
+def dot(a, b) -> Array:
+    """NumPy's ``dot``: products for scalars, inner product for 1-d, matmul for 2-d, and for n-d a sum over
+    the last axis of ``a`` and the second-to-last of ``b``."""
+    dev = ops.device_of((a, b))
+    a, b = _arr(a, dev), _arr(b, dev)
+    if a.ndim == 0 or b.ndim == 0:
+        return a * b
+    if a.ndim == 1 and b.ndim == 1:
+        if a.shape != b.shape:
+            raise ValueError(f"shapes {a.shape} and {b.shape} not aligned")
+        return matmul(a, b)
+    if b.ndim <= 2:
+        return matmul(a, b)
+    k = b.shape[-2]
+    if a.shape[-1] != k:
+        raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} (dim {a.ndim - 1}) != {k}")
+    axes = (b.ndim - 2,) + tuple(i for i in range(b.ndim) if i != b.ndim - 2)
+    b2 = b.transpose(axes).reshape(k, -1)
+    out = matmul(a.reshape(-1, k), b2)
+    return out.reshape(a.shape[:-1] + b.shape[:-2] + b.shape[-1:])
+
+
+def outer(a, b) -> Array:
+    """Outer product of the flattened inputs."""
+    dev = ops.device_of((a, b))
+    a, b = _arr(a, dev).reshape(-1), _arr(b, dev).reshape(-1)
+    return a.reshape(-1, 1) * b.reshape(1, -1)

@@ -1,0 +1,116 @@
+"""The public elementwise functions (``kd.sin``, ``kd.maximum``, ``kd.where``...), NumPy's names and semantics.
+
+All of them are lazy and fuse: ``kd.sqrt(kd.abs(a)) * kd.sin(b)`` is one kernel.
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> x = kd.asarray(np.array([-1.0, 0.0, 4.0], np.float32))
+    >>> kd.sqrt(kd.abs(x)).tolist(), kd.maximum(x, 0).tolist()
+    ([1.0, 0.0, 2.0], [0.0, 0.0, 4.0])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kdsl.frontend.array.ops import apply, where  # noqa: F401  (where is public from here)
+
+
+def _unary(name: str, doc: str):
+    def fn(x):
+        return apply(name, x)
+    fn.__name__ = fn.__qualname__ = doc.split()[0]
+    fn.__doc__ = f"Elementwise ``{doc}`` (NumPy semantics, lazy)."
+    return fn
+
+
+def _binary(name: str, doc: str):
+    def fn(x1, x2):
+        return apply(name, x1, x2)
+    fn.__name__ = fn.__qualname__ = doc.split()[0]
+    fn.__doc__ = f"Elementwise ``{doc}`` with broadcasting (NumPy semantics, lazy)."
+    return fn
+
+
+negative = _unary("neg", "negative -x")
+abs = absolute = _unary("abs", "abs |x|")
+sign = _unary("sign", "sign of x")
+exp = _unary("exp", "exp e**x")
+exp2 = _unary("exp2", "exp2 2**x")
+log = _unary("log", "log natural logarithm")
+log2 = _unary("log2", "log2 base-2 logarithm")
+log10 = _unary("log10", "log10 base-10 logarithm")
+log1p = _unary("log1p", "log1p log(1 + x), accurate near 0")
+expm1 = _unary("expm1", "expm1 exp(x) - 1, accurate near 0")
+sqrt = _unary("sqrt", "sqrt square root")
+rsqrt = _unary("rsqrt", "rsqrt 1 / sqrt(x)")
+square = _unary("square", "square x * x")
+reciprocal = _unary("reciprocal", "reciprocal 1 / x")
+sin, cos, tan = _unary("sin", "sin"), _unary("cos", "cos"), _unary("tan", "tan")
+arcsin, arccos, arctan = _unary("arcsin", "arcsin"), _unary("arccos", "arccos"), _unary("arctan", "arctan")
+sinh, cosh, tanh = _unary("sinh", "sinh"), _unary("cosh", "cosh"), _unary("tanh", "tanh")
+arcsinh, arccosh, arctanh = _unary("arcsinh", "arcsinh"), _unary("arccosh", "arccosh"), _unary("arctanh", "arctanh")
+floor, ceil, trunc = _unary("floor", "floor"), _unary("ceil", "ceil"), _unary("trunc", "trunc")
+rint = _unary("rint", "rint round half to even")
+isnan, isinf, isfinite = _unary("isnan", "isnan"), _unary("isinf", "isinf"), _unary("isfinite", "isfinite")
+sigmoid = _unary("sigmoid", "sigmoid 1 / (1 + exp(-x))")
+logical_not = _unary("not", "logical_not")
+invert = bitwise_not = _unary("invert", "invert ~x")
+
+add, subtract, multiply = _binary("add", "add x1 + x2"), _binary("sub", "subtract x1 - x2"), \
+    _binary("mul", "multiply x1 * x2")
+divide = true_divide = _binary("div", "divide x1 / x2")
+floor_divide = _binary("floordiv", "floor_divide x1 // x2")
+mod = remainder = _binary("mod", "remainder x1 % x2 (sign of x2)")
+power = pow = _binary("pow", "power x1 ** x2")
+maximum, minimum = _binary("maximum", "maximum (NaN propagates)"), _binary("minimum", "minimum (NaN propagates)")
+arctan2 = _binary("arctan2", "arctan2 angle of (x2, x1)")
+equal, not_equal = _binary("eq", "equal x1 == x2"), _binary("ne", "not_equal x1 != x2")
+less, less_equal = _binary("lt", "less x1 < x2"), _binary("le", "less_equal x1 <= x2")
+greater, greater_equal = _binary("gt", "greater x1 > x2"), _binary("ge", "greater_equal x1 >= x2")
+logical_and, logical_or = _binary("land", "logical_and"), _binary("lor", "logical_or")
+logical_xor = _binary("lxor", "logical_xor")
+bitwise_and, bitwise_or = _binary("and", "bitwise_and x1 & x2"), _binary("or", "bitwise_or x1 | x2")
+bitwise_xor = _binary("xor", "bitwise_xor x1 ^ x2")
+left_shift, right_shift = _binary("shl", "left_shift x1 << x2"), _binary("shr", "right_shift x1 >> x2")
+
+
+def positive(x):
+    """``+x``: the array itself."""
+    return x
+
+
+def round(x, decimals: int = 0):
+    """Round half to even to ``decimals`` places (NumPy's ``round``: scale, rint, unscale; ints unchanged)."""
+    if not x.dtype.is_float and decimals >= 0:
+        return x
+    if not x.dtype.is_float:  # ints to a multiple of 10**-decimals, half to even, in the int dtype
+        s = 10 ** -decimals
+        if x.dtype.kind == "b":
+            raise TypeError("round of a bool array with decimals < 0 is not supported (NumPy raises too)")
+        if s > np.iinfo(x.dtype.np).max:
+            return x * 0
+        q = x // s
+        r = x - q * s
+        up = (r > s - r) | ((r == s - r) & ((q & 1) != 0))
+        return (q + up.astype(x.dtype)) * s
+    if decimals == 0:
+        return rint(x)
+    scale = 10.0 ** decimals
+    return rint(x * scale) / scale
+
+
+around = round
+
+
+def clip(x, a_min=None, a_max=None):
+    """``minimum(maximum(x, a_min), a_max)`` (either bound may be None)."""
+    if a_min is None and a_max is None:
+        raise ValueError("One of max or min must be given")
+    out = x if a_min is None else maximum(x, a_min)
+    return out if a_max is None else minimum(out, a_max)
+
+
+def relu(x):
+    """``maximum(x, 0)``."""
+    return maximum(x, 0)

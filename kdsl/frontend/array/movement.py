@@ -1,0 +1,128 @@
+"""Movement ops: reshape, transpose, broadcast, squeeze, slicing... all zero-copy views of the same node.
+
+Each op rewrites the :class:`View` of a ``"view"`` node (or starts one over any other node); views never stack
+except when a reshape of a strided view needs a copy, and even then the kernel that reads it just unravels the
+index twice.
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> x = kd.asarray(np.arange(6, dtype=np.float32)).reshape(2, 3)
+    >>> kd.transpose(x).shape, x[:, ::-1].numpy().tolist()
+    ((3, 2), [[2.0, 1.0, 0.0], [5.0, 4.0, 3.0]])
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from kdsl.ir.graph import Node
+from kdsl.ir.view import View
+
+
+def _base(node: Node) -> tuple[Node, View]:
+    if node.op == "view":
+        return node.srcs[0], node.arg
+    return node, View.contiguous(node.shape)
+
+
+def _make(base: Node, view: View) -> Node:
+    if view.shape == base.shape and view.canonical() == View.contiguous(base.shape):
+        return base
+    return Node("view", (base,), base.dtype, view.shape, view.canonical())
+
+
+def reshape_node(node: Node, shape: tuple[int, ...]) -> Node:
+    if tuple(shape) == node.shape:
+        return node
+    base, view = _base(node)
+    new = view.reshape(shape)
+    if new is None:  # a strided view that no single view can reshape: stack a view (the kernel unravels)
+        return Node("view", (node,), node.dtype, tuple(shape), View.contiguous(tuple(shape)))
+    return _make(base, new)
+
+
+def permute_node(node: Node, axes: tuple[int, ...]) -> Node:
+    if tuple(axes) == tuple(range(len(axes))):
+        return node
+    base, view = _base(node)
+    return _make(base, view.permute(tuple(axes)))
+
+
+def expand_node(node: Node, shape: tuple[int, ...]) -> Node:
+    """Broadcast size-1 dims of ``node`` (same ndim) to ``shape``."""
+    if tuple(shape) == node.shape:
+        return node
+    base, view = _base(node)
+    return _make(base, view.expand(tuple(shape)))
+
+
+def broadcast_node(node: Node, shape: tuple[int, ...]) -> Node:
+    """NumPy broadcasting of ``node`` to ``shape`` (leading dims added, size-1 dims stretched)."""
+    shape = tuple(shape)
+    if node.shape == shape:
+        return node
+    mismatch = any(a not in (1, b) for a, b in zip(node.shape[::-1], shape[::-1], strict=False))
+    if len(node.shape) > len(shape) or mismatch:
+        raise ValueError(f"cannot broadcast an array of shape {node.shape} to shape {shape}")
+    padded = (1,) * (len(shape) - len(node.shape)) + node.shape
+    return expand_node(reshape_node(node, padded), shape)
+
+
+def slice_node(node: Node, axis: int, start: int, step: int, length: int) -> Node:
+    base, view = _base(node)
+    return _make(base, view.slice(axis, start, step, length))
+
+
+def index_node(node: Node, axis: int, i: int) -> Node:
+    base, view = _base(node)
+    return _make(base, view.index(axis, i))
+
+
+def normalize_axis(axis: int, ndim: int) -> int:
+    if not isinstance(axis, (int,)) or isinstance(axis, bool):
+        raise TypeError(f"axis must be an int, got {type(axis).__name__}")
+    if not -ndim <= axis < ndim:
+        raise np.exceptions.AxisError(axis, ndim)
+    return axis % ndim
+
+
+def normalize_axes(axis, ndim: int) -> tuple[int, ...]:
+    """``None`` -> all axes; int or tuple -> sorted non-negative axes (duplicates are an error)."""
+    if axis is None:
+        return tuple(range(ndim))
+    axes = (axis,) if not isinstance(axis, (tuple, list)) else tuple(axis)
+    out = tuple(normalize_axis(a, ndim) for a in axes)
+    if len(set(out)) != len(out):
+        raise ValueError(f"repeated axis in {axis}")
+    return tuple(sorted(out))
+
+
+def resolve_shape(shape, size: int) -> tuple[int, ...]:
+    """A reshape target with at most one -1 filled in; ValueError when sizes do not match."""
+    if isinstance(shape, int):
+        shape = (shape,)
+    shape = tuple(int(n) for n in shape)
+    if shape.count(-1) > 1:
+        raise ValueError("can only specify one unknown dimension (-1)")
+    if any(n < -1 for n in shape):
+        raise ValueError(f"negative dimensions not allowed in {shape}")
+    if -1 in shape:
+        known = math.prod(n for n in shape if n != -1)
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
+        shape = tuple(size // known if n == -1 else n for n in shape)
+    if math.prod(shape) != size:
+        raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
+    return shape
+
+
+def transpose_axes(axes: Sequence[int] | None, ndim: int) -> tuple[int, ...]:
+    if axes is None:
+        return tuple(reversed(range(ndim)))
+    axes = tuple(normalize_axis(a, ndim) for a in axes)
+    if sorted(axes) != list(range(ndim)):
+        raise ValueError(f"axes {axes} don't match array of dimension {ndim}")
+    return axes

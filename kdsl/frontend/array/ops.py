@@ -1,0 +1,263 @@
+"""The elementwise op table and the node builders every public math function goes through.
+
+``apply(name, *operands)`` takes Arrays, NumPy arrays and Python scalars, finds NumPy's result dtype (Python
+scalars are weak, NEP 50), broadcasts, inserts the casts NumPy's loop would make, and returns a lazy Array.
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> x = kd.asarray(np.array([1, 2, 3], np.int8))
+    >>> apply("add", x, 1).dtype.name, apply("sqrt", x).dtype.name
+    ('int8', 'float16')
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.frontend.array import movement
+from kdsl.ir.graph import Node
+
+# op name -> (NumPy ufunc giving the result dtype, how operands are converted)
+#   "result": operands are cast to the result dtype      "common": to their common dtype (comparisons)
+#   "bool": to bool (logical ops)                         "same": left as they are (isnan and friends)
+_TABLE: dict[str, tuple[np.ufunc, str]] = {
+    "add": (np.add, "result"), "sub": (np.subtract, "result"), "mul": (np.multiply, "result"),
+    "div": (np.true_divide, "result"), "floordiv": (np.floor_divide, "result"), "mod": (np.remainder, "result"),
+    "pow": (np.power, "result"), "maximum": (np.maximum, "result"), "minimum": (np.minimum, "result"),
+    "arctan2": (np.arctan2, "result"), "and": (np.bitwise_and, "result"), "or": (np.bitwise_or, "result"),
+    "xor": (np.bitwise_xor, "result"), "shl": (np.left_shift, "result"), "shr": (np.right_shift, "result"),
+    "eq": (np.equal, "common"), "ne": (np.not_equal, "common"), "lt": (np.less, "common"),
+    "le": (np.less_equal, "common"), "gt": (np.greater, "common"), "ge": (np.greater_equal, "common"),
+    "land": (np.logical_and, "bool"), "lor": (np.logical_or, "bool"), "lxor": (np.logical_xor, "bool"),
+    "not": (np.logical_not, "bool"), "neg": (np.negative, "result"), "abs": (np.absolute, "result"),
+    "sign": (np.sign, "result"), "square": (np.square, "result"), "reciprocal": (np.reciprocal, "result"),
+    "invert": (np.invert, "result"), "isnan": (np.isnan, "same"), "isinf": (np.isinf, "same"),
+    "isfinite": (np.isfinite, "same"), "rsqrt": (np.sqrt, "result"), "sigmoid": (np.exp, "result"),
+    "rint": (np.rint, "result"),
+}
+for _name in ("exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "arcsin",
+              "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "floor", "ceil", "trunc"):
+    _TABLE[_name] = (getattr(np, _name), "result")
+
+
+_ARRAY: list = []  # the Array class, imported on first use (array.py imports this module)
+_SIGNATURES: dict = {}  # (op, device, operand dtypes / weak kinds) -> (result dtype, operand dtypes)
+_CONSTS: dict = {}  # (type, value, dtype name) -> the value converted to dtype
+
+
+def _array_cls():
+    if not _ARRAY:  # hot paths read _ARRAY[0] directly once it is filled
+        from kdsl.frontend.array.array import Array
+
+        _ARRAY.append(Array)
+    return _ARRAY[0]
+
+
+def as_operand(x, device=None):
+    """An Array for arrays and array-likes; Python scalars stay Python scalars (weak)."""
+    Array = _array_cls()
+    if isinstance(x, Array):
+        return x
+    if isinstance(x, (bool, int, float)):
+        return x
+    if isinstance(x, np.generic):
+        from kdsl.frontend.array.creation import asarray
+
+        return asarray(np.asarray(x), device=device)
+    if isinstance(x, (np.ndarray, list, tuple)):
+        from kdsl.frontend.array.creation import asarray
+
+        return asarray(x, device=device)
+    raise TypeError(f"unsupported operand of type {type(x).__name__}; use a kdsl Array, NumPy array or scalar")
+
+
+def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """NumPy's broadcasting of shapes; ValueError naming the shapes when they do not broadcast."""
+    if len(shapes) == 1 or all(s == shapes[0] for s in shapes):
+        return tuple(shapes[0]) if shapes else ()
+    nd = max((len(s) for s in shapes), default=0)
+    out = []
+    for k in range(nd):
+        dims = {s[len(s) - nd + k] for s in shapes if len(s) - nd + k >= 0} - {1}
+        if len(dims) > 1:
+            raise ValueError(f"operands could not be broadcast together with shapes "
+                             f"{' '.join(str(tuple(s)) for s in shapes)}")
+        out.append(dims.pop() if dims else 1)
+    return tuple(out)
+
+
+def const_node(value, dtype: dt.DType, device) -> Node:
+    """A scalar constant node (shape ()), its value converted as NumPy converts it to ``dtype``."""
+    key = (value.__class__, value, dtype.name)  # a name hashes in C, a DType in Python
+    v = _CONSTS.get(key)
+    if v is None or (v == 0 and not isinstance(value, int)):  # 0.0 and -0.0 are equal keys: keep the sign
+        if isinstance(value, int) and not isinstance(value, bool) and dtype.is_int and \
+                not dt.can_hold(dtype, value):
+            raise OverflowError(f"Python integer {value} out of bounds for {dtype.name}")
+        with np.errstate(all="ignore"):
+            v = np.array(value).astype(dtype.np)[()].item()
+        if len(_CONSTS) > 4096:
+            _CONSTS.clear()
+        _CONSTS[key] = v
+    return Node("const", (), dtype, (), v, device=device)
+
+
+def cast_node(node: Node, dtype: dt.DType) -> Node:
+    if node.dtype is dtype:
+        return node
+    if node.op == "const":
+        return const_node(node.arg, dtype, node.device)
+    return Node("cast", (node,), dtype, node.shape)
+
+
+def operand_node(x, dtype: dt.DType, shape: tuple[int, ...], device) -> Node:
+    """The node of one operand converted to ``dtype`` and broadcast to ``shape``."""
+    if isinstance(x, _array_cls()):
+        node = x._node
+        if node.dtype is not dtype:
+            node = cast_node(node, dtype)
+    else:  # a scalar constant stays 0-d: elementwise kernels read it at every index, no view needed
+        return const_node(x, dtype, device)
+    return node if node.shape == shape else movement.broadcast_node(node, shape)
+
+
+def result_of(name: str, operands: list) -> tuple[dt.DType, list[dt.DType | None]]:
+    """(result dtype, the dtype each operand is converted to) for op ``name``."""
+    ufunc, rule = _TABLE[name]
+    keys = [x.dtype if isinstance(x, _array_cls()) else x for x in operands]
+    out = dt.result_dtype(ufunc, *keys)
+    if rule == "result":
+        return out, [out] * len(operands)
+    if rule == "common":
+        return out, [dt.result_dtype(np.maximum, *keys)] * len(operands)
+    if rule == "bool":
+        return out, [dt.bool_] * len(operands)
+    return out, [k if isinstance(k, dt.DType) else dt.scalar_dtype(k) for k in keys]
+
+
+def device_of(operands):
+    Array = _array_cls()
+    first = None
+    for x in operands:
+        if isinstance(x, Array):
+            if first is None:
+                first = x._node.device
+            elif x._node.device is not first:
+                break
+    else:
+        if first is not None:
+            return first
+    from kdsl.device import device
+
+    devs = {id(x.device): x.device for x in operands if isinstance(x, Array)}
+    if len(devs) > 1:
+        raise ValueError(f"arrays live on different devices {list(devs.values())}; move them with "
+                         "kd.asarray(x, device=...) first")
+    return next(iter(devs.values())) if devs else device()
+
+
+_WEAK_KIND = {bool: "weak-bool", int: "weak-int", float: "weak-float"}
+
+
+def _fast_key(name: str, operands, Array):
+    """(signature key, device, shape) when every operand is an Array of one device or a Python scalar, else None.
+
+    Dtypes enter the key by name: a str hashes in C (DType.__hash__ is a Python call), and this runs per op."""
+    key, dev, shape = [name], None, None
+    for x in operands:
+        cls = x.__class__
+        if cls is Array:
+            node = x._node
+            if dev is None:
+                dev, shape = node.device, node.shape
+            elif node.device is not dev:
+                return None
+            elif node.shape != shape:
+                shape = False  # several shapes: broadcast below
+            key.append(node.dtype.name)
+        elif cls in _WEAK_KIND:
+            key.append(_WEAK_KIND[cls])
+        else:
+            return None
+    if dev is None:
+        return None
+    key.append(dev.index)
+    if shape is False:
+        shape = broadcast_shapes(*[x._node.shape for x in operands if x.__class__ is Array])
+    return tuple(key), dev, shape
+
+
+def apply(name: str, *operands):
+    """Build the lazy elementwise op ``name`` on ``operands`` (see the module docstring)."""
+    Array = _ARRAY[0] if _ARRAY else _array_cls()
+    fast = _fast_key(name, operands, Array)
+    if fast is not None:
+        key, dev, shape = fast
+        sig = _SIGNATURES.get(key)
+        if sig is not None:  # the common case: only Arrays and Python scalars, dtypes seen before
+            return _build(name, operands, sig[0], sig[1], shape, dev)
+    if name not in _TABLE:
+        raise ValueError(f"unknown elementwise op {name!r}")
+    dev = device_of(operands)
+    operands = [x if isinstance(x, Array) else as_operand(x, dev) for x in operands]
+    key = (name, *(x._node.dtype.name if isinstance(x, Array) else dt._weak_token(x) for x in operands), dev.index)
+    sig = _SIGNATURES.get(key)
+    if sig is None:
+        out_dtype, in_dtypes = result_of(name, operands)
+        dev.check(out_dtype)
+        sig = _SIGNATURES[key] = (out_dtype, in_dtypes)
+    out_dtype, in_dtypes = sig
+    shape = broadcast_shapes(*[x._node.shape for x in operands if isinstance(x, Array)])
+    return _build(name, operands, out_dtype, in_dtypes, shape, dev)
+
+
+_COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
+
+
+def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
+    if name == "pow" and out_dtype.kind == "i" and isinstance(operands[1], int) and operands[1] < 0:
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    Array = _ARRAY[0]
+    srcs = []
+    try:  # operand_node of each operand, inlined: this runs for every op of every expression
+        for x, d in zip(operands, in_dtypes, strict=True):
+            if x.__class__ is Array or isinstance(x, Array):
+                node = x._node
+                if node.dtype is not d:
+                    node = cast_node(node, d)
+                if node.shape != shape:
+                    node = movement.broadcast_node(node, shape)
+                srcs.append(node)
+            else:  # a scalar constant stays 0-d: elementwise kernels read it at every index, no view needed
+                srcs.append(const_node(x, d, dev))
+    except OverflowError:
+        if name not in _COMPARE:
+            raise
+        # NumPy 2 compares a Python int outside the array's range exactly: compare in a type holding both.
+        ints = [x for x in operands if isinstance(x, int) and not isinstance(x, bool)]
+        fits = all(-(1 << 63) <= v < (1 << 63) for v in ints) and dt.uint64 not in in_dtypes
+        wide = dt.int64 if fits and dev.supports(dt.int64) and all(d.kind in "biu" for d in in_dtypes) \
+            else dt.float64 if dev.supports(dt.float64) else dt.float32
+        srcs = [operand_node(x, wide, shape, dev) for x in operands]
+    return Array(Node(name, tuple(srcs), out_dtype, shape, device=dev))
+
+
+def where(cond, a, b):
+    """``a`` where ``cond`` is true, else ``b`` (NumPy's ``where`` with three arguments)."""
+    dev = device_of((cond, a, b))
+    cond, a, b = (as_operand(x, dev) for x in (cond, a, b))
+    keys = [x.dtype if isinstance(x, _array_cls()) else x for x in (a, b)]
+    out = dt.result_dtype(np.maximum, *keys) if any(isinstance(k, dt.DType) for k in keys) else \
+        dt.result_dtype(np.add, *keys)
+    shape = broadcast_shapes(*(x.shape for x in (cond, a, b) if isinstance(x, _array_cls())))
+    srcs = (operand_node(cond, dt.bool_, shape, dev), operand_node(a, out, shape, dev),
+            operand_node(b, out, shape, dev))
+    return _array_cls()(Node("where", srcs, out, shape, device=dev))
+
+
+def astype(x, dtype) -> object:
+    """``x`` converted to ``dtype`` (NumPy's ``astype``: floats truncate to ints, ints wrap)."""
+    d = dt.as_dtype(dtype)
+    x.device.check(d)
+    return _array_cls()(cast_node(x._node, d))

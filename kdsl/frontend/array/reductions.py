@@ -1,0 +1,189 @@
+"""Reductions over any axes (``axis=None | int | tuple``, ``keepdims``) and ``cumsum``, NumPy's result dtypes.
+
+The reduced expression fuses into the reduction kernel, and so does a scale after it: ``x.mean(axis=1)`` is
+one kernel. Sums of small integers accumulate in int64 as NumPy's do (int32 on devices without int64).
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> x = kd.asarray(np.arange(6, dtype=np.float32).reshape(2, 3))
+    >>> x.sum(axis=0).tolist(), x.max(axis=1, keepdims=True).shape, int(x.argmax())
+    ([3.0, 5.0, 7.0], (2, 1), 5)
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.frontend.array import movement as mv
+from kdsl.frontend.array import ops
+from kdsl.frontend.array.array import Array
+from kdsl.ir.graph import Node
+
+
+def _arr(x) -> Array:
+    if isinstance(x, Array):
+        return x
+    from kdsl.frontend.array.creation import asarray
+
+    return asarray(x)
+
+
+def _fit(d: dt.DType, device) -> dt.DType:
+    """NumPy's 64-bit accumulators, narrowed on devices that lack them."""
+    if device.supports(d):
+        return d
+    return {"int64": dt.int32, "uint64": dt.uint32, "float64": dt.float32}.get(d.name, d)
+
+
+def _numpy_dtype(fn, x: Array, dtype) -> dt.DType:
+    if dtype is not None:
+        return dt.as_dtype(dtype)
+    return _fit(dt.as_dtype(fn(np.zeros(1, x.dtype.np)).dtype), x.device)
+
+
+def _keep(x: Array, node: Node, axes: tuple[int, ...], keepdims: bool) -> Array:
+    out = Array(node)
+    if keepdims:
+        shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape))
+        out = out.reshape(shape)
+    return out
+
+
+def _reduce(x: Array, op: str, axes: tuple[int, ...], out_dtype: dt.DType, keepdims: bool) -> Array:
+    src = ops.cast_node(x._node, out_dtype) if op not in ("argmax", "argmin") else x._node
+    if not axes:  # nothing to reduce (0-d input): the value itself
+        return Array(src) if op not in ("argmax", "argmin") else Array(ops.const_node(0, out_dtype, x.device))
+    shape = tuple(n for a, n in enumerate(x.shape) if a not in axes)
+    node = Node("reduce", (src,), out_dtype, shape, (op, axes))
+    return _keep(x, node, axes, keepdims)
+
+
+def _empty_check(x: Array, axes, name: str) -> None:
+    if builtins.any(x.shape[a] == 0 for a in axes):
+        raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
+
+
+def sum(x, axis=None, dtype=None, keepdims=False) -> Array:
+    """Sum of elements over ``axis``."""
+    x = _arr(x)
+    return _reduce(x, "sum", mv.normalize_axes(axis, x.ndim), _numpy_dtype(np.sum, x, dtype), keepdims)
+
+
+def prod(x, axis=None, dtype=None, keepdims=False) -> Array:
+    """Product of elements over ``axis``."""
+    x = _arr(x)
+    return _reduce(x, "prod", mv.normalize_axes(axis, x.ndim), _numpy_dtype(np.prod, x, dtype), keepdims)
+
+
+def max(x, axis=None, keepdims=False) -> Array:
+    """Largest element over ``axis`` (NaN propagates)."""
+    x = _arr(x)
+    axes = mv.normalize_axes(axis, x.ndim)
+    _empty_check(x, axes, "maximum")
+    return _reduce(x, "max", axes, x.dtype, keepdims)
+
+
+def min(x, axis=None, keepdims=False) -> Array:
+    """Smallest element over ``axis`` (NaN propagates)."""
+    x = _arr(x)
+    axes = mv.normalize_axes(axis, x.ndim)
+    _empty_check(x, axes, "minimum")
+    return _reduce(x, "min", axes, x.dtype, keepdims)
+
+
+amax, amin = max, min
+
+
+def any(x, axis=None, keepdims=False) -> Array:
+    """Whether any element over ``axis`` is true."""
+    x = _arr(x)
+    return _reduce(x.astype(dt.bool_), "max", mv.normalize_axes(axis, x.ndim), dt.bool_, keepdims)
+
+
+def all(x, axis=None, keepdims=False) -> Array:
+    """Whether every element over ``axis`` is true."""
+    x = _arr(x)
+    return _reduce(x.astype(dt.bool_), "min", mv.normalize_axes(axis, x.ndim), dt.bool_, keepdims)
+
+
+def _arg(x, op: str, axis, keepdims: bool) -> Array:
+    x = _arr(x)
+    a = None if axis is None else mv.normalize_axis(axis, x.ndim)
+    if x.size == 0 and (a is None or x.shape[a] == 0):
+        raise ValueError(f"attempt to get {op} of an empty sequence")
+    out_dtype = _fit(dt.int64, x.device)
+    if a is None:
+        flat = x.reshape(-1)
+        out = _reduce(flat, op, (0,), out_dtype, False)
+        return out.reshape((1,) * x.ndim) if keepdims else out
+    return _reduce(x, op, (a,), out_dtype, keepdims)
+
+
+def argmax(x, axis=None, keepdims=False) -> Array:
+    """Index of the largest element over ``axis`` (first one on ties; NaN counts as largest)."""
+    return _arg(x, "argmax", axis, keepdims)
+
+
+def argmin(x, axis=None, keepdims=False) -> Array:
+    """Index of the smallest element over ``axis`` (first one on ties; NaN counts as smallest)."""
+    return _arg(x, "argmin", axis, keepdims)
+
+
+def _nan_like(total: Array) -> Array:
+    from kdsl.frontend.array.shape_ops import broadcast_to
+
+    d = total.dtype if total.dtype.is_float else dt.float32
+    return broadcast_to(Array(ops.const_node(float("nan"), d, total.device)), total.shape)
+
+
+def mean(x, axis=None, dtype=None, keepdims=False) -> Array:
+    """Arithmetic mean over ``axis`` (ints give float64 like NumPy; float32 on devices without float64)."""
+    x = _arr(x)
+    axes = mv.normalize_axes(axis, x.ndim)
+    n = math.prod(x.shape[a] for a in axes)
+    d = _numpy_dtype(np.mean, x, dtype)
+    total = _reduce(x, "sum", axes, d, False)
+    # An empty mean is NaN; a NaN constant (not 0 * NaN, which drivers may fold to 0) makes sure of it.
+    out = total * (1.0 / n) if n else _nan_like(total)
+    if out.dtype is not d:
+        out = out.astype(d)
+    return out.reshape(tuple(1 if a in axes else k for a, k in enumerate(x.shape))) if keepdims else out
+
+
+def var(x, axis=None, dtype=None, ddof=0, keepdims=False) -> Array:
+    """Variance over ``axis``: ``mean(|x - mean(x)|**2) * n / (n - ddof)``."""
+    x = _arr(x)
+    axes = mv.normalize_axes(axis, x.ndim)
+    n = math.prod(x.shape[a] for a in axes)
+    d = _numpy_dtype(np.var, x, dtype)
+    xd = x.astype(d)
+    centred = xd - mean(xd, axis=axes, keepdims=True)
+    total = _reduce(centred * centred, "sum", axes, d, False)
+    denom = n - ddof
+    if not n:
+        out = _nan_like(total)
+    elif denom > 0:
+        out = total * (1.0 / denom)
+    else:  # NumPy divides by max(n - ddof, 0): inf, or NaN where the sum of squares is 0
+        out = total * float("inf")
+    return out.reshape(tuple(1 if a in axes else k for a, k in enumerate(x.shape))) if keepdims else out
+
+
+def std(x, axis=None, dtype=None, ddof=0, keepdims=False) -> Array:
+    """Standard deviation over ``axis`` (``sqrt(var)``)."""
+    return ops.apply("sqrt", var(x, axis, dtype, ddof, keepdims))
+
+
+def cumsum(x, axis=None, dtype=None) -> Array:
+    """Inclusive running sum along ``axis`` (the flattened array when ``axis`` is None)."""
+    x = _arr(x)
+    if axis is None:
+        x, axis = x.reshape(-1), 0
+    a = mv.normalize_axis(axis, x.ndim)
+    d = _numpy_dtype(np.cumsum, x, dtype)
+    src = ops.cast_node(x._node, d)
+    return Array(Node("cumsum", (src,), d, x.shape, a))

@@ -1,0 +1,143 @@
+"""Shape functions: ``expand_dims squeeze swapaxes moveaxis broadcast_to broadcast_arrays concatenate stack``.
+
+All but ``concatenate``/``stack`` are zero-copy views; those two write each piece into its region of one new
+buffer (one small kernel per piece, fused with the piece's own computation).
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> a = kd.asarray(np.ones((2, 3), np.float32))
+    >>> kd.concatenate([a, a * 2], axis=1).shape, kd.stack([a, a]).shape, kd.expand_dims(a, 0).shape
+    ((2, 6), (2, 2, 3), (1, 2, 3))
+"""
+
+from __future__ import annotations
+
+from kdsl import dtype as dt
+from kdsl.frontend.array import movement as mv
+from kdsl.frontend.array import ops
+from kdsl.frontend.array.array import Array
+from kdsl.ir.graph import Node
+from kdsl.ir.view import View
+
+
+def _arr(x, device=None) -> Array:
+    if isinstance(x, Array):
+        return x
+    from kdsl.frontend.array.creation import asarray
+
+    return asarray(x, device=device)
+
+
+def reshape(a, shape) -> Array:
+    return _arr(a).reshape(shape)
+
+
+def ravel(a) -> Array:
+    return _arr(a).reshape(-1)
+
+
+def transpose(a, axes=None) -> Array:
+    return _arr(a).transpose(axes)
+
+
+def expand_dims(a, axis) -> Array:
+    """Insert size-1 axes at the positions ``axis`` (int or tuple) of the result."""
+    a = _arr(a)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    nd = a.ndim + len(axes)
+    pos = mv.normalize_axes(tuple(axes), nd)
+    it = iter(a.shape)
+    return a.reshape(tuple(1 if k in pos else next(it) for k in range(nd)))
+
+
+def squeeze(a, axis=None) -> Array:
+    """Remove size-1 axes (all of them, or those in ``axis``; ValueError if one is not size 1)."""
+    a = _arr(a)
+    if axis is None:
+        axes = tuple(k for k, n in enumerate(a.shape) if n == 1)
+    else:
+        axes = mv.normalize_axes(axis, a.ndim)
+        for k in axes:
+            if a.shape[k] != 1:
+                raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
+    return a.reshape(tuple(n for k, n in enumerate(a.shape) if k not in axes))
+
+
+def swapaxes(a, axis1: int, axis2: int) -> Array:
+    a = _arr(a)
+    axes = list(range(a.ndim))
+    i, j = mv.normalize_axis(axis1, a.ndim), mv.normalize_axis(axis2, a.ndim)
+    axes[i], axes[j] = axes[j], axes[i]
+    return a.transpose(tuple(axes))
+
+
+def moveaxis(a, source: int, destination: int) -> Array:
+    a = _arr(a)
+    s, d = mv.normalize_axis(source, a.ndim), mv.normalize_axis(destination, a.ndim)
+    order = [k for k in range(a.ndim) if k != s]
+    order.insert(d, s)
+    return a.transpose(tuple(order))
+
+
+def broadcast_to(a, shape) -> Array:
+    a = _arr(a)
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    return Array(mv.broadcast_node(a._node, shape))
+
+
+def broadcast_arrays(*arrays) -> list[Array]:
+    arrays = [_arr(x) for x in arrays]
+    shape = ops.broadcast_shapes(*(x.shape for x in arrays))
+    return [broadcast_to(x, shape) for x in arrays]
+
+
+def concatenate(arrays, axis: int | None = 0, dtype=None) -> Array:
+    """Join arrays along an existing axis (``axis=None``: flatten first)."""
+    arrays = [_arr(x) for x in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to concatenate")
+    if axis is None:
+        arrays, axis = [x.reshape(-1) for x in arrays], 0
+    ref = arrays[0]
+    if ref.ndim == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    ax = mv.normalize_axis(axis, ref.ndim)
+    for x in arrays[1:]:
+        if x.ndim != ref.ndim:
+            raise ValueError("all the input arrays must have same number of dimensions, but the array at index 0 "
+                             f"has {ref.ndim} dimension(s) and another has {x.ndim} dimension(s)")
+        if any(p != q for k, (p, q) in enumerate(zip(x.shape, ref.shape, strict=False)) if k != ax):
+            raise ValueError(f"all the input array dimensions except for the concatenation axis must match "
+                             f"exactly; got shapes {ref.shape} and {x.shape}")
+    out_dtype = dt.as_dtype(dtype) if dtype is not None else dt.promote(*(x.dtype for x in arrays))
+    shape = list(ref.shape)
+    shape[ax] = sum(x.shape[ax] for x in arrays)
+    shape = tuple(shape)
+    full = View.contiguous(shape)
+    regions, pieces, start = [], [], 0
+    for x in arrays:
+        n = x.shape[ax]
+        if n:
+            regions.append(full.slice(ax, start, 1, n))
+            pieces.append(ops.cast_node(x._node, out_dtype))
+        start += n
+    return Array(Node("assemble", tuple(pieces), out_dtype, shape, tuple(regions), device=ref.device))
+
+
+def stack(arrays, axis: int = 0) -> Array:
+    """Join arrays of one shape along a new axis."""
+    arrays = [_arr(x) for x in arrays]
+    if not arrays:
+        raise ValueError("need at least one array to stack")
+    if any(x.shape != arrays[0].shape for x in arrays):
+        raise ValueError("all input arrays must have the same shape")
+    ax = mv.normalize_axis(axis, arrays[0].ndim + 1)
+    return concatenate([expand_dims(x, ax) for x in arrays], axis=ax)
+
+
+def flip(a, axis=None) -> Array:
+    """Reverse the order of elements along ``axis`` (all axes when None): a view."""
+    a = _arr(a)
+    axes = mv.normalize_axes(axis, a.ndim)
+    key = tuple(slice(None, None, -1) if k in axes else slice(None) for k in range(a.ndim))
+    return a[key]

@@ -1,0 +1,90 @@
+"""Python AST -> kernel IR: the translator behind ``@kd.kernel`` and ``@kd.func``.
+
+A :class:`Lowerer` walks one function body. Statements become GLSL lines, expressions become typed
+:class:`~kdsl.frontend.kernels.ir.Expr` values. Local variables take the dtype of their first assignment and
+widen when a later one needs more (``s = 0`` then ``s += x[i]`` with float x makes ``s`` a float): the body
+is then translated again with the widened dtypes, until nothing changes (:func:`lower`).
+
+The statement methods live in :mod:`kdsl.frontend.kernels.ast_stmt`, the expression methods in
+:mod:`kdsl.frontend.kernels.ast_expr`; calls (``kd.sin``, ``kd.atomic_add``, ``min``...) are in
+:mod:`kdsl.frontend.kernels.intrinsics`.
+
+Example:
+    >>> "Lambda" in UNSUPPORTED, weak_value_dtype(Expr("x", "float64")), weak_value_dtype(Expr("1", "int32", True, 1))
+    (True, 'float64', 'int32')
+"""
+
+from __future__ import annotations
+
+import ast
+
+from kdsl.frontend.kernels.ast_expr import UNSUPPORTED, ExpressionLowerer, weak_dtype
+from kdsl.frontend.kernels.ast_stmt import StatementLowerer, Widened
+from kdsl.frontend.kernels.ir import Expr, KernelProgram
+from kdsl.frontend.kernels.source import FunctionSource
+from kdsl.frontend.kernels.types import KType
+
+
+class Lowerer(StatementLowerer, ExpressionLowerer):
+    """Translates one function body. ``env`` maps parameter names to symbols: ``("var", dtype)``,
+    ``("array", ArrayRef)`` or ``("const", value)``. ``hints`` carries widened dtypes between passes."""
+
+    def __init__(self, src: FunctionSource, program: KernelProgram, env: dict, hints: dict[str, str],
+                 features: set[str] | None, mode: str = "kernel", stack: tuple = ()):
+        self.src, self.program, self.env, self.hints = src, program, dict(env), dict(hints)
+        self.features, self.mode, self.stack = features, mode, stack
+        self.lines: list[str] = []
+        self.depth = 0
+        # Scalar parameters are variables from the start (assigning one is allowed, as in Python).
+        self.locals: dict[str, str] = {n: self.hints.get(n, s[1]) for n, s in env.items() if s[0] == "var"}
+        self.loop_depth = 0
+        self.temp_count = 0
+        self.return_dtype: str | None = hints.get("<return>")
+        self.returns_value: bool | None = None
+
+    # ----- errors, output ---------------------------------------------------------------------------
+    def syntax_error(self, node: ast.AST, msg: str):
+        return self.src.syntax_error(node, msg)
+
+    def type_error(self, node: ast.AST, msg: str):
+        return self.src.type_error(node, msg)
+
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    def need(self, feature: str, node: ast.AST, what: str) -> None:
+        """Record that the kernel needs a device feature; fail early when the device lacks it."""
+        if self.features is not None and feature not in self.features:
+            raise self.type_error(node, f"{what} needs the device feature '{feature}', which this device lacks")
+        self.program.features.add(feature)
+
+    def temp(self, dtype: str) -> str:
+        self.temp_count += 1
+        name = f"t{self.temp_count}_"
+        self.locals[name] = dtype
+        return name
+
+
+def lower(src: FunctionSource, program: KernelProgram, env: dict, features: set[str] | None,
+          mode: str = "kernel", stack: tuple = ()) -> Lowerer:
+    """Translate ``src``'s body until no variable needs widening; returns the final :class:`Lowerer`."""
+    hints: dict[str, str] = {}
+    for _ in range(32):
+        snapshot = (list(program.arrays), list(program.push), set(program.helpers), list(program.functions),
+                    dict(program.func_specs), set(program.features), program.uses_barrier)
+        lw = Lowerer(src, program, env, hints, features, mode, stack)
+        try:
+            lw.body(src.tree.body)
+            return lw
+        except Widened:
+            hints = lw.hints
+            (program.arrays, program.push, program.helpers, program.functions, program.func_specs,
+             program.features, program.uses_barrier) = snapshot
+    raise src.type_error(src.tree, "variable dtypes did not settle; annotate the variables (x: kd.f32 = 0)")
+
+
+def weak_value_dtype(e: Expr) -> str:
+    return weak_dtype(e) if e.weak else e.dtype
+
+
+__all__ = ["Lowerer", "lower", "UNSUPPORTED", "KType"]

@@ -1,7 +1,7 @@
 """Thin helpers over the `vulkan` package's raw cffi layer (``vulkan.ffi`` / ``vulkan.lib``).
 
 Every struct is made with :func:`new` and kept in a local (or an attribute) until the call that reads it returns:
-the package's high-level wrappers free nested temporaries too early (VULKAN_NOTES.md, trap 1) and cost tens of
+the package's high-level wrappers free nested temporaries too early (docs/vulkan-notes.md, trap 1) and cost tens of
 microseconds per call (trap 2), so kdsl uses them nowhere.
 
 Example:

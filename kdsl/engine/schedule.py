@@ -27,8 +27,10 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.codegen import glsl, vector
+from kdsl.ir import expr as ir
+from kdsl.ir.expr import Expr
 from kdsl.ir.graph import Node, toposort
-from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Elementwise, Matmul, Reduce, Scan, elementwise_groups
+from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Elementwise, Kernel, Matmul, Reduce, Scan, elementwise_groups
 from kdsl.ir.view import View
 
 _F32, _U32 = struct.Struct("<f"), struct.Struct("<I")
@@ -39,7 +41,7 @@ MAX_DEPTH = 100  # longest chain of ops inlined into one kernel (keeps shaders a
 class Step:
     """One kernel launch: write ``out`` (slot 0) from ``inputs`` (slots 1..n) with push constants ``words``."""
 
-    kernel: tuple
+    kernel: Kernel
     out: Node
     inputs: list[Node]
     words: np.ndarray
@@ -59,30 +61,30 @@ class Lowering:
         self.slots: dict[int, int] = {}
         self.inputs: list[Node] = []
         self.words: list[int] = []
-        self.memo: dict[int, tuple] = {}
+        self.memo: dict[int, Expr] = {}
         self.fused: list[Node] = []
-        self.acc: tuple[Node, tuple] | None = None  # (reduce node, IR standing for its value) in an epilogue
+        self.acc: tuple[Node, Expr] | None = None  # (reduce node, IR standing for its value) in an epilogue
         self.root: Node | None = None  # the node this kernel computes (stored, but not read)
         self.sources: list = []  # (node, "const" | "rand") per push-word group, in order
         self.baked = False
 
-    def load(self, node: Node, view: View) -> tuple:
+    def load(self, node: Node, view: View) -> Expr:
         slot = self.slots.get(node.id)
         if slot is None:
             slot = self.slots[node.id] = len(self.inputs) + 1
             self.inputs.append(node)
-        return ("load", slot, node.dtype, view)
+        return ir.load(slot, node.dtype, view)
 
     def _stored(self, node: Node) -> bool:
         return node.realized or (node.id in self.materialised and node is not self.root)
 
-    def expr(self, node: Node) -> tuple:
+    def expr(self, node: Node) -> Expr:
         hit = self.memo.get(node.id)
         if hit is None:
             hit = self.memo[node.id] = self._expr(node)
         return hit
 
-    def _expr(self, node: Node) -> tuple:
+    def _expr(self, node: Node) -> Expr:
         if self.acc is not None and node is self.acc[0]:
             return self.acc[1]
         if self._stored(node):
@@ -97,28 +99,27 @@ class Lowering:
                 return self.expr(src)
             if self._stored(src) and not (self.acc is not None and src is self.acc[0]):
                 return self.load(src, node.arg)
-            return ("remap", node.arg, src.shape, self.expr(src))
+            inner = self.expr(src)
+            return Expr("remap", inner.dtype, (inner,), (node.arg, src.shape))
         if op == "iota":
-            return ("iota", node.arg, node.dtype)
+            return Expr("iota", node.dtype, (), node.arg)
         if op == "rand":
             dist, *key = node.arg
             word = len(self.words)
             self.words.extend(int(k) & 0xFFFFFFFF for k in key)
             self.sources.append((node, "rand"))
-            return ("rand", dist, node.dtype, word)
-        if op == "cast":
-            return ("cast", node.dtype, self.expr(node.srcs[0]))
-        return (op, node.dtype, *(self.expr(s) for s in node.srcs))
+            return Expr("rand", node.dtype, (), (dist, word))
+        return Expr(op, node.dtype, tuple([self.expr(s) for s in node.srcs]))  # an elementwise op or a cast
 
-    def const(self, node: Node) -> tuple:
+    def const(self, node: Node) -> Expr:
         value, dtype = node.arg, node.dtype
         if len(self.words) + glsl.words_of(dtype) > self.max_words:  # no push space left: bake the value
             self.baked = True
-            return ("lit", value, dtype)
+            return Expr("lit", dtype, (), value)
         word = len(self.words)
         self.words.extend(const_words(value, dtype))
         self.sources.append((node, "const"))
-        return ("const", word, dtype)
+        return ir.const(word, dtype)
 
     def step(self, kernel, out: Node, fresh: bool = True) -> Step:
         kernel = kernel._replace(n_words=len(self.words))
@@ -301,7 +302,7 @@ def _lower_reduce(node: Node, keep: set[int], dev, epilogue_of: Node | None = No
     else:
         src_shape = src.shape
     if epilogue_of is not None:
-        low.acc = (standin, ("acc", node.dtype))
+        low.acc = (standin, ir.acc(node.dtype))
         low.root = epilogue_of
         epilogue = low.expr(epilogue_of)
         out = epilogue_of

@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -22,6 +23,7 @@ from kdsl.device import _runtime  # imported late there: building graphs must no
 from kdsl.engine.plan import plan
 from kdsl.engine.programs import batches, program, stats
 from kdsl.engine.schedule import Step
+from kdsl.engine.state import state
 from kdsl.ir.graph import Node
 from kdsl.ir.kernels import Elementwise, Matmul
 
@@ -45,51 +47,39 @@ class Buffer:
         self.tensor, self.size, self.dtype, self.device = tensor, size, dtype, device
         self.pooled = pooled and tensor is not None
 
-    def __del__(self):
+    def __del__(self) -> None:
         if not self.pooled:
             return
         try:
-            device = self.device
-            pool = device.__dict__.setdefault("_pool", {})
-            bucket = pool.setdefault((self.dtype.name, self.size), [])
-            nbytes = self.size * self.dtype.itemsize
-            held = device.__dict__.get("_pool_bytes", 0)
-            room = _POOL_SHARE * device.info.get("device_memory", 0) - held
-            if len(bucket) < _POOL_PER_SIZE and nbytes <= room and self.tensor.is_init():
-                bucket.append(self.tensor)
-                device._pool_bytes = held + nbytes
+            st = state(self.device)
+            with st.lock:
+                bucket = st.pool.setdefault((self.dtype.name, self.size), [])
+                nbytes = self.size * self.dtype.itemsize
+                room = _POOL_SHARE * self.device.info.get("device_memory", 0) - st.pool_bytes
+                if len(bucket) < _POOL_PER_SIZE and nbytes <= room and self.tensor.is_init():
+                    bucket.append(self.tensor)
+                    st.pool_bytes += nbytes
         except Exception:  # interpreter shutdown: let the tensor go
             pass
 
 
-def allocate(device, size: int, dtype: dt.DType):
+def allocate(device: Any, size: int, dtype: dt.DType) -> Any:
     """A device tensor of ``size`` elements: a pooled one when available."""
     limit = device.info.get("max_storage_buffer_range", 1 << 32)
     if size * dtype.itemsize > limit or size >= 1 << 31:
         raise ValueError(f"an array of {size} {dtype.name} elements ({size * dtype.itemsize} bytes) does not fit one "
                          f"buffer on {device.name} (at most {limit} bytes and 2**31 elements); split it")
-    pool = device.__dict__.get("_pool")
-    if pool:
-        bucket = pool.get((dtype.name, size))
-        if bucket:
-            device._pool_bytes -= size * dtype.itemsize
-            return bucket.pop()
+    st = state(device)
+    with st.lock:
+        bucket = st.pool.get((dtype.name, size))
+        while bucket:
+            st.pool_bytes -= size * dtype.itemsize
+            tensor = bucket.pop()
+            # A Buffer that died in a reference cycle pooled its tensor, but the garbage collector runs the
+            # tensor's own finaliser too (same cycle): skip tensors destroyed after they were pooled.
+            if tensor.is_init():
+                return tensor
     return device.manager.tensor_empty(size, dtype.np)
-
-
-def _dummy(device):
-    """A 1-element tensor bound where an input is empty (Vulkan has no zero-sized buffers)."""
-    t = getattr(device, "_dummy", None)
-    if t is None:
-        t = device._dummy = device.manager.tensor_empty(1, np.uint32)
-    return t
-
-
-def _sequence(device):
-    seq = getattr(device, "_seq", None)
-    if seq is None:
-        seq = device._seq = device.manager.sequence()
-    return seq
 
 
 def run(steps: list[Step]) -> None:
@@ -97,6 +87,11 @@ def run(steps: list[Step]) -> None:
     if not steps:
         return
     device = steps[0].out.device
+    with state(device).lock:
+        _run(device, steps)
+
+
+def _run(device: Any, steps: list[Step]) -> None:
     pending: dict[int, Buffer] = {}
     work = []
     for step in steps:
@@ -120,18 +115,24 @@ def run(steps: list[Step]) -> None:
 def submit(device, work: list[tuple]) -> None:
     """Dispatch ``work`` ((template or None, kernel, out Buffer, input Buffers, push words) per kernel) in one
     submission, replaying a recorded command buffer when the same dispatches ran before."""
+    st = state(device)
+    with st.lock:
+        _submit(device, st, work)
+
+
+def _submit(device: Any, st: Any, work: list[tuple]) -> None:
     dispatches, launched = [], []
     in_batch: set[int] = set()
     for t, kernel, out, inputs, words in work:
-        if t is not None and t.program:
+        if t is not None and t.program and t.program[0].alive and t.program[0].device is device:
             prog = t.program[0]
         else:
             prog = program(kernel, device)
             if t is not None:
-                t.program.append(prog)
+                t.program[:] = [prog]
         tensors = [out.tensor]
         for b in inputs:
-            tensors.append(b.tensor if b.tensor is not None else _dummy(device))
+            tensors.append(b.tensor if b.tensor is not None else st.dummy())
         entry = prog.algorithm(tensors, words, in_batch)
         in_batch.add(id(entry))
         dispatches.append((entry, words))
@@ -163,18 +164,22 @@ def _aliased(node: Node) -> Node | None:
 def realize_nodes(nodes: list[Node]) -> None:
     """Compute ``nodes`` in one submission per device; reshapes of computed data share its buffer."""
     if len(nodes) == 1 and nodes[0].op not in ("view", "buffer"):  # the usual kd.realize(x): no grouping
-        run(plan(nodes))
+        with state(nodes[0].device).lock:  # the graph must not change between planning and running
+            run(plan(nodes))
         return
     targets = [_aliased(n) or n for n in nodes if not n.realized]
     by_device: dict[int, list[Node]] = {}
     for n in targets:
         by_device.setdefault(n.device.index, []).append(n)
     for group in by_device.values():
-        run(plan(group))
+        with state(group[0].device).lock:
+            run(plan([n for n in group if not n.realized]))
     for n in nodes:
         src = _aliased(n)
         if src is not None and src.realized:
-            n.become_buffer(src.buffer)
+            with state(n.device).lock:
+                if not n.realized:
+                    n.become_buffer(src.buffer)
 
 
 def upload(data: np.ndarray, dtype: dt.DType, device) -> Node:
@@ -186,7 +191,9 @@ def upload(data: np.ndarray, dtype: dt.DType, device) -> Node:
     mgr = device.manager
     host = mgr.tensor_t(arr.reshape(-1), memory_type=rt.MemoryTypes.host)
     dst = allocate(device, arr.size, dtype)
-    _sequence(device).eval(rt.OpCopy([host, dst]))
+    st = state(device)
+    with st.lock:
+        st.sequence().eval(rt.OpCopy([host, dst]))
     host.destroy()
     stats["uploads"] += 1
     return Node("buffer", (), dtype, arr.shape, buffer=Buffer(dst, arr.size, dtype, device), device=device)
@@ -199,7 +206,9 @@ def download(buf: Buffer) -> np.ndarray:
     rt = _runtime()
     mgr = buf.device.manager
     host = mgr.tensor_empty(buf.size, buf.dtype.np, memory_type=rt.MemoryTypes.host)
-    _sequence(buf.device).eval(rt.OpCopy([buf.tensor, host]))
+    st = state(buf.device)
+    with st.lock:
+        st.sequence().eval(rt.OpCopy([buf.tensor, host]))
     out = np.array(host.data(), copy=True).view(buf.dtype.np) if buf.dtype is not dt.bool_ else \
         np.array(host.data(), copy=True).astype(bool)
     host.destroy()
@@ -216,21 +225,26 @@ def to_numpy(node: Node) -> np.ndarray:
     if node.op == "const":
         return np.full(node.shape, node.arg, node.dtype.np)
     if node.op == "view" and node.size > 0:
-        base = node.srcs[0]
-        if not base.realized:
-            run(plan([base]))
-        flat = download(base.buffer)
-        v = node.arg
-        item = flat.itemsize
-        strided = np.lib.stride_tricks.as_strided(flat[v.offset:] if v.offset else flat, v.shape,
-                                                  tuple(s * item for s in v.strides), writeable=False)
-        return np.array(strided, copy=True)
+        with state(node.device).lock:
+            if node.op == "view":
+                base = node.srcs[0]
+                if not base.realized:
+                    run(plan([base]))
+                return _read_view(download(base.buffer), node.arg)
     if not node.realized:
         realize_nodes([node])
     return download(node.buffer).reshape(node.shape)
 
 
-def buffer_of(node: Node):
+def _read_view(flat: np.ndarray, v: Any) -> np.ndarray:
+    """The elements of view ``v`` of a downloaded flat buffer, as a new array."""
+    item = flat.itemsize
+    strided = np.lib.stride_tricks.as_strided(flat[v.offset:] if v.offset else flat, v.shape,
+                                              tuple(s * item for s in v.strides), writeable=False)
+    return np.array(strided, copy=True)
+
+
+def buffer_of(node: Node) -> Any:
     """The runtime Tensor of ``node`` as C-contiguous data (views are copied into a new buffer first)."""
     if not node.realized:
         realize_nodes([node])

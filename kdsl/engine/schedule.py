@@ -166,7 +166,52 @@ def _materialised(live: list[Node], roots: list[Node]) -> tuple[set[int], dict[i
             keep.add(n.id)
             d = 0
         depth[n.id] = d
+    keep |= _held(live, keep, consumers)
     return keep, consumers
+
+
+def _stored_or_leaf(s: Node, keep: set[int]) -> bool:
+    return s.realized or s.id in keep or not s.srcs or (s.op == "view" and _stored_or_leaf(s.srcs[0], keep))
+
+
+def _held(live: list[Node], keep: set[int], consumers: dict[int, list[Node]]) -> set[int]:
+    """The computed nodes that a live Array or a node outside this graph can still read (``Node.refs``
+    counts more users than this graph has), unless recomputing them is one op over stored data.
+
+    Without this, ``for _ in range(n): w = w - lr * grad(w)`` never stores ``w`` (each step realises only
+    what reads it), and step k recomputes w from all k earlier gradients: the kernel grows every step, and
+    at some step binds more buffers than the device has. Stored, w is one buffer and every step's plan is
+    the same."""
+    return {n.id for n in live
+            if n.refs > len(consumers.get(n.id, ())) and n.id not in keep and n.is_elementwise
+            and not all(_stored_or_leaf(s, keep) for s in n.srcs)}
+
+
+def _reads(node: Node, keep: set[int], reads: dict[int, set[int]]) -> set[int]:
+    """The buffers the kernel computing ``node`` reads, given ``reads`` of the nodes below it."""
+    out: set[int] = set()
+    for s in node.srcs:
+        if s.realized or s.id in keep:
+            out.add(s.id)
+        else:
+            out |= reads.get(s.id, set())
+    return out
+
+
+def cap_buffers(live: list[Node], keep: set[int], cap: int) -> dict[int, set[int]]:
+    """Materialise more nodes (adding them to ``keep``) until no kernel reads more than ``cap`` buffers: the
+    device limits the storage buffers one kernel binds. Returns each node's read set."""
+    reads: dict[int, set[int]] = {}
+    for n in live:
+        r = _reads(n, keep, reads)
+        while len(r) > cap and n.op != "assemble":  # (an assemble writes each piece with its own kernel)  # store the inlined source that reads the most buffers, then count again
+            inlined = [s for s in n.srcs if not (s.realized or s.id in keep) and reads.get(s.id)]
+            if not inlined:
+                break
+            keep.add(max(inlined, key=lambda s: len(reads[s.id])).id)
+            r = _reads(n, keep, reads)
+        reads[n.id] = r
+    return reads
 
 
 def _reduce_behind(s: Node) -> Node | None:
@@ -209,11 +254,14 @@ def schedule(roots: list[Node]) -> list[Step]:
     if not live:
         return []
     keep, consumers = _materialised(live, roots)
+    cap = live[0].device.max_buffers - 2  # the output, and a reduction's partial results
+    reads = cap_buffers(live, keep, cap)
     absorbed: dict[int, tuple[Node, Node]] = {}  # elementwise node id -> (stand-in, reduce) it absorbs
     for n in live:
         if n.id in keep and n.is_elementwise:
             found = _epilogue_source(n, keep, consumers, root_ids)
-            if found is not None and found[1].id not in {r.id for _, r in absorbed.values()}:
+            if found is not None and found[1].id not in {r.id for _, r in absorbed.values()} and \
+                    len(reads[n.id] | reads.get(found[1].id, set())) <= cap:
                 absorbed[n.id] = found
     skip = {r.id for _, r in absorbed.values()}
     steps: list[Step] = []

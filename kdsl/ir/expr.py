@@ -34,6 +34,7 @@ Example:
 
 from __future__ import annotations
 
+import os
 import threading
 import weakref
 from collections.abc import Callable, Hashable, Iterator
@@ -43,6 +44,14 @@ from kdsl import dtype as dt
 
 _interned: weakref.WeakValueDictionary[tuple[Any, ...], Expr] = weakref.WeakValueDictionary()
 _lock = threading.Lock()
+
+
+def _new_lock_after_fork() -> None:
+    global _lock
+    _lock = threading.Lock()  # another thread may have held it at fork time
+
+
+os.register_at_fork(after_in_child=_new_lock_after_fork)
 
 
 def _arg_key(arg: object) -> object:

@@ -36,7 +36,7 @@ MATERIALISED = ("reduce", "matmul", "cumsum", "assemble")
 
 
 class Node:
-    __slots__ = ("op", "srcs", "dtype", "shape", "arg", "buffer", "device", "id", "__weakref__")
+    __slots__ = ("op", "srcs", "dtype", "shape", "arg", "buffer", "device", "id", "refs", "__weakref__")
 
     def __init__(self, op: str, srcs: tuple, dtype: dt.DType, shape: tuple[int, ...], arg=None,
                  buffer=None, device=None):
@@ -46,6 +46,13 @@ class Node:
         self.buffer = buffer
         self.device = device if device is not None else (srcs[0].device if srcs else None)
         self.id = next(_ids)
+        # How many live nodes (one per source slot) and Arrays use this node: when a realisation computes it
+        # and something outside that graph can still read it, the scheduler stores it rather than let every
+        # later expression recompute it (kdsl.engine.schedule). Counted here, in __del__, become_buffer and
+        # by Array.
+        self.refs = 0
+        for s in srcs:
+            s.refs += 1
 
     @property
     def size(self) -> int:
@@ -61,7 +68,15 @@ class Node:
 
     def become_buffer(self, buffer) -> None:
         """Turn into realised data (drops the sources so the graph above can be freed)."""
-        self.op, self.srcs, self.arg, self.buffer = "buffer", (), None, buffer
+        # buffer before op: a thread that sees op == "buffer" finds the buffer set
+        self.buffer = buffer
+        srcs, self.op, self.srcs, self.arg = self.srcs, "buffer", (), None
+        for s in srcs:
+            s.refs -= 1
+
+    def __del__(self) -> None:
+        for s in self.srcs:
+            s.refs -= 1
 
     def __repr__(self) -> str:
         return f"<Node {self.id} {self.op} {self.dtype.name}{list(self.shape)}>"

@@ -13,6 +13,7 @@ Example:
 
 from __future__ import annotations
 
+import gc
 import math
 from typing import Any
 
@@ -244,10 +245,49 @@ def _read_view(flat: np.ndarray, v: Any) -> np.ndarray:
     return np.array(strided, copy=True)
 
 
-def buffer_of(node: Node) -> Any:
-    """The runtime Tensor of ``node`` as C-contiguous data (views are copied into a new buffer first)."""
+def buffer_of(node: Node, writable: bool = False) -> Any:
+    """The runtime Tensor of ``node`` as C-contiguous data (views are copied into a new buffer first).
+
+    ``writable``: the caller is about to write the tensor in place (a custom kernel), so every unrealised
+    expression that reads it is computed first and keeps the values it had (NumPy's eager semantics)."""
+    if writable:
+        if node.op == "view" and node.srcs[0].op != "const" and _aliased(node) is None:
+            raise ValueError("is a view (a slice, transpose or broadcast) of another kd array and the kernel writes "
+                             "it: the writes would land in a copy, not in the original array. Pass a whole array, "
+                             "or a copy and assign it back: t = x.copy(); k(t); a[1:3] = t")
+        with state(node.device).lock:
+            src = _aliased(node)
+            before_write(node)
+            if src is not None:
+                before_write(src)
+            return buffer_of(node)
     if not node.realized:
         realize_nodes([node])
     if node.buffer.tensor is None:
         raise ValueError("an empty array has no device buffer")
     return node.buffer.tensor
+
+
+def before_write(node: Node) -> None:
+    """Compute the unrealised nodes that read ``node`` (directly, or through views, which stay aliases of it
+    as NumPy's do) before its buffer is written in place.
+
+    Nodes keep no list of their readers; ``node.refs`` says whether there are any besides the array being
+    written, and only then are they found through the garbage collector's referrer lists (a custom-kernel
+    launch on an array that lazy expressions still read: rare, and worth a scan of the heap)."""
+    if node.refs <= 1:  # only the array passed to the kernel holds it
+        return
+    readers: list[Node] = []
+    seen: set[int] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        for ref in gc.get_referrers(n):
+            if type(ref) is not tuple:
+                continue
+            for c in gc.get_referrers(ref):
+                if isinstance(c, Node) and c.srcs is ref and id(c) not in seen:
+                    seen.add(id(c))
+                    (stack if c.op == "view" else readers).append(c)
+    if readers:
+        realize_nodes(readers)

@@ -79,8 +79,10 @@ class DeviceState:
         self.pool_bytes = 0
         self.programs: OrderedDict[Any, Any] = OrderedDict()  # kernel -> Program, least recently used first
         self.batches: Any = None  # kdsl.engine.programs.Batches, made on first use
+        self.algorithms: OrderedDict[Any, Any] = OrderedDict()  # custom kernels' Algorithms (kdsl.engine.launch)
         self._dummy: Any = None
         self._sequence: Any = None
+        self._launch: Any = None
 
     def dummy(self) -> Any:
         """A 1-element tensor bound where an input is empty (Vulkan has no zero-sized buffers)."""
@@ -94,6 +96,12 @@ class DeviceState:
         if self._sequence is None:
             self._sequence = self.device.manager.sequence()
         return self._sequence
+
+    def launch_sequence(self) -> Any:
+        """The sequence custom-kernel launches are recorded into, cleared and reused each launch."""
+        if self._launch is None:
+            self._launch = self.device.manager.sequence()
+        return self._launch
 
     def trim_programs(self) -> None:
         """Drop the least recently used programs past the limit, with every recorded batch (which may

@@ -184,6 +184,12 @@ class Array:
         """The runtime Tensor holding this array as C-contiguous ``size`` elements (copying a view first)."""
         return engine.buffer_of(self._node)
 
+    def __kdsl_buffer__(self, writable: bool = False):
+        """The array protocol of custom kernels (``@kd.kernel``, ``kd.raw_kernel``): the runtime Tensor holding
+        this array as C-contiguous data. ``writable=True``: the caller writes it in place, so lazy expressions
+        that read this array are computed first (they keep the old values, as in NumPy)."""
+        return engine.buffer_of(self._node, writable)
+
     @staticmethod
     def _from_buffer(tensor, shape, dtype, device=None) -> Array:
         """Wrap an already computed runtime Tensor as a realised Array (no copy)."""

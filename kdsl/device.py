@@ -89,7 +89,7 @@ class Device:
     Use it as a context manager to make arrays there, or pass ``device=`` to creation functions.
     """
 
-    def __new__(cls, index: int | str | Device | None = None):
+    def __new__(cls, index: int | str | Device | None = None) -> Device:
         if isinstance(index, Device):
             return index
         infos = _device_infos()
@@ -137,7 +137,7 @@ class Device:
         self.max_buffers = max(4, int(info.get("max_storage_buffers_per_stage", 4)))
 
     @property
-    def manager(self):
+    def manager(self) -> Any:
         """The runtime Manager of this device (created on first use)."""
         if self._manager is None:
             with _lock:
@@ -145,12 +145,12 @@ class Device:
                     self._manager = _runtime().Manager(self.index)
         return self._manager
 
-    def policy(self) -> tuple:
+    def policy(self) -> tuple[int | bool, ...]:
         """The per-device choices a kernel plan depends on (part of every plan-cache key)."""
         return (self.index, self.max_groups, self.thread_outputs, self.partials, self.vector_width,
                 self.matmul_tiles, self.max_push_words, self.max_buffers)
 
-    def supports(self, dtype) -> bool:
+    def supports(self, dtype: Any) -> bool:
         d = dt.as_dtype(dtype)
         return d.feature is None or d.feature in self.features
 

@@ -109,7 +109,7 @@ def _templates(steps: list[Step], order: list[Node]) -> list[Template] | None:
     return out
 
 
-def _words(sources, order: list[Node]) -> np.ndarray:
+def _words(sources: tuple[tuple[int, str], ...], order: list[Node]) -> np.ndarray:
     words: list[int] = []
     for p, kind in sources:
         n = order[p]
@@ -155,6 +155,7 @@ def plan(roots: list[Node]) -> list[Step]:
         if t.out < 0:
             out = temps.get(t.out)
             if out is None:
+                assert t.temp_shape is not None  # a temporary's template records its dtype and shape
                 out = temps[t.out] = Node("partial", (), t.temp_shape[0], t.temp_shape[1], device=dev)
         else:
             out = order[t.out]

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import time
 from collections import OrderedDict
-
 from typing import Any
 
 import numpy as np
@@ -128,7 +127,8 @@ class Batches:
             return
         self._record(key, versions, hit, dispatches, launched, level)
 
-    def _record(self, key, versions, hit, dispatches, launched, level) -> None:
+    def _record(self, key: tuple[Any, ...], versions: tuple[int, ...], hit: tuple[Any, tuple[int, ...]] | None,
+                dispatches: list[tuple[list[Any], np.ndarray]], launched: list[Program], level: int) -> None:
         """Record ``dispatches`` (into this key's stale sequence, the oldest one, or a new one) and run them."""
         import kdsl.runtime as rt
 
@@ -152,7 +152,7 @@ class Batches:
             self.recorded[key] = (seq, versions)
 
 
-def _report(device, seq, launched: list[Program], t0: float) -> None:
+def _report(device: Any, seq: Any, launched: list[Program], t0: float) -> None:
     wall = (time.perf_counter() - t0) * 1e3
     period = device.info.get("timestamp_period", 1.0)
     stamps = seq.get_timestamps()

@@ -26,7 +26,7 @@ from kdsl.engine.programs import batches, program, stats
 from kdsl.engine.schedule import Step
 from kdsl.engine.state import state
 from kdsl.ir.graph import Node
-from kdsl.ir.kernels import Elementwise, Matmul
+from kdsl.ir.kernels import Elementwise, Kernel, Matmul
 
 _POOL_PER_SIZE = 4
 # Pooled tensors may hold up to this share of the device's memory. Large arrays are where pooling pays most:
@@ -44,7 +44,7 @@ class Buffer:
 
     __slots__ = ("tensor", "size", "dtype", "device", "pooled")
 
-    def __init__(self, tensor, size: int, dtype: dt.DType, device, pooled: bool = True):
+    def __init__(self, tensor: Any, size: int, dtype: dt.DType, device: Any, pooled: bool = True):
         self.tensor, self.size, self.dtype, self.device = tensor, size, dtype, device
         self.pooled = pooled and tensor is not None
 
@@ -113,7 +113,7 @@ def _run(device: Any, steps: list[Step]) -> None:
             step.out.become_buffer(pending[step.out.id])
 
 
-def submit(device, work: list[tuple]) -> None:
+def submit(device: Any, work: list[tuple[Any, ...]]) -> None:
     """Dispatch ``work`` ((template or None, kernel, out Buffer, input Buffers, push words) per kernel) in one
     submission, replaying a recorded command buffer when the same dispatches ran before."""
     st = state(device)
@@ -121,7 +121,7 @@ def submit(device, work: list[tuple]) -> None:
         _submit(device, st, work)
 
 
-def _submit(device: Any, st: Any, work: list[tuple]) -> None:
+def _submit(device: Any, st: Any, work: list[tuple[Any, ...]]) -> None:
     dispatches, launched = [], []
     in_batch: set[int] = set()
     for t, kernel, out, inputs, words in work:
@@ -143,7 +143,7 @@ def _submit(device: Any, st: Any, work: list[tuple]) -> None:
     stats["kernels"] += len(dispatches)
 
 
-def kernel_size(k) -> int:
+def kernel_size(k: Kernel) -> int:
     """Elements a kernel writes (0: nothing to launch); reductions and scans always launch."""
     if isinstance(k, Matmul):
         return k.batch * k.m * k.n
@@ -183,7 +183,7 @@ def realize_nodes(nodes: list[Node]) -> None:
                     n.become_buffer(src.buffer)
 
 
-def upload(data: np.ndarray, dtype: dt.DType, device) -> Node:
+def upload(data: np.ndarray, dtype: dt.DType, device: Any) -> Node:
     """A realised node holding a copy of ``data`` (converted to ``dtype``)."""
     arr = np.asarray(data, dtype=dtype.np, order="C")
     if arr.size == 0:

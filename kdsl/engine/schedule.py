@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import struct
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -121,13 +122,13 @@ class Lowering:
         self.sources.append((node, "const"))
         return ir.const(word, dtype)
 
-    def step(self, kernel, out: Node, fresh: bool = True) -> Step:
+    def step(self, kernel: Kernel, out: Node, fresh: bool = True) -> Step:
         kernel = kernel._replace(n_words=len(self.words))
         return Step(kernel, out, self.inputs, np.array(self.words, np.uint32), fresh, self.fused, self.sources,
                     self.baked)
 
 
-def const_words(value, dtype: dt.DType) -> list[int]:
+def const_words(value: Any, dtype: dt.DType) -> list[int]:
     """A scalar as the 32-bit words its compute type reads (see :func:`kdsl.codegen.glsl.const_word`)."""
     if dtype.is_float and dtype.itemsize <= 4:
         try:  # struct rounds a double to float32 as NumPy's cast does, without making arrays (runs per realize)
@@ -204,7 +205,9 @@ def cap_buffers(live: list[Node], keep: set[int], cap: int) -> dict[int, set[int
     reads: dict[int, set[int]] = {}
     for n in live:
         r = _reads(n, keep, reads)
-        while len(r) > cap and n.op != "assemble":  # (an assemble writes each piece with its own kernel)  # store the inlined source that reads the most buffers, then count again
+        # Too many: store the inlined source that reads the most buffers, and count again. (An assemble is
+        # exempt: it writes each piece with a kernel of its own.)
+        while len(r) > cap and n.op != "assemble":
             inlined = [s for s in n.srcs if not (s.realized or s.id in keep) and reads.get(s.id)]
             if not inlined:
                 break
@@ -225,7 +228,8 @@ def _reduce_behind(s: Node) -> Node | None:
     return None
 
 
-def _epilogue_source(node: Node, keep: set[int], consumers, root_ids: set[int]) -> tuple[Node, Node] | None:
+def _epilogue_source(node: Node, keep: set[int], consumers: dict[int, list[Node]],
+                     root_ids: set[int]) -> tuple[Node, Node] | None:
     """(stand-in, reduce): the reduction ``node``'s kernel can absorb (see the module docstring), if any."""
     found: list[tuple[Node, Node]] = []
     stack, seen = [node], set()
@@ -281,8 +285,8 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
     if node.op == "matmul":
         a, b = (low.expr(s) for s in node.srcs)
         batch, m, k = node.srcs[0].shape
-        kernel = Matmul(batch, m, node.shape[2], k, node.dtype, a, b, 0, dev.matmul_tiles)
-        return [low.step(kernel, node)]
+        mm = Matmul(batch, m, node.shape[2], k, node.dtype, a, b, 0, dev.matmul_tiles)
+        return [low.step(mm, node)]
     if node.op == "cumsum":
         e = low.expr(node.srcs[0])
         lines = node.size // node.shape[node.arg] if node.shape[node.arg] else 0
@@ -329,7 +333,7 @@ def _reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], max_groups: int,
     return "group", 1, min(max(o, 1), MAX_GROUPS)
 
 
-def _lower_reduce(node: Node, keep: set[int], dev, epilogue_of: Node | None = None,
+def _lower_reduce(node: Node, keep: set[int], dev: Any, epilogue_of: Node | None = None,
                   standin: Node | None = None) -> list[Step]:
     op, axes = node.arg
     src = node.srcs[0]
@@ -349,7 +353,7 @@ def _lower_reduce(node: Node, keep: set[int], dev, epilogue_of: Node | None = No
         src_shape, axes = part.shape, (1,)
     else:
         src_shape = src.shape
-    if epilogue_of is not None:
+    if epilogue_of is not None and standin is not None:
         low.acc = (standin, ir.acc(node.dtype))
         low.root = epilogue_of
         epilogue = low.expr(epilogue_of)

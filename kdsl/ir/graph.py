@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from itertools import count
+from typing import Any
 
 from kdsl import dtype as dt
 
@@ -37,9 +38,11 @@ MATERIALISED = ("reduce", "matmul", "cumsum", "assemble")
 
 class Node:
     __slots__ = ("op", "srcs", "dtype", "shape", "arg", "buffer", "device", "id", "refs", "__weakref__")
+    srcs: tuple[Node, ...]
+    device: Any  # kdsl.device.Device (ir may not import it)
 
-    def __init__(self, op: str, srcs: tuple, dtype: dt.DType, shape: tuple[int, ...], arg=None,
-                 buffer=None, device=None):
+    def __init__(self, op: str, srcs: tuple[Node, ...], dtype: dt.DType, shape: tuple[int, ...], arg: Any = None,
+                 buffer: Any = None, device: Any = None):
         if shape.__class__ is not tuple:  # most callers pass a tuple already: skip the copy
             shape = tuple(shape)
         self.op, self.srcs, self.dtype, self.shape, self.arg = op, srcs, dtype, shape, arg
@@ -66,7 +69,7 @@ class Node:
     def is_elementwise(self) -> bool:
         return self.op not in MATERIALISED and self.op not in ("buffer", "view") + ELEMENTWISE_LEAVES
 
-    def become_buffer(self, buffer) -> None:
+    def become_buffer(self, buffer: Any) -> None:
         """Turn into realised data (drops the sources so the graph above can be freed)."""
         # buffer before op: a thread that sees op == "buffer" finds the buffer set
         self.buffer = buffer

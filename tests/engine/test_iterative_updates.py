@@ -42,7 +42,7 @@ def test_logistic_regression_loop_is_flat_and_matches_numpy():
 def test_updated_value_is_stored_once_computed():
     a = kd.asarray(np.arange(8, dtype=np.float32))
     w = kd.zeros(8)
-    for k in range(20):
+    for _ in range(20):
         old = w
         w = w + a
         float((old * 2).sum())  # computes old, which w's graph still reads: stored unless it is one op

@@ -16,6 +16,7 @@ Example:
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -41,11 +42,12 @@ def normalize_grid(grid, what: str = "grid") -> tuple[int, int, int]:
         if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)) or d < 0:
             raise TypeError(f"{what} must be non-negative integers, got {grid!r}")
         out.append(int(d))
-    return tuple(out + [1] * (3 - len(out)))
+    out += [1] * (3 - len(out))
+    return out[0], out[1], out[2]
 
 
 def groups_for(grid: tuple[int, int, int], block: tuple[int, int, int]) -> tuple[int, int, int]:
-    return tuple(math.ceil(g / b) for g, b in zip(grid, block, strict=False))
+    return math.ceil(grid[0] / block[0]), math.ceil(grid[1] / block[1]), math.ceil(grid[2] / block[2])
 
 
 def check_launch(name: str, groups, local, manager) -> None:
@@ -80,7 +82,7 @@ class Binder:
         self.device = current_device()  # whose manager default_manager() returned
         self.tensors = []
         self.uploads = []
-        self.readbacks: list[tuple[np.ndarray, object]] = []
+        self.readbacks: list[tuple[np.ndarray, Any]] = []
 
     def bind_all(self, items) -> None:
         """Bind ``(name, value, written)`` triples in binding order, after checking them all (so a bad one

@@ -89,12 +89,12 @@ class Program:
 
 
 def program(kernel: Kernel, device: Any) -> Program:
-    """The compiled program of ``kernel`` on ``device``, from the device's LRU cache (call under its lock)."""
+    """The compiled program of ``kernel`` on ``device``, from the device's LRU cache (call under its lock;
+    the caller trims the cache once its batch has run, so no program of that batch is evicted before)."""
     st = state(device)
     prog = st.programs.get(kernel)
     if prog is None:
         prog = st.programs[kernel] = Program(kernel, device)
-        st.trim_programs()
     else:
         st.programs.move_to_end(kernel)
     return prog

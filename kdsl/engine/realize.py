@@ -140,6 +140,7 @@ def _submit(device: Any, st: Any, work: list[tuple[Any, ...]]) -> None:
         launched.append(prog)
     if dispatches:
         batches(device).submit(dispatches, launched)
+    st.trim_programs()  # after the batch: its own programs are all in use until it has run
     stats["kernels"] += len(dispatches)
 
 

@@ -54,6 +54,22 @@ void main() {{ x[0] = {k}.0; }}""")
     assert len(st.algorithms) <= 10
 
 
+def test_one_batch_may_use_more_programs_than_the_limit():
+    old = cache_limits()
+    set_cache_limits(programs=2)
+    try:
+        a = kd.asarray(np.arange(8, dtype=np.float32))
+        outs = [kd.sin(a) + k if k % 2 else kd.cos(a) * k for k in range(6)]  # one submission, 6 kernels
+        outs += [a.sum(), (a * a).max()]
+        kd.realize(*outs)
+        assert len(state(kd.device()).programs) <= 2
+        x = np.arange(8, dtype=np.float32)
+        np.testing.assert_allclose(outs[3].numpy(), np.sin(x) + 3, rtol=1e-6)
+        assert float(outs[-1]) == 49.0
+    finally:
+        set_cache_limits(**old)
+
+
 def test_cache_limits_are_checked():
     with pytest.raises(ValueError, match="programs must be an int >= 1"):
         set_cache_limits(programs=0)

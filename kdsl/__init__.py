@@ -167,10 +167,11 @@ nan = float("nan")
 dtypes = _dtype_module.ALL
 
 __all__ = [
+    "set_cache_limits", "cache_limits",
     "ShaderCompileError", "compile_source", "Device", "device", "DType", "bool_", "float16", "float32",
     "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "random", "Array",
     "arange", "array", "asarray", "empty", "empty_like", "eye", "full", "full_like", "linspace", "ones",
-    "ones_like", "zeros", "zeros_like", "explain", "stats", "set_cache_limits", "cache_limits", "jit", "dot", "matmul", "outer", "abs", "absolute", "add",
+    "ones_like", "zeros", "zeros_like", "explain", "stats", "jit", "dot", "matmul", "outer", "abs", "absolute", "add",
     "arccos", "arccosh",
     "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "around", "bitwise_and", "bitwise_not", "bitwise_or",
     "bitwise_xor", "ceil", "clip", "cos", "cosh", "divide", "equal", "exp", "exp2", "expm1", "floor",

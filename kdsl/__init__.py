@@ -30,6 +30,7 @@ from kdsl.dtype import (
     uint64,
 )
 from kdsl.engine.explain import explain, stats
+from kdsl.engine.state import cache_limits, set_cache_limits
 from kdsl.frontend import kernels as _kernels
 from kdsl.frontend import lang as _lang
 from kdsl.frontend.array import random
@@ -166,6 +167,7 @@ nan = float("nan")
 dtypes = _dtype_module.ALL
 
 __all__ = [
+    "set_cache_limits", "cache_limits",
     "ShaderCompileError", "compile_source", "Device", "device", "DType", "bool_", "float16", "float32",
     "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "random", "Array",
     "arange", "array", "asarray", "empty", "empty_like", "eye", "full", "full_like", "linspace", "ones",

@@ -17,30 +17,70 @@ from __future__ import annotations
 
 import os
 import threading
+from typing import Any
 
 from kdsl import dtype as dt
 
 _PREFERENCE = {"discrete_gpu": 0, "integrated_gpu": 1, "virtual_gpu": 2, "cpu": 3, "other": 4}
 _devices: dict[int, Device] = {}
-_lock = threading.Lock()
-_stack: list[Device] = []
+_lock = threading.RLock()
+_local = threading.local()  # each thread's stack of ``with Device(...)`` blocks
 
 
-def _runtime():
+def _stack() -> list[Device]:
+    stack: list[Device] | None = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = []
+    return stack
+
+_infos: list[dict[str, Any]] | None = None  # list_devices(), enumerated once per process
+_default: Device | None = None
+_forked: list[object] = []  # a parent's devices, kept (never destroyed) in a forked child
+
+
+def _runtime() -> Any:
     import kdsl.runtime as rt  # imported late: building graphs must not need Vulkan
 
     return rt
 
 
+def _device_infos() -> list[dict[str, Any]]:
+    """Every Vulkan device's properties; enumerated once (enumerating builds a Vulkan instance)."""
+    global _infos
+    if _infos is None:
+        with _lock:
+            if _infos is None:
+                _infos = list(_runtime().list_devices())
+    return _infos
+
+
 def default_index() -> int:
     """Index of the device kdsl uses when none is chosen."""
-    env = os.environ.get("KDSL_DEVICE")
+    infos = _device_infos()
+    env = os.environ.get("KDSL_DEVICE", "").strip()
     if env:
-        return int(env)
-    infos = _runtime().list_devices()
+        names = [f"{k}: {i['device_name']}" for k, i in enumerate(infos)]
+        try:
+            return int(env)
+        except ValueError:
+            raise ValueError(f"KDSL_DEVICE={env!r} is not a device index; set it to one of {names} "
+                             "(or unset it for the default)") from None
     if not infos:
         raise RuntimeError("no Vulkan device found; install a Vulkan driver (e.g. apt install mesa-vulkan-drivers)")
     return min(range(len(infos)), key=lambda i: (_PREFERENCE.get(infos[i]["device_type"], 5), i))
+
+
+def _after_fork_in_child() -> None:
+    """A forked child must not use its parent's Vulkan objects: forget every device (keeping the objects
+    alive, so nothing destroys them here) and enumerate afresh on first use. See docs/concurrency.md."""
+    global _infos, _default, _lock
+    _forked.extend(_devices.values())
+    _devices.clear()
+    _stack().clear()
+    _infos, _default, _lock = None, None, threading.RLock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 class Device:
@@ -49,10 +89,10 @@ class Device:
     Use it as a context manager to make arrays there, or pass ``device=`` to creation functions.
     """
 
-    def __new__(cls, index: int | str | Device | None = None):
+    def __new__(cls, index: int | str | Device | None = None) -> Device:
         if isinstance(index, Device):
             return index
-        infos = _runtime().list_devices()
+        infos = _device_infos()
         if index is None:
             index = default_index()
         elif isinstance(index, str):
@@ -92,9 +132,12 @@ class Device:
         # pays for every barrier); 0 = workgroup trees over contiguous chunks (GPUs).
         self.partials = 512 * 256 if cpu else 0
         self.max_push_words = min(32, info.get("max_push_constants_size", 128) // 4)
+        # Storage buffers one generated kernel may bind (its output included); the scheduler cuts fusion to
+        # stay within it. Vulkan guarantees 4; lavapipe allows 32.
+        self.max_buffers = max(4, int(info.get("max_storage_buffers_per_stage", 4)))
 
     @property
-    def manager(self):
+    def manager(self) -> Any:
         """The runtime Manager of this device (created on first use)."""
         if self._manager is None:
             with _lock:
@@ -102,12 +145,12 @@ class Device:
                     self._manager = _runtime().Manager(self.index)
         return self._manager
 
-    def policy(self) -> tuple:
+    def policy(self) -> tuple[int | bool, ...]:
         """The per-device choices a kernel plan depends on (part of every plan-cache key)."""
         return (self.index, self.max_groups, self.thread_outputs, self.partials, self.vector_width,
-                self.matmul_tiles, self.max_push_words)
+                self.matmul_tiles, self.max_push_words, self.max_buffers)
 
-    def supports(self, dtype) -> bool:
+    def supports(self, dtype: Any) -> bool:
         d = dt.as_dtype(dtype)
         return d.feature is None or d.feature in self.features
 
@@ -116,20 +159,27 @@ class Device:
         return dtype
 
     def __enter__(self) -> Device:
-        _stack.append(self)
+        _stack().append(self)
         return self
 
-    def __exit__(self, *exc) -> None:
-        _stack.pop()
+    def __exit__(self, *exc: object) -> None:
+        stack = _stack()
+        if stack:  # (empty after a fork inside the ``with``)
+            stack.pop()
 
     def __repr__(self) -> str:
         return f"Device({self.index}, {self.name!r})"
 
 
 def device(index: int | str | Device | None = None) -> Device:
-    """The current device (innermost ``with Device(...)``, else the default); with an argument, that device."""
+    """The current device (this thread's innermost ``with Device(...)``, else the default); with an argument,
+    that device."""
     if index is not None:
         return Device(index)
-    if _stack:
-        return _stack[-1]
-    return Device(None)
+    stack = _stack()
+    if stack:
+        return stack[-1]
+    global _default
+    if _default is None or os.environ.get("KDSL_DEVICE", "").strip():  # the env var is read on every call
+        _default = Device(None)
+    return _default

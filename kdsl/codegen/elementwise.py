@@ -3,8 +3,9 @@
 Example:
     >>> from kdsl import dtype as dt
     >>> from kdsl.ir.view import View
+    >>> from kdsl.ir.expr import Expr, load
     >>> k = Elementwise((8,), dt.float32, View.contiguous((8,)),
-    ...                 ("sin", dt.float32, ("load", 1, dt.float32, View.contiguous((8,)))), 0, 1)
+    ...                 Expr("sin", dt.float32, (load(1, dt.float32, View.contiguous((8,))),)), 0, 1)
     >>> "b0.d[i] = t1;" in render(k)
     True
 """

@@ -1,16 +1,7 @@
 """Elementwise expressions of the kernel IR -> GLSL statements.
 
-The IR is nested tuples (hashable, so a whole kernel is a dictionary key):
-
-* ``("load", slot, dtype, view)``      buffer ``slot`` read through a strided :class:`View`
-* ``("const", word, dtype)``           a scalar push constant starting at ``pc.w[word]``
-* ``("iota", axis, dtype)``            the element's index along ``axis``
-* ``("rand", dist, dtype, word)``      a counter-based random number (key and stream at ``pc.w[word..+2]``)
-* ``("remap", view, shape, src)``      ``src`` (of ``shape``) read through a view of its C-order index space
-* ``("lit", value, dtype)``            a scalar baked into the source (when push-constant space ran out)
-* ``("acc", dtype)``                   the accumulated value, in a reduction's epilogue
-* ``("cast", dtype, src)``             a dtype conversion with NumPy's semantics
-* ``(name, dtype, *srcs)``             an elementwise op of :data:`kdsl.codegen.ops.OPS`
+The IR is :class:`kdsl.ir.expr.Expr` (``op``, ``dtype``, ``srcs``, ``arg``; its docstring lists the kinds).
+Expressions are DAGs: a subexpression used twice is one node.
 
 :class:`ExprRenderer` emits one ``T tN = ...;`` line per distinct (subexpression, index) pair, so a value used
 twice is computed once.
@@ -18,8 +9,10 @@ twice is computed once.
 Example:
     >>> from kdsl import dtype as dt
     >>> from kdsl.ir.view import View
+    >>> from kdsl.ir import expr as ir
     >>> r = ExprRenderer()
-    >>> e = ("add", dt.float32, ("load", 1, dt.float32, View.contiguous((4,))), ("const", 0, dt.float32))
+    >>> x = ir.load(1, dt.float32, View.contiguous((4,)))
+    >>> e = Expr("add", dt.float32, (x, ir.const(0, dt.float32)))
     >>> r.value(e, (4,), ("i",)), r.lines
     ('t2', ['float t0 = b1.d[i];', 'float t1 = uintBitsToFloat(pc.w[0]);', 'float t2 = (t0 + t1);'])
 """
@@ -29,6 +22,7 @@ from __future__ import annotations
 from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.ops import render_cast, render_op
+from kdsl.ir.expr import Expr
 from kdsl.ir.view import View, contiguous_strides
 
 
@@ -56,10 +50,11 @@ class ExprRenderer:
     def __init__(self, buffers: dict[int, dt.DType] | None = None, prefix: str = "t"):
         self.lines: list[str] = []
         self.buffers = {} if buffers is None else buffers
-        self.cache: dict = {}
+        # (expr, index) -> variable: each shared subexpression is emitted once per index (Expr hashes in O(1))
+        self.cache: dict[tuple[Expr, tuple[str, ...]], str] = {}
         self.prefix = prefix
         self.count = 0
-        self.acc_name: str | None = None  # the variable an ("acc",) node reads, in a reduction's epilogue
+        self.acc_name: str | None = None  # the variable an "acc" node reads, in a reduction's epilogue
 
     def _emit(self, ctype: str, code: str) -> str:
         name = f"{self.prefix}{self.count}"
@@ -67,51 +62,47 @@ class ExprRenderer:
         self.lines.append(f"{ctype} {name} = {code};")
         return name
 
-    def value(self, e: tuple, shape: tuple[int, ...], idx: tuple[str, ...]) -> str:
+    def value(self, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...]) -> str:
         """The name of a GLSL variable holding ``e`` at multi-index ``idx`` of ``shape``."""
         key = (e, idx)
         hit = self.cache.get(key)
         if hit is None:
-            hit = self.cache[key] = self._emit(expr_dtype(e).glsl_compute, self._code(e, shape, idx))
+            hit = self.cache[key] = self._emit(e.dtype.glsl_compute, self._code(e, shape, idx))
         return hit
 
-    def _code(self, e: tuple, shape, idx) -> str:
-        kind = e[0]
-        if kind == "load":
-            _, slot, dtype, view = e
-            self.buffers[slot] = dtype
-            return glsl.load(slot, dtype, view.index_expr(list(idx)))
-        if kind == "const":
-            return glsl.const_word(e[1], e[2])
-        if kind == "acc":
+    def _code(self, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...]) -> str:
+        op, arg = e.op, e.arg
+        if op == "load":
+            slot, view = arg
+            self.buffers[slot] = e.dtype
+            return glsl.load(slot, e.dtype, view.index_expr(list(idx)))
+        if op == "const":
+            return glsl.const_word(arg, e.dtype)
+        if op == "acc":
+            if self.acc_name is None:
+                raise ValueError("an 'acc' expression outside a reduction's epilogue")
             return self.acc_name
-        if kind == "lit":
-            return glsl.literal(e[1], e[2])
-        if kind == "iota":
-            return render_cast(f"{idx[e[1]]}", dt.int32, e[2])
-        if kind == "rand":
-            return _random(e[1], e[2], e[3], flat_index(shape, idx))
-        if kind == "remap":
-            _, view, src_shape, src = e
+        if op == "lit":
+            return glsl.literal(arg, e.dtype)
+        if op == "iota":
+            return render_cast(f"{idx[arg]}", dt.int32, e.dtype)
+        if op == "rand":
+            return _random(arg[0], e.dtype, arg[1], flat_index(shape, idx))
+        if op == "remap":
+            view, src_shape = arg
             flat = self._emit("int", view.index_expr(list(idx)))
             inner = tuple(self._emit("int", x) if x != "0" else "0" for x in unravel(flat, src_shape))
-            return self.value(src, src_shape, inner)
-        if kind == "cast":
-            return render_cast(self.value(e[2], shape, idx), expr_dtype(e[2]), e[1])
-        args = [self.value(s, shape, idx) for s in e[2:]]
-        return render_op(kind, e[1], [expr_dtype(s) for s in e[2:]], args)
+            return self.value(e.srcs[0], src_shape, inner)
+        if op == "cast":
+            src = e.srcs[0]
+            return render_cast(self.value(src, shape, idx), src.dtype, e.dtype)
+        args = [self.value(s, shape, idx) for s in e.srcs]
+        return render_op(op, e.dtype, [s.dtype for s in e.srcs], args)
 
 
-def expr_dtype(e: tuple) -> dt.DType:
-    """The dtype of an IR expression's value."""
-    kind = e[0]
-    if kind in ("load", "const", "iota", "rand", "lit"):
-        return e[2]
-    if kind == "acc":
-        return e[1]
-    if kind == "remap":
-        return expr_dtype(e[3])
-    return e[1]
+def expr_dtype(e: Expr) -> dt.DType:
+    """The dtype of an IR expression's value (``e.dtype``; kept for callers that read it as a function)."""
+    return e.dtype
 
 
 def _random(dist: str, dtype: dt.DType, word: int, flat: str) -> str:

@@ -8,8 +8,9 @@ Batches (of broadcast operands too) run along the grid's z dimension.
 Example:
     >>> from kdsl import dtype as dt
     >>> from kdsl.ir.view import View
-    >>> a = ("load", 1, dt.float32, View.contiguous((1, 8, 4)))
-    >>> b = ("load", 2, dt.float32, View.contiguous((1, 4, 8)))
+    >>> from kdsl.ir.expr import load
+    >>> a = load(1, dt.float32, View.contiguous((1, 8, 4)))
+    >>> b = load(2, dt.float32, View.contiguous((1, 4, 8)))
     >>> "shared float As" in render(Matmul(1, 8, 8, 4, dt.float32, a, b, 0))
     True
 """
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from kdsl import dtype as dt
 from kdsl.codegen import glsl
-from kdsl.codegen.expr import ExprRenderer, expr_dtype
+from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import bounded_loop, grid_loop
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Matmul, elementwise_groups
 
@@ -37,7 +38,7 @@ def _tile_load(name: str, e: tuple, shape, idx, bounds: str, layout: str, buffer
 def render(k: Matmul) -> str:
     if not k.tiled:
         return _render_blocked(k)
-    t = expr_dtype(k.a)
+    t = k.a.dtype
     c = t.glsl_compute
     buffers: dict[int, dt.DType] = {0: k.out_dtype}
     per_thread = TILE * DEPTH // LOCAL  # tile elements each invocation loads
@@ -97,7 +98,7 @@ def _render_blocked(k: Matmul) -> str:
     """Each invocation computes a 4x4 block, reading its operands straight from memory (no barriers: on a CPU
     driver, where every barrier costs, this runs twice as fast as the tiles). Rows and columns past the edge
     read a clamped (valid) element and are not stored."""
-    t = expr_dtype(k.a)
+    t = k.a.dtype
     c = t.glsl_compute
     buffers: dict[int, dt.DType] = {0: k.out_dtype}
     mb, nb = -(-k.m // PER), -(-k.n // PER)

@@ -9,7 +9,8 @@ neighbouring memory). Loops longer than lavapipe's 65 535-iteration cap are nest
 Example:
     >>> from kdsl import dtype as dt
     >>> from kdsl.ir.view import View
-    >>> k = Reduce("sum", (4, 300), (1,), dt.float32, ("load", 1, dt.float32, View.contiguous((4, 300))),
+    >>> from kdsl.ir.expr import load
+    >>> k = Reduce("sum", (4, 300), (1,), dt.float32, load(1, dt.float32, View.contiguous((4, 300))),
     ...            0, "group", 1, 4, None)
     >>> "barrier();" in render(k)
     True
@@ -21,10 +22,11 @@ import math
 
 from kdsl import dtype as dt
 from kdsl.codegen import glsl
-from kdsl.codegen.expr import ExprRenderer, expr_dtype
+from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.helpers import SUFFIX
 from kdsl.codegen.loops import bounded_loop, grid_loop, index_vars
 from kdsl.codegen.ops import render_cast
+from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, Reduce
 
 _INT_MIN = {"int": "(-2147483647 - 1)", "uint": "0u", "int64_t": "(-9223372036854775807l - 1l)", "uint64_t": "0ul"}
@@ -80,7 +82,7 @@ class _Parts:
         self.red_shape = tuple(k.shape[a] for a in k.axes)
         self.r = math.prod(self.red_shape)
         self.o = math.prod(self.kept_shape)
-        self.t = expr_dtype(k.expr)
+        self.t = k.expr.dtype
         self.arg = k.op in ("argmax", "argmin")
 
     def full_index(self, k: Reduce, kept_idx, red_idx) -> tuple[str, ...]:
@@ -117,15 +119,8 @@ class _Parts:
         return er.lines + [f"b0.d[{out_index}] = {glsl.store_value(k.out_dtype, value)};"]
 
 
-def _acc_dtype(e: tuple) -> dt.DType | None:
-    if e[0] == "acc":
-        return e[1]
-    for s in e[1:]:
-        if isinstance(s, tuple) and s and isinstance(s[0], str):
-            found = _acc_dtype(s)
-            if found is not None:
-                return found
-    return None
+def _acc_dtype(e: Expr) -> dt.DType | None:
+    return next((a.dtype for a in e.find("acc")), None)
 
 
 def render(k: Reduce) -> str:

@@ -6,7 +6,8 @@ nested blocks to stay under lavapipe's 65 535-iteration cap.
 Example:
     >>> from kdsl import dtype as dt
     >>> from kdsl.ir.view import View
-    >>> k = Scan((3, 5), 1, dt.float32, ("load", 1, dt.float32, View.contiguous((3, 5))), 0, 1)
+    >>> from kdsl.ir.expr import load
+    >>> k = Scan((3, 5), 1, dt.float32, load(1, dt.float32, View.contiguous((3, 5))), 0, 1)
     >>> "acc = (acc + " in render(k)
     True
 """
@@ -17,7 +18,7 @@ import math
 
 from kdsl import dtype as dt
 from kdsl.codegen import glsl
-from kdsl.codegen.expr import ExprRenderer, expr_dtype
+from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import bounded_loop, grid_loop, index_vars
 from kdsl.codegen.ops import render_cast
 from kdsl.ir.kernels import LOCAL, Scan
@@ -27,7 +28,7 @@ from kdsl.ir.view import View
 def render(k: Scan) -> str:
     others = tuple(n for a, n in enumerate(k.shape) if a != k.axis)
     length = k.shape[k.axis]
-    t = expr_dtype(k.expr)
+    t = k.expr.dtype
     buffers: dict[int, dt.DType] = {0: k.out_dtype}
     outer = ExprRenderer(buffers, prefix="k")
     line_idx = list(index_vars(outer, "l", others)) if others else []

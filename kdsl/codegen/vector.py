@@ -12,8 +12,9 @@ Example:
     >>> from kdsl import dtype as dt
     >>> from kdsl.ir.view import View
     >>> from kdsl.ir.kernels import Elementwise
-    >>> x = ("load", 1, dt.float32, View.contiguous((8,)))
-    >>> k = Elementwise((8,), dt.float32, View.contiguous((8,)), ("sin", dt.float32, x), 0, 1, 4)
+    >>> from kdsl.ir.expr import Expr, load
+    >>> x = load(1, dt.float32, View.contiguous((8,)))
+    >>> k = Elementwise((8,), dt.float32, View.contiguous((8,)), Expr("sin", dt.float32, (x,)), 0, 1, 4)
     >>> eligible(k), "vec4 v0 = b1v.d[i];" in render(k)
     (True, True)
 """
@@ -26,6 +27,7 @@ from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import grid_loop
+from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, Elementwise
 from kdsl.ir.view import View
 
@@ -37,15 +39,12 @@ def _wide_ok(d: dt.DType) -> bool:
     return d.glsl_storage in _VEC and d.glsl_storage == d.glsl_compute
 
 
-def _loads(e: tuple, out: list) -> bool:
-    """Collect the loads of ``e``; False when ``e`` depends on the index in a way lanes cannot share."""
-    kind = e[0]
-    if kind in ("iota", "rand", "remap"):
-        return False
-    if kind == "load":
-        out.append(e)
-        return True
-    return all(_loads(s, out) for s in e[1:] if isinstance(s, tuple) and s and isinstance(s[0], str))
+def _loads(e: Expr) -> list[Expr] | None:
+    """The loads of ``e``; None when ``e`` depends on the index in a way lanes cannot share."""
+    nodes = e.walk()
+    if any(n.op in ("iota", "rand", "remap") for n in nodes):
+        return None
+    return [n for n in nodes if n.op == "load"]
 
 
 def _scalar(view: View) -> bool:
@@ -61,10 +60,11 @@ def eligible(k: Elementwise) -> bool:
         return False
     if k.out_view.offset % 4:
         return False
-    loads: list = []
-    if not _loads(k.expr, loads):
+    loads = _loads(k.expr)
+    if loads is None:
         return False
-    for _, _, d, view in loads:
+    for load in loads:
+        d, view = load.dtype, load.arg[1]
         if _scalar(view):
             continue
         if not _wide_ok(d) or view.offset % 4 or view.canonical() != View(full.shape, full.strides, view.offset):
@@ -75,13 +75,13 @@ def eligible(k: Elementwise) -> bool:
 class _ParamRenderer(ExprRenderer):
     """Renders the expression once as a function body: each contiguous operand becomes a parameter."""
 
-    def __init__(self, buffers, wide: dict):
+    def __init__(self, buffers: dict[int, dt.DType], wide: dict[tuple[int, int], tuple[int, dt.DType]]):
         super().__init__(buffers, prefix="t")
         self.wide = wide  # (slot, offset) -> (parameter index, dtype)
 
-    def _code(self, e: tuple, shape, idx) -> str:
-        if e[0] == "load" and not _scalar(e[3]):
-            _, slot, d, view = e
+    def _code(self, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...]) -> str:
+        if e.op == "load" and not _scalar(e.arg[1]):
+            (slot, view), d = e.arg, e.dtype
             self.buffers[slot] = d
             k, _ = self.wide.setdefault((slot, view.offset), (len(self.wide), d))
             return f"p{k}"

@@ -13,11 +13,12 @@ from __future__ import annotations
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from kdsl.engine.programs import stats as _run_stats
 from kdsl.engine.schedule import Step, schedule
 from kdsl.ir.graph import Node
-from kdsl.ir.kernels import Elementwise, Matmul, Reduce, Scan
+from kdsl.ir.kernels import Elementwise, Kernel, Matmul, Reduce, Scan
 from kdsl.runtime import compiler
 
 
@@ -44,7 +45,7 @@ def _label(node: Node) -> str:
     return node.op
 
 
-def _describe(k, step: Step) -> str:
+def _describe(k: Kernel, step: Step) -> str:
     out = step.out
     if isinstance(k, Reduce):
         head = f"Reduce {k.op} over axes {list(k.axes)} of {list(k.shape)} ({k.mode} mode"
@@ -62,12 +63,12 @@ def _describe(k, step: Step) -> str:
     return f"{head} -> {out.dtype.name}{list(out.shape)}"
 
 
-def plan(*arrays) -> list[Step]:
+def plan(*arrays: Any) -> list[Step]:
     """The kernel steps that realising ``arrays`` would run now."""
     return schedule([a._node for a in arrays])
 
 
-def explain(*arrays, dot: str | None = None) -> str:
+def explain(*arrays: Any, dot: str | None = None) -> str:
     """The kernel plan of ``arrays`` as text; with ``dot="plan.dot"`` also a Graphviz file (and a PNG next to it
     when the ``dot`` program exists). Nothing is run."""
     steps = plan(*arrays)

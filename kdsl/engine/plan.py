@@ -16,26 +16,34 @@ Example:
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import os
+import threading
+from collections import OrderedDict
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from kdsl.engine import state as _state
 from kdsl.engine.schedule import Step, const_words, schedule
 from kdsl.ir.graph import Node, toposort
+from kdsl.ir.kernels import Kernel
 
-_plans: dict = {}
-_MAX_PLANS = 2048
+# graph signature -> templates, least recently used first (size: kdsl.engine.state.set_cache_limits)
+_plans: OrderedDict[tuple[Any, ...], list[Template]] = OrderedDict()
+_plans_lock = threading.Lock()
 
 
-class _Template(NamedTuple):
-    kernel: tuple
+class Template(NamedTuple):
+    """One step of a cached plan, with graph nodes replaced by their positions in the graph's order."""
+
+    kernel: Kernel
     out: int  # position in the graph's order; negative: a temporary (-1 - index)
     inputs: tuple[int, ...]
     sources: tuple[tuple[int, str], ...]
     fresh: bool
     temp_shape: tuple | None  # (dtype, shape) when out is a temporary
     fused: tuple[int, ...]
-    program: list  # [Program] once run; filled by the runner
+    program: list[Any]  # [Program] once run; filled by the runner
 
 
 def _part(n: Node, pos: dict[int, int]) -> tuple:
@@ -82,7 +90,7 @@ def signature(roots: list[Node]) -> tuple[tuple, list[Node]]:
     return (dev, tuple([pos[r.id] for r in roots]), tuple(parts)), order
 
 
-def _templates(steps: list[Step], order: list[Node]) -> list[_Template] | None:
+def _templates(steps: list[Step], order: list[Node]) -> list[Template] | None:
     pos = {n.id: i for i, n in enumerate(order)}
     temps: dict[int, int] = {}
     out = []
@@ -97,11 +105,11 @@ def _templates(steps: list[Step], order: list[Node]) -> list[_Template] | None:
         inputs = tuple(pos[n.id] if n.id in pos else temps[n.id] for n in s.inputs)
         sources = tuple((pos[n.id], kind) for n, kind in s.sources)
         fused = tuple(pos[n.id] for n in s.fused if n.id in pos)
-        out.append(_Template(s.kernel, o, inputs, sources, s.fresh, temp, fused, []))
+        out.append(Template(s.kernel, o, inputs, sources, s.fresh, temp, fused, []))
     return out
 
 
-def _words(sources, order: list[Node]) -> np.ndarray:
+def _words(sources: tuple[tuple[int, str], ...], order: list[Node]) -> np.ndarray:
     words: list[int] = []
     for p, kind in sources:
         n = order[p]
@@ -112,17 +120,31 @@ def _words(sources, order: list[Node]) -> np.ndarray:
     return np.array(words, np.uint32)
 
 
+def _forget_after_fork() -> None:
+    """A forked child keeps its parent's plans (no destructor runs on their programs) but plans afresh."""
+    global _plans, _plans_lock
+    _state._orphans.append(_plans)
+    _plans, _plans_lock = OrderedDict(), threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
+
+
 def plan(roots: list[Node]) -> list[Step]:
     """The steps realising ``roots``: from the cache when this graph structure was planned before."""
     key, order = signature(roots)
-    templates = _plans.get(key)
+    with _plans_lock:
+        templates = _plans.get(key)
+        if templates is not None:
+            _plans.move_to_end(key)
     if templates is None:
         steps = schedule(roots)
         templates = _templates(steps, order)
         if templates is not None:
-            if len(_plans) >= _MAX_PLANS:
-                _plans.clear()
-            _plans[key] = templates
+            with _plans_lock:
+                _plans[key] = templates
+                while len(_plans) > _state.cache_limits()["plans"]:
+                    _plans.popitem(last=False)
             for s, t in zip(steps, templates, strict=True):
                 s.template = t
         return steps
@@ -133,6 +155,7 @@ def plan(roots: list[Node]) -> list[Step]:
         if t.out < 0:
             out = temps.get(t.out)
             if out is None:
+                assert t.temp_shape is not None  # a temporary's template records its dtype and shape
                 out = temps[t.out] = Node("partial", (), t.temp_shape[0], t.temp_shape[1], device=dev)
         else:
             out = order[t.out]

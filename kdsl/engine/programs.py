@@ -14,11 +14,13 @@ from __future__ import annotations
 import os
 import time
 from collections import OrderedDict
+from typing import Any
 
 import numpy as np
 
 from kdsl.codegen import elementwise, matmul, reduce, scan
-from kdsl.ir.kernels import Elementwise, Matmul, Reduce, Scan
+from kdsl.engine.state import state
+from kdsl.ir.kernels import Elementwise, Kernel, Matmul, Reduce, Scan
 from kdsl.runtime.compiler import compile_source
 
 _RENDERERS = {Elementwise: elementwise, Reduce: reduce, Matmul: matmul, Scan: scan}
@@ -37,18 +39,26 @@ def debug_level() -> int:
 class Program:
     """One kernel on one device (see the module docstring)."""
 
-    def __init__(self, kernel, device):
+    def __init__(self, kernel: Kernel, device: Any):
         module = _RENDERERS[type(kernel)]
         self.kernel, self.device = kernel, device
         self.source = module.render(kernel)
         self.spirv = compile_source(self.source)
         self.workgroup = module.launch(kernel)
-        self.algos: OrderedDict = OrderedDict()  # binding key -> [Algorithm, version]
+        self.algos: OrderedDict[tuple[int, ...], list[Any]] = OrderedDict()  # binding key -> [Algorithm, version]
+        self.alive = True  # False once evicted from the program cache (its Algorithms are freed)
         stats["programs"] += 1
         if debug_level():
             print(f"[kdsl] new {type(kernel).__name__} kernel, workgroups {self.workgroup}:\n{self.source}")
 
-    def algorithm(self, tensors: list, words: np.ndarray, in_batch: set[int]) -> list:
+    def release(self) -> None:
+        """Free this program's Algorithms (it was evicted from the cache; nothing recorded uses them)."""
+        self.alive = False
+        for algo, _ in self.algos.values():
+            algo.destroy()
+        self.algos.clear()
+
+    def algorithm(self, tensors: list[Any], words: np.ndarray, in_batch: set[int]) -> list[Any]:
         """``[Algorithm, version]`` bound to ``tensors``; the version changes whenever it is rebound.
 
         ``in_batch`` holds the ids of the entries the batch being recorded already uses: those are never
@@ -78,23 +88,31 @@ class Program:
         return entry
 
 
-_programs: dict = {}
-
-
-def program(kernel, device) -> Program:
-    key = (kernel, device.index)
-    prog = _programs.get(key)
+def program(kernel: Kernel, device: Any) -> Program:
+    """The compiled program of ``kernel`` on ``device``, from the device's LRU cache (call under its lock;
+    the caller trims the cache once its batch has run, so no program of that batch is evicted before)."""
+    st = state(device)
+    prog = st.programs.get(kernel)
     if prog is None:
-        prog = _programs[key] = Program(kernel, device)
+        prog = st.programs[kernel] = Program(kernel, device)
+    else:
+        st.programs.move_to_end(kernel)
     return prog
 
 
 class Batches:
     """Recorded sequences of recent batches on one device, keyed by their dispatches."""
 
-    def __init__(self, device):
+    def __init__(self, device: Any):
         self.device = device
-        self.recorded: OrderedDict = OrderedDict()  # key -> (Sequence, versions)
+        # dispatch key -> (Sequence, Algorithm versions)
+        self.recorded: OrderedDict[tuple[Any, ...], tuple[Any, tuple[int, ...]]] = OrderedDict()
+
+    def clear(self) -> None:
+        """Forget (and free) every recorded batch."""
+        for seq, _ in self.recorded.values():
+            seq.destroy()
+        self.recorded.clear()
 
     def submit(self, dispatches: list[tuple[list, np.ndarray]], launched: list[Program]) -> None:
         """Run ``dispatches`` ((algorithm entry, push words) in order) as one submission, waiting for it."""
@@ -109,7 +127,8 @@ class Batches:
             return
         self._record(key, versions, hit, dispatches, launched, level)
 
-    def _record(self, key, versions, hit, dispatches, launched, level) -> None:
+    def _record(self, key: tuple[Any, ...], versions: tuple[int, ...], hit: tuple[Any, tuple[int, ...]] | None,
+                dispatches: list[tuple[list[Any], np.ndarray]], launched: list[Program], level: int) -> None:
         """Record ``dispatches`` (into this key's stale sequence, the oldest one, or a new one) and run them."""
         import kdsl.runtime as rt
 
@@ -133,7 +152,7 @@ class Batches:
             self.recorded[key] = (seq, versions)
 
 
-def _report(device, seq, launched: list[Program], t0: float) -> None:
+def _report(device: Any, seq: Any, launched: list[Program], t0: float) -> None:
     wall = (time.perf_counter() - t0) * 1e3
     period = device.info.get("timestamp_period", 1.0)
     stamps = seq.get_timestamps()
@@ -143,8 +162,10 @@ def _report(device, seq, launched: list[Program], t0: float) -> None:
     print(f"[kdsl] batch of {len(launched)} kernel(s): {wall:.3f} ms wall")
 
 
-def batches(device) -> Batches:
-    b = device.__dict__.get("_batches")
-    if b is None:
-        b = device._batches = Batches(device)
+def batches(device: Any) -> Batches:
+    """The recorded batches of ``device`` (part of its :class:`kdsl.engine.state.DeviceState`)."""
+    st = state(device)
+    if st.batches is None:
+        st.batches = Batches(device)
+    b: Batches = st.batches
     return b

@@ -13,7 +13,9 @@ Example:
 
 from __future__ import annotations
 
+import gc
 import math
+from typing import Any
 
 import numpy as np
 
@@ -22,8 +24,9 @@ from kdsl.device import _runtime  # imported late there: building graphs must no
 from kdsl.engine.plan import plan
 from kdsl.engine.programs import batches, program, stats
 from kdsl.engine.schedule import Step
+from kdsl.engine.state import state
 from kdsl.ir.graph import Node
-from kdsl.ir.kernels import Elementwise, Matmul
+from kdsl.ir.kernels import Elementwise, Kernel, Matmul
 
 _POOL_PER_SIZE = 4
 # Pooled tensors may hold up to this share of the device's memory. Large arrays are where pooling pays most:
@@ -41,55 +44,43 @@ class Buffer:
 
     __slots__ = ("tensor", "size", "dtype", "device", "pooled")
 
-    def __init__(self, tensor, size: int, dtype: dt.DType, device, pooled: bool = True):
+    def __init__(self, tensor: Any, size: int, dtype: dt.DType, device: Any, pooled: bool = True):
         self.tensor, self.size, self.dtype, self.device = tensor, size, dtype, device
         self.pooled = pooled and tensor is not None
 
-    def __del__(self):
+    def __del__(self) -> None:
         if not self.pooled:
             return
         try:
-            device = self.device
-            pool = device.__dict__.setdefault("_pool", {})
-            bucket = pool.setdefault((self.dtype.name, self.size), [])
-            nbytes = self.size * self.dtype.itemsize
-            held = device.__dict__.get("_pool_bytes", 0)
-            room = _POOL_SHARE * device.info.get("device_memory", 0) - held
-            if len(bucket) < _POOL_PER_SIZE and nbytes <= room and self.tensor.is_init():
-                bucket.append(self.tensor)
-                device._pool_bytes = held + nbytes
+            st = state(self.device)
+            with st.lock:
+                bucket = st.pool.setdefault((self.dtype.name, self.size), [])
+                nbytes = self.size * self.dtype.itemsize
+                room = _POOL_SHARE * self.device.info.get("device_memory", 0) - st.pool_bytes
+                if len(bucket) < _POOL_PER_SIZE and nbytes <= room and self.tensor.is_init():
+                    bucket.append(self.tensor)
+                    st.pool_bytes += nbytes
         except Exception:  # interpreter shutdown: let the tensor go
             pass
 
 
-def allocate(device, size: int, dtype: dt.DType):
+def allocate(device: Any, size: int, dtype: dt.DType) -> Any:
     """A device tensor of ``size`` elements: a pooled one when available."""
     limit = device.info.get("max_storage_buffer_range", 1 << 32)
     if size * dtype.itemsize > limit or size >= 1 << 31:
         raise ValueError(f"an array of {size} {dtype.name} elements ({size * dtype.itemsize} bytes) does not fit one "
                          f"buffer on {device.name} (at most {limit} bytes and 2**31 elements); split it")
-    pool = device.__dict__.get("_pool")
-    if pool:
-        bucket = pool.get((dtype.name, size))
-        if bucket:
-            device._pool_bytes -= size * dtype.itemsize
-            return bucket.pop()
+    st = state(device)
+    with st.lock:
+        bucket = st.pool.get((dtype.name, size))
+        while bucket:
+            st.pool_bytes -= size * dtype.itemsize
+            tensor = bucket.pop()
+            # A Buffer that died in a reference cycle pooled its tensor, but the garbage collector runs the
+            # tensor's own finaliser too (same cycle): skip tensors destroyed after they were pooled.
+            if tensor.is_init():
+                return tensor
     return device.manager.tensor_empty(size, dtype.np)
-
-
-def _dummy(device):
-    """A 1-element tensor bound where an input is empty (Vulkan has no zero-sized buffers)."""
-    t = getattr(device, "_dummy", None)
-    if t is None:
-        t = device._dummy = device.manager.tensor_empty(1, np.uint32)
-    return t
-
-
-def _sequence(device):
-    seq = getattr(device, "_seq", None)
-    if seq is None:
-        seq = device._seq = device.manager.sequence()
-    return seq
 
 
 def run(steps: list[Step]) -> None:
@@ -97,6 +88,11 @@ def run(steps: list[Step]) -> None:
     if not steps:
         return
     device = steps[0].out.device
+    with state(device).lock:
+        _run(device, steps)
+
+
+def _run(device: Any, steps: list[Step]) -> None:
     pending: dict[int, Buffer] = {}
     work = []
     for step in steps:
@@ -117,31 +113,38 @@ def run(steps: list[Step]) -> None:
             step.out.become_buffer(pending[step.out.id])
 
 
-def submit(device, work: list[tuple]) -> None:
+def submit(device: Any, work: list[tuple[Any, ...]]) -> None:
     """Dispatch ``work`` ((template or None, kernel, out Buffer, input Buffers, push words) per kernel) in one
     submission, replaying a recorded command buffer when the same dispatches ran before."""
+    st = state(device)
+    with st.lock:
+        _submit(device, st, work)
+
+
+def _submit(device: Any, st: Any, work: list[tuple[Any, ...]]) -> None:
     dispatches, launched = [], []
     in_batch: set[int] = set()
     for t, kernel, out, inputs, words in work:
-        if t is not None and t.program:
+        if t is not None and t.program and t.program[0].alive and t.program[0].device is device:
             prog = t.program[0]
         else:
             prog = program(kernel, device)
             if t is not None:
-                t.program.append(prog)
+                t.program[:] = [prog]
         tensors = [out.tensor]
         for b in inputs:
-            tensors.append(b.tensor if b.tensor is not None else _dummy(device))
+            tensors.append(b.tensor if b.tensor is not None else st.dummy())
         entry = prog.algorithm(tensors, words, in_batch)
         in_batch.add(id(entry))
         dispatches.append((entry, words))
         launched.append(prog)
     if dispatches:
         batches(device).submit(dispatches, launched)
+    st.trim_programs()  # after the batch: its own programs are all in use until it has run
     stats["kernels"] += len(dispatches)
 
 
-def kernel_size(k) -> int:
+def kernel_size(k: Kernel) -> int:
     """Elements a kernel writes (0: nothing to launch); reductions and scans always launch."""
     if isinstance(k, Matmul):
         return k.batch * k.m * k.n
@@ -163,21 +166,25 @@ def _aliased(node: Node) -> Node | None:
 def realize_nodes(nodes: list[Node]) -> None:
     """Compute ``nodes`` in one submission per device; reshapes of computed data share its buffer."""
     if len(nodes) == 1 and nodes[0].op not in ("view", "buffer"):  # the usual kd.realize(x): no grouping
-        run(plan(nodes))
+        with state(nodes[0].device).lock:  # the graph must not change between planning and running
+            run(plan(nodes))
         return
     targets = [_aliased(n) or n for n in nodes if not n.realized]
     by_device: dict[int, list[Node]] = {}
     for n in targets:
         by_device.setdefault(n.device.index, []).append(n)
     for group in by_device.values():
-        run(plan(group))
+        with state(group[0].device).lock:
+            run(plan([n for n in group if not n.realized]))
     for n in nodes:
         src = _aliased(n)
         if src is not None and src.realized:
-            n.become_buffer(src.buffer)
+            with state(n.device).lock:
+                if not n.realized:
+                    n.become_buffer(src.buffer)
 
 
-def upload(data: np.ndarray, dtype: dt.DType, device) -> Node:
+def upload(data: np.ndarray, dtype: dt.DType, device: Any) -> Node:
     """A realised node holding a copy of ``data`` (converted to ``dtype``)."""
     arr = np.asarray(data, dtype=dtype.np, order="C")
     if arr.size == 0:
@@ -186,7 +193,9 @@ def upload(data: np.ndarray, dtype: dt.DType, device) -> Node:
     mgr = device.manager
     host = mgr.tensor_t(arr.reshape(-1), memory_type=rt.MemoryTypes.host)
     dst = allocate(device, arr.size, dtype)
-    _sequence(device).eval(rt.OpCopy([host, dst]))
+    st = state(device)
+    with st.lock:
+        st.sequence().eval(rt.OpCopy([host, dst]))
     host.destroy()
     stats["uploads"] += 1
     return Node("buffer", (), dtype, arr.shape, buffer=Buffer(dst, arr.size, dtype, device), device=device)
@@ -199,7 +208,9 @@ def download(buf: Buffer) -> np.ndarray:
     rt = _runtime()
     mgr = buf.device.manager
     host = mgr.tensor_empty(buf.size, buf.dtype.np, memory_type=rt.MemoryTypes.host)
-    _sequence(buf.device).eval(rt.OpCopy([buf.tensor, host]))
+    st = state(buf.device)
+    with st.lock:
+        st.sequence().eval(rt.OpCopy([buf.tensor, host]))
     out = np.array(host.data(), copy=True).view(buf.dtype.np) if buf.dtype is not dt.bool_ else \
         np.array(host.data(), copy=True).astype(bool)
     host.destroy()
@@ -216,24 +227,68 @@ def to_numpy(node: Node) -> np.ndarray:
     if node.op == "const":
         return np.full(node.shape, node.arg, node.dtype.np)
     if node.op == "view" and node.size > 0:
-        base = node.srcs[0]
-        if not base.realized:
-            run(plan([base]))
-        flat = download(base.buffer)
-        v = node.arg
-        item = flat.itemsize
-        strided = np.lib.stride_tricks.as_strided(flat[v.offset:] if v.offset else flat, v.shape,
-                                                  tuple(s * item for s in v.strides), writeable=False)
-        return np.array(strided, copy=True)
+        with state(node.device).lock:
+            if node.op == "view":
+                base = node.srcs[0]
+                if not base.realized:
+                    run(plan([base]))
+                return _read_view(download(base.buffer), node.arg)
     if not node.realized:
         realize_nodes([node])
     return download(node.buffer).reshape(node.shape)
 
 
-def buffer_of(node: Node):
-    """The runtime Tensor of ``node`` as C-contiguous data (views are copied into a new buffer first)."""
+def _read_view(flat: np.ndarray, v: Any) -> np.ndarray:
+    """The elements of view ``v`` of a downloaded flat buffer, as a new array."""
+    item = flat.itemsize
+    strided = np.lib.stride_tricks.as_strided(flat[v.offset:] if v.offset else flat, v.shape,
+                                              tuple(s * item for s in v.strides), writeable=False)
+    return np.array(strided, copy=True)
+
+
+def buffer_of(node: Node, writable: bool = False) -> Any:
+    """The runtime Tensor of ``node`` as C-contiguous data (views are copied into a new buffer first).
+
+    ``writable``: the caller is about to write the tensor in place (a custom kernel), so every unrealised
+    expression that reads it is computed first and keeps the values it had (NumPy's eager semantics)."""
+    if writable:
+        if node.op == "view" and node.srcs[0].op != "const" and _aliased(node) is None:
+            raise ValueError("is a view (a slice, transpose or broadcast) of another kd array and the kernel writes "
+                             "it: the writes would land in a copy, not in the original array. Pass a whole array, "
+                             "or a copy and assign it back: t = x.copy(); k(t); a[1:3] = t")
+        with state(node.device).lock:
+            src = _aliased(node)
+            before_write(node)
+            if src is not None:
+                before_write(src)
+            return buffer_of(node)
     if not node.realized:
         realize_nodes([node])
     if node.buffer.tensor is None:
         raise ValueError("an empty array has no device buffer")
     return node.buffer.tensor
+
+
+def before_write(node: Node) -> None:
+    """Compute the unrealised nodes that read ``node`` (directly, or through views, which stay aliases of it
+    as NumPy's do) before its buffer is written in place.
+
+    Nodes keep no list of their readers; ``node.refs`` says whether there are any besides the array being
+    written, and only then are they found through the garbage collector's referrer lists (a custom-kernel
+    launch on an array that lazy expressions still read: rare, and worth a scan of the heap)."""
+    if node.refs <= 1:  # only the array passed to the kernel holds it
+        return
+    readers: list[Node] = []
+    seen: set[int] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        for ref in gc.get_referrers(n):
+            if type(ref) is not tuple:
+                continue
+            for c in gc.get_referrers(ref):
+                if isinstance(c, Node) and c.srcs is ref and id(c) not in seen:
+                    seen.add(id(c))
+                    (stack if c.op == "view" else readers).append(c)
+    if readers:
+        realize_nodes(readers)

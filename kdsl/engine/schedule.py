@@ -22,13 +22,16 @@ from __future__ import annotations
 import math
 import struct
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.codegen import glsl, vector
+from kdsl.ir import expr as ir
+from kdsl.ir.expr import Expr
 from kdsl.ir.graph import Node, toposort
-from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Elementwise, Matmul, Reduce, Scan, elementwise_groups
+from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Elementwise, Kernel, Matmul, Reduce, Scan, elementwise_groups
 from kdsl.ir.view import View
 
 _F32, _U32 = struct.Struct("<f"), struct.Struct("<I")
@@ -39,7 +42,7 @@ MAX_DEPTH = 100  # longest chain of ops inlined into one kernel (keeps shaders a
 class Step:
     """One kernel launch: write ``out`` (slot 0) from ``inputs`` (slots 1..n) with push constants ``words``."""
 
-    kernel: tuple
+    kernel: Kernel
     out: Node
     inputs: list[Node]
     words: np.ndarray
@@ -59,30 +62,30 @@ class Lowering:
         self.slots: dict[int, int] = {}
         self.inputs: list[Node] = []
         self.words: list[int] = []
-        self.memo: dict[int, tuple] = {}
+        self.memo: dict[int, Expr] = {}
         self.fused: list[Node] = []
-        self.acc: tuple[Node, tuple] | None = None  # (reduce node, IR standing for its value) in an epilogue
+        self.acc: tuple[Node, Expr] | None = None  # (reduce node, IR standing for its value) in an epilogue
         self.root: Node | None = None  # the node this kernel computes (stored, but not read)
         self.sources: list = []  # (node, "const" | "rand") per push-word group, in order
         self.baked = False
 
-    def load(self, node: Node, view: View) -> tuple:
+    def load(self, node: Node, view: View) -> Expr:
         slot = self.slots.get(node.id)
         if slot is None:
             slot = self.slots[node.id] = len(self.inputs) + 1
             self.inputs.append(node)
-        return ("load", slot, node.dtype, view)
+        return ir.load(slot, node.dtype, view)
 
     def _stored(self, node: Node) -> bool:
         return node.realized or (node.id in self.materialised and node is not self.root)
 
-    def expr(self, node: Node) -> tuple:
+    def expr(self, node: Node) -> Expr:
         hit = self.memo.get(node.id)
         if hit is None:
             hit = self.memo[node.id] = self._expr(node)
         return hit
 
-    def _expr(self, node: Node) -> tuple:
+    def _expr(self, node: Node) -> Expr:
         if self.acc is not None and node is self.acc[0]:
             return self.acc[1]
         if self._stored(node):
@@ -97,36 +100,35 @@ class Lowering:
                 return self.expr(src)
             if self._stored(src) and not (self.acc is not None and src is self.acc[0]):
                 return self.load(src, node.arg)
-            return ("remap", node.arg, src.shape, self.expr(src))
+            inner = self.expr(src)
+            return Expr("remap", inner.dtype, (inner,), (node.arg, src.shape))
         if op == "iota":
-            return ("iota", node.arg, node.dtype)
+            return Expr("iota", node.dtype, (), node.arg)
         if op == "rand":
             dist, *key = node.arg
             word = len(self.words)
             self.words.extend(int(k) & 0xFFFFFFFF for k in key)
             self.sources.append((node, "rand"))
-            return ("rand", dist, node.dtype, word)
-        if op == "cast":
-            return ("cast", node.dtype, self.expr(node.srcs[0]))
-        return (op, node.dtype, *(self.expr(s) for s in node.srcs))
+            return Expr("rand", node.dtype, (), (dist, word))
+        return Expr(op, node.dtype, tuple([self.expr(s) for s in node.srcs]))  # an elementwise op or a cast
 
-    def const(self, node: Node) -> tuple:
+    def const(self, node: Node) -> Expr:
         value, dtype = node.arg, node.dtype
         if len(self.words) + glsl.words_of(dtype) > self.max_words:  # no push space left: bake the value
             self.baked = True
-            return ("lit", value, dtype)
+            return Expr("lit", dtype, (), value)
         word = len(self.words)
         self.words.extend(const_words(value, dtype))
         self.sources.append((node, "const"))
-        return ("const", word, dtype)
+        return ir.const(word, dtype)
 
-    def step(self, kernel, out: Node, fresh: bool = True) -> Step:
+    def step(self, kernel: Kernel, out: Node, fresh: bool = True) -> Step:
         kernel = kernel._replace(n_words=len(self.words))
         return Step(kernel, out, self.inputs, np.array(self.words, np.uint32), fresh, self.fused, self.sources,
                     self.baked)
 
 
-def const_words(value, dtype: dt.DType) -> list[int]:
+def const_words(value: Any, dtype: dt.DType) -> list[int]:
     """A scalar as the 32-bit words its compute type reads (see :func:`kdsl.codegen.glsl.const_word`)."""
     if dtype.is_float and dtype.itemsize <= 4:
         try:  # struct rounds a double to float32 as NumPy's cast does, without making arrays (runs per realize)
@@ -165,7 +167,54 @@ def _materialised(live: list[Node], roots: list[Node]) -> tuple[set[int], dict[i
             keep.add(n.id)
             d = 0
         depth[n.id] = d
+    keep |= _held(live, keep, consumers)
     return keep, consumers
+
+
+def _stored_or_leaf(s: Node, keep: set[int]) -> bool:
+    return s.realized or s.id in keep or not s.srcs or (s.op == "view" and _stored_or_leaf(s.srcs[0], keep))
+
+
+def _held(live: list[Node], keep: set[int], consumers: dict[int, list[Node]]) -> set[int]:
+    """The computed nodes that a live Array or a node outside this graph can still read (``Node.refs``
+    counts more users than this graph has), unless recomputing them is one op over stored data.
+
+    Without this, ``for _ in range(n): w = w - lr * grad(w)`` never stores ``w`` (each step realises only
+    what reads it), and step k recomputes w from all k earlier gradients: the kernel grows every step, and
+    at some step binds more buffers than the device has. Stored, w is one buffer and every step's plan is
+    the same."""
+    return {n.id for n in live
+            if n.refs > len(consumers.get(n.id, ())) and n.id not in keep and n.is_elementwise
+            and not all(_stored_or_leaf(s, keep) for s in n.srcs)}
+
+
+def _reads(node: Node, keep: set[int], reads: dict[int, set[int]]) -> set[int]:
+    """The buffers the kernel computing ``node`` reads, given ``reads`` of the nodes below it."""
+    out: set[int] = set()
+    for s in node.srcs:
+        if s.realized or s.id in keep:
+            out.add(s.id)
+        else:
+            out |= reads.get(s.id, set())
+    return out
+
+
+def cap_buffers(live: list[Node], keep: set[int], cap: int) -> dict[int, set[int]]:
+    """Materialise more nodes (adding them to ``keep``) until no kernel reads more than ``cap`` buffers: the
+    device limits the storage buffers one kernel binds. Returns each node's read set."""
+    reads: dict[int, set[int]] = {}
+    for n in live:
+        r = _reads(n, keep, reads)
+        # Too many: store the inlined source that reads the most buffers, and count again. (An assemble is
+        # exempt: it writes each piece with a kernel of its own.)
+        while len(r) > cap and n.op != "assemble":
+            inlined = [s for s in n.srcs if not (s.realized or s.id in keep) and reads.get(s.id)]
+            if not inlined:
+                break
+            keep.add(max(inlined, key=lambda s: len(reads[s.id])).id)
+            r = _reads(n, keep, reads)
+        reads[n.id] = r
+    return reads
 
 
 def _reduce_behind(s: Node) -> Node | None:
@@ -179,7 +228,8 @@ def _reduce_behind(s: Node) -> Node | None:
     return None
 
 
-def _epilogue_source(node: Node, keep: set[int], consumers, root_ids: set[int]) -> tuple[Node, Node] | None:
+def _epilogue_source(node: Node, keep: set[int], consumers: dict[int, list[Node]],
+                     root_ids: set[int]) -> tuple[Node, Node] | None:
     """(stand-in, reduce): the reduction ``node``'s kernel can absorb (see the module docstring), if any."""
     found: list[tuple[Node, Node]] = []
     stack, seen = [node], set()
@@ -208,11 +258,14 @@ def schedule(roots: list[Node]) -> list[Step]:
     if not live:
         return []
     keep, consumers = _materialised(live, roots)
+    cap = live[0].device.max_buffers - 2  # the output, and a reduction's partial results
+    reads = cap_buffers(live, keep, cap)
     absorbed: dict[int, tuple[Node, Node]] = {}  # elementwise node id -> (stand-in, reduce) it absorbs
     for n in live:
         if n.id in keep and n.is_elementwise:
             found = _epilogue_source(n, keep, consumers, root_ids)
-            if found is not None and found[1].id not in {r.id for _, r in absorbed.values()}:
+            if found is not None and found[1].id not in {r.id for _, r in absorbed.values()} and \
+                    len(reads[n.id] | reads.get(found[1].id, set())) <= cap:
                 absorbed[n.id] = found
     skip = {r.id for _, r in absorbed.values()}
     steps: list[Step] = []
@@ -232,8 +285,8 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
     if node.op == "matmul":
         a, b = (low.expr(s) for s in node.srcs)
         batch, m, k = node.srcs[0].shape
-        kernel = Matmul(batch, m, node.shape[2], k, node.dtype, a, b, 0, dev.matmul_tiles)
-        return [low.step(kernel, node)]
+        mm = Matmul(batch, m, node.shape[2], k, node.dtype, a, b, 0, dev.matmul_tiles)
+        return [low.step(mm, node)]
     if node.op == "cumsum":
         e = low.expr(node.srcs[0])
         lines = node.size // node.shape[node.arg] if node.shape[node.arg] else 0
@@ -280,7 +333,7 @@ def _reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], max_groups: int,
     return "group", 1, min(max(o, 1), MAX_GROUPS)
 
 
-def _lower_reduce(node: Node, keep: set[int], dev, epilogue_of: Node | None = None,
+def _lower_reduce(node: Node, keep: set[int], dev: Any, epilogue_of: Node | None = None,
                   standin: Node | None = None) -> list[Step]:
     op, axes = node.arg
     src = node.srcs[0]
@@ -300,8 +353,8 @@ def _lower_reduce(node: Node, keep: set[int], dev, epilogue_of: Node | None = No
         src_shape, axes = part.shape, (1,)
     else:
         src_shape = src.shape
-    if epilogue_of is not None:
-        low.acc = (standin, ("acc", node.dtype))
+    if epilogue_of is not None and standin is not None:
+        low.acc = (standin, ir.acc(node.dtype))
         low.root = epilogue_of
         epilogue = low.expr(epilogue_of)
         out = epilogue_of

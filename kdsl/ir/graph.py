@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from itertools import count
+from typing import Any
 
 from kdsl import dtype as dt
 
@@ -36,16 +37,25 @@ MATERIALISED = ("reduce", "matmul", "cumsum", "assemble")
 
 
 class Node:
-    __slots__ = ("op", "srcs", "dtype", "shape", "arg", "buffer", "device", "id", "__weakref__")
+    __slots__ = ("op", "srcs", "dtype", "shape", "arg", "buffer", "device", "id", "refs", "__weakref__")
+    srcs: tuple[Node, ...]
+    device: Any  # kdsl.device.Device (ir may not import it)
 
-    def __init__(self, op: str, srcs: tuple, dtype: dt.DType, shape: tuple[int, ...], arg=None,
-                 buffer=None, device=None):
+    def __init__(self, op: str, srcs: tuple[Node, ...], dtype: dt.DType, shape: tuple[int, ...], arg: Any = None,
+                 buffer: Any = None, device: Any = None):
         if shape.__class__ is not tuple:  # most callers pass a tuple already: skip the copy
             shape = tuple(shape)
         self.op, self.srcs, self.dtype, self.shape, self.arg = op, srcs, dtype, shape, arg
         self.buffer = buffer
         self.device = device if device is not None else (srcs[0].device if srcs else None)
         self.id = next(_ids)
+        # How many live nodes (one per source slot) and Arrays use this node: when a realisation computes it
+        # and something outside that graph can still read it, the scheduler stores it rather than let every
+        # later expression recompute it (kdsl.engine.schedule). Counted here, in __del__, become_buffer and
+        # by Array.
+        self.refs = 0
+        for s in srcs:
+            s.refs += 1
 
     @property
     def size(self) -> int:
@@ -59,9 +69,17 @@ class Node:
     def is_elementwise(self) -> bool:
         return self.op not in MATERIALISED and self.op not in ("buffer", "view") + ELEMENTWISE_LEAVES
 
-    def become_buffer(self, buffer) -> None:
+    def become_buffer(self, buffer: Any) -> None:
         """Turn into realised data (drops the sources so the graph above can be freed)."""
-        self.op, self.srcs, self.arg, self.buffer = "buffer", (), None, buffer
+        # buffer before op: a thread that sees op == "buffer" finds the buffer set
+        self.buffer = buffer
+        srcs, self.op, self.srcs, self.arg = self.srcs, "buffer", (), None
+        for s in srcs:
+            s.refs -= 1
+
+    def __del__(self) -> None:
+        for s in self.srcs:
+            s.refs -= 1
 
     def __repr__(self) -> str:
         return f"<Node {self.id} {self.op} {self.dtype.name}{list(self.shape)}>"

@@ -1,7 +1,8 @@
 """The kernel IR: one NamedTuple per kind of kernel. A kernel is a pure function of its fields (no data), so
 a kernel is its own cache key: equal kernels share one GLSL text, one SPIR-V and one pipeline.
 
-Slot 0 is always the output buffer; inputs are slots 1..n as the expressions' ``load`` nodes name them.
+Slot 0 is always the output buffer; inputs are slots 1..n as the expressions' ``load`` nodes name them. Expressions are
+:class:`kdsl.ir.expr.Expr` DAGs (interned: hashing and comparing a kernel costs O(1) per field).
 ``n_words`` is the number of 32-bit push-constant words the expressions read.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from kdsl import dtype as dt
+from kdsl.ir.expr import Expr
 from kdsl.ir.view import View
 
 LOCAL = 256  # invocations per workgroup for every generated kernel
@@ -23,7 +25,7 @@ class Elementwise(NamedTuple):
     shape: tuple[int, ...]
     out_dtype: dt.DType
     out_view: View
-    expr: tuple
+    expr: Expr
     n_words: int
     groups: int  # workgroups launched; the kernel grid-strides when groups * LOCAL < size
     vec: int = 1  # elements per invocation: 4 = vec4 loads and stores (kdsl.codegen.vector)
@@ -43,12 +45,12 @@ class Reduce(NamedTuple):
     shape: tuple[int, ...]
     axes: tuple[int, ...]
     out_dtype: dt.DType
-    expr: tuple
+    expr: Expr
     n_words: int
     mode: str
     splits: int
     groups: int
-    epilogue: tuple | None  # expression over ("acc", dtype) and output-indexed loads, or None
+    epilogue: Expr | None  # expression over an "acc" node and output-indexed loads, or None
     out_shape: tuple[int, ...] = ()  # the epilogue's index space (same size as the kept axes)
 
 
@@ -60,8 +62,8 @@ class Matmul(NamedTuple):
     n: int
     k: int
     out_dtype: dt.DType
-    a: tuple  # expression over (batch, m, k)
-    b: tuple  # expression over (batch, k, n)
+    a: Expr  # expression over (batch, m, k)
+    b: Expr  # expression over (batch, k, n)
     n_words: int
     tiled: bool = True  # shared-memory tiles (GPUs); False: 4x4 blocks straight from memory (CPU drivers)
 
@@ -72,9 +74,12 @@ class Scan(NamedTuple):
     shape: tuple[int, ...]
     axis: int
     out_dtype: dt.DType
-    expr: tuple
+    expr: Expr
     n_words: int
     groups: int
+
+
+Kernel = Elementwise | Reduce | Matmul | Scan  # what a Step launches; every kind is hashable (a cache key)
 
 
 def elementwise_groups(size: int, max_groups: int) -> int:

@@ -158,6 +158,8 @@ def device_info(physical) -> dict:
         "device_memory": max(local_heaps, default=0),
         "max_shared_memory_size": int(limits.maxComputeSharedMemorySize),
         "max_push_constants_size": int(limits.maxPushConstantsSize),
+        "max_storage_buffers_per_stage": min(int(limits.maxPerStageDescriptorStorageBuffers),
+                                             int(limits.maxDescriptorSetStorageBuffers)),
         "max_image_dimension_2d": int(limits.maxImageDimension2D),
         "timestamps_supported": bool(limits.timestampComputeAndGraphics)
                                 or any(f["timestamp_valid_bits"] for f in families),

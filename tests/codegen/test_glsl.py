@@ -5,13 +5,15 @@ import pytest
 
 from kdsl import dtype as dt
 from kdsl.codegen import elementwise, helpers, matmul, reduce, scan
+from kdsl.ir import expr as ir
+from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import Elementwise, Matmul, Reduce, Scan, elementwise_groups
 from kdsl.ir.view import View
 from kdsl.runtime.compiler import compile_source
 
 
 def load(slot, d, shape):
-    return ("load", slot, d, View.contiguous(shape))
+    return ir.load(slot, d, View.contiguous(shape))
 
 
 @pytest.mark.parametrize("d", dt.ALL, ids=lambda d: d.name)
@@ -19,8 +21,9 @@ def test_elementwise_compiles_for_every_dtype(d):
     shape = (3, 5)
     x = load(1, d, shape)
     op = "add" if d is not dt.bool_ else "or"
-    e = ("where", d, ("lt", dt.bool_, x, ("const", 0, d)), (op, d, x, ("const", 0, d)), ("cast", d, load(2, dt.int8,
-                                                                                                       shape)))
+    c = ir.const(0, d)
+    cast = Expr("cast", d, (load(2, dt.int8, shape),))
+    e = Expr("where", d, (Expr("lt", dt.bool_, (x, c)), Expr(op, d, (x, c)), cast))
     k = Elementwise(shape, d, View.contiguous(shape), e, 2, 1)
     src = elementwise.render(k)
     assert src == elementwise.render(k)  # deterministic
@@ -39,8 +42,7 @@ def test_reduce_compiles(op, mode, d):
 
 
 def test_reduce_with_splits_and_epilogue_compiles():
-    acc = ("acc", dt.float32)
-    epi = ("mul", dt.float32, acc, ("const", 0, dt.float32))
+    epi = Expr("mul", dt.float32, (ir.acc(dt.float32), ir.const(0, dt.float32)))
     k = Reduce("sum", (2, 100000), (1,), dt.float32, load(1, dt.float32, (2, 100000)), 1, "group", 8, 16, epi,
                (2,))
     src = reduce.render(k)

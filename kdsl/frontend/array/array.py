@@ -52,12 +52,31 @@ def _inplace(name: str):
 class Array:
     """An n-dimensional array on a kdsl device, computed lazily."""
 
-    __slots__ = ("_node", "_parent", "__weakref__")
+    __slots__ = ("_n", "_parent", "__weakref__")
     __array_priority__ = 100  # NumPy defers to our reflected operators
 
     def __init__(self, node: Node):
-        self._node = node
+        node.refs += 1
+        self._n = node
         self._parent = None  # (array, key) when this array is ``array[key]``: writes go through to it
+
+    # The node is counted while an Array holds it (Node.refs): the scheduler then stores its value when it
+    # computes it, so a loop such as ``w = w - lr * grad`` reads last step's buffer, not its whole history.
+    @property
+    def _node(self) -> Node:
+        return self._n
+
+    @_node.setter
+    def _node(self, node: Node) -> None:
+        node.refs += 1
+        old, self._n = self._n, node
+        old.refs -= 1
+
+    def __del__(self) -> None:
+        try:
+            self._n.refs -= 1
+        except AttributeError:  # __init__ failed before holding a node
+            pass
 
     # ----- properties
     @property
@@ -164,6 +183,12 @@ class Array:
     def _buffer(self):
         """The runtime Tensor holding this array as C-contiguous ``size`` elements (copying a view first)."""
         return engine.buffer_of(self._node)
+
+    def __kdsl_buffer__(self, writable: bool = False):
+        """The array protocol of custom kernels (``@kd.kernel``, ``kd.raw_kernel``): the runtime Tensor holding
+        this array as C-contiguous data. ``writable=True``: the caller writes it in place, so lazy expressions
+        that read this array are computed first (they keep the old values, as in NumPy)."""
+        return engine.buffer_of(self._node, writable)
 
     @staticmethod
     def _from_buffer(tensor, shape, dtype, device=None) -> Array:

@@ -1,7 +1,12 @@
 """Running a compiled kernel: arguments -> runtime tensors and push constants -> one dispatch.
 
-Shared by ``@kd.kernel`` and ``kd.raw_kernel``. kd Arrays are realised and bound in place (the kernel
-mutates them); NumPy arrays are uploaded, and copied back after the dispatch when the kernel writes them.
+Shared by ``@kd.kernel`` and ``kd.raw_kernel``; the dispatch itself goes through the engine
+(:func:`kdsl.engine.launch.dispatch`: the device's lock, Algorithm cache and reusable launch sequence).
+kd Arrays are found by the array protocol ``x.__kdsl_buffer__(writable=False)`` (a method returning the
+runtime Tensor that holds the array as C-contiguous data; with ``writable=True`` pending lazy expressions that
+read the array are computed first, so they see the old values, as NumPy's eager semantics would) and bound in
+place (the kernel mutates them); NumPy arrays are uploaded, and copied back after the dispatch when the
+kernel writes them.
 
 Example:
     >>> groups_for((100, 1, 1), (64, 1, 1))
@@ -11,16 +16,20 @@ Example:
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
+
+from kdsl.device import device as current_device
+from kdsl.engine.launch import dispatch
 
 _LIMIT_DEFAULTS = {"max_work_group_count": (65535,) * 3, "max_work_group_size": (1024, 1024, 64),
                    "max_work_group_invocations": 128}
 
 
 def is_kd_array(x) -> bool:
-    """True for kdsl lazy arrays (anything with the DSL's ``_buffer`` hook)."""
-    return hasattr(x, "_buffer") and hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, np.ndarray)
+    """True for arrays that implement the kdsl array protocol (a ``__kdsl_buffer__`` method)."""
+    return callable(getattr(type(x), "__kdsl_buffer__", None)) and not isinstance(x, np.ndarray)
 
 
 def normalize_grid(grid, what: str = "grid") -> tuple[int, int, int]:
@@ -33,11 +42,12 @@ def normalize_grid(grid, what: str = "grid") -> tuple[int, int, int]:
         if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)) or d < 0:
             raise TypeError(f"{what} must be non-negative integers, got {grid!r}")
         out.append(int(d))
-    return tuple(out + [1] * (3 - len(out)))
+    out += [1] * (3 - len(out))
+    return out[0], out[1], out[2]
 
 
 def groups_for(grid: tuple[int, int, int], block: tuple[int, int, int]) -> tuple[int, int, int]:
-    return tuple(math.ceil(g / b) for g, b in zip(grid, block, strict=False))
+    return math.ceil(grid[0] / block[0]), math.ceil(grid[1] / block[1]), math.ceil(grid[2] / block[2])
 
 
 def check_launch(name: str, groups, local, manager) -> None:
@@ -69,9 +79,10 @@ class Binder:
 
     def __init__(self, manager):
         self.manager = manager
+        self.device = current_device()  # whose manager default_manager() returned
         self.tensors = []
         self.uploads = []
-        self.readbacks: list[tuple[np.ndarray, object]] = []
+        self.readbacks: list[tuple[np.ndarray, Any]] = []
 
     def bind_all(self, items) -> None:
         """Bind ``(name, value, written)`` triples in binding order, after checking them all (so a bad one
@@ -94,7 +105,7 @@ class Binder:
     def bind(self, value, written: bool) -> None:
         kp = _kp()
         if is_kd_array(value):
-            self.tensors.append(value._buffer())
+            self.tensors.append(value.__kdsl_buffer__(writable=written))
             return
         host = np.ascontiguousarray(value)
         if not host.dtype.isnative:  # the device reads native byte order
@@ -107,20 +118,16 @@ class Binder:
         if written and value.size:
             self.readbacks.append((value, tensor))
 
-    def run(self, algorithm, push: np.ndarray) -> None:
-        kp = _kp()
-        seq = self.manager.sequence()
-        if self.uploads:
-            seq.record(kp.OpSyncDevice(self.uploads))
-        seq.record(kp.OpAlgoDispatch(algorithm, push))
-        if self.readbacks:
-            seq.record(kp.OpSyncLocal([t for _, t in self.readbacks]))
-        seq.eval()
-        for host, tensor in self.readbacks:
-            host[...] = tensor.data().reshape(host.shape)
-        seq.destroy()
-        for tensor in self.uploads:
-            tensor.destroy()
+    def run(self, launch: Launch, push: np.ndarray) -> None:
+        """Dispatch ``launch`` (from :meth:`AlgorithmCache.get`) with the bound tensors, through the engine."""
+        try:
+            dispatch(self.device, launch.spirv, self.tensors, launch.groups, push, key=launch.key,
+                     spec=launch.spec, uploads=self.uploads, readbacks=[t for _, t in self.readbacks])
+            for host, tensor in self.readbacks:
+                host[...] = tensor.data().reshape(host.shape)
+        finally:
+            for tensor in self.uploads:
+                tensor.destroy()
 
 
 def _check_bindable(name: str, value, written: bool) -> None:
@@ -129,21 +136,11 @@ def _check_bindable(name: str, value, written: bool) -> None:
     if isinstance(value, np.ndarray) and not value.flags.writeable:
         raise ValueError(f"{name} is a read-only NumPy array but the kernel writes it; pass a writable copy "
                          "(x.copy())")
-    if is_kd_array(value) and _is_detached_view(value):
-        raise ValueError(f"{name} is a view (a slice, transpose or broadcast) of another kd array and the kernel "
-                         "writes it: the writes would land in a copy, not in the original array. Pass a whole "
-                         "array, or a copy and assign it back: t = x.copy(); k(t); a[1:3] = t")
-
-
-def _is_detached_view(value) -> bool:
-    """A kd view whose buffer is not its source's (a slice or transpose of computed data)."""
-    node = getattr(value, "_node", None)
-    if node is None or getattr(node, "op", None) != "view":
-        return False
-    src, view = node.srcs[0], node.arg
-    if src.op == "const":  # kd.zeros, kd.full...: a broadcast constant with no other buffer to write
-        return False
-    return not (view.offset == 0 and view.size == src.size and view.is_contiguous)
+    if is_kd_array(value):
+        try:  # the array protocol refuses views whose writes would land in a copy
+            value.__kdsl_buffer__(writable=True)
+        except ValueError as exc:
+            raise ValueError(f"{name} {exc}") from None
 
 
 def _check_overlaps(items) -> None:
@@ -160,20 +157,22 @@ def _kp():
     return kp
 
 
+class Launch:
+    """What :meth:`Binder.run` dispatches: the engine's cache key, the SPIR-V, workgroups and spec words."""
+
+    __slots__ = ("key", "spirv", "groups", "spec")
+
+    def __init__(self, key, spirv: bytes, groups, spec: np.ndarray | None = None):
+        self.key, self.spirv, self.groups, self.spec = key, spirv, tuple(groups), spec
+
+
 class AlgorithmCache:
-    """One runtime Algorithm per (compiled variant, manager): later launches only rebind buffers."""
+    """Names one kernel's compiled variants for the engine's per-device Algorithm cache
+    (:mod:`kdsl.engine.launch`): later launches of a variant only rebind buffers."""
 
     def __init__(self):
-        self._algos: dict = {}
+        self._token = object()  # unique per kernel (kept alive by the engine's keys: never reused)
 
-    def get(self, key, manager, tensors, spirv: bytes, groups, push: np.ndarray):
-        entry = self._algos.get((key, id(manager)))
-        if entry is not None and entry[0]() is manager and entry[1].is_init():
-            algo = entry[1]
-            algo.update_bindings(tensors)
-            algo.set_workgroup(groups)
-            return algo
-        import weakref
-        algo = manager.algorithm(tensors, spirv, workgroup=groups, push_consts=push)
-        self._algos[(key, id(manager))] = (weakref.ref(manager), algo)
-        return algo
+    def get(self, key, manager, tensors, spirv: bytes, groups, push: np.ndarray,
+            spec: np.ndarray | None = None) -> Launch:
+        return Launch((self._token, key), spirv, groups, spec)

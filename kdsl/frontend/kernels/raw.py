@@ -97,10 +97,9 @@ class RawKernel:
         binder.bind_all((f"{self.name}: binding {b.binding} ({b.name})", value, not b.readonly)
                         for b, value in zip(self.info.bindings, args[:nb], strict=False))
         key = tuple(spec_values.tolist())
-        algo = self._algorithms.get(key, manager, binder.tensors, self.spirv, count, push) if not spec \
-            else manager.algorithm(binder.tensors, self.spirv, workgroup=count, spec_consts=spec_values,
-                                   push_consts=push)
-        binder.run(algo, push)
+        launch = self._algorithms.get(key, manager, binder.tensors, self.spirv, count, push,
+                                      spec=spec_values if spec else None)
+        binder.run(launch, push)
         return None
 
     def _check_array(self, b, value) -> None:

@@ -1,0 +1,108 @@
+"""Bounded caches (issue 8 point 10), the buffer pool in reference cycles (issue 9), device lookup costs and
+``KDSL_DEVICE`` errors (issue 8 point 11)."""
+
+import gc
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+from kdsl.engine import plan as plan_cache
+from kdsl.engine.realize import Buffer, allocate
+from kdsl.engine.state import cache_limits, set_cache_limits, state
+
+
+@pytest.fixture
+def small_caches():
+    old = cache_limits()
+    set_cache_limits(programs=10, plans=15)
+    yield
+    set_cache_limits(**old)
+
+
+def test_distinct_kernels_keep_at_most_the_bound_alive(small_caches):
+    st = state(kd.device())
+    n = 60  # (600 ran once by hand with the same bounds: each new kernel costs a glslang compile)
+    base = kd.asarray(np.zeros(n, np.float32))
+    alive_algos = []
+    for k in range(n):  # n distinct kernels (one per index: the offset is part of the kernel)
+        a = base + 0
+        a[k] = 1.0
+        a.realize()
+        assert len(st.programs) <= 10 and len(plan_cache._plans) <= 15
+        alive_algos.append(sum(len(p.algos) for p in st.programs.values()))
+    assert max(alive_algos) <= 10 * 4
+    np.testing.assert_array_equal(a.numpy()[-2:], [0, 1])
+    evicted = [p for p in gc.get_objects() if type(p).__name__ == "Program" and not p.alive]
+    assert all(not p.algos for p in evicted)  # an evicted program freed its Algorithms
+
+
+def test_custom_kernel_algorithms_are_bounded(small_caches):
+    st = state(kd.device())
+    for k in range(25):
+        k_ = kd.raw_kernel(f"""#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer B {{ float x[]; }};
+void main() {{ x[0] = {k}.0; }}""")
+        x = np.zeros(1, np.float32)
+        k_(x, grid=1)
+        assert x[0] == k
+    assert len(st.algorithms) <= 10
+
+
+def test_one_batch_may_use_more_programs_than_the_limit():
+    old = cache_limits()
+    set_cache_limits(programs=2)
+    try:
+        a = kd.asarray(np.arange(8, dtype=np.float32))
+        outs = [kd.sin(a) + k if k % 2 else kd.cos(a) * k for k in range(6)]  # one submission, 6 kernels
+        outs += [a.sum(), (a * a).max()]
+        kd.realize(*outs)
+        assert len(state(kd.device()).programs) <= 2
+        x = np.arange(8, dtype=np.float32)
+        np.testing.assert_allclose(outs[3].numpy(), np.sin(x) + 3, rtol=1e-6)
+        assert float(outs[-1]) == 49.0
+    finally:
+        set_cache_limits(**old)
+
+
+def test_cache_limits_are_checked():
+    with pytest.raises(ValueError, match="programs must be an int >= 1"):
+        set_cache_limits(programs=0)
+
+
+def test_pooled_tensor_destroyed_in_a_cycle_is_not_reused():
+    dev = kd.device()
+    for _ in range(3):
+        # A Buffer and its tensor dying in one reference cycle: the collector runs the Buffer's finaliser
+        # (which pools the tensor) and then the tensor's own (which destroys it). The Buffer is made first so
+        # that CPython finalises it first, as happens by chance when arrays die in cycles.
+        buf = Buffer(None, 0, kd.float32, dev)
+        buf.tensor, buf.size, buf.pooled = allocate(dev, 1234, kd.float32), 1234, True
+        cycle = [buf]
+        cycle.append(cycle)
+        del buf, cycle
+        gc.collect()
+        b = kd.asarray(np.full(1234, 3, np.float32)) + 1  # the next array of that size
+        np.testing.assert_array_equal(b.numpy(), np.full(1234, 4, np.float32))
+
+
+def test_device_lookup_is_cached():
+    kd.device()
+    t0 = time.perf_counter()
+    for _ in range(100):
+        kd.device()
+        kd.Device(kd.device().index)
+    assert (time.perf_counter() - t0) / 100 < 1e-3  # was ~0.3 s per call: two Vulkan instances each
+
+
+def test_bad_kdsl_device_names_the_variable_and_the_devices():
+    code = "import kdsl as kd; kd.device()"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "KDSL_DEVICE": "abc"})
+    assert out.returncode != 0
+    assert "ValueError: KDSL_DEVICE='abc' is not a device index; set it to one of ['0: " in out.stderr

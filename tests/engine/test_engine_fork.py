@@ -1,0 +1,64 @@
+"""fork, array side: a forked child forgets its parent's devices and engine state and builds its own Vulkan
+objects on first use (docs/concurrency.md). Each case runs in a subprocess with a timeout, so a hang fails."""
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+CHILD_AFTER_FORK = """
+import os, sys
+import numpy as np, kdsl as kd
+assert float(kd.asarray(np.arange(5, dtype=np.float32)).sum()) == 10.0  # GPU use in the parent
+pid = os.fork()
+if pid == 0:
+    ok = int((kd.arange(10) * 2).sum()) == 90
+    os._exit(0 if ok else 3)
+_, status = os.waitpid(pid, 0)
+print("child", os.waitstatus_to_exitcode(status))
+print("parent", float((kd.arange(4) + 1).sum()))
+"""
+
+POOL = """
+import multiprocessing as mp
+import numpy as np, kdsl as kd
+
+def work(k):
+    return float((kd.arange(k + 1) * 2).sum())
+
+if __name__ == "__main__":
+    assert float(kd.ones(3).sum()) == 3.0  # GPU use in the parent before the pool starts
+    with mp.get_context("{method}").Pool(2) as pool:
+        print(pool.map(work, range(4)))
+"""
+
+
+def _run(code: str, tmp_path, timeout: float = 120) -> str:
+    script = tmp_path / "script.py"  # a file: spawned workers import __main__ from it
+    script.write_text(textwrap.dedent(code))
+    try:
+        out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as exc:  # a hang is a failure, not a stuck suite
+        pytest.fail(f"timed out after {timeout} s: {exc.stdout!r} {exc.stderr!r}")
+    assert out.returncode == 0, out.stderr[-3000:]
+    return out.stdout
+
+
+def test_forked_child_computes_and_exits(tmp_path):
+    out = _run(CHILD_AFTER_FORK, tmp_path)
+    assert "child 0" in out and "parent 10.0" in out
+
+
+# The child exits through the interpreter (atexit hooks), which must not wait on the parent's fences: the
+# runtime side of issue 8 point 2 (inherited Vulkan objects inert in the child), done on the runtime branch.
+@pytest.mark.xfail(run=False, reason="needs the runtime branch's inert inherited objects (atexit in a forked child)")
+def test_forked_child_exits_through_atexit(tmp_path):
+    out = _run(CHILD_AFTER_FORK.replace("os._exit(", "sys.exit("), tmp_path, timeout=30)
+    assert "child 0" in out
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_multiprocessing_pool_maps_a_kdsl_function(method, tmp_path):
+    out = _run(POOL.replace("{method}", method), tmp_path)
+    assert "[0.0, 2.0, 6.0, 12.0]" in out

@@ -10,10 +10,15 @@ returns for the operand dtypes, so ``int8 + int16 -> int16`` and ``sqrt(int16) -
 Where NumPy would pick its *default* types, kdsl picks GPU-friendly ones: Python floats make float32 arrays,
 Python ints make int32 arrays, and ``int_array + 1.5`` is float32 (NumPy: float64).
 
+A DType is also what ``@kd.kernel`` annotations and casts are made of: ``kd.f32`` *is* ``kd.float32``,
+``kd.f32[:, :]`` is a 2-D array annotation and ``kd.f32(2)`` converts like ``np.float32(2)``.
+
 Example:
     >>> from kdsl.dtype import as_dtype, float32, int8
     >>> as_dtype("float32") is float32, as_dtype(int8).glsl_compute
     (True, 'int')
+    >>> float32[:, :], float32(2), int8.value
+    (kdsl.float32[:, :], np.float32(2.0), kdsl.int32)
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -58,19 +64,47 @@ class DType:
         """True when the compute type is wider than the storage type (results must be narrowed per op)."""
         return self.name in ("int8", "uint8", "int16", "uint16", "float16")
 
+    @property
+    def value(self) -> DType:
+        """The dtype a value of this type has in arithmetic: 8/16-bit integers compute as 32-bit ones,
+        float16 as float32 (kdsl needs only the 8/16-bit *storage* features, not the arithmetic ones)."""
+        return _VALUE.get(self.name, self)
+
     def __repr__(self) -> str:
         return f"kdsl.{self.name}"
+
+    def __getitem__(self, dims: Any) -> ArrayType:
+        """``kd.f32[:, :]``: the annotation of a 2-D float32 array argument of a ``@kd.kernel``."""
+        dims = dims if isinstance(dims, tuple) else (dims,)
+        if not dims or not all(isinstance(d, slice) and d == slice(None) for d in dims):
+            raise TypeError(f"array annotations use bare colons, one per dimension: {self!r}[:, :]")
+        return ArrayType(self, len(dims))
+
+    def __call__(self, value: Any) -> Any:
+        """Convert like NumPy: ``kd.f32(2)`` is ``np.float32(2)`` (inside a kernel: a cast)."""
+        return self.np.type(value)
 
     def __hash__(self) -> int:
         return hash(self.name)
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, DType):
             return self is other
         try:
             return as_dtype(other) is self
         except TypeError:
             return False
+
+
+@dataclass(frozen=True)
+class ArrayType:
+    """An array annotation of ``@kd.kernel`` parameters: element dtype and number of dimensions."""
+
+    dtype: DType
+    ndim: int
+
+    def __repr__(self) -> str:
+        return f"{self.dtype!r}[{', '.join(':' * self.ndim)}]"
 
 
 _8BIT, _16BIT = "GL_EXT_shader_8bit_storage", "GL_EXT_shader_16bit_storage"
@@ -94,12 +128,13 @@ ALL: tuple[DType, ...] = (bool_, int8, uint8, int16, uint16, int32, uint32, int6
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NAME["bool_"] = bool_
 _BY_NP = {d.np: d for d in ALL}
+_VALUE = {"int8": int32, "int16": int32, "uint8": uint32, "uint16": uint32, "float16": float32}
 
 default_float = float32
 default_int = int32
 
 
-def as_dtype(x) -> DType:
+def as_dtype(x: Any) -> DType:
     """Any dtype spelling (DType, NumPy dtype or type, name, Python type) -> the kdsl DType.
 
     >>> as_dtype(float) is float32, as_dtype(int) is int32, as_dtype("uint8").name
@@ -119,6 +154,8 @@ def as_dtype(x) -> DType:
         npd = np.dtype(x)
     except TypeError:
         raise TypeError(f"{x!r} is not a dtype kdsl knows; use one of {', '.join(d.name for d in ALL)}") from None
+    if not npd.isnative:  # big-endian data is converted on upload; the element type is the same
+        npd = npd.newbyteorder("=")
     if npd not in _BY_NP:
         raise TypeError(f"dtype {npd} is not supported by kdsl; supported: {', '.join(d.name for d in ALL)}")
     return _BY_NP[npd]

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from kdsl.codegen import fp64
+
 SUFFIX = {"int": "i", "uint": "u", "float": "f", "double": "d", "int64_t": "l", "uint64_t": "ul", "bool": "b"}
 _TYPE = {v: k for k, v in SUFFIX.items()}
 _ZERO = {"i": "0", "u": "0u", "f": "0.0", "d": "0.0LF", "l": "0l", "ul": "0ul"}
@@ -61,17 +63,19 @@ _RINT = """T kd_rint_S(T x) {
 _MAX = "T kd_max_S(T a, T b) { return (a > b || isnan(a)) ? a : b; }"
 _MIN = "T kd_min_S(T a, T b) { return (a < b || isnan(a)) ? a : b; }"
 _SIGN = "T kd_sign_S(T a) { return isnan(a) ? a : sign(a); }"
+# Square-and-multiply unrolled (BITS steps), not a loop: lavapipe counts every loop iteration of an
+# invocation against one budget, and a helper called in a user's loop must not spend it.
+_SQUARE_MULTIPLY = "\n".join(["    if ((b & O) != Z) r *= a; a *= a; b >>= O;"] * 8)
 _IPOW = """T kd_ipow_S(T a, T b) {
     if (b < Z) return (a == O) ? O : ((a == Z - O) ? (((b & O) == Z) ? O : a) : Z);
     T r = O;
-    for (int k = 0; k < N && b != Z; k++) { if ((b & O) != Z) r *= a; a *= a; b >>= O; }
+    for (int k = 0; k < N; k += 8) {  // N / 8 iterations
+STEPS
+        if (b == Z) break;
+    }
     return r;
-}"""
-_UPOW = """T kd_ipow_S(T a, T b) {
-    T r = O;
-    for (int k = 0; k < N && b != Z; k++) { if ((b & O) != Z) r *= a; a *= a; b >>= O; }
-    return r;
-}"""
+}""".replace("STEPS", _SQUARE_MULTIPLY.replace("    ", "        "))
+_UPOW = _IPOW.replace("""    if (b < Z) return (a == O) ? O : ((a == Z - O) ? (((b & O) == Z) ? O : a) : Z);\n""", "")
 _SHL = "T kd_shl_S(T a, T b) { return (b >= T(N) || b < Z) ? Z : (a << b); }"
 _SHR_SIGNED = "T kd_shr_S(T a, T b) { return (b >= T(N) || b < Z) ? ((a < Z) ? (Z - O) : Z) : (a >> b); }"
 _SHR_UNSIGNED = "T kd_shr_S(T a, T b) { return (b >= T(N)) ? Z : (a >> b); }"
@@ -129,6 +133,8 @@ _FLOAT_ONLY = {
     float u2 = float(b.y >> 8) * 5.9604644775390625e-8;
     return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }""",
+    # A negative index counts from the end (Python, NumPy): one compare and select.
+    "kd_wrap_i": "int kd_wrap_i(int i, int n) { return i < 0 ? i + n : i; }",
     "kd_f2u_f": "uint kd_f2u_f(float x) { return x < 0.0 ? uint(int(x)) : uint(x); }",
     "kd_f2u_d": "uint kd_f2u_d(double x) { return x < 0.0LF ? uint(int(x)) : uint(x); }",
 }
@@ -150,6 +156,7 @@ def _library() -> dict[str, str]:
         for s in suffixes:
             for name, template in templates.items():
                 lib[f"kd_{name}_{s}"] = _expand(template, s)
+    lib.update(fp64.LIBRARY)
     for s in ("f", "d"):
         lib[f"kd_floordiv_{s}"] = _expand(_FLOAT_FLOORDIV, s)
         lib[f"kd_mod_{s}"] = _expand(_FLOAT_MOD, s)
@@ -164,7 +171,30 @@ LIBRARY = _library()
 _NAME = re.compile(r"\bkd_[a-z0-9]+_(?:ul|[iufdl])\b")
 
 
+def _calls(name: str) -> list[str]:
+    """The other helpers helper ``name`` calls, sorted."""
+    return sorted({n for n in _NAME.findall(LIBRARY[name]) if n != name and n in LIBRARY})
+
+
 def needed(body: str) -> list[str]:
-    """The helper definitions named in ``body``, in a fixed order (so the source text is deterministic)."""
-    names = set(_NAME.findall(body))
-    return [LIBRARY[n] for n in sorted(names) if n in LIBRARY]
+    """The helper definitions ``body`` calls, with the helpers those call, each after the helpers it calls
+    (GLSL needs a function declared before its use), in a fixed order (deterministic source text).
+
+    >>> [h.split("(")[0] for h in needed("y = kd_log10_d(x);")]
+    ['double kd_log1pf_d', 'bool kd_logspecial_d', 'double kd_logsplit_d', 'double kd_log10_d']
+    """
+    out: list[str] = []
+    seen: set[str] = set()
+
+    def visit(name: str) -> None:
+        if name in seen:
+            return
+        seen.add(name)
+        for dep in _calls(name):
+            visit(dep)
+        out.append(LIBRARY[name])
+
+    for name in sorted(set(_NAME.findall(body))):
+        if name in LIBRARY:
+            visit(name)
+    return out

@@ -4,8 +4,9 @@ Operands arrive already converted to the op's loop dtype (the frontend inserts t
 their compute types. Narrow dtypes (int8/16, uint8/16, float16) compute wide and are narrowed after every op,
 so overflow wraps and float16 rounds exactly where NumPy's would.
 
-float64 has no GLSL transcendental functions: ``exp, log, sin, ...`` (and ``**``) on float64 compute in float32
-(relative error ~1e-7, range of float32); ``+ - * / sqrt abs floor ceil trunc round min max`` stay exact float64.
+GLSL has transcendental functions for float only: float64 ``exp, log, sin, ..., **`` call the double-precision
+implementations of :mod:`kdsl.codegen.fp64` (about 1e-16 relative error over the whole float64 range).
+The same functions render ``@kd.kernel`` code, so both faces compute bit-identical results.
 
 Example:
     >>> from kdsl import dtype as dt
@@ -15,9 +16,55 @@ Example:
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.helpers import SUFFIX
+
+# op name -> (NumPy ufunc giving the result dtype, how operands are converted); shared by both faces:
+#   "result": operands are cast to the result dtype      "common": to their common dtype (comparisons)
+#   "bool": to bool (logical ops)                         "same": left as they are (isnan and friends)
+SIGNATURES: dict[str, tuple[np.ufunc, str]] = {
+    "add": (np.add, "result"), "sub": (np.subtract, "result"), "mul": (np.multiply, "result"),
+    "div": (np.true_divide, "result"), "floordiv": (np.floor_divide, "result"), "mod": (np.remainder, "result"),
+    "pow": (np.power, "result"), "maximum": (np.maximum, "result"), "minimum": (np.minimum, "result"),
+    "arctan2": (np.arctan2, "result"), "and": (np.bitwise_and, "result"), "or": (np.bitwise_or, "result"),
+    "xor": (np.bitwise_xor, "result"), "shl": (np.left_shift, "result"), "shr": (np.right_shift, "result"),
+    "eq": (np.equal, "common"), "ne": (np.not_equal, "common"), "lt": (np.less, "common"),
+    "le": (np.less_equal, "common"), "gt": (np.greater, "common"), "ge": (np.greater_equal, "common"),
+    "land": (np.logical_and, "bool"), "lor": (np.logical_or, "bool"), "lxor": (np.logical_xor, "bool"),
+    "not": (np.logical_not, "bool"), "neg": (np.negative, "result"), "abs": (np.absolute, "result"),
+    "sign": (np.sign, "result"), "square": (np.square, "result"), "reciprocal": (np.reciprocal, "result"),
+    "invert": (np.invert, "result"), "isnan": (np.isnan, "same"), "isinf": (np.isinf, "same"),
+    "isfinite": (np.isfinite, "same"), "rsqrt": (np.sqrt, "result"), "sigmoid": (np.exp, "result"),
+    "rint": (np.rint, "result"),
+}
+for _name in ("exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "arcsin",
+              "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "floor", "ceil", "trunc"):
+    SIGNATURES[_name] = (getattr(np, _name), "result")
+
+
+def signature(name: str, operands: list[Any]) -> tuple[dt.DType, list[dt.DType]]:
+    """(result dtype, the dtype each operand is converted to) of op ``name``; operands are DTypes or Python
+    scalars (weak, NEP 50). The one promotion rule of both faces.
+
+    >>> signature("lt", [dt.int32, 2.5])
+    (kdsl.bool, [kdsl.float32, kdsl.float32])
+    >>> signature("div", [dt.int32, dt.int32])[0], signature("add", [dt.float32, dt.int32])[0]
+    (kdsl.float64, kdsl.float64)
+    """
+    ufunc, rule = SIGNATURES[name]
+    out = dt.result_dtype(ufunc, *operands)
+    if rule == "result":
+        return out, [out] * len(operands)
+    if rule == "common":
+        return out, [dt.result_dtype(np.maximum, *operands)] * len(operands)
+    if rule == "bool":
+        return out, [dt.bool_] * len(operands)
+    return out, [k if isinstance(k, dt.DType) else dt.scalar_dtype(k) for k in operands]
 
 # Float functions GLSL has only for float: (name -> GLSL template of x).
 _FLOAT_FUNCS = {
@@ -34,6 +81,9 @@ _FLOAT_FUNCS = {
     "arctanh": "(abs({0}) < 1.0 ? atanh({0}) : (abs({0}) == 1.0 ? ({0} > 0.0 ? _INF_ : -_INF_) : _NAN_))",
     "sigmoid": "(1.0 / (1.0 + exp(-({0}))))",
 }
+# float64 versions: kdsl.codegen.fp64's kd_<name>_d (spelled as in GLSL where the names differ).
+_FP64 = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2", "arcsinh": "asinh",
+         "arccosh": "acosh", "arctanh": "atanh"}
 # Functions GLSL has for float and double alike.
 _ANY_FLOAT = {
     "sqrt": "sqrt({0})", "rsqrt": "inversesqrt({0})", "floor": "floor({0})", "ceil": "ceil({0})",
@@ -120,9 +170,8 @@ def _render_float(name: str, t: dt.DType, s: str, a: list[str]) -> str:
         return f"kd_sign_{s}({x})"
     if name == "reciprocal":
         return f"({glsl.literal(1, t)} / {x})"
-    if t is dt.float64:  # compute in float32, documented above
-        fa = [f"float({v})" for v in a]
-        return f"double({_render_float(name, dt.float32, 'f', fa)})"
+    if t is dt.float64:
+        return f"kd_{_FP64.get(name, name)}_d({', '.join(a)})"
     if name in _FLOAT_FUNCS:
         return _FLOAT_FUNCS[name].format(x).replace("_NAN_", "uintBitsToFloat(0x7fc00000u)").replace(
             "_INF_", "uintBitsToFloat(0x7f800000u)")

@@ -182,17 +182,15 @@ LIBRARY: dict[str, str] = {
     "kd_pow_d": f"""double kd_pow_d(double a, double b) {{
     if (b == 0.0LF || a == 1.0LF) return 1.0LF;
     if (isnan(a) || isnan(b)) return a + b;
-    bool odd = trunc(b) == b && mod(b, 2.0LF) == 1.0LF;
-    if (a == 0.0LF) {{
-        double z = b < 0.0LF ? {_INF} : 0.0LF;
-        return (unpackDouble2x32(a).y != 0u && odd) ? -z : z;
+    bool odd = floor(b) == b && mod(b, 2.0LF) == 1.0LF;  // floor: lavapipe's double trunc is inexact
+    if (a == 0.0LF || isinf(a)) {{  // -0.0 and -inf to an odd whole power keep their sign
+        double z = ((b < 0.0LF) == (a == 0.0LF)) ? {_INF} : 0.0LF;
+        return ((unpackDouble2x32(a).y >> 31) != 0u && odd) ? -z : z;
     }}
     if (isinf(b)) return (abs(a) == 1.0LF) ? 1.0LF : ((abs(a) > 1.0LF) == (b > 0.0LF) ? b * b : 0.0LF);
-    if (a < 0.0LF && trunc(b) != b) return {_NAN};
+    if (a < 0.0LF && floor(b) != b) return {_NAN};
     double r;
-    if (isinf(a)) {{
-        r = b > 0.0LF ? {_INF} : 0.0LF;
-    }} else {{
+    {{
         double lo;
         double hi = kd_loghl_d(abs(a), lo);
         double e = 0.0LF;

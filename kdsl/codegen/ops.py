@@ -71,14 +71,14 @@ _FLOAT_FUNCS = {
     "exp": "exp({0})", "exp2": "exp2({0})", "log": "log({0})", "log2": "log2({0})",
     "log10": "(log2({0}) * 0.30102999566398120)", "log1p": "kd_log1p_f({0})", "expm1": "kd_expm1_f({0})",
     "sin": "sin({0})", "cos": "cos({0})", "tan": "tan({0})",
-    # lavapipe's asin/acos are ~3e-4 off; atan-based forms are float32-accurate. NaN guards: GLSL leaves
-    # NaN and out-of-domain inputs undefined, NumPy returns NaN.
-    "arcsin": "(abs({0}) <= 1.0 ? atan({0}, sqrt((1.0 - {0}) * (1.0 + {0}))) : _NAN_)",
-    "arccos": "(abs({0}) <= 1.0 ? atan(sqrt((1.0 - {0}) * (1.0 + {0})), {0}) : _NAN_)",
-    "arctan": "(isnan({0}) ? {0} : atan({0}))", "sinh": "sinh({0})", "cosh": "cosh({0})",
+    # lavapipe's asin/acos are ~3e-4 off; forms on the one-argument atan are float32-accurate. NaN guards:
+    # GLSL leaves NaN and out-of-domain inputs undefined, NumPy returns NaN.
+    "arcsin": "(abs({0}) <= 1.0 ? kd_atan2_f({0}, sqrt((1.0 - {0}) * (1.0 + {0}))) : _NAN_)",
+    "arccos": "(abs({0}) <= 1.0 ? kd_atan2_f(sqrt((1.0 - {0}) * (1.0 + {0})), {0}) : _NAN_)",
+    "arctan": "kd_atan_f({0})", "sinh": "kd_copysign_f(sinh({0}), {0})", "cosh": "cosh({0})",
     "tanh": "(isnan({0}) ? {0} : tanh(clamp({0}, -15.0, 15.0)))",
-    "arcsinh": "asinh({0})", "arccosh": "({0} >= 1.0 ? acosh({0}) : _NAN_)",
-    "arctanh": "(abs({0}) < 1.0 ? atanh({0}) : (abs({0}) == 1.0 ? ({0} > 0.0 ? _INF_ : -_INF_) : _NAN_))",
+    "arcsinh": "kd_copysign_f(asinh({0}), {0})", "arccosh": "({0} >= 1.0 ? acosh({0}) : _NAN_)",
+    "arctanh": "(abs({0}) < 1.0 ? kd_copysign_f(atanh({0}), {0}) : (abs({0}) == 1.0 ? ({0} > 0.0 ? _INF_ : -_INF_) : _NAN_))",
     "sigmoid": "(1.0 / (1.0 + exp(-({0}))))",
 }
 # float64 versions: kdsl.codegen.fp64's kd_<name>_d (spelled as in GLSL where the names differ).
@@ -162,8 +162,8 @@ def _render_bool(name: str, a: list[str]) -> str:
 
 def _render_float(name: str, t: dt.DType, s: str, a: list[str]) -> str:
     x = a[0]
-    if name == "rint" and t is dt.float64:
-        return f"kd_rint_d({x})"
+    if name in ("rint", "trunc") and t is dt.float64:  # lavapipe's double roundEven / trunc (sign of zero)
+        return f"kd_{name}_d({x})"
     if name in _ANY_FLOAT:
         return _ANY_FLOAT[name].format(x)
     if name == "sign":

@@ -164,3 +164,138 @@ def test_binary_functions_both_faces(kernels, dtype):
             ref = ref_fn(a, b)
         rtol = (RTOL_F32 if dtype == "float32" else RTOL_F64).get(name, RTOL[dtype])
         _close(z[k], ref.astype(dtype), rtol, f"{name} {dtype}")
+
+
+# ----- one semantics for operators, indices and dtypes -----------------------------------------------------
+
+@kd.kernel
+def _semantics(x: kd.f32[:], n: kd.i32, m: kd.i32, out: kd.f32[:], iout: kd.i32[:]):
+    out[0] = x[0] ** -1
+    out[1] = (x[1] - 4.0) ** 3.0  # (-2.0) ** 3.0
+    out[2] = x[2] // 1.0  # inf // 1.0
+    out[3] = x[3] % 0.0
+    iout[0] = n % m  # 5 % 0
+    iout[1] = n // m  # 5 // 0
+    iout[2] = (-n) // 2
+    iout[3] = (-n) % 3
+
+
+def test_operators_follow_numpy_in_kernels():
+    x = np.array([4.0, 2.0, np.inf, 5.0], np.float32)
+    out, iout = np.zeros(4, np.float32), np.zeros(4, np.int32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        _semantics[1](x, 5, 0, out, iout)
+        ref = [np.float32(4.0) ** -1, np.float32(-2.0) ** np.float32(3.0), np.float32(np.inf) // np.float32(1),
+               np.float32(5) % np.float32(0)]
+        iref = [np.int32(5) % np.int32(0), np.int32(5) // np.int32(0), -5 // 2, -5 % 3]
+    np.testing.assert_array_equal(out, ref)  # 0.25, -8, nan, nan (no NaN from pow of negatives)
+    np.testing.assert_array_equal(iout, iref)  # integer division by zero gives 0, as in NumPy
+
+
+@kd.kernel
+def _negative_index(x: kd.f32[:], k: kd.i32, out: kd.f32[:]):
+    i = kd.global_id(0)
+    if i < out.shape[0]:
+        out[i] = x[k - i]
+
+
+def test_negative_index_computed_at_run_time_wraps():
+    x = np.arange(6, dtype=np.float32)
+    out = np.zeros(4, np.float32)
+    _negative_index[4](x, 1, out)  # indices 1, 0, -1, -2
+    np.testing.assert_array_equal(out, [x[1], x[0], x[-1], x[-2]])
+    assert "kd_wrap_i" in _negative_index.glsl(x, 1, out)
+
+
+@kd.kernel
+def _dtypes(x: kd.f32[:], i: kd.i32, u: kd.u32, out: kd.f64[:], k: kd.i64[:]):
+    out[0] = x[0] * i  # float32 * int32 -> float64 (NumPy)
+    out[1] = x[0] * 2  # Python literals are weak: float32
+    k[0] = i + u  # int32 + uint32 -> int64
+
+
+def test_kernel_promotion_is_numpy_nep50():
+    if "float64" not in kd.device().manager.features or "int64" not in kd.device().manager.features:
+        pytest.skip("needs float64 and int64")
+    x = np.array([0.1], np.float32)
+    out, k = np.zeros(2), np.zeros(1, np.int64)
+    _dtypes[1](x, 3, 2**32 - 1, out, k)
+    assert out[0] == np.float32(0.1) * np.int32(3)  # float64 arithmetic, as NumPy
+    assert out[1] == np.float64(np.float32(0.1) * np.float32(2))
+    assert k[0] == 3 + 2**32 - 1  # no int32 wrap-around
+    glsl = _dtypes.glsl(x, 3, 2**32 - 1, out, k)
+    assert "double(" in glsl and "int64_t(" in glsl
+
+
+@kd.kernel
+def _f64(x: kd.f64[:], out: kd.f64[:]):
+    out[0] = kd.exp(x[0])
+    out[1] = kd.log(x[1])
+    out[2] = x[2] ** x[3]
+
+
+def test_float64_functions_have_the_float64_range():
+    if "float64" not in kd.device().manager.features:
+        pytest.skip("the device has no float64")
+    x = np.array([300.0, 1e-300, 1.0000000000000002, np.inf])
+    out = np.zeros(3)
+    _f64[1](x, out)
+    np.testing.assert_allclose(out, [np.exp(300.0), np.log(1e-300), np.inf], rtol=1e-15)
+    arr = kd.asarray(x)
+    assert float(kd.exp(arr)[0]) == out[0] and float(kd.log(arr)[1]) == out[1]
+    assert float((arr[2:3] ** arr[3:4])[0]) == np.inf
+
+
+def test_one_dtype_object_per_type():
+    assert kd.f32 is kd.float32 and kd.f64 is kd.float64 and kd.i32 is kd.int32 and kd.u8 is kd.uint8
+    assert kd.boolean is kd.bool is kd.bool_
+    assert repr(kd.f32[:, :]) == "kdsl.float32[:, :]" and kd.f32(2) == np.float32(2)
+    assert type(kd.f32(2)) is np.float32 and kd.i64[:].ndim == 1
+
+
+@kd.kernel
+def _long_loops(out: kd.i32[:]):
+    s = 0
+    for _ in range(40000):
+        s += 1
+    for _ in range(40000):
+        s += 1
+    out[0] = s
+
+
+@kd.kernel
+def _nested_loops(out: kd.i32[:], n: kd.i32):
+    s = 0
+    for _ in range(300):
+        for _ in range(300):
+            s += 1
+    for _ in range(n):  # not constant: counts as one iteration
+        s += 1
+    out[0] = s
+
+
+@kd.kernel
+def _short_loops(out: kd.i32[:]):
+    s = 0
+    for _ in range(3000):
+        for _ in range(20):
+            s += 1
+    out[0] = s
+
+
+def test_loop_budget_warning_on_cpu_devices():
+    out = np.zeros(1, np.int32)
+    cpu = kd.device().manager.get_device_properties()["device_type"] == "cpu"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _short_loops[1](out)
+    assert not [w for w in caught if "loops run" in str(w.message)] and out[0] == 60000
+    for k, trips in ((_long_loops, 80000), (_nested_loops, 90300)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            k[1](out) if k is _long_loops else k[1](out, 2)
+        found = [w for w in caught if issubclass(w.category, RuntimeWarning) and "loops run" in str(w.message)]
+        assert bool(found) == cpu, f"{k.__name__}: {[str(w.message) for w in caught]}"
+        if cpu:
+            assert f"run {trips} iterations" in str(found[0].message)

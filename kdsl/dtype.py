@@ -161,7 +161,7 @@ def as_dtype(x: Any) -> DType:
     return _BY_NP[npd]
 
 
-def scalar_dtype(value) -> DType:
+def scalar_dtype(value: Any) -> DType:
     """The dtype kdsl gives a Python scalar when it becomes an array on its own (``kd.asarray(1.5)``)."""
     if isinstance(value, (bool, np.bool_)):
         return bool_
@@ -178,7 +178,7 @@ def scalar_dtype(value) -> DType:
 _WEAK = {"weak-bool": True, "weak-int": 1, "weak-float": 1.0}
 
 
-def _placeholder(x):
+def _placeholder(x: Any) -> Any:
     """A NumPy stand-in for an operand: a 0-size array for a dtype, a Python scalar for a weak token."""
     if isinstance(x, DType):
         return np.empty(0, x.np)
@@ -194,7 +194,7 @@ def _numpy_result(ufunc: np.ufunc, operands: tuple) -> np.dtype:
     return out.dtype
 
 
-def result_dtype(ufunc: np.ufunc, *operands) -> DType:
+def result_dtype(ufunc: np.ufunc, *operands: Any) -> DType:
     """The dtype of ``ufunc(*operands)``; operands are DTypes (arrays) or Python scalars (weak).
 
     >>> result_dtype(np.add, int8, int16).name, result_dtype(np.multiply, float32, 2.0).name
@@ -214,11 +214,11 @@ def result_dtype(ufunc: np.ufunc, *operands) -> DType:
     return as_dtype(npd)
 
 
-def _is_pyint(x) -> bool:
+def _is_pyint(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _weak_token(x):
+def _weak_token(x: Any) -> str:
     """A hashable stand-in for the Python scalar ``x`` (a string: 1, 1.0 and True are equal dict keys)."""
     if isinstance(x, bool):
         return "weak-bool"
@@ -234,7 +234,7 @@ def promote(*dtypes: DType) -> DType:
     return as_dtype(functools.reduce(np.promote_types, (d.np for d in dtypes)))
 
 
-def can_hold(dtype: DType, value) -> bool:
+def can_hold(dtype: DType, value: Any) -> bool:
     """Whether a Python int fits ``dtype`` (NumPy 2 raises OverflowError otherwise)."""
     if not dtype.is_int or not _is_pyint(value):
         return True
@@ -249,7 +249,7 @@ def require(dtype: DType, features: set[str], device_name: str) -> None:
                         f"does not have; use another dtype (e.g. float32 or int32)")
 
 
-def checked_values(value, dtype: str, what: str) -> np.ndarray:
+def checked_values(value: Any, dtype: str, what: str) -> np.ndarray:
     """``value`` (a number or a sequence of numbers) as a 1-D array of ``dtype``, refusing what would change
     its value: TypeError for non-numbers and fractional values for integer types, OverflowError out of range.
 

@@ -11,6 +11,7 @@ Example:
 
 from __future__ import annotations
 
+import math
 import re
 
 from kdsl.codegen import fp64
@@ -133,7 +134,7 @@ SQUARE_MULTIPLY
     if (um == -1.0) return -1.0;
     if (isinf(u) || isnan(x)) return u;
     return um * x / log(u);
-}""".replace("EXPM1_POLY", '1.0 + x * (0.5 + x * (0.16666666666666666 + x * (0.041666666666666664 + x * (0.008333333333333333 + x * (0.001388888888888889 + x * (0.0001984126984126984 + x * (2.48015873015873e-05 + x * (2.7557319223985893e-06))))))))'),
+}""".replace("EXPM1_POLY", " + x * (".join(repr(1 / math.factorial(n)) for n in range(1, 10)) + ")" * 8),
     # NumPy's arctan2 from the one-argument atan (lavapipe's two-argument atan is ~1e-5 off), signed zeros
     # and infinities included.
     "kd_atan2_f": """float kd_atan2_f(float y, float x) {

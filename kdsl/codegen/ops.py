@@ -78,7 +78,8 @@ _FLOAT_FUNCS = {
     "arctan": "kd_atan_f({0})", "sinh": "kd_copysign_f(sinh({0}), {0})", "cosh": "cosh({0})",
     "tanh": "(isnan({0}) ? {0} : tanh(clamp({0}, -15.0, 15.0)))",
     "arcsinh": "kd_copysign_f(asinh({0}), {0})", "arccosh": "({0} >= 1.0 ? acosh({0}) : _NAN_)",
-    "arctanh": "(abs({0}) < 1.0 ? kd_copysign_f(atanh({0}), {0}) : (abs({0}) == 1.0 ? ({0} > 0.0 ? _INF_ : -_INF_) : _NAN_))",
+    "arctanh": "(abs({0}) < 1.0 ? kd_copysign_f(atanh({0}), {0}) "
+               ": (abs({0}) == 1.0 ? ({0} > 0.0 ? _INF_ : -_INF_) : _NAN_))",
     "sigmoid": "(1.0 / (1.0 + exp(-({0}))))",
 }
 # float64 versions: kdsl.codegen.fp64's kd_<name>_d (spelled as in GLSL where the names differ).

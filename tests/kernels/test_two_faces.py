@@ -96,7 +96,8 @@ def _close(got: np.ndarray, ref: np.ndarray, rtol: float, what: str) -> None:
     with np.errstate(all="ignore"):
         err = np.abs(got - ref) / np.maximum(np.abs(ref), tiny)
     atol = 1.2e-7 if got.dtype == np.float32 else 0.0
-    bad = ~exact & ~(err <= rtol) & ~(np.abs(got.astype(np.float64) - ref) <= atol)
+    with np.errstate(all="ignore"):
+        bad = ~exact & ~(err <= rtol) & ~(np.abs(got.astype(np.float64) - ref) <= atol)
     assert not bad.any(), f"{what}: {got[bad][:4]} vs NumPy {ref[bad][:4]} at inputs with error {err[bad][:4]}"
 
 

@@ -17,8 +17,6 @@ Example:
 
 from __future__ import annotations
 
-import ast
-
 from kdsl.dtype import DType
 from kdsl.frontend.kernels.ast_expr import UNSUPPORTED, weak_dtype
 from kdsl.frontend.kernels.ast_stmt import StatementLowerer, Widened

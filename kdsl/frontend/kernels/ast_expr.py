@@ -20,7 +20,8 @@ import ast
 import operator
 import re
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any
+from typing import cast as typed
 
 import numpy as np
 
@@ -31,6 +32,9 @@ from kdsl.frontend.kernels.errors import KernelSyntaxError, KernelTypeError
 from kdsl.frontend.kernels.glsl import cast, literal, load
 from kdsl.frontend.kernels.ir import VOID, ArrayRef, Expr, KernelProgram, PushField
 from kdsl.frontend.kernels.source import FunctionSource
+
+if TYPE_CHECKING:  # the Lowerer is built from this mixin
+    from kdsl.frontend.kernels.ast import Lowerer
 
 # Python constructs a kernel cannot contain, with the words used in the error message.
 UNSUPPORTED = {
@@ -387,4 +391,4 @@ class ExpressionLowerer:
 
     def expr_Call(self, node: ast.Call) -> Expr:
         from kdsl.frontend.kernels.intrinsics import lower_call  # intrinsics -> math -> this module
-        return lower_call(self, node)
+        return lower_call(typed("Lowerer", self), node)

@@ -18,6 +18,8 @@ Example:
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
+from typing import cast as typed
 
 from kdsl import dtype as dt
 from kdsl.dtype import DType
@@ -25,6 +27,9 @@ from kdsl.frontend.kernels.ast_expr import BINOPS, UNSUPPORTED, ExpressionLowere
 from kdsl.frontend.kernels.glsl import cast, literal, stored
 from kdsl.frontend.kernels.ir import VOID, ArrayRef, Expr
 from kdsl.frontend.kernels.types import as_kernel_dtype
+
+if TYPE_CHECKING:  # the Lowerer is built from this mixin
+    from kdsl.frontend.kernels.ast import Lowerer
 
 
 class Widened(Exception):
@@ -82,7 +87,7 @@ class StatementLowerer(ExpressionLowerer):
         if isinstance(target, ast.Tuple):
             return self.assign_tuple(target, node.value)
         from kdsl.frontend.kernels.intrinsics import array_constructor
-        ctor = array_constructor(self, node.value)
+        ctor = array_constructor(typed("Lowerer", self), node.value)
         if ctor is not None:
             if not isinstance(target, ast.Name):
                 raise self.syntax_error(node, "kd.shared / kd.local_array must be assigned to a plain name")

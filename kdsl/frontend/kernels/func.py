@@ -80,7 +80,7 @@ def call_func(lw: Lowerer, f: Func, node: ast.Call) -> Expr:
     key: list[tuple] = []
     values: list[tuple[str, Expr]] = []
     for name, value in _bind(lw, f, node).arguments.items():
-        if not isinstance(value, ast.AST):  # a Python default value
+        if not isinstance(value, ast.expr):  # a Python default value
             env[name] = ("const", value)
             key.append((name, "const", value))
             continue

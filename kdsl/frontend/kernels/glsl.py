@@ -108,7 +108,7 @@ def _declarations(program: KernelProgram) -> list[str]:
                      f"{{ {storage} {a.glsl}[]; }};")
     for a in program.arrays:
         if a.kind == "shared":
-            lines.append(f"shared {glsl_type(a.dtype)} {a.glsl}[{math.prod(a.shape)}];")
+            lines.append(f"shared {glsl_type(a.dtype)} {a.glsl}[{math.prod(a.shape or ())}];")
     return lines
 
 
@@ -136,7 +136,7 @@ def render(program: KernelProgram) -> str:
                    " || gl_GlobalInvocationID.z >= pc.grid_z) return;")
     for a in program.arrays:
         if a.kind == "local":
-            out.append(f"    {glsl_type(a.dtype)} {a.glsl}[{math.prod(a.shape)}];")
+            out.append(f"    {glsl_type(a.dtype)} {a.glsl}[{math.prod(a.shape or ())}];")
     out += [f"    {glsl_type(t)} v_{n} = {_zero(t)};" for n, t in program.locals.items()]
     out += ["    " + line for line in program.prologue]
     out += ["    " + line for line in program.body]

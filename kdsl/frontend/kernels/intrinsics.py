@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import ast
 import math
-
-import numpy as np
-
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.dtype import DType
@@ -71,8 +70,22 @@ _STUBS = {
     "subgroup_elect": "True in exactly one active invocation of the subgroup.",
     "subgroup_barrier": "Wait until every invocation of the subgroup gets here.",
 }
-for _name, _doc in _STUBS.items():
-    globals()[_name] = _kernel_only(_name, _doc)
+global_id, local_id, group_id = _kernel_only("global_id", _STUBS["global_id"]), \
+    _kernel_only("local_id", _STUBS["local_id"]), _kernel_only("group_id", _STUBS["group_id"])
+num_groups, grid_size = _kernel_only("num_groups", _STUBS["num_groups"]), \
+    _kernel_only("grid_size", _STUBS["grid_size"])
+block_size, shared = _kernel_only("block_size", _STUBS["block_size"]), _kernel_only("shared", _STUBS["shared"])
+local_array, barrier = _kernel_only("local_array", _STUBS["local_array"]), \
+    _kernel_only("barrier", _STUBS["barrier"])
+atomic_add, atomic_sub, atomic_min, atomic_max, atomic_and, atomic_or, atomic_xor, atomic_exchange, atomic_cas = (
+    _kernel_only(f"atomic_{op}", _STUBS[f"atomic_{op}"])
+    for op in ("add", "sub", "min", "max", "and", "or", "xor", "exchange", "cas"))
+(subgroup_add, subgroup_mul, subgroup_min, subgroup_max, subgroup_and, subgroup_or, subgroup_xor,
+ subgroup_inclusive_add, subgroup_exclusive_add, subgroup_broadcast_first, subgroup_shuffle, subgroup_size,
+ subgroup_invocation_id, subgroup_id, subgroup_elect, subgroup_barrier) = (
+    _kernel_only(f"subgroup_{op}", _STUBS[f"subgroup_{op}"])
+    for op in ("add", "mul", "min", "max", "and", "or", "xor", "inclusive_add", "exclusive_add",
+               "broadcast_first", "shuffle", "size", "invocation_id", "id", "elect", "barrier"))
 
 _AXES = "xyz"
 _BUILTIN_IDS = {"global_id": "gl_GlobalInvocationID", "local_id": "gl_LocalInvocationID",

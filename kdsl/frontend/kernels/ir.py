@@ -6,6 +6,7 @@ its body as typed statements whose expressions are :class:`Expr` values (GLSL te
 typed while they are built, so the renderer only lays out declarations around them.
 
 Example:
+    >>> from kdsl import dtype as dt
     >>> x = ArrayRef("x", dt.float32, 1, "buffer", binding=0)
     >>> x.glsl, x.dim(0)
     ('b_x', 'pc.x_shape0')
@@ -18,7 +19,6 @@ from typing import Any
 
 import numpy as np
 
-from kdsl import dtype as dt
 from kdsl.dtype import DType
 
 # The "dtype" of a call that returns nothing (kd.barrier(), a helper without a return value).
@@ -96,4 +96,4 @@ class KernelProgram:
 
     @property
     def buffers(self) -> list[ArrayRef]:
-        return sorted((a for a in self.arrays if a.kind == "buffer"), key=lambda a: a.binding)
+        return sorted((a for a in self.arrays if a.kind == "buffer"), key=lambda a: a.binding or 0)

@@ -84,8 +84,8 @@ def _local(c: IntrinsicCall, name: str) -> Expr:
     if name == "fma":
         return Expr(f"fma({', '.join(codes)})", ftype)
     if name == "hypot":
-        x, y = codes
-        return Expr(render_op("sqrt", ftype, [ftype], [f"({x} * {x} + {y} * {y})"]), ftype)
+        xc, yc = codes
+        return Expr(render_op("sqrt", ftype, [ftype], [f"({xc} * {xc} + {yc} * {yc})"]), ftype)
     factor = math.degrees(1.0) if name == "degrees" else math.radians(1.0)
     return Expr(f"({codes[0]} * {literal(factor, ftype)})", ftype)
 

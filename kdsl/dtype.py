@@ -229,6 +229,90 @@ def _weak_token(x: Any) -> str:
     raise TypeError(f"unsupported operand {x!r} of type {type(x).__name__}")
 
 
+# Elementwise op name -> (NumPy ufunc giving the result dtype, how operands are converted), for the arrays and
+# for @kd.kernel alike:
+#   "result": operands are cast to the result dtype      "common": to their common dtype (comparisons)
+#   "bool": to bool (logical ops)                         "same": left as they are (isnan and friends)
+OP_SIGNATURES: dict[str, tuple[np.ufunc, str]] = {
+    "add": (np.add, "result"), "sub": (np.subtract, "result"), "mul": (np.multiply, "result"),
+    "div": (np.true_divide, "result"), "floordiv": (np.floor_divide, "result"), "mod": (np.remainder, "result"),
+    "pow": (np.power, "result"), "maximum": (np.maximum, "result"), "minimum": (np.minimum, "result"),
+    "arctan2": (np.arctan2, "result"), "and": (np.bitwise_and, "result"), "or": (np.bitwise_or, "result"),
+    "xor": (np.bitwise_xor, "result"), "shl": (np.left_shift, "result"), "shr": (np.right_shift, "result"),
+    "eq": (np.equal, "common"), "ne": (np.not_equal, "common"), "lt": (np.less, "common"),
+    "le": (np.less_equal, "common"), "gt": (np.greater, "common"), "ge": (np.greater_equal, "common"),
+    "land": (np.logical_and, "bool"), "lor": (np.logical_or, "bool"), "lxor": (np.logical_xor, "bool"),
+    "not": (np.logical_not, "bool"), "neg": (np.negative, "result"), "abs": (np.absolute, "result"),
+    "sign": (np.sign, "result"), "square": (np.square, "result"), "reciprocal": (np.reciprocal, "result"),
+    "invert": (np.invert, "result"), "isnan": (np.isnan, "same"), "isinf": (np.isinf, "same"),
+    "isfinite": (np.isfinite, "same"), "rsqrt": (np.sqrt, "result"), "sigmoid": (np.exp, "result"),
+    "rint": (np.rint, "result"),
+}
+for _name in ("exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "arcsin",
+              "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "floor", "ceil", "trunc"):
+    OP_SIGNATURES[_name] = (getattr(np, _name), "result")
+
+
+def op_signature(name: str, operands: list[Any]) -> tuple[DType, list[DType]]:
+    """(result dtype, the dtype each operand is converted to) of op ``name``; operands are DTypes or Python
+    scalars (weak, NEP 50). The one promotion rule of both faces.
+
+    >>> op_signature("lt", [int32, 2.5])
+    (kdsl.bool, [kdsl.float32, kdsl.float32])
+    >>> op_signature("div", [int32, int32])[0], op_signature("add", [float32, int32])[0]
+    (kdsl.float64, kdsl.float64)
+    """
+    ufunc, rule = OP_SIGNATURES[name]
+    out = result_dtype(ufunc, *operands)
+    if rule == "result":
+        return out, [out] * len(operands)
+    if rule == "common":
+        return out, [result_dtype(np.maximum, *operands)] * len(operands)
+    if rule == "bool":
+        return out, [bool_] * len(operands)
+    return out, [k if isinstance(k, DType) else scalar_dtype(k) for k in operands]
+
+
+# Float functions GLSL has only for float: (name -> GLSL template of x).
+_FLOAT_FUNCS = {
+    "exp": "exp({0})", "exp2": "exp2({0})", "log": "log({0})", "log2": "log2({0})",
+    "log10": "(log2({0}) * 0.30102999566398120)", "log1p": "kd_log1p_f({0})", "expm1": "kd_expm1_f({0})",
+    "sin": "sin({0})", "cos": "cos({0})", "tan": "tan({0})",
+    # lavapipe's asin/acos are ~3e-4 off; forms on the one-argument atan are float32-accurate. NaN guards:
+    # GLSL leaves NaN and out-of-domain inputs undefined, NumPy returns NaN.
+    "arcsin": "(abs({0}) <= 1.0 ? kd_atan2_f({0}, sqrt((1.0 - {0}) * (1.0 + {0}))) : _NAN_)",
+    "arccos": "(abs({0}) <= 1.0 ? kd_atan2_f(sqrt((1.0 - {0}) * (1.0 + {0})), {0}) : _NAN_)",
+    "arctan": "kd_atan_f({0})", "sinh": "kd_copysign_f(sinh({0}), {0})", "cosh": "cosh({0})",
+    "tanh": "(isnan({0}) ? {0} : tanh(clamp({0}, -15.0, 15.0)))",
+    "arcsinh": "kd_copysign_f(asinh({0}), {0})", "arccosh": "({0} >= 1.0 ? acosh({0}) : _NAN_)",
+    "arctanh": "(abs({0}) < 1.0 ? kd_copysign_f(atanh({0}), {0}) "
+               ": (abs({0}) == 1.0 ? ({0} > 0.0 ? _INF_ : -_INF_) : _NAN_))",
+    "sigmoid": "(1.0 / (1.0 + exp(-({0}))))",
+}
+# float64 versions: kdsl.codegen.fp64's kd_<name>_d (spelled as in GLSL where the names differ).
+_FP64 = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2", "arcsinh": "asinh",
+         "arccosh": "acosh", "arctanh": "atanh"}
+# Functions GLSL has for float and double alike.
+_ANY_FLOAT = {
+    "sqrt": "sqrt({0})", "rsqrt": "inversesqrt({0})", "floor": "floor({0})", "ceil": "ceil({0})",
+    "trunc": "trunc({0})", "rint": "roundEven({0})", "abs": "abs({0})", "isnan": "isnan({0})",
+    "isinf": "isinf({0})", "isfinite": "!(isnan({0}) || isinf({0}))",
+}
+_INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/", "eq": "==", "ne": "!=", "lt": "<", "le": "<=",
+          "gt": ">", "ge": ">="}
+_BOOL_INFIX = {"add": "||", "mul": "&&", "and": "&&", "or": "||", "xor": "^^", "eq": "==", "ne": "!=",
+               "maximum": "||", "minimum": "&&"}
+_INT_INFIX = {"and": "&", "or": "|", "xor": "^"}
+_COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
+# Ops whose result of in-range operands is in range: no narrowing needed.
+_NO_NARROW = {"copy", "where", "maximum", "minimum", "and", "or", "xor", "abs_u", "sign"}
+
+UNARY = tuple(_FLOAT_FUNCS) + tuple(_ANY_FLOAT) + ("neg", "sign", "square", "reciprocal", "not", "invert")
+BINARY = tuple(_INFIX) + ("floordiv", "mod", "pow", "maximum", "minimum", "arctan2", "and", "or", "xor",
+                          "land", "lor", "lxor", "shl", "shr")
+TERNARY = ("where",)
+
+
 def promote(*dtypes: DType) -> DType:
     """NumPy's promotion of array dtypes. ``promote(int8, uint8) -> int16``."""
     return as_dtype(functools.reduce(np.promote_types, (d.np for d in dtypes)))

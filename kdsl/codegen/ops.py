@@ -16,55 +16,13 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
-
 from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.helpers import SUFFIX
 
-# op name -> (NumPy ufunc giving the result dtype, how operands are converted); shared by both faces:
-#   "result": operands are cast to the result dtype      "common": to their common dtype (comparisons)
-#   "bool": to bool (logical ops)                         "same": left as they are (isnan and friends)
-SIGNATURES: dict[str, tuple[np.ufunc, str]] = {
-    "add": (np.add, "result"), "sub": (np.subtract, "result"), "mul": (np.multiply, "result"),
-    "div": (np.true_divide, "result"), "floordiv": (np.floor_divide, "result"), "mod": (np.remainder, "result"),
-    "pow": (np.power, "result"), "maximum": (np.maximum, "result"), "minimum": (np.minimum, "result"),
-    "arctan2": (np.arctan2, "result"), "and": (np.bitwise_and, "result"), "or": (np.bitwise_or, "result"),
-    "xor": (np.bitwise_xor, "result"), "shl": (np.left_shift, "result"), "shr": (np.right_shift, "result"),
-    "eq": (np.equal, "common"), "ne": (np.not_equal, "common"), "lt": (np.less, "common"),
-    "le": (np.less_equal, "common"), "gt": (np.greater, "common"), "ge": (np.greater_equal, "common"),
-    "land": (np.logical_and, "bool"), "lor": (np.logical_or, "bool"), "lxor": (np.logical_xor, "bool"),
-    "not": (np.logical_not, "bool"), "neg": (np.negative, "result"), "abs": (np.absolute, "result"),
-    "sign": (np.sign, "result"), "square": (np.square, "result"), "reciprocal": (np.reciprocal, "result"),
-    "invert": (np.invert, "result"), "isnan": (np.isnan, "same"), "isinf": (np.isinf, "same"),
-    "isfinite": (np.isfinite, "same"), "rsqrt": (np.sqrt, "result"), "sigmoid": (np.exp, "result"),
-    "rint": (np.rint, "result"),
-}
-for _name in ("exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "arcsin",
-              "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "floor", "ceil", "trunc"):
-    SIGNATURES[_name] = (getattr(np, _name), "result")
-
-
-def signature(name: str, operands: list[Any]) -> tuple[dt.DType, list[dt.DType]]:
-    """(result dtype, the dtype each operand is converted to) of op ``name``; operands are DTypes or Python
-    scalars (weak, NEP 50). The one promotion rule of both faces.
-
-    >>> signature("lt", [dt.int32, 2.5])
-    (kdsl.bool, [kdsl.float32, kdsl.float32])
-    >>> signature("div", [dt.int32, dt.int32])[0], signature("add", [dt.float32, dt.int32])[0]
-    (kdsl.float64, kdsl.float64)
-    """
-    ufunc, rule = SIGNATURES[name]
-    out = dt.result_dtype(ufunc, *operands)
-    if rule == "result":
-        return out, [out] * len(operands)
-    if rule == "common":
-        return out, [dt.result_dtype(np.maximum, *operands)] * len(operands)
-    if rule == "bool":
-        return out, [dt.bool_] * len(operands)
-    return out, [k if isinstance(k, dt.DType) else dt.scalar_dtype(k) for k in operands]
+# op name -> (NumPy ufunc giving the result dtype, how operands convert): kdsl.dtype's, shared by both faces.
+SIGNATURES = dt.OP_SIGNATURES
+signature = dt.op_signature
 
 # Float functions GLSL has only for float: (name -> GLSL template of x).
 _FLOAT_FUNCS = {

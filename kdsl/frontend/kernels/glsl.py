@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from kdsl import dtype as dt
 from kdsl.codegen import glsl as cg
 from kdsl.codegen import helpers
@@ -43,7 +45,6 @@ def cast(e: Expr, dtype: DType) -> Expr:
 
 def _convert(value: object, dtype: DType) -> object:
     """A compile-time constant converted like ``np.array(value).astype(dtype)`` (ints wrap, floats round)."""
-    import numpy as np
     with np.errstate(all="ignore"):
         return np.array(value).astype(dtype.np)[()].item()
 

@@ -159,9 +159,12 @@ class StatementLowerer(ExpressionLowerer):
             raise self.syntax_error(target, f"cannot assign to {type(target).__name__} in kernels")
         self.assign_name(target, value)
 
-    def assign_name(self, target: ast.Name, value: Expr, nonneg: bool = False) -> None:
+    def assign_name(self, target: ast.Name, value: Expr, nonneg: bool | None = None) -> None:
+        """``name = value``; the name is known >= 0 (no index wrapping) when it is a local assigned only here
+        from a value >= 0 (locals start at 0; a parameter's incoming value is unknown)."""
         name = target.id
-        if nonneg:
+        nonneg = value.nonneg if nonneg is None else nonneg
+        if nonneg and self.env.get(name, ("",))[0] != "var" and self.stored_once(name):
             self.nonneg.add(name)
         else:
             self.nonneg.discard(name)
@@ -253,7 +256,7 @@ class StatementLowerer(ExpressionLowerer):
         self.emit(f"for (v_{counter} = {cast(start, dtype).code}; {test}; v_{counter} += v_{inc}) {{")
         self.depth += 1
         counting_up = start.nonneg and step.const is not None and step.const > 0
-        self.assign_name(node.target, Expr(f"v_{counter}", dtype), nonneg=counting_up and self.only_loop_var(node))
+        self.assign_name(node.target, Expr(f"v_{counter}", dtype), nonneg=counting_up)
         # The loop budget: constant bounds count fully (as if run to completion), others as one iteration.
         known = all(isinstance(a.const, int) for a in (start, stop, step))
         outer = self.trips
@@ -267,13 +270,11 @@ class StatementLowerer(ExpressionLowerer):
         self.emit("}")
         self.nonneg.discard(node.target.id)
 
-    def only_loop_var(self, loop: ast.For) -> bool:
-        """Whether ``loop``'s variable is assigned nowhere else in the function (then it stays >= 0 in the
-        body of a loop counting up from >= 0, and indexing with it needs no wrapping)."""
-        target = loop.target
-        return isinstance(target, ast.Name) and not any(
-            isinstance(n, ast.Name) and n.id == target.id and isinstance(n.ctx, ast.Store) and n is not target
-            for n in ast.walk(self.src.tree))
+    def stored_once(self, name: str) -> bool:
+        """Whether the function assigns ``name`` in one place only (an assignment, a loop variable...)."""
+        stores = [n for n in ast.walk(self.src.tree)
+                  if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)]
+        return len(stores) == 1
 
     def stmt_Break(self, node: ast.Break) -> None:
         if not self.loop_depth:

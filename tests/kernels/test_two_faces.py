@@ -231,6 +231,18 @@ def test_kernel_promotion_is_numpy_nep50():
 
 
 @kd.kernel
+def _too_big(x: kd.i32[:]):
+    x[0] = x[0] + 3000000000
+
+
+def test_out_of_range_literal_is_refused_like_numpy():
+    with pytest.raises(kd.KernelTypeError, match="Python integer 3000000000 out of bounds for int32"):
+        _too_big.glsl(np.zeros(1, np.int32))
+    with pytest.raises(OverflowError):
+        kd.asarray(np.zeros(1, np.int32)) + 3000000000
+
+
+@kd.kernel
 def _f64(x: kd.f64[:], out: kd.f64[:]):
     out[0] = kd.exp(x[0])
     out[1] = kd.log(x[1])

@@ -135,6 +135,10 @@ class ExpressionLowerer:
             kinds = " and ".join(a.dtype.name for a in args)
             raise self.type_error(node, f"{what or name} is not defined for {kinds} operands (NumPy has no such "
                                         "loop); cast an operand (e.g. kd.i32(x) or kd.f32(x))") from None
+        for a, t in zip(args, ins, strict=True):
+            if a.weak and not dt.can_hold(t, a.const):
+                raise self.type_error(node, f"Python integer {a.const} out of bounds for {t.name} (NumPy raises "
+                                            f"OverflowError too); write it as a typed value, e.g. kd.i64({a.const})")
         xs = [cast(a, t) for a, t in zip(args, ins, strict=True)]
         if all(x.const is not None for x in xs) and (out.is_int or out is dt.bool_) \
                 and all(t.is_int or t is dt.bool_ for t in ins):

@@ -3,10 +3,10 @@
 Each is argument reduction done in double (Cody-Waite: the constant split in parts whose products with the
 reduction multiple are exact) followed by a Taylor polynomial evaluated in Horner form; the polynomials are
 long enough that their truncation error is below 1e-17 on the reduced range, so the rounding of a few
-operations dominates: about 1e-16 relative error (a few units in the last place). The exceptions, measured
-against NumPy by tests/kernels/test_two_faces.py and listed in docs/kernels.md: ``pow`` carries the logarithm
-in two doubles so that ``b * log(a)`` keeps its precision up to the overflow threshold; ``sin``/``cos``/``tan``
-reduce with three fma steps, exact for ``|x| < ~1e9`` and slowly losing absolute precision beyond.
+operations dominates: at most 2-3 units in the last place (4.5e-16 relative; docs/kernels.md lists each).
+``pow`` carries the logarithm in two doubles so that ``b * log(a)`` keeps its precision up to the overflow
+threshold; ``sin``/``cos``/``tan`` subtract ``k pi/2`` in double-double arithmetic (pi/2 in three doubles,
+Dekker's exact products: lavapipe's double ``fma`` is not fused), exact for ``|x| < 2**60``, NaN beyond.
 
 No helper loops: lavapipe counts every loop iteration of an invocation against one budget, so the code is
 straight-line (the polynomials are unrolled here, in Python).
@@ -224,14 +224,14 @@ LIBRARY: dict[str, str] = {
     # x - k pi/2 in double-double: pi/2 in three doubles (159 bits), each k * part exact (Dekker), summed
     # with two-sums; a second pass takes out what a rounded k left. Exact to the last bit for |x| < 2**60.
     "kd_trigsub_d": """double kd_trigsub_d(double x, double xl, double k, out double lo) {
-    double e1, e2, e3, t1, t2;
+    double e1, e2, t1, t2, t3;
     double p1 = kd_twoprod_d(k, 1.5707963267948966LF, e1);
     double p2 = kd_twoprod_d(k, 6.123233995736766e-17LF, e2);
     double s = kd_twosum_d(x, -p1, t1);
-    s = kd_twosum_d(s, -p2, t2);
-    double hi = kd_twosum_d(s, (((xl + t1) + t2) - e1) - (e2 + k * -1.4973849048591698e-33LF), e3);
-    lo = e3;
-    return hi;
+    s = kd_twosum_d(s, -e1, t2);
+    s = kd_twosum_d(s, -p2, t3);
+    double l = (((xl + t1) + t2) + t3) - (e2 + k * -1.4973849048591698e-33LF);
+    return kd_twosum_d(s, l, lo);
 }""",
     # x = k pi/2 + r (r as r + rl, |r| <= pi/4 about); q = k mod 4. NaN past 2**60, where pi's 159 bits end.
     "kd_trigred_d": f"""double kd_trigred_d(double x, out double rl, out int q) {{

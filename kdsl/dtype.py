@@ -10,10 +10,15 @@ returns for the operand dtypes, so ``int8 + int16 -> int16`` and ``sqrt(int16) -
 Where NumPy would pick its *default* types, kdsl picks GPU-friendly ones: Python floats make float32 arrays,
 Python ints make int32 arrays, and ``int_array + 1.5`` is float32 (NumPy: float64).
 
+A DType is also what ``@kd.kernel`` annotations and casts are made of: ``kd.f32`` *is* ``kd.float32``,
+``kd.f32[:, :]`` is a 2-D array annotation and ``kd.f32(2)`` converts like ``np.float32(2)``.
+
 Example:
     >>> from kdsl.dtype import as_dtype, float32, int8
     >>> as_dtype("float32") is float32, as_dtype(int8).glsl_compute
     (True, 'int')
+    >>> float32[:, :], float32(2), int8.value
+    (kdsl.float32[:, :], np.float32(2.0), kdsl.int32)
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -58,19 +64,47 @@ class DType:
         """True when the compute type is wider than the storage type (results must be narrowed per op)."""
         return self.name in ("int8", "uint8", "int16", "uint16", "float16")
 
+    @property
+    def value(self) -> DType:
+        """The dtype a value of this type has in arithmetic: 8/16-bit integers compute as 32-bit ones,
+        float16 as float32 (kdsl needs only the 8/16-bit *storage* features, not the arithmetic ones)."""
+        return _VALUE.get(self.name, self)
+
     def __repr__(self) -> str:
         return f"kdsl.{self.name}"
+
+    def __getitem__(self, dims: Any) -> ArrayType:
+        """``kd.f32[:, :]``: the annotation of a 2-D float32 array argument of a ``@kd.kernel``."""
+        dims = dims if isinstance(dims, tuple) else (dims,)
+        if not dims or not all(isinstance(d, slice) and d == slice(None) for d in dims):
+            raise TypeError(f"array annotations use bare colons, one per dimension: {self!r}[:, :]")
+        return ArrayType(self, len(dims))
+
+    def __call__(self, value: Any) -> Any:
+        """Convert like NumPy: ``kd.f32(2)`` is ``np.float32(2)`` (inside a kernel: a cast)."""
+        return self.np.type(value)
 
     def __hash__(self) -> int:
         return hash(self.name)
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, DType):
             return self is other
         try:
             return as_dtype(other) is self
         except TypeError:
             return False
+
+
+@dataclass(frozen=True)
+class ArrayType:
+    """An array annotation of ``@kd.kernel`` parameters: element dtype and number of dimensions."""
+
+    dtype: DType
+    ndim: int
+
+    def __repr__(self) -> str:
+        return f"{self.dtype!r}[{', '.join(':' * self.ndim)}]"
 
 
 _8BIT, _16BIT = "GL_EXT_shader_8bit_storage", "GL_EXT_shader_16bit_storage"
@@ -94,12 +128,13 @@ ALL: tuple[DType, ...] = (bool_, int8, uint8, int16, uint16, int32, uint32, int6
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NAME["bool_"] = bool_
 _BY_NP = {d.np: d for d in ALL}
+_VALUE = {"int8": int32, "int16": int32, "uint8": uint32, "uint16": uint32, "float16": float32}
 
 default_float = float32
 default_int = int32
 
 
-def as_dtype(x) -> DType:
+def as_dtype(x: Any) -> DType:
     """Any dtype spelling (DType, NumPy dtype or type, name, Python type) -> the kdsl DType.
 
     >>> as_dtype(float) is float32, as_dtype(int) is int32, as_dtype("uint8").name
@@ -119,12 +154,14 @@ def as_dtype(x) -> DType:
         npd = np.dtype(x)
     except TypeError:
         raise TypeError(f"{x!r} is not a dtype kdsl knows; use one of {', '.join(d.name for d in ALL)}") from None
+    if not npd.isnative:  # big-endian data is converted on upload; the element type is the same
+        npd = npd.newbyteorder("=")
     if npd not in _BY_NP:
         raise TypeError(f"dtype {npd} is not supported by kdsl; supported: {', '.join(d.name for d in ALL)}")
     return _BY_NP[npd]
 
 
-def scalar_dtype(value) -> DType:
+def scalar_dtype(value: Any) -> DType:
     """The dtype kdsl gives a Python scalar when it becomes an array on its own (``kd.asarray(1.5)``)."""
     if isinstance(value, (bool, np.bool_)):
         return bool_
@@ -141,7 +178,7 @@ def scalar_dtype(value) -> DType:
 _WEAK = {"weak-bool": True, "weak-int": 1, "weak-float": 1.0}
 
 
-def _placeholder(x):
+def _placeholder(x: Any) -> Any:
     """A NumPy stand-in for an operand: a 0-size array for a dtype, a Python scalar for a weak token."""
     if isinstance(x, DType):
         return np.empty(0, x.np)
@@ -157,7 +194,7 @@ def _numpy_result(ufunc: np.ufunc, operands: tuple) -> np.dtype:
     return out.dtype
 
 
-def result_dtype(ufunc: np.ufunc, *operands) -> DType:
+def result_dtype(ufunc: np.ufunc, *operands: Any) -> DType:
     """The dtype of ``ufunc(*operands)``; operands are DTypes (arrays) or Python scalars (weak).
 
     >>> result_dtype(np.add, int8, int16).name, result_dtype(np.multiply, float32, 2.0).name
@@ -177,11 +214,11 @@ def result_dtype(ufunc: np.ufunc, *operands) -> DType:
     return as_dtype(npd)
 
 
-def _is_pyint(x) -> bool:
+def _is_pyint(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _weak_token(x):
+def _weak_token(x: Any) -> str:
     """A hashable stand-in for the Python scalar ``x`` (a string: 1, 1.0 and True are equal dict keys)."""
     if isinstance(x, bool):
         return "weak-bool"
@@ -192,12 +229,96 @@ def _weak_token(x):
     raise TypeError(f"unsupported operand {x!r} of type {type(x).__name__}")
 
 
+# Elementwise op name -> (NumPy ufunc giving the result dtype, how operands are converted), for the arrays and
+# for @kd.kernel alike:
+#   "result": operands are cast to the result dtype      "common": to their common dtype (comparisons)
+#   "bool": to bool (logical ops)                         "same": left as they are (isnan and friends)
+OP_SIGNATURES: dict[str, tuple[np.ufunc, str]] = {
+    "add": (np.add, "result"), "sub": (np.subtract, "result"), "mul": (np.multiply, "result"),
+    "div": (np.true_divide, "result"), "floordiv": (np.floor_divide, "result"), "mod": (np.remainder, "result"),
+    "pow": (np.power, "result"), "maximum": (np.maximum, "result"), "minimum": (np.minimum, "result"),
+    "arctan2": (np.arctan2, "result"), "and": (np.bitwise_and, "result"), "or": (np.bitwise_or, "result"),
+    "xor": (np.bitwise_xor, "result"), "shl": (np.left_shift, "result"), "shr": (np.right_shift, "result"),
+    "eq": (np.equal, "common"), "ne": (np.not_equal, "common"), "lt": (np.less, "common"),
+    "le": (np.less_equal, "common"), "gt": (np.greater, "common"), "ge": (np.greater_equal, "common"),
+    "land": (np.logical_and, "bool"), "lor": (np.logical_or, "bool"), "lxor": (np.logical_xor, "bool"),
+    "not": (np.logical_not, "bool"), "neg": (np.negative, "result"), "abs": (np.absolute, "result"),
+    "sign": (np.sign, "result"), "square": (np.square, "result"), "reciprocal": (np.reciprocal, "result"),
+    "invert": (np.invert, "result"), "isnan": (np.isnan, "same"), "isinf": (np.isinf, "same"),
+    "isfinite": (np.isfinite, "same"), "rsqrt": (np.sqrt, "result"), "sigmoid": (np.exp, "result"),
+    "rint": (np.rint, "result"),
+}
+for _name in ("exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "arcsin",
+              "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "floor", "ceil", "trunc"):
+    OP_SIGNATURES[_name] = (getattr(np, _name), "result")
+
+
+def op_signature(name: str, operands: list[Any]) -> tuple[DType, list[DType]]:
+    """(result dtype, the dtype each operand is converted to) of op ``name``; operands are DTypes or Python
+    scalars (weak, NEP 50). The one promotion rule of both faces.
+
+    >>> op_signature("lt", [int32, 2.5])
+    (kdsl.bool, [kdsl.float32, kdsl.float32])
+    >>> op_signature("div", [int32, int32])[0], op_signature("add", [float32, int32])[0]
+    (kdsl.float64, kdsl.float64)
+    """
+    ufunc, rule = OP_SIGNATURES[name]
+    out = result_dtype(ufunc, *operands)
+    if rule == "result":
+        return out, [out] * len(operands)
+    if rule == "common":
+        return out, [result_dtype(np.maximum, *operands)] * len(operands)
+    if rule == "bool":
+        return out, [bool_] * len(operands)
+    return out, [k if isinstance(k, DType) else scalar_dtype(k) for k in operands]
+
+
+# Float functions GLSL has only for float: (name -> GLSL template of x).
+_FLOAT_FUNCS = {
+    "exp": "exp({0})", "exp2": "exp2({0})", "log": "log({0})", "log2": "log2({0})",
+    "log10": "(log2({0}) * 0.30102999566398120)", "log1p": "kd_log1p_f({0})", "expm1": "kd_expm1_f({0})",
+    "sin": "sin({0})", "cos": "cos({0})", "tan": "tan({0})",
+    # lavapipe's asin/acos are ~3e-4 off; forms on the one-argument atan are float32-accurate. NaN guards:
+    # GLSL leaves NaN and out-of-domain inputs undefined, NumPy returns NaN.
+    "arcsin": "(abs({0}) <= 1.0 ? kd_atan2_f({0}, sqrt((1.0 - {0}) * (1.0 + {0}))) : _NAN_)",
+    "arccos": "(abs({0}) <= 1.0 ? kd_atan2_f(sqrt((1.0 - {0}) * (1.0 + {0})), {0}) : _NAN_)",
+    "arctan": "kd_atan_f({0})", "sinh": "kd_copysign_f(sinh({0}), {0})", "cosh": "cosh({0})",
+    "tanh": "(isnan({0}) ? {0} : tanh(clamp({0}, -15.0, 15.0)))",
+    "arcsinh": "kd_copysign_f(asinh({0}), {0})", "arccosh": "({0} >= 1.0 ? acosh({0}) : _NAN_)",
+    "arctanh": "(abs({0}) < 1.0 ? kd_copysign_f(atanh({0}), {0}) "
+               ": (abs({0}) == 1.0 ? ({0} > 0.0 ? _INF_ : -_INF_) : _NAN_))",
+    "sigmoid": "(1.0 / (1.0 + exp(-({0}))))",
+}
+# float64 versions: kdsl.codegen.fp64's kd_<name>_d (spelled as in GLSL where the names differ).
+_FP64 = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2", "arcsinh": "asinh",
+         "arccosh": "acosh", "arctanh": "atanh"}
+# Functions GLSL has for float and double alike.
+_ANY_FLOAT = {
+    "sqrt": "sqrt({0})", "rsqrt": "inversesqrt({0})", "floor": "floor({0})", "ceil": "ceil({0})",
+    "trunc": "trunc({0})", "rint": "roundEven({0})", "abs": "abs({0})", "isnan": "isnan({0})",
+    "isinf": "isinf({0})", "isfinite": "!(isnan({0}) || isinf({0}))",
+}
+_INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/", "eq": "==", "ne": "!=", "lt": "<", "le": "<=",
+          "gt": ">", "ge": ">="}
+_BOOL_INFIX = {"add": "||", "mul": "&&", "and": "&&", "or": "||", "xor": "^^", "eq": "==", "ne": "!=",
+               "maximum": "||", "minimum": "&&"}
+_INT_INFIX = {"and": "&", "or": "|", "xor": "^"}
+_COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
+# Ops whose result of in-range operands is in range: no narrowing needed.
+_NO_NARROW = {"copy", "where", "maximum", "minimum", "and", "or", "xor", "abs_u", "sign"}
+
+UNARY = tuple(_FLOAT_FUNCS) + tuple(_ANY_FLOAT) + ("neg", "sign", "square", "reciprocal", "not", "invert")
+BINARY = tuple(_INFIX) + ("floordiv", "mod", "pow", "maximum", "minimum", "arctan2", "and", "or", "xor",
+                          "land", "lor", "lxor", "shl", "shr")
+TERNARY = ("where",)
+
+
 def promote(*dtypes: DType) -> DType:
     """NumPy's promotion of array dtypes. ``promote(int8, uint8) -> int16``."""
     return as_dtype(functools.reduce(np.promote_types, (d.np for d in dtypes)))
 
 
-def can_hold(dtype: DType, value) -> bool:
+def can_hold(dtype: DType, value: Any) -> bool:
     """Whether a Python int fits ``dtype`` (NumPy 2 raises OverflowError otherwise)."""
     if not dtype.is_int or not _is_pyint(value):
         return True
@@ -212,7 +333,7 @@ def require(dtype: DType, features: set[str], device_name: str) -> None:
                         f"does not have; use another dtype (e.g. float32 or int32)")
 
 
-def checked_values(value, dtype: str, what: str) -> np.ndarray:
+def checked_values(value: Any, dtype: str, what: str) -> np.ndarray:
     """``value`` (a number or a sequence of numbers) as a 1-D array of ``dtype``, refusing what would change
     its value: TypeError for non-numbers and fractional values for integer types, OverflowError out of range.
 

@@ -12,6 +12,12 @@ Example:
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
 from kdsl import dtype as dt
 from kdsl.codegen import helpers
 
@@ -23,7 +29,7 @@ def buffer_decl(slot: int, dtype: dt.DType, readonly: bool = False) -> str:
     return f"layout(std430, set = 0, binding = {slot}) {ro}buffer B{slot} {{ {dtype.glsl_storage} d[]; }} b{slot};"
 
 
-def extensions_for(dtypes) -> list[str]:
+def extensions_for(dtypes: Iterable[dt.DType]) -> list[str]:
     """The ``#extension`` lines the storage and compute types of ``dtypes`` need."""
     exts = set()
     for d in dtypes:
@@ -34,8 +40,8 @@ def extensions_for(dtypes) -> list[str]:
     return [f"#extension {e} : require" for e in sorted(exts)]
 
 
-def header(local_size: int, buffers: dict[int, dt.DType], n_words: int, extra_dtypes=(),
-           shared: list[str] = (), body_text: str = "") -> str:
+def header(local_size: int, buffers: dict[int, dt.DType], n_words: int, extra_dtypes: Iterable[dt.DType] = (),
+           shared: Sequence[str] = (), body_text: str = "") -> str:
     """Everything above ``main``: version, extensions, local size, buffers, push constants, helpers."""
     lines = ["#version 450"]
     wide = [dt.int64] if "int64_t" in body_text else []  # 64-bit ints in expressions, not only buffers
@@ -52,7 +58,11 @@ def header(local_size: int, buffers: dict[int, dt.DType], n_words: int, extra_dt
 
 def load(slot: int, dtype: dt.DType, index: str) -> str:
     """Read element ``index`` of buffer ``slot`` as the dtype's compute type."""
-    raw = f"b{slot}.d[{index}]"
+    return from_storage(dtype, f"b{slot}.d[{index}]")
+
+
+def from_storage(dtype: dt.DType, raw: str) -> str:
+    """A storage-type value (a buffer element) as the dtype's compute type."""
     if dtype is dt.bool_:
         return f"(uint({raw}) != 0u)"
     if dtype.glsl_storage != dtype.glsl_compute:
@@ -95,31 +105,39 @@ def zero(dtype: dt.DType) -> str:
     return literal(0, dtype)
 
 
-def literal(value, dtype: dt.DType) -> str:
-    """A GLSL literal of ``value`` in the dtype's compute type (baked into the source: use for structure only)."""
+_INF_BITS = {"float": ("uintBitsToFloat(0x7f800000u)", "uintBitsToFloat(0xff800000u)",
+                       "uintBitsToFloat(0x7fc00000u)")}
+
+
+def literal(value: Any, dtype: dt.DType) -> str:
+    """A GLSL literal of ``value`` converted to the dtype's compute type as NumPy converts it (baked into the
+    source: use for structure and compile-time constants). The one spelling of literals for both faces.
+
+    >>> literal(0.1, dt.float32), literal(1e300, dt.float32), literal(-2**31, dt.int32), literal(2, dt.float64)
+    ('0.10000000149011612', 'uintBitsToFloat(0x7f800000u)', '(-2147483647 - 1)', '2.0LF')
+    """
     c = dtype.glsl_compute
     if c == "bool":
         return "true" if value else "false"
-    if c == "float":
-        v = float(value)
-        if v != v:
-            return "uintBitsToFloat(0x7fc00000u)"
-        if v in (float("inf"), float("-inf")):
-            return "uintBitsToFloat(0x7f800000u)" if v > 0 else "uintBitsToFloat(0xff800000u)"
-        return repr(v)
-    if c == "double":
-        v = float(value)
-        if v != v or v in (float("inf"), float("-inf")):
-            return f"double({literal(v, dt.float32)})"
-        return f"{v!r}LF"
+    if c in ("float", "double"):
+        with np.errstate(over="ignore"):
+            v = float(np.float32(value)) if c == "float" else float(value)
+        if math.isnan(v) or math.isinf(v):
+            text = _INF_BITS["float"][2 if math.isnan(v) else (0 if v > 0 else 1)]
+            return text if c == "float" else f"double({text})"
+        text = repr(v)
+        return text + ("LF" if c == "double" else "")
+    v = int(value)
     if c == "int":
-        return f"({int(value)})" if int(value) < 0 else str(int(value))
+        v = int(np.array(v).astype(np.int64).astype(np.int32)) if not -2**31 <= v < 2**31 else v
+        return "(-2147483647 - 1)" if v == -2**31 else (f"({v})" if v < 0 else str(v))
     if c == "uint":
-        return f"{int(value) & 0xFFFFFFFF}u"
+        return f"{v & 0xFFFFFFFF}u"
     if c == "int64_t":
-        return f"({int(value)}l)"
+        v = (v + 2**63) % 2**64 - 2**63
+        return "(-9223372036854775807l - 1l)" if v == -2**63 else f"({v}l)"
     if c == "uint64_t":
-        return f"{int(value) & 0xFFFFFFFFFFFFFFFF}ul"
+        return f"{v & 0xFFFFFFFFFFFFFFFF}ul"
     raise TypeError(f"no GLSL literal for {dtype}")
 
 

@@ -11,7 +11,10 @@ Example:
 
 from __future__ import annotations
 
+import math
 import re
+
+from kdsl.codegen import fp64
 
 SUFFIX = {"int": "i", "uint": "u", "float": "f", "double": "d", "int64_t": "l", "uint64_t": "ul", "bool": "b"}
 _TYPE = {v: k for k, v in SUFFIX.items()}
@@ -37,17 +40,17 @@ _UNSIGNED_MOD = "T kd_mod_S(T a, T b) { return b == Z ? Z : a % b; }"
 # NumPy's npy_divmod for floats (mod takes the divisor's sign; the quotient is floored and corrected).
 _FLOAT_FLOORDIV = """T kd_floordiv_S(T a, T b) {
     if (b == Z) return a / b;
-    T m = (isinf(b) && !isinf(a)) ? a : a - b * trunc(a / b);
+    T m = (isinf(b) && !isinf(a)) ? a : a - b * kd_trunc_S(a / b);
     T q = (a - m) / b;
     if (m != Z && ((b < Z) != (m < Z))) q -= O;
-    if (q == Z) return (a / b < Z) ? -Z : Z;
+    if (q == Z) return kd_copysign_S(Z, a / b);
     T f = floor(q);
     if (q - f > T(0.5)) f += O;
     return f;
 }"""
 _FLOAT_MOD = """T kd_mod_S(T a, T b) {
     if (b == Z) return (a - a) / (b - b);
-    T m = (isinf(b) && !isinf(a)) ? a : a - b * trunc(a / b);
+    T m = (isinf(b) && !isinf(a)) ? a : a - b * kd_trunc_S(a / b);
     if (m != Z) { if ((b < Z) != (m < Z)) m += b; } else { m = (b < Z) ? -Z : Z; }
     return m;
 }"""
@@ -56,61 +59,114 @@ _RINT = """T kd_rint_S(T x) {
     if (isinf(x) || isnan(x)) return x;
     T f = floor(x); T d = x - f;
     T r = (d > T(0.5) || (d == T(0.5) && mod(f, T(2.0)) != Z)) ? f + O : f;
-    return r != Z ? r : x * Z;
+    return kd_copysign_S(r, x);
 }"""
+# The sign bit of s on |r| (lavapipe's double trunc and x * 0.0 lose the sign of zero).
+_COPYSIGN = {"f": """float kd_copysign_f(float r, float s) {
+    return uintBitsToFloat((floatBitsToUint(r) & 0x7fffffffu) | (floatBitsToUint(s) & 0x80000000u));
+}""", "d": """double kd_copysign_d(double r, double s) {
+    uvec2 u = unpackDouble2x32(r);
+    return packDouble2x32(uvec2(u.x, (u.y & 0x7fffffffu) | (unpackDouble2x32(s).y & 0x80000000u)));
+}"""}
 _MAX = "T kd_max_S(T a, T b) { return (a > b || isnan(a)) ? a : b; }"
 _MIN = "T kd_min_S(T a, T b) { return (a < b || isnan(a)) ? a : b; }"
 _SIGN = "T kd_sign_S(T a) { return isnan(a) ? a : sign(a); }"
+# Square-and-multiply unrolled (BITS steps), not a loop: lavapipe counts every loop iteration of an
+# invocation against one budget, and a helper called in a user's loop must not spend it.
+_SQUARE_MULTIPLY = "\n".join(["    if ((b & O) != Z) r *= a; a *= a; b >>= O;"] * 8)
 _IPOW = """T kd_ipow_S(T a, T b) {
     if (b < Z) return (a == O) ? O : ((a == Z - O) ? (((b & O) == Z) ? O : a) : Z);
     T r = O;
-    for (int k = 0; k < N && b != Z; k++) { if ((b & O) != Z) r *= a; a *= a; b >>= O; }
+    for (int k = 0; k < N; k += 8) {  // N / 8 iterations
+STEPS
+        if (b == Z) break;
+    }
     return r;
-}"""
-_UPOW = """T kd_ipow_S(T a, T b) {
-    T r = O;
-    for (int k = 0; k < N && b != Z; k++) { if ((b & O) != Z) r *= a; a *= a; b >>= O; }
-    return r;
-}"""
+}""".replace("STEPS", _SQUARE_MULTIPLY.replace("    ", "        "))
+_UPOW = _IPOW.replace("""    if (b < Z) return (a == O) ? O : ((a == Z - O) ? (((b & O) == Z) ? O : a) : Z);\n""", "")
 _SHL = "T kd_shl_S(T a, T b) { return (b >= T(N) || b < Z) ? Z : (a << b); }"
 _SHR_SIGNED = "T kd_shr_S(T a, T b) { return (b >= T(N) || b < Z) ? ((a < Z) ? (Z - O) : Z) : (a >> b); }"
 _SHR_UNSIGNED = "T kd_shr_S(T a, T b) { return (b >= T(N)) ? Z : (a >> b); }"
 
 _FLOAT_ONLY = {
     "kd_half_f": "float kd_half_f(float x) { return unpackHalf2x16(packHalf2x16(vec2(x, 0.0))).x; }",
+    # NumPy's power: C99 pow's special cases; whole exponents up to 64 by square-and-multiply (exact for
+    # small results, like NumPy's x**2 and x**3), others exp2(b * log2|a|).
     "kd_pow_f": """float kd_pow_f(float a, float b) {
     if (b == 0.0 || a == 1.0) return 1.0;
     if (isnan(a) || isnan(b)) return a + b;
-    if (a == 0.0) {  // -0.0 to an odd integer power keeps its sign
-        float z = b < 0.0 ? uintBitsToFloat(0x7f800000u) : 0.0;
-        return (floatBitsToUint(a) != 0u && trunc(b) == b && mod(b, 2.0) == 1.0) ? -z : z;
+    bool whole = trunc(b) == b;
+    bool odd = whole && mod(b, 2.0) == 1.0;
+    if (a == 0.0 || isinf(a)) {  // -0.0 and -inf to an odd whole power keep their sign
+        float z = ((b < 0.0) == (a == 0.0)) ? uintBitsToFloat(0x7f800000u) : 0.0;
+        return ((floatBitsToUint(a) >> 31) != 0u && odd) ? -z : z;
     }
     if (isinf(b)) return (abs(a) == 1.0) ? 1.0 : ((abs(a) > 1.0) == (b > 0.0) ? b * b : 0.0);
-    float r = exp2(b * log2(abs(a)));
-    if (a < 0.0) {
-        if (trunc(b) != b) return uintBitsToFloat(0x7fc00000u);
-        if (mod(b, 2.0) == 1.0) r = -r;
+    if (a < 0.0 && !whole) return uintBitsToFloat(0x7fc00000u);
+    float r;
+    if (whole && abs(b) <= 64.0) {
+        uint n = uint(abs(b));
+        float p = abs(a);
+        r = 1.0;
+SQUARE_MULTIPLY
+        if (b < 0.0) r = 1.0 / r;
+    } else {
+        r = exp2(b * log2(abs(a)));
     }
-    return r;
-}""",
+    return (a < 0.0 && odd) ? -r : r;
+}""".replace("SQUARE_MULTIPLY", "\n".join(["        if ((n & 1u) != 0u) r *= p; p *= p; n >>= 1u;"] * 6
+                                            + ["        if (n != 0u) r *= p;"])),
+    # Small x: series (lavapipe's log and exp are only absolutely accurate near 1 and 0); others Kahan's forms.
     "kd_log1p_f": """float kd_log1p_f(float x) {
+    if (abs(x) <= 0.2928932) {
+        float s = x / (2.0 + x);
+        float z = s * s;
+        float hf = 0.5 * x * x;
+        return x - (hf - s * (hf + z * (0.6666667 + z * (0.4 + z * (0.2857143 + z * (0.2222222 + z * 0.1818182))))));
+    }
     float u = 1.0 + x;
-    return (u == 1.0) ? x : ((isinf(u) && u > 0.0) ? u : log(u) * (x / (u - 1.0)));
+    return (isinf(u) && u > 0.0) ? u : log(u) * (x / (u - 1.0));
 }""",
-    # Kahan's expm1: exact near 0 without a series (the division cancels exp's rounding error).
     "kd_expm1_f": """float kd_expm1_f(float x) {
+    if (abs(x) <= 0.3465736) return x * (EXPM1_POLY);
     float u = exp(x);
-    if (u == 1.0) return x;
     float um = u - 1.0;
     if (um == -1.0) return -1.0;
-    if (isinf(u)) return u;
+    if (isinf(u) || isnan(x)) return u;
     return um * x / log(u);
-}""",
+}""".replace("EXPM1_POLY", " + x * (".join(repr(1 / math.factorial(n)) for n in range(1, 10)) + ")" * 8),
+    # NumPy's arctan2 from the one-argument atan (lavapipe's two-argument atan is ~1e-5 off), signed zeros
+    # and infinities included.
     "kd_atan2_f": """float kd_atan2_f(float y, float x) {
-    if (x == 0.0 && y == 0.0) return (floatBitsToUint(x) >> 31) != 0u ?
-        ((floatBitsToUint(y) >> 31) != 0u ? -3.14159265358979 : 3.14159265358979) : y;
-    if (isinf(x) && isinf(y)) return (x > 0.0 ? 0.785398163397448 : 2.35619449019234) * sign(y);
-    return atan(y, x);
+    if (isnan(x) || isnan(y)) return x + y;
+    bool ny = (floatBitsToUint(y) >> 31) != 0u;
+    bool nx = (floatBitsToUint(x) >> 31) != 0u;
+    float ay = abs(y), ax = abs(x);
+    float r;
+    if (ay == 0.0 && ax == 0.0) r = 0.0;
+    else if (isinf(ay) && isinf(ax)) r = 0.7853981633974483;
+    else if (ay <= ax) r = kd_atanp_f(ay / ax);
+    else r = 1.5707963267948966 - kd_atanp_f(ax / ay);
+    if (nx) r = 3.141592653589793 - r;
+    return ny ? -r : r;
+}""",
+    # atan on [0, inf] (lavapipe's float atan is up to ~2e-5 off): 1/a above 1, then atan(c) +
+    # atan((a - c) / (1 + a c)) with c in {0, 1/2, 1} and the series to t**13 on |t| <= 1/4.
+    "kd_atanp_f": """float kd_atanp_f(float a) {
+    bool inv = a > 1.0;
+    if (inv) a = 1.0 / a;
+    float c = a < 0.25 ? 0.0 : (a < 0.75 ? 0.5 : 1.0);
+    float t = (a - c) / (1.0 + a * c);
+    float z = t * t;
+    float r = t + t * z * (-0.33333334 + z * (0.2 + z * (-0.14285715 + z * (0.11111111 + z * (-0.09090909
+        + z * 0.07692308)))));
+    r += a < 0.25 ? 0.0 : (a < 0.75 ? 0.4636476090008061 : 0.7853981633974483);
+    return inv ? 1.5707963267948966 - r : r;
+}""",
+    "kd_atan_f": """float kd_atan_f(float x) {
+    if (isnan(x) || x == 0.0) return x;
+    float r = kd_atanp_f(abs(x));
+    return x < 0.0 ? -r : r;
 }""",
     # Philox4x32-10 (Salmon et al. 2011): counter (c0, c1), key (k0, k1) -> four random words.
     "kd_philox_u": """uvec4 kd_philox_u(uint c0, uint k0, uint k1, uint c1) {
@@ -129,6 +185,8 @@ _FLOAT_ONLY = {
     float u2 = float(b.y >> 8) * 5.9604644775390625e-8;
     return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }""",
+    # A negative index counts from the end (Python, NumPy): one compare and select.
+    "kd_wrap_i": "int kd_wrap_i(int i, int n) { return i < 0 ? i + n : i; }",
     "kd_f2u_f": "uint kd_f2u_f(float x) { return x < 0.0 ? uint(int(x)) : uint(x); }",
     "kd_f2u_d": "uint kd_f2u_d(double x) { return x < 0.0LF ? uint(int(x)) : uint(x); }",
 }
@@ -150,6 +208,7 @@ def _library() -> dict[str, str]:
         for s in suffixes:
             for name, template in templates.items():
                 lib[f"kd_{name}_{s}"] = _expand(template, s)
+    lib.update(fp64.LIBRARY)
     for s in ("f", "d"):
         lib[f"kd_floordiv_{s}"] = _expand(_FLOAT_FLOORDIV, s)
         lib[f"kd_mod_{s}"] = _expand(_FLOAT_MOD, s)
@@ -157,6 +216,10 @@ def _library() -> dict[str, str]:
         lib[f"kd_min_{s}"] = _expand(_MIN, s)
         lib[f"kd_sign_{s}"] = _expand(_SIGN, s)
         lib[f"kd_rint_{s}"] = _expand(_RINT, s)
+        lib[f"kd_copysign_{s}"] = _COPYSIGN[s]
+    # lavapipe's double trunc is wrong past ~1e9 and loses the sign of zero; floor and ceil are right.
+    lib["kd_trunc_d"] = "double kd_trunc_d(double x) { return kd_copysign_d(x < 0.0LF ? ceil(x) : floor(x), x); }"
+    lib["kd_trunc_f"] = "float kd_trunc_f(float x) { return trunc(x); }"
     return lib
 
 
@@ -164,7 +227,30 @@ LIBRARY = _library()
 _NAME = re.compile(r"\bkd_[a-z0-9]+_(?:ul|[iufdl])\b")
 
 
+def _calls(name: str) -> list[str]:
+    """The other helpers helper ``name`` calls, sorted."""
+    return sorted({n for n in _NAME.findall(LIBRARY[name]) if n != name and n in LIBRARY})
+
+
 def needed(body: str) -> list[str]:
-    """The helper definitions named in ``body``, in a fixed order (so the source text is deterministic)."""
-    names = set(_NAME.findall(body))
-    return [LIBRARY[n] for n in sorted(names) if n in LIBRARY]
+    """The helper definitions ``body`` calls, with the helpers those call, each after the helpers it calls
+    (GLSL needs a function declared before its use), in a fixed order (deterministic source text).
+
+    >>> [h.split("(")[0] for h in needed("y = kd_log10_d(x);")]
+    ['double kd_log1pf_d', 'bool kd_logspecial_d', 'double kd_logsplit_d', 'double kd_log10_d']
+    """
+    out: list[str] = []
+    seen: set[str] = set()
+
+    def visit(name: str) -> None:
+        if name in seen:
+            return
+        seen.add(name)
+        for dep in _calls(name):
+            visit(dep)
+        out.append(LIBRARY[name])
+
+    for name in sorted(set(_NAME.findall(body))):
+        if name in LIBRARY:
+            visit(name)
+    return out

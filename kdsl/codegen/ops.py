@@ -4,8 +4,9 @@ Operands arrive already converted to the op's loop dtype (the frontend inserts t
 their compute types. Narrow dtypes (int8/16, uint8/16, float16) compute wide and are narrowed after every op,
 so overflow wraps and float16 rounds exactly where NumPy's would.
 
-float64 has no GLSL transcendental functions: ``exp, log, sin, ...`` (and ``**``) on float64 compute in float32
-(relative error ~1e-7, range of float32); ``+ - * / sqrt abs floor ceil trunc round min max`` stay exact float64.
+GLSL has transcendental functions for float only: float64 ``exp, log, sin, ..., **`` call the double-precision
+implementations of :mod:`kdsl.codegen.fp64` (about 1e-16 relative error over the whole float64 range).
+The same functions render ``@kd.kernel`` code, so both faces compute bit-identical results.
 
 Example:
     >>> from kdsl import dtype as dt
@@ -19,21 +20,29 @@ from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.helpers import SUFFIX
 
+# op name -> (NumPy ufunc giving the result dtype, how operands convert): kdsl.dtype's, shared by both faces.
+SIGNATURES = dt.OP_SIGNATURES
+signature = dt.op_signature
+
 # Float functions GLSL has only for float: (name -> GLSL template of x).
 _FLOAT_FUNCS = {
     "exp": "exp({0})", "exp2": "exp2({0})", "log": "log({0})", "log2": "log2({0})",
     "log10": "(log2({0}) * 0.30102999566398120)", "log1p": "kd_log1p_f({0})", "expm1": "kd_expm1_f({0})",
     "sin": "sin({0})", "cos": "cos({0})", "tan": "tan({0})",
-    # lavapipe's asin/acos are ~3e-4 off; atan-based forms are float32-accurate. NaN guards: GLSL leaves
-    # NaN and out-of-domain inputs undefined, NumPy returns NaN.
-    "arcsin": "(abs({0}) <= 1.0 ? atan({0}, sqrt((1.0 - {0}) * (1.0 + {0}))) : _NAN_)",
-    "arccos": "(abs({0}) <= 1.0 ? atan(sqrt((1.0 - {0}) * (1.0 + {0})), {0}) : _NAN_)",
-    "arctan": "(isnan({0}) ? {0} : atan({0}))", "sinh": "sinh({0})", "cosh": "cosh({0})",
+    # lavapipe's asin/acos are ~3e-4 off; forms on the one-argument atan are float32-accurate. NaN guards:
+    # GLSL leaves NaN and out-of-domain inputs undefined, NumPy returns NaN.
+    "arcsin": "(abs({0}) <= 1.0 ? kd_atan2_f({0}, sqrt((1.0 - {0}) * (1.0 + {0}))) : _NAN_)",
+    "arccos": "(abs({0}) <= 1.0 ? kd_atan2_f(sqrt((1.0 - {0}) * (1.0 + {0})), {0}) : _NAN_)",
+    "arctan": "kd_atan_f({0})", "sinh": "kd_copysign_f(sinh({0}), {0})", "cosh": "cosh({0})",
     "tanh": "(isnan({0}) ? {0} : tanh(clamp({0}, -15.0, 15.0)))",
-    "arcsinh": "asinh({0})", "arccosh": "({0} >= 1.0 ? acosh({0}) : _NAN_)",
-    "arctanh": "(abs({0}) < 1.0 ? atanh({0}) : (abs({0}) == 1.0 ? ({0} > 0.0 ? _INF_ : -_INF_) : _NAN_))",
+    "arcsinh": "kd_copysign_f(asinh({0}), {0})", "arccosh": "({0} >= 1.0 ? acosh({0}) : _NAN_)",
+    "arctanh": "(abs({0}) < 1.0 ? kd_copysign_f(atanh({0}), {0}) "
+               ": (abs({0}) == 1.0 ? ({0} > 0.0 ? _INF_ : -_INF_) : _NAN_))",
     "sigmoid": "(1.0 / (1.0 + exp(-({0}))))",
 }
+# float64 versions: kdsl.codegen.fp64's kd_<name>_d (spelled as in GLSL where the names differ).
+_FP64 = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2", "arcsinh": "asinh",
+         "arccosh": "acosh", "arctanh": "atanh"}
 # Functions GLSL has for float and double alike.
 _ANY_FLOAT = {
     "sqrt": "sqrt({0})", "rsqrt": "inversesqrt({0})", "floor": "floor({0})", "ceil": "ceil({0})",
@@ -112,17 +121,16 @@ def _render_bool(name: str, a: list[str]) -> str:
 
 def _render_float(name: str, t: dt.DType, s: str, a: list[str]) -> str:
     x = a[0]
-    if name == "rint" and t is dt.float64:
-        return f"kd_rint_d({x})"
+    if name in ("rint", "trunc") and t is dt.float64:  # lavapipe's double roundEven / trunc (sign of zero)
+        return f"kd_{name}_d({x})"
     if name in _ANY_FLOAT:
         return _ANY_FLOAT[name].format(x)
     if name == "sign":
         return f"kd_sign_{s}({x})"
     if name == "reciprocal":
         return f"({glsl.literal(1, t)} / {x})"
-    if t is dt.float64:  # compute in float32, documented above
-        fa = [f"float({v})" for v in a]
-        return f"double({_render_float(name, dt.float32, 'f', fa)})"
+    if t is dt.float64:
+        return f"kd_{_FP64.get(name, name)}_d({', '.join(a)})"
     if name in _FLOAT_FUNCS:
         return _FLOAT_FUNCS[name].format(x).replace("_NAN_", "uintBitsToFloat(0x7fc00000u)").replace(
             "_INF_", "uintBitsToFloat(0x7f800000u)")

@@ -159,9 +159,9 @@ def annotated(x: kd.f32[:], n: kd.i32):
 
 
 def test_argument_errors():
-    with pytest.raises(TypeError, match=r"annotated kd.f32\[:\] but got a 1-d int32 array"):
+    with pytest.raises(TypeError, match=r"annotated kdsl.float32\[:\] but got a 1-d int32 array"):
         annotated[1](np.zeros(2, np.int32), 1)
-    with pytest.raises(TypeError, match="scalar kd.i32 but got an array"):
+    with pytest.raises(TypeError, match="scalar kdsl.int32 but got an array"):
         annotated[1](X, X)
     with pytest.raises(TypeError, match="is a list"):
         annotated[1]([1.0], 2)

@@ -18,27 +18,9 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement
 from kdsl.ir.graph import Node
 
-# op name -> (NumPy ufunc giving the result dtype, how operands are converted)
-#   "result": operands are cast to the result dtype      "common": to their common dtype (comparisons)
-#   "bool": to bool (logical ops)                         "same": left as they are (isnan and friends)
-_TABLE: dict[str, tuple[np.ufunc, str]] = {
-    "add": (np.add, "result"), "sub": (np.subtract, "result"), "mul": (np.multiply, "result"),
-    "div": (np.true_divide, "result"), "floordiv": (np.floor_divide, "result"), "mod": (np.remainder, "result"),
-    "pow": (np.power, "result"), "maximum": (np.maximum, "result"), "minimum": (np.minimum, "result"),
-    "arctan2": (np.arctan2, "result"), "and": (np.bitwise_and, "result"), "or": (np.bitwise_or, "result"),
-    "xor": (np.bitwise_xor, "result"), "shl": (np.left_shift, "result"), "shr": (np.right_shift, "result"),
-    "eq": (np.equal, "common"), "ne": (np.not_equal, "common"), "lt": (np.less, "common"),
-    "le": (np.less_equal, "common"), "gt": (np.greater, "common"), "ge": (np.greater_equal, "common"),
-    "land": (np.logical_and, "bool"), "lor": (np.logical_or, "bool"), "lxor": (np.logical_xor, "bool"),
-    "not": (np.logical_not, "bool"), "neg": (np.negative, "result"), "abs": (np.absolute, "result"),
-    "sign": (np.sign, "result"), "square": (np.square, "result"), "reciprocal": (np.reciprocal, "result"),
-    "invert": (np.invert, "result"), "isnan": (np.isnan, "same"), "isinf": (np.isinf, "same"),
-    "isfinite": (np.isfinite, "same"), "rsqrt": (np.sqrt, "result"), "sigmoid": (np.exp, "result"),
-    "rint": (np.rint, "result"),
-}
-for _name in ("exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "arcsin",
-              "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "floor", "ceil", "trunc"):
-    _TABLE[_name] = (getattr(np, _name), "result")
+# op name -> (NumPy ufunc giving the result dtype, how operands are converted): kdsl.dtype's table, which
+# @kd.kernel uses too (one promotion rule for both faces).
+_TABLE = dt.OP_SIGNATURES
 
 
 _ARRAY: list = []  # the Array class, imported on first use (array.py imports this module)
@@ -122,18 +104,9 @@ def operand_node(x, dtype: dt.DType, shape: tuple[int, ...], device) -> Node:
     return node if node.shape == shape else movement.broadcast_node(node, shape)
 
 
-def result_of(name: str, operands: list) -> tuple[dt.DType, list[dt.DType | None]]:
+def result_of(name: str, operands: list) -> tuple[dt.DType, list[dt.DType]]:
     """(result dtype, the dtype each operand is converted to) for op ``name``."""
-    ufunc, rule = _TABLE[name]
-    keys = [x.dtype if isinstance(x, _array_cls()) else x for x in operands]
-    out = dt.result_dtype(ufunc, *keys)
-    if rule == "result":
-        return out, [out] * len(operands)
-    if rule == "common":
-        return out, [dt.result_dtype(np.maximum, *keys)] * len(operands)
-    if rule == "bool":
-        return out, [dt.bool_] * len(operands)
-    return out, [k if isinstance(k, dt.DType) else dt.scalar_dtype(k) for k in keys]
+    return dt.op_signature(name, [x.dtype if isinstance(x, _array_cls()) else x for x in operands])
 
 
 def device_of(operands):

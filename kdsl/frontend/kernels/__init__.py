@@ -5,8 +5,8 @@ is in ``__all__`` for ``kdsl/__init__.py`` to re-export.
 
 Example:
     >>> import kdsl.frontend.kernels as kd
-    >>> kd.f32[:, :], kd.constexpr
-    (kd.f32[:, :], kd.constexpr)
+    >>> kd.f32[:, :], kd.constexpr, kd.f32 is kd.float32
+    (kdsl.float32[:, :], kd.constexpr, True)
 """
 
 from kdsl.frontend.kernels.errors import KernelSyntaxError, KernelTypeError
@@ -50,6 +50,8 @@ from kdsl.frontend.kernels.intrinsics import (
 from kdsl.frontend.kernels.kernel import Kernel, kernel
 from kdsl.frontend.kernels.raw import RawKernel, raw_kernel
 from kdsl.frontend.kernels.types import boolean, constexpr, f16, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64
+
+float32, bool_ = f32, boolean  # the same DType objects as kdsl.float32 / kdsl.bool_
 
 __all__ = [
     "kernel", "Kernel", "func", "Func", "KernelSyntaxError", "KernelTypeError",

@@ -10,81 +10,60 @@ The statement methods live in :mod:`kdsl.frontend.kernels.ast_stmt`, the express
 :mod:`kdsl.frontend.kernels.intrinsics`.
 
 Example:
-    >>> "Lambda" in UNSUPPORTED, weak_value_dtype(Expr("x", "float64")), weak_value_dtype(Expr("1", "int32", True, 1))
-    (True, 'float64', 'int32')
+    >>> from kdsl import dtype as dt
+    >>> "Lambda" in UNSUPPORTED, weak_value_dtype(Expr("x", dt.float64)), weak_value_dtype(Expr("1", dt.int32, True, 1))
+    (True, kdsl.float64, kdsl.int32)
 """
 
 from __future__ import annotations
 
-import ast
-
-from kdsl.frontend.kernels.ast_expr import UNSUPPORTED, ExpressionLowerer, weak_dtype
+from kdsl.dtype import DType
+from kdsl.frontend.kernels.ast_expr import UNSUPPORTED, weak_dtype
 from kdsl.frontend.kernels.ast_stmt import StatementLowerer, Widened
 from kdsl.frontend.kernels.ir import Expr, KernelProgram
 from kdsl.frontend.kernels.source import FunctionSource
-from kdsl.frontend.kernels.types import KType
 
 
-class Lowerer(StatementLowerer, ExpressionLowerer):
+class Lowerer(StatementLowerer):
     """Translates one function body. ``env`` maps parameter names to symbols: ``("var", dtype)``,
     ``("array", ArrayRef)`` or ``("const", value)``. ``hints`` carries widened dtypes between passes."""
 
-    def __init__(self, src: FunctionSource, program: KernelProgram, env: dict, hints: dict[str, str],
-                 features: set[str] | None, mode: str = "kernel", stack: tuple = ()):
+    def __init__(self, src: FunctionSource, program: KernelProgram, env: dict[str, tuple],
+                 hints: dict[str, DType], features: set[str] | None, mode: str = "kernel", stack: tuple = ()):
         self.src, self.program, self.env, self.hints = src, program, dict(env), dict(hints)
         self.features, self.mode, self.stack = features, mode, stack
         self.lines: list[str] = []
         self.depth = 0
         # Scalar parameters are variables from the start (assigning one is allowed, as in Python).
-        self.locals: dict[str, str] = {n: self.hints.get(n, s[1]) for n, s in env.items() if s[0] == "var"}
+        self.locals: dict[str, DType] = {n: self.hints.get(n, s[1]) for n, s in env.items() if s[0] == "var"}
+        self.nonneg: set[str] = set()
         self.loop_depth = 0
+        self.trips = 1
         self.temp_count = 0
-        self.return_dtype: str | None = hints.get("<return>")
+        self.return_dtype: DType | None = hints.get("<return>")
         self.returns_value: bool | None = None
 
-    # ----- errors, output ---------------------------------------------------------------------------
-    def syntax_error(self, node: ast.AST, msg: str):
-        return self.src.syntax_error(node, msg)
 
-    def type_error(self, node: ast.AST, msg: str):
-        return self.src.type_error(node, msg)
-
-    def emit(self, line: str) -> None:
-        self.lines.append("    " * self.depth + line)
-
-    def need(self, feature: str, node: ast.AST, what: str) -> None:
-        """Record that the kernel needs a device feature; fail early when the device lacks it."""
-        if self.features is not None and feature not in self.features:
-            raise self.type_error(node, f"{what} needs the device feature '{feature}', which this device lacks")
-        self.program.features.add(feature)
-
-    def temp(self, dtype: str) -> str:
-        self.temp_count += 1
-        name = f"t{self.temp_count}_"
-        self.locals[name] = dtype
-        return name
-
-
-def lower(src: FunctionSource, program: KernelProgram, env: dict, features: set[str] | None,
+def lower(src: FunctionSource, program: KernelProgram, env: dict[str, tuple], features: set[str] | None,
           mode: str = "kernel", stack: tuple = ()) -> Lowerer:
     """Translate ``src``'s body until no variable needs widening; returns the final :class:`Lowerer`."""
-    hints: dict[str, str] = {}
+    hints: dict[str, DType] = {}
     for _ in range(32):
-        snapshot = (list(program.arrays), list(program.push), set(program.helpers), list(program.functions),
-                    dict(program.func_specs), set(program.features), program.uses_barrier)
+        snapshot = (list(program.arrays), list(program.push), list(program.functions),
+                    dict(program.func_specs), set(program.features), program.uses_barrier, program.loop_trips)
         lw = Lowerer(src, program, env, hints, features, mode, stack)
         try:
             lw.body(src.tree.body)
             return lw
         except Widened:
             hints = lw.hints
-            (program.arrays, program.push, program.helpers, program.functions, program.func_specs,
-             program.features, program.uses_barrier) = snapshot
+            (program.arrays, program.push, program.functions, program.func_specs,
+             program.features, program.uses_barrier, program.loop_trips) = snapshot
     raise src.type_error(src.tree, "variable dtypes did not settle; annotate the variables (x: kd.f32 = 0)")
 
 
-def weak_value_dtype(e: Expr) -> str:
+def weak_value_dtype(e: Expr) -> DType:
     return weak_dtype(e) if e.weak else e.dtype
 
 
-__all__ = ["Lowerer", "lower", "UNSUPPORTED", "KType"]
+__all__ = ["Lowerer", "lower", "UNSUPPORTED"]

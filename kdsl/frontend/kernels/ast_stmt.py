@@ -6,33 +6,49 @@ Assignments give a local variable the dtype of its first value; when a later ass
 translates the body again with the wider dtype. ``for`` loops run over ``range(...)`` only, with a hidden
 counter so that assigning the loop variable does not change the loop, as in Python.
 
+Loops with constant ``range`` bounds add their trip count (times the enclosing loops') to
+``program.loop_trips``, which the launcher checks against the device's loop budget.
+
 Example:
-    >>> same_width("int32", "uint32"), same_width("int32", "int64")
+    >>> from kdsl import dtype as dt
+    >>> same_width(dt.int32, dt.uint32), same_width(dt.int32, dt.int64)
     (True, False)
 """
 
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
+from typing import cast as typed
 
-from kdsl.frontend.kernels.ast_expr import BINOPS, UNSUPPORTED, weak_dtype
+from kdsl import dtype as dt
+from kdsl.dtype import DType
+from kdsl.frontend.kernels.ast_expr import BINOPS, UNSUPPORTED, ExpressionLowerer, weak_dtype
 from kdsl.frontend.kernels.glsl import cast, literal, stored
-from kdsl.frontend.kernels.ir import ArrayRef, Expr
-from kdsl.frontend.kernels.types import bits, dtype_name, is_int, promote, value_dtype
+from kdsl.frontend.kernels.ir import VOID, ArrayRef, Expr
+from kdsl.frontend.kernels.types import as_kernel_dtype
+
+if TYPE_CHECKING:  # the Lowerer is built from this mixin
+    from kdsl.frontend.kernels.ast import Lowerer
 
 
 class Widened(Exception):
     """A variable (or a helper's return value) needs a wider dtype: translate the body again."""
 
 
-def same_width(a: str, b: str) -> bool:
+def same_width(a: DType, b: DType) -> bool:
     """int32 and uint32 (etc.) do not widen each other: a variable keeps its first integer type."""
-    return bits(a) == bits(b)
+    return a.itemsize == b.itemsize
 
 
-class StatementLowerer:
-    """Statement methods of :class:`~kdsl.frontend.kernels.ast.Lowerer` (a mixin: it relies on the Lowerer's
-    state and on the expression methods of :class:`~kdsl.frontend.kernels.ast_expr.ExpressionLowerer`)."""
+class StatementLowerer(ExpressionLowerer):
+    """Statement methods of :class:`~kdsl.frontend.kernels.ast.Lowerer` (on top of the expression methods)."""
+
+    mode: str
+    loop_depth: int
+    trips: int  # proven iterations of the enclosing loops (1 outside loops)
+    return_dtype: DType | None
+    returns_value: bool | None
 
     def body(self, stmts: list[ast.stmt]) -> None:
         for i, stmt in enumerate(stmts):
@@ -61,7 +77,7 @@ class StatementLowerer:
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             raise self.syntax_error(node.value, "strings are not supported in kernels")
         e = self.expr(node.value, allow_void=True)
-        if e.const is None or e.dtype == "void":
+        if e.const is None or e.dtype is VOID:
             self.emit(f"{e.code};")
 
     def stmt_Assign(self, node: ast.Assign) -> None:
@@ -71,7 +87,7 @@ class StatementLowerer:
         if isinstance(target, ast.Tuple):
             return self.assign_tuple(target, node.value)
         from kdsl.frontend.kernels.intrinsics import array_constructor
-        ctor = array_constructor(self, node.value)
+        ctor = array_constructor(typed("Lowerer", self), node.value)
         if ctor is not None:
             if not isinstance(target, ast.Name):
                 raise self.syntax_error(node, "kd.shared / kd.local_array must be assigned to a plain name")
@@ -84,12 +100,12 @@ class StatementLowerer:
         name = node.target.id
         annotation = self.py_value(node.annotation)
         try:
-            dtype = value_dtype(dtype_name(annotation))
+            dtype = as_kernel_dtype(annotation).value
         except ValueError:
             raise self.type_error(node.annotation, f"{ast.unparse(node.annotation)} is not a scalar type; "
                                                    "use e.g. kd.f32 or kd.i32") from None
         if name in self.locals and self.locals[name] != dtype:
-            raise self.type_error(node, f"variable '{name}' already has dtype {self.locals[name]}")
+            raise self.type_error(node, f"variable '{name}' already has dtype {self.locals[name].name}")
         self.locals[name] = dtype
         self.hints[name] = dtype
         self.env[name] = ("var", dtype, True)
@@ -97,7 +113,7 @@ class StatementLowerer:
             self.assign(node.target, self.expr(node.value), node)
 
     def stmt_AugAssign(self, node: ast.AugAssign) -> None:
-        op = BINOPS.get(type(node.op))
+        op = BINOPS[type(node.op)]
         current = self.expr(node.target)
         value = self.binary(op, current, self.expr(node.value), node)
         self.assign(node.target, value, node)
@@ -122,11 +138,11 @@ class StatementLowerer:
         if isinstance(node, ast.Attribute) and node.attr == "shape":
             array = self.array_of(node.value)
             if array is not None:
-                return [Expr(self.dim(array, k), "int32") for k in range(array.ndim)]
+                return [Expr(self.dim(array, k), dt.int32, nonneg=True) for k in range(array.ndim)]
         raise self.syntax_error(node, "only tuples and array.shape can be unpacked in kernels")
 
     def assign(self, target: ast.expr, value: Expr, node: ast.AST) -> None:
-        if value.dtype == "void":
+        if value.dtype is VOID:
             raise self.type_error(node, "this call returns no value")
         if isinstance(target, ast.Subscript):
             array = self.array_of(target.value)
@@ -143,8 +159,15 @@ class StatementLowerer:
             raise self.syntax_error(target, f"cannot assign to {type(target).__name__} in kernels")
         self.assign_name(target, value)
 
-    def assign_name(self, target: ast.Name, value: Expr) -> None:
+    def assign_name(self, target: ast.Name, value: Expr, nonneg: bool | None = None) -> None:
+        """``name = value``; the name is known >= 0 (no index wrapping) when it is a local assigned only here
+        from a value >= 0 (locals start at 0; a parameter's incoming value is unknown)."""
         name = target.id
+        nonneg = value.nonneg if nonneg is None else nonneg
+        if nonneg and self.env.get(name, ("",))[0] != "var" and self.stored_once(name):
+            self.nonneg.add(name)
+        else:
+            self.nonneg.discard(name)
         symbol = self.env.get(name)
         if symbol is not None and symbol[0] == "array":
             raise self.type_error(target, f"'{name}' is an array; write its elements ({name}[i] = ...) "
@@ -157,14 +180,14 @@ class StatementLowerer:
             self.locals[name] = dtype
             self.env[name] = ("var", dtype, fixed)
         dtype = self.locals[name]
-        if not fixed and not value.weak and value.dtype != dtype:
-            wider = promote(dtype, value.dtype) if dtype != "bool" else value.dtype
-            if wider != dtype and not (is_int(dtype) and is_int(wider) and same_width(dtype, wider)):
+        if not fixed and not value.weak and value.dtype is not dtype:
+            wider = dt.promote(dtype, value.dtype) if dtype is not dt.bool_ else value.dtype
+            if wider is not dtype and not (dtype.is_int and value.dtype.is_int and same_width(dtype, value.dtype)):
                 self.hints[name] = wider
                 raise Widened(name)
         self.emit(f"v_{name} = {cast(value, dtype).code};")
 
-    def declare_array(self, target: ast.Name, call: ast.Call, ctor: tuple) -> None:
+    def declare_array(self, target: ast.Name, call: ast.expr, ctor: tuple) -> None:
         kind, shape, dtype = ctor
         name = target.id
         if name in self.env or name in self.locals:
@@ -178,7 +201,7 @@ class StatementLowerer:
         self.env[name] = ("array", array)
 
     def stmt_If(self, node: ast.If) -> None:
-        cond = cast(self.expr(node.test), "bool")
+        cond = cast(self.expr(node.test), dt.bool_)
         self.emit(f"if ({cond.code}) {{")
         self.block(node.body)
         if node.orelse:
@@ -191,7 +214,7 @@ class StatementLowerer:
             raise self.syntax_error(node, "while ... else is not supported in kernels")
         self.emit("while (true) {")
         self.depth += 1
-        cond = cast(self.expr(node.test), "bool")
+        cond = cast(self.expr(node.test), dt.bool_)
         self.emit(f"if (!{cond.code}) break;")
         self.loop_depth += 1
         self.body(node.body)
@@ -211,15 +234,14 @@ class StatementLowerer:
         if it.keywords or not 1 <= len(it.args) <= 3:
             raise self.syntax_error(it, "range takes 1 to 3 positional arguments")
         args = [self.expr(a) for a in it.args]
-        for a, n in zip(args, it.args, strict=False):
-            if not (is_int(a.dtype)):
-                raise self.type_error(n, f"range arguments must be integers, got {a.dtype}")
-        start, stop, step = (Expr("0", "int32", True, 0), args[0], Expr("1", "int32", True, 1)) \
-            if len(args) == 1 else (args[0], args[1], args[2] if len(args) == 3 else Expr("1", "int32", True, 1))
+        for a, n in zip(args, it.args, strict=True):
+            if not a.dtype.is_int:
+                raise self.type_error(n, f"range arguments must be integers, got {a.dtype.name}")
+        one = Expr("1", dt.int32, True, 1, nonneg=True)
+        start, stop, step = (Expr("0", dt.int32, True, 0, nonneg=True), args[0], one) if len(args) == 1 \
+            else (args[0], args[1], args[2] if len(args) == 3 else one)
         strong = [a.dtype for a in (start, stop, step) if not a.weak]
-        dtype = strong[0] if strong else "int32"
-        for d in strong[1:]:
-            dtype = promote(dtype, d)
+        dtype = dt.promote(*strong) if strong else dt.int32
         if step.const == 0:
             raise self.type_error(it, "range() step must not be zero")
         counter, end, inc = self.temp(dtype), self.temp(dtype), self.temp(dtype)
@@ -233,12 +255,26 @@ class StatementLowerer:
         # A hidden counter keeps Python's semantics: assigning the loop variable does not change the loop.
         self.emit(f"for (v_{counter} = {cast(start, dtype).code}; {test}; v_{counter} += v_{inc}) {{")
         self.depth += 1
-        self.assign_name(node.target, Expr(f"v_{counter}", dtype))
+        counting_up = start.nonneg and step.const is not None and step.const > 0
+        self.assign_name(node.target, Expr(f"v_{counter}", dtype), nonneg=counting_up)
+        # The loop budget: constant bounds count fully (as if run to completion), others as one iteration.
+        known = all(isinstance(a.const, int) for a in (start, stop, step))
+        outer = self.trips
+        self.trips = outer * (len(range(start.const, stop.const, step.const)) if known else 1)
+        self.program.loop_trips += self.trips if known else 0
         self.loop_depth += 1
         self.body(node.body)
         self.loop_depth -= 1
+        self.trips = outer
         self.depth -= 1
         self.emit("}")
+        self.nonneg.discard(node.target.id)
+
+    def stored_once(self, name: str) -> bool:
+        """Whether the function assigns ``name`` in one place only (an assignment, a loop variable...)."""
+        stores = [n for n in ast.walk(self.src.tree)
+                  if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)]
+        return len(stores) == 1
 
     def stmt_Break(self, node: ast.Break) -> None:
         if not self.loop_depth:
@@ -266,14 +302,15 @@ class StatementLowerer:
             raise self.type_error(node, "this helper returns no value elsewhere; return nothing here too")
         self.returns_value = True
         value = self.expr(node.value)
-        if value.dtype == "void":
+        if value.dtype is VOID:
             raise self.type_error(node.value, "this call returns no value")
         dtype = weak_dtype(value) if value.weak else value.dtype
         if self.return_dtype is None:
             self.return_dtype = dtype
             self.hints["<return>"] = dtype
-        elif not value.weak and promote(self.return_dtype, dtype) != self.return_dtype \
-                and self.return_dtype != "bool":
-            self.hints["<return>"] = promote(self.return_dtype, dtype)
+        elif not value.weak and dt.promote(self.return_dtype, dtype) is not self.return_dtype \
+                and self.return_dtype is not dt.bool_ \
+                and not (dtype.is_int and self.return_dtype.is_int and same_width(dtype, self.return_dtype)):
+            self.hints["<return>"] = dt.promote(self.return_dtype, dtype)
             raise Widened("<return>")
         self.emit(f"return {cast(value, self.return_dtype).code};")

@@ -11,6 +11,7 @@ Example:
 
 from __future__ import annotations
 
+from kdsl import dtype as dt
 from kdsl.frontend.kernels.call import IntrinsicCall
 from kdsl.frontend.kernels.glsl import cast
 from kdsl.frontend.kernels.ir import Expr
@@ -27,16 +28,16 @@ def atomic_call(c: IntrinsicCall, op: str) -> Expr:
         raise c.error(f"the first argument of {c.name}() must be an array argument or a kd.shared array",
                       args[0])
     dtype = array.dtype
-    if dtype in ("int64", "uint64"):
-        lw.need("int64_atomics", c.node, f"{c.name} on {dtype}")
+    if dtype in (dt.int64, dt.uint64):
+        lw.need("int64_atomics", c.node, f"{c.name} on {dtype.name}")
         lw.program.extensions.add("GL_EXT_shader_atomic_int64")
-    elif dtype == "float32" and op in ("add", "sub", "exchange"):
+    elif dtype is dt.float32 and op in ("add", "sub", "exchange"):
         if op != "exchange":
             lw.need("atomic_float32_add", c.node, f"{c.name} on float32")
         lw.program.extensions.add("GL_EXT_shader_atomic_float")
-    elif dtype not in ("int32", "uint32"):
+    elif dtype not in (dt.int32, dt.uint32):
         raise c.error(f"{c.name}() needs an int32, uint32 (or int64/uint64, float32 add) array, "
-                      f"'{array.name}' holds {dtype}", args[0])
+                      f"'{array.name}' holds {dtype.name}", args[0])
     index = lw.index(array, args[1])
     array.read = array.written = True
     values = [cast(lw.expr(a), dtype) for a in args[2:]]

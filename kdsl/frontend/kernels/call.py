@@ -16,17 +16,22 @@ Example:
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
+from kdsl.frontend.kernels.errors import KernelTypeError
 from kdsl.frontend.kernels.ir import Expr
+
+if TYPE_CHECKING:  # the Lowerer's modules import this one
+    from kdsl.frontend.kernels.ast import Lowerer
 
 
 class IntrinsicCall:
     """One call being translated: the Lowerer, the node and the resolved name."""
 
-    def __init__(self, lw, node: ast.Call, name: str):
+    def __init__(self, lw: Lowerer, node: ast.Call, name: str):
         self.lw, self.node, self.name = lw, node, name
 
-    def error(self, msg: str, node: ast.AST | None = None):
+    def error(self, msg: str, node: ast.AST | None = None) -> KernelTypeError:
         return self.lw.type_error(node or self.node, msg)
 
     def nargs(self, low: int, high: int | None = None) -> list[ast.expr]:

@@ -17,6 +17,9 @@ from kdsl.errors import caret_block
 class _Located:
     """Mixin: a message with a file, a 1-based line, a 0-based column and the source line."""
 
+    filename: str | None  # as SyntaxError declares them
+    lineno: int | None
+
     def _locate(self, msg: str, filename: str, lineno: int, col: int, line: str) -> None:
         self.msg, self.filename, self.lineno, self.col, self.line = msg, filename, lineno, col, line
 

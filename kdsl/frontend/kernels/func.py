@@ -17,17 +17,22 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
+from kdsl.dtype import DType
 from kdsl.frontend.kernels.glsl import cast, glsl_type, literal
-from kdsl.frontend.kernels.ir import Expr
+from kdsl.frontend.kernels.ir import VOID, Expr
 from kdsl.frontend.kernels.source import FunctionSource
-from kdsl.frontend.kernels.types import KType, dtype_name, value_dtype
+
+if TYPE_CHECKING:  # ast imports this module (through the intrinsics)
+    from kdsl.frontend.kernels.ast import Lowerer
 
 
 class Func:
     """A ``@kd.func`` helper: callable from kernels (inlined as a GLSL function) and from Python."""
 
-    def __init__(self, fn):
+    def __init__(self, fn: Callable[..., Any]):
         if not inspect.isfunction(fn):
             raise TypeError(f"@kd.func decorates a Python function, not {type(fn).__name__}")
         self.fn = fn
@@ -38,22 +43,22 @@ class Func:
         """The function's source and AST, read on first use (decorating stays cheap)."""
         return FunctionSource(self.fn)
 
-    def annotations(self) -> dict:
+    def annotations(self) -> dict[str, Any]:
         return inspect.get_annotations(self.fn, eval_str=True)
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.fn(*args, **kwargs)
 
     def __repr__(self) -> str:
         return f"<kd.func {self.fn.__qualname__}>"
 
 
-def func(fn) -> Func:
+def func(fn: Callable[..., Any]) -> Func:
     """Decorator: make ``fn`` a helper that ``@kd.kernel`` functions (and other helpers) can call."""
     return Func(fn)
 
 
-def _bind(lw, f: Func, node: ast.Call) -> inspect.BoundArguments:
+def _bind(lw: Lowerer, f: Func, node: ast.Call) -> inspect.BoundArguments:
     sig = inspect.signature(f.fn)
     try:
         bound = sig.bind(*node.args, **{k.arg: k.value for k in node.keywords if k.arg})
@@ -65,15 +70,17 @@ def _bind(lw, f: Func, node: ast.Call) -> inspect.BoundArguments:
     return bound
 
 
-def call_func(lw, f: Func, node: ast.Call) -> Expr:
+def call_func(lw: Lowerer, f: Func, node: ast.Call) -> Expr:
     """Translate a call of helper ``f``: specialise it (once per argument types) and call it."""
-    from kdsl.frontend.kernels.ast import lower, weak_value_dtype
+    from kdsl.frontend.kernels.ast import lower, weak_value_dtype  # ast -> intrinsics -> this module
     if f in lw.stack:
         raise lw.syntax_error(node, f"{f.fn.__name__}() calls itself; recursion is not supported in kernels")
     annotations = f.annotations()
-    env, key, values = {}, [], []
+    env: dict[str, tuple] = {}
+    key: list[tuple] = []
+    values: list[tuple[str, Expr]] = []
     for name, value in _bind(lw, f, node).arguments.items():
-        if not isinstance(value, ast.AST):  # a Python default value
+        if not isinstance(value, ast.expr):  # a Python default value
             env[name] = ("const", value)
             key.append((name, "const", value))
             continue
@@ -84,7 +91,7 @@ def call_func(lw, f: Func, node: ast.Call) -> Expr:
             continue
         e = lw.expr(value)
         ann = annotations.get(name)
-        dtype = value_dtype(dtype_name(ann)) if isinstance(ann, KType) else weak_value_dtype(e)
+        dtype = ann.value if isinstance(ann, DType) else weak_value_dtype(e)
         env[name] = ("var", dtype)
         key.append((name, "var", dtype))
         values.append((name, e))
@@ -93,10 +100,10 @@ def call_func(lw, f: Func, node: ast.Call) -> Expr:
     if spec_key not in program.func_specs:
         sub = lower(f.src, program, env, lw.features, mode="func", stack=lw.stack + (f,))
         glsl_name = f"f_{f.fn.__name__}_{len(program.func_specs)}"
-        ret = sub.return_dtype if sub.returns_value else "void"
+        ret = sub.return_dtype if sub.returns_value and sub.return_dtype is not None else VOID
         params = [n for n, s in env.items() if s[0] == "var"]
         head = ", ".join(f"{glsl_type(sub.locals[p])} v_{p}" for p in params)
-        lines = [f"{'void' if ret == 'void' else glsl_type(ret)} {glsl_name}({head}) {{"]
+        lines = [f"{glsl_type(ret)} {glsl_name}({head}) {{"]
         lines += [f"    {glsl_type(t)} v_{n} = {literal(0, t)};" for n, t in sub.locals.items() if n not in params]
         lines += ["    " + line for line in sub.lines]
         program.functions.append("\n".join(lines + ["}"]))

@@ -1,9 +1,11 @@
-"""GLSL syntax for kernels: literals, casts, loads and stores of every dtype, helper functions, and the
-layout of a whole compute shader around a translated :class:`~kdsl.frontend.kernels.ir.KernelProgram`.
+"""GLSL syntax for kernels: loads and stores of every dtype, and the layout of a whole compute shader around a
+translated :class:`~kdsl.frontend.kernels.ir.KernelProgram`. Literals, casts and every operation's scalar
+semantics come from :mod:`kdsl.codegen` (the same library the array kernels use), so an expression means the
+same in both faces.
 
 Example:
-    >>> from kdsl.frontend.kernels.ir import Expr
-    >>> literal(2, "float32"), literal(3, "uint32"), cast(Expr("v_i", "int32"), "float64").code
+    >>> from kdsl import dtype as dt
+    >>> literal(2, dt.float32), literal(3, dt.uint32), cast(Expr("v_i", dt.int32), dt.float64).code
     ('2.0', '3u', 'double(v_i)')
 """
 
@@ -11,159 +13,121 @@ from __future__ import annotations
 
 import math
 
-from kdsl.frontend.kernels.ir import ArrayRef, Expr, KernelProgram
-from kdsl.frontend.kernels.types import GLSL_TYPES, bits, is_float, value_dtype
+import numpy as np
 
-_FLOAT_BITS = {"float32": ("uintBitsToFloat", "0x7f800000u", "0xff800000u", "0x7fc00000u"),
-               "float64": ("double", "", "", "")}
-
-
-def glsl_type(dtype: str) -> str:
-    return GLSL_TYPES[dtype]
-
-
-def literal(value, dtype: str) -> str:
-    """``value`` written as a GLSL literal of ``dtype`` (one of the value dtypes)."""
-    if dtype == "bool":
-        return "true" if value else "false"
-    if is_float(dtype):
-        value = float(value)
-        if math.isinf(value) or math.isnan(value):
-            words = _FLOAT_BITS["float32"]
-            text = f"{words[0]}({words[1] if value > 0 else words[2]})" if math.isinf(value) \
-                else f"{words[0]}({words[3]})"
-            return text if dtype == "float32" else f"double({text})"
-        text = repr(value)
-        text = text if ("." in text or "e" in text) else text + ".0"
-        return text + ("lf" if dtype == "float64" else "")
-    value = int(value)
-    suffix = {"int32": "", "uint32": "u", "int64": "l", "uint64": "ul"}[dtype]
-    if dtype == "int32" and value == -(2 ** 31):
-        return "(-2147483647 - 1)"  # the literal 2147483648 does not fit an int
-    if dtype == "int64" and value == -(2 ** 63):
-        return "(-9223372036854775807l - 1l)"
-    return f"{value}{suffix}" if value >= 0 else f"({value}{suffix})"
+from kdsl import dtype as dt
+from kdsl.codegen import glsl as cg
+from kdsl.codegen import helpers
+from kdsl.codegen.ops import render_cast
+from kdsl.dtype import DType
+from kdsl.frontend.kernels.ir import ArrayRef, Expr, KernelProgram, PushField
 
 
-def cast(e: Expr, dtype: str) -> Expr:
-    """``e`` converted to the value dtype ``dtype`` (literals are re-written rather than wrapped)."""
-    if e.dtype == dtype:
+def glsl_type(dtype: DType) -> str:
+    """The GLSL type of a value dtype (its compute type)."""
+    return dtype.glsl_compute
+
+
+def literal(value: object, dtype: DType) -> str:
+    """``value`` written as a GLSL literal of the value dtype ``dtype`` (kdsl.codegen's spelling)."""
+    return cg.literal(value, dtype)
+
+
+def cast(e: Expr, dtype: DType) -> Expr:
+    """``e`` converted to the value dtype ``dtype`` as NumPy converts (literals are re-written, not wrapped)."""
+    if e.dtype is dtype:
         return e
     if e.const is not None and not isinstance(e.const, tuple):
-        value = bool(e.const) if dtype == "bool" else (float(e.const) if is_float(dtype) else int(e.const))
+        value = _convert(e.const, dtype)
         return Expr(literal(value, dtype), dtype, e.weak, value)
-    if dtype == "bool":
-        return Expr(f"({e.code} != {literal(0, e.dtype)})", "bool")
-    if e.dtype == "bool":
-        return Expr(f"({e.code} ? {literal(1, dtype)} : {literal(0, dtype)})", dtype)
-    return Expr(f"{glsl_type(dtype)}({e.code})", dtype)
+    return Expr(render_cast(e.code, e.dtype, dtype), dtype, nonneg=e.nonneg and dtype.kind != "b")
 
 
-def narrow(e: Expr, dtype: str) -> Expr:
+def _convert(value: object, dtype: DType) -> object:
+    """A compile-time constant converted like ``np.array(value).astype(dtype)`` (ints wrap, floats round)."""
+    with np.errstate(all="ignore"):
+        return np.array(value).astype(dtype.np)[()].item()
+
+
+def narrow(e: Expr, dtype: DType) -> Expr:
     """A value cast to an 8/16-bit or float16 *type* (``kd.i8(x)``) and widened back: wraps like NumPy.
 
-    Done with shifts and ``packHalf2x16`` so no 8/16-bit arithmetic feature is needed.
+    Done in the 32-bit compute types (kdsl.codegen's narrowing) so no 8/16-bit arithmetic feature is needed.
     """
-    if dtype == "float16":
-        return Expr(f"unpackHalf2x16(packHalf2x16(vec2({cast(e, 'float32').code}, 0.0))).x", "float32")
-    shift = 32 - bits(dtype)
-    if dtype.startswith("u"):
-        return Expr(f"({cast(e, 'uint32').code} & {(1 << bits(dtype)) - 1}u)", "uint32")
-    return Expr(f"(({cast(e, 'int32').code} << {shift}) >> {shift})", "int32")
+    value = cast(e, dtype.value)
+    if value.const is not None:
+        return cast(Expr("", dtype.value, False, _convert(value.const, dtype)), dtype.value)
+    return Expr(cg.narrow(dtype, value.code), dtype.value)
 
 
 def load(array: ArrayRef, index: str) -> Expr:
     """Read one element, widened to its value dtype (bool arrays hold one byte per element)."""
     ref = f"{array.glsl}[{index}]"
-    if array.kind != "buffer" or array.dtype == value_dtype(array.dtype) and array.dtype != "bool":
+    if array.kind != "buffer":
         return Expr(ref, array.dtype)
-    if array.dtype == "bool":
-        return Expr(f"(uint({ref}) != 0u)", "bool")
-    target = value_dtype(array.dtype)
-    return Expr(f"{glsl_type(target)}({ref})", target)
+    return Expr(cg.from_storage(array.dtype, ref), array.dtype.value)
 
 
 def stored(array: ArrayRef, value: Expr) -> str:
     """GLSL text of ``value`` converted to the array's storage type (narrowing wraps, as in NumPy)."""
-    if array.kind != "buffer" or array.dtype == value_dtype(array.dtype) and array.dtype != "bool":
+    if array.kind != "buffer":
         return cast(value, array.dtype).code
-    if array.dtype == "bool":
-        return f"uint8_t({cast(value, 'bool').code} ? 1u : 0u)"
-    return f"{glsl_type(array.dtype)}({cast(value, value_dtype(array.dtype)).code})"
+    return cg.store_value(array.dtype, cast(value, array.dtype.value).code)
 
 
-# Python's // and % on integers round toward minus infinity; GLSL's / and % truncate (and % is undefined
-# for negative operands), so signed types go through these helpers.
-_HELPER_TEMPLATES = {
-    "floordiv": "T kd_floordiv_S(T a, T b) {\n    T q = a / b;\n"
-                "    return (q * b != a && ((a < Z) != (b < Z))) ? q - O : q;\n}",
-    "pymod": "T kd_pymod_S(T a, T b) {\n    T r = a - (a / b) * b;\n"
-             "    return (r != Z && ((r < Z) != (b < Z))) ? r + b : r;\n}",
-}
-
-
-def helper(kind: str, dtype: str) -> tuple[str, str]:
-    """(name, GLSL definition) of the helper ``kind`` for the signed integer ``dtype``."""
-    t = glsl_type(dtype)
-    name = f"kd_{kind}_{t}"
-    text = (_HELPER_TEMPLATES[kind].replace("kd_" + kind + "_S", name).replace("T ", t + " ")
-            .replace("Z", literal(0, dtype)).replace("O", literal(1, dtype)))
-    return name, text
-
-
-def _extensions(program: KernelProgram) -> list[str]:
-    dtypes = {a.dtype for a in program.arrays} | set(program.locals.values()) | {f.dtype for f in program.push}
+def _extensions(program: KernelProgram, text: str) -> list[str]:
     ext = set(program.extensions)
-    if dtypes & {"int8", "uint8", "bool"} and any(a.kind == "buffer" and a.dtype in ("int8", "uint8", "bool")
-                                                   for a in program.arrays):
-        ext.add("GL_EXT_shader_8bit_storage")
-    if dtypes & {"int16", "uint16", "float16"}:
-        ext.add("GL_EXT_shader_16bit_storage")
-    if dtypes & {"int64", "uint64"} or "int64" in program.features:
+    for a in program.buffers:
+        if a.dtype.extension:
+            ext.add(a.dtype.extension)
+    wide = {dt.int64, dt.uint64}
+    if wide & (set(program.locals.values()) | {f.dtype for f in program.push} | {a.dtype for a in program.arrays}) \
+            or "int64" in program.features or "int64_t" in text:
         ext.add("GL_EXT_shader_explicit_arithmetic_types_int64")
     return sorted(ext)
 
 
 def _push_block(program: KernelProgram) -> list[str]:
     # 8-byte members first: with every member 4 or 8 bytes the std430 offsets then need no padding.
-    fields = sorted(program.push, key=lambda f: -bits(f.dtype))
+    fields = push_layout(program)
     lines = ["layout(push_constant) uniform Push {"]
     lines += [f"    {glsl_type(f.dtype)} {f.name};" for f in fields]
     return lines + ["} pc;"]
 
 
-def push_layout(program: KernelProgram) -> list:
+def push_layout(program: KernelProgram) -> list[PushField]:
     """The push fields in block order (the order :func:`render` declares them)."""
-    return sorted(program.push, key=lambda f: -bits(f.dtype))
+    return sorted(program.push, key=lambda f: -f.dtype.itemsize)
 
 
 def _declarations(program: KernelProgram) -> list[str]:
     lines = []
     for a in program.buffers:
         access = "readonly " if not a.written else ("writeonly " if not a.read else "")
-        storage = "uint8_t" if a.dtype == "bool" else glsl_type(a.dtype)  # bool arrays: one byte each
+        storage = a.dtype.glsl_storage  # bool arrays: one byte each
         lines.append(f"layout(std430, set = 0, binding = {a.binding}) {access}buffer B{a.binding} "
                      f"{{ {storage} {a.glsl}[]; }};")
     for a in program.arrays:
         if a.kind == "shared":
-            lines.append(f"shared {glsl_type(a.dtype)} {a.glsl}[{math.prod(a.shape)}];")
+            lines.append(f"shared {glsl_type(a.dtype)} {a.glsl}[{math.prod(a.shape or ())}];")
     return lines
 
 
-def _zero(dtype: str) -> str:
+def _zero(dtype: DType) -> str:
     return literal(0, dtype)
 
 
 def render(program: KernelProgram) -> str:
     """The full GLSL 450 compute shader of ``program`` (deterministic text: equal programs, equal source)."""
     x, y, z = program.local_size
+    code = "\n".join(program.functions + program.prologue + program.body)
     out = ["#version 450"]
-    out += [f"#extension {e} : require" for e in _extensions(program)]
+    out += [f"#extension {e} : require" for e in _extensions(program, code)]
     out.append(f"// kdsl kernel {program.name}")
     out.append(f"layout(local_size_x = {x}, local_size_y = {y}, local_size_z = {z}) in;")
     out += _declarations(program)
     out += _push_block(program)
-    out += sorted(text for _, text in program.helpers)
+    out += helpers.needed(code)
     out += program.functions
     out.append("void main() {")
     if not program.uses_barrier:
@@ -173,7 +137,7 @@ def render(program: KernelProgram) -> str:
                    " || gl_GlobalInvocationID.z >= pc.grid_z) return;")
     for a in program.arrays:
         if a.kind == "local":
-            out.append(f"    {glsl_type(a.dtype)} {a.glsl}[{math.prod(a.shape)}];")
+            out.append(f"    {glsl_type(a.dtype)} {a.glsl}[{math.prod(a.shape or ())}];")
     out += [f"    {glsl_type(t)} v_{n} = {_zero(t)};" for n, t in program.locals.items()]
     out += ["    " + line for line in program.prologue]
     out += ["    " + line for line in program.body]

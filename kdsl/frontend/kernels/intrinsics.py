@@ -21,19 +21,26 @@ from __future__ import annotations
 
 import ast
 import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from kdsl import dtype as dt
+from kdsl.dtype import DType
 from kdsl.frontend.kernels.atomics import atomic_call
 from kdsl.frontend.kernels.call import IntrinsicCall
-from kdsl.frontend.kernels.ir import Expr
-from kdsl.frontend.kernels.math import MATH_NAMES, cast_to, float_call, math_call, python_builtin
+from kdsl.frontend.kernels.ir import VOID, Expr
+from kdsl.frontend.kernels.math import MATH_NAMES, cast_to, math_call, python_builtin
 from kdsl.frontend.kernels.subgroup import subgroup_call
-from kdsl.frontend.kernels.types import KType, dtype_name, value_dtype
+from kdsl.frontend.kernels.types import as_kernel_dtype
+
+if TYPE_CHECKING:  # ast imports this module (through ast_expr's calls)
+    from kdsl.frontend.kernels.ast import Lowerer
 
 
-def _kernel_only(name: str, doc: str):
-    def stub(*args, **kwargs):
+def _kernel_only(name: str, doc: str) -> Callable[..., Any]:
+    def stub(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError(f"kd.{name}() can only be called inside a @kd.kernel function")
     stub.__name__ = stub.__qualname__ = name
     stub.__doc__ = doc
@@ -63,8 +70,22 @@ _STUBS = {
     "subgroup_elect": "True in exactly one active invocation of the subgroup.",
     "subgroup_barrier": "Wait until every invocation of the subgroup gets here.",
 }
-for _name, _doc in _STUBS.items():
-    globals()[_name] = _kernel_only(_name, _doc)
+global_id, local_id, group_id = _kernel_only("global_id", _STUBS["global_id"]), \
+    _kernel_only("local_id", _STUBS["local_id"]), _kernel_only("group_id", _STUBS["group_id"])
+num_groups, grid_size = _kernel_only("num_groups", _STUBS["num_groups"]), \
+    _kernel_only("grid_size", _STUBS["grid_size"])
+block_size, shared = _kernel_only("block_size", _STUBS["block_size"]), _kernel_only("shared", _STUBS["shared"])
+local_array, barrier = _kernel_only("local_array", _STUBS["local_array"]), \
+    _kernel_only("barrier", _STUBS["barrier"])
+atomic_add, atomic_sub, atomic_min, atomic_max, atomic_and, atomic_or, atomic_xor, atomic_exchange, atomic_cas = (
+    _kernel_only(f"atomic_{op}", _STUBS[f"atomic_{op}"])
+    for op in ("add", "sub", "min", "max", "and", "or", "xor", "exchange", "cas"))
+(subgroup_add, subgroup_mul, subgroup_min, subgroup_max, subgroup_and, subgroup_or, subgroup_xor,
+ subgroup_inclusive_add, subgroup_exclusive_add, subgroup_broadcast_first, subgroup_shuffle, subgroup_size,
+ subgroup_invocation_id, subgroup_id, subgroup_elect, subgroup_barrier) = (
+    _kernel_only(f"subgroup_{op}", _STUBS[f"subgroup_{op}"])
+    for op in ("add", "mul", "min", "max", "and", "or", "xor", "inclusive_add", "exclusive_add",
+               "broadcast_first", "shuffle", "size", "invocation_id", "id", "elect", "barrier"))
 
 _AXES = "xyz"
 _BUILTIN_IDS = {"global_id": "gl_GlobalInvocationID", "local_id": "gl_LocalInvocationID",
@@ -78,18 +99,18 @@ _ALIASES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "at
 def _builtin_id(c: IntrinsicCall, name: str) -> Expr:
     axis = c.axis()
     if name == "grid_size":
-        return Expr(f"int(pc.grid_{_AXES[axis]})", "int32")
-    return Expr(f"int({_BUILTIN_IDS[name]}.{_AXES[axis]})", "int32")
+        return Expr(f"int(pc.grid_{_AXES[axis]})", dt.int32, nonneg=True)
+    return Expr(f"int({_BUILTIN_IDS[name]}.{_AXES[axis]})", dt.int32, nonneg=True)
 
 
 def _barrier(c: IntrinsicCall) -> Expr:
     c.nargs(0)
     c.lw.program.uses_barrier = True
     c.lw.emit("memoryBarrierShared();")
-    return Expr("barrier()", "void")
+    return Expr("barrier()", VOID)
 
 
-def array_constructor(lw, node: ast.expr) -> tuple | None:
+def array_constructor(lw: Lowerer, node: ast.expr) -> tuple | None:
     """``("shared" | "local", shape, dtype)`` when ``node`` is ``kd.shared(...)`` / ``kd.local_array(...)``."""
     if not isinstance(node, ast.Call):
         return None
@@ -103,16 +124,16 @@ def array_constructor(lw, node: ast.expr) -> tuple | None:
     if not shape or any(n <= 0 for n in shape):
         raise c.error(f"{name} shape must be positive constant integers, got {shape}", shape_node)
     try:
-        dtype = dtype_name(lw.py_value(dtype_node))
+        dtype = as_kernel_dtype(lw.py_value(dtype_node))
     except ValueError:
         raise c.error(f"{ast.unparse(dtype_node)} is not a dtype; use e.g. kd.f32", dtype_node) from None
-    if dtype != value_dtype(dtype):
-        raise c.error(f"{name} arrays hold bool, int32, uint32, int64, uint64, float32 or float64, not {dtype}",
-                      dtype_node)
+    if dtype is not dtype.value:
+        raise c.error(f"{name} arrays hold bool, int32, uint32, int64, uint64, float32 or float64, not "
+                      f"{dtype.name}", dtype_node)
     return ("shared" if name == "shared" else "local", shape, dtype)
 
 
-def _intrinsic_name(lw, func: ast.expr, quiet: bool = False):
+def _intrinsic_name(lw: Lowerer, func: ast.expr, quiet: bool = False) -> Any:
     """The name a callee resolves to (str), or the Python object itself when it is not an intrinsic."""
     if isinstance(func, ast.Name):
         if func.id in lw.locals or func.id in lw.env:
@@ -164,17 +185,17 @@ _KNOWN = set(_STUBS) | MATH_NAMES | {"float32", "float64", "int32", "uint32", "i
                                      "uint8", "int16", "uint16", "float16", "bool_"}
 
 
-def lower_call(lw, node: ast.Call) -> Expr:
+def lower_call(lw: Lowerer, node: ast.Call) -> Expr:
     """Translate a call expression inside a kernel."""
-    from kdsl.frontend.kernels.func import Func, call_func
+    from kdsl.frontend.kernels.func import Func, call_func  # func lowers helpers with ast, which imports us
     target = _intrinsic_name(lw, node.func)
     source = ast.unparse(node.func)
     if isinstance(target, Func):
         return call_func(lw, target, node)
-    if isinstance(target, KType):
-        return cast_to(IntrinsicCall(lw, node, source), target.dtype)
+    if isinstance(target, DType):
+        return cast_to(IntrinsicCall(lw, node, source), target)
     if isinstance(target, type) and issubclass(target, np.generic):
-        return cast_to(IntrinsicCall(lw, node, source), dtype_name(target))
+        return cast_to(IntrinsicCall(lw, node, source), as_kernel_dtype(target))
     if target in (min, max, abs, int, float, bool, len, round, pow, range):
         return python_builtin(IntrinsicCall(lw, node, source), target)
     if not isinstance(target, str):
@@ -183,7 +204,7 @@ def lower_call(lw, node: ast.Call) -> Expr:
     c = IntrinsicCall(lw, node, source)
     if target in ("float32", "float64", "int32", "uint32", "int64", "uint64", "int8", "uint8", "int16",
                   "uint16", "float16", "bool_"):
-        return cast_to(c, dtype_name(target))
+        return cast_to(c, as_kernel_dtype(target))
     if target in _BUILTIN_IDS or target == "grid_size":
         return _builtin_id(c, target)
     if target in ("shared", "local_array"):
@@ -197,4 +218,4 @@ def lower_call(lw, node: ast.Call) -> Expr:
     return math_call(c, target)
 
 
-__all__ = [*list(_STUBS), "float_call", "lower_call", "array_constructor"]
+__all__ = [*list(_STUBS), "lower_call", "array_constructor"]

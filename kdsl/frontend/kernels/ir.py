@@ -6,7 +6,8 @@ its body as typed statements whose expressions are :class:`Expr` values (GLSL te
 typed while they are built, so the renderer only lays out declarations around them.
 
 Example:
-    >>> x = ArrayRef("x", "float32", 1, "buffer", binding=0)
+    >>> from kdsl import dtype as dt
+    >>> x = ArrayRef("x", dt.float32, 1, "buffer", binding=0)
     >>> x.glsl, x.dim(0)
     ('b_x', 'pc.x_shape0')
 """
@@ -14,6 +15,14 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from kdsl.dtype import DType
+
+# The "dtype" of a call that returns nothing (kd.barrier(), a helper without a return value).
+VOID = DType("void", np.dtype(np.void), "void", "void", None, None)
 
 
 @dataclass
@@ -22,9 +31,10 @@ class Expr:
     (``x * 2`` keeps x's dtype); ``const`` holds the Python value of a compile-time constant."""
 
     code: str
-    dtype: str
+    dtype: DType
     weak: bool = False
-    const: object = None
+    const: Any = None
+    nonneg: bool = False  # known to be >= 0 (thread indices): an index that needs no wrapping
 
 
 @dataclass
@@ -34,7 +44,7 @@ class ArrayRef:
     the last two have a static ``shape``."""
 
     name: str
-    dtype: str
+    dtype: DType
     ndim: int
     kind: str
     binding: int | None = None
@@ -59,30 +69,31 @@ class PushField:
     ``("shape", param, axis)`` or ``("scalar", param)``."""
 
     name: str
-    dtype: str
+    dtype: DType
     source: tuple
 
 
 @dataclass
 class KernelProgram:
     """A translated kernel, ready to render. ``features`` are the device features the code needs
-    (``kdsl.runtime.list_devices()`` names); ``helpers`` are the (name, GLSL text) of helper functions the
-    body calls."""
+    (``kdsl.runtime.list_devices()`` names); the helper functions the body calls are found in its text by
+    :func:`kdsl.codegen.helpers.needed`. ``loop_trips`` is the proven number of loop iterations of one
+    invocation (constant ``range`` bounds, nested loops multiplied), for the device's loop budget."""
 
     name: str
     local_size: tuple[int, int, int]
     arrays: list[ArrayRef] = field(default_factory=list)
     push: list[PushField] = field(default_factory=list)
-    locals: dict[str, str] = field(default_factory=dict)
+    locals: dict[str, DType] = field(default_factory=dict)
     prologue: list[str] = field(default_factory=list)
     body: list[str] = field(default_factory=list)
     functions: list[str] = field(default_factory=list)
     func_specs: dict = field(default_factory=dict)
-    helpers: set[tuple[str, str]] = field(default_factory=set)
     extensions: set[str] = field(default_factory=set)
     features: set[str] = field(default_factory=set)
     uses_barrier: bool = False
+    loop_trips: int = 0
 
     @property
     def buffers(self) -> list[ArrayRef]:
-        return sorted((a for a in self.arrays if a.kind == "buffer"), key=lambda a: a.binding)
+        return sorted((a for a in self.arrays if a.kind == "buffer"), key=lambda a: a.binding or 0)

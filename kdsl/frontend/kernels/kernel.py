@@ -23,11 +23,15 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from kdsl.dtype import checked_values
+from kdsl import dtype as dt
+from kdsl.dtype import ArrayType, DType, checked_values
 from kdsl.frontend.kernels.ast import lower
 from kdsl.frontend.kernels.errors import KernelSyntaxError, KernelTypeError
 from kdsl.frontend.kernels.func import Func, func
@@ -44,7 +48,7 @@ from kdsl.frontend.kernels.launch import (
     normalize_grid,
 )
 from kdsl.frontend.kernels.source import FunctionSource
-from kdsl.frontend.kernels.types import STORAGE_FEATURE, ArrayType, KType, _Constexpr, dtype_name, value_dtype
+from kdsl.frontend.kernels.types import _Constexpr, as_kernel_dtype
 from kdsl.runtime.compiler import compile_source
 
 __all__ = ["kernel", "func", "Kernel", "Func", "KernelSyntaxError", "KernelTypeError"]
@@ -62,24 +66,49 @@ class Compiled:
     params: list[tuple]  # (name, kind, dtype, extra) in signature order
 
 
-def _scalar_dtype(value, annotation) -> str:
-    if isinstance(annotation, KType):
-        return value_dtype(annotation.dtype)
+def _scalar_dtype(value: Any, annotation: Any) -> DType:
+    if isinstance(annotation, DType):
+        return annotation.value
     if isinstance(value, (bool, np.bool_)):
-        return "bool"
+        return dt.bool_
     if isinstance(value, np.generic):
-        return value_dtype(value.dtype.name)
+        return dt.as_dtype(value.dtype).value
     if isinstance(value, int):
         if -(2 ** 31) <= value < 2 ** 31:
-            return "int32"
+            return dt.int32
         if -(2 ** 63) <= value < 2 ** 64:
-            return "int64" if value < 2 ** 63 else "uint64"
+            return dt.int64 if value < 2 ** 63 else dt.uint64
         raise OverflowError(f"{value} is too large for any kernel integer type (int64 or uint64); pass a float "
                             "or split it")
-    return "float32"
+    return dt.float32
 
 
-def _classify(name: str, value, annotation) -> tuple:
+# lavapipe (Mesa's CPU driver) ends a shader invocation's loops after about this many iterations in total
+# (nested loops count together); other device types have no such cap that kdsl knows of.
+_LOOP_BUDGET = {"cpu": 65535}
+
+
+def loop_budget(properties: dict) -> int | None:
+    """The total loop iterations one invocation may run on this device, when the device type has a known cap.
+
+    >>> loop_budget({"device_type": "cpu"}), loop_budget({"device_type": "discrete_gpu"})
+    (65535, None)
+    """
+    return _LOOP_BUDGET.get(properties.get("device_type", ""))
+
+
+def check_loops(name: str, program: KernelProgram, properties: dict) -> None:
+    """RuntimeWarning when the kernel's constant-bound loops provably run past the device's loop budget."""
+    budget = loop_budget(properties)
+    if budget is not None and program.loop_trips > budget:
+        warnings.warn(f"kernel {name}: its loops run {program.loop_trips} iterations per invocation, over the "
+                      f"about {budget} that {properties.get('device_name', 'this device')} "
+                      f"({properties.get('device_type')}) runs before it stops a loop early (nested loops "
+                      "count together): results would be wrong; split the work over more invocations or launches",
+                      RuntimeWarning, stacklevel=4)
+
+
+def _classify(name: str, value: Any, annotation: Any) -> tuple:
     """``(name, kind, dtype, extra)``: kind is array (extra = ndim), scalar or const (extra = value)."""
     if isinstance(annotation, _Constexpr):
         try:
@@ -90,16 +119,16 @@ def _classify(name: str, value, annotation) -> tuple:
         return (name, "const", None, value)
     if is_kd_array(value) or isinstance(value, np.ndarray):
         try:
-            dtype = dtype_name(value.dtype)
+            dtype = as_kernel_dtype(value.dtype)
         except ValueError:
             raise TypeError(f"argument '{name}' has dtype {value.dtype}, which kernels do not support") from None
         ndim = len(value.shape)
         if ndim == 0:
             raise TypeError(f"argument '{name}' is a 0-d array; pass a Python scalar or a 1-element array")
         if isinstance(annotation, ArrayType) and (annotation.dtype, annotation.ndim) != (dtype, ndim):
-            raise TypeError(f"argument '{name}' is annotated {annotation!r} but got a {ndim}-d {dtype} array; "
-                            f"convert it (e.g. x.astype(np.{annotation.dtype}))")
-        if isinstance(annotation, KType):
+            raise TypeError(f"argument '{name}' is annotated {annotation!r} but got a {ndim}-d {dtype.name} "
+                            f"array; convert it (e.g. x.astype(np.{annotation.dtype.name}))")
+        if isinstance(annotation, DType):
             raise TypeError(f"argument '{name}' is annotated as the scalar {annotation!r} but got an array")
         return (name, "array", dtype, ndim)
     if isinstance(value, np.generic) and value.dtype.kind not in "biuf":
@@ -117,13 +146,13 @@ class Kernel:
     """A ``@kd.kernel`` function. Launch with ``k[grid](*args)`` or ``k(*args, grid=..., block=...)``;
     inspect the generated shader with ``k.glsl(*args)``."""
 
-    def __init__(self, fn, block=None):
+    def __init__(self, fn: Callable[..., Any], block: Any = None):
         if not inspect.isfunction(fn):
             raise TypeError(f"@kd.kernel decorates a Python function, not {type(fn).__name__}")
         self.fn = fn
         self.block = None if block is None else normalize_grid(block, "block")
         self.signature = inspect.signature(fn)
-        self._variants: dict = {}
+        self._variants: dict[tuple, Compiled] = {}
         self._algorithms = AlgorithmCache()
         functools.update_wrapper(self, fn)
 
@@ -132,14 +161,14 @@ class Kernel:
         """The function's source and AST, read on first use (decorating stays cheap)."""
         return FunctionSource(self.fn)
 
-    def __getitem__(self, launch):
+    def __getitem__(self, launch: Any) -> Callable[..., None]:
         """``k[grid]`` or ``k[grid, block]`` with grid/block ints or tuples: a launcher to call."""
         grid, block = launch, None
         if isinstance(launch, tuple) and len(launch) == 2 and all(isinstance(x, tuple) for x in launch):
             grid, block = launch
         return functools.partial(self.__call__, grid=grid, block=block)
 
-    def __call__(self, *args, grid=None, block=None, **kwargs) -> None:
+    def __call__(self, *args: Any, grid: Any = None, block: Any = None, **kwargs: Any) -> None:
         if grid is None:
             raise TypeError(f"{self.fn.__name__}: give the launch grid, as {self.fn.__name__}[n](...) or "
                             f"{self.fn.__name__}(..., grid=n)")
@@ -150,6 +179,8 @@ class Kernel:
         groups = groups_for(grid3, block3)
         check_launch(self.fn.__name__, groups, block3, manager)
         variant = self._variant(params, block3, device_features(manager))
+        if variant.program.loop_trips:
+            check_loops(self.fn.__name__, variant.program, manager.get_device_properties())
         push = self._push(variant, params, values, grid3)
         if 0 in grid3:
             return None
@@ -162,13 +193,14 @@ class Kernel:
         binder.run(algo, push)
         return None
 
-    def glsl(self, *args, grid=None, block=None, features: set[str] | None = None, **kwargs) -> str:
+    def glsl(self, *args: Any, grid: Any = None, block: Any = None, features: set[str] | None = None,
+             **kwargs: Any) -> str:
         """The GLSL source this kernel compiles to for these arguments (nothing runs)."""
         params, _ = self._bind(args, kwargs)
         return self._variant(params, self._block(block, grid or 1), features).glsl
 
     # ----- internals ----------------------------------------------------------------------------------
-    def _bind(self, args, kwargs) -> tuple[list[tuple], list]:
+    def _bind(self, args: tuple, kwargs: dict[str, Any]) -> tuple[list[tuple], list]:
         try:
             bound = self.signature.bind(*args, **kwargs)
         except TypeError as exc:
@@ -178,7 +210,7 @@ class Kernel:
         params = [_classify(n, v, annotations.get(n)) for n, v in bound.arguments.items()]
         return params, list(bound.arguments.values())
 
-    def _block(self, block, grid) -> tuple[int, int, int]:
+    def _block(self, block: Any, grid: Any) -> tuple[int, int, int]:
         if block is not None:
             b = normalize_grid(block, "block")
         elif self.block is not None:
@@ -200,10 +232,10 @@ class Kernel:
                 print(f"[kdsl] kernel {self.fn.__name__}{tuple(p[2] or p[3] for p in params)}:\n{variant.glsl}")
         return variant
 
-    def _compile(self, params: list[tuple], block, features: set[str] | None) -> Compiled:
+    def _compile(self, params: list[tuple], block: tuple[int, int, int], features: set[str] | None) -> Compiled:
         program = KernelProgram(self.fn.__name__, block)
-        program.push += [PushField(f"grid_{a}", "uint32", ("grid", i)) for i, a in enumerate("xyz")]
-        env: dict = {}
+        program.push += [PushField(f"grid_{a}", dt.uint32, ("grid", i)) for i, a in enumerate("xyz")]
+        env: dict[str, tuple] = {}
         binding = 0
         for name, kind, dtype, extra in params:
             if kind == "array":
@@ -211,13 +243,13 @@ class Kernel:
                 binding += 1
                 program.arrays.append(array)
                 env[name] = ("array", array)
-                feature = STORAGE_FEATURE.get(dtype)
+                feature = dtype.feature
                 if feature and features is not None and feature not in features:
-                    raise TypeError(f"argument '{name}' holds {dtype}, which needs the device feature "
+                    raise TypeError(f"argument '{name}' holds {dtype.name}, which needs the device feature "
                                     f"'{feature}' this device lacks; convert it (e.g. to float32 or int32)")
             elif kind == "scalar":
                 env[name] = ("var", dtype)
-                program.push.append(PushField(f"p_{name}", "uint32" if dtype == "bool" else dtype,
+                program.push.append(PushField(f"p_{name}", dt.uint32 if dtype is dt.bool_ else dtype,
                                               ("scalar", name)))
             else:
                 env[name] = ("const", extra)
@@ -232,7 +264,7 @@ class Kernel:
         glsl = render(program)
         return Compiled(program, glsl, compile_source(glsl), params)
 
-    def _push(self, variant: Compiled, params, values, grid3) -> np.ndarray:
+    def _push(self, variant: Compiled, params: list[tuple], values: list, grid3: tuple[int, int, int]) -> np.ndarray:
         fields = push_layout(variant.program)
         by_name = {p[0]: v for p, v in zip(params, values, strict=False)}
         out = bytearray()
@@ -245,11 +277,11 @@ class Kernel:
             else:
                 value = by_name[source[1]]
             what = f"argument '{source[1]}'" if source[0] == "scalar" else f"grid size {value}"
-            out += checked_values(value, f.dtype, what).tobytes()
+            out += checked_values(value, f.dtype.name, what).tobytes()
         return np.frombuffer(bytes(out), dtype=np.uint32).copy()
 
 
-def kernel(fn=None, *, block=None):
+def kernel(fn: Callable[..., Any] | None = None, *, block: Any = None) -> Any:
     """Decorator: compile a Python function into a GPU kernel (see the module docstring).
 
     ``block`` sets the default workgroup size (local size), e.g. ``@kd.kernel(block=(16, 16))``.

@@ -146,9 +146,9 @@ class RawKernel:
                                 "supported by raw_kernel")
             word = np.asarray(values[i], dtype=np.uint32 if dtype == "bool" else dtype).reshape(1)
             words.append(word.view(np.uint32)[0])
-        local = tuple(values.get(sid, size) if sid is not None else size
+        lx, ly, lz = (int(values.get(sid, size)) if sid is not None else size
                       for size, sid in zip(self.info.local_size, self.info.local_size_spec_ids, strict=False))
-        return np.array(words, dtype=np.uint32), local
+        return np.array(words, dtype=np.uint32), (lx, ly, lz)
 
 
 def raw_kernel(source: str, name: str | None = None, entry_point: str | None = None) -> RawKernel:

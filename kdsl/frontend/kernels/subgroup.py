@@ -13,10 +13,10 @@ Example:
 
 from __future__ import annotations
 
+from kdsl import dtype as dt
 from kdsl.frontend.kernels.call import IntrinsicCall
 from kdsl.frontend.kernels.glsl import cast
-from kdsl.frontend.kernels.ir import Expr
-from kdsl.frontend.kernels.types import is_float, is_int
+from kdsl.frontend.kernels.ir import VOID, Expr
 
 REDUCTIONS = {"add": "subgroupAdd", "mul": "subgroupMul", "min": "subgroupMin", "max": "subgroupMax",
               "and": "subgroupAnd", "or": "subgroupOr", "xor": "subgroupXor",
@@ -29,13 +29,13 @@ def subgroup_call(c: IntrinsicCall, op: str) -> Expr:
     if op in ("size", "invocation_id", "id"):
         c.nargs(0)
         var = {"size": "gl_SubgroupSize", "invocation_id": "gl_SubgroupInvocationID", "id": "gl_SubgroupID"}[op]
-        return Expr(f"int({var})", "int32")
+        return Expr(f"int({var})", dt.int32, nonneg=True)
     if op == "elect":
         c.nargs(0)
-        return Expr("subgroupElect()", "bool")
+        return Expr("subgroupElect()", dt.bool_)
     if op == "barrier":
         c.nargs(0)
-        return Expr("subgroupBarrier()", "void")
+        return Expr("subgroupBarrier()", VOID)
     if op == "broadcast_first":
         lw.need("subgroup_ballot", c.node, c.name)
         lw.program.extensions.add("GL_KHR_shader_subgroup_ballot")
@@ -45,14 +45,14 @@ def subgroup_call(c: IntrinsicCall, op: str) -> Expr:
         lw.need("subgroup_shuffle", c.node, c.name)
         lw.program.extensions.add("GL_KHR_shader_subgroup_shuffle")
         x, lane = c.values(2)
-        return Expr(f"subgroupShuffle({x.code}, uint({cast(lane, 'int32').code}))", x.dtype)
+        return Expr(f"subgroupShuffle({x.code}, uint({cast(lane, dt.int32).code}))", x.dtype)
     lw.need("subgroup_arithmetic", c.node, c.name)
     lw.program.extensions.add("GL_KHR_shader_subgroup_arithmetic")
     (x,) = c.values(1)
     if x.weak:
-        x = cast(x, "int32" if is_int(x.dtype) else x.dtype)
-    if x.dtype == "bool" and op not in ("and", "or", "xor"):
-        x = cast(x, "int32")
-    if op in ("and", "or", "xor") and is_float(x.dtype):
-        raise c.error(f"{c.name}() needs integer or bool values, got {x.dtype}")
+        x = cast(x, dt.int32 if x.dtype.is_int else x.dtype)
+    if x.dtype is dt.bool_ and op not in ("and", "or", "xor"):
+        x = cast(x, dt.int32)
+    if op in ("and", "or", "xor") and x.dtype.is_float:
+        raise c.error(f"{c.name}() needs integer or bool values, got {x.dtype.name}")
     return Expr(f"{REDUCTIONS[op]}({x.code})", x.dtype)

@@ -1,0 +1,343 @@
+"""Double-precision transcendental functions in GLSL, which has them only for float.
+
+Each is argument reduction done in double (Cody-Waite: the constant split in parts whose products with the
+reduction multiple are exact) followed by a Taylor polynomial evaluated in Horner form; the polynomials are
+long enough that their truncation error is below 1e-17 on the reduced range, so the rounding of a few
+operations dominates: at most 2-3 units in the last place (4.5e-16 relative; docs/kernels.md lists each).
+``pow`` carries the logarithm in two doubles so that ``b * log(a)`` keeps its precision up to the overflow
+threshold; ``sin``/``cos``/``tan`` subtract ``k pi/2`` in double-double arithmetic (pi/2 in three doubles,
+Dekker's exact products: lavapipe's double ``fma`` is not fused), exact for ``|x| < 2**60``, NaN beyond.
+
+No helper loops: lavapipe counts every loop iteration of an invocation against one budget, so the code is
+straight-line (the polynomials are unrolled here, in Python).
+
+Example:
+    >>> "double kd_exp_d(double x)" in LIBRARY["kd_exp_d"], horner([1.0, 0.5], "r")
+    (True, '1.0LF + r * (0.5LF)')
+"""
+
+from __future__ import annotations
+
+from math import factorial
+
+
+def horner(coefs: list[float], var: str) -> str:
+    """GLSL of ``coefs[0] + coefs[1] * var + coefs[2] * var**2 + ...`` in Horner form (double literals)."""
+    text = f"{coefs[-1]!r}LF"
+    for c in reversed(coefs[:-1]):
+        text = f"{c!r}LF + {var} * ({text})"
+    return text
+
+
+_INF = "double(uintBitsToFloat(0x7f800000u))"
+_NAN = "double(uintBitsToFloat(0x7fc00000u))"
+# exp(r) on |r| <= ln2 / 2: the Taylor series to r**13 (truncation error < 5e-18).
+_EXP_POLY = horner([1 / factorial(n) for n in range(14)], "r")
+# expm1(x) / x on |x| <= ln2 / 2, to x**15.
+_EXPM1_POLY = horner([1 / factorial(n) for n in range(1, 17)], "x")
+# log(1 + f) = f - (hf - s * (hf + R)), s = f / (2 + f), R = 2 (z/3 + z**2/5 + ...), z = s*s <= 0.0295.
+_LOG_R = horner([2 / (2 * n + 1) for n in range(1, 13)], "z")
+# sin(r) = r + r * z * S(z), cos(r) = 1 - z/2 + z*z * C(z) on |r| <= pi/4 (z = r*r).
+_SIN_POLY = horner([(-1) ** n / factorial(2 * n + 1) for n in range(1, 11)], "z")
+_COS_POLY = horner([(-1) ** n / factorial(2 * n) for n in range(2, 12)], "z")
+# atan(t) = t + t * z * A(z) on |t| <= 0.25.
+_ATAN_POLY = horner([(-1) ** n / (2 * n + 1) for n in range(1, 16)], "z")
+
+# ln2 = LN2_HI + LN2_LO with LN2_HI's low 21 bits zero (k * LN2_HI exact for |k| < 2**21): fdlibm's split.
+_LN2_HI, _LN2_LO = "6.93147180369123816490e-01LF", "1.90821492927058770002e-10LF"
+_INV_LN2 = "1.4426950408889634LF"
+
+LIBRARY: dict[str, str] = {
+    # a * b = p + e exactly (Dekker's product with Veltkamp's split; no fma: lavapipe's double fma is not
+    # fused). ``precise`` forbids the compiler to contract or reassociate.
+    "kd_twoprod_d": """double kd_twoprod_d(double a, double b, out double e) {
+    precise double ca = 134217729.0LF * a;
+    precise double ah = ca - (ca - a);
+    precise double al = a - ah;
+    precise double cb = 134217729.0LF * b;
+    precise double bh = cb - (cb - b);
+    precise double bl = b - bh;
+    precise double p = a * b;
+    precise double err = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+    e = err;
+    return p;
+}""",
+    # a + b = s + e exactly (Knuth's two-sum).
+    "kd_twosum_d": """double kd_twosum_d(double a, double b, out double e) {
+    precise double s = a + b;
+    precise double bb = s - a;
+    precise double err = (a - (s - bb)) + (b - bb);
+    e = err;
+    return s;
+}""",
+    # exp(r + k ln2) = 2**k exp(r); two ldexp steps so that 2**k itself never overflows or underflows.
+    "kd_expk_d": f"""double kd_expk_d(double r, int k) {{
+    double p = {_EXP_POLY};
+    int h = k / 2;
+    return ldexp(ldexp(p, h), k - h);
+}}""",
+    # exp(y + ey) for a y carrying a small correction ey (pow's product in two parts).
+    "kd_exp2part_d": f"""double kd_exp2part_d(double y, double ey) {{
+    if (isnan(y)) return y;
+    if (y > 709.782712893384LF) return {_INF};
+    if (y < -745.1332191019412LF) return 0.0LF;
+    double k = floor(y * {_INV_LN2} + 0.5LF);
+    double r = (y - k * {_LN2_HI}) + (ey - k * {_LN2_LO});
+    return kd_expk_d(r, int(k));
+}}""",
+    "kd_exp_d": """double kd_exp_d(double x) { return kd_exp2part_d(x, 0.0LF); }""",
+    "kd_exp2_d": f"""double kd_exp2_d(double x) {{
+    if (isnan(x)) return x;
+    if (x >= 1024.0LF) return {_INF};
+    if (x < -1080.0LF) return 0.0LF;
+    double k = floor(x + 0.5LF);
+    return kd_expk_d((x - k) * 6.9314718055994531e-01LF, int(k));
+}}""",
+    "kd_expm1p_d": f"""double kd_expm1p_d(double x) {{ return x * ({_EXPM1_POLY}); }}""",
+    "kd_expm1_d": f"""double kd_expm1_d(double x) {{
+    if (isnan(x) || abs(x) <= 0.34657359027997264LF) return kd_expm1p_d(x);
+    if (x > 709.782712893384LF) return {_INF};
+    if (x < -40.0LF) return -1.0LF;
+    double k = floor(x * {_INV_LN2} + 0.5LF);
+    if (k > 56.0LF) return kd_exp_d(x);
+    double r = (x - k * {_LN2_HI}) - k * {_LN2_LO};
+    int ik = int(k);
+    return ldexp(kd_expm1p_d(r), ik) + (ldexp(1.0LF, ik) - 1.0LF);
+}}""",
+    # log(1 + f) for f in [sqrt(1/2) - 1, sqrt(2) - 1]; f itself is exact, the small correction is not.
+    "kd_log1pf_d": f"""double kd_log1pf_d(double f) {{
+    double s = f / (2.0LF + f);
+    double z = s * s;
+    double hf = 0.5LF * f * f;
+    return f - (hf - s * (hf + z * ({_LOG_R})));
+}}""",
+    # x = 2**e * (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)) (subnormals scaled first); returns f.
+    "kd_logsplit_d": """double kd_logsplit_d(double x, out double e) {
+    double bias = 0.0LF;
+    if (x < 2.2250738585072014e-308LF) { x *= 18014398509481984.0LF; bias = -54.0LF; }
+    int ex;
+    double m = frexp(x, ex);
+    if (m < 0.70710678118654752LF) { m *= 2.0LF; ex -= 1; }
+    e = double(ex) + bias;
+    return m - 1.0LF;
+}""",
+    # NaN for x < 0, -inf for 0, inf for inf (NumPy's results); 0 for the rest (the caller computes).
+    "kd_logspecial_d": f"""bool kd_logspecial_d(double x, out double r) {{
+    r = 0.0LF;
+    if (isnan(x) || (isinf(x) && x > 0.0LF)) {{ r = x; return true; }}
+    if (x < 0.0LF) {{ r = {_NAN}; return true; }}
+    if (x == 0.0LF) {{ r = -{_INF}; return true; }}
+    return false;
+}}""",
+    "kd_log_d": f"""double kd_log_d(double x) {{
+    double r;
+    if (kd_logspecial_d(x, r)) return r;
+    double e;
+    double f = kd_logsplit_d(x, e);
+    double s = f / (2.0LF + f);
+    double z = s * s;
+    double hf = 0.5LF * f * f;
+    return e * {_LN2_HI} + (f - (hf - (s * (hf + z * ({_LOG_R})) + e * {_LN2_LO})));
+}}""",
+    "kd_log2_d": """double kd_log2_d(double x) {
+    double r;
+    if (kd_logspecial_d(x, r)) return r;
+    double e;
+    double f = kd_logsplit_d(x, e);
+    return e + kd_log1pf_d(f) * 1.4426950408889634LF;
+}""",
+    "kd_log10_d": """double kd_log10_d(double x) {
+    double r;
+    if (kd_logspecial_d(x, r)) return r;
+    double e;
+    double f = kd_logsplit_d(x, e);
+    return e * 3.01029995663611771306e-01LF + (kd_log1pf_d(f) * 4.34294481903251816668e-01LF
+                                               + e * 3.69423907715893078616e-13LF);
+}""",
+    # log1p: small x directly (f = x is exact); otherwise log(u) corrected by u's rounding error.
+    "kd_log1p_d": f"""double kd_log1p_d(double x) {{
+    if (abs(x) <= 0.29289321881345248LF) return kd_log1pf_d(x);
+    if (x == -1.0LF) return -{_INF};
+    double u = 1.0LF + x;
+    if (isinf(u) || isnan(u) || u < 0.0LF) return kd_log_d(u);
+    return kd_log_d(u) + (x - (u - 1.0LF)) / u;
+}}""",
+    # log|a| as hi + lo (about 70 good bits) for pow.
+    "kd_loghl_d": f"""double kd_loghl_d(double a, out double lo) {{
+    double e;
+    double f = kd_logsplit_d(a, e);
+    double s = f / (2.0LF + f);
+    double z = s * s;
+    double hf = 0.5LF * f * f;
+    double c = -(hf - (s * (hf + z * ({_LOG_R})) + e * {_LN2_LO}));
+    double t;
+    double h = kd_twosum_d(e * {_LN2_HI}, f, t);
+    precise double l = t + c;
+    precise double hi = h + l;
+    lo = l - (hi - h);
+    return hi;
+}}""",
+    # NumPy's power for doubles: the float version's special cases, then exp(b * log|a|) with the product
+    # kept in two parts (the exact product's rounding error joins b * lo).
+    "kd_pow_d": f"""double kd_pow_d(double a, double b) {{
+    if (b == 0.0LF || a == 1.0LF) return 1.0LF;
+    if (isnan(a) || isnan(b)) return a + b;
+    bool odd = floor(b) == b && mod(b, 2.0LF) == 1.0LF;  // floor: lavapipe's double trunc is inexact
+    if (a == 0.0LF || isinf(a)) {{  // -0.0 and -inf to an odd whole power keep their sign
+        double z = ((b < 0.0LF) == (a == 0.0LF)) ? {_INF} : 0.0LF;
+        return ((unpackDouble2x32(a).y >> 31) != 0u && odd) ? -z : z;
+    }}
+    if (isinf(b)) return (abs(a) == 1.0LF) ? 1.0LF : ((abs(a) > 1.0LF) == (b > 0.0LF) ? b * b : 0.0LF);
+    if (a < 0.0LF && floor(b) != b) return {_NAN};
+    double r;
+    {{
+        double lo;
+        double hi = kd_loghl_d(abs(a), lo);
+        double e = 0.0LF;
+        double y = abs(b) < 1e290LF ? kd_twoprod_d(b, hi, e) : b * hi;
+        r = kd_exp2part_d(y, e + b * lo);
+    }}
+    return (a < 0.0LF && odd) ? -r : r;
+}}""",
+    # Beyond 22, sinh and cosh are exp(a) / 2 = exp(a - ln2) to double precision (no overflow before theirs).
+    "kd_sinh_d": f"""double kd_sinh_d(double x) {{
+    double a = abs(x);
+    double r;
+    if (a < 22.0LF) {{ double t = kd_expm1_d(a); r = 0.5LF * (t + t / (t + 1.0LF)); }}
+    else r = kd_exp2part_d(a - {_LN2_HI}, -{_LN2_LO});
+    return x < 0.0LF ? -r : (x == 0.0LF ? x : r);
+}}""",
+    "kd_cosh_d": f"""double kd_cosh_d(double x) {{
+    double a = abs(x);
+    if (a < 22.0LF) {{ double t = kd_exp_d(a); return 0.5LF * (t + 1.0LF / t); }}
+    return kd_exp2part_d(a - {_LN2_HI}, -{_LN2_LO});
+}}""",
+    "kd_tanh_d": """double kd_tanh_d(double x) {
+    double a = abs(x);
+    if (isnan(x)) return x;
+    if (a > 22.0LF) return x < 0.0LF ? -1.0LF : 1.0LF;
+    double t = kd_expm1_d(2.0LF * a);
+    double r = t / (t + 2.0LF);
+    return x < 0.0LF ? -r : (x == 0.0LF ? x : r);
+}""",
+    "kd_sigmoid_d": """double kd_sigmoid_d(double x) { return 1.0LF / (1.0LF + kd_exp_d(-x)); }""",
+    # x - k pi/2 in double-double: pi/2 in three doubles (159 bits), each k * part exact (Dekker), summed
+    # with two-sums; a second pass takes out what a rounded k left. Exact to the last bit for |x| < 2**60.
+    "kd_trigsub_d": """double kd_trigsub_d(double x, double xl, double k, out double lo) {
+    double e1, e2, t1, t2, t3;
+    double p1 = kd_twoprod_d(k, 1.5707963267948966LF, e1);
+    double p2 = kd_twoprod_d(k, 6.123233995736766e-17LF, e2);
+    double s = kd_twosum_d(x, -p1, t1);
+    s = kd_twosum_d(s, -e1, t2);
+    s = kd_twosum_d(s, -p2, t3);
+    double l = (((xl + t1) + t2) + t3) - (e2 + k * -1.4973849048591698e-33LF);
+    return kd_twosum_d(s, l, lo);
+}""",
+    # x = k pi/2 + r (r as r + rl, |r| <= pi/4 about); q = k mod 4. NaN past 2**60, where pi's 159 bits end.
+    "kd_trigred_d": f"""double kd_trigred_d(double x, out double rl, out int q) {{
+    if (!(abs(x) < 1.152921504606847e18LF)) {{ q = 0; rl = 0.0LF; return {_NAN}; }}
+    double k = floor(x * 0.63661977236758134LF + 0.5LF);
+    double lo;
+    double r = kd_trigsub_d(x, 0.0LF, k, lo);
+    double k2 = floor(r * 0.63661977236758134LF + 0.5LF);
+    r = kd_trigsub_d(r, lo, k2, rl);
+    q = int(mod(mod(k, 4.0LF) + mod(k2, 4.0LF), 4.0LF));
+    return r;
+}}""",
+    "kd_sinr_d": f"""double kd_sinr_d(double r) {{ double z = r * r; return r + r * z * ({_SIN_POLY}); }}""",
+    "kd_cosr_d": f"""double kd_cosr_d(double r) {{
+    double z = r * r;
+    double hz = 0.5LF * z;
+    double w = 1.0LF - hz;
+    return w + (((1.0LF - w) - hz) + z * z * ({_COS_POLY}));
+}}""",
+    "kd_sin_d": f"""double kd_sin_d(double x) {{
+    if (isinf(x) || isnan(x)) return {_NAN};
+    if (x == 0.0LF) return x;
+    int q;
+    double rl;
+    double r = kd_trigred_d(x, rl, q);
+    double v = (q == 0 || q == 2) ? kd_sinr_d(r) : kd_cosr_d(r);
+    return q >= 2 ? -v : v;
+}}""",
+    "kd_cos_d": f"""double kd_cos_d(double x) {{
+    if (isinf(x) || isnan(x)) return {_NAN};
+    int q;
+    double rl;
+    double r = kd_trigred_d(x, rl, q);
+    double v = (q == 0 || q == 2) ? kd_cosr_d(r) : kd_sinr_d(r);
+    return (q == 1 || q == 2) ? -v : v;
+}}""",
+    "kd_tan_d": f"""double kd_tan_d(double x) {{
+    if (isinf(x) || isnan(x)) return {_NAN};
+    if (x == 0.0LF) return x;
+    int q;
+    double rl;
+    double r = kd_trigred_d(x, rl, q);
+    double s = kd_sinr_d(r);
+    double c = kd_cosr_d(r);
+    return (q == 0 || q == 2) ? s / c : -c / s;
+}}""",
+    "kd_atanr_d": f"""double kd_atanr_d(double t) {{ double z = t * t; return t + t * z * ({_ATAN_POLY}); }}""",
+    # atan on [0, inf]: 1/a above 1, then atan(c) + atan((a - c) / (1 + a c)) with c in {{0, 1/2, 1}}.
+    "kd_atanp_d": """double kd_atanp_d(double a) {
+    bool inv = a > 1.0LF;
+    if (inv) a = 1.0LF / a;
+    double r;
+    if (a < 0.25LF) r = kd_atanr_d(a);
+    else if (a < 0.75LF) r = 4.63647609000806093515e-01LF + (kd_atanr_d((a - 0.5LF) / (1.0LF + 0.5LF * a))
+                                                             + 2.26987774529616870924e-17LF);
+    else r = 7.85398163397448278999e-01LF + (kd_atanr_d((a - 1.0LF) / (1.0LF + a)) + 3.06161699786838301793e-17LF);
+    return inv ? (1.57079632679489655800e+00LF - r) + 6.12323399573676603587e-17LF : r;
+}""",
+    "kd_atan_d": """double kd_atan_d(double x) {
+    if (isnan(x)) return x;
+    double r = kd_atanp_d(abs(x));
+    return x < 0.0LF ? -r : (x == 0.0LF ? x : r);
+}""",
+    # NumPy's arctan2, signed zeros and infinities included.
+    "kd_atan2_d": """double kd_atan2_d(double y, double x) {
+    if (isnan(x) || isnan(y)) return x + y;
+    bool ny = (unpackDouble2x32(y).y >> 31) != 0u;
+    bool nx = (unpackDouble2x32(x).y >> 31) != 0u;
+    double ay = abs(y), ax = abs(x);
+    double r;
+    if (ay == 0.0LF && ax == 0.0LF) r = 0.0LF;
+    else if (isinf(ay) && isinf(ax)) r = 7.85398163397448278999e-01LF;
+    else if (ay <= ax) r = kd_atanp_d(ay / ax);
+    else r = (1.57079632679489655800e+00LF - kd_atanp_d(ax / ay)) + 6.12323399573676603587e-17LF;
+    if (nx) r = (3.14159265358979311600e+00LF - r) + 1.22464679914735320717e-16LF;
+    return ny ? -r : r;
+}""",
+    "kd_asin_d": f"""double kd_asin_d(double x) {{
+    return abs(x) <= 1.0LF ? kd_atan2_d(x, sqrt((1.0LF - x) * (1.0LF + x))) : (isnan(x) ? x : {_NAN});
+}}""",
+    "kd_acos_d": f"""double kd_acos_d(double x) {{
+    return abs(x) <= 1.0LF ? kd_atan2_d(sqrt((1.0LF - x) * (1.0LF + x)), x) : (isnan(x) ? x : {_NAN});
+}}""",
+    "kd_asinh_d": """double kd_asinh_d(double x) {
+    double a = abs(x);
+    double r;
+    if (a > 268435456.0LF) r = kd_log_d(a) + 6.93147180559945286227e-01LF;
+    else if (a > 2.0LF) r = kd_log_d(2.0LF * a + 1.0LF / (sqrt(a * a + 1.0LF) + a));
+    else r = kd_log1p_d(a + a * a / (1.0LF + sqrt(1.0LF + a * a)));
+    return x < 0.0LF ? -r : (x == 0.0LF ? x : r);
+}""",
+    "kd_acosh_d": f"""double kd_acosh_d(double x) {{
+    if (isnan(x)) return x;
+    if (x < 1.0LF) return {_NAN};
+    if (x > 268435456.0LF) return kd_log_d(x) + 6.93147180559945286227e-01LF;
+    if (x > 2.0LF) return kd_log_d(2.0LF * x - 1.0LF / (x + sqrt(x * x - 1.0LF)));
+    double t = x - 1.0LF;
+    return kd_log1p_d(t + sqrt(2.0LF * t + t * t));
+}}""",
+    "kd_atanh_d": f"""double kd_atanh_d(double x) {{
+    double a = abs(x);
+    if (isnan(x)) return x;
+    if (a > 1.0LF) return {_NAN};
+    if (a == 1.0LF) return x * {_INF};
+    double r = a < 0.5LF ? 0.5LF * kd_log1p_d(2.0LF * a + 2.0LF * a * a / (1.0LF - a))
+                         : 0.5LF * kd_log1p_d(2.0LF * a / (1.0LF - a));
+    return x < 0.0LF ? -r : (x == 0.0LF ? x : r);
+}}""",
+}

@@ -1,9 +1,10 @@
 """Python AST -> kernel IR, expressions: the half of :class:`~kdsl.frontend.kernels.ast.Lowerer` that turns
 expression nodes into typed :class:`~kdsl.frontend.kernels.ir.Expr` values.
 
-Operators follow the arrays' rules exactly: result dtypes come from :func:`kdsl.codegen.ops.signature` (NumPy 2,
-NEP 50: Python literals are *weak*, ``x * 2`` keeps x's dtype) and the GLSL of every operator from
-:func:`kdsl.codegen.ops.render_op`, so ``//``, ``%``, ``**``, division by zero and NaN handling are NumPy's.
+Operators follow the arrays' rules: result dtypes come from :func:`kdsl.codegen.ops.signature` (NumPy 2,
+NEP 50: Python literals are *weak*, ``x * 2`` keeps x's dtype; one GPU exception, :func:`kernel_signature`)
+and the GLSL of every operator from :func:`kdsl.codegen.ops.render_op`, so ``//``, ``%``, ``**``, division
+by zero and NaN handling are NumPy's.
 Names resolve to kernel variables, arrays (which can only be indexed) or Python values frozen into the kernel
 (constexpr arguments, global numbers). Indices are linearised row-major from the arrays' shapes; a negative
 index counts from the end, as in Python; calls go to :mod:`kdsl.frontend.kernels.intrinsics`.
@@ -76,6 +77,24 @@ def weak_dtype(e: Expr) -> DType:
     return dt.int32 if -(2 ** 31) <= int(e.const) < 2 ** 31 else dt.int64
 
 
+def kernel_signature(name: str, keys: list[Any]) -> tuple[DType, list[DType]]:
+    """:func:`kdsl.codegen.ops.signature` with one GPU rule on top: a kernel computes in float64 only when an
+    operand is float64. NumPy makes float32 with int32 (``x[i] * i``), int / int and ``sin`` of an int float64;
+    in a kernel that would silently run in double precision (slow on most GPUs, missing on many), so there the
+    float32 operand wins, as in PyTorch, JAX and Triton.
+
+    >>> kernel_signature("mul", [dt.float32, dt.int32])[0], kernel_signature("div", [dt.int32, dt.int32])[0]
+    (kdsl.float32, kdsl.float32)
+    >>> kernel_signature("mul", [dt.float64, dt.int32])[0]
+    kdsl.float64
+    """
+    out, ins = signature(name, keys)
+    if dt.float64 in keys:
+        return out, ins
+    narrow = {dt.float64: dt.float32}
+    return narrow.get(out, out), [narrow.get(t, t) for t in ins]
+
+
 def operand_key(e: Expr) -> Any:
     """What :func:`kdsl.codegen.ops.signature` takes for ``e``: its Python value if weak, else its dtype."""
     return e.const if e.weak else e.dtype
@@ -130,7 +149,7 @@ class ExpressionLowerer:
     def op(self, name: str, args: list[Expr], node: ast.AST, what: str = "") -> Expr:
         """Op ``name`` of kdsl.codegen.ops on ``args``: NumPy's result dtype and the shared GLSL."""
         try:
-            out, ins = signature(name, [operand_key(a) for a in args])
+            out, ins = kernel_signature(name, [operand_key(a) for a in args])
         except (TypeError, OverflowError):
             kinds = " and ".join(a.dtype.name for a in args)
             raise self.type_error(node, f"{what or name} is not defined for {kinds} operands (NumPy has no such "
@@ -347,7 +366,7 @@ class ExpressionLowerer:
 
     def operand_dtype(self, a: Expr, b: Expr) -> DType:
         """The common dtype of two values (NumPy's promotion, literals weak): ``x * 2`` keeps x's dtype."""
-        return signature("maximum", [operand_key(a), operand_key(b)])[0] if not (
+        return kernel_signature("maximum", [operand_key(a), operand_key(b)])[0] if not (
             a.dtype is dt.bool_ and b.dtype is dt.bool_) else dt.bool_
 
     def binary(self, op: str, a: Expr, b: Expr, node: ast.AST) -> Expr:
@@ -362,7 +381,7 @@ class ExpressionLowerer:
 
     def power(self, a: Expr, b: Expr, node: ast.AST) -> Expr:
         """``a ** b`` with NumPy's power (x ** 2 is x * x, which power gives bit for bit)."""
-        out, _ = signature("pow", [operand_key(a), operand_key(b)])
+        out, _ = kernel_signature("pow", [operand_key(a), operand_key(b)])
         if out.is_int and b.const is not None and b.const < 0:
             raise self.type_error(node, "integers to negative integer powers are not allowed (NumPy raises too); "
                                         "make an operand a float: x ** -1.0 or 1.0 / x")

@@ -3,8 +3,9 @@
 ``round`` / ``pow``.
 
 Every function that the arrays have is rendered by :func:`kdsl.codegen.ops.render_op`, the code the array
-kernels use, with NumPy's result dtype (``kd.sin(i)`` of an int32 ``i`` is float64, as ``np.sin`` gives): the
-same call gives the same bits in ``@kd.kernel`` and through ``kd.sin(array)``. float64 has real double
+kernels use, with NumPy's result dtype except that float64 needs a float64 operand (``kd.sin(i)`` of an int32
+``i`` is float32 in a kernel, float64 in NumPy): the same call on the same dtype gives the same bits in
+``@kd.kernel`` and through ``kd.sin(array)``. float64 has real double
 precision implementations (see docs/kernels.md for each function's accuracy).
 
 Example:
@@ -60,10 +61,13 @@ def math_call(c: IntrinsicCall, name: str) -> Expr:
 
 
 def _float_args(args: list[Expr]) -> tuple[DType, list[Expr]]:
-    """The float dtype NumPy computes ``args`` in (``np.add``'s, made a float as ``np.sqrt`` does)."""
+    """The float dtype ``args`` compute in: NumPy's (``np.add``'s, made a float as ``np.sqrt`` does), but float64
+    only when an operand is float64 (see :func:`~kdsl.frontend.kernels.ast_expr.kernel_signature`)."""
     keys = [operand_key(a) for a in args]
     ftype = dt.result_dtype(np.add, *keys) if len(keys) > 1 else dt.result_dtype(np.sqrt, *keys)
     ftype = ftype if ftype.is_float else dt.result_dtype(np.sqrt, ftype)
+    if ftype is dt.float64 and dt.float64 not in keys:
+        ftype = dt.float32
     return ftype, [cast(a, ftype) for a in args]
 
 

@@ -74,6 +74,7 @@ class Memory(Destroyable):
         return not self._destroyed
 
     def check_alive(self, action: str = "use") -> None:
+        self._ctx.check_usable()
         if self._destroyed:
             raise RuntimeError(f"cannot {action} a destroyed {self._kind}: it was freed by destroy(); "
                                "create a new one with the Manager")
@@ -93,7 +94,8 @@ class Memory(Destroyable):
             raise RuntimeError(f"this {self._kind} has memory type 'storage' (device only): it has no host data; "
                                "copy it into a host or device tensor with OpCopy to read it")
         view = np.asarray(self)
-        self._views += 1
+        with self._ctx.lock:
+            self._views += 1
         weakref.finalize(view, self._view_gone)
         return view
 
@@ -104,23 +106,32 @@ class Memory(Destroyable):
                 "data": (self._host_address(), False)}
 
     def _view_gone(self) -> None:
-        self._views -= 1
-        if self._destroyed and self._views == 0:
+        with self._ctx.lock:
+            self._views -= 1
+            free = self._destroyed and self._views == 0
+        if free:
             self._free()
 
     # ----- lifetime -----
     def destroy(self) -> None:
-        """Free the Vulkan objects (idempotent). Waits for any running sequence that uses this memory."""
-        if self._destroyed:
-            return
-        self._destroyed = True
-        if self._ctx.device is None:
+        """Free the Vulkan objects (idempotent, from any thread). Waits for any running sequence that uses this
+        memory; in a forked child whose parent made it, only forgets it."""
+        with self._ctx.lock:  # two threads (or one and the garbage collector) may destroy at once
+            if self._destroyed:
+                return
+            self._destroyed = True
+        if self._ctx.device is None or self._ctx.foreign:
             return
         self._ctx.wait_for_users(self)
-        if self._views == 0:
+        with self._ctx.lock:
+            free = self._views == 0
+        if free:
             self._free()
 
     def _free(self) -> None:
+        if self._ctx.foreign:
+            self._buffers = []
+            return
         for buf in self._buffers:
             buf.free()
         self._buffers = []

@@ -141,6 +141,16 @@ class OpCopy(OpBase):
 
     def __init__(self, mems):
         self.mems = _check_mems(mems, 2, "OpCopy")
+        # A copy whose source and destination overlap is undefined in Vulkan (vkCmdCopyBuffer/Image), and two
+        # copies into one destination race: every memory object may appear once.
+        seen: dict[int, int] = {}
+        for i, m in enumerate(self.mems):
+            if id(m) in seen:
+                first = seen[id(m)]
+                role = "the source" if first == 0 else f"destination {first}"
+                raise RuntimeError(f"OpCopy: {m!r} is both {role} and destination {i} (overlapping copy); every "
+                                   "tensor/image may appear once: copy through a temporary tensor instead")
+            seen[id(m)] = i
 
     def objects(self):
         return self.mems
@@ -205,10 +215,12 @@ class OpAlgoDispatch(OpBase):
         algo._check_alive()
         for m in algo.get_mem_objects():
             m.check_alive("dispatch with")
+        push = None
         if self.push is not None and not (isinstance(self.push, (list, tuple)) and len(self.push) == 0):
-            algo.set_push_constants(self.push)
+            push = algo._checked_push(self.push)
+            algo._push = push  # Kompute's rule: they replace the algorithm's from now on
         BEFORE_DISPATCH.record(cmd)
-        algo.record_dispatch(cmd, algo._push)
+        algo.record_dispatch(cmd, push)
 
 
 class OpMult(OpAlgoDispatch):

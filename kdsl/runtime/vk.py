@@ -19,6 +19,8 @@ from collections import Counter
 import vulkan
 from vulkan import ffi, lib
 
+from .lifetime import after_fork_in_child
+
 WHOLE_SIZE = 2**64 - 1  # the package defines VK_WHOLE_SIZE as -1, which cffi rejects for a uint64
 
 __all__ = ["WHOLE_SIZE", "ffi", "lib", "vulkan", "new", "check", "cstrings", "enumerate_", "VulkanError",
@@ -95,6 +97,14 @@ def track(kind: str, delta: int) -> None:
         _live[kind] += delta
         if _live[kind] < 0:  # a double free would show here before it crashed the driver
             raise AssertionError(f"kdsl freed more {kind} objects than it created")
+
+
+def _new_lock_in_child() -> None:
+    global _live_lock
+    _live_lock = threading.Lock()
+
+
+after_fork_in_child(_new_lock_in_child)
 
 
 def live_objects() -> dict[str, int]:

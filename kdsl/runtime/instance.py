@@ -162,6 +162,11 @@ def device_info(physical) -> dict:
         "device_memory": max(local_heaps, default=0),
         "max_shared_memory_size": int(limits.maxComputeSharedMemorySize),
         "max_push_constants_size": int(limits.maxPushConstantsSize),
+        "max_bound_descriptor_sets": int(limits.maxBoundDescriptorSets),
+        "max_per_stage_storage_buffers": int(limits.maxPerStageDescriptorStorageBuffers),
+        "max_per_stage_storage_images": int(limits.maxPerStageDescriptorStorageImages),
+        "max_per_stage_resources": int(limits.maxPerStageResources),
+        "max_descriptor_set_storage_buffers": int(limits.maxDescriptorSetStorageBuffers),
         "max_image_dimension_2d": int(limits.maxImageDimension2D),
         "timestamps_supported": bool(limits.timestampComputeAndGraphics)
                                 or any(f["timestamp_valid_bits"] for f in families),

@@ -22,6 +22,13 @@ from .types import MemoryTypes, data_type_of
 from .vk import ffi, lib, new
 
 
+def _address(buf: Buffer) -> int:
+    """The host pointer of a mapped buffer (only host-visible buffers are asked)."""
+    if buf.address is None:
+        raise RuntimeError("this memory has no host-visible buffer")
+    return buf.address
+
+
 def _host_array(buf: Buffer, dtype: np.dtype, count: int) -> np.ndarray:
     """A NumPy view of a mapped buffer (internal use: the caller keeps ``buf`` alive)."""
     return np.frombuffer(ffi.buffer(ffi.cast("void*", buf.address), count * dtype.itemsize), dtype=dtype)
@@ -82,6 +89,11 @@ class Memory(Destroyable):
     # ----- host access -----
     def _host_address(self) -> int:
         raise NotImplementedError
+
+    @property
+    def staging(self) -> Buffer | None:
+        """The host-visible copy the device copies to and from (None when there is none)."""
+        return None
 
     def data(self) -> np.ndarray:
         """A writable NumPy view of the host-visible copy; its ``.base`` is this object.
@@ -204,7 +216,7 @@ class Tensor(Memory):
         return self._buffers[1] if len(self._buffers) > 1 else None
 
     def _host_address(self) -> int:
-        return self._buffers[-1].address
+        return _address(self._buffers[-1])
 
     @property
     def nbytes(self) -> int:

@@ -64,17 +64,14 @@ def shader_info(code: bytes) -> ShaderInfo:
 def _clear_mismatch(tensor: np.dtype, shader: str) -> bool:
     """True when a tensor of dtype ``tensor`` bound to a buffer of ``shader`` elements is surely a mistake.
 
-    Only integers read as floats of the same width and floats read as *signed* integers of the same width are
-    refused: a shader may read any data as ``uint`` words (raw bits, packing), and elements of another width
-    are how packed data (bytes read as uint32, float16 pairs) is read.
+    Only signed integers and floats of the same width, read as each other, are refused. Unsigned integers on
+    either side mean raw words (a shader reading float bits as ``uint``, a ``uint32`` placeholder bound to an
+    unused binding), and elements of another width are how packed data (bytes read as uint32, float16 pairs)
+    is read.
     """
-    kind = {"f": "float", "i": "int", "u": "uint"}.get(tensor.kind)
-    if kind is None:
-        return False
     width = tensor.itemsize * 8
-    if shader == f"float{width}":
-        return kind in ("int", "uint")
-    return shader == f"int{width}" and kind == "float"
+    return ((tensor.kind == "i" and shader == f"float{width}")
+            or (tensor.kind == "f" and shader == f"int{width}"))
 
 
 def check_interface(code: bytes, images: list[bool], push_nbytes: int,

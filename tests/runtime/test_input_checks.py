@@ -16,6 +16,7 @@ layout(local_size_x = 1) in;
 layout(set = 0, binding = 0) buffer Values { float v[]; };
 void main() { v[gl_GlobalInvocationID.x] += 1.0; }"""
 
+_DOUBLE_BUFFER = _FLOAT_BUFFER.replace("float v[]", "double v[]")
 _UINT_BUFFER = _FLOAT_BUFFER.replace("float v[]", "uint v[]").replace("+= 1.0", "+= 1u")
 _INT_BUFFER = _FLOAT_BUFFER.replace("float v[]", "int v[]").replace("+= 1.0", "+= 1")
 
@@ -25,13 +26,18 @@ def test_tensor_of_none_is_a_type_error(mgr):
         mgr.tensor(None)
 
 
-@pytest.mark.parametrize("dtype", [np.int32, np.uint32])
-def test_integer_tensor_bound_to_a_float_buffer(mgr, dtype):
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_integer_tensor_bound_to_a_float_buffer(mgr, features, dtype):
+    if np.dtype(dtype).itemsize == 8 and not {"float64", "int64"} <= features:
+        pytest.skip("needs float64 and int64")
     t = mgr.tensor_t(np.array([1, 2], dtype))
-    with pytest.raises(TypeError, match=rf"binding 0 \(Values\) of the shader is a buffer of float32 but the "
+    source = _FLOAT_BUFFER if np.dtype(dtype).itemsize == 4 else _DOUBLE_BUFFER
+    width = 8 * np.dtype(dtype).itemsize
+    with pytest.raises(TypeError, match=rf"binding 0 \(Values\) of the shader is a buffer of float{width} but the "
                                         rf"tensor bound to it holds {np.dtype(dtype)}"):
-        mgr.algorithm([t], kp.compile_source(_FLOAT_BUFFER))
-    algo = mgr.algorithm([mgr.tensor([1.0, 2.0])], kp.compile_source(_FLOAT_BUFFER))
+        mgr.algorithm([t], kp.compile_source(source))
+    floats = mgr.tensor_t(np.array([1.0, 2.0], f"float{width}"))
+    algo = mgr.algorithm([floats], kp.compile_source(source))
     with pytest.raises(TypeError, match="holds " + str(np.dtype(dtype))):
         algo.update_bindings([t])
     algo.destroy()
@@ -43,11 +49,14 @@ def test_float_tensor_bound_to_an_int_buffer(mgr):
 
 
 def test_raw_bits_and_other_widths_are_allowed(mgr):
-    """A shader may read any data as uint words (bit tricks, packing), and data of another width."""
+    """A shader may read any data as uint words (bit tricks, packing), uint words as anything (a placeholder
+    tensor on an unused binding), and data of another width."""
     floats = mgr.tensor_t(np.array([1.0, -2.0], np.float32))
     mgr.algorithm([floats], kp.compile_source(_UINT_BUFFER)).destroy()
     ints = mgr.tensor_t(np.array([1, 2], np.int32))
     mgr.algorithm([ints], kp.compile_source(_UINT_BUFFER)).destroy()
+    words = mgr.tensor_t(np.array([1, 2], np.uint32))
+    mgr.algorithm([words], kp.compile_source(_FLOAT_BUFFER)).destroy()
     doubles = mgr.tensor_t(np.zeros(2, np.float64))  # read as pairs of 32-bit words
     mgr.algorithm([doubles], kp.compile_source(_INT_BUFFER)).destroy()
 

@@ -74,6 +74,7 @@ class Context:
     @classmethod
     def create(cls, device_index: int, family_indices: list[int], desired_extensions: list[str],
                pipeline_cache_size: int | None = None) -> Context:
+        lifetime.check_device_allowed()
         instance = Instance()
         try:
             ctx = cls._create_on(instance, device_index, family_indices, desired_extensions)

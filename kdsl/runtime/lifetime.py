@@ -17,7 +17,9 @@ Example:
 
 from __future__ import annotations
 
+import atexit
 import os
+import sys
 import threading
 import weakref
 from collections.abc import Callable
@@ -25,6 +27,13 @@ from typing import Any
 
 FORK_ERROR = ("this Manager was created in the parent process before fork(); create a new Manager in the "
               "child, or use the 'spawn' start method (multiprocessing.get_context('spawn'))")
+FORK_DRIVER_ERROR = ("this process was forked from one that had a {driver} Vulkan device open, and that driver "
+                     "cannot start a device in a forked child (it hangs or fails); use the 'spawn' start method "
+                     "(multiprocessing.get_context('spawn')), or fork before the parent opens a device")
+# Drivers that cannot open a device in a child forked from a process that had one open (seen: NVIDIA's crashes
+# at exit, hangs or fails vkCreateDevice there, as CUDA refuses re-initialisation after fork).
+_NO_FORK_VENDORS = {0x10DE: "NVIDIA"}
+_inherited: list[dict] = []  # device info of the live devices this process inherited through fork()
 
 
 class Destroyable:
@@ -63,14 +72,70 @@ def after_fork_in_child(fn: Callable[[], None]) -> Callable[[], None]:
     return fn
 
 
+def check_device_allowed() -> None:
+    """Raise before opening a device in a forked child whose parent had a device of a driver that cannot."""
+    for info in _inherited:
+        driver = _NO_FORK_VENDORS.get(info.get("vendor_id", 0))
+        if driver:
+            raise RuntimeError(FORK_DRIVER_ERROR.format(driver=driver))
+
+
+class _ExitStatus:
+    """The status a forked child exits with: what it passed to ``sys.exit``, 1 after an uncaught exception."""
+
+    code: object = 0
+
+    def __init__(self) -> None:
+        real_exit, real_hook = sys.exit, sys.excepthook
+
+        def exit(code: object = None) -> None:
+            self.code = code
+            real_exit(code)
+
+        def hook(*args: Any) -> None:
+            self.code = 1
+            real_hook(*args)
+
+        sys.exit, sys.excepthook = exit, hook
+
+    def value(self) -> int:
+        if self.code is None:
+            return 0
+        if isinstance(self.code, int):
+            return self.code & 0xFF
+        print(self.code, file=sys.stderr)  # sys.exit("message"): printed, status 1
+        return 1
+
+
+def _leave_without_driver_exit_handlers(status: _ExitStatus) -> None:
+    """The child's last Python exit hook: run every other one, flush, then ``os._exit``.
+
+    The C exit handlers of the drivers whose devices the child inherited would touch the parent's driver
+    threads: Mesa's joins them and crashes, NVIDIA's crashes too. ``multiprocessing`` ends its forked workers
+    with ``os._exit`` for the same kind of reason; this does it for a plain ``os.fork()`` child.
+    """
+    atexit.unregister(_leave_without_driver_exit_handlers)
+    atexit._run_exitfuncs()  # the hooks registered before this one (they would run after it)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # pragma: no cover - a closed stream
+            pass
+    os._exit(status.value())
+
+
 def _in_child() -> None:
     """os.register_at_fork(after_in_child=...): only the forking thread survives, and locks another thread
     held at fork time stay locked forever in the child, so every runtime lock is replaced, not reused."""
     global _contexts_lock
     _contexts_lock = threading.Lock()
+    live = [ctx for ctx in list(_contexts) if getattr(ctx, "device", None) is not None]
     for ctx in list(_contexts):
         ctx.mark_foreign()
     _contexts.clear()
+    if live:
+        _inherited.extend(ctx.info for ctx in live)
+        atexit.register(_leave_without_driver_exit_handlers, _ExitStatus())
     for fn in list(_child_hooks):
         try:
             fn()

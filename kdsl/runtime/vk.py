@@ -35,7 +35,7 @@ class VulkanError(RuntimeError):
     """A Vulkan call returned an error code. ``result`` is the VkResult number."""
 
     def __init__(self, what: str, result: int):
-        self.result = result
+        self.what, self.result = what, result
         name = _RESULT_NAMES.get(result, f"VkResult {result}")
         hint = ""
         if result == vulkan.VK_ERROR_OUT_OF_DEVICE_MEMORY:
@@ -45,6 +45,9 @@ class VulkanError(RuntimeError):
         elif result == vulkan.VK_ERROR_DEVICE_LOST:
             hint = " (the device was lost: a kernel may have faulted or run too long)"
         super().__init__(f"{what} failed with {name}{hint}")
+
+    def __reduce__(self):  # picklable: multiprocessing sends a worker's exception to the parent
+        return type(self), (self.what, self.result)
 
 
 def check(result: int, what: str) -> int:

@@ -23,7 +23,7 @@ import sys
 import threading
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 FORK_ERROR = ("this Manager was created in the parent process before fork(); create a new Manager in the "
               "child, or use the 'spawn' start method (multiprocessing.get_context('spawn'))")
@@ -83,12 +83,12 @@ def check_device_allowed() -> None:
 class _ExitStatus:
     """The status a forked child exits with: what it passed to ``sys.exit``, 1 after an uncaught exception."""
 
-    code: object = 0
+    code: str | int | None = 0
 
     def __init__(self) -> None:
         real_exit, real_hook = sys.exit, sys.excepthook
 
-        def exit(code: object = None) -> None:
+        def exit(code: str | int | None = None) -> NoReturn:
             self.code = code
             real_exit(code)
 

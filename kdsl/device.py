@@ -134,7 +134,8 @@ class Device:
         self.max_push_words = min(32, info.get("max_push_constants_size", 128) // 4)
         # Storage buffers one generated kernel may bind (its output included); the scheduler cuts fusion to
         # stay within it. Vulkan guarantees 4; lavapipe allows 32.
-        self.max_buffers = max(4, int(info.get("max_storage_buffers_per_stage", 4)))
+        self.max_buffers = max(4, min(int(info.get("max_per_stage_storage_buffers", 4)),
+                                      int(info.get("max_descriptor_set_storage_buffers", 4))))
 
     @property
     def manager(self) -> Any:

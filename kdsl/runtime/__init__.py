@@ -13,13 +13,16 @@ from . import validation
 from .algorithm import Algorithm
 from .image import Image
 from .instance import list_devices
+from .lifetime import after_fork_in_child
 from .manager import Manager
 from .memory import Memory, Tensor
 from .ops import OpAlgoDispatch, OpBase, OpCopy, OpMemoryBarrier, OpMult, OpSyncDevice, OpSyncLocal
+from .pipeline import pipeline_cache_size, set_pipeline_cache_size
 from .sequence import Sequence
 from .types import DataTypes, MemoryTypes
 from .vk import VulkanError, live_objects
 
 __all__ = ["Manager", "Memory", "Tensor", "Image", "Algorithm", "Sequence", "OpBase", "OpSyncDevice",
            "OpSyncLocal", "OpCopy", "OpAlgoDispatch", "OpMult", "OpMemoryBarrier", "MemoryTypes", "DataTypes",
-           "list_devices", "live_objects", "validation", "VulkanError"]
+           "list_devices", "live_objects", "validation", "VulkanError", "set_pipeline_cache_size",
+           "pipeline_cache_size", "after_fork_in_child"]

@@ -21,12 +21,14 @@ Example:
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from .image import Image
 from .lifetime import Destroyable
 from .memory import Memory, Tensor
-from .spirv import check_interface, check_spirv, spirv_bytes
+from .spirv import check_interface, check_limits, check_spec_constants, check_spirv, spirv_bytes
 from .vk import WHOLE_SIZE, check, ffi, lib, new, track, vulkan
 
 _CONST_DTYPES = {np.dtype(t) for t in (np.float32, np.int32, np.uint32, np.float64, np.int64, np.uint64)}
@@ -56,6 +58,8 @@ class Algorithm(Destroyable):
     def __init__(self, ctx, mem_objects, spirv, workgroup=None, spec_consts=None, push_consts=None):
         self._ctx = ctx
         self._destroyed = True
+        # Any thread may record a dispatch of a shared algorithm, rebuild it or destroy it: one at a time.
+        self._lock = threading.RLock()
         ctx.pin()
         self._pinned = True
         try:
@@ -66,21 +70,31 @@ class Algorithm(Destroyable):
 
     # ----- building -----
     def rebuild(self, mem_objects, spirv, workgroup=None, spec_consts=None, push_consts=None) -> None:
-        """Replace everything: bindings, shader, workgroup and constants (Kompute's ``rebuild``)."""
+        """Replace everything: bindings, shader, workgroup and constants (Kompute's ``rebuild``).
+
+        Every device limit the shader can exceed is checked here, before anything is recorded.
+        """
+        self._ctx.check_usable()
         mems = _check_mem_objects(mem_objects, self._ctx)
         code = spirv_bytes(spirv)
         check_spirv(code)
         spec = constants(spec_consts, "spec_consts")
         push = constants(push_consts, "push_consts")
-        check_interface(code, [isinstance(m, Image) for m in mems], push.nbytes)
         limit = self._ctx.info["max_push_constants_size"]
         if push.nbytes > limit:
-            raise RuntimeError(f"push constants of {push.nbytes} bytes exceed this device's limit of {limit}")
+            raise RuntimeError(f"push constants of {push.nbytes} bytes exceed this device's maxPushConstantsSize "
+                               f"of {limit} bytes; pass large parameters in a tensor")
+        check_interface(code, [isinstance(m, Image) for m in mems], push.nbytes,
+                        [None if isinstance(m, Image) else m.dtype for m in mems])
+        check_spec_constants(code, spec)
+        check_limits(code, spec, self._ctx.info)
+        _check_binding_counts(mems, self._ctx.info)
         group = self._workgroup(workgroup, mems)
-        self._free_vulkan()
-        self._mems, self._spirv, self._spec, self._push, self._group = mems, code, spec, push, group
-        self._destroyed = False
-        self._build()
+        with self._lock:
+            self._free_vulkan()
+            self._mems, self._spirv, self._spec, self._push, self._group = mems, code, spec, push, group
+            self._destroyed = False
+            self._build()
 
     def _workgroup(self, workgroup, mems) -> tuple[int, int, int]:
         wg = list(workgroup) if workgroup is not None else []
@@ -155,11 +169,24 @@ class Algorithm(Destroyable):
         if kinds != [isinstance(m, Image) for m in self._mems]:
             raise RuntimeError(f"update_bindings needs {len(self._mems)} memory objects of the same kinds "
                                f"(tensor/image) as the algorithm was built with; got {len(mems)}")
-        self._write_descriptors(mems)
-        self._mems = mems
+        check_interface(self._spirv, kinds, self._push.nbytes,
+                        [None if k else m.dtype for m, k in zip(mems, kinds, strict=True)])
+        with self._lock:
+            self._check_alive()
+            self._write_descriptors(mems)
+            self._mems = mems
 
-    def record_dispatch(self, cmd, push: np.ndarray) -> None:
-        """Bind pipeline and descriptors, push constants, dispatch (called by OpAlgoDispatch)."""
+    def record_dispatch(self, cmd, push: np.ndarray | None = None) -> None:
+        """Bind pipeline and descriptors, push constants, dispatch (called by OpAlgoDispatch).
+
+        ``push`` (None: the algorithm's own) is recorded as given; under the lock so that a rebuild in another
+        thread cannot swap the pipeline half-way.
+        """
+        with self._lock:
+            self._check_alive()
+            self._record_dispatch(cmd, self._push if push is None else push)
+
+    def _record_dispatch(self, cmd, push: np.ndarray) -> None:
         lib.vkCmdBindPipeline(cmd, vulkan.VK_PIPELINE_BIND_POINT_COMPUTE, self._pipeline.handle)
         if self._mems:
             lib.vkCmdBindDescriptorSets(cmd, vulkan.VK_PIPELINE_BIND_POINT_COMPUTE, self._layout, 0, 1, self._set,
@@ -170,6 +197,7 @@ class Algorithm(Destroyable):
         lib.vkCmdDispatch(cmd, *self._group)
 
     def _check_alive(self) -> None:
+        self._ctx.check_usable()
         if self._destroyed:
             raise RuntimeError("this algorithm was destroyed; create a new one with Manager.algorithm")
 
@@ -192,11 +220,15 @@ class Algorithm(Destroyable):
         return self._push.copy()
 
     def set_push_constants(self, values) -> None:
+        push = self._checked_push(values)
+        self._push = push
+
+    def _checked_push(self, values) -> np.ndarray:
         push = constants(values, "push_consts")
         if push.nbytes != self._push.nbytes:
             raise RuntimeError(f"push constant total memory size provided is {push.nbytes} but expected "
                                f"{self._push.nbytes} bytes")
-        self._push = push
+        return push
 
     def get_specialization_constants(self) -> np.ndarray:
         return self._spec.copy()
@@ -206,16 +238,26 @@ class Algorithm(Destroyable):
 
     # ----- lifetime -----
     def destroy(self) -> None:
-        """Free the pipeline and its objects (idempotent)."""
-        if self._ctx.device is not None and not self._destroyed:
+        """Free the pipeline and its objects (idempotent, from any thread; a no-op for the objects of a parent
+        process after fork)."""
+        lock = getattr(self, "_lock", None)
+        if lock is None:
+            return
+        with lock:
+            was_alive = not self._destroyed
+            self._destroyed = True
+        if self._ctx.device is not None and was_alive:
             self._ctx.wait_for_users(self)
-        self._free_vulkan()
-        self._destroyed = True
-        if self._pinned:
-            self._pinned = False
-            self._ctx.unpin()
+        with lock:
+            self._free_vulkan()
+            if self._pinned:
+                self._pinned = False
+                self._ctx.unpin()
 
     def _free_vulkan(self) -> None:
+        if self._ctx.foreign:
+            self._pool = self._key = self._pipeline = None
+            return
         if getattr(self, "_pool", None) is not None:
             lib.vkDestroyDescriptorPool(self._ctx.device, self._pool, ffi.NULL)
             track("VkDescriptorPool", -1)
@@ -228,6 +270,21 @@ class Algorithm(Destroyable):
         if self._destroyed:
             return "<kp.Algorithm destroyed>"
         return f"<kp.Algorithm bindings={len(self._mems)} workgroup={self._group}>"
+
+
+def _check_binding_counts(mems: list, info: dict) -> None:
+    """More descriptors than the device binds in one stage is invalid (lavapipe crashed past 32 buffers)."""
+    images = sum(isinstance(m, Image) for m in mems)
+    for count, key, name in ((len(mems) - images, "max_per_stage_storage_buffers",
+                              "maxPerStageDescriptorStorageBuffers"),
+                             (len(mems) - images, "max_descriptor_set_storage_buffers",
+                              "maxDescriptorSetStorageBuffers"),
+                             (images, "max_per_stage_storage_images", "maxPerStageDescriptorStorageImages"),
+                             (len(mems), "max_per_stage_resources", "maxPerStageResources")):
+        if count > info[key]:
+            raise RuntimeError(f"the algorithm binds {count} memory objects of this kind but this device's {name} "
+                               f"is {info[key]}; split the work into several algorithms or pack the data into "
+                               "fewer tensors")
 
 
 def _check_mem_objects(mem_objects, ctx) -> list:

@@ -69,7 +69,10 @@ class Buffer:
             raise
 
     def free(self) -> None:
-        """Unmap, destroy and free; safe to call twice."""
+        """Unmap, destroy and free; safe to call twice. A no-op in a forked child (the parent owns them)."""
+        if self.ctx.foreign:
+            self.handle = self.memory = self.address = None
+            return
         device = self.ctx.device
         if self.handle is not None:
             lib.vkDestroyBuffer(device, self.handle, ffi.NULL)

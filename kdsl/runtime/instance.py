@@ -9,7 +9,11 @@ Example:
 
 from __future__ import annotations
 
+import copy
+import threading
+
 from . import validation
+from .lifetime import after_fork_in_child
 from .vk import check, cstr, cstrings, enumerate_, ffi, lib, new, track, vulkan
 
 API_VERSION = (1 << 22) | (2 << 12)  # Vulkan 1.2: the 1.1/1.2 feature structs; every current driver has it
@@ -158,8 +162,11 @@ def device_info(physical) -> dict:
         "device_memory": max(local_heaps, default=0),
         "max_shared_memory_size": int(limits.maxComputeSharedMemorySize),
         "max_push_constants_size": int(limits.maxPushConstantsSize),
-        "max_storage_buffers_per_stage": min(int(limits.maxPerStageDescriptorStorageBuffers),
-                                             int(limits.maxDescriptorSetStorageBuffers)),
+        "max_bound_descriptor_sets": int(limits.maxBoundDescriptorSets),
+        "max_per_stage_storage_buffers": int(limits.maxPerStageDescriptorStorageBuffers),
+        "max_per_stage_storage_images": int(limits.maxPerStageDescriptorStorageImages),
+        "max_per_stage_resources": int(limits.maxPerStageResources),
+        "max_descriptor_set_storage_buffers": int(limits.maxDescriptorSetStorageBuffers),
         "max_image_dimension_2d": int(limits.maxImageDimension2D),
         "timestamps_supported": bool(limits.timestampComputeAndGraphics)
                                 or any(f["timestamp_valid_bits"] for f in families),
@@ -183,16 +190,35 @@ def queue_families(physical) -> list[dict]:
     return out
 
 
+_devices: list[dict] | None = None
+_devices_lock = threading.Lock()
+
+
 def list_devices() -> list[dict]:
     """Every Vulkan device on this machine, in the loader's order (index = ``Manager(device_index)``).
+
+    Enumerated once per process (a VkInstance costs milliseconds, more with the validation layer); each call
+    returns a fresh copy. The result is plain data, so a forked child keeps it (fork copies no devices).
 
     Example:
         >>> import kdsl.kp as kp
         >>> [d["device_name"] for d in kp.list_devices()]  # doctest: +SKIP
         ['NVIDIA H200', 'llvmpipe (LLVM 15.0.6, 256 bits)']
     """
-    instance = Instance()
-    try:
-        return [device_info(p) for p in instance.physical_devices()]
-    finally:
-        instance.destroy()
+    global _devices
+    with _devices_lock:
+        if _devices is None:
+            instance = Instance()
+            try:
+                _devices = [device_info(p) for p in instance.physical_devices()]
+            finally:
+                instance.destroy()
+        return copy.deepcopy(_devices)
+
+
+def _new_lock_in_child() -> None:
+    global _devices_lock
+    _devices_lock = threading.Lock()
+
+
+after_fork_in_child(_new_lock_in_child)

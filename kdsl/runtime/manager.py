@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 import atexit
+import threading
 import weakref
 
 import numpy as np
@@ -22,7 +23,7 @@ from .algorithm import Algorithm
 from .context import Context
 from .image import Image
 from .instance import list_devices
-from .lifetime import Destroyable
+from .lifetime import Destroyable, after_fork_in_child
 from .memory import Memory, Tensor
 from .sequence import Sequence
 from .types import MemoryTypes, check_dtype
@@ -43,17 +44,24 @@ class Manager(Destroyable):
     ``Manager()``, ``Manager(device_index)`` or ``Manager(device, family_queue_indices, desired_extensions)``:
     with no family list, one queue of the first family with compute; otherwise one queue per listed family
     index (a family listed twice gives its queues 0 and 1). Sequences pick a queue by position.
+
+    ``pipeline_cache_size`` (a kdsl addition) bounds this Manager's LRU of idle pipelines (default:
+    :func:`kdsl.runtime.set_pipeline_cache_size`, else ``KDSL_PIPELINE_CACHE``, else 64).
+
+    A Manager and the tensors, images and algorithms it makes may be shared between threads; a Sequence is
+    used by one thread at a time (see docs/runtime.md, "Threads and fork").
     """
 
     def __init__(self, device: int = 0, family_queue_indices: list[int] | None = None,
-                 desired_extensions: list[str] | None = None):
+                 desired_extensions: list[str] | None = None, *, pipeline_cache_size: int | None = None):
         if isinstance(device, bool) or not isinstance(device, (int, np.integer)):
             raise TypeError(f"device must be a device index (int), not {type(device).__name__}")
         for name, value in (("family_queue_indices", family_queue_indices),
                             ("desired_extensions", desired_extensions)):
             if value is not None and not isinstance(value, (list, tuple)):
                 raise TypeError(f"{name} must be a list, not {type(value).__name__}")
-        ctx = Context.create(int(device), list(family_queue_indices or []), list(desired_extensions or []))
+        ctx = Context.create(int(device), list(family_queue_indices or []), list(desired_extensions or []),
+                             pipeline_cache_size)
         self._init(ctx)
 
     @classmethod
@@ -73,18 +81,24 @@ class Manager(Destroyable):
         return mgr
 
     def _init(self, ctx: Context) -> None:
-        _managers.add(self)
+        self._lock = threading.RLock()  # guards _objects and _destroyed: any thread may make or destroy objects
         self._ctx = ctx
         self._objects: dict[str, weakref.WeakSet] = {k: weakref.WeakSet() for k in ("seq", "algo", "mem")}
         self._destroyed = False
+        with _managers_lock:
+            _managers.add(self)
 
     # ----- memory -----
     def _check(self) -> None:
+        self._ctx.check_usable()
         if self._destroyed:
             raise RuntimeError("this Manager was destroyed; create a new kp.Manager()")
 
     def tensor(self, data, memory_type=MemoryTypes.device, tensor_type=None) -> Tensor:
         """A float32 tensor from anything array-like (flattened)."""
+        if data is None:  # np.asarray(None, float32) is [nan]: never what was meant
+            raise TypeError("tensor data must be numbers, got None; give a list or a NumPy array "
+                            "(mgr.tensor_empty(n) makes an uninitialised tensor)")
         try:
             arr = np.asarray(data, dtype=np.float32).reshape(-1)
         except (TypeError, ValueError) as exc:
@@ -151,7 +165,11 @@ class Manager(Destroyable):
         return self._register("seq", Sequence(self._ctx, queue_index, total_timestamps))
 
     def _register(self, kind: str, obj):
-        self._objects[kind].add(obj)
+        with self._lock:
+            if self._destroyed:  # another thread destroyed the Manager while this object was being made
+                obj.destroy()
+                raise RuntimeError("this Manager was destroyed by another thread; create a new kp.Manager()")
+            self._objects[kind].add(obj)
         return obj
 
     # ----- information -----
@@ -174,14 +192,27 @@ class Manager(Destroyable):
         self._check()
         self._ctx.pipelines.clear()
 
+    def set_pipeline_cache_size(self, n: int | None) -> None:
+        """Bound this Manager's LRU of idle pipelines (None: follow the process-wide size); a kdsl addition."""
+        self._check()
+        self._ctx.pipelines.set_size(n)
+
     # ----- lifetime -----
     def destroy(self) -> None:
-        """Free sequences, then algorithms, then memory, then the device (idempotent)."""
-        if getattr(self, "_destroyed", True):
+        """Free sequences, then algorithms, then memory, then the device (idempotent).
+
+        In a process forked after this Manager was made, it only forgets them: the objects belong to the parent.
+        """
+        lock = getattr(self, "_lock", None)
+        if lock is None:  # __init__ failed before _init
             return
-        self._destroyed = True
+        with lock:
+            if self._destroyed:
+                return
+            self._destroyed = True
+            objects = {kind: list(self._objects[kind]) for kind in ("seq", "algo", "mem")}
         for kind in ("seq", "algo", "mem"):
-            for obj in list(self._objects[kind]):
+            for obj in objects[kind]:
                 obj.destroy()
         self._ctx.close()
 
@@ -198,13 +229,27 @@ class Manager(Destroyable):
 
 
 _managers: weakref.WeakSet[Manager] = weakref.WeakSet()
+_managers_lock = threading.Lock()
 
 
 @atexit.register
 def _destroy_all() -> None:
-    """At exit, free devices in order while the interpreter still works (not in random __del__ order)."""
-    for mgr in list(_managers):
+    """At exit, free devices in order while the interpreter still works (not in random __del__ order).
+
+    In a forked child the inherited Managers are foreign: their destroy() only forgets them (no fence waits).
+    """
+    with _managers_lock:
+        managers = list(_managers)
+    for mgr in managers:
         mgr.destroy()
+
+
+def _forget_lock_in_child() -> None:
+    global _managers_lock
+    _managers_lock = threading.Lock()
+
+
+after_fork_in_child(_forget_lock_in_child)
 
 
 __all__ = ["Manager", "Memory"]

@@ -22,6 +22,13 @@ from .types import MemoryTypes, data_type_of
 from .vk import ffi, lib, new
 
 
+def _address(buf: Buffer) -> int:
+    """The host pointer of a mapped buffer (only host-visible buffers are asked)."""
+    if buf.address is None:
+        raise RuntimeError("this memory has no host-visible buffer")
+    return buf.address
+
+
 def _host_array(buf: Buffer, dtype: np.dtype, count: int) -> np.ndarray:
     """A NumPy view of a mapped buffer (internal use: the caller keeps ``buf`` alive)."""
     return np.frombuffer(ffi.buffer(ffi.cast("void*", buf.address), count * dtype.itemsize), dtype=dtype)
@@ -74,6 +81,7 @@ class Memory(Destroyable):
         return not self._destroyed
 
     def check_alive(self, action: str = "use") -> None:
+        self._ctx.check_usable()
         if self._destroyed:
             raise RuntimeError(f"cannot {action} a destroyed {self._kind}: it was freed by destroy(); "
                                "create a new one with the Manager")
@@ -81,6 +89,11 @@ class Memory(Destroyable):
     # ----- host access -----
     def _host_address(self) -> int:
         raise NotImplementedError
+
+    @property
+    def staging(self) -> Buffer | None:
+        """The host-visible copy the device copies to and from (None when there is none)."""
+        return None
 
     def data(self) -> np.ndarray:
         """A writable NumPy view of the host-visible copy; its ``.base`` is this object.
@@ -93,7 +106,8 @@ class Memory(Destroyable):
             raise RuntimeError(f"this {self._kind} has memory type 'storage' (device only): it has no host data; "
                                "copy it into a host or device tensor with OpCopy to read it")
         view = np.asarray(self)
-        self._views += 1
+        with self._ctx.lock:
+            self._views += 1
         weakref.finalize(view, self._view_gone)
         return view
 
@@ -104,23 +118,32 @@ class Memory(Destroyable):
                 "data": (self._host_address(), False)}
 
     def _view_gone(self) -> None:
-        self._views -= 1
-        if self._destroyed and self._views == 0:
+        with self._ctx.lock:
+            self._views -= 1
+            free = self._destroyed and self._views == 0
+        if free:
             self._free()
 
     # ----- lifetime -----
     def destroy(self) -> None:
-        """Free the Vulkan objects (idempotent). Waits for any running sequence that uses this memory."""
-        if self._destroyed:
-            return
-        self._destroyed = True
-        if self._ctx.device is None:
+        """Free the Vulkan objects (idempotent, from any thread). Waits for any running sequence that uses this
+        memory; in a forked child whose parent made it, only forgets it."""
+        with self._ctx.lock:  # two threads (or one and the garbage collector) may destroy at once
+            if self._destroyed:
+                return
+            self._destroyed = True
+        if self._ctx.device is None or self._ctx.foreign:
             return
         self._ctx.wait_for_users(self)
-        if self._views == 0:
+        with self._ctx.lock:
+            free = self._views == 0
+        if free:
             self._free()
 
     def _free(self) -> None:
+        if self._ctx.foreign:
+            self._buffers = []
+            return
         for buf in self._buffers:
             buf.free()
         self._buffers = []
@@ -193,7 +216,7 @@ class Tensor(Memory):
         return self._buffers[1] if len(self._buffers) > 1 else None
 
     def _host_address(self) -> int:
-        return self._buffers[-1].address
+        return _address(self._buffers[-1])
 
     @property
     def nbytes(self) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .algorithm import Algorithm
+from .buffer import Buffer
 from .image import Image
 from .memory import Memory, Tensor
 from .vk import WHOLE_SIZE, ffi, lib, new, vulkan
@@ -121,16 +122,30 @@ def _needs_copy(m: Memory) -> bool:
     return isinstance(m, Image) or m.memory_type() == 0
 
 
+def _tensor(m: Memory) -> Tensor:
+    """``m`` where only a tensor can be (the image cases were handled before)."""
+    assert isinstance(m, Tensor), m
+    return m
+
+
+def _staging(m: Memory) -> Buffer:
+    """The staging buffer of memory that has one (the callers checked)."""
+    assert m.staging is not None, m
+    return m.staging
+
+
 def _copy(cmd, m: Memory, to_device: bool) -> None:
     if isinstance(m, Image):
         region = m.copy_region()
+        staging = _staging(m).handle
         if to_device:
-            lib.vkCmdCopyBufferToImage(cmd, m.staging.handle, m.image, vulkan.VK_IMAGE_LAYOUT_GENERAL, 1, region)
+            lib.vkCmdCopyBufferToImage(cmd, staging, m.image, vulkan.VK_IMAGE_LAYOUT_GENERAL, 1, region)
         else:
-            lib.vkCmdCopyImageToBuffer(cmd, m.image, vulkan.VK_IMAGE_LAYOUT_GENERAL, m.staging.handle, 1, region)
+            lib.vkCmdCopyImageToBuffer(cmd, m.image, vulkan.VK_IMAGE_LAYOUT_GENERAL, staging, 1, region)
         return
-    region = new("VkBufferCopy", size=m.nbytes)
-    src, dst = (m.staging, m.primary) if to_device else (m.primary, m.staging)
+    t = _tensor(m)
+    region = new("VkBufferCopy", size=t.nbytes)
+    src, dst = (_staging(t), t.primary) if to_device else (t.primary, _staging(t))
     lib.vkCmdCopyBuffer(cmd, src.handle, dst.handle, 1, region)
 
 
@@ -141,6 +156,16 @@ class OpCopy(OpBase):
 
     def __init__(self, mems):
         self.mems = _check_mems(mems, 2, "OpCopy")
+        # A copy whose source and destination overlap is undefined in Vulkan (vkCmdCopyBuffer/Image), and two
+        # copies into one destination race: every memory object may appear once.
+        seen: dict[int, int] = {}
+        for i, m in enumerate(self.mems):
+            if id(m) in seen:
+                first = seen[id(m)]
+                role = "the source" if first == 0 else f"destination {first}"
+                raise RuntimeError(f"OpCopy: {m!r} is both {role} and destination {i} (overlapping copy); every "
+                                   "tensor/image may appear once: copy through a temporary tensor instead")
+            seen[id(m)] = i
 
     def objects(self):
         return self.mems
@@ -150,9 +175,9 @@ class OpCopy(OpBase):
         for dst in self.mems:
             dst.check_alive("copy")
         for dst in self.mems[1:]:
-            both_images = isinstance(src, Image) and isinstance(dst, Image)
-            if (dst.size() != src.size() or dst.dtype != src.dtype
-                    or both_images and (src.width(), src.height()) != (dst.width(), dst.height())):
+            shapes_differ = (isinstance(src, Image) and isinstance(dst, Image)
+                             and (src.width(), src.height()) != (dst.width(), dst.height()))
+            if dst.size() != src.size() or dst.dtype != src.dtype or shapes_differ:
                 raise RuntimeError(f"OpCopy: cannot copy {src!r} into {dst!r}; source and destination must have "
                                    "the same size and dtype (and images the same width and height)")
         BEFORE_TRANSFER.record(cmd)
@@ -180,12 +205,12 @@ def _copy_between(cmd, src: Memory, dst: Memory) -> None:
         region.extent.width, region.extent.height, region.extent.depth = src.width(), src.height(), 1
         lib.vkCmdCopyImage(cmd, src.image, general, dst.image, general, 1, region)
     elif isinstance(src, Image):
-        lib.vkCmdCopyImageToBuffer(cmd, src.image, general, dst.primary.handle, 1, src.copy_region())
+        lib.vkCmdCopyImageToBuffer(cmd, src.image, general, _tensor(dst).primary.handle, 1, src.copy_region())
     elif isinstance(dst, Image):
-        lib.vkCmdCopyBufferToImage(cmd, src.primary.handle, dst.image, general, 1, dst.copy_region())
+        lib.vkCmdCopyBufferToImage(cmd, _tensor(src).primary.handle, dst.image, general, 1, dst.copy_region())
     else:
-        region = new("VkBufferCopy", size=src.nbytes)
-        lib.vkCmdCopyBuffer(cmd, src.primary.handle, dst.primary.handle, 1, region)
+        region = new("VkBufferCopy", size=_tensor(src).nbytes)
+        lib.vkCmdCopyBuffer(cmd, _tensor(src).primary.handle, _tensor(dst).primary.handle, 1, region)
 
 
 class OpAlgoDispatch(OpBase):
@@ -205,10 +230,12 @@ class OpAlgoDispatch(OpBase):
         algo._check_alive()
         for m in algo.get_mem_objects():
             m.check_alive("dispatch with")
+        push = None
         if self.push is not None and not (isinstance(self.push, (list, tuple)) and len(self.push) == 0):
-            algo.set_push_constants(self.push)
+            push = algo._checked_push(self.push)
+            algo._push = push  # Kompute's rule: they replace the algorithm's from now on
         BEFORE_DISPATCH.record(cmd)
-        algo.record_dispatch(cmd, algo._push)
+        algo.record_dispatch(cmd, push)
 
 
 class OpMult(OpAlgoDispatch):
@@ -245,9 +272,8 @@ class OpMemoryBarrier(OpBase):
         buffers = []
         for m in self.mems:
             m.check_alive("put a barrier on")
-            buf = m.primary if self.on_primary or m.staging is None else m.staging
             if isinstance(m, Tensor):
-                buffers.append(buf)
+                buffers.append(m.primary if self.on_primary or m.staging is None else m.staging)
         barriers = ffi.new("VkBufferMemoryBarrier[]", max(len(buffers), 1))
         for i, buf in enumerate(buffers):
             b = barriers[i]

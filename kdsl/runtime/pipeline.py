@@ -17,13 +17,57 @@ Example:
 from __future__ import annotations
 
 import hashlib
+import os
+import threading
 from collections import OrderedDict
 
 import numpy as np
 
 from .vk import check, ffi, lib, new, track, vulkan
 
-IDLE_PIPELINES = 64
+IDLE_PIPELINES = 64  # the default bound of the idle LRU (``KDSL_PIPELINE_CACHE`` overrides it)
+_default_size: int | None = None  # set by set_pipeline_cache_size
+
+
+def _check_size(n: object, what: str) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"{what} must be a non-negative int (the number of idle pipelines kept), got {n!r}")
+    return int(n)
+
+
+def pipeline_cache_size() -> int:
+    """How many idle pipelines each Manager keeps: :func:`set_pipeline_cache_size`, else the environment
+    variable ``KDSL_PIPELINE_CACHE``, else 64.
+
+    Example:
+        >>> from kdsl.runtime.pipeline import pipeline_cache_size
+        >>> pipeline_cache_size() >= 0
+        True
+    """
+    if _default_size is not None:
+        return _default_size
+    value = os.environ.get("KDSL_PIPELINE_CACHE", "").strip()
+    if not value:
+        return IDLE_PIPELINES
+    try:
+        return _check_size(int(value), "KDSL_PIPELINE_CACHE")
+    except ValueError as exc:
+        raise ValueError(f"KDSL_PIPELINE_CACHE must be a non-negative int, got {value!r}") from exc
+
+
+def set_pipeline_cache_size(n: int | None) -> None:
+    """Bound the LRU of idle pipelines (compiled shaders no live Algorithm uses) of every Manager that was not
+    given its own ``pipeline_cache_size``; ``None`` goes back to ``KDSL_PIPELINE_CACHE`` / 64. Pipelines in
+    use are never dropped; 0 keeps none (an Algorithm rebuilt with the same shader then rebuilds the pipeline).
+
+    Example:
+        >>> import kdsl.runtime as rt
+        >>> rt.set_pipeline_cache_size(16); rt.pipeline_cache_size()
+        16
+        >>> rt.set_pipeline_cache_size(None)
+    """
+    global _default_size
+    _default_size = None if n is None else _check_size(n, "the pipeline cache size")
 
 
 class Pipeline:
@@ -96,12 +140,40 @@ class Pipeline:
 
 
 class PipelineCache:
-    """Pipelines of one device by configuration: shared while used, kept (up to a limit) while idle."""
+    """Pipelines of one device by configuration: shared while used, kept (up to a limit) while idle.
 
-    def __init__(self, device):
+    One lock guards both tables: algorithms are built and destroyed from any thread (and by the garbage
+    collector), and a pipeline must never be destroyed while another thread takes it from the idle LRU.
+    """
+
+    def __init__(self, device, size: int | None = None):
         self.device = device
         self.active: dict[tuple, Pipeline] = {}
         self.idle: OrderedDict[tuple, Pipeline] = OrderedDict()
+        self.lock = threading.RLock()
+        self.foreign = False
+        self.size: int | None = None
+        self.set_size(size)
+
+    def set_size(self, size: int | None) -> None:
+        """This cache's own bound (None: follow :func:`pipeline_cache_size`); trims the idle LRU at once."""
+        self.size = None if size is None else _check_size(size, "pipeline_cache_size")
+        self._trim()
+
+    def limit(self) -> int:
+        return pipeline_cache_size() if self.size is None else self.size
+
+    def _trim(self) -> None:
+        with self.lock:
+            limit = self.limit()
+            while len(self.idle) > limit:
+                self.idle.popitem(last=False)[1].destroy()
+
+    def mark_foreign(self) -> None:
+        """In a forked child: forget the parent's pipelines without destroying them."""
+        self.foreign = True
+        self.lock = threading.RLock()
+        self.active, self.idle = {}, OrderedDict()
 
     @staticmethod
     def key(spirv: bytes, kinds, push_size: int, spec: np.ndarray) -> tuple:
@@ -109,29 +181,34 @@ class PipelineCache:
 
     def acquire(self, spirv: bytes, kinds, push_size: int, spec: np.ndarray) -> tuple[tuple, Pipeline]:
         key = self.key(spirv, kinds, push_size, spec)
-        pipe = self.active.get(key) or self.idle.pop(key, None)
-        if pipe is None:
-            pipe = Pipeline(self.device, spirv, tuple(kinds), push_size, spec)
-        self.active[key] = pipe
-        pipe.users += 1
-        return key, pipe
+        with self.lock:
+            pipe = self.active.get(key) or self.idle.pop(key, None)
+            if pipe is None:
+                pipe = Pipeline(self.device, spirv, tuple(kinds), push_size, spec)
+            self.active[key] = pipe
+            pipe.users += 1
+            return key, pipe
 
     def release(self, key: tuple) -> None:
-        pipe = self.active[key]
-        pipe.users -= 1
-        if pipe.users == 0:
-            del self.active[key]
-            self.idle[key] = pipe
-            while len(self.idle) > IDLE_PIPELINES:
-                self.idle.popitem(last=False)[1].destroy()
+        with self.lock:
+            pipe = self.active.get(key)
+            if pipe is None:  # the cache was destroyed (or forgotten after fork) first
+                return
+            pipe.users -= 1
+            if pipe.users == 0:
+                del self.active[key]
+                self.idle[key] = pipe
+                self._trim()
 
     def clear(self) -> None:
         """Destroy the idle pipelines (the Manager's destroy does; tests use it to count objects)."""
-        while self.idle:
-            self.idle.popitem()[1].destroy()
+        with self.lock:
+            while self.idle:
+                self.idle.popitem()[1].destroy()
 
     def destroy(self) -> None:
-        self.clear()
-        for pipe in self.active.values():
-            pipe.destroy()
-        self.active.clear()
+        with self.lock:
+            self.clear()
+            for pipe in self.active.values():
+                pipe.destroy()
+            self.active.clear()

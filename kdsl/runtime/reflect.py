@@ -8,7 +8,10 @@ The module parses the SPIR-V word stream itself (no SPIRV-Cross, no spirv-tools)
 * the push-constant block: byte size and each member's name, offset and type;
 * specialization constants: id, name, dtype and default value;
 * the local size, from the ``LocalSize`` / ``LocalSizeId`` execution mode or the ``WorkgroupSize`` built-in
-  (whose components may be specialization constants: ``local_size_spec_ids`` says which).
+  (whose components may be specialization constants: ``local_size_spec_ids`` says which);
+* the bytes of shared memory (``Workgroup`` storage-class variables: ``shared`` in GLSL), counted as the
+  validation layer does (scalars, vectors, arrays and structs without padding; spec-constant array lengths at
+  their default).
 
 Example:
     >>> from kdsl.runtime.compiler import compile_source
@@ -45,7 +48,7 @@ _OP_VARIABLE, _OP_DECORATE, _OP_MEMBER_DECORATE, _OP_EXECUTION_MODE_ID = 59, 71,
 _DEC_SPEC_ID, _DEC_BLOCK, _DEC_BUFFER_BLOCK, _DEC_ARRAY_STRIDE, _DEC_MATRIX_STRIDE = 1, 2, 3, 6, 7
 _DEC_BUILTIN, _DEC_NON_WRITABLE, _DEC_NON_READABLE = 11, 24, 25
 _DEC_BINDING, _DEC_SET, _DEC_OFFSET = 33, 34, 35
-_SC_UNIFORM_CONSTANT, _SC_UNIFORM, _SC_PUSH_CONSTANT, _SC_STORAGE_BUFFER = 0, 2, 9, 12
+_SC_UNIFORM_CONSTANT, _SC_UNIFORM, _SC_WORKGROUP, _SC_PUSH_CONSTANT, _SC_STORAGE_BUFFER = 0, 2, 4, 9, 12
 _MODE_LOCAL_SIZE, _MODE_LOCAL_SIZE_ID = 17, 38
 _BUILTIN_WORKGROUP_SIZE = 25
 _EXEC_MODEL_GLCOMPUTE = 5
@@ -112,6 +115,7 @@ class ShaderInfo:
     local_size: tuple[int, int, int] = (1, 1, 1)
     local_size_spec_ids: tuple[int | None, int | None, int | None] = (None, None, None)
     descriptor_sets: set[int] = field(default_factory=set)  # every set any resource is decorated with
+    shared_size: int = 0  # bytes of Workgroup (shared) variables
 
 
 def _string(words: list[int]) -> str:
@@ -204,7 +208,7 @@ class _Module:
             return SpirvType("matrix", col.dtype, a[1], None)
         if op in (_OP_TYPE_ARRAY, _OP_TYPE_RUNTIME_ARRAY):
             inner = self.describe(a[0])
-            stride = self.decorations.get(type_id, {}).get(_DEC_ARRAY_STRIDE, [None])[0]
+            stride: int | None = self.decorations.get(type_id, {}).get(_DEC_ARRAY_STRIDE, [None])[0]
             if op == _OP_TYPE_RUNTIME_ARRAY:
                 return SpirvType("runtime_array", inner.dtype, 0, None)
             length = self.constant_value(a[1]) or 0
@@ -213,7 +217,7 @@ class _Module:
             return SpirvType("struct", None, len(a), self.struct_size(type_id))
         kinds = {_OP_TYPE_IMAGE: "image", _OP_TYPE_SAMPLED_IMAGE: "sampled_image",
                  _OP_TYPE_SAMPLER: "sampler", _OP_TYPE_POINTER: "pointer"}
-        return SpirvType(kinds.get(op, "other"))
+        return SpirvType(kinds.get(op, "other") if op is not None else "other")
 
     def struct_size(self, struct_id: int) -> int | None:
         """Byte size of a block struct: the end of its furthest member (offsets from Offset decorations)."""
@@ -233,6 +237,21 @@ class _Module:
             stride = self.member_decorations.get((struct_id, index), {}).get(_DEC_MATRIX_STRIDE, [None])[0]
             return stride * a[1] if stride else None
         return self.describe(type_id).size
+
+    def natural_size(self, type_id: int) -> int:
+        """Bytes of a type without explicit layout (shared variables): no padding, booleans as 4 bytes."""
+        op, a = self.types.get(type_id, (None, []))
+        if op == _OP_TYPE_BOOL:
+            return 4
+        if op in (_OP_TYPE_INT, _OP_TYPE_FLOAT):
+            return a[0] // 8
+        if op in (_OP_TYPE_VECTOR, _OP_TYPE_MATRIX):
+            return a[1] * self.natural_size(a[0])
+        if op == _OP_TYPE_ARRAY:
+            return (self.constant_value(a[1]) or 0) * self.natural_size(a[0])
+        if op == _OP_TYPE_STRUCT:
+            return sum(self.natural_size(member) for member in a)
+        return 0
 
     def pointee(self, pointer_type: int) -> int:
         op, a = self.types[pointer_type]
@@ -305,7 +324,8 @@ def _spec_value(m: _Module, op: int, type_id: int, operands: list[int]) -> tuple
 
 
 def _local_size(m: _Module, entry: int, info: ShaderInfo) -> None:
-    size, spec_ids = [1, 1, 1], [None, None, None]
+    size: list[int] = [1, 1, 1]
+    spec_ids: list[int | None] = [None, None, None]
     for function, mode, operands in m.modes:
         if function != entry:
             continue
@@ -354,6 +374,8 @@ def reflect(spirv: bytes, entry_point: str | None = None) -> ShaderInfo:
         type_id = m.pointee(pointer_type)
         if storage == _SC_PUSH_CONSTANT:
             _push_block(m, m.unwrap_arrays(type_id), info)
+        elif storage == _SC_WORKGROUP:
+            info.shared_size += m.natural_size(type_id)
         elif storage in (_SC_UNIFORM, _SC_STORAGE_BUFFER, _SC_UNIFORM_CONSTANT):
             info.descriptor_sets.update(m.decorations.get(var_id, {}).get(_DEC_SET, []))
             binding = _binding(m, var_id, storage, type_id)

@@ -14,8 +14,12 @@ Example:
 
 from __future__ import annotations
 
+import functools
+import threading
 import time
 import weakref
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -25,6 +29,29 @@ from .vk import VulkanError, check, ffi, lib, new, track, vulkan
 
 _NO_TIMEOUT = 2**64 - 1
 _SLICE_NS = 100_000_000  # blocking waits return to Python every 100 ms (signals, Ctrl-C)
+# A sane bound for timestamps: one per recorded op. Vulkan sets no query-count limit, but each query costs
+# driver memory (10**9 of them took 3.6 GB on lavapipe before hanging); nobody records a million ops.
+MAX_TIMESTAMPS = 1 << 20
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _exclusive(method: _F) -> _F:
+    """One thread at a time: a second thread calling into a Sequence that another thread is using gets a clear
+    error instead of corrupting its command buffer (a VkCommandBuffer and its pool are not thread-safe)."""
+
+    @functools.wraps(method)
+    def guarded(self, *args, **kwargs):
+        if not self._busy.acquire(blocking=False):
+            raise RuntimeError(f"Sequence.{method.__name__}: this Sequence is being used by another thread; a "
+                               "Sequence is used by one thread at a time: make one Sequence per thread "
+                               "(mgr.sequence()), they share the Manager's tensors and algorithms")
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._busy.release()
+
+    return guarded  # type: ignore[return-value]
 
 
 class Sequence(Destroyable):
@@ -39,8 +66,13 @@ class Sequence(Destroyable):
         if not isinstance(queue_index, int) or isinstance(queue_index, bool) or not 0 <= queue_index < n_queues:
             raise RuntimeError(f"queue index {queue_index} is out of range: this Manager has {n_queues} queue(s) "
                                "(ask for more with Manager(device, family_queue_indices=[...]))")
+        if isinstance(total_timestamps, bool) or not isinstance(total_timestamps, (int, np.integer)):
+            raise TypeError(f"total_timestamps must be an int, not {type(total_timestamps).__name__}")
         if total_timestamps < 0:
             raise RuntimeError("total_timestamps must be >= 0")
+        if total_timestamps > MAX_TIMESTAMPS:
+            raise RuntimeError(f"total_timestamps={total_timestamps} is more than kdsl allows ({MAX_TIMESTAMPS}, "
+                               "one timestamp per recorded operation); ask for as many as you will record")
         family = ctx.queue_families[queue_index]
         if total_timestamps and not ctx.info["queue_families"][family]["timestamp_valid_bits"]:
             raise RuntimeError(f"queue family {family} of this device does not support timestamps; "
@@ -52,9 +84,13 @@ class Sequence(Destroyable):
         self._pre: list[OpBase] = []
         self._post: list[OpBase] = []
         self._deps: list = []
-        self._recording = self._running = self._evaluated = False
+        # _running: the fence is not yet waited for and reset; _pending: submitted and eval_await (the host
+        # steps) not yet done. Another thread may wait for the fence, never run the host steps.
+        self._recording = self._running = self._pending = self._evaluated = False
         self._n_timestamps = total_timestamps + 1 if total_timestamps else 0
         self._pool = self._fence = self._query_pool = None
+        self._busy = threading.RLock()  # held by the thread inside a public method (see _exclusive)
+        self._fence_lock = threading.Lock()  # waiting on and resetting the fence: owner or a destroying thread
         ctx.pin()
         self._pinned = True
         self._destroyed = False
@@ -98,11 +134,13 @@ class Sequence(Destroyable):
 
     # ----- recording -----
     def _check_idle(self, action: str) -> None:
+        self._ctx.check_usable()
         if self._destroyed:
             raise RuntimeError(f"cannot {action}: this sequence was destroyed")
-        if self._running:
+        if self._pending:
             raise RuntimeError(f"cannot {action} while the sequence is running; call eval_await() first")
 
+    @_exclusive
     def begin(self) -> Sequence:
         """Start a fresh command buffer (what ``record`` does when needed)."""
         self._check_idle("begin recording")
@@ -115,6 +153,7 @@ class Sequence(Destroyable):
                 lib.vkCmdWriteTimestamp(self._cmd, vulkan.VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, self._query_pool, 0)
         return self
 
+    @_exclusive
     def end(self) -> Sequence:
         """Close the command buffer (``eval`` does it when needed)."""
         if self._recording:
@@ -131,6 +170,7 @@ class Sequence(Destroyable):
         self._deps = list({id(obj): obj for o in batch for obj in o.objects()}.values())
         self._replayable = bool(batch) and not self._pre and not self._post
 
+    @_exclusive
     def record(self, op: OpBase) -> Sequence:
         """Record ``op``. After an ``eval()`` recording starts a new command buffer that holds only the new ops
         (``rerecord()`` still replays everything recorded since the last ``clear()``)."""
@@ -173,6 +213,7 @@ class Sequence(Destroyable):
         for op in batch:
             self.record(op)
 
+    @_exclusive
     def rerecord(self) -> Sequence:
         """Record again every op recorded since the last ``clear()``."""
         self._check_idle("rerecord")
@@ -182,6 +223,7 @@ class Sequence(Destroyable):
             self.record(op)
         return self
 
+    @_exclusive
     def clear(self) -> Sequence:
         """Forget the recorded ops (the command buffer is reset on the next record)."""
         self._check_idle("clear")
@@ -193,9 +235,10 @@ class Sequence(Destroyable):
         return self
 
     # ----- evaluation -----
+    @_exclusive
     def eval(self, op: OpBase | None = None) -> Sequence:
         """Submit and wait. ``eval(op)`` first clears and records ``op``; ``eval()`` replays what is recorded."""
-        if op is None and self._replayable and not self._recording and not self._running:
+        if op is None and self._replayable and not self._recording and not self._pending:
             return self._replay()
         self.eval_async(op)
         return self.eval_await()
@@ -209,23 +252,29 @@ class Sequence(Destroyable):
 
     def _replay(self) -> Sequence:
         """The hot path: resubmit an ended command buffer that has no host steps, and wait."""
-        self._check_deps()
-        running = self._ctx.running
-        with self._ctx.lock:
-            res = lib.vkQueueSubmit(self._queue, 1, self._submit, self._fence)
-        if res:
-            check(res, "vkQueueSubmit")
-        running[self._id] = self._weak
-        self._running = True  # until the wait returns: an interrupted wait leaves it for eval_await()
-        res = self._wait(_NO_TIMEOUT)
-        if res:
-            check(res, "vkWaitForFences")
-        lib.vkResetFences(self._dev, 1, self._fences)
-        self._running = False
-        del running[self._id]
+        if self._ctx.foreign:
+            self._ctx.check_usable()
+        self._submit_batch()
+        self.wait_fence()  # until it returns the sequence runs: an interrupted wait leaves it for eval_await()
+        self._pending = False
         self._evaluated = True
         return self
 
+    def _submit_batch(self) -> None:
+        """Check the recorded objects are alive, register as running and submit: one step under the context's
+        submit lock, so another thread destroying an object either is seen here or waits for this batch."""
+        ctx = self._ctx
+        with ctx.submit_lock:
+            self._check_deps()
+            self._running = self._pending = True
+            ctx.running[self._id] = self._weak
+            res = lib.vkQueueSubmit(self._queue, 1, self._submit, self._fence)
+            if res:
+                self._running = self._pending = False
+                ctx.running.pop(self._id, None)
+                check(res, "vkQueueSubmit")
+
+    @_exclusive
     def eval_async(self, op: OpBase | None = None) -> Sequence:
         """Submit without waiting; ``eval_await`` finishes it."""
         self._check_idle("evaluate")
@@ -239,12 +288,10 @@ class Sequence(Destroyable):
         if not self._batch:
             self._evaluated = True
             return self
-        with self._ctx.lock:
-            check(lib.vkQueueSubmit(self._queue, 1, self._submit, self._fence), "vkQueueSubmit")
-        self._running = True
-        self._ctx.running[self._id] = self._weak
+        self._submit_batch()
         return self
 
+    @_exclusive
     def eval_await(self, timeout_ns: int = _NO_TIMEOUT) -> Sequence:
         """Wait for the submitted batch, then run the ops' host steps. A no-op when nothing runs.
 
@@ -252,9 +299,11 @@ class Sequence(Destroyable):
         """
         if not isinstance(timeout_ns, (int, np.integer)) or timeout_ns < 0:
             raise ValueError(f"timeout_ns must be a non-negative integer number of nanoseconds, got {timeout_ns!r}")
-        if not self._running:
+        self._ctx.check_usable()
+        if not self._pending:
             return self
         self.wait_fence(min(int(timeout_ns), _NO_TIMEOUT))
+        self._pending = False
         self._evaluated = True
         for o in self._post:
             o.post_eval()
@@ -286,22 +335,29 @@ class Sequence(Destroyable):
                 return res
 
     def wait_fence(self, timeout_ns: int = _NO_TIMEOUT) -> None:
-        """Wait for the GPU work of this sequence (no host steps); raise TimeoutError on timeout."""
-        if not self._running:
+        """Wait for the GPU work of this sequence (no host steps); raise TimeoutError on timeout.
+
+        Safe from any thread: a thread destroying a tensor waits here for the sequences that use it, and only
+        one of the waiters resets the fence.
+        """
+        if not self._running or self._ctx.foreign:
             return
-        res = self._wait(timeout_ns)
-        if res == vulkan.VK_TIMEOUT:
-            raise TimeoutError(f"the sequence did not finish within {timeout_ns} ns; it is still running: "
-                               "call eval_await() again to wait for it")
-        check(res, "vkWaitForFences")
-        lib.vkResetFences(self._dev, 1, self._fences)
-        self._running = False
-        self._ctx.running.pop(self._id, None)
+        with self._fence_lock:
+            if not self._running:  # another thread waited for it meanwhile
+                return
+            res = self._wait(timeout_ns)
+            if res == vulkan.VK_TIMEOUT:
+                raise TimeoutError(f"the sequence did not finish within {timeout_ns} ns; it is still running: "
+                                   "call eval_await() again to wait for it")
+            check(res, "vkWaitForFences")
+            lib.vkResetFences(self._dev, 1, self._fences)
+            self._running = False
+            self._ctx.running.pop(self._id, None)
 
     # ----- state -----
     def is_running(self) -> bool:
         """True from ``eval_async`` until ``eval_await`` (even when the GPU finished earlier)."""
-        return self._running
+        return self._pending
 
     def is_recording(self) -> bool:
         return self._recording
@@ -313,6 +369,7 @@ class Sequence(Destroyable):
         """True when a recorded operation uses ``obj``."""
         return any(obj is o for op in self._batch for o in op.objects())
 
+    @_exclusive
     def get_timestamps(self) -> list[int]:
         """GPU timestamps (ticks): one before the first op and one after each op (up to total_timestamps)."""
         if self._query_pool is None:
@@ -329,8 +386,24 @@ class Sequence(Destroyable):
         return [int(data[i]) for i in range(count)]
 
     def destroy(self) -> None:
-        """Free the command pool, fence and query pool (idempotent); waits if still running."""
+        """Free the command pool, fence and query pool (idempotent); waits if still running.
+
+        Another thread inside this sequence finishes its call first. In a forked child whose parent made the
+        sequence, it only forgets the objects.
+        """
+        busy = getattr(self, "_busy", None)
+        if busy is None:
+            return
+        with busy:
+            self._destroy()
+
+    def _destroy(self) -> None:
         if self._destroyed and not getattr(self, "_pinned", False):
+            return
+        if self._ctx.foreign:
+            self._destroyed, self._pinned, self._running, self._pending = True, False, False, False
+            self._ops = []
+            self._pool = self._fence = self._query_pool = None
             return
         dev = self._ctx.device
         if dev is not None and self._running:
@@ -338,7 +411,7 @@ class Sequence(Destroyable):
                 self.wait_fence()
             except VulkanError:  # a lost device finishes nothing: free the objects anyway
                 self._running = False
-        self._destroyed = True
+        self._destroyed, self._pending = True, False
         self._ops, self._replayable = [], False
         for attr, kind, fn in (("_query_pool", "VkQueryPool", lib.vkDestroyQueryPool),
                                ("_fence", "VkFence", lib.vkDestroyFence),

@@ -61,11 +61,36 @@ def shader_info(code: bytes) -> ShaderInfo:
     return reflect(code)
 
 
-def check_interface(code: bytes, images: list[bool], push_nbytes: int) -> None:
+def _clear_mismatch(tensor: np.dtype, shader: str) -> bool:
+    """True when a tensor of dtype ``tensor`` bound to a buffer of ``shader`` elements is surely a mistake.
+
+    Only signed integers and floats of the same width, read as each other, are refused. Unsigned integers on
+    either side mean raw words (a shader reading float bits as ``uint``, a ``uint32`` placeholder bound to an
+    unused binding), and elements of another width are how packed data (bytes read as uint32, float16 pairs)
+    is read.
+    """
+    width = tensor.itemsize * 8
+    return ((tensor.kind == "i" and shader == f"float{width}")
+            or (tensor.kind == "f" and shader == f"int{width}"))
+
+
+def check_interface(code: bytes, images: list[bool], push_nbytes: int,
+                    dtypes: list[np.dtype | None] | None = None) -> None:
     """Raise RuntimeError unless the memory objects and push constants fit what the shader declares.
 
-    ``images[i]`` says whether memory object ``i`` is an image. Every set-0 binding of the shader needs a
-    memory object of its kind, and the push constants must be exactly the size of the shader's push block.
+    ``images[i]`` says whether memory object ``i`` is an image, ``dtypes[i]`` its element dtype. Every set-0
+    binding of the shader needs a memory object of its kind, and the push constants must be exactly the size of
+    the shader's push block. A tensor whose dtype clearly contradicts the buffer's element type (int32 data in
+    a ``float`` buffer, see :func:`_clear_mismatch`) raises TypeError.
+
+    Example:
+        >>> from kdsl.runtime.compiler import compile_source
+        >>> code = compile_source("#version 450\\nlayout(local_size_x=1) in;\\n"
+        ...     "layout(binding=0) buffer B { float x[]; };\\nvoid main() { x[0] = 1.0; }")
+        >>> check_interface(code, [False], 0, [np.dtype(np.int32)])  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        TypeError: binding 0 (B) of the shader is a buffer of float32 but the tensor bound to it holds int32; ...
     """
     info = shader_info(code)
     if info.descriptor_sets - {0}:
@@ -82,6 +107,74 @@ def check_interface(code: bytes, images: list[bool], push_nbytes: int) -> None:
         if want_image != images[b.binding]:
             given, wanted = ("an image", "a storage buffer") if images[b.binding] else ("a tensor", "a storage image")
             raise RuntimeError(f"binding {b.binding} of the shader is {wanted} but {given} was given")
+        dtype = dtypes[b.binding] if dtypes is not None else None
+        if dtype is not None and b.kind == "storage_buffer" and b.dtype and _clear_mismatch(dtype, b.dtype):
+            raise TypeError(f"binding {b.binding} ({b.name or 'unnamed'}) of the shader is a buffer of {b.dtype} "
+                            f"but the tensor bound to it holds {dtype}; convert the data (e.g. "
+                            f"mgr.tensor_t(a.astype(np.{b.dtype}))) or declare the buffer with the tensor's type")
     if push_nbytes != info.push_size:
         raise RuntimeError(f"push constant total memory size provided is {push_nbytes} but expected "
                            f"{info.push_size} bytes (the shader's push_constant block)")
+
+
+_SPEC_SIZES = {"bool": 4, "float16": 2, "int16": 2, "uint16": 2, "int8": 1, "uint8": 1, "float64": 8,
+               "int64": 8, "uint64": 8}
+
+
+def check_spec_constants(code: bytes, spec: np.ndarray) -> None:
+    """Raise RuntimeError when ``spec`` (values for constant ids 0, 1, ...) goes beyond the shader's declared
+    specialization constants or gives one a value of the wrong size."""
+    if not spec.size:
+        return
+    declared = {s.id: s for s in shader_info(code).spec_constants}
+    if spec.size > max(declared, default=-1) + 1:
+        names = ", ".join(f"{s.id} ({s.name or 'unnamed'}: {s.dtype})" for s in declared.values()) or "none"
+        raise RuntimeError(f"{spec.size} specialization constant(s) given (ids 0-{spec.size - 1}) but the shader "
+                           f"declares constant_id {names}; pass one value per declared id")
+    for i in range(spec.size):
+        const = declared.get(i)
+        if const is not None and _SPEC_SIZES.get(const.dtype, 4) != spec.itemsize:
+            raise RuntimeError(f"specialization constant {i} ({const.name or 'unnamed'}) is a {const.dtype} but "
+                               f"the values given are {spec.dtype} ({spec.itemsize} bytes); pass a NumPy array of "
+                               f"the shader's type, e.g. np.array([...], dtype=np.{const.dtype})")
+
+
+def local_size(code: bytes, spec: np.ndarray) -> tuple[int, int, int]:
+    """The workgroup size, with axes set by specialization constants (``local_size_x_id``) taken from ``spec``
+    (their 32-bit values, as the driver reads them)."""
+    info = shader_info(code)
+    words = spec.view(np.uint32) if spec.size and spec.itemsize == 4 else None
+    size = list(info.local_size)
+    for axis, spec_id in enumerate(info.local_size_spec_ids):
+        if spec_id is not None and words is not None and spec_id < words.size:
+            size[axis] = int(words[spec_id])
+    return size[0], size[1], size[2]
+
+
+def check_limits(code: bytes, spec: np.ndarray, limits: dict) -> None:
+    """Raise RuntimeError when the shader's workgroup size or shared memory exceed the device's ``limits``
+    (a ``Manager.get_device_properties()`` dict), naming the limit and the value.
+
+    Example:
+        >>> from kdsl.runtime.compiler import compile_source
+        >>> code = compile_source("#version 450\\nlayout(local_size_x=64, local_size_y=64) in;\\nvoid main() {}")
+        >>> check_limits(code, np.zeros(0), {"max_work_group_size": (1024, 1024, 64),
+        ...     "max_work_group_invocations": 1024, "max_shared_memory_size": 32768})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        RuntimeError: the shader's workgroup size 64x64x1 is 4096 invocations, more than ... of 1024; ...
+    """
+    size = local_size(code, spec)
+    for axis, (value, limit) in enumerate(zip(size, limits["max_work_group_size"], strict=True)):
+        if value > limit:
+            raise RuntimeError(f"the shader's local_size_{'xyz'[axis]} is {value}, more than this device's "
+                               f"maxComputeWorkGroupSize[{axis}] of {limit}; use a smaller local_size")
+    total, limit = size[0] * size[1] * size[2], limits["max_work_group_invocations"]
+    if total > limit:
+        raise RuntimeError(f"the shader's workgroup size {size[0]}x{size[1]}x{size[2]} is {total} invocations, "
+                           f"more than this device's maxComputeWorkGroupInvocations of {limit}; use a smaller "
+                           "local_size")
+    shared, limit = shader_info(code).shared_size, limits["max_shared_memory_size"]
+    if shared > limit:
+        raise RuntimeError(f"the shader declares {shared} bytes of shared memory, more than this device's "
+                           f"maxComputeSharedMemorySize of {limit} bytes; use smaller shared arrays")

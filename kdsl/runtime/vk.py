@@ -19,6 +19,8 @@ from collections import Counter
 import vulkan
 from vulkan import ffi, lib
 
+from .lifetime import after_fork_in_child
+
 WHOLE_SIZE = 2**64 - 1  # the package defines VK_WHOLE_SIZE as -1, which cffi rejects for a uint64
 
 __all__ = ["WHOLE_SIZE", "ffi", "lib", "vulkan", "new", "check", "cstrings", "enumerate_", "VulkanError",
@@ -33,7 +35,7 @@ class VulkanError(RuntimeError):
     """A Vulkan call returned an error code. ``result`` is the VkResult number."""
 
     def __init__(self, what: str, result: int):
-        self.result = result
+        self.what, self.result = what, result
         name = _RESULT_NAMES.get(result, f"VkResult {result}")
         hint = ""
         if result == vulkan.VK_ERROR_OUT_OF_DEVICE_MEMORY:
@@ -43,6 +45,9 @@ class VulkanError(RuntimeError):
         elif result == vulkan.VK_ERROR_DEVICE_LOST:
             hint = " (the device was lost: a kernel may have faulted or run too long)"
         super().__init__(f"{what} failed with {name}{hint}")
+
+    def __reduce__(self):  # picklable: multiprocessing sends a worker's exception to the parent
+        return type(self), (self.what, self.result)
 
 
 def check(result: int, what: str) -> int:
@@ -95,6 +100,14 @@ def track(kind: str, delta: int) -> None:
         _live[kind] += delta
         if _live[kind] < 0:  # a double free would show here before it crashed the driver
             raise AssertionError(f"kdsl freed more {kind} objects than it created")
+
+
+def _new_lock_in_child() -> None:
+    global _live_lock
+    _live_lock = threading.Lock()
+
+
+after_fork_in_child(_new_lock_in_child)
 
 
 def live_objects() -> dict[str, int]:

@@ -7,13 +7,19 @@ import textwrap
 
 import pytest
 
+import kdsl as kd
+
 CHILD_AFTER_FORK = """
 import os, sys
 import numpy as np, kdsl as kd
 assert float(kd.asarray(np.arange(5, dtype=np.float32)).sum()) == 10.0  # GPU use in the parent
 pid = os.fork()
 if pid == 0:
-    ok = int((kd.arange(10) * 2).sum()) == 90
+    try:
+        ok = int((kd.arange(10) * 2).sum()) == 90
+    except RuntimeError as exc:  # a driver that cannot open a device in a forked child (NVIDIA): the clear error
+        ok = "'spawn'" in str(exc)
+        print("refused", flush=True)
     os._exit(0 if ok else 3)
 _, status = os.waitpid(pid, 0)
 print("child", os.waitstatus_to_exitcode(status))
@@ -25,7 +31,10 @@ import multiprocessing as mp
 import numpy as np, kdsl as kd
 
 def work(k):
-    return float((kd.arange(k + 1) * 2).sum())
+    try:
+        return float((kd.arange(k + 1) * 2).sum())
+    except RuntimeError as exc:  # a driver that cannot open a device in a forked child (NVIDIA): the clear error
+        return "refused" if "'spawn'" in str(exc) else str(exc)
 
 if __name__ == "__main__":
     assert float(kd.ones(3).sum()) == 3.0  # GPU use in the parent before the pool starts
@@ -45,20 +54,28 @@ def _run(code: str, tmp_path, timeout: float = 120) -> str:
     return out.stdout
 
 
+def _forks_devices() -> bool:
+    """Whether the driver can open a device in a forked child (lavapipe can; NVIDIA's cannot, and kdsl says so)."""
+    return kd.device().info["vendor_id"] != 0x10DE
+
+
 def test_forked_child_computes_and_exits(tmp_path):
     out = _run(CHILD_AFTER_FORK, tmp_path)
     assert "child 0" in out and "parent 10.0" in out
+    assert ("refused" in out) != _forks_devices(), out
 
 
-# The child exits through the interpreter (atexit hooks), which must not wait on the parent's fences: the
-# runtime side of issue 8 point 2 (inherited Vulkan objects inert in the child), done on the runtime branch.
-@pytest.mark.xfail(run=False, reason="needs the runtime branch's inert inherited objects (atexit in a forked child)")
+# The child exits through the interpreter (atexit hooks), which must not wait on the parent's fences (the
+# runtime makes inherited Vulkan objects inert in the child).
 def test_forked_child_exits_through_atexit(tmp_path):
-    out = _run(CHILD_AFTER_FORK.replace("os._exit(", "sys.exit("), tmp_path, timeout=30)
+    out = _run(CHILD_AFTER_FORK.replace("os._exit(", "sys.exit("), tmp_path, timeout=60)
     assert "child 0" in out
 
 
 @pytest.mark.parametrize("method", ["fork", "spawn"])
 def test_multiprocessing_pool_maps_a_kdsl_function(method, tmp_path):
     out = _run(POOL.replace("{method}", method), tmp_path)
-    assert "[0.0, 2.0, 6.0, 12.0]" in out
+    if method == "fork" and not _forks_devices():
+        assert "['refused', 'refused', 'refused', 'refused']" in out, out
+    else:
+        assert "[0.0, 2.0, 6.0, 12.0]" in out, out

@@ -92,6 +92,9 @@ class Device:
         # pays for every barrier); 0 = workgroup trees over contiguous chunks (GPUs).
         self.partials = 512 * 256 if cpu else 0
         self.max_push_words = min(32, info.get("max_push_constants_size", 128) // 4)
+        # Loop iterations one invocation may run, all loops together: lavapipe stops an invocation after ~65 535
+        # (llvmpipe's loop limiter) and GPU drivers may have watchdogs, so every device gets the safe value.
+        self.loop_budget = 60000
 
     @property
     def manager(self):
@@ -105,7 +108,7 @@ class Device:
     def policy(self) -> tuple:
         """The per-device choices a kernel plan depends on (part of every plan-cache key)."""
         return (self.index, self.max_groups, self.thread_outputs, self.partials, self.vector_width,
-                self.matmul_tiles, self.max_push_words)
+                self.matmul_tiles, self.max_push_words, self.loop_budget)
 
     def supports(self, dtype) -> bool:
         d = dt.as_dtype(dtype)

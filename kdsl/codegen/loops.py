@@ -88,6 +88,26 @@ def _widen(code: str, ctype: str) -> str:
     return re.sub(r"(?<![\w.])(\d+)(?![\w.])", r"\1l", code)
 
 
+# Helper functions that loop: iterations per call, by helper name (kdsl.codegen.helpers). An integer power
+# loops once per exponent bit; Philox runs 10 rounds (a constant loop a driver may or may not unroll).
+_LOOPING = re.compile(r"\b(kd_ipow_(?:ul|l|u|i)|kd_philox_u)\(")
+_HELPER_TRIPS = {"kd_ipow_i": 32, "kd_ipow_u": 32, "kd_ipow_l": 64, "kd_ipow_ul": 64, "kd_philox_u": 10}
+
+
+def expr_loops(e: tuple, shape: tuple[int, ...]) -> int:
+    """Loop iterations (at most) that evaluating expression ``e`` once costs inside helper functions: a kernel
+    evaluating it ``n`` times runs ``n * (1 + expr_loops(e, shape))`` loop iterations.
+
+    >>> from kdsl import dtype as dt
+    >>> x = ("const", 0, dt.int32)
+    >>> expr_loops(("add", dt.int32, x, x), (4,)), expr_loops(("pow", dt.int32, x, x), (4,))
+    (0, 32)
+    """
+    r = ExprRenderer()
+    r.value(e, shape, tuple(f"i{k}" for k in range(len(shape))))
+    return sum(_HELPER_TRIPS[name] for name in _LOOPING.findall("\n".join(r.lines)))
+
+
 def counted_loop(var: str, start: str, end: str, step: int, body: list[str], ctype: str = "int") -> list[str]:
     """``for (ctype var = start; var < end; var += step)``: the caller checks the trips against the budget."""
     inc = f"{var}++" if step == 1 else f"{var} += {int_literal(step, ctype)}"

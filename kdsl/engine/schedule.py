@@ -27,6 +27,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.codegen import glsl, matmul, reduce, vector
+from kdsl.codegen.loops import expr_loops
 from kdsl.ir.graph import Node, toposort
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Elementwise, Matmul, Reduce, Scan, elementwise_groups
 from kdsl.ir.view import View
@@ -242,19 +243,23 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
             low = Lowering(keep, dev.max_push_words)
             e = low.expr(piece)
             kernel = Elementwise(region.shape, node.dtype, region, e, 0,
-                                 elementwise_groups(max(region.size, 1), dev.max_groups, dev.loop_budget))
+                                 elementwise_groups(max(region.size, 1), dev.max_groups, dev.loop_budget,
+                                                    1 + expr_loops(e, region.shape)))
             steps.append(low.step(kernel, node, fresh=k == 0))
         return steps
     low.root = node
     e = low.expr(node)
+    inner = expr_loops(e, node.shape)  # loop iterations per element inside helper functions
     kernel = Elementwise(node.shape, node.dtype, View.contiguous(node.shape), e, 0,
-                         elementwise_groups(max(node.size, 1), dev.max_groups, dev.loop_budget))
+                         elementwise_groups(max(node.size, 1), dev.max_groups, dev.loop_budget, 1 + inner))
     if dev.vector_width == 4 and vector.eligible(kernel):
-        kernel = kernel._replace(vec=4, groups=elementwise_groups(node.size // 4, dev.max_groups, dev.loop_budget))
+        kernel = kernel._replace(vec=4, groups=elementwise_groups(node.size // 4, dev.max_groups, dev.loop_budget,
+                                                                  1 + 4 * inner))
     return [low.step(kernel, node)]
 
 
-def _reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev) -> tuple[str, int, int]:
+def _reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev, cost: int = 1,
+                 extra: int = 0) -> tuple[str, int, int]:
     """(mode, splits, groups) for a reduction (see :class:`kdsl.ir.kernels.Reduce`).
 
     One invocation per output when reductions are short, when neighbouring outputs sit next to each other in
@@ -262,7 +267,8 @@ def _reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev) -> tuple[st
     choice: a CPU driver pays for every workgroup barrier, a GPU wants its workgroups full). A few long
     reductions are first cut into partial results that a second pass combines: about ``dev.partials`` strided
     ones, one per invocation, when set (CPU drivers), else up to 1024 contiguous chunks, one per workgroup.
-    Then :func:`_fit_budget` adds splits and workgroups until no invocation loops past ``dev.loop_budget``."""
+    Then :func:`_fit_budget` adds splits and workgroups until no invocation loops past ``dev.loop_budget``
+    (``cost``: loop iterations per folded element; ``extra``: per output, for the epilogue)."""
     r = math.prod(shape[a] for a in axes)
     o = math.prod(n for k, n in enumerate(shape) if k not in axes)
     inner_kept = bool(shape) and (len(shape) - 1) not in axes and shape[-1] > 1
@@ -275,10 +281,10 @@ def _reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev) -> tuple[st
             mode, splits = "group", min(1024 // o, max(1, r // 8192))
     else:
         mode, splits = "group", 1
-    return _fit_budget(mode, splits, r, max(o, 1), dev)
+    return _fit_budget(mode, splits, r, max(o, 1), dev, cost, extra)
 
 
-def _fit_budget(mode: str, splits: int, r: int, o: int, dev) -> tuple[str, int, int]:
+def _fit_budget(mode: str, splits: int, r: int, o: int, dev, cost: int = 1, extra: int = 0) -> tuple[str, int, int]:
     """The plan with enough splits (shorter folds) and workgroups (fewer grid-stride turns) that each
     invocation's loop iterations, all loops together, stay within ``dev.loop_budget``.
 
@@ -288,18 +294,21 @@ def _fit_budget(mode: str, splits: int, r: int, o: int, dev) -> tuple[str, int, 
     >>> _fit_budget("group", 1, 2**32, 1, D())  # one reduction of 2**32: chunks of at most 256 x 59 990
     ('group', 280, 280)
     """
-    budget = dev.loop_budget
+    budget, tree = dev.loop_budget, LOCAL.bit_length() + 1  # tree: the shared-memory tree's steps
+    room = budget - extra - tree  # iterations left for the fold of one output (or partial)
+    if room < 2 * cost:
+        raise ValueError(f"one element of this reduction costs {cost} loop iterations (helper functions), too "
+                         f"many for the device's loop budget of {budget}; simplify the reduced expression")
     if mode == "group":
-        tree = LOCAL.bit_length() + 1  # the shared-memory tree's steps after the fold
-        splits = max(splits, -(-r // (LOCAL * (budget - tree))))
-        trips = -(-r // splits // LOCAL) + tree if r else tree
+        splits = max(splits, -(-r * cost // (LOCAL * room)))
+        trips = -(-r // splits // LOCAL) * cost + tree + extra
         groups = min(o * splits, MAX_GROUPS)
         if -(-(o * splits) // groups) * trips <= budget:
             return "group", splits, groups
         splits = 1  # too many outputs for workgroup trees in budget: one invocation per partial instead
-    splits = max(splits, -(-r // budget))
-    trips = max(1, -(-r // splits))
-    return "thread", splits, elementwise_groups(o * splits, dev.max_groups, budget, trips)
+    splits = max(splits, -(-r * cost // room))
+    trips = -(-r // splits) * cost + extra
+    return "thread", splits, elementwise_groups(o * splits, dev.max_groups, budget, max(trips, 1))
 
 
 def _lower_reduce(node: Node, keep: set[int], dev, epilogue_of: Node | None = None,
@@ -319,11 +328,17 @@ def _reduce_steps(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype:
     arg = op in ("argmax", "argmin")
     low = Lowering(keep, dev.max_push_words)
     e = source(low)
+    cost = 1 + expr_loops(e, shape)  # argmax passes re-read values through the expression: same cost
+    extra = 0
+    if epilogue_of is not None:  # evaluated once per output, in the last pass
+        trial = Lowering(keep, dev.max_push_words)
+        trial.acc, trial.root = (standin, ("acc", node.dtype)), epilogue_of
+        extra = expr_loops(trial.expr(epilogue_of), epilogue_of.shape)
     k_shape, k_axes, index_of, parts = shape, axes, None, 0
     plan_shape, plan_axes = shape, axes
     steps: list[Step] = []
     while True:
-        mode, splits, groups = _reduce_plan(plan_shape, plan_axes, dev)
+        mode, splits, groups = _reduce_plan(plan_shape, plan_axes, dev, cost, extra)
         if splits == 1:
             break
         part = Node("partial", (), node.dtype if arg else dtype, (node.size, splits), device=dev)
@@ -334,7 +349,7 @@ def _reduce_steps(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype:
         if arg:
             e, index_of, parts = source(low), low.load(part, View.contiguous(part.shape)), splits
         else:
-            e, k_shape, k_axes = low.load(part, View.contiguous(part.shape)), part.shape, (1,)
+            e, k_shape, k_axes, cost = low.load(part, View.contiguous(part.shape)), part.shape, (1,), 1
         plan_shape, plan_axes = part.shape, (1,)
     out, epilogue = node, None
     if epilogue_of is not None:
@@ -363,13 +378,18 @@ def _lower_matmul(node: Node, keep: set[int], dev) -> list[Step]:
     batch, m, k = node.srcs[0].shape
     kernel = Matmul(batch, m, node.shape[2], k, node.dtype, a, b, 0, dev.matmul_tiles)
     budget = dev.loop_budget
+    cost = 1 + 4 * (expr_loops(a, (batch, m, k)) + expr_loops(b, (batch, k, node.shape[2])))  # per k step
+
+    def trips(s: int) -> int:  # one invocation's loop iterations with s chunks
+        return matmul.trips(kernel._replace(splits=s)) * cost * -(-(batch * s) // MAX_GROUPS)
+
     splits = 1
-    while matmul.trips(kernel._replace(splits=splits)) * -(-(batch * splits) // MAX_GROUPS) > budget // 2:
+    while trips(splits) > budget // 2 and splits < max(k, 1):
         splits *= 2
     kernel = kernel._replace(splits=splits)
     if not kernel.tiled:
         kernel = kernel._replace(groups=elementwise_groups(max(batch * splits * -(-m // 4) * -(-kernel.n // 4), 1),
-                                                           512, budget, matmul.trips(kernel)))
+                                                           512, budget, trips(splits)))
     if splits == 1:
         return [low.step(kernel, node)]
     part = Node("partial", (), node.dtype, (splits, node.size), device=dev)
@@ -386,15 +406,17 @@ def _lower_scan(shape: tuple[int, ...], axis: int, dtype: dt.DType, source, out:
     length, budget = shape[axis], dev.loop_budget
     lines = math.prod(n for a, n in enumerate(shape) if a != axis)
     low = Lowering(keep, dev.max_push_words)
-    if length <= min(SCAN_DIRECT, budget // 2):
-        groups = elementwise_groups(max(lines, 1), dev.max_groups, budget, max(length, 1))
-        return [low.step(Scan(shape, axis, dtype, source(low), 0, groups), out)]
-    block = min(SCAN_BLOCK, budget // 2)
+    e = source(low)
+    cost = 1 + expr_loops(e, shape)  # loop iterations per scanned element
+    if length <= min(SCAN_DIRECT, budget // 2) // cost:
+        groups = elementwise_groups(max(lines, 1), dev.max_groups, budget, max(length, 1) * cost)
+        return [low.step(Scan(shape, axis, dtype, e, 0, groups), out)]
+    block = max(1, min(SCAN_BLOCK, budget // 2) // cost)
     nb = -(-length // block)
     short = shape[:axis] + (nb,) + shape[axis + 1:]
-    groups = elementwise_groups(lines * nb, dev.max_groups, budget, block)
+    groups = elementwise_groups(lines * nb, dev.max_groups, budget, block * cost)
     sums = Node("partial", (), dtype, short, device=dev)
-    steps = [low.step(Scan(shape, axis, dtype, source(low), 0, groups, block, "sums"), sums)]
+    steps = [low.step(Scan(shape, axis, dtype, e, 0, groups, block, "sums"), sums)]
     scanned = Node("partial", (), dtype, short, device=dev)
     steps += _lower_scan(short, axis, dtype, lambda lw: lw.load(sums, View.contiguous(short)), scanned, keep, dev)
     low = Lowering(keep, dev.max_push_words)

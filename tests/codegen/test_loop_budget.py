@@ -132,11 +132,14 @@ def test_long_rows_lazy():
 
 
 def test_long_columns():
-    a = RNG.integers(0, 100, (66000, 1024)).astype(np.int8)  # within lavapipe's 128 MiB buffer limit
-    x = kd.asarray(a)
-    np.testing.assert_array_equal(np.asarray(x.sum(axis=0)), a.sum(axis=0))
-    np.testing.assert_array_equal(np.asarray(x.argmax(axis=0)), a.argmax(axis=0))
-    np.testing.assert_array_equal(np.asarray(x.min(axis=0)), a.min(axis=0))
+    """65 600 rows x 1024 columns reduced over axis 0 (one invocation per column on a CPU driver)."""
+    rows, cols = 65600, 1024
+    i = kd.arange(rows)[:, None] + kd.zeros((1, cols), dtype=kd.int32)
+    last = i == rows - 1 - kd.arange(cols)[None, :] % 2  # one True per column, at the very end
+    want = [rows - 1 - c % 2 for c in range(cols)]
+    assert np.asarray(kd.sum(last, axis=0)).tolist() == [1] * cols
+    assert np.asarray(kd.argmax(last, axis=0)).tolist() == want
+    assert np.asarray(kd.min(kd.where(last, -1, i), axis=0)).tolist() == [-1] * cols
 
 
 def test_cumsum_one_million():
@@ -166,3 +169,12 @@ def test_argmax_argmin_past_2_pow_24():
     x = kd.asarray(a)
     assert int(x.argmax()) == 16_900_000 and int(x.argmin()) == 16_800_000
     assert float(x.max()) == 10.0
+
+
+def test_loops_inside_helpers_count():
+    """An integer power loops once per exponent bit inside each element: 60 000 elements a row of those used to
+    stop after 16 384."""
+    x = (kd.ones((1024, 60000), dtype=kd.int32) * 3) ** kd.asarray(np.int32(3))
+    assert np.asarray((x % 2).sum(axis=1)).tolist() == [60000] * 1024
+    got = kd.cumsum((kd.arange(70000) % 1000) ** kd.asarray(np.int32(2)) % 7)
+    np.testing.assert_array_equal(np.asarray(got), np.cumsum((np.arange(70000) % 1000) ** 2 % 7))

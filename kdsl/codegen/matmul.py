@@ -27,7 +27,8 @@ from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Matmul, elementwise_groups
 TILE, DEPTH, PER = 64, 16, 4  # output tile edge, K slice, outputs per invocation per dimension
 
 
-def _tile_load(name: str, e: tuple, shape, idx, bounds: str, layout: str, buffers, t: dt.DType) -> list[str]:
+def _tile_load(name: str, e: tuple, shape: tuple[int, ...], idx: tuple[str, ...], bounds: str, layout: str,
+               buffers: dict[int, dt.DType], t: dt.DType) -> list[str]:
     """Statements that put ``e`` at ``idx`` (or 0 outside ``bounds``) into shared array ``name``."""
     r = ExprRenderer(buffers, prefix=name.lower())
     v = r.value(e, shape, idx)

@@ -28,6 +28,7 @@ from kdsl.codegen.loops import counted_loop, grid_loop, index_type, index_vars, 
 from kdsl.codegen.ops import render_cast
 from kdsl.ir.kernels import LOCAL, Reduce
 
+Buffers = dict[int, dt.DType]  # binding slot -> dtype of the buffers a kernel reads and writes
 _INT_MIN = {"int": "(-2147483647 - 1)", "uint": "0u", "int64_t": "(-9223372036854775807l - 1l)", "uint64_t": "0ul"}
 _INT_MAX = {"int": "2147483647", "uint": "4294967295u", "int64_t": "9223372036854775807l",
             "uint64_t": "18446744073709551615ul"}
@@ -100,7 +101,7 @@ class _Parts:
         acc = [f"{self.t.glsl_compute} acc = {identity(self.op, self.t)};"]
         return acc + ([f"{self.itype} acci = {_INT_MAX[self.itype]};"] if self.arg else [])
 
-    def full_index(self, k: Reduce, kept_idx, red_idx) -> tuple[str, ...]:
+    def full_index(self, k: Reduce, kept_idx: tuple[str, ...], red_idx: tuple[str, ...]) -> tuple[str, ...]:
         idx = [""] * len(k.shape)
         for a, v in zip(self.kept, kept_idx, strict=False):
             idx[a] = v
@@ -108,7 +109,7 @@ class _Parts:
             idx[a] = v
         return tuple(idx)
 
-    def fold(self, k: Reduce, kept_idx, r_var: str, o_var: str, buffers) -> list[str]:
+    def fold(self, k: Reduce, kept_idx: tuple[str, ...], r_var: str, o_var: str, buffers: Buffers) -> list[str]:
         """Statements folding element ``r_var`` of the reduction (of output ``o_var``) into ``acc``
         (and ``acci``); with ``index_of``, ``r_var`` counts the candidates and their positions are read."""
         rr = ExprRenderer(buffers, prefix="v")
@@ -123,7 +124,7 @@ class _Parts:
             return rr.lines + [f"if ({cond}) {{ acc = {v}; acci = {j}; }}"]
         return rr.lines + [f"acc = {combine(k.op, self.t, 'acc', v)};"]
 
-    def store(self, k: Reduce, out_index: str, kept_idx, buffers, o_var: str) -> list[str]:
+    def store(self, k: Reduce, out_index: str, kept_idx: tuple[str, ...], buffers: Buffers, o_var: str) -> list[str]:
         er = ExprRenderer(buffers, prefix="e")
         raw, raw_t = ("acci", self.idx_t) if self.arg else ("acc", self.t)
         if k.epilogue is None:
@@ -177,7 +178,7 @@ def render(k: Reduce) -> str:
         body = outer.lines + p.init() + loop
         body += p.store(k, "g" if split else "o", kept_idx, buffers, "o")
         text = "\n".join(grid_loop(max(p.o * max(k.splits, 1), 1), k.groups, body, var="g" if split else "o"))
-        shared = []
+        shared: list[str] = []
     else:
         text, shared = _group_body(k, p, outer, buffers)
     extra = [dt.int64] if p.itype == "int64_t" or p.ctype == "int64_t" else []
@@ -185,7 +186,7 @@ def render(k: Reduce) -> str:
     return f"{src}\nvoid main() {{\n" + "\n".join("    " + x for x in text.splitlines()) + "\n}\n"
 
 
-def _group_body(k: Reduce, p: _Parts, outer: ExprRenderer, buffers) -> tuple[str, list[str]]:
+def _group_body(k: Reduce, p: _Parts, outer: ExprRenderer, buffers: Buffers) -> tuple[str, list[str]]:
     total = p.o * k.splits
     chunk = -(-p.n // k.splits)
     head = [f"int g_o = g / {k.splits};", f"int g_p = g % {k.splits};"] if k.splits > 1 else ["int g_o = g;"]

@@ -75,11 +75,11 @@ def eligible(k: Elementwise) -> bool:
 class _ParamRenderer(ExprRenderer):
     """Renders the expression once as a function body: each contiguous operand becomes a parameter."""
 
-    def __init__(self, buffers, wide: dict):
+    def __init__(self, buffers: dict[int, dt.DType], wide: dict) -> None:
         super().__init__(buffers, prefix="t")
         self.wide = wide  # (slot, offset) -> (parameter index, dtype)
 
-    def _code(self, e: tuple, shape, idx) -> str:
+    def _code(self, e: tuple, shape: tuple[int, ...], idx: tuple[str, ...]) -> str:
         if e[0] == "load" and not _scalar(e[3]):
             _, slot, d, view = e
             self.buffers[slot] = d

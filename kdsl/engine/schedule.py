@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -28,6 +29,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.codegen import glsl, matmul, reduce, vector
 from kdsl.codegen.loops import expr_loops
+from kdsl.device import Device
 from kdsl.ir.graph import Node, toposort
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Elementwise, Matmul, Reduce, Scan, elementwise_groups
 from kdsl.ir.view import View
@@ -227,6 +229,7 @@ def schedule(roots: list[Node]) -> list[Step]:
 
 def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> list[Step]:
     dev = node.device
+    assert dev is not None  # every node of a graph being realised has its device
     low = Lowering(keep, dev.max_push_words)
     if absorbed is not None:
         return _lower_reduce(absorbed[1], keep, dev, epilogue_of=node, standin=absorbed[0])
@@ -258,7 +261,7 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
     return [low.step(kernel, node)]
 
 
-def _reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev, cost: int = 1,
+def _reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost: int = 1,
                  extra: int = 0) -> tuple[str, int, int]:
     """(mode, splits, groups) for a reduction (see :class:`kdsl.ir.kernels.Reduce`).
 
@@ -284,7 +287,8 @@ def _reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev, cost: int =
     return _fit_budget(mode, splits, r, max(o, 1), dev, cost, extra)
 
 
-def _fit_budget(mode: str, splits: int, r: int, o: int, dev, cost: int = 1, extra: int = 0) -> tuple[str, int, int]:
+def _fit_budget(mode: str, splits: int, r: int, o: int, dev: Device, cost: int = 1,
+                extra: int = 0) -> tuple[str, int, int]:
     """The plan with enough splits (shorter folds) and workgroups (fewer grid-stride turns) that each
     invocation's loop iterations, all loops together, stay within ``dev.loop_budget``.
 
@@ -311,7 +315,10 @@ def _fit_budget(mode: str, splits: int, r: int, o: int, dev, cost: int = 1, extr
     return "thread", splits, elementwise_groups(o * splits, dev.max_groups, budget, max(trips, 1))
 
 
-def _lower_reduce(node: Node, keep: set[int], dev, epilogue_of: Node | None = None,
+Source = Callable[["Lowering"], tuple]  # lowers the expression a multi-pass kernel reads (again in each pass)
+
+
+def _lower_reduce(node: Node, keep: set[int], dev: Device, epilogue_of: Node | None = None,
                   standin: Node | None = None) -> list[Step]:
     op, axes = node.arg
     src = node.srcs[0]
@@ -319,8 +326,9 @@ def _lower_reduce(node: Node, keep: set[int], dev, epilogue_of: Node | None = No
                          epilogue_of, standin)
 
 
-def _reduce_steps(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype: dt.DType, source, node: Node,
-                  keep: set[int], dev, epilogue_of: Node | None = None, standin: Node | None = None) -> list[Step]:
+def _reduce_steps(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype: dt.DType, source: Source,
+                  node: Node, keep: set[int], dev: Device, epilogue_of: Node | None = None,
+                  standin: Node | None = None) -> list[Step]:
     """The passes reducing ``source`` (a function lowering the reduced expression into a Lowering) over
     ``axes`` of ``shape`` into ``node``: partial passes while the plan splits, then the final pass (with the
     epilogue). Partial sums are reduced again; argmax / argmin partials hold the picked positions, and the
@@ -331,6 +339,7 @@ def _reduce_steps(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype:
     cost = 1 + expr_loops(e, shape)  # argmax passes re-read values through the expression: same cost
     extra = 0
     if epilogue_of is not None:  # evaluated once per output, in the last pass
+        assert standin is not None  # an epilogue always comes with the reduction's stand-in
         trial = Lowering(keep, dev.max_push_words)
         trial.acc, trial.root = (standin, ("acc", node.dtype)), epilogue_of
         extra = expr_loops(trial.expr(epilogue_of), epilogue_of.shape)
@@ -352,7 +361,7 @@ def _reduce_steps(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype:
             e, k_shape, k_axes, cost = low.load(part, View.contiguous(part.shape)), part.shape, (1,), 1
         plan_shape, plan_axes = part.shape, (1,)
     out, epilogue = node, None
-    if epilogue_of is not None:
+    if epilogue_of is not None and standin is not None:
         low.acc = (standin, ("acc", node.dtype))
         low.root = epilogue_of
         epilogue = low.expr(epilogue_of)
@@ -362,7 +371,7 @@ def _reduce_steps(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype:
     return steps
 
 
-def _checked(kernel: Reduce, dev) -> Reduce:
+def _checked(kernel: Reduce, dev: Device) -> Reduce:
     """``kernel``, once the device is known to have the 64-bit integers its positions need."""
     if reduce.needs_int64(kernel) and not dev.supports(dt.int64):
         raise ValueError(f"reducing {math.prod(kernel.shape)} elements needs 64-bit integer positions, which "
@@ -370,7 +379,7 @@ def _checked(kernel: Reduce, dev) -> Reduce:
     return kernel
 
 
-def _lower_matmul(node: Node, keep: set[int], dev) -> list[Step]:
+def _lower_matmul(node: Node, keep: set[int], dev: Device) -> list[Step]:
     """One Matmul kernel; when its k loop would pass the loop budget, k is cut into chunks whose partial
     products a sum reduction adds."""
     low = Lowering(keep, dev.max_push_words)
@@ -394,12 +403,12 @@ def _lower_matmul(node: Node, keep: set[int], dev) -> list[Step]:
         return [low.step(kernel, node)]
     part = Node("partial", (), node.dtype, (splits, node.size), device=dev)
     steps = [low.step(kernel, part)]
-    load = lambda lw: lw.load(part, View.contiguous(part.shape))  # noqa: E731
-    return steps + _reduce_steps("sum", part.shape, (0,), node.dtype, load, node, keep, dev)
+    return steps + _reduce_steps("sum", part.shape, (0,), node.dtype,
+                                 lambda lw: lw.load(part, View.contiguous(part.shape)), node, keep, dev)
 
 
-def _lower_scan(shape: tuple[int, ...], axis: int, dtype: dt.DType, source, out: Node, keep: set[int],
-                dev) -> list[Step]:
+def _lower_scan(shape: tuple[int, ...], axis: int, dtype: dt.DType, source: Source, out: Node, keep: set[int],
+                dev: Device) -> list[Step]:
     """Steps writing the inclusive scan of ``source`` along ``axis`` into ``out`` (see
     :mod:`kdsl.codegen.scan`): one pass for short lines, else block totals, their scan (recursively), and a
     pass that scans each block from the totals before it."""

@@ -20,6 +20,16 @@ def small_budget(monkeypatch):
     return dev
 
 
+@pytest.fixture(params=["cpu", "gpu"])
+def small_budget_policy(request, small_budget, monkeypatch):
+    """The small budget under both launch policies: a CPU driver's (strided partials, thread mode) and a GPU's
+    (workgroup trees over contiguous chunks)."""
+    if request.param == "gpu":
+        for name, value in (("max_groups", 65535), ("thread_outputs", 65536), ("partials", 0)):
+            monkeypatch.setattr(small_budget, name, value)
+    return small_budget
+
+
 REDUCTIONS = ["sum", "prod", "max", "min", "argmax", "argmin", "any", "all", "mean"]
 
 
@@ -34,7 +44,7 @@ def _data(shape, name):
 @pytest.mark.parametrize("name", REDUCTIONS)
 @pytest.mark.parametrize("shape,axis", [((1, 5000), 1), ((3, 4000), 1), ((4000, 3), 0), ((5000,), None),
                                         ((2000, 700), 1), ((700, 2000), 0), ((70, 80, 60), (0, 2))])
-def test_reductions_split_to_the_budget(small_budget, name, shape, axis):
+def test_reductions_split_to_the_budget(small_budget_policy, name, shape, axis):
     a = _data(shape, name)
     if name.startswith("arg") and isinstance(axis, tuple):
         axis = 2
@@ -44,7 +54,7 @@ def test_reductions_split_to_the_budget(small_budget, name, shape, axis):
 
 
 @pytest.mark.parametrize("name", ["argmax", "argmin", "max"])
-def test_arg_reductions_keep_first_index_and_nan(small_budget, name):
+def test_arg_reductions_keep_first_index_and_nan(small_budget_policy, name):
     a = np.zeros((3, 9000), np.float32)
     a[0, [10, 4000, 8999]] = 5.0  # ties: the first wins
     a[1, [7000, 20]] = -5.0

@@ -24,7 +24,8 @@ from __future__ import annotations
 import re
 
 from kdsl.codegen.expr import ExprRenderer, unravel
-from kdsl.ir.kernels import INDEX_LIMIT, LOCAL
+from kdsl.ir.kernels import LOCAL
+from kdsl.ir.view import INDEX_LIMIT
 
 
 def index_type(limit: int) -> str:
@@ -69,23 +70,16 @@ def index_vars(r: ExprRenderer, flat: str, shape: tuple[int, ...], ctype: str = 
     if len(shape) == 1 and (ctype == "int" or shape[0] > INDEX_LIMIT):
         return (flat,)
     out = []
-    for k, (n, code) in enumerate(zip(shape, unravel(flat, shape), strict=True)):
+    for k, (n, code) in enumerate(zip(shape, unravel(flat, shape, wide=ctype != "int"), strict=True)):
         if code == "0":
             out.append("0")
         elif ctype == "int" or n > INDEX_LIMIT:
-            r.lines.append(f"{ctype} {flat}_{k} = {_widen(code, ctype)};")
+            r.lines.append(f"{ctype} {flat}_{k} = {code};")
             out.append(f"{flat}_{k}")
         else:
-            r.lines.append(f"int {flat}_{k} = int({_widen(code, ctype)});")
+            r.lines.append(f"int {flat}_{k} = int({code});")
             out.append(f"{flat}_{k}")
     return tuple(out)
-
-
-def _widen(code: str, ctype: str) -> str:
-    """Integer literals in ``code`` made 64-bit when ``ctype`` is (GLSL does not mix int and int64_t)."""
-    if ctype == "int":
-        return code
-    return re.sub(r"(?<![\w.])(\d+)(?![\w.])", r"\1l", code)
 
 
 # Helper functions that loop: iterations per call, by helper name (kdsl.codegen.helpers). An integer power

@@ -15,7 +15,6 @@ from kdsl.ir.view import View
 LOCAL = 256  # invocations per workgroup for every generated kernel
 MAX_GROUPS = 65535  # Vulkan guarantees at least this many workgroups per dimension
 LOOP_CAP = 60000  # default loop budget: lavapipe stops an invocation after ~65 535 loop iterations in all
-INDEX_LIMIT = (1 << 31) - 1  # past this, index arithmetic needs 64-bit integers (see kdsl.codegen.loops)
 
 
 class Elementwise(NamedTuple):

@@ -188,3 +188,11 @@ def test_loops_inside_helpers_count():
     assert np.asarray((x % 2).sum(axis=1)).tolist() == [30000] * 1024
     got = kd.cumsum((kd.arange(70000) % 1000) ** kd.asarray(np.int32(2)) % 7)
     np.testing.assert_array_equal(np.asarray(got), np.cumsum((np.arange(70000) % 1000) ** 2 % 7))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16"])
+def test_cumsum_wraps_like_numpy(small_budget, dtype):
+    """Block totals wrap in the result dtype, and so does the scan built from them (NumPy's modular result)."""
+    a = RNG.integers(0, 100, (3, 4000)).astype(dtype)
+    got = np.asarray(kd.cumsum(kd.asarray(a), axis=1, dtype=dtype))
+    np.testing.assert_array_equal(got, np.cumsum(a, axis=1, dtype=dtype))

@@ -172,7 +172,7 @@ def render(k: Reduce) -> str:
         if p.ctype == "int":
             loop = counted_loop("r", "rp" if split else "0", str(p.n), max(k.splits, 1), fold)
         else:  # an int counts the turns (64-bit loop arithmetic is several times slower on a CPU driver)
-            loop = [f"int cnt = int(({p.lit(p.n - 1)} - int64_t(rp)) / {p.lit(k.splits)}) + 1;",
+            loop = [f"int cnt = rp < {p.lit(p.n)} ? int(({p.lit(p.n - 1)} - int64_t(rp)) / {p.lit(k.splits)}) + 1 : 0;",
                     *counted_loop("t", "0", "cnt", 1, [f"int64_t r = int64_t(rp) + int64_t(t) * {p.lit(k.splits)};",
                                                        *fold])]
         body = outer.lines + p.init() + loop

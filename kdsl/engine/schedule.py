@@ -7,6 +7,11 @@
 3. **Epilogue**: an elementwise node whose only reduction input is consumed by it alone is computed by the
    reduction kernel itself (``x.mean()`` = sum and scale in one kernel).
 
+4. **Loop budget**: no invocation may loop more than ``Device.loop_budget`` times, all its loops together
+   (lavapipe silently stops an invocation at ~65 535), so launches grow and long work is cut into passes over
+   temporaries: reductions into partial results reduced again, cumsum into block totals (reduce-then-scan),
+   matmul into k chunks. Loops inside helper functions (integer powers) count too.
+
 Each step's kernel IR holds no data: buffers become binding slots and Python scalars push-constant words, so
 the kernel is its own cache key.
 

@@ -30,7 +30,7 @@ def small_budget_policy(request, small_budget, monkeypatch):
     return small_budget
 
 
-REDUCTIONS = ["sum", "prod", "max", "min", "argmax", "argmin", "any", "all", "mean"]
+REDUCTIONS = ["sum", "prod", "max", "min", "argmax", "argmin", "any", "all"]  # mean: sum + epilogue, below
 
 
 def _data(shape, name):
@@ -42,7 +42,7 @@ def _data(shape, name):
 
 
 @pytest.mark.parametrize("name", REDUCTIONS)
-@pytest.mark.parametrize("shape,axis", [((1, 5000), 1), ((3, 4000), 1), ((4000, 3), 0), ((5000,), None),
+@pytest.mark.parametrize("shape,axis", [((1, 5000), 1), ((4000, 3), 0), ((5000,), None),
                                         ((2000, 700), 1), ((700, 2000), 0), ((70, 80, 60), (0, 2))])
 def test_reductions_split_to_the_budget(small_budget_policy, name, shape, axis):
     a = _data(shape, name)

@@ -136,6 +136,9 @@ class Device:
         # stay within it. Vulkan guarantees 4; lavapipe allows 32.
         self.max_buffers = max(4, min(int(info.get("max_per_stage_storage_buffers", 4)),
                                       int(info.get("max_descriptor_set_storage_buffers", 4))))
+        # Loop iterations one invocation may run, all loops together: lavapipe stops an invocation after ~65 535
+        # (llvmpipe's loop limiter) and GPU drivers may have watchdogs, so every device gets the safe value.
+        self.loop_budget = 60000
 
     @property
     def manager(self) -> Any:
@@ -149,7 +152,7 @@ class Device:
     def policy(self) -> tuple[int | bool, ...]:
         """The per-device choices a kernel plan depends on (part of every plan-cache key)."""
         return (self.index, self.max_groups, self.thread_outputs, self.partials, self.vector_width,
-                self.matmul_tiles, self.max_push_words, self.max_buffers)
+                self.matmul_tiles, self.max_push_words, self.max_buffers, self.loop_budget)
 
     def supports(self, dtype: Any) -> bool:
         d = dt.as_dtype(dtype)

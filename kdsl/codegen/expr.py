@@ -23,7 +23,7 @@ from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.ops import render_cast, render_op
 from kdsl.ir.expr import Expr
-from kdsl.ir.view import View, contiguous_strides
+from kdsl.ir.view import INDEX_LIMIT, View, contiguous_strides
 
 
 def flat_index(shape: tuple[int, ...], idx: tuple[str, ...]) -> str:
@@ -31,15 +31,16 @@ def flat_index(shape: tuple[int, ...], idx: tuple[str, ...]) -> str:
     return View.contiguous(shape).index_expr(list(idx))
 
 
-def unravel(flat: str, shape: tuple[int, ...]) -> list[str]:
-    """GLSL expressions of the multi-index of C-order position ``flat`` in ``shape`` (``flat`` < its size)."""
-    out, first = [], True
+def unravel(flat: str, shape: tuple[int, ...], wide: bool = False) -> list[str]:
+    """GLSL expressions of the multi-index of C-order position ``flat`` in ``shape`` (``flat`` < its size);
+    ``wide``: ``flat`` is an ``int64_t`` (the literals are too)."""
+    out, first, suffix = [], True, "l" if wide else ""
     for n, s in zip(shape, contiguous_strides(shape), strict=False):
         if n == 1:
             out.append("0")
             continue
-        q = f"({flat})" if s == 1 else f"(({flat}) / {s})"
-        out.append(q if first else f"({q} % {n})")
+        q = f"({flat})" if s == 1 else f"(({flat}) / {s}{suffix})"
+        out.append(q if first else f"({q} % {n}{suffix})")
         first = False
     return out
 
@@ -90,6 +91,12 @@ class ExprRenderer:
             return _random(arg[0], e.dtype, arg[1], flat_index(shape, idx))
         if op == "remap":
             view, src_shape = arg
+            if view.wide:  # positions past int32: 64-bit arithmetic, int axis indices where they fit
+                flat = self._emit("int64_t", view.index_expr(list(idx)))
+                inner = tuple("0" if x == "0" else self._emit("int64_t", x) if n > INDEX_LIMIT
+                              else self._emit("int", f"int({x})")
+                              for n, x in zip(src_shape, unravel(flat, src_shape, wide=True), strict=True))
+                return self.value(e.srcs[0], src_shape, inner)
             flat = self._emit("int", view.index_expr(list(idx)))
             inner = tuple(self._emit("int", x) if x != "0" else "0" for x in unravel(flat, src_shape))
             return self.value(e.srcs[0], src_shape, inner)

@@ -3,7 +3,9 @@ each of the 256 invocations accumulating a 4x4 block (rows ``ty + 16*i``, column
 neighbouring invocations read neighbouring shared-memory words).
 
 The A and B tiles are loaded through the operands' fused expressions, so ``(x * w) @ kd.exp(y)`` is one kernel.
-Batches (of broadcast operands too) run along the grid's z dimension.
+Batches (of broadcast operands too) run along the grid's z dimension. A long k axis is cut into ``splits``
+chunks that run in parallel and write one partial product each (a sum reduction adds them): every
+invocation's k loop then stays under the device's loop budget.
 
 Example:
     >>> from kdsl import dtype as dt
@@ -20,13 +22,14 @@ from __future__ import annotations
 from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.expr import ExprRenderer
-from kdsl.codegen.loops import bounded_loop, grid_loop
+from kdsl.codegen.loops import counted_loop, grid_loop
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Matmul, elementwise_groups
 
 TILE, DEPTH, PER = 64, 16, 4  # output tile edge, K slice, outputs per invocation per dimension
 
 
-def _tile_load(name: str, e: tuple, shape, idx, bounds: str, layout: str, buffers, t: dt.DType) -> list[str]:
+def _tile_load(name: str, e: tuple, shape: tuple[int, ...], idx: tuple[str, ...], bounds: str, layout: str,
+               buffers: dict[int, dt.DType], t: dt.DType) -> list[str]:
     """Statements that put ``e`` at ``idx`` (or 0 outside ``bounds``) into shared array ``name``."""
     r = ExprRenderer(buffers, prefix=name.lower())
     v = r.value(e, shape, idx)
@@ -55,14 +58,17 @@ def render(k: Matmul) -> str:
         for j in rng:
             value = glsl.store_value(k.out_dtype, glsl.narrow(k.out_dtype, f"acc{i}{j}"))
             stores += [f"gm = bm + ty + {16 * i}; gn = bn + tx + {16 * j};",
-                       f"if (gm < {k.m} && gn < {k.n}) b0.d[(bz * {k.m} + gm) * {k.n} + gn] = {value};"]
+                       f"if (gm < {k.m} && gn < {k.n}) b0.d[(zz * {k.m} + gm) * {k.n} + gn] = {value};"]
+    kc = chunk(k)
     body = [
         "int tid = int(gl_LocalInvocationID.x);",
         "int tx = tid % 16, ty = tid / 16;",
         f"int bm = int(gl_WorkGroupID.y) * {TILE}, bn = int(gl_WorkGroupID.x) * {TILE};",
-        f"for (int bz = int(gl_WorkGroupID.z); bz < {k.batch}; bz += {MAX_GROUPS}) {{",
+        f"for (int zz = int(gl_WorkGroupID.z); zz < {k.batch * k.splits}; zz += {MAX_GROUPS}) {{",
+        f"    int bz = zz % {k.batch}, kb = (zz / {k.batch}) * {kc};",
+        f"    int ke = kb + min({kc}, {k.k} - kb);",
         "    " + " ".join(f"{c} acc{i}{j} = {zero};" for i in rng for j in rng),
-        f"    for (int k0 = 0; k0 < {k.k}; k0 += {DEPTH}) {{",
+        f"    for (int k0 = kb; k0 < ke; k0 += {DEPTH}) {{",
         f"        for (int q = 0; q < {per_thread}; q++) {{",
         f"            int e = tid + q * {LOCAL};",
         f"            int mm = e / {DEPTH}, kk = e % {DEPTH};",
@@ -90,8 +96,21 @@ def render(k: Matmul) -> str:
             + "\n".join("    " + x for x in body) + "\n}\n")
 
 
+def chunk(k: Matmul) -> int:
+    """The length of each k chunk (a multiple of the tiles' depth, so no tile straddles two chunks)."""
+    per_split = -(-k.k // max(k.splits, 1))
+    return -(-per_split // DEPTH) * DEPTH
+
+
 def _blocks(k: Matmul) -> int:
-    return k.batch * -(-k.m // PER) * -(-k.n // PER)
+    """Invocations of the blocked kernel: one per 4x4 output block per k chunk."""
+    return k.splits * k.batch * -(-k.m // PER) * -(-k.n // PER)
+
+
+def trips(k: Matmul) -> int:
+    """Loop iterations of one k chunk (the innermost loops of one block, or one tile column)."""
+    kc = min(chunk(k), k.k)
+    return kc if not k.tiled else -(-kc // DEPTH) * (2 + DEPTH + TILE * DEPTH // LOCAL)
 
 
 def _render_blocked(k: Matmul) -> str:
@@ -112,12 +131,15 @@ def _render_blocked(k: Matmul) -> str:
         for j in range(PER):
             value = glsl.store_value(k.out_dtype, glsl.narrow(k.out_dtype, f"acc{i}{j}"))
             stores.append(f"if (m0 + {i} < {k.m} && n0 + {j} < {k.n}) "
-                          f"b0.d[(bz * {k.m} + m0 + {i}) * {k.n} + n0 + {j}] = {value};")
-    body = [f"int bz = g / {mb * nb}; int mn = g % {mb * nb};",
+                          f"b0.d[(zz * {k.m} + m0 + {i}) * {k.n} + n0 + {j}] = {value};")
+    kc = chunk(k)
+    body = [f"int zz = g / {mb * nb}; int mn = g % {mb * nb};",
+            f"int bz = zz % {k.batch}, kb = (zz / {k.batch}) * {kc};",
+            f"int ke = kb + min({kc}, {k.k} - kb);",
             f"int m0 = (mn / {nb}) * {PER}, n0 = (mn % {nb}) * {PER};",
             *[f"int mi{i} = min(m0 + {i}, {k.m - 1}); int ni{i} = min(n0 + {i}, {k.n - 1});" for i in range(PER)],
             " ".join(f"{c} acc{i}{j} = {glsl.zero(t)};" for i in range(PER) for j in range(PER)),
-            *bounded_loop("kk", "0", str(k.k), 1, k.k, r.lines + fma), *stores]
+            *counted_loop("kk", "kb", "ke", 1, r.lines + fma), *stores]
 
     text = "\n".join(grid_loop(_blocks(k), _groups(k), body, var="g"))
     return (f"{glsl.header(LOCAL, buffers, k.n_words, body_text=text)}\nvoid main() {{\n"
@@ -125,11 +147,10 @@ def _render_blocked(k: Matmul) -> str:
 
 
 def _groups(k: Matmul) -> int:
-
-    return elementwise_groups(_blocks(k), 512)
+    return k.groups or elementwise_groups(_blocks(k), 512, trips=trips(k))
 
 
 def launch(k: Matmul) -> tuple[int, int, int]:
     if not k.tiled:
         return (_groups(k), 1, 1)
-    return (-(-k.n // TILE), -(-k.m // TILE), min(k.batch, MAX_GROUPS))
+    return (-(-k.n // TILE), -(-k.m // TILE), min(k.batch * k.splits, MAX_GROUPS))

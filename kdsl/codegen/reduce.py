@@ -4,7 +4,8 @@
 "group" mode gives each output a workgroup: every invocation folds a strided share of the reduced elements,
 then a shared-memory tree combines the 256 partial results. "thread" mode gives each output one invocation
 (short reductions, or reductions whose innermost axis is kept, where neighbouring invocations then read
-neighbouring memory). Loops longer than lavapipe's 65 535-iteration cap are nested.
+neighbouring memory). The scheduler picks splits and launch sizes that keep every invocation's loop trips
+under the device's loop budget; positions past 2**31 are counted in 64-bit integers.
 
 Example:
     >>> from kdsl import dtype as dt
@@ -24,11 +25,12 @@ from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.helpers import SUFFIX
-from kdsl.codegen.loops import bounded_loop, grid_loop, index_vars
+from kdsl.codegen.loops import counted_loop, grid_loop, index_type, index_vars, int_literal
 from kdsl.codegen.ops import render_cast
 from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, Reduce
 
+Buffers = dict[int, dt.DType]  # binding slot -> dtype of the buffers a kernel reads and writes
 _INT_MIN = {"int": "(-2147483647 - 1)", "uint": "0u", "int64_t": "(-9223372036854775807l - 1l)", "uint64_t": "0ul"}
 _INT_MAX = {"int": "2147483647", "uint": "4294967295u", "int64_t": "9223372036854775807l",
             "uint64_t": "18446744073709551615ul"}
@@ -83,9 +85,25 @@ class _Parts:
         self.r = math.prod(self.red_shape)
         self.o = math.prod(self.kept_shape)
         self.t = k.expr.dtype
+        self.op = k.op
         self.arg = k.op in ("argmax", "argmin")
+        self.n = k.parts if k.index_of is not None else self.r  # positions the loops walk per output
+        splits = max(k.splits, 1)
+        step = splits if k.mode == "thread" else LOCAL + -(-self.n // splits)
+        self.ctype = index_type(self.n + step)  # loop counters: 64-bit when the last step could overflow
+        # the index argmax keeps: the type of the picked positions read back, else the loop counter's
+        self.idx_t = k.index_of.dtype if k.index_of is not None else (
+            dt.int32 if self.ctype == "int" else dt.int64)
+        self.itype = "int" if self.idx_t.itemsize == 4 else "int64_t"
 
-    def full_index(self, k: Reduce, kept_idx, red_idx) -> tuple[str, ...]:
+    def lit(self, n: int) -> str:
+        return int_literal(n, self.ctype)
+
+    def init(self) -> list[str]:
+        acc = [f"{self.t.glsl_compute} acc = {identity(self.op, self.t)};"]
+        return acc + ([f"{self.itype} acci = {_INT_MAX[self.itype]};"] if self.arg else [])
+
+    def full_index(self, k: Reduce, kept_idx: tuple[str, ...], red_idx: tuple[str, ...]) -> tuple[str, ...]:
         idx = [""] * len(k.shape)
         for a, v in zip(self.kept, kept_idx, strict=False):
             idx[a] = v
@@ -93,19 +111,24 @@ class _Parts:
             idx[a] = v
         return tuple(idx)
 
-    def fold(self, k: Reduce, kept_idx, r_var: str, buffers) -> list[str]:
-        """Statements folding element ``r_var`` of the reduction into ``acc`` (and ``acci``)."""
+    def fold(self, k: Reduce, kept_idx: tuple[str, ...], r_var: str, o_var: str, buffers: Buffers) -> list[str]:
+        """Statements folding element ``r_var`` of the reduction (of output ``o_var``) into ``acc``
+        (and ``acci``); with ``index_of``, ``r_var`` counts the candidates and their positions are read."""
         rr = ExprRenderer(buffers, prefix="v")
-        red_idx = index_vars(rr, r_var, self.red_shape) if self.red_shape else ()
+        pos, ctype = r_var, self.ctype
+        if k.index_of is not None:
+            pos, ctype = rr.value(k.index_of, (self.o, k.parts), (o_var, r_var)), self.itype
+        red_idx = index_vars(rr, pos, self.red_shape, ctype) if self.red_shape else ()
         v = rr.value(k.expr, k.shape, self.full_index(k, kept_idx, red_idx))
         if self.arg:
-            cond = better(k.op, self.t, "acc", "acci", v, r_var)
-            return rr.lines + [f"if ({cond}) {{ acc = {v}; acci = {r_var}; }}"]
+            j = pos if ctype == self.itype else f"{self.itype}({pos})"
+            cond = better(k.op, self.t, "acc", "acci", v, j)
+            return rr.lines + [f"if ({cond}) {{ acc = {v}; acci = {j}; }}"]
         return rr.lines + [f"acc = {combine(k.op, self.t, 'acc', v)};"]
 
-    def store(self, k: Reduce, out_index: str, kept_idx, buffers, o_var: str) -> list[str]:
+    def store(self, k: Reduce, out_index: str, kept_idx: tuple[str, ...], buffers: Buffers, o_var: str) -> list[str]:
         er = ExprRenderer(buffers, prefix="e")
-        raw, raw_t = ("acci", dt.int32) if self.arg else ("acc", self.t)
+        raw, raw_t = ("acci", self.idx_t) if self.arg else ("acc", self.t)
         if k.epilogue is None:
             value = render_cast(raw, raw_t, k.out_dtype)
             return [f"b0.d[{out_index}] = {glsl.store_value(k.out_dtype, value)};"]
@@ -123,41 +146,58 @@ def _acc_dtype(e: Expr) -> dt.DType | None:
     return next((a.dtype for a in e.find("acc")), None)
 
 
+def needs_int64(k: Reduce) -> bool:
+    """Whether ``k`` counts positions in 64-bit integers (reductions of about 2**31 elements or more)."""
+    p = _Parts(k)
+    return "int64_t" in (p.ctype, p.itype)
+
+
 def render(k: Reduce) -> str:
     p = _Parts(k)
     buffers: dict[int, dt.DType] = {0: k.out_dtype}
-    init = [f"{p.t.glsl_compute} acc = {identity(k.op, p.t)};"] + (["int acci = 2147483647;"] if p.arg else [])
     outer = ExprRenderer(buffers, prefix="k")
-    if k.mode == "thread" and k.splits > 1:  # partial results: output o, lane p folds r = p, p + splits, ...
-        outer.lines += [f"int o = g / {k.splits};", f"int rp = g % {k.splits};"]
+    if k.mode == "thread":  # with splits, output o's lane rp folds positions rp, rp + splits, ...
+        split = k.splits > 1
+        if split:
+            outer.lines += [f"int o = g / {k.splits};", f"int rp = g % {k.splits};"]
+        elif p.ctype != "int":
+            outer.lines.append("int rp = 0;")
         kept_idx = index_vars(outer, "o", p.kept_shape) if p.kept_shape else ()
-        trips = -(-p.r // k.splits)
-        fold = p.fold(k, kept_idx, "r", buffers)
-        body = outer.lines + init + bounded_loop("r", "rp", str(p.r), k.splits, trips, fold)
-        body += p.store(k, "g", kept_idx, buffers, "o")
-        text = "\n".join(grid_loop(max(p.o * k.splits, 1), k.groups, body, var="g"))
-        shared = []
-    elif k.mode == "thread":
-        kept_idx = index_vars(outer, "o", p.kept_shape) if p.kept_shape else ()
-        body = outer.lines + init + bounded_loop("r", "0", str(p.r), 1, p.r, p.fold(k, kept_idx, "r", buffers))
-        body += p.store(k, "o", kept_idx, buffers, "o")
-        text = "\n".join(grid_loop(max(p.o, 1), k.groups, body, var="o"))
-        shared = []
+        fold = p.fold(k, kept_idx, "r", "o", buffers)
+        if p.ctype == "int":
+            loop = counted_loop("r", "rp" if split else "0", str(p.n), max(k.splits, 1), fold)
+        else:  # an int counts the turns (64-bit loop arithmetic is several times slower on a CPU driver)
+            loop = [f"int cnt = rp < {p.lit(p.n)} ? int(({p.lit(p.n - 1)} - int64_t(rp)) / {p.lit(k.splits)}) + 1 : 0;",
+                    *counted_loop("t", "0", "cnt", 1, [f"int64_t r = int64_t(rp) + int64_t(t) * {p.lit(k.splits)};",
+                                                       *fold])]
+        body = outer.lines + p.init() + loop
+        body += p.store(k, "g" if split else "o", kept_idx, buffers, "o")
+        text = "\n".join(grid_loop(max(p.o * max(k.splits, 1), 1), k.groups, body, var="g" if split else "o"))
+        shared: list[str] = []
     else:
-        text, shared = _group_body(k, p, init, outer, buffers)
-    extra = [dt.int64] if p.arg else []
+        text, shared = _group_body(k, p, outer, buffers)
+    extra = [dt.int64] if p.itype == "int64_t" or p.ctype == "int64_t" else []
     src = glsl.header(LOCAL, buffers, k.n_words, extra_dtypes=extra, shared=shared, body_text=text)
     return f"{src}\nvoid main() {{\n" + "\n".join("    " + x for x in text.splitlines()) + "\n}\n"
 
 
-def _group_body(k: Reduce, p: _Parts, init, outer: ExprRenderer, buffers) -> tuple[str, list[str]]:
+def _group_body(k: Reduce, p: _Parts, outer: ExprRenderer, buffers: Buffers) -> tuple[str, list[str]]:
     total = p.o * k.splits
-    chunk = -(-p.r // k.splits)
+    chunk = -(-p.n // k.splits)
     head = [f"int g_o = g / {k.splits};", f"int g_p = g % {k.splits};"] if k.splits > 1 else ["int g_o = g;"]
     kept_idx = index_vars(outer, "g_o", p.kept_shape) if p.kept_shape else ()
-    start, end = (f"g_p * {chunk}", f"min({p.r}, g_p * {chunk} + {chunk})") if k.splits > 1 else ("0", str(p.r))
-    fold = p.fold(k, kept_idx, "r", buffers)
-    trips = -(-chunk // LOCAL)
+    fold = p.fold(k, kept_idx, "r", "g_o", buffers)
+    if p.ctype == "int" and k.splits > 1:
+        loop = counted_loop("r", f"g_p * {chunk} + tid", f"min({p.n}, g_p * {chunk} + {chunk})", LOCAL, fold)
+    elif p.ctype == "int":
+        loop = counted_loop("r", "tid", str(p.n), LOCAL, fold)
+    else:  # an int counts within the chunk (faster than 64-bit loop arithmetic); chunks start at 64-bit bases
+        loop = [f"int64_t base = int64_t(g_p) * {p.lit(chunk)};",
+                f"int cnt = int(min({p.lit(chunk)}, {p.lit(p.n)} - base));",
+                *counted_loop("t", "tid", "cnt", LOCAL, ["int64_t r = base + int64_t(t);", *fold])]
+        if k.splits == 1:
+            head = head + ["int g_p = 0;"]
+    ivar = "int" if p.itype == "int" else "int64_t"
     tree = ["s_v[tid] = acc;"] + (["s_i[tid] = acci;"] if p.arg else []) + [
         "memoryBarrierShared(); barrier();",
         f"for (int w = {LOCAL // 2}; w > 0; w >>= 1) {{",
@@ -172,11 +212,11 @@ def _group_body(k: Reduce, p: _Parts, init, outer: ExprRenderer, buffers) -> tup
         "}",
         "memoryBarrierShared(); barrier();",
     ]
-    body = head + outer.lines + init + bounded_loop("r", f"{start} + tid", end, LOCAL, trips, fold) + tree
+    body = head + outer.lines + p.init() + loop + tree
     text = "\n".join(["int tid = int(gl_LocalInvocationID.x);",
                       f"for (int g = int(gl_WorkGroupID.x); g < {total}; g += {k.groups}) {{",
                       *["    " + x for x in body], "}"])
-    shared = [f"shared {p.t.glsl_compute} s_v[{LOCAL}];"] + ([f"shared int s_i[{LOCAL}];"] if p.arg else [])
+    shared = [f"shared {p.t.glsl_compute} s_v[{LOCAL}];"] + ([f"shared {ivar} s_i[{LOCAL}];"] if p.arg else [])
     return text, shared
 
 

@@ -1,7 +1,14 @@
-"""Inclusive prefix sums (``cumsum``) along one axis: each invocation walks one line of the array in order.
+"""Inclusive prefix sums (``cumsum``) along one axis, as a reduce-then-scan.
 
-Simple and exact in order of summation (like NumPy's); parallel only across lines. A long line loops in
-nested blocks to stay under lavapipe's 65 535-iteration cap.
+A line longer than one block is cut into blocks; three kinds of pass make its scan (see
+:class:`kdsl.ir.kernels.Scan` and the scheduler's ``_lower_scan``):
+
+1. "sums": each invocation adds up one block of one line (the block totals, a shorter array);
+2. the block totals get their own inclusive scan (recursively, so any length works);
+3. "scan": each invocation walks one block in order, starting from the scanned total of the blocks before it.
+
+Every invocation walks at most one block, so its loop stays under the device's loop budget, and all blocks of
+all lines run in parallel. A line of one block is scanned in a single "scan" pass.
 
 Example:
     >>> from kdsl import dtype as dt
@@ -19,28 +26,53 @@ import math
 from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.expr import ExprRenderer
-from kdsl.codegen.loops import bounded_loop, grid_loop, index_vars
+from kdsl.codegen.loops import counted_loop, grid_loop, index_vars
 from kdsl.codegen.ops import render_cast
 from kdsl.ir.kernels import LOCAL, Scan
 from kdsl.ir.view import View
 
 
+def blocks(k: Scan) -> int:
+    """The number of blocks each line is cut into."""
+    length = k.shape[k.axis]
+    return -(-length // k.block) if k.block and length else 1
+
+
+def short_shape(k: Scan) -> tuple[int, ...]:
+    """``shape`` with the scanned axis shortened to one element per block (the block totals' shape)."""
+    return k.shape[:k.axis] + (blocks(k),) + k.shape[k.axis + 1:]
+
+
 def render(k: Scan) -> str:
     others = tuple(n for a, n in enumerate(k.shape) if a != k.axis)
-    length = k.shape[k.axis]
-    t = k.expr.dtype
-    buffers: dict[int, dt.DType] = {0: k.out_dtype}
+    length, nb = k.shape[k.axis], blocks(k)
+    block = k.block or length
+    t, out_t = k.expr.dtype, k.out_dtype
+    c = out_t.glsl_compute
+    buffers: dict[int, dt.DType] = {0: out_t}
     outer = ExprRenderer(buffers, prefix="k")
+    outer.lines += [f"int l = q / {nb};", f"int b = q % {nb};"] if nb > 1 else ["int l = q;", "int b = 0;"]
     line_idx = list(index_vars(outer, "l", others)) if others else []
+    # the block's positions [s0, e0), written so that no sum passes the axis length (no int overflow)
+    outer.lines += [f"int s0 = b * {block};", f"int e0 = s0 + min({block}, {length} - s0);"]
     idx = tuple(line_idx[:k.axis] + ["j"] + line_idx[k.axis:])
     inner = ExprRenderer(buffers, prefix="v")
     v = inner.value(k.expr, k.shape, idx)
-    out_index = View.contiguous(k.shape).index_expr(list(idx))
-    step = inner.lines + [f"acc = (acc + {render_cast(v, t, k.out_dtype) if t is not k.out_dtype else v});",
-                          f"b0.d[{out_index}] = {glsl.store_value(k.out_dtype, glsl.narrow(k.out_dtype, 'acc'))};"]
-    body = outer.lines + [f"{k.out_dtype.glsl_compute} acc = {glsl.zero(k.out_dtype)};"]
-    body += bounded_loop("j", "0", str(length), 1, length, step)
-    text = "\n".join(grid_loop(max(math.prod(others), 1), k.groups, body, var="l"))
+    step = inner.lines + [f"acc = (acc + {render_cast(v, t, out_t) if t is not out_t else v});"]
+    body = outer.lines + [f"{c} acc = {glsl.zero(out_t)};"]
+    if k.phase == "sums":
+        body += counted_loop("j", "s0", "e0", 1, step)
+        at = View.contiguous(short_shape(k)).index_expr(line_idx[:k.axis] + ["b"] + line_idx[k.axis:])
+        body.append(f"b0.d[{at}] = {glsl.store_value(out_t, glsl.narrow(out_t, 'acc'))};")
+    else:
+        if k.carry is not None:  # start from the scanned totals of the blocks before this one
+            cr = ExprRenderer(buffers, prefix="c")
+            prev = cr.value(k.carry, short_shape(k), tuple(line_idx[:k.axis] + ["(b - 1)"] + line_idx[k.axis:]))
+            body += ["if (b > 0) {", *["    " + x for x in cr.lines], f"    acc = {prev};", "}"]
+        out_index = View.contiguous(k.shape).index_expr(list(idx))
+        step.append(f"b0.d[{out_index}] = {glsl.store_value(out_t, glsl.narrow(out_t, 'acc'))};")
+        body += counted_loop("j", "s0", "e0", 1, step)
+    text = "\n".join(grid_loop(max(math.prod(others) * nb, 1), k.groups, body, var="q"))
     return (f"{glsl.header(LOCAL, buffers, k.n_words, body_text=text)}\nvoid main() {{\n"
             + "\n".join("    " + x for x in text.splitlines()) + "\n}\n")
 

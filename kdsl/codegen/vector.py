@@ -75,7 +75,7 @@ def eligible(k: Elementwise) -> bool:
 class _ParamRenderer(ExprRenderer):
     """Renders the expression once as a function body: each contiguous operand becomes a parameter."""
 
-    def __init__(self, buffers: dict[int, dt.DType], wide: dict[tuple[int, int], tuple[int, dt.DType]]):
+    def __init__(self, buffers: dict[int, dt.DType], wide: dict[tuple[int, int], tuple[int, dt.DType]]) -> None:
         super().__init__(buffers, prefix="t")
         self.wide = wide  # (slot, offset) -> (parameter index, dtype)
 

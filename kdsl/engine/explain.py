@@ -54,8 +54,10 @@ def _describe(k: Kernel, step: Step) -> str:
             head += " + epilogue"
     elif isinstance(k, Matmul):
         head = f"Matmul batch={k.batch} m={k.m} n={k.n} k={k.k}"
+        head += f" ({k.splits} k chunks)" if k.splits > 1 else ""
     elif isinstance(k, Scan):
         head = f"Scan cumsum axis {k.axis} of {list(k.shape)}"
+        head += f" ({'block totals' if k.phase == 'sums' else 'scan'}, blocks of {k.block})" if k.block else ""
     elif isinstance(k, Elementwise):
         head = f"Elementwise {list(k.shape)}"
     else:  # pragma: no cover

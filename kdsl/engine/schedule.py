@@ -7,6 +7,11 @@
 3. **Epilogue**: an elementwise node whose only reduction input is consumed by it alone is computed by the
    reduction kernel itself (``x.mean()`` = sum and scale in one kernel).
 
+4. **Loop budget**: no invocation may loop more than ``Device.loop_budget`` times, all its loops together
+   (lavapipe silently stops an invocation at ~65 535), so launches grow and long work is cut into passes over
+   temporaries: reductions into partial results reduced again, cumsum into block totals (reduce-then-scan),
+   matmul into k chunks. Loops inside helper functions (integer powers) count too.
+
 Each step's kernel IR holds no data: buffers become binding slots and Python scalars push-constant words, so
 the kernel is its own cache key.
 
@@ -21,13 +26,16 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.codegen import glsl, vector
+from kdsl.codegen import glsl, matmul, reduce, vector
+from kdsl.codegen.loops import expr_loops
+from kdsl.device import Device
 from kdsl.ir import expr as ir
 from kdsl.ir.expr import Expr
 from kdsl.ir.graph import Node, toposort
@@ -36,6 +44,8 @@ from kdsl.ir.view import View
 
 _F32, _U32 = struct.Struct("<f"), struct.Struct("<I")
 MAX_DEPTH = 100  # longest chain of ops inlined into one kernel (keeps shaders and recursion bounded)
+SCAN_BLOCK = 1024  # elements each invocation of a multi-pass cumsum walks (see kdsl.codegen.scan)
+SCAN_DIRECT = 4096  # lines up to this long are scanned in one pass, one invocation per line
 
 
 @dataclass
@@ -167,7 +177,7 @@ def _materialised(live: list[Node], roots: list[Node]) -> tuple[set[int], dict[i
             keep.add(n.id)
             d = 0
         depth[n.id] = d
-    keep |= _held(live, keep, consumers)
+    keep |= _held(live, keep, consumers, roots)
     return keep, consumers
 
 
@@ -175,17 +185,20 @@ def _stored_or_leaf(s: Node, keep: set[int]) -> bool:
     return s.realized or s.id in keep or not s.srcs or (s.op == "view" and _stored_or_leaf(s.srcs[0], keep))
 
 
-def _held(live: list[Node], keep: set[int], consumers: dict[int, list[Node]]) -> set[int]:
+def _held(live: list[Node], keep: set[int], consumers: dict[int, list[Node]], roots: list[Node]) -> set[int]:
     """The computed nodes that a live Array or a node outside this graph can still read (``Node.refs``
-    counts more users than this graph has), unless recomputing them is one op over stored data.
+    counts more users than this graph has), unless recomputing them is one op over stored data, or storing
+    them would take more memory than the graph's data already does (an intermediate broadcast to a huge shape,
+    ``j = kd.arange(n)[None, :] + kd.zeros((m, 1))``, stays fused: storing it could exceed a buffer's size).
 
     Without this, ``for _ in range(n): w = w - lr * grad(w)`` never stores ``w`` (each step realises only
     what reads it), and step k recomputes w from all k earlier gradients: the kernel grows every step, and
     at some step binds more buffers than the device has. Stored, w is one buffer and every step's plan is
     the same."""
+    bound = max([r.size for r in roots] + [s.size for n in live for s in n.srcs if s.realized])
     return {n.id for n in live
             if n.refs > len(consumers.get(n.id, ())) and n.id not in keep and n.is_elementwise
-            and not all(_stored_or_leaf(s, keep) for s in n.srcs)}
+            and n.size <= bound and not all(_stored_or_leaf(s, keep) for s in n.srcs)}
 
 
 def _reads(node: Node, keep: set[int], reads: dict[int, set[int]]) -> set[int]:
@@ -277,88 +290,207 @@ def schedule(roots: list[Node]) -> list[Step]:
 
 def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> list[Step]:
     dev = node.device
+    assert dev is not None  # every node of a graph being realised has its device
     low = Lowering(keep, dev.max_push_words)
     if absorbed is not None:
         return _lower_reduce(absorbed[1], keep, dev, epilogue_of=node, standin=absorbed[0])
     if node.op == "reduce":
         return _lower_reduce(node, keep, dev)
     if node.op == "matmul":
-        a, b = (low.expr(s) for s in node.srcs)
-        batch, m, k = node.srcs[0].shape
-        mm = Matmul(batch, m, node.shape[2], k, node.dtype, a, b, 0, dev.matmul_tiles)
-        return [low.step(mm, node)]
+        return _lower_matmul(node, keep, dev)
     if node.op == "cumsum":
-        e = low.expr(node.srcs[0])
-        lines = node.size // node.shape[node.arg] if node.shape[node.arg] else 0
-        groups = elementwise_groups(max(lines, 1), dev.max_groups)
-        return [low.step(Scan(node.shape, node.arg, node.dtype, e, 0, groups), node)]
+        src = node.srcs[0]
+        return _lower_scan(node.shape, node.arg, node.dtype, lambda lw: lw.expr(src), node, keep, dev)
     if node.op == "assemble":
         steps = []
         for k, (region, piece) in enumerate(zip(node.arg, node.srcs, strict=False)):
             low = Lowering(keep, dev.max_push_words)
             e = low.expr(piece)
             kernel = Elementwise(region.shape, node.dtype, region, e, 0,
-                                 elementwise_groups(max(region.size, 1), dev.max_groups))
+                                 elementwise_groups(max(region.size, 1), dev.max_groups, dev.loop_budget,
+                                                    1 + expr_loops(e, region.shape)))
             steps.append(low.step(kernel, node, fresh=k == 0))
         return steps
     low.root = node
     e = low.expr(node)
+    inner = expr_loops(e, node.shape)  # loop iterations per element inside helper functions
     kernel = Elementwise(node.shape, node.dtype, View.contiguous(node.shape), e, 0,
-                         elementwise_groups(max(node.size, 1), dev.max_groups))
+                         elementwise_groups(max(node.size, 1), dev.max_groups, dev.loop_budget, 1 + inner))
     if dev.vector_width == 4 and vector.eligible(kernel):
-        kernel = kernel._replace(vec=4, groups=elementwise_groups(node.size // 4, dev.max_groups))
+        kernel = kernel._replace(vec=4, groups=elementwise_groups(node.size // 4, dev.max_groups, dev.loop_budget,
+                                                                  1 + 4 * inner))
     return [low.step(kernel, node)]
 
 
-def _reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], max_groups: int,
-                 thread_outputs: int, partials: int) -> tuple[str, int, int]:
+def _reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost: int = 1,
+                 extra: int = 0) -> tuple[str, int, int]:
     """(mode, splits, groups) for a reduction (see :class:`kdsl.ir.kernels.Reduce`).
 
     One invocation per output when reductions are short, when neighbouring outputs sit next to each other in
-    memory (innermost axis kept), or when there are at least ``thread_outputs`` outputs (a per-device choice:
-    a CPU driver pays for every workgroup barrier, a GPU wants its workgroups full). A few long reductions are
-    first cut into partial results that a second pass combines: about ``partials`` strided ones, one per
-    invocation, when ``partials`` is set (CPU drivers), else up to 1024 contiguous chunks, one per workgroup."""
+    memory (innermost axis kept), or when there are at least ``dev.thread_outputs`` outputs (a per-device
+    choice: a CPU driver pays for every workgroup barrier, a GPU wants its workgroups full). A few long
+    reductions are first cut into partial results that a second pass combines: about ``dev.partials`` strided
+    ones, one per invocation, when set (CPU drivers), else up to 1024 contiguous chunks, one per workgroup.
+    Then :func:`_fit_budget` adds splits and workgroups until no invocation loops past ``dev.loop_budget``
+    (``cost``: loop iterations per folded element; ``extra``: per output, for the epilogue)."""
     r = math.prod(shape[a] for a in axes)
     o = math.prod(n for k, n in enumerate(shape) if k not in axes)
     inner_kept = bool(shape) and (len(shape) - 1) not in axes and shape[-1] > 1
-    if r <= 32 or (inner_kept and o >= 1024) or o >= thread_outputs:
-        return "thread", 1, elementwise_groups(max(o, 1), max_groups)
-    if o < 64 and r >= 1 << 16:
-        if partials:  # strided partial results, one per invocation (no barriers: CPU drivers)
-            splits = max(LOCAL, min(partials // o, r // 64) // LOCAL * LOCAL)
-            return "thread", splits, elementwise_groups(o * splits, max_groups)
-        splits = min(1024 // o, max(1, r // 8192))  # a workgroup tree per contiguous chunk (GPUs)
-        return "group", splits, min(o * splits, MAX_GROUPS)
-    return "group", 1, min(max(o, 1), MAX_GROUPS)
+    if r <= 32 or (inner_kept and o >= 1024) or o >= dev.thread_outputs:
+        mode, splits = "thread", 1
+    elif o < 64 and r >= 1 << 16:
+        if dev.partials:  # strided partial results, one per invocation (no barriers: CPU drivers)
+            mode, splits = "thread", max(LOCAL, min(dev.partials // o, r // 64) // LOCAL * LOCAL)
+        else:  # a workgroup tree per contiguous chunk (GPUs)
+            mode, splits = "group", min(1024 // o, max(1, r // 8192))
+    else:
+        mode, splits = "group", 1
+    return _fit_budget(mode, splits, r, max(o, 1), dev, cost, extra)
 
 
-def _lower_reduce(node: Node, keep: set[int], dev: Any, epilogue_of: Node | None = None,
+def _fit_budget(mode: str, splits: int, r: int, o: int, dev: Device, cost: int = 1,
+                extra: int = 0) -> tuple[str, int, int]:
+    """The plan with enough splits (shorter folds) and workgroups (fewer grid-stride turns) that each
+    invocation's loop iterations, all loops together, stay within ``dev.loop_budget``.
+
+    >>> class D: loop_budget, max_groups = 60000, 512
+    >>> _fit_budget("thread", 1, 65536, 1024, D())  # 1024 rows of 65 536: two strided halves per row
+    ('thread', 2, 8)
+    >>> _fit_budget("group", 1, 2**32, 1, D())  # one reduction of 2**32: chunks of at most 256 x 59 990
+    ('group', 280, 280)
+    """
+    budget, tree = dev.loop_budget, LOCAL.bit_length() + 1  # tree: the shared-memory tree's steps
+    room = budget - extra - tree  # iterations left for the fold of one output (or partial)
+    if room < 2 * cost:
+        raise ValueError(f"one element of this reduction costs {cost} loop iterations (helper functions), too "
+                         f"many for the device's loop budget of {budget}; simplify the reduced expression")
+    if mode == "group":
+        splits = max(splits, -(-r * cost // (LOCAL * room)))
+        trips = -(-r // splits // LOCAL) * cost + tree + extra
+        groups = min(o * splits, MAX_GROUPS)
+        if -(-(o * splits) // groups) * trips <= budget:
+            return "group", splits, groups
+        splits = 1  # too many outputs for workgroup trees in budget: one invocation per partial instead
+    splits = max(splits, -(-r * cost // room))
+    trips = -(-r // splits) * cost + extra
+    return "thread", splits, elementwise_groups(o * splits, dev.max_groups, budget, max(trips, 1))
+
+
+Source = Callable[["Lowering"], Expr]  # lowers the expression a multi-pass kernel reads (again in each pass)
+
+
+def _lower_reduce(node: Node, keep: set[int], dev: Device, epilogue_of: Node | None = None,
                   standin: Node | None = None) -> list[Step]:
     op, axes = node.arg
     src = node.srcs[0]
+    return _reduce_steps(op, src.shape, axes, src.dtype, lambda low: low.expr(src), node, keep, dev,
+                         epilogue_of, standin)
+
+
+def _reduce_steps(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype: dt.DType, source: Source,
+                  node: Node, keep: set[int], dev: Device, epilogue_of: Node | None = None,
+                  standin: Node | None = None) -> list[Step]:
+    """The passes reducing ``source`` (a function lowering the reduced expression into a Lowering) over
+    ``axes`` of ``shape`` into ``node``: partial passes while the plan splits, then the final pass (with the
+    epilogue). Partial sums are reduced again; argmax / argmin partials hold the picked positions, and the
+    next pass re-reads their values (``Reduce.index_of``), so the first index of the extreme still wins."""
+    arg = op in ("argmax", "argmin")
     low = Lowering(keep, dev.max_push_words)
-    e = low.expr(src)
-    mode, splits, groups = _reduce_plan(src.shape, axes, dev.max_groups, dev.thread_outputs, dev.partials)
-    if op in ("argmax", "argmin") and splits > 1:  # partial maxima would lose their indices
-        mode, splits, groups = "group", 1, min(max(node.size, 1), MAX_GROUPS)
-    out, epilogue, steps = node, None, []
-    if splits > 1:
-        part = Node("partial", (), src.dtype, (node.size, splits), device=dev)
-        steps.append(low.step(Reduce(op, src.shape, axes, src.dtype, e, 0, mode, splits, groups, None,
-                                     part.shape), part))
+    e = source(low)
+    cost = 1 + expr_loops(e, shape)  # argmax passes re-read values through the expression: same cost
+    extra = 0
+    if epilogue_of is not None:  # evaluated once per output, in the last pass
+        assert standin is not None  # an epilogue always comes with the reduction's stand-in
+        trial = Lowering(keep, dev.max_push_words)
+        trial.acc, trial.root = (standin, ir.acc(node.dtype)), epilogue_of
+        extra = expr_loops(trial.expr(epilogue_of), epilogue_of.shape)
+    k_shape, k_axes, index_of, parts = shape, axes, None, 0
+    plan_shape, plan_axes = shape, axes
+    steps: list[Step] = []
+    while True:
+        mode, splits, groups = _reduce_plan(plan_shape, plan_axes, dev, cost, extra)
+        if splits == 1:
+            break
+        part = Node("partial", (), node.dtype if arg else dtype, (node.size, splits), device=dev)
+        kernel = Reduce(op, k_shape, k_axes, part.dtype, e, 0, mode, splits, groups, None, part.shape, index_of,
+                        parts)
+        steps.append(low.step(_checked(kernel, dev), part))
         low = Lowering(keep, dev.max_push_words)
-        e = low.load(part, View.contiguous(part.shape))
-        mode, groups = "group", min(max(node.size, 1), MAX_GROUPS)
-        src_shape, axes = part.shape, (1,)
-    else:
-        src_shape = src.shape
+        if arg:
+            e, index_of, parts = source(low), low.load(part, View.contiguous(part.shape)), splits
+        else:
+            e, k_shape, k_axes, cost = low.load(part, View.contiguous(part.shape)), part.shape, (1,), 1
+        plan_shape, plan_axes = part.shape, (1,)
+    out, epilogue = node, None
     if epilogue_of is not None and standin is not None:
         low.acc = (standin, ir.acc(node.dtype))
         low.root = epilogue_of
         epilogue = low.expr(epilogue_of)
         out = epilogue_of
-    out_dtype = out.dtype
-    kernel = Reduce(op, src_shape, axes, out_dtype, e, 0, mode, 1, groups, epilogue, out.shape)
-    steps.append(low.step(kernel, out))
+    kernel = Reduce(op, k_shape, k_axes, out.dtype, e, 0, mode, 1, groups, epilogue, out.shape, index_of, parts)
+    steps.append(low.step(_checked(kernel, dev), out))
+    return steps
+
+
+def _checked(kernel: Reduce, dev: Device) -> Reduce:
+    """``kernel``, once the device is known to have the 64-bit integers its positions need."""
+    if reduce.needs_int64(kernel) and not dev.supports(dt.int64):
+        raise ValueError(f"reducing {math.prod(kernel.shape)} elements needs 64-bit integer positions, which "
+                         f"{dev.name} does not support; reduce fewer than 2**30 elements at a time")
+    return kernel
+
+
+def _lower_matmul(node: Node, keep: set[int], dev: Device) -> list[Step]:
+    """One Matmul kernel; when its k loop would pass the loop budget, k is cut into chunks whose partial
+    products a sum reduction adds."""
+    low = Lowering(keep, dev.max_push_words)
+    a, b = (low.expr(s) for s in node.srcs)
+    batch, m, k = node.srcs[0].shape
+    kernel = Matmul(batch, m, node.shape[2], k, node.dtype, a, b, 0, dev.matmul_tiles)
+    budget = dev.loop_budget
+    cost = 1 + 4 * (expr_loops(a, (batch, m, k)) + expr_loops(b, (batch, k, node.shape[2])))  # per k step
+
+    def trips(s: int) -> int:  # one invocation's loop iterations with s chunks
+        return matmul.trips(kernel._replace(splits=s)) * cost * -(-(batch * s) // MAX_GROUPS)
+
+    splits = 1
+    while trips(splits) > budget // 2 and splits < max(k, 1):
+        splits *= 2
+    kernel = kernel._replace(splits=splits)
+    if not kernel.tiled:
+        kernel = kernel._replace(groups=elementwise_groups(max(batch * splits * -(-m // 4) * -(-kernel.n // 4), 1),
+                                                           512, budget, trips(splits)))
+    if splits == 1:
+        return [low.step(kernel, node)]
+    part = Node("partial", (), node.dtype, (splits, node.size), device=dev)
+    steps = [low.step(kernel, part)]
+    return steps + _reduce_steps("sum", part.shape, (0,), node.dtype,
+                                 lambda lw: lw.load(part, View.contiguous(part.shape)), node, keep, dev)
+
+
+def _lower_scan(shape: tuple[int, ...], axis: int, dtype: dt.DType, source: Source, out: Node, keep: set[int],
+                dev: Device) -> list[Step]:
+    """Steps writing the inclusive scan of ``source`` along ``axis`` into ``out`` (see
+    :mod:`kdsl.codegen.scan`): one pass for short lines, else block totals, their scan (recursively), and a
+    pass that scans each block from the totals before it."""
+    length, budget = shape[axis], dev.loop_budget
+    lines = math.prod(n for a, n in enumerate(shape) if a != axis)
+    low = Lowering(keep, dev.max_push_words)
+    e = source(low)
+    cost = 1 + expr_loops(e, shape)  # loop iterations per scanned element
+    if length <= min(SCAN_DIRECT, budget // 2) // cost:
+        groups = elementwise_groups(max(lines, 1), dev.max_groups, budget, max(length, 1) * cost)
+        return [low.step(Scan(shape, axis, dtype, e, 0, groups), out)]
+    block = max(1, min(SCAN_BLOCK, budget // 2) // cost)
+    nb = -(-length // block)
+    short = shape[:axis] + (nb,) + shape[axis + 1:]
+    groups = elementwise_groups(lines * nb, dev.max_groups, budget, block * cost)
+    sums = Node("partial", (), dtype, short, device=dev)
+    steps = [low.step(Scan(shape, axis, dtype, e, 0, groups, block, "sums"), sums)]
+    scanned = Node("partial", (), dtype, short, device=dev)
+    steps += _lower_scan(short, axis, dtype, lambda lw: lw.load(sums, View.contiguous(short)), scanned, keep, dev)
+    low = Lowering(keep, dev.max_push_words)
+    e = source(low)
+    carry = low.load(scanned, View.contiguous(short))
+    steps.append(low.step(Scan(shape, axis, dtype, e, 0, groups, block, "scan", carry), out))
     return steps

@@ -16,7 +16,7 @@ from kdsl.ir.view import View
 
 LOCAL = 256  # invocations per workgroup for every generated kernel
 MAX_GROUPS = 65535  # Vulkan guarantees at least this many workgroups per dimension
-LOOP_CAP = 60000  # lavapipe stops every loop at 65 535 iterations; stay below with margin
+LOOP_CAP = 60000  # default loop budget: lavapipe stops an invocation after ~65 535 loop iterations in all
 
 
 class Elementwise(NamedTuple):
@@ -52,6 +52,11 @@ class Reduce(NamedTuple):
     groups: int
     epilogue: Expr | None  # expression over an "acc" node and output-indexed loads, or None
     out_shape: tuple[int, ...] = ()  # the epilogue's index space (same size as the kept axes)
+    # argmax / argmin after partial passes: an expression over (outputs, parts) giving, for each output, the
+    # reduced positions an earlier pass picked; the kernel folds those ``parts`` candidates (re-reading their
+    # values through ``expr``) instead of every reduced element.
+    index_of: Expr | None = None
+    parts: int = 0
 
 
 class Matmul(NamedTuple):
@@ -66,10 +71,20 @@ class Matmul(NamedTuple):
     b: Expr  # expression over (batch, k, n)
     n_words: int
     tiled: bool = True  # shared-memory tiles (GPUs); False: 4x4 blocks straight from memory (CPU drivers)
+    # splits > 1: the k axis is cut into that many chunks (a multiple of 16 long) and the output holds one
+    # partial product per chunk, out[s, b, m, n], which a sum Reduce combines (keeps the k loop in budget).
+    splits: int = 1
+    groups: int = 0  # workgroups of the blocked kernel (0: one per 256 blocks, capped at 512)
 
 
 class Scan(NamedTuple):
-    """Inclusive prefix sum along ``axis`` of ``expr`` (of ``shape``), one invocation per line."""
+    """Inclusive prefix sum along ``axis`` of ``expr`` (of ``shape``), one pass of a reduce-then-scan.
+
+    The axis is cut into blocks of ``block`` elements (0: one block per line); each invocation walks one
+    block of one line in order. ``phase`` "sums" writes each block's total (``out`` has ``shape`` with the
+    axis shortened to the number of blocks); "scan" writes the inclusive prefix sums, starting each block
+    from ``carry``, an expression over that shortened shape holding the inclusive scan of the block totals.
+    """
 
     shape: tuple[int, ...]
     axis: int
@@ -77,14 +92,25 @@ class Scan(NamedTuple):
     expr: Expr
     n_words: int
     groups: int
+    block: int = 0
+    phase: str = "scan"  # "sums" | "scan"
+    carry: Expr | None = None
 
 
 Kernel = Elementwise | Reduce | Matmul | Scan  # what a Step launches; every kind is hashable (a cache key)
 
 
-def elementwise_groups(size: int, max_groups: int) -> int:
-    """Workgroups for a grid-stride kernel over ``size`` elements: at most ``max_groups`` (a per-device choice),
-    but enough that no invocation loops more than LOOP_CAP times."""
+def elementwise_groups(size: int, max_groups: int, budget: int = LOOP_CAP, trips: int = 1) -> int:
+    """Workgroups for a grid-stride kernel over ``size`` items of ``trips`` loop iterations each: at most
+    ``max_groups`` (a per-device choice), but enough that no invocation loops more than ``budget`` times in all.
+
+    >>> elementwise_groups(10**6, 16), elementwise_groups(10**6, 16, budget=60000, trips=1000)
+    (16, 66)
+    """
     need = -(-size // LOCAL)
-    floor = -(-size // (LOCAL * LOOP_CAP))
+    per_invocation = max(1, budget // max(trips, 1))  # grid-stride turns an invocation may take
+    floor = -(-size // (LOCAL * per_invocation))
+    if floor > MAX_GROUPS:
+        raise ValueError(f"a kernel over {size} items of {trips} loop iterations each needs {floor} workgroups, "
+                         f"more than the {MAX_GROUPS} one dispatch has; split the array")
     return max(1, min(need, MAX_GROUPS, max(max_groups, floor)))

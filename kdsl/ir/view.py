@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+INDEX_LIMIT = (1 << 31) - 1  # the largest position 32-bit index arithmetic can hold
+
 
 def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
     """C-order strides in elements; size-1 dims get stride 0 (so views compare equal whatever they came from)."""
@@ -103,11 +105,36 @@ class View:
         it = iter(strides_new)
         return View(shape, tuple(0 if n == 1 else next(it) for n in shape), self.offset)
 
+    @property
+    def span(self) -> int:
+        """One past the largest flat position the view reaches (0 when empty).
+
+        >>> View.contiguous((3, 4)).span, View.contiguous((3, 4)).slice(1, 0, 2, 2).span
+        (12, 11)
+        """
+        if self.size == 0:
+            return 0
+        return self.offset + sum((n - 1) * s for n, s in zip(self.shape, self.strides, strict=True) if s > 0) + 1
+
+    @property
+    def wide(self) -> bool:
+        """Whether positions of this view can pass int32: :meth:`index_expr` then computes in ``int64_t``."""
+        return self.span > INDEX_LIMIT
+
     def index_expr(self, idx: list[str]) -> str:
-        """GLSL int expression of the flat position of the element at multi-index ``idx`` (one str per dim)."""
-        terms = [str(self.offset)] if self.offset else []
+        """GLSL expression of the flat position of the element at multi-index ``idx`` (one str per dim): an
+        ``int``, or an ``int64_t`` for a :attr:`wide` view.
+
+        >>> View.contiguous((2, 3)).index_expr(["i", "j"]), View.contiguous((3, 2**31)).index_expr(["i", "j"])
+        ('i*3 + j', 'int64_t(i)*2147483648l + int64_t(j)')
+        """
+        wide = self.wide
+        terms = [f"{self.offset}l" if wide else str(self.offset)] if self.offset else []
         for i, n, s in zip(idx, self.shape, self.strides, strict=False):
             if n == 1 or s == 0:
                 continue
-            terms.append(i if s == 1 else f"{i}*{s}")
+            if wide:
+                terms.append(f"int64_t({i})" if s == 1 else f"int64_t({i})*{s}l")
+            else:
+                terms.append(i if s == 1 else f"{i}*{s}")
         return " + ".join(terms) if terms else "0"

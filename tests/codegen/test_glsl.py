@@ -50,10 +50,20 @@ def test_reduce_with_splits_and_epilogue_compiles():
     compile_source(src)
 
 
-def test_long_loops_are_nested():
-    k = Reduce("sum", (1, 70000), (1,), dt.float32, load(1, dt.float32, (1, 70000)), 0, "thread", 1, 1, None)
-    assert "r_b" in reduce.render(k)
-    compile_source(reduce.render(k))
+def test_split_reductions_compile_in_both_index_widths():
+    """Splits in both modes, argmax candidates read back (``index_of``), with 32- and 64-bit positions."""
+    for r in (70000, 2**31 + 8):
+        shape = (1, r)
+        x = ir.const(0, dt.float32) if r > 2**30 else load(1, dt.float32, shape)
+        for mode in ("thread", "group"):
+            for op in ("sum", "argmax"):
+                out = dt.int64 if op == "argmax" else dt.float32
+                k = Reduce(op, shape, (1,), out, x, 1, mode, 64, 4, None)
+                assert ("int64_t r =" in reduce.render(k)) == (r > 2**31)
+                compile_source(reduce.render(k))
+        picked = load(2, dt.int64, (1, 64))
+        compile_source(reduce.render(Reduce("argmin", shape, (1,), dt.int64, x, 1, "group", 1, 1, None, (),
+                                            picked, 64)))
 
 
 @pytest.mark.parametrize("d", [dt.float32, dt.float16, dt.int32, dt.float64, dt.int8])

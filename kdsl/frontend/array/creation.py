@@ -126,9 +126,11 @@ def empty_like(a, dtype=None, shape=None) -> Array:
 
 
 def iota(shape: tuple[int, ...], axis: int, device=None) -> Array:
-    """int32 array whose element at index ``i`` is ``i[axis]`` (a lazy generator)."""
+    """int32 array whose element at index ``i`` is ``i[axis]`` (a lazy generator); int64 when the axis is
+    longer than an int32 can count."""
     dev = current_device(device)
-    return Array(Node("iota", (), dt.int32, shape, axis, device=dev))
+    d = dt.int32 if shape[axis] <= (1 << 31) - 1 else dev.check(dt.int64)
+    return Array(Node("iota", (), d, shape, axis, device=dev))
 
 
 def arange(start, stop=None, step=1, dtype=None, device=None) -> Array:
@@ -137,6 +139,8 @@ def arange(start, stop=None, step=1, dtype=None, device=None) -> Array:
     >>> import kdsl as kd
     >>> kd.arange(2, 11, 3).tolist()
     [2, 5, 8]
+    >>> kd.arange(0, 2**33, 2**31, dtype=kd.int64).tolist()
+    [0, 2147483648, 4294967296, 6442450944]
     """
     if stop is None:
         start, stop = 0, start
@@ -150,6 +154,8 @@ def arange(start, stop=None, step=1, dtype=None, device=None) -> Array:
     if d.is_float:  # NumPy computes float ranges in float64: do the same on the host for identical values
         return asarray(np.arange(start, stop, step, dtype=np.float64).astype(d.np), device=device)
     i = iota((n,), 0, device)
+    if any(abs(int(v)) >= 1 << 31 for v in (start, step, start + n * step)):  # int32 would overflow
+        i = i.astype(dt.int64)
     return (i * int(step) + int(start)).astype(d) if (step, start) != (1, 0) else i.astype(d)
 
 

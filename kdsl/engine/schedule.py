@@ -27,7 +27,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.codegen import glsl, vector
-from kdsl.ir.graph import Node, toposort
+from kdsl.ir.graph import MATERIALISED, Node, toposort
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Elementwise, Matmul, Reduce, Scan, elementwise_groups
 from kdsl.ir.view import View
 
@@ -145,7 +145,7 @@ def _materialised(live: list[Node], roots: list[Node]) -> tuple[set[int], dict[i
         for s in n.srcs:
             consumers.setdefault(s.id, []).append(n)
     keep = {r.id for r in roots if not r.realized}
-    keep |= {n.id for n in live if n.op in ("reduce", "matmul", "cumsum", "assemble")}
+    keep |= {n.id for n in live if n.op in MATERIALISED}
     owners: dict[int, set[int]] = {}
     for n in reversed(live):
         if n.id in keep:
@@ -239,6 +239,10 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
         lines = node.size // node.shape[node.arg] if node.shape[node.arg] else 0
         groups = elementwise_groups(max(lines, 1), dev.max_groups)
         return [low.step(Scan(node.shape, node.arg, node.dtype, e, 0, groups), node)]
+    if node.op in ("sort", "gather", "search"):
+        from kdsl.engine import sorting  # cycle: sorting builds its steps with this module's Lowering
+
+        return sorting.lower(node, keep, dev)
     if node.op == "assemble":
         steps = []
         for k, (region, piece) in enumerate(zip(node.arg, node.srcs, strict=False)):

@@ -83,3 +83,99 @@ def elementwise_groups(size: int, max_groups: int) -> int:
     need = -(-size // LOCAL)
     floor = -(-size // (LOCAL * LOOP_CAP))
     return max(1, min(need, MAX_GROUPS, max(max_groups, floor)))
+
+
+# ----- sorting, selection and gathers (kdsl.codegen.sort, kdsl.codegen.gather; lowered by kdsl.engine.sorting)
+# A sort works on *records* in a uint32 buffer: per element ``words - 1`` words of an order-preserving key
+# (most significant first) and its index along the sorted axis. Each line of the sorted axis is padded to
+# ``n_pad`` (a power of two) records; records compare as tuples, so the index makes every sort stable.
+
+
+class SortKeys(NamedTuple):
+    """Records of ``expr`` (of ``shape``) sorted along ``axis`` within tiles of ``tile`` records: each
+    workgroup builds one tile's records in shared memory and runs the bitonic network up to ``kmax``."""
+
+    shape: tuple[int, ...]
+    axis: int
+    key_dtype: dt.DType
+    descending: bool
+    expr: object
+    n_words: int
+    n_pad: int
+    words: int
+    tile: int
+    kmax: int  # min(tile, n_pad): the largest bitonic block sorted inside a tile
+    groups: int
+
+
+class SortMerge(NamedTuple):
+    """One global compare-exchange stage of the bitonic network (block ``pc.w[0]``, distance ``pc.w[1]``,
+    both at least ``tile``) over ``total`` records: out-of-place, one invocation per pair."""
+
+    total: int
+    n_pad: int
+    words: int
+    n_words: int
+    groups: int
+
+
+class SortLocal(NamedTuple):
+    """The stages of block ``pc.w[0]`` with distances below ``tile``, in shared memory, one tile per workgroup."""
+
+    total: int
+    n_pad: int
+    words: int
+    tile: int
+    n_words: int
+    groups: int
+
+
+class SortOut(NamedTuple):
+    """The sorted line read back from the records (slot 1): the indices (``want`` "indices") or ``expr`` at
+    them (``want`` "values")."""
+
+    shape: tuple[int, ...]
+    axis: int
+    out_dtype: dt.DType
+    want: str
+    expr: object  # the sorted expression (read when want == "values")
+    n_words: int
+    n_pad: int
+    words: int
+    groups: int
+
+
+class Gather(NamedTuple):
+    """``out[o] = data[d(o)]`` where ``d(o)`` is ``o``'s data axes with axis ``axis`` replaced by the index
+    ``index[i(o)]``. ``along`` (take_along_axis): ``i(o) = o`` and the other data axes are ``o``'s;
+    otherwise (take) ``out = data[:axis] + index.shape + data[axis+1:]``. Indices are wrapped (``mode``
+    "wrap"), or negatives wrapped once and then clamped ("raise": checked beforehand, "clip": clamped only)."""
+
+    shape: tuple[int, ...]
+    out_dtype: dt.DType
+    data: object
+    data_shape: tuple[int, ...]
+    index: object
+    index_shape: tuple[int, ...]
+    index_dtype: dt.DType
+    axis: int
+    along: bool
+    mode: str
+    n_words: int
+    groups: int
+
+
+class Search(NamedTuple):
+    """``out[o] = searchsorted(a, v[o], side)``: a binary search of ``v``'s keys among ``a``'s (of length ``n``),
+    ``a`` read through ``sorter`` when given (sort order, NaNs last, as the sort's keys)."""
+
+    shape: tuple[int, ...]
+    out_dtype: dt.DType
+    key_dtype: dt.DType
+    a: object
+    n: int
+    v: object
+    sorter: object | None
+    side: str
+    n_words: int
+    groups: int

@@ -1,0 +1,149 @@
+"""Lowering of the data-dependent nodes: ``sort`` (a multi-pass bitonic sort, see :mod:`kdsl.codegen.sort`),
+``gather`` and ``search`` (one kernel each, see :mod:`kdsl.codegen.gather`).
+
+Graph nodes (built by :mod:`kdsl.frontend.array.sorting`):
+
+* ``"sort"``   ``srcs = (x,)``, ``arg = (axis, descending, want)``: ``x``'s values ("values") or original
+               indices ("indices") in stable sorted order along ``axis``
+* ``"gather"`` ``srcs = (data, index)``, ``arg = (axis, along, mode)`` (see :class:`kdsl.ir.kernels.Gather`)
+* ``"search"`` ``srcs = (a, v)`` or ``(a, v, sorter)``, ``arg = side``
+
+A sort of lines of ``n`` elements runs one tile kernel, then per block longer than a tile its global stages
+and one shared-memory stage: about ``log2(n/tile)**2 / 2`` passes (67 for 2**20 elements). The passes take
+their stage in push constants (one program per pass kind, not per stage); those words do not come from the
+graph, so a graph with a long sort is re-planned on each realise (``Step.baked``) instead of cached.
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> from kdsl.engine.schedule import schedule
+    >>> x = kd.asarray(np.random.rand(5000).astype(np.float32))
+    >>> [type(s.kernel).__name__ for s in schedule([kd.sort(x)._node])]  # doctest: +NORMALIZE_WHITESPACE
+    ['SortKeys', 'SortMerge', 'SortLocal', 'SortMerge', 'SortMerge', 'SortLocal', 'SortMerge', 'SortMerge',
+     'SortMerge', 'SortLocal', 'SortOut']
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.codegen.sort import key_words
+from kdsl.engine.schedule import Lowering, Step
+from kdsl.ir.graph import Node
+from kdsl.ir.kernels import (
+    LOCAL,
+    LOOP_CAP,
+    MAX_GROUPS,
+    Gather,
+    Search,
+    SortKeys,
+    SortLocal,
+    SortMerge,
+    SortOut,
+    elementwise_groups,
+)
+from kdsl.ir.view import View
+
+TILE = 1024  # records sorted in shared memory per workgroup (12 KiB at 3 words: within Vulkan's 16 KiB minimum)
+_SEARCH_TRIPS = 34  # binary-search iterations per value (a uint32 length) plus one
+
+
+def _pow2(n: int) -> int:
+    return 1 << max(n - 1, 0).bit_length()
+
+
+def _tile(dev, words: int, total: int) -> int:
+    limit = dev.info.get("max_shared_memory_size", 16384)
+    tile = TILE
+    while tile * words * 4 > limit and tile > 2:
+        tile //= 2
+    return max(2, min(tile, _pow2(total)))
+
+
+def lower_sort(node: Node, keep: set[int], dev) -> list[Step]:
+    """The passes sorting ``node``'s source (see the module docstring)."""
+    axis, descending, want = node.arg
+    src = node.srcs[0]
+    n = src.shape[axis]
+    lines = node.size // n if n else 0
+    low = Lowering(keep, dev.max_push_words)
+    if node.size == 0:  # nothing to launch; the step still gives the node its (empty) buffer
+        return [low.step(SortOut(node.shape, axis, node.dtype, want, None, 0, 1, 2, 1), node)]
+    if n >= 1 << 31:
+        raise ValueError(f"cannot sort an axis of {n} elements: at most 2**31 - 1 per line")
+    words = key_words(src.dtype) + 1
+    n_pad = _pow2(n)
+    total = lines * n_pad
+    tile = _tile(dev, words, total)
+    tiles = -(-total // tile)
+    groups = min(tiles, MAX_GROUPS)
+    cur = Node("partial", (), dt.uint32, (total * words,), device=dev)
+    other = Node("partial", (), dt.uint32, (total * words,), device=dev)
+    e = low.expr(src)
+    first = SortKeys(src.shape, axis, src.dtype, descending, e, 0, n_pad, words, tile, min(tile, n_pad), groups)
+    steps = [low.step(first, cur)]
+    fresh = True  # ``other`` gets its buffer on its first write; later passes reuse both buffers
+    pairs = total // 2
+    for k in (1 << b for b in range(tile.bit_length(), n_pad.bit_length())):
+        j = k // 2
+        while j >= tile:
+            merge = SortMerge(total, n_pad, words, 2, elementwise_groups(pairs, dev.max_groups))
+            steps.append(_pass(merge, other, cur, [k, j], fresh))
+            cur, other, fresh = other, cur, False
+            j //= 2
+        steps.append(_pass(SortLocal(total, n_pad, words, tile, 1, groups), other, cur, [k], fresh))
+        cur, other, fresh = other, cur, False
+    low = Lowering(keep, dev.max_push_words)
+    low.load(cur, View.contiguous(cur.shape))  # slot 1: the sorted records
+    e = low.expr(src) if want == "values" else None
+    out = SortOut(node.shape, axis, node.dtype, want, e, 0, n_pad, words,
+                  elementwise_groups(node.size, dev.max_groups))
+    steps.append(low.step(out, node))
+    return steps
+
+
+def _pass(kernel, out: Node, inp: Node, words: list[int], fresh: bool) -> Step:
+    step = Step(kernel, out, [inp], np.array(words, np.uint32), fresh)
+    step.baked = True  # the stage words are not graph scalars: keep this plan out of the plan cache
+    return step
+
+
+def lower_gather(node: Node, keep: set[int], dev) -> list[Step]:
+    axis, along, mode = node.arg
+    data, index = node.srcs
+    low = Lowering(keep, dev.max_push_words)
+    d, i = low.expr(data), low.expr(index)
+    kernel = Gather(node.shape, node.dtype, d, data.shape, i, index.shape, index.dtype, axis, along, mode, 0,
+                    elementwise_groups(max(node.size, 1), dev.max_groups))
+    return [low.step(kernel, node)]
+
+
+def lower_search(node: Node, keep: set[int], dev) -> list[Step]:
+    a, v = node.srcs[:2]
+    low = Lowering(keep, dev.max_push_words)
+    ea, ev = low.expr(a), low.expr(v)
+    es = low.expr(node.srcs[2]) if len(node.srcs) > 2 else None
+    size = max(node.size, 1)
+    # each value loops up to _SEARCH_TRIPS times: keep an invocation's total iterations under the loop cap
+    floor = -(-size * _SEARCH_TRIPS // (LOCAL * LOOP_CAP))
+    groups = min(MAX_GROUPS, max(elementwise_groups(size, dev.max_groups), floor))
+    kernel = Search(node.shape, node.dtype, a.dtype, ea, a.shape[0], ev, es, node.arg, 0, groups)
+    return [low.step(kernel, node)]
+
+
+def lower(node: Node, keep: set[int], dev) -> list[Step]:
+    """The steps of a ``sort``, ``gather`` or ``search`` node."""
+    return {"sort": lower_sort, "gather": lower_gather, "search": lower_search}[node.op](node, keep, dev)
+
+
+def sort_passes(n: int, tile: int = TILE) -> int:
+    """Kernel launches of a sort of lines of ``n`` elements (for docs and tests).
+
+    Example:
+        >>> sort_passes(1000), sort_passes(1 << 20)
+        (2, 67)
+    """
+    n_pad, tile = _pow2(n), min(tile, _pow2(n))
+    blocks = range(tile.bit_length(), n_pad.bit_length())
+    return 2 + sum(b - tile.bit_length() + 2 for b in blocks)
+

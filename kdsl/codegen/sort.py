@@ -17,8 +17,8 @@ Example:
     >>> from kdsl import dtype as dt
     >>> key_lines(dt.float32, "x", "k", False)[1]
     ['k0']
-    >>> "barrier();" in render(SortLocal(4096, 4096, 2, 1024, 1, 4))
-    True
+    >>> "barrier();" in render(SortLocal(2, 1024, 4, 4)), "barrier();" in render(SortLocal(2, 64, 4, 1, True))
+    (True, False)
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def key_lines(d: dt.DType, v: str, name: str, descending: bool) -> tuple[list[st
     elif c in ("int64_t", "uint64_t"):
         p = f"{name}p"
         flip = " ^ 0x80000000u" if c == "int64_t" else ""
-        lines = [f"uvec2 {p} = unpack64(uint64_t({v}));", f"uint {k0} = {p}.y{flip};", f"uint {k1} = {p}.x;"]
+        lines = [f"uint64_t {p} = uint64_t({v});", f"uint {k0} = uint({p} >> 32){flip};", f"uint {k1} = uint({p});"]
     else:
         raise TypeError(f"no sort key for dtype {d.name}")
     names = [k0, k1][:key_words(d)]
@@ -89,51 +89,70 @@ def _args(buf: str, base: str, words: int) -> str:
     return ", ".join(f"{buf}[{base} + {w}u]" for w in range(words))
 
 
-def _shared_decls(words: int, tile: int) -> list[str]:
-    """Shared records and the compare-exchange of two of them (ascending or not)."""
+def _records_decl(words: int, tile: int) -> str:
+    return f"uint s_r[{tile * words}];"
+
+
+def _cx(i: str, l: str, asc: str, words: int) -> list[str]:
+    """Compare-exchange records ``i`` and ``l`` of the tile (into ascending order when ``asc``)."""
     w = words
     swap = " ".join(f"uint t{x} = s_r[a + {x}u]; s_r[a + {x}u] = s_r[b + {x}u]; s_r[b + {x}u] = t{x};"
                     for x in range(w))
-    return [f"shared uint s_r[{tile * w}];", less_function(w),
-            "void kd_cx(uint i, uint l, bool asc) {",
-            f"    uint a = i * {w}u; uint b = l * {w}u;",
-            f"    bool later = kd_rless({_args('s_r', 'b', w)}, {_args('s_r', 'a', w)});",
-            f"    if (later == asc) {{ {swap} }}",
-            "}"]
+    return [f"uint a = ({i}) * {w}u; uint b = ({l}) * {w}u;",
+            f"bool later = kd_rless({_args('s_r', 'b', w)}, {_args('s_r', 'a', w)});",
+            f"if (later == ({asc})) {{ {swap} }}"]
 
 
-def _network(kstart: str, kend: str, tile: int, n_pad: int) -> list[str]:
+def _lanes(private: bool) -> tuple[str, str, list[str]]:
+    """(first, step, sync) of a loop over a tile's items: the whole workgroup shares a tile in shared memory
+    (GPUs), or one invocation owns a tile in private memory and needs no barrier (CPU drivers)."""
+    if private:  # start at a zero the compiler cannot see: no loop over a whole tile gets unrolled
+        return "z0", "1u", []
+    return "tid", f"{LOCAL}u", ["memoryBarrierShared(); barrier();"]
+
+
+def _network(kstart: str, kend: str, tile: int, mask: str, words: int, private: bool) -> list[str]:
     """The bitonic stages of blocks ``kstart..kend`` with distances below ``tile``, on tile ``base``'s
-    shared records. A record's direction comes from its position in its line (``& (n_pad - 1)``)."""
+    records. A record's direction comes from its position in its line (``& mask``, ``mask = n_pad - 1``)."""
     half = tile // 2
+    first, step, sync = _lanes(private)
     return [f"for (uint k = {kstart}; k <= {kend}; k <<= 1u) {{",
             f"    for (uint j = min(k >> 1u, {half}u); j > 0u; j >>= 1u) {{",
-            f"        for (uint p = tid; p < {half}u; p += {LOCAL}u) {{",
+            f"        for (uint p = {first}; p < {half}u; p += {step}) {{",
             "            uint i = ((p & ~(j - 1u)) << 1u) | (p & (j - 1u));",
-            f"            kd_cx(i, i | j, (((base + i) & {n_pad - 1}u) & k) == 0u);",
+            *["            " + x for x in _cx("i", "i | j", f"(((base + i) & {mask}) & k) == 0u", words)],
             "        }",
-            "        memoryBarrierShared(); barrier();",
+            *["        " + x for x in sync],
             "    }",
             "}"]
 
 
-def _tiles(total: int, tile: int, groups: int, body: list[str]) -> list[str]:
-    """``body`` once per tile (``base`` = its first record), tiles spread over the workgroups."""
-    tiles = -(-total // tile)
-    return ["uint tid = gl_LocalInvocationID.x;",
-            f"for (uint tl = gl_WorkGroupID.x; tl < {tiles}u; tl += {groups}u) {{",
-            f"    uint base = tl * {tile}u;",
-            *["    " + x for x in body],
-            "    memoryBarrierShared(); barrier();",  # the next tile reuses the shared records
-            "}"]
+def _tiles(tiles: str, tile: int, private: bool, body: list[str]) -> list[str]:
+    """``body`` once per tile (``base`` = its first record), tiles spread over workgroups or invocations."""
+    if private:
+        head = ["uint z0 = gl_NumWorkGroups.y - 1u;",
+                f"for (uint tl = gl_GlobalInvocationID.x; tl < {tiles}; tl += gl_NumWorkGroups.x * {LOCAL}u) {{"]
+    else:
+        head = ["uint tid = gl_LocalInvocationID.x;",
+                f"for (uint tl = gl_WorkGroupID.x; tl < {tiles}; tl += gl_NumWorkGroups.x) {{"]
+    return [*head, f"    uint base = tl * {tile}u;", *["    " + x for x in body + _lanes(private)[2]], "}"]
 
 
-def _store_tile(total: int, tile: int, words: int) -> list[str]:
-    return [f"for (uint q = tid; q < {tile}u; q += {LOCAL}u) {{",
-            f"    if (base + q < {total}u) {{",
+def _store_tile(total: str, tile: int, words: int, private: bool) -> list[str]:
+    first, step, _ = _lanes(private)
+    return [f"for (uint q = {first}; q < {tile}u; q += {step}) {{",
+            f"    if (base + q < {total}) {{",
             *[f"        b0.d[(base + q) * {words}u + {w}u] = s_r[q * {words}u + {w}u];" for w in range(words)],
             "    }",
             "}"]
+
+
+def _finish(buffers: dict[int, dt.DType], n_words: int, words: int, tile: int, private: bool,
+            text: str) -> str:
+    shared = [less_function(words)] if private else [f"shared {_records_decl(words, tile)}", less_function(words)]
+    if private:
+        text = _records_decl(words, tile) + "\n" + text
+    return _main(glsl.header(LOCAL, buffers, n_words, shared=shared, body_text=text), text)
 
 
 def _main(head: str, text: str) -> str:
@@ -153,7 +172,8 @@ def _render_keys(k: SortKeys) -> str:
     w = k.words
     fill = [f"s_r[q * {w}u + {x}u] = {n};" for x, n in enumerate(names)]
     shift = k.n_pad.bit_length() - 1
-    build = [f"for (uint q = tid; q < {k.tile}u; q += {LOCAL}u) {{",
+    first, step, sync = _lanes(k.private)
+    build = [f"for (uint q = {first}; q < {k.tile}u; q += {step}) {{",
              "    uint g = base + q;",
              f"    int li = int(g >> {shift}u); int lj = int(g & {k.n_pad - 1}u);",
              f"    if (g < {total}u && lj < {k.shape[k.axis]}) {{",
@@ -162,36 +182,33 @@ def _render_keys(k: SortKeys) -> str:
              "    } else {",
              *[f"        s_r[q * {w}u + {x}u] = {ONES};" for x in range(w)],
              "    }",
-             "}",
-             "memoryBarrierShared(); barrier();"]
-    body = build + _network("2u", f"{k.kmax}u", k.tile, k.n_pad) + _store_tile(total, k.tile, w)
-    text = "\n".join(_tiles(total, k.tile, k.groups, body))
-    head = glsl.header(LOCAL, buffers, k.n_words, shared=_shared_decls(w, k.tile), body_text=text)
-    return _main(head, text)
+             "}", *sync]
+    body = build + _network("2u", f"{k.kmax}u" + (" + z0" if k.private else ""), k.tile, f"{k.n_pad - 1}u", w, k.private)
+    body += _store_tile(f"{total}u", k.tile, w, k.private)
+    text = "\n".join(_tiles(f"{-(-total // k.tile)}u", k.tile, k.private, body))
+    return _finish(buffers, k.n_words, w, k.tile, k.private, text)
 
 
 def _render_local(k: SortLocal) -> str:
     w = k.words
-    load = [f"for (uint q = tid; q < {k.tile}u; q += {LOCAL}u) {{",
+    first, step, sync = _lanes(k.private)
+    load = [f"for (uint q = {first}; q < {k.tile}u; q += {step}) {{",
             *[f"    s_r[q * {w}u + {x}u] = b1.d[(base + q) * {w}u + {x}u];" for x in range(w)],
-            "}",
-            "memoryBarrierShared(); barrier();"]
-    body = load + _network("pc.w[0]", "pc.w[0]", k.tile, k.n_pad) + _store_tile(k.total, k.tile, w)
-    text = "\n".join(_tiles(k.total, k.tile, k.groups, body))
-    buffers = {0: dt.uint32, 1: dt.uint32}
-    return _main(glsl.header(LOCAL, buffers, k.n_words, shared=_shared_decls(w, k.tile), body_text=text), text)
+            "}", *sync]
+    body = load + _network("pc.w[0]", "pc.w[0]", k.tile, "pc.w[2]", w, k.private)
+    text = "\n".join(_tiles("pc.w[3]", k.tile, k.private, body + _store_tile("pc.w[1]", k.tile, w, k.private)))
+    return _finish({0: dt.uint32, 1: dt.uint32}, k.n_words, w, k.tile, k.private, text)
 
 
 def _render_merge(k: SortMerge) -> str:
     w = k.words
     a, b = _args("b1.d", "ia", w), _args("b1.d", "ib", w)
-    pairs = k.total // 2
     text = "\n".join([
         "uint kb = pc.w[0]; uint j = pc.w[1];",
-        f"for (uint p = gl_GlobalInvocationID.x; p < {pairs}u; p += {k.groups * LOCAL}u) {{",
+        f"for (uint p = gl_GlobalInvocationID.x; p < pc.w[2]; p += gl_NumWorkGroups.x * {LOCAL}u) {{",
         "    uint i = ((p & ~(j - 1u)) << 1u) | (p & (j - 1u));",
         f"    uint ia = i * {w}u; uint ib = (i | j) * {w}u;",
-        f"    bool asc = ((i & {k.n_pad - 1}u) & kb) == 0u;",
+        "    bool asc = ((i & pc.w[3]) & kb) == 0u;",
         f"    bool sw = kd_rless({b}, {a}) == asc;",
         f"    uint lo = sw ? ib : ia; uint hi = sw ? ia : ib;",
         *[f"    b0.d[ia + {x}u] = b1.d[lo + {x}u]; b0.d[ib + {x}u] = b1.d[hi + {x}u];" for x in range(w)],

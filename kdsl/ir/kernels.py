@@ -106,28 +106,27 @@ class SortKeys(NamedTuple):
     tile: int
     kmax: int  # min(tile, n_pad): the largest bitonic block sorted inside a tile
     groups: int
+    private: bool = False  # one invocation per tile in private memory (CPU drivers: no barriers)
 
 
 class SortMerge(NamedTuple):
-    """One global compare-exchange stage of the bitonic network (block ``pc.w[0]``, distance ``pc.w[1]``,
-    both at least ``tile``) over ``total`` records: out-of-place, one invocation per pair."""
+    """One global compare-exchange stage of the bitonic network, out-of-place, one invocation per pair.
+    Push words: block, distance (at least the tile), pairs, ``n_pad - 1`` (one program serves every size)."""
 
-    total: int
-    n_pad: int
     words: int
     n_words: int
     groups: int
 
 
 class SortLocal(NamedTuple):
-    """The stages of block ``pc.w[0]`` with distances below ``tile``, in shared memory, one tile per workgroup."""
+    """The stages of one block with distances below ``tile``, on tiles in shared (or private) memory.
+    Push words: block, records, ``n_pad - 1``, tiles (one program serves every size)."""
 
-    total: int
-    n_pad: int
     words: int
     tile: int
     n_words: int
     groups: int
+    private: bool = False  # as SortKeys.private
 
 
 class SortOut(NamedTuple):

@@ -232,6 +232,8 @@ def _indices(indices: Any, n: int, axis: int, mode: str, device) -> Array:
             _check_range(int(lo), int(hi), n, axis)
         return idx
     host = np.asarray(indices)
+    if host.size == 0:  # NumPy accepts [] (float64) as no indices
+        host = host.astype(np.int64)
     if host.dtype.kind not in "biu":
         raise IndexError(f"arrays used as indices must be of integer type, not {host.dtype}")
     if host.size and n == 0:

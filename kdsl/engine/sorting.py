@@ -56,10 +56,14 @@ def _pow2(n: int) -> int:
     return 1 << max(n - 1, 0).bit_length()
 
 
+def uses_private_tiles(dev) -> bool:
+    """Whether tiles are sorted one per invocation in private memory (CPU drivers) or in shared memory."""
+    return dev.info.get("device_type") == "cpu"
+
+
 def _tile(dev, words: int, total: int) -> tuple[int, bool, int]:
     """(records per tile, whether an invocation owns a tile in private memory, workgroups of a tile pass)."""
-    private = dev.info.get("device_type") == "cpu"
-    if private:
+    if uses_private_tiles(dev):
         tile = max(2, min(PRIVATE_TILE, _pow2(total)))
         tiles = -(-total // tile)
         levels = tile.bit_length() - 1

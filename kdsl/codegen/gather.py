@@ -64,7 +64,7 @@ def _render_gather(k: Gather) -> str:
         m = len(k.index_shape)
         i_idx = o[k.axis:k.axis + m]
         d_idx = o[:k.axis] + ["g"] + o[k.axis + m:]
-    iv = r.value(k.index, k.index_shape, tuple(i_idx))  # type: ignore[arg-type]  # the IR is opaque here
+    iv = r.value(k.indices, k.index_shape, tuple(i_idx))  # type: ignore[arg-type]  # the IR is opaque here
     r.lines += _wrapped(iv, k.index_dtype, k.data_shape[k.axis], k.mode)
     value = r.value(k.data, k.data_shape, tuple(d_idx))  # type: ignore[arg-type]
     r.lines.append(f"b0.d[i] = {glsl.store_value(k.out_dtype, value)};")
@@ -105,10 +105,10 @@ def _render_search(k: Search) -> str:
 _BY_TYPE = {Gather: _render_gather, Search: _render_search}
 
 
-def render(k) -> str:
+def render(k: Gather | Search) -> str:
     """GLSL of one gather or search kernel."""
     return _BY_TYPE[type(k)](k)  # type: ignore[operator]
 
 
-def launch(k) -> tuple[int, int, int]:
+def launch(k: Gather | Search) -> tuple[int, int, int]:
     return (k.groups, 1, 1)

@@ -183,7 +183,8 @@ def _render_keys(k: SortKeys) -> str:
              *[f"        s_r[q * {w}u + {x}u] = {ONES};" for x in range(w)],
              "    }",
              "}", *sync]
-    body = build + _network("2u", f"{k.kmax}u" + (" + z0" if k.private else ""), k.tile, f"{k.n_pad - 1}u", w, k.private)
+    kmax = f"{k.kmax}u" + (" + z0" if k.private else "")
+    body = build + _network("2u", kmax, k.tile, f"{k.n_pad - 1}u", w, k.private)
     body += _store_tile(f"{total}u", k.tile, w, k.private)
     text = "\n".join(_tiles(f"{-(-total // k.tile)}u", k.tile, k.private, body))
     return _finish(buffers, k.n_words, w, k.tile, k.private, text)
@@ -210,7 +211,7 @@ def _render_merge(k: SortMerge) -> str:
         f"    uint ia = i * {w}u; uint ib = (i | j) * {w}u;",
         "    bool asc = ((i & pc.w[3]) & kb) == 0u;",
         f"    bool sw = kd_rless({b}, {a}) == asc;",
-        f"    uint lo = sw ? ib : ia; uint hi = sw ? ia : ib;",
+        "    uint lo = sw ? ib : ia; uint hi = sw ? ia : ib;",
         *[f"    b0.d[ia + {x}u] = b1.d[lo + {x}u]; b0.d[ib + {x}u] = b1.d[hi + {x}u];" for x in range(w)],
         "}"])
     buffers = {0: dt.uint32, 1: dt.uint32}
@@ -246,10 +247,10 @@ def _render_out(k: SortOut) -> str:
 _BY_TYPE = {SortKeys: _render_keys, SortLocal: _render_local, SortMerge: _render_merge, SortOut: _render_out}
 
 
-def render(k) -> str:
+def render(k: SortKeys | SortMerge | SortLocal | SortOut) -> str:
     """GLSL of one sorting kernel."""
     return _BY_TYPE[type(k)](k)  # type: ignore[operator]
 
 
-def launch(k) -> tuple[int, int, int]:
+def launch(k: SortKeys | SortMerge | SortLocal | SortOut) -> tuple[int, int, int]:
     return (k.groups, 1, 1)

@@ -29,6 +29,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.codegen.sort import key_words
+from kdsl.device import Device
 from kdsl.engine.schedule import Lowering, Step
 from kdsl.ir.graph import Node
 from kdsl.ir.kernels import (
@@ -56,12 +57,12 @@ def _pow2(n: int) -> int:
     return 1 << max(n - 1, 0).bit_length()
 
 
-def uses_private_tiles(dev) -> bool:
+def uses_private_tiles(dev: Device) -> bool:
     """Whether tiles are sorted one per invocation in private memory (CPU drivers) or in shared memory."""
     return dev.info.get("device_type") == "cpu"
 
 
-def _tile(dev, words: int, total: int) -> tuple[int, bool, int]:
+def _tile(dev: Device, words: int, total: int) -> tuple[int, bool, int]:
     """(records per tile, whether an invocation owns a tile in private memory, workgroups of a tile pass)."""
     if uses_private_tiles(dev):
         tile = max(2, min(PRIVATE_TILE, _pow2(total)))
@@ -78,7 +79,7 @@ def _tile(dev, words: int, total: int) -> tuple[int, bool, int]:
     return tile, False, min(-(-total // tile), MAX_GROUPS)
 
 
-def lower_sort(node: Node, keep: set[int], dev) -> list[Step]:
+def lower_sort(node: Node, keep: set[int], dev: Device) -> list[Step]:
     """The passes sorting ``node``'s source (see the module docstring)."""
     axis, descending, want = node.arg
     src = node.srcs[0]
@@ -113,20 +114,20 @@ def lower_sort(node: Node, keep: set[int], dev) -> list[Step]:
         cur, other, fresh = other, cur, False
     low = Lowering(keep, dev.max_push_words)
     low.load(cur, View.contiguous(cur.shape))  # slot 1: the sorted records
-    e = low.expr(src) if want == "values" else None
-    out = SortOut(node.shape, axis, node.dtype, want, e, 0, n_pad, words,
+    values = low.expr(src) if want == "values" else None
+    out = SortOut(node.shape, axis, node.dtype, want, values, 0, n_pad, words,
                   elementwise_groups(node.size, dev.max_groups))
     steps.append(low.step(out, node))
     return steps
 
 
-def _pass(kernel, out: Node, inp: Node, words: list[int], fresh: bool) -> Step:
+def _pass(kernel: SortMerge | SortLocal, out: Node, inp: Node, words: list[int], fresh: bool) -> Step:
     step = Step(kernel, out, [inp], np.array(words, np.uint32), fresh)
     step.baked = True  # the stage words are not graph scalars: keep this plan out of the plan cache
     return step
 
 
-def lower_gather(node: Node, keep: set[int], dev) -> list[Step]:
+def lower_gather(node: Node, keep: set[int], dev: Device) -> list[Step]:
     axis, along, mode = node.arg
     data, index = node.srcs
     low = Lowering(keep, dev.max_push_words)
@@ -136,7 +137,7 @@ def lower_gather(node: Node, keep: set[int], dev) -> list[Step]:
     return [low.step(kernel, node)]
 
 
-def lower_search(node: Node, keep: set[int], dev) -> list[Step]:
+def lower_search(node: Node, keep: set[int], dev: Device) -> list[Step]:
     a, v = node.srcs[:2]
     low = Lowering(keep, dev.max_push_words)
     ea, ev = low.expr(a), low.expr(v)
@@ -149,7 +150,7 @@ def lower_search(node: Node, keep: set[int], dev) -> list[Step]:
     return [low.step(kernel, node)]
 
 
-def lower(node: Node, keep: set[int], dev) -> list[Step]:
+def lower(node: Node, keep: set[int], dev: Device) -> list[Step]:
     """The steps of a ``sort``, ``gather`` or ``search`` node."""
     return {"sort": lower_sort, "gather": lower_gather, "search": lower_search}[node.op](node, keep, dev)
 

@@ -146,7 +146,7 @@ class SortOut(NamedTuple):
 
 class Gather(NamedTuple):
     """``out[o] = data[d(o)]`` where ``d(o)`` is ``o``'s data axes with axis ``axis`` replaced by the index
-    ``index[i(o)]``. ``along`` (take_along_axis): ``i(o) = o`` and the other data axes are ``o``'s;
+    ``indices[i(o)]``. ``along`` (take_along_axis): ``i(o) = o`` and the other data axes are ``o``'s;
     otherwise (take) ``out = data[:axis] + index.shape + data[axis+1:]``. Indices are wrapped (``mode``
     "wrap"), or negatives wrapped once and then clamped ("raise": checked beforehand, "clip": clamped only)."""
 
@@ -154,7 +154,7 @@ class Gather(NamedTuple):
     out_dtype: dt.DType
     data: object
     data_shape: tuple[int, ...]
-    index: object
+    indices: object  # (``index`` would shadow tuple.index)
     index_shape: tuple[int, ...]
     index_dtype: dt.DType
     axis: int

@@ -36,7 +36,7 @@ from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.math import isnan, where
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import min as amin
-from kdsl.frontend.array.shape_ops import broadcast_to, moveaxis, stack
+from kdsl.frontend.array.shape_ops import broadcast_to, stack
 from kdsl.ir.graph import Node
 
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")

@@ -9,7 +9,7 @@ descending sort inverts the key words (NaNs first, as ``torch.topk``) but keeps 
 
 Kernels (:mod:`kdsl.ir.kernels`): :class:`SortKeys` builds the records and sorts each tile of ``tile`` records
 (blocks up to ``kmax``); then for each longer block ``k`` the stages with distance ``j >= tile`` run as
-:class:`SortMerge` passes over global memory, and the rest as one :class:`SortLocal` pass in shared memory;
+:class:`SortMerge` passes over global memory (two stages per pass where it can), and the rest as one :class:`SortLocal` pass in shared memory;
 :class:`SortOut` reads the sorted indices (or the values at them) back into the array's layout. Every loop
 of one invocation stays short (a tile is 1 024 records; passes grid-stride), far below lavapipe's cap.
 
@@ -202,9 +202,15 @@ def _render_local(k: SortLocal) -> str:
 
 
 def _render_merge(k: SortMerge) -> str:
-    w = k.words
+    text = "\n".join(_merge4(k.words) if k.radix == 4 else _merge2(k.words))
+    buffers = {0: dt.uint32, 1: dt.uint32}
+    return _main(glsl.header(LOCAL, buffers, k.n_words, shared=[less_function(k.words)], body_text=text), text)
+
+
+def _merge2(w: int) -> list[str]:
+    """One stage (distance ``pc.w[1]``): an invocation compare-exchanges one pair."""
     a, b = _args("b1.d", "ia", w), _args("b1.d", "ib", w)
-    text = "\n".join([
+    return [
         "uint kb = pc.w[0]; uint j = pc.w[1];",
         f"for (uint p = gl_GlobalInvocationID.x; p < pc.w[2]; p += gl_NumWorkGroups.x * {LOCAL}u) {{",
         "    uint i = ((p & ~(j - 1u)) << 1u) | (p & (j - 1u));",
@@ -213,9 +219,31 @@ def _render_merge(k: SortMerge) -> str:
         f"    bool sw = kd_rless({b}, {a}) == asc;",
         "    uint lo = sw ? ib : ia; uint hi = sw ? ia : ib;",
         *[f"    b0.d[ia + {x}u] = b1.d[lo + {x}u]; b0.d[ib + {x}u] = b1.d[hi + {x}u];" for x in range(w)],
-        "}"])
-    buffers = {0: dt.uint32, 1: dt.uint32}
-    return _main(glsl.header(LOCAL, buffers, k.n_words, shared=[less_function(w)], body_text=text), text)
+        "}"]
+
+
+def _merge4(w: int) -> list[str]:
+    """Two stages (distances ``pc.w[1]`` and half of it) in one pass: an invocation loads the four records
+    the two stages connect, compare-exchanges them in registers and stores them (half the memory traffic)."""
+    def rec(n: int) -> str:
+        return ", ".join(f"r{n}_{x}" for x in range(w))
+
+    def cx(a: int, b: int) -> list[str]:
+        swap = " ".join(f"uint t{x} = r{a}_{x}; r{a}_{x} = r{b}_{x}; r{b}_{x} = t{x};" for x in range(w))
+        return [f"    if (kd_rless({rec(b)}, {rec(a)}) == asc) {{ {swap} }}"]
+
+    offsets = ["0u", "h", "j", "j + h"]
+    loads = [f"    uint o{n} = (i + {off}) * {w}u;" for n, off in enumerate(offsets)]
+    loads += [f"    uint r{n}_{x} = b1.d[o{n} + {x}u];" for n in range(4) for x in range(w)]
+    stores = [f"    b0.d[o{n} + {x}u] = r{n}_{x};" for n in range(4) for x in range(w)]
+    return [
+        "uint kb = pc.w[0]; uint j = pc.w[1]; uint h = j >> 1u;",
+        f"for (uint p = gl_GlobalInvocationID.x; p < pc.w[2]; p += gl_NumWorkGroups.x * {LOCAL}u) {{",
+        "    uint t = ((p & ~(h - 1u)) << 1u) | (p & (h - 1u));",  # a zero bit at h, then one at j
+        "    uint i = ((t & ~(j - 1u)) << 1u) | (t & (j - 1u));",
+        "    bool asc = ((i & pc.w[3]) & kb) == 0u;",  # the block k > j: one direction for all four
+        *loads, *cx(0, 2), *cx(1, 3), *cx(0, 1), *cx(2, 3), *stores,
+        "}"]
 
 
 def _render_out(k: SortOut) -> str:

@@ -9,8 +9,8 @@ Graph nodes (built by :mod:`kdsl.frontend.array.sorting`):
 * ``"search"`` ``srcs = (a, v)`` or ``(a, v, sorter)``, ``arg = side``
 
 A sort of lines of ``n`` elements runs one tile kernel, then per block longer than a tile its global stages
-and one stage in shared (CPU drivers: private) memory: about ``log2(n/tile)**2 / 2`` passes (67 for 2**20
-elements in GPU tiles of 1 024, 92 in CPU tiles of 256). The passes take their stage and sizes in push
+(two per pass) and one pass for the rest in shared (CPU drivers: private) memory: about
+``log2(n/tile)**2 / 4`` passes (42 for 2**20 elements in GPU tiles of 1 024, 56 in CPU tiles of 256). The passes take their stage and sizes in push
 constants (one program per pass kind, not per stage or size); those words do not come from the graph, so a
 graph with a long sort is re-planned on each realise (``Step.baked``) instead of taken from the plan cache.
 
@@ -101,14 +101,15 @@ def lower_sort(node: Node, keep: set[int], dev: Device) -> list[Step]:
                      private)
     steps = [low.step(first, cur)]
     fresh = True  # ``other`` gets its buffer on its first write; later passes reuse both buffers
-    pairs = total // 2
     for k in (1 << b for b in range(tile.bit_length(), n_pad.bit_length())):
         j = k // 2
         while j >= tile:
-            merge = SortMerge(words, 4, elementwise_groups(pairs, dev.max_groups))
-            steps.append(_pass(merge, other, cur, [k, j, pairs, n_pad - 1], fresh))
+            radix = 4 if j >= 2 * tile else 2  # two stages per pass while both distances are global
+            items = total // radix
+            merge = SortMerge(words, 4, elementwise_groups(items, dev.max_groups), radix)
+            steps.append(_pass(merge, other, cur, [k, j, items, n_pad - 1], fresh))
             cur, other, fresh = other, cur, False
-            j //= 2
+            j //= radix
         local = SortLocal(words, tile, 4, groups, private)
         steps.append(_pass(local, other, cur, [k, total, n_pad - 1, -(-total // tile)], fresh))
         cur, other, fresh = other, cur, False
@@ -160,9 +161,9 @@ def sort_passes(n: int, tile: int = TILE) -> int:
 
     Example:
         >>> sort_passes(1000), sort_passes(1 << 20), sort_passes(1 << 20, tile=256)
-        (2, 67, 92)
+        (2, 42, 56)
     """
     n_pad, tile = _pow2(n), min(tile, _pow2(n))
     blocks = range(tile.bit_length(), n_pad.bit_length())
-    return 2 + sum(b - tile.bit_length() + 2 for b in blocks)
+    return 2 + sum((b - tile.bit_length() + 2) // 2 + 1 for b in blocks)
 

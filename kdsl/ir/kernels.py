@@ -110,12 +110,15 @@ class SortKeys(NamedTuple):
 
 
 class SortMerge(NamedTuple):
-    """One global compare-exchange stage of the bitonic network, out-of-place, one invocation per pair.
-    Push words: block, distance (at least the tile), pairs, ``n_pad - 1`` (one program serves every size)."""
+    """Global compare-exchange stages of the bitonic network, out-of-place: one stage per pass with one
+    invocation per pair (``radix`` 2), or two (distances j and j/2) with one invocation per four records
+    (``radix`` 4). Push words: block, distance j (j/2 at least the tile), pairs or quads, ``n_pad - 1``
+    (one program serves every size)."""
 
     words: int
     n_words: int
     groups: int
+    radix: int = 2
 
 
 class SortLocal(NamedTuple):

@@ -38,6 +38,10 @@ def test_shared_memory_tiles(monkeypatch):
     b = sample((3, 700), "int16", seed=5)
     assert_same(kd.argsort(kd.asarray(a)).numpy(), np.argsort(a, kind="stable"))
     assert_same(kd.sort(kd.asarray(b), axis=0).numpy(), np.sort(b, axis=0, kind="stable"))
+    c = sample((2, 2100), "float64", seed=8)  # three-word records, two global stages in one pass
+    assert_same(kd.argsort(kd.asarray(c), axis=1).numpy(), np.argsort(c, axis=1, kind="stable"))
+    _, top = kd.topk(kd.asarray(c), 2100, axis=1)  # descending keys
+    assert_same(top.numpy(), np.argsort(-np.nan_to_num(c, nan=np.inf), axis=1, kind="stable"))
 
 
 def test_a_line_past_the_loop_cap():

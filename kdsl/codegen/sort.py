@@ -1,4 +1,4 @@
-"""Sorting kernels: a bitonic network over (key, index) records, sorted within shared-memory tiles first.
+"""Sorting kernels: a bitonic network over (key, index) records, sorted within tiles first.
 
 A record is ``words`` uint32: the order-preserving key of a value (one word, two for 64-bit dtypes; most
 significant first) and the value's index along the sorted axis. Records compare as tuples, so equal keys
@@ -7,11 +7,13 @@ unsigned order equal NumPy's sort order: signed ints flip the sign bit; floats f
 and set the sign bit otherwise, with -0.0 read as +0.0 and every NaN as the largest key (NaNs last). A
 descending sort inverts the key words (NaNs first, as ``torch.topk``) but keeps ascending indices on ties.
 
-Kernels (:mod:`kdsl.ir.kernels`): :class:`SortKeys` builds the records and sorts each tile of ``tile`` records
-(blocks up to ``kmax``); then for each longer block ``k`` the stages with distance ``j >= tile`` run as
-:class:`SortMerge` passes over global memory (two stages per pass where it can), and the rest as one :class:`SortLocal` pass in shared memory;
-:class:`SortOut` reads the sorted indices (or the values at them) back into the array's layout. Every loop
-of one invocation stays short (a tile is 1 024 records; passes grid-stride), far below lavapipe's cap.
+Kernels (:mod:`kdsl.ir.kernels`): :class:`SortKeys` builds the records and sorts each tile of ``tile``
+records (blocks up to ``kmax``); then for each longer block ``k`` the stages with distance ``j >= tile`` run
+as :class:`SortMerge` passes over global memory (two stages per pass where it can), and the rest as one
+:class:`SortLocal` pass on tiles; :class:`SortOut` reads the sorted indices (or the values at them) back
+into the array's layout. Tiles live in shared memory (GPUs: a workgroup per tile of 1 024) or, on CPU
+drivers, which pay for every barrier, in one invocation's private memory (a tile of 256). Every loop of one
+invocation stays short (a few thousand trips at most; passes grid-stride), far below lavapipe's cap.
 
 Example:
     >>> from kdsl import dtype as dt

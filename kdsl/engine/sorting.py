@@ -10,9 +10,10 @@ Graph nodes (built by :mod:`kdsl.frontend.array.sorting`):
 
 A sort of lines of ``n`` elements runs one tile kernel, then per block longer than a tile its global stages
 (two per pass) and one pass for the rest in shared (CPU drivers: private) memory: about
-``log2(n/tile)**2 / 4`` passes (42 for 2**20 elements in GPU tiles of 1 024, 56 in CPU tiles of 256). The passes take their stage and sizes in push
-constants (one program per pass kind, not per stage or size); those words do not come from the graph, so a
-graph with a long sort is re-planned on each realise (``Step.baked``) instead of taken from the plan cache.
+``log2(n/tile)**2 / 4`` passes (42 for 2**20 elements in GPU tiles of 1 024, 56 in CPU tiles of 256). The
+passes take their stage and sizes in push constants (one program per pass kind, not per stage or size);
+those words do not come from the graph, so a graph with a long sort is re-planned on each realise
+(``Step.baked``) instead of taken from the plan cache.
 
 Example:
     >>> import kdsl as kd, numpy as np

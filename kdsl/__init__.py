@@ -154,6 +154,19 @@ from kdsl.frontend.array.shape_ops import (
     swapaxes,
     transpose,
 )
+from kdsl.frontend.array.sorting import (
+    argpartition,
+    argsort,
+    median,
+    partition,
+    percentile,
+    quantile,
+    searchsorted,
+    sort,
+    take,
+    take_along_axis,
+    topk,
+)
 from kdsl.frontend.kernels import *  # noqa: F403 - @kd.kernel, kd.raw_kernel, intrinsics, ... (its __all__)
 from kdsl.frontend.lang import *  # noqa: F403 - kd.compute, kd.elementwise, kd.reduction (its __all__)
 from kdsl.runtime.compiler import ShaderCompileError, compile_source
@@ -184,6 +197,8 @@ __all__ = [
     "broadcast_arrays", "broadcast_to", "concatenate", "expand_dims", "flip", "moveaxis", "ravel", "reshape",
     "squeeze", "stack", "swapaxes", "transpose", "bool", "newaxis", "pi", "e", "inf", "nan", "dtypes",
     "dtype",
+    "argpartition", "argsort", "median", "partition", "percentile", "quantile", "searchsorted", "sort", "take",
+    "take_along_axis", "topk",
     *_kernels.__all__,
     *_lang.__all__,
 ]

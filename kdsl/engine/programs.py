@@ -18,12 +18,25 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.codegen import elementwise, matmul, reduce, scan
+from kdsl.codegen import elementwise, gather, matmul, reduce, scan, sort
 from kdsl.engine.state import state
-from kdsl.ir.kernels import Elementwise, Kernel, Matmul, Reduce, Scan
+from kdsl.ir.kernels import (
+    Elementwise,
+    Gather,
+    Kernel,
+    Matmul,
+    Reduce,
+    Scan,
+    Search,
+    SortKeys,
+    SortLocal,
+    SortMerge,
+    SortOut,
+)
 from kdsl.runtime.compiler import compile_source
 
 _RENDERERS = {Elementwise: elementwise, Reduce: reduce, Matmul: matmul, Scan: scan}
+_RENDERERS.update({SortKeys: sort, SortMerge: sort, SortLocal: sort, SortOut: sort, Gather: gather, Search: gather})
 _ALGOS_PER_PROGRAM = 4  # buffer sets kept bound per kernel
 _BATCHES_PER_DEVICE = 16  # recorded command buffers kept per device
 stats = {"kernels": 0, "programs": 0, "realizes": 0, "uploads": 0, "downloads": 0, "replays": 0}

@@ -38,7 +38,7 @@ from kdsl.codegen.loops import expr_loops
 from kdsl.device import Device
 from kdsl.ir import expr as ir
 from kdsl.ir.expr import Expr
-from kdsl.ir.graph import Node, toposort
+from kdsl.ir.graph import MATERIALISED, Node, toposort
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Elementwise, Kernel, Matmul, Reduce, Scan, elementwise_groups
 from kdsl.ir.view import View
 
@@ -157,7 +157,7 @@ def _materialised(live: list[Node], roots: list[Node]) -> tuple[set[int], dict[i
         for s in n.srcs:
             consumers.setdefault(s.id, []).append(n)
     keep = {r.id for r in roots if not r.realized}
-    keep |= {n.id for n in live if n.op in ("reduce", "matmul", "cumsum", "assemble")}
+    keep |= {n.id for n in live if n.op in MATERIALISED}
     owners: dict[int, set[int]] = {}
     for n in reversed(live):
         if n.id in keep:
@@ -301,6 +301,10 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
     if node.op == "cumsum":
         src = node.srcs[0]
         return _lower_scan(node.shape, node.arg, node.dtype, lambda lw: lw.expr(src), node, keep, dev)
+    if node.op in ("sort", "gather", "search"):
+        from kdsl.engine import sorting  # cycle: sorting builds its steps with this module's Lowering
+
+        return sorting.lower(node, keep, dev)
     if node.op == "assemble":
         steps = []
         for k, (region, piece) in enumerate(zip(node.arg, node.srcs, strict=False)):

@@ -13,6 +13,7 @@ Node kinds (``node.op``):
 * ``"cumsum"``   ``arg = axis``
 * ``"assemble"`` ``arg`` = regions (views of this node's index space); ``srcs[i]`` is written to region ``i``
                  in order (setitem = whole base, then the region; concatenate = one region per piece)
+* ``"sort"``, ``"gather"``, ``"search"``  sorting and data-dependent reads (see :mod:`kdsl.engine.sorting`)
 
 When a node is realised it turns into a ``"buffer"`` node in place, so every graph that uses it sees the data.
 
@@ -33,7 +34,7 @@ from kdsl import dtype as dt
 
 _ids = count()
 ELEMENTWISE_LEAVES = ("const", "iota", "rand")
-MATERIALISED = ("reduce", "matmul", "cumsum", "assemble")
+MATERIALISED = ("reduce", "matmul", "cumsum", "assemble", "sort", "gather", "search")
 
 
 class Node:

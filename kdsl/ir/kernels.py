@@ -97,7 +97,6 @@ class Scan(NamedTuple):
     carry: Expr | None = None
 
 
-Kernel = Elementwise | Reduce | Matmul | Scan  # what a Step launches; every kind is hashable (a cache key)
 
 
 def elementwise_groups(size: int, max_groups: int, budget: int = LOOP_CAP, trips: int = 1) -> int:
@@ -114,3 +113,105 @@ def elementwise_groups(size: int, max_groups: int, budget: int = LOOP_CAP, trips
         raise ValueError(f"a kernel over {size} items of {trips} loop iterations each needs {floor} workgroups, "
                          f"more than the {MAX_GROUPS} one dispatch has; split the array")
     return max(1, min(need, MAX_GROUPS, max(max_groups, floor)))
+
+
+# ----- sorting, selection and gathers (kdsl.codegen.sort, kdsl.codegen.gather; lowered by kdsl.engine.sorting)
+# A sort works on *records* in a uint32 buffer: per element ``words - 1`` words of an order-preserving key
+# (most significant first) and its index along the sorted axis. Each line of the sorted axis is padded to
+# ``n_pad`` (a power of two) records; records compare as tuples, so the index makes every sort stable.
+
+
+class SortKeys(NamedTuple):
+    """Records of ``expr`` (of ``shape``) sorted along ``axis`` within tiles of ``tile`` records: each
+    workgroup builds one tile's records in shared memory and runs the bitonic network up to ``kmax``."""
+
+    shape: tuple[int, ...]
+    axis: int
+    key_dtype: dt.DType
+    descending: bool
+    expr: Expr
+    n_words: int
+    n_pad: int
+    words: int
+    tile: int
+    kmax: int  # min(tile, n_pad): the largest bitonic block sorted inside a tile
+    groups: int
+    private: bool = False  # one invocation per tile in private memory (CPU drivers: no barriers)
+
+
+class SortMerge(NamedTuple):
+    """Global compare-exchange stages of the bitonic network, out-of-place: one stage per pass with one
+    invocation per pair (``radix`` 2), or two (distances j and j/2) with one invocation per four records
+    (``radix`` 4). Push words: block, distance j (j/2 at least the tile), pairs or quads, ``n_pad - 1``
+    (one program serves every size)."""
+
+    words: int
+    n_words: int
+    groups: int
+    radix: int = 2
+
+
+class SortLocal(NamedTuple):
+    """The stages of one block with distances below ``tile``, on tiles in shared (or private) memory.
+    Push words: block, records, ``n_pad - 1``, tiles (one program serves every size)."""
+
+    words: int
+    tile: int
+    n_words: int
+    groups: int
+    private: bool = False  # as SortKeys.private
+
+
+class SortOut(NamedTuple):
+    """The sorted line read back from the records (slot 1): the indices (``want`` "indices") or ``expr`` at
+    them (``want`` "values")."""
+
+    shape: tuple[int, ...]
+    axis: int
+    out_dtype: dt.DType
+    want: str
+    expr: Expr  # the sorted expression (read when want == "values")
+    n_words: int
+    n_pad: int
+    words: int
+    groups: int
+
+
+class Gather(NamedTuple):
+    """``out[o] = data[d(o)]`` where ``d(o)`` is ``o``'s data axes with axis ``axis`` replaced by the index
+    ``indices[i(o)]``. ``along`` (take_along_axis): ``i(o) = o`` and the other data axes are ``o``'s;
+    otherwise (take) ``out = data[:axis] + index.shape + data[axis+1:]``. Indices are wrapped (``mode``
+    "wrap"), or negatives wrapped once and then clamped ("raise": checked beforehand, "clip": clamped only)."""
+
+    shape: tuple[int, ...]
+    out_dtype: dt.DType
+    data: object
+    data_shape: tuple[int, ...]
+    indices: object  # (``index`` would shadow tuple.index)
+    index_shape: tuple[int, ...]
+    index_dtype: dt.DType
+    axis: int
+    along: bool
+    mode: str
+    n_words: int
+    groups: int
+
+
+class Search(NamedTuple):
+    """``out[o] = searchsorted(a, v[o], side)``: a binary search of ``v``'s keys among ``a``'s (of length ``n``),
+    ``a`` read through ``sorter`` when given (sort order, NaNs last, as the sort's keys)."""
+
+    shape: tuple[int, ...]
+    out_dtype: dt.DType
+    key_dtype: dt.DType
+    a: object
+    n: int
+    v: object
+    sorter: object | None
+    side: str
+    n_words: int
+    groups: int
+
+
+# What a Step launches; every kind is hashable (a cache key).
+Kernel = Elementwise | Reduce | Matmul | Scan | SortKeys | SortMerge | SortLocal | SortOut | Gather | Search

@@ -356,6 +356,41 @@ class Array:
 
         return clip(self, a_min, a_max)
 
+    # ----- sorting and selection (kdsl.frontend.array.sorting, which imports this module)
+    def sort(self, axis: int | None = -1, kind=None, order=None, *, stable=None) -> None:
+        """Sort in place along ``axis`` (stable, NaNs last), as ``ndarray.sort``."""
+        from kdsl.frontend.array.sorting import sort
+
+        if axis is None:
+            raise np.exceptions.AxisError("axis=None sorts a flattened copy: use kd.sort(a, axis=None)")
+        self[...] = sort(self, axis, kind, order, stable=stable)
+
+    def argsort(self, axis: int | None = -1, kind=None, order=None, *, stable=None) -> Array:
+        from kdsl.frontend.array.sorting import argsort
+
+        return argsort(self, axis, kind, order, stable=stable)
+
+    def partition(self, kth, axis: int = -1, kind: str = "introselect", order=None) -> None:
+        """Partition in place around ``kth`` (see :func:`kdsl.partition`)."""
+        from kdsl.frontend.array.sorting import partition
+
+        self[...] = partition(self, kth, axis, kind, order)
+
+    def argpartition(self, kth, axis: int | None = -1, kind: str = "introselect", order=None) -> Array:
+        from kdsl.frontend.array.sorting import argpartition
+
+        return argpartition(self, kth, axis, kind, order)
+
+    def searchsorted(self, v, side: str = "left", sorter=None) -> Array:
+        from kdsl.frontend.array.sorting import searchsorted
+
+        return searchsorted(self, v, side, sorter)
+
+    def take(self, indices, axis: int | None = None, out=None, mode: str = "raise") -> Array:
+        from kdsl.frontend.array.sorting import take
+
+        return take(self, indices, axis, out, mode)
+
 
 def realize(*arrays: Array) -> None:
     """Compute every given array now (one submission for all of them); results stay on the device.

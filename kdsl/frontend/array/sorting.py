@@ -1,0 +1,433 @@
+"""Sorting and selection with NumPy's semantics, on the device: ``sort``, ``argsort``, ``partition``,
+``argpartition``, ``searchsorted``, ``take``, ``take_along_axis``, ``median``, ``percentile``, ``quantile``
+and ``topk`` (PyTorch's, as NumPy has none).
+
+Sorts are stable and put NaNs last as NumPy's do (-0.0 and 0.0 are equal, so they keep their order). They are
+lazy like every other array op: building the graph runs nothing. ``take``/``take_along_axis`` with device
+indices in ``mode="raise"`` synchronise once (they read back the indices' minimum and maximum to raise
+``IndexError`` before anything reads the result); host indices are checked on the host. The kernels clamp
+every index anyway, so no index reads outside the data. See ``docs/sorting.md``.
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> a = kd.asarray(np.array([3.0, np.nan, -1.0, 2.0], np.float32))
+    >>> kd.sort(a).tolist()[:3], kd.argsort(a).tolist()
+    ([-1.0, 2.0, 3.0], [2, 3, 0, 1])
+    >>> values, indices = kd.topk(a, 2)
+    >>> values.tolist(), indices.tolist()
+    ([nan, 3.0], [1, 0])
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.frontend.array import movement as mv
+from kdsl.frontend.array import ops
+from kdsl.frontend.array.array import Array, realize
+from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.math import isnan, where
+from kdsl.frontend.array.reductions import max as amax
+from kdsl.frontend.array.reductions import min as amin
+from kdsl.frontend.array.shape_ops import broadcast_to, stack
+from kdsl.ir.graph import Node
+
+_KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
+
+
+def _arr(x: Any) -> Array:
+    return x if isinstance(x, Array) else asarray(x)
+
+
+def _index_dtype(device) -> dt.DType:
+    """NumPy's intp (int64), or int32 on devices without 64-bit integers."""
+    return dt.int64 if device.supports(dt.int64) else dt.int32
+
+
+def _flat_or(a: Array, axis: int | None) -> tuple[Array, int]:
+    """(array, non-negative axis); ``axis=None`` means the flattened array."""
+    if axis is None:
+        return a.reshape(-1), 0
+    return a, mv.normalize_axis(axis, a.ndim)
+
+
+def _check_kind(kind: str | None, order: Any) -> None:
+    if order is not None:
+        raise ValueError("order= sorts structured arrays by field; kdsl arrays have no fields: pass order=None")
+    if kind not in _KINDS:
+        raise ValueError(f"sort kind must be one of {_KINDS[1:]}, not {kind!r} (every kdsl sort is stable)")
+
+
+def _sort_node(a: Array, axis: int, descending: bool, want: str) -> Array:
+    if a.ndim == 0:
+        raise np.exceptions.AxisError(axis, 0)
+    out_dtype = _index_dtype(a.device) if want == "indices" else a.dtype
+    return Array(Node("sort", (a._node,), out_dtype, a.shape, (axis, descending, want)))
+
+
+def sort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
+         stable: bool | None = None) -> Array:
+    """A sorted copy of ``a`` along ``axis`` (``None``: flattened), NaNs last; every ``kind`` is stable.
+
+    Example:
+        >>> import kdsl as kd
+        >>> kd.sort(kd.asarray([[3, 1, 2], [0, -5, 9]])).tolist()
+        [[1, 2, 3], [-5, 0, 9]]
+    """
+    _check_kind(kind, order)
+    x, ax = _flat_or(_arr(a), axis)
+    return _sort_node(x, ax, False, "values")
+
+
+def argsort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
+            stable: bool | None = None) -> Array:
+    """Indices that sort ``a`` along ``axis`` (stable: equal values keep their order; NaNs last).
+
+    Example:
+        >>> import kdsl as kd
+        >>> kd.argsort(kd.asarray([2.0, 1.0, 2.0, 0.0])).tolist()
+        [3, 1, 0, 2]
+    """
+    _check_kind(kind, order)
+    x, ax = _flat_or(_arr(a), axis)
+    return _sort_node(x, ax, False, "indices")
+
+
+def _check_kth(kth: Any, n: int) -> None:
+    values = [kth] if isinstance(kth, (int, np.integer)) else list(np.asarray(kth).reshape(-1))
+    for k in values:
+        if not isinstance(k, (int, np.integer)) or isinstance(k, (bool, np.bool_)):
+            raise TypeError(f"kth must be an integer or a sequence of integers, not {k!r}")
+        if not -n <= int(k) < n:
+            raise ValueError(f"kth(={int(k)}) out of bounds ({n})")
+
+
+def partition(a: Any, kth: Any, axis: int | None = -1, kind: str = "introselect", order: Any = None) -> Array:
+    """``a`` with the element at each ``kth`` position where a sort puts it, smaller ones before, larger ones
+    after (NumPy leaves their order unspecified; kdsl sorts the whole axis, which satisfies it).
+
+    Example:
+        >>> import kdsl as kd
+        >>> kd.partition(kd.asarray([5, 1, 4, 2]), 1).tolist()[1]
+        2
+    """
+    _check_kind(None, order)
+    x, ax = _flat_or(_arr(a), axis)
+    _check_kth(kth, x.shape[ax] if x.ndim else 0)
+    return _sort_node(x, ax, False, "values")
+
+
+def argpartition(a: Any, kth: Any, axis: int | None = -1, kind: str = "introselect",
+                 order: Any = None) -> Array:
+    """Indices that partition ``a`` around ``kth`` (see :func:`partition`; kdsl returns a full stable argsort).
+
+    Example:
+        >>> import kdsl as kd
+        >>> kd.argpartition(kd.asarray([5, 1, 4, 2]), 0).tolist()[0]
+        1
+    """
+    _check_kind(None, order)
+    x, ax = _flat_or(_arr(a), axis)
+    _check_kth(kth, x.shape[ax] if x.ndim else 0)
+    return _sort_node(x, ax, False, "indices")
+
+
+def topk(a: Any, k: int, axis: int = -1, largest: bool = True) -> tuple[Array, Array]:
+    """The ``k`` largest (``largest=False``: smallest) elements along ``axis`` and their indices, as
+    ``torch.topk``: sorted descending (ascending), NaN counting as the largest value, equal values in
+    index order.
+
+    Example:
+        >>> import kdsl as kd
+        >>> v, i = kd.topk(kd.asarray([1.0, 5.0, 3.0, 5.0]), 3)
+        >>> v.tolist(), i.tolist()
+        ([5.0, 5.0, 3.0], [1, 3, 2])
+    """
+    x = _arr(a)
+    if x.ndim == 0:
+        raise ValueError("topk needs an array of at least one dimension")
+    ax = mv.normalize_axis(axis, x.ndim)
+    n = x.shape[ax]
+    k = operator.index(k)
+    if not 0 <= k <= n:
+        raise ValueError(f"topk: k={k} is out of range for an axis of size {n} (need 0 <= k <= {n})")
+    order = _sort_node(x, ax, largest, "indices")
+    idx = Array(mv.slice_node(order._node, ax, 0, 1, k))
+    return _gather(x, idx, ax, along=True, mode="clip"), idx
+
+
+def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Array:
+    """Where ``v``'s elements would go in the sorted 1-D ``a`` (``a[sorter]`` when given) to keep it sorted:
+    before equal elements (``side="left"``) or after them ("right"), in NumPy's sort order (NaNs last).
+
+    Example:
+        >>> import kdsl as kd
+        >>> kd.searchsorted(kd.asarray([1, 2, 2, 3]), kd.asarray([2, 5]), side="right").tolist()
+        [3, 4]
+    """
+    if side not in ("left", "right"):
+        raise ValueError(f"side must be 'left' or 'right', not {side!r}")
+    x = _arr(a)
+    if x.ndim != 1:
+        raise ValueError(f"searchsorted needs a 1-D array a, not one of shape {x.shape}")
+    is_array = isinstance(v, Array)
+    vals = v if is_array else asarray(v, dtype=x.dtype if np.ndim(v) == 0 and _fits(v, x.dtype) else None)
+    common = dt.as_dtype(np.result_type(x.dtype.np, vals.dtype.np))
+    common = x.device.check(common)
+    srcs = [ops.cast_node(x._node, common), ops.cast_node(vals._node, common)]
+    if sorter is not None:
+        srcs.append(_sorter(sorter, x.shape[0])._node)
+    node = Node("search", tuple(srcs), _index_dtype(x.device), vals.shape, side)
+    return Array(node)
+
+
+def _fits(value: Any, d: dt.DType) -> bool:
+    """Whether a Python scalar compares as ``d`` in NumPy 2 (a weak scalar that fits)."""
+    return np.result_type(d.np, value) == d.np
+
+
+def _sorter(sorter: Any, n: int) -> Array:
+    s = sorter if isinstance(sorter, Array) else None
+    if s is None:
+        host = np.asarray(sorter)
+        if host.dtype.kind not in "iu":
+            raise TypeError(f"sorter must hold integers, not {host.dtype}")
+        if host.size and (host.min() < 0 or host.max() >= n):
+            raise ValueError("Sorter index out of range.")
+        s = asarray(host)
+    if s.shape != (n,):
+        raise ValueError(f"sorter.size must equal a.size: sorter has shape {s.shape}, a has {n} elements")
+    if not s.dtype.is_int:
+        raise TypeError(f"sorter must hold integers, not {s.dtype.name}")
+    return s
+
+
+# ----- take and take_along_axis
+
+def _oob(index: int, n: int, axis: int) -> IndexError:
+    return IndexError(f"index {index} is out of bounds for axis {axis} with size {n}")
+
+
+def _indices(indices: Any, n: int, axis: int, mode: str, device) -> Array:
+    """``indices`` as a device array of integers, checked against an axis of ``n`` in ``mode="raise"``
+    (host data on the host; device data by reading back its minimum and maximum: one synchronisation)."""
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"mode must be 'raise', 'wrap' or 'clip', not {mode!r}")
+    if isinstance(indices, Array):
+        idx = indices
+        if not (idx.dtype.is_int or idx.dtype is dt.bool_):
+            raise IndexError(f"arrays used as indices must be of integer type, not {idx.dtype.name}")
+        if idx.size and n == 0:
+            raise IndexError("cannot do a non-empty take from an empty axes.")
+        if mode == "raise" and idx.size:
+            lo, hi = amin(idx), amax(idx)
+            realize(idx, lo, hi)
+            _check_range(int(lo), int(hi), n, axis)
+        return idx
+    host = np.asarray(indices)
+    if host.size == 0:  # NumPy accepts [] (float64) as no indices
+        host = host.astype(np.int64)
+    if host.dtype.kind not in "biu":
+        raise IndexError(f"arrays used as indices must be of integer type, not {host.dtype}")
+    if host.size and n == 0:
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+    if mode == "raise" and host.size:
+        _check_range(int(host.min()), int(host.max()), n, axis)
+    return asarray(host, dtype=_index_dtype(device) if host.dtype.kind != "b" else dt.int32, device=device)
+
+
+def _check_range(lo: int, hi: int, n: int, axis: int) -> None:
+    if hi >= n:
+        raise _oob(hi, n, axis)
+    if lo < -n:
+        raise _oob(lo, n, axis)
+
+
+def _gather(data: Array, idx: Array, axis: int, along: bool, mode: str) -> Array:
+    if along:
+        shape = idx.shape
+    else:
+        shape = data.shape[:axis] + idx.shape + data.shape[axis + 1:]
+    return Array(Node("gather", (data._node, idx._node), data.dtype, shape, (axis, along, mode)))
+
+
+def take(a: Any, indices: Any, axis: int | None = None, out: None = None, mode: str = "raise") -> Array:
+    """Elements of ``a`` at ``indices`` along ``axis`` (``None``: of the flattened array). Negative indices
+    count from the end; ``mode="raise"`` raises IndexError for an index outside the axis (device indices:
+    checked with one synchronisation), "wrap" wraps every index, "clip" clamps it.
+
+    Example:
+        >>> import kdsl as kd
+        >>> kd.take(kd.asarray([[1, 2], [3, 4]]), [1, -1, 0], axis=1).tolist()
+        [[2, 2, 1], [4, 4, 3]]
+    """
+    if out is not None:
+        raise TypeError("take(out=...) is not supported: kdsl arrays are immutable results; assign instead")
+    x, ax = _flat_or(_arr(a), axis)
+    idx = _indices(indices, x.shape[ax], ax, mode, x.device)
+    return _gather(x, idx, ax, along=False, mode=mode)
+
+
+def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> Array:
+    """``arr`` read at ``indices`` along ``axis`` (matching the other axes, with broadcasting), as NumPy's;
+    the indices of :func:`argsort` give the sorted array. Out-of-bounds indices raise IndexError.
+
+    Example:
+        >>> import kdsl as kd
+        >>> a = kd.asarray([[10, 30, 20], [6, 4, 5]])
+        >>> kd.take_along_axis(a, kd.argsort(a, axis=1), axis=1).tolist()
+        [[10, 20, 30], [4, 5, 6]]
+    """
+    x = _arr(arr)
+    if axis is None:
+        x, ax = x.reshape(-1), 0
+        if np.ndim(indices) != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+    else:
+        ax = mv.normalize_axis(axis, x.ndim)
+    if np.ndim(indices) != x.ndim and not (isinstance(indices, Array) and indices.ndim == x.ndim):
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    idx = _indices(indices, x.shape[ax], ax, "raise", x.device)
+    shape = ops.broadcast_shapes(tuple(1 if k == ax else m for k, m in enumerate(x.shape)),
+                                 tuple(1 if k == ax else m for k, m in enumerate(idx.shape)))
+    out_shape = tuple(idx.shape[ax] if k == ax else m for k, m in enumerate(shape))
+    data_shape = tuple(x.shape[ax] if k == ax else m for k, m in enumerate(shape))
+    return _gather(broadcast_to(x, data_shape), broadcast_to(idx, out_shape), ax, along=True, mode="raise")
+
+
+# ----- median and quantiles (NumPy's default "linear" method)
+
+def _lines_last(x: Array, axis: Any) -> tuple[Array, tuple[int, ...]]:
+    """``x`` with the reduced axes merged into one last axis; also the reduced axes."""
+    axes = mv.normalize_axes(axis, x.ndim)
+    kept = [k for k in range(x.ndim) if k not in axes]
+    moved = x.transpose(tuple(kept + list(axes)))
+    return moved.reshape(tuple(x.shape[k] for k in kept) + (math.prod(x.shape[k] for k in axes),)), axes
+
+
+def _pick(s: Array, i: int) -> Array:
+    return Array(mv.index_node(s._node, s.ndim - 1, i))
+
+
+def _with_nan(s: Array, value: Array) -> Array:
+    """NumPy's quantiles are NaN for lines holding a NaN (sorted last)."""
+    if not s.dtype.is_float:
+        return value
+    return where(isnan(_pick(s, s.shape[-1] - 1)), float("nan"), value)
+
+
+def _keepdims(out: Array, shape: tuple[int, ...], axes: tuple[int, ...], lead: tuple[int, ...]) -> Array:
+    return out.reshape(lead + tuple(1 if k in axes else n for k, n in enumerate(shape)))
+
+
+def _result_dtype(fn: Any, x: Array, q: Any) -> dt.DType:
+    d = dt.as_dtype(fn(np.zeros(1, x.dtype.np), q).dtype)
+    return d if x.device.supports(d) else dt.float32
+
+
+def _nan_lines(x: Array, shape: tuple[int, ...], d: dt.DType) -> Array:
+    return broadcast_to(Array(ops.const_node(float("nan"), d, x.device)), shape)
+
+
+def quantile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
+             method: str = "linear", keepdims: bool = False) -> Array:
+    """The ``q``-th quantiles (``q`` in [0, 1], a scalar or any shape of host values) of ``a`` over ``axis``
+    with NumPy's default 'linear' method; the result has ``q``'s shape first. Lines with a NaN give NaN.
+
+    Example:
+        >>> import kdsl as kd
+        >>> kd.quantile(kd.asarray([1.0, 2.0, 3.0, 4.0]), [0.0, 0.5, 0.9]).tolist()
+        [1.0, 2.5, 3.7]
+    """
+    if method != "linear":
+        raise ValueError(f"quantile method {method!r} is not supported; kdsl has NumPy's default 'linear'")
+    if out is not None:
+        raise TypeError("quantile(out=...) is not supported; use the returned array")
+    qs = np.asarray(q, dtype=np.float64)
+    if qs.dtype.kind != "f" or not np.all((qs >= 0) & (qs <= 1)):
+        raise ValueError("Quantiles must be in the range [0, 1]")
+    x = _arr(a)
+    d = _result_dtype(np.quantile, x, q)
+    return _quantiles(x, qs, axis, keepdims, d)
+
+
+def percentile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
+               method: str = "linear", keepdims: bool = False) -> Array:
+    """The ``q``-th percentiles (``q`` in [0, 100]) of ``a`` over ``axis``: ``quantile(a, q / 100)``.
+
+    Example:
+        >>> import kdsl as kd
+        >>> float(kd.percentile(kd.asarray([1.0, 2.0, 3.0, 4.0, 5.0]), 25))
+        2.0
+    """
+    qs = np.asarray(q, dtype=np.float64)
+    if not np.all((qs >= 0) & (qs <= 100)):
+        raise ValueError("Percentiles must be in the range [0, 100]")
+    if method != "linear":
+        raise ValueError(f"percentile method {method!r} is not supported; kdsl has NumPy's default 'linear'")
+    if out is not None:
+        raise TypeError("percentile(out=...) is not supported; use the returned array")
+    x = _arr(a)
+    d = _result_dtype(np.percentile, x, q)
+    return _quantiles(x, qs / 100.0, axis, keepdims, d)
+
+
+def _quantiles(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, d: dt.DType) -> Array:
+    lines, axes = _lines_last(x, axis)
+    n = lines.shape[-1]
+    if n == 0:
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    s = _sort_node(lines, lines.ndim - 1, False, "values").astype(d)
+    picks = []
+    for qv in qs.reshape(-1).tolist():
+        virtual = qv * (n - 1)
+        lo = int(math.floor(virtual))
+        hi = builtins.min(lo + 1, n - 1)
+        t = virtual - lo
+        a, b = _pick(s, lo), _pick(s, hi)
+        diff = b - a
+        value = b - diff * (1.0 - t) if t >= 0.5 else a + diff * t  # NumPy's _lerp (exact at both ends)
+        picks.append(_with_nan(s, value).astype(d))
+    result = picks[0] if qs.ndim == 0 else stack(picks).reshape(qs.shape + picks[0].shape)
+    if keepdims:
+        result = _keepdims(result, x.shape, axes, qs.shape)
+    return result
+
+
+def median(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
+           keepdims: bool = False) -> Array:
+    """The median over ``axis`` (the mean of the two middle values for even lengths; NaN when a line holds
+    a NaN or is empty); integers give float64 as NumPy's.
+
+    Example:
+        >>> import kdsl as kd
+        >>> kd.median(kd.asarray([[1, 9, 3, 4], [5, 5, 6, 0]]), axis=1).tolist()
+        [3.5, 5.0]
+    """
+    if out is not None:
+        raise TypeError("median(out=...) is not supported; use the returned array")
+    x = _arr(a)
+    d = _result_dtype(lambda z, _: np.median(z), x, None)
+    lines, axes = _lines_last(x, axis)
+    n = lines.shape[-1]
+    if n == 0:
+        result = _nan_lines(x, lines.shape[:-1], d)
+    else:
+        s = _sort_node(lines, lines.ndim - 1, False, "values")
+        mid = _pick(s, n // 2).astype(d)
+        value = mid if n % 2 else (_pick(s, n // 2 - 1).astype(d) + mid) * 0.5
+        result = _with_nan(s, value).astype(d)
+    return _keepdims(result, x.shape, axes, ()) if keepdims else result
+
+
+__all__: Sequence[str] = [
+    "argpartition", "argsort", "median", "partition", "percentile", "quantile", "searchsorted", "sort", "take",
+    "take_along_axis", "topk",
+]

@@ -1,0 +1,37 @@
+"""Shared helpers of the sorting tests: host data with the awkward values of each dtype, and exact checks."""
+
+from __future__ import annotations
+
+import numpy as np
+
+ALL_DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16",
+              "float32", "float64"]
+
+
+def sample(shape, dtype, seed: int = 0, dups: bool = True) -> np.ndarray:
+    """Deterministic data with many duplicates (stability shows) and, for floats, NaN/inf/-0.0/0.0 scattered."""
+    rng = np.random.default_rng(seed)
+    d = np.dtype(dtype)
+    n = int(np.prod(shape))
+    if d == np.bool_:
+        return rng.integers(0, 2, n).astype(bool).reshape(shape)
+    if d.kind == "f":
+        out = (rng.integers(-8, 8, n) / 4 if dups else rng.standard_normal(n)).astype(d)
+        if n >= 8:
+            out[:8] = [np.nan, np.inf, -np.inf, -0.0, 0.0, np.nan, -0.0, 0.0]
+            rng.shuffle(out)
+        return out.reshape(shape)
+    info = np.iinfo(d)
+    out = rng.integers(max(info.min, -20), min(info.max, 20), n, endpoint=True).astype(d)
+    if n >= 4:
+        out[:2] = [info.min, info.max]
+        rng.shuffle(out)
+    return out.reshape(shape)
+
+
+def assert_same(got, expected) -> None:
+    """Same shape, dtype and bits (NaN payloads and the sign of zero included)."""
+    g = np.asarray(got)
+    assert g.shape == expected.shape, f"shape {g.shape} != NumPy's {expected.shape}"
+    assert g.dtype == expected.dtype, f"dtype {g.dtype} != NumPy's {expected.dtype}"
+    assert g.tobytes() == expected.tobytes(), f"\n{g}\n!= NumPy's\n{expected}"

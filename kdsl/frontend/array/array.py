@@ -36,17 +36,44 @@ def _binary(name: str, reflected: bool = False):
     return method
 
 
+class UFuncTypeError(TypeError):
+    """An in-place operator whose result cannot be cast back to the left operand's dtype (NumPy's error of the same
+    name; a TypeError)."""
+
+
 def _inplace(name: str):
     def method(self, other):
         result = ops.apply(name, self, other)
-        if result.dtype is not self.dtype:  # NumPy: in-place ops cast back with 'same_kind' rules
-            if not np.can_cast(result.dtype.np, self.dtype.np, casting="same_kind"):
-                raise TypeError(f"cannot cast {name} result from {result.dtype.name} to {self.dtype.name} "
-                                "in place (NumPy's same_kind rule)")
+        _check_inplace(name, self, other, result)
+        if result.dtype is not self.dtype:
             result = result.astype(self.dtype)
         self._node = result._node
+        if self._parent is not None:  # r = a[0]; r += 1 writes into a, as in NumPy
+            base, write = self._parent
+            write(base, self)
         return self
+    method.__name__ = f"__i{name}__"
     return method
+
+
+def _check_inplace(name: str, target: Array, other, result: Array) -> None:
+    """NumPy's rules for ``target op= other``: the result keeps ``target``'s shape and casts back to its dtype
+    under the 'same_kind' rule (int += float is refused, int32 += int64 is allowed)."""
+    if result.shape != target.shape:
+        raise ValueError(f"non-broadcastable output operand with shape {target.shape} doesn't match the broadcast "
+                         f"shape {result.shape}; write `a = a {_SYMBOL.get(name, name)} b` for a new array of the "
+                         "broadcast shape")
+    if result.dtype is not target.dtype and \
+            not np.can_cast(result.dtype.np, target.dtype.np, casting="same_kind"):
+        sym = _SYMBOL.get(name, name)
+        raise UFuncTypeError(
+            f"Cannot cast ufunc '{name}' output from {result.dtype.name} to {target.dtype.name} with casting rule "
+            f"'same_kind' (in-place operators keep the left operand's dtype); write `a = a {sym} b` for a new "
+            f"{result.dtype.name} array, or cast the operand: `a {sym}= kd.asarray(b).astype(a.dtype)`")
+
+
+_SYMBOL = {"matmul": "@", "add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%", "pow": "**",
+           "and": "&", "or": "|", "xor": "^", "shl": "<<", "shr": ">>"}
 
 
 class Array:
@@ -114,15 +141,20 @@ class Array:
         return int(self.item())
 
     def _scalar_check(self) -> None:
-        if self.size != 1:  # NumPy raises TypeError here (item() raises ValueError)
-            raise TypeError("only length-1 arrays can be converted to Python scalars")
+        if self.ndim:  # NumPy 2.4 raises TypeError here for any array that is not 0-d (size 1 included)
+            raise TypeError(f"only 0-dimensional arrays can be converted to Python scalars; this one has shape "
+                            f"{self.shape}: use a.item() (size 1) or index it (a[0])")
 
     def __index__(self) -> int:
-        if not self.dtype.is_int:
-            raise TypeError("only integer arrays can be used as an index")
+        if self.ndim or not self.dtype.is_int:
+            raise TypeError(f"only integer scalar arrays can be converted to a scalar index; got shape {self.shape} "
+                            f"and dtype {self.dtype.name}")
         return int(self.item())
 
     def __bool__(self) -> bool:
+        if self.size == 0:
+            raise ValueError("The truth value of an empty array is ambiguous. Use `a.size > 0` to check that an "
+                             "array is not empty.")
         if self.size != 1:
             raise ValueError("The truth value of an array with more than one element is ambiguous. "
                              "Use a.any() or a.all()")
@@ -220,7 +252,12 @@ class Array:
         return matmul(other, self)
 
     def __imatmul__(self, other) -> Array:
-        self._node = self.__matmul__(other)._node
+        result = self.__matmul__(other)
+        if result.shape != self.shape:  # NumPy: a @= b keeps a's shape
+            raise ValueError(f"matmul: output operand of shape {self.shape} does not match the result's shape "
+                             f"{result.shape} (a @= b keeps a's shape); write `a = a @ b`")
+        _check_inplace("matmul", self, other, result)
+        self._node = result.astype(self.dtype)._node
         return self
 
     # ----- movement

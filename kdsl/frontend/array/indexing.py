@@ -16,11 +16,15 @@ Example:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.creation import asarray
 from kdsl.ir.graph import Node
 from kdsl.ir.view import View
 
@@ -82,17 +86,53 @@ def getitem(a: Array, key) -> Array:
 
 
 def setitem(a: Array, key, value) -> Array:
-    """The array equal to ``a`` with ``a[key]`` replaced by ``value`` (cast to a's dtype, broadcast)."""
+    """The array equal to ``a`` with ``a[key]`` replaced by ``value`` (cast to a's dtype, broadcast).
+
+    Values follow NumPy's assignment rules: Python ints and floats must fit the dtype (OverflowError, and
+    ValueError for NaN into ints), arrays are cast as ``astype`` does, and the value must broadcast to the region.
+
+    >>> import kdsl as kd
+    >>> a = kd.zeros(3, dtype=kd.int32)
+    >>> a[0] = 2**40
+    Traceback (most recent call last):
+    ...
+    OverflowError: Python integer 1099511627776 out of bounds for int32
+    """
     region, shape = apply_key(View.contiguous(a.shape), key)
     dev = a.device
     if isinstance(value, (bool, int, float)):
-        vnode = ops.const_node(value, a.dtype, dev)
+        vnode = ops.const_node(_checked_scalar(value, a), a.dtype, dev)
     else:
+        if isinstance(value, (list, tuple)):  # Python data converts straight to a's dtype (NumPy refuses 2**40)
+            value = asarray(value, dtype=a.dtype, device=dev)
         v = ops.as_operand(value, dev)
         vnode = ops.cast_node(v._node, a.dtype)
-    vnode = mv.broadcast_node(vnode, shape)  # checks the value's shape even for an empty region, as NumPy does
+    vnode = _fit_value(vnode, shape)  # checks the value's shape even for an empty region, as NumPy does
     if region.size == 0:
         return a
     vnode = mv.reshape_node(vnode, region.shape)
     whole = View.contiguous(a.shape)
     return Array(Node("assemble", (a._node, vnode), a.dtype, a.shape, (whole, region), device=dev))
+
+
+def _checked_scalar(value, a: Array):
+    """A Python float stored into an int array must be a finite number in range (NumPy's errors)."""
+    if isinstance(value, float) and a.dtype.is_int:
+        if math.isnan(value):
+            raise ValueError(f"cannot convert float NaN to integer (storing into a {a.dtype.name} array)")
+        if math.isinf(value):
+            raise OverflowError(f"cannot convert float infinity to integer (storing into a {a.dtype.name} array)")
+        if not dt.can_hold(a.dtype, int(value)):
+            raise OverflowError(f"float {value!r} out of bounds for {a.dtype.name}")
+    return value
+
+
+def _fit_value(vnode: Node, shape: tuple[int, ...]) -> Node:
+    """Broadcast an assigned value to the region's shape; leading size-1 axes beyond it drop, as in NumPy."""
+    extra = len(vnode.shape) - len(shape)
+    if extra > 0 and all(n == 1 for n in vnode.shape[:extra]):
+        vnode = mv.reshape_node(vnode, vnode.shape[extra:])
+    try:
+        return mv.broadcast_node(vnode, shape)
+    except ValueError:
+        raise ValueError(f"could not broadcast input array from shape {vnode.shape} into shape {shape}") from None

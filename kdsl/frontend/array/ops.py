@@ -201,6 +201,8 @@ def apply(name: str, *operands):
         raise ValueError(f"unknown elementwise op {name!r}")
     dev = device_of(operands)
     operands = [x if isinstance(x, Array) else as_operand(x, dev) for x in operands]
+    if not any(isinstance(x, Array) for x in operands):
+        operands = _wide_ints(operands, dev)
     key = (name, *(x._node.dtype.name if isinstance(x, Array) else dt._weak_token(x) for x in operands), dev.index)
     sig = _SIGNATURES.get(key)
     if sig is None:
@@ -210,6 +212,19 @@ def apply(name: str, *operands):
     out_dtype, in_dtypes = sig
     shape = broadcast_shapes(*[x._node.shape for x in operands if isinstance(x, Array)])
     return _build(name, operands, out_dtype, in_dtypes, shape, dev)
+
+
+def _wide_ints(operands: list, dev) -> list:
+    """Only Python scalars: when an int among them does not fit int32, the first int becomes an array of the
+    dtype NumPy 2 gives them all (``kd.add(2**40, 1)`` is int64 as ``np.add`` is), the others stay weak."""
+    ints = [x for x in operands if isinstance(x, int) and not isinstance(x, bool)]
+    if not ints or all(-(1 << 31) <= v < 1 << 31 for v in ints):
+        return operands
+    from kdsl.frontend.array.creation import asarray, python_int_dtype  # creation imports this module
+
+    d = python_int_dtype(min(ints), max(ints))
+    k = next(i for i, x in enumerate(operands) if x is ints[0])  # by identity: 2.0**40 == 2**40
+    return operands[:k] + [asarray(ints[0], dtype=d, device=dev)] + operands[k + 1:]
 
 
 _COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")

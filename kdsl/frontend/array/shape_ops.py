@@ -82,6 +82,8 @@ def moveaxis(a, source: int, destination: int) -> Array:
 def broadcast_to(a, shape) -> Array:
     a = _arr(a)
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    if any(n < 0 for n in shape):
+        raise ValueError(f"all elements of broadcast shape must be non-negative, got {shape}")
     return Array(mv.broadcast_node(a._node, shape))
 
 

@@ -71,9 +71,11 @@ def allocate(device, size: int, dtype: dt.DType):
     pool = device.__dict__.get("_pool")
     if pool:
         bucket = pool.get((dtype.name, size))
-        if bucket:
+        while bucket:
             device._pool_bytes -= size * dtype.itemsize
-            return bucket.pop()
+            tensor = bucket.pop()
+            if tensor.is_init():  # a cycle collected with its Buffer may have destroyed it after pooling
+                return tensor
     return device.manager.tensor_empty(size, dtype.np)
 
 

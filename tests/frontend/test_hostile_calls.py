@@ -1,6 +1,8 @@
 """Hostile calls across the array API: each must raise the exception type NumPy raises for the same call (issue 8,
 point 11), with a message that names the problem. Each case runs on NumPy (``xp=np``) and on kdsl (``xp=kd``)."""
 
+import gc
+
 import numpy as np
 import pytest
 
@@ -96,6 +98,55 @@ CASES = {
                                            else np.random.default_rng().uniform(size=-1)),
     "random integers low >= high": lambda xp: (xp.random.integers(5, 2) if xp is kd
                                                else np.random.default_rng().integers(5, 2)),
+    "sum of string": lambda xp: xp.sum("abc"),
+    "sin of None": lambda xp: xp.sin(None),
+    "sqrt of string": lambda xp: xp.sqrt("a"),
+    "add of object": lambda xp: xp.add(z(xp, 3), object()),
+    "asarray of object": lambda xp: xp.asarray(object()) + 1,
+    "asarray ragged": lambda xp: xp.asarray([[1, 2], [3]]),
+    "concatenate int": lambda xp: xp.concatenate(5),
+    "concatenate axis float": lambda xp: xp.concatenate([z(xp, 3), z(xp, 3)], axis=0.5),
+    "stack 0-d axis": lambda xp: xp.stack([z(xp, ()), z(xp, ())], axis=1),
+    "reshape two unknowns 3d": lambda xp: z(xp, 4).reshape(2, -1, -1),
+    "reshape float": lambda xp: z(xp, 4).reshape(2.0, 2),
+    "transpose bad axis": lambda xp: z(xp, (2, 3)).transpose(0, 2),
+    "moveaxis bad": lambda xp: xp.moveaxis(z(xp, (2, 3)), 0, 5),
+    "matmul 1d mismatch": lambda xp: z(xp, 3) @ z(xp, 4),
+    "dot 2d mismatch": lambda xp: xp.dot(z(xp, (2, 3)), z(xp, (2, 3))),
+    "outer string": lambda xp: xp.outer(z(xp, 3), "a"),
+    "where one arg": lambda xp: xp.where(z(xp, 3) > 0, 1),
+    "cumsum bad axis": lambda xp: xp.cumsum(z(xp, 3), axis=1),
+    "mean bad axis": lambda xp: z(xp, 3).mean(axis=(0, 1)),
+    "var ddof string": lambda xp: z(xp, 3).var(ddof="a"),
+    "argmax tuple axis": lambda xp: z(xp, (2, 2)).argmax(axis=(0, 1)),
+    "shift float": lambda xp: z(xp, 3) << 1,
+    "invert float": lambda xp: ~z(xp, 3),
+    "neg bool": lambda xp: -z(xp, 3, "bool"),
+    "int pow negative": lambda xp: z(xp, 3, "int32") ** -1,
+    "floor of bool arr": lambda xp: xp.floor(z(xp, 3, "bool")) + xp.floor("a"),
+    "full shape string": lambda xp: xp.full("ab", 1.0),
+    "arange string": lambda xp: xp.arange("a"),
+    "linspace string": lambda xp: xp.linspace(0, 1, "a"),
+    "eye k float": lambda xp: xp.eye(3, k=1.5),
+    "index list of float": lambda xp: z(xp, 3)[[1.5]],
+    "index str": lambda xp: z(xp, 3)["a"],
+    "setitem str": lambda xp: z(xp, 3).__setitem__(0, "a"),
+    "setitem object": lambda xp: z(xp, 3).__setitem__(0, object()),
+    "squeeze bad axis": lambda xp: xp.squeeze(z(xp, (1, 3)), 2),
+    "expand_dims repeated": lambda xp: xp.expand_dims(z(xp, 3), (0, 0)),
+    "swapaxes float": lambda xp: xp.swapaxes(z(xp, (2, 3)), 0.0, 1),
+    "flip repeated": lambda xp: xp.flip(z(xp, (2, 3)), (0, 0)),
+    "broadcast_arrays": lambda xp: xp.broadcast_arrays(z(xp, 2), z(xp, 3)),
+    "sum dtype bad": lambda xp: z(xp, 3).sum(dtype="foo"),
+    "item of size 2": lambda xp: z(xp, 2).item(),
+    "maximum 3 args": lambda xp: xp.maximum(z(xp, 2), z(xp, 2), z(xp, 2), z(xp, 2)),
+    "clip string": lambda xp: xp.clip(z(xp, 3), "a", 1),
+    "round None": lambda xp: xp.round(z(xp, 3), None),
+    "random seed negative": lambda xp: xp.random.seed(-1) if xp is kd else np.random.seed(-1),
+    "random size float": lambda xp: xp.random.uniform(size=1.5) if xp is kd
+    else np.random.default_rng().uniform(size=1.5),
+    "random integers float size": lambda xp: xp.random.integers(5, size=(2.5,))
+    if xp is kd else np.random.default_rng().integers(5, size=(2.5,)),
 }
 
 
@@ -118,3 +169,40 @@ def test_hostile_call_raises_numpy_error_type(name):
     assert isinstance(got, want), f"{name!r}: kdsl raised {type(got).__name__}: {got}; " \
         f"NumPy raises {type(expected).__name__}: {expected}"
     assert len(str(got)) > 15, f"{name!r}: message too short: {got!r}"
+
+
+def test_pool_never_hands_out_a_destroyed_tensor():
+    """A kept exception (as the cases above keep them) puts arrays in a reference cycle; collecting it runs the
+    Buffer's finaliser (which pools its tensor) and the tensor's own (which destroys it) in either order. The
+    next array of that size must not get the destroyed tensor ('cannot copy a destroyed tensor')."""
+    a = kd.asarray(np.arange(5, dtype=np.float32))
+    tensor = a._node.buffer.tensor
+    del a
+    gc.collect()
+    pooled = kd.device().__dict__.get("_pool", {}).get(("float32", 5), [])
+    assert any(t is tensor for t in pooled)
+    tensor.destroy()  # what the cycle's collection does to it
+    assert kd.asarray(np.ones(5, np.float32)).tolist() == [1.0] * 5
+
+
+@pytest.mark.parametrize("returned,shown", [(None, "NoneType (a missing `return`?)"), (3, "int"),
+                                            ([], "a list of nothing"), ((1.0,), "a tuple of float")])
+def test_jit_function_must_return_arrays(returned, shown):
+    fn = kd.jit(lambda x: returned)
+    with pytest.raises(TypeError, match="must return an Array or a non-empty tuple/list of Arrays") as err:
+        fn(kd.ones(3))
+    assert shown in str(err.value)
+
+
+@pytest.mark.parametrize("params,column", [("T x,,", 5), ("T x,", 5), (",T x", 1), ("T x, , T y", 6)])
+def test_elementwise_empty_parameter_is_a_syntax_error(params, column):
+    with pytest.raises(kd.KdslSyntaxError, match="empty parameter") as err:
+        kd.elementwise(params, "T z", "z = x")
+    assert err.value.column == column
+    assert kd.elementwise("", "float32 z", "z = 1.0") is not None  # no parameters at all stays fine
+
+
+def test_bool_of_size_one_and_scalar_conversions_of_0d():
+    assert bool(kd.ones((1, 1))) is True and float(kd.asarray(2.5)) == 2.5 and int(kd.asarray(7)) == 7
+    assert [10, 20][kd.asarray(1)] == 20
+    assert kd.clip(kd.ones(2), None, None).tolist() == [1.0, 1.0]  # NumPy 2.1+ accepts no bounds

@@ -100,6 +100,8 @@ def setitem(a: Array, key, value) -> Array:
     """
     region, shape = apply_key(View.contiguous(a.shape), key)
     dev = a.device
+    if isinstance(value, str):  # NumPy parses strings and fails on 'a'; kdsl takes numbers only
+        raise ValueError(f"could not convert string {value!r} to {a.dtype.name}; assign numbers")
     if isinstance(value, (bool, int, float)):
         vnode = ops.const_node(_checked_scalar(value, a), a.dtype, dev)
     else:

@@ -258,8 +258,13 @@ def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
     return Array(Node(name, tuple(srcs), out_dtype, shape, device=dev))
 
 
-def where(cond, a, b):
+def where(cond, a=None, b=None):
     """``a`` where ``cond`` is true, else ``b`` (NumPy's ``where`` with three arguments)."""
+    if a is None or b is None:
+        if a is not None or b is not None:
+            raise ValueError("either both or neither of x and y should be given to where(cond, x, y)")
+        raise TypeError("kd.where(cond) with one argument (NumPy's nonzero) is not supported: its shape depends on "
+                        "the data; use kd.where(cond, x, y)")
     dev = device_of((cond, a, b))
     cond, a, b = (as_operand(x, dev) for x in (cond, a, b))
     keys = [x.dtype if isinstance(x, _array_cls()) else x for x in (a, b)]

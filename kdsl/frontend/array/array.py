@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -84,7 +85,8 @@ class Array:
 
     def __init__(self, node: Node):
         self._node = node
-        self._parent = None  # (array, key) when this array is ``array[key]``: writes go through to it
+        # (base, write) when this array is a view of ``base``: ``write(base, self)`` carries assignments back
+        self._parent: tuple[Array, Callable[[Array, Array], None]] | None = None
 
     # ----- properties
     @property
@@ -262,9 +264,8 @@ class Array:
 
     # ----- movement
     def reshape(self, *shape) -> Array:
-        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-            shape = shape[0]
-        out = Array(mv.reshape_node(self._node, mv.resolve_shape(shape, self.size)))
+        target = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
+        out = Array(mv.reshape_node(self._node, mv.resolve_shape(target, self.size)))
         return out._view_of(self, lambda base, view: base.__setitem__(Ellipsis, view.reshape(base.shape)))
 
     def ravel(self) -> Array:
@@ -275,9 +276,8 @@ class Array:
         return Array(self.reshape(-1)._node)
 
     def transpose(self, *axes) -> Array:
-        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
-            axes = axes[0]
-        perm = mv.transpose_axes(axes or None, self.ndim)
+        given = axes[0] if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))) else axes
+        perm = mv.transpose_axes(given or None, self.ndim)
         inverse = tuple(sorted(range(len(perm)), key=perm.__getitem__))
         out = Array(mv.permute_node(self._node, perm))
         return out._view_of(self, lambda base, view: base.__setitem__(Ellipsis, view.transpose(inverse)))

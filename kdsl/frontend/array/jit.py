@@ -76,7 +76,8 @@ class _Trace:
         self.out_meta = {position[t.id]: (t.dtype, t.size) for t in targets}
         computed = {t.out for t in templates}
         self.fresh_meta = {p: (order[p].dtype, order[p].size) for p in computed if p >= 0}
-        self.temp_meta = {t.out: (t.temp_shape[0], int(_prod(t.temp_shape[1]))) for t in templates if t.out < 0}
+        self.temp_meta = {t.out: (t.temp_shape[0], int(_prod(t.temp_shape[1]))) for t in templates
+                          if t.out < 0 and t.temp_shape is not None}  # a temporary always has its shape
 
     def run(self, args: tuple):
         dev = self.device
@@ -106,7 +107,7 @@ def _prod(shape) -> int:
 
 
 def _signature(args: tuple) -> tuple:
-    key = []
+    key: list[tuple] = []
     for a in args:
         if isinstance(a, Array):
             key.append((a.shape, a.dtype, a.device.index))
@@ -133,7 +134,7 @@ def jit(fn):
             return _eager(fn, args)
         return trace.run(args)
 
-    wrapper.traces = traces
+    wrapper.traces = traces  # type: ignore[attr-defined]  # for tests and introspection
     return wrapper
 
 

@@ -200,18 +200,18 @@ def apply(name: str, *operands):
     if name not in _TABLE:
         raise ValueError(f"unknown elementwise op {name!r}")
     dev = device_of(operands)
-    operands = [x if isinstance(x, Array) else as_operand(x, dev) for x in operands]
-    if not any(isinstance(x, Array) for x in operands):
-        operands = _wide_ints(operands, dev)
-    key = (name, *(x._node.dtype.name if isinstance(x, Array) else dt._weak_token(x) for x in operands), dev.index)
+    args = [x if isinstance(x, Array) else as_operand(x, dev) for x in operands]
+    if not any(isinstance(x, Array) for x in args):
+        args = _wide_ints(args, dev)
+    key = (name, *(x._node.dtype.name if isinstance(x, Array) else dt._weak_token(x) for x in args), dev.index)
     sig = _SIGNATURES.get(key)
     if sig is None:
-        out_dtype, in_dtypes = result_of(name, operands)
+        out_dtype, in_dtypes = result_of(name, args)
         dev.check(out_dtype)
         sig = _SIGNATURES[key] = (out_dtype, in_dtypes)
     out_dtype, in_dtypes = sig
-    shape = broadcast_shapes(*[x._node.shape for x in operands if isinstance(x, Array)])
-    return _build(name, operands, out_dtype, in_dtypes, shape, dev)
+    shape = broadcast_shapes(*[x._node.shape for x in args if isinstance(x, Array)])
+    return _build(name, args, out_dtype, in_dtypes, shape, dev)
 
 
 def _wide_ints(operands: list, dev) -> list:
@@ -276,7 +276,7 @@ def where(cond, a=None, b=None):
     return _array_cls()(Node("where", srcs, out, shape, device=dev))
 
 
-def astype(x, dtype) -> object:
+def astype(x, dtype):  # -> Array (the class is defined in array.py, which imports this module)
     """``x`` converted to ``dtype`` (NumPy's ``astype``: floats truncate to ints, ints wrap)."""
     d = dt.as_dtype(dtype)
     x.device.check(d)

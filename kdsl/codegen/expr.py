@@ -10,6 +10,8 @@ The IR is nested tuples (hashable, so a whole kernel is a dictionary key):
 * ``("lit", value, dtype)``            a scalar baked into the source (when push-constant space ran out)
 * ``("acc", dtype)``                   the accumulated value, in a reduction's epilogue
 * ``("cast", dtype, src)``             a dtype conversion with NumPy's semantics
+* ``("gather", dtype, src_shape, src, index_shape, index)``  ``src`` (of ``src_shape``) at row ``index`` (read at
+                                       the leading output axes), the other output axes taken as they are
 * ``(name, dtype, *srcs)``             an elementwise op of :data:`kdsl.codegen.ops.OPS`
 
 :class:`ExprRenderer` emits one ``T tN = ...;`` line per distinct (subexpression, index) pair, so a value used
@@ -98,8 +100,23 @@ class ExprRenderer:
             return self.value(src, src_shape, inner)
         if kind == "cast":
             return render_cast(self.value(e[2], shape, idx), expr_dtype(e[2]), e[1])
+        if kind == "gather":
+            return self._gather(e, idx)
         args = [self.value(s, shape, idx) for s in e[2:]]
         return render_op(kind, e[1], [expr_dtype(s) for s in e[2:]], args)
+
+
+    def _gather(self, e: tuple, idx: tuple[str, ...]) -> str:
+        """``src[index[idx[:k]], idx[k:]...]``: negative rows wrap, and rows are clamped into range so that a bad
+        index never reads outside the buffer (the front end reports out-of-bounds indices)."""
+        _, _, src_shape, src, index_shape, index = e
+        k = len(index_shape)
+        row = self.value(index, index_shape, idx[:k])
+        n = src_shape[0]
+        kind = expr_dtype(index).glsl_compute
+        wrapped = self._emit("int", f"int(clamp(({row} < {kind}(0)) ? {row} + {kind}({n}) : {row}, "
+                                    f"{kind}(0), {kind}({n - 1})))")
+        return self.value(src, src_shape, (wrapped,) + idx[k:])
 
 
 def expr_dtype(e: tuple) -> dt.DType:

@@ -40,7 +40,7 @@ def _wide_ok(d: dt.DType) -> bool:
 def _loads(e: tuple, out: list) -> bool:
     """Collect the loads of ``e``; False when ``e`` depends on the index in a way lanes cannot share."""
     kind = e[0]
-    if kind in ("iota", "rand", "remap"):
+    if kind in ("iota", "rand", "remap", "gather"):
         return False
     if kind == "load":
         out.append(e)

@@ -108,6 +108,9 @@ class Lowering:
             return ("rand", dist, node.dtype, word)
         if op == "cast":
             return ("cast", node.dtype, self.expr(node.srcs[0]))
+        if op == "gather":  # the source is read at a computed row: it keeps its own shape
+            src, index = node.srcs
+            return ("gather", node.dtype, src.shape, self.expr(src), index.shape, self.expr(index))
         return (op, node.dtype, *(self.expr(s) for s in node.srcs))
 
     def const(self, node: Node) -> tuple:
@@ -183,9 +186,12 @@ def _epilogue_source(node: Node, keep: set[int], consumers, root_ids: set[int]) 
     """(stand-in, reduce): the reduction ``node``'s kernel can absorb (see the module docstring), if any."""
     found: list[tuple[Node, Node]] = []
     stack, seen = [node], set()
+    remapped: set[int] = set()  # a gather's source is read at other rows: never the epilogue's accumulator
     while stack:
         n = stack.pop()
-        for s in n.srcs:
+        if n.op == "gather":
+            remapped.add(n.srcs[0].id)
+        for s in n.srcs[1:] if n.op == "gather" else n.srcs:
             if s.id in seen:
                 continue
             seen.add(s.id)
@@ -194,8 +200,8 @@ def _epilogue_source(node: Node, keep: set[int], consumers, root_ids: set[int]) 
                 found.append((s, r))
             elif s.is_elementwise and s.id not in keep:
                 stack.append(s)
-    found = [(s, r) for s, r in found
-             if all(c.id in seen or c is node for c in consumers.get(r.id, ()))
+    found = [(s, r) for s, r in found if s.id not in remapped and r.id not in remapped
+             and all(c.id in seen or c is node for c in consumers.get(r.id, ()))
              and all(c.id in seen or c is node for c in consumers.get(s.id, ()))]
     return found[0] if len(found) == 1 else None
 

@@ -1,5 +1,6 @@
 """``a[key]`` and ``a[key] = value`` for basic indexing: ints, slices (any step, negative too), ``...`` and
-``None``. Reading is a zero-copy view.
+``None``. Reading is a zero-copy view. Reading with an integer array along axis 0 (``a[idx]``, ``a[idx, 1:]``) is
+a lazy gather (a copy, as in NumPy; see :func:`gather`); other advanced indexing is not supported yet.
 
 Writing follows *value* semantics: ``a[key] = v`` makes ``a`` a new lazy array equal to the old one with the
 region replaced (other arrays that were views of the old ``a`` keep the old values, unlike NumPy). It costs one
@@ -33,8 +34,8 @@ def _normalize_key(key, ndim: int) -> list:
     key = list(key) if isinstance(key, tuple) else [key]
     for k in key:
         if isinstance(k, (Array, np.ndarray, list)) or (hasattr(k, "dtype") and not isinstance(k, np.integer)):
-            raise IndexError("kdsl supports basic indexing only (ints, slices, ..., None); "
-                             "for a boolean mask use kd.where(mask, a, b)")
+            raise IndexError("kdsl supports ints, slices, ..., None, and an integer array as the first index only "
+                             "(a[idx], a[idx, 1:]); for a boolean mask use kd.where(mask, a, b)")
         if not (k is None or k is Ellipsis or isinstance(k, (slice, int, np.integer))):
             raise IndexError(f"only integers, slices (`:`), ellipsis (`...`) and None are valid indices, "
                              f"got {type(k).__name__}")
@@ -75,6 +76,10 @@ def apply_key(view: View, key) -> tuple[View, tuple[int, ...]]:
 
 
 def getitem(a: Array, key) -> Array:
+    index, rest = _array_key(key)
+    if index is not None:  # integer-array indexing along axis 0 (a copy, as in NumPy), then basic indexing
+        rows = gather(a, index)
+        return rows[(slice(None),) * (rows.ndim - a.ndim + 1) + rest] if rest else rows
     node = a._node
     base, v = (node.srcs[0], node.arg) if node.op == "view" else (node, View.contiguous(node.shape))
     view, shape = apply_key(v, key)
@@ -83,6 +88,70 @@ def getitem(a: Array, key) -> Array:
     else:
         out = Node("view", (base,), base.dtype, view.shape, view.canonical())
     return Array(mv.reshape_node(out, shape))._view_of(a, lambda base, view: base.__setitem__(key, view))
+
+
+def _is_index_array(k) -> bool:
+    return isinstance(k, (Array, np.ndarray, list)) or (hasattr(k, "dtype") and not isinstance(k, np.integer))
+
+
+def _array_key(key) -> tuple[object | None, tuple]:
+    """(the integer index array of axis 0, the basic key for the other axes), or (None, ()) for basic keys."""
+    if _is_index_array(key):
+        return key, ()
+    if isinstance(key, tuple) and key and _is_index_array(key[0]) and not any(map(_is_index_array, key[1:])):
+        return key[0], key[1:]
+    return None, ()
+
+
+def gather(a: Array, index) -> Array:
+    """``a[index]`` for an integer array ``index`` (any shape): rows of ``a`` along axis 0, computed lazily in the
+    kernel that reads them. Negative indices count from the end; an index outside ``[-n, n)`` raises IndexError
+    now - a kdsl Array index is checked on the device, which reads back one flag (it synchronises).
+
+    >>> import kdsl as kd, numpy as np
+    >>> a = kd.asarray(np.arange(12, dtype=np.float32).reshape(4, 3))
+    >>> a[[3, -4]].tolist(), (a * 2)[kd.asarray([1])].tolist()
+    ([[9.0, 10.0, 11.0], [0.0, 1.0, 2.0]], [[6.0, 8.0, 10.0]])
+    >>> a[[4]]
+    Traceback (most recent call last):
+    ...
+    IndexError: index 4 is out of bounds for axis 0 with size 4
+    """
+    if a.ndim == 0:
+        raise IndexError("too many indices for array: array is 0-dimensional, but 1 were indexed")
+    n = a.shape[0]
+    idx = _index_array(index, n, a)
+    if idx.size and n == 0:
+        raise IndexError(f"index {int(idx.reshape(-1)[0].item())} is out of bounds for axis 0 with size 0")
+    return Array(Node("gather", (a._node, idx._node), a.dtype, idx.shape + a.shape[1:], device=a.device))
+
+
+def _index_array(index, n: int, a: Array) -> Array:
+    """``index`` as an integer kdsl Array on ``a``'s device, its bounds checked against ``n``."""
+    if not isinstance(index, Array):
+        host = np.asarray(index)
+        if host.size == 0 and host.dtype.kind == "f":  # a[[]]: NumPy reads an empty list as integers
+            host = host.astype(np.int32)
+        _check_index_dtype(host.dtype.kind, host.dtype.name)
+        bad = host[(host < -n) | (host >= n)]
+        if bad.size:
+            raise IndexError(f"index {int(bad.flat[0])} is out of bounds for axis 0 with size {n}")
+        return asarray(host.astype(np.int32), device=a.device)  # in [-n, n), n < 2**31: int32 holds it
+    if index.device is not a.device:
+        raise ValueError("the index array lives on another device than the array; move it with kd.asarray")
+    _check_index_dtype(index.dtype.kind, index.dtype.name)
+    if index.size and bool(((index < -n) | (index >= n)).any()):
+        host = index.numpy()
+        bad = host[(host < -n) | (host >= n)]
+        raise IndexError(f"index {int(bad.flat[0])} is out of bounds for axis 0 with size {n}")
+    return index
+
+
+def _check_index_dtype(kind: str, name: str) -> None:
+    if kind == "b":
+        raise IndexError("boolean mask indexing is not supported yet; use kd.where(mask, a, b) or integer indices")
+    if kind not in "iu":
+        raise IndexError(f"arrays used as indices must be of integer type, got {name}")
 
 
 def setitem(a: Array, key, value) -> Array:
@@ -98,6 +167,9 @@ def setitem(a: Array, key, value) -> Array:
     ...
     OverflowError: Python integer 1099511627776 out of bounds for int32
     """
+    if _array_key(key)[0] is not None:
+        raise IndexError("assignment through integer or boolean arrays (a[idx] = v) is not supported yet; "
+                         "use kd.where, or basic indices (ints, slices)")
     region, shape = apply_key(View.contiguous(a.shape), key)
     dev = a.device
     if isinstance(value, str):  # NumPy parses strings and fails on 'a'; kdsl takes numbers only

@@ -113,3 +113,32 @@ def test_gather_of_a_reduction_is_not_absorbed_as_its_epilogue():
     np.testing.assert_array_equal((s[i] + i).numpy(), rows[hi] + hi)
     a = np.array([10.0, 20.0, 30.0], np.float32)  # the index may come from the reduction (argmax): fine
     np.testing.assert_array_equal(kd.asarray(a)[x.argmax(axis=1)].numpy(), a[h.argmax(axis=1)])
+
+
+KEYS = [
+    lambda xp: (xp.arange(3), [2, 0, 1]),  # P[arange(m), y]: the ML case
+    lambda xp: (0, [1, 2]), lambda xp: ([1, -1], 0), lambda xp: ([[0], [3]], [0, 2, -1]),
+    lambda xp: ([1, 2], [0, 1], [1, 0]), lambda xp: ([3, 1], [0, -1], slice(None, None, -1)),
+    lambda xp: ([1], slice(1, None)), lambda xp: (xp.asarray([3, 0]), xp.asarray([[1], [2]]), 1),
+]
+
+
+@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("view", ["contiguous", "strided", "expression"])
+def test_gather_several_index_arrays_match_numpy(key, view):
+    host = np.arange(24, dtype=np.float32).reshape(4, 3, 2)
+    a = kd.asarray(host)
+    if view == "strided":
+        host, a = host[::-1], a[::-1]
+    elif view == "expression":
+        host, a = host * 3 - 1, a * 3 - 1
+    np.testing.assert_array_equal(a[key(kd)].numpy(), host[key(np)])
+
+
+@pytest.mark.parametrize("key,match", [(([1, 2], [0, 1, 2]), "shape mismatch"),
+                                       (([0], 5), "index 5 is out of bounds for axis 1 with size 3"),
+                                       (([0], [0], [0], [0]), "too many indices"),
+                                       ((slice(None), [1]), "leading axes only")])
+def test_gather_several_index_arrays_errors(key, match):
+    with pytest.raises(IndexError, match=match):
+        kd.zeros((4, 3, 2))[key]

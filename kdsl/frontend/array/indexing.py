@@ -1,6 +1,7 @@
 """``a[key]`` and ``a[key] = value`` for basic indexing: ints, slices (any step, negative too), ``...`` and
 ``None``. Reading is a zero-copy view. Reading with an integer array along axis 0 (``a[idx]``, ``a[idx, 1:]``) is
-a lazy gather (a copy, as in NumPy; see :func:`gather`); other advanced indexing is not supported yet.
+a lazy gather (a copy, as in NumPy; see :func:`gather`), also with several index arrays on the leading axes
+(``P[kd.arange(m), y]``); other advanced indexing is not supported yet.
 
 Writing follows *value* semantics: ``a[key] = v`` makes ``a`` a new lazy array equal to the old one with the
 region replaced (other arrays that were views of the old ``a`` keep the old values, unlike NumPy). It costs one
@@ -34,8 +35,8 @@ def _normalize_key(key, ndim: int) -> list:
     key = list(key) if isinstance(key, tuple) else [key]
     for k in key:
         if isinstance(k, (Array, np.ndarray, list)) or (hasattr(k, "dtype") and not isinstance(k, np.integer)):
-            raise IndexError("kdsl supports ints, slices, ..., None, and an integer array as the first index only "
-                             "(a[idx], a[idx, 1:]); for a boolean mask use kd.where(mask, a, b)")
+            raise IndexError("kdsl supports ints, slices, ..., None, and integer arrays on the leading axes only "
+                             "(a[idx], a[rows, cols], a[idx, 1:]); for a boolean mask use kd.where(mask, a, b)")
         if not (k is None or k is Ellipsis or isinstance(k, (slice, int, np.integer))):
             raise IndexError(f"only integers, slices (`:`), ellipsis (`...`) and None are valid indices, "
                              f"got {type(k).__name__}")
@@ -76,10 +77,10 @@ def apply_key(view: View, key) -> tuple[View, tuple[int, ...]]:
 
 
 def getitem(a: Array, key) -> Array:
-    index, rest = _array_key(key)
-    if index is not None:  # integer-array indexing along axis 0 (a copy, as in NumPy), then basic indexing
-        rows = gather(a, index)
-        return rows[(slice(None),) * (rows.ndim - a.ndim + 1) + rest] if rest else rows
+    indices, rest = _array_key(key)
+    if indices is not None:  # integer arrays on the leading axes (a copy, as in NumPy), then basic indexing
+        rows = gather(a, *indices)
+        return rows[(slice(None),) * (rows.ndim - a.ndim + len(indices)) + rest] if rest else rows
     node = a._node
     base, v = (node.srcs[0], node.arg) if node.op == "view" else (node, View.contiguous(node.shape))
     view, shape = apply_key(v, key)
@@ -94,57 +95,85 @@ def _is_index_array(k) -> bool:
     return isinstance(k, (Array, np.ndarray, list)) or (hasattr(k, "dtype") and not isinstance(k, np.integer))
 
 
-def _array_key(key) -> tuple[object | None, tuple]:
-    """(the integer index array of axis 0, the basic key for the other axes), or (None, ()) for basic keys."""
-    if _is_index_array(key):
-        return key, ()
-    if isinstance(key, tuple) and key and _is_index_array(key[0]) and not any(map(_is_index_array, key[1:])):
-        return key[0], key[1:]
-    return None, ()
+def _is_int(k) -> bool:
+    return isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_))
 
 
-def gather(a: Array, index) -> Array:
-    """``a[index]`` for an integer array ``index`` (any shape): rows of ``a`` along axis 0, computed lazily in the
-    kernel that reads them. Negative indices count from the end; an index outside ``[-n, n)`` raises IndexError
-    now - a kdsl Array index is checked on the device, which reads back one flag (it synchronises).
+def _array_key(key) -> tuple[tuple | None, tuple]:
+    """(the index arrays and ints of the leading axes, the basic key of the others) when the key starts with
+    integer arrays (``a[idx]``, ``a[rows, cols]``, ``a[0, idx, 1:]``); (None, ()) for other keys."""
+    items = key if isinstance(key, tuple) else (key,)
+    lead = 0
+    while lead < len(items) and (_is_index_array(items[lead]) or _is_int(items[lead])):
+        lead += 1
+    if not any(map(_is_index_array, items[:lead])) or any(map(_is_index_array, items[lead:])):
+        return None, ()  # basic, or arrays after a slice: _normalize_key names what is supported
+    return tuple(items[:lead]), tuple(items[lead:])
+
+
+def gather(a: Array, *indices) -> Array:
+    """``a[i0, i1, ...]`` for integer arrays (or ints) ``i0, i1, ...`` on the leading axes, broadcast together
+    (NumPy's rule): computed lazily in the kernel that reads it. Negative indices count from the end; an index
+    outside its axis raises IndexError now - a kdsl Array index is checked on the device, which reads back one
+    flag (it synchronises).
 
     >>> import kdsl as kd, numpy as np
     >>> a = kd.asarray(np.arange(12, dtype=np.float32).reshape(4, 3))
-    >>> a[[3, -4]].tolist(), (a * 2)[kd.asarray([1])].tolist()
-    ([[9.0, 10.0, 11.0], [0.0, 1.0, 2.0]], [[6.0, 8.0, 10.0]])
+    >>> a[[3, -4]].tolist(), (a * 2)[kd.asarray([1])].tolist(), a[kd.arange(3), [2, 0, 1]].tolist()
+    ([[9.0, 10.0, 11.0], [0.0, 1.0, 2.0]], [[6.0, 8.0, 10.0]], [2.0, 3.0, 7.0])
     >>> a[[4]]
     Traceback (most recent call last):
     ...
     IndexError: index 4 is out of bounds for axis 0 with size 4
     """
-    if a.ndim == 0:
-        raise IndexError("too many indices for array: array is 0-dimensional, but 1 were indexed")
-    n = a.shape[0]
-    idx = _index_array(index, n, a)
-    if idx.size and n == 0:
-        raise IndexError(f"index {int(idx.reshape(-1)[0].item())} is out of bounds for axis 0 with size 0")
-    return Array(Node("gather", (a._node, idx._node), a.dtype, idx.shape + a.shape[1:], device=a.device))
+    if len(indices) > a.ndim:
+        raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, but {len(indices)} were "
+                         "indexed")
+    idxs = [_index_array(ix, n, axis, a) for axis, (ix, n) in enumerate(zip(indices, a.shape, strict=False))]
+    try:
+        shape = ops.broadcast_shapes(*(i.shape for i in idxs))
+    except ValueError:
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
+                         f"{' '.join(str(i.shape) for i in idxs)}") from None
+    k = len(idxs)
+    lead = math.prod(a.shape[:k])
+    if k == 1:
+        flat, rows = idxs[0], a  # the kernel wraps negative rows itself
+    else:  # one row index into a viewed as (rows of the leading axes, rest): sum of wrapped index * stride
+        flat, stride = None, 1
+        for ix, n in zip(reversed(idxs), reversed(a.shape[:k]), strict=True):
+            term = ops.where(ix < 0, ix + n, ix) * stride
+            flat = term if flat is None else flat + term
+            stride *= n
+        rows = a.reshape((lead,) + a.shape[k:])
+    index = Array(mv.broadcast_node(flat._node, shape))
+    if index.size and lead == 0:
+        raise IndexError(f"index {int(idxs[0].reshape(-1)[0].item())} is out of bounds for axis 0 with size 0")
+    node = Node("gather", (rows._node, index._node), a.dtype, shape + a.shape[k:], device=a.device)
+    return Array(node)
 
 
-def _index_array(index, n: int, a: Array) -> Array:
+def _index_array(index, n: int, axis: int, a: Array) -> Array:
     """``index`` as an integer kdsl Array on ``a``'s device, its bounds checked against ``n``."""
     if not isinstance(index, Array):
         host = np.asarray(index)
         if host.size == 0 and host.dtype.kind == "f":  # a[[]]: NumPy reads an empty list as integers
             host = host.astype(np.int32)
         _check_index_dtype(host.dtype.kind, host.dtype.name)
-        bad = host[(host < -n) | (host >= n)]
-        if bad.size:
-            raise IndexError(f"index {int(bad.flat[0])} is out of bounds for axis 0 with size {n}")
+        _check_bounds(host, n, axis)
         return asarray(host.astype(np.int32), device=a.device)  # in [-n, n), n < 2**31: int32 holds it
     if index.device is not a.device:
         raise ValueError("the index array lives on another device than the array; move it with kd.asarray")
     _check_index_dtype(index.dtype.kind, index.dtype.name)
     if index.size and bool(((index < -n) | (index >= n)).any()):
-        host = index.numpy()
-        bad = host[(host < -n) | (host >= n)]
-        raise IndexError(f"index {int(bad.flat[0])} is out of bounds for axis 0 with size {n}")
+        _check_bounds(index.numpy(), n, axis)
     return index
+
+
+def _check_bounds(host: np.ndarray, n: int, axis: int) -> None:
+    bad = host[(host < -n) | (host >= n)]
+    if bad.size:
+        raise IndexError(f"index {int(bad.flat[0])} is out of bounds for axis {axis} with size {n}")
 
 
 def _check_index_dtype(kind: str, name: str) -> None:

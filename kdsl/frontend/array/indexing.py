@@ -137,13 +137,12 @@ def gather(a: Array, *indices) -> Array:
                          f"{' '.join(str(i.shape) for i in idxs)}") from None
     k = len(idxs)
     lead = math.prod(a.shape[:k])
-    if k == 1:
-        flat, rows = idxs[0], a  # the kernel wraps negative rows itself
-    else:  # one row index into a viewed as (rows of the leading axes, rest): sum of wrapped index * stride
-        flat, stride = None, 1
-        for ix, n in zip(reversed(idxs), reversed(a.shape[:k]), strict=True):
+    flat, rows = idxs[-1], a  # one index: the kernel wraps negative rows itself
+    if k > 1:  # one row index into a viewed as (rows of the leading axes, rest): sum of wrapped index * stride
+        stride = 1
+        for j, (ix, n) in enumerate(zip(reversed(idxs), reversed(a.shape[:k]), strict=True)):
             term = ops.where(ix < 0, ix + n, ix) * stride
-            flat = term if flat is None else flat + term
+            flat = term if j == 0 else flat + term
             stride *= n
         rows = a.reshape((lead,) + a.shape[k:])
     index = Array(mv.broadcast_node(flat._node, shape))

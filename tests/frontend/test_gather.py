@@ -142,3 +142,13 @@ def test_gather_several_index_arrays_match_numpy(key, view):
 def test_gather_several_index_arrays_errors(key, match):
     with pytest.raises(IndexError, match=match):
         kd.zeros((4, 3, 2))[key]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint32", "uint64"])
+def test_gather_narrow_and_unsigned_device_indices(dtype):
+    host = np.arange(300 * 2, dtype=np.float32).reshape(300, 2)
+    rows = np.array([5, 0, 99], dtype)
+    cols = np.array([1, 0, 1], dtype)
+    a = kd.asarray(host)
+    np.testing.assert_array_equal(a[kd.asarray(rows), kd.asarray(cols)].numpy(), host[rows, cols])
+    np.testing.assert_array_equal(a[kd.asarray(rows)].numpy(), host[rows])

@@ -166,7 +166,10 @@ def _index_array(index, n: int, axis: int, a: Array) -> Array:
     _check_index_dtype(index.dtype.kind, index.dtype.name)
     if index.size and bool(((index < -n) | (index >= n)).any()):
         _check_bounds(index.numpy(), n, axis)
-    return index
+    if index.dtype in (dt.int32, dt.int64):
+        return index
+    # in [-n, n) now: int32 (int64 for 64-bit ones) holds it and leaves room for index + n and index * stride
+    return index.astype(dt.int64 if index.dtype.itemsize == 8 else dt.int32)
 
 
 def _check_bounds(host: np.ndarray, n: int, axis: int) -> None:

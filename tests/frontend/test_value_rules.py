@@ -197,3 +197,22 @@ def test_setitem_shape_mismatch_names_both_shapes():
     a = kd.zeros(3)
     with pytest.raises(ValueError, match=r"could not broadcast input array from shape \(2, 3\) into shape \(3,\)"):
         a[:] = kd.ones((2, 3))
+
+
+def _kernels_for(key) -> int:
+    a = kd.asarray(np.zeros((3, 4), np.float32))
+    before = kd.stats()["kernels"]
+    a[key] += 1
+    a.realize()
+    return kd.stats()["kernels"] - before
+
+
+@pytest.mark.parametrize("key", [1, (1, slice(1, 3)), (slice(None), 2)])
+def test_inplace_on_an_item_writes_once(key):
+    """``a[k] += v`` writes the view back in ``__iadd__`` and Python assigns ``a[k]`` again: no second copy."""
+    a = kd.asarray(np.zeros((3, 4), np.float32))
+    single = _kernels_for(key)
+    a[key] = a[key] + 1
+    before = kd.stats()["kernels"]
+    a.realize()
+    assert single == kd.stats()["kernels"] - before

@@ -217,7 +217,19 @@ def setitem(a: Array, key, value) -> Array:
         return a
     vnode = mv.reshape_node(vnode, region.shape)
     whole = View.contiguous(a.shape)
+    if _already_written(a._node, vnode, (whole, region)):
+        return a
     return Array(Node("assemble", (a._node, vnode), a.dtype, a.shape, (whole, region), device=dev))
+
+
+def _already_written(node: Node, vnode: Node, regions: tuple) -> bool:
+    """Whether ``node`` is the very assignment of ``vnode`` to ``regions``: ``a[i] += v`` writes the view
+    ``a[i]`` back into ``a`` in ``__iadd__`` (as ``r = a[i]; r += v`` must), then Python assigns ``a[i]`` again;
+    that second copy of ``a`` is skipped."""
+    if node.op != "assemble" or len(node.srcs) != 2 or node.arg != regions:
+        return False
+    old = node.srcs[1]
+    return old is vnode or (old.op == vnode.op == "view" and old.srcs[0] is vnode.srcs[0] and old.arg == vnode.arg)
 
 
 def _checked_scalar(value, a: Array):

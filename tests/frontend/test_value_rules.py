@@ -216,3 +216,22 @@ def test_inplace_on_an_item_writes_once(key):
     before = kd.stats()["kernels"]
     a.realize()
     assert single == kd.stats()["kernels"] - before
+
+
+@pytest.mark.parametrize("x,y", [(2**40, 0), (1, -2**35), (2**40, 0.5), (3, 4)])
+def test_where_of_python_scalars_picks_numpys_dtype(x, y):
+    cond = np.array([True, False, True])
+    want = np.where(cond, x, y)
+    got = kd.where(kd.asarray(cond), x, y)
+    if want.dtype.kind == "f":  # kdsl's default float is float32
+        assert got.dtype.name == "float32"
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-7)
+    else:
+        assert got.dtype.name == ("int32" if want.dtype == np.int64 and max(abs(x), abs(y)) < 2**31 else
+                                  want.dtype.name)
+        np.testing.assert_array_equal(got.numpy(), want)
+
+
+def test_where_of_a_uint64_scalar_keeps_its_value():
+    got = kd.where(kd.asarray([True, False, True]), 2**63, 1)  # NumPy 2.4 wraps 2**63 to -2**63 here
+    assert got.dtype.name == "uint64" and got.tolist() == [2**63, 1, 2**63]

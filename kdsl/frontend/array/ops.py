@@ -267,6 +267,8 @@ def where(cond, a=None, b=None):
                         "the data; use kd.where(cond, x, y)")
     dev = device_of((cond, a, b))
     cond, a, b = (as_operand(x, dev) for x in (cond, a, b))
+    if not isinstance(a, _array_cls()) and not isinstance(b, _array_cls()):
+        a, b = _wide_ints([a, b], dev)  # where(c, 2**40, 0) is int64, as in NumPy
     keys = [x.dtype if isinstance(x, _array_cls()) else x for x in (a, b)]
     out = dt.result_dtype(np.maximum, *keys) if any(isinstance(k, dt.DType) for k in keys) else \
         dt.result_dtype(np.add, *keys)

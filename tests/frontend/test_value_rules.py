@@ -235,3 +235,13 @@ def test_where_of_python_scalars_picks_numpys_dtype(x, y):
 def test_where_of_a_uint64_scalar_keeps_its_value():
     got = kd.where(kd.asarray([True, False, True]), 2**63, 1)  # NumPy 2.4 wraps 2**63 to -2**63 here
     assert got.dtype.name == "uint64" and got.tolist() == [2**63, 1, 2**63]
+
+
+def test_inplace_matmul_on_a_view_writes_through():
+    host = np.arange(8, dtype=np.float32).reshape(2, 2, 2)
+    a = kd.asarray(host)
+    m = np.array([[0, 1], [1, 0]], np.float32)
+    block = a[1]
+    block @= kd.asarray(m)
+    host[1] = host[1] @ m
+    np.testing.assert_array_equal(a.numpy(), host)

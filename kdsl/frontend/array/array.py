@@ -46,15 +46,20 @@ def _inplace(name: str):
     def method(self, other):
         result = ops.apply(name, self, other)
         _check_inplace(name, self, other, result)
-        if result.dtype is not self.dtype:
-            result = result.astype(self.dtype)
-        self._node = result._node
-        if self._parent is not None:  # r = a[0]; r += 1 writes into a, as in NumPy
-            base, write = self._parent
-            write(base, self)
-        return self
+        return _store_inplace(self, result)
     method.__name__ = f"__i{name}__"
     return method
+
+
+def _store_inplace(target: Array, result: Array) -> Array:
+    """``target`` takes ``result``'s values (cast to its dtype); a view writes them through to its base."""
+    if result.dtype is not target.dtype:
+        result = result.astype(target.dtype)
+    target._node = result._node
+    if target._parent is not None:  # r = a[0]; r += 1 writes into a, as in NumPy
+        base, write = target._parent
+        write(base, target)
+    return target
 
 
 def _check_inplace(name: str, target: Array, other, result: Array) -> None:
@@ -259,8 +264,7 @@ class Array:
             raise ValueError(f"matmul: output operand of shape {self.shape} does not match the result's shape "
                              f"{result.shape} (a @= b keeps a's shape); write `a = a @ b`")
         _check_inplace("matmul", self, other, result)
-        self._node = result.astype(self.dtype)._node
-        return self
+        return _store_inplace(self, result)
 
     # ----- movement
     def reshape(self, *shape) -> Array:

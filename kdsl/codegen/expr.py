@@ -2,6 +2,8 @@
 
 The IR is :class:`kdsl.ir.expr.Expr` (``op``, ``dtype``, ``srcs``, ``arg``; its docstring lists the kinds).
 Expressions are DAGs: a subexpression used twice is one node.
+A ``rows`` node (``srcs = (src, index)``, ``arg = (src_shape, index_shape)``) reads ``src`` at row ``index``
+(read at the leading output axes), the other output axes taken as they are.
 
 :class:`ExprRenderer` emits one ``T tN = ...;`` line per distinct (subexpression, index) pair, so a value used
 twice is computed once.
@@ -103,8 +105,22 @@ class ExprRenderer:
         if op == "cast":
             src = e.srcs[0]
             return render_cast(self.value(src, shape, idx), src.dtype, e.dtype)
+        if op == "rows":
+            return self._rows(e, idx)
         args = [self.value(s, shape, idx) for s in e.srcs]
         return render_op(op, e.dtype, [s.dtype for s in e.srcs], args)
+
+    def _rows(self, e: Expr, idx: tuple[str, ...]) -> str:
+        """``src[index[idx[:k]], idx[k:]...]``: negative rows wrap, and rows are clamped into range so that a bad
+        index never reads outside the buffer (the front end reports out-of-bounds indices)."""
+        (src, index), (src_shape, index_shape) = e.srcs, e.arg
+        k = len(index_shape)
+        row = self.value(index, index_shape, idx[:k])
+        n = src_shape[0]
+        kind = index.dtype.glsl_compute
+        wrapped = self._emit("int", f"int(clamp(({row} < {kind}(0)) ? {row} + {kind}({n}) : {row}, "
+                                    f"{kind}(0), {kind}({n - 1})))")
+        return self.value(src, src_shape, (wrapped,) + idx[k:])
 
 
 def expr_dtype(e: Expr) -> dt.DType:

@@ -42,7 +42,7 @@ def _wide_ok(d: dt.DType) -> bool:
 def _loads(e: Expr) -> list[Expr] | None:
     """The loads of ``e``; None when ``e`` depends on the index in a way lanes cannot share."""
     nodes = e.walk()
-    if any(n.op in ("iota", "rand", "remap") for n in nodes):
+    if any(n.op in ("iota", "rand", "remap", "rows") for n in nodes):
         return None
     return [n for n in nodes if n.op == "load"]
 

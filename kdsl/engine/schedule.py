@@ -120,6 +120,9 @@ class Lowering:
             self.words.extend(int(k) & 0xFFFFFFFF for k in key)
             self.sources.append((node, "rand"))
             return Expr("rand", node.dtype, (), (dist, word))
+        if op == "rows":  # the source is read at a computed row: it keeps its own shape
+            src, index = node.srcs
+            return Expr("rows", node.dtype, (self.expr(src), self.expr(index)), (src.shape, index.shape))
         return Expr(op, node.dtype, tuple([self.expr(s) for s in node.srcs]))  # an elementwise op or a cast
 
     def const(self, node: Node) -> Expr:
@@ -246,9 +249,12 @@ def _epilogue_source(node: Node, keep: set[int], consumers: dict[int, list[Node]
     """(stand-in, reduce): the reduction ``node``'s kernel can absorb (see the module docstring), if any."""
     found: list[tuple[Node, Node]] = []
     stack, seen = [node], set()
+    remapped: set[int] = set()  # a "rows" node's source is read at other rows: never the epilogue's accumulator
     while stack:
         n = stack.pop()
-        for s in n.srcs:
+        if n.op == "rows":
+            remapped.add(n.srcs[0].id)
+        for s in n.srcs[1:] if n.op == "rows" else n.srcs:
             if s.id in seen:
                 continue
             seen.add(s.id)
@@ -257,8 +263,8 @@ def _epilogue_source(node: Node, keep: set[int], consumers: dict[int, list[Node]
                 found.append((s, r))
             elif s.is_elementwise and s.id not in keep:
                 stack.append(s)
-    found = [(s, r) for s, r in found
-             if all(c.id in seen or c is node for c in consumers.get(r.id, ()))
+    found = [(s, r) for s, r in found if s.id not in remapped and r.id not in remapped
+             and all(c.id in seen or c is node for c in consumers.get(r.id, ()))
              and all(c.id in seen or c is node for c in consumers.get(s.id, ()))]
     return found[0] if len(found) == 1 else None
 

@@ -11,6 +11,8 @@ Node kinds (``node.op``):
 * ``"reduce"``   ``arg = (op, axes)``; the reduced axes are dropped from the shape
 * ``"matmul"``   ``srcs = (a, b)`` of shapes (batch, m, k) and (batch, k, n)
 * ``"cumsum"``   ``arg = axis``
+* ``"rows"``     ``srcs = (src, index)``: ``src[index[j], ...]`` (integer-array indexing along axis 0); the shape is
+                 ``index.shape + src.shape[1:]``; indices are wrapped (negative) and clamped (never out of bounds)
 * ``"assemble"`` ``arg`` = regions (views of this node's index space); ``srcs[i]`` is written to region ``i``
                  in order (setitem = whole base, then the region; concatenate = one region per piece)
 * ``"sort"``, ``"gather"``, ``"search"``  sorting and data-dependent reads (see :mod:`kdsl.engine.sorting`)

@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -36,17 +37,49 @@ def _binary(name: str, reflected: bool = False):
     return method
 
 
+class UFuncTypeError(TypeError):
+    """An in-place operator whose result cannot be cast back to the left operand's dtype (NumPy's error of the same
+    name; a TypeError)."""
+
+
 def _inplace(name: str):
     def method(self, other):
         result = ops.apply(name, self, other)
-        if result.dtype is not self.dtype:  # NumPy: in-place ops cast back with 'same_kind' rules
-            if not np.can_cast(result.dtype.np, self.dtype.np, casting="same_kind"):
-                raise TypeError(f"cannot cast {name} result from {result.dtype.name} to {self.dtype.name} "
-                                "in place (NumPy's same_kind rule)")
-            result = result.astype(self.dtype)
-        self._node = result._node
-        return self
+        _check_inplace(name, self, other, result)
+        return _store_inplace(self, result)
+    method.__name__ = f"__i{name}__"
     return method
+
+
+def _store_inplace(target: Array, result: Array) -> Array:
+    """``target`` takes ``result``'s values (cast to its dtype); a view writes them through to its base."""
+    if result.dtype is not target.dtype:
+        result = result.astype(target.dtype)
+    target._node = result._node
+    if target._parent is not None:  # r = a[0]; r += 1 writes into a, as in NumPy
+        base, write = target._parent
+        write(base, target)
+    return target
+
+
+def _check_inplace(name: str, target: Array, other, result: Array) -> None:
+    """NumPy's rules for ``target op= other``: the result keeps ``target``'s shape and casts back to its dtype
+    under the 'same_kind' rule (int += float is refused, int32 += int64 is allowed)."""
+    if result.shape != target.shape:
+        raise ValueError(f"non-broadcastable output operand with shape {target.shape} doesn't match the broadcast "
+                         f"shape {result.shape}; write `a = a {_SYMBOL.get(name, name)} b` for a new array of the "
+                         "broadcast shape")
+    if result.dtype is not target.dtype and \
+            not np.can_cast(result.dtype.np, target.dtype.np, casting="same_kind"):
+        sym = _SYMBOL.get(name, name)
+        raise UFuncTypeError(
+            f"Cannot cast ufunc '{name}' output from {result.dtype.name} to {target.dtype.name} with casting rule "
+            f"'same_kind' (in-place operators keep the left operand's dtype); write `a = a {sym} b` for a new "
+            f"{result.dtype.name} array, or cast the operand: `a {sym}= kd.asarray(b).astype(a.dtype)`")
+
+
+_SYMBOL = {"matmul": "@", "add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%", "pow": "**",
+           "and": "&", "or": "|", "xor": "^", "shl": "<<", "shr": ">>"}
 
 
 class Array:
@@ -58,7 +91,8 @@ class Array:
     def __init__(self, node: Node):
         node.refs += 1
         self._n = node
-        self._parent = None  # (array, key) when this array is ``array[key]``: writes go through to it
+        # (base, write) when this array is a view of ``base``: ``write(base, self)`` carries assignments back
+        self._parent: tuple[Array, Callable[[Array, Array], None]] | None = None
 
     # The node is counted while an Array holds it (Node.refs): the scheduler then stores its value when it
     # computes it, so a loop such as ``w = w - lr * grad`` reads last step's buffer, not its whole history.
@@ -133,15 +167,20 @@ class Array:
         return int(self.item())
 
     def _scalar_check(self) -> None:
-        if self.size != 1:  # NumPy raises TypeError here (item() raises ValueError)
-            raise TypeError("only length-1 arrays can be converted to Python scalars")
+        if self.ndim:  # NumPy 2.4 raises TypeError here for any array that is not 0-d (size 1 included)
+            raise TypeError(f"only 0-dimensional arrays can be converted to Python scalars; this one has shape "
+                            f"{self.shape}: use a.item() (size 1) or index it (a[0])")
 
     def __index__(self) -> int:
-        if not self.dtype.is_int:
-            raise TypeError("only integer arrays can be used as an index")
+        if self.ndim or not self.dtype.is_int:
+            raise TypeError(f"only integer scalar arrays can be converted to a scalar index; got shape {self.shape} "
+                            f"and dtype {self.dtype.name}")
         return int(self.item())
 
     def __bool__(self) -> bool:
+        if self.size == 0:
+            raise ValueError("The truth value of an empty array is ambiguous. Use `a.size > 0` to check that an "
+                             "array is not empty.")
         if self.size != 1:
             raise ValueError("The truth value of an array with more than one element is ambiguous. "
                              "Use a.any() or a.all()")
@@ -245,14 +284,17 @@ class Array:
         return matmul(other, self)
 
     def __imatmul__(self, other) -> Array:
-        self._node = self.__matmul__(other)._node
-        return self
+        result = self.__matmul__(other)
+        if result.shape != self.shape:  # NumPy: a @= b keeps a's shape
+            raise ValueError(f"matmul: output operand of shape {self.shape} does not match the result's shape "
+                             f"{result.shape} (a @= b keeps a's shape); write `a = a @ b`")
+        _check_inplace("matmul", self, other, result)
+        return _store_inplace(self, result)
 
     # ----- movement
     def reshape(self, *shape) -> Array:
-        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-            shape = shape[0]
-        out = Array(mv.reshape_node(self._node, mv.resolve_shape(shape, self.size)))
+        target = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
+        out = Array(mv.reshape_node(self._node, mv.resolve_shape(target, self.size)))
         return out._view_of(self, lambda base, view: base.__setitem__(Ellipsis, view.reshape(base.shape)))
 
     def ravel(self) -> Array:
@@ -263,9 +305,8 @@ class Array:
         return Array(self.reshape(-1)._node)
 
     def transpose(self, *axes) -> Array:
-        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
-            axes = axes[0]
-        perm = mv.transpose_axes(axes or None, self.ndim)
+        given = axes[0] if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))) else axes
+        perm = mv.transpose_axes(given or None, self.ndim)
         inverse = tuple(sorted(range(len(perm)), key=perm.__getitem__))
         out = Array(mv.permute_node(self._node, perm))
         return out._view_of(self, lambda base, view: base.__setitem__(Ellipsis, view.transpose(inverse)))

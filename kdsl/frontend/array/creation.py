@@ -2,6 +2,9 @@
 whatever consumes them (``zeros``, ``full``, integer ``arange``, ``eye``).
 
 Python data gets kdsl's default types: floats -> float32, ints -> int32 (NumPy arrays keep their dtype).
+Python ints that int32 cannot hold never change value: they get the dtype NumPy 2 would pick (int64, or uint64
+for values past int64 that are all non-negative) or an ``OverflowError``; so does an explicit ``dtype`` that
+cannot hold them (``kd.asarray([300], dtype=kd.uint8)``), as in NumPy 2.
 ``empty`` returns zeros (a lazy constant: it allocates nothing until used).
 
 Example:
@@ -13,6 +16,8 @@ Example:
 from __future__ import annotations
 
 import math
+import operator
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -25,11 +30,11 @@ from kdsl.frontend.array.array import Array
 from kdsl.ir.graph import Node
 
 
-def _shape(shape) -> tuple[int, ...]:
-    if isinstance(shape, (int, np.integer)):
-        shape = (int(shape),)
+def as_shape(shape) -> tuple[int, ...]:
+    """A shape argument as a tuple of ints (ints only, as NumPy: ``zeros(1.5)`` and ``zeros("3")`` are errors)."""
     try:
-        shape = tuple(int(n) for n in shape)
+        shape = (operator.index(shape),) if not isinstance(shape, Iterable) else \
+            tuple(operator.index(n) for n in shape)
     except TypeError:
         raise TypeError(f"shape must be an int or a tuple of ints, got {shape!r}") from None
     if any(n < 0 for n in shape):
@@ -37,15 +42,69 @@ def _shape(shape) -> tuple[int, ...]:
     return shape
 
 
+def python_int_dtype(low: int, high: int) -> dt.DType:
+    """The dtype for Python ints in [low, high]: kdsl's default int32 when it holds them, else NumPy 2's choice
+    (int64; uint64 when all are non-negative and some pass int64), else OverflowError - never a changed value.
+
+    >>> python_int_dtype(-5, 7).name, python_int_dtype(0, 2**40).name, python_int_dtype(1, 2**63).name
+    ('int32', 'int64', 'uint64')
+    >>> python_int_dtype(-1, 2**63)
+    Traceback (most recent call last):
+    ...
+    OverflowError: Python integers from -1 to 9223372036854775808 fit no integer dtype (int64 stops at \
+9223372036854775807, uint64 at 0); pass dtype=kd.float64 (or float32) for a float array
+    """
+    if -(1 << 31) <= low and high < 1 << 31:
+        return dt.default_int
+    if -(1 << 63) <= low and high < 1 << 63:
+        return dt.int64
+    if low >= 0 and high < 1 << 64:
+        return dt.uint64
+    if low >= -(1 << 63) and high < 1 << 64:
+        raise OverflowError(f"Python integers from {low} to {high} fit no integer dtype (int64 stops at "
+                            f"{(1 << 63) - 1}, uint64 at 0); pass dtype=kd.float64 (or float32) for a float array")
+    bad = high if high >= 1 << 64 else low
+    raise OverflowError(f"Python integer {bad} out of bounds for int64 and uint64 (kdsl has no object arrays); "
+                        "pass dtype=kd.float64 (or float32) for a float array")
+
+
 def _host_dtype(x, arr: np.ndarray) -> dt.DType:
-    """kdsl's dtype for host data: NumPy arrays keep theirs; Python floats/ints get the defaults."""
+    """kdsl's dtype for host data: NumPy arrays keep theirs; Python floats/ints get the defaults (ints that int32
+    cannot hold: see :func:`python_int_dtype`)."""
     if isinstance(x, (np.ndarray, np.generic)):
         return dt.as_dtype(arr.dtype)
     if arr.dtype == np.float64:
+        if arr.size and np.abs(arr).max() >= 2.0**63:  # maybe ints NumPy could not type: 1 and 2**64 - 1
+            return _mixed_ints_dtype(x) or dt.default_float
         return dt.default_float
-    if arr.dtype == np.int64:
-        return dt.default_int
+    if arr.dtype == np.int64 or arr.dtype == np.uint64:  # NumPy's dtype for Python ints: narrow to int32 if it fits
+        return python_int_dtype(int(arr.min()), int(arr.max())) if arr.size else dt.default_int
+    if arr.dtype == object:  # NumPy keeps ints beyond 64 bits as Python objects
+        ints = [v for v in arr.ravel().tolist() if isinstance(v, int) and not isinstance(v, bool)]
+        if ints:
+            python_int_dtype(min(ints), max(ints))  # raises OverflowError naming the value
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"cannot make a kdsl array from data of dtype {arr.dtype}; use numbers or booleans")
     return dt.as_dtype(arr.dtype)
+
+
+def _mixed_ints_dtype(x) -> dt.DType | None:
+    """NumPy makes float64 of Python ints that need int64 and uint64 together ([1, 2**64 - 1]); kdsl keeps their
+    values: all-int data gets :func:`python_int_dtype`'s dtype (or its OverflowError). None: not all ints."""
+    items = np.asarray(x, dtype=object).ravel().tolist()
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in items):
+        return python_int_dtype(min(items), max(items))
+    return None
+
+
+def _host_array(x, dtype: dt.DType | None) -> np.ndarray:
+    """``x`` as a NumPy array; Python data converts straight to ``dtype`` so that NumPy refuses values the dtype
+    cannot hold (OverflowError for ints, ValueError for NaN to int), while NumPy arrays cast as ``astype`` does."""
+    direct = dtype is not None and not isinstance(x, (np.ndarray, np.generic))
+    try:
+        return np.asarray(x, dtype=dtype.np) if direct and dtype is not None else np.asarray(x)
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"cannot make an array from {type(x).__name__}: {exc}") from None
 
 
 def asarray(x, dtype=None, device=None) -> Array:
@@ -60,13 +119,13 @@ def asarray(x, dtype=None, device=None) -> Array:
         if x.device is not dev:
             x = asarray(x.numpy(), device=dev)
         return x if dtype is None else x.astype(dtype)
-    try:
-        arr = np.asarray(x)
-    except (ValueError, TypeError) as exc:
-        raise ValueError(f"cannot make an array from {type(x).__name__}: {exc}") from None
-    if arr.dtype == object or arr.dtype.kind not in "biuf":
+    want = dt.as_dtype(dtype) if dtype is not None else None
+    arr = _host_array(x, want)
+    d = want if want is not None else _host_dtype(x, arr)
+    if arr.dtype.kind not in "biuf":
         raise TypeError(f"cannot make a kdsl array from data of dtype {arr.dtype}; use numbers or booleans")
-    d = dt.as_dtype(dtype) if dtype is not None else _host_dtype(x, arr)
+    if arr.dtype.kind == "f" and d.is_int and want is None:  # Python ints NumPy held as floats: convert exactly
+        arr = np.asarray(x, dtype=d.np)
     dev.check(d)
     return Array(upload(arr, d, dev))
 
@@ -83,10 +142,15 @@ def full(shape, fill_value, dtype=None, device=None) -> Array:
     dev = current_device(device)
     if isinstance(fill_value, Array):
         fill_value = fill_value.item()
-    d = dt.as_dtype(dtype) if dtype is not None else dt.scalar_dtype(fill_value)
+    if dtype is not None:
+        d = dt.as_dtype(dtype)
+    elif isinstance(fill_value, int) and not isinstance(fill_value, bool):
+        d = python_int_dtype(fill_value, fill_value)  # NumPy 2: kd.full(3, 2**40) is int64, not a wrapped int32
+    else:
+        d = dt.scalar_dtype(fill_value)
     dev.check(d)
     node = ops.const_node(fill_value, d, dev)
-    return Array(mv.broadcast_node(node, _shape(shape)))
+    return Array(mv.broadcast_node(node, as_shape(shape)))
 
 
 def zeros(shape, dtype=float, device=None) -> Array:
@@ -133,6 +197,13 @@ def iota(shape: tuple[int, ...], axis: int, device=None) -> Array:
     return Array(Node("iota", (), d, shape, axis, device=dev))
 
 
+def _check_finite_range(*bounds) -> None:
+    """NumPy's ValueError for an arange whose length cannot be computed (an inf or NaN bound or step)."""
+    if any(isinstance(v, (float, np.floating)) and not math.isfinite(v) for v in bounds):
+        raise ValueError(f"arange: cannot compute the length of a range with a non-finite bound or step "
+                         f"(start, stop, step = {', '.join(map(repr, bounds))})")
+
+
 def arange(start, stop=None, step=1, dtype=None, device=None) -> Array:
     """Evenly spaced values in [start, stop) (NumPy's ``arange``; Python ints give int32, floats float32).
 
@@ -146,6 +217,7 @@ def arange(start, stop=None, step=1, dtype=None, device=None) -> Array:
         start, stop = 0, start
     if step == 0:
         raise ZeroDivisionError("arange: step must not be zero")
+    _check_finite_range(start, stop, step)
     n = max(0, math.ceil((stop - start) / step))
     if dtype is None:
         d = dt.default_float if any(isinstance(v, float) for v in (start, stop, step)) else dt.default_int
@@ -168,8 +240,27 @@ def linspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, devi
     return asarray(values.astype(d.np), device=device)
 
 
+def _check_eye_dims(n, m) -> None:
+    """eye's sizes as NumPy checks them: ints (TypeError), not negative (ValueError)."""
+    for v in (n, m):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"'{type(v).__name__}' object cannot be interpreted as an integer (eye's n and m are "
+                            "ints)")
+    if n < 0 or m < 0:
+        raise ValueError(f"negative dimensions are not allowed: eye({n}, {m})")
+
+
 def eye(n: int, m: int | None = None, k: int = 0, dtype=float, device=None) -> Array:
-    """The ``n`` x ``m`` identity (ones on diagonal ``k``), generated lazily on the device."""
+    """The ``n`` x ``m`` identity (ones on diagonal ``k``), generated lazily on the device.
+
+    >>> import kdsl as kd
+    >>> kd.eye(-2)
+    Traceback (most recent call last):
+    ...
+    ValueError: negative dimensions are not allowed: eye(-2, -2)
+    """
     m = n if m is None else m
+    _check_eye_dims(n, m)
+    k = operator.index(k)
     rows, cols = iota((n, m), 0, device), iota((n, m), 1, device)
     return ops.apply("eq", cols - rows, k).astype(dtype)

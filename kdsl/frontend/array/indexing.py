@@ -1,5 +1,7 @@
 """``a[key]`` and ``a[key] = value`` for basic indexing: ints, slices (any step, negative too), ``...`` and
-``None``. Reading is a zero-copy view.
+``None``. Reading is a zero-copy view. Reading with an integer array along axis 0 (``a[idx]``, ``a[idx, 1:]``) is
+a lazy gather (a copy, as in NumPy; see :func:`gather`), also with several index arrays on the leading axes
+(``P[kd.arange(m), y]``); other advanced indexing is not supported yet.
 
 Writing follows *value* semantics: ``a[key] = v`` makes ``a`` a new lazy array equal to the old one with the
 region replaced (other arrays that were views of the old ``a`` keep the old values, unlike NumPy). It costs one
@@ -16,11 +18,15 @@ Example:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.creation import asarray
 from kdsl.ir.graph import Node
 from kdsl.ir.view import View
 
@@ -29,8 +35,8 @@ def _normalize_key(key, ndim: int) -> list:
     key = list(key) if isinstance(key, tuple) else [key]
     for k in key:
         if isinstance(k, (Array, np.ndarray, list)) or (hasattr(k, "dtype") and not isinstance(k, np.integer)):
-            raise IndexError("kdsl supports basic indexing only (ints, slices, ..., None); "
-                             "for a boolean mask use kd.where(mask, a, b)")
+            raise IndexError("kdsl supports ints, slices, ..., None, and integer arrays on the leading axes only "
+                             "(a[idx], a[rows, cols], a[idx, 1:]); for a boolean mask use kd.where(mask, a, b)")
         if not (k is None or k is Ellipsis or isinstance(k, (slice, int, np.integer))):
             raise IndexError(f"only integers, slices (`:`), ellipsis (`...`) and None are valid indices, "
                              f"got {type(k).__name__}")
@@ -71,6 +77,10 @@ def apply_key(view: View, key) -> tuple[View, tuple[int, ...]]:
 
 
 def getitem(a: Array, key) -> Array:
+    indices, rest = _array_key(key)
+    if indices is not None:  # integer arrays on the leading axes (a copy, as in NumPy), then basic indexing
+        rows = gather(a, *indices)
+        return rows[(slice(None),) * (rows.ndim - a.ndim + len(indices)) + rest] if rest else rows
     node = a._node
     base, v = (node.srcs[0], node.arg) if node.op == "view" else (node, View.contiguous(node.shape))
     view, shape = apply_key(v, key)
@@ -81,18 +91,165 @@ def getitem(a: Array, key) -> Array:
     return Array(mv.reshape_node(out, shape))._view_of(a, lambda base, view: base.__setitem__(key, view))
 
 
+def _is_index_array(k) -> bool:
+    return isinstance(k, (Array, np.ndarray, list)) or (hasattr(k, "dtype") and not isinstance(k, np.integer))
+
+
+def _is_int(k) -> bool:
+    return isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_))
+
+
+def _array_key(key) -> tuple[tuple | None, tuple]:
+    """(the index arrays and ints of the leading axes, the basic key of the others) when the key starts with
+    integer arrays (``a[idx]``, ``a[rows, cols]``, ``a[0, idx, 1:]``); (None, ()) for other keys."""
+    items = key if isinstance(key, tuple) else (key,)
+    lead = 0
+    while lead < len(items) and (_is_index_array(items[lead]) or _is_int(items[lead])):
+        lead += 1
+    if not any(map(_is_index_array, items[:lead])) or any(map(_is_index_array, items[lead:])):
+        return None, ()  # basic, or arrays after a slice: _normalize_key names what is supported
+    return tuple(items[:lead]), tuple(items[lead:])
+
+
+def gather(a: Array, *indices) -> Array:
+    """``a[i0, i1, ...]`` for integer arrays (or ints) ``i0, i1, ...`` on the leading axes, broadcast together
+    (NumPy's rule): computed lazily in the kernel that reads it. Negative indices count from the end; an index
+    outside its axis raises IndexError now - a kdsl Array index is checked on the device, which reads back one
+    flag (it synchronises).
+
+    >>> import kdsl as kd, numpy as np
+    >>> a = kd.asarray(np.arange(12, dtype=np.float32).reshape(4, 3))
+    >>> a[[3, -4]].tolist(), (a * 2)[kd.asarray([1])].tolist(), a[kd.arange(3), [2, 0, 1]].tolist()
+    ([[9.0, 10.0, 11.0], [0.0, 1.0, 2.0]], [[6.0, 8.0, 10.0]], [2.0, 3.0, 7.0])
+    >>> a[[4]]
+    Traceback (most recent call last):
+    ...
+    IndexError: index 4 is out of bounds for axis 0 with size 4
+    """
+    if len(indices) > a.ndim:
+        raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, but {len(indices)} were "
+                         "indexed")
+    idxs = [_index_array(ix, n, axis, a) for axis, (ix, n) in enumerate(zip(indices, a.shape, strict=False))]
+    try:
+        shape = ops.broadcast_shapes(*(i.shape for i in idxs))
+    except ValueError:
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
+                         f"{' '.join(str(i.shape) for i in idxs)}") from None
+    k = len(idxs)
+    lead = math.prod(a.shape[:k])
+    flat, rows = idxs[-1], a  # one index: the kernel wraps negative rows itself
+    if k > 1:  # one row index into a viewed as (rows of the leading axes, rest): sum of wrapped index * stride
+        stride = 1
+        for j, (ix, n) in enumerate(zip(reversed(idxs), reversed(a.shape[:k]), strict=True)):
+            term = ops.where(ix < 0, ix + n, ix) * stride
+            flat = term if j == 0 else flat + term
+            stride *= n
+        rows = a.reshape((lead,) + a.shape[k:])
+    index = Array(mv.broadcast_node(flat._node, shape))
+    if index.size and lead == 0:
+        raise IndexError(f"index {int(idxs[0].reshape(-1)[0].item())} is out of bounds for axis 0 with size 0")
+    node = Node("rows", (rows._node, index._node), a.dtype, shape + a.shape[k:], device=a.device)
+    return Array(node)
+
+
+def _index_array(index, n: int, axis: int, a: Array) -> Array:
+    """``index`` as an integer kdsl Array on ``a``'s device, its bounds checked against ``n``."""
+    if not isinstance(index, Array):
+        host = np.asarray(index)
+        if host.size == 0 and host.dtype.kind == "f":  # a[[]]: NumPy reads an empty list as integers
+            host = host.astype(np.int32)
+        _check_index_dtype(host.dtype.kind, host.dtype.name)
+        _check_bounds(host, n, axis)
+        return asarray(host.astype(np.int32), device=a.device)  # in [-n, n), n < 2**31: int32 holds it
+    if index.device is not a.device:
+        raise ValueError("the index array lives on another device than the array; move it with kd.asarray")
+    _check_index_dtype(index.dtype.kind, index.dtype.name)
+    if index.size and bool(((index < -n) | (index >= n)).any()):
+        _check_bounds(index.numpy(), n, axis)
+    if index.dtype in (dt.int32, dt.int64):
+        return index
+    # in [-n, n) now: int32 (int64 for 64-bit ones) holds it and leaves room for index + n and index * stride
+    return index.astype(dt.int64 if index.dtype.itemsize == 8 else dt.int32)
+
+
+def _check_bounds(host: np.ndarray, n: int, axis: int) -> None:
+    bad = host[(host < -n) | (host >= n)]
+    if bad.size:
+        raise IndexError(f"index {int(bad.flat[0])} is out of bounds for axis {axis} with size {n}")
+
+
+def _check_index_dtype(kind: str, name: str) -> None:
+    if kind == "b":
+        raise IndexError("boolean mask indexing is not supported yet; use kd.where(mask, a, b) or integer indices")
+    if kind not in "iu":
+        raise IndexError(f"arrays used as indices must be of integer type, got {name}")
+
+
 def setitem(a: Array, key, value) -> Array:
-    """The array equal to ``a`` with ``a[key]`` replaced by ``value`` (cast to a's dtype, broadcast)."""
+    """The array equal to ``a`` with ``a[key]`` replaced by ``value`` (cast to a's dtype, broadcast).
+
+    Values follow NumPy's assignment rules: Python ints and floats must fit the dtype (OverflowError, and
+    ValueError for NaN into ints), arrays are cast as ``astype`` does, and the value must broadcast to the region.
+
+    >>> import kdsl as kd
+    >>> a = kd.zeros(3, dtype=kd.int32)
+    >>> a[0] = 2**40
+    Traceback (most recent call last):
+    ...
+    OverflowError: Python integer 1099511627776 out of bounds for int32
+    """
+    if _array_key(key)[0] is not None:
+        raise IndexError("assignment through integer or boolean arrays (a[idx] = v) is not supported yet; "
+                         "use kd.where, or basic indices (ints, slices)")
     region, shape = apply_key(View.contiguous(a.shape), key)
     dev = a.device
+    if isinstance(value, str):  # NumPy parses strings and fails on 'a'; kdsl takes numbers only
+        raise ValueError(f"could not convert string {value!r} to {a.dtype.name}; assign numbers")
     if isinstance(value, (bool, int, float)):
-        vnode = ops.const_node(value, a.dtype, dev)
+        vnode = ops.const_node(_checked_scalar(value, a), a.dtype, dev)
     else:
+        if isinstance(value, (list, tuple)):  # Python data converts straight to a's dtype (NumPy refuses 2**40)
+            value = asarray(value, dtype=a.dtype, device=dev)
         v = ops.as_operand(value, dev)
         vnode = ops.cast_node(v._node, a.dtype)
-    vnode = mv.broadcast_node(vnode, shape)  # checks the value's shape even for an empty region, as NumPy does
+    vnode = _fit_value(vnode, shape)  # checks the value's shape even for an empty region, as NumPy does
     if region.size == 0:
         return a
     vnode = mv.reshape_node(vnode, region.shape)
     whole = View.contiguous(a.shape)
+    if _already_written(a._node, vnode, (whole, region)):
+        return a
     return Array(Node("assemble", (a._node, vnode), a.dtype, a.shape, (whole, region), device=dev))
+
+
+def _already_written(node: Node, vnode: Node, regions: tuple) -> bool:
+    """Whether ``node`` is the very assignment of ``vnode`` to ``regions``: ``a[i] += v`` writes the view
+    ``a[i]`` back into ``a`` in ``__iadd__`` (as ``r = a[i]; r += v`` must), then Python assigns ``a[i]`` again;
+    that second copy of ``a`` is skipped."""
+    if node.op != "assemble" or len(node.srcs) != 2 or node.arg != regions:
+        return False
+    old = node.srcs[1]
+    return old is vnode or (old.op == vnode.op == "view" and old.srcs[0] is vnode.srcs[0] and old.arg == vnode.arg)
+
+
+def _checked_scalar(value, a: Array):
+    """A Python float stored into an int array must be a finite number in range (NumPy's errors)."""
+    if isinstance(value, float) and a.dtype.is_int:
+        if math.isnan(value):
+            raise ValueError(f"cannot convert float NaN to integer (storing into a {a.dtype.name} array)")
+        if math.isinf(value):
+            raise OverflowError(f"cannot convert float infinity to integer (storing into a {a.dtype.name} array)")
+        if not dt.can_hold(a.dtype, int(value)):
+            raise OverflowError(f"float {value!r} out of bounds for {a.dtype.name}")
+    return value
+
+
+def _fit_value(vnode: Node, shape: tuple[int, ...]) -> Node:
+    """Broadcast an assigned value to the region's shape; leading size-1 axes beyond it drop, as in NumPy."""
+    extra = len(vnode.shape) - len(shape)
+    if extra > 0 and all(n == 1 for n in vnode.shape[:extra]):
+        vnode = mv.reshape_node(vnode, vnode.shape[extra:])
+    try:
+        return mv.broadcast_node(vnode, shape)
+    except ValueError:
+        raise ValueError(f"could not broadcast input array from shape {vnode.shape} into shape {shape}") from None

@@ -51,9 +51,7 @@ class _Trace:
             traced_args[i] = Array(node)
         result = fn(*traced_args)
         self.single = isinstance(result, Array)
-        outs = [result] if self.single else list(result)
-        if not outs or not all(isinstance(o, Array) for o in outs):
-            raise TypeError("a kd.jit function must return an Array or a tuple/list of Arrays")
+        outs = _outputs(fn, result)
         self.out_shapes = [o.shape for o in outs]
         targets = [_aliased(o._node) or o._node for o in outs]
         self.fast = all(not t.realized and t.op != "const" and t.size for t in targets) and \
@@ -78,7 +76,8 @@ class _Trace:
         self.out_meta = {position[t.id]: (t.dtype, t.size) for t in targets}
         computed = {t.out for t in templates}
         self.fresh_meta = {p: (order[p].dtype, order[p].size) for p in computed if p >= 0}
-        self.temp_meta = {t.out: (t.temp_shape[0], int(_prod(t.temp_shape[1]))) for t in templates if t.out < 0}
+        self.temp_meta = {t.out: (t.temp_shape[0], int(_prod(t.temp_shape[1]))) for t in templates
+                          if t.out < 0 and t.temp_shape is not None}  # a temporary always has its shape
 
     def run(self, args: tuple):
         dev = self.device
@@ -108,7 +107,7 @@ def _prod(shape) -> int:
 
 
 def _signature(args: tuple) -> tuple:
-    key = []
+    key: list[tuple] = []
     for a in args:
         if isinstance(a, Array):
             key.append((a.shape, a.dtype, a.device.index))
@@ -135,12 +134,23 @@ def jit(fn):
             return _eager(fn, args)
         return trace.run(args)
 
-    wrapper.traces = traces
+    wrapper.traces = traces  # type: ignore[attr-defined]  # for tests and introspection
     return wrapper
 
 
 def _eager(fn, args: tuple):
     result = fn(*args)
-    outs = [result] if isinstance(result, Array) else list(result)
-    realize_nodes([o._node for o in outs])
+    realize_nodes([o._node for o in _outputs(fn, result)])
     return result
+
+
+def _outputs(fn, result) -> list[Array]:
+    """The Arrays a jitted function returned, or a TypeError saying what it must return."""
+    outs = [result] if isinstance(result, Array) else list(result) if isinstance(result, (tuple, list)) else None
+    if not outs or not all(isinstance(o, Array) for o in outs):
+        got = type(result).__name__ if outs is None else \
+            f"a {type(result).__name__} of {', '.join(sorted({type(o).__name__ for o in outs})) or 'nothing'}"
+        raise TypeError(f"a kd.jit function must return an Array or a non-empty tuple/list of Arrays; "
+                        f"{getattr(fn, '__name__', 'the function')} returned {got}"
+                        + (" (a missing `return`?)" if result is None else ""))
+    return outs

@@ -11,6 +11,8 @@ Example:
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from kdsl.frontend.array.ops import apply, where  # noqa: F401  (where is public from here)
@@ -82,6 +84,7 @@ def positive(x):
 
 def round(x, decimals: int = 0):
     """Round half to even to ``decimals`` places (NumPy's ``round``: scale, rint, unscale; ints unchanged)."""
+    decimals = operator.index(decimals)  # NumPy: TypeError for round(x, 1.5)
     if not x.dtype.is_float and decimals >= 0:
         return x
     if not x.dtype.is_float:  # ints to a multiple of 10**-decimals, half to even, in the int dtype
@@ -104,9 +107,10 @@ around = round
 
 
 def clip(x, a_min=None, a_max=None):
-    """``minimum(maximum(x, a_min), a_max)`` (either bound may be None)."""
+    """``minimum(maximum(x, a_min), a_max)`` (either bound may be None; both None: ``x`` itself, as NumPy 2.1+
+    returns it unchanged)."""
     if a_min is None and a_max is None:
-        raise ValueError("One of max or min must be given")
+        return x
     out = x if a_min is None else maximum(x, a_min)
     return out if a_max is None else minimum(out, a_max)
 

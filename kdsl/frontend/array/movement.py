@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 
 import numpy as np
@@ -104,7 +105,7 @@ def resolve_shape(shape, size: int) -> tuple[int, ...]:
     """A reshape target with at most one -1 filled in; ValueError when sizes do not match."""
     if isinstance(shape, int):
         shape = (shape,)
-    shape = tuple(int(n) for n in shape)
+    shape = tuple(operator.index(n) for n in shape)  # NumPy: TypeError for reshape(2.0, 2)
     if shape.count(-1) > 1:
         raise ValueError("can only specify one unknown dimension (-1)")
     if any(n < -1 for n in shape):

@@ -173,16 +173,31 @@ def apply(name: str, *operands):
     if name not in _TABLE:
         raise ValueError(f"unknown elementwise op {name!r}")
     dev = device_of(operands)
-    operands = [x if isinstance(x, Array) else as_operand(x, dev) for x in operands]
-    key = (name, *(x._node.dtype.name if isinstance(x, Array) else dt._weak_token(x) for x in operands), dev.index)
+    args = [x if isinstance(x, Array) else as_operand(x, dev) for x in operands]
+    if not any(isinstance(x, Array) for x in args):
+        args = _wide_ints(args, dev)
+    key = (name, *(x._node.dtype.name if isinstance(x, Array) else dt._weak_token(x) for x in args), dev.index)
     sig = _SIGNATURES.get(key)
     if sig is None:
-        out_dtype, in_dtypes = result_of(name, operands)
+        out_dtype, in_dtypes = result_of(name, args)
         dev.check(out_dtype)
         sig = _SIGNATURES[key] = (out_dtype, in_dtypes)
     out_dtype, in_dtypes = sig
-    shape = broadcast_shapes(*[x._node.shape for x in operands if isinstance(x, Array)])
-    return _build(name, operands, out_dtype, in_dtypes, shape, dev)
+    shape = broadcast_shapes(*[x._node.shape for x in args if isinstance(x, Array)])
+    return _build(name, args, out_dtype, in_dtypes, shape, dev)
+
+
+def _wide_ints(operands: list, dev) -> list:
+    """Only Python scalars: when an int among them does not fit int32, the first int becomes an array of the
+    dtype NumPy 2 gives them all (``kd.add(2**40, 1)`` is int64 as ``np.add`` is), the others stay weak."""
+    ints = [x for x in operands if isinstance(x, int) and not isinstance(x, bool)]
+    if not ints or all(-(1 << 31) <= v < 1 << 31 for v in ints):
+        return operands
+    from kdsl.frontend.array.creation import asarray, python_int_dtype  # creation imports this module
+
+    d = python_int_dtype(min(ints), max(ints))
+    k = next(i for i, x in enumerate(operands) if x is ints[0])  # by identity: 2.0**40 == 2**40
+    return operands[:k] + [asarray(ints[0], dtype=d, device=dev)] + operands[k + 1:]
 
 
 _COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
@@ -216,10 +231,17 @@ def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
     return Array(Node(name, tuple(srcs), out_dtype, shape, device=dev))
 
 
-def where(cond, a, b):
+def where(cond, a=None, b=None):
     """``a`` where ``cond`` is true, else ``b`` (NumPy's ``where`` with three arguments)."""
+    if a is None or b is None:
+        if a is not None or b is not None:
+            raise ValueError("either both or neither of x and y should be given to where(cond, x, y)")
+        raise TypeError("kd.where(cond) with one argument (NumPy's nonzero) is not supported: its shape depends on "
+                        "the data; use kd.where(cond, x, y)")
     dev = device_of((cond, a, b))
     cond, a, b = (as_operand(x, dev) for x in (cond, a, b))
+    if not isinstance(a, _array_cls()) and not isinstance(b, _array_cls()):
+        a, b = _wide_ints([a, b], dev)  # where(c, 2**40, 0) is int64, as in NumPy
     keys = [x.dtype if isinstance(x, _array_cls()) else x for x in (a, b)]
     out = dt.result_dtype(np.maximum, *keys) if any(isinstance(k, dt.DType) for k in keys) else \
         dt.result_dtype(np.add, *keys)
@@ -229,7 +251,7 @@ def where(cond, a, b):
     return _array_cls()(Node("where", srcs, out, shape, device=dev))
 
 
-def astype(x, dtype) -> object:
+def astype(x, dtype):  # -> Array (the class is defined in array.py, which imports this module)
     """``x`` converted to ``dtype`` (NumPy's ``astype``: floats truncate to ints, ints wrap)."""
     d = dt.as_dtype(dtype)
     x.device.check(d)

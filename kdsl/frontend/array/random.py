@@ -18,6 +18,7 @@ from __future__ import annotations
 from kdsl import dtype as dt
 from kdsl.device import device as current_device
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.creation import as_shape
 from kdsl.ir.graph import Node
 
 _state = {"seed": 0, "stream": 0}
@@ -31,9 +32,7 @@ def seed(value: int = 0) -> None:
 
 
 def _draw(dist: str, size, dtype: dt.DType, device) -> Array:
-    shape = () if size is None else ((size,) if isinstance(size, int) else tuple(size))
-    if any(n < 0 for n in shape):
-        raise ValueError(f"negative dimensions are not allowed: {shape}")
+    shape = () if size is None else as_shape(size)
     dev = current_device(device)
     s = _state["seed"]
     key = (dist, s & 0xFFFFFFFF, s >> 32, _state["stream"])
@@ -60,6 +59,8 @@ def normal(loc=0.0, scale=1.0, size=None, dtype=float, device=None) -> Array:
     d = dt.as_dtype(dtype)
     if not d.is_float:
         raise TypeError(f"normal draws floats; got dtype {d.name}")
+    if isinstance(scale, (int, float)) and scale < 0:  # an Array scale is not read here (that would sync)
+        raise ValueError(f"scale < 0: normal's scale is a standard deviation, got {scale}")
     z = _draw("normal", size, d, device)
     return z if (loc, scale) == (0.0, 1.0) else z * scale + loc
 

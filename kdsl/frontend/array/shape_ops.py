@@ -82,13 +82,15 @@ def moveaxis(a, source: int, destination: int) -> Array:
 def broadcast_to(a, shape) -> Array:
     a = _arr(a)
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    if any(n < 0 for n in shape):
+        raise ValueError(f"all elements of broadcast shape must be non-negative, got {shape}")
     return Array(mv.broadcast_node(a._node, shape))
 
 
 def broadcast_arrays(*arrays) -> list[Array]:
-    arrays = [_arr(x) for x in arrays]
-    shape = ops.broadcast_shapes(*(x.shape for x in arrays))
-    return [broadcast_to(x, shape) for x in arrays]
+    arrs = [_arr(x) for x in arrays]
+    shape = ops.broadcast_shapes(*(x.shape for x in arrs))
+    return [broadcast_to(x, shape) for x in arrs]
 
 
 def concatenate(arrays, axis: int | None = 0, dtype=None) -> Array:
@@ -110,9 +112,7 @@ def concatenate(arrays, axis: int | None = 0, dtype=None) -> Array:
             raise ValueError(f"all the input array dimensions except for the concatenation axis must match "
                              f"exactly; got shapes {ref.shape} and {x.shape}")
     out_dtype = dt.as_dtype(dtype) if dtype is not None else dt.promote(*(x.dtype for x in arrays))
-    shape = list(ref.shape)
-    shape[ax] = sum(x.shape[ax] for x in arrays)
-    shape = tuple(shape)
+    shape = ref.shape[:ax] + (sum(x.shape[ax] for x in arrays),) + ref.shape[ax + 1:]
     full = View.contiguous(shape)
     regions, pieces, start = [], [], 0
     for x in arrays:

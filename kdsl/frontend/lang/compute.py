@@ -28,6 +28,8 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 from lark import Token, Tree
 
@@ -58,7 +60,8 @@ class _IndexEvaluator(Evaluator):
     def e_access(self, node):
         name_tok, indices = node.children[0], [c.children[0] for c in node.children[1:]]
         value = self.xp.asarray(self.env[str(name_tok)])
-        names, take = [], []
+        names: list[str] = []
+        take: list[int | slice] = []
         for tok in indices:
             if tok.type == "INT":
                 take.append(int(tok))
@@ -142,7 +145,7 @@ def is_reduction(name: str, args: list, axes, outputs: set[str]) -> bool:
 class _Analysis:
     """Binds each index to a size and checks operands, before anything is evaluated."""
 
-    def __init__(self, text: str, operands: dict, outputs: set[str] = frozenset()):
+    def __init__(self, text: str, operands: dict, outputs: Collection[str] = frozenset()):
         self.text, self.operands, self.outputs = text, operands, set(outputs)
         self.sizes: dict[str, int] = {}
         self.where: dict[str, str] = {}
@@ -225,11 +228,11 @@ def compute(expression: str, xp=None, **operands):
                         if len(stmts) > 1 else 1)
     target, assign, body = stmts[0].children
     if str(assign) != "=":
-        raise KdslError("kd.compute assigns with '='", expression, assign.column)
+        raise KdslError("kd.compute assigns with '='", expression, column_of(assign)[0])
     out_names = [t for t in target.children[1:] if t is not None] if target.data == "indexed_target" else []
     if str(target.children[0]) in operands:
         raise KdslError(f"the output '{target.children[0]}' must not also be an operand", expression,
-                        target.children[0].column)
+                        column_of(target.children[0])[0])
     operands = {k: _operand(k, v) for k, v in operands.items()}
     analysis = _Analysis(expression, operands, {str(t) for t in out_names})
     analysis.walk(body)
@@ -239,18 +242,19 @@ def compute(expression: str, xp=None, **operands):
     seen = set()
     for tok in out_names:
         if str(tok) in seen:
-            raise KdslError(f"output index '{tok}' appears twice", expression, tok.column)
+            raise KdslError(f"output index '{tok}' appears twice", expression, column_of(tok)[0])
         seen.add(str(tok))
         if str(tok) not in analysis.sizes:
             raise KdslError(f"cannot infer the range of index '{tok}': it indexes no operand", expression,
-                            tok.column)
+                            column_of(tok)[0])
         if str(tok) in analysis.reduced:
-            raise KdslError(f"index '{tok}' is both an output index and reduced over", expression, tok.column)
+            raise KdslError(f"index '{tok}' is both an output index and reduced over", expression,
+                            column_of(tok)[0])
     for name in analysis.order:
         if name not in seen and name not in analysis.reduced:
             tok = analysis.first_use[name]
             raise KdslError(f"index '{name}' is not an output index; reduce over it, e.g. sum({name}, ...)",
-                            expression, tok.column, tok.line)
+                            expression, *column_of(tok))
     names = [str(t) for t in out_names] + [n for n in analysis.order if n not in seen]
     axes = {n: k for k, n in enumerate(names)}
     evaluator = _IndexEvaluator(expression, operands, xp, axes, analysis.sizes, seen)

@@ -52,10 +52,17 @@ def _parse_params(text: str, what: str) -> list[tuple[str, str]]:
     """``"T x, float32 y"`` -> [("T", "x"), ("float32", "y")]."""
     if not isinstance(text, str):
         raise TypeError(f"{what} is a string like 'T x, T y', got {type(text).__name__}")
-    params = []
-    for part in (p.strip() for p in text.split(",")):
-        if not part:
-            continue
+    params: list[tuple[str, str]] = []
+    if not text.strip():
+        return params
+    start = 0
+    for raw in text.split(","):
+        part = raw.strip()
+        if not part:  # 'T x,,' or 'T x,': an empty parameter, not silently skipped
+            column = start + len(raw) - len(raw.lstrip()) + 1
+            raise KdslSyntaxError(f"{what}: empty parameter {len(params) + 1} (a stray ','?); write "
+                                  "'T x, T y'", text, column)
+        start += len(raw) + 1
         words = part.split()
         if words[0] == "raw":
             raise ValueError(f"{what}: 'raw' parameters are not supported; use @kd.kernel for indexed access")

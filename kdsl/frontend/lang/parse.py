@@ -80,7 +80,7 @@ def _syntax_error(exc: UnexpectedInput, text: str) -> KdslSyntaxError:
         what, column = f"unexpected {str(token)!r}", exc.column
     else:
         column = exc.column
-        what = f"unexpected character {text[exc.pos_in_stream]!r}"
+        what = f"unexpected character {text[exc.pos_in_stream or 0]!r}"
     expected = sorted(_friendly(t) for t in (getattr(exc, "expected", None) or getattr(exc, "allowed", None)
                                               or ()))
     if 0 < len(expected) <= 4:
@@ -101,6 +101,6 @@ def _friendly(terminal: str) -> str:
 def column_of(node) -> tuple[int, int]:
     """(column, line) of a token or tree (1-based)."""
     if isinstance(node, Token):
-        return node.column, node.line
+        return node.column or 1, node.line or 1
     meta = node.meta
     return (meta.column, meta.line) if not meta.empty else (1, 1)

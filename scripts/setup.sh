@@ -18,7 +18,7 @@ fi
 PY=${PYTHON:-python3}
 # Install when a dependency is missing or when `import kdsl` would find another checkout than this one.
 here=$(pwd -P)
-if ! (cd / && $PY -c "import kdsl, vulkan, lark, numpy, pytest, hypothesis, pytest_cov, ruff, os, sys
+if ! (cd / && $PY -c "import kdsl, vulkan, lark, numpy, pytest, hypothesis, pytest_cov, ruff, mypy, os, sys
 sys.exit(os.path.dirname(os.path.realpath(kdsl.__file__)) != os.path.join('$here', 'kdsl'))") >/dev/null 2>&1 \
    || [ "${KDSL_REINSTALL:-}" = 1 ]; then
   echo "kdsl setup: installing the kdsl package and its Python dependencies"

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Set up (if needed) and run the test suite with the Khronos validation layer on and fatal, plus lint and coverage.
+# Set up (if needed) and run the test suite with the Khronos validation layer on and fatal, plus lint (ruff),
+# type checks (mypy) and coverage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export KDSL_VALIDATION=1
 export KDSL_CACHE_DIR=${KDSL_CACHE_DIR:-$(mktemp -d)/kdsl-cache}
 python3 -m ruff check kdsl tests examples benchmarks
+python3 -m mypy
 python3 -m pytest -q --cov=kdsl --cov-report=term --doctest-modules kdsl tests "$@"

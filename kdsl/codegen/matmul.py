@@ -23,12 +23,13 @@ from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import counted_loop, grid_loop
+from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Matmul, elementwise_groups
 
 TILE, DEPTH, PER = 64, 16, 4  # output tile edge, K slice, outputs per invocation per dimension
 
 
-def _tile_load(name: str, e: tuple, shape: tuple[int, ...], idx: tuple[str, ...], bounds: str, layout: str,
+def _tile_load(name: str, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...], bounds: str, layout: str,
                buffers: dict[int, dt.DType], t: dt.DType) -> list[str]:
     """Statements that put ``e`` at ``idx`` (or 0 outside ``bounds``) into shared array ``name``."""
     r = ExprRenderer(buffers, prefix=name.lower())

@@ -169,7 +169,7 @@ def _render_keys(k: SortKeys) -> str:
     r = ExprRenderer(buffers, prefix="v")
     line_idx = list(index_vars(r, "li", others)) if others else []
     idx = tuple(line_idx[:k.axis] + ["lj"] + line_idx[k.axis:])
-    v = r.value(k.expr, k.shape, idx)  # type: ignore[arg-type]  # the IR expression is opaque here
+    v = r.value(k.expr, k.shape, idx)
     key, names = key_lines(k.key_dtype, v, "kk", k.descending)
     w = k.words
     fill = [f"s_r[q * {w}u + {x}u] = {n};" for x, n in enumerate(names)]
@@ -262,8 +262,9 @@ def _render_out(k: SortOut) -> str:
     r.lines.append(f"uint rec = ({line}) * {k.n_pad}u + uint({idx[k.axis]});")
     r.lines.append(f"int sj = int(b1.d[rec * {k.words}u + {k.words - 1}u]);")
     if k.want == "values":
+        assert k.expr is not None, "SortOut of values needs the sorted expression"
         src = tuple(idx[:k.axis] + ["sj"] + idx[k.axis + 1:])
-        value = r.value(k.expr, k.shape, src)  # type: ignore[arg-type]
+        value = r.value(k.expr, k.shape, src)
     else:
         value = render_cast("sj", dt.int32, k.out_dtype)
     r.lines.append(f"b0.d[i] = {glsl.store_value(k.out_dtype, value)};")

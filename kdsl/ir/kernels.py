@@ -170,7 +170,7 @@ class SortOut(NamedTuple):
     axis: int
     out_dtype: dt.DType
     want: str
-    expr: Expr  # the sorted expression (read when want == "values")
+    expr: Expr | None  # the sorted expression (read when want == "values")
     n_words: int
     n_pad: int
     words: int

@@ -89,17 +89,19 @@ def full(shape, fill_value, dtype=None, device=None) -> Array:
     return Array(mv.broadcast_node(node, _shape(shape)))
 
 
-def zeros(shape, dtype=float, device=None) -> Array:
-    return full(shape, 0, dtype, device)
+def zeros(shape, dtype=None, device=None) -> Array:
+    """Zeros of ``shape``; ``dtype=None`` is the default float (float32)."""
+    return full(shape, 0, float if dtype is None else dtype, device)
 
 
-def ones(shape, dtype=float, device=None) -> Array:
-    return full(shape, 1, dtype, device)
+def ones(shape, dtype=None, device=None) -> Array:
+    """Ones of ``shape``; ``dtype=None`` is the default float (float32)."""
+    return full(shape, 1, float if dtype is None else dtype, device)
 
 
-def empty(shape, dtype=float, device=None) -> Array:
+def empty(shape, dtype=None, device=None) -> Array:
     """Like NumPy's ``empty``; kdsl returns zeros (a lazy constant costs nothing until used)."""
-    return full(shape, 0, dtype, device)
+    return full(shape, 0, float if dtype is None else dtype, device)
 
 
 def _like(a, dtype, shape):
@@ -166,4 +168,4 @@ def eye(n: int, m: int | None = None, k: int = 0, dtype=float, device=None) -> A
     """The ``n`` x ``m`` identity (ones on diagonal ``k``), generated lazily on the device."""
     m = n if m is None else m
     rows, cols = iota((n, m), 0, device), iota((n, m), 1, device)
-    return ops.apply("eq", cols - rows, k).astype(dtype)
+    return ops.apply("eq", cols - rows, k).astype(float if dtype is None else dtype)  # None: float32

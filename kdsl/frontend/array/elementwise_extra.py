@@ -18,15 +18,13 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.ops import apply, where
+from kdsl.frontend.array.reductions import sum as ksum
 
 
 def _arr(x: Any, device: Any = None) -> Array:
-    if isinstance(x, Array):
-        return x
-    from kdsl.frontend.array.creation import asarray
-
-    return asarray(x, device=device)
+    return x if isinstance(x, Array) else asarray(x, device=device)
 
 
 def _float_operands(ufunc: np.ufunc, *xs: Any) -> tuple[dt.DType, list[Any]]:
@@ -225,8 +223,6 @@ def count_nonzero(x: Any, axis: Any = None, *, keepdims: bool = False) -> Array:
     >>> int(kd.count_nonzero(kd.asarray([[0, 1], [2, 0]]))), kd.count_nonzero(kd.eye(3), axis=0).tolist()
     (2, [1, 1, 1])
     """
-    from kdsl.frontend.array.reductions import sum as ksum
-
     x = _arr(x)
     d = dt.int64 if x.device.supports(dt.int64) else dt.int32
     return ksum(x != 0, axis=axis, dtype=d, keepdims=keepdims)

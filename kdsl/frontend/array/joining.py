@@ -23,15 +23,12 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.creation import asarray, full
 from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, moveaxis
 
 
 def _arr(x: Any, device: Any = None) -> Array:
-    if isinstance(x, Array):
-        return x
-    from kdsl.frontend.array.creation import asarray
-
-    return asarray(x, device=device)
+    return x if isinstance(x, Array) else asarray(x, device=device)
 
 
 def _take(a: Array, axis: int, start: int, stop: int | None, step: int = 1) -> Array:
@@ -325,8 +322,6 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Ar
 
 
 def _block(x: Array, ax: int, n: int, value: Any) -> Array:
-    from kdsl.frontend.array.creation import full
-
     shape = x.shape[:ax] + (n,) + x.shape[ax + 1:]
     return full(shape, value, x.dtype, x.device)
 

@@ -226,3 +226,25 @@ def count_nonzero(x: Any, axis: Any = None, *, keepdims: bool = False) -> Array:
     x = _arr(x)
     d = dt.int64 if x.device.supports(dt.int64) else dt.int32
     return ksum(x != 0, axis=axis, dtype=d, keepdims=keepdims)
+
+
+def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: bool = False, *,
+         kind: str | None = None) -> Array:
+    """Whether each element of ``element`` is in ``test_elements`` (a bool array of ``element``'s shape).
+
+    kdsl compares every element with every test element in one fused reduction (O(n*m) work, no sort): fast
+    for short ``test_elements``. ``assume_unique`` and ``kind`` change nothing.
+
+    >>> import kdsl as kd
+    >>> kd.isin(kd.asarray([[1, 2], [3, 4]]), [2, 4, 9]).tolist()
+    [[False, True], [False, True]]
+    """
+    if kind not in (None, "sort", "table"):
+        raise ValueError(f"isin: kind must be None, 'sort' or 'table', not {kind!r}")
+    dev = ops.device_of((element, test_elements))
+    x, t = _arr(element, dev), _arr(test_elements, dev).reshape(-1)
+    if t.shape[0] == 0:
+        return Array(ops.const_node(invert, dt.bool_, dev)) if x.ndim == 0 else \
+            Array(ops.movement.broadcast_node(ops.const_node(invert, dt.bool_, dev), x.shape))
+    hit = (x.reshape(x.shape + (1,)) == t).any(axis=-1)
+    return ~hit if invert else hit

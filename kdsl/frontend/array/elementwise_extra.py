@@ -27,15 +27,19 @@ def _arr(x: Any, device: Any = None) -> Array:
     return x if isinstance(x, Array) else asarray(x, device=device)
 
 
-def _float_operands(ufunc: np.ufunc, *xs: Any) -> tuple[dt.DType, list[Any]]:
-    """(NumPy's result dtype of ``ufunc`` on ``xs``, the operands cast to it; Python scalars stay weak)."""
+def _float_operands(ufunc: np.ufunc, *xs: Any, wide16: bool = False) -> tuple[dt.DType, list[Any]]:
+    """(NumPy's result dtype of ``ufunc`` on ``xs``, the operands cast to it; Python scalars stay weak).
+
+    ``wide16``: float16 operands are cast to float32 instead (kdsl rounds float16 after every op, so a
+    composite of several ops would lose bits that NumPy's float16 loops, which compute in float32, keep)."""
     dev = ops.device_of(xs)
     xs2 = [x if isinstance(x, (bool, int, float)) else _arr(x, dev) for x in xs]
     if not any(isinstance(x, Array) for x in xs2):
         xs2[0] = _arr(xs2[0], dev)
     d = dt.result_dtype(ufunc, *(x.dtype if isinstance(x, Array) else x for x in xs2))
     dev.check(d)
-    return d, [x.astype(d) if isinstance(x, Array) else x for x in xs2]
+    c = dt.float32 if wide16 and d is dt.float16 else d
+    return d, [x.astype(c) if isinstance(x, Array) else x for x in xs2]
 
 
 def signbit(x: Any) -> Array:
@@ -79,7 +83,7 @@ def hypot(x1: Any, x2: Any) -> Array:
     >>> kd.hypot(kd.asarray([3e30, 0.0, 3.0]), kd.asarray([4e30, 0.0, 4.0])).tolist()[1:]  # 3e30: no overflow
     [0.0, 5.0]
     """
-    d, (a, b) = _float_operands(np.hypot, x1, x2)
+    d, (a, b) = _float_operands(np.hypot, x1, x2, wide16=True)
     a, b = apply("abs", a), apply("abs", b)
     big, small = apply("maximum", a, b), apply("minimum", a, b)
     safe = where(big == 0, 1.0, big)  # 0/0 never happens: hypot(0, 0) is 0
@@ -95,12 +99,15 @@ def logaddexp(x1: Any, x2: Any) -> Array:
     >>> [round(v, 4) for v in kd.logaddexp(kd.asarray([0.0, 1000.0]), 0.0).tolist()]
     [0.6931, 1000.0]
     """
-    d, (a, b) = _float_operands(np.logaddexp, x1, x2)
+    d, (a, b) = _float_operands(np.logaddexp, x1, x2, wide16=True)
     if not isinstance(a, Array):
         a, b = b, a  # one Array is enough: the formula is symmetric
     big = apply("maximum", a, b)
     gap = apply("abs", a - b)
-    out = big + apply("log1p", apply("exp", -gap))
+    t = apply("exp", -gap)
+    # log1p(t) for tiny t by its series: kd.log1p's log(1 + t) is only absolutely accurate there on lavapipe.
+    series = t * (1.0 - t * (0.5 - t * (1.0 / 3.0 - t * 0.25)))
+    out = big + where(t < 1e-2, series, apply("log1p", t))
     return where(a == b, a + math.log(2.0), out).astype(d)  # equal infinities: inf - inf would be NaN
 
 

@@ -25,7 +25,7 @@ from kdsl.frontend.array.joining import atleast_2d
 from kdsl.frontend.array.linalg import matmul
 from kdsl.frontend.array.reductions import mean
 from kdsl.frontend.array.reductions import sum as ksum
-from kdsl.frontend.array.shape_ops import concatenate
+from kdsl.frontend.array.shape_ops import concatenate, moveaxis
 
 
 def _arr(x: Any, device: Any = None) -> Array:
@@ -89,13 +89,15 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Array:
     a, b = _pair(x1, x2)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("vecdot needs arrays of at least one dimension")
-    ax_a, ax_b = mv.normalize_axis(axis, a.ndim) - a.ndim, mv.normalize_axis(axis, b.ndim) - b.ndim
+    ax_a, ax_b = mv.normalize_axis(axis, a.ndim), mv.normalize_axis(axis, b.ndim)
     if a.shape[ax_a] != b.shape[ax_b]:
         raise ValueError(f"vecdot: axis {axis} has {a.shape[ax_a]} elements in x1 but {b.shape[ax_b]} in x2")
-    prod = a * b
+    # The axis of each operand (NumPy's gufunc rule; the same as the broadcast axis for negative ``axis``,
+    # the standard's case) moves last, the rest broadcasts.
+    prod = moveaxis(a, ax_a, -1) * moveaxis(b, ax_b, -1)
     if prod.dtype is dt.bool_:  # NumPy's vecdot of bools is a logical or of ands
-        return prod.any(axis=axis)
-    return ksum(prod, axis=axis, dtype=prod.dtype)
+        return prod.any(axis=-1)
+    return ksum(prod, axis=-1, dtype=prod.dtype)
 
 
 def inner(a: Any, b: Any) -> Array:
@@ -134,8 +136,9 @@ def _observations(m: Any, y: Any, rowvar: bool, dtype: Any) -> Array:
         (x.dtype if x.dtype.is_float and x.dtype is not dt.float16 else dt.default_float)
     if y is not None:
         d = d if dtype is not None or _arr(y).dtype is not dt.float64 else dt.float64
+    one_d = x.ndim == 1
     x = atleast_2d(x).astype(d)
-    if not rowvar and x.shape[0] != 1:
+    if not rowvar and not one_d:
         x = x.T
     if y is not None:
         yy = atleast_2d(_arr(y, x.device)).astype(d)

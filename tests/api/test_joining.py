@@ -64,7 +64,8 @@ def test_unstack(axis):
     got = kd.unstack(kd.asarray(a), axis=axis)
     assert isinstance(got, tuple)
     expected = [np.take(a, i, axis=axis) for i in range(a.shape[axis])]
-    assert len(got) == len(expected) and all(np.array_equal(g.numpy(), e) for g, e in zip(got, expected))
+    assert len(got) == len(expected)
+    assert all(np.array_equal(g.numpy(), e) for g, e in zip(got, expected, strict=True))
     with pytest.raises(ValueError):
         kd.unstack(kd.asarray(1.0))
 

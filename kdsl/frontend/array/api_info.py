@@ -160,7 +160,7 @@ def astype(x: Array, dtype: Any, /, *, copy: bool = True, device: Any = None) ->
     d = dt.as_dtype(dtype)
     if d is x.dtype:
         return x.copy() if copy else x
-    return ops.astype(x, d)
+    return x.astype(d)
 
 
 def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:

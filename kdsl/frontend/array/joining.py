@@ -252,12 +252,9 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Array:
     x = _arr(a)
     if axis is None:
         return roll(x.reshape(-1), shift, 0).reshape(x.shape)
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-    shifts = (shift,) * len(axes) if isinstance(shift, (int, np.integer)) else tuple(shift)
-    if len(shifts) != len(axes):
-        shifts, axes = np.broadcast_arrays(np.asarray(shifts), np.asarray(axes))  # NumPy broadcasts them
+    shifts, axes = np.broadcast_arrays(np.asarray(shift), np.asarray(axis))  # NumPy broadcasts them
     total: dict[int, int] = {}
-    for s, ax in zip(shifts, axes, strict=True):
+    for s, ax in zip(shifts.reshape(-1).tolist(), axes.reshape(-1).tolist(), strict=True):
         k = mv.normalize_axis(int(ax), x.ndim)
         total[k] = total.get(k, 0) + int(s)
     for k, s in total.items():
@@ -403,7 +400,7 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
     if x.ndim == 0:
         raise ValueError("diff requires input that is at least one dimensional")
     ax = mv.normalize_axis(axis, x.ndim)
-    parts = []
+    parts: list[Array | None] = []
     for extra in (prepend, append):
         if extra is None:
             parts.append(None)

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from kd_testing import ALL_DTYPES, FLOATS, INTS
+from api_testing import ALL_DTYPES, FLOATS, INTS
 
 import kdsl as kd
 

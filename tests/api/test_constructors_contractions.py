@@ -3,7 +3,7 @@ against NumPy (empty, size-1 and strided inputs)."""
 
 import numpy as np
 import pytest
-from kd_testing import numpy_kdsl_allclose, sample
+from api_testing import numpy_kdsl_allclose, sample
 
 import kdsl as kd
 

@@ -3,7 +3,7 @@ isin against NumPy (NaN, inf, -0.0, empty, size-1 and strided inputs)."""
 
 import numpy as np
 import pytest
-from kd_testing import FLOATS, NUMERIC, numpy_kdsl_allclose, sample
+from api_testing import FLOATS, NUMERIC, numpy_kdsl_allclose, sample
 
 import kdsl as kd
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from kd_testing import numpy_kdsl_allclose, sample
+from api_testing import numpy_kdsl_allclose, sample
 
 import kdsl as kd
 

@@ -362,6 +362,17 @@ class Array:
         self._scalar_check()
         return complex(self.item())
 
+    # ----- NumPy's dispatch protocols: np.exp(a), np.sum(a) run kdsl's functions on the device
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        from kdsl.frontend.array.numpy_protocol import array_ufunc  # it imports this module
+
+        return array_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        from kdsl.frontend.array.numpy_protocol import array_function  # it imports this module
+
+        return array_function(func, types, args, kwargs)
+
 
 def realize(*arrays: Array) -> None:
     """Compute every given array now (one submission for all of them); results stay on the device.

@@ -106,6 +106,7 @@ def test_inspection_api():
     assert defaults["indexing"] is (kd.int64 if kd.device().supports(kd.int64) else kd.int32)
     everything = info.dtypes()
     assert all(kd.device().supports(d) for d in everything.values()) and everything["float32"] is kd.float32
+    assert "float16" not in everything  # kdsl has it, the standard does not
     assert set(info.dtypes(kind="unsigned integer")) <= {"uint8", "uint16", "uint32", "uint64"}
     assert set(info.dtypes(kind=("bool", "real floating"))) <= {"bool", "float16", "float32", "float64"}
 
@@ -129,8 +130,9 @@ def test_clip_standard_keywords():
     assert np.array_equal(kd.clip(x, max=0.25).numpy(), np.clip(data, max=0.25), equal_nan=True)
     assert np.array_equal(x.clip(min=-1, max=0.25).numpy(), np.clip(data, -1, 0.25), equal_nan=True)
     assert kd.clip(x) is x
+    assert kd.clip(x, -1, 0.25).tolist() == x.clip(a_min=-1, a_max=0.25).tolist()  # NumPy's older names
     with pytest.raises(TypeError, match="once"):
-        kd.clip(x, 0, min=1)
+        kd.clip(x, a_min=0, min=1)
 
 
 @pytest.mark.parametrize("correction", [0, 1, 2.5])
@@ -158,3 +160,32 @@ def test_standard_spellings_are_the_numpy_functions():
     assert kd.pow is kd.power and kd.bitwise_left_shift is kd.left_shift
     a = kd.ones((2, 3))
     assert kd.concat([a, a], axis=None).shape == (12,) and kd.permute_dims(a, (1, 0)).shape == (3, 2)
+
+
+def test_asarray_copy():
+    a = kd.arange(6)
+    assert kd.asarray(a, copy=False) is a and kd.asarray(a, copy=None) is a
+    b = kd.asarray(a, copy=True)
+    assert b is not a and b.tolist() == a.tolist()
+    assert kd.asarray([1.5], copy=True).tolist() == [1.5]
+    for bad in ([1, 2], np.ones(2)):
+        with pytest.raises(ValueError, match="copy=False"):
+            kd.asarray(bad, copy=False)
+    with pytest.raises(ValueError, match="copy=False"):
+        kd.asarray(a, dtype=kd.float32, copy=False)
+
+
+def test_reshape_copy():
+    a = kd.asarray(np.arange(6, dtype=np.int16).reshape(2, 3))
+    assert kd.reshape(a, (3, 2), copy=False).tolist() == [[0, 1], [2, 3], [4, 5]]
+    assert kd.reshape(a.T, (6,), copy=True).tolist() == np.arange(6).reshape(2, 3).T.ravel().tolist()
+    with pytest.raises(ValueError, match="without a copy"):
+        kd.reshape(a.T, (6,), copy=False)
+
+
+@pytest.mark.parametrize("fn", ["zeros_like", "ones_like", "empty_like"])
+def test_like_functions_take_device(fn):
+    a = kd.ones((2, 3), dtype=kd.int8)
+    out = getattr(kd, fn)(a, device=kd.device())
+    assert out.shape == (2, 3) and out.dtype is kd.int8 and out.device is kd.device()
+    assert kd.full_like(a, 7, device=kd.device()).tolist() == [[7] * 3] * 2

@@ -330,7 +330,7 @@ class Array:
     def clip(self, a_min=None, a_max=None, *, min=None, max=None) -> Array:  # noqa: A002 - the standard's names
         from kdsl.frontend.array.math import clip
 
-        return clip(self, a_min, a_max, min=min, max=max)
+        return clip(self, min, max, a_min=a_min, a_max=a_max)
 
     # ----- the array API standard (2024.12)
     def __array_namespace__(self, /, *, api_version: str | None = None):

@@ -48,14 +48,18 @@ def _host_dtype(x, arr: np.ndarray) -> dt.DType:
     return dt.as_dtype(arr.dtype)
 
 
-def asarray(x, dtype=None, device=None) -> Array:
+def asarray(x, dtype=None, device=None, copy=None) -> Array:
     """An Array from an Array, NumPy array, nested lists or a scalar (copied to the device once).
+    ``copy=True`` always gives a new array; ``copy=False`` refuses (ValueError) whatever needs a copy: host
+    data, a dtype change, another device (the array API standard's rule).
 
     >>> import kdsl as kd, numpy as np
     >>> kd.asarray(np.arange(3, dtype=np.int16)).dtype.name
     'int16'
     """
     dev = current_device(device)
+    if copy is not None:
+        return _asarray_copy(x, dtype, dev, bool(copy))
     if isinstance(x, Array):
         if x.device is not dev:
             x = asarray(x.numpy(), device=dev)
@@ -69,6 +73,17 @@ def asarray(x, dtype=None, device=None) -> Array:
     d = dt.as_dtype(dtype) if dtype is not None else _host_dtype(x, arr)
     dev.check(d)
     return Array(upload(arr, d, dev))
+
+
+def _asarray_copy(x, dtype, dev, copy: bool) -> Array:
+    if copy:
+        out = asarray(x, dtype, dev)
+        return out.copy() if out is x else out
+    same = isinstance(x, Array) and x.device is dev and (dtype is None or dt.as_dtype(dtype) is x.dtype)
+    if not same:
+        raise ValueError("asarray(copy=False): this needs a copy (host data is always copied to the device; so "
+                         "is a dtype or device change); pass copy=None to allow it")
+    return x
 
 
 def array(x, dtype=None, copy: bool = True, device=None) -> Array:
@@ -108,23 +123,23 @@ def _like(a, dtype, shape):
     return (a.dtype if dtype is None else dtype), (a.shape if shape is None else shape)
 
 
-def zeros_like(a, dtype=None, shape=None) -> Array:
+def zeros_like(a, dtype=None, shape=None, *, device=None) -> Array:
     d, s = _like(asarray(a) if not isinstance(a, Array) else a, dtype, shape)
-    return zeros(s, d, getattr(a, "device", None))
+    return zeros(s, d, device if device is not None else getattr(a, "device", None))
 
 
-def ones_like(a, dtype=None, shape=None) -> Array:
+def ones_like(a, dtype=None, shape=None, *, device=None) -> Array:
     d, s = _like(asarray(a) if not isinstance(a, Array) else a, dtype, shape)
-    return ones(s, d, getattr(a, "device", None))
+    return ones(s, d, device if device is not None else getattr(a, "device", None))
 
 
-def full_like(a, fill_value, dtype=None, shape=None) -> Array:
+def full_like(a, fill_value, dtype=None, shape=None, *, device=None) -> Array:
     d, s = _like(asarray(a) if not isinstance(a, Array) else a, dtype, shape)
-    return full(s, fill_value, d, getattr(a, "device", None))
+    return full(s, fill_value, d, device if device is not None else getattr(a, "device", None))
 
 
-def empty_like(a, dtype=None, shape=None) -> Array:
-    return zeros_like(a, dtype, shape)
+def empty_like(a, dtype=None, shape=None, *, device=None) -> Array:
+    return zeros_like(a, dtype, shape, device=device)
 
 
 def iota(shape: tuple[int, ...], axis: int, device=None) -> Array:

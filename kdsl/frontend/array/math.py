@@ -103,7 +103,7 @@ def round(x, decimals: int = 0):
 around = round
 
 
-def clip(x, a_min=None, a_max=None, *, min=None, max=None):  # noqa: A002 - NumPy 2's and the standard's names
+def clip(x, min=None, max=None, *, a_min=None, a_max=None):  # noqa: A002 - the standard's and NumPy 2's names
     """``minimum(maximum(x, min), max)``; either bound may be None (both None: ``x`` itself, as NumPy 2).
     ``a_min``/``a_max`` are NumPy's older names for ``min``/``max``."""
     if (a_min is not None and min is not None) or (a_max is not None and max is not None):

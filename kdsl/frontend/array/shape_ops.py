@@ -28,8 +28,18 @@ def _arr(x, device=None) -> Array:
     return asarray(x, device=device)
 
 
-def reshape(a, shape) -> Array:
-    return _arr(a).reshape(shape)
+def reshape(a, shape, copy: bool | None = None) -> Array:
+    """``a`` with a new shape: a view where NumPy's would be one. ``copy=True`` always copies; ``copy=False``
+    raises ValueError where a view is impossible (a strided view whose elements a new shape cannot step over).
+    """
+    a = _arr(a)
+    if copy is False:
+        base, view = mv._base(a._node)
+        if view.reshape(mv.resolve_shape(shape, a.size)) is None:
+            raise ValueError(f"reshape(copy=False): an array of shape {a.shape} with these strides cannot be "
+                             f"reshaped to {shape} without a copy")
+    out = a.reshape(shape)
+    return out.copy() if copy else out
 
 
 def ravel(a) -> Array:

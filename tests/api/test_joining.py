@@ -162,3 +162,16 @@ def test_diff_prepend_append(xp):
     f32 = xp.float32
     return xp.diff(a, prepend=np.float32(0.5), append=xp.ones((2, 2), dtype=f32)), xp.diff(xp.ones(0, dtype=f32)), \
         xp.diff(xp.ones((2, 0), dtype=f32), axis=0)
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("source,destination", [(0, -1), ((0, 2), (2, 0)), ((), ()), ([1, 0], [0, 2])])
+def test_moveaxis_takes_tuples(xp, source, destination):
+    return xp.moveaxis(_data(xp, (2, 3, 4), "int8", strided=True), source, destination)
+
+
+def test_moveaxis_errors():
+    with pytest.raises(ValueError, match="same number"):
+        kd.moveaxis(kd.ones((2, 3)), (0, 1), (0,))
+    with pytest.raises(ValueError, match="repeated"):
+        kd.moveaxis(kd.ones((2, 3)), (0, 0), (0, 1))

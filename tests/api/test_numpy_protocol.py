@@ -68,3 +68,9 @@ def test_metadata_functions_and_explicit_conversion():
 def test_missing_functions_raise_naming_them(call, name):
     with pytest.raises(TypeError, match=name):
         call(kd.asarray(DATA))
+
+
+def test_numpy_out_is_refused():
+    host = np.zeros(3, np.float32)
+    with pytest.raises(TypeError, match="np.asarray"):
+        np.add(host, kd.ones(3), out=host)

@@ -48,7 +48,8 @@ def _with_out(result: Any, out: Any) -> Any:
         return result
     outs = out if isinstance(out, tuple) else (out,)
     if len(outs) != 1 or not isinstance(outs[0], Array):
-        raise TypeError("out= must be one kdsl Array when NumPy dispatches to kdsl")
+        raise TypeError("out= must be one kdsl Array when NumPy dispatches to kdsl (a NumPy out would mean a "
+                        "silent copy to the host); convert explicitly with np.asarray(a) first")
     outs[0][...] = result
     return outs[0]
 

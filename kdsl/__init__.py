@@ -33,8 +33,24 @@ from kdsl.engine.explain import explain, stats
 from kdsl.engine.state import cache_limits, set_cache_limits
 from kdsl.frontend import kernels as _kernels
 from kdsl.frontend import lang as _lang
+from kdsl.frontend.array import missing as _missing
 from kdsl.frontend.array import random
+from kdsl.frontend.array.api_info import (
+    API_VERSION as __array_api_version__,
+)
+from kdsl.frontend.array.api_info import (
+    __array_namespace_info__,
+    astype,
+    broadcast_shapes,
+    can_cast,
+    finfo,
+    iinfo,
+    isdtype,
+    result_type,
+)
 from kdsl.frontend.array.array import Array, realize
+from kdsl.frontend.array.constructors import diag, diagonal, geomspace, identity, logspace, trace, tril, triu
+from kdsl.frontend.array.contractions import corrcoef, cov, inner, kron, matrix_transpose, tensordot, vecdot
 from kdsl.frontend.array.creation import (
     arange,
     array,
@@ -50,7 +66,41 @@ from kdsl.frontend.array.creation import (
     zeros,
     zeros_like,
 )
+from kdsl.frontend.array.elementwise_extra import (
+    allclose,
+    array_equal,
+    copysign,
+    count_nonzero,
+    hypot,
+    isclose,
+    isin,
+    logaddexp,
+    nan_to_num,
+    nextafter,
+    signbit,
+)
 from kdsl.frontend.array.jit import jit
+from kdsl.frontend.array.joining import (
+    array_split,
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    column_stack,
+    diff,
+    dsplit,
+    dstack,
+    hsplit,
+    hstack,
+    meshgrid,
+    pad,
+    repeat,
+    roll,
+    split,
+    tile,
+    unstack,
+    vsplit,
+    vstack,
+)
 from kdsl.frontend.array.linalg import dot, matmul, outer
 from kdsl.frontend.array.math import (
     abs,
@@ -124,6 +174,7 @@ from kdsl.frontend.array.math import (
     trunc,
     where,
 )
+from kdsl.frontend.array.nan_functions import nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar
 from kdsl.frontend.array.reductions import (
     all,
     amax,
@@ -167,6 +218,21 @@ from kdsl.frontend.array.sorting import (
     take_along_axis,
     topk,
 )
+from kdsl.frontend.array.standard_names import (
+    acos,
+    acosh,
+    asin,
+    asinh,
+    atan,
+    atan2,
+    atanh,
+    bitwise_invert,
+    bitwise_left_shift,
+    bitwise_right_shift,
+    concat,
+    permute_dims,
+    pow,  # noqa: A004 - the standard's name
+)
 from kdsl.frontend.kernels import *  # noqa: F403 - @kd.kernel, kd.raw_kernel, intrinsics, ... (its __all__)
 from kdsl.frontend.lang import *  # noqa: F403 - kd.compute, kd.elementwise, kd.reduction (its __all__)
 from kdsl.runtime.compiler import ShaderCompileError, compile_source
@@ -202,3 +268,19 @@ __all__ = [
     *_kernels.__all__,
     *_lang.__all__,
 ]
+__all__ += [  # the array API standard and more of NumPy (kdsl/frontend/array/{api_info,joining,...}.py)
+    "__array_api_version__", "__array_namespace_info__", "astype", "broadcast_shapes", "can_cast", "finfo",
+    "iinfo", "isdtype", "result_type", "diag", "diagonal", "geomspace", "identity", "logspace", "trace", "tril",
+    "triu", "cov", "corrcoef", "inner", "kron", "matrix_transpose", "tensordot", "vecdot", "allclose",
+    "array_equal", "copysign", "count_nonzero", "hypot", "isclose", "isin", "logaddexp", "nan_to_num",
+    "nextafter", "signbit", "array_split", "atleast_1d", "atleast_2d", "atleast_3d", "column_stack", "diff",
+    "dsplit", "dstack", "hsplit", "hstack", "meshgrid", "pad", "repeat", "roll", "split", "tile", "unstack",
+    "vsplit", "vstack", "nanmax", "nanmean", "nanmin", "nanprod", "nanstd", "nansum", "nanvar",
+    "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_invert", "bitwise_left_shift",
+    "bitwise_right_shift", "concat", "permute_dims", "pow",
+]
+
+
+def __getattr__(name: str):
+    """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""
+    raise AttributeError(_missing.missing_name(name))

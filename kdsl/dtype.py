@@ -90,9 +90,11 @@ class DType:
     def __eq__(self, other: object) -> bool:
         if isinstance(other, DType):
             return self is other
+        if other is None:  # np.dtype(None) is float64, but no dtype equals None
+            return False
         try:
             return as_dtype(other) is self
-        except TypeError:
+        except (TypeError, ValueError):  # anything that is no dtype (the array API suite compares with dicts)
             return False
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-GUIDES = ["README.md", "docs/runtime.md", "docs/arrays.md", "docs/kernels.md"]
+GUIDES = ["README.md", "docs/runtime.md", "docs/arrays.md", "docs/kernels.md", "docs/numpy-api.md"]
 
 
 def blocks(name: str) -> list[str]:

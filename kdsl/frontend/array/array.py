@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable
 
 import numpy as np
@@ -355,11 +356,11 @@ class Array:
     def mean(self, axis=None, dtype=None, keepdims=False):
         return self._reduce("mean", axis, dtype=dtype, keepdims=keepdims)
 
-    def var(self, axis=None, dtype=None, ddof=0, keepdims=False):
-        return self._reduce("var", axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+    def var(self, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None):
+        return self._reduce("var", axis, dtype=dtype, ddof=ddof, keepdims=keepdims, correction=correction)
 
-    def std(self, axis=None, dtype=None, ddof=0, keepdims=False):
-        return self._reduce("std", axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+    def std(self, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None):
+        return self._reduce("std", axis, dtype=dtype, ddof=ddof, keepdims=keepdims, correction=correction)
 
     def max(self, axis=None, keepdims=False):
         return self._reduce("max", axis, keepdims=keepdims)
@@ -392,10 +393,51 @@ class Array:
 
         return round(self, decimals)
 
-    def clip(self, a_min=None, a_max=None) -> Array:
+    def clip(self, a_min=None, a_max=None, *, min=None, max=None) -> Array:  # noqa: A002 - the standard's names
         from kdsl.frontend.array.math import clip
 
-        return clip(self, a_min, a_max)
+        return clip(self, min, max, a_min=a_min, a_max=a_max)
+
+    # ----- the array API standard (2024.12)
+    def __array_namespace__(self, /, *, api_version: str | None = None):
+        """The namespace of the array API standard these arrays belong to: :mod:`kdsl` itself."""
+        from kdsl.frontend.array.api_info import API_VERSIONS
+
+        if api_version is not None and api_version not in API_VERSIONS:
+            raise ValueError(f"kdsl implements the array API versions {', '.join(API_VERSIONS)}, "
+                             f"not {api_version!r}")
+        return sys.modules["kdsl"]  # the package is imported before any of its modules: no import cycle
+
+    @property
+    def mT(self) -> Array:  # noqa: N802 - the standard's name
+        """The matrix transpose: the last two axes swapped (a view)."""
+        if self.ndim < 2:
+            raise ValueError(f"mT needs an array of at least 2 dimensions, this one has {self.ndim}")
+        return self.swapaxes(-1, -2)
+
+    def to_device(self, device, /, *, stream=None) -> Array:
+        """This array on ``device`` (itself when it is already there; otherwise copied through the host)."""
+        if stream is not None:
+            raise ValueError("kdsl has no streams; call to_device without stream=")
+        from kdsl.frontend.array.creation import asarray
+
+        return asarray(self, device=device)
+
+    def __complex__(self) -> complex:
+        """``complex(a)`` of a one-element array (imaginary part 0: kdsl has no complex dtypes yet)."""
+        self._scalar_check()
+        return complex(self.item())
+
+    # ----- NumPy's dispatch protocols: np.exp(a), np.sum(a) run kdsl's functions on the device
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        from kdsl.frontend.array.numpy_protocol import array_ufunc  # it imports this module
+
+        return array_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        from kdsl.frontend.array.numpy_protocol import array_function  # it imports this module
+
+        return array_function(func, types, args, kwargs)
 
     # ----- sorting and selection (kdsl.frontend.array.sorting, which imports this module)
     def sort(self, axis: int | None = -1, kind=None, order=None, *, stable=None) -> None:

@@ -107,14 +107,18 @@ def _host_array(x, dtype: dt.DType | None) -> np.ndarray:
         raise type(exc)(f"cannot make an array from {type(x).__name__}: {exc}") from None
 
 
-def asarray(x, dtype=None, device=None) -> Array:
+def asarray(x, dtype=None, device=None, copy=None) -> Array:
     """An Array from an Array, NumPy array, nested lists or a scalar (copied to the device once).
+    ``copy=True`` always gives a new array; ``copy=False`` refuses (ValueError) whatever needs a copy: host
+    data, a dtype change, another device (the array API standard's rule).
 
     >>> import kdsl as kd, numpy as np
     >>> kd.asarray(np.arange(3, dtype=np.int16)).dtype.name
     'int16'
     """
     dev = current_device(device)
+    if copy is not None:
+        return _asarray_copy(x, dtype, dev, bool(copy))
     if isinstance(x, Array):
         if x.device is not dev:
             x = asarray(x.numpy(), device=dev)
@@ -128,6 +132,17 @@ def asarray(x, dtype=None, device=None) -> Array:
         arr = np.asarray(x, dtype=d.np)
     dev.check(d)
     return Array(upload(arr, d, dev))
+
+
+def _asarray_copy(x, dtype, dev, copy: bool) -> Array:
+    if copy:
+        out = asarray(x, dtype, dev)
+        return out.copy() if out is x else out
+    same = isinstance(x, Array) and x.device is dev and (dtype is None or dt.as_dtype(dtype) is x.dtype)
+    if not same:
+        raise ValueError("asarray(copy=False): this needs a copy (host data is always copied to the device; so "
+                         "is a dtype or device change); pass copy=None to allow it")
+    return x
 
 
 def array(x, dtype=None, copy: bool = True, device=None) -> Array:
@@ -153,40 +168,42 @@ def full(shape, fill_value, dtype=None, device=None) -> Array:
     return Array(mv.broadcast_node(node, as_shape(shape)))
 
 
-def zeros(shape, dtype=float, device=None) -> Array:
-    return full(shape, 0, dtype, device)
+def zeros(shape, dtype=None, device=None) -> Array:
+    """Zeros of ``shape``; ``dtype=None`` is the default float (float32)."""
+    return full(shape, 0, float if dtype is None else dtype, device)
 
 
-def ones(shape, dtype=float, device=None) -> Array:
-    return full(shape, 1, dtype, device)
+def ones(shape, dtype=None, device=None) -> Array:
+    """Ones of ``shape``; ``dtype=None`` is the default float (float32)."""
+    return full(shape, 1, float if dtype is None else dtype, device)
 
 
-def empty(shape, dtype=float, device=None) -> Array:
+def empty(shape, dtype=None, device=None) -> Array:
     """Like NumPy's ``empty``; kdsl returns zeros (a lazy constant costs nothing until used)."""
-    return full(shape, 0, dtype, device)
+    return full(shape, 0, float if dtype is None else dtype, device)
 
 
 def _like(a, dtype, shape):
     return (a.dtype if dtype is None else dtype), (a.shape if shape is None else shape)
 
 
-def zeros_like(a, dtype=None, shape=None) -> Array:
+def zeros_like(a, dtype=None, shape=None, *, device=None) -> Array:
     d, s = _like(asarray(a) if not isinstance(a, Array) else a, dtype, shape)
-    return zeros(s, d, getattr(a, "device", None))
+    return zeros(s, d, device if device is not None else getattr(a, "device", None))
 
 
-def ones_like(a, dtype=None, shape=None) -> Array:
+def ones_like(a, dtype=None, shape=None, *, device=None) -> Array:
     d, s = _like(asarray(a) if not isinstance(a, Array) else a, dtype, shape)
-    return ones(s, d, getattr(a, "device", None))
+    return ones(s, d, device if device is not None else getattr(a, "device", None))
 
 
-def full_like(a, fill_value, dtype=None, shape=None) -> Array:
+def full_like(a, fill_value, dtype=None, shape=None, *, device=None) -> Array:
     d, s = _like(asarray(a) if not isinstance(a, Array) else a, dtype, shape)
-    return full(s, fill_value, d, getattr(a, "device", None))
+    return full(s, fill_value, d, device if device is not None else getattr(a, "device", None))
 
 
-def empty_like(a, dtype=None, shape=None) -> Array:
-    return zeros_like(a, dtype, shape)
+def empty_like(a, dtype=None, shape=None, *, device=None) -> Array:
+    return zeros_like(a, dtype, shape, device=device)
 
 
 def iota(shape: tuple[int, ...], axis: int, device=None) -> Array:
@@ -263,4 +280,4 @@ def eye(n: int, m: int | None = None, k: int = 0, dtype=float, device=None) -> A
     _check_eye_dims(n, m)
     k = operator.index(k)
     rows, cols = iota((n, m), 0, device), iota((n, m), 1, device)
-    return ops.apply("eq", cols - rows, k).astype(dtype)
+    return ops.apply("eq", cols - rows, k).astype(float if dtype is None else dtype)  # None: float32

@@ -106,13 +106,14 @@ def round(x, decimals: int = 0):
 around = round
 
 
-def clip(x, a_min=None, a_max=None):
-    """``minimum(maximum(x, a_min), a_max)`` (either bound may be None; both None: ``x`` itself, as NumPy 2.1+
-    returns it unchanged)."""
-    if a_min is None and a_max is None:
-        return x
-    out = x if a_min is None else maximum(x, a_min)
-    return out if a_max is None else minimum(out, a_max)
+def clip(x, min=None, max=None, *, a_min=None, a_max=None):  # noqa: A002 - the standard's and NumPy 2's names
+    """``minimum(maximum(x, min), max)``; either bound may be None (both None: ``x`` itself, as NumPy 2).
+    ``a_min``/``a_max`` are NumPy's older names for ``min``/``max``."""
+    if (a_min is not None and min is not None) or (a_max is not None and max is not None):
+        raise TypeError("clip: pass each bound once, as a_min/a_max or as min/max")
+    lo, hi = (a_min if min is None else min), (a_max if max is None else max)
+    out = x if lo is None else maximum(x, lo)
+    return out if hi is None else minimum(out, hi)
 
 
 def relu(x):

@@ -154,9 +154,11 @@ def mean(x, axis=None, dtype=None, keepdims=False) -> Array:
     return out.reshape(tuple(1 if a in axes else k for a, k in enumerate(x.shape))) if keepdims else out
 
 
-def var(x, axis=None, dtype=None, ddof=0, keepdims=False) -> Array:
-    """Variance over ``axis``: ``mean(|x - mean(x)|**2) * n / (n - ddof)``."""
+def var(x, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None) -> Array:
+    """Variance over ``axis``: ``mean(|x - mean(x)|**2) * n / (n - ddof)``; ``correction`` is the array API
+    standard's name for ``ddof``."""
     x = _arr(x)
+    ddof = _correction(ddof, correction)
     axes = mv.normalize_axes(axis, x.ndim)
     n = math.prod(x.shape[a] for a in axes)
     d = _numpy_dtype(np.var, x, dtype)
@@ -173,9 +175,18 @@ def var(x, axis=None, dtype=None, ddof=0, keepdims=False) -> Array:
     return out.reshape(tuple(1 if a in axes else k for a, k in enumerate(x.shape))) if keepdims else out
 
 
-def std(x, axis=None, dtype=None, ddof=0, keepdims=False) -> Array:
+def std(x, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None) -> Array:
     """Standard deviation over ``axis`` (``sqrt(var)``)."""
-    return ops.apply("sqrt", var(x, axis, dtype, ddof, keepdims))
+    return ops.apply("sqrt", var(x, axis, dtype, ddof, keepdims, correction=correction))
+
+
+def _correction(ddof, correction):
+    """NumPy 2 takes ``ddof`` or the standard's ``correction``, not both."""
+    if correction is None:
+        return ddof
+    if ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously; pass one of them")
+    return correction
 
 
 def cumsum(x, axis=None, dtype=None) -> Array:

@@ -28,8 +28,18 @@ def _arr(x, device=None) -> Array:
     return asarray(x, device=device)
 
 
-def reshape(a, shape) -> Array:
-    return _arr(a).reshape(shape)
+def reshape(a, shape, copy: bool | None = None) -> Array:
+    """``a`` with a new shape: a view where NumPy's would be one. ``copy=True`` always copies; ``copy=False``
+    raises ValueError where a view is impossible (a strided view whose elements a new shape cannot step over).
+    """
+    a = _arr(a)
+    if copy is False:
+        base, view = mv._base(a._node)
+        if view.reshape(mv.resolve_shape(shape, a.size)) is None:
+            raise ValueError(f"reshape(copy=False): an array of shape {a.shape} with these strides cannot be "
+                             f"reshaped to {shape} without a copy")
+    out = a.reshape(shape)
+    return out.copy() if copy else out
 
 
 def ravel(a) -> Array:
@@ -71,11 +81,20 @@ def swapaxes(a, axis1: int, axis2: int) -> Array:
     return a.transpose(tuple(axes))
 
 
-def moveaxis(a, source: int, destination: int) -> Array:
+def moveaxis(a, source, destination) -> Array:
+    """Move axes ``source`` (an int or a tuple) to the positions ``destination`` (a view)."""
     a = _arr(a)
-    s, d = mv.normalize_axis(source, a.ndim), mv.normalize_axis(destination, a.ndim)
-    order = [k for k in range(a.ndim) if k != s]
-    order.insert(d, s)
+    src = tuple(source) if isinstance(source, (tuple, list)) else (source,)
+    dst = tuple(destination) if isinstance(destination, (tuple, list)) else (destination,)
+    if len(src) != len(dst):
+        raise ValueError("`source` and `destination` arguments must have the same number of elements")
+    s = [mv.normalize_axis(k, a.ndim) for k in src]
+    d = [mv.normalize_axis(k, a.ndim) for k in dst]
+    if len(set(s)) != len(s) or len(set(d)) != len(d):
+        raise ValueError(f"repeated axis in moveaxis({source}, {destination})")
+    order = [k for k in range(a.ndim) if k not in s]
+    for to, frm in sorted(zip(d, s, strict=True)):
+        order.insert(to, frm)
     return a.transpose(tuple(order))
 
 

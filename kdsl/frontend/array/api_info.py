@@ -1,0 +1,214 @@
+"""The array API standard's data-type functions and inspection API: ``finfo iinfo isdtype result_type can_cast
+astype broadcast_shapes`` and ``__array_namespace_info__`` (version 2024.12).
+
+They answer from dtypes alone (nothing runs on the device); ``astype`` builds a lazy cast.
+
+Example:
+    >>> import kdsl as kd
+    >>> kd.finfo(kd.float32).eps == 2.0 ** -23, kd.iinfo(kd.int8).min
+    (True, -128)
+    >>> kd.isdtype(kd.uint8, "unsigned integer"), kd.result_type(kd.int8, kd.uint8)
+    (True, kdsl.int16)
+    >>> kd.__array_namespace_info__().default_dtypes()["real floating"]
+    kdsl.float32
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.device import Device, _runtime
+from kdsl.device import device as current_device
+from kdsl.frontend.array import ops
+from kdsl.frontend.array.array import Array
+
+API_VERSION = "2024.12"
+# The versions whose namespace kdsl is (``x.__array_namespace__(api_version=...)`` accepts them).
+API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
+
+
+class finfo_object(NamedTuple):  # noqa: N801 - the standard's name for what finfo returns
+    """Machine limits of a floating-point dtype (the standard's ``finfo_object``)."""
+
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: dt.DType
+
+
+class iinfo_object(NamedTuple):  # noqa: N801 - the standard's name for what iinfo returns
+    """Machine limits of an integer dtype (the standard's ``iinfo_object``)."""
+
+    bits: int
+    max: int
+    min: int
+    dtype: dt.DType
+
+
+def _dtype_of(x: Any) -> dt.DType:
+    return x.dtype if isinstance(x, Array) else dt.as_dtype(x)
+
+
+def finfo(type: Any, /) -> finfo_object:  # noqa: A002 - the standard's parameter name
+    """Limits of a floating-point dtype (or of an array's dtype).
+
+    >>> import kdsl as kd
+    >>> f = kd.finfo(kd.float16)
+    >>> f.bits, f.max, f.dtype
+    (16, 65504.0, kdsl.float16)
+    """
+    d = _dtype_of(type)
+    if not d.is_float:
+        raise TypeError(f"finfo takes a floating-point dtype, not {d.name}; use kd.iinfo for integers")
+    info = np.finfo(d.np)
+    return finfo_object(info.bits, float(info.eps), float(info.max), float(info.min), float(info.smallest_normal), d)
+
+
+def iinfo(type: Any, /) -> iinfo_object:  # noqa: A002 - the standard's parameter name
+    """Limits of an integer dtype (or of an array's dtype).
+
+    >>> import kdsl as kd
+    >>> kd.iinfo(kd.uint16).max, kd.iinfo(kd.int32).bits
+    (65535, 32)
+    """
+    d = _dtype_of(type)
+    if not d.is_int:
+        raise TypeError(f"iinfo takes an integer dtype, not {d.name}; use kd.finfo for floating-point types")
+    info = np.iinfo(d.np)
+    return iinfo_object(info.bits, int(info.max), int(info.min), d)
+
+
+# The standard's kind names -> the NumPy kinds ('b', 'i', 'u', 'f') they cover.
+_KINDS = {
+    "bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu", "real floating": "f",
+    "complex floating": "", "numeric": "iuf",
+}
+
+
+def isdtype(dtype: Any, kind: Any) -> bool:
+    """Whether ``dtype`` is of ``kind``: a dtype, one of the standard's kind names (``'bool'``,
+    ``'signed integer'``, ``'unsigned integer'``, ``'integral'``, ``'real floating'``, ``'complex floating'``,
+    ``'numeric'``) or a tuple of those.
+
+    >>> import kdsl as kd
+    >>> kd.isdtype(kd.int8, ("integral", kd.float32)), kd.isdtype(kd.float16, "numeric")
+    (True, True)
+    """
+    if not isinstance(dtype, dt.DType):
+        raise TypeError(f"isdtype takes a kdsl dtype as its first argument, got {dtype!r}")
+    if isinstance(kind, tuple):
+        return any(isdtype(dtype, k) for k in kind)
+    if isinstance(kind, dt.DType):
+        return dtype is kind
+    if isinstance(kind, str):
+        if kind not in _KINDS:
+            raise ValueError(f"unknown dtype kind {kind!r}; use one of {', '.join(map(repr, _KINDS))}")
+        return dtype.kind in _KINDS[kind]
+    raise TypeError(f"kind must be a dtype, a kind name or a tuple of them, got {kind!r}")
+
+
+def result_type(*arrays_and_dtypes: Any) -> dt.DType:
+    """The dtype NumPy's promotion gives these arrays, dtypes and Python scalars (scalars are weak).
+
+    >>> import kdsl as kd
+    >>> kd.result_type(kd.int8, kd.int16), kd.result_type(kd.ones(2, dtype=kd.float16), 1.0)
+    (kdsl.int16, kdsl.float16)
+    """
+    if not arrays_and_dtypes:
+        raise ValueError("at least one array or dtype is required")
+    dtypes, scalars = [], []
+    for x in arrays_and_dtypes:
+        if isinstance(x, (bool, int, float)):
+            scalars.append(x)
+        elif isinstance(x, complex):
+            raise TypeError("kdsl has no complex dtypes yet; result_type cannot take a complex scalar")
+        else:
+            dtypes.append(_dtype_of(x))
+    if not dtypes:
+        return dt.result_dtype(np.add, *scalars)
+    out = dt.promote(*dtypes)
+    return dt.result_dtype(np.add, out, *scalars) if scalars else out
+
+
+def can_cast(from_: Any, to: Any, /) -> bool:
+    """Whether a value of ``from_`` (a dtype or an array) converts to ``to`` without loss (NumPy's 'safe' rule).
+
+    >>> import kdsl as kd
+    >>> kd.can_cast(kd.int8, kd.float32), kd.can_cast(kd.float32, kd.int32)
+    (True, False)
+    """
+    return bool(np.can_cast(_dtype_of(from_).np, dt.as_dtype(to).np, casting="safe"))
+
+
+def astype(x: Array, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Array:
+    """``x`` as ``dtype`` (lazy). ``copy=False`` returns ``x`` itself when nothing changes.
+
+    >>> import kdsl as kd
+    >>> a = kd.asarray([1.7, -2.5])
+    >>> kd.astype(a, kd.int32).tolist(), kd.astype(a, kd.float32, copy=False) is a
+    ([1, -2], True)
+    """
+    if not isinstance(x, Array):
+        raise TypeError(f"astype takes a kdsl Array, got {type(x).__name__}; use kd.asarray(x, dtype=...)")
+    if device is not None and current_device(device) is not x.device:
+        x = x.to_device(device)
+    d = dt.as_dtype(dtype)
+    if d is x.dtype:
+        return x.copy() if copy else x
+    return x.astype(d)
+
+
+def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
+    """The shape that arrays of ``shapes`` broadcast to (NumPy's rules).
+
+    >>> import kdsl as kd
+    >>> kd.broadcast_shapes((3, 1), (4,), ())
+    (3, 4)
+    """
+    norm = [(int(s),) if isinstance(s, (int, np.integer)) else tuple(int(n) for n in s) for s in shapes]
+    return ops.broadcast_shapes(*norm) if norm else ()
+
+
+def _all_devices() -> list[Device]:
+    # The runtime lists the Vulkan devices; kdsl.device imports it lazily and so do we (building graphs must
+    # not need Vulkan).
+    return [Device(i) for i in range(len(_runtime().list_devices()))]
+
+
+class Info:
+    """What ``kd.__array_namespace_info__()`` returns: the standard's inspection API."""
+
+    def capabilities(self) -> dict[str, Any]:
+        """kdsl has no boolean-mask indexing nor data-dependent output shapes (``nonzero``, ``unique``) yet."""
+        return {"boolean indexing": False, "data-dependent shapes": False, "max dimensions": None}
+
+    def default_device(self) -> Device:
+        return current_device()
+
+    def devices(self) -> list[Device]:
+        return _all_devices()
+
+    def default_dtypes(self, *, device: Any = None) -> dict[str, dt.DType]:
+        """float32 and int32 (GPU-friendly); indices are int64 where the device has it (else int32).
+        kdsl has no complex dtypes yet, so there is no ``'complex floating'`` entry."""
+        dev = current_device(device)
+        return {"real floating": dt.default_float, "integral": dt.default_int,
+                "indexing": dt.int64 if dev.supports(dt.int64) else dt.int32}
+
+    def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, dt.DType]:
+        """The standard's dtypes ``device`` can hold, by name, optionally only those of ``kind`` (as in
+        :func:`isdtype`). float16 works in kdsl but is not one of the standard's dtypes, so it is not listed."""
+        dev = current_device(device)
+        return {d.name: d for d in dt.ALL
+                if d is not dt.float16 and dev.supports(d) and (kind is None or isdtype(d, kind))}
+
+
+def __array_namespace_info__() -> Info:
+    """The standard's inspection API object (``capabilities``, ``default_device``, ``default_dtypes``,
+    ``devices``, ``dtypes``)."""
+    return Info()

@@ -1,0 +1,154 @@
+"""Matrix and range constructors: ``identity logspace geomspace diag diagonal trace tril triu``.
+
+``diagonal`` is a zero-copy strided view; ``tril``/``triu``/``diag`` are lazy ``where`` over index generators
+(they fuse into their consumers); ``logspace``/``geomspace`` are computed like NumPy's, in float64 on the host
+(as :func:`kdsl.linspace` is), and uploaded once.
+
+Example:
+    >>> import kdsl as kd
+    >>> m = kd.arange(9).reshape(3, 3)
+    >>> kd.diagonal(m).tolist(), kd.triu(m, 1).tolist(), int(kd.trace(m))
+    ([0, 4, 8], [[0, 1, 2], [0, 0, 5], [0, 0, 0]], 12)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.frontend.array import movement as mv
+from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.creation import asarray, eye, iota
+from kdsl.frontend.array.joining import pad
+from kdsl.frontend.array.ops import const_node, where
+from kdsl.frontend.array.reductions import sum as ksum
+from kdsl.ir.graph import Node
+from kdsl.ir.view import View
+
+
+def _arr(x: Any) -> Array:
+    return x if isinstance(x, Array) else asarray(x)
+
+
+def identity(n: int, dtype: Any = None, *, device: Any = None) -> Array:
+    """The ``n`` x ``n`` identity matrix (float32 unless ``dtype`` says otherwise)."""
+    return eye(n, dtype=dtype, device=device)
+
+
+def _host_range(values: np.ndarray, dtype: Any, device: Any) -> Array:
+    d = dt.default_float if dtype is None else dt.as_dtype(dtype)
+    with np.errstate(all="ignore"):
+        return asarray(values.astype(d.np), device=device)
+
+
+def logspace(start: float, stop: float, num: int = 50, endpoint: bool = True, base: float = 10.0,
+             dtype: Any = None, axis: int = 0, *, device: Any = None) -> Array:
+    """``base ** linspace(start, stop, num)`` (float32 unless ``dtype`` says otherwise).
+
+    >>> import kdsl as kd
+    >>> kd.logspace(0, 3, 4).tolist()
+    [1.0, 10.0, 100.0, 1000.0]
+    """
+    return _host_range(np.logspace(start, stop, num, endpoint, base, axis=axis), dtype, device)
+
+
+def geomspace(start: float, stop: float, num: int = 50, endpoint: bool = True, dtype: Any = None,
+              axis: int = 0, *, device: Any = None) -> Array:
+    """``num`` numbers from ``start`` to ``stop`` spaced evenly on a log scale.
+
+    >>> import kdsl as kd
+    >>> kd.geomspace(1, 1000, 4).tolist()
+    [1.0, 10.0, 100.0, 1000.0]
+    """
+    return _host_range(np.geomspace(start, stop, num, endpoint, axis=axis), dtype, device)
+
+
+def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
+    """The diagonal ``offset`` of the 2-d slices over ``axis1``/``axis2``, as the last axis (a strided view:
+    nothing is copied; NumPy's is a read-only view, and writes to kdsl's do not reach ``a``).
+
+    >>> import kdsl as kd
+    >>> kd.diagonal(kd.arange(6).reshape(2, 3), 1).tolist()
+    [1, 5]
+    """
+    x = _arr(a)
+    if x.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    i, j = mv.normalize_axis(axis1, x.ndim), mv.normalize_axis(axis2, x.ndim)
+    if i == j:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    n1, n2 = x.shape[i], x.shape[j]
+    k = max(0, min(n1, n2 - offset) if offset >= 0 else min(n1 + offset, n2))
+    start1, start2 = (0, offset) if offset >= 0 else (-offset, 0)
+    base, view = mv._base(x._node)
+    keep = [ax for ax in range(x.ndim) if ax not in (i, j)]
+    start = view.offset + (start1 * view.strides[i] + start2 * view.strides[j] if k else 0)
+    new = View(tuple(view.shape[ax] for ax in keep) + (k,),
+               tuple(view.strides[ax] for ax in keep) + (view.strides[i] + view.strides[j],), start)
+    return Array(mv._make(base, new.canonical()))
+
+
+def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Array:
+    """Sum of the diagonal ``offset`` (over the last axis of :func:`diagonal`); NumPy's result dtype.
+
+    >>> import kdsl as kd
+    >>> float(kd.trace(kd.eye(3)))
+    3.0
+    """
+    return ksum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
+
+
+def _band(x: Array, k: int, lower: bool) -> Array:
+    if x.ndim < 2:
+        raise ValueError(f"{'tril' if lower else 'triu'} needs an array of at least 2 dimensions; "
+                         f"got shape {x.shape}")
+    shape = x.shape[-2:]
+    rows, cols = iota(shape, 0, x.device), iota(shape, 1, x.device)
+    keep = (cols - rows <= k) if lower else (cols - rows >= k)
+    return where(keep, x, Array(_zero(x)))
+
+
+def _zero(x: Array) -> Node:
+    return const_node(0, x.dtype, x.device)
+
+
+def tril(x: Any, /, k: int = 0) -> Array:
+    """``x`` with the elements above diagonal ``k`` zeroed (the last two axes).
+
+    >>> import kdsl as kd
+    >>> kd.tril(kd.ones((2, 3), dtype=kd.int32)).tolist()
+    [[1, 0, 0], [1, 1, 0]]
+    """
+    return _band(_arr(x), int(k), lower=True)
+
+
+def triu(x: Any, /, k: int = 0) -> Array:
+    """``x`` with the elements below diagonal ``k`` zeroed (the last two axes).
+
+    >>> import kdsl as kd
+    >>> kd.triu(kd.ones((3, 2), dtype=kd.int32), -1).tolist()
+    [[1, 1], [1, 1], [0, 1]]
+    """
+    return _band(_arr(x), int(k), lower=False)
+
+
+def diag(v: Any, k: int = 0) -> Array:
+    """The diagonal ``k`` of a 2-d array, or a 2-d array with the 1-d ``v`` on diagonal ``k``.
+
+    >>> import kdsl as kd
+    >>> kd.diag(kd.asarray([1, 2]), 1).tolist()
+    [[0, 1, 0], [0, 0, 2], [0, 0, 0]]
+    """
+    x = _arr(v)
+    if x.ndim == 2:
+        return diagonal(x, k)
+    if x.ndim != 1:
+        raise ValueError(f"diag takes a 1-d or 2-d array, got {x.ndim} dimensions")
+    m = x.shape[0]
+    n = m + abs(k)
+    full = pad(x, (0, abs(k)))  # element i of row i (k >= 0) or of column i (k < 0)
+    vals = full.reshape(n, 1) if k >= 0 else full.reshape(1, n)
+    rows, cols = iota((n, n), 0, x.device), iota((n, n), 1, x.device)
+    return where(cols - rows == k, vals, Array(_zero(x)))

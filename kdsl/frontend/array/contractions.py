@@ -1,0 +1,190 @@
+"""Products and statistics built on matmul and reductions: ``matrix_transpose tensordot vecdot inner kron cov
+corrcoef``.
+
+``tensordot``/``inner`` permute and reshape their operands (views) into one :func:`kdsl.matmul`; ``vecdot`` is
+a fused product-and-sum; ``kron`` a broadcast product.
+
+Example:
+    >>> import kdsl as kd
+    >>> a = kd.arange(6).reshape(2, 3)
+    >>> kd.tensordot(a, a, axes=([1], [1])).tolist(), kd.vecdot(a, a).tolist()
+    ([[5, 14], [14, 50]], [5, 50])
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from kdsl import dtype as dt
+from kdsl.frontend.array import movement as mv
+from kdsl.frontend.array import ops
+from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.joining import atleast_2d
+from kdsl.frontend.array.linalg import matmul
+from kdsl.frontend.array.reductions import mean
+from kdsl.frontend.array.reductions import sum as ksum
+from kdsl.frontend.array.shape_ops import concatenate, moveaxis
+
+
+def _arr(x: Any, device: Any = None) -> Array:
+    return x if isinstance(x, Array) else asarray(x, device=device)
+
+
+def _pair(x1: Any, x2: Any) -> tuple[Array, Array]:
+    dev = ops.device_of((x1, x2))
+    return _arr(x1, dev), _arr(x2, dev)
+
+
+def matrix_transpose(x: Any, /) -> Array:
+    """The last two axes swapped (a view; the array API standard's ``matrix_transpose``, same as ``x.mT``)."""
+    return _arr(x).mT
+
+
+def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Array:
+    """Sum of products over the last ``axes`` axes of ``x1`` and the first of ``x2`` (an int), or over the
+    given axis pairs (two sequences). One matmul of permuted views.
+
+    >>> import kdsl as kd
+    >>> kd.tensordot(kd.ones((2, 3, 4)), kd.ones((3, 4, 5))).shape
+    (2, 5)
+    """
+    a, b = _pair(x1, x2)
+    if isinstance(axes, int):
+        if axes < 0:
+            raise ValueError(f"tensordot: axes must be non-negative, got {axes}")
+        ax_a, ax_b = list(range(a.ndim - axes, a.ndim)), list(range(axes))
+    else:
+        try:
+            ax_a_raw, ax_b_raw = axes
+        except (TypeError, ValueError):
+            raise ValueError("tensordot: axes must be an int or a pair of axis sequences") from None
+        ax_a = [int(ax_a_raw)] if isinstance(ax_a_raw, int) else list(ax_a_raw)
+        ax_b = [int(ax_b_raw)] if isinstance(ax_b_raw, int) else list(ax_b_raw)
+    if len(ax_a) != len(ax_b):
+        raise ValueError(f"tensordot: {len(ax_a)} axes of x1 against {len(ax_b)} of x2")
+    ax_a = [mv.normalize_axis(k, a.ndim) for k in ax_a]
+    ax_b = [mv.normalize_axis(k, b.ndim) for k in ax_b]
+    for i, j in zip(ax_a, ax_b, strict=True):
+        if a.shape[i] != b.shape[j]:
+            raise ValueError(f"tensordot: shape mismatch for sum: axis {i} of x1 has {a.shape[i]}, "
+                             f"axis {j} of x2 has {b.shape[j]}")
+    free_a = [k for k in range(a.ndim) if k not in ax_a]
+    free_b = [k for k in range(b.ndim) if k not in ax_b]
+    k = math.prod(a.shape[i] for i in ax_a)
+    out_shape = tuple(a.shape[i] for i in free_a) + tuple(b.shape[j] for j in free_b)
+    am = a.transpose(tuple(free_a + ax_a)).reshape(math.prod(a.shape[i] for i in free_a), k)
+    bm = b.transpose(tuple(ax_b + free_b)).reshape(k, math.prod(b.shape[j] for j in free_b))
+    return matmul(am, bm).reshape(out_shape)
+
+
+def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Array:
+    """Dot products of vectors along ``axis`` (broadcasting the other axes).
+
+    >>> import kdsl as kd
+    >>> kd.vecdot(kd.asarray([[1, 2], [3, 4]]), kd.asarray([1, 1])).tolist()
+    [3, 7]
+    """
+    a, b = _pair(x1, x2)
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("vecdot needs arrays of at least one dimension")
+    ax_a, ax_b = mv.normalize_axis(axis, a.ndim), mv.normalize_axis(axis, b.ndim)
+    if a.shape[ax_a] != b.shape[ax_b]:
+        raise ValueError(f"vecdot: axis {axis} has {a.shape[ax_a]} elements in x1 but {b.shape[ax_b]} in x2")
+    # The axis of each operand (NumPy's gufunc rule; the same as the broadcast axis for negative ``axis``,
+    # the standard's case) moves last, the rest broadcasts.
+    prod = moveaxis(a, ax_a, -1) * moveaxis(b, ax_b, -1)
+    if prod.dtype is dt.bool_:  # NumPy's vecdot of bools is a logical or of ands
+        return prod.any(axis=-1)
+    return ksum(prod, axis=-1, dtype=prod.dtype)
+
+
+def inner(a: Any, b: Any) -> Array:
+    """Sum of products over the last axes of ``a`` and ``b`` (products for 0-d operands).
+
+    >>> import kdsl as kd
+    >>> int(kd.inner(kd.asarray([1, 2, 3]), kd.asarray([0, 1, 0])))
+    2
+    """
+    x, y = _pair(a, b)
+    if x.ndim == 0 or y.ndim == 0:
+        return x * y
+    return tensordot(x, y, axes=([-1], [-1]))
+
+
+def kron(a: Any, b: Any) -> Array:
+    """The Kronecker product: blocks ``a[i] * b`` (a broadcast product, reshaped).
+
+    >>> import kdsl as kd
+    >>> kd.kron(kd.asarray([1, 10]), kd.asarray([1, 2])).tolist()
+    [1, 2, 10, 20]
+    """
+    x, y = _pair(a, b)
+    nd = max(x.ndim, y.ndim)
+    xs, ys = (1,) * (nd - x.ndim) + x.shape, (1,) * (nd - y.ndim) + y.shape
+    xw = x.reshape(tuple(v for n in xs for v in (n, 1)))
+    yw = y.reshape(tuple(v for n in ys for v in (1, n)))
+    return (xw * yw).reshape(tuple(p * q for p, q in zip(xs, ys, strict=True)))
+
+
+def _observations(m: Any, y: Any, rowvar: bool, dtype: Any) -> Array:
+    x = _arr(m)
+    if x.ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    d = dt.as_dtype(dtype) if dtype is not None else \
+        (x.dtype if x.dtype.is_float and x.dtype is not dt.float16 else dt.default_float)
+    if y is not None:
+        d = d if dtype is not None or _arr(y).dtype is not dt.float64 else dt.float64
+    one_d = x.ndim == 1
+    x = atleast_2d(x).astype(d)
+    if not rowvar and not one_d:
+        x = x.T
+    if y is not None:
+        yy = atleast_2d(_arr(y, x.device)).astype(d)
+        if not rowvar and yy.shape[0] != 1:
+            yy = yy.T
+        x = concatenate([x, yy], axis=0)
+    return x
+
+
+def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: int | None = None,
+        fweights: Any = None, aweights: Any = None, *, dtype: Any = None) -> Array:
+    """The covariance matrix of the variables in the rows of ``m`` (columns when ``rowvar`` is False).
+
+    NumPy computes it in float64 for every input; kdsl keeps float64 for float64 input and uses float32
+    otherwise. Weights (``fweights``/``aweights``) are not supported yet.
+
+    >>> import kdsl as kd
+    >>> kd.cov(kd.asarray([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]])).tolist()
+    [[1.0, -1.0], [-1.0, 1.0]]
+    """
+    if fweights is not None or aweights is not None:
+        raise TypeError("kdsl's cov does not support fweights/aweights yet; weight the data yourself")
+    centred, scale = _centred(m, y, rowvar, dtype, ddof if ddof is not None else (0 if bias else 1))
+    out = matmul(centred, centred.T) * scale
+    return out.reshape(()) if out.shape == (1, 1) else out
+
+
+def _centred(m: Any, y: Any, rowvar: bool, dtype: Any, ddof: int) -> tuple[Array, float]:
+    """(the observations minus their means, one variable per row; the factor ``1 / max(n - ddof, 0)``)."""
+    x = _observations(m, y, rowvar, dtype)
+    dof = x.shape[1] - ddof
+    return x - mean(x, axis=1, keepdims=True), (1.0 / dof if dof > 0 else float("inf"))
+
+
+def corrcoef(x: Any, y: Any = None, rowvar: bool = True, *, dtype: Any = None) -> Array:
+    """Pearson correlation coefficients (the covariance scaled by the standard deviations, clipped to [-1, 1]).
+
+    >>> import kdsl as kd
+    >>> kd.corrcoef(kd.asarray([[0.0, 1.0, 2.0], [0.0, 2.0, 4.0]])).tolist()
+    [[1.0, 1.0], [1.0, 1.0]]
+    """
+    centred, _ = _centred(x, y, rowvar, dtype, 0)  # the 1/n factors cancel
+    c = matmul(centred, centred.T)
+    # The norms come from their own reduction, not from the diagonal of ``c``: a view of a reduction read by
+    # that reduction's own epilogue is not supported by the fusion engine yet.
+    norm = ops.apply("sqrt", ksum(centred * centred, axis=1))
+    out = c / norm.reshape(-1, 1) / norm.reshape(1, -1)
+    out = ops.apply("minimum", ops.apply("maximum", out, -1.0), 1.0)
+    return out.reshape(()) if out.shape == (1, 1) else out

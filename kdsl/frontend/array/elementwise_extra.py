@@ -1,0 +1,257 @@
+"""More elementwise functions, composed of kdsl's lazy ops (so they fuse like the rest):
+``signbit copysign hypot logaddexp nextafter nan_to_num isclose allclose array_equal count_nonzero``.
+
+Example:
+    >>> import kdsl as kd
+    >>> x = kd.asarray([-0.0, 3.0, -4.0])
+    >>> kd.signbit(x).tolist(), kd.hypot(x, 4.0).tolist(), kd.copysign(2.0, x).tolist()
+    ([True, False, True], [4.0, 5.0, 5.656854152679443], [-2.0, 2.0, -2.0])
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.frontend.array import ops
+from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.ops import apply, where
+from kdsl.frontend.array.reductions import sum as ksum
+
+
+def _arr(x: Any, device: Any = None) -> Array:
+    return x if isinstance(x, Array) else asarray(x, device=device)
+
+
+def _float_operands(ufunc: np.ufunc, *xs: Any, wide16: bool = False) -> tuple[dt.DType, list[Any]]:
+    """(NumPy's result dtype of ``ufunc`` on ``xs``, the operands cast to it; Python scalars stay weak).
+
+    ``wide16``: float16 operands are cast to float32 instead (kdsl rounds float16 after every op, so a
+    composite of several ops would lose bits that NumPy's float16 loops, which compute in float32, keep)."""
+    dev = ops.device_of(xs)
+    xs2 = [x if isinstance(x, (bool, int, float)) else _arr(x, dev) for x in xs]
+    if not any(isinstance(x, Array) for x in xs2):
+        xs2[0] = _arr(xs2[0], dev)
+    d = dt.result_dtype(ufunc, *(x.dtype if isinstance(x, Array) else x for x in xs2))
+    dev.check(d)
+    c = dt.float32 if wide16 and d is dt.float16 else d
+    return d, [x.astype(c) if isinstance(x, Array) else x for x in xs2]
+
+
+def signbit(x: Any) -> Array:
+    """Whether the sign bit is set: true for negative numbers and -0.0.
+
+    kdsl reads the sign from values (``x < 0`` or a zero whose reciprocal is -inf): a NaN counts as
+    positive whatever its sign bit (NumPy reads the bit: ``signbit(-nan)`` is True).
+
+    >>> import kdsl as kd
+    >>> kd.signbit(kd.asarray([-1.0, -0.0, 0.0, float("-inf")])).tolist()
+    [True, True, False, True]
+    """
+    x = _arr(x)
+    if x.dtype.kind == "b":
+        raise TypeError("signbit is not defined for bool arrays (NumPy raises too)")
+    if not x.dtype.is_float:
+        return x < 0
+    return (x < 0) | ((x == 0) & ((1.0 / x) < 0))
+
+
+def copysign(x1: Any, x2: Any) -> Array:
+    """``|x1|`` with the sign of ``x2`` (a float result; -0.0 in ``x2`` counts as negative).
+
+    >>> import kdsl as kd
+    >>> kd.copysign(kd.asarray([1.0, 2.0]), kd.asarray([-0.0, 5.0])).tolist()
+    [-1.0, 2.0]
+    """
+    d, (a, b) = _float_operands(np.copysign, x1, x2)
+    mag = apply("abs", a) if isinstance(a, Array) else builtin_abs(float(a))
+    neg = signbit(b) if isinstance(b, Array) else math.copysign(1.0, b) < 0
+    return where(neg, -mag, mag).astype(d)
+
+
+builtin_abs = abs
+
+
+def hypot(x1: Any, x2: Any) -> Array:
+    """``sqrt(x1**2 + x2**2)`` without overflow or underflow on the way (inf if either is inf, even with NaN).
+
+    >>> import kdsl as kd
+    >>> kd.hypot(kd.asarray([3e30, 0.0, 3.0]), kd.asarray([4e30, 0.0, 4.0])).tolist()[1:]  # 3e30: no overflow
+    [0.0, 5.0]
+    """
+    d, (a, b) = _float_operands(np.hypot, x1, x2, wide16=True)
+    a, b = apply("abs", a), apply("abs", b)
+    big, small = apply("maximum", a, b), apply("minimum", a, b)
+    safe = where(big == 0, 1.0, big)  # 0/0 never happens: hypot(0, 0) is 0
+    ratio = small / safe
+    out = big * apply("sqrt", ratio * ratio + 1.0)
+    return where(apply("isinf", a) | apply("isinf", b), float("inf"), out).astype(d)
+
+
+def logaddexp(x1: Any, x2: Any) -> Array:
+    """``log(exp(x1) + exp(x2))`` without overflow: ``max + log1p(exp(-|x1 - x2|))``.
+
+    >>> import kdsl as kd
+    >>> [round(v, 4) for v in kd.logaddexp(kd.asarray([0.0, 1000.0]), 0.0).tolist()]
+    [0.6931, 1000.0]
+    """
+    d, (a, b) = _float_operands(np.logaddexp, x1, x2, wide16=True)
+    if not isinstance(a, Array):
+        a, b = b, a  # one Array is enough: the formula is symmetric
+    big = apply("maximum", a, b)
+    gap = apply("abs", a - b)
+    t = apply("exp", -gap)
+    # log1p(t) for tiny t by its series: kd.log1p's log(1 + t) is only absolutely accurate there on lavapipe.
+    series = t * (1.0 - t * (0.5 - t * (1.0 / 3.0 - t * 0.25)))
+    out = big + where(t < 1e-2, series, apply("log1p", t))
+    return where(a == b, a + math.log(2.0), out).astype(d)  # equal infinities: inf - inf would be NaN
+
+
+def nextafter(x1: Any, x2: Any) -> Array:
+    """The next representable float after ``x1`` towards ``x2`` (``x2`` where they are equal).
+
+    Computed with exact IEEE arithmetic instead of reading bits: ``a + a * 2**-(p+1)`` rounds to the next
+    float up (``p`` the mantissa bits; at a power of two the tie rounds back, and ``a + a * 2**-p`` is exact),
+    ``a - a * 2**-(p+1)`` to the next one down; small magnitudes are scaled by a power of two first.
+    Subnormals step by the smallest subnormal: exact on devices that keep subnormals (lavapipe does; GPUs
+    that flush them to zero give different results there).
+
+    >>> import kdsl as kd, numpy as np
+    >>> a = kd.asarray(np.array([1.0, 1.0, 0.0], np.float32))
+    >>> (kd.nextafter(a, kd.asarray(np.array([2.0, 0.0, 1.0], np.float32))).numpy() - a.numpy()).tolist()
+    [1.1920928955078125e-07, -5.960464477539063e-08, 1.401298464324817e-45]
+    """
+    d, (a, b) = _float_operands(np.nextafter, x1, x2)
+    if not isinstance(a, Array):
+        a = _arr(np.asarray(a, d.np), _device_of(b))
+    info = np.finfo(d.np)
+    p = info.nmant  # mantissa bits: 10, 23, 52
+    tiny = float(info.smallest_subnormal)
+    tiny_arr = Array(ops.const_node(tiny, d, a.device))  # a weak scalar alone would become float32
+    mag = apply("abs", a)
+    up = b > a
+    away = where(a > 0, up, ~up)  # the magnitude grows
+    normal = float(info.smallest_normal)
+    # Below normal * 2**(p+1), a * 2**-(p+1) would be subnormal and inexact: scale up by a power of two
+    # (exact), step there, scale back (exact: the results are normal).
+    scale = where(mag < normal * 2.0 ** (p + 1), 2.0 ** (p + 1), 1.0).astype(d)
+    m = mag * scale
+    grown = m + m * 2.0 ** -(p + 1)
+    grown = where(grown == m, m + m * 2.0 ** -p, grown) / scale
+    shrunk = where(apply("isinf", m), float(info.max), (m - m * 2.0 ** -(p + 1)) / scale)  # inf - inf is NaN
+    subnormal = mag <= normal  # steps of the smallest subnormal (at `normal` itself too: down to normal - tiny)
+    grown, shrunk = where(subnormal, mag + tiny_arr, grown), where(subnormal, mag - tiny_arr, shrunk)
+    step = where(away, grown, shrunk)
+    out = where(a < 0, -step, step)
+    out = where(a == 0, where(up, tiny_arr, -tiny_arr), out)
+    out = where(a == b, b, out)
+    return where(apply("isnan", a) | apply("isnan", b), float("nan"), out).astype(d)
+
+
+def _device_of(x: Any) -> Any:
+    return x.device if isinstance(x, Array) else None
+
+
+def nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: float | None = None,
+               neginf: float | None = None) -> Array:
+    """NaN -> ``nan``, +inf -> ``posinf`` (default: the dtype's largest), -inf -> ``neginf`` (its smallest).
+
+    >>> import kdsl as kd
+    >>> kd.nan_to_num(kd.asarray([float("nan"), float("-inf"), 1.0]), neginf=-9.0).tolist()
+    [0.0, -9.0, 1.0]
+    """
+    x = _arr(x)
+    if not x.dtype.is_float:
+        return x
+    info = np.finfo(x.dtype.np)
+    hi = float(info.max) if posinf is None else posinf
+    lo = float(info.min) if neginf is None else neginf
+    out = where(apply("isnan", x), nan, x)
+    out = where(x == float("inf"), hi, out)
+    return where(x == float("-inf"), lo, out).astype(x.dtype)
+
+
+def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Array:
+    """``|a - b| <= atol + rtol * |b|`` elementwise (NumPy's ``isclose``: infinities are close only to
+    themselves; NaNs only with ``equal_nan``). Integers compare in kdsl's default float (float32).
+
+    >>> import kdsl as kd
+    >>> kd.isclose(kd.asarray([1.0, float("inf"), float("nan")]), kd.asarray([1.0 + 1e-7, float("inf"),
+    ...            float("nan")]), equal_nan=True).tolist()
+    [True, True, True]
+    """
+    dev = ops.device_of((a, b))
+    a, b = _arr(a, dev), _arr(b, dev)
+    d = dt.result_dtype(np.multiply, dt.promote(a.dtype, b.dtype), 1.0)
+    x, y = a.astype(d), b.astype(d)
+    close = (apply("abs", x - y) <= atol + rtol * apply("abs", y)) & apply("isfinite", y)
+    out = close | (x == y)
+    if equal_nan:
+        out = out | (apply("isnan", x) & apply("isnan", y))
+    return out
+
+
+def allclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Array:
+    """Whether every element of ``a`` is close to ``b`` (see :func:`isclose`): a lazy 0-d bool array
+    (``if kd.allclose(a, b):`` works; NumPy returns a Python bool).
+
+    >>> import kdsl as kd
+    >>> bool(kd.allclose(kd.asarray([1.0, 2.0]), [1.0, 2.000001]))
+    True
+    """
+    return isclose(a, b, rtol, atol, equal_nan).all()
+
+
+def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Array:
+    """Whether ``a1`` and ``a2`` have one shape and equal elements: a lazy 0-d bool array (NumPy: a bool).
+
+    >>> import kdsl as kd
+    >>> bool(kd.array_equal(kd.asarray([1, 2]), [1, 2])), bool(kd.array_equal(kd.ones(2), kd.ones(3)))
+    (True, False)
+    """
+    dev = ops.device_of((a1, a2))
+    a, b = _arr(a1, dev), _arr(a2, dev)
+    if a.shape != b.shape:
+        return Array(ops.const_node(False, dt.bool_, dev))
+    eq = a == b
+    if equal_nan and (a.dtype.is_float or b.dtype.is_float):
+        eq = eq | (apply("isnan", a) & apply("isnan", b))
+    return eq.all()
+
+
+def count_nonzero(x: Any, axis: Any = None, *, keepdims: bool = False) -> Array:
+    """How many elements are non-zero over ``axis`` (a lazy int64 array; int32 on devices without int64).
+
+    >>> import kdsl as kd
+    >>> int(kd.count_nonzero(kd.asarray([[0, 1], [2, 0]]))), kd.count_nonzero(kd.eye(3), axis=0).tolist()
+    (2, [1, 1, 1])
+    """
+    x = _arr(x)
+    d = dt.int64 if x.device.supports(dt.int64) else dt.int32
+    return ksum(x != 0, axis=axis, dtype=d, keepdims=keepdims)
+
+
+def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: bool = False, *,
+         kind: str | None = None) -> Array:
+    """Whether each element of ``element`` is in ``test_elements`` (a bool array of ``element``'s shape).
+
+    kdsl compares every element with every test element in one fused reduction (O(n*m) work, no sort): fast
+    for short ``test_elements``. ``assume_unique`` and ``kind`` change nothing.
+
+    >>> import kdsl as kd
+    >>> kd.isin(kd.asarray([[1, 2], [3, 4]]), [2, 4, 9]).tolist()
+    [[False, True], [False, True]]
+    """
+    if kind not in (None, "sort", "table"):
+        raise ValueError(f"isin: kind must be None, 'sort' or 'table', not {kind!r}")
+    dev = ops.device_of((element, test_elements))
+    x, t = _arr(element, dev), _arr(test_elements, dev).reshape(-1)
+    if t.shape[0] == 0:
+        return Array(ops.const_node(invert, dt.bool_, dev)) if x.ndim == 0 else \
+            Array(ops.movement.broadcast_node(ops.const_node(invert, dt.bool_, dev), x.shape))
+    hit = (x.reshape(x.shape + (1,)) == t).any(axis=-1)
+    return ~hit if invert else hit

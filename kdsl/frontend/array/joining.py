@@ -1,0 +1,423 @@
+"""Joining, splitting, tiling and padding: ``atleast_1d/2d/3d vstack hstack dstack column_stack split array_split
+hsplit vsplit dsplit unstack tile repeat roll pad meshgrid diff``, NumPy's names and semantics.
+
+Splits, ``unstack``, ``meshgrid`` and the broadcasts inside ``tile``/``repeat`` are zero-copy views; joins go
+through :func:`kdsl.concatenate` (one new buffer, each piece fused into the kernel that writes it).
+
+Example:
+    >>> import kdsl as kd
+    >>> a = kd.arange(6).reshape(2, 3)
+    >>> kd.vstack([a, a]).shape, kd.tile(a, (2, 1)).shape, [p.shape for p in kd.split(a, 3, axis=1)]
+    ((4, 3), (4, 3), [(2, 1), (2, 1), (2, 1)])
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.frontend.array import movement as mv
+from kdsl.frontend.array import ops
+from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.creation import asarray, full
+from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, moveaxis
+
+
+def _arr(x: Any, device: Any = None) -> Array:
+    return x if isinstance(x, Array) else asarray(x, device=device)
+
+
+def _take(a: Array, axis: int, start: int, stop: int | None, step: int = 1) -> Array:
+    """``a[..., start:stop:step, ...]`` on ``axis`` (a view)."""
+    key = (slice(None),) * axis + (slice(start, stop, step),)
+    return a[key]
+
+
+def atleast_1d(*arys: Any) -> Any:
+    """Arrays with at least one dimension (0-d ones become shape (1,)); one array for one argument."""
+    out = [_arr(a) if _arr(a).ndim >= 1 else _arr(a).reshape(1) for a in arys]
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_2d(*arys: Any) -> Any:
+    """Arrays with at least two dimensions (shape (n,) becomes (1, n))."""
+    out = [_arr(a).reshape((1,) * (2 - _arr(a).ndim) + _arr(a).shape) if _arr(a).ndim < 2 else _arr(a)
+           for a in arys]
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_3d(*arys: Any) -> Any:
+    """Arrays with at least three dimensions ((n,) -> (1, n, 1), (m, n) -> (m, n, 1))."""
+    out = []
+    for a in map(_arr, arys):
+        if a.ndim == 0:
+            a = a.reshape(1, 1, 1)
+        elif a.ndim == 1:
+            a = a.reshape(1, a.shape[0], 1)
+        elif a.ndim == 2:
+            a = a.reshape(a.shape + (1,))
+        out.append(a)
+    return out[0] if len(out) == 1 else out
+
+
+def _seq(tup: Any, name: str) -> list[Array]:
+    if isinstance(tup, Array) or not isinstance(tup, Sequence):
+        raise TypeError(f"{name} takes a sequence of arrays (a list or tuple), got {type(tup).__name__}")
+    return [_arr(x) for x in tup]
+
+
+def vstack(tup: Sequence[Any], *, dtype: Any = None) -> Array:
+    """Stack arrays row-wise (1-d arrays become rows).
+
+    >>> import kdsl as kd
+    >>> kd.vstack([kd.asarray([1, 2]), kd.asarray([3, 4])]).tolist()
+    [[1, 2], [3, 4]]
+    """
+    return concatenate([atleast_2d(x) for x in _seq(tup, "vstack")], axis=0, dtype=dtype)
+
+
+def hstack(tup: Sequence[Any], *, dtype: Any = None) -> Array:
+    """Stack arrays column-wise (1-d arrays are joined end to end).
+
+    >>> import kdsl as kd
+    >>> kd.hstack([kd.asarray([1, 2]), kd.asarray([3])]).tolist()
+    [1, 2, 3]
+    """
+    arrs = [atleast_1d(x) for x in _seq(tup, "hstack")]
+    return concatenate(arrs, axis=0 if arrs and arrs[0].ndim == 1 else 1, dtype=dtype)
+
+
+def dstack(tup: Sequence[Any]) -> Array:
+    """Stack arrays along the third axis (after making them at least 3-d)."""
+    return concatenate([atleast_3d(x) for x in _seq(tup, "dstack")], axis=2)
+
+
+def column_stack(tup: Sequence[Any]) -> Array:
+    """Stack 1-d arrays as the columns of a 2-d array (2-d arrays are joined as they are)."""
+    arrs = [x.reshape(-1, 1) if x.ndim < 2 else x for x in _seq(tup, "column_stack")]
+    return concatenate(arrs, axis=1)
+
+
+def _bounds(n: int, indices_or_sections: Any, equal: bool) -> list[tuple[int, int]]:
+    if isinstance(indices_or_sections, (int, np.integer)):
+        sections = int(indices_or_sections)
+        if sections <= 0:
+            raise ValueError("number sections must be larger than 0.")
+        if equal and n % sections:
+            raise ValueError(f"array split does not result in an equal division: {n} into {sections}")
+        each, extra = divmod(n, sections)
+        sizes = [each + 1] * extra + [each] * (sections - extra)
+        cuts = [0, *np.cumsum(sizes).tolist()]
+    else:
+        idx = [int(i) for i in indices_or_sections]
+        cuts = [0, *idx, n]
+    out = []
+    for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
+        lo2 = min(max(lo + n if lo < 0 else lo, 0), n)
+        hi2 = min(max(hi + n if hi < 0 else hi, 0), n)
+        out.append((lo2, max(hi2, lo2)))
+    return out
+
+
+def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Array]:
+    """Split into pieces (views) along ``axis``: ``n`` pieces as equal as possible (the first ones one longer),
+    or at the given indices.
+
+    >>> import kdsl as kd
+    >>> [p.tolist() for p in kd.array_split(kd.arange(5), 3)]
+    [[0, 1], [2, 3], [4]]
+    """
+    a = _arr(ary)
+    ax = mv.normalize_axis(axis, a.ndim)
+    return [_take(a, ax, lo, hi) for lo, hi in _bounds(a.shape[ax], indices_or_sections, equal=False)]
+
+
+def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Array]:
+    """Like :func:`array_split`, but ``n`` sections must divide the axis exactly (ValueError otherwise)."""
+    a = _arr(ary)
+    ax = mv.normalize_axis(axis, a.ndim)
+    return [_take(a, ax, lo, hi) for lo, hi in _bounds(a.shape[ax], indices_or_sections, equal=True)]
+
+
+def hsplit(ary: Any, indices_or_sections: Any) -> list[Array]:
+    """:func:`split` along axis 1 (axis 0 for 1-d arrays)."""
+    a = _arr(ary)
+    if a.ndim == 0:
+        raise ValueError("hsplit only works on arrays of 1 or more dimensions")
+    return split(a, indices_or_sections, axis=1 if a.ndim > 1 else 0)
+
+
+def vsplit(ary: Any, indices_or_sections: Any) -> list[Array]:
+    """:func:`split` along axis 0 of an array of at least 2 dimensions."""
+    a = _arr(ary)
+    if a.ndim < 2:
+        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
+    return split(a, indices_or_sections, axis=0)
+
+
+def dsplit(ary: Any, indices_or_sections: Any) -> list[Array]:
+    """:func:`split` along axis 2 of an array of at least 3 dimensions."""
+    a = _arr(ary)
+    if a.ndim < 3:
+        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
+    return split(a, indices_or_sections, axis=2)
+
+
+def unstack(x: Any, /, *, axis: int = 0) -> tuple[Array, ...]:
+    """The slices of ``x`` along ``axis`` (views), as a tuple (the array API standard's ``unstack``).
+
+    >>> import kdsl as kd
+    >>> [u.tolist() for u in kd.unstack(kd.arange(4).reshape(2, 2), axis=1)]
+    [[0, 2], [1, 3]]
+    """
+    a = _arr(x)
+    if a.ndim == 0:
+        raise ValueError("unstack needs an array of at least one dimension")
+    m = moveaxis(a, mv.normalize_axis(axis, a.ndim), 0)
+    return tuple(m[i] for i in range(m.shape[0]))
+
+
+def tile(A: Any, reps: Any) -> Array:  # noqa: N803 - NumPy's parameter name
+    """``A`` repeated ``reps`` times along each axis (a broadcast view, copied once by whatever reads it).
+
+    >>> import kdsl as kd
+    >>> kd.tile(kd.asarray([1, 2]), (2, 2)).tolist()
+    [[1, 2, 1, 2], [1, 2, 1, 2]]
+    """
+    a = _arr(A)
+    reps_t = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(int(r) for r in reps)
+    if any(r < 0 for r in reps_t):
+        raise ValueError(f"tile: repetitions must be non-negative, got {reps_t}")
+    nd = max(a.ndim, len(reps_t))
+    shape = (1,) * (nd - a.ndim) + a.shape
+    reps_t = (1,) * (nd - len(reps_t)) + reps_t
+    inter = tuple(v for pair in zip((1,) * nd, shape, strict=True) for v in pair)
+    big = tuple(v for pair in zip(reps_t, shape, strict=True) for v in pair)
+    return broadcast_to(a.reshape(inter), big).reshape(tuple(r * n for r, n in zip(reps_t, shape, strict=True)))
+
+
+def repeat(a: Any, repeats: Any, axis: int | None = None) -> Array:
+    """Each element repeated ``repeats`` times along ``axis`` (the flattened array when None); ``repeats`` is
+    an int or one count per element (known on the host: it decides the shape).
+
+    >>> import kdsl as kd
+    >>> kd.repeat(kd.asarray([1, 2]), 2).tolist(), kd.repeat(kd.asarray([1, 2, 3]), [0, 2, 1]).tolist()
+    ([1, 1, 2, 2], [2, 2, 3])
+    """
+    x = _arr(a)
+    if axis is None:
+        x, axis = x.reshape(-1), 0
+    ax = mv.normalize_axis(axis, x.ndim)
+    n = x.shape[ax]
+    counts = np.asarray(repeats.numpy() if isinstance(repeats, Array) else repeats)  # the result's shape
+    if counts.dtype.kind not in "iub":
+        raise TypeError(f"repeat counts must be integers, got dtype {counts.dtype}")
+    if (counts < 0).any():
+        raise ValueError("repeat counts must be non-negative")
+    if counts.ndim == 0 or counts.size == 1:
+        r = int(counts.reshape(-1)[0]) if counts.size else 0
+        return _repeat_each(x, ax, r)
+    if counts.shape != (n,):
+        raise ValueError(f"repeat: {counts.size} counts for an axis of length {n}")
+    # Runs of equal counts repeat as one broadcast piece: few pieces for typical counts.
+    pieces, start = [], 0
+    for i in range(1, n + 1):
+        if i == n or counts[i] != counts[start]:
+            if counts[start]:
+                pieces.append(_repeat_each(_take(x, ax, start, i), ax, int(counts[start])))
+            start = i
+    if not pieces:
+        return _take(x, ax, 0, 0)
+    return concatenate(pieces, axis=ax)
+
+
+def _repeat_each(x: Array, ax: int, r: int) -> Array:
+    """Every element of axis ``ax`` repeated ``r`` times in place: (.., n, 1, ..) broadcast to (.., n, r, ..)."""
+    s = x.shape
+    wide = x.reshape(s[:ax + 1] + (1,) + s[ax + 1:])
+    return broadcast_to(wide, s[:ax + 1] + (r,) + s[ax + 1:]).reshape(s[:ax] + (s[ax] * r,) + s[ax + 1:])
+
+
+def roll(a: Any, shift: Any, axis: Any = None) -> Array:
+    """Elements shifted ``shift`` places along ``axis`` (wrapping round); the flattened array when None.
+
+    >>> import kdsl as kd
+    >>> kd.roll(kd.arange(5), 2).tolist(), kd.roll(kd.arange(4).reshape(2, 2), -1, axis=(0, 1)).tolist()
+    ([3, 4, 0, 1, 2], [[3, 2], [1, 0]])
+    """
+    x = _arr(a)
+    if axis is None:
+        return roll(x.reshape(-1), shift, 0).reshape(x.shape)
+    shifts, axes = np.broadcast_arrays(np.asarray(shift), np.asarray(axis))  # NumPy broadcasts them
+    total: dict[int, int] = {}
+    for s, ax in zip(shifts.reshape(-1).tolist(), axes.reshape(-1).tolist(), strict=True):
+        k = mv.normalize_axis(int(ax), x.ndim)
+        total[k] = total.get(k, 0) + int(s)
+    for k, s in total.items():
+        n = x.shape[k]
+        if n and s % n:
+            s %= n
+            x = concatenate([_take(x, k, n - s, n), _take(x, k, 0, n - s)], axis=k)
+    return x
+
+
+def _pad_widths(pad_width: Any, ndim: int) -> list[tuple[int, int]]:
+    w = np.asarray(pad_width)
+    if w.dtype.kind not in "iu":
+        raise TypeError(f"pad_width must be integers, got {pad_width!r}")
+    try:
+        w = np.broadcast_to(w, (ndim, 2))
+    except ValueError:
+        raise ValueError(f"pad_width {pad_width!r} does not fit an array of {ndim} dimensions; use an int, "
+                         "(before, after) or one (before, after) per axis") from None
+    if (w < 0).any():
+        raise ValueError("index can't contain negative values")
+    return [(int(b), int(e)) for b, e in w]
+
+
+_PAD_MODES = ("constant", "edge", "reflect", "symmetric", "wrap", "empty")
+
+
+def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Array:
+    """NumPy's ``pad`` for the modes ``constant`` (``constant_values``), ``edge``, ``reflect``, ``symmetric``,
+    ``wrap`` and ``empty`` (zeros, like kdsl's ``empty``). Reflections are periodic views of the input: one
+    period tiled and sliced, so any pad width works.
+
+    >>> import kdsl as kd
+    >>> kd.pad(kd.asarray([1, 2, 3]), (2, 3), mode="reflect").tolist()
+    [3, 2, 1, 2, 3, 2, 1, 2]
+    >>> kd.pad(kd.asarray([[1]]), 1, constant_values=7).tolist()
+    [[7, 7, 7], [7, 1, 7], [7, 7, 7]]
+    """
+    x = _arr(array)
+    if mode not in _PAD_MODES:
+        raise ValueError(f"mode {mode!r} is not supported by kdsl's pad; use one of {', '.join(_PAD_MODES)}")
+    allowed = {"constant": {"constant_values"}, "reflect": {"reflect_type"}, "symmetric": {"reflect_type"}}
+    extra = set(kwargs) - allowed.get(mode, set())
+    if extra:
+        raise ValueError(f"unsupported keyword arguments for mode {mode!r}: {sorted(extra)}")
+    if kwargs.get("reflect_type", "even") != "even":
+        raise ValueError("kdsl's pad supports reflect_type='even' only")
+    widths = _pad_widths(pad_width, x.ndim)
+    values = np.broadcast_to(np.asarray(kwargs.get("constant_values", 0)), (x.ndim, 2)) \
+        if mode == "constant" else None
+    for ax, (before, after) in enumerate(widths):
+        if not before and not after:
+            continue
+        if mode in ("constant", "empty"):
+            fill = (0, 0) if values is None else (values[ax][0].item(), values[ax][1].item())
+            x = _pad_constant(x, ax, before, after, fill)
+        elif x.shape[ax] == 0:
+            raise ValueError(f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'")
+        else:
+            x = _pad_periodic(x, ax, before, after, mode)
+    return x
+
+
+def _block(x: Array, ax: int, n: int, value: Any) -> Array:
+    shape = x.shape[:ax] + (n,) + x.shape[ax + 1:]
+    return full(shape, value, x.dtype, x.device)
+
+
+def _pad_constant(x: Array, ax: int, before: int, after: int, fill: tuple[Any, Any]) -> Array:
+    parts = [_block(x, ax, before, _fit(fill[0], x.dtype))] if before else []
+    parts.append(x)
+    if after:
+        parts.append(_block(x, ax, after, _fit(fill[1], x.dtype)))
+    return concatenate(parts, axis=ax)
+
+
+def _fit(value: Any, d: dt.DType) -> Any:
+    """A pad value as NumPy writes it into an array of ``d`` (floats truncate into ints, as NumPy's pad does)."""
+    with np.errstate(all="ignore"):
+        return np.asarray(value).astype(d.np).item()
+
+
+def _pad_periodic(x: Array, ax: int, before: int, after: int, mode: str) -> Array:
+    """Edge/reflect/symmetric/wrap: the padded axis is a periodic sequence; tile one period and slice it."""
+    n = x.shape[ax]
+    if mode == "edge" or (mode == "reflect" and n == 1):
+        first = broadcast_to(_take(x, ax, 0, 1), x.shape[:ax] + (before,) + x.shape[ax + 1:])
+        last = broadcast_to(_take(x, ax, n - 1, n), x.shape[:ax] + (after,) + x.shape[ax + 1:])
+        return concatenate([first, x, last], axis=ax)
+    if mode == "reflect":  # x0 x1 .. x(n-1) x(n-2) .. x1 | x0 ...
+        period = concatenate([x, _take(x, ax, n - 2, 0, -1)], axis=ax)
+    elif mode == "symmetric":  # x0 .. x(n-1) x(n-1) .. x0 | x0 ...
+        period = concatenate([x, _take(x, ax, n - 1, None, -1)], axis=ax)
+    else:  # wrap
+        period = x
+    p = period.shape[ax]
+    start = (-before) % p
+    copies = math.ceil((start + before + n + after) / p)
+    reps = [1] * x.ndim
+    reps[ax] = copies
+    return _take(tile(period, tuple(reps)), ax, start, start + before + n + after)
+
+
+def meshgrid(*arrays: Any, indexing: str = "xy", sparse: bool = False, copy: bool = True) -> list[Array]:
+    """Coordinate arrays from 1-d coordinate vectors (broadcast views; ``indexing='xy'`` swaps the first two
+    axes, as NumPy does). Returns a list, as the array API standard does (NumPy 2: a tuple).
+
+    >>> import kdsl as kd
+    >>> X, Y = kd.meshgrid(kd.asarray([1, 2, 3]), kd.asarray([4, 5]))
+    >>> X.tolist(), Y.shape
+    ([[1, 2, 3], [1, 2, 3]], (2, 3))
+    """
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"indexing must be 'xy' or 'ij', not {indexing!r}")
+    dev = ops.device_of(arrays)
+    vecs = [_arr(a, dev).reshape(-1) for a in arrays]
+    nd = len(vecs)
+    out = []
+    for i, v in enumerate(vecs):
+        shape = [1] * nd
+        shape[i] = v.shape[0]
+        if indexing == "xy" and nd > 1 and i < 2:
+            shape[0], shape[1] = shape[1], shape[0]
+        out.append(v.reshape(tuple(shape)))
+    if sparse:
+        return out
+    full = ops.broadcast_shapes(*(o.shape for o in out))
+    return [broadcast_to(o, full) for o in out]
+
+
+def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> Array:
+    """The ``n``-th difference along ``axis`` (``x[1:] - x[:-1]``; ``!=`` for bool, as NumPy).
+
+    >>> import kdsl as kd
+    >>> kd.diff(kd.asarray([1, 4, 9, 16])).tolist(), kd.diff(kd.asarray([1, 4, 9, 16]), n=2).tolist()
+    ([3, 5, 7], [2, 2])
+    """
+    x = _arr(a)
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n}")
+    if n == 0:
+        return x
+    if x.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    ax = mv.normalize_axis(axis, x.ndim)
+    parts: list[Array | None] = []
+    for extra in (prepend, append):
+        if extra is None:
+            parts.append(None)
+            continue
+        e = _arr(extra, x.device)
+        if e.ndim == 0:
+            e = broadcast_to(e, x.shape[:ax] + (1,) + x.shape[ax + 1:])
+        parts.append(e)
+    if parts[0] is not None or parts[1] is not None:
+        x = concatenate([p for p in (parts[0], x, parts[1]) if p is not None], axis=ax)
+    for _ in range(n):
+        m = x.shape[ax]
+        hi, lo = _take(x, ax, 1, max(m, 1)), _take(x, ax, 0, max(m - 1, 0))
+        x = (hi != lo) if x.dtype is dt.bool_ else hi - lo
+    return x
+
+
+__all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "vstack", "hstack", "dstack", "column_stack", "split",
+           "array_split", "hsplit", "vsplit", "dsplit", "unstack", "tile", "repeat", "roll", "pad", "meshgrid",
+           "diff"]

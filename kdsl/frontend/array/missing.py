@@ -1,0 +1,52 @@
+"""What ``kd.<name>`` says when kdsl has no such name: that kdsl lacks it and, where one exists, the kdsl way.
+
+Example:
+    >>> print(missing_name("fft"))
+    module 'kdsl' has no attribute 'fft': kd.fft is not implemented yet (issue 11)
+"""
+
+from __future__ import annotations
+
+_COMPLEX = "kdsl has no complex dtypes yet (issue 10)"
+_DYNAMIC = ("its result's shape depends on the data, and kdsl arrays have shapes known before they run; "
+            "use kd.where(mask, a, b) or kd.count_nonzero")
+_HINTS: dict[str, str] = {
+    "fft": "kd.fft is not implemented yet (issue 11)",
+    "linalg": "kd.linalg is not implemented yet (issue 11); kd.matmul, kd.dot, kd.outer, kd.tensordot, "
+              "kd.vecdot and kd.trace exist",
+    "einsum": "kd.einsum is not implemented yet; use kd.tensordot, kd.matmul or kd.sum over a broadcast product",
+    "convolve": "kd.convolve is not implemented yet",
+    "correlate": "kd.correlate is not implemented yet",
+    "interp": "kd.interp is not implemented yet (it needs searchsorted)",
+    "from_dlpack": "kd.from_dlpack is not implemented yet; use kd.asarray(np.from_dlpack(x))",
+    "ndarray": "kdsl's array type is kd.Array",
+    "asnumpy": "use a.numpy() or np.asarray(a)",
+    "put": "kdsl has no scatter; use kd.where(mask, values, a) or a[key] = value",
+    "putmask": "kdsl has no scatter; use kd.where(mask, values, a)",
+    "place": "kdsl has no scatter; use kd.where(mask, values, a)",
+    "bincount": "kd.bincount is not implemented yet (it needs scatter-add)",
+    "histogram": "kd.histogram is not implemented yet (it needs scatter-add)",
+    "float_": "use kd.float32 (kdsl's default float) or kd.float64",
+    "double": "use kd.float64",
+    "single": "use kd.float32",
+    "int_": "use kd.int32 (kdsl's default int) or kd.int64",
+    "intp": "use kd.int64 (or kd.int32)",
+    "save": "use np.save(path, a.numpy())",
+    "load": "use kd.asarray(np.load(path))",
+    "savetxt": "use np.savetxt(path, a.numpy())",
+    "loadtxt": "use kd.asarray(np.loadtxt(path))",
+}
+for _name in ("complex64", "complex128", "complex_", "conj", "conjugate", "real", "imag", "angle", "iscomplex",
+              "iscomplexobj", "isreal", "isrealobj"):
+    _HINTS[_name] = _COMPLEX
+for _name in ("nonzero", "argwhere", "flatnonzero", "extract", "compress", "unique", "unique_values",
+              "unique_counts", "unique_inverse", "unique_all", "trim_zeros"):
+    _HINTS[_name] = f"kd.{_name} is not implemented: {_DYNAMIC}"
+
+
+def missing_name(name: str) -> str:
+    """The AttributeError message for ``kd.<name>``."""
+    hint = _HINTS.get(name)
+    if hint is None:
+        hint = f"kdsl does not implement {name} (docs/numpy-api.md lists what it has)"
+    return f"module 'kdsl' has no attribute {name!r}: {hint}"

@@ -1,0 +1,97 @@
+"""NumPy's dispatch protocols (NEP 13 ``__array_ufunc__``, NEP 18 ``__array_function__``), as CuPy does them:
+``np.exp(a)``, ``np.sum(a)``, ``np.concatenate([a, b])`` on kdsl arrays run kdsl's functions, lazily, on the
+device. A NumPy function kdsl lacks raises ``TypeError`` naming it: never a silent copy to the host. An
+explicit ``np.asarray(a)`` (``__array__``) still converts.
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> a = kd.asarray([1.0, 4.0, 9.0])
+    >>> type(np.sqrt(a)).__name__, np.sum(np.sqrt(a)).item(), np.concatenate([a, a]).shape
+    ('Array', 6.0, (6,))
+"""
+
+from __future__ import annotations
+
+import sys
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from kdsl.frontend.array.array import Array
+
+# ufunc.reduce / ufunc.accumulate -> the kdsl reduction that computes it.
+_REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
+           "logical_or": "any"}
+_ACCUMULATE = {"add": "cumsum"}
+# numpy.linalg functions that mean the same as kdsl's function of that name (np.linalg.diagonal and
+# np.linalg.trace take the last two axes, kd.diagonal/kd.trace NumPy's first two: not listed).
+_LINALG = {"matmul", "outer", "tensordot", "vecdot", "matrix_transpose"}
+# NumPy functions that only read metadata: answered here, nothing to compute.
+_META = {"shape": lambda a: a.shape, "ndim": lambda a: a.ndim, "size": lambda a: a.size}
+
+
+def _kdsl() -> ModuleType:
+    # The kdsl namespace (the package is imported before any of its modules, so it is always there); this
+    # module sits below it in the layers and must not import it.
+    return sys.modules["kdsl"]
+
+
+def _refuse(name: str) -> TypeError:
+    return TypeError(f"kdsl has no {name}, so NumPy's {name} cannot run on kdsl arrays (kdsl never copies to "
+                     f"the host silently); convert explicitly with np.asarray(a) to use NumPy's")
+
+
+def _with_out(result: Any, out: Any) -> Any:
+    """NumPy's ``out=``: write ``result`` into the given kdsl array(s) and return them."""
+    if out is None:
+        return result
+    outs = out if isinstance(out, tuple) else (out,)
+    if len(outs) != 1 or not isinstance(outs[0], Array):
+        raise TypeError("out= must be one kdsl Array when NumPy dispatches to kdsl (a NumPy out would mean a "
+                        "silent copy to the host); convert explicitly with np.asarray(a) first")
+    outs[0][...] = result
+    return outs[0]
+
+
+def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any:
+    """``ufunc.method(*inputs, **kwargs)`` computed by kdsl (see the module docstring)."""
+    if not all(isinstance(x, (Array, np.ndarray, np.generic, bool, int, float)) for x in inputs):
+        return NotImplemented
+    kd = _kdsl()
+    out = kwargs.pop("out", None)
+    name = ufunc.__name__
+    if method == "__call__":
+        fn = getattr(kd, name, None)
+        dtype = kwargs.pop("dtype", None)
+        if fn is None or kwargs.pop("where", True) is not True:
+            raise _refuse(f"{name} (with where=)" if fn is not None else name)
+        if kwargs:
+            raise TypeError(f"np.{name} on kdsl arrays does not take {sorted(kwargs)}")
+        if dtype is not None:
+            inputs = tuple(kd.asarray(x).astype(dtype) if not isinstance(x, (bool, int, float)) else x
+                           for x in inputs)
+        return _with_out(fn(*inputs), out)
+    table = _REDUCE if method == "reduce" else _ACCUMULATE if method == "accumulate" else {}
+    if name not in table:
+        raise _refuse(f"{name}.{method}")
+    (x,) = inputs
+    kwargs.setdefault("axis", 0)  # a ufunc reduces axis 0 unless told otherwise
+    return _with_out(getattr(kd, table[name])(x, **kwargs), out)
+
+
+def array_function(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
+    """NumPy function ``func`` on kdsl arrays, computed by kdsl's function of the same name."""
+    if not all(issubclass(t, (Array, np.ndarray)) for t in types):
+        return NotImplemented
+    name = func.__name__
+    module = getattr(func, "__module__", "") or ""
+    if name in _META and args:
+        return _META[name](args[0])
+    in_namespace = module == "numpy" or (module == "numpy.linalg" and name in _LINALG)
+    fn = getattr(_kdsl(), name, None) if in_namespace else None
+    if fn is None:
+        raise _refuse(f"{module}.{name}" if module not in ("", "numpy") else name)
+    kwargs = dict(kwargs)
+    out = kwargs.pop("out", None)
+    return _with_out(fn(*args, **kwargs), out)

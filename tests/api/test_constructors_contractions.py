@@ -1,0 +1,133 @@
+"""identity/logspace/geomspace/diag/diagonal/trace/tril/triu and tensordot/vecdot/inner/kron/cov/corrcoef
+against NumPy (empty, size-1 and strided inputs)."""
+
+import numpy as np
+import pytest
+from api_testing import numpy_kdsl_allclose, sample
+
+import kdsl as kd
+
+
+def _view(xp, shape, dtype="float32", seed=0):
+    """A non-contiguous (every other column) array of ``shape``."""
+    return xp.asarray(np.repeat(sample(shape, dtype, seed=seed), 2, axis=-1))[..., ::2]
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("fn,args", [("logspace", (0, 3, 4)), ("logspace", (-1, 1, 5, False, 2.0)),
+                                     ("geomspace", (1, 1000, 4)), ("geomspace", (-8, -1, 4)),
+                                     ("logspace", (0, 1, 0))])
+def test_log_ranges(xp, fn, args):
+    return getattr(xp, fn)(*args, dtype=xp.float32), getattr(xp, fn)(*args, dtype=xp.float64)
+
+
+def test_log_ranges_default_float32_and_identity():
+    assert kd.logspace(0, 1, 3).dtype is kd.float32 and kd.geomspace(1, 2, 3).dtype is kd.float32
+    assert np.array_equal(kd.identity(3, dtype=kd.int8).numpy(), np.identity(3, dtype=np.int8))
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("offset", [-3, -1, 0, 2, 9])
+@pytest.mark.parametrize("shape,axes", [((3, 4), (0, 1)), ((2, 3, 4), (1, 2)), ((2, 3, 4), (2, 0)),
+                                        ((0, 3), (0, 1)), ((1, 1), (0, 1))])
+def test_diagonal_and_trace(xp, offset, shape, axes):
+    a = _view(xp, shape, "int16")
+    return xp.diagonal(a, offset, *axes), xp.trace(a, offset, *axes)
+
+
+def test_diagonal_is_a_view_of_a_view():
+    a = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
+    x = kd.asarray(a)[:, ::-1, 1:].T
+    assert np.array_equal(kd.diagonal(x, 1, 0, 2).numpy(), np.diagonal(a[:, ::-1, 1:].T, 1, 0, 2))
+    with pytest.raises(ValueError):
+        kd.diagonal(kd.ones(3))
+    with pytest.raises(ValueError):
+        kd.diagonal(kd.ones((2, 2)), 0, 1, 1)
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("k", [-2, 0, 1, 5])
+@pytest.mark.parametrize("shape", [(3, 4), (2, 3, 3), (0, 2), (1, 1)])
+@pytest.mark.parametrize("dtype", ["float32", "bool", "uint8"])
+def test_tril_triu(xp, k, shape, dtype):
+    a = _view(xp, shape, dtype)
+    return xp.tril(a, k), xp.triu(a, k=k)
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("k", [-2, 0, 1])
+def test_diag(xp, k):
+    v = _view(xp, (4,), "float32")
+    return xp.diag(v, k), xp.diag(xp.diag(v, k), k), xp.diag(_view(xp, (3, 5), "int32"), k), \
+        xp.diag(xp.asarray(np.zeros(0, np.float32)), k)
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("axes,shape_b", [(0, (2,)), (1, (4, 2)), (2, (3, 4, 5)), (([0, 2], [1, 0]), (4, 2, 3)),
+                                          (([1], [2]), (2, 1, 3)), (3, (2, 3, 4))])
+def test_tensordot(xp, axes, shape_b):
+    a, b = _view(xp, (2, 3, 4), seed=1), xp.asarray(sample(shape_b, "float32", seed=2))
+    return xp.tensordot(a, b, axes=axes)
+
+
+def test_tensordot_errors():
+    with pytest.raises(ValueError, match="mismatch"):
+        kd.tensordot(kd.ones((2, 3)), kd.ones((2, 3)), axes=1)
+    with pytest.raises(ValueError):
+        kd.tensordot(kd.ones((2, 3)), kd.ones((3, 2)), axes=([0, 1], [1]))
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("dtype", ["float32", "int8", "bool"])
+@pytest.mark.parametrize("axis", [-1, -2, 1])
+def test_vecdot(xp, dtype, axis):
+    a, b = _view(xp, (3, 3), dtype), xp.asarray(sample((2, 3, 3), dtype, seed=3))
+    return xp.vecdot(a, b, axis=axis), xp.vecdot(xp.asarray(sample((0, 3), dtype)), a[0])
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("shapes", [((3,), (3,)), ((2, 3), (4, 3)), ((), (2, 2)), ((2, 1, 3), (3,))])
+def test_inner(xp, shapes):
+    return xp.inner(xp.asarray(sample(shapes[0], "float32")), xp.asarray(sample(shapes[1], "float32", seed=1)))
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("shapes", [((2,), (3,)), ((2, 2), (3, 1)), ((2, 1, 2), (3,)), ((0, 2), (2, 2))])
+def test_kron(xp, shapes):
+    return xp.kron(xp.asarray(sample(shapes[0], "int32")), xp.asarray(sample(shapes[1], "int32", seed=1)))
+
+
+def _ref(fn, *args, **kwargs):
+    return getattr(np, fn)(*args, **kwargs).astype(np.float32)  # kdsl keeps float32 (NumPy: float64)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy warns on ddof >= n (kdsl gives the same inf/NaN)
+@pytest.mark.parametrize("kwargs", [{}, {"rowvar": False}, {"bias": True}, {"ddof": 0}, {"ddof": 3}])
+@pytest.mark.parametrize("shape", [(3, 5), (1, 4), (5,)])
+def test_cov(kwargs, shape):
+    a = sample(shape, "float32", special=False)
+    got = kd.cov(kd.asarray(np.repeat(a, 2, axis=-1))[..., ::2], **kwargs)
+    assert got.dtype is kd.float32
+    np.testing.assert_allclose(got.numpy(), _ref("cov", a, **kwargs), rtol=1e-5, atol=1e-6)
+
+
+def test_cov_with_y_and_float64_and_errors():
+    a, b = sample((2, 6), "float64", special=False), sample((6,), "float64", special=False, seed=1)
+    got = kd.cov(kd.asarray(a), kd.asarray(b))
+    assert got.dtype is kd.float64
+    np.testing.assert_allclose(got.numpy(), np.cov(a, b), rtol=1e-12)
+    with pytest.raises(TypeError, match="weights"):
+        kd.cov(kd.asarray(a), fweights=[1] * 6)
+    with pytest.raises(ValueError, match="dimensions"):
+        kd.cov(kd.ones((2, 2, 2)))
+
+
+@pytest.mark.parametrize("rowvar", [True, False])
+@pytest.mark.parametrize("shape", [(3, 5), (5,), (2, 2)])
+def test_corrcoef(rowvar, shape):
+    a = sample(shape, "float32", special=False)
+    got = kd.corrcoef(kd.asarray(a), rowvar=rowvar)
+    np.testing.assert_allclose(got.numpy(), _ref("corrcoef", a, rowvar=rowvar), rtol=1e-5, atol=1e-6)
+    y = sample(shape, "float32", special=False, seed=2)
+    np.testing.assert_allclose(kd.corrcoef(kd.asarray(a), kd.asarray(y), rowvar=rowvar).numpy(),
+                               _ref("corrcoef", a, y, rowvar=rowvar), rtol=1e-5, atol=1e-6)

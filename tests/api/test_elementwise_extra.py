@@ -1,0 +1,136 @@
+"""signbit, copysign, hypot, logaddexp, nextafter, nan_to_num, isclose/allclose/array_equal, count_nonzero,
+isin against NumPy (NaN, inf, -0.0, empty, size-1 and strided inputs)."""
+
+import numpy as np
+import pytest
+from api_testing import FLOATS, NUMERIC, numpy_kdsl_allclose, sample
+
+import kdsl as kd
+
+SHAPES = [(0,), (1,), (5, 8), (2, 1, 9)]
+SPECIAL = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1.0, -1.0, 2.5, -3.25, 1e-3, 7.0, -7.0], np.float32)
+
+
+def _strided(xp, data):
+    """A non-contiguous view of ``data`` (every other element of the last axis)."""
+    a = xp.asarray(np.repeat(data, 2, axis=-1))
+    return a[..., ::2]
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("dtype", NUMERIC)
+@pytest.mark.parametrize("shape", SHAPES)
+def test_signbit(xp, dtype, shape):
+    return xp.signbit(_strided(xp, sample(shape, dtype)))
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_signbit_of_signed_zeros_and_infinities(xp, dtype):
+    return xp.signbit(xp.asarray(SPECIAL[1:].astype(dtype)))  # -NaN's sign bit is not read (documented)
+
+
+@numpy_kdsl_allclose(rtol=1e-5)  # float16 takes RTOL's 2e-3: its ulp; exp/log1p of float64 run in float32
+@pytest.mark.parametrize("dtype", FLOATS + ["int16"])
+@pytest.mark.parametrize("fn", ["copysign", "hypot", "logaddexp"])
+def test_binary_float_functions(xp, fn, dtype):
+    a = sample((7, 12), dtype, seed=1)
+    b = np.broadcast_to(SPECIAL.astype(dtype) if dtype in FLOATS else sample((12,), dtype), (7, 12))
+    return getattr(xp, fn)(xp.asarray(a), xp.asarray(b))
+
+
+@numpy_kdsl_allclose(rtol=1e-5)
+@pytest.mark.parametrize("fn", ["copysign", "hypot", "logaddexp"])
+@pytest.mark.parametrize("shape", [(0, 3), (1, 1), (3, 4)])
+def test_binary_float_functions_with_scalars_and_views(xp, fn, shape):
+    a = xp.asarray(sample(shape, "float32", seed=2)).T
+    return getattr(xp, fn)(a, -0.0), getattr(xp, fn)(2.0, a)
+
+
+def test_hypot_does_not_overflow_or_underflow():
+    a = np.array([3e30, 3e-30, 1e38, 0.0], np.float32)
+    got = kd.hypot(kd.asarray(a), kd.asarray(a * (4 / 3))).numpy()
+    np.testing.assert_allclose(got, np.hypot(a, a * (4 / 3)), rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_nextafter_is_bit_exact(dtype):
+    f = np.finfo(dtype)
+    rng = np.random.default_rng(3)
+    with np.errstate(over="ignore"):  # float16/32 overflow to inf: fine, inf is a case too
+        wide = (rng.standard_normal(300) * 10.0 ** rng.integers(-40, 40, 300)).astype(dtype)
+    x = np.concatenate([wide,
+                        np.array([0, -0.0, 1, 0.75, np.inf, -np.inf, np.nan, f.max, -f.max, f.smallest_normal,
+                                  f.smallest_subnormal, -f.smallest_subnormal, f.smallest_normal * 3,
+                                  f.smallest_normal * 2 ** (f.nmant + 1), 2.0 ** -3], dtype)])
+    y = np.concatenate([rng.standard_normal(300).astype(dtype), np.array(
+        [1, -1, 0, 1, 0, np.inf, 1, np.inf, 0, 0, 0, 1, -1, 0, 0], dtype)])
+    for a, b in ((x, y), (x, -y), (x, x)):
+        with np.errstate(all="ignore"):
+            expected = np.nextafter(a, b)
+        got = kd.nextafter(kd.asarray(a), kd.asarray(b)).numpy()
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(got.view(f"u{got.itemsize}"), expected.view(f"u{got.itemsize}"))
+
+
+@numpy_kdsl_allclose()
+def test_nextafter_with_a_scalar_and_a_view(xp):
+    a = xp.asarray(np.linspace(-2, 2, 12, dtype=np.float32).reshape(3, 4)).T
+    return xp.nextafter(a, 0.0), xp.nextafter(a, float("inf"))
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int8"])
+def test_nan_to_num(xp, dtype):
+    a = xp.asarray(SPECIAL.astype(dtype) if dtype in FLOATS else sample((6,), dtype))
+    return xp.nan_to_num(a), xp.nan_to_num(a, nan=-1.5, posinf=9.0, neginf=-9.0)
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("equal_nan", [False, True])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+def test_isclose(xp, dtype, equal_nan):
+    a = SPECIAL.astype(dtype) if dtype in FLOATS else sample((12,), dtype)
+    b = a.copy()
+    b[5:] = b[5:] * (1 + np.array([1e-6, 1e-3, 0, -1e-6, 2e-5, 1e-7, 0], dtype=np.float32)).astype(dtype)
+    m = np.stack([a, b[::-1], b])
+    return xp.isclose(xp.asarray(m), xp.asarray(b), equal_nan=equal_nan), \
+        xp.isclose(xp.asarray(m), xp.asarray(b), rtol=1e-3, atol=0.1, equal_nan=equal_nan)
+
+
+def test_allclose_and_array_equal_are_lazy_booleans():
+    a = np.array([[1.0, np.nan], [np.inf, -0.0]], np.float32)
+    x = kd.asarray(a)
+    for got, expected in [(kd.allclose(x, a), np.allclose(a, a)),
+                          (kd.allclose(x, a, equal_nan=True), np.allclose(a, a, equal_nan=True)),
+                          (kd.allclose(x, a + 1e-6), np.allclose(a, a + 1e-6)),
+                          (kd.array_equal(x, a), np.array_equal(a, a)),
+                          (kd.array_equal(x, a, equal_nan=True), np.array_equal(a, a, equal_nan=True)),
+                          (kd.array_equal(x, x.T), np.array_equal(a, a.T)),
+                          (kd.array_equal(x, x[0]), np.array_equal(a, a[0])),
+                          (kd.array_equal(kd.zeros(0), kd.zeros(0)), True)]:
+        assert isinstance(got, kd.Array) and got.shape == () and got.dtype is kd.bool
+        assert bool(got) == bool(expected)
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float32"])
+@pytest.mark.parametrize("axis", [None, 0, -1, (0, 1)])
+def test_count_nonzero(xp, dtype, axis):
+    a = xp.asarray(sample((4, 6), dtype, seed=4))[:, 1::2]
+    out = xp.count_nonzero(a, axis=axis)
+    return xp.asarray(out).astype(xp.int64)  # NumPy returns a Python int for axis=None
+
+
+def test_count_nonzero_keepdims_and_empty():
+    a = kd.zeros((0, 3))
+    assert kd.count_nonzero(a, axis=0).tolist() == [0, 0, 0] and int(kd.count_nonzero(a)) == 0
+    assert kd.count_nonzero(kd.eye(3), axis=1, keepdims=True).shape == (3, 1)
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("invert", [False, True])
+@pytest.mark.parametrize("test", [[2, 4, 9], [], [[0]], [-0.0, float("nan")]])
+def test_isin(xp, test, invert):
+    a = xp.asarray(np.array([[1, 2, 0], [4, 4, -1]], np.float32)).T
+    return xp.isin(a, xp.asarray(np.array(test, np.float32)), invert=invert)

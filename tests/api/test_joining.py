@@ -1,0 +1,177 @@
+"""Joining, splitting, tiling, padding, meshgrid and diff against NumPy (empty, size-1 and strided inputs)."""
+
+import numpy as np
+import pytest
+from api_testing import numpy_kdsl_allclose, sample
+
+import kdsl as kd
+
+
+def _data(xp, shape, dtype="float32", strided=False, seed=0):
+    a = sample(shape, dtype, seed=seed)
+    if strided:  # the same values as a non-contiguous view
+        return xp.asarray(np.repeat(a, 2, axis=-1))[..., ::2]
+    return xp.asarray(a)
+
+
+SHAPES = [(0, 3), (1, 1), (2, 5), (3, 4, 2)]
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("fn", ["vstack", "hstack", "dstack", "column_stack"])
+@pytest.mark.parametrize("shape", [(3,), (1, 1), (2, 5), (2, 3, 2)])
+@pytest.mark.parametrize("strided", [False, True])
+def test_stacks(xp, fn, shape, strided):
+    a = _data(xp, shape, strided=strided)
+    b = _data(xp, shape, "int16", seed=1)
+    return getattr(xp, fn)([a, b, a])
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("fn", ["atleast_1d", "atleast_2d", "atleast_3d"])
+def test_atleast(xp, fn):
+    f32 = xp.float32
+    one = getattr(xp, fn)(xp.asarray(np.float32(2.0)))
+    many = getattr(xp, fn)(xp.asarray(np.float32(2.0)), xp.ones(3, dtype=f32), xp.ones((2, 3), dtype=f32),
+                           xp.ones((1, 2, 3, 1), dtype=f32))
+    return [one, *many]
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("fn,arg,axis", [("split", 2, 1), ("split", [1, -1, 9], 0), ("array_split", 3, -1),
+                                         ("array_split", [0, 0, 2], 1), ("array_split", 4, 0)])
+@pytest.mark.parametrize("strided", [False, True])
+def test_splits(xp, fn, arg, axis, strided):
+    return list(getattr(xp, fn)(_data(xp, (3, 4, 5), strided=strided), arg, axis=axis))
+
+
+@numpy_kdsl_allclose()
+def test_h_v_dsplit(xp):
+    a = _data(xp, (4, 6, 2))
+    return [*xp.hsplit(a, 3), *xp.vsplit(a, [1]), *xp.dsplit(a, 2), *xp.hsplit(a[0, :, 0], 2)]
+
+
+@pytest.mark.parametrize("fn,args", [("split", (kd.ones(5), 2)), ("vsplit", (kd.ones(4), 2)),
+                                     ("dsplit", (kd.ones((2, 2)), 2)), ("array_split", (kd.ones(3), 0))])
+def test_split_errors(fn, args):
+    with pytest.raises(ValueError):
+        getattr(kd, fn)(*args)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_unstack(axis):
+    a = sample((2, 3, 4), "int32")
+    got = kd.unstack(kd.asarray(a), axis=axis)
+    assert isinstance(got, tuple)
+    expected = [np.take(a, i, axis=axis) for i in range(a.shape[axis])]
+    assert len(got) == len(expected)
+    assert all(np.array_equal(g.numpy(), e) for g, e in zip(got, expected, strict=True))
+    with pytest.raises(ValueError):
+        kd.unstack(kd.asarray(1.0))
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("reps", [2, (2, 1), (1, 3, 2), (0, 2), (2, 1, 1, 2)])
+@pytest.mark.parametrize("shape", [(3,), (2, 3), (0, 2)])
+@pytest.mark.parametrize("strided", [False, True])
+def test_tile(xp, reps, shape, strided):
+    return xp.tile(_data(xp, shape, "int8", strided=strided), reps)
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("repeats,axis", [(2, None), (3, 0), (0, 1), ([1, 0, 2], 1), ([2, 2, 1], -1),
+                                          (np.array([1, 3]), 0)])
+@pytest.mark.parametrize("strided", [False, True])
+def test_repeat(xp, repeats, axis, strided):
+    a = _data(xp, (2, 3), "float32", strided=strided)
+    return xp.repeat(a, repeats, axis=axis)
+
+
+def test_repeat_errors():
+    with pytest.raises(ValueError, match="counts"):
+        kd.repeat(kd.ones(3), [1, 2])
+    with pytest.raises(ValueError, match="non-negative"):
+        kd.repeat(kd.ones(3), -1)
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("shift,axis", [(2, None), (-7, None), (1, 0), (5, -1), ((1, -2), (0, 1)),
+                                        (3, (0, 0)), (0, 1)])
+@pytest.mark.parametrize("shape", [(3, 4), (1, 5), (0, 3)])
+def test_roll(xp, shift, axis, shape):
+    return xp.roll(_data(xp, shape, "int32", strided=True), shift, axis=axis)
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "symmetric", "wrap"])
+@pytest.mark.parametrize("width", [2, (1, 3), ((0, 1), (4, 7)), ((9, 0), (0, 0))])
+@pytest.mark.parametrize("shape", [(3, 4), (1, 2), (2, 1)])
+def test_pad(xp, mode, width, shape):
+    return xp.pad(_data(xp, shape, "float32", strided=True), width, mode=mode)
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("values", [0, -1.5, (1, 2), ((1, 2), (3, 4))])
+@pytest.mark.parametrize("dtype", ["float32", "int16", "uint8"])
+def test_pad_constant_values(xp, values, dtype):
+    return xp.pad(_data(xp, (2, 3), dtype), ((1, 1), (2, 0)), constant_values=values)
+
+
+@numpy_kdsl_allclose()
+def test_pad_empty_and_empty_arrays(xp):
+    f32 = xp.float32
+    return xp.pad(xp.ones((0, 2), dtype=f32), 1), xp.pad(xp.ones(2, dtype=f32), 0), \
+        xp.pad(xp.ones(2, dtype=f32), 1, mode="empty").shape  # NumPy leaves "empty" padding uninitialised
+
+
+def test_pad_errors():
+    with pytest.raises(ValueError, match="empty axis"):
+        kd.pad(kd.ones((0, 2)), 1, mode="reflect")
+    with pytest.raises(ValueError, match="mode"):
+        kd.pad(kd.ones(2), 1, mode="median")
+    with pytest.raises(ValueError, match="negative"):
+        kd.pad(kd.ones(2), -1)
+    with pytest.raises(ValueError, match="keyword"):
+        kd.pad(kd.ones(2), 1, mode="edge", constant_values=3)
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("indexing", ["xy", "ij"])
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_meshgrid(xp, indexing, sparse, n):
+    vecs = [xp.asarray(sample((k + 2,), "float32", seed=k)) for k in range(n)]
+    return list(xp.meshgrid(*vecs, indexing=indexing, sparse=sparse))
+
+
+def test_meshgrid_returns_a_list():
+    assert isinstance(kd.meshgrid(kd.ones(2), kd.ones(3)), list)
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("n", [0, 1, 2, 5])
+@pytest.mark.parametrize("axis", [0, -1])
+@pytest.mark.parametrize("dtype", ["float32", "int16", "uint8", "bool"])
+def test_diff(xp, n, axis, dtype):
+    return xp.diff(_data(xp, (3, 4), dtype, strided=True), n=n, axis=axis)
+
+
+@numpy_kdsl_allclose()
+def test_diff_prepend_append(xp):
+    a = _data(xp, (2, 3), "float32")
+    f32 = xp.float32
+    return xp.diff(a, prepend=np.float32(0.5), append=xp.ones((2, 2), dtype=f32)), xp.diff(xp.ones(0, dtype=f32)), \
+        xp.diff(xp.ones((2, 0), dtype=f32), axis=0)
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("source,destination", [(0, -1), ((0, 2), (2, 0)), ((), ()), ([1, 0], [0, 2])])
+def test_moveaxis_takes_tuples(xp, source, destination):
+    return xp.moveaxis(_data(xp, (2, 3, 4), "int8", strided=True), source, destination)
+
+
+def test_moveaxis_errors():
+    with pytest.raises(ValueError, match="same number"):
+        kd.moveaxis(kd.ones((2, 3)), (0, 1), (0,))
+    with pytest.raises(ValueError, match="repeated"):
+        kd.moveaxis(kd.ones((2, 3)), (0, 0), (0, 1))

@@ -70,7 +70,10 @@ class ExprRenderer:
         key = (e, idx)
         hit = self.cache.get(key)
         if hit is None:
-            hit = self.cache[key] = self._emit(e.dtype.glsl_compute, self._code(e, shape, idx))
+            ctype = e.dtype.glsl_compute
+            if e.dtype.is_float and _cancels(e):  # drivers fold x - x to 0 unless told the op is exact
+                ctype = f"precise {ctype}"
+            hit = self.cache[key] = self._emit(ctype, self._code(e, shape, idx))
         return hit
 
     def _code(self, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...]) -> str:
@@ -121,6 +124,17 @@ class ExprRenderer:
         wrapped = self._emit("int", f"int(clamp(({row} < {kind}(0)) ? {row} + {kind}({n}) : {row}, "
                                     f"{kind}(0), {kind}({n - 1})))")
         return self.value(src, src_shape, (wrapped,) + idx[k:])
+
+
+def _cancels(e: Expr) -> bool:
+    """``x - x`` or ``x + (-x)``: 0 in algebra, NaN in IEEE arithmetic when x is NaN or inf. Shader compilers
+    (Mesa's NIR, seen on lavapipe) fold them to 0 unless the result is declared ``precise``."""
+    if e.op == "sub":
+        return e.srcs[0] is e.srcs[1]
+    if e.op == "add":
+        a, b = e.srcs
+        return (b.op == "neg" and b.srcs[0] is a) or (a.op == "neg" and a.srcs[0] is b)
+    return False
 
 
 def expr_dtype(e: Expr) -> dt.DType:

@@ -263,8 +263,10 @@ def _epilogue_source(node: Node, keep: set[int], consumers: dict[int, list[Node]
                 found.append((s, r))
             elif s.is_elementwise and s.id not in keep:
                 stack.append(s)
+    # The epilogue sees the reduction only as its accumulator at the output's own position: any other view of
+    # it (``M / M.reshape(-1)[::4].reshape(-1, 1)`` reads other positions) keeps the reduction stored.
     found = [(s, r) for s, r in found if s.id not in remapped and r.id not in remapped
-             and all(c.id in seen or c is node for c in consumers.get(r.id, ()))
+             and all(c is s or (c.op != "view" and (c.id in seen or c is node)) for c in consumers.get(r.id, ()))
              and all(c.id in seen or c is node for c in consumers.get(s.id, ()))]
     return found[0] if len(found) == 1 else None
 

@@ -1,0 +1,30 @@
+"""Wrong answers found by porting NumPy code, each fixed in the scheduler or the renderer."""
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+
+
+def test_reduction_read_at_other_positions_is_not_an_epilogue():
+    """``M / diag(M)``: the division reads the matmul at its own position and, through a strided view, at the
+    diagonal. Absorbing it as the matmul's epilogue inlined the reduction and failed (or read wrong values)."""
+    m = np.arange(9, dtype=np.float32).reshape(3, 3) / 10 + np.eye(3, dtype=np.float32)
+    M = kd.asarray(m) @ kd.asarray(m)
+    d = M.reshape(-1)[::4]
+    mm = m @ m
+    dn = mm.reshape(-1)[::4]
+    np.testing.assert_allclose((M / d.reshape(-1, 1) / d.reshape(1, -1)).numpy(),
+                               mm / dn.reshape(-1, 1) / dn.reshape(1, -1), rtol=1e-5)
+    np.testing.assert_allclose((M * 0.5 / kd.sqrt(d).reshape(-1, 1)).numpy(), mm * 0.5 / np.sqrt(dn).reshape(-1, 1),
+                               rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_x_minus_x_is_nan_for_nan_and_inf(dtype):
+    """A shader compiler may fold ``x - x`` to 0; IEEE (and NumPy) give NaN for NaN and inf."""
+    h = np.array([np.nan, np.inf, -np.inf, 1.5, -0.0], dtype)
+    x = kd.asarray(h)
+    with np.errstate(invalid="ignore"):
+        for got, want in [(x - x, h - h), (x + (-x), h + (-h)), ((x * 2) - (x * 2), (h * 2) - (h * 2))]:
+            np.testing.assert_array_equal(got.numpy(), want)

@@ -133,9 +133,10 @@ class Device:
         self.partials = 512 * 256 if cpu else 0
         self.max_push_words = min(32, info.get("max_push_constants_size", 128) // 4)
         # Storage buffers one generated kernel may bind (its output included); the scheduler cuts fusion to
-        # stay within it. Vulkan guarantees 4; lavapipe allows 32.
+        # stay within it. Vulkan guarantees 4; lavapipe allows 32; NVIDIA reports millions, and a kernel reading
+        # more than 64 arrays gains nothing from one launch, so 64 at most.
         self.max_buffers = max(4, min(int(info.get("max_per_stage_storage_buffers", 4)),
-                                      int(info.get("max_descriptor_set_storage_buffers", 4))))
+                                      int(info.get("max_descriptor_set_storage_buffers", 4)), 64))
         # Loop iterations one invocation may run, all loops together: lavapipe stops an invocation after ~65 535
         # (llvmpipe's loop limiter) and GPU drivers may have watchdogs, so every device gets the safe value.
         self.loop_budget = 60000

@@ -70,7 +70,9 @@ def test_nextafter_is_bit_exact(dtype):
             expected = np.nextafter(a, b)
         got = kd.nextafter(kd.asarray(a), kd.asarray(b)).numpy()
         assert got.dtype == expected.dtype
-        np.testing.assert_array_equal(got.view(f"u{got.itemsize}"), expected.view(f"u{got.itemsize}"))
+        nan = np.isnan(expected)  # NaN payloads are not specified (NVIDIA's float16 NaN differs from NumPy's)
+        assert (np.isnan(got) == nan).all()
+        np.testing.assert_array_equal(got[~nan].view(f"u{got.itemsize}"), expected[~nan].view(f"u{got.itemsize}"))
 
 
 @numpy_kdsl_allclose()

@@ -48,7 +48,8 @@ def _wrapped(value: str, index_dtype: dt.DType, n: int, mode: str) -> list[str]:
     cast = render_cast(value, index_dtype, dt.int64 if wide else dt.int32)
     lines = [f"{t} gi = {cast};"]
     if mode == "wrap":
-        lines.append(f"gi = ((gi % {lit}) + {lit}) % {lit};")
+        # GLSL's % is undefined for negative operands (NVIDIA differs from lavapipe): reduce |gi| instead
+        lines.append(f"gi = (gi < {t}(0)) ? {t}({lit} - 1) - ((-gi - {t}(1)) % {lit}) : gi % {lit};")
     elif mode == "raise":  # negative indices count from the end (checked on the host before the launch)
         lines.append(f"if (gi < {t}(0)) gi += {lit};")
     lines.append(f"int g = int(clamp(gi, {t}(0), {t}({lit} - 1)));")

@@ -38,10 +38,11 @@ _SIGNED_MOD = """T kd_mod_S(T a, T b) {
 _UNSIGNED_FLOORDIV = "T kd_floordiv_S(T a, T b) { return b == Z ? Z : a / b; }"
 _UNSIGNED_MOD = "T kd_mod_S(T a, T b) { return b == Z ? Z : a % b; }"
 # NumPy's npy_divmod for floats (mod takes the divisor's sign; the quotient is floored and corrected).
+# ``precise``: GPU compilers may contract and reassociate (NVIDIA turned inf // 1.0 into inf); these need IEEE.
 _FLOAT_FLOORDIV = """T kd_floordiv_S(T a, T b) {
     if (b == Z) return a / b;
-    T m = (isinf(b) && !isinf(a)) ? a : a - b * kd_trunc_S(a / b);
-    T q = (a - m) / b;
+    precise T m = (isinf(b) && !isinf(a)) ? a : a - b * kd_trunc_S(a / b);
+    precise T q = (a - m) / b;
     if (m != Z && ((b < Z) != (m < Z))) q -= O;
     if (q == Z) return kd_copysign_S(Z, a / b);
     T f = floor(q);
@@ -50,7 +51,7 @@ _FLOAT_FLOORDIV = """T kd_floordiv_S(T a, T b) {
 }"""
 _FLOAT_MOD = """T kd_mod_S(T a, T b) {
     if (b == Z) return (a - a) / (b - b);
-    T m = (isinf(b) && !isinf(a)) ? a : a - b * kd_trunc_S(a / b);
+    precise T m = (isinf(b) && !isinf(a)) ? a : a - b * kd_trunc_S(a / b);
     if (m != Z) { if ((b < Z) != (m < Z)) m += b; } else { m = (b < Z) ? -Z : Z; }
     return m;
 }"""

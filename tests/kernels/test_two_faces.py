@@ -86,8 +86,10 @@ def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def _close(got: np.ndarray, ref: np.ndarray, rtol: float, what: str) -> None:
-    """Within rtol relatively or, in float32, 1.2e-7 absolutely (lavapipe's float32 log near 1, sin near pi);
-    values that are 0 or inf in NumPy must match exactly, -0.0 included."""
+    """Within rtol relatively or, in float32, 1.2e-7 absolutely (lavapipe's float32 log near 1, sin near pi;
+    GPU drivers' float32 built-ins are absolute-error approximations: 1e-6 measured on NVIDIA, where Vulkan
+    itself promises only 2**-11 for sin/cos); values that are 0 or inf in NumPy must match exactly, -0.0
+    included."""
     tiny = np.finfo(got.dtype).tiny
     exact = ~np.isfinite(ref) | (ref == 0)
     assert np.array_equal(got[exact], ref[exact], equal_nan=True), \
@@ -95,7 +97,8 @@ def _close(got: np.ndarray, ref: np.ndarray, rtol: float, what: str) -> None:
     assert np.array_equal(np.signbit(got[ref == 0]), np.signbit(ref[ref == 0])), f"{what}: the sign of zero"
     with np.errstate(all="ignore"):
         err = np.abs(got - ref) / np.maximum(np.abs(ref), tiny)
-    atol = 1.2e-7 if got.dtype == np.float32 else 0.0
+    cpu = kd.device().info.get("device_type") == "cpu"
+    atol = (1.2e-7 if cpu else 1e-6) if got.dtype == np.float32 else 0.0
     with np.errstate(all="ignore"):
         bad = ~exact & ~(err <= rtol) & ~(np.abs(got.astype(np.float64) - ref) <= atol)
     assert not bad.any(), f"{what}: {got[bad][:4]} vs NumPy {ref[bad][:4]} at inputs with error {err[bad][:4]}"

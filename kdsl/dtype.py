@@ -275,46 +275,6 @@ def op_signature(name: str, operands: list[Any]) -> tuple[DType, list[DType]]:
     return out, [k if isinstance(k, DType) else scalar_dtype(k) for k in operands]
 
 
-# Float functions GLSL has only for float: (name -> GLSL template of x).
-_FLOAT_FUNCS = {
-    "exp": "exp({0})", "exp2": "exp2({0})", "log": "log({0})", "log2": "log2({0})",
-    "log10": "(log2({0}) * 0.30102999566398120)", "log1p": "kd_log1p_f({0})", "expm1": "kd_expm1_f({0})",
-    "sin": "sin({0})", "cos": "cos({0})", "tan": "tan({0})",
-    # lavapipe's asin/acos are ~3e-4 off; forms on the one-argument atan are float32-accurate. NaN guards:
-    # GLSL leaves NaN and out-of-domain inputs undefined, NumPy returns NaN.
-    "arcsin": "(abs({0}) <= 1.0 ? kd_atan2_f({0}, sqrt((1.0 - {0}) * (1.0 + {0}))) : _NAN_)",
-    "arccos": "(abs({0}) <= 1.0 ? kd_atan2_f(sqrt((1.0 - {0}) * (1.0 + {0})), {0}) : _NAN_)",
-    "arctan": "kd_atan_f({0})", "sinh": "kd_copysign_f(sinh({0}), {0})", "cosh": "cosh({0})",
-    "tanh": "(isnan({0}) ? {0} : tanh(clamp({0}, -15.0, 15.0)))",
-    "arcsinh": "kd_copysign_f(asinh({0}), {0})", "arccosh": "({0} >= 1.0 ? acosh({0}) : _NAN_)",
-    "arctanh": "(abs({0}) < 1.0 ? kd_copysign_f(atanh({0}), {0}) "
-               ": (abs({0}) == 1.0 ? ({0} > 0.0 ? _INF_ : -_INF_) : _NAN_))",
-    "sigmoid": "(1.0 / (1.0 + exp(-({0}))))",
-}
-# float64 versions: kdsl.codegen.fp64's kd_<name>_d (spelled as in GLSL where the names differ).
-_FP64 = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2", "arcsinh": "asinh",
-         "arccosh": "acosh", "arctanh": "atanh"}
-# Functions GLSL has for float and double alike.
-_ANY_FLOAT = {
-    "sqrt": "sqrt({0})", "rsqrt": "inversesqrt({0})", "floor": "floor({0})", "ceil": "ceil({0})",
-    "trunc": "trunc({0})", "rint": "roundEven({0})", "abs": "abs({0})", "isnan": "isnan({0})",
-    "isinf": "isinf({0})", "isfinite": "!(isnan({0}) || isinf({0}))",
-}
-_INFIX = {"add": "+", "sub": "-", "mul": "*", "div": "/", "eq": "==", "ne": "!=", "lt": "<", "le": "<=",
-          "gt": ">", "ge": ">="}
-_BOOL_INFIX = {"add": "||", "mul": "&&", "and": "&&", "or": "||", "xor": "^^", "eq": "==", "ne": "!=",
-               "maximum": "||", "minimum": "&&"}
-_INT_INFIX = {"and": "&", "or": "|", "xor": "^"}
-_COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
-# Ops whose result of in-range operands is in range: no narrowing needed.
-_NO_NARROW = {"copy", "where", "maximum", "minimum", "and", "or", "xor", "abs_u", "sign"}
-
-UNARY = tuple(_FLOAT_FUNCS) + tuple(_ANY_FLOAT) + ("neg", "sign", "square", "reciprocal", "not", "invert")
-BINARY = tuple(_INFIX) + ("floordiv", "mod", "pow", "maximum", "minimum", "arctan2", "and", "or", "xor",
-                          "land", "lor", "lxor", "shl", "shr")
-TERNARY = ("where",)
-
-
 def promote(*dtypes: DType) -> DType:
     """NumPy's promotion of array dtypes. ``promote(int8, uint8) -> int16``."""
     return as_dtype(functools.reduce(np.promote_types, (d.np for d in dtypes)))

@@ -52,7 +52,8 @@ _FLOAT_FLOORDIV = """T kd_floordiv_S(T a, T b) {
 _FLOAT_MOD = """T kd_mod_S(T a, T b) {
     if (b == Z) return (a - a) / (b - b);
     precise T m = (isinf(b) && !isinf(a)) ? a : a - b * kd_trunc_S(a / b);
-    if (m != Z) { if ((b < Z) != (m < Z)) m += b; } else { m = (b < Z) ? -Z : Z; }
+    // a zero takes the divisor's sign; copysign on the bits, since compilers may fold -0.0 into 0.0
+    if (m != Z) { if ((b < Z) != (m < Z)) m += b; } else { m = kd_copysign_S(Z, b); }
     return m;
 }"""
 # Round half to even without roundEven (lavapipe's double roundEven truncates). x - floor(x) is exact.

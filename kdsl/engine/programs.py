@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+import kdsl.runtime as rt
 from kdsl.codegen import elementwise, gather, matmul, reduce, scan, sort
 from kdsl.engine.state import state
 from kdsl.ir.kernels import (
@@ -143,8 +144,6 @@ class Batches:
     def _record(self, key: tuple[Any, ...], versions: tuple[int, ...], hit: tuple[Any, tuple[int, ...]] | None,
                 dispatches: list[tuple[list[Any], np.ndarray]], launched: list[Program], level: int) -> None:
         """Record ``dispatches`` (into this key's stale sequence, the oldest one, or a new one) and run them."""
-        import kdsl.runtime as rt
-
         t0 = time.perf_counter()
         if level:
             seq = self.device.manager.sequence(total_timestamps=len(dispatches) + 1)

@@ -13,7 +13,7 @@ import threading
 import weakref
 
 from . import lifetime
-from .instance import FeatureChain, Instance, device_extensions, device_info
+from .instance import FeatureChain, Instance, device_extensions, device_info, queue_families
 from .pipeline import PipelineCache
 from .vk import check, cstrings, ffi, lib, new, track, vulkan
 
@@ -237,8 +237,6 @@ def _spin_ns(device_type: str) -> int:
 
 
 def _choose_families(physical, family_indices: list[int]) -> list[int]:
-    from .instance import queue_families
-
     families = queue_families(physical)
     if not family_indices:
         compute = [i for i, f in enumerate(families) if f["compute"]]

@@ -19,6 +19,7 @@ from .algorithm import Algorithm
 from .buffer import Buffer
 from .image import Image
 from .memory import Memory, Tensor
+from .shaders import mult_spirv
 from .vk import WHOLE_SIZE, ffi, lib, new, vulkan
 
 A, S = vulkan, vulkan  # access flags and stage flags live in the same module; the aliases read better below
@@ -249,8 +250,6 @@ class OpMult(OpAlgoDispatch):
             raise RuntimeError("OpMult multiplies float32 tensors; convert the data to float32")
         if not isinstance(algorithm, Algorithm):
             raise TypeError(f"OpMult takes a kp.Algorithm, not {type(algorithm).__name__}")
-        from .shaders import mult_spirv
-
         algorithm.rebuild(mems, mult_spirv(), (mems[2].size(), 1, 1))
         super().__init__(algorithm)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 
+from .compiler import compile_source
+
 MULT_GLSL = """#version 450
 layout(local_size_x = 1) in;
 layout(set = 0, binding = 0) readonly buffer A { float a[]; };
@@ -18,8 +20,4 @@ void main() {
 
 @functools.lru_cache(maxsize=1)
 def mult_spirv() -> bytes:
-    from .compiler import (
-        compile_source,  # the compiler is below the runtime's users, not its callers
-    )
-
     return compile_source(MULT_GLSL)

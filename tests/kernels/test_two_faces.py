@@ -34,7 +34,7 @@ BINARY = {
 RTOL = {"float64": 4e-16, "float32": 4e-6}
 RTOL_F32 = {"power": 2e-5, "tan": 2e-5, "sinh": 1e-5, "cosh": 1e-5, "exp": 1e-5, "exp2": 1e-5, "expm1": 1e-5,
             "sigmoid": 1e-5, "arccosh": 1e-5, "arcsinh": 1e-5}
-RTOL_F64 = {"power": 1e-15, "tan": 1e-15}
+RTOL_F64 = {"power": 2e-15, "tan": 1e-15}  # power: 7e-16 on lavapipe, 1.4e-15 measured on NVIDIA
 EDGES = [-np.inf, -1e30, -100.0, -3.0, -1.0, -0.5, -1e-30, -0.0, 0.0, 1e-30, 0.5, 1.0, 3.0, 100.0, 1e30,
          np.inf, np.nan]
 EDGES64 = [700.0, 709.5, 710.0, -700.0, -745.0, -746.0, 1e-300, 5e-324, -1e-310, 1e300, -1e300, 1e15, 1e-8]
@@ -87,8 +87,8 @@ def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
 
 def _close(got: np.ndarray, ref: np.ndarray, rtol: float, what: str) -> None:
     """Within rtol relatively or, in float32, 1.2e-7 absolutely (lavapipe's float32 log near 1, sin near pi;
-    GPU drivers' float32 built-ins are absolute-error approximations: 1e-6 measured on NVIDIA, where Vulkan
-    itself promises only 2**-11 for sin/cos); values that are 0 or inf in NumPy must match exactly, -0.0
+    GPU drivers' float32 built-ins are absolute-error approximations: 1.5e-6 measured for sin on NVIDIA, where
+    Vulkan itself promises only 2**-11); values that are 0 or inf in NumPy must match exactly, -0.0
     included."""
     tiny = np.finfo(got.dtype).tiny
     exact = ~np.isfinite(ref) | (ref == 0)
@@ -98,7 +98,7 @@ def _close(got: np.ndarray, ref: np.ndarray, rtol: float, what: str) -> None:
     with np.errstate(all="ignore"):
         err = np.abs(got - ref) / np.maximum(np.abs(ref), tiny)
     cpu = kd.device().info.get("device_type") == "cpu"
-    atol = (1.2e-7 if cpu else 1e-6) if got.dtype == np.float32 else 0.0
+    atol = (1.2e-7 if cpu else 4e-6) if got.dtype == np.float32 else 0.0
     with np.errstate(all="ignore"):
         bad = ~exact & ~(err <= rtol) & ~(np.abs(got.astype(np.float64) - ref) <= atol)
     assert not bad.any(), f"{what}: {got[bad][:4]} vs NumPy {ref[bad][:4]} at inputs with error {err[bad][:4]}"

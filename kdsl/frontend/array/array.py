@@ -275,12 +275,12 @@ class Array:
         return ops.apply("invert", self)
 
     def __matmul__(self, other) -> Array:
-        from kdsl.frontend.array.linalg import matmul
+        from kdsl.frontend.array.linalg import matmul  # cycle: that module builds Arrays
 
         return matmul(self, other)
 
     def __rmatmul__(self, other) -> Array:
-        from kdsl.frontend.array.linalg import matmul
+        from kdsl.frontend.array.linalg import matmul  # cycle: that module builds Arrays
 
         return matmul(other, self)
 
@@ -319,22 +319,22 @@ class Array:
         return self
 
     def swapaxes(self, a: int, b: int) -> Array:
-        from kdsl.frontend.array.shape_ops import swapaxes
+        from kdsl.frontend.array.shape_ops import swapaxes  # cycle: that module builds Arrays
 
         return swapaxes(self, a, b)
 
     def squeeze(self, axis=None) -> Array:
-        from kdsl.frontend.array.shape_ops import squeeze
+        from kdsl.frontend.array.shape_ops import squeeze  # cycle: that module builds Arrays
 
         return squeeze(self, axis)
 
     def __getitem__(self, key) -> Array:
-        from kdsl.frontend.array.indexing import getitem
+        from kdsl.frontend.array.indexing import getitem  # cycle: that module builds Arrays
 
         return getitem(self, key)
 
     def __setitem__(self, key, value) -> None:
-        from kdsl.frontend.array.indexing import setitem
+        from kdsl.frontend.array.indexing import setitem  # cycle: that module builds Arrays
 
         self._node = setitem(self, key, value)._node
         if self._parent is not None:  # a[0][1] = v, a.T[0] = v, row = a[0]; row[1] = v all reach a
@@ -343,7 +343,7 @@ class Array:
 
     # ----- reductions
     def _reduce(self, name, *args, **kwargs):
-        from kdsl.frontend.array import reductions
+        from kdsl.frontend.array import reductions  # cycle: that module builds Arrays
 
         return getattr(reductions, name)(self, *args, **kwargs)
 
@@ -384,24 +384,24 @@ class Array:
         return self._reduce("cumsum", axis, dtype=dtype)
 
     def dot(self, other) -> Array:
-        from kdsl.frontend.array.linalg import dot
+        from kdsl.frontend.array.linalg import dot  # cycle: that module builds Arrays
 
         return dot(self, other)
 
     def round(self, decimals: int = 0) -> Array:
-        from kdsl.frontend.array.math import round
+        from kdsl.frontend.array.math import round  # cycle: that module builds Arrays
 
         return round(self, decimals)
 
     def clip(self, a_min=None, a_max=None, *, min=None, max=None) -> Array:  # noqa: A002 - the standard's names
-        from kdsl.frontend.array.math import clip
+        from kdsl.frontend.array.math import clip  # cycle: that module builds Arrays
 
         return clip(self, min, max, a_min=a_min, a_max=a_max)
 
     # ----- the array API standard (2024.12)
     def __array_namespace__(self, /, *, api_version: str | None = None):
         """The namespace of the array API standard these arrays belong to: :mod:`kdsl` itself."""
-        from kdsl.frontend.array.api_info import API_VERSIONS
+        from kdsl.frontend.array.api_info import API_VERSIONS  # cycle: that module builds Arrays
 
         if api_version is not None and api_version not in API_VERSIONS:
             raise ValueError(f"kdsl implements the array API versions {', '.join(API_VERSIONS)}, "
@@ -419,7 +419,7 @@ class Array:
         """This array on ``device`` (itself when it is already there; otherwise copied through the host)."""
         if stream is not None:
             raise ValueError("kdsl has no streams; call to_device without stream=")
-        from kdsl.frontend.array.creation import asarray
+        from kdsl.frontend.array.creation import asarray  # cycle: that module builds Arrays
 
         return asarray(self, device=device)
 
@@ -442,35 +442,35 @@ class Array:
     # ----- sorting and selection (kdsl.frontend.array.sorting, which imports this module)
     def sort(self, axis: int | None = -1, kind=None, order=None, *, stable=None) -> None:
         """Sort in place along ``axis`` (stable, NaNs last), as ``ndarray.sort``."""
-        from kdsl.frontend.array.sorting import sort
+        from kdsl.frontend.array.sorting import sort  # cycle: that module builds Arrays
 
         if axis is None:
             raise np.exceptions.AxisError("axis=None sorts a flattened copy: use kd.sort(a, axis=None)")
         self[...] = sort(self, axis, kind, order, stable=stable)
 
     def argsort(self, axis: int | None = -1, kind=None, order=None, *, stable=None) -> Array:
-        from kdsl.frontend.array.sorting import argsort
+        from kdsl.frontend.array.sorting import argsort  # cycle: that module builds Arrays
 
         return argsort(self, axis, kind, order, stable=stable)
 
     def partition(self, kth, axis: int = -1, kind: str = "introselect", order=None) -> None:
         """Partition in place around ``kth`` (see :func:`kdsl.partition`)."""
-        from kdsl.frontend.array.sorting import partition
+        from kdsl.frontend.array.sorting import partition  # cycle: that module builds Arrays
 
         self[...] = partition(self, kth, axis, kind, order)
 
     def argpartition(self, kth, axis: int | None = -1, kind: str = "introselect", order=None) -> Array:
-        from kdsl.frontend.array.sorting import argpartition
+        from kdsl.frontend.array.sorting import argpartition  # cycle: that module builds Arrays
 
         return argpartition(self, kth, axis, kind, order)
 
     def searchsorted(self, v, side: str = "left", sorter=None) -> Array:
-        from kdsl.frontend.array.sorting import searchsorted
+        from kdsl.frontend.array.sorting import searchsorted  # cycle: that module builds Arrays
 
         return searchsorted(self, v, side, sorter)
 
     def take(self, indices, axis: int | None = None, out=None, mode: str = "raise") -> Array:
-        from kdsl.frontend.array.sorting import take
+        from kdsl.frontend.array.sorting import take  # cycle: that module builds Arrays
 
         return take(self, indices, axis, out, mode)
 

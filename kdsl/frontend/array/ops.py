@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.device import device
 from kdsl.frontend.array import movement
 from kdsl.ir.graph import Node
 
@@ -30,7 +31,7 @@ _CONSTS: dict = {}  # (type, value, dtype name) -> the value converted to dtype
 
 def _array_cls():
     if not _ARRAY:  # hot paths read _ARRAY[0] directly once it is filled
-        from kdsl.frontend.array.array import Array
+        from kdsl.frontend.array.array import Array  # cycle: that module imports this one
 
         _ARRAY.append(Array)
     return _ARRAY[0]
@@ -44,11 +45,11 @@ def as_operand(x, device=None):
     if isinstance(x, (bool, int, float)):
         return x
     if isinstance(x, np.generic):
-        from kdsl.frontend.array.creation import asarray
+        from kdsl.frontend.array.creation import asarray  # cycle: that module imports this one
 
         return asarray(np.asarray(x), device=device)
     if isinstance(x, (np.ndarray, list, tuple)):
-        from kdsl.frontend.array.creation import asarray
+        from kdsl.frontend.array.creation import asarray  # cycle: that module imports this one
 
         return asarray(x, device=device)
     raise TypeError(f"unsupported operand of type {type(x).__name__}; use a kdsl Array, NumPy array or scalar")
@@ -121,8 +122,6 @@ def device_of(operands):
     else:
         if first is not None:
             return first
-    from kdsl.device import device
-
     devs = {id(x.device): x.device for x in operands if isinstance(x, Array)}
     if len(devs) > 1:
         raise ValueError(f"arrays live on different devices {list(devs.values())}; move them with "

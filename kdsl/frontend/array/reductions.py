@@ -27,7 +27,7 @@ from kdsl.ir.graph import Node
 def _arr(x) -> Array:
     if isinstance(x, Array):
         return x
-    from kdsl.frontend.array.creation import asarray
+    from kdsl.frontend.array.creation import asarray  # cycle: that module imports this one
 
     return asarray(x)
 
@@ -134,7 +134,7 @@ def argmin(x, axis=None, keepdims=False) -> Array:
 
 
 def _nan_like(total: Array) -> Array:
-    from kdsl.frontend.array.shape_ops import broadcast_to
+    from kdsl.frontend.array.shape_ops import broadcast_to  # cycle: that module imports this one
 
     d = total.dtype if total.dtype.is_float else dt.float32
     return broadcast_to(Array(ops.const_node(float("nan"), d, total.device)), total.shape)

@@ -23,7 +23,7 @@ from kdsl.ir.view import View
 def _arr(x, device=None) -> Array:
     if isinstance(x, Array):
         return x
-    from kdsl.frontend.array.creation import asarray
+    from kdsl.frontend.array.creation import asarray  # cycle: that module imports this one
 
     return asarray(x, device=device)
 

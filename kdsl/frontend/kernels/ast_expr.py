@@ -27,7 +27,7 @@ from typing import cast as typed
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.codegen.ops import render_op, signature
+from kdsl.codegen.ops import SIGNATURES, render_op, signature
 from kdsl.dtype import DType
 from kdsl.frontend.kernels.errors import KernelSyntaxError, KernelTypeError
 from kdsl.frontend.kernels.glsl import cast, literal, load
@@ -172,7 +172,6 @@ class ExpressionLowerer:
 
     def fold(self, name: str, out: DType, xs: list[Expr], weak: bool) -> Expr:
         """An integer/bool op on constants, computed by NumPy itself (the GPU gives the same)."""
-        from kdsl.codegen.ops import SIGNATURES
         ufunc = SIGNATURES[name][0]
         with np.errstate(all="ignore"):
             value = ufunc(*(np.array(x.const, dtype=x.dtype.np) for x in xs))

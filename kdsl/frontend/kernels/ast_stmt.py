@@ -86,7 +86,7 @@ class StatementLowerer(ExpressionLowerer):
         target = node.targets[0]
         if isinstance(target, ast.Tuple):
             return self.assign_tuple(target, node.value)
-        from kdsl.frontend.kernels.intrinsics import array_constructor
+        from kdsl.frontend.kernels.intrinsics import array_constructor  # cycle: intrinsics lowers through here
         ctor = array_constructor(typed("Lowerer", self), node.value)
         if ctor is not None:
             if not isinstance(target, ast.Name):

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+import kdsl.runtime as kp
 from kdsl.device import device as current_device
 from kdsl.engine.launch import dispatch
 
@@ -66,8 +67,7 @@ def check_launch(name: str, groups, local, manager) -> None:
 
 def default_manager():
     """The runtime Manager of kdsl's current device."""
-    from kdsl.device import device
-    return device().manager
+    return current_device().manager
 
 
 def device_features(manager) -> set[str]:
@@ -103,7 +103,6 @@ class Binder:
                 shared[id(value)] = self.tensors[-1]
 
     def bind(self, value, written: bool) -> None:
-        kp = _kp()
         if is_kd_array(value):
             self.tensors.append(value.__kdsl_buffer__(writable=written))
             return
@@ -152,9 +151,6 @@ def _check_overlaps(items) -> None:
                                  "pass the same array twice, or copies (x.copy())")
 
 
-def _kp():
-    import kdsl.runtime as kp
-    return kp
 
 
 class Launch:

@@ -56,7 +56,7 @@ def _store_inplace(target: Array, result: Array) -> Array:
     """``target`` takes ``result``'s values (cast to its dtype); a view writes them through to its base."""
     if result.dtype is not target.dtype:
         result = result.astype(target.dtype)
-    target._node = result._node
+    target._node = result._n
     if target._parent is not None:  # r = a[0]; r += 1 writes into a, as in NumPy
         base, write = target._parent
         write(base, target)
@@ -116,23 +116,23 @@ class Array:
     # ----- properties
     @property
     def shape(self) -> tuple[int, ...]:
-        return self._node.shape
+        return self._n.shape
 
     @property
     def dtype(self) -> dt.DType:
-        return self._node.dtype
+        return self._n.dtype
 
     @property
     def ndim(self) -> int:
-        return len(self._node.shape)
+        return len(self._n.shape)
 
     @property
     def size(self) -> int:
-        return self._node.size
+        return self._n.size
 
     @property
     def device(self):
-        return self._node.device
+        return self._n.device
 
     @property
     def T(self) -> Array:
@@ -145,7 +145,7 @@ class Array:
     # ----- getting data out
     def numpy(self) -> np.ndarray:
         """Compute (if needed) and copy to a new NumPy array."""
-        return engine.to_numpy(self._node)
+        return engine.to_numpy(self._n)
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         out = self.numpy()
@@ -213,22 +213,22 @@ class Array:
 
     def copy(self) -> Array:
         """A new array with the same values (its own buffer when realised)."""
-        node = self._node
+        node = self._n
         return Array(Node("copy", (node,), node.dtype, node.shape))
 
     def realize(self) -> Array:
-        engine.realize_nodes([self._node])
+        engine.realize_nodes([self._n])
         return self
 
     def _buffer(self):
         """The runtime Tensor holding this array as C-contiguous ``size`` elements (copying a view first)."""
-        return engine.buffer_of(self._node)
+        return engine.buffer_of(self._n)
 
     def __kdsl_buffer__(self, writable: bool = False):
         """The array protocol of custom kernels (``@kd.kernel``, ``kd.raw_kernel``): the runtime Tensor holding
         this array as C-contiguous data. ``writable=True``: the caller writes it in place, so lazy expressions
         that read this array are computed first (they keep the old values, as in NumPy)."""
-        return engine.buffer_of(self._node, writable)
+        return engine.buffer_of(self._n, writable)
 
     @staticmethod
     def _from_buffer(tensor, shape, dtype, device=None) -> Array:
@@ -295,7 +295,7 @@ class Array:
     # ----- movement
     def reshape(self, *shape) -> Array:
         target = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
-        out = Array(mv.reshape_node(self._node, mv.resolve_shape(target, self.size)))
+        out = Array(mv.reshape_node(self._n, mv.resolve_shape(target, self.size)))
         return out._view_of(self, lambda base, view: base.__setitem__(Ellipsis, view.reshape(base.shape)))
 
     def ravel(self) -> Array:
@@ -303,13 +303,13 @@ class Array:
 
     def flatten(self) -> Array:
         """A flat copy (writes to it do not reach this array, as in NumPy)."""
-        return Array(self.reshape(-1)._node)
+        return Array(self.reshape(-1)._n)
 
     def transpose(self, *axes) -> Array:
         given = axes[0] if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))) else axes
         perm = mv.transpose_axes(given or None, self.ndim)
         inverse = tuple(sorted(range(len(perm)), key=perm.__getitem__))
-        out = Array(mv.permute_node(self._node, perm))
+        out = Array(mv.permute_node(self._n, perm))
         return out._view_of(self, lambda base, view: base.__setitem__(Ellipsis, view.transpose(inverse)))
 
     def _view_of(self, base: Array, write) -> Array:
@@ -336,7 +336,7 @@ class Array:
     def __setitem__(self, key, value) -> None:
         from kdsl.frontend.array.indexing import setitem  # cycle: that module builds Arrays
 
-        self._node = setitem(self, key, value)._node
+        self._node = setitem(self, key, value)._n
         if self._parent is not None:  # a[0][1] = v, a.T[0] = v, row = a[0]; row[1] = v all reach a
             base, write = self._parent
             write(base, self)
@@ -485,4 +485,4 @@ def realize(*arrays: Array) -> None:
         >>> y.tolist()
         [2.0, 2.0, 2.0]
     """
-    engine.realize_nodes([a._node for a in arrays])
+    engine.realize_nodes([a._n for a in arrays])

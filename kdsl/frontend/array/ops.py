@@ -97,7 +97,7 @@ def cast_node(node: Node, dtype: dt.DType) -> Node:
 def operand_node(x, dtype: dt.DType, shape: tuple[int, ...], device) -> Node:
     """The node of one operand converted to ``dtype`` and broadcast to ``shape``."""
     if isinstance(x, _array_cls()):
-        node = x._node
+        node = x._n
         if node.dtype is not dtype:
             node = cast_node(node, dtype)
     else:  # a scalar constant stays 0-d: elementwise kernels read it at every index, no view needed
@@ -116,8 +116,8 @@ def device_of(operands):
     for x in operands:
         if isinstance(x, Array):
             if first is None:
-                first = x._node.device
-            elif x._node.device is not first:
+                first = x._n.device
+            elif x._n.device is not first:
                 break
     else:
         if first is not None:
@@ -140,7 +140,7 @@ def _fast_key(name: str, operands, Array):
     for x in operands:
         cls = x.__class__
         if cls is Array:
-            node = x._node
+            node = x._n
             if dev is None:
                 dev, shape = node.device, node.shape
             elif node.device is not dev:
@@ -156,7 +156,7 @@ def _fast_key(name: str, operands, Array):
         return None
     key.append(dev.index)
     if shape is False:
-        shape = broadcast_shapes(*[x._node.shape for x in operands if x.__class__ is Array])
+        shape = broadcast_shapes(*[x._n.shape for x in operands if x.__class__ is Array])
     return tuple(key), dev, shape
 
 
@@ -175,14 +175,14 @@ def apply(name: str, *operands):
     args = [x if isinstance(x, Array) else as_operand(x, dev) for x in operands]
     if not any(isinstance(x, Array) for x in args):
         args = _wide_ints(args, dev)
-    key = (name, *(x._node.dtype.name if isinstance(x, Array) else dt._weak_token(x) for x in args), dev.index)
+    key = (name, *(x._n.dtype.name if isinstance(x, Array) else dt._weak_token(x) for x in args), dev.index)
     sig = _SIGNATURES.get(key)
     if sig is None:
         out_dtype, in_dtypes = result_of(name, args)
         dev.check(out_dtype)
         sig = _SIGNATURES[key] = (out_dtype, in_dtypes)
     out_dtype, in_dtypes = sig
-    shape = broadcast_shapes(*[x._node.shape for x in args if isinstance(x, Array)])
+    shape = broadcast_shapes(*[x._n.shape for x in args if isinstance(x, Array)])
     return _build(name, args, out_dtype, in_dtypes, shape, dev)
 
 
@@ -210,7 +210,7 @@ def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
     try:  # operand_node of each operand, inlined: this runs for every op of every expression
         for x, d in zip(operands, in_dtypes, strict=True):
             if x.__class__ is Array or isinstance(x, Array):
-                node = x._node
+                node = x._n
                 if node.dtype is not d:
                     node = cast_node(node, d)
                 if node.shape != shape:
@@ -254,4 +254,4 @@ def astype(x, dtype):  # -> Array (the class is defined in array.py, which impor
     """``x`` converted to ``dtype`` (NumPy's ``astype``: floats truncate to ints, ints wrap)."""
     d = dt.as_dtype(dtype)
     x.device.check(d)
-    return _array_cls()(cast_node(x._node, d))
+    return _array_cls()(cast_node(x._n, d))

@@ -23,6 +23,7 @@ import math
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.frontend.array import masks
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
@@ -77,6 +78,9 @@ def apply_key(view: View, key) -> tuple[View, tuple[int, ...]]:
 
 
 def getitem(a: Array, key) -> Array:
+    mask, rest = _mask_key(key)
+    if mask is not None:  # a[mask], a[mask, 1:]: a compaction (a copy; a kdsl mask synchronises once)
+        return masks.getmask(a, mask, rest)
     indices, rest = _array_key(key)
     if indices is not None:  # integer arrays on the leading axes (a copy, as in NumPy), then basic indexing
         rows = gather(a, *indices)
@@ -89,6 +93,14 @@ def getitem(a: Array, key) -> Array:
     else:
         out = Node("view", (base,), base.dtype, view.shape, view.canonical())
     return Array(mv.reshape_node(out, shape))._view_of(a, lambda base, view: base.__setitem__(key, view))
+
+
+def _mask_key(key) -> tuple:
+    """(the boolean mask, the basic key of the axes after it) when the key starts with a boolean array."""
+    items = key if isinstance(key, tuple) else (key,)
+    if not items or not masks.is_mask(items[0]) or any(map(_is_index_array, items[1:])):
+        return None, ()
+    return items[0], tuple(items[1:])
 
 
 def _is_index_array(k) -> bool:
@@ -198,20 +210,14 @@ def setitem(a: Array, key, value) -> Array:
     ...
     OverflowError: Python integer 1099511627776 out of bounds for int32
     """
+    if isinstance(key, (Array, np.ndarray, list)) and masks.is_mask(key):  # a[mask] = v (NumPy's rule)
+        return masks.setmask(a, key, value)
     if _array_key(key)[0] is not None:
         raise IndexError("assignment through integer or boolean arrays (a[idx] = v) is not supported yet; "
                          "use kd.where, or basic indices (ints, slices)")
     region, shape = apply_key(View.contiguous(a.shape), key)
     dev = a.device
-    if isinstance(value, str):  # NumPy parses strings and fails on 'a'; kdsl takes numbers only
-        raise ValueError(f"could not convert string {value!r} to {a.dtype.name}; assign numbers")
-    if isinstance(value, (bool, int, float)):
-        vnode = ops.const_node(_checked_scalar(value, a), a.dtype, dev)
-    else:
-        if isinstance(value, (list, tuple)):  # Python data converts straight to a's dtype (NumPy refuses 2**40)
-            value = asarray(value, dtype=a.dtype, device=dev)
-        v = ops.as_operand(value, dev)
-        vnode = ops.cast_node(v._node, a.dtype)
+    vnode = checked_value(value, a)._node
     vnode = _fit_value(vnode, shape)  # checks the value's shape even for an empty region, as NumPy does
     if region.size == 0:
         return a
@@ -220,6 +226,19 @@ def setitem(a: Array, key, value) -> Array:
     if _already_written(a._node, vnode, (whole, region)):
         return a
     return Array(Node("assemble", (a._node, vnode), a.dtype, a.shape, (whole, region), device=dev))
+
+
+def checked_value(value, a: Array) -> Array:
+    """An assigned value as an Array of ``a``'s dtype on its device (NumPy's assignment rules for scalars)."""
+    dev = a.device
+    if isinstance(value, str):  # NumPy parses strings and fails on 'a'; kdsl takes numbers only
+        raise ValueError(f"could not convert string {value!r} to {a.dtype.name}; assign numbers")
+    if isinstance(value, (bool, int, float)):
+        return Array(ops.const_node(_checked_scalar(value, a), a.dtype, dev))
+    if isinstance(value, (list, tuple)):  # Python data converts straight to a's dtype (NumPy refuses 2**40)
+        value = asarray(value, dtype=a.dtype, device=dev)
+    v = ops.as_operand(value, dev)
+    return Array(ops.cast_node(v._node, a.dtype))
 
 
 def _already_written(node: Node, vnode: Node, regions: tuple) -> bool:

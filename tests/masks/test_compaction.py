@@ -134,10 +134,21 @@ def test_long_mask_crosses_the_loop_budget():  # scan and search stay within one
     _same(kd.flatnonzero(kd.asarray(h)).numpy(), np.flatnonzero(h))
 
 
-def test_nonzero_synchronises_once_and_reads_lazily():
+def test_a_device_mask_read_downloads_one_number():
     a = kd.asarray(np.array([0.0, 2.0, 0.0, 4.0], np.float32))
-    before = kd.stats()
-    out = (a * 3)[a > 1]  # the running count is read back; the gather itself stays lazy
-    assert out.shape == (2,)
-    assert kd.stats() != before
+    kd.realize(a)
+    before = kd.stats()["downloads"]
+    out = (a * 3)[a > 1]  # the count is read back; the gather itself stays lazy
+    assert out.shape == (2,) and kd.stats()["downloads"] == before + 1
     _same(out.numpy(), np.array([6.0, 12.0], np.float32))
+    host = np.array([True, False, False, True])
+    before = kd.stats()["downloads"]
+    assert a[host].shape == (2,) and kd.stats()["downloads"] == before  # a host mask: nothing read back
+
+
+def test_array_nonzero_method_and_empty_gather_of_empty_rows():
+    h = np.array([[0, 1], [2, 0]], np.int64)
+    for g, w in zip(kd.asarray(h).nonzero(), h.nonzero(), strict=True):
+        _same(g.numpy(), w)
+    e = np.zeros((0, 4), np.float32)
+    _same(kd.asarray(e)[kd.asarray(np.zeros(0, bool))].numpy(), e[np.zeros(0, bool)])

@@ -23,9 +23,8 @@ import math
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.frontend.array import masks
+from kdsl.frontend.array import masks, ops
 from kdsl.frontend.array import movement as mv
-from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.ir.graph import Node

@@ -232,10 +232,15 @@ def setmask(a: Array, mask: Any, value: Any) -> Array:
         sel = m.reshape(m.shape + (1,) * len(rest))
         return ops.where(sel, v.reshape(inner), a).astype(a.dtype)
     csum, count = _running_count(flat)
-    vals = v.reshape(vshape[len(vshape) - len(rest) - 1:]) if len(vshape) > len(rest) + 1 else v
+    extra = len(vshape) - len(rest) - 1
+    if extra > 0 and any(n != 1 for n in vshape[:extra]):
+        raise ValueError(f"could not broadcast input array from shape {vshape} into shape {(count,) + rest}")
+    vals = v.reshape(vshape[extra:]) if extra > 0 else v
     if vals.shape[0] != count:
         raise ValueError(f"NumPy boolean array indexing assignment cannot assign {vals.shape[0]} input values "
                          f"to the {count} output values where the mask is true")
+    if count == 0:
+        return a
     try:
         vals = Array(ops.movement.broadcast_node(vals._node, (count,) + rest))
     except ValueError:

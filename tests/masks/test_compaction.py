@@ -152,3 +152,14 @@ def test_array_nonzero_method_and_empty_gather_of_empty_rows():
         _same(g.numpy(), w)
     e = np.zeros((0, 4), np.float32)
     _same(kd.asarray(e)[kd.asarray(np.zeros(0, bool))].numpy(), e[np.zeros(0, bool)])
+
+
+def test_bool_scalar_keys_and_unsupported_mixes():
+    h = np.arange(6.0).reshape(2, 3)
+    a = kd.asarray(h)
+    _same(a[True].numpy(), h[True])
+    _same(a[np.False_].numpy(), h[np.False_])
+    with pytest.raises(IndexError, match="one boolean mask on the leading axes"):
+        a[:, np.array([True, False, True])]
+    with pytest.raises(IndexError, match="kd.nonzero"):
+        a[np.array([True, False]), [0]]

@@ -35,8 +35,9 @@ def _normalize_key(key, ndim: int) -> list:
     key = list(key) if isinstance(key, tuple) else [key]
     for k in key:
         if isinstance(k, (Array, np.ndarray, list)) or (hasattr(k, "dtype") and not isinstance(k, np.integer)):
-            raise IndexError("kdsl supports ints, slices, ..., None, and integer arrays on the leading axes only "
-                             "(a[idx], a[rows, cols], a[idx, 1:]); for a boolean mask use kd.where(mask, a, b)")
+            raise IndexError("kdsl supports ints, slices, ..., None, and integer arrays or one boolean mask on the "
+                             "leading axes only (a[idx], a[rows, cols], a[idx, 1:], a[mask], a[mask, 1:]); move the "
+                             "axis first, or use kd.where(mask, a, b)")
         if not (k is None or k is Ellipsis or isinstance(k, (slice, int, np.integer))):
             raise IndexError(f"only integers, slices (`:`), ellipsis (`...`) and None are valid indices, "
                              f"got {type(k).__name__}")
@@ -77,6 +78,8 @@ def apply_key(view: View, key) -> tuple[View, tuple[int, ...]]:
 
 
 def getitem(a: Array, key) -> Array:
+    if isinstance(key, (bool, np.bool_)):  # a[True] is a[None], a[False] its empty selection, as in NumPy
+        return a[None] if key else masks.getmask(a[None], np.zeros(1, bool), ())
     mask, rest = _mask_key(key)
     if mask is not None:  # a[mask], a[mask, 1:]: a compaction (a copy; a kdsl mask synchronises once)
         return masks.getmask(a, mask, rest)
@@ -191,7 +194,8 @@ def _check_bounds(host: np.ndarray, n: int, axis: int) -> None:
 
 def _check_index_dtype(kind: str, name: str) -> None:
     if kind == "b":
-        raise IndexError("boolean mask indexing is not supported yet; use kd.where(mask, a, b) or integer indices")
+        raise IndexError("a boolean mask together with integer arrays is not supported; turn the mask into "
+                         "integer indices with kd.nonzero(mask)")
     if kind not in "iu":
         raise IndexError(f"arrays used as indices must be of integer type, got {name}")
 

@@ -102,6 +102,7 @@ from kdsl.frontend.array.joining import (
     vstack,
 )
 from kdsl.frontend.array.linalg import dot, matmul, outer
+from kdsl.frontend.array.masks import argwhere, compress, extract, flatnonzero, nonzero
 from kdsl.frontend.array.math import (
     abs,
     absolute,
@@ -264,6 +265,7 @@ __all__ = [
     "squeeze", "stack", "swapaxes", "transpose", "bool", "newaxis", "pi", "e", "inf", "nan", "dtypes",
     "dtype",
     "argpartition", "argsort", "median", "partition", "percentile", "quantile", "searchsorted", "sort", "take",
+    "argwhere", "compress", "extract", "flatnonzero", "nonzero",
     "take_along_axis", "topk",
     *_kernels.__all__,
     *_lang.__all__,

@@ -26,7 +26,7 @@ from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import index_vars
 from kdsl.codegen.ops import render_cast
 from kdsl.codegen.sort import key_lines, less_function
-from kdsl.ir.kernels import LOCAL, Gather, Search
+from kdsl.ir.kernels import LOCAL, Compact, Gather, Search
 
 
 def _grid(size: int, groups: int, body: list[str]) -> list[str]:
@@ -104,13 +104,30 @@ def _render_search(k: Search) -> str:
     return _main(head, lines)
 
 
-_BY_TYPE = {Gather: _render_gather, Search: _render_search}
+def _render_compact(k: Compact) -> str:
+    """Each input position where the running count steps up writes its index to the count's slot (a
+    scatter whose targets are distinct by construction); the other positions write nothing."""
+    buffers: dict[int, dt.DType] = {0: k.out_dtype}
+    r = ExprRenderer(buffers, prefix="v")
+    t = "int64_t" if k.csum_dtype.itemsize == 8 else "int"
+    cur = r.value(k.csum, (k.n,), ("i",))  # type: ignore[arg-type]  # the IR is opaque here
+    r.lines.append(f"{t} c = {t}({cur}); {t} p = {t}(0);")
+    prev = ExprRenderer(buffers, prefix="u")
+    pv = prev.value(k.csum, (k.n,), ("(i - 1)",))  # type: ignore[arg-type]
+    r.lines += ["if (i > 0) {", *["    " + x for x in prev.lines], f"    p = {t}({pv});", "}"]
+    value = render_cast("i", dt.int32, k.out_dtype)
+    r.lines.append(f"if (c != p) b0.d[int(c) - 1] = {glsl.store_value(k.out_dtype, value)};")
+    lines = _grid(k.n, k.groups, r.lines)
+    return _main(glsl.header(LOCAL, buffers, k.n_words, body_text="\n".join(lines)), lines)
 
 
-def render(k: Gather | Search) -> str:
+_BY_TYPE = {Gather: _render_gather, Search: _render_search, Compact: _render_compact}
+
+
+def render(k: Gather | Search | Compact) -> str:
     """GLSL of one gather or search kernel."""
     return _BY_TYPE[type(k)](k)  # type: ignore[operator]
 
 
-def launch(k: Gather | Search) -> tuple[int, int, int]:
+def launch(k: Gather | Search | Compact) -> tuple[int, int, int]:
     return (k.groups, 1, 1)

@@ -22,6 +22,7 @@ import kdsl.runtime as rt
 from kdsl.codegen import elementwise, gather, matmul, reduce, scan, sort
 from kdsl.engine.state import state
 from kdsl.ir.kernels import (
+    Compact,
     Elementwise,
     Gather,
     Kernel,
@@ -37,7 +38,8 @@ from kdsl.ir.kernels import (
 from kdsl.runtime.compiler import compile_source
 
 _RENDERERS = {Elementwise: elementwise, Reduce: reduce, Matmul: matmul, Scan: scan}
-_RENDERERS.update({SortKeys: sort, SortMerge: sort, SortLocal: sort, SortOut: sort, Gather: gather, Search: gather})
+_RENDERERS.update({SortKeys: sort, SortMerge: sort, SortLocal: sort, SortOut: sort, Gather: gather, Search: gather,
+                   Compact: gather})
 _ALGOS_PER_PROGRAM = 4  # buffer sets kept bound per kernel
 _BATCHES_PER_DEVICE = 16  # recorded command buffers kept per device
 stats = {"kernels": 0, "programs": 0, "realizes": 0, "uploads": 0, "downloads": 0, "replays": 0}

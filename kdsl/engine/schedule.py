@@ -309,7 +309,7 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
     if node.op == "cumsum":
         src = node.srcs[0]
         return _lower_scan(node.shape, node.arg, node.dtype, lambda lw: lw.expr(src), node, keep, dev)
-    if node.op in ("sort", "gather", "search"):
+    if node.op in ("sort", "gather", "search", "compact"):
         from kdsl.engine import sorting  # cycle: sorting builds its steps with this module's Lowering
 
         return sorting.lower(node, keep, dev)

@@ -7,6 +7,8 @@ Graph nodes (built by :mod:`kdsl.frontend.array.sorting`):
                indices ("indices") in stable sorted order along ``axis``
 * ``"gather"`` ``srcs = (data, index)``, ``arg = (axis, along, mode)`` (see :class:`kdsl.ir.kernels.Gather`)
 * ``"search"`` ``srcs = (a, v)`` or ``(a, v, sorter)``, ``arg = side``
+* ``"compact"`` ``srcs = (csum,)``: the positions where the inclusive running count ``csum`` steps up, shape
+               ``(csum[-1],)`` (built by :mod:`kdsl.frontend.array.masks`; see :class:`kdsl.ir.kernels.Compact`)
 
 A sort of lines of ``n`` elements runs one tile kernel, then per block longer than a tile its global stages
 (two per pass) and one pass for the rest in shared (CPU drivers: private) memory: about
@@ -37,6 +39,7 @@ from kdsl.ir.kernels import (
     LOCAL,
     LOOP_CAP,
     MAX_GROUPS,
+    Compact,
     Gather,
     Search,
     SortKeys,
@@ -152,9 +155,19 @@ def lower_search(node: Node, keep: set[int], dev: Device) -> list[Step]:
     return [low.step(kernel, node)]
 
 
+def lower_compact(node: Node, keep: set[int], dev: Device) -> list[Step]:
+    csum = node.srcs[0]
+    low = Lowering(keep, dev.max_push_words)
+    n = csum.shape[0]
+    kernel = Compact(node.shape, node.dtype, low.expr(csum), csum.dtype, n, 0,
+                     elementwise_groups(max(n, 1), dev.max_groups, dev.loop_budget))
+    return [low.step(kernel, node)]
+
+
 def lower(node: Node, keep: set[int], dev: Device) -> list[Step]:
-    """The steps of a ``sort``, ``gather`` or ``search`` node."""
-    return {"sort": lower_sort, "gather": lower_gather, "search": lower_search}[node.op](node, keep, dev)
+    """The steps of a ``sort``, ``gather``, ``search`` or ``compact`` node."""
+    lowerings = {"sort": lower_sort, "gather": lower_gather, "search": lower_search, "compact": lower_compact}
+    return lowerings[node.op](node, keep, dev)
 
 
 def sort_passes(n: int, tile: int = TILE) -> int:

@@ -15,7 +15,8 @@ Node kinds (``node.op``):
                  ``index.shape + src.shape[1:]``; indices are wrapped (negative) and clamped (never out of bounds)
 * ``"assemble"`` ``arg`` = regions (views of this node's index space); ``srcs[i]`` is written to region ``i``
                  in order (setitem = whole base, then the region; concatenate = one region per piece)
-* ``"sort"``, ``"gather"``, ``"search"``  sorting and data-dependent reads (see :mod:`kdsl.engine.sorting`)
+* ``"sort"``, ``"gather"``, ``"search"``, ``"compact"``  sorting, data-dependent reads and the positions of a
+  running count's steps (see :mod:`kdsl.engine.sorting`)
 
 When a node is realised it turns into a ``"buffer"`` node in place, so every graph that uses it sees the data.
 
@@ -36,7 +37,7 @@ from kdsl import dtype as dt
 
 _ids = count()
 ELEMENTWISE_LEAVES = ("const", "iota", "rand")
-MATERIALISED = ("reduce", "matmul", "cumsum", "assemble", "sort", "gather", "search")
+MATERIALISED = ("reduce", "matmul", "cumsum", "assemble", "sort", "gather", "search", "compact")
 
 
 class Node:

@@ -213,5 +213,19 @@ class Search(NamedTuple):
     groups: int
 
 
+class Compact(NamedTuple):
+    """Stream compaction: for each of the ``n`` positions ``i`` of an inclusive running count ``csum`` (of 0/1
+    flags) where it steps up, ``out[csum[i] - 1] = i``: the selected positions in order (``kd.nonzero``). The
+    grid runs over the ``n`` inputs; every output position is written exactly once. ``shape`` is ``(count,)``."""
+
+    shape: tuple[int, ...]
+    out_dtype: dt.DType
+    csum: object
+    csum_dtype: dt.DType
+    n: int
+    n_words: int
+    groups: int
+
+
 # What a Step launches; every kind is hashable (a cache key).
-Kernel = Elementwise | Reduce | Matmul | Scan | SortKeys | SortMerge | SortLocal | SortOut | Gather | Search
+Kernel = Elementwise | Reduce | Matmul | Scan | SortKeys | SortMerge | SortLocal | SortOut | Gather | Search | Compact

@@ -383,6 +383,11 @@ class Array:
     def cumsum(self, axis=None, dtype=None):
         return self._reduce("cumsum", axis, dtype=dtype)
 
+    def nonzero(self) -> tuple[Array, ...]:
+        from kdsl.frontend.array.masks import nonzero  # cycle: that module builds Arrays
+
+        return nonzero(self)
+
     def dot(self, other) -> Array:
         from kdsl.frontend.array.linalg import dot  # cycle: that module builds Arrays
 

@@ -23,8 +23,8 @@ import math
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.frontend.array import masks, ops
 from kdsl.frontend.array import movement as mv
-from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.ir.graph import Node
@@ -35,8 +35,9 @@ def _normalize_key(key, ndim: int) -> list:
     key = list(key) if isinstance(key, tuple) else [key]
     for k in key:
         if isinstance(k, (Array, np.ndarray, list)) or (hasattr(k, "dtype") and not isinstance(k, np.integer)):
-            raise IndexError("kdsl supports ints, slices, ..., None, and integer arrays on the leading axes only "
-                             "(a[idx], a[rows, cols], a[idx, 1:]); for a boolean mask use kd.where(mask, a, b)")
+            raise IndexError("kdsl supports ints, slices, ..., None, and integer arrays or one boolean mask on the "
+                             "leading axes only (a[idx], a[rows, cols], a[idx, 1:], a[mask], a[mask, 1:]); move the "
+                             "axis first, or use kd.where(mask, a, b)")
         if not (k is None or k is Ellipsis or isinstance(k, (slice, int, np.integer))):
             raise IndexError(f"only integers, slices (`:`), ellipsis (`...`) and None are valid indices, "
                              f"got {type(k).__name__}")
@@ -77,6 +78,11 @@ def apply_key(view: View, key) -> tuple[View, tuple[int, ...]]:
 
 
 def getitem(a: Array, key) -> Array:
+    if isinstance(key, (bool, np.bool_)):  # a[True] is a[None], a[False] its empty selection, as in NumPy
+        return a[None] if key else masks.getmask(a[None], np.zeros(1, bool), ())
+    mask, rest = _mask_key(key)
+    if mask is not None:  # a[mask], a[mask, 1:]: a compaction (a copy; a kdsl mask synchronises once)
+        return masks.getmask(a, mask, rest)
     indices, rest = _array_key(key)
     if indices is not None:  # integer arrays on the leading axes (a copy, as in NumPy), then basic indexing
         rows = gather(a, *indices)
@@ -89,6 +95,14 @@ def getitem(a: Array, key) -> Array:
     else:
         out = Node("view", (base,), base.dtype, view.shape, view.canonical())
     return Array(mv.reshape_node(out, shape))._view_of(a, lambda base, view: base.__setitem__(key, view))
+
+
+def _mask_key(key) -> tuple:
+    """(the boolean mask, the basic key of the axes after it) when the key starts with a boolean array."""
+    items = key if isinstance(key, tuple) else (key,)
+    if not items or not masks.is_mask(items[0]) or any(map(_is_index_array, items[1:])):
+        return None, ()
+    return items[0], tuple(items[1:])
 
 
 def _is_index_array(k) -> bool:
@@ -180,7 +194,8 @@ def _check_bounds(host: np.ndarray, n: int, axis: int) -> None:
 
 def _check_index_dtype(kind: str, name: str) -> None:
     if kind == "b":
-        raise IndexError("boolean mask indexing is not supported yet; use kd.where(mask, a, b) or integer indices")
+        raise IndexError("a boolean mask together with integer arrays is not supported; turn the mask into "
+                         "integer indices with kd.nonzero(mask)")
     if kind not in "iu":
         raise IndexError(f"arrays used as indices must be of integer type, got {name}")
 
@@ -198,20 +213,14 @@ def setitem(a: Array, key, value) -> Array:
     ...
     OverflowError: Python integer 1099511627776 out of bounds for int32
     """
+    if isinstance(key, (Array, np.ndarray, list)) and masks.is_mask(key):  # a[mask] = v (NumPy's rule)
+        return masks.setmask(a, key, value)
     if _array_key(key)[0] is not None:
         raise IndexError("assignment through integer or boolean arrays (a[idx] = v) is not supported yet; "
                          "use kd.where, or basic indices (ints, slices)")
     region, shape = apply_key(View.contiguous(a.shape), key)
     dev = a.device
-    if isinstance(value, str):  # NumPy parses strings and fails on 'a'; kdsl takes numbers only
-        raise ValueError(f"could not convert string {value!r} to {a.dtype.name}; assign numbers")
-    if isinstance(value, (bool, int, float)):
-        vnode = ops.const_node(_checked_scalar(value, a), a.dtype, dev)
-    else:
-        if isinstance(value, (list, tuple)):  # Python data converts straight to a's dtype (NumPy refuses 2**40)
-            value = asarray(value, dtype=a.dtype, device=dev)
-        v = ops.as_operand(value, dev)
-        vnode = ops.cast_node(v._node, a.dtype)
+    vnode = checked_value(value, a)._node
     vnode = _fit_value(vnode, shape)  # checks the value's shape even for an empty region, as NumPy does
     if region.size == 0:
         return a
@@ -220,6 +229,19 @@ def setitem(a: Array, key, value) -> Array:
     if _already_written(a._node, vnode, (whole, region)):
         return a
     return Array(Node("assemble", (a._node, vnode), a.dtype, a.shape, (whole, region), device=dev))
+
+
+def checked_value(value, a: Array) -> Array:
+    """An assigned value as an Array of ``a``'s dtype on its device (NumPy's assignment rules for scalars)."""
+    dev = a.device
+    if isinstance(value, str):  # NumPy parses strings and fails on 'a'; kdsl takes numbers only
+        raise ValueError(f"could not convert string {value!r} to {a.dtype.name}; assign numbers")
+    if isinstance(value, (bool, int, float)):
+        return Array(ops.const_node(_checked_scalar(value, a), a.dtype, dev))
+    if isinstance(value, (list, tuple)):  # Python data converts straight to a's dtype (NumPy refuses 2**40)
+        value = asarray(value, dtype=a.dtype, device=dev)
+    v = ops.as_operand(value, dev)
+    return Array(ops.cast_node(v._node, a.dtype))
 
 
 def _already_written(node: Node, vnode: Node, regions: tuple) -> bool:

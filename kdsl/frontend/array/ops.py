@@ -231,12 +231,13 @@ def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
 
 
 def where(cond, a=None, b=None):
-    """``a`` where ``cond`` is true, else ``b`` (NumPy's ``where`` with three arguments)."""
+    """``a`` where ``cond`` is true, else ``b``; with ``cond`` alone, ``kd.nonzero(cond)`` (NumPy's ``where``)."""
     if a is None or b is None:
         if a is not None or b is not None:
             raise ValueError("either both or neither of x and y should be given to where(cond, x, y)")
-        raise TypeError("kd.where(cond) with one argument (NumPy's nonzero) is not supported: its shape depends on "
-                        "the data; use kd.where(cond, x, y)")
+        from kdsl.frontend.array.masks import nonzero  # cycle: masks builds on this module
+
+        return nonzero(cond)  # NumPy: where(cond) is nonzero(cond) (synchronises once)
     dev = device_of((cond, a, b))
     cond, a, b = (as_operand(x, dev) for x in (cond, a, b))
     if not isinstance(a, _array_cls()) and not isinstance(b, _array_cls()):

@@ -107,6 +107,8 @@ def test_uniform_range_and_broadcast():
     y = g.uniform(np.array([0.0, 10.0, 100.0]), kd.asarray([1.0, 11.0, 101.0]), size=(4, 3)).numpy()
     assert y.shape == (4, 3) and ((y >= [0, 10, 100]) & (y < [1, 11, 101])).all()
     assert g.uniform(np.zeros(3), 1.0).shape == (3,)
+    wide = g.uniform(kd.zeros(N, dtype=kd.float64), 1.0).numpy()  # a float64 parameter: 53 random bits
+    assert wide.dtype == np.float64 and (wide * 2**24 != np.floor(wide * 2**24)).mean() > 0.99
     with pytest.raises(ValueError, match="shape mismatch"):
         g.uniform(np.zeros(3), 1.0, size=4)
     with pytest.raises(ValueError, match="finite"):

@@ -89,6 +89,11 @@ def _param(x: Any, device) -> Any:
     return asarray(np.asarray(x, dtype=np.float32), device=device)
 
 
+def _param_dtype(*params: Any) -> dt.DType:
+    """float64 when a parameter is a float64 kdsl array (its draw then gets 53 random bits), else float32."""
+    return dt.float64 if any(isinstance(p, Array) and p.dtype is dt.float64 for p in params) else dt.float32
+
+
 def _host_check(value: Any, name: str, ok, message: str) -> None:
     """NumPy's parameter checks on host values; a kdsl array parameter is not read back (that would sync)."""
     if isinstance(value, Array):
@@ -168,6 +173,8 @@ class Generator:
                 for i in range(count)]
 
     def _std_normal(self, shape: tuple[int, ...], d: dt.DType) -> Array:
+        if d is dt.float32:  # one Philox call gives both uniforms of Box-Muller
+            return self._draw("normal", shape, dt.float32)
         u1, u2 = self._unit(shape, d, 2)
         return km.sqrt(-2.0 * km.log1p(-u1)) * km.cos(6.283185307179586 * u2)  # log1p(-u1): u1 < 1, finite
 
@@ -183,14 +190,15 @@ class Generator:
         return self._unit(_out_shape(size), _float_dtype(dtype, self._device))[0]
 
     def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Size = None) -> Array:
-        """Floats uniform in [low, high) (float32; ``low``/``high`` broadcast, kdsl arrays allowed)."""
+        """Floats uniform in [low, high) (``low``/``high`` broadcast; scalars and NumPy arrays give float32, a
+        float64 kdsl array parameter float64 with 53 random bits)."""
         for v in (low, high):
             _host_check(v, "low/high", np.isfinite, "must be finite")
         _host_check(np.asarray(high, float) - np.asarray(low, float) if not isinstance(low, Array)
                     and not isinstance(high, Array) else low, "high - low", np.isfinite,
                     "overflows: range exceeds valid bounds")
         shape = _out_shape(size, low, high)
-        u = self._unit(shape, dt.float32)[0]
+        u = self._unit(shape, _param_dtype(low, high))[0]
         lo, hi = _param(low, self._device), _param(high, self._device)
         return u * (hi - lo) + lo
 
@@ -206,7 +214,7 @@ class Generator:
     def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Size = None) -> Array:
         """Normal floats with mean ``loc`` and standard deviation ``scale`` (``scale < 0``: ValueError)."""
         _host_check(scale, "scale", lambda s: s >= 0, "< 0")
-        z = self._std_normal(_out_shape(size, loc, scale), dt.float32)
+        z = self._std_normal(_out_shape(size, loc, scale), _param_dtype(loc, scale))
         return z * _param(scale, self._device) + _param(loc, self._device)
 
     def standard_exponential(self, size: Size = None, dtype: Any = None) -> Array:
@@ -217,7 +225,7 @@ class Generator:
     def exponential(self, scale: Any = 1.0, size: Size = None) -> Array:
         """Exponential floats with mean ``scale`` (``scale < 0``: ValueError)."""
         _host_check(scale, "scale", lambda s: s >= 0, "< 0")
-        e = -km.log1p(-self._unit(_out_shape(size, scale), dt.float32)[0])
+        e = -km.log1p(-self._unit(_out_shape(size, scale), _param_dtype(scale))[0])
         return e * _param(scale, self._device)
 
     # ----- integers

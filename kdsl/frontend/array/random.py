@@ -19,7 +19,10 @@ from kdsl import dtype as dt
 from kdsl.device import device as current_device
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_shape
+from kdsl.frontend.array.generator import Generator, default_rng
 from kdsl.ir.graph import Node
+
+__all__ = ["Generator", "default_rng", "integers", "normal", "random", "seed", "standard_normal", "uniform"]
 
 _state = {"seed": 0, "stream": 0}
 

@@ -1,0 +1,473 @@
+"""``kd.random.default_rng``: NumPy's ``Generator`` API on kdsl's counter-based Philox4x32-10 generator.
+
+Every draw is lazy and computed on the device: element ``i`` of a call's draw is
+``philox(counter=(i, stream), key=seed key)``, and each call (each raw draw inside a call) takes the next stream,
+so two calls differ and the same seed replays the same sequence. Nothing is read back to the host except the
+parameters NumPy validates (``p`` of :meth:`Generator.choice`).
+
+Methods (what differs from NumPy is said in each docstring):
+
+* ``random``: float32 from 24 random bits, float64 from 53 (two 32-bit words), in [0, 1).
+* ``integers``: unbiased bounded integers by *modulo rejection with a bounded number of tries*: a candidate of
+  W = 32 or 64 random bits is accepted when it is below the largest multiple of the span ``s`` that fits in
+  ``2**W``; the first accepted of ``k`` candidates is used, ``k`` chosen on the host so that all ``k`` being
+  rejected has probability at most ``2**-64`` per element (then the last candidate's remainder is used: the only
+  bias left). Powers of two need one candidate and are exact.
+* ``normal``/``standard_normal``: Box-Muller; ``exponential``/``standard_exponential``: ``-log(1 - u)``.
+* ``poisson``: exact inversion for ``lam <= 10_000``: the CDF table is built on the host in float64 and each
+  element is a binary search of it (``kd.searchsorted``, about ``log2(lam)`` loop trips, far below the shader
+  loop budget); for larger ``lam`` a normal approximation with continuity correction (relative skewness error
+  ``1/sqrt(lam) <= 1%``).
+* ``permutation``/``shuffle``: a random 64-bit key per element (32-bit where the device has no int64), then a
+  stable ``kd.argsort`` of the keys.
+* ``choice``: ``p`` given: inverse CDF (host cumsum, device ``searchsorted``); without replacement: the prefix of
+  a random permutation, or with ``p`` the ``size`` smallest ``Exp(1)/p_i`` keys (Efraimidis-Spirakis: the same law
+  as drawing one at a time proportionally to the remaining ``p``).
+
+``size=None`` gives a 0-d kdsl array (NumPy gives a Python scalar: reading it would be a host round trip).
+
+Example:
+    >>> import kdsl as kd
+    >>> rng = kd.random.default_rng(42)
+    >>> a = rng.integers(0, 10, size=5)
+    >>> a.dtype in (kd.int64, kd.int32), a.shape
+    (True, (5,))
+    >>> bool(((a.numpy() >= 0) & (a.numpy() < 10)).all())
+    True
+    >>> (kd.random.default_rng(42).random(3).numpy() == kd.random.default_rng(42).random(3).numpy()).all()
+    np.True_
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.device import device as current_device
+from kdsl.frontend.array import math as km
+from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.creation import as_shape, asarray, full
+from kdsl.frontend.array.ops import where
+from kdsl.frontend.array.sorting import argsort, searchsorted, take
+from kdsl.ir.graph import Node
+
+_POISSON_TABLE_MAX = 10_000.0  # lam above this: normal approximation (the table would pass ~14 000 entries)
+_POISSON_LAM_MAX = 9.2e18  # NumPy's own bound (larger lam overflows int64)
+
+Size = int | tuple[int, ...] | None
+
+
+def _float_dtype(dtype: Any, device) -> dt.DType:
+    d = dt.float32 if dtype is None else dt.as_dtype(dtype)
+    if d not in (dt.float32, dt.float64):
+        raise TypeError(f"Unsupported dtype {d.name!r}: random floats are float32 or float64")
+    return device.check(d)
+
+
+def _shape_of(x: Any) -> tuple[int, ...]:
+    return tuple(x.shape) if isinstance(x, Array) else np.shape(x)
+
+
+def _out_shape(size: Size, *params: Any) -> tuple[int, ...]:
+    """``size`` if given (it must hold the parameters' broadcast shape, as NumPy checks), else that shape."""
+    pshape = np.broadcast_shapes(*[_shape_of(p) for p in params]) if params else ()
+    if size is None:
+        return pshape
+    shape = as_shape(size)
+    if np.broadcast_shapes(shape, pshape) != shape:
+        raise ValueError(f"shape mismatch: parameters of shape {pshape} do not broadcast to size {shape}")
+    return shape
+
+
+def _param(x: Any, device) -> Any:
+    """A distribution parameter as an operand: Python scalars stay weak, host arrays become float32 arrays."""
+    if isinstance(x, (Array, int, float)):
+        return x
+    return asarray(np.asarray(x, dtype=np.float32), device=device)
+
+
+def _param_dtype(*params: Any) -> dt.DType:
+    """float64 when a parameter is a float64 kdsl array (its draw then gets 53 random bits), else float32."""
+    return dt.float64 if any(isinstance(p, Array) and p.dtype is dt.float64 for p in params) else dt.float32
+
+
+def _host_check(value: Any, name: str, ok, message: str) -> None:
+    """NumPy's parameter checks on host values; a kdsl array parameter is not read back (that would sync)."""
+    if isinstance(value, Array):
+        return
+    host = np.asarray(value, dtype=float)
+    if not ok(host).all():
+        raise ValueError(f"{name} {message}")
+
+
+def _seed_key(seed: Any) -> int:
+    """A 64-bit Philox key from ``seed`` through NumPy's SeedSequence (nearby seeds give unrelated keys)."""
+    if isinstance(seed, np.random.SeedSequence):
+        ss = seed
+    elif isinstance(seed, (bool, np.bool_)) or isinstance(seed, float):
+        raise TypeError(f"seed must be None, an int >= 0, a sequence of them or a SeedSequence, not {seed!r}")
+    else:
+        ss = np.random.SeedSequence(seed)  # raises NumPy's errors for negative or non-integer seeds
+    lo, hi = (int(w) for w in ss.generate_state(2, np.uint32))
+    return lo | hi << 32
+
+
+class Generator:
+    """Random numbers with NumPy's ``Generator`` methods, drawn lazily on the device (see the module docstring).
+
+    Example:
+        >>> import kdsl as kd
+        >>> rng = kd.random.default_rng(0)
+        >>> sorted(rng.permutation(5).tolist())
+        [0, 1, 2, 3, 4]
+    """
+
+    def __init__(self, seed: Any = None, device: Any = None) -> None:
+        self._key = _seed_key(seed)
+        self._stream = 0
+        self._device = current_device(device)
+        self._tables: dict[tuple, Array] = {}  # poisson CDF tables already on the device, by (lam, dtype)
+
+    def __repr__(self) -> str:
+        return f"Generator(PhiloxCounter, key={self._key:#x}, stream={self._stream})"
+
+    @property
+    def device(self):
+        return self._device
+
+    # ----- raw draws
+    def _draw(self, dist: str, shape: tuple[int, ...], d: dt.DType) -> Array:
+        key = (dist, self._key & 0xFFFFFFFF, self._key >> 32, self._stream & 0xFFFFFFFF)
+        self._stream += 1  # the next draw reads a disjoint counter range
+        return Array(Node("rand", (), d, shape, key, device=self._device))
+
+    def _words(self, m: int, shape: tuple[int, ...]) -> list[Array]:
+        """``m`` independent arrays of 32 random bits (uint32): rows of one draw of shape ``(m, *shape)``, so
+        they cost one stream and one set of push constants (a kernel has room for only ~10 draws' keys)."""
+        n = math.prod(shape)
+        rows = max(1, min(m, ((1 << 32) - 1) // max(n, 1)))  # the element counter is 32-bit: rows*n < 2**32
+        out: list[Array] = []
+        while len(out) < m:
+            take_rows = min(rows, m - len(out))
+            block = self._draw("bits", (take_rows,) + shape, dt.uint32)
+            out.extend(block[i] for i in range(take_rows))
+        return out
+
+    def _bits(self, shape: tuple[int, ...], wide: bool = False, count: int = 1) -> list[Array]:
+        """``count`` arrays of 32 (``wide``: 64) uniformly random bits per element, as uint32 (uint64)."""
+        w = self._words(count * (2 if wide else 1), shape)
+        if not wide:
+            return w
+        return [(w[2 * i].astype(dt.uint64) << 32) | w[2 * i + 1].astype(dt.uint64) for i in range(count)]
+
+    def _unit(self, shape: tuple[int, ...], d: dt.DType, count: int = 1) -> list[Array]:
+        """``count`` arrays uniform in [0, 1) with the dtype's full mantissa (24 bits float32, 53 float64)."""
+        if d is dt.float32:
+            return [(w >> 8).astype(dt.float32) * 5.9604644775390625e-8 for w in self._words(count, shape)]
+        w = self._words(2 * count, shape)
+        scale = 1.0 / 9007199254740992.0
+        return [((w[2 * i] >> 5).astype(dt.float64) * 67108864.0 + (w[2 * i + 1] >> 6).astype(dt.float64)) * scale
+                for i in range(count)]
+
+    def _std_normal(self, shape: tuple[int, ...], d: dt.DType) -> Array:
+        if d is dt.float32:  # one Philox call gives both uniforms of Box-Muller
+            return self._draw("normal", shape, dt.float32)
+        u1, u2 = self._unit(shape, d, 2)
+        return km.sqrt(-2.0 * km.log1p(-u1)) * km.cos(6.283185307179586 * u2)  # log1p(-u1): u1 < 1, finite
+
+    # ----- floats
+    def random(self, size: Size = None, dtype: Any = None) -> Array:
+        """Floats uniform in [0, 1) (``dtype`` float32, the default, or float64).
+
+        >>> import kdsl as kd
+        >>> x = kd.random.default_rng(1).random((2, 3), dtype=kd.float64)
+        >>> x.shape, x.dtype
+        ((2, 3), kdsl.float64)
+        """
+        return self._unit(_out_shape(size), _float_dtype(dtype, self._device))[0]
+
+    def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Size = None) -> Array:
+        """Floats uniform in [low, high) (``low``/``high`` broadcast; scalars and NumPy arrays give float32, a
+        float64 kdsl array parameter float64 with 53 random bits)."""
+        for v in (low, high):
+            _host_check(v, "low/high", np.isfinite, "must be finite")
+        _host_check(np.asarray(high, float) - np.asarray(low, float) if not isinstance(low, Array)
+                    and not isinstance(high, Array) else low, "high - low", np.isfinite,
+                    "overflows: range exceeds valid bounds")
+        shape = _out_shape(size, low, high)
+        u = self._unit(shape, _param_dtype(low, high))[0]
+        lo, hi = _param(low, self._device), _param(high, self._device)
+        return u * (hi - lo) + lo
+
+    def standard_normal(self, size: Size = None, dtype: Any = None) -> Array:
+        """Standard normal floats (Box-Muller).
+
+        >>> import kdsl as kd
+        >>> kd.random.default_rng(2).standard_normal(4).shape
+        (4,)
+        """
+        return self._std_normal(_out_shape(size), _float_dtype(dtype, self._device))
+
+    def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Size = None) -> Array:
+        """Normal floats with mean ``loc`` and standard deviation ``scale`` (``scale < 0``: ValueError)."""
+        _host_check(scale, "scale", lambda s: s >= 0, "< 0")
+        z = self._std_normal(_out_shape(size, loc, scale), _param_dtype(loc, scale))
+        return z * _param(scale, self._device) + _param(loc, self._device)
+
+    def standard_exponential(self, size: Size = None, dtype: Any = None) -> Array:
+        """Exponential floats with scale 1, as ``-log(1 - u)`` (finite: ``u < 1``)."""
+        d = _float_dtype(dtype, self._device)
+        return -km.log1p(-self._unit(_out_shape(size), d)[0])
+
+    def exponential(self, scale: Any = 1.0, size: Size = None) -> Array:
+        """Exponential floats with mean ``scale`` (``scale < 0``: ValueError)."""
+        _host_check(scale, "scale", lambda s: s >= 0, "< 0")
+        e = -km.log1p(-self._unit(_out_shape(size, scale), _param_dtype(scale))[0])
+        return e * _param(scale, self._device)
+
+    # ----- integers
+    def _index_dtype(self) -> dt.DType:
+        return dt.int64 if self._device.supports(dt.int64) else dt.int32
+
+    def integers(self, low: int, high: int | None = None, size: Size = None, dtype: Any = None,
+                 endpoint: bool = False) -> Array:
+        """Random integers in [low, high) (``endpoint=True``: [low, high]; ``integers(n)``: [0, n)).
+
+        ``dtype`` defaults to int64 (int32 on devices without 64-bit integers). ``low``/``high`` are Python ints.
+        Unbiased up to a probability of at most ``2**-64`` per element (see the module docstring).
+
+        >>> import kdsl as kd
+        >>> sorted(set(kd.random.default_rng(3).integers(1, 4, size=200).tolist()))
+        [1, 2, 3]
+        >>> kd.random.default_rng(3).integers(5, 5)
+        Traceback (most recent call last):
+        ...
+        ValueError: high <= low: integers needs low < high (got low=5, high=5); pass endpoint=True for [low, high]
+        """
+        d = self._device.check(self._index_dtype() if dtype is None else dt.as_dtype(dtype))
+        if not d.is_int or d is dt.bool_:
+            raise TypeError(f"Unsupported dtype {d.name!r} for integers: pass an integer dtype")
+        low, high = _int_bounds(low, high, endpoint)
+        info = np.iinfo(d.np)
+        if low < info.min:
+            raise ValueError(f"low is out of bounds for {d.name} (low={low} < {info.min})")
+        if high - 1 > info.max:
+            raise ValueError(f"high is out of bounds for {d.name} (high - 1 = {high - 1} > {info.max})")
+        shape = _out_shape(size)
+        span = high - low
+        wide = d.itemsize == 8 or span > 1 << 32 or _tries(span, 32) > 4
+        if wide and not self._device.supports(dt.uint64):
+            wide = False  # no 64-bit ints: 32-bit candidates, more tries (span <= 2**32 here: d is 32-bit)
+        unsigned = dt.uint64 if wide else dt.uint32
+        offset = self._bounded(shape, span, wide)
+        value = offset + unsigned.np.type(low % (1 << (64 if wide else 32)))  # wraps mod 2**W to low + offset
+        signed = dt.int64 if wide else dt.int32
+        return (value.astype(signed) if info.min < 0 else value).astype(d)
+
+    def _bounded(self, shape: tuple[int, ...], span: int, wide: bool) -> Array:
+        """Uniform integers in [0, span) as uint32/uint64 by bounded modulo rejection."""
+        bits = 64 if wide else 32
+        unsigned = dt.uint64 if wide else dt.uint32
+        if span == 1:
+            return full(shape, 0, dtype=unsigned, device=self._device)
+        if span & (span - 1) == 0:  # a power of two: the low bits are exact
+            return self._bits(shape, wide)[0] & unsigned.np.type(span - 1)
+        limit = unsigned.np.type((1 << bits) - (1 << bits) % span)  # candidates below it: each remainder equally
+        s = unsigned.np.type(span)
+        cands = self._bits(shape, wide, _tries(span, bits))
+        out = cands[-1] % s
+        for c in reversed(cands[:-1]):
+            out = where(c < limit, c % s, out)
+        return out
+
+    def poisson(self, lam: float = 1.0, size: Size = None) -> Array:
+        """Poisson counts with mean ``lam`` (a scalar), as int64 (int32 without 64-bit ints).
+
+        Exact inversion of the CDF for ``lam <= 10_000`` (float64 table and 53-bit uniforms where the device has
+        float64), a normal approximation with continuity correction above.
+
+        >>> import kdsl as kd
+        >>> kd.random.default_rng(4).poisson(0.0, size=3).tolist()
+        [0, 0, 0]
+        """
+        if isinstance(lam, Array) or np.ndim(lam) != 0:
+            raise TypeError("poisson takes a scalar lam (arrays of lam are not supported yet): "
+                            "draw one call per distinct lam")
+        lam = float(lam)
+        if not lam >= 0:
+            raise ValueError(f"lam < 0 or lam is NaN (got {lam})")
+        if lam > _POISSON_LAM_MAX:
+            raise ValueError(f"lam value too large (got {lam}, at most {_POISSON_LAM_MAX})")
+        shape, out = _out_shape(size), self._index_dtype()
+        if lam == 0.0:
+            return full(shape, 0, dtype=out, device=self._device)
+        fd = dt.float64 if self._device.supports(dt.float64) else dt.float32
+        if lam > _POISSON_TABLE_MAX:
+            z = self._std_normal(shape, fd)
+            return km.floor(km.maximum(z * math.sqrt(lam) + (lam + 0.5), 0.0)).astype(out)
+        table = self._poisson_table(lam, fd)
+        return searchsorted(table, self._unit(shape, fd)[0], side="right").astype(out)
+
+    def _poisson_table(self, lam: float, fd: dt.DType) -> Array:
+        key = (lam, fd.name)
+        if key not in self._tables:
+            if len(self._tables) > 8:  # a few recent lams stay on the device
+                self._tables.pop(next(iter(self._tables)))
+            self._tables[key] = asarray(_poisson_cdf(lam), dtype=fd, device=self._device)
+        return self._tables[key]
+
+    # ----- permutations and sampling
+    def _perm(self, n: int) -> Array:
+        """A uniformly random permutation of range(n): stable argsort of random keys (64-bit where possible)."""
+        return argsort(self._bits((n,), wide=self._device.supports(dt.uint64))[0])
+
+    def permutation(self, x: Any, axis: int = 0) -> Array:
+        """``x`` an int: a random permutation of ``range(x)``; an array: a copy shuffled along ``axis``.
+
+        >>> import kdsl as kd
+        >>> sorted(kd.random.default_rng(5).permutation(kd.asarray([3.0, 1.0, 2.0])).tolist())
+        [1.0, 2.0, 3.0]
+        """
+        if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)):
+            if x < 0:
+                raise ValueError(f"negative dimensions are not allowed (permutation({x}))")
+            return self._perm(int(x)).astype(self._index_dtype())
+        a = x if isinstance(x, Array) else asarray(x, device=self._device)
+        if a.ndim == 0:
+            raise np.exceptions.AxisError("x must be an integer or at least 1-dimensional")
+        ax = axis + a.ndim if axis < 0 else axis
+        if not 0 <= ax < a.ndim:
+            raise np.exceptions.AxisError(axis, a.ndim)
+        return take(a, self._perm(a.shape[ax]), axis=ax)
+
+    def shuffle(self, x: Array, axis: int = 0) -> None:
+        """Shuffle the kdsl array ``x`` in place along ``axis`` (lazy: the write is a graph update).
+
+        >>> import kdsl as kd
+        >>> a = kd.arange(6)
+        >>> kd.random.default_rng(6).shuffle(a)
+        >>> sorted(a.tolist())
+        [0, 1, 2, 3, 4, 5]
+        """
+        if not isinstance(x, Array):
+            raise TypeError(f"shuffle works in place on a kdsl array, not {type(x).__name__}; "
+                            "use permutation(x) for a shuffled copy")
+        if x.ndim == 0:
+            raise TypeError("shuffle needs an array of at least 1 dimension, not a 0-d array")
+        x[...] = self.permutation(x, axis)
+
+    def choice(self, a: Any, size: Size = None, replace: bool = True, p: Any = None, axis: int = 0,
+               shuffle: bool = True) -> Array:
+        """Samples of ``a`` (an int n: ``range(n)``; an array: its elements along axis 0).
+
+        ``p`` (read on the host to check it, as NumPy does) gives each entry's probability; zero-probability
+        entries are never drawn. Without replacement the samples are distinct entries.
+
+        >>> import kdsl as kd
+        >>> kd.random.default_rng(7).choice(3, size=4, p=[0.0, 1.0, 0.0]).tolist()
+        [1, 1, 1, 1]
+        """
+        if axis != 0:
+            raise NotImplementedError("choice draws along axis 0 only: move the axis first (kd.moveaxis)")
+        pop, n = _population(a, self._device)
+        shape = _out_shape(size)
+        k = math.prod(shape)
+        if n == 0 and k > 0:
+            raise ValueError("a cannot be empty unless no samples are taken")
+        probs = None if p is None else _check_p(p, n)
+        if not replace:
+            if k > n:
+                raise ValueError("Cannot take a larger sample than population when replace=False")
+            if probs is not None and np.count_nonzero(probs) < k:
+                raise ValueError("Fewer non-zero entries in p than size")
+        idx = self._choice_indices(n, k, replace, probs).reshape(shape)
+        return idx.astype(self._index_dtype()) if pop is None else take(pop, idx, axis=0)
+
+    def _choice_indices(self, n: int, k: int, replace: bool, probs: np.ndarray | None) -> Array:
+        fd = dt.float64 if self._device.supports(dt.float64) else dt.float32
+        if replace and probs is None:
+            return self.integers(0, n, size=k) if k else full((0,), 0, self._index_dtype(), self._device)
+        if replace:
+            assert probs is not None
+            cdf = np.cumsum(probs)
+            cdf /= cdf[-1]
+            cdf[np.flatnonzero(probs)[-1]:] = 1.0  # u < 1: rounding can never select a trailing zero entry
+            table = asarray(cdf, dtype=fd, device=self._device)
+            return searchsorted(table, self._unit((k,), fd)[0], side="right")
+        if probs is None:
+            return self._perm(n)[:k]
+        keys = -km.log1p(-self._unit((n,), fd)[0]) / asarray(probs, dtype=fd, device=self._device)  # p=0: inf
+        return argsort(keys)[:k]
+
+
+def _int_bounds(low: Any, high: Any, endpoint: bool) -> tuple[int, int]:
+    """(low, exclusive high) as Python ints, with NumPy's checks."""
+    for v in (low, high):
+        if v is not None and (isinstance(v, (Array, bool, np.bool_)) or not isinstance(v, (int, np.integer))):
+            raise TypeError(f"integers takes Python ints for low and high (arrays are not supported yet), not {v!r}")
+    if high is None:
+        low, high = 0, low
+    low, high = int(low), int(high) + (1 if endpoint else 0)
+    if high <= low:
+        shown = high - 1 if endpoint else high
+        raise ValueError(f"high <= low: integers needs low < high (got low={low}, high={shown}); "
+                         "pass endpoint=True for [low, high]")
+    return low, high
+
+
+def _tries(span: int, bits: int) -> int:
+    """Candidates needed so that all being rejected has probability <= 2**-64 (1 for powers of two)."""
+    rejected = ((1 << bits) % span) / (1 << bits)
+    if rejected == 0.0:
+        return 1
+    return min(64, max(1, math.ceil(64 / -math.log2(rejected))))
+
+
+def _poisson_cdf(lam: float) -> np.ndarray:
+    """P(X <= k) for k = 0..K, K far enough in the tail that 1 - P(X <= K) is below 2**-60."""
+    top = int(lam + 40.0 * math.sqrt(lam) + 60)
+    k = np.arange(top + 1, dtype=np.float64)
+    logp = k * math.log(lam) - lam - np.array([math.lgamma(i + 1.0) for i in range(top + 1)])
+    cdf = np.cumsum(np.exp(logp))
+    return np.minimum(cdf, 1.0)
+
+
+def _population(a: Any, device) -> tuple[Array | None, int]:
+    if isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_)):
+        if a < 0:
+            raise ValueError(f"a must be a positive integer unless no samples are taken (got {a})")
+        return None, int(a)
+    pop = a if isinstance(a, Array) else asarray(a, device=device)
+    if pop.ndim == 0:
+        raise ValueError("a must be a positive integer or an array of at least 1 dimension")
+    return pop, pop.shape[0]
+
+
+def _check_p(p: Any, n: int) -> np.ndarray:
+    probs = np.asarray(p.numpy() if isinstance(p, Array) else p, dtype=np.float64)
+    if probs.ndim != 1:
+        raise ValueError("p must be 1-dimensional")
+    if probs.shape[0] != n:
+        raise ValueError(f"a and p must have same size (a has {n} entries, p {probs.shape[0]})")
+    if not np.isfinite(probs).all() or (probs < 0).any():
+        raise ValueError("probabilities are not non-negative (or not finite)")
+    if abs(probs.sum() - 1.0) > math.sqrt(np.finfo(np.float64).eps):
+        raise ValueError(f"probabilities do not sum to 1 (they sum to {probs.sum()!r})")
+    return probs
+
+
+def default_rng(seed: Any = None, device: Any = None) -> Generator:
+    """A new :class:`Generator` (``seed``: None for fresh OS entropy, an int >= 0, a sequence of ints, a
+    ``numpy.random.SeedSequence``, or a Generator, returned as is).
+
+    >>> import kdsl as kd
+    >>> rng = kd.random.default_rng(0)
+    >>> kd.random.default_rng(rng) is rng
+    True
+    """
+    if isinstance(seed, Generator):
+        return seed
+    return Generator(seed, device)

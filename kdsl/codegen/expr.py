@@ -142,15 +142,17 @@ def expr_dtype(e: Expr) -> dt.DType:
     return e.dtype
 
 
-def _random(dist: str, dtype: dt.DType, word: int, flat: str) -> str:
-    bits = f"kd_philox_u(uint({flat}), pc.w[{word}], pc.w[{word + 1}], pc.w[{word + 2}])"
+def _random(dist: str, dtype: dt.DType, word: int | tuple[int, ...], flat: str) -> str:
+    """A counter-based random value at position ``flat``: key and stream from push words ``word..word+2``, or
+    baked into the source when ``word`` is the tuple of the three words (push-constant space ran out)."""
+    keys = [f"{k}u" for k in word] if isinstance(word, tuple) else [f"pc.w[{word + i}]" for i in range(3)]
+    bits = f"kd_philox_u(uint({flat}), {', '.join(keys)})"
     if dist == "bits":
         return f"{bits}.x"
     if dist == "uniform":  # 24 random bits -> [0, 1) exactly representable in float32
         value = f"(float({bits}.x >> 8) * 5.9604644775390625e-8)"
         return value if dtype is dt.float32 else render_cast(value, dt.float32, dtype)
     if dist == "normal":  # Box-Muller on two uniforms; 1 - u keeps the log argument in (0, 1]
-        b = f"kd_philox_u(uint({flat}), pc.w[{word}], pc.w[{word + 1}], pc.w[{word + 2}])"
-        value = f"kd_boxmuller_f({b})"
+        value = f"kd_boxmuller_f({bits})"
         return value if dtype is dt.float32 else render_cast(value, dt.float32, dtype)
     raise ValueError(f"unknown distribution {dist}")

@@ -116,8 +116,12 @@ class Lowering:
             return Expr("iota", node.dtype, (), node.arg)
         if op == "rand":
             dist, *key = node.arg
+            words = tuple(int(k) & 0xFFFFFFFF for k in key)
+            if len(self.words) + len(words) > self.max_words:  # no push space left: bake the key (as const does)
+                self.baked = True
+                return Expr("rand", node.dtype, (), (dist, words))
             word = len(self.words)
-            self.words.extend(int(k) & 0xFFFFFFFF for k in key)
+            self.words.extend(words)
             self.sources.append((node, "rand"))
             return Expr("rand", node.dtype, (), (dist, word))
         if op == "rows":  # the source is read at a computed row: it keeps its own shape

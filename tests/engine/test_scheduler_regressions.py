@@ -28,3 +28,18 @@ def test_x_minus_x_is_nan_for_nan_and_inf(dtype):
     with np.errstate(invalid="ignore"):
         for got, want in [(x - x, h - h), (x + (-x), h + (-h)), ((x * 2) - (x * 2), (h * 2) - (h * 2))]:
             np.testing.assert_array_equal(got.numpy(), want)
+
+
+def test_many_random_draws_in_one_expression():
+    """Each draw takes three push-constant words; past the device's push space the keys are baked into the
+    kernel (as scalars are) instead of overflowing maxPushConstantsSize. Fused or realised one by one, the same
+    seeded draws give the same numbers."""
+    fused = kd.random.default_rng(7)
+    total = fused.standard_normal(8)
+    for _ in range(13):
+        total = total + fused.standard_normal(8)
+    alone = kd.random.default_rng(7)
+    expected = alone.standard_normal(8).numpy()
+    for _ in range(13):
+        expected = expected + alone.standard_normal(8).numpy()
+    np.testing.assert_array_equal(total.numpy(), expected)

@@ -218,6 +218,7 @@ from kdsl.frontend.array.sorting import (
     take_along_axis,
     topk,
 )
+from kdsl.frontend.array.scatter import add, bincount, histogram, maximum, minimum, subtract  # with .at
 from kdsl.frontend.array.standard_names import (
     acos,
     acosh,
@@ -279,6 +280,8 @@ __all__ += [  # the array API standard and more of NumPy (kdsl/frontend/array/{a
     "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_invert", "bitwise_left_shift",
     "bitwise_right_shift", "concat", "permute_dims", "pow",
 ]
+
+__all__ += ["bincount", "histogram"]  # kdsl/frontend/array/scatter.py (add, subtract, maximum, minimum gain .at)
 
 
 def __getattr__(name: str):

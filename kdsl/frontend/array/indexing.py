@@ -24,7 +24,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
-from kdsl.frontend.array import ops
+from kdsl.frontend.array import ops, scatter
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.ir.graph import Node
@@ -199,6 +199,9 @@ def setitem(a: Array, key, value) -> Array:
     OverflowError: Python integer 1099511627776 out of bounds for int32
     """
     if _array_key(key)[0] is not None:
+        rows = scatter.int_array_key(key)  # an integer array on axis 0: a gather-based scatter
+        if rows is not None:
+            return scatter.assign_rows(a, rows, value)
         raise IndexError("assignment through integer or boolean arrays (a[idx] = v) is not supported yet; "
                          "use kd.where, or basic indices (ints, slices)")
     region, shape = apply_key(View.contiguous(a.shape), key)

@@ -105,7 +105,6 @@ from kdsl.frontend.array.linalg import dot, matmul, outer
 from kdsl.frontend.array.math import (
     abs,
     absolute,
-    add,
     arccos,
     arccosh,
     arcsin,
@@ -146,8 +145,6 @@ from kdsl.frontend.array.math import (
     logical_not,
     logical_or,
     logical_xor,
-    maximum,
-    minimum,
     mod,
     multiply,
     negative,
@@ -167,7 +164,6 @@ from kdsl.frontend.array.math import (
     sinh,
     sqrt,
     square,
-    subtract,
     tan,
     tanh,
     true_divide,
@@ -191,6 +187,7 @@ from kdsl.frontend.array.reductions import (
     sum,
     var,
 )
+from kdsl.frontend.array.scatter import add, bincount, histogram, maximum, minimum, subtract  # these four have .at
 from kdsl.frontend.array.shape_ops import (
     broadcast_arrays,
     broadcast_to,
@@ -218,7 +215,6 @@ from kdsl.frontend.array.sorting import (
     take_along_axis,
     topk,
 )
-from kdsl.frontend.array.scatter import add, bincount, histogram, maximum, minimum, subtract  # with .at
 from kdsl.frontend.array.standard_names import (
     acos,
     acosh,

@@ -95,3 +95,10 @@ def test_lazy_a_and_view_chain():
     a = kd.arange(6, dtype=kd.float32) * 2  # lazy, never realised before the update
     kd.add.at(a, kd.asarray([5, 5, 0]), kd.asarray([1.0, 2.0, 3.0], dtype=kd.float32))
     assert a.tolist() == [3.0, 2.0, 4.0, 6.0, 8.0, 13.0]
+
+
+def test_a_view_writes_through_to_its_base():
+    b = kd.zeros((2, 3), dtype=kd.int32)
+    row = b[1]
+    kd.add.at(row, [0, 0, 2], 1)
+    assert b.tolist() == [[0, 0, 0], [2, 0, 1]]

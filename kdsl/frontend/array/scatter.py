@@ -42,7 +42,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array import ops
-from kdsl.frontend.array.array import Array, realize
+from kdsl.frontend.array.array import Array, _store_inplace, realize
 from kdsl.frontend.array.creation import arange, asarray, zeros
 from kdsl.frontend.array.joining import concatenate
 from kdsl.frontend.array.reductions import cumsum
@@ -211,7 +211,7 @@ def _ufunc_at(name: str, a: Any, indices: Any, values: Any) -> None:
             if v.dtype.is_float:  # a NaN sorts last; minimum propagates it as NumPy does
                 first = km.where(km.isnan(last), last, first)
             out = km.where(hit, km.minimum(x, first), x)
-    x._node = out._node
+    _store_inplace(x, out)  # a view (row = b[0]) writes through to its base, as in NumPy
 
 
 class _WithAt:

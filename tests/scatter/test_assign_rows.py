@@ -61,9 +61,25 @@ def test_empty_and_out_of_bounds():
     assert a.tolist() == [0, 0, 0, 0]
 
 
+def test_several_index_arrays():
+    rng = np.random.default_rng(8)
+    a = rng.integers(0, 9, (4, 5, 3)).astype(np.float32)
+    rows, cols = rng.integers(-4, 4, 40), rng.integers(-5, 5, 40)
+    _both(a, (rows, cols), np.arange(120, dtype=np.float32).reshape(40, 3))
+    _both(a, (rows, cols, np.array([2])), 1.5)
+    _both(a, (1, cols), np.arange(3, dtype=np.float32))  # an int with an array
+    _both(a, (np.arange(4)[:, None], np.array([[0, 4]])), -2.0)  # broadcast together
+    _both(a, (rows, cols), 1.0, op="+=")
+    b = kd.zeros((3, 3))
+    with pytest.raises(IndexError, match="index 3 is out of bounds for axis 1 with size 3"):
+        b[[0, 1], [1, 3]] = 1.0
+    with pytest.raises(IndexError, match="shape mismatch"):
+        b[[0, 1], [1, 2, 0]] = 1.0
+
+
 def test_unsupported_keys_still_name_the_limit():
     a = kd.zeros((3, 3))
     with pytest.raises(IndexError, match="not supported"):
-        a[[0, 1], [1, 2]] = 1.0
-    with pytest.raises(IndexError, match="not supported"):
         a[[0, 1], 1:] = 1.0
+    with pytest.raises(IndexError, match="leading axes only"):
+        a[:, [0, 1]] = 1.0

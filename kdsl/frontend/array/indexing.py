@@ -199,7 +199,7 @@ def setitem(a: Array, key, value) -> Array:
     OverflowError: Python integer 1099511627776 out of bounds for int32
     """
     if _array_key(key)[0] is not None:
-        rows = scatter.int_array_key(key)  # an integer array on axis 0: a gather-based scatter
+        rows = scatter.int_array_key(key)  # integer arrays on the leading axes: a gather-based scatter
         if rows is not None:
             return scatter.assign_rows(a, rows, value)
         raise IndexError("assignment through integer or boolean arrays (a[idx] = v) is not supported yet; "

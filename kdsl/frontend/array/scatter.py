@@ -1,6 +1,7 @@
 """Writes through integer indices, deterministic and without atomics: NumPy's unbuffered ``ufunc.at``
 (``kd.add.at``, ``kd.subtract.at``, ``kd.maximum.at``, ``kd.minimum.at``), buffered assignment ``a[idx] = v`` /
-``a[idx] += v`` (the hook in :mod:`indexing`), ``bincount`` and ``histogram``.
+``a[idx] += v`` and ``a[rows, cols] = v`` (integer arrays on the leading axes; the hook in :mod:`indexing`),
+``bincount`` and ``histogram``.
 
 Every write is a *gather* composed of existing lazy ops, so no new kernel and no atomics: the indices are sorted
 once (stable ``argsort``), and each position ``p`` of the target finds its run ``[lo, hi)`` of equal sorted
@@ -65,19 +66,19 @@ def _index_dtype(device) -> dt.DType:
     return dt.int64 if device.supports(dt.int64) else dt.int32
 
 
-def _checked_indices(indices: Any, n: int, device) -> Array:
-    """``indices`` flattened, as a device integer array with negative indices wrapped; IndexError (naming the
-    index and the size) for one outside ``[-n, n)``. Device indices are checked with one synchronisation."""
+def _checked_indices(indices: Any, n: int, device, axis: int = 0) -> Array:
+    """``indices`` as a device integer array with negative indices wrapped; IndexError (naming the index, the
+    axis and its size) for one outside ``[-n, n)``. Device indices are checked with one synchronisation."""
     if isinstance(indices, Array):
         if indices.device is not device:
             raise ValueError("the index array lives on another device than the array; move it with kd.asarray")
         if not indices.dtype.is_int or indices.dtype is dt.bool_:
             raise IndexError(f"arrays used as indices must be of integer type, not {indices.dtype.name}")
-        idx = indices.reshape(-1).astype(_index_dtype(device))
+        idx = indices.astype(_index_dtype(device))
         if idx.size:
             lo, hi = amin(idx), amax(idx)
             realize(idx, lo, hi)
-            _check_range(int(lo), int(hi), n)
+            _check_range(int(lo), int(hi), n, axis)
     else:
         host = np.asarray(indices)
         if host.size == 0:  # NumPy reads [] as no indices
@@ -85,15 +86,15 @@ def _checked_indices(indices: Any, n: int, device) -> Array:
         if host.dtype.kind not in "iu":
             raise IndexError(f"arrays used as indices must be of integer type, not {host.dtype}")
         if host.size:
-            _check_range(int(host.min()), int(host.max()), n)
-        idx = asarray(host.reshape(-1).astype(_index_dtype(device).np), device=device)
+            _check_range(int(host.min()), int(host.max()), n, axis)
+        idx = asarray(host.astype(_index_dtype(device).np), device=device)
     return km.where(idx < 0, idx + n, idx) if idx.size else idx
 
 
-def _check_range(lo: int, hi: int, n: int) -> None:
+def _check_range(lo: int, hi: int, n: int, axis: int = 0) -> None:
     bad = hi if hi >= n else lo if lo < -n else None
     if bad is not None:
-        raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
+        raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
 
 
 def _runs(idx: Array, n: int, order: Array | None = None) -> _Runs:
@@ -186,7 +187,7 @@ def _ufunc_at(name: str, a: Any, indices: Any, values: Any) -> None:
     x = _target(a, name)
     n = x.shape[0]
     host_shape = indices.shape if isinstance(indices, Array) else np.shape(indices)
-    idx = _checked_indices(indices, n, x.device)
+    idx = _checked_indices(indices, n, x.device).reshape(-1)
     v = _values(values, tuple(host_shape), x, name)
     if idx.size == 0 or n == 0:
         return
@@ -253,48 +254,73 @@ minimum = _WithAt(km.minimum, "minimum")
 
 # ----- buffered assignment a[idx] = v (the hook in indexing.setitem)
 
-def int_array_key(key: Any) -> Any:
-    """The integer index array of a key ``idx`` or ``(idx, :, ..., :)`` (``...`` allowed), else None."""
+def int_array_key(key: Any) -> tuple | None:
+    """The leading index items of a key made of integer arrays and ints on the leading axes (at least one
+    array), then only full slices ``:`` and ``...``: ``a[idx]``, ``a[idx, :]``, ``a[rows, cols]``,
+    ``a[0, idx]``; None for other keys."""
     items = key if isinstance(key, tuple) else (key,)
-    if not items:
+    lead = 0
+    while lead < len(items) and (_int_array(items[lead]) or _int(items[lead])):
+        lead += 1
+    rest = items[lead:]
+    if not any(_int_array(k) for k in items[:lead]) or sum(k is Ellipsis for k in rest) > 1:
         return None
-    first, rest = items[0], items[1:]
     if not all(k is Ellipsis or (isinstance(k, slice) and k == slice(None)) for k in rest):
         return None
-    if sum(k is Ellipsis for k in rest) > 1:
-        return None
-    if isinstance(first, Array):
-        return first if first.dtype.is_int and first.dtype is not dt.bool_ else None
-    if isinstance(first, (list, np.ndarray)):
-        host = np.asarray(first)
-        return host if host.dtype.kind in "iu" or (host.size == 0 and host.dtype.kind == "f") else None
-    return None
+    return tuple(items[:lead])
 
 
-def assign_rows(a: Array, indices: Any, value: Any) -> Array:
-    """``a`` with rows ``indices`` (along axis 0) replaced by ``value`` (NumPy's buffered assignment: with
-    repeated indices the last occurrence wins). ``value`` broadcasts to ``indices.shape + a.shape[1:]``.
+def _int(k: Any) -> bool:
+    return isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_))
+
+
+def _int_array(k: Any) -> bool:
+    if isinstance(k, Array):
+        return k.dtype.is_int and k.dtype is not dt.bool_
+    if isinstance(k, (list, np.ndarray)):
+        host = np.asarray(k)
+        return host.dtype.kind in "iu" or (host.size == 0 and host.dtype.kind == "f")
+    return False
+
+
+def assign_rows(a: Array, keys: tuple, value: Any) -> Array:
+    """``a`` with ``a[keys] = value`` (``keys``: integer arrays and ints on the leading axes, broadcast
+    together) in NumPy's buffered semantics: where indices repeat, the last occurrence wins. ``value``
+    broadcasts to the indices' shape followed by the remaining axes of ``a``.
 
     >>> import kdsl as kd
     >>> a = kd.zeros((3, 2), dtype=kd.int32)
     >>> a[[2, 0, 2]] = kd.asarray([[1, 1], [2, 2], [3, 3]], dtype=kd.int32)
+    >>> a[kd.arange(3), [1, 1, 0]] = 9
     >>> a.tolist()
-    [[2, 2], [0, 0], [3, 3]]
+    [[2, 9], [0, 9], [9, 3]]
     """
-    if a.ndim == 0:
-        raise IndexError("too many indices for array: array is 0-dimensional, but 1 were indexed")
-    n, rest = a.shape[0], a.shape[1:]
-    ishape = tuple(indices.shape if isinstance(indices, Array) else np.shape(indices))
-    idx = _checked_indices(indices, n, a.device)
-    v = _assigned(value, a, ishape + rest)
-    if idx.size == 0 or a.size == 0:
+    k = len(keys)
+    if k > a.ndim:
+        raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, but {k} were indexed")
+    idxs = [_checked_indices(ix, n, a.device, axis) for axis, (ix, n) in enumerate(zip(keys, a.shape, strict=False))]
+    try:
+        shape = ops.broadcast_shapes(*(ix.shape for ix in idxs))
+    except ValueError:
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
+                         f"{' '.join(str(ix.shape) for ix in idxs)}") from None
+    rest = a.shape[k:]
+    v = _assigned(value, a, shape + rest)
+    lead = int(np.prod(a.shape[:k], dtype=np.int64))
+    if v.size == 0 or a.size == 0:
         return a
-    runs = _runs(idx, n)
+    flat, stride = None, 1
+    for ix, n in zip(reversed(idxs), reversed(a.shape[:k]), strict=True):  # row-major flat index
+        term = broadcast_to(ix, shape) * stride
+        flat, stride = term if flat is None else flat + term, stride * n
+    assert flat is not None
+    idx = flat.reshape(-1)
+    runs = _runs(idx, lead)
     # the last occurrence of p in index order is the last of its run: the sort is stable
     src = _at(runs.order, km.maximum(runs.hi - 1, 0))
     rows = _at(v.reshape((idx.size,) + rest), src)
-    hit = (runs.hi > runs.lo).reshape((n,) + (1,) * len(rest))
-    return km.where(hit, rows, a)
+    hit = (runs.hi > runs.lo).reshape((lead,) + (1,) * len(rest))
+    return km.where(hit, rows, a.reshape((lead,) + rest)).reshape(a.shape)
 
 
 def _assigned(value: Any, a: Array, shape: tuple[int, ...]) -> Array:

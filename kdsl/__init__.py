@@ -106,7 +106,6 @@ from kdsl.frontend.array.masks import argwhere, compress, extract, flatnonzero, 
 from kdsl.frontend.array.math import (
     abs,
     absolute,
-    add,
     arccos,
     arccosh,
     arcsin,
@@ -147,8 +146,6 @@ from kdsl.frontend.array.math import (
     logical_not,
     logical_or,
     logical_xor,
-    maximum,
-    minimum,
     mod,
     multiply,
     negative,
@@ -168,7 +165,6 @@ from kdsl.frontend.array.math import (
     sinh,
     sqrt,
     square,
-    subtract,
     tan,
     tanh,
     true_divide,
@@ -192,6 +188,7 @@ from kdsl.frontend.array.reductions import (
     sum,
     var,
 )
+from kdsl.frontend.array.scatter import add, bincount, histogram, maximum, minimum, subtract  # these four have .at
 from kdsl.frontend.array.shape_ops import (
     broadcast_arrays,
     broadcast_to,
@@ -281,6 +278,8 @@ __all__ += [  # the array API standard and more of NumPy (kdsl/frontend/array/{a
     "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_invert", "bitwise_left_shift",
     "bitwise_right_shift", "concat", "permute_dims", "pow",
 ]
+
+__all__ += ["bincount", "histogram"]  # kdsl/frontend/array/scatter.py (add, subtract, maximum, minimum gain .at)
 
 
 def __getattr__(name: str):

@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.frontend.array import masks, ops
+from kdsl.frontend.array import masks, ops, scatter
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
@@ -216,6 +216,9 @@ def setitem(a: Array, key, value) -> Array:
     if isinstance(key, (Array, np.ndarray, list)) and masks.is_mask(key):  # a[mask] = v (NumPy's rule)
         return masks.setmask(a, key, value)
     if _array_key(key)[0] is not None:
+        rows = scatter.int_array_key(key)  # integer arrays on the leading axes: a gather-based scatter
+        if rows is not None:
+            return scatter.assign_rows(a, rows, value)
         raise IndexError("assignment through integer or boolean arrays (a[idx] = v) is not supported yet; "
                          "use kd.where, or basic indices (ints, slices)")
     region, shape = apply_key(View.contiguous(a.shape), key)

@@ -24,8 +24,6 @@ _HINTS: dict[str, str] = {
     "put": "kdsl has no scatter; use kd.where(mask, values, a) or a[key] = value",
     "putmask": "kdsl has no scatter; use kd.where(mask, values, a)",
     "place": "kdsl has no scatter; use kd.where(mask, values, a)",
-    "bincount": "kd.bincount is not implemented yet (it needs scatter-add)",
-    "histogram": "kd.histogram is not implemented yet (it needs scatter-add)",
     "float_": "use kd.float32 (kdsl's default float) or kd.float64",
     "double": "use kd.float64",
     "single": "use kd.float32",

@@ -1,0 +1,104 @@
+"""kd.add.at / subtract.at / maximum.at / minimum.at against NumPy's unbuffered ufunc.at: repeated indices
+accumulate, negative indices wrap, out-of-bounds indices raise IndexError, a is updated in place."""
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+
+UFUNCS = ["add", "subtract", "maximum", "minimum"]
+
+
+def _check(name, a_host, idx, v, device_idx=False, exact=True):
+    want = a_host.copy()
+    with np.errstate(invalid="ignore"):  # inf - inf in the NaN/inf test
+        getattr(np, name).at(want, idx, v)
+    a = kd.asarray(a_host)
+    before = a
+    getattr(kd, name).at(a, kd.asarray(np.asarray(idx)) if device_idx else idx, v)
+    got = a.numpy()
+    assert got.dtype == want.dtype
+    if exact:
+        np.testing.assert_array_equal(got, want)
+    else:
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    assert before is a  # updated in place
+
+
+@pytest.mark.parametrize("name", UFUNCS)
+@pytest.mark.parametrize("dtype", ["int32", "uint8", "float32", "int64", "float64"])
+def test_duplicates_and_negative_indices(name, dtype):
+    rng = np.random.default_rng(1)
+    a = rng.integers(0, 50, 37).astype(dtype)
+    idx = rng.integers(-37, 37, 200)
+    v = rng.integers(0, 9, 200).astype(dtype)
+    _check(name, a, idx, v, device_idx=dtype == "int32", exact=dtype not in ("float32",))
+
+
+@pytest.mark.parametrize("name", UFUNCS)
+def test_scalar_value_and_one_index(name):
+    _check(name, np.arange(5, dtype=np.int32), [3, 3, -1, 0], 7)
+    _check(name, np.arange(5, dtype=np.float32), 2, 1.5)
+
+
+def test_float_sums_match_numpy_closely():
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal(1000).astype(np.float32)
+    idx = rng.integers(0, 1000, 5000)
+    v = rng.standard_normal(5000).astype(np.float32)
+    _check("add", a, idx, v, exact=False)
+    _check("subtract", a, idx, v, exact=False)
+
+
+def test_nan_and_inf_stay_in_their_own_slot():
+    a = np.zeros(5, np.float32)
+    idx = [0, 1, 1, 2, 3, 3, 4]
+    v = np.array([np.nan, np.inf, 1.0, -np.inf, np.inf, -np.inf, 2.0], np.float32)
+    _check("add", a, idx, v)
+    _check("maximum", a, idx, v)
+    _check("minimum", a, idx, v)
+    _check("minimum", a, [4, 4, 4], np.array([1.0, np.nan, -3.0], np.float32))
+
+
+def test_empty_indices_and_out_of_bounds():
+    _check("add", np.arange(4, dtype=np.int32), [], 1)
+    _check("add", np.arange(4, dtype=np.int32), np.zeros(0, np.int64), np.zeros(0, np.int32))
+    a = kd.zeros(4, dtype=kd.int32)
+    with pytest.raises(IndexError, match="index 4 is out of bounds for axis 0 with size 4"):
+        kd.add.at(a, [0, 4], 1)
+    with pytest.raises(IndexError, match="index -5 is out of bounds for axis 0 with size 4"):
+        kd.maximum.at(a, kd.asarray([-5, 1]), 1)
+    assert a.tolist() == [0, 0, 0, 0]  # nothing written
+
+
+def test_bad_arguments():
+    a = kd.zeros(3, dtype=kd.int32)
+    with pytest.raises(TypeError, match="same_kind"):
+        kd.add.at(a, [0], 1.5)
+    with pytest.raises(IndexError, match="integer type"):
+        kd.add.at(a, [0.0, 1.0], 1)
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        kd.add.at(a, [0, 1], [1, 2, 3])
+    with pytest.raises(ValueError, match="1-D"):
+        kd.add.at(kd.zeros((2, 2)), [0], 1.0)
+    with pytest.raises(TypeError, match="kdsl Array"):
+        kd.add.at(np.zeros(3), [0], 1.0)
+
+
+def test_functions_still_call():
+    x = kd.asarray([1, 5])
+    assert kd.add(x, 1).tolist() == [2, 6] and kd.maximum(x, 3).tolist() == [3, 5]
+    assert kd.subtract(x, x).tolist() == [0, 0] and kd.minimum(x, 3).tolist() == [1, 3]
+
+
+def test_lazy_a_and_view_chain():
+    a = kd.arange(6, dtype=kd.float32) * 2  # lazy, never realised before the update
+    kd.add.at(a, kd.asarray([5, 5, 0]), kd.asarray([1.0, 2.0, 3.0], dtype=kd.float32))
+    assert a.tolist() == [3.0, 2.0, 4.0, 6.0, 8.0, 13.0]
+
+
+def test_a_view_writes_through_to_its_base():
+    b = kd.zeros((2, 3), dtype=kd.int32)
+    row = b[1]
+    kd.add.at(row, [0, 0, 2], 1)
+    assert b.tolist() == [[0, 0, 0], [2, 0, 1]]

@@ -281,6 +281,16 @@ __all__ += [  # the array API standard and more of NumPy (kdsl/frontend/array/{a
 
 __all__ += ["bincount", "histogram"]  # kdsl/frontend/array/scatter.py (add, subtract, maximum, minimum gain .at)
 
+from kdsl.frontend.array.cumulative import (  # noqa: E402  (kept beside its __all__ line: append-only)
+    cumulative_prod,
+    cumulative_sum,
+    nancumprod,
+    nancumsum,
+)
+from kdsl.frontend.array.reductions import cumprod  # noqa: E402
+
+__all__ += ["cumprod", "cumulative_prod", "cumulative_sum", "nancumprod", "nancumsum"]  # scans (issue 9)
+
 
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""

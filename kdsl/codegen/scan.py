@@ -1,14 +1,16 @@
-"""Inclusive prefix sums (``cumsum``) along one axis, as a reduce-then-scan.
+"""Inclusive prefix sums and products (``cumsum``, ``cumprod``) along one axis, as a reduce-then-scan.
 
 A line longer than one block is cut into blocks; three kinds of pass make its scan (see
 :class:`kdsl.ir.kernels.Scan` and the scheduler's ``_lower_scan``):
 
-1. "sums": each invocation adds up one block of one line (the block totals, a shorter array);
+1. "sums": each invocation combines one block of one line (the block totals, a shorter array);
 2. the block totals get their own inclusive scan (recursively, so any length works);
 3. "scan": each invocation walks one block in order, starting from the scanned total of the blocks before it.
 
 Every invocation walks at most one block, so its loop stays under the device's loop budget, and all blocks of
-all lines run in parallel. A line of one block is scanned in a single "scan" pass.
+all lines run in parallel. A line of one block is scanned in a single "scan" pass. ``k.op`` picks the operator
+(``+`` or ``*``) and its identity (0 or 1); integer products wrap as NumPy's do (GLSL integer arithmetic is
+modulo 2**bits), float products propagate inf and NaN.
 
 Example:
     >>> from kdsl import dtype as dt
@@ -16,6 +18,8 @@ Example:
     >>> from kdsl.ir.expr import load
     >>> k = Scan((3, 5), 1, dt.float32, load(1, dt.float32, View.contiguous((3, 5))), 0, 1)
     >>> "acc = (acc + " in render(k)
+    True
+    >>> "acc = (acc * " in render(k._replace(op="prod"))
     True
 """
 
@@ -43,12 +47,18 @@ def short_shape(k: Scan) -> tuple[int, ...]:
     return k.shape[:k.axis] + (blocks(k),) + k.shape[k.axis + 1:]
 
 
+_OPERATORS = {"sum": ("+", 0), "prod": ("*", 1)}
+
+
 def render(k: Scan) -> str:
     others = tuple(n for a, n in enumerate(k.shape) if a != k.axis)
     length, nb = k.shape[k.axis], blocks(k)
     block = k.block or length
     t, out_t = k.expr.dtype, k.out_dtype
     c = out_t.glsl_compute
+    if k.op not in _OPERATORS:
+        raise ValueError(f"unknown scan operator {k.op!r}; expected 'sum' or 'prod'")
+    sym, identity = _OPERATORS[k.op]
     buffers: dict[int, dt.DType] = {0: out_t}
     outer = ExprRenderer(buffers, prefix="k")
     outer.lines += [f"int l = q / {nb};", f"int b = q % {nb};"] if nb > 1 else ["int l = q;", "int b = 0;"]
@@ -58,8 +68,8 @@ def render(k: Scan) -> str:
     idx = tuple(line_idx[:k.axis] + ["j"] + line_idx[k.axis:])
     inner = ExprRenderer(buffers, prefix="v")
     v = inner.value(k.expr, k.shape, idx)
-    step = inner.lines + [f"acc = (acc + {render_cast(v, t, out_t) if t is not out_t else v});"]
-    body = outer.lines + [f"{c} acc = {glsl.zero(out_t)};"]
+    step = inner.lines + [f"acc = (acc {sym} {render_cast(v, t, out_t) if t is not out_t else v});"]
+    body = outer.lines + [f"{c} acc = {glsl.literal(identity, out_t)};"]
     if k.phase == "sums":
         body += counted_loop("j", "s0", "e0", 1, step)
         at = View.contiguous(short_shape(k)).index_expr(line_idx[:k.axis] + ["b"] + line_idx[k.axis:])

@@ -56,7 +56,7 @@ def _describe(k: Kernel, step: Step) -> str:
         head = f"Matmul batch={k.batch} m={k.m} n={k.n} k={k.k}"
         head += f" ({k.splits} k chunks)" if k.splits > 1 else ""
     elif isinstance(k, Scan):
-        head = f"Scan cumsum axis {k.axis} of {list(k.shape)}"
+        head = f"Scan cum{k.op} axis {k.axis} of {list(k.shape)}"
         head += f" ({'block totals' if k.phase == 'sums' else 'scan'}, blocks of {k.block})" if k.block else ""
     elif isinstance(k, Elementwise):
         head = f"Elementwise {list(k.shape)}"

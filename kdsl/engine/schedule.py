@@ -1,6 +1,6 @@
 """The scheduler: cut the lazy graph into as few kernels as possible.
 
-1. **Materialise** the requested nodes, every reduce / matmul / cumsum / assemble, and every elementwise node
+1. **Materialise** the requested nodes, every reduce / matmul / scan / assemble, and every elementwise node
    that two different kernels would need (computed once, stored once).
 2. **Inline** everything else: each kernel evaluates its elementwise and movement nodes directly from the
    buffers below them, so an elementwise chain is one kernel and ``(a*b+c).sum(axis=1)`` is one kernel.
@@ -9,7 +9,7 @@
 
 4. **Loop budget**: no invocation may loop more than ``Device.loop_budget`` times, all its loops together
    (lavapipe silently stops an invocation at ~65 535), so launches grow and long work is cut into passes over
-   temporaries: reductions into partial results reduced again, cumsum into block totals (reduce-then-scan),
+   temporaries: reductions into partial results reduced again, cumsum / cumprod into block totals (reduce-then-scan),
    matmul into k chunks. Loops inside helper functions (integer powers) count too.
 
 Each step's kernel IR holds no data: buffers become binding slots and Python scalars push-constant words, so
@@ -310,9 +310,9 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
         return _lower_reduce(node, keep, dev)
     if node.op == "matmul":
         return _lower_matmul(node, keep, dev)
-    if node.op == "cumsum":
-        src = node.srcs[0]
-        return _lower_scan(node.shape, node.arg, node.dtype, lambda lw: lw.expr(src), node, keep, dev)
+    if node.op == "scan":
+        src, (op, axis) = node.srcs[0], node.arg
+        return _lower_scan(node.shape, axis, node.dtype, lambda lw: lw.expr(src), node, keep, dev, op)
     if node.op in ("sort", "gather", "search", "compact"):
         from kdsl.engine import sorting  # cycle: sorting builds its steps with this module's Lowering
 
@@ -485,10 +485,10 @@ def _lower_matmul(node: Node, keep: set[int], dev: Device) -> list[Step]:
 
 
 def _lower_scan(shape: tuple[int, ...], axis: int, dtype: dt.DType, source: Source, out: Node, keep: set[int],
-                dev: Device) -> list[Step]:
-    """Steps writing the inclusive scan of ``source`` along ``axis`` into ``out`` (see
-    :mod:`kdsl.codegen.scan`): one pass for short lines, else block totals, their scan (recursively), and a
-    pass that scans each block from the totals before it."""
+                dev: Device, op: str = "sum") -> list[Step]:
+    """Steps writing the inclusive ``op`` ("sum" | "prod") scan of ``source`` along ``axis`` into ``out`` (see
+    :mod:`kdsl.codegen.scan`): one pass for short lines, else block totals, their scan (recursively, with the
+    same operator), and a pass that scans each block from the totals before it."""
     length, budget = shape[axis], dev.loop_budget
     lines = math.prod(n for a, n in enumerate(shape) if a != axis)
     low = Lowering(keep, dev.max_push_words)
@@ -496,17 +496,18 @@ def _lower_scan(shape: tuple[int, ...], axis: int, dtype: dt.DType, source: Sour
     cost = 1 + expr_loops(e, shape)  # loop iterations per scanned element
     if length <= min(SCAN_DIRECT, budget // 2) // cost:
         groups = elementwise_groups(max(lines, 1), dev.max_groups, budget, max(length, 1) * cost)
-        return [low.step(Scan(shape, axis, dtype, e, 0, groups), out)]
+        return [low.step(Scan(shape, axis, dtype, e, 0, groups, op=op), out)]
     block = max(1, min(SCAN_BLOCK, budget // 2) // cost)
     nb = -(-length // block)
     short = shape[:axis] + (nb,) + shape[axis + 1:]
     groups = elementwise_groups(lines * nb, dev.max_groups, budget, block * cost)
     sums = Node("partial", (), dtype, short, device=dev)
-    steps = [low.step(Scan(shape, axis, dtype, e, 0, groups, block, "sums"), sums)]
+    steps = [low.step(Scan(shape, axis, dtype, e, 0, groups, block, "sums", op=op), sums)]
     scanned = Node("partial", (), dtype, short, device=dev)
-    steps += _lower_scan(short, axis, dtype, lambda lw: lw.load(sums, View.contiguous(short)), scanned, keep, dev)
+    steps += _lower_scan(short, axis, dtype, lambda lw: lw.load(sums, View.contiguous(short)), scanned, keep, dev,
+                         op)
     low = Lowering(keep, dev.max_push_words)
     e = source(low)
     carry = low.load(scanned, View.contiguous(short))
-    steps.append(low.step(Scan(shape, axis, dtype, e, 0, groups, block, "scan", carry), out))
+    steps.append(low.step(Scan(shape, axis, dtype, e, 0, groups, block, "scan", carry, op), out))
     return steps

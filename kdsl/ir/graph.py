@@ -10,7 +10,7 @@ Node kinds (``node.op``):
 * elementwise    ``op`` is an op of :mod:`kdsl.codegen.ops` (or ``"cast"``), ``srcs`` have the node's shape
 * ``"reduce"``   ``arg = (op, axes)``; the reduced axes are dropped from the shape
 * ``"matmul"``   ``srcs = (a, b)`` of shapes (batch, m, k) and (batch, k, n)
-* ``"cumsum"``   ``arg = axis``
+* ``"scan"``     ``arg = (op, axis)``: inclusive running ``op`` ("sum" | "prod") along ``axis``
 * ``"rows"``     ``srcs = (src, index)``: ``src[index[j], ...]`` (integer-array indexing along axis 0); the shape is
                  ``index.shape + src.shape[1:]``; indices are wrapped (negative) and clamped (never out of bounds)
 * ``"assemble"`` ``arg`` = regions (views of this node's index space); ``srcs[i]`` is written to region ``i``
@@ -37,7 +37,7 @@ from kdsl import dtype as dt
 
 _ids = count()
 ELEMENTWISE_LEAVES = ("const", "iota", "rand")
-MATERIALISED = ("reduce", "matmul", "cumsum", "assemble", "sort", "gather", "search", "compact")
+MATERIALISED = ("reduce", "matmul", "scan", "assemble", "sort", "gather", "search", "compact")
 
 
 class Node:

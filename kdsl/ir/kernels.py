@@ -78,12 +78,15 @@ class Matmul(NamedTuple):
 
 
 class Scan(NamedTuple):
-    """Inclusive prefix sum along ``axis`` of ``expr`` (of ``shape``), one pass of a reduce-then-scan.
+    """Inclusive prefix sum (``op`` "sum") or product ("prod") along ``axis`` of ``expr`` (of ``shape``), one
+    pass of a reduce-then-scan.
 
     The axis is cut into blocks of ``block`` elements (0: one block per line); each invocation walks one
     block of one line in order. ``phase`` "sums" writes each block's total (``out`` has ``shape`` with the
     axis shortened to the number of blocks); "scan" writes the inclusive prefix sums, starting each block
     from ``carry``, an expression over that shortened shape holding the inclusive scan of the block totals.
+    Products combine exactly as sums do (an associative operator with an identity), so ``op`` only changes the
+    operator and the identity in every pass.
     """
 
     shape: tuple[int, ...]
@@ -95,6 +98,7 @@ class Scan(NamedTuple):
     block: int = 0
     phase: str = "scan"  # "sums" | "scan"
     carry: Expr | None = None
+    op: str = "sum"  # "sum" | "prod"
 
 
 

@@ -383,6 +383,9 @@ class Array:
     def cumsum(self, axis=None, dtype=None):
         return self._reduce("cumsum", axis, dtype=dtype)
 
+    def cumprod(self, axis=None, dtype=None):
+        return self._reduce("cumprod", axis, dtype=dtype)
+
     def nonzero(self) -> tuple[Array, ...]:
         from kdsl.frontend.array.masks import nonzero  # cycle: that module builds Arrays
 

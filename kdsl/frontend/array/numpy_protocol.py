@@ -23,7 +23,7 @@ from kdsl.frontend.array.array import Array
 # ufunc.reduce / ufunc.accumulate -> the kdsl reduction that computes it.
 _REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
            "logical_or": "any"}
-_ACCUMULATE = {"add": "cumsum"}
+_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 # numpy.linalg functions that mean the same as kdsl's function of that name (np.linalg.diagonal and
 # np.linalg.trace take the last two axes, kd.diagonal/kd.trace NumPy's first two: not listed).
 _LINALG = {"matmul", "outer", "tensordot", "vecdot", "matrix_transpose"}

@@ -1,4 +1,5 @@
-"""Reductions over any axes (``axis=None | int | tuple``, ``keepdims``) and ``cumsum``, NumPy's result dtypes.
+"""Reductions over any axes (``axis=None | int | tuple``, ``keepdims``), ``cumsum`` and ``cumprod``, NumPy's
+result dtypes.
 
 The reduced expression fuses into the reduction kernel, and so does a scale after it: ``x.mean(axis=1)`` is
 one kernel. Sums of small integers accumulate in int64 as NumPy's do (int32 on devices without int64).
@@ -189,12 +190,36 @@ def _correction(ddof, correction):
     return correction
 
 
-def cumsum(x, axis=None, dtype=None) -> Array:
-    """Inclusive running sum along ``axis`` (the flattened array when ``axis`` is None)."""
+def _scan(x, op: str, fn, axis, dtype) -> Array:
+    """The inclusive running ``op`` ("sum" | "prod") along ``axis`` (flattened when None), NumPy's dtype."""
     x = _arr(x)
     if axis is None:
         x, axis = x.reshape(-1), 0
     a = mv.normalize_axis(axis, x.ndim)
-    d = _numpy_dtype(np.cumsum, x, dtype)
+    d = _numpy_dtype(fn, x, dtype)
+    x.device.check(d)
     src = ops.cast_node(x._node, d)
-    return Array(Node("cumsum", (src,), d, x.shape, a))
+    return Array(Node("scan", (src,), d, x.shape, (op, a)))
+
+
+def cumsum(x, axis=None, dtype=None) -> Array:
+    """Inclusive running sum along ``axis`` (the flattened array when ``axis`` is None); small integers and
+    bools accumulate in int64 as NumPy's do, integer overflow wraps.
+
+    >>> import kdsl as kd
+    >>> kd.cumsum(kd.asarray([[1, 2], [3, 4]]), axis=0).tolist()
+    [[1, 2], [4, 6]]
+    """
+    return _scan(x, "sum", np.cumsum, axis, dtype)
+
+
+def cumprod(x, axis=None, dtype=None) -> Array:
+    """Inclusive running product along ``axis`` (the flattened array when ``axis`` is None), a parallel scan as
+    ``cumsum``: small integers and bools accumulate in int64 as NumPy's do, integer overflow wraps, float inf
+    and NaN propagate.
+
+    >>> import kdsl as kd
+    >>> kd.cumprod(kd.asarray([1.0, 2.0, 3.0, 4.0])).tolist()
+    [1.0, 2.0, 6.0, 24.0]
+    """
+    return _scan(x, "prod", np.cumprod, axis, dtype)

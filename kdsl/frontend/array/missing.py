@@ -37,8 +37,7 @@ _HINTS: dict[str, str] = {
 for _name in ("complex64", "complex128", "complex_", "conj", "conjugate", "real", "imag", "angle", "iscomplex",
               "iscomplexobj", "isreal", "isrealobj"):
     _HINTS[_name] = _COMPLEX
-for _name in ("unique", "unique_values",
-              "unique_counts", "unique_inverse", "unique_all", "trim_zeros"):
+for _name in ("trim_zeros",):
     _HINTS[_name] = f"kd.{_name} is {_DYNAMIC}"
 
 

@@ -8,8 +8,8 @@ Example:
 from __future__ import annotations
 
 _COMPLEX = "kdsl has no complex dtypes yet (issue 10)"
-_DYNAMIC = ("not implemented yet (issue 9); kd.sort and kd.nonzero exist: e.g. s = kd.sort(a.ravel()) and "
-            "s[kd.flatnonzero(kd.concatenate([kd.ones(1, dtype=kd.bool), s[1:] != s[:-1]]))] for unique values")
+_DYNAMIC = ("not implemented yet (issue 9); kd.flatnonzero exists: nz = kd.flatnonzero(a) and "
+            "a[int(nz[0]):int(nz[-1]) + 1] trims a 1-D array")
 _HINTS: dict[str, str] = {
     "fft": "kd.fft is not implemented yet (issue 11)",
     "linalg": "kd.linalg is not implemented yet (issue 11); kd.matmul, kd.dot, kd.outer, kd.tensordot, "

@@ -65,7 +65,7 @@ class UniqueInverseResult(NamedTuple):
 
 class _Parts(NamedTuple):
     values: Array
-    index: Array
+    first: Array  # the index of each value's first occurrence ("index" would hide tuple.index)
     inverse: Array
     counts: Array
 
@@ -127,7 +127,7 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, re
         raise NotImplementedError("kd.unique supports axis=None only (the flattened array); for unique rows "
                                   "use np.unique(a.numpy(), axis=...) on the host")
     parts = _unique(ar, return_inverse, equal_nan)
-    extra = [part for part, want in ((parts.index, return_index), (parts.inverse, return_inverse),
+    extra = [part for part, want in ((parts.first, return_index), (parts.inverse, return_inverse),
                                      (parts.counts, return_counts)) if want]
     return (parts.values, *extra) if extra else parts.values
 
@@ -180,7 +180,7 @@ def unique_all(x: Any) -> UniqueAllResult:
         ([1, 3], [1, 0], [1, 0, 1], [1, 2])
     """
     parts = _unique(x, True, False)
-    return UniqueAllResult(parts.values, parts.index, parts.inverse, parts.counts)
+    return UniqueAllResult(parts.values, parts.first, parts.inverse, parts.counts)
 
 
 __all__ = ["UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult", "unique", "unique_all",

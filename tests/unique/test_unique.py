@@ -6,7 +6,7 @@ import pytest
 
 import kdsl as kd
 
-DTYPES = ["bool", "int8", "uint16", "int32", "int64", "float32", "float64"]
+DTYPES = ["bool", "int8", "uint16", "int32", "int64", "float16", "float32", "float64"]
 
 
 def _data(shape, dtype, seed=0):

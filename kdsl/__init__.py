@@ -231,6 +231,13 @@ from kdsl.frontend.array.standard_names import (
     permute_dims,
     pow,  # noqa: A004 - the standard's name
 )
+from kdsl.frontend.array.unique import (
+    unique,
+    unique_all,
+    unique_counts,
+    unique_inverse,
+    unique_values,
+)
 from kdsl.frontend.kernels import *  # noqa: F403 - @kd.kernel, kd.raw_kernel, intrinsics, ... (its __all__)
 from kdsl.frontend.lang import *  # noqa: F403 - kd.compute, kd.elementwise, kd.reduction (its __all__)
 from kdsl.runtime.compiler import ShaderCompileError, compile_source
@@ -280,6 +287,7 @@ __all__ += [  # the array API standard and more of NumPy (kdsl/frontend/array/{a
 ]
 
 __all__ += ["bincount", "histogram"]  # kdsl/frontend/array/scatter.py (add, subtract, maximum, minimum gain .at)
+__all__ += ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values"]  # frontend/array/unique.py
 
 from kdsl.frontend.array.cumulative import (  # noqa: E402  (kept beside its __all__ line: append-only)
     cumulative_prod,

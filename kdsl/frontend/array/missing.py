@@ -8,8 +8,8 @@ Example:
 from __future__ import annotations
 
 _COMPLEX = "kdsl has no complex dtypes yet (issue 10)"
-_DYNAMIC = ("not implemented yet (issue 9); kd.sort and kd.nonzero exist: e.g. s = kd.sort(a.ravel()) and "
-            "s[kd.flatnonzero(kd.concatenate([kd.ones(1, dtype=kd.bool), s[1:] != s[:-1]]))] for unique values")
+_DYNAMIC = ("not implemented yet (issue 9); kd.flatnonzero exists: nz = kd.flatnonzero(a) and "
+            "a[int(nz[0]):int(nz[-1]) + 1] trims a 1-D array")
 _HINTS: dict[str, str] = {
     "fft": "kd.fft is not implemented yet (issue 11)",
     "linalg": "kd.linalg is not implemented yet (issue 11); kd.matmul, kd.dot, kd.outer, kd.tensordot, "
@@ -37,8 +37,7 @@ _HINTS: dict[str, str] = {
 for _name in ("complex64", "complex128", "complex_", "conj", "conjugate", "real", "imag", "angle", "iscomplex",
               "iscomplexobj", "isreal", "isrealobj"):
     _HINTS[_name] = _COMPLEX
-for _name in ("unique", "unique_values",
-              "unique_counts", "unique_inverse", "unique_all", "trim_zeros"):
+for _name in ("trim_zeros",):
     _HINTS[_name] = f"kd.{_name} is {_DYNAMIC}"
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.ops import render_cast, render_op
-from kdsl.ir.expr import Expr
+from kdsl.ir.expr import Expr, offset_of
 from kdsl.ir.view import INDEX_LIMIT, View, contiguous_strides
 
 
@@ -79,9 +79,9 @@ class ExprRenderer:
     def _code(self, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...]) -> str:
         op, arg = e.op, e.arg
         if op == "load":
-            slot, view = arg
+            slot, view = arg[0], arg[1]
             self.buffers[slot] = e.dtype
-            return glsl.load(slot, e.dtype, view.index_expr(list(idx)))
+            return glsl.load(slot, e.dtype, view.index_expr(list(idx), *offset_of(arg)))
         if op == "const":
             return glsl.const_word(arg, e.dtype)
         if op == "acc":
@@ -95,14 +95,15 @@ class ExprRenderer:
         if op == "rand":
             return _random(arg[0], e.dtype, arg[1], flat_index(shape, idx))
         if op == "remap":
-            view, src_shape = arg
-            if view.wide:  # positions past int32: 64-bit arithmetic, int axis indices where they fit
-                flat = self._emit("int64_t", view.index_expr(list(idx)))
+            view, src_shape = arg[0], arg[1]
+            at, wide = offset_of(arg)
+            if view.wide if wide is None else wide:  # positions past int32: 64-bit arithmetic, int axis indices
+                flat = self._emit("int64_t", view.index_expr(list(idx), at, wide))
                 inner = tuple("0" if x == "0" else self._emit("int64_t", x) if n > INDEX_LIMIT
                               else self._emit("int", f"int({x})")
                               for n, x in zip(src_shape, unravel(flat, src_shape, wide=True), strict=True))
                 return self.value(e.srcs[0], src_shape, inner)
-            flat = self._emit("int", view.index_expr(list(idx)))
+            flat = self._emit("int", view.index_expr(list(idx), at, wide))
             inner = tuple(self._emit("int", x) if x != "0" else "0" for x in unravel(flat, src_shape))
             return self.value(e.srcs[0], src_shape, inner)
         if op == "cast":

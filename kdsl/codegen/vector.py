@@ -4,7 +4,8 @@ on a GPU). The expression is one GLSL function evaluated per lane on scalars, so
 and the source stays as short as the scalar kernel's.
 
 It applies when the kernel's output and every buffer it reads are 32-bit, C-contiguous over the kernel's whole
-index space (or one broadcast scalar) with offsets and size divisible by four, and the expression does not
+index space (or one broadcast scalar) with offsets (literal ones: an offset read from a push constant has no
+alignment known when the kernel is built) and size divisible by four, and the expression does not
 depend on the index itself (no ``iota``, random numbers or re-indexed views). The buffer blocks are declared a
 second time as ``vec4`` arrays on the same bindings.
 
@@ -67,6 +68,9 @@ def eligible(k: Elementwise) -> bool:
         d, view = load.dtype, load.arg[1]
         if _scalar(view):
             continue
+        # An offset in a push word is not known when the kernel is built (nor its alignment): scalar loads.
+        if len(load.arg) > 2 and load.arg[2] is not None:
+            return False
         if not _wide_ok(d) or view.offset % 4 or view.canonical() != View(full.shape, full.strides, view.offset):
             return False
     return True
@@ -81,7 +85,7 @@ class _ParamRenderer(ExprRenderer):
 
     def _code(self, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...]) -> str:
         if e.op == "load" and not _scalar(e.arg[1]):
-            (slot, view), d = e.arg, e.dtype
+            slot, view, d = e.arg[0], e.arg[1], e.dtype
             self.buffers[slot] = d
             k, _ = self.wide.setdefault((slot, view.offset), (len(self.wide), d))
             return f"p{k}"

@@ -2,9 +2,9 @@
 
 A training loop builds the same graph every step with new buffers and new Python scalars. The first time,
 :func:`kdsl.engine.schedule.schedule` decides fusion and lowers each kernel to IR; the plan is then stored
-under the graph's signature (ops, dtypes, shapes, views and how nodes connect; no data, no scalar values), so
-later steps only walk the graph once, pick the buffers and push words out of it, and dispatch the cached
-kernels.
+under the graph's signature (ops, dtypes, shapes, views and how nodes connect; no data, no scalar values, no
+view offsets: those are push constants too), so later steps only walk the graph once, pick the buffers and push
+words out of it, and dispatch the cached kernels.
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -24,9 +24,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from kdsl.engine import state as _state
-from kdsl.engine.schedule import Step, const_words, schedule
+from kdsl.engine.schedule import Step, const_words, pushes_offset, schedule
 from kdsl.ir.graph import Node, toposort
 from kdsl.ir.kernels import Kernel
+from kdsl.ir.view import View
 
 # graph signature -> templates, least recently used first (size: kdsl.engine.state.set_cache_limits)
 _plans: OrderedDict[tuple[Any, ...], list[Template]] = OrderedDict()
@@ -46,6 +47,21 @@ class Template(NamedTuple):
     program: list[Any]  # [Program] once run; filled by the runner
 
 
+def view_key(v: View, src_size: int) -> tuple:
+    """A view (into a source of ``src_size`` elements) as the plan's signature sees it: an offset that kernels
+    read from a push word (:func:`kdsl.engine.schedule.pushes_offset`) leaves the key, so one plan serves every
+    offset; whether positions need 64 bits stays (the kernel differs).
+
+    >>> view_key(View.contiguous((4,), 8), 100) == view_key(View.contiguous((4,), 96), 100)
+    True
+    >>> view_key(View.contiguous((4,), 0), 4) == view_key(View.contiguous((4,), 0), 8)
+    False
+    """
+    if pushes_offset(v, src_size):
+        return (v.shape, v.strides, "w", v.wide)
+    return (v.shape, v.strides, v.offset)
+
+
 def _part(n: Node, pos: dict[int, int]) -> tuple:
     # dtypes enter the key by name: a str hashes in C, a DType in Python (the key is hashed on every plan)
     op = n.op
@@ -55,7 +71,8 @@ def _part(n: Node, pos: dict[int, int]) -> tuple:
         return ("c", n.dtype.name)
     if op == "rand":
         return ("r", n.dtype.name, n.shape, n.arg[0])
-    return (op, n.dtype.name, n.shape, n.arg, tuple([pos[s.id] for s in n.srcs]))
+    arg = view_key(n.arg, n.srcs[0].size) if op == "view" else n.arg
+    return (op, n.dtype.name, n.shape, arg, tuple([pos[s.id] for s in n.srcs]))
 
 
 def _visit(n: Node, pos: dict[int, int], order: list[Node], parts: list[tuple]) -> None:
@@ -68,7 +85,9 @@ def _visit(n: Node, pos: dict[int, int], order: list[Node], parts: list[tuple]) 
     pos[n.id] = len(order)
     order.append(n)
     if srcs:  # an op node (leaves have no sources): _part's last case, inlined as this runs per node
-        parts.append((n.op, n.dtype.name, n.shape, n.arg, tuple([pos[s.id] for s in srcs])))
+        op = n.op
+        parts.append((op, n.dtype.name, n.shape, view_key(n.arg, srcs[0].size) if op == "view" else n.arg,
+                      tuple([pos[s.id] for s in srcs])))
     else:
         parts.append(_part(n, pos))
 
@@ -115,6 +134,8 @@ def _words(sources: tuple[tuple[int, str], ...], order: list[Node]) -> np.ndarra
         n = order[p]
         if kind == "const":
             words.extend(const_words(n.arg, n.dtype))
+        elif kind == "offset":  # a view's offset (below 2**31: Lowering.offset_word)
+            words.append(n.arg.offset)
         else:
             words.extend(int(k) & 0xFFFFFFFF for k in n.arg[1:])
     return np.array(words, np.uint32)

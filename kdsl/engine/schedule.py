@@ -40,7 +40,7 @@ from kdsl.ir import expr as ir
 from kdsl.ir.expr import Expr
 from kdsl.ir.graph import MATERIALISED, Node, toposort
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Elementwise, Kernel, Matmul, Reduce, Scan, elementwise_groups
-from kdsl.ir.view import View
+from kdsl.ir.view import INDEX_LIMIT, View
 
 _F32, _U32 = struct.Struct("<f"), struct.Struct("<I")
 MAX_DEPTH = 100  # longest chain of ops inlined into one kernel (keeps shaders and recursion bounded)
@@ -76,15 +76,32 @@ class Lowering:
         self.fused: list[Node] = []
         self.acc: tuple[Node, Expr] | None = None  # (reduce node, IR standing for its value) in an epilogue
         self.root: Node | None = None  # the node this kernel computes (stored, but not read)
-        self.sources: list = []  # (node, "const" | "rand") per push-word group, in order
+        self.sources: list = []  # (node, "const" | "rand" | "offset") per push-word group, in order
         self.baked = False
 
-    def load(self, node: Node, view: View) -> Expr:
+    def slot(self, node: Node) -> int:
+        """The binding slot ``node``'s buffer is read from (the first read assigns it)."""
         slot = self.slots.get(node.id)
         if slot is None:
             slot = self.slots[node.id] = len(self.inputs) + 1
             self.inputs.append(node)
-        return ir.load(slot, node.dtype, view)
+        return slot
+
+    def load(self, node: Node, view: View) -> Expr:
+        return ir.load(self.slot(node), node.dtype, view)
+
+    def offset_word(self, node: Node) -> int | None:
+        """The push word that will hold view node ``node``'s offset, or None when the offset stays a literal
+        (see :func:`pushes_offset`) or no push space is left (the step is then baked, as for a scalar)."""
+        offset = node.arg.offset
+        if not pushes_offset(node.arg, node.srcs[0].size):
+            return None
+        if len(self.words) + 1 > self.max_words:
+            self.baked = True
+            return None
+        self.words.append(offset)
+        self.sources.append((node, "offset"))
+        return len(self.words) - 1
 
     def _stored(self, node: Node) -> bool:
         return node.realized or (node.id in self.materialised and node is not self.root)
@@ -108,10 +125,14 @@ class Lowering:
             src = node.srcs[0]
             if src.op == "const":
                 return self.expr(src)
+            # The offset goes into a push word, so a loop over X[i:i+b] reuses one kernel for every i.
             if self._stored(src) and not (self.acc is not None and src is self.acc[0]):
-                return self.load(src, node.arg)
+                view, at = ir.pushed_offset(node.arg, self.offset_word(node))
+                slot = self.slot(src)
+                return Expr("load", src.dtype, (), (slot, view) if at is None else (slot, view, at))
             inner = self.expr(src)
-            return Expr("remap", inner.dtype, (inner,), (node.arg, src.shape))
+            view, at = ir.pushed_offset(node.arg, self.offset_word(node))
+            return Expr("remap", inner.dtype, (inner,), (view, src.shape) if at is None else (view, src.shape, at))
         if op == "iota":
             return Expr("iota", node.dtype, (), node.arg)
         if op == "rand":
@@ -143,6 +164,24 @@ class Lowering:
         kernel = kernel._replace(n_words=len(self.words))
         return Step(kernel, out, self.inputs, np.array(self.words, np.uint32), fresh, self.fused, self.sources,
                     self.baked)
+
+
+def pushes_offset(view: View, src_size: int) -> bool:
+    """Whether kernels read ``view``'s offset (into a source of ``src_size`` elements) from a push word rather
+    than a literal, so that one kernel and one cached plan serve every offset (``X[i:i+b]`` in a loop). Not
+    when the view cannot move (at offset 0 it already spans its whole source: a reshape, a transpose, a
+    broadcast; the scheduler and the buffer aliasing of :mod:`kdsl.engine.realize` rely on those being
+    recognisable), nor past int32 (one word cannot hold it). The plan's signature keeps exactly the offsets
+    this leaves literal (:func:`kdsl.engine.plan.view_key`).
+
+    >>> v = View.contiguous((10, 4))
+    >>> pushes_offset(v.slice(0, 2, 1, 5), 40), pushes_offset(v.slice(0, 0, 1, 5), 40), pushes_offset(v, 40)
+    (True, True, False)
+    """
+    offset = view.offset
+    if offset > INDEX_LIMIT:
+        return False
+    return offset != 0 or (view.span - offset if view.size else 0) < src_size
 
 
 def const_words(value: Any, dtype: dt.DType) -> list[int]:

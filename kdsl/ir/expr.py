@@ -2,12 +2,15 @@
 
 Kinds (``op``) and what ``arg`` holds:
 
-* ``"load"``   ``arg = (slot, view)``: buffer ``slot`` read through a strided :class:`~kdsl.ir.view.View`
+* ``"load"``   ``arg = (slot, view)``: buffer ``slot`` read through a strided :class:`~kdsl.ir.view.View`;
+  or ``arg = (slot, view, (word, wide))``: the view's offset is 0 and the real one is push-constant word
+  ``pc.w[word]`` (one kernel serves every offset: a mini-batch loop over ``X[i:i+b]``), ``wide`` whether the
+  positions need 64 bits
 * ``"const"``  ``arg = word``: a scalar push constant starting at ``pc.w[word]``
 * ``"iota"``   ``arg = axis``: the element's index along ``axis``
 * ``"rand"``   ``arg = (dist, word)``: a counter-based random number (key and stream at ``pc.w[word..+2]``)
 * ``"remap"``  ``arg = (view, shape)``, ``srcs = (src,)``: ``src`` (of ``shape``) read through a view of its
-  C-order index space
+  C-order index space; ``arg = (view, shape, (word, wide))``: its offset in a push word, as for a load
 * ``"lit"``    ``arg = value``: a scalar baked into the source (when push-constant space ran out)
 * ``"acc"``    the accumulated value, in a reduction's epilogue
 * ``"cast"``   ``srcs = (src,)``: a dtype conversion with NumPy's semantics
@@ -134,6 +137,31 @@ class Expr:
 def load(slot: int, dtype: dt.DType, view: Hashable) -> Expr:
     """Buffer ``slot`` read through ``view``."""
     return Expr("load", dtype, (), (slot, view))
+
+
+def pushed_offset(view: Any, word: int | None) -> tuple[Any, tuple[int, bool] | None]:
+    """(the view to put in a load's or remap's arg, the ``(word, wide)`` that reads its offset): the view with
+    offset 0 when ``word`` holds the offset, else the view itself and None.
+
+    >>> from kdsl.ir.view import View
+    >>> pushed_offset(View.contiguous((4,), 8), 3)
+    (View(shape=(4,), strides=(1,), offset=0), (3, False))
+    """
+    if word is None:
+        return view, None
+    return type(view)(view.shape, view.strides, 0), (word, view.wide)
+
+
+def offset_of(arg: tuple) -> tuple[str, bool] | tuple[None, None]:
+    """(GLSL of the pushed offset, wide) of a load's or remap's ``arg``; (None, None) for a literal offset.
+
+    >>> offset_of((1, None, (2, False))), offset_of((1, None))
+    (('pc.w[2]', False), (None, None))
+    """
+    pushed = arg[2] if len(arg) > 2 else None
+    if pushed is None:
+        return None, None
+    return f"pc.w[{pushed[0]}]", pushed[1]
 
 
 def const(word: int, dtype: dt.DType) -> Expr:

@@ -121,15 +121,22 @@ class View:
         """Whether positions of this view can pass int32: :meth:`index_expr` then computes in ``int64_t``."""
         return self.span > INDEX_LIMIT
 
-    def index_expr(self, idx: list[str]) -> str:
+    def index_expr(self, idx: list[str], offset: str | None = None, wide: bool | None = None) -> str:
         """GLSL expression of the flat position of the element at multi-index ``idx`` (one str per dim): an
-        ``int``, or an ``int64_t`` for a :attr:`wide` view.
+        ``int``, or an ``int64_t`` for a :attr:`wide` view. ``offset``: a GLSL expression read in place of the
+        literal offset (a push-constant word, so one kernel serves every offset), with ``wide`` saying whether
+        the positions need 64 bits (the literal offset is then not what decides).
 
         >>> View.contiguous((2, 3)).index_expr(["i", "j"]), View.contiguous((3, 2**31)).index_expr(["i", "j"])
         ('i*3 + j', 'int64_t(i)*2147483648l + int64_t(j)')
+        >>> View.contiguous((2, 3)).index_expr(["i", "j"], "pc.w[0]", False)
+        'int(pc.w[0]) + i*3 + j'
         """
-        wide = self.wide
-        terms = [f"{self.offset}l" if wide else str(self.offset)] if self.offset else []
+        wide = self.wide if wide is None else wide
+        if offset is not None:
+            terms = [f"int64_t({offset})" if wide else f"int({offset})"]
+        else:
+            terms = [f"{self.offset}l" if wide else str(self.offset)] if self.offset else []
         for i, n, s in zip(idx, self.shape, self.strides, strict=False):
             if n == 1 or s == 0:
                 continue

@@ -138,11 +138,6 @@ def _cancels(e: Expr) -> bool:
     return False
 
 
-def expr_dtype(e: Expr) -> dt.DType:
-    """The dtype of an IR expression's value (``e.dtype``; kept for callers that read it as a function)."""
-    return e.dtype
-
-
 def _random(dist: str, dtype: dt.DType, word: int | tuple[int, ...], flat: str) -> str:
     """A counter-based random value at position ``flat``: key and stream from push words ``word..word+2``, or
     baked into the source when ``word`` is the tuple of the three words (push-constant space ran out)."""

@@ -88,11 +88,12 @@ def run(steps: list[Step]) -> None:
     if not steps:
         return
     device = steps[0].out.device
-    with state(device).lock:
-        _run(device, steps)
+    st = state(device)
+    with st.lock:
+        _run(device, st, steps)
 
 
-def _run(device: Any, steps: list[Step]) -> None:
+def _run(device: Any, st: Any, steps: list[Step]) -> None:
     pending: dict[int, Buffer] = {}
     work = []
     for step in steps:
@@ -106,7 +107,7 @@ def _run(device: Any, steps: list[Step]) -> None:
             continue
         inputs = [n.buffer if n.op == "buffer" else pending[n.id] for n in step.inputs]
         work.append((step.template, step.kernel, buf, inputs, step.words))
-    submit(device, work)
+    _submit(device, st, work)
     stats["realizes"] += 1
     for step in steps:
         if step.out.op != "partial":

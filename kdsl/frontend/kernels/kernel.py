@@ -189,8 +189,8 @@ class Kernel:
         binder.bind_all((f"argument '{name}'", value, arrays[name].written)
                         for (name, kind, _, _), value in zip(params, values, strict=False) if kind == "array")
         key = (tuple(params), block3)
-        algo = self._algorithms.get(key, manager, binder.tensors, variant.spirv, groups, push)
-        binder.run(algo, push)
+        launch = self._algorithms.get(key, variant.spirv, groups)
+        binder.run(launch, push)
         return None
 
     def glsl(self, *args: Any, grid: Any = None, block: Any = None, features: set[str] | None = None,

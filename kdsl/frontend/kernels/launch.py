@@ -151,8 +151,6 @@ def _check_overlaps(items) -> None:
                                  "pass the same array twice, or copies (x.copy())")
 
 
-
-
 class Launch:
     """What :meth:`Binder.run` dispatches: the engine's cache key, the SPIR-V, workgroups and spec words."""
 
@@ -169,6 +167,5 @@ class AlgorithmCache:
     def __init__(self):
         self._token = object()  # unique per kernel (kept alive by the engine's keys: never reused)
 
-    def get(self, key, manager, tensors, spirv: bytes, groups, push: np.ndarray,
-            spec: np.ndarray | None = None) -> Launch:
+    def get(self, key, spirv: bytes, groups, spec: np.ndarray | None = None) -> Launch:
         return Launch((self._token, key), spirv, groups, spec)

@@ -97,8 +97,7 @@ class RawKernel:
         binder.bind_all((f"{self.name}: binding {b.binding} ({b.name})", value, not b.readonly)
                         for b, value in zip(self.info.bindings, args[:nb], strict=False))
         key = tuple(spec_values.tolist())
-        launch = self._algorithms.get(key, manager, binder.tensors, self.spirv, count, push,
-                                      spec=spec_values if spec else None)
+        launch = self._algorithms.get(key, self.spirv, count, spec=spec_values if spec else None)
         binder.run(launch, push)
         return None
 

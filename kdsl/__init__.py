@@ -303,3 +303,8 @@ __all__ += ["cumprod", "cumulative_prod", "cumulative_sum", "nancumprod", "nancu
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""
     raise AttributeError(_missing.missing_name(name))
+
+# kd.nn and kd.optim are built on this public API (`import kdsl as kd` inside them), so they come last.
+from kdsl import nn, optim  # noqa: E402
+
+__all__ += ["nn", "optim"]

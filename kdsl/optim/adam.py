@@ -1,0 +1,82 @@
+"""Adam and AdamW with PyTorch's update rules (``torch.optim.Adam`` / ``AdamW``, ``amsgrad=False``).
+
+At step ``t`` (from 1): ``m = b1 * m + (1 - b1) * g``, ``v = b2 * v + (1 - b2) * g**2``,
+``p = p - lr * (m / (1 - b1**t)) / (sqrt(v / (1 - b2**t)) + eps)``. Adam's ``weight_decay`` adds ``wd * p`` to
+the gradient (L2); AdamW's decays the parameter directly first, ``p = p * (1 - lr * wd)``.
+
+Example:
+    >>> import kdsl as kd
+    >>> opt = kd.optim.adam(0.1)
+    >>> params = [kd.zeros(2)]
+    >>> params, state = opt.update([kd.asarray([1.0, -3.0])], opt.init(params), params)
+    >>> [round(v, 4) for v in params[0].tolist()]   # the first step moves each weight by lr
+    [-0.1, 0.1]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import kdsl as kd
+from kdsl.optim.optimizer import Optimizer, Schedule, check_grads, learning_rate, step_counter
+from kdsl.optim.tree import tree_flatten, tree_unflatten
+
+__all__ = ["adam", "adamw"]
+
+
+def _check(lr: Any, betas: tuple[float, float], eps: float, weight_decay: float) -> None:
+    if not callable(lr):
+        learning_rate(lr, None)
+    if not all(0.0 <= b < 1.0 for b in betas) or len(betas) != 2:
+        raise ValueError(f"betas must be two floats in [0, 1), got {betas!r}")
+    if eps < 0 or weight_decay < 0:
+        raise ValueError(f"eps ({eps}) and weight_decay ({weight_decay}) must be >= 0")
+
+
+def _adam(lr: float | Schedule, betas: tuple[float, float], eps: float, weight_decay: float,
+          decoupled: bool) -> Optimizer:
+    _check(lr, betas, eps, weight_decay)
+    b1, b2 = betas
+
+    def init(params: Any) -> dict:
+        leaves, structure = tree_flatten(params)
+        device = leaves[0].device if leaves else None
+        return {"step": step_counter(device),
+                "exp_avg": tree_unflatten(structure, [kd.zeros_like(p) for p in leaves]),
+                "exp_avg_sq": tree_unflatten(structure, [kd.zeros_like(p) for p in leaves])}
+
+    def update(grads: Any, state: dict, params: Any) -> tuple[Any, dict]:
+        check_grads(grads, params)
+        step = state["step"]
+        rate = learning_rate(lr, step)
+        t = (step + 1).astype(kd.float32)  # on the device: every step runs the same kernels
+        c1, c2 = 1.0 - b1 ** t, 1.0 - b2 ** t
+        ps, structure = tree_flatten(params)
+        gs, ms, vs = (tree_flatten(x)[0] for x in (grads, state["exp_avg"], state["exp_avg_sq"]))
+        new_p, new_m, new_v = [], [], []
+        for g, m, v, p in zip(gs, ms, vs, ps):
+            if weight_decay and decoupled:
+                p = p * (1.0 - rate * weight_decay)
+            elif weight_decay:
+                g = g + weight_decay * p
+            m = (b1 * m + (1.0 - b1) * g).astype(m.dtype)
+            v = (b2 * v + (1.0 - b2) * g * g).astype(v.dtype)
+            new_p.append((p - rate * (m / c1) / (kd.sqrt(v / c2) + eps)).astype(p.dtype))
+            new_m.append(m)
+            new_v.append(v)
+        return tree_unflatten(structure, new_p), {"step": step + 1, "exp_avg": tree_unflatten(structure, new_m),
+                                                  "exp_avg_sq": tree_unflatten(structure, new_v)}
+
+    return Optimizer(init, update)
+
+
+def adam(lr: float | Schedule = 1e-3, betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+         weight_decay: float = 0.0) -> Optimizer:
+    """Adam (L2 weight decay added to the gradient)."""
+    return _adam(lr, betas, eps, weight_decay, decoupled=False)
+
+
+def adamw(lr: float | Schedule = 1e-3, betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+          weight_decay: float = 1e-2) -> Optimizer:
+    """AdamW (decoupled weight decay, PyTorch's default ``weight_decay=0.01``)."""
+    return _adam(lr, betas, eps, weight_decay, decoupled=True)

@@ -25,7 +25,10 @@ def linear(x: kd.Array, weight: kd.Array, bias: kd.Array | None = None) -> kd.Ar
     if x.ndim == 0 or x.shape[-1] != weight.shape[1]:
         raise ValueError(f"linear: input's last axis ({x.shape[-1:] or 'a 0-d input'}) must equal weight's "
                          f"in_features ({weight.shape[1]})")
-    y = kd.matmul(x, weight.T)
+    if x.ndim > 2:  # one (rows, in) @ (in, out) product, not a batch of small ones over a broadcast weight
+        y = kd.reshape(kd.matmul(kd.reshape(x, (-1, x.shape[-1])), weight.T), x.shape[:-1] + (weight.shape[0],))
+    else:
+        y = kd.matmul(x, weight.T)
     return y if bias is None else y + bias
 
 

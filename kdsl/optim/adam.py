@@ -15,6 +15,7 @@ Example:
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import kdsl as kd
@@ -49,8 +50,7 @@ def _adam(lr: float | Schedule, betas: tuple[float, float], eps: float, weight_d
         check_grads(grads, params)
         step = state["step"]
         rate = learning_rate(lr, step)
-        t = (step + 1).astype(kd.float32)  # on the device: every step runs the same kernels
-        c1, c2 = 1.0 - b1 ** t, 1.0 - b2 ** t
+        corrections: dict = {}  # per parameter dtype: the bias corrections 1 - b**t, on the device
         ps, structure = tree_flatten(params)
         gs, ms, vs = (tree_flatten(x)[0] for x in (grads, state["exp_avg"], state["exp_avg_sq"]))
         new_p, new_m, new_v = [], [], []
@@ -59,6 +59,9 @@ def _adam(lr: float | Schedule, betas: tuple[float, float], eps: float, weight_d
                 p = p * (1.0 - rate * weight_decay)
             elif weight_decay:
                 g = g + weight_decay * p
+            if p.dtype not in corrections:
+                corrections[p.dtype] = _corrections(step, p.dtype, b1, b2)
+            c1, c2 = corrections[p.dtype]
             m = (b1 * m + (1.0 - b1) * g).astype(m.dtype)
             v = (b2 * v + (1.0 - b2) * g * g).astype(v.dtype)
             new_p.append((p - rate * (m / c1) / (kd.sqrt(v / c2) + eps)).astype(p.dtype))
@@ -68,6 +71,14 @@ def _adam(lr: float | Schedule, betas: tuple[float, float], eps: float, weight_d
                                                   "exp_avg_sq": tree_unflatten(structure, new_v)}
 
     return Optimizer(init, update)
+
+
+def _corrections(step: kd.Array, dtype: kd.DType, b1: float, b2: float) -> tuple[kd.Array, kd.Array]:
+    """``1 - b**t`` for ``t = step + 1`` as ``-expm1(t * log(b))`` (``log(b)`` in double on the host): full
+    relative precision in ``dtype`` even where ``b**t`` is close to 1. On the device, so every step runs the
+    same kernels."""
+    t = (step + 1).astype(dtype if kd.isdtype(dtype, "real floating") else kd.float32)
+    return tuple(-kd.expm1(t * math.log(b)) if b else kd.ones_like(t) for b in (b1, b2))  # type: ignore[return-value]
 
 
 def adam(lr: float | Schedule = 1e-3, betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,

@@ -1,0 +1,36 @@
+"""kd.optim against torch.optim on CPU over several steps, where PyTorch is installed (the NumPy references of
+test_optim.py cover the same rules without it)."""
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+
+torch = pytest.importorskip("torch", reason="PyTorch is not installed (a test-only extra: pip install torch)")
+
+
+@pytest.mark.parametrize("ours,theirs", [
+    (lambda: kd.optim.sgd(0.05, momentum=0.9, nesterov=True, weight_decay=0.01),
+     lambda p: torch.optim.SGD(p, 0.05, momentum=0.9, nesterov=True, weight_decay=0.01)),
+    (lambda: kd.optim.sgd(0.05, momentum=0.8, dampening=0.2),
+     lambda p: torch.optim.SGD(p, 0.05, momentum=0.8, dampening=0.2)),
+    (lambda: kd.optim.adam(0.01, weight_decay=0.1), lambda p: torch.optim.Adam(p, 0.01, weight_decay=0.1)),
+    (lambda: kd.optim.adamw(0.01, betas=(0.8, 0.95)), lambda p: torch.optim.AdamW(p, 0.01, betas=(0.8, 0.95))),
+])
+def test_matches_torch_optim(ours, theirs):
+    rng = np.random.default_rng(0)
+    p0 = [rng.standard_normal((4, 3)), rng.standard_normal(3)]
+    tp = [torch.tensor(p, requires_grad=True) for p in p0]
+    topt = theirs(tp)
+    opt = ours()
+    params = [kd.asarray(p) for p in p0]
+    state = opt.init(params)
+    for _ in range(6):
+        g = [rng.standard_normal(p.shape) for p in p0]
+        for t, gi in zip(tp, g):
+            t.grad = torch.tensor(gi)
+        topt.step()
+        params, state = opt.update([kd.asarray(gi) for gi in g], state, params)
+        kd.optim.realize(params, state)
+    for a, t in zip(params, tp):
+        np.testing.assert_allclose(a.numpy(), t.detach().numpy(), rtol=1e-6, atol=1e-7)

@@ -163,7 +163,7 @@ class MiniLM:
 
     def tokenize(self, sentences: Sequence[str], max_length: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``(input_ids, attention_mask)`` as int32 ``(n, longest)``, truncated to ``max_length`` (default the
-        model's 256) and padded to the longest sentence."""
+        model's 256) and padded to the longest sentence (rounded up to a multiple of 8)."""
         if self.tokenizer is None:
             raise ValueError("this MiniLM has no tokenizer: build it with MiniLM.from_package(), or call forward "
                              "with token ids")
@@ -195,5 +195,7 @@ def _tokenizer(folder: Path) -> Any:
     except ImportError as e:
         raise ModuleNotFoundError(f"tokenising for MiniLM needs tokenizers: {INSTALL}") from e
     tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
-    tok.enable_padding(pad_id=0, pad_token="[PAD]")  # to the longest sentence (the file pads every one to 128)
+    # to the longest sentence (the file pads every one to 128), rounded up to a multiple of 8: fewer distinct
+    # shapes (so fewer plans) and whole tiles; padding is masked, so the embeddings do not change
+    tok.enable_padding(pad_id=0, pad_token="[PAD]", pad_to_multiple_of=8)
     return tok

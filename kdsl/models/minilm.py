@@ -156,6 +156,8 @@ class MiniLM:
         self.device.check(self.dtype)  # a clear error where the device has no float16 arithmetic
         self.config, self.tokenizer = config, tokenizer
         self.params = _to_device(weights, config, self.dtype, self.device)
+        # traced once per (batch, seq) shape, then replayed: no graph building per call (the weights are fixed)
+        self._forward = kd.jit(lambda ids, mask: forward(self.params, ids, mask, self.config))
 
     @classmethod
     def from_package(cls, path: str | Path | None = None, dtype: Any = kd.float32, device: Any = None) -> MiniLM:
@@ -182,7 +184,7 @@ class MiniLM:
                          device=self.device)
         mask = kd.asarray(np.asarray(attention_mask, np.int32)
                           if not isinstance(attention_mask, kd.Array) else attention_mask, device=self.device)
-        return forward(self.params, ids, mask, self.config)
+        return self._forward(ids, mask)
 
     def encode(self, sentences: Sequence[str], batch_size: int = 64) -> np.ndarray:
         """Normalised embeddings ``(len(sentences), hidden)`` as NumPy float32, ``batch_size`` at a time."""

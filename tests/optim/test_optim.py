@@ -3,10 +3,10 @@
 import math
 
 import numpy as np
+import optim_reference as ref
 import pytest
 
 import kdsl as kd
-from tests.optim import reference as ref
 
 RNG = np.random.default_rng(0)
 STEPS = 5

@@ -3,11 +3,11 @@ axes, non-contiguous inputs, NaN/inf, and the errors bad input gets."""
 
 import math
 
+import nn_reference as ref
 import numpy as np
 import pytest
 
 import kdsl as kd
-from tests.nn import reference as ref
 
 RNG = np.random.default_rng(0)
 

@@ -73,6 +73,10 @@ class DType:
     def __repr__(self) -> str:
         return f"kdsl.{self.name}"
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickled by name, so it unpickles as the same singleton (``pickle.loads(pickle.dumps(f32)) is f32``)."""
+        return as_dtype, (self.name,)
+
     def __getitem__(self, dims: Any) -> ArrayType:
         """``kd.f32[:, :]``: the annotation of a 2-D float32 array argument of a ``@kd.kernel``."""
         dims = dims if isinstance(dims, tuple) else (dims,)

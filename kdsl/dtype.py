@@ -43,6 +43,17 @@ class DType:
     extension: str | None  # GLSL extension the storage type needs
 
     @property
+    def dtype(self) -> np.dtype:
+        """The NumPy dtype, so ``np.dtype(kd.float32)`` works (NumPy reads an object's ``.dtype``: libraries
+        such as Dask call ``np.dtype(chunk.dtype)``)."""
+        return self.np
+
+    @property
+    def type(self) -> type:
+        """NumPy's scalar type (``np.float32`` for ``kd.float32``), as ``np.dtype.type``."""
+        return self.np.type
+
+    @property
     def itemsize(self) -> int:
         return self.np.itemsize
 

@@ -30,6 +30,9 @@ from typing import Any
 
 import numpy as np
 
+_NumpyDType = np.dtype  # (inside DType, ``np`` is the field)
+_ScalarType = type  # (inside DType, ``type`` is the property)
+
 
 @dataclass(frozen=True, eq=False)
 class DType:
@@ -43,13 +46,13 @@ class DType:
     extension: str | None  # GLSL extension the storage type needs
 
     @property
-    def dtype(self) -> np.dtype:
+    def dtype(self) -> _NumpyDType:
         """The NumPy dtype, so ``np.dtype(kd.float32)`` works (NumPy reads an object's ``.dtype``: libraries
         such as Dask call ``np.dtype(chunk.dtype)``)."""
         return self.np
 
     @property
-    def type(self) -> type:
+    def type(self) -> _ScalarType:
         """NumPy's scalar type (``np.float32`` for ``kd.float32``), as ``np.dtype.type``."""
         return self.np.type
 

@@ -81,7 +81,7 @@ def from_numpy(x: da.Array) -> da.Array:
     if not isinstance(x, da.Array):
         raise TypeError(f"from_numpy takes a dask.array.Array, got {type(x).__name__}; for a NumPy array use "
                         "kdsl.dask.from_array(x, chunks=...)")
-    return x.map_blocks(_chunk_from_numpy, dtype=x.dtype, meta=meta(x.ndim, x.dtype))
+    return da.map_blocks(_chunk_from_numpy, x, dtype=x.dtype, meta=meta(x.ndim, x.dtype))
 
 
 def from_array(x: Any, chunks: Any = "auto") -> da.Array:
@@ -103,4 +103,4 @@ def to_numpy(x: da.Array) -> da.Array:
     """
     if not isinstance(x, da.Array):
         raise TypeError(f"to_numpy takes a dask.array.Array, got {type(x).__name__}")
-    return x.map_blocks(_chunk_to_numpy, dtype=np.dtype(x.dtype), meta=np.empty((0,) * x.ndim, np.dtype(x.dtype)))
+    return da.map_blocks(_chunk_to_numpy, x, dtype=np.dtype(x.dtype), meta=np.empty((0,) * x.ndim, np.dtype(x.dtype)))

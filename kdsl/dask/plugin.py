@@ -39,6 +39,7 @@ def claim_slot(directory: str | None = None) -> int:
     >>> d = tempfile.mkdtemp()
     >>> claim_slot(d), claim_slot(d)   # one process holding two slots, as two workers would
     (0, 1)
+    >>> release_slots()
     """
     if fcntl is None:
         return os.getpid()
@@ -55,6 +56,12 @@ def claim_slot(directory: str | None = None) -> int:
         return slot
     raise RuntimeError(f"more than {_MAX_SLOTS} Dask workers on this host hold a kdsl device slot "
                        f"(lock files in {directory}); remove stale ones or use fewer workers")
+
+
+def release_slots() -> None:
+    """Give back every slot this process holds (they are also freed when it ends)."""
+    while _held:
+        _held.pop().close()
 
 
 def pin(index: int | None = None) -> kd.Device:

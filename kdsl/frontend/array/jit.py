@@ -152,12 +152,12 @@ class Jitted:
         return self if instance is None else functools.partial(self, instance)
 
     def __reduce__(self):
-        module = sys.modules.get(getattr(self, "__module__", ""))
-        found = module
-        for part in getattr(self, "__qualname__", "").split("."):
+        qualname: str = getattr(self, "__qualname__", "")
+        found = sys.modules.get(getattr(self, "__module__", ""))
+        for part in qualname.split("."):
             found = getattr(found, part, None)
         if found is self:
-            return self.__qualname__  # a global: pickle stores module and name
+            return qualname  # a global: pickle stores module and name
         return jit, (self.fn,)
 
 

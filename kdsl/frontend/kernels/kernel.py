@@ -41,10 +41,10 @@ from kdsl.frontend.kernels.launch import (
     AlgorithmCache,
     Binder,
     check_launch,
-    launch_device,
     device_features,
     groups_for,
     is_kd_array,
+    launch_device,
     normalize_grid,
 )
 from kdsl.frontend.kernels.source import FunctionSource, function_from_state, function_state

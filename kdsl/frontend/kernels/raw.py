@@ -34,9 +34,9 @@ from kdsl.frontend.kernels.launch import (
     AlgorithmCache,
     Binder,
     check_launch,
-    launch_device,
     groups_for,
     is_kd_array,
+    launch_device,
     normalize_grid,
 )
 from kdsl.runtime.compiler import compile_source

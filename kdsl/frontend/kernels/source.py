@@ -8,8 +8,8 @@ Example:
 """
 
 from __future__ import annotations
-
 import __future__
+
 import ast
 import builtins
 import importlib

@@ -115,3 +115,19 @@ def test_mixing_a_dask_array_with_a_kdsl_array():
     assert isinstance(x + w, da.Array)
     _check((x + w).compute(), X + X[0])
     _check((x @ w).compute(), X @ X[0], rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("make", [
+    lambda a: np.empty_like(a, shape=(0, 0)), lambda a: np.zeros_like(a, dtype=np.int32, order="F"),
+    lambda a: np.ones_like(a, subok=False), lambda a: np.full_like(a, 3), lambda a: np.empty((0, 2), like=a),
+    lambda a: np.zeros(2, dtype=np.float32, like=a), lambda a: np.ones(3, like=a), lambda a: np.full(3, 2.0, like=a),
+    lambda a: np.array([[1, 2]], like=a, ndmin=3), lambda a: np.asarray([1.0], like=a),
+])
+def test_meta_arrays_through_numpys_creation_functions(make):
+    """Dask makes meta arrays (and empty results) with NumPy's creation functions on a chunk or like= one."""
+    a = kd.ones((2, 3))
+    got = make(a)
+    expected = make(np.ones((2, 3), np.float32))
+    assert isinstance(got, kd.Array) and got.shape == expected.shape and got.dtype.kind == expected.dtype.kind
+    if expected.size:  # (empty ones have no values to compare)
+        np.testing.assert_array_equal(got.numpy(), expected)

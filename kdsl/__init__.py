@@ -13,7 +13,7 @@ Example:
 
 from kdsl import dtype
 from kdsl import dtype as _dtype_module
-from kdsl.device import Device, device
+from kdsl.device import Device, device, devices
 from kdsl.dtype import (
     DType,
     bool_,
@@ -305,3 +305,4 @@ __all__ += ["cumprod", "cumulative_prod", "cumulative_sum", "nancumprod", "nancu
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""
     raise AttributeError(_missing.missing_name(name))
+__all__ += ["devices"]  # several devices in one process (kdsl/device.py, issue 14)

@@ -432,7 +432,7 @@ class Array:
         return asarray(self, device=device)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-        """A DLPack capsule of a host copy of this array (kdsl's device memory cannot be exported: docs/array-api.md)."""
+        """A DLPack capsule of a host copy of this array (device memory cannot be exported: docs/array-api.md)."""
         from kdsl.frontend.array.dlpack import dlpack  # cycle: that module builds Arrays
 
         return dlpack(self, stream, max_version, dl_device, copy)

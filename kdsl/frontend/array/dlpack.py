@@ -71,7 +71,8 @@ def dlpack(a: Array, stream: Any = None, max_version: tuple[int, int] | None = N
     host = np.ascontiguousarray(a.numpy())  # a new array: NumPy's export of it is zero-copy
     if max_version is None:
         return host.__dlpack__()
-    return host.__dlpack__(max_version=tuple(max_version))
+    major, minor = max_version
+    return host.__dlpack__(max_version=(int(major), int(minor)))
 
 
 def dlpack_device(a: Array) -> tuple[int, int]:

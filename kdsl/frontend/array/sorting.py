@@ -124,7 +124,7 @@ def partition(a: Any, kth: Any, axis: int | None = -1, kind: str = "introselect"
     _check_kind(None, order)
     x, ax = _flat_or(_arr(a), axis)
     _check_kth(kth, x.shape[ax] if x.ndim else 0)
-    return _sort_node(x, ax, bool(descending), "values")
+    return _sort_node(x, ax, False, "values")
 
 
 def argpartition(a: Any, kth: Any, axis: int | None = -1, kind: str = "introselect",
@@ -139,7 +139,7 @@ def argpartition(a: Any, kth: Any, axis: int | None = -1, kind: str = "introsele
     _check_kind(None, order)
     x, ax = _flat_or(_arr(a), axis)
     _check_kth(kth, x.shape[ax] if x.ndim else 0)
-    return _sort_node(x, ax, bool(descending), "indices")
+    return _sort_node(x, ax, False, "indices")
 
 
 def topk(a: Any, k: int, axis: int = -1, largest: bool = True) -> tuple[Array, Array]:

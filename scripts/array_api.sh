@@ -3,15 +3,15 @@
 # implementation array-api-strict under the same options, and print both scores. Not part of CI (the suite is not
 # on PyPI): docs/array-api.md says how to fetch it, and benchmarks/RESULTS.md holds the last score.
 #
-#   scripts/array_api.sh PATH_TO_SUITE [extra pytest arguments, e.g. array_api_tests/test_sorting_functions.py]
+#   scripts/array_api.sh PATH_TO_SUITE [extra pytest arguments, e.g. -v or -x]
 #
 # Needs: pip install array-api-strict hypothesis ndindex pytest-json-report (the suite's requirements.txt).
 # The suite's "array-api" folder must hold the spec (data-apis/array-api) at its tag 2024.12.
 #
 # Options, all the suite's own (nothing is filtered with -k):
 #   ARRAY_API_TESTS_VERSION=2024.12   the standard's version kdsl implements
-#   --max-examples $MAX_EXAMPLES      Hypothesis examples per test (default 5: about 10 minutes for kdsl on 2 busy
-#                                     cores; unvectorized tests get a tenth, at least 1)
+#   --max-examples $MAX_EXAMPLES      Hypothesis examples per test (default 5: about 3 minutes per module on 2 busy
+#                                     cores; unvectorized tests get a tenth, at least 1; 20 gave the same outcomes)
 #   --derandomize                     the same examples every run, so two runs and two modules are comparable
 #   --disable-deadline                kdsl compiles a kernel the first time it meets a graph: not a failure
 #   --disable-extension linalg fft    the extensions are another issue (kd.linalg / kd.fft)

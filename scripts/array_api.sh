@@ -5,7 +5,7 @@
 #
 #   scripts/array_api.sh PATH_TO_SUITE [extra pytest arguments, e.g. -v or -x]
 #
-# Needs: pip install array-api-strict hypothesis ndindex pytest-json-report (the suite's requirements.txt).
+# Needs: pip install -e ".[array-api]" (array-api-strict and the suite's requirements.txt).
 # The suite's "array-api" folder must hold the spec (data-apis/array-api) at its tag 2024.12.
 #
 # Options, all the suite's own (nothing is filtered with -k):

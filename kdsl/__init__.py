@@ -13,7 +13,7 @@ Example:
 
 from kdsl import dtype
 from kdsl import dtype as _dtype_module
-from kdsl.device import Device, device
+from kdsl.device import Device, device, devices
 from kdsl.dtype import (
     DType,
     bool_,
@@ -66,6 +66,7 @@ from kdsl.frontend.array.creation import (
     zeros,
     zeros_like,
 )
+from kdsl.frontend.array.einsum import einsum, einsum_path
 from kdsl.frontend.array.elementwise_extra import (
     allclose,
     array_equal,
@@ -286,8 +287,13 @@ __all__ += [  # the array API standard and more of NumPy (kdsl/frontend/array/{a
     "bitwise_right_shift", "concat", "permute_dims", "pow",
 ]
 
+__all__ += ["einsum", "einsum_path"]  # kdsl/frontend/array/einsum.py
 __all__ += ["bincount", "histogram"]  # kdsl/frontend/array/scatter.py (add, subtract, maximum, minimum gain .at)
 __all__ += ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values"]  # frontend/array/unique.py
+
+from kdsl.frontend.array.dlpack import from_dlpack  # noqa: E402
+
+__all__ += ["from_dlpack"]  # kdsl/frontend/array/dlpack.py (host copies both ways)
 
 from kdsl.frontend.array.cumulative import (  # noqa: E402  (kept beside its __all__ line: append-only)
     cumulative_prod,
@@ -303,6 +309,7 @@ __all__ += ["cumprod", "cumulative_prod", "cumulative_sum", "nancumprod", "nancu
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""
     raise AttributeError(_missing.missing_name(name))
+__all__ += ["devices"]  # several devices in one process (kdsl/device.py, issue 14)
 
 # kd.nn and kd.optim are built on this public API (`import kdsl as kd` inside them), so they come last.
 from kdsl import nn, optim  # noqa: E402

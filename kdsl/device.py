@@ -3,6 +3,12 @@ created lazily on first use.
 
 The default device is the first real GPU that :func:`kdsl.runtime.list_devices` reports (discrete before
 integrated before virtual), else the CPU driver (lavapipe). ``KDSL_DEVICE=<index>`` overrides the choice.
+:func:`devices` lists them all; ``with kd.device(i):`` makes device ``i`` current in this thread.
+
+``KDSL_VIRTUAL_DEVICES=<n>`` lists each physical device ``n`` times: every copy is its own logical device (its
+own VkDevice, memory, queues, caches), so multi-device code can be tested on a machine with one GPU (as JAX's
+``xla_force_host_platform_device_count``). ``kd.device(0)`` is always the same object; ``kd.device(1)`` is
+another logical device, on the second physical device or (with the variable set) a copy of the first.
 
 Example:
     >>> import kdsl as kd
@@ -45,13 +51,39 @@ def _runtime() -> Any:
 
 
 def _device_infos() -> list[dict[str, Any]]:
-    """Every Vulkan device's properties; enumerated once (enumerating builds a Vulkan instance)."""
+    """Every logical device's properties (``physical_index``: its Vulkan device); the physical devices are
+    enumerated once (enumerating builds a Vulkan instance), ``KDSL_VIRTUAL_DEVICES`` is read on every call."""
     global _infos
     if _infos is None:
         with _lock:
             if _infos is None:
-                _infos = list(_runtime().list_devices())
-    return _infos
+                _infos = [dict(info, physical_index=k) for k, info in enumerate(_runtime().list_devices())]
+    return _infos * _copies()
+
+
+def _copies() -> int:
+    raw = os.environ.get("KDSL_VIRTUAL_DEVICES", "").strip()
+    if not raw:
+        return 1
+    try:
+        n = int(raw)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise ValueError(f"KDSL_VIRTUAL_DEVICES={raw!r}: set it to how many logical devices each physical device "
+                         "should appear as (a whole number >= 1), or unset it")
+    return n
+
+
+def devices() -> list[Device]:
+    """Every device kdsl can use, in index order: ``kd.devices()[i] is kd.device(i)``.
+
+    Example:
+        >>> import kdsl as kd
+        >>> kd.device() in kd.devices()
+        True
+    """
+    return [Device(i) for i in range(len(_device_infos()))]
 
 
 def default_index() -> int:
@@ -113,6 +145,7 @@ class Device:
 
     def _setup(self, index: int, info: dict) -> None:
         self.index = index
+        self.physical_index: int = info.get("physical_index", index)  # the Vulkan device it runs on
         self.info = info
         self.name: str = info["device_name"]
         self.features: set[str] = set(info.get("features", ()))
@@ -147,7 +180,7 @@ class Device:
         if self._manager is None:
             with _lock:
                 if self._manager is None:
-                    self._manager = _runtime().Manager(self.index)
+                    self._manager = _runtime().Manager(self.physical_index)
         return self._manager
 
     def policy(self) -> tuple[int | bool, ...]:
@@ -175,10 +208,21 @@ class Device:
     def __repr__(self) -> str:
         return f"Device({self.index}, {self.name!r})"
 
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        """Pickled by index: it unpickles as the receiving process's device of that index."""
+        return Device, (self.index,)
+
 
 def device(index: int | str | Device | None = None) -> Device:
     """The current device (this thread's innermost ``with Device(...)``, else the default); with an argument,
-    that device."""
+    that device (a context manager: ``with kd.device(1): x = kd.ones(3)`` makes ``x`` there).
+
+    Example:
+        >>> import kdsl as kd
+        >>> with kd.device(0) as d:
+        ...     kd.device() is d, kd.zeros(2).device is d
+        (True, True)
+    """
     if index is not None:
         return Device(index)
     stack = _stack()

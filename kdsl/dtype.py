@@ -30,6 +30,9 @@ from typing import Any
 
 import numpy as np
 
+_NumpyDType = np.dtype  # (inside DType, ``np`` is the field)
+_ScalarType = type  # (inside DType, ``type`` is the property)
+
 
 @dataclass(frozen=True, eq=False)
 class DType:
@@ -41,6 +44,17 @@ class DType:
     glsl_compute: str  # the type expressions compute in
     feature: str | None  # device feature the storage type needs (kdsl.runtime feature names)
     extension: str | None  # GLSL extension the storage type needs
+
+    @property
+    def dtype(self) -> _NumpyDType:
+        """The NumPy dtype, so ``np.dtype(kd.float32)`` works (NumPy reads an object's ``.dtype``: libraries
+        such as Dask call ``np.dtype(chunk.dtype)``)."""
+        return self.np
+
+    @property
+    def type(self) -> _ScalarType:
+        """NumPy's scalar type (``np.float32`` for ``kd.float32``), as ``np.dtype.type``."""
+        return self.np.type
 
     @property
     def itemsize(self) -> int:
@@ -73,6 +87,10 @@ class DType:
     def __repr__(self) -> str:
         return f"kdsl.{self.name}"
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickled by name, so it unpickles as the same singleton (``pickle.loads(pickle.dumps(f32)) is f32``)."""
+        return as_dtype, (self.name,)
+
     def __getitem__(self, dims: Any) -> ArrayType:
         """``kd.f32[:, :]``: the annotation of a 2-D float32 array argument of a ``@kd.kernel``."""
         dims = dims if isinstance(dims, tuple) else (dims,)
@@ -94,7 +112,7 @@ class DType:
             return False
         try:
             return as_dtype(other) is self
-        except (TypeError, ValueError):  # anything that is no dtype (the array API suite compares with dicts)
+        except Exception:  # noqa: BLE001 - any object that is no dtype is unequal, whatever converting it raises
             return False
 
 

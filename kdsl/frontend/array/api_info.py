@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.device import Device, _runtime
+from kdsl.device import Device, devices
 from kdsl.device import device as current_device
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
@@ -175,9 +175,7 @@ def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
 
 
 def _all_devices() -> list[Device]:
-    # The runtime lists the Vulkan devices; kdsl.device imports it lazily and so do we (building graphs must
-    # not need Vulkan).
-    return [Device(i) for i in range(len(_runtime().list_devices()))]
+    return devices()
 
 
 class Info:

@@ -423,6 +423,11 @@ class Array:
             raise ValueError(f"mT needs an array of at least 2 dimensions, this one has {self.ndim}")
         return self.swapaxes(-1, -2)
 
+    def __reduce__(self) -> tuple[Callable[[np.ndarray], Array], tuple[np.ndarray]]:
+        """Pickled by value: its data (computed first if lazy) with dtype and shape; it unpickles on the
+        receiving process's current device (so Dask and ``multiprocessing`` can ship arrays)."""
+        return _unpickle, (self.numpy(),)
+
     def to_device(self, device, /, *, stream=None) -> Array:
         """This array on ``device`` (itself when it is already there; otherwise copied through the host)."""
         if stream is not None:
@@ -430,6 +435,18 @@ class Array:
         from kdsl.frontend.array.creation import asarray  # cycle: that module builds Arrays
 
         return asarray(self, device=device)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule of a host copy of this array (device memory cannot be exported: docs/array-api.md)."""
+        from kdsl.frontend.array.dlpack import dlpack  # cycle: that module builds Arrays
+
+        return dlpack(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """``(kDLCPU, 0)``: ``__dlpack__`` exports host copies."""
+        from kdsl.frontend.array.dlpack import dlpack_device  # cycle: that module builds Arrays
+
+        return dlpack_device(self)
 
     def __complex__(self) -> complex:
         """``complex(a)`` of a one-element array (imaginary part 0: kdsl has no complex dtypes yet)."""
@@ -494,3 +511,10 @@ def realize(*arrays: Array) -> None:
         [2.0, 2.0, 2.0]
     """
     engine.realize_nodes([a._n for a in arrays])
+
+
+def _unpickle(data: np.ndarray) -> Array:
+    """A pickled Array's data on this process's current device (see :meth:`Array.__reduce__`)."""
+    from kdsl.frontend.array.creation import asarray  # cycle: that module builds Arrays
+
+    return asarray(data)

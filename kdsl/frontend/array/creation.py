@@ -145,11 +145,13 @@ def _asarray_copy(x, dtype, dev, copy: bool) -> Array:
     return x
 
 
-def array(x, dtype=None, copy: bool = True, device=None) -> Array:
-    """Like :func:`asarray`, but an existing Array is copied (NumPy's ``array``)."""
-    if isinstance(x, Array) and copy:
-        return asarray(x, dtype, device).copy()
-    return asarray(x, dtype, device)
+def array(x, dtype=None, copy: bool = True, device=None, *, ndmin: int = 0) -> Array:
+    """Like :func:`asarray`, but an existing Array is copied (NumPy's ``array``); ``ndmin`` prepends size-1
+    axes up to that many dimensions, as NumPy's does."""
+    out = asarray(x, dtype, device).copy() if isinstance(x, Array) and copy else asarray(x, dtype, device)
+    if out.ndim < ndmin:
+        out = out.reshape((1,) * (ndmin - out.ndim) + out.shape)
+    return out
 
 
 def full(shape, fill_value, dtype=None, device=None) -> Array:

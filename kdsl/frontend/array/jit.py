@@ -24,6 +24,7 @@ Example:
 from __future__ import annotations
 
 import functools
+import sys
 
 from kdsl.engine.plan import _templates
 from kdsl.engine.programs import stats
@@ -120,22 +121,44 @@ def _signature(args: tuple) -> tuple:
 
 def jit(fn):
     """Decorator: trace ``fn`` once per input signature and replay its kernels afterwards (module docstring)."""
-    traces: dict[tuple, _Trace] = {}
+    return Jitted(fn)
 
-    @functools.wraps(fn)
-    def wrapper(*args):
+
+class Jitted:
+    """A ``kd.jit`` function: ``traces`` maps each input signature to its recorded plan.
+
+    It pickles as the function it wraps (traces hold device buffers and are made again where it is used):
+    by reference when its module has it under its name, else by the wrapped function (which cloudpickle, and
+    so Dask, sends by value)."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.traces: dict[tuple, _Trace] = {}  # for tests and introspection
+        functools.update_wrapper(self, fn)
+
+    def __call__(self, *args):
         key = _signature(args)
-        trace = traces.get(key)
+        trace = self.traces.get(key)
         if trace is None:
-            trace = traces[key] = _Trace(fn, args)
+            trace = self.traces[key] = _Trace(self.fn, args)
             if not trace.fast:  # nothing the fast path can replay: run the function normally
-                return _eager(fn, args)
+                return _eager(self.fn, args)
         elif not trace.fast:
-            return _eager(fn, args)
+            return _eager(self.fn, args)
         return trace.run(args)
 
-    wrapper.traces = traces  # type: ignore[attr-defined]  # for tests and introspection
-    return wrapper
+    def __get__(self, instance, owner=None):
+        """As a method: bound to the instance, like the function it wraps."""
+        return self if instance is None else functools.partial(self, instance)
+
+    def __reduce__(self):
+        qualname: str = getattr(self, "__qualname__", "")
+        found = sys.modules.get(getattr(self, "__module__", ""))
+        for part in qualname.split("."):
+            found = getattr(found, part, None)
+        if found is self:
+            return qualname  # a global: pickle stores module and name
+        return jit, (self.fn,)
 
 
 def _eager(fn, args: tuple):

@@ -27,6 +27,11 @@ _ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 # numpy.linalg functions that mean the same as kdsl's function of that name (np.linalg.diagonal and
 # np.linalg.trace take the last two axes, kd.diagonal/kd.trace NumPy's first two: not listed).
 _LINALG = {"matmul", "outer", "tensordot", "vecdot", "matrix_transpose"}
+# Creation functions whose ``order=`` / ``subok=`` only choose a memory layout or subclass: a kdsl array has one
+# layout and no subclasses, so they are dropped (Dask makes its meta arrays with ``np.ones(..., like=a)`` etc.,
+# which pass ``order='C'``).
+_LAYOUT_ONLY = {"empty", "empty_like", "zeros", "zeros_like", "ones", "ones_like", "full", "full_like", "array",
+                "asarray"}
 # NumPy functions that only read metadata: answered here, nothing to compute.
 _META = {"shape": lambda a: a.shape, "ndim": lambda a: a.ndim, "size": lambda a: a.size}
 
@@ -94,4 +99,7 @@ def array_function(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
         raise _refuse(f"{module}.{name}" if module not in ("", "numpy") else name)
     kwargs = dict(kwargs)
     out = kwargs.pop("out", None)
+    if name in _LAYOUT_ONLY:
+        kwargs.pop("order", None)
+        kwargs.pop("subok", None)
     return _with_out(fn(*args, **kwargs), out)

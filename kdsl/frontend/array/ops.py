@@ -124,8 +124,9 @@ def device_of(operands):
             return first
     devs = {id(x.device): x.device for x in operands if isinstance(x, Array)}
     if len(devs) > 1:
-        raise ValueError(f"arrays live on different devices {list(devs.values())}; move them with "
-                         "kd.asarray(x, device=...) first")
+        names = " and ".join(map(repr, devs.values()))
+        raise ValueError(f"arrays live on different devices, {names}; move them to one device first, e.g. "
+                         "x = x.to_device(y.device) (a copy through host memory)")
     return next(iter(devs.values())) if devs else device()
 
 

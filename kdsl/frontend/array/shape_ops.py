@@ -140,7 +140,8 @@ def concatenate(arrays, axis: int | None = 0, dtype=None) -> Array:
             regions.append(full.slice(ax, start, 1, n))
             pieces.append(ops.cast_node(x._node, out_dtype))
         start += n
-    return Array(Node("assemble", tuple(pieces), out_dtype, shape, tuple(regions), device=ref.device))
+    dev = ops.device_of(arrays)  # one device, or a ValueError naming both
+    return Array(Node("assemble", tuple(pieces), out_dtype, shape, tuple(regions), device=dev))
 
 
 def stack(arrays, axis: int = 0) -> Array:

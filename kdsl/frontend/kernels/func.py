@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from kdsl.dtype import DType
 from kdsl.frontend.kernels.glsl import cast, glsl_type, literal
 from kdsl.frontend.kernels.ir import VOID, Expr
-from kdsl.frontend.kernels.source import FunctionSource
+from kdsl.frontend.kernels.source import FunctionSource, function_from_state, function_state
 
 if TYPE_CHECKING:  # ast imports this module (through the intrinsics)
     from kdsl.frontend.kernels.ast import Lowerer
@@ -43,6 +43,10 @@ class Func:
         """The function's source and AST, read on first use (decorating stays cheap)."""
         return FunctionSource(self.fn)
 
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        """Pickled by source, as :class:`~kdsl.frontend.kernels.kernel.Kernel` is."""
+        return _unpickle_func, (function_state(self.fn),)
+
     def annotations(self) -> dict[str, Any]:
         return inspect.get_annotations(self.fn, eval_str=True)
 
@@ -51,6 +55,10 @@ class Func:
 
     def __repr__(self) -> str:
         return f"<kd.func {self.fn.__qualname__}>"
+
+
+def _unpickle_func(state: dict[str, Any]) -> Func:
+    return Func(function_from_state(state))
 
 
 def func(fn: Callable[..., Any]) -> Func:

@@ -41,13 +41,13 @@ from kdsl.frontend.kernels.launch import (
     AlgorithmCache,
     Binder,
     check_launch,
-    default_manager,
     device_features,
     groups_for,
     is_kd_array,
+    launch_device,
     normalize_grid,
 )
-from kdsl.frontend.kernels.source import FunctionSource
+from kdsl.frontend.kernels.source import FunctionSource, function_from_state, function_state
 from kdsl.frontend.kernels.types import _Constexpr, as_kernel_dtype
 from kdsl.runtime.compiler import compile_source
 
@@ -161,6 +161,11 @@ class Kernel:
         """The function's source and AST, read on first use (decorating stays cheap)."""
         return FunctionSource(self.fn)
 
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any], Any]]:
+        """Pickled by source (the function's text and the values of the names it reads), so a kernel defined in
+        a script or notebook reaches Dask workers and ``multiprocessing`` children; compiled on first use there."""
+        return _unpickle_kernel, (function_state(self.fn), self.block)
+
     def __getitem__(self, launch: Any) -> Callable[..., None]:
         """``k[grid]`` or ``k[grid, block]`` with grid/block ints or tuples: a launcher to call."""
         grid, block = launch, None
@@ -173,7 +178,8 @@ class Kernel:
             raise TypeError(f"{self.fn.__name__}: give the launch grid, as {self.fn.__name__}[n](...) or "
                             f"{self.fn.__name__}(..., grid=n)")
         grid3 = normalize_grid(grid)
-        manager = default_manager()
+        device = launch_device((*args, *kwargs.values()))
+        manager = device.manager
         params, values = self._bind(args, kwargs)
         block3 = self._block(block, grid)
         groups = groups_for(grid3, block3)
@@ -184,7 +190,7 @@ class Kernel:
         push = self._push(variant, params, values, grid3)
         if 0 in grid3:
             return None
-        binder = Binder(manager)
+        binder = Binder(device)
         arrays = {a.name: a for a in variant.program.buffers}
         binder.bind_all((f"argument '{name}'", value, arrays[name].written)
                         for (name, kind, _, _), value in zip(params, values, strict=False) if kind == "array")
@@ -289,3 +295,7 @@ def kernel(fn: Callable[..., Any] | None = None, *, block: Any = None) -> Any:
     if fn is None:
         return lambda f: Kernel(f, block)
     return Kernel(fn, block)
+
+
+def _unpickle_kernel(state: dict[str, Any], block: Any) -> Kernel:
+    return Kernel(function_from_state(state), block)

@@ -65,6 +65,21 @@ def check_launch(name: str, groups, local, manager) -> None:
                          f"device's limit {count}; use a bigger block, a 2-D grid or a loop in the kernel")
 
 
+def launch_device(values=()):
+    """The device a launch runs on: that of its kd array arguments (they must share one), else the current one.
+
+    >>> import kdsl as kd
+    >>> launch_device([1.0]) is kd.device()
+    True
+    """
+    devices = {id(v.device): v.device for v in values if is_kd_array(v)}
+    if len(devices) > 1:
+        names = " and ".join(map(repr, devices.values()))
+        raise ValueError(f"a kernel's array arguments live on different devices, {names}; move them to one "
+                         "device first, e.g. x = x.to_device(y.device)")
+    return next(iter(devices.values())) if devices else current_device()
+
+
 def default_manager():
     """The runtime Manager of kdsl's current device."""
     return current_device().manager
@@ -77,9 +92,9 @@ def device_features(manager) -> set[str]:
 class Binder:
     """Collects the tensors of one launch: kd Arrays in place, NumPy arrays uploaded (and read back)."""
 
-    def __init__(self, manager):
-        self.manager = manager
-        self.device = current_device()  # whose manager default_manager() returned
+    def __init__(self, device):
+        self.device = device
+        self.manager = device.manager
         self.tensors = []
         self.uploads = []
         self.readbacks: list[tuple[np.ndarray, Any]] = []

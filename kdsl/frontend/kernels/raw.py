@@ -34,9 +34,9 @@ from kdsl.frontend.kernels.launch import (
     AlgorithmCache,
     Binder,
     check_launch,
-    default_manager,
     groups_for,
     is_kd_array,
+    launch_device,
     normalize_grid,
 )
 from kdsl.runtime.compiler import compile_source
@@ -53,6 +53,7 @@ class RawKernel:
             raise TypeError(f"raw_kernel takes GLSL source text, got {type(source).__name__}")
         self.source = source
         self.name = name or "raw_kernel"
+        self.entry_point = entry_point
         self.spirv = compile_source(source)
         self.info: ShaderInfo = reflect(self.spirv, entry_point)
         other_sets = self.info.descriptor_sets - {0}
@@ -67,6 +68,10 @@ class RawKernel:
                 raise ValueError(f"{self.name}: binding {b.binding} ({b.name}) is a {b.kind}; raw_kernel binds "
                                  "arrays to storage buffers only (use kdsl.kp for images and uniforms)")
         self._algorithms = AlgorithmCache()
+
+    def __reduce__(self) -> tuple[type, tuple[str, str, str | None]]:
+        """Pickled by its GLSL source (compiled again where it is unpickled)."""
+        return RawKernel, (self.source, self.name, self.entry_point)
 
     def signature(self) -> str:
         """What a call takes, e.g. ``(X: float32[], Y: float32[], a: float32, n: uint32)``."""
@@ -86,14 +91,15 @@ class RawKernel:
             raise TypeError(f"{self.name}: give exactly one of grid= (invocations) or groups= (workgroups)")
         count = normalize_grid(groups, "groups") if groups is not None else \
             groups_for(normalize_grid(grid), local)
-        manager = default_manager()
+        device = launch_device(args)
+        manager = device.manager
         check_launch(self.name, count, local, manager)
         for b, value in zip(self.info.bindings, args[:nb], strict=False):
             self._check_array(b, value)
         push = self._push(args[nb:])
         if 0 in count:
             return None
-        binder = Binder(manager)
+        binder = Binder(device)
         binder.bind_all((f"{self.name}: binding {b.binding} ({b.name})", value, not b.readonly)
                         for b, value in zip(self.info.bindings, args[:nb], strict=False))
         key = tuple(spec_values.tolist())

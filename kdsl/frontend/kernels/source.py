@@ -8,11 +8,16 @@ Example:
 """
 
 from __future__ import annotations
+import __future__
 
 import ast
 import builtins
+import importlib
 import inspect
+import linecache
 import textwrap
+from types import FunctionType, ModuleType
+from typing import Any
 
 from kdsl.frontend.kernels.errors import KernelSyntaxError, KernelTypeError
 
@@ -64,6 +69,61 @@ class FunctionSource:
         if hasattr(builtins, name):
             return getattr(builtins, name)
         raise KeyError(name)
+
+
+def function_state(fn: FunctionType) -> dict[str, Any]:
+    """What rebuilds ``fn`` in another process (pickling a kernel *by source*): its source text, where it
+    came from, and the values of the free names it reads (modules by name, helpers and constants by value).
+
+    >>> from kdsl.frontend.kernels.source import function_state, function_from_state
+    >>> function_from_state(function_state(_first_indent))("  x")
+    2
+    """
+    src = FunctionSource(fn)
+    tree = src.tree
+    used = {n.id for part in (*tree.body, tree.args, tree.returns) if part is not None
+            for n in ast.walk(part) if isinstance(n, ast.Name)}
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or (), strict=False))
+    values: dict[str, Any] = {}
+    modules: dict[str, str] = {}
+    for name in sorted(used):
+        if name in cells:
+            try:
+                value = cells[name].cell_contents
+            except ValueError:  # an unassigned closure cell
+                continue
+        elif name in fn.__globals__:
+            value = fn.__globals__[name]
+        else:
+            continue  # a builtin or a local of the function
+        if isinstance(value, ModuleType):
+            modules[name] = value.__name__
+        else:
+            values[name] = value
+    return {"name": fn.__name__, "qualname": fn.__qualname__, "module": fn.__module__, "filename": src.filename,
+            "first_line": src.first_line, "text": textwrap.dedent("".join(line + "\n" for line in src.lines)),
+            "future": fn.__code__.co_flags & __future__.annotations.compiler_flag,
+            "values": values, "modules": modules}
+
+
+def function_from_state(state: dict[str, Any]) -> FunctionType:
+    """The function :func:`function_state` described, defined again (without its decorators) from its source,
+    which is registered with ``linecache`` so kernels can read it; line numbers are the original file's."""
+    filename = f"<kdsl: {state['name']} from {state['filename']}>"
+    lines = ["\n"] * (state["first_line"] - 1) + state["text"].splitlines(keepends=True)
+    linecache.cache[filename] = (len(state["text"]), None, lines, filename)  # mtime None: never evicted
+    module = ast.parse(state["text"])
+    for node in module.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            node.decorator_list = []
+    ast.increment_lineno(module, state["first_line"] - 1)
+    namespace: dict[str, Any] = {"__builtins__": builtins, "__name__": state["module"]}
+    namespace.update({k: importlib.import_module(m) for k, m in state["modules"].items()})
+    namespace.update(state["values"])
+    exec(compile(module, filename, "exec", flags=state["future"], dont_inherit=True), namespace)  # noqa: S102
+    fn = namespace[state["name"]]
+    fn.__qualname__ = state["qualname"]
+    return fn
 
 
 def _first_indent(text: str) -> int:

@@ -20,6 +20,9 @@ Example:
 
 from __future__ import annotations
 
+import importlib
+from types import ModuleType
+
 import numpy as np
 from lark import Tree
 
@@ -104,6 +107,13 @@ class _Factory:
         self.outputs = _parse_params(out_params, "out_params")
         self.name = name
         self._xp = xp
+
+    _args: tuple  # the constructor's arguments but xp (pickling rebuilds the kernel from them)
+
+    def __reduce__(self):
+        """Pickled by its text (the constructor's arguments) and its xp module's name."""
+        xp = self._xp.__name__ if isinstance(self._xp, ModuleType) else self._xp
+        return _unpickle, (type(self), self._args, xp)
 
     @property
     def xp(self):
@@ -204,6 +214,7 @@ class ElementwiseKernel(_Factory):
 
     def __init__(self, in_params: str, out_params: str, body: str, name: str, xp=None):
         super().__init__(in_params, out_params, name, xp)
+        self._args = (in_params, out_params, body, name)
         self.body = body
         self.tree = parse(body)
         assigned = {str(s.children[0].children[0]) for s in self.tree.children}
@@ -249,6 +260,7 @@ class ReductionKernel(_Factory):
 
     def __init__(self, in_params, out_params, map_expr, reduce_expr, post_expr, identity, name, xp=None):
         super().__init__(in_params, out_params, name, xp)
+        self._args = (in_params, out_params, map_expr, reduce_expr, post_expr, identity, name)
         if len(self.outputs) != 1:
             raise ValueError(f"{name}: a reduction has exactly one output, got {out_params!r}")
         self.map_expr, self.post_expr = map_expr, post_expr or f"{self.outputs[0][1]} = a"
@@ -289,6 +301,11 @@ class ReductionKernel(_Factory):
             return reduced * ident
         fn = self.xp.maximum if self.kind == "max" else self.xp.minimum
         return fn(reduced, ident)
+
+
+def _unpickle(cls: type, args: tuple, xp):
+    """A pickled kd.elementwise / kd.reduction kernel, made again from its text."""
+    return cls(*args, xp=importlib.import_module(xp) if isinstance(xp, str) else xp)
 
 
 def elementwise(in_params: str, out_params: str, body: str, name: str = "elementwise", xp=None):

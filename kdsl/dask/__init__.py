@@ -1,0 +1,21 @@
+"""kdsl with Dask: ``dask.array`` with kdsl chunks, one worker per GPU, the same code on a laptop and a cluster.
+
+Needs the optional extra: ``pip install kdsl[dask]``. See docs/scale-out.md.
+
+* :func:`from_array`, :func:`from_numpy`, :func:`to_numpy`, :func:`meta`: Dask arrays of kdsl chunks
+  (``dask.array`` operations on them run on the device through NumPy's protocols; ``compute()`` returns a kdsl
+  array, ``to_numpy(x).compute()`` a NumPy one).
+* :class:`LocalVulkanCluster` / :func:`local_cluster`: one ``dask.distributed`` worker process per device.
+* :class:`DevicePlugin` / :func:`pin`: workers started by hand pin themselves to a device of their host.
+
+Importing this module registers kdsl's chunk type with Dask (:func:`register`).
+"""
+
+from kdsl.dask.chunks import from_array, from_numpy, meta, register, to_numpy
+from kdsl.dask.cluster import LocalVulkanCluster, local_cluster
+from kdsl.dask.plugin import DevicePlugin, claim_slot, pin
+
+register()
+
+__all__ = ["from_array", "from_numpy", "to_numpy", "meta", "register", "LocalVulkanCluster", "local_cluster",
+           "DevicePlugin", "pin", "claim_slot"]

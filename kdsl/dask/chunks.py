@@ -1,0 +1,106 @@
+"""kdsl arrays as the chunks of ``dask.array``: registration, and conversion to and from NumPy chunks.
+
+Dask runs NumPy's functions on each chunk; on kdsl chunks NumPy's dispatch protocols (``__array_ufunc__``,
+``__array_function__``) send them to kdsl, so elementwise math, the partial sums and maxima of Dask's tree
+reductions (``np.sum(chunk, axis=..., keepdims=True)``), ``matmul``/``tensordot``, slicing and the
+``np.concatenate`` of ``rechunk`` all run on the device that holds the chunk. :func:`register` adds what the
+protocols do not reach: the chunk type (so ``dask_array + kdsl_array`` works) and Dask's own per-type lookups.
+Importing :mod:`kdsl.dask` calls it; every worker imports it when it unpickles kdsl's worker plugin or runs the
+``preload`` of :class:`~kdsl.dask.LocalVulkanCluster`.
+
+Example:
+    >>> import numpy as np, dask, kdsl.dask as kdd
+    >>> x = kdd.from_array(np.arange(12, dtype=np.float32).reshape(3, 4), chunks=2)
+    >>> type(x._meta).__name__, x.chunks
+    ('Array', ((2, 1), (2, 2)))
+    >>> total = (x * 2).sum(axis=0)
+    >>> with dask.config.set(scheduler="threads"):
+    ...     type(total.compute()).__name__, kdd.to_numpy(total).compute().tolist()
+    ('Array', [24.0, 30.0, 36.0, 42.0])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import dask.array as da
+import numpy as np
+from dask.array.chunk_types import register_chunk_type
+from dask.array.dispatch import (
+    concatenate_lookup,
+    empty_lookup,
+    take_lookup,
+    tensordot_lookup,
+    to_numpy_dispatch,
+)
+
+import kdsl as kd
+
+_registered = False
+
+
+def register() -> None:
+    """Make kdsl arrays a chunk type Dask knows (idempotent; importing :mod:`kdsl.dask` calls it)."""
+    global _registered
+    if _registered:
+        return
+    register_chunk_type(kd.Array)
+    concatenate_lookup.register(kd.Array, kd.concatenate)
+    tensordot_lookup.register(kd.Array, kd.tensordot)
+    take_lookup.register(kd.Array, kd.take)
+    empty_lookup.register(kd.Array, kd.empty)
+    to_numpy_dispatch.register(kd.Array, _chunk_to_numpy)
+    _registered = True
+
+
+def _chunk_to_numpy(chunk: Any, **kwargs: Any) -> np.ndarray:
+    return chunk.numpy() if isinstance(chunk, kd.Array) else np.asarray(chunk, **kwargs)
+
+
+def _chunk_from_numpy(chunk: Any) -> kd.Array:
+    # Runs where the chunk is computed: a Dask worker's current device (the one it is pinned to).
+    return kd.asarray(chunk)
+
+
+def meta(ndim: int, dtype: Any) -> kd.Array:
+    """An empty kdsl array of ``ndim`` dimensions: Dask's ``meta`` for an array of kdsl chunks.
+
+    >>> meta(2, "float32").shape
+    (0, 0)
+    """
+    return kd.empty((0,) * ndim, dtype=np.dtype(dtype))  # np.dtype reads a kdsl DType's .dtype
+
+
+def from_numpy(x: da.Array) -> da.Array:
+    """The Dask array ``x`` (NumPy chunks) with each chunk moved to a kdsl device (where it is computed).
+
+    >>> import dask.array as da
+    >>> type(from_numpy(da.ones((4, 4), chunks=2))._meta).__name__
+    'Array'
+    """
+    if not isinstance(x, da.Array):
+        raise TypeError(f"from_numpy takes a dask.array.Array, got {type(x).__name__}; for a NumPy array use "
+                        "kdsl.dask.from_array(x, chunks=...)")
+    return da.map_blocks(_chunk_from_numpy, x, dtype=x.dtype, meta=meta(x.ndim, x.dtype))
+
+
+def from_array(x: Any, chunks: Any = "auto") -> da.Array:
+    """A Dask array of kdsl chunks from a NumPy array (or a kdsl array, read once) cut into ``chunks``.
+
+    The NumPy data goes into the task graph; each chunk is copied to its worker's device when computed."""
+    host = x.numpy() if isinstance(x, kd.Array) else np.asarray(x)
+    return from_numpy(da.from_array(host, chunks=chunks))
+
+
+def to_numpy(x: da.Array) -> da.Array:
+    """The Dask array ``x`` with NumPy chunks (copied off the device where each is computed): ``.compute()``
+    then returns a NumPy array.
+
+    >>> import dask, dask.array as da
+    >>> with dask.config.set(scheduler="sync"):
+    ...     type(to_numpy(from_numpy(da.ones(3, chunks=2))).compute()).__name__
+    'ndarray'
+    """
+    if not isinstance(x, da.Array):
+        raise TypeError(f"to_numpy takes a dask.array.Array, got {type(x).__name__}")
+    return da.map_blocks(_chunk_to_numpy, x, dtype=np.dtype(x.dtype), meta=np.empty((0,) * x.ndim, np.dtype(x.dtype)))

@@ -19,6 +19,8 @@ ALLOWED = {
     "kdsl.frontend.array": {"kdsl.ir", "kdsl.engine", "kdsl.device", "kdsl.dtype"},
     "kdsl.frontend.kernels": {"kdsl.codegen", "kdsl.runtime", "kdsl.engine", "kdsl.device", "kdsl.dtype"},
     "kdsl.frontend.lang": {"kdsl", "kdsl.dtype"},  # the public API only (``import kdsl``, ``kd.dtype``)
+    # autodiff differentiates graph nodes (ir) and builds the cotangents with the array API's modules
+    "kdsl.autodiff": {"kdsl.frontend.array", "kdsl.ir", "kdsl.dtype"},
 }
 
 

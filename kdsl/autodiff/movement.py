@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from kdsl.autodiff.registry import arr, rule, zeros
+from kdsl.autodiff.registry import rule, zeros
 from kdsl.frontend.array.array import Array
 from kdsl.ir.graph import Node
 from kdsl.ir.view import View
@@ -138,6 +138,3 @@ def _assemble(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequ
         gi = view_through(gi, region)
         out.append(gi.reshape(src.shape) if gi.shape != src.shape else gi)
     return out
-
-
-__all__ = ["arr", "view_vjp", "write_into", "view_through"]

@@ -110,8 +110,8 @@ class Tape:
             stack.append((node, True))
             if node.id in ids:
                 continue
-            e = saved.get(node.id)
-            for s in reversed(e.srcs if e is not None else node.srcs):
+            kept = saved.get(node.id)
+            for s in reversed(kept.srcs if kept is not None else node.srcs):
                 if s.id not in seen:
                     stack.append((s, False))
         return Tape(order, ids)

@@ -139,6 +139,25 @@ def test_setitem_overwrites():
     check_grad(f, _x(3, 3), _x(2))
 
 
+def test_scatter_updates():
+    idx = kd.asarray(np.array([0, 2, 2, 3]))
+
+    def add_at(x, v):
+        a = x * 1.0
+        kd.add.at(a, idx, v)
+        return a * a
+
+    check_grad(add_at, _x(4), _x(4))
+
+    def assign(x, v):
+        a = x * 1.0
+        a[kd.asarray(np.array([0, 0, 2]))] = v   # the last write to a position wins
+        a[a > 1.0] = 0.0
+        return a * a
+
+    check_grad(assign, _x(4), _x(3))
+
+
 def test_integer_array_indexing():
     idx = np.array([2, 0, 2, -1])
     check_grad(lambda x: x[kd.asarray(idx)], _x(3, 2))

@@ -106,7 +106,9 @@ def _along_vjp(g: Array, data: Node, index: Node, axis: int, mode: str) -> Array
     il = _wrapped(arr(index), n, mode)
     il = il if axis == nd - 1 else il.swapaxes(axis, -1)
     lines, j = gl.shape[:-1], gl.shape[-1]
-    if n * g.size <= DENSE_LIMIT:  # (lines, n, j) one-hot summed over j
+    if j == 1:  # one read per line (class labels): a one-hot select, no sum
+        out = km.where(iota(lines + (n,), nd - 1, g.device) == il, gl, 0)
+    elif n * g.size <= DENSE_LIMIT:  # (lines, n, j) one-hot summed over j
         hit = iota(lines + (n, 1), nd - 1, g.device) == il.reshape(lines + (1, j))
         out = km.where(hit, gl.reshape(lines + (1, j)), 0).sum(axis=-1, dtype=g.dtype)
     else:

@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 
 from kdsl.autodiff import elementwise, indexing, movement, reductions  # noqa: F401  (they register the rules)
 from kdsl.autodiff.registry import NO_GRADIENT, RULES, unbroadcast
+from kdsl.frontend.array import jit
 from kdsl.frontend.array.array import Array
 from kdsl.ir import graph
 from kdsl.ir.graph import Node
@@ -63,7 +64,8 @@ def stop_gradient(x: Array) -> Array:
 
 @contextmanager
 def recording() -> Iterator[dict[int, Entry]]:
-    """Save the structure of every node realised in the block (before it drops its sources)."""
+    """Save the structure of every node realised in the block (before it drops its sources); jitted functions
+    called in the block run as plain code, so their graph can be differentiated."""
     saved: dict[int, Entry] = {}
 
     def keep(node: Node) -> None:
@@ -71,10 +73,12 @@ def recording() -> Iterator[dict[int, Entry]]:
             saved[node.id] = Entry(node, node.op, node.srcs, node.arg)
 
     graph.before_become_buffer.append(keep)
+    jit.inline_calls.append(keep)
     try:
         yield saved
     finally:
         graph.before_become_buffer.remove(keep)
+        jit.inline_calls.remove(keep)
 
 
 class Tape:

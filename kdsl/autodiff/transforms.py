@@ -198,10 +198,21 @@ def jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]):
                                                                                                  strict=True)):
             raise ValueError("kd.jvp: each tangent must have the structure and shapes of its primal")
     out, back = vjp(f, *primals)
-    probe = tree_map(lambda o: zeros(o.shape, o._node) if o.dtype.is_float else o, out)
-    _, back_t = vjp(back, probe)
-    (tangent_out,) = back_t(tangents)
-    return out, tangent_out
+    leaves, td = tree_flatten(out)
+    floats = [k for k, o in enumerate(leaves) if o.dtype.is_float]
+
+    def linear(*cts: Array) -> tuple[Any, ...]:  # the vjp on the float outputs' cotangents (linear in them)
+        full = [zeros(o.shape, o._node) for o in leaves]
+        for k, c in zip(floats, cts, strict=True):
+            full[k] = c
+        return back(tree_unflatten(td, full))
+
+    _, back_t = vjp(linear, *[zeros(leaves[k].shape, leaves[k]._node) for k in floats])
+    along = back_t(tangents)
+    result = [zeros(o.shape, o._node) for o in leaves]  # integer outputs: zero tangents of their dtype
+    for k, t in zip(floats, along, strict=True):
+        result[k] = t
+    return out, tree_unflatten(td, result)
 
 
 def stop_gradient(x: Any) -> Any:

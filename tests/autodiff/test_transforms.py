@@ -174,3 +174,21 @@ def test_jit_replays_a_training_step():
     trace = next(iter(jitted.traces.values()))
     assert trace.fast  # the whole step (forward, backward, update) replays as recorded kernels
     assert losses[-1] < losses[0]
+
+
+def test_jitted_function_inside_grad_is_differentiated():
+    @kd.jit
+    def forward(w, x):
+        return kd.tanh(x @ w)
+
+    w, x = _a(3), _a(4, 3)
+    forward(w, x)  # traced and replayable
+    g = kd.grad(lambda w: forward(w, x).sum())(w)
+    want = kd.grad(lambda w: kd.tanh(x @ w).sum())(w)
+    np.testing.assert_allclose(g.numpy(), want.numpy(), rtol=1e-12)
+
+
+def test_jvp_of_integer_and_pytree_outputs():
+    x = _a(4)
+    out, t = kd.jvp(lambda x: {"i": kd.argmax(x), "y": x * 3}, (x,), (kd.ones(4, dtype=kd.float64),))
+    assert t["y"].tolist() == [3.0] * 4 and t["i"].dtype == out["i"].dtype and int(t["i"]) == 0

@@ -118,12 +118,19 @@ def _signature(args: tuple) -> tuple:
     return tuple(key)
 
 
+# Non-empty while kdsl.autodiff traces a function: a jitted function called then runs as plain kdsl code, so its
+# graph is differentiated (a replay's outputs are new buffers, constants to the gradient).
+inline_calls: list[object] = []
+
+
 def jit(fn):
     """Decorator: trace ``fn`` once per input signature and replay its kernels afterwards (module docstring)."""
     traces: dict[tuple, _Trace] = {}
 
     @functools.wraps(fn)
     def wrapper(*args):
+        if inline_calls:  # inside a function kdsl.autodiff differentiates: build the graph, do not replay
+            return fn(*args)
         key = _signature(args)
         trace = traces.get(key)
         if trace is None:

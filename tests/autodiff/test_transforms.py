@@ -192,3 +192,13 @@ def test_jvp_of_integer_and_pytree_outputs():
     x = _a(4)
     out, t = kd.jvp(lambda x: {"i": kd.argmax(x), "y": x * 3}, (x,), (kd.ones(4, dtype=kd.float64),))
     assert t["y"].tolist() == [3.0] * 4 and t["i"].dtype == out["i"].dtype and int(t["i"]) == 0
+
+
+def test_index_notation_and_elementwise_factories_are_differentiated():
+    x = _a(2, 2)
+    g = kd.grad(lambda x: kd.compute("c[i, j] = sum(k, a[i, k] * a[k, j])", a=x).sum())(x)
+    a = x.numpy()
+    np.testing.assert_allclose(g.numpy(), np.ones((2, 2)) @ a.T + a.T @ np.ones((2, 2)), rtol=1e-12)
+    leaky = kd.elementwise("T x, T slope", "T y", "y = x > 0 ? x : slope * x", "leaky_relu")
+    g = kd.grad(lambda x: leaky(x, 0.1).sum())(x)
+    np.testing.assert_allclose(g.numpy(), np.where(a > 0, 1.0, 0.1))

@@ -4,7 +4,7 @@
 The cotangent of a read is a sum of the read's cotangents into the positions read (a scatter-add, repeated
 indices accumulating). Two ways, both deterministic and synchronisation-free (so ``kd.jit`` replays them):
 
-* **dense** when the target axis is short (``n * len(reads) <= DENSE_LIMIT``): a one-hot comparison summed by a
+* **dense** when the target axis is short (``DENSE_AXIS``, ``DENSE_LIMIT``): a one-hot comparison summed by a
   matrix product or a reduction - one fused kernel, the usual case for embeddings of a small vocabulary and
   for class labels;
 * **sorted** otherwise: the indices are sorted once, each target position finds its run with two
@@ -33,7 +33,10 @@ from kdsl.frontend.array.shape_ops import concatenate
 from kdsl.frontend.array.sorting import argsort, searchsorted, take
 from kdsl.ir.graph import Node
 
-DENSE_LIMIT = 1 << 24  # one-hot elements (target length x reads) below which the dense form is used
+# The dense form costs n * reads multiply-adds (one matrix product), the sorted form a sort of the reads plus a
+# few passes over them: dense wins for short targets (a vocabulary, class labels) on GPUs and CPUs alike.
+DENSE_LIMIT = 1 << 26  # one-hot elements (target length x values) up to which the dense form is used
+DENSE_AXIS = 256  # and target lengths up to which it is used whatever the number of reads
 
 
 def _wrapped(idx: Array, n: int, mode: str) -> Array:
@@ -57,14 +60,14 @@ def segment_sum(values: Array, idx: Array, n: int) -> Array:
     j = values.shape[0]
     if j == 0 or n == 0 or values.size == 0:
         return zeros((n,) + rest, values._node)
-    if n * values.size <= DENSE_LIMIT:
+    if n <= DENSE_AXIS or n * values.size <= DENSE_LIMIT:
         onehot = (iota((n, j), 0, values.device) == idx.reshape(1, j)).astype(values.dtype)
         return matmul(onehot, values.reshape(j, -1)).reshape((n,) + rest)
     order = argsort(idx, kind="stable")
     s = take(idx, order, mode="clip")
     p = arange(n, dtype=s.dtype, device=s.device)
     lo, hi = searchsorted(s, p, "left"), searchsorted(s, p, "right")
-    acc = dt.float64 if values.device.supports(dt.float64) else values.dtype
+    acc = dt.float64 if values.device.supports(dt.float64) else dt.float32
     v = take(values, order, axis=0, mode="clip").astype(acc)
     c = concatenate([zeros((1,) + rest, v._node), cumsum(v, axis=0, dtype=acc)], axis=0)
     return (take(c, hi, axis=0, mode="clip") - take(c, lo, axis=0, mode="clip")).astype(values.dtype)
@@ -108,7 +111,7 @@ def _along_vjp(g: Array, data: Node, index: Node, axis: int, mode: str) -> Array
     lines, j = gl.shape[:-1], gl.shape[-1]
     if j == 1:  # one read per line (class labels): a one-hot select, no sum
         out = km.where(iota(lines + (n,), nd - 1, g.device) == il, gl, 0)
-    elif n * g.size <= DENSE_LIMIT:  # (lines, n, j) one-hot summed over j
+    elif n <= DENSE_AXIS or n * g.size <= DENSE_LIMIT:  # (lines, n, j) one-hot summed over j
         hit = iota(lines + (n, 1), nd - 1, g.device) == il.reshape(lines + (1, j))
         out = km.where(hit, gl.reshape(lines + (1, j)), 0).sum(axis=-1, dtype=g.dtype)
     else:

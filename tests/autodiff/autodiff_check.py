@@ -67,3 +67,15 @@ def check_grad(f, *hosts, argnums=None, rtol=1e-5, atol=1e-6, seed=0):
                 np.testing.assert_allclose(float((got * v).sum()), d, rtol=rtol, atol=atol * v.size,
                                            err_msg=f"argument {k}")
     return grads
+
+
+def check_elementwise_grad(f, host, rtol=1e-5, atol=1e-6, seed=0):
+    """kd.grad of an elementwise ``f`` against central differences taken on all elements at once (the
+    Jacobian is diagonal): two evaluations whatever the size."""
+    rng = np.random.default_rng(seed)
+    x = kd.asarray(np.asarray(host, dtype=np.float64))
+    weights = rng.standard_normal(x.shape)
+    g = kd.grad(_scalar(f, weights))(x)
+    assert g.shape == x.shape and g.dtype == kd.float64
+    diag = (f(x + EPS).numpy() - f(x - EPS).numpy()) / (2 * EPS)
+    np.testing.assert_allclose(g.numpy(), weights * diag, rtol=rtol, atol=atol)

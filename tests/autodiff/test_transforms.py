@@ -202,3 +202,17 @@ def test_index_notation_and_elementwise_factories_are_differentiated():
     leaky = kd.elementwise("T x, T slope", "T y", "y = x > 0 ? x : slope * x", "leaky_relu")
     g = kd.grad(lambda x: leaky(x, 0.1).sum())(x)
     np.testing.assert_allclose(g.numpy(), np.where(a > 0, 1.0, 0.1))
+
+
+def test_edge_cases():
+    base = kd.asarray(np.arange(12.0).reshape(3, 4))
+    x = base[:, ::2].T  # a non-contiguous view as the argument
+    np.testing.assert_array_equal(kd.grad(lambda x: (x * x).sum())(x).numpy(), 2 * x.numpy())
+    empty = kd.zeros((0, 3), dtype=kd.float64)
+    assert kd.grad(lambda x: kd.exp(x).mean(axis=0).sum())(empty).shape == (0, 3)
+    ones = kd.ones(3, dtype=kd.float64)
+    assert kd.grad(lambda x: kd.concatenate([x, x[:0]]).sum() + kd.sort(x[:0]).sum())(ones).tolist() == [1.0] * 3
+    no_rows = kd.asarray(np.zeros(0, np.int32))
+    assert kd.grad(lambda x: x[no_rows].sum() + x.sum())(ones).tolist() == [1.0] * 3
+    # NaN is the maximum: it takes the gradient (as in PyTorch)
+    assert kd.grad(lambda x: x.max())(kd.asarray([1.0, float("nan"), 2.0])).tolist() == [0.0, 1.0, 0.0]

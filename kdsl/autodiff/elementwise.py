@@ -141,12 +141,16 @@ def _arctan2(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Seque
 @rule("maximum", "minimum")
 def _extremum(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
     a, b = arr(srcs[0]), arr(srcs[1])
-    wins = (a > b) if node.op == "maximum" else (a < b)
     if srcs[1].op == "const" or srcs[0].op == "const":  # a Python-scalar bound: ties go to the bound
-        if srcs[1].op == "const":
-            return [_fit(km.where(wins, g, 0), srcs[0]), None]
-        loses = (a < b) if node.op == "maximum" else (a > b)
-        return [None, _fit(km.where(loses, g, 0), srcs[1])]
+        # read from the result (y > c exactly where x > c): relu's backward then needs only relu's output,
+        # which the forward pass keeps anyway, not the pre-activation too
+        k, c = (0, b) if srcs[1].op == "const" else (1, a)
+        y = arr(node)
+        beyond = (y > c) if node.op == "maximum" else (y < c)
+        out: list[Array | None] = [None, None]
+        out[k] = _fit(km.where(beyond, g, 0), srcs[k])
+        return out
+    wins = (a > b) if node.op == "maximum" else (a < b)
     tie = a == b
     share = km.where(tie, g * 0.5, g)
     ga = km.where(wins | tie, share, 0)

@@ -7,14 +7,14 @@ turns nodes into buffers and drops their sources - :func:`recording` saves each 
 and a realisation between ``kd.vjp`` and the call of its ``vjp_fn`` - :func:`Tape.build` copies the structure
 of every node on a path from an input right after the function returns.
 
-Nodes created before the first input cannot depend on it (node ids only grow), so the walk never visits the
-history of the parameters or data a function closes over.
+Nodes older than the oldest input cannot depend on any input (a node's sources are older than it), so the
+walk stops at them and never visits the history of data the function closes over.
 
 Example:
     >>> import kdsl as kd
     >>> x = kd.asarray([1.0, 2.0])
     >>> with recording() as saved:
-    ...     xi = as_input(x)
+    ...     xi = as_input(x, set())
     ...     y = (xi * 3).sum()
     >>> tape = Tape.build([y._node], [xi._node], saved)
     >>> backward(tape, {y._node.id: kd.asarray(1.0)})[xi._node.id].tolist()
@@ -47,11 +47,20 @@ class Entry(NamedTuple):
     arg: Any
 
 
-def as_input(x: Array) -> Array:
-    """A fresh node standing for ``x`` (an elementwise copy, which fuses away): what the walk differentiates
-    with respect to, distinct from every other use of ``x``'s node."""
+def as_input(x: Array, taken: set[int]) -> Array:
+    """The array standing for argument ``x``: the node the walk differentiates with respect to.
+
+    Usually ``x`` itself: its node is what the function's operations read (a jitted function's placeholder
+    included), and a separate node would cost a copy kernel whenever two kernels read the argument. A fresh
+    copy node stands in when ``x``'s node could be bypassed or confused: a view (views of it compose with its
+    base), a constant (casts of it are new constants), a stopped node, or a node already taken by another
+    argument (each argument gets its own gradient). ``taken`` collects the nodes used."""
     n = x._node
-    return Array(Node("copy", (n,), n.dtype, n.shape))
+    if n.op in ("view", "const") or n.id in taken or n in _STOPPED:
+        n = Node("copy", (n,), n.dtype, n.shape)
+        x = Array(n)
+    taken.add(n.id)
+    return x
 
 
 def stop_gradient(x: Array) -> Array:

@@ -31,6 +31,7 @@ from kdsl.autodiff.pytree import TreeDef, tree_flatten, tree_map, tree_unflatten
 from kdsl.autodiff.registry import zeros
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray, ones
+from kdsl.ir.graph import Node
 
 
 def _as_primal(x: Any, where: str) -> Array:
@@ -51,7 +52,8 @@ def _run(f: Callable[..., Any], primals: Sequence[Any], has_aux: bool, name: str
     for i, p in enumerate(primals):
         leaves, td = tree_flatten(p)
         flat.append(([_as_primal(x, f"{name}: argument {i}") for x in leaves], td))
-    wrapped = [[tp.as_input(x) for x in leaves] for leaves, _ in flat]
+    taken: set[int] = set()
+    wrapped = [[tp.as_input(x, taken) for x in leaves] for leaves, _ in flat]
     with tp.recording() as saved:
         out = f(*[tree_unflatten(td, w) for w, (_, td) in zip(wrapped, flat, strict=True)])
         aux = None
@@ -65,9 +67,10 @@ def _run(f: Callable[..., Any], primals: Sequence[Any], has_aux: bool, name: str
             if not isinstance(leaf, Array):
                 raise TypeError(f"{name}: f must return kdsl Arrays (or pytrees of them), got a "
                                 f"{type(leaf).__name__}")
-        inputs = [x._node for w in wrapped for x in w]
-        tape = tp.Tape.build([o._node for o in out_leaves], inputs, saved)
-    return out_leaves, out_td, aux, tape, wrapped, [td for _, td in flat]
+        tape = tp.Tape.build([o._node for o in out_leaves], [x._node for w in wrapped for x in w], saved)
+    # the input nodes, not Arrays: a live Array would make the scheduler store a stand-in copy separately
+    nodes = [[x._node for x in w] for w in wrapped]
+    return out_leaves, out_td, aux, tape, nodes, [td for _, td in flat]
 
 
 def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False):
@@ -80,7 +83,7 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False):
         >>> back(kd.asarray([1.0, 10.0]))[0].tolist()
         [2.0, 60.0]
     """
-    outs, out_td, aux, tape, wrapped, treedefs = _run(f, primals, has_aux, "kd.vjp")
+    outs, out_td, aux, tape, inputs, treedefs = _run(f, primals, has_aux, "kd.vjp")
 
     def vjp_fn(cotangent: Any) -> tuple[Any, ...]:
         leaves, td = tree_flatten(cotangent)
@@ -98,16 +101,16 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False):
             seeds[o._node.id] = seeds[o._node.id] + c if o._node.id in seeds else c
         grads = tp.backward(tape, seeds)
         result = []
-        for w, td_in in zip(wrapped, treedefs, strict=True):
-            result.append(tree_unflatten(td_in, [_or_zeros(grads.get(x._node.id), x) for x in w]))
+        for w, td_in in zip(inputs, treedefs, strict=True):
+            result.append(tree_unflatten(td_in, [_or_zeros(grads.get(n.id), n) for n in w]))
         return tuple(result)
 
     primal_out = tree_unflatten(out_td, outs)
     return (primal_out, vjp_fn, aux) if has_aux else (primal_out, vjp_fn)
 
 
-def _or_zeros(g: Array | None, x: Array) -> Array:
-    return zeros(x.shape, x._node) if g is None else g
+def _or_zeros(g: Array | None, node: Node) -> Array:
+    return zeros(node.shape, node) if g is None else g
 
 
 def _argnums(argnums: int | Sequence[int], nargs: int, name: str) -> tuple[int, ...]:

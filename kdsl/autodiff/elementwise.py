@@ -117,6 +117,11 @@ def _div(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[
 @rule("pow")
 def _pow(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
     a, b, y = arr(srcs[0]), arr(srcs[1]), arr(node)
+    if srcs[1].op == "const":  # x ** c: the exponent is a Python number (x ** 2 in a loss), fold it
+        c = srcs[1].arg
+        if c == 0:
+            return [None, None]
+        return [g if c == 1 else g * (2 * a) if c == 2 else g * c * a ** (c - 1), None]
     ga = gb = None
     if need[0]:
         ga = _fit(km.where(b == 0, 0, g * b * a ** (b - 1)), srcs[0])

@@ -110,7 +110,9 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False):
 
 
 def _or_zeros(g: Array | None, node: Node) -> Array:
-    return zeros(node.shape, node) if g is None else g
+    """A gradient of its own (rules may hand one Array to several sources: ``a += 1`` on one gradient must not
+    change another), or zeros where no path led."""
+    return zeros(node.shape, node) if g is None else Array(g._node)
 
 
 def _argnums(argnums: int | Sequence[int], nargs: int, name: str) -> tuple[int, ...]:

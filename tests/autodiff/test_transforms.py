@@ -241,3 +241,9 @@ def test_jit_placeholder_arguments_are_differentiated_in_place():
     kd.realize(w)
     g = kd.grad(lambda w: ((x @ w) ** 2).sum() + (kd.tanh(x @ w) @ w.T).sum())(w)
     assert not [s for s in schedule([g._node]) if s.out.op == "copy"]
+
+
+def test_gradients_are_independent_arrays():
+    gx, gy = kd.grad(lambda x, y: (x + y).sum(), argnums=(0, 1))(_a(2), _a(2))
+    gx += 1
+    assert gy.tolist() == [1.0, 1.0] and gx.tolist() == [2.0, 2.0]

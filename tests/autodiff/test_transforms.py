@@ -247,3 +247,21 @@ def test_gradients_are_independent_arrays():
     gx, gy = kd.grad(lambda x, y: (x + y).sum(), argnums=(0, 1))(_a(2), _a(2))
     gx += 1
     assert gy.tolist() == [1.0, 1.0] and gx.tolist() == [2.0, 2.0]
+
+
+def test_a_plain_training_loop_compiles_once_and_stays_flat():
+    rng = np.random.default_rng(1)
+    x = kd.asarray(rng.standard_normal((64, 5)).astype(np.float32))
+    y = kd.asarray((rng.standard_normal(64) > 0).astype(np.float32))
+    vg = kd.value_and_grad(lambda w: ((kd.tanh(x @ w) - y) ** 2).mean())
+    w = kd.zeros(5)
+    kernels = []
+    for _ in range(4):
+        before = dict(kd.stats())
+        v, g = vg(w)
+        w = w - 0.1 * g
+        kd.realize(v, w)
+        after = kd.stats()
+        kernels.append(after["kernels"] - before["kernels"])
+        programs = after["programs"] - before["programs"]
+    assert programs == 0 and len(set(kernels[1:])) == 1  # same kernels every step, nothing new to compile

@@ -13,6 +13,18 @@ Example:
 
 from kdsl import dtype
 from kdsl import dtype as _dtype_module
+from kdsl.autodiff import (
+    grad,
+    jvp,
+    stop_gradient,
+    tree_flatten,
+    tree_leaves,
+    tree_map,
+    tree_structure,
+    tree_unflatten,
+    value_and_grad,
+    vjp,
+)
 from kdsl.device import Device, device, devices
 from kdsl.dtype import (
     DType,
@@ -288,6 +300,8 @@ __all__ += [  # the array API standard and more of NumPy (kdsl/frontend/array/{a
 ]
 
 __all__ += ["einsum", "einsum_path"]  # kdsl/frontend/array/einsum.py
+__all__ += ["grad", "value_and_grad", "vjp", "jvp", "stop_gradient", "tree_map", "tree_flatten",  # kdsl/autodiff
+            "tree_unflatten", "tree_leaves", "tree_structure"]
 __all__ += ["bincount", "histogram"]  # kdsl/frontend/array/scatter.py (add, subtract, maximum, minimum gain .at)
 __all__ += ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values"]  # frontend/array/unique.py
 

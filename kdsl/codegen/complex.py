@@ -33,11 +33,13 @@ from kdsl import dtype as dt
 _TYPES = {
     "f": {"CT_": "vec2", "RT_": "float", "FEXP(": "exp(", "FLOG(": "log(", "FSIN(": "sin(", "FCOS(": "cos(",
           "FATAN2(": "kd_atan2_f(", "FLOG1P(": "kd_log1p_f(", "FSINH(": "kd_rsinh_f(",
-          "FCOSH(": "kd_rcosh_f(", "FCOPYSIGN(": "kd_copysign_f(", "BIGEXP": "80.0", "BIGTANH": "9.0",
+          "FCOSH(": "kd_rcosh_f(", "FCOPYSIGN(": "kd_copysign_f(",
+          "FTANH(": "kd_rtanh_f(", "BIGEXP": "80.0", "BIGTANH": "9.0",
           "QUARTERMAX": "8.5e37"},
     "d": {"CT_": "dvec2", "RT_": "double", "FEXP(": "kd_exp_d(", "FLOG(": "kd_log_d(", "FSIN(": "kd_sin_d(",
           "FCOS(": "kd_cos_d(", "FATAN2(": "kd_atan2_d(", "FLOG1P(": "kd_log1p_d(", "FSINH(": "kd_sinh_d(",
-          "FCOSH(": "kd_cosh_d(", "FCOPYSIGN(": "kd_copysign_d(", "BIGEXP": "700.0LF", "BIGTANH": "20.0LF",
+          "FCOSH(": "kd_cosh_d(", "FCOPYSIGN(": "kd_copysign_d(",
+          "FTANH(": "kd_tanh_d(", "BIGEXP": "700.0LF", "BIGTANH": "20.0LF",
           "QUARTERMAX": "4.4e307LF"},
 }
 _INF = "RT_(uintBitsToFloat(0x7f800000u))"
@@ -62,6 +64,17 @@ _TEMPLATES = {
     RT_ d = b.y + b.x * rat;
     return CT_((a.x * rat + a.y) / d, (a.y * rat - a.x) / d);
 }""",
+    # NumPy's reciprocal loop (Smith's with numerator 1): 1 / 0 is NaN + NaN j there, unlike 1 / (0 + 0j).
+    "crecip": """CT_ kd_crecip_S(CT_ z) {
+    if (abs(z.y) <= abs(z.x)) {
+        RT_ r = z.y / z.x;
+        RT_ d = z.x + z.y * r;
+        return CT_(RT_(1.0) / d, -r / d);
+    }
+    RT_ r = z.x / z.y;
+    RT_ d = z.x * r + z.y;
+    return CT_(r / d, RT_(-1.0) / d);
+}""",
     # hypot: inf wins over NaN (C99), the smaller component scaled by the larger (no overflow of squares).
     "cabs": """RT_ kd_cabs_S(CT_ z) {
     RT_ a = abs(z.x), b = abs(z.y);
@@ -75,8 +88,10 @@ _TEMPLATES = {
     "cexp": """CT_ kd_cexp_S(CT_ z) {
     RT_ x = z.x, y = z.y;
     if (isinf(x)) {
-        if (x < RT_(0.0))
-            return isinf(y) || isnan(y) ? CT_(RT_(0.0), RT_(0.0)) : CT_(RT_(0.0) * FCOS(y), RT_(0.0) * FSIN(y));
+        if (x < RT_(0.0)) {  // +-0 in the direction of (cos y, sin y); copysign: compilers fold 0.0 * v to 0.0
+            if (isinf(y) || isnan(y)) return CT_(RT_(0.0), isinf(y) ? FCOPYSIGN(RT_(0.0), y) : RT_(0.0));
+            return CT_(FCOPYSIGN(RT_(0.0), FCOS(y)), y == RT_(0.0) ? y : FCOPYSIGN(RT_(0.0), FSIN(y)));
+        }
         if (y == RT_(0.0)) return CT_(x, y);
         if (isinf(y) || isnan(y)) return CT_(x, NAN_);
         return CT_(x * FCOS(y), x * FSIN(y));
@@ -122,20 +137,21 @@ _TEMPLATES = {
     if (x >= RT_(0.0)) return CT_(t, y / (RT_(2.0) * t));
     return CT_(abs(y) / (RT_(2.0) * t), FCOPYSIGN(t, y));
 }""",
-    # sinh and cosh of x + iy; sin(z) = -i sinh(iz) and cos(z) = cosh(iz) build on them.
+    # sinh and cosh of x + iy for sin(z) = -i sinh(iz) and cos(z) = cosh(iz) (C99's definitions). The signs of
+    # infinities C99 leaves open are NumPy's: sin(inf + inf j) = NaN + inf j.
     "csinh": """CT_ kd_csinh_S(CT_ z) {
     RT_ x = z.x, y = z.y;
     if (y == RT_(0.0)) return CT_(FSINH(x), y);
-    if (isinf(y) || isnan(y)) return CT_((x == RT_(0.0) || isinf(x)) ? x : NAN_, NAN_);
+    if (isinf(y) || isnan(y)) return CT_(x == RT_(0.0) ? x : (isinf(x) ? -INF_ : NAN_), NAN_);
     if (isnan(x)) return CT_(x, NAN_);
-    return CT_(x == RT_(0.0) ? x : FSINH(x) * FCOS(y), FCOSH(x) * FSIN(y));
+    return CT_(FSINH(x) * FCOS(y), FCOSH(x) * FSIN(y));
 }""",
     "ccosh": """CT_ kd_ccosh_S(CT_ z) {
     RT_ x = z.x, y = z.y;
     if (y == RT_(0.0)) return CT_(FCOSH(x), isnan(x) ? y : FCOPYSIGN(RT_(0.0), x) * y);
     if (isinf(y) || isnan(y)) return CT_(isinf(x) ? INF_ : NAN_, x == RT_(0.0) ? RT_(0.0) : NAN_);
     if (isnan(x)) return CT_(x, NAN_);
-    return CT_(FCOSH(x) * FCOS(y), x == RT_(0.0) ? x * y : FSINH(x) * FSIN(y));
+    return CT_(FCOSH(x) * FCOS(y), FSINH(x) * FSIN(y));
 }""",
     "csin": """CT_ kd_csin_S(CT_ z) {
     CT_ s = kd_csinh_S(CT_(-z.y, z.x));
@@ -147,11 +163,13 @@ _TEMPLATES = {
     # tanh = (sinh x cosh x + i sin y cos y) / (sinh^2 x + cos^2 y): a denominator without cancellation.
     "ctanh": """CT_ kd_ctanh_S(CT_ z) {
     RT_ x = z.x, y = z.y;
-    if (isinf(x))
-        return CT_(FCOPYSIGN(RT_(1.0), x), (isinf(y) || isnan(y)) ? RT_(0.0) : FCOPYSIGN(RT_(0.0), FSIN(y) * FCOS(y)));
+    if (isinf(x)) {
+        RT_ dir = isinf(y) ? y : (isnan(y) ? RT_(0.0) : FSIN(y) * FCOS(y));  // the sign of sin(2y)
+        return CT_(FCOPYSIGN(RT_(1.0), x), FCOPYSIGN(RT_(0.0), dir));
+    }
     if (isnan(x)) return CT_(x, y == RT_(0.0) ? y : NAN_);
     if (isinf(y) || isnan(y)) return CT_(x == RT_(0.0) ? x : NAN_, NAN_);
-    if (y == RT_(0.0)) return CT_(FSINH(x) / FCOSH(x), y);
+    if (y == RT_(0.0)) return CT_(FTANH(x), y);
     RT_ s = FSIN(y), c = FCOS(y);
     if (abs(x) > BIGTANH) {  // tanh(x) is +-1 to the last bit; sinh^2 x would overflow
         RT_ e = FEXP(RT_(-2.0) * abs(x));
@@ -166,7 +184,7 @@ _TEMPLATES = {
     "cpow": """CT_ kd_cpow_S(CT_ a, CT_ b) {
     if (b.x == RT_(0.0) && b.y == RT_(0.0)) return CT_(RT_(1.0), RT_(0.0));
     if (a.x == RT_(0.0) && a.y == RT_(0.0)) {
-        if (b.x > RT_(0.0) && b.y == RT_(0.0)) return CT_(RT_(0.0), RT_(0.0));
+        if (b.x > RT_(0.0)) return CT_(RT_(0.0), RT_(0.0));  // NumPy 2: any exponent with a positive real part
         return CT_(NAN_, NAN_);
     }
     if (b.y == RT_(0.0) && b.x == trunc(b.x) && abs(b.x) < RT_(100.0)) {
@@ -185,11 +203,10 @@ SQUARINGS
                                      "m >>= 1u;"] * 6 + ["        if (m != 0u) r = kd_cmul_S(r, p);"])),
     # NumPy 2's sign: z / |z|, 0 for 0, NaN for NaN; an infinite component gives its unit direction.
     "csign": """CT_ kd_csign_S(CT_ z) {
+    if (isinf(z.x) && isinf(z.y)) return CT_(NAN_, NAN_);
+    if (isinf(z.x)) return CT_(FCOPYSIGN(RT_(1.0), z.x), RT_(0.0));
+    if (isinf(z.y)) return CT_(RT_(0.0), FCOPYSIGN(RT_(1.0), z.y));
     if (isnan(z.x) || isnan(z.y)) return CT_(NAN_, NAN_);
-    if (isinf(z.x) || isinf(z.y)) {
-        if (isinf(z.x) && isinf(z.y)) return CT_(NAN_, NAN_);
-        return CT_(isinf(z.x) ? FCOPYSIGN(RT_(1.0), z.x) : RT_(0.0), isinf(z.y) ? FCOPYSIGN(RT_(1.0), z.y) : RT_(0.0));
-    }
     RT_ a = kd_cabs_S(z);
     if (a == RT_(0.0)) return CT_(RT_(0.0), RT_(0.0));
     return CT_(z.x / a, z.y / a);
@@ -205,6 +222,7 @@ _FLOAT_ONLY = {
     else { float h = exp(0.5 * a); r = (0.5 * h) * h - 0.5 / (h * h); }
     return x == 0.0 ? x : kd_copysign_f(r, x);
 }""",
+    "kd_rtanh_f": "float kd_rtanh_f(float x) { return isnan(x) ? x : tanh(clamp(x, -15.0, 15.0)); }",
     "kd_rcosh_f": """float kd_rcosh_f(float x) {
     float h = exp(0.5 * abs(x));
     return (0.5 * h) * h + 0.5 / (h * h);
@@ -246,7 +264,7 @@ def render(name: str, out: dt.DType, ins: list[dt.DType], a: list[str]) -> str:
     if name == "square":
         return f"kd_cmul_{s}({a[0]}, {a[0]})"
     if name == "reciprocal":
-        return f"kd_cdiv_{s}({c}(1.0, 0.0), {a[0]})"
+        return f"kd_crecip_{s}({a[0]})"
     if name == "conj":
         return f"{c}(({a[0]}).x, -({a[0]}).y)"
     if name in ("real", "imag"):

@@ -34,12 +34,12 @@ _TYPES = {
     "f": {"CT_": "vec2", "RT_": "float", "FEXP(": "exp(", "FLOG(": "log(", "FSIN(": "sin(", "FCOS(": "cos(",
           "FATAN2(": "kd_atan2_f(", "FLOG1P(": "kd_log1p_f(", "FSINH(": "kd_rsinh_f(",
           "FCOSH(": "kd_rcosh_f(", "FCOPYSIGN(": "kd_copysign_f(",
-          "FTANH(": "kd_rtanh_f(", "BIGEXP": "80.0", "BIGTANH": "9.0",
+          "FTANH(": "kd_rtanh_f(", "BIGEXP": "80.0", "BIGTANH": "9.0", "SPLIT": "4097.0",
           "QUARTERMAX": "8.5e37"},
     "d": {"CT_": "dvec2", "RT_": "double", "FEXP(": "kd_exp_d(", "FLOG(": "kd_log_d(", "FSIN(": "kd_sin_d(",
           "FCOS(": "kd_cos_d(", "FATAN2(": "kd_atan2_d(", "FLOG1P(": "kd_log1p_d(", "FSINH(": "kd_sinh_d(",
           "FCOSH(": "kd_cosh_d(", "FCOPYSIGN(": "kd_copysign_d(",
-          "FTANH(": "kd_tanh_d(", "BIGEXP": "700.0LF", "BIGTANH": "20.0LF",
+          "FTANH(": "kd_tanh_d(", "BIGEXP": "700.0LF", "BIGTANH": "20.0LF", "SPLIT": "134217729.0LF",
           "QUARTERMAX": "4.4e307LF"},
 }
 _INF = "RT_(uintBitsToFloat(0x7f800000u))"
@@ -107,7 +107,24 @@ _TEMPLATES = {
     RT_ r = FEXP(x);
     return CT_(r * c, r * s);
 }""",
-    # log|z| = log1p((a - 1)(a + 1) + b^2) / 2 near |z| = 1 (no cancellation), else log(hypot).
+    # a^2 + b^2 - 1 for a in [0.7, 1.42] (so a^2 - 1 is exact), b <= a: the squares' rounding errors (Dekker's
+    # split, ``precise`` against contraction) are added back, so the result is relatively accurate however much
+    # the terms cancel.
+    "csqm1": """RT_ kd_csqm1_S(RT_ a, RT_ b) {
+    precise RT_ ca = SPLIT * a;
+    precise RT_ ah = ca - (ca - a);
+    precise RT_ al = a - ah;
+    precise RT_ cb = SPLIT * b;
+    precise RT_ bh = cb - (cb - b);
+    precise RT_ bl = b - bh;
+    precise RT_ pa = a * a;
+    precise RT_ ea = ((ah * ah - pa) + RT_(2.0) * ah * al) + al * al;
+    precise RT_ pb = b * b;
+    precise RT_ eb = ((bh * bh - pb) + RT_(2.0) * bh * bl) + bl * bl;
+    precise RT_ s = (pa - RT_(1.0)) + pb;
+    return s + (ea + eb);
+}""",
+    # log|z| = log1p(|z|^2 - 1) / 2 near |z| = 1 (|z|^2 - 1 without cancellation), else log(hypot).
     "clog": """CT_ kd_clog_S(CT_ z) {
     RT_ ax = abs(z.x), ay = abs(z.y);
     RT_ t = FATAN2(z.y, z.x);
@@ -115,8 +132,8 @@ _TEMPLATES = {
     if (isnan(ax) || isnan(ay)) return CT_(NAN_, NAN_);
     if (ax == RT_(0.0) && ay == RT_(0.0)) return CT_(-INF_, t);
     RT_ hi = max(ax, ay), lo = min(ax, ay);
-    if (hi > RT_(0.5) && hi < RT_(2.0) && lo < RT_(1.0))
-        return CT_(RT_(0.5) * FLOG1P((hi - RT_(1.0)) * (hi + RT_(1.0)) + lo * lo), t);
+    if (hi >= RT_(0.70711) && hi <= RT_(1.4142) && lo < RT_(1.0))
+        return CT_(RT_(0.5) * FLOG1P(kd_csqm1_S(hi, lo)), t);
     return CT_(FLOG(kd_cabs_S(z)), t);
 }""",
     # Kahan's principal square root (C99 Annex G special cases), scaled by 1/4 near overflow.

@@ -284,7 +284,7 @@ COMPLEX_OPS = frozenset(("add", "sub", "mul", "div", "pow", "eq", "ne", "neg", "
                          "reciprocal", "isnan", "isinf", "isfinite", "exp", "log", "sqrt", "sin", "cos", "tanh",
                          "conj", "real", "imag", "angle", "land", "lor", "lxor", "not"))
 _ORDERED = ("lt", "le", "gt", "ge", "maximum", "minimum", "floor", "ceil", "trunc", "rint", "floordiv", "mod",
-            "max", "min", "argmax", "argmin", "sort")
+            "max", "min", "argmax", "argmin", "sort", "searchsorted")
 for _name in ("exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "arcsin",
               "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "floor", "ceil", "trunc"):
     OP_SIGNATURES[_name] = (getattr(np, _name), "result")

@@ -46,6 +46,7 @@ def test_ordered_messages_say_why_and_what_to_use():
 
 def test_errors_are_raised_when_building_not_when_realising():
     x = kd.asarray(Z)
-    for fn in (lambda: x.max(), lambda: x < x, lambda: kd.floor(x)):
+    for fn in (lambda: x.max(), lambda: x < x, lambda: kd.floor(x), lambda: kd.sort(x), lambda: kd.argsort(x),
+               lambda: kd.median(x), lambda: kd.unique(x), lambda: kd.searchsorted(x, x)):
         with pytest.raises(TypeError):
             fn()  # no .numpy(): the lazy graph is refused at once

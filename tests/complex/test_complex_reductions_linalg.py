@@ -136,6 +136,17 @@ def test_numpy_protocols_stay_on_device():
     a = csample((5,), "complex64", seed=23)
     x = kd.asarray(a)
     for got, want in ((np.exp(x), np.exp(a)), (np.conj(x), np.conj(a)), (np.abs(x), np.abs(a)),
-                      (np.sum(x), np.asarray(np.sum(a))), (np.real(x), np.real(a))):
+                      (np.sum(x), np.asarray(np.sum(a))), (np.real(x), np.real(a)),
+                      (np.multiply(x, 2j), a * np.complex64(2j)), (np.add(1j, x), np.complex64(1j) + a)):
         assert isinstance(got, kd.Array), type(got)
         assert_complex_close(got, want, 1e-5, atol=1e-5, zero_sign=False)
+
+
+def test_jit_with_complex_arguments():
+    @kd.jit
+    def f(x, c):
+        return kd.abs(x * c) + kd.real(x)
+
+    a = csample((8,), "complex64", seed=24)
+    for c in (1j, 2 - 1j):
+        assert_complex_close(f(kd.asarray(a), c), np.abs(a * np.complex64(c)) + a.real, 1e-5, atol=1e-5)

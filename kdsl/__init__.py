@@ -68,6 +68,7 @@ from kdsl.frontend.array.creation import (
     zeros,
     zeros_like,
 )
+from kdsl.frontend.array.einsum import einsum, einsum_path
 from kdsl.frontend.array.elementwise_extra import (
     allclose,
     array_equal,
@@ -288,6 +289,7 @@ __all__ += [  # the array API standard and more of NumPy (kdsl/frontend/array/{a
     "bitwise_right_shift", "concat", "permute_dims", "pow",
 ]
 
+__all__ += ["einsum", "einsum_path"]  # kdsl/frontend/array/einsum.py
 __all__ += ["bincount", "histogram"]  # kdsl/frontend/array/scatter.py (add, subtract, maximum, minimum gain .at)
 __all__ += ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values"]  # frontend/array/unique.py
 

@@ -53,6 +53,8 @@ def test_weak_python_complex():
     assert dt.op_signature("add", [kd.complex64, 1.5])[0] is kd.complex64  # a Python float stays weak
     assert dt.op_signature("add", [kd.complex64, 2**40])[0] is kd.complex64
     assert dt.scalar_dtype(1j) is kd.complex64
+    assert kd.result_type(1j) is kd.complex64 and kd.result_type(1.0) is kd.float32  # scalars alone: defaults
+    assert kd.where(kd.asarray([True, False]), 1j, 0).dtype is kd.complex64
 
 
 def test_abs_real_imag_keep_the_complex_operand():

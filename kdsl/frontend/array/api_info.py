@@ -127,8 +127,8 @@ def result_type(*arrays_and_dtypes: Any) -> dt.DType:
             scalars.append(x)
         else:
             dtypes.append(_dtype_of(x))
-    if not dtypes:
-        return dt.result_dtype(np.add, *scalars)
+    if not dtypes:  # x + x has x's dtype: np.add needs two operands
+        return dt.result_dtype(np.add, *(scalars * 2 if len(scalars) == 1 else scalars))
     out = dt.promote(*dtypes)
     return dt.result_dtype(np.add, out, *scalars) if scalars else out
 

@@ -176,7 +176,9 @@ def realize_nodes(nodes: list[Node]) -> None:
         by_device.setdefault(n.device.index, []).append(n)
     for group in by_device.values():
         with state(group[0].device).lock:
-            run(plan([n for n in group if not n.realized]))
+            todo = [n for n in group if not n.realized]  # a reshape of computed data has nothing to run
+            if todo:
+                run(plan(todo))
     for n in nodes:
         src = _aliased(n)
         if src is not None and src.realized:

@@ -1,0 +1,1 @@
+"""kd.fft (work in progress)."""

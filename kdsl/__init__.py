@@ -324,3 +324,7 @@ __all__ += ["complex64", "complex128", "angle", "complex_from_parts", "conj", "c
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""
     raise AttributeError(_missing.missing_name(name))
+
+from kdsl import fft  # noqa: E402  (kd.fft is built on the public API above: it must come last)
+
+__all__ += ["fft"]

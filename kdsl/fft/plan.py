@@ -109,7 +109,7 @@ def twiddles(m: int, n: int, double: bool) -> tuple[Any, int, int]:
         lo, hi = m, m + TABLE_BLOCK
         parts.append(np.exp(-2j * np.pi * np.arange(TABLE_BLOCK) / n))
         parts.append(np.exp(-2j * np.pi * (np.arange(-(-n // TABLE_BLOCK)) * TABLE_BLOCK) / n))
-    entry = (_pairs(np.concatenate(parts), double), lo, hi)
+    entry = (_complex(np.concatenate(parts), double), lo, hi)
     with _lock:
         _tables[key] = entry
         while len(_tables) > _CACHE_LIMIT:
@@ -119,7 +119,7 @@ def twiddles(m: int, n: int, double: bool) -> tuple[Any, int, int]:
 
 def chirp(n: int, m: int, double: bool) -> tuple[Any, Any]:
     """Bluestein's chirp ``w_k = exp(-i pi k^2 / n)`` (``k < n``) and the DFT of length ``m`` of its
-    conjugate wrapped around (the convolution kernel), both as device pairs. Computed on the host in float64
+    conjugate wrapped around (the convolution kernel), both as device arrays. Computed on the host in float64
     (``k^2`` reduced modulo ``2n`` first, so the angle stays exact for long inputs)."""
     key = ("chirp", n, m, double, kd.device().index)
     with _lock:
@@ -132,7 +132,7 @@ def chirp(n: int, m: int, double: bool) -> tuple[Any, Any]:
     b = np.zeros(m, dtype=np.complex128)
     b[:n] = np.conj(w)
     b[m - n + 1:] = np.conj(w[1:][::-1])
-    entry = (_pairs(w, double), _pairs(np.fft.fft(b), double))
+    entry = (_complex(w, double), _complex(np.fft.fft(b), double))
     with _lock:
         _tables[key] = entry
         while len(_tables) > _CACHE_LIMIT:
@@ -140,5 +140,5 @@ def chirp(n: int, m: int, double: bool) -> tuple[Any, Any]:
     return entry
 
 
-def _pairs(z: np.ndarray, double: bool) -> Any:
-    return kd.asarray(np.stack([z.real, z.imag], axis=-1).astype(np.float64 if double else np.float32))
+def _complex(z: np.ndarray, double: bool) -> Any:
+    return kd.asarray(z.astype(np.complex128 if double else np.complex64))

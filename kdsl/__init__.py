@@ -326,5 +326,6 @@ def __getattr__(name: str):
     raise AttributeError(_missing.missing_name(name))
 
 from kdsl import fft  # noqa: E402  (kd.fft is built on the public API above: it must come last)
+from kdsl.fft.convolve import convolve, correlate  # noqa: E402
 
-__all__ += ["fft"]
+__all__ += ["fft", "convolve", "correlate"]

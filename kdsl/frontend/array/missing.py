@@ -12,8 +12,6 @@ _DYNAMIC = ("not implemented yet (issue 9); kd.flatnonzero exists: nz = kd.flatn
 _HINTS: dict[str, str] = {
     "linalg": "kd.linalg is not implemented yet (issue 11); kd.matmul, kd.dot, kd.outer, kd.tensordot, "
               "kd.vecdot and kd.trace exist",
-    "convolve": "kd.convolve is not implemented yet",
-    "correlate": "kd.correlate is not implemented yet",
     "interp": "kd.interp is not implemented yet (it needs searchsorted)",
     "from_dlpack": "kd.from_dlpack is not implemented yet; use kd.asarray(np.from_dlpack(x))",
     "ndarray": "kdsl's array type is kd.Array",

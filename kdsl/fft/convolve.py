@@ -81,10 +81,9 @@ def _direct(a: Any, v: Any) -> Any:
     n, m = a.shape[0], v.shape[0]
     zeros = kd.zeros(m - 1, dtype=a.dtype)
     padded = kd.concatenate([zeros, a, zeros])
-    total = None
-    for j in range(m):
-        term = v[j] * padded[m - 1 - j:m - 1 - j + n + m - 1]
-        total = term if total is None else total + term
+    total = v[0] * padded[m - 1:m - 1 + n + m - 1]
+    for j in range(1, m):
+        total = total + v[j] * padded[m - 1 - j:m - 1 - j + n + m - 1]
     return total.astype(a.dtype)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import kdsl as kd
-from kdsl.fft.transform import c2c
+from kdsl.fft.transform import c2c, c2c_inner
 
 _NORMS = ("backward", "ortho", "forward")
 
@@ -81,14 +81,23 @@ def c2c_axis(x: Any, n: int | None, axis: int, norm: str | None, inverse: bool, 
     """The complex transform of length ``n`` along ``axis`` (cut or padded first), normalised."""
     n = check_length(n, x.shape[axis], name)
     x = resize(x, n, axis)
-    moved = kd.moveaxis(x, axis, -1)
-    rows = math.prod(moved.shape[:-1])
-    if rows == 0:
+    if x.size == 0:
         return x
-    out = c2c(moved.reshape(rows, n), inverse).reshape(moved.shape)
+    out = _along(x, n, axis, inverse)
     factor = scale(norm, n, inverse)
-    if factor != 1.0:
-        out = out * factor
+    return out * factor if factor != 1.0 else out
+
+
+def _along(x: Any, n: int, axis: int, inverse: bool) -> Any:
+    """Unnormalised transform along ``axis``: in place of the axis when one launch can read it strided,
+    else on a copy with the axis moved last."""
+    inner = math.prod(x.shape[axis + 1:])
+    if inner > 1:
+        out = c2c_inner(x.reshape(math.prod(x.shape[:axis]), n, inner), inverse)
+        if out is not None:
+            return out.reshape(x.shape)
+    moved = kd.moveaxis(x, axis, -1)
+    out = c2c(moved.reshape(math.prod(moved.shape[:-1]), n), inverse).reshape(moved.shape)
     return kd.moveaxis(out, -1, axis)
 
 

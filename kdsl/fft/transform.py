@@ -50,6 +50,19 @@ def c2c(x: Any, inverse: bool) -> Any:
     return out
 
 
+def c2c_inner(x: Any, inverse: bool) -> Any | None:
+    """The transform along the middle axis of a contiguous ``(outer, n, inner)`` array, in one launch that
+    reads the columns where they are (no transposes); None when ``n`` needs more than one launch."""
+    outer, n, inner = (int(d) for d in x.shape)
+    double = x.dtype == kd.complex128
+    if plan.radices(n) is None or n > plan.local_limit(double) or outer * inner == 0:
+        return None
+    out = kd.empty(x.shape, dtype=x.dtype)
+    columns = Layout(inner, n * inner, 1, inner)
+    _launch(x, out, n, outer * inner, columns, columns, double, flags=CONJ_LOAD | CONJ_STORE if inverse else 0)
+    return out
+
+
 def _smooth(x: Any, out: Any, count: int, n: int, double: bool, flags: int) -> None:
     """A 7-smooth length: one local pass, or the four-step method (columns, twiddles, rows)."""
     limit = plan.local_limit(double)

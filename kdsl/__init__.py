@@ -339,7 +339,15 @@ __all__ += ["complex64", "complex128", "angle", "complex_from_parts", "conj", "c
             "iscomplexobj", "isreal", "isrealobj", "real", "vdot"]  # complex numbers (docs/complex.md)
 
 
+__all__ += ["devices"]  # several devices in one process (kdsl/device.py, issue 14)
+
+
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""
     raise AttributeError(_missing.missing_name(name))
-__all__ += ["devices"]  # several devices in one process (kdsl/device.py, issue 14)
+
+
+from kdsl import fft  # noqa: E402  (kd.fft is built on the public API above: it must come last)
+from kdsl.fft.convolve import convolve, correlate  # noqa: E402
+
+__all__ += ["fft", "convolve", "correlate"]

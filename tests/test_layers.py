@@ -23,6 +23,7 @@ ALLOWED = {
     "kdsl.dask": {"kdsl", "kdsl.dtype"},  # the public API only, like kdsl.frontend.lang
     # autodiff differentiates graph nodes (ir) and builds the cotangents with the array API's modules
     "kdsl.autodiff": {"kdsl.frontend.array", "kdsl.ir", "kdsl.dtype", "kdsl.pytree"},
+    "kdsl.fft": {"kdsl", "kdsl.dtype"},  # the public API only: its kernels are kd.raw_kernels
 }
 
 

@@ -1,8 +1,8 @@
 """What ``kd.<name>`` says when kdsl has no such name: that kdsl lacks it and, where one exists, the kdsl way.
 
 Example:
-    >>> print(missing_name("fft"))
-    module 'kdsl' has no attribute 'fft': kd.fft is not implemented yet (issue 11)
+    >>> print(missing_name("ndarray"))
+    module 'kdsl' has no attribute 'ndarray': kdsl's array type is kd.Array
 """
 
 from __future__ import annotations
@@ -10,11 +10,8 @@ from __future__ import annotations
 _DYNAMIC = ("not implemented yet (issue 9); kd.flatnonzero exists: nz = kd.flatnonzero(a) and "
             "a[int(nz[0]):int(nz[-1]) + 1] trims a 1-D array")
 _HINTS: dict[str, str] = {
-    "fft": "kd.fft is not implemented yet (issue 11)",
     "linalg": "kd.linalg is not implemented yet (issue 11); kd.matmul, kd.dot, kd.outer, kd.tensordot, "
               "kd.vecdot and kd.trace exist",
-    "convolve": "kd.convolve is not implemented yet",
-    "correlate": "kd.correlate is not implemented yet",
     "interp": "kd.interp is not implemented yet (it needs searchsorted)",
     "ndarray": "kdsl's array type is kd.Array",
     "asnumpy": "use a.numpy() or np.asarray(a)",

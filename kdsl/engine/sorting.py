@@ -31,9 +31,11 @@ from __future__ import annotations
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.codegen.loops import expr_loops
+from kdsl.codegen.radix import DIGITS, radix_passes
 from kdsl.codegen.sort import key_words
 from kdsl.device import Device
-from kdsl.engine.schedule import Lowering, Step
+from kdsl.engine.schedule import Lowering, Step, _lower_scan
 from kdsl.ir.graph import Node
 from kdsl.ir.kernels import (
     LOCAL,
@@ -41,6 +43,8 @@ from kdsl.ir.kernels import (
     MAX_GROUPS,
     Compact,
     Gather,
+    RadixKeys,
+    RadixPass,
     Search,
     SortKeys,
     SortLocal,
@@ -54,6 +58,10 @@ TILE = 1024  # records sorted in shared memory per workgroup (12 KiB at 3 words:
 # CPU drivers pay dearly for workgroup barriers (lavapipe: ~0.3 ms per barrier per workgroup), so there one
 # invocation sorts a tile of PRIVATE_TILE records alone, in private memory, without barriers.
 PRIVATE_TILE = 256  # measured on lavapipe: 64 -> 1.6 s, 128 -> 1.4 s, 256 -> 0.8 s for 70 000 elements
+PRIVATE_RADIX_TILE = 4096  # records one invocation counts and scatters per radix pass (CPU drivers)
+RADIX_MIN_GPU = 1 << 12  # lines at least this long take the radix sort
+RADIX_MIN_CPU = 1 << 12
+RADIX_PRIVATE: bool | None = None  # None: private radix tiles on CPU drivers (tests force either kind)
 _SEARCH_TRIPS = 34  # binary-search iterations per value (a uint32 length) plus one
 
 
@@ -94,6 +102,8 @@ def lower_sort(node: Node, keep: set[int], dev: Device) -> list[Step]:
         return [low.step(SortOut(node.shape, axis, node.dtype, want, None, 0, 1, 2, 1), node)]
     if n >= 1 << 31:
         raise ValueError(f"cannot sort an axis of {n} elements: at most 2**31 - 1 per line")
+    if uses_radix(dev, n):
+        return lower_radix(node, keep, dev)
     words = key_words(src.dtype) + 1
     n_pad = _pow2(n)
     total = lines * n_pad
@@ -126,8 +136,82 @@ def lower_sort(node: Node, keep: set[int], dev: Device) -> list[Step]:
     return steps
 
 
-def _pass(kernel: SortMerge | SortLocal, out: Node, inp: Node, words: list[int], fresh: bool) -> Step:
-    step = Step(kernel, out, [inp], np.array(words, np.uint32), fresh)
+def uses_radix(dev: Device, n: int) -> bool:
+    """Whether lines of ``n`` elements take the radix sort (long lines) rather than the bitonic one."""
+    return n >= (RADIX_MIN_CPU if uses_private_tiles(dev) else RADIX_MIN_GPU)
+
+
+def _radix_tile(dev: Device, words: int, n: int, private: bool) -> int:
+    """Records per radix tile: one invocation's on CPU drivers; on GPUs a workgroup's, as many as shared
+    memory holds (records, 8 packed counters and a scan slot per invocation), at most 16 per invocation."""
+    if private:
+        return max(1, min(PRIVATE_RADIX_TILE, n))
+    limit = dev.info.get("max_shared_memory_size", 16384)
+    run = 16
+    while run > 1 and ((LOCAL * run) * words + 9 * LOCAL + DIGITS) * 4 > limit:
+        run //= 2
+    while run > 1 and LOCAL * run // 2 >= n:  # short lines: no more than half a tile empty
+        run //= 2
+    return LOCAL * run
+
+
+def _radix_groups(dev: Device, tiles: int, trips: int, private: bool) -> int:
+    """Workgroups of a radix pass over ``tiles`` tiles of ``trips`` loop iterations each, within the budget."""
+    per = LOCAL if private else 1  # tiles a workgroup takes per turn
+    need = -(-tiles // per)
+    floor = -(-tiles * trips // (per * dev.loop_budget))
+    if floor > MAX_GROUPS:
+        raise ValueError(f"cannot radix-sort {tiles} tiles in one dispatch; split the array")
+    return max(1, min(need, MAX_GROUPS, max(dev.max_groups if private else MAX_GROUPS, floor)))
+
+
+def lower_radix(node: Node, keep: set[int], dev: Device) -> list[Step]:
+    """An LSD radix sort (see :mod:`kdsl.codegen.radix`): records, then per 4-bit digit a count, a scan of
+    the counts and a stable scatter, then the sorted indices (or the values at them) in the array's layout."""
+    axis, descending, want = node.arg
+    src = node.srcs[0]
+    n, total = src.shape[axis], node.size
+    lines = total // n
+    if total * (key_words(src.dtype) + 1) >= 1 << 32:
+        raise ValueError(f"cannot sort {total} elements of {src.dtype.name} at once: at most 2**32 record words")
+    words = key_words(src.dtype) + 1
+    low = Lowering(keep, dev.max_push_words)
+    e = low.expr(src)
+    groups = elementwise_groups(total, dev.max_groups, dev.loop_budget, 1 + expr_loops(e, src.shape))
+    cur = Node("partial", (), dt.uint32, (total * words,), device=dev)
+    other = Node("partial", (), dt.uint32, (total * words,), device=dev)
+    steps = [low.step(RadixKeys(src.shape, axis, src.dtype, descending, e, 0, words, groups), cur)]
+    private = uses_private_tiles(dev) if RADIX_PRIVATE is None else RADIX_PRIVATE
+    tile = _radix_tile(dev, words, n, private)
+    tpl = -(-n // tile)
+    tiles = lines * tpl
+    trips = 2 * tile + 4 * DIGITS if private else 4 * (tile // LOCAL) + 64
+    pass_groups = _radix_groups(dev, tiles, trips, private)
+    size = tiles * DIGITS
+    counts = Node("partial", (), dt.uint32, (size,), device=dev)
+    fresh = True
+    for p in range(radix_passes(src.dtype)):
+        bit = 4 * p
+        push = [bit % 32, words - 2 - bit // 32, n, tpl, total, tiles]
+        steps.append(_pass(RadixPass("count", words, tile, 6, pass_groups, private), counts, [cur], push, p == 0))
+        scanned = Node("partial", (), dt.uint32, (size,), device=dev)
+        steps += _lower_scan((size,), 0, dt.uint32, lambda lw: lw.load(counts, View.contiguous((size,))),
+                             scanned, keep, dev)
+        scatter = RadixPass("scatter", words, tile, 6, pass_groups, private)
+        steps.append(_pass(scatter, other, [cur, counts, scanned], push, fresh))
+        cur, other, fresh = other, cur, False
+    low = Lowering(keep, dev.max_push_words)
+    low.load(cur, View.contiguous(cur.shape))  # slot 1: the sorted records
+    values = low.expr(src) if want == "values" else None
+    out = SortOut(node.shape, axis, node.dtype, want, values, 0, n, words,
+                  elementwise_groups(node.size, dev.max_groups), (words - 1) * total)
+    steps.append(low.step(out, node))
+    return steps
+
+
+def _pass(kernel: SortMerge | SortLocal | RadixPass, out: Node, inp: Node | list[Node],
+          words: list[int], fresh: bool) -> Step:
+    step = Step(kernel, out, inp if isinstance(inp, list) else [inp], np.array(words, np.uint32), fresh)
     step.baked = True  # the stage words are not graph scalars: keep this plan out of the plan cache
     return step
 

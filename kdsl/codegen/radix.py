@@ -162,9 +162,15 @@ def _render_scatter(k: RadixPass) -> str:
              "for (uint tl = gl_WorkGroupID.x; tl < tiles; tl += gl_NumWorkGroups.x) {",
              *["    " + x for x in _tile_bounds(k.tile) + _group_scatter(k.tile, w, place)], "}"]
     text = "\n".join(lines)
-    shared = [f"shared uint s_r[{k.tile * w}];", f"shared uint s_c[{8 * LOCAL}];", f"shared uint s_s[{LOCAL}];",
+    shared = [f"shared uint s_r[{padded(k.tile) * w}];", "uint sk(uint p) { return p + (p >> 5u); }", f"shared uint s_c[{8 * LOCAL}];", f"shared uint s_s[{LOCAL}];",
               f"shared uint s_g[{DIGITS}];"]
     return _main(glsl.header(LOCAL, buffers, 6, shared=shared, body_text=text), lines)
+
+
+def padded(tile: int) -> int:
+    """Shared words of one record row of a tile: a word is skipped after every 32 (``sk``), so invocations
+    reading their runs of consecutive records hit different memory banks."""
+    return tile + tile // 32
 
 
 def _group_scatter(tile: int, w: int, place: str) -> list[str]:
@@ -172,17 +178,17 @@ def _group_scatter(tile: int, w: int, place: str) -> list[str]:
     packs invocation ``u``'s counts of digits ``r`` (low half) and ``r + 8`` (high half); scanned in that
     order, it gives each invocation's first tile position for each digit."""
     run = tile // LOCAL
-    t = tile
+    t = padded(tile)
     half = "((d >> 3u) << 4u)"
     stage = [f"for (uint p = tid; p < e - s; p += {LOCAL}u) {{",
-             *[f"    s_r[{x * t}u + p] = b1.d[{x}u * total + s + p];" for x in range(w)],
+             *[f"    s_r[{x * t}u + sk(p)] = b1.d[{x}u * total + s + p];" for x in range(w)],
              "}",
              f"for (uint r = 0u; r < 8u; r++) s_c[r * {LOCAL}u + tid] = 0u;",
              "barrier();"]
     count = [f"for (uint v = 0u; v < {run}u; v++) {{",
              f"    uint p = tid * {run}u + v;",
              "    if (p < e - s) {",
-             f"        uint d = {_digit(f's_r[kr * {t}u + p]')};",
+             f"        uint d = {_digit(f's_r[kr * {t}u + sk(p)]')};",
              f"        s_c[(d & 7u) * {LOCAL}u + tid] += 1u << {half};",
              "    }",
              "}",
@@ -205,12 +211,13 @@ def _group_scatter(tile: int, w: int, place: str) -> list[str]:
             f"    uint d = tid; uint h = {place};",
             f"    uint first = ((s_c[(d & 7u) * {LOCAL}u] >> {half}) & 65535u) + (d >= 8u ? low : 0u);",
             "    s_g[d] = b3.d[h] - b2.d[h] - first;",  # global place minus tile place (mod 2**32)
-            "}"]
+            "}",
+            "barrier();"]  # column 0's counters were read: now their invocation may count on
     rank = [f"uint lp[{run}]; uint rr[{run * w}];",
             f"for (uint v = 0u; v < {run}u; v++) {{",
             f"    uint p = tid * {run}u + v;",
             "    if (p < e - s) {",
-            *[f"        rr[v * {w}u + {x}u] = s_r[{x * t}u + p];" for x in range(w)],
+            *[f"        rr[v * {w}u + {x}u] = s_r[{x * t}u + sk(p)];" for x in range(w)],
             f"        uint d = {_digit(f'rr[v * {w}u + kr]')};",
             f"        uint at = (d & 7u) * {LOCAL}u + tid; uint x = s_c[at];",
             f"        lp[v] = ((x >> {half}) & 65535u) + (d >= 8u ? low : 0u);",
@@ -220,22 +227,78 @@ def _group_scatter(tile: int, w: int, place: str) -> list[str]:
             "barrier();",
             f"for (uint v = 0u; v < {run}u; v++) {{",
             f"    if (tid * {run}u + v < e - s) {{",
-            *[f"        s_r[{x * t}u + lp[v]] = rr[v * {w}u + {x}u];" for x in range(w)],
+            *[f"        s_r[{x * t}u + sk(lp[v])] = rr[v * {w}u + {x}u];" for x in range(w)],
             "    }",
             "}",
             "barrier();"]
     out = [f"for (uint p = tid; p < e - s; p += {LOCAL}u) {{",
-           f"    uint q = s_g[{_digit(f's_r[kr * {t}u + p]')}] + p;",
-           *[f"    b0.d[{x}u * total + q] = s_r[{x * t}u + p];" for x in range(w)],
+           f"    uint q = s_g[{_digit(f's_r[kr * {t}u + sk(p)]')}] + p;",
+           *[f"    b0.d[{x}u * total + q] = s_r[{x * t}u + sk(p)];" for x in range(w)],
            "}",
            "barrier();"]
     return stage + count + scan + rank + out
+
+
+SCAN_RUN = 16  # counts per invocation of a workgroup's block in the counts' scan
+SCAN_CHUNK = SCAN_RUN * LOCAL
+
+
+def _reduce_lines(var: str) -> list[str]:
+    """A workgroup's sum of ``var`` over its invocations, into ``s_s[0]`` (every invocation reads it after)."""
+    return [f"s_s[tid] = {var};", "barrier();",
+            f"for (uint off = {LOCAL // 2}u; off > 0u; off >>= 1u) {{",
+            "    if (tid < off) s_s[tid] += s_s[tid + off];",
+            "    barrier();",
+            "}"]
+
+
+def _render_counts_scan(k: RadixPass) -> str:
+    """The inclusive scan of the counts (``pc.w[0]`` of them) on GPUs, in blocks of :data:`SCAN_CHUNK`:
+    phase "sums" writes each block's total; "scan" (slot 1: the counts, slot 2: the block totals) starts each
+    block from the sum of the totals before it (its workgroup adds them up: there are few) and scans the
+    block with a workgroup scan of its invocations' runs."""
+    c, r = SCAN_CHUNK, SCAN_RUN
+    head = ["uint size = pc.w[0]; uint tid = gl_LocalInvocationID.x;",
+            f"for (uint b = gl_WorkGroupID.x; b * {c}u < size; b += gl_NumWorkGroups.x) {{"]
+    if k.phase == "sums":
+        buffers = {0: dt.uint32, 1: dt.uint32}
+        body = ["uint sum = 0u;",
+                f"for (uint v = 0u; v < {r}u; v++) {{ uint i = b * {c}u + v * {LOCAL}u + tid; "
+                "if (i < size) sum += b1.d[i]; }",
+                *_reduce_lines("sum"),
+                "if (tid == 0u) b0.d[b] = s_s[0];",
+                "barrier();"]
+    else:
+        buffers = {0: dt.uint32, 1: dt.uint32, 2: dt.uint32}
+        body = ["uint before = 0u;",
+                f"for (uint j = tid; j < b; j += {LOCAL}u) before += b2.d[j];",
+                *_reduce_lines("before"),
+                "uint carry = s_s[0];",
+                "barrier();",
+                f"uint at = b * {c}u + tid * {r}u; uint loc[{r}]; uint run = 0u;",
+                f"for (uint v = 0u; v < {r}u; v++) {{ run += at + v < size ? b1.d[at + v] : 0u; loc[v] = run; }}",
+                "s_s[tid] = run;",
+                "barrier();",
+                f"for (uint off = 1u; off < {LOCAL}u; off <<= 1u) {{",
+                "    uint x = tid >= off ? s_s[tid - off] : 0u;",
+                "    barrier();",
+                "    s_s[tid] += x;",
+                "    barrier();",
+                "}",
+                "carry += s_s[tid] - run;",
+                f"for (uint v = 0u; v < {r}u; v++) if (at + v < size) b0.d[at + v] = carry + loc[v];",
+                "barrier();"]
+    lines = [*head, *["    " + x for x in body], "}"]
+    text = "\n".join(lines)
+    return _main(glsl.header(LOCAL, buffers, 1, shared=[f"shared uint s_s[{LOCAL}];"], body_text=text), lines)
 
 
 def render(k: RadixKeys | RadixPass) -> str:
     """GLSL of one radix-sort kernel."""
     if isinstance(k, RadixKeys):
         return _render_keys(k)
+    if k.phase in ("sums", "scan"):
+        return _render_counts_scan(k)
     return _render_count(k) if k.phase == "count" else _render_scatter(k)
 
 

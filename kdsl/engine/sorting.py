@@ -32,7 +32,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.codegen.loops import expr_loops
-from kdsl.codegen.radix import DIGITS, radix_passes
+from kdsl.codegen.radix import DIGITS, SCAN_CHUNK, SCAN_RUN, padded, radix_passes
 from kdsl.codegen.sort import key_words
 from kdsl.device import Device
 from kdsl.engine.schedule import Lowering, Step, _lower_scan
@@ -60,7 +60,8 @@ TILE = 1024  # records sorted in shared memory per workgroup (12 KiB at 3 words:
 PRIVATE_TILE = 256  # measured on lavapipe: 64 -> 1.6 s, 128 -> 1.4 s, 256 -> 0.8 s for 70 000 elements
 PRIVATE_RADIX_TILE = 4096  # records one invocation counts and scatters per radix pass (CPU drivers)
 RADIX_MIN_GPU = 1 << 12  # lines at least this long take the radix sort
-RADIX_MIN_CPU = 1 << 12
+RADIX_MIN_CPU = 1 << 11
+RADIX_RUN = 16  # records per invocation of a workgroup radix tile, at most
 RADIX_PRIVATE: bool | None = None  # None: private radix tiles on CPU drivers (tests force either kind)
 _SEARCH_TRIPS = 34  # binary-search iterations per value (a uint32 length) plus one
 
@@ -147,8 +148,8 @@ def _radix_tile(dev: Device, words: int, n: int, private: bool) -> int:
     if private:
         return max(1, min(PRIVATE_RADIX_TILE, n))
     limit = dev.info.get("max_shared_memory_size", 16384)
-    run = 16
-    while run > 1 and ((LOCAL * run) * words + 9 * LOCAL + DIGITS) * 4 > limit:
+    run = RADIX_RUN
+    while run > 1 and (padded(LOCAL * run) * words + 9 * LOCAL + DIGITS) * 4 > limit:
         run //= 2
     while run > 1 and LOCAL * run // 2 >= n:  # short lines: no more than half a tile empty
         run //= 2
@@ -163,6 +164,21 @@ def _radix_groups(dev: Device, tiles: int, trips: int, private: bool) -> int:
     if floor > MAX_GROUPS:
         raise ValueError(f"cannot radix-sort {tiles} tiles in one dispatch; split the array")
     return max(1, min(need, MAX_GROUPS, max(dev.max_groups if private else MAX_GROUPS, floor)))
+
+
+def _scan_counts(counts: Node, scanned: Node, size: int, keep: set[int], dev: Device, private: bool) -> list[Step]:
+    """The inclusive scan of a radix pass's ``size`` digit counts: the scheduler's scan on CPU drivers, two
+    workgroup passes on GPUs (block totals, then each block scanned from the totals before it)."""
+    if private:
+        return _lower_scan((size,), 0, dt.uint32, lambda lw: lw.load(counts, View.contiguous((size,))), scanned,
+                           keep, dev)
+    blocks = -(-size // SCAN_CHUNK)
+    groups = min(blocks, MAX_GROUPS)
+    if -(-blocks // groups) * (blocks // LOCAL + 2 * SCAN_RUN + 40) > dev.loop_budget:
+        raise ValueError(f"cannot scan {size} radix counts within the loop budget; split the array")
+    sums = Node("partial", (), dt.uint32, (blocks,), device=dev)
+    return [_pass(RadixPass("sums", 0, 0, 1, groups), sums, [counts], [size], True),
+            _pass(RadixPass("scan", 0, 0, 1, groups), scanned, [counts, sums], [size], True)]
 
 
 def lower_radix(node: Node, keep: set[int], dev: Device) -> list[Step]:
@@ -195,8 +211,7 @@ def lower_radix(node: Node, keep: set[int], dev: Device) -> list[Step]:
         push = [bit % 32, words - 2 - bit // 32, n, tpl, total, tiles]
         steps.append(_pass(RadixPass("count", words, tile, 6, pass_groups, private), counts, [cur], push, p == 0))
         scanned = Node("partial", (), dt.uint32, (size,), device=dev)
-        steps += _lower_scan((size,), 0, dt.uint32, lambda lw: lw.load(counts, View.contiguous((size,))),
-                             scanned, keep, dev)
+        steps += _scan_counts(counts, scanned, size, keep, dev, private)
         scatter = RadixPass("scatter", words, tile, 6, pass_groups, private)
         steps.append(_pass(scatter, other, [cur, counts, scanned], push, fresh))
         cur, other, fresh = other, cur, False

@@ -128,16 +128,31 @@ def _render_count(k: RadixPass) -> str:
                  *["    " + x for x in _tile_bounds(k.tile) + body], "}"]
         shared: list[str] = []
     else:
-        body = [f"if (tid < {DIGITS}u) s_h[tid] = 0u;",
+        # each invocation counts its records into its own column of packed counters (no atomics), then 8
+        # invocations per row add up the row's 256 columns (reading 32 neighbours at a time: no bank conflicts)
+        body = [f"for (uint r = 0u; r < 8u; r++) s_c[r * {LOCAL}u + tid] = 0u;",
+                f"for (uint p = s + tid; p < e; p += {LOCAL}u) {{",
+                f"    uint d = {_digit('b1.d[row + p]')};",
+                f"    s_c[(d & 7u) * {LOCAL}u + tid] += 1u << ((d >> 3u) << 4u);",
+                "}",
                 "barrier();",
-                f"for (uint p = s + tid; p < e; p += {LOCAL}u) atomicAdd(s_h[{_digit('b1.d[row + p]')}], 1u);",
+                "uint part = 0u;",
+                f"for (uint j = 0u; j < {LOCAL // 32}u; j++) part += s_c[(tid >> 5u) * {LOCAL}u + (tid & 31u) + 32u * j];",
+                "s_x[tid] = part;",
                 "barrier();",
-                f"if (tid < {DIGITS}u) {{ uint d = tid; {store} = s_h[d]; }}",
+                "if (tid < 8u) {",
+                "    uint sum = 0u;",
+                "    for (uint j = 0u; j < 32u; j++) sum += s_x[tid * 32u + j];",
+                "    uint d = tid;",
+                f"    {store} = sum & 65535u;",
+                "    d = tid + 8u;",
+                f"    {store} = sum >> 16u;",
+                "}",
                 "barrier();"]
         lines = [*_PUSH, "uint tid = gl_LocalInvocationID.x;",
                  "for (uint tl = gl_WorkGroupID.x; tl < tiles; tl += gl_NumWorkGroups.x) {",
                  *["    " + x for x in _tile_bounds(k.tile) + body], "}"]
-        shared = [f"shared uint s_h[{DIGITS}];"]
+        shared = [f"shared uint s_c[{8 * LOCAL}];", f"shared uint s_x[{LOCAL}];"]
     text = "\n".join(lines)
     return _main(glsl.header(LOCAL, buffers, 6, shared=shared, body_text=text), lines)
 
@@ -218,7 +233,7 @@ def _group_scatter(tile: int, w: int, place: str) -> list[str]:
             f"    uint p = tid * {run}u + v;",
             "    if (p < e - s) {",
             *[f"        rr[v * {w}u + {x}u] = s_r[{x * t}u + sk(p)];" for x in range(w)],
-            f"        uint d = {_digit(f'rr[v * {w}u + kr]')};",
+            f"        uint d = {_digit(f's_r[kr * {t}u + sk(p)]')};",  # (rr[kr]: a runtime index spills rr)
             f"        uint at = (d & 7u) * {LOCAL}u + tid; uint x = s_c[at];",
             f"        lp[v] = ((x >> {half}) & 65535u) + (d >= 8u ? low : 0u);",
             f"        s_c[at] = x + (1u << {half});",

@@ -14,8 +14,7 @@ A sort of lines of ``n`` elements runs one tile kernel, then per block longer th
 (two per pass) and one pass for the rest in shared (CPU drivers: private) memory: about
 ``log2(n/tile)**2 / 4`` passes (42 for 2**20 elements in GPU tiles of 1 024, 56 in CPU tiles of 256). The
 passes take their stage and sizes in push constants (one program per pass kind, not per stage or size);
-those words do not come from the graph, so a graph with a long sort is re-planned on each realise
-(``Step.baked``) instead of taken from the plan cache.
+those words follow from the shapes alone (``Step.fixed``), so the plan cache keeps them with the plan.
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -227,7 +226,7 @@ def lower_radix(node: Node, keep: set[int], dev: Device) -> list[Step]:
 def _pass(kernel: SortMerge | SortLocal | RadixPass, out: Node, inp: Node | list[Node],
           words: list[int], fresh: bool) -> Step:
     step = Step(kernel, out, inp if isinstance(inp, list) else [inp], np.array(words, np.uint32), fresh)
-    step.baked = True  # the stage words are not graph scalars: keep this plan out of the plan cache
+    step.fixed = True  # the words follow from the shapes: a cached plan keeps them
     return step
 
 

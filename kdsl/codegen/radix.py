@@ -42,6 +42,7 @@ from kdsl.codegen.sort import key_lines
 from kdsl.ir.kernels import LOCAL, RadixKeys, RadixPass
 
 BITS = 4  # bits per pass
+assert LOCAL == 256, "the count kernel adds up 8 rows of LOCAL counters with 32 invocations per row"
 DIGITS = 1 << BITS
 _PUSH = ["uint shift = pc.w[0];", "uint row = pc.w[1] * pc.w[4];", "uint n = pc.w[2];", "uint tpl = pc.w[3];",
          "uint total = pc.w[4];", "uint tiles = pc.w[5];"]
@@ -137,7 +138,9 @@ def _render_count(k: RadixPass) -> str:
                 "}",
                 "barrier();",
                 "uint part = 0u;",
-                f"for (uint j = 0u; j < {LOCAL // 32}u; j++) part += s_c[(tid >> 5u) * {LOCAL}u + (tid & 31u) + 32u * j];",
+                f"for (uint j = 0u; j < {LOCAL // 32}u; j++) {{",
+                f"    part += s_c[(tid >> 5u) * {LOCAL}u + (tid & 31u) + 32u * j];",  # row tid / 32 (LOCAL = 256)
+                "}",
                 "s_x[tid] = part;",
                 "barrier();",
                 "if (tid < 8u) {",
@@ -177,7 +180,8 @@ def _render_scatter(k: RadixPass) -> str:
              "for (uint tl = gl_WorkGroupID.x; tl < tiles; tl += gl_NumWorkGroups.x) {",
              *["    " + x for x in _tile_bounds(k.tile) + _group_scatter(k.tile, w, place)], "}"]
     text = "\n".join(lines)
-    shared = [f"shared uint s_r[{padded(k.tile) * w}];", "uint sk(uint p) { return p + (p >> 5u); }", f"shared uint s_c[{8 * LOCAL}];", f"shared uint s_s[{LOCAL}];",
+    shared = [f"shared uint s_r[{padded(k.tile) * w}];", "uint sk(uint p) { return p + (p >> 5u); }",
+              f"shared uint s_c[{8 * LOCAL}];", f"shared uint s_s[{LOCAL}];",
               f"shared uint s_g[{DIGITS}];"]
     return _main(glsl.header(LOCAL, buffers, 6, shared=shared, body_text=text), lines)
 

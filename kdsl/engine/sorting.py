@@ -1,5 +1,6 @@
-"""Lowering of the data-dependent nodes: ``sort`` (a multi-pass bitonic sort, see :mod:`kdsl.codegen.sort`),
-``gather`` and ``search`` (one kernel each, see :mod:`kdsl.codegen.gather`).
+"""Lowering of the data-dependent nodes: ``sort`` (an LSD radix sort for long lines, see
+:mod:`kdsl.codegen.radix`, else a multi-pass bitonic sort, see :mod:`kdsl.codegen.sort`), ``gather`` and
+``search`` (one kernel each, see :mod:`kdsl.codegen.gather`).
 
 Graph nodes (built by :mod:`kdsl.frontend.array.sorting`):
 
@@ -10,19 +11,26 @@ Graph nodes (built by :mod:`kdsl.frontend.array.sorting`):
 * ``"compact"`` ``srcs = (csum,)``: the positions where the inclusive running count ``csum`` steps up, shape
                ``(csum[-1],)`` (built by :mod:`kdsl.frontend.array.masks`; see :class:`kdsl.ir.kernels.Compact`)
 
-A sort of lines of ``n`` elements runs one tile kernel, then per block longer than a tile its global stages
-(two per pass) and one pass for the rest in shared (CPU drivers: private) memory: about
-``log2(n/tile)**2 / 4`` passes (42 for 2**20 elements in GPU tiles of 1 024, 56 in CPU tiles of 256). The
-passes take their stage and sizes in push constants (one program per pass kind, not per stage or size);
-those words follow from the shapes alone (``Step.fixed``), so the plan cache keeps them with the plan.
+Lines of at least ``RADIX_MIN_GPU`` (GPUs) or ``RADIX_MIN_CPU`` (CPU drivers) elements take the radix sort:
+a records kernel, then per 4-bit digit a count, a scan of the counts (two passes on GPUs) and a stable
+scatter, then the output kernel: 2 + 4 * bits / 4 launches on GPUs whatever the length (34 for float32). Shorter
+lines take the bitonic sort: one tile kernel, then per block longer than a tile its global stages (two per
+pass) and one pass for the rest in shared (CPU drivers: private) memory: about ``log2(n/tile)**2 / 4``
+passes (42 for 2**20 elements in GPU tiles of 1 024, 56 in CPU tiles of 256). A line within one tile is
+one kernel and the output, which no radix sort beats. Passes take their stage and sizes in push constants
+(one program per pass kind, not per stage or size); those words follow from the shapes alone
+(``Step.fixed``), so the plan cache keeps them with the plan.
 
 Example:
     >>> import kdsl as kd, numpy as np
     >>> from kdsl.engine.schedule import schedule
-    >>> x = kd.asarray(np.random.rand(5000).astype(np.float32))
+    >>> x = kd.asarray(np.random.rand(1500).astype(np.float32))
     >>> kinds = [type(s.kernel).__name__ for s in schedule([kd.sort(x)._node])]
     >>> kinds[0], kinds[-1], sorted(set(kinds[1:-1]))
     ('SortKeys', 'SortOut', ['SortLocal', 'SortMerge'])
+    >>> steps = schedule([kd.sort(kd.asarray(np.random.rand(5000).astype(np.float32)))._node])
+    >>> len(steps), type(steps[0].kernel).__name__, type(steps[-1].kernel).__name__  # lavapipe: 1 count scan
+    (26, 'RadixKeys', 'SortOut')
 """
 
 from __future__ import annotations
@@ -58,8 +66,10 @@ TILE = 1024  # records sorted in shared memory per workgroup (12 KiB at 3 words:
 # invocation sorts a tile of PRIVATE_TILE records alone, in private memory, without barriers.
 PRIVATE_TILE = 256  # measured on lavapipe: 64 -> 1.6 s, 128 -> 1.4 s, 256 -> 0.8 s for 70 000 elements
 PRIVATE_RADIX_TILE = 4096  # records one invocation counts and scatters per radix pass (CPU drivers)
-RADIX_MIN_GPU = 1 << 12  # lines at least this long take the radix sort
+# Lines at least this long take the radix sort. lavapipe, 2**12 elements in all, argsort ms radix/bitonic:
+# 9/9 (64 lines of 256), 12/8 (16 of 1 024), 9/11 (4 of 4 096), 10/16 (2**14), 26/135 (2**16), 440/9 000 (2**20).
 RADIX_MIN_CPU = 1 << 11
+RADIX_MIN_GPU = 1 << 11  # above a GPU tile (1 024): the bitonic sort's global passes start there
 RADIX_RUN = 16  # records per invocation of a workgroup radix tile, at most
 RADIX_PRIVATE: bool | None = None  # None: private radix tiles on CPU drivers (tests force either kind)
 _SEARCH_TRIPS = 34  # binary-search iterations per value (a uint32 length) plus one

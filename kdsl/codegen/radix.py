@@ -132,9 +132,14 @@ def _render_count(k: RadixPass) -> str:
         # each invocation counts its records into its own column of packed counters (no atomics), then 8
         # invocations per row add up the row's 256 columns (reading 32 neighbours at a time: no bank conflicts)
         body = [f"for (uint r = 0u; r < 8u; r++) s_c[r * {LOCAL}u + tid] = 0u;",
-                f"for (uint p = s + tid; p < e; p += {LOCAL}u) {{",
-                f"    uint d = {_digit('b1.d[row + p]')};",
-                f"    s_c[(d & 7u) * {LOCAL}u + tid] += 1u << ((d >> 3u) << 4u);",
+                # constant trip counts: the loops unroll and every load is in flight at once
+                f"uint kv[{k.tile // LOCAL}];",
+                f"for (uint v = 0u; v < {k.tile // LOCAL}u; v++) {{",
+                f"    uint p = s + v * {LOCAL}u + tid; kv[v] = p < e ? b1.d[row + p] : 0u;",
+                "}",
+                f"for (uint v = 0u; v < {k.tile // LOCAL}u; v++) {{",
+                f"    if (s + v * {LOCAL}u + tid < e) {{ uint d = {_digit('kv[v]')}; "
+                f"s_c[(d & 7u) * {LOCAL}u + tid] += 1u << ((d >> 3u) << 4u); }}",
                 "}",
                 "barrier();",
                 "uint part = 0u;",
@@ -199,8 +204,17 @@ def _group_scatter(tile: int, w: int, place: str) -> list[str]:
     run = tile // LOCAL
     t = padded(tile)
     half = "((d >> 3u) << 4u)"
-    stage = [f"for (uint p = tid; p < e - s; p += {LOCAL}u) {{",
-             *[f"    s_r[{x * t}u + sk(p)] = b1.d[{x}u * total + s + p];" for x in range(w)],
+    # constant trip counts (a guard inside): the loops unroll and all of a tile's loads are in flight at once
+    # (a loop to e - s waits for each load in turn: measured 2.4 times slower than a copy on an H200)
+    stage = [f"uint gh = 0u; if (tid < {DIGITS}u) {{ uint d = tid; uint h = {place}; gh = b3.d[h] - b2.d[h]; }}",
+             f"uint ld[{run * w}];",
+             f"for (uint v = 0u; v < {run}u; v++) {{",
+             f"    uint p = v * {LOCAL}u + tid;",
+             *[f"    ld[v * {w}u + {x}u] = p < e - s ? b1.d[{x}u * total + s + p] : 0u;" for x in range(w)],
+             "}",
+             f"for (uint v = 0u; v < {run}u; v++) {{",
+             f"    uint p = v * {LOCAL}u + tid;",
+             *[f"    s_r[{x * t}u + sk(p)] = ld[v * {w}u + {x}u];" for x in range(w)],
              "}",
              f"for (uint r = 0u; r < 8u; r++) s_c[r * {LOCAL}u + tid] = 0u;",
              "barrier();"]
@@ -227,9 +241,9 @@ def _group_scatter(tile: int, w: int, place: str) -> list[str]:
             "for (uint i = 0u; i < 8u; i++) { uint c = s_c[tid * 8u + i]; s_c[tid * 8u + i] = acc; acc += c; }",
             "barrier();",
             f"if (tid < {DIGITS}u) {{",
-            f"    uint d = tid; uint h = {place};",
+            "    uint d = tid;",
             f"    uint first = ((s_c[(d & 7u) * {LOCAL}u] >> {half}) & 65535u) + (d >= 8u ? low : 0u);",
-            "    s_g[d] = b3.d[h] - b2.d[h] - first;",  # global place minus tile place (mod 2**32)
+            "    s_g[d] = gh - first;",  # global place minus tile place (mod 2**32)
             "}",
             "barrier();"]  # column 0's counters were read: now their invocation may count on
     rank = [f"uint lp[{run}]; uint rr[{run * w}];",
@@ -250,9 +264,12 @@ def _group_scatter(tile: int, w: int, place: str) -> list[str]:
             "    }",
             "}",
             "barrier();"]
-    out = [f"for (uint p = tid; p < e - s; p += {LOCAL}u) {{",
-           f"    uint q = s_g[{_digit(f's_r[kr * {t}u + sk(p)]')}] + p;",
-           *[f"    b0.d[{x}u * total + q] = s_r[{x * t}u + sk(p)];" for x in range(w)],
+    out = [f"for (uint v = 0u; v < {run}u; v++) {{",
+           f"    uint p = v * {LOCAL}u + tid;",
+           "    if (p < e - s) {",
+           f"        uint q = s_g[{_digit(f's_r[kr * {t}u + sk(p)]')}] + p;",
+           *[f"        b0.d[{x}u * total + q] = s_r[{x * t}u + sk(p)];" for x in range(w)],
+           "    }",
            "}",
            "barrier();"]
     return stage + count + scan + rank + out

@@ -34,9 +34,9 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import arange, asarray, ones
-from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.masks import flatnonzero
 from kdsl.frontend.array.math import isnan
+from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.reductions import any as reduce_any
 from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import concatenate, moveaxis

@@ -9,12 +9,13 @@ their order) and every NaN as the largest key (NaNs last, as NumPy). A descendin
 
 A pass (digit ``(key >> shift) & 15`` of key row ``row``) is three steps:
 
-1. :class:`RadixPass` "count": per tile of ``tile`` records of one line, how many records hold each digit, into
-   ``counts[(line * 16 + digit) * tiles_per_line + tile]``;
-2. an inclusive scan of the counts (the scheduler's scan): in that layout the scan minus the count is where
-   a tile's records of a digit go, line offsets included (each line's counts add up to its length);
-3. :class:`RadixPass` "scatter": each record moves to its digit's place, in order within each tile and digit (so
-   the pass, and the sort, is stable).
+1. :class:`RadixPass` "count": per tile of ``tile`` records of one line, how many records hold each digit,
+   into ``counts[(line * 16 + digit) * tiles_per_line + tile]``;
+2. an inclusive scan of the counts (CPU drivers: the scheduler's scan; GPUs: :class:`RadixPass` "sums" and
+   "scan", two workgroup passes): in that layout the scan minus the count is where a tile's records of a
+   digit go, line offsets included (each line's counts add up to its length);
+3. :class:`RadixPass` "scatter": each record moves to its digit's place, in order within each tile and digit
+   (so the pass, and the sort, is stable).
 
 ``private`` kernels (CPU drivers, which pay for every workgroup barrier) give a tile to one invocation, which
 walks it in order; otherwise a workgroup shares a tile: it stages the records in shared memory, ranks each

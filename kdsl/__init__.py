@@ -299,6 +299,10 @@ from kdsl.frontend.array.reductions import cumprod  # noqa: E402
 
 __all__ += ["cumprod", "cumulative_prod", "cumulative_sum", "nancumprod", "nancumsum"]  # scans (issue 9)
 
+from kdsl import linalg  # noqa: E402  (kd.linalg is built on the public API above, so it comes last)
+
+__all__ += ["linalg"]  # kdsl/linalg/ (issue 11)
+
 
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""

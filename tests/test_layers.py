@@ -19,6 +19,7 @@ ALLOWED = {
     "kdsl.frontend.array": {"kdsl.ir", "kdsl.engine", "kdsl.device", "kdsl.dtype"},
     "kdsl.frontend.kernels": {"kdsl.codegen", "kdsl.runtime", "kdsl.engine", "kdsl.device", "kdsl.dtype"},
     "kdsl.frontend.lang": {"kdsl", "kdsl.dtype"},  # the public API only (``import kdsl``, ``kd.dtype``)
+    "kdsl.linalg": {"kdsl", "kdsl.dtype"},  # the public API only: its kernels are kd.raw_kernel GLSL
 }
 
 

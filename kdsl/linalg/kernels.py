@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import cache
 
 import kdsl as kd
 
@@ -32,7 +32,7 @@ layout(local_size_x = {wg}) in;
 BATCH_INDEX = "uint batch_index() { return gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x; }\n"
 
 
-@lru_cache(maxsize=None)
+@cache
 def compiled(name: str, source: str, dtype_name: str, wg: int) -> kd.RawKernel:
     """``source`` (written over REAL and WG) compiled for one real type and workgroup size (cached)."""
     header = _HEADER.format(real=_REAL[dtype_name], wg=wg)

@@ -87,14 +87,15 @@ def matrix_power(x, n: int, /) -> kd.Array:
         return kd.asarray(kd.broadcast_to(kd.eye(a.shape[-1], dtype=a.dtype), a.shape), copy=True)
     if n < 0:
         a, n = inv(a), -n
-    result = None
-    while True:
-        if n & 1:
-            result = a if result is None else kd.matmul(result, a)
-        n >>= 1
-        if not n:
-            return result
+    while not n & 1:  # a**(2k) = (a*a)**k
+        a, n = kd.matmul(a, a), n >> 1
+    result, n = a, n >> 1
+    while n:
         a = kd.matmul(a, a)
+        if n & 1:
+            result = kd.matmul(result, a)
+        n >>= 1
+    return result
 
 
 def multi_dot(arrays, *, out=None) -> kd.Array:

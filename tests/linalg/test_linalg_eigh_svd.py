@@ -35,6 +35,7 @@ def test_eigh_repeated_eigenvalues_uplo_and_layouts():
     a = q @ np.diag([1.0, 1.0, 1.0, 2.0, 2.0, -3.0]) @ q.T  # degenerate: any basis of each eigenspace is right
     for name, view, host in layouts(np.stack([a, np.eye(6)])):
         w, v = kd.linalg.eigh(view)
+        assert w.shape == (2, 6), name
         _check_eigh(host, w.numpy(), v.numpy(), "float64")
     garbage_above = np.tril(a) + np.triu(np.full_like(a, 9.0), 1)
     np.testing.assert_allclose(kd.linalg.eigvalsh(kd.asarray(garbage_above)).numpy(), np.linalg.eigvalsh(a),
@@ -82,6 +83,7 @@ def test_svd_rank_deficient_and_layouts():
     a[..., 3] = a[..., 1] - a[..., 0]  # rank 3: the completed U is still orthonormal
     for name, view, host in layouts(a):
         u, s, vh = kd.linalg.svd(view)
+        assert s.shape == (2, 4), name
         _check_svd(host, u.numpy(), s.numpy(), vh.numpy(), "float64", True)
     u, s, vh = kd.linalg.svd(kd.zeros((3, 2)))
     assert s.numpy().tolist() == [0.0, 0.0]

@@ -1,6 +1,7 @@
 """Cholesky factorisation on the GPU: one workgroup per matrix, right-looking (square root of the pivot,
 scaling of the column below it, symmetric rank-1 update of the trailing lower triangle), split into several
-dispatches within the loop budget for large matrices. Only the lower triangle of the input is read, as NumPy.
+dispatches within the loop budget; large matrices in blocks (:mod:`kdsl.linalg.blocked`: panels by this
+kernel, the trailing update by kdsl's matmul). Only the lower triangle of the input is read, as NumPy.
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -12,12 +13,13 @@ from __future__ import annotations
 
 import kdsl as kd
 from kdsl.linalg import kernels as K
+from kdsl.linalg.blocked import blocks, cholesky_update, panel_width
 from kdsl.linalg.common import as_array, batch_copy, check_info, check_matrices, working_dtype
 
 _POTRF = """
 layout(set = 0, binding = 0) coherent buffer A_ { REAL a[]; };
 layout(set = 0, binding = 1) buffer I_ { int info[]; };
-layout(push_constant) uniform Push { uint n; uint k0; uint k1; uint batch; };
+layout(push_constant) uniform Push { uint n; uint k0; uint k1; uint cend; uint batch; };
 
 void main() {
     uint b = batch_index();
@@ -35,8 +37,8 @@ void main() {
         if (t == 0u) a[base + k * n + k] = r;
         for (uint i = k + 1u + t; i < n; i += WG) a[base + i * n + k] /= r;
         memoryBarrierBuffer(); barrier();
-        uint w = n - k - 1u;
-        for (uint e = t; e < w * w; e += WG) {
+        uint w = cend - k - 1u;  // the trailing columns of this panel (all of them when unblocked)
+        for (uint e = t; e < (n - k - 1u) * w; e += WG) {
             uint i = k + 1u + e / w, j = k + 1u + e % w;
             if (j <= i) a[base + i * n + j] -= a[base + i * n + k] * a[base + j * n + k];
         }
@@ -55,8 +57,11 @@ def potrf(a: kd.Array) -> tuple[kd.Array, kd.Array]:
         return a, info
     wg = K.workgroup_size(n * n)
     kern = K.compiled("potrf", _POTRF, a.dtype.name, wg)
-    costs = [K.cdiv(n - k, wg) + K.cdiv((n - k - 1) ** 2, wg) + 2 for k in range(n)]
-    K.run_steps(kern, (a, info), lambda s0, s1: (n, s0, s1, batch), costs, batch)
+    for k0, k1 in blocks(n, panel_width(n)):
+        costs = [K.cdiv(n - k, wg) + K.cdiv((n - k - 1) * (k1 - k - 1), wg) + 2 for k in range(k0, k1)]
+        K.run_steps(kern, (a, info), lambda s0, s1, k0=k0, k1=k1: (n, k0 + s0, k0 + s1, k1, batch), costs, batch)
+        if k1 < n:
+            cholesky_update(a, k0, k1)
     return a, info
 
 

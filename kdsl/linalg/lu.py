@@ -4,7 +4,8 @@
 ``getrf`` factors a stack of square matrices in place, one workgroup per matrix (LAPACK's right-looking
 algorithm: pivot search as a workgroup reduction, row swap, column scaling, rank-1 update of the trailing
 matrix); a matrix whose elimination would run past the loop budget is factored over several dispatches.
-``getrs`` then solves for the right-hand sides, one workgroup per matrix and column.
+Large matrices are factored in blocks (:mod:`kdsl.linalg.blocked`): panels by that kernel, the trailing
+update by kdsl's matmul. ``getrs`` then solves for the right-hand sides, one workgroup per matrix and column.
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -23,6 +24,7 @@ import numpy as np
 
 import kdsl as kd
 from kdsl.linalg import kernels as K
+from kdsl.linalg.blocked import blocks, lu_update, panel_width
 from kdsl.linalg.common import (
     LinAlgError,
     SlogdetResult,
@@ -38,7 +40,7 @@ _GETRF = """
 layout(set = 0, binding = 0) coherent buffer A_ { REAL a[]; };
 layout(set = 0, binding = 1) buffer P_ { int piv[]; };
 layout(set = 0, binding = 2) buffer I_ { int info[]; };
-layout(push_constant) uniform Push { uint n; uint k0; uint k1; uint batch; };
+layout(push_constant) uniform Push { uint n; uint k0; uint k1; uint cend; uint batch; };
 shared REAL best_v[WG];
 shared uint best_i[WG];
 
@@ -83,8 +85,8 @@ void main() {
             for (uint i = k + 1u + t; i < n; i += WG) a[base + i * n + k] /= pv;
         }
         memoryBarrierBuffer(); barrier();
-        uint w = n - k - 1u;
-        for (uint e = t; e < w * w; e += WG) {
+        uint w = cend - k - 1u;  // the trailing columns of this panel (all of them when unblocked)
+        for (uint e = t; e < (n - k - 1u) * w; e += WG) {
             uint i = k + 1u + e / w, j = k + 1u + e % w;
             a[base + i * n + j] -= a[base + i * n + k] * a[base + k * n + j];
         }
@@ -147,8 +149,14 @@ def getrf(a: kd.Array) -> tuple[kd.Array, kd.Array, kd.Array]:
     wg = K.workgroup_size(n * n)
     kern = K.compiled("getrf", _GETRF, a.dtype.name, wg)
     log_wg = int(math.log2(wg))
-    costs = [2 * K.cdiv(n - k, wg) + K.cdiv(n, wg) + K.cdiv((n - k - 1) ** 2, wg) + log_wg for k in range(n)]
-    K.run_steps(kern, (a, piv, info), lambda s0, s1: (n, s0, s1, batch), costs, batch)
+    width = panel_width(n)
+    for k0, k1 in blocks(n, width):
+        costs = [2 * K.cdiv(n - k, wg) + K.cdiv(n, wg) + K.cdiv((n - k - 1) * (k1 - k - 1), wg) + log_wg
+                 for k in range(k0, k1)]
+        K.run_steps(kern, (a, piv, info), lambda s0, s1, k0=k0, k1=k1: (n, k0 + s0, k0 + s1, k1, batch), costs,
+                    batch)
+        if k1 < n:
+            lu_update(a, k0, k1)
     return a, piv, info
 
 

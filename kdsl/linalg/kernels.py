@@ -40,11 +40,13 @@ def compiled(name: str, source: str, dtype_name: str, wg: int) -> kd.RawKernel:
 
 
 def workgroup_size(work: int) -> int:
-    """Threads per matrix: enough for ``work`` parallel items per step, a power of two from 32 to 256 and
-    within the device's limit."""
+    """Threads per matrix: enough for ``work`` parallel items per step, a power of two from 32 to 256 (1024
+    for work over 256 x 256 items, where one workgroup per matrix must go as far as it can) and within the
+    device's limit."""
     limit = int(kd.device().manager.get_device_properties().get("max_work_group_invocations", 128))
+    cap = 1024 if work > 256 * 256 else 256
     wg = 32
-    while wg < min(work, 256, limit):
+    while wg < min(work, cap, limit):
         wg *= 2
     return min(wg, max(32, _floor_pow2(limit)))
 

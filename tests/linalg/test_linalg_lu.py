@@ -5,7 +5,7 @@ import pytest
 from linalg_testing import DTYPES, layouts, tol, well_conditioned
 
 import kdsl as kd
-from kdsl.linalg import kernels
+from kdsl.linalg import blocked, kernels
 
 SHAPES = [(1, 1), (3, 3), (2, 5, 5), (3, 2, 8, 8), (2, 33, 33)]
 
@@ -106,3 +106,16 @@ def test_bad_input_is_refused():
         kd.linalg.det(kd.ones(3))
     with pytest.raises(TypeError, match="float16"):
         kd.linalg.inv(kd.ones((2, 2), dtype=kd.float16))
+
+
+def test_blocked_factorisations_match_the_unblocked(monkeypatch):
+    monkeypatch.setattr(blocked, "BLOCK", 3)  # 10 columns: panels of 3, triangular solves and matmul updates
+    a = well_conditioned((2, 10, 10), "float64")
+    np.testing.assert_allclose(kd.linalg.inv(kd.asarray(a)).numpy(), np.linalg.inv(a), **tol("float64"))
+    np.testing.assert_allclose(kd.linalg.det(kd.asarray(a)).numpy(), np.linalg.det(a), rtol=1e-10)
+    s = a @ np.swapaxes(a, -1, -2)
+    np.testing.assert_allclose(kd.linalg.cholesky(kd.asarray(s)).numpy(), np.linalg.cholesky(s), **tol("float64"))
+    singular = a.copy()
+    singular[1, :, 7] = 0.0  # an exactly zero pivot in the third panel (NumPy raises only on exact zeros)
+    with pytest.raises(kd.linalg.LinAlgError):
+        kd.linalg.solve(kd.asarray(singular), kd.ones((2, 10, 1), dtype=kd.float64))

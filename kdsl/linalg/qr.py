@@ -1,7 +1,8 @@
 """Householder QR on the GPU: one workgroup per matrix; each step builds the reflector of one column (norm as
 a scaled workgroup reduction, LAPACK's ``dlarfg`` sign convention so results match NumPy's) and applies it to
 the columns on its right, one column per thread. ``Q`` is formed by applying the reflectors to the identity
-in reverse order (LAPACK's ``orgqr``). Long factorisations are split into dispatches within the loop budget.
+in reverse order (LAPACK's ``orgqr``). Long factorisations are split into dispatches within the loop budget; large ones are blocked
+(:mod:`kdsl.linalg.blocked`: panels by this kernel, the rest as block reflectors through kdsl's matmul).
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -16,12 +17,13 @@ import math
 
 import kdsl as kd
 from kdsl.linalg import kernels as K
+from kdsl.linalg.blocked import blocks, orgqr_blocked, panel_width, qr_update
 from kdsl.linalg.common import QRResult, as_array, batch_copy, check_matrices, identity_batch, working_dtype
 
 _GEQRF = """
 layout(set = 0, binding = 0) coherent buffer A_ { REAL a[]; };
 layout(set = 0, binding = 1) buffer T_ { REAL tau[]; };
-layout(push_constant) uniform Push { uint m; uint n; uint k0; uint k1; uint batch; };
+layout(push_constant) uniform Push { uint m; uint n; uint k0; uint k1; uint cend; uint batch; };
 shared REAL red[WG];
 
 REAL reduce_max(REAL v, uint t) {
@@ -68,7 +70,7 @@ void main() {
         if (t == 0u) { a[base + k * n + k] = beta; tau[b * kk + k] = tk; }
         memoryBarrierBuffer(); barrier();
         if (tk != REAL(0)) {
-            for (uint j = k + 1u + t; j < n; j += WG) {
+            for (uint j = k + 1u + t; j < cend; j += WG) {  // the columns of this panel (all when unblocked)
                 REAL w = a[base + k * n + j];
                 for (uint i = k + 1u; i < m; ++i) w += a[base + i * n + k] * a[base + i * n + j];
                 w *= tk;
@@ -122,8 +124,15 @@ def geqrf(a: kd.Array) -> tuple[kd.Array, kd.Array]:
     wg = K.workgroup_size(max(m, n))
     kern = K.compiled("geqrf", _GEQRF, a.dtype.name, wg)
     log_wg = int(math.log2(wg))
-    costs = [3 * K.cdiv(m - k, wg) + 2 * log_wg + K.cdiv(n - k - 1, wg) * 2 * (m - k) + 2 for k in range(kk)]
-    K.run_steps(kern, (a, tau), lambda s0, s1: (m, n, s0, s1, batch), costs, batch)
+    width = panel_width(kk)
+    for k0, k1 in blocks(kk, width):
+        cend = n if width >= kk else k1
+        costs = [3 * K.cdiv(m - k, wg) + 2 * log_wg + K.cdiv(cend - k - 1, wg) * 2 * (m - k) + 2
+                 for k in range(k0, k1)]
+        K.run_steps(kern, (a, tau), lambda s0, s1, k0=k0, cend=cend: (m, n, k0 + s0, k0 + s1, cend, batch),
+                    costs, batch)
+        if cend < n:
+            qr_update(a, tau, k0, k1)
     return a, tau
 
 
@@ -134,6 +143,8 @@ def orgqr(a: kd.Array, tau: kd.Array, q: int) -> kd.Array:
     out = identity_batch(batch, m, a.dtype, q)
     if batch == 0 or kk == 0 or q == 0:
         return out
+    if panel_width(kk) < kk:
+        return orgqr_blocked(a, tau, out, panel_width(kk))
     wg = K.workgroup_size(q)
     kern = K.compiled("orgqr", _ORGQR, a.dtype.name, wg)
     costs = [K.cdiv(q - (kk - 1 - s), wg) * 2 * (m - (kk - 1 - s)) + 2 for s in range(kk)]

@@ -5,7 +5,7 @@ import pytest
 from linalg_testing import DTYPES, layouts, spd, tol
 
 import kdsl as kd
-from kdsl.linalg import kernels
+from kdsl.linalg import blocked, kernels
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -75,3 +75,14 @@ def test_factorisations_split_over_dispatches(monkeypatch):
     want = np.linalg.qr(a[..., :4], mode="complete")
     np.testing.assert_allclose(q.numpy(), want.Q, **tol("float64"))
     np.testing.assert_allclose(r.numpy(), want.R, **tol("float64"))
+
+
+@pytest.mark.parametrize("shape", [(2, 10, 10), (11, 7), (2, 7, 12)])
+def test_blocked_qr_matches_numpy(shape, monkeypatch):
+    monkeypatch.setattr(blocked, "BLOCK", 3)  # panels of 3: block reflectors applied by matmuls
+    a = np.random.default_rng(6).standard_normal(shape)
+    for mode in ("reduced", "complete"):
+        q, r = kd.linalg.qr(kd.asarray(a), mode=mode)
+        want = np.linalg.qr(a, mode=mode)
+        np.testing.assert_allclose(q.numpy(), want.Q, **tol("float64"))
+        np.testing.assert_allclose(r.numpy(), want.R, **tol("float64"))

@@ -5,7 +5,8 @@ The columns of ``A`` (of ``A^T`` when it is wide) are rotated until orthogonal: 
 norms of ``W`` are the singular values (to high relative accuracy, as Jacobi methods give). ``U`` comes from
 a Householder QR of ``W`` sorted by decreasing norm: its columns are ``W``'s normalised up to sign (fixed from
 ``R``'s diagonal), and its complete form fills out an orthonormal basis even for a rank-deficient ``A`` (where
-``W`` has zero columns), which ``full_matrices=True`` needs.
+``W`` has zero columns), which ``full_matrices=True`` needs. A tall matrix is first reduced to the ``R`` of its QR (the sweeps then rotate
+short columns), and ``U`` is ``Q`` times the left vectors of ``R``.
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -26,17 +27,40 @@ def _columns(a: kd.Array, order: kd.Array) -> kd.Array:
     return kd.take_along_axis(a, kd.broadcast_to(order[:, None, :], a.shape), axis=-1)
 
 
+PRECONDITION = 2  # a QR first when the (tall) matrix has more than this many times as many rows as columns
+
+
 def _jacobi(x, name: str, want_vectors: bool):
+    """One-sided Jacobi on ``x`` (on ``x^T`` when wide; on the ``R`` of a QR when tall, so the sweeps rotate
+    n-long columns instead of m-long ones: Drmac's preconditioning). Returns the input, whether it was wide,
+    the sorted singular values, rotated columns and right vectors, and the QR (or None)."""
     a = as_array(x)
     check_matrices(a, name, square=False)
     dtype = working_dtype(a)
     m, n = a.shape[-2:]
     wide = m < n
     work = batch_copy(kd.matrix_transpose(a) if wide else a, dtype)
+    rows, k = work.shape[1:]
+    factor = None
+    if rows > PRECONDITION * k and k > 0:
+        factor = geqrf(work)
+        work = kd.asarray(kd.triu(factor[0][:, :k, :]), copy=True)
     w, v = svd_jacobi(work, want_vectors)
     s = kd.sqrt(kd.sum(w * w, axis=-2))
     order = kd.argsort(-s, axis=-1, stable=True)
-    return a, wide, kd.take_along_axis(s, order, axis=-1), _columns(w, order), _columns(v, order)
+    return a, wide, kd.take_along_axis(s, order, axis=-1), _columns(w, order), _columns(v, order), factor
+
+
+def _left_vectors(w: kd.Array, columns: int) -> kd.Array:
+    """The first ``columns`` columns of an orthogonal matrix whose leading ones are ``w``'s normalised (``w``'s
+    columns are orthogonal, sorted by decreasing norm): Q of a QR of ``w``, signs fixed by R's diagonal."""
+    k = w.shape[-1]
+    h, tau = geqrf(kd.asarray(w, copy=True))
+    q = orgqr(h, tau, columns)
+    signs = kd.where(kd.diagonal(h, 0, -2, -1) < 0, -1.0, 1.0).astype(q.dtype)
+    if columns > k:
+        signs = kd.concat([signs, kd.ones((signs.shape[0], columns - k), dtype=q.dtype)], axis=-1)
+    return q * signs[:, None, :]
 
 
 def svd(x, /, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False) -> SVDResult | kd.Array:
@@ -44,16 +68,17 @@ def svd(x, /, full_matrices: bool = True, compute_uv: bool = True, hermitian: bo
     NumPy's ``compute_uv=False`` returns ``S`` alone; ``hermitian`` is accepted and changes nothing."""
     if not compute_uv:
         return svdvals(x)
-    a, wide, s, w, v = _jacobi(x, "svd", True)
+    a, wide, s, w, v, factor = _jacobi(x, "svd", True)
     batch = a.shape[:-2]
-    rows, k = w.shape[-2:]
-    h, tau = geqrf(kd.asarray(w, copy=True))
-    q = orgqr(h, tau, rows if full_matrices else k)
-    signs = kd.where(kd.diagonal(h, 0, -2, -1) < 0, -1.0, 1.0).astype(q.dtype)
-    pad = q.shape[-1] - k
-    if pad:
-        signs = kd.concat([signs, kd.ones((signs.shape[0], pad), dtype=q.dtype)], axis=-1)
-    u = q * signs[:, None, :]
+    k = w.shape[-1]
+    rows = max(a.shape[-2:])
+    if factor is None:
+        u = _left_vectors(w, rows if full_matrices else k)
+    else:  # U = Q_A diag(U_R, I)
+        q = orgqr(factor[0], factor[1], rows if full_matrices else k)
+        u = kd.matmul(q[..., :k], _left_vectors(w, k))
+        if full_matrices and rows > k:
+            u = kd.concat([u, q[..., k:]], axis=-1)
     u, vh = (v, kd.matrix_transpose(u)) if wide else (u, kd.matrix_transpose(v))
     return SVDResult(u.reshape(batch + u.shape[-2:]), s.reshape(batch + (k,)), vh.reshape(batch + vh.shape[-2:]))
 
@@ -66,7 +91,7 @@ def _svd(a: kd.Array, full_matrices: bool) -> SVDResult:
 
 def svdvals(x, /) -> kd.Array:
     """The singular values of each matrix of the stack ``x``, descending."""
-    a, _, s, _, _ = _jacobi(x, "svdvals", False)
+    a, _, s, _, _, _ = _jacobi(x, "svdvals", False)
     return s.reshape(a.shape[:-2] + (min(a.shape[-2:]),))
 
 

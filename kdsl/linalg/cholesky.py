@@ -59,7 +59,10 @@ def potrf(a: kd.Array) -> tuple[kd.Array, kd.Array]:
     kern = K.compiled("potrf", _POTRF, a.dtype.name, wg)
     for k0, k1 in blocks(n, panel_width(n)):
         costs = [K.cdiv(n - k, wg) + K.cdiv((n - k - 1) * (k1 - k - 1), wg) + 2 for k in range(k0, k1)]
-        K.run_steps(kern, (a, info), lambda s0, s1, k0=k0, k1=k1: (n, k0 + s0, k0 + s1, k1, batch), costs, batch)
+        def push(s0: int, s1: int, k0: int = k0, k1: int = k1) -> tuple[int, ...]:
+            return n, k0 + s0, k0 + s1, k1, batch
+
+        K.run_steps(kern, (a, info), push, costs, batch)
         if k1 < n:
             cholesky_update(a, k0, k1)
     return a, info

@@ -153,8 +153,10 @@ def getrf(a: kd.Array) -> tuple[kd.Array, kd.Array, kd.Array]:
     for k0, k1 in blocks(n, width):
         costs = [2 * K.cdiv(n - k, wg) + K.cdiv(n, wg) + K.cdiv((n - k - 1) * (k1 - k - 1), wg) + log_wg
                  for k in range(k0, k1)]
-        K.run_steps(kern, (a, piv, info), lambda s0, s1, k0=k0, k1=k1: (n, k0 + s0, k0 + s1, k1, batch), costs,
-                    batch)
+        def push(s0: int, s1: int, k0: int = k0, k1: int = k1) -> tuple[int, ...]:
+            return n, k0 + s0, k0 + s1, k1, batch
+
+        K.run_steps(kern, (a, piv, info), push, costs, batch)
         if k1 < n:
             lu_update(a, k0, k1)
     return a, piv, info

@@ -1,8 +1,9 @@
 """Householder QR on the GPU: one workgroup per matrix; each step builds the reflector of one column (norm as
 a scaled workgroup reduction, LAPACK's ``dlarfg`` sign convention so results match NumPy's) and applies it to
 the columns on its right, one column per thread. ``Q`` is formed by applying the reflectors to the identity
-in reverse order (LAPACK's ``orgqr``). Long factorisations are split into dispatches within the loop budget; large ones are blocked
-(:mod:`kdsl.linalg.blocked`: panels by this kernel, the rest as block reflectors through kdsl's matmul).
+in reverse order (LAPACK's ``orgqr``). Long factorisations are split into dispatches within the loop budget;
+large ones are blocked (:mod:`kdsl.linalg.blocked`: panels by this kernel, the rest as block reflectors
+through kdsl's matmul).
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -129,8 +130,10 @@ def geqrf(a: kd.Array) -> tuple[kd.Array, kd.Array]:
         cend = n if width >= kk else k1
         costs = [3 * K.cdiv(m - k, wg) + 2 * log_wg + K.cdiv(cend - k - 1, wg) * 2 * (m - k) + 2
                  for k in range(k0, k1)]
-        K.run_steps(kern, (a, tau), lambda s0, s1, k0=k0, cend=cend: (m, n, k0 + s0, k0 + s1, cend, batch),
-                    costs, batch)
+        def push(s0: int, s1: int, k0: int = k0, cend: int = cend) -> tuple[int, ...]:
+            return m, n, k0 + s0, k0 + s1, cend, batch
+
+        K.run_steps(kern, (a, tau), push, costs, batch)
         if cend < n:
             qr_update(a, tau, k0, k1)
     return a, tau

@@ -5,8 +5,8 @@ The columns of ``A`` (of ``A^T`` when it is wide) are rotated until orthogonal: 
 norms of ``W`` are the singular values (to high relative accuracy, as Jacobi methods give). ``U`` comes from
 a Householder QR of ``W`` sorted by decreasing norm: its columns are ``W``'s normalised up to sign (fixed from
 ``R``'s diagonal), and its complete form fills out an orthonormal basis even for a rank-deficient ``A`` (where
-``W`` has zero columns), which ``full_matrices=True`` needs. A tall matrix is first reduced to the ``R`` of its QR (the sweeps then rotate
-short columns), and ``U`` is ``Q`` times the left vectors of ``R``.
+``W`` has zero columns), which ``full_matrices=True`` needs. A tall matrix is first reduced to the ``R`` of its
+QR (the sweeps then rotate short columns), and ``U`` is ``Q`` times the left vectors of ``R``.
 
 Example:
     >>> import kdsl as kd, numpy as np

@@ -1,9 +1,10 @@
 """The blocked (right-looking) form of LU, Cholesky and Householder QR for large matrices: a panel of
 ``BLOCK`` columns is factored by one workgroup per matrix (the unblocked kernels restricted to the panel's
-columns), then the rows to its right are solved with the panel's triangle by many workgroups (``trsm``), and the trailing matrix takes
-the panel's rank-``BLOCK`` update as one matrix product through kdsl's matmul kernel (``update``): most of the
-arithmetic then runs at matmul speed instead of in one workgroup. QR's panels become block reflectors
-``I - V T V^T`` (``larft``), applied to the trailing columns and, to form ``Q``, to the identity by matmuls.
+columns), then the rows to its right are solved with the panel's triangle by many workgroups (``trsm``), and
+the trailing matrix takes the panel's rank-``BLOCK`` update as one matrix product through kdsl's matmul kernel
+(``update``): most of the arithmetic then runs at matmul speed instead of in one workgroup. QR's panels become
+block reflectors ``I - V T V^T`` (``larft``), applied to the trailing columns and, to form ``Q``, to the
+identity by matmuls.
 
 Example:
     >>> blocks(10, 4)

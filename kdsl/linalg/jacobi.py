@@ -6,7 +6,8 @@ round-robin tournament ordering - so the rotations of one round are independent 
 computes them in parallel: first every pair's rotation ``(c, s)``, then the row updates, then the column
 updates (and the accumulated eigenvector / right singular vector matrix). A pair is rotated only while its
 off-diagonal entry is not negligible against its diagonal (``|a_pq| > eps * sqrt(|a_pp a_qq|)``), the
-criterion that gives Jacobi its high relative accuracy; the host repeats sweeps until one rotates nothing.
+criterion that gives Jacobi its high relative accuracy (``sqrt(m) * eps`` for the m-term dot products of
+the one-sided method, as LAPACK's ``dgesvj``); the host repeats sweeps until one rotates nothing.
 
 Example:
     >>> round_pairs(4, 0)
@@ -216,7 +217,7 @@ def svd_jacobi(w: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
     kern = K.compiled("svd_jacobi", _SVD, w.dtype.name, wg)
     cs = kd.zeros((batch, n2), dtype=w.dtype)
     per_round = K.cdiv(n2 // 2, wg) * (m + 2) + K.cdiv(n2 // 2 * rows, wg) + 4
-    eps = _eps(w.dtype)
+    eps = _eps(w.dtype) * max(1.0, m) ** 0.5  # the Gram entries are m-term sums: LAPACK's dgesvj's sqrt(m) eps
     _sweeps(kern, (w, v, cs), lambda r0, r1: (m, n, n2, r0, r1, batch, int(want_vectors), eps), n, per_round,
             batch, "SVD")
     return w, v

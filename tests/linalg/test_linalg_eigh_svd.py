@@ -127,3 +127,16 @@ def test_sweeps_split_over_dispatches(monkeypatch):
     b = a[:, :, :3]
     u, s, vh = kd.linalg.svd(kd.asarray(b))
     _check_svd(b, u.numpy(), s.numpy(), vh.numpy(), "float64", True)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_jacobi_converges_on_rank_deficient_input(dtype):
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((30, 8)).astype(dtype)
+    x[:, 5] = x[:, 1] * 0.3 - x[:, 2] * 0.7  # not exactly dependent in floating point: noise-level values
+    x[:, 6] = x[:, 0] * 1e-3
+    s = kd.linalg.svdvals(kd.asarray(x)).numpy()
+    np.testing.assert_allclose(s, np.linalg.svd(x.astype(np.float64), compute_uv=False), **tol(dtype, 10))
+    v = rng.standard_normal((12, 1)).astype(dtype)
+    w = kd.linalg.eigvalsh(kd.asarray(v @ v.T)).numpy()  # rank 1: eleven eigenvalues at rounding level
+    np.testing.assert_allclose(w, np.linalg.eigvalsh((v @ v.T).astype(np.float64)), **tol(dtype, 10))

@@ -5,7 +5,8 @@
 algorithm: pivot search as a workgroup reduction, row swap, column scaling, rank-1 update of the trailing
 matrix); a matrix whose elimination would run past the loop budget is factored over several dispatches.
 Large matrices are factored in blocks (:mod:`kdsl.linalg.blocked`): panels by that kernel, the trailing
-update by kdsl's matmul. ``getrs`` then solves for the right-hand sides, one workgroup per matrix and column.
+update by kdsl's matmul. ``getrs`` then solves for the right-hand sides: one workgroup per matrix and
+column, or, for many columns of a small matrix (``inv``), one thread per column.
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -138,6 +139,36 @@ void main() {
 """
 
 
+# Many right-hand sides of small matrices (inv): a thread per column does the whole substitution, no barriers;
+# the matrix's entries are read by all threads at once (a broadcast), the columns' side by side (coalesced).
+_GETRS_COLUMNS = """
+layout(set = 0, binding = 0) readonly buffer A_ { REAL a[]; };
+layout(set = 0, binding = 1) readonly buffer P_ { int piv[]; };
+layout(set = 0, binding = 2) buffer X_ { REAL x[]; };
+layout(push_constant) uniform Push { uint n; uint nrhs; uint chunks; uint batch; };
+
+void main() {
+    uint g = batch_index();
+    uint b = g / chunks, c = (g % chunks) * WG + gl_LocalInvocationID.x;
+    if (b >= batch || c >= nrhs) return;
+    uint ab = b * n * n, xb = b * n * nrhs + c;
+    for (uint k = 0u; k < n; ++k) {
+        uint p = uint(piv[b * n + k]);
+        if (p != k) { REAL v = x[xb + k * nrhs]; x[xb + k * nrhs] = x[xb + p * nrhs]; x[xb + p * nrhs] = v; }
+    }
+    for (uint i = 1u; i < n; ++i) {
+        REAL s = x[xb + i * nrhs];
+        for (uint l = 0u; l < i; ++l) s -= a[ab + i * n + l] * x[xb + l * nrhs];
+        x[xb + i * nrhs] = s;
+    }
+    for (uint i = n; i-- > 0u;) {
+        REAL s = x[xb + i * nrhs];
+        for (uint l = i + 1u; l < n; ++l) s -= a[ab + i * n + l] * x[xb + l * nrhs];
+        x[xb + i * nrhs] = s / a[ab + i * n + i];
+    }
+}
+"""
+
 def getrf(a: kd.Array) -> tuple[kd.Array, kd.Array, kd.Array]:
     """Factor the fresh ``(batch, n, n)`` stack ``a`` in place as ``P A = L U``; returns ``(a, piv, info)``:
     LAPACK's 0-based pivot rows and, per matrix, 0 or 1 + the first zero pivot's column."""
@@ -167,6 +198,12 @@ def getrs(lu: kd.Array, piv: kd.Array, rhs: kd.Array) -> kd.Array:
     batch, n, nrhs = rhs.shape
     if rhs.size == 0:
         return rhs
+    if nrhs >= 16 and n * (n + 2) <= K.loop_budget():
+        wg = 32 if nrhs <= 32 else 64
+        chunks = K.cdiv(nrhs, wg)
+        kern = K.compiled("getrs_columns", _GETRS_COLUMNS, rhs.dtype.name, wg)
+        kern(lu, piv, rhs, n, nrhs, chunks, batch, groups=K.groups(batch * chunks))
+        return rhs
     wg = K.workgroup_size(n)
     kern = K.compiled("getrs", _GETRS, rhs.dtype.name, wg)
     costs = [K.cdiv(n - s, wg) + (n if s == 0 else 0) + 2 for s in range(n)] + \
@@ -176,15 +213,15 @@ def getrs(lu: kd.Array, piv: kd.Array, rhs: kd.Array) -> kd.Array:
 
 
 def solve(x1, x2) -> kd.Array:
-    """Solve ``x1 @ x = x2`` for stacks of square matrices ``x1``. ``x2`` is a stack of vectors when it is 1-d
-    (the array API's rule) or has one dimension fewer than ``x1``  with matching leading axes (NumPy's),
-    else a stack of matrices; batch axes broadcast. Raises :class:`LinAlgError` for a singular matrix."""
+    """Solve ``x1 @ x = x2`` for stacks of square matrices ``x1``. ``x2`` is one vector when it is 1-d, else
+    a stack of matrices (the array API's and NumPy 2's rule); batch axes broadcast. Raises
+    :class:`LinAlgError` for a singular matrix."""
     a, b = as_array(x1), as_array(x2)
     check_matrices(a, "solve")
     dtype = working_dtype(a) if working_dtype(b) == working_dtype(a) else kd.result_type(
         working_dtype(a), working_dtype(b))
     n = a.shape[-1]
-    vector = b.ndim == 1 or (b.ndim == a.ndim - 1 and b.shape == a.shape[:-1])
+    vector = b.ndim == 1
     bm = b[..., None] if vector else b
     if bm.shape[-2] != n:
         raise ValueError(f"solve: x2 has {bm.shape[-2]} rows but x1 is {n}x{n}; shapes {a.shape} and {b.shape}")

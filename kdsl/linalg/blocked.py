@@ -111,7 +111,10 @@ def update(a: kd.Array, r0: int, c0: int, product: kd.Array, lower: bool = False
     wg = 256
     kern = K.compiled("subtract_block", _SUBTRACT, a.dtype.name, wg)
     x = min(K.cdiv(h * w, wg), 4096)
-    kern(a, kd.asarray(product, copy=True), m, n, r0, c0, h, w, batch, int(lower), groups=_grid(x, batch))
+    # computed now, so its graph (views of ``a``) is released: a lazy reader of ``a`` still alive when the kernel
+    # binds ``a`` for writing would make the engine search the whole heap for it
+    kd.realize(product)
+    kern(a, product, m, n, r0, c0, h, w, batch, int(lower), groups=_grid(x, batch))
 
 
 def lu_update(a: kd.Array, k0: int, k1: int) -> None:
@@ -123,7 +126,9 @@ def lu_update(a: kd.Array, k0: int, k1: int) -> None:
 def cholesky_update(a: kd.Array, k0: int, k1: int) -> None:
     """After the panel ``k0:k1`` of a Cholesky factorisation (which computed L21 too): A22 -= L21 @ L21^T."""
     l21 = a[:, k1:, k0:k1]
-    update(a, k1, k1, kd.matmul(l21, kd.matrix_transpose(l21)), lower=True)
+    product = kd.matmul(l21, kd.matrix_transpose(l21))
+    del l21  # no view of ``a`` may outlive the product (see update)
+    update(a, k1, k1, product, lower=True)
 
 
 def block_reflector(h: kd.Array, tau: kd.Array, k0: int, k1: int) -> tuple[kd.Array, kd.Array]:
@@ -136,6 +141,7 @@ def block_reflector(h: kd.Array, tau: kd.Array, k0: int, k1: int) -> tuple[kd.Ar
     t = kd.zeros((batch, w, w), dtype=h.dtype)
     kern = K.compiled("larft", _LARFT, h.dtype.name, 64)
     kern(gram, kd.asarray(tau[:, k0:k1], copy=True), t, w, batch, groups=K.groups(batch))
+    kd.realize(v)  # its own buffer: no view of ``h`` outlives this call (see update)
     return v, t
 
 
@@ -143,9 +149,8 @@ def qr_update(h: kd.Array, tau: kd.Array, k0: int, k1: int) -> None:
     """After the panel ``k0:k1`` of a Householder QR: ``A[k0:, k1:] -= V T^T V^T A[k0:, k1:]`` (the panel's
     reflectors applied to the columns on its right, as three matrix products)."""
     v, t = block_reflector(h, tau, k0, k1)
-    rest = h[:, k0:, k1:]
     vt = kd.matrix_transpose(v)
-    update(h, k0, k1, kd.matmul(v, kd.matmul(kd.matrix_transpose(t), kd.matmul(vt, rest))))
+    update(h, k0, k1, kd.matmul(v, kd.matmul(kd.matrix_transpose(t), kd.matmul(vt, h[:, k0:, k1:]))))
 
 
 def orgqr_blocked(h: kd.Array, tau: kd.Array, q: kd.Array, block: int) -> kd.Array:
@@ -154,8 +159,7 @@ def orgqr_blocked(h: kd.Array, tau: kd.Array, q: kd.Array, block: int) -> kd.Arr
     kk = min(h.shape[1], h.shape[2])
     for k0, k1 in reversed(blocks(kk, block)):
         v, t = block_reflector(h, tau, k0, k1)
-        rest = q[:, k0:, k0:]
-        update(q, k0, k0, kd.matmul(v, kd.matmul(t, kd.matmul(kd.matrix_transpose(v), rest))))
+        update(q, k0, k0, kd.matmul(v, kd.matmul(t, kd.matmul(kd.matrix_transpose(v), q[:, k0:, k0:]))))
     return q
 
 

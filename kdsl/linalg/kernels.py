@@ -3,11 +3,11 @@ workgroup per matrix, or per matrix and column), and splitting a factorisation's
 within the device's loop budget.
 
 Every linalg kernel is a ``kd.raw_kernel`` whose source is written over ``REAL`` (``float`` or ``double``) and
-``WG`` (the workgroup size): the complex types will add their own ``REAL``-like scalar and arithmetic macros
-here. Matrices live in global memory (declared ``coherent``), so one workgroup can factor a matrix of any size:
-``memoryBarrierBuffer(); barrier();`` orders the steps of one factorisation, and a long factorisation is cut
-into several dispatches (:func:`step_chunks`) because drivers such as lavapipe stop a shader invocation after
-about 65 535 loop iterations.
+``WG`` (the workgroup size, a power of two; ``LOG_WG`` its log): the complex types will add their own
+``REAL``-like scalar and arithmetic macros here. Matrices live in global memory (declared ``coherent``), so one
+workgroup can factor a matrix of any size: ``memoryBarrierBuffer(); barrier();`` orders the steps of one
+factorisation, and a long factorisation is cut into several dispatches (:func:`step_chunks`) because drivers
+such as lavapipe stop a shader invocation after about 65 535 loop iterations.
 
 Example:
     >>> step_chunks([10, 10, 10, 10], 25)
@@ -26,6 +26,7 @@ _REAL = {"float32": "float", "float64": "double"}
 _HEADER = """#version 450
 #define REAL {real}
 #define WG {wg}u
+#define LOG_WG {log_wg}u
 layout(local_size_x = {wg}) in;
 """
 # a batch index from a 2-D grid of workgroups (workgroup counts per axis are limited, batches are not)
@@ -35,7 +36,7 @@ BATCH_INDEX = "uint batch_index() { return gl_WorkGroupID.x + gl_WorkGroupID.y *
 @cache
 def compiled(name: str, source: str, dtype_name: str, wg: int) -> kd.RawKernel:
     """``source`` (written over REAL and WG) compiled for one real type and workgroup size (cached)."""
-    header = _HEADER.format(real=_REAL[dtype_name], wg=wg)
+    header = _HEADER.format(real=_REAL[dtype_name], wg=wg, log_wg=wg.bit_length() - 1)
     return kd.raw_kernel(header + BATCH_INDEX + source, name=f"linalg.{name}")
 
 

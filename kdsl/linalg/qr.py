@@ -70,13 +70,26 @@ void main() {
         for (uint i = k + 1u + t; i < m; i += WG) a[base + i * n + k] *= scale;
         if (t == 0u) { a[base + k * n + k] = beta; tau[b * kk + k] = tk; }
         memoryBarrierBuffer(); barrier();
-        if (tk != REAL(0)) {
-            for (uint j = k + 1u + t; j < cend; j += WG) {  // the columns of this panel (all when unblocked)
+        // H = I - tau v v^T applied to the columns right of k in this panel (all of them when unblocked): a
+        // thread per column when there are many columns, else the workgroup on one column at a time (tall
+        // panels); the choice is uniform, so the barriers of the second way are safe
+        uint c = cend - k - 1u, r = m - k;
+        bool by_column = ((c + WG - 1u) / WG) * 2u * r <= c * (2u * ((r + WG - 1u) / WG) + LOG_WG + 3u);
+        if (tk != REAL(0) && by_column) {
+            for (uint j = k + 1u + t; j < cend; j += WG) {
                 REAL w = a[base + k * n + j];
                 for (uint i = k + 1u; i < m; ++i) w += a[base + i * n + k] * a[base + i * n + j];
                 w *= tk;
                 a[base + k * n + j] -= w;
                 for (uint i = k + 1u; i < m; ++i) a[base + i * n + j] -= w * a[base + i * n + k];
+            }
+        } else if (tk != REAL(0)) {
+            for (uint j = k + 1u; j < cend; ++j) {
+                REAL part = t == 0u ? a[base + k * n + j] : REAL(0);
+                for (uint i = k + 1u + t; i < m; i += WG) part += a[base + i * n + k] * a[base + i * n + j];
+                REAL w = tk * reduce_sum(part, t);
+                if (t == 0u) a[base + k * n + j] -= w;
+                for (uint i = k + 1u + t; i < m; i += WG) a[base + i * n + j] -= w * a[base + i * n + k];
             }
         }
         memoryBarrierBuffer(); barrier();
@@ -114,6 +127,12 @@ void main() {
 """
 
 
+def _apply_cost(c: int, r: int, wg: int, log_wg: int) -> int:
+    """Loop iterations of applying one reflector to ``c`` columns of ``r`` rows, the cheaper of the kernel's two
+    ways (the kernel makes the same choice)."""
+    return min(K.cdiv(c, wg) * 2 * r, c * (2 * K.cdiv(r, wg) + log_wg + 3))
+
+
 def geqrf(a: kd.Array) -> tuple[kd.Array, kd.Array]:
     """Householder QR of the fresh ``(batch, m, n)`` stack in place: R on and above the diagonal, the
     reflectors' vectors below it; returns ``(a, tau)``."""
@@ -128,7 +147,7 @@ def geqrf(a: kd.Array) -> tuple[kd.Array, kd.Array]:
     width = panel_width(kk)
     for k0, k1 in blocks(kk, width):
         cend = n if width >= kk else k1
-        costs = [3 * K.cdiv(m - k, wg) + 2 * log_wg + K.cdiv(cend - k - 1, wg) * 2 * (m - k) + 2
+        costs = [3 * K.cdiv(m - k, wg) + 2 * log_wg + _apply_cost(cend - k - 1, m - k, wg, log_wg) + 2
                  for k in range(k0, k1)]
         def push(s0: int, s1: int, k0: int = k0, cend: int = cend) -> tuple[int, ...]:
             return m, n, k0 + s0, k0 + s1, cend, batch

@@ -71,6 +71,8 @@ def key_lines(d: dt.DType, v: str, name: str, descending: bool) -> tuple[list[st
         p = f"{name}p"
         flip = " ^ 0x80000000u" if c == "int64_t" else ""
         lines = [f"uint64_t {p} = uint64_t({v});", f"uint {k0} = uint({p} >> 32){flip};", f"uint {k1} = uint({p});"]
+    elif d.kind == "c":  # sort, argsort, unique, median, searchsorted... of complex numbers
+        raise dt.complex_error("sort", d)
     else:
         raise TypeError(f"no sort key for dtype {d.name}")
     names = [k0, k1][:key_words(d)]
@@ -260,7 +262,8 @@ def _render_out(k: SortOut) -> str:
         stride *= k.shape[a]
     line = " + ".join(terms) if terms else "0u"
     r.lines.append(f"uint rec = ({line}) * {k.n_pad}u + uint({idx[k.axis]});")
-    r.lines.append(f"int sj = int(b1.d[rec * {k.words}u + {k.words - 1}u]);")
+    at = f"{k.soa}u + rec" if k.soa else f"rec * {k.words}u + {k.words - 1}u"
+    r.lines.append(f"int sj = int(b1.d[{at}]);")
     if k.want == "values":
         assert k.expr is not None, "SortOut of values needs the sorted expression"
         src = tuple(idx[:k.axis] + ["sj"] + idx[k.axis + 1:])

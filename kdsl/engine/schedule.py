@@ -61,6 +61,7 @@ class Step:
     sources: list = field(default_factory=list)  # (node, kind) each push word group came from (plan cache)
     baked: bool = False  # a scalar was baked into the source: the kernel depends on data (not cacheable)
     template: object = None  # the plan-cache entry this step came from (kdsl.engine.plan)
+    fixed: bool = False  # words set by the graph's structure alone (sort passes): the plan cache keeps them
 
 
 class Lowering:
@@ -191,6 +192,8 @@ def const_words(value: Any, dtype: dt.DType) -> list[int]:
             return [_U32.unpack(_F32.pack(value))[0]]
         except (OverflowError, TypeError, struct.error):  # beyond float32's range: NumPy gives inf
             return [int(np.array(value, np.float32).view(np.uint32))]
+    if dtype.kind == "c":  # (real, imag), each in its words
+        return np.array(value, dtype.np).reshape(1).view(np.uint32).tolist()
     if dtype.itemsize == 8:
         raw = int(np.array(value, dtype.np).view(np.uint64))
         return [raw & 0xFFFFFFFF, raw >> 32]

@@ -1,5 +1,6 @@
 """``kd.optim``: functional optimisers (``sgd``, ``adam``, ``adamw``) over pytrees of kdsl arrays, and
-learning-rate schedules as plain functions. Built on the public ``kdsl`` API only.
+learning-rate schedules as plain functions. Built on the public ``kdsl`` API only (pytrees: ``kd.tree_map`` and
+friends).
 
     state = opt.init(params)
     params, state = opt.update(grads, state, params)   # lazy: fuses with the step that made the grads
@@ -21,7 +22,6 @@ from kdsl.optim.adam import adam, adamw
 from kdsl.optim.optimizer import Optimizer, realize
 from kdsl.optim.schedules import constant, cosine_decay, linear_warmup, step_decay
 from kdsl.optim.sgd import sgd
-from kdsl.optim.tree import tree_flatten, tree_leaves, tree_map, tree_unflatten
 
 __all__ = ["Optimizer", "sgd", "adam", "adamw", "realize", "constant", "step_decay", "cosine_decay",
-           "linear_warmup", "tree_map", "tree_leaves", "tree_flatten", "tree_unflatten"]
+           "linear_warmup"]

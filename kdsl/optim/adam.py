@@ -20,7 +20,6 @@ from typing import Any
 
 import kdsl as kd
 from kdsl.optim.optimizer import Optimizer, Schedule, check_grads, learning_rate, step_counter
-from kdsl.optim.tree import tree_flatten, tree_unflatten
 
 __all__ = ["adam", "adamw"]
 
@@ -40,19 +39,19 @@ def _adam(lr: float | Schedule, betas: tuple[float, float], eps: float, weight_d
     b1, b2 = betas
 
     def init(params: Any) -> dict:
-        leaves, structure = tree_flatten(params)
+        leaves, structure = kd.tree_flatten(params)
         device = leaves[0].device if leaves else None
         return {"step": step_counter(device),
-                "exp_avg": tree_unflatten(structure, [kd.zeros_like(p) for p in leaves]),
-                "exp_avg_sq": tree_unflatten(structure, [kd.zeros_like(p) for p in leaves])}
+                "exp_avg": kd.tree_unflatten(structure, [kd.zeros_like(p) for p in leaves]),
+                "exp_avg_sq": kd.tree_unflatten(structure, [kd.zeros_like(p) for p in leaves])}
 
     def update(grads: Any, state: dict, params: Any) -> tuple[Any, dict]:
         check_grads(grads, params)
         step = state["step"]
         rate = learning_rate(lr, step)
         corrections: dict = {}  # per parameter dtype: the bias corrections 1 - b**t, on the device
-        ps, structure = tree_flatten(params)
-        gs, ms, vs = (tree_flatten(x)[0] for x in (grads, state["exp_avg"], state["exp_avg_sq"]))
+        ps, structure = kd.tree_flatten(params)
+        gs, ms, vs = (kd.tree_flatten(x)[0] for x in (grads, state["exp_avg"], state["exp_avg_sq"]))
         new_p, new_m, new_v = [], [], []
         for g, m, v, p in zip(gs, ms, vs, ps, strict=True):
             if weight_decay and decoupled:
@@ -67,8 +66,9 @@ def _adam(lr: float | Schedule, betas: tuple[float, float], eps: float, weight_d
             new_p.append((p - rate * (m / c1) / (kd.sqrt(v / c2) + eps)).astype(p.dtype))
             new_m.append(m)
             new_v.append(v)
-        return tree_unflatten(structure, new_p), {"step": step + 1, "exp_avg": tree_unflatten(structure, new_m),
-                                                  "exp_avg_sq": tree_unflatten(structure, new_v)}
+        new_state = {"step": step + 1, "exp_avg": kd.tree_unflatten(structure, new_m),
+                     "exp_avg_sq": kd.tree_unflatten(structure, new_v)}
+        return kd.tree_unflatten(structure, new_p), new_state
 
     return Optimizer(init, update)
 

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import kdsl as kd
-from kdsl.optim.tree import tree_leaves, tree_map
 
 __all__ = ["Optimizer", "Schedule", "learning_rate", "realize", "check_grads"]
 
@@ -43,7 +42,7 @@ def check_grads(grads: Any, params: Any) -> None:
         if tuple(getattr(g, "shape", ())) != tuple(getattr(p, "shape", ())):
             raise ValueError(f"a gradient of shape {getattr(g, 'shape', ())} for a parameter of shape "
                              f"{getattr(p, 'shape', ())}: grads must mirror params")
-    tree_map(check, grads, params)
+    kd.tree_map(check, grads, params)
 
 
 def step_counter(device: Any = None) -> kd.Array:
@@ -59,4 +58,4 @@ def realize(*trees: Any) -> None:
     >>> params["w"].tolist()
     [3.0, 3.0]
     """
-    kd.realize(*[leaf for leaf in tree_leaves(list(trees)) if isinstance(leaf, kd.Array)])
+    kd.realize(*[leaf for leaf in kd.tree_leaves(list(trees)) if isinstance(leaf, kd.Array)])

@@ -20,7 +20,6 @@ from typing import Any
 
 import kdsl as kd
 from kdsl.optim.optimizer import Optimizer, Schedule, check_grads, learning_rate, step_counter
-from kdsl.optim.tree import tree_flatten, tree_unflatten
 
 __all__ = ["sgd"]
 
@@ -37,18 +36,18 @@ def sgd(lr: float | Schedule = 1e-3, momentum: float = 0.0, dampening: float = 0
         learning_rate(lr, None)  # validate a constant rate now, not at the first update
 
     def init(params: Any) -> dict:
-        leaves, structure = tree_flatten(params)
+        leaves, structure = kd.tree_flatten(params)
         device = leaves[0].device if leaves else None
-        bufs = tree_unflatten(structure, [kd.zeros_like(p) for p in leaves]) if momentum else None
+        bufs = kd.tree_unflatten(structure, [kd.zeros_like(p) for p in leaves]) if momentum else None
         return {"step": step_counter(device), "momentum": bufs}
 
     def update(grads: Any, state: dict, params: Any) -> tuple[Any, dict]:
         check_grads(grads, params)
         step = state["step"]
         rate = learning_rate(lr, step)
-        ps, structure = tree_flatten(params)
-        gs = tree_flatten(grads)[0]
-        bufs = tree_flatten(state["momentum"])[0] if momentum else [None] * len(ps)
+        ps, structure = kd.tree_flatten(params)
+        gs = kd.tree_flatten(grads)[0]
+        bufs = kd.tree_flatten(state["momentum"])[0] if momentum else [None] * len(ps)
         new_ps, new_bufs = [], []
         for g, buf, p in zip(gs, bufs, ps, strict=True):
             if weight_decay:
@@ -59,7 +58,7 @@ def sgd(lr: float | Schedule = 1e-3, momentum: float = 0.0, dampening: float = 0
                 g = g + momentum * buf if nesterov else buf
             new_ps.append((p - rate * g).astype(p.dtype))
             new_bufs.append(buf)
-        new_state = {"step": step + 1, "momentum": tree_unflatten(structure, new_bufs) if momentum else None}
-        return tree_unflatten(structure, new_ps), new_state
+        new_state = {"step": step + 1, "momentum": kd.tree_unflatten(structure, new_bufs) if momentum else None}
+        return kd.tree_unflatten(structure, new_ps), new_state
 
     return Optimizer(init, update)

@@ -96,12 +96,3 @@ def test_bad_arguments_and_mismatched_trees():
         opt.update({"v": kd.ones(2)}, opt.init(params), params)
     with pytest.raises(ValueError, match="grads must mirror params"):
         opt.update({"w": kd.ones(3)}, opt.init(params), params)
-
-
-def test_tree_helpers():
-    tree = {"a": [1, None, (2, 3)], "b": 4}
-    leaves, structure = kd.optim.tree_flatten(tree)
-    assert leaves == [1, 2, 3, 4]
-    assert kd.optim.tree_unflatten(structure, [5, 6, 7, 8]) == {"a": [5, None, (6, 7)], "b": 8}
-    with pytest.raises(ValueError, match="more leaves"):
-        kd.optim.tree_unflatten(structure, [1, 2, 3, 4, 5])

@@ -137,6 +137,13 @@ class Device:
         # more than 64 arrays gains nothing from one launch, so 64 at most.
         self.max_buffers = max(4, min(int(info.get("max_per_stage_storage_buffers", 4)),
                                       int(info.get("max_descriptor_set_storage_buffers", 4)), 64))
+        # Cooperative-matrix (tensor-core) matmul: the fragment shapes the device reports, if it has the feature
+        # (kdsl.codegen.coopmat picks one per kernel); KDSL_COOPMAT=0 turns it off. Empty on lavapipe.
+        off = os.environ.get("KDSL_COOPMAT", "1").strip() == "0"
+        self.coopmat_shapes: tuple[dict, ...] = () if off or "cooperative_matrix" not in self.features else \
+            tuple(info.get("cooperative_matrix_shapes", ()))
+        self.subgroup_size = int(info.get("subgroup_size", 0))
+        self.max_shared_memory = int(info.get("max_shared_memory_size", 16384))
         # Loop iterations one invocation may run, all loops together: lavapipe stops an invocation after ~65 535
         # (llvmpipe's loop limiter) and GPU drivers may have watchdogs, so every device gets the safe value.
         self.loop_budget = 60000
@@ -153,7 +160,7 @@ class Device:
     def policy(self) -> tuple[int | bool, ...]:
         """The per-device choices a kernel plan depends on (part of every plan-cache key)."""
         return (self.index, self.max_groups, self.thread_outputs, self.partials, self.vector_width,
-                self.matmul_tiles, self.max_push_words, self.max_buffers, self.loop_budget)
+                self.matmul_tiles, self.max_push_words, self.max_buffers, self.loop_budget, bool(self.coopmat_shapes))
 
     def supports(self, dtype: Any) -> bool:
         d = dt.as_dtype(dtype)

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.codegen import glsl, matmul, reduce, vector
+from kdsl.codegen import coopmat, glsl, matmul, reduce, vector
 from kdsl.codegen.loops import expr_loops
 from kdsl.device import Device
 from kdsl.ir import expr as ir
@@ -501,9 +501,12 @@ def _lower_matmul(node: Node, keep: set[int], dev: Device) -> list[Step]:
     low = Lowering(keep, dev.max_push_words)
     a, b = (low.expr(s) for s in node.srcs)
     batch, m, k = node.srcs[0].shape
-    kernel = Matmul(batch, m, node.shape[2], k, node.dtype, a, b, 0, dev.matmul_tiles)
+    n = node.shape[2]
+    coop = coopmat.choose(dev.coopmat_shapes, a.dtype, b.dtype, dev.subgroup_size, dev.features,
+                          dev.max_shared_memory) if dev.matmul_tiles else None
+    kernel = Matmul(batch, m, n, k, node.dtype, a, b, 0, dev.matmul_tiles, coop=coop or ())
     budget = dev.loop_budget
-    cost = 1 + 4 * (expr_loops(a, (batch, m, k)) + expr_loops(b, (batch, k, node.shape[2])))  # per k step
+    cost = 1 + 4 * (expr_loops(a, (batch, m, k)) + expr_loops(b, (batch, k, n)))  # per k step
 
     def trips(s: int) -> int:  # one invocation's loop iterations with s chunks
         return matmul.trips(kernel._replace(splits=s)) * cost * -(-(batch * s) // MAX_GROUPS)
@@ -511,6 +514,7 @@ def _lower_matmul(node: Node, keep: set[int], dev: Device) -> list[Step]:
     splits = 1
     while trips(splits) > budget // 2 and splits < max(k, 1):
         splits *= 2
+    splits = max(splits, _fill_splits(kernel, dev))
     kernel = kernel._replace(splits=splits)
     if not kernel.tiled:
         kernel = kernel._replace(groups=elementwise_groups(max(batch * splits * -(-m // 4) * -(-kernel.n // 4), 1),
@@ -521,6 +525,32 @@ def _lower_matmul(node: Node, keep: set[int], dev: Device) -> list[Step]:
     steps = [low.step(kernel, part)]
     return steps + _reduce_steps("sum", part.shape, (0,), node.dtype,
                                  lambda lw: lw.load(part, View.contiguous(part.shape)), node, keep, dev)
+
+
+SPLIT_K_GROUPS = 256  # split-K: a GPU matmul with fewer output tiles than this cuts k until it has about this many
+SPLIT_K_MIN = 1024  # ... keeping each k chunk at least this long (the partial products cost a pass of their own)
+
+
+def _fill_splits(kernel: Matmul, dev: Device) -> int:
+    """k chunks that give a GPU matmul with a small output and a long k axis enough workgroups (``X.T @ G``,
+    64 x 10 from 10**6 rows, has one output tile: without splits one workgroup walks all the rows).
+    CPU drivers (``matmul_tiles`` off) run few workgroups anyway and get none.
+
+    >>> from kdsl.ir.kernels import Matmul
+    >>> class D: matmul_tiles = True
+    >>> _fill_splits(Matmul(1, 64, 10, 10**6, None, None, None, 0), D())
+    256
+    >>> _fill_splits(Matmul(1, 4096, 4096, 4096, None, None, None, 0), D())
+    1
+    """
+    if not dev.matmul_tiles:
+        return 1
+    launch = matmul.launch(kernel)
+    tiles = launch[0] * launch[1] * kernel.batch
+    splits = 1
+    while tiles * splits * 2 <= SPLIT_K_GROUPS and kernel.k // (splits * 2) >= SPLIT_K_MIN:
+        splits *= 2
+    return splits
 
 
 def _lower_scan(shape: tuple[int, ...], axis: int, dtype: dt.DType, source: Source, out: Node, keep: set[int],

@@ -143,6 +143,10 @@ class Device:
         self.coopmat_shapes: tuple[dict, ...] = () if off or "cooperative_matrix" not in self.features else \
             tuple(info.get("cooperative_matrix_shapes", ()))
         self.subgroup_size = int(info.get("subgroup_size", 0))
+        # CPU drivers: the subgroup-broadcast matmul (kdsl.codegen.matmul_cpu) with subgroups of this many lanes
+        # (0: the 4x4 block kernel); it needs subgroupBroadcast (the ballot feature). KDSL_CPU_MATMUL=0: off.
+        self.matmul_lanes = self.subgroup_size if cpu and "subgroup_ballot" in self.features and \
+            os.environ.get("KDSL_CPU_MATMUL", "1").strip() != "0" else 0
         self.max_shared_memory = int(info.get("max_shared_memory_size", 16384))
         # Loop iterations one invocation may run, all loops together: lavapipe stops an invocation after ~65 535
         # (llvmpipe's loop limiter) and GPU drivers may have watchdogs, so every device gets the safe value.
@@ -160,7 +164,8 @@ class Device:
     def policy(self) -> tuple[int | bool, ...]:
         """The per-device choices a kernel plan depends on (part of every plan-cache key)."""
         return (self.index, self.max_groups, self.thread_outputs, self.partials, self.vector_width,
-                self.matmul_tiles, self.max_push_words, self.max_buffers, self.loop_budget, bool(self.coopmat_shapes))
+                self.matmul_tiles, self.max_push_words, self.max_buffers, self.loop_budget, bool(self.coopmat_shapes),
+                self.matmul_lanes)
 
     def supports(self, dtype: Any) -> bool:
         d = dt.as_dtype(dtype)

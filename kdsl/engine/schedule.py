@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.codegen import coopmat, glsl, matmul, reduce, vector
+from kdsl.codegen import coopmat, glsl, matmul, matmul_cpu, reduce, vector
 from kdsl.codegen.loops import expr_loops
 from kdsl.device import Device
 from kdsl.ir import expr as ir
@@ -504,9 +504,15 @@ def _lower_matmul(node: Node, keep: set[int], dev: Device) -> list[Step]:
     n = node.shape[2]
     coop = coopmat.choose(dev.coopmat_shapes, a.dtype, b.dtype, dev.subgroup_size, dev.features,
                           dev.max_shared_memory) if dev.matmul_tiles else None
-    kernel = Matmul(batch, m, n, k, node.dtype, a, b, 0, dev.matmul_tiles, coop=coop or ())
+    lanes = dev.matmul_lanes if not dev.matmul_tiles and min(m, n, k) > 0 and \
+        matmul_cpu.eligible(a.dtype, b.dtype, dev.matmul_lanes, batch * m * n * k) else 0
+    kernel = Matmul(batch, m, n, k, node.dtype, a, b, 0, dev.matmul_tiles, coop=coop or (), lanes=lanes)
     budget = dev.loop_budget
-    cost = 1 + 4 * (expr_loops(a, (batch, m, k)) + expr_loops(b, (batch, k, n)))  # per k step
+    la, lb = expr_loops(a, (batch, m, k)), expr_loops(b, (batch, k, n))
+    cost = 1 + 4 * (la + lb)  # per k step: four elements of each operand
+    if lanes:
+        rows, cols, _ = matmul_cpu.geometry(kernel)
+        cost = 1 + rows // lanes * la + cols * lb
 
     def trips(s: int) -> int:  # one invocation's loop iterations with s chunks
         return matmul.trips(kernel._replace(splits=s)) * cost * -(-(batch * s) // MAX_GROUPS)
@@ -516,7 +522,9 @@ def _lower_matmul(node: Node, keep: set[int], dev: Device) -> list[Step]:
         splits *= 2
     splits = max(splits, _fill_splits(kernel, dev))
     kernel = kernel._replace(splits=splits)
-    if not kernel.tiled:
+    if kernel.lanes:  # the workgroups' grid-stride turns times one tile's trips stay in budget
+        kernel = kernel._replace(groups=matmul_cpu.groups(kernel, budget, trips(splits)))
+    elif not kernel.tiled:
         kernel = kernel._replace(groups=elementwise_groups(max(batch * splits * -(-m // 4) * -(-kernel.n // 4), 1),
                                                            512, budget, trips(splits)))
     if splits == 1:

@@ -78,6 +78,8 @@ class Matmul(NamedTuple):
     # (M, N, K, subgroup size): a cooperative-matrix kernel with fragments of that shape (kdsl.codegen.coopmat);
     # () = the scalar kernels. Same bindings, push words and output layout either way (a fallback swaps it).
     coop: tuple[int, ...] = ()
+    # > 0: the CPU-driver kernel (kdsl.codegen.matmul_cpu) for subgroups of this many lanes (tiled is False)
+    lanes: int = 0
 
 
 class Scan(NamedTuple):

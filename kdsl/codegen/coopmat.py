@@ -124,8 +124,8 @@ def _loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str
     """(register declarations, statements filling them from k slice ``kn``, statements storing them to shared)."""
     decl, fill, store = [], [], []
     zero = "float16_t(0.0)"
-    for name, e, shape, rows, cols, per in (("ra", k.a, (k.batch, k.m, k.k), g.bm, g.bk, g.bm * g.bk // LOCAL),
-                                            ("rb", k.b, (k.batch, k.k, k.n), g.bk, g.bn, g.bk * g.bn // LOCAL)):
+    for name, e, shape, cols, per in (("ra", k.a, (k.batch, k.m, k.k), g.bk, g.bm * g.bk // LOCAL),
+                                      ("rb", k.b, (k.batch, k.k, k.n), g.bn, g.bk * g.bn // LOCAL)):
         for q in range(per):
             reg = f"{name}{q}"
             r = ExprRenderer(buffers, prefix=f"{reg}_")

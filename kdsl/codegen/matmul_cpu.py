@@ -88,7 +88,8 @@ def render(k: Matmul, kc: int) -> str:
     ra = ExprRenderer(buffers, prefix="va")
     av = [ra.value(k.a, (k.batch, k.m, k.k), ("bz", f"mi{q}", "kk")) for q in range(r // s)]
     bv = [ra.value(k.b, (k.batch, k.k, k.n), ("bz", "kk", f"ni{j}")) for j in range(c)]
-    step = [*ra.lines, *[f"{ct} a{q} = {v};" for q, v in enumerate(av)], *[f"{ct} b{j} = {v};" for j, v in enumerate(bv)]]
+    step = [*ra.lines, *[f"{ct} a{q} = {v};" for q, v in enumerate(av)],
+            *[f"{ct} b{j} = {v};" for j, v in enumerate(bv)]]
     for i in range(r):
         step.append(f"{ct} x{i} = subgroupBroadcast(a{i // s}, {i % s}u); "
                     + " ".join(f"acc{i}_{j} += x{i} * b{j};" for j in range(c)))

@@ -81,6 +81,7 @@ class Program:
                       "scalar matmul kernel instead (set KDSL_COOPMAT=0 to skip the attempt)", RuntimeWarning,
                       stacklevel=4)
         self.device.coopmat_shapes = ()
+        assert isinstance(self.kernel, Matmul)  # only a coopmat matmul falls back
         scalar = self.kernel._replace(coop=())
         self.source = matmul.render(scalar)
         self.spirv = compile_source(self.source)

@@ -393,7 +393,7 @@ def _reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cos
     inner_kept = bool(shape) and (len(shape) - 1) not in axes and shape[-1] > 1
     if r <= 32 or (inner_kept and o >= 1024) or o >= dev.thread_outputs:
         mode, splits = "thread", 1
-    elif o < 64 and r >= 1 << 16:
+    elif o < 1024 and r >= 1 << 16:  # tall-skinny (X.T @ dz: 64 outputs of 10**6): split to fill the device
         if dev.partials:  # strided partial results, one per invocation (no barriers: CPU drivers)
             mode, splits = "thread", max(LOCAL, min(dev.partials // o, r // 64) // LOCAL * LOCAL)
         else:  # a workgroup tree per contiguous chunk (GPUs)

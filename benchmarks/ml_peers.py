@@ -66,7 +66,8 @@ def torch_peers(compiled: bool) -> list[Peer]:
     def get(r: Any) -> np.ndarray:
         return r.detach().float().cpu().numpy() if r.dtype == torch.float16 else r.detach().cpu().numpy()
 
-    peers = [Peer("torch", lambda a: torch.from_numpy(np.ascontiguousarray(a)).to(dev), sync, get, torch)]
+    # (a.copy(): np.ascontiguousarray turns a 0-d array into shape (1,))
+    peers = [Peer("torch", lambda a: torch.from_numpy(a.copy(order="C")).to(dev), sync, get, torch)]
     if compiled:
         peers.append(Peer("torch.compile", peers[0].put, sync, get, torch, torch.compile))
     return peers

@@ -110,6 +110,9 @@ def logreg_step(xp: Any, x: Any, y: Any, w: Any, b: Any) -> tuple[Any, Any]:
 
 def softmax_rows(xp: Any, x: Any) -> Any:
     """``scipy.special.softmax(x, axis=1)``: the row max subtracted first, as every framework does."""
+    if getattr(xp, "__name__", "") == "torch":  # torch's max(axis) returns (values, indices)
+        e = xp.exp(x - x.amax(dim=1, keepdim=True))
+        return e / e.sum(dim=1, keepdim=True)
     e = xp.exp(x - x.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True)
 

@@ -14,7 +14,7 @@ import weakref
 
 from . import instance as instances  # queue_families read through the module: tests replace it
 from . import lifetime
-from .instance import COOPMAT_EXTENSION, FeatureChain, Instance, device_extensions, device_info
+from .instance import COOPMAT_EXTENSION, FeatureChain, Instance, coopmat_usable, device_extensions, device_info
 from .pipeline import PipelineCache
 from .vk import check, cstrings, ffi, lib, new, track, vulkan
 
@@ -261,7 +261,7 @@ def _choose_families(physical, family_indices: list[int]) -> list[int]:
 def _choose_extensions(available: set[str], desired: list[str]) -> list[str]:
     import warnings
 
-    chosen = [e for e in _OPTIONAL_EXTENSIONS if e in available]
+    chosen = [e for e in _OPTIONAL_EXTENSIONS if e in available and (e != COOPMAT_EXTENSION or coopmat_usable())]
     for ext in desired:
         if ext in available:
             chosen.append(ext)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import threading
+import warnings
 
 from . import validation
 from .lifetime import after_fork_in_child
@@ -62,6 +63,25 @@ def available_layers() -> set[str]:
     return {cstr(p.layerName) for p in enumerate_(lib.vkEnumerateInstanceLayerProperties, "VkLayerProperties")}
 
 
+_COOPMAT_LAYER_MIN = (1 << 22) | (3 << 12) | 255  # VK_KHR_cooperative_matrix arrived in Vulkan 1.3.255
+_coopmat_ok: bool | None = None
+
+
+def coopmat_usable() -> bool:
+    """False when a layer kdsl enables (the validation layer, with ``KDSL_VALIDATION=1``) predates
+    ``VK_KHR_cooperative_matrix``: it would report the extension's structs as errors, so kdsl then neither
+    queries nor enables cooperative matrices (the scalar matmul runs)."""
+    global _coopmat_ok
+    if _coopmat_ok is None:
+        layers = {cstr(p.layerName): int(p.specVersion)
+                  for p in enumerate_(lib.vkEnumerateInstanceLayerProperties, "VkLayerProperties")}
+        with warnings.catch_warnings():  # a missing layer is warned about once, by Instance
+            warnings.simplefilter("ignore")
+            wanted = validation.requested_layers(set(layers))
+        _coopmat_ok = all(layers[name] >= _COOPMAT_LAYER_MIN for name in wanted)
+    return _coopmat_ok
+
+
 def available_instance_extensions() -> set[str]:
     return {cstr(p.extensionName) for p in
             enumerate_(lib.vkEnumerateInstanceExtensionProperties, "VkExtensionProperties", ffi.NULL)}
@@ -106,7 +126,7 @@ class FeatureChain:
     def query(cls, physical, extensions: set[str] | list[str] | None = None) -> FeatureChain:
         """What the device supports, with the structs of ``extensions`` (default: every one it has)."""
         exts = device_extensions(physical) if extensions is None else set(extensions)
-        chain = cls("VK_EXT_shader_atomic_float" in exts, COOPMAT_EXTENSION in exts)
+        chain = cls("VK_EXT_shader_atomic_float" in exts, COOPMAT_EXTENSION in exts and coopmat_usable())
         lib.vkGetPhysicalDeviceFeatures2(physical, chain.root)
         return chain
 
@@ -153,7 +173,7 @@ def cooperative_matrix_shapes(instance, physical) -> list[dict]:
     """The (M, N, K, types, scope) shapes ``vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR`` reports, as
     dicts ``{"m", "n", "k", "a", "b", "c", "result", "saturating", "scope"}`` with dtype names (unknown
     component types keep their number); [] when the device or the loader lacks the extension."""
-    if instance is None or COOPMAT_EXTENSION not in device_extensions(physical):
+    if instance is None or COOPMAT_EXTENSION not in device_extensions(physical) or not coopmat_usable():
         return []
     raw = lib.vkGetInstanceProcAddr(instance, b"vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR")
     if raw == ffi.NULL:

@@ -152,3 +152,22 @@ def test_pipeline_failure_falls_back_to_the_scalar_kernel(fake_coopmat, monkeypa
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         (kd.asarray(x) @ kd.asarray(y) + 1).numpy()
+
+
+@pytest.mark.skipif(not kd.device().coopmat_shapes, reason="runs on a GPU with VK_KHR_cooperative_matrix (and, "
+                    "under KDSL_VALIDATION=1, a validation layer of Vulkan 1.3.255 or later)")
+@pytest.mark.parametrize("shape", [(1, 1, 1), (200, 72, 100), (129, 1000, 257), (3, 40, 50, 60)])
+def test_on_the_device(shape):
+    """The real thing, where the device has it: float16 and float32 outputs, batches, fused operands."""
+    rng = np.random.default_rng(0)
+    *batch, m, k, n = shape
+    a = rng.uniform(-1, 1, (*batch, m, k)).astype(np.float16)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+    x = kd.asarray(a) @ kd.asarray(b)
+    if min(m, n) > 8:
+        assert all(kern.coop for kern in _matmuls(x))
+    ref = a.astype(np.float32) @ b.astype(np.float32)
+    np.testing.assert_allclose(x.numpy().astype(np.float32), ref, rtol=1e-2, atol=2e-2 * max(1, k ** 0.5 / 4))
+    y = (kd.exp(kd.asarray(a) * 0.5) @ kd.asarray(b)).astype(kd.float32) + 1
+    ref = (np.exp(a * np.float16(0.5)).astype(np.float32) @ b.astype(np.float32)) + 1
+    np.testing.assert_allclose(y.numpy(), ref, rtol=1e-2, atol=5e-2 * max(1, k ** 0.5 / 4))

@@ -17,6 +17,8 @@ from kdsl.device import Device, device, devices
 from kdsl.dtype import (
     DType,
     bool_,
+    complex64,
+    complex128,
     float16,
     float32,
     float64,
@@ -300,6 +302,23 @@ from kdsl.frontend.array.cumulative import (  # noqa: E402  (kept beside its __a
 from kdsl.frontend.array.reductions import cumprod  # noqa: E402
 
 __all__ += ["cumprod", "cumulative_prod", "cumulative_sum", "nancumprod", "nancumsum"]  # scans (issue 9)
+
+from kdsl.frontend.array.complex_math import (  # noqa: E402  (kept beside its __all__ line: append-only)
+    angle,
+    complex_from_parts,
+    conj,
+    conjugate,
+    imag,
+    iscomplex,
+    iscomplexobj,
+    isreal,
+    isrealobj,
+    real,
+    vdot,
+)
+
+__all__ += ["complex64", "complex128", "angle", "complex_from_parts", "conj", "conjugate", "imag", "iscomplex",
+            "iscomplexobj", "isreal", "isrealobj", "real", "vdot"]  # complex numbers (docs/complex.md)
 
 
 def __getattr__(name: str):

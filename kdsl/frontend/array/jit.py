@@ -112,7 +112,7 @@ def _signature(args: tuple) -> tuple:
     for a in args:
         if isinstance(a, Array):
             key.append((a.shape, a.dtype, a.device.index))
-        elif isinstance(a, (bool, int, float, str, type(None))):
+        elif isinstance(a, (bool, int, float, complex, str, type(None))):
             key.append((type(a), a))
         else:
             raise TypeError(f"kd.jit arguments must be Arrays or Python scalars, got {type(a).__name__}")

@@ -7,7 +7,6 @@ Example:
 
 from __future__ import annotations
 
-_COMPLEX = "kdsl has no complex dtypes yet (issue 10)"
 _DYNAMIC = ("not implemented yet (issue 9); kd.flatnonzero exists: nz = kd.flatnonzero(a) and "
             "a[int(nz[0]):int(nz[-1]) + 1] trims a 1-D array")
 _HINTS: dict[str, str] = {
@@ -33,9 +32,9 @@ _HINTS: dict[str, str] = {
     "savetxt": "use np.savetxt(path, a.numpy())",
     "loadtxt": "use kd.asarray(np.loadtxt(path))",
 }
-for _name in ("complex64", "complex128", "complex_", "conj", "conjugate", "real", "imag", "angle", "iscomplex",
-              "iscomplexobj", "isreal", "isrealobj"):
-    _HINTS[_name] = _COMPLEX
+_HINTS["complex_"] = "use kd.complex64 (kdsl's default complex) or kd.complex128"
+_HINTS["cdouble"] = "use kd.complex128"
+_HINTS["csingle"] = "use kd.complex64"
 for _name in ("trim_zeros",):
     _HINTS[_name] = f"kd.{_name} is {_DYNAMIC}"
 

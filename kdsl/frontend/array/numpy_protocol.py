@@ -61,7 +61,7 @@ def _with_out(result: Any, out: Any) -> Any:
 
 def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any:
     """``ufunc.method(*inputs, **kwargs)`` computed by kdsl (see the module docstring)."""
-    if not all(isinstance(x, (Array, np.ndarray, np.generic, bool, int, float)) for x in inputs):
+    if not all(isinstance(x, (Array, np.ndarray, np.generic, bool, int, float, complex)) for x in inputs):
         return NotImplemented
     kd = _kdsl()
     out = kwargs.pop("out", None)
@@ -74,7 +74,7 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
         if kwargs:
             raise TypeError(f"np.{name} on kdsl arrays does not take {sorted(kwargs)}")
         if dtype is not None:
-            inputs = tuple(kd.asarray(x).astype(dtype) if not isinstance(x, (bool, int, float)) else x
+            inputs = tuple(kd.asarray(x).astype(dtype) if not isinstance(x, (bool, int, float, complex)) else x
                            for x in inputs)
         return _with_out(fn(*inputs), out)
     table = _REDUCE if method == "reduce" else _ACCUMULATE if method == "accumulate" else {}

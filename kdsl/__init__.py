@@ -319,6 +319,9 @@ from kdsl.frontend.array.complex_math import (  # noqa: E402  (kept beside its _
 
 __all__ += ["complex64", "complex128", "angle", "complex_from_parts", "conj", "conjugate", "imag", "iscomplex",
             "iscomplexobj", "isreal", "isrealobj", "real", "vdot"]  # complex numbers (docs/complex.md)
+from kdsl import linalg  # noqa: E402  (kd.linalg is built on the public API above, so it comes last)
+
+__all__ += ["linalg"]  # kdsl/linalg/ (issue 11)
 
 
 def __getattr__(name: str):

@@ -20,6 +20,7 @@ ALLOWED = {
     "kdsl.frontend.kernels": {"kdsl.codegen", "kdsl.runtime", "kdsl.engine", "kdsl.device", "kdsl.dtype"},
     "kdsl.frontend.lang": {"kdsl", "kdsl.dtype"},  # the public API only (``import kdsl``, ``kd.dtype``)
     "kdsl.dask": {"kdsl", "kdsl.dtype"},  # the public API only, like kdsl.frontend.lang
+    "kdsl.linalg": {"kdsl", "kdsl.dtype"},  # the public API only: its kernels are kd.raw_kernel GLSL
 }
 
 

@@ -11,8 +11,6 @@ _DYNAMIC = ("not implemented yet (issue 9); kd.flatnonzero exists: nz = kd.flatn
             "a[int(nz[0]):int(nz[-1]) + 1] trims a 1-D array")
 _HINTS: dict[str, str] = {
     "fft": "kd.fft is not implemented yet (issue 11)",
-    "linalg": "kd.linalg is not implemented yet (issue 11); kd.matmul, kd.dot, kd.outer, kd.tensordot, "
-              "kd.vecdot and kd.trace exist",
     "convolve": "kd.convolve is not implemented yet",
     "correlate": "kd.correlate is not implemented yet",
     "interp": "kd.interp is not implemented yet (it needs searchsorted)",

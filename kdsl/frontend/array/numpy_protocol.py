@@ -24,9 +24,6 @@ from kdsl.frontend.array.array import Array
 _REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
            "logical_or": "any"}
 _ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
-# numpy.linalg functions that mean the same as kdsl's function of that name (np.linalg.diagonal and
-# np.linalg.trace take the last two axes, kd.diagonal/kd.trace NumPy's first two: not listed).
-_LINALG = {"matmul", "outer", "tensordot", "vecdot", "matrix_transpose"}
 # Creation functions whose ``order=`` / ``subok=`` only choose a memory layout or subclass: a kdsl array has one
 # layout and no subclasses, so they are dropped (Dask makes its meta arrays with ``np.ones(..., like=a)`` etc.,
 # which pass ``order='C'``).
@@ -93,8 +90,10 @@ def array_function(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
     module = getattr(func, "__module__", "") or ""
     if name in _META and args:
         return _META[name](args[0])
-    in_namespace = module == "numpy" or (module == "numpy.linalg" and name in _LINALG)
-    fn = getattr(_kdsl(), name, None) if in_namespace else None
+    if module == "numpy.linalg":  # kd.linalg has NumPy's names and semantics (np.linalg.solve -> kd.linalg.solve)
+        fn = getattr(_kdsl().linalg, name, None)
+    else:
+        fn = getattr(_kdsl(), name, None) if module == "numpy" else None
     if fn is None:
         raise _refuse(f"{module}.{name}" if module not in ("", "numpy") else name)
     kwargs = dict(kwargs)

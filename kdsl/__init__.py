@@ -293,6 +293,10 @@ __all__ += ["einsum", "einsum_path"]  # kdsl/frontend/array/einsum.py
 __all__ += ["bincount", "histogram"]  # kdsl/frontend/array/scatter.py (add, subtract, maximum, minimum gain .at)
 __all__ += ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values"]  # frontend/array/unique.py
 
+from kdsl.frontend.array.dlpack import from_dlpack  # noqa: E402
+
+__all__ += ["from_dlpack"]  # kdsl/frontend/array/dlpack.py (host copies both ways)
+
 from kdsl.frontend.array.cumulative import (  # noqa: E402  (kept beside its __all__ line: append-only)
     cumulative_prod,
     cumulative_sum,

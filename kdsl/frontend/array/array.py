@@ -436,6 +436,18 @@ class Array:
 
         return asarray(self, device=device)
 
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule of a host copy of this array (device memory cannot be exported: docs/array-api.md)."""
+        from kdsl.frontend.array.dlpack import dlpack  # cycle: that module builds Arrays
+
+        return dlpack(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """``(kDLCPU, 0)``: ``__dlpack__`` exports host copies."""
+        from kdsl.frontend.array.dlpack import dlpack_device  # cycle: that module builds Arrays
+
+        return dlpack_device(self)
+
     def __complex__(self) -> complex:
         """``complex(a)`` of a 0-d array."""
         self._scalar_check()

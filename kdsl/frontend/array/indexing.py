@@ -19,6 +19,7 @@ Example:
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -80,6 +81,8 @@ def apply_key(view: View, key) -> tuple[View, tuple[int, ...]]:
 def getitem(a: Array, key) -> Array:
     if isinstance(key, (bool, np.bool_)):  # a[True] is a[None], a[False] its empty selection, as in NumPy
         return a[None] if key else masks.getmask(a[None], np.zeros(1, bool), ())
+    if _is_0d_mask(key):  # a[m] with a 0-d bool array m: NumPy's a[None][m[None]], (1, ...) or (0, ...)
+        return masks.getmask(a[None], _as_1_mask(key), ())
     mask, rest = _mask_key(key)
     if mask is not None:  # a[mask], a[mask, 1:]: a compaction (a copy; a kdsl mask synchronises once)
         return masks.getmask(a, mask, rest)
@@ -95,6 +98,16 @@ def getitem(a: Array, key) -> Array:
     else:
         out = Node("view", (base,), base.dtype, view.shape, view.canonical())
     return Array(mv.reshape_node(out, shape))._view_of(a, lambda base, view: base.__setitem__(key, view))
+
+
+def _is_0d_mask(key) -> bool:
+    """Whether ``key`` is a 0-d boolean array (kdsl or NumPy), which selects all of ``a`` or nothing."""
+    return isinstance(key, (Array, np.ndarray)) and key.ndim == 0 and key.dtype == dt.bool_
+
+
+def _as_1_mask(key) -> Any:
+    """A 0-d boolean array as a mask of one element (a kdsl view, or a NumPy array)."""
+    return key.reshape(1) if isinstance(key, Array) else np.asarray(key).reshape(1)
 
 
 def _mask_key(key) -> tuple:
@@ -215,6 +228,8 @@ def setitem(a: Array, key, value) -> Array:
     """
     if isinstance(key, (Array, np.ndarray, list)) and masks.is_mask(key):  # a[mask] = v (NumPy's rule)
         return masks.setmask(a, key, value)
+    if _is_0d_mask(key):  # a[m] = v with a 0-d bool array m: all of a or nothing, as a[None][m[None]] = v
+        return masks.setmask(a[None], _as_1_mask(key), value).reshape(a.shape)
     if _array_key(key)[0] is not None:
         rows = scatter.int_array_key(key)  # integer arrays on the leading axes: a gather-based scatter
         if rows is not None:

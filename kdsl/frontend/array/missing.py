@@ -14,7 +14,6 @@ _HINTS: dict[str, str] = {
     "convolve": "kd.convolve is not implemented yet",
     "correlate": "kd.correlate is not implemented yet",
     "interp": "kd.interp is not implemented yet (it needs searchsorted)",
-    "from_dlpack": "kd.from_dlpack is not implemented yet; use kd.asarray(np.from_dlpack(x))",
     "ndarray": "kdsl's array type is kd.Array",
     "asnumpy": "use a.numpy() or np.asarray(a)",
     "put": "kdsl has no scatter; use kd.where(mask, values, a) or a[key] = value",

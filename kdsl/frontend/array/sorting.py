@@ -75,8 +75,10 @@ def _sort_node(a: Array, axis: int, descending: bool, want: str) -> Array:
 
 
 def sort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
-         stable: bool | None = None) -> Array:
+         stable: bool | None = None, descending: bool = False) -> Array:
     """A sorted copy of ``a`` along ``axis`` (``None``: flattened), NaNs last; every ``kind`` is stable.
+    ``descending=True`` (the array API's keyword) reverses the order: NaNs first, equal values still in their
+    original order.
 
     Example:
         >>> import kdsl as kd
@@ -85,12 +87,13 @@ def sort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = No
     """
     _check_kind(kind, order)
     x, ax = _flat_or(_arr(a), axis)
-    return _sort_node(x, ax, False, "values")
+    return _sort_node(x, ax, bool(descending), "values")
 
 
 def argsort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
-            stable: bool | None = None) -> Array:
+            stable: bool | None = None, descending: bool = False) -> Array:
     """Indices that sort ``a`` along ``axis`` (stable: equal values keep their order; NaNs last).
+    ``descending=True``: largest first (NaNs first), equal values still in their original order.
 
     Example:
         >>> import kdsl as kd
@@ -99,7 +102,7 @@ def argsort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any =
     """
     _check_kind(kind, order)
     x, ax = _flat_or(_arr(a), axis)
-    return _sort_node(x, ax, False, "indices")
+    return _sort_node(x, ax, bool(descending), "indices")
 
 
 def _check_kth(kth: Any, n: int) -> None:

@@ -23,7 +23,13 @@ from sklearn.linear_model import LogisticRegression, Ridge, RidgeCV  # noqa: E40
 from sklearn.metrics import accuracy_score, mean_absolute_error, mean_squared_error, r2_score  # noqa: E402
 from sklearn.naive_bayes import GaussianNB  # noqa: E402
 from sklearn.preprocessing import (  # noqa: E402
-    Binarizer, KernelCenterer, LabelEncoder, MinMaxScaler, Normalizer, PolynomialFeatures, StandardScaler,
+    Binarizer,
+    KernelCenterer,
+    LabelEncoder,
+    MinMaxScaler,
+    Normalizer,
+    PolynomialFeatures,
+    StandardScaler,
 )
 
 import kdsl as kd  # noqa: E402

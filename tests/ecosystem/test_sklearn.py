@@ -184,3 +184,43 @@ def test_metrics(dtype):
     # kdsl's default float is float32 (as PyTorch's): the fraction is exact to float32's precision.
     np.testing.assert_allclose(accuracy_score(kd.asarray(labels), kd.asarray(guess)), accuracy_score(labels, guess),
                                rtol=1e-7)
+
+
+def _more_metrics():
+    from sklearn import metrics as m
+    from sklearn.metrics import pairwise as pw
+
+    rng = np.random.default_rng(1)
+    X, Y = rng.standard_normal((20, 4)), rng.standard_normal((7, 4))
+    y = rng.standard_normal(20)
+    p = y + 0.3 * rng.standard_normal(20)
+    yt, yp = rng.integers(0, 3, 20), rng.integers(0, 3, 20)
+    yb, s = (yt > 0).astype(np.int64), rng.random(20)
+    return {
+        "explained_variance_score": (m.explained_variance_score, y, p),
+        "mean_absolute_percentage_error": (m.mean_absolute_percentage_error, y, p),
+        "mean_squared_log_error": (m.mean_squared_log_error, np.abs(y), np.abs(p)),
+        "max_error": (m.max_error, y, p),
+        "zero_one_loss": (m.zero_one_loss, yt, yp),
+        "confusion_matrix": (m.confusion_matrix, yt, yp),
+        "f1_score_macro": (lambda a, b: m.f1_score(a, b, average="macro"), yt, yp),
+        "log_loss": (m.log_loss, yb, s),
+        "roc_auc_score": (m.roc_auc_score, yb, s),
+        "euclidean_distances": (pw.euclidean_distances, X, Y),
+        "cosine_similarity": (pw.cosine_similarity, X, Y),
+        "rbf_kernel": (pw.rbf_kernel, X, Y),
+        "polynomial_kernel": (pw.polynomial_kernel, X, Y),
+        "sigmoid_kernel": (pw.sigmoid_kernel, X, Y),
+        "manhattan_distances": (pw.manhattan_distances, X, Y),
+        "chi2_kernel": (pw.chi2_kernel, np.abs(X), np.abs(Y)),
+        "pairwise_distances_cosine": (lambda a, b: m.pairwise_distances(a, b, metric="cosine"), X, Y),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_more_metrics()))
+def test_more_metrics_and_pairwise_kernels(name):
+    fn, a, b = _more_metrics()[name]
+    want = fn(a, b)
+    got = fn(kd.asarray(a), kd.asarray(b))
+    got = on_device(got) if isinstance(want, np.ndarray) else float(got)
+    np.testing.assert_allclose(got, want, rtol=1e-7, atol=1e-12)

@@ -295,6 +295,7 @@ def _epilogue_source(node: Node, keep: set[int], consumers: dict[int, list[Node]
     """(stand-in, reduce): the reduction ``node``'s kernel can absorb (see the module docstring), if any."""
     found: list[tuple[Node, Node]] = []
     stack, seen = [node], set()
+    inlined: set[int] = set()  # the elementwise nodes between ``node`` and the reduction, inlined in its kernel
     remapped: set[int] = set()  # a "rows" node's source is read at other rows: never the epilogue's accumulator
     while stack:
         n = stack.pop()
@@ -308,12 +309,16 @@ def _epilogue_source(node: Node, keep: set[int], consumers: dict[int, list[Node]
             if r is not None and r.id in keep and r.id not in root_ids and s.shape == node.shape:
                 found.append((s, r))
             elif s.is_elementwise and s.id not in keep:
+                inlined.add(s.id)
                 stack.append(s)
     # The epilogue sees the reduction only as its accumulator at the output's own position: any other view of
     # it (``M / M.reshape(-1)[::4].reshape(-1, 1)`` reads other positions) keeps the reduction stored.
+    # Likewise every node on the way must be read only inside this kernel: another kernel that inlines one of
+    # them (``e = exp(M + b)`` absorbed while ``M + b`` is also read elsewhere) would need the stored reduction.
+    ours = inlined | {node.id}
     found = [(s, r) for s, r in found if s.id not in remapped and r.id not in remapped
-             and all(c is s or (c.op != "view" and (c.id in seen or c is node)) for c in consumers.get(r.id, ()))
-             and all(c.id in seen or c is node for c in consumers.get(s.id, ()))]
+             and all(c is s or (c.op != "view" and c.id in ours) for c in consumers.get(r.id, ()))
+             and all(c.id in ours for m in inlined | {s.id} for c in consumers.get(m, ()))]
     return found[0] if len(found) == 1 else None
 
 

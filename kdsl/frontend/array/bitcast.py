@@ -26,6 +26,7 @@ Example:
 from __future__ import annotations
 
 import builtins
+import weakref
 from typing import Any
 
 import numpy as np
@@ -68,7 +69,25 @@ def view(a: Array, dtype: Any = None, type: Any = None) -> Array:  # noqa: A002 
                 raise TypeError(f"view between {a.dtype.name} and {d.name} is not supported: kdsl views bool, "
                                 "integer and float dtypes")
         out = bitcast(a, d) if d.itemsize == a.dtype.itemsize else _resized(a, d)
-    return out._view_of(a, lambda base, v: base.__setitem__(Ellipsis, view(v, base.dtype)))
+    return _writes_through(out, a)
+
+
+def _writes_through(v: Array, a: Array) -> Array:
+    """Make assignments into view ``v`` reach ``a`` (NumPy's views share memory). An ``a`` that is not itself
+    a view is held weakly: a live base Array would make the scheduler store it, and
+    ``(x * 2).view(np.uint32) & 1`` would not fuse into one kernel; a base nobody holds can never be read, so
+    then there is nothing to write. A view (``x[::2].view(...)``) is held, so writes go on to its base."""
+    if a._parent is not None:
+        return v._view_of(a, lambda base, target: base.__setitem__(Ellipsis, view(target, base.dtype)))
+    ref = weakref.ref(a)
+
+    def write(_: object, target: Array) -> None:
+        base = ref()
+        if base is not None:
+            base[...] = view(target, base.dtype)
+
+    v._parent = (None, write)  # type: ignore[assignment]  # the base is held by ``write``, weakly
+    return v
 
 
 def _resized(a: Array, d: dt.DType) -> Array:

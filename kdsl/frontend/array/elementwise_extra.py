@@ -130,8 +130,8 @@ def nextafter(x1: Any, x2: Any) -> Array:
     Steps the integer representation, as C's ``nextafter`` does: every test and step is integer arithmetic on
     the bits (a bit-cast view), so the result is exact on every device, subnormals included (GPUs that flush
     subnormals in float arithmetic still move their bits unchanged). Ordering uses the sign-magnitude bits as
-    an integer key (``-0.0`` and ``0.0`` both key 0). A NaN operand gives a quiet NaN: ``x1``'s if it is one,
-    else ``x2``'s (x86's ``x1 + x2``, what NumPy returns there; float16: NumPy's one NaN, 0x7e00).
+    an integer key (``-0.0`` and ``0.0`` both key 0). A NaN operand gives that NaN, quieted (``x2``'s when both
+    are: NumPy's ``x1 + x2`` on x86-64; float16: NumPy's one NaN, 0x7e00).
 
     >>> import kdsl as kd, numpy as np
     >>> a = kd.asarray(np.array([1.0, 1.0, 0.0], np.float32))
@@ -154,8 +154,8 @@ def nextafter(x1: Any, x2: Any) -> Array:
     quiet = 1 << (nmant - 1)
     if half:
         return where((mag_a > inf) | (mag_b > inf), inf | quiet, out).view(d)
-    out = where(mag_b > inf, sb | quiet, out)
     out = where(mag_a > inf, sa | quiet, out)
+    out = where(mag_b > inf, sb | quiet, out)
     return out.view(d)
 
 

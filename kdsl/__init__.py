@@ -13,10 +13,24 @@ Example:
 
 from kdsl import dtype
 from kdsl import dtype as _dtype_module
+from kdsl.autodiff import (
+    grad,
+    jvp,
+    stop_gradient,
+    tree_flatten,
+    tree_leaves,
+    tree_map,
+    tree_structure,
+    tree_unflatten,
+    value_and_grad,
+    vjp,
+)
 from kdsl.device import Device, device, devices
 from kdsl.dtype import (
     DType,
     bool_,
+    complex64,
+    complex128,
     float16,
     float32,
     float64,
@@ -288,6 +302,8 @@ __all__ += [  # the array API standard and more of NumPy (kdsl/frontend/array/{a
 ]
 
 __all__ += ["einsum", "einsum_path"]  # kdsl/frontend/array/einsum.py
+__all__ += ["grad", "value_and_grad", "vjp", "jvp", "stop_gradient", "tree_map", "tree_flatten",  # kdsl/autodiff
+            "tree_unflatten", "tree_leaves", "tree_structure"]
 __all__ += ["bincount", "histogram"]  # kdsl/frontend/array/scatter.py (add, subtract, maximum, minimum gain .at)
 __all__ += ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values"]  # frontend/array/unique.py
 
@@ -305,8 +321,33 @@ from kdsl.frontend.array.reductions import cumprod  # noqa: E402
 
 __all__ += ["cumprod", "cumulative_prod", "cumulative_sum", "nancumprod", "nancumsum"]  # scans (issue 9)
 
+from kdsl.frontend.array.complex_math import (  # noqa: E402  (kept beside its __all__ line: append-only)
+    angle,
+    complex_from_parts,
+    conj,
+    conjugate,
+    imag,
+    iscomplex,
+    iscomplexobj,
+    isreal,
+    isrealobj,
+    real,
+    vdot,
+)
+
+__all__ += ["complex64", "complex128", "angle", "complex_from_parts", "conj", "conjugate", "imag", "iscomplex",
+            "iscomplexobj", "isreal", "isrealobj", "real", "vdot"]  # complex numbers (docs/complex.md)
+
+
+__all__ += ["devices"]  # several devices in one process (kdsl/device.py, issue 14)
+
 
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""
     raise AttributeError(_missing.missing_name(name))
-__all__ += ["devices"]  # several devices in one process (kdsl/device.py, issue 14)
+
+
+from kdsl import fft  # noqa: E402  (kd.fft is built on the public API above: it must come last)
+from kdsl.fft.convolve import convolve, correlate  # noqa: E402
+
+__all__ += ["fft", "convolve", "correlate"]

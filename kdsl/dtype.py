@@ -62,8 +62,17 @@ class DType:
 
     @property
     def kind(self) -> str:
-        """'b' bool, 'i' signed int, 'u' unsigned int, 'f' float (NumPy's kinds)."""
+        """'b' bool, 'i' signed int, 'u' unsigned int, 'f' float, 'c' complex (NumPy's kinds)."""
         return self.np.kind
+
+    @property
+    def is_complex(self) -> bool:
+        return self.np.kind == "c"
+
+    @property
+    def real_dtype(self) -> DType:
+        """The float dtype of a complex dtype's components (complex64 -> float32); other dtypes: themselves."""
+        return _COMPONENT.get(self.name, self)
 
     @property
     def is_float(self) -> bool:
@@ -142,16 +151,21 @@ uint64 = DType("uint64", np.dtype(np.uint64), "uint64_t", "uint64_t", "int64", _
 float16 = DType("float16", np.dtype(np.float16), "float16_t", "float", "storage_buffer_16bit", _16BIT)
 float32 = DType("float32", np.dtype(np.float32), "float", "float", None, None)
 float64 = DType("float64", np.dtype(np.float64), "double", "double", "float64", None)
+# Complex numbers are two interleaved components (real, imag): NumPy's byte layout, a vec2/dvec2 in GLSL.
+complex64 = DType("complex64", np.dtype(np.complex64), "vec2", "vec2", None, None)
+complex128 = DType("complex128", np.dtype(np.complex128), "dvec2", "dvec2", "float64", None)
 
 ALL: tuple[DType, ...] = (bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64,
-                          float16, float32, float64)
+                          float16, float32, float64, complex64, complex128)
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NAME["bool_"] = bool_
 _BY_NP = {d.np: d for d in ALL}
 _VALUE = {"int8": int32, "int16": int32, "uint8": uint32, "uint16": uint32, "float16": float32}
+_COMPONENT = {"complex64": float32, "complex128": float64}
 
 default_float = float32
 default_int = int32
+default_complex = complex64
 
 
 def as_dtype(x: Any) -> DType:
@@ -168,6 +182,8 @@ def as_dtype(x: Any) -> DType:
         return default_int
     if x is bool:
         return bool_
+    if x is complex:
+        return default_complex
     if isinstance(x, str) and x in _BY_NAME:
         return _BY_NAME[x]
     try:
@@ -191,11 +207,13 @@ def scalar_dtype(value: Any) -> DType:
         return default_int
     if isinstance(value, float):
         return default_float
+    if isinstance(value, complex):
+        return default_complex
     raise TypeError(f"cannot make an array element of {type(value).__name__} {value!r}; "
-                    "use bool, int, float or a NumPy scalar")
+                    "use bool, int, float, complex or a NumPy scalar")
 
 
-_WEAK = {"weak-bool": True, "weak-int": 1, "weak-float": 1.0}
+_WEAK = {"weak-bool": True, "weak-int": 1, "weak-float": 1.0, "weak-complex": 1j}
 
 
 def _placeholder(x: Any) -> Any:
@@ -226,12 +244,18 @@ def result_dtype(ufunc: np.ufunc, *operands: Any) -> DType:
     npd = _numpy_result(ufunc, key)
     arrays = [x for x in operands if isinstance(x, DType)]
     if not arrays:  # only Python scalars: kdsl's defaults
-        return as_dtype(npd) if npd.kind == "b" else (default_float if npd.kind == "f" else default_int)
+        return as_dtype(npd) if npd.kind == "b" else _SCALAR_DEFAULT.get(npd.kind, default_int)
     if npd == np.float64 and all(a.kind != "f" for a in arrays) and any(isinstance(x, float) for x in operands):
         return default_float  # weak Python float meeting int/bool arrays: float32, not NumPy's float64
+    if npd == np.complex128 and all(a.kind not in "fc" for a in arrays) and \
+            any(isinstance(x, complex) for x in operands):
+        return default_complex  # weak Python complex meeting int/bool arrays: complex64, as floats go float32
     if npd == np.int64 and all(a.kind == "b" for a in arrays) and any(_is_pyint(x) for x in operands):
         return default_int  # weak Python int meeting bool arrays: int32, not NumPy's int64
     return as_dtype(npd)
+
+
+_SCALAR_DEFAULT = {"f": default_float, "c": default_complex}
 
 
 def _is_pyint(x: Any) -> bool:
@@ -246,6 +270,8 @@ def _weak_token(x: Any) -> str:
         return "weak-int"
     if isinstance(x, float):
         return "weak-float"
+    if isinstance(x, complex):
+        return "weak-complex"
     raise TypeError(f"unsupported operand {x!r} of type {type(x).__name__}")
 
 
@@ -268,6 +294,15 @@ OP_SIGNATURES: dict[str, tuple[np.ufunc, str]] = {
     "isfinite": (np.isfinite, "same"), "rsqrt": (np.sqrt, "result"), "sigmoid": (np.exp, "result"),
     "rint": (np.rint, "result"),
 }
+# Complex-only ops: conj keeps the dtype; real, imag and angle give the component float (np.absolute's result).
+OP_SIGNATURES.update({"conj": (np.conjugate, "result"), "real": (np.absolute, "same"),
+                      "imag": (np.absolute, "same"), "angle": (np.absolute, "same")})
+# The ops kdsl computes on complex operands (kdsl.codegen.complex); the others raise TypeError for them.
+COMPLEX_OPS = frozenset(("add", "sub", "mul", "div", "pow", "eq", "ne", "neg", "abs", "sign", "square",
+                         "reciprocal", "isnan", "isinf", "isfinite", "exp", "log", "sqrt", "sin", "cos", "tanh",
+                         "conj", "real", "imag", "angle", "land", "lor", "lxor", "not"))
+_ORDERED = ("lt", "le", "gt", "ge", "maximum", "minimum", "floor", "ceil", "trunc", "rint", "floordiv", "mod",
+            "max", "min", "argmax", "argmin", "sort", "searchsorted")
 for _name in ("exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "arcsin",
               "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "floor", "ceil", "trunc"):
     OP_SIGNATURES[_name] = (getattr(np, _name), "result")
@@ -283,7 +318,11 @@ def op_signature(name: str, operands: list[Any]) -> tuple[DType, list[DType]]:
     (kdsl.float64, kdsl.float64)
     """
     ufunc, rule = OP_SIGNATURES[name]
+    if name not in COMPLEX_OPS and any(_complex_operand(x) for x in operands):
+        raise complex_error(name, next(x for x in operands if _complex_operand(x)))
     out = result_dtype(ufunc, *operands)
+    if rule == "result" and out.kind != "c" and any(_complex_operand(x) for x in operands):
+        rule = "same"  # abs(complex) is real: the operand stays complex
     if rule == "result":
         return out, [out] * len(operands)
     if rule == "common":
@@ -291,6 +330,25 @@ def op_signature(name: str, operands: list[Any]) -> tuple[DType, list[DType]]:
     if rule == "bool":
         return out, [bool_] * len(operands)
     return out, [k if isinstance(k, DType) else scalar_dtype(k) for k in operands]
+
+
+def _complex_operand(x: Any) -> bool:
+    return isinstance(x, complex) or (isinstance(x, DType) and x.kind == "c")
+
+
+_NUMPY_NAME = {"lt": "less (<)", "le": "less_equal (<=)", "gt": "greater (>)", "ge": "greater_equal (>=)",
+               "floordiv": "floor_divide (//)", "mod": "remainder (%)", "and": "bitwise_and (&)",
+               "or": "bitwise_or (|)", "xor": "bitwise_xor (^)", "invert": "invert (~)", "shl": "left_shift (<<)",
+               "shr": "right_shift (>>)", "max": "max", "min": "min", "argmax": "argmax", "argmin": "argmin"}
+
+
+def complex_error(name: str, operand: Any) -> TypeError:
+    """The TypeError for op ``name`` on a complex operand it does not take (ordered ones: no order exists)."""
+    what = operand.name if isinstance(operand, DType) else "a Python complex"
+    why = ("complex numbers have no order (the array API leaves it undefined; NumPy's lexicographic order is "
+           "not implemented in kdsl): compare kd.real(z) or kd.abs(z) instead" if name in _ORDERED
+           else "it is not implemented for complex dtypes in kdsl (docs/complex.md lists what is)")
+    return TypeError(f"{_NUMPY_NAME.get(name, name)} is not supported for {what}: {why}")
 
 
 def promote(*dtypes: DType) -> DType:

@@ -11,15 +11,19 @@ PACKAGE = Path(__file__).parent.parent / "kdsl"
 ALLOWED = {
     "kdsl.dtype": set(),
     "kdsl.errors": set(),
+    "kdsl.pytree": set(),
     "kdsl.runtime": {"kdsl.dtype"},
     "kdsl.ir": {"kdsl.dtype"},
     "kdsl.codegen": {"kdsl.ir", "kdsl.dtype"},
     "kdsl.device": {"kdsl.dtype", "kdsl.runtime"},
     "kdsl.engine": {"kdsl.ir", "kdsl.codegen", "kdsl.runtime", "kdsl.device", "kdsl.dtype"},
-    "kdsl.frontend.array": {"kdsl.ir", "kdsl.engine", "kdsl.device", "kdsl.dtype"},
+    "kdsl.frontend.array": {"kdsl.ir", "kdsl.engine", "kdsl.device", "kdsl.dtype", "kdsl.pytree"},
     "kdsl.frontend.kernels": {"kdsl.codegen", "kdsl.runtime", "kdsl.engine", "kdsl.device", "kdsl.dtype"},
     "kdsl.frontend.lang": {"kdsl", "kdsl.dtype"},  # the public API only (``import kdsl``, ``kd.dtype``)
     "kdsl.dask": {"kdsl", "kdsl.dtype"},  # the public API only, like kdsl.frontend.lang
+    # autodiff differentiates graph nodes (ir) and builds the cotangents with the array API's modules
+    "kdsl.autodiff": {"kdsl.frontend.array", "kdsl.ir", "kdsl.dtype", "kdsl.pytree"},
+    "kdsl.fft": {"kdsl", "kdsl.dtype"},  # the public API only: its kernels are kd.raw_kernels
 }
 
 

@@ -71,7 +71,7 @@ class ExprRenderer:
         hit = self.cache.get(key)
         if hit is None:
             ctype = e.dtype.glsl_compute
-            if e.dtype.is_float and _cancels(e):  # drivers fold x - x to 0 unless told the op is exact
+            if e.dtype.kind in "fc" and _cancels(e):  # drivers fold x - x to 0 unless told the op is exact
                 ctype = f"precise {ctype}"
             hit = self.cache[key] = self._emit(ctype, self._code(e, shape, idx))
         return hit

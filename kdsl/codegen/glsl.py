@@ -90,6 +90,9 @@ def const_word(word: int, dtype: dt.DType) -> str:
         return f"int64_t(pack64(uvec2({w}, pc.w[{word + 1}])))"
     if dtype is dt.uint64:
         return f"pack64(uvec2({w}, pc.w[{word + 1}]))"
+    if dtype.kind == "c":  # two components of one or two words each
+        part = dtype.real_dtype
+        return f"{dtype.glsl_compute}({const_word(word, part)}, {const_word(word + words_of(part), part)})"
     if dtype is dt.bool_:
         return f"({w} != 0u)"
     if dtype.kind == "i":
@@ -98,7 +101,7 @@ def const_word(word: int, dtype: dt.DType) -> str:
 
 
 def words_of(dtype: dt.DType) -> int:
-    return 2 if dtype.itemsize == 8 else 1
+    return max(dtype.itemsize // 4, 1)
 
 
 def zero(dtype: dt.DType) -> str:
@@ -117,6 +120,9 @@ def literal(value: Any, dtype: dt.DType) -> str:
     ('0.10000000149011612', 'uintBitsToFloat(0x7f800000u)', '(-2147483647 - 1)', '2.0LF')
     """
     c = dtype.glsl_compute
+    if dtype.kind == "c":
+        z, part = complex(value), dtype.real_dtype
+        return f"{c}({literal(z.real, part)}, {literal(z.imag, part)})"
     if c == "bool":
         return "true" if value else "false"
     if c in ("float", "double"):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 
+from kdsl.codegen import complex as complex_helpers
 from kdsl.codegen import fp64
 
 SUFFIX = {"int": "i", "uint": "u", "float": "f", "double": "d", "int64_t": "l", "uint64_t": "ul", "bool": "b"}
@@ -228,6 +229,7 @@ def _library() -> dict[str, str]:
             for name, template in templates.items():
                 lib[f"kd_{name}_{s}"] = _expand(template, s)
     lib.update(fp64.LIBRARY)
+    lib.update(complex_helpers.LIBRARY)
     for s in ("f", "d"):
         lib[f"kd_floordiv_{s}"] = _expand(_FLOAT_FLOORDIV, s)
         lib[f"kd_mod_{s}"] = _expand(_FLOAT_MOD, s)

@@ -19,6 +19,7 @@ Example:
 from __future__ import annotations
 
 from kdsl import dtype as dt
+from kdsl.codegen import complex as cx
 from kdsl.codegen import glsl
 from kdsl.codegen.helpers import SUFFIX
 
@@ -76,12 +77,14 @@ def render_op(name: str, out: dt.DType, ins: list[dt.DType], a: list[str]) -> st
 
 def _render(name: str, out: dt.DType, ins: list[dt.DType], a: list[str]) -> str:
     t = ins[0] if ins else out
-    c = t.glsl_compute
-    s = SUFFIX[c]
     if name == "where":
         return f"({a[0]} ? {a[1]} : {a[2]})"
     if name == "copy":
         return a[0]
+    if out.kind == "c" or t.kind == "c":
+        return cx.render(name, out, ins, a)
+    c = t.glsl_compute
+    s = SUFFIX[c]
     if name in ("land", "lor", "lxor", "not"):
         op = {"land": "&&", "lor": "||", "lxor": "^^"}.get(name)
         return f"(!{a[0]})" if name == "not" else f"({a[0]} {op} {a[1]})"
@@ -173,6 +176,12 @@ def render_cast(x: str, src: dt.DType, dst: dt.DType) -> str:
     cs, cd = src.glsl_compute, dst.glsl_compute
     if src is dst:
         return x
+    if src.kind == "c" or dst.kind == "c":  # through the components: (re, 0) in, the real part out
+        if dst.kind == "c" or dst is dt.bool_:
+            part = render_cast(x, src, dst.real_dtype) if src.kind != "c" else x
+        else:
+            part = render_cast(f"({x}).x", src.real_dtype, dst)
+        return cx.cast(x, src, dst, part)
     if cd == "bool":
         return f"({x} != {glsl.zero(src)})"
     if cs == "bool":

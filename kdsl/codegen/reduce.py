@@ -26,7 +26,7 @@ from kdsl.codegen import glsl
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.helpers import SUFFIX
 from kdsl.codegen.loops import counted_loop, grid_loop, index_type, index_vars, int_literal
-from kdsl.codegen.ops import render_cast
+from kdsl.codegen.ops import render_cast, render_op
 from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, Reduce
 
@@ -38,6 +38,8 @@ _INT_MAX = {"int": "2147483647", "uint": "4294967295u", "int64_t": "922337203685
 
 def identity(op: str, t: dt.DType) -> str:
     c = t.glsl_compute
+    if t.kind == "c" and op not in ("sum", "prod"):  # complex numbers have no order
+        raise dt.complex_error(op, t)
     if op == "sum":
         return glsl.zero(t)
     if op == "prod":
@@ -56,7 +58,8 @@ def combine(op: str, t: dt.DType, a: str, b: str) -> str:
     if op == "sum":
         return f"({a} || {b})" if c == "bool" else f"({a} + {b})"
     if op == "prod":
-        return f"({a} && {b})" if c == "bool" else f"({a} * {b})"
+        return f"({a} && {b})" if c == "bool" else render_op("mul", t, [t, t], [a, b]) if t.kind == "c" else \
+            f"({a} * {b})"
     if c == "bool":
         return f"({a} || {b})" if op == "max" else f"({a} && {b})"
     if t.is_float:

@@ -31,7 +31,7 @@ from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import counted_loop, grid_loop, index_vars
-from kdsl.codegen.ops import render_cast
+from kdsl.codegen.ops import render_cast, render_op
 from kdsl.ir.kernels import LOCAL, Scan
 from kdsl.ir.view import View
 
@@ -68,7 +68,9 @@ def render(k: Scan) -> str:
     idx = tuple(line_idx[:k.axis] + ["j"] + line_idx[k.axis:])
     inner = ExprRenderer(buffers, prefix="v")
     v = inner.value(k.expr, k.shape, idx)
-    step = inner.lines + [f"acc = (acc {sym} {render_cast(v, t, out_t) if t is not out_t else v});"]
+    x = render_cast(v, t, out_t) if t is not out_t else v
+    step = inner.lines + [f"acc = {render_op('mul', out_t, [out_t, out_t], ['acc', x])};" if sym == "*" and
+                          out_t.kind == "c" else f"acc = (acc {sym} {x});"]
     body = outer.lines + [f"{c} acc = {glsl.literal(identity, out_t)};"]
     if k.phase == "sums":
         body += counted_loop("j", "s0", "e0", 1, step)

@@ -71,6 +71,8 @@ def key_lines(d: dt.DType, v: str, name: str, descending: bool) -> tuple[list[st
         p = f"{name}p"
         flip = " ^ 0x80000000u" if c == "int64_t" else ""
         lines = [f"uint64_t {p} = uint64_t({v});", f"uint {k0} = uint({p} >> 32){flip};", f"uint {k1} = uint({p});"]
+    elif d.kind == "c":  # sort, argsort, unique, median, searchsorted... of complex numbers
+        raise dt.complex_error("sort", d)
     else:
         raise TypeError(f"no sort key for dtype {d.name}")
     names = [k0, k1][:key_words(d)]

@@ -176,7 +176,8 @@ def realize_nodes(nodes: list[Node]) -> None:
         by_device.setdefault(n.device.index, []).append(n)
     for group in by_device.values():
         with state(group[0].device).lock:
-            todo = [n for n in group if not n.realized]  # another thread may have computed them meanwhile
+            # Another thread may have computed them meanwhile; a reshape of computed data has nothing to run.
+            todo = [n for n in group if not n.realized]
             if todo:
                 run(plan(todo))
     for n in nodes:

@@ -191,6 +191,8 @@ def const_words(value: Any, dtype: dt.DType) -> list[int]:
             return [_U32.unpack(_F32.pack(value))[0]]
         except (OverflowError, TypeError, struct.error):  # beyond float32's range: NumPy gives inf
             return [int(np.array(value, np.float32).view(np.uint32))]
+    if dtype.kind == "c":  # (real, imag), each in its words
+        return np.array(value, dtype.np).reshape(1).view(np.uint32).tolist()
     if dtype.itemsize == 8:
         raw = int(np.array(value, dtype.np).view(np.uint64))
         return [raw & 0xFFFFFFFF, raw >> 32]

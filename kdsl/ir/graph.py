@@ -37,6 +37,10 @@ from typing import Any
 from kdsl import dtype as dt
 
 _ids = count()
+# Called with a node just before it turns into a buffer and drops its sources: kdsl.autodiff keeps the
+# structure of a function it differentiates when something inside it realises part of the graph. Empty (free)
+# unless a gradient is being traced.
+before_become_buffer: list[Any] = []
 ELEMENTWISE_LEAVES = ("const", "iota", "rand")
 MATERIALISED = ("reduce", "matmul", "scan", "assemble", "sort", "gather", "search", "compact")
 
@@ -76,6 +80,8 @@ class Node:
 
     def become_buffer(self, buffer: Any) -> None:
         """Turn into realised data (drops the sources so the graph above can be freed)."""
+        for hook in before_become_buffer:
+            hook(self)
         # buffer before op: a thread that sees op == "buffer" finds the buffer set
         self.buffer = buffer
         srcs, self.op, self.srcs, self.arg = self.srcs, "buffer", (), None

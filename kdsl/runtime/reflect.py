@@ -73,7 +73,8 @@ class SpirvType:
 
 @dataclass(frozen=True)
 class Binding:
-    """One descriptor of set 0. ``dtype`` is the element type of a buffer's last (runtime) array member."""
+    """One descriptor of set 0. ``dtype`` is the element type of a buffer's last (runtime) array member and
+    ``components`` its vector width (2 for ``vec2 x[]``, which a complex64 array can bind)."""
 
     binding: int
     kind: str
@@ -81,6 +82,7 @@ class Binding:
     dtype: str | None = None
     readonly: bool = False
     writeonly: bool = False
+    components: int = 1
 
 
 @dataclass(frozen=True)
@@ -283,7 +285,7 @@ def _binding(m: _Module, var_id: int, storage: int, type_id: int) -> Binding | N
         dtype = m.describe(a[-1]).dtype if a else None
         readonly = readonly or not is_storage  # shaders cannot write uniform buffers
         return Binding(number, "storage_buffer" if is_storage else "uniform_buffer", name, dtype,
-                       readonly, writeonly)
+                       readonly, writeonly, _components(m, a[-1]) if a else 1)
     if op == _OP_TYPE_IMAGE:
         sampled = a[5]  # 1: used with a sampler, 2: storage image
         kind = "storage_image" if sampled == 2 else "sampled_image"
@@ -294,6 +296,15 @@ def _binding(m: _Module, var_id: int, storage: int, type_id: int) -> Binding | N
     if op == _OP_TYPE_SAMPLER:
         return Binding(number, "sampler", name, None, True, False)
     return None
+
+
+def _components(m: _Module, member_type: int) -> int:
+    """Vector width of a runtime array's element (1 for scalars and everything else)."""
+    op, a = m.types.get(member_type, (None, []))
+    if op != _OP_TYPE_RUNTIME_ARRAY:
+        return 1
+    element = m.describe(a[0])
+    return element.count if element.kind == "vector" else 1
 
 
 def _push_block(m: _Module, type_id: int, info: ShaderInfo) -> None:

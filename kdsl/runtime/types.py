@@ -51,6 +51,8 @@ DTYPES: dict[np.dtype, tuple[DataTypes, str | None]] = {
     np.dtype(np.float16): (DataTypes.custom, "storage_buffer_16bit"),
     np.dtype(np.int64): (DataTypes.custom, "int64"),
     np.dtype(np.uint64): (DataTypes.custom, "int64"),
+    np.dtype(np.complex64): (DataTypes.custom, None),  # a vec2 per element
+    np.dtype(np.complex128): (DataTypes.custom, "float64"),  # a dvec2 per element
 }
 
 # Kompute's original five types are accepted on every device (a shader need not read them as such).

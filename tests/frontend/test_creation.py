@@ -22,8 +22,9 @@ def test_python_data_defaults():
     assert kd.asarray([1, 2], dtype="float64").dtype == kd.float64
     with pytest.raises(TypeError):
         kd.asarray(["a", "b"])
+    assert kd.asarray([1j, 2]).dtype == kd.complex64  # Python complex: the default complex, as floats
     with pytest.raises(TypeError):
-        kd.asarray([1, 2], dtype="complex64")
+        kd.asarray([1, 2], dtype="complex256")
 
 
 def test_constructors_match_numpy():

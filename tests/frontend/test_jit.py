@@ -93,3 +93,31 @@ def test_fallbacks_still_compute():
     assert chain(e, e, e).shape == (0, 3)
     with pytest.raises(TypeError):
         chain(np.zeros(3), np.zeros(3), np.zeros(3))
+    assert identity(a) is a
+    e = kd.zeros((0, 3))
+    assert chain(e, e, e).shape == (0, 3)
+    with pytest.raises(TypeError):
+        chain(np.zeros(3), np.zeros(3), np.zeros(3))
+
+
+def test_pytrees_in_and_out():
+    @kd.jit
+    def step(params, scale):
+        return {"w": params["w"] * scale, "b": [params["b"][0] + 1]}, params["w"].sum()
+
+    params = {"w": kd.ones(3), "b": [kd.zeros(2)]}
+    for _ in range(3):
+        params, total = step(params, 2.0)
+    assert params["w"].tolist() == [8.0] * 3 and params["b"][0].tolist() == [3.0, 3.0]
+    assert float(total) == 12.0 and len(step.traces) == 1
+
+
+def test_a_host_read_while_tracing_is_not_frozen_into_replays():
+    """take_along_axis checks device indices on the host: its result must follow each call's arguments."""
+    x = kd.asarray(np.arange(40, dtype=np.float32).reshape(8, 5))
+    rows = kd.asarray(np.array([0, 4, 2, 1, 3, 0, 1, 2], np.int32))
+    f = kd.jit(lambda a, i: kd.take_along_axis(a, kd.expand_dims(i, 1), axis=1).sum())
+    for start in (0, 2, 4):
+        got = float(f(x[start:start + 4], rows[start:start + 4]))
+        want = np.take_along_axis(x.numpy()[start:start + 4], rows.numpy()[start:start + 4, None], 1).sum()
+        assert got == want

@@ -62,7 +62,7 @@ def finfo(type: Any, /) -> finfo_object:  # noqa: A002 - the standard's paramete
     >>> f.bits, f.max, f.dtype
     (16, 65504.0, kdsl.float16)
     """
-    d = _dtype_of(type)
+    d = _dtype_of(type).real_dtype  # complex64: its components' float32 (NumPy and the standard)
     if not d.is_float:
         raise TypeError(f"finfo takes a floating-point dtype, not {d.name}; use kd.iinfo for integers")
     info = np.finfo(d.np)
@@ -86,7 +86,7 @@ def iinfo(type: Any, /) -> iinfo_object:  # noqa: A002 - the standard's paramete
 # The standard's kind names -> the NumPy kinds ('b', 'i', 'u', 'f') they cover.
 _KINDS = {
     "bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu", "real floating": "f",
-    "complex floating": "", "numeric": "iuf",
+    "complex floating": "c", "numeric": "iufc",
 }
 
 
@@ -123,14 +123,12 @@ def result_type(*arrays_and_dtypes: Any) -> dt.DType:
         raise ValueError("at least one array or dtype is required")
     dtypes, scalars = [], []
     for x in arrays_and_dtypes:
-        if isinstance(x, (bool, int, float)):
+        if isinstance(x, (bool, int, float, complex)):
             scalars.append(x)
-        elif isinstance(x, complex):
-            raise TypeError("kdsl has no complex dtypes yet; result_type cannot take a complex scalar")
         else:
             dtypes.append(_dtype_of(x))
-    if not dtypes:
-        return dt.result_dtype(np.add, *scalars)
+    if not dtypes:  # x + x has x's dtype: np.add needs two operands
+        return dt.result_dtype(np.add, *(scalars * 2 if len(scalars) == 1 else scalars))
     out = dt.promote(*dtypes)
     return dt.result_dtype(np.add, out, *scalars) if scalars else out
 
@@ -192,10 +190,11 @@ class Info:
         return _all_devices()
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, dt.DType]:
-        """float32 and int32 (GPU-friendly); indices are int64 where the device has it (else int32).
-        kdsl has no complex dtypes yet, so there is no ``'complex floating'`` entry."""
+        """float32, complex64 and int32 (GPU-friendly); indices are int64 where the device has it (else
+        int32)."""
         dev = current_device(device)
-        return {"real floating": dt.default_float, "integral": dt.default_int,
+        return {"real floating": dt.default_float, "complex floating": dt.default_complex,
+                "integral": dt.default_int,
                 "indexing": dt.int64 if dev.supports(dt.int64) else dt.int32}
 
     def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, dt.DType]:

@@ -462,9 +462,31 @@ class Array:
         return dlpack_device(self)
 
     def __complex__(self) -> complex:
-        """``complex(a)`` of a one-element array (imaginary part 0: kdsl has no complex dtypes yet)."""
+        """``complex(a)`` of a 0-d array."""
         self._scalar_check()
         return complex(self.item())
+
+    # ----- complex numbers (kdsl.frontend.array.complex_math, which imports this module)
+    @property
+    def real(self) -> Array:
+        """The real part (the array itself for real dtypes)."""
+        from kdsl.frontend.array.complex_math import real  # cycle: that module builds Arrays
+
+        return real(self)
+
+    @property
+    def imag(self) -> Array:
+        """The imaginary part (zeros for real dtypes)."""
+        from kdsl.frontend.array.complex_math import imag  # cycle: that module builds Arrays
+
+        return imag(self)
+
+    def conj(self) -> Array:
+        from kdsl.frontend.array.complex_math import conj  # cycle: that module builds Arrays
+
+        return conj(self)
+
+    conjugate = conj
 
     # ----- NumPy's dispatch protocols: np.exp(a), np.sum(a) run kdsl's functions on the device
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):

@@ -20,6 +20,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.complex_math import conj
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.joining import atleast_2d
 from kdsl.frontend.array.linalg import matmul
@@ -94,6 +95,8 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Array:
         raise ValueError(f"vecdot: axis {axis} has {a.shape[ax_a]} elements in x1 but {b.shape[ax_b]} in x2")
     # The axis of each operand (NumPy's gufunc rule; the same as the broadcast axis for negative ``axis``,
     # the standard's case) moves last, the rest broadcasts.
+    if a.dtype.kind == "c":  # the standard's (and NumPy's) vecdot conjugates x1
+        a = conj(a)
     prod = moveaxis(a, ax_a, -1) * moveaxis(b, ax_b, -1)
     if prod.dtype is dt.bool_:  # NumPy's vecdot of bools is a logical or of ands
         return prod.any(axis=-1)

@@ -77,13 +77,15 @@ def _host_dtype(x, arr: np.ndarray) -> dt.DType:
         if arr.size and np.abs(arr).max() >= 2.0**63:  # maybe ints NumPy could not type: 1 and 2**64 - 1
             return _mixed_ints_dtype(x) or dt.default_float
         return dt.default_float
+    if arr.dtype == np.complex128:  # Python complex numbers: kdsl's default complex64, as floats get float32
+        return dt.default_complex
     if arr.dtype == np.int64 or arr.dtype == np.uint64:  # NumPy's dtype for Python ints: narrow to int32 if it fits
         return python_int_dtype(int(arr.min()), int(arr.max())) if arr.size else dt.default_int
     if arr.dtype == object:  # NumPy keeps ints beyond 64 bits as Python objects
         ints = [v for v in arr.ravel().tolist() if isinstance(v, int) and not isinstance(v, bool)]
         if ints:
             python_int_dtype(min(ints), max(ints))  # raises OverflowError naming the value
-    if arr.dtype.kind not in "biuf":
+    if arr.dtype.kind not in "biufc":
         raise TypeError(f"cannot make a kdsl array from data of dtype {arr.dtype}; use numbers or booleans")
     return dt.as_dtype(arr.dtype)
 
@@ -126,7 +128,7 @@ def asarray(x, dtype=None, device=None, copy=None) -> Array:
     want = dt.as_dtype(dtype) if dtype is not None else None
     arr = _host_array(x, want)
     d = want if want is not None else _host_dtype(x, arr)
-    if arr.dtype.kind not in "biuf":
+    if arr.dtype.kind not in "biufc":
         raise TypeError(f"cannot make a kdsl array from data of dtype {arr.dtype}; use numbers or booleans")
     if arr.dtype.kind == "f" and d.is_int and want is None:  # Python ints NumPy held as floats: convert exactly
         arr = np.asarray(x, dtype=d.np)

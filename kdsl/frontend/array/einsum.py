@@ -84,7 +84,7 @@ def einsum_path(*operands: Any, optimize: Any = "greedy", einsum_call: bool = Fa
     >>> import kdsl as kd
     >>> a, b, c = kd.ones((2, 3)), kd.ones((3, 4)), kd.ones((4, 5))
     >>> kd.einsum_path("ij,jk,kl->il", a, b, c)[0]
-    ['einsum_path', (0, 1), (0, 1)]
+    ['einsum_path', (1, 2), (0, 1)]
     """
     del einsum_call
     inputs, outputs, arrays = _parse(operands)

@@ -256,6 +256,11 @@ def checked_value(value, a: Array) -> Array:
         raise ValueError(f"could not convert string {value!r} to {a.dtype.name}; assign numbers")
     if isinstance(value, (bool, int, float)):
         return Array(ops.const_node(_checked_scalar(value, a), a.dtype, dev))
+    if isinstance(value, complex):  # NumPy: TypeError storing a Python complex into a real array
+        if a.dtype.kind != "c":
+            raise TypeError(f"cannot store the complex number {value!r} in a {a.dtype.name} array; store its real "
+                            "part (value.real) or make the array complex")
+        return Array(ops.const_node(value, a.dtype, dev))
     if isinstance(value, (list, tuple)):  # Python data converts straight to a's dtype (NumPy refuses 2**40)
         value = asarray(value, dtype=a.dtype, device=dev)
     v = ops.as_operand(value, dev)

@@ -6,10 +6,12 @@ the values of Python scalar arguments); later calls bind the new input buffers t
 submit, usually replaying a recorded command buffer.
 
 Rules: the function must be a pure function of its arguments (arrays it closes over are captured as they were
-at trace time, and Python control flow is frozen by the trace), and return an Array or a tuple/list of
-Arrays. Python scalar arguments are part of the signature: a new value traces again (pass a 0-d Array for a
-value that changes every call). Functions the fast path cannot replay (random draws inside, empty arrays,
-outputs that are not computed by a kernel) still work: they run as plain kdsl code.
+at trace time, and Python control flow is frozen by the trace), and return an Array or a pytree of Arrays
+(nested tuples, lists, dicts: :mod:`kdsl.pytree`). Arguments may be pytrees too (a dict of parameters, an
+optimiser's state): their structure is part of the signature, and so are the values of Python scalar
+arguments: a new value traces again (pass a 0-d Array for a value that changes every call). Functions the fast
+path cannot replay (random draws inside, empty arrays, outputs that are not computed by a kernel, host reads of
+values computed from the arguments) still work: they run as plain kdsl code.
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -32,10 +34,13 @@ from kdsl.engine.realize import Buffer, _aliased, allocate, kernel_size, realize
 from kdsl.engine.schedule import schedule
 from kdsl.frontend.array.array import Array
 from kdsl.ir.graph import Node, toposort
+from kdsl.pytree import TreeDef, tree_flatten, tree_unflatten
 
 
 class _Trace:
     """One input signature's recorded plan: which buffers each kernel reads and writes."""
+
+    out_tree: TreeDef | None = None  # the structure of the function's result (set by Jitted)
 
     def __init__(self, fn, args: tuple):
         self.arg_index = [i for i, a in enumerate(args) if isinstance(a, Array)]
@@ -50,9 +55,8 @@ class _Trace:
             node = Node("buffer", (), a.dtype, a.shape, buffer=a._node.buffer, device=a.device)
             placeholders[i] = node
             traced_args[i] = Array(node)
-        result = fn(*traced_args)
-        self.single = isinstance(result, Array)
-        outs = _outputs(fn, result)
+        first_id = min((n.id for n in placeholders.values()), default=0)
+        outs = fn(*traced_args)
         self.out_shapes = [o.shape for o in outs]
         targets = [_aliased(o._node) or o._node for o in outs]
         self.fast = all(not t.realized and t.op != "const" and t.size for t in targets) and \
@@ -73,6 +77,11 @@ class _Trace:
         self.arg_pos = {position[placeholders[i].id]: i for i in self.arg_index if placeholders[i].id in position}
         # Buffers the graph read that are neither arguments nor computed here: keep them as traced.
         self.captured = {p: n.buffer for p, n in enumerate(order) if n.realized and p not in self.arg_pos}
+        if any(order[p].id >= first_id for p in self.captured):
+            # The function computed something from its arguments while tracing (a host read such as a bounds
+            # check, an item(), a data-dependent shape): a replay would reuse the traced values, so run eagerly.
+            self.fast = False
+            return
         self.out_pos = [position[t.id] for t in targets]
         self.out_meta = {position[t.id]: (t.dtype, t.size) for t in targets}
         computed = {t.out for t in templates}
@@ -95,9 +104,8 @@ class _Trace:
                 for t, w in zip(self.templates, self.words, strict=True)]
         submit(dev, work)
         stats["realizes"] += 1
-        outs = [Array(Node("buffer", (), bufs[p].dtype, shape, buffer=bufs[p], device=dev))
+        return [Array(Node("buffer", (), bufs[p].dtype, shape, buffer=bufs[p], device=dev))
                 for p, shape in zip(self.out_pos, self.out_shapes, strict=True)]
-        return outs[0] if self.single else tuple(outs)
 
 
 def _prod(shape) -> int:
@@ -112,15 +120,28 @@ def _signature(args: tuple) -> tuple:
     for a in args:
         if isinstance(a, Array):
             key.append((a.shape, a.dtype, a.device.index))
-        elif isinstance(a, (bool, int, float, str, type(None))):
+        elif isinstance(a, (bool, int, float, complex, str, type(None))):
             key.append((type(a), a))
         else:
             raise TypeError(f"kd.jit arguments must be Arrays or Python scalars, got {type(a).__name__}")
     return tuple(key)
 
 
+# Non-empty while kdsl.autodiff traces a function: a jitted function called then runs as plain kdsl code, so its
+# graph is differentiated (a replay's outputs are new buffers, constants to the gradient).
+inline_calls: list[object] = []
+
+
 def jit(fn):
-    """Decorator: trace ``fn`` once per input signature and replay its kernels afterwards (module docstring)."""
+    """Decorator: trace ``fn`` once per input signature and replay its kernels afterwards (module docstring).
+
+    >>> import kdsl as kd
+    >>> @kd.jit
+    ... def step(params, lr):
+    ...     return {name: p - lr * p for name, p in params.items()}
+    >>> step({"w": kd.ones(2), "b": kd.zeros(1)}, 0.5)["w"].tolist()
+    [0.5, 0.5]
+    """
     return Jitted(fn)
 
 
@@ -137,15 +158,20 @@ class Jitted:
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args):
-        key = _signature(args)
+        if inline_calls:  # inside a function kdsl.autodiff differentiates: build the graph, do not replay
+            return self.fn(*args)
+        leaves, tree = tree_flatten(args)
+        key = (tree, _signature(leaves))
         trace = self.traces.get(key)
         if trace is None:
-            trace = self.traces[key] = _Trace(self.fn, args)
+            flat = _Flat(self.fn, tree)
+            trace = self.traces[key] = _Trace(flat, tuple(leaves))
+            trace.out_tree = flat.out_tree
             if not trace.fast:  # nothing the fast path can replay: run the function normally
                 return _eager(self.fn, args)
         elif not trace.fast:
             return _eager(self.fn, args)
-        return trace.run(args)
+        return tree_unflatten(trace.out_tree, trace.run(tuple(leaves)))
 
     def __get__(self, instance, owner=None):
         """As a method: bound to the instance, like the function it wraps."""
@@ -161,19 +187,34 @@ class Jitted:
         return jit, (self.fn,)
 
 
+class _Flat:
+    """``fn`` as a function of the leaves of its arguments, returning the leaves of its result (whose
+    structure it keeps in ``out_tree``)."""
+
+    def __init__(self, fn, tree: TreeDef):
+        self.fn, self.tree = fn, tree
+        self.out_tree: TreeDef | None = None
+
+    def __call__(self, *leaves):
+        result = self.fn(*tree_unflatten(self.tree, leaves))
+        outs, self.out_tree = _outputs(self.fn, result)
+        return outs
+
+
 def _eager(fn, args: tuple):
     result = fn(*args)
-    realize_nodes([o._node for o in _outputs(fn, result)])
+    realize_nodes([o._node for o in _outputs(fn, result)[0]])
     return result
 
 
-def _outputs(fn, result) -> list[Array]:
-    """The Arrays a jitted function returned, or a TypeError saying what it must return."""
-    outs = [result] if isinstance(result, Array) else list(result) if isinstance(result, (tuple, list)) else None
+def _outputs(fn, result) -> tuple[list[Array], TreeDef]:
+    """The Arrays a jitted function returned (the leaves of a pytree) and its structure, or a TypeError saying
+    what it must return."""
+    outs, tree = tree_flatten(result)
     if not outs or not all(isinstance(o, Array) for o in outs):
-        got = type(result).__name__ if outs is None else \
-            f"a {type(result).__name__} of {', '.join(sorted({type(o).__name__ for o in outs})) or 'nothing'}"
-        raise TypeError(f"a kd.jit function must return an Array or a non-empty tuple/list of Arrays; "
-                        f"{getattr(fn, '__name__', 'the function')} returned {got}"
+        kinds = ", ".join(sorted({type(o).__name__ for o in outs})) or "nothing"
+        got = type(result).__name__ if not outs else f"a {type(result).__name__} of {kinds}"
+        raise TypeError(f"a kd.jit function must return an Array or a non-empty pytree (tuple, list, dict) of "
+                        f"Arrays; {getattr(fn, '__name__', 'the function')} returned {got}"
                         + (" (a missing `return`?)" if result is None else ""))
-    return outs
+    return outs, tree

@@ -1,21 +1,17 @@
 """What ``kd.<name>`` says when kdsl has no such name: that kdsl lacks it and, where one exists, the kdsl way.
 
 Example:
-    >>> print(missing_name("fft"))
-    module 'kdsl' has no attribute 'fft': kd.fft is not implemented yet (issue 11)
+    >>> print(missing_name("ndarray"))
+    module 'kdsl' has no attribute 'ndarray': kdsl's array type is kd.Array
 """
 
 from __future__ import annotations
 
-_COMPLEX = "kdsl has no complex dtypes yet (issue 10)"
 _DYNAMIC = ("not implemented yet (issue 9); kd.flatnonzero exists: nz = kd.flatnonzero(a) and "
             "a[int(nz[0]):int(nz[-1]) + 1] trims a 1-D array")
 _HINTS: dict[str, str] = {
-    "fft": "kd.fft is not implemented yet (issue 11)",
     "linalg": "kd.linalg is not implemented yet (issue 11); kd.matmul, kd.dot, kd.outer, kd.tensordot, "
               "kd.vecdot and kd.trace exist",
-    "convolve": "kd.convolve is not implemented yet",
-    "correlate": "kd.correlate is not implemented yet",
     "interp": "kd.interp is not implemented yet (it needs searchsorted)",
     "ndarray": "kdsl's array type is kd.Array",
     "asnumpy": "use a.numpy() or np.asarray(a)",
@@ -32,9 +28,9 @@ _HINTS: dict[str, str] = {
     "savetxt": "use np.savetxt(path, a.numpy())",
     "loadtxt": "use kd.asarray(np.loadtxt(path))",
 }
-for _name in ("complex64", "complex128", "complex_", "conj", "conjugate", "real", "imag", "angle", "iscomplex",
-              "iscomplexobj", "isreal", "isrealobj"):
-    _HINTS[_name] = _COMPLEX
+_HINTS["complex_"] = "use kd.complex64 (kdsl's default complex) or kd.complex128"
+_HINTS["cdouble"] = "use kd.complex128"
+_HINTS["csingle"] = "use kd.complex64"
 for _name in ("trim_zeros",):
     _HINTS[_name] = f"kd.{_name} is {_DYNAMIC}"
 

@@ -34,13 +34,13 @@ def _filled(x: Array, value: float) -> Array:
 def nansum(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
     """Sum over ``axis`` treating NaN as 0."""
     x = _arr(a)
-    return red.sum(_filled(x, 0.0) if x.dtype.is_float else x, axis, dtype=dtype, keepdims=keepdims)
+    return red.sum(_filled(x, 0.0) if x.dtype.kind in "fc" else x, axis, dtype=dtype, keepdims=keepdims)
 
 
 def nanprod(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
     """Product over ``axis`` treating NaN as 1."""
     x = _arr(a)
-    return red.prod(_filled(x, 1.0) if x.dtype.is_float else x, axis, dtype=dtype, keepdims=keepdims)
+    return red.prod(_filled(x, 1.0) if x.dtype.kind in "fc" else x, axis, dtype=dtype, keepdims=keepdims)
 
 
 def _count(x: Array, axis: Any, d: dt.DType, keepdims: bool) -> Array:
@@ -56,7 +56,7 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False)
     [1.0, nan]
     """
     x = _arr(a)
-    if not x.dtype.is_float:
+    if x.dtype.kind not in "fc":  # complex: a NaN in either component drops the element, as in NumPy
         return red.mean(x, axis, dtype=dtype, keepdims=keepdims)
     d = x.dtype if dtype is None else dt.as_dtype(dtype)
     total = red.sum(_filled(x, 0.0), axis, dtype=d, keepdims=keepdims)
@@ -68,13 +68,16 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, ddof: float = 0, keepdim
     """Variance over ``axis`` of the non-NaN elements (NaN where ``count - ddof <= 0``)."""
     x = _arr(a)
     ddof = red._correction(ddof, correction)
-    if not x.dtype.is_float:
+    if x.dtype.kind not in "fc":
         return red.var(x, axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
     d = x.dtype if dtype is None else dt.as_dtype(dtype)
     xd = x.astype(d)
     zero = Array(const_node(0.0, d, x.device))
     centred = where(apply("isnan", xd), zero, xd - nanmean(xd, axis, keepdims=True))  # inf - inf stays NaN
-    total = red.sum(centred * centred, axis, dtype=d, keepdims=keepdims)
+    # complex: |x - mean|**2, a real number
+    squares = centred * centred if d.kind != "c" else apply("real", centred) ** 2 + apply("imag", centred) ** 2
+    d = d.real_dtype
+    total = red.sum(squares, axis, dtype=d, keepdims=keepdims)
     dof = _count(x, axis, d, keepdims) - ddof
     nan = Array(const_node(float("nan"), d, x.device))
     return where(dof > 0, total / dof, nan)

@@ -61,7 +61,7 @@ def _with_out(result: Any, out: Any) -> Any:
 
 def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any:
     """``ufunc.method(*inputs, **kwargs)`` computed by kdsl (see the module docstring)."""
-    if not all(isinstance(x, (Array, np.ndarray, np.generic, bool, int, float)) for x in inputs):
+    if not all(isinstance(x, (Array, np.ndarray, np.generic, bool, int, float, complex)) for x in inputs):
         return NotImplemented
     kd = _kdsl()
     out = kwargs.pop("out", None)
@@ -74,7 +74,7 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
         if kwargs:
             raise TypeError(f"np.{name} on kdsl arrays does not take {sorted(kwargs)}")
         if dtype is not None:
-            inputs = tuple(kd.asarray(x).astype(dtype) if not isinstance(x, (bool, int, float)) else x
+            inputs = tuple(kd.asarray(x).astype(dtype) if not isinstance(x, (bool, int, float, complex)) else x
                            for x in inputs)
         return _with_out(fn(*inputs), out)
     table = _REDUCE if method == "reduce" else _ACCUMULATE if method == "accumulate" else {}
@@ -85,6 +85,16 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
     return _with_out(getattr(kd, table[name])(x, **kwargs), out)
 
 
+def _function_of(module: str, name: str) -> Any:
+    """kdsl's function for NumPy's ``module.name``, or None."""
+    kd = _kdsl()
+    if module == "numpy" or (module == "numpy.linalg" and name in _LINALG):
+        return getattr(kd, name, None)
+    if module == "numpy.fft":
+        return getattr(kd.fft, name, None)
+    return None
+
+
 def array_function(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
     """NumPy function ``func`` on kdsl arrays, computed by kdsl's function of the same name."""
     if not all(issubclass(t, (Array, np.ndarray)) for t in types):
@@ -93,8 +103,7 @@ def array_function(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
     module = getattr(func, "__module__", "") or ""
     if name in _META and args:
         return _META[name](args[0])
-    in_namespace = module == "numpy" or (module == "numpy.linalg" and name in _LINALG)
-    fn = getattr(_kdsl(), name, None) if in_namespace else None
+    fn = _function_of(module, name)
     if fn is None:
         raise _refuse(f"{module}.{name}" if module not in ("", "numpy") else name)
     kwargs = dict(kwargs)

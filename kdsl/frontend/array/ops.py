@@ -42,7 +42,7 @@ def as_operand(x, device=None):
     Array = _array_cls()
     if isinstance(x, Array):
         return x
-    if isinstance(x, (bool, int, float)):
+    if isinstance(x, (bool, int, float, complex)):
         return x
     if isinstance(x, np.generic):
         from kdsl.frontend.array.creation import asarray  # cycle: that module imports this one
@@ -130,7 +130,7 @@ def device_of(operands):
     return next(iter(devs.values())) if devs else device()
 
 
-_WEAK_KIND = {bool: "weak-bool", int: "weak-int", float: "weak-float"}
+_WEAK_KIND = {bool: "weak-bool", int: "weak-int", float: "weak-float", complex: "weak-complex"}
 
 
 def _fast_key(name: str, operands, Array):
@@ -256,4 +256,8 @@ def astype(x, dtype):  # -> Array (the class is defined in array.py, which impor
     """``x`` converted to ``dtype`` (NumPy's ``astype``: floats truncate to ints, ints wrap)."""
     d = dt.as_dtype(dtype)
     x.device.check(d)
+    if x.dtype.kind == "c" and d.kind not in "cb":
+        from kdsl.frontend.array.complex_math import warn_discarded_imag  # cycle: it imports this module
+
+        warn_discarded_imag(x.dtype, d)
     return _array_cls()(cast_node(x._n, d))

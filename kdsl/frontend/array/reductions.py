@@ -55,6 +55,8 @@ def _keep(x: Array, node: Node, axes: tuple[int, ...], keepdims: bool) -> Array:
 
 
 def _reduce(x: Array, op: str, axes: tuple[int, ...], out_dtype: dt.DType, keepdims: bool) -> Array:
+    if x.dtype.kind == "c" and op not in ("sum", "prod"):  # max, min, argmax, argmin: no order
+        raise dt.complex_error(op, x.dtype)
     src = ops.cast_node(x._node, out_dtype) if op not in ("argmax", "argmin") else x._node
     if not axes:  # nothing to reduce (0-d input): the value itself
         return Array(src) if op not in ("argmax", "argmin") else Array(ops.const_node(0, out_dtype, x.device))
@@ -163,9 +165,11 @@ def var(x, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None) ->
     axes = mv.normalize_axes(axis, x.ndim)
     n = math.prod(x.shape[a] for a in axes)
     d = _numpy_dtype(np.var, x, dtype)
-    xd = x.astype(d)
+    xd = x.astype(d) if x.dtype.kind != "c" else x  # complex: the mean of |x - mean|**2, a real number
     centred = xd - mean(xd, axis=axes, keepdims=True)
-    total = _reduce(centred * centred, "sum", axes, d, False)
+    squares = centred * centred if x.dtype.kind != "c" else \
+        ops.apply("real", centred) ** 2 + ops.apply("imag", centred) ** 2
+    total = _reduce(squares, "sum", axes, d, False)
     denom = n - ddof
     if not n:
         out = _nan_like(total)

@@ -68,6 +68,8 @@ def _check_kind(kind: str | None, order: Any) -> None:
 def _sort_node(a: Array, axis: int, descending: bool, want: str) -> Array:
     if a.ndim == 0:
         raise np.exceptions.AxisError(axis, 0)
+    if a.dtype.kind == "c":  # no order: refuse now, not when the lazy sort runs
+        raise dt.complex_error("sort", a.dtype)
     out_dtype = _index_dtype(a.device) if want == "indices" else a.dtype
     return Array(Node("sort", (a._node,), out_dtype, a.shape, (axis, descending, want)))
 
@@ -184,6 +186,8 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Arra
     vals = v if is_array else asarray(v, dtype=x.dtype if np.ndim(v) == 0 and _fits(v, x.dtype) else None)
     common = dt.as_dtype(np.result_type(x.dtype.np, vals.dtype.np))
     common = x.device.check(common)
+    if common.kind == "c":  # no order
+        raise dt.complex_error("searchsorted", common)
     srcs = [ops.cast_node(x._node, common), ops.cast_node(vals._node, common)]
     if sorter is not None:
         srcs.append(_sorter(sorter, x.shape[0])._node)

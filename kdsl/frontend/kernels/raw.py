@@ -44,6 +44,8 @@ from kdsl.runtime.reflect import ShaderInfo, reflect
 
 __all__ = ["raw_kernel", "RawKernel"]
 
+_COMPLEX_PARTS = {"complex64": "float32", "complex128": "float64"}
+
 
 class RawKernel:
     """A compiled GLSL compute shader callable on arrays and numbers (see :func:`raw_kernel`)."""
@@ -112,6 +114,8 @@ class RawKernel:
             raise TypeError(f"{self.name}: binding {b.binding} ({b.name}) needs an array, got "
                             f"{type(value).__name__}")
         dtype = str(getattr(value.dtype, "name", value.dtype))
+        if b.components == 2 and _COMPLEX_PARTS.get(dtype) == b.dtype:
+            return  # a complex array is (real, imag) pairs: it binds a vec2/dvec2 buffer as it is
         if b.dtype is not None and dtype != b.dtype:
             raise TypeError(f"{self.name}: binding {b.binding} ({b.name}) holds {b.dtype} but the array is "
                             f"{dtype}; convert it (e.g. x.astype(np.{b.dtype}))")

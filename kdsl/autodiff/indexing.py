@@ -1,0 +1,145 @@
+"""Derivative rules of data-dependent reads: integer-array indexing (``"rows"``: ``a[idx]``, ``a[rows, cols]``),
+``take`` / ``take_along_axis`` / boolean masks (``"gather"``) and ``sort`` (through its permutation).
+
+The cotangent of a read is a sum of the read's cotangents into the positions read (a scatter-add, repeated
+indices accumulating). Two ways, both deterministic and synchronisation-free (so ``kd.jit`` replays them):
+
+* **dense** when the target axis is short (``DENSE_AXIS``, ``DENSE_LIMIT``): a one-hot comparison summed by a
+  matrix product or a reduction - one fused kernel, the usual case for embeddings of a small vocabulary and
+  for class labels;
+* **sorted** otherwise: the indices are sorted once, each target position finds its run with two
+  ``searchsorted`` calls, and run totals are differences of a ``cumsum`` accumulated in float64 where the
+  device has it (as :mod:`kdsl.frontend.array.scatter` does for ``kd.add.at``).
+
+Example:
+    >>> import kdsl as kd
+    >>> kd.grad(lambda x: x[kd.asarray([0, 2, 2])].sum())(kd.asarray([1.0, 2.0, 3.0])).tolist()
+    [1.0, 0.0, 2.0]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kdsl import dtype as dt
+from kdsl.autodiff.registry import arr, rule, zeros
+from kdsl.frontend.array import math as km
+from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.creation import arange, iota
+from kdsl.frontend.array.linalg import matmul
+from kdsl.frontend.array.reductions import cumsum
+from kdsl.frontend.array.shape_ops import concatenate
+from kdsl.frontend.array.sorting import argsort, searchsorted, take
+from kdsl.ir.graph import Node
+
+# The dense form costs n * reads multiply-adds (one matrix product), the sorted form a sort of the reads plus a
+# few passes over them: dense wins for short targets (a vocabulary, class labels) on GPUs and CPUs alike.
+DENSE_LIMIT = 1 << 26  # one-hot elements (target length x values) up to which the dense form is used
+DENSE_AXIS = 256  # and target lengths up to which it is used whatever the number of reads
+
+
+def _wrapped(idx: Array, n: int, mode: str) -> Array:
+    """The position each index reads in an axis of ``n``, as the reading kernel computes it."""
+    if mode == "wrap":
+        return idx % n
+    if mode == "raise":  # negatives wrapped once (checked beforehand), then clamped like the kernel
+        idx = km.where(idx < 0, idx + n, idx)
+    return km.clip(idx, 0, n - 1)
+
+
+def segment_sum(values: Array, idx: Array, n: int) -> Array:
+    """``out[k] = sum(values[j] for j where idx[j] == k)`` for ``values`` of shape (J, ...), 1-D ``idx`` of
+    wrapped positions in ``[0, n)``: shape (n, ...).
+
+    >>> import kdsl as kd
+    >>> segment_sum(kd.asarray([[1.0], [2.0], [4.0]]), kd.asarray([2, 0, 2]), 3).tolist()
+    [[2.0], [0.0], [5.0]]
+    """
+    rest = values.shape[1:]
+    j = values.shape[0]
+    if j == 0 or n == 0 or values.size == 0:
+        return zeros((n,) + rest, values._node)
+    if n <= DENSE_AXIS or n * values.size <= DENSE_LIMIT:
+        onehot = (iota((n, j), 0, values.device) == idx.reshape(1, j)).astype(values.dtype)
+        return matmul(onehot, values.reshape(j, -1)).reshape((n,) + rest)
+    order = argsort(idx, kind="stable")
+    s = take(idx, order, mode="clip")
+    p = arange(n, dtype=s.dtype, device=s.device)
+    lo, hi = searchsorted(s, p, "left"), searchsorted(s, p, "right")
+    acc = dt.float64 if values.device.supports(dt.float64) else dt.float32
+    v = take(values, order, axis=0, mode="clip").astype(acc)
+    c = concatenate([zeros((1,) + rest, v._node), cumsum(v, axis=0, dtype=acc)], axis=0)
+    return (take(c, hi, axis=0, mode="clip") - take(c, lo, axis=0, mode="clip")).astype(values.dtype)
+
+
+@rule("rows")
+def _rows(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
+    src, index = srcs
+    n = src.shape[0]
+    idx = _wrapped(arr(index), n, "raise").reshape(-1)
+    rest = src.shape[1:]
+    return [segment_sum(g.reshape((idx.shape[0],) + rest), idx, n), None]
+
+
+def _take_vjp(g: Array, data: Node, index: Node, axis: int, mode: str) -> Array:
+    shape = data.shape
+    n = shape[axis]
+    pre, post = shape[:axis], shape[axis + 1:]
+    j = index.size
+    g3 = g.reshape((_prod(pre), j, _prod(post))).transpose(1, 0, 2)
+    idx = _wrapped(arr(index), n, mode).reshape(-1)
+    out = segment_sum(g3, idx, n)  # (n, pre, post)
+    return out.transpose(1, 0, 2).reshape(shape)
+
+
+def _prod(shape: tuple[int, ...]) -> int:
+    out = 1
+    for k in shape:
+        out *= k
+    return out
+
+
+def _along_vjp(g: Array, data: Node, index: Node, axis: int, mode: str) -> Array:
+    """Cotangent of ``take_along_axis``: per line of the other axes, a scatter-add along ``axis``."""
+    shape = data.shape
+    n = shape[axis]
+    nd = len(shape)
+    gl = g if axis == nd - 1 else g.swapaxes(axis, -1)
+    il = _wrapped(arr(index), n, mode)
+    il = il if axis == nd - 1 else il.swapaxes(axis, -1)
+    lines, j = gl.shape[:-1], gl.shape[-1]
+    if j == 1:  # one read per line (class labels): a one-hot select, no sum
+        out = km.where(iota(lines + (n,), nd - 1, g.device) == il, gl, 0)
+    elif n <= DENSE_AXIS or n * g.size <= DENSE_LIMIT:  # (lines, n, j) one-hot summed over j
+        hit = iota(lines + (n, 1), nd - 1, g.device) == il.reshape(lines + (1, j))
+        out = km.where(hit, gl.reshape(lines + (1, j)), 0).sum(axis=-1, dtype=g.dtype)
+    else:
+        m = _prod(lines)
+        base = (iota((m, j), 0, g.device) * n).astype(il.dtype)
+        flat = (il.reshape(m, j) + base).reshape(-1)
+        out = segment_sum(gl.reshape(-1), flat, m * n).reshape(lines + (n,))
+    return out if axis == nd - 1 else out.swapaxes(axis, -1)
+
+
+@rule("gather")
+def _gather(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
+    axis, along, mode = arg
+    data, index = srcs
+    if data.size == 0 or node.size == 0:
+        return [zeros(data.shape, data), None]
+    if along:
+        return [_along_vjp(g, data, index, axis, mode), None]
+    return [_take_vjp(g, data, index, axis, mode), None]
+
+
+@rule("sort")
+def _sort(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
+    axis, descending, want = arg
+    if want != "values":
+        return [None]
+    src = srcs[0]
+    order = Node("sort", (src,), dt.int64 if src.device.supports(dt.int64) else dt.int32, src.shape,
+                 (axis, descending, "indices"))
+    inverse = argsort(Array(order), axis=axis, kind="stable")  # where each input element went
+    return [Array(Node("gather", (g._node, inverse._node), g.dtype, src.shape, (axis, True, "clip")))]

@@ -1,0 +1,101 @@
+"""``convolve`` and ``correlate`` (1-D, NumPy's modes): a fused sum of shifted slices for short kernels, FFTs
+for long ones.
+
+Example:
+    >>> import kdsl as kd
+    >>> kd.convolve(kd.asarray([1.0, 2.0, 3.0]), kd.asarray([0.0, 1.0, 0.5])).tolist()
+    [0.0, 1.0, 2.5, 4.0, 1.5]
+    >>> kd.correlate(kd.asarray([1.0, 2.0, 3.0]), kd.asarray([0.0, 1.0, 0.5])).tolist()
+    [3.5]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import kdsl as kd
+from kdsl.fft.real import irfft, rfft
+from kdsl.fft.transforms import fft, ifft
+
+DIRECT_LIMIT = 32
+"""Kernels up to this length are summed directly (one fused kernel of shifted slices); longer ones use FFTs."""
+_MODES = ("full", "same", "valid")
+
+
+def convolve(a: Any, v: Any, mode: str = "full") -> Any:
+    """The discrete linear convolution of two 1-D arrays, as ``np.convolve`` (``mode``: ``'full'``,
+    ``'same'`` or ``'valid'``). Integer inputs give exact integer results (wrapping as NumPy's do) when the
+    shorter input has at most ``DIRECT_LIMIT`` elements; longer integer convolutions go through float64 FFTs
+    and are exact while the sums stay below 2**53.
+
+    >>> import kdsl as kd
+    >>> kd.convolve(kd.asarray([1, 2]), kd.asarray([1, 2, 3, 4]), mode="same").tolist()
+    [1, 4, 7, 10]
+    """
+    a, v = _operands(a, v, "convolve")
+    if mode not in _MODES:
+        raise ValueError(f"convolve: mode must be one of {_MODES}, got {mode!r}")
+    if v.shape[0] > a.shape[0]:
+        a, v = v, a  # convolution commutes; the shorter one is the kernel
+    n, m = a.shape[0], v.shape[0]
+    full = _direct(a, v) if m <= DIRECT_LIMIT else _by_fft(a, v)
+    if mode == "full":
+        return full
+    if mode == "same":
+        start = (m - 1) // 2
+        return full[start:start + n]
+    return full[m - 1:n]
+
+
+def correlate(a: Any, v: Any, mode: str = "valid") -> Any:
+    """The cross-correlation ``c[k] = sum_n a[n + k] * conj(v[n])`` of two 1-D arrays, as ``np.correlate``
+    (default mode ``'valid'``).
+
+    >>> import kdsl as kd
+    >>> kd.correlate(kd.asarray([1, 2]), kd.asarray([1, 2, 3, 4]), mode="full").tolist()
+    [4, 11, 8, 5, 2]
+    """
+    a, v = _operands(a, v, "correlate")
+    if v.dtype in (kd.complex64, kd.complex128):
+        v = kd.conj(v)
+    return convolve(a, kd.flip(v), mode)
+
+
+def _operands(a: Any, v: Any, name: str) -> tuple[Any, Any]:
+    dev = a.device if isinstance(a, kd.Array) else v.device if isinstance(v, kd.Array) else None
+    a = a if isinstance(a, kd.Array) else kd.asarray(a, device=dev)
+    v = v if isinstance(v, kd.Array) else kd.asarray(v, device=dev)
+    if a.ndim != 1 or v.ndim != 1:
+        raise ValueError(f"{name} takes 1-D arrays, got shapes {a.shape} and {v.shape}; for n-d arrays use "
+                         f"kd.fft.rfftn / irfftn products")
+    if a.shape[0] == 0:
+        raise ValueError(f"{name}: a cannot be empty")
+    if v.shape[0] == 0:
+        raise ValueError(f"{name}: v cannot be empty")
+    dtype = kd.result_type(a, v)
+    return a.astype(dtype), v.astype(dtype)
+
+
+def _direct(a: Any, v: Any) -> Any:
+    """``full[k] = sum_j v[j] * a[k - j]`` as one fused expression of ``m`` shifted slices of padded ``a``."""
+    n, m = a.shape[0], v.shape[0]
+    zeros = kd.zeros(m - 1, dtype=a.dtype)
+    padded = kd.concatenate([zeros, a, zeros])
+    total = v[0] * padded[m - 1:m - 1 + n + m - 1]
+    for j in range(1, m):
+        total = total + v[j] * padded[m - 1 - j:m - 1 - j + n + m - 1]
+    return total.astype(a.dtype)
+
+
+def _by_fft(a: Any, v: Any) -> Any:
+    n, m = a.shape[0], v.shape[0]
+    size = n + m - 1
+    length = 1 << (size - 1).bit_length()
+    if a.dtype in (kd.complex64, kd.complex128):
+        return ifft(fft(a, length) * fft(v, length))[:size]
+    if a.dtype in (kd.float32, kd.float64, kd.float16):
+        out = irfft(rfft(a, length) * rfft(v, length), length)[:size]
+        return out.astype(a.dtype)
+    wide = kd.float64 if kd.device().supports(kd.float64) else kd.float32
+    out = irfft(rfft(a.astype(wide), length) * rfft(v.astype(wide), length), length)[:size]
+    return kd.rint(out).astype(kd.int64 if a.dtype == kd.int64 else kd.int32).astype(a.dtype)

@@ -1,0 +1,67 @@
+"""Sample frequencies and spectrum shifts: ``fftfreq rfftfreq fftshift ifftshift``.
+
+Example:
+    >>> import kdsl as kd
+    >>> kd.fft.fftfreq(4).tolist()
+    [0.0, 0.25, -0.5, -0.25]
+    >>> kd.fft.fftshift(kd.arange(5)).tolist()
+    [3, 4, 0, 1, 2]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+import kdsl as kd
+
+
+def fftfreq(n: int, d: float = 1.0, *, device: Any = None, dtype: Any = None) -> Any:
+    """The frequency of each output of a length-``n`` :func:`kdsl.fft.fft` with sample spacing ``d``, in
+    kdsl's default float dtype (float32; NumPy gives float64) unless ``dtype`` says otherwise."""
+    _check_n(n, "fftfreq")
+    freqs = np.fft.fftfreq(n, d)
+    return kd.asarray(freqs, dtype=dtype or kd.float32, device=device)
+
+
+def rfftfreq(n: int, d: float = 1.0, *, device: Any = None, dtype: Any = None) -> Any:
+    """The frequencies of :func:`kdsl.fft.rfft`'s outputs (``n // 2 + 1`` of them).
+
+    >>> import kdsl as kd
+    >>> kd.fft.rfftfreq(4, d=0.5).tolist()
+    [0.0, 0.5, 1.0]
+    """
+    _check_n(n, "rfftfreq")
+    return kd.asarray(np.fft.rfftfreq(n, d), dtype=dtype or kd.float32, device=device)
+
+
+def fftshift(x: Any, axes: int | Sequence[int] | None = None) -> Any:
+    """The zero frequency moved to the middle (a roll by ``n // 2`` along ``axes``, all by default)."""
+    return _shift(x, axes, +1)
+
+
+def ifftshift(x: Any, axes: int | Sequence[int] | None = None) -> Any:
+    """The inverse of :func:`fftshift` (a roll by ``-(n // 2)``).
+
+    >>> import kdsl as kd
+    >>> kd.fft.ifftshift(kd.fft.fftshift(kd.arange(5))).tolist()
+    [0, 1, 2, 3, 4]
+    """
+    return _shift(x, axes, -1)
+
+
+def _shift(x: Any, axes: Any, sign: int) -> Any:
+    x = x if isinstance(x, kd.Array) else kd.asarray(x)
+    if axes is None:
+        axes = tuple(range(x.ndim))
+    elif isinstance(axes, int):
+        axes = (axes,)
+    axes = tuple(axes)
+    return kd.roll(x, tuple(sign * (x.shape[a] // 2) for a in axes), axis=axes)
+
+
+def _check_n(n: Any, name: str) -> None:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"kd.fft.{name}: n must be a positive int, got {n!r}")

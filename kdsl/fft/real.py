@@ -1,0 +1,114 @@
+"""The transforms of real input and Hermitian spectra: ``rfft irfft rfft2 irfft2 rfftn irfftn hfft ihfft``.
+
+``rfft`` keeps the ``n // 2 + 1`` non-negative frequencies of the complex transform; ``irfft`` rebuilds the
+full Hermitian spectrum (``X[n - k] = conj(X[k])``) and keeps the real part of its inverse, which ignores the
+imaginary parts of the zero and Nyquist frequencies as NumPy does.
+
+Example:
+    >>> import kdsl as kd
+    >>> kd.fft.rfft(kd.asarray([1.0, 1.0, 1.0, 1.0])).tolist()
+    [(4+0j), 0j, 0j]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import kdsl as kd
+from kdsl.fft.axes import as_complex, as_real, c2c_axis, check_length, check_norm, check_out, normalize_axes, resize
+from kdsl.fft.transforms import axis1
+
+_SWAP = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
+
+
+def rfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None) -> Any:
+    """The transform of real input: its ``n // 2 + 1`` non-negative frequencies, as ``np.fft.rfft``.
+
+    >>> import kdsl as kd
+    >>> kd.fft.rfft(kd.asarray([0.0, 1.0, 0.0, -1.0])).tolist()
+    [0j, -2j, 0j]
+    """
+    check_out(out)
+    x = as_real(a, "rfft")
+    ax = axis1(x, axis)
+    n = check_length(n, x.shape[ax], "rfft")
+    full = c2c_axis(as_complex(x), n, ax, norm, False, "rfft")
+    return _take(full, n // 2 + 1, ax)
+
+
+def irfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None) -> Any:
+    """The inverse of :func:`rfft`: a real signal of length ``n`` (default ``2 * (m - 1)``), as
+    ``np.fft.irfft``.
+
+    >>> import kdsl as kd
+    >>> kd.fft.irfft(kd.asarray([4.0, 0.0, 0.0])).tolist()
+    [1.0, 1.0, 1.0, 1.0]
+    """
+    check_out(out)
+    x = as_complex(a)
+    ax = axis1(x, axis)
+    n = check_length(n, 2 * (x.shape[ax] - 1), "irfft")
+    half = resize(x, n // 2 + 1, ax)
+    mirror = kd.conj(kd.flip(_take(half, n - n // 2, ax, start=1), axis=ax))
+    full = kd.concatenate([half, mirror], axis=ax)
+    return kd.real(c2c_axis(full, n, ax, norm, True, "irfft"))
+
+
+def hfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None) -> Any:
+    """The transform of a Hermitian-symmetric signal given by its first half: a real spectrum of length ``n``
+    (default ``2 * (m - 1)``), as ``np.fft.hfft``."""
+    check_out(out)
+    return irfft(kd.conj(as_complex(a)), n, axis, _SWAP[check_norm(norm)])
+
+
+def ihfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None) -> Any:
+    """The inverse of :func:`hfft`, as ``np.fft.ihfft``."""
+    check_out(out)
+    return kd.conj(rfft(a, n, axis, _SWAP[check_norm(norm)]))
+
+
+def rfftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str | None = None,
+          out: Any = None) -> Any:
+    """:func:`rfft` over the last of ``axes``, then the complex transform over the others, as
+    ``np.fft.rfftn``."""
+    check_out(out)
+    x = as_real(a, "rfftn")
+    axes, lengths = normalize_axes(x.shape, s, axes)
+    y = rfft(x, lengths[-1], axes[-1], norm)
+    for axis, n in reversed(list(zip(axes[:-1], lengths[:-1], strict=True))):
+        y = c2c_axis(y, n, axis, norm, False, "rfftn")
+    return y
+
+
+def irfftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str | None = None,
+           out: Any = None) -> Any:
+    """The inverse of :func:`rfftn` (the last axis's length defaults to ``2 * (m - 1)``), as
+    ``np.fft.irfftn``."""
+    check_out(out)
+    x = as_complex(a)
+    axes, lengths = normalize_axes(x.shape, s, axes)
+    if s is None:
+        lengths[-1] = 2 * (x.shape[axes[-1]] - 1)
+    for axis, n in zip(axes[:-1], lengths[:-1], strict=True):
+        x = c2c_axis(x, n, axis, norm, True, "irfftn")
+    return irfft(x, lengths[-1], axes[-1], norm)
+
+
+def rfft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None,
+          out: Any = None) -> Any:
+    """:func:`rfftn` over the last two axes, as ``np.fft.rfft2``."""
+    return rfftn(a, s, axes, norm, out)
+
+
+def irfft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None,
+           out: Any = None) -> Any:
+    """:func:`irfftn` over the last two axes, as ``np.fft.irfft2``."""
+    return irfftn(a, s, axes, norm, out)
+
+
+def _take(x: Any, stop: int, axis: int, start: int = 0) -> Any:
+    """``x[start:stop]`` along ``axis``."""
+    index = [slice(None)] * x.ndim
+    index[axis] = slice(start, stop)
+    return x[tuple(index)]

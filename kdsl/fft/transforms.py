@@ -1,0 +1,85 @@
+"""The complex transforms: ``fft ifft fft2 ifft2 fftn ifftn`` (NumPy's signatures; array API keywords).
+
+Example:
+    >>> import kdsl as kd
+    >>> kd.fft.ifft(kd.fft.fft(kd.asarray([1.0, 0.0, -1.0]))).real.tolist()
+    [1.0, 0.0, -1.0]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kdsl.fft.axes import as_complex, c2c_axis, check_norm, check_out, normalize_axes
+
+
+def fft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None) -> Any:
+    """The discrete Fourier transform along ``axis`` (length ``n``: cut or zero-padded), as ``np.fft.fft``.
+
+    >>> import kdsl as kd
+    >>> kd.fft.fft(kd.asarray([0.0, 1.0]), n=4).tolist()
+    [(1+0j), -1j, (-1+0j), 1j]
+    """
+    check_out(out)
+    x = as_complex(a)
+    return c2c_axis(x, n, axis1(x, axis), norm, False, "fft")
+
+
+def ifft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None) -> Any:
+    """The inverse transform along ``axis`` (``1/n`` by default), as ``np.fft.ifft``.
+
+    >>> import kdsl as kd
+    >>> kd.fft.ifft(kd.asarray([4.0, 0.0, 0.0, 0.0])).tolist()
+    [(1+0j), (1+0j), (1+0j), (1+0j)]
+    """
+    check_out(out)
+    x = as_complex(a)
+    return c2c_axis(x, n, axis1(x, axis), norm, True, "ifft")
+
+
+def fftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str | None = None,
+         out: Any = None) -> Any:
+    """The n-dimensional transform over ``axes`` (all by default), as ``np.fft.fftn``.
+
+    >>> import kdsl as kd
+    >>> kd.fft.fftn(kd.ones((2, 2))).tolist()
+    [[(4+0j), 0j], [0j, 0j]]
+    """
+    return _nd(a, s, axes, norm, out, inverse=False, name="fftn")
+
+
+def ifftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str | None = None,
+          out: Any = None) -> Any:
+    """The inverse n-dimensional transform, as ``np.fft.ifftn``."""
+    return _nd(a, s, axes, norm, out, inverse=True, name="ifftn")
+
+
+def fft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None,
+         out: Any = None) -> Any:
+    """The 2-dimensional transform over the last two axes, as ``np.fft.fft2``."""
+    return _nd(a, s, axes, norm, out, inverse=False, name="fft2")
+
+
+def ifft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None,
+          out: Any = None) -> Any:
+    """The inverse 2-dimensional transform, as ``np.fft.ifft2``."""
+    return _nd(a, s, axes, norm, out, inverse=True, name="ifft2")
+
+
+def _nd(a: Any, s: Any, axes: Any, norm: str | None, out: Any, inverse: bool, name: str) -> Any:
+    check_out(out)
+    check_norm(norm)
+    x = as_complex(a)
+    axes, lengths = normalize_axes(x.shape, s, axes)
+    for axis, n in reversed(list(zip(axes, lengths, strict=True))):
+        x = c2c_axis(x, n, axis, norm, inverse, name)
+    return x
+
+
+def axis1(x: Any, axis: int) -> int:
+    if x.ndim == 0:
+        raise ValueError("kd.fft needs an array of at least one dimension, got a 0-d array")
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError(f"axis {axis} is out of bounds for an array of dimension {x.ndim}")
+    return axis % x.ndim

@@ -1,0 +1,170 @@
+"""Complex numbers: ``real``, ``imag``, ``conj``, ``angle``, building a complex array from its parts, the
+complex matrix product and ``vdot``; NumPy's names and semantics (see ``docs/complex.md``).
+
+``complex64`` and ``complex128`` arrays go through the same lazy pipeline as real ones: arithmetic, ``abs``,
+``exp``, ``log``, ``sqrt`` and the rest are the ordinary ops (:mod:`kdsl.codegen.complex` renders them), and
+everything here fuses with them.
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> z = kd.asarray(np.array([3 + 4j, 1j], np.complex64))
+    >>> kd.abs(z).tolist(), kd.real(z).tolist(), kd.conj(z).tolist()
+    ([5.0, 1.0], [3.0, 0.0], [(3-4j), -1j])
+    >>> kd.complex_from_parts(kd.asarray([1.0]), kd.asarray([2.0])).tolist()
+    [(1+2j)]
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.frontend.array import movement as mv
+from kdsl.frontend.array import ops
+from kdsl.frontend.array.array import Array
+from kdsl.ir.graph import Node
+
+
+def _arr(x: Any) -> Array:
+    if isinstance(x, Array):
+        return x
+    from kdsl.frontend.array.creation import asarray  # cycle: creation imports ops, which imports array
+
+    return asarray(x)
+
+
+def real(x: Any) -> Array:
+    """The real part (a float array for complex input; real input is returned as it is, as NumPy does)."""
+    x = _arr(x)
+    return ops.apply("real", x) if x.dtype.kind == "c" else x
+
+
+def imag(x: Any) -> Array:
+    """The imaginary part (a float array for complex input; zeros of ``x``'s dtype for real input)."""
+    x = _arr(x)
+    if x.dtype.kind == "c":
+        return ops.apply("imag", x)
+    return Array(mv.broadcast_node(ops.const_node(0, x.dtype, x.device), x.shape))
+
+
+def conj(x: Any) -> Array:
+    """The complex conjugate (real input: itself)."""
+    x = _arr(x)
+    return ops.apply("conj", x) if x.dtype.kind == "c" else x
+
+
+conjugate = conj
+
+
+def angle(z: Any, deg: bool = False) -> Array:
+    """The counterclockwise angle from the positive real axis, ``arctan2(imag, real)``, in radians (degrees with
+    ``deg=True``). Real input: 0 or pi (pi for negative numbers and -0.0, as NumPy).
+
+    >>> import kdsl as kd
+    >>> kd.angle(kd.asarray([1j, -1.0 + 0j]), deg=True).tolist()
+    [90.0, 180.0]
+    """
+    z = _arr(z)
+    out = ops.apply("angle", z) if z.dtype.kind == "c" else ops.apply("arctan2", 0.0, z)
+    return out * (180.0 / np.pi) if deg else out
+
+
+def complex_from_parts(re: Any, im: Any) -> Array:
+    """``re + 1j * im`` in one step (no complex multiply, so ``im = inf`` gives ``(re, inf)``, not NaN): a
+    complex64 array for float32 (and narrower) parts, complex128 when either is float64. Broadcasts."""
+    dev = ops.device_of((re, im))
+    re, im = ops.as_operand(re, dev), ops.as_operand(im, dev)
+    keys = [x.dtype if isinstance(x, Array) else x for x in (re, im)]
+    part = dt.result_dtype(np.add, *keys)
+    if part.kind == "c":
+        raise TypeError(f"complex_from_parts takes real parts, got {part.name}")
+    part = part.value if part.kind == "f" else dt.default_float  # float16 computes as float32, ints: float32
+    out = dt.complex128 if part is dt.float64 else dt.complex64
+    shape = ops.broadcast_shapes(*[x.shape for x in (re, im) if isinstance(x, Array)])
+    srcs = tuple(ops.operand_node(x, part, shape, dev) for x in (re, im))
+    return Array(Node("complex", srcs, out, shape, device=dev))
+
+
+def iscomplexobj(x: Any) -> bool:
+    """Whether ``x`` has a complex dtype (whatever its values)."""
+    return _dtype_of(x).kind == "c"
+
+
+def isrealobj(x: Any) -> bool:
+    """Whether ``x`` does not have a complex dtype."""
+    return not iscomplexobj(x)
+
+
+def iscomplex(x: Any) -> Array:
+    """Elementwise: whether the imaginary part is nonzero (False for real dtypes)."""
+    x = _arr(x)
+    return imag(x) != 0 if x.dtype.kind == "c" else Array(
+        mv.broadcast_node(ops.const_node(False, dt.bool_, x.device), x.shape))
+
+
+def isreal(x: Any) -> Array:
+    """Elementwise: whether the imaginary part is zero (True for real dtypes)."""
+    x = _arr(x)
+    return imag(x) == 0 if x.dtype.kind == "c" else Array(
+        mv.broadcast_node(ops.const_node(True, dt.bool_, x.device), x.shape))
+
+
+def _dtype_of(x: Any) -> dt.DType:
+    if isinstance(x, Array):
+        return x.dtype
+    if isinstance(x, complex):
+        return dt.default_complex
+    return dt.as_dtype(np.asarray(x).dtype)
+
+
+def warn_discarded_imag(src: dt.DType, dst: dt.DType) -> None:
+    """NumPy's ComplexWarning for a complex -> real (not bool) conversion, which keeps the real part."""
+    if src.kind == "c" and dst.kind not in "cb":
+        warnings.warn(f"Casting complex values to real discards the imaginary part ({src.name} -> {dst.name}); "
+                      "use kd.real(z) or kd.abs(z) to say which real number you want",
+                      np.exceptions.ComplexWarning, stacklevel=3)
+
+
+def matmul(a: Array, b: Array, out: dt.DType, real_matmul: Any) -> Array:
+    """The complex matrix product from real ones: (ar + i ai)(br + i bi) = (ar br - ai bi) + i (ar bi + ai br),
+    each a product of the (tiled, tuned) real kernel; a real operand saves two of the four products."""
+    part = out.real_dtype
+
+    def parts(x: Array) -> tuple[Array, Array | None]:
+        if x.dtype.kind != "c":
+            return x.astype(part), None
+        return real(x).astype(part), imag(x).astype(part)
+
+    (ar, ai), (br, bi) = parts(a), parts(b)
+    re, im = real_matmul(ar, br), None
+    if ai is not None and bi is not None:
+        re = re - real_matmul(ai, bi)
+    if bi is not None:
+        im = real_matmul(ar, bi)
+    if ai is not None:
+        cross = real_matmul(ai, br)
+        im = cross if im is None else im + cross
+    return complex_from_parts(re, im if im is not None else 0.0).astype(out)
+
+
+def vdot(a: Any, b: Any) -> Array:
+    """NumPy's ``vdot``: the dot product of the flattened arrays, conjugating the first (a 0-d array).
+
+    >>> import kdsl as kd
+    >>> complex(kd.vdot(kd.asarray([1j, 2.0 + 0j]), kd.asarray([1j, 1.0 + 0j])))
+    (3+0j)
+    """
+    dev = ops.device_of((a, b))
+    x, y = ops.as_operand(a, dev), ops.as_operand(b, dev)
+    if not isinstance(x, Array) or not isinstance(y, Array):
+        raise TypeError("vdot takes arrays, not Python scalars; wrap them with kd.asarray")
+    x, y = x.reshape(-1), y.reshape(-1)
+    if x.size != y.size:
+        raise ValueError(f"vdot: vectors of different sizes {x.size} and {y.size}")
+    prod = conj(x) * y
+    if prod.dtype is dt.bool_:
+        return prod.any()
+    return prod.sum(dtype=prod.dtype)

@@ -1,0 +1,52 @@
+"""What complex numbers cannot do raises a TypeError naming the function and the dtype, never a wrong value."""
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+
+Z = np.array([1 + 2j, 3 - 1j, -0.5j, 2.0], np.complex64)
+
+CASES = {
+    "less": lambda x: x < x, "greater_equal": lambda x: x >= 1, "less_equal": lambda x: kd.less_equal(x, x),
+    "maximum": lambda x: kd.maximum(x, 0), "minimum": lambda x: kd.minimum(x, x), "clip": lambda x: kd.clip(x, 0, 1),
+    "floor": kd.floor, "ceil": kd.ceil, "trunc": kd.trunc, "rint": kd.rint,
+    "floor_divide": lambda x: x // 2, "remainder": lambda x: x % 2, "bitwise_and": lambda x: x & x,
+    "bitwise_or": lambda x: x | 1, "invert": lambda x: ~x, "left_shift": lambda x: x << 1,
+    "max": lambda x: x.max(), "min": lambda x: kd.min(x, axis=0), "argmax": kd.argmax, "argmin": lambda x: x.argmin(),
+    "nanmax": kd.nanmax, "sort": kd.sort, "argsort": kd.argsort, "unique": kd.unique, "median": kd.median,
+    "searchsorted": lambda x: kd.searchsorted(x, x), "topk": lambda x: kd.topk(x, 2)[0],
+    "log10": kd.log10, "log2": kd.log2, "arctan2": lambda x: kd.arctan2(x, x), "tan": kd.tan, "sinh": kd.sinh,
+    "arcsin": kd.arcsin, "expm1": kd.expm1, "sigmoid": kd.sigmoid,
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.parametrize("cd", ["complex64", "complex128"])
+def test_unsupported_operations_raise(name, cd):
+    x = kd.asarray(Z.astype(cd))
+    with pytest.raises(TypeError, match=cd) as info:
+        out = CASES[name](x)
+        out.numpy()  # were it lazy, realising must raise too, not return numbers
+    message = str(info.value)
+    assert "not supported" in message or "not implemented" in message, message
+
+
+def test_ordered_messages_say_why_and_what_to_use():
+    x = kd.asarray(Z)
+    with pytest.raises(TypeError, match=r"less \(<\) is not supported for complex64: complex numbers have no order"):
+        _ = x < 1
+    with pytest.raises(TypeError, match=r"kd.real\(z\) or kd.abs\(z\)"):
+        kd.maximum(x, 1)
+    with pytest.raises(TypeError, match="a Python complex"):
+        _ = kd.asarray([1.0, 2.0]) < 1j
+    with pytest.raises(TypeError, match="docs/complex.md"):
+        kd.log10(x)
+
+
+def test_errors_are_raised_when_building_not_when_realising():
+    x = kd.asarray(Z)
+    for fn in (lambda: x.max(), lambda: x < x, lambda: kd.floor(x), lambda: kd.sort(x), lambda: kd.argsort(x),
+               lambda: kd.median(x), lambda: kd.unique(x), lambda: kd.searchsorted(x, x)):
+        with pytest.raises(TypeError):
+            fn()  # no .numpy(): the lazy graph is refused at once

@@ -209,10 +209,12 @@ def render_bitcast(x: str, src: dt.DType, dst: dt.DType) -> str:
     >>> render_bitcast("x", dt.int64, dt.float64), render_bitcast("x", dt.float16, dt.int16)
     ('packDouble2x32(unpack32(uint64_t(x)))', 'bitfieldExtract(int(kd_f16bits_f(x)), 0, 16)')
     """
-    if src.itemsize != dst.itemsize or src.kind not in "biuf" or dst.kind not in "biuf":
-        raise TypeError(f"no bit-cast from {src.name} to {dst.name} (same-size bool, integer and float dtypes only)")
+    if src.itemsize != dst.itemsize or src.kind not in "biufc" or dst.kind not in "biufc":
+        raise TypeError(f"no bit-cast from {src.name} to {dst.name} (same-size bool, integer, float and complex64)")
     if src is dst:
         return x
+    if "c" in (src.kind, dst.kind):
+        return _bitcast_complex64(x, src, dst)
     if not src.is_float and not dst.is_float:
         return render_cast(x, src, dst)
     to_bits = src.is_float
@@ -229,3 +231,15 @@ def render_bitcast(x: str, src: dt.DType, dst: dt.DType) -> str:
         bits = f"kd_f16bits_f({x})"
         return bits if i.kind == "u" else glsl.narrow(dt.int16, f"int({bits})")
     return f"kd_f16val_u({x if i.kind == 'u' else f'(uint({x}) & 65535u)'})"
+
+
+def _bitcast_complex64(x: str, src: dt.DType, dst: dt.DType) -> str:
+    """complex64 (a ``vec2``: real part in the low word) <-> another 8-byte dtype, through its two words."""
+    if src.kind == "c":
+        words = f"floatBitsToUint({x})"
+        if dst is dt.float64:
+            return f"packDouble2x32({words})"
+        return f"pack64({words})" if dst.kind == "u" else f"int64_t(pack64({words}))"
+    if src is dt.float64:
+        return f"uintBitsToFloat(unpackDouble2x32({x}))"
+    return f"uintBitsToFloat(unpack32({x if src.kind == 'u' else f'uint64_t({x})'}))"

@@ -1,6 +1,6 @@
 """Array.view (bit-cast) against NumPy: every pair of equal-size dtypes on every bit pattern class (NaN payloads,
 -0.0, inf, subnormals), strided inputs, itemsize changes and NumPy's errors; signbit, copysign and nextafter,
-which read and step the bits, bit-exact against NumPy."""
+which read and step the bits, bit-exact against NumPy; complex64 views."""
 
 import numpy as np
 import pytest
@@ -158,8 +158,19 @@ def test_view_rejects_what_numpy_rejects_or_kdsl_lacks():
         a.view(type=np.ndarray)
     with pytest.raises(TypeError, match="subclasses"):
         a.view(np.matrix)
-    with pytest.raises(TypeError):
-        a.view("complex64")
+    with pytest.raises(TypeError, match="complex128"):
+        a.view("complex128")
+
+
+@pytest.mark.parametrize("dst", ["uint64", "int64", "float64", "float32", "uint8", "int16"])
+def test_complex64_views_carry_both_words(dst):
+    c = np.array([1 + 2j, complex(-0.0, -np.inf), complex(np.nan, -0.0), 3e-45j, 0j, -1e38 + 1e-40j], np.complex64)
+    _same_bits(kd.asarray(c).view(dst).numpy(), c.view(dst))
+    back = kd.asarray(c.view(dst)).view(np.complex64).numpy()
+    _same_bits(back, c)
+    strided = np.repeat(c, 2)[::2]
+    if np.dtype(dst).itemsize == 8:  # element by element: strided views work
+        _same_bits(kd.asarray(np.repeat(c, 2))[::2].view(dst).numpy(), strided.view(dst))
 
 
 def test_bool_views_read_0_or_1():

@@ -12,6 +12,9 @@ bytes a multiple of the new itemsize. kdsl builds it from lazy elementwise ops o
 narrower one shifts each element right by ``0, w, 2w...`` bits along a new axis of length ``r`` and
 reshapes. No copy and no host round trip; it needs the unsigned integer dtypes of both sizes on the device.
 
+complex64 views work like any 8-byte dtype (``c.view(np.float32)`` interleaves real and imaginary parts);
+complex128 views are refused (no 16-byte integer carries their bits).
+
 kdsl stores bools as 0 or 1: a uint8 2 viewed as bool is True, and viewed back it is 1 (NumPy keeps the byte).
 
 Example:
@@ -65,9 +68,10 @@ def view(a: Array, dtype: Any = None, type: Any = None) -> Array:  # noqa: A002 
     else:
         d = a.device.check(dt.as_dtype(dtype))
         for x in (a.dtype, d):
-            if x.kind not in "biuf":
+            if x.kind not in "biuf" and x is not dt.complex64:
                 raise TypeError(f"view between {a.dtype.name} and {d.name} is not supported: kdsl views bool, "
-                                "integer and float dtypes")
+                                "integer, float and complex64 dtypes (complex128 has no 16-byte integer to carry "
+                                "its bits; kd.stack([a.real, a.imag], axis=-1) gives its float64 pairs)")
         out = bitcast(a, d) if d.itemsize == a.dtype.itemsize else _resized(a, d)
     return _writes_through(out, a)
 

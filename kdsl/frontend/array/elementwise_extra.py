@@ -56,8 +56,8 @@ def signbit(x: Any) -> Array:
     [True]
     """
     x = _arr(x)
-    if x.dtype.kind == "b":
-        raise TypeError("signbit is not defined for bool arrays (NumPy raises too)")
+    if x.dtype.kind in "bc":
+        raise TypeError(f"signbit is not defined for {x.dtype.name} arrays (NumPy raises too)")
     if not x.dtype.is_float:
         return x < 0
     return _bits(x) < 0

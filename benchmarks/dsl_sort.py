@@ -1,7 +1,7 @@
-"""Sort and argsort of N float32 (default 2**20): kdsl's GPU bitonic sort against NumPy and, when importable,
-``torch.sort``. Every peer is warmed up the same way (one untimed run, whose result is checked against NumPy's
-stable sort first), then timed ``--repeat`` times; the table shows medians. kdsl's times include its Python
-planning of the ~log2(N)**2 / 2 passes and the wait for the device (``kd.realize`` returns when they ran).
+"""Sort and argsort of N float32 (default 2**20): kdsl's GPU sort (radix for long lines) against NumPy and,
+when importable, ``torch.sort``. Every peer is warmed up the same way (one untimed run, whose result is checked
+against NumPy's stable sort first), then timed ``--repeat`` times; the table shows medians. kdsl's times
+include its Python planning of its passes and the wait for the device (``kd.realize`` returns when they ran).
 
 Run: python benchmarks/dsl_sort.py [--log2n 20] [--repeat 5]      (on the GPU machine: --log2n 26)
 """

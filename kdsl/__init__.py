@@ -347,7 +347,8 @@ def __getattr__(name: str):
     raise AttributeError(_missing.missing_name(name))
 
 
-from kdsl import fft  # noqa: E402  (kd.fft is built on the public API above: it must come last)
+# Packages built on the public API above (their kernels are kd.raw_kernels): they must come last.
+from kdsl import fft, linalg  # noqa: E402
 from kdsl.fft.convolve import convolve, correlate  # noqa: E402
 
-__all__ += ["fft", "convolve", "correlate"]
+__all__ += ["fft", "linalg", "convolve", "correlate"]  # kdsl/fft/, kdsl/linalg/ (issue 11)

@@ -24,6 +24,7 @@ ALLOWED = {
     # autodiff differentiates graph nodes (ir) and builds the cotangents with the array API's modules
     "kdsl.autodiff": {"kdsl.frontend.array", "kdsl.ir", "kdsl.dtype", "kdsl.pytree"},
     "kdsl.fft": {"kdsl", "kdsl.dtype"},  # the public API only: its kernels are kd.raw_kernels
+    "kdsl.linalg": {"kdsl", "kdsl.dtype"},  # the public API only: its kernels are kd.raw_kernel GLSL
 }
 
 

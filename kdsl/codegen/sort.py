@@ -262,7 +262,8 @@ def _render_out(k: SortOut) -> str:
         stride *= k.shape[a]
     line = " + ".join(terms) if terms else "0u"
     r.lines.append(f"uint rec = ({line}) * {k.n_pad}u + uint({idx[k.axis]});")
-    r.lines.append(f"int sj = int(b1.d[rec * {k.words}u + {k.words - 1}u]);")
+    at = f"{k.soa}u + rec" if k.soa else f"rec * {k.words}u + {k.words - 1}u"
+    r.lines.append(f"int sj = int(b1.d[{at}]);")
     if k.want == "values":
         assert k.expr is not None, "SortOut of values needs the sorted expression"
         src = tuple(idx[:k.axis] + ["sj"] + idx[k.axis + 1:])

@@ -45,6 +45,7 @@ class Template(NamedTuple):
     temp_shape: tuple | None  # (dtype, shape) when out is a temporary
     fused: tuple[int, ...]
     program: list[Any]  # [Program] once run; filled by the runner
+    words: Any = None  # a fixed step's push words (Step.fixed), else None: built from ``sources``
 
 
 def view_key(v: View, src_size: int) -> tuple:
@@ -124,7 +125,7 @@ def _templates(steps: list[Step], order: list[Node]) -> list[Template] | None:
         inputs = tuple(pos[n.id] if n.id in pos else temps[n.id] for n in s.inputs)
         sources = tuple((pos[n.id], kind) for n, kind in s.sources)
         fused = tuple(pos[n.id] for n in s.fused if n.id in pos)
-        out.append(Template(s.kernel, o, inputs, sources, s.fresh, temp, fused, []))
+        out.append(Template(s.kernel, o, inputs, sources, s.fresh, temp, fused, [], s.words if s.fixed else None))
     return out
 
 
@@ -181,7 +182,8 @@ def plan(roots: list[Node]) -> list[Step]:
         else:
             out = order[t.out]
         inputs = [order[p] if p >= 0 else temps[p] for p in t.inputs]
-        step = Step(t.kernel, out, inputs, _words(t.sources, order), t.fresh, [order[p] for p in t.fused])
+        words = t.words if t.words is not None else _words(t.sources, order)
+        step = Step(t.kernel, out, inputs, words, t.fresh, [order[p] for p in t.fused])
         step.template = t
         steps.append(step)
     return steps

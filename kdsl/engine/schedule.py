@@ -61,6 +61,7 @@ class Step:
     sources: list = field(default_factory=list)  # (node, kind) each push word group came from (plan cache)
     baked: bool = False  # a scalar was baked into the source: the kernel depends on data (not cacheable)
     template: object = None  # the plan-cache entry this step came from (kdsl.engine.plan)
+    fixed: bool = False  # words set by the graph's structure alone (sort passes): the plan cache keeps them
 
 
 class Lowering:

@@ -1,5 +1,6 @@
-"""Lowering of the data-dependent nodes: ``sort`` (a multi-pass bitonic sort, see :mod:`kdsl.codegen.sort`),
-``gather`` and ``search`` (one kernel each, see :mod:`kdsl.codegen.gather`).
+"""Lowering of the data-dependent nodes: ``sort`` (an LSD radix sort for long lines, see
+:mod:`kdsl.codegen.radix`, else a multi-pass bitonic sort, see :mod:`kdsl.codegen.sort`), ``gather`` and
+``search`` (one kernel each, see :mod:`kdsl.codegen.gather`).
 
 Graph nodes (built by :mod:`kdsl.frontend.array.sorting`):
 
@@ -10,20 +11,26 @@ Graph nodes (built by :mod:`kdsl.frontend.array.sorting`):
 * ``"compact"`` ``srcs = (csum,)``: the positions where the inclusive running count ``csum`` steps up, shape
                ``(csum[-1],)`` (built by :mod:`kdsl.frontend.array.masks`; see :class:`kdsl.ir.kernels.Compact`)
 
-A sort of lines of ``n`` elements runs one tile kernel, then per block longer than a tile its global stages
-(two per pass) and one pass for the rest in shared (CPU drivers: private) memory: about
-``log2(n/tile)**2 / 4`` passes (42 for 2**20 elements in GPU tiles of 1 024, 56 in CPU tiles of 256). The
-passes take their stage and sizes in push constants (one program per pass kind, not per stage or size);
-those words do not come from the graph, so a graph with a long sort is re-planned on each realise
-(``Step.baked``) instead of taken from the plan cache.
+Lines of at least ``RADIX_MIN_GPU`` (GPUs) or ``RADIX_MIN_CPU`` (CPU drivers) elements take the radix sort:
+a records kernel, then per 4-bit digit a count, a scan of the counts (two passes on GPUs) and a stable
+scatter, then the output kernel: 2 + 4 * bits / 4 launches on GPUs whatever the length (34 for float32). Shorter
+lines take the bitonic sort: one tile kernel, then per block longer than a tile its global stages (two per
+pass) and one pass for the rest in shared (CPU drivers: private) memory: about ``log2(n/tile)**2 / 4``
+passes (42 for 2**20 elements in GPU tiles of 1 024, 56 in CPU tiles of 256). A line within one tile is
+one kernel and the output, which no radix sort beats. Passes take their stage and sizes in push constants
+(one program per pass kind, not per stage or size); those words follow from the shapes alone
+(``Step.fixed``), so the plan cache keeps them with the plan.
 
 Example:
     >>> import kdsl as kd, numpy as np
     >>> from kdsl.engine.schedule import schedule
-    >>> x = kd.asarray(np.random.rand(5000).astype(np.float32))
+    >>> x = kd.asarray(np.random.rand(1500).astype(np.float32))
     >>> kinds = [type(s.kernel).__name__ for s in schedule([kd.sort(x)._node])]
     >>> kinds[0], kinds[-1], sorted(set(kinds[1:-1]))
     ('SortKeys', 'SortOut', ['SortLocal', 'SortMerge'])
+    >>> steps = schedule([kd.sort(kd.asarray(np.random.rand(5000).astype(np.float32)))._node])
+    >>> len(steps), type(steps[0].kernel).__name__, type(steps[-1].kernel).__name__  # lavapipe: 1 count scan
+    (26, 'RadixKeys', 'SortOut')
 """
 
 from __future__ import annotations
@@ -31,9 +38,11 @@ from __future__ import annotations
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.codegen.loops import expr_loops
+from kdsl.codegen.radix import DIGITS, SCAN_CHUNK, SCAN_RUN, padded, radix_passes
 from kdsl.codegen.sort import key_words
 from kdsl.device import Device
-from kdsl.engine.schedule import Lowering, Step
+from kdsl.engine.schedule import Lowering, Step, _lower_scan
 from kdsl.ir.graph import Node
 from kdsl.ir.kernels import (
     LOCAL,
@@ -41,6 +50,8 @@ from kdsl.ir.kernels import (
     MAX_GROUPS,
     Compact,
     Gather,
+    RadixKeys,
+    RadixPass,
     Search,
     SortKeys,
     SortLocal,
@@ -54,6 +65,13 @@ TILE = 1024  # records sorted in shared memory per workgroup (12 KiB at 3 words:
 # CPU drivers pay dearly for workgroup barriers (lavapipe: ~0.3 ms per barrier per workgroup), so there one
 # invocation sorts a tile of PRIVATE_TILE records alone, in private memory, without barriers.
 PRIVATE_TILE = 256  # measured on lavapipe: 64 -> 1.6 s, 128 -> 1.4 s, 256 -> 0.8 s for 70 000 elements
+PRIVATE_RADIX_TILE = 4096  # records one invocation counts and scatters per radix pass (CPU drivers)
+# Lines at least this long take the radix sort. lavapipe, 2**12 elements in all, argsort ms radix/bitonic:
+# 9/9 (64 lines of 256), 12/8 (16 of 1 024), 9/11 (4 of 4 096), 10/16 (2**14), 26/135 (2**16), 440/9 000 (2**20).
+RADIX_MIN_CPU = 1 << 11
+RADIX_MIN_GPU = 1 << 11  # above a GPU tile (1 024): the bitonic sort's global passes start there
+RADIX_RUN = 16  # records per invocation of a workgroup radix tile, at most
+RADIX_PRIVATE: bool | None = None  # None: private radix tiles on CPU drivers (tests force either kind)
 _SEARCH_TRIPS = 34  # binary-search iterations per value (a uint32 length) plus one
 
 
@@ -94,6 +112,8 @@ def lower_sort(node: Node, keep: set[int], dev: Device) -> list[Step]:
         return [low.step(SortOut(node.shape, axis, node.dtype, want, None, 0, 1, 2, 1), node)]
     if n >= 1 << 31:
         raise ValueError(f"cannot sort an axis of {n} elements: at most 2**31 - 1 per line")
+    if uses_radix(dev, n):
+        return lower_radix(node, keep, dev)
     words = key_words(src.dtype) + 1
     n_pad = _pow2(n)
     total = lines * n_pad
@@ -126,9 +146,97 @@ def lower_sort(node: Node, keep: set[int], dev: Device) -> list[Step]:
     return steps
 
 
-def _pass(kernel: SortMerge | SortLocal, out: Node, inp: Node, words: list[int], fresh: bool) -> Step:
-    step = Step(kernel, out, [inp], np.array(words, np.uint32), fresh)
-    step.baked = True  # the stage words are not graph scalars: keep this plan out of the plan cache
+def uses_radix(dev: Device, n: int) -> bool:
+    """Whether lines of ``n`` elements take the radix sort (long lines) rather than the bitonic one."""
+    return n >= (RADIX_MIN_CPU if uses_private_tiles(dev) else RADIX_MIN_GPU)
+
+
+def _radix_tile(dev: Device, words: int, n: int, private: bool) -> int:
+    """Records per radix tile: one invocation's on CPU drivers; on GPUs a workgroup's, as many as shared
+    memory holds (records, 8 packed counters and a scan slot per invocation), at most 16 per invocation."""
+    if private:
+        return max(1, min(PRIVATE_RADIX_TILE, n))
+    limit = dev.info.get("max_shared_memory_size", 16384)
+    run = RADIX_RUN
+    while run > 1 and (padded(LOCAL * run) * words + 9 * LOCAL + DIGITS) * 4 > limit:
+        run //= 2
+    while run > 1 and LOCAL * run // 2 >= n:  # short lines: no more than half a tile empty
+        run //= 2
+    return LOCAL * run
+
+
+def _radix_groups(dev: Device, tiles: int, trips: int, private: bool) -> int:
+    """Workgroups of a radix pass over ``tiles`` tiles of ``trips`` loop iterations each, within the budget."""
+    per = LOCAL if private else 1  # tiles a workgroup takes per turn
+    need = -(-tiles // per)
+    floor = -(-tiles * trips // (per * dev.loop_budget))
+    if floor > MAX_GROUPS:
+        raise ValueError(f"cannot radix-sort {tiles} tiles in one dispatch; split the array")
+    return max(1, min(need, MAX_GROUPS, max(dev.max_groups if private else MAX_GROUPS, floor)))
+
+
+def _scan_counts(counts: Node, scanned: Node, size: int, keep: set[int], dev: Device, private: bool) -> list[Step]:
+    """The inclusive scan of a radix pass's ``size`` digit counts: the scheduler's scan on CPU drivers, two
+    workgroup passes on GPUs (block totals, then each block scanned from the totals before it)."""
+    if private:
+        return _lower_scan((size,), 0, dt.uint32, lambda lw: lw.load(counts, View.contiguous((size,))), scanned,
+                           keep, dev)
+    blocks = -(-size // SCAN_CHUNK)
+    groups = min(blocks, MAX_GROUPS)
+    if -(-blocks // groups) * (blocks // LOCAL + 2 * SCAN_RUN + 40) > dev.loop_budget:
+        raise ValueError(f"cannot scan {size} radix counts within the loop budget; split the array")
+    sums = Node("partial", (), dt.uint32, (blocks,), device=dev)
+    return [_pass(RadixPass("sums", 0, 0, 1, groups), sums, [counts], [size], True),
+            _pass(RadixPass("scan", 0, 0, 1, groups), scanned, [counts, sums], [size], True)]
+
+
+def lower_radix(node: Node, keep: set[int], dev: Device) -> list[Step]:
+    """An LSD radix sort (see :mod:`kdsl.codegen.radix`): records, then per 4-bit digit a count, a scan of
+    the counts and a stable scatter, then the sorted indices (or the values at them) in the array's layout."""
+    axis, descending, want = node.arg
+    src = node.srcs[0]
+    n, total = src.shape[axis], node.size
+    lines = total // n
+    if total * (key_words(src.dtype) + 1) >= 1 << 32:
+        raise ValueError(f"cannot sort {total} elements of {src.dtype.name} at once: at most 2**32 record words")
+    words = key_words(src.dtype) + 1
+    low = Lowering(keep, dev.max_push_words)
+    e = low.expr(src)
+    groups = elementwise_groups(total, dev.max_groups, dev.loop_budget, 1 + expr_loops(e, src.shape))
+    cur = Node("partial", (), dt.uint32, (total * words,), device=dev)
+    other = Node("partial", (), dt.uint32, (total * words,), device=dev)
+    steps = [low.step(RadixKeys(src.shape, axis, src.dtype, descending, e, 0, words, groups), cur)]
+    private = uses_private_tiles(dev) if RADIX_PRIVATE is None else RADIX_PRIVATE
+    tile = _radix_tile(dev, words, n, private)
+    tpl = -(-n // tile)
+    tiles = lines * tpl
+    trips = 2 * tile + 4 * DIGITS if private else 4 * (tile // LOCAL) + 64
+    pass_groups = _radix_groups(dev, tiles, trips, private)
+    size = tiles * DIGITS
+    counts = Node("partial", (), dt.uint32, (size,), device=dev)
+    fresh = True
+    for p in range(radix_passes(src.dtype)):
+        bit = 4 * p
+        push = [bit % 32, words - 2 - bit // 32, n, tpl, total, tiles]
+        steps.append(_pass(RadixPass("count", words, tile, 6, pass_groups, private), counts, [cur], push, p == 0))
+        scanned = Node("partial", (), dt.uint32, (size,), device=dev)
+        steps += _scan_counts(counts, scanned, size, keep, dev, private)
+        scatter = RadixPass("scatter", words, tile, 6, pass_groups, private)
+        steps.append(_pass(scatter, other, [cur, counts, scanned], push, fresh))
+        cur, other, fresh = other, cur, False
+    low = Lowering(keep, dev.max_push_words)
+    low.load(cur, View.contiguous(cur.shape))  # slot 1: the sorted records
+    values = low.expr(src) if want == "values" else None
+    out = SortOut(node.shape, axis, node.dtype, want, values, 0, n, words,
+                  elementwise_groups(node.size, dev.max_groups), (words - 1) * total)
+    steps.append(low.step(out, node))
+    return steps
+
+
+def _pass(kernel: SortMerge | SortLocal | RadixPass, out: Node, inp: Node | list[Node],
+          words: list[int], fresh: bool) -> Step:
+    step = Step(kernel, out, inp if isinstance(inp, list) else [inp], np.array(words, np.uint32), fresh)
+    step.fixed = True  # the words follow from the shapes: a cached plan keeps them
     return step
 
 

@@ -179,6 +179,38 @@ class SortOut(NamedTuple):
     n_pad: int
     words: int
     groups: int
+    soa: int = 0  # > 0: radix records, a structure of arrays whose index row starts at word ``soa``
+
+
+class RadixKeys(NamedTuple):
+    """The records of an LSD radix sort of ``expr`` (of ``shape``) along ``axis``, as a structure of arrays in
+    one uint32 buffer of ``words`` rows of ``lines * shape[axis]`` elements (lines one after another): rows
+    ``0 .. words - 2`` hold the order-preserving key words (most significant first), the last row each
+    element's index along the axis (see :mod:`kdsl.codegen.radix`)."""
+
+    shape: tuple[int, ...]
+    axis: int
+    key_dtype: dt.DType
+    descending: bool
+    expr: Expr
+    n_words: int
+    words: int
+    groups: int
+
+
+class RadixPass(NamedTuple):
+    """One pass of a radix sort over tiles of ``tile`` records of one line (slot 1: the records).
+    ``phase`` "count": digit counts, ``out[(line * 16 + digit) * tiles_per_line + tile]``; "scatter": the
+    records moved, stably, to their digit's place, from the counts (slot 2) and their inclusive scan (slot 3).
+    ``private``: one invocation per tile (CPU drivers), else one workgroup. Push words: digit shift, key row,
+    line length, tiles per line, records, tiles."""
+
+    phase: str
+    words: int
+    tile: int
+    n_words: int
+    groups: int
+    private: bool = False
 
 
 class Gather(NamedTuple):
@@ -232,4 +264,5 @@ class Compact(NamedTuple):
 
 
 # What a Step launches; every kind is hashable (a cache key).
-Kernel = Elementwise | Reduce | Matmul | Scan | SortKeys | SortMerge | SortLocal | SortOut | Gather | Search | Compact
+Kernel = (Elementwise | Reduce | Matmul | Scan | SortKeys | SortMerge | SortLocal | SortOut | RadixKeys | RadixPass
+          | Gather | Search | Compact)

@@ -79,8 +79,12 @@ def test_bad_arguments():
         kd.add.at(a, [0.0, 1.0], 1)
     with pytest.raises(ValueError, match="could not be broadcast"):
         kd.add.at(a, [0, 1], [1, 2, 3])
-    with pytest.raises(ValueError, match="1-D"):
-        kd.add.at(kd.zeros((2, 2)), [0], 1.0)
+    with pytest.raises(IndexError, match="leading axes"):
+        kd.add.at(kd.zeros((2, 2)), (slice(None), [0]), 1.0)
+    with pytest.raises(IndexError, match="too many indices"):
+        kd.add.at(kd.zeros((2, 2)), ([0], [0], [0]), 1.0)
+    with pytest.raises(ValueError, match="0-d"):
+        kd.add.at(kd.asarray(1.0), [0], 1.0)
     with pytest.raises(TypeError, match="kdsl Array"):
         kd.add.at(np.zeros(3), [0], 1.0)
 
@@ -102,3 +106,29 @@ def test_a_view_writes_through_to_its_base():
     row = b[1]
     kd.add.at(row, [0, 0, 2], 1)
     assert b.tolist() == [[0, 0, 0], [2, 0, 1]]
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "maximum", "minimum"])
+def test_n_dimensional_targets(name):
+    """np.add.at(a, (i, j), v) and friends: index arrays (and ints) on the leading axes, broadcast together,
+    the remaining axes whole; repeated index tuples all apply."""
+    rng = np.random.default_rng(21)
+    a = rng.integers(-9, 9, (3, 4, 2)).astype(np.float32)
+    i, j = np.array([0, 2, 2, -1, 0]), np.array([1, 3, 3, 3, -4])
+    v = rng.integers(-5, 5, (5, 2)).astype(np.float32)
+    for indices, values in [((i, j), v), ((i,), 1.0), (i, rng.integers(-5, 5, (5, 4, 2)).astype(np.float32)),
+                            ((i[:, None], j[None, :2]), 2.0), ((1, j), v[:, :1]), ((i, kd.asarray(j), 0), 3.0)]:
+        x = kd.asarray(a)
+        getattr(kd, name).at(x, indices, values)
+        host = [np.asarray(k.numpy() if isinstance(k, kd.Array) else k) for k in
+                (indices if isinstance(indices, tuple) else (indices,))]
+        want = a.copy()
+        getattr(np, name).at(want, tuple(host) if isinstance(indices, tuple) else host[0], values)
+        np.testing.assert_array_equal(x.numpy(), want)  # integer values: exact whatever the order
+
+
+def test_n_dimensional_out_of_bounds_names_the_axis():
+    x = kd.zeros((2, 3), dtype=kd.int32)
+    with pytest.raises(IndexError, match="index 3 is out of bounds for axis 1 with size 3"):
+        kd.add.at(x, ([0, 1], [1, 3]), 1)
+    assert x.tolist() == [[0, 0, 0], [0, 0, 0]]

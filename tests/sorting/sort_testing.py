@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 import numpy as np
+
+from kdsl.engine import plan as engine_plan
+from kdsl.engine import sorting as engine_sorting
 
 ALL_DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16",
               "float32", "float64"]
@@ -40,3 +45,13 @@ def assert_same(got, expected) -> None:
         assert (np.isnan(g) == nan).all(), f"\n{g}\n!= NumPy's\n{expected} (NaN places)"
         g, expected = np.where(nan, 0, g).astype(g.dtype), np.where(nan, 0, expected).astype(g.dtype)
     assert g.tobytes() == expected.tobytes(), f"\n{g}\n!= NumPy's\n{expected}"
+
+
+def force_sort(monkeypatch, kind: str, private: bool | None = None) -> None:
+    """Make every sort take ``kind`` ("radix" or "bitonic"; ``private``: the radix tiles' kind, None: the
+    device's), with an empty plan cache (cached plans would keep the sort chosen before)."""
+    low = 2 if kind == "radix" else 1 << 40
+    monkeypatch.setattr(engine_sorting, "RADIX_MIN_CPU", low)
+    monkeypatch.setattr(engine_sorting, "RADIX_MIN_GPU", low)
+    monkeypatch.setattr(engine_sorting, "RADIX_PRIVATE", private)
+    monkeypatch.setattr(engine_plan, "_plans", OrderedDict())

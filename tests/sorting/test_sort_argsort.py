@@ -4,7 +4,7 @@ private-memory (CPU) and the shared-memory (GPU) tile kernels."""
 
 import numpy as np
 import pytest
-from sort_testing import ALL_DTYPES, assert_same, sample
+from sort_testing import ALL_DTYPES, assert_same, force_sort, sample
 
 import kdsl as kd
 from kdsl.engine import sorting as engine_sorting
@@ -25,7 +25,8 @@ def test_sort_and_argsort_match_numpy(dtype, shape, axis):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "uint8"])
-def test_lines_longer_than_a_tile(dtype):
+def test_lines_longer_than_a_tile(dtype, monkeypatch):
+    force_sort(monkeypatch, "bitonic")  # long lines take the radix sort by default (tests/sorting/test_radix.py)
     a = sample((2, 2500), dtype, seed=3)  # 4096 padded records: global merge passes and local passes
     x = kd.asarray(a)
     assert_same(kd.argsort(x, axis=1).numpy(), np.argsort(a, axis=1, kind="stable"))
@@ -34,6 +35,7 @@ def test_lines_longer_than_a_tile(dtype):
 
 def test_shared_memory_tiles(monkeypatch):
     """The GPU path (a tile per workgroup in shared memory, barriers) runs on lavapipe too when forced."""
+    force_sort(monkeypatch, "bitonic")
     monkeypatch.setattr(engine_sorting, "uses_private_tiles", lambda dev: False)
     a = sample((3000,), "float32", seed=4)
     b = sample((3, 700), "int16", seed=5)

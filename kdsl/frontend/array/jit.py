@@ -160,18 +160,20 @@ class Jitted:
     def __call__(self, *args):
         if inline_calls:  # inside a function kdsl.autodiff differentiates: build the graph, do not replay
             return self.fn(*args)
-        leaves, tree = tree_flatten(args)
+        flat_args, tree = tree_flatten(args)
+        leaves = tuple(flat_args)
         key = (tree, _signature(leaves))
         trace = self.traces.get(key)
         if trace is None:
             flat = _Flat(self.fn, tree)
-            trace = self.traces[key] = _Trace(flat, tuple(leaves))
+            trace = self.traces[key] = _Trace(flat, leaves)
             trace.out_tree = flat.out_tree
             if not trace.fast:  # nothing the fast path can replay: run the function normally
                 return _eager(self.fn, args)
         elif not trace.fast:
             return _eager(self.fn, args)
-        return tree_unflatten(trace.out_tree, trace.run(tuple(leaves)))
+        assert trace.out_tree is not None  # a fast trace ran the function, which set it
+        return tree_unflatten(trace.out_tree, trace.run(leaves))
 
     def __get__(self, instance, owner=None):
         """As a method: bound to the instance, like the function it wraps."""

@@ -56,7 +56,8 @@ def _running_count(flat: Array) -> tuple[Array, int]:
     if flat.shape[0] == 0:
         return csum, 0
     realize(csum)  # the gather below reads it again: computed once, kept on the device
-    return csum, int(csum[-1].item())
+    # a one-element copy: reading a view of a realised buffer downloads the whole buffer (2 GB for 2**28)
+    return csum, int((csum[-1:] + 0).numpy()[0])
 
 
 def _selected(flat: Array) -> Array:

@@ -10,8 +10,6 @@ from __future__ import annotations
 _DYNAMIC = ("not implemented yet (issue 9); kd.flatnonzero exists: nz = kd.flatnonzero(a) and "
             "a[int(nz[0]):int(nz[-1]) + 1] trims a 1-D array")
 _HINTS: dict[str, str] = {
-    "linalg": "kd.linalg is not implemented yet (issue 11); kd.matmul, kd.dot, kd.outer, kd.tensordot, "
-              "kd.vecdot and kd.trace exist",
     "interp": "kd.interp is not implemented yet (it needs searchsorted)",
     "ndarray": "kdsl's array type is kd.Array",
     "asnumpy": "use a.numpy() or np.asarray(a)",

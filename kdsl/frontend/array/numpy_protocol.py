@@ -24,9 +24,6 @@ from kdsl.frontend.array.array import Array
 _REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
            "logical_or": "any"}
 _ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
-# numpy.linalg functions that mean the same as kdsl's function of that name (np.linalg.diagonal and
-# np.linalg.trace take the last two axes, kd.diagonal/kd.trace NumPy's first two: not listed).
-_LINALG = {"matmul", "outer", "tensordot", "vecdot", "matrix_transpose"}
 # Creation functions whose ``order=`` / ``subok=`` only choose a memory layout or subclass: a kdsl array has one
 # layout and no subclasses, so they are dropped (Dask makes its meta arrays with ``np.ones(..., like=a)`` etc.,
 # which pass ``order='C'``).
@@ -88,8 +85,10 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
 def _function_of(module: str, name: str) -> Any:
     """kdsl's function for NumPy's ``module.name``, or None."""
     kd = _kdsl()
-    if module == "numpy" or (module == "numpy.linalg" and name in _LINALG):
+    if module == "numpy":
         return getattr(kd, name, None)
+    if module == "numpy.linalg":  # kd.linalg has NumPy's names and semantics (np.linalg.solve -> kd.linalg.solve)
+        return getattr(kd.linalg, name, None)
     if module == "numpy.fft":
         return getattr(kd.fft, name, None)
     return None

@@ -177,42 +177,78 @@ def _values(values: Any, shape: tuple[int, ...], a: Array, name: str) -> Array:
 def _target(a: Any, name: str) -> Array:
     if not isinstance(a, Array):
         raise TypeError(f"{name}.at needs a kdsl Array to update in place, not {type(a).__name__}")
-    if a.ndim != 1:
-        raise ValueError(f"{name}.at supports 1-D arrays only (got shape {a.shape}); flatten a and compute flat "
-                         "indices with kd.ravel_multi_index-style arithmetic")
+    if a.ndim == 0:
+        raise ValueError(f"{name}.at needs an array of at least one dimension (got a 0-d array)")
     return a
+
+
+def _flat_indices(x: Array, indices: Any) -> tuple[Array, tuple[int, ...]]:
+    """(the flat positions in ``x.reshape(-1)`` that ``ufunc.at``'s ``indices`` select, the shape the values
+    broadcast to). ``indices``: one integer array (whole sub-arrays along axis 0) or a tuple of integer arrays
+    and ints on the leading axes, broadcast together (NumPy's ``np.add.at(a, (i, j), v)``)."""
+    items = indices if isinstance(indices, tuple) else (indices,)
+    k = len(items)
+    if k > x.ndim:
+        raise IndexError(f"too many indices for array: array is {x.ndim}-dimensional, but {k} were indexed")
+    for it in items:
+        if it is None or it is Ellipsis or isinstance(it, slice):
+            raise IndexError("ufunc.at in kdsl takes integer arrays (or ints) for the leading axes only, not "
+                             f"{it!r}; move the indexed axes first (kd.moveaxis) and index them with arrays")
+    checked = [_checked_indices(it, x.shape[m], x.device, axis=m) for m, it in enumerate(items)]
+    shape = ops.broadcast_shapes(*[c.shape for c in checked])
+    block = 1
+    for n in x.shape[k:]:
+        block *= n
+    flat, stride = None, block
+    for m in reversed(range(k)):
+        term = broadcast_to(checked[m], shape) * stride
+        flat = term if flat is None else flat + term
+        stride *= x.shape[m]
+    assert flat is not None  # k >= 1: a tuple of no indices is refused by NumPy too
+    if block > 1:  # each selected sub-array: its block of consecutive flat positions
+        flat = flat.reshape(shape + (1,)) + arange(block, dtype=flat.dtype, device=x.device)
+    return flat.reshape(-1), shape + x.shape[k:]
 
 
 def _ufunc_at(name: str, a: Any, indices: Any, values: Any) -> None:
     x = _target(a, name)
-    n = x.shape[0]
-    host_shape = indices.shape if isinstance(indices, Array) else np.shape(indices)
-    idx = _checked_indices(indices, n, x.device).reshape(-1)
-    v = _values(values, tuple(host_shape), x, name)
+    if isinstance(indices, tuple) and len(indices) == 0:
+        raise IndexError(f"{name}.at needs at least one index array")
+    if x.ndim == 1 and not isinstance(indices, tuple):
+        host_shape = indices.shape if isinstance(indices, Array) else np.shape(indices)
+        idx = _checked_indices(indices, x.shape[0], x.device).reshape(-1)
+        shape = tuple(host_shape)
+    else:
+        idx, shape = _flat_indices(x, indices)
+    v = _values(values, shape, x, name)
+    n = x.size
     if idx.size == 0 or n == 0:
         return
+    flat = x.reshape(-1)
+    _store_inplace(x, _combined(name, flat, idx, v, n).reshape(x.shape))  # a view writes through to its base
+
+
+def _combined(name: str, x: Array, idx: Array, v: Array, n: int) -> Array:
+    """The 1-D ``x`` after ``name.at(x, idx, v)`` (flat, wrapped, in-range indices)."""
     if name in ("add", "subtract"):
         runs = _runs(idx, n)
         total = _run_totals(_at(v, runs.order), runs)
         hit = runs.hi > runs.lo
         wide = x.astype(total.dtype)
         new = (wide + total) if name == "add" else (wide - total)
-        out = km.where(hit, new.astype(x.dtype), x)
-    else:
-        # sort by value, then stably by index: each run is sorted by value (NaN last, as argsort puts them)
-        by_value = argsort(v, kind="stable")
-        order = _at(by_value, argsort(_at(idx, by_value), kind="stable"))
-        runs = _runs(idx, n, order)
-        hit = runs.hi > runs.lo
-        last = _at(v, _at(order, km.maximum(runs.hi - 1, 0)))
-        if name == "maximum":
-            out = km.where(hit, km.maximum(x, last), x)
-        else:
-            first = _at(v, _at(order, km.minimum(runs.lo, idx.size - 1)))
-            if v.dtype.is_float:  # a NaN sorts last; minimum propagates it as NumPy does
-                first = km.where(km.isnan(last), last, first)
-            out = km.where(hit, km.minimum(x, first), x)
-    _store_inplace(x, out)  # a view (row = b[0]) writes through to its base, as in NumPy
+        return km.where(hit, new.astype(x.dtype), x)
+    # sort by value, then stably by index: each run is sorted by value (NaN last, as argsort puts them)
+    by_value = argsort(v, kind="stable")
+    order = _at(by_value, argsort(_at(idx, by_value), kind="stable"))
+    runs = _runs(idx, n, order)
+    hit = runs.hi > runs.lo
+    last = _at(v, _at(order, km.maximum(runs.hi - 1, 0)))
+    if name == "maximum":
+        return km.where(hit, km.maximum(x, last), x)
+    first = _at(v, _at(order, km.minimum(runs.lo, idx.size - 1)))
+    if v.dtype.is_float:  # a NaN sorts last; minimum propagates it as NumPy does
+        first = km.where(km.isnan(last), last, first)
+    return km.where(hit, km.minimum(x, first), x)
 
 
 class _WithAt:
@@ -229,14 +265,20 @@ class _WithAt:
 
     def at(self, a: Array, indices: Any, b: Any = None) -> None:
         """Unbuffered in-place ``a[indices] = op(a[indices], b)``: repeated indices all apply (NumPy's
-        ``ufunc.at``). ``a`` is a 1-D kdsl Array; ``indices`` integers (negative count from the end); ``b``
-        broadcasts to the indices' shape. Deterministic, no atomics; see :mod:`kdsl.frontend.array.scatter`.
+        ``ufunc.at``). ``a`` is a kdsl Array; ``indices`` an integer array (sub-arrays along axis 0) or a
+        tuple of integer arrays and ints on the leading axes, broadcast together (negative ones count from
+        the end); ``b`` broadcasts to the selection's shape. Deterministic, no atomics; see
+        :mod:`kdsl.frontend.array.scatter`.
 
         >>> import kdsl as kd
         >>> a = kd.asarray([1.0, 5.0, 2.0])
         >>> kd.maximum.at(a, [0, 0, 2], [4.0, 3.0, 1.0])
         >>> a.tolist()
         [4.0, 5.0, 2.0]
+        >>> m = kd.zeros((2, 3), dtype=kd.int32)
+        >>> kd.add.at(m, ([0, 1, 1], [2, 0, 0]), 1)
+        >>> m.tolist()
+        [[0, 0, 1], [2, 0, 0]]
         """
         if b is None:
             raise TypeError(f"{self._name}.at needs the values: {self._name}.at(a, indices, b)")

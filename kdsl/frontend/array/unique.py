@@ -12,7 +12,8 @@ second sort, only when an inverse is asked for).
 
 NumPy 2 is the oracle: ``unique`` collapses NaNs (``equal_nan=True``), the array API functions keep every NaN
 (as NumPy's ``unique_*`` do), and the inverse has the input's shape. kdsl always returns sorted values
-(``sorted=False`` allows any order, so sorted is a valid answer). Only ``axis=None`` is supported.
+(``sorted=False`` allows any order, so sorted is a valid answer). ``axis=k`` gives the unique sub-arrays along
+axis ``k`` (one stable sort per column of the rows they flatten to).
 
 Example:
     >>> import kdsl as kd
@@ -32,11 +33,13 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import asarray, ones
+from kdsl.frontend.array.creation import arange, asarray, ones
 from kdsl.frontend.array.masks import flatnonzero
 from kdsl.frontend.array.math import isnan
+from kdsl.frontend.array.movement import normalize_axis
+from kdsl.frontend.array.reductions import any as reduce_any
 from kdsl.frontend.array.reductions import cumsum
-from kdsl.frontend.array.shape_ops import concatenate
+from kdsl.frontend.array.shape_ops import concatenate, moveaxis
 from kdsl.frontend.array.sorting import argsort, take
 
 
@@ -111,22 +114,54 @@ def _unique(a: Any, want_inverse: bool, equal_nan: bool) -> _Parts:
     return _Parts(values, index, inverse, counts)
 
 
+def _unique_axis(a: Any, axis: int, want_inverse: bool) -> _Parts:
+    """The unique sub-arrays along ``axis`` (NumPy's ``unique(axis=...)``): the sub-arrays, flattened to rows,
+    are sorted lexicographically by stable argsorts of their columns, last column first (an LSD sort: one sort
+    per column); a row starts a run where it differs from the row before (NaN differs from NaN, as in NumPy's
+    ``unique`` along an axis); then as :func:`_unique`. Synchronises once."""
+    x = a if isinstance(a, Array) else asarray(a)
+    ax = normalize_axis(axis, x.ndim)
+    d = _index_dtype(x.device)
+    moved = moveaxis(x, ax, 0)
+    n = x.shape[ax]
+    rows = moved.reshape(n, moved.size // n if n else 0)
+    if n == 0:
+        none = asarray(np.zeros(0, d.np), device=x.device)
+        return _Parts(moved, none, none, none)
+    order = arange(n, dtype=d, device=x.device)
+    for c in reversed(range(rows.shape[1])):
+        order = take(order, argsort(take(rows[:, c], order, mode="clip")), mode="clip")
+    s = take(rows, order, axis=0, mode="clip")
+    new = reduce_any(s[1:] != s[:-1], axis=1)  # rows of no elements: all equal (any() of nothing)
+    first = concatenate([ones(1, dtype=dt.bool_, device=x.device), new])
+    starts = flatnonzero(first)  # the one synchronisation
+    values = moveaxis(take(moved, take(order, starts, mode="clip"), axis=0, mode="clip"), 0, ax)
+    index = take(order, starts, mode="clip")
+    counts = concatenate([starts[1:], asarray(np.array([n], d.np), device=x.device)]) - starts
+    inverse = index
+    if want_inverse:
+        rank = cumsum(first.astype(dt.int32), dtype=d) - 1
+        inverse = take(rank, argsort(order), mode="clip")
+    return _Parts(values, index, inverse, counts)
+
+
 def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, return_counts: bool = False,
            axis: int | None = None, *, equal_nan: bool = True, sorted: bool = True) -> Any:  # noqa: A002
     """The sorted unique values of the flattened ``ar`` (NumPy's ``unique``), and on request the index of each
     one's first occurrence, the inverse (``values[inverse]`` rebuilds ``ar``; it has ``ar``'s shape, as in
-    NumPy 2) and the counts. NaNs count as one value unless ``equal_nan=False``. Synchronises once.
+    NumPy 2) and the counts. NaNs count as one value unless ``equal_nan=False``. ``axis=k``: the unique
+    sub-arrays along axis ``k``, sorted lexicographically (the inverse is then 1-D; NaNs never compare
+    equal there, as in NumPy). Synchronises once.
 
     Example:
         >>> import kdsl as kd
         >>> values, counts = kd.unique(kd.asarray([2.0, float("nan"), 2.0, float("nan")]), return_counts=True)
         >>> values.tolist(), counts.tolist()
         ([2.0, nan], [2, 2])
+        >>> kd.unique(kd.asarray([[1, 2], [0, 5], [1, 2]]), axis=0).tolist()
+        [[0, 5], [1, 2]]
     """
-    if axis is not None:
-        raise NotImplementedError("kd.unique supports axis=None only (the flattened array); for unique rows "
-                                  "use np.unique(a.numpy(), axis=...) on the host")
-    parts = _unique(ar, return_inverse, equal_nan)
+    parts = _unique(ar, return_inverse, equal_nan) if axis is None else _unique_axis(ar, axis, return_inverse)
     extra = [part for part, want in ((parts.first, return_index), (parts.inverse, return_inverse),
                                      (parts.counts, return_counts)) if want]
     return (parts.values, *extra) if extra else parts.values

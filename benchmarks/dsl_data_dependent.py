@@ -1,0 +1,174 @@
+"""The data-dependent operations against the device's copy bandwidth and PyTorch, in one run on one device.
+
+Measured: a hand-written vec4 copy through ``kdsl.kp`` and a kdsl array copy (``x + 0``: the bandwidth
+ceilings), sort and argsort of float32 (against ``torch.sort``), a gather ``x[idx]`` and a scatter-add
+``kd.add.at(a, idx, v)`` of random int32 indices, a boolean compaction ``x[mask]`` (half the mask set) and
+``kd.cumsum``, each also in PyTorch (CUDA, when importable) and NumPy (CPU). Every result is checked against
+NumPy before timing (that run is the warm-up of every peer); the table shows medians of ``--repeat`` runs.
+Bandwidth counts bytes that must move: copy 8 per element; gather 4 (index) + 4 (value) + 4 (write);
+scatter-add 4 + 4 (index, value) + 8 (read and write the target); compaction 1 (mask) + 4 (value) + 4 per
+selected element; cumsum 8.
+
+Goals on a GPU: sort within 2x of ``torch.sort``; gather and scatter-add >= 70% of the copy bandwidth;
+compaction >= 50%; cumsum >= 60%.
+
+Run: python benchmarks/dsl_data_dependent.py               (GPU sizes: sort 2**26, gather 2**26, scan 2**28)
+     python benchmarks/dsl_data_dependent.py --small       (lavapipe: 2**18 / 2**18 / 2**20)
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+from dsl_bandwidth import copy_loop
+from dsl_common import table, torch_device, torch_module, torch_sync
+
+import kdsl as kd
+
+
+def median_ms(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e3
+
+
+class Case:
+    """One operation: kdsl, NumPy and (optional) PyTorch runs, the bytes it must move, and its check."""
+
+    def __init__(self, name: str, nbytes: int, kd_run, np_run, torch_run, check: Callable[[], None]):
+        self.name, self.nbytes, self.kd_run, self.np_run, self.torch_run, self.check = (
+            name, nbytes, kd_run, np_run, torch_run, check)
+
+
+def _sort_cases(n: int, torch, dev) -> list[Case]:
+    host = np.random.default_rng(0).standard_normal(n).astype(np.float32)
+    x = kd.asarray(host)
+    tx = torch.from_numpy(host).to(dev) if torch else None
+    want = np.argsort(host, kind="stable")
+
+    def check() -> None:
+        np.testing.assert_array_equal(kd.argsort(x).numpy(), want)
+        np.testing.assert_array_equal(kd.sort(x).numpy(), host[want])
+        if torch:
+            np.testing.assert_array_equal(torch.sort(tx, stable=True)[1].cpu().numpy(), want)
+
+    t_sort = (lambda: (torch.sort(tx, stable=True), torch_sync(torch))) if torch else None
+    t_arg = (lambda: (torch.argsort(tx, stable=True), torch_sync(torch))) if torch else None
+    return [Case(f"sort 2**{n.bit_length() - 1}", 8 * n, lambda: kd.realize(kd.sort(x)), lambda: np.sort(host),
+                 t_sort, check),
+            Case(f"argsort 2**{n.bit_length() - 1}", 8 * n, lambda: kd.realize(kd.argsort(x)),
+                 lambda: np.argsort(host, kind="stable"), t_arg, lambda: None)]
+
+
+def _index_cases(n: int, torch, dev) -> list[Case]:
+    rng = np.random.default_rng(1)
+    host = rng.standard_normal(n).astype(np.float32)
+    hidx = rng.integers(0, n, n).astype(np.int32)
+    x, idx = kd.asarray(host), kd.asarray(hidx)
+    kd.realize(x, idx)
+    tx = torch.from_numpy(host).to(dev) if torch else None
+    tidx = torch.from_numpy(hidx.astype(np.int64)).to(dev) if torch else None
+    target = np.zeros(n, np.float32)
+
+    def scatter_kd() -> None:
+        a = kd.zeros(n, dtype=kd.float32)
+        kd.add.at(a, idx, x)
+        kd.realize(a)
+        return a
+
+    def scatter_np() -> np.ndarray:
+        a = target.copy()
+        np.add.at(a, hidx, host)
+        return a
+
+    def check() -> None:
+        np.testing.assert_array_equal(kd.take(x, idx).numpy(), host[hidx])
+        np.testing.assert_allclose(scatter_kd().numpy(), scatter_np(), rtol=1e-5, atol=1e-4)
+
+    t_gather = (lambda: (tx[tidx], torch_sync(torch))) if torch else None
+    t_scatter = (lambda: (torch.zeros(n, device=dev).index_add_(0, tidx, tx), torch_sync(torch))) if torch else None
+    return [Case(f"gather 2**{n.bit_length() - 1}", 12 * n, lambda: kd.realize(kd.take(x, idx, mode="clip")),
+                 lambda: host[hidx], t_gather, check),
+            Case(f"scatter-add 2**{n.bit_length() - 1}", 16 * n, scatter_kd, scatter_np, t_scatter, lambda: None)]
+
+
+def _scan_cases(n: int, torch, dev) -> list[Case]:
+    rng = np.random.default_rng(2)
+    host = rng.random(n, dtype=np.float32)
+    hmask = host < 0.5
+    x, mask = kd.asarray(host), kd.asarray(hmask)
+    kd.realize(x, mask)
+    tx = torch.from_numpy(host).to(dev) if torch else None
+    tmask = torch.from_numpy(hmask).to(dev) if torch else None
+    count = int(hmask.sum())
+
+    def check() -> None:
+        np.testing.assert_array_equal(x[mask].numpy(), host[hmask])
+        ints = kd.asarray((host * 4).astype(np.int32))  # exact sums: the order of additions cannot matter
+        np.testing.assert_array_equal(kd.cumsum(ints).numpy(), np.cumsum((host * 4).astype(np.int32)))
+
+    t_compact = (lambda: (tx[tmask], torch_sync(torch))) if torch else None
+    t_cumsum = (lambda: (torch.cumsum(tx, 0), torch_sync(torch))) if torch else None
+    return [Case(f"compaction 2**{n.bit_length() - 1}", 5 * n + 4 * count, lambda: kd.realize(x[mask]),
+                 lambda: host[hmask], t_compact, check),
+            Case(f"cumsum 2**{n.bit_length() - 1}", 8 * n, lambda: kd.realize(kd.cumsum(x)),
+                 lambda: np.cumsum(host), t_cumsum, lambda: None)]
+
+
+def _copy_cases(n: int, torch, dev) -> list[Case]:
+    x = kd.asarray(np.ones(n, np.float32))
+    kd.realize(x)
+    tx = torch.ones(n, device=dev) if torch else None
+    host = np.ones(n, np.float32)
+    return [Case(f"copy (kp vec4) 2**{n.bit_length() - 1}", 8 * n, copy_loop(n), host.copy,
+                 (lambda: (tx.clone(), torch_sync(torch))) if torch else None, lambda: None),
+            Case(f"copy (x + 0) 2**{n.bit_length() - 1}", 8 * n, lambda: kd.realize(x + 0), host.copy, None,
+                 lambda: None)]
+
+
+def main(sort_log2: int, index_log2: int, scan_log2: int, repeat: int) -> None:
+    torch = torch_module()
+    dev = torch_device(torch) if torch else None
+    if torch is not None and dev != "cuda":
+        torch = None  # PyTorch on the CPU is no GPU reference
+    groups = [_copy_cases(1 << scan_log2, torch, dev), _sort_cases(1 << sort_log2, torch, dev),
+              _index_cases(1 << index_log2, torch, dev), _scan_cases(1 << scan_log2, torch, dev)]
+    copy_gbs = None
+    rows = []
+    for cases in groups:
+        for c in cases:
+            c.check()
+            c.kd_run(), c.np_run()
+            if c.torch_run:
+                c.torch_run()
+            t_kd, t_np = median_ms(c.kd_run, repeat), median_ms(c.np_run, max(1, repeat // 2))
+            gbs = c.nbytes / (t_kd * 1e-3) / 1e9
+            copy_gbs = copy_gbs or gbs
+            row: list = [c.name, t_np, t_kd, gbs, f"{100 * gbs / copy_gbs:.0f}%"]
+            if torch is not None:
+                t_torch = median_ms(c.torch_run, repeat) if c.torch_run else float("nan")
+                row += [t_torch, t_kd / t_torch]
+            rows.append(row)
+            print(*row, flush=True)
+    header = ["op", "numpy ms", "kdsl ms", "kdsl GB/s", "of copy"]
+    header += ["torch ms", "kdsl/torch"] if torch is not None else []
+    table(f"data-dependent operations (medians of {repeat})", header, rows)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--small", action="store_true", help="lavapipe sizes (2**18 sorts, 2**20 scans)")
+    parser.add_argument("--sort-log2", type=int, default=None)
+    parser.add_argument("--index-log2", type=int, default=None)
+    parser.add_argument("--scan-log2", type=int, default=None)
+    parser.add_argument("--repeat", type=int, default=10)
+    args = parser.parse_args()
+    small = (18, 18, 20) if args.small else (26, 26, 28)
+    main(args.sort_log2 or small[0], args.index_log2 or small[1], args.scan_log2 or small[2], args.repeat)

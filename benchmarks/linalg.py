@@ -1,0 +1,135 @@
+"""kd.linalg against torch.linalg (on the GPU when there is one) and NumPy (LAPACK on the host): batched
+64x64 solve and inv (batch 4096), cholesky and qr of 4096x4096, eigh of 1024x1024, svd of 2048x512 (issue 11's
+rows). Every peer's result is checked against a float64 NumPy reference before it is timed; every peer gets
+the same warm-up calls; the table shows medians in milliseconds and kdsl's time over torch's.
+
+Run (H200):   python benchmarks/linalg.py
+Run (small):  python benchmarks/linalg.py --batch 64 --n 16 --chol 192 --qr 96 --eigh 48 --svd 96x24 --repeat 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+from dsl_common import table, torch_device, torch_module, torch_sync
+
+import kdsl as kd
+
+
+def median_ms(fn, repeat: int, warmup: int) -> float:
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e3
+
+
+def _host(x) -> np.ndarray:
+    if isinstance(x, kd.Array):
+        return x.numpy()
+    if hasattr(x, "detach"):
+        return x.detach().cpu().numpy()
+    return np.asarray(x)
+
+
+def problems(args, rng) -> dict:
+    """name -> (inputs as float64 host arrays, reference check(result tuple of host arrays, inputs) -> error)."""
+    b, n = args.batch, args.n
+    a = rng.standard_normal((b, n, n)) + 2 * np.sqrt(n) * np.eye(n)
+    rhs = rng.standard_normal((b, n, 1))
+    g = rng.standard_normal((args.chol, args.chol))
+    spd = g @ g.T / args.chol + np.eye(args.chol)
+    sym = rng.standard_normal((args.eigh, args.eigh))
+    sym = (sym + sym.T) / 2
+    m, k = args.svd
+    return {
+        f"solve {b}x{n}x{n}": ((a, rhs), lambda r, i: _rel(i[0] @ r[0], i[1])),
+        f"inv {b}x{n}x{n}": ((a,), lambda r, i: _rel(i[0] @ r[0], np.broadcast_to(np.eye(n), i[0].shape))),
+        f"cholesky {args.chol}": ((spd,), lambda r, i: _rel(r[0] @ r[0].T, i[0])),
+        f"qr {args.qr}": ((rng.standard_normal((args.qr, args.qr)),), lambda r, i: _rel(r[0] @ r[1], i[0])),
+        f"eigh {args.eigh}": ((sym,), lambda r, i: _rel(r[0], np.linalg.eigvalsh(i[0]))),
+        f"svd {m}x{k}": ((rng.standard_normal((m, k)),), lambda r, i: _rel((r[0] * r[1]) @ r[2], i[0])),
+    }
+
+
+def _rel(got, want) -> float:
+    return float(np.abs(got - want).max() / max(np.abs(want).max(), 1e-30))
+
+
+def calls(name: str, lib):
+    """The call for row ``name`` in ``lib`` (kd, torch or np): inputs -> tuple of results."""
+    la = lib.linalg
+    if name.startswith("solve"):
+        return lambda a, b: (la.solve(a, b),)
+    if name.startswith("inv"):
+        return lambda a: (la.inv(a),)
+    if name.startswith("cholesky"):
+        return lambda a: (la.cholesky(a),)
+    if name.startswith("qr"):
+        return lambda a: tuple(la.qr(a))
+    if name.startswith("eigh"):
+        return lambda a: (la.eigh(a)[0],)
+    return lambda a: tuple(la.svd(a, full_matrices=False))
+
+
+def run_peer(name, lib, inputs, check, args, tol: float) -> float:
+    fn = calls(name, lib)
+    if lib is kd:
+        conv = kd.asarray
+        done = lambda out: kd.realize(*out)  # noqa: E731
+    elif lib is np:
+        conv = np.asarray
+        done = lambda out: None  # noqa: E731
+    else:
+        dev = torch_device(lib)
+        conv = lambda x: lib.from_numpy(x).to(dev)  # noqa: E731
+        done = lambda out: torch_sync(lib)  # noqa: E731
+    xs = [conv(x.astype(args.dtype)) for x in inputs]
+    err = check([_host(r).astype(np.float64) for r in fn(*xs)], inputs)
+    if not err <= tol:
+        raise AssertionError(f"{name}: {getattr(lib, '__name__', lib)} is off the reference by {err:.2e} "
+                             f"(tolerance {tol:.0e})")
+    return median_ms(lambda: done(fn(*xs)), args.repeat, args.warmup)
+
+
+def main(args) -> None:
+    torch = torch_module()
+    rng = np.random.default_rng(0)
+    tol = 1e-3 if args.dtype == "float32" else 1e-9
+    peers = [("kdsl", kd), ("numpy", np)] + ([("torch", torch)] if torch is not None else [])
+    rows = []
+    for name, (inputs, check) in problems(args, rng).items():
+        if args.only and not any(name.startswith(o) for o in args.only.split(",")):
+            continue
+        times = {label: run_peer(name, lib, inputs, check, args, tol) for label, lib in peers}
+        row = [name, times["kdsl"], times["numpy"]]
+        if torch is not None:
+            row += [times["torch"], times["kdsl"] / times["torch"]]
+        rows.append(row)
+    header = ["problem", "kdsl ms", "numpy ms"] + (["torch ms", "kdsl/torch"] if torch is not None else [])
+    table(f"kd.linalg {args.dtype}, median of {args.repeat} after {args.warmup} warm-up calls each", header, rows)
+
+
+def parse(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--batch", type=int, default=4096, help="batch of the solve/inv rows")
+    p.add_argument("--n", type=int, default=64, help="matrix size of the solve/inv rows")
+    p.add_argument("--chol", type=int, default=4096)
+    p.add_argument("--qr", type=int, default=4096)
+    p.add_argument("--eigh", type=int, default=1024)
+    p.add_argument("--svd", type=lambda s: tuple(int(v) for v in s.split("x")), default=(2048, 512), help="MxN")
+    p.add_argument("--dtype", default="float32", choices=["float32", "float64"])
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--warmup", type=int, default=2)
+    p.add_argument("--only", default="", help="comma-separated row prefixes, e.g. solve,inv")
+    return p.parse_args(argv)
+
+
+if __name__ == "__main__":
+    main(parse())

@@ -1,0 +1,40 @@
+"""``kd.linalg``: the array API's linear algebra extension and NumPy's ``linalg`` on the GPU, batched over
+leading axes, float32 and float64 (see docs/linalg.md for the algorithms and tolerances).
+
+Factorisations run as kdsl GPU kernels (:mod:`kdsl.linalg.kernels`): LU with partial pivoting
+(``solve``, ``inv``, ``det``, ``slogdet``), Cholesky, Householder QR, Jacobi ``eigh`` and one-sided Jacobi
+``svd``; the products and norms are kdsl array expressions. This package uses only kdsl's public API.
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> a = kd.asarray(np.array([[4.0, 1.0], [1.0, 3.0]]))
+    >>> np.allclose(kd.linalg.inv(a).numpy() @ a.numpy(), np.eye(2))
+    True
+"""
+
+from kdsl.linalg.cholesky import cholesky
+from kdsl.linalg.common import EighResult, LinAlgError, QRResult, SlogdetResult, SVDResult
+from kdsl.linalg.eigh import eigh, eigvalsh
+from kdsl.linalg.lu import det, inv, slogdet, solve
+from kdsl.linalg.norms import matrix_norm, norm, vector_norm
+from kdsl.linalg.products import (
+    cross,
+    diagonal,
+    matmul,
+    matrix_power,
+    matrix_transpose,
+    multi_dot,
+    outer,
+    tensordot,
+    trace,
+    vecdot,
+)
+from kdsl.linalg.qr import qr
+from kdsl.linalg.svd import lstsq, matrix_rank, pinv, svd, svdvals
+
+__all__ = [
+    "EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cross", "det",
+    "diagonal", "eigh", "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank",
+    "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals",
+    "tensordot", "trace", "vecdot", "vector_norm",
+]

@@ -1,0 +1,89 @@
+"""What every linalg function shares: the error type, the named results, the working dtype, and bringing an
+input to a fresh C-contiguous ``(batch, m, n)`` copy that a kernel may overwrite.
+
+Example:
+    >>> import numpy as np
+    >>> issubclass(LinAlgError, np.linalg.LinAlgError)
+    True
+    >>> working_dtype(kd.asarray([1, 2])).name
+    'float64'
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+import kdsl as kd
+
+
+class LinAlgError(np.linalg.LinAlgError):
+    """Raised where NumPy's ``linalg`` raises (singular matrix, not positive definite, no convergence)."""
+
+
+class EighResult(NamedTuple):
+    eigenvalues: kd.Array
+    eigenvectors: kd.Array
+
+
+class QRResult(NamedTuple):
+    Q: kd.Array
+    R: kd.Array
+
+
+class SVDResult(NamedTuple):
+    U: kd.Array
+    S: kd.Array
+    Vh: kd.Array
+
+
+class SlogdetResult(NamedTuple):
+    sign: kd.Array
+    logabsdet: kd.Array
+
+
+def as_array(x) -> kd.Array:
+    return x if isinstance(x, kd.Array) else kd.asarray(x)
+
+
+def working_dtype(x: kd.Array) -> kd.DType:
+    """float32 and float64 stay; integers and booleans become float64 (float32 on devices without it), as
+    NumPy's linalg computes them in double. float16 and complex inputs are refused, as NumPy refuses float16."""
+    name = x.dtype.name
+    if name in ("float32", "float64"):
+        return x.dtype
+    if name.startswith("complex"):
+        raise TypeError(f"kd.linalg: {name} input is not supported yet (real float32/float64 only); "
+                        "split it into real and imaginary parts or use NumPy")
+    if name == "float16":
+        raise TypeError("kd.linalg: array type float16 is unsupported in linalg (as in NumPy); convert it with "
+                        "x.astype(kd.float32)")
+    return kd.float64 if kd.device().supports(kd.float64) else kd.float32
+
+
+def check_matrices(x: kd.Array, name: str, square: bool = True) -> None:
+    if x.ndim < 2:
+        raise LinAlgError(f"{name}: {x.ndim}-dimensional array given. Array must be at least two-dimensional")
+    if square and x.shape[-1] != x.shape[-2]:
+        raise LinAlgError(f"{name}: Last 2 dimensions of the array must be square, got shape {x.shape}")
+
+
+def batch_copy(x: kd.Array, dtype: kd.DType) -> kd.Array:
+    """A fresh contiguous ``(batch, m, n)`` copy of the stacked matrices ``x`` in ``dtype`` (kernels write it)."""
+    m, n = x.shape[-2:]
+    flat = x.astype(dtype).reshape((math.prod(x.shape[:-2]), m, n))
+    return kd.asarray(flat, copy=True)
+
+
+def check_info(info: kd.Array, message: str) -> None:
+    """Raise :class:`LinAlgError` with ``message`` when any matrix's kernel reported failure (info != 0)."""
+    if info.size and bool(kd.any(info != 0)):
+        raise LinAlgError(message)
+
+
+def identity_batch(batch: int, n: int, dtype: kd.DType, m: int | None = None) -> kd.Array:
+    """A fresh ``(batch, n, m)`` stack of identity matrices (a kernel may overwrite it)."""
+    eye = kd.eye(n, n if m is None else m, dtype=dtype)
+    return kd.asarray(kd.broadcast_to(eye, (batch,) + eye.shape), copy=True)

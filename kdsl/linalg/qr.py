@@ -1,0 +1,197 @@
+"""Householder QR on the GPU: one workgroup per matrix; each step builds the reflector of one column (norm as
+a scaled workgroup reduction, LAPACK's ``dlarfg`` sign convention so results match NumPy's) and applies it to
+the columns on its right, one column per thread. ``Q`` is formed by applying the reflectors to the identity
+in reverse order (LAPACK's ``orgqr``). Long factorisations are split into dispatches within the loop budget;
+large ones are blocked (:mod:`kdsl.linalg.blocked`: panels by this kernel, the rest as block reflectors
+through kdsl's matmul).
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> q, r = qr(kd.asarray(np.array([[3.0, 1.0], [4.0, 2.0]])))
+    >>> np.round(r.numpy(), 6).tolist()
+    [[-5.0, -2.2], [0.0, 0.4]]
+"""
+
+from __future__ import annotations
+
+import math
+
+import kdsl as kd
+from kdsl.linalg import kernels as K
+from kdsl.linalg.blocked import blocks, orgqr_blocked, panel_width, qr_update
+from kdsl.linalg.common import QRResult, as_array, batch_copy, check_matrices, identity_batch, working_dtype
+
+_GEQRF = """
+layout(set = 0, binding = 0) coherent buffer A_ { REAL a[]; };
+layout(set = 0, binding = 1) buffer T_ { REAL tau[]; };
+layout(push_constant) uniform Push { uint m; uint n; uint k0; uint k1; uint cend; uint batch; };
+shared REAL red[WG];
+
+REAL reduce_max(REAL v, uint t) {
+    red[t] = v; barrier();
+    for (uint s = WG / 2u; s > 0u; s >>= 1) { if (t < s) red[t] = max(red[t], red[t + s]); barrier(); }
+    REAL r = red[0]; barrier();
+    return r;
+}
+
+REAL reduce_sum(REAL v, uint t) {
+    red[t] = v; barrier();
+    for (uint s = WG / 2u; s > 0u; s >>= 1) { if (t < s) red[t] += red[t + s]; barrier(); }
+    REAL r = red[0]; barrier();
+    return r;
+}
+
+void main() {
+    uint b = batch_index();
+    if (b >= batch) return;
+    uint t = gl_LocalInvocationID.x;
+    uint base = b * m * n, kk = min(m, n);
+    for (uint k = k0; k < k1; ++k) {
+        REAL amax = REAL(0);
+        for (uint i = k + 1u + t; i < m; i += WG) amax = max(amax, abs(a[base + i * n + k]));
+        amax = reduce_max(amax, t);
+        REAL ssq = REAL(0);
+        if (amax > REAL(0)) {
+            for (uint i = k + 1u + t; i < m; i += WG) { REAL v = a[base + i * n + k] / amax; ssq += v * v; }
+        }
+        ssq = reduce_sum(ssq, t);
+        REAL alpha = a[base + k * n + k];
+        REAL xnorm = amax * sqrt(ssq);
+        REAL tk = REAL(0), beta = alpha, scale = REAL(1);
+        if (xnorm != REAL(0)) {  // else H = I (tau 0), as dlarfg
+            REAL big = max(abs(alpha), xnorm);
+            REAL ra = alpha / big, rx = xnorm / big;
+            REAL nrm = big * sqrt(ra * ra + rx * rx);
+            beta = alpha >= REAL(0) ? -nrm : nrm;
+            tk = (beta - alpha) / beta;
+            scale = REAL(1) / (alpha - beta);
+        }
+        barrier();
+        for (uint i = k + 1u + t; i < m; i += WG) a[base + i * n + k] *= scale;
+        if (t == 0u) { a[base + k * n + k] = beta; tau[b * kk + k] = tk; }
+        memoryBarrierBuffer(); barrier();
+        // H = I - tau v v^T applied to the columns right of k in this panel (all of them when unblocked): a
+        // thread per column when there are many columns, else the workgroup on one column at a time (tall
+        // panels); the choice is uniform, so the barriers of the second way are safe
+        uint c = cend - k - 1u, r = m - k;
+        bool by_column = ((c + WG - 1u) / WG) * 2u * r <= c * (2u * ((r + WG - 1u) / WG) + LOG_WG + 3u);
+        if (tk != REAL(0) && by_column) {
+            for (uint j = k + 1u + t; j < cend; j += WG) {
+                REAL w = a[base + k * n + j];
+                for (uint i = k + 1u; i < m; ++i) w += a[base + i * n + k] * a[base + i * n + j];
+                w *= tk;
+                a[base + k * n + j] -= w;
+                for (uint i = k + 1u; i < m; ++i) a[base + i * n + j] -= w * a[base + i * n + k];
+            }
+        } else if (tk != REAL(0)) {
+            for (uint j = k + 1u; j < cend; ++j) {
+                REAL part = t == 0u ? a[base + k * n + j] : REAL(0);
+                for (uint i = k + 1u + t; i < m; i += WG) part += a[base + i * n + k] * a[base + i * n + j];
+                REAL w = tk * reduce_sum(part, t);
+                if (t == 0u) a[base + k * n + j] -= w;
+                for (uint i = k + 1u + t; i < m; i += WG) a[base + i * n + j] -= w * a[base + i * n + k];
+            }
+        }
+        memoryBarrierBuffer(); barrier();
+    }
+}
+"""
+
+# Q (batch, m, q) starts as the identity; steps apply H_k for k = kk-1 down to 0 (step s is k = kk-1-s).
+_ORGQR = """
+layout(set = 0, binding = 0) readonly buffer A_ { REAL a[]; };
+layout(set = 0, binding = 1) readonly buffer T_ { REAL tau[]; };
+layout(set = 0, binding = 2) coherent buffer Q_ { REAL qm[]; };
+layout(push_constant) uniform Push { uint m; uint n; uint q; uint s0; uint s1; uint batch; };
+
+void main() {
+    uint b = batch_index();
+    if (b >= batch) return;
+    uint t = gl_LocalInvocationID.x;
+    uint kk = min(m, n), abase = b * m * n, qbase = b * m * q;
+    for (uint s = s0; s < s1; ++s) {
+        uint k = kk - 1u - s;
+        REAL tk = tau[b * kk + k];
+        if (tk != REAL(0)) {
+            for (uint j = k + t; j < q; j += WG) {
+                REAL w = qm[qbase + k * q + j];
+                for (uint i = k + 1u; i < m; ++i) w += a[abase + i * n + k] * qm[qbase + i * q + j];
+                w *= tk;
+                qm[qbase + k * q + j] -= w;
+                for (uint i = k + 1u; i < m; ++i) qm[qbase + i * q + j] -= w * a[abase + i * n + k];
+            }
+        }
+        memoryBarrierBuffer(); barrier();
+    }
+}
+"""
+
+
+def _apply_cost(c: int, r: int, wg: int, log_wg: int) -> int:
+    """Loop iterations of applying one reflector to ``c`` columns of ``r`` rows, the cheaper of the kernel's two
+    ways (the kernel makes the same choice)."""
+    return min(K.cdiv(c, wg) * 2 * r, c * (2 * K.cdiv(r, wg) + log_wg + 3))
+
+
+def geqrf(a: kd.Array) -> tuple[kd.Array, kd.Array]:
+    """Householder QR of the fresh ``(batch, m, n)`` stack in place: R on and above the diagonal, the
+    reflectors' vectors below it; returns ``(a, tau)``."""
+    batch, m, n = a.shape
+    kk = min(m, n)
+    tau = kd.zeros((batch, kk), dtype=a.dtype)
+    if batch == 0 or kk == 0:
+        return a, tau
+    wg = K.workgroup_size(max(m, n))
+    kern = K.compiled("geqrf", _GEQRF, a.dtype.name, wg)
+    log_wg = int(math.log2(wg))
+    width = panel_width(kk)
+    for k0, k1 in blocks(kk, width):
+        cend = n if width >= kk else k1
+        costs = [3 * K.cdiv(m - k, wg) + 2 * log_wg + _apply_cost(cend - k - 1, m - k, wg, log_wg) + 2
+                 for k in range(k0, k1)]
+        def push(s0: int, s1: int, k0: int = k0, cend: int = cend) -> tuple[int, ...]:
+            return m, n, k0 + s0, k0 + s1, cend, batch
+
+        K.run_steps(kern, (a, tau), push, costs, batch)
+        if cend < n:
+            qr_update(a, tau, k0, k1)
+    return a, tau
+
+
+def orgqr(a: kd.Array, tau: kd.Array, q: int) -> kd.Array:
+    """The first ``q`` columns of ``Q`` from :func:`geqrf`'s output, as a new ``(batch, m, q)`` stack."""
+    batch, m, n = a.shape
+    kk = min(m, n)
+    out = identity_batch(batch, m, a.dtype, q)
+    if batch == 0 or kk == 0 or q == 0:
+        return out
+    if panel_width(kk) < kk:
+        return orgqr_blocked(a, tau, out, panel_width(kk))
+    wg = K.workgroup_size(q)
+    kern = K.compiled("orgqr", _ORGQR, a.dtype.name, wg)
+    costs = [K.cdiv(q - (kk - 1 - s), wg) * 2 * (m - (kk - 1 - s)) + 2 for s in range(kk)]
+    K.run_steps(kern, (a, tau, out), lambda s0, s1: (m, n, q, s0, s1, batch), costs, batch)
+    return out
+
+
+def qr(x, /, mode: str = "reduced") -> QRResult | kd.Array:
+    """QR decomposition of each matrix of the stack ``x``: ``mode='reduced'`` (Q is m x k, R is k x n with
+    k = min(m, n)), ``'complete'`` (Q m x m, R m x n) or NumPy's ``'r'`` (R only)."""
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"qr: unrecognized mode {mode!r}; use 'reduced', 'complete' or 'r'")
+    a = as_array(x)
+    check_matrices(a, "qr", square=False)
+    dtype = working_dtype(a)
+    m, n = a.shape[-2:]
+    kk = min(m, n)
+    batch = a.shape[:-2]
+    h, tau = geqrf(batch_copy(a, dtype))
+    rows = m if mode == "complete" else kk
+    r = kd.triu(h[:, :rows, :]).reshape(batch + (rows, n))
+    if mode == "r":
+        return r
+    q = orgqr(h, tau, m if mode == "complete" else kk).reshape(batch + (m, rows))
+    return QRResult(q, r)
+
+
+__all__ = ["geqrf", "orgqr", "qr"]

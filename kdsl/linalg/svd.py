@@ -1,0 +1,162 @@
+"""Singular value decomposition by one-sided Jacobi on the GPU (:mod:`kdsl.linalg.jacobi`), and what is built
+on it: ``svdvals``, ``pinv``, ``matrix_rank``, ``lstsq``.
+
+The columns of ``A`` (of ``A^T`` when it is wide) are rotated until orthogonal: ``A V = W``, and the column
+norms of ``W`` are the singular values (to high relative accuracy, as Jacobi methods give). ``U`` comes from
+a Householder QR of ``W`` sorted by decreasing norm: its columns are ``W``'s normalised up to sign (fixed from
+``R``'s diagonal), and its complete form fills out an orthonormal basis even for a rank-deficient ``A`` (where
+``W`` has zero columns), which ``full_matrices=True`` needs. A tall matrix is first reduced to the ``R`` of its
+QR (the sweeps then rotate short columns), and ``U`` is ``Q`` times the left vectors of ``R``.
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> np.round(svdvals(kd.asarray(np.array([[3.0, 0.0], [0.0, -4.0]]))).numpy(), 12).tolist()
+    [4.0, 3.0]
+"""
+
+from __future__ import annotations
+
+import kdsl as kd
+from kdsl.linalg.common import LinAlgError, SVDResult, as_array, batch_copy, check_matrices, working_dtype
+from kdsl.linalg.jacobi import svd_jacobi
+from kdsl.linalg.qr import geqrf, orgqr
+
+
+def _columns(a: kd.Array, order: kd.Array) -> kd.Array:
+    """``a[b][:, order[b]]`` for a ``(batch, r, c)`` stack and ``(batch, c)`` orders."""
+    return kd.take_along_axis(a, kd.broadcast_to(order[:, None, :], a.shape), axis=-1)
+
+
+PRECONDITION = 2  # a QR first when the (tall) matrix has more than this many times as many rows as columns
+
+
+def _jacobi(x, name: str, want_vectors: bool):
+    """One-sided Jacobi on ``x`` (on ``x^T`` when wide; on the ``R`` of a QR when tall, so the sweeps rotate
+    n-long columns instead of m-long ones: Drmac's preconditioning). Returns the input, whether it was wide,
+    the sorted singular values, rotated columns and right vectors, and the QR (or None)."""
+    a = as_array(x)
+    check_matrices(a, name, square=False)
+    dtype = working_dtype(a)
+    m, n = a.shape[-2:]
+    wide = m < n
+    work = batch_copy(kd.matrix_transpose(a) if wide else a, dtype)
+    rows, k = work.shape[1:]
+    factor = None
+    if rows > PRECONDITION * k and k > 0:
+        factor = geqrf(work)
+        work = kd.asarray(kd.triu(factor[0][:, :k, :]), copy=True)
+    w, v = svd_jacobi(work, want_vectors)
+    s = kd.sqrt(kd.sum(w * w, axis=-2))
+    order = kd.argsort(-s, axis=-1, stable=True)
+    return a, wide, kd.take_along_axis(s, order, axis=-1), _columns(w, order), _columns(v, order), factor
+
+
+def _left_vectors(w: kd.Array, columns: int) -> kd.Array:
+    """The first ``columns`` columns of an orthogonal matrix whose leading ones are ``w``'s normalised (``w``'s
+    columns are orthogonal, sorted by decreasing norm): Q of a QR of ``w``, signs fixed by R's diagonal."""
+    k = w.shape[-1]
+    h, tau = geqrf(kd.asarray(w, copy=True))
+    q = orgqr(h, tau, columns)
+    signs = kd.where(kd.diagonal(h, 0, -2, -1) < 0, -1.0, 1.0).astype(q.dtype)
+    if columns > k:
+        signs = kd.concat([signs, kd.ones((signs.shape[0], columns - k), dtype=q.dtype)], axis=-1)
+    return q * signs[:, None, :]
+
+
+def svd(x, /, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False) -> SVDResult | kd.Array:
+    """``U, S, Vh`` with ``x = U @ diag(S) @ Vh`` for each matrix of the stack ``x``; ``S`` descending.
+    NumPy's ``compute_uv=False`` returns ``S`` alone; ``hermitian`` is accepted and changes nothing."""
+    if not compute_uv:
+        return svdvals(x)
+    a, wide, s, w, v, factor = _jacobi(x, "svd", True)
+    batch = a.shape[:-2]
+    k = w.shape[-1]
+    rows = max(a.shape[-2:])
+    if factor is None:
+        u = _left_vectors(w, rows if full_matrices else k)
+    else:  # U = Q_A diag(U_R, I)
+        q = orgqr(factor[0], factor[1], rows if full_matrices else k)
+        u = kd.matmul(q[..., :k], _left_vectors(w, k))
+        if full_matrices and rows > k:
+            u = kd.concat([u, q[..., k:]], axis=-1)
+    u, vh = (v, kd.matrix_transpose(u)) if wide else (u, kd.matrix_transpose(v))
+    return SVDResult(u.reshape(batch + u.shape[-2:]), s.reshape(batch + (k,)), vh.reshape(batch + vh.shape[-2:]))
+
+
+def _svd(a: kd.Array, full_matrices: bool) -> SVDResult:
+    result = svd(a, full_matrices=full_matrices)
+    assert isinstance(result, SVDResult)
+    return result
+
+
+def svdvals(x, /) -> kd.Array:
+    """The singular values of each matrix of the stack ``x``, descending."""
+    a, _, s, _, _, _ = _jacobi(x, "svdvals", False)
+    return s.reshape(a.shape[:-2] + (min(a.shape[-2:]),))
+
+
+def _default_rtol(a: kd.Array, dtype: kd.DType) -> float:
+    return max(a.shape[-2:]) * float(kd.finfo(dtype).eps)
+
+
+def matrix_rank(x, /, tol=None, hermitian: bool = False, *, rtol=None) -> kd.Array:
+    """Number of singular values above ``rtol * largest`` (default ``max(m, n) * eps``) or above the absolute
+    ``tol`` (NumPy's keyword) for each matrix; 1-d input: 1 unless all zero (NumPy)."""
+    a = as_array(x)
+    if a.ndim < 2:
+        return kd.any(a != 0).astype(kd.int64)
+    s = svdvals(a)
+    if tol is not None:
+        cutoff = as_array(tol).astype(s.dtype)
+        cutoff = cutoff[..., None] if cutoff.ndim else cutoff
+    else:
+        r = _default_rtol(a, s.dtype) if rtol is None else as_array(rtol).astype(s.dtype)
+        r = r[..., None] if isinstance(r, kd.Array) and r.ndim else r
+        cutoff = kd.max(s, axis=-1, keepdims=True) * r if s.shape[-1] else kd.zeros(s.shape[:-1] + (1,), s.dtype)
+    return kd.count_nonzero(s > cutoff, axis=-1).astype(kd.int64)
+
+
+def pinv(x, /, rcond=None, hermitian: bool = False, *, rtol=None) -> kd.Array:
+    """Moore-Penrose pseudo-inverse of each matrix: singular values at or below ``rtol * largest`` count as
+    zero (array API default ``max(m, n) * eps``; NumPy's ``rcond`` keyword is accepted too)."""
+    a = as_array(x)
+    check_matrices(a, "pinv", square=False)
+    u, s, vh = _svd(a, full_matrices=False)
+    r = rcond if rtol is None else rtol
+    cut = _default_rtol(a, s.dtype) if r is None else r
+    cutv = as_array(cut).astype(s.dtype)
+    cutv = cutv[..., None] if cutv.ndim else cutv
+    big = kd.max(s, axis=-1, keepdims=True) if s.shape[-1] else s
+    keep = s > big * cutv
+    sinv = kd.where(keep, 1.0 / kd.where(keep, s, 1.0), 0.0).astype(s.dtype)
+    return kd.matmul(kd.matrix_transpose(vh) * sinv[..., None, :], kd.matrix_transpose(u))
+
+
+def lstsq(a, b, rcond=None) -> tuple[kd.Array, kd.Array, kd.Array, kd.Array]:
+    """NumPy's least-squares solution of ``a @ x = b`` (2-d ``a``): ``(x, residuals, rank, s)``, through the
+    SVD; singular values at or below ``rcond * largest`` (default ``eps * max(m, n)``) count as zero.
+    ``residuals`` holds the squared residual norms when ``a`` has full column rank and m > n, else is empty."""
+    a, b = as_array(a), as_array(b)
+    if a.ndim != 2:
+        raise LinAlgError(f"lstsq: {a.ndim}-dimensional array given. Array must be two-dimensional")
+    m, n = a.shape
+    vector = b.ndim == 1
+    bm = b[:, None] if vector else b
+    if bm.ndim != 2 or bm.shape[0] != m:
+        raise LinAlgError(f"lstsq: Incompatible dimensions: a is {a.shape}, b is {b.shape}")
+    dtype = kd.result_type(working_dtype(a), working_dtype(b))
+    u, s, vh = _svd(a.astype(dtype), full_matrices=False)
+    cut = (float(kd.finfo(dtype).eps) * max(m, n)) if rcond is None else float(rcond)
+    top = kd.max(s) if s.size else kd.asarray(0.0, dtype=dtype)
+    keep = s > top * cut
+    rank = kd.count_nonzero(keep).astype(kd.int64)
+    sinv = kd.where(keep, 1.0 / kd.where(keep, s, 1.0), 0.0).astype(dtype)
+    xm = kd.matmul(kd.matrix_transpose(vh) * sinv[None, :], kd.matmul(kd.matrix_transpose(u), bm.astype(dtype)))
+    if int(rank) == n and m > n:
+        resid = kd.sum((kd.matmul(a.astype(dtype), xm) - bm.astype(dtype)) ** 2, axis=0)
+    else:
+        resid = kd.zeros((0,), dtype=dtype)
+    return (xm[:, 0] if vector else xm), (resid if not vector or resid.size == 0 else resid.reshape(1)), rank, s
+
+
+__all__ = ["lstsq", "matrix_rank", "pinv", "svd", "svdvals"]

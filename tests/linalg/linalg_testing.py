@@ -1,0 +1,48 @@
+"""Shared helpers of the linalg tests: deterministic matrices, the documented tolerances (docs/linalg.md), and
+the layouts an input may come in (contiguous, a transposed view, a strided slice)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import kdsl as kd
+
+DTYPES = ["float32", "float64"]
+# docs/linalg.md: tolerances for well-conditioned inputs (condition number up to ~100), n up to ~64
+RTOL = {"float32": 2e-4, "float64": 1e-10}
+
+
+def tol(dtype: str, scale: float = 1.0) -> dict:
+    return {"rtol": RTOL[dtype] * scale, "atol": RTOL[dtype] * scale}
+
+
+def well_conditioned(shape, dtype: str, seed: int = 0) -> np.ndarray:
+    """Random square matrices with a dominant diagonal (condition number well under 100)."""
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal(shape)
+    n = shape[-1]
+    return (a + 2 * np.sqrt(n) * np.eye(n)).astype(dtype)
+
+
+def spd(shape, dtype: str, seed: int = 0) -> np.ndarray:
+    """Symmetric positive-definite matrices."""
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal(shape)
+    n = shape[-1]
+    return (a @ np.swapaxes(a, -1, -2) / n + np.eye(n)).astype(dtype)
+
+
+def symmetric(shape, dtype: str, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal(shape)
+    return ((a + np.swapaxes(a, -1, -2)) / 2).astype(dtype)
+
+
+def layouts(host: np.ndarray) -> list[tuple[str, kd.Array, np.ndarray]]:
+    """``host`` as a contiguous kd array, as a transposed view and as a strided slice of a bigger array (the
+    NumPy value each stands for beside it)."""
+    t = kd.matrix_transpose(kd.asarray(np.ascontiguousarray(np.swapaxes(host, -1, -2))))
+    big = np.zeros(host.shape[:-1] + (2 * host.shape[-1],), host.dtype)
+    big[..., ::2] = host
+    return [("contiguous", kd.asarray(host), host), ("transposed", t, host),
+            ("strided", kd.asarray(big)[..., ::2], host)]

@@ -1,0 +1,142 @@
+"""eigh, eigvalsh, svd, svdvals, pinv, matrix_rank, lstsq against NumPy (eigenvectors and singular vectors
+are checked through their defining identities: their signs are not unique)."""
+
+import numpy as np
+import pytest
+from linalg_testing import DTYPES, layouts, symmetric, tol
+
+import kdsl as kd
+from kdsl.linalg import jacobi, kernels
+
+
+def _mT(x):
+    return np.swapaxes(x, -1, -2)
+
+
+def _check_eigh(a, w, v, dtype):
+    scale = max(1.0, np.abs(a).max())
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(a), **tol(dtype, scale))
+    np.testing.assert_allclose(a @ v, v * w[..., None, :], **tol(dtype, scale))
+    np.testing.assert_allclose(_mT(v) @ v, np.broadcast_to(np.eye(a.shape[-1]), v.shape), **tol(dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(1, 1), (2, 2), (5, 5), (3, 7, 7), (2, 1, 16, 16)])
+def test_eigh_matches_numpy(shape, dtype):
+    a = symmetric(shape, dtype, seed=len(shape))
+    w, v = kd.linalg.eigh(kd.asarray(a))
+    assert w.shape == shape[:-1] and v.shape == shape and w.dtype.name == dtype
+    _check_eigh(a.astype(np.float64), w.numpy(), v.numpy(), dtype)
+    np.testing.assert_allclose(kd.linalg.eigvalsh(kd.asarray(a)).numpy(), np.linalg.eigvalsh(a), **tol(dtype))
+
+
+def test_eigh_repeated_eigenvalues_uplo_and_layouts():
+    q = np.linalg.qr(np.random.default_rng(0).standard_normal((6, 6)))[0]
+    a = q @ np.diag([1.0, 1.0, 1.0, 2.0, 2.0, -3.0]) @ q.T  # degenerate: any basis of each eigenspace is right
+    for name, view, host in layouts(np.stack([a, np.eye(6)])):
+        w, v = kd.linalg.eigh(view)
+        assert w.shape == (2, 6), name
+        _check_eigh(host, w.numpy(), v.numpy(), "float64")
+    garbage_above = np.tril(a) + np.triu(np.full_like(a, 9.0), 1)
+    np.testing.assert_allclose(kd.linalg.eigvalsh(kd.asarray(garbage_above)).numpy(), np.linalg.eigvalsh(a),
+                               **tol("float64"))
+    np.testing.assert_allclose(kd.linalg.eigvalsh(kd.asarray(garbage_above.T), UPLO="U").numpy(),
+                               np.linalg.eigvalsh(a), **tol("float64"))
+    assert kd.linalg.eigh(kd.zeros((0, 3, 3))).eigenvectors.shape == (0, 3, 3)
+
+
+def test_eigh_graded_matrix_keeps_small_eigenvalues():
+    d = np.diag(10.0 ** -np.arange(0, 12, 2))  # eigenvalues 1 .. 1e-10: Jacobi keeps them to relative accuracy
+    q = np.linalg.qr(np.random.default_rng(1).standard_normal((6, 6)))[0]
+    w = kd.linalg.eigvalsh(kd.asarray(d + 1e-13 * (q + q.T))).numpy()
+    np.testing.assert_allclose(w, np.sort(np.diag(d)), rtol=1e-2)
+
+
+def _check_svd(a, u, s, vh, dtype, full):
+    scale = max(1.0, np.abs(a).max())
+    want_s = np.linalg.svd(a.astype(np.float64), compute_uv=False)
+    np.testing.assert_allclose(s, want_s, **tol(dtype, scale))
+    k = s.shape[-1]
+    np.testing.assert_allclose((u[..., :k] * s[..., None, :]) @ vh[..., :k, :], a, **tol(dtype, scale))
+    np.testing.assert_allclose(_mT(u) @ u, np.broadcast_to(np.eye(u.shape[-1]), _mT(u).shape[:-1] + (u.shape[-1],)),
+                               **tol(dtype))
+    np.testing.assert_allclose(vh @ _mT(vh), np.broadcast_to(np.eye(vh.shape[-2]), vh.shape[:-1] + (vh.shape[-2],)),
+                               **tol(dtype))
+    want = np.linalg.svd(a, full_matrices=full)
+    assert u.shape == want.U.shape and vh.shape == want.Vh.shape
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(1, 1), (4, 3), (3, 5), (2, 6, 6), (2, 1, 12, 5)])
+@pytest.mark.parametrize("full", [True, False])
+def test_svd_matches_numpy(shape, full, dtype):
+    a = np.random.default_rng(len(shape)).standard_normal(shape).astype(dtype)
+    u, s, vh = kd.linalg.svd(kd.asarray(a), full_matrices=full)
+    assert s.dtype.name == dtype
+    _check_svd(a.astype(np.float64), u.numpy(), s.numpy(), vh.numpy(), dtype, full)
+    np.testing.assert_allclose(kd.linalg.svdvals(kd.asarray(a)).numpy(), np.linalg.svd(a, compute_uv=False),
+                               **tol(dtype))
+
+
+def test_svd_rank_deficient_and_layouts():
+    a = np.random.default_rng(2).standard_normal((2, 7, 4))
+    a[..., 3] = a[..., 1] - a[..., 0]  # rank 3: the completed U is still orthonormal
+    for name, view, host in layouts(a):
+        u, s, vh = kd.linalg.svd(view)
+        assert s.shape == (2, 4), name
+        _check_svd(host, u.numpy(), s.numpy(), vh.numpy(), "float64", True)
+    u, s, vh = kd.linalg.svd(kd.zeros((3, 2)))
+    assert s.numpy().tolist() == [0.0, 0.0]
+    _check_svd(np.zeros((3, 2)), u.numpy(), s.numpy(), vh.numpy(), "float64", True)
+    assert kd.linalg.svd(kd.zeros((0, 3, 2))).U.shape == (0, 3, 3)
+    assert kd.linalg.svdvals(kd.zeros((2, 0, 3))).shape == (2, 0)
+
+
+def test_pinv_matrix_rank_lstsq():
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((2, 6, 4))
+    a[1, :, 3] = a[1, :, 0]
+    np.testing.assert_allclose(kd.linalg.pinv(kd.asarray(a)).numpy(), np.linalg.pinv(a), **tol("float64"))
+    np.testing.assert_array_equal(kd.linalg.matrix_rank(kd.asarray(a)).numpy(), np.linalg.matrix_rank(a))
+    np.testing.assert_array_equal(kd.linalg.matrix_rank(kd.asarray(a), tol=1e9).numpy(), [0, 0])
+    assert int(kd.linalg.matrix_rank(kd.asarray([0.0, 0.0]))) == 0
+    b = rng.standard_normal(6)
+    for m in (a[0], a[1], a[0].T[:, :3]):
+        bb = b[:m.shape[0]]
+        got, want = kd.linalg.lstsq(kd.asarray(m), kd.asarray(bb)), np.linalg.lstsq(m, bb)
+        np.testing.assert_allclose(got[0].numpy(), want[0], **tol("float64"))
+        np.testing.assert_allclose(got[1].numpy(), want[1], **tol("float64"))
+        assert int(got[2]) == want[2]
+        np.testing.assert_allclose(got[3].numpy(), want[3], **tol("float64"))
+
+
+def test_jacobi_rounds_visit_every_pair_once_per_sweep():
+    for n in (2, 5, 8):
+        pairs = [tuple(sorted(p)) for r in range(n + n % 2 - 1) for p in jacobi.round_pairs(n, r)]
+        assert sorted(pairs) == [(i, j) for i in range(n) for j in range(i + 1, n)]
+        for r in range(n + n % 2 - 1):  # disjoint within a round
+            flat = [i for p in jacobi.round_pairs(n, r) for i in p]
+            assert len(flat) == len(set(flat))
+
+
+def test_sweeps_split_over_dispatches(monkeypatch):
+    monkeypatch.setattr(kernels, "loop_budget", lambda: 8)
+    a = symmetric((2, 5, 5), "float64")
+    w, v = kd.linalg.eigh(kd.asarray(a))
+    _check_eigh(a, w.numpy(), v.numpy(), "float64")
+    b = a[:, :, :3]
+    u, s, vh = kd.linalg.svd(kd.asarray(b))
+    _check_svd(b, u.numpy(), s.numpy(), vh.numpy(), "float64", True)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_jacobi_converges_on_rank_deficient_input(dtype):
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((30, 8)).astype(dtype)
+    x[:, 5] = x[:, 1] * 0.3 - x[:, 2] * 0.7  # not exactly dependent in floating point: noise-level values
+    x[:, 6] = x[:, 0] * 1e-3
+    s = kd.linalg.svdvals(kd.asarray(x)).numpy()
+    np.testing.assert_allclose(s, np.linalg.svd(x.astype(np.float64), compute_uv=False), **tol(dtype, 10))
+    v = rng.standard_normal((12, 1)).astype(dtype)
+    w = kd.linalg.eigvalsh(kd.asarray(v @ v.T)).numpy()  # rank 1: eleven eigenvalues at rounding level
+    np.testing.assert_allclose(w, np.linalg.eigvalsh((v @ v.T).astype(np.float64)), **tol(dtype, 10))

@@ -1,0 +1,96 @@
+"""The LSD radix sort (kdsl/codegen/radix.py) against NumPy's stable sort: every dtype, batched lines of several
+lengths, NaN/inf/-0.0, duplicates, empty and size-1 lines, non-contiguous views, descending keys (topk), and both
+tile kinds (one invocation per tile on CPU drivers, one workgroup per tile on GPUs, forced here on lavapipe)."""
+
+import numpy as np
+import pytest
+from sort_testing import ALL_DTYPES, assert_same, force_sort, sample
+
+import kdsl as kd
+from kdsl.codegen.radix import radix_key, radix_passes
+from kdsl.engine import sorting as engine_sorting
+from kdsl.engine.schedule import schedule
+
+KINDS = [True, False]  # private tiles (CPU drivers), workgroup tiles (GPUs)
+
+
+@pytest.mark.parametrize("private", KINDS)
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_every_dtype_matches_numpy(dtype, private, monkeypatch):
+    force_sort(monkeypatch, "radix", private)
+    a = sample((3, 700), dtype, seed=11)
+    x = kd.asarray(a)
+    assert_same(kd.argsort(x, axis=1).numpy(), np.argsort(a, axis=1, kind="stable"))
+    assert_same(kd.sort(x, axis=1).numpy(), np.sort(a, axis=1, kind="stable"))
+
+
+@pytest.mark.parametrize("private", KINDS)
+@pytest.mark.parametrize("shape", [(0,), (1,), (2,), (5, 1), (4, 0), (20, 3), (2, 5000)])
+def test_line_lengths_and_batches(shape, private, monkeypatch):
+    force_sort(monkeypatch, "radix", private)
+    a = sample(shape, "float32", seed=12)
+    x = kd.asarray(a)
+    assert_same(kd.argsort(x).numpy(), np.argsort(a, axis=-1, kind="stable"))
+    assert_same(kd.sort(x).numpy(), np.sort(a, axis=-1, kind="stable"))
+
+
+def test_many_tiles_and_a_scan_of_several_blocks(monkeypatch):
+    """260 workgroup tiles of 16 digit counts: the counts' scan runs over two blocks of 4 096."""
+    force_sort(monkeypatch, "radix", False)
+    a = sample((260, 3), "int8", seed=13)
+    assert_same(kd.argsort(kd.asarray(a)).numpy(), np.argsort(a, axis=-1, kind="stable"))
+
+
+def test_special_floats_views_and_other_axes(monkeypatch):
+    force_sort(monkeypatch, "radix")
+    a = np.array([0.0, np.nan, -0.0, -np.inf, 1.0, np.inf, -0.0, np.nan, 0.0, -1.0], np.float32)
+    assert kd.argsort(kd.asarray(a)).tolist() == [3, 9, 0, 2, 6, 8, 4, 5, 1, 7]  # -0.0 == 0.0: stable
+    assert_same(kd.sort(kd.asarray(a)).numpy(), np.sort(a, kind="stable"))  # the zeros keep their signs
+    b = sample((40, 30), "float32", seed=14)
+    y = kd.asarray(b)
+    assert_same(kd.argsort(y[::3, 1::2], axis=0).numpy(), np.argsort(b[::3, 1::2], axis=0, kind="stable"))
+    assert_same(kd.sort(y.T * -2, axis=1).numpy(), np.sort(b.T * -2, axis=1, kind="stable"))
+
+
+@pytest.mark.parametrize("private", KINDS)
+def test_descending_keys_give_topk(private, monkeypatch):
+    force_sort(monkeypatch, "radix", private)
+    a = sample((2, 900), "float16", seed=15)
+    values, indices = kd.topk(kd.asarray(a), 900, axis=1)
+    want = np.argsort(-np.nan_to_num(a.astype(np.float64), nan=np.inf), axis=1, kind="stable")
+    assert_same(indices.numpy(), want)
+    assert_same(values.numpy(), np.take_along_axis(a, want, axis=1))
+
+
+def test_functions_built_on_sort(monkeypatch):
+    force_sort(monkeypatch, "radix")
+    a = sample((3, 101), "int16", seed=16)
+    x = kd.asarray(a)
+    np.testing.assert_array_equal(kd.median(x, axis=1).numpy(), np.median(a, axis=1))
+    np.testing.assert_array_equal(kd.unique(x).numpy(), np.unique(a))
+    assert_same(kd.argpartition(x, 5).numpy(), np.argsort(a, axis=-1, kind="stable"))
+
+
+def test_long_lines_take_the_radix_sort_and_short_ones_the_bitonic_sort():
+    long_line = kd.asarray(np.zeros(1 << 16, np.float32))
+    kinds = {type(s.kernel).__name__ for s in schedule([kd.sort(long_line)._node])}
+    assert "RadixKeys" in kinds and "SortMerge" not in kinds
+    short = kd.asarray(np.zeros((8, 100), np.float32))
+    assert "SortKeys" in {type(s.kernel).__name__ for s in schedule([kd.sort(short)._node])}
+
+
+def test_a_line_past_the_loop_cap_and_the_plan_cache(monkeypatch):
+    """70 000 elements in one line: no invocation loops past lavapipe's cap; a cached plan sorts right again."""
+    force_sort(monkeypatch, "radix")
+    a = np.random.default_rng(17).standard_normal(70000).astype(np.float32)
+    x = kd.asarray(a)
+    for k in (1, 2):
+        assert_same(kd.argsort(x * k).numpy(), np.argsort(a * np.float32(k), kind="stable"))
+
+
+def test_keys_and_passes():
+    assert [radix_passes(kd.dtype.as_dtype(d)) for d in ("bool", "int8", "float16", "int32", "uint64")] == \
+        [1, 2, 4, 8, 16]
+    lines, names, bits = radix_key(kd.dtype.uint16, "v", "k", True)
+    assert names == ["k0"] and bits == 16 and lines[-1] == "k0 = ~k0 & 65535u;"
+    assert engine_sorting.uses_radix(kd.device(), 1 << 20)

@@ -218,6 +218,7 @@ from kdsl.frontend.array.shape_ops import (
     swapaxes,
     transpose,
 )
+from kdsl.frontend.array.sharing import may_share_memory
 from kdsl.frontend.array.sorting import (
     argpartition,
     argsort,
@@ -284,7 +285,7 @@ __all__ = [
     "squeeze", "stack", "swapaxes", "transpose", "bool", "newaxis", "pi", "e", "inf", "nan", "dtypes",
     "dtype",
     "argpartition", "argsort", "median", "partition", "percentile", "quantile", "searchsorted", "sort", "take",
-    "argwhere", "compress", "extract", "flatnonzero", "nonzero",
+    "argwhere", "compress", "extract", "flatnonzero", "nonzero", "may_share_memory",
     "take_along_axis", "topk",
     *_kernels.__all__,
     *_lang.__all__,

@@ -170,6 +170,17 @@ class Device:
         # more than 64 arrays gains nothing from one launch, so 64 at most.
         self.max_buffers = max(4, min(int(info.get("max_per_stage_storage_buffers", 4)),
                                       int(info.get("max_descriptor_set_storage_buffers", 4)), 64))
+        # Cooperative-matrix (tensor-core) matmul: the fragment shapes the device reports, if it has the feature
+        # (kdsl.codegen.coopmat picks one per kernel); KDSL_COOPMAT=0 turns it off. Empty on lavapipe.
+        off = os.environ.get("KDSL_COOPMAT", "1").strip() == "0"
+        self.coopmat_shapes: tuple[dict, ...] = () if off or "cooperative_matrix" not in self.features else \
+            tuple(info.get("cooperative_matrix_shapes", ()))
+        self.subgroup_size = int(info.get("subgroup_size", 0))
+        # CPU drivers: the subgroup-broadcast matmul (kdsl.codegen.matmul_cpu) with subgroups of this many lanes
+        # (0: the 4x4 block kernel); it needs subgroupBroadcast (the ballot feature). KDSL_CPU_MATMUL=0: off.
+        self.matmul_lanes = self.subgroup_size if cpu and "subgroup_ballot" in self.features and \
+            os.environ.get("KDSL_CPU_MATMUL", "1").strip() != "0" else 0
+        self.max_shared_memory = int(info.get("max_shared_memory_size", 16384))
         # Loop iterations one invocation may run, all loops together: lavapipe stops an invocation after ~65 535
         # (llvmpipe's loop limiter) and GPU drivers may have watchdogs, so every device gets the safe value.
         self.loop_budget = 60000
@@ -186,7 +197,8 @@ class Device:
     def policy(self) -> tuple[int | bool, ...]:
         """The per-device choices a kernel plan depends on (part of every plan-cache key)."""
         return (self.index, self.max_groups, self.thread_outputs, self.partials, self.vector_width,
-                self.matmul_tiles, self.max_push_words, self.max_buffers, self.loop_budget)
+                self.matmul_tiles, self.max_push_words, self.max_buffers, self.loop_budget, bool(self.coopmat_shapes),
+                self.matmul_lanes)
 
     def supports(self, dtype: Any) -> bool:
         d = dt.as_dtype(dtype)

@@ -3,6 +3,8 @@
 import os
 
 os.environ.setdefault("KDSL_VALIDATION", "1")
+# scikit-learn's array API dispatch (tests/ecosystem) needs SciPy's, which reads this when SciPy is first imported.
+os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
 import pytest  # noqa: E402
 

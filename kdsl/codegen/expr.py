@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from kdsl import dtype as dt
 from kdsl.codegen import glsl
-from kdsl.codegen.ops import render_cast, render_op
+from kdsl.codegen.ops import render_bitcast, render_cast, render_op
 from kdsl.ir.expr import Expr, offset_of
 from kdsl.ir.view import INDEX_LIMIT, View, contiguous_strides
 
@@ -106,9 +106,10 @@ class ExprRenderer:
             flat = self._emit("int", view.index_expr(list(idx), at, wide))
             inner = tuple(self._emit("int", x) if x != "0" else "0" for x in unravel(flat, src_shape))
             return self.value(e.srcs[0], src_shape, inner)
-        if op == "cast":
+        if op in ("cast", "bitcast"):
             src = e.srcs[0]
-            return render_cast(self.value(src, shape, idx), src.dtype, e.dtype)
+            render = render_cast if op == "cast" else render_bitcast
+            return render(self.value(src, shape, idx), src.dtype, e.dtype)
         if op == "rows":
             return self._rows(e, idx)
         args = [self.value(s, shape, idx) for s in e.srcs]

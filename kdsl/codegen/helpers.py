@@ -192,6 +192,23 @@ SQUARE_MULTIPLY
     "kd_wrap_i": "int kd_wrap_i(int i, int n) { return i < 0 ? i + n : i; }",
     "kd_f2u_f": "uint kd_f2u_f(float x) { return x < 0.0 ? uint(int(x)) : uint(x); }",
     "kd_f2u_d": "uint kd_f2u_d(double x) { return x < 0.0LF ? uint(int(x)) : uint(x); }",
+    # A float16 value (computed as float) <-> its 16 bits, by integer operations only (exact for every half,
+    # NaN payloads and subnormals included; a half subnormal is a normal float).
+    "kd_f16bits_f": """uint kd_f16bits_f(float x) {
+    uint u = floatBitsToUint(x);
+    uint s = (u >> 16) & 0x8000u, e = (u >> 23) & 0xffu, m = u & 0x7fffffu;
+    if (e == 255u) return s | 0x7c00u | (m >> 13) | ((m != 0u && (m >> 13) == 0u) ? 0x200u : 0u);
+    if (e >= 113u) return s | ((e - 112u) << 10) | (m >> 13);
+    return e < 103u ? s : s | ((m | 0x800000u) >> (126u - e));
+}""",
+    "kd_f16val_u": """float kd_f16val_u(uint h) {
+    uint s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 31u) return uintBitsToFloat(s | 0x7f800000u | (m << 13));
+    if (e != 0u) return uintBitsToFloat(s | ((e + 112u) << 23) | (m << 13));
+    if (m == 0u) return uintBitsToFloat(s);
+    int p = findMSB(m);  // m * 2**-24 = 1.f * 2**(p - 24)
+    return uintBitsToFloat(s | (uint(p + 103) << 23) | ((m << uint(23 - p)) & 0x7fffffu));
+}""",
 }
 
 

@@ -20,7 +20,7 @@ Example:
 from __future__ import annotations
 
 from kdsl import dtype as dt
-from kdsl.codegen import glsl
+from kdsl.codegen import coopmat, glsl, matmul_cpu
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import counted_loop, grid_loop
 from kdsl.ir.expr import Expr
@@ -40,6 +40,10 @@ def _tile_load(name: str, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...],
 
 
 def render(k: Matmul) -> str:
+    if k.coop:
+        return coopmat.render(k, chunk(k))
+    if k.lanes:
+        return matmul_cpu.render(k, chunk(k))
     if not k.tiled:
         return _render_blocked(k)
     t = k.a.dtype
@@ -99,8 +103,9 @@ def render(k: Matmul) -> str:
 
 def chunk(k: Matmul) -> int:
     """The length of each k chunk (a multiple of the tiles' depth, so no tile straddles two chunks)."""
+    depth = coopmat.Layout(k.coop).bk if k.coop else DEPTH
     per_split = -(-k.k // max(k.splits, 1))
-    return -(-per_split // DEPTH) * DEPTH
+    return -(-per_split // depth) * depth
 
 
 def _blocks(k: Matmul) -> int:
@@ -111,6 +116,10 @@ def _blocks(k: Matmul) -> int:
 def trips(k: Matmul) -> int:
     """Loop iterations of one k chunk (the innermost loops of one block, or one tile column)."""
     kc = min(chunk(k), k.k)
+    if k.coop:
+        return coopmat.trips(k, kc)
+    if k.lanes:
+        return kc + 1
     return kc if not k.tiled else -(-kc // DEPTH) * (2 + DEPTH + TILE * DEPTH // LOCAL)
 
 
@@ -152,6 +161,10 @@ def _groups(k: Matmul) -> int:
 
 
 def launch(k: Matmul) -> tuple[int, int, int]:
+    if k.coop:
+        return coopmat.launch(k)
+    if k.lanes:
+        return (k.groups, 1, 1)
     if not k.tiled:
         return (_groups(k), 1, 1)
     return (-(-k.n // TILE), -(-k.m // TILE), min(k.batch * k.splits, MAX_GROUPS))

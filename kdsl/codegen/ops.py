@@ -12,6 +12,8 @@ Example:
     >>> from kdsl import dtype as dt
     >>> render_op("floordiv", dt.int32, [dt.int32, dt.int32], ["a", "b"])
     'kd_floordiv_i(a, b)'
+    >>> render_bitcast("x", dt.float32, dt.uint32)
+    'floatBitsToUint(x)'
 """
 
 from __future__ import annotations
@@ -191,3 +193,53 @@ def render_cast(x: str, src: dt.DType, dst: dt.DType) -> str:
     else:
         code = f"{cd}({x})"
     return glsl.narrow(dst, code) if dst.wraps else code
+
+
+def render_bitcast(x: str, src: dt.DType, dst: dt.DType) -> str:
+    """Reinterpret the bits of ``x`` (``src``'s compute type) as ``dst``, a dtype of the same itemsize (the
+    same-size ``ndarray.view``), in ``dst``'s compute type.
+
+    Integers of one size (and bool, one byte) convert as NumPy's wrapping cast does, which keeps the bits.
+    Floats go through GLSL's bit functions, which move bits without arithmetic: NaN payloads, -0.0 and
+    subnormals survive on devices that flush subnormals in arithmetic. float16 computes as float, so
+    ``kd_f16bits_f`` / ``kd_f16val_u`` convert between a half value and its 16 bits with integer operations
+    (``packHalf2x16`` leaves NaN and subnormal results undefined; ``float16BitsToUint16`` needs float16
+    arithmetic, which kdsl does not require of a device).
+
+    >>> render_bitcast("x", dt.int64, dt.float64), render_bitcast("x", dt.float16, dt.int16)
+    ('packDouble2x32(unpack32(uint64_t(x)))', 'bitfieldExtract(int(kd_f16bits_f(x)), 0, 16)')
+    """
+    if src.itemsize != dst.itemsize or src.kind not in "biufc" or dst.kind not in "biufc":
+        raise TypeError(f"no bit-cast from {src.name} to {dst.name} (same-size bool, integer, float and complex64)")
+    if src is dst:
+        return x
+    if "c" in (src.kind, dst.kind):
+        return _bitcast_complex64(x, src, dst)
+    if not src.is_float and not dst.is_float:
+        return render_cast(x, src, dst)
+    to_bits = src.is_float
+    f, i = (src, dst) if to_bits else (dst, src)
+    if f is dt.float32:
+        kind = "Int" if i.kind == "i" else "Uint"
+        return f"floatBits{'To' + kind}({x})" if to_bits else f"{kind.lower()}BitsToFloat({x})"
+    if f is dt.float64:
+        if to_bits:
+            bits = f"pack64(unpackDouble2x32({x}))"
+            return bits if i.kind == "u" else f"int64_t({bits})"
+        return f"packDouble2x32(unpack32({x if i.kind == 'u' else f'uint64_t({x})'}))"
+    if to_bits:  # float16
+        bits = f"kd_f16bits_f({x})"
+        return bits if i.kind == "u" else glsl.narrow(dt.int16, f"int({bits})")
+    return f"kd_f16val_u({x if i.kind == 'u' else f'(uint({x}) & 65535u)'})"
+
+
+def _bitcast_complex64(x: str, src: dt.DType, dst: dt.DType) -> str:
+    """complex64 (a ``vec2``: real part in the low word) <-> another 8-byte dtype, through its two words."""
+    if src.kind == "c":
+        words = f"floatBitsToUint({x})"
+        if dst is dt.float64:
+            return f"packDouble2x32({words})"
+        return f"pack64({words})" if dst.kind == "u" else f"int64_t(pack64({words}))"
+    if src is dt.float64:
+        return f"uintBitsToFloat(unpackDouble2x32({x}))"
+    return f"uintBitsToFloat(unpack32({x if src.kind == 'u' else f'uint64_t({x})'}))"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from collections import OrderedDict
 from typing import Any
 
@@ -60,14 +61,33 @@ class Program:
     def __init__(self, kernel: Kernel, device: Any):
         module = _RENDERERS[type(kernel)]
         self.kernel, self.device = kernel, device
-        self.source = module.render(kernel)
-        self.spirv = compile_source(self.source)
-        self.workgroup = module.launch(kernel)
+        try:
+            self.source = module.render(kernel)
+            self.spirv = compile_source(self.source)
+        except Exception as exc:
+            if not _is_coopmat(kernel):
+                raise
+            self._fallback(exc)
+        else:
+            self.workgroup = module.launch(kernel)
         self.algos: OrderedDict[tuple[int, ...], list[Any]] = OrderedDict()  # binding key -> [Algorithm, version]
         self.alive = True  # False once evicted from the program cache (its Algorithms are freed)
         stats["programs"] += 1
         if debug_level():
             print(f"[kdsl] new {type(kernel).__name__} kernel, workgroups {self.workgroup}:\n{self.source}")
+
+    def _fallback(self, exc: BaseException) -> None:
+        """Run this cooperative-matrix matmul as the scalar kernel (same bindings, push words and output),
+        and plan later matmuls on this device without cooperative matrices."""
+        warnings.warn(f"kdsl: the cooperative-matrix matmul failed on {self.device.name} ({exc}); using the "
+                      "scalar matmul kernel instead (set KDSL_COOPMAT=0 to skip the attempt)", RuntimeWarning,
+                      stacklevel=4)
+        self.device.coopmat_shapes = ()
+        assert isinstance(self.kernel, Matmul)  # only a coopmat matmul falls back
+        scalar = self.kernel._replace(coop=())
+        self.source = matmul.render(scalar)
+        self.spirv = compile_source(self.source)
+        self.workgroup = matmul.launch(scalar)
 
     def release(self) -> None:
         """Free this program's Algorithms (it was evicted from the cache; nothing recorded uses them)."""
@@ -91,7 +111,15 @@ class Program:
             spare = next((k for k, e in self.algos.items() if id(e) not in in_batch), None)
         if spare is None:
             push = words if len(words) else None
-            algo = self.device.manager.algorithm(tensors, self.spirv, workgroup=self.workgroup, push_consts=push)
+            try:
+                algo = self.device.manager.algorithm(tensors, self.spirv, workgroup=self.workgroup,
+                                                     push_consts=push)
+            except Exception as exc:  # a driver that lists cooperative matrices but cannot build this pipeline
+                if not _is_coopmat(self.kernel) or self.algos:
+                    raise
+                self._fallback(exc)
+                algo = self.device.manager.algorithm(tensors, self.spirv, workgroup=self.workgroup,
+                                                     push_consts=push)
             entry = [algo, 0]
         else:  # recycle the least recently used Algorithm: rewrite its descriptors
             entry = self.algos.pop(spare)
@@ -104,6 +132,10 @@ class Program:
                 break
             del self.algos[idle]
         return entry
+
+
+def _is_coopmat(kernel: Kernel) -> bool:
+    return isinstance(kernel, Matmul) and bool(kernel.coop)
 
 
 def program(kernel: Kernel, device: Any) -> Program:

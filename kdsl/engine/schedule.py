@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.codegen import glsl, matmul, reduce, vector
+from kdsl.codegen import coopmat, glsl, matmul, matmul_cpu, reduce, vector
 from kdsl.codegen.loops import expr_loops
 from kdsl.device import Device
 from kdsl.ir import expr as ir
@@ -295,6 +295,7 @@ def _epilogue_source(node: Node, keep: set[int], consumers: dict[int, list[Node]
     """(stand-in, reduce): the reduction ``node``'s kernel can absorb (see the module docstring), if any."""
     found: list[tuple[Node, Node]] = []
     stack, seen = [node], set()
+    inlined: set[int] = set()  # the elementwise nodes between ``node`` and the reduction, inlined in its kernel
     remapped: set[int] = set()  # a "rows" node's source is read at other rows: never the epilogue's accumulator
     while stack:
         n = stack.pop()
@@ -308,12 +309,16 @@ def _epilogue_source(node: Node, keep: set[int], consumers: dict[int, list[Node]
             if r is not None and r.id in keep and r.id not in root_ids and s.shape == node.shape:
                 found.append((s, r))
             elif s.is_elementwise and s.id not in keep:
+                inlined.add(s.id)
                 stack.append(s)
     # The epilogue sees the reduction only as its accumulator at the output's own position: any other view of
     # it (``M / M.reshape(-1)[::4].reshape(-1, 1)`` reads other positions) keeps the reduction stored.
+    # Likewise every node on the way must be read only inside this kernel: another kernel that inlines one of
+    # them (``e = exp(M + b)`` absorbed while ``M + b`` is also read elsewhere) would need the stored reduction.
+    ours = inlined | {node.id}
     found = [(s, r) for s, r in found if s.id not in remapped and r.id not in remapped
-             and all(c is s or (c.op != "view" and (c.id in seen or c is node)) for c in consumers.get(r.id, ()))
-             and all(c.id in seen or c is node for c in consumers.get(s.id, ()))]
+             and all(c is s or (c.op != "view" and c.id in ours) for c in consumers.get(r.id, ()))
+             and all(c.id in ours for m in inlined | {s.id} for c in consumers.get(m, ()))]
     return found[0] if len(found) == 1 else None
 
 
@@ -396,7 +401,7 @@ def _reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cos
     inner_kept = bool(shape) and (len(shape) - 1) not in axes and shape[-1] > 1
     if r <= 32 or (inner_kept and o >= 1024) or o >= dev.thread_outputs:
         mode, splits = "thread", 1
-    elif o < 64 and r >= 1 << 16:
+    elif o < 1024 and r >= 1 << 16:  # tall-skinny (X.T @ dz: 64 outputs of 10**6): split to fill the device
         if dev.partials:  # strided partial results, one per invocation (no barriers: CPU drivers)
             mode, splits = "thread", max(LOCAL, min(dev.partials // o, r // 64) // LOCAL * LOCAL)
         else:  # a workgroup tree per contiguous chunk (GPUs)
@@ -504,9 +509,18 @@ def _lower_matmul(node: Node, keep: set[int], dev: Device) -> list[Step]:
     low = Lowering(keep, dev.max_push_words)
     a, b = (low.expr(s) for s in node.srcs)
     batch, m, k = node.srcs[0].shape
-    kernel = Matmul(batch, m, node.shape[2], k, node.dtype, a, b, 0, dev.matmul_tiles)
+    n = node.shape[2]
+    coop = coopmat.choose(dev.coopmat_shapes, a.dtype, b.dtype, dev.subgroup_size, dev.features,
+                          dev.max_shared_memory) if dev.matmul_tiles else None
+    lanes = dev.matmul_lanes if not dev.matmul_tiles and min(m, n, k) > 0 and \
+        matmul_cpu.eligible(a.dtype, b.dtype, dev.matmul_lanes, batch * m * n * k) else 0
+    kernel = Matmul(batch, m, n, k, node.dtype, a, b, 0, dev.matmul_tiles, coop=coop or (), lanes=lanes)
     budget = dev.loop_budget
-    cost = 1 + 4 * (expr_loops(a, (batch, m, k)) + expr_loops(b, (batch, k, node.shape[2])))  # per k step
+    la, lb = expr_loops(a, (batch, m, k)), expr_loops(b, (batch, k, n))
+    cost = 1 + 4 * (la + lb)  # per k step: four elements of each operand
+    if lanes:
+        rows, cols, _ = matmul_cpu.geometry(kernel)
+        cost = 1 + rows // lanes * la + cols * lb
 
     def trips(s: int) -> int:  # one invocation's loop iterations with s chunks
         return matmul.trips(kernel._replace(splits=s)) * cost * -(-(batch * s) // MAX_GROUPS)
@@ -514,8 +528,11 @@ def _lower_matmul(node: Node, keep: set[int], dev: Device) -> list[Step]:
     splits = 1
     while trips(splits) > budget // 2 and splits < max(k, 1):
         splits *= 2
+    splits = max(splits, _fill_splits(kernel, dev))
     kernel = kernel._replace(splits=splits)
-    if not kernel.tiled:
+    if kernel.lanes:  # the workgroups' grid-stride turns times one tile's trips stay in budget
+        kernel = kernel._replace(groups=matmul_cpu.groups(kernel, budget, trips(splits)))
+    elif not kernel.tiled:
         kernel = kernel._replace(groups=elementwise_groups(max(batch * splits * -(-m // 4) * -(-kernel.n // 4), 1),
                                                            512, budget, trips(splits)))
     if splits == 1:
@@ -524,6 +541,32 @@ def _lower_matmul(node: Node, keep: set[int], dev: Device) -> list[Step]:
     steps = [low.step(kernel, part)]
     return steps + _reduce_steps("sum", part.shape, (0,), node.dtype,
                                  lambda lw: lw.load(part, View.contiguous(part.shape)), node, keep, dev)
+
+
+SPLIT_K_GROUPS = 256  # split-K: a GPU matmul with fewer output tiles than this cuts k until it has about this many
+SPLIT_K_MIN = 1024  # ... keeping each k chunk at least this long (the partial products cost a pass of their own)
+
+
+def _fill_splits(kernel: Matmul, dev: Device) -> int:
+    """k chunks that give a GPU matmul with a small output and a long k axis enough workgroups (``X.T @ G``,
+    64 x 10 from 10**6 rows, has one output tile: without splits one workgroup walks all the rows).
+    CPU drivers (``matmul_tiles`` off) run few workgroups anyway and get none.
+
+    >>> from kdsl.ir.kernels import Matmul
+    >>> class D: matmul_tiles = True
+    >>> _fill_splits(Matmul(1, 64, 10, 10**6, None, None, None, 0), D())
+    256
+    >>> _fill_splits(Matmul(1, 4096, 4096, 4096, None, None, None, 0), D())
+    1
+    """
+    if not dev.matmul_tiles:
+        return 1
+    launch = matmul.launch(kernel)
+    tiles = launch[0] * launch[1] * kernel.batch
+    splits = 1
+    while tiles * splits * 2 <= SPLIT_K_GROUPS and kernel.k // (splits * 2) >= SPLIT_K_MIN:
+        splits *= 2
+    return splits
 
 
 def _lower_scan(shape: tuple[int, ...], axis: int, dtype: dt.DType, source: Source, out: Node, keep: set[int],

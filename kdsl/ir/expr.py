@@ -14,6 +14,7 @@ Kinds (``op``) and what ``arg`` holds:
 * ``"lit"``    ``arg = value``: a scalar baked into the source (when push-constant space ran out)
 * ``"acc"``    the accumulated value, in a reduction's epilogue
 * ``"cast"``   ``srcs = (src,)``: a dtype conversion with NumPy's semantics
+* ``"bitcast"`` ``srcs = (src,)``: ``src``'s bits read as a dtype of the same itemsize (``ndarray.view``)
 * any op of :data:`kdsl.codegen.ops.OPS`, ``srcs`` its operands
 
 Expressions are *hash-consed*: building the same expression twice returns the same object, so equality is

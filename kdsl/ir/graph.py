@@ -7,7 +7,8 @@ Node kinds (``node.op``):
 * ``"view"``     ``arg`` is a :class:`View` over the C-order index space of ``srcs[0]``
 * ``"iota"``     the index along axis ``arg`` (for arange, eye, linspace, tri)
 * ``"rand"``     ``arg = (dist, key0, key1, stream)``: counter-based random numbers
-* elementwise    ``op`` is an op of :mod:`kdsl.codegen.ops` (or ``"cast"``), ``srcs`` have the node's shape
+* elementwise    ``op`` is an op of :mod:`kdsl.codegen.ops` (or ``"cast"``, or ``"bitcast"``: the bits of
+                 ``srcs[0]`` as a dtype of the same itemsize), ``srcs`` have the node's shape
 * ``"reduce"``   ``arg = (op, axes)``; the reduced axes are dropped from the shape
 * ``"matmul"``   ``srcs = (a, b)`` of shapes (batch, m, k) and (batch, k, n)
 * ``"scan"``     ``arg = (op, axis)``: inclusive running ``op`` ("sum" | "prod") along ``axis``

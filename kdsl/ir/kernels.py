@@ -75,6 +75,11 @@ class Matmul(NamedTuple):
     # partial product per chunk, out[s, b, m, n], which a sum Reduce combines (keeps the k loop in budget).
     splits: int = 1
     groups: int = 0  # workgroups of the blocked kernel (0: one per 256 blocks, capped at 512)
+    # (M, N, K, subgroup size): a cooperative-matrix kernel with fragments of that shape (kdsl.codegen.coopmat);
+    # () = the scalar kernels. Same bindings, push words and output layout either way (a fallback swaps it).
+    coop: tuple[int, ...] = ()
+    # > 0: the CPU-driver kernel (kdsl.codegen.matmul_cpu) for subgroups of this many lanes (tiled is False)
+    lanes: int = 0
 
 
 class Scan(NamedTuple):

@@ -14,11 +14,11 @@ import weakref
 
 from . import instance as instances  # queue_families read through the module: tests replace it
 from . import lifetime
-from .instance import FeatureChain, Instance, device_extensions, device_info
+from .instance import COOPMAT_EXTENSION, FeatureChain, Instance, coopmat_usable, device_extensions, device_info
 from .pipeline import PipelineCache
 from .vk import check, cstrings, ffi, lib, new, track, vulkan
 
-_OPTIONAL_EXTENSIONS = ("VK_EXT_shader_atomic_float", "VK_KHR_shader_non_semantic_info")
+_OPTIONAL_EXTENSIONS = ("VK_EXT_shader_atomic_float", "VK_KHR_shader_non_semantic_info", COOPMAT_EXTENSION)
 
 
 class Context:
@@ -98,11 +98,9 @@ class Context:
         families = _choose_families(physical, family_indices)
         available = device_extensions(physical)
         extensions = _choose_extensions(available, desired_extensions)
-        info = device_info(physical)
-        chain = FeatureChain.query(physical)
+        info = device_info(physical, instance.handle)
+        chain = FeatureChain.query(physical, extensions)  # the structs of the extensions being enabled only
         chain.keep_compute_only(_robust(info["device_type"]))
-        if chain.atomic is not None and "VK_EXT_shader_atomic_float" not in extensions:
-            chain.v12.pNext = ffi.NULL
         device = _create_device(physical, families, extensions, chain)
         queues = []
         seen: dict[int, int] = {}
@@ -263,7 +261,7 @@ def _choose_families(physical, family_indices: list[int]) -> list[int]:
 def _choose_extensions(available: set[str], desired: list[str]) -> list[str]:
     import warnings
 
-    chosen = [e for e in _OPTIONAL_EXTENSIONS if e in available]
+    chosen = [e for e in _OPTIONAL_EXTENSIONS if e in available and (e != COOPMAT_EXTENSION or coopmat_usable())]
     for ext in desired:
         if ext in available:
             chosen.append(ext)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import threading
+import warnings
 
 from . import validation
 from .lifetime import after_fork_in_child
@@ -62,6 +63,25 @@ def available_layers() -> set[str]:
     return {cstr(p.layerName) for p in enumerate_(lib.vkEnumerateInstanceLayerProperties, "VkLayerProperties")}
 
 
+_COOPMAT_LAYER_MIN = (1 << 22) | (3 << 12) | 255  # VK_KHR_cooperative_matrix arrived in Vulkan 1.3.255
+_coopmat_ok: bool | None = None
+
+
+def coopmat_usable() -> bool:
+    """False when a layer kdsl enables (the validation layer, with ``KDSL_VALIDATION=1``) predates
+    ``VK_KHR_cooperative_matrix``: it would report the extension's structs as errors, so kdsl then neither
+    queries nor enables cooperative matrices (the scalar matmul runs)."""
+    global _coopmat_ok
+    if _coopmat_ok is None:
+        layers = {cstr(p.layerName): int(p.specVersion)
+                  for p in enumerate_(lib.vkEnumerateInstanceLayerProperties, "VkLayerProperties")}
+        with warnings.catch_warnings():  # a missing layer is warned about once, by Instance
+            warnings.simplefilter("ignore")
+            wanted = validation.requested_layers(set(layers))
+        _coopmat_ok = all(layers[name] >= _COOPMAT_LAYER_MIN for name in wanted)
+    return _coopmat_ok
+
+
 def available_instance_extensions() -> set[str]:
     return {cstr(p.extensionName) for p in
             enumerate_(lib.vkEnumerateInstanceExtensionProperties, "VkExtensionProperties", ffi.NULL)}
@@ -72,35 +92,47 @@ def device_extensions(physical) -> set[str]:
             enumerate_(lib.vkEnumerateDeviceExtensionProperties, "VkExtensionProperties", physical, ffi.NULL)}
 
 
+COOPMAT_EXTENSION = "VK_KHR_cooperative_matrix"
+
+
 class FeatureChain:
-    """VkPhysicalDeviceFeatures2 with the Vulkan 1.1 / 1.2 and atomic-float structs chained through ``pNext``.
+    """VkPhysicalDeviceFeatures2 with the Vulkan 1.1 / 1.2, atomic-float and cooperative-matrix structs chained
+    through ``pNext`` (an extension's struct only when the device has the extension).
 
     Filled by the driver to say what it supports; then (with unsupported bits left off) handed to
     vkCreateDevice to enable exactly that.
     """
 
-    def __init__(self, with_atomic_float: bool):
+    def __init__(self, with_atomic_float: bool, with_coopmat: bool = False):
+        self.coopmat = None
+        if with_coopmat:
+            self.coopmat = new("VkPhysicalDeviceCooperativeMatrixFeaturesKHR",
+                               sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR)
         self.atomic = None
         if with_atomic_float:
             self.atomic = new("VkPhysicalDeviceShaderAtomicFloatFeaturesEXT",
-                              sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT)
+                              sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT,
+                              pNext=self.coopmat if self.coopmat is not None else ffi.NULL)
+        after_v12 = self.atomic if self.atomic is not None else self.coopmat
         self.v12 = new("VkPhysicalDeviceVulkan12Features",
                        sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-                       pNext=self.atomic if self.atomic is not None else ffi.NULL)
+                       pNext=after_v12 if after_v12 is not None else ffi.NULL)
         self.v11 = new("VkPhysicalDeviceVulkan11Features",
                        sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, pNext=self.v12)
         self.root = new("VkPhysicalDeviceFeatures2", sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
                         pNext=self.v11)
 
     @classmethod
-    def query(cls, physical) -> FeatureChain:
-        chain = cls("VK_EXT_shader_atomic_float" in device_extensions(physical))
+    def query(cls, physical, extensions: set[str] | list[str] | None = None) -> FeatureChain:
+        """What the device supports, with the structs of ``extensions`` (default: every one it has)."""
+        exts = device_extensions(physical) if extensions is None else set(extensions)
+        chain = cls("VK_EXT_shader_atomic_float" in exts, COOPMAT_EXTENSION in exts and coopmat_usable())
         lib.vkGetPhysicalDeviceFeatures2(physical, chain.root)
         return chain
 
     def names(self) -> set[str]:
         """kdsl's feature names for what this chain has switched on."""
-        f, v11, v12, a = self.root.features, self.v11, self.v12, self.atomic
+        f, v11, v12, a, cm = self.root.features, self.v11, self.v12, self.atomic, self.coopmat
         table = {
             "float64": f.shaderFloat64, "int64": f.shaderInt64, "int16": f.shaderInt16,
             "float16": v12.shaderFloat16, "int8": v12.shaderInt8,
@@ -109,6 +141,9 @@ class FeatureChain:
             "int64_atomics": v12.shaderBufferInt64Atomics,
             "atomic_float32_add": a.shaderBufferFloat32AtomicAdd if a is not None else 0,
             "shared_atomic_float32_add": a.shaderSharedFloat32AtomicAdd if a is not None else 0,
+            "vulkan_memory_model": v12.vulkanMemoryModel,
+            # coopmat shaders use the Vulkan memory model (GL_KHR_memory_scope_semantics)
+            "cooperative_matrix": cm.cooperativeMatrix and v12.vulkanMemoryModel if cm is not None else 0,
         }
         return {name for name, on in table.items() if on}
 
@@ -128,8 +163,38 @@ class FeatureChain:
             setattr(f, name, 0)
 
 
-def device_info(physical) -> dict:
-    """Properties, limits and features of one physical device, as a plain dict."""
+# VkComponentTypeKHR -> kdsl dtype name (VK_COMPONENT_TYPE_BFLOAT16_KHR is 1000141000)
+_COMPONENT_TYPES = {0: "float16", 1: "float32", 2: "float64", 3: "int8", 4: "int16", 5: "int32", 6: "int64",
+                    7: "uint8", 8: "uint16", 9: "uint32", 10: "uint64", 1000141000: "bfloat16"}
+_SCOPES = {1: "device", 2: "workgroup", 3: "subgroup", 5: "queue_family"}
+
+
+def cooperative_matrix_shapes(instance, physical) -> list[dict]:
+    """The (M, N, K, types, scope) shapes ``vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR`` reports, as
+    dicts ``{"m", "n", "k", "a", "b", "c", "result", "saturating", "scope"}`` with dtype names (unknown
+    component types keep their number); [] when the device or the loader lacks the extension."""
+    if instance is None or COOPMAT_EXTENSION not in device_extensions(physical) or not coopmat_usable():
+        return []
+    raw = lib.vkGetInstanceProcAddr(instance, b"vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR")
+    if raw == ffi.NULL:
+        return []
+    fn = ffi.cast("PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR", raw)
+    count = ffi.new("uint32_t*")
+    check(fn(physical, count, ffi.NULL), "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR")
+    props = ffi.new("VkCooperativeMatrixPropertiesKHR[]", count[0])
+    for i in range(count[0]):
+        props[i].sType = vulkan.VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR
+    check(fn(physical, count, props), "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR")
+    return [{"m": int(p.MSize), "n": int(p.NSize), "k": int(p.KSize),
+             **{key: _COMPONENT_TYPES.get(int(v), int(v)) for key, v in
+                (("a", p.AType), ("b", p.BType), ("c", p.CType), ("result", p.ResultType))},
+             "saturating": bool(p.saturatingAccumulation), "scope": _SCOPES.get(int(p.scope), int(p.scope))}
+            for p in props[0:count[0]]]
+
+
+def device_info(physical, instance=None) -> dict:
+    """Properties, limits and features of one physical device, as a plain dict (``instance``, the VkInstance
+    handle, is needed to list the cooperative-matrix shapes)."""
     sub = new("VkPhysicalDeviceSubgroupProperties",
               sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES)
     props2 = new("VkPhysicalDeviceProperties2", sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
@@ -174,6 +239,7 @@ def device_info(physical) -> dict:
         "subgroup_size": int(sub.subgroupSize),
         "queue_families": families,
         "features": features,
+        "cooperative_matrix_shapes": cooperative_matrix_shapes(instance, physical),
     }
 
 
@@ -210,7 +276,7 @@ def list_devices() -> list[dict]:
         if _devices is None:
             instance = Instance()
             try:
-                _devices = [device_info(p) for p in instance.physical_devices()]
+                _devices = [device_info(p, instance.handle) for p in instance.physical_devices()]
             finally:
                 instance.destroy()
         return copy.deepcopy(_devices)

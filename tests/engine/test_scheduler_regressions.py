@@ -20,6 +20,31 @@ def test_reduction_read_at_other_positions_is_not_an_epilogue():
                                rtol=1e-5)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_epilogue_not_absorbed_when_its_inputs_are_read_elsewhere(dtype):
+    """scikit-learn's logistic loss: ``raw = X @ w + b`` feeds a kept ``e = exp(raw)`` and, elsewhere,
+    ``where(raw <= c, e, log1p(e)) - y * raw``. Absorbing ``exp`` as the product's epilogue dropped the stored
+    product while the second kernel still inlined ``raw`` (the reduction): GLSL compile error."""
+    rng = np.random.default_rng(0)
+    x, w, y = rng.standard_normal((30, 10)).astype(dtype), rng.standard_normal(10).astype(dtype), \
+        rng.standard_normal(30).astype(dtype)
+
+    def loss(xp, X, W, Y):
+        raw = X @ W + 0.5
+        e = xp.exp(raw)
+        return xp.sum(xp.where(raw <= -2.0, e, xp.log1p(e)) - Y * raw), e / (1.0 + e)
+
+    want, grad = loss(np, x, w, y)
+    got, kgrad = loss(kd, kd.asarray(x), kd.asarray(w), kd.asarray(y))
+    np.testing.assert_allclose(float(got), want, rtol=1e-4)
+    np.testing.assert_allclose(kgrad.numpy(), grad, rtol=1e-4)
+    # The same shape through a plain reduction seen through a reshape.
+    m = kd.asarray(x).reshape(1, 30, 10).sum(axis=2).reshape(30) + 0.5
+    e = kd.exp(m)
+    h = x.sum(1) + 0.5
+    np.testing.assert_allclose(float(kd.sum(kd.log1p(e) - m)), np.sum(np.log1p(np.exp(h)) - h), rtol=1e-4)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
 def test_x_minus_x_is_nan_for_nan_and_inf(dtype):
     """A shader compiler may fold ``x - x`` to 0; IEEE (and NumPy) give NaN for NaN and inf."""

@@ -174,7 +174,7 @@ def test_hostile_call_raises_numpy_error_type(name):
                                             ([], "a list of nothing"), ((1.0,), "a tuple of float")])
 def test_jit_function_must_return_arrays(returned, shown):
     fn = kd.jit(lambda x: returned)
-    with pytest.raises(TypeError, match="must return an Array or a non-empty tuple/list of Arrays") as err:
+    with pytest.raises(TypeError, match="must return an Array or a non-empty pytree") as err:
         fn(kd.ones(3))
     assert shown in str(err.value)
 

@@ -211,6 +211,19 @@ class Array:
     def astype(self, dtype) -> Array:
         return ops.astype(self, dtype)
 
+    def view(self, dtype=None, type=None) -> Array:  # noqa: A002 - NumPy's name
+        """This array's bytes read as ``dtype`` (NumPy's ``ndarray.view``: same itemsize, same shape; another
+        itemsize scales the last axis, which must be contiguous); with no dtype, a new Array of the same data.
+        Lazy: the bit-cast fuses with the work around it. See :mod:`kdsl.frontend.array.bitcast`.
+
+        >>> import kdsl as kd, numpy as np
+        >>> kd.asarray(np.array([1.0, -2.0], np.float32)).view(np.int32).tolist()
+        [1065353216, -1073741824]
+        """
+        from kdsl.frontend.array.bitcast import view  # cycle: that module builds Arrays
+
+        return view(self, dtype, type)
+
     def copy(self) -> Array:
         """A new array with the same values (its own buffer when realised)."""
         node = self._n

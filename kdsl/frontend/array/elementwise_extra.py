@@ -18,6 +18,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.bitcast import SIGNED
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.ops import apply, where
 from kdsl.frontend.array.reductions import sum as ksum
@@ -43,37 +44,48 @@ def _float_operands(ufunc: np.ufunc, *xs: Any, wide16: bool = False) -> tuple[dt
 
 
 def signbit(x: Any) -> Array:
-    """Whether the sign bit is set: true for negative numbers and -0.0.
+    """Whether the sign bit is set: true for negative numbers, -0.0 and NaNs with the sign bit (as NumPy).
 
-    kdsl reads the sign from values (``x < 0`` or a zero whose reciprocal is -inf): a NaN counts as
-    positive whatever its sign bit (NumPy reads the bit: ``signbit(-nan)`` is True).
+    Floats read the bit itself (a bit-cast view, fused with the comparison), so no arithmetic on the way can
+    lose it: ``signbit(-nan)`` is True on every device.
 
-    >>> import kdsl as kd
+    >>> import kdsl as kd, numpy as np
     >>> kd.signbit(kd.asarray([-1.0, -0.0, 0.0, float("-inf")])).tolist()
     [True, True, False, True]
+    >>> kd.signbit(kd.asarray(-np.array([np.nan], np.float32))).tolist()
+    [True]
     """
     x = _arr(x)
-    if x.dtype.kind == "b":
-        raise TypeError("signbit is not defined for bool arrays (NumPy raises too)")
+    if x.dtype.kind in "bc":
+        raise TypeError(f"signbit is not defined for {x.dtype.name} arrays (NumPy raises too)")
     if not x.dtype.is_float:
         return x < 0
-    return (x < 0) | ((x == 0) & ((1.0 / x) < 0))
+    return _bits(x) < 0
+
+
+def _bits(x: Array) -> Array:
+    """The bits of float array ``x`` as the signed integer of its size (the sign bit is the integer's)."""
+    return x.view(SIGNED[x.dtype.itemsize])
+
+
+def _float_array(v: Any, d: dt.DType, dev: Any) -> Array:
+    """An operand of :func:`_float_operands` as an Array of ``d`` (a weak scalar becomes a constant of ``d``)."""
+    return v if isinstance(v, Array) else Array(ops.const_node(v, d, dev))
 
 
 def copysign(x1: Any, x2: Any) -> Array:
-    """``|x1|`` with the sign of ``x2`` (a float result; -0.0 in ``x2`` counts as negative).
+    """``|x1|`` with the sign bit of ``x2`` (a float result): bits copied, so exact for every value, NaN too
+    (``copysign(nan, -1.0)`` is a NaN with the sign bit, as in NumPy).
 
     >>> import kdsl as kd
     >>> kd.copysign(kd.asarray([1.0, 2.0]), kd.asarray([-0.0, 5.0])).tolist()
     [-1.0, 2.0]
     """
     d, (a, b) = _float_operands(np.copysign, x1, x2)
-    mag = apply("abs", a) if isinstance(a, Array) else builtin_abs(float(a))
-    neg = signbit(b) if isinstance(b, Array) else math.copysign(1.0, b) < 0
-    return where(neg, -mag, mag).astype(d)
-
-
-builtin_abs = abs
+    dev = ops.device_of((a, b))
+    a, b = _float_array(a, d, dev), _float_array(b, d, dev)
+    low = -(1 << (8 * d.itemsize - 1))  # the sign bit alone, as a signed integer
+    return ((_bits(a) & ~low) | (_bits(b) & low)).view(d)
 
 
 def hypot(x1: Any, x2: Any) -> Array:
@@ -112,13 +124,14 @@ def logaddexp(x1: Any, x2: Any) -> Array:
 
 
 def nextafter(x1: Any, x2: Any) -> Array:
-    """The next representable float after ``x1`` towards ``x2`` (``x2`` where they are equal).
+    """The next representable float after ``x1`` towards ``x2`` (``x2`` where they are equal; float16: ``x1``,
+    as NumPy's float16 loop).
 
-    Computed with exact IEEE arithmetic instead of reading bits: ``a + a * 2**-(p+1)`` rounds to the next
-    float up (``p`` the mantissa bits; at a power of two the tie rounds back, and ``a + a * 2**-p`` is exact),
-    ``a - a * 2**-(p+1)`` to the next one down; small magnitudes are scaled by a power of two first.
-    Subnormals step by the smallest subnormal: exact on devices that keep subnormals (lavapipe does; GPUs
-    that flush them to zero give different results there).
+    Steps the integer representation, as C's ``nextafter`` does: every test and step is integer arithmetic on
+    the bits (a bit-cast view), so the result is exact on every device, subnormals included (GPUs that flush
+    subnormals in float arithmetic still move their bits unchanged). Ordering uses the sign-magnitude bits as
+    an integer key (``-0.0`` and ``0.0`` both key 0). A NaN operand gives that NaN, quieted (``x2``'s when both
+    are: NumPy's ``x1 + x2`` on x86-64; float16: NumPy's one NaN, 0x7e00).
 
     >>> import kdsl as kd, numpy as np
     >>> a = kd.asarray(np.array([1.0, 1.0, 0.0], np.float32))
@@ -126,34 +139,24 @@ def nextafter(x1: Any, x2: Any) -> Array:
     [1.1920928955078125e-07, -5.960464477539063e-08, 1.401298464324817e-45]
     """
     d, (a, b) = _float_operands(np.nextafter, x1, x2)
-    if not isinstance(a, Array):
-        a = _arr(np.asarray(a, d.np), _device_of(b))
-    info = np.finfo(d.np)
-    p = info.nmant  # mantissa bits: 10, 23, 52
-    tiny = float(info.smallest_subnormal)
-    tiny_arr = Array(ops.const_node(tiny, d, a.device))  # a weak scalar alone would become float32
-    mag = apply("abs", a)
-    up = b > a
-    away = where(a > 0, up, ~up)  # the magnitude grows
-    normal = float(info.smallest_normal)
-    # Below normal * 2**(p+1), a * 2**-(p+1) would be subnormal and inexact: scale up by a power of two
-    # (exact), step there, scale back (exact: the results are normal).
-    scale = where(mag < normal * 2.0 ** (p + 1), 2.0 ** (p + 1), 1.0).astype(d)
-    m = mag * scale
-    grown = m + m * 2.0 ** -(p + 1)
-    grown = where(grown == m, m + m * 2.0 ** -p, grown) / scale
-    shrunk = where(apply("isinf", m), float(info.max), (m - m * 2.0 ** -(p + 1)) / scale)  # inf - inf is NaN
-    subnormal = mag <= normal  # steps of the smallest subnormal (at `normal` itself too: down to normal - tiny)
-    grown, shrunk = where(subnormal, mag + tiny_arr, grown), where(subnormal, mag - tiny_arr, shrunk)
-    step = where(away, grown, shrunk)
-    out = where(a < 0, -step, step)
-    out = where(a == 0, where(up, tiny_arr, -tiny_arr), out)
-    out = where(a == b, b, out)
-    return where(apply("isnan", a) | apply("isnan", b), float("nan"), out).astype(d)
-
-
-def _device_of(x: Any) -> Any:
-    return x.device if isinstance(x, Array) else None
+    dev = ops.device_of((a, b))
+    sa, sb = _bits(_float_array(a, d, dev)), _bits(_float_array(b, d, dev))
+    nbits, nmant = 8 * d.itemsize, int(np.finfo(d.np).nmant)
+    low = -(1 << (nbits - 1))  # the sign bit alone
+    inf = ((1 << (nbits - 1 - nmant)) - 1) << nmant  # the bits of +inf; above it (magnitude): NaN
+    mag_a, mag_b = sa & ~low, sb & ~low
+    key_a, key_b = where(sa < 0, -mag_a, mag_a), where(sb < 0, -mag_b, mag_b)  # ordered like the values
+    up = key_b > key_a
+    step = where(up == (key_a > 0), sa + 1, sa - 1)  # +1 grows the magnitude whatever the sign
+    out = where(mag_a == 0, (sb & low) | 1, step)  # from +-0: the smallest subnormal of x2's sign
+    half = d is dt.float16  # NumPy's float16 loop differs: x1 where equal, and its one NaN
+    out = where(key_a == key_b, sa if half else sb, out)
+    quiet = 1 << (nmant - 1)
+    if half:
+        return where((mag_a > inf) | (mag_b > inf), inf | quiet, out).view(d)
+    out = where(mag_a > inf, sa | quiet, out)
+    out = where(mag_b > inf, sb | quiet, out)
+    return out.view(d)
 
 
 def nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: float | None = None,

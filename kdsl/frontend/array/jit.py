@@ -215,7 +215,8 @@ def _outputs(fn, result) -> tuple[list[Array], TreeDef]:
     outs, tree = tree_flatten(result)
     if not outs or not all(isinstance(o, Array) for o in outs):
         kinds = ", ".join(sorted({type(o).__name__ for o in outs})) or "nothing"
-        got = type(result).__name__ if not outs else f"a {type(result).__name__} of {kinds}"
+        container = isinstance(result, (list, tuple, dict))
+        got = f"a {type(result).__name__} of {kinds}" if container else type(result).__name__
         raise TypeError(f"a kd.jit function must return an Array or a non-empty pytree (tuple, list, dict) of "
                         f"Arrays; {getattr(fn, '__name__', 'the function')} returned {got}"
                         + (" (a missing `return`?)" if result is None else ""))

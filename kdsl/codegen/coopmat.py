@@ -1,0 +1,226 @@
+"""The cooperative-matrix (tensor-core) matrix multiply: float16 operands, float32 accumulators, through
+``GL_KHR_cooperative_matrix`` (``VK_KHR_cooperative_matrix``).
+
+One workgroup of 256 invocations computes a ``BM x BN`` output tile (128 x 128 for 16 x 16 fragments). Its
+subgroups ("warps", ``256 / subgroup size`` of them, laid out ``WM x WN``) each own ``TM x TN`` accumulator
+fragments of the device's ``SM x SN x SK`` shape. The k axis advances ``BK`` (two fragment depths) at a time:
+
+1. every invocation evaluates its share of the next A and B tiles through the operands' fused expressions
+   (``(x * w) @ kd.exp(y)`` stays one kernel; out-of-range elements are zeros) into registers, so the global
+   loads of tile ``t + 1`` are in flight while tile ``t`` is multiplied (register double buffering; one shared
+   tile set keeps the shared memory at ~27 KiB);
+2. the registers go to shared memory as float16 (rows padded by 8 halves = 16 bytes, against bank conflicts
+   and for the 16-byte stride alignment some drivers want);
+3. each warp loads its A and B fragments from shared memory and runs ``coopMatMulAdd``.
+
+The epilogue goes through shared memory: each warp stores one fragment at a time (float32) into its own
+staging tile, then its lanes write the elements inside the output with the output dtype's conversion (the
+same cast the scalar kernel does), so edges, odd strides and float16 / float32 outputs need no special cases.
+Batches and k chunks (``splits``, each a multiple of ``BK`` long) run along the grid's z dimension, exactly as
+in :mod:`kdsl.codegen.matmul`, which falls back to its scalar kernels when no shape fits.
+
+Which shape: :func:`choose` picks from the shapes the device reports
+(``vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR``); the warp layout is computed from the device's reported
+subgroup size, which must then be the size the driver runs compute shaders at (true of NVIDIA, 32).
+
+Example:
+    >>> from kdsl import dtype as dt
+    >>> from kdsl.ir.view import View
+    >>> from kdsl.ir.expr import load
+    >>> from kdsl.ir.kernels import Matmul
+    >>> nvidia = [{"m": 16, "n": 16, "k": 16, "a": "float16", "b": "float16", "c": "float32",
+    ...            "result": "float32", "saturating": False, "scope": "subgroup"}]
+    >>> shape = choose(nvidia, dt.float16, dt.float16, 32, {"cooperative_matrix", "float16"}, 49152)
+    >>> shape
+    (16, 16, 16, 32)
+    >>> a = load(1, dt.float16, View.contiguous((1, 200, 64)))
+    >>> b = load(2, dt.float16, View.contiguous((1, 64, 100)))
+    >>> "coopMatMulAdd" in render(Matmul(1, 200, 100, 64, dt.float16, a, b, 0, coop=shape), 64)
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from kdsl import dtype as dt
+from kdsl.codegen import glsl
+from kdsl.codegen.expr import ExprRenderer
+from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Matmul
+
+PAD = 8  # halves added to each shared row (16 bytes)
+EXTENSIONS = ("GL_KHR_cooperative_matrix", "GL_KHR_memory_scope_semantics",
+              "GL_EXT_shader_explicit_arithmetic_types_float16", "GL_EXT_shader_16bit_storage",
+              "GL_KHR_shader_subgroup_basic")
+_INPUTS = ("float16",)  # operand dtypes with a coopmat kernel (bfloat16 needs glslang >= 15: docs/matmul.md)
+
+
+class Layout:
+    """Tile geometry of a coopmat kernel with fragment shape ``(sm, sn, sk)`` and ``warps`` subgroups."""
+
+    def __init__(self, coop: Sequence[int]):
+        self.sm, self.sn, self.sk, sub = coop
+        self.warps = LOCAL // sub
+        self.wm = 1
+        while self.wm * self.wm * 2 <= self.warps:  # the squarest warp grid, rows <= columns
+            self.wm *= 2
+        self.wn = self.warps // self.wm
+        self.tm = max(1, 128 // (self.wm * self.sm))  # fragments per warp, so the tile is ~128 x 128
+        self.tn = max(1, 128 // (self.wn * self.sn))
+        self.bm, self.bn, self.bk = self.wm * self.tm * self.sm, self.wn * self.tn * self.sn, 2 * self.sk
+        self.ast, self.bst = self.bk + PAD, self.bn + PAD  # shared row strides (elements)
+
+    def shared_bytes(self) -> int:
+        return 2 * (self.bm * self.ast + self.bk * self.bst) + 4 * self.warps * self.sm * self.sn
+
+
+def choose(shapes: Iterable[Mapping[str, Any]], a: dt.DType, b: dt.DType, subgroup_size: int,
+           features: Iterable[str], shared_bytes: int) -> tuple[int, int, int, int] | None:
+    """``(M, N, K, subgroup size)`` of the fragment shape a coopmat kernel for ``a @ b`` should use on a device
+    reporting ``shapes`` (dicts as ``kdsl.runtime.list_devices()[i]["cooperative_matrix_shapes"]``), or None
+    when none fits: operands of a supported dtype, float32 accumulator and result, subgroup scope, fragments of
+    at least 8 x 8 x 8 whose tile fits ``shared_bytes``, and a subgroup size dividing 256 into 2..16 warps.
+    Square 16 x 16 fragments win (the most work per load), then the largest.
+
+    >>> choose([], dt.float16, dt.float16, 32, {"cooperative_matrix", "float16"}, 49152) is None
+    True
+    """
+    feats = set(features)
+    if a is not b or a.name not in _INPUTS or not {"cooperative_matrix", "float16"} <= feats:
+        return None
+    if subgroup_size <= 0 or LOCAL % subgroup_size or not 2 <= LOCAL // subgroup_size <= 16:
+        return None
+    fits = []
+    for s in shapes:
+        m, n, k = int(s["m"]), int(s["n"]), int(s["k"])
+        if (s["a"], s["b"], s["c"], s["result"], s["scope"]) != (a.name, b.name, "float32", "float32", "subgroup"):
+            continue
+        if min(m, n, k) < 8 or max(m, n) > 64 or k > 64:
+            continue
+        if Layout((m, n, k, subgroup_size)).shared_bytes() > shared_bytes:
+            continue
+        fits.append((m == n == k == 16, m * n * k, m, n, k))
+    if not fits:
+        return None
+    *_, m, n, k = max(fits)
+    return (m, n, k, subgroup_size)
+
+
+def trips(k: Matmul, kc: int) -> int:
+    """Loop iterations of one invocation over one k chunk of ``kc``: one turn per ``BK`` slice (the tile loads
+    are unrolled, counted as if they looped, for the operands' helper-function loops) and the epilogue's."""
+    g = Layout(k.coop)
+    loads = (g.bm + g.bn) * g.bk // LOCAL
+    return -(-kc // g.bk) * (1 + loads) + g.tm * g.tn * g.sm * g.sn // max(1, LOCAL // g.warps)
+
+
+def launch(k: Matmul) -> tuple[int, int, int]:
+    g = Layout(k.coop)
+    return (-(-k.n // g.bn), -(-k.m // g.bm), min(k.batch * k.splits, MAX_GROUPS))
+
+
+def _loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str], list[str], list[str]]:
+    """(register declarations, statements filling them from k slice ``kn``, statements storing them to shared)."""
+    decl, fill, store = [], [], []
+    zero = "float16_t(0.0)"
+    for name, e, shape, cols, per in (("ra", k.a, (k.batch, k.m, k.k), g.bk, g.bm * g.bk // LOCAL),
+                                      ("rb", k.b, (k.batch, k.k, k.n), g.bn, g.bk * g.bn // LOCAL)):
+        for q in range(per):
+            reg = f"{name}{q}"
+            r = ExprRenderer(buffers, prefix=f"{reg}_")
+            row, col = f"((tid + {q * LOCAL}) / {cols})", f"((tid + {q * LOCAL}) % {cols})"
+            if name == "ra":
+                idx, bound = ("bz", f"(bm + {row})", f"(kn + {col})"), f"bm + {row} < {k.m} && kn + {col} < ke"
+                dst = f"As[{row} * {g.ast} + {col}]"
+            else:
+                idx, bound = ("bz", f"(kn + {row})", f"(bn + {col})"), f"kn + {row} < ke && bn + {col} < {k.n}"
+                dst = f"Bs[{row} * {g.bst} + {col}]"
+            v = r.value(e, shape, idx)
+            decl.append(f"float16_t {reg} = {zero};")
+            fill += [f"{reg} = {zero};", f"if ({bound}) {{", *["    " + x for x in r.lines],
+                     f"    {reg} = float16_t({v});", "}"]
+            store.append(f"{dst} = {reg};")
+    return decl, fill, store
+
+
+def _types(g: Layout) -> tuple[str, str, str]:
+    frag = "coopmat<{t}, gl_ScopeSubgroup, {r}, {c}, gl_MatrixUse{u}>"
+    return (frag.format(t="float16_t", r=g.sm, c=g.sk, u="A"), frag.format(t="float16_t", r=g.sk, c=g.sn, u="B"),
+            frag.format(t="float", r=g.sm, c=g.sn, u="Accumulator"))
+
+
+def _multiply(g: Layout) -> list[str]:
+    """One BK slice: each warp's A and B fragments from shared memory, then every accumulator's MulAdd."""
+    ta, tb, _ = _types(g)
+    out = []
+    for kk in range(g.bk // g.sk):
+        for i in range(g.tm):
+            out.append(f"coopMatLoad(fa{i}, As, uint((wm * {g.tm * g.sm} + {i * g.sm}) * {g.ast} + {kk * g.sk}), "
+                       f"{g.ast}u, gl_CooperativeMatrixLayoutRowMajor);")
+        for j in range(g.tn):
+            out.append(f"coopMatLoad(fb{j}, Bs, uint({kk * g.sk * g.bst} + wn * {g.tn * g.sn} + {j * g.sn}), "
+                       f"{g.bst}u, gl_CooperativeMatrixLayoutRowMajor);")
+        out += [f"acc{i}_{j} = coopMatMulAdd(fa{i}, fb{j}, acc{i}_{j});" for i in range(g.tm) for j in range(g.tn)]
+    # one declaration per line: glslang 13 drops the "use" of the second matrix in "T x, y;"
+    return [*[f"{ta} fa{i};" for i in range(g.tm)], *[f"{tb} fb{j};" for j in range(g.tn)], *out]
+
+
+def _epilogue(k: Matmul, g: Layout) -> list[str]:
+    """Each fragment through the warp's staging tile into the output, converted to the output dtype."""
+    size = g.sm * g.sn
+    value = glsl.store_value(k.out_dtype, glsl.narrow(k.out_dtype, "Cs[cs + e]"))
+    out = ["int cs = warp * " + str(size) + ";"]
+    for i in range(g.tm):
+        for j in range(g.tn):
+            out += [f"coopMatStore(acc{i}_{j}, Cs, uint(cs), {g.sn}u, gl_CooperativeMatrixLayoutRowMajor);",
+                    "subgroupMemoryBarrierShared(); subgroupBarrier();",
+                    f"for (int e = lane; e < {size}; e += int(gl_SubgroupSize)) {{",
+                    f"    int gm = bm + wm * {g.tm * g.sm} + {i * g.sm} + e / {g.sn};",
+                    f"    int gn = bn + wn * {g.tn * g.sn} + {j * g.sn} + e % {g.sn};",
+                    f"    if (gm < {k.m} && gn < {k.n}) b0.d[(zz * {k.m} + gm) * {k.n} + gn] = {value};",
+                    "}",
+                    "subgroupMemoryBarrierShared(); subgroupBarrier();"]
+    return out
+
+
+def render(k: Matmul, kc: int) -> str:
+    """The GLSL of coopmat kernel ``k`` whose k chunks are ``kc`` long (a multiple of its ``BK``)."""
+    g = Layout(k.coop)
+    buffers: dict[int, dt.DType] = {0: k.out_dtype}
+    decl, fill, store = _loads(k, g, buffers)
+    _, _, tc = _types(g)
+    accs = [f"acc{i}_{j}" for i in range(g.tm) for j in range(g.tn)]
+    body = [
+        "int tid = int(gl_LocalInvocationID.x);",
+        "int warp = int(gl_SubgroupID), lane = int(gl_SubgroupInvocationID);",
+        f"int wm = warp / {g.wn}, wn = warp % {g.wn};",
+        f"int bm = int(gl_WorkGroupID.y) * {g.bm}, bn = int(gl_WorkGroupID.x) * {g.bn};",
+        *decl,
+        f"for (int zz = int(gl_WorkGroupID.z); zz < {k.batch * k.splits}; zz += {MAX_GROUPS}) {{",
+        f"    int bz = zz % {k.batch}, kb = (zz / {k.batch}) * {kc};",
+        f"    int ke = kb + min({kc}, {k.k} - kb);",
+        *[f"    {tc} {a} = {tc}(0.0);" for a in accs],
+        "    int kn = kb;",
+        *["    " + x for x in fill],
+        f"    for (int k0 = kb; k0 < ke; k0 += {g.bk}) {{",
+        "        barrier();",  # every warp is done reading the previous slice
+        *["        " + x for x in store],
+        "        memoryBarrierShared(); barrier();",
+        f"        kn = k0 + {g.bk};",
+        "        if (kn < ke) {",  # the next slice's global loads overlap this slice's multiply
+        *["            " + x for x in fill],
+        "        }",
+        *["        " + x for x in _multiply(g)],
+        "    }",
+        *["    " + x for x in _epilogue(k, g)],
+        "    barrier();",
+        "}",
+    ]
+    shared = [f"shared float16_t As[{g.bm * g.ast}];", f"shared float16_t Bs[{g.bk * g.bst}];",
+              f"shared float Cs[{g.warps * g.sm * g.sn}];"]
+    text = "\n".join(body)
+    head = glsl.header(LOCAL, buffers, k.n_words, extra_dtypes=[dt.float16], shared=shared, body_text=text)
+    head = head.replace("#version 450\n", "#version 450\n" + "".join(f"#extension {e} : require\n"
+                                                                      for e in EXTENSIONS), 1)
+    return f"{head}\nvoid main() {{\n" + "\n".join("    " + x for x in body) + "\n}\n"

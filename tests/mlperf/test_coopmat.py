@@ -1,0 +1,173 @@
+"""The cooperative-matrix matmul: shape selection from (fake) device properties, the generated GLSL compiled
+(and validated, where spirv-val is installed) for devices this machine does not have, the scheduler's choice,
+and the fallback to the scalar kernel when the pipeline cannot be built. lavapipe has no cooperative
+matrices, so the kernel itself runs only on a GPU (the H200 commands are in docs/matmul.md)."""
+
+import shutil
+import subprocess
+import warnings
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+import kdsl.kp as kp
+from kdsl import dtype as dt
+from kdsl.codegen import coopmat, matmul
+from kdsl.engine.schedule import schedule
+from kdsl.ir.expr import Expr, load
+from kdsl.ir.kernels import Matmul
+from kdsl.ir.view import View
+from kdsl.runtime.compiler import compile_source
+
+FEATURES = {"cooperative_matrix", "float16", "storage_buffer_16bit"}
+
+
+def shape(m, n, k, a="float16", c="float32", scope="subgroup"):
+    return {"m": m, "n": n, "k": k, "a": a, "b": a, "c": c, "result": c, "saturating": False, "scope": scope}
+
+
+# what an NVIDIA H200 reports (a subset), subgroup size 32
+NVIDIA = [shape(16, 16, 16, c="float16"), shape(16, 16, 16), shape(16, 8, 16), shape(16, 8, 8),
+          shape(16, 16, 32, a="int8", c="int32")]
+
+
+def test_choose_prefers_square_fp16_fp32_subgroup_shapes():
+    assert coopmat.choose(NVIDIA, dt.float16, dt.float16, 32, FEATURES, 49152) == (16, 16, 16, 32)
+    assert coopmat.choose(NVIDIA[2:], dt.float16, dt.float16, 32, FEATURES, 49152) == (16, 8, 16, 32)
+    assert coopmat.choose(NVIDIA, dt.float16, dt.float16, 64, FEATURES, 49152) == (16, 16, 16, 64)
+
+
+@pytest.mark.parametrize("why, args", [
+    ("no feature", (NVIDIA, dt.float16, dt.float16, 32, {"float16"}, 49152)),
+    ("float32 operands", (NVIDIA, dt.float32, dt.float32, 32, FEATURES, 49152)),
+    ("mixed operands", (NVIDIA, dt.float16, dt.float32, 32, FEATURES, 49152)),
+    ("float16 accumulator only", ([shape(16, 16, 16, c="float16")], dt.float16, dt.float16, 32, FEATURES, 49152)),
+    ("workgroup scope only", ([shape(16, 16, 16, scope="workgroup")], dt.float16, dt.float16, 32, FEATURES,
+                              49152)),
+    ("subgroup of 8: 32 warps", (NVIDIA, dt.float16, dt.float16, 8, FEATURES, 49152)),
+    ("too little shared memory", (NVIDIA, dt.float16, dt.float16, 32, FEATURES, 8192)),
+    ("no shapes", ([], dt.float16, dt.float16, 32, FEATURES, 49152)),
+])
+def test_choose_refuses(why, args):
+    assert coopmat.choose(*args) is None, why
+
+
+def test_layout_geometry():
+    g = coopmat.Layout((16, 16, 16, 32))
+    assert (g.warps, g.wm * g.wn, g.bm, g.bn, g.bk) == (8, 8, 128, 128, 32)
+    assert g.shared_bytes() <= 32768
+    g = coopmat.Layout((16, 8, 16, 64))
+    assert (g.warps, g.bm, g.bn) == (4, 128, 128)
+
+
+def _kernel(coop, m=200, n=100, k=72, batch=1, out=dt.float16, fused=False, splits=1):
+    a = load(1, dt.float16, View.contiguous((batch, m, k)))
+    b = load(2, dt.float16, View.contiguous((batch, n, k)).permute((0, 2, 1)))  # a transposed operand
+    if fused:
+        a = Expr("exp", dt.float16, (a,))
+    return Matmul(batch, m, n, k, out, a, b, 0, True, splits, coop=coop)
+
+
+@pytest.mark.parametrize("coop, opts", [
+    ((16, 16, 16, 32), {}),
+    ((16, 16, 16, 32), {"out": dt.float32, "fused": True}),
+    ((16, 8, 16, 32), {"batch": 3, "splits": 2, "k": 300}),
+    ((16, 16, 16, 64), {"m": 1, "n": 1, "k": 1}),
+    ((8, 8, 8, 16), {"out": dt.float32}),
+])
+def test_generated_shader_compiles_and_validates(coop, opts):
+    k = _kernel(coop, **opts)
+    src = matmul.render(k)
+    assert "coopMatMulAdd" in src and "shared float16_t As" in src
+    spirv = compile_source(src)
+    assert len(spirv) > 1000
+    val = shutil.which("spirv-val")
+    if val is not None:  # the compile above is the test; spirv-val adds the SPIR-V rules where installed
+        proc = subprocess.run([val, "--target-env", "vulkan1.1", "-"], input=spirv, capture_output=True)
+        assert proc.returncode == 0, proc.stderr.decode()
+    gx, gy, gz = matmul.launch(k)
+    g = coopmat.Layout(coop)
+    assert (gx * g.bn >= k.n, gy * g.bm >= k.m, gz) == (True, True, k.batch * k.splits)
+    assert matmul.chunk(k) % g.bk == 0
+
+
+@pytest.fixture
+def fake_coopmat(monkeypatch):
+    """The current (lavapipe) device, claiming NVIDIA's cooperative-matrix shapes."""
+    dev = kd.device()
+    monkeypatch.setattr(dev, "coopmat_shapes", tuple(NVIDIA))
+    monkeypatch.setattr(dev, "subgroup_size", 32)
+    monkeypatch.setattr(dev, "max_shared_memory", 49152)
+    monkeypatch.setattr(dev, "features", dev.features | {"cooperative_matrix", "float16"})
+    monkeypatch.setattr(dev, "matmul_tiles", True)
+    return dev
+
+
+def _matmuls(x):
+    return [s.kernel for s in schedule([x._node]) if isinstance(s.kernel, Matmul)]
+
+
+def test_scheduler_picks_coopmat_for_float16_only(fake_coopmat):
+    a = kd.asarray(np.ones((64, 32), np.float16))
+    b = kd.asarray(np.ones((32, 48), np.float16))
+    (k,) = _matmuls(a @ b)
+    assert k.coop == (16, 16, 16, 32)
+    (k,) = _matmuls(a.astype(kd.float32) @ b.astype(kd.float32))
+    assert k.coop == ()
+
+
+def test_lavapipe_keeps_the_scalar_kernel():
+    assert kd.device().coopmat_shapes == () or kd.device().info["device_type"] != "cpu"
+    a = kd.asarray(np.ones((8, 8), np.float16))
+    assert all(k.coop == () for k in _matmuls(a @ a)) or kd.device().coopmat_shapes
+
+
+def test_list_devices_reports_shapes():
+    info = kp.list_devices()[0]
+    assert isinstance(info["cooperative_matrix_shapes"], list)
+    assert ("cooperative_matrix" in info["features"]) == bool(info["cooperative_matrix_shapes"])
+
+
+def test_pipeline_failure_falls_back_to_the_scalar_kernel(fake_coopmat, monkeypatch):
+    """A driver that lists shapes but fails to build the pipeline: a warning, the scalar kernel, right answers,
+    and later matmuls on this device planned without cooperative matrices."""
+    manager = fake_coopmat.manager
+    real = manager.algorithm
+
+    def refuse(tensors, spirv, **kw):
+        if b"SPV_KHR_cooperative_matrix" in bytes(spirv):
+            raise RuntimeError("vkCreateComputePipelines failed (simulated)")
+        return real(tensors, spirv, **kw)
+
+    monkeypatch.setattr(manager, "algorithm", refuse)
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((37, 45)).astype(np.float16)
+    y = rng.standard_normal((45, 29)).astype(np.float16)
+    with pytest.warns(RuntimeWarning, match="scalar matmul kernel"):
+        got = (kd.asarray(x) @ kd.asarray(y)).numpy()
+    ref = x.astype(np.float32) @ y.astype(np.float32)
+    np.testing.assert_allclose(got.astype(np.float32), ref, rtol=1e-2, atol=1e-2)
+    assert fake_coopmat.coopmat_shapes == ()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        (kd.asarray(x) @ kd.asarray(y) + 1).numpy()
+
+
+@pytest.mark.skipif(not kd.device().coopmat_shapes, reason="runs on a GPU with VK_KHR_cooperative_matrix (and, "
+                    "under KDSL_VALIDATION=1, a validation layer of Vulkan 1.3.255 or later)")
+@pytest.mark.parametrize("shape", [(1, 1, 1), (200, 72, 100), (129, 1000, 257), (3, 40, 50, 60)])
+def test_on_the_device(shape):
+    """The real thing, where the device has it: float16 and float32 outputs, batches, fused operands."""
+    rng = np.random.default_rng(0)
+    *batch, m, k, n = shape
+    a = rng.uniform(-1, 1, (*batch, m, k)).astype(np.float16)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+    x = kd.asarray(a) @ kd.asarray(b)
+    if min(m, n) > 8:
+        assert all(kern.coop for kern in _matmuls(x))
+    ref = a.astype(np.float32) @ b.astype(np.float32)
+    np.testing.assert_allclose(x.numpy().astype(np.float32), ref, rtol=1e-2, atol=2e-2 * max(1, k ** 0.5 / 4))
+    y = (kd.exp(kd.asarray(a) * 0.5) @ kd.asarray(b)).astype(kd.float32) + 1
+    ref = (np.exp(a * np.float16(0.5)).astype(np.float32) @ b.astype(np.float32)) + 1
+    np.testing.assert_allclose(y.numpy(), ref, rtol=1e-2, atol=5e-2 * max(1, k ** 0.5 / 4))

@@ -1,0 +1,83 @@
+"""The CPU-driver matmul (subgroup broadcasts, no shared memory) against NumPy. It is chosen for large
+products only (its compile takes seconds on lavapipe), so these tests lower the threshold and cap the tile
+at 16 rows x 2 columns per lane (the shipped 32 x 8 is the same code with larger loops unrolled)."""
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+from kdsl.codegen import matmul_cpu
+from kdsl.engine.schedule import schedule
+from kdsl.ir.kernels import Matmul
+
+
+@pytest.fixture
+def always(monkeypatch):
+    dev = kd.device()
+    if not dev.matmul_lanes:
+        pytest.skip("the CPU matmul runs on CPU drivers with subgroup broadcasts (lavapipe)")
+    monkeypatch.setattr(matmul_cpu, "MIN_WORK", 0)
+    monkeypatch.setattr(matmul_cpu, "ROWS", 16)
+    monkeypatch.setattr(matmul_cpu, "COLS", 2)
+    return dev
+
+
+def _kernels(x):
+    return [s.kernel for s in schedule([x._node]) if isinstance(s.kernel, Matmul)]
+
+
+@pytest.mark.parametrize("m, k, n", [(1, 1, 1), (3, 5, 7), (16, 40, 9), (13, 1, 17)])
+def test_matches_numpy(always, m, k, n):
+    rng = np.random.default_rng(m * 100 + n)
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    x = kd.asarray(a) @ kd.asarray(b)
+    assert all(kern.lanes for kern in _kernels(x))
+    np.testing.assert_allclose(x.numpy(), a @ b, rtol=1e-5, atol=1e-5)
+
+
+def test_fused_operands_views_and_batches(always):
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((3, 9, 12)).astype(np.float32)
+    b = rng.standard_normal((10, 12)).astype(np.float32)
+    got = (kd.exp(kd.asarray(a) * 0.5) @ kd.asarray(b).T[::-1]).numpy()  # a fused prologue, a reversed transpose
+    np.testing.assert_allclose(got, np.exp(a * 0.5) @ b.T[::-1], rtol=1e-5, atol=1e-5)
+
+
+def test_integers_float16_and_special_values(always):
+    a = np.arange(24, dtype=np.int32).reshape(4, 6) - 10
+    np.testing.assert_array_equal((kd.asarray(a) @ kd.asarray(a.T)).numpy(), a @ a.T)
+    h = np.linspace(-2, 2, 12).astype(np.float16).reshape(3, 4)
+    np.testing.assert_allclose((kd.asarray(h) @ kd.asarray(h.T)).numpy(), h @ h.T, rtol=2e-3, atol=2e-3)
+    f = np.array([[1.0, np.inf], [np.nan, 2.0], [-0.0, 1.0]], np.float32)
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_array_equal((kd.asarray(f) @ kd.asarray(f.T)).numpy(), f @ f.T)
+
+
+def test_long_k_splits_within_the_loop_budget(always, monkeypatch):
+    """k past the loop budget: chunks whose partial products a sum adds (each invocation stays in budget)."""
+    monkeypatch.setattr(always, "loop_budget", 1500)
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((140, 3000)).astype(np.float32)  # 140 x 120 outputs: a matmul, not a reduction
+    b = rng.standard_normal((3000, 120)).astype(np.float32)
+    x = kd.asarray(a) @ kd.asarray(b)
+    (kern,) = _kernels(x)
+    assert kern.lanes and kern.splits > 1
+    np.testing.assert_allclose(x.numpy(), a @ b, rtol=1e-4, atol=1e-3)
+
+
+def test_small_products_keep_the_block_kernel():
+    a = kd.asarray(np.ones((8, 8), np.float32))
+    assert all(not kern.lanes for kern in _kernels(a @ a))
+
+
+def test_geometry_and_groups():
+    k = Matmul(1, 1000, 1000, 1000, kd.float32, None, None, 0, False, lanes=8)
+    assert matmul_cpu.geometry(k) == (32, 8, 8)
+    assert matmul_cpu.tiles(k) == 32 * 16
+    assert matmul_cpu.groups(k, 60000, 1001) == 64  # one subgroup per tile, 8 per workgroup
+    assert matmul_cpu.groups(k._replace(m=40_000), 60000, 1001) == 512  # capped: each subgroup loops 5 tiles
+    big = k._replace(m=1_000_000)  # 500 000 tiles: more workgroups, so that no subgroup loops past 59 tiles
+    assert matmul_cpu.groups(big, 60000, 1001) == -(-matmul_cpu.tiles(big) // (8 * 59))
+    with pytest.raises(ValueError, match="workgroups"):
+        matmul_cpu.groups(k._replace(m=10**9), 60000, 50000)

@@ -1,0 +1,47 @@
+"""Launch shapes for small outputs over long axes: tall-skinny reductions and split-K matmuls fill a GPU
+(fake device policies), and the results stay right on this device."""
+
+import numpy as np
+
+import kdsl as kd
+from kdsl.engine.schedule import _fill_splits, _reduce_plan
+from kdsl.ir.kernels import Matmul
+
+
+class GPU:
+    loop_budget, max_groups, thread_outputs, partials, matmul_tiles = 60000, 65535, 65536, 0, True
+
+
+class CPU:
+    loop_budget, max_groups, thread_outputs, partials, matmul_tiles = 60000, 512, 1024, 512 * 256, False
+
+
+def test_tall_skinny_reduction_fills_the_gpu():
+    # X.T @ dz as a reduction: 64 outputs of 10**6 products each
+    mode, splits, groups = _reduce_plan((1, 64, 1, 10**6), (3,), GPU())
+    assert (mode, groups) == ("group", 1024) and splits == 16
+    mode, splits, groups = _reduce_plan((10**6, 64), (0,), GPU())  # column sums of a tall matrix
+    assert groups >= 1024
+    assert _reduce_plan((8192, 8192), (1,), GPU()) == ("group", 1, 8192)  # enough outputs: unchanged
+
+
+def test_cpu_reductions_use_strided_partials():
+    mode, splits, _ = _reduce_plan((1, 64, 1, 10**6), (3,), CPU())
+    assert mode == "thread" and splits >= 256
+
+
+def test_split_k_only_for_few_tiles_and_long_k():
+    assert _fill_splits(Matmul(1, 64, 10, 10**6, None, None, None, 0), GPU()) == 256
+    assert _fill_splits(Matmul(1, 64, 10, 1500, None, None, None, 0), GPU()) == 1  # short k: not worth a pass
+    assert _fill_splits(Matmul(1, 4096, 4096, 4096, None, None, None, 0), GPU()) == 1
+    assert _fill_splits(Matmul(1, 64, 10, 10**6, None, None, None, 0), CPU()) == 1
+
+
+def test_tall_skinny_results():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((70_000, 20)).astype(np.float32)
+    dz = rng.standard_normal(70_000).astype(np.float32)
+    np.testing.assert_allclose((kd.asarray(x).T @ kd.asarray(dz)).numpy(), x.T @ dz, rtol=1e-4, atol=1e-2)
+    np.testing.assert_allclose(kd.asarray(x).sum(axis=0).numpy(), x.sum(axis=0), rtol=1e-4, atol=1e-2)
+    x[5, 3] = np.nan
+    assert np.isnan(kd.asarray(x).sum(axis=0).numpy()[3])

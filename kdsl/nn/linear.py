@@ -34,11 +34,11 @@ def linear(x: kd.Array, weight: kd.Array, bias: kd.Array | None = None) -> kd.Ar
 
 def embedding(indices: kd.Array, weight: kd.Array) -> kd.Array:
     """Rows of ``weight`` (``(num_embeddings, dim)``) picked by the integer ``indices``: shape
-    ``indices.shape + (dim,)``. Out-of-range indices are not checked on the device (that would need a read
-    back); they give unspecified rows."""
+    ``indices.shape + (dim,)``. Out-of-range indices are clipped to the table (checking them would read back
+    from the device every call, which a ``kd.jit`` training step cannot replay)."""
     indices, weight = kd.asarray(indices), kd.asarray(weight)
     if weight.ndim != 2:
         raise ValueError(f"embedding: weight must be 2-d (num_embeddings, dim), got shape {weight.shape}")
     if not kd.isdtype(indices.dtype, "integral"):
         raise TypeError(f"embedding: indices must be integers, got {indices.dtype.name}")
-    return kd.take(weight, indices, axis=0)
+    return kd.take(weight, indices, axis=0, mode="clip")

@@ -50,9 +50,12 @@ def _nll(logp: kd.Array, target: kd.Array, ignore_index: int, reduction: str,
     _check_targets(logp, target, name)
     axis = 1 if logp.ndim >= 2 else 0
     keep = target != ignore_index
-    safe = kd.where(keep, target, 0).astype(target.dtype)  # an ignored label must not index out of range
-    picked = kd.take_along_axis(logp, kd.expand_dims(safe, axis), axis=axis)
-    loss = -kd.squeeze(picked, axis=axis)
+    # The label's log-probability through a one-hot comparison, not a gather: it fuses with log_softmax, needs
+    # no bounds check on the host (a synchronisation every step, which kd.jit cannot replay), and an ignored or
+    # out-of-range label simply picks nothing.
+    classes = kd.arange(logp.shape[axis], dtype=target.dtype).reshape((-1,) + (1,) * (logp.ndim - axis - 1))
+    hot = kd.expand_dims(target, axis) == classes
+    loss = -kd.sum(kd.where(hot, logp, 0.0), axis=axis)
     if label_smoothing:
         smooth = -kd.mean(logp, axis=axis)
         loss = (1.0 - label_smoothing) * loss + label_smoothing * smooth

@@ -300,8 +300,8 @@ SQUARINGS
     if (isnan(w.y)) return CT_(w.y, w.x);
     return CT_(abs(w.y), FCOPYSIGN(w.x, z.y));
 }""",
-    # atanh: Re = log(|1 + z| / |1 - z|) / 2 = log1p(4x / |1 - z|^2) / 4 (|1 - z| by a hypot, so nothing
-    # underflows near z = 1), Im = atan2(2y, 1 - x^2 - y^2) / 2 with 1 - |z|^2 from kd_csqm1 near the unit circle.
+    # atanh: Re = log(|1 + z| / |1 - z|) / 2 = log1p(4x / |1 - z|^2) / 4 (|1 - z| by a hypot), the difference
+    # of the logs where |1 - z| < 1/2 (no cancellation there; 4x / |1 - z|^2 could overflow near z = 1), Im = atan2(2y, 1 - x^2 - y^2) / 2 with 1 - |z|^2 from kd_csqm1 near the unit circle.
     "catanh": """CT_ kd_catanh_S(CT_ z) {
     RT_ x = z.x, y = z.y, ax = abs(x), ay = abs(y);
     if (isnan(x) || isnan(y)) {
@@ -318,8 +318,8 @@ SQUARINGS
     } else {
         RT_ d1 = RT_(1.0) - ax;
         RT_ h = kd_cabs_S(CT_(d1, ay));
-        if (h >= RT_(1.0)) re = RT_(0.25) * FLOG1P((RT_(4.0) * ax / h) / h);
-        else re = RT_(0.5) * (FLOG(kd_cabs_S(CT_(RT_(1.0) + ax, ay))) - FLOG(h));
+        if (h >= RT_(0.5)) re = RT_(0.25) * FLOG1P((RT_(4.0) * ax / h) / h);
+        else re = RT_(0.5) * (FLOG(kd_cabs_S(CT_(RT_(1.0) + ax, ay))) - FLOG(h));  // both terms > 0
         RT_ hi = max(ax, ay), lo = min(ax, ay);
         RT_ den = (hi >= RT_(0.70711) && hi <= RT_(1.4142) && lo < RT_(1.0)) ? -kd_csqm1_S(hi, lo)
             : d1 * (RT_(1.0) + ax) - ay * ay;
@@ -369,7 +369,11 @@ _FLOAT_ONLY = {
     else { float h = exp(0.5 * a); r = (0.5 * h) * h - 0.5 / (h * h); }
     return x == 0.0 ? x : kd_copysign_f(r, x);
 }""",
-    "kd_rtanh_f": "float kd_rtanh_f(float x) { return isnan(x) ? x : tanh(clamp(x, -15.0, 15.0)); }",
+    # expm1 below 1/2 (the built-in tanh of 1e-30 can be 3e-8).
+    "kd_rtanh_f": """float kd_rtanh_f(float x) {
+    if (abs(x) < 0.5) { float t = kd_expm1_f(2.0 * x); return x == 0.0 ? x : t / (t + 2.0); }
+    return isnan(x) ? x : tanh(clamp(x, -15.0, 15.0));
+}""",
     "kd_rcosh_f": """float kd_rcosh_f(float x) {
     float h = exp(0.5 * abs(x));
     return (0.5 * h) * h + 0.5 / (h * h);

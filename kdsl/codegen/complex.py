@@ -13,6 +13,10 @@ NumPy's semantics (C99 Annex G special values where NumPy follows them):
 * ``sin``/``cos`` go through ``sinh``/``cosh`` of ``iz``; ``tanh`` is ``(sinh 2x + i sin 2y) / (2 (sinh^2 x +
   cos^2 y))``, whose denominator has no cancellation.
 * ``**`` follows NumPy's ``npy_cpow``: whole exponents below 100 by repeated squaring, others ``exp(b log a)``.
+* ``asin``/``acos`` (and ``asinh``/``acosh`` through them) are Hull, Fairgrieve and Tang's: ``A - 1`` and ``A - x``
+  (``A = (|z + 1| + |z - 1|) / 2``) without cancellation, ``log(2z)`` for huge ``z``; ``atanh`` (and ``atan``)
+  takes ``log1p(4x / |1 - z|^2) / 4``; ``tan = -i tanh(iz)``; ``log1p`` and ``expm1`` keep their relative
+  accuracy near 0; ``exp2``, ``log2``, ``log10`` are NumPy's (``exp(z ln 2)``, ``log(z) log2(e)``, ...).
 
 The helpers are templates over the component type and are merged into :data:`kdsl.codegen.helpers.LIBRARY`
 (a shader gets only those its body names). This module imports only :mod:`kdsl.dtype` (helpers imports it).
@@ -301,7 +305,8 @@ SQUARINGS
     return CT_(abs(w.y), FCOPYSIGN(w.x, z.y));
 }""",
     # atanh: Re = log(|1 + z| / |1 - z|) / 2 = log1p(4x / |1 - z|^2) / 4 (|1 - z| by a hypot), the difference
-    # of the logs where |1 - z| < 1/2 (no cancellation there; 4x / |1 - z|^2 could overflow near z = 1), Im = atan2(2y, 1 - x^2 - y^2) / 2 with 1 - |z|^2 from kd_csqm1 near the unit circle.
+    # of the logs where |1 - z| < 1/2 (no cancellation there; 4x / |1 - z|^2 could overflow near z = 1);
+    # Im = atan2(2y, 1 - x^2 - y^2) / 2 with 1 - |z|^2 from kd_csqm1 near the unit circle.
     "catanh": """CT_ kd_catanh_S(CT_ z) {
     RT_ x = z.x, y = z.y, ax = abs(x), ay = abs(y);
     if (isnan(x) || isnan(y)) {

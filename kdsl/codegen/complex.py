@@ -328,8 +328,8 @@ SQUARINGS
         RT_ hi = max(ax, ay), lo = min(ax, ay);
         RT_ den = (hi >= RT_(0.70711) && hi <= RT_(1.4142) && lo < RT_(1.0)) ? -kd_csqm1_S(hi, lo)
             : d1 * (RT_(1.0) + ax) - ay * ay;
-        if (den == RT_(0.0)) den = RT_(0.0);  // +0: atanh(1 + 0j) = inf + 0j
-        im = RT_(0.5) * FATAN2(RT_(2.0) * ay, den);
+        // den = 0 as +0 (atanh(1 + 0j) = inf + 0j) without relying on the compiler keeping zeros' signs
+        im = den == RT_(0.0) ? (ay == RT_(0.0) ? RT_(0.0) : RT_(0.5) * PIO2_) : RT_(0.5) * FATAN2(RT_(2.0) * ay, den);
     }
     return CT_(FCOPYSIGN(re, x), FCOPYSIGN(im, y));
 }""",

@@ -349,9 +349,11 @@ SQUARINGS
     return kd_clog_S(CT_(RT_(1.0) + x, y));
 }""",
     # expm1: for |x| < 1, Re = expm1(x) cos y - 2 sin^2(y / 2) (NumPy's formula, accurate near 0); else
-    # exp(z) - 1, whose special values are C99's (exp(inf + 0j) - 1 = inf + 0j; NumPy's formula gives NaN).
+    # exp(z) - 1, whose special values are C99's and the array API's (exp(inf + 0j) - 1 = inf + 0j; NumPy's
+    # formula gives inf + NaN j, and -0 + 0j for expm1(-0 + 0j)).
     "cexpm1": """CT_ kd_cexpm1_S(CT_ z) {
     RT_ x = z.x, y = z.y;
+    if (x == RT_(0.0) && y == RT_(0.0)) return CT_(RT_(0.0), y);  // exp(z) - 1: +0 for x = -0 too (array API)
     if (abs(x) < RT_(1.0) && !isinf(y) && !isnan(y)) {
         RT_ h = FSIN(RT_(0.5) * y);
         return CT_(FEXPM1(x) * FCOS(y) - RT_(2.0) * h * h, FEXP(x) * FSIN(y));

@@ -26,8 +26,9 @@ def _sample(cd: str, scale: float, n: int = 48, seed: int = 3) -> np.ndarray:
 
 
 def _numpy(name: str, z: np.ndarray) -> np.ndarray:
-    """NumPy's result; expm1 of non-finite results is exp(z) - 1 (C99's and the array API's special values:
-    NumPy's expm1(inf + 0j) is inf + NaN j, kdsl's and the standard's inf + 0j)."""
+    """NumPy's result; expm1 of non-finite results and of 0 is exp(z) - 1 (C99's and the array API's special
+    values: NumPy's expm1(inf + 0j) is inf + NaN j and expm1(-0 + 0j) -0 + 0j, kdsl's and the standard's inf + 0j
+    and 0 + 0j)."""
     with np.errstate(all="ignore"):
         want = getattr(np, name)(z)
         if name == "log1p":  # NumPy's log(1 + z) loses the relative accuracy near 0: mpmath's there
@@ -35,6 +36,7 @@ def _numpy(name: str, z: np.ndarray) -> np.ndarray:
         if name == "expm1":
             e = np.exp(z) - z.dtype.type(1)
             want = np.where(np.isfinite(want), want, e).astype(z.dtype)
+            want = np.where(z == 0, e, want).astype(z.dtype)  # exp(-0 + 0j) - 1 = +0 + 0j (NumPy: -0 + 0j)
     return want
 
 

@@ -300,7 +300,9 @@ OP_SIGNATURES.update({"conj": (np.conjugate, "result"), "real": (np.absolute, "s
 # The ops kdsl computes on complex operands (kdsl.codegen.complex); the others raise TypeError for them.
 COMPLEX_OPS = frozenset(("add", "sub", "mul", "div", "pow", "eq", "ne", "neg", "abs", "sign", "square",
                          "reciprocal", "isnan", "isinf", "isfinite", "exp", "log", "sqrt", "sin", "cos", "tanh",
-                         "conj", "real", "imag", "angle", "land", "lor", "lxor", "not"))
+                         "tan", "sinh", "cosh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh",
+                         "log1p", "expm1", "exp2", "log2", "log10", "conj", "real", "imag", "angle", "land", "lor",
+                         "lxor", "not"))
 _ORDERED = ("lt", "le", "gt", "ge", "maximum", "minimum", "floor", "ceil", "trunc", "rint", "floordiv", "mod",
             "max", "min", "argmax", "argmin", "sort", "searchsorted")
 for _name in ("exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "arcsin",

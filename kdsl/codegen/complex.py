@@ -13,6 +13,10 @@ NumPy's semantics (C99 Annex G special values where NumPy follows them):
 * ``sin``/``cos`` go through ``sinh``/``cosh`` of ``iz``; ``tanh`` is ``(sinh 2x + i sin 2y) / (2 (sinh^2 x +
   cos^2 y))``, whose denominator has no cancellation.
 * ``**`` follows NumPy's ``npy_cpow``: whole exponents below 100 by repeated squaring, others ``exp(b log a)``.
+* ``asin``/``acos`` (and ``asinh``/``acosh`` through them) are Hull, Fairgrieve and Tang's: ``A - 1`` and ``A - x``
+  (``A = (|z + 1| + |z - 1|) / 2``) without cancellation, ``log(2z)`` for huge ``z``; ``atanh`` (and ``atan``)
+  takes ``log1p(4x / |1 - z|^2) / 4``; ``tan = -i tanh(iz)``; ``log1p`` and ``expm1`` keep their relative
+  accuracy near 0; ``exp2``, ``log2``, ``log10`` are NumPy's (``exp(z ln 2)``, ``log(z) log2(e)``, ...).
 
 The helpers are templates over the component type and are merged into :data:`kdsl.codegen.helpers.LIBRARY`
 (a shader gets only those its body names). This module imports only :mod:`kdsl.dtype` (helpers imports it).
@@ -35,12 +39,16 @@ _TYPES = {
           "FATAN2(": "kd_atan2_f(", "FLOG1P(": "kd_log1p_f(", "FSINH(": "kd_rsinh_f(",
           "FCOSH(": "kd_rcosh_f(", "FCOPYSIGN(": "kd_copysign_f(",
           "FTANH(": "kd_rtanh_f(", "BIGEXP": "80.0", "BIGTANH": "9.0", "SPLIT": "4097.0",
-          "QUARTERMAX": "8.5e37"},
+          "QUARTERMAX": "8.5e37", "FEXPM1(": "kd_expm1_f(", "EPS_": "1.1920929e-7", "BIGASIN": "1.0e6",
+          "BIGATANH": "1.0e18", "LN2_": "0.6931472", "PIO2_": "1.5707964", "LOG2E_": "1.442695",
+          "LOG10E_": "0.4342945"},
     "d": {"CT_": "dvec2", "RT_": "double", "FEXP(": "kd_exp_d(", "FLOG(": "kd_log_d(", "FSIN(": "kd_sin_d(",
           "FCOS(": "kd_cos_d(", "FATAN2(": "kd_atan2_d(", "FLOG1P(": "kd_log1p_d(", "FSINH(": "kd_sinh_d(",
           "FCOSH(": "kd_cosh_d(", "FCOPYSIGN(": "kd_copysign_d(",
           "FTANH(": "kd_tanh_d(", "BIGEXP": "700.0LF", "BIGTANH": "20.0LF", "SPLIT": "134217729.0LF",
-          "QUARTERMAX": "4.4e307LF"},
+          "QUARTERMAX": "4.4e307LF", "FEXPM1(": "kd_expm1_d(", "EPS_": "2.220446049250313e-16LF",
+          "BIGASIN": "1.0e12LF", "BIGATANH": "1.0e150LF", "LN2_": "0.6931471805599453LF",
+          "PIO2_": "1.5707963267948966LF", "LOG2E_": "1.4426950408889634LF", "LOG10E_": "0.4342944819032518LF"},
 }
 _INF = "RT_(uintBitsToFloat(0x7f800000u))"
 _NAN = "RT_(uintBitsToFloat(0x7fc00000u))"
@@ -159,7 +167,7 @@ _TEMPLATES = {
     "csinh": """CT_ kd_csinh_S(CT_ z) {
     RT_ x = z.x, y = z.y;
     if (y == RT_(0.0)) return CT_(FSINH(x), y);
-    if (isinf(y) || isnan(y)) return CT_(x == RT_(0.0) ? x : (isinf(x) ? -INF_ : NAN_), NAN_);
+    if (isinf(y) || isnan(y)) return CT_(x == RT_(0.0) ? x : (isinf(x) ? INF_ : NAN_), NAN_);
     if (isnan(x)) return CT_(x, NAN_);
     return CT_(FSINH(x) * FCOS(y), FCOSH(x) * FSIN(y));
 }""",
@@ -171,6 +179,7 @@ _TEMPLATES = {
     return CT_(FCOSH(x) * FCOS(y), FSINH(x) * FSIN(y));
 }""",
     "csin": """CT_ kd_csin_S(CT_ z) {
+    if (isinf(z.y) && (isinf(z.x) || isnan(z.x))) return CT_(NAN_, INF_);  // NumPy's signs (C99 leaves them open)
     CT_ s = kd_csinh_S(CT_(-z.y, z.x));
     return CT_(s.y, -s.x);
 }""",
@@ -228,6 +237,134 @@ SQUARINGS
     if (a == RT_(0.0)) return CT_(RT_(0.0), RT_(0.0));
     return CT_(z.x / a, z.y / a);
 }""",
+    # asin(x + iy) for finite x, y >= 0 (Hull, Fairgrieve and Tang's method): with A = (|z + 1| + |z - 1|) / 2,
+    # Im asin = log(A + sqrt(A^2 - 1)) = log1p(A - 1 + sqrt((A - 1)(A + 1))), and Re asin = atan2(x, c) with
+    # c = sqrt((A - x)(A + x)); A - 1 and A - x are sums of positive terms (no cancellation), the squares of y
+    # written y * (y / d) so that they do not underflow. Returns Im asin and sets c (Re acos = atan2(c, x)).
+    "casincore": """RT_ kd_casincore_S(RT_ x, RT_ y, out RT_ c) {
+    if (max(x, y) > BIGASIN) {  // asin z = -i log(2iz) + O(1/z^2)
+        c = y;
+        return LN2_ + FLOG(kd_cabs_S(CT_(x, y)));
+    }
+    if (x < RT_(1.0) && y < EPS_ * (RT_(1.0) - x)) {  // y^2 is below the rounding of A - 1 (and may underflow)
+        c = sqrt((RT_(1.0) - x) * (RT_(1.0) + x));
+        return y / c;
+    }
+    RT_ r = kd_cabs_S(CT_(x + RT_(1.0), y)), s = kd_cabs_S(CT_(x - RT_(1.0), y));
+    RT_ a = RT_(0.5) * (r + s);
+    RT_ yr = y / (r + x + RT_(1.0));  // (r - (x + 1)) / y
+    RT_ am1;
+    if (x < RT_(1.0)) {
+        am1 = RT_(0.5) * y * (yr + y / (s + (RT_(1.0) - x)));
+        c = sqrt(RT_(0.5) * (a + x) * (y * yr + s + (RT_(1.0) - x)));
+    } else {
+        RT_ d = s + (x - RT_(1.0));  // 0 only at z = 1
+        am1 = RT_(0.5) * (y * yr + d);
+        c = d == RT_(0.0) ? RT_(0.0)
+            : y * sqrt(RT_(0.5) * (a + x) * (RT_(1.0) / (r + x + RT_(1.0)) + RT_(1.0) / d));
+    }
+    return FLOG1P(am1 + sqrt(am1 * (a + RT_(1.0))));
+}""",
+    # asinh z = -i asin(iz); the non-finite cases are C99's (NumPy's).
+    "casinh": """CT_ kd_casinh_S(CT_ z) {
+    RT_ x = z.x, y = z.y, ax = abs(x), ay = abs(y);
+    if (isinf(ax) || isinf(ay)) {
+        if (isnan(x)) return CT_(INF_, x);
+        if (isnan(y)) return CT_(x, y);
+        return CT_(FCOPYSIGN(INF_, x), FCOPYSIGN(FATAN2(ay, ax), y));
+    }
+    if (isnan(x)) return CT_(x, y == RT_(0.0) ? y : NAN_);
+    if (isnan(y)) return CT_(NAN_, NAN_);
+    RT_ c;
+    RT_ l = kd_casincore_S(ay, ax, c);
+    return CT_(FCOPYSIGN(l, x), FCOPYSIGN(FATAN2(ay, c), y));
+}""",
+    "casin": """CT_ kd_casin_S(CT_ z) {
+    if (isinf(z.x) && isnan(z.y)) return CT_(z.y, INF_);  // NumPy's sign (C99 leaves it open)
+    CT_ w = kd_casinh_S(CT_(-z.y, z.x));
+    return CT_(w.y, -w.x);
+}""",
+    "cacos": """CT_ kd_cacos_S(CT_ z) {
+    RT_ x = z.x, y = z.y, ax = abs(x), ay = abs(y);
+    if (isinf(ax) || isinf(ay)) {
+        if (isnan(x) || isnan(y)) return CT_(NAN_, isnan(x) ? -FCOPYSIGN(INF_, y) : -INF_);
+        return CT_(FATAN2(ay, x), -FCOPYSIGN(INF_, y));
+    }
+    if (isnan(x) || isnan(y)) return CT_(x == RT_(0.0) ? PIO2_ : NAN_, NAN_);
+    RT_ c;
+    RT_ l = kd_casincore_S(ax, ay, c);
+    return CT_(FATAN2(c, x), -FCOPYSIGN(l, y));
+}""",
+    # acosh z = +-i acos z, the sign making the real part >= 0 (C99's definition; the imaginary part keeps the
+    # sign of y).
+    "cacosh": """CT_ kd_cacosh_S(CT_ z) {
+    CT_ w = kd_cacos_S(z);
+    if (isnan(w.x) && isnan(w.y)) return w;
+    if (isnan(w.x)) return CT_(abs(w.y), w.x);
+    if (isnan(w.y)) return CT_(w.y, w.x);
+    return CT_(abs(w.y), FCOPYSIGN(w.x, z.y));
+}""",
+    # atanh: Re = log(|1 + z| / |1 - z|) / 2 = log1p(4x / |1 - z|^2) / 4 (|1 - z| by a hypot), the difference
+    # of the logs where |1 - z| < 1/2 (no cancellation there; 4x / |1 - z|^2 could overflow near z = 1);
+    # Im = atan2(2y, 1 - x^2 - y^2) / 2 with 1 - |z|^2 from kd_csqm1 near the unit circle.
+    "catanh": """CT_ kd_catanh_S(CT_ z) {
+    RT_ x = z.x, y = z.y, ax = abs(x), ay = abs(y);
+    if (isnan(x) || isnan(y)) {
+        if (isinf(ay)) return CT_(FCOPYSIGN(RT_(0.0), x), FCOPYSIGN(PIO2_, y));
+        if (isinf(ax) || x == RT_(0.0)) return CT_(FCOPYSIGN(RT_(0.0), x), NAN_);
+        return CT_(NAN_, NAN_);
+    }
+    if (isinf(ax) || isinf(ay)) return CT_(FCOPYSIGN(RT_(0.0), x), FCOPYSIGN(PIO2_, y));
+    RT_ re, im;
+    if (max(ax, ay) > BIGATANH) {  // atanh z = 1/z +- i pi/2 + O(1/z^3)
+        RT_ h = kd_cabs_S(z);
+        re = (ax / h) / h;
+        im = PIO2_;
+    } else {
+        RT_ d1 = RT_(1.0) - ax;
+        RT_ h = kd_cabs_S(CT_(d1, ay));
+        if (h >= RT_(0.5)) re = RT_(0.25) * FLOG1P((RT_(4.0) * ax / h) / h);
+        else re = RT_(0.5) * (FLOG(kd_cabs_S(CT_(RT_(1.0) + ax, ay))) - FLOG(h));  // both terms > 0
+        RT_ hi = max(ax, ay), lo = min(ax, ay);
+        RT_ den = (hi >= RT_(0.70711) && hi <= RT_(1.4142) && lo < RT_(1.0)) ? -kd_csqm1_S(hi, lo)
+            : d1 * (RT_(1.0) + ax) - ay * ay;
+        // den = 0 as +0 (atanh(1 + 0j) = inf + 0j) without relying on the compiler keeping zeros' signs
+        im = den == RT_(0.0) ? (ay == RT_(0.0) ? RT_(0.0) : RT_(0.5) * PIO2_) : RT_(0.5) * FATAN2(RT_(2.0) * ay, den);
+    }
+    return CT_(FCOPYSIGN(re, x), FCOPYSIGN(im, y));
+}""",
+    "catan": """CT_ kd_catan_S(CT_ z) {
+    CT_ w = kd_catanh_S(CT_(-z.y, z.x));
+    return CT_(w.y, -w.x);
+}""",
+    "ctan": """CT_ kd_ctan_S(CT_ z) {
+    CT_ w = kd_ctanh_S(CT_(-z.y, z.x));
+    return CT_(w.y, -w.x);
+}""",
+    # log1p: for |z| < 1/2, log|1 + z| = log1p(x (2 + x) + y^2) / 2 (no rounding of 1 + x); else log(1 + z).
+    "clog1p": """CT_ kd_clog1p_S(CT_ z) {
+    RT_ x = z.x, y = z.y;
+    if (kd_cabs_S(z) < RT_(0.5))
+        return CT_(RT_(0.5) * FLOG1P(x * (RT_(2.0) + x) + y * y), FATAN2(y, RT_(1.0) + x));
+    return kd_clog_S(CT_(RT_(1.0) + x, y));
+}""",
+    # expm1: for |x| < 1, Re = expm1(x) cos y - 2 sin^2(y / 2) (NumPy's formula, accurate near 0); else
+    # exp(z) - 1, whose special values are C99's and the array API's (exp(inf + 0j) - 1 = inf + 0j; NumPy's
+    # formula gives inf + NaN j, and -0 + 0j for expm1(-0 + 0j)).
+    "cexpm1": """CT_ kd_cexpm1_S(CT_ z) {
+    RT_ x = z.x, y = z.y;
+    if (x == RT_(0.0) && y == RT_(0.0)) return CT_(RT_(0.0), y);  // exp(z) - 1: +0 for x = -0 too (array API)
+    if (abs(x) < RT_(1.0) && !isinf(y) && !isnan(y)) {
+        RT_ h = FSIN(RT_(0.5) * y);
+        return CT_(FEXPM1(x) * FCOS(y) - RT_(2.0) * h * h, FEXP(x) * FSIN(y));
+    }
+    CT_ e = kd_cexp_S(z);
+    return CT_(e.x - RT_(1.0), e.y);
+}""",
+    # NumPy's: exp(z ln 2), log(z) log2(e), log(z) log10(e) (components scaled by a real).
+    "cexp2": """CT_ kd_cexp2_S(CT_ z) { return kd_cexp_S(z * LN2_); }""",
+    "clog2": """CT_ kd_clog2_S(CT_ z) { return kd_clog_S(z) * LOG2E_; }""",
+    "clog10": """CT_ kd_clog10_S(CT_ z) { return kd_clog_S(z) * LOG10E_; }""",
 }
 # float32 sinh and cosh of the components: expm1 near 0 (the built-in loses the relative accuracy there) and
 # two halves of exp(|x|) beyond (sinh(89) is finite in float32, exp(89) is not).
@@ -239,7 +376,11 @@ _FLOAT_ONLY = {
     else { float h = exp(0.5 * a); r = (0.5 * h) * h - 0.5 / (h * h); }
     return x == 0.0 ? x : kd_copysign_f(r, x);
 }""",
-    "kd_rtanh_f": "float kd_rtanh_f(float x) { return isnan(x) ? x : tanh(clamp(x, -15.0, 15.0)); }",
+    # expm1 below 1/2 (the built-in tanh of 1e-30 can be 3e-8).
+    "kd_rtanh_f": """float kd_rtanh_f(float x) {
+    if (abs(x) < 0.5) { float t = kd_expm1_f(2.0 * x); return x == 0.0 ? x : t / (t + 2.0); }
+    return isnan(x) ? x : tanh(clamp(x, -15.0, 15.0));
+}""",
     "kd_rcosh_f": """float kd_rcosh_f(float x) {
     float h = exp(0.5 * abs(x));
     return (0.5 * h) * h + 0.5 / (h * h);
@@ -265,7 +406,10 @@ def _library() -> dict[str, str]:
 LIBRARY = _library()
 
 _HELPER = {"mul": "cmul", "div": "cdiv", "pow": "cpow", "exp": "cexp", "log": "clog", "sqrt": "csqrt",
-           "sin": "csin", "cos": "ccos", "tanh": "ctanh", "sign": "csign"}
+           "sin": "csin", "cos": "ccos", "tanh": "ctanh", "sign": "csign", "tan": "ctan", "sinh": "csinh",
+           "cosh": "ccosh", "arcsin": "casin", "arccos": "cacos", "arctan": "catan", "arcsinh": "casinh",
+           "arccosh": "cacosh", "arctanh": "catanh", "log1p": "clog1p", "expm1": "cexpm1", "exp2": "cexp2",
+           "log2": "clog2", "log10": "clog10"}
 
 
 def render(name: str, out: dt.DType, ins: list[dt.DType], a: list[str]) -> str:

@@ -16,8 +16,7 @@ CASES = {
     "max": lambda x: x.max(), "min": lambda x: kd.min(x, axis=0), "argmax": kd.argmax, "argmin": lambda x: x.argmin(),
     "nanmax": kd.nanmax, "sort": kd.sort, "argsort": kd.argsort, "unique": kd.unique, "median": kd.median,
     "searchsorted": lambda x: kd.searchsorted(x, x), "topk": lambda x: kd.topk(x, 2)[0],
-    "log10": kd.log10, "log2": kd.log2, "arctan2": lambda x: kd.arctan2(x, x), "tan": kd.tan, "sinh": kd.sinh,
-    "arcsin": kd.arcsin, "expm1": kd.expm1, "sigmoid": kd.sigmoid,
+    "arctan2": lambda x: kd.arctan2(x, x), "sigmoid": kd.sigmoid,
 }
 
 
@@ -41,7 +40,7 @@ def test_ordered_messages_say_why_and_what_to_use():
     with pytest.raises(TypeError, match="a Python complex"):
         _ = kd.asarray([1.0, 2.0]) < 1j
     with pytest.raises(TypeError, match="docs/complex.md"):
-        kd.log10(x)
+        kd.sigmoid(x)
 
 
 def test_errors_are_raised_when_building_not_when_realising():

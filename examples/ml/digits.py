@@ -21,11 +21,12 @@ def data(seed: int = 0):
     return prep(x_train), kd.asarray(y_train.astype(np.int32)), prep(x_test), kd.asarray(y_test.astype(np.int32))
 
 
-def fit(forward: Callable, params: dict, epochs: int, batch: int = 128, lr: float = 3e-3, seed: int = 0):
-    """Train ``forward(params, x) -> logits`` with cross entropy and Adam; returns (params, last loss, test
+def fit(forward: Callable, params: dict, epochs: int, batch: int = 128, lr: float = 3e-3, weight_decay: float = 0.0,
+        seed: int = 0):
+    """Train ``forward(params, x) -> logits`` with cross entropy and AdamW; returns (params, last loss, test
     accuracy)."""
     x_train, y_train, x_test, y_test = data(seed)
-    opt = kd.optim.adam(lr)
+    opt = kd.optim.adamw(lr, weight_decay=weight_decay)
     state = opt.init(params)
 
     def loss(params, x, y):

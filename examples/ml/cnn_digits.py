@@ -1,7 +1,7 @@
 """A small CNN (two 3x3 convolutions, max pooling, a linear classifier) trained on scikit-learn's bundled
 digits with kd.nn.conv2d, kd.value_and_grad and kd.optim.adam, one kd.jit replay per step.
 
-    python3 examples/ml/cnn_digits.py             # 12 epochs: about 98% test accuracy
+    python3 examples/ml/cnn_digits.py             # 12 epochs: 97.5% test accuracy (measured on lavapipe)
     python3 examples/ml/cnn_digits.py --epochs 3  # a quick run
 """
 

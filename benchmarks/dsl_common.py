@@ -3,6 +3,7 @@ the optional PyTorch reference."""
 
 from __future__ import annotations
 
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -10,6 +11,23 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
 import kdsl as kd  # noqa: E402
+
+
+def median_ms(fn, repeat: int = 10, warmup: int = 0, sync=None) -> float:
+    """The median of ``repeat`` timed calls of ``fn``, in milliseconds, after ``warmup`` untimed ones; ``sync``
+    (e.g. ``torch.cuda.synchronize``) runs after each call, inside the timing, and after the warm-up."""
+    for _ in range(warmup):
+        fn()
+    if sync is not None:
+        sync()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        if sync is not None:
+            sync()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e3
 
 
 def best_ms(fn, repeat: int = 5, warmup: int = 1) -> float:

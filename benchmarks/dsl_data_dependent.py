@@ -19,24 +19,13 @@ Run: python benchmarks/dsl_data_dependent.py               (GPU sizes: sort 2**2
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 from collections.abc import Callable
 
 import numpy as np
 from dsl_bandwidth import copy_loop
-from dsl_common import table, torch_device, torch_module, torch_sync
+from dsl_common import median_ms, table, torch_device, torch_module, torch_sync
 
 import kdsl as kd
-
-
-def median_ms(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
 
 
 class Case:

@@ -10,10 +10,9 @@ Run: python benchmarks/dsl_logreg.py [--m 100000 --n 16 --steps 100 --repeat 5]
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
-from dsl_common import table, torch_device, torch_module, torch_sync
+from dsl_common import median_ms, table, torch_device, torch_module, torch_sync
 
 import kdsl as kd
 
@@ -33,16 +32,6 @@ def train(xp, x, y, steps: int, lr: float = 0.5, sigmoid=None):
     return w, b
 
 
-def _median_ms(run, repeat: int) -> float:
-    """Median wall time of ``repeat`` synchronised calls of ``run`` (each peer is warmed up the same way first)."""
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        run()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return float(np.median(times))
-
-
 def main(m: int, n: int, steps: int, repeat: int) -> None:
     rng = np.random.default_rng(0)
     hx = rng.normal(size=(m, n)).astype(np.float32)
@@ -55,8 +44,8 @@ def main(m: int, n: int, steps: int, repeat: int) -> None:
     wn, _ = train(np, hx, hy, steps, sigmoid=np_sigmoid)  # the reference result, and NumPy's warm-up run
     w, _ = train(kd, x, y, steps, sigmoid=kd.sigmoid)  # kdsl's warm-up run: compiles every kernel
     np.testing.assert_allclose(w.numpy(), wn, rtol=2e-3, atol=2e-4)
-    t_np = _median_ms(lambda: train(np, hx, hy, steps, sigmoid=np_sigmoid), repeat)
-    t_kd = _median_ms(lambda: train(kd, x, y, steps, sigmoid=kd.sigmoid)[0].numpy(), repeat)
+    t_np = median_ms(lambda: train(np, hx, hy, steps, sigmoid=np_sigmoid), repeat)
+    t_kd = median_ms(lambda: train(kd, x, y, steps, sigmoid=kd.sigmoid)[0].numpy(), repeat)
     row = [f"{m}x{n}", steps, t_np, t_kd, t_kd / steps, t_np / t_kd]
     torch = torch_module()
     if torch is not None:
@@ -70,7 +59,7 @@ def main(m: int, n: int, steps: int, repeat: int) -> None:
 
         tw, _ = run_torch()  # PyTorch's warm-up run, checked against NumPy like kdsl's
         np.testing.assert_allclose(tw.cpu().numpy(), wn, rtol=2e-3, atol=2e-4)
-        t_torch = _median_ms(run_torch, repeat)
+        t_torch = median_ms(run_torch, repeat)
         row += [t_torch, t_kd / t_torch]
     header = ["problem", "steps", "numpy ms", "kdsl ms", "kdsl ms/step", "numpy/kdsl"]
     header += ["torch ms", "kdsl/torch"] if torch is not None else []

@@ -9,24 +9,12 @@ Run: python benchmarks/dsl_sort.py [--log2n 20] [--repeat 5]      (on the GPU ma
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 from collections.abc import Callable
 
 import numpy as np
-from dsl_common import table, torch_device, torch_module, torch_sync
+from dsl_common import median_ms, table, torch_device, torch_module, torch_sync
 
 import kdsl as kd
-
-
-def median_ms(fn: Callable[[], object], repeat: int) -> float:
-    """The median of ``repeat`` timed calls, in milliseconds (the caller has warmed ``fn`` up)."""
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
 
 
 def _kd_cases(x: kd.Array) -> dict[str, Callable[[], object]]:

@@ -10,24 +10,9 @@ medians and kdsl's time over the peer's (below 1: kdsl is faster).
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 
 import numpy as np
-from dsl_common import kd, table, torch_module, torch_sync
-
-
-def median_ms(fn, sync=lambda: None, repeat: int = 10, warmup: int = 3) -> float:
-    for _ in range(warmup):
-        fn()
-    sync()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        sync()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
+from dsl_common import kd, median_ms, table, torch_module, torch_sync
 
 
 def cases(small: bool):
@@ -60,14 +45,14 @@ def main() -> None:
         got = fn(x).numpy()
         scale = float(np.abs(want).max())
         assert np.abs(got - want).max() <= 1e-4 * scale * np.log2(host.size), f"kdsl {label} is wrong"
-        kd_ms = median_ms(lambda fn=fn, x=x: kd.realize(fn(x)))
+        kd_ms = median_ms(lambda fn=fn, x=x: kd.realize(fn(x)), warmup=3)
         np_ms = median_ms(lambda name=name, host=host: getattr(np.fft, name)(host), repeat=3, warmup=1)
         row = [label, kd_ms, np_ms, kd_ms / np_ms]
         if torch is not None and torch.cuda.is_available():
             xt = torch.from_numpy(host).cuda()
             tfn = getattr(torch.fft, name)
             assert np.abs(tfn(xt).cpu().numpy() - want).max() <= 1e-4 * scale * np.log2(host.size)
-            t_ms = median_ms(lambda tfn=tfn, xt=xt: tfn(xt), sync=lambda: torch_sync(torch))
+            t_ms = median_ms(lambda tfn=tfn, xt=xt: tfn(xt), warmup=3, sync=lambda: torch_sync(torch))
             row += [t_ms, kd_ms / t_ms]
         rows.append(row)
     header = ["case", "kdsl ms", "numpy ms", "kdsl/numpy"]

@@ -10,24 +10,11 @@ Run (small):  python benchmarks/linalg.py --batch 64 --n 16 --chol 192 --qr 96 -
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 
 import numpy as np
-from dsl_common import table, torch_device, torch_module, torch_sync
+from dsl_common import median_ms, table, torch_device, torch_module, torch_sync
 
 import kdsl as kd
-
-
-def median_ms(fn, repeat: int, warmup: int) -> float:
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
 
 
 def _host(x) -> np.ndarray:

@@ -18,13 +18,11 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
-from dsl_common import table, torch_device, torch_module, torch_sync
+from dsl_common import median_ms, table, torch_device, torch_module, torch_sync
 
 import kdsl as kd
 from kdsl.models import minilm
@@ -51,17 +49,6 @@ def tokens(folder: Path, batch: int, seq: int) -> tuple[np.ndarray, np.ndarray]:
     mask = np.array([e.attention_mask for e in enc], np.int32)
     assert ids.shape == (batch, seq), ids.shape
     return ids, mask
-
-
-def median_ms(run, warmup: int, repeat: int) -> float:
-    for _ in range(warmup):
-        run()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
 
 
 def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -126,7 +113,7 @@ def main() -> None:
             cos = cosines(result(), reference).min()
             if dtype == "float32" and cos < 0.9999:
                 sys.exit(f"{name} {dtype}: min cosine {cos:.6f} < 0.9999 against sentence-transformers float32")
-            ms = median_ms(run, args.warmup, args.repeat)
+            ms = median_ms(run, args.repeat, args.warmup)
             rows.append([dtype, name, f"{cos:.6f}", ms, args.batch / ms * 1e3])
     table(f"MiniLM-L6 embeddings, batch {args.batch} x {args.seq} tokens (median of {args.repeat}, "
           f"{args.warmup} warm-up; cosine = min over sentences vs sentence-transformers float32)",

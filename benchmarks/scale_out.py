@@ -18,9 +18,7 @@ Smoke test (CPU): KDSL_VIRTUAL_DEVICES=2 python benchmarks/scale_out.py --share-
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -30,6 +28,7 @@ import dask  # noqa: E402
 import dask.array as da  # noqa: E402
 import numpy as np  # noqa: E402
 from distributed import Client, wait  # noqa: E402
+from dsl_common import median_ms  # noqa: E402
 
 import kdsl as kd  # noqa: E402
 import kdsl.dask as kdd  # noqa: E402
@@ -39,17 +38,6 @@ def gradient(X, y, w):
     """The log-loss gradient summed over the rows of X (NumPy's API: kdsl and Dask arrays alike)."""
     p = 1 / (1 + np.exp(-(X @ w)))
     return X.T @ (p - y)
-
-
-def median_ms(fn, repeat: int, warmup: int = 2) -> float:
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
 
 
 def _random_block(seed: int, block_info=None) -> kd.Array:
@@ -98,8 +86,9 @@ def run_cluster(workers: int, rows: int, share_rows: int, args) -> dict:
         sums = x.sum(axis=0)
         out["sums"] = sums.compute()
         out["grad"] = gradient(x, y, w).compute()
-        out["reduce_ms"] = median_ms(lambda: sums.compute(), args.repeat)
-        out["step_ms"] = median_ms(lambda: (w - 0.1 * gradient(x, y, w).compute() / rows).numpy(), args.repeat)
+        out["reduce_ms"] = median_ms(lambda: sums.compute(), args.repeat, warmup=2)
+        step = lambda: (w - 0.1 * gradient(x, y, w).compute() / rows).numpy()  # noqa: E731
+        out["step_ms"] = median_ms(step, args.repeat, warmup=2)
         check_subset(x, y, out["sums"], out["grad"], rows)
         print(f"  {workers} GPU(s): chunks per worker {per_worker}; reduction {out['reduce_ms']:.2f} ms, "
               f"step {out['step_ms']:.2f} ms", flush=True)
@@ -109,7 +98,7 @@ def run_cluster(workers: int, rows: int, share_rows: int, args) -> dict:
             wait(x1)
             one = x1.sum(axis=0)
             out["share_sums"] = one.compute()
-            out["dask1_ms"] = median_ms(lambda: one.compute(), args.repeat)
+            out["dask1_ms"] = median_ms(lambda: one.compute(), args.repeat, warmup=2)
     return out
 
 
@@ -128,14 +117,14 @@ def run_threads(devices: int, rows: int, args) -> float:
     with ThreadPoolExecutor(devices) as pool:
         total = sum(pool.map(shard_sum, shards))
         np.testing.assert_allclose(total / (per * devices), 0.5, atol=0.01)
-        return median_ms(lambda: sum(pool.map(shard_sum, shards)), args.repeat)
+        return median_ms(lambda: sum(pool.map(shard_sum, shards)), args.repeat, warmup=2)
 
 
 def run_plain(share_rows: int, args) -> dict:
     """Case 3 in this process: one kdsl array against Dask's threaded scheduler over the same chunks."""
     x = kd.random.default_rng(0).random((share_rows, args.features), dtype=kd.float32)
     kd.realize(x)
-    plain = median_ms(lambda: x.sum(axis=0).numpy(), args.repeat)
+    plain = median_ms(lambda: x.sum(axis=0).numpy(), args.repeat, warmup=2)
     chunks = da.core.normalize_chunks(args.chunk_rows, (share_rows,))[0]
     starts = np.cumsum((0,) + chunks)
     blocks = [x[a:b] for a, b in zip(starts[:-1], starts[1:], strict=True)]
@@ -143,7 +132,7 @@ def run_plain(share_rows: int, args) -> dict:
     dx = da.concatenate([da.from_array(b, chunks=b.shape, asarray=False) for b in blocks])
     with dask.config.set(scheduler="threads"):
         np.testing.assert_allclose(dx.sum(axis=0).compute().numpy(), x.sum(axis=0).numpy(), rtol=1e-4)
-        threaded = median_ms(lambda: dx.sum(axis=0).compute().numpy(), args.repeat)
+        threaded = median_ms(lambda: dx.sum(axis=0).compute().numpy(), args.repeat, warmup=2)
     return {"plain_ms": plain, "threads_ms": threaded}
 
 

@@ -2,8 +2,8 @@
 self-attention blocks with pre-layer-norm, a GELU MLP) trained on kdsl's own documentation with kd.grad and
 kd.optim.adamw. The whole step is one kd.jit replay; at the end it samples a little text.
 
-    python3 examples/ml/char_transformer.py                  # 600 steps: loss falls below 2.0 (from ~4.6)
-    python3 examples/ml/char_transformer.py --steps 40 --small
+    python3 examples/ml/char_transformer.py --small --steps 300  # lavapipe: 78 s, loss 4.63 -> 2.89 (measured)
+    python3 examples/ml/char_transformer.py                      # width 128, 2 layers, 600 steps: sized for a GPU
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ BLOCK = 64  # panel width; matrices up to 2 * BLOCK are factored unblocked
 
 # A[k0:k1, k1:n] <- L^-1 A[k0:k1, k1:n] with L the unit lower triangle of A[k0:k1, k0:k1]; a thread per column
 _TRSM_UNIT_LOWER = """
-layout(set = 0, binding = 0) buffer A_ { REAL a[]; };
+layout(set = 0, binding = 0) buffer A_ { T a[]; };
 layout(push_constant) uniform Push { uint n; uint k0; uint k1; uint batch; };
 
 void main() {
@@ -29,8 +29,8 @@ void main() {
     if (b >= batch || j >= n) return;
     uint base = b * n * n;
     for (uint i = k0 + 1u; i < k1; ++i) {
-        REAL s = a[base + i * n + j];
-        for (uint l = k0; l < i; ++l) s -= a[base + i * n + l] * a[base + l * n + j];
+        T s = a[base + i * n + j];
+        for (uint l = k0; l < i; ++l) s -= MUL(a[base + i * n + l], a[base + l * n + j]);
         a[base + i * n + j] = s;
     }
 }
@@ -38,8 +38,8 @@ void main() {
 
 # A[r0 + i, c0 + j] -= P[i, j] for the (h, w) block of each (m, n) matrix; each thread a strided set of elements
 _SUBTRACT = """
-layout(set = 0, binding = 0) buffer A_ { REAL a[]; };
-layout(set = 0, binding = 1) readonly buffer P_ { REAL p[]; };
+layout(set = 0, binding = 0) buffer A_ { T a[]; };
+layout(set = 0, binding = 1) readonly buffer P_ { T p[]; };
 layout(push_constant) uniform Push { uint m; uint n; uint r0; uint c0; uint h; uint w; uint batch; uint lower; };
 
 void main() {
@@ -124,10 +124,11 @@ def lu_update(a: kd.Array, k0: int, k1: int) -> None:
 
 
 def cholesky_update(a: kd.Array, k0: int, k1: int) -> None:
-    """After the panel ``k0:k1`` of a Cholesky factorisation (which computed L21 too): A22 -= L21 @ L21^T."""
+    """After the panel ``k0:k1`` of a Cholesky factorisation (which computed L21 too): A22 -= L21 @ L21^H."""
     l21 = a[:, k1:, k0:k1]
-    product = kd.matmul(l21, kd.matrix_transpose(l21))
-    del l21  # no view of ``a`` may outlive the product (see update)
+    lt = kd.matrix_transpose(l21)
+    product = kd.matmul(l21, kd.conj(lt) if l21.dtype.name.startswith("complex") else lt)
+    del l21, lt  # no view of ``a`` may outlive the product (see update)
     update(a, k1, k1, product, lower=True)
 
 

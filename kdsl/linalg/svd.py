@@ -36,7 +36,7 @@ def _jacobi(x, name: str, want_vectors: bool):
     the sorted singular values, rotated columns and right vectors, and the QR (or None)."""
     a = as_array(x)
     check_matrices(a, name, square=False)
-    dtype = working_dtype(a)
+    dtype = working_dtype(a, name)
     m, n = a.shape[-2:]
     wide = m < n
     work = batch_copy(kd.matrix_transpose(a) if wide else a, dtype)
@@ -144,7 +144,7 @@ def lstsq(a, b, rcond=None) -> tuple[kd.Array, kd.Array, kd.Array, kd.Array]:
     bm = b[:, None] if vector else b
     if bm.ndim != 2 or bm.shape[0] != m:
         raise LinAlgError(f"lstsq: Incompatible dimensions: a is {a.shape}, b is {b.shape}")
-    dtype = kd.result_type(working_dtype(a), working_dtype(b))
+    dtype = kd.result_type(working_dtype(a, "lstsq"), working_dtype(b, "lstsq"))
     u, s, vh = _svd(a.astype(dtype), full_matrices=False)
     cut = (float(kd.finfo(dtype).eps) * max(m, n)) if rcond is None else float(rcond)
     top = kd.max(s) if s.size else kd.asarray(0.0, dtype=dtype)

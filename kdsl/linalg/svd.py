@@ -105,6 +105,7 @@ def matrix_rank(x, /, tol=None, hermitian: bool = False, *, rtol=None) -> kd.Arr
     a = as_array(x)
     if a.ndim < 2:
         return kd.any(a != 0).astype(kd.int64)
+    working_dtype(a, "matrix_rank")  # names matrix_rank in the refusal of complex input
     s = svdvals(a)
     if tol is not None:
         cutoff = as_array(tol).astype(s.dtype)
@@ -121,6 +122,7 @@ def pinv(x, /, rcond=None, hermitian: bool = False, *, rtol=None) -> kd.Array:
     zero (array API default ``max(m, n) * eps``; NumPy's ``rcond`` keyword is accepted too)."""
     a = as_array(x)
     check_matrices(a, "pinv", square=False)
+    working_dtype(a, "pinv")  # names pinv in the refusal of complex input
     u, s, vh = _svd(a, full_matrices=False)
     r = rcond if rtol is None else rtol
     cut = _default_rtol(a, s.dtype) if r is None else r

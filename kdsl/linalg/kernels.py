@@ -3,10 +3,11 @@ workgroup per matrix, or per matrix and column), and splitting a factorisation's
 within the device's loop budget.
 
 Every linalg kernel is a ``kd.raw_kernel`` whose source is written over ``T`` (the element type: ``float``,
-``double``, or ``vec2``/``dvec2`` for complex64/complex128), ``REAL`` (its real scalar), the element arithmetic
-``MUL DIV CONJ RE ABS ABS1 IS_ZERO FROM_REAL`` (plain operators for real types, functions for complex ones) and
-``WG`` (the workgroup size, a power of two; ``LOG_WG`` its log). Kernels that only serve real types still use
-``REAL`` for their elements. Matrices live in global memory (declared ``coherent``), so one
+``double``, or ``vec2``/``dvec2`` for complex64/complex128), ``REAL`` (its real scalar), the element
+arithmetic ``MUL DIV CONJ RE IM CPLX NORM2 ABS ABSMAX ABS1 IS_ZERO FROM_REAL`` (plain operators for real
+types, functions for complex ones, for which ``COMPLEX`` is defined too) and ``WG`` (the workgroup size, a
+power of two; ``LOG_WG`` its log). Kernels that only serve real types still use ``REAL`` for their elements.
+Matrices live in global memory (declared ``coherent``), so one
 workgroup can factor a matrix of any size: ``memoryBarrierBuffer(); barrier();`` orders the steps of one
 factorisation, and a long factorisation is cut into several dispatches (:func:`step_chunks`) because drivers
 such as lavapipe stop a shader invocation after about 65 535 loop iterations.
@@ -41,6 +42,10 @@ _REAL_OPS = """#define MUL(a, b) ((a) * (b))
 #define DIV(a, b) ((a) / (b))
 #define CONJ(a) (a)
 #define RE(a) (a)
+#define IM(a) REAL(0)
+#define CPLX(re, im) (re)
+#define NORM2(a) ((a) * (a))
+#define ABSMAX(a) abs(a)
 #define ABS(a) abs(a)
 #define ABS1(a) abs(a)
 #define IS_ZERO(a) ((a) == REAL(0))
@@ -58,7 +63,12 @@ T c_div(T a, T b) {
 #define MUL(a, b) c_mul(a, b)
 #define DIV(a, b) c_div(a, b)
 #define CONJ(a) T((a).x, -(a).y)
+#define COMPLEX 1
 #define RE(a) ((a).x)
+#define IM(a) ((a).y)
+#define CPLX(re, im) T(re, im)
+#define NORM2(a) dot(a, a)
+#define ABSMAX(a) max(abs((a).x), abs((a).y))
 #define ABS(a) length(a)
 #define ABS1(a) (abs((a).x) + abs((a).y))
 #define IS_ZERO(a) all(equal(a, T(0)))

@@ -74,7 +74,7 @@ def cholesky(x, /, *, upper: bool = False) -> kd.Array:
     positive definite."""
     a = as_array(x)
     check_matrices(a, "cholesky")
-    dtype = working_dtype(a, "cholesky", complex_ok=True)
+    dtype = working_dtype(a, "cholesky")
     factor, info = potrf(batch_copy(a, dtype))
     check_info(info, "Matrix is not positive definite")
     low = kd.tril(factor.reshape(a.shape))

@@ -31,7 +31,7 @@ def _symmetric(a: kd.Array, uplo: str) -> kd.Array:
 def _decompose(x, uplo: str, want_vectors: bool, name: str) -> tuple[kd.Array, kd.Array, kd.Array]:
     a = as_array(x)
     check_matrices(a, name)
-    dtype = working_dtype(a, name, complex_ok=True)
+    dtype = working_dtype(a, name)
     d, v = eigh_jacobi(batch_copy(_symmetric(a.astype(dtype), uplo), dtype), want_vectors)
     values = kd.diagonal(d, 0, -2, -1)
     values = kd.real(values) if dtype.kind == "c" else values

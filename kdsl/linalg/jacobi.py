@@ -126,9 +126,9 @@ void main() {
 
 # one-sided: W (batch, m, n) columns are rotated until orthogonal; V (batch, n, n) accumulates the rotations
 _SVD = _PAIRS + """
-layout(set = 0, binding = 0) coherent buffer W_ { REAL w[]; };
-layout(set = 0, binding = 1) coherent buffer V_ { REAL v[]; };
-layout(set = 0, binding = 2) coherent buffer C_ { REAL cs[]; };
+layout(set = 0, binding = 0) coherent buffer W_ { T w[]; };
+layout(set = 0, binding = 1) coherent buffer V_ { T v[]; };
+layout(set = 0, binding = 2) coherent buffer C_ { T cs[]; };
 layout(set = 0, binding = 3) buffer F_ { uint flag[]; };
 layout(push_constant) uniform Push { uint m; uint n; uint n2; uint r0; uint r1; uint batch; uint wantv; float eps; };
 
@@ -140,35 +140,37 @@ void main() {
     for (uint r = r0; r < r1; ++r) {
         for (uint k = t; k < np; k += WG) {
             uvec2 pq = pair_of(r, k, n2);
-            REAL c = REAL(1), s = REAL(0);
+            REAL c = REAL(1);
+            T s = T(0);
             if (pq.y < n) {
-                REAL al = REAL(0), be = REAL(0), ga = REAL(0);
+                REAL al = REAL(0), be = REAL(0);
+                T ga = T(0);
                 for (uint i = 0u; i < m; ++i) {
-                    REAL x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
-                    al += x * x; be += y * y; ga += x * y;
+                    T x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
+                    al += NORM2(x); be += NORM2(y); ga += MUL(CONJ(x), y);
                 }
-                rotation(al, be, ga, REAL(eps), c, s);
-                if (s != REAL(0)) flag[b] = 1u;
+                s = rotation_t(FROM_REAL(al), FROM_REAL(be), ga, REAL(eps), c);
+                if (!IS_ZERO(s)) flag[b] = 1u;
             }
-            cs[cbase + 2u * k] = c; cs[cbase + 2u * k + 1u] = s;
+            cs[cbase + 2u * k] = FROM_REAL(c); cs[cbase + 2u * k + 1u] = s;
         }
         memoryBarrierBuffer(); barrier();
         uint rows = wantv != 0u ? m + n : m;
         for (uint e = t; e < np * rows; e += WG) {
             uint k = e / rows, i = e % rows;
-            REAL s = cs[cbase + 2u * k + 1u];
-            if (s != REAL(0)) {
-                REAL c = cs[cbase + 2u * k];
+            T s = cs[cbase + 2u * k + 1u];
+            if (!IS_ZERO(s)) {
+                REAL c = RE(cs[cbase + 2u * k]);
                 uvec2 pq = pair_of(r, k, n2);
-                if (i < m) {
-                    REAL x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
-                    w[wbase + i * n + pq.x] = c * x - s * y;
-                    w[wbase + i * n + pq.y] = s * x + c * y;
+                if (i < m) {  // columns p, q <- W J, V J
+                    T x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
+                    w[wbase + i * n + pq.x] = c * x - MUL(CONJ(s), y);
+                    w[wbase + i * n + pq.y] = MUL(s, x) + c * y;
                 } else {
                     i -= m;
-                    REAL x = v[vbase + i * n + pq.x], y = v[vbase + i * n + pq.y];
-                    v[vbase + i * n + pq.x] = c * x - s * y;
-                    v[vbase + i * n + pq.y] = s * x + c * y;
+                    T x = v[vbase + i * n + pq.x], y = v[vbase + i * n + pq.y];
+                    v[vbase + i * n + pq.x] = c * x - MUL(CONJ(s), y);
+                    v[vbase + i * n + pq.y] = MUL(s, x) + c * y;
                 }
             }
         }

@@ -218,7 +218,7 @@ def solve(x1, x2) -> kd.Array:
     :class:`LinAlgError` for a singular matrix."""
     a, b = as_array(x1), as_array(x2)
     check_matrices(a, "solve")
-    da, db = working_dtype(a, "solve", complex_ok=True), working_dtype(b, "solve", complex_ok=True)
+    da, db = working_dtype(a, "solve"), working_dtype(b, "solve")
     dtype = da if da == db else kd.result_type(da, db)
     n = a.shape[-1]
     vector = b.ndim == 1
@@ -238,7 +238,7 @@ def inv(x) -> kd.Array:
     """The inverse of each square matrix of the stack ``x``; :class:`LinAlgError` if one is singular."""
     a = as_array(x)
     check_matrices(a, "inv")
-    dtype = working_dtype(a, "inv", complex_ok=True)
+    dtype = working_dtype(a, "inv")
     n = a.shape[-1]
     batch = math.prod(a.shape[:-2])
     lu, piv, info = getrf(batch_copy(a, dtype))
@@ -261,7 +261,7 @@ def slogdet(x) -> SlogdetResult:
     is real."""
     a = as_array(x)
     check_matrices(a, "slogdet")
-    dtype = working_dtype(a, "slogdet", complex_ok=True)
+    dtype = working_dtype(a, "slogdet")
     diag, parity = _lu_diagonal(a, dtype)
     mag = kd.abs(diag)
     # z / |z| for complex pivots (kd.sign), the sign of the product being the product of the signs
@@ -275,7 +275,7 @@ def det(x) -> kd.Array:
     """The determinant of each square matrix of the stack ``x`` (product of the LU factor's diagonal)."""
     a = as_array(x)
     check_matrices(a, "det")
-    dtype = working_dtype(a, "det", complex_ok=True)
+    dtype = working_dtype(a, "det")
     diag, parity = _lu_diagonal(a, dtype)
     return (parity * kd.prod(diag, axis=-1)).reshape(a.shape[:-2])
 

@@ -190,7 +190,7 @@ def qr(x, /, mode: str = "reduced") -> QRResult | kd.Array:
         raise ValueError(f"qr: unrecognized mode {mode!r}; use 'reduced', 'complete' or 'r'")
     a = as_array(x)
     check_matrices(a, "qr", square=False)
-    dtype = working_dtype(a, "qr", complex_ok=True)
+    dtype = working_dtype(a, "qr")
     m, n = a.shape[-2:]
     kk = min(m, n)
     batch = a.shape[:-2]

@@ -283,15 +283,52 @@ def test_eigh_layouts():
                                    err_msg=name)
 
 
-@pytest.mark.parametrize("fn, name", [
-    (lambda x: kd.linalg.svd(x), "svd"),
-    (lambda x: kd.linalg.svdvals(x), "svdvals"),
-    (lambda x: kd.linalg.pinv(x), "pinv"),
-    (lambda x: kd.linalg.matrix_rank(x), "matrix_rank"),
-    (lambda x: kd.linalg.lstsq(x, x), "lstsq"),
-    (lambda x: kd.linalg.matrix_norm(x, ord=2), "matrix_norm"),
-])
-def test_complex_refused_by_name(fn, name):
-    x = kd.asarray(cwell((3, 3), "complex64"))
-    with pytest.raises(TypeError, match=rf"{name}.*complex64"):
-        fn(x)
+@pytest.mark.parametrize("dtype", CDTYPES)
+@pytest.mark.parametrize("shape", [(1, 1), (4, 4), (2, 6, 3), (3, 7), (13, 4), (0, 3, 2)])
+def test_svd_pinv_lstsq(dtype, shape):
+    """One-sided Jacobi with complex rotations: singular values against NumPy; U S Vh = A with unitary U and
+    Vh (their phases are not unique); pinv, svdvals, matrix_rank, the 2-, -2- and nuclear norms from them."""
+    need(dtype)
+    a = crandom(shape, dtype, seed=sum(shape))
+    x = kd.asarray(a)
+    k = min(shape[-2:])
+    for full in (False, True):
+        u, s, vh = (r.numpy() for r in kd.linalg.svd(x, full_matrices=full))
+        u0, s0, vh0 = np.linalg.svd(a, full_matrices=full)
+        assert u.shape == u0.shape and vh.shape == vh0.shape and s.dtype == s0.dtype
+        np.testing.assert_allclose(s, s0, **tol(dtype, 10))
+        np.testing.assert_allclose((u[..., :k] * s[..., None, :]) @ vh[..., :k, :], a, **tol(dtype, 10))
+        for gram in (np.conj(np.swapaxes(u, -1, -2)) @ u, vh @ np.conj(np.swapaxes(vh, -1, -2))):
+            np.testing.assert_allclose(gram, np.broadcast_to(np.eye(gram.shape[-1]), gram.shape), **tol(dtype, 10))
+    np.testing.assert_allclose(kd.linalg.svdvals(x).numpy(), np.linalg.svd(a, compute_uv=False), **tol(dtype, 10))
+    np.testing.assert_allclose(kd.linalg.pinv(x).numpy(), np.linalg.pinv(a), **tol(dtype, 10))
+    np.testing.assert_array_equal(kd.linalg.matrix_rank(x).numpy(), np.linalg.matrix_rank(a))
+    if a.size:
+        for ord_ in (2, -2, "nuc"):
+            np.testing.assert_allclose(kd.linalg.matrix_norm(x, ord=ord_).numpy(), np.linalg.matrix_norm(a, ord=ord_),
+                                       **tol(dtype, 10), err_msg=str(ord_))
+
+
+def test_svd_rank_deficient_and_lstsq():
+    low = crandom((7, 2), "complex128", seed=1)
+    a = low @ np.conj(crandom((5, 2), "complex128", seed=2).T)  # rank 2
+    u, s, vh = (r.numpy() for r in kd.linalg.svd(kd.asarray(a)))
+    np.testing.assert_allclose(s, np.linalg.svd(a, compute_uv=False), **tol("complex128", 10))
+    np.testing.assert_allclose(np.conj(u.T) @ u, np.eye(7), **tol("complex128", 10))  # completed to unitary
+    assert int(kd.linalg.matrix_rank(kd.asarray(a))) == 2
+    b = crandom((9, 2), "complex128", seed=3)
+    m = crandom((9, 3), "complex128", seed=4)
+    got = kd.linalg.lstsq(kd.asarray(m), kd.asarray(b))
+    want = np.linalg.lstsq(m, b)
+    np.testing.assert_allclose(got[0].numpy(), want[0], **tol("complex128", 10))
+    assert got[1].dtype.name == "float64"  # squared residual norms are real, as NumPy's
+    np.testing.assert_allclose(got[1].numpy(), want[1], **tol("complex128", 10))
+    np.testing.assert_allclose(got[3].numpy(), want[3], **tol("complex128", 10))
+
+
+@pytest.mark.parametrize("fn", [kd.linalg.solve, kd.linalg.cholesky, kd.linalg.qr, kd.linalg.eigh, kd.linalg.svd])
+def test_float16_still_refused_by_name(fn):
+    x = kd.asarray(np.eye(3, dtype=np.float16))
+    args = (x, x) if fn is kd.linalg.solve else (x,)
+    with pytest.raises(TypeError, match=rf"{fn.__name__}: array type float16"):
+        fn(*args)

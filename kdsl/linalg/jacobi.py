@@ -7,7 +7,9 @@ computes them in parallel: first every pair's rotation ``(c, s)``, then the row 
 updates (and the accumulated eigenvector / right singular vector matrix). A pair is rotated only while its
 off-diagonal entry is not negligible against its diagonal (``|a_pq| > eps * sqrt(|a_pp a_qq|)``), the
 criterion that gives Jacobi its high relative accuracy (``sqrt(m) * eps`` for the m-term dot products of
-the one-sided method, as LAPACK's ``dgesvj``); the host repeats sweeps until one rotates nothing.
+the one-sided method, as LAPACK's ``dgesvj``); the host repeats sweeps until one rotates nothing. Complex
+(Hermitian) matrices take the unitary rotation ``[[c, s], [-conj(s), c]]``: the real rotation of ``|a_pq|``
+conjugated by the phase of ``a_pq`` (``rotation_t``).
 
 Example:
     >>> round_pairs(4, 0)

@@ -3,7 +3,7 @@
 columns), then the rows to its right are solved with the panel's triangle by many workgroups (``trsm``), and
 the trailing matrix takes the panel's rank-``BLOCK`` update as one matrix product through kdsl's matmul kernel
 (``update``): most of the arithmetic then runs at matmul speed instead of in one workgroup. QR's panels become
-block reflectors ``I - V T V^T`` (``larft``), applied to the trailing columns and, to form ``Q``, to the
+block reflectors ``I - V T V^H`` (``larft``), applied to the trailing columns and, to form ``Q``, to the
 identity by matmuls.
 
 Example:
@@ -20,7 +20,7 @@ BLOCK = 64  # panel width; matrices up to 2 * BLOCK are factored unblocked
 
 # A[k0:k1, k1:n] <- L^-1 A[k0:k1, k1:n] with L the unit lower triangle of A[k0:k1, k0:k1]; a thread per column
 _TRSM_UNIT_LOWER = """
-layout(set = 0, binding = 0) buffer A_ { REAL a[]; };
+layout(set = 0, binding = 0) buffer A_ { T a[]; };
 layout(push_constant) uniform Push { uint n; uint k0; uint k1; uint batch; };
 
 void main() {
@@ -29,8 +29,8 @@ void main() {
     if (b >= batch || j >= n) return;
     uint base = b * n * n;
     for (uint i = k0 + 1u; i < k1; ++i) {
-        REAL s = a[base + i * n + j];
-        for (uint l = k0; l < i; ++l) s -= a[base + i * n + l] * a[base + l * n + j];
+        T s = a[base + i * n + j];
+        for (uint l = k0; l < i; ++l) s -= MUL(a[base + i * n + l], a[base + l * n + j]);
         a[base + i * n + j] = s;
     }
 }
@@ -38,8 +38,8 @@ void main() {
 
 # A[r0 + i, c0 + j] -= P[i, j] for the (h, w) block of each (m, n) matrix; each thread a strided set of elements
 _SUBTRACT = """
-layout(set = 0, binding = 0) buffer A_ { REAL a[]; };
-layout(set = 0, binding = 1) readonly buffer P_ { REAL p[]; };
+layout(set = 0, binding = 0) buffer A_ { T a[]; };
+layout(set = 0, binding = 1) readonly buffer P_ { T p[]; };
 layout(push_constant) uniform Push { uint m; uint n; uint r0; uint c0; uint h; uint w; uint batch; uint lower; };
 
 void main() {
@@ -53,12 +53,12 @@ void main() {
 }
 """
 
-# T of the block reflector H_k0 ... H_k1-1 = I - V T V^T (LAPACK's larft, forward and columnwise) from
-# G = V^T V and the taus: T[i, i] = tau_i, T[:i, i] = -tau_i T[:i, :i] G[:i, i]
+# T of the block reflector H_k0 ... H_k1-1 = I - V T V^H (LAPACK's larft, forward and columnwise) from
+# G = V^H V and the taus: T[i, i] = tau_i, T[:i, i] = -tau_i T[:i, :i] G[:i, i]
 _LARFT = """
-layout(set = 0, binding = 0) readonly buffer G_ { REAL g[]; };
-layout(set = 0, binding = 1) readonly buffer U_ { REAL tau[]; };
-layout(set = 0, binding = 2) coherent buffer T_ { REAL t[]; };
+layout(set = 0, binding = 0) readonly buffer G_ { T g[]; };
+layout(set = 0, binding = 1) readonly buffer U_ { T tau[]; };
+layout(set = 0, binding = 2) coherent buffer T_ { T t[]; };
 layout(push_constant) uniform Push { uint w; uint batch; };
 
 void main() {
@@ -66,17 +66,23 @@ void main() {
     if (b >= batch) return;
     uint base = b * w * w;
     for (uint i = 0u; i < w; ++i) {
-        REAL ti = tau[b * w + i];
+        T ti = tau[b * w + i];
         for (uint j = gl_LocalInvocationID.x; j < i; j += WG) {
-            REAL s = REAL(0);
-            for (uint l = j; l < i; ++l) s += t[base + j * w + l] * g[base + l * w + i];
-            t[base + j * w + i] = -ti * s;
+            T s = T(0);
+            for (uint l = j; l < i; ++l) s += MUL(t[base + j * w + l], g[base + l * w + i]);
+            t[base + j * w + i] = -MUL(ti, s);
         }
         if (gl_LocalInvocationID.x == 0u) t[base + i * w + i] = ti;
         memoryBarrierBuffer(); barrier();
     }
 }
 """
+
+
+def adjoint(x: kd.Array) -> kd.Array:
+    """The conjugate transpose of a stack of matrices (the transpose for real ones)."""
+    xt = kd.matrix_transpose(x)
+    return kd.conj(xt) if x.dtype.kind == "c" else xt
 
 
 def blocks(n: int, block: int) -> list[tuple[int, int]]:
@@ -124,20 +130,20 @@ def lu_update(a: kd.Array, k0: int, k1: int) -> None:
 
 
 def cholesky_update(a: kd.Array, k0: int, k1: int) -> None:
-    """After the panel ``k0:k1`` of a Cholesky factorisation (which computed L21 too): A22 -= L21 @ L21^T."""
+    """After the panel ``k0:k1`` of a Cholesky factorisation (which computed L21 too): A22 -= L21 @ L21^H."""
     l21 = a[:, k1:, k0:k1]
-    product = kd.matmul(l21, kd.matrix_transpose(l21))
+    product = kd.matmul(l21, adjoint(l21))
     del l21  # no view of ``a`` may outlive the product (see update)
     update(a, k1, k1, product, lower=True)
 
 
 def block_reflector(h: kd.Array, tau: kd.Array, k0: int, k1: int) -> tuple[kd.Array, kd.Array]:
-    """``(V, T)`` with ``H_k0 ... H_k1-1 = I - V T V^T`` from a Householder QR's output ``h`` (reflector vectors
+    """``(V, T)`` with ``H_k0 ... H_k1-1 = I - V T V^H`` from a Householder QR's output ``h`` (reflector vectors
     below the diagonal, unit diagonal implied) and ``tau``: V is ``(batch, m - k0, k1 - k0)``."""
     batch, m, _ = h.shape
     w = k1 - k0
     v = kd.tril(h[:, k0:, k0:k1], -1) + kd.eye(m - k0, w, dtype=h.dtype)
-    gram = kd.asarray(kd.matmul(kd.matrix_transpose(v), v), copy=True)
+    gram = kd.asarray(kd.matmul(adjoint(v), v), copy=True)
     t = kd.zeros((batch, w, w), dtype=h.dtype)
     kern = K.compiled("larft", _LARFT, h.dtype.name, 64)
     kern(gram, kd.asarray(tau[:, k0:k1], copy=True), t, w, batch, groups=K.groups(batch))
@@ -146,22 +152,21 @@ def block_reflector(h: kd.Array, tau: kd.Array, k0: int, k1: int) -> tuple[kd.Ar
 
 
 def qr_update(h: kd.Array, tau: kd.Array, k0: int, k1: int) -> None:
-    """After the panel ``k0:k1`` of a Householder QR: ``A[k0:, k1:] -= V T^T V^T A[k0:, k1:]`` (the panel's
+    """After the panel ``k0:k1`` of a Householder QR: ``A[k0:, k1:] -= V T^H V^H A[k0:, k1:]`` (the panel's
     reflectors applied to the columns on its right, as three matrix products)."""
     v, t = block_reflector(h, tau, k0, k1)
-    vt = kd.matrix_transpose(v)
-    update(h, k0, k1, kd.matmul(v, kd.matmul(kd.matrix_transpose(t), kd.matmul(vt, h[:, k0:, k1:]))))
+    update(h, k0, k1, kd.matmul(v, kd.matmul(adjoint(t), kd.matmul(adjoint(v), h[:, k0:, k1:]))))
 
 
 def orgqr_blocked(h: kd.Array, tau: kd.Array, q: kd.Array, block: int) -> kd.Array:
     """Form ``Q`` in the identity-initialised ``(batch, m, q)`` stack ``q``: the panels' block reflectors
-    applied last to first, ``Q[k0:, k0:] -= V T V^T Q[k0:, k0:]`` (LAPACK's blocked orgqr)."""
+    applied last to first, ``Q[k0:, k0:] -= V T V^H Q[k0:, k0:]`` (LAPACK's blocked orgqr)."""
     kk = min(h.shape[1], h.shape[2])
     for k0, k1 in reversed(blocks(kk, block)):
         v, t = block_reflector(h, tau, k0, k1)
-        update(q, k0, k0, kd.matmul(v, kd.matmul(t, kd.matmul(kd.matrix_transpose(v), q[:, k0:, k0:]))))
+        update(q, k0, k0, kd.matmul(v, kd.matmul(t, kd.matmul(adjoint(v), q[:, k0:, k0:]))))
     return q
 
 
-__all__ = ["BLOCK", "block_reflector", "blocks", "cholesky_update", "lu_update", "orgqr_blocked", "panel_width",
-           "qr_update", "trsm_unit_lower", "update"]
+__all__ = ["BLOCK", "adjoint", "block_reflector", "blocks", "cholesky_update", "lu_update", "orgqr_blocked",
+           "panel_width", "qr_update", "trsm_unit_lower", "update"]

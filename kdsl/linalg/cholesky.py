@@ -1,5 +1,5 @@
 """Cholesky factorisation on the GPU: one workgroup per matrix, right-looking (square root of the pivot,
-scaling of the column below it, symmetric rank-1 update of the trailing lower triangle), split into several
+scaling of the column below it, Hermitian rank-1 update of the trailing lower triangle), split into several
 dispatches within the loop budget; large matrices in blocks (:mod:`kdsl.linalg.blocked`: panels by this
 kernel, the trailing update by kdsl's matmul). Only the lower triangle of the input is read, as NumPy.
 
@@ -17,7 +17,7 @@ from kdsl.linalg.blocked import blocks, cholesky_update, panel_width
 from kdsl.linalg.common import as_array, batch_copy, check_info, check_matrices, working_dtype
 
 _POTRF = """
-layout(set = 0, binding = 0) coherent buffer A_ { REAL a[]; };
+layout(set = 0, binding = 0) coherent buffer A_ { T a[]; };
 layout(set = 0, binding = 1) buffer I_ { int info[]; };
 layout(push_constant) uniform Push { uint n; uint k0; uint k1; uint cend; uint batch; };
 
@@ -27,20 +27,20 @@ void main() {
     uint t = gl_LocalInvocationID.x;
     uint base = b * n * n;
     for (uint k = k0; k < k1; ++k) {
-        REAL d = a[base + k * n + k];
+        REAL d = RE(a[base + k * n + k]);  // a Hermitian diagonal is real: its imaginary part is ignored
         if (!(d > REAL(0))) {  // not positive definite (or NaN): LAPACK stops; report, keep values finite
             if (t == 0u && info[b] == 0) info[b] = int(k) + 1;
             d = REAL(1);
         }
         REAL r = sqrt(d);
         barrier();
-        if (t == 0u) a[base + k * n + k] = r;
+        if (t == 0u) a[base + k * n + k] = FROM_REAL(r);
         for (uint i = k + 1u + t; i < n; i += WG) a[base + i * n + k] /= r;
         memoryBarrierBuffer(); barrier();
         uint w = cend - k - 1u;  // the trailing columns of this panel (all of them when unblocked)
         for (uint e = t; e < (n - k - 1u) * w; e += WG) {
             uint i = k + 1u + e / w, j = k + 1u + e % w;
-            if (j <= i) a[base + i * n + j] -= a[base + i * n + k] * a[base + j * n + k];
+            if (j <= i) a[base + i * n + j] -= MUL(a[base + i * n + k], CONJ(a[base + j * n + k]));
         }
         memoryBarrierBuffer(); barrier();
     }
@@ -69,15 +69,19 @@ def potrf(a: kd.Array) -> tuple[kd.Array, kd.Array]:
 
 
 def cholesky(x, /, *, upper: bool = False) -> kd.Array:
-    """The Cholesky factor ``L`` (``x = L @ L.T``) of each symmetric positive-definite matrix of the stack
-    ``x``, or ``U = L.T`` with ``upper=True``; :class:`LinAlgError` when a matrix is not positive definite."""
+    """The Cholesky factor ``L`` (``x = L @ L^H``) of each Hermitian (real: symmetric) positive-definite
+    matrix of the stack ``x``, or ``U = L^H`` with ``upper=True``; :class:`LinAlgError` when a matrix is not
+    positive definite."""
     a = as_array(x)
     check_matrices(a, "cholesky")
-    dtype = working_dtype(a)
+    dtype = working_dtype(a, "cholesky")
     factor, info = potrf(batch_copy(a, dtype))
     check_info(info, "Matrix is not positive definite")
     low = kd.tril(factor.reshape(a.shape))
-    return kd.matrix_transpose(low) if upper else low
+    if not upper:
+        return low
+    up = kd.matrix_transpose(low)
+    return kd.conj(up) if dtype.name.startswith("complex") else up
 
 
 __all__ = ["cholesky", "potrf"]

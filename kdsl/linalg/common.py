@@ -48,17 +48,14 @@ def as_array(x) -> kd.Array:
     return x if isinstance(x, kd.Array) else kd.asarray(x)
 
 
-def working_dtype(x: kd.Array) -> kd.DType:
-    """float32 and float64 stay; integers and booleans become float64 (float32 on devices without it), as
-    NumPy's linalg computes them in double. float16 and complex inputs are refused, as NumPy refuses float16."""
-    name = x.dtype.name
-    if name in ("float32", "float64"):
+def working_dtype(x: kd.Array, name: str = "kd.linalg") -> kd.DType:
+    """float32, float64, complex64 and complex128 stay; integers and booleans become float64 (float32 on devices
+    without it), as NumPy's linalg computes them in double. float16 is refused (naming the function ``name``),
+    as NumPy refuses it."""
+    if x.dtype.name in ("float32", "float64", "complex64", "complex128"):
         return x.dtype
-    if name.startswith("complex"):
-        raise TypeError(f"kd.linalg: {name} input is not supported yet (real float32/float64 only); "
-                        "split it into real and imaginary parts or use NumPy")
-    if name == "float16":
-        raise TypeError("kd.linalg: array type float16 is unsupported in linalg (as in NumPy); convert it with "
+    if x.dtype.name == "float16":
+        raise TypeError(f"{name}: array type float16 is unsupported in linalg (as in NumPy); convert it with "
                         "x.astype(kd.float32)")
     return kd.float64 if kd.device().supports(kd.float64) else kd.float32
 

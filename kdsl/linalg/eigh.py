@@ -12,6 +12,7 @@ Example:
 from __future__ import annotations
 
 import kdsl as kd
+from kdsl.linalg.blocked import adjoint
 from kdsl.linalg.common import EighResult, as_array, batch_copy, check_matrices, working_dtype
 from kdsl.linalg.jacobi import eigh_jacobi
 
@@ -19,23 +20,28 @@ from kdsl.linalg.jacobi import eigh_jacobi
 def _symmetric(a: kd.Array, uplo: str) -> kd.Array:
     if uplo not in ("L", "U"):
         raise ValueError(f"UPLO argument must be 'L' or 'U', got {uplo!r}")
-    tri = kd.tril(a) if uplo == "L" else kd.triu(a)
     strict = kd.tril(a, -1) if uplo == "L" else kd.triu(a, 1)
+    if a.dtype.kind == "c":  # Hermitian: the diagonal's imaginary part is ignored, as LAPACK's zheevd
+        diag = kd.real(kd.diagonal(a, 0, -2, -1)).astype(a.dtype)
+        return strict + adjoint(strict) + kd.eye(a.shape[-1], dtype=a.dtype) * diag[..., None, :]
+    tri = kd.tril(a) if uplo == "L" else kd.triu(a)
     return tri + kd.matrix_transpose(strict)
 
 
 def _decompose(x, uplo: str, want_vectors: bool, name: str) -> tuple[kd.Array, kd.Array, kd.Array]:
     a = as_array(x)
     check_matrices(a, name)
-    dtype = working_dtype(a)
+    dtype = working_dtype(a, name)
     d, v = eigh_jacobi(batch_copy(_symmetric(a.astype(dtype), uplo), dtype), want_vectors)
     values = kd.diagonal(d, 0, -2, -1)
+    values = kd.real(values) if dtype.kind == "c" else values
     order = kd.argsort(values, axis=-1, stable=True)
     return a, kd.take_along_axis(values, order, axis=-1), (v, order)  # type: ignore[return-value]
 
 
 def eigh(x, /, UPLO: str = "L") -> EighResult:  # noqa: N803 - NumPy's keyword
-    """Eigenvalues (ascending) and orthonormal eigenvectors (columns) of each symmetric matrix of ``x``."""
+    """Eigenvalues (ascending, real) and orthonormal eigenvectors (columns) of each symmetric (complex:
+    Hermitian) matrix of ``x``."""
     a, values, (v, order) = _decompose(x, UPLO, True, "eigh")
     n = a.shape[-1]
     cols = kd.broadcast_to(order[:, None, :], (order.shape[0], n, n))
@@ -44,7 +50,7 @@ def eigh(x, /, UPLO: str = "L") -> EighResult:  # noqa: N803 - NumPy's keyword
 
 
 def eigvalsh(x, /, UPLO: str = "L") -> kd.Array:  # noqa: N803 - NumPy's keyword
-    """Eigenvalues (ascending) of each symmetric matrix of ``x``."""
+    """Eigenvalues (ascending, real) of each symmetric (complex: Hermitian) matrix of ``x``."""
     a, values, _ = _decompose(x, UPLO, False, "eigvalsh")
     return values.reshape(a.shape[:-1])
 

@@ -7,7 +7,9 @@ computes them in parallel: first every pair's rotation ``(c, s)``, then the row 
 updates (and the accumulated eigenvector / right singular vector matrix). A pair is rotated only while its
 off-diagonal entry is not negligible against its diagonal (``|a_pq| > eps * sqrt(|a_pp a_qq|)``), the
 criterion that gives Jacobi its high relative accuracy (``sqrt(m) * eps`` for the m-term dot products of
-the one-sided method, as LAPACK's ``dgesvj``); the host repeats sweeps until one rotates nothing.
+the one-sided method, as LAPACK's ``dgesvj``); the host repeats sweeps until one rotates nothing. Complex
+(Hermitian) matrices take the unitary rotation ``[[c, s], [-conj(s), c]]``: the real rotation of ``|a_pq|``
+conjugated by the phase of ``a_pq`` (``rotation_t``).
 
 Example:
     >>> round_pairs(4, 0)
@@ -42,12 +44,27 @@ void rotation(REAL app, REAL aqq, REAL apq, REAL eps, out REAL c, out REAL s) {
     c = REAL(1) / sqrt(REAL(1) + tt * tt);
     s = tt * c;
 }
+
+// The unitary rotation J = [[c, s], [-conj(s), c]] (c real) that zeroes the (p, q) entry of J^H A J for the
+// Hermitian 2x2 [[app, apq], [conj(apq), aqq]]: the real rotation of |apq| conjugated by the phase d = apq / |apq|,
+// s = s_real d (real matrices: d = 1 and s_real from the signed apq, the plain Jacobi rotation)
+T rotation_t(T app, T aqq, T apq, REAL eps, out REAL c) {
+    REAL s;
+#ifdef COMPLEX
+    REAL mag = length(apq);
+    rotation(RE(app), RE(aqq), mag, eps, c, s);
+    return s == REAL(0) ? T(0) : (s / mag) * apq;
+#else
+    rotation(app, aqq, apq, eps, c, s);
+    return s;
+#endif
+}
 """
 
 _EIGH = _PAIRS + """
-layout(set = 0, binding = 0) coherent buffer A_ { REAL a[]; };
-layout(set = 0, binding = 1) coherent buffer V_ { REAL v[]; };
-layout(set = 0, binding = 2) coherent buffer C_ { REAL cs[]; };
+layout(set = 0, binding = 0) coherent buffer A_ { T a[]; };
+layout(set = 0, binding = 1) coherent buffer V_ { T v[]; };
+layout(set = 0, binding = 2) coherent buffer C_ { T cs[]; };
 layout(set = 0, binding = 3) buffer F_ { uint flag[]; };
 layout(push_constant) uniform Push { uint n; uint n2; uint r0; uint r1; uint batch; uint wantv; float eps; };
 
@@ -59,48 +76,49 @@ void main() {
     for (uint r = r0; r < r1; ++r) {
         for (uint k = t; k < np; k += WG) {
             uvec2 pq = pair_of(r, k, n2);
-            REAL c = REAL(1), s = REAL(0);
+            REAL c = REAL(1);
+            T s = T(0);
             if (pq.y < n) {
-                rotation(a[base + pq.x * n + pq.x], a[base + pq.y * n + pq.y], a[base + pq.x * n + pq.y],
-                         REAL(eps), c, s);
-                if (s != REAL(0)) flag[b] = 1u;
+                s = rotation_t(a[base + pq.x * n + pq.x], a[base + pq.y * n + pq.y], a[base + pq.x * n + pq.y],
+                               REAL(eps), c);
+                if (!IS_ZERO(s)) flag[b] = 1u;
             }
-            cs[cbase + 2u * k] = c; cs[cbase + 2u * k + 1u] = s;
+            cs[cbase + 2u * k] = FROM_REAL(c); cs[cbase + 2u * k + 1u] = s;
         }
         memoryBarrierBuffer(); barrier();
-        for (uint e = t; e < np * n; e += WG) {  // rows p, q <- J^T A
+        for (uint e = t; e < np * n; e += WG) {  // rows p, q <- J^H A
             uint k = e / n, j = e % n;
-            REAL s = cs[cbase + 2u * k + 1u];
-            if (s != REAL(0)) {
-                REAL c = cs[cbase + 2u * k];
+            T s = cs[cbase + 2u * k + 1u];
+            if (!IS_ZERO(s)) {
+                REAL c = RE(cs[cbase + 2u * k]);
                 uvec2 pq = pair_of(r, k, n2);
-                REAL x = a[base + pq.x * n + j], y = a[base + pq.y * n + j];
-                a[base + pq.x * n + j] = c * x - s * y;
-                a[base + pq.y * n + j] = s * x + c * y;
+                T x = a[base + pq.x * n + j], y = a[base + pq.y * n + j];
+                a[base + pq.x * n + j] = c * x - MUL(s, y);
+                a[base + pq.y * n + j] = MUL(CONJ(s), x) + c * y;
             }
         }
         memoryBarrierBuffer(); barrier();
         for (uint e = t; e < np * n; e += WG) {  // columns p, q <- A J, V J
             uint k = e / n, i = e % n;
-            REAL s = cs[cbase + 2u * k + 1u];
-            if (s != REAL(0)) {
-                REAL c = cs[cbase + 2u * k];
+            T s = cs[cbase + 2u * k + 1u];
+            if (!IS_ZERO(s)) {
+                REAL c = RE(cs[cbase + 2u * k]);
                 uvec2 pq = pair_of(r, k, n2);
-                REAL x = a[base + i * n + pq.x], y = a[base + i * n + pq.y];
-                a[base + i * n + pq.x] = c * x - s * y;
-                a[base + i * n + pq.y] = s * x + c * y;
+                T x = a[base + i * n + pq.x], y = a[base + i * n + pq.y];
+                a[base + i * n + pq.x] = c * x - MUL(CONJ(s), y);
+                a[base + i * n + pq.y] = MUL(s, x) + c * y;
                 if (wantv != 0u) {
                     x = v[base + i * n + pq.x]; y = v[base + i * n + pq.y];
-                    v[base + i * n + pq.x] = c * x - s * y;
-                    v[base + i * n + pq.y] = s * x + c * y;
+                    v[base + i * n + pq.x] = c * x - MUL(CONJ(s), y);
+                    v[base + i * n + pq.y] = MUL(s, x) + c * y;
                 }
             }
         }
         memoryBarrierBuffer(); barrier();
         for (uint k = t; k < np; k += WG) {  // the rotated entries are zero by construction
-            if (cs[cbase + 2u * k + 1u] != REAL(0)) {
+            if (!IS_ZERO(cs[cbase + 2u * k + 1u])) {
                 uvec2 pq = pair_of(r, k, n2);
-                a[base + pq.x * n + pq.y] = REAL(0); a[base + pq.y * n + pq.x] = REAL(0);
+                a[base + pq.x * n + pq.y] = T(0); a[base + pq.y * n + pq.x] = T(0);
             }
         }
         memoryBarrierBuffer(); barrier();
@@ -110,9 +128,9 @@ void main() {
 
 # one-sided: W (batch, m, n) columns are rotated until orthogonal; V (batch, n, n) accumulates the rotations
 _SVD = _PAIRS + """
-layout(set = 0, binding = 0) coherent buffer W_ { REAL w[]; };
-layout(set = 0, binding = 1) coherent buffer V_ { REAL v[]; };
-layout(set = 0, binding = 2) coherent buffer C_ { REAL cs[]; };
+layout(set = 0, binding = 0) coherent buffer W_ { T w[]; };
+layout(set = 0, binding = 1) coherent buffer V_ { T v[]; };
+layout(set = 0, binding = 2) coherent buffer C_ { T cs[]; };
 layout(set = 0, binding = 3) buffer F_ { uint flag[]; };
 layout(push_constant) uniform Push { uint m; uint n; uint n2; uint r0; uint r1; uint batch; uint wantv; float eps; };
 
@@ -124,35 +142,37 @@ void main() {
     for (uint r = r0; r < r1; ++r) {
         for (uint k = t; k < np; k += WG) {
             uvec2 pq = pair_of(r, k, n2);
-            REAL c = REAL(1), s = REAL(0);
+            REAL c = REAL(1);
+            T s = T(0);
             if (pq.y < n) {
-                REAL al = REAL(0), be = REAL(0), ga = REAL(0);
+                REAL al = REAL(0), be = REAL(0);
+                T ga = T(0);
                 for (uint i = 0u; i < m; ++i) {
-                    REAL x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
-                    al += x * x; be += y * y; ga += x * y;
+                    T x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
+                    al += NORM2(x); be += NORM2(y); ga += MUL(CONJ(x), y);
                 }
-                rotation(al, be, ga, REAL(eps), c, s);
-                if (s != REAL(0)) flag[b] = 1u;
+                s = rotation_t(FROM_REAL(al), FROM_REAL(be), ga, REAL(eps), c);
+                if (!IS_ZERO(s)) flag[b] = 1u;
             }
-            cs[cbase + 2u * k] = c; cs[cbase + 2u * k + 1u] = s;
+            cs[cbase + 2u * k] = FROM_REAL(c); cs[cbase + 2u * k + 1u] = s;
         }
         memoryBarrierBuffer(); barrier();
         uint rows = wantv != 0u ? m + n : m;
         for (uint e = t; e < np * rows; e += WG) {
             uint k = e / rows, i = e % rows;
-            REAL s = cs[cbase + 2u * k + 1u];
-            if (s != REAL(0)) {
-                REAL c = cs[cbase + 2u * k];
+            T s = cs[cbase + 2u * k + 1u];
+            if (!IS_ZERO(s)) {
+                REAL c = RE(cs[cbase + 2u * k]);
                 uvec2 pq = pair_of(r, k, n2);
-                if (i < m) {
-                    REAL x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
-                    w[wbase + i * n + pq.x] = c * x - s * y;
-                    w[wbase + i * n + pq.y] = s * x + c * y;
+                if (i < m) {  // columns p, q <- W J, V J
+                    T x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
+                    w[wbase + i * n + pq.x] = c * x - MUL(CONJ(s), y);
+                    w[wbase + i * n + pq.y] = MUL(s, x) + c * y;
                 } else {
                     i -= m;
-                    REAL x = v[vbase + i * n + pq.x], y = v[vbase + i * n + pq.y];
-                    v[vbase + i * n + pq.x] = c * x - s * y;
-                    v[vbase + i * n + pq.y] = s * x + c * y;
+                    T x = v[vbase + i * n + pq.x], y = v[vbase + i * n + pq.y];
+                    v[vbase + i * n + pq.x] = c * x - MUL(CONJ(s), y);
+                    v[vbase + i * n + pq.y] = MUL(s, x) + c * y;
                 }
             }
         }

@@ -2,9 +2,12 @@
 workgroup per matrix, or per matrix and column), and splitting a factorisation's steps into dispatches that stay
 within the device's loop budget.
 
-Every linalg kernel is a ``kd.raw_kernel`` whose source is written over ``REAL`` (``float`` or ``double``) and
-``WG`` (the workgroup size, a power of two; ``LOG_WG`` its log): the complex types will add their own
-``REAL``-like scalar and arithmetic macros here. Matrices live in global memory (declared ``coherent``), so one
+Every linalg kernel is a ``kd.raw_kernel`` whose source is written over ``T`` (the element type: ``float``,
+``double``, or ``vec2``/``dvec2`` for complex64/complex128), ``REAL`` (its real scalar), the element
+arithmetic ``MUL DIV CONJ RE IM CPLX NORM2 ABS ABSMAX ABS1 IS_ZERO FROM_REAL`` (plain operators for real
+types, functions for complex ones, for which ``COMPLEX`` is defined too) and ``WG`` (the workgroup size, a
+power of two; ``LOG_WG`` its log). Kernels that only serve real types still use ``REAL`` for their elements.
+Matrices live in global memory (declared ``coherent``), so one
 workgroup can factor a matrix of any size: ``memoryBarrierBuffer(); barrier();`` orders the steps of one
 factorisation, and a long factorisation is cut into several dispatches (:func:`step_chunks`) because drivers
 such as lavapipe stop a shader invocation after about 65 535 loop iterations.
@@ -22,12 +25,54 @@ from functools import cache
 
 import kdsl as kd
 
-_REAL = {"float32": "float", "float64": "double"}
+# element type T and its real scalar REAL per dtype: a complex number is a vec2/dvec2 (real, imaginary)
+_TYPES = {"float32": ("float", "float"), "float64": ("double", "double"),
+          "complex64": ("vec2", "float"), "complex128": ("dvec2", "double")}
 _HEADER = """#version 450
+#define T {elem}
 #define REAL {real}
 #define WG {wg}u
 #define LOG_WG {log_wg}u
 layout(local_size_x = {wg}) in;
+"""
+# The element arithmetic kernels are written over, so one source serves real and complex types. ABS1 is
+# |re| + |im| (LAPACK's cabs1: the pivot magnitude of izamax, cheaper than |z| and free of overflow);
+# DIV is Smith's scaled complex division, which does not overflow for large divisors as a * conj(b) / |b|^2.
+_REAL_OPS = """#define MUL(a, b) ((a) * (b))
+#define DIV(a, b) ((a) / (b))
+#define CONJ(a) (a)
+#define RE(a) (a)
+#define IM(a) REAL(0)
+#define CPLX(re, im) (re)
+#define NORM2(a) ((a) * (a))
+#define ABSMAX(a) abs(a)
+#define ABS(a) abs(a)
+#define ABS1(a) abs(a)
+#define IS_ZERO(a) ((a) == REAL(0))
+#define FROM_REAL(r) T(r)
+"""
+_COMPLEX_OPS = """T c_mul(T a, T b) { return T(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+T c_div(T a, T b) {
+    if (abs(b.x) >= abs(b.y)) {
+        REAL r = b.y / b.x, d = b.x + b.y * r;
+        return T((a.x + a.y * r) / d, (a.y - a.x * r) / d);
+    }
+    REAL r = b.x / b.y, d = b.y + b.x * r;
+    return T((a.x * r + a.y) / d, (a.y * r - a.x) / d);
+}
+#define MUL(a, b) c_mul(a, b)
+#define DIV(a, b) c_div(a, b)
+#define CONJ(a) T((a).x, -(a).y)
+#define COMPLEX 1
+#define RE(a) ((a).x)
+#define IM(a) ((a).y)
+#define CPLX(re, im) T(re, im)
+#define NORM2(a) dot(a, a)
+#define ABSMAX(a) max(abs((a).x), abs((a).y))
+#define ABS(a) length(a)
+#define ABS1(a) (abs((a).x) + abs((a).y))
+#define IS_ZERO(a) all(equal(a, T(0)))
+#define FROM_REAL(r) T(r, REAL(0))
 """
 # a batch index from a 2-D grid of workgroups (workgroup counts per axis are limited, batches are not)
 BATCH_INDEX = "uint batch_index() { return gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x; }\n"
@@ -35,9 +80,12 @@ BATCH_INDEX = "uint batch_index() { return gl_WorkGroupID.x + gl_WorkGroupID.y *
 
 @cache
 def compiled(name: str, source: str, dtype_name: str, wg: int) -> kd.RawKernel:
-    """``source`` (written over REAL and WG) compiled for one real type and workgroup size (cached)."""
-    header = _HEADER.format(real=_REAL[dtype_name], wg=wg, log_wg=wg.bit_length() - 1)
-    return kd.raw_kernel(header + BATCH_INDEX + source, name=f"linalg.{name}")
+    """``source`` (written over T, REAL, the arithmetic macros and WG) compiled for one element type and
+    workgroup size (cached)."""
+    elem, real = _TYPES[dtype_name]
+    header = _HEADER.format(elem=elem, real=real, wg=wg, log_wg=wg.bit_length() - 1)
+    ops = _COMPLEX_OPS if dtype_name.startswith("complex") else _REAL_OPS
+    return kd.raw_kernel(header + ops + BATCH_INDEX + source, name=f"linalg.{name}")
 
 
 def workgroup_size(work: int) -> int:

@@ -6,7 +6,8 @@ algorithm: pivot search as a workgroup reduction, row swap, column scaling, rank
 matrix); a matrix whose elimination would run past the loop budget is factored over several dispatches.
 Large matrices are factored in blocks (:mod:`kdsl.linalg.blocked`): panels by that kernel, the trailing
 update by kdsl's matmul. ``getrs`` then solves for the right-hand sides: one workgroup per matrix and
-column, or, for many columns of a small matrix (``inv``), one thread per column.
+column, or, for many columns of a small matrix (``inv``), one thread per column. The same kernels serve
+complex matrices (pivots by ``|re| + |im|`` as LAPACK's ``izamax``; :mod:`kdsl.linalg.kernels`).
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -38,7 +39,7 @@ from kdsl.linalg.common import (
 )
 
 _GETRF = """
-layout(set = 0, binding = 0) coherent buffer A_ { REAL a[]; };
+layout(set = 0, binding = 0) coherent buffer A_ { T a[]; };
 layout(set = 0, binding = 1) buffer P_ { int piv[]; };
 layout(set = 0, binding = 2) buffer I_ { int info[]; };
 layout(push_constant) uniform Push { uint n; uint k0; uint k1; uint cend; uint batch; };
@@ -51,11 +52,11 @@ void main() {
     uint t = gl_LocalInvocationID.x;
     uint base = b * n * n;
     for (uint k = k0; k < k1; ++k) {
-        // pivot: the first row of largest magnitude in column k (as LAPACK's idamax)
+        // pivot: the first row of largest magnitude |re| + |im| in column k (as LAPACK's idamax/izamax)
         REAL bv = REAL(-1);
         uint bi = n;
         for (uint i = k + t; i < n; i += WG) {
-            REAL v = abs(a[base + i * n + k]);
+            REAL v = ABS1(a[base + i * n + k]);
             if (v > bv) { bv = v; bi = i; }
         }
         best_v[t] = bv; best_i[t] = bi;
@@ -68,28 +69,28 @@ void main() {
             barrier();
         }
         uint p = best_i[0] < n ? best_i[0] : k;  // a column of NaNs keeps row k
-        REAL pv = a[base + p * n + k];
+        T pv = a[base + p * n + k];
         barrier();
         if (p != k) {
             for (uint j = t; j < n; j += WG) {
-                REAL x = a[base + k * n + j];
+                T x = a[base + k * n + j];
                 a[base + k * n + j] = a[base + p * n + j];
                 a[base + p * n + j] = x;
             }
         }
         if (t == 0u) {
             piv[b * n + k] = int(p);
-            if (pv == REAL(0) && info[b] == 0) info[b] = int(k) + 1;
+            if (IS_ZERO(pv) && info[b] == 0) info[b] = int(k) + 1;
         }
         memoryBarrierBuffer(); barrier();
-        if (pv != REAL(0)) {  // a zero pivot leaves a zero column below it: nothing to eliminate (LAPACK)
-            for (uint i = k + 1u + t; i < n; i += WG) a[base + i * n + k] /= pv;
+        if (!IS_ZERO(pv)) {  // a zero pivot leaves a zero column below it: nothing to eliminate (LAPACK)
+            for (uint i = k + 1u + t; i < n; i += WG) a[base + i * n + k] = DIV(a[base + i * n + k], pv);
         }
         memoryBarrierBuffer(); barrier();
         uint w = cend - k - 1u;  // the trailing columns of this panel (all of them when unblocked)
         for (uint e = t; e < (n - k - 1u) * w; e += WG) {
             uint i = k + 1u + e / w, j = k + 1u + e % w;
-            a[base + i * n + j] -= a[base + i * n + k] * a[base + k * n + j];
+            a[base + i * n + j] -= MUL(a[base + i * n + k], a[base + k * n + j]);
         }
         memoryBarrierBuffer(); barrier();
     }
@@ -99,9 +100,9 @@ void main() {
 # Steps 0..n-1 are forward substitution with the unit lower factor (step 0 first applies the row swaps), steps
 # n..2n-1 back substitution with the upper factor, last row first. One workgroup per (matrix, column).
 _GETRS = """
-layout(set = 0, binding = 0) readonly buffer A_ { REAL a[]; };
+layout(set = 0, binding = 0) readonly buffer A_ { T a[]; };
 layout(set = 0, binding = 1) readonly buffer P_ { int piv[]; };
-layout(set = 0, binding = 2) coherent buffer X_ { REAL x[]; };
+layout(set = 0, binding = 2) coherent buffer X_ { T x[]; };
 layout(push_constant) uniform Push { uint n; uint nrhs; uint s0; uint s1; uint count; };
 
 void main() {
@@ -115,7 +116,7 @@ void main() {
             for (uint k = 0u; k < n; ++k) {
                 uint p = uint(piv[b * n + k]);
                 if (p != k) {
-                    REAL v = x[xbase + k * nrhs];
+                    T v = x[xbase + k * nrhs];
                     x[xbase + k * nrhs] = x[xbase + p * nrhs];
                     x[xbase + p * nrhs] = v;
                 }
@@ -124,14 +125,14 @@ void main() {
         memoryBarrierBuffer(); barrier();
         if (s < n) {
             uint i = s;
-            REAL xi = x[xbase + i * nrhs];
-            for (uint j = i + 1u + t; j < n; j += WG) x[xbase + j * nrhs] -= a[abase + j * n + i] * xi;
+            T xi = x[xbase + i * nrhs];
+            for (uint j = i + 1u + t; j < n; j += WG) x[xbase + j * nrhs] -= MUL(a[abase + j * n + i], xi);
         } else {
             uint i = 2u * n - 1u - s;
-            REAL xi = x[xbase + i * nrhs] / a[abase + i * n + i];
+            T xi = DIV(x[xbase + i * nrhs], a[abase + i * n + i]);
             barrier();
             if (t == 0u) x[xbase + i * nrhs] = xi;
-            for (uint j = t; j < i; j += WG) x[xbase + j * nrhs] -= a[abase + j * n + i] * xi;
+            for (uint j = t; j < i; j += WG) x[xbase + j * nrhs] -= MUL(a[abase + j * n + i], xi);
         }
         memoryBarrierBuffer(); barrier();
     }
@@ -142,9 +143,9 @@ void main() {
 # Many right-hand sides of small matrices (inv): a thread per column does the whole substitution, no barriers;
 # the matrix's entries are read by all threads at once (a broadcast), the columns' side by side (coalesced).
 _GETRS_COLUMNS = """
-layout(set = 0, binding = 0) readonly buffer A_ { REAL a[]; };
+layout(set = 0, binding = 0) readonly buffer A_ { T a[]; };
 layout(set = 0, binding = 1) readonly buffer P_ { int piv[]; };
-layout(set = 0, binding = 2) buffer X_ { REAL x[]; };
+layout(set = 0, binding = 2) buffer X_ { T x[]; };
 layout(push_constant) uniform Push { uint n; uint nrhs; uint chunks; uint batch; };
 
 void main() {
@@ -154,17 +155,17 @@ void main() {
     uint ab = b * n * n, xb = b * n * nrhs + c;
     for (uint k = 0u; k < n; ++k) {
         uint p = uint(piv[b * n + k]);
-        if (p != k) { REAL v = x[xb + k * nrhs]; x[xb + k * nrhs] = x[xb + p * nrhs]; x[xb + p * nrhs] = v; }
+        if (p != k) { T v = x[xb + k * nrhs]; x[xb + k * nrhs] = x[xb + p * nrhs]; x[xb + p * nrhs] = v; }
     }
     for (uint i = 1u; i < n; ++i) {
-        REAL s = x[xb + i * nrhs];
-        for (uint l = 0u; l < i; ++l) s -= a[ab + i * n + l] * x[xb + l * nrhs];
+        T s = x[xb + i * nrhs];
+        for (uint l = 0u; l < i; ++l) s -= MUL(a[ab + i * n + l], x[xb + l * nrhs]);
         x[xb + i * nrhs] = s;
     }
     for (uint i = n; i-- > 0u;) {
-        REAL s = x[xb + i * nrhs];
-        for (uint l = i + 1u; l < n; ++l) s -= a[ab + i * n + l] * x[xb + l * nrhs];
-        x[xb + i * nrhs] = s / a[ab + i * n + i];
+        T s = x[xb + i * nrhs];
+        for (uint l = i + 1u; l < n; ++l) s -= MUL(a[ab + i * n + l], x[xb + l * nrhs]);
+        x[xb + i * nrhs] = DIV(s, a[ab + i * n + i]);
     }
 }
 """
@@ -218,8 +219,8 @@ def solve(x1, x2) -> kd.Array:
     :class:`LinAlgError` for a singular matrix."""
     a, b = as_array(x1), as_array(x2)
     check_matrices(a, "solve")
-    dtype = working_dtype(a) if working_dtype(b) == working_dtype(a) else kd.result_type(
-        working_dtype(a), working_dtype(b))
+    da, db = working_dtype(a, "solve"), working_dtype(b, "solve")
+    dtype = da if da == db else kd.result_type(da, db)
     n = a.shape[-1]
     vector = b.ndim == 1
     bm = b[..., None] if vector else b
@@ -238,7 +239,7 @@ def inv(x) -> kd.Array:
     """The inverse of each square matrix of the stack ``x``; :class:`LinAlgError` if one is singular."""
     a = as_array(x)
     check_matrices(a, "inv")
-    dtype = working_dtype(a)
+    dtype = working_dtype(a, "inv")
     n = a.shape[-1]
     batch = math.prod(a.shape[:-2])
     lu, piv, info = getrf(batch_copy(a, dtype))
@@ -246,19 +247,27 @@ def inv(x) -> kd.Array:
     return getrs(lu, piv, identity_batch(batch, n, dtype)).reshape(a.shape)
 
 
-def slogdet(x) -> SlogdetResult:
-    """Sign and natural log of the absolute determinant of each square matrix (sign 0 and log -inf when
-    singular), as NumPy."""
-    a = as_array(x)
-    check_matrices(a, "slogdet")
-    dtype = working_dtype(a)
+def _lu_diagonal(a: kd.Array, dtype: kd.DType) -> tuple[kd.Array, kd.Array]:
+    """The LU factor's diagonal of each matrix of ``a``, ``(batch, n)``, and the pivots' parity (+-1 in ``dtype``)."""
     n = a.shape[-1]
     lu, piv, _ = getrf(batch_copy(a, dtype))
     diag = kd.diagonal(lu, 0, -2, -1)
     swaps = kd.sum(piv != kd.arange(n, dtype=kd.int32), axis=-1)
-    parity = kd.where(swaps % 2 == 1, -1.0, 1.0).astype(dtype)
+    return diag, kd.where(swaps % 2 == 1, -1.0, 1.0).astype(dtype)
+
+
+def slogdet(x) -> SlogdetResult:
+    """Sign and natural log of the absolute determinant of each square matrix (sign 0 and log -inf when
+    singular), as NumPy: for complex input the sign is a complex number of modulus 1 (or 0), ``logabsdet``
+    is real."""
+    a = as_array(x)
+    check_matrices(a, "slogdet")
+    dtype = working_dtype(a, "slogdet")
+    diag, parity = _lu_diagonal(a, dtype)
+    mag = kd.abs(diag)
+    # z / |z| for complex pivots (kd.sign), the sign of the product being the product of the signs
     sign = parity * kd.prod(kd.sign(diag), axis=-1)
-    logabs = kd.sum(kd.log(kd.abs(diag)), axis=-1)
+    logabs = kd.sum(kd.log(mag), axis=-1)
     shape = a.shape[:-2]
     return SlogdetResult(sign.reshape(shape), logabs.reshape(shape))
 
@@ -267,12 +276,8 @@ def det(x) -> kd.Array:
     """The determinant of each square matrix of the stack ``x`` (product of the LU factor's diagonal)."""
     a = as_array(x)
     check_matrices(a, "det")
-    dtype = working_dtype(a)
-    n = a.shape[-1]
-    lu, piv, _ = getrf(batch_copy(a, dtype))
-    diag = kd.diagonal(lu, 0, -2, -1)
-    swaps = kd.sum(piv != kd.arange(n, dtype=kd.int32), axis=-1)
-    parity = kd.where(swaps % 2 == 1, -1.0, 1.0).astype(dtype)
+    dtype = working_dtype(a, "det")
+    diag, parity = _lu_diagonal(a, dtype)
     return (parity * kd.prod(diag, axis=-1)).reshape(a.shape[:-2])
 
 

@@ -20,7 +20,7 @@ from kdsl.linalg.svd import svdvals
 
 
 def _floating(a: kd.Array) -> kd.Array:
-    if a.dtype.name in ("float16", "float32", "float64"):
+    if a.dtype.name in ("float16", "float32", "float64", "complex64", "complex128"):
         return a
     return a.astype(kd.float64 if kd.device().supports(kd.float64) else kd.float32)
 
@@ -41,7 +41,7 @@ def vector_norm(x, /, *, axis=None, keepdims: bool = False, ord=2) -> kd.Array: 
     elif ord == -math.inf:
         out = kd.min(mag, axis=axes, keepdims=keepdims)
     elif ord == 0:
-        out = kd.sum((a != 0).astype(a.dtype), axis=axes, keepdims=keepdims)
+        out = kd.sum((a != 0).astype(mag.dtype), axis=axes, keepdims=keepdims)
     elif ord == 1:
         out = kd.sum(mag, axis=axes, keepdims=keepdims)
     elif ord == 2:
@@ -58,7 +58,8 @@ def matrix_norm(x, /, *, keepdims: bool = False, ord="fro") -> kd.Array:  # noqa
     a = _floating(as_array(x))
     check_matrices(a, "matrix_norm", square=False)
     if ord == "fro":
-        out = kd.sqrt(kd.sum(a * a, axis=(-2, -1)))
+        mag = kd.abs(a) if a.dtype.kind == "c" else a
+        out = kd.sqrt(kd.sum(mag * mag, axis=(-2, -1)))
     elif ord == "nuc":
         out = kd.sum(svdvals(a), axis=-1)
     elif ord in (2, -2):

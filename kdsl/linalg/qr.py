@@ -22,8 +22,8 @@ from kdsl.linalg.blocked import blocks, orgqr_blocked, panel_width, qr_update
 from kdsl.linalg.common import QRResult, as_array, batch_copy, check_matrices, identity_batch, working_dtype
 
 _GEQRF = """
-layout(set = 0, binding = 0) coherent buffer A_ { REAL a[]; };
-layout(set = 0, binding = 1) buffer T_ { REAL tau[]; };
+layout(set = 0, binding = 0) coherent buffer A_ { T a[]; };
+layout(set = 0, binding = 1) buffer T_ { T tau[]; };
 layout(push_constant) uniform Push { uint m; uint n; uint k0; uint k1; uint cend; uint batch; };
 shared REAL red[WG];
 
@@ -41,6 +41,12 @@ REAL reduce_sum(REAL v, uint t) {
     return r;
 }
 
+#ifdef COMPLEX
+T reduce_sum_t(T v, uint t) { REAL re = reduce_sum(v.x, t); return T(re, reduce_sum(v.y, t)); }
+#else
+T reduce_sum_t(T v, uint t) { return reduce_sum(v, t); }
+#endif
+
 void main() {
     uint b = batch_index();
     if (b >= batch) return;
@@ -48,48 +54,51 @@ void main() {
     uint base = b * m * n, kk = min(m, n);
     for (uint k = k0; k < k1; ++k) {
         REAL amax = REAL(0);
-        for (uint i = k + 1u + t; i < m; i += WG) amax = max(amax, abs(a[base + i * n + k]));
+        for (uint i = k + 1u + t; i < m; i += WG) amax = max(amax, ABSMAX(a[base + i * n + k]));
         amax = reduce_max(amax, t);
         REAL ssq = REAL(0);
         if (amax > REAL(0)) {
-            for (uint i = k + 1u + t; i < m; i += WG) { REAL v = a[base + i * n + k] / amax; ssq += v * v; }
+            for (uint i = k + 1u + t; i < m; i += WG) ssq += NORM2(a[base + i * n + k] / amax);
         }
         ssq = reduce_sum(ssq, t);
-        REAL alpha = a[base + k * n + k];
+        T alpha = a[base + k * n + k];
+        REAL ar = RE(alpha), ai = IM(alpha);
         REAL xnorm = amax * sqrt(ssq);
-        REAL tk = REAL(0), beta = alpha, scale = REAL(1);
-        if (xnorm != REAL(0)) {  // else H = I (tau 0), as dlarfg
-            REAL big = max(abs(alpha), xnorm);
-            REAL ra = alpha / big, rx = xnorm / big;
-            REAL nrm = big * sqrt(ra * ra + rx * rx);
-            beta = alpha >= REAL(0) ? -nrm : nrm;
-            tk = (beta - alpha) / beta;
-            scale = REAL(1) / (alpha - beta);
+        REAL beta = ar;
+        T tk = T(0), scale = FROM_REAL(REAL(1));
+        if (xnorm != REAL(0) || ai != REAL(0)) {  // else H = I (tau 0), as dlarfg/zlarfg
+            REAL big = max(max(abs(ar), abs(ai)), xnorm);
+            REAL rr = ar / big, ri = ai / big, rx = xnorm / big;
+            REAL nrm = big * sqrt(rr * rr + ri * ri + rx * rx);
+            beta = ar >= REAL(0) ? -nrm : nrm;
+            tk = CPLX((beta - ar) / beta, -ai / beta);
+            scale = DIV(FROM_REAL(REAL(1)), alpha - FROM_REAL(beta));
         }
         barrier();
-        for (uint i = k + 1u + t; i < m; i += WG) a[base + i * n + k] *= scale;
-        if (t == 0u) { a[base + k * n + k] = beta; tau[b * kk + k] = tk; }
+        for (uint i = k + 1u + t; i < m; i += WG) a[base + i * n + k] = MUL(a[base + i * n + k], scale);
+        if (t == 0u) { a[base + k * n + k] = FROM_REAL(beta); tau[b * kk + k] = tk; }
         memoryBarrierBuffer(); barrier();
-        // H = I - tau v v^T applied to the columns right of k in this panel (all of them when unblocked): a
+        // H^H = I - conj(tau) v v^H applied to the columns right of k in this panel (all of them when unblocked): a
         // thread per column when there are many columns, else the workgroup on one column at a time (tall
         // panels); the choice is uniform, so the barriers of the second way are safe
         uint c = cend - k - 1u, r = m - k;
         bool by_column = ((c + WG - 1u) / WG) * 2u * r <= c * (2u * ((r + WG - 1u) / WG) + LOG_WG + 3u);
-        if (tk != REAL(0) && by_column) {
+        if (!IS_ZERO(tk) && by_column) {
             for (uint j = k + 1u + t; j < cend; j += WG) {
-                REAL w = a[base + k * n + j];
-                for (uint i = k + 1u; i < m; ++i) w += a[base + i * n + k] * a[base + i * n + j];
-                w *= tk;
+                T w = a[base + k * n + j];
+                for (uint i = k + 1u; i < m; ++i) w += MUL(CONJ(a[base + i * n + k]), a[base + i * n + j]);
+                w = MUL(CONJ(tk), w);
                 a[base + k * n + j] -= w;
-                for (uint i = k + 1u; i < m; ++i) a[base + i * n + j] -= w * a[base + i * n + k];
+                for (uint i = k + 1u; i < m; ++i) a[base + i * n + j] -= MUL(w, a[base + i * n + k]);
             }
-        } else if (tk != REAL(0)) {
+        } else if (!IS_ZERO(tk)) {
             for (uint j = k + 1u; j < cend; ++j) {
-                REAL part = t == 0u ? a[base + k * n + j] : REAL(0);
-                for (uint i = k + 1u + t; i < m; i += WG) part += a[base + i * n + k] * a[base + i * n + j];
-                REAL w = tk * reduce_sum(part, t);
+                T part = t == 0u ? a[base + k * n + j] : T(0);
+                for (uint i = k + 1u + t; i < m; i += WG)
+                    part += MUL(CONJ(a[base + i * n + k]), a[base + i * n + j]);
+                T w = MUL(CONJ(tk), reduce_sum_t(part, t));
                 if (t == 0u) a[base + k * n + j] -= w;
-                for (uint i = k + 1u + t; i < m; i += WG) a[base + i * n + j] -= w * a[base + i * n + k];
+                for (uint i = k + 1u + t; i < m; i += WG) a[base + i * n + j] -= MUL(w, a[base + i * n + k]);
             }
         }
         memoryBarrierBuffer(); barrier();
@@ -99,9 +108,9 @@ void main() {
 
 # Q (batch, m, q) starts as the identity; steps apply H_k for k = kk-1 down to 0 (step s is k = kk-1-s).
 _ORGQR = """
-layout(set = 0, binding = 0) readonly buffer A_ { REAL a[]; };
-layout(set = 0, binding = 1) readonly buffer T_ { REAL tau[]; };
-layout(set = 0, binding = 2) coherent buffer Q_ { REAL qm[]; };
+layout(set = 0, binding = 0) readonly buffer A_ { T a[]; };
+layout(set = 0, binding = 1) readonly buffer T_ { T tau[]; };
+layout(set = 0, binding = 2) coherent buffer Q_ { T qm[]; };
 layout(push_constant) uniform Push { uint m; uint n; uint q; uint s0; uint s1; uint batch; };
 
 void main() {
@@ -111,14 +120,14 @@ void main() {
     uint kk = min(m, n), abase = b * m * n, qbase = b * m * q;
     for (uint s = s0; s < s1; ++s) {
         uint k = kk - 1u - s;
-        REAL tk = tau[b * kk + k];
-        if (tk != REAL(0)) {
+        T tk = tau[b * kk + k];
+        if (!IS_ZERO(tk)) {  // H = I - tau v v^H
             for (uint j = k + t; j < q; j += WG) {
-                REAL w = qm[qbase + k * q + j];
-                for (uint i = k + 1u; i < m; ++i) w += a[abase + i * n + k] * qm[qbase + i * q + j];
-                w *= tk;
+                T w = qm[qbase + k * q + j];
+                for (uint i = k + 1u; i < m; ++i) w += MUL(CONJ(a[abase + i * n + k]), qm[qbase + i * q + j]);
+                w = MUL(tk, w);
                 qm[qbase + k * q + j] -= w;
-                for (uint i = k + 1u; i < m; ++i) qm[qbase + i * q + j] -= w * a[abase + i * n + k];
+                for (uint i = k + 1u; i < m; ++i) qm[qbase + i * q + j] -= MUL(w, a[abase + i * n + k]);
             }
         }
         memoryBarrierBuffer(); barrier();
@@ -181,7 +190,7 @@ def qr(x, /, mode: str = "reduced") -> QRResult | kd.Array:
         raise ValueError(f"qr: unrecognized mode {mode!r}; use 'reduced', 'complete' or 'r'")
     a = as_array(x)
     check_matrices(a, "qr", square=False)
-    dtype = working_dtype(a)
+    dtype = working_dtype(a, "qr")
     m, n = a.shape[-2:]
     kk = min(m, n)
     batch = a.shape[:-2]

@@ -17,6 +17,7 @@ Example:
 from __future__ import annotations
 
 import kdsl as kd
+from kdsl.linalg.blocked import adjoint
 from kdsl.linalg.common import LinAlgError, SVDResult, as_array, batch_copy, check_matrices, working_dtype
 from kdsl.linalg.jacobi import svd_jacobi
 from kdsl.linalg.qr import geqrf, orgqr
@@ -36,17 +37,18 @@ def _jacobi(x, name: str, want_vectors: bool):
     the sorted singular values, rotated columns and right vectors, and the QR (or None)."""
     a = as_array(x)
     check_matrices(a, name, square=False)
-    dtype = working_dtype(a)
+    dtype = working_dtype(a, name)
     m, n = a.shape[-2:]
     wide = m < n
-    work = batch_copy(kd.matrix_transpose(a) if wide else a, dtype)
+    work = batch_copy(adjoint(a) if wide else a, dtype)
     rows, k = work.shape[1:]
     factor = None
     if rows > PRECONDITION * k and k > 0:
         factor = geqrf(work)
         work = kd.asarray(kd.triu(factor[0][:, :k, :]), copy=True)
     w, v = svd_jacobi(work, want_vectors)
-    s = kd.sqrt(kd.sum(w * w, axis=-2))
+    mag = kd.abs(w) if dtype.kind == "c" else w
+    s = kd.sqrt(kd.sum(mag * mag, axis=-2))
     order = kd.argsort(-s, axis=-1, stable=True)
     return a, wide, kd.take_along_axis(s, order, axis=-1), _columns(w, order), _columns(v, order), factor
 
@@ -57,7 +59,8 @@ def _left_vectors(w: kd.Array, columns: int) -> kd.Array:
     k = w.shape[-1]
     h, tau = geqrf(kd.asarray(w, copy=True))
     q = orgqr(h, tau, columns)
-    signs = kd.where(kd.diagonal(h, 0, -2, -1) < 0, -1.0, 1.0).astype(q.dtype)
+    diag = kd.diagonal(h, 0, -2, -1)  # real (also for complex: LAPACK's zlarfg makes R's diagonal real)
+    signs = kd.where(kd.real(diag) < 0, -1.0, 1.0).astype(q.dtype)
     if columns > k:
         signs = kd.concat([signs, kd.ones((signs.shape[0], columns - k), dtype=q.dtype)], axis=-1)
     return q * signs[:, None, :]
@@ -79,7 +82,7 @@ def svd(x, /, full_matrices: bool = True, compute_uv: bool = True, hermitian: bo
         u = kd.matmul(q[..., :k], _left_vectors(w, k))
         if full_matrices and rows > k:
             u = kd.concat([u, q[..., k:]], axis=-1)
-    u, vh = (v, kd.matrix_transpose(u)) if wide else (u, kd.matrix_transpose(v))
+    u, vh = (v, adjoint(u)) if wide else (u, adjoint(v))
     return SVDResult(u.reshape(batch + u.shape[-2:]), s.reshape(batch + (k,)), vh.reshape(batch + vh.shape[-2:]))
 
 
@@ -129,7 +132,7 @@ def pinv(x, /, rcond=None, hermitian: bool = False, *, rtol=None) -> kd.Array:
     big = kd.max(s, axis=-1, keepdims=True) if s.shape[-1] else s
     keep = s > big * cutv
     sinv = kd.where(keep, 1.0 / kd.where(keep, s, 1.0), 0.0).astype(s.dtype)
-    return kd.matmul(kd.matrix_transpose(vh) * sinv[..., None, :], kd.matrix_transpose(u))
+    return kd.matmul(adjoint(vh) * sinv[..., None, :], adjoint(u))
 
 
 def lstsq(a, b, rcond=None) -> tuple[kd.Array, kd.Array, kd.Array, kd.Array]:
@@ -144,18 +147,19 @@ def lstsq(a, b, rcond=None) -> tuple[kd.Array, kd.Array, kd.Array, kd.Array]:
     bm = b[:, None] if vector else b
     if bm.ndim != 2 or bm.shape[0] != m:
         raise LinAlgError(f"lstsq: Incompatible dimensions: a is {a.shape}, b is {b.shape}")
-    dtype = kd.result_type(working_dtype(a), working_dtype(b))
+    dtype = kd.result_type(working_dtype(a, "lstsq"), working_dtype(b, "lstsq"))
     u, s, vh = _svd(a.astype(dtype), full_matrices=False)
     cut = (float(kd.finfo(dtype).eps) * max(m, n)) if rcond is None else float(rcond)
     top = kd.max(s) if s.size else kd.asarray(0.0, dtype=dtype)
     keep = s > top * cut
     rank = kd.count_nonzero(keep).astype(kd.int64)
     sinv = kd.where(keep, 1.0 / kd.where(keep, s, 1.0), 0.0).astype(dtype)
-    xm = kd.matmul(kd.matrix_transpose(vh) * sinv[None, :], kd.matmul(kd.matrix_transpose(u), bm.astype(dtype)))
+    xm = kd.matmul(adjoint(vh) * sinv[None, :], kd.matmul(adjoint(u), bm.astype(dtype)))
     if int(rank) == n and m > n:
-        resid = kd.sum((kd.matmul(a.astype(dtype), xm) - bm.astype(dtype)) ** 2, axis=0)
+        diff = kd.matmul(a.astype(dtype), xm) - bm.astype(dtype)
+        resid = kd.sum(kd.abs(diff) ** 2 if dtype.kind == "c" else diff ** 2, axis=0)  # real, as NumPy's
     else:
-        resid = kd.zeros((0,), dtype=dtype)
+        resid = kd.zeros((0,), dtype=s.dtype)
     return (xm[:, 0] if vector else xm), (resid if not vector or resid.size == 0 else resid.reshape(1)), rank, s
 
 

@@ -86,6 +86,9 @@ def getitem(a: Array, key) -> Array:
     mask, rest = _mask_key(key)
     if mask is not None:  # a[mask], a[mask, 1:]: a compaction (a copy; a kdsl mask synchronises once)
         return masks.getmask(a, mask, rest)
+    lead, mask, rest = _inner_mask_key(key)
+    if mask is not None:  # a[:, mask], a[1:, mask, 0]: the mask's axes moved first, compacted, moved back
+        return _getmask_inner(a, lead, mask, rest)
     indices, rest = _array_key(key)
     if indices is not None:  # integer arrays on the leading axes (a copy, as in NumPy), then basic indexing
         rows = gather(a, *indices)
@@ -116,6 +119,38 @@ def _mask_key(key) -> tuple:
     if not items or not masks.is_mask(items[0]) or any(map(_is_index_array, items[1:])):
         return None, ()
     return items[0], tuple(items[1:])
+
+
+def _inner_mask_key(key) -> tuple:
+    """(the slices before it, the boolean mask, the basic key after it) when a mask follows only slices:
+    ``a[:, mask]``, ``a[1:, ::2, mask, 0]``; (None, None, ()) for other keys."""
+    items = key if isinstance(key, tuple) else (key,)
+    lead = 0
+    while lead < len(items) and isinstance(items[lead], slice):
+        lead += 1
+    if lead == 0 or lead == len(items) or not masks.is_mask(items[lead]) or \
+            any(map(_is_index_array, items[lead + 1:])):
+        return None, None, ()
+    return tuple(items[:lead]), items[lead], tuple(items[lead + 1:])
+
+
+def _getmask_inner(a: Array, lead: tuple, mask, rest: tuple) -> Array:
+    """NumPy's ``a[s0, ..., mask, *rest]`` for slices ``s0, ...``: one advanced index, so its result axis stays
+    where the mask was."""
+    k = len(lead)
+    depth = mask.ndim if isinstance(mask, Array) else np.ndim(mask)
+    if k + depth > a.ndim:
+        raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, but {k + depth} were indexed")
+    b = a[lead]
+    shape = tuple(mask.shape) if isinstance(mask, Array) else np.shape(mask)
+    for i, (n, m) in enumerate(zip(b.shape[k:k + depth], shape, strict=True)):
+        if n != m:
+            raise IndexError(f"boolean index did not match indexed array along axis {k + i}; size of axis is {n} "
+                             f"but size of corresponding boolean axis is {m}")
+    moved = b.transpose(tuple(range(k, k + depth)) + tuple(range(k)) + tuple(range(k + depth, b.ndim)))
+    picked = masks.getmask(moved, mask, ())  # (count, leading axes..., the axes after the mask)
+    out = picked.transpose(tuple(range(1, k + 1)) + (0,) + tuple(range(k + 1, picked.ndim)))
+    return out[(slice(None),) * (k + 1) + rest] if rest else out
 
 
 def _is_index_array(k) -> bool:

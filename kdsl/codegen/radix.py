@@ -231,12 +231,7 @@ def _group_scatter(tile: int, w: int, place: str) -> list[str]:
             "for (uint i = 0u; i < 8u; i++) sum += s_c[tid * 8u + i];",
             "s_s[tid] = sum;",
             "barrier();",
-            f"for (uint off = 1u; off < {LOCAL}u; off <<= 1u) {{",
-            "    uint x = tid >= off ? s_s[tid - off] : 0u;",
-            "    barrier();",
-            "    s_s[tid] += x;",
-            "    barrier();",
-            "}",
+            *_inclusive_scan_lines(),
             "uint acc = s_s[tid] - sum;",
             f"uint low = s_s[{LOCAL - 1}u] & 65535u;",  # records of digits 0..7: where digit 8 starts
             "for (uint i = 0u; i < 8u; i++) { uint c = s_c[tid * 8u + i]; s_c[tid * 8u + i] = acc; acc += c; }",
@@ -280,6 +275,17 @@ SCAN_RUN = 16  # counts per invocation of a workgroup's block in the counts' sca
 SCAN_CHUNK = SCAN_RUN * LOCAL
 
 
+def _inclusive_scan_lines() -> list[str]:
+    """GLSL that turns ``s_s[0..LOCAL)`` into its inclusive prefix sums (log2(LOCAL) doubling steps, every
+    invocation ``tid`` of the workgroup taking part)."""
+    return [f"for (uint off = 1u; off < {LOCAL}u; off <<= 1u) {{",
+            "    uint x = tid >= off ? s_s[tid - off] : 0u;",
+            "    barrier();",
+            "    s_s[tid] += x;",
+            "    barrier();",
+            "}"]
+
+
 def _reduce_lines(var: str) -> list[str]:
     """A workgroup's sum of ``var`` over its invocations, into ``s_s[0]`` (every invocation reads it after)."""
     return [f"s_s[tid] = {var};", "barrier();",
@@ -316,12 +322,7 @@ def _render_counts_scan(k: RadixPass) -> str:
                 f"for (uint v = 0u; v < {r}u; v++) {{ run += at + v < size ? b1.d[at + v] : 0u; loc[v] = run; }}",
                 "s_s[tid] = run;",
                 "barrier();",
-                f"for (uint off = 1u; off < {LOCAL}u; off <<= 1u) {{",
-                "    uint x = tid >= off ? s_s[tid - off] : 0u;",
-                "    barrier();",
-                "    s_s[tid] += x;",
-                "    barrier();",
-                "}",
+                *_inclusive_scan_lines(),
                 "carry += s_s[tid] - run;",
                 f"for (uint v = 0u; v < {r}u; v++) if (at + v < size) b0.d[at + v] = carry + loc[v];",
                 "barrier();"]

@@ -123,10 +123,7 @@ def partition(a: Any, kth: Any, axis: int | None = -1, kind: str = "introselect"
         >>> kd.partition(kd.asarray([5, 1, 4, 2]), 1).tolist()[1]
         2
     """
-    _check_kind(None, order)
-    x, ax = _flat_or(_arr(a), axis)
-    _check_kth(kth, x.shape[ax] if x.ndim else 0)
-    return _sort_node(x, ax, False, "values")
+    return _partition(a, kth, axis, order, "values")
 
 
 def argpartition(a: Any, kth: Any, axis: int | None = -1, kind: str = "introselect",
@@ -138,10 +135,15 @@ def argpartition(a: Any, kth: Any, axis: int | None = -1, kind: str = "introsele
         >>> kd.argpartition(kd.asarray([5, 1, 4, 2]), 0).tolist()[0]
         1
     """
+    return _partition(a, kth, axis, order, "indices")
+
+
+def _partition(a: Any, kth: Any, axis: int | None, order: Any, what: str) -> Array:
+    """A full stable sort of the axis (which satisfies any ``kth``), after NumPy's argument checks."""
     _check_kind(None, order)
     x, ax = _flat_or(_arr(a), axis)
     _check_kth(kth, x.shape[ax] if x.ndim else 0)
-    return _sort_node(x, ax, False, "indices")
+    return _sort_node(x, ax, False, what)
 
 
 def topk(a: Any, k: int, axis: int = -1, largest: bool = True) -> tuple[Array, Array]:

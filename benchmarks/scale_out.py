@@ -18,6 +18,7 @@ Smoke test (CPU): KDSL_VIRTUAL_DEVICES=2 python benchmarks/scale_out.py --share-
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -43,12 +44,16 @@ def gradient(X, y, w):
 def _random_block(seed: int, block_info=None) -> kd.Array:
     """One chunk of uniform [0, 1) data, made on the worker's device; chunk i always gets the same values."""
     out = block_info[None]
-    return kd.random.default_rng(seed + out["chunk-location"][0]).random(tuple(out["chunk-shape"]),
-                                                                          dtype=kd.float32)
+    block = kd.random.default_rng(seed + out["chunk-location"][0]).random(tuple(out["chunk-shape"]),
+                                                                           dtype=kd.float32)
+    kd.realize(block)  # a persisted chunk must hold data, not a lazy graph each later task would recompute
+    return block
 
 
 def _labels(block: kd.Array) -> kd.Array:
-    return (block[:, 0] > 0.5).astype(kd.float32)
+    labels = (block[:, 0] > 0.5).astype(kd.float32)
+    kd.realize(labels)
+    return labels
 
 
 def make_data(rows: int, features: int, chunk_rows: int, seed: int = 0) -> tuple[da.Array, da.Array]:
@@ -81,7 +86,9 @@ def run_cluster(workers: int, rows: int, share_rows: int, args) -> dict:
         x, y = make_data(rows, args.features, args.chunk_rows)
         x, y = client.persist([x, y])
         wait([x, y])
-        per_worker = sorted(len(keys) for keys in client.has_what().values())
+        x_keys = {str(k) for k in dask.core.flatten(x.__dask_keys__())}
+        per_worker = sorted(sum(str(k) in x_keys for k in keys) for keys in client.has_what().values())
+        print(f"  workers: {sorted(worker_devices(client).values())}", flush=True)
         w = kd.full(args.features, 0.01)
         sums = x.sum(axis=0)
         out["sums"] = sums.compute()
@@ -90,7 +97,7 @@ def run_cluster(workers: int, rows: int, share_rows: int, args) -> dict:
         step = lambda: (w - 0.1 * gradient(x, y, w).compute() / rows).numpy()  # noqa: E731
         out["step_ms"] = median_ms(step, args.repeat, warmup=2)
         check_subset(x, y, out["sums"], out["grad"], rows)
-        print(f"  {workers} GPU(s): chunks per worker {per_worker}; reduction {out['reduce_ms']:.2f} ms, "
+        print(f"  {workers} GPU(s): X chunks per worker {per_worker}; reduction {out['reduce_ms']:.2f} ms, "
               f"step {out['step_ms']:.2f} ms", flush=True)
         if workers == 1:
             del x, y
@@ -103,21 +110,36 @@ def run_cluster(workers: int, rows: int, share_rows: int, args) -> dict:
 
 
 def run_threads(devices: int, rows: int, args) -> float:
-    """Case 1 in one process: one shard per device, one thread per device (no Dask)."""
-    per = rows // devices
-    shards = []
-    for i in range(devices):
-        with kd.device(i):
-            shards.append(kd.random.default_rng(i).random((per, args.features), dtype=kd.float32))
-    kd.realize(*shards)
+    """Case 1 in one process: the same chunks as the Dask cases, split evenly over the devices, one thread per
+    device summing its chunks (no Dask)."""
+    starts = range(0, rows, args.chunk_rows)
+    shards: list[list[kd.Array]] = [[] for _ in range(devices)]
+    for k, start in enumerate(starts):
+        with kd.device(k % devices):
+            n = min(args.chunk_rows, rows - start)
+            shards[k % devices].append(kd.random.default_rng(k).random((n, args.features), dtype=kd.float32))
+    shards = [shard for shard in shards if shard]  # fewer chunks than devices: some stay idle
+    for shard in shards:
+        kd.realize(*shard)
 
-    def shard_sum(s: kd.Array) -> np.ndarray:
-        return s.sum(axis=0).numpy()
+    def shard_sum(chunks: list[kd.Array]) -> np.ndarray:
+        partial = chunks[0].sum(axis=0)
+        for c in chunks[1:]:
+            partial = partial + c.sum(axis=0)
+        return partial.numpy()
 
-    with ThreadPoolExecutor(devices) as pool:
+    with ThreadPoolExecutor(len(shards)) as pool:
         total = sum(pool.map(shard_sum, shards))
-        np.testing.assert_allclose(total / (per * devices), 0.5, atol=0.01)
+        np.testing.assert_allclose(total / rows, 0.5, atol=0.01)
         return median_ms(lambda: sum(pool.map(shard_sum, shards)), args.repeat, warmup=2)
+
+
+def worker_devices(client: Client) -> dict:
+    """Each worker's ``KDSL_DEVICE`` and the device kdsl picked there (printed: two workers must not share one)."""
+    def where() -> str:
+        d = kd.device()
+        return f"KDSL_DEVICE={os.environ.get('KDSL_DEVICE')} -> {d.index}: {d.name}"
+    return client.run(where)
 
 
 def run_plain(share_rows: int, args) -> dict:

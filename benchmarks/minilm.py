@@ -102,6 +102,16 @@ def torch_peer(torch, folder: Path, dtype: str, ids: np.ndarray, mask: np.ndarra
     return run, lambda: run().float().cpu().numpy()
 
 
+def print_profile(folder: Path, dtype: str, ids: np.ndarray, mask: np.ndarray) -> None:
+    """One forward pass, unjitted (kd.jit replays are not timed per kernel), under kd.profile()."""
+    model = minilm.MiniLM(minilm.load_weights(folder), minilm.Config.from_dir(folder), None, dtype)
+    ids_d, mask_d = kd.asarray(ids), kd.asarray(mask)
+    kd.realize(minilm.forward(model.params, ids_d, mask_d, model.config))  # builds every kernel first
+    with kd.profile() as prof:
+        kd.realize(minilm.forward(model.params, ids_d, mask_d, model.config))
+    print(f"\nkdsl {dtype} forward, per kernel:\n{prof.table(top=25)}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--batch", type=int, default=64)
@@ -112,6 +122,7 @@ def main() -> None:
     ap.add_argument("--weights", type=Path, default=None)
     ap.add_argument("--export-f16", type=Path, default=None)
     ap.add_argument("--compact", action="store_true", help="with --export-f16: only the used embedding rows")
+    ap.add_argument("--profile", action="store_true", help="also print kdsl's most expensive kernels (kd.profile)")
     args = ap.parse_args()
     if args.export_f16:
         export_f16(args.export_f16, args.compact, args.batch, args.seq)
@@ -136,6 +147,9 @@ def main() -> None:
                 sys.exit(f"{name} {dtype}: min cosine {cos:.6f} < 0.9999 against sentence-transformers float32")
             ms = median_ms(run, args.repeat, args.warmup)
             rows.append([dtype, name, f"{cos:.6f}", ms, args.batch / ms * 1e3])
+    if args.profile:
+        for dtype in args.dtypes.split(","):
+            print_profile(folder, dtype, ids, mask)
     table(f"MiniLM-L6 embeddings, batch {args.batch} x {args.seq} tokens (median of {args.repeat}, "
           f"{args.warmup} warm-up; cosine = min over sentences vs sentence-transformers float32)",
           ["dtype", "peer", "min cosine", "ms", "sentences/s"], rows)

@@ -33,6 +33,7 @@ from dask.array.dispatch import (
     tensordot_lookup,
     to_numpy_dispatch,
 )
+from dask.sizeof import sizeof
 
 import kdsl as kd
 
@@ -50,6 +51,9 @@ def register() -> None:
     take_lookup.register(kd.Array, kd.take)
     empty_lookup.register(kd.Array, kd.empty)
     to_numpy_dispatch.register(kd.Array, _chunk_to_numpy)
+    # Dask's scheduler weighs moving a chunk by its size: without this it sees a few dozen bytes (the Python
+    # object) and steals tasks across workers freely, shipping gigabytes of device data through the host.
+    sizeof.register(kd.Array, lambda a: int(a.nbytes))
     _registered = True
 
 

@@ -15,10 +15,11 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from kdsl.engine.describe import describe
 from kdsl.engine.programs import stats as _run_stats
 from kdsl.engine.schedule import Step, schedule
 from kdsl.ir.graph import Node
-from kdsl.ir.kernels import Elementwise, Kernel, Matmul, Reduce, Scan
+from kdsl.ir.kernels import Kernel
 from kdsl.runtime import compiler
 
 
@@ -47,22 +48,7 @@ def _label(node: Node) -> str:
 
 def _describe(k: Kernel, step: Step) -> str:
     out = step.out
-    if isinstance(k, Reduce):
-        head = f"Reduce {k.op} over axes {list(k.axes)} of {list(k.shape)} ({k.mode} mode"
-        head += f", {k.splits} splits)" if k.splits > 1 else ")"
-        if k.epilogue is not None:
-            head += " + epilogue"
-    elif isinstance(k, Matmul):
-        head = f"Matmul batch={k.batch} m={k.m} n={k.n} k={k.k}"
-        head += f" ({k.splits} k chunks)" if k.splits > 1 else ""
-    elif isinstance(k, Scan):
-        head = f"Scan cum{k.op} axis {k.axis} of {list(k.shape)}"
-        head += f" ({'block totals' if k.phase == 'sums' else 'scan'}, blocks of {k.block})" if k.block else ""
-    elif isinstance(k, Elementwise):
-        head = f"Elementwise {list(k.shape)}"
-    else:  # pragma: no cover
-        head = type(k).__name__
-    return f"{head} -> {out.dtype.name}{list(out.shape)}"
+    return f"{describe(k)} -> {out.dtype.name}{list(out.shape)}"
 
 
 def plan(*arrays: Any) -> list[Step]:

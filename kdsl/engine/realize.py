@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gc
 import math
+import time
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.device import _runtime  # imported late there: building graphs must not need Vulkan
 from kdsl.engine.plan import plan
+from kdsl.engine.profile import current as current_profile
 from kdsl.engine.programs import batches, program, stats
 from kdsl.engine.schedule import Step
 from kdsl.engine.state import state
@@ -139,7 +141,13 @@ def _submit(device: Any, st: Any, work: list[tuple[Any, ...]]) -> None:
         in_batch.add(id(entry))
         dispatches.append((entry, words))
         launched.append(prog)
-    if dispatches:
+    prof = current_profile()
+    if prof is not None:  # kd.profile(): each kernel its own timed submission
+        for d, prog, item in zip(dispatches, launched, work, strict=True):
+            t0 = time.perf_counter()
+            batches(device).submit([d], [prog])
+            prof.add(item[1], (time.perf_counter() - t0) * 1e3)
+    elif dispatches:
         batches(device).submit(dispatches, launched)
     st.trim_programs()  # after the batch: its own programs are all in use until it has run
     stats["kernels"] += len(dispatches)

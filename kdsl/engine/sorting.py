@@ -29,8 +29,8 @@ Example:
     >>> kinds[0], kinds[-1], sorted(set(kinds[1:-1]))
     ('SortKeys', 'SortOut', ['SortLocal', 'SortMerge'])
     >>> steps = schedule([kd.sort(kd.asarray(np.random.rand(5000).astype(np.float32)))._node])
-    >>> len(steps), type(steps[0].kernel).__name__, type(steps[-1].kernel).__name__  # lavapipe: 1 count scan
-    (26, 'RadixKeys', 'SortOut')
+    >>> type(steps[0].kernel).__name__, type(steps[-1].kernel).__name__  # the step count depends on the device
+    ('RadixKeys', 'SortOut')
 """
 
 from __future__ import annotations

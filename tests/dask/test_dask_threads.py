@@ -24,6 +24,11 @@ def _check(result, expected, rtol=1e-5, atol=1e-5):
     np.testing.assert_allclose(result.numpy(), expected, rtol=rtol, atol=atol)
 
 
+def test_dask_sees_a_chunks_device_bytes():
+    from dask.sizeof import sizeof
+    assert sizeof(kd.ones((1000, 10))) == 40000 and sizeof(kd.ones(3, dtype=kd.float16)) == 6
+
+
 def test_chunks_are_kdsl_arrays_and_meta_too():
     x = kdd.from_array(X, chunks=(4, 3))
     assert isinstance(x._meta, kd.Array) and x.dtype == np.float32 and x.chunks == ((4, 4, 2), (3, 3, 1))

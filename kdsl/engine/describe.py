@@ -1,0 +1,28 @@
+"""One line naming a kernel: its kind and sizes (``kd.explain`` and ``kd.profile`` print it).
+
+Example:
+    >>> from kdsl.engine.schedule import schedule
+    >>> import kdsl as kd
+    >>> describe(schedule([(kd.arange(5.0) * 2)._node])[0].kernel)
+    'Elementwise [5]'
+"""
+
+from __future__ import annotations
+
+from kdsl.ir.kernels import Elementwise, Kernel, Matmul, Reduce, Scan
+
+
+def describe(k: Kernel) -> str:
+    """The kernel's kind and the sizes that set its cost."""
+    if isinstance(k, Reduce):
+        head = f"Reduce {k.op} over axes {list(k.axes)} of {list(k.shape)} ({k.mode} mode"
+        head += f", {k.splits} splits)" if k.splits > 1 else ")"
+        return head + (" + epilogue" if k.epilogue is not None else "")
+    if isinstance(k, Matmul):
+        return f"Matmul batch={k.batch} m={k.m} n={k.n} k={k.k}" + (f" ({k.splits} k chunks)" if k.splits > 1 else "")
+    if isinstance(k, Scan):
+        head = f"Scan cum{k.op} axis {k.axis} of {list(k.shape)}"
+        return head + (f" ({'block totals' if k.phase == 'sums' else 'scan'}, blocks of {k.block})" if k.block else "")
+    if isinstance(k, Elementwise):
+        return f"Elementwise {list(k.shape)}"
+    return type(k).__name__

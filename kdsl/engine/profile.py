@@ -1,0 +1,72 @@
+"""``kd.profile()``: time each kernel that code run inside the block dispatches, to find the slow ones.
+
+While a profile is active in a thread, every kernel that thread dispatches is submitted on its own and waited
+for, so its time is the wall time of one submission: the kernel plus a fixed submit-and-wait cost (tens of
+microseconds; compare the rows with each other, not with a peer's kernel times). Batched submission, and so
+overlap between kernels, is off inside the block; ``kd.jit`` replays run as recorded, untimed.
+
+Example:
+    >>> import kdsl as kd
+    >>> x = kd.ones((256, 256))
+    >>> with kd.profile() as prof:
+    ...     kd.realize((x * 2).sum(axis=1))
+    >>> [(name.split()[0], count) for name, count, total_ms in prof.rows()]
+    [('Reduce', 1)]
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from typing import Any
+
+from kdsl.engine.describe import describe
+from kdsl.ir.kernels import Kernel
+
+_local = threading.local()
+
+
+class Profile:
+    """The kernels timed in a ``with kd.profile()`` block (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.records: list[tuple[str, float]] = []  # (kernel description, ms), in dispatch order
+
+    def add(self, kernel: Kernel, ms: float) -> None:
+        self.records.append((describe(kernel), ms))
+
+    def rows(self) -> list[tuple[str, int, float]]:
+        """(kernel, times run, total ms) per distinct kernel, the most expensive first."""
+        count: dict[str, int] = defaultdict(int)
+        total: dict[str, float] = defaultdict(float)
+        for name, ms in self.records:
+            count[name] += 1
+            total[name] += ms
+        return sorted(((n, count[n], total[n]) for n in count), key=lambda r: -r[2])
+
+    def table(self, top: int = 20) -> str:
+        """The ``top`` most expensive kernels as text, with the share of the total each takes."""
+        rows = self.rows()
+        whole = sum(r[2] for r in rows) or 1.0
+        lines = [f"{len(self.records)} kernels, {whole:.3f} ms in all (each: kernel + one submit-and-wait)",
+                 f"{'total ms':>10} {'share':>6} {'runs':>5}  kernel"]
+        lines += [f"{t:10.3f} {100 * t / whole:5.1f}% {c:5d}  {n}" for n, c, t in rows[:top]]
+        return "\n".join(lines)
+
+    def __enter__(self) -> Profile:
+        self._outer = current()
+        _local.profile = self
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _local.profile = self._outer
+
+
+def profile() -> Profile:
+    """A context manager timing each kernel dispatched in its block (this thread only)."""
+    return Profile()
+
+
+def current() -> Profile | None:
+    """The profile active in this thread, if any."""
+    return getattr(_local, "profile", None)

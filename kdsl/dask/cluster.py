@@ -44,6 +44,9 @@ class LocalVulkanCluster(LocalCluster):
         n = len(self.kdsl_devices) if n_workers is None else int(n_workers)
         kwargs.setdefault("dashboard_address", None)
         kwargs.setdefault("preload", ["kdsl.dask"])
+        # Chunks live in device memory, but Dask counts them (their nbytes, see chunks.py) against the worker's
+        # *host* memory limit and would pause the worker or spill chunks through the host: no host limit.
+        kwargs.setdefault("memory_limit", 0)
         super().__init__(n_workers=0, threads_per_worker=threads_per_worker, processes=True, **kwargs)
         self.scale(n)
         if not self.asynchronous:

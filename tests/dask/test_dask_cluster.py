@@ -31,8 +31,14 @@ def _worker_device(dask_worker):
     return os.environ["KDSL_DEVICE"], kd.device().index
 
 
+def _host_memory_limit(dask_worker):
+    return dask_worker.memory_manager.memory_limit
+
+
 def test_each_worker_uses_its_own_device(client):
     assert sorted(client.run(_worker_device).values()) == [("0", 0), ("1", 1)]
+    # chunks are device memory: no host-memory limit to pause workers or spill them (chunks.py counts nbytes)
+    assert set(client.run(_host_memory_limit).values()) == {None}
 
 
 def test_elementwise_and_reductions(client):

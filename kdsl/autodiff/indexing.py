@@ -122,6 +122,18 @@ def _along_vjp(g: Array, data: Node, index: Node, axis: int, mode: str) -> Array
     return out if axis == nd - 1 else out.swapaxes(axis, -1)
 
 
+@rule("scatter")
+def _scatter(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
+    """``ufunc.at`` with atomics (:mod:`kdsl.frontend.array.scatter_atomic`): an ``add`` passes the cotangent
+    to the target unchanged and reads it back at each index for the values; ``max`` / ``min`` nodes hold
+    integers only (float maximum.at takes the sort-based path), which carry no gradient."""
+    target, index, _ = srcs
+    if arg != "add" or not node.dtype.is_float:
+        return [None, None, None]
+    idx = _wrapped(arr(index), target.shape[0], "raise").reshape(-1)
+    return [g, None, take(g, idx, mode="clip")]
+
+
 @rule("gather")
 def _gather(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
     axis, along, mode = arg

@@ -72,7 +72,7 @@ def render(k: Scatter) -> str:
     r = ExprRenderer(buffers, prefix="v")
     wide = k.n > INDEX_LIMIT or k.index_dtype.itemsize == 8 or k.index_dtype.glsl_compute == "uint"
     t, lit = ("int64_t", f"{k.n}l") if wide else ("int", str(k.n))
-    iv = r.value(k.index, (k.m,), ("i",))  # type: ignore[arg-type]  # the IR is opaque here
+    iv = r.value(k.indices, (k.m,), ("i",))  # type: ignore[arg-type]  # the IR is opaque here
     r.lines += [f"{t} g = {render_cast(iv, k.index_dtype, dt.int64 if wide else dt.int32)};",
                 f"if (g < {t}(0)) g += {lit};"]
     put = ExprRenderer(buffers, prefix="u")

@@ -269,7 +269,7 @@ class Compact(NamedTuple):
 
 
 class Scatter(NamedTuple):
-    """Unbuffered scatter with atomics: for each of the ``m`` pairs ``i``, ``out[index[i]] op= values[i]``
+    """Unbuffered scatter with atomics: for each of the ``m`` pairs ``i``, ``out[indices[i]] op= values[i]``
     (``op`` "add", "max" or "min") into the ``n`` elements of ``out``, which an earlier step filled (see
     :mod:`kdsl.codegen.atomic`). Negative indices count from the end; indices outside ``[-n, n)`` (checked on
     the host beforehand) write nothing. The order of the updates is not defined."""
@@ -278,7 +278,7 @@ class Scatter(NamedTuple):
     out_dtype: dt.DType
     n: int
     m: int
-    index: object  # an expression over (m,)
+    indices: object  # an expression over (m,) (``index`` would shadow tuple.index)
     index_dtype: dt.DType
     values: object  # an expression over (m,), of out_dtype
     n_words: int

@@ -40,10 +40,9 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
-from kdsl.frontend.array import ops
+from kdsl.frontend.array import ops, scatter_atomic, scatter_sorted
 from kdsl.frontend.array.array import Array, _store_inplace, realize
 from kdsl.frontend.array.complex_math import complex_from_parts, imag, real
-from kdsl.frontend.array import scatter_atomic, scatter_sorted
 from kdsl.frontend.array.creation import arange, asarray
 from kdsl.frontend.array.histogram import bincount, histogram
 from kdsl.frontend.array.reductions import max as amax

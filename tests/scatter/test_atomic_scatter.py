@@ -83,8 +83,10 @@ def test_dtypes_and_duplicate_patterns(name, dtype):
 @pytest.mark.parametrize("dtype,name,atomic", [
     ("int32", "add", True), ("uint32", "maximum", True), ("int8", "add", True), ("bool", "add", True),
     ("bool", "minimum", True), ("float32", "add", FLOAT_ADD), ("float32", "subtract", FLOAT_ADD),
-    ("float32", "maximum", False), ("float32", "minimum", False), ("complex64", "add", FLOAT_ADD),
+    ("float32", "maximum", True), ("float32", "minimum", True), ("float16", "maximum", True),
+    ("complex64", "add", FLOAT_ADD),
     ("int64", "minimum", "int64_atomics" in kd.device().features),
+    ("float64", "maximum", "int64_atomics" in kd.device().features),
     ("float64", "add", "atomic_float64_add" in kd.device().features)])
 def test_which_dtypes_take_atomics(dtype, name, atomic):
     a = np.zeros(6, dtype)
@@ -200,6 +202,20 @@ def test_deterministic_option_takes_the_sorted_path():
     np.testing.assert_array_equal(_run("add", a, idx, v, deterministic=True).numpy(), first.numpy())
     _check("add", a, idx, v, deterministic=True)
     _check("add", np.zeros(10, np.int32), idx, np.ones(500, np.int32), deterministic=True, scatter=True)
+    _check("maximum", a, idx, v, deterministic=True, scatter=True)  # exact in any order
+
+
+def test_float_extremes_through_ordered_keys():
+    """maximum.at / minimum.at on floats: integer atomics on order-preserving keys; NaN wins, infinities,
+    huge and tiny magnitudes, signed zeros compare as NumPy's (up to the sign of a zero result)."""
+    v = np.array([3.0, -7.0, -1.0, np.nan, -3.0, np.inf, -np.inf, 2.0, -1e30, -0.0, 1e-40, -1e-40], np.float32)
+    idx = np.array([0, 0, 1, 1, 2, 3, 3, 4, 5, 5, 6, 7])
+    a = np.array([1.0, -2.0, 0.0, 5.0, -0.0, 3.0, 0.0, 0.0], np.float32)
+    for name in ("maximum", "minimum"):
+        for dtype in ("float32", "float64", "float16"):
+            with np.errstate(over="ignore"):  # -1e30 is -inf in float16
+                vd = v.astype(dtype)
+            _check(name, a.astype(dtype), idx, vd)
 
 
 @pytest.mark.parametrize("dtype", ["int32", "uint8", "int64"])

@@ -77,7 +77,9 @@ def render(k: Scatter) -> str:
                 f"if (g < {t}(0)) g += {lit};"]
     put = ExprRenderer(buffers, prefix="u")
     value = put.value(k.values, (k.m,), ("i",))  # type: ignore[arg-type]
-    # out-of-range indices (refused on the host before the launch) must never touch memory
+    # out-of-range indices (refused on the host before the launch) must never touch memory; the position is
+    # computed in 64 bits where the target or the index needs it, and indexes the buffer as a uint (GLSL takes
+    # 32-bit indices only: the scheduler refuses targets of 2**32 elements or more)
     r.lines += [f"if (g >= {t}(0) && g < {lit}) {{", *["    " + x for x in put.lines],
                 f"    {_FUNCTION[k.op]}(b0.d[uint(g)], {value});", "}"]
     lines = grid_loop(k.m, k.groups, r.lines)

@@ -26,7 +26,7 @@ from kdsl.device import Device
 from kdsl.engine.schedule import Lowering, Step
 from kdsl.ir.graph import Node
 from kdsl.ir.kernels import Elementwise, Scatter, elementwise_groups
-from kdsl.ir.view import View
+from kdsl.ir.view import INDEX_LIMIT, View
 
 
 def atomic_ok(op: str, dtype: dt.DType, device: Device) -> bool:
@@ -42,6 +42,9 @@ def atomic_ok(op: str, dtype: dt.DType, device: Device) -> bool:
 def lower_scatter(node: Node, keep: set[int], dev: Device) -> list[Step]:
     """The fill of ``node``'s buffer, then the atomic scatter into it (see the module docstring)."""
     target, index, values = node.srcs
+    if index.size > INDEX_LIMIT or node.size >= 1 << 32:  # GLSL indexes buffers with 32-bit integers
+        raise ValueError(f"an atomic scatter of {index.size} values into {node.size} elements: at most 2**31 - 1 "
+                         "values and 2**32 - 1 elements per call; split the indices (or the target)")
     low = Lowering(keep, dev.max_push_words)
     e = low.expr(target)
     cost = 1 + expr_loops(e, node.shape)

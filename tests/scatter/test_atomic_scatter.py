@@ -298,3 +298,41 @@ def test_backward_of_indexing_uses_atomics(monkeypatch):
     np.testing.assert_array_equal(g.numpy(), want)
     vjp = kd.vjp(lambda x: x[kd.asarray(idx)], kd.asarray(x))[1]
     assert "Scatter" in _kinds(vjp(kd.ones((6, 3)))[0])
+
+
+def test_jit_and_plan_cache_replay_the_scatter():
+    def f(a, v):
+        b = a * 1
+        kd.add.at(b, [0, 1, 1], v)
+        return b
+
+    g = kd.jit(f)
+    for k in range(3):
+        a = np.arange(4, dtype=np.float32) + k
+        v = np.array([1, 2, 3], np.float32) * k
+        want = a.copy()
+        np.add.at(want, [0, 1, 1], v)
+        np.testing.assert_array_equal(g(kd.asarray(a), kd.asarray(v)).numpy(), want)
+    for k in range(3):  # one plan, the scalar in a push constant
+        a = kd.zeros(3, dtype=kd.int32)
+        kd.add.at(a, kd.asarray([0, 2, 2]), k)
+        assert a.tolist() == [k, 0, 2 * k]
+    assert "Scatter" in kd.explain(kd.bincount(kd.asarray([1, 1, 2])))
+
+
+@pytest.mark.parametrize("n,m,dtype,op", [(2**32 - 5, 2**31 - 7, "float32", "add"), (2**31 + 1, 5, "uint32", "min"),
+                                          (10, 2**31 - 1, "int64", "max")])
+def test_large_sizes_render_with_64_bit_positions(n, m, dtype, op):
+    """Past 2**31 elements (too big to run on CI): positions in int64, the buffer indexed as a uint; compiles."""
+    from kdsl import dtype as dt
+    from kdsl.codegen.atomic import render
+    from kdsl.ir import expr as ir
+    from kdsl.ir.kernels import Scatter
+    from kdsl.ir.view import View
+    from kdsl.runtime.compiler import compile_source
+
+    d = dt.as_dtype(dtype)
+    idx = ir.load(1, dt.int32, View.contiguous((m,)))
+    src = render(Scatter(op, d, n, m, idx, dt.int32, ir.load(2, d, View.contiguous((m,))), 0, 4096))
+    assert ("int64_t g" in src) == (n > 2**31 - 1) and "b0.d[uint(g)]" in src
+    compile_source(src)

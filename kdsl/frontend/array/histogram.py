@@ -1,6 +1,6 @@
 """``bincount`` and ``histogram`` (fixed bins): counts and weighted sums per bin through the scatter-add of
-:mod:`scatter_atomic` (integer counts with 32-bit atomics; weighted sums where the device has float atomics of
-the result's dtype), else through the sorted runs of :mod:`scatter_sorted`.
+:mod:`scatter_atomic` (integer counts with int64 atomics, or 32-bit ones cast after; weighted sums where the
+device has float atomics of the result's dtype), else through the sorted runs of :mod:`scatter_sorted`.
 
 Synchronisation: ``bincount`` reads back ``min(x)`` and ``max(x)`` (the check and the result's length);
 ``histogram`` without ``range`` reads back ``min(a)`` / ``max(a)``. Nothing else synchronises.
@@ -70,8 +70,11 @@ def _bincount(xs: Array, weights: Any, length: int, deterministic: bool = False,
     out_dtype = index_dtype(dev) if w is None else (dt.float64 if dev.supports(dt.float64) else dt.float32)
     if xs.size == 0 or length == 0:
         return zeros(length, dtype=out_dtype, device=dev)
-    # counts: 32-bit atomics (core Vulkan, exact below 2**32 values); sums: in the result's dtype
-    work = dt.uint32 if w is None and xs.size < 1 << 32 else out_dtype
+    # counts in the result's dtype where it has atomics (int64_atomics: no cast pass after), else in 32-bit
+    # atomics (core Vulkan, exact below 2**32 values) cast after; sums in the result's dtype
+    work = out_dtype
+    if w is None and work_dtype("add", out_dtype, dev) is not out_dtype and xs.size < 1 << 32:
+        work = dt.uint32
     if work_dtype("add", work, dev, deterministic) is work:  # an index of ``length`` is skipped by the kernel
         ones = ones_like(xs, dtype=work) if w is None else w
         return scatter_add(zeros(length, dtype=work, device=dev), xs, ones).astype(out_dtype)

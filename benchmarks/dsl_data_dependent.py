@@ -2,11 +2,13 @@
 
 Measured: a hand-written vec4 copy through ``kdsl.kp`` and a kdsl array copy (``x + 0``: the bandwidth
 ceilings), sort and argsort of float32 (against ``torch.sort``), a gather ``x[idx]`` and a scatter-add
-``kd.add.at(a, idx, v)`` of random int32 indices, a boolean compaction ``x[mask]`` (half the mask set) and
+``kd.add.at(a, idx, v)`` of random int32 indices (atomics where the device has them), ``kd.bincount`` of
+the same indices, a boolean compaction ``x[mask]`` (half the mask set) and
 ``kd.cumsum``, each also in PyTorch (CUDA, when importable) and NumPy (CPU). Every result is checked against
 NumPy before timing (that run is the warm-up of every peer); the table shows medians of ``--repeat`` runs.
 Bandwidth counts bytes that must move: copy 8 per element; gather 4 (index) + 4 (value) + 4 (write);
-scatter-add 4 + 4 (index, value) + 8 (read and write the target); compaction 1 (mask) + 4 (value) + 4 per
+scatter-add 4 + 4 (index, value) + 8 (read and write the target); bincount 4 (index) + 8 (an int64 count per
+element); compaction 1 (mask) + 4 (value) + 4 per
 selected element; cumsum 8.
 
 Goals on a GPU: sort within 2x of ``torch.sort``; gather and scatter-add >= 70% of the copy bandwidth;
@@ -81,11 +83,17 @@ def _index_cases(n: int, torch, dev) -> list[Case]:
         np.testing.assert_array_equal(kd.take(x, idx).numpy(), host[hidx])
         np.testing.assert_allclose(scatter_kd().numpy(), scatter_np(), rtol=1e-5, atol=1e-4)
 
+    def bincount_check() -> None:
+        np.testing.assert_array_equal(kd.bincount(idx, minlength=n).numpy(), np.bincount(hidx, minlength=n))
+
     t_gather = (lambda: (tx[tidx], torch_sync(torch))) if torch else None
+    t_bincount = (lambda: (torch.bincount(tidx, minlength=n), torch_sync(torch))) if torch else None
     t_scatter = (lambda: (torch.zeros(n, device=dev).index_add_(0, tidx, tx), torch_sync(torch))) if torch else None
     return [Case(f"gather 2**{n.bit_length() - 1}", 12 * n, lambda: kd.realize(kd.take(x, idx, mode="clip")),
                  lambda: host[hidx], t_gather, check),
-            Case(f"scatter-add 2**{n.bit_length() - 1}", 16 * n, scatter_kd, scatter_np, t_scatter, lambda: None)]
+            Case(f"scatter-add 2**{n.bit_length() - 1}", 16 * n, scatter_kd, scatter_np, t_scatter, lambda: None),
+            Case(f"bincount 2**{n.bit_length() - 1}", 12 * n, lambda: kd.realize(kd.bincount(idx, minlength=n)),
+                 lambda: np.bincount(hidx, minlength=n), t_bincount, bincount_check)]
 
 
 def _scan_cases(n: int, torch, dev) -> list[Case]:

@@ -2,12 +2,15 @@
 ``take`` / ``take_along_axis`` / boolean masks (``"gather"``) and ``sort`` (through its permutation).
 
 The cotangent of a read is a sum of the read's cotangents into the positions read (a scatter-add, repeated
-indices accumulating). Two ways, both deterministic and synchronisation-free (so ``kd.jit`` replays them):
+indices accumulating). Three ways, all synchronisation-free (so ``kd.jit`` replays them):
 
 * **dense** when the target axis is short (``DENSE_AXIS``, ``DENSE_LIMIT``): a one-hot comparison summed by a
   matrix product or a reduction - one fused kernel, the usual case for embeddings of a small vocabulary and
   for class labels;
-* **sorted** otherwise: the indices are sorted once, each target position finds its run with two
+* **atomic** otherwise, where the device has an atomic add for the values' dtype (float32 with
+  ``atomic_float32_add``, float64 with ``atomic_float64_add``; :mod:`kdsl.frontend.array.scatter_atomic`): one
+  pass, float sums in an undefined order (rounding may differ between runs, as PyTorch's on CUDA);
+* **sorted** otherwise (deterministic): the indices are sorted once, each target position finds its run with two
   ``searchsorted`` calls, and run totals are differences of a ``cumsum`` accumulated in float64 where the
   device has it (as :mod:`kdsl.frontend.array.scatter` does for ``kd.add.at``).
 
@@ -25,10 +28,12 @@ from typing import Any
 from kdsl import dtype as dt
 from kdsl.autodiff.registry import arr, rule, zeros
 from kdsl.frontend.array import math as km
+from kdsl.frontend.array import scatter_atomic
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import arange, iota
 from kdsl.frontend.array.linalg import matmul
 from kdsl.frontend.array.reductions import cumsum
+from kdsl.frontend.array.scatter_sorted import index_dtype
 from kdsl.frontend.array.shape_ops import concatenate
 from kdsl.frontend.array.sorting import argsort, searchsorted, take
 from kdsl.ir.graph import Node
@@ -63,6 +68,8 @@ def segment_sum(values: Array, idx: Array, n: int) -> Array:
     if n <= DENSE_AXIS or n * values.size <= DENSE_LIMIT:
         onehot = (iota((n, j), 0, values.device) == idx.reshape(1, j)).astype(values.dtype)
         return matmul(onehot, values.reshape(j, -1)).reshape((n,) + rest)
+    if scatter_atomic.work_dtype("add", values.dtype, values.device) is values.dtype:
+        return _atomic_segment_sum(values, idx, n)
     order = argsort(idx, kind="stable")
     s = take(idx, order, mode="clip")
     p = arange(n, dtype=s.dtype, device=s.device)
@@ -71,6 +78,18 @@ def segment_sum(values: Array, idx: Array, n: int) -> Array:
     v = take(values, order, axis=0, mode="clip").astype(acc)
     c = concatenate([zeros((1,) + rest, v._node), cumsum(v, axis=0, dtype=acc)], axis=0)
     return (take(c, hi, axis=0, mode="clip") - take(c, lo, axis=0, mode="clip")).astype(values.dtype)
+
+
+def _atomic_segment_sum(values: Array, idx: Array, n: int) -> Array:
+    """:func:`segment_sum` with atomic adds (the device has them for ``values``' dtype): one pass over the
+    values, summed in an undefined order (float rounding may differ between runs, as PyTorch's backward of
+    indexing on CUDA)."""
+    rest = values.shape[1:]
+    block = _prod(rest)
+    wide = idx.astype(index_dtype(values.device))
+    flat = (wide.reshape(-1, 1) * block + arange(block, dtype=wide.dtype, device=values.device)).reshape(-1)
+    out = scatter_atomic.scatter_add(zeros((n * block,), values._node), flat, values.reshape(-1))
+    return out.reshape((n,) + rest)
 
 
 @rule("rows")
@@ -120,6 +139,18 @@ def _along_vjp(g: Array, data: Node, index: Node, axis: int, mode: str) -> Array
         flat = (il.reshape(m, j) + base).reshape(-1)
         out = segment_sum(gl.reshape(-1), flat, m * n).reshape(lines + (n,))
     return out if axis == nd - 1 else out.swapaxes(axis, -1)
+
+
+@rule("scatter")
+def _scatter(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
+    """``ufunc.at`` with atomics (:mod:`kdsl.frontend.array.scatter_atomic`): an ``add`` passes the cotangent
+    to the target unchanged and reads it back at each index for the values; ``max`` / ``min`` nodes hold
+    integers only (float maximum.at takes the sort-based path), which carry no gradient."""
+    target, index, _ = srcs
+    if arg != "add" or not node.dtype.is_float:
+        return [None, None, None]
+    idx = _wrapped(arr(index), target.shape[0], "raise").reshape(-1)
+    return [g, None, take(g, idx, mode="clip")]
 
 
 @rule("gather")

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 import kdsl.runtime as rt
-from kdsl.codegen import elementwise, gather, matmul, radix, reduce, scan, sort
+from kdsl.codegen import atomic, elementwise, gather, matmul, radix, reduce, scan, sort
 from kdsl.engine.state import state
 from kdsl.ir.kernels import (
     Compact,
@@ -32,6 +32,7 @@ from kdsl.ir.kernels import (
     RadixPass,
     Reduce,
     Scan,
+    Scatter,
     Search,
     SortKeys,
     SortLocal,
@@ -42,7 +43,7 @@ from kdsl.runtime.compiler import compile_source
 
 _RENDERERS = {Elementwise: elementwise, Reduce: reduce, Matmul: matmul, Scan: scan}
 _RENDERERS.update({SortKeys: sort, SortMerge: sort, SortLocal: sort, SortOut: sort, Gather: gather, Search: gather,
-                   Compact: gather, RadixKeys: radix, RadixPass: radix})
+                   Compact: gather, RadixKeys: radix, RadixPass: radix, Scatter: atomic})
 _ALGOS_PER_PROGRAM = 4  # buffer sets kept bound per kernel
 _BATCHES_PER_DEVICE = 16  # recorded command buffers kept per device
 stats = {"kernels": 0, "programs": 0, "realizes": 0, "uploads": 0, "downloads": 0, "replays": 0}

@@ -364,6 +364,10 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
         from kdsl.engine import sorting  # cycle: sorting builds its steps with this module's Lowering
 
         return sorting.lower(node, keep, dev)
+    if node.op == "scatter":
+        from kdsl.engine import scatter  # cycle: scatter builds its steps with this module's Lowering
+
+        return scatter.lower_scatter(node, keep, dev)
     if node.op == "assemble":
         steps = []
         for k, (region, piece) in enumerate(zip(node.arg, node.srcs, strict=False)):

@@ -268,6 +268,23 @@ class Compact(NamedTuple):
     groups: int
 
 
+class Scatter(NamedTuple):
+    """Unbuffered scatter with atomics: for each of the ``m`` pairs ``i``, ``out[indices[i]] op= values[i]``
+    (``op`` "add", "max" or "min") into the ``n`` elements of ``out``, which an earlier step filled (see
+    :mod:`kdsl.codegen.atomic`). Negative indices count from the end; indices outside ``[-n, n)`` (checked on
+    the host beforehand) write nothing. The order of the updates is not defined."""
+
+    op: str
+    out_dtype: dt.DType
+    n: int
+    m: int
+    indices: object  # an expression over (m,) (``index`` would shadow tuple.index)
+    index_dtype: dt.DType
+    values: object  # an expression over (m,), of out_dtype
+    n_words: int
+    groups: int
+
+
 # What a Step launches; every kind is hashable (a cache key).
 Kernel = (Elementwise | Reduce | Matmul | Scan | SortKeys | SortMerge | SortLocal | SortOut | RadixKeys | RadixPass
-          | Gather | Search | Compact)
+          | Gather | Search | Compact | Scatter)

@@ -111,7 +111,7 @@ class Context:
             queues.append(out[0])
         features = chain.names()
         if "VK_EXT_shader_atomic_float" not in extensions:
-            features -= {"atomic_float32_add", "shared_atomic_float32_add"}
+            features -= {"atomic_float32_add", "atomic_float64_add", "shared_atomic_float32_add"}
         return cls(instance, physical, device, queues, families, features, True, extensions, info)
 
     # ----- memory types -----

@@ -140,6 +140,7 @@ class FeatureChain:
             "storage_buffer_16bit": v11.storageBuffer16BitAccess,
             "int64_atomics": v12.shaderBufferInt64Atomics,
             "atomic_float32_add": a.shaderBufferFloat32AtomicAdd if a is not None else 0,
+            "atomic_float64_add": a.shaderBufferFloat64AtomicAdd if a is not None else 0,
             "shared_atomic_float32_add": a.shaderSharedFloat32AtomicAdd if a is not None else 0,
             "vulkan_memory_model": v12.vulkanMemoryModel,
             # coopmat shaders use the Vulkan memory model (GL_KHR_memory_scope_semantics)

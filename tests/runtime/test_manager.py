@@ -15,7 +15,8 @@ import kdsl.runtime as rt
 DEVICE_TYPES = {"discrete_gpu", "integrated_gpu", "virtual_gpu", "cpu", "other"}
 FEATURES = {"float64", "int64", "float16", "int8", "int16", "storage_buffer_8bit", "storage_buffer_16bit",
             "subgroup_arithmetic", "subgroup_ballot", "subgroup_shuffle", "atomic_float32_add",
-            "shared_atomic_float32_add", "int64_atomics", "vulkan_memory_model", "cooperative_matrix"}
+            "atomic_float64_add", "shared_atomic_float32_add", "int64_atomics", "vulkan_memory_model",
+            "cooperative_matrix"}
 
 
 def multiply_on(manager) -> np.ndarray:
@@ -56,7 +57,8 @@ def test_lavapipe_facts(props):
     if props["device_type"] != "cpu":
         pytest.skip("not lavapipe")
     assert props["max_storage_buffer_range"] == 128 * 1024 * 1024
-    assert FEATURES - {"atomic_float32_add", "int64_atomics", "cooperative_matrix"} <= set(props["features"])
+    optional = {"atomic_float32_add", "atomic_float64_add", "int64_atomics", "cooperative_matrix"}
+    assert FEATURES - optional <= set(props["features"])
     assert "cooperative_matrix" not in props["features"] and props["cooperative_matrix_shapes"] == []
 
 

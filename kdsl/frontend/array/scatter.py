@@ -1,23 +1,22 @@
-"""Writes through integer indices, deterministic and without atomics: NumPy's unbuffered ``ufunc.at``
-(``kd.add.at``, ``kd.subtract.at``, ``kd.maximum.at``, ``kd.minimum.at``), buffered assignment ``a[idx] = v`` /
-``a[idx] += v`` and ``a[rows, cols] = v`` (integer arrays on the leading axes; the hook in :mod:`indexing`),
-``bincount`` and ``histogram``.
+"""Writes through integer indices: NumPy's unbuffered ``ufunc.at`` (``kd.add.at``, ``kd.subtract.at``,
+``kd.maximum.at``, ``kd.minimum.at``), buffered assignment ``a[idx] = v`` / ``a[idx] += v`` and
+``a[rows, cols] = v`` (integer arrays on the leading axes; the hook in :mod:`indexing`); ``bincount`` and
+``histogram`` are in :mod:`histogram`.
 
-Every write is a *gather* composed of existing lazy ops, so no new kernel and no atomics: the indices are sorted
-once (stable ``argsort``), and each position ``p`` of the target finds its run ``[lo, hi)`` of equal sorted
-indices with two ``searchsorted`` calls. A position with an empty run keeps its value; the others combine with
-their run's total (``add``/``subtract``), its last element when the run is also sorted by value (``maximum``;
-``minimum`` takes the first), or the value of the last occurrence in index order (``a[idx] = v``).
+``ufunc.at`` takes one of two paths:
 
-Run totals are differences of an inclusive ``cumsum`` of the sorted values: exact for integers (wrapping as
-NumPy's sequential adds do), and for floats accumulated in float64 where the device has it, so a float32 total's
-error stays far below float32 rounding (float64 inputs may lose ``eps * |sum of the runs before|``; a segmented
-scan restarting at run starts would avoid that). NaN and infinities are counted separately (integer prefix sums)
-so one NaN poisons only its own run, as in NumPy.
+* **atomics** (:mod:`scatter_atomic`): one kernel invocation per (index, value) pair does ``atomicAdd`` /
+  ``atomicMax`` / ``atomicMin`` into the target; integers (narrow ones through a 32-bit temporary), bool, and
+  float additions where the device has float atomics. Float sums then run in an undefined order: results can
+  differ from NumPy's sequential sum by rounding, and from run to run (as PyTorch's ``index_add_`` on CUDA).
+* **sorted** (:mod:`scatter_sorted`): a stable sort of the indices and two binary searches; deterministic.
+  Float ``maximum`` / ``minimum``, complex values, dtypes without a native atomic, and every float operation
+  with ``deterministic=True`` take it.
+
+Buffered assignment (the last occurrence wins) always takes the sorted path.
 
 Synchronisation: host indices are checked on the host; device indices read back their minimum and maximum
-once (IndexError before anything is written). ``bincount`` reads back ``max(x)`` (the result's length) and
-``histogram`` without ``range`` reads back ``min(a)``/``max(a)``. Nothing else synchronises.
+once (IndexError before anything is written). Nothing else synchronises.
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -34,51 +33,41 @@ Example:
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
-from kdsl.frontend.array import ops
+from kdsl.frontend.array import ops, scatter_atomic, scatter_sorted
 from kdsl.frontend.array.array import Array, _store_inplace, realize
-from kdsl.frontend.array.creation import arange, asarray, zeros
-from kdsl.frontend.array.joining import concatenate
-from kdsl.frontend.array.reductions import cumsum
+from kdsl.frontend.array.complex_math import complex_from_parts, imag, real
+from kdsl.frontend.array.creation import arange, asarray
+from kdsl.frontend.array.histogram import bincount, histogram
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import min as amin
+from kdsl.frontend.array.scatter_sorted import at, index_dtype, runs_of
 from kdsl.frontend.array.shape_ops import broadcast_to
-from kdsl.frontend.array.sorting import argsort, searchsorted, take
 
 
-class _Runs(NamedTuple):
-    """The sorted indices' runs: ``order`` sorts the (flattened) indices stably; position ``p`` of the target
-    owns sorted positions ``[lo[p], hi[p])`` (empty when ``p`` is not indexed)."""
-
-    order: Array
-    lo: Array
-    hi: Array
-
-
-def _index_dtype(device) -> dt.DType:
-    return dt.int64 if device.supports(dt.int64) else dt.int32
-
-
-def _checked_indices(indices: Any, n: int, device, axis: int = 0) -> Array:
-    """``indices`` as a device integer array with negative indices wrapped; IndexError (naming the index, the
-    axis and its size) for one outside ``[-n, n)``. Device indices are checked with one synchronisation."""
+def _checked_indices(indices: Any, n: int, device, axis: int = 0, wrap: bool = True) -> Array:
+    """``indices`` as a device integer array with negative indices wrapped (``wrap=False``: device indices as
+    they are, for the atomic kernel, which wraps them itself); IndexError (naming the index, the axis and its
+    size) for one outside ``[-n, n)``. Device indices are checked with one synchronisation."""
     if isinstance(indices, Array):
         if indices.device is not device:
             raise ValueError("the index array lives on another device than the array; move it with kd.asarray")
         if not indices.dtype.is_int or indices.dtype is dt.bool_:
             raise IndexError(f"arrays used as indices must be of integer type, not {indices.dtype.name}")
-        idx = indices.astype(_index_dtype(device))
-        if idx.size:
-            lo, hi = amin(idx), amax(idx)
-            realize(idx, lo, hi)
+        if indices.size:
+            lo, hi = amin(indices), amax(indices)
+            # lazy indices are computed once, for the check and the scatter; stored ones are only read
+            realize(*([lo, hi] if indices._n.realized else [indices, lo, hi]))
             _check_range(int(lo), int(hi), n, axis)
+        if not wrap:
+            return indices
+        idx = indices.astype(index_dtype(device))
     else:
         host = np.asarray(indices)
         if host.size == 0:  # NumPy reads [] as no indices
@@ -87,7 +76,9 @@ def _checked_indices(indices: Any, n: int, device, axis: int = 0) -> Array:
             raise IndexError(f"arrays used as indices must be of integer type, not {host.dtype}")
         if host.size:
             _check_range(int(host.min()), int(host.max()), n, axis)
-        idx = asarray(host.astype(_index_dtype(device).np), device=device)
+        idx = asarray(host.astype(index_dtype(device).np), device=device)
+        if not wrap:
+            return idx
     return km.where(idx < 0, idx + n, idx) if idx.size else idx
 
 
@@ -95,57 +86,6 @@ def _check_range(lo: int, hi: int, n: int, axis: int = 0) -> None:
     bad = hi if hi >= n else lo if lo < -n else None
     if bad is not None:
         raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {n}")
-
-
-def _runs(idx: Array, n: int, order: Array | None = None) -> _Runs:
-    """The runs of the wrapped indices ``idx`` (1-D) over a target axis of ``n``; ``order`` may be any
-    permutation sorting ``idx`` (default: its stable argsort)."""
-    if order is None:
-        order = argsort(idx, kind="stable")
-    s = take(idx, order, mode="clip")
-    p = arange(n, dtype=idx.dtype, device=idx.device)
-    return _Runs(order, searchsorted(s, p, "left"), searchsorted(s, p, "right"))
-
-
-def _at(x: Array, i: Array) -> Array:
-    """``x[i]`` for indices known to be in range (no check, no synchronisation)."""
-    return take(x, i, axis=0, mode="clip")
-
-
-def _acc_dtype(d: dt.DType, device) -> dt.DType:
-    """The dtype run totals accumulate in: int64 / uint64 for integers, float64 for floats (where present)."""
-    if d.is_float:
-        return dt.float64 if device.supports(dt.float64) else d
-    if d is dt.bool_:
-        return dt.int32
-    wide = dt.uint64 if d.kind == "u" else dt.int64
-    return wide if device.supports(wide) else d
-
-
-def _prefix_diff(x: Array, runs: _Runs) -> Array:
-    """Per target position, the sum of ``x`` (already in sorted order) over its run: ``c[hi] - c[lo]`` with
-    ``c`` the exclusive prefix sum."""
-    c = concatenate([zeros(1, dtype=x.dtype, device=x.device), cumsum(x, dtype=x.dtype)])
-    return _at(c, runs.hi) - _at(c, runs.lo)
-
-
-def _run_totals(v_sorted: Array, runs: _Runs) -> Array:
-    """The sum of each run of ``v_sorted``, in the accumulation dtype. Non-finite float values are counted
-    apart (exact integer prefix sums) so that they poison only their own run: NaN if the run holds a NaN or
-    both infinities, else the infinity it holds."""
-    acc = _acc_dtype(v_sorted.dtype, v_sorted.device)
-    v = v_sorted.astype(acc)
-    if not acc.is_float:
-        return _prefix_diff(v, runs)
-    count = dt.int64 if v.device.supports(dt.int64) else dt.int32
-    finite = km.isfinite(v)
-    total = _prefix_diff(km.where(finite, v, 0.0).astype(acc), runs)
-    nans = _prefix_diff(km.isnan(v).astype(count), runs) > 0
-    pos = _prefix_diff((v == float("inf")).astype(count), runs) > 0
-    neg = _prefix_diff((v == float("-inf")).astype(count), runs) > 0
-    inf = km.where(pos, float("inf"), float("-inf")).astype(acc)
-    total = km.where(pos | neg, inf, total)
-    return km.where(nans | (pos & neg), float("nan"), total).astype(acc)
 
 
 # ----- unbuffered ufunc.at
@@ -210,13 +150,15 @@ def _flat_indices(x: Array, indices: Any) -> tuple[Array, tuple[int, ...]]:
     return flat.reshape(-1), shape + x.shape[k:]
 
 
-def _ufunc_at(name: str, a: Any, indices: Any, values: Any) -> None:
+def _ufunc_at(name: str, a: Any, indices: Any, values: Any, deterministic: bool = False) -> None:
     x = _target(a, name)
     if isinstance(indices, tuple) and len(indices) == 0:
         raise IndexError(f"{name}.at needs at least one index array")
+    parts = x.dtype.kind == "c" and name in ("add", "subtract")  # complex sums: real and imaginary parts apart
+    work = scatter_atomic.work_dtype(name, x.dtype.real_dtype if parts else x.dtype, x.device, deterministic)
     if x.ndim == 1 and not isinstance(indices, tuple):
         host_shape = indices.shape if isinstance(indices, Array) else np.shape(indices)
-        idx = _checked_indices(indices, x.shape[0], x.device).reshape(-1)
+        idx = _checked_indices(indices, x.shape[0], x.device, wrap=work is None).reshape(-1)
         shape = tuple(host_shape)
     else:
         idx, shape = _flat_indices(x, indices)
@@ -225,30 +167,18 @@ def _ufunc_at(name: str, a: Any, indices: Any, values: Any) -> None:
     if idx.size == 0 or n == 0:
         return
     flat = x.reshape(-1)
-    _store_inplace(x, _combined(name, flat, idx, v, n).reshape(x.shape))  # a view writes through to its base
+    _store_inplace(x, _combined(name, flat, idx, v, n, work).reshape(x.shape))  # a view writes through to its base
 
 
-def _combined(name: str, x: Array, idx: Array, v: Array, n: int) -> Array:
-    """The 1-D ``x`` after ``name.at(x, idx, v)`` (flat, wrapped, in-range indices)."""
-    if name in ("add", "subtract"):
-        runs = _runs(idx, n)
-        total = _run_totals(_at(v, runs.order), runs)
-        hit = runs.hi > runs.lo
-        wide = x.astype(total.dtype)
-        new = (wide + total) if name == "add" else (wide - total)
-        return km.where(hit, new.astype(x.dtype), x)
-    # sort by value, then stably by index: each run is sorted by value (NaN last, as argsort puts them)
-    by_value = argsort(v, kind="stable")
-    order = _at(by_value, argsort(_at(idx, by_value), kind="stable"))
-    runs = _runs(idx, n, order)
-    hit = runs.hi > runs.lo
-    last = _at(v, _at(order, km.maximum(runs.hi - 1, 0)))
-    if name == "maximum":
-        return km.where(hit, km.maximum(x, last), x)
-    first = _at(v, _at(order, km.minimum(runs.lo, idx.size - 1)))
-    if v.dtype.is_float:  # a NaN sorts last; minimum propagates it as NumPy does
-        first = km.where(km.isnan(last), last, first)
-    return km.where(hit, km.minimum(x, first), x)
+def _combined(name: str, x: Array, idx: Array, v: Array, n: int, work: dt.DType | None) -> Array:
+    """The 1-D ``x`` after ``name.at(x, idx, v)``: with atomics in ``work``, else on the sorted path (which
+    needs wrapped indices). Complex sums add their real and imaginary parts apart (two float atomics)."""
+    if x.dtype.kind == "c" and name in ("add", "subtract"):
+        re = _combined(name, real(x), idx, real(v), n, work)
+        return complex_from_parts(re, _combined(name, imag(x), idx, imag(v), n, work)).astype(x.dtype)
+    if work is not None:
+        return scatter_atomic.scatter(name, x, idx, v, work)
+    return scatter_sorted.combined(name, x, idx, v, n)
 
 
 class _WithAt:
@@ -263,12 +193,16 @@ class _WithAt:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self._fn(*args, **kwargs)
 
-    def at(self, a: Array, indices: Any, b: Any = None) -> None:
+    def at(self, a: Array, indices: Any, b: Any = None, *, deterministic: bool = False) -> None:
         """Unbuffered in-place ``a[indices] = op(a[indices], b)``: repeated indices all apply (NumPy's
         ``ufunc.at``). ``a`` is a kdsl Array; ``indices`` an integer array (sub-arrays along axis 0) or a
         tuple of integer arrays and ints on the leading axes, broadcast together (negative ones count from
-        the end); ``b`` broadcasts to the selection's shape. Deterministic, no atomics; see
-        :mod:`kdsl.frontend.array.scatter`.
+        the end); ``b`` broadcasts to the selection's shape.
+
+        Runs with atomics where the device has them: float sums then happen in an undefined order, so they
+        may differ from NumPy's sequential sum (and between runs) by rounding. ``deterministic=True`` (a kdsl
+        extension, as PyTorch's deterministic mode) takes the sort-based path instead, whose result does not
+        depend on timing. See :mod:`kdsl.frontend.array.scatter`.
 
         >>> import kdsl as kd
         >>> a = kd.asarray([1.0, 5.0, 2.0])
@@ -282,7 +216,7 @@ class _WithAt:
         """
         if b is None:
             raise TypeError(f"{self._name}.at needs the values: {self._name}.at(a, indices, b)")
-        _ufunc_at(self._name, a, indices, b)
+        _ufunc_at(self._name, a, indices, b, deterministic)
 
     def __repr__(self) -> str:
         return f"<kdsl function {self._name} (with .at)>"
@@ -357,10 +291,10 @@ def assign_rows(a: Array, keys: tuple, value: Any) -> Array:
         flat, stride = term if flat is None else flat + term, stride * n
     assert flat is not None
     idx = flat.reshape(-1)
-    runs = _runs(idx, lead)
+    runs = runs_of(idx, lead)
     # the last occurrence of p in index order is the last of its run: the sort is stable
-    src = _at(runs.order, km.maximum(runs.hi - 1, 0))
-    rows = _at(v.reshape((idx.size,) + rest), src)
+    src = at(runs.order, km.maximum(runs.hi - 1, 0))
+    rows = at(v.reshape((idx.size,) + rest), src)
     hit = (runs.hi > runs.lo).reshape((lead,) + (1,) * len(rest))
     return km.where(hit, rows, a.reshape((lead,) + rest)).reshape(a.shape)
 
@@ -382,138 +316,6 @@ def _assigned(value: Any, a: Array, shape: tuple[int, ...]) -> Array:
     except ValueError:
         raise ValueError(f"shape mismatch: value array of shape {v.shape} could not be broadcast to indexing "
                          f"result of shape {shape}") from None
-
-
-# ----- bincount and histogram
-
-def bincount(x: Any, weights: Any = None, minlength: int = 0) -> Array:
-    """How often each value ``0, 1, ..., max(x)`` occurs in the non-negative 1-D integers ``x`` (at least
-    ``minlength`` bins), or the sums of ``weights`` per value (float64 as NumPy's, float32 on devices without
-    float64). Reads back ``max(x)`` for the length (one synchronisation).
-
-    >>> import kdsl as kd
-    >>> kd.bincount(kd.asarray([0, 2, 2]), weights=kd.asarray([0.5, 1.0, 2.0]), minlength=4).tolist()
-    [0.5, 0.0, 3.0, 0.0]
-    """
-    minlength = operator.index(minlength)
-    if minlength < 0:
-        raise ValueError("'minlength' must not be negative")
-    xs = x if isinstance(x, Array) else asarray(np.asarray(x) if np.size(x) else np.zeros(0, np.int64))
-    if xs.ndim != 1:
-        raise ValueError(f"bincount needs a 1-D array, not one of shape {xs.shape}")
-    if not xs.dtype.is_int or xs.dtype is dt.bool_:
-        raise TypeError(f"Cannot cast array data from dtype('{xs.dtype.np}') to dtype('int64') according to the "
-                        "rule 'safe'")
-    length = minlength
-    if xs.size:
-        lo, hi = amin(xs), amax(xs)
-        realize(lo, hi)
-        if int(lo) < 0:
-            raise ValueError("'list' argument must have no negative elements")
-        length = max(length, int(hi) + 1)
-    return _bincount(xs, weights, length)
-
-
-def _bincount(xs: Array, weights: Any, length: int) -> Array:
-    """bincount of indices known to be in ``[0, length)``."""
-    dev = xs.device
-    idx = xs.astype(_index_dtype(dev))
-    w = None
-    if weights is not None:
-        w = weights if isinstance(weights, Array) else asarray(weights, device=dev)
-        if w.shape != xs.shape:
-            raise ValueError(f"The weights and list don't have the same length: {w.shape} and {xs.shape}")
-    out_dtype = _index_dtype(dev) if w is None else (dt.float64 if dev.supports(dt.float64) else dt.float32)
-    if xs.size == 0 or length == 0:
-        return zeros(length, dtype=out_dtype, device=dev)
-    runs = _runs(idx, length)
-    if w is None:  # a run's length is its count: no sums at all
-        return (runs.hi - runs.lo).astype(out_dtype)
-    return _run_totals(_at(w.astype(out_dtype), runs.order), runs).astype(out_dtype)
-
-
-def histogram(a: Any, bins: int = 10, range: tuple[float, float] | None = None,  # noqa: A002 - NumPy's name
-              density: None = None, weights: Any = None) -> tuple[Array, Array]:
-    """``(hist, bin_edges)`` of the values of ``a`` in ``bins`` equal bins over ``range`` (default: ``a``'s
-    minimum and maximum, read back: one synchronisation). Every bin is half-open but the last, which is closed
-    (NumPy's rule); values outside the range (and NaN) are not counted. ``hist`` is int64 (the weights' dtype
-    with ``weights``); ``bin_edges`` is computed on the host, as NumPy computes it.
-
-    >>> import kdsl as kd
-    >>> hist, edges = kd.histogram(kd.asarray([0.0, 0.5, 1.0, 1.0, 3.0]), bins=3)
-    >>> hist.tolist(), edges.tolist()
-    ([2, 2, 1], [0.0, 1.0, 2.0, 3.0])
-    """
-    if density:
-        raise TypeError("histogram(density=True) is not supported; divide hist by its sum and the bin widths")
-    if isinstance(bins, (str, Sequence, np.ndarray, Array)):
-        raise TypeError("histogram supports an integer number of equal bins only; bin edge arrays and bin "
-                        "estimators ('auto', ...) are not supported")
-    nbins = operator.index(bins)
-    if nbins < 1:
-        raise ValueError("`bins` must be positive, when an integer")
-    x = (a if isinstance(a, Array) else asarray(a)).reshape(-1)
-    if weights is not None:
-        w = weights if isinstance(weights, Array) else asarray(weights, device=x.device)
-        if w.shape != x.shape and w.size != x.size:
-            raise ValueError("weights should have the same shape as a.")
-        w = w.reshape(-1)
-    first, last = _outer_edges(x, range)
-    edge_type = np.result_type(first, last, np.empty(0, x.dtype.np))
-    if edge_type.kind != "f":
-        edge_type = np.result_type(edge_type, float)
-    edges = asarray(np.linspace(first, last, nbins + 1, endpoint=True, dtype=edge_type), device=x.device)
-    b = _bin_index(x, first, last, nbins, edges)
-    # values outside the range go to one extra bin, dropped from the result
-    counts = _bincount(b, None if weights is None else w, nbins + 1)[:nbins]
-    if weights is not None and w.dtype != counts.dtype:
-        counts = counts.astype(w.dtype)
-    return counts, edges
-
-
-def _outer_edges(x: Array, rng: tuple[Any, Any] | None) -> tuple[Any, Any]:
-    """NumPy's ``_get_outer_edges``, with NumPy scalars of ``x``'s dtype for a range read from the data (the
-    edges' dtype and the bin arithmetic depend on them as in NumPy); widened by 0.5 when empty."""
-    if rng is not None:
-        first, last = rng
-        if first > last:
-            raise ValueError("max must be larger than min in range parameter.")
-        if not (np.isfinite(first) and np.isfinite(last)):
-            raise ValueError(f"supplied range of [{first}, {last}] is not finite")
-    elif x.size == 0:
-        first, last = 0, 1
-    else:
-        lo, hi = amin(x), amax(x)
-        realize(lo, hi)
-        first, last = lo.numpy()[()], hi.numpy()[()]
-        if not (np.isfinite(first) and np.isfinite(last)):
-            raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
-    if first == last:
-        first, last = first - 0.5, last + 0.5
-    return first, last
-
-
-def _bin_index(x: Array, first: Any, last: Any, nbins: int, edges: Array) -> Array:
-    """The bin of each value, computed as NumPy's fast path does (the same dtypes, then its corrections
-    against the edges); ``nbins`` for values outside ``[first, last]`` and for NaN."""
-    keep = (x >= _py(first)) & (x <= _py(last))
-    xe = x.astype(edges.dtype)
-    rd = np.result_type(last, first)
-    udt = {"i": np.dtype(f"u{rd.itemsize}")}.get(rd.kind, rd)
-    denom = np.subtract(np.asarray(last, rd), np.asarray(first, rd), dtype=udt, casting="unsafe")[()]
-    qd = dt.as_dtype(np.result_type(np.empty(0, edges.dtype.np), denom))
-    num = (xe - _py(first)).astype(qd)
-    i = (num / _py(denom) * nbins).astype(_index_dtype(x.device))
-    i = km.where(i == nbins, nbins - 1, i)
-    i = km.minimum(km.maximum(i, 0), nbins - 1)  # only dropped values leave [0, nbins); keep reads in range
-    i = km.where(xe < _at(edges, i), i - 1, i)
-    i = km.where((xe >= _at(edges, km.minimum(i + 1, nbins))) & (i != nbins - 1), i + 1, i)
-    return km.where(keep, i, nbins)
-
-
-def _py(value: Any) -> Any:
-    """A NumPy or Python scalar as a Python one (kdsl treats it as a weak scalar, as NumPy 2 does)."""
-    return value.item() if isinstance(value, np.generic) else value
 
 
 __all__: Sequence[str] = ["add", "bincount", "histogram", "maximum", "minimum", "subtract"]

@@ -1,0 +1,171 @@
+"""``bincount`` and ``histogram`` (fixed bins): counts and weighted sums per bin through the scatter-add of
+:mod:`scatter_atomic` (integer counts with int64 atomics, or 32-bit ones cast after; weighted sums where the
+device has float atomics of the result's dtype), else through the sorted runs of :mod:`scatter_sorted`.
+
+Synchronisation: ``bincount`` reads back ``min(x)`` and ``max(x)`` (the check and the result's length);
+``histogram`` without ``range`` reads back ``min(a)`` / ``max(a)``. Nothing else synchronises.
+
+Example:
+    >>> import kdsl as kd
+    >>> kd.bincount(kd.asarray([1, 3, 3])).tolist()
+    [0, 1, 0, 2]
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.frontend.array import math as km
+from kdsl.frontend.array.array import Array, realize
+from kdsl.frontend.array.creation import asarray, ones_like, zeros
+from kdsl.frontend.array.reductions import max as amax
+from kdsl.frontend.array.reductions import min as amin
+from kdsl.frontend.array.scatter_atomic import scatter_add, work_dtype
+from kdsl.frontend.array.scatter_sorted import at, index_dtype, run_totals, runs_of
+
+
+def bincount(x: Any, weights: Any = None, minlength: int = 0, *, deterministic: bool = False) -> Array:
+    """How often each value ``0, 1, ..., max(x)`` occurs in the non-negative 1-D integers ``x`` (at least
+    ``minlength`` bins), or the sums of ``weights`` per value (float64 as NumPy's, float32 on devices without
+    float64). Reads back ``max(x)`` for the length (one synchronisation). Counts use atomics (exact); weighted
+    sums too where the device has float atomics of the result's dtype, in an undefined order (rounding may
+    differ between runs) unless ``deterministic=True`` (a kdsl extension: the sort-based path).
+
+    >>> import kdsl as kd
+    >>> kd.bincount(kd.asarray([0, 2, 2]), weights=kd.asarray([0.5, 1.0, 2.0]), minlength=4).tolist()
+    [0.5, 0.0, 3.0, 0.0]
+    """
+    minlength = operator.index(minlength)
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
+    xs = x if isinstance(x, Array) else asarray(np.asarray(x) if np.size(x) else np.zeros(0, np.int64))
+    if xs.ndim != 1:
+        raise ValueError(f"bincount needs a 1-D array, not one of shape {xs.shape}")
+    if not xs.dtype.is_int or xs.dtype is dt.bool_:
+        raise TypeError(f"Cannot cast array data from dtype('{xs.dtype.np}') to dtype('int64') according to the "
+                        "rule 'safe'")
+    length = minlength
+    if xs.size:
+        lo, hi = amin(xs), amax(xs)
+        realize(lo, hi)
+        if int(lo) < 0:
+            raise ValueError("'list' argument must have no negative elements")
+        length = max(length, int(hi) + 1)
+    return _bincount(xs, weights, length, deterministic)
+
+
+def _bincount(xs: Array, weights: Any, length: int, deterministic: bool = False, dropped: bool = False) -> Array:
+    """bincount of indices known to be in ``[0, length)`` (``dropped``: or equal to ``length``, not counted)."""
+    dev = xs.device
+    w = None
+    if weights is not None:
+        w = weights if isinstance(weights, Array) else asarray(weights, device=dev)
+        if w.shape != xs.shape:
+            raise ValueError(f"The weights and list don't have the same length: {w.shape} and {xs.shape}")
+    out_dtype = index_dtype(dev) if w is None else (dt.float64 if dev.supports(dt.float64) else dt.float32)
+    if xs.size == 0 or length == 0:
+        return zeros(length, dtype=out_dtype, device=dev)
+    # counts in the result's dtype where it has atomics (int64_atomics: no cast pass after), else in 32-bit
+    # atomics (core Vulkan, exact below 2**32 values) cast after; sums in the result's dtype
+    work = out_dtype
+    if w is None and work_dtype("add", out_dtype, dev) is not out_dtype and xs.size < 1 << 32:
+        work = dt.uint32
+    if work_dtype("add", work, dev, deterministic) is work:  # an index of ``length`` is skipped by the kernel
+        ones = ones_like(xs, dtype=work) if w is None else w
+        return scatter_add(zeros(length, dtype=work, device=dev), xs, ones).astype(out_dtype)
+    runs = runs_of(xs.astype(index_dtype(dev)), length + dropped)
+    if w is None:  # a run's length is its count: no sums at all
+        out = (runs.hi - runs.lo).astype(out_dtype)
+    else:
+        out = run_totals(at(w.astype(out_dtype), runs.order), runs).astype(out_dtype)
+    return out[:length] if dropped else out
+
+
+def histogram(a: Any, bins: int = 10, range: tuple[float, float] | None = None,  # noqa: A002 - NumPy's name
+              density: None = None, weights: Any = None, *, deterministic: bool = False) -> tuple[Array, Array]:
+    """``(hist, bin_edges)`` of the values of ``a`` in ``bins`` equal bins over ``range`` (default: ``a``'s
+    minimum and maximum, read back: one synchronisation). Every bin is half-open but the last, which is closed
+    (NumPy's rule); values outside the range (and NaN) are not counted. ``hist`` is int64 (the weights' dtype
+    with ``weights``); ``bin_edges`` is computed on the host, as NumPy computes it. Counted (and weights
+    summed) as :func:`bincount` does; ``deterministic`` as there.
+
+    >>> import kdsl as kd
+    >>> hist, edges = kd.histogram(kd.asarray([0.0, 0.5, 1.0, 1.0, 3.0]), bins=3)
+    >>> hist.tolist(), edges.tolist()
+    ([2, 2, 1], [0.0, 1.0, 2.0, 3.0])
+    """
+    if density:
+        raise TypeError("histogram(density=True) is not supported; divide hist by its sum and the bin widths")
+    if isinstance(bins, (str, Sequence, np.ndarray, Array)):
+        raise TypeError("histogram supports an integer number of equal bins only; bin edge arrays and bin "
+                        "estimators ('auto', ...) are not supported")
+    nbins = operator.index(bins)
+    if nbins < 1:
+        raise ValueError("`bins` must be positive, when an integer")
+    x = (a if isinstance(a, Array) else asarray(a)).reshape(-1)
+    if weights is not None:
+        w = weights if isinstance(weights, Array) else asarray(weights, device=x.device)
+        if w.shape != x.shape and w.size != x.size:
+            raise ValueError("weights should have the same shape as a.")
+        w = w.reshape(-1)
+    first, last = _outer_edges(x, range)
+    edge_type = np.result_type(first, last, np.empty(0, x.dtype.np))
+    if edge_type.kind != "f":
+        edge_type = np.result_type(edge_type, float)
+    edges = asarray(np.linspace(first, last, nbins + 1, endpoint=True, dtype=edge_type), device=x.device)
+    b = _bin_index(x, first, last, nbins, edges)
+    # values outside the range get bin ``nbins``, which is not counted
+    counts = _bincount(b, None if weights is None else w, nbins, deterministic, dropped=True)
+    if weights is not None and w.dtype != counts.dtype:
+        counts = counts.astype(w.dtype)
+    return counts, edges
+
+
+def _outer_edges(x: Array, rng: tuple[Any, Any] | None) -> tuple[Any, Any]:
+    """NumPy's ``_get_outer_edges``, with NumPy scalars of ``x``'s dtype for a range read from the data (the
+    edges' dtype and the bin arithmetic depend on them as in NumPy); widened by 0.5 when empty."""
+    if rng is not None:
+        first, last = rng
+        if first > last:
+            raise ValueError("max must be larger than min in range parameter.")
+        if not (np.isfinite(first) and np.isfinite(last)):
+            raise ValueError(f"supplied range of [{first}, {last}] is not finite")
+    elif x.size == 0:
+        first, last = 0, 1
+    else:
+        lo, hi = amin(x), amax(x)
+        realize(lo, hi)
+        first, last = lo.numpy()[()], hi.numpy()[()]
+        if not (np.isfinite(first) and np.isfinite(last)):
+            raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
+    if first == last:
+        first, last = first - 0.5, last + 0.5
+    return first, last
+
+
+def _bin_index(x: Array, first: Any, last: Any, nbins: int, edges: Array) -> Array:
+    """The bin of each value, computed as NumPy's fast path does (the same dtypes, then its corrections
+    against the edges); ``nbins`` for values outside ``[first, last]`` and for NaN."""
+    keep = (x >= _py(first)) & (x <= _py(last))
+    xe = x.astype(edges.dtype)
+    rd = np.result_type(last, first)
+    udt = {"i": np.dtype(f"u{rd.itemsize}")}.get(rd.kind, rd)
+    denom = np.subtract(np.asarray(last, rd), np.asarray(first, rd), dtype=udt, casting="unsafe")[()]
+    qd = dt.as_dtype(np.result_type(np.empty(0, edges.dtype.np), denom))
+    num = (xe - _py(first)).astype(qd)
+    i = (num / _py(denom) * nbins).astype(index_dtype(x.device))
+    i = km.where(i == nbins, nbins - 1, i)
+    i = km.minimum(km.maximum(i, 0), nbins - 1)  # only dropped values leave [0, nbins); keep reads in range
+    i = km.where(xe < at(edges, i), i - 1, i)
+    i = km.where((xe >= at(edges, km.minimum(i + 1, nbins))) & (i != nbins - 1), i + 1, i)
+    return km.where(keep, i, nbins)
+
+
+def _py(value: Any) -> Any:
+    """A NumPy or Python scalar as a Python one (kdsl treats it as a weak scalar, as NumPy 2 does)."""
+    return value.item() if isinstance(value, np.generic) else value

@@ -160,7 +160,7 @@ def test_bool_scalar_keys_and_unsupported_mixes():
     _same(a[True].numpy(), h[True])
     _same(a[np.False_].numpy(), h[np.False_])
     _same(a[:, np.array([True, False, True])].numpy(), h[:, np.array([True, False, True])])  # more: test_inner_mask
-    with pytest.raises(IndexError, match="one boolean mask on the leading axes"):
-        a[:, np.array([True, False, True])] = 1.0  # assignment through a mask after slices: not yet
+    a[:, np.array([True, False, True])] = 1.0  # assignment through a mask after slices: test_inner_mask_assign
+    _same(a.numpy(), np.where([True, False, True], 1.0, h))
     with pytest.raises(IndexError, match="kd.nonzero"):
         a[np.array([True, False]), [0]]

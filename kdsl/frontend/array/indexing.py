@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.frontend.array import masks, ops, scatter
+from kdsl.frontend.array import inner_mask, masks, ops, scatter
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
@@ -88,7 +88,7 @@ def getitem(a: Array, key) -> Array:
         return masks.getmask(a, mask, rest)
     lead, mask, rest = _inner_mask_key(key)
     if mask is not None:  # a[:, mask], a[1:, mask, 0]: the mask's axes moved first, compacted, moved back
-        return _getmask_inner(a, lead, mask, rest)
+        return inner_mask.get(a, lead, mask, rest)
     indices, rest = _array_key(key)
     if indices is not None:  # integer arrays on the leading axes (a copy, as in NumPy), then basic indexing
         rows = gather(a, *indices)
@@ -132,25 +132,6 @@ def _inner_mask_key(key) -> tuple:
             any(map(_is_index_array, items[lead + 1:])):
         return None, None, ()
     return tuple(items[:lead]), items[lead], tuple(items[lead + 1:])
-
-
-def _getmask_inner(a: Array, lead: tuple, mask, rest: tuple) -> Array:
-    """NumPy's ``a[s0, ..., mask, *rest]`` for slices ``s0, ...``: one advanced index, so its result axis stays
-    where the mask was."""
-    k = len(lead)
-    depth = mask.ndim if isinstance(mask, Array) else np.ndim(mask)
-    if k + depth > a.ndim:
-        raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, but {k + depth} were indexed")
-    b = a[lead]
-    shape = tuple(mask.shape) if isinstance(mask, Array) else np.shape(mask)
-    for i, (n, m) in enumerate(zip(b.shape[k:k + depth], shape, strict=True)):
-        if n != m:
-            raise IndexError(f"boolean index did not match indexed array along axis {k + i}; size of axis is {n} "
-                             f"but size of corresponding boolean axis is {m}")
-    moved = b.transpose(tuple(range(k, k + depth)) + tuple(range(k)) + tuple(range(k + depth, b.ndim)))
-    picked = masks.getmask(moved, mask, ())  # (count, leading axes..., the axes after the mask)
-    out = picked.transpose(tuple(range(1, k + 1)) + (0,) + tuple(range(k + 1, picked.ndim)))
-    return out[(slice(None),) * (k + 1) + rest] if rest else out
 
 
 def _is_index_array(k) -> bool:
@@ -265,6 +246,9 @@ def setitem(a: Array, key, value) -> Array:
         return masks.setmask(a, key, value)
     if _is_0d_mask(key):  # a[m] = v with a 0-d bool array m: all of a or nothing, as a[None][m[None]] = v
         return masks.setmask(a[None], _as_1_mask(key), value).reshape(a.shape)
+    lead, mask, rest = _inner_mask_key(key)
+    if mask is not None:  # a[:, mask] = v: the region's mask axes moved first, a[mask] = v there, written back
+        return inner_mask.set(a, lead, mask, rest, value)
     if _array_key(key)[0] is not None:
         rows = scatter.int_array_key(key)  # integer arrays on the leading axes: a gather-based scatter
         if rows is not None:

@@ -99,6 +99,7 @@ def main(args) -> None:
         if torch is not None:
             row += [times["torch"], times["kdsl"] / times["torch"]]
         rows.append(row)
+        print("  " + "  ".join(f"{v:.3f}" if isinstance(v, float) else str(v) for v in row), flush=True)  # partial
     header = ["problem", "kdsl ms", "numpy ms"] + (["torch ms", "kdsl/torch"] if torch is not None else [])
     table(f"kd.linalg {args.dtype}, median of {args.repeat} after {args.warmup} warm-up calls each", header, rows)
 

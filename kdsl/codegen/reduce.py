@@ -27,6 +27,7 @@ from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.helpers import SUFFIX
 from kdsl.codegen.loops import counted_loop, grid_loop, index_type, index_vars, int_literal
 from kdsl.codegen.ops import render_cast, render_op
+from kdsl.codegen.reduce_workgroup import subgroup_ok, with_extensions, workgroup_reduce
 from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, Reduce
 
@@ -114,7 +115,8 @@ class _Parts:
             idx[a] = v
         return tuple(idx)
 
-    def fold(self, k: Reduce, kept_idx: tuple[str, ...], r_var: str, o_var: str, buffers: Buffers) -> list[str]:
+    def fold(self, k: Reduce, kept_idx: tuple[str, ...], r_var: str, o_var: str, buffers: Buffers,
+             acc: str = "acc") -> list[str]:
         """Statements folding element ``r_var`` of the reduction (of output ``o_var``) into ``acc``
         (and ``acci``); with ``index_of``, ``r_var`` counts the candidates and their positions are read."""
         rr = ExprRenderer(buffers, prefix="v")
@@ -127,7 +129,7 @@ class _Parts:
             j = pos if ctype == self.itype else f"{self.itype}({pos})"
             cond = better(k.op, self.t, "acc", "acci", v, j)
             return rr.lines + [f"if ({cond}) {{ acc = {v}; acci = {j}; }}"]
-        return rr.lines + [f"acc = {combine(k.op, self.t, 'acc', v)};"]
+        return rr.lines + [f"{acc} = {combine(k.op, self.t, acc, v)};"]
 
     def store(self, k: Reduce, out_index: str, kept_idx: tuple[str, ...], buffers: Buffers, o_var: str) -> list[str]:
         er = ExprRenderer(buffers, prefix="e")
@@ -181,6 +183,7 @@ def render(k: Reduce) -> str:
         text, shared = _group_body(k, p, outer, buffers)
     extra = [dt.int64] if p.itype == "int64_t" or p.ctype == "int64_t" else []
     src = glsl.header(LOCAL, buffers, k.n_words, extra_dtypes=extra, shared=shared, body_text=text)
+    src = with_extensions(src, k.mode == "group" and bool(k.subgroup) and not p.arg and subgroup_ok(k.op, p.t))
     return f"{src}\nvoid main() {{\n" + "\n".join("    " + x for x in text.splitlines()) + "\n}\n"
 
 
@@ -190,7 +193,13 @@ def _group_body(k: Reduce, p: _Parts, outer: ExprRenderer, buffers: Buffers) -> 
     head = [f"int g_o = g / {k.splits};", f"int g_p = g % {k.splits};"] if k.splits > 1 else ["int g_o = g;"]
     kept_idx = index_vars(outer, "g_o", p.kept_shape) if p.kept_shape else ()
     fold = p.fold(k, kept_idx, "r", "g_o", buffers)
-    if p.ctype == "int" and k.splits > 1:
+    init = p.init()
+    if p.ctype == "int" and not p.arg:  # four independent accumulators: four loads in flight per invocation
+        start, end = (f"g_p * {chunk} + tid", f"min({p.n}, g_p * {chunk} + {chunk})") if k.splits > 1 else \
+            ("tid", str(p.n))
+        init += [f"{p.t.glsl_compute} acc{u} = {identity(k.op, p.t)};" for u in (1, 2, 3)]
+        loop = _unrolled(k, p, kept_idx, buffers, start, end)
+    elif p.ctype == "int" and k.splits > 1:
         loop = counted_loop("r", f"g_p * {chunk} + tid", f"min({p.n}, g_p * {chunk} + {chunk})", LOCAL, fold)
     elif p.ctype == "int":
         loop = counted_loop("r", "tid", str(p.n), LOCAL, fold)
@@ -200,27 +209,43 @@ def _group_body(k: Reduce, p: _Parts, outer: ExprRenderer, buffers: Buffers) -> 
                 *counted_loop("t", "tid", "cnt", LOCAL, ["int64_t r = base + int64_t(t);", *fold])]
         if k.splits == 1:
             head = head + ["int g_p = 0;"]
-    ivar = "int" if p.itype == "int" else "int64_t"
-    tree = ["s_v[tid] = acc;"] + (["s_i[tid] = acci;"] if p.arg else []) + [
-        "memoryBarrierShared(); barrier();",
-        f"for (int w = {LOCAL // 2}; w > 0; w >>= 1) {{",
-        "    if (tid < w) {",
-        *["        " + x for x in _tree_step(k, p)],
-        "    }",
-        "    memoryBarrierShared(); barrier();",
-        "}",
-        "if (tid == 0) {",
-        "    acc = s_v[0];" + (" acci = s_i[0];" if p.arg else ""),
-        *["    " + x for x in p.store(k, "g", kept_idx, buffers, "g_o")],
-        "}",
-        "memoryBarrierShared(); barrier();",
-    ]
-    body = head + outer.lines + p.init() + loop + tree
+    store = p.store(k, "g", kept_idx, buffers, "g_o")
+    if p.arg:
+        tree = ["s_v[tid] = acc;", "s_i[tid] = acci;", "memoryBarrierShared(); barrier();",
+                f"for (int w = {LOCAL // 2}; w > 0; w >>= 1) {{", "    if (tid < w) {",
+                *["        " + x for x in _tree_step(k, p)], "    }", "    memoryBarrierShared(); barrier();", "}",
+                "if (tid == 0) {", "    acc = s_v[0]; acci = s_i[0];", *["    " + x for x in store], "}",
+                "memoryBarrierShared(); barrier();"]
+    else:
+        tree = workgroup_reduce(k.op, p.t, "acc", "s_v", k.subgroup, lambda a, b: combine(k.op, p.t, a, b))
+        tree += ["if (tid == 0) {", *["    " + x for x in store], "}"]
+    body = head + outer.lines + init + loop + tree
     text = "\n".join(["int tid = int(gl_LocalInvocationID.x);",
                       f"for (int g = int(gl_WorkGroupID.x); g < {total}; g += {k.groups}) {{",
                       *["    " + x for x in body], "}"])
+    ivar = "int" if p.itype == "int" else "int64_t"
     shared = [f"shared {p.t.glsl_compute} s_v[{LOCAL}];"] + ([f"shared {ivar} s_i[{LOCAL}];"] if p.arg else [])
     return text, shared
+
+
+def _unrolled(k: Reduce, p: _Parts, kept_idx: tuple[str, ...], buffers: Buffers, start: str, end: str) -> list[str]:
+    """The fold from ``start`` to ``end`` in steps of ``LOCAL`` (consecutive invocations read consecutive
+    elements), four elements a turn into ``acc``..``acc3``, then the remainder; the accumulators are combined
+    into ``acc`` (partial sums of a quarter of the elements each: no less accurate than one)."""
+    quad = []
+    for u in range(4):
+        var = "r" if u == 0 else f"r{u}"
+        lines = ([f"int r{u} = r + {u * LOCAL};"] if u else []) + p.fold(k, kept_idx, var, "g_o", buffers,
+                                                                          "acc" if u == 0 else f"acc{u}")
+        quad += ["{", *["    " + x for x in lines], "}"]
+    def c(a: str, b: str) -> str:
+        return combine(k.op, p.t, a, b)
+
+    tail = p.fold(k, kept_idx, "r", "g_o", buffers)
+    return [f"int r = {start};", f"int r_end = {end};",
+            f"for (; r < r_end - {3 * LOCAL}; r += {4 * LOCAL}) {{", *["    " + x for x in quad], "}",
+            f"for (; r < r_end; r += {LOCAL}) {{", *["    " + x for x in tail], "}",
+            f"acc = {c(c('acc', 'acc1'), c('acc2', 'acc3'))};"]
 
 
 def _tree_step(k: Reduce, p: _Parts) -> list[str]:

@@ -18,7 +18,7 @@ from typing import Any
 from kdsl.engine.programs import stats as _run_stats
 from kdsl.engine.schedule import Step, schedule
 from kdsl.ir.graph import Node
-from kdsl.ir.kernels import Elementwise, Kernel, Matmul, Reduce, Scan
+from kdsl.ir.kernels import Elementwise, Kernel, Matmul, Reduce, RowNorm, Scan
 from kdsl.runtime import compiler
 
 
@@ -52,6 +52,9 @@ def _describe(k: Kernel, step: Step) -> str:
         head += f", {k.splits} splits)" if k.splits > 1 else ")"
         if k.epilogue is not None:
             head += " + epilogue"
+    elif isinstance(k, RowNorm):
+        ops = [op for op, _ in k.stages if op != "let"]
+        head = f"RowNorm {'+'.join(ops)} over the rows of {list(k.shape)}" + (" (row in registers)" if k.cache else "")
     elif isinstance(k, Matmul):
         head = f"Matmul batch={k.batch} m={k.m} n={k.n} k={k.k}"
         head += f" ({k.splits} k chunks)" if k.splits > 1 else ""

@@ -332,17 +332,28 @@ def schedule(roots: list[Node]) -> list[Step]:
     keep, consumers = _materialised(live, roots)
     cap = live[0].device.max_buffers - 2  # the output, and a reduction's partial results
     reads = cap_buffers(live, keep, cap)
+    from kdsl.engine import rowfuse  # cycle: rowfuse lowers with this module's Lowering
+
+    rows: dict[int, list[Step]] = {}  # row normalisers: output node id -> its one RowNorm step
+    fused: set[int] = set()  # the nodes those kernels compute inside (reductions included)
+    for m in rowfuse.find(live, keep, consumers, root_ids):
+        found = rowfuse.lower(m, keep - m.inner, live[0].device)  # type: ignore[arg-type]
+        if found is not None:
+            rows[m.out.id] = found
+            fused |= m.inner
     absorbed: dict[int, tuple[Node, Node]] = {}  # elementwise node id -> (stand-in, reduce) it absorbs
     for n in live:
-        if n.id in keep and n.is_elementwise:
+        if n.id in keep and n.is_elementwise and n.id not in rows and n.id not in fused:
             found = _epilogue_source(n, keep, consumers, root_ids)
             if found is not None and found[1].id not in {r.id for _, r in absorbed.values()} and \
                     len(reads[n.id] | reads.get(found[1].id, set())) <= cap:
                 absorbed[n.id] = found
-    skip = {r.id for _, r in absorbed.values()}
+    skip = {r.id for _, r in absorbed.values()} | fused
     steps: list[Step] = []
     for n in live:
-        if n.id in keep and n.id not in skip:
+        if n.id in rows:
+            steps.extend(rows[n.id])
+        elif n.id in keep and n.id not in skip:
             steps.extend(_lower(n, keep - skip, absorbed.get(n.id)))
     return steps
 

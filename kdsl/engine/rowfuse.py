@@ -32,6 +32,7 @@ from kdsl.ir.kernels import LOCAL, MAX_GROUPS, RowNorm
 from kdsl.ir.view import INDEX_LIMIT, View
 
 ROW_OPS = ("sum", "prod", "max", "min")
+MAX_NODES = 64  # nodes one chain may span (keeps the walk's recursion bounded)
 ROW_CACHE = 32  # row elements (times cached buffers) one invocation may keep in registers
 
 
@@ -49,6 +50,7 @@ class _Match:
         self.inner: set[int] = set()  # every node the kernel computes (not ``out``, not the leaves it loads)
         self.row_memo: dict[int, bool] = {}
         self.scalar_memo: dict[int, bool] = {}
+        self.walked = 0  # nodes visited (bounded: MAX_NODES)
 
     def leaf(self, n: Node) -> bool:
         """Read from memory: realised, or stored by its own kernel (a root or a non-elementwise result)."""
@@ -58,6 +60,9 @@ class _Match:
     def row(self, n: Node) -> bool:
         hit = self.row_memo.get(n.id)
         if hit is None:
+            self.walked += 1
+            if self.walked > MAX_NODES:
+                return False  # a long chain (cut into kernels by the scheduler anyway): not a row normaliser
             hit = self.row_memo[n.id] = self._row(n)
         return hit
 
@@ -108,6 +113,9 @@ class _Match:
     def scalar(self, n: Node) -> bool:
         hit = self.scalar_memo.get(n.id)
         if hit is None:
+            self.walked += 1
+            if self.walked > MAX_NODES:
+                return False
             hit = self.scalar_memo[n.id] = self._scalar(n)
         return hit
 

@@ -182,9 +182,11 @@ class Device:
             os.environ.get("KDSL_CPU_MATMUL", "1").strip() != "0" else 0
         # Reductions combine across a workgroup with subgroup operations (kdsl.codegen.reduce_workgroup) when the
         # device has them in compute shaders: the subgroup size it reports (kernels read gl_SubgroupSize
-        # themselves; this only bounds loop trips), 0 = a shared-memory tree. KDSL_SUBGROUPS=0 turns it off.
-        self.reduce_subgroup = self.subgroup_size if {"subgroup_arithmetic", "subgroup_shuffle"} <= self.features \
-            and os.environ.get("KDSL_SUBGROUPS", "1").strip() != "0" else 0
+        # themselves; this only bounds loop trips), 0 = a shared-memory tree. GPUs only by default (lavapipe
+        # emulates them: softmax rows measured 2-4x slower than with the tree); KDSL_SUBGROUPS=1 / 0 forces.
+        wanted = os.environ.get("KDSL_SUBGROUPS", "").strip()
+        usable = {"subgroup_arithmetic", "subgroup_shuffle"} <= self.features
+        self.reduce_subgroup = self.subgroup_size if usable and wanted != "0" and (wanted == "1" or not cpu) else 0
         self.max_shared_memory = int(info.get("max_shared_memory_size", 16384))
         # Loop iterations one invocation may run, all loops together: lavapipe stops an invocation after ~65 535
         # (llvmpipe's loop limiter) and GPU drivers may have watchdogs, so every device gets the safe value.

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.expr import ExprRenderer
-from kdsl.codegen.loops import index_vars
+from kdsl.codegen.loops import grid_loop, index_vars
 from kdsl.codegen.reduce import combine, identity
 from kdsl.codegen.reduce_workgroup import subgroup_ok, trips, with_extensions, workgroup_reduce
 from kdsl.ir.expr import Expr
@@ -68,11 +68,15 @@ def loop_trips(k: RowNorm, expr_cost: int = 0) -> int:
     """Loop iterations one invocation spends on one row (for the loop budget): the passes' loops (none when
     the row is cached: straight-line code), helper-function loops per element, the workgroup combines."""
     reductions = sum(op != "let" for op, _ in k.stages)
+    if k.mode == "thread":
+        return k.shape[-1] * (reductions + 1) * (1 + expr_cost)
     elements = -(-k.shape[-1] // LOCAL) * (reductions + 1)  # one invocation's, over all passes
     return elements * ((0 if k.cache else 1) + expr_cost) + reductions * trips(k.subgroup) + 1
 
 
 def render(k: RowNorm) -> str:
+    if k.mode == "thread":
+        return _render_thread(k)
     n, rows = k.shape[-1], math.prod(k.shape[:-1])
     buffers: dict[int, dt.DType] = {0: k.out_dtype}
     outer = ExprRenderer(buffers, prefix="k")
@@ -94,8 +98,7 @@ def render(k: RowNorm) -> str:
         name = shared.setdefault(t.glsl_compute, f"s_{len(shared)}")
         subgroup |= bool(k.subgroup) and subgroup_ok(op, t)
         inner.append(f"{t.glsl_compute} a{s} = {identity(op, t)};")
-        inner += _passes(k, s, e, idx, buffers, seeds, lambda v, s=s, op=op, t=t: [
-            f"a{s} = {combine(op, t, f'a{s}', v)};"])
+        inner += _passes(k, s, e, idx, buffers, seeds, _folder(op, t, f"a{s}"))
         inner += workgroup_reduce(op, t, f"a{s}", name, k.subgroup)
         inner.append(f"{t.glsl_compute} st{s} = a{s};")
     out = len(k.stages)
@@ -106,6 +109,39 @@ def render(k: RowNorm) -> str:
     decls = [f"shared {c} {name}[{LOCAL}];" for c, name in shared.items()]
     src = glsl.header(LOCAL, buffers, k.n_words, shared=decls, body_text=text)
     src = with_extensions(src, subgroup)
+    return f"{src}\nvoid main() {{\n" + "\n".join("    " + x for x in text.splitlines()) + "\n}\n"
+
+
+def _folder(op: str, t: dt.DType, acc: str) -> Callable[[str], list[str]]:
+    return lambda v: [f"{acc} = {combine(op, t, acc, v)};"]
+
+
+def _render_thread(k: RowNorm) -> str:
+    """One invocation per row: each stage folds the row in order, with no barrier (short rows: a workgroup per
+    row would leave most invocations idle; very many rows: as the thread-mode reductions)."""
+    n, rows = k.shape[-1], math.prod(k.shape[:-1])
+    buffers: dict[int, dt.DType] = {0: k.out_dtype}
+    outer = ExprRenderer(buffers, prefix="k")
+    ridx = index_vars(outer, "row", k.shape[:-1]) if len(k.shape) > 1 else ()
+    idx = (*ridx, "j")
+    inner = list(outer.lines)
+    for s, (op, e) in enumerate(k.stages):
+        r = _RowRenderer(buffers, prefix=f"p{s}_")
+        t = e.dtype
+        if op == "let":
+            v = r.value(e, k.shape, (*ridx, "0"))
+            inner += r.lines + [f"{t.glsl_compute} st{s} = {v};"]
+            continue
+        v = r.value(e, k.shape, idx)
+        inner += [f"{t.glsl_compute} st{s} = {identity(op, t)};",
+                  f"for (int j = 0; j < {n}; j++) {{", *["    " + x for x in r.lines],
+                  f"    st{s} = {combine(op, t, f'st{s}', v)};", "}"]
+    r = _RowRenderer(buffers, prefix="q")
+    v = r.value(k.expr, k.shape, idx)
+    inner += [f"for (int j = 0; j < {n}; j++) {{", *["    " + x for x in r.lines],
+              f"    b0.d[row * {n} + j] = {glsl.store_value(k.out_dtype, v)};", "}"]
+    text = "\n".join(grid_loop(rows, k.groups, inner, var="row"))
+    src = glsl.header(LOCAL, buffers, k.n_words, body_text=text)
     return f"{src}\nvoid main() {{\n" + "\n".join("    " + x for x in text.splitlines()) + "\n}\n"
 
 
@@ -149,4 +185,4 @@ def _passes(k: RowNorm, s: int, e: Expr, idx: tuple[str, ...], buffers: dict[int
 
 
 def launch(k: RowNorm) -> tuple[int, int, int]:
-    return (k.groups, 1, 1)
+    return (k.groups, 1, 1)  # thread mode: groups of LOCAL rows (grid_loop)

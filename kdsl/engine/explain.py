@@ -54,7 +54,8 @@ def _describe(k: Kernel, step: Step) -> str:
             head += " + epilogue"
     elif isinstance(k, RowNorm):
         ops = [op for op, _ in k.stages if op != "let"]
-        head = f"RowNorm {'+'.join(ops)} over the rows of {list(k.shape)}" + (" (row in registers)" if k.cache else "")
+        head = f"RowNorm {'+'.join(ops)} over the rows of {list(k.shape)} ({k.mode} mode"
+        head += ", row in registers)" if k.cache else ")"
     elif isinstance(k, Matmul):
         head = f"Matmul batch={k.batch} m={k.m} n={k.n} k={k.k}"
         head += f" ({k.splits} k chunks)" if k.splits > 1 else ""

@@ -28,11 +28,12 @@ from kdsl.device import Device
 from kdsl.engine.schedule import Lowering, Step  # (schedule imports this module inside schedule(): a cycle)
 from kdsl.ir.expr import Expr
 from kdsl.ir.graph import Node
-from kdsl.ir.kernels import LOCAL, MAX_GROUPS, RowNorm
+from kdsl.ir.kernels import LOCAL, MAX_GROUPS, RowNorm, elementwise_groups
 from kdsl.ir.view import INDEX_LIMIT, View
 
 ROW_OPS = ("sum", "prod", "max", "min")
 MAX_NODES = 64  # nodes one chain may span (keeps the walk's recursion bounded)
+THREAD_ROW = 64  # rows this short get one invocation each (a workgroup would leave most invocations idle)
 ROW_CACHE = 32  # row elements (times cached buffers) one invocation may keep in registers
 
 
@@ -212,13 +213,20 @@ def lower(m: _Match, keep: set[int], dev: Device) -> list[Step] | None:
     if len(low.inputs) + 1 > dev.max_buffers or low.baked:
         return None
     shape = m.out.shape
+    rows = math.prod(shape[:-1])
     kernel = RowNorm(shape, m.out.dtype, tuple(stages), e, 0, 1, 0, dev.reduce_subgroup)
+    cost = max(expr_loops(x, shape) for x in [e, *(x for _, x in stages)])
+    if shape[-1] <= THREAD_ROW or rows >= dev.thread_outputs:  # as the thread-mode reductions
+        kernel = kernel._replace(mode="thread", subgroup=0)
+        per_row = rownorm.loop_trips(kernel, cost)
+        if per_row > dev.loop_budget:
+            return None
+        kernel = kernel._replace(groups=elementwise_groups(rows, dev.max_groups, dev.loop_budget, per_row))
+        return [low.step(kernel, m.out)]
     slots = -(-shape[-1] // LOCAL)
     if slots * max(len(rownorm.row_loads(kernel)), 1) <= ROW_CACHE:
         kernel = kernel._replace(cache=slots)
-    cost = max(expr_loops(x, shape) for x in [e, *(x for _, x in stages)])
     per_row = rownorm.loop_trips(kernel, cost)
-    rows = math.prod(shape[:-1])
     if per_row > dev.loop_budget:
         return None
     need = -(-rows // (dev.loop_budget // per_row))

@@ -337,9 +337,11 @@ def schedule(roots: list[Node]) -> list[Step]:
     rows: dict[int, list[Step]] = {}  # row normalisers: output node id -> its one RowNorm step
     fused: set[int] = set()  # the nodes those kernels compute inside (reductions included)
     for m in rowfuse.find(live, keep, consumers, root_ids):
-        found = rowfuse.lower(m, keep - m.inner, live[0].device)  # type: ignore[arg-type]
-        if found is not None:
-            rows[m.out.id] = found
+        dev = m.out.device
+        assert dev is not None  # every node of a graph being realised has its device
+        row_steps = rowfuse.lower(m, keep - m.inner, dev)
+        if row_steps is not None:
+            rows[m.out.id] = row_steps
             fused |= m.inner
     absorbed: dict[int, tuple[Node, Node]] = {}  # elementwise node id -> (stand-in, reduce) it absorbs
     for n in live:

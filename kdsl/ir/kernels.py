@@ -63,9 +63,9 @@ class Reduce(NamedTuple):
 
 
 class RowNorm(NamedTuple):
-    """One workgroup per row (the last axis of ``shape``) runs ``stages`` in order, then writes ``expr`` along
-    the row: softmax, log_softmax, layer_norm, rms_norm and any chain of last-axis reductions whose results
-    only feed that row's elementwise output (kdsl.codegen.rownorm).
+    """One workgroup per row (the last axis of ``shape``; ``mode`` "thread": one invocation per row) runs
+    ``stages`` in order, then writes ``expr`` along the row: softmax, log_softmax, layer_norm, rms_norm and any
+    chain of last-axis reductions whose results only feed that row's elementwise output (kdsl.codegen.rownorm).
 
     Each stage is ``(op, e)``: ``op`` a reduction (sum, prod, max, min) of the row expression ``e``, or "let":
     ``e`` a per-row scalar expression. Stage k's value is ``Expr("acc", dtype, (), k)`` in later expressions.
@@ -81,6 +81,7 @@ class RowNorm(NamedTuple):
     groups: int
     cache: int = 0
     subgroup: int = 0  # as Reduce.subgroup
+    mode: str = "group"  # "thread": one invocation per row, no barriers (short rows, or very many rows)
 
 
 class Matmul(NamedTuple):

@@ -77,6 +77,15 @@ def test_row_in_registers_and_re_read():
         np.testing.assert_allclose(y.numpy(), np_softmax(x), rtol=1e-4, atol=1e-7)
 
 
+def test_thread_mode_rows():
+    """Short rows, and very many rows, get one invocation per row (no barriers)."""
+    for shape in ((5, 64), (kd.device().thread_outputs + 3, 70)):
+        x = np.random.default_rng(shape[0]).standard_normal(shape).astype(np.float32)
+        y = kd.nn.log_softmax(kd.asarray(x))
+        assert schedule([y._node])[0].kernel.mode == "thread"
+        np.testing.assert_allclose(y.numpy(), np_log_softmax(x), rtol=1e-5, atol=1e-6)
+
+
 def test_special_rows(path):
     x = np.array([[-np.inf] * 5, [1e30, 1e30, 0, -1e30, 3], [np.nan, 1, 2, 3, 4], [88.0, 89, 90, 91, 92],
                   [-np.inf, 0, -np.inf, 1, -np.inf]], np.float32)

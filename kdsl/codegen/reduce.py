@@ -30,6 +30,7 @@ from kdsl.codegen.ops import render_cast, render_op
 from kdsl.codegen.reduce_workgroup import subgroup_ok, with_extensions, workgroup_reduce
 from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, Reduce
+from kdsl.ir.view import View
 
 Buffers = dict[int, dt.DType]  # binding slot -> dtype of the buffers a kernel reads and writes
 _INT_MIN = {"int": "(-2147483647 - 1)", "uint": "0u", "int64_t": "(-9223372036854775807l - 1l)", "uint64_t": "0ul"}
@@ -194,7 +195,11 @@ def _group_body(k: Reduce, p: _Parts, outer: ExprRenderer, buffers: Buffers) -> 
     kept_idx = index_vars(outer, "g_o", p.kept_shape) if p.kept_shape else ()
     fold = p.fold(k, kept_idx, "r", "g_o", buffers)
     init = p.init()
-    if p.ctype == "int" and not p.arg:  # four independent accumulators: four loads in flight per invocation
+    wide = vec4_load(k, p, chunk)
+    if wide is not None:  # 16-byte loads, two a turn, into four accumulators
+        init += [f"{p.t.glsl_compute} acc{u} = {identity(k.op, p.t)};" for u in (1, 2, 3)]
+        loop = _vec4_loop(k, p, wide, chunk)
+    elif p.ctype == "int" and not p.arg:  # four independent accumulators: four loads in flight per invocation
         start, end = (f"g_p * {chunk} + tid", f"min({p.n}, g_p * {chunk} + {chunk})") if k.splits > 1 else \
             ("tid", str(p.n))
         init += [f"{p.t.glsl_compute} acc{u} = {identity(k.op, p.t)};" for u in (1, 2, 3)]
@@ -225,7 +230,54 @@ def _group_body(k: Reduce, p: _Parts, outer: ExprRenderer, buffers: Buffers) -> 
                       *["    " + x for x in body], "}"])
     ivar = "int" if p.itype == "int" else "int64_t"
     shared = [f"shared {p.t.glsl_compute} s_v[{LOCAL}];"] + ([f"shared {ivar} s_i[{LOCAL}];"] if p.arg else [])
+    if wide is not None:
+        slot = wide.arg[0]
+        buffers[slot] = wide.dtype
+        shared.append(f"layout(std430, set = 0, binding = {slot}) readonly buffer B{slot}v "
+                      f"{{ {_VEC4[wide.dtype.glsl_compute]} d[]; }} b{slot}v;")
     return text, shared
+
+
+_VEC4 = {"float": "vec4", "int": "ivec4", "uint": "uvec4"}
+
+
+def vec4_load(k: Reduce, p: _Parts, chunk: int) -> Expr | None:
+    """The load a workgroup reduction may read as vec4s: the reduced expression is one 32-bit load, contiguous
+    over the kernel's shape at a literal offset divisible by four, the reduced axes are the trailing ones
+    (output ``o`` folds elements ``o * r ... o * r + r - 1``), and rows and chunks are whole quads."""
+    e = k.expr
+    if e.op != "load" or p.arg or p.ctype != "int" or e.dtype.glsl_storage not in _VEC4 or \
+            e.dtype.glsl_storage != e.dtype.glsl_compute or p.r % 4 or chunk % 4 or k.index_of is not None:
+        return None
+    view = e.arg[1]
+    if (len(e.arg) > 2 and e.arg[2] is not None) or view.offset % 4 or \
+            view.canonical() != View.contiguous(k.shape, view.offset).canonical():
+        return None
+    return e if tuple(k.axes) == tuple(range(len(p.kept), len(k.shape))) else None
+
+
+def _vec4_loop(k: Reduce, p: _Parts, e: Expr, chunk: int) -> list[str]:
+    """Quads ``start .. end`` of output ``g_o``'s elements, invocation ``tid`` reading quads ``tid``,
+    ``tid + LOCAL``, ...; lane x/y/z/w folds into ``acc``..``acc3``, which are then combined into ``acc``."""
+    slot, base = e.arg[0], e.arg[1].offset // 4
+    q0 = f"g_p * {chunk // 4}" if k.splits > 1 else "0"
+    end = f"min({p.r // 4}, g_p * {chunk // 4} + {chunk // 4})" if k.splits > 1 else str(p.r // 4)
+    row = f"{base} + g_o * {p.r // 4}"
+    accs = ("acc", "acc1", "acc2", "acc3")
+
+    def c(a: str, b: str) -> str:
+        return combine(k.op, p.t, a, b)
+
+    def fold(v: str) -> list[str]:
+        return [f"{a} = {c(a, f'{v}.{lane}')};" for a, lane in zip(accs, "xyzw", strict=True)]
+
+    vt = _VEC4[e.dtype.glsl_compute]
+    return [f"int q = {q0} + tid;", f"int q_end = {end};", f"int q_row = {row};",
+            f"for (; q < q_end - {LOCAL}; q += {2 * LOCAL}) {{",
+            f"    {vt} u0 = b{slot}v.d[q_row + q];", f"    {vt} u1 = b{slot}v.d[q_row + q + {LOCAL}];",
+            *["    " + x for x in fold("u0") + fold("u1")], "}",
+            f"if (q < q_end) {{ {vt} u0 = b{slot}v.d[q_row + q]; {' '.join(fold('u0'))} }}",
+            f"acc = {c(c('acc', 'acc1'), c('acc2', 'acc3'))};"]
 
 
 def _unrolled(k: Reduce, p: _Parts, kept_idx: tuple[str, ...], buffers: Buffers, start: str, end: str) -> list[str]:

@@ -158,9 +158,16 @@ def _fill_cache(k: RowNorm, q: int, idx: tuple[str, ...], buffers: dict[int, dt.
         v = r.value(e, k.shape, idx)
         block += r.lines + [f"{name} = {v};"]
         seeds[(e, idx)] = name
-    lines += ["{", f"    int j = tid + {q * LOCAL};", f"    if (j < {k.shape[-1]}) {{",
-              *["        " + x for x in block], "    }", "}"]
+    lines += _slot(q, k.shape[-1], block)
     return seeds
+
+
+def _slot(q: int, n: int, body: list[str]) -> list[str]:
+    """``body`` for element ``j = tid + q * LOCAL`` of the row, guarded only where ``j`` can pass its end."""
+    if (q + 1) * LOCAL <= n:
+        return ["{", f"    int j = tid + {q * LOCAL};", *["    " + x for x in body], "}"]
+    return ["{", f"    int j = tid + {q * LOCAL};", f"    if (j < {n}) {{", *["        " + x for x in body], "    }",
+            "}"]
 
 
 def _passes(k: RowNorm, s: int, e: Expr, idx: tuple[str, ...], buffers: dict[int, dt.DType],
@@ -178,8 +185,7 @@ def _passes(k: RowNorm, s: int, e: Expr, idx: tuple[str, ...], buffers: dict[int
     if seeds:
         out: list[str] = []
         for q, seed in enumerate(seeds):
-            out += ["{", f"    int j = tid + {q * LOCAL};", f"    if (j < {n}) {{",
-                    *["        " + x for x in one(seed)], "    }", "}"]
+            out += _slot(q, n, one(seed))
         return out
     return [f"for (int j = tid; j < {n}; j += {LOCAL}) {{", *["    " + x for x in one({})], "}"]
 

@@ -25,10 +25,6 @@ def path(request):
     dev.reduce_subgroup, dev.partials, dev.thread_outputs = saved
 
 
-def _source(x):
-    return kd.asarray(x)
-
-
 def test_paths_render_what_they_say(path):
     x = kd.asarray(np.ones((3, 1000), np.float32))
     k = schedule([x.sum(axis=1)._node])[0].kernel
@@ -36,6 +32,9 @@ def test_paths_render_what_they_say(path):
     from kdsl.codegen import reduce
 
     assert ("subgroupAdd" in reduce.render(k)) == (path == "subgroup")
+    assert "vec4 u0" in reduce.render(k)  # rows of whole quads: 16-byte loads
+    k = schedule([x[:, 1:].sum(axis=1)._node])[0].kernel
+    assert "vec4 u0" not in reduce.render(k) and "acc3" in reduce.render(k)  # scalar loads, four accumulators
 
 
 @pytest.mark.parametrize("n", SIZES)
@@ -51,10 +50,12 @@ def test_rows_and_full(path, n, op):
                                getattr(np, op)(x, axis=1, keepdims=True), rtol=2e-4)
 
 
+@pytest.mark.parametrize("n", [2**20, 2**20 + 1])
 @pytest.mark.parametrize("op", ["sum", "max", "min", "argmax"])
-def test_long_full_reduction(path, op):
-    """2**20 + 1 elements: contiguous chunks (partials) and a second pass; the sum stays pairwise-accurate."""
-    x = np.random.default_rng(1).standard_normal(2**20 + 1).astype(np.float32) + 3
+def test_long_full_reduction(path, op, n):
+    """About 2**20 elements (vec4 loads when whole quads): contiguous chunks (partials) and a second pass; the
+    sum stays pairwise-accurate."""
+    x = np.random.default_rng(1).standard_normal(n).astype(np.float32) + 3
     got, want = getattr(kd, op)(kd.asarray(x)).numpy(), getattr(np, op)(x.astype(np.float64))
     np.testing.assert_allclose(got, want, rtol=1e-6)
 

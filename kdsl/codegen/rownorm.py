@@ -118,7 +118,7 @@ def _folder(op: str, t: dt.DType, acc: str) -> Callable[[str], list[str]]:
 
 def _render_thread(k: RowNorm) -> str:
     """One invocation per row: each stage folds the row in order, with no barrier (short rows: a workgroup per
-    row would leave most invocations idle; very many rows: as the thread-mode reductions)."""
+    row would leave most invocations idle)."""
     n, rows = k.shape[-1], math.prod(k.shape[:-1])
     buffers: dict[int, dt.DType] = {0: k.out_dtype}
     outer = ExprRenderer(buffers, prefix="k")

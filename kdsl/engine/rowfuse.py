@@ -216,7 +216,10 @@ def lower(m: _Match, keep: set[int], dev: Device) -> list[Step] | None:
     rows = math.prod(shape[:-1])
     kernel = RowNorm(shape, m.out.dtype, tuple(stages), e, 0, 1, 0, dev.reduce_subgroup)
     cost = max(expr_loops(x, shape) for x in [e, *(x for _, x in stages)])
-    if shape[-1] <= THREAD_ROW or rows >= dev.thread_outputs:  # as the thread-mode reductions
+    # Short rows: one invocation each. So too many rows on a CPU driver (``dev.partials`` set: it pays for every
+    # barrier; measured 3x faster on lavapipe at 2048 x 384); a GPU keeps long rows in workgroups, even many of
+    # them (coalesced reads and writes).
+    if shape[-1] <= THREAD_ROW or (dev.partials and rows >= dev.thread_outputs):
         kernel = kernel._replace(mode="thread", subgroup=0)
         per_row = rownorm.loop_trips(kernel, cost)
         if per_row > dev.loop_budget:

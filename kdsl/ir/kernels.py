@@ -81,7 +81,7 @@ class RowNorm(NamedTuple):
     groups: int
     cache: int = 0
     subgroup: int = 0  # as Reduce.subgroup
-    mode: str = "group"  # "thread": one invocation per row, no barriers (short rows, or very many rows)
+    mode: str = "group"  # "thread": one invocation per row, no barriers (short rows)
 
 
 class Matmul(NamedTuple):

@@ -88,6 +88,7 @@ def render(k: RowNorm) -> str:
     seeds = [_fill_cache(k, q, idx, buffers, inner) for q in range(k.cache)] if k.cache else []
     shared: dict[str, str] = {}
     subgroup = False
+    online = set() if k.cache else online_pairs(k)
     for s, (op, e) in enumerate(k.stages):
         t = e.dtype
         if op == "let":
@@ -97,6 +98,11 @@ def render(k: RowNorm) -> str:
             continue
         name = shared.setdefault(t.glsl_compute, f"s_{len(shared)}")
         subgroup |= bool(k.subgroup) and subgroup_ok(op, t)
+        if s - 1 in online:  # computed with the maximum, in its pass
+            continue
+        if s in online:
+            inner += _online(k, s, e, idx, buffers, name)
+            continue
         inner.append(f"{t.glsl_compute} a{s} = {identity(op, t)};")
         inner += _passes(k, s, e, idx, buffers, seeds, _folder(op, t, f"a{s}"))
         inner += workgroup_reduce(op, t, f"a{s}", name, k.subgroup)
@@ -110,6 +116,43 @@ def render(k: RowNorm) -> str:
     src = glsl.header(LOCAL, buffers, k.n_words, shared=decls, body_text=text)
     src = with_extensions(src, subgroup)
     return f"{src}\nvoid main() {{\n" + "\n".join("    " + x for x in text.splitlines()) + "\n}\n"
+
+
+def online_pairs(k: RowNorm) -> set[int]:
+    """Stages ``s`` that are a row maximum followed by ``sum(exp(x - max))`` of the same ``x`` (softmax,
+    log_softmax): one online pass computes both when the row is not cached (two passes over the row, not
+    three)."""
+    found = set()
+    for s in range(len(k.stages) - 1):
+        (op, x), (op2, e) = k.stages[s], k.stages[s + 1]
+        if op == "max" and op2 == "sum" and x.dtype.glsl_compute == "float" and e.op == "exp" and \
+                e.srcs[0].op == "sub" and e.srcs[0].srcs == (x, Expr("acc", x.dtype, (), s)) and \
+                e.dtype == x.dtype and s - 1 not in found:
+            found.add(s)
+    return found
+
+
+def _online(k: RowNorm, s: int, x: Expr, idx: tuple[str, ...], buffers: dict[int, dt.DType],
+            shared: str) -> list[str]:
+    """Stage ``s`` (the row maximum) and ``s + 1`` (the sum of ``exp(x - max)``) in one pass: each invocation
+    keeps its running maximum ``m`` and its sum ``l`` scaled to it; the workgroup takes the maximum of the
+    ``m``, rescales every ``l`` to it and sums. Infinite maxima give NaN sums and a NaN propagates, as
+    ``exp(x - max)`` does when it is computed after the maximum."""
+    t = dt.float32
+    m, m_all, lsum = f"a{s}", f"st{s}", f"a{s + 1}"
+
+    def step(v: str) -> list[str]:
+        return [f"if ({v} > {m}) {{ {lsum} = {lsum} * exp({m} - {v}) + 1.0; {m} = {v}; }}",
+                f"else if (!({v} == {m} && isinf({v}))) {{ {lsum} += exp({v} - {m}); }}",
+                f"if (isnan({v})) {{ {m} = {v}; }}"]
+
+    lines = [f"float {m} = {identity('max', t)};", f"float {lsum} = 0.0;"]
+    lines += _passes(k, s, x, idx, buffers, [], step)
+    lines += [f"float m_own{s} = {m};", *workgroup_reduce("max", t, m, shared, k.subgroup), f"float {m_all} = {m};"]
+    lines += [f"{lsum} = m_own{s} == {identity('max', t)} ? 0.0 : {lsum} * exp(m_own{s} - {m_all});",
+              *workgroup_reduce("sum", t, lsum, shared, k.subgroup),
+              f"float st{s + 1} = isinf({m_all}) ? uintBitsToFloat(0x7fc00000u) : {lsum};"]
+    return lines
 
 
 def _folder(op: str, t: dt.DType, acc: str) -> Callable[[str], list[str]]:

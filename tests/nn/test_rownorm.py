@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import kdsl as kd
+from kdsl.codegen import rownorm
 from kdsl.engine.schedule import schedule
 
 LENGTHS = [1, 3, 100, 1024, 5000]
@@ -74,7 +75,25 @@ def test_row_in_registers_and_re_read():
         y = kd.nn.softmax(kd.asarray(x))
         k = schedule([y._node])[0].kernel
         assert (k.cache > 0) == cached
+        assert rownorm.online_pairs(k) == {0}
+        assert ("m_own0" in rownorm.render(k)) != cached  # re-read rows: max and sum in one online pass
         np.testing.assert_allclose(y.numpy(), np_softmax(x), rtol=1e-4, atol=1e-7)
+
+
+def test_online_pass_special_rows(path):
+    """The online max + sum of long rows agrees with max-then-sum on -inf, inf, NaN and huge values."""
+    x = np.random.default_rng(9).standard_normal((7, 9000)).astype(np.float32) * 30
+    x[0] = -np.inf
+    x[1, :4000] = -np.inf
+    x[2, 5] = np.inf
+    x[3, 8999] = np.nan
+    x[4] = 3e38
+    x[5, ::7] = -3e38
+    x[6, 300:] = -np.inf
+    a = kd.asarray(x)
+    with np.errstate(all="ignore"):
+        np.testing.assert_allclose(kd.nn.softmax(a).numpy(), np_softmax(x), rtol=1e-4, atol=1e-7)
+        np.testing.assert_allclose(kd.nn.log_softmax(a).numpy(), np_log_softmax(x), rtol=1e-4, atol=1e-4)
 
 
 def test_thread_mode_rows():

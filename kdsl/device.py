@@ -180,6 +180,13 @@ class Device:
         # (0: the 4x4 block kernel); it needs subgroupBroadcast (the ballot feature). KDSL_CPU_MATMUL=0: off.
         self.matmul_lanes = self.subgroup_size if cpu and "subgroup_ballot" in self.features and \
             os.environ.get("KDSL_CPU_MATMUL", "1").strip() != "0" else 0
+        # Reductions combine across a workgroup with subgroup operations (kdsl.codegen.reduce_workgroup) when the
+        # device has them in compute shaders: the subgroup size it reports (kernels read gl_SubgroupSize
+        # themselves; this only bounds loop trips), 0 = a shared-memory tree. GPUs only by default (lavapipe
+        # emulates them: softmax rows measured 2-4x slower than with the tree); KDSL_SUBGROUPS=1 / 0 forces.
+        wanted = os.environ.get("KDSL_SUBGROUPS", "").strip()
+        usable = {"subgroup_arithmetic", "subgroup_shuffle"} <= self.features
+        self.reduce_subgroup = self.subgroup_size if usable and wanted != "0" and (wanted == "1" or not cpu) else 0
         self.max_shared_memory = int(info.get("max_shared_memory_size", 16384))
         # Loop iterations one invocation may run, all loops together: lavapipe stops an invocation after ~65 535
         # (llvmpipe's loop limiter) and GPU drivers may have watchdogs, so every device gets the safe value.
@@ -198,7 +205,7 @@ class Device:
         """The per-device choices a kernel plan depends on (part of every plan-cache key)."""
         return (self.index, self.max_groups, self.thread_outputs, self.partials, self.vector_width,
                 self.matmul_tiles, self.max_push_words, self.max_buffers, self.loop_budget, bool(self.coopmat_shapes),
-                self.matmul_lanes)
+                self.matmul_lanes, self.reduce_subgroup)
 
     def supports(self, dtype: Any) -> bool:
         d = dt.as_dtype(dtype)

@@ -27,8 +27,10 @@ from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.helpers import SUFFIX
 from kdsl.codegen.loops import counted_loop, grid_loop, index_type, index_vars, int_literal
 from kdsl.codegen.ops import render_cast, render_op
+from kdsl.codegen.reduce_workgroup import subgroup_ok, with_extensions, workgroup_reduce
 from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, Reduce
+from kdsl.ir.view import View
 
 Buffers = dict[int, dt.DType]  # binding slot -> dtype of the buffers a kernel reads and writes
 _INT_MIN = {"int": "(-2147483647 - 1)", "uint": "0u", "int64_t": "(-9223372036854775807l - 1l)", "uint64_t": "0ul"}
@@ -114,7 +116,8 @@ class _Parts:
             idx[a] = v
         return tuple(idx)
 
-    def fold(self, k: Reduce, kept_idx: tuple[str, ...], r_var: str, o_var: str, buffers: Buffers) -> list[str]:
+    def fold(self, k: Reduce, kept_idx: tuple[str, ...], r_var: str, o_var: str, buffers: Buffers,
+             acc: str = "acc") -> list[str]:
         """Statements folding element ``r_var`` of the reduction (of output ``o_var``) into ``acc``
         (and ``acci``); with ``index_of``, ``r_var`` counts the candidates and their positions are read."""
         rr = ExprRenderer(buffers, prefix="v")
@@ -127,7 +130,7 @@ class _Parts:
             j = pos if ctype == self.itype else f"{self.itype}({pos})"
             cond = better(k.op, self.t, "acc", "acci", v, j)
             return rr.lines + [f"if ({cond}) {{ acc = {v}; acci = {j}; }}"]
-        return rr.lines + [f"acc = {combine(k.op, self.t, 'acc', v)};"]
+        return rr.lines + [f"{acc} = {combine(k.op, self.t, acc, v)};"]
 
     def store(self, k: Reduce, out_index: str, kept_idx: tuple[str, ...], buffers: Buffers, o_var: str) -> list[str]:
         er = ExprRenderer(buffers, prefix="e")
@@ -181,6 +184,7 @@ def render(k: Reduce) -> str:
         text, shared = _group_body(k, p, outer, buffers)
     extra = [dt.int64] if p.itype == "int64_t" or p.ctype == "int64_t" else []
     src = glsl.header(LOCAL, buffers, k.n_words, extra_dtypes=extra, shared=shared, body_text=text)
+    src = with_extensions(src, k.mode == "group" and bool(k.subgroup) and not p.arg and subgroup_ok(k.op, p.t))
     return f"{src}\nvoid main() {{\n" + "\n".join("    " + x for x in text.splitlines()) + "\n}\n"
 
 
@@ -190,7 +194,17 @@ def _group_body(k: Reduce, p: _Parts, outer: ExprRenderer, buffers: Buffers) -> 
     head = [f"int g_o = g / {k.splits};", f"int g_p = g % {k.splits};"] if k.splits > 1 else ["int g_o = g;"]
     kept_idx = index_vars(outer, "g_o", p.kept_shape) if p.kept_shape else ()
     fold = p.fold(k, kept_idx, "r", "g_o", buffers)
-    if p.ctype == "int" and k.splits > 1:
+    init = p.init()
+    wide = vec4_load(k, p, chunk)
+    if wide is not None:  # 16-byte loads, two a turn, into four accumulators
+        init += [f"{p.t.glsl_compute} acc{u} = {identity(k.op, p.t)};" for u in (1, 2, 3)]
+        loop = _vec4_loop(k, p, wide, chunk)
+    elif p.ctype == "int" and not p.arg:  # four independent accumulators: four loads in flight per invocation
+        start, end = (f"g_p * {chunk} + tid", f"min({p.n}, g_p * {chunk} + {chunk})") if k.splits > 1 else \
+            ("tid", str(p.n))
+        init += [f"{p.t.glsl_compute} acc{u} = {identity(k.op, p.t)};" for u in (1, 2, 3)]
+        loop = _unrolled(k, p, kept_idx, buffers, start, end)
+    elif p.ctype == "int" and k.splits > 1:
         loop = counted_loop("r", f"g_p * {chunk} + tid", f"min({p.n}, g_p * {chunk} + {chunk})", LOCAL, fold)
     elif p.ctype == "int":
         loop = counted_loop("r", "tid", str(p.n), LOCAL, fold)
@@ -200,27 +214,90 @@ def _group_body(k: Reduce, p: _Parts, outer: ExprRenderer, buffers: Buffers) -> 
                 *counted_loop("t", "tid", "cnt", LOCAL, ["int64_t r = base + int64_t(t);", *fold])]
         if k.splits == 1:
             head = head + ["int g_p = 0;"]
-    ivar = "int" if p.itype == "int" else "int64_t"
-    tree = ["s_v[tid] = acc;"] + (["s_i[tid] = acci;"] if p.arg else []) + [
-        "memoryBarrierShared(); barrier();",
-        f"for (int w = {LOCAL // 2}; w > 0; w >>= 1) {{",
-        "    if (tid < w) {",
-        *["        " + x for x in _tree_step(k, p)],
-        "    }",
-        "    memoryBarrierShared(); barrier();",
-        "}",
-        "if (tid == 0) {",
-        "    acc = s_v[0];" + (" acci = s_i[0];" if p.arg else ""),
-        *["    " + x for x in p.store(k, "g", kept_idx, buffers, "g_o")],
-        "}",
-        "memoryBarrierShared(); barrier();",
-    ]
-    body = head + outer.lines + p.init() + loop + tree
+    store = p.store(k, "g", kept_idx, buffers, "g_o")
+    if p.arg:
+        tree = ["s_v[tid] = acc;", "s_i[tid] = acci;", "memoryBarrierShared(); barrier();",
+                f"for (int w = {LOCAL // 2}; w > 0; w >>= 1) {{", "    if (tid < w) {",
+                *["        " + x for x in _tree_step(k, p)], "    }", "    memoryBarrierShared(); barrier();", "}",
+                "if (tid == 0) {", "    acc = s_v[0]; acci = s_i[0];", *["    " + x for x in store], "}",
+                "memoryBarrierShared(); barrier();"]
+    else:
+        tree = workgroup_reduce(k.op, p.t, "acc", "s_v", k.subgroup, lambda a, b: combine(k.op, p.t, a, b))
+        tree += ["if (tid == 0) {", *["    " + x for x in store], "}"]
+    body = head + outer.lines + init + loop + tree
     text = "\n".join(["int tid = int(gl_LocalInvocationID.x);",
                       f"for (int g = int(gl_WorkGroupID.x); g < {total}; g += {k.groups}) {{",
                       *["    " + x for x in body], "}"])
+    ivar = "int" if p.itype == "int" else "int64_t"
     shared = [f"shared {p.t.glsl_compute} s_v[{LOCAL}];"] + ([f"shared {ivar} s_i[{LOCAL}];"] if p.arg else [])
+    if wide is not None:
+        slot = wide.arg[0]
+        buffers[slot] = wide.dtype
+        shared.append(f"layout(std430, set = 0, binding = {slot}) readonly buffer B{slot}v "
+                      f"{{ {_VEC4[wide.dtype.glsl_compute]} d[]; }} b{slot}v;")
     return text, shared
+
+
+_VEC4 = {"float": "vec4", "int": "ivec4", "uint": "uvec4"}
+
+
+def vec4_load(k: Reduce, p: _Parts, chunk: int) -> Expr | None:
+    """The load a workgroup reduction may read as vec4s: the reduced expression is one 32-bit load, contiguous
+    over the kernel's shape at a literal offset divisible by four, the reduced axes are the trailing ones
+    (output ``o`` folds elements ``o * r ... o * r + r - 1``), and rows and chunks are whole quads."""
+    e = k.expr
+    if e.op != "load" or p.arg or p.ctype != "int" or e.dtype.glsl_storage not in _VEC4 or \
+            e.dtype.glsl_storage != e.dtype.glsl_compute or p.r % 4 or chunk % 4 or k.index_of is not None:
+        return None
+    view = e.arg[1]
+    if (len(e.arg) > 2 and e.arg[2] is not None) or view.offset % 4 or \
+            view.canonical() != View.contiguous(k.shape, view.offset).canonical():
+        return None
+    return e if tuple(k.axes) == tuple(range(len(p.kept), len(k.shape))) else None
+
+
+def _vec4_loop(k: Reduce, p: _Parts, e: Expr, chunk: int) -> list[str]:
+    """Quads ``start .. end`` of output ``g_o``'s elements, invocation ``tid`` reading quads ``tid``,
+    ``tid + LOCAL``, ...; lane x/y/z/w folds into ``acc``..``acc3``, which are then combined into ``acc``."""
+    slot, base = e.arg[0], e.arg[1].offset // 4
+    q0 = f"g_p * {chunk // 4}" if k.splits > 1 else "0"
+    end = f"min({p.r // 4}, g_p * {chunk // 4} + {chunk // 4})" if k.splits > 1 else str(p.r // 4)
+    row = f"{base} + g_o * {p.r // 4}"
+    accs = ("acc", "acc1", "acc2", "acc3")
+
+    def c(a: str, b: str) -> str:
+        return combine(k.op, p.t, a, b)
+
+    def fold(v: str) -> list[str]:
+        return [f"{a} = {c(a, f'{v}.{lane}')};" for a, lane in zip(accs, "xyzw", strict=True)]
+
+    vt = _VEC4[e.dtype.glsl_compute]
+    return [f"int q = {q0} + tid;", f"int q_end = {end};", f"int q_row = {row};",
+            f"for (; q < q_end - {LOCAL}; q += {2 * LOCAL}) {{",
+            f"    {vt} u0 = b{slot}v.d[q_row + q];", f"    {vt} u1 = b{slot}v.d[q_row + q + {LOCAL}];",
+            *["    " + x for x in fold("u0") + fold("u1")], "}",
+            f"if (q < q_end) {{ {vt} u0 = b{slot}v.d[q_row + q]; {' '.join(fold('u0'))} }}",
+            f"acc = {c(c('acc', 'acc1'), c('acc2', 'acc3'))};"]
+
+
+def _unrolled(k: Reduce, p: _Parts, kept_idx: tuple[str, ...], buffers: Buffers, start: str, end: str) -> list[str]:
+    """The fold from ``start`` to ``end`` in steps of ``LOCAL`` (consecutive invocations read consecutive
+    elements), four elements a turn into ``acc``..``acc3``, then the remainder; the accumulators are combined
+    into ``acc`` (partial sums of a quarter of the elements each: no less accurate than one)."""
+    quad = []
+    for u in range(4):
+        var = "r" if u == 0 else f"r{u}"
+        lines = ([f"int r{u} = r + {u * LOCAL};"] if u else []) + p.fold(k, kept_idx, var, "g_o", buffers,
+                                                                          "acc" if u == 0 else f"acc{u}")
+        quad += ["{", *["    " + x for x in lines], "}"]
+    def c(a: str, b: str) -> str:
+        return combine(k.op, p.t, a, b)
+
+    tail = p.fold(k, kept_idx, "r", "g_o", buffers)
+    return [f"int r = {start};", f"int r_end = {end};",
+            f"for (; r < r_end - {3 * LOCAL}; r += {4 * LOCAL}) {{", *["    " + x for x in quad], "}",
+            f"for (; r < r_end; r += {LOCAL}) {{", *["    " + x for x in tail], "}",
+            f"acc = {c(c('acc', 'acc1'), c('acc2', 'acc3'))};"]
 
 
 def _tree_step(k: Reduce, p: _Parts) -> list[str]:

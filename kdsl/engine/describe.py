@@ -9,7 +9,7 @@ Example:
 
 from __future__ import annotations
 
-from kdsl.ir.kernels import Elementwise, Kernel, Matmul, Reduce, Scan
+from kdsl.ir.kernels import Elementwise, Kernel, Matmul, Reduce, RowNorm, Scan
 
 
 def describe(k: Kernel) -> str:
@@ -18,6 +18,10 @@ def describe(k: Kernel) -> str:
         head = f"Reduce {k.op} over axes {list(k.axes)} of {list(k.shape)} ({k.mode} mode"
         head += f", {k.splits} splits)" if k.splits > 1 else ")"
         return head + (" + epilogue" if k.epilogue is not None else "")
+    if isinstance(k, RowNorm):
+        ops = [op for op, _ in k.stages if op != "let"]
+        head = f"RowNorm {'+'.join(ops)} over the rows of {list(k.shape)} ({k.mode} mode"
+        return head + (", row in registers)" if k.cache else ")")
     if isinstance(k, Matmul):
         return f"Matmul batch={k.batch} m={k.m} n={k.n} k={k.k}" + (f" ({k.splits} k chunks)" if k.splits > 1 else "")
     if isinstance(k, Scan):

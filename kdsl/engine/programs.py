@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 import kdsl.runtime as rt
-from kdsl.codegen import atomic, elementwise, gather, matmul, radix, reduce, scan, sort
+from kdsl.codegen import atomic, elementwise, gather, matmul, radix, reduce, rownorm, scan, sort
 from kdsl.engine.state import state
 from kdsl.ir.kernels import (
     Compact,
@@ -31,6 +31,7 @@ from kdsl.ir.kernels import (
     RadixKeys,
     RadixPass,
     Reduce,
+    RowNorm,
     Scan,
     Scatter,
     Search,
@@ -41,7 +42,7 @@ from kdsl.ir.kernels import (
 )
 from kdsl.runtime.compiler import compile_source
 
-_RENDERERS = {Elementwise: elementwise, Reduce: reduce, Matmul: matmul, Scan: scan}
+_RENDERERS = {Elementwise: elementwise, Reduce: reduce, RowNorm: rownorm, Matmul: matmul, Scan: scan}
 _RENDERERS.update({SortKeys: sort, SortMerge: sort, SortLocal: sort, SortOut: sort, Gather: gather, Search: gather,
                    Compact: gather, RadixKeys: radix, RadixPass: radix, Scatter: atomic})
 _ALGOS_PER_PROGRAM = 4  # buffer sets kept bound per kernel

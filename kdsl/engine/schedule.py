@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.codegen import coopmat, glsl, matmul, matmul_cpu, reduce, vector
+from kdsl.codegen import coopmat, glsl, matmul, matmul_cpu, reduce, reduce_workgroup, vector
 from kdsl.codegen.loops import expr_loops
 from kdsl.device import Device
 from kdsl.ir import expr as ir
@@ -369,17 +369,30 @@ def schedule(roots: list[Node]) -> list[Step]:
     keep, consumers = _materialised(live, roots)
     cap = live[0].device.max_buffers - 2  # the output, and a reduction's partial results
     reads = cap_buffers(live, keep, cap)
+    from kdsl.engine import rowfuse  # cycle: rowfuse lowers with this module's Lowering
+
+    rows: dict[int, list[Step]] = {}  # row normalisers: output node id -> its one RowNorm step
+    fused: set[int] = set()  # the nodes those kernels compute inside (reductions included)
+    for m in rowfuse.find(live, keep, consumers, root_ids):
+        dev = m.out.device
+        assert dev is not None  # every node of a graph being realised has its device
+        row_steps = rowfuse.lower(m, keep - m.inner, dev)
+        if row_steps is not None:
+            rows[m.out.id] = row_steps
+            fused |= m.inner
     absorbed: dict[int, tuple[Node, Node]] = {}  # elementwise node id -> (stand-in, reduce) it absorbs
     for n in live:
-        if n.id in keep and n.is_elementwise:
+        if n.id in keep and n.is_elementwise and n.id not in rows and n.id not in fused:
             found = _epilogue_source(n, keep, consumers, root_ids)
             if found is not None and found[1].id not in {r.id for _, r in absorbed.values()} and \
                     len(reads[n.id] | reads.get(found[1].id, set())) <= cap:
                 absorbed[n.id] = found
-    skip = {r.id for _, r in absorbed.values()}
+    skip = {r.id for _, r in absorbed.values()} | fused
     steps: list[Step] = []
     for n in live:
-        if n.id in keep and n.id not in skip:
+        if n.id in rows:
+            steps.extend(rows[n.id])
+        elif n.id in keep and n.id not in skip:
             steps.extend(_lower(n, keep - skip, absorbed.get(n.id)))
     return steps
 
@@ -457,13 +470,13 @@ def _fit_budget(mode: str, splits: int, r: int, o: int, dev: Device, cost: int =
     """The plan with enough splits (shorter folds) and workgroups (fewer grid-stride turns) that each
     invocation's loop iterations, all loops together, stay within ``dev.loop_budget``.
 
-    >>> class D: loop_budget, max_groups = 60000, 512
+    >>> class D: loop_budget, max_groups, reduce_subgroup = 60000, 512, 0
     >>> _fit_budget("thread", 1, 65536, 1024, D())  # 1024 rows of 65 536: two strided halves per row
     ('thread', 2, 8)
     >>> _fit_budget("group", 1, 2**32, 1, D())  # one reduction of 2**32: chunks of at most 256 x 59 990
     ('group', 280, 280)
     """
-    budget, tree = dev.loop_budget, LOCAL.bit_length() + 1  # tree: the shared-memory tree's steps
+    budget, tree = dev.loop_budget, reduce_workgroup.trips(dev.reduce_subgroup)  # tree: the workgroup combine
     room = budget - extra - tree  # iterations left for the fold of one output (or partial)
     if room < 2 * cost:
         raise ValueError(f"one element of this reduction costs {cost} loop iterations (helper functions), too "
@@ -517,7 +530,7 @@ def _reduce_steps(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype:
             break
         part = Node("partial", (), node.dtype if arg else dtype, (node.size, splits), device=dev)
         kernel = Reduce(op, k_shape, k_axes, part.dtype, e, 0, mode, splits, groups, None, part.shape, index_of,
-                        parts)
+                        parts, dev.reduce_subgroup if mode == "group" else 0)
         steps.append(low.step(_checked(kernel, dev), part))
         low = Lowering(keep, dev.max_push_words)
         if arg:
@@ -531,7 +544,8 @@ def _reduce_steps(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype:
         low.root = epilogue_of
         epilogue = low.expr(epilogue_of)
         out = epilogue_of
-    kernel = Reduce(op, k_shape, k_axes, out.dtype, e, 0, mode, 1, groups, epilogue, out.shape, index_of, parts)
+    kernel = Reduce(op, k_shape, k_axes, out.dtype, e, 0, mode, 1, groups, epilogue, out.shape, index_of, parts,
+                    dev.reduce_subgroup if mode == "group" else 0)
     steps.append(low.step(_checked(kernel, dev), out))
     return steps
 

@@ -57,6 +57,31 @@ class Reduce(NamedTuple):
     # values through ``expr``) instead of every reduced element.
     index_of: Expr | None = None
     parts: int = 0
+    # > 0: "group" mode combines across the workgroup with subgroup operations (kdsl.codegen.reduce_workgroup);
+    # the device's reported subgroup size, used only to bound loop trips (the kernel reads gl_SubgroupSize)
+    subgroup: int = 0
+
+
+class RowNorm(NamedTuple):
+    """One workgroup per row (the last axis of ``shape``; ``mode`` "thread": one invocation per row) runs
+    ``stages`` in order, then writes ``expr`` along the row: softmax, log_softmax, layer_norm, rms_norm and any
+    chain of last-axis reductions whose results only feed that row's elementwise output (kdsl.codegen.rownorm).
+
+    Each stage is ``(op, e)``: ``op`` a reduction (sum, prod, max, min) of the row expression ``e``, or "let":
+    ``e`` a per-row scalar expression. Stage k's value is ``Expr("acc", dtype, (), k)`` in later expressions.
+    ``cache`` > 0: each invocation keeps its ``cache`` elements of the row's loads in registers (the row is
+    read from memory once); 0: every stage re-reads the row.
+    """
+
+    shape: tuple[int, ...]
+    out_dtype: dt.DType
+    stages: tuple[tuple[str, Expr], ...]
+    expr: Expr
+    n_words: int
+    groups: int
+    cache: int = 0
+    subgroup: int = 0  # as Reduce.subgroup
+    mode: str = "group"  # "thread": one invocation per row, no barriers (short rows)
 
 
 class Matmul(NamedTuple):
@@ -286,5 +311,5 @@ class Scatter(NamedTuple):
 
 
 # What a Step launches; every kind is hashable (a cache key).
-Kernel = (Elementwise | Reduce | Matmul | Scan | SortKeys | SortMerge | SortLocal | SortOut | RadixKeys | RadixPass
-          | Gather | Search | Compact | Scatter)
+Kernel = (Elementwise | Reduce | RowNorm | Matmul | Scan | SortKeys | SortMerge | SortLocal | SortOut | RadixKeys
+          | RadixPass | Gather | Search | Compact | Scatter)

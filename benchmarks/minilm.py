@@ -103,12 +103,11 @@ def torch_peer(torch, folder: Path, dtype: str, ids: np.ndarray, mask: np.ndarra
 
 
 def print_profile(folder: Path, dtype: str, ids: np.ndarray, mask: np.ndarray) -> None:
-    """One forward pass, unjitted (kd.jit replays are not timed per kernel), under kd.profile()."""
-    model = minilm.MiniLM(minilm.load_weights(folder), minilm.Config.from_dir(folder), None, dtype)
-    ids_d, mask_d = kd.asarray(ids), kd.asarray(mask)
-    kd.realize(minilm.forward(model.params, ids_d, mask_d, model.config))  # builds every kernel first
+    """One forward pass (the model's kd.jit replay) under kd.profile()."""
+    run = kdsl_peer(folder, dtype, ids, mask)[0]
+    run()  # traces and builds every kernel first
     with kd.profile() as prof:
-        kd.realize(minilm.forward(model.params, ids_d, mask_d, model.config))
+        run()
     print(f"\nkdsl {dtype} forward, per kernel:\n{prof.table(top=25)}")
 
 

@@ -3,7 +3,7 @@
 While a profile is active in a thread, every kernel that thread dispatches is submitted on its own and waited
 for, so its time is the wall time of one submission: the kernel plus a fixed submit-and-wait cost (tens of
 microseconds; compare the rows with each other, not with a peer's kernel times). Batched submission, and so
-overlap between kernels, is off inside the block; ``kd.jit`` replays run as recorded, untimed.
+overlap between kernels, is off inside the block, ``kd.jit`` replays included.
 
 Example:
     >>> import kdsl as kd

@@ -238,7 +238,7 @@ def to_numpy(node: Node) -> np.ndarray:
         return np.full(node.shape, node.srcs[0].arg, node.dtype.np)
     if node.op == "const":
         return np.full(node.shape, node.arg, node.dtype.np)
-    if node.op == "view" and node.size > 0:
+    if node.op == "view" and not _small_part(node):
         with state(node.device).lock:
             if node.op == "view":
                 base = node.srcs[0]
@@ -248,6 +248,15 @@ def to_numpy(node: Node) -> np.ndarray:
     if not node.realized:
         realize_nodes([node])
     return download(node.buffer).reshape(node.shape)
+
+
+SMALL_PART_BYTES = 1 << 20  # a view of a base larger than this, covering at most a quarter of it, is copied
+# out on the device first: ``x[-1].item()`` of a 1 GB array downloads 4 bytes, not the gigabyte
+
+
+def _small_part(view: Node) -> bool:
+    base = view.srcs[0]
+    return base.size * base.dtype.itemsize > SMALL_PART_BYTES and 4 * view.size <= base.size
 
 
 def _read_view(flat: np.ndarray, v: Any) -> np.ndarray:

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.codegen import coopmat, glsl, matmul, matmul_cpu, reduce, vector
+from kdsl.codegen import coopmat, glsl, matmul, matmul_cpu, reduce, scan_workgroup, vector
 from kdsl.codegen.loops import expr_loops
 from kdsl.device import Device
 from kdsl.ir import expr as ir
@@ -46,6 +46,7 @@ _F32, _U32 = struct.Struct("<f"), struct.Struct("<I")
 MAX_DEPTH = 100  # longest chain of ops inlined into one kernel (keeps shaders and recursion bounded)
 SCAN_BLOCK = 1024  # elements each invocation of a multi-pass cumsum walks (see kdsl.codegen.scan)
 SCAN_DIRECT = 4096  # lines up to this long are scanned in one pass, one invocation per line
+SCAN_SERIAL = 32  # lines up to this long stay with one invocation each (a workgroup per line would idle)
 
 
 @dataclass
@@ -573,12 +574,17 @@ def _lower_scan(shape: tuple[int, ...], axis: int, dtype: dt.DType, source: Sour
                 dev: Device, op: str = "sum") -> list[Step]:
     """Steps writing the inclusive ``op`` ("sum" | "prod") scan of ``source`` along ``axis`` into ``out`` (see
     :mod:`kdsl.codegen.scan`): one pass for short lines, else block totals, their scan (recursively, with the
-    same operator), and a pass that scans each block from the totals before it."""
+    same operator), and a pass that scans each block from the totals before it. Lines longer than
+    ``SCAN_SERIAL`` whose neighbours are not adjacent in memory (``inner`` < 32) are scanned by workgroups
+    (:mod:`kdsl.codegen.scan_workgroup`); other lines one invocation each (adjacent lines: coalesced)."""
     length, budget = shape[axis], dev.loop_budget
     lines = math.prod(n for a, n in enumerate(shape) if a != axis)
     low = Lowering(keep, dev.max_push_words)
     e = source(low)
     cost = 1 + expr_loops(e, shape)  # loop iterations per scanned element
+    if length > SCAN_SERIAL and math.prod(shape[axis + 1:]) < 32 and math.prod(shape) * 2 < INDEX_LIMIT and \
+            scan_workgroup.tile_loops(1, cost) * 2 <= budget:
+        return _lower_scan_groups(shape, axis, dtype, source, out, keep, dev, op)
     if length <= min(SCAN_DIRECT, budget // 2) // cost:
         groups = elementwise_groups(max(lines, 1), dev.max_groups, budget, max(length, 1) * cost)
         return [low.step(Scan(shape, axis, dtype, e, 0, groups, op=op), out)]
@@ -595,4 +601,36 @@ def _lower_scan(shape: tuple[int, ...], axis: int, dtype: dt.DType, source: Sour
     e = source(low)
     carry = low.load(scanned, View.contiguous(short))
     steps.append(low.step(Scan(shape, axis, dtype, e, 0, groups, block, "scan", carry, op), out))
+    return steps
+
+
+def _lower_scan_groups(shape: tuple[int, ...], axis: int, dtype: dt.DType, source: Source, out: Node,
+                       keep: set[int], dev: Device, op: str) -> list[Step]:
+    """The workgroup scan: one pass when a line fits one tile, else tile totals, their scan (recursively) and
+    the pass that scans each tile again from the totals before it."""
+    length, budget = shape[axis], dev.loop_budget
+    lines = math.prod(n for a, n in enumerate(shape) if a != axis)
+    low = Lowering(keep, dev.max_push_words)
+    e = source(low)
+    cost = 1 + expr_loops(e, shape)
+    per = scan_workgroup.elements_per_invocation(dtype, length, dev.max_shared_memory)
+    while per > 1 and scan_workgroup.tile_loops(per, cost) * 2 > budget:
+        per //= 2
+    sub = dev.scan_subgroups and scan_workgroup.subgroup_ok(dtype, op, dev.features)
+    tile = per * LOCAL
+    nb = -(-length // tile)
+    groups = elementwise_groups(lines * nb * LOCAL, dev.max_groups, budget - LOCAL,
+                                scan_workgroup.tile_loops(per, cost))
+    if nb == 1:
+        return [low.step(Scan(shape, axis, dtype, e, 0, groups, 0, "scan", None, op, per, sub), out)]
+    short = shape[:axis] + (nb,) + shape[axis + 1:]
+    sums = Node("partial", (), dtype, short, device=dev)
+    steps = [low.step(Scan(shape, axis, dtype, e, 0, groups, tile, "sums", None, op, per, sub), sums)]
+    scanned = Node("partial", (), dtype, short, device=dev)
+    steps += _lower_scan(short, axis, dtype, lambda lw: lw.load(sums, View.contiguous(short)), scanned, keep, dev,
+                         op)
+    low = Lowering(keep, dev.max_push_words)
+    e = source(low)
+    carry = low.load(scanned, View.contiguous(short))
+    steps.append(low.step(Scan(shape, axis, dtype, e, 0, groups, tile, "scan", carry, op, per, sub), out))
     return steps

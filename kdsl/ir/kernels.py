@@ -87,7 +87,7 @@ class Scan(NamedTuple):
     pass of a reduce-then-scan.
 
     The axis is cut into blocks of ``block`` elements (0: one block per line); each invocation walks one
-    block of one line in order. ``phase`` "sums" writes each block's total (``out`` has ``shape`` with the
+    block of one line in order (``per`` 0), or each workgroup scans one block, ``per`` elements per invocation. ``phase`` "sums" writes each block's total (``out`` has ``shape`` with the
     axis shortened to the number of blocks); "scan" writes the inclusive prefix sums, starting each block
     from ``carry``, an expression over that shortened shape holding the inclusive scan of the block totals.
     Products combine exactly as sums do (an associative operator with an identity), so ``op`` only changes the
@@ -104,6 +104,10 @@ class Scan(NamedTuple):
     phase: str = "scan"  # "sums" | "scan"
     carry: Expr | None = None
     op: str = "sum"  # "sum" | "prod"
+    # > 0: a workgroup scan (kdsl.codegen.scan_workgroup): each workgroup takes tiles of ``per * LOCAL``
+    # elements of one line (``block`` is then the tile, or 0 for lines of one tile); 0: the serial scan above
+    per: int = 0
+    subgroups: bool = False  # the workgroup scan uses subgroup arithmetic (else shared memory only)
 
 
 

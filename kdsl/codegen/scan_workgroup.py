@@ -112,7 +112,8 @@ class _Writer:
             raise ValueError(f"unknown scan operator {k.op!r}; expected 'sum' or 'prod'")
         self.k = k
         self.sym, identity, self.sub_op = _OPERATORS[k.op]
-        self.t = k.out_dtype
+        # a compaction counts its 0/1 flags in int32 (positions of an array of fewer than 2**31 elements)
+        self.t = dt.int32 if k.phase == "compact" else k.out_dtype
         self.c = self.t.glsl_compute
         self.ident = glsl.literal(identity, self.t)
 
@@ -189,35 +190,11 @@ def render(k: Scan) -> str:
     x = render_cast(v, k.expr.dtype, w.t) if k.expr.dtype is not w.t else v
     load = [f"int u = j * {LOCAL} + int(lid);", f"{c} x = {w.ident};",
             "if (u < n0) {", "    int p = s0 + u;", *["    " + s for s in inner.lines], f"    x = {x};", "}"]
-    body = list(outer.lines)
+    short_at = line_idx[:k.axis] + ["b"] + line_idx[k.axis:]
     if k.phase == "sums":
-        at = View.contiguous(_short(k.shape, k.axis, nb)).index_expr(line_idx[:k.axis] + ["b"] + line_idx[k.axis:])
-        body += [f"{c} acc = {w.ident};", f"for (int j = 0; j < {per}; j++) {{",
-                 *["    " + s for s in load], f"    acc = {w.comb('acc', 'x')};", "}"]
-        body += _total(w, "acc", sub)
-        body += [f"if (lid == 0u) b0.d[{at}] = {w.store('tot')};", "barrier();"]
+        body = outer.lines + _sums(w, load, View.contiguous(_short(k.shape, k.axis, nb)).index_expr(short_at))
     else:
-        body += [f"for (int j = 0; j < {per}; j++) {{", *["    " + s for s in load],
-                 "    s_d[u + (u >> 5)] = x;", "}", "barrier();",
-                 f"{c} run = {w.ident};", f"{c} part[{per}];",
-                 f"for (int j = 0; j < {per}; j++) {{",
-                 f"    int u = int(rank) * {per} + j;",
-                 f"    run = {w.comb('run', 's_d[u + (u >> 5)]')};",
-                 "    part[j] = run;", "}"]
-        body += _exclusive(w, "run", sub)
-        if k.carry is not None:  # the scanned totals of the tiles before this one
-            cr = ExprRenderer(buffers, prefix="c")
-            prev = cr.value(k.carry, _short(k.shape, k.axis, nb),
-                            tuple(line_idx[:k.axis] + ["(b - 1)"] + line_idx[k.axis:]))
-            body += ["if (b > 0) {", *["    " + s for s in cr.lines], f"    ex = {w.comb(prev, 'ex')};", "}"]
-        out_index = View.contiguous(k.shape).index_expr(list(idx))
-        body += [f"for (int j = 0; j < {per}; j++) {{",
-                 f"    int u = int(rank) * {per} + j;",
-                 f"    s_d[u + (u >> 5)] = {w.comb('ex', 'part[j]')};", "}", "barrier();",
-                 f"for (int j = 0; j < {per}; j++) {{",
-                 f"    int u = j * {LOCAL} + int(lid);",
-                 f"    if (u < n0) {{ int p = s0 + u; b0.d[{out_index}] = {w.store('s_d[u + (u >> 5)]')}; }}",
-                 "}", "barrier();"]
+        body = outer.lines + _scan(w, load, buffers, line_idx, nb)
     count = math.prod(others) * nb
     main = ["uint lid = gl_LocalInvocationID.x;", *(_rank(sub) if k.phase != "sums" else []),
             f"for (int q = int(gl_WorkGroupID.x); q < {count}; q += {k.groups}) {{",
@@ -233,6 +210,61 @@ def render(k: Scan) -> str:
             exts.append("#extension GL_EXT_shader_subgroup_extended_types_int64 : require")
         head = head.replace("#version 450\n", "#version 450\n" + "\n".join(exts) + "\n", 1)
     return f"{head}\nvoid main() {{\n" + "\n".join("    " + s for s in text.splitlines()) + "\n}\n"
+
+
+def _sums(w: _Writer, load: list[str], at: str) -> list[str]:
+    """A tile's total, written by invocation 0 at ``at`` of the totals."""
+    body = [f"{w.c} acc = {w.ident};", f"for (int j = 0; j < {w.k.per}; j++) {{",
+            *["    " + s for s in load], f"    acc = {w.comb('acc', 'x')};", "}"]
+    return body + _total(w, "acc", w.k.subgroups) + [f"if (lid == 0u) b0.d[{at}] = {w.store('tot')};", "barrier();"]
+
+
+def _scan(w: _Writer, load: list[str], buffers: dict[int, dt.DType], line_idx: list[str], nb: int) -> list[str]:
+    """A tile's inclusive scan from the carry: loaded to shared memory, each chunk scanned by its invocation,
+    the chunk totals scanned across the workgroup, the results back through shared memory and stored."""
+    k, per = w.k, w.k.per
+    keep = ["    fl[j] = x;"] if k.phase == "compact" else []
+    body = [f"{w.c} fl[{per}];"] if keep else []
+    body += [f"for (int j = 0; j < {per}; j++) {{", *["    " + s for s in load], *keep,
+             "    s_d[u + (u >> 5)] = x;", "}", "barrier();",
+             f"{w.c} run = {w.ident};", f"{w.c} part[{per}];",
+             f"for (int j = 0; j < {per}; j++) {{",
+             f"    int u = int(rank) * {per} + j;",
+             f"    run = {w.comb('run', 's_d[u + (u >> 5)]')};",
+             "    part[j] = run;", "}"]
+    body += _exclusive(w, "run", k.subgroups)
+    if k.carry is not None:  # the scanned totals of the tiles before this one
+        cr = ExprRenderer(buffers, prefix="c")
+        prev = cr.value(k.carry, _short(k.shape, k.axis, nb),
+                        tuple(line_idx[:k.axis] + ["(b - 1)"] + line_idx[k.axis:]))
+        body += ["if (b > 0) {", *["    " + s for s in cr.lines], f"    ex = {w.comb(prev, 'ex')};", "}"]
+    body += [f"for (int j = 0; j < {per}; j++) {{",
+             f"    int u = int(rank) * {per} + j;",
+             f"    s_d[u + (u >> 5)] = {w.comb('ex', 'part[j]')};", "}", "barrier();",
+             f"for (int j = 0; j < {per}; j++) {{",
+             f"    int u = j * {LOCAL} + int(lid);"]
+    if k.phase == "compact":
+        body += _compact_store(w, buffers)
+    else:
+        out_index = View.contiguous(k.shape).index_expr(line_idx[:k.axis] + ["p"] + line_idx[k.axis:])
+        body.append(f"    if (u < n0) {{ int p = s0 + u; b0.d[{out_index}] = {w.store('s_d[u + (u >> 5)]')}; }}")
+    return body + ["}", "barrier();"]
+
+
+def _compact_store(w: _Writer, buffers: dict[int, dt.DType]) -> list[str]:
+    """Stream compaction's store: each selected element (flag 1) writes its value, or its position, to the
+    output slot its inclusive count minus one names."""
+    k, out_t = w.k, w.k.out_dtype
+    if k.values is None:
+        value, lines = render_cast("p", dt.int32, out_t) if out_t is not dt.int32 else "p", []
+    else:
+        r = ExprRenderer(buffers, prefix="w")
+        value = r.value(k.values, k.shape, ("p",))
+        value = render_cast(value, k.values.dtype, out_t) if k.values.dtype is not out_t else value
+        lines = r.lines
+    store = glsl.store_value(out_t, glsl.narrow(out_t, value))
+    return ["    if (u < n0 && fl[j] != 0) {", "        int p = s0 + u;", *["        " + s for s in lines],
+            f"        b0.d[s_d[u + (u >> 5)] - 1] = {store};", "    }"]
 
 
 def _rank(sub: bool) -> list[str]:

@@ -361,6 +361,8 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
     if node.op == "scan":
         src, (op, axis) = node.srcs[0], node.arg
         return _lower_scan(node.shape, axis, node.dtype, lambda lw: lw.expr(src), node, keep, dev, op)
+    if node.op == "compact" and node.arg == "flags":  # a mask's positions or values, from one scan of its flags
+        return _lower_compact(node, keep, dev)
     if node.op in ("sort", "gather", "search", "compact"):
         from kdsl.engine import sorting  # cycle: sorting builds its steps with this module's Lowering
 
@@ -633,4 +635,39 @@ def _lower_scan_groups(shape: tuple[int, ...], axis: int, dtype: dt.DType, sourc
     e = source(low)
     carry = low.load(scanned, View.contiguous(short))
     steps.append(low.step(Scan(shape, axis, dtype, e, 0, groups, tile, "scan", carry, op, per, sub), out))
+    return steps
+
+
+def _lower_compact(node: Node, keep: set[int], dev: Device) -> list[Step]:
+    """Stream compaction of a ``compact`` node built from 0/1 int32 flags (``srcs[0]``; see
+    :mod:`kdsl.frontend.array.masks`): the flags' tile totals, their scan, and one pass that scans each tile again
+    and writes each selected element's position, or ``srcs[1]`` at it, to its output slot. The mask is read
+    twice and the values once; nothing of the input's size is written."""
+    flags, budget = node.srcs[0], dev.loop_budget
+    n = flags.shape[0]
+    low = Lowering(keep, dev.max_push_words)
+    e = low.expr(flags)
+    cost = 1 + expr_loops(e, flags.shape)
+    if len(node.srcs) > 1:  # the values' own loops (read once per selected element)
+        cost += expr_loops(Lowering(keep, dev.max_push_words).expr(node.srcs[1]), flags.shape)
+    per = scan_workgroup.elements_per_invocation(dt.int32, n, dev.max_shared_memory)
+    sub = dev.scan_subgroups and scan_workgroup.subgroup_ok(dt.int32, "sum", dev.features)
+    tile = per * LOCAL
+    nb = -(-n // tile)
+    # (a loop budget below one tile's loops, set only by tests, still gets one tile per workgroup)
+    groups = elementwise_groups(nb * LOCAL, dev.max_groups, max(budget - LOCAL, 1), scan_workgroup.tile_loops(per, cost))
+    vals = (lambda lw: lw.expr(node.srcs[1])) if len(node.srcs) > 1 else (lambda lw: None)
+    if nb == 1:
+        return [low.step(Scan((n,), 0, node.dtype, e, 0, groups, 0, "compact", None, "sum", per, sub, vals(low)),
+                         node)]
+    short = (nb,)
+    sums = Node("partial", (), dt.int32, short, device=dev)
+    steps = [low.step(Scan((n,), 0, dt.int32, e, 0, groups, tile, "sums", None, "sum", per, sub), sums)]
+    scanned = Node("partial", (), dt.int32, short, device=dev)
+    steps += _lower_scan(short, 0, dt.int32, lambda lw: lw.load(sums, View.contiguous(short)), scanned, keep, dev)
+    low = Lowering(keep, dev.max_push_words)
+    e = low.expr(flags)
+    carry = low.load(scanned, View.contiguous(short))
+    steps.append(low.step(Scan((n,), 0, node.dtype, e, 0, groups, tile, "compact", carry, "sum", per, sub,
+                               vals(low)), node))
     return steps

@@ -101,13 +101,17 @@ class Scan(NamedTuple):
     n_words: int
     groups: int
     block: int = 0
-    phase: str = "scan"  # "sums" | "scan"
+    phase: str = "scan"  # "sums" | "scan" | "compact"
     carry: Expr | None = None
     op: str = "sum"  # "sum" | "prod"
     # > 0: a workgroup scan (kdsl.codegen.scan_workgroup): each workgroup takes tiles of ``per * LOCAL``
     # elements of one line (``block`` is then the tile, or 0 for lines of one tile); 0: the serial scan above
     per: int = 0
     subgroups: bool = False  # the workgroup scan uses subgroup arithmetic (else shared memory only)
+    # phase "compact" (stream compaction, 1-D, workgroup scan): ``expr`` is 0/1 int32 flags; each element whose
+    # flag is 1 writes ``values`` at it (None: its position) to ``out[inclusive count - 1]``; ``out`` holds the
+    # selected elements only. The "sums" pass and the totals' scan before it are those of a cumsum of the flags.
+    values: Expr | None = None
 
 
 

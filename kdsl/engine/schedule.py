@@ -655,7 +655,8 @@ def _lower_compact(node: Node, keep: set[int], dev: Device) -> list[Step]:
     tile = per * LOCAL
     nb = -(-n // tile)
     # (a loop budget below one tile's loops, set only by tests, still gets one tile per workgroup)
-    groups = elementwise_groups(nb * LOCAL, dev.max_groups, max(budget - LOCAL, 1), scan_workgroup.tile_loops(per, cost))
+    groups = elementwise_groups(nb * LOCAL, dev.max_groups, max(budget - LOCAL, 1),
+                                scan_workgroup.tile_loops(per, cost))
     vals = (lambda lw: lw.expr(node.srcs[1])) if len(node.srcs) > 1 else (lambda lw: None)
     if nb == 1:
         return [low.step(Scan((n,), 0, node.dtype, e, 0, groups, 0, "compact", None, "sum", per, sub, vals(low)),

@@ -87,8 +87,9 @@ class Scan(NamedTuple):
     pass of a reduce-then-scan.
 
     The axis is cut into blocks of ``block`` elements (0: one block per line); each invocation walks one
-    block of one line in order (``per`` 0), or each workgroup scans one block, ``per`` elements per invocation. ``phase`` "sums" writes each block's total (``out`` has ``shape`` with the
-    axis shortened to the number of blocks); "scan" writes the inclusive prefix sums, starting each block
+    block of one line in order (``per`` 0), or each workgroup scans one block, ``per`` elements per
+    invocation. ``phase`` "sums" writes each block's total (``out`` has ``shape`` with the axis shortened to the
+    number of blocks); "scan" writes the inclusive prefix sums, starting each block
     from ``carry``, an expression over that shortened shape holding the inclusive scan of the block totals.
     Products combine exactly as sums do (an associative operator with an identity), so ``op`` only changes the
     operator and the identity in every pass.

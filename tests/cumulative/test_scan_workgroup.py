@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import kdsl as kd
-from kdsl.engine.explain import plan
 from kdsl.codegen.scan import render
+from kdsl.engine.explain import plan
 
 RNG = np.random.default_rng(90)
 LENGTHS = [1, 7, 33, 255, 256, 257, 1023, 1024, 1025, 2048, 2049, 65537]

@@ -79,8 +79,8 @@ def elements_per_invocation(dtype: dt.DType, length: int, shared_bytes: int) -> 
 
     >>> elements_per_invocation(dt.float32, 10**6, 16384), elements_per_invocation(dt.float32, 300, 16384)
     (8, 2)
-    >>> elements_per_invocation(dt.complex128, 10**6, 16384)
-    2
+    >>> elements_per_invocation(dt.complex128, 10**6, 32768), elements_per_invocation(dt.complex128, 10**6, 16384)
+    (4, 1)
     """
     per = 1
     while per < MAX_PER and per * LOCAL < length:

@@ -17,6 +17,10 @@ Phase "sums" does only step 1 and a workgroup reduction (the tile totals). So a 
 of 2 reads and 1 write of the data (plus the small recursive scan of the totals), and a line of at most one tile
 is one pass. Workgroups grid-stride over the tiles of all lines.
 
+Phase "lines" packs many short lines (at most 256 elements) into one tile, each scanned by one invocation in
+shared memory; phase "compact" is a final "scan" pass of 0/1 flags that writes each selected element (its
+position or a value) to its slot instead of the running counts (stream compaction, kdsl.frontend.array.masks).
+
 Correct for any subgroup size, including one that does not divide 256 or a driver that does not give subgroups
 consecutive invocation indices: a chunk is given to its invocation by *rank*, the position of the invocation in
 the order the subgroup scan uses (subgroup id, then active lanes), computed once at the start; only the
@@ -172,6 +176,8 @@ def _total(w: _Writer, value: str, sub: bool) -> list[str]:
 
 def render(k: Scan) -> str:
     """The GLSL of a workgroup scan pass (``k.per`` > 0)."""
+    if k.phase == "lines":
+        return _render_lines(k)
     w = _Writer(k)
     per, sub, c = k.per, k.subgroups, w.c
     tile = per * LOCAL
@@ -265,6 +271,51 @@ def _compact_store(w: _Writer, buffers: dict[int, dt.DType]) -> list[str]:
     store = glsl.store_value(out_t, glsl.narrow(out_t, value))
     return ["    if (u < n0 && fl[j] != 0) {", "        int p = s0 + u;", *["        " + s for s in lines],
             f"        b0.d[s_d[u + (u >> 5)] - 1] = {store};", "    }"]
+
+
+def lines_per_tile(k: Scan) -> int:
+    """Whole lines one tile of a "lines" pass holds."""
+    return max(1, k.per * LOCAL // max(k.shape[k.axis], 1))
+
+
+def _render_lines(k: Scan) -> str:
+    """Phase "lines": many short lines (at most 256 elements) per tile. The tile's whole lines are loaded,
+    coalesced, into shared memory; invocation ``i`` scans line ``i`` of the tile there (a serial walk of shared
+    memory, not of global memory) and the results are stored, coalesced. Memory traffic is one read and one
+    write; a workgroup per short line would spend its time in barriers with most invocations idle."""
+    w = _Writer(k)
+    per, c, length = k.per, w.c, k.shape[k.axis]
+    tile, per_tile = per * LOCAL, lines_per_tile(k)
+    others = tuple(n for a, n in enumerate(k.shape) if a != k.axis)
+    lines = math.prod(others)
+    buffers: dict[int, dt.DType] = {0: k.out_dtype}
+    r = ExprRenderer(buffers, prefix="v")
+    line_idx = list(index_vars(r, "l", others))
+    idx = tuple(line_idx[:k.axis] + ["p"] + line_idx[k.axis:])
+    v = r.value(k.expr, k.shape, idx)
+    x = render_cast(v, k.expr.dtype, w.t) if k.expr.dtype is not w.t else v
+    head = [f"int u = j * {LOCAL} + int(lid);", "if (u < n0) {",
+            f"    int l = l0 + u / {length};", f"    int p = u % {length};"]
+    index_lines = [ln for ln in r.lines if ln.startswith("int l_")]  # the line's multi-index (also for the store)
+    out_index = View.contiguous(k.shape).index_expr(list(idx))
+    body = [f"int l0 = q * {per_tile};", f"int n0 = min({per_tile}, {lines} - l0) * {length};",
+            f"for (int j = 0; j < {per}; j++) {{", *["    " + s for s in head],
+            *["        " + s for s in r.lines], f"        s_d[u + (u >> 5)] = {x};", "    }", "}", "barrier();",
+            f"if (int(lid) * {length} < n0) {{", f"    {c} run = {w.ident};",
+            f"    for (int t = int(lid) * {length}; t < int(lid + 1u) * {length}; t++) {{",
+            f"        run = {w.comb('run', 's_d[t + (t >> 5)]')};", "        s_d[t + (t >> 5)] = run;", "    }", "}",
+            "barrier();",
+            f"for (int j = 0; j < {per}; j++) {{", *["    " + s for s in head],
+            *["        " + s for s in index_lines],
+            f"        b0.d[{out_index}] = {w.store('s_d[u + (u >> 5)]')};", "    }", "}", "barrier();"]
+    count = -(-lines // per_tile)
+    main = ["uint lid = gl_LocalInvocationID.x;",
+            f"for (int q = int(gl_WorkGroupID.x); q < {count}; q += {k.groups}) {{",
+            *["    " + s for s in body], "}"]
+    text = "\n".join(main)
+    shared = [f"shared {c} s_d[{tile + tile // 32}];"]
+    src = glsl.header(LOCAL, buffers, k.n_words, shared=shared, body_text=text)
+    return f"{src}\nvoid main() {{\n" + "\n".join("    " + s for s in text.splitlines()) + "\n}\n"
 
 
 def _rank(sub: bool) -> list[str]:

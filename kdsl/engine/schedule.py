@@ -46,7 +46,8 @@ _F32, _U32 = struct.Struct("<f"), struct.Struct("<I")
 MAX_DEPTH = 100  # longest chain of ops inlined into one kernel (keeps shaders and recursion bounded)
 SCAN_BLOCK = 1024  # elements each invocation of a multi-pass cumsum walks (see kdsl.codegen.scan)
 SCAN_DIRECT = 4096  # lines up to this long are scanned in one pass, one invocation per line
-SCAN_SERIAL = 32  # lines up to this long stay with one invocation each (a workgroup per line would idle)
+SCAN_SERIAL = 32  # longer lines get workgroup scans (kdsl.codegen.scan_workgroup) ...
+SCAN_LINES = 8  # ... and many lines longer than this but at most 256 long are scanned whole, many per tile
 
 
 @dataclass
@@ -584,9 +585,19 @@ def _lower_scan(shape: tuple[int, ...], axis: int, dtype: dt.DType, source: Sour
     low = Lowering(keep, dev.max_push_words)
     e = source(low)
     cost = 1 + expr_loops(e, shape)  # loop iterations per scanned element
-    if length > SCAN_SERIAL and math.prod(shape[axis + 1:]) < 32 and math.prod(shape) * 2 < INDEX_LIMIT and \
+    if math.prod(shape[axis + 1:]) < 32 and math.prod(shape) * 2 < INDEX_LIMIT and \
             scan_workgroup.tile_loops(1, cost) * 2 <= budget:
-        return _lower_scan_groups(shape, axis, dtype, source, out, keep, dev, op)
+        if SCAN_LINES < length <= LOCAL and lines >= 8:  # whole short lines per tile, one invocation each
+            per = scan_workgroup.elements_per_invocation(dtype, LOCAL * scan_workgroup.MAX_PER,
+                                                         dev.max_shared_memory)
+            while per > 1 and scan_workgroup.tile_loops(per, cost) * 2 > budget:
+                per //= 2
+            tiles = -(-lines // max(1, per * LOCAL // length))
+            groups = elementwise_groups(tiles * LOCAL, dev.max_groups, budget - LOCAL,
+                                        scan_workgroup.tile_loops(per, cost))
+            return [low.step(Scan(shape, axis, dtype, e, 0, groups, 0, "lines", None, op, per), out)]
+        if length > SCAN_SERIAL:
+            return _lower_scan_groups(shape, axis, dtype, source, out, keep, dev, op)
     if length <= min(SCAN_DIRECT, budget // 2) // cost:
         groups = elementwise_groups(max(lines, 1), dev.max_groups, budget, max(length, 1) * cost)
         return [low.step(Scan(shape, axis, dtype, e, 0, groups, op=op), out)]

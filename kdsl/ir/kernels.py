@@ -102,7 +102,7 @@ class Scan(NamedTuple):
     n_words: int
     groups: int
     block: int = 0
-    phase: str = "scan"  # "sums" | "scan" | "compact"
+    phase: str = "scan"  # "sums" | "scan" | "compact" | "lines" (whole short lines per tile, one pass)
     carry: Expr | None = None
     op: str = "sum"  # "sum" | "prod"
     # > 0: a workgroup scan (kdsl.codegen.scan_workgroup): each workgroup takes tiles of ``per * LOCAL``

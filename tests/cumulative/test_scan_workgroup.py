@@ -149,3 +149,38 @@ def _data(n, dtype):
     if d.kind == "f":
         return RNG.standard_normal(n).astype(d)
     return RNG.integers(0 if d.kind == "u" else -20, 20, n).astype(d)
+
+
+@pytest.mark.parametrize("shape,axis", [((100, 9), 1), ((100, 33), 1), ((300, 256), 1), ((77, 255), -1),
+                                        ((3, 50, 100), 2), ((300, 40, 3), 1), ((5, 100, 7, 2), 1)])
+def test_many_short_lines(shape, axis):
+    """Lines of 9..256 elements: whole lines per tile, each scanned by one invocation in shared memory."""
+    a = RNG.integers(-9, 10, shape).astype(np.int32)
+    x = kd.cumsum(kd.asarray(a), axis=axis)
+    assert [k.phase for k in _scans(x)] == ["lines"]
+    np.testing.assert_array_equal(x.numpy(), np.cumsum(a, axis=axis))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64", "bool", "float16", "complex64"])
+def test_many_short_lines_dtypes_and_views(dtype, monkeypatch):
+    a = _data(200 * 130, dtype).reshape(200, 130)
+    view = a[::-2, 5:]
+    for op in ("sum", "prod"):
+        kind = np.dtype(dtype).kind
+        b = view if op == "sum" or kind == "b" else view / np.abs(view) if kind == "c" else \
+            (np.abs(view) % 0.02 + 0.99).astype(dtype) if kind == "f" else (np.abs(view) % 2 + 0.5).astype(dtype)
+        got = getattr(kd, f"cum{op}")(kd.asarray(a)[::-2, 5:] if b is view else kd.asarray(b), axis=1).numpy()
+        # float16 accumulates in float32 (rounded once, at the store), NumPy rounds every step
+        wide = b.astype(np.float32) if dtype == "float16" else b
+        want = getattr(np, f"cum{op}")(wide, axis=1)
+        want = want.astype(np.float16) if dtype == "float16" else want
+        assert got.dtype == want.dtype
+        if want.dtype.kind in "fc":
+            np.testing.assert_allclose(got, want, rtol=2e-2 if dtype == "float16" else 1e-4, atol=1e-3)
+        else:
+            np.testing.assert_array_equal(got, want)
+    monkeypatch.setattr(kd.device(), "max_groups", 2)  # several tiles per workgroup
+    monkeypatch.setattr(kd.device(), "loop_budget", 3000)
+    want = np.cumsum(view.astype(np.float32) if dtype == "float16" else view, axis=1)
+    got = kd.cumsum(kd.asarray(a)[::-2, 5:], axis=1).numpy()
+    np.testing.assert_allclose(got, want, rtol=2e-2 if dtype == "float16" else 1e-4, atol=1e-3)

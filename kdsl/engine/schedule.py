@@ -577,9 +577,11 @@ def _lower_scan(shape: tuple[int, ...], axis: int, dtype: dt.DType, source: Sour
                 dev: Device, op: str = "sum") -> list[Step]:
     """Steps writing the inclusive ``op`` ("sum" | "prod") scan of ``source`` along ``axis`` into ``out`` (see
     :mod:`kdsl.codegen.scan`): one pass for short lines, else block totals, their scan (recursively, with the
-    same operator), and a pass that scans each block from the totals before it. Lines longer than
-    ``SCAN_SERIAL`` whose neighbours are not adjacent in memory (``inner`` < 32) are scanned by workgroups
-    (:mod:`kdsl.codegen.scan_workgroup`); other lines one invocation each (adjacent lines: coalesced)."""
+    same operator), and a pass that scans each block from the totals before it. Lines whose neighbours are not
+    adjacent in memory (fewer than 32 elements after the axis) are scanned by workgroups
+    (:mod:`kdsl.codegen.scan_workgroup`): many per tile when short, one tile (or a reduce-then-scan over tiles)
+    each when longer than ``SCAN_SERIAL``; other lines by one invocation each (adjacent lines: coalesced).
+    See docs/scans.md."""
     length, budget = shape[axis], dev.loop_budget
     lines = math.prod(n for a, n in enumerate(shape) if a != axis)
     low = Lowering(keep, dev.max_push_words)
@@ -588,14 +590,7 @@ def _lower_scan(shape: tuple[int, ...], axis: int, dtype: dt.DType, source: Sour
     if math.prod(shape[axis + 1:]) < 32 and math.prod(shape) * 2 < INDEX_LIMIT and \
             scan_workgroup.tile_loops(1, cost) * 2 <= budget:
         if SCAN_LINES < length <= LOCAL and lines >= 8:  # whole short lines per tile, one invocation each
-            per = scan_workgroup.elements_per_invocation(dtype, LOCAL * scan_workgroup.MAX_PER,
-                                                         dev.max_shared_memory)
-            while per > 1 and scan_workgroup.tile_loops(per, cost) * 2 > budget:
-                per //= 2
-            tiles = -(-lines // max(1, per * LOCAL // length))
-            groups = elementwise_groups(tiles * LOCAL, dev.max_groups, budget - LOCAL,
-                                        scan_workgroup.tile_loops(per, cost))
-            return [low.step(Scan(shape, axis, dtype, e, 0, groups, 0, "lines", None, op, per), out)]
+            return [low.step(_scan_lines(shape, axis, dtype, e, cost, dev, op), out)]
         if length > SCAN_SERIAL:
             return _lower_scan_groups(shape, axis, dtype, source, out, keep, dev, op)
     if length <= min(SCAN_DIRECT, budget // 2) // cost:
@@ -615,6 +610,19 @@ def _lower_scan(shape: tuple[int, ...], axis: int, dtype: dt.DType, source: Sour
     carry = low.load(scanned, View.contiguous(short))
     steps.append(low.step(Scan(shape, axis, dtype, e, 0, groups, block, "scan", carry, op), out))
     return steps
+
+
+def _scan_lines(shape: tuple[int, ...], axis: int, dtype: dt.DType, e: Expr, cost: int, dev: Device,
+                op: str) -> Scan:
+    """The one-pass kernel for many short lines: as many whole lines per tile as fit its ``per * 256``."""
+    length, budget = shape[axis], dev.loop_budget
+    lines = math.prod(n for a, n in enumerate(shape) if a != axis)
+    per = scan_workgroup.elements_per_invocation(dtype, LOCAL * scan_workgroup.MAX_PER, dev.max_shared_memory)
+    while per > 1 and scan_workgroup.tile_loops(per, cost) * 2 > budget:
+        per //= 2
+    tiles = -(-lines // max(1, per * LOCAL // length))
+    groups = elementwise_groups(tiles * LOCAL, dev.max_groups, budget - LOCAL, scan_workgroup.tile_loops(per, cost))
+    return Scan(shape, axis, dtype, e, 0, groups, 0, "lines", None, op, per)
 
 
 def _lower_scan_groups(shape: tuple[int, ...], axis: int, dtype: dt.DType, source: Source, out: Node,

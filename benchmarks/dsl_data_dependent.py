@@ -4,7 +4,8 @@ Measured: a hand-written vec4 copy through ``kdsl.kp`` and a kdsl array copy (``
 ceilings), sort and argsort of float32 (against ``torch.sort``), a gather ``x[idx]`` and a scatter-add
 ``kd.add.at(a, idx, v)`` of random int32 indices (atomics where the device has them), ``kd.bincount`` of
 the same indices, a boolean compaction ``x[mask]`` (half the mask set) and
-``kd.cumsum``, each also in PyTorch (CUDA, when importable) and NumPy (CPU). Every result is checked against
+``kd.cumsum`` (also ``kd.flatnonzero`` and a cumsum along rows), each also in PyTorch (CUDA, when importable)
+and NumPy (CPU). Every result is checked against
 NumPy before timing (that run is the warm-up of every peer); the table shows medians of ``--repeat`` runs.
 Bandwidth counts bytes that must move: copy 8 per element; gather 4 (index) + 4 (value) + 4 (write);
 scatter-add 4 + 4 (index, value) + 8 (read and write the target); bincount 4 (index) + 8 (an int64 count per
@@ -116,7 +117,29 @@ def _scan_cases(n: int, torch, dev) -> list[Case]:
     return [Case(f"compaction 2**{n.bit_length() - 1}", 5 * n + 4 * count, lambda: kd.realize(x[mask]),
                  lambda: host[hmask], t_compact, check),
             Case(f"cumsum 2**{n.bit_length() - 1}", 8 * n, lambda: kd.realize(kd.cumsum(x)),
-                 lambda: np.cumsum(host), t_cumsum, lambda: None)]
+                 lambda: np.cumsum(host), t_cumsum, lambda: None)] + _more_scan_cases(n, host, x, mask, tx, tmask,
+                                                                              torch)
+
+
+def _more_scan_cases(n: int, host, x, mask, tx, tmask, torch) -> list[Case]:
+    """``nonzero`` (int64 positions) and a cumsum of many rows (2**k rows of 2**k: one tile scan per row)."""
+    hmask = host < 0.5
+    count = int(hmask.sum())
+    side = 1 << ((n.bit_length() - 1) // 2)
+    rows, hrows = x[:side * side].reshape(side, side), host[:side * side].reshape(side, side)
+    trows = tx[:side * side].reshape(side, side) if torch else None
+
+    def check() -> None:
+        np.testing.assert_array_equal(kd.flatnonzero(mask).numpy(), np.flatnonzero(hmask))
+        ints = kd.asarray((hrows[:64] * 4).astype(np.int32))
+        np.testing.assert_array_equal(kd.cumsum(ints, axis=1).numpy(), np.cumsum((hrows[:64] * 4).astype(np.int32), 1))
+
+    t_nonzero = (lambda: (torch.nonzero(tmask), torch_sync(torch))) if torch else None
+    t_rows = (lambda: (torch.cumsum(trows, 1), torch_sync(torch))) if torch else None
+    return [Case(f"nonzero 2**{n.bit_length() - 1}", n + 8 * count, lambda: kd.realize(kd.flatnonzero(mask)),
+                 lambda: np.flatnonzero(hmask), t_nonzero, check),
+            Case(f"cumsum rows {side} x {side}", 8 * side * side, lambda: kd.realize(kd.cumsum(rows, axis=1)),
+                 lambda: np.cumsum(hrows, 1), t_rows, lambda: None)]
 
 
 def _copy_cases(n: int, torch, dev) -> list[Case]:

@@ -188,6 +188,11 @@ class Device:
         usable = {"subgroup_arithmetic", "subgroup_shuffle"} <= self.features
         self.reduce_subgroup = self.subgroup_size if usable and wanted != "0" and (wanted == "1" or not cpu) else 0
         self.max_shared_memory = int(info.get("max_shared_memory_size", 16384))
+        # Workgroup scans (cumsum, masks) combine across invocations with subgroup arithmetic where the device
+        # has it for compute shaders (per dtype: kdsl.codegen.scan_workgroup.subgroup_ok), else through shared
+        # memory only. KDSL_SCAN_SUBGROUPS=0 (or setting this to False) forces the shared-memory path.
+        self.scan_subgroups = "subgroup_arithmetic" in self.features and \
+            os.environ.get("KDSL_SCAN_SUBGROUPS", "1").strip() != "0"
         # Loop iterations one invocation may run, all loops together: lavapipe stops an invocation after ~65 535
         # (llvmpipe's loop limiter) and GPU drivers may have watchdogs, so every device gets the safe value.
         self.loop_budget = 60000
@@ -205,7 +210,7 @@ class Device:
         """The per-device choices a kernel plan depends on (part of every plan-cache key)."""
         return (self.index, self.max_groups, self.thread_outputs, self.partials, self.vector_width,
                 self.matmul_tiles, self.max_push_words, self.max_buffers, self.loop_budget, bool(self.coopmat_shapes),
-                self.matmul_lanes, self.reduce_subgroup)
+                self.matmul_lanes, self.reduce_subgroup, self.scan_subgroups, self.max_shared_memory)
 
     def supports(self, dtype: Any) -> bool:
         d = dt.as_dtype(dtype)

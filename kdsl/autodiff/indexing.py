@@ -28,7 +28,7 @@ from typing import Any
 from kdsl import dtype as dt
 from kdsl.autodiff.registry import arr, rule, zeros
 from kdsl.frontend.array import math as km
-from kdsl.frontend.array import scatter_atomic
+from kdsl.frontend.array import ops, scatter_atomic
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import arange, iota
 from kdsl.frontend.array.linalg import matmul
@@ -162,6 +162,18 @@ def _gather(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequen
     if along:
         return [_along_vjp(g, data, index, axis, mode), None]
     return [_take_vjp(g, data, index, axis, mode), None]
+
+
+@rule("compact")
+def _compact(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
+    """``a[mask]`` fused into the mask's scan (``srcs`` = 0/1 flags, values; kdsl.frontend.array.masks): the
+    selected element ``i`` went to slot ``cumsum(flags)[i] - 1``. Positions (one source) carry no gradient."""
+    if len(srcs) < 2:
+        return [None] * len(srcs)
+    flags = arr(srcs[0])
+    csum = cumsum(flags)
+    picked = take(g, ops.where(csum > 0, csum - 1, 0), axis=0, mode="clip")
+    return [None, ops.where(flags != 0, picked, zeros(picked.shape, srcs[1])).astype(srcs[1].dtype)]
 
 
 @rule("sort")

@@ -112,8 +112,9 @@ class Scan(NamedTuple):
     pass of a reduce-then-scan.
 
     The axis is cut into blocks of ``block`` elements (0: one block per line); each invocation walks one
-    block of one line in order. ``phase`` "sums" writes each block's total (``out`` has ``shape`` with the
-    axis shortened to the number of blocks); "scan" writes the inclusive prefix sums, starting each block
+    block of one line in order (``per`` 0), or each workgroup scans one block, ``per`` elements per
+    invocation. ``phase`` "sums" writes each block's total (``out`` has ``shape`` with the axis shortened to the
+    number of blocks); "scan" writes the inclusive prefix sums, starting each block
     from ``carry``, an expression over that shortened shape holding the inclusive scan of the block totals.
     Products combine exactly as sums do (an associative operator with an identity), so ``op`` only changes the
     operator and the identity in every pass.
@@ -126,9 +127,17 @@ class Scan(NamedTuple):
     n_words: int
     groups: int
     block: int = 0
-    phase: str = "scan"  # "sums" | "scan"
+    phase: str = "scan"  # "sums" | "scan" | "compact" | "lines" (whole short lines per tile, one pass)
     carry: Expr | None = None
     op: str = "sum"  # "sum" | "prod"
+    # > 0: a workgroup scan (kdsl.codegen.scan_workgroup): each workgroup takes tiles of ``per * LOCAL``
+    # elements of one line (``block`` is then the tile, or 0 for lines of one tile); 0: the serial scan above
+    per: int = 0
+    subgroups: bool = False  # the workgroup scan uses subgroup arithmetic (else shared memory only)
+    # phase "compact" (stream compaction, 1-D, workgroup scan): ``expr`` is 0/1 int32 flags; each element whose
+    # flag is 1 writes ``values`` at it (None: its position) to ``out[inclusive count - 1]``; ``out`` holds the
+    # selected elements only. The "sums" pass and the totals' scan before it are those of a cumsum of the flags.
+    values: Expr | None = None
 
 
 

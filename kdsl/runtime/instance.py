@@ -143,6 +143,9 @@ class FeatureChain:
             "atomic_float64_add": a.shaderBufferFloat64AtomicAdd if a is not None else 0,
             "shared_atomic_float32_add": a.shaderSharedFloat32AtomicAdd if a is not None else 0,
             "vulkan_memory_model": v12.vulkanMemoryModel,
+            # subgroup operations on 8/16/64-bit integers and float16 (the scans use them on int64); not named
+            # subgroup_* so that a borrowed device (which enables its own features) does not get it by default
+            "extended_subgroup_types": v12.shaderSubgroupExtendedTypes,
             # coopmat shaders use the Vulkan memory model (GL_KHR_memory_scope_semantics)
             "cooperative_matrix": cm.cooperativeMatrix and v12.vulkanMemoryModel if cm is not None else 0,
         }

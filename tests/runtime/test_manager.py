@@ -16,7 +16,7 @@ DEVICE_TYPES = {"discrete_gpu", "integrated_gpu", "virtual_gpu", "cpu", "other"}
 FEATURES = {"float64", "int64", "float16", "int8", "int16", "storage_buffer_8bit", "storage_buffer_16bit",
             "subgroup_arithmetic", "subgroup_ballot", "subgroup_shuffle", "atomic_float32_add",
             "atomic_float64_add", "shared_atomic_float32_add", "int64_atomics", "vulkan_memory_model",
-            "cooperative_matrix"}
+            "cooperative_matrix", "extended_subgroup_types"}
 
 
 def multiply_on(manager) -> np.ndarray:

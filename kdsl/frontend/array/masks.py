@@ -2,11 +2,12 @@
 ``where(cond)`` with one argument, ``compress``, ``extract``, and the mask reads and writes ``a[mask]`` and
 ``a[mask] = v`` (through :mod:`kdsl.frontend.array.indexing`).
 
-How a compaction runs on the device: the mask becomes 0/1 integers, an inclusive running sum (``kd.cumsum``, a
-parallel scan) gives each selected element its output position, and only the total count is read back - one
-synchronisation, since the result's shape depends on it. Output element ``j`` then finds its source by a binary
-search of the running sum (``searchsorted(csum, j, side="right")``) and reads it with the lazy gather of
-``kd.take``, which fuses into whatever reads the result. No new kernel kind is involved.
+How a compaction runs on the device: the mask becomes 0/1 int32 flags and their sum, the number of selected
+elements, is read back - one synchronisation, since the result's shape depends on it. Then one workgroup scan
+of the flags (tile totals, their scan, and a pass that scans each tile again,
+:mod:`kdsl.codegen.scan_workgroup`) writes each selected element - its position for ``nonzero``, its value for
+a 1-D ``a[mask]`` - straight to its output slot: the mask is read three times, the values once, and only the
+result is written. ``a[mask]`` over leading axes gathers the selected rows with ``kd.take``.
 
 Which functions synchronise (read one number back): ``nonzero``, ``flatnonzero``, ``argwhere``, ``where(cond)``,
 ``compress``, ``extract``, ``a[mask]`` with a kdsl mask (a NumPy or list mask is compacted on the host instead)
@@ -48,11 +49,20 @@ def _arr(x: Any) -> Array:
     return x if isinstance(x, Array) else asarray(x)
 
 
+# Up to this many elements a compaction is one fused scan (int32 positions); longer ones use the running count.
+FUSED_LIMIT = 2**31 - 2**16
+
+
+def _flags(flat: Array) -> Array:
+    """The 0/1 int32 flags of the non-zero elements of ``flat`` (lazy: they fuse into the kernels reading them)."""
+    return ops.where(flat != 0, 1, 0).astype(dt.int32)
+
+
 def _running_count(flat: Array) -> tuple[Array, int]:
     """(the inclusive running count of the non-zero elements of the 1-D ``flat``, their total): the one
-    synchronisation of a compaction reads back the total only."""
-    d = _index_dtype(flat.device)
-    csum = cumsum(ops.where(flat != 0, 1, 0).astype(dt.int32), dtype=d)
+    synchronisation of a compaction reads back the total only. The count is int32 when it fits."""
+    d = dt.int32 if flat.shape[0] < FUSED_LIMIT else _index_dtype(flat.device)
+    csum = cumsum(_flags(flat), dtype=d)
     if flat.shape[0] == 0:
         return csum, 0
     realize(csum)  # the gather below reads it again: computed once, kept on the device
@@ -60,9 +70,33 @@ def _running_count(flat: Array) -> tuple[Array, int]:
     return csum, int((csum[-1:] + 0).numpy()[0])
 
 
+def _compacted(flat: Array, values: Array | None = None) -> Array:
+    """``values[flat != 0]`` for the 1-D ``flat`` and ``values`` (None: the positions, ascending, NumPy's intp):
+    one count of the flags read back (the synchronisation), then one scan of the flags that writes each selected
+    element to its place (``kdsl.codegen.scan_workgroup``, phase "compact")."""
+    d = _index_dtype(flat.device) if values is None else values.dtype
+    n = flat.shape[0]
+    if n >= FUSED_LIMIT:  # positions past int32: the running count and a binary-search-free scatter
+        src = _selected_by_count(flat)
+        return src if values is None else take(values, src, axis=0, mode="clip")
+    flags = _flags(flat)
+    count = int(flags.sum().numpy()) if n else 0
+    if count == 0:
+        return asarray(np.zeros(0, d.np), device=flat.device)
+    if count == n and values is None:
+        return arange(count, dtype=d, device=flat.device)
+    srcs = (flags._node,) if values is None else (flags._node, values._node)
+    return Array(Node("compact", srcs, d, (count,), "flags", device=flat.device))
+
+
 def _selected(flat: Array) -> Array:
     """The positions of the non-zero elements of the 1-D ``flat``, ascending (a lazy int64 array whose length was
     read back)."""
+    return _compacted(flat)
+
+
+def _selected_by_count(flat: Array) -> Array:
+    """:func:`_selected` through the realised running count (arrays of 2**31 elements or more)."""
     d = _index_dtype(flat.device)
     csum, count = _running_count(flat)
     if count == 0:
@@ -70,7 +104,6 @@ def _selected(flat: Array) -> Array:
     if count == flat.shape[0]:
         return arange(count, dtype=d, device=flat.device)
     # each position where the count steps up writes itself to slot csum - 1: a scatter kernel as fast as a copy
-    # (measured on lavapipe, 2**22 elements: 0.35 s for a binary search of csum per output, 0.04 s for this)
     return Array(Node("compact", (csum._node,), d, (count,), device=flat.device))
 
 
@@ -206,9 +239,11 @@ def getmask(a: Array, mask: Any, rest: tuple) -> Array:
     rows, flat = _mask_rows(a, mask)
     if isinstance(flat, np.ndarray):
         src = asarray(np.flatnonzero(flat).astype(_index_dtype(a.device).np), device=a.device)
+        out = take(rows, src, axis=0, mode="clip")
+    elif rows.ndim == 1:  # the values themselves, in the scan's pass
+        out = _compacted(flat, rows)
     else:
-        src = _selected(flat)
-    out = take(rows, src, axis=0, mode="clip")
+        out = take(rows, _selected(flat), axis=0, mode="clip")
     return out[(slice(None),) + rest] if rest else out
 
 

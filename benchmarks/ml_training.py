@@ -18,7 +18,10 @@ the gradient along random directions by central differences). Then each peer get
 steps and at least ``--warmup-s`` seconds) and the median of ``--repeat`` synchronised steps is reported
 (kdsl: the new parameters realised; PyTorch: ``torch.cuda.synchronize``).
 
-Run on a GPU:   python3 benchmarks/ml_training.py                  (both workloads; peers torch, torch.compile, jax)
+Run on a GPU:   python3 benchmarks/ml_training.py                  (both workloads; peers torch, torch.compile)
+                python3 benchmarks/ml_training.py --only MLP       (workloads whose name contains a word)
+
+JAX has no implementation of these steps yet: asked for, it is skipped with a message.
 Smoke run:      python3 benchmarks/ml_training.py --small          (tiny sizes, NumPy as a peer: lavapipe, CI)
 """
 

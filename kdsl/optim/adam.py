@@ -53,22 +53,21 @@ def _adam(lr: float | Schedule, betas: tuple[float, float], eps: float, weight_d
     def update(grads: Any, state: dict, params: Any) -> tuple[Any, dict]:
         check_grads(grads, params)
         step = state["step"]
-        rate = learning_rate(lr, step)
-        corrections: dict = {}  # per parameter dtype: the bias corrections 1 - b**t, on the device
         ps, structure = kd.tree_flatten(params)
         gs, ms, vs = (kd.tree_flatten(x)[0] for x in (grads, state["exp_avg"], state["exp_avg_sq"]))
         vmaxs = kd.tree_flatten(state["max_exp_avg_sq"])[0] if amsgrad else [None] * len(ps)
         new_p, new_m, new_v, new_vmax = [], [], [], []
         for g, m, v, vmax, p in zip(gs, ms, vs, vmaxs, ps, strict=True):
+            rate = learning_rate(lr, step)  # per parameter, like the corrections: a schedule fuses into each update
             if maximize:
                 g = -g
             if weight_decay and decoupled:
                 p = p * (1.0 - rate * weight_decay)
             elif weight_decay:
                 g = g + weight_decay * p
-            if p.dtype not in corrections:
-                corrections[p.dtype] = _corrections(step, p.dtype, b1, b2)
-            c1, c2 = corrections[p.dtype]
+            # the bias corrections per parameter, not shared: each fuses into its update kernel (two expm1 per
+            # element are free in a memory-bound pass) instead of costing scalar kernels of their own
+            c1, c2 = _corrections(step, p.dtype, b1, b2)
             m = (b1 * m + (1.0 - b1) * g).astype(m.dtype)
             v = (b2 * v + (1.0 - b2) * g * g).astype(v.dtype)
             if amsgrad:

@@ -44,12 +44,12 @@ def sgd(lr: float | Schedule = 1e-3, momentum: float = 0.0, dampening: float = 0
     def update(grads: Any, state: dict, params: Any) -> tuple[Any, dict]:
         check_grads(grads, params)
         step = state["step"]
-        rate = learning_rate(lr, step)
         ps, structure = kd.tree_flatten(params)
         gs = kd.tree_flatten(grads)[0]
         bufs = kd.tree_flatten(state["momentum"])[0] if momentum else [None] * len(ps)
         new_ps, new_bufs = [], []
         for g, buf, p in zip(gs, bufs, ps, strict=True):
+            rate = learning_rate(lr, step)  # per parameter: a schedule fuses into each update, no scalar kernel
             if maximize:
                 g = -g
             if weight_decay:

@@ -61,26 +61,45 @@ def logits(params: dict, tokens: kd.Array, heads: int) -> kd.Array:
     return kd.nn.linear(x, params["head"])
 
 
-def train(steps: int, width: int = 128, layers: int = 2, heads: int = 4, context: int = 64, batch: int = 32,
-          lr: float = 3e-3, seed: int = 0, log_every: int = 50):
-    """Train; returns (the model pieces, the losses of every step)."""
+GPU_SIZES = dict(width=128, layers=2, heads=4, context=64, batch=32)  # the default: sized for a GPU
+SMALL_SIZES = dict(width=32, layers=1, heads=2, context=32, batch=8)  # --small: a narrow model for CPU drivers
+
+
+def vocabulary() -> tuple[list[str], np.ndarray]:
+    """The corpus's characters (sorted) and the corpus as their indices."""
     text = corpus()
     chars = sorted(set(text))
-    data = np.array([chars.index(c) for c in text], np.int32)
-    params = init(len(chars), width, layers, context, seed)
-    opt = kd.optim.adamw(kd.optim.cosine_decay(lr, steps, alpha=0.1), weight_decay=0.01)
-    state = opt.init(params)
+    index = {c: i for i, c in enumerate(chars)}
+    return chars, np.array([index[c] for c in text], np.int32)
 
-    def loss(params, x, y):
-        out = logits(params, x, heads)
-        return kd.nn.cross_entropy(out.reshape(-1, out.shape[-1]), y.reshape(-1))
+
+def loss(params: dict, x: kd.Array, y: kd.Array, heads: int) -> kd.Array:
+    """Mean cross entropy of the next character at every position of ``x`` ``(batch, context)``."""
+    out = logits(params, x, heads)
+    return kd.nn.cross_entropy(out.reshape(-1, out.shape[-1]), y.reshape(-1))
+
+
+def make_step(opt: kd.optim.Optimizer, heads: int):
+    """The training step, one kd.jit replay: ``params, state, loss = step(params, state, x, y)`` (forward,
+    backward and ``opt``'s update; benchmarks/ml_training.py times it)."""
 
     @kd.jit
     def step(params, state, x, y):
-        value, grads = kd.value_and_grad(loss)(params, x, y)
+        value, grads = kd.value_and_grad(loss)(params, x, y, heads)
         params, state = opt.update(grads, state, params)
         return params, state, value
 
+    return step
+
+
+def train(steps: int, width: int = 128, layers: int = 2, heads: int = 4, context: int = 64, batch: int = 32,
+          lr: float = 3e-3, seed: int = 0, log_every: int = 50):
+    """Train; returns (the model pieces, the losses of every step)."""
+    chars, data = vocabulary()
+    params = init(len(chars), width, layers, context, seed)
+    opt = kd.optim.adamw(kd.optim.cosine_decay(lr, steps, alpha=0.1), weight_decay=0.01)
+    state = opt.init(params)
+    step = make_step(opt, heads)
     rng = np.random.default_rng(seed)
     losses = []
     for i in range(steps):
@@ -111,8 +130,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=600)
     parser.add_argument("--small", action="store_true", help="a narrow model for CPU drivers")
     args = parser.parse_args()
-    sizes = dict(width=32, layers=1, heads=2, context=32, batch=8) if args.small else {}
-    model, losses = train(args.steps, **sizes)
+    model, losses = train(args.steps, **(SMALL_SIZES if args.small else GPU_SIZES))
     print(f"loss: first {losses[0]:.3f}, mean of the last 10 steps {np.mean(losses[-10:]):.3f}")
     print(repr(sample(model, "kdsl ", 80)))
 

@@ -15,6 +15,7 @@ Example:
 
 from kdsl.nn import init
 from kdsl.nn.activations import erf, gelu, leaky_relu, log_softmax, relu, sigmoid, silu, softmax, tanh
+from kdsl.nn.adaptive import adaptive_avg_pool1d, adaptive_avg_pool2d
 from kdsl.nn.attention import scaled_dot_product_attention
 from kdsl.nn.conv import conv1d, conv2d
 from kdsl.nn.dropout import dropout
@@ -27,10 +28,11 @@ from kdsl.nn.losses import (
     nll_loss,
 )
 from kdsl.nn.normalization import layer_norm, rms_norm
-from kdsl.nn.pooling import avg_pool2d, max_pool2d
+from kdsl.nn.pooling import avg_pool1d, avg_pool2d, max_pool1d, max_pool2d
 from kdsl.nn.unfold import unfold
 
 __all__ = ["init", "erf", "gelu", "leaky_relu", "log_softmax", "relu", "sigmoid", "silu", "softmax", "tanh",
            "scaled_dot_product_attention", "conv1d", "conv2d", "dropout", "embedding", "linear",
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "mse_loss", "nll_loss",
-           "layer_norm", "rms_norm", "avg_pool2d", "max_pool2d", "unfold"]
+           "layer_norm", "rms_norm", "avg_pool1d", "avg_pool2d", "max_pool1d", "max_pool2d", "adaptive_avg_pool1d",
+           "adaptive_avg_pool2d", "unfold"]

@@ -46,7 +46,9 @@ def erf(x: kd.Array) -> kd.Array:
 def relu(x: kd.Array) -> kd.Array:
     """``max(x, 0)``; NaN stays NaN (PyTorch's convention)."""
     x = kd.asarray(x)
-    return kd.where(x > 0, x, kd.where(x == x, 0.0, x)).astype(x.dtype)
+    # maximum with a scalar keeps NaN and gives the tie at 0 to the scalar (relu'(0) = 0); unlike a pair of
+    # where()s it leaves no masks for the backward pass to keep (one kernel forward, one fused in backward)
+    return kd.maximum(x, 0).astype(x.dtype)
 
 
 def leaky_relu(x: kd.Array, negative_slope: float = 0.01) -> kd.Array:
@@ -67,7 +69,11 @@ def gelu(x: kd.Array, approximate: str = "none") -> kd.Array:
     if approximate == "none":
         return x * 0.5 * (1.0 + erf(x * (1.0 / math.sqrt(2.0))))
     if approximate == "tanh":
-        return 0.5 * x * (1.0 + kd.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x * x * x)))
+        # 0.5 * (1 + tanh(z)) == sigmoid(2 z), z = sqrt(2 / pi) * (x + 0.044715 x^3): the same function with
+        # fewer intermediates for the backward pass to keep (4 kernels for value and gradient instead of 7),
+        # and no cancellation in 1 + tanh(z) for negative x
+        a = 2.0 * math.sqrt(2.0 / math.pi)
+        return x * kd.sigmoid(x * (a + (a * 0.044715) * (x * x)))
     raise ValueError(f"approximate must be 'none' or 'tanh', got {approximate!r}")
 
 
@@ -93,6 +99,13 @@ def _check_axis(x: kd.Array, axis: int) -> int:
     return axis
 
 
+def _shift(x: kd.Array, axis: int) -> kd.Array:
+    """The row maximum that softmax subtracts for range, as a constant to autodiff: the result does not depend
+    on it (its true derivative is 0), so its backward pass (a tie mask and counts) would only add kernels and
+    rounding."""
+    return kd.stop_gradient(kd.max(x, axis=axis, keepdims=True))
+
+
 def softmax(x: kd.Array, axis: int = -1) -> kd.Array:
     """``exp(x) / sum(exp(x))`` along ``axis``, shifted by the maximum so that large inputs do not overflow.
 
@@ -102,7 +115,7 @@ def softmax(x: kd.Array, axis: int = -1) -> kd.Array:
     """
     x = kd.asarray(x)
     _check_axis(x, axis)
-    e = kd.exp(x - kd.max(x, axis=axis, keepdims=True))
+    e = kd.exp(x - _shift(x, axis))
     return e / kd.sum(e, axis=axis, keepdims=True)
 
 
@@ -115,5 +128,5 @@ def log_softmax(x: kd.Array, axis: int = -1) -> kd.Array:
     """
     x = kd.asarray(x)
     _check_axis(x, axis)
-    shifted = x - kd.max(x, axis=axis, keepdims=True)
+    shifted = x - _shift(x, axis)
     return shifted - kd.log(kd.sum(kd.exp(shifted), axis=axis, keepdims=True))

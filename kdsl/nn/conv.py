@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import kdsl as kd
-from kdsl.nn.unfold import IntPair, pair, windows
+from kdsl.nn.unfold import IntPair, pair, single, windows
 
 __all__ = ["conv1d", "conv2d"]
 
@@ -62,14 +62,6 @@ def conv2d(input: kd.Array, weight: kd.Array, bias: kd.Array | None = None, stri
     return y
 
 
-def _one(v: int | Sequence[int], name: str) -> int:
-    if isinstance(v, (list, tuple)):
-        if len(v) != 1:
-            raise TypeError(f"{name} must be an int or a 1-tuple, got {v!r}")
-        v = v[0]
-    return v  # type: ignore[return-value]
-
-
 def conv1d(input: kd.Array, weight: kd.Array, bias: kd.Array | None = None, stride: int | Sequence[int] = 1,
            padding: int | Sequence[int] | str = 0, dilation: int | Sequence[int] = 1, groups: int = 1) -> kd.Array:
     """1-d convolution of ``(N, C_in, L)`` (or ``(C_in, L)``) by ``(C_out, C_in / groups, k)``: ``conv2d`` with a
@@ -85,7 +77,7 @@ def conv1d(input: kd.Array, weight: kd.Array, bias: kd.Array | None = None, stri
     if x.ndim != 3 or w.ndim != 3:
         raise ValueError(f"conv1d: input must be (N, C, L) and weight (C_out, C_in/groups, k); got shapes "
                          f"{x.shape} and {w.shape}")
-    pad = padding if isinstance(padding, str) else (0, _one(padding, "padding"))
-    y = conv2d(x[:, :, None, :], w[:, :, None, :], bias, (1, _one(stride, "stride")), pad,
-               (1, _one(dilation, "dilation")), groups)
+    pad = padding if isinstance(padding, str) else (0, single(padding, "padding"))
+    y = conv2d(x[:, :, None, :], w[:, :, None, :], bias, (1, single(stride, "stride")), pad,
+               (1, single(dilation, "dilation")), groups)
     return y[:, :, 0, :]

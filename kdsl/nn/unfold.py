@@ -16,14 +16,15 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
 import kdsl as kd
 
-__all__ = ["unfold", "pair", "windows", "out_size"]
+__all__ = ["unfold", "pair", "single", "windows", "out_size", "device_table"]
 
 IntPair = int | Sequence[int]
 
@@ -36,6 +37,15 @@ def pair(v: IntPair, name: str, minimum: int = 1) -> tuple[int, int]:
     if min(t) < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {v!r}")
     return int(t[0]), int(t[1])
+
+
+def single(v: int | Sequence[int], name: str) -> int:
+    """``v`` or the one element of a 1-tuple/list ``v`` (the 1-d layers' arguments, PyTorch accepts both)."""
+    if isinstance(v, (list, tuple)):
+        if len(v) != 1:
+            raise TypeError(f"{name} must be an int or a 1-tuple, got {v!r}")
+        v = v[0]
+    return v  # type: ignore[return-value]
 
 
 def out_size(size: int, k: int, stride: int, pad: int, dilation: int, name: str) -> int:
@@ -57,15 +67,17 @@ def _index_table(hp: int, wp: int, kernel: tuple[int, int], stride: tuple[int, i
     return (rows * wp + cols).astype(np.int32)
 
 
-_DEVICE_TABLES: dict[tuple, kd.Array] = {}  # (geometry, device index) -> the table on that device
+_DEVICE_TABLES: dict[tuple, kd.Array] = {}  # (what, geometry, device index) -> the table on that device
 
 
-def _device_table(key: tuple, device) -> kd.Array:
+def device_table(key: tuple, make: Callable[..., np.ndarray], device: Any) -> kd.Array:
+    """``make(*key[1:])`` on ``device``, built and uploaded once per key (``key[0]`` names the kind of table):
+    shape-only constants such as window indices or pooling divisors, so a layer uploads nothing per call."""
     full = key + (device.index,)
     if full not in _DEVICE_TABLES:
         if len(_DEVICE_TABLES) > 256:  # bounded: geometries of one model are few
             _DEVICE_TABLES.clear()
-        _DEVICE_TABLES[full] = kd.asarray(_index_table(*key), device=device)
+        _DEVICE_TABLES[full] = kd.asarray(make(*key[1:]), device=device)
     return _DEVICE_TABLES[full]
 
 
@@ -80,7 +92,7 @@ def windows(x: kd.Array, kernel: tuple[int, int], stride: tuple[int, int], paddi
     if any(padding):
         x = kd.pad(x, ((0, 0), (0, 0), (top, bottom), (left, right)), constant_values=fill)
     hp, wp = h + top + bottom, w + left + right
-    table = _device_table((hp, wp, kernel, stride, dilation, out), x.device)
+    table = device_table(("windows", hp, wp, kernel, stride, dilation, out), _index_table, x.device)
     # The table is in range by construction: mode='clip' skips the bounds check (a read-back per call).
     return kd.take(kd.reshape(x, (n, c, hp * wp)), table, axis=2, mode="clip"), out
 

@@ -2,7 +2,7 @@
 
 With weight decay ``wd``, momentum ``mu``, dampening ``tau``: ``g = grad + wd * p``; the momentum buffer is ``g``
 on the first step and ``mu * buf + (1 - tau) * g`` after; Nesterov uses ``g + mu * buf``, plain momentum ``buf``;
-then ``p = p - lr * g``.
+then ``p = p - lr * g``. ``maximize=True`` ascends (the gradient is negated first).
 
 Example:
     >>> import kdsl as kd
@@ -25,7 +25,7 @@ __all__ = ["sgd"]
 
 
 def sgd(lr: float | Schedule = 1e-3, momentum: float = 0.0, dampening: float = 0.0, weight_decay: float = 0.0,
-        nesterov: bool = False) -> Optimizer:
+        nesterov: bool = False, *, maximize: bool = False) -> Optimizer:
     """SGD (see the module docstring). ``lr``: a float or a schedule (``step -> lr``, e.g.
     :func:`kdsl.optim.cosine_decay`)."""
     if momentum < 0 or weight_decay < 0:
@@ -44,12 +44,14 @@ def sgd(lr: float | Schedule = 1e-3, momentum: float = 0.0, dampening: float = 0
     def update(grads: Any, state: dict, params: Any) -> tuple[Any, dict]:
         check_grads(grads, params)
         step = state["step"]
-        rate = learning_rate(lr, step)
         ps, structure = kd.tree_flatten(params)
         gs = kd.tree_flatten(grads)[0]
         bufs = kd.tree_flatten(state["momentum"])[0] if momentum else [None] * len(ps)
         new_ps, new_bufs = [], []
         for g, buf, p in zip(gs, bufs, ps, strict=True):
+            rate = learning_rate(lr, step)  # per parameter: a schedule fuses into each update, no scalar kernel
+            if maximize:
+                g = -g
             if weight_decay:
                 g = g + weight_decay * p
             if momentum:

@@ -125,3 +125,82 @@ def sdpa(q, k, v, mask=None, causal=False, scale=None):
     if mask is not None:
         s = np.where(mask, s, -np.inf) if mask.dtype == bool else s + mask
     return softmax(s) @ v
+
+
+def pool_out(size, k, s, p, d=1, ceil_mode=False):
+    """PyTorch's pooling output length (aten's pooling_output_shape)."""
+    n = (size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
+    return n - 1 if ceil_mode and (n - 1) * s >= size + p else n
+
+
+def max_pool2d(x, k, s, p, d=(1, 1), ceil_mode=False):
+    """Direct loops over the output, taps clipped to the input (PyTorch's CPU kernel's definition)."""
+    n, c, h, w = x.shape
+    oh, ow = (pool_out(h, k[0], s[0], p[0], d[0], ceil_mode), pool_out(w, k[1], s[1], p[1], d[1], ceil_mode))
+    out = np.full((n, c, oh, ow), -np.inf, x.dtype)
+    for i in range(oh):
+        rows = [r for r in range(i * s[0] - p[0], i * s[0] - p[0] + d[0] * (k[0] - 1) + 1, d[0]) if 0 <= r < h]
+        for j in range(ow):
+            cols = [q for q in range(j * s[1] - p[1], j * s[1] - p[1] + d[1] * (k[1] - 1) + 1, d[1]) if 0 <= q < w]
+            if rows and cols:
+                out[:, :, i, j] = x[:, :, rows][:, :, :, cols].max(axis=(2, 3))
+    return out
+
+
+def avg_pool2d(x, k, s, p, ceil_mode=False, count_include_pad=True, divisor_override=None):
+    """PyTorch's avg_pool2d: a window clipped to the padded input (its divisor with count_include_pad) and then
+    to the input (the sum, and the divisor without)."""
+    n, c, h, w = x.shape
+    oh, ow = pool_out(h, k[0], s[0], p[0], 1, ceil_mode), pool_out(w, k[1], s[1], p[1], 1, ceil_mode)
+    out = np.zeros((n, c, oh, ow), np.float64)
+    for i in range(oh):
+        r0 = i * s[0] - p[0]
+        r1 = min(r0 + k[0], h + p[0])
+        for j in range(ow):
+            c0 = j * s[1] - p[1]
+            c1 = min(c0 + k[1], w + p[1])
+            size = (r1 - r0) * (c1 - c0)
+            a0, a1, b0, b1 = max(r0, 0), min(r1, h), max(c0, 0), min(c1, w)
+            div = divisor_override or (size if count_include_pad else (a1 - a0) * (b1 - b0))
+            out[:, :, i, j] = x[:, :, a0:a1, b0:b1].sum(axis=(2, 3)) / div
+    return out.astype(x.dtype)
+
+
+def adaptive_avg_pool(x, sizes):
+    """Average over [floor(i n / out), ceil((i + 1) n / out)) along each of the last len(sizes) axes."""
+    for k, out in enumerate(sizes):
+        axis = x.ndim - len(sizes) + k
+        n = x.shape[axis]
+        parts = [np.take(x, range(i * n // out, -(-(i + 1) * n // out)), axis=axis).mean(axis=axis, keepdims=True)
+                 for i in range(out)]
+        x = np.concatenate(parts, axis=axis)
+    return x
+
+
+def weighted_cross_entropy(x, t, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
+    """PyTorch's formulas with class weights: label y costs -(1 - eps) w[y] logp[y] - eps / C sum_c w[c] logp[c];
+    the mean divides by sum(w[y]) over the labels that are not ignored."""
+    logp = log_softmax(x.astype(np.float64), axis=1)
+    c = x.shape[1]
+    w = np.ones(c) if weight is None else weight.astype(np.float64)
+    wb = w.reshape((-1,) + (1,) * (x.ndim - 2))
+    keep = t != ignore_index
+    safe = np.where(keep, t, 0)
+    picked = np.take_along_axis(logp * wb, np.expand_dims(safe, 1), axis=1)[:, 0]
+    loss = -(1 - label_smoothing) * picked - label_smoothing / c * (logp * wb).sum(axis=1)
+    loss = loss * keep
+    if reduction == "mean":
+        return loss.sum() / (w[safe] * keep).sum()
+    return loss.sum() if reduction == "sum" else loss
+
+
+def soft_cross_entropy(x, probs, weight=None, reduction="mean", label_smoothing=0.0):
+    """Cross entropy of class probabilities (PyTorch): -sum_c w[c] t[c] logp[c], the mean over samples."""
+    logp = log_softmax(x.astype(np.float64), axis=1)
+    c = x.shape[1]
+    t = probs * (1 - label_smoothing) + label_smoothing / c
+    w = 1.0 if weight is None else weight.reshape((-1,) + (1,) * (x.ndim - 2))
+    loss = -(logp * t * w).sum(axis=1)
+    if reduction == "mean":
+        return loss.sum() / (logp.size // c)
+    return loss.sum() if reduction == "sum" else loss

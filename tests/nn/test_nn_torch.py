@@ -93,3 +93,55 @@ def test_init_formulas():
     bound = 1 / math.sqrt(50)
     assert lin.weight.abs().max().item() <= bound and np.abs(ours).max() <= bound
     assert np.abs(ours).max() > 0.95 * bound
+
+
+@pytest.mark.parametrize("ceil_mode", [False, True])
+def test_pool_options(ceil_mode):
+    x = rand(2, 3, 7, 6)
+    t = torch.from_numpy(x)
+    same(kd.nn.max_pool2d(kd.asarray(x), (3, 2), (2, 3), 1, (1, 2), ceil_mode),
+         F.max_pool2d(t, (3, 2), (2, 3), 1, (1, 2), ceil_mode))
+    for include in (True, False):
+        same(kd.nn.avg_pool2d(kd.asarray(x), 3, 2, 1, ceil_mode, include),
+             F.avg_pool2d(t, 3, 2, 1, ceil_mode, include))
+        same(kd.nn.avg_pool1d(kd.asarray(x[:, :, 0]), 3, 2, 1, ceil_mode, include),
+             F.avg_pool1d(t[:, :, 0], 3, 2, 1, ceil_mode, include))
+    same(kd.nn.max_pool1d(kd.asarray(x[0, 0:2, 1]), 2, 2, 1, 1, ceil_mode),
+         F.max_pool1d(t[0, 0:2, 1], 2, 2, 1, 1, ceil_mode))
+    same(kd.nn.adaptive_avg_pool2d(kd.asarray(x), (4, None)), F.adaptive_avg_pool2d(t, (4, None)))
+    same(kd.nn.adaptive_avg_pool1d(kd.asarray(x[0]), 4), F.adaptive_avg_pool1d(t[0], 4))
+
+
+def test_cross_entropy_options_and_gradients():
+    x, y = rand(5, 4, 3), RNG.integers(0, 4, (5, 3))
+    y[0, 0] = 2
+    w, probs = RNG.random(4).astype(np.float32) + 0.3, torch.softmax(torch.from_numpy(rand(5, 4, 3)), 1)
+    tx = torch.from_numpy(x).requires_grad_(True)
+    for reduction in ("mean", "sum", "none"):
+        kw = dict(reduction=reduction, label_smoothing=0.2)
+        ours = kd.nn.cross_entropy(kd.asarray(x), kd.asarray(y), kd.asarray(w), ignore_index=2, **kw)
+        same(ours, F.cross_entropy(tx, torch.from_numpy(y), torch.from_numpy(w), ignore_index=2, **kw), atol=1e-4)
+        same(kd.nn.cross_entropy(kd.asarray(x), kd.asarray(probs.numpy()), kd.asarray(w), **kw),
+             F.cross_entropy(tx, probs, torch.from_numpy(w), **kw), atol=1e-4)
+    same(kd.nn.nll_loss(kd.asarray(x), kd.asarray(y), kd.asarray(w)),
+         F.nll_loss(tx, torch.from_numpy(y), torch.from_numpy(w)))
+    # gradients: kd.grad against torch.autograd, weighted labels and weighted probabilities
+    for target, theirs in ((kd.asarray(y), torch.from_numpy(y)), (kd.asarray(probs.numpy()), probs)):
+        g = kd.grad(lambda z, t=target: kd.nn.cross_entropy(z, t, kd.asarray(w), label_smoothing=0.1))(kd.asarray(x))
+        (tg,) = torch.autograd.grad(F.cross_entropy(tx, theirs, torch.from_numpy(w), label_smoothing=0.1), tx)
+        same(g, tg)
+
+
+def test_pool_gradients():
+    x = rand(2, 2, 6, 5)
+    tx = torch.from_numpy(x).requires_grad_(True)
+    scale = rand(2, 2, 4, 3)
+    for ours, theirs in ((lambda z: kd.nn.max_pool2d(z, 3, 2, 1, ceil_mode=True),
+                          lambda z: F.max_pool2d(z, 3, 2, 1, ceil_mode=True)),
+                         (lambda z: kd.nn.avg_pool2d(z, 3, 2, 1, True, False),
+                          lambda z: F.avg_pool2d(z, 3, 2, 1, True, False)),
+                         (lambda z: kd.nn.adaptive_avg_pool2d(z, (4, 3)),
+                          lambda z: F.adaptive_avg_pool2d(z, (4, 3)))):
+        g = kd.grad(lambda z, f=ours: (f(z) * kd.asarray(scale)).sum())(kd.asarray(x))
+        (tg,) = torch.autograd.grad((theirs(tx) * torch.from_numpy(scale)).sum(), tx)
+        same(g, tg)

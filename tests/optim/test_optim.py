@@ -35,14 +35,44 @@ SHAPES = [(3, 4), (5,), ()]
 
 
 @pytest.mark.parametrize("kw", [{}, {"momentum": 0.9}, {"momentum": 0.9, "nesterov": True, "weight_decay": 0.1},
-                                {"momentum": 0.5, "dampening": 0.3}])
+                                {"momentum": 0.5, "dampening": 0.3},
+                                {"momentum": 0.9, "weight_decay": 0.1, "maximize": True}])
 def test_sgd(kw):
     run(kd.optim.sgd(0.1, **kw), [ref.SGD(0.1, **kw) for _ in SHAPES], SHAPES)
 
 
-@pytest.mark.parametrize("kw", [{}, {"betas": (0.8, 0.99), "eps": 1e-6, "weight_decay": 0.05}])
+@pytest.mark.parametrize("kw", [{}, {"betas": (0.8, 0.99), "eps": 1e-6, "weight_decay": 0.05},
+                                {"amsgrad": True}, {"amsgrad": True, "weight_decay": 0.05, "maximize": True}])
 def test_adam(kw):
     run(kd.optim.adam(0.01, **kw), [ref.Adam(0.01, **kw) for _ in SHAPES], SHAPES)
+
+
+def test_amsgrad_keeps_the_largest_second_moment():
+    """A large gradient then small ones: plain Adam's v decays, AMSGrad's denominator keeps the peak."""
+    opt = kd.optim.adamw(0.1, amsgrad=True, weight_decay=0.0)
+    params = [kd.zeros(1)]
+    state = opt.init(params)
+    for g in (10.0, 0.1, 0.1):
+        params, state = opt.update([kd.asarray([g])], state, params)
+        kd.optim.realize(params, state)
+    peak = (1 - 0.999) * 100.0  # v after the first step
+    assert float(state["max_exp_avg_sq"][0][0]) == pytest.approx(peak, rel=1e-5)
+    assert float(state["exp_avg_sq"][0][0]) < peak
+    want = ref.Adam(0.1, amsgrad=True, decoupled=True)
+    p = np.zeros(1)
+    for g in (10.0, 0.1, 0.1):
+        p = want.step(p, np.array([g]))
+    np.testing.assert_allclose(params[0].numpy(), p, rtol=1e-5)
+
+
+def test_maximize_ascends():
+    opt = kd.optim.adamw(0.5, maximize=True)
+    params = {"x": kd.asarray([0.0])}
+    state = opt.init(params)
+    for _ in range(20):  # maximise -(x - 3)^2
+        grads = kd.grad(lambda p: -((p["x"] - 3.0) ** 2).sum())(params)
+        params, state = opt.update(grads, state, params)
+    assert float(params["x"][0]) == pytest.approx(3.0, abs=0.6)
 
 
 def test_adamw_float32():

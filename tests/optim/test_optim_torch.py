@@ -16,6 +16,12 @@ torch = pytest.importorskip("torch", reason="PyTorch is not installed (a test-on
      lambda p: torch.optim.SGD(p, 0.05, momentum=0.8, dampening=0.2)),
     (lambda: kd.optim.adam(0.01, weight_decay=0.1), lambda p: torch.optim.Adam(p, 0.01, weight_decay=0.1)),
     (lambda: kd.optim.adamw(0.01, betas=(0.8, 0.95)), lambda p: torch.optim.AdamW(p, 0.01, betas=(0.8, 0.95))),
+    (lambda: kd.optim.adam(0.01, weight_decay=0.1, amsgrad=True),
+     lambda p: torch.optim.Adam(p, 0.01, weight_decay=0.1, amsgrad=True)),
+    (lambda: kd.optim.adamw(0.01, amsgrad=True, maximize=True),
+     lambda p: torch.optim.AdamW(p, 0.01, amsgrad=True, maximize=True)),
+    (lambda: kd.optim.sgd(0.05, momentum=0.8, dampening=0.2, weight_decay=0.1, maximize=True),
+     lambda p: torch.optim.SGD(p, 0.05, momentum=0.8, dampening=0.2, weight_decay=0.1, maximize=True)),
 ])
 def test_matches_torch_optim(ours, theirs):
     rng = np.random.default_rng(0)
@@ -25,8 +31,8 @@ def test_matches_torch_optim(ours, theirs):
     opt = ours()
     params = [kd.asarray(p) for p in p0]
     state = opt.init(params)
-    for _ in range(6):
-        g = [rng.standard_normal(p.shape) for p in p0]
+    for i in range(6):
+        g = [rng.standard_normal(p.shape) * (3.0 if i % 2 else 0.3) for p in p0]  # v rises and falls (AMSGrad)
         for t, gi in zip(tp, g, strict=True):
             t.grad = torch.tensor(gi)
         topt.step()

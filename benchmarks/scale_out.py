@@ -138,7 +138,7 @@ def worker_devices(client: Client) -> dict:
     """Each worker's ``KDSL_DEVICE`` and the device kdsl picked there (printed: two workers must not share one)."""
     def where() -> str:
         d = kd.device()
-        return f"KDSL_DEVICE={os.environ.get('KDSL_DEVICE')} -> {d.index}: {d.name}"
+        return f"KDSL_DEVICE={os.environ.get('KDSL_DEVICE')} -> {d.index}: {d.name} {d.info['device_uuid']}"
     return client.run(where)
 
 

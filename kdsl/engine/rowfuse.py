@@ -47,7 +47,7 @@ class _Match:
         self.stages: list[tuple[str, Node]] = []  # ("reduce", R) or ("let", P)
         self.staged: set[int] = set()
         self.broadcasts: dict[int, Node] = {}  # row-broadcast view id -> the scalar node whose stage it reads
-        self.passthrough: set[int] = set()  # reshapes between per-row scalar shapes
+        self.passthrough: set[int] = set()  # reshapes (and copies) between per-row scalar shapes
         self.inner: set[int] = set()  # every node the kernel computes (not ``out``, not the leaves it loads)
         self.row_memo: dict[int, bool] = {}
         self.scalar_memo: dict[int, bool] = {}
@@ -134,9 +134,10 @@ class _Match:
             self.inner.add(n.id)
             self._stage("reduce", n)
             return True
-        if n.op == "view":
+        if n.op == "view" or n.op == "copy":  # a reshape, or kd.stop_gradient's identity (softmax's max)
             v = n.arg
-            if v.offset != 0 or not v.is_contiguous or n.srcs[0].size != n.size or not self.scalar(n.srcs[0]):
+            if n.op == "view" and (v.offset != 0 or not v.is_contiguous) or n.srcs[0].size != n.size or \
+                    not self.scalar(n.srcs[0]):
                 return False
             self.inner.add(n.id)
             self.passthrough.add(n.id)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import threading
+import uuid
 import warnings
 
 from . import validation
@@ -199,8 +200,9 @@ def cooperative_matrix_shapes(instance, physical) -> list[dict]:
 def device_info(physical, instance=None) -> dict:
     """Properties, limits and features of one physical device, as a plain dict (``instance``, the VkInstance
     handle, is needed to list the cooperative-matrix shapes)."""
+    ids = new("VkPhysicalDeviceIDProperties", sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES)
     sub = new("VkPhysicalDeviceSubgroupProperties",
-              sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES)
+              sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES, pNext=ids)
     props2 = new("VkPhysicalDeviceProperties2", sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
                  pNext=sub)
     lib.vkGetPhysicalDeviceProperties2(physical, props2)
@@ -220,6 +222,8 @@ def device_info(physical, instance=None) -> dict:
     api = p.apiVersion
     return {
         "device_name": cstr(p.deviceName),
+        # the same UUID nvidia-smi and CUDA show (GPU-...): which Vulkan device is which GPU
+        "device_uuid": str(uuid.UUID(bytes=bytes(ffi.buffer(ids.deviceUUID, 16)))),
         "device_type": _DEVICE_TYPES.get(p.deviceType, "other"),
         "api_version": f"{api >> 22}.{(api >> 12) & 0x3FF}.{api & 0xFFF}",
         "driver_version": int(p.driverVersion),

@@ -39,6 +39,7 @@ def test_device_properties(props):
     assert props["max_storage_buffer_range"] >= 1 << 27
     assert props["max_shared_memory_size"] >= 16384
     assert props["subgroup_size"] >= 1
+    assert len(props["device_uuid"]) == 36 and props["device_uuid"].count("-") == 4  # what nvidia-smi -L shows
     assert isinstance(props["features"], (set, frozenset))
     assert set(props["features"]) <= FEATURES, "features are named from the documented set"
 
@@ -47,6 +48,7 @@ def test_list_devices_matches_manager(props):
     devices = kp.list_devices()
     assert devices and all(d["device_type"] in DEVICE_TYPES for d in devices)
     assert devices[0]["device_name"] == props["device_name"]
+    assert len({d["device_uuid"] for d in devices}) == len(devices)  # each physical device once
     # The Manager enables what the device offers: the same feature names (subgroup ops need no enabling).
     assert set(devices[0]["features"]) == set(props["features"])
     assert rt.list_devices()[0]["max_work_group_count"] == props["max_work_group_count"]

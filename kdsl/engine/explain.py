@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from kdsl.engine.describe import describe
+from kdsl.engine.lowering import Step
 from kdsl.engine.programs import stats as _run_stats
-from kdsl.engine.schedule import Step, schedule
+from kdsl.engine.schedule import schedule
 from kdsl.ir.graph import Node
 from kdsl.ir.kernels import Kernel
 from kdsl.runtime import compiler

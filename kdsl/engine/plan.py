@@ -24,7 +24,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from kdsl.engine import state as _state
-from kdsl.engine.schedule import Step, const_words, pushes_offset, schedule
+from kdsl.engine.lowering import Step, const_words, pushes_offset
+from kdsl.engine.schedule import schedule
 from kdsl.ir.graph import Node, toposort
 from kdsl.ir.kernels import Kernel
 from kdsl.ir.view import View
@@ -50,7 +51,7 @@ class Template(NamedTuple):
 
 def view_key(v: View, src_size: int) -> tuple:
     """A view (into a source of ``src_size`` elements) as the plan's signature sees it: an offset that kernels
-    read from a push word (:func:`kdsl.engine.schedule.pushes_offset`) leaves the key, so one plan serves every
+    read from a push word (:func:`kdsl.engine.lowering.pushes_offset`) leaves the key, so one plan serves every
     offset; whether positions need 64 bits stays (the kernel differs).
 
     >>> view_key(View.contiguous((4,), 8), 100) == view_key(View.contiguous((4,), 96), 100)

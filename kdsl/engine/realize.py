@@ -22,10 +22,10 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.device import _runtime  # imported late there: building graphs must not need Vulkan
+from kdsl.engine.lowering import Step
 from kdsl.engine.plan import plan
 from kdsl.engine.profile import current as current_profile
 from kdsl.engine.programs import batches, program, stats
-from kdsl.engine.schedule import Step
 from kdsl.engine.state import state
 from kdsl.ir.graph import Node
 from kdsl.ir.kernels import Elementwise, Kernel, Matmul

@@ -25,7 +25,7 @@ import math
 from kdsl.codegen import rownorm
 from kdsl.codegen.loops import expr_loops
 from kdsl.device import Device
-from kdsl.engine.schedule import Lowering, Step  # (schedule imports this module inside schedule(): a cycle)
+from kdsl.engine.lowering import Lowering, Step
 from kdsl.ir.expr import Expr
 from kdsl.ir.graph import Node
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, RowNorm, elementwise_groups

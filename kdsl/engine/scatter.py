@@ -23,7 +23,7 @@ from kdsl import dtype as dt
 from kdsl.codegen import atomic, vector
 from kdsl.codegen.loops import expr_loops
 from kdsl.device import Device
-from kdsl.engine.schedule import Lowering, Step
+from kdsl.engine.lowering import Lowering, Step
 from kdsl.ir.graph import Node
 from kdsl.ir.kernels import Elementwise, Scatter, elementwise_groups
 from kdsl.ir.view import INDEX_LIMIT, View

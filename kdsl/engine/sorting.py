@@ -42,7 +42,8 @@ from kdsl.codegen.loops import expr_loops
 from kdsl.codegen.radix import DIGITS, SCAN_CHUNK, SCAN_RUN, padded, radix_passes
 from kdsl.codegen.sort import key_words
 from kdsl.device import Device
-from kdsl.engine.schedule import Lowering, Step, _lower_scan
+from kdsl.engine.lower_scan import lower_scan
+from kdsl.engine.lowering import Lowering, Step
 from kdsl.ir.graph import Node
 from kdsl.ir.kernels import (
     LOCAL,
@@ -179,7 +180,7 @@ def _scan_counts(counts: Node, scanned: Node, size: int, keep: set[int], dev: De
     """The inclusive scan of a radix pass's ``size`` digit counts: the scheduler's scan on CPU drivers, two
     workgroup passes on GPUs (block totals, then each block scanned from the totals before it)."""
     if private:
-        return _lower_scan((size,), 0, dt.uint32, lambda lw: lw.load(counts, View.contiguous((size,))), scanned,
+        return lower_scan((size,), 0, dt.uint32, lambda lw: lw.load(counts, View.contiguous((size,))), scanned,
                            keep, dev)
     blocks = -(-size // SCAN_CHUNK)
     groups = min(blocks, MAX_GROUPS)

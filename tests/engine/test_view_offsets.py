@@ -8,8 +8,8 @@ import kdsl as kd
 from kdsl import dtype as dt
 from kdsl.codegen import vector
 from kdsl.codegen.expr import ExprRenderer
+from kdsl.engine.lowering import pushes_offset
 from kdsl.engine.plan import plan
-from kdsl.engine.schedule import pushes_offset
 from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import Elementwise
 from kdsl.ir.view import INDEX_LIMIT, View

@@ -4,7 +4,8 @@
 import numpy as np
 
 import kdsl as kd
-from kdsl.engine.schedule import _fill_splits, _reduce_plan
+from kdsl.engine.lower_matmul import fill_splits
+from kdsl.engine.lower_reduce import reduce_plan
 from kdsl.ir.kernels import Matmul
 
 
@@ -20,23 +21,23 @@ class CPU:
 
 def test_tall_skinny_reduction_fills_the_gpu():
     # X.T @ dz as a reduction: 64 outputs of 10**6 products each
-    mode, splits, groups = _reduce_plan((1, 64, 1, 10**6), (3,), GPU())
+    mode, splits, groups = reduce_plan((1, 64, 1, 10**6), (3,), GPU())
     assert (mode, groups) == ("group", 1024) and splits == 16
-    mode, splits, groups = _reduce_plan((10**6, 64), (0,), GPU())  # column sums of a tall matrix
+    mode, splits, groups = reduce_plan((10**6, 64), (0,), GPU())  # column sums of a tall matrix
     assert groups >= 1024
-    assert _reduce_plan((8192, 8192), (1,), GPU()) == ("group", 1, 8192)  # enough outputs: unchanged
+    assert reduce_plan((8192, 8192), (1,), GPU()) == ("group", 1, 8192)  # enough outputs: unchanged
 
 
 def test_cpu_reductions_use_strided_partials():
-    mode, splits, _ = _reduce_plan((1, 64, 1, 10**6), (3,), CPU())
+    mode, splits, _ = reduce_plan((1, 64, 1, 10**6), (3,), CPU())
     assert mode == "thread" and splits >= 256
 
 
 def test_split_k_only_for_few_tiles_and_long_k():
-    assert _fill_splits(Matmul(1, 64, 10, 10**6, None, None, None, 0), GPU()) == 256
-    assert _fill_splits(Matmul(1, 64, 10, 1500, None, None, None, 0), GPU()) == 1  # short k: not worth a pass
-    assert _fill_splits(Matmul(1, 4096, 4096, 4096, None, None, None, 0), GPU()) == 1
-    assert _fill_splits(Matmul(1, 64, 10, 10**6, None, None, None, 0), CPU()) == 1
+    assert fill_splits(Matmul(1, 64, 10, 10**6, None, None, None, 0), GPU()) == 256
+    assert fill_splits(Matmul(1, 64, 10, 1500, None, None, None, 0), GPU()) == 1  # short k: not worth a pass
+    assert fill_splits(Matmul(1, 4096, 4096, 4096, None, None, None, 0), GPU()) == 1
+    assert fill_splits(Matmul(1, 64, 10, 10**6, None, None, None, 0), CPU()) == 1
 
 
 def test_tall_skinny_results():

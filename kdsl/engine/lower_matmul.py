@@ -1,0 +1,80 @@
+"""Matmul: the kernel for the device (cooperative matrices, shared-memory tiles, or the CPU driver's), and k cut
+into chunks (split-K) when the loop budget or too few output tiles call for it.
+"""
+
+from __future__ import annotations
+
+from kdsl.codegen import coopmat, matmul, matmul_cpu
+from kdsl.codegen.loops import expr_loops
+from kdsl.device import Device
+from kdsl.engine.lower_reduce import reduce_steps
+from kdsl.engine.lowering import Lowering, Step
+from kdsl.ir.graph import Node
+from kdsl.ir.kernels import MAX_GROUPS, Matmul, elementwise_groups
+from kdsl.ir.view import View
+
+
+def lower_matmul(node: Node, keep: set[int], dev: Device) -> list[Step]:
+    """One Matmul kernel; when its k loop would pass the loop budget, k is cut into chunks whose partial
+    products a sum reduction adds."""
+    low = Lowering(keep, dev.max_push_words)
+    a, b = (low.expr(s) for s in node.srcs)
+    batch, m, k = node.srcs[0].shape
+    n = node.shape[2]
+    coop = coopmat.choose(dev.coopmat_shapes, a.dtype, b.dtype, dev.subgroup_size, dev.features,
+                          dev.max_shared_memory) if dev.matmul_tiles else None
+    lanes = dev.matmul_lanes if not dev.matmul_tiles and min(m, n, k) > 0 and \
+        matmul_cpu.eligible(a.dtype, b.dtype, dev.matmul_lanes, batch * m * n * k) else 0
+    kernel = Matmul(batch, m, n, k, node.dtype, a, b, 0, dev.matmul_tiles, coop=coop or (), lanes=lanes)
+    budget = dev.loop_budget
+    la, lb = expr_loops(a, (batch, m, k)), expr_loops(b, (batch, k, n))
+    cost = 1 + 4 * (la + lb)  # per k step: four elements of each operand
+    if lanes:
+        rows, cols, _ = matmul_cpu.geometry(kernel)
+        cost = 1 + rows // lanes * la + cols * lb
+
+    def trips(s: int) -> int:  # one invocation's loop iterations with s chunks
+        return matmul.trips(kernel._replace(splits=s)) * cost * -(-(batch * s) // MAX_GROUPS)
+
+    splits = 1
+    while trips(splits) > budget // 2 and splits < max(k, 1):
+        splits *= 2
+    splits = max(splits, fill_splits(kernel, dev))
+    kernel = kernel._replace(splits=splits)
+    if kernel.lanes:  # the workgroups' grid-stride turns times one tile's trips stay in budget
+        kernel = kernel._replace(groups=matmul_cpu.groups(kernel, budget, trips(splits)))
+    elif not kernel.tiled:
+        kernel = kernel._replace(groups=elementwise_groups(max(batch * splits * -(-m // 4) * -(-kernel.n // 4), 1),
+                                                           512, budget, trips(splits)))
+    if splits == 1:
+        return [low.step(kernel, node)]
+    part = Node("partial", (), node.dtype, (splits, node.size), device=dev)
+    steps = [low.step(kernel, part)]
+    return steps + reduce_steps("sum", part.shape, (0,), node.dtype,
+                                 lambda lw: lw.load(part, View.contiguous(part.shape)), node, keep, dev)
+
+
+SPLIT_K_GROUPS = 256  # split-K: a GPU matmul with fewer output tiles than this cuts k until it has about this many
+SPLIT_K_MIN = 1024  # ... keeping each k chunk at least this long (the partial products cost a pass of their own)
+
+
+def fill_splits(kernel: Matmul, dev: Device) -> int:
+    """k chunks that give a GPU matmul with a small output and a long k axis enough workgroups (``X.T @ G``,
+    64 x 10 from 10**6 rows, has one output tile: without splits one workgroup walks all the rows).
+    CPU drivers (``matmul_tiles`` off) run few workgroups anyway and get none.
+
+    >>> from kdsl.ir.kernels import Matmul
+    >>> class D: matmul_tiles = True
+    >>> fill_splits(Matmul(1, 64, 10, 10**6, None, None, None, 0), D())
+    256
+    >>> fill_splits(Matmul(1, 4096, 4096, 4096, None, None, None, 0), D())
+    1
+    """
+    if not dev.matmul_tiles:
+        return 1
+    launch = matmul.launch(kernel)
+    tiles = launch[0] * launch[1] * kernel.batch
+    splits = 1
+    while tiles * splits * 2 <= SPLIT_K_GROUPS and kernel.k // (splits * 2) >= SPLIT_K_MIN:
+        splits *= 2
+    return splits

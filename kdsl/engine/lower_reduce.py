@@ -1,0 +1,135 @@
+"""Reductions: the kernel mode and the split into passes of partial results that keep every invocation within
+the device's loop budget.
+"""
+
+from __future__ import annotations
+
+import math
+
+from kdsl import dtype as dt
+from kdsl.codegen import reduce, reduce_workgroup
+from kdsl.codegen.loops import expr_loops
+from kdsl.device import Device
+from kdsl.engine.lowering import Lowering, Source, Step
+from kdsl.ir import expr as ir
+from kdsl.ir.graph import Node
+from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Reduce, elementwise_groups
+from kdsl.ir.view import View
+
+
+def reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost: int = 1,
+                 extra: int = 0) -> tuple[str, int, int]:
+    """(mode, splits, groups) for a reduction (see :class:`kdsl.ir.kernels.Reduce`).
+
+    One invocation per output when reductions are short, when neighbouring outputs sit next to each other in
+    memory (innermost axis kept), or when there are at least ``dev.thread_outputs`` outputs (a per-device
+    choice: a CPU driver pays for every workgroup barrier, a GPU wants its workgroups full). A few long
+    reductions are first cut into partial results that a second pass combines: about ``dev.partials`` strided
+    ones, one per invocation, when set (CPU drivers), else up to 1024 contiguous chunks, one per workgroup.
+    Then :func:`_fit_budget` adds splits and workgroups until no invocation loops past ``dev.loop_budget``
+    (``cost``: loop iterations per folded element; ``extra``: per output, for the epilogue)."""
+    r = math.prod(shape[a] for a in axes)
+    o = math.prod(n for k, n in enumerate(shape) if k not in axes)
+    inner_kept = bool(shape) and (len(shape) - 1) not in axes and shape[-1] > 1
+    if r <= 32 or (inner_kept and o >= 1024) or o >= dev.thread_outputs:
+        mode, splits = "thread", 1
+    elif o < 1024 and r >= 1 << 16:  # tall-skinny (X.T @ dz: 64 outputs of 10**6): split to fill the device
+        if dev.partials:  # strided partial results, one per invocation (no barriers: CPU drivers)
+            mode, splits = "thread", max(LOCAL, min(dev.partials // o, r // 64) // LOCAL * LOCAL)
+        else:  # a workgroup tree per contiguous chunk (GPUs)
+            mode, splits = "group", min(1024 // o, max(1, r // 8192))
+    else:
+        mode, splits = "group", 1
+    return _fit_budget(mode, splits, r, max(o, 1), dev, cost, extra)
+
+
+def _fit_budget(mode: str, splits: int, r: int, o: int, dev: Device, cost: int = 1,
+                extra: int = 0) -> tuple[str, int, int]:
+    """The plan with enough splits (shorter folds) and workgroups (fewer grid-stride turns) that each
+    invocation's loop iterations, all loops together, stay within ``dev.loop_budget``.
+
+    >>> class D: loop_budget, max_groups, reduce_subgroup = 60000, 512, 0
+    >>> _fit_budget("thread", 1, 65536, 1024, D())  # 1024 rows of 65 536: two strided halves per row
+    ('thread', 2, 8)
+    >>> _fit_budget("group", 1, 2**32, 1, D())  # one reduction of 2**32: chunks of at most 256 x 59 990
+    ('group', 280, 280)
+    """
+    budget, tree = dev.loop_budget, reduce_workgroup.trips(dev.reduce_subgroup)  # tree: the workgroup combine
+    room = budget - extra - tree  # iterations left for the fold of one output (or partial)
+    if room < 2 * cost:
+        raise ValueError(f"one element of this reduction costs {cost} loop iterations (helper functions), too "
+                         f"many for the device's loop budget of {budget}; simplify the reduced expression")
+    if mode == "group":
+        splits = max(splits, -(-r * cost // (LOCAL * room)))
+        trips = -(-r // splits // LOCAL) * cost + tree + extra
+        groups = min(o * splits, MAX_GROUPS)
+        if -(-(o * splits) // groups) * trips <= budget:
+            return "group", splits, groups
+        splits = 1  # too many outputs for workgroup trees in budget: one invocation per partial instead
+    splits = max(splits, -(-r * cost // room))
+    trips = -(-r // splits) * cost + extra
+    return "thread", splits, elementwise_groups(o * splits, dev.max_groups, budget, max(trips, 1))
+
+
+
+
+def lower_reduce(node: Node, keep: set[int], dev: Device, epilogue_of: Node | None = None,
+                  standin: Node | None = None) -> list[Step]:
+    op, axes = node.arg
+    src = node.srcs[0]
+    return reduce_steps(op, src.shape, axes, src.dtype, lambda low: low.expr(src), node, keep, dev,
+                         epilogue_of, standin)
+
+
+def reduce_steps(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype: dt.DType, source: Source,
+                  node: Node, keep: set[int], dev: Device, epilogue_of: Node | None = None,
+                  standin: Node | None = None) -> list[Step]:
+    """The passes reducing ``source`` (a function lowering the reduced expression into a Lowering) over
+    ``axes`` of ``shape`` into ``node``: partial passes while the plan splits, then the final pass (with the
+    epilogue). Partial sums are reduced again; argmax / argmin partials hold the picked positions, and the
+    next pass re-reads their values (``Reduce.index_of``), so the first index of the extreme still wins."""
+    arg = op in ("argmax", "argmin")
+    low = Lowering(keep, dev.max_push_words)
+    e = source(low)
+    cost = 1 + expr_loops(e, shape)  # argmax passes re-read values through the expression: same cost
+    extra = 0
+    if epilogue_of is not None:  # evaluated once per output, in the last pass
+        assert standin is not None  # an epilogue always comes with the reduction's stand-in
+        trial = Lowering(keep, dev.max_push_words)
+        trial.acc, trial.root = (standin, ir.acc(node.dtype)), epilogue_of
+        extra = expr_loops(trial.expr(epilogue_of), epilogue_of.shape)
+    k_shape, k_axes, index_of, parts = shape, axes, None, 0
+    plan_shape, plan_axes = shape, axes
+    steps: list[Step] = []
+    while True:
+        mode, splits, groups = reduce_plan(plan_shape, plan_axes, dev, cost, extra)
+        if splits == 1:
+            break
+        part = Node("partial", (), node.dtype if arg else dtype, (node.size, splits), device=dev)
+        kernel = Reduce(op, k_shape, k_axes, part.dtype, e, 0, mode, splits, groups, None, part.shape, index_of,
+                        parts, dev.reduce_subgroup if mode == "group" else 0)
+        steps.append(low.step(_checked(kernel, dev), part))
+        low = Lowering(keep, dev.max_push_words)
+        if arg:
+            e, index_of, parts = source(low), low.load(part, View.contiguous(part.shape)), splits
+        else:
+            e, k_shape, k_axes, cost = low.load(part, View.contiguous(part.shape)), part.shape, (1,), 1
+        plan_shape, plan_axes = part.shape, (1,)
+    out, epilogue = node, None
+    if epilogue_of is not None and standin is not None:
+        low.acc = (standin, ir.acc(node.dtype))
+        low.root = epilogue_of
+        epilogue = low.expr(epilogue_of)
+        out = epilogue_of
+    kernel = Reduce(op, k_shape, k_axes, out.dtype, e, 0, mode, 1, groups, epilogue, out.shape, index_of, parts,
+                    dev.reduce_subgroup if mode == "group" else 0)
+    steps.append(low.step(_checked(kernel, dev), out))
+    return steps
+
+
+def _checked(kernel: Reduce, dev: Device) -> Reduce:
+    """``kernel``, once the device is known to have the 64-bit integers its positions need."""
+    if reduce.needs_int64(kernel) and not dev.supports(dt.int64):
+        raise ValueError(f"reducing {math.prod(kernel.shape)} elements needs 64-bit integer positions, which "
+                         f"{dev.name} does not support; reduce fewer than 2**30 elements at a time")
+    return kernel

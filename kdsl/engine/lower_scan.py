@@ -1,0 +1,142 @@
+"""Scans (cumsum / cumprod) and the fused stream compaction: one pass per invocation for short lines, workgroup
+scans, and reduce-then-scan over tiles for long lines (see docs/scans.md).
+"""
+
+from __future__ import annotations
+
+import math
+
+from kdsl import dtype as dt
+from kdsl.codegen import scan_workgroup
+from kdsl.codegen.loops import expr_loops
+from kdsl.device import Device
+from kdsl.engine.lowering import Lowering, Source, Step
+from kdsl.ir.expr import Expr
+from kdsl.ir.graph import Node
+from kdsl.ir.kernels import LOCAL, Scan, elementwise_groups
+from kdsl.ir.view import INDEX_LIMIT, View
+
+SCAN_BLOCK = 1024  # elements each invocation of a multi-pass cumsum walks (see kdsl.codegen.scan)
+SCAN_DIRECT = 4096  # lines up to this long are scanned in one pass, one invocation per line
+SCAN_SERIAL = 32  # longer lines get workgroup scans (kdsl.codegen.scan_workgroup) ...
+SCAN_LINES = 8  # ... and many lines longer than this but at most 256 long are scanned whole, many per tile
+
+
+def lower_scan(shape: tuple[int, ...], axis: int, dtype: dt.DType, source: Source, out: Node, keep: set[int],
+                dev: Device, op: str = "sum") -> list[Step]:
+    """Steps writing the inclusive ``op`` ("sum" | "prod") scan of ``source`` along ``axis`` into ``out`` (see
+    :mod:`kdsl.codegen.scan`): one pass for short lines, else block totals, their scan (recursively, with the
+    same operator), and a pass that scans each block from the totals before it. Lines whose neighbours are not
+    adjacent in memory (fewer than 32 elements after the axis) are scanned by workgroups
+    (:mod:`kdsl.codegen.scan_workgroup`): many per tile when short, one tile (or a reduce-then-scan over tiles)
+    each when longer than ``SCAN_SERIAL``; other lines by one invocation each (adjacent lines: coalesced).
+    See docs/scans.md."""
+    length, budget = shape[axis], dev.loop_budget
+    lines = math.prod(n for a, n in enumerate(shape) if a != axis)
+    low = Lowering(keep, dev.max_push_words)
+    e = source(low)
+    cost = 1 + expr_loops(e, shape)  # loop iterations per scanned element
+    if math.prod(shape[axis + 1:]) < 32 and math.prod(shape) * 2 < INDEX_LIMIT and \
+            scan_workgroup.tile_loops(1, cost) * 2 <= budget:
+        if SCAN_LINES < length <= LOCAL and lines >= 8:  # whole short lines per tile, one invocation each
+            return [low.step(_scan_lines(shape, axis, dtype, e, cost, dev, op), out)]
+        if length > SCAN_SERIAL:
+            return _lower_scan_groups(shape, axis, dtype, source, out, keep, dev, op)
+    if length <= min(SCAN_DIRECT, budget // 2) // cost:
+        groups = elementwise_groups(max(lines, 1), dev.max_groups, budget, max(length, 1) * cost)
+        return [low.step(Scan(shape, axis, dtype, e, 0, groups, op=op), out)]
+    block = max(1, min(SCAN_BLOCK, budget // 2) // cost)
+    nb = -(-length // block)
+    short = shape[:axis] + (nb,) + shape[axis + 1:]
+    groups = elementwise_groups(lines * nb, dev.max_groups, budget, block * cost)
+    sums = Node("partial", (), dtype, short, device=dev)
+    steps = [low.step(Scan(shape, axis, dtype, e, 0, groups, block, "sums", op=op), sums)]
+    scanned = Node("partial", (), dtype, short, device=dev)
+    steps += lower_scan(short, axis, dtype, lambda lw: lw.load(sums, View.contiguous(short)), scanned, keep, dev,
+                         op)
+    low = Lowering(keep, dev.max_push_words)
+    e = source(low)
+    carry = low.load(scanned, View.contiguous(short))
+    steps.append(low.step(Scan(shape, axis, dtype, e, 0, groups, block, "scan", carry, op), out))
+    return steps
+
+
+def _scan_lines(shape: tuple[int, ...], axis: int, dtype: dt.DType, e: Expr, cost: int, dev: Device,
+                op: str) -> Scan:
+    """The one-pass kernel for many short lines: as many whole lines per tile as fit its ``per * 256``."""
+    length, budget = shape[axis], dev.loop_budget
+    lines = math.prod(n for a, n in enumerate(shape) if a != axis)
+    per = scan_workgroup.elements_per_invocation(dtype, LOCAL * scan_workgroup.MAX_PER, dev.max_shared_memory)
+    while per > 1 and scan_workgroup.tile_loops(per, cost) * 2 > budget:
+        per //= 2
+    tiles = -(-lines // max(1, per * LOCAL // length))
+    groups = elementwise_groups(tiles * LOCAL, dev.max_groups, budget - LOCAL, scan_workgroup.tile_loops(per, cost))
+    return Scan(shape, axis, dtype, e, 0, groups, 0, "lines", None, op, per)
+
+
+def _lower_scan_groups(shape: tuple[int, ...], axis: int, dtype: dt.DType, source: Source, out: Node,
+                       keep: set[int], dev: Device, op: str) -> list[Step]:
+    """The workgroup scan: one pass when a line fits one tile, else tile totals, their scan (recursively) and
+    the pass that scans each tile again from the totals before it."""
+    length, budget = shape[axis], dev.loop_budget
+    lines = math.prod(n for a, n in enumerate(shape) if a != axis)
+    low = Lowering(keep, dev.max_push_words)
+    e = source(low)
+    cost = 1 + expr_loops(e, shape)
+    per = scan_workgroup.elements_per_invocation(dtype, length, dev.max_shared_memory)
+    while per > 1 and scan_workgroup.tile_loops(per, cost) * 2 > budget:
+        per //= 2
+    sub = dev.scan_subgroups and scan_workgroup.subgroup_ok(dtype, op, dev.features)
+    tile = per * LOCAL
+    nb = -(-length // tile)
+    groups = elementwise_groups(lines * nb * LOCAL, dev.max_groups, budget - LOCAL,
+                                scan_workgroup.tile_loops(per, cost))
+    if nb == 1:
+        return [low.step(Scan(shape, axis, dtype, e, 0, groups, 0, "scan", None, op, per, sub), out)]
+    short = shape[:axis] + (nb,) + shape[axis + 1:]
+    sums = Node("partial", (), dtype, short, device=dev)
+    steps = [low.step(Scan(shape, axis, dtype, e, 0, groups, tile, "sums", None, op, per, sub), sums)]
+    scanned = Node("partial", (), dtype, short, device=dev)
+    steps += lower_scan(short, axis, dtype, lambda lw: lw.load(sums, View.contiguous(short)), scanned, keep, dev,
+                         op)
+    low = Lowering(keep, dev.max_push_words)
+    e = source(low)
+    carry = low.load(scanned, View.contiguous(short))
+    steps.append(low.step(Scan(shape, axis, dtype, e, 0, groups, tile, "scan", carry, op, per, sub), out))
+    return steps
+
+
+def lower_compact(node: Node, keep: set[int], dev: Device) -> list[Step]:
+    """Stream compaction of a ``compact`` node built from 0/1 int32 flags (``srcs[0]``; see
+    :mod:`kdsl.frontend.array.masks`): the flags' tile totals, their scan, and one pass that scans each tile again
+    and writes each selected element's position, or ``srcs[1]`` at it, to its output slot. The mask is read
+    twice and the values once; nothing of the input's size is written."""
+    flags, budget = node.srcs[0], dev.loop_budget
+    n = flags.shape[0]
+    low = Lowering(keep, dev.max_push_words)
+    e = low.expr(flags)
+    cost = 1 + expr_loops(e, flags.shape)
+    if len(node.srcs) > 1:  # the values' own loops (read once per selected element)
+        cost += expr_loops(Lowering(keep, dev.max_push_words).expr(node.srcs[1]), flags.shape)
+    per = scan_workgroup.elements_per_invocation(dt.int32, n, dev.max_shared_memory)
+    sub = dev.scan_subgroups and scan_workgroup.subgroup_ok(dt.int32, "sum", dev.features)
+    tile = per * LOCAL
+    nb = -(-n // tile)
+    # (a loop budget below one tile's loops, set only by tests, still gets one tile per workgroup)
+    groups = elementwise_groups(nb * LOCAL, dev.max_groups, max(budget - LOCAL, 1),
+                                scan_workgroup.tile_loops(per, cost))
+    vals = (lambda lw: lw.expr(node.srcs[1])) if len(node.srcs) > 1 else (lambda lw: None)
+    if nb == 1:
+        return [low.step(Scan((n,), 0, node.dtype, e, 0, groups, 0, "compact", None, "sum", per, sub, vals(low)),
+                         node)]
+    short = (nb,)
+    sums = Node("partial", (), dt.int32, short, device=dev)
+    steps = [low.step(Scan((n,), 0, dt.int32, e, 0, groups, tile, "sums", None, "sum", per, sub), sums)]
+    scanned = Node("partial", (), dt.int32, short, device=dev)
+    steps += lower_scan(short, 0, dt.int32, lambda lw: lw.load(sums, View.contiguous(short)), scanned, keep, dev)
+    low = Lowering(keep, dev.max_push_words)
+    e = low.expr(flags)
+    carry = low.load(scanned, View.contiguous(short))
+    steps.append(low.step(Scan((n,), 0, node.dtype, e, 0, groups, tile, "compact", carry, "sum", per, sub,
+                               vals(low)), node))
+    return steps

@@ -13,9 +13,9 @@ Importing this module registers kdsl's chunk type with Dask (:func:`register`).
 
 from kdsl.dask.chunks import from_array, from_numpy, meta, register, to_numpy
 from kdsl.dask.cluster import LocalVulkanCluster, local_cluster
-from kdsl.dask.plugin import DevicePlugin, claim_slot, pin
+from kdsl.dask.plugin import DevicePlugin, claim_slot, dask_setup, pin
 
 register()
 
 __all__ = ["from_array", "from_numpy", "to_numpy", "meta", "register", "LocalVulkanCluster", "local_cluster",
-           "DevicePlugin", "pin", "claim_slot"]
+           "DevicePlugin", "pin", "claim_slot", "dask_setup"]

@@ -88,3 +88,18 @@ class DevicePlugin(WorkerPlugin):
     def setup(self, worker: Any) -> None:
         dev = pin(self.device)
         worker.kdsl_device = dev.index  # for the dashboard and tests: which device this worker uses
+        self._worker = worker
+
+    def transition(self, key: Any, start: str, finish: str, **kwargs: Any) -> None:
+        """Realise a task's kdsl result when Dask stores it: Dask keeps the object a task returned, and a lazy
+        array kept there would be recomputed by every task that reads it (a persisted chunk, at every step)."""
+        if finish == "memory":
+            value = self._worker.data.get(key)
+            if isinstance(value, kd.Array):
+                kd.realize(value)
+
+
+async def dask_setup(worker: Any) -> None:
+    """Run by Dask on a worker started with ``--preload kdsl.dask`` (as :class:`~kdsl.dask.LocalVulkanCluster`
+    starts them): the worker gets :class:`DevicePlugin` (its device from ``KDSL_DEVICE``, else a free slot)."""
+    await worker.plugin_add(DevicePlugin(), name=DevicePlugin.name)

@@ -102,6 +102,27 @@ def _pinned_device(dask_worker):
     return dask_worker.kdsl_device
 
 
+def _lazy_block(block):
+    return block * 2 + 1  # a lazy kdsl array: Dask stores it as the task's result
+
+
+def _stored_chunks_realised(dask_worker):
+    chunks = [v for v in dask_worker.data.values() if isinstance(v, kd.Array)]
+    return len(chunks), all(c._node.realized for c in chunks)
+
+
+def test_the_preloaded_plugin_realises_stored_results(client):
+    """Dask keeps what a task returned; a lazy chunk kept there would be recomputed by every later task."""
+    assert set(client.run(_pinned_device).values()) == {0, 1}  # the preload registered DevicePlugin
+    x = client.persist(kdd.from_array(X, chunks=(24, 3)).map_blocks(_lazy_block))
+    from distributed import wait
+    wait(x)
+    stored = client.run(_stored_chunks_realised).values()
+    assert sum(n for n, _ in stored) >= 4 and all(ok for _, ok in stored)
+    np.testing.assert_allclose(x.compute().numpy(), X * 2 + 1, rtol=1e-6)
+    del x
+
+
 def test_the_plugin_keeps_each_workers_device(client):
     client.register_plugin(kdd.DevicePlugin())  # as for workers started by hand; these are pinned already
     assert sorted(client.run(_pinned_device).values()) == [0, 1]

@@ -32,6 +32,7 @@ Example:
 from __future__ import annotations
 
 from kdsl import dtype as dt
+from kdsl.codegen.precise import exact
 
 # Per component type: GLSL type names and the real functions the templates call.
 _TYPES = {
@@ -400,7 +401,7 @@ def _library() -> dict[str, str]:
     for s in ("f", "d"):
         for name, template in _TEMPLATES.items():
             lib[f"kd_{name}_{s}"] = _expand(template, s)
-    return lib
+    return {name: exact(code) for name, code in lib.items()}
 
 
 LIBRARY = _library()

@@ -18,8 +18,9 @@ Example:
 
 from __future__ import annotations
 
-import re
 from math import factorial
+
+from kdsl.codegen.precise import exact
 
 
 def horner(coefs: list[float], var: str) -> str:
@@ -344,23 +345,4 @@ LIBRARY: dict[str, str] = {
 }
 
 
-def _exact(text: str) -> str:
-    r"""``text`` with every double value it computes declared ``precise``. GPU compilers contract ``a * b + c``
-    into a fused multiply-add and may reassociate (NVIDIA's does; lavapipe's does not): that changes the last
-    bits, breaks the exact products above, and makes the same helper round differently in two kernels.
-
-    >>> _exact("double f(double x) {\n    double y = x * x;\n    return y + 1.0LF;\n}").splitlines()[1:3]
-    ['    precise double y = x * x;', '    { precise double kd_ret = y + 1.0LF; return kd_ret; }']
-    """
-    text = re.sub(r"^(\s+)double ", r"\1precise double ", text, flags=re.M)
-
-    def held(m: re.Match[str]) -> str:
-        value = m.group(1)
-        if not re.search(r"[-+*/?]", value):  # a name, a literal or a call: nothing to contract here
-            return m.group(0)
-        return f"{{ precise double kd_ret = {value}; return kd_ret; }}"
-
-    return re.sub(r"return ([^;{}]+);", held, text)
-
-
-LIBRARY = {name: _exact(code) if code.lstrip().startswith("double ") else code for name, code in LIBRARY.items()}
+LIBRARY = {name: exact(code) for name, code in LIBRARY.items()}

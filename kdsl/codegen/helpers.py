@@ -16,6 +16,7 @@ import re
 
 from kdsl.codegen import complex as complex_helpers
 from kdsl.codegen import fp64
+from kdsl.codegen.precise import exact
 
 SUFFIX = {"int": "i", "uint": "u", "float": "f", "double": "d", "int64_t": "l", "uint64_t": "ul", "bool": "b"}
 _TYPE = {v: k for k, v in SUFFIX.items()}
@@ -241,7 +242,7 @@ def _library() -> dict[str, str]:
     # lavapipe's double trunc is wrong past ~1e9 and loses the sign of zero; floor and ceil are right.
     lib["kd_trunc_d"] = "double kd_trunc_d(double x) { return kd_copysign_d(x < 0.0LF ? ceil(x) : floor(x), x); }"
     lib["kd_trunc_f"] = "float kd_trunc_f(float x) { return trunc(x); }"
-    return lib
+    return {name: exact(code) for name, code in lib.items()}
 
 
 LIBRARY = _library()
@@ -258,7 +259,7 @@ def needed(body: str) -> list[str]:
     (GLSL needs a function declared before its use), in a fixed order (deterministic source text).
 
     >>> [h.split("(")[0] for h in needed("y = kd_log10_d(x);")]
-    ['double kd_log1pf_d', 'bool kd_logspecial_d', 'double kd_logsplit_d', 'double kd_log10_d']
+    ['precise double kd_log1pf_d', 'bool kd_logspecial_d', 'precise double kd_logsplit_d', 'precise double kd_log10_d']
     """
     out: list[str] = []
     seen: set[str] = set()

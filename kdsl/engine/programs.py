@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 import kdsl.runtime as rt
-from kdsl.codegen import elementwise, gather, matmul, radix, reduce, scan, sort
+from kdsl.codegen import elementwise, gather, glsl, matmul, radix, reduce, scan, sort
 from kdsl.engine.state import state
 from kdsl.ir.kernels import (
     Compact,
@@ -62,7 +62,7 @@ class Program:
         module = _RENDERERS[type(kernel)]
         self.kernel, self.device = kernel, device
         try:
-            self.source = module.render(kernel)
+            self.source = glsl.float_controls(module.render(kernel), *device.float_controls)
             self.spirv = compile_source(self.source)
         except Exception as exc:
             if not _is_coopmat(kernel):
@@ -85,7 +85,7 @@ class Program:
         self.device.coopmat_shapes = ()
         assert isinstance(self.kernel, Matmul)  # only a coopmat matmul falls back
         scalar = self.kernel._replace(coop=())
-        self.source = matmul.render(scalar)
+        self.source = glsl.float_controls(matmul.render(scalar), *self.device.float_controls)
         self.spirv = compile_source(self.source)
         self.workgroup = matmul.launch(scalar)
 

@@ -215,6 +215,7 @@ def device_info(physical, instance=None) -> dict:
             features.add(name)
     api = p.apiVersion
     return {
+        "float_controls": float_controls(physical, api),
         "device_name": cstr(p.deviceName),
         "device_type": _DEVICE_TYPES.get(p.deviceType, "other"),
         "api_version": f"{api >> 22}.{(api >> 12) & 0x3FF}.{api & 0xFFF}",
@@ -241,6 +242,23 @@ def device_info(physical, instance=None) -> dict:
         "features": features,
         "cooperative_matrix_shapes": cooperative_matrix_shapes(instance, physical),
     }
+
+
+def float_controls(physical, api: int) -> dict[str, tuple[int, ...]]:
+    """The float widths (16, 32, 64) for which the device can keep signed zeros, infinities and NaNs
+    (``"signed_zero_inf_nan"``: SPIR-V's SignedZeroInfNanPreserve) and keep subnormals (``"denorm_preserve"``:
+    DenormPreserve) when a shader asks for it; empty tuples before Vulkan 1.2 (where float controls are an
+    extension kdsl does not enable)."""
+    if api < (1 << 22) | (2 << 12):
+        return {"signed_zero_inf_nan": (), "denorm_preserve": ()}
+    fc = new("VkPhysicalDeviceFloatControlsProperties",
+             sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES)
+    props2 = new("VkPhysicalDeviceProperties2", sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                 pNext=fc)
+    lib.vkGetPhysicalDeviceProperties2(physical, props2)
+    return {"signed_zero_inf_nan": tuple(w for w in (16, 32, 64)
+                                         if getattr(fc, f"shaderSignedZeroInfNanPreserveFloat{w}")),
+            "denorm_preserve": tuple(w for w in (16, 32, 64) if getattr(fc, f"shaderDenormPreserveFloat{w}"))}
 
 
 def queue_families(physical) -> list[dict]:

@@ -93,7 +93,9 @@ _SHR_SIGNED = "T kd_shr_S(T a, T b) { return (b >= T(N) || b < Z) ? ((a < Z) ? (
 _SHR_UNSIGNED = "T kd_shr_S(T a, T b) { return (b >= T(N)) ? Z : (a >> b); }"
 
 _FLOAT_ONLY = {
-    "kd_half_f": "float kd_half_f(float x) { return unpackHalf2x16(packHalf2x16(vec2(x, 0.0))).x; }",
+    # float16 rounding of a float (every float16 op computes in float and rounds): exact, NaN signs kept
+    # (packHalf2x16 leaves NaN and subnormal results undefined).
+    "kd_half_f": "float kd_half_f(float x) { return kd_f16val_u(kd_f16bits_f(x)); }",
     # NumPy's power: C99 pow's special cases; whole exponents up to 64 by square-and-multiply (exact for
     # small results, like NumPy's x**2 and x**3), others exp2(b * log2|a|).
     "kd_pow_f": """float kd_pow_f(float a, float b) {
@@ -193,15 +195,26 @@ SQUARE_MULTIPLY
     "kd_wrap_i": "int kd_wrap_i(int i, int n) { return i < 0 ? i + n : i; }",
     "kd_f2u_f": "uint kd_f2u_f(float x) { return x < 0.0 ? uint(int(x)) : uint(x); }",
     "kd_f2u_d": "uint kd_f2u_d(double x) { return x < 0.0LF ? uint(int(x)) : uint(x); }",
-    # A float16 value (computed as float) <-> its 16 bits, by integer operations only (exact for every half,
-    # NaN payloads and subnormals included; a half subnormal is a normal float).
+    # A float value -> the bits of the nearest float16 (ties to even; NaN keeps its sign and the top of its
+    # payload, as NumPy's conversion), by integer operations only: GPUs' conversions may quiet NaNs, drop
+    # their sign and flush subnormals (NVIDIA's turned every half NaN into 0x7fff). Exact on every half value.
     "kd_f16bits_f": """uint kd_f16bits_f(float x) {
     uint u = floatBitsToUint(x);
-    uint s = (u >> 16) & 0x8000u, e = (u >> 23) & 0xffu, m = u & 0x7fffffu;
-    if (e == 255u) return s | 0x7c00u | (m >> 13) | ((m != 0u && (m >> 13) == 0u) ? 0x200u : 0u);
-    if (e >= 113u) return s | ((e - 112u) << 10) | (m >> 13);
-    return e < 103u ? s : s | ((m | 0x800000u) >> (126u - e));
+    uint s = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
+    if (a > 0x7f800000u) return s | 0x7c00u | max((a >> 13) & 0x3ffu, 1u);
+    if (a >= 0x477ff000u) return s | 0x7c00u;  // 65520 and up (inf included) round to inf
+    uint h, rem, tie;
+    if (a >= 0x38800000u) {  // a normal half: rebias the exponent, round off 13 bits
+        h = (a - 0x38000000u) >> 13; rem = a & 0x1fffu; tie = 0x1000u;
+    } else {
+        if (a <= 0x33000000u) return s;  // at most half the smallest subnormal: +-0
+        uint shift = 126u - (a >> 23);  // 14..24: the subnormal's units of 2**-24
+        uint m = (a & 0x7fffffu) | 0x800000u;
+        h = m >> shift; rem = m & ((1u << shift) - 1u); tie = 1u << (shift - 1u);
+    }
+    return s | (h + ((rem > tie || (rem == tie && (h & 1u) != 0u)) ? 1u : 0u));
 }""",
+    # float16 bits -> the float of the same value, by integer operations only (a half subnormal is a normal float).
     "kd_f16val_u": """float kd_f16val_u(uint h) {
     uint s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
     if (e == 31u) return uintBitsToFloat(s | 0x7f800000u | (m << 13));

@@ -122,6 +122,24 @@ SQUARE_MULTIPLY
     return (a < 0.0 && odd) ? -r : r;
 }""".replace("SQUARE_MULTIPLY", "\n".join(["        if ((n & 1u) != 0u) r *= p; p *= p; n >>= 1u;"] * 6
                                             + ["        if (n != 0u) r *= p;"])),
+    # a / b rounded as IEEE division (NumPy's): GPUs may divide as a * (1 / b) (NVIDIA: about 2 ulp off, and 0
+    # once 1 / b underflows, |b| > 2**126). The operands are scaled into [0.5, 1) (frexp), the quotient's residual
+    # taken exactly with Dekker's product (no fma: lavapipe's is not fused) and added back, the exponent restored
+    # in two ldexp steps. Specials and zeros are the hardware's a / b; a subnormal result may round twice.
+    "kd_div_f": """float kd_div_f(float a, float b) {
+    if (isinf(a) || isnan(a) || isinf(b) || isnan(b) || a == 0.0 || b == 0.0) return a / b;
+    int ea, eb;
+    float ma = frexp(a, ea), mb = frexp(b, eb);
+    float q = ma / mb;
+    float e;
+    float p = kd_twoprod_f(q, mb, e);
+    q = q + ((ma - p) - e) / mb;
+    int n = ea - eb;
+    if (n > 129) return q * uintBitsToFloat(0x7f800000u);
+    if (n < -152) return q * 0.0;
+    int h = n / 2;
+    return ldexp(ldexp(q, h), n - h);
+}""",
     # Small x: series (lavapipe's log and exp are only absolutely accurate near 1 and 0); others Kahan's forms.
     "kd_log1p_f": """float kd_log1p_f(float x) {
     if (abs(x) <= 0.2928932) {
@@ -151,8 +169,8 @@ SQUARE_MULTIPLY
     float r;
     if (ay == 0.0 && ax == 0.0) r = 0.0;
     else if (isinf(ay) && isinf(ax)) r = 0.7853981633974483;
-    else if (ay <= ax) r = kd_atanp_f(ay / ax);
-    else r = 1.5707963267948966 - kd_atanp_f(ax / ay);
+    else if (ay <= ax) r = kd_atanp_f(kd_div_f(ay, ax));
+    else r = 1.5707963267948966 - kd_atanp_f(kd_div_f(ax, ay));
     if (nx) r = 3.141592653589793 - r;
     return ny ? -r : r;
 }""",

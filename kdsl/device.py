@@ -185,7 +185,7 @@ class Device:
         # (llvmpipe's loop limiter) and GPU drivers may have watchdogs, so every device gets the safe value.
         self.loop_budget = 60000
         # SPIR-V float controls the device honours, as float widths: generated kernels ask it to keep signed
-        # zeros, inf and NaN, and subnormals, as NumPy does (kdsl.codegen.glsl.float_controls). KDSL_FLOAT_CONTROLS=0
+        # zeros, inf and NaN, and subnormals, as NumPy does (kdsl.runtime.float_controls). KDSL_FLOAT_CONTROLS=0
         # turns them off (to see what the driver does by default).
         fc = {} if os.environ.get("KDSL_FLOAT_CONTROLS", "1").strip() == "0" else info.get("float_controls", {})
         self.float_controls: tuple[tuple[int, ...], tuple[int, ...]] = (

@@ -58,39 +58,6 @@ def header(local_size: int, buffers: dict[int, dt.DType], n_words: int, extra_dt
     return "\n".join(lines)
 
 
-# SPIR-V float controls (SPV_KHR_float_controls, core in Vulkan 1.2): execution mode -> its capability.
-_SIGNED_ZERO_INF_NAN, _DENORM_PRESERVE = (4461, 4466), (4459, 4464)
-_WIDTH_TYPES = {16: "float16_t", 32: "float", 64: "double"}
-
-
-def float_controls(source: str, signed_zero_inf_nan: Iterable[int] = (), denorm_preserve: Iterable[int] = ()) -> str:
-    """``source`` asking the driver to keep signed zeros, infinities and NaNs (``signed_zero_inf_nan``) and
-    subnormals (``denorm_preserve``) for the float widths listed that the shader uses (32 always, 16 and 64
-    when their types appear). Without these execution modes a driver may assume no NaN, inf or -0.0 occurs
-    (NVIDIA's turns ``cosh(inf + inf j)`` into ``inf + nan j``) and flush subnormals; NumPy keeps them all.
-    Pass only widths the device reports (``VkPhysicalDeviceFloatControlsProperties``): the modes are invalid
-    elsewhere. The lines go after the ``#extension`` block, through ``GL_EXT_spirv_intrinsics``.
-
-    >>> print(float_controls("#version 450\\nvoid main() {}", (16, 32), (32,)))
-    #version 450
-    #extension GL_EXT_spirv_intrinsics : require
-    spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4466], 4461, 32);
-    spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4464], 4459, 32);
-    void main() {}
-    """
-    modes = []
-    for (mode, capability), widths in ((_SIGNED_ZERO_INF_NAN, signed_zero_inf_nan), (_DENORM_PRESERVE, denorm_preserve)):
-        for w in sorted(set(widths)):
-            if w == 32 or re.search(rf"\b{_WIDTH_TYPES[w]}\b", source):
-                modes.append(f'spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], '
-                             f"capabilities = [{capability}], {mode}, {w});")
-    if not modes:
-        return source
-    lines = source.split("\n")
-    at = 1 + max((k for k, line in enumerate(lines) if line.startswith(("#version", "#extension"))), default=-1)
-    return "\n".join(lines[:at] + ["#extension GL_EXT_spirv_intrinsics : require"] + modes + lines[at:])
-
-
 def load(slot: int, dtype: dt.DType, index: str) -> str:
     """Read element ``index`` of buffer ``slot`` as the dtype's compute type. float16 is read as its 16 bits
     (``b<slot>h``, an alias of the buffer that :func:`header` declares) and widened by integer operations:

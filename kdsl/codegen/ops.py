@@ -37,8 +37,9 @@ _FLOAT_FUNCS = {
     # GLSL leaves NaN and out-of-domain inputs undefined, NumPy returns NaN.
     "arcsin": "(abs({0}) <= 1.0 ? kd_atan2_f({0}, sqrt((1.0 - {0}) * (1.0 + {0}))) : _NAN_)",
     "arccos": "(abs({0}) <= 1.0 ? kd_atan2_f(sqrt((1.0 - {0}) * (1.0 + {0})), {0}) : _NAN_)",
-    "arctan": "kd_atan_f({0})", "sinh": "kd_copysign_f(sinh({0}), {0})", "cosh": "cosh({0})",
-    "tanh": "(isnan({0}) ? {0} : tanh(clamp({0}, -15.0, 15.0)))",
+    # sinh/tanh by expm1 near 0 (drivers' (e^x - e^-x) / 2 keeps only absolute accuracy there), sinh/cosh in
+    # two halves of exp near overflow (kdsl.codegen.complex's real helpers)
+    "arctan": "kd_atan_f({0})", "sinh": "kd_rsinh_f({0})", "cosh": "kd_rcosh_f({0})", "tanh": "kd_rtanh_f({0})",
     "arcsinh": "kd_copysign_f(asinh({0}), {0})", "arccosh": "({0} >= 1.0 ? acosh({0}) : _NAN_)",
     "arctanh": "(abs({0}) < 1.0 ? kd_copysign_f(atanh({0}), {0}) "
                ": (abs({0}) == 1.0 ? ({0} > 0.0 ? _INF_ : -_INF_) : _NAN_))",

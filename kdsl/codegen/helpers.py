@@ -128,13 +128,15 @@ SQUARE_MULTIPLY
     # in two ldexp steps. Specials and zeros are the hardware's a / b; a subnormal result may round twice.
     "kd_div_f": """float kd_div_f(float a, float b) {
     if (isinf(a) || isnan(a) || isinf(b) || isnan(b) || a == 0.0 || b == 0.0) return a / b;
-    int ea, eb;
+    int ea, eb, n = 0;
+    if (abs(a) < 1.1754944e-38) { a *= 16777216.0; n = -24; }  // frexp of a subnormal is undefined
+    if (abs(b) < 1.1754944e-38) { b *= 16777216.0; n += 24; }
     float ma = frexp(a, ea), mb = frexp(b, eb);
     float q = ma / mb;
     float e;
     float p = kd_twoprod_f(q, mb, e);
     q = q + ((ma - p) - e) / mb;
-    int n = ea - eb;
+    n += ea - eb;
     if (n > 129) return q * uintBitsToFloat(0x7f800000u);
     if (n < -152) return q * 0.0;
     int h = n / 2;

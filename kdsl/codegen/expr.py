@@ -17,8 +17,10 @@ Example:
     >>> r = ExprRenderer()
     >>> x = ir.load(1, dt.float32, View.contiguous((4,)))
     >>> e = Expr("add", dt.float32, (x, ir.const(0, dt.float32)))
-    >>> r.value(e, (4,), ("i",)), r.lines
-    ('t2', ['precise float t0 = b1.d[i];', 'precise float t1 = uintBitsToFloat(pc.w[0]);', 'precise float t2 = (t0 + t1);'])
+    >>> r.value(e, (4,), ("i",))
+    't2'
+    >>> r.lines
+    ['precise float t0 = b1.d[i];', 'precise float t1 = uintBitsToFloat(pc.w[0]);', 'precise float t2 = (t0 + t1);']
 """
 
 from __future__ import annotations

@@ -188,8 +188,9 @@ class Device:
         # zeros, inf and NaN, and subnormals, as NumPy does (kdsl.runtime.float_controls). KDSL_FLOAT_CONTROLS=0
         # turns them off (to see what the driver does by default).
         fc = {} if os.environ.get("KDSL_FLOAT_CONTROLS", "1").strip() == "0" else info.get("float_controls", {})
-        self.float_controls: tuple[tuple[int, ...], tuple[int, ...]] = (
-            tuple(fc.get("signed_zero_inf_nan", ())), tuple(fc.get("denorm_preserve", ())))
+        self.float_controls: tuple[tuple[int, ...], tuple[int, ...], str] = (
+            tuple(fc.get("signed_zero_inf_nan", ())), tuple(fc.get("denorm_preserve", ())),
+            fc.get("denorm_independence", "none"))
 
     @property
     def manager(self) -> Any:

@@ -24,7 +24,7 @@ def render(k: Elementwise) -> str:
     if k.vec == 4:
         return vector.render(k)
     size = math.prod(k.shape)
-    r = ExprRenderer()
+    r = ExprRenderer(half_bits=True)  # float16 NaNs exact (glsl.load)
     idx = index_vars(r, "i", k.shape)
     value = r.value(k.expr, k.shape, idx)
     r.lines.append(glsl.store(0, k.out_dtype, k.out_view.index_expr(list(idx)), value))

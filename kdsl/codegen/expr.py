@@ -54,8 +54,11 @@ def unravel(flat: str, shape: tuple[int, ...], wide: bool = False) -> list[str]:
 class ExprRenderer:
     """Renders IR expressions into ``lines`` of GLSL; records the buffers (``slot -> dtype``) it reads."""
 
-    def __init__(self, buffers: dict[int, dt.DType] | None = None, prefix: str = "t"):
+    def __init__(self, buffers: dict[int, dt.DType] | None = None, prefix: str = "t", half_bits: bool = False):
         self.lines: list[str] = []
+        # float16 loads by their bits (glsl.load): exact NaNs for elementwise kernels; other kernels (matmul's
+        # tile loads above all) keep the driver's cheaper conversion
+        self.half_bits = half_bits
         self.buffers = {} if buffers is None else buffers
         # (expr, index) -> variable: each shared subexpression is emitted once per index (Expr hashes in O(1))
         self.cache: dict[tuple[Expr, tuple[str, ...]], str] = {}
@@ -85,7 +88,7 @@ class ExprRenderer:
         if op == "load":
             slot, view = arg[0], arg[1]
             self.buffers[slot] = e.dtype
-            return glsl.load(slot, e.dtype, view.index_expr(list(idx), *offset_of(arg)))
+            return glsl.load(slot, e.dtype, view.index_expr(list(idx), *offset_of(arg)), self.half_bits)
         if op == "const":
             return glsl.const_word(arg, e.dtype)
         if op == "acc":

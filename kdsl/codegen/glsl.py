@@ -58,15 +58,15 @@ def header(local_size: int, buffers: dict[int, dt.DType], n_words: int, extra_dt
     return "\n".join(lines)
 
 
-def load(slot: int, dtype: dt.DType, index: str) -> str:
-    """Read element ``index`` of buffer ``slot`` as the dtype's compute type. float16 is read as its 16 bits
-    (``b<slot>h``, an alias of the buffer that :func:`header` declares) and widened by integer operations:
-    a driver's half-to-float conversion may quiet NaNs and drop their sign (NVIDIA's does).
+def load(slot: int, dtype: dt.DType, index: str, half_bits: bool = False) -> str:
+    """Read element ``index`` of buffer ``slot`` as the dtype's compute type. With ``half_bits``, float16 is
+    read as its 16 bits (``b<slot>h``, an alias of the buffer that :func:`header` declares) and widened by
+    integer operations: a driver's half-to-float conversion may quiet NaNs and drop their sign (NVIDIA's does).
 
-    >>> load(1, dt.float16, "i")
-    'kd_f16val_u(uint(b1h.d[i]))'
+    >>> load(1, dt.float16, "i", half_bits=True), load(1, dt.float16, "i")
+    ('kd_f16val_u(uint(b1h.d[i]))', 'float(b1.d[i])')
     """
-    if dtype is dt.float16:
+    if dtype is dt.float16 and half_bits:
         return f"kd_f16val_u(uint(b{slot}h.d[{index}]))"
     return from_storage(dtype, f"b{slot}.d[{index}]")
 

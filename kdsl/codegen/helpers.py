@@ -123,24 +123,24 @@ SQUARE_MULTIPLY
 }""".replace("SQUARE_MULTIPLY", "\n".join(["        if ((n & 1u) != 0u) r *= p; p *= p; n >>= 1u;"] * 6
                                             + ["        if (n != 0u) r *= p;"])),
     # a / b rounded as IEEE division (NumPy's): GPUs may divide as a * (1 / b) (NVIDIA: about 2 ulp off, and 0
-    # once 1 / b underflows, |b| > 2**126). The operands are scaled into [0.5, 1) (frexp), the quotient's residual
-    # taken exactly with Dekker's product (no fma: lavapipe's is not fused) and added back, the exponent restored
-    # in two ldexp steps. Specials and zeros are the hardware's a / b; a subnormal result may round twice.
+    # once 1 / b underflows, |b| > 2**126). Both operands are taken to [1, 2) by setting their exponent bits, the
+    # quotient's residual is taken exactly with Dekker's product (no fma: lavapipe's is not fused) and added
+    # back, and the exponent difference restored by two exact power-of-two products. Straight-line code
+    # (selects, no frexp/ldexp): 100 divisions in one kernel must still compile fast. Zeros, subnormals, inf
+    # and NaN operands are the hardware's a / b; a subnormal result may round twice.
     "kd_div_f": """float kd_div_f(float a, float b) {
-    if (isinf(a) || isnan(a) || isinf(b) || isnan(b) || a == 0.0 || b == 0.0) return a / b;
-    int ea, eb, n = 0;
-    if (abs(a) < 1.1754944e-38) { a *= 16777216.0; n = -24; }  // frexp of a subnormal is undefined
-    if (abs(b) < 1.1754944e-38) { b *= 16777216.0; n += 24; }
-    float ma = frexp(a, ea), mb = frexp(b, eb);
+    uint ua = floatBitsToUint(a), ub = floatBitsToUint(b);
+    int ea = int((ua >> 23) & 0xffu), eb = int((ub >> 23) & 0xffu);
+    float ma = uintBitsToFloat((ua & 0x807fffffu) | 0x3f800000u);
+    float mb = uintBitsToFloat((ub & 0x807fffffu) | 0x3f800000u);
     float q = ma / mb;
     float e;
     float p = kd_twoprod_f(q, mb, e);
     q = q + ((ma - p) - e) / mb;
-    n += ea - eb;
-    if (n > 129) return q * uintBitsToFloat(0x7f800000u);
-    if (n < -152) return q * 0.0;
-    int h = n / 2;
-    return ldexp(ldexp(q, h), n - h);
+    int n = ea - eb, n1 = clamp(n, -126, 127), n2 = clamp(n - n1, -126, 127);
+    float r = (q * uintBitsToFloat(uint(n1 + 127) << 23)) * uintBitsToFloat(uint(n2 + 127) << 23);
+    bool plain = ea == 0 || ea == 255 || eb == 0 || eb == 255;
+    return plain ? a / b : r;
 }""",
     # Small x: series (lavapipe's log and exp are only absolutely accurate near 1 and 0); others Kahan's forms.
     "kd_log1p_f": """float kd_log1p_f(float x) {

@@ -80,8 +80,18 @@ def _library(w: _Width) -> dict[str, str]:
     cos_poly = w.horner([(-1) ** n / factorial(2 * n) for n in range(2, w.cos_n + 1)], "z")
     # float: past the exact range, the driver's function (double has none: NaN, past 2**60)
     far = {"sin": "", "cos": "", "tan": ""}
+    # a second pass takes out what a rounded k left: in float below 2**17, x * 2/pi is off by < 2**-7, so k is
+    # off by one only where |r| exceeds pi/4 by < 0.01, which the polynomials cover: one pass, half the code
+    second = f"""    {T} lo;
+    {T} r = kd_trigsub_{S}(x, {L(0)}, k, lo);
+    {T} k2 = floor(r * {two_over_pi} + {L(0.5)});
+    r = kd_trigsub_{S}(r, lo, k2, rl);
+    q = int(mod(mod(k, {L(4)}) + mod(k2, {L(4)}), {L(4)}));
+    return r;"""
     if T == "float":
         far = {f: f"    if (!(abs(x) < {w.limit})) return {f}(x);\n" for f in far}
+        second = f"""    q = int(mod(k, {L(4)}));
+    return kd_trigsub_{S}(x, {L(0)}, k, rl);"""
     return {
         # a * b = p + e exactly (Dekker's product with Veltkamp's split)
         f"kd_twoprod_{S}": f"""{T} kd_twoprod_{S}({T} a, {T} b, out {T} e) {{
@@ -119,12 +129,7 @@ def _library(w: _Width) -> dict[str, str]:
         f"kd_trigred_{S}": f"""{T} kd_trigred_{S}({T} x, out {T} rl, out int q) {{
     if (!(abs(x) < {w.limit})) {{ q = 0; rl = {L(0)}; return {w.nan}; }}
     {T} k = floor(x * {two_over_pi} + {L(0.5)});
-    {T} lo;
-    {T} r = kd_trigsub_{S}(x, {L(0)}, k, lo);
-    {T} k2 = floor(r * {two_over_pi} + {L(0.5)});
-    r = kd_trigsub_{S}(r, lo, k2, rl);
-    q = int(mod(mod(k, {L(4)}) + mod(k2, {L(4)}), {L(4)}));
-    return r;
+{second}
 }}""",
         # sin(r + rl) and cos(r + rl) for rl below r's last bit: sin r + rl, cos r - r rl
         f"kd_sinr_{S}": f"""{T} kd_sinr_{S}({T} r, {T} rl) {{

@@ -47,19 +47,33 @@ def _string_words(text: str) -> list[int]:
     return [int(w) for w in np.frombuffer(raw, dtype="<u4")]
 
 
+def _denorm_widths(supported: set[int], used: set[int], independence: str) -> set[int]:
+    """The widths that get DenormPreserve: Vulkan wants one denormal mode for all widths (``"none"``) or for
+    16 and 64 bits together (``"32_bit_only"``), so a group of used widths gets it only if all of it can."""
+    groups = {"all": [{16}, {32}, {64}], "32_bit_only": [{32}, {16, 64}]}.get(independence, [{16, 32, 64}])
+    out: set[int] = set()
+    for g in groups:
+        if g & used and g & used <= supported:
+            out |= g & used
+    return out
+
+
 def add_float_controls(spirv: bytes, signed_zero_inf_nan: Iterable[int] = (),
-                       denorm_preserve: Iterable[int] = ()) -> bytes:
+                       denorm_preserve: Iterable[int] = (), denorm_independence: str = "all") -> bytes:
     """``spirv`` with ``SignedZeroInfNanPreserve`` and ``DenormPreserve`` for each float width it declares that
-    is listed (the device's supported widths), their capabilities and ``SPV_KHR_float_controls``; unchanged
-    when there is nothing to add or the module sets a float-controls mode already."""
+    is listed (the device's supported widths; ``denorm_independence`` is the device's
+    ``denormBehaviorIndependence``: ``"all"``, ``"32_bit_only"`` or ``"none"``), their capabilities and
+    ``SPV_KHR_float_controls``; unchanged when there is nothing to add or the module sets a float-controls mode
+    already."""
     words = np.frombuffer(spirv, dtype="<u4")
     ins = _instructions(words)
     widths = {int(words[at + 2]) for at, _, op in ins if op == _OP_TYPE_FLOAT}
     if any(op == _OP_EXECUTION_MODE and int(words[at + 2]) in _CAPABILITY for at, _, op in ins):
         return spirv
     entries = [int(words[at + 2]) for at, _, op in ins if op == _OP_ENTRY_POINT]
-    modes = [(mode, w) for mode, ws in ((SIGNED_ZERO_INF_NAN_PRESERVE, signed_zero_inf_nan),
-                                        (DENORM_PRESERVE, denorm_preserve)) for w in sorted(set(ws) & widths)]
+    denorm = _denorm_widths(set(denorm_preserve), widths, denorm_independence)
+    modes = [(mode, w) for mode, ws in ((SIGNED_ZERO_INF_NAN_PRESERVE, set(signed_zero_inf_nan) & widths),
+                                        (DENORM_PRESERVE, denorm)) for w in sorted(ws)]
     if not modes or not entries:
         return spirv
     have_caps = {int(words[at + 1]) for at, _, op in ins if op == _OP_CAPABILITY}

@@ -244,7 +244,7 @@ def device_info(physical, instance=None) -> dict:
     }
 
 
-def float_controls(physical, api: int) -> dict[str, tuple[int, ...]]:
+def float_controls(physical, api: int) -> dict[str, tuple[int, ...] | str]:
     """The float widths (16, 32, 64) for which the device can keep signed zeros, infinities and NaNs
     (``"signed_zero_inf_nan"``: SPIR-V's SignedZeroInfNanPreserve) and keep subnormals (``"denorm_preserve"``:
     DenormPreserve) when a shader asks for it, and ``"denorm_independence"`` (``"all"``, ``"32_bit_only"`` or

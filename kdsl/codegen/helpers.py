@@ -52,7 +52,7 @@ _FLOAT_FLOORDIV = """T kd_floordiv_S(T a, T b) {
     return f;
 }"""
 _FLOAT_MOD = """T kd_mod_S(T a, T b) {
-    if (b == Z) return (a - a) / (b - b);
+    if (b == Z) return @nan@;  // spelled out: lavapipe folded (a - a) / (0 - 0) to 0 in @kd.kernel code
     precise T m = (isinf(b) && !isinf(a)) ? a : a - b * kd_trunc_S(a / b);
     // a zero takes the divisor's sign; copysign on the bits, since compilers may fold -0.0 into 0.0
     if (m != Z) { if ((b < Z) != (m < Z)) m += b; } else { m = kd_copysign_S(Z, b); }
@@ -266,7 +266,8 @@ def _library() -> dict[str, str]:
     lib.update(complex_helpers.LIBRARY)
     for s in ("f", "d"):
         lib[f"kd_floordiv_{s}"] = _expand(_FLOAT_FLOORDIV, s)
-        lib[f"kd_mod_{s}"] = _expand(_FLOAT_MOD, s)
+        nan = "uintBitsToFloat(0x7fc00000u)"
+        lib[f"kd_mod_{s}"] = _expand(_FLOAT_MOD, s).replace("@nan@", nan if s == "f" else f"double({nan})")
         lib[f"kd_max_{s}"] = _expand(_MAX, s)
         lib[f"kd_min_{s}"] = _expand(_MIN, s)
         lib[f"kd_sign_{s}"] = _expand(_SIGN, s)

@@ -7,9 +7,10 @@ glslang's ``spirv_execution_mode`` keeps one width per mode, and a kernel may us
 
 A mode is valid only for the widths a device reports (``VkPhysicalDeviceFloatControlsProperties``, in
 ``list_devices()[i]["float_controls"]``); :func:`add_float_controls` adds it for the widths of the module's
-``OpTypeFloat`` types among those. kdsl's generated kernels get them (``kdsl.engine.programs``); kernels a user
-compiles (``kd.raw_kernel``, ``kp.Algorithm``) run as compiled: the user's SPIR-V is not rewritten behind
-their back (add the modes in GLSL with ``GL_EXT_spirv_intrinsics``, or call this function).
+``OpTypeFloat`` types among those. kdsl's generated kernels get them (``kdsl.engine.programs``), and so do
+``@kd.kernel`` functions (their math must match the array API's bit for bit); GLSL a user compiles
+(``kd.raw_kernel``, ``kp.Algorithm``) runs as compiled: the user's SPIR-V is not rewritten behind their back
+(add the modes in GLSL with ``GL_EXT_spirv_intrinsics``, or call this function).
 
 Example:
     >>> from kdsl.runtime.compiler import compile_source
@@ -21,6 +22,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 import numpy as np
@@ -101,3 +103,10 @@ def float_modes(spirv: bytes) -> dict[int, list[int]]:
         if op == _OP_EXECUTION_MODE and int(words[at + 2]) in _CAPABILITY:
             out.setdefault(int(words[at + 2]), []).append(int(words[at + 3]))
     return out
+
+
+@functools.lru_cache(maxsize=512)
+def with_float_controls(spirv: bytes, controls: tuple) -> bytes:
+    """:func:`add_float_controls` with a device's ``controls`` (``Device.float_controls``: the supported widths
+    of both modes and the denormal independence), cached: a kernel launched again costs a dictionary lookup."""
+    return add_float_controls(spirv, *controls)

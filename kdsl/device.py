@@ -196,6 +196,13 @@ class Device:
         # Loop iterations one invocation may run, all loops together: lavapipe stops an invocation after ~65 535
         # (llvmpipe's loop limiter) and GPU drivers may have watchdogs, so every device gets the safe value.
         self.loop_budget = 60000
+        # SPIR-V float controls the device honours, as float widths: generated kernels ask it to keep signed
+        # zeros, inf and NaN, and subnormals, as NumPy does (kdsl.runtime.float_controls). KDSL_FLOAT_CONTROLS=0
+        # turns them off (to see what the driver does by default).
+        fc = {} if os.environ.get("KDSL_FLOAT_CONTROLS", "1").strip() == "0" else info.get("float_controls", {})
+        self.float_controls: tuple[tuple[int, ...], tuple[int, ...], str] = (
+            tuple(fc.get("signed_zero_inf_nan", ())), tuple(fc.get("denorm_preserve", ())),
+            fc.get("denorm_independence", "none"))
 
     @property
     def manager(self) -> Any:

@@ -32,19 +32,20 @@ Example:
 from __future__ import annotations
 
 from kdsl import dtype as dt
+from kdsl.codegen.precise import exact
 
 # Per component type: GLSL type names and the real functions the templates call.
 _TYPES = {
-    "f": {"CT_": "vec2", "RT_": "float", "FEXP(": "exp(", "FLOG(": "log(", "FSIN(": "sin(", "FCOS(": "cos(",
-          "FATAN2(": "kd_atan2_f(", "FLOG1P(": "kd_log1p_f(", "FSINH(": "kd_rsinh_f(",
+    "f": {"CT_": "vec2", "RT_": "float", "FEXP(": "exp(", "FLOG(": "log(", "FSIN(": "kd_sin_f(", "FCOS(": "kd_cos_f(",
+          "FATAN2(": "kd_atan2_f(", "FDIV(": "kd_div_f(", "FLOG1P(": "kd_log1p_f(", "FSINH(": "kd_rsinh_f(",
           "FCOSH(": "kd_rcosh_f(", "FCOPYSIGN(": "kd_copysign_f(",
           "FTANH(": "kd_rtanh_f(", "BIGEXP": "80.0", "BIGTANH": "9.0", "SPLIT": "4097.0",
           "QUARTERMAX": "8.5e37", "FEXPM1(": "kd_expm1_f(", "EPS_": "1.1920929e-7", "BIGASIN": "1.0e6",
           "BIGATANH": "1.0e18", "LN2_": "0.6931472", "PIO2_": "1.5707964", "LOG2E_": "1.442695",
           "LOG10E_": "0.4342945"},
     "d": {"CT_": "dvec2", "RT_": "double", "FEXP(": "kd_exp_d(", "FLOG(": "kd_log_d(", "FSIN(": "kd_sin_d(",
-          "FCOS(": "kd_cos_d(", "FATAN2(": "kd_atan2_d(", "FLOG1P(": "kd_log1p_d(", "FSINH(": "kd_sinh_d(",
-          "FCOSH(": "kd_cosh_d(", "FCOPYSIGN(": "kd_copysign_d(",
+          "FCOS(": "kd_cos_d(", "FATAN2(": "kd_atan2_d(", "FDIV(": "kd_div_d(", "FLOG1P(": "kd_log1p_d(",
+          "FSINH(": "kd_sinh_d(", "FCOSH(": "kd_cosh_d(", "FCOPYSIGN(": "kd_copysign_d(",
           "FTANH(": "kd_tanh_d(", "BIGEXP": "700.0LF", "BIGTANH": "20.0LF", "SPLIT": "134217729.0LF",
           "QUARTERMAX": "4.4e307LF", "FEXPM1(": "kd_expm1_d(", "EPS_": "2.220446049250313e-16LF",
           "BIGASIN": "1.0e12LF", "BIGATANH": "1.0e150LF", "LN2_": "0.6931471805599453LF",
@@ -58,30 +59,30 @@ _TEMPLATES = {
     "cmul": """CT_ kd_cmul_S(CT_ a, CT_ b) {
     return CT_(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
 }""",
-    # Smith's algorithm (NumPy's loop), dividing by d instead of multiplying by 1 / d: 1 / d underflows to a
-    # subnormal (flushed on many GPUs) for |d| near the overflow threshold.
+    # Smith's algorithm (NumPy's loop). FDIV: IEEE division also where 1 / d underflows (|d| > 2**126 in float:
+    # GPUs may divide by multiplying with the reciprocal; kd_div_f says why).
     "cdiv": """CT_ kd_cdiv_S(CT_ a, CT_ b) {
     RT_ ar = abs(b.x), ai = abs(b.y);
     if (ar >= ai) {
         if (ar == RT_(0.0) && ai == RT_(0.0)) return CT_(a.x / ar, a.y / ar);
-        RT_ rat = b.y / b.x;
+        RT_ rat = FDIV(b.y, b.x);
         RT_ d = b.x + b.y * rat;
-        return CT_((a.x + a.y * rat) / d, (a.y - a.x * rat) / d);
+        return CT_(FDIV(a.x + a.y * rat, d), FDIV(a.y - a.x * rat, d));
     }
-    RT_ rat = b.x / b.y;
+    RT_ rat = FDIV(b.x, b.y);
     RT_ d = b.y + b.x * rat;
-    return CT_((a.x * rat + a.y) / d, (a.y * rat - a.x) / d);
+    return CT_(FDIV(a.x * rat + a.y, d), FDIV(a.y * rat - a.x, d));
 }""",
     # NumPy's reciprocal loop (Smith's with numerator 1): 1 / 0 is NaN + NaN j there, unlike 1 / (0 + 0j).
     "crecip": """CT_ kd_crecip_S(CT_ z) {
     if (abs(z.y) <= abs(z.x)) {
-        RT_ r = z.y / z.x;
+        RT_ r = FDIV(z.y, z.x);
         RT_ d = z.x + z.y * r;
-        return CT_(RT_(1.0) / d, -r / d);
+        return CT_(FDIV(RT_(1.0), d), FDIV(-r, d));
     }
-    RT_ r = z.x / z.y;
+    RT_ r = FDIV(z.x, z.y);
     RT_ d = z.x * r + z.y;
-    return CT_(r / d, RT_(-1.0) / d);
+    return CT_(FDIV(r, d), FDIV(RT_(-1.0), d));
 }""",
     # hypot: inf wins over NaN (C99), the smaller component scaled by the larger (no overflow of squares).
     "cabs": """RT_ kd_cabs_S(CT_ z) {
@@ -90,7 +91,7 @@ _TEMPLATES = {
     if (isnan(a) || isnan(b)) return a + b;
     RT_ hi = max(a, b), lo = min(a, b);
     if (hi == RT_(0.0)) return RT_(0.0);
-    RT_ r = lo / hi;
+    RT_ r = FDIV(lo, hi);
     return hi * sqrt(RT_(1.0) + r * r);
 }""",
     "cexp": """CT_ kd_cexp_S(CT_ z) {
@@ -235,7 +236,7 @@ SQUARINGS
     if (isnan(z.x) || isnan(z.y)) return CT_(NAN_, NAN_);
     RT_ a = kd_cabs_S(z);
     if (a == RT_(0.0)) return CT_(RT_(0.0), RT_(0.0));
-    return CT_(z.x / a, z.y / a);
+    return CT_(FDIV(z.x, a), FDIV(z.y, a));
 }""",
     # asin(x + iy) for finite x, y >= 0 (Hull, Fairgrieve and Tang's method): with A = (|z + 1| + |z - 1|) / 2,
     # Im asin = log(A + sqrt(A^2 - 1)) = log1p(A - 1 + sqrt((A - 1)(A + 1))), and Re asin = atan2(x, c) with
@@ -369,6 +370,7 @@ SQUARINGS
 # float32 sinh and cosh of the components: expm1 near 0 (the built-in loses the relative accuracy there) and
 # two halves of exp(|x|) beyond (sinh(89) is finite in float32, exp(89) is not).
 _FLOAT_ONLY = {
+    "kd_div_d": "double kd_div_d(double a, double b) { return a / b; }",
     "kd_rsinh_f": """float kd_rsinh_f(float x) {
     float a = abs(x);
     float r;
@@ -400,7 +402,7 @@ def _library() -> dict[str, str]:
     for s in ("f", "d"):
         for name, template in _TEMPLATES.items():
             lib[f"kd_{name}_{s}"] = _expand(template, s)
-    return lib
+    return {name: exact(code) for name, code in lib.items()}
 
 
 LIBRARY = _library()

@@ -24,10 +24,10 @@ def render(k: Elementwise) -> str:
     if k.vec == 4:
         return vector.render(k)
     size = math.prod(k.shape)
-    r = ExprRenderer()
+    r = ExprRenderer(half_bits=True)  # float16 NaNs exact (glsl.load)
     idx = index_vars(r, "i", k.shape)
     value = r.value(k.expr, k.shape, idx)
-    r.lines.append(f"b0.d[{k.out_view.index_expr(list(idx))}] = {glsl.store_value(k.out_dtype, value)};")
+    r.lines.append(glsl.store(0, k.out_dtype, k.out_view.index_expr(list(idx)), value))
     body = "\n".join(grid_loop(size, k.groups, r.lines))
     buffers = {0: k.out_dtype, **r.buffers}
     return f"{glsl.header(LOCAL, buffers, k.n_words, body_text=body)}\nvoid main() {{\n{_indent(body)}\n}}\n"

@@ -6,7 +6,9 @@ A ``rows`` node (``srcs = (src, index)``, ``arg = (src_shape, index_shape)``) re
 (read at the leading output axes), the other output axes taken as they are.
 
 :class:`ExprRenderer` emits one ``T tN = ...;`` line per distinct (subexpression, index) pair, so a value used
-twice is computed once.
+twice is computed once. Float and complex values are ``precise``: no contraction into fused multiply-adds and
+no reassociation, so each operation rounds as NumPy's loop does (and ``x - x`` of NaN stays NaN: Mesa folds it
+to 0 otherwise).
 
 Example:
     >>> from kdsl import dtype as dt
@@ -15,8 +17,10 @@ Example:
     >>> r = ExprRenderer()
     >>> x = ir.load(1, dt.float32, View.contiguous((4,)))
     >>> e = Expr("add", dt.float32, (x, ir.const(0, dt.float32)))
-    >>> r.value(e, (4,), ("i",)), r.lines
-    ('t2', ['float t0 = b1.d[i];', 'float t1 = uintBitsToFloat(pc.w[0]);', 'float t2 = (t0 + t1);'])
+    >>> r.value(e, (4,), ("i",))
+    't2'
+    >>> r.lines
+    ['precise float t0 = b1.d[i];', 'precise float t1 = uintBitsToFloat(pc.w[0]);', 'precise float t2 = (t0 + t1);']
 """
 
 from __future__ import annotations
@@ -50,8 +54,11 @@ def unravel(flat: str, shape: tuple[int, ...], wide: bool = False) -> list[str]:
 class ExprRenderer:
     """Renders IR expressions into ``lines`` of GLSL; records the buffers (``slot -> dtype``) it reads."""
 
-    def __init__(self, buffers: dict[int, dt.DType] | None = None, prefix: str = "t"):
+    def __init__(self, buffers: dict[int, dt.DType] | None = None, prefix: str = "t", half_bits: bool = False):
         self.lines: list[str] = []
+        # float16 loads by their bits (glsl.load): exact NaNs for elementwise kernels; other kernels (matmul's
+        # tile loads above all) keep the driver's cheaper conversion
+        self.half_bits = half_bits
         self.buffers = {} if buffers is None else buffers
         # (expr, index) -> variable: each shared subexpression is emitted once per index (Expr hashes in O(1))
         self.cache: dict[tuple[Expr, tuple[str, ...]], str] = {}
@@ -71,7 +78,7 @@ class ExprRenderer:
         hit = self.cache.get(key)
         if hit is None:
             ctype = e.dtype.glsl_compute
-            if e.dtype.kind in "fc" and _cancels(e):  # drivers fold x - x to 0 unless told the op is exact
+            if e.dtype.kind in "fc":  # rounded as written, as NumPy's loops (kdsl.codegen.precise says why)
                 ctype = f"precise {ctype}"
             hit = self.cache[key] = self._emit(ctype, self._code(e, shape, idx))
         return hit
@@ -81,7 +88,7 @@ class ExprRenderer:
         if op == "load":
             slot, view = arg[0], arg[1]
             self.buffers[slot] = e.dtype
-            return glsl.load(slot, e.dtype, view.index_expr(list(idx), *offset_of(arg)))
+            return glsl.load(slot, e.dtype, view.index_expr(list(idx), *offset_of(arg)), self.half_bits)
         if op == "const":
             return glsl.const_word(arg, e.dtype)
         if op == "acc":
@@ -126,17 +133,6 @@ class ExprRenderer:
         wrapped = self._emit("int", f"int(clamp(({row} < {kind}(0)) ? {row} + {kind}({n}) : {row}, "
                                     f"{kind}(0), {kind}({n - 1})))")
         return self.value(src, src_shape, (wrapped,) + idx[k:])
-
-
-def _cancels(e: Expr) -> bool:
-    """``x - x`` or ``x + (-x)``: 0 in algebra, NaN in IEEE arithmetic when x is NaN or inf. Shader compilers
-    (Mesa's NIR, seen on lavapipe) fold them to 0 unless the result is declared ``precise``."""
-    if e.op == "sub":
-        return e.srcs[0] is e.srcs[1]
-    if e.op == "add":
-        a, b = e.srcs
-        return (b.op == "neg" and b.srcs[0] is a) or (a.op == "neg" and a.srcs[0] is b)
-    return False
 
 
 def _random(dist: str, dtype: dt.DType, word: int | tuple[int, ...], flat: str) -> str:

@@ -5,8 +5,8 @@ reduction multiple are exact) followed by a Taylor polynomial evaluated in Horne
 long enough that their truncation error is below 1e-17 on the reduced range, so the rounding of a few
 operations dominates: at most 2-3 units in the last place (4.5e-16 relative; docs/kernels.md lists each).
 ``pow`` carries the logarithm in two doubles so that ``b * log(a)`` keeps its precision up to the overflow
-threshold; ``sin``/``cos``/``tan`` subtract ``k pi/2`` in double-double arithmetic (pi/2 in three doubles,
-Dekker's exact products: lavapipe's double ``fma`` is not fused), exact for ``|x| < 2**60``, NaN beyond.
+threshold; ``sin``/``cos``/``tan`` (and the exact products and sums pow uses) come from :mod:`kdsl.codegen.trig`, which
+generates them for float and double alike.
 
 No helper loops: lavapipe counts every loop iteration of an invocation against one budget, so the code is
 straight-line (the polynomials are unrolled here, in Python).
@@ -18,8 +18,10 @@ Example:
 
 from __future__ import annotations
 
-import re
 from math import factorial
+
+from kdsl.codegen import trig
+from kdsl.codegen.precise import exact
 
 
 def horner(coefs: list[float], var: str) -> str:
@@ -38,9 +40,6 @@ _EXP_POLY = horner([1 / factorial(n) for n in range(14)], "r")
 _EXPM1_POLY = horner([1 / factorial(n) for n in range(1, 17)], "x")
 # log(1 + f) = f - (hf - s * (hf + R)), s = f / (2 + f), R = 2 (z/3 + z**2/5 + ...), z = s*s <= 0.0295.
 _LOG_R = horner([2 / (2 * n + 1) for n in range(1, 13)], "z")
-# sin(r) = r + r * z * S(z), cos(r) = 1 - z/2 + z*z * C(z) on |r| <= pi/4 (z = r*r).
-_SIN_POLY = horner([(-1) ** n / factorial(2 * n + 1) for n in range(1, 11)], "z")
-_COS_POLY = horner([(-1) ** n / factorial(2 * n) for n in range(2, 12)], "z")
 # atan(t) = t + t * z * A(z) on |t| <= 0.25.
 _ATAN_POLY = horner([(-1) ** n / (2 * n + 1) for n in range(1, 16)], "z")
 
@@ -49,28 +48,6 @@ _LN2_HI, _LN2_LO = "6.93147180369123816490e-01LF", "1.90821492927058770002e-10LF
 _INV_LN2 = "1.4426950408889634LF"
 
 LIBRARY: dict[str, str] = {
-    # a * b = p + e exactly (Dekker's product with Veltkamp's split; no fma: lavapipe's double fma is not
-    # fused). ``precise`` forbids the compiler to contract or reassociate.
-    "kd_twoprod_d": """double kd_twoprod_d(double a, double b, out double e) {
-    precise double ca = 134217729.0LF * a;
-    precise double ah = ca - (ca - a);
-    precise double al = a - ah;
-    precise double cb = 134217729.0LF * b;
-    precise double bh = cb - (cb - b);
-    precise double bl = b - bh;
-    precise double p = a * b;
-    precise double err = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
-    e = err;
-    return p;
-}""",
-    # a + b = s + e exactly (Knuth's two-sum).
-    "kd_twosum_d": """double kd_twosum_d(double a, double b, out double e) {
-    precise double s = a + b;
-    precise double bb = s - a;
-    precise double err = (a - (s - bb)) + (b - bb);
-    e = err;
-    return s;
-}""",
     # exp(r + k ln2) = 2**k exp(r); two ldexp steps so that 2**k itself never overflows or underflows.
     "kd_expk_d": f"""double kd_expk_d(double r, int k) {{
     double p = {_EXP_POLY};
@@ -222,63 +199,6 @@ LIBRARY: dict[str, str] = {
     return x < 0.0LF ? -r : (x == 0.0LF ? x : r);
 }""",
     "kd_sigmoid_d": """double kd_sigmoid_d(double x) { return 1.0LF / (1.0LF + kd_exp_d(-x)); }""",
-    # x - k pi/2 in double-double: pi/2 in three doubles (159 bits), each k * part exact (Dekker), summed
-    # with two-sums; a second pass takes out what a rounded k left. Exact to the last bit for |x| < 2**60.
-    "kd_trigsub_d": """double kd_trigsub_d(double x, double xl, double k, out double lo) {
-    double e1, e2, t1, t2, t3;
-    double p1 = kd_twoprod_d(k, 1.5707963267948966LF, e1);
-    double p2 = kd_twoprod_d(k, 6.123233995736766e-17LF, e2);
-    double s = kd_twosum_d(x, -p1, t1);
-    s = kd_twosum_d(s, -e1, t2);
-    s = kd_twosum_d(s, -p2, t3);
-    double l = (((xl + t1) + t2) + t3) - (e2 + k * -1.4973849048591698e-33LF);
-    return kd_twosum_d(s, l, lo);
-}""",
-    # x = k pi/2 + r (r as r + rl, |r| <= pi/4 about); q = k mod 4. NaN past 2**60, where pi's 159 bits end.
-    "kd_trigred_d": f"""double kd_trigred_d(double x, out double rl, out int q) {{
-    if (!(abs(x) < 1.152921504606847e18LF)) {{ q = 0; rl = 0.0LF; return {_NAN}; }}
-    double k = floor(x * 0.63661977236758134LF + 0.5LF);
-    double lo;
-    double r = kd_trigsub_d(x, 0.0LF, k, lo);
-    double k2 = floor(r * 0.63661977236758134LF + 0.5LF);
-    r = kd_trigsub_d(r, lo, k2, rl);
-    q = int(mod(mod(k, 4.0LF) + mod(k2, 4.0LF), 4.0LF));
-    return r;
-}}""",
-    "kd_sinr_d": f"""double kd_sinr_d(double r) {{ double z = r * r; return r + r * z * ({_SIN_POLY}); }}""",
-    "kd_cosr_d": f"""double kd_cosr_d(double r) {{
-    double z = r * r;
-    double hz = 0.5LF * z;
-    double w = 1.0LF - hz;
-    return w + (((1.0LF - w) - hz) + z * z * ({_COS_POLY}));
-}}""",
-    "kd_sin_d": f"""double kd_sin_d(double x) {{
-    if (isinf(x) || isnan(x)) return {_NAN};
-    if (x == 0.0LF) return x;
-    int q;
-    double rl;
-    double r = kd_trigred_d(x, rl, q);
-    double v = (q == 0 || q == 2) ? kd_sinr_d(r) : kd_cosr_d(r);
-    return q >= 2 ? -v : v;
-}}""",
-    "kd_cos_d": f"""double kd_cos_d(double x) {{
-    if (isinf(x) || isnan(x)) return {_NAN};
-    int q;
-    double rl;
-    double r = kd_trigred_d(x, rl, q);
-    double v = (q == 0 || q == 2) ? kd_cosr_d(r) : kd_sinr_d(r);
-    return (q == 1 || q == 2) ? -v : v;
-}}""",
-    "kd_tan_d": f"""double kd_tan_d(double x) {{
-    if (isinf(x) || isnan(x)) return {_NAN};
-    if (x == 0.0LF) return x;
-    int q;
-    double rl;
-    double r = kd_trigred_d(x, rl, q);
-    double s = kd_sinr_d(r);
-    double c = kd_cosr_d(r);
-    return (q == 0 || q == 2) ? s / c : -c / s;
-}}""",
     "kd_atanr_d": f"""double kd_atanr_d(double t) {{ double z = t * t; return t + t * z * ({_ATAN_POLY}); }}""",
     # atan on [0, inf]: 1/a above 1, then atan(c) + atan((a - c) / (1 + a c)) with c in {{0, 1/2, 1}}.
     "kd_atanp_d": """double kd_atanp_d(double a) {
@@ -344,23 +264,5 @@ LIBRARY: dict[str, str] = {
 }
 
 
-def _exact(text: str) -> str:
-    r"""``text`` with every double value it computes declared ``precise``. GPU compilers contract ``a * b + c``
-    into a fused multiply-add and may reassociate (NVIDIA's does; lavapipe's does not): that changes the last
-    bits, breaks the exact products above, and makes the same helper round differently in two kernels.
-
-    >>> _exact("double f(double x) {\n    double y = x * x;\n    return y + 1.0LF;\n}").splitlines()[1:3]
-    ['    precise double y = x * x;', '    { precise double kd_ret = y + 1.0LF; return kd_ret; }']
-    """
-    text = re.sub(r"^(\s+)double ", r"\1precise double ", text, flags=re.M)
-
-    def held(m: re.Match[str]) -> str:
-        value = m.group(1)
-        if not re.search(r"[-+*/?]", value):  # a name, a literal or a call: nothing to contract here
-            return m.group(0)
-        return f"{{ precise double kd_ret = {value}; return kd_ret; }}"
-
-    return re.sub(r"return ([^;{}]+);", held, text)
-
-
-LIBRARY = {name: _exact(code) if code.lstrip().startswith("double ") else code for name, code in LIBRARY.items()}
+LIBRARY.update(trig.LIBRARY)
+LIBRARY = {name: exact(code) for name, code in LIBRARY.items()}

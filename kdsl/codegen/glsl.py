@@ -13,6 +13,7 @@ Example:
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -49,6 +50,7 @@ def header(local_size: int, buffers: dict[int, dt.DType], n_words: int, extra_dt
     lines.append(f"layout(local_size_x = {local_size}) in;")
     for slot in sorted(buffers):
         lines.append(buffer_decl(slot, buffers[slot], readonly=slot != 0))
+    lines.extend(half_aliases(body_text))
     if n_words:
         lines.append(f"layout(push_constant) uniform PC {{ uint w[{n_words}]; }} pc;")
     lines.extend(shared)
@@ -56,9 +58,36 @@ def header(local_size: int, buffers: dict[int, dt.DType], n_words: int, extra_dt
     return "\n".join(lines)
 
 
-def load(slot: int, dtype: dt.DType, index: str) -> str:
-    """Read element ``index`` of buffer ``slot`` as the dtype's compute type."""
+def load(slot: int, dtype: dt.DType, index: str, half_bits: bool = False) -> str:
+    """Read element ``index`` of buffer ``slot`` as the dtype's compute type. With ``half_bits``, float16 is
+    read as its 16 bits (``b<slot>h``, an alias of the buffer that :func:`header` declares) and widened by
+    integer operations: a driver's half-to-float conversion may quiet NaNs and drop their sign (NVIDIA's does).
+
+    >>> load(1, dt.float16, "i", half_bits=True), load(1, dt.float16, "i")
+    ('kd_f16val_u(uint(b1h.d[i]))', 'float(b1.d[i])')
+    """
+    if dtype is dt.float16 and half_bits:
+        return f"kd_f16val_u(uint(b{slot}h.d[{index}]))"
     return from_storage(dtype, f"b{slot}.d[{index}]")
+
+
+def store(slot: int, dtype: dt.DType, index: str, value: str) -> str:
+    """The statement writing compute-type ``value`` to element ``index`` of buffer ``slot`` (float16 as its
+    bits, rounded by integer operations: see :func:`load`)."""
+    if dtype is dt.float16:
+        return f"b{slot}h.d[{index}] = uint16_t(kd_f16bits_f({value}));"
+    return f"b{slot}.d[{index}] = {store_value(dtype, value)};"
+
+
+_HALF_ALIAS = re.compile(r"\bb(\d+)h\.d\[")
+
+
+def half_aliases(body_text: str) -> list[str]:
+    """Declarations of the ``uint16_t`` views ``b<slot>h`` of the float16 buffers that ``body_text`` reads or
+    writes by their bits (Vulkan lets shader variables share a binding; slot 0, the output, is writable)."""
+    slots = sorted({int(m) for m in _HALF_ALIAS.findall(body_text)})
+    return [f"layout(std430, set = 0, binding = {n}) {'readonly ' if n else ''}buffer B{n}h {{ uint16_t d[]; }} b{n}h;"
+            for n in slots]
 
 
 def from_storage(dtype: dt.DType, raw: str) -> str:

@@ -16,6 +16,7 @@ import re
 
 from kdsl.codegen import complex as complex_helpers
 from kdsl.codegen import fp64
+from kdsl.codegen.precise import exact
 
 SUFFIX = {"int": "i", "uint": "u", "float": "f", "double": "d", "int64_t": "l", "uint64_t": "ul", "bool": "b"}
 _TYPE = {v: k for k, v in SUFFIX.items()}
@@ -51,7 +52,7 @@ _FLOAT_FLOORDIV = """T kd_floordiv_S(T a, T b) {
     return f;
 }"""
 _FLOAT_MOD = """T kd_mod_S(T a, T b) {
-    if (b == Z) return (a - a) / (b - b);
+    if (b == Z) return @nan@;  // spelled out: lavapipe folded (a - a) / (0 - 0) to 0 in @kd.kernel code
     precise T m = (isinf(b) && !isinf(a)) ? a : a - b * kd_trunc_S(a / b);
     // a zero takes the divisor's sign; copysign on the bits, since compilers may fold -0.0 into 0.0
     if (m != Z) { if ((b < Z) != (m < Z)) m += b; } else { m = kd_copysign_S(Z, b); }
@@ -92,7 +93,9 @@ _SHR_SIGNED = "T kd_shr_S(T a, T b) { return (b >= T(N) || b < Z) ? ((a < Z) ? (
 _SHR_UNSIGNED = "T kd_shr_S(T a, T b) { return (b >= T(N)) ? Z : (a >> b); }"
 
 _FLOAT_ONLY = {
-    "kd_half_f": "float kd_half_f(float x) { return unpackHalf2x16(packHalf2x16(vec2(x, 0.0))).x; }",
+    # float16 rounding of a float (every float16 op computes in float and rounds): exact, NaN signs kept
+    # (packHalf2x16 leaves NaN and subnormal results undefined).
+    "kd_half_f": "float kd_half_f(float x) { return kd_f16val_u(kd_f16bits_f(x)); }",
     # NumPy's power: C99 pow's special cases; whole exponents up to 64 by square-and-multiply (exact for
     # small results, like NumPy's x**2 and x**3), others exp2(b * log2|a|).
     "kd_pow_f": """float kd_pow_f(float a, float b) {
@@ -119,6 +122,26 @@ SQUARE_MULTIPLY
     return (a < 0.0 && odd) ? -r : r;
 }""".replace("SQUARE_MULTIPLY", "\n".join(["        if ((n & 1u) != 0u) r *= p; p *= p; n >>= 1u;"] * 6
                                             + ["        if (n != 0u) r *= p;"])),
+    # a / b rounded as IEEE division (NumPy's): GPUs may divide as a * (1 / b) (NVIDIA: about 2 ulp off, and 0
+    # once 1 / b underflows, |b| > 2**126). Both operands are taken to [1, 2) by setting their exponent bits, the
+    # quotient's residual is taken exactly with Dekker's product (no fma: lavapipe's is not fused) and added
+    # back, and the exponent difference restored by two exact power-of-two products. Straight-line code
+    # (selects, no frexp/ldexp): 100 divisions in one kernel must still compile fast. Zeros, subnormals, inf
+    # and NaN operands are the hardware's a / b; a subnormal result may round twice.
+    "kd_div_f": """float kd_div_f(float a, float b) {
+    uint ua = floatBitsToUint(a), ub = floatBitsToUint(b);
+    int ea = int((ua >> 23) & 0xffu), eb = int((ub >> 23) & 0xffu);
+    float ma = uintBitsToFloat((ua & 0x807fffffu) | 0x3f800000u);
+    float mb = uintBitsToFloat((ub & 0x807fffffu) | 0x3f800000u);
+    float q = ma / mb;
+    float e;
+    float p = kd_twoprod_f(q, mb, e);
+    q = q + ((ma - p) - e) / mb;
+    int n = ea - eb, n1 = clamp(n, -126, 127), n2 = clamp(n - n1, -126, 127);
+    float r = (q * uintBitsToFloat(uint(n1 + 127) << 23)) * uintBitsToFloat(uint(n2 + 127) << 23);
+    bool plain = ea == 0 || ea == 255 || eb == 0 || eb == 255;
+    return plain ? a / b : r;
+}""",
     # Small x: series (lavapipe's log and exp are only absolutely accurate near 1 and 0); others Kahan's forms.
     "kd_log1p_f": """float kd_log1p_f(float x) {
     if (abs(x) <= 0.2928932) {
@@ -148,8 +171,8 @@ SQUARE_MULTIPLY
     float r;
     if (ay == 0.0 && ax == 0.0) r = 0.0;
     else if (isinf(ay) && isinf(ax)) r = 0.7853981633974483;
-    else if (ay <= ax) r = kd_atanp_f(ay / ax);
-    else r = 1.5707963267948966 - kd_atanp_f(ax / ay);
+    else if (ay <= ax) r = kd_atanp_f(kd_div_f(ay, ax));
+    else r = 1.5707963267948966 - kd_atanp_f(kd_div_f(ax, ay));
     if (nx) r = 3.141592653589793 - r;
     return ny ? -r : r;
 }""",
@@ -192,15 +215,26 @@ SQUARE_MULTIPLY
     "kd_wrap_i": "int kd_wrap_i(int i, int n) { return i < 0 ? i + n : i; }",
     "kd_f2u_f": "uint kd_f2u_f(float x) { return x < 0.0 ? uint(int(x)) : uint(x); }",
     "kd_f2u_d": "uint kd_f2u_d(double x) { return x < 0.0LF ? uint(int(x)) : uint(x); }",
-    # A float16 value (computed as float) <-> its 16 bits, by integer operations only (exact for every half,
-    # NaN payloads and subnormals included; a half subnormal is a normal float).
+    # A float value -> the bits of the nearest float16 (ties to even; NaN keeps its sign and the top of its
+    # payload, as NumPy's conversion), by integer operations only: GPUs' conversions may quiet NaNs, drop
+    # their sign and flush subnormals (NVIDIA's turned every half NaN into 0x7fff). Exact on every half value.
     "kd_f16bits_f": """uint kd_f16bits_f(float x) {
     uint u = floatBitsToUint(x);
-    uint s = (u >> 16) & 0x8000u, e = (u >> 23) & 0xffu, m = u & 0x7fffffu;
-    if (e == 255u) return s | 0x7c00u | (m >> 13) | ((m != 0u && (m >> 13) == 0u) ? 0x200u : 0u);
-    if (e >= 113u) return s | ((e - 112u) << 10) | (m >> 13);
-    return e < 103u ? s : s | ((m | 0x800000u) >> (126u - e));
+    uint s = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
+    if (a > 0x7f800000u) return s | 0x7c00u | max((a >> 13) & 0x3ffu, 1u);
+    if (a >= 0x477ff000u) return s | 0x7c00u;  // 65520 and up (inf included) round to inf
+    uint h, rem, tie;
+    if (a >= 0x38800000u) {  // a normal half: rebias the exponent, round off 13 bits
+        h = (a - 0x38000000u) >> 13; rem = a & 0x1fffu; tie = 0x1000u;
+    } else {
+        if (a <= 0x33000000u) return s;  // at most half the smallest subnormal: +-0
+        uint shift = 126u - (a >> 23);  // 14..24: the subnormal's units of 2**-24
+        uint m = (a & 0x7fffffu) | 0x800000u;
+        h = m >> shift; rem = m & ((1u << shift) - 1u); tie = 1u << (shift - 1u);
+    }
+    return s | (h + ((rem > tie || (rem == tie && (h & 1u) != 0u)) ? 1u : 0u));
 }""",
+    # float16 bits -> the float of the same value, by integer operations only (a half subnormal is a normal float).
     "kd_f16val_u": """float kd_f16val_u(uint h) {
     uint s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
     if (e == 31u) return uintBitsToFloat(s | 0x7f800000u | (m << 13));
@@ -232,7 +266,8 @@ def _library() -> dict[str, str]:
     lib.update(complex_helpers.LIBRARY)
     for s in ("f", "d"):
         lib[f"kd_floordiv_{s}"] = _expand(_FLOAT_FLOORDIV, s)
-        lib[f"kd_mod_{s}"] = _expand(_FLOAT_MOD, s)
+        nan = "uintBitsToFloat(0x7fc00000u)"
+        lib[f"kd_mod_{s}"] = _expand(_FLOAT_MOD, s).replace("@nan@", nan if s == "f" else f"double({nan})")
         lib[f"kd_max_{s}"] = _expand(_MAX, s)
         lib[f"kd_min_{s}"] = _expand(_MIN, s)
         lib[f"kd_sign_{s}"] = _expand(_SIGN, s)
@@ -241,7 +276,7 @@ def _library() -> dict[str, str]:
     # lavapipe's double trunc is wrong past ~1e9 and loses the sign of zero; floor and ceil are right.
     lib["kd_trunc_d"] = "double kd_trunc_d(double x) { return kd_copysign_d(x < 0.0LF ? ceil(x) : floor(x), x); }"
     lib["kd_trunc_f"] = "float kd_trunc_f(float x) { return trunc(x); }"
-    return lib
+    return {name: exact(code) for name, code in lib.items()}
 
 
 LIBRARY = _library()
@@ -258,7 +293,7 @@ def needed(body: str) -> list[str]:
     (GLSL needs a function declared before its use), in a fixed order (deterministic source text).
 
     >>> [h.split("(")[0] for h in needed("y = kd_log10_d(x);")]
-    ['double kd_log1pf_d', 'bool kd_logspecial_d', 'double kd_logsplit_d', 'double kd_log10_d']
+    ['precise double kd_log1pf_d', 'bool kd_logspecial_d', 'precise double kd_logsplit_d', 'precise double kd_log10_d']
     """
     out: list[str] = []
     seen: set[str] = set()

@@ -31,13 +31,15 @@ signature = dt.op_signature
 _FLOAT_FUNCS = {
     "exp": "exp({0})", "exp2": "exp2({0})", "log": "log({0})", "log2": "log2({0})",
     "log10": "(log2({0}) * 0.30102999566398120)", "log1p": "kd_log1p_f({0})", "expm1": "kd_expm1_f({0})",
-    "sin": "sin({0})", "cos": "cos({0})", "tan": "tan({0})",
+    # kdsl.codegen.trig's: drivers' sin/cos may have only absolute accuracy (NVIDIA's: sin(1e-13) = 0)
+    "sin": "kd_sin_f({0})", "cos": "kd_cos_f({0})", "tan": "kd_tan_f({0})",
     # lavapipe's asin/acos are ~3e-4 off; forms on the one-argument atan are float32-accurate. NaN guards:
     # GLSL leaves NaN and out-of-domain inputs undefined, NumPy returns NaN.
     "arcsin": "(abs({0}) <= 1.0 ? kd_atan2_f({0}, sqrt((1.0 - {0}) * (1.0 + {0}))) : _NAN_)",
     "arccos": "(abs({0}) <= 1.0 ? kd_atan2_f(sqrt((1.0 - {0}) * (1.0 + {0})), {0}) : _NAN_)",
-    "arctan": "kd_atan_f({0})", "sinh": "kd_copysign_f(sinh({0}), {0})", "cosh": "cosh({0})",
-    "tanh": "(isnan({0}) ? {0} : tanh(clamp({0}, -15.0, 15.0)))",
+    # sinh/tanh by expm1 near 0 (drivers' (e^x - e^-x) / 2 keeps only absolute accuracy there), sinh/cosh in
+    # two halves of exp near overflow (kdsl.codegen.complex's real helpers)
+    "arctan": "kd_atan_f({0})", "sinh": "kd_rsinh_f({0})", "cosh": "kd_rcosh_f({0})", "tanh": "kd_rtanh_f({0})",
     "arcsinh": "kd_copysign_f(asinh({0}), {0})", "arccosh": "({0} >= 1.0 ? acosh({0}) : _NAN_)",
     "arctanh": "(abs({0}) < 1.0 ? kd_copysign_f(atanh({0}), {0}) "
                ": (abs({0}) == 1.0 ? ({0} > 0.0 ? _INF_ : -_INF_) : _NAN_))",
@@ -90,6 +92,8 @@ def _render(name: str, out: dt.DType, ins: list[dt.DType], a: list[str]) -> str:
         return f"(!{a[0]})" if name == "not" else f"({a[0]} {op} {a[1]})"
     if c == "bool":
         return _render_bool(name, a)
+    if name == "div" and c == "float":  # IEEE's rounding, also for divisors past 2**126 (kd_div_f says why)
+        return f"kd_div_f({a[0]}, {a[1]})"
     if name in _INFIX:
         return f"({a[0]} {_INFIX[name]} {a[1]})"
     if name in _INT_INFIX:
@@ -133,7 +137,7 @@ def _render_float(name: str, t: dt.DType, s: str, a: list[str]) -> str:
     if name == "sign":
         return f"kd_sign_{s}({x})"
     if name == "reciprocal":
-        return f"({glsl.literal(1, t)} / {x})"
+        return f"kd_div_f(1.0, {x})" if t.glsl_compute == "float" else f"({glsl.literal(1, t)} / {x})"
     if t is dt.float64:
         return f"kd_{_FP64.get(name, name)}_d({', '.join(a)})"
     if name in _FLOAT_FUNCS:

@@ -1,6 +1,7 @@
 """Compiled kernels on a device, and replay of recorded batches.
 
-A :class:`Program` is one kernel structure on one device: GLSL rendered once, SPIR-V from the compiler's cache,
+A :class:`Program` is one kernel structure on one device: GLSL rendered once, SPIR-V from the compiler's cache
+with the float controls the device supports added (signed zeros, inf/NaN and subnormals kept, as in NumPy),
 and a few runtime Algorithms, one per set of bound buffers (a training loop alternates between a couple of
 buffer sets, so its dispatches never rewrite descriptors). A :class:`Batches` cache keeps the recorded command
 buffers of recent batches: when a batch dispatches the same Algorithms with the same push constants as one
@@ -41,6 +42,7 @@ from kdsl.ir.kernels import (
     SortOut,
 )
 from kdsl.runtime.compiler import compile_source
+from kdsl.runtime.float_controls import add_float_controls
 
 _RENDERERS = {Elementwise: elementwise, Reduce: reduce, RowNorm: rownorm, Matmul: matmul, Scan: scan}
 _RENDERERS.update({SortKeys: sort, SortMerge: sort, SortLocal: sort, SortOut: sort, Gather: gather, Search: gather,
@@ -65,7 +67,7 @@ class Program:
         self.kernel, self.device = kernel, device
         try:
             self.source = module.render(kernel)
-            self.spirv = compile_source(self.source)
+            self.spirv = add_float_controls(compile_source(self.source), *device.float_controls)
         except Exception as exc:
             if not _is_coopmat(kernel):
                 raise
@@ -88,7 +90,7 @@ class Program:
         assert isinstance(self.kernel, Matmul)  # only a coopmat matmul falls back
         scalar = self.kernel._replace(coop=())
         self.source = matmul.render(scalar)
-        self.spirv = compile_source(self.source)
+        self.spirv = add_float_controls(compile_source(self.source), *self.device.float_controls)
         self.workgroup = matmul.launch(scalar)
 
     def release(self) -> None:

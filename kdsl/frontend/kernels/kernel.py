@@ -50,6 +50,7 @@ from kdsl.frontend.kernels.launch import (
 from kdsl.frontend.kernels.source import FunctionSource, function_from_state, function_state
 from kdsl.frontend.kernels.types import _Constexpr, as_kernel_dtype
 from kdsl.runtime.compiler import compile_source
+from kdsl.runtime.float_controls import with_float_controls
 
 __all__ = ["kernel", "func", "Kernel", "Func", "KernelSyntaxError", "KernelTypeError"]
 
@@ -195,7 +196,8 @@ class Kernel:
         binder.bind_all((f"argument '{name}'", value, arrays[name].written)
                         for (name, kind, _, _), value in zip(params, values, strict=False) if kind == "array")
         key = (tuple(params), block3)
-        launch = self._algorithms.get(key, variant.spirv, groups)
+        # the array API's float controls too: both faces compute bit-identical results
+        launch = self._algorithms.get(key, with_float_controls(variant.spirv, device.float_controls), groups)
         binder.run(launch, push)
         return None
 

@@ -64,7 +64,10 @@ class Workload:
     trainers: dict[str, Callable[[], Trainer]]  # peer -> a fresh trainer from the initial parameters
     goals: dict[str, float]  # peer -> the largest kdsl / peer ratio that meets the goal
     numpy_check: Callable[[], None] | None = None  # the check of kdsl without PyTorch (transformer)
-    tol: float = 2e-3  # norm-wise relative error of each parameter's update
+    # norm-wise relative error of each parameter's update after CHECK_STEPS Adam steps. Adam divides by the root of
+    # the squared gradients, so an element whose gradient is near zero moves by up to lr whatever its rounding:
+    # torch.compile's own fused kernels are 2.7e-3 off PyTorch eager on the H200 MLP (kdsl: 2.3e-5)
+    tol: float = 1e-2
 
 
 def _torch() -> Any:
@@ -444,7 +447,7 @@ def main(argv: list[str] | None = None) -> list[list]:
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--warmup-s", type=float, default=1.0)
     parser.add_argument("--tol", type=float, default=None, help="the check's tolerance: each parameter's update, "
-                                                                   "norm-wise relative (default 2e-3)")
+                                                                   "norm-wise relative (default 1e-2)")
     args = parser.parse_args(argv)
     wanted = [s.strip() for s in args.peers.split(",") if s.strip()] or (["numpy"] if args.small else
                                                                           ["torch", "torch.compile", "jax"])

@@ -335,6 +335,9 @@ SQUARINGS
     return CT_(FCOPYSIGN(re, x), FCOPYSIGN(im, y));
 }""",
     "catan": """CT_ kd_catan_S(CT_ z) {
+    // inf + i NaN: C99 leaves the zero's sign open; NumPy's comes from negating the NaN below, and GPUs need
+    // not keep a NaN's sign through arithmetic (the H200 does not): take it from the NaN's bits instead
+    if (isinf(z.x) && isnan(z.y)) return CT_(FCOPYSIGN(PIO2_, z.x), FCOPYSIGN(RT_(0.0), z.y));
     CT_ w = kd_catanh_S(CT_(-z.y, z.x));
     return CT_(w.y, -w.x);
 }""",

@@ -7,6 +7,20 @@ import numpy as np
 
 import kdsl as kd
 
+TINY = np.finfo(np.float32).tiny
+
+
+def _keeps_subnormals() -> bool:
+    """Whether this device keeps float32 subnormals (SPIR-V DenormPreserve); without it (the H200) a subnormal
+    result may be flushed to a zero of its sign and a subnormal operand may act as one (docs/float-semantics.md)."""
+    return 32 in kd.device().float_controls[1]
+
+
+def _flushed(got: np.ndarray, want: np.ndarray) -> np.ndarray:
+    """Where ``got`` is what a device that flushes subnormals may give instead of ``want``: a zero of its sign."""
+    return ~_keeps_subnormals() & (want != 0) & (np.abs(want) < TINY) & (got == 0) & \
+        (np.signbit(got) == np.signbit(want))
+
 
 def _bit_patterns(n: int, seed: int) -> np.ndarray:
     """Finite float32 values of every exponent (normal results: subnormal quotients may round twice)."""
@@ -18,8 +32,8 @@ def _bit_patterns(n: int, seed: int) -> np.ndarray:
 def test_quotients_are_bitwise_numpys():
     a, b = _bit_patterns(20000, 1), _bit_patterns(20000, 2)
     sub = np.random.default_rng(3).integers(1, 0x00800000, 2000, dtype=np.uint32).view(np.float32)
-    a = np.concatenate([a, sub, b[:2000]])
-    b = np.concatenate([b, b[:2000], sub])
+    if _keeps_subnormals():  # subnormal operands (a device that flushes them divides by zero instead)
+        a, b = np.concatenate([a, sub, b[:2000]]), np.concatenate([b, b[:2000], sub])
     with np.errstate(all="ignore"):
         want = a / b
     got = (kd.asarray(a) / kd.asarray(b)).numpy()
@@ -37,11 +51,14 @@ def test_huge_divisors_and_specials():
     assert ok.all(), (got, want)
     np.testing.assert_array_equal(np.signbit(got[:6]), np.signbit(want[:6]))
     got = kd.reciprocal(kd.asarray(b[:4])).numpy()  # subnormal results: ldexp may round a second time
-    np.testing.assert_allclose(got, np.reciprocal(b[:4]), rtol=2e-7, atol=2e-45)
+    want = np.reciprocal(b[:4])
+    keep = ~_flushed(got, want)
+    np.testing.assert_allclose(got[keep], want[keep], rtol=2e-7, atol=2e-45)
 
 
 def test_hypot_and_complex_abs_of_huge_values():
     a = np.array([1e38, 2e38, 3e38, 1e-30, 1.5e-38, 4e-39], np.float32)  # and subnormal operands
+    a = a if _keeps_subnormals() else a[:5]
     with np.errstate(over="ignore"):
         np.testing.assert_allclose(kd.hypot(kd.asarray(a), kd.asarray(a * 1.25)).numpy(), np.hypot(a, a * 1.25),
                                    rtol=1e-6)

@@ -124,8 +124,8 @@ def logaddexp(x1: Any, x2: Any) -> Array:
 
 
 def nextafter(x1: Any, x2: Any) -> Array:
-    """The next representable float after ``x1`` towards ``x2`` (``x2`` where they are equal; float16: ``x1``,
-    as NumPy's float16 loop).
+    """The next representable float after ``x1`` towards ``x2`` (``x2`` where they are equal, as C and NumPy >= 2.5
+    do for every float type; NumPy's float16 loop returned ``x1`` before 2.5, numpy/numpy#31475).
 
     Steps the integer representation, as C's ``nextafter`` does: every test and step is integer arithmetic on
     the bits (a bit-cast view), so the result is exact on every device, subnormals included (GPUs that flush
@@ -149,8 +149,8 @@ def nextafter(x1: Any, x2: Any) -> Array:
     up = key_b > key_a
     step = where(up == (key_a > 0), sa + 1, sa - 1)  # +1 grows the magnitude whatever the sign
     out = where(mag_a == 0, (sb & low) | 1, step)  # from +-0: the smallest subnormal of x2's sign
-    half = d is dt.float16  # NumPy's float16 loop differs: x1 where equal, and its one NaN
-    out = where(key_a == key_b, sa if half else sb, out)
+    half = d is dt.float16  # NumPy's float16 loop has its one NaN
+    out = where(key_a == key_b, sb, out)
     quiet = 1 << (nmant - 1)
     if half:
         return where((mag_a > inf) | (mag_b > inf), inf | quiet, out).view(d)

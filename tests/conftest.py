@@ -8,6 +8,7 @@ os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
 import pytest  # noqa: E402
 
+import kdsl as kd  # noqa: E402
 from kdsl.runtime import validation  # noqa: E402
 
 
@@ -19,3 +20,15 @@ def _no_validation_errors():
     validation.clear()
     if found:
         pytest.fail("Vulkan validation errors:\n" + "\n\n".join(found), pytrace=False)
+
+
+@pytest.fixture(params=["subgroups", "shared"])
+def scan_path(request, monkeypatch):
+    """Runs a scan test with subgroup arithmetic (where the device has it) and with the shared-memory fallback
+    (tests/cumulative, tests/masks)."""
+    dev = kd.device()
+    if request.param == "shared":
+        monkeypatch.setattr(dev, "scan_subgroups", False)
+    elif not dev.scan_subgroups:
+        pytest.skip("this device has no subgroup arithmetic in compute shaders")
+    return request.param

@@ -5,6 +5,7 @@ scans, and reduce-then-scan over tiles for long lines (see docs/scans.md).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from kdsl import dtype as dt
 from kdsl.codegen import scan_workgroup
@@ -47,17 +48,28 @@ def lower_scan(shape: tuple[int, ...], axis: int, dtype: dt.DType, source: Sourc
         return [low.step(Scan(shape, axis, dtype, e, 0, groups, op=op), out)]
     block = max(1, min(SCAN_BLOCK, budget // 2) // cost)
     nb = -(-length // block)
-    short = shape[:axis] + (nb,) + shape[axis + 1:]
     groups = elementwise_groups(lines * nb, dev.max_groups, budget, block * cost)
+    return _reduce_then_scan(shape, axis, nb, source, out, keep, dev, op, (low, e), lambda e, phase, carry: Scan(
+        shape, axis, dtype, e, 0, groups, block, phase, carry, op))
+
+
+def _reduce_then_scan(shape: tuple[int, ...], axis: int, nb: int, source: Source, out: Node, keep: set[int],
+                      dev: Device, op: str, first: tuple[Lowering, Expr],
+                      kernel: Callable[[Expr, str, Expr | None], Scan]) -> list[Step]:
+    """A scan of lines cut into ``nb`` blocks: the blocks' totals (``kernel(e, "sums", None)``), their own scan
+    (recursively), then each block scanned again from the total before it (``kernel(e, "scan", carry)``).
+    ``first``: the lowering the first pass reads ``source`` with, and its expression."""
+    short = shape[:axis] + (nb,) + shape[axis + 1:]
+    dtype = out.dtype
+    low, e = first
     sums = Node("partial", (), dtype, short, device=dev)
-    steps = [low.step(Scan(shape, axis, dtype, e, 0, groups, block, "sums", op=op), sums)]
+    steps = [low.step(kernel(e, "sums", None), sums)]
     scanned = Node("partial", (), dtype, short, device=dev)
     steps += lower_scan(short, axis, dtype, lambda lw: lw.load(sums, View.contiguous(short)), scanned, keep, dev,
                          op)
     low = Lowering(keep, dev.max_push_words)
     e = source(low)
-    carry = low.load(scanned, View.contiguous(short))
-    steps.append(low.step(Scan(shape, axis, dtype, e, 0, groups, block, "scan", carry, op), out))
+    steps.append(low.step(kernel(e, "scan", low.load(scanned, View.contiguous(short))), out))
     return steps
 
 
@@ -93,17 +105,9 @@ def _lower_scan_groups(shape: tuple[int, ...], axis: int, dtype: dt.DType, sourc
                                 scan_workgroup.tile_loops(per, cost))
     if nb == 1:
         return [low.step(Scan(shape, axis, dtype, e, 0, groups, 0, "scan", None, op, per, sub), out)]
-    short = shape[:axis] + (nb,) + shape[axis + 1:]
-    sums = Node("partial", (), dtype, short, device=dev)
-    steps = [low.step(Scan(shape, axis, dtype, e, 0, groups, tile, "sums", None, op, per, sub), sums)]
-    scanned = Node("partial", (), dtype, short, device=dev)
-    steps += lower_scan(short, axis, dtype, lambda lw: lw.load(sums, View.contiguous(short)), scanned, keep, dev,
-                         op)
-    low = Lowering(keep, dev.max_push_words)
-    e = source(low)
-    carry = low.load(scanned, View.contiguous(short))
-    steps.append(low.step(Scan(shape, axis, dtype, e, 0, groups, tile, "scan", carry, op, per, sub), out))
-    return steps
+    return _reduce_then_scan(shape, axis, nb, source, out, keep, dev, op, (low, e),
+                             lambda e, phase, carry: Scan(shape, axis, dtype, e, 0, groups, tile, phase, carry, op,
+                                                          per, sub))
 
 
 def lower_compact(node: Node, keep: set[int], dev: Device) -> list[Step]:

@@ -13,38 +13,28 @@ RNG = np.random.default_rng(90)
 LENGTHS = [1, 7, 33, 255, 256, 257, 1023, 1024, 1025, 2048, 2049, 65537]
 
 
-@pytest.fixture(params=["subgroups", "shared"])
-def path(request, monkeypatch):
-    """Each test runs with subgroup arithmetic (where the device has it) and with the shared-memory fallback."""
-    dev = kd.device()
-    if request.param == "shared":
-        monkeypatch.setattr(dev, "scan_subgroups", False)
-    elif not dev.scan_subgroups:
-        pytest.skip("this device has no subgroup arithmetic in compute shaders")
-    return request.param
-
 
 def _scans(x):
     return [s.kernel for s in plan(x) if type(s.kernel).__name__ == "Scan"]
 
 
-def test_path_is_the_one_asked_for(path):
+def test_path_is_the_one_asked_for(scan_path):
     x = kd.cumsum(kd.asarray(np.ones(5000, np.float32)))
     kernels = _scans(x)
     assert kernels and all(k.per > 0 for k in kernels[:1])
-    assert [k.subgroups for k in kernels if k.per] == [path == "subgroups"] * len([k for k in kernels if k.per])
+    assert [k.subgroups for k in kernels if k.per] == [scan_path == "subgroups"] * len([k for k in kernels if k.per])
     text = render(kernels[0])
-    assert ("subgroupAdd" in text) == (path == "subgroups")
+    assert ("subgroupAdd" in text) == (scan_path == "subgroups")
     np.testing.assert_allclose(x.numpy(), np.arange(1, 5001), rtol=1e-6)
 
 
 @pytest.mark.parametrize("n", LENGTHS)
-def test_int_lengths(path, n):
+def test_int_lengths(scan_path, n):
     a = RNG.integers(-50, 50, n).astype(np.int32)
     np.testing.assert_array_equal(kd.cumsum(kd.asarray(a)).numpy(), np.cumsum(a))
 
 
-def test_long_lines(path):
+def test_long_lines(scan_path):
     a = RNG.integers(-9, 10, 2**20 + 3).astype(np.int64)
     np.testing.assert_array_equal(kd.cumsum(kd.asarray(a)).numpy(), np.cumsum(a))
     f = RNG.random(2**20 + 3).astype(np.float32)
@@ -54,7 +44,7 @@ def test_long_lines(path):
 @pytest.mark.parametrize("n", [257, 3000])
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "uint32", "uint8", "int16", "bool",
                                    "float16", "complex64", "complex128"])
-def test_dtypes_sum(path, n, dtype):
+def test_dtypes_sum(scan_path, n, dtype):
     a = _data(n, dtype)
     want = np.cumsum(a)
     got = kd.cumsum(kd.asarray(a)).numpy()
@@ -67,7 +57,7 @@ def test_dtypes_sum(path, n, dtype):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "complex64"])
-def test_prod(path, dtype):
+def test_prod(scan_path, dtype):
     n = 3000
     if np.dtype(dtype).kind in "fc":
         a = RNG.uniform(0.995, 1.005, n).astype(dtype)
@@ -82,7 +72,7 @@ def test_prod(path, dtype):
         np.testing.assert_array_equal(got, want)
 
 
-def test_integers_wrap(path):
+def test_integers_wrap(scan_path):
     a = np.full(5000, 2**30 + 7, np.int32)
     np.testing.assert_array_equal(kd.cumsum(kd.asarray(a), dtype=kd.int32).numpy(), np.cumsum(a, dtype=np.int32))
     b = RNG.integers(0, 128, 3000).astype(np.int8)
@@ -91,7 +81,7 @@ def test_integers_wrap(path):
     np.testing.assert_array_equal(kd.cumsum(kd.asarray(u)).numpy(), np.cumsum(u))
 
 
-def test_nan_and_inf(path):
+def test_nan_and_inf(scan_path):
     a = RNG.standard_normal(5000).astype(np.float32)
     a[1500], a[3000], a[3001] = np.nan, np.inf, -np.inf
     got, want = kd.cumsum(kd.asarray(a)).numpy(), np.cumsum(a)
@@ -108,12 +98,12 @@ def test_nan_and_inf(path):
 
 @pytest.mark.parametrize("shape,axis", [((5, 3000), 1), ((3000, 5), 0), ((4, 300, 3), 1), ((2, 3, 700), -1),
                                         ((3, 2, 40), 2), ((40, 33), 0), ((33, 40), None)])
-def test_multi_axis(path, shape, axis):
+def test_multi_axis(scan_path, shape, axis):
     a = RNG.integers(-9, 10, shape).astype(np.int32)
     np.testing.assert_array_equal(kd.cumsum(kd.asarray(a), axis=axis).numpy(), np.cumsum(a, axis=axis))
 
 
-def test_non_contiguous_and_expressions(path):
+def test_non_contiguous_and_expressions(scan_path):
     a = RNG.integers(-9, 10, (6, 5000)).astype(np.int32)
     x = kd.asarray(a)
     np.testing.assert_array_equal(kd.cumsum(x[::2, ::-3], axis=1).numpy(), np.cumsum(a[::2, ::-3], axis=1))
@@ -122,13 +112,13 @@ def test_non_contiguous_and_expressions(path):
                                   np.cumprod(np.where(a > 0, 1, -1)[1], axis=0))
 
 
-def test_empty(path):
+def test_empty(scan_path):
     for shape, axis in [((0,), 0), ((0, 3000), 1), ((3000, 0), 0)]:
         a = np.zeros(shape, np.float32)
         assert kd.cumsum(kd.asarray(a), axis=axis).numpy().shape == shape
 
 
-def test_many_tiles_per_workgroup(path, monkeypatch):
+def test_many_tiles_per_workgroup(scan_path, monkeypatch):
     """A small loop budget and few workgroups: each workgroup grid-strides over several tiles."""
     dev = kd.device()
     monkeypatch.setattr(dev, "loop_budget", 2000)

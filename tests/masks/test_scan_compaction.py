@@ -11,19 +11,10 @@ RNG = np.random.default_rng(91)
 LENGTHS = [1, 7, 255, 256, 257, 1023, 1024, 1025, 2049, 65537]
 
 
-@pytest.fixture(params=["subgroups", "shared"])
-def path(request, monkeypatch):
-    dev = kd.device()
-    if request.param == "shared":
-        monkeypatch.setattr(dev, "scan_subgroups", False)
-    elif not dev.scan_subgroups:
-        pytest.skip("this device has no subgroup arithmetic in compute shaders")
-    return request.param
-
 
 @pytest.mark.parametrize("n", LENGTHS)
 @pytest.mark.parametrize("density", [0.0, 0.02, 0.5, 1.0])
-def test_positions_and_values(path, n, density):
+def test_positions_and_values(scan_path, n, density):
     m = RNG.random(n) < density
     x = RNG.standard_normal(n).astype(np.float32)
     km, kx = kd.asarray(m), kd.asarray(x)
@@ -33,17 +24,17 @@ def test_positions_and_values(path, n, density):
     np.testing.assert_array_equal(kx[km].numpy(), x[m])
 
 
-def test_one_fused_kernel_writes_the_values(path):
+def test_one_fused_kernel_writes_the_values(scan_path):
     m, x = kd.asarray(RNG.random(5000) < 0.5), kd.asarray(RNG.standard_normal(5000).astype(np.float32))
     steps = plan(x[m])
     last = steps[-1].kernel
     assert type(last).__name__ == "Scan" and last.phase == "compact" and last.values is not None
-    assert last.subgroups == (path == "subgroups")
+    assert last.subgroups == (scan_path == "subgroups")
     assert not any(type(s.kernel).__name__ == "Gather" for s in steps)
 
 
 @pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "float16", "float64", "complex64"])
-def test_value_dtypes(path, dtype):
+def test_value_dtypes(scan_path, dtype):
     n = 3000
     x = (RNG.standard_normal(n) * 50).astype(dtype) if dtype != "complex64" else \
         (RNG.standard_normal(n) + 1j * RNG.standard_normal(n)).astype(dtype)
@@ -53,7 +44,7 @@ def test_value_dtypes(path, dtype):
     np.testing.assert_array_equal(got, x[m])
 
 
-def test_views_expressions_and_nd(path):
+def test_views_expressions_and_nd(scan_path):
     a = RNG.standard_normal((40, 70)).astype(np.float32)
     x = kd.asarray(a)
     np.testing.assert_array_equal(x[x > 0.3].numpy(), a[a > 0.3])  # 2-D mask over the whole array
@@ -67,13 +58,13 @@ def test_views_expressions_and_nd(path):
     np.testing.assert_array_equal(kd.extract(x % 0.5 > 0.2, x * 2).numpy(), np.extract(a % 0.5 > 0.2, a * 2))
 
 
-def test_empty_and_nan(path):
+def test_empty_and_nan(scan_path):
     assert kd.flatnonzero(kd.zeros(0)).numpy().shape == (0,)
     f = np.array([np.nan, 0.0, -0.0, 1.0, np.inf] * 100, np.float32)
     np.testing.assert_array_equal(kd.flatnonzero(kd.asarray(f)).numpy(), np.flatnonzero(f))
 
 
-def test_many_tiles_per_workgroup(path, monkeypatch):
+def test_many_tiles_per_workgroup(scan_path, monkeypatch):
     dev = kd.device()
     monkeypatch.setattr(dev, "loop_budget", 2000)
     monkeypatch.setattr(dev, "max_groups", 4)

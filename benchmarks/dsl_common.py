@@ -3,6 +3,7 @@ the optional PyTorch reference."""
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import time
@@ -68,3 +69,18 @@ def table(title: str, header: list[str], rows: list[list]) -> None:
     print("  ".join(h.rjust(w) for h, w in zip(header, widths, strict=True)))
     for r in cells:
         print("  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)))
+
+
+def peer_parser(doc: str, peers: str, workloads: str = "") -> argparse.ArgumentParser:
+    """The options the peer benchmarks share (ml_peers.py, ml_training.py): --small, --peers (``peers``: the
+    comma-separated names), --only, --repeat, --warmup and --warmup-s (the same warm-up for every peer)."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--small", action="store_true", help="tiny sizes, NumPy as a peer (smoke run)")
+    parser.add_argument("--peers", default="", help=f"comma-separated subset of: {peers},numpy (default: all but "
+                                                     "numpy; with --small: numpy)")
+    parser.add_argument("--only", default="", help="comma-separated texts: run only workloads whose name contains "
+                                                    f"one of them{workloads}")
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--warmup-s", type=float, default=1.0)
+    return parser

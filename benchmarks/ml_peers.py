@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from dsl_common import table
+from dsl_common import peer_parser, table
 
 import kdsl as kd
 
@@ -269,16 +269,7 @@ def _reference_call(w: Workload, p: Peer) -> Callable[[], Any]:
 
 
 def main(argv: list[str] | None = None) -> list[list]:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--small", action="store_true", help="tiny sizes, NumPy as a peer (smoke run)")
-    parser.add_argument("--peers", default="", help="comma-separated subset of: torch,torch.compile,cupy,jax,"
-                                                     "numpy (default: all but numpy; with --small: numpy)")
-    parser.add_argument("--only", default="", help="comma-separated texts: run only workloads whose name contains "
-                                                    "one of them")
-    parser.add_argument("--repeat", type=int, default=20)
-    parser.add_argument("--warmup", type=int, default=3)
-    parser.add_argument("--warmup-s", type=float, default=1.0)
-    args = parser.parse_args(argv)
+    args = peer_parser(__doc__, "torch,torch.compile,cupy,jax").parse_args(argv)
     wanted = [s.strip() for s in args.peers.split(",") if s.strip()] or (["numpy"] if args.small else
                                                                           ["torch", "torch.compile", "cupy", "jax"])
     peers = [kdsl_peer()]

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from dsl_common import table
+from dsl_common import peer_parser, table
 from ml_peers import timed
 
 import kdsl as kd
@@ -437,15 +437,7 @@ def available_peers(wanted: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> list[list]:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--small", action="store_true", help="tiny sizes, NumPy as a peer (smoke run)")
-    parser.add_argument("--peers", default="", help="comma-separated subset of: torch,torch.compile,jax,"
-                                                     "numpy (default: all but numpy; with --small: numpy)")
-    parser.add_argument("--only", default="", help="comma-separated texts: run only workloads whose name contains "
-                                                    "one of them (MLP, transformer)")
-    parser.add_argument("--repeat", type=int, default=20)
-    parser.add_argument("--warmup", type=int, default=3)
-    parser.add_argument("--warmup-s", type=float, default=1.0)
+    parser = peer_parser(__doc__, "torch,torch.compile,jax", " (MLP, transformer)")
     parser.add_argument("--tol", type=float, default=None, help="the check's tolerance: each parameter's update, "
                                                                    "norm-wise relative (default 1e-2)")
     args = parser.parse_args(argv)

@@ -58,7 +58,10 @@ def _matmul_operands(live: list[Node], keep: set[int]) -> set[int]:
             continue
         for src, other_side in zip(n.srcs, (n.shape[2], n.shape[1]), strict=True):
             if other_side > MATMUL_REREAD and not _cheap_load(src, keep):
-                extra.add(src.id)
+                # a reshape of a computed node: store the node itself (its own kernel, a RowNorm say, writes it)
+                # and read it through the view, rather than a copy of the view recomputing it
+                inner = src.srcs[0] if src.op == "view" and src.srcs[0].op != "view" else src
+                extra.add(inner.id)
     return extra
 
 

@@ -40,8 +40,8 @@ ROW_CACHE = 32  # row elements (times cached buffers) one invocation may keep in
 class _Match:
     """The chain under ``out``: stages (reductions and per-row scalars) in dependency order."""
 
-    def __init__(self, out: Node, keep: set[int], root_ids: set[int]):
-        self.out, self.keep, self.root_ids = out, keep, root_ids
+    def __init__(self, out: Node, keep: set[int], root_ids: set[int], stored: frozenset[int] = frozenset()):
+        self.out, self.keep, self.root_ids, self.stored = out, keep, root_ids, stored
         self.shape = out.shape
         self.scalar_shapes = {out.shape[:-1], out.shape[:-1] + (1,)}
         self.stages: list[tuple[str, Node]] = []  # ("reduce", R) or ("let", P)
@@ -54,9 +54,10 @@ class _Match:
         self.walked = 0  # nodes visited (bounded: MAX_NODES)
 
     def leaf(self, n: Node) -> bool:
-        """Read from memory: realised, or stored by its own kernel (a root or a non-elementwise result)."""
+        """Read from memory: realised, or stored by its own kernel (a root, a non-elementwise result, or an
+        elementwise node in ``stored``: one that other kernels read too, see :func:`find`)."""
         return n.realized or (n.id in self.keep and n is not self.out and
-                              (n.id in self.root_ids or not n.is_elementwise))
+                              (n.id in self.root_ids or not n.is_elementwise or n.id in self.stored))
 
     def row(self, n: Node) -> bool:
         hit = self.row_memo.get(n.id)
@@ -147,10 +148,10 @@ class _Match:
         self.inner.add(n.id)
         return all(self.scalar(s) for s in n.srcs)
 
-    def closed(self, consumers: dict[int, list[Node]]) -> bool:
-        """Whether only this kernel reads what it computes (else the values must be stored anyway)."""
+    def escaped(self, consumers: dict[int, list[Node]]) -> set[int]:
+        """The nodes this kernel would compute that other kernels read too (none: the chain is closed)."""
         ours = self.inner | {self.out.id}
-        return all(c.id in ours for m in self.inner for c in consumers.get(m, ()))
+        return {m for m in self.inner if any(c.id not in ours for c in consumers.get(m, ()))}
 
 
 def _row_broadcast(view_node: Node, src: Node) -> bool:
@@ -167,16 +168,37 @@ def find(live: list[Node], keep: set[int], consumers: dict[int, list[Node]],
     """The row chains of this graph (disjoint), one per output node."""
     found: list[_Match] = []
     taken: set[int] = set()
+    read_elsewhere = frozenset(k for k in keep if any(not (c.is_elementwise or c.op == "reduce")
+                                                      for c in consumers.get(k, ())))
     for n in reversed(live):  # outermost first: a chain feeding another chain stays the inner one's leaf
         if n.id not in keep or n.id in taken or not n.is_elementwise or not n.shape or n.shape[-1] < 1 or \
                 n.size == 0 or n.size >= INDEX_LIMIT - LOCAL * ROW_CACHE:
             continue
-        m = _Match(n, keep, root_ids)
-        if m.row(n) and any(kind == "reduce" for kind, _ in m.stages) and m.closed(consumers) and \
-                not (m.inner | {n.id}) & taken:
+        m = _match(n, keep, root_ids, consumers, read_elsewhere)
+        if m is not None and not (m.inner | {n.id}) & taken:
             found.append(m)
             taken |= m.inner | {n.id}
     return found
+
+
+def _match(n: Node, keep: set[int], root_ids: set[int], consumers: dict[int, list[Node]],
+           read_elsewhere: frozenset[int]) -> _Match | None:
+    """The closed chain under ``n``, if any. A stored elementwise node that a matmul, gather or the like also
+    reads (a layer norm's residual input, which the next layer's matmul reads) is read from memory; another one
+    the walk passes through is first taken as part of the chain, and when other kernels read it too, the walk
+    is redone with it read from memory, a few times at most."""
+    stored = read_elsewhere
+    for _ in range(4):
+        m = _Match(n, keep, root_ids, stored)
+        if not m.row(n) or not any(kind == "reduce" for kind, _ in m.stages):
+            return None
+        escaped = m.escaped(consumers)
+        if not escaped:
+            return m
+        if not escaped <= keep:  # computed here and inlined elsewhere too: not this kernel's to store
+            return None
+        stored |= escaped
+    return None
 
 
 class _RowLowering(Lowering):

@@ -170,3 +170,19 @@ def test_jit_and_grad(path):
     np.testing.assert_allclose(g, s * (w - (s * w).sum(-1, keepdims=True)), rtol=1e-4, atol=1e-6)
     g = kd.grad(lambda a: kd.sum(kd.nn.log_softmax(a) * kd.asarray(w)))(kd.asarray(x)).numpy()
     np.testing.assert_allclose(g, w - s * w.sum(-1, keepdims=True), rtol=1e-4, atol=1e-6)
+
+
+def test_stacked_residual_layers_each_get_one_row_kernel():
+    """A transformer's pattern: each layer norm's input is also read by the next layer's matmul (stored, read
+    from memory), so the walk from one norm must stop there and not swallow the layers below it."""
+    rng = np.random.default_rng(12)
+    x, w = rng.standard_normal((16, 64)).astype(np.float32), (rng.standard_normal((64, 64)) / 8).astype(np.float32)
+
+    def layers(h, mm, norm):
+        for _ in range(3):
+            h = norm(h + mm(h, w))
+        return h
+    got = layers(kd.asarray(x), lambda a, b: a @ kd.asarray(b), lambda h: kd.nn.layer_norm(h, (64,)))
+    assert kd.explain(got).count("RowNorm") == 3
+    want = layers(x, lambda a, b: a @ b, np_layer_norm)
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-4, atol=1e-4)

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# One call on the GPU machine (see ../shared/device/prepare.sh; carry .gl, .whl and .minilm-f16): the test suite
+# on Vulkan device 0, then the benchmarks one at a time on device 0 with PyTorch on the same GPU (matched by
+# UUID). Everything is written to $OUT as it comes, so a call cut short keeps what finished.
+#   bash scripts/gpu_session.sh [suite] [bench ...]     e.g.  bash scripts/gpu_session.sh suite minilm fft
+# The suite needs pytest-xdist and pytest-timeout in .whl (python3 -m pip download --no-deps --only-binary=:all:
+# --python-version 3.12 -d .whl pytest-xdist execnet pytest-timeout); MiniLM needs
+# `python3 benchmarks/minilm.py --export-f16 .minilm-f16 --compact` made here first (22 MB).
+# Give each benchmark its own minutes: the H200 run of 2026-11-30 lost most rows to too-short limits.
+set -u
+source .gl/setup.sh || exit 1
+OUT=${OUT:-/tmp/kdsl-out}; mkdir -p "$OUT"
+export CUDA_DEVICE_ORDER=PCI_BUS_ID
+U0=$(KDSL_DEVICE=0 python3 -c "import kdsl as kd; print(kd.device().info['device_uuid'])")
+export CUDA_VISIBLE_DEVICES=$(nvidia-smi --query-gpu=index,uuid --format=csv,noheader | grep -i "$U0" | cut -d, -f1)
+echo "Vulkan device 0 = CUDA device ${CUDA_VISIBLE_DEVICES:-?} ($U0)" | tee "$OUT/map.txt"
+declare -A BENCH=(
+  [minilm]="minilm.py --weights ../.minilm-f16 --repeat 10 --profile"
+  [data]="dsl_data_dependent.py --repeat 10"
+  [training]="ml_training.py --repeat 20"
+  [peers]="ml_peers.py --repeat 10"
+  [rownorm]="dsl_rownorm.py"
+  [fft]="fft.py"
+  [linalg]="linalg.py"
+  [scale]="scale_out.py --share-gb 4 --repeat 5")
+for what in "$@"; do
+  if [ "$what" = suite ]; then
+    python3 -m pytest -o addopts="" -p no:cacheprovider -n 16 -v --timeout 300 --tb=short -rfE tests \
+      > "$OUT/suite.txt" 2>&1; echo "rc=$?" >> "$OUT/suite.txt"; grep -E "FAILED|passed|failed" "$OUT/suite.txt" | tail -20
+  else
+    (cd benchmarks && KDSL_DEVICE=0 python3 ${BENCH[$what]} > "$OUT/$what.txt" 2>&1; echo "rc=$?" >> "$OUT/$what.txt")
+    tail -25 "$OUT/$what.txt"
+  fi
+done

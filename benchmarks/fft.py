@@ -35,6 +35,7 @@ def cases(small: bool):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--small", action="store_true", help="sizes for CPU drivers")
+    parser.add_argument("--profile", action="store_true", help="also time each kernel of one call (kd.profile)")
     args = parser.parse_args()
     torch = torch_module()
     rows = []
@@ -46,6 +47,10 @@ def main() -> None:
         scale = float(np.abs(want).max())
         assert np.abs(got - want).max() <= 1e-4 * scale * np.log2(host.size), f"kdsl {label} is wrong"
         kd_ms = median_ms(lambda fn=fn, x=x: kd.realize(fn(x)), warmup=3)
+        if args.profile:
+            with kd.profile() as prof:
+                kd.realize(fn(x))
+            print(f"{label}, per kernel:\n{prof.table(top=10)}\n")
         np_ms = median_ms(lambda name=name, host=host: getattr(np.fft, name)(host), repeat=3, warmup=1)
         row = [label, kd_ms, np_ms, kd_ms / np_ms]
         if torch is not None and torch.cuda.is_available():

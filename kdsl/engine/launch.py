@@ -17,12 +17,14 @@ Example:
 
 from __future__ import annotations
 
+import time
 from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
 
 from kdsl.device import _runtime
+from kdsl.engine.profile import current as current_profile
 from kdsl.engine.state import cache_limits, state
 
 
@@ -46,7 +48,12 @@ def dispatch(device: Any, spirv: bytes, tensors: Sequence[Any], groups: tuple[in
         seq.record(rt.OpAlgoDispatch(algo, push) if push is not None and len(push) else rt.OpAlgoDispatch(algo))
         if readbacks:
             seq.record(rt.OpSyncLocal(list(readbacks)))
+        prof = current_profile()
+        t0 = time.perf_counter()
         seq.eval()
+        if prof is not None:  # kd.profile(): custom kernels (kd.fft's, kd.linalg's) are timed too
+            prof.add_custom(f"custom kernel, {len(tensors)} buffers, groups {tuple(groups)}",
+                            (time.perf_counter() - t0) * 1e3)
 
 
 def _algorithm(st: Any, spirv: bytes, tensors: Sequence[Any], groups: tuple[int, int, int],

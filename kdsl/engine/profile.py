@@ -3,7 +3,9 @@
 While a profile is active in a thread, every kernel that thread dispatches is submitted on its own and waited
 for, so its time is the wall time of one submission: the kernel plus a fixed submit-and-wait cost (tens of
 microseconds; compare the rows with each other, not with a peer's kernel times). Batched submission, and so
-overlap between kernels, is off inside the block, ``kd.jit`` replays included.
+overlap between kernels, is off inside the block, ``kd.jit`` replays included. Custom kernels (``@kd.kernel``,
+``kd.raw_kernel``, and so ``kd.fft`` and ``kd.linalg``) always run one launch at a time; they are listed by
+their buffer count and workgroups.
 
 Example:
     >>> import kdsl as kd
@@ -34,6 +36,10 @@ class Profile:
 
     def add(self, kernel: Kernel, ms: float) -> None:
         self.records.append((describe(kernel), ms))
+
+    def add_custom(self, label: str, ms: float) -> None:
+        """A custom kernel's launch (``@kd.kernel``, ``kd.raw_kernel``: kd.fft and kd.linalg use them)."""
+        self.records.append((label, ms))
 
     def rows(self) -> list[tuple[str, int, float]]:
         """(kernel, times run, total ms) per distinct kernel, the most expensive first."""

@@ -36,3 +36,11 @@ def test_profiles_nest():
             kd.realize(kd.ones(8) * 5)
         kd.realize(kd.ones(8) * 6)
     assert len(inner.records) == 1 and len(outer.records) == 1
+
+
+def test_custom_kernels_are_timed_too():
+    x = kd.asarray(np.random.default_rng(0).standard_normal(64).astype(np.complex64))
+    with kd.profile() as prof:
+        got = kd.fft.fft(x).numpy()
+    np.testing.assert_allclose(got, np.fft.fft(x.numpy()), rtol=1e-4, atol=1e-4)
+    assert any(name.startswith("custom kernel") for name, _ in prof.records)

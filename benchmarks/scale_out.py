@@ -113,29 +113,36 @@ def run_cluster(workers: int, rows: int, share_rows: int, args) -> dict:
     return out
 
 
-def run_threads(devices: int, rows: int, args) -> float:
-    """Case 1 in one process: the same chunks as the Dask cases, split evenly over the devices, one thread per
-    device summing its chunks (no Dask)."""
-    starts = range(0, rows, args.chunk_rows)
+def _local_chunks(rows: int, args, devices: int = 1) -> list[list[kd.Array]]:
+    """The rows in chunks of ``args.chunk_rows`` made in this process, chunk ``k`` on device ``k % devices``
+    (realised): one list per device that got any."""
     shards: list[list[kd.Array]] = [[] for _ in range(devices)]
-    for k, start in enumerate(starts):
+    for k, start in enumerate(range(0, rows, args.chunk_rows)):
         with kd.device(k % devices):
             n = min(args.chunk_rows, rows - start)
             shards[k % devices].append(kd.random.default_rng(k).random((n, args.features), dtype=kd.float32))
     shards = [shard for shard in shards if shard]  # fewer chunks than devices: some stay idle
     for shard in shards:
         kd.realize(*shard)
+    return shards
 
-    def shard_sum(chunks: list[kd.Array]) -> np.ndarray:
-        partial = chunks[0].sum(axis=0)
-        for c in chunks[1:]:
-            partial = partial + c.sum(axis=0)
-        return partial.numpy()
 
+def _column_sums(chunks: list[kd.Array]) -> np.ndarray:
+    """The column sums of chunks of one device, summed in one expression and read back."""
+    total = chunks[0].sum(axis=0)
+    for c in chunks[1:]:
+        total = total + c.sum(axis=0)
+    return total.numpy()
+
+
+def run_threads(devices: int, rows: int, args) -> float:
+    """Case 1 in one process: the same chunks as the Dask cases, split evenly over the devices, one thread per
+    device summing its chunks (no Dask)."""
+    shards = _local_chunks(rows, args, devices)
     with ThreadPoolExecutor(len(shards)) as pool:
-        total = sum(pool.map(shard_sum, shards))
+        total = sum(pool.map(_column_sums, shards))
         np.testing.assert_allclose(total / rows, 0.5, atol=0.01)
-        return median_ms(lambda: sum(pool.map(shard_sum, shards)), args.repeat, warmup=2)
+        return median_ms(lambda: sum(pool.map(_column_sums, shards)), args.repeat, warmup=2)
 
 
 def _warm() -> None:
@@ -153,19 +160,11 @@ def worker_devices(client: Client) -> dict:
 def run_plain(share_rows: int, args) -> dict:
     """Case 3 in this process: one GPU's share as plain kdsl chunks (an array is at most one buffer, 4 GiB on many
     devices) summed in one expression, against Dask's threaded scheduler over the same chunks."""
-    blocks = [kd.random.default_rng(k).random((min(args.chunk_rows, share_rows - a), args.features), dtype=kd.float32)
-              for k, a in enumerate(range(0, share_rows, args.chunk_rows))]
-    kd.realize(*blocks)
-
-    def plain_sum() -> np.ndarray:
-        total = blocks[0].sum(axis=0)
-        for b in blocks[1:]:
-            total = total + b.sum(axis=0)
-        return total.numpy()
-    plain = median_ms(plain_sum, args.repeat, warmup=2)
+    blocks = _local_chunks(share_rows, args)[0]
+    plain = median_ms(lambda: _column_sums(blocks), args.repeat, warmup=2)
     dx = da.concatenate([da.from_array(b, chunks=b.shape, asarray=False) for b in blocks])
     with dask.config.set(scheduler="threads"):
-        np.testing.assert_allclose(dx.sum(axis=0).compute().numpy(), plain_sum(), rtol=1e-4)
+        np.testing.assert_allclose(dx.sum(axis=0).compute().numpy(), _column_sums(blocks), rtol=1e-4)
         threaded = median_ms(lambda: dx.sum(axis=0).compute().numpy(), args.repeat, warmup=2)
     return {"plain_ms": plain, "threads_ms": threaded}
 

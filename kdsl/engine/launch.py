@@ -49,9 +49,11 @@ def dispatch(device: Any, spirv: bytes, tensors: Sequence[Any], groups: tuple[in
         if readbacks:
             seq.record(rt.OpSyncLocal(list(readbacks)))
         prof = current_profile()
-        t0 = time.perf_counter()
-        seq.eval()
-        if prof is not None:  # kd.profile(): custom kernels (kd.fft's, kd.linalg's) are timed too
+        if prof is None:
+            seq.eval()
+        else:  # kd.profile(): custom kernels (kd.fft's, kd.linalg's) are timed too
+            t0 = time.perf_counter()
+            seq.eval()
             prof.add_custom(f"custom kernel, {len(tensors)} buffers, groups {tuple(groups)}",
                             (time.perf_counter() - t0) * 1e3)
 

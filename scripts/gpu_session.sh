@@ -6,7 +6,7 @@
 # The suite needs pytest-xdist and pytest-timeout in .whl (python3 -m pip download --no-deps --only-binary=:all:
 # --python-version 3.12 -d .whl pytest-xdist execnet pytest-timeout); MiniLM needs
 # `python3 benchmarks/minilm.py --export-f16 .minilm-f16 --compact` made here first (22 MB).
-# Give each benchmark its own minutes: the H200 run of 2026-11-30 lost most rows to too-short limits.
+# BENCH_TIMEOUT (default 300 s) caps each benchmark. Give each benchmark its own minutes: the H200 run of 2026-11-30 lost most rows to too-short limits.
 set -u
 source .gl/setup.sh || exit 1
 OUT=${OUT:-/tmp/kdsl-out}; mkdir -p "$OUT"
@@ -20,7 +20,7 @@ declare -A BENCH=(
   [training]="ml_training.py --repeat 20"
   [peers]="ml_peers.py --repeat 10"
   [rownorm]="dsl_rownorm.py"
-  [fft]="fft.py"
+  [fft]="fft.py --profile"
   [linalg]="linalg.py"
   [scale]="scale_out.py --share-gb 4 --repeat 5")
 for what in "$@"; do
@@ -28,7 +28,7 @@ for what in "$@"; do
     python3 -m pytest -o addopts="" -p no:cacheprovider -n 16 -v --timeout 300 --tb=short -rfE tests \
       > "$OUT/suite.txt" 2>&1; echo "rc=$?" >> "$OUT/suite.txt"; grep -E "FAILED|passed|failed" "$OUT/suite.txt" | tail -20
   else
-    (cd benchmarks && KDSL_DEVICE=0 python3 ${BENCH[$what]} > "$OUT/$what.txt" 2>&1; echo "rc=$?" >> "$OUT/$what.txt")
+    (cd benchmarks && KDSL_DEVICE=0 timeout ${BENCH_TIMEOUT:-300} python3 ${BENCH[$what]} > "$OUT/$what.txt" 2>&1; echo "rc=$?" >> "$OUT/$what.txt")
     tail -25 "$OUT/$what.txt"
   fi
 done

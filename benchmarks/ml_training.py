@@ -388,6 +388,10 @@ def run(w: Workload, peers: list[str], args: argparse.Namespace) -> list:
                 if ref is not None:
                     check(w.name, p, w.params, params, ref[2], losses, ref[1], w.tol)
             times[p] = timed(trainer.step, trainer.sync, args.warmup, args.warmup_s, args.repeat)
+            if p == "kdsl" and args.profile:
+                with kd.profile() as prof:
+                    trainer.sync(trainer.step())
+                print(f"kdsl {w.name}, one step per kernel:\n{prof.table(top=15)}\n")
         except AssertionError:
             raise
         except Exception as exc:  # a peer that cannot run here (torch.compile without a compiler, ...)
@@ -440,6 +444,7 @@ def main(argv: list[str] | None = None) -> list[list]:
     parser = peer_parser(__doc__, "torch,torch.compile,jax", " (MLP, transformer)")
     parser.add_argument("--tol", type=float, default=None, help="the check's tolerance: each parameter's update, "
                                                                    "norm-wise relative (default 1e-2)")
+    parser.add_argument("--profile", action="store_true", help="also time each kernel of one kdsl step (kd.profile)")
     args = parser.parse_args(argv)
     wanted = [s.strip() for s in args.peers.split(",") if s.strip()] or (["numpy"] if args.small else
                                                                           ["torch", "torch.compile", "jax"])

@@ -55,7 +55,8 @@ def lower_matmul(node: Node, keep: set[int], dev: Device) -> list[Step]:
 
 
 SPLIT_K_GROUPS = 256  # split-K: a GPU matmul with fewer output tiles than this cuts k until it has about this many
-SPLIT_K_MIN = 1024  # ... keeping each k chunk at least this long (the partial products cost a pass of their own)
+SPLIT_K_MIN = 128  # ... keeping each k chunk at least this long (the partial products cost a pass of their own;
+# on an H200, 128 took 512 x 10 x 1024 from 0.086 to 0.019 ms and float16 512 x 1024 x 784 from 0.058 to 0.035)
 
 
 def fill_splits(kernel: Matmul, dev: Device) -> int:

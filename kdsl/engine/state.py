@@ -75,7 +75,7 @@ class DeviceState:
     def __init__(self, device: Any):
         self.device = device
         self.lock = threading.RLock()
-        self.pool: dict[tuple[str, int], list[Any]] = {}  # (dtype name, size) -> free tensors
+        self.pool: dict[tuple[str, int], list[Any]] = {}  # (dtype name, size) -> heap of (id, free tensor)
         self.pool_bytes = 0
         self.programs: OrderedDict[Any, Any] = OrderedDict()  # kernel -> Program, least recently used first
         self.batches: Any = None  # kdsl.engine.programs.Batches, made on first use

@@ -106,3 +106,23 @@ def test_bad_kdsl_device_names_the_variable_and_the_devices():
                          env={**os.environ, "KDSL_DEVICE": "abc"})
     assert out.returncode != 0
     assert "ValueError: KDSL_DEVICE='abc' is not a device index; set it to one of ['0: " in out.stderr
+
+
+def test_a_replayed_pass_with_many_same_sized_intermediates_reuses_its_recording():
+    """Ten same-sized intermediates in one kd.jit pass: the pool hands the same tensors back in the same order
+    (first in, first out, all of them kept), so from the second call on the recorded command buffer replays
+    instead of every kernel being rebound and the batch recorded again."""
+    w = kd.asarray(np.eye(8, dtype=np.float32) * 0.5)
+
+    @kd.jit
+    def chain(x):
+        for _ in range(10):
+            x = kd.matmul(x, w) + 1.0
+        return x
+
+    x = kd.asarray(np.ones((8, 8), np.float32))
+    want = chain(x).numpy()
+    before = kd.stats()["replays"]
+    for _ in range(3):
+        np.testing.assert_allclose(chain(x).numpy(), want)
+    assert kd.stats()["replays"] - before >= 2

@@ -47,6 +47,7 @@ from typing import Any
 from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.expr import ExprRenderer
+from kdsl.codegen.operand_order import middle_is_contiguous
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Matmul
 
 PAD = 8  # halves added to each shared row (16 bytes)
@@ -124,12 +125,15 @@ def _loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str
     """(register declarations, statements filling them from k slice ``kn``, statements storing them to shared)."""
     decl, fill, store = [], [], []
     zero = "float16_t(0.0)"
-    for name, e, shape, cols, per in (("ra", k.a, (k.batch, k.m, k.k), g.bk, g.bm * g.bk // LOCAL),
-                                      ("rb", k.b, (k.batch, k.k, k.n), g.bn, g.bk * g.bn // LOCAL)):
+    for name, e, shape, rows, cols, per in (("ra", k.a, (k.batch, k.m, k.k), g.bm, g.bk, g.bm * g.bk // LOCAL),
+                                            ("rb", k.b, (k.batch, k.k, k.n), g.bk, g.bn, g.bk * g.bn // LOCAL)):
+        down = middle_is_contiguous(e, shape)  # neighbouring invocations walk the operand's contiguous axis
         for q in range(per):
             reg = f"{name}{q}"
             r = ExprRenderer(buffers, prefix=f"{reg}_")
-            row, col = f"((tid + {q * LOCAL}) / {cols})", f"((tid + {q * LOCAL}) % {cols})"
+            flat = f"(tid + {q * LOCAL})"
+            row, col = ((f"({flat} % {rows})", f"({flat} / {rows})") if down
+                        else (f"({flat} / {cols})", f"({flat} % {cols})"))
             if name == "ra":
                 idx, bound = ("bz", f"(bm + {row})", f"(kn + {col})"), f"bm + {row} < {k.m} && kn + {col} < ke"
                 dst = f"As[{row} * {g.ast} + {col}]"

@@ -23,10 +23,12 @@ from kdsl import dtype as dt
 from kdsl.codegen import coopmat, glsl, matmul_cpu
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import counted_loop, grid_loop
+from kdsl.codegen.operand_order import middle_is_contiguous
 from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Matmul, elementwise_groups
 
 TILE, DEPTH, PER = 64, 16, 4  # output tile edge, K slice, outputs per invocation per dimension
+STRIDE = TILE + 1  # shared row stride: a padded row keeps the stores of a column-wise tile load off one bank
 
 
 def _tile_load(name: str, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...], bounds: str, layout: str,
@@ -51,9 +53,14 @@ def render(k: Matmul) -> str:
     buffers: dict[int, dt.DType] = {0: k.out_dtype}
     per_thread = TILE * DEPTH // LOCAL  # tile elements each invocation loads
     a_load = _tile_load("As", k.a, (k.batch, k.m, k.k), ("bz", "gm", "gk"), f"gm < {k.m} && gk < {k.k}",
-                        f"kk * {TILE} + mm", buffers, t)
+                        f"kk * {STRIDE} + mm", buffers, t)
     b_load = _tile_load("Bs", k.b, (k.batch, k.k, k.n), ("bz", "gk", "gn"), f"gk < {k.k} && gn < {k.n}",
-                        f"kk * {TILE} + nn", buffers, t)
+                        f"kk * {STRIDE} + nn", buffers, t)
+    # neighbouring invocations load neighbouring elements of the axis the operand is contiguous along
+    a_pos = (f"int mm = e % {TILE}, kk = e / {TILE};" if middle_is_contiguous(k.a, (k.batch, k.m, k.k))
+             else f"int mm = e / {DEPTH}, kk = e % {DEPTH};")
+    b_pos = (f"kk = e % {DEPTH}; int nn = e / {DEPTH};" if middle_is_contiguous(k.b, (k.batch, k.k, k.n))
+             else f"kk = e / {TILE}; int nn = e % {TILE};")
     rng = range(PER)
     zero = glsl.zero(t)
     # Scalars, fully unrolled: private arrays indexed in loops can end up in memory (lavapipe keeps them so).
@@ -76,17 +83,17 @@ def render(k: Matmul) -> str:
         f"    for (int k0 = kb; k0 < ke; k0 += {DEPTH}) {{",
         f"        for (int q = 0; q < {per_thread}; q++) {{",
         f"            int e = tid + q * {LOCAL};",
-        f"            int mm = e / {DEPTH}, kk = e % {DEPTH};",
+        f"            {a_pos}",
         "            int gm = bm + mm, gk = k0 + kk;",
         *["            " + x for x in a_load],
-        f"            kk = e / {TILE}; int nn = e % {TILE};",
+        f"            {b_pos}",
         "            gk = k0 + kk; int gn = bn + nn;",
         *["            " + x for x in b_load],
         "        }",
         "        memoryBarrierShared(); barrier();",
         f"        for (int kk = 0; kk < {DEPTH}; kk++) {{",
-        "            " + " ".join(f"{c} av{i} = As[kk * {TILE} + ty + {16 * i}];" for i in rng),
-        "            " + " ".join(f"{c} bv{j} = Bs[kk * {TILE} + tx + {16 * j}];" for j in rng),
+        "            " + " ".join(f"{c} av{i} = As[kk * {STRIDE} + ty + {16 * i}];" for i in rng),
+        "            " + " ".join(f"{c} bv{j} = Bs[kk * {STRIDE} + tx + {16 * j}];" for j in rng),
         *["            " + " ".join(fma[r * PER:(r + 1) * PER]) for r in rng],
         "        }",
         "        memoryBarrierShared(); barrier();",
@@ -95,7 +102,7 @@ def render(k: Matmul) -> str:
         *["    " + x for x in stores],
         "}",
     ]
-    shared = [f"shared {c} As[{TILE * DEPTH}];", f"shared {c} Bs[{TILE * DEPTH}];"]
+    shared = [f"shared {c} As[{STRIDE * DEPTH}];", f"shared {c} Bs[{STRIDE * DEPTH}];"]
     text = "\n".join(body)
     return (f"{glsl.header(LOCAL, buffers, k.n_words, shared=shared, body_text=text)}\nvoid main() {{\n"
             + "\n".join("    " + x for x in body) + "\n}\n")

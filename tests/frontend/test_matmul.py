@@ -76,3 +76,22 @@ def test_both_matmul_kernels(monkeypatch, tiled, dtype):
     y = (a * 2) @ b.T.T
     assert plan([y._node])[0].kernel.tiled is tiled
     np.testing.assert_allclose(y.numpy(), (ha * 2) @ hb, rtol=1e-3)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32", "float16"])
+@pytest.mark.parametrize("a_t,b_t", [(False, True), (True, False), (True, True)])
+def test_tiled_matmul_of_transposed_operands(monkeypatch, dtype, a_t, b_t):
+    """``x @ W.T`` and ``X.T @ G``: the tile loads walk the operand's contiguous axis (kdsl.codegen.operand_order);
+    edges of odd sizes, a batch and a fused scale must land where the row-wise loads put them."""
+    monkeypatch.setattr(kd.device(), "matmul_tiles", True)
+    rng = np.random.default_rng(15)
+    ha = rng.integers(-3, 4, (3, 37, 70)).astype(dtype)
+    hb = rng.integers(-3, 4, (70, 45)).astype(dtype)
+    a = kd.asarray(np.ascontiguousarray(np.swapaxes(ha, 1, 2))).mT if a_t else kd.asarray(ha)
+    b = kd.asarray(np.ascontiguousarray(hb.T)).T if b_t else kd.asarray(hb)
+    from kdsl.codegen.operand_order import middle_is_contiguous
+    from kdsl.engine.plan import plan
+    kernel = plan([(a @ b)._node])[0].kernel
+    assert middle_is_contiguous(kernel.a, (3, 37, 70)) is a_t
+    assert middle_is_contiguous(kernel.b, (1, 70, 45)) is b_t or middle_is_contiguous(kernel.b, (3, 70, 45)) is b_t
+    np.testing.assert_allclose((a @ (b * 2)).numpy(), ha @ (hb * 2), rtol=1e-3)

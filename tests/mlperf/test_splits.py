@@ -35,7 +35,8 @@ def test_cpu_reductions_use_strided_partials():
 
 def test_split_k_only_for_few_tiles_and_long_k():
     assert fill_splits(Matmul(1, 64, 10, 10**6, None, None, None, 0), GPU()) == 256
-    assert fill_splits(Matmul(1, 64, 10, 1500, None, None, None, 0), GPU()) == 1  # short k: not worth a pass
+    assert fill_splits(Matmul(1, 64, 10, 1500, None, None, None, 0), GPU()) == 8  # chunks of >= 128
+    assert fill_splits(Matmul(1, 64, 10, 200, None, None, None, 0), GPU()) == 1  # short k: not worth a pass
     assert fill_splits(Matmul(1, 4096, 4096, 4096, None, None, None, 0), GPU()) == 1
     assert fill_splits(Matmul(1, 64, 10, 10**6, None, None, None, 0), CPU()) == 1
 

@@ -8,7 +8,9 @@ fragments of the device's ``SM x SN x SK`` shape. The k axis advances ``BK`` (tw
 1. every invocation evaluates its share of the next A and B tiles through the operands' fused expressions
    (``(x * w) @ kd.exp(y)`` stays one kernel; out-of-range elements are zeros) into registers, so the global
    loads of tile ``t + 1`` are in flight while tile ``t`` is multiplied (register double buffering; one shared
-   tile set keeps the shared memory at ~27 KiB);
+   tile set keeps the shared memory at ~27 KiB); a plain float16 operand aligned to 16 bytes along its
+   contiguous axis is read 8 halves per load instead (``uvec4``; see :func:`_vector_view`), which the global
+   loads of this kernel are bound by;
 2. the registers go to shared memory as float16 (rows padded by 8 halves = 16 bytes, against bank conflicts
    and for the 16-byte stride alignment some drivers want);
 3. each warp loads its A and B fragments from shared memory and runs ``coopMatMulAdd``.
@@ -48,7 +50,9 @@ from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.operand_order import middle_is_contiguous
+from kdsl.ir.expr import Expr, offset_of
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Matmul
+from kdsl.ir.view import View
 
 PAD = 8  # halves added to each shared row (16 bytes)
 EXTENSIONS = ("GL_KHR_cooperative_matrix", "GL_KHR_memory_scope_semantics",
@@ -121,30 +125,98 @@ def launch(k: Matmul) -> tuple[int, int, int]:
     return (-(-k.n // g.bn), -(-k.m // g.bm), min(k.batch * k.splits, MAX_GROUPS))
 
 
-def _loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str], list[str], list[str]]:
-    """(register declarations, statements filling them from k slice ``kn``, statements storing them to shared)."""
+VEC = 8  # halves per 16-byte vector load
+
+
+def _vector_view(e: Expr, shape: tuple[int, int, int], down: bool) -> tuple[int, View] | None:
+    """(slot, view) when operand ``e`` is a plain float16 buffer read whose fast axis (the middle one when
+    ``down``, else the last) is contiguous and whose 16-byte groups along it start on 16-byte boundaries: its
+    tile can then be read 8 halves per load instead of 1 (the global loads are what bound this kernel)."""
+    if e.op != "load" or e.dtype is not dt.float16 or offset_of(e.arg)[0] is not None:
+        return None
+    view = e.arg[1]
+    if not isinstance(view, View) or view.wide or tuple(view.shape) != tuple(shape):
+        return None
+    fast = 1 if down else 2
+    strides = view.canonical().strides
+    others = [s for i, s in enumerate(strides) if i != fast]
+    if strides[fast] != 1 or shape[fast] % VEC or view.offset % VEC or any(s % VEC for s in others):
+        return None
+    return e.arg[0], view
+
+
+def _loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str], list[str], list[str], list[str]]:
+    """(register declarations, statements filling them from k slice ``kn``, statements storing them to shared,
+    16-byte buffer aliases to declare)."""
+    decl: list[str] = []
+    fill: list[str] = []
+    store: list[str] = []
+    aliases: list[str] = []
+    for name, e, shape, rows, cols in (("ra", k.a, (k.batch, k.m, k.k), g.bm, g.bk),
+                                       ("rb", k.b, (k.batch, k.k, k.n), g.bk, g.bn)):
+        down = middle_is_contiguous(e, shape)  # neighbouring invocations walk the operand's contiguous axis
+        origin = ("bm", "kn") if name == "ra" else ("kn", "bn")
+        limits = (str(k.m), "ke") if name == "ra" else ("ke", str(k.n))
+        target = ("As", g.ast) if name == "ra" else ("Bs", g.bst)
+        vector = _vector_view(e, shape, down)
+        if vector is not None:
+            slot, view = vector
+            buffers[slot] = e.dtype
+            line = f"layout(std430, set = 0, binding = {slot}) readonly buffer B{slot}q {{ uvec4 d[]; }} b{slot}q;"
+            if line not in aliases:
+                aliases.append(line)
+            parts = _vector_tile(name, slot, view, rows, cols, down, origin, limits, target)
+        else:
+            parts = _scalar_tile(name, e, shape, rows, cols, down, origin, limits, target, buffers)
+        decl += parts[0]
+        fill += parts[1]
+        store += parts[2]
+    return decl, fill, store, aliases
+
+
+def _scalar_tile(name: str, e: Expr, shape: tuple[int, int, int], rows: int, cols: int, down: bool,
+                 origin: tuple[str, str], limits: tuple[str, str], target: tuple[str, int],
+                 buffers: dict[int, dt.DType]) -> tuple[list[str], list[str], list[str]]:
+    """One element per register, through the operand's fused expression (zero outside the matrix)."""
     decl, fill, store = [], [], []
     zero = "float16_t(0.0)"
-    for name, e, shape, rows, cols, per in (("ra", k.a, (k.batch, k.m, k.k), g.bm, g.bk, g.bm * g.bk // LOCAL),
-                                            ("rb", k.b, (k.batch, k.k, k.n), g.bk, g.bn, g.bk * g.bn // LOCAL)):
-        down = middle_is_contiguous(e, shape)  # neighbouring invocations walk the operand's contiguous axis
-        for q in range(per):
-            reg = f"{name}{q}"
-            r = ExprRenderer(buffers, prefix=f"{reg}_")
-            flat = f"(tid + {q * LOCAL})"
-            row, col = ((f"({flat} % {rows})", f"({flat} / {rows})") if down
-                        else (f"({flat} / {cols})", f"({flat} % {cols})"))
-            if name == "ra":
-                idx, bound = ("bz", f"(bm + {row})", f"(kn + {col})"), f"bm + {row} < {k.m} && kn + {col} < ke"
-                dst = f"As[{row} * {g.ast} + {col}]"
-            else:
-                idx, bound = ("bz", f"(kn + {row})", f"(bn + {col})"), f"kn + {row} < ke && bn + {col} < {k.n}"
-                dst = f"Bs[{row} * {g.bst} + {col}]"
-            v = r.value(e, shape, idx)
-            decl.append(f"float16_t {reg} = {zero};")
-            fill += [f"{reg} = {zero};", f"if ({bound}) {{", *["    " + x for x in r.lines],
-                     f"    {reg} = float16_t({v});", "}"]
-            store.append(f"{dst} = {reg};")
+    for q in range(rows * cols // LOCAL):
+        reg = f"{name}{q}"
+        r = ExprRenderer(buffers, prefix=f"{reg}_")
+        flat = f"(tid + {q * LOCAL})"
+        row, col = ((f"({flat} % {rows})", f"({flat} / {rows})") if down
+                    else (f"({flat} / {cols})", f"({flat} % {cols})"))
+        gr, gc = f"({origin[0]} + {row})", f"({origin[1]} + {col})"
+        v = r.value(e, shape, ("bz", gr, gc))
+        decl.append(f"float16_t {reg} = {zero};")
+        fill += [f"{reg} = {zero};", f"if ({gr} < {limits[0]} && {gc} < {limits[1]}) {{",
+                 *["    " + x for x in r.lines], f"    {reg} = float16_t({v});", "}"]
+        store.append(f"{target[0]}[{row} * {target[1]} + {col}] = {reg};")
+    return decl, fill, store
+
+
+def _vector_tile(name: str, slot: int, view: View, rows: int, cols: int, down: bool, origin: tuple[str, str],
+                 limits: tuple[str, str], target: tuple[str, int]) -> tuple[list[str], list[str], list[str]]:
+    """Eight halves per register (a ``uvec4``), copied to shared memory bit for bit (no conversion: NaNs keep
+    their payload and sign). ``down``: the eight run down a column of the tile, else along a row."""
+    decl, fill, store = [], [], []
+    lanes = (rows if down else cols) // VEC
+    for q in range(rows * cols // VEC // LOCAL):
+        reg = f"{name}q{q}"
+        flat = f"(tid + {q * LOCAL})"
+        row, col = ((f"(({flat} % {lanes}) * {VEC})", f"({flat} / {lanes})") if down
+                    else (f"({flat} / {lanes})", f"(({flat} % {lanes}) * {VEC})"))
+        gr, gc = f"({origin[0]} + {row})", f"({origin[1]} + {col})"
+        at = view.index_expr(["bz", gr, gc])
+        decl.append(f"uvec4 {reg} = uvec4(0);")
+        fill += [f"{reg} = uvec4(0);",
+                 f"if ({gr} < {limits[0]} && {gc} < {limits[1]}) {reg} = b{slot}q.d[({at}) / {VEC}];"]
+        for w in range(VEC // 2):
+            halves = f"unpackFloat2x16({reg}[{w}])"
+            for h, part in enumerate("xy"):
+                i = 2 * w + h
+                dst = f"({row} + {i}) * {target[1]} + {col}" if down else f"{row} * {target[1]} + {col} + {i}"
+                store.append(f"{target[0]}[{dst}] = {halves}.{part};")
     return decl, fill, store
 
 
@@ -192,7 +264,7 @@ def render(k: Matmul, kc: int) -> str:
     """The GLSL of coopmat kernel ``k`` whose k chunks are ``kc`` long (a multiple of its ``BK``)."""
     g = Layout(k.coop)
     buffers: dict[int, dt.DType] = {0: k.out_dtype}
-    decl, fill, store = _loads(k, g, buffers)
+    decl, fill, store, aliases = _loads(k, g, buffers)
     _, _, tc = _types(g)
     accs = [f"acc{i}_{j}" for i in range(g.tm) for j in range(g.tn)]
     body = [
@@ -221,7 +293,7 @@ def render(k: Matmul, kc: int) -> str:
         "    barrier();",
         "}",
     ]
-    shared = [f"shared float16_t As[{g.bm * g.ast}];", f"shared float16_t Bs[{g.bk * g.bst}];",
+    shared = [*aliases, f"shared float16_t As[{g.bm * g.ast}];", f"shared float16_t Bs[{g.bk * g.bst}];",
               f"shared float Cs[{g.warps * g.sm * g.sn}];"]
     text = "\n".join(body)
     head = glsl.header(LOCAL, buffers, k.n_words, extra_dtypes=[dt.float16], shared=shared, body_text=text)

@@ -171,3 +171,42 @@ def test_on_the_device(shape):
     y = (kd.exp(kd.asarray(a) * 0.5) @ kd.asarray(b)).astype(kd.float32) + 1
     ref = (np.exp(a * np.float16(0.5)).astype(np.float32) @ b.astype(np.float32)) + 1
     np.testing.assert_allclose(y.numpy(), ref, rtol=1e-2, atol=5e-2 * max(1, k ** 0.5 / 4))
+
+
+@pytest.mark.parametrize("a_t, b_t, k", [(False, False, 64), (False, True, 64), (True, False, 64), (True, True, 72),
+                                         (False, False, 60)])
+def test_vector_tile_loads_compile(a_t, b_t, k):
+    """Plain float16 operands aligned to 16 bytes along their contiguous axis are read 8 halves per load
+    (``uvec4``), down the tile's columns for a transposed operand; an operand whose contiguous axis is k is
+    not when k is not a multiple of 8."""
+    m, n = 136, 96
+    a = load(1, dt.float16, View.contiguous((1, k, m)).permute((0, 2, 1)) if a_t else View.contiguous((1, m, k)))
+    b = load(2, dt.float16, View.contiguous((1, n, k)).permute((0, 2, 1)) if b_t else View.contiguous((1, k, n)))
+    src = matmul.render(Matmul(1, m, n, k, dt.float32, a, b, 0, True, 1, coop=(16, 16, 16, 32)))
+    assert ("b1q.d[" in src, "b2q.d[" in src) == (a_t or k % 8 == 0, not b_t or k % 8 == 0)
+    assert len(compile_source(src)) > 1000
+
+
+@pytest.mark.skipif(not kd.device().coopmat_shapes, reason="runs on a GPU with VK_KHR_cooperative_matrix")
+@pytest.mark.parametrize("case", ["plain", "w.T", "x.T", "both.T", "aligned slice", "odd slice", "batched"])
+def test_on_the_device_vector_loads(case):
+    """Every operand layout the 16-byte tile loads take (or refuse) gives NumPy's product, NaNs included."""
+    rng = np.random.default_rng(1)
+    a = rng.uniform(-1, 1, (2, 264, 136)).astype(np.float16)
+    b = rng.uniform(-1, 1, (136, 104)).astype(np.float16)
+    a[0, 5, 7] = np.nan
+    ka, kb = kd.asarray(a), kd.asarray(b)
+    pick = {
+        "plain": (ka[0], kb, a[0], b),
+        "w.T": (ka[0], kd.asarray(np.ascontiguousarray(b.T)).T, a[0], b),
+        "x.T": (kd.asarray(np.ascontiguousarray(a[0].T)).T, kb, a[0], b),
+        "both.T": (kd.asarray(np.ascontiguousarray(a[0].T)).T, kd.asarray(np.ascontiguousarray(b.T)).T, a[0], b),
+        "aligned slice": (ka[1, 8:], kb[:, 8:], a[1, 8:], b[:, 8:]),
+        "odd slice": (ka[1, :, 3:], kb[3:], a[1, :, 3:], b[3:]),
+        "batched": (ka, kb, a, b),
+    }
+    x, y, hx, hy = pick[case]
+    got = (x @ y).astype(kd.float32).numpy()
+    ref = hx.astype(np.float32) @ hy.astype(np.float32)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(ref))
+    np.testing.assert_allclose(got, ref, rtol=1e-2, atol=5e-2, equal_nan=True)

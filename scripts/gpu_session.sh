@@ -2,7 +2,8 @@
 # One call on the GPU machine (see ../shared/device/prepare.sh; carry .gl, .whl and .minilm-f16): the test suite
 # on Vulkan device 0, then the benchmarks one at a time on device 0 with PyTorch on the same GPU (matched by
 # UUID). Everything is written to $OUT as it comes, so a call cut short keeps what finished.
-#   bash scripts/gpu_session.sh [suite] [bench ...]     e.g.  bash scripts/gpu_session.sh suite minilm fft
+#   bash scripts/gpu_session.sh [suite] [coopmat] [bench ...]     e.g.  bash scripts/gpu_session.sh suite minilm fft
+# (coopmat: the matmul, nn and model tests again without the validation layer, which disables cooperative matrices)
 # The suite needs pytest-xdist and pytest-timeout in .whl (python3 -m pip download --no-deps --only-binary=:all:
 # --python-version 3.12 -d .whl pytest-xdist execnet pytest-timeout); MiniLM needs
 # `python3 benchmarks/minilm.py --export-f16 .minilm-f16 --compact` made here first (22 MB).
@@ -27,6 +28,10 @@ for what in "$@"; do
   if [ "$what" = suite ]; then
     python3 -m pytest -o addopts="" -p no:cacheprovider -n 16 -v --timeout 300 --tb=short -rfE tests \
       > "$OUT/suite.txt" 2>&1; echo "rc=$?" >> "$OUT/suite.txt"; grep -E "FAILED|passed|failed" "$OUT/suite.txt" | tail -20
+  elif [ "$what" = coopmat ]; then  # the suite's validation layer predates cooperative matrices: run them without
+    KDSL_VALIDATION=0 python3 -m pytest -o addopts="" -p no:cacheprovider -n 16 -q --timeout 300 --tb=short -rfE \
+      tests/mlperf tests/frontend/test_matmul.py tests/models tests/nn > "$OUT/coopmat.txt" 2>&1
+    echo "rc=$?" >> "$OUT/coopmat.txt"; tail -5 "$OUT/coopmat.txt"
   else
     (cd benchmarks && KDSL_DEVICE=0 timeout ${BENCH_TIMEOUT:-300} python3 ${BENCH[$what]} > "$OUT/$what.txt" 2>&1; echo "rc=$?" >> "$OUT/$what.txt")
     tail -25 "$OUT/$what.txt"

@@ -1,6 +1,6 @@
-"""The tiled matrix multiply: 64x64 output tiles per workgroup, 16-deep K slices staged in shared memory,
-each of the 256 invocations accumulating a 4x4 block (rows ``ty + 16*i``, columns ``tx + 16*j``, so
-neighbouring invocations read neighbouring shared-memory words).
+"""The tiled matrix multiply: 64x64 output tiles per workgroup (128x128 for large outputs), 16-deep K slices
+staged in shared memory, each of the 256 invocations accumulating a 4x4 (8x8) block (rows ``ty + 16*i``,
+columns ``tx + 16*j``, so neighbouring invocations read neighbouring shared-memory words).
 
 The A and B tiles are loaded through the operands' fused expressions, so ``(x * w) @ kd.exp(y)`` is one kernel.
 Batches (of broadcast operands too) run along the grid's z dimension. A long k axis is cut into ``splits``
@@ -27,8 +27,7 @@ from kdsl.codegen.operand_order import middle_is_contiguous
 from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Matmul, elementwise_groups
 
-TILE, DEPTH, PER = 64, 16, 4  # output tile edge, K slice, outputs per invocation per dimension
-STRIDE = TILE + 1  # shared row stride: a padded row keeps the stores of a column-wise tile load off one bank
+TILE, DEPTH, PER = 64, 16, 4  # output tile edge, K slice, outputs per invocation per dimension (blocked: 4x4)
 
 
 def _tile_load(name: str, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...], bounds: str, layout: str,
@@ -41,6 +40,20 @@ def _tile_load(name: str, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...],
             f"    {name}_v = {v};", "}", f"{name}[{layout}] = {name}_v;"]
 
 
+BIG_TILE, BIG_TILE_GROUPS = 128, 512  # 128 x 128 tiles (8 x 8 outputs per invocation) once there are this many
+
+
+def tile(k: Matmul) -> int:
+    """The output tile edge of tiled kernel ``k``: 128 when the grid still has ``BIG_TILE_GROUPS`` workgroups of
+    them (an 8 x 8 block per invocation does twice the multiply-adds per shared-memory read), else 64.
+
+    >>> tile(Matmul(1, 4096, 4096, 4096, None, None, None, 0)), tile(Matmul(1, 512, 1024, 784, None, None, None, 0))
+    (128, 64)
+    """
+    big = -(-k.m // BIG_TILE) * -(-k.n // BIG_TILE) * k.batch * max(k.splits, 1)
+    return BIG_TILE if big >= BIG_TILE_GROUPS else TILE
+
+
 def render(k: Matmul) -> str:
     if k.coop:
         return coopmat.render(k, chunk(k))
@@ -48,38 +61,45 @@ def render(k: Matmul) -> str:
         return matmul_cpu.render(k, chunk(k))
     if not k.tiled:
         return _render_blocked(k)
+    return _render_tiled(k, tile(k))
+
+
+def _render_tiled(k: Matmul, edge: int) -> str:
+    """The shared-memory kernel with ``edge`` x ``edge`` output tiles: 16 x 16 invocations, each accumulating
+    ``edge / 16`` rows by as many columns (rows ``ty + 16 i``, columns ``tx + 16 j``)."""
     t = k.a.dtype
     c = t.glsl_compute
+    per, stride = edge // 16, edge + 1  # outputs per invocation and dimension; padded shared row stride
     buffers: dict[int, dt.DType] = {0: k.out_dtype}
-    per_thread = TILE * DEPTH // LOCAL  # tile elements each invocation loads
+    per_thread = edge * DEPTH // LOCAL  # tile elements each invocation loads
     a_load = _tile_load("As", k.a, (k.batch, k.m, k.k), ("bz", "gm", "gk"), f"gm < {k.m} && gk < {k.k}",
-                        f"kk * {STRIDE} + mm", buffers, t)
+                        f"kk * {stride} + mm", buffers, t)
     b_load = _tile_load("Bs", k.b, (k.batch, k.k, k.n), ("bz", "gk", "gn"), f"gk < {k.k} && gn < {k.n}",
-                        f"kk * {STRIDE} + nn", buffers, t)
+                        f"kk * {stride} + nn", buffers, t)
     # neighbouring invocations load neighbouring elements of the axis the operand is contiguous along
-    a_pos = (f"int mm = e % {TILE}, kk = e / {TILE};" if middle_is_contiguous(k.a, (k.batch, k.m, k.k))
+    a_pos = (f"int mm = e % {edge}, kk = e / {edge};" if middle_is_contiguous(k.a, (k.batch, k.m, k.k))
              else f"int mm = e / {DEPTH}, kk = e % {DEPTH};")
     b_pos = (f"kk = e % {DEPTH}; int nn = e / {DEPTH};" if middle_is_contiguous(k.b, (k.batch, k.k, k.n))
-             else f"kk = e / {TILE}; int nn = e % {TILE};")
-    rng = range(PER)
+             else f"kk = e / {edge}; int nn = e % {edge};")
+    rng = range(per)
     zero = glsl.zero(t)
     # Scalars, fully unrolled: private arrays indexed in loops can end up in memory (lavapipe keeps them so).
-    fma = [f"acc{i}{j} += av{i} * bv{j};" for i in rng for j in rng]
+    fma = [f"acc{i}_{j} += av{i} * bv{j};" for i in rng for j in rng]
     stores = []
     for i in rng:
         for j in rng:
-            value = glsl.store_value(k.out_dtype, glsl.narrow(k.out_dtype, f"acc{i}{j}"))
+            value = glsl.store_value(k.out_dtype, glsl.narrow(k.out_dtype, f"acc{i}_{j}"))
             stores += [f"gm = bm + ty + {16 * i}; gn = bn + tx + {16 * j};",
                        f"if (gm < {k.m} && gn < {k.n}) b0.d[(zz * {k.m} + gm) * {k.n} + gn] = {value};"]
     kc = chunk(k)
     body = [
         "int tid = int(gl_LocalInvocationID.x);",
         "int tx = tid % 16, ty = tid / 16;",
-        f"int bm = int(gl_WorkGroupID.y) * {TILE}, bn = int(gl_WorkGroupID.x) * {TILE};",
+        f"int bm = int(gl_WorkGroupID.y) * {edge}, bn = int(gl_WorkGroupID.x) * {edge};",
         f"for (int zz = int(gl_WorkGroupID.z); zz < {k.batch * k.splits}; zz += {MAX_GROUPS}) {{",
         f"    int bz = zz % {k.batch}, kb = (zz / {k.batch}) * {kc};",
         f"    int ke = kb + min({kc}, {k.k} - kb);",
-        "    " + " ".join(f"{c} acc{i}{j} = {zero};" for i in rng for j in rng),
+        "    " + " ".join(f"{c} acc{i}_{j} = {zero};" for i in rng for j in rng),
         f"    for (int k0 = kb; k0 < ke; k0 += {DEPTH}) {{",
         f"        for (int q = 0; q < {per_thread}; q++) {{",
         f"            int e = tid + q * {LOCAL};",
@@ -92,9 +112,9 @@ def render(k: Matmul) -> str:
         "        }",
         "        memoryBarrierShared(); barrier();",
         f"        for (int kk = 0; kk < {DEPTH}; kk++) {{",
-        "            " + " ".join(f"{c} av{i} = As[kk * {STRIDE} + ty + {16 * i}];" for i in rng),
-        "            " + " ".join(f"{c} bv{j} = Bs[kk * {STRIDE} + tx + {16 * j}];" for j in rng),
-        *["            " + " ".join(fma[r * PER:(r + 1) * PER]) for r in rng],
+        "            " + " ".join(f"{c} av{i} = As[kk * {stride} + ty + {16 * i}];" for i in rng),
+        "            " + " ".join(f"{c} bv{j} = Bs[kk * {stride} + tx + {16 * j}];" for j in rng),
+        *["            " + " ".join(fma[r * per:(r + 1) * per]) for r in rng],
         "        }",
         "        memoryBarrierShared(); barrier();",
         "    }",
@@ -102,7 +122,7 @@ def render(k: Matmul) -> str:
         *["    " + x for x in stores],
         "}",
     ]
-    shared = [f"shared {c} As[{STRIDE * DEPTH}];", f"shared {c} Bs[{STRIDE * DEPTH}];"]
+    shared = [f"shared {c} As[{stride * DEPTH}];", f"shared {c} Bs[{stride * DEPTH}];"]
     text = "\n".join(body)
     return (f"{glsl.header(LOCAL, buffers, k.n_words, shared=shared, body_text=text)}\nvoid main() {{\n"
             + "\n".join("    " + x for x in body) + "\n}\n")
@@ -127,7 +147,7 @@ def trips(k: Matmul) -> int:
         return coopmat.trips(k, kc)
     if k.lanes:
         return kc + 1
-    return kc if not k.tiled else -(-kc // DEPTH) * (2 + DEPTH + TILE * DEPTH // LOCAL)
+    return kc if not k.tiled else -(-kc // DEPTH) * (2 + DEPTH + tile(k) * DEPTH // LOCAL)
 
 
 def _render_blocked(k: Matmul) -> str:
@@ -174,4 +194,5 @@ def launch(k: Matmul) -> tuple[int, int, int]:
         return (k.groups, 1, 1)
     if not k.tiled:
         return (_groups(k), 1, 1)
-    return (-(-k.n // TILE), -(-k.m // TILE), min(k.batch * k.splits, MAX_GROUPS))
+    edge = tile(k)
+    return (-(-k.n // edge), -(-k.m // edge), min(k.batch * k.splits, MAX_GROUPS))

@@ -95,3 +95,22 @@ def test_tiled_matmul_of_transposed_operands(monkeypatch, dtype, a_t, b_t):
     assert middle_is_contiguous(kernel.a, (3, 37, 70)) is a_t
     assert middle_is_contiguous(kernel.b, (1, 70, 45)) is b_t or middle_is_contiguous(kernel.b, (3, 70, 45)) is b_t
     np.testing.assert_allclose((a @ (b * 2)).numpy(), ha @ (hb * 2), rtol=1e-3)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32"])
+@pytest.mark.parametrize("shape", [(1, 130, 70, 45), (3, 37, 129, 200), (2, 128, 256, 16)])
+def test_big_tiles(monkeypatch, dtype, shape):
+    """The 128 x 128 tiles (8 x 8 outputs per invocation) large outputs get: edges, batches, transposed and
+    fused operands, and a k cut into chunks."""
+    from kdsl.codegen import matmul
+    monkeypatch.setattr(kd.device(), "matmul_tiles", True)
+    monkeypatch.setattr(matmul, "BIG_TILE_GROUPS", 1)
+    batch, m, k, n = shape
+    rng = np.random.default_rng(16)
+    ha = rng.integers(-3, 4, (batch, m, k)).astype(dtype)
+    hb = rng.integers(-3, 4, (n, k)).astype(dtype)
+    a, b = kd.asarray(ha), kd.asarray(np.ascontiguousarray(hb)).T
+    from kdsl.engine.plan import plan
+    y = (a * 2) @ b
+    assert matmul.tile(plan([y._node])[0].kernel) == 128
+    np.testing.assert_allclose(y.numpy(), (ha * 2) @ hb.T, rtol=1e-3)

@@ -3,7 +3,8 @@
 
 One workgroup of 256 invocations computes a ``BM x BN`` output tile (128 x 128 for 16 x 16 fragments). Its
 subgroups ("warps", ``256 / subgroup size`` of them, laid out ``WM x WN``) each own ``TM x TN`` accumulator
-fragments of the device's ``SM x SN x SK`` shape. The k axis advances ``BK`` (``DEPTH_FRAGMENTS`` fragment depths) at a time:
+fragments of the device's ``SM x SN x SK`` shape. The k axis advances ``BK`` (``DEPTH_FRAGMENTS`` fragment
+depths) at a time:
 
 1. every invocation evaluates its share of the next A and B tiles through the operands' fused expressions
    (``(x * w) @ kd.exp(y)`` stays one kernel; out-of-range elements are zeros) into registers, so the global

@@ -3,7 +3,8 @@ every contiguous operand with one 16-byte load and writing one 16-byte store (fe
 on a GPU). The expression is one GLSL function evaluated per lane on scalars, so every op works unchanged
 and the source stays as short as the scalar kernel's.
 
-It applies when the kernel's output and every buffer it reads are 32-bit, C-contiguous over the kernel's whole
+It applies when the kernel's output and every buffer it reads are 32-bit or float16 (four halves in one
+``uvec2``, converted by their bits as the scalar kernels do), C-contiguous over the kernel's whole
 index space (or one broadcast scalar) with offsets (literal ones: an offset read from a push constant has no
 alignment known when the kernel is built) and size divisible by four, and the expression does not
 depend on the index itself (no ``iota``, random numbers or re-indexed views). The buffer blocks are declared a
@@ -32,12 +33,29 @@ from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, Elementwise
 from kdsl.ir.view import View
 
-_VEC = {"float": "vec4", "int": "ivec4", "uint": "uvec4"}
+_VEC = {"float": "vec4", "int": "ivec4", "uint": "uvec4", "float16_t": "uvec2"}
 _LANES = "xyzw"
 
 
 def _wide_ok(d: dt.DType) -> bool:
-    return d.glsl_storage in _VEC and d.glsl_storage == d.glsl_compute
+    return d is dt.float16 or (d.glsl_storage in _VEC and d.glsl_storage == d.glsl_compute)
+
+
+def _lane(var: str, d: dt.DType, lane: int) -> str:
+    """Lane ``lane`` of the loaded vector ``var``: float16 as its bits widened by integer operations (exact NaNs,
+    as the scalar kernels' :func:`kdsl.codegen.glsl.load`), four of them packed in a ``uvec2``."""
+    if d is not dt.float16:
+        return f"{var}.{_LANES[lane]}"
+    word = f"{var}.{_LANES[lane // 2]}"
+    return f"kd_f16val_u({word} >> 16)" if lane % 2 else f"kd_f16val_u({word} & 0xffffu)"
+
+
+def _packed(d: dt.DType, lanes: list[str]) -> str:
+    """The vector that stores the four lane values: float16 rounded by :func:`kd_f16bits_f`, two per word."""
+    if d is not dt.float16:
+        return f"{_VEC[d.glsl_storage]}({', '.join(lanes)})"
+    bits = [f"kd_f16bits_f({v})" for v in lanes]
+    return f"uvec2({bits[0]} | ({bits[1]} << 16), {bits[2]} | ({bits[3]} << 16))"
 
 
 def _loads(e: Expr) -> list[Expr] | None:
@@ -80,7 +98,7 @@ class _ParamRenderer(ExprRenderer):
     """Renders the expression once as a function body: each contiguous operand becomes a parameter."""
 
     def __init__(self, buffers: dict[int, dt.DType], wide: dict[tuple[int, int], tuple[int, dt.DType]]) -> None:
-        super().__init__(buffers, prefix="t")
+        super().__init__(buffers, prefix="t", half_bits=True)
         self.wide = wide  # (slot, offset) -> (parameter index, dtype)
 
     def _code(self, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...]) -> str:
@@ -109,9 +127,10 @@ def render(k: Elementwise) -> str:
           f"    return {value};", "}"]
     order = sorted(wide.items(), key=lambda item: item[1][0])
     loads = [f"{_VEC[d.glsl_storage]} v{i} = b{slot}v.d[{_at(offset)}];" for (slot, offset), (i, d) in order]
-    calls = [f"kd_lane({', '.join(f'v{i}.{lane}' for _, (i, _) in order)})" for lane in _LANES]
-    store = f"b0v.d[{_at(k.out_view.offset)}] = {_VEC[k.out_dtype.glsl_storage]}({', '.join(calls)});"
-    body = "\n".join(grid_loop(quads, k.groups, loads + [store]))
+    calls = [f"kd_lane({', '.join(_lane(f'v{i}', d, lane) for _, (i, d) in order)})" for lane in range(4)]
+    results = [f"{k.out_dtype.glsl_compute} r{lane} = {call};" for lane, call in enumerate(calls)]
+    store = f"b0v.d[{_at(k.out_view.offset)}] = {_packed(k.out_dtype, [f'r{lane}' for lane in range(4)])};"
+    body = "\n".join(grid_loop(quads, k.groups, loads + results + [store]))
     extra = [f"layout(std430, set = 0, binding = {slot}) {'readonly ' if slot else ''}buffer B{slot}v "
              f"{{ {_VEC[buffers[slot].glsl_storage]} d[]; }} b{slot}v;"
              for slot in sorted({0} | {s for s, _ in wide})]

@@ -153,3 +153,27 @@ def test_vec4_kernels_match_scalar_ones(monkeypatch):
     np.testing.assert_array_equal(z.numpy(), (i * 3 + 1) // 2)
     np.testing.assert_allclose(w.numpy(), x[1:5] + 1)
     np.testing.assert_allclose(v.numpy(), x.T)
+
+
+def test_vec4_kernels_of_float16(monkeypatch):
+    """float16 lanes (four halves per uvec2, by their bits): NaN payloads and signs, -0.0, inf, subnormals,
+    round-to-nearest-even from float32, a float16 broadcast element and mixed float16 / float32 operands."""
+    monkeypatch.setattr(kd.device(), "vector_width", 4)
+    rng = np.random.default_rng(4)
+    h = rng.standard_normal((5, 8)).astype(np.float16)
+    h.flat[:8] = np.array([0x7E01, 0xFE00, 0x8000, 0x7C00, 0xFC00, 0x0001, 0x83FF, 0x3C00], np.uint16).view(np.float16)
+    f = rng.standard_normal((5, 8)).astype(np.float32)
+    f.flat[:4] = [1 + 2.0 ** -11, 1 + 3 * 2.0 ** -11, 65520.0, 2.0 ** -25]  # ties to even, overflow, underflow
+    a, b = kd.asarray(h), kd.asarray(f)
+    from kdsl.engine.plan import plan
+    with np.errstate(over="ignore"):
+        cases = [(a * 1, h * np.float16(1)), (-a, -h), (a + a[1, 2], h + h[1, 2]),
+                 (b.astype(kd.float16), f.astype(np.float16)), (a.astype(kd.float32) * b, h.astype(np.float32) * f)]
+    for got, want in cases:
+        assert plan([got._node])[0].kernel.vec == 4
+        g = got.numpy()
+        assert g.dtype == want.dtype
+        nan = np.isnan(want)  # a NaN's sign and payload after arithmetic are the device's (docs/float-semantics.md)
+        np.testing.assert_array_equal(np.isnan(g), nan)
+        bits = np.uint16 if g.dtype == np.float16 else np.uint32
+        np.testing.assert_array_equal(g[~nan].view(bits), want[~nan].view(bits))

@@ -164,6 +164,10 @@ class Device:
         # Long reductions: strided partial results, about one per invocation in flight, on a CPU driver (which
         # pays for every barrier); 0 = workgroup trees over contiguous chunks (GPUs).
         self.partials = 512 * 256 if cpu else 0
+        # Workgroups the first pass of a long reduction with few outputs aims for (column sums of a tall matrix,
+        # full sums): about one wave of full workgroups on a large GPU (an H200: 132 SMs x 8 resident
+        # workgroups of 256); a CPU driver runs a workgroup per core at a time. KDSL_REDUCE_GROUPS overrides.
+        self.reduce_groups = int(os.environ.get("KDSL_REDUCE_GROUPS", "0").strip() or 0) or (64 if cpu else 1024)
         self.max_push_words = min(32, info.get("max_push_constants_size", 128) // 4)
         # Storage buffers one generated kernel may bind (its output included); the scheduler cuts fusion to
         # stay within it. Vulkan guarantees 4; lavapipe allows 32; NVIDIA reports millions, and a kernel reading
@@ -217,7 +221,7 @@ class Device:
         """The per-device choices a kernel plan depends on (part of every plan-cache key)."""
         return (self.index, self.max_groups, self.thread_outputs, self.partials, self.vector_width,
                 self.matmul_tiles, self.max_push_words, self.max_buffers, self.loop_budget, bool(self.coopmat_shapes),
-                self.matmul_lanes, self.reduce_subgroup, self.scan_subgroups, self.max_shared_memory)
+                self.matmul_lanes, self.reduce_subgroup, self.scan_subgroups, self.max_shared_memory, self.reduce_groups)
 
     def supports(self, dtype: Any) -> bool:
         d = dt.as_dtype(dtype)

@@ -180,6 +180,8 @@ def render(k: Reduce) -> str:
         body += p.store(k, "g" if split else "o", kept_idx, buffers, "o")
         text = "\n".join(grid_loop(max(p.o * max(k.splits, 1), 1), k.groups, body, var="g" if split else "o"))
         shared: list[str] = []
+    elif k.mode == "cols":
+        text, shared = _cols_body(k, p, outer, buffers)
     else:
         text, shared = _group_body(k, p, outer, buffers)
     extra = [dt.int64] if p.itype == "int64_t" or p.ctype == "int64_t" else []
@@ -280,24 +282,56 @@ def _vec4_loop(k: Reduce, p: _Parts, e: Expr, chunk: int) -> list[str]:
             f"acc = {c(c('acc', 'acc1'), c('acc2', 'acc3'))};"]
 
 
-def _unrolled(k: Reduce, p: _Parts, kept_idx: tuple[str, ...], buffers: Buffers, start: str, end: str) -> list[str]:
-    """The fold from ``start`` to ``end`` in steps of ``LOCAL`` (consecutive invocations read consecutive
+def _unrolled(k: Reduce, p: _Parts, kept_idx: tuple[str, ...], buffers: Buffers, start: str, end: str,
+              step: int = LOCAL, o_var: str = "g_o") -> list[str]:
+    """The fold from ``start`` to ``end`` in steps of ``step`` (consecutive invocations read consecutive
     elements), four elements a turn into ``acc``..``acc3``, then the remainder; the accumulators are combined
     into ``acc`` (partial sums of a quarter of the elements each: no less accurate than one)."""
     quad = []
     for u in range(4):
         var = "r" if u == 0 else f"r{u}"
-        lines = ([f"int r{u} = r + {u * LOCAL};"] if u else []) + p.fold(k, kept_idx, var, "g_o", buffers,
-                                                                          "acc" if u == 0 else f"acc{u}")
+        lines = ([f"int r{u} = r + {u * step};"] if u else []) + p.fold(k, kept_idx, var, o_var, buffers,
+                                                                         "acc" if u == 0 else f"acc{u}")
         quad += ["{", *["    " + x for x in lines], "}"]
     def c(a: str, b: str) -> str:
         return combine(k.op, p.t, a, b)
 
-    tail = p.fold(k, kept_idx, "r", "g_o", buffers)
+    tail = p.fold(k, kept_idx, "r", o_var, buffers)
     return [f"int r = {start};", f"int r_end = {end};",
-            f"for (; r < r_end - {3 * LOCAL}; r += {4 * LOCAL}) {{", *["    " + x for x in quad], "}",
-            f"for (; r < r_end; r += {LOCAL}) {{", *["    " + x for x in tail], "}",
+            f"for (; r < r_end - {3 * step}; r += {4 * step}) {{", *["    " + x for x in quad], "}",
+            f"for (; r < r_end; r += {step}) {{", *["    " + x for x in tail], "}",
             f"acc = {c(c('acc', 'acc1'), c('acc2', 'acc3'))};"]
+
+
+def _cols_body(k: Reduce, p: _Parts, outer: ExprRenderer, buffers: Buffers) -> tuple[str, list[str]]:
+    """"cols" mode: workgroup ``g`` takes outputs ``g_t * cols ...`` (invocation ``tid`` the output
+    ``tid % cols``, so neighbouring invocations read neighbouring columns) of reduced block ``g_p``; its
+    ``LOCAL // cols`` lanes stride through the block (four loads in flight each), and a shared-memory tree
+    over the lanes combines them. Output tiles vary fastest over the workgroups: those running together
+    read the same rows."""
+    w, lanes = k.cols, LOCAL // k.cols
+    tiles = -(-p.o // w)
+    total, chunk = tiles * k.splits, -(-p.n // k.splits)
+    head = [f"int g_t = g % {tiles};", f"int g_p = g / {tiles};", f"int col = g_t * {w} + c;"]
+    kept_idx = index_vars(outer, "col", p.kept_shape) if p.kept_shape else ()
+    start, end = (f"g_p * {chunk} + lane", f"min({p.n}, g_p * {chunk} + {chunk})") if k.splits > 1 else \
+        ("lane", str(p.n))
+    init = p.init() + [f"{p.t.glsl_compute} acc{u} = {identity(k.op, p.t)};" for u in (1, 2, 3)]
+    loop = _unrolled(k, p, kept_idx, buffers, start, end, lanes, "col")
+    barrier = "memoryBarrierShared(); barrier();"
+    tree = []
+    if lanes > 1:
+        step = combine(k.op, p.t, "s_v[tid]", f"s_v[tid + h * {w}]")
+        tree = ["s_v[tid] = acc;", barrier, f"for (int h = {lanes // 2}; h > 0; h >>= 1) {{",
+                f"    if (lane < h) {{ s_v[tid] = {step}; }}", f"    {barrier}", "}", "acc = s_v[tid];"]
+    out_index = f"g_p * {p.o} + col" if k.splits > 1 else "col"
+    store = p.store(k, out_index, kept_idx, buffers, "col")
+    body = head + outer.lines + init + [f"if (col < {p.o}) {{", *["    " + x for x in loop], "}"] + tree + \
+        [f"if (lane == 0 && col < {p.o}) {{", *["    " + x for x in store], "}"] + ([barrier] if lanes > 1 else [])
+    text = "\n".join(["int tid = int(gl_LocalInvocationID.x);", f"int c = tid % {w};", f"int lane = tid / {w};",
+                      f"for (int g = int(gl_WorkGroupID.x); g < {total}; g += {k.groups}) {{",
+                      *["    " + x for x in body], "}"])
+    return text, ([f"shared {p.t.glsl_compute} s_v[{LOCAL}];"] if lanes > 1 else [])
 
 
 def _tree_step(k: Reduce, p: _Parts) -> list[str]:

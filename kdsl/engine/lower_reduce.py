@@ -14,7 +14,7 @@ from kdsl.engine.lowering import Lowering, Source, Step
 from kdsl.ir import expr as ir
 from kdsl.ir.graph import Node
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Reduce, elementwise_groups
-from kdsl.ir.view import View
+from kdsl.ir.view import INDEX_LIMIT, View
 
 
 def reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost: int = 1,
@@ -72,6 +72,87 @@ def _fit_budget(mode: str, splits: int, r: int, o: int, dev: Device, cost: int =
 
 
 
+COLS_WIDTH = 32  # "cols" mode: neighbouring outputs per workgroup (one 128-byte line of float32 per row)
+COLS_MIN = 8  # ... at least (a 32-byte memory sector of float32), when an unsplit pass wants more workgroups
+COLS_ROWS = 32  # rows each lane folds at least before a pass splits the reduced axes (partials cost a pass)
+
+
+def column_plan(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost: int = 1,
+                extra: int = 0) -> tuple[int, int, int] | None:
+    """``(cols, splits, groups)`` of a "cols" mode reduction (see :class:`kdsl.ir.kernels.Reduce`), or None
+    when another mode suits better: the reduced expression is not :func:`column_like`, the reduction is
+    short, or there are so many outputs that one invocation each fills the device.
+
+    ``cols`` neighbouring outputs per workgroup (``COLS_WIDTH``, fewer for few outputs, down to ``COLS_MIN``
+    when an unsplit pass wants more workgroups), the rest of the workgroup's invocations lanes along the
+    reduced axes; ``splits`` blocks of the reduced axes so that about ``dev.reduce_groups`` workgroups run,
+    then more if one lane's loop would pass ``dev.loop_budget``.
+
+    >>> from kdsl.ir.expr import load
+    >>> from kdsl import dtype as dt
+    >>> class D: loop_budget, reduce_groups, thread_outputs = 60000, 1024, 65536
+    >>> x = load(1, dt.float32, View.contiguous((3906250, 256)))
+    >>> column_plan(x, (3906250, 256), (0,), D())  # 8 column tiles x 128 row blocks of 30 518 rows
+    (32, 128, 1024)
+    >>> column_plan(load(1, dt.float32, View.contiguous((128, 256))), (128, 256), (0,), D())  # the second pass
+    (8, 1, 32)
+    """
+    if not column_like(e, shape, axes) or math.prod(shape) >= INDEX_LIMIT:
+        return None
+    r = math.prod(shape[a] for a in axes)
+    o = math.prod(n for k, n in enumerate(shape) if k not in axes)
+    target = dev.reduce_groups
+    if r <= 32 or o >= dev.thread_outputs or -(-o // LOCAL) >= target:  # one invocation per output fills it
+        return None
+    w = min(COLS_WIDTH, 1 << (o - 1).bit_length())
+    splits = max(1, min(-(-target // -(-o // w)), r // (LOCAL // w * COLS_ROWS)))
+    while splits == 1 and w > COLS_MIN and -(-o // w) < target:  # more lanes per column, more workgroups
+        w //= 2
+    lanes, tiles = LOCAL // w, -(-o // w)
+    room = dev.loop_budget - extra - lanes.bit_length() - 1  # the tree over the lanes: log2(lanes) + 1 trips
+    if room < 2 * cost:
+        return None
+    splits = max(splits, -(-r * cost // (lanes * room)))
+    groups = min(tiles * splits, MAX_GROUPS)
+    trips = -(-r // splits // lanes) * cost + lanes.bit_length() + 1 + extra
+    if -(-(tiles * splits) // groups) * trips > dev.loop_budget:
+        return None
+    return w, splits, groups
+
+
+def column_like(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...]) -> bool:
+    """Whether neighbouring outputs of reducing ``e`` over ``axes`` read neighbouring memory: every load that
+    varies along both kept and reduced axes moves least along the innermost kept axis (``X.sum(axis=0)``,
+    ``X.T @ dz`` as a reduction); loads broadcast along either side are read once per row or column and do
+    not count. Without such loads (``iota``, remapped sources): whether the innermost kept axis of size > 1
+    lies inside every reduced one.
+
+    >>> from kdsl.ir.expr import load
+    >>> from kdsl import dtype as dt
+    >>> x = View.contiguous((1000, 64))
+    >>> column_like(load(1, dt.float32, x), (1000, 64), (0,)), column_like(load(1, dt.float32, x), (1000, 64), (1,))
+    (True, False)
+    >>> column_like(load(1, dt.float32, x.permute((1, 0))), (64, 1000), (1,))  # X.T.sum(axis=1)
+    True
+    """
+    kept = [a for a in range(len(shape)) if a not in axes and shape[a] > 1]
+    red = [a for a in axes if shape[a] > 1]
+    if not kept or not red:
+        return False
+    fast, streams = kept[-1], 0
+    for ld in e.find("load"):
+        view = ld.arg[1]
+        if not isinstance(view, View) or view.shape != shape:  # a load under a remap: another index space
+            continue
+        st = view.strides
+        moving = [abs(st[a]) for a in red if st[a]]
+        if not moving or all(st[a] == 0 for a in kept):
+            continue
+        streams += 1
+        if abs(st[fast]) > min(moving):
+            return False
+    return streams > 0 or fast > max(red)
+
 
 def lower_reduce(node: Node, keep: set[int], dev: Device, epilogue_of: Node | None = None,
                   standin: Node | None = None) -> list[Step]:
@@ -102,19 +183,28 @@ def reduce_steps(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype: 
     plan_shape, plan_axes = shape, axes
     steps: list[Step] = []
     while True:
-        mode, splits, groups = reduce_plan(plan_shape, plan_axes, dev, cost, extra)
+        cols = None if arg else column_plan(e, k_shape, k_axes, dev, cost, extra)
+        if cols is not None:
+            width, splits, groups = cols
+            mode = "cols"
+        else:
+            width = 0
+            mode, splits, groups = reduce_plan(plan_shape, plan_axes, dev, cost, extra)
         if splits == 1:
             break
-        part = Node("partial", (), node.dtype if arg else dtype, (node.size, splits), device=dev)
+        # partial results: (outputs, splits), or (splits, outputs) after a "cols" pass (a column reduction next)
+        p_shape = (splits, node.size) if width else (node.size, splits)
+        part = Node("partial", (), node.dtype if arg else dtype, p_shape, device=dev)
         kernel = Reduce(op, k_shape, k_axes, part.dtype, e, 0, mode, splits, groups, None, part.shape, index_of,
-                        parts, dev.reduce_subgroup if mode == "group" else 0)
+                        parts, dev.reduce_subgroup if mode == "group" else 0, width)
         steps.append(low.step(_checked(kernel, dev), part))
         low = Lowering(keep, dev.max_push_words)
+        p_axes = (0,) if width else (1,)
         if arg:
             e, index_of, parts = source(low), low.load(part, View.contiguous(part.shape)), splits
         else:
-            e, k_shape, k_axes, cost = low.load(part, View.contiguous(part.shape)), part.shape, (1,), 1
-        plan_shape, plan_axes = part.shape, (1,)
+            e, k_shape, k_axes, cost = low.load(part, View.contiguous(part.shape)), part.shape, p_axes, 1
+        plan_shape, plan_axes = part.shape, p_axes
     out, epilogue = node, None
     if epilogue_of is not None and standin is not None:
         low.acc = (standin, ir.acc(node.dtype))
@@ -122,7 +212,7 @@ def reduce_steps(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype: 
         epilogue = low.expr(epilogue_of)
         out = epilogue_of
     kernel = Reduce(op, k_shape, k_axes, out.dtype, e, 0, mode, 1, groups, epilogue, out.shape, index_of, parts,
-                    dev.reduce_subgroup if mode == "group" else 0)
+                    dev.reduce_subgroup if mode == "group" else 0, width)
     steps.append(low.step(_checked(kernel, dev), out))
     return steps
 

@@ -74,7 +74,7 @@ def _fit_budget(mode: str, splits: int, r: int, o: int, dev: Device, cost: int =
 
 COLS_WIDTH = 32  # "cols" mode: neighbouring outputs per workgroup (one 128-byte line of float32 per row)
 COLS_MIN = 8  # ... at least (a 32-byte memory sector of float32), when an unsplit pass wants more workgroups
-COLS_ROWS = 32  # rows each lane folds at least before a pass splits the reduced axes (partials cost a pass)
+COLS_ROWS = 64  # rows each lane folds at least before a pass splits the reduced axes (partials cost a pass)
 
 
 def column_plan(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost: int = 1,
@@ -84,7 +84,7 @@ def column_plan(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...], dev: 
     short, or there are so many outputs that one invocation each fills the device.
 
     ``cols`` neighbouring outputs per workgroup (``COLS_WIDTH``, fewer for few outputs, down to ``COLS_MIN``
-    when an unsplit pass wants more workgroups), the rest of the workgroup's invocations lanes along the
+    when an unsplit pass wants more workgroups; quads of outputs when :func:`kdsl.codegen.reduce.cols_vec4`), the rest of the workgroup's invocations lanes along the
     reduced axes; ``splits`` blocks of the reduced axes so that about ``dev.reduce_groups`` workgroups run,
     then more if one lane's loop would pass ``dev.loop_budget``.
 
@@ -92,10 +92,12 @@ def column_plan(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...], dev: 
     >>> from kdsl import dtype as dt
     >>> class D: loop_budget, reduce_groups, thread_outputs = 60000, 1024, 65536
     >>> x = load(1, dt.float32, View.contiguous((3906250, 256)))
-    >>> column_plan(x, (3906250, 256), (0,), D())  # 8 column tiles x 128 row blocks of 30 518 rows
+    >>> column_plan(x, (3906250, 256), (0,), D())  # vec4 loads: 2 tiles of 32 quads x 512 blocks of 7630 rows
+    (32, 512, 1024)
+    >>> column_plan(load(1, dt.float32, View.contiguous((512, 256))), (512, 256), (0,), D())  # the second pass
+    (8, 1, 8)
+    >>> column_plan(ir.Expr("mul", dt.float32, (x, x)), (3906250, 256), (0,), D())  # scalar loads: 8 tiles of 32 columns x 128 blocks
     (32, 128, 1024)
-    >>> column_plan(load(1, dt.float32, View.contiguous((128, 256))), (128, 256), (0,), D())  # the second pass
-    (8, 1, 32)
     """
     if not column_like(e, shape, axes) or math.prod(shape) >= INDEX_LIMIT:
         return None
@@ -104,6 +106,8 @@ def column_plan(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...], dev: 
     target = dev.reduce_groups
     if r <= 32 or o >= dev.thread_outputs or -(-o // LOCAL) >= target:  # one invocation per output fills it
         return None
+    if reduce.cols_vec4(e, shape, axes):  # an invocation reads four neighbouring outputs at once
+        o //= 4
     w = min(COLS_WIDTH, 1 << (o - 1).bit_length())
     splits = max(1, min(-(-target // -(-o // w)), r // (LOCAL // w * COLS_ROWS)))
     while splits == 1 and w > COLS_MIN and -(-o // w) < target:  # more lanes per column, more workgroups

@@ -65,7 +65,7 @@ class Reduce(NamedTuple):
     # > 0: "group" mode combines across the workgroup with subgroup operations (kdsl.codegen.reduce_workgroup);
     # the device's reported subgroup size, used only to bound loop trips (the kernel reads gl_SubgroupSize)
     subgroup: int = 0
-    cols: int = 0  # "cols" mode: outputs per workgroup (a power of two dividing LOCAL)
+    cols: int = 0  # "cols" mode: outputs (quads of outputs where kdsl.codegen.reduce.cols_vec4) per workgroup
 
 
 class RowNorm(NamedTuple):

@@ -221,7 +221,8 @@ class Device:
         """The per-device choices a kernel plan depends on (part of every plan-cache key)."""
         return (self.index, self.max_groups, self.thread_outputs, self.partials, self.vector_width,
                 self.matmul_tiles, self.max_push_words, self.max_buffers, self.loop_budget, bool(self.coopmat_shapes),
-                self.matmul_lanes, self.reduce_subgroup, self.scan_subgroups, self.max_shared_memory, self.reduce_groups)
+                self.matmul_lanes, self.reduce_subgroup, self.scan_subgroups, self.max_shared_memory,
+                self.reduce_groups)
 
     def supports(self, dtype: Any) -> bool:
         d = dt.as_dtype(dtype)

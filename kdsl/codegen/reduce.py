@@ -260,7 +260,8 @@ def vec4_load(k: Reduce, p: _Parts, chunk: int) -> Expr | None:
 
 def _vec4_loop(k: Reduce, p: _Parts, e: Expr, chunk: int) -> list[str]:
     """Quads ``start .. end`` of output ``g_o``'s elements, invocation ``tid`` reading quads ``tid``,
-    ``tid + LOCAL``, ...; lane x/y/z/w folds into ``acc``..``acc3``, which are then combined into ``acc``."""
+    ``tid + LOCAL``, ..., four loads in flight a turn (64 bytes: what a memory-bound GPU needs per invocation at
+    one wave of workgroups); lane x/y/z/w folds into ``acc``..``acc3``, which are then combined into ``acc``."""
     slot, base = e.arg[0], e.arg[1].offset // 4
     q0 = f"g_p * {chunk // 4}" if k.splits > 1 else "0"
     end = f"min({p.r // 4}, g_p * {chunk // 4} + {chunk // 4})" if k.splits > 1 else str(p.r // 4)
@@ -275,10 +276,10 @@ def _vec4_loop(k: Reduce, p: _Parts, e: Expr, chunk: int) -> list[str]:
 
     vt = _VEC4[e.dtype.glsl_compute]
     return [f"int q = {q0} + tid;", f"int q_end = {end};", f"int q_row = {row};",
-            f"for (; q < q_end - {LOCAL}; q += {2 * LOCAL}) {{",
-            f"    {vt} u0 = b{slot}v.d[q_row + q];", f"    {vt} u1 = b{slot}v.d[q_row + q + {LOCAL}];",
-            *["    " + x for x in fold("u0") + fold("u1")], "}",
-            f"if (q < q_end) {{ {vt} u0 = b{slot}v.d[q_row + q]; {' '.join(fold('u0'))} }}",
+            f"for (; q < q_end - {3 * LOCAL}; q += {4 * LOCAL}) {{",
+            *[f"    {vt} u{u} = b{slot}v.d[q_row + q + {u * LOCAL}];" for u in range(4)],
+            *["    " + x for u in range(4) for x in fold(f"u{u}")], "}",
+            f"for (; q < q_end; q += {LOCAL}) {{ {vt} u0 = b{slot}v.d[q_row + q]; {' '.join(fold('u0'))} }}",
             f"acc = {c(c('acc', 'acc1'), c('acc2', 'acc3'))};"]
 
 

@@ -25,7 +25,8 @@ def reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost
     memory (innermost axis kept), or when there are at least ``dev.thread_outputs`` outputs (a per-device
     choice: a CPU driver pays for every workgroup barrier, a GPU wants its workgroups full). A few long
     reductions are first cut into partial results that a second pass combines: about ``dev.partials`` strided
-    ones, one per invocation, when set (CPU drivers), else up to 1024 contiguous chunks, one per workgroup.
+    ones, one per invocation, when set (CPU drivers), else up to ``dev.reduce_groups`` contiguous chunks, one per
+    workgroup.
     Then :func:`_fit_budget` adds splits and workgroups until no invocation loops past ``dev.loop_budget``
     (``cost``: loop iterations per folded element; ``extra``: per output, for the epilogue)."""
     r = math.prod(shape[a] for a in axes)
@@ -37,7 +38,7 @@ def reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost
         if dev.partials:  # strided partial results, one per invocation (no barriers: CPU drivers)
             mode, splits = "thread", max(LOCAL, min(dev.partials // o, r // 64) // LOCAL * LOCAL)
         else:  # a workgroup tree per contiguous chunk (GPUs)
-            mode, splits = "group", min(1024 // o, max(1, r // 8192))
+            mode, splits = "group", min(max(1, dev.reduce_groups // o), max(1, r // 8192))
     else:
         mode, splits = "group", 1
     return _fit_budget(mode, splits, r, max(o, 1), dev, cost, extra)
@@ -84,9 +85,10 @@ def column_plan(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...], dev: 
     short, or there are so many outputs that one invocation each fills the device.
 
     ``cols`` neighbouring outputs per workgroup (``COLS_WIDTH``, fewer for few outputs, down to ``COLS_MIN``
-    when an unsplit pass wants more workgroups; quads of outputs when :func:`kdsl.codegen.reduce.cols_vec4`), the rest of the workgroup's invocations lanes along the
-    reduced axes; ``splits`` blocks of the reduced axes so that about ``dev.reduce_groups`` workgroups run,
-    then more if one lane's loop would pass ``dev.loop_budget``.
+    when an unsplit pass wants more workgroups; quads of outputs when :func:`kdsl.codegen.reduce.cols_vec4`),
+    the rest of the workgroup's invocations lanes along the reduced axes; ``splits`` blocks of the reduced axes
+    so that about ``dev.reduce_groups`` workgroups run, then more if one lane's loop would pass
+    ``dev.loop_budget``.
 
     >>> from kdsl.ir.expr import load
     >>> from kdsl import dtype as dt
@@ -96,7 +98,7 @@ def column_plan(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...], dev: 
     (32, 512, 1024)
     >>> column_plan(load(1, dt.float32, View.contiguous((512, 256))), (512, 256), (0,), D())  # the second pass
     (8, 1, 8)
-    >>> column_plan(ir.Expr("mul", dt.float32, (x, x)), (3906250, 256), (0,), D())  # scalar loads: 8 tiles of 32 columns x 128 blocks
+    >>> column_plan(ir.Expr("mul", dt.float32, (x, x)), (3906250, 256), (0,), D())  # scalar: 8 tiles x 128
     (32, 128, 1024)
     """
     if not column_like(e, shape, axes) or math.prod(shape) >= INDEX_LIMIT:

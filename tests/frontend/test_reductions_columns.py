@@ -129,6 +129,18 @@ def test_nan_inf_and_signed_zero(policy):
     assert np.signbit(kd.max(a, axis=0).numpy()[6]) == np.signbit(h.max(axis=0)[6])
 
 
+def test_complex(policy):
+    h = (sample((900, 12), "float32", seed=8, special=False) + 1j * sample((900, 12), "float32", seed=9,
+                                                                           special=False)).astype(np.complex64)
+    a = kd.asarray(h)
+    p = (np.exp(1j * sample((900, 12), "float32", seed=10, special=False) / 50)).astype(np.complex64)
+    for got, want in ((a.sum(axis=0), h.sum(axis=0)), (a.mean(axis=0), h.mean(axis=0)),
+                      (kd.asarray(p).prod(axis=0), p.prod(axis=0))):
+        g = got.numpy()
+        assert g.dtype == want.dtype
+        np.testing.assert_allclose(g, want, rtol=1e-4, atol=1e-4)  # real and imaginary parts
+
+
 def test_integer_overflow_wraps_as_numpy():
     big = np.full((3000, 8), 2**30 + 7, np.int32)
     a = kd.asarray(big)

@@ -180,7 +180,7 @@ def render(k: Reduce) -> str:
         body += p.store(k, "g" if split else "o", kept_idx, buffers, "o")
         text = "\n".join(grid_loop(max(p.o * max(k.splits, 1), 1), k.groups, body, var="g" if split else "o"))
         shared: list[str] = []
-    elif k.mode == "cols":
+    elif k.mode in ("cols", "rows"):
         text, shared = _cols_body(k, p, outer, buffers)
     else:
         text, shared = _group_body(k, p, outer, buffers)
@@ -381,10 +381,15 @@ def _cols_body(k: Reduce, p: _Parts, outer: ExprRenderer, buffers: Buffers) -> t
     ``tid % cols``, so neighbouring invocations read neighbouring columns) of reduced block ``g_p``; its
     ``LOCAL // cols`` lanes stride through the block (four loads in flight each), and a shared-memory tree
     over the lanes combines them. Output tiles vary fastest over the workgroups: those running together
-    read the same rows."""
-    if cols_vec4(k.expr, k.shape, k.axes):
+    read the same rows.
+
+    "rows" mode is its mirror for many short reductions along the contiguous axis (``X.sum(axis=1)``,
+    ``X @ w`` of a tall ``X``): invocation ``tid`` is lane ``tid % lanes`` of output ``tid / lanes``, so the
+    lanes of one output read neighbouring elements of its row."""
+    if k.mode == "cols" and cols_vec4(k.expr, k.shape, k.axes):
         return _cols_vec4_body(k, p, buffers)
     w, lanes = k.cols, LOCAL // k.cols
+    rows = k.mode == "rows"
     tiles = -(-p.o // w)
     total, chunk = tiles * k.splits, -(-p.n // k.splits)
     head = [f"int g_t = g % {tiles};", f"int g_p = g / {tiles};", f"int col = g_t * {w} + c;"]
@@ -396,14 +401,16 @@ def _cols_body(k: Reduce, p: _Parts, outer: ExprRenderer, buffers: Buffers) -> t
     barrier = "memoryBarrierShared(); barrier();"
     tree = []
     if lanes > 1:
-        step = combine(k.op, p.t, "s_v[tid]", f"s_v[tid + h * {w}]")
+        step = combine(k.op, p.t, "s_v[tid]", "s_v[tid + h]" if rows else f"s_v[tid + h * {w}]")
         tree = ["s_v[tid] = acc;", barrier, f"for (int h = {lanes // 2}; h > 0; h >>= 1) {{",
                 f"    if (lane < h) {{ s_v[tid] = {step}; }}", f"    {barrier}", "}", "acc = s_v[tid];"]
     out_index = f"g_p * {p.o} + col" if k.splits > 1 else "col"
     store = p.store(k, out_index, kept_idx, buffers, "col")
     body = head + outer.lines + init + [f"if (col < {p.o}) {{", *["    " + x for x in loop], "}"] + tree + \
         [f"if (lane == 0 && col < {p.o}) {{", *["    " + x for x in store], "}"] + ([barrier] if lanes > 1 else [])
-    text = "\n".join(["int tid = int(gl_LocalInvocationID.x);", f"int c = tid % {w};", f"int lane = tid / {w};",
+    place = [f"int c = tid / {lanes};", f"int lane = tid % {lanes};"] if rows else \
+        [f"int c = tid % {w};", f"int lane = tid / {w};"]
+    text = "\n".join(["int tid = int(gl_LocalInvocationID.x);", *place,
                       f"for (int g = int(gl_WorkGroupID.x); g < {total}; g += {k.groups}) {{",
                       *["    " + x for x in body], "}"])
     return text, ([f"shared {p.t.glsl_compute} s_v[{LOCAL}];"] if lanes > 1 else [])

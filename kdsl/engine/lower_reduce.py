@@ -141,23 +141,74 @@ def column_like(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...]) -> bo
     >>> column_like(load(1, dt.float32, x.permute((1, 0))), (64, 1000), (1,))  # X.T.sum(axis=1)
     True
     """
-    kept = [a for a in range(len(shape)) if a not in axes and shape[a] > 1]
-    red = [a for a in axes if shape[a] > 1]
-    if not kept or not red:
+    return _moves_least(e, shape, [a for a in range(len(shape)) if a not in axes], list(axes))
+
+
+def row_like(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...]) -> bool:
+    """Whether the elements each output folds lie next to each other in memory: :func:`column_like` with
+    the roles of the kept and the reduced axes swapped (``X.sum(axis=1)``, ``X @ w``).
+
+    >>> from kdsl.ir.expr import load
+    >>> from kdsl import dtype as dt
+    >>> x = View.contiguous((1000, 64))
+    >>> row_like(load(1, dt.float32, x), (1000, 64), (1,)), row_like(load(1, dt.float32, x), (1000, 64), (0,))
+    (True, False)
+    """
+    return _moves_least(e, shape, list(axes), [a for a in range(len(shape)) if a not in axes])
+
+
+def _moves_least(e: ir.Expr, shape: tuple[int, ...], inner: list[int], outer: list[int]) -> bool:
+    """Whether every load of ``e`` that varies along both axis sets moves least along the innermost axis of
+    size > 1 in ``inner``; without such loads, whether that axis lies inside every ``outer`` one."""
+    inner, outer = [a for a in inner if shape[a] > 1], [a for a in outer if shape[a] > 1]
+    if not inner or not outer:
         return False
-    fast, streams = kept[-1], 0
+    fast, streams = inner[-1], 0
     for ld in e.find("load"):
         view = ld.arg[1]
         if not isinstance(view, View) or view.shape != shape:  # a load under a remap: another index space
             continue
         st = view.strides
-        moving = [abs(st[a]) for a in red if st[a]]
-        if not moving or all(st[a] == 0 for a in kept):
+        moving = [abs(st[a]) for a in outer if st[a]]
+        if not moving or all(st[a] == 0 for a in inner):
             continue
         streams += 1
         if abs(st[fast]) > min(moving):
             return False
-    return streams > 0 or fast > max(red)
+    return streams > 0 or fast > max(outer)
+
+
+ROWS_LANES = 32  # "rows" mode: invocations per output at most (one 128-byte line of float32 a turn)
+
+
+def row_plan(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost: int = 1,
+             extra: int = 0) -> tuple[int, int, int] | None:
+    """``(outputs per workgroup, 1, groups)`` of a "rows" mode reduction (see :func:`kdsl.codegen.reduce.render`),
+    or None: many outputs (at least ``dev.thread_outputs``, where one invocation each would read its row alone,
+    a cache line per invocation per turn) whose elements are contiguous (:func:`row_like`), on GPUs (a CPU driver
+    reads rows per invocation well). Lanes per output: a power of two near a quarter of the row, at most
+    ``ROWS_LANES``; no invocation loops past ``dev.loop_budget``.
+
+    >>> from kdsl.ir.expr import load
+    >>> from kdsl import dtype as dt
+    >>> class D: loop_budget, thread_outputs, partials = 60000, 65536, 0
+    >>> row_plan(load(1, dt.float32, View.contiguous((10**6, 64))), (10**6, 64), (1,), D())  # 16 lanes a row
+    (16, 1, 62500)
+    """
+    if dev.partials or not row_like(e, shape, axes) or math.prod(shape) >= INDEX_LIMIT:
+        return None
+    r = math.prod(shape[a] for a in axes)
+    o = math.prod(n for k, n in enumerate(shape) if k not in axes)
+    if o < dev.thread_outputs or r < 8:
+        return None
+    lanes = min(ROWS_LANES, 1 << ((r // 4).bit_length() - 1))
+    w = LOCAL // lanes
+    total = -(-o // w)
+    groups = min(total, MAX_GROUPS)
+    trips = -(-r // lanes) * cost + lanes.bit_length() + 1 + extra
+    if -(-total // groups) * trips > dev.loop_budget:
+        return None
+    return w, 1, groups
 
 
 def lower_reduce(node: Node, keep: set[int], dev: Device, epilogue_of: Node | None = None,
@@ -190,22 +241,26 @@ def reduce_steps(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype: 
     steps: list[Step] = []
     while True:
         cols = None if arg else column_plan(e, k_shape, k_axes, dev, cost, extra)
+        rows = None if arg or cols else row_plan(e, k_shape, k_axes, dev, cost, extra)
         if cols is not None:
             width, splits, groups = cols
             mode = "cols"
+        elif rows is not None:
+            width, splits, groups = rows
+            mode = "rows"
         else:
             width = 0
             mode, splits, groups = reduce_plan(plan_shape, plan_axes, dev, cost, extra)
         if splits == 1:
             break
         # partial results: (outputs, splits), or (splits, outputs) after a "cols" pass (a column reduction next)
-        p_shape = (splits, node.size) if width else (node.size, splits)
+        p_shape = (splits, node.size) if mode == "cols" else (node.size, splits)
         part = Node("partial", (), node.dtype if arg else dtype, p_shape, device=dev)
         kernel = Reduce(op, k_shape, k_axes, part.dtype, e, 0, mode, splits, groups, None, part.shape, index_of,
                         parts, dev.reduce_subgroup if mode == "group" else 0, width)
         steps.append(low.step(_checked(kernel, dev), part))
         low = Lowering(keep, dev.max_push_words)
-        p_axes = (0,) if width else (1,)
+        p_axes = (0,) if mode == "cols" else (1,)
         if arg:
             e, index_of, parts = source(low), low.load(part, View.contiguous(part.shape)), splits
         else:

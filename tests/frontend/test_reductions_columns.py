@@ -165,3 +165,35 @@ def test_long_columns_keep_every_loop_in_budget(policy):
             lanes = 256 // k.cols
             assert -(-k.shape[0] // k.splits // lanes) <= dev.loop_budget
     assert_match(kd.asarray(h).sum(axis=0), h.sum(axis=0))
+
+
+@pytest.fixture
+def many_outputs():
+    """A GPU's policy with "rows" mode from 1000 outputs (a GPU takes it from 65 536: small arrays here)."""
+    dev = kd.device()
+    saved = dev.partials, dev.thread_outputs
+    dev.partials, dev.thread_outputs = 0, 1000
+    yield
+    dev.partials, dev.thread_outputs = saved
+
+
+@pytest.mark.parametrize("n", [8, 9, 31, 64, 300])
+def test_rows_mode(many_outputs, n):
+    """Many short rows: the lanes of each output read neighbouring elements of its row."""
+    h = sample((1500, n), "float32", seed=n, special=False)
+    a = kd.asarray(h)
+    k = kernels(a.sum(axis=1))[0]
+    assert k.mode == "rows" and k.cols == 256 // min(32, 1 << ((n // 4).bit_length() - 1))
+    w = sample(n, "float32", seed=1, special=False)
+    assert kernels(a @ kd.asarray(w))[0].mode == "rows"  # X @ w of a logistic regression's forward pass
+    assert kernels(a.T.sum(axis=0))[0].mode == "rows"  # the same memory through a transpose
+    assert_match(a.sum(axis=1), h.sum(axis=1), rtol=1e-5, atol=1e-5)
+    assert_match(a @ kd.asarray(w), h @ w, rtol=1e-4, atol=1e-4)
+    assert_match(a.T.max(axis=0, keepdims=True), h.T.max(axis=0, keepdims=True))
+    assert_match(((a - 1) ** 2).mean(axis=1), ((h - 1) ** 2).mean(axis=1), rtol=1e-5)
+    assert_match(a[:, ::-1].min(axis=1), h[:, ::-1].min(axis=1))
+    assert_match(kd.argmax(a, axis=1), np.argmax(h, axis=1))  # argmax keeps its own path
+    i = (h * 7).astype(np.int32)
+    assert_match(kd.asarray(i).sum(axis=1, dtype=kd.int32), i.sum(axis=1, dtype=np.int32))
+    assert_match(kd.asarray(i > 0).any(axis=1), (i > 0).any(axis=1))
+    assert_match(kd.asarray(i > -20).all(axis=1), (i > -20).all(axis=1))

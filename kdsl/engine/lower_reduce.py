@@ -75,7 +75,8 @@ def _fit_budget(mode: str, splits: int, r: int, o: int, dev: Device, cost: int =
 
 COLS_WIDTH = 32  # "cols" mode: neighbouring outputs per workgroup (one 128-byte line of float32 per row)
 COLS_MIN = 8  # ... at least (a 32-byte memory sector of float32), when an unsplit pass wants more workgroups
-COLS_ROWS = 64  # rows each lane folds at least before a pass splits the reduced axes (partials cost a pass)
+COLS_ROWS = 16  # rows each lane folds at least before a pass splits the reduced axes (partials cost a pass)
+COLS_SHORT = 4 * COLS_ROWS * LOCAL // COLS_MIN  # no splits up to this many rows: narrow tiles cover them
 
 
 def column_plan(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost: int = 1,
@@ -87,8 +88,9 @@ def column_plan(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...], dev: 
     ``cols`` neighbouring outputs per workgroup (``COLS_WIDTH``, fewer for few outputs, down to ``COLS_MIN``
     when an unsplit pass wants more workgroups; quads of outputs when :func:`kdsl.codegen.reduce.cols_vec4`),
     the rest of the workgroup's invocations lanes along the reduced axes; ``splits`` blocks of the reduced axes
-    so that about ``dev.reduce_groups`` workgroups run, then more if one lane's loop would pass
-    ``dev.loop_budget``.
+    so that about ``dev.reduce_groups`` workgroups run (none up to ``COLS_SHORT`` rows: narrow tiles with many
+    lanes cover them, and the second pass of a split one stays a single pass), each lane folding at least
+    ``COLS_ROWS`` rows; then more if one lane's loop would pass ``dev.loop_budget``.
 
     >>> from kdsl.ir.expr import load
     >>> from kdsl import dtype as dt
@@ -111,7 +113,7 @@ def column_plan(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...], dev: 
     if reduce.cols_vec4(e, shape, axes):  # an invocation reads four neighbouring outputs at once
         o //= 4
     w = min(COLS_WIDTH, 1 << (o - 1).bit_length())
-    splits = max(1, min(-(-target // -(-o // w)), r // (LOCAL // w * COLS_ROWS)))
+    splits = 1 if r <= COLS_SHORT else max(1, min(-(-target // -(-o // w)), r // (LOCAL // w * COLS_ROWS)))
     while splits == 1 and w > COLS_MIN and -(-o // w) < target:  # more lanes per column, more workgroups
         w //= 2
     lanes, tiles = LOCAL // w, -(-o // w)

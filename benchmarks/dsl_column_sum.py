@@ -26,9 +26,10 @@ import kdsl as kd
 def workloads(small: bool) -> list[tuple[str, tuple[int, int], str]]:
     """(name, shape of X, kind); kinds: colsum, matvec (X.T @ dz), fused ((X * w).sum(axis=0)), full, rowsum."""
     if small:
-        return [("X.sum(axis=0)", (40_000, 256), "colsum"), ("X.sum(axis=0)", (20_000, 64), "colsum"),
-                ("X.T @ dz", (20_000, 64), "matvec"), ("(X * w).sum(axis=0)", (20_000, 64), "fused"),
-                ("X.sum()", (512, 512), "full"), ("X.sum(axis=0)", (512, 512), "colsum")]
+        return [("X.sum(axis=0)", (8000, 256), "colsum"), ("X.sum(axis=0)", (4000, 64), "colsum"),
+                ("X.T @ dz", (4000, 64), "matvec"), ("(X * w).sum(axis=0)", (4000, 64), "fused"),
+                ("X.sum()", (256, 256), "full"), ("X.sum(axis=0)", (256, 256), "colsum"),
+                ("X.sum(axis=1)", (4000, 64), "rowsum")]
     return [("X.sum(axis=0)", (3_906_250, 256), "colsum"), ("X.sum(axis=0)", (1_000_000, 64), "colsum"),
             ("X.T @ dz", (1_000_000, 64), "matvec"), ("(X * w).sum(axis=0)", (1_000_000, 64), "fused"),
             ("X.sum()", (8192, 8192), "full"), ("X.sum(axis=0)", (8192, 8192), "colsum"),

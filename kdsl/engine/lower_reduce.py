@@ -72,7 +72,6 @@ def _fit_budget(mode: str, splits: int, r: int, o: int, dev: Device, cost: int =
     return "thread", splits, elementwise_groups(o * splits, dev.max_groups, budget, max(trips, 1))
 
 
-
 COLS_WIDTH = 32  # "cols" mode: neighbouring outputs per workgroup (one 128-byte line of float32 per row)
 COLS_MIN = 8  # ... at least (a 32-byte memory sector of float32), when an unsplit pass wants more workgroups
 COLS_ROWS = 16  # rows each lane folds at least before a pass splits the reduced axes (partials cost a pass)

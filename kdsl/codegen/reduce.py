@@ -4,8 +4,10 @@
 "group" mode gives each output a workgroup: every invocation folds a strided share of the reduced elements,
 then a shared-memory tree combines the 256 partial results. "thread" mode gives each output one invocation
 (short reductions, or reductions whose innermost axis is kept, where neighbouring invocations then read
-neighbouring memory). The scheduler picks splits and launch sizes that keep every invocation's loop trips
-under the device's loop budget; positions past 2**31 are counted in 64-bit integers.
+neighbouring memory). "cols" mode serves column reductions (``X.sum(axis=0)``): a workgroup takes neighbouring
+outputs and lanes stride through a block of rows, so neighbouring invocations read neighbouring memory; "rows"
+mode is its mirror for many short rows. The scheduler picks splits and launch sizes that keep every invocation's
+loop trips under the device's loop budget; positions past 2**31 are counted in 64-bit integers.
 
 Example:
     >>> from kdsl import dtype as dt

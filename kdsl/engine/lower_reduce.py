@@ -180,15 +180,16 @@ def _moves_least(e: ir.Expr, shape: tuple[int, ...], inner: list[int], outer: li
 
 
 ROWS_LANES = 32  # "rows" mode: invocations per output at most (one 128-byte line of float32 a turn)
+ROWS_MIN = 32  # ... for rows of at least this many elements (shorter ones: a line or less per invocation)
 
 
 def row_plan(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost: int = 1,
              extra: int = 0) -> tuple[int, int, int] | None:
     """``(outputs per workgroup, 1, groups)`` of a "rows" mode reduction (see :func:`kdsl.codegen.reduce.render`),
     or None: many outputs (at least ``dev.thread_outputs``, where one invocation each would read its row alone,
-    a cache line per invocation per turn) whose elements are contiguous (:func:`row_like`), on GPUs (a CPU driver
-    reads rows per invocation well). Lanes per output: a power of two near a quarter of the row, at most
-    ``ROWS_LANES``; no invocation loops past ``dev.loop_budget``.
+    a cache line per invocation per turn) whose elements are contiguous (:func:`row_like`) and at least
+    ``ROWS_MIN`` long, on GPUs (a CPU driver reads rows per invocation well). Lanes per output: a power of two
+    near a quarter of the row, at most ``ROWS_LANES``; no invocation loops past ``dev.loop_budget``.
 
     >>> from kdsl.ir.expr import load
     >>> from kdsl import dtype as dt
@@ -200,7 +201,7 @@ def row_plan(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...], dev: Dev
         return None
     r = math.prod(shape[a] for a in axes)
     o = math.prod(n for k, n in enumerate(shape) if k not in axes)
-    if o < dev.thread_outputs or r < 8:
+    if o < dev.thread_outputs or r < ROWS_MIN:
         return None
     lanes = min(ROWS_LANES, 1 << ((r // 4).bit_length() - 1))
     w = LOCAL // lanes

@@ -177,7 +177,12 @@ def many_outputs():
     dev.partials, dev.thread_outputs = saved
 
 
-@pytest.mark.parametrize("n", [8, 9, 31, 64, 300])
+def test_rows_shorter_than_a_line_keep_one_invocation_each(many_outputs):
+    k = kernels(kd.asarray(sample((1500, 31), "float32", special=False)).sum(axis=1))[0]
+    assert k.mode == "thread"
+
+
+@pytest.mark.parametrize("n", [32, 33, 64, 300])
 def test_rows_mode(many_outputs, n):
     """Many short rows: the lanes of each output read neighbouring elements of its row."""
     h = sample((1500, n), "float32", seed=n, special=False)

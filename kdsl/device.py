@@ -75,6 +75,16 @@ def _copies() -> int:
     return n
 
 
+def _positive_env(name: str) -> int:
+    """A whole number > 0 from environment variable ``name``, or 0 when it is unset."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return 0
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"{name}={raw!r}: set it to a whole number >= 1, or unset it")
+    return int(raw)
+
+
 def devices() -> list[Device]:
     """Every device kdsl can use, in index order: ``kd.devices()[i] is kd.device(i)``.
 
@@ -164,6 +174,10 @@ class Device:
         # Long reductions: strided partial results, about one per invocation in flight, on a CPU driver (which
         # pays for every barrier); 0 = workgroup trees over contiguous chunks (GPUs).
         self.partials = 512 * 256 if cpu else 0
+        # Workgroups the first pass of a long reduction with few outputs aims for (column sums of a tall matrix,
+        # full sums): about one wave of full workgroups on a large GPU (an H200: 132 SMs x 8 resident
+        # workgroups of 256); a CPU driver runs a workgroup per core at a time. KDSL_REDUCE_GROUPS overrides.
+        self.reduce_groups = _positive_env("KDSL_REDUCE_GROUPS") or (64 if cpu else 1024)
         self.max_push_words = min(32, info.get("max_push_constants_size", 128) // 4)
         # Storage buffers one generated kernel may bind (its output included); the scheduler cuts fusion to
         # stay within it. Vulkan guarantees 4; lavapipe allows 32; NVIDIA reports millions, and a kernel reading
@@ -217,7 +231,8 @@ class Device:
         """The per-device choices a kernel plan depends on (part of every plan-cache key)."""
         return (self.index, self.max_groups, self.thread_outputs, self.partials, self.vector_width,
                 self.matmul_tiles, self.max_push_words, self.max_buffers, self.loop_budget, bool(self.coopmat_shapes),
-                self.matmul_lanes, self.reduce_subgroup, self.scan_subgroups, self.max_shared_memory)
+                self.matmul_lanes, self.reduce_subgroup, self.scan_subgroups, self.max_shared_memory,
+                self.reduce_groups)
 
     def supports(self, dtype: Any) -> bool:
         d = dt.as_dtype(dtype)

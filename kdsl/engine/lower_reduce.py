@@ -14,7 +14,7 @@ from kdsl.engine.lowering import Lowering, Source, Step
 from kdsl.ir import expr as ir
 from kdsl.ir.graph import Node
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Reduce, elementwise_groups
-from kdsl.ir.view import View
+from kdsl.ir.view import INDEX_LIMIT, View
 
 
 def reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost: int = 1,
@@ -25,7 +25,8 @@ def reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost
     memory (innermost axis kept), or when there are at least ``dev.thread_outputs`` outputs (a per-device
     choice: a CPU driver pays for every workgroup barrier, a GPU wants its workgroups full). A few long
     reductions are first cut into partial results that a second pass combines: about ``dev.partials`` strided
-    ones, one per invocation, when set (CPU drivers), else up to 1024 contiguous chunks, one per workgroup.
+    ones, one per invocation, when set (CPU drivers), else up to ``dev.reduce_groups`` contiguous chunks, one per
+    workgroup.
     Then :func:`_fit_budget` adds splits and workgroups until no invocation loops past ``dev.loop_budget``
     (``cost``: loop iterations per folded element; ``extra``: per output, for the epilogue)."""
     r = math.prod(shape[a] for a in axes)
@@ -37,7 +38,7 @@ def reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost
         if dev.partials:  # strided partial results, one per invocation (no barriers: CPU drivers)
             mode, splits = "thread", max(LOCAL, min(dev.partials // o, r // 64) // LOCAL * LOCAL)
         else:  # a workgroup tree per contiguous chunk (GPUs)
-            mode, splits = "group", min(1024 // o, max(1, r // 8192))
+            mode, splits = "group", min(max(1, dev.reduce_groups // o), max(1, r // 8192))
     else:
         mode, splits = "group", 1
     return _fit_budget(mode, splits, r, max(o, 1), dev, cost, extra)
@@ -71,6 +72,145 @@ def _fit_budget(mode: str, splits: int, r: int, o: int, dev: Device, cost: int =
     return "thread", splits, elementwise_groups(o * splits, dev.max_groups, budget, max(trips, 1))
 
 
+COLS_WIDTH = 32  # "cols" mode: neighbouring outputs per workgroup (one 128-byte line of float32 per row)
+COLS_MIN = 8  # ... at least (a 32-byte memory sector of float32), when an unsplit pass wants more workgroups
+COLS_ROWS = 16  # rows each lane folds at least before a pass splits the reduced axes (partials cost a pass)
+COLS_SHORT = 4 * COLS_ROWS * LOCAL // COLS_MIN  # no splits up to this many rows: narrow tiles cover them
+
+
+def column_plan(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost: int = 1,
+                extra: int = 0) -> tuple[int, int, int] | None:
+    """``(cols, splits, groups)`` of a "cols" mode reduction (see :class:`kdsl.ir.kernels.Reduce`), or None
+    when another mode suits better: the reduced expression is not :func:`column_like`, the reduction is
+    short, or there are so many outputs that one invocation each fills the device.
+
+    ``cols`` neighbouring outputs per workgroup (``COLS_WIDTH``, fewer for few outputs, down to ``COLS_MIN``
+    when an unsplit pass wants more workgroups; quads of outputs when :func:`kdsl.codegen.reduce.cols_vec4`),
+    the rest of the workgroup's invocations lanes along the reduced axes; ``splits`` blocks of the reduced axes
+    so that about ``dev.reduce_groups`` workgroups run (none up to ``COLS_SHORT`` rows: narrow tiles with many
+    lanes cover them, and the second pass of a split one stays a single pass), each lane folding at least
+    ``COLS_ROWS`` rows; then more if one lane's loop would pass ``dev.loop_budget``.
+
+    >>> from kdsl.ir.expr import load
+    >>> from kdsl import dtype as dt
+    >>> class D: loop_budget, reduce_groups, thread_outputs = 60000, 1024, 65536
+    >>> x = load(1, dt.float32, View.contiguous((3906250, 256)))
+    >>> column_plan(x, (3906250, 256), (0,), D())  # vec4 loads: 2 tiles of 32 quads x 512 blocks of 7630 rows
+    (32, 512, 1024)
+    >>> column_plan(load(1, dt.float32, View.contiguous((512, 256))), (512, 256), (0,), D())  # the second pass
+    (8, 1, 8)
+    >>> column_plan(ir.Expr("mul", dt.float32, (x, x)), (3906250, 256), (0,), D())  # scalar: 8 tiles x 128
+    (32, 128, 1024)
+    """
+    if not column_like(e, shape, axes) or math.prod(shape) >= INDEX_LIMIT:
+        return None
+    r = math.prod(shape[a] for a in axes)
+    o = math.prod(n for k, n in enumerate(shape) if k not in axes)
+    target = dev.reduce_groups
+    if r <= 32 or o >= dev.thread_outputs or -(-o // LOCAL) >= target:  # one invocation per output fills it
+        return None
+    if reduce.cols_vec4(e, shape, axes):  # an invocation reads four neighbouring outputs at once
+        o //= 4
+    w = min(COLS_WIDTH, 1 << (o - 1).bit_length())
+    splits = 1 if r <= COLS_SHORT else max(1, min(-(-target // -(-o // w)), r // (LOCAL // w * COLS_ROWS)))
+    while splits == 1 and w > COLS_MIN and -(-o // w) < target:  # more lanes per column, more workgroups
+        w //= 2
+    lanes, tiles = LOCAL // w, -(-o // w)
+    room = dev.loop_budget - extra - lanes.bit_length() - 1  # the tree over the lanes: log2(lanes) + 1 trips
+    if room < 2 * cost:
+        return None
+    splits = max(splits, -(-r * cost // (lanes * room)))
+    groups = min(tiles * splits, MAX_GROUPS)
+    trips = -(-r // splits // lanes) * cost + lanes.bit_length() + 1 + extra
+    if -(-(tiles * splits) // groups) * trips > dev.loop_budget:
+        return None
+    return w, splits, groups
+
+
+def column_like(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...]) -> bool:
+    """Whether neighbouring outputs of reducing ``e`` over ``axes`` read neighbouring memory: every load that
+    varies along both kept and reduced axes moves least along the innermost kept axis (``X.sum(axis=0)``,
+    ``X.T @ dz`` as a reduction); loads broadcast along either side are read once per row or column and do
+    not count. Without such loads (``iota``, remapped sources): whether the innermost kept axis of size > 1
+    lies inside every reduced one.
+
+    >>> from kdsl.ir.expr import load
+    >>> from kdsl import dtype as dt
+    >>> x = View.contiguous((1000, 64))
+    >>> column_like(load(1, dt.float32, x), (1000, 64), (0,)), column_like(load(1, dt.float32, x), (1000, 64), (1,))
+    (True, False)
+    >>> column_like(load(1, dt.float32, x.permute((1, 0))), (64, 1000), (1,))  # X.T.sum(axis=1)
+    True
+    """
+    return _moves_least(e, shape, [a for a in range(len(shape)) if a not in axes], list(axes))
+
+
+def row_like(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...]) -> bool:
+    """Whether the elements each output folds lie next to each other in memory: :func:`column_like` with
+    the roles of the kept and the reduced axes swapped (``X.sum(axis=1)``, ``X @ w``).
+
+    >>> from kdsl.ir.expr import load
+    >>> from kdsl import dtype as dt
+    >>> x = View.contiguous((1000, 64))
+    >>> row_like(load(1, dt.float32, x), (1000, 64), (1,)), row_like(load(1, dt.float32, x), (1000, 64), (0,))
+    (True, False)
+    """
+    return _moves_least(e, shape, list(axes), [a for a in range(len(shape)) if a not in axes])
+
+
+def _moves_least(e: ir.Expr, shape: tuple[int, ...], inner: list[int], outer: list[int]) -> bool:
+    """Whether every load of ``e`` that varies along both axis sets moves least along the innermost axis of
+    size > 1 in ``inner``; without such loads, whether that axis lies inside every ``outer`` one."""
+    inner, outer = [a for a in inner if shape[a] > 1], [a for a in outer if shape[a] > 1]
+    if not inner or not outer:
+        return False
+    fast, streams = inner[-1], 0
+    for ld in e.find("load"):
+        view = ld.arg[1]
+        if not isinstance(view, View) or view.shape != shape:  # a load under a remap: another index space
+            continue
+        st = view.strides
+        moving = [abs(st[a]) for a in outer if st[a]]
+        if not moving or all(st[a] == 0 for a in inner):
+            continue
+        streams += 1
+        if abs(st[fast]) > min(moving):
+            return False
+    return streams > 0 or fast > max(outer)
+
+
+ROWS_LANES = 32  # "rows" mode: invocations per output at most (one 128-byte line of float32 a turn)
+ROWS_MIN = 32  # ... for rows of at least this many elements (shorter ones: a line or less per invocation)
+
+
+def row_plan(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost: int = 1,
+             extra: int = 0) -> tuple[int, int, int] | None:
+    """``(outputs per workgroup, 1, groups)`` of a "rows" mode reduction (see :func:`kdsl.codegen.reduce.render`),
+    or None: many outputs (at least ``dev.thread_outputs``, where one invocation each would read its row alone,
+    a cache line per invocation per turn) whose elements are contiguous (:func:`row_like`) and at least
+    ``ROWS_MIN`` long, on GPUs (a CPU driver reads rows per invocation well). Lanes per output: a power of two
+    near a quarter of the row, at most ``ROWS_LANES``; no invocation loops past ``dev.loop_budget``.
+
+    >>> from kdsl.ir.expr import load
+    >>> from kdsl import dtype as dt
+    >>> class D: loop_budget, thread_outputs, partials = 60000, 65536, 0
+    >>> row_plan(load(1, dt.float32, View.contiguous((10**6, 64))), (10**6, 64), (1,), D())  # 16 lanes a row
+    (16, 1, 62500)
+    """
+    if dev.partials or not row_like(e, shape, axes) or math.prod(shape) >= INDEX_LIMIT:
+        return None
+    r = math.prod(shape[a] for a in axes)
+    o = math.prod(n for k, n in enumerate(shape) if k not in axes)
+    if o < dev.thread_outputs or r < ROWS_MIN:
+        return None
+    lanes = min(ROWS_LANES, 1 << ((r // 4).bit_length() - 1))
+    w = LOCAL // lanes
+    total = -(-o // w)
+    groups = min(total, MAX_GROUPS)
+    trips = -(-r // lanes) * cost + lanes.bit_length() + 1 + extra
+    if -(-total // groups) * trips > dev.loop_budget:
+        return None
+    return w, 1, groups
 
 
 def lower_reduce(node: Node, keep: set[int], dev: Device, epilogue_of: Node | None = None,
@@ -102,19 +242,32 @@ def reduce_steps(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype: 
     plan_shape, plan_axes = shape, axes
     steps: list[Step] = []
     while True:
-        mode, splits, groups = reduce_plan(plan_shape, plan_axes, dev, cost, extra)
+        cols = None if arg else column_plan(e, k_shape, k_axes, dev, cost, extra)
+        rows = None if arg or cols else row_plan(e, k_shape, k_axes, dev, cost, extra)
+        if cols is not None:
+            width, splits, groups = cols
+            mode = "cols"
+        elif rows is not None:
+            width, splits, groups = rows
+            mode = "rows"
+        else:
+            width = 0
+            mode, splits, groups = reduce_plan(plan_shape, plan_axes, dev, cost, extra)
         if splits == 1:
             break
-        part = Node("partial", (), node.dtype if arg else dtype, (node.size, splits), device=dev)
+        # partial results: (outputs, splits), or (splits, outputs) after a "cols" pass (a column reduction next)
+        p_shape = (splits, node.size) if mode == "cols" else (node.size, splits)
+        part = Node("partial", (), node.dtype if arg else dtype, p_shape, device=dev)
         kernel = Reduce(op, k_shape, k_axes, part.dtype, e, 0, mode, splits, groups, None, part.shape, index_of,
-                        parts, dev.reduce_subgroup if mode == "group" else 0)
+                        parts, dev.reduce_subgroup if mode == "group" else 0, width)
         steps.append(low.step(_checked(kernel, dev), part))
         low = Lowering(keep, dev.max_push_words)
+        p_axes = (0,) if mode == "cols" else (1,)
         if arg:
             e, index_of, parts = source(low), low.load(part, View.contiguous(part.shape)), splits
         else:
-            e, k_shape, k_axes, cost = low.load(part, View.contiguous(part.shape)), part.shape, (1,), 1
-        plan_shape, plan_axes = part.shape, (1,)
+            e, k_shape, k_axes, cost = low.load(part, View.contiguous(part.shape)), part.shape, p_axes, 1
+        plan_shape, plan_axes = part.shape, p_axes
     out, epilogue = node, None
     if epilogue_of is not None and standin is not None:
         low.acc = (standin, ir.acc(node.dtype))
@@ -122,7 +275,7 @@ def reduce_steps(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype: 
         epilogue = low.expr(epilogue_of)
         out = epilogue_of
     kernel = Reduce(op, k_shape, k_axes, out.dtype, e, 0, mode, 1, groups, epilogue, out.shape, index_of, parts,
-                    dev.reduce_subgroup if mode == "group" else 0)
+                    dev.reduce_subgroup if mode == "group" else 0, width)
     steps.append(low.step(_checked(kernel, dev), out))
     return steps
 

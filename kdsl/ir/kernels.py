@@ -34,11 +34,18 @@ class Elementwise(NamedTuple):
 class Reduce(NamedTuple):
     """``out[o] = epilogue(op over reduced axes of expr)`` where ``o`` runs over the kept axes of ``shape``.
 
-    ``mode`` "group": one workgroup per output with a shared-memory tree; "thread": one invocation per output.
+    ``mode`` "group": one workgroup per output with a shared-memory tree; "thread": one invocation per output;
+    "cols": column reductions (the innermost kept axis is the one contiguous in memory, as ``X.sum(axis=0)``):
+    each workgroup takes ``cols`` neighbouring outputs (neighbouring invocations read neighbouring memory) times
+    ``LOCAL // cols`` lanes that stride through a block of the reduced positions, combined by a shared-memory
+    tree over the lanes (kdsl.codegen.reduce); "rows": its mirror for many short reductions along the
+    contiguous axis (``X.sum(axis=1)`` of a tall matrix): ``cols`` outputs per workgroup, the neighbouring
+    invocations of each reading neighbouring elements of its row.
     ``splits`` > 1 cuts each output's reduction into that many partial results (``out[o * splits + p]``), which
     a second Reduce combines: it keeps every loop short and every workgroup busy. In "group" mode partial p
     folds a contiguous chunk; in "thread" mode it folds elements p, p + splits, ... (neighbouring invocations
-    read neighbouring memory, and no barrier is needed).
+    read neighbouring memory, and no barrier is needed). In "cols" mode partial p folds a contiguous block of
+    the reduced positions and is stored at ``out[p * outputs + o]``: the next pass is a column reduction too.
     """
 
     op: str  # sum, prod, max, min, argmax, argmin
@@ -60,6 +67,7 @@ class Reduce(NamedTuple):
     # > 0: "group" mode combines across the workgroup with subgroup operations (kdsl.codegen.reduce_workgroup);
     # the device's reported subgroup size, used only to bound loop trips (the kernel reads gl_SubgroupSize)
     subgroup: int = 0
+    cols: int = 0  # "cols"/"rows" mode: outputs (quads of outputs where reduce.cols_vec4) per workgroup
 
 
 class RowNorm(NamedTuple):

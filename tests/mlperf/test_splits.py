@@ -11,12 +11,12 @@ from kdsl.ir.kernels import Matmul
 
 class GPU:
     loop_budget, max_groups, thread_outputs, partials, matmul_tiles = 60000, 65535, 65536, 0, True
-    reduce_subgroup = 32  # workgroup combines with subgroup operations (kdsl.codegen.reduce_workgroup)
+    reduce_subgroup, reduce_groups = 32, 1024  # subgroup combines; workgroups a long pass aims for
 
 
 class CPU:
     loop_budget, max_groups, thread_outputs, partials, matmul_tiles = 60000, 512, 1024, 512 * 256, False
-    reduce_subgroup = 0
+    reduce_subgroup, reduce_groups = 0, 64
 
 
 def test_tall_skinny_reduction_fills_the_gpu():

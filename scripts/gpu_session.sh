@@ -22,6 +22,7 @@ declare -A BENCH=(
   [peers]="ml_peers.py --repeat 10"
   [rownorm]="dsl_rownorm.py"
   [sweep]="matmul_sweep.py"
+  [colsum]="dsl_column_sum.py --repeat 10"
   [sweepbig]="matmul_sweep.py --big"
   [fft]="fft.py --profile"
   [linalg]="linalg.py"

@@ -3,7 +3,7 @@ a scaled workgroup reduction, LAPACK's ``dlarfg`` sign convention so results mat
 the columns on its right, one column per thread. ``Q`` is formed by applying the reflectors to the identity
 in reverse order (LAPACK's ``orgqr``). Long factorisations are split into dispatches within the loop budget;
 large ones are blocked (:mod:`kdsl.linalg.blocked`: panels by this kernel, the rest as block reflectors
-through kdsl's matmul).
+through :mod:`kdsl.linalg.gemm`).
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -18,7 +18,7 @@ import math
 
 import kdsl as kd
 from kdsl.linalg import kernels as K
-from kdsl.linalg.blocked import blocks, orgqr_blocked, panel_width, qr_update
+from kdsl.linalg.blocked import Scratch, blocks, orgqr_blocked, panel_width, qr_update
 from kdsl.linalg.common import QRResult, as_array, batch_copy, check_matrices, identity_batch, working_dtype
 
 _GEQRF = """
@@ -154,6 +154,7 @@ def geqrf(a: kd.Array) -> tuple[kd.Array, kd.Array]:
     kern = K.compiled("geqrf", _GEQRF, a.dtype.name, wg)
     log_wg = int(math.log2(wg))
     width = panel_width(kk)
+    scratch = Scratch(batch, width, n, a.dtype) if width < n else None
     for k0, k1 in blocks(kk, width):
         cend = n if width >= kk else k1
         costs = [3 * K.cdiv(m - k, wg) + 2 * log_wg + _apply_cost(cend - k - 1, m - k, wg, log_wg) + 2
@@ -163,7 +164,8 @@ def geqrf(a: kd.Array) -> tuple[kd.Array, kd.Array]:
 
         K.run_steps(kern, (a, tau), push, costs, batch)
         if cend < n:
-            qr_update(a, tau, k0, k1)
+            assert scratch is not None
+            qr_update(a, tau, k0, k1, scratch)
     return a, tau
 
 

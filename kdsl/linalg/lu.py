@@ -5,7 +5,8 @@
 algorithm: pivot search as a workgroup reduction, row swap, column scaling, rank-1 update of the trailing
 matrix); a matrix whose elimination would run past the loop budget is factored over several dispatches.
 Large matrices are factored in blocks (:mod:`kdsl.linalg.blocked`): panels by that kernel, the trailing
-update by one gemm (:mod:`kdsl.linalg.gemm`). ``getrs`` then solves for the right-hand sides: one workgroup per matrix and
+update by one gemm (:mod:`kdsl.linalg.gemm`). ``getrs`` then solves for the right-hand sides: one
+workgroup per matrix and
 column, or, for many columns of a small matrix (``inv``), one thread per column. The same kernels serve
 complex matrices (pivots by ``|re| + |im|`` as LAPACK's ``izamax``; :mod:`kdsl.linalg.kernels`).
 

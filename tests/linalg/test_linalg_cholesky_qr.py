@@ -38,7 +38,7 @@ def test_cholesky_refuses_matrices_that_are_not_positive_definite(dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-# (40, 3): tall enough that each reflector is applied by the whole workgroup, one column at a time
+# (40, 3): tall, so each reflector is applied by many threads down the rows of each column
 @pytest.mark.parametrize("shape", [(1, 1), (5, 3), (3, 5), (2, 6, 6), (2, 1, 20, 7), (40, 3)])
 @pytest.mark.parametrize("mode", ["reduced", "complete"])
 def test_qr_matches_numpy(shape, mode, dtype):

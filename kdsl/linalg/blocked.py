@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import kdsl as kd
 from kdsl.linalg import kernels as K
-from kdsl.linalg.gemm import SUBTRACT, UNIT_LOWER, UNIT_UPPER, Operand, gemm
+from kdsl.linalg.gemm import MAX_SPLIT, SUBTRACT, UNIT_LOWER, UNIT_UPPER, Operand, gemm
 
 BLOCK = 64  # panel width; matrices up to 2 * BLOCK are factored unblocked
 
@@ -106,7 +106,8 @@ def lu_update(a: kd.Array, k0: int, k1: int) -> None:
 class Scratch:
     """The work arrays of a blocked QR's reflector products, made once per factorisation: the Gram matrix
     ``V^H V`` and ``T`` (``(batch, width, width)``; T's strict lower part stays zero), and ``W``, ``W2``
-    (``(batch, width, cols)``) for ``V^H A`` and ``T^H V^H A``."""
+    (``(batch, width, cols)``) for ``V^H A`` and ``T^H V^H A``, and ``part`` for the partial products of
+    those with a long k (the rows below the panel): :func:`kdsl.linalg.gemm.gemm` splits them along k."""
 
     def __init__(self, batch: int, width: int, cols: int, dtype: kd.DType):
         self.ld, self.cols = width, cols
@@ -114,6 +115,7 @@ class Scratch:
         self.t = kd.zeros((batch, width, width), dtype=dtype)
         self.w = kd.zeros((batch, width, cols), dtype=dtype)
         self.w2 = kd.zeros((batch, width, cols), dtype=dtype)
+        self.part = kd.zeros((MAX_SPLIT * batch * width * max(width, cols),), dtype=dtype)  # split-K partials
 
 
 def _v(h: kd.Array, k0: int, adjoint: bool = False) -> Operand:
@@ -129,7 +131,7 @@ def block_reflector(h: kd.Array, tau: kd.Array, k0: int, k1: int, s: Scratch) ->
     vectors below the diagonal, unit diagonal implied) and ``tau``: ``G = V^H V`` by a gemm, then ``larft``."""
     batch, m, _ = h.shape
     w = k1 - k0
-    gemm(s.gram, h, h, Operand(0, s.ld, 1), _v(h, k0, True), _v(h, k0), w, w, m - k0)
+    gemm(s.gram, h, h, Operand(0, s.ld, 1), _v(h, k0, True), _v(h, k0), w, w, m - k0, work=s.part)
     kern = K.compiled("larft", _LARFT, h.dtype.name, 64)
     kern(s.gram, tau, s.t, w, batch, s.ld, tau.shape[-1], k0, groups=K.groups(batch))
 
@@ -141,7 +143,8 @@ def _apply(h: kd.Array, k0: int, k1: int, c: kd.Array, c0: int, s: Scratch, adjo
     if width <= 0:
         return
     ld = s.ld
-    gemm(s.w, h, c, Operand(0, s.cols, 1), _v(h, k0, True), Operand(k0 * cols + c0, cols, 1), w, width, rows)
+    gemm(s.w, h, c, Operand(0, s.cols, 1), _v(h, k0, True), Operand(k0 * cols + c0, cols, 1), w, width, rows,
+         work=s.part)
     t = Operand(0, 1, ld, conj=True) if adjoint_t else Operand(0, ld, 1)
     gemm(s.w2, s.t, s.w, Operand(0, s.cols, 1), t, Operand(0, s.cols, 1), w, width, w)
     gemm(c, h, s.w2, Operand(k0 * cols + c0, cols, 1), _v(h, k0), Operand(0, s.cols, 1), rows, width, w,

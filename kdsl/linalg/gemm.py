@@ -42,7 +42,7 @@ layout(push_constant) uniform Push {
     uint xo; uint xr; uint xc; uint xb;
     uint yo; uint yr; uint yc; uint yb;
     uint co; uint cr; uint cb;
-    uint flags; int diag; uint batch; uint kbase;
+    uint flags; int diag; uint batch; uint kbase; uint nsplit; uint kc;
 };
 #define D (1u << (LOG_WG / 2u))
 #define TS (4u * D)
@@ -59,7 +59,9 @@ T element(uint mode, bool inside, uint r, uint l, T stored) {
 }
 
 void main() {
-    uint b = gl_WorkGroupID.z;
+    // split-K: workgroup z = b * nsplit + s sums the slice [s kc, (s + 1) kc) of the k axis into its own
+    // partial product (C is then the partials' array, one (m, n) block per z; _SUM_SPLITS adds them)
+    uint z = gl_WorkGroupID.z, b = z / nsplit, ks = (z % nsplit) * kc, ke = min(k, ks + kc);
     if (b >= batch) return;
     uint t = gl_LocalInvocationID.x, tx = t % D, ty = t / D;
     uint i0 = gl_WorkGroupID.y * TS, j0 = gl_WorkGroupID.x * TS;
@@ -69,17 +71,17 @@ void main() {
     bool xconj = (flags & 16u) != 0u, yconj = (flags & 32u) != 0u;
     T acc[4][4];
     for (uint a = 0u; a < 4u; ++a) for (uint e = 0u; e < 4u; ++e) acc[a][e] = T(0);
-    for (uint l0 = 0u; l0 < k; l0 += BK) {
+    for (uint l0 = ks; l0 < ke; l0 += BK) {
         for (uint q = t; q < BK * TS; q += WG) {
             // the stride-1 index runs fastest across threads, so the loads coalesce
             uint r = xc == 1u ? q / BK : q % TS, l = xc == 1u ? q % BK : q / TS;
             uint gi = i0 + r, gl = l0 + l;
-            bool in_ = gi < m && gl < k;
+            bool in_ = gi < m && gl < ke;
             T v = element(xmode, in_, gi, gl + kbase, in_ ? x[xb * b + xo + gi * xr + gl * xc] : T(0));
             xs[l][r] = xconj ? CONJ(v) : v;
             uint cy = yc == 1u ? q % TS : q / BK, ly = yc == 1u ? q / TS : q % BK;
             uint gj = j0 + cy, gly = l0 + ly;
-            bool iny = gj < n && gly < k;
+            bool iny = gj < n && gly < ke;
             T w = element(ymode, iny, gly + kbase, gj, iny ? y[yb * b + yo + gly * yr + gj * yc] : T(0));
             ys[ly][cy] = yconj ? CONJ(w) : w;
         }
@@ -97,12 +99,32 @@ void main() {
         for (uint e = 0u; e < 4u; ++e) {
             uint j = j0 + tx + e * D;
             if (i >= m || j >= n || (lower && int(j) > int(i) + diag)) continue;
-            uint at = cb * b + co + i * cr + j;
+            uint at = cb * z + co + i * cr + j;
             c[at] = op == 0u ? acc[a][e] : op == 1u ? c[at] - acc[a][e] : c[at] + acc[a][e];
         }
     }
 }
 """
+
+# C (op)= the sum of the split-K partials P[(b * nsplit + s), i, j]
+_SUM_SPLITS = """
+layout(set = 0, binding = 0) readonly buffer P_ { T p[]; };
+layout(set = 0, binding = 1) buffer C_ { T c[]; };
+layout(push_constant) uniform Push { uint m; uint n; uint co; uint cr; uint cb; uint op; uint nsplit; uint batch; };
+
+void main() {
+    uint b = gl_WorkGroupID.y + gl_WorkGroupID.z * gl_NumWorkGroups.y;
+    uint e = gl_WorkGroupID.x * WG + gl_LocalInvocationID.x;
+    if (b >= batch || e >= m * n) return;
+    T acc = T(0);
+    for (uint s = 0u; s < nsplit; ++s) acc += p[(b * nsplit + s) * m * n + e];
+    uint at = cb * b + co + (e / n) * cr + e % n;
+    c[at] = op == 0u ? acc : op == 1u ? c[at] - acc : c[at] + acc;
+}
+"""
+TARGET_GROUPS = 512  # workgroups a product should spread over before it is split along k (a few per GPU core)
+MAX_SPLIT = 16
+SPLIT_MIN_K = 256  # no split slice shorter than this
 
 
 class Operand(NamedTuple):
@@ -121,11 +143,31 @@ def _threads() -> int:
     return 256 if K.workgroup_size(256) >= 256 else 64
 
 
+def split_count(m: int, n: int, k: int, batch: int) -> int:
+    """How many slices of the k axis a product of few output tiles and a long k is cut into (1: none)."""
+    tiles = K.cdiv(m, 64) * K.cdiv(n, 64) * batch
+    return max(1, min(MAX_SPLIT, K.cdiv(TARGET_GROUPS, tiles), k // SPLIT_MIN_K))
+
+
 def gemm(c: kd.Array, x: kd.Array, y: kd.Array, co: Operand, xo: Operand, yo: Operand, m: int, n: int, k: int,
-         op: int = STORE, lower: bool = False, diag: int = 0) -> None:
+         op: int = STORE, lower: bool = False, diag: int = 0, work: kd.Array | None = None) -> None:
     """``C[:m, :n] (op)= X[:m, :k] @ Y[:k, :n]`` for each matrix of the stacks (C's ``col`` must be 1), in place
-    in ``c``; with ``lower`` only the elements ``j <= i + diag`` are written."""
+    in ``c``; with ``lower`` only the elements ``j <= i + diag`` are written. ``work`` (a flat array of c's
+    dtype, at least ``MAX_SPLIT * batch * m * n`` long) lets a product with few output tiles and a long k be
+    split along k (:func:`split_count`) and its partial products added by a second kernel."""
     batch = c.shape[0]
+    splits = split_count(m, n, k, batch) if work is not None and not lower else 1
+    if splits > 1 and K.cdiv(k, splits) * 2 <= K.loop_budget():
+        assert work is not None
+        kc = K.cdiv(K.cdiv(k, splits), 16) * 16
+        splits = K.cdiv(k, kc)
+        _split_gemm(work, x, y, xo, yo, m, n, k, batch, splits, kc)
+        wg = 256
+        total = K.compiled("gemm_sum_splits", _SUM_SPLITS, c.dtype.name, wg)
+        gy = min(batch, 65535)
+        total(work, c, m, n, co.offset, co.row, _batch_stride(c, co), op, splits, batch,
+              groups=(K.cdiv(m * n, wg), gy, K.cdiv(batch, gy)))
+        return
     if batch == 0 or m <= 0 or n <= 0:
         return
     if k <= 0:
@@ -149,8 +191,23 @@ def gemm(c: kd.Array, x: kd.Array, y: kd.Array, co: Operand, xo: Operand, yo: Op
             kern(x, y, c, m, n, kk,
                  xo.offset + l0 * xo.col + b0 * strides[0], xo.row, xo.col, strides[0],
                  yo.offset + l0 * yo.row + b0 * strides[1], yo.row, yo.col, strides[1],
-                 co.offset + b0 * strides[2], co.row, strides[2], flags, diag, nb, l0,
+                 co.offset + b0 * strides[2], co.row, strides[2], flags, diag, nb, l0, 1, kk,
                  groups=(K.cdiv(n, ts), K.cdiv(m, ts), nb))
+
+
+def _split_gemm(work: kd.Array, x: kd.Array, y: kd.Array, xo: Operand, yo: Operand, m: int, n: int, k: int,
+                batch: int, splits: int, kc: int) -> None:
+    """The partial products of the k slices of ``kc`` into ``work``: one (m, n) block per (matrix, slice)."""
+    wg = _threads()
+    kern = K.compiled("gemm", _GEMM, work.dtype.name, wg)
+    ts = 4 * int(round(wg ** 0.5))
+    bx, by = _batch_stride(x, xo), _batch_stride(y, yo)
+    flags = xo.mode | yo.mode << 2 | int(xo.conj) << 4 | int(yo.conj) << 5
+    per = max(1, 65535 // splits)  # workgroups in z: matrices x slices
+    for b0 in range(0, batch, per):
+        nb = min(per, batch - b0)
+        kern(x, y, work, m, n, k, xo.offset + b0 * bx, xo.row, xo.col, bx, yo.offset + b0 * by, yo.row, yo.col, by,
+             b0 * splits * m * n, n, m * n, flags, 0, nb, 0, splits, kc, groups=(K.cdiv(n, ts), K.cdiv(m, ts), nb * splits))
 
 
 def _batch_stride(a: kd.Array, o: Operand) -> int:

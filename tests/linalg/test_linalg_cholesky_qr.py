@@ -83,7 +83,8 @@ def test_factorisations_split_over_dispatches(monkeypatch):
     np.testing.assert_allclose(r.numpy(), want.R, **tol("float64"))
 
 
-@pytest.mark.parametrize("shape", [(2, 10, 10), (11, 7), (2, 7, 12)])
+# (600, 7): the reflectors' products with the 600 rows are split along k (gemm's split-K)
+@pytest.mark.parametrize("shape", [(2, 10, 10), (11, 7), (2, 7, 12), (600, 7)])
 def test_blocked_qr_matches_numpy(shape, monkeypatch):
     monkeypatch.setattr(blocked, "BLOCK", 3)  # panels of 3: block reflectors applied by matmuls
     a = np.random.default_rng(6).standard_normal(shape)

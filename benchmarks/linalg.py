@@ -148,7 +148,8 @@ def parse(argv=None):
     args = p.parse_args(argv)
     f = args.size_scale
     scaled = lambda v: max(2, round(v * f))  # noqa: E731
-    args.batch, args.chol, args.qr, args.eigh = scaled(args.batch), scaled(args.chol), scaled(args.qr), scaled(args.eigh)
+    args.batch, args.chol, args.qr = scaled(args.batch), scaled(args.chol), scaled(args.qr)
+    args.eigh = scaled(args.eigh)
     args.svd = (scaled(args.svd[0]), scaled(args.svd[1]))
     return args
 

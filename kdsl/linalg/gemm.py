@@ -207,7 +207,8 @@ def _split_gemm(work: kd.Array, x: kd.Array, y: kd.Array, xo: Operand, yo: Opera
     for b0 in range(0, batch, per):
         nb = min(per, batch - b0)
         kern(x, y, work, m, n, k, xo.offset + b0 * bx, xo.row, xo.col, bx, yo.offset + b0 * by, yo.row, yo.col, by,
-             b0 * splits * m * n, n, m * n, flags, 0, nb, 0, splits, kc, groups=(K.cdiv(n, ts), K.cdiv(m, ts), nb * splits))
+             b0 * splits * m * n, n, m * n, flags, 0, nb, 0, splits, kc,
+             groups=(K.cdiv(n, ts), K.cdiv(m, ts), nb * splits))
 
 
 def _batch_stride(a: kd.Array, o: Operand) -> int:

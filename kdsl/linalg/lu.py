@@ -176,7 +176,8 @@ def _shared_variant(source: str) -> str:
     last): the whole factorisation of a small matrix in one dispatch without global-memory round trips."""
     src = source.replace("layout(set = 0, binding = 0) coherent buffer A_ { T a[]; };",
                          "layout(set = 0, binding = 0) buffer A_ { T a[]; };\nshared T sa[NMAX * NMAX];")
-    src = src.replace("a[base + ", "sa[").replace("memoryBarrierBuffer(); barrier();", "memoryBarrierShared(); barrier();")
+    src = src.replace("a[base + ", "sa[")
+    src = src.replace("memoryBarrierBuffer(); barrier();", "memoryBarrierShared(); barrier();")
     src = src.replace("    uint base = b * n * n;\n",
                       "    uint base = b * n * n;\n    for (uint e = t; e < n * n; e += WG) sa[e] = a[base + e];\n"
                       "    memoryBarrierShared(); barrier();\n", 1)

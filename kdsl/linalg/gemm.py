@@ -17,7 +17,7 @@ Example:
     >>> import kdsl as kd, numpy as np
     >>> x = kd.asarray(np.arange(6.0).reshape(1, 2, 3)); y = kd.asarray(np.ones((1, 3, 2)))
     >>> c = kd.zeros((1, 2, 2), dtype=kd.float64)
-    >>> gemm(c, x, y, Operand(0, 3, 1), Operand(0, 2, 1), Operand(0, 2, 1), 2, 2, 3)
+    >>> gemm(c, x, y, Operand(0, 2, 1), Operand(0, 3, 1), Operand(0, 2, 1), 2, 2, 3)  # C, X, Y; m, n, k
     >>> c.numpy().tolist()
     [[[3.0, 3.0], [12.0, 12.0]]]
 """

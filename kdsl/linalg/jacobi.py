@@ -7,10 +7,10 @@ computes them in parallel: first every pair's rotation ``(c, s)``, then the row 
 updates (and the accumulated eigenvector / right singular vector matrix). A pair is rotated only while its
 off-diagonal entry is not negligible against its diagonal (``|a_pq| > eps * sqrt(|a_pp a_qq|)``), the
 criterion that gives Jacobi its high relative accuracy (``sqrt(m) * eps`` for the m-term dot products of
-the one-sided method, as LAPACK's ``dgesvj``); the host repeats sweeps until one rotates nothing (one read a sweep). A few large symmetric matrices are
-rotated a round per dispatch over the whole GPU instead (``_EIGH_ROUND``). Complex
-(Hermitian) matrices take the unitary rotation ``[[c, s], [-conj(s), c]]``: the real rotation of ``|a_pq|``
-conjugated by the phase of ``a_pq`` (``rotation_t``).
+the one-sided method, as LAPACK's ``dgesvj``); the host repeats sweeps until one rotates nothing (one read a
+sweep). A few large matrices are rotated a round per dispatch over the whole GPU instead (``_EIGH_ROUND``,
+``_SVD_ROUND``). Complex (Hermitian) matrices take the unitary rotation ``[[c, s], [-conj(s), c]]``: the real
+rotation of ``|a_pq|`` conjugated by the phase of ``a_pq`` (``rotation_t``).
 
 Example:
     >>> round_pairs(4, 0)

@@ -3,8 +3,14 @@
 rows). Every peer's result is checked against a float64 NumPy reference before it is timed; every peer gets
 the same warm-up calls; the table shows medians in milliseconds and kdsl's time over torch's.
 
-Run (H200):   python benchmarks/linalg.py
-Run (small):  python benchmarks/linalg.py --batch 64 --n 16 --chol 192 --qr 96 --eigh 48 --svd 96x24 --repeat 3
+Each row prints as soon as it is done. ``--only`` runs some rows alone, ``--size-scale`` scales every size
+(and the solve/inv batch) at once, ``--peers`` picks the peers (NumPy's 4096 QR takes seconds per call), and
+``--structure`` prints, per kdsl call after the warm-up, its kernel launches (each custom kernel is one
+submit-and-wait), host downloads, and kernels built or compiled (0 once the shape was seen).
+
+Run (H200):   python benchmarks/linalg.py --peers kdsl,torch
+One row:      python benchmarks/linalg.py --only cholesky --structure
+Run (small):  python benchmarks/linalg.py --size-scale 0.125 --repeat 3 --structure
 """
 
 from __future__ import annotations
@@ -85,22 +91,41 @@ def run_peer(name, lib, inputs, check, args, tol: float) -> float:
     return median_ms(lambda: done(fn(*xs)), args.repeat, args.warmup)
 
 
+def structure(name: str, inputs, args) -> str:
+    """One kdsl call's launches, host downloads and kernels built/compiled (after a first call of the shape)."""
+    fn = calls(name, kd)
+    xs = [kd.asarray(x.astype(args.dtype)) for x in inputs]
+    kd.realize(*fn(*xs))
+    before = kd.stats(reset=True)
+    with kd.profile() as prof:
+        kd.realize(*fn(*xs))
+    after = kd.stats()
+    compiled = after["compiled"] - before["compiled"]
+    return (f"    structure: {len(prof.records)} launches, {after['downloads']} downloads, {after['programs']} kernels "
+            f"built, {compiled} compiled, {sum(ms for _, ms in prof.records):.1f} ms in launches")
+
+
 def main(args) -> None:
-    torch = torch_module()
+    torch = torch_module() if "torch" in args.peers else None
     rng = np.random.default_rng(0)
     tol = 1e-3 if args.dtype == "float32" else 1e-9
-    peers = [("kdsl", kd), ("numpy", np)] + ([("torch", torch)] if torch is not None else [])
+    libs = {"kdsl": kd, "numpy": np, "torch": torch}
+    peers = [(p, libs[p]) for p in args.peers.split(",") if libs.get(p) is not None]
+    labels = [p for p, _ in peers]
     rows = []
     for name, (inputs, check) in problems(args, rng).items():
         if args.only and not any(name.startswith(o) for o in args.only.split(",")):
             continue
         times = {label: run_peer(name, lib, inputs, check, args, tol) for label, lib in peers}
-        row = [name, times["kdsl"], times["numpy"]]
-        if torch is not None:
-            row += [times["torch"], times["kdsl"] / times["torch"]]
+        row = [name] + [times[p] for p in labels]
+        if "kdsl" in times and "torch" in times:
+            row.append(times["kdsl"] / times["torch"])
         rows.append(row)
         print("  " + "  ".join(f"{v:.3f}" if isinstance(v, float) else str(v) for v in row), flush=True)  # partial
-    header = ["problem", "kdsl ms", "numpy ms"] + (["torch ms", "kdsl/torch"] if torch is not None else [])
+        if args.structure and "kdsl" in times:
+            print(structure(name, inputs, args), flush=True)
+    header = ["problem"] + [f"{p} ms" for p in labels] + (["kdsl/torch"] if "kdsl" in labels and "torch" in labels
+                                                         else [])
     table(f"kd.linalg {args.dtype}, median of {args.repeat} after {args.warmup} warm-up calls each", header, rows)
 
 
@@ -116,7 +141,17 @@ def parse(argv=None):
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--warmup", type=int, default=2)
     p.add_argument("--only", default="", help="comma-separated row prefixes, e.g. solve,inv")
-    return p.parse_args(argv)
+    p.add_argument("--size-scale", type=float, default=1.0,
+                   help="scale every matrix size and the solve/inv batch, e.g. 0.125 (the 64x64 blocks stay)")
+    p.add_argument("--peers", default="kdsl,numpy,torch", help="comma-separated, of kdsl, numpy, torch")
+    p.add_argument("--structure", action="store_true", help="print each kdsl row's launches, downloads, compiles")
+    args = p.parse_args(argv)
+    f = args.size_scale
+    scaled = lambda v: max(2, round(v * f))  # noqa: E731
+    args.batch, args.chol, args.qr = scaled(args.batch), scaled(args.chol), scaled(args.qr)
+    args.eigh = scaled(args.eigh)
+    args.svd = (scaled(args.svd[0]), scaled(args.svd[1]))
+    return args
 
 
 if __name__ == "__main__":

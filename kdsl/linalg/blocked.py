@@ -1,10 +1,10 @@
 """The blocked (right-looking) form of LU, Cholesky and Householder QR for large matrices: a panel of
 ``BLOCK`` columns is factored by one workgroup per matrix (the unblocked kernels restricted to the panel's
 columns), then the rows to its right are solved with the panel's triangle by many workgroups (``trsm``), and
-the trailing matrix takes the panel's rank-``BLOCK`` update as one matrix product through kdsl's matmul kernel
-(``update``): most of the arithmetic then runs at matmul speed instead of in one workgroup. QR's panels become
+the trailing matrix takes the panel's rank-``BLOCK`` update as one product (:func:`kdsl.linalg.gemm.gemm`,
+offsets as push constants: no kernel is compiled per step, no host read between steps). QR's panels become
 block reflectors ``I - V T V^H`` (``larft``), applied to the trailing columns and, to form ``Q``, to the
-identity by matmuls.
+identity by three gemms each, through work arrays made once per factorisation (:class:`Scratch`).
 
 Example:
     >>> blocks(10, 4)
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import kdsl as kd
 from kdsl.linalg import kernels as K
+from kdsl.linalg.gemm import MAX_SPLIT, SUBTRACT, UNIT_LOWER, UNIT_UPPER, Operand, gemm
 
 BLOCK = 64  # panel width; matrices up to 2 * BLOCK are factored unblocked
 
@@ -36,43 +37,28 @@ void main() {
 }
 """
 
-# A[r0 + i, c0 + j] -= P[i, j] for the (h, w) block of each (m, n) matrix; each thread a strided set of elements
-_SUBTRACT = """
-layout(set = 0, binding = 0) buffer A_ { T a[]; };
-layout(set = 0, binding = 1) readonly buffer P_ { T p[]; };
-layout(push_constant) uniform Push { uint m; uint n; uint r0; uint c0; uint h; uint w; uint batch; uint lower; };
-
-void main() {
-    uint b = gl_WorkGroupID.y + gl_WorkGroupID.z * gl_NumWorkGroups.y;
-    if (b >= batch) return;
-    uint stride = gl_NumWorkGroups.x * WG;
-    for (uint e = gl_WorkGroupID.x * WG + gl_LocalInvocationID.x; e < h * w; e += stride) {
-        uint i = e / w, j = e % w;
-        if (lower == 0u || c0 + j <= r0 + i) a[b * m * n + (r0 + i) * n + c0 + j] -= p[b * h * w + e];
-    }
-}
-"""
-
 # T of the block reflector H_k0 ... H_k1-1 = I - V T V^H (LAPACK's larft, forward and columnwise) from
 # G = V^H V and the taus: T[i, i] = tau_i, T[:i, i] = -tau_i T[:i, :i] G[:i, i]
 _LARFT = """
 layout(set = 0, binding = 0) readonly buffer G_ { T g[]; };
 layout(set = 0, binding = 1) readonly buffer U_ { T tau[]; };
 layout(set = 0, binding = 2) coherent buffer T_ { T t[]; };
-layout(push_constant) uniform Push { uint w; uint batch; };
+// G and T are (batch, ld, ld) scratch of which the leading w x w block is used; tau is (batch, kk), the panel's
+// taus from k0 on
+layout(push_constant) uniform Push { uint w; uint batch; uint ld; uint kk; uint k0; };
 
 void main() {
     uint b = batch_index();
     if (b >= batch) return;
-    uint base = b * w * w;
+    uint base = b * ld * ld;
     for (uint i = 0u; i < w; ++i) {
-        T ti = tau[b * w + i];
+        T ti = tau[b * kk + k0 + i];
         for (uint j = gl_LocalInvocationID.x; j < i; j += WG) {
             T s = T(0);
-            for (uint l = j; l < i; ++l) s += MUL(t[base + j * w + l], g[base + l * w + i]);
-            t[base + j * w + i] = -MUL(ti, s);
+            for (uint l = j; l < i; ++l) s += MUL(t[base + j * ld + l], g[base + l * ld + i]);
+            t[base + j * ld + i] = -MUL(ti, s);
         }
-        if (gl_LocalInvocationID.x == 0u) t[base + i * w + i] = ti;
+        if (gl_LocalInvocationID.x == 0u) t[base + i * ld + i] = ti;
         memoryBarrierBuffer(); barrier();
     }
 }
@@ -108,65 +94,80 @@ def trsm_unit_lower(a: kd.Array, k0: int, k1: int) -> None:
     kern(a, n, k0, k1, batch, groups=_grid(K.cdiv(n - k1, wg), batch))
 
 
-def update(a: kd.Array, r0: int, c0: int, product: kd.Array, lower: bool = False) -> None:
-    """``A[r0:r0+h, c0:c0+w] -= product`` in place (only on and below the diagonal when ``lower``)."""
-    batch, m, n = a.shape
-    h, w = product.shape[-2:]
-    if h * w == 0:
-        return
-    wg = 256
-    kern = K.compiled("subtract_block", _SUBTRACT, a.dtype.name, wg)
-    x = min(K.cdiv(h * w, wg), 4096)
-    # computed now, so its graph (views of ``a``) is released: a lazy reader of ``a`` still alive when the kernel
-    # binds ``a`` for writing would make the engine search the whole heap for it
-    kd.realize(product)
-    kern(a, product, m, n, r0, c0, h, w, batch, int(lower), groups=_grid(x, batch))
-
-
 def lu_update(a: kd.Array, k0: int, k1: int) -> None:
-    """After the panel ``k0:k1`` of an LU: U12 by a triangular solve, then A22 -= L21 @ U12."""
+    """After the panel ``k0:k1`` of an LU: U12 by a triangular solve, then ``A22 -= L21 @ U12`` (one gemm)."""
     trsm_unit_lower(a, k0, k1)
-    update(a, k1, k1, kd.matmul(a[:, k1:, k0:k1], a[:, k0:k1, k1:]))
+    n = a.shape[-1]
+    rest = n - k1
+    gemm(a, a, a, Operand(k1 * n + k1, n, 1), Operand(k1 * n + k0, n, 1), Operand(k0 * n + k1, n, 1), rest, rest,
+         k1 - k0, op=SUBTRACT)
 
 
-def cholesky_update(a: kd.Array, k0: int, k1: int) -> None:
-    """After the panel ``k0:k1`` of a Cholesky factorisation (which computed L21 too): A22 -= L21 @ L21^H."""
-    l21 = a[:, k1:, k0:k1]
-    product = kd.matmul(l21, adjoint(l21))
-    del l21  # no view of ``a`` may outlive the product (see update)
-    update(a, k1, k1, product, lower=True)
+class Scratch:
+    """The work arrays of a blocked QR's reflector products, made once per factorisation: the Gram matrix
+    ``V^H V`` and ``T`` (``(batch, width, width)``; T's strict lower part stays zero), and ``W``, ``W2``
+    (``(batch, width, cols)``) for ``V^H A`` and ``T^H V^H A``, and ``part`` for the partial products of
+    those with a long k (the rows below the panel): :func:`kdsl.linalg.gemm.gemm` splits them along k."""
+
+    def __init__(self, batch: int, width: int, cols: int, dtype: kd.DType):
+        self.ld, self.cols = width, cols
+        self.gram = kd.zeros((batch, width, width), dtype=dtype)
+        self.t = kd.zeros((batch, width, width), dtype=dtype)
+        self.w = kd.zeros((batch, width, cols), dtype=dtype)
+        self.w2 = kd.zeros((batch, width, cols), dtype=dtype)
+        self.part = kd.zeros((MAX_SPLIT * batch * width * max(width, cols),), dtype=dtype)  # split-K partials
 
 
-def block_reflector(h: kd.Array, tau: kd.Array, k0: int, k1: int) -> tuple[kd.Array, kd.Array]:
-    """``(V, T)`` with ``H_k0 ... H_k1-1 = I - V T V^H`` from a Householder QR's output ``h`` (reflector vectors
-    below the diagonal, unit diagonal implied) and ``tau``: V is ``(batch, m - k0, k1 - k0)``."""
+def _v(h: kd.Array, k0: int, adjoint: bool = False) -> Operand:
+    """The panel's reflector vectors ``V`` (unit lower triangle of ``h`` from (k0, k0)), or ``V^H``."""
+    n = h.shape[-1]
+    if adjoint:
+        return Operand(k0 * n + k0, 1, n, mode=UNIT_UPPER, conj=True)
+    return Operand(k0 * n + k0, n, 1, mode=UNIT_LOWER)
+
+
+def block_reflector(h: kd.Array, tau: kd.Array, k0: int, k1: int, s: Scratch) -> None:
+    """``T`` (in ``s.t``) with ``H_k0 ... H_k1-1 = I - V T V^H`` from a Householder QR's output ``h`` (reflector
+    vectors below the diagonal, unit diagonal implied) and ``tau``: ``G = V^H V`` by a gemm, then ``larft``."""
     batch, m, _ = h.shape
     w = k1 - k0
-    v = kd.tril(h[:, k0:, k0:k1], -1) + kd.eye(m - k0, w, dtype=h.dtype)
-    gram = kd.asarray(kd.matmul(adjoint(v), v), copy=True)
-    t = kd.zeros((batch, w, w), dtype=h.dtype)
+    gemm(s.gram, h, h, Operand(0, s.ld, 1), _v(h, k0, True), _v(h, k0), w, w, m - k0, work=s.part)
     kern = K.compiled("larft", _LARFT, h.dtype.name, 64)
-    kern(gram, kd.asarray(tau[:, k0:k1], copy=True), t, w, batch, groups=K.groups(batch))
-    kd.realize(v)  # its own buffer: no view of ``h`` outlives this call (see update)
-    return v, t
+    kern(s.gram, tau, s.t, w, batch, s.ld, tau.shape[-1], k0, groups=K.groups(batch))
 
 
-def qr_update(h: kd.Array, tau: kd.Array, k0: int, k1: int) -> None:
+def _apply(h: kd.Array, k0: int, k1: int, c: kd.Array, c0: int, s: Scratch, adjoint_t: bool) -> None:
+    """``C[k0:, c0:] -= V T' V^H C[k0:, c0:]`` with ``T' = T^H`` or ``T``: three gemms through ``s.w``, ``s.w2``."""
+    m, cols = c.shape[1], c.shape[2]
+    w, width, rows = k1 - k0, cols - c0, m - k0
+    if width <= 0:
+        return
+    ld = s.ld
+    gemm(s.w, h, c, Operand(0, s.cols, 1), _v(h, k0, True), Operand(k0 * cols + c0, cols, 1), w, width, rows,
+         work=s.part)
+    t = Operand(0, 1, ld, conj=True) if adjoint_t else Operand(0, ld, 1)
+    gemm(s.w2, s.t, s.w, Operand(0, s.cols, 1), t, Operand(0, s.cols, 1), w, width, w)
+    gemm(c, h, s.w2, Operand(k0 * cols + c0, cols, 1), _v(h, k0), Operand(0, s.cols, 1), rows, width, w,
+         op=SUBTRACT)
+
+
+def qr_update(h: kd.Array, tau: kd.Array, k0: int, k1: int, s: Scratch) -> None:
     """After the panel ``k0:k1`` of a Householder QR: ``A[k0:, k1:] -= V T^H V^H A[k0:, k1:]`` (the panel's
-    reflectors applied to the columns on its right, as three matrix products)."""
-    v, t = block_reflector(h, tau, k0, k1)
-    update(h, k0, k1, kd.matmul(v, kd.matmul(adjoint(t), kd.matmul(adjoint(v), h[:, k0:, k1:]))))
+    reflectors applied to the columns on its right, as three gemms)."""
+    block_reflector(h, tau, k0, k1, s)
+    _apply(h, k0, k1, h, k1, s, adjoint_t=True)
 
 
 def orgqr_blocked(h: kd.Array, tau: kd.Array, q: kd.Array, block: int) -> kd.Array:
     """Form ``Q`` in the identity-initialised ``(batch, m, q)`` stack ``q``: the panels' block reflectors
     applied last to first, ``Q[k0:, k0:] -= V T V^H Q[k0:, k0:]`` (LAPACK's blocked orgqr)."""
     kk = min(h.shape[1], h.shape[2])
+    s = Scratch(h.shape[0], block, q.shape[2], h.dtype)
     for k0, k1 in reversed(blocks(kk, block)):
-        v, t = block_reflector(h, tau, k0, k1)
-        update(q, k0, k0, kd.matmul(v, kd.matmul(t, kd.matmul(adjoint(v), q[:, k0:, k0:]))))
+        block_reflector(h, tau, k0, k1, s)
+        _apply(h, k0, k1, q, k0, s, adjoint_t=False)
     return q
 
 
-__all__ = ["BLOCK", "adjoint", "block_reflector", "blocks", "cholesky_update", "lu_update", "orgqr_blocked",
-           "panel_width", "qr_update", "trsm_unit_lower", "update"]
+__all__ = ["BLOCK", "Scratch", "adjoint", "block_reflector", "blocks", "lu_update", "orgqr_blocked",
+           "panel_width", "qr_update", "trsm_unit_lower"]

@@ -7,9 +7,10 @@ computes them in parallel: first every pair's rotation ``(c, s)``, then the row 
 updates (and the accumulated eigenvector / right singular vector matrix). A pair is rotated only while its
 off-diagonal entry is not negligible against its diagonal (``|a_pq| > eps * sqrt(|a_pp a_qq|)``), the
 criterion that gives Jacobi its high relative accuracy (``sqrt(m) * eps`` for the m-term dot products of
-the one-sided method, as LAPACK's ``dgesvj``); the host repeats sweeps until one rotates nothing. Complex
-(Hermitian) matrices take the unitary rotation ``[[c, s], [-conj(s), c]]``: the real rotation of ``|a_pq|``
-conjugated by the phase of ``a_pq`` (``rotation_t``).
+the one-sided method, as LAPACK's ``dgesvj``); the host repeats sweeps until one rotates nothing (one read a
+sweep). A few large matrices are rotated a round per dispatch over the whole GPU instead (``_EIGH_ROUND``,
+``_SVD_ROUND``). Complex (Hermitian) matrices take the unitary rotation ``[[c, s], [-conj(s), c]]``: the real
+rotation of ``|a_pq|`` conjugated by the phase of ``a_pq`` (``rotation_t``).
 
 Example:
     >>> round_pairs(4, 0)
@@ -126,6 +127,113 @@ void main() {
 }
 """
 
+# One round of two-sided Jacobi over the whole GPU (large matrices): each invocation owns one 2x2 block
+# (pairs k, l) of the output, computes both pairs' rotations from the unchanged input A (the rotation depends only
+# on the pair's own 2x2 diagonal block) and writes J_k^H A_kl J_l to the other buffer - no barriers, one dispatch
+# a round, A and O swapping roles; the invocations after the blocks rotate V's columns p, q (row i) in place.
+_EIGH_ROUND = _PAIRS + """
+layout(set = 0, binding = 0) readonly buffer A_ { T a[]; };
+layout(set = 0, binding = 1) writeonly buffer O_ { T o[]; };
+layout(set = 0, binding = 2) buffer V_ { T v[]; };
+layout(set = 0, binding = 3) buffer F_ { uint flag[]; };
+layout(push_constant) uniform Push { uint n; uint n2; uint r; uint batch; uint wantv; float eps; };
+
+T rot_of(uint base, uvec2 pq, out REAL c) {
+    c = REAL(1);
+    if (pq.y >= n) return T(0);
+    return rotation_t(a[base + pq.x * n + pq.x], a[base + pq.y * n + pq.y], a[base + pq.x * n + pq.y], REAL(eps), c);
+}
+
+T at(uint base, uint i, uint j) { return i < n && j < n ? a[base + i * n + j] : T(0); }
+
+void main() {
+    uint b = gl_WorkGroupID.y + gl_WorkGroupID.z * gl_NumWorkGroups.y;
+    uint e = gl_WorkGroupID.x * WG + gl_LocalInvocationID.x;
+    uint np = n2 / 2u, base = b * n * n;
+    if (b >= batch) return;
+    if (e < np * np) {
+        uint k = e / np, l = e % np;
+        uvec2 pq = pair_of(r, k, n2), rs = pair_of(r, l, n2);
+        REAL ck, cl;
+        T sk = rot_of(base, pq, ck), sl = rot_of(base, rs, cl);
+        if (l == 0u && !IS_ZERO(sk)) flag[b] = 1u;
+        T x0 = at(base, pq.x, rs.x), x1 = at(base, pq.x, rs.y), y0 = at(base, pq.y, rs.x), y1 = at(base, pq.y, rs.y);
+        // rows p, q <- J_k^H (rows), then columns r, s <- (.) J_l
+        T p0 = ck * x0 - MUL(sk, y0), p1 = ck * x1 - MUL(sk, y1);
+        T q0 = MUL(CONJ(sk), x0) + ck * y0, q1 = MUL(CONJ(sk), x1) + ck * y1;
+        T pr = cl * p0 - MUL(CONJ(sl), p1), ps = MUL(sl, p0) + cl * p1;
+        T qr = cl * q0 - MUL(CONJ(sl), q1), qs = MUL(sl, q0) + cl * q1;
+        if (k == l && !IS_ZERO(sk)) { ps = T(0); qr = T(0); }  // the rotated entries are zero by construction
+        if (pq.x < n && rs.x < n) o[base + pq.x * n + rs.x] = pr;
+        if (pq.x < n && rs.y < n) o[base + pq.x * n + rs.y] = ps;
+        if (pq.y < n && rs.x < n) o[base + pq.y * n + rs.x] = qr;
+        if (pq.y < n && rs.y < n) o[base + pq.y * n + rs.y] = qs;
+    } else if (wantv != 0u && e < np * np + n * np) {
+        uint i = (e - np * np) / np, k = (e - np * np) % np;
+        uvec2 pq = pair_of(r, k, n2);
+        REAL c;
+        T s = rot_of(base, pq, c);
+        if (!IS_ZERO(s)) {
+            T x = v[base + i * n + pq.x], y = v[base + i * n + pq.y];
+            v[base + i * n + pq.x] = c * x - MUL(CONJ(s), y);
+            v[base + i * n + pq.y] = MUL(s, x) + c * y;
+        }
+    }
+}
+"""
+
+# eigh of a few matrices (up to WIDE_BATCH) from WIDE_EIGH on runs a round per dispatch over the whole GPU (one
+# workgroup per matrix would leave most of it idle; many matrices fill it anyway, in one dispatch for many rounds)
+WIDE_EIGH = 128
+WIDE_BATCH = 8
+
+# One round of one-sided Jacobi over the whole GPU (few large matrices): a workgroup per pair owns columns p, q of
+# W and V, sums their Gram entries as a workgroup reduction, and rotates them - one dispatch a round.
+_SVD_ROUND = _PAIRS + """
+layout(set = 0, binding = 0) buffer W_ { T w[]; };
+layout(set = 0, binding = 1) buffer V_ { T v[]; };
+layout(set = 0, binding = 2) buffer F_ { uint flag[]; };
+layout(push_constant) uniform Push { uint m; uint n; uint n2; uint r; uint batch; uint wantv; float eps; };
+shared REAL sa[WG];
+shared REAL sb[WG];
+shared T sg[WG];
+
+void main() {
+    uint b = gl_WorkGroupID.y + gl_WorkGroupID.z * gl_NumWorkGroups.y;
+    if (b >= batch) return;
+    uint t = gl_LocalInvocationID.x;
+    uvec2 pq = pair_of(r, gl_WorkGroupID.x, n2);
+    if (pq.y >= n) return;  // the odd index's idle partner (uniform over the workgroup)
+    uint wbase = b * m * n, vbase = b * n * n;
+    REAL al = REAL(0), be = REAL(0);
+    T ga = T(0);
+    for (uint i = t; i < m; i += WG) {
+        T x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
+        al += NORM2(x); be += NORM2(y); ga += MUL(CONJ(x), y);
+    }
+    sa[t] = al; sb[t] = be; sg[t] = ga;
+    barrier();
+    for (uint h = WG / 2u; h > 0u; h >>= 1) {
+        if (t < h) { sa[t] += sa[t + h]; sb[t] += sb[t + h]; sg[t] += sg[t + h]; }
+        barrier();
+    }
+    REAL c;
+    T s = rotation_t(FROM_REAL(sa[0]), FROM_REAL(sb[0]), sg[0], REAL(eps), c);
+    if (IS_ZERO(s)) return;
+    if (t == 0u) flag[b] = 1u;
+    for (uint i = t; i < m; i += WG) {
+        T x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
+        w[wbase + i * n + pq.x] = c * x - MUL(CONJ(s), y);
+        w[wbase + i * n + pq.y] = MUL(s, x) + c * y;
+    }
+    for (uint i = t; wantv != 0u && i < n; i += WG) {
+        T x = v[vbase + i * n + pq.x], y = v[vbase + i * n + pq.y];
+        v[vbase + i * n + pq.x] = c * x - MUL(CONJ(s), y);
+        v[vbase + i * n + pq.y] = MUL(s, x) + c * y;
+    }
+}
+"""
+
 # one-sided: W (batch, m, n) columns are rotated until orthogonal; V (batch, n, n) accumulates the rotations
 _SVD = _PAIRS + """
 layout(set = 0, binding = 0) coherent buffer W_ { T w[]; };
@@ -213,6 +321,8 @@ def eigh_jacobi(a: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
     v = identity_batch(batch, n, a.dtype)
     if batch == 0 or n <= 1:
         return a, v
+    if n >= WIDE_EIGH and batch <= WIDE_BATCH:
+        return _eigh_rounds(a, v, want_vectors)
     n2 = n + n % 2
     wg = K.workgroup_size(n2 // 2 * n)
     kern = K.compiled("eigh_jacobi", _EIGH, a.dtype.name, wg)
@@ -224,6 +334,28 @@ def eigh_jacobi(a: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
     return a, v
 
 
+def _eigh_rounds(a: kd.Array, v: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
+    """:func:`eigh_jacobi` for large matrices: a dispatch per round (``_EIGH_ROUND``) between ``a`` and a second
+    buffer; the host reads the rotated-anything flags once per sweep."""
+    batch, n, _ = a.shape
+    n2 = n + n % 2
+    np2 = (n2 // 2) ** 2 + (n * (n2 // 2) if want_vectors else 0)
+    wg = 256
+    kern = K.compiled("eigh_round", _EIGH_ROUND, a.dtype.name, wg)
+    bufs = [a, kd.zeros(a.shape, dtype=a.dtype)]
+    eps = _eps(a.dtype)
+    gy = min(batch, 65535)
+    grid = (K.cdiv(np2, wg), gy, K.cdiv(batch, gy))
+    for _ in range(MAX_SWEEPS):
+        flag = kd.zeros((batch,), dtype=kd.uint32)
+        for r in range(n2 - 1):
+            kern(bufs[0], bufs[1], v, flag, n, n2, r, batch, int(want_vectors), eps, groups=grid)
+            bufs.reverse()
+        if not bool(kd.any(flag != 0)):
+            return bufs[0], v
+    raise LinAlgError("Eigenvalues did not converge")
+
+
 def svd_jacobi(w: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
     """Orthogonalise the columns of the fresh ``(batch, m, n)`` stack in place; returns ``(w, v)`` with
     ``A @ v = w`` (``w``'s column norms are the singular values, unsorted)."""
@@ -232,15 +364,34 @@ def svd_jacobi(w: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
     if batch == 0 or n <= 1 or m == 0:
         return w, v
     n2 = n + n % 2
+    eps = _eps(w.dtype) * max(1.0, m) ** 0.5  # the Gram entries are m-term sums: LAPACK's dgesvj's sqrt(m) eps
+    if n >= WIDE_EIGH and batch <= WIDE_BATCH:
+        return _svd_rounds(w, v, want_vectors, eps)
     rows = m + (n if want_vectors else 0)
     wg = K.workgroup_size(n2 // 2 * rows)
     kern = K.compiled("svd_jacobi", _SVD, w.dtype.name, wg)
     cs = kd.zeros((batch, n2), dtype=w.dtype)
     per_round = K.cdiv(n2 // 2, wg) * (m + 2) + K.cdiv(n2 // 2 * rows, wg) + 4
-    eps = _eps(w.dtype) * max(1.0, m) ** 0.5  # the Gram entries are m-term sums: LAPACK's dgesvj's sqrt(m) eps
     _sweeps(kern, (w, v, cs), lambda r0, r1: (m, n, n2, r0, r1, batch, int(want_vectors), eps), n, per_round,
             batch, "SVD")
     return w, v
+
+
+def _svd_rounds(w: kd.Array, v: kd.Array, want_vectors: bool, eps: float) -> tuple[kd.Array, kd.Array]:
+    """:func:`svd_jacobi` for large matrices: a dispatch per round (``_SVD_ROUND``, a workgroup per pair); the host
+    reads the rotated-anything flags once per sweep."""
+    batch, m, n = w.shape
+    n2 = n + n % 2
+    wg = K.workgroup_size(m)
+    kern = K.compiled("svd_round", _SVD_ROUND, w.dtype.name, wg)
+    gy = min(batch, 65535)
+    for _ in range(MAX_SWEEPS):
+        flag = kd.zeros((batch,), dtype=kd.uint32)
+        for r in range(n2 - 1):
+            kern(w, v, flag, m, n, n2, r, batch, int(want_vectors), eps, groups=(n2 // 2, gy, K.cdiv(batch, gy)))
+        if not bool(kd.any(flag != 0)):
+            return w, v
+    raise LinAlgError("SVD did not converge")
 
 
 __all__ = ["MAX_SWEEPS", "eigh_jacobi", "round_pairs", "svd_jacobi"]

@@ -5,7 +5,8 @@
 algorithm: pivot search as a workgroup reduction, row swap, column scaling, rank-1 update of the trailing
 matrix); a matrix whose elimination would run past the loop budget is factored over several dispatches.
 Large matrices are factored in blocks (:mod:`kdsl.linalg.blocked`): panels by that kernel, the trailing
-update by kdsl's matmul. ``getrs`` then solves for the right-hand sides: one workgroup per matrix and
+update by one gemm (:mod:`kdsl.linalg.gemm`). ``getrs`` then solves for the right-hand sides: one
+workgroup per matrix and
 column, or, for many columns of a small matrix (``inv``), one thread per column. The same kernels serve
 complex matrices (pivots by ``|re| + |im|`` as LAPACK's ``izamax``; :mod:`kdsl.linalg.kernels`).
 
@@ -170,6 +171,44 @@ void main() {
 }
 """
 
+def _shared_variant(source: str) -> str:
+    """``_GETRF`` on a copy of the matrix in shared memory (``NMAX * NMAX`` elements, loaded first and stored
+    last): the whole factorisation of a small matrix in one dispatch without global-memory round trips."""
+    src = source.replace("layout(set = 0, binding = 0) coherent buffer A_ { T a[]; };",
+                         "layout(set = 0, binding = 0) buffer A_ { T a[]; };\nshared T sa[NMAX * NMAX];")
+    src = src.replace("a[base + ", "sa[")
+    src = src.replace("memoryBarrierBuffer(); barrier();", "memoryBarrierShared(); barrier();")
+    src = src.replace("    uint base = b * n * n;\n",
+                      "    uint base = b * n * n;\n    for (uint e = t; e < n * n; e += WG) sa[e] = a[base + e];\n"
+                      "    memoryBarrierShared(); barrier();\n", 1)
+    head, tail = src.rsplit("    }\n}\n", 1)
+    return head + "    }\n    for (uint e = t; e < n * n; e += WG) a[base + e] = sa[e];\n}\n" + tail
+
+
+_GETRF_SHARED = _shared_variant(_GETRF)
+
+
+def _shared_size(n: int, dtype: kd.DType) -> int:
+    """NMAX (16, 32 or 64) for factoring an n x n matrix in shared memory, or 0 when it does not fit."""
+    limit = int(kd.device().manager.get_device_properties().get("max_shared_memory_size", 16384))
+    for nmax in (16, 32, 64):
+        # the matrix plus the pivot search's arrays (WG <= 1024 entries of REAL and uint)
+        if n <= nmax and nmax * nmax * dtype.itemsize + 1024 * (8 + 4) <= limit:
+            return nmax
+    return 0
+
+
+def _getrf_shared(a: kd.Array, piv: kd.Array, info: kd.Array, nmax: int, wg: int, costs: list[int]) -> bool:
+    """Factor the stack of small matrices in shared memory, one workgroup each and one dispatch; False when
+    the factorisation would not fit one dispatch's loop budget."""
+    batch, n, _ = a.shape
+    if sum(costs) + 2 * K.cdiv(n * n, wg) > K.loop_budget():
+        return False
+    kern = K.compiled(f"getrf_shared{nmax}", f"#define NMAX {nmax}u\n" + _GETRF_SHARED, a.dtype.name, wg)
+    kern(a, piv, info, n, 0, n, n, batch, groups=K.groups(batch))
+    return True
+
+
 def getrf(a: kd.Array) -> tuple[kd.Array, kd.Array, kd.Array]:
     """Factor the fresh ``(batch, n, n)`` stack ``a`` in place as ``P A = L U``; returns ``(a, piv, info)``:
     LAPACK's 0-based pivot rows and, per matrix, 0 or 1 + the first zero pivot's column."""
@@ -179,9 +218,16 @@ def getrf(a: kd.Array) -> tuple[kd.Array, kd.Array, kd.Array]:
     if batch == 0 or n == 0:
         return a, piv, info
     wg = K.workgroup_size(n * n)
-    kern = K.compiled("getrf", _GETRF, a.dtype.name, wg)
     log_wg = int(math.log2(wg))
     width = panel_width(n)
+    nmax = _shared_size(n, a.dtype) if width == n else 0
+    if nmax:
+        wg = min(wg, K.workgroup_size(nmax * nmax // 16))  # a 64 x 64 matrix: 256 threads, 16 elements each
+        costs = [2 * K.cdiv(n - k, wg) + K.cdiv(n, wg) + K.cdiv((n - k - 1) ** 2, wg) + log_wg for k in range(n)]
+        if _getrf_shared(a, piv, info, nmax, wg, costs):
+            return a, piv, info
+    wg = K.workgroup_size(n * n)
+    kern = K.compiled("getrf", _GETRF, a.dtype.name, wg)
     for k0, k1 in blocks(n, width):
         costs = [2 * K.cdiv(n - k, wg) + K.cdiv(n, wg) + K.cdiv((n - k - 1) * (k1 - k - 1), wg) + log_wg
                  for k in range(k0, k1)]

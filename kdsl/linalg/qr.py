@@ -3,7 +3,7 @@ a scaled workgroup reduction, LAPACK's ``dlarfg`` sign convention so results mat
 the columns on its right, one column per thread. ``Q`` is formed by applying the reflectors to the identity
 in reverse order (LAPACK's ``orgqr``). Long factorisations are split into dispatches within the loop budget;
 large ones are blocked (:mod:`kdsl.linalg.blocked`: panels by this kernel, the rest as block reflectors
-through kdsl's matmul).
+through :mod:`kdsl.linalg.gemm`).
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -18,7 +18,7 @@ import math
 
 import kdsl as kd
 from kdsl.linalg import kernels as K
-from kdsl.linalg.blocked import blocks, orgqr_blocked, panel_width, qr_update
+from kdsl.linalg.blocked import Scratch, blocks, orgqr_blocked, panel_width, qr_update
 from kdsl.linalg.common import QRResult, as_array, batch_copy, check_matrices, identity_batch, working_dtype
 
 _GEQRF = """
@@ -26,6 +26,7 @@ layout(set = 0, binding = 0) coherent buffer A_ { T a[]; };
 layout(set = 0, binding = 1) buffer T_ { T tau[]; };
 layout(push_constant) uniform Push { uint m; uint n; uint k0; uint k1; uint cend; uint batch; };
 shared REAL red[WG];
+shared T redt[WG];
 
 REAL reduce_max(REAL v, uint t) {
     red[t] = v; barrier();
@@ -41,11 +42,6 @@ REAL reduce_sum(REAL v, uint t) {
     return r;
 }
 
-#ifdef COMPLEX
-T reduce_sum_t(T v, uint t) { REAL re = reduce_sum(v.x, t); return T(re, reduce_sum(v.y, t)); }
-#else
-T reduce_sum_t(T v, uint t) { return reduce_sum(v, t); }
-#endif
 
 void main() {
     uint b = batch_index();
@@ -78,12 +74,12 @@ void main() {
         for (uint i = k + 1u + t; i < m; i += WG) a[base + i * n + k] = MUL(a[base + i * n + k], scale);
         if (t == 0u) { a[base + k * n + k] = FROM_REAL(beta); tau[b * kk + k] = tk; }
         memoryBarrierBuffer(); barrier();
-        // H^H = I - conj(tau) v v^H applied to the columns right of k in this panel (all of them when unblocked): a
-        // thread per column when there are many columns, else the workgroup on one column at a time (tall
-        // panels); the choice is uniform, so the barriers of the second way are safe
-        uint c = cend - k - 1u, r = m - k;
-        bool by_column = ((c + WG - 1u) / WG) * 2u * r <= c * (2u * ((r + WG - 1u) / WG) + LOG_WG + 3u);
-        if (!IS_ZERO(tk) && by_column) {
+        // H^H = I - conj(tau) v v^H applied to the columns right of k in this panel (all of them when unblocked):
+        // a thread per column when there are more columns than threads, else the columns side by side (rounded
+        // up to a power of two, cp) and WG / cp threads down the rows of each, whose partial sums a tree in
+        // shared memory adds (the choice is uniform, so the barriers of the second way are safe)
+        uint c = cend - k - 1u;
+        if (!IS_ZERO(tk) && c > WG) {
             for (uint j = k + 1u + t; j < cend; j += WG) {
                 T w = a[base + k * n + j];
                 for (uint i = k + 1u; i < m; ++i) w += MUL(CONJ(a[base + i * n + k]), a[base + i * n + j]);
@@ -91,15 +87,28 @@ void main() {
                 a[base + k * n + j] -= w;
                 for (uint i = k + 1u; i < m; ++i) a[base + i * n + j] -= MUL(w, a[base + i * n + k]);
             }
-        } else if (!IS_ZERO(tk)) {
-            for (uint j = k + 1u; j < cend; ++j) {
-                T part = t == 0u ? a[base + k * n + j] : T(0);
-                for (uint i = k + 1u + t; i < m; i += WG)
+        } else if (!IS_ZERO(tk) && c > 0u) {
+            uint cp = 1u;
+            while (cp < c) cp <<= 1;
+            uint lanes = WG / cp, lane = t / cp, j = k + 1u + t % cp;
+            T part = T(0);
+            if (j < cend) {
+                if (lane == 0u) part = a[base + k * n + j];
+                for (uint i = k + 1u + lane; i < m; i += lanes)
                     part += MUL(CONJ(a[base + i * n + k]), a[base + i * n + j]);
-                T w = MUL(CONJ(tk), reduce_sum_t(part, t));
-                if (t == 0u) a[base + k * n + j] -= w;
-                for (uint i = k + 1u + t; i < m; i += WG) a[base + i * n + j] -= MUL(w, a[base + i * n + k]);
             }
+            redt[t] = part;
+            barrier();
+            for (uint s = lanes / 2u; s > 0u; s >>= 1) {
+                if (lane < s) redt[t] += redt[t + s * cp];
+                barrier();
+            }
+            T w = MUL(CONJ(tk), redt[t % cp]);
+            if (j < cend) {
+                if (lane == 0u) a[base + k * n + j] -= w;
+                for (uint i = k + 1u + lane; i < m; i += lanes) a[base + i * n + j] -= MUL(w, a[base + i * n + k]);
+            }
+            barrier();  // redt is reused by the next column
         }
         memoryBarrierBuffer(); barrier();
     }
@@ -137,9 +146,11 @@ void main() {
 
 
 def _apply_cost(c: int, r: int, wg: int, log_wg: int) -> int:
-    """Loop iterations of applying one reflector to ``c`` columns of ``r`` rows, the cheaper of the kernel's two
-    ways (the kernel makes the same choice)."""
-    return min(K.cdiv(c, wg) * 2 * r, c * (2 * K.cdiv(r, wg) + log_wg + 3))
+    """Loop iterations of applying one reflector to ``c`` columns of ``r`` rows, the way the kernel does it."""
+    if c > wg:
+        return K.cdiv(c, wg) * 2 * r
+    cp = 1 << max(c - 1, 0).bit_length()
+    return 2 * K.cdiv(r, max(1, wg // cp)) + 2 * log_wg + 4
 
 
 def geqrf(a: kd.Array) -> tuple[kd.Array, kd.Array]:
@@ -154,6 +165,7 @@ def geqrf(a: kd.Array) -> tuple[kd.Array, kd.Array]:
     kern = K.compiled("geqrf", _GEQRF, a.dtype.name, wg)
     log_wg = int(math.log2(wg))
     width = panel_width(kk)
+    scratch = Scratch(batch, width, n, a.dtype) if width < n else None
     for k0, k1 in blocks(kk, width):
         cend = n if width >= kk else k1
         costs = [3 * K.cdiv(m - k, wg) + 2 * log_wg + _apply_cost(cend - k - 1, m - k, wg, log_wg) + 2
@@ -163,7 +175,8 @@ def geqrf(a: kd.Array) -> tuple[kd.Array, kd.Array]:
 
         K.run_steps(kern, (a, tau), push, costs, batch)
         if cend < n:
-            qr_update(a, tau, k0, k1)
+            assert scratch is not None
+            qr_update(a, tau, k0, k1, scratch)
     return a, tau
 
 

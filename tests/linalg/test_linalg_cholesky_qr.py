@@ -5,7 +5,7 @@ import pytest
 from linalg_testing import DTYPES, layouts, spd, tol
 
 import kdsl as kd
-from kdsl.linalg import blocked, kernels
+from kdsl.linalg import blocked, gemm, kernels
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -38,7 +38,7 @@ def test_cholesky_refuses_matrices_that_are_not_positive_definite(dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-# (40, 3): tall enough that each reflector is applied by the whole workgroup, one column at a time
+# (40, 3): tall, so each reflector is applied by many threads down the rows of each column
 @pytest.mark.parametrize("shape", [(1, 1), (5, 3), (3, 5), (2, 6, 6), (2, 1, 20, 7), (40, 3)])
 @pytest.mark.parametrize("mode", ["reduced", "complete"])
 def test_qr_matches_numpy(shape, mode, dtype):
@@ -83,9 +83,10 @@ def test_factorisations_split_over_dispatches(monkeypatch):
     np.testing.assert_allclose(r.numpy(), want.R, **tol("float64"))
 
 
-@pytest.mark.parametrize("shape", [(2, 10, 10), (11, 7), (2, 7, 12)])
+@pytest.mark.parametrize("shape", [(2, 10, 10), (11, 7), (2, 7, 12), (40, 7)])
 def test_blocked_qr_matches_numpy(shape, monkeypatch):
-    monkeypatch.setattr(blocked, "BLOCK", 3)  # panels of 3: block reflectors applied by matmuls
+    monkeypatch.setattr(blocked, "BLOCK", 3)  # panels of 3: block reflectors applied by gemms
+    monkeypatch.setattr(gemm, "SPLIT_MIN_K", 8)  # (40, 7): the products over the rows are split along k
     a = np.random.default_rng(6).standard_normal(shape)
     for mode in ("reduced", "complete"):
         q, r = kd.linalg.qr(kd.asarray(a), mode=mode)

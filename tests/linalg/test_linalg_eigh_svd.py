@@ -140,3 +140,26 @@ def test_jacobi_converges_on_rank_deficient_input(dtype):
     v = rng.standard_normal((12, 1)).astype(dtype)
     w = kd.linalg.eigvalsh(kd.asarray(v @ v.T)).numpy()  # rank 1: eleven eigenvalues at rounding level
     np.testing.assert_allclose(w, np.linalg.eigvalsh((v @ v.T).astype(np.float64)), **tol(dtype, 10))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_eigh_by_whole_gpu_rounds(dtype, monkeypatch):
+    monkeypatch.setattr(jacobi, "WIDE_EIGH", 2)  # a dispatch per round, 2x2 blocks per invocation, two buffers
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((2, 9, 9)) + (1j * rng.standard_normal((2, 9, 9)) if dtype == "complex128" else 0)
+    a = ((a + np.conj(_mT(a))) / 2).astype(dtype)
+    w, v = kd.linalg.eigh(kd.asarray(a))
+    rt = tol("float64", max(1.0, np.abs(a).max()))
+    np.testing.assert_allclose(w.numpy(), np.linalg.eigvalsh(a), **rt)
+    np.testing.assert_allclose(a @ v.numpy(), v.numpy() * w.numpy()[..., None, :], **rt)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_svd_by_whole_gpu_rounds(dtype, monkeypatch):
+    monkeypatch.setattr(jacobi, "WIDE_EIGH", 2)  # a dispatch per round, a workgroup per pair of columns
+    rng = np.random.default_rng(6)
+    a = rng.standard_normal((2, 11, 6)) + (1j * rng.standard_normal((2, 11, 6)) if dtype == "complex128" else 0)
+    a = a.astype(dtype)
+    u, s, vh = kd.linalg.svd(kd.asarray(a), full_matrices=False)
+    np.testing.assert_allclose(s.numpy(), np.linalg.svd(a, compute_uv=False), **tol("float64"))
+    np.testing.assert_allclose((u.numpy() * s.numpy()[..., None, :]) @ vh.numpy(), a, **tol("float64"))

@@ -25,7 +25,7 @@ declare -A BENCH=(
   [colsum]="dsl_column_sum.py --repeat 10"
   [sweepbig]="matmul_sweep.py --big"
   [fft]="fft.py --profile"
-  [linalg]="linalg.py"
+  [linalg]="linalg.py --peers kdsl,torch --structure --repeat 3 --warmup 1"
   [scale]="scale_out.py --share-gb 4 --repeat 5")
 for what in "$@"; do
   if [ "$what" = suite ]; then

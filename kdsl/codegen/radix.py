@@ -6,7 +6,8 @@ first), then, for an argsort, the element's index along the axis. A pass derives
 its raw bits through the order-preserving key (:func:`key_from_raw`): signed ints flip the sign bit; floats
 flip every bit when negative and set the sign bit otherwise, with -0.0 read as +0.0 (equal keys keep their
 order) and every NaN as the largest key (NaNs last, as NumPy); a descending sort inverts the key bits. Since
-the records keep the raw bits, a sort needs no index row at all: its output decodes the bits (the sign of
+the records keep the raw bits, a sort needs no index row at all (an argsort's first pass makes the index
+row as it moves the records: nothing writes it before): its output decodes the bits (the sign of
 each zero and each NaN's payload survive) instead of gathering the input at sorted indices. 8-bit dtypes
 take 1 pass, 16-bit ones 2, 32-bit ones 4, 64-bit ones 8.
 
@@ -17,7 +18,8 @@ A pass (digit ``(key word kr >> shift) & 255``) is three steps:
 2. an inclusive scan of the counts (CPU drivers: the scheduler's scan; GPUs: :class:`RadixPass` "sums" and
    "scan", two workgroup passes): in that layout the scan minus the count is where a tile's records of a
    digit go, line offsets included (each line's counts add up to its length);
-3. :class:`RadixPass` "scatter": each record moves to its digit's place, in order within each tile and digit
+3. :class:`RadixPass` "scatter" (push words: shift, key word, line length, tiles per line, records, tiles,
+   first pass): each record moves to its digit's place, in order within each tile and digit
    (so the pass, and the sort, is stable).
 
 ``private`` kernels (CPU drivers, which pay for every workgroup barrier) give a tile to one invocation, which
@@ -53,7 +55,8 @@ DIGITS = 1 << BITS
 assert LOCAL == DIGITS, "a workgroup's invocation d handles digit d of its tile"
 NIBBLE = 16  # a workgroup tile is sorted by its 8-bit digit in two stable splits of 4 bits
 _PUSH = ["uint shift = pc.w[0];", "uint kr = pc.w[1];", "uint n = pc.w[2];", "uint tpl = pc.w[3];",
-         "uint total = pc.w[4];", "uint tiles = pc.w[5];"]
+         "uint total = pc.w[4];", "uint tiles = pc.w[5];", "bool first = pc.w[6] != 0u;"]
+N_PUSH = len(_PUSH)
 
 
 def key_bits(d: dt.DType) -> int:
@@ -188,8 +191,6 @@ def _render_keys(k: RadixKeys) -> str:
     v = r.value(k.expr, k.shape, idx)
     raw, names = raw_lines(k.key_dtype, v, "kr")
     body = r.lines + raw + [f"b0.d[{w * total}u + e] = {name};" for w, name in enumerate(names)]
-    if k.words > len(names):  # an argsort: the index row
-        body.append(f"b0.d[{len(names) * total}u + e] = uint(lj);")
     lines = [f"for (uint e = gl_GlobalInvocationID.x; e < {total}u; e += gl_NumWorkGroups.x * {LOCAL}u) {{",
              *["    " + x for x in body], "}"]
     return _main(glsl.header(LOCAL, buffers, k.n_words, body_text="\n".join(lines)), lines)
@@ -247,7 +248,7 @@ def _render_count(k: RadixPass) -> str:
                  *["    " + x for x in _tile_bounds(k.tile) + body], "}"]
         shared = [f"shared uint s_h[{DIGITS}];", digit_function(_key_dtype(k), k.descending)]
     text = "\n".join(lines)
-    return _main(glsl.header(LOCAL, buffers, 6, shared=shared, body_text=text), lines)
+    return _main(glsl.header(LOCAL, buffers, N_PUSH, shared=shared, body_text=text), lines)
 
 
 def _render_scatter(k: RadixPass) -> str:
@@ -256,7 +257,10 @@ def _render_scatter(k: RadixPass) -> str:
     place = f"(l * {DIGITS}u + d) * tpl + t"
     digit = digit_function(_key_dtype(k), k.descending)
     if k.private:
-        move = " ".join(f"b0.d[{x}u * total + q] = b1.d[{x}u * total + p];" for x in range(w))
+        kw = raw_words(_key_dtype(k))
+        move = " ".join(f"b0.d[{x}u * total + q] = b1.d[{x}u * total + p];" for x in range(kw))
+        if w > kw:  # the index row: the first pass makes it (the records kernel does not write it)
+            move += f" b0.d[{kw}u * total + q] = first ? p - l * n : b1.d[{kw}u * total + p];"
         body = [f"uint o[{DIGITS}];",
                 f"for (uint d = 0u; d < {DIGITS}u; d++) {{ uint h = {place}; o[d] = b3.d[h] - b2.d[h]; }}",
                 "for (uint p = s; p < e; p++) {",
@@ -266,7 +270,7 @@ def _render_scatter(k: RadixPass) -> str:
         lines = [*_PUSH, f"for (uint tl = gl_GlobalInvocationID.x; tl < tiles; tl += gl_NumWorkGroups.x * {LOCAL}u) {{",
                  *["    " + x for x in _tile_bounds(k.tile) + body], "}"]
         text = "\n".join(lines)
-        return _main(glsl.header(LOCAL, buffers, 6, shared=[digit], body_text=text), lines)
+        return _main(glsl.header(LOCAL, buffers, N_PUSH, shared=[digit], body_text=text), lines)
     lines = [*_PUSH, "uint tid = gl_LocalInvocationID.x;",
              "for (uint tl = gl_WorkGroupID.x; tl < tiles; tl += gl_NumWorkGroups.x) {",
              *["    " + x for x in _tile_bounds(k.tile) + _group_scatter(k)], "}"]
@@ -276,7 +280,7 @@ def _render_scatter(k: RadixPass) -> str:
     shared = [f"shared uint s_r[{t * w}];", "uint sk(uint p) { return p + (p >> 5u); }",
               f"shared uint s_c[{8 * LOCAL}];", f"shared uint s_s[{LOCAL}];", f"shared uint s_g[{DIGITS}];",
               digit, f"uint sdig(uint p) {{ return {sdig}; }}"]
-    return _main(glsl.header(LOCAL, buffers, 6, shared=shared, body_text=text), lines)
+    return _main(glsl.header(LOCAL, buffers, N_PUSH, shared=shared, body_text=text), lines)
 
 
 def padded(tile: int) -> int:
@@ -290,13 +294,17 @@ def _group_scatter(k: RadixPass) -> list[str]:
     digit in shared memory (two 4-bit splits), then write record ``p`` of the sorted tile to its digit's
     global place plus ``p`` minus where the digit starts in the tile."""
     run, w, t = k.tile // LOCAL, k.words, padded(k.tile)
+    kw = raw_words(_key_dtype(k))
     # constant trip counts (a guard inside): the loops unroll and all of a tile's loads are in flight at once
     # (a loop to e - s waits for each load in turn: measured 2.4 times slower than a copy on an H200)
     stage = [f"uint h = (l * {DIGITS}u + tid) * tpl + t; uint cnt = b2.d[h]; uint gbase = b3.d[h] - cnt;",
              f"uint ld[{run * w}];",
              f"for (uint v = 0u; v < {run}u; v++) {{",
              f"    uint p = v * {LOCAL}u + tid;",
-             *[f"    ld[v * {w}u + {x}u] = p < e - s ? b1.d[{x}u * total + s + p] : 0u;" for x in range(w)],
+             *[f"    ld[v * {w}u + {x}u] = p < e - s ? b1.d[{x}u * total + s + p] : 0u;" for x in range(kw)],
+             # the index row: the first pass makes it (the records kernel does not write it)
+             *[f"    ld[v * {w}u + {kw}u] = first ? t * {k.tile}u + p : (p < e - s ? b1.d[{kw}u * total + s + p] : 0u);"
+               for _ in range(w - kw)],
              "}",
              f"for (uint v = 0u; v < {run}u; v++) {{",
              f"    uint p = v * {LOCAL}u + tid;",

@@ -41,7 +41,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.codegen.loops import expr_loops
-from kdsl.codegen.radix import BITS, DIGITS, SCAN_CHUNK, SCAN_RUN, padded, radix_passes, raw_words
+from kdsl.codegen.radix import BITS, DIGITS, N_PUSH, SCAN_CHUNK, SCAN_RUN, padded, radix_passes, raw_words
 from kdsl.codegen.sort import key_words
 from kdsl.device import Device
 from kdsl.engine.lower_scan import lower_scan
@@ -222,11 +222,11 @@ def lower_radix(node: Node, keep: set[int], dev: Device) -> list[Step]:
     counts = Node("partial", (), dt.uint32, (size,), device=dev)
     scanned = Node("partial", (), dt.uint32, (size,), device=dev)
     scan = _scan_counts(counts, scanned, size, keep, dev, private)
-    count = RadixPass("count", words, tile, 6, pass_groups, private, src.dtype, descending)
-    scatter = RadixPass("scatter", words, tile, 6, pass_groups, private, src.dtype, descending)
+    count = RadixPass("count", words, tile, N_PUSH, pass_groups, private, src.dtype, descending)
+    scatter = RadixPass("scatter", words, tile, N_PUSH, pass_groups, private, src.dtype, descending)
     for p in range(radix_passes(src.dtype)):
         bit = BITS * p
-        push = [bit % 32, kw - 1 - bit // 32, n, tpl, total, tiles]
+        push = [bit % 32, kw - 1 - bit // 32, n, tpl, total, tiles, int(p == 0)]
         steps.append(_pass(count, counts, [cur], push, p == 0))
         steps += scan if p == 0 else [dataclasses.replace(s, fresh=False) for s in scan]
         steps.append(_pass(scatter, other, [cur, counts, scanned], push, p == 0))

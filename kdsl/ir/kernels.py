@@ -246,7 +246,7 @@ class RadixPass(NamedTuple):
     records moved, stably, to their digit's place, from the counts (slot 2) and their inclusive scan (slot 3).
     ``private``: one invocation per tile (CPU drivers), else one workgroup. ``key_dtype`` and ``descending``
     say how a digit follows from the raw bits. Push words: digit shift, key word, line length, tiles per
-    line, records, tiles."""
+    line, records, tiles, 1 on the first pass (which makes an argsort's index row)."""
 
     phase: str
     words: int

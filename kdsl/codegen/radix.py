@@ -271,7 +271,7 @@ def _render_scatter(k: RadixPass) -> str:
                  *["    " + x for x in _tile_bounds(k.tile) + body], "}"]
         text = "\n".join(lines)
         return _main(glsl.header(LOCAL, buffers, N_PUSH, shared=[digit], body_text=text), lines)
-    lines = [*_PUSH, "uint tid = gl_LocalInvocationID.x;",
+    lines = [*_PUSH, *_rank(k.subgroups),
              "for (uint tl = gl_WorkGroupID.x; tl < tiles; tl += gl_NumWorkGroups.x) {",
              *["    " + x for x in _tile_bounds(k.tile) + _group_scatter(k)], "}"]
     text = "\n".join(lines)
@@ -280,7 +280,44 @@ def _render_scatter(k: RadixPass) -> str:
     shared = [f"shared uint s_r[{t * w}];", "uint sk(uint p) { return p + (p >> 5u); }",
               f"shared uint s_c[{8 * LOCAL}];", f"shared uint s_s[{LOCAL}];", f"shared uint s_g[{DIGITS}];",
               digit, f"uint sdig(uint p) {{ return {sdig}; }}"]
-    return _main(glsl.header(LOCAL, buffers, N_PUSH, shared=shared, body_text=text), lines)
+    if k.subgroups:
+        shared.append(f"shared uint s_t[{LOCAL}];")
+    head = glsl.header(LOCAL, buffers, N_PUSH, shared=shared, body_text=text)
+    if k.subgroups:
+        head = head.replace("#version 450\n", "#version 450\n#extension GL_KHR_shader_subgroup_basic : require\n"
+                            "#extension GL_KHR_shader_subgroup_arithmetic : require\n", 1)
+    return _main(head, lines)
+
+
+def _rank(subgroups: bool) -> list[str]:
+    """Lines setting ``tid``, the invocation's place in the order of the workgroup scans: its index, or with
+    subgroup scans (subgroup id, then lane) order, so every subgroup size and layout is right."""
+    if not subgroups:
+        return ["uint tid = gl_LocalInvocationID.x;"]
+    return ["uint sgc = subgroupAdd(1u);",
+            "if (subgroupElect()) s_t[gl_SubgroupID] = sgc;",
+            "barrier();",
+            "uint tid = subgroupExclusiveAdd(1u);",
+            "for (uint g = 0u; g < gl_SubgroupID; g++) tid += s_t[g];",
+            "barrier();"]
+
+
+def _exclusive_sum(var: str, subgroups: bool) -> list[str]:
+    """Lines setting ``ex`` to the workgroup's exclusive sum of ``var`` over the invocations before ``tid``
+    and ``tot`` to its total (every invocation takes part; barriers inside, and one after the last read)."""
+    if subgroups:
+        return [f"uint sg_all = subgroupAdd({var});",
+                "if (subgroupElect()) s_t[gl_SubgroupID] = sg_all;",
+                "barrier();",
+                f"uint ex = subgroupExclusiveAdd({var}); uint tot = 0u;",
+                "for (uint g = 0u; g < gl_NumSubgroups; g++) { uint x = s_t[g]; tot += x; "
+                "if (g < gl_SubgroupID) ex += x; }",
+                "barrier();"]
+    return [f"s_s[tid] = {var};",
+            "barrier();",
+            *_inclusive_scan_lines(),
+            f"uint ex = s_s[tid] - {var}; uint tot = s_s[{LOCAL - 1}u];",
+            "barrier();"]
 
 
 def padded(tile: int) -> int:
@@ -311,10 +348,9 @@ def _group_scatter(k: RadixPass) -> list[str]:
              *[f"    s_r[{x * t}u + sk(p)] = ld[v * {w}u + {x}u];" for x in range(w)],
              "}"]
     # where each digit starts in the sorted tile: an exclusive scan of the tile's counts (invocation d: digit d)
-    starts = ["s_s[tid] = cnt;",
-              "barrier();",
-              *_inclusive_scan_lines(),
-              "s_g[tid] = gbase - (s_s[tid] - cnt);",  # global place minus tile place (mod 2**32)
+    starts = ["{", *["    " + x for x in _exclusive_sum("cnt", k.subgroups)],
+              "    s_g[tid] = gbase - ex;",  # global place minus tile place (mod 2**32)
+              "}",
               "barrier();"]
     out = [f"for (uint v = 0u; v < {run}u; v++) {{",
            f"    uint p = v * {LOCAL}u + tid;",
@@ -324,10 +360,10 @@ def _group_scatter(k: RadixPass) -> list[str]:
            "    }",
            "}",
            "barrier();"]
-    return stage + _split(run, w, t, 0) + _split(run, w, t, 4) + starts + out
+    return stage + _split(run, w, t, 0, k.subgroups) + _split(run, w, t, 4, k.subgroups) + starts + out
 
 
-def _split(run: int, w: int, t: int, sub: int) -> list[str]:
+def _split(run: int, w: int, t: int, sub: int, subgroups: bool) -> list[str]:
     """Reorder the staged tile stably by the 4 digit bits at ``sub``. Counter ``s_c[r * LOCAL + u]`` packs
     invocation ``u``'s counts of nibbles ``r`` (low half) and ``r + 8`` (high half); scanned in that order,
     it gives each invocation's first tile position for each nibble."""
@@ -346,11 +382,9 @@ def _split(run: int, w: int, t: int, sub: int) -> list[str]:
              "barrier();"]
     scan = ["uint sum = 0u;",
             "for (uint i = 0u; i < 8u; i++) sum += s_c[tid * 8u + i];",
-            "s_s[tid] = sum;",
-            "barrier();",
-            *_inclusive_scan_lines(),
-            "uint acc = s_s[tid] - sum;",
-            f"uint low = s_s[{LOCAL - 1}u] & 65535u;",  # records of nibbles 0..7: where nibble 8 starts
+            *_exclusive_sum("sum", subgroups),
+            "uint acc = ex;",
+            "uint low = tot & 65535u;",  # records of nibbles 0..7: where nibble 8 starts
             "for (uint i = 0u; i < 8u; i++) { uint c = s_c[tid * 8u + i]; s_c[tid * 8u + i] = acc; acc += c; }",
             "barrier();"]
     rank = [f"uint lp[{run}]; uint rr[{run * w}];",

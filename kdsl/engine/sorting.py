@@ -12,8 +12,8 @@ Graph nodes (built by :mod:`kdsl.frontend.array.sorting`):
                ``(csum[-1],)`` (built by :mod:`kdsl.frontend.array.masks`; see :class:`kdsl.ir.kernels.Compact`)
 
 Lines of at least ``RADIX_MIN_GPU`` (GPUs) or ``RADIX_MIN_CPU`` (CPU drivers) elements take the radix sort:
-a records kernel, then per 4-bit digit a count, a scan of the counts (two passes on GPUs) and a stable
-scatter, then the output kernel: 2 + 4 * bits / 4 launches on GPUs whatever the length (34 for float32). Shorter
+a records kernel, then per 8-bit digit a count, a scan of the counts (two passes on GPUs) and a stable
+scatter, then the output kernel: 2 + 4 * bits / 8 launches on GPUs whatever the length (18 for float32). Shorter
 lines take the bitonic sort: one tile kernel, then per block longer than a tile its global stages (two per
 pass) and one pass for the rest in shared (CPU drivers: private) memory: about ``log2(n/tile)**2 / 4``
 passes (42 for 2**20 elements in GPU tiles of 1 024, 56 in CPU tiles of 256). A line within one tile is
@@ -156,12 +156,12 @@ def uses_radix(dev: Device, n: int) -> bool:
 
 def _radix_tile(dev: Device, words: int, n: int, private: bool) -> int:
     """Records per radix tile: one invocation's on CPU drivers; on GPUs a workgroup's, as many as shared
-    memory holds (records, 8 packed counters and two scan slots per invocation), at most 16 per invocation."""
+    memory holds (records, 8 packed counters and three scan slots per invocation), at most 16 per invocation."""
     if private:
         return max(1, min(PRIVATE_RADIX_TILE, n))
     limit = dev.info.get("max_shared_memory_size", 16384)
     run = RADIX_RUN
-    while run > 1 and (padded(LOCAL * run) * words + 10 * LOCAL) * 4 > limit:
+    while run > 1 and (padded(LOCAL * run) * words + 11 * LOCAL) * 4 > limit:
         run //= 2
     while run > 1 and LOCAL * run // 2 >= n:  # short lines: no more than half a tile empty
         run //= 2
@@ -223,7 +223,8 @@ def lower_radix(node: Node, keep: set[int], dev: Device) -> list[Step]:
     scanned = Node("partial", (), dt.uint32, (size,), device=dev)
     scan = _scan_counts(counts, scanned, size, keep, dev, private)
     count = RadixPass("count", words, tile, N_PUSH, pass_groups, private, src.dtype, descending)
-    scatter = RadixPass("scatter", words, tile, N_PUSH, pass_groups, private, src.dtype, descending)
+    scatter = RadixPass("scatter", words, tile, N_PUSH, pass_groups, private, src.dtype, descending,
+                        dev.scan_subgroups and not private)
     for p in range(radix_passes(src.dtype)):
         bit = BITS * p
         push = [bit % 32, kw - 1 - bit // 32, n, tpl, total, tiles, int(p == 0)]

@@ -256,6 +256,7 @@ class RadixPass(NamedTuple):
     private: bool = False
     key_dtype: dt.DType | None = None  # None: the counts' scan phases ("sums", "scan")
     descending: bool = False
+    subgroups: bool = False  # "scatter" on a workgroup tile: its workgroup scans use subgroup arithmetic
 
 
 class Gather(NamedTuple):

@@ -11,6 +11,7 @@ from kdsl.codegen.radix import radix_key, radix_passes
 from kdsl.engine import programs
 from kdsl.engine import sorting as engine_sorting
 from kdsl.engine.schedule import schedule
+from kdsl.ir.kernels import RadixPass
 
 KINDS = [True, False]  # private tiles (CPU drivers), workgroup tiles (GPUs)
 
@@ -162,3 +163,15 @@ def test_a_repeated_sort_replays_its_recorded_batch(monkeypatch):
     kd.realize(kd.argsort(x))
     assert programs.stats["replays"] == before["replays"] + 1
     assert programs.stats["programs"] == before["programs"]
+
+
+def test_workgroup_tiles_with_and_without_subgroup_scans(scan_path, monkeypatch):
+    """The workgroup scatter's scans use subgroup arithmetic where the device has it (in the order subgroup,
+    lane: right for any subgroup size) and shared memory otherwise; both sort the same."""
+    force_sort(monkeypatch, "radix", False)
+    a = sample((3, 700), "float32", seed=24)
+    x = kd.asarray(a)
+    passes = [s.kernel for s in schedule([kd.argsort(x, axis=1)._node]) if isinstance(s.kernel, RadixPass)]
+    assert {k.subgroups for k in passes if k.phase == "scatter"} == {scan_path == "subgroups"}
+    assert_same(kd.argsort(x, axis=1).numpy(), np.argsort(a, axis=1, kind="stable"))
+    assert_same(kd.sort(x, axis=1).numpy(), np.sort(a, axis=1, kind="stable"))

@@ -26,8 +26,9 @@ A pass (digit ``(key word kr >> shift) & 255``) is three steps:
 walks it in order; otherwise a workgroup shares a tile: the count kernel adds shared-memory counters up with
 atomics (counts do not depend on the order), the scatter kernel stages the tile's records in shared memory,
 sorts them stably by their 8-bit digit in two 4-bit splits (each ranks an invocation's run of ``tile /
-LOCAL`` records with packed 16-bit per-invocation counters and a workgroup scan; no subgroup operation, so
-any subgroup size is right) and writes each digit's records as one run (neighbouring invocations write
+LOCAL`` records with packed 16-bit per-invocation counters and a workgroup scan: subgroup arithmetic where
+the device has it, in the order (subgroup, lane), which is right for any subgroup size; shared memory
+otherwise) and writes each digit's records as one run (neighbouring invocations write
 neighbouring words). No loop of one invocation runs past a tile's length.
 
 Example:
@@ -53,7 +54,10 @@ from kdsl.ir.kernels import LOCAL, RadixKeys, RadixPass
 BITS = 8  # bits per pass
 DIGITS = 1 << BITS
 assert LOCAL == DIGITS, "a workgroup's invocation d handles digit d of its tile"
-NIBBLE = 16  # a workgroup tile is sorted by its 8-bit digit in two stable splits of 4 bits
+# The count kernel keeps this many copies of its 256 counters (invocation i adds to copy i % COPIES, each copy
+# one word further along the banks): neighbouring invocations holding the same digit (keys' top bytes often
+# share a few values) then add to different words, so fewer atomics on one shared word wait for each other.
+COPIES = 8
 _PUSH = ["uint shift = pc.w[0];", "uint kr = pc.w[1];", "uint n = pc.w[2];", "uint tpl = pc.w[3];",
          "uint total = pc.w[4];", "uint tiles = pc.w[5];", "bool first = pc.w[6] != 0u;"]
 N_PUSH = len(_PUSH)
@@ -227,9 +231,10 @@ def _render_count(k: RadixPass) -> str:
         shared = [digit_function(_key_dtype(k), k.descending)]
     else:
         run = k.tile // LOCAL
+        kdig = _digit_of(k, f"kv[v * {kw}u + {{x}}u]")
         # constant trip counts: the loops unroll and every load of the tile is in flight at once; the order
         # of the atomic additions does not change the counts
-        body = ["s_h[tid] = 0u;",
+        body = [f"for (uint c = 0u; c < {COPIES}u; c++) s_h[c * {DIGITS + 1}u + tid] = 0u;",
                 f"uint kv[{run * kw}];",
                 f"for (uint v = 0u; v < {run}u; v++) {{",
                 f"    uint p = s + v * {LOCAL}u + tid;",
@@ -237,16 +242,18 @@ def _render_count(k: RadixPass) -> str:
                 "}",
                 "barrier();",
                 f"for (uint v = 0u; v < {run}u; v++) {{",
-                f"    if (s + v * {LOCAL}u + tid < e) atomicAdd(s_h[{_digit_of(k, f'kv[v * {kw}u + {{x}}u]')}], 1u);",
+                f"    if (s + v * {LOCAL}u + tid < e) atomicAdd(s_h[mine + {kdig}], 1u);",
                 "}",
                 "barrier();",
-                "uint d = tid;",
-                f"{store} = s_h[tid];",
+                "uint d = tid; uint sum = 0u;",
+                f"for (uint c = 0u; c < {COPIES}u; c++) sum += s_h[c * {DIGITS + 1}u + tid];",
+                f"{store} = sum;",
                 "barrier();"]
         lines = [*_PUSH, "uint tid = gl_LocalInvocationID.x;",
+                 f"uint mine = (tid % {COPIES}u) * {DIGITS + 1}u;",
                  "for (uint tl = gl_WorkGroupID.x; tl < tiles; tl += gl_NumWorkGroups.x) {",
                  *["    " + x for x in _tile_bounds(k.tile) + body], "}"]
-        shared = [f"shared uint s_h[{DIGITS}];", digit_function(_key_dtype(k), k.descending)]
+        shared = [f"shared uint s_h[{COPIES * (DIGITS + 1)}];", digit_function(_key_dtype(k), k.descending)]
     text = "\n".join(lines)
     return _main(glsl.header(LOCAL, buffers, N_PUSH, shared=shared, body_text=text), lines)
 

@@ -1,34 +1,44 @@
-"""LSD radix sort kernels: stable, 4 bits per pass, batched over lines.
+"""LSD radix sort kernels: stable, 8 bits per pass, batched over lines, keys only or with indices.
 
 The records live in one uint32 buffer as a structure of arrays: ``words`` rows of ``total`` elements (all
-lines one after another), key words first (most significant first), the element's index along the axis last.
-Keys are order-preserving unsigned integers of only as many bits as the dtype needs (:func:`radix_key`):
-8-bit dtypes take 2 passes, 16-bit ones 4, 32-bit ones 8, 64-bit ones 16. Signed ints flip the sign bit;
-floats flip every bit when negative and set the sign bit otherwise, with -0.0 read as +0.0 (equal keys keep
-their order) and every NaN as the largest key (NaNs last, as NumPy). A descending sort inverts the key bits.
+lines one after another): the values' *raw bits* first (one word, two for 64-bit dtypes, most significant
+first), then, for an argsort, the element's index along the axis. A pass derives each record's digit from
+its raw bits through the order-preserving key (:func:`key_from_raw`): signed ints flip the sign bit; floats
+flip every bit when negative and set the sign bit otherwise, with -0.0 read as +0.0 (equal keys keep their
+order) and every NaN as the largest key (NaNs last, as NumPy); a descending sort inverts the key bits. Since
+the records keep the raw bits, a sort needs no index row at all (an argsort's first pass makes the index
+row as it moves the records: nothing writes it before): its output decodes the bits (the sign of
+each zero and each NaN's payload survive) instead of gathering the input at sorted indices. 8-bit dtypes
+take 1 pass, 16-bit ones 2, 32-bit ones 4, 64-bit ones 8.
 
-A pass (digit ``(key >> shift) & 15`` of key row ``row``) is three steps:
+A pass (digit ``(key word kr >> shift) & 255``) is three steps:
 
 1. :class:`RadixPass` "count": per tile of ``tile`` records of one line, how many records hold each digit,
-   into ``counts[(line * 16 + digit) * tiles_per_line + tile]``;
+   into ``counts[(line * 256 + digit) * tiles_per_line + tile]``;
 2. an inclusive scan of the counts (CPU drivers: the scheduler's scan; GPUs: :class:`RadixPass` "sums" and
    "scan", two workgroup passes): in that layout the scan minus the count is where a tile's records of a
    digit go, line offsets included (each line's counts add up to its length);
-3. :class:`RadixPass` "scatter": each record moves to its digit's place, in order within each tile and digit
+3. :class:`RadixPass` "scatter" (push words: shift, key word, line length, tiles per line, records, tiles,
+   first pass): each record moves to its digit's place, in order within each tile and digit
    (so the pass, and the sort, is stable).
 
 ``private`` kernels (CPU drivers, which pay for every workgroup barrier) give a tile to one invocation, which
-walks it in order; otherwise a workgroup shares a tile: it stages the records in shared memory, ranks each
-invocation's run of ``tile / LOCAL`` records with packed 16-bit per-invocation digit counters and a
-workgroup scan, reorders the tile by digit in shared memory and writes each digit's records as one run
-(neighbouring invocations write neighbouring words). No loop of one invocation runs past a tile's length.
+walks it in order; otherwise a workgroup shares a tile: the count kernel adds shared-memory counters up with
+atomics (counts do not depend on the order), the scatter kernel stages the tile's records in shared memory,
+sorts them stably by their 8-bit digit in two 4-bit splits (each ranks an invocation's run of ``tile /
+LOCAL`` records with packed 16-bit per-invocation counters and a workgroup scan: subgroup arithmetic where
+the device has it, in the order (subgroup, lane), which is right for any subgroup size; shared memory
+otherwise) and writes each digit's records as one run (neighbouring invocations write
+neighbouring words). No loop of one invocation runs past a tile's length.
 
 Example:
     >>> from kdsl import dtype as dt
-    >>> radix_key(dt.int8, "x", "k", False)
-    (['uint k0 = (uint(x) ^ 128u) & 255u;'], ['k0'], 8)
-    >>> radix_passes(dt.float32), radix_passes(dt.uint16), radix_passes(dt.float64)
-    (8, 4, 16)
+    >>> raw_lines(dt.int8, "x", "r")
+    (['uint r0 = uint(x) & 255u;'], ['r0'])
+    >>> key_from_raw(dt.int8, ["r0"], "k", False)
+    (['uint k0 = r0 ^ 128u;'], ['k0'])
+    >>> radix_passes(dt.float32), radix_passes(dt.uint16), radix_passes(dt.float64), radix_passes(dt.bool_)
+    (4, 2, 8, 1)
 """
 
 from __future__ import annotations
@@ -39,14 +49,18 @@ from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import index_vars
-from kdsl.codegen.sort import key_lines
 from kdsl.ir.kernels import LOCAL, RadixKeys, RadixPass
 
-BITS = 4  # bits per pass
-assert LOCAL == 256, "the count kernel adds up 8 rows of LOCAL counters with 32 invocations per row"
+BITS = 8  # bits per pass
 DIGITS = 1 << BITS
-_PUSH = ["uint shift = pc.w[0];", "uint row = pc.w[1] * pc.w[4];", "uint n = pc.w[2];", "uint tpl = pc.w[3];",
-         "uint total = pc.w[4];", "uint tiles = pc.w[5];"]
+assert LOCAL == DIGITS, "a workgroup's invocation d handles digit d of its tile"
+# The count kernel keeps this many copies of its 256 counters (invocation i adds to copy i % COPIES, each copy
+# one word further along the banks): neighbouring invocations holding the same digit (keys' top bytes often
+# share a few values) then add to different words, so fewer atomics on one shared word wait for each other.
+COPIES = 8
+_PUSH = ["uint shift = pc.w[0];", "uint kr = pc.w[1];", "uint n = pc.w[2];", "uint tpl = pc.w[3];",
+         "uint total = pc.w[4];", "uint tiles = pc.w[5];", "bool first = pc.w[6] != 0u;"]
+N_PUSH = len(_PUSH)
 
 
 def key_bits(d: dt.DType) -> int:
@@ -56,34 +70,113 @@ def key_bits(d: dt.DType) -> int:
     return d.itemsize * 8
 
 
+def raw_words(d: dt.DType) -> int:
+    """uint32 words of ``d``'s raw bits in a record."""
+    return 2 if d.itemsize == 8 else 1
+
+
 def radix_passes(d: dt.DType) -> int:
     """Passes of :data:`BITS` bits that sort keys of ``d``."""
     return -(-key_bits(d) // BITS)
 
 
+def raw_lines(d: dt.DType, v: str, name: str) -> tuple[list[str], list[str]]:
+    """GLSL lines putting the raw bits of compute-type value ``v`` into ``name0`` (``name1``: the low word of
+    a 64-bit value); returns (lines, the word names, most significant first)."""
+    r0, r1 = f"{name}0", f"{name}1"
+    c = d.glsl_compute
+    if d is dt.bool_:
+        return [f"uint {r0} = {v} ? 1u : 0u;"], [r0]
+    if d.name == "float16":  # the value is exact in float32: its half-precision bits
+        return [f"uint {r0} = packHalf2x16(vec2({v}, 0.0)) & 65535u;"], [r0]
+    if c == "float":
+        return [f"uint {r0} = floatBitsToUint({v});"], [r0]
+    if c == "double":
+        p = f"{name}p"
+        return [f"uvec2 {p} = unpackDouble2x32({v});", f"uint {r0} = {p}.y;", f"uint {r1} = {p}.x;"], [r0, r1]
+    if c in ("int64_t", "uint64_t"):
+        p = f"{name}p"
+        return [f"uint64_t {p} = uint64_t({v});", f"uint {r0} = uint({p} >> 32);", f"uint {r1} = uint({p});"], \
+            [r0, r1]
+    if d.kind == "c":
+        raise dt.complex_error("sort", d)
+    if c in ("int", "uint"):
+        mask = f" & {(1 << key_bits(d)) - 1}u" if d.itemsize < 4 else ""
+        return [f"uint {r0} = uint({v}){mask};"], [r0]
+    raise TypeError(f"no sort key for dtype {d.name}")
+
+
+def key_from_raw(d: dt.DType, raw: list[str], name: str, descending: bool) -> tuple[list[str], list[str]]:
+    """GLSL lines computing the order-preserving key words ``name0`` (``name1``) from raw words ``raw``
+    (see the module docstring); returns (lines, the key names, most significant first)."""
+    k0, k1 = f"{name}0", f"{name}1"
+    bits = key_bits(d)
+    mask = (1 << bits) - 1 if bits < 32 else 0xFFFFFFFF
+    r0 = raw[0]
+    if d.kind == "f" and d.itemsize <= 4:
+        sign, inf = (0x8000, 0x7C00) if d.itemsize == 2 else (0x80000000, 0x7F800000)
+        u = f"{name}u"
+        lines = [f"uint {u} = ({r0} & {sign - 1}u) == 0u ? 0u : {r0};",  # -0.0 sorts as +0.0
+                 f"uint {k0} = ({u} & {sign - 1}u) > {inf}u ? {mask}u : "
+                 f"(({u} & {sign}u) != 0u ? (~{u} & {mask}u) : ({u} | {sign}u));"]
+    elif d.glsl_compute == "double":
+        hi, lo, m, nan = f"{name}h", f"{name}l", f"{name}m", f"{name}n"
+        lines = [f"uint {m} = {r0} & 0x7FFFFFFFu;",
+                 f"bool {nan} = {m} > 0x7FF00000u || ({m} == 0x7FF00000u && {raw[1]} != 0u);",
+                 f"uint {hi} = {r0}; uint {lo} = {raw[1]};",
+                 f"if ({m} == 0u && {lo} == 0u) {hi} = 0u;",  # -0.0 sorts as +0.0
+                 f"if (({hi} & 0x80000000u) != 0u) {{ {hi} = ~{hi}; {lo} = ~{lo}; }} else {hi} |= 0x80000000u;",
+                 f"uint {k0} = {nan} ? 0xFFFFFFFFu : {hi};",
+                 f"uint {k1} = {nan} ? 0xFFFFFFFFu : {lo};"]
+    elif d.kind == "i":
+        flip = 1 << (bits - 1) if bits < 64 else 1 << 31  # a 64-bit key: the sign is in the high word
+        lines = [f"uint {k0} = {r0} ^ {flip}u;"]
+        if bits == 64:
+            lines.append(f"uint {k1} = {raw[1]};")
+    else:  # unsigned ints and bool: the raw bits are the key
+        lines = [f"uint {k0} = {r0};"] + ([f"uint {k1} = {raw[1]};"] if bits == 64 else [])
+    names = [k0, k1][:raw_words(d)]
+    if descending:
+        lines += [f"{k} = ~{k} & {mask}u;" if bits < 32 else f"{k} = ~{k};" for k in names]
+    return lines, names
+
+
 def radix_key(d: dt.DType, v: str, name: str, descending: bool) -> tuple[list[str], list[str], int]:
     """GLSL lines computing the radix key of compute-type value ``v`` into ``name0`` (``name1``); returns
     (lines, the word names, most significant first, significant bits)."""
-    bits = key_bits(d)
-    if bits >= 32:
-        lines, names = key_lines(d, v, name, descending)
-        return lines, names, bits
-    k, mask = f"{name}0", (1 << bits) - 1
+    raw, words = raw_lines(d, v, f"{name}r")
+    lines, names = key_from_raw(d, words, name, descending)
+    return raw + lines, names, key_bits(d)
+
+
+def decode_raw(d: dt.DType, raw: list[str]) -> str:
+    """The compute-type value whose raw bits are the words ``raw`` (the inverse of :func:`raw_lines`)."""
+    c, r0 = d.glsl_compute, raw[0]
     if d is dt.bool_:
-        lines = [f"uint {k} = {v} ? 1u : 0u;"]
-    elif d.name == "float16":  # the value is exact in float32; its half-precision bits are 16 key bits
-        h = f"{name}h"
-        lines = [f"uint {h} = packHalf2x16(vec2({v}, 0.0)) & 65535u;",
-                 f"if (({h} & 32767u) == 0u) {h} = 0u;",  # -0.0 sorts as +0.0
-                 f"uint {k} = ({h} & 32767u) > 31744u ? 65535u : "
-                 f"(({h} & 32768u) != 0u ? (~{h} & 65535u) : ({h} | 32768u));"]
-    elif d.kind == "i":
-        lines = [f"uint {k} = (uint({v}) ^ {1 << (bits - 1)}u) & {mask}u;"]
-    else:
-        lines = [f"uint {k} = uint({v}) & {mask}u;"]
-    if descending:
-        lines.append(f"{k} = ~{k} & {mask}u;")
-    return lines, [k], bits
+        return f"({r0} != 0u)"
+    if d.name == "float16":
+        return f"unpackHalf2x16({r0}).x"
+    if c == "float":
+        return f"uintBitsToFloat({r0})"
+    if c == "double":
+        return f"packDouble2x32(uvec2({raw[1]}, {r0}))"
+    if c in ("int64_t", "uint64_t"):
+        return f"{c}((uint64_t({r0}) << 32) | uint64_t({raw[1]}))"
+    if c == "int":
+        spare = 32 - key_bits(d)
+        return f"(int({r0} << {spare}u) >> {spare})" if spare else f"int({r0})"
+    return r0
+
+
+def digit_function(d: dt.DType, descending: bool) -> str:
+    """``uint kd_digit(uint r0[, uint r1], uint kr, uint shift)``: the 8-bit digit at ``shift`` of key word
+    ``kr`` of the record with raw words ``r0`` (``r1``)."""
+    raw = [f"r{x}" for x in range(raw_words(d))]
+    lines, names = key_from_raw(d, raw, "k", descending)
+    word = names[0] if len(names) == 1 else f"(kr == 0u ? {names[0]} : {names[1]})"
+    args = ", ".join(f"uint {r}" for r in raw)
+    return (f"uint kd_digit({args}, uint kr, uint shift) {{ " + " ".join(lines)
+            + f" return ({word} >> shift) & {DIGITS - 1}u; }}")
 
 
 def _main(head: str, lines: list[str]) -> str:
@@ -100,9 +193,8 @@ def _render_keys(k: RadixKeys) -> str:
     line_idx = list(index_vars(r, "li", others)) if others else []
     idx = tuple(line_idx[:k.axis] + ["lj"] + line_idx[k.axis:])
     v = r.value(k.expr, k.shape, idx)
-    key, names, _ = radix_key(k.key_dtype, v, "kk", k.descending)
-    body = r.lines + key + [f"b0.d[{w * total}u + e] = {name};" for w, name in enumerate(names)]
-    body.append(f"b0.d[{(k.words - 1) * total}u + e] = uint(lj);")
+    raw, names = raw_lines(k.key_dtype, v, "kr")
+    body = r.lines + raw + [f"b0.d[{w * total}u + e] = {name};" for w, name in enumerate(names)]
     lines = [f"for (uint e = gl_GlobalInvocationID.x; e < {total}u; e += gl_NumWorkGroups.x * {LOCAL}u) {{",
              *["    " + x for x in body], "}"]
     return _main(glsl.header(LOCAL, buffers, k.n_words, body_text="\n".join(lines)), lines)
@@ -114,82 +206,125 @@ def _tile_bounds(tile: int) -> list[str]:
             f"uint s = l * n + t * {tile}u; uint e = l * n + min(n, (t + 1u) * {tile}u);"]
 
 
-def _digit(word: str) -> str:
-    return f"(({word} >> shift) & {DIGITS - 1}u)"
+def _digit_of(k: RadixPass, word: str) -> str:
+    """The digit of the record whose raw word ``x`` is ``word.format(x=x)``."""
+    kw = raw_words(_key_dtype(k))
+    return "kd_digit(" + ", ".join(word.format(x=x) for x in range(kw)) + ", kr, shift)"
+
+
+def _key_dtype(k: RadixPass) -> dt.DType:
+    assert k.key_dtype is not None, "a count or scatter pass needs its key dtype"
+    return k.key_dtype
 
 
 def _render_count(k: RadixPass) -> str:
     buffers = {0: dt.uint32, 1: dt.uint32}
+    kw = raw_words(_key_dtype(k))
     store = f"b0.d[(l * {DIGITS}u + d) * tpl + t]"
     if k.private:
         body = [f"uint c[{DIGITS}];",
                 f"for (uint d = 0u; d < {DIGITS}u; d++) c[d] = 0u;",
-                f"for (uint p = s; p < e; p++) c[{_digit('b1.d[row + p]')}] += 1u;",
+                f"for (uint p = s; p < e; p++) c[{_digit_of(k, 'b1.d[{x}u * total + p]')}] += 1u;",
                 f"for (uint d = 0u; d < {DIGITS}u; d++) {store} = c[d];"]
         lines = [*_PUSH, f"for (uint tl = gl_GlobalInvocationID.x; tl < tiles; tl += gl_NumWorkGroups.x * {LOCAL}u) {{",
                  *["    " + x for x in _tile_bounds(k.tile) + body], "}"]
-        shared: list[str] = []
+        shared = [digit_function(_key_dtype(k), k.descending)]
     else:
-        # each invocation counts its records into its own column of packed counters (no atomics), then 8
-        # invocations per row add up the row's 256 columns (reading 32 neighbours at a time: no bank conflicts)
-        body = [f"for (uint r = 0u; r < 8u; r++) s_c[r * {LOCAL}u + tid] = 0u;",
-                # constant trip counts: the loops unroll and every load is in flight at once
-                f"uint kv[{k.tile // LOCAL}];",
-                f"for (uint v = 0u; v < {k.tile // LOCAL}u; v++) {{",
-                f"    uint p = s + v * {LOCAL}u + tid; kv[v] = p < e ? b1.d[row + p] : 0u;",
-                "}",
-                f"for (uint v = 0u; v < {k.tile // LOCAL}u; v++) {{",
-                f"    if (s + v * {LOCAL}u + tid < e) {{ uint d = {_digit('kv[v]')}; "
-                f"s_c[(d & 7u) * {LOCAL}u + tid] += 1u << ((d >> 3u) << 4u); }}",
+        run = k.tile // LOCAL
+        kdig = _digit_of(k, f"kv[v * {kw}u + {{x}}u]")
+        # constant trip counts: the loops unroll and every load of the tile is in flight at once; the order
+        # of the atomic additions does not change the counts
+        body = [f"for (uint c = 0u; c < {COPIES}u; c++) s_h[c * {DIGITS + 1}u + tid] = 0u;",
+                f"uint kv[{run * kw}];",
+                f"for (uint v = 0u; v < {run}u; v++) {{",
+                f"    uint p = s + v * {LOCAL}u + tid;",
+                *[f"    kv[v * {kw}u + {x}u] = p < e ? b1.d[{x}u * total + p] : 0u;" for x in range(kw)],
                 "}",
                 "barrier();",
-                "uint part = 0u;",
-                f"for (uint j = 0u; j < {LOCAL // 32}u; j++) {{",
-                f"    part += s_c[(tid >> 5u) * {LOCAL}u + (tid & 31u) + 32u * j];",  # row tid / 32 (LOCAL = 256)
+                f"for (uint v = 0u; v < {run}u; v++) {{",
+                f"    if (s + v * {LOCAL}u + tid < e) atomicAdd(s_h[mine + {kdig}], 1u);",
                 "}",
-                "s_x[tid] = part;",
                 "barrier();",
-                "if (tid < 8u) {",
-                "    uint sum = 0u;",
-                "    for (uint j = 0u; j < 32u; j++) sum += s_x[tid * 32u + j];",
-                "    uint d = tid;",
-                f"    {store} = sum & 65535u;",
-                "    d = tid + 8u;",
-                f"    {store} = sum >> 16u;",
-                "}",
+                "uint d = tid; uint sum = 0u;",
+                f"for (uint c = 0u; c < {COPIES}u; c++) sum += s_h[c * {DIGITS + 1}u + tid];",
+                f"{store} = sum;",
                 "barrier();"]
         lines = [*_PUSH, "uint tid = gl_LocalInvocationID.x;",
+                 f"uint mine = (tid % {COPIES}u) * {DIGITS + 1}u;",
                  "for (uint tl = gl_WorkGroupID.x; tl < tiles; tl += gl_NumWorkGroups.x) {",
                  *["    " + x for x in _tile_bounds(k.tile) + body], "}"]
-        shared = [f"shared uint s_c[{8 * LOCAL}];", f"shared uint s_x[{LOCAL}];"]
+        shared = [f"shared uint s_h[{COPIES * (DIGITS + 1)}];", digit_function(_key_dtype(k), k.descending)]
     text = "\n".join(lines)
-    return _main(glsl.header(LOCAL, buffers, 6, shared=shared, body_text=text), lines)
+    return _main(glsl.header(LOCAL, buffers, N_PUSH, shared=shared, body_text=text), lines)
 
 
 def _render_scatter(k: RadixPass) -> str:
     buffers = {0: dt.uint32, 1: dt.uint32, 2: dt.uint32, 3: dt.uint32}
     w = k.words
     place = f"(l * {DIGITS}u + d) * tpl + t"
+    digit = digit_function(_key_dtype(k), k.descending)
     if k.private:
-        move = " ".join(f"b0.d[{x}u * total + q] = b1.d[{x}u * total + p];" for x in range(w))
+        kw = raw_words(_key_dtype(k))
+        move = " ".join(f"b0.d[{x}u * total + q] = b1.d[{x}u * total + p];" for x in range(kw))
+        if w > kw:  # the index row: the first pass makes it (the records kernel does not write it)
+            move += f" b0.d[{kw}u * total + q] = first ? p - l * n : b1.d[{kw}u * total + p];"
         body = [f"uint o[{DIGITS}];",
                 f"for (uint d = 0u; d < {DIGITS}u; d++) {{ uint h = {place}; o[d] = b3.d[h] - b2.d[h]; }}",
                 "for (uint p = s; p < e; p++) {",
-                f"    uint d = {_digit('b1.d[row + p]')};",
+                f"    uint d = {_digit_of(k, 'b1.d[{x}u * total + p]')};",
                 f"    uint q = o[d]; o[d] = q + 1u; {move}",
                 "}"]
         lines = [*_PUSH, f"for (uint tl = gl_GlobalInvocationID.x; tl < tiles; tl += gl_NumWorkGroups.x * {LOCAL}u) {{",
                  *["    " + x for x in _tile_bounds(k.tile) + body], "}"]
         text = "\n".join(lines)
-        return _main(glsl.header(LOCAL, buffers, 6, body_text=text), lines)
-    lines = [*_PUSH, "uint tid = gl_LocalInvocationID.x;", "uint kr = pc.w[1];",
+        return _main(glsl.header(LOCAL, buffers, N_PUSH, shared=[digit], body_text=text), lines)
+    lines = [*_PUSH, *_rank(k.subgroups),
              "for (uint tl = gl_WorkGroupID.x; tl < tiles; tl += gl_NumWorkGroups.x) {",
-             *["    " + x for x in _tile_bounds(k.tile) + _group_scatter(k.tile, w, place)], "}"]
+             *["    " + x for x in _tile_bounds(k.tile) + _group_scatter(k)], "}"]
     text = "\n".join(lines)
-    shared = [f"shared uint s_r[{padded(k.tile) * w}];", "uint sk(uint p) { return p + (p >> 5u); }",
-              f"shared uint s_c[{8 * LOCAL}];", f"shared uint s_s[{LOCAL}];",
-              f"shared uint s_g[{DIGITS}];"]
-    return _main(glsl.header(LOCAL, buffers, 6, shared=shared, body_text=text), lines)
+    t = padded(k.tile)
+    sdig = _digit_of(k, f"s_r[{{x}}u * {t}u + sk(p)]").replace("kr, shift", "pc.w[1], pc.w[0]")
+    shared = [f"shared uint s_r[{t * w}];", "uint sk(uint p) { return p + (p >> 5u); }",
+              f"shared uint s_c[{8 * LOCAL}];", f"shared uint s_s[{LOCAL}];", f"shared uint s_g[{DIGITS}];",
+              digit, f"uint sdig(uint p) {{ return {sdig}; }}"]
+    if k.subgroups:
+        shared.append(f"shared uint s_t[{LOCAL}];")
+    head = glsl.header(LOCAL, buffers, N_PUSH, shared=shared, body_text=text)
+    if k.subgroups:
+        head = head.replace("#version 450\n", "#version 450\n#extension GL_KHR_shader_subgroup_basic : require\n"
+                            "#extension GL_KHR_shader_subgroup_arithmetic : require\n", 1)
+    return _main(head, lines)
+
+
+def _rank(subgroups: bool) -> list[str]:
+    """Lines setting ``tid``, the invocation's place in the order of the workgroup scans: its index, or with
+    subgroup scans (subgroup id, then lane) order, so every subgroup size and layout is right."""
+    if not subgroups:
+        return ["uint tid = gl_LocalInvocationID.x;"]
+    return ["uint sgc = subgroupAdd(1u);",
+            "if (subgroupElect()) s_t[gl_SubgroupID] = sgc;",
+            "barrier();",
+            "uint tid = subgroupExclusiveAdd(1u);",
+            "for (uint g = 0u; g < gl_SubgroupID; g++) tid += s_t[g];",
+            "barrier();"]
+
+
+def _exclusive_sum(var: str, subgroups: bool) -> list[str]:
+    """Lines setting ``ex`` to the workgroup's exclusive sum of ``var`` over the invocations before ``tid``
+    and ``tot`` to its total (every invocation takes part; barriers inside, and one after the last read)."""
+    if subgroups:
+        return [f"uint sg_all = subgroupAdd({var});",
+                "if (subgroupElect()) s_t[gl_SubgroupID] = sg_all;",
+                "barrier();",
+                f"uint ex = subgroupExclusiveAdd({var}); uint tot = 0u;",
+                "for (uint g = 0u; g < gl_NumSubgroups; g++) { uint x = s_t[g]; tot += x; "
+                "if (g < gl_SubgroupID) ex += x; }",
+                "barrier();"]
+    return [f"s_s[tid] = {var};",
+            "barrier();",
+            *_inclusive_scan_lines(),
+            f"uint ex = s_s[tid] - {var}; uint tot = s_s[{LOCAL - 1}u];",
+            "barrier();"]
 
 
 def padded(tile: int) -> int:
@@ -198,56 +333,73 @@ def padded(tile: int) -> int:
     return tile + tile // 32
 
 
-def _group_scatter(tile: int, w: int, place: str) -> list[str]:
-    """One workgroup's stable scatter of one tile (see the module docstring). Counter ``s_c[r * LOCAL + u]``
-    packs invocation ``u``'s counts of digits ``r`` (low half) and ``r + 8`` (high half); scanned in that
-    order, it gives each invocation's first tile position for each digit."""
-    run = tile // LOCAL
-    t = padded(tile)
-    half = "((d >> 3u) << 4u)"
+def _group_scatter(k: RadixPass) -> list[str]:
+    """One workgroup's stable scatter of one tile (see the module docstring): stage the tile, sort it by its
+    digit in shared memory (two 4-bit splits), then write record ``p`` of the sorted tile to its digit's
+    global place plus ``p`` minus where the digit starts in the tile."""
+    run, w, t = k.tile // LOCAL, k.words, padded(k.tile)
+    kw = raw_words(_key_dtype(k))
     # constant trip counts (a guard inside): the loops unroll and all of a tile's loads are in flight at once
     # (a loop to e - s waits for each load in turn: measured 2.4 times slower than a copy on an H200)
-    stage = [f"uint gh = 0u; if (tid < {DIGITS}u) {{ uint d = tid; uint h = {place}; gh = b3.d[h] - b2.d[h]; }}",
+    stage = [f"uint h = (l * {DIGITS}u + tid) * tpl + t; uint cnt = b2.d[h]; uint gbase = b3.d[h] - cnt;",
              f"uint ld[{run * w}];",
              f"for (uint v = 0u; v < {run}u; v++) {{",
              f"    uint p = v * {LOCAL}u + tid;",
-             *[f"    ld[v * {w}u + {x}u] = p < e - s ? b1.d[{x}u * total + s + p] : 0u;" for x in range(w)],
+             *[f"    ld[v * {w}u + {x}u] = p < e - s ? b1.d[{x}u * total + s + p] : 0u;" for x in range(kw)],
+             # the index row: the first pass makes it (the records kernel does not write it)
+             *[f"    ld[v * {w}u + {kw}u] = first ? t * {k.tile}u + p : (p < e - s ? b1.d[{kw}u * total + s + p] : 0u);"
+               for _ in range(w - kw)],
              "}",
              f"for (uint v = 0u; v < {run}u; v++) {{",
              f"    uint p = v * {LOCAL}u + tid;",
              *[f"    s_r[{x * t}u + sk(p)] = ld[v * {w}u + {x}u];" for x in range(w)],
-             "}",
-             f"for (uint r = 0u; r < 8u; r++) s_c[r * {LOCAL}u + tid] = 0u;",
-             "barrier();"]
-    count = [f"for (uint v = 0u; v < {run}u; v++) {{",
+             "}"]
+    # where each digit starts in the sorted tile: an exclusive scan of the tile's counts (invocation d: digit d)
+    starts = ["{", *["    " + x for x in _exclusive_sum("cnt", k.subgroups)],
+              "    s_g[tid] = gbase - ex;",  # global place minus tile place (mod 2**32)
+              "}",
+              "barrier();"]
+    out = [f"for (uint v = 0u; v < {run}u; v++) {{",
+           f"    uint p = v * {LOCAL}u + tid;",
+           "    if (p < e - s) {",
+           "        uint q = s_g[sdig(p)] + p;",
+           *[f"        b0.d[{x}u * total + q] = s_r[{x * t}u + sk(p)];" for x in range(w)],
+           "    }",
+           "}",
+           "barrier();"]
+    return stage + _split(run, w, t, 0, k.subgroups) + _split(run, w, t, 4, k.subgroups) + starts + out
+
+
+def _split(run: int, w: int, t: int, sub: int, subgroups: bool) -> list[str]:
+    """Reorder the staged tile stably by the 4 digit bits at ``sub``. Counter ``s_c[r * LOCAL + u]`` packs
+    invocation ``u``'s counts of nibbles ``r`` (low half) and ``r + 8`` (high half); scanned in that order,
+    it gives each invocation's first tile position for each nibble."""
+    half = "((d >> 3u) << 4u)"
+    count = [f"for (uint r = 0u; r < 8u; r++) s_c[r * {LOCAL}u + tid] = 0u;",
+             "barrier();",
+             f"uint nb[{run}];",
+             f"for (uint v = 0u; v < {run}u; v++) {{",
              f"    uint p = tid * {run}u + v;",
+             "    nb[v] = 0u;",
              "    if (p < e - s) {",
-             f"        uint d = {_digit(f's_r[kr * {t}u + sk(p)]')};",
+             f"        uint d = (sdig(p) >> {sub}u) & 15u; nb[v] = d;",
              f"        s_c[(d & 7u) * {LOCAL}u + tid] += 1u << {half};",
              "    }",
              "}",
              "barrier();"]
     scan = ["uint sum = 0u;",
             "for (uint i = 0u; i < 8u; i++) sum += s_c[tid * 8u + i];",
-            "s_s[tid] = sum;",
-            "barrier();",
-            *_inclusive_scan_lines(),
-            "uint acc = s_s[tid] - sum;",
-            f"uint low = s_s[{LOCAL - 1}u] & 65535u;",  # records of digits 0..7: where digit 8 starts
+            *_exclusive_sum("sum", subgroups),
+            "uint acc = ex;",
+            "uint low = tot & 65535u;",  # records of nibbles 0..7: where nibble 8 starts
             "for (uint i = 0u; i < 8u; i++) { uint c = s_c[tid * 8u + i]; s_c[tid * 8u + i] = acc; acc += c; }",
-            "barrier();",
-            f"if (tid < {DIGITS}u) {{",
-            "    uint d = tid;",
-            f"    uint first = ((s_c[(d & 7u) * {LOCAL}u] >> {half}) & 65535u) + (d >= 8u ? low : 0u);",
-            "    s_g[d] = gh - first;",  # global place minus tile place (mod 2**32)
-            "}",
-            "barrier();"]  # column 0's counters were read: now their invocation may count on
+            "barrier();"]
     rank = [f"uint lp[{run}]; uint rr[{run * w}];",
             f"for (uint v = 0u; v < {run}u; v++) {{",
             f"    uint p = tid * {run}u + v;",
             "    if (p < e - s) {",
             *[f"        rr[v * {w}u + {x}u] = s_r[{x * t}u + sk(p)];" for x in range(w)],
-            f"        uint d = {_digit(f's_r[kr * {t}u + sk(p)]')};",  # (rr[kr]: a runtime index spills rr)
+            "        uint d = nb[v];",
             f"        uint at = (d & 7u) * {LOCAL}u + tid; uint x = s_c[at];",
             f"        lp[v] = ((x >> {half}) & 65535u) + (d >= 8u ? low : 0u);",
             f"        s_c[at] = x + (1u << {half});",
@@ -260,17 +412,7 @@ def _group_scatter(tile: int, w: int, place: str) -> list[str]:
             "    }",
             "}",
             "barrier();"]
-    out = [f"for (uint v = 0u; v < {run}u; v++) {{",
-           f"    uint p = v * {LOCAL}u + tid;",
-           "    if (p < e - s) {",
-           f"        uint q = s_g[{_digit(f's_r[kr * {t}u + sk(p)]')}] + p;",
-           *[f"        b0.d[{x}u * total + q] = s_r[{x * t}u + sk(p)];" for x in range(w)],
-           "    }",
-           "}",
-           "barrier();"]
-    return stage + count + scan + rank + out
-
-
+    return ["{", *["    " + x for x in count + scan + rank], "}"]
 SCAN_RUN = 16  # counts per invocation of a workgroup's block in the counts' scan
 SCAN_CHUNK = SCAN_RUN * LOCAL
 

@@ -32,6 +32,7 @@ from kdsl.codegen import glsl
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import index_vars
 from kdsl.codegen.ops import render_cast
+from kdsl.codegen.radix import decode_raw, raw_words
 from kdsl.ir.kernels import LOCAL, SortKeys, SortLocal, SortMerge, SortOut
 
 ONES = "0xFFFFFFFFu"
@@ -262,14 +263,17 @@ def _render_out(k: SortOut) -> str:
         stride *= k.shape[a]
     line = " + ".join(terms) if terms else "0u"
     r.lines.append(f"uint rec = ({line}) * {k.n_pad}u + uint({idx[k.axis]});")
-    at = f"{k.soa}u + rec" if k.soa else f"rec * {k.words}u + {k.words - 1}u"
-    r.lines.append(f"int sj = int(b1.d[{at}]);")
-    if k.want == "values":
-        assert k.expr is not None, "SortOut of values needs the sorted expression"
-        src = tuple(idx[:k.axis] + ["sj"] + idx[k.axis + 1:])
-        value = r.value(k.expr, k.shape, src)
+    if k.raw is not None:  # a keys-only radix sort: the sorted records are the values' raw bits
+        raw = [f"b1.d[{x * k.total}u + rec]" if x else "b1.d[rec]" for x in range(raw_words(k.raw))]
+        value = decode_raw(k.raw, raw)
     else:
-        value = render_cast("sj", dt.int32, k.out_dtype)
+        at = f"{k.soa}u + rec" if k.soa else f"rec * {k.words}u + {k.words - 1}u"
+        r.lines.append(f"int sj = int(b1.d[{at}]);")
+        if k.want == "values":
+            assert k.expr is not None, "SortOut of values needs the sorted expression"
+            value = r.value(k.expr, k.shape, tuple(idx[:k.axis] + ["sj"] + idx[k.axis + 1:]))
+        else:
+            value = render_cast("sj", dt.int32, k.out_dtype)
     r.lines.append(f"b0.d[i] = {glsl.store_value(k.out_dtype, value)};")
     stride_all = k.groups * LOCAL
     loop = (f"for (int i = int(gl_GlobalInvocationID.x); i < {size}; i += {stride_all}) {{" if stride_all < size

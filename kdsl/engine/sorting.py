@@ -12,8 +12,8 @@ Graph nodes (built by :mod:`kdsl.frontend.array.sorting`):
                ``(csum[-1],)`` (built by :mod:`kdsl.frontend.array.masks`; see :class:`kdsl.ir.kernels.Compact`)
 
 Lines of at least ``RADIX_MIN_GPU`` (GPUs) or ``RADIX_MIN_CPU`` (CPU drivers) elements take the radix sort:
-a records kernel, then per 4-bit digit a count, a scan of the counts (two passes on GPUs) and a stable
-scatter, then the output kernel: 2 + 4 * bits / 4 launches on GPUs whatever the length (34 for float32). Shorter
+a records kernel, then per 8-bit digit a count, a scan of the counts (two passes on GPUs) and a stable
+scatter, then the output kernel: 2 + 4 * bits / 8 launches on GPUs whatever the length (18 for float32). Shorter
 lines take the bitonic sort: one tile kernel, then per block longer than a tile its global stages (two per
 pass) and one pass for the rest in shared (CPU drivers: private) memory: about ``log2(n/tile)**2 / 4``
 passes (42 for 2**20 elements in GPU tiles of 1 024, 56 in CPU tiles of 256). A line within one tile is
@@ -35,11 +35,13 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.codegen.loops import expr_loops
-from kdsl.codegen.radix import DIGITS, SCAN_CHUNK, SCAN_RUN, padded, radix_passes
+from kdsl.codegen.radix import BITS, DIGITS, N_PUSH, SCAN_CHUNK, SCAN_RUN, padded, radix_passes, raw_words
 from kdsl.codegen.sort import key_words
 from kdsl.device import Device
 from kdsl.engine.lower_scan import lower_scan
@@ -154,12 +156,12 @@ def uses_radix(dev: Device, n: int) -> bool:
 
 def _radix_tile(dev: Device, words: int, n: int, private: bool) -> int:
     """Records per radix tile: one invocation's on CPU drivers; on GPUs a workgroup's, as many as shared
-    memory holds (records, 8 packed counters and a scan slot per invocation), at most 16 per invocation."""
+    memory holds (records, 8 packed counters and three scan slots per invocation), at most 16 per invocation."""
     if private:
         return max(1, min(PRIVATE_RADIX_TILE, n))
     limit = dev.info.get("max_shared_memory_size", 16384)
     run = RADIX_RUN
-    while run > 1 and (padded(LOCAL * run) * words + 9 * LOCAL + DIGITS) * 4 > limit:
+    while run > 1 and (padded(LOCAL * run) * words + 11 * LOCAL) * 4 > limit:
         run //= 2
     while run > 1 and LOCAL * run // 2 >= n:  # short lines: no more than half a tile empty
         run //= 2
@@ -192,15 +194,18 @@ def _scan_counts(counts: Node, scanned: Node, size: int, keep: set[int], dev: De
 
 
 def lower_radix(node: Node, keep: set[int], dev: Device) -> list[Step]:
-    """An LSD radix sort (see :mod:`kdsl.codegen.radix`): records, then per 4-bit digit a count, a scan of
-    the counts and a stable scatter, then the sorted indices (or the values at them) in the array's layout."""
+    """An LSD radix sort (see :mod:`kdsl.codegen.radix`): records (raw bits, and indices for an argsort),
+    then per 8-bit digit a count, a scan of the counts and a stable scatter, then the sorted indices (or the
+    values decoded from the sorted bits) in the array's layout. Every temporary is allocated once and reused
+    by every pass, so a repeated sort binds the same buffers and replays its recorded command buffer."""
     axis, descending, want = node.arg
     src = node.srcs[0]
     n, total = src.shape[axis], node.size
     lines = total // n
-    if total * (key_words(src.dtype) + 1) >= 1 << 32:
+    kw = raw_words(src.dtype)
+    words = kw + (1 if want == "indices" else 0)  # a sort carries no index row: its output decodes the bits
+    if total * words >= 1 << 32:
         raise ValueError(f"cannot sort {total} elements of {src.dtype.name} at once: at most 2**32 record words")
-    words = key_words(src.dtype) + 1
     low = Lowering(keep, dev.max_push_words)
     e = low.expr(src)
     groups = elementwise_groups(total, dev.max_groups, dev.loop_budget, 1 + expr_loops(e, src.shape))
@@ -211,25 +216,27 @@ def lower_radix(node: Node, keep: set[int], dev: Device) -> list[Step]:
     tile = _radix_tile(dev, words, n, private)
     tpl = -(-n // tile)
     tiles = lines * tpl
-    trips = 2 * tile + 4 * DIGITS if private else 4 * (tile // LOCAL) + 64
+    trips = 2 * tile + 4 * DIGITS if private else 12 * (tile // LOCAL) + 120
     pass_groups = _radix_groups(dev, tiles, trips, private)
     size = tiles * DIGITS
     counts = Node("partial", (), dt.uint32, (size,), device=dev)
-    fresh = True
+    scanned = Node("partial", (), dt.uint32, (size,), device=dev)
+    scan = _scan_counts(counts, scanned, size, keep, dev, private)
+    count = RadixPass("count", words, tile, N_PUSH, pass_groups, private, src.dtype, descending)
+    scatter = RadixPass("scatter", words, tile, N_PUSH, pass_groups, private, src.dtype, descending,
+                        dev.scan_subgroups and not private)
     for p in range(radix_passes(src.dtype)):
-        bit = 4 * p
-        push = [bit % 32, words - 2 - bit // 32, n, tpl, total, tiles]
-        steps.append(_pass(RadixPass("count", words, tile, 6, pass_groups, private), counts, [cur], push, p == 0))
-        scanned = Node("partial", (), dt.uint32, (size,), device=dev)
-        steps += _scan_counts(counts, scanned, size, keep, dev, private)
-        scatter = RadixPass("scatter", words, tile, 6, pass_groups, private)
-        steps.append(_pass(scatter, other, [cur, counts, scanned], push, fresh))
-        cur, other, fresh = other, cur, False
+        bit = BITS * p
+        push = [bit % 32, kw - 1 - bit // 32, n, tpl, total, tiles, int(p == 0)]
+        steps.append(_pass(count, counts, [cur], push, p == 0))
+        steps += scan if p == 0 else [dataclasses.replace(s, fresh=False) for s in scan]
+        steps.append(_pass(scatter, other, [cur, counts, scanned], push, p == 0))
+        cur, other = other, cur
     low = Lowering(keep, dev.max_push_words)
     low.load(cur, View.contiguous(cur.shape))  # slot 1: the sorted records
-    values = low.expr(src) if want == "values" else None
-    out = SortOut(node.shape, axis, node.dtype, want, values, 0, n, words,
-                  elementwise_groups(node.size, dev.max_groups), (words - 1) * total)
+    soa, raw = (kw * total, None) if want == "indices" else (0, src.dtype)
+    out = SortOut(node.shape, axis, node.dtype, want, None, 0, n, words,
+                  elementwise_groups(node.size, dev.max_groups), soa, raw, total)
     steps.append(low.step(out, node))
     return steps
 

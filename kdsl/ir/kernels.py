@@ -227,13 +227,16 @@ class SortOut(NamedTuple):
     words: int
     groups: int
     soa: int = 0  # > 0: radix records, a structure of arrays whose index row starts at word ``soa``
+    raw: dt.DType | None = None  # want "values" of a keys-only radix sort: decode the raw bits of this dtype
+    total: int = 0  # with ``raw``: the records of one key row (its raw rows are ``total`` words apart)
 
 
 class RadixKeys(NamedTuple):
     """The records of an LSD radix sort of ``expr`` (of ``shape``) along ``axis``, as a structure of arrays in
-    one uint32 buffer of ``words`` rows of ``lines * shape[axis]`` elements (lines one after another): rows
-    ``0 .. words - 2`` hold the order-preserving key words (most significant first), the last row each
-    element's index along the axis (see :mod:`kdsl.codegen.radix`)."""
+    one uint32 buffer of ``words`` rows of ``lines * shape[axis]`` elements (lines one after another): the
+    first rows hold the value's raw bits (one word, two for 64-bit dtypes, most significant first), a last
+    row (when ``words`` is one more) each element's index along the axis; the passes derive the
+    order-preserving key from the raw bits (see :mod:`kdsl.codegen.radix`)."""
 
     shape: tuple[int, ...]
     axis: int
@@ -247,10 +250,11 @@ class RadixKeys(NamedTuple):
 
 class RadixPass(NamedTuple):
     """One pass of a radix sort over tiles of ``tile`` records of one line (slot 1: the records).
-    ``phase`` "count": digit counts, ``out[(line * 16 + digit) * tiles_per_line + tile]``; "scatter": the
+    ``phase`` "count": digit counts, ``out[(line * 256 + digit) * tiles_per_line + tile]``; "scatter": the
     records moved, stably, to their digit's place, from the counts (slot 2) and their inclusive scan (slot 3).
-    ``private``: one invocation per tile (CPU drivers), else one workgroup. Push words: digit shift, key row,
-    line length, tiles per line, records, tiles."""
+    ``private``: one invocation per tile (CPU drivers), else one workgroup. ``key_dtype`` and ``descending``
+    say how a digit follows from the raw bits. Push words: digit shift, key word, line length, tiles per
+    line, records, tiles, 1 on the first pass (which makes an argsort's index row)."""
 
     phase: str
     words: int
@@ -258,6 +262,9 @@ class RadixPass(NamedTuple):
     n_words: int
     groups: int
     private: bool = False
+    key_dtype: dt.DType | None = None  # None: the counts' scan phases ("sums", "scan")
+    descending: bool = False
+    subgroups: bool = False  # "scatter" on a workgroup tile: its workgroup scans use subgroup arithmetic
 
 
 class Gather(NamedTuple):

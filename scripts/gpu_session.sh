@@ -21,6 +21,7 @@ declare -A BENCH=(
   [training]="ml_training.py --repeat 20"
   [peers]="ml_peers.py --repeat 10"
   [rownorm]="dsl_rownorm.py"
+  [sort]="dsl_sort.py --log2n 26 --repeat 10"
   [sweep]="matmul_sweep.py"
   [colsum]="dsl_column_sum.py --repeat 10"
   [sweepbig]="matmul_sweep.py --big"

@@ -9,6 +9,8 @@ Example:
     (4, 2, 3, 3, 5)
     >>> radices(11) is None
     True
+    >>> stages(4096), stages(2048), stages(360)
+    ((16, 16, 16), (16, 16, 8), (8, 9, 5))
 """
 
 from __future__ import annotations
@@ -20,14 +22,14 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
-from kdsl.fft.stockham import kernel_source
+from kdsl.fft.stockham import TABLE_BLOCK, kernel_source, shared_stride
 
 _CACHE_LIMIT = 64
 _lock = threading.Lock()
 _kernels: OrderedDict[tuple, Any] = OrderedDict()
 _tables: OrderedDict[tuple, Any] = OrderedDict()
-TABLE_BLOCK = 2048
-"""Fine entries of a two-level twiddle table: ``W_N^e = fine[e % B] * coarse[e // B]``."""
+MAX_RADIX = 16
+"""Largest butterfly held in registers (16 complex values per invocation)."""
 
 
 def radices(n: int) -> tuple[int, ...] | None:
@@ -43,15 +45,39 @@ def radices(n: int) -> tuple[int, ...] | None:
     return tuple(out) if n == 1 else None
 
 
+def stages(n: int) -> tuple[int, ...]:
+    """The radices of the Stockham stages of a 7-smooth ``n``: as few stages as radix 16 allows, the powers
+    of two spread evenly (2048 is 16 x 16 x 8, not 16 x 16 x 4 x 2), then 9s (pairs of 3s), 3, 5, 7."""
+    bits = 0
+    while n % 2 == 0:
+        bits += 1
+        n //= 2
+    count = -(-bits // 4)
+    out = [1 << (bits // count + (i < bits % count)) for i in range(count)] if count else []
+    while n % 9 == 0:
+        out.append(9)
+        n //= 9
+    for p in (3, 5, 7):
+        while n % p == 0:
+            out.append(p)
+            n //= p
+    return tuple(out)
+
+
 def local_limit(double: bool) -> int:
-    """Longest power of two done in one workgroup: the shared buffer of this device, at most 4096 elements
-    (each invocation then holds at most 16 of them in registers)."""
+    """Longest power of two done in one workgroup: its padded shared buffer fits this device's shared memory,
+    at most 4096 elements (three radix-16 stages)."""
     shared = int(kd.device().info.get("max_shared_memory_size", 16384))
     size = 16 if double else 8
     limit = 1
-    while limit * 2 * size <= shared and limit < 4096:
+    while shared_stride(limit * 2) * size <= shared and limit < 4096:
         limit *= 2
     return limit
+
+
+def max_groups_x() -> int:
+    """The device's most workgroups along x (launches past it continue along y)."""
+    return int(kd.device().info["max_work_group_count"][0])
 
 
 def split(n: int, limit: int) -> tuple[int, int]:
@@ -65,27 +91,32 @@ def split(n: int, limit: int) -> tuple[int, int]:
     return n1, n // n1
 
 
-def group_shape(m: int, limit: int) -> tuple[int, int]:
-    """(sequences per workgroup, invocations): about 16 elements per invocation, at most 256 invocations."""
-    seqs = max(1, limit // m) if m <= limit else 1
-    seqs = min(seqs, 64)
-    invocations = max(1, min(256, -(-seqs * m // 16)))
+def group_shape(m: int, limit: int, double: bool) -> tuple[int, int]:
+    """(sequences per workgroup, invocations): sequences while the padded shared buffer fits, one radix-16
+    butterfly (or so) per invocation, at most 256 invocations (or the device's limit)."""
+    shared = int(kd.device().info.get("max_shared_memory_size", 16384))
+    size = 16 if double else 8
+    seqs = max(1, min(64, limit // m))
+    while seqs > 1 and seqs * shared_stride(m) * size > shared:
+        seqs //= 2
+    most = min(256, int(kd.device().info.get("max_work_group_invocations", 128)))
+    invocations = max(1, min(most, seqs * m // max(stages(m))))
     return seqs, invocations
 
 
-def kernel(m: int, double: bool, seq_fast_load: bool, seq_fast_store: bool) -> tuple[Any, int]:
+def kernel(m: int, double: bool, seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False
+           ) -> tuple[Any, int]:
     """The compiled local FFT of length ``m`` and its sequences per workgroup."""
     limit = local_limit(double)
-    seqs, group = group_shape(m, limit)
-    key = (m, double, seq_fast_load, seq_fast_store, seqs, group, kd.device().index)
+    seqs, group = group_shape(m, limit, double)
+    key = (m, double, seq_fast_load, seq_fast_store, real_input, seqs, group, kd.device().index)
     with _lock:
         hit = _kernels.get(key)
         if hit is not None:
             _kernels.move_to_end(key)
             return hit, seqs
-    parts = radices(m)
-    assert parts is not None
-    source = kernel_source(m, parts, seqs, group, "double" if double else "float", seq_fast_load, seq_fast_store)
+    source = kernel_source(m, stages(m), seqs, group, "double" if double else "float", seq_fast_load,
+                           seq_fast_store, real_input)
     compiled = kd.raw_kernel(source, name=f"fft{m}")
     with _lock:
         _kernels[key] = compiled

@@ -36,42 +36,52 @@ def rows(length: int) -> Layout:
     return Layout(1, length, 0, 1)
 
 
-def c2c(x: Any, inverse: bool) -> Any:
-    """Unnormalised DFT (``inverse``: conjugate DFT) of each row of ``x``, shape ``(rows, n)``."""
+def c2c(x: Any, inverse: bool, keep: int | None = None) -> Any:
+    """Unnormalised DFT (``inverse``: conjugate DFT) of each row of ``x``, shape ``(rows, n)``; ``x`` may be
+    real (float32/float64: read as complex with zero imaginary parts, no conversion pass). ``keep``: only the
+    first ``keep`` outputs of each row (``rfft``'s half spectrum), shape ``(rows, keep)``."""
     count, n = int(x.shape[0]), int(x.shape[1])
-    if count == 0 or n <= 1:
-        return x.copy()
-    double = x.dtype == kd.complex128
+    keep = n if keep is None else keep
+    real = x.dtype in (kd.float32, kd.float64)
+    if count == 0 or n <= 1 or plan.radices(n) is None:
+        full = x.astype(_COMPLEX[x.dtype]) if real else x
+        full = full.copy() if count == 0 or n <= 1 else _bluestein(full, inverse)
+        return full[:, :keep] if keep < n else full
+    double = x.dtype in (kd.complex128, kd.float64)
     flags = CONJ_LOAD | CONJ_STORE if inverse else 0
-    if plan.radices(n) is None:
-        return _bluestein(x, inverse)
-    out = kd.empty(x.shape, dtype=x.dtype)
-    _smooth(x, out, count, n, double, flags)
-    return out
+    if n <= plan.local_limit(double):
+        out = output((count, keep), double)
+        _launch(x, out, n, count, rows(n), rows(keep), double, flags=flags, keep=keep)
+        return out
+    out = output((count, n), double)
+    _four_step(x, out, count, n, double, flags)
+    return out[:, :keep] if keep < n else out
+
+
+def output(shape: tuple[int, ...], double: bool) -> Any:
+    """A complex array every element of which a kernel is about to write (no fill pass first)."""
+    return kd.Array._uninitialized(shape, kd.complex128 if double else kd.complex64)
 
 
 def c2c_inner(x: Any, inverse: bool) -> Any | None:
     """The transform along the middle axis of a contiguous ``(outer, n, inner)`` array, in one launch that
     reads the columns where they are (no transposes); None when ``n`` needs more than one launch."""
     outer, n, inner = (int(d) for d in x.shape)
-    double = x.dtype == kd.complex128
-    if plan.radices(n) is None or n > plan.local_limit(double) or outer * inner == 0:
+    double = x.dtype in (kd.complex128, kd.float64)
+    if n <= 1 or plan.radices(n) is None or n > plan.local_limit(double) or outer * inner == 0:
         return None
-    out = kd.empty(x.shape, dtype=x.dtype)
+    out = output(x.shape, double)
     columns = Layout(inner, n * inner, 1, inner)
     _launch(x, out, n, outer * inner, columns, columns, double, flags=CONJ_LOAD | CONJ_STORE if inverse else 0)
     return out
 
 
-def _smooth(x: Any, out: Any, count: int, n: int, double: bool, flags: int) -> None:
-    """A 7-smooth length: one local pass, or the four-step method (columns, twiddles, rows)."""
+def _four_step(x: Any, out: Any, count: int, n: int, double: bool, flags: int) -> None:
+    """A 7-smooth length past one workgroup: columns, twiddles, then rows (recursively when still too long)."""
     limit = plan.local_limit(double)
-    if n <= limit:
-        _launch(x, out, n, count, rows(n), rows(n), double, flags=flags)
-        return
     n1, n2 = plan.split(n, limit)
     columns = Layout(n2, n, 1, n2)  # sequence (row, i2): elements i1 * n2 + i2 of the row
-    temp = kd.empty(x.shape, dtype=x.dtype)
+    temp = output((count, n), double)
     _launch(x, temp, n1, count * n2, columns, columns, double, twiddle=n, flags=flags & CONJ_LOAD)
     if n2 <= limit:  # the rows of length n2, written transposed: X[k1 + n1 * k2]
         _launch(temp, out, n2, count * n1, rows(n2), Layout(n1, n, 1, n1), double, flags=flags & CONJ_STORE)
@@ -82,14 +92,18 @@ def _smooth(x: Any, out: Any, count: int, n: int, double: bool, flags: int) -> N
 
 
 def _launch(src: Any, dst: Any, m: int, nseq: int, load: Layout, store: Layout, double: bool,
-            twiddle: int = 0, flags: int = 0) -> None:
-    kernel, seqs = plan.kernel(m, double, seq_fast_load=load.e != 1, seq_fast_store=store.e != 1)
+            twiddle: int = 0, flags: int = 0, keep: int | None = None) -> None:
+    real = src.dtype in (kd.float32, kd.float64)
+    kernel, seqs = plan.kernel(m, double, seq_fast_load=load.e != 1, seq_fast_store=store.e != 1, real_input=real)
     table, lo, hi = plan.twiddles(m, twiddle, double)
     groups = -(-nseq // seqs)
-    limit = int(kd.device().info["max_work_group_count"][0])
-    gx = min(groups, limit)
+    gx = min(groups, plan.max_groups_x())
     gy = -(-groups // gx)
-    kernel(src, dst, table, nseq, *load, *store, twiddle, plan.TABLE_BLOCK, lo, hi, flags, gx, groups=(gx, gy))
+    kernel(src, dst, table, nseq, *load, m, *store, m if keep is None else keep, twiddle, lo, hi, flags, gx,
+           groups=(gx, gy))
+
+
+_COMPLEX = {kd.float32: kd.complex64, kd.float64: kd.complex128}
 
 
 def _bluestein(x: Any, inverse: bool) -> Any:

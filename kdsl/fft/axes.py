@@ -96,6 +96,8 @@ def _along(x: Any, n: int, axis: int, inverse: bool) -> Any:
         out = c2c_inner(x.reshape(math.prod(x.shape[:axis]), n, inner), inverse)
         if out is not None:
             return out.reshape(x.shape)
+    if axis == x.ndim - 1:
+        return c2c(x.reshape(x.size // n, n), inverse).reshape(x.shape)
     moved = kd.moveaxis(x, axis, -1)
     out = c2c(moved.reshape(math.prod(moved.shape[:-1]), n), inverse).reshape(moved.shape)
     return kd.moveaxis(out, -1, axis)

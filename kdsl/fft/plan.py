@@ -67,12 +67,19 @@ def stages(n: int) -> tuple[int, ...]:
 def local_limit(double: bool) -> int:
     """Longest power of two done in one workgroup: its padded shared buffer fits this device's shared memory,
     at most 4096 elements (three radix-16 stages)."""
-    shared = int(kd.device().info.get("max_shared_memory_size", 16384))
-    size = 16 if double else 8
-    limit = 1
-    while shared_stride(limit * 2) * size <= shared and limit < 4096:
-        limit *= 2
+    key = (double, kd.device().index)
+    limit = _limits.get(key)
+    if limit is None:
+        shared = int(kd.device().info.get("max_shared_memory_size", 16384))
+        size = 16 if double else 8
+        limit = 1
+        while shared_stride(limit * 2) * size <= shared and limit < 4096:
+            limit *= 2
+        _limits[key] = limit
     return limit
+
+
+_limits: dict[tuple[bool, int], int] = {}
 
 
 def max_groups_x() -> int:
@@ -158,17 +165,45 @@ def chirp(n: int, m: int, double: bool) -> tuple[Any, Any]:
         if hit is not None:
             _tables.move_to_end(key)
             return hit
-    k = np.arange(n, dtype=np.int64)
-    w = np.exp(-1j * np.pi * ((k * k) % (2 * n)) / n)
-    b = np.zeros(m, dtype=np.complex128)
-    b[:n] = np.conj(w)
-    b[m - n + 1:] = np.conj(w[1:][::-1])
-    entry = (_complex(w, double), _complex(np.fft.fft(b), double))
+    w, kernel_hat = _chirp_host(n, m)
+    entry = (_complex(w, double), _complex(kernel_hat, double))
     with _lock:
         _tables[key] = entry
         while len(_tables) > _CACHE_LIMIT:
             _tables.popitem(last=False)
     return entry
+
+
+def bluestein_table(n: int, m: int, double: bool, inverse: bool) -> tuple[Any, int, int]:
+    """One device table for the fused Bluestein transform of length ``n`` by FFTs of length ``m``: the chirp
+    ``w`` (multiplied on load), ``conj(K)`` (the conjugated kernel, on the first store) and ``w / m``
+    (``conj(w) / m`` for the inverse, on the last store); returns (table, offset of conj(K), offset of the
+    last part)."""
+    key = ("bluestein", n, m, double, inverse, kd.device().index)
+    with _lock:
+        hit = _tables.get(key)
+        if hit is not None:
+            _tables.move_to_end(key)
+            return hit
+    w, kernel_hat = _chirp_host(n, m)
+    last = (np.conj(w) if inverse else w) / m
+    entry = (_complex(np.concatenate([w, np.conj(kernel_hat), last]), double), n, n + m)
+    with _lock:
+        _tables[key] = entry
+        while len(_tables) > _CACHE_LIMIT:
+            _tables.popitem(last=False)
+    return entry
+
+
+def _chirp_host(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """``w_k = exp(-i pi k^2 / n)`` (``k^2`` reduced modulo ``2n`` first, so the angle stays exact for long
+    inputs) and the length-``m`` DFT of its conjugate wrapped around, in float64."""
+    k = np.arange(n, dtype=np.int64)
+    w = np.exp(-1j * np.pi * ((k * k) % (2 * n)) / n)
+    b = np.zeros(m, dtype=np.complex128)
+    b[:n] = np.conj(w)
+    b[m - n + 1:] = np.conj(w[1:][::-1])
+    return w, np.fft.fft(b)
 
 
 def _complex(z: np.ndarray, double: bool) -> Any:

@@ -40,12 +40,13 @@ from collections.abc import Sequence
 from kdsl.fft.butterfly import Butterfly
 
 PUSH_MEMBERS = ("nseq", "in_d", "in_p", "in_q", "in_e", "in_n", "out_d", "out_p", "out_q", "out_e", "out_n",
-                "tw_n", "tw_lo", "tw_hi", "flags", "groups_x")
-"""Push constants, in order: batch layouts ``base(b) = (b / d) * p + (b % d) * q``, element stride ``e``;
-``in_n`` elements read per sequence (the rest are zeros: padding for free), ``out_n`` written (the rest
-dropped: ``rfft`` keeps half); four-step twiddle length ``tw_n`` (0: none) with a two-level table (``TABLE_BLOCK``
+                "tw_n", "tw_lo", "tw_hi", "flags", "groups_x", "mul_at")
+"""The push-constant array ``pc``, in order: batch layouts: element ``k`` of sequence ``b`` is at ``(b / d) * p + pos``
+with ``pos = (b % d) * q + k * e`` its position in its row; positions from ``in_n`` on read as zeros (padding
+for free), those from ``out_n`` on are not written (``rfft`` keeps half); four-step twiddle length ``tw_n`` (0: none) with a two-level table (``TABLE_BLOCK``
 fine entries from ``tw_lo``, then the coarse ones from ``tw_hi``); ``flags`` bit 0 conjugates on load, bit 1
-on store; ``groups_x`` the workgroups along x (the rest continue along y)."""
+on store, bit 2 multiplies what was loaded by ``mul[pos]``, bit 3 what is stored by ``mul[mul_at + pos]`` (after
+the conjugation: Bluestein's chirps); ``groups_x`` the workgroups along x (the rest continue along y)."""
 
 TABLE_BLOCK = 2048
 """Fine entries of a two-level twiddle table: ``W_N^e = fine[e % B] * coarse[e // B]``."""
@@ -77,7 +78,10 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
         f"layout(set = 0, binding = 0) readonly buffer Src {{ {src_type} src[]; }};",
         f"layout(set = 0, binding = 1) writeonly buffer Dst {{ {vec} dst[]; }};",
         f"layout(set = 0, binding = 2) readonly buffer Tw {{ {vec} tw[]; }};",
-        "layout(push_constant) uniform P { " + " ".join(f"uint {n};" for n in PUSH_MEMBERS) + " };",
+        f"layout(set = 0, binding = 3) readonly buffer Mul {{ {vec} mul[]; }};",
+        # one array member: the host packs all the values in one go (no per-member conversion per launch)
+        f"layout(push_constant) uniform P {{ uint pc[{len(PUSH_MEMBERS)}]; }};",
+        *(f"#define {name} pc[{i}]" for i, name in enumerate(PUSH_MEMBERS)),
         f"{vec} cmul({vec} a, {vec} b) {{ return {vec}(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }}",
     ]
     if len(stages) > 1:
@@ -88,6 +92,7 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
         "    uint first = (gl_WorkGroupID.x + gl_WorkGroupID.y * groups_x) * " + f"{seqs}u;",
         "    uint tid = gl_LocalInvocationID.x;",
         "    bool conj_in = (flags & 1u) != 0u, conj_out = (flags & 2u) != 0u;",
+        "    bool mul_in = (flags & 4u) != 0u, mul_out = (flags & 8u) != 0u;",
     ]
     ns = 1
     for i, radix in enumerate(stages):
@@ -145,17 +150,17 @@ class _Stage:
 
     def _read(self, real_input: bool) -> list[str]:
         vec, step = self.vec, self.m // self.radix
-        if self.first:  # straight from global memory; sequences past the batch read zeros
-            lines = ["uint b = first + s;", "uint base = (b / in_d) * in_p + (b % in_d) * in_q;",
+        if self.first:  # straight from global memory; sequences past the batch, positions past in_n: zeros
+            lines = ["uint b = first + s;", "uint row = (b / in_d) * in_p, col = (b % in_d) * in_q;",
                      "bool live = b < nseq;"]
             for r in range(self.radix):
-                k = f"(j + {r * step}u)"
-                if real_input:
-                    value = f"{vec}(src[base + {k} * in_e], 0)"
-                else:
-                    value = f"src[base + {k} * in_e]"
-                lines.append(f"{vec} a{r} = {vec}(0); if (live && {k} < in_n) a{r} = {value};")
-            lines.append("if (conj_in) { " + " ".join(f"a{r}.y = -a{r}.y;" for r in range(self.radix)) + " }")
+                value = f"{vec}(src[row + pos], 0)" if real_input else "src[row + pos]"
+                lines += [
+                    f"{vec} a{r} = {vec}(0);",
+                    f"{{ uint pos = col + (j + {r * step}u) * in_e; if (live && pos < in_n) {{ a{r} = {value};",
+                    f"    if (conj_in) a{r}.y = -a{r}.y;",
+                    f"    if (mul_in) a{r} = cmul(a{r}, mul[pos]); }} }}",
+                ]
             return lines
         stride = self.m // (self.ns * self.radix)  # the stage twiddle W_{Ns R} = W_m^(m / (Ns R))
         lines = [f"uint w = (j % {self.ns}u) * {stride}u;", f"uint at = s * {shared_stride(self.m)}u;"]
@@ -181,16 +186,16 @@ class _Stage:
         """The last stage: element ``j + r * Ns`` straight to global memory, four-step twiddle and conjugation
         applied."""
         lines = ["uint b = first + s;", "if (b < nseq) {",
-                 "uint base = (b / out_d) * out_p + (b % out_d) * out_q;", "uint column = b % in_d;"]
+                 "uint row = (b / out_d) * out_p, col = (b % out_d) * out_q, column = b % in_d;"]
         for r in range(self.radix):
-            k = f"j + {r * self.ns}u"
             lines += [
-                f"{{ uint k = {k}; {self.vec} v = v{c}_{r};",
+                f"{{ uint k = j + {r * self.ns}u, pos = col + k * out_e; {self.vec} v = v{c}_{r};",
                 # the four-step twiddle W_N^(column * k): column < N / m and k < m, so e < N needs no reduction
                 "if (tw_n != 0u) { uint e = column * k;",
                 f"    v = cmul(v, cmul(tw[tw_lo + (e & {TABLE_BLOCK - 1}u)], tw[tw_hi + e / {TABLE_BLOCK}u])); }}",
                 "if (conj_out) v.y = -v.y;",
-                "if (k < out_n) dst[base + k * out_e] = v; }",
+                "if (mul_out) v = cmul(v, mul[mul_at + pos]);",
+                "if (pos < out_n) dst[row + pos] = v; }",
             ]
         lines.append("}")
         return lines

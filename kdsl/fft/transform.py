@@ -16,19 +16,39 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+import numpy as np
+
 import kdsl as kd
 from kdsl.fft import plan
 
-CONJ_LOAD, CONJ_STORE = 1, 2
+CONJ_LOAD, CONJ_STORE, MUL_LOAD, MUL_STORE = 1, 2, 4, 8
+LOAD_FLAGS, STORE_FLAGS = CONJ_LOAD | MUL_LOAD, CONJ_STORE | MUL_STORE
+EVERYWHERE = 0xFFFFFFFF
+"""``in_n``/``out_n`` that limit nothing."""
 
 
 class Layout(NamedTuple):
-    """Where element ``k`` of sequence ``b`` lives: ``(b // d) * p + (b % d) * q + k * e``."""
+    """Where element ``k`` of sequence ``b`` lives: ``(b // d) * p + pos`` with ``pos = (b % d) * q + k * e``
+    its position in its row."""
 
     d: int
     p: int
     q: int
     e: int
+
+
+class Ends(NamedTuple):
+    """What a (possibly multi-launch) transform does at its two ends besides the FFT: the row strides of
+    input and output, positions read (``in_n``: the rest are zeros) and written (``out_n``), conjugations and
+    multiplications (``flags``) by the table ``mul`` (the store's part from ``mul_at``)."""
+
+    in_stride: int
+    out_stride: int
+    in_n: int = EVERYWHERE
+    out_n: int = EVERYWHERE
+    flags: int = 0
+    mul: Any = None
+    mul_at: int = 0
 
 
 def rows(length: int) -> Layout:
@@ -43,19 +63,21 @@ def c2c(x: Any, inverse: bool, keep: int | None = None) -> Any:
     count, n = int(x.shape[0]), int(x.shape[1])
     keep = n if keep is None else keep
     real = x.dtype in (kd.float32, kd.float64)
-    if count == 0 or n <= 1 or plan.radices(n) is None:
-        full = x.astype(_COMPLEX[x.dtype]) if real else x
-        full = full.copy() if count == 0 or n <= 1 else _bluestein(full, inverse)
-        return full[:, :keep] if keep < n else full
     double = x.dtype in (kd.complex128, kd.float64)
-    flags = CONJ_LOAD | CONJ_STORE if inverse else 0
-    if n <= plan.local_limit(double):
-        out = output((count, keep), double)
-        _launch(x, out, n, count, rows(n), rows(keep), double, flags=flags, keep=keep)
-        return out
-    out = output((count, n), double)
-    _four_step(x, out, count, n, double, flags)
-    return out[:, :keep] if keep < n else out
+    if count == 0 or n <= 1:
+        full = x.astype(_COMPLEX[x.dtype]) if real else x.copy()
+        return full[:, :keep] if keep < n else full
+    out = output((count, keep), double)
+    ends = Ends(n, keep, out_n=keep, flags=CONJ_LOAD | CONJ_STORE if inverse else 0)
+    if plan.radices(n) is None:
+        if not _bluestein(x, out, count, n, double, ends):
+            full = _bluestein_unfused(x.astype(_COMPLEX[x.dtype]) if real else x, inverse)
+            return full[:, :keep] if keep < n else full
+    elif not transform(x, out, count, n, double, ends):
+        full = output((count, n), double)
+        _four_step_recursive(x, full, count, n, double, ends.flags)
+        return full[:, :keep] if keep < n else full
+    return out
 
 
 def output(shape: tuple[int, ...], double: bool) -> Any:
@@ -72,42 +94,100 @@ def c2c_inner(x: Any, inverse: bool) -> Any | None:
         return None
     out = output(x.shape, double)
     columns = Layout(inner, n * inner, 1, inner)
-    _launch(x, out, n, outer * inner, columns, columns, double, flags=CONJ_LOAD | CONJ_STORE if inverse else 0)
+    flags = CONJ_LOAD | CONJ_STORE if inverse else 0
+    _launch(x, out, n, outer * inner, columns, columns, double, Ends(n * inner, n * inner, flags=flags))
     return out
 
 
-def _four_step(x: Any, out: Any, count: int, n: int, double: bool, flags: int) -> None:
-    """A 7-smooth length past one workgroup: columns, twiddles, then rows (recursively when still too long)."""
+def transform(x: Any, out: Any, count: int, n: int, double: bool, ends: Ends) -> bool:
+    """The FFT of length ``n`` of ``count`` rows, in one launch or two (four-step: columns, twiddles, rows);
+    False (nothing done) when ``n`` needs more."""
     limit = plan.local_limit(double)
+    if n <= limit:
+        _launch(x, out, n, count, Layout(1, ends.in_stride, 0, 1), Layout(1, ends.out_stride, 0, 1), double, ends)
+        return True
     n1, n2 = plan.split(n, limit)
+    if n2 > limit:
+        return False
+    temp = output((count, n), double)
+    first = ends._replace(out_n=EVERYWHERE, flags=ends.flags & LOAD_FLAGS)
+    _launch(x, temp, n1, count * n2, Layout(n2, ends.in_stride, 1, n2), Layout(n2, n, 1, n2), double, first,
+            twiddle=n)
+    # the rows of length n2, written transposed: X[k1 + n1 * k2]
+    second = ends._replace(in_n=EVERYWHERE, flags=ends.flags & STORE_FLAGS)
+    _launch(temp, out, n2, count * n1, rows(n2), Layout(n1, ends.out_stride, 1, n1), double, second)
+    return True
+
+
+def _four_step_recursive(x: Any, out: Any, count: int, n: int, double: bool, flags: int) -> None:
+    """A length past two launches: the columns, then the rows as a transform of their own."""
+    n1, n2 = plan.split(n, plan.local_limit(double))
     columns = Layout(n2, n, 1, n2)  # sequence (row, i2): elements i1 * n2 + i2 of the row
     temp = output((count, n), double)
-    _launch(x, temp, n1, count * n2, columns, columns, double, twiddle=n, flags=flags & CONJ_LOAD)
-    if n2 <= limit:  # the rows of length n2, written transposed: X[k1 + n1 * k2]
-        _launch(temp, out, n2, count * n1, rows(n2), Layout(n1, n, 1, n1), double, flags=flags & CONJ_STORE)
-        return
+    _launch(x, temp, n1, count * n2, columns, columns, double, Ends(n, n, flags=flags & CONJ_LOAD), twiddle=n)
     inner = c2c(temp.reshape(count * n1, n2), inverse=False)
     result = inner.reshape(count, n1, n2).transpose((0, 2, 1)).reshape(count, n)
     out[...] = kd.conj(result) if flags & CONJ_STORE else result
 
 
-def _launch(src: Any, dst: Any, m: int, nseq: int, load: Layout, store: Layout, double: bool,
-            twiddle: int = 0, flags: int = 0, keep: int | None = None) -> None:
+def _launch(src: Any, dst: Any, m: int, nseq: int, load: Layout, store: Layout, double: bool, ends: Ends,
+            twiddle: int = 0) -> None:
     real = src.dtype in (kd.float32, kd.float64)
+    key = (m, nseq, load, store, double, ends[:5], ends.mul_at, twiddle, real, kd.device().index)
+    launch = _launches.get(key)
+    if launch is None:
+        launch = _launches[key] = _plan_launch(m, nseq, load, store, double, ends, twiddle, real)
+        while len(_launches) > 256:
+            del _launches[next(iter(_launches))]
+    kernel, table, push, groups = launch
+    kernel(src, dst, table, table if ends.mul is None else ends.mul, push, groups=groups)
+
+
+_launches: dict[tuple, tuple] = {}
+"""Everything of a launch but its arrays, by its parameters: repeated calls skip the planning."""
+
+
+def _plan_launch(m: int, nseq: int, load: Layout, store: Layout, double: bool, ends: Ends, twiddle: int,
+                 real: bool) -> tuple:
     kernel, seqs = plan.kernel(m, double, seq_fast_load=load.e != 1, seq_fast_store=store.e != 1, real_input=real)
     table, lo, hi = plan.twiddles(m, twiddle, double)
     groups = -(-nseq // seqs)
     gx = min(groups, plan.max_groups_x())
     gy = -(-groups // gx)
-    kernel(src, dst, table, nseq, *load, m, *store, m if keep is None else keep, twiddle, lo, hi, flags, gx,
-           groups=(gx, gy))
+    push = np.array([nseq, *load, ends.in_n, *store, ends.out_n, twiddle, lo, hi, ends.flags, gx, ends.mul_at],
+                    dtype=np.uint32)
+    return kernel, table, push, (gx, gy)
 
 
 _COMPLEX = {kd.float32: kd.complex64, kd.float64: kd.complex128}
 
 
-def _bluestein(x: Any, inverse: bool) -> Any:
-    """Any length as a convolution with a chirp, done by FFTs of a power-of-two length ``m >= 2n - 1``."""
+def _bluestein(x: Any, out: Any, count: int, n: int, double: bool, ends: Ends) -> bool:
+    """Any length as a convolution with a chirp ``w``, by FFTs of a power-of-two length ``m >= 2n - 1``, with
+    every elementwise step fused into their loads and stores (``v``: ``conj`` if ``inverse``, ``F``: FFT)::
+
+        t = conj(F(v(x) * w) * K)           (x zero-padded to m on load; K: the chirp's convolution kernel)
+        y = v(conj(F(t)) * w / m)           (cut to n on store; v(conj(z) * w) = z * conj(w))
+
+    False (nothing done) when ``m`` needs more than two launches."""
+    m = 1 << (2 * n - 2).bit_length()
+    inverse = bool(ends.flags & CONJ_LOAD)
+    limit = plan.local_limit(double)
+    if m > limit and plan.split(m, limit)[1] > limit:
+        return False
+    table, at_k, at_w = plan.bluestein_table(n, m, double, inverse)
+    temp = output((count, m), double)
+    forward = Ends(n, m, in_n=n, flags=ends.flags & CONJ_LOAD | MUL_LOAD | CONJ_STORE | MUL_STORE, mul=table,
+                   mul_at=at_k)
+    transform(x, temp, count, m, double, forward)
+    back = Ends(m, ends.out_stride, out_n=min(n, ends.out_n), flags=MUL_STORE | (0 if inverse else CONJ_STORE),
+                mul=table, mul_at=at_w)
+    transform(temp, out, count, m, double, back)
+    return True
+
+
+def _bluestein_unfused(x: Any, inverse: bool) -> Any:
+    """Bluestein for lengths whose power of two needs the recursive four-step method: step by step."""
     count, n = int(x.shape[0]), int(x.shape[1])
     m = 1 << (2 * n - 2).bit_length()
     chirp, kernel_hat = plan.chirp(n, m, x.dtype == kd.complex128)

@@ -1,8 +1,10 @@
 """How a length is transformed: radices, local size limits, twiddle tables and compiled kernels (all cached).
 
-* A length whose prime factors are 2, 3, 5 and 7 is done by Stockham stages in shared memory when it fits
-  (:func:`local_limit`), else by the four-step method (columns, twiddles, rows), recursively.
-* Any other length goes through Bluestein's chirp-z convolution of a power-of-two length.
+* A length whose prime factors are 2, 3, 5 and 7 is done in one workgroup when it fits (:func:`local_limit`):
+  a few Stockham stages of radix up to 16 (:func:`stages`), butterflies in registers; else by the four-step
+  method (columns, twiddles, rows: two launches, or more, recursively, past ``local_limit ** 2``).
+* Any other length goes through Bluestein's chirp-z convolution of a power-of-two length, fused into the
+  loads and stores of two such transforms (:func:`bluestein_table`).
 
 Example:
     >>> radices(360)

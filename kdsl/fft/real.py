@@ -16,8 +16,17 @@ from collections.abc import Sequence
 from typing import Any
 
 import kdsl as kd
-from kdsl.fft.axes import (as_complex, as_real, c2c_axis, check_length, check_norm, check_out, normalize_axes,
-                           resize, scale)
+from kdsl.fft.axes import (
+    as_complex,
+    as_real,
+    c2c_axis,
+    check_length,
+    check_norm,
+    check_out,
+    normalize_axes,
+    resize,
+    scale,
+)
 from kdsl.fft.transform import c2c
 from kdsl.fft.transforms import axis1
 

@@ -41,12 +41,13 @@ from kdsl.fft.butterfly import Butterfly
 
 PUSH_MEMBERS = ("nseq", "in_d", "in_p", "in_q", "in_e", "in_n", "out_d", "out_p", "out_q", "out_e", "out_n",
                 "tw_n", "tw_lo", "tw_hi", "flags", "groups_x", "mul_at")
-"""The push-constant array ``pc``, in order: batch layouts: element ``k`` of sequence ``b`` is at ``(b / d) * p + pos``
-with ``pos = (b % d) * q + k * e`` its position in its row; positions from ``in_n`` on read as zeros (padding
-for free), those from ``out_n`` on are not written (``rfft`` keeps half); four-step twiddle length ``tw_n`` (0: none) with a two-level table (``TABLE_BLOCK``
-fine entries from ``tw_lo``, then the coarse ones from ``tw_hi``); ``flags`` bit 0 conjugates on load, bit 1
-on store, bit 2 multiplies what was loaded by ``mul[pos]``, bit 3 what is stored by ``mul[mul_at + pos]`` (after
-the conjugation: Bluestein's chirps); ``groups_x`` the workgroups along x (the rest continue along y)."""
+"""The push-constant array ``pc``, in order. Batch layouts: element ``k`` of sequence ``b`` is at
+``(b / d) * p + pos`` with ``pos = (b % d) * q + k * e`` its position in its row; positions from ``in_n`` on
+read as zeros (padding for free), those from ``out_n`` on are not written (``rfft`` keeps half). Four-step
+twiddle length ``tw_n`` (0: none) with a two-level table (``TABLE_BLOCK`` fine entries from ``tw_lo``, then
+the coarse ones from ``tw_hi``). ``flags``: bit 0 conjugates on load, bit 1 on store, bit 2 multiplies what
+was loaded by ``mul[pos]``, bit 3 what is stored by ``mul[mul_at + pos]`` (after the conjugation: Bluestein's
+chirps). ``groups_x``: the workgroups along x (the rest continue along y)."""
 
 TABLE_BLOCK = 2048
 """Fine entries of a two-level twiddle table: ``W_N^e = fine[e % B] * coarse[e // B]``."""

@@ -2,7 +2,10 @@
 
 ``c2c(x, inverse)`` takes a complex64 or complex128 array of shape ``(rows, n)`` and returns the
 unnormalised DFT of every row (``inverse``: the conjugate transform, still without the ``1/n``). The kernels
-read complex arrays as ``vec2``/``dvec2`` pairs. The public functions in :mod:`kdsl.fft` move axes, pad,
+read complex arrays as ``vec2``/``dvec2`` pairs (real ones as scalars) and write fresh, uninitialised
+outputs: every step besides the FFT itself (conversion, conjugation, padding, cutting, Bluestein's
+multiplications) happens in a kernel's load or store, so a transform costs one launch (two past the local
+limit, four for Bluestein) and no elementwise pass. The public functions in :mod:`kdsl.fft` move axes, pad,
 normalise and convert around it.
 
 Example:

@@ -40,14 +40,15 @@ from collections.abc import Sequence
 from kdsl.fft.butterfly import Butterfly
 
 PUSH_MEMBERS = ("nseq", "in_d", "in_p", "in_q", "in_e", "in_n", "out_d", "out_p", "out_q", "out_e", "out_n",
-                "tw_n", "tw_lo", "tw_hi", "flags", "groups_x", "mul_at")
+                "tw_n", "tw_lo", "tw_hi", "flags", "groups_x", "mul_at", "scale_lo", "scale_hi")
 """The push-constant array ``pc``, in order. Batch layouts: element ``k`` of sequence ``b`` is at
 ``(b / d) * p + pos`` with ``pos = (b % d) * q + k * e`` its position in its row; positions from ``in_n`` on
 read as zeros (padding for free), those from ``out_n`` on are not written (``rfft`` keeps half). Four-step
 twiddle length ``tw_n`` (0: none) with a two-level table (``TABLE_BLOCK`` fine entries from ``tw_lo``, then
 the coarse ones from ``tw_hi``). ``flags``: bit 0 conjugates on load, bit 1 on store, bit 2 multiplies what
 was loaded by ``mul[pos]``, bit 3 what is stored by ``mul[mul_at + pos]`` (after the conjugation: Bluestein's
-chirps). ``groups_x``: the workgroups along x (the rest continue along y)."""
+chirps), bit 4 multiplies what is stored by the float64 ``scale`` (its bits in ``scale_lo``/``scale_hi``:
+the normalisation). ``groups_x``: the workgroups along x (the rest continue along y)."""
 
 TABLE_BLOCK = 2048
 """Fine entries of a two-level twiddle table: ``W_N^e = fine[e % B] * coarse[e // B]``."""
@@ -93,7 +94,9 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
         "    uint first = (gl_WorkGroupID.x + gl_WorkGroupID.y * groups_x) * " + f"{seqs}u;",
         "    uint tid = gl_LocalInvocationID.x;",
         "    bool conj_in = (flags & 1u) != 0u, conj_out = (flags & 2u) != 0u;",
-        "    bool mul_in = (flags & 4u) != 0u, mul_out = (flags & 8u) != 0u;",
+        "    bool mul_in = (flags & 4u) != 0u, mul_out = (flags & 8u) != 0u, scaled = (flags & 16u) != 0u;",
+        f"    {scalar} scale = {scalar}(" + ("uintBitsToFloat(scale_lo));" if scalar == "float" else
+                                        "packDouble2x32(uvec2(scale_lo, scale_hi)));"),
     ]
     ns = 1
     for i, radix in enumerate(stages):
@@ -196,6 +199,7 @@ class _Stage:
                 f"    v = cmul(v, cmul(tw[tw_lo + (e & {TABLE_BLOCK - 1}u)], tw[tw_hi + e / {TABLE_BLOCK}u])); }}",
                 "if (conj_out) v.y = -v.y;",
                 "if (mul_out) v = cmul(v, mul[mul_at + pos]);",
+                "if (scaled) v *= scale;",
                 "if (pos < out_n) dst[row + pos] = v; }",
             ]
         lines.append("}")

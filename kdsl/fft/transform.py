@@ -24,8 +24,8 @@ import numpy as np
 import kdsl as kd
 from kdsl.fft import plan
 
-CONJ_LOAD, CONJ_STORE, MUL_LOAD, MUL_STORE = 1, 2, 4, 8
-LOAD_FLAGS, STORE_FLAGS = CONJ_LOAD | MUL_LOAD, CONJ_STORE | MUL_STORE
+CONJ_LOAD, CONJ_STORE, MUL_LOAD, MUL_STORE, SCALE_STORE = 1, 2, 4, 8, 16
+LOAD_FLAGS, STORE_FLAGS = CONJ_LOAD | MUL_LOAD, CONJ_STORE | MUL_STORE | SCALE_STORE
 EVERYWHERE = 0xFFFFFFFF
 """``in_n``/``out_n`` that limit nothing."""
 
@@ -43,7 +43,7 @@ class Layout(NamedTuple):
 class Ends(NamedTuple):
     """What a (possibly multi-launch) transform does at its two ends besides the FFT: the row strides of
     input and output, positions read (``in_n``: the rest are zeros) and written (``out_n``), conjugations and
-    multiplications (``flags``) by the table ``mul`` (the store's part from ``mul_at``)."""
+    multiplications (``flags``) by the table ``mul`` (the store's part from ``mul_at``) and by ``scale``."""
 
     in_stride: int
     out_stride: int
@@ -52,6 +52,7 @@ class Ends(NamedTuple):
     flags: int = 0
     mul: Any = None
     mul_at: int = 0
+    scale: float = 1.0
 
 
 def rows(length: int) -> Layout:
@@ -59,28 +60,36 @@ def rows(length: int) -> Layout:
     return Layout(1, length, 0, 1)
 
 
-def c2c(x: Any, inverse: bool, keep: int | None = None) -> Any:
-    """Unnormalised DFT (``inverse``: conjugate DFT) of each row of ``x``, shape ``(rows, n)``; ``x`` may be
-    real (float32/float64: read as complex with zero imaginary parts, no conversion pass). ``keep``: only the
-    first ``keep`` outputs of each row (``rfft``'s half spectrum), shape ``(rows, keep)``."""
+def c2c(x: Any, inverse: bool, keep: int | None = None, scale: float = 1.0) -> Any:
+    """Unnormalised DFT (``inverse``: conjugate DFT) of each row of ``x``, shape ``(rows, n)``, times ``scale``
+    (applied as the kernel stores: no pass of its own); ``x`` may be real (float32/float64: read as complex
+    with zero imaginary parts, no conversion pass). ``keep``: only the first ``keep`` outputs of each row
+    (``rfft``'s half spectrum), shape ``(rows, keep)``."""
     count, n = int(x.shape[0]), int(x.shape[1])
     keep = n if keep is None else keep
     real = x.dtype in (kd.float32, kd.float64)
     double = x.dtype in (kd.complex128, kd.float64)
     if count == 0 or n <= 1:
         full = x.astype(_COMPLEX[x.dtype]) if real else x.copy()
-        return full[:, :keep] if keep < n else full
+        return _finish(full, keep, scale)
     out = output((count, keep), double)
-    ends = Ends(n, keep, out_n=keep, flags=CONJ_LOAD | CONJ_STORE if inverse else 0)
+    flags = (CONJ_LOAD | CONJ_STORE if inverse else 0) | (SCALE_STORE if scale != 1.0 else 0)
+    ends = Ends(n, keep, out_n=keep, flags=flags, scale=scale)
     if plan.radices(n) is None:
         if not _bluestein(x, out, count, n, double, ends):
             full = _bluestein_unfused(x.astype(_COMPLEX[x.dtype]) if real else x, inverse)
-            return full[:, :keep] if keep < n else full
+            return _finish(full, keep, scale)
     elif not transform(x, out, count, n, double, ends):
         full = output((count, n), double)
         _four_step_recursive(x, full, count, n, double, ends.flags)
-        return full[:, :keep] if keep < n else full
+        return _finish(full, keep, scale)
     return out
+
+
+def _finish(full: Any, keep: int, scale: float) -> Any:
+    """The fallbacks' results cut to ``keep`` columns and scaled, as the kernels' stores would have."""
+    full = full[:, :keep] if keep < full.shape[1] else full
+    return full * scale if scale != 1.0 else full
 
 
 def output(shape: tuple[int, ...], double: bool) -> Any:
@@ -88,7 +97,7 @@ def output(shape: tuple[int, ...], double: bool) -> Any:
     return kd.Array._uninitialized(shape, kd.complex128 if double else kd.complex64)
 
 
-def c2c_inner(x: Any, inverse: bool) -> Any | None:
+def c2c_inner(x: Any, inverse: bool, scale: float = 1.0) -> Any | None:
     """The transform along the middle axis of a contiguous ``(outer, n, inner)`` array, in one launch that
     reads the columns where they are (no transposes); None when ``n`` needs more than one launch."""
     outer, n, inner = (int(d) for d in x.shape)
@@ -97,8 +106,8 @@ def c2c_inner(x: Any, inverse: bool) -> Any | None:
         return None
     out = output(x.shape, double)
     columns = Layout(inner, n * inner, 1, inner)
-    flags = CONJ_LOAD | CONJ_STORE if inverse else 0
-    _launch(x, out, n, outer * inner, columns, columns, double, Ends(n * inner, n * inner, flags=flags))
+    flags = (CONJ_LOAD | CONJ_STORE if inverse else 0) | (SCALE_STORE if scale != 1.0 else 0)
+    _launch(x, out, n, outer * inner, columns, columns, double, Ends(n * inner, n * inner, flags=flags, scale=scale))
     return out
 
 
@@ -136,7 +145,7 @@ def _four_step_recursive(x: Any, out: Any, count: int, n: int, double: bool, fla
 def _launch(src: Any, dst: Any, m: int, nseq: int, load: Layout, store: Layout, double: bool, ends: Ends,
             twiddle: int = 0) -> None:
     real = src.dtype in (kd.float32, kd.float64)
-    key = (m, nseq, load, store, double, ends[:5], ends.mul_at, twiddle, real, kd.device().index)
+    key = (m, nseq, load, store, double, ends[:5], ends.mul_at, ends.scale, twiddle, real, kd.device().index)
     launch = _launches.get(key)
     if launch is None:
         launch = _launches[key] = _plan_launch(m, nseq, load, store, double, ends, twiddle, real)
@@ -157,8 +166,9 @@ def _plan_launch(m: int, nseq: int, load: Layout, store: Layout, double: bool, e
     groups = -(-nseq // seqs)
     gx = min(groups, plan.max_groups_x())
     gy = -(-groups // gx)
-    push = np.array([nseq, *load, ends.in_n, *store, ends.out_n, twiddle, lo, hi, ends.flags, gx, ends.mul_at],
-                    dtype=np.uint32)
+    bits = np.array([ends.scale], np.float64 if double else np.float32).view(np.uint32)
+    push = np.array([nseq, *load, ends.in_n, *store, ends.out_n, twiddle, lo, hi, ends.flags, gx, ends.mul_at,
+                     bits[0], bits[-1]], dtype=np.uint32)
     return kernel, table, push, (gx, gy)
 
 
@@ -183,8 +193,9 @@ def _bluestein(x: Any, out: Any, count: int, n: int, double: bool, ends: Ends) -
     forward = Ends(n, m, in_n=n, flags=ends.flags & CONJ_LOAD | MUL_LOAD | CONJ_STORE | MUL_STORE, mul=table,
                    mul_at=at_k)
     transform(x, temp, count, m, double, forward)
-    back = Ends(m, ends.out_stride, out_n=min(n, ends.out_n), flags=MUL_STORE | (0 if inverse else CONJ_STORE),
-                mul=table, mul_at=at_w)
+    back = Ends(m, ends.out_stride, out_n=min(n, ends.out_n),
+                flags=MUL_STORE | (0 if inverse else CONJ_STORE) | ends.flags & SCALE_STORE, mul=table, mul_at=at_w,
+                scale=ends.scale)
     transform(temp, out, count, m, double, back)
     return True
 

@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+import threading
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -148,14 +149,17 @@ def _launch(src: Any, dst: Any, m: int, nseq: int, load: Layout, store: Layout, 
     key = (m, nseq, load, store, double, ends[:5], ends.mul_at, ends.scale, twiddle, real, kd.device().index)
     launch = _launches.get(key)
     if launch is None:
-        launch = _launches[key] = _plan_launch(m, nseq, load, store, double, ends, twiddle, real)
-        while len(_launches) > 256:
-            del _launches[next(iter(_launches))]
+        launch = _plan_launch(m, nseq, load, store, double, ends, twiddle, real)
+        with _launches_lock:
+            _launches[key] = launch
+            while len(_launches) > 256:
+                del _launches[next(iter(_launches))]
     kernel, table, push, groups = launch
     kernel(src, dst, table, table if ends.mul is None else ends.mul, push, groups=groups)
 
 
 _launches: dict[tuple, tuple] = {}
+_launches_lock = threading.Lock()
 """Everything of a launch but its arrays, by its parameters: repeated calls skip the planning."""
 
 

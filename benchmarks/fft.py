@@ -5,6 +5,7 @@ medians and kdsl's time over the peer's (below 1: kdsl is faster).
 
     python3 benchmarks/fft.py            # the issue's sizes: fft of 2^24 complex64, rfft2 of 4096x4096, ...
     python3 benchmarks/fft.py --small    # a smoke run for CPU drivers (lavapipe)
+    python3 benchmarks/fft.py --only rfft2 --profile   # the cases whose label contains "rfft2", per kernel
 """
 
 from __future__ import annotations
@@ -36,10 +37,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--small", action="store_true", help="sizes for CPU drivers")
     parser.add_argument("--profile", action="store_true", help="also time each kernel of one call (kd.profile)")
+    parser.add_argument("--only", default="", help="run only the cases whose label contains this text "
+                                                   "(e.g. 'rfft2', 'Bluestein', 'rows')")
     args = parser.parse_args()
     torch = torch_module()
     rows = []
-    for label, name, host in cases(args.small):
+    chosen = [c for c in cases(args.small) if args.only.lower() in c[0].lower()]
+    if not chosen:
+        parser.error(f"--only {args.only!r} matches no case; the cases are: "
+                     + ", ".join(c[0] for c in cases(args.small)))
+    for label, name, host in chosen:
         want = getattr(np.fft, name)(host)
         x = kd.asarray(host)
         fn = getattr(kd.fft, name)

@@ -83,21 +83,21 @@ def c2c_axis(x: Any, n: int | None, axis: int, norm: str | None, inverse: bool, 
     x = resize(x, n, axis)
     if x.size == 0:
         return x
-    out = _along(x, n, axis, inverse)
-    factor = scale(norm, n, inverse)
-    return out * factor if factor != 1.0 else out
+    return _along(x, n, axis, inverse, scale(norm, n, inverse))
 
 
-def _along(x: Any, n: int, axis: int, inverse: bool) -> Any:
-    """Unnormalised transform along ``axis``: in place of the axis when one launch can read it strided,
-    else on a copy with the axis moved last."""
+def _along(x: Any, n: int, axis: int, inverse: bool, factor: float) -> Any:
+    """The transform along ``axis`` times ``factor``: in place of the axis when one launch can read it
+    strided, else on a copy with the axis moved last."""
     inner = math.prod(x.shape[axis + 1:])
     if inner > 1:
-        out = c2c_inner(x.reshape(math.prod(x.shape[:axis]), n, inner), inverse)
+        out = c2c_inner(x.reshape(math.prod(x.shape[:axis]), n, inner), inverse, factor)
         if out is not None:
             return out.reshape(x.shape)
+    if axis == x.ndim - 1:
+        return c2c(x.reshape(x.size // n, n), inverse, scale=factor).reshape(x.shape)
     moved = kd.moveaxis(x, axis, -1)
-    out = c2c(moved.reshape(math.prod(moved.shape[:-1]), n), inverse).reshape(moved.shape)
+    out = c2c(moved.reshape(math.prod(moved.shape[:-1]), n), inverse, scale=factor).reshape(moved.shape)
     return kd.moveaxis(out, -1, axis)
 
 

@@ -1,14 +1,18 @@
 """How a length is transformed: radices, local size limits, twiddle tables and compiled kernels (all cached).
 
-* A length whose prime factors are 2, 3, 5 and 7 is done by Stockham stages in shared memory when it fits
-  (:func:`local_limit`), else by the four-step method (columns, twiddles, rows), recursively.
-* Any other length goes through Bluestein's chirp-z convolution of a power-of-two length.
+* A length whose prime factors are 2, 3, 5 and 7 is done in one workgroup when it fits (:func:`local_limit`):
+  a few Stockham stages of radix up to 16 (:func:`stages`), butterflies in registers; else by the four-step
+  method (columns, twiddles, rows: two launches, or more, recursively, past ``local_limit ** 2``).
+* Any other length goes through Bluestein's chirp-z convolution of a power-of-two length, fused into the
+  loads and stores of two such transforms (:func:`bluestein_table`).
 
 Example:
     >>> radices(360)
     (4, 2, 3, 3, 5)
     >>> radices(11) is None
     True
+    >>> stages(4096), stages(2048), stages(360)
+    ((16, 16, 16), (16, 16, 8), (8, 9, 5))
 """
 
 from __future__ import annotations
@@ -20,14 +24,14 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
-from kdsl.fft.stockham import kernel_source
+from kdsl.fft.stockham import TABLE_BLOCK, kernel_source, shared_stride
 
 _CACHE_LIMIT = 64
 _lock = threading.Lock()
 _kernels: OrderedDict[tuple, Any] = OrderedDict()
 _tables: OrderedDict[tuple, Any] = OrderedDict()
-TABLE_BLOCK = 2048
-"""Fine entries of a two-level twiddle table: ``W_N^e = fine[e % B] * coarse[e // B]``."""
+MAX_RADIX = 16
+"""Largest butterfly held in registers (16 complex values per invocation)."""
 
 
 def radices(n: int) -> tuple[int, ...] | None:
@@ -43,15 +47,46 @@ def radices(n: int) -> tuple[int, ...] | None:
     return tuple(out) if n == 1 else None
 
 
+def stages(n: int) -> tuple[int, ...]:
+    """The radices of the Stockham stages of a 7-smooth ``n``: as few stages as radix 16 allows, the powers
+    of two spread evenly (2048 is 16 x 16 x 8, not 16 x 16 x 4 x 2), then 9s (pairs of 3s), 3, 5, 7."""
+    bits = 0
+    while n % 2 == 0:
+        bits += 1
+        n //= 2
+    count = -(-bits // 4)
+    out = [1 << (bits // count + (i < bits % count)) for i in range(count)] if count else []
+    while n % 9 == 0:
+        out.append(9)
+        n //= 9
+    for p in (3, 5, 7):
+        while n % p == 0:
+            out.append(p)
+            n //= p
+    return tuple(out)
+
+
 def local_limit(double: bool) -> int:
-    """Longest power of two done in one workgroup: the shared buffer of this device, at most 4096 elements
-    (each invocation then holds at most 16 of them in registers)."""
-    shared = int(kd.device().info.get("max_shared_memory_size", 16384))
-    size = 16 if double else 8
-    limit = 1
-    while limit * 2 * size <= shared and limit < 4096:
-        limit *= 2
+    """Longest power of two done in one workgroup: its padded shared buffer fits this device's shared memory,
+    at most 4096 elements (three radix-16 stages)."""
+    key = (double, kd.device().index)
+    limit = _limits.get(key)
+    if limit is None:
+        shared = int(kd.device().info.get("max_shared_memory_size", 16384))
+        size = 16 if double else 8
+        limit = 1
+        while shared_stride(limit * 2) * size <= shared and limit < 4096:
+            limit *= 2
+        _limits[key] = limit
     return limit
+
+
+_limits: dict[tuple[bool, int], int] = {}
+
+
+def max_groups_x() -> int:
+    """The device's most workgroups along x (launches past it continue along y)."""
+    return int(kd.device().info["max_work_group_count"][0])
 
 
 def split(n: int, limit: int) -> tuple[int, int]:
@@ -65,27 +100,32 @@ def split(n: int, limit: int) -> tuple[int, int]:
     return n1, n // n1
 
 
-def group_shape(m: int, limit: int) -> tuple[int, int]:
-    """(sequences per workgroup, invocations): about 16 elements per invocation, at most 256 invocations."""
-    seqs = max(1, limit // m) if m <= limit else 1
-    seqs = min(seqs, 64)
-    invocations = max(1, min(256, -(-seqs * m // 16)))
+def group_shape(m: int, limit: int, double: bool) -> tuple[int, int]:
+    """(sequences per workgroup, invocations): sequences while the padded shared buffer fits, one radix-16
+    butterfly (or so) per invocation, at most 256 invocations (or the device's limit)."""
+    shared = int(kd.device().info.get("max_shared_memory_size", 16384))
+    size = 16 if double else 8
+    seqs = max(1, min(64, limit // m))
+    while seqs > 1 and seqs * shared_stride(m) * size > shared:
+        seqs //= 2
+    most = min(256, int(kd.device().info.get("max_work_group_invocations", 128)))
+    invocations = max(1, min(most, seqs * m // max(stages(m))))
     return seqs, invocations
 
 
-def kernel(m: int, double: bool, seq_fast_load: bool, seq_fast_store: bool) -> tuple[Any, int]:
+def kernel(m: int, double: bool, seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False
+           ) -> tuple[Any, int]:
     """The compiled local FFT of length ``m`` and its sequences per workgroup."""
     limit = local_limit(double)
-    seqs, group = group_shape(m, limit)
-    key = (m, double, seq_fast_load, seq_fast_store, seqs, group, kd.device().index)
+    seqs, group = group_shape(m, limit, double)
+    key = (m, double, seq_fast_load, seq_fast_store, real_input, seqs, group, kd.device().index)
     with _lock:
         hit = _kernels.get(key)
         if hit is not None:
             _kernels.move_to_end(key)
             return hit, seqs
-    parts = radices(m)
-    assert parts is not None
-    source = kernel_source(m, parts, seqs, group, "double" if double else "float", seq_fast_load, seq_fast_store)
+    source = kernel_source(m, stages(m), seqs, group, "double" if double else "float", seq_fast_load,
+                           seq_fast_store, real_input)
     compiled = kd.raw_kernel(source, name=f"fft{m}")
     with _lock:
         _kernels[key] = compiled
@@ -127,17 +167,45 @@ def chirp(n: int, m: int, double: bool) -> tuple[Any, Any]:
         if hit is not None:
             _tables.move_to_end(key)
             return hit
-    k = np.arange(n, dtype=np.int64)
-    w = np.exp(-1j * np.pi * ((k * k) % (2 * n)) / n)
-    b = np.zeros(m, dtype=np.complex128)
-    b[:n] = np.conj(w)
-    b[m - n + 1:] = np.conj(w[1:][::-1])
-    entry = (_complex(w, double), _complex(np.fft.fft(b), double))
+    w, kernel_hat = _chirp_host(n, m)
+    entry = (_complex(w, double), _complex(kernel_hat, double))
     with _lock:
         _tables[key] = entry
         while len(_tables) > _CACHE_LIMIT:
             _tables.popitem(last=False)
     return entry
+
+
+def bluestein_table(n: int, m: int, double: bool, inverse: bool) -> tuple[Any, int, int]:
+    """One device table for the fused Bluestein transform of length ``n`` by FFTs of length ``m``: the chirp
+    ``w`` (multiplied on load), ``conj(K)`` (the conjugated kernel, on the first store) and ``w / m``
+    (``conj(w) / m`` for the inverse, on the last store); returns (table, offset of conj(K), offset of the
+    last part)."""
+    key = ("bluestein", n, m, double, inverse, kd.device().index)
+    with _lock:
+        hit = _tables.get(key)
+        if hit is not None:
+            _tables.move_to_end(key)
+            return hit
+    w, kernel_hat = _chirp_host(n, m)
+    last = (np.conj(w) if inverse else w) / m
+    entry = (_complex(np.concatenate([w, np.conj(kernel_hat), last]), double), n, n + m)
+    with _lock:
+        _tables[key] = entry
+        while len(_tables) > _CACHE_LIMIT:
+            _tables.popitem(last=False)
+    return entry
+
+
+def _chirp_host(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """``w_k = exp(-i pi k^2 / n)`` (``k^2`` reduced modulo ``2n`` first, so the angle stays exact for long
+    inputs) and the length-``m`` DFT of its conjugate wrapped around, in float64."""
+    k = np.arange(n, dtype=np.int64)
+    w = np.exp(-1j * np.pi * ((k * k) % (2 * n)) / n)
+    b = np.zeros(m, dtype=np.complex128)
+    b[:n] = np.conj(w)
+    b[m - n + 1:] = np.conj(w[1:][::-1])
+    return w, np.fft.fft(b)
 
 
 def _complex(z: np.ndarray, double: bool) -> Any:

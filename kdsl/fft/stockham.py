@@ -1,159 +1,211 @@
-"""GLSL for one workgroup-local FFT: ``S`` sequences of length ``m`` transformed in shared memory.
+"""GLSL for one workgroup-local FFT: ``S`` sequences of length ``m`` transformed with radix-R butterflies in
+registers and shared-memory exchanges between them.
 
-The kernel loads ``S`` sequences (strided through a two-level batch layout, so the same kernel reads rows,
-columns or the columns of a batch of matrices), runs one Stockham stage per radix (each stage reads and writes
-the shared buffer through registers, so one buffer of ``S * m`` elements is enough), and stores the results
-through another layout, optionally multiplied by the four-step twiddles ``W_N^(column * k)``. Twiddles come
-from tables computed in float64 on the host (``plan.twiddles``), never from ``sin``/``cos`` on the device:
-GPU trigonometry is only accurate to about 1e-6.
+Design (as the fast GPU FFTs do it): the length is split into a few *stages* of radix up to 16 (4096 =
+16 x 16 x 16). In every stage each invocation holds the R elements of one butterfly (or a few butterflies)
+in registers and does the whole length-R DFT there (:mod:`kdsl.fft.butterfly`: radix 16 is two radix-4
+levels with constant twiddles, radix 3/5/7 use symmetric pairs). The first stage reads global memory
+directly and the last one writes it directly, so a length of ``k`` stages costs ``k - 1`` shared-memory
+exchanges (write, barrier, read, barrier) and one read and one write of every element in global memory.
 
 Stockham stage ``(R, Ns)`` (``Ns``: length of the sub-transforms done so far), for ``j < m / R``::
 
-    v[r] = x[j + r * m / R] * W^(r * (j % Ns) * m / (Ns * R))      r < R
+    v[r] = x[j + r * m / R] * W_m^(r * (j % Ns) * m / (Ns * R))      r < R
     v    = DFT_R(v)
     y[(j / Ns) * Ns * R + j % Ns + r * Ns] = v[r]
 
-which leaves the transform in natural order after the last stage.
+which leaves the transform in natural order after the last stage. The first stage reads element
+``j + r * m / R`` and the last writes ``j + r * m / R`` (there ``Ns * R = m``): neighbouring invocations touch
+neighbouring elements, so global accesses coalesce. Shared memory holds real and imaginary parts in two
+arrays, element ``k`` of sequence ``s`` at ``s * SP + k + k / 32`` (``SP`` odd): the padding breaks the bank
+conflicts of the strided writes of early stages. Stage twiddles come from a table computed in float64 on the
+host (``plan.twiddles``), never from ``sin``/``cos`` on the device (GPU trigonometry is only accurate to about
+1e-6); the butterflies' own constants are float64 literals.
+
+The kernel loads ``S`` sequences through a two-level batch layout (so the same kernel reads rows, columns or
+the columns of a batch of matrices), and stores through another, optionally multiplied by the four-step
+twiddles ``W_N^(column * k)``. Sizes, radices and the thread mapping are compile-time constants: no
+division by a runtime value except the batch layout's, once per butterfly.
 
 Example:
-    >>> src = kernel_source(8, (4, 2), 2, 8, "float", seq_fast_load=False, seq_fast_store=False)
-    >>> "shared vec2 sh[16];" in src
-    True
+    >>> src = kernel_source(64, (8, 8), 2, 16, "float", seq_fast_load=False, seq_fast_store=False)
+    >>> src.count("barrier();")
+    1
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-PUSH_MEMBERS = ("nseq", "in_d", "in_p", "in_q", "in_e", "out_d", "out_p", "out_q", "out_e",
-                "tw_n", "tw_b", "tw_lo", "tw_hi", "flags", "groups_x")
-"""Push constants, in order: batch layouts ``base(b) = (b / d) * p + (b % d) * q``, element stride ``e``;
-four-step twiddle length ``tw_n`` (0: none) with a two-level table (``tw_b`` entries from ``tw_lo``, then
-the coarse ones from ``tw_hi``); ``flags`` bit 0 conjugates on load, bit 1 on store; ``groups_x`` the
-workgroups along x (the rest continue along y)."""
+from kdsl.fft.butterfly import Butterfly
+
+PUSH_MEMBERS = ("nseq", "in_d", "in_p", "in_q", "in_e", "in_n", "out_d", "out_p", "out_q", "out_e", "out_n",
+                "tw_n", "tw_lo", "tw_hi", "flags", "groups_x", "mul_at", "scale_lo", "scale_hi")
+"""The push-constant array ``pc``, in order. Batch layouts: element ``k`` of sequence ``b`` is at
+``(b / d) * p + pos`` with ``pos = (b % d) * q + k * e`` its position in its row; positions from ``in_n`` on
+read as zeros (padding for free), those from ``out_n`` on are not written (``rfft`` keeps half). Four-step
+twiddle length ``tw_n`` (0: none) with a two-level table (``TABLE_BLOCK`` fine entries from ``tw_lo``, then
+the coarse ones from ``tw_hi``). ``flags``: bit 0 conjugates on load, bit 1 on store, bit 2 multiplies what
+was loaded by ``mul[pos]``, bit 3 what is stored by ``mul[mul_at + pos]`` (after the conjugation: Bluestein's
+chirps), bit 4 multiplies what is stored by the float64 ``scale`` (its bits in ``scale_lo``/``scale_hi``:
+the normalisation). ``groups_x``: the workgroups along x (the rest continue along y)."""
+
+TABLE_BLOCK = 2048
+"""Fine entries of a two-level twiddle table: ``W_N^e = fine[e % B] * coarse[e // B]``."""
+
+PAD_SHIFT = 5
+"""One padding slot every ``2**PAD_SHIFT`` elements of shared memory."""
 
 
-def kernel_source(m: int, radices: Sequence[int], seqs: int, group: int, scalar: str,
-                  seq_fast_load: bool, seq_fast_store: bool) -> str:
-    """GLSL of the local FFT of ``seqs`` sequences of length ``m = prod(radices)``, ``group`` invocations.
+def shared_stride(m: int) -> int:
+    """Shared-memory slots of one sequence: ``m`` plus its padding, made odd (sequences start in different
+    banks)."""
+    sp = m + (m >> PAD_SHIFT)
+    return sp + 1 - sp % 2
 
-    ``scalar`` is ``"float"`` or ``"double"``; ``seq_fast_*`` orders the global accesses with the sequence
-    index varying fastest (coalesced when neighbouring sequences are neighbours in memory).
+
+def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: str,
+                  seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False) -> str:
+    """GLSL of the local FFT of ``seqs`` sequences of length ``m = prod(stages)``, ``group`` invocations.
+
+    ``scalar`` is ``"float"`` or ``"double"``; ``seq_fast_*`` maps neighbouring invocations to neighbouring
+    sequences in the global load (store): coalesced when neighbouring sequences are neighbours in memory
+    (columns). ``real_input`` reads a real array (imaginary parts zero) instead of a complex one.
     """
     vec = "vec2" if scalar == "float" else "dvec2"
-    total = seqs * m
+    src_type = scalar if real_input else vec
     lines = [
         "#version 450",
-        "#extension GL_EXT_control_flow_attributes : require",
         f"layout(local_size_x = {group}) in;",
-        f"layout(set = 0, binding = 0) readonly buffer Src {{ {vec} src[]; }};",
+        f"layout(set = 0, binding = 0) readonly buffer Src {{ {src_type} src[]; }};",
         f"layout(set = 0, binding = 1) writeonly buffer Dst {{ {vec} dst[]; }};",
         f"layout(set = 0, binding = 2) readonly buffer Tw {{ {vec} tw[]; }};",
-        "layout(push_constant) uniform P { " + " ".join(f"uint {n};" for n in PUSH_MEMBERS) + " };",
-        f"shared {vec} sh[{total}];",
+        f"layout(set = 0, binding = 3) readonly buffer Mul {{ {vec} mul[]; }};",
+        # one array member: the host packs all the values in one go (no per-member conversion per launch)
+        f"layout(push_constant) uniform P {{ uint pc[{len(PUSH_MEMBERS)}]; }};",
+        *(f"#define {name} pc[{i}]" for i, name in enumerate(PUSH_MEMBERS)),
         f"{vec} cmul({vec} a, {vec} b) {{ return {vec}(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }}",
-        "void main() {",
-        "    uint group = gl_WorkGroupID.x + gl_WorkGroupID.y * groups_x;",
-        f"    uint first = group * {seqs}u;",
-        "    uint tid = gl_LocalInvocationID.x;",
     ]
-    lines += _load(m, seqs, group, vec, seq_fast_load)
+    if len(stages) > 1:
+        size = seqs * shared_stride(m)
+        lines += [f"shared {scalar} sh_re[{size}];", f"shared {scalar} sh_im[{size}];"]
+    lines += [
+        "void main() {",
+        "    uint first = (gl_WorkGroupID.x + gl_WorkGroupID.y * groups_x) * " + f"{seqs}u;",
+        "    uint tid = gl_LocalInvocationID.x;",
+        "    bool conj_in = (flags & 1u) != 0u, conj_out = (flags & 2u) != 0u;",
+        "    bool mul_in = (flags & 4u) != 0u, mul_out = (flags & 8u) != 0u, scaled = (flags & 16u) != 0u;",
+        f"    {scalar} scale = {scalar}(" + ("uintBitsToFloat(scale_lo));" if scalar == "float" else
+                                        "packDouble2x32(uvec2(scale_lo, scale_hi)));"),
+    ]
     ns = 1
-    for radix in radices:
-        lines += _stage(m, seqs, group, vec, radix, ns)
+    for i, radix in enumerate(stages):
+        stage = _Stage(m, seqs, group, vec, radix, ns, first=i == 0, last=i == len(stages) - 1)
+        lines += stage.code(seq_fast_load, seq_fast_store, real_input)
         ns *= radix
-    lines += _store(m, seqs, group, vec, seq_fast_store)
     lines.append("}")
     return "\n".join(lines) + "\n"
 
 
-def _decode(m: int, seqs: int, seq_fast: bool) -> str:
-    if seq_fast:
-        return f"uint s = idx % {seqs}u; uint k = idx / {seqs}u;"
-    return f"uint s = idx / {m}u; uint k = idx % {m}u;"
+class _Stage:
+    """The code of one Stockham stage: every invocation's butterflies, between two barriers."""
 
+    def __init__(self, m: int, seqs: int, group: int, vec: str, radix: int, ns: int, first: bool, last: bool):
+        self.m, self.seqs, self.group, self.vec = m, seqs, group, vec
+        self.radix, self.ns, self.first, self.last = radix, ns, first, last
+        self.per_seq = m // radix
+        self.count = -(-seqs * self.per_seq // group)  # butterflies per invocation
 
-def _load(m: int, seqs: int, group: int, vec: str, seq_fast: bool) -> list[str]:
-    return [
-        f"    [[unroll]] for (uint idx = tid; idx < {seqs * m}u; idx += {group}u) {{",
-        f"        {_decode(m, seqs, seq_fast)}",
-        "        uint b = first + s;",
-        f"        {vec} v = {vec}(0);",
-        "        if (b < nseq) {",
-        "            v = src[(b / in_d) * in_p + (b % in_d) * in_q + k * in_e];",
-        "            if ((flags & 1u) != 0u) v.y = -v.y;",
-        "        }",
-        f"        sh[s * {m}u + k] = v;",
-        "    }",
-        "    barrier();",
-    ]
+    def code(self, seq_fast_load: bool, seq_fast_store: bool, real_input: bool) -> list[str]:
+        # the read and the write of one butterfly must decode (s, j) alike
+        seq_fast = (self.first and seq_fast_load) or (self.last and seq_fast_store)
+        r_, vec = self.radix, self.vec
+        out = [f"    {{ // radix {r_}, Ns {self.ns}"]
+        out += [f"    {vec} " + ", ".join(f"v{c}_{r}" for r in range(r_)) + ";" for c in range(self.count)]
+        for c in range(self.count):
+            out += self._guard(c, seq_fast)
+            out += [f"        {line}" for line in self._read(real_input)]
+            bf = Butterfly(vec)
+            results = bf.dft([f"a{r}" for r in range(r_)])
+            out += [f"        {line}" for line in bf.lines]
+            out += [f"        v{c}_{r} = {name};" for r, name in enumerate(results)]
+            out.append("    }")
+        if not self.first and not self.last:
+            out.append("    barrier();")  # every read of this stage done before the shared buffer is rewritten
+        for c in range(self.count):
+            out += self._guard(c, seq_fast)
+            out += [f"        {line}" for line in (self._store(c) if self.last else self._write(c))]
+            out.append("    }")
+        if not self.last:
+            out.append("    barrier();")
+        out.append("    }")
+        return out
 
-
-def _store(m: int, seqs: int, group: int, vec: str, seq_fast: bool) -> list[str]:
-    return [
-        f"    [[unroll]] for (uint idx = tid; idx < {seqs * m}u; idx += {group}u) {{",
-        f"        {_decode(m, seqs, seq_fast)}",
-        "        uint b = first + s;",
-        "        if (b >= nseq) continue;",
-        f"        {vec} v = sh[s * {m}u + k];",
-        "        if (tw_n != 0u) {",
-        "            uint e = ((b % in_d) * k) % tw_n;",  # the four-step twiddle W_N^(column * k)
-        "            v = cmul(v, cmul(tw[tw_lo + e % tw_b], tw[tw_hi + e / tw_b]));",
-        "        }",
-        "        if ((flags & 2u) != 0u) v.y = -v.y;",
-        "        dst[(b / out_d) * out_p + (b % out_d) * out_q + k * out_e] = v;",
-        "    }",
-    ]
-
-
-def _stage(m: int, seqs: int, group: int, vec: str, radix: int, ns: int) -> list[str]:
-    """One Stockham stage: registers hold this invocation's butterflies between the two barriers."""
-    per_seq = m // radix
-    count = -(-seqs * per_seq // group)  # butterflies per invocation
-    stride = m // (ns * radix)  # table step of the stage twiddle W_{Ns R} = W_m^(m / (Ns R))
-    out = [f"    {{ // radix {radix}, Ns {ns}", f"    {vec} v[{count * radix}];"]
-    out += [
-        f"    [[unroll]] for (uint c = 0u; c < {count}u; c++) {{",
-        f"        uint t = tid + c * {group}u;",
-        f"        if (t >= {seqs * per_seq}u) break;",
-        f"        uint s = t / {per_seq}u; uint j = t % {per_seq}u;",
-        f"        uint w = (j % {ns}u) * {stride}u;",
-    ]
-    for r in range(radix):
-        load = f"sh[s * {m}u + j + {r * per_seq}u]"
-        if r == 0:
-            out.append(f"        {vec} a0 = {load};")
+    def _guard(self, c: int, seq_fast: bool) -> list[str]:
+        """Open the block of butterfly ``c`` of this invocation: ``s`` its sequence, ``j`` its index."""
+        total = self.seqs * self.per_seq
+        t = f"tid + {c * self.group}u"
+        lines = [f"    if ({t} < {total}u) {{" if (c + 1) * self.group > total else "    {"]
+        if seq_fast:
+            lines.append(f"        uint s = ({t}) % {self.seqs}u, j = ({t}) / {self.seqs}u;")
         else:
-            out.append(f"        {vec} a{r} = cmul({load}, tw[({r}u * w) % {m}u]);")
-    out += _dft(radix, m, vec)
-    out += [f"        v[c * {radix}u + {r}u] = a{r};" for r in range(radix)]
-    out += ["    }", "    barrier();"]
-    out += [
-        f"    [[unroll]] for (uint c = 0u; c < {count}u; c++) {{",
-        f"        uint t = tid + c * {group}u;",
-        f"        if (t >= {seqs * per_seq}u) break;",
-        f"        uint s = t / {per_seq}u; uint j = t % {per_seq}u;",
-        f"        uint d = s * {m}u + (j / {ns}u) * {ns * radix}u + j % {ns}u;",
-    ]
-    out += [f"        sh[d + {r * ns}u] = v[c * {radix}u + {r}u];" for r in range(radix)]
-    out += ["    }", "    barrier();", "    }"]
-    return out
+            lines.append(f"        uint s = ({t}) / {self.per_seq}u, j = ({t}) % {self.per_seq}u;")
+        return lines
+
+    def _read(self, real_input: bool) -> list[str]:
+        vec, step = self.vec, self.m // self.radix
+        if self.first:  # straight from global memory; sequences past the batch, positions past in_n: zeros
+            lines = ["uint b = first + s;", "uint row = (b / in_d) * in_p, col = (b % in_d) * in_q;",
+                     "bool live = b < nseq;"]
+            for r in range(self.radix):
+                value = f"{vec}(src[row + pos], 0)" if real_input else "src[row + pos]"
+                lines += [
+                    f"{vec} a{r} = {vec}(0);",
+                    f"{{ uint pos = col + (j + {r * step}u) * in_e; if (live && pos < in_n) {{ a{r} = {value};",
+                    f"    if (conj_in) a{r}.y = -a{r}.y;",
+                    f"    if (mul_in) a{r} = cmul(a{r}, mul[pos]); }} }}",
+                ]
+            return lines
+        stride = self.m // (self.ns * self.radix)  # the stage twiddle W_{Ns R} = W_m^(m / (Ns R))
+        lines = [f"uint w = (j % {self.ns}u) * {stride}u;", f"uint at = s * {shared_stride(self.m)}u;"]
+        for r in range(self.radix):
+            k = f"j + {r * step}u"
+            load = f"{vec}(sh_re[{_slot(k)}], sh_im[{_slot(k)}])"
+            if r == 0:
+                lines.append(f"{vec} a0 = {load};")
+            else:  # r * (j % Ns) * m / (Ns R) < m: the index needs no reduction
+                lines.append(f"{vec} a{r} = cmul({load}, tw[{r}u * w]);")
+        return lines
+
+    def _write(self, c: int) -> list[str]:
+        ns = self.ns
+        lines = [f"uint at = s * {shared_stride(self.m)}u;",
+                 f"uint k0 = (j / {ns}u) * {ns * self.radix}u + j % {ns}u;"]
+        for r in range(self.radix):
+            k = f"k0 + {r * ns}u"
+            lines.append(f"sh_re[{_slot(k)}] = v{c}_{r}.x; sh_im[{_slot(k)}] = v{c}_{r}.y;")
+        return lines
+
+    def _store(self, c: int) -> list[str]:
+        """The last stage: element ``j + r * Ns`` straight to global memory, four-step twiddle and conjugation
+        applied."""
+        lines = ["uint b = first + s;", "if (b < nseq) {",
+                 "uint row = (b / out_d) * out_p, col = (b % out_d) * out_q, column = b % in_d;"]
+        for r in range(self.radix):
+            lines += [
+                f"{{ uint k = j + {r * self.ns}u, pos = col + k * out_e; {self.vec} v = v{c}_{r};",
+                # the four-step twiddle W_N^(column * k): column < N / m and k < m, so e < N needs no reduction
+                "if (tw_n != 0u) { uint e = column * k;",
+                f"    v = cmul(v, cmul(tw[tw_lo + (e & {TABLE_BLOCK - 1}u)], tw[tw_hi + e / {TABLE_BLOCK}u])); }}",
+                "if (conj_out) v.y = -v.y;",
+                "if (mul_out) v = cmul(v, mul[mul_at + pos]);",
+                "if (scaled) v *= scale;",
+                "if (pos < out_n) dst[row + pos] = v; }",
+            ]
+        lines.append("}")
+        return lines
 
 
-def _dft(radix: int, m: int, vec: str) -> list[str]:
-    """``a0..a{R-1}`` replaced by their length-R DFT (forward sign), with ``W_R^q = tw[q * m / R]``."""
-    if radix == 2:
-        return [f"        {vec} t0 = a0 + a1; a1 = a0 - a1; a0 = t0;"]
-    if radix == 4:  # two radix-2 levels; the -i rotation is a swap and a sign
-        return [
-            f"        {vec} b0 = a0 + a2, b1 = a0 - a2, b2 = a1 + a3, b3 = a1 - a3;",
-            f"        b3 = {vec}(b3.y, -b3.x);",
-            "        a0 = b0 + b2; a2 = b0 - b2; a1 = b1 + b3; a3 = b1 - b3;",
-        ]
-    step = m // radix
-    lines = [f"        {vec} y{q} = a0;" for q in range(radix)]
-    for q in range(radix):
-        for r in range(1, radix):
-            lines.append(f"        y{q} += cmul(a{r}, tw[{(q * r % radix) * step}u]);")
-    lines += [f"        a{q} = y{q};" for q in range(radix)]
-    return lines
+def _slot(k: str) -> str:
+    """The shared-memory slot of element ``k`` of the sequence starting at ``at``."""
+    return f"at + ({k}) + (({k}) >> {PAD_SHIFT}u)"

@@ -2,7 +2,10 @@
 
 ``c2c(x, inverse)`` takes a complex64 or complex128 array of shape ``(rows, n)`` and returns the
 unnormalised DFT of every row (``inverse``: the conjugate transform, still without the ``1/n``). The kernels
-read complex arrays as ``vec2``/``dvec2`` pairs. The public functions in :mod:`kdsl.fft` move axes, pad,
+read complex arrays as ``vec2``/``dvec2`` pairs (real ones as scalars) and write fresh, uninitialised
+outputs: every step besides the FFT itself (conversion, conjugation, padding, cutting, Bluestein's
+multiplications) happens in a kernel's load or store, so a transform costs one launch (two past the local
+limit, four for Bluestein) and no elementwise pass. The public functions in :mod:`kdsl.fft` move axes, pad,
 normalise and convert around it.
 
 Example:
@@ -14,16 +17,23 @@ Example:
 
 from __future__ import annotations
 
+import threading
 from typing import Any, NamedTuple
+
+import numpy as np
 
 import kdsl as kd
 from kdsl.fft import plan
 
-CONJ_LOAD, CONJ_STORE = 1, 2
+CONJ_LOAD, CONJ_STORE, MUL_LOAD, MUL_STORE, SCALE_STORE = 1, 2, 4, 8, 16
+LOAD_FLAGS, STORE_FLAGS = CONJ_LOAD | MUL_LOAD, CONJ_STORE | MUL_STORE | SCALE_STORE
+EVERYWHERE = 0xFFFFFFFF
+"""``in_n``/``out_n`` that limit nothing."""
 
 
 class Layout(NamedTuple):
-    """Where element ``k`` of sequence ``b`` lives: ``(b // d) * p + (b % d) * q + k * e``."""
+    """Where element ``k`` of sequence ``b`` lives: ``(b // d) * p + pos`` with ``pos = (b % d) * q + k * e``
+    its position in its row."""
 
     d: int
     p: int
@@ -31,69 +41,171 @@ class Layout(NamedTuple):
     e: int
 
 
+class Ends(NamedTuple):
+    """What a (possibly multi-launch) transform does at its two ends besides the FFT: the row strides of
+    input and output, positions read (``in_n``: the rest are zeros) and written (``out_n``), conjugations and
+    multiplications (``flags``) by the table ``mul`` (the store's part from ``mul_at``) and by ``scale``."""
+
+    in_stride: int
+    out_stride: int
+    in_n: int = EVERYWHERE
+    out_n: int = EVERYWHERE
+    flags: int = 0
+    mul: Any = None
+    mul_at: int = 0
+    scale: float = 1.0
+
+
 def rows(length: int) -> Layout:
     """Contiguous sequences of ``length`` elements."""
     return Layout(1, length, 0, 1)
 
 
-def c2c(x: Any, inverse: bool) -> Any:
-    """Unnormalised DFT (``inverse``: conjugate DFT) of each row of ``x``, shape ``(rows, n)``."""
+def c2c(x: Any, inverse: bool, keep: int | None = None, scale: float = 1.0) -> Any:
+    """Unnormalised DFT (``inverse``: conjugate DFT) of each row of ``x``, shape ``(rows, n)``, times ``scale``
+    (applied as the kernel stores: no pass of its own); ``x`` may be real (float32/float64: read as complex
+    with zero imaginary parts, no conversion pass). ``keep``: only the first ``keep`` outputs of each row
+    (``rfft``'s half spectrum), shape ``(rows, keep)``."""
     count, n = int(x.shape[0]), int(x.shape[1])
+    keep = n if keep is None else keep
+    real = x.dtype in (kd.float32, kd.float64)
+    double = x.dtype in (kd.complex128, kd.float64)
     if count == 0 or n <= 1:
-        return x.copy()
-    double = x.dtype == kd.complex128
-    flags = CONJ_LOAD | CONJ_STORE if inverse else 0
+        full = x.astype(_COMPLEX[x.dtype]) if real else x.copy()
+        return _finish(full, keep, scale)
+    out = output((count, keep), double)
+    flags = (CONJ_LOAD | CONJ_STORE if inverse else 0) | (SCALE_STORE if scale != 1.0 else 0)
+    ends = Ends(n, keep, out_n=keep, flags=flags, scale=scale)
     if plan.radices(n) is None:
-        return _bluestein(x, inverse)
-    out = kd.empty(x.shape, dtype=x.dtype)
-    _smooth(x, out, count, n, double, flags)
+        if not _bluestein(x, out, count, n, double, ends):
+            full = _bluestein_unfused(x.astype(_COMPLEX[x.dtype]) if real else x, inverse)
+            return _finish(full, keep, scale)
+    elif not transform(x, out, count, n, double, ends):
+        full = output((count, n), double)
+        _four_step_recursive(x, full, count, n, double, ends.flags)
+        return _finish(full, keep, scale)
     return out
 
 
-def c2c_inner(x: Any, inverse: bool) -> Any | None:
+def _finish(full: Any, keep: int, scale: float) -> Any:
+    """The fallbacks' results cut to ``keep`` columns and scaled, as the kernels' stores would have."""
+    full = full[:, :keep] if keep < full.shape[1] else full
+    return full * scale if scale != 1.0 else full
+
+
+def output(shape: tuple[int, ...], double: bool) -> Any:
+    """A complex array every element of which a kernel is about to write (no fill pass first)."""
+    return kd.Array._uninitialized(shape, kd.complex128 if double else kd.complex64)
+
+
+def c2c_inner(x: Any, inverse: bool, scale: float = 1.0) -> Any | None:
     """The transform along the middle axis of a contiguous ``(outer, n, inner)`` array, in one launch that
     reads the columns where they are (no transposes); None when ``n`` needs more than one launch."""
     outer, n, inner = (int(d) for d in x.shape)
-    double = x.dtype == kd.complex128
-    if plan.radices(n) is None or n > plan.local_limit(double) or outer * inner == 0:
+    double = x.dtype in (kd.complex128, kd.float64)
+    if n <= 1 or plan.radices(n) is None or n > plan.local_limit(double) or outer * inner == 0:
         return None
-    out = kd.empty(x.shape, dtype=x.dtype)
+    out = output(x.shape, double)
     columns = Layout(inner, n * inner, 1, inner)
-    _launch(x, out, n, outer * inner, columns, columns, double, flags=CONJ_LOAD | CONJ_STORE if inverse else 0)
+    flags = (CONJ_LOAD | CONJ_STORE if inverse else 0) | (SCALE_STORE if scale != 1.0 else 0)
+    _launch(x, out, n, outer * inner, columns, columns, double, Ends(n * inner, n * inner, flags=flags, scale=scale))
     return out
 
 
-def _smooth(x: Any, out: Any, count: int, n: int, double: bool, flags: int) -> None:
-    """A 7-smooth length: one local pass, or the four-step method (columns, twiddles, rows)."""
+def transform(x: Any, out: Any, count: int, n: int, double: bool, ends: Ends) -> bool:
+    """The FFT of length ``n`` of ``count`` rows, in one launch or two (four-step: columns, twiddles, rows);
+    False (nothing done) when ``n`` needs more."""
     limit = plan.local_limit(double)
     if n <= limit:
-        _launch(x, out, n, count, rows(n), rows(n), double, flags=flags)
-        return
+        _launch(x, out, n, count, Layout(1, ends.in_stride, 0, 1), Layout(1, ends.out_stride, 0, 1), double, ends)
+        return True
     n1, n2 = plan.split(n, limit)
+    if n2 > limit:
+        return False
+    temp = output((count, n), double)
+    first = ends._replace(out_n=EVERYWHERE, flags=ends.flags & LOAD_FLAGS)
+    _launch(x, temp, n1, count * n2, Layout(n2, ends.in_stride, 1, n2), Layout(n2, n, 1, n2), double, first,
+            twiddle=n)
+    # the rows of length n2, written transposed: X[k1 + n1 * k2]
+    second = ends._replace(in_n=EVERYWHERE, flags=ends.flags & STORE_FLAGS)
+    _launch(temp, out, n2, count * n1, rows(n2), Layout(n1, ends.out_stride, 1, n1), double, second)
+    return True
+
+
+def _four_step_recursive(x: Any, out: Any, count: int, n: int, double: bool, flags: int) -> None:
+    """A length past two launches: the columns, then the rows as a transform of their own."""
+    n1, n2 = plan.split(n, plan.local_limit(double))
     columns = Layout(n2, n, 1, n2)  # sequence (row, i2): elements i1 * n2 + i2 of the row
-    temp = kd.empty(x.shape, dtype=x.dtype)
-    _launch(x, temp, n1, count * n2, columns, columns, double, twiddle=n, flags=flags & CONJ_LOAD)
-    if n2 <= limit:  # the rows of length n2, written transposed: X[k1 + n1 * k2]
-        _launch(temp, out, n2, count * n1, rows(n2), Layout(n1, n, 1, n1), double, flags=flags & CONJ_STORE)
-        return
+    temp = output((count, n), double)
+    _launch(x, temp, n1, count * n2, columns, columns, double, Ends(n, n, flags=flags & CONJ_LOAD), twiddle=n)
     inner = c2c(temp.reshape(count * n1, n2), inverse=False)
     result = inner.reshape(count, n1, n2).transpose((0, 2, 1)).reshape(count, n)
     out[...] = kd.conj(result) if flags & CONJ_STORE else result
 
 
-def _launch(src: Any, dst: Any, m: int, nseq: int, load: Layout, store: Layout, double: bool,
-            twiddle: int = 0, flags: int = 0) -> None:
-    kernel, seqs = plan.kernel(m, double, seq_fast_load=load.e != 1, seq_fast_store=store.e != 1)
+def _launch(src: Any, dst: Any, m: int, nseq: int, load: Layout, store: Layout, double: bool, ends: Ends,
+            twiddle: int = 0) -> None:
+    real = src.dtype in (kd.float32, kd.float64)
+    key = (m, nseq, load, store, double, ends[:5], ends.mul_at, ends.scale, twiddle, real, kd.device().index)
+    launch = _launches.get(key)
+    if launch is None:
+        launch = _plan_launch(m, nseq, load, store, double, ends, twiddle, real)
+        with _launches_lock:
+            _launches[key] = launch
+            while len(_launches) > 256:
+                del _launches[next(iter(_launches))]
+    kernel, table, push, groups = launch
+    kernel(src, dst, table, table if ends.mul is None else ends.mul, push, groups=groups)
+
+
+_launches: dict[tuple, tuple] = {}
+_launches_lock = threading.Lock()
+"""Everything of a launch but its arrays, by its parameters: repeated calls skip the planning."""
+
+
+def _plan_launch(m: int, nseq: int, load: Layout, store: Layout, double: bool, ends: Ends, twiddle: int,
+                 real: bool) -> tuple:
+    kernel, seqs = plan.kernel(m, double, seq_fast_load=load.e != 1, seq_fast_store=store.e != 1, real_input=real)
     table, lo, hi = plan.twiddles(m, twiddle, double)
     groups = -(-nseq // seqs)
-    limit = int(kd.device().info["max_work_group_count"][0])
-    gx = min(groups, limit)
+    gx = min(groups, plan.max_groups_x())
     gy = -(-groups // gx)
-    kernel(src, dst, table, nseq, *load, *store, twiddle, plan.TABLE_BLOCK, lo, hi, flags, gx, groups=(gx, gy))
+    bits = np.array([ends.scale], np.float64 if double else np.float32).view(np.uint32)
+    push = np.array([nseq, *load, ends.in_n, *store, ends.out_n, twiddle, lo, hi, ends.flags, gx, ends.mul_at,
+                     bits[0], bits[-1]], dtype=np.uint32)
+    return kernel, table, push, (gx, gy)
 
 
-def _bluestein(x: Any, inverse: bool) -> Any:
-    """Any length as a convolution with a chirp, done by FFTs of a power-of-two length ``m >= 2n - 1``."""
+_COMPLEX = {kd.float32: kd.complex64, kd.float64: kd.complex128}
+
+
+def _bluestein(x: Any, out: Any, count: int, n: int, double: bool, ends: Ends) -> bool:
+    """Any length as a convolution with a chirp ``w``, by FFTs of a power-of-two length ``m >= 2n - 1``, with
+    every elementwise step fused into their loads and stores (``v``: ``conj`` if ``inverse``, ``F``: FFT)::
+
+        t = conj(F(v(x) * w) * K)           (x zero-padded to m on load; K: the chirp's convolution kernel)
+        y = v(conj(F(t)) * w / m)           (cut to n on store; v(conj(z) * w) = z * conj(w))
+
+    False (nothing done) when ``m`` needs more than two launches."""
+    m = 1 << (2 * n - 2).bit_length()
+    inverse = bool(ends.flags & CONJ_LOAD)
+    limit = plan.local_limit(double)
+    if m > limit and plan.split(m, limit)[1] > limit:
+        return False
+    table, at_k, at_w = plan.bluestein_table(n, m, double, inverse)
+    temp = output((count, m), double)
+    forward = Ends(n, m, in_n=n, flags=ends.flags & CONJ_LOAD | MUL_LOAD | CONJ_STORE | MUL_STORE, mul=table,
+                   mul_at=at_k)
+    transform(x, temp, count, m, double, forward)
+    back = Ends(m, ends.out_stride, out_n=min(n, ends.out_n),
+                flags=MUL_STORE | (0 if inverse else CONJ_STORE) | ends.flags & SCALE_STORE, mul=table, mul_at=at_w,
+                scale=ends.scale)
+    transform(temp, out, count, m, double, back)
+    return True
+
+
+def _bluestein_unfused(x: Any, inverse: bool) -> Any:
+    """Bluestein for lengths whose power of two needs the recursive four-step method: step by step."""
     count, n = int(x.shape[0]), int(x.shape[1])
     m = 1 << (2 * n - 2).bit_length()
     chirp, kernel_hat = plan.chirp(n, m, x.dtype == kd.complex128)

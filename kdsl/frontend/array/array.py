@@ -255,6 +255,16 @@ class Array:
         buf = engine.Buffer(tensor, size, dtype, dev, pooled=False)  # the caller's tensor: never recycled
         return Array(Node("buffer", (), dtype, shape, buffer=buf, device=dev))
 
+    @staticmethod
+    def _uninitialized(shape, dtype, device=None) -> Array:
+        """A realised array on a fresh (pooled) buffer whose contents are undefined: for library kernels that
+        write every element (kd.fft), so no fill kernel runs before them as it would for ``kd.empty``."""
+        dtype, shape, dev = dt.as_dtype(dtype), tuple(int(d) for d in shape), current_device(device)
+        size = math.prod(shape)
+        tensor = engine.allocate(dev, size, dtype) if size else None
+        buf = engine.Buffer(tensor, size, dtype, dev)
+        return Array(Node("buffer", (), dtype, shape, buffer=buf, device=dev))
+
     # ----- arithmetic
     __add__, __radd__, __iadd__ = _binary("add"), _binary("add", True), _inplace("add")
     __sub__, __rsub__, __isub__ = _binary("sub"), _binary("sub", True), _inplace("sub")

@@ -1,0 +1,112 @@
+"""The local FFT kernel's variants: every radix and stage count, several sequences per workgroup, the local
+limit, four-step, fused Bluestein, real input, half outputs, and outputs on recycled (garbage) buffers."""
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+from kdsl.fft import plan
+from kdsl.fft.butterfly import Butterfly
+from kdsl.fft.transform import c2c
+
+
+def _close(got, want):
+    """Within float32's accuracy (double's for complex128) relative to the largest output, log n growth."""
+    got = np.asarray(got)
+    assert got.shape == want.shape
+    tol = 1e-13 if got.dtype == np.complex128 else 2e-6
+    scale = max(1.0, float(np.abs(want).max()))
+    np.testing.assert_allclose(got, want, rtol=0, atol=tol * scale * max(1, np.log2(max(want.size, 2))))
+
+
+def _signal(shape, dtype, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dtype)
+
+
+@pytest.mark.parametrize("n,want", [(2, (2,)), (16, (16,)), (32, (8, 4)), (2048, (16, 16, 8)),
+                                    (4096, (16, 16, 16)), (8192, (16, 8, 8, 8)), (243, (9, 9, 3)),
+                                    (2 * 3 * 5 * 7, (2, 3, 5, 7))])
+def test_stages_use_radix_16_evenly(n, want):
+    assert plan.stages(n) == want
+    assert np.prod(want) == n
+
+
+@pytest.mark.parametrize("radix", [2, 3, 4, 5, 6, 7, 8, 9, 12, 16])
+def test_butterfly_is_the_dft(radix):
+    """The generated register DFT, evaluated in Python on a random vector, equals NumPy's DFT."""
+    b = Butterfly("vec2")
+    outs = b.dft([f"x{r}" for r in range(radix)])
+    x = _signal(radix, np.complex128, radix)
+    env = {f"x{r}": x[r] for r in range(radix)}
+    for line in b.lines:
+        name, expr = line[len("vec2 "):-1].split(" = ", 1)
+        env[name] = eval(_python(expr), {"vec2": complex}, env)
+    np.testing.assert_allclose([env[o] for o in outs], np.fft.fft(x), atol=1e-12)
+
+
+def _python(expr: str) -> str:
+    """A generated GLSL expression on complex Python numbers (``a.x`` is ``a.real``)."""
+    return expr.replace(".x", ".real").replace(".y", ".imag")
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 7, 9, 16, 32, 48, 63, 80, 112, 144, 243, 625, 2401, 2048])
+def test_every_radix_and_stage_count(n):
+    x = _signal((5, n), np.complex64, n)
+    _close(kd.fft.fft(kd.asarray(x)), np.fft.fft(x))
+    _close(kd.fft.ifft(kd.asarray(x)), np.fft.ifft(x))
+
+
+@pytest.mark.parametrize("rows", [1, 63, 67, 130])
+def test_several_sequences_per_workgroup_with_a_partial_last_group(rows):
+    x = _signal((rows, 8), np.complex64, rows)
+    _close(kd.fft.fft(kd.asarray(x)), np.fft.fft(x))
+    _close(kd.fft.fft(kd.asarray(x), axis=0), np.fft.fft(x, axis=0))  # columns: neighbours are sequences
+
+
+def test_lengths_at_the_local_limit_and_past_it():
+    limit = plan.local_limit(False)
+    for n in (limit, 2 * limit):
+        x = _signal((2, n), np.complex64, n)
+        _close(kd.fft.fft(kd.asarray(x)), np.fft.fft(x))
+    x = _signal((3, limit), np.complex64)
+    _close(kd.fft.fft(kd.asarray(x), axis=0), np.fft.fft(x, axis=0))
+
+
+@pytest.mark.parametrize("n", [11, 13, 97, 211])
+def test_fused_bluestein_in_one_and_two_launches_and_the_step_by_step_fallback(monkeypatch, n):
+    """Limit 16: 11 and 13 (m = 32) run as fused four-step, 97 and 211 (m >= 256) fall back."""
+    x = _signal((2, n), np.complex64, n)
+    _close(c2c(kd.asarray(x), inverse=False), np.fft.fft(x))
+    monkeypatch.setattr(plan, "local_limit", lambda double: 16)
+    _close(c2c(kd.asarray(x), inverse=False), np.fft.fft(x))
+    _close(c2c(kd.asarray(x), inverse=True), np.fft.ifft(x) * n)
+
+
+@pytest.mark.parametrize("n", [10, 11, 64, 4099, 2 * plan.local_limit(False) + 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_rfft_reads_reals_and_writes_half(n, dtype):
+    r = _signal((3, n), dtype, n)
+    got = kd.fft.rfft(kd.asarray(r))
+    assert got.dtype == (kd.complex128 if dtype == np.float64 else kd.complex64)
+    _close(got, np.fft.rfft(r))
+    _close(kd.fft.rfft(kd.asarray(r), n=n + 3, norm="ortho"), np.fft.rfft(r, n=n + 3, norm="ortho"))
+
+
+@pytest.mark.parametrize("n", [8, 11, 4096, 2 * plan.local_limit(False)])
+def test_outputs_are_fully_written_on_recycled_buffers(n):
+    """Outputs and temporaries are uninitialised pooled buffers: fill the pool with NaN first."""
+    x = _signal((2, n), np.complex64, n)
+    for shape in [(2, n), (2, n // 2 + 1), (2, 1 << (2 * n - 2).bit_length())]:
+        kd.realize(kd.full(shape, np.nan, dtype=kd.complex64) * 1)
+    _close(kd.fft.fft(kd.asarray(x)), np.fft.fft(x))
+    _close(kd.fft.rfft(kd.asarray(x.real.copy())), np.fft.rfft(x.real))
+
+
+def test_bluestein_double_precision_and_inverse():
+    x = _signal((2, 1009), np.complex128, 3)
+    _close(kd.fft.fft(kd.asarray(x)), np.fft.fft(x))
+    _close(kd.fft.ifft(kd.asarray(x)), np.fft.ifft(x))

@@ -68,11 +68,14 @@ class Realiser:
             self._queue.extend(lazy)
             self._cond.notify()
 
-    def _start(self) -> None:
+    def _forked(self) -> None:
         # (under the condition's lock) After os.fork() the child has this object but not the thread, and what
         # was queued belongs to the parent's devices: start afresh.
         if self._pid != os.getpid():
             self._pid, self._thread, self._queue, self._busy = os.getpid(), None, [], False
+
+    def _start(self) -> None:
+        self._forked()
         if self._thread is None:
             self._thread = threading.Thread(target=self._loop, name="kdsl-dask-realiser", daemon=True)
             self._thread.start()
@@ -107,6 +110,7 @@ class Realiser:
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until everything queued so far is computed; False if ``timeout`` seconds passed first."""
         with self._cond:
+            self._forked()
             return self._cond.wait_for(lambda: not self._queue and not self._busy, timeout)
 
     def close(self, timeout: float | None = 30.0) -> None:
@@ -118,7 +122,9 @@ class Realiser:
         if thread is not None and thread.is_alive() and thread is not threading.current_thread():
             thread.join(timeout)
         with self._cond:
-            self._closed, self._thread = False, None
+            self._closed = False
+            if thread is None or not thread.is_alive():  # (one still busy past the timeout keeps its place)
+                self._thread = None
 
 
 def _arrays(value: Any) -> list[kd.Array]:

@@ -34,8 +34,10 @@ from dask.array.dispatch import (
     to_numpy_dispatch,
 )
 from dask.sizeof import sizeof
+from dask.tokenize import normalize_token
 
 import kdsl as kd
+from kdsl.dask.realiser import TaskResults
 
 _registered = False
 
@@ -54,7 +56,23 @@ def register() -> None:
     # Dask's scheduler weighs moving a chunk by its size: without this it sees a few dozen bytes (the Python
     # object) and steals tasks across workers freely, shipping gigabytes of device data through the host.
     sizeof.register(kd.Array, lambda a: int(a.nbytes))
+    # Dask names what it builds from an array (da.from_array, a kdsl argument of map_blocks) by a token of it;
+    # left to itself it pickles the array: reads all of it back from the device, twice.
+    normalize_token.register(kd.Array, _token)
+    TaskResults().register()  # the threaded scheduler computes stored results in the background too
     _registered = True
+
+
+def _token(a: kd.Array) -> tuple[Any, ...]:
+    """What names ``a`` for Dask: its graph node (a new one whenever ``a`` changes, e.g. by ``a[i] = v``; the
+    same one once computed), shape, dtype and device - never its data, which would have to be read back.
+
+    >>> import kdsl as kd
+    >>> a = kd.ones(3)
+    >>> _token(a) == _token(a), _token(a) == _token(kd.ones(3))
+    (True, False)
+    """
+    return "kdsl.Array", a._node.id, a.shape, a.dtype.name, a.device.index
 
 
 def _chunk_to_numpy(chunk: Any, **kwargs: Any) -> np.ndarray:

@@ -22,6 +22,7 @@ from typing import Any
 from distributed import WorkerPlugin
 
 import kdsl as kd
+from kdsl.dask.realiser import enabled, shared
 
 try:
     import fcntl
@@ -91,15 +92,21 @@ class DevicePlugin(WorkerPlugin):
         self._worker = worker
 
     def transition(self, key: Any, start: str, finish: str, **kwargs: Any) -> None:
-        """Realise a task's kdsl result when Dask stores it: Dask keeps the object a task returned, and a lazy
-        array kept there would be recomputed by every task that reads it (a persisted chunk, at every step)."""
-        if finish == "memory":
-            value = self._worker.data.get(key)
-            if isinstance(value, kd.Array):
-                kd.realize(value)
+        """Queue a task's lazy kdsl result for the worker's background :class:`~kdsl.dask.realiser.Realiser`
+        when Dask stores it: a lazy array kept there would be recomputed by every task that reads it (a
+        persisted chunk, at every step). Computing it here instead would block the worker's event loop, and
+        the next task, for as long as the device runs (kdsl.dask.realiser says more)."""
+        if finish != "memory":
+            return
+        value = self._worker.data.get(key)
+        if enabled():
+            shared().put(value)
+        elif isinstance(value, kd.Array):
+            kd.realize(value)
 
 
 async def dask_setup(worker: Any) -> None:
     """Run by Dask on a worker started with ``--preload kdsl.dask`` (as :class:`~kdsl.dask.LocalVulkanCluster`
     starts them): the worker gets :class:`DevicePlugin` (its device from ``KDSL_DEVICE``, else a free slot)."""
     await worker.plugin_add(DevicePlugin(), name=DevicePlugin.name)
+

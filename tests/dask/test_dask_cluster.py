@@ -6,10 +6,11 @@ and worker 1 logical device 1 (separate VkDevices), as two GPUs would. One clust
 
 import os
 
+import dask
 import dask.array as da
 import numpy as np
 import pytest
-from distributed import Client
+from distributed import Client, wait
 
 import kdsl as kd
 import kdsl.dask as kdd
@@ -22,7 +23,10 @@ Y = (RNG.random(96) < 1 / (1 + np.exp(-X @ np.linspace(-1, 1, 6)))).astype(np.fl
 @pytest.fixture(scope="module")
 def client():
     env = {"KDSL_VIRTUAL_DEVICES": "2", "KDSL_CACHE_DIR": os.environ.get("KDSL_CACHE_DIR", "")}
-    with kdd.LocalVulkanCluster(n_workers=2, devices=[0, 1], env=env, silence_logs=40) as cluster, \
+    # A worker the nanny restarts (test_a_worker_dying...) may take longer than the 15 s Dask waits before it
+    # closes a lost worker's nanny for good on a loaded CI machine (Python, Dask, Vulkan and kdsl to start).
+    with dask.config.set({"distributed.deploy.lost-worker-timeout": "120s"}), \
+            kdd.LocalVulkanCluster(n_workers=2, devices=[0, 1], env=env, silence_logs=40) as cluster, \
             Client(cluster) as c:
         yield c
 
@@ -112,11 +116,12 @@ def _stored_chunks_realised(dask_worker):
 
 
 def test_the_preloaded_plugin_realises_stored_results(client):
-    """Dask keeps what a task returned; a lazy chunk kept there would be recomputed by every later task."""
+    """Dask keeps what a task returned; a lazy chunk kept there would be recomputed by every later task. The
+    plugin has each worker compute them in the background (kdsl.dask.realiser); flush waits for that."""
     assert set(client.run(_pinned_device).values()) == {0, 1}  # the preload registered DevicePlugin
     x = client.persist(kdd.from_array(X, chunks=(24, 3)).map_blocks(_lazy_block))
-    from distributed import wait
     wait(x)
+    assert all(client.run(kdd.flush, timeout=60).values())
     stored = client.run(_stored_chunks_realised).values()
     assert sum(n for n, _ in stored) >= 4 and all(ok for _, ok in stored)
     np.testing.assert_allclose(x.compute().numpy(), X * 2 + 1, rtol=1e-6)

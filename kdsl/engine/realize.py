@@ -14,7 +14,6 @@ Example:
 from __future__ import annotations
 
 import gc
-import math
 import time
 from typing import Any
 
@@ -23,12 +22,11 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.device import _runtime  # imported late there: building graphs must not need Vulkan
 from kdsl.engine.lowering import Step
-from kdsl.engine.plan import plan
+from kdsl.engine.plan import Template, cached, kernel_size, planned, word_bytes
 from kdsl.engine.profile import current as current_profile
 from kdsl.engine.programs import batches, program, stats
 from kdsl.engine.state import state
 from kdsl.ir.graph import Node
-from kdsl.ir.kernels import Elementwise, Kernel, Matmul
 
 _POOL_PER_SIZE = 4
 # Pooled tensors may hold up to this share of the device's memory. Large arrays are where pooling pays most:
@@ -116,16 +114,48 @@ def _run(device: Any, st: Any, steps: list[Step]) -> None:
             step.out.become_buffer(pending[step.out.id])
 
 
-def submit(device: Any, work: list[tuple[Any, ...]]) -> None:
+def run_cached(device: Any, st: Any, templates: list[Template], order: list[Node]) -> None:
+    """Run a cached plan straight from its ``templates`` on the graph whose nodes are ``order`` (the hot path
+    of a loop: no Steps are made, and a batch that ran before with the same buffers and push words is
+    replayed without looking up its programs and Algorithms). Call under ``st.lock``."""
+    pending: dict[int, Buffer] = {}
+    work = []
+    for t in templates:
+        o = t.out
+        buf = pending.get(o)
+        if t.fresh or buf is None:
+            size, dtype = t.out_size, t.out_dtype
+            buf = pending[o] = Buffer(allocate(device, size, dtype) if size else None, size, dtype, device)
+        if not t.launch:
+            continue
+        inputs = [pending[p] if p < 0 or p in pending else order[p].buffer for p in t.inputs]
+        work.append((t, t.kernel, buf, inputs, t.words if t.words is not None else word_bytes(t.sources, order)))
+    _submit(device, st, work, templates)
+    stats["realizes"] += 1
+    for o, buf in pending.items():
+        if o >= 0:
+            order[o].become_buffer(buf)
+
+
+def submit(device: Any, work: list[tuple[Any, ...]], plan: object = None) -> None:
     """Dispatch ``work`` ((template or None, kernel, out Buffer, input Buffers, push words) per kernel) in one
-    submission, replaying a recorded command buffer when the same dispatches ran before."""
+    submission, replaying a recorded command buffer when the same dispatches ran before. ``plan``: the object
+    the templates come from (a cached plan's list), which names the dispatches in the replay key."""
     st = state(device)
     with st.lock:
-        _submit(device, st, work)
+        _submit(device, st, work, plan)
 
 
-def _submit(device: Any, st: Any, work: list[tuple[Any, ...]]) -> None:
-    dispatches, launched = [], []
+def _submit(device: Any, st: Any, work: list[tuple[Any, ...]], plan: object = None) -> None:
+    prof = current_profile()
+    recorded = batches(device)
+    key = None
+    if plan is not None and prof is None:
+        key = _bound_key(plan, work)
+        if recorded.replay(key):
+            stats["kernels"] += len(work)
+            return
+    dispatches, launched, bound = [], [], []
     in_batch: set[int] = set()
     for t, kernel, out, inputs, words in work:
         if t is not None and t.program and t.program[0].alive and t.program[0].device is device:
@@ -137,29 +167,37 @@ def _submit(device: Any, st: Any, work: list[tuple[Any, ...]]) -> None:
         tensors = [out.tensor]
         for b in inputs:
             tensors.append(b.tensor if b.tensor is not None else st.dummy())
+        if words.__class__ is bytes:
+            words = np.frombuffer(words, np.uint32)
         entry = prog.algorithm(tensors, words, in_batch)
         in_batch.add(id(entry))
         dispatches.append((entry, words))
         launched.append(prog)
-    prof = current_profile()
+        bound.append(tensors)
     if prof is not None:  # kd.profile(): each kernel its own timed submission
         for d, prog, item in zip(dispatches, launched, work, strict=True):
             t0 = time.perf_counter()
-            batches(device).submit([d], [prog])
+            recorded.submit([d], [prog])
             prof.add(item[1], (time.perf_counter() - t0) * 1e3)
     elif dispatches:
-        batches(device).submit(dispatches, launched)
+        recorded.submit(dispatches, launched, key, (plan, bound))
     st.trim_programs()  # after the batch: its own programs are all in use until it has run
     stats["kernels"] += len(dispatches)
 
 
-def kernel_size(k: Kernel) -> int:
-    """Elements a kernel writes (0: nothing to launch); reductions and scans always launch."""
-    if isinstance(k, Matmul):
-        return k.batch * k.m * k.n
-    if isinstance(k, Elementwise):
-        return math.prod(k.shape)
-    return 1
+def _bound_key(plan: object, work: list[tuple[Any, ...]]) -> tuple:
+    """The replay key of a batch of a cached plan: the plan fixes the kernels, so (plan, bound tensors, push
+    words) names the whole batch. The recorded entry keeps the plan and the tensors alive, so the ids in the
+    key cannot be reused by other objects while the entry exists."""
+    ids: list[int] = []
+    words = []
+    for item in work:
+        ids.append(id(item[2].tensor))
+        for b in item[3]:
+            ids.append(id(b.tensor))
+        w = item[4]
+        words.append(w if w.__class__ is bytes else w.tobytes())
+    return (id(plan), tuple(ids), b"".join(words))
 
 
 def _aliased(node: Node) -> Node | None:
@@ -175,8 +213,7 @@ def _aliased(node: Node) -> Node | None:
 def realize_nodes(nodes: list[Node]) -> None:
     """Compute ``nodes`` in one submission per device; reshapes of computed data share its buffer."""
     if len(nodes) == 1 and nodes[0].op not in ("view", "buffer"):  # the usual kd.realize(x): no grouping
-        with state(nodes[0].device).lock:  # the graph must not change between planning and running
-            run(plan(nodes))
+        _realize(nodes)
         return
     targets = [_aliased(n) or n for n in nodes if not n.realized]
     by_device: dict[int, list[Node]] = {}
@@ -187,13 +224,26 @@ def realize_nodes(nodes: list[Node]) -> None:
             # Another thread may have computed them meanwhile; a reshape of computed data has nothing to run.
             todo = [n for n in group if not n.realized]
             if todo:
-                run(plan(todo))
+                _realize(todo)
     for n in nodes:
         src = _aliased(n)
         if src is not None and src.realized:
             with state(n.device).lock:
                 if not n.realized:
                     n.become_buffer(src.buffer)
+
+
+def _realize(roots: list[Node]) -> None:
+    """Plan and run ``roots`` (on one device) under the device's lock: the graph must not change between
+    planning and running. A cached plan runs straight from its templates."""
+    device = roots[0].device
+    st = state(device)
+    with st.lock:
+        templates, key, order = cached(roots)
+        if templates is None:
+            run(planned(roots, key, order))
+        else:
+            run_cached(device, st, templates, order)
 
 
 def upload(data: np.ndarray, dtype: dt.DType, device: Any) -> Node:
@@ -243,7 +293,7 @@ def to_numpy(node: Node) -> np.ndarray:
             if node.op == "view":
                 base = node.srcs[0]
                 if not base.realized:
-                    run(plan([base]))
+                    _realize([base])
                 return _read_view(download(base.buffer), node.arg)
     if not node.realized:
         realize_nodes([node])

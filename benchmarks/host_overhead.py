@@ -51,21 +51,27 @@ void main() { }
 STAGES: list[tuple[str, Any, str]] = [
     ("jit: flatten args + signature", jit_mod, "tree_flatten"),
     ("jit: flatten args + signature", jit_mod, "_signature"),
+    ("jit: flatten args + signature", jit_mod, "_array_key"),
     ("jit: bind buffers, work list", jit_mod._Trace, "run"),
     ("plan: graph walk (key)", plan_mod, "signature"),
+    ("plan: key hash + lookup", realize_mod, "cached"),
     ("plan: key hash, lookup, steps", realize_mod, "plan"),
+    ("plan: bind buffers, work list", realize_mod, "run_cached"),
     ("buffer allocation (pool)", realize_mod, "allocate"),
     ("buffer allocation (pool)", jit_mod, "allocate"),
     ("buffer allocation (pool)", realize_mod, "Buffer.__init__"),
+    ("replay key (plan, tensors, push words)", realize_mod, "_bound_key"),
+    ("dispatch list (_submit)", realize_mod, "_submit"),
     ("descriptor sets (Program.algorithm)", programs_mod.Program, "algorithm"),
     ("recorded batch: key + lookup", programs_mod.Batches, "submit"),
-    ("recorded batch: key + lookup", programs_mod, "replay"),
+    ("recorded batch: key + lookup", programs_mod.Batches, "replay"),
     ("command recording", programs_mod.Batches, "_record"),
     ("Sequence.eval bookkeeping", sequence_mod.Sequence, "eval"),
     ("vkQueueSubmit (+ liveness check)", sequence_mod.Sequence, "_submit_batch"),
     ("fence wait + reset", sequence_mod.Sequence, "wait_fence"),
     ("node -> buffer", graph_mod.Node, "become_buffer"),
     ("pool return (Buffer.__del__)", realize_mod, "Buffer.__del__"),
+    ("readback: host tensor", realize_mod, "_host_tensor"),
 ]
 
 
@@ -185,12 +191,14 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
               [[k, v, v - floor if not k.startswith("floor") else 0.0] for k, v in ends.items()])
         for name in ("kd.realize(x + 1)", "kd.jit replay", "readback (r.numpy())"):
             if name == "kd.realize(x + 1)":
-                def call(x: Any = x) -> None:
+                build: list[int] = []
+
+                def call(x: Any = x, build: list[int] = build) -> None:
                     t0 = time.perf_counter_ns()
                     z = x + 1
                     build.append(time.perf_counter_ns() - t0)
                     kd.realize(z)
-                build: list[int] = []
+
                 total, stages = staged_round(call, args.reps, args.rounds)
                 stages["graph build (x + 1)"] = statistics.median(build) / 1e3
             else:

@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import math
 import os
-from array import array
+import struct
 import threading
+from array import array
 from collections import OrderedDict
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from kdsl import dtype as _dt
 from kdsl.engine import state as _state
 from kdsl.engine.lowering import Step, const_words, pushes_offset
 from kdsl.engine.schedule import schedule
@@ -35,6 +37,7 @@ from kdsl.ir.view import View
 # graph signature -> templates, least recently used first (size: kdsl.engine.state.set_cache_limits)
 _plans: OrderedDict[tuple[Any, ...], list[Template]] = OrderedDict()
 _plans_lock = threading.Lock()
+_FLOAT32 = _dt.float32
 
 
 class Template(NamedTuple):
@@ -150,9 +153,25 @@ def _words(sources: tuple[tuple[int, str], ...], order: list[Node]) -> np.ndarra
     return np.array(_word_list(sources, order), np.uint32)
 
 
+_F32 = struct.Struct("=f")  # native order: the bytes are read back as native uint32 words
+
+
 def word_bytes(sources: tuple[tuple[int, str], ...], order: list[Node]) -> bytes:
     """The push words of a template's ``sources`` in the graph ``order``, as bytes (the replay key holds them;
-    they become an array only when a batch is recorded)."""
+    they become an array only when a batch is recorded). A float32 scalar, the usual one, is packed directly.
+
+    >>> from kdsl import dtype as dt
+    >>> c = Node("const", (), dt.float32, (), 1.5)
+    >>> word_bytes(((0, "const"),), [c]) == _words(((0, "const"),), [c]).tobytes()
+    True
+    """
+    if len(sources) == 1:
+        n = order[sources[0][0]]
+        if sources[0][1] == "const" and n.dtype is _FLOAT32:
+            try:
+                return _F32.pack(n.arg)
+            except (OverflowError, struct.error):  # beyond float32's range: the general path gives inf
+                pass
     return array("I", _word_list(sources, order)).tobytes()
 
 

@@ -68,7 +68,7 @@ def debug_level() -> int:
 # os.environ keeps its contents in ``_data`` under encoded names and updates it on every change (putenv too)
 _ENV_DATA: dict | None = getattr(os.environ, "_data", None)
 try:
-    _DEBUG_KEY: Any = os.environ.encodekey("KDSL_DEBUG")  # type: ignore[attr-defined]
+    _DEBUG_KEY: Any = os.environ.encodekey("KDSL_DEBUG")
 except AttributeError:  # not CPython's os.environ: read it the ordinary way
     _ENV_DATA = None
 
@@ -195,7 +195,7 @@ class Batches:
         if hit is None:
             return False
         seq, versions, entries, _ = hit
-        for entry, version in zip(entries, versions):
+        for entry, version in zip(entries, versions, strict=True):
             if entry[1] != version:
                 return False
         if debug_level():

@@ -65,11 +65,7 @@ class Buffer:
 
 
 def allocate(device: Any, size: int, dtype: dt.DType) -> Any:
-    """A device tensor of ``size`` elements: a pooled one when available."""
-    limit = device.info.get("max_storage_buffer_range", 1 << 32)
-    if size * dtype.itemsize > limit or size >= 1 << 31:
-        raise ValueError(f"an array of {size} {dtype.name} elements ({size * dtype.itemsize} bytes) does not fit one "
-                         f"buffer on {device.name} (at most {limit} bytes and 2**31 elements); split it")
+    """A device tensor of ``size`` elements: a pooled one when available (it fitted when it was made)."""
     st = state(device)
     with st.lock:
         bucket = st.pool.get((dtype.name, size))
@@ -80,6 +76,10 @@ def allocate(device: Any, size: int, dtype: dt.DType) -> Any:
             # tensor's own finaliser too (same cycle): skip tensors destroyed after they were pooled.
             if tensor.is_init():
                 return tensor
+    limit = device.info.get("max_storage_buffer_range", 1 << 32)
+    if size * dtype.itemsize > limit or size >= 1 << 31:
+        raise ValueError(f"an array of {size} {dtype.name} elements ({size * dtype.itemsize} bytes) does not fit one "
+                         f"buffer on {device.name} (at most {limit} bytes and 2**31 elements); split it")
     return device.manager.tensor_empty(size, dtype.np)
 
 
@@ -148,7 +148,7 @@ def submit(device: Any, work: list[tuple[Any, ...]], plan: object = None) -> Non
 
 def _submit(device: Any, st: Any, work: list[tuple[Any, ...]], plan: object = None) -> None:
     prof = current_profile()
-    recorded = batches(device)
+    recorded = st.batches if st.batches is not None else batches(device)
     key = None
     if plan is not None and prof is None:
         key = _bound_key(plan, work)

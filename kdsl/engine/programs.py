@@ -5,7 +5,8 @@ with the float controls the device supports added (signed zeros, inf/NaN and sub
 and a few runtime Algorithms, one per set of bound buffers (a training loop alternates between a couple of
 buffer sets, so its dispatches never rewrite descriptors). A :class:`Batches` cache keeps the recorded command
 buffers of recent batches: when a batch dispatches the same Algorithms with the same push constants as one
-before, it is replayed with ``Sequence.eval()`` and nothing is recorded.
+before, it is replayed with ``Sequence.eval()`` and nothing is recorded. A batch of a cached plan is found by
+(plan, bound tensors, push words) before any program or Algorithm is looked up: the host fast path of a loop.
 
 ``KDSL_DEBUG=1`` prints each new kernel's GLSL, and each launch's size and GPU time.
 """
@@ -178,7 +179,7 @@ class Batches:
 
     def __init__(self, device: Any):
         self.device = device
-        # key -> (Sequence, Algorithm versions, Algorithm entries, objects the key's ids name, kept alive)
+        # key -> (Sequence, Algorithm versions, Algorithm entries, the plan a replay key names: kept alive)
         self.recorded: OrderedDict[tuple[Any, ...], tuple[Any, tuple[int, ...], list[list[Any]], Any]] = \
             OrderedDict()
 
@@ -208,8 +209,8 @@ class Batches:
     def submit(self, dispatches: list[tuple[list, np.ndarray]], launched: list[Program],
                key: tuple[Any, ...] | None = None, pins: Any = None) -> None:
         """Run ``dispatches`` ((algorithm entry, push words) in order) as one submission, waiting for it.
-        ``key``: the batch's name in the cache (default: its Algorithms and push words); ``pins``: objects whose
-        ids the key holds, kept alive with the recording."""
+        ``key``: the batch's name in the cache (default: its Algorithms and push words); ``pins``: an object
+        whose id the key holds, kept alive with the recording."""
         level = debug_level()
         if key is None:
             key = tuple([(id(entry[0]), words.tobytes()) for entry, words in dispatches])

@@ -155,7 +155,7 @@ def _submit(device: Any, st: Any, work: list[tuple[Any, ...]], plan: object = No
         if recorded.replay(key):
             stats["kernels"] += len(work)
             return
-    dispatches, launched, bound = [], [], []
+    dispatches, launched = [], []
     in_batch: set[int] = set()
     for t, kernel, out, inputs, words in work:
         if t is not None and t.program and t.program[0].alive and t.program[0].device is device:
@@ -173,22 +173,21 @@ def _submit(device: Any, st: Any, work: list[tuple[Any, ...]], plan: object = No
         in_batch.add(id(entry))
         dispatches.append((entry, words))
         launched.append(prog)
-        bound.append(tensors)
     if prof is not None:  # kd.profile(): each kernel its own timed submission
         for d, prog, item in zip(dispatches, launched, work, strict=True):
             t0 = time.perf_counter()
             recorded.submit([d], [prog])
             prof.add(item[1], (time.perf_counter() - t0) * 1e3)
     elif dispatches:
-        recorded.submit(dispatches, launched, key, (plan, bound))
+        recorded.submit(dispatches, launched, key, plan)
     st.trim_programs()  # after the batch: its own programs are all in use until it has run
     stats["kernels"] += len(dispatches)
 
 
 def _bound_key(plan: object, work: list[tuple[Any, ...]]) -> tuple:
     """The replay key of a batch of a cached plan: the plan fixes the kernels, so (plan, bound tensors, push
-    words) names the whole batch. The recorded entry keeps the plan and the tensors alive, so the ids in the
-    key cannot be reused by other objects while the entry exists."""
+    words) names the whole batch. The ids stay unique while the key can hit: the recorded entry keeps the plan
+    alive, and a hit needs its Algorithms still bound as recorded, so they still hold those tensors."""
     ids: list[int] = []
     words = []
     for item in work:

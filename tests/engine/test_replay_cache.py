@@ -100,12 +100,14 @@ def test_a_replay_key_names_only_objects_its_entry_keeps_alive():
     x = kd.asarray(np.ones(8, np.float32))
     for _ in range(3):
         kd.realize(kd.exp(x) * 2)
-    bound = [(k, pins) for k, (_, _, _, pins) in batches(kd.device()).recorded.items()
-             if isinstance(k[0], int) and pins is not None and pins[0] is not None]
+    bound = [(k, entries, versions, plan) for k, (_, versions, entries, plan) in batches(kd.device()).recorded.items()
+             if plan is not None]
     assert bound
-    for key, (plan, tensors) in bound:
-        assert key[0] == id(plan)  # the cached plan's templates
-        assert set(key[1]) <= {id(t) for ts in tensors for t in ts} | {id(None)}
+    for key, entries, versions, plan in bound:
+        assert key[0] == id(plan)  # the cached plan's templates, kept alive by the entry
+        if all(e[1] == v for e, v in zip(entries, versions, strict=True)):  # it can hit: its Algorithms hold
+            held = {id(t) for e in entries for t in e[0].get_mem_objects()}  # the tensors the key names
+            assert set(key[1]) <= held | {id(None)}
 
 
 def test_program_eviction_forgets_recorded_batches():

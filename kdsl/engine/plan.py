@@ -103,10 +103,14 @@ def _visit(n: Node, pos: dict[int, int], order: list[Node], parts: list[tuple]) 
             _visit(s, pos, order, parts)
     pos[n.id] = len(order)
     order.append(n)
+    op = n.op
     if srcs:  # an op node (leaves have no sources): _part's last case, inlined as this runs per node
-        op = n.op
         parts.append((op, n.dtype.name, n.shape, view_key(n.arg, srcs[0].size) if op == "view" else n.arg,
                       tuple([pos[s.id] for s in srcs])))
+    elif op == "buffer":  # the usual leaves, inlined too
+        parts.append((n.dtype.name, n.shape))
+    elif op == "const":
+        parts.append(("c", n.dtype.name))
     else:
         parts.append(_part(n, pos))
 

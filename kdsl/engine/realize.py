@@ -53,15 +53,26 @@ class Buffer:
             return
         try:
             st = state(self.device)
+            key = (self.dtype.name, self.size)
+            nbytes = self.size * self.dtype.np.itemsize
             with st.lock:
-                bucket = st.pool.setdefault((self.dtype.name, self.size), [])
-                nbytes = self.size * self.dtype.itemsize
-                room = _POOL_SHARE * self.device.info.get("device_memory", 0) - st.pool_bytes
-                if len(bucket) < _POOL_PER_SIZE and nbytes <= room and self.tensor.is_init():
+                bucket = st.pool.get(key)
+                if bucket is None:
+                    bucket = st.pool[key] = []
+                if len(bucket) < _POOL_PER_SIZE and st.pool_bytes + nbytes <= _pool_limit(st) and \
+                        self.tensor.is_init():
                     bucket.append(self.tensor)
                     st.pool_bytes += nbytes
         except Exception:  # interpreter shutdown: let the tensor go
             pass
+
+
+def _pool_limit(st: Any) -> float:
+    """The bytes the pool of ``st``'s device may hold (worked out once per device)."""
+    limit = st.pool_limit
+    if limit is None:
+        limit = st.pool_limit = _POOL_SHARE * st.device.info.get("device_memory", 0)
+    return float(limit)
 
 
 def allocate(device: Any, size: int, dtype: dt.DType) -> Any:
@@ -70,7 +81,7 @@ def allocate(device: Any, size: int, dtype: dt.DType) -> Any:
     with st.lock:
         bucket = st.pool.get((dtype.name, size))
         while bucket:
-            st.pool_bytes -= size * dtype.itemsize
+            st.pool_bytes -= size * dtype.np.itemsize
             tensor = bucket.pop()
             # A Buffer that died in a reference cycle pooled its tensor, but the garbage collector runs the
             # tensor's own finaliser too (same cycle): skip tensors destroyed after they were pooled.
@@ -137,24 +148,38 @@ def run_cached(device: Any, st: Any, templates: list[Template], order: list[Node
             order[o].become_buffer(buf)
 
 
-def submit(device: Any, work: list[tuple[Any, ...]], plan: object = None) -> None:
+def submit(device: Any, work: list[tuple[Any, ...]], plan: object = None, key: tuple | None = None) -> None:
     """Dispatch ``work`` ((template or None, kernel, out Buffer, input Buffers, push words) per kernel) in one
     submission, replaying a recorded command buffer when the same dispatches ran before. ``plan``: the object
-    the templates come from (a cached plan's list), which names the dispatches in the replay key."""
+    the templates come from (a cached plan's list), which names the dispatches in the replay key (``key``
+    when the caller made it already: :func:`_bound_key` of ``plan`` and ``work``)."""
     st = state(device)
     with st.lock:
-        _submit(device, st, work, plan)
+        _submit(device, st, work, plan, key)
 
 
-def _submit(device: Any, st: Any, work: list[tuple[Any, ...]], plan: object = None) -> None:
+def replay(device: Any, key: tuple) -> bool:
+    """Replay the batch recorded under the replay ``key`` (:func:`_bound_key`) if there is one still valid;
+    False otherwise (then :func:`submit` the work). Never replays inside ``kd.profile()``."""
+    if current_profile() is not None:
+        return False
+    st = state(device)
+    with st.lock:
+        return st.batches is not None and st.batches.replay(key)
+
+
+def _submit(device: Any, st: Any, work: list[tuple[Any, ...]], plan: object = None,
+            key: tuple | None = None) -> None:
     prof = current_profile()
     recorded = st.batches if st.batches is not None else batches(device)
-    key = None
     if plan is not None and prof is None:
-        key = _bound_key(plan, work)
+        if key is None:
+            key = _bound_key(plan, work)
         if recorded.replay(key):
             stats["kernels"] += len(work)
             return
+    else:
+        key = None
     dispatches, launched = [], []
     in_batch: set[int] = set()
     for t, kernel, out, inputs, words in work:
@@ -211,9 +236,13 @@ def _aliased(node: Node) -> Node | None:
 
 def realize_nodes(nodes: list[Node]) -> None:
     """Compute ``nodes`` in one submission per device; reshapes of computed data share its buffer."""
-    if len(nodes) == 1 and nodes[0].op not in ("view", "buffer"):  # the usual kd.realize(x): no grouping
-        _realize(nodes)
-        return
+    if len(nodes) == 1:  # the usual kd.realize(x): no grouping
+        op = nodes[0].op
+        if op == "buffer":
+            return
+        if op != "view":
+            _realize(nodes)
+            return
     targets = [_aliased(n) or n for n in nodes if not n.realized]
     by_device: dict[int, list[Node]] = {}
     for n in targets:

@@ -77,6 +77,7 @@ class DeviceState:
         self.lock = threading.RLock()
         self.pool: dict[tuple[str, int], list[Any]] = {}  # (dtype name, size) -> free tensors
         self.pool_bytes = 0
+        self.pool_limit: float | None = None  # bytes the pool may hold (kdsl.engine.realize sets it on first use)
         self.programs: OrderedDict[Any, Any] = OrderedDict()  # kernel -> Program, least recently used first
         self.batches: Any = None  # kdsl.engine.programs.Batches, made on first use
         self.algorithms: OrderedDict[Any, Any] = OrderedDict()  # custom kernels' Algorithms (kdsl.engine.launch)

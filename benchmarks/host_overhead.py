@@ -2,12 +2,13 @@
 go (issue 12's "Host overhead" goal: <= 30 us and <= 22 us on the H200, where PyTorch's op + synchronise takes
 ~28 us).
 
-On 16 floats the GPU work is negligible, so what is left is Python and the Vulkan submission. Three tables:
+On 16 floats the GPU work is negligible, so what is left is Python and the Vulkan submission. The tables:
 
 * **end to end**: median us per call of ``kd.realize(x + 1)``, of a jitted ``(x * y + 1) * 0.5`` replay, of
   ``y.numpy()`` (readback of 16 floats), and of the floor: a pre-recorded ``Sequence.eval()`` of an empty
   shader (submit + fence wait and nothing else; on lavapipe this is the driver's own thread hand-off). The
-  "host" column is the call minus that floor: kdsl's Python.
+  "host" column is the call minus that floor: kdsl's Python. The CPU column is the calling thread's CPU time
+  per call (steady on a busy machine, where wall times are not; on a GPU it includes the fence polling).
 * **per stage**: the same calls with the engine's stages wrapped in timers (exclusive time: a stage's time
   leaves out the wrapped stages it calls). The wrappers cost ~0.3 us each, so the stages add up to a bit
   more than the end-to-end time. "other" is what no wrapper covers (locks, list building, the calls between
@@ -119,17 +120,22 @@ def staged(timers: Timers) -> Iterator[None]:
             setattr(owner, attr, fn)
 
 
-def rounds(calls: dict[str, Callable[[], Any]], reps: int, n_rounds: int) -> dict[str, float]:
-    """Best-of-rounds median us per call of each call (rounds interleaved)."""
-    best = {name: float("inf") for name in calls}
+def rounds(calls: dict[str, Callable[[], Any]], reps: int, n_rounds: int) -> dict[str, tuple[float, float]]:
+    """Per call: (best-of-rounds median wall us, best-of-rounds mean CPU us of the calling thread); rounds
+    interleaved. The CPU time leaves out waiting (a blocked fence wait, other processes on a busy machine)
+    but counts polling: on GPUs, where kdsl spins on the fence, it includes the wait."""
+    best = {name: (float("inf"), float("inf")) for name in calls}
     for _ in range(n_rounds):
         for name, call in calls.items():
             times = []
+            c0 = time.thread_time_ns()
             for _ in range(reps):
                 t0 = time.perf_counter_ns()
                 call()
                 times.append(time.perf_counter_ns() - t0)
-            best[name] = min(best[name], statistics.median(times) / 1e3)
+            cpu = (time.thread_time_ns() - c0) / reps / 1e3
+            wall, best_cpu = best[name]
+            best[name] = (min(wall, statistics.median(times) / 1e3), min(best_cpu, cpu))
     return best
 
 
@@ -185,10 +191,12 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     gc.collect()
     gc.disable()  # a collection inside a round would land on one stage
     try:
-        ends = rounds(calls, args.reps, args.rounds)
+        both = rounds(calls, args.reps, args.rounds)
+        ends = {k: v[0] for k, v in both.items()}
         floor = ends["floor: pre-recorded no-op eval"]
-        table(f"end to end, {args.n} floats: best-of-{args.rounds} median us per call", ["call", "us", "host us"],
-              [[k, v, v - floor if not k.startswith("floor") else 0.0] for k, v in ends.items()])
+        table(f"end to end, {args.n} floats: best-of-{args.rounds} median us per call",
+              ["call", "us", "host us (over the floor)", "CPU us (this thread)"],
+              [[k, v, v - floor if not k.startswith("floor") else 0.0, both[k][1]] for k, v in ends.items()])
         for name in ("kd.realize(x + 1)", "kd.jit replay", "readback (r.numpy())"):
             if name == "kd.realize(x + 1)":
                 build: list[int] = []

@@ -3,6 +3,10 @@ per-device pool of recycled tensors), dispatch all kernels in one submission (:m
 keeps the pipelines and replays recorded command buffers), and turn the computed nodes into buffers.
 Also the host <-> device copies (``upload``, ``download``, ``to_numpy``).
 
+The hot path of a loop (``benchmarks/host_overhead.py`` measures it): a graph whose plan is cached runs from
+the plan's templates (:func:`run_cached`, no Steps), and its batch is found by (plan, bound tensors, push words)
+and replayed before any program or Algorithm is looked up; small downloads reuse a recorded copy.
+
 Example:
     >>> import kdsl as kd, numpy as np
     >>> x = kd.asarray(np.arange(4, dtype=np.float32))

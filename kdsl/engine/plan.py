@@ -16,23 +16,28 @@ Example:
 
 from __future__ import annotations
 
+import math
 import os
+import struct
 import threading
+from array import array
 from collections import OrderedDict
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from kdsl import dtype as _dt
 from kdsl.engine import state as _state
 from kdsl.engine.lowering import Step, const_words, pushes_offset
 from kdsl.engine.schedule import schedule
 from kdsl.ir.graph import Node, toposort
-from kdsl.ir.kernels import Kernel
+from kdsl.ir.kernels import Elementwise, Kernel, Matmul
 from kdsl.ir.view import View
 
 # graph signature -> templates, least recently used first (size: kdsl.engine.state.set_cache_limits)
 _plans: OrderedDict[tuple[Any, ...], list[Template]] = OrderedDict()
 _plans_lock = threading.Lock()
+_FLOAT32 = _dt.float32
 
 
 class Template(NamedTuple):
@@ -47,6 +52,18 @@ class Template(NamedTuple):
     fused: tuple[int, ...]
     program: list[Any]  # [Program] once run; filled by the runner
     words: Any = None  # a fixed step's push words (Step.fixed), else None: built from ``sources``
+    out_dtype: Any = None  # the output buffer's dtype and element count (fixed by the graph's structure)
+    out_size: int = 0
+    launch: bool = True  # False: nothing to dispatch (an empty output, or a kernel of size 0)
+
+
+def kernel_size(k: Kernel) -> int:
+    """Elements a kernel writes (0: nothing to launch); reductions and scans always launch."""
+    if isinstance(k, Matmul):
+        return k.batch * k.m * k.n
+    if isinstance(k, Elementwise):
+        return math.prod(k.shape)
+    return 1
 
 
 def view_key(v: View, src_size: int) -> tuple:
@@ -86,10 +103,14 @@ def _visit(n: Node, pos: dict[int, int], order: list[Node], parts: list[tuple]) 
             _visit(s, pos, order, parts)
     pos[n.id] = len(order)
     order.append(n)
+    op = n.op
     if srcs:  # an op node (leaves have no sources): _part's last case, inlined as this runs per node
-        op = n.op
         parts.append((op, n.dtype.name, n.shape, view_key(n.arg, srcs[0].size) if op == "view" else n.arg,
                       tuple([pos[s.id] for s in srcs])))
+    elif op == "buffer":  # the usual leaves, inlined too
+        parts.append((n.dtype.name, n.shape))
+    elif op == "const":
+        parts.append(("c", n.dtype.name))
     else:
         parts.append(_part(n, pos))
 
@@ -126,11 +147,39 @@ def _templates(steps: list[Step], order: list[Node]) -> list[Template] | None:
         inputs = tuple(pos[n.id] if n.id in pos else temps[n.id] for n in s.inputs)
         sources = tuple((pos[n.id], kind) for n, kind in s.sources)
         fused = tuple(pos[n.id] for n in s.fused if n.id in pos)
-        out.append(Template(s.kernel, o, inputs, sources, s.fresh, temp, fused, [], s.words if s.fixed else None))
+        size = s.out.size
+        out.append(Template(s.kernel, o, inputs, sources, s.fresh, temp, fused, [], s.words if s.fixed else None,
+                            s.out.dtype, size, size > 0 and kernel_size(s.kernel) > 0))
     return out
 
 
 def _words(sources: tuple[tuple[int, str], ...], order: list[Node]) -> np.ndarray:
+    return np.array(_word_list(sources, order), np.uint32)
+
+
+_F32 = struct.Struct("=f")  # native order: the bytes are read back as native uint32 words
+
+
+def word_bytes(sources: tuple[tuple[int, str], ...], order: list[Node]) -> bytes:
+    """The push words of a template's ``sources`` in the graph ``order``, as bytes (the replay key holds them;
+    they become an array only when a batch is recorded). A float32 scalar, the usual one, is packed directly.
+
+    >>> from kdsl import dtype as dt
+    >>> c = Node("const", (), dt.float32, (), 1.5)
+    >>> word_bytes(((0, "const"),), [c]) == _words(((0, "const"),), [c]).tobytes()
+    True
+    """
+    if len(sources) == 1:
+        n = order[sources[0][0]]
+        if sources[0][1] == "const" and n.dtype is _FLOAT32:
+            try:
+                return _F32.pack(n.arg)
+            except (OverflowError, struct.error):  # beyond float32's range: the general path gives inf
+                pass
+    return array("I", _word_list(sources, order)).tobytes()
+
+
+def _word_list(sources: tuple[tuple[int, str], ...], order: list[Node]) -> list[int]:
     words: list[int] = []
     for p, kind in sources:
         n = order[p]
@@ -140,7 +189,7 @@ def _words(sources: tuple[tuple[int, str], ...], order: list[Node]) -> np.ndarra
             words.append(n.arg.offset)
         else:
             words.extend(int(k) & 0xFFFFFFFF for k in n.arg[1:])
-    return np.array(words, np.uint32)
+    return words
 
 
 def _forget_after_fork() -> None:
@@ -153,24 +202,22 @@ def _forget_after_fork() -> None:
 os.register_at_fork(after_in_child=_forget_after_fork)
 
 
-def plan(roots: list[Node]) -> list[Step]:
-    """The steps realising ``roots``: from the cache when this graph structure was planned before."""
+def cached(roots: list[Node]) -> tuple[list[Template] | None, tuple, list[Node]]:
+    """(the cached templates of this graph's structure or None, its signature, its nodes in order): the
+    lookup half of :func:`plan`, for the runner's fast path (which binds templates without making Steps)."""
     key, order = signature(roots)
     with _plans_lock:
         templates = _plans.get(key)
         if templates is not None:
             _plans.move_to_end(key)
+    return templates, key, order
+
+
+def plan(roots: list[Node]) -> list[Step]:
+    """The steps realising ``roots``: from the cache when this graph structure was planned before."""
+    templates, key, order = cached(roots)
     if templates is None:
-        steps = schedule(roots)
-        templates = _templates(steps, order)
-        if templates is not None:
-            with _plans_lock:
-                _plans[key] = templates
-                while len(_plans) > _state.cache_limits()["plans"]:
-                    _plans.popitem(last=False)
-            for s, t in zip(steps, templates, strict=True):
-                s.template = t
-        return steps
+        return planned(roots, key, order)
     dev = roots[0].device
     temps: dict[int, Node] = {}
     steps = []
@@ -187,4 +234,18 @@ def plan(roots: list[Node]) -> list[Step]:
         step = Step(t.kernel, out, inputs, words, t.fresh, [order[p] for p in t.fused])
         step.template = t
         steps.append(step)
+    return steps
+
+
+def planned(roots: list[Node], key: tuple, order: list[Node]) -> list[Step]:
+    """Schedule ``roots`` (signature ``key``, nodes ``order``) and cache the plan when it can be cached."""
+    steps = schedule(roots)
+    templates = _templates(steps, order)
+    if templates is not None:
+        with _plans_lock:
+            _plans[key] = templates
+            while len(_plans) > _state.cache_limits()["plans"]:
+                _plans.popitem(last=False)
+        for s, t in zip(steps, templates, strict=True):
+            s.template = t
     return steps

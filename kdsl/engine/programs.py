@@ -5,13 +5,15 @@ with the float controls the device supports added (signed zeros, inf/NaN and sub
 and a few runtime Algorithms, one per set of bound buffers (a training loop alternates between a couple of
 buffer sets, so its dispatches never rewrite descriptors). A :class:`Batches` cache keeps the recorded command
 buffers of recent batches: when a batch dispatches the same Algorithms with the same push constants as one
-before, it is replayed with ``Sequence.eval()`` and nothing is recorded.
+before, it is replayed with ``Sequence.eval()`` and nothing is recorded. A batch of a cached plan is found by
+(plan, bound tensors, push words) before any program or Algorithm is looked up: the host fast path of a loop.
 
 ``KDSL_DEBUG=1`` prints each new kernel's GLSL, and each launch's size and GPU time.
 """
 
 from __future__ import annotations
 
+import operator
 import os
 import time
 import warnings
@@ -53,10 +55,23 @@ stats = {"kernels": 0, "programs": 0, "realizes": 0, "uploads": 0, "downloads": 
 
 
 def debug_level() -> int:
+    """``KDSL_DEBUG`` as a number (0 when unset). Read on every submission, so the environment is read
+    through its underlying dict where CPython has one (os.environ.get encodes the name each call: ~1 us)."""
+    raw = _ENV_DATA.get(_DEBUG_KEY) if _ENV_DATA is not None else os.environ.get("KDSL_DEBUG")
+    if not raw:
+        return 0
     try:
-        return int(os.environ.get("KDSL_DEBUG", "0") or 0)
+        return int(raw)
     except ValueError:
         return 1
+
+
+# os.environ keeps its contents in ``_data`` under encoded names and updates it on every change (putenv too)
+_ENV_DATA: dict | None = getattr(os.environ, "_data", None)
+try:
+    _DEBUG_KEY: Any = os.environ.encodekey("KDSL_DEBUG")
+except AttributeError:  # not CPython's os.environ: read it the ordinary way
+    _ENV_DATA = None
 
 
 class Program:
@@ -155,34 +170,65 @@ def program(kernel: Kernel, device: Any) -> Program:
 
 
 class Batches:
-    """Recorded sequences of recent batches on one device, keyed by their dispatches."""
+    """Recorded sequences of recent batches on one device, keyed by their dispatches.
+
+    Two kinds of key name a batch: the dispatched Algorithms with their push words (any batch), or, for a
+    batch of a cached plan, the plan with its bound tensors and push words (:func:`kdsl.engine.realize._bound_key`),
+    which :meth:`replay` looks up before any program or Algorithm is. Either way a hit replays only while every
+    Algorithm it dispatches is still bound as when it was recorded (the versions match)."""
 
     def __init__(self, device: Any):
         self.device = device
-        # dispatch key -> (Sequence, Algorithm versions)
-        self.recorded: OrderedDict[tuple[Any, ...], tuple[Any, tuple[int, ...]]] = OrderedDict()
+        # key -> (Sequence, Algorithm versions, Algorithm entries, the plan a replay key names: kept alive)
+        self.recorded: OrderedDict[tuple[Any, ...], tuple[Any, tuple[int, ...], list[list[Any]], Any]] = \
+            OrderedDict()
 
     def clear(self) -> None:
         """Forget (and free) every recorded batch."""
-        for seq, _ in self.recorded.values():
+        for seq, *_ in self.recorded.values():
             seq.destroy()
         self.recorded.clear()
 
-    def submit(self, dispatches: list[tuple[list, np.ndarray]], launched: list[Program]) -> None:
-        """Run ``dispatches`` ((algorithm entry, push words) in order) as one submission, waiting for it."""
+    def replay(self, key: tuple[Any, ...]) -> bool:
+        """Replay the batch recorded under ``key`` if its Algorithms are still bound as they were; False when
+        there is none (or ``KDSL_DEBUG`` asks for timings: every batch is then recorded again)."""
+        hit = self.recorded.get(key)
+        if hit is None:
+            return False
+        seq, versions, entries, _ = hit
+        for entry, version in zip(entries, versions, strict=True):
+            if entry[1] != version:
+                return False
+        if debug_level():
+            return False
+        self.recorded.move_to_end(key)
+        seq.eval()
+        stats["replays"] += 1
+        return True
+
+    def submit(self, dispatches: list[tuple[list, np.ndarray]], launched: list[Program],
+               key: tuple[Any, ...] | None = None, pins: Any = None) -> None:
+        """Run ``dispatches`` ((algorithm entry, push words) in order) as one submission, waiting for it.
+        ``key``: the batch's name in the cache (default: its Algorithms and push words); ``pins``: an object
+        whose id the key holds, kept alive with the recording."""
         level = debug_level()
-        key = tuple([(id(entry[0]), words.tobytes()) for entry, words in dispatches])
-        versions = tuple([entry[1] for entry, _ in dispatches])
+        if key is None:
+            key = tuple([(id(entry[0]), words.tobytes()) for entry, words in dispatches])
+        entries = [entry for entry, _ in dispatches]
+        versions = tuple([entry[1] for entry in entries])
         hit = None if level else self.recorded.get(key)
-        if hit is not None and hit[1] == versions:  # the usual case in a loop: replay, record nothing
+        # The usual case in a loop: replay, record nothing. The same Algorithms (a key naming tensors, not
+        # Algorithms, may now resolve to other ones of equal version), each bound as when recorded.
+        if hit is not None and hit[1] == versions and all(map(operator.is_, hit[2], entries)):
             self.recorded.move_to_end(key)
             hit[0].eval()
             stats["replays"] += 1
             return
-        self._record(key, versions, hit, dispatches, launched, level)
+        self._record(key, versions, entries, pins, hit, dispatches, launched, level)
 
-    def _record(self, key: tuple[Any, ...], versions: tuple[int, ...], hit: tuple[Any, tuple[int, ...]] | None,
-                dispatches: list[tuple[list[Any], np.ndarray]], launched: list[Program], level: int) -> None:
+    def _record(self, key: tuple[Any, ...], versions: tuple[int, ...], entries: list[list[Any]], pins: Any,
+                hit: Any, dispatches: list[tuple[list[Any], np.ndarray]], launched: list[Program],
+                level: int) -> None:
         """Record ``dispatches`` (into this key's stale sequence, the oldest one, or a new one) and run them."""
         t0 = time.perf_counter()
         if level:
@@ -190,18 +236,19 @@ class Batches:
         elif hit is not None:
             seq = hit[0].clear()
         elif len(self.recorded) >= _BATCHES_PER_DEVICE:
-            _, (seq, _) = self.recorded.popitem(last=False)
+            _, (seq, *_) = self.recorded.popitem(last=False)
             seq.clear()
         else:
             seq = self.device.manager.sequence()
         for entry, words in dispatches:
             seq.record(rt.OpAlgoDispatch(entry[0], words) if len(words) else rt.OpAlgoDispatch(entry[0]))
-        seq.eval()
         if level:
+            seq.eval()
             _report(self.device, seq, launched, t0)
             seq.destroy()
-        else:
-            self.recorded[key] = (seq, versions)
+            return
+        seq.eval()
+        self.recorded[key] = (seq, versions, entries, pins)
 
 
 def _report(device: Any, seq: Any, launched: list[Program], t0: float) -> None:

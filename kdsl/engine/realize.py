@@ -3,6 +3,10 @@ per-device pool of recycled tensors), dispatch all kernels in one submission (:m
 keeps the pipelines and replays recorded command buffers), and turn the computed nodes into buffers.
 Also the host <-> device copies (``upload``, ``download``, ``to_numpy``).
 
+The hot path of a loop (``benchmarks/host_overhead.py`` measures it): a graph whose plan is cached runs from
+the plan's templates (:func:`run_cached`, no Steps), and its batch is found by (plan, bound tensors, push words)
+and replayed before any program or Algorithm is looked up; small downloads reuse a recorded copy.
+
 Example:
     >>> import kdsl as kd, numpy as np
     >>> x = kd.asarray(np.arange(4, dtype=np.float32))
@@ -15,7 +19,6 @@ from __future__ import annotations
 
 import gc
 import heapq
-import math
 import time
 from typing import Any
 
@@ -24,12 +27,11 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.device import _runtime  # imported late there: building graphs must not need Vulkan
 from kdsl.engine.lowering import Step
-from kdsl.engine.plan import plan
+from kdsl.engine.plan import Template, cached, kernel_size, planned, word_bytes
 from kdsl.engine.profile import current as current_profile
 from kdsl.engine.programs import batches, program, stats
 from kdsl.engine.state import state
 from kdsl.ir.graph import Node
-from kdsl.ir.kernels import Elementwise, Kernel, Matmul
 
 # Tensors kept per (dtype, size). A model's forward pass makes dozens of same-sized intermediates in one
 # submission (MiniLM: ~50 of 8192 x 384): with 4 kept, each call re-allocated the rest, ~46 ms of its 67 on an
@@ -61,33 +63,44 @@ class Buffer:
             return
         try:
             st = state(self.device)
+            key = (self.dtype.name, self.size)
+            nbytes = self.size * self.dtype.np.itemsize
             with st.lock:
-                bucket = st.pool.setdefault((self.dtype.name, self.size), [])
-                nbytes = self.size * self.dtype.itemsize
-                room = _POOL_SHARE * self.device.info.get("device_memory", 0) - st.pool_bytes
-                if len(bucket) < _POOL_PER_SIZE and nbytes <= room and self.tensor.is_init():
+                bucket = st.pool.get(key)
+                if bucket is None:
+                    bucket = st.pool[key] = []
+                if len(bucket) < _POOL_PER_SIZE and st.pool_bytes + nbytes <= _pool_limit(st) and \
+                        self.tensor.is_init():
                     heapq.heappush(bucket, (id(self.tensor), self.tensor))
                     st.pool_bytes += nbytes
         except Exception:  # interpreter shutdown: let the tensor go
             pass
 
 
+def _pool_limit(st: Any) -> float:
+    """The bytes the pool of ``st``'s device may hold (worked out once per device)."""
+    limit = st.pool_limit
+    if limit is None:
+        limit = st.pool_limit = _POOL_SHARE * st.device.info.get("device_memory", 0)
+    return float(limit)
+
+
 def allocate(device: Any, size: int, dtype: dt.DType) -> Any:
-    """A device tensor of ``size`` elements: a pooled one when available."""
-    limit = device.info.get("max_storage_buffer_range", 1 << 32)
-    if size * dtype.itemsize > limit or size >= 1 << 31:
-        raise ValueError(f"an array of {size} {dtype.name} elements ({size * dtype.itemsize} bytes) does not fit one "
-                         f"buffer on {device.name} (at most {limit} bytes and 2**31 elements); split it")
+    """A device tensor of ``size`` elements: a pooled one when available (it fitted when it was made)."""
     st = state(device)
     with st.lock:
         bucket = st.pool.get((dtype.name, size))
         while bucket:
-            st.pool_bytes -= size * dtype.itemsize
+            st.pool_bytes -= size * dtype.np.itemsize
             _, tensor = heapq.heappop(bucket)  # the lowest id: see _POOL_PER_SIZE
             # A Buffer that died in a reference cycle pooled its tensor, but the garbage collector runs the
             # tensor's own finaliser too (same cycle): skip tensors destroyed after they were pooled.
             if tensor.is_init():
                 return tensor
+    limit = device.info.get("max_storage_buffer_range", 1 << 32)
+    if size * dtype.itemsize > limit or size >= 1 << 31:
+        raise ValueError(f"an array of {size} {dtype.name} elements ({size * dtype.itemsize} bytes) does not fit one "
+                         f"buffer on {device.name} (at most {limit} bytes and 2**31 elements); split it")
     return device.manager.tensor_empty(size, dtype.np)
 
 
@@ -122,15 +135,61 @@ def _run(device: Any, st: Any, steps: list[Step]) -> None:
             step.out.become_buffer(pending[step.out.id])
 
 
-def submit(device: Any, work: list[tuple[Any, ...]]) -> None:
+def run_cached(device: Any, st: Any, templates: list[Template], order: list[Node]) -> None:
+    """Run a cached plan straight from its ``templates`` on the graph whose nodes are ``order`` (the hot path
+    of a loop: no Steps are made, and a batch that ran before with the same buffers and push words is
+    replayed without looking up its programs and Algorithms). Call under ``st.lock``."""
+    pending: dict[int, Buffer] = {}
+    work = []
+    for t in templates:
+        o = t.out
+        buf = pending.get(o)
+        if t.fresh or buf is None:
+            size, dtype = t.out_size, t.out_dtype
+            buf = pending[o] = Buffer(allocate(device, size, dtype) if size else None, size, dtype, device)
+        if not t.launch:
+            continue
+        inputs = [pending[p] if p < 0 or p in pending else order[p].buffer for p in t.inputs]
+        work.append((t, t.kernel, buf, inputs, t.words if t.words is not None else word_bytes(t.sources, order)))
+    _submit(device, st, work, templates)
+    stats["realizes"] += 1
+    for o, buf in pending.items():
+        if o >= 0:
+            order[o].become_buffer(buf)
+
+
+def submit(device: Any, work: list[tuple[Any, ...]], plan: object = None, key: tuple | None = None) -> None:
     """Dispatch ``work`` ((template or None, kernel, out Buffer, input Buffers, push words) per kernel) in one
-    submission, replaying a recorded command buffer when the same dispatches ran before."""
+    submission, replaying a recorded command buffer when the same dispatches ran before. ``plan``: the object
+    the templates come from (a cached plan's list), which names the dispatches in the replay key (``key``
+    when the caller made it already: :func:`_bound_key` of ``plan`` and ``work``)."""
     st = state(device)
     with st.lock:
-        _submit(device, st, work)
+        _submit(device, st, work, plan, key)
 
 
-def _submit(device: Any, st: Any, work: list[tuple[Any, ...]]) -> None:
+def replay(device: Any, key: tuple) -> bool:
+    """Replay the batch recorded under the replay ``key`` (:func:`_bound_key`) if there is one still valid;
+    False otherwise (then :func:`submit` the work). Never replays inside ``kd.profile()``."""
+    if current_profile() is not None:
+        return False
+    st = state(device)
+    with st.lock:
+        return st.batches is not None and st.batches.replay(key)
+
+
+def _submit(device: Any, st: Any, work: list[tuple[Any, ...]], plan: object = None,
+            key: tuple | None = None) -> None:
+    prof = current_profile()
+    recorded = st.batches if st.batches is not None else batches(device)
+    if plan is not None and prof is None:
+        if key is None:
+            key = _bound_key(plan, work)
+        if recorded.replay(key):
+            stats["kernels"] += len(work)
+            return
+    else:
+        key = None
     dispatches, launched = [], []
     in_batch: set[int] = set()
     for t, kernel, out, inputs, words in work:
@@ -143,29 +202,36 @@ def _submit(device: Any, st: Any, work: list[tuple[Any, ...]]) -> None:
         tensors = [out.tensor]
         for b in inputs:
             tensors.append(b.tensor if b.tensor is not None else st.dummy())
+        if words.__class__ is bytes:
+            words = np.frombuffer(words, np.uint32)
         entry = prog.algorithm(tensors, words, in_batch)
         in_batch.add(id(entry))
         dispatches.append((entry, words))
         launched.append(prog)
-    prof = current_profile()
     if prof is not None:  # kd.profile(): each kernel its own timed submission
         for d, prog, item in zip(dispatches, launched, work, strict=True):
             t0 = time.perf_counter()
-            batches(device).submit([d], [prog])
+            recorded.submit([d], [prog])
             prof.add(item[1], (time.perf_counter() - t0) * 1e3)
     elif dispatches:
-        batches(device).submit(dispatches, launched)
+        recorded.submit(dispatches, launched, key, plan)
     st.trim_programs()  # after the batch: its own programs are all in use until it has run
     stats["kernels"] += len(dispatches)
 
 
-def kernel_size(k: Kernel) -> int:
-    """Elements a kernel writes (0: nothing to launch); reductions and scans always launch."""
-    if isinstance(k, Matmul):
-        return k.batch * k.m * k.n
-    if isinstance(k, Elementwise):
-        return math.prod(k.shape)
-    return 1
+def _bound_key(plan: object, work: list[tuple[Any, ...]]) -> tuple:
+    """The replay key of a batch of a cached plan: the plan fixes the kernels, so (plan, bound tensors, push
+    words) names the whole batch. The ids stay unique while the key can hit: the recorded entry keeps the plan
+    alive, and a hit needs its Algorithms still bound as recorded, so they still hold those tensors."""
+    ids: list[int] = []
+    words = []
+    for item in work:
+        ids.append(id(item[2].tensor))
+        for b in item[3]:
+            ids.append(id(b.tensor))
+        w = item[4]
+        words.append(w if w.__class__ is bytes else w.tobytes())
+    return (id(plan), tuple(ids), b"".join(words))
 
 
 def _aliased(node: Node) -> Node | None:
@@ -180,10 +246,13 @@ def _aliased(node: Node) -> Node | None:
 
 def realize_nodes(nodes: list[Node]) -> None:
     """Compute ``nodes`` in one submission per device; reshapes of computed data share its buffer."""
-    if len(nodes) == 1 and nodes[0].op not in ("view", "buffer"):  # the usual kd.realize(x): no grouping
-        with state(nodes[0].device).lock:  # the graph must not change between planning and running
-            run(plan(nodes))
-        return
+    if len(nodes) == 1:  # the usual kd.realize(x): no grouping
+        op = nodes[0].op
+        if op == "buffer":
+            return
+        if op != "view":
+            _realize(nodes)
+            return
     targets = [_aliased(n) or n for n in nodes if not n.realized]
     by_device: dict[int, list[Node]] = {}
     for n in targets:
@@ -193,13 +262,26 @@ def realize_nodes(nodes: list[Node]) -> None:
             # Another thread may have computed them meanwhile; a reshape of computed data has nothing to run.
             todo = [n for n in group if not n.realized]
             if todo:
-                run(plan(todo))
+                _realize(todo)
     for n in nodes:
         src = _aliased(n)
         if src is not None and src.realized:
             with state(n.device).lock:
                 if not n.realized:
                     n.become_buffer(src.buffer)
+
+
+def _realize(roots: list[Node]) -> None:
+    """Plan and run ``roots`` (on one device) under the device's lock: the graph must not change between
+    planning and running. A cached plan runs straight from its templates."""
+    device = roots[0].device
+    st = state(device)
+    with st.lock:
+        templates, key, order = cached(roots)
+        if templates is None:
+            run(planned(roots, key, order))
+        else:
+            run_cached(device, st, templates, order)
 
 
 def upload(data: np.ndarray, dtype: dt.DType, device: Any) -> Node:
@@ -219,21 +301,51 @@ def upload(data: np.ndarray, dtype: dt.DType, device: Any) -> Node:
     return Node("buffer", (), dtype, arr.shape, buffer=Buffer(dst, arr.size, dtype, device), device=device)
 
 
+# Small downloads (``float(loss)`` in a loop) keep their host tensor and recorded copy, per device tensor: a few
+# per device, so the next read of the same tensor is one replayed submission (no allocation, no recording).
+_READBACK_BYTES = 1 << 16
+_READBACKS_PER_DEVICE = 8
+
+
 def download(buf: Buffer) -> np.ndarray:
     """The flat contents of a buffer, as a new NumPy array."""
     if buf.tensor is None:
         return np.empty(0, buf.dtype.np)
-    rt = _runtime()
-    mgr = buf.device.manager
-    host = mgr.tensor_empty(buf.size, buf.dtype.np, memory_type=rt.MemoryTypes.host)
     st = state(buf.device)
+    nbytes = buf.size * buf.dtype.np.itemsize
     with st.lock:
-        st.sequence().eval(rt.OpCopy([buf.tensor, host]))
-    out = np.array(host.data(), copy=True).view(buf.dtype.np) if buf.dtype is not dt.bool_ else \
-        np.array(host.data(), copy=True).astype(bool)
-    host.destroy()
+        if buf.pooled and nbytes <= _READBACK_BYTES:  # a kdsl tensor (a caller's own may be destroyed by them)
+            host = _readback(st, buf)
+            data = host.data()
+        else:
+            rt = _runtime()
+            host = buf.device.manager.tensor_empty(buf.size, buf.dtype.np, memory_type=rt.MemoryTypes.host)
+            st.sequence().eval(rt.OpCopy([buf.tensor, host]))
+            data = host.data()
+            host.destroy()  # (data keeps the mapping readable until it is dropped)
+        out = np.array(data, copy=True).view(buf.dtype.np) if buf.dtype is not dt.bool_ else \
+            np.array(data, copy=True).astype(bool)
     stats["downloads"] += 1
     return out
+
+
+def _readback(st: Any, buf: Buffer) -> Any:
+    """Copy ``buf`` into its cached host tensor (made, with its recorded copy, on the first read) and return
+    the host tensor. The entry holds the device tensor, so its id is not reused while the entry exists."""
+    entry = st.readbacks.get(id(buf.tensor))
+    if entry is None or entry[0] is not buf.tensor:
+        rt = _runtime()
+        host = buf.device.manager.tensor_empty(buf.size, buf.dtype.np, memory_type=rt.MemoryTypes.host)
+        seq = buf.device.manager.sequence().record(rt.OpCopy([buf.tensor, host]))
+        entry = st.readbacks[id(buf.tensor)] = (buf.tensor, host, seq)
+        while len(st.readbacks) > _READBACKS_PER_DEVICE:
+            _, (_, old_host, old_seq) = st.readbacks.popitem(last=False)
+            old_seq.destroy()
+            old_host.destroy()
+    else:
+        st.readbacks.move_to_end(id(buf.tensor))
+    entry[2].eval()
+    return entry[1]
 
 
 def to_numpy(node: Node) -> np.ndarray:
@@ -249,7 +361,7 @@ def to_numpy(node: Node) -> np.ndarray:
             if node.op == "view":
                 base = node.srcs[0]
                 if not base.realized:
-                    run(plan([base]))
+                    _realize([base])
                 return _read_view(download(base.buffer), node.arg)
     if not node.realized:
         realize_nodes([node])

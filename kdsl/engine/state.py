@@ -77,9 +77,12 @@ class DeviceState:
         self.lock = threading.RLock()
         self.pool: dict[tuple[str, int], list[Any]] = {}  # (dtype name, size) -> heap of (id, free tensor)
         self.pool_bytes = 0
+        self.pool_limit: float | None = None  # bytes the pool may hold (kdsl.engine.realize sets it on first use)
         self.programs: OrderedDict[Any, Any] = OrderedDict()  # kernel -> Program, least recently used first
         self.batches: Any = None  # kdsl.engine.programs.Batches, made on first use
         self.algorithms: OrderedDict[Any, Any] = OrderedDict()  # custom kernels' Algorithms (kdsl.engine.launch)
+        # small downloads: id(device tensor) -> (that tensor, host tensor, recorded copy) (kdsl.engine.realize)
+        self.readbacks: OrderedDict[int, tuple[Any, Any, Any]] = OrderedDict()
         self._dummy: Any = None
         self._sequence: Any = None
         self._launch: Any = None

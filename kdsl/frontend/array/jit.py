@@ -28,9 +28,9 @@ from __future__ import annotations
 import functools
 import sys
 
-from kdsl.engine.plan import _templates
+from kdsl.engine.plan import _templates, kernel_size
 from kdsl.engine.programs import stats
-from kdsl.engine.realize import Buffer, _aliased, allocate, kernel_size, realize_nodes, submit
+from kdsl.engine.realize import Buffer, _aliased, allocate, realize_nodes, replay, submit
 from kdsl.engine.schedule import schedule
 from kdsl.frontend.array.array import Array
 from kdsl.ir.graph import Node, toposort
@@ -83,26 +83,35 @@ class _Trace:
             self.fast = False
             return
         self.out_pos = [position[t.id] for t in targets]
-        self.out_meta = {position[t.id]: (t.dtype, t.size) for t in targets}
         computed = {t.out for t in templates}
-        self.fresh_meta = {p: (order[p].dtype, order[p].size) for p in computed if p >= 0}
-        self.temp_meta = {t.out: (t.temp_shape[0], int(_prod(t.temp_shape[1]))) for t in templates
-                          if t.out < 0 and t.temp_shape is not None}  # a temporary always has its shape
+        # Buffers made per call: each computed node (position >= 0) and each temporary (< 0), with its size
+        self.made = [(p, order[p].dtype, order[p].size) for p in computed if p >= 0]
+        self.made += [(t.out, t.temp_shape[0], int(_prod(t.temp_shape[1]))) for t in templates
+                      if t.out < 0 and t.temp_shape is not None]  # a temporary always has its shape
+        self.args = list(self.arg_pos.items())
+        # The replay key's parts fixed by the trace: the bound positions of every dispatch (output, inputs)
+        # in order, and the push words (a trace's scalars are part of its signature).
+        self.slots = [p for t in templates for p in (t.out, *t.inputs)]
+        self.word_key = b"".join([w.tobytes() for w in self.words])
 
-    def run(self, args: tuple):
+    def run(self, args: tuple) -> list[Array]:
         dev = self.device
         bufs: dict[int, Buffer] = dict(self.captured)
-        for p, i in self.arg_pos.items():
-            a = args[i]
-            a._buffer()
-            bufs[p] = a._node.buffer
-        for p, (dtype, size) in self.fresh_meta.items():
+        for p, i in self.args:
+            node = args[i]._n
+            if node.op != "buffer":  # a lazy expression or a view: computed (or copied) into a buffer first
+                args[i]._buffer()
+                node = args[i]._n
+            bufs[p] = node.buffer
+        for p, dtype, size in self.made:
             bufs[p] = Buffer(allocate(dev, size, dtype), size, dtype, dev)
-        for p, (dtype, size) in self.temp_meta.items():
-            bufs[p] = Buffer(allocate(dev, size, dtype), size, dtype, dev)
-        work = [(t, t.kernel, bufs[t.out], [bufs[q] for q in t.inputs], w)
-                for t, w in zip(self.templates, self.words, strict=True)]
-        submit(dev, work)
+        key = (id(self.templates), tuple([id(bufs[p].tensor) for p in self.slots]), self.word_key)
+        if replay(dev, key):
+            stats["kernels"] += len(self.templates)
+        else:
+            work = [(t, t.kernel, bufs[t.out], [bufs[q] for q in t.inputs], w)
+                    for t, w in zip(self.templates, self.words, strict=True)]
+            submit(dev, work, self.templates, key)
         stats["realizes"] += 1
         return [Array(Node("buffer", (), bufs[p].dtype, shape, buffer=bufs[p], device=dev))
                 for p, shape in zip(self.out_pos, self.out_shapes, strict=True)]
@@ -113,6 +122,17 @@ def _prod(shape) -> int:
     for k in shape:
         n *= k
     return n
+
+
+def _array_key(args: tuple) -> tuple | None:
+    """(shape, dtype name, device index) of each argument when all are Arrays, else None."""
+    key = []
+    for a in args:
+        if a.__class__ is not Array:
+            return None
+        n = a._n
+        key.append((n.shape, n.dtype.name, n.device.index))
+    return tuple(key)
 
 
 def _signature(args: tuple) -> tuple:
@@ -155,25 +175,36 @@ class Jitted:
     def __init__(self, fn):
         self.fn = fn
         self.traces: dict[tuple, _Trace] = {}  # for tests and introspection
+        # The traces of calls whose arguments are all Arrays, by (shape, dtype, device) of each: the common
+        # call skips flattening its arguments (the same traces as in ``traces``)
+        self.array_traces: dict[tuple, _Trace] = {}
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args):
         if inline_calls:  # inside a function kdsl.autodiff differentiates: build the graph, do not replay
             return self.fn(*args)
-        flat_args, tree = tree_flatten(args)
-        leaves = tuple(flat_args)
-        key = (tree, _signature(leaves))
-        trace = self.traces.get(key)
+        key = _array_key(args)
+        trace = None if key is None else self.array_traces.get(key)
         if trace is None:
-            flat = _Flat(self.fn, tree)
-            trace = self.traces[key] = _Trace(flat, leaves)
-            trace.out_tree = flat.out_tree
-            if not trace.fast:  # nothing the fast path can replay: run the function normally
-                return _eager(self.fn, args)
-        elif not trace.fast:
+            flat_args, tree = tree_flatten(args)
+            leaves = tuple(flat_args)
+            signature = (tree, _signature(leaves))
+            trace = self.traces.get(signature)
+            if trace is None:
+                flat = _Flat(self.fn, tree)
+                trace = self.traces[signature] = _Trace(flat, leaves)
+                trace.out_tree = flat.out_tree
+                if not trace.fast:  # nothing the fast path can replay: run the function normally
+                    return _eager(self.fn, args)
+            if key is not None:  # only Arrays: they are the leaves, in order
+                self.array_traces[key] = trace
+        else:
+            leaves = args
+        if not trace.fast:
             return _eager(self.fn, args)
         assert trace.out_tree is not None  # a fast trace ran the function, which set it
-        return tree_unflatten(trace.out_tree, trace.run(leaves))
+        outs = trace.run(leaves)
+        return outs[0] if trace.out_tree.kind == "leaf" else tree_unflatten(trace.out_tree, outs)
 
     def __get__(self, instance, owner=None):
         """As a method: bound to the instance, like the function it wraps."""

@@ -20,6 +20,7 @@ declare -A BENCH=(
   [data]="dsl_data_dependent.py --repeat 10"
   [training]="ml_training.py --repeat 20"
   [peers]="ml_peers.py --repeat 10"
+  [peersmall]="ml_peers.py --only tiny,jit,regression,full,softmax --peers torch --repeat 10"
   [host]="host_overhead.py --reps 2000 --rounds 5"
   [rownorm]="dsl_rownorm.py"
   [sort]="dsl_sort.py --log2n 26 --repeat 10"

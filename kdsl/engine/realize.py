@@ -301,51 +301,21 @@ def upload(data: np.ndarray, dtype: dt.DType, device: Any) -> Node:
     return Node("buffer", (), dtype, arr.shape, buffer=Buffer(dst, arr.size, dtype, device), device=device)
 
 
-# Small downloads (``float(loss)`` in a loop) keep their host tensor and recorded copy, per device tensor: a few
-# per device, so the next read of the same tensor is one replayed submission (no allocation, no recording).
-_READBACK_BYTES = 1 << 16
-_READBACKS_PER_DEVICE = 8
-
-
 def download(buf: Buffer) -> np.ndarray:
     """The flat contents of a buffer, as a new NumPy array."""
     if buf.tensor is None:
         return np.empty(0, buf.dtype.np)
+    rt = _runtime()
+    mgr = buf.device.manager
+    host = mgr.tensor_empty(buf.size, buf.dtype.np, memory_type=rt.MemoryTypes.host)
     st = state(buf.device)
-    nbytes = buf.size * buf.dtype.np.itemsize
     with st.lock:
-        if buf.pooled and nbytes <= _READBACK_BYTES:  # a kdsl tensor (a caller's own may be destroyed by them)
-            host = _readback(st, buf)
-            data = host.data()
-        else:
-            rt = _runtime()
-            host = buf.device.manager.tensor_empty(buf.size, buf.dtype.np, memory_type=rt.MemoryTypes.host)
-            st.sequence().eval(rt.OpCopy([buf.tensor, host]))
-            data = host.data()
-            host.destroy()  # (data keeps the mapping readable until it is dropped)
-        out = np.array(data, copy=True).view(buf.dtype.np) if buf.dtype is not dt.bool_ else \
-            np.array(data, copy=True).astype(bool)
+        st.sequence().eval(rt.OpCopy([buf.tensor, host]))
+    out = np.array(host.data(), copy=True).view(buf.dtype.np) if buf.dtype is not dt.bool_ else \
+        np.array(host.data(), copy=True).astype(bool)
+    host.destroy()
     stats["downloads"] += 1
     return out
-
-
-def _readback(st: Any, buf: Buffer) -> Any:
-    """Copy ``buf`` into its cached host tensor (made, with its recorded copy, on the first read) and return
-    the host tensor. The entry holds the device tensor, so its id is not reused while the entry exists."""
-    entry = st.readbacks.get(id(buf.tensor))
-    if entry is None or entry[0] is not buf.tensor:
-        rt = _runtime()
-        host = buf.device.manager.tensor_empty(buf.size, buf.dtype.np, memory_type=rt.MemoryTypes.host)
-        seq = buf.device.manager.sequence().record(rt.OpCopy([buf.tensor, host]))
-        entry = st.readbacks[id(buf.tensor)] = (buf.tensor, host, seq)
-        while len(st.readbacks) > _READBACKS_PER_DEVICE:
-            _, (_, old_host, old_seq) = st.readbacks.popitem(last=False)
-            old_seq.destroy()
-            old_host.destroy()
-    else:
-        st.readbacks.move_to_end(id(buf.tensor))
-    entry[2].eval()
-    return entry[1]
 
 
 def to_numpy(node: Node) -> np.ndarray:

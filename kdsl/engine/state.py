@@ -81,8 +81,6 @@ class DeviceState:
         self.programs: OrderedDict[Any, Any] = OrderedDict()  # kernel -> Program, least recently used first
         self.batches: Any = None  # kdsl.engine.programs.Batches, made on first use
         self.algorithms: OrderedDict[Any, Any] = OrderedDict()  # custom kernels' Algorithms (kdsl.engine.launch)
-        # small downloads: id(device tensor) -> (that tensor, host tensor, recorded copy) (kdsl.engine.realize)
-        self.readbacks: OrderedDict[int, tuple[Any, Any, Any]] = OrderedDict()
         self._dummy: Any = None
         self._sequence: Any = None
         self._launch: Any = None

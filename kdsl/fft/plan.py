@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -119,61 +120,36 @@ def kernel(m: int, double: bool, seq_fast_load: bool, seq_fast_store: bool, real
     limit = local_limit(double)
     seqs, group = group_shape(m, limit, double)
     key = (m, double, seq_fast_load, seq_fast_store, real_input, seqs, group, kd.device().index)
-    with _lock:
-        hit = _kernels.get(key)
-        if hit is not None:
-            _kernels.move_to_end(key)
-            return hit, seqs
-    source = kernel_source(m, stages(m), seqs, group, "double" if double else "float", seq_fast_load,
-                           seq_fast_store, real_input)
-    compiled = kd.raw_kernel(source, name=f"fft{m}")
-    with _lock:
-        _kernels[key] = compiled
-        while len(_kernels) > _CACHE_LIMIT:
-            _kernels.popitem(last=False)
-    return compiled, seqs
+
+    def build() -> Any:
+        source = kernel_source(m, stages(m), seqs, group, "double" if double else "float", seq_fast_load,
+                               seq_fast_store, real_input)
+        return kd.raw_kernel(source, name=f"fft{m}")
+    return _cached(_kernels, key, build), seqs
 
 
 def twiddles(m: int, n: int, double: bool) -> tuple[Any, int, int]:
     """The table for a local length ``m`` (``W_m^k``, ``k < m``) followed, when ``n`` is not 0, by the
     two-level table of ``W_n``; returns (table, offset of the fine part, offset of the coarse part)."""
-    key = (m, n, double, kd.device().index)
-    with _lock:
-        hit = _tables.get(key)
-        if hit is not None:
-            _tables.move_to_end(key)
-            return hit
-    parts = [np.exp(-2j * np.pi * np.arange(m) / m)]
-    lo = hi = 0
-    if n:
-        lo, hi = m, m + TABLE_BLOCK
-        parts.append(np.exp(-2j * np.pi * np.arange(TABLE_BLOCK) / n))
-        parts.append(np.exp(-2j * np.pi * (np.arange(-(-n // TABLE_BLOCK)) * TABLE_BLOCK) / n))
-    entry = (_complex(np.concatenate(parts), double), lo, hi)
-    with _lock:
-        _tables[key] = entry
-        while len(_tables) > _CACHE_LIMIT:
-            _tables.popitem(last=False)
-    return entry
+    def build() -> tuple[Any, int, int]:
+        parts = [np.exp(-2j * np.pi * np.arange(m) / m)]
+        lo = hi = 0
+        if n:
+            lo, hi = m, m + TABLE_BLOCK
+            parts.append(np.exp(-2j * np.pi * np.arange(TABLE_BLOCK) / n))
+            parts.append(np.exp(-2j * np.pi * (np.arange(-(-n // TABLE_BLOCK)) * TABLE_BLOCK) / n))
+        return _complex(np.concatenate(parts), double), lo, hi
+    return _cached(_tables, (m, n, double, kd.device().index), build)
 
 
 def chirp(n: int, m: int, double: bool) -> tuple[Any, Any]:
     """Bluestein's chirp ``w_k = exp(-i pi k^2 / n)`` (``k < n``) and the DFT of length ``m`` of its
     conjugate wrapped around (the convolution kernel), both as device arrays. Computed on the host in float64
     (``k^2`` reduced modulo ``2n`` first, so the angle stays exact for long inputs)."""
-    key = ("chirp", n, m, double, kd.device().index)
-    with _lock:
-        hit = _tables.get(key)
-        if hit is not None:
-            _tables.move_to_end(key)
-            return hit
-    w, kernel_hat = _chirp_host(n, m)
-    entry = (_complex(w, double), _complex(kernel_hat, double))
-    with _lock:
-        _tables[key] = entry
-        while len(_tables) > _CACHE_LIMIT:
-            _tables.popitem(last=False)
-    return entry
+    def build() -> tuple[Any, Any]:
+        w, kernel_hat = _chirp_host(n, m)
+        return _complex(w, double), _complex(kernel_hat, double)
+    return _cached(_tables, ("chirp", n, m, double, kd.device().index), build)
 
 
 def bluestein_table(n: int, m: int, double: bool, inverse: bool) -> tuple[Any, int, int]:
@@ -181,19 +157,26 @@ def bluestein_table(n: int, m: int, double: bool, inverse: bool) -> tuple[Any, i
     ``w`` (multiplied on load), ``conj(K)`` (the conjugated kernel, on the first store) and ``w / m``
     (``conj(w) / m`` for the inverse, on the last store); returns (table, offset of conj(K), offset of the
     last part)."""
-    key = ("bluestein", n, m, double, inverse, kd.device().index)
+    def build() -> tuple[Any, int, int]:
+        w, kernel_hat = _chirp_host(n, m)
+        last = (np.conj(w) if inverse else w) / m
+        return _complex(np.concatenate([w, np.conj(kernel_hat), last]), double), n, n + m
+    return _cached(_tables, ("bluestein", n, m, double, inverse, kd.device().index), build)
+
+
+def _cached(cache: OrderedDict[tuple, Any], key: tuple, build: Callable[[], Any]) -> Any:
+    """``cache[key]``, made by ``build()`` on a miss (outside the lock: building compiles or uploads); the
+    least recently used entries past ``_CACHE_LIMIT`` are dropped."""
     with _lock:
-        hit = _tables.get(key)
+        hit = cache.get(key)
         if hit is not None:
-            _tables.move_to_end(key)
+            cache.move_to_end(key)
             return hit
-    w, kernel_hat = _chirp_host(n, m)
-    last = (np.conj(w) if inverse else w) / m
-    entry = (_complex(np.concatenate([w, np.conj(kernel_hat), last]), double), n, n + m)
+    entry = build()
     with _lock:
-        _tables[key] = entry
-        while len(_tables) > _CACHE_LIMIT:
-            _tables.popitem(last=False)
+        cache[key] = entry
+        while len(cache) > _CACHE_LIMIT:
+            cache.popitem(last=False)
     return entry
 
 

@@ -5,7 +5,7 @@ Also the host <-> device copies (``upload``, ``download``, ``to_numpy``).
 
 The hot path of a loop (``benchmarks/host_overhead.py`` measures it): a graph whose plan is cached runs from
 the plan's templates (:func:`run_cached`, no Steps), and its batch is found by (plan, bound tensors, push words)
-and replayed before any program or Algorithm is looked up; small downloads reuse a recorded copy.
+and replayed before any program or Algorithm is looked up.
 
 Example:
     >>> import kdsl as kd, numpy as np

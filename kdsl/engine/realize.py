@@ -26,6 +26,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.device import _runtime  # imported late there: building graphs must not need Vulkan
+from kdsl.engine import staging
 from kdsl.engine.lowering import Step
 from kdsl.engine.plan import Template, cached, kernel_size, planned, word_bytes
 from kdsl.engine.profile import current as current_profile
@@ -290,13 +291,11 @@ def upload(data: np.ndarray, dtype: dt.DType, device: Any) -> Node:
     if arr.size == 0:
         return Node("buffer", (), dtype, arr.shape, buffer=Buffer(None, 0, dtype, device), device=device)
     rt = _runtime()
-    mgr = device.manager
-    host = mgr.tensor_t(arr.reshape(-1), memory_type=rt.MemoryTypes.host)
     dst = allocate(device, arr.size, dtype)
     st = state(device)
-    with st.lock:
+    with st.lock, staging.borrow(st, arr.size, arr.dtype) as host:
+        np.asarray(host)[...] = arr.reshape(-1)
         st.sequence().eval(rt.OpCopy([host, dst]))
-    host.destroy()
     stats["uploads"] += 1
     return Node("buffer", (), dtype, arr.shape, buffer=Buffer(dst, arr.size, dtype, device), device=device)
 
@@ -306,14 +305,11 @@ def download(buf: Buffer) -> np.ndarray:
     if buf.tensor is None:
         return np.empty(0, buf.dtype.np)
     rt = _runtime()
-    mgr = buf.device.manager
-    host = mgr.tensor_empty(buf.size, buf.dtype.np, memory_type=rt.MemoryTypes.host)
     st = state(buf.device)
-    with st.lock:
+    with st.lock, staging.borrow(st, buf.size, buf.dtype.np) as host:
         st.sequence().eval(rt.OpCopy([buf.tensor, host]))
-    out = np.array(host.data(), copy=True).view(buf.dtype.np) if buf.dtype is not dt.bool_ else \
-        np.array(host.data(), copy=True).astype(bool)
-    host.destroy()
+        flat = np.array(host, copy=True)  # copied out before the tensor goes back to the cache
+    out = flat.view(buf.dtype.np) if buf.dtype is not dt.bool_ else flat.astype(bool)
     stats["downloads"] += 1
     return out
 

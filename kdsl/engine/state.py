@@ -81,6 +81,7 @@ class DeviceState:
         self.programs: OrderedDict[Any, Any] = OrderedDict()  # kernel -> Program, least recently used first
         self.batches: Any = None  # kdsl.engine.programs.Batches, made on first use
         self.algorithms: OrderedDict[Any, Any] = OrderedDict()  # custom kernels' Algorithms (kdsl.engine.launch)
+        self.staging: OrderedDict[tuple[int, str], Any] = OrderedDict()  # host tensors (kdsl.engine.staging)
         self._dummy: Any = None
         self._sequence: Any = None
         self._launch: Any = None

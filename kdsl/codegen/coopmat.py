@@ -65,22 +65,68 @@ _INPUTS = ("float16",)  # operand dtypes with a coopmat kernel (bfloat16 needs g
 
 
 class Layout:
-    """Tile geometry of a coopmat kernel with fragment shape ``(sm, sn, sk)`` and ``warps`` subgroups."""
+    """Tile geometry of a coopmat kernel ``coop`` = ``(sm, sn, sk, subgroup size[, BM, BN])``: fragments of
+    ``sm x sn x sk``, ``256 / subgroup size`` warps, and an output tile of ``BM x BN`` (128 x 128 unless
+    :func:`tile` chose a smaller one). The warps form the grid that gives each the squarest block of fragments.
+
+    >>> g = Layout((16, 16, 16, 32))
+    >>> (g.bm, g.bn, g.wm, g.wn, g.tm, g.tn)
+    (128, 128, 2, 4, 4, 2)
+    >>> g = Layout((16, 16, 16, 32, 128, 32))
+    >>> (g.bm, g.bn, g.wm, g.wn, g.tm, g.tn)
+    (128, 32, 4, 2, 2, 1)
+    """
 
     def __init__(self, coop: Sequence[int]):
-        self.sm, self.sn, self.sk, sub = coop
+        self.sm, self.sn, self.sk, sub = coop[:4]
+        bm, bn = coop[4:6] if len(coop) >= 6 else (128, 128)
         self.warps = LOCAL // sub
-        self.wm = 1
-        while self.wm * self.wm * 2 <= self.warps:  # the squarest warp grid, rows <= columns
-            self.wm *= 2
+        fm, fn = max(1, bm // self.sm), max(1, bn // self.sn)  # fragments along each side of the tile
+        grids = [(abs(fm // wm - fn // (self.warps // wm)), wm) for wm in _powers(self.warps)
+                 if fm % wm == 0 and fn % (self.warps // wm) == 0]
+        self.wm = min(grids)[1] if grids else 1
         self.wn = self.warps // self.wm
-        self.tm = max(1, 128 // (self.wm * self.sm))  # fragments per warp, so the tile is ~128 x 128
-        self.tn = max(1, 128 // (self.wn * self.sn))
+        self.tm, self.tn = max(1, fm // self.wm), max(1, fn // self.wn)
         self.bm, self.bn, self.bk = self.wm * self.tm * self.sm, self.wn * self.tn * self.sn, DEPTH_FRAGMENTS * self.sk
         self.ast, self.bst = self.bk + PAD, self.bn + PAD  # shared row strides (elements)
 
     def shared_bytes(self) -> int:
         return 2 * (self.bm * self.ast + self.bk * self.bst) + 4 * self.warps * self.sm * self.sn
+
+
+def _powers(n: int) -> list[int]:
+    """The powers of two up to ``n``."""
+    return [1 << i for i in range(n.bit_length()) if 1 << i <= n]
+
+
+SMALL_GRID = 512  # a GPU matmul with fewer 128 x 128 tiles than this gets smaller ones (more workgroups)
+
+
+def tile(coop: Sequence[int], batch: int, m: int, n: int) -> tuple[int, ...]:
+    """``coop`` with the output tile for a ``batch`` of ``m x n`` products: 128 x 128, narrowed to 64 or 32 on
+    a side the product does not fill (attention's ``weights @ v`` is 128 x 32 per head: a 128-wide tile wasted
+    three quarters of its work), and with half the rows when the 128 x 128 grid would have fewer than
+    :data:`SMALL_GRID` workgroups (an 8192 x 384 product has 192, under two per SM of an H200). Every tile
+    keeps at least one fragment per warp.
+
+    >>> tile((16, 16, 16, 32), 768, 128, 32), tile((16, 16, 16, 32), 1, 8192, 384)
+    ((16, 16, 16, 32, 128, 32), (16, 16, 16, 32, 64, 128))
+    >>> tile((16, 16, 16, 32), 1, 4096, 4096)
+    (16, 16, 16, 32, 128, 128)
+    """
+    sm, sn, _, sub = coop[:4]
+    least = (LOCAL // sub) * sm * sn  # one fragment per warp
+
+    def side(extent: int, frag: int) -> int:
+        return max(32, frag, min(128, 1 << max(0, extent - 1).bit_length()))  # 32: a 32 x BK tile still
+        # gives every invocation a 16-byte load
+
+    bm, bn = side(m, sm), side(n, sn)
+    while bm * bn < least:
+        bm, bn = (bm * 2, bn) if bm <= bn and bm < 128 else (bm, bn * 2)
+    if bm == bn == 128 and batch * -(-m // 128) * -(-n // 128) < SMALL_GRID:
+        bm = 64
+    return (*coop[:4], bm, bn)
 
 
 def choose(shapes: Iterable[Mapping[str, Any]], a: dt.DType, b: dt.DType, subgroup_size: int,

@@ -25,7 +25,8 @@ def lower_matmul(node: Node, keep: set[int], dev: Device) -> list[Step]:
                           dev.max_shared_memory) if dev.matmul_tiles else None
     lanes = dev.matmul_lanes if not dev.matmul_tiles and min(m, n, k) > 0 and \
         matmul_cpu.eligible(a.dtype, b.dtype, dev.matmul_lanes, batch * m * n * k) else 0
-    kernel = Matmul(batch, m, n, k, node.dtype, a, b, 0, dev.matmul_tiles, coop=coop or (), lanes=lanes)
+    coop = coopmat.tile(coop, batch, m, n) if coop else ()
+    kernel = Matmul(batch, m, n, k, node.dtype, a, b, 0, dev.matmul_tiles, coop=coop, lanes=lanes)
     budget = dev.loop_budget
     la, lb = expr_loops(a, (batch, m, k)), expr_loops(b, (batch, k, n))
     cost = 1 + 4 * (la + lb)  # per k step: four elements of each operand

@@ -75,6 +75,9 @@ def _kernel(coop, m=200, n=100, k=72, batch=1, out=dt.float16, fused=False, spli
     ((16, 8, 16, 32), {"batch": 3, "splits": 2, "k": 300}),
     ((16, 16, 16, 64), {"m": 1, "n": 1, "k": 1}),
     ((8, 8, 8, 16), {"out": dt.float32}),
+    ((16, 16, 16, 32, 128, 32), {"batch": 4, "m": 128, "n": 32, "k": 128}),  # attention's weights @ v
+    ((16, 16, 16, 32, 64, 128), {"m": 300, "n": 200, "k": 96}),
+    ((16, 16, 16, 32, 32, 64), {"m": 20, "n": 50, "out": dt.float32, "fused": True}),
 ])
 def test_generated_shader_compiles_and_validates(coop, opts):
     k = _kernel(coop, **opts)
@@ -112,9 +115,20 @@ def test_scheduler_picks_coopmat_for_float16_only(fake_coopmat):
     a = kd.asarray(np.ones((64, 32), np.float16))
     b = kd.asarray(np.ones((32, 48), np.float16))
     (k,) = _matmuls(a @ b)
-    assert k.coop == (16, 16, 16, 32)
+    assert k.coop == (16, 16, 16, 32, 64, 64)  # the fragment shape, and a tile narrowed to the 64 x 48 output
     (k,) = _matmuls(a.astype(kd.float32) @ b.astype(kd.float32))
     assert k.coop == ()
+
+
+@pytest.mark.parametrize("batch, m, n, tile", [
+    (768, 128, 32, (128, 32)), (1, 8192, 384, (64, 128)), (1, 8192, 1536, (128, 128)), (1, 4096, 4096, (128, 128)),
+    (1, 1, 4096, (32, 128)), (3, 40, 40, (64, 64)),
+])
+def test_tile_fits_the_output_and_fills_the_gpu(batch, m, n, tile):
+    coop = coopmat.tile((16, 16, 16, 32), batch, m, n)
+    assert coop[4:] == tile
+    g = coopmat.Layout(coop)
+    assert (g.bm, g.bn) == tile and g.wm * g.wn == g.warps and g.bm * g.bk >= 2048 and g.bk * g.bn >= 2048
 
 
 def test_lavapipe_keeps_the_scalar_kernel():

@@ -21,11 +21,11 @@ def lower_matmul(node: Node, keep: set[int], dev: Device) -> list[Step]:
     a, b = (low.expr(s) for s in node.srcs)
     batch, m, k = node.srcs[0].shape
     n = node.shape[2]
-    coop = coopmat.choose(dev.coopmat_shapes, a.dtype, b.dtype, dev.subgroup_size, dev.features,
+    shape = coopmat.choose(dev.coopmat_shapes, a.dtype, b.dtype, dev.subgroup_size, dev.features,
                           dev.max_shared_memory) if dev.matmul_tiles else None
     lanes = dev.matmul_lanes if not dev.matmul_tiles and min(m, n, k) > 0 and \
         matmul_cpu.eligible(a.dtype, b.dtype, dev.matmul_lanes, batch * m * n * k) else 0
-    coop = coopmat.tile(coop, batch, m, n) if coop else ()
+    coop = coopmat.tile(shape, batch, m, n) if shape else ()
     kernel = Matmul(batch, m, n, k, node.dtype, a, b, 0, dev.matmul_tiles, coop=coop, lanes=lanes)
     budget = dev.loop_budget
     la, lb = expr_loops(a, (batch, m, k)), expr_loops(b, (batch, k, n))

@@ -5,7 +5,9 @@
 #   bash scripts/gpu_session.sh [suite] [coopmat] [bench ...]     e.g.  bash scripts/gpu_session.sh suite minilm fft
 # (coopmat: the matmul, nn and model tests again without the validation layer, which disables cooperative matrices)
 # The suite needs pytest-xdist and pytest-timeout in .whl (python3 -m pip download --no-deps --only-binary=:all:
-# --python-version 3.12 -d .whl pytest-xdist execnet pytest-timeout); MiniLM needs
+# --python-version 3.12 -d .whl pytest-xdist execnet pytest-timeout; and for the dask tests and scale1: dask,
+# distributed, array-api-compat and their dependencies except those PyTorch's environment has: jinja2, markupsafe,
+# fsspec, packaging); MiniLM needs
 # `python3 benchmarks/minilm.py --export-f16 .minilm-f16 --compact` made here first (22 MB).
 # BENCH_TIMEOUT (default 300 s) caps each benchmark. The suite dumps every thread's stack of a test that runs
 # past 200 s (faulthandler: a hang inside a Vulkan call, which pytest-timeout's signal cannot interrupt), and
@@ -31,7 +33,12 @@ declare -A BENCH=(
   [sweepbig]="matmul_sweep.py --big"
   [fft]="fft.py --profile"
   [linalg]="linalg.py --peers kdsl,torch --structure --repeat 3 --warmup 1"
-  [scale]="scale_out.py --share-gb 4 --repeat 5")
+  [scale]="scale_out.py --share-gb 4 --repeat 5"
+  [scale1]="scale_out.py --share-gb 4 --repeat 5"
+  [attention]="attention.py"
+  [fftanatomy]="fft_anatomy.py")
+# scale1: Dask's cost on one GPU (case 3 of scale_out.py) on a one-GPU machine, its two "devices" virtual
+declare -A ENVS=([scale1]="KDSL_VIRTUAL_DEVICES=2")
 for what in "$@"; do
   if [ "$what" = suite ]; then
     timeout "${SUITE_TIMEOUT:-300}" python3 -m pytest -o addopts="" -o faulthandler_timeout=200 -p no:cacheprovider \
@@ -42,7 +49,7 @@ for what in "$@"; do
       tests/mlperf tests/frontend/test_matmul.py tests/models tests/nn > "$OUT/coopmat.txt" 2>&1
     echo "rc=$?" >> "$OUT/coopmat.txt"; tail -5 "$OUT/coopmat.txt"
   else
-    (cd benchmarks && KDSL_DEVICE=0 timeout ${BENCH_TIMEOUT:-300} python3 ${BENCH[$what]} > "$OUT/$what.txt" 2>&1; echo "rc=$?" >> "$OUT/$what.txt")
+    (cd benchmarks && KDSL_DEVICE=0 timeout ${BENCH_TIMEOUT:-300} env ${ENVS[$what]:-} python3 ${BENCH[$what]} > "$OUT/$what.txt" 2>&1; echo "rc=$?" >> "$OUT/$what.txt")
     tail -25 "$OUT/$what.txt"
   fi
 done

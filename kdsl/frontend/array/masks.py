@@ -79,8 +79,10 @@ def _compacted(flat: Array, values: Array | None = None) -> Array:
     if n >= FUSED_LIMIT:  # positions past int32: the running count and a binary-search-free scatter
         src = _selected_by_count(flat)
         return src if values is None else take(values, src, axis=0, mode="clip")
+    # The count's flags are an expression of their own: had they been the node the compaction reads, realising
+    # the count would have written them out (an int32 per element) and the scans would have read that back.
+    count = int(_flags(flat).sum().numpy()) if n else 0
     flags = _flags(flat)
-    count = int(flags.sum().numpy()) if n else 0
     if count == 0:
         return asarray(np.zeros(0, d.np), device=flat.device)
     if count == n and values is None:

@@ -16,6 +16,7 @@ Goals on a GPU: sort within 2x of ``torch.sort``; gather and scatter-add >= 70% 
 compaction >= 50%; cumsum >= 60%.
 
 Run: python benchmarks/dsl_data_dependent.py               (GPU sizes: sort 2**26, gather 2**26, scan 2**28)
+     python benchmarks/dsl_data_dependent.py --only compaction --profile   (one row, and its kernels' times)
      python benchmarks/dsl_data_dependent.py --small       (lavapipe: 2**18 / 2**18 / 2**20)
 """
 
@@ -153,7 +154,7 @@ def _copy_cases(n: int, torch, dev) -> list[Case]:
                  lambda: None)]
 
 
-def main(sort_log2: int, index_log2: int, scan_log2: int, repeat: int) -> None:
+def main(sort_log2: int, index_log2: int, scan_log2: int, repeat: int, only: str = "", profile: bool = False) -> None:
     torch = torch_module()
     dev = torch_device(torch) if torch else None
     if torch is not None and dev != "cuda":
@@ -164,6 +165,8 @@ def main(sort_log2: int, index_log2: int, scan_log2: int, repeat: int) -> None:
     rows = []
     for cases in groups:
         for c in cases:
+            if only and only not in c.name and not c.name.startswith("copy (kp"):  # the copy is the reference
+                continue
             c.check()
             c.kd_run(), c.np_run()
             if c.torch_run:
@@ -177,6 +180,10 @@ def main(sort_log2: int, index_log2: int, scan_log2: int, repeat: int) -> None:
                 row += [t_torch, t_kd / t_torch]
             rows.append(row)
             print(*row, flush=True)
+            if profile:
+                with kd.profile() as prof:
+                    c.kd_run()
+                print(f"{c.name}, per kernel:\n{prof.table(top=8)}\n", flush=True)
     header = ["op", "numpy ms", "kdsl ms", "kdsl GB/s", "of copy"]
     header += ["torch ms", "kdsl/torch"] if torch is not None else []
     table(f"data-dependent operations (medians of {repeat})", header, rows)
@@ -189,6 +196,9 @@ if __name__ == "__main__":
     parser.add_argument("--index-log2", type=int, default=None)
     parser.add_argument("--scan-log2", type=int, default=None)
     parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--only", default="", help="run only the cases whose name contains this text")
+    parser.add_argument("--profile", action="store_true", help="also time each kernel of one call (kd.profile)")
     args = parser.parse_args()
     small = (18, 18, 20) if args.small else (26, 26, 28)
-    main(args.sort_log2 or small[0], args.index_log2 or small[1], args.scan_log2 or small[2], args.repeat)
+    main(args.sort_log2 or small[0], args.index_log2 or small[1], args.scan_log2 or small[2], args.repeat, args.only,
+         args.profile)

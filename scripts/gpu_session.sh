@@ -23,6 +23,7 @@ declare -A BENCH=(
   [minilm]="minilm.py --weights ../.minilm-f16 --repeat 10 --profile"
   [data]="dsl_data_dependent.py --repeat 10"
   [datanosort]="dsl_data_dependent.py --sort-log2 16 --repeat 10"
+  [dataprof]="dsl_data_dependent.py --sort-log2 16 --only 2**28 --profile --repeat 5"
   [training]="ml_training.py --repeat 20"
   [peers]="ml_peers.py --repeat 10"
   [peersmall]="ml_peers.py --only tiny,jit,regression,full,softmax --peers torch --repeat 10"

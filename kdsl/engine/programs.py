@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 import kdsl.runtime as rt
-from kdsl.codegen import atomic, elementwise, gather, matmul, radix, reduce, rownorm, scan, sort
+from kdsl.codegen import atomic, elementwise, gather, half, matmul, radix, reduce, rownorm, scan, sort
 from kdsl.engine.state import state
 from kdsl.ir.kernels import (
     Compact,
@@ -81,7 +81,7 @@ class Program:
         module = _RENDERERS[type(kernel)]
         self.kernel, self.device = kernel, device
         try:
-            self.source = module.render(kernel)
+            self.source = half.native(module.render(kernel)) if device.native_half else module.render(kernel)
             self.spirv = add_float_controls(compile_source(self.source), *device.float_controls)
         except Exception as exc:
             if not _is_coopmat(kernel):
@@ -104,7 +104,7 @@ class Program:
         self.device.coopmat_shapes = ()
         assert isinstance(self.kernel, Matmul)  # only a coopmat matmul falls back
         scalar = self.kernel._replace(coop=())
-        self.source = matmul.render(scalar)
+        self.source = half.native(matmul.render(scalar)) if self.device.native_half else matmul.render(scalar)
         self.spirv = add_float_controls(compile_source(self.source), *self.device.float_controls)
         self.workgroup = matmul.launch(scalar)
 

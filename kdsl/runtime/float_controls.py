@@ -28,8 +28,8 @@ from collections.abc import Iterable
 import numpy as np
 
 _OP_EXTENSION, _OP_ENTRY_POINT, _OP_EXECUTION_MODE, _OP_CAPABILITY, _OP_TYPE_FLOAT = 10, 15, 16, 17, 22
-SIGNED_ZERO_INF_NAN_PRESERVE, DENORM_PRESERVE = 4461, 4459
-_CAPABILITY = {SIGNED_ZERO_INF_NAN_PRESERVE: 4466, DENORM_PRESERVE: 4464}
+SIGNED_ZERO_INF_NAN_PRESERVE, DENORM_PRESERVE, ROUNDING_RTE = 4461, 4459, 4462
+_CAPABILITY = {SIGNED_ZERO_INF_NAN_PRESERVE: 4466, DENORM_PRESERVE: 4464, ROUNDING_RTE: 4467}
 _EXTENSION = "SPV_KHR_float_controls"
 
 
@@ -61,12 +61,14 @@ def _denorm_widths(supported: set[int], used: set[int], independence: str) -> se
 
 
 def add_float_controls(spirv: bytes, signed_zero_inf_nan: Iterable[int] = (),
-                       denorm_preserve: Iterable[int] = (), denorm_independence: str = "all") -> bytes:
-    """``spirv`` with ``SignedZeroInfNanPreserve`` and ``DenormPreserve`` for each float width it declares that
-    is listed (the device's supported widths; ``denorm_independence`` is the device's
+                       denorm_preserve: Iterable[int] = (), denorm_independence: str = "all",
+                       rounding_rte: Iterable[int] = ()) -> bytes:
+    """``spirv`` with ``SignedZeroInfNanPreserve``, ``DenormPreserve`` and ``RoundingModeRTE`` for each float
+    width it declares that is listed (the device's supported widths; ``denorm_independence`` is the device's
     ``denormBehaviorIndependence``: ``"all"``, ``"32_bit_only"`` or ``"none"``), their capabilities and
     ``SPV_KHR_float_controls``; unchanged when there is nothing to add or the module sets a float-controls mode
-    already."""
+    already. (Round to nearest even is what every float op means already; it is asked for where kdsl relies on
+    it: float16 conversions in hardware, :mod:`kdsl.codegen.half`.)"""
     words = np.frombuffer(spirv, dtype="<u4")
     ins = _instructions(words)
     widths = {int(words[at + 2]) for at, _, op in ins if op == _OP_TYPE_FLOAT}
@@ -75,7 +77,8 @@ def add_float_controls(spirv: bytes, signed_zero_inf_nan: Iterable[int] = (),
     entries = [int(words[at + 2]) for at, _, op in ins if op == _OP_ENTRY_POINT]
     denorm = _denorm_widths(set(denorm_preserve), widths, denorm_independence)
     modes = [(mode, w) for mode, ws in ((SIGNED_ZERO_INF_NAN_PRESERVE, set(signed_zero_inf_nan) & widths),
-                                        (DENORM_PRESERVE, denorm)) for w in sorted(ws)]
+                                        (DENORM_PRESERVE, denorm), (ROUNDING_RTE, set(rounding_rte) & widths))
+             for w in sorted(ws)]
     if not modes or not entries:
         return spirv
     have_caps = {int(words[at + 1]) for at, _, op in ins if op == _OP_CAPABILITY}
@@ -96,7 +99,7 @@ def add_float_controls(spirv: bytes, signed_zero_inf_nan: Iterable[int] = (),
 
 def float_modes(spirv: bytes) -> dict[int, list[int]]:
     """The float-controls execution modes of ``spirv``: ``{mode: [widths]}`` (4461 SignedZeroInfNanPreserve,
-    4459 DenormPreserve)."""
+    4459 DenormPreserve, 4462 RoundingModeRTE)."""
     words = np.frombuffer(spirv, dtype="<u4")
     out: dict[int, list[int]] = {}
     for at, _, op in _instructions(words):

@@ -254,12 +254,13 @@ def device_info(physical, instance=None) -> dict:
 
 def float_controls(physical, api: int) -> dict[str, tuple[int, ...] | str]:
     """The float widths (16, 32, 64) for which the device can keep signed zeros, infinities and NaNs
-    (``"signed_zero_inf_nan"``: SPIR-V's SignedZeroInfNanPreserve) and keep subnormals (``"denorm_preserve"``:
-    DenormPreserve) when a shader asks for it, and ``"denorm_independence"`` (``"all"``, ``"32_bit_only"`` or
-    ``"none"``: which widths may differ in their denormal mode); empty tuples before Vulkan 1.2 (where float
-    controls are an extension kdsl does not enable)."""
+    (``"signed_zero_inf_nan"``: SPIR-V's SignedZeroInfNanPreserve), keep subnormals (``"denorm_preserve"``:
+    DenormPreserve) and round to nearest even (``"rounding_rte"``: RoundingModeRTE) when a shader asks for it,
+    and ``"denorm_independence"`` (``"all"``, ``"32_bit_only"`` or ``"none"``: which widths may differ in their
+    denormal mode); empty tuples before Vulkan 1.2 (where float controls are an extension kdsl does not
+    enable)."""
     if api < (1 << 22) | (2 << 12):
-        return {"signed_zero_inf_nan": (), "denorm_preserve": (), "denorm_independence": "none"}
+        return {"signed_zero_inf_nan": (), "denorm_preserve": (), "denorm_independence": "none", "rounding_rte": ()}
     fc = new("VkPhysicalDeviceFloatControlsProperties",
              sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES)
     props2 = new("VkPhysicalDeviceProperties2", sType=vulkan.VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
@@ -268,6 +269,7 @@ def float_controls(physical, api: int) -> dict[str, tuple[int, ...] | str]:
     return {"signed_zero_inf_nan": tuple(w for w in (16, 32, 64)
                                          if getattr(fc, f"shaderSignedZeroInfNanPreserveFloat{w}")),
             "denorm_preserve": tuple(w for w in (16, 32, 64) if getattr(fc, f"shaderDenormPreserveFloat{w}")),
+            "rounding_rte": tuple(w for w in (16, 32, 64) if getattr(fc, f"shaderRoundingModeRTEFloat{w}")),
             # which widths may have a denormal mode of their own (VkShaderFloatControlsIndependence)
             "denorm_independence": {0: "32_bit_only", 1: "all"}.get(int(fc.denormBehaviorIndependence), "none")}
 

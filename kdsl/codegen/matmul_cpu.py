@@ -128,7 +128,8 @@ class _Reads(NamedTuple):
     aliases: list[str]
 
 
-def _words(slot: int, dtype: dt.DType, view: View, width: int, idx: list[str], name: str) -> tuple[list[str], list[str]]:
+def _words(slot: int, dtype: dt.DType, view: View, width: int, idx: list[str],
+           name: str) -> tuple[list[str], list[str]]:
     """Statements reading ``width`` consecutive words at ``idx`` through the buffer's 64-bit alias, and the
     ``width`` values."""
     comps = width // 2
@@ -142,8 +143,10 @@ def _words(slot: int, dtype: dt.DType, view: View, width: int, idx: list[str], n
 
 
 def _alias(slot: int, width: int) -> str:
+    """The 64-bit alias of buffer ``slot`` that reads ``width`` words a load (``b<slot>w<components>``)."""
     comps = width // 2
-    return f"layout(std430, set = 0, binding = {slot}) readonly buffer B{slot}w{comps} {{ {VEC64[comps]} d[]; }} b{slot}w{comps};"
+    return (f"layout(std430, set = 0, binding = {slot}) readonly buffer B{slot}w{comps} "
+            f"{{ {VEC64[comps]} d[]; }} b{slot}w{comps};")
 
 
 def _read_a(k: Matmul, p: int, guard: bool, buffers: dict[int, dt.DType]) -> _Reads:

@@ -48,7 +48,7 @@ from kdsl.ir.kernels import MAX_GROUPS, Matmul
 from kdsl.ir.view import View
 
 LOCAL_CPU = 64  # invocations per workgroup of this kernel
-ROWS, COLS = 32, 8  # the largest tile: rows per subgroup, columns per lane (64 x 8 runs no faster, compiles 2x longer)
+ROWS, COLS = 32, 8  # the largest tile: rows per subgroup, columns per lane (64 x 8: no faster, compiles 2-3x longer)
 KU = 4  # k steps per loop iteration (one u64vec2 of A per row; 8 steps ran no faster)
 COMPUTE_TYPES = ("float", "int", "uint")  # compute types subgroupShuffle takes without further extensions
 WORDS = {dt.float32: "uintBitsToFloat({})", dt.int32: "int({})", dt.uint32: "{}"}  # 32-bit word -> value
@@ -56,7 +56,7 @@ VEC64 = {1: "uint64_t", 2: "u64vec2", 4: "u64vec4"}  # 64-bit load types by comp
 
 
 # lavapipe's LLVM compiles this kernel in ~2 s at 32 x 8 (against <1 s for the 4x4 block kernel): worth it only
-# for products this large (1024**3 runs in ~0.2 s of CPU instead of ~5 s), so smaller ones keep the block kernel.
+# for products this large (1024**3 runs in ~0.15 s of CPU instead of ~5 s), so smaller ones keep the block kernel.
 MIN_WORK = 1 << 26
 
 

@@ -1,4 +1,4 @@
-"""The CPU-driver matmul (subgroup broadcasts, no shared memory) against NumPy. It is chosen for large
+"""The CPU-driver matmul (subgroup shuffles, 64-bit loads, no shared memory) against NumPy. It is chosen for large
 products only (its compile takes seconds on lavapipe), so these tests lower the threshold and cap the tile
 at 16 rows x 2 columns per lane (the shipped 32 x 8 is the same code with larger loops unrolled)."""
 
@@ -15,7 +15,7 @@ from kdsl.ir.kernels import Matmul
 def always(monkeypatch):
     dev = kd.device()
     if not dev.matmul_lanes:
-        pytest.skip("the CPU matmul runs on CPU drivers with subgroup broadcasts (lavapipe)")
+        pytest.skip("the CPU matmul runs on CPU drivers with subgroup shuffles (lavapipe)")
     monkeypatch.setattr(matmul_cpu, "MIN_WORK", 0)
     monkeypatch.setattr(matmul_cpu, "ROWS", 16)
     monkeypatch.setattr(matmul_cpu, "COLS", 2)
@@ -86,7 +86,7 @@ def test_geometry_and_groups():
 @pytest.fixture
 def wide(always, monkeypatch):
     """The 64-bit load paths: 16 x 4 tiles (A rows two a load along m, B columns four a load along n)."""
-    if not kd.device().info.get("features") or "int64" not in always.features:
+    if "int64" not in always.features:
         pytest.skip("64-bit loads need shaderInt64")
     monkeypatch.setattr(matmul_cpu, "COLS", 4)
     return always

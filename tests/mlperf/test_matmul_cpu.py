@@ -152,9 +152,10 @@ def test_k_past_a_multiple_of_four_zeroes_both_operands(wide):
         np.testing.assert_array_equal(x.numpy(), a @ b)
 
 
-def test_shipped_tile_on_aligned_operands(always):
+def test_shipped_tile_on_aligned_operands(always, monkeypatch):
     """The shipped 32 x 8 tile with the 1024-square benchmark's loads (u64vec2 of A, u64vec4 of B), on edges."""
-    matmul_cpu.ROWS, matmul_cpu.COLS = 32, 8  # undone by the fixture's monkeypatch
+    monkeypatch.setattr(matmul_cpu, "ROWS", 32)
+    monkeypatch.setattr(matmul_cpu, "COLS", 8)
     rng = np.random.default_rng(5)
     a = rng.standard_normal((70, 36)).astype(np.float32)
     b = rng.standard_normal((36, 72)).astype(np.float32)

@@ -191,8 +191,8 @@ class Device:
             tuple(info.get("cooperative_matrix_shapes", ()))
         self.subgroup_size = int(info.get("subgroup_size", 0))
         # CPU drivers: the subgroup-broadcast matmul (kdsl.codegen.matmul_cpu) with subgroups of this many lanes
-        # (0: the 4x4 block kernel); it needs subgroupBroadcast (the ballot feature). KDSL_CPU_MATMUL=0: off.
-        self.matmul_lanes = self.subgroup_size if cpu and "subgroup_ballot" in self.features and \
+        # (0: the 4x4 block kernel); it needs subgroupShuffle (the shuffle feature). KDSL_CPU_MATMUL=0: off.
+        self.matmul_lanes = self.subgroup_size if cpu and "subgroup_shuffle" in self.features and \
             os.environ.get("KDSL_CPU_MATMUL", "1").strip() != "0" else 0
         # Reductions combine across a workgroup with subgroup operations (kdsl.codegen.reduce_workgroup) when the
         # device has them in compute shaders: the subgroup size it reports (kernels read gl_SubgroupSize

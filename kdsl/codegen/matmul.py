@@ -147,7 +147,7 @@ def trips(k: Matmul) -> int:
     if k.coop:
         return coopmat.trips(k, kc)
     if k.lanes:
-        return kc + 1
+        return matmul_cpu.trips(kc)
     return kc if not k.tiled else -(-kc // DEPTH) * (2 + DEPTH + tile(k) * DEPTH // LOCAL)
 
 

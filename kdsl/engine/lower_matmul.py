@@ -26,13 +26,14 @@ def lower_matmul(node: Node, keep: set[int], dev: Device) -> list[Step]:
     lanes = dev.matmul_lanes if not dev.matmul_tiles and min(m, n, k) > 0 and \
         matmul_cpu.eligible(a.dtype, b.dtype, dev.matmul_lanes, batch * m * n * k) else 0
     coop = coopmat.tile(shape, batch, m, n) if shape else ()
-    kernel = Matmul(batch, m, n, k, node.dtype, a, b, 0, dev.matmul_tiles, coop=coop, lanes=lanes)
+    kernel = Matmul(batch, m, n, k, node.dtype, a, b, 0, dev.matmul_tiles, coop=coop, lanes=lanes,
+                    vec64=bool(lanes) and "int64" in dev.features)
     budget = dev.loop_budget
     la, lb = expr_loops(a, (batch, m, k)), expr_loops(b, (batch, k, n))
     cost = 1 + 4 * (la + lb)  # per k step: four elements of each operand
     if lanes:
         rows, cols, _ = matmul_cpu.geometry(kernel)
-        cost = 1 + rows // lanes * la + cols * lb
+        cost = 1 + matmul_cpu.KU * (rows // lanes * la + cols * lb)  # KU k steps per iteration
 
     def trips(s: int) -> int:  # one invocation's loop iterations with s chunks
         return matmul.trips(kernel._replace(splits=s)) * cost * -(-(batch * s) // MAX_GROUPS)

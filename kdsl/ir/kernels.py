@@ -113,6 +113,9 @@ class Matmul(NamedTuple):
     coop: tuple[int, ...] = ()
     # > 0: the CPU-driver kernel (kdsl.codegen.matmul_cpu) for subgroups of this many lanes (tiled is False)
     lanes: int = 0
+    # the CPU-driver kernel may read plain 32-bit operands two words per load component (64-bit integer loads;
+    # the device has shaderInt64)
+    vec64: bool = False
 
 
 class Scan(NamedTuple):

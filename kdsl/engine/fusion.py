@@ -54,9 +54,13 @@ def _matmul_operands(live: list[Node], keep: set[int]) -> set[int]:
     attention output. A few cheap ops (a cast, a scale, a strided view) stay fused: an extra pass costs more."""
     extra: set[int] = set()
     for n in live:
-        if n.op != "matmul":
+        if n.op == "attention":  # every workgroup of query rows re-reads the keys and values: as a matmul
+            pairs = [(src, MATMUL_REREAD + 1) for src in n.srcs]
+        elif n.op == "matmul":
+            pairs = list(zip(n.srcs, (n.shape[2], n.shape[1]), strict=True))
+        else:
             continue
-        for src, other_side in zip(n.srcs, (n.shape[2], n.shape[1]), strict=True):
+        for src, other_side in pairs:
             if other_side > MATMUL_REREAD and not _cheap_load(src, keep):
                 # a reshape of a computed node: store the node itself (its own kernel, a RowNorm say, writes it)
                 # and read it through the view, rather than a copy of the view recomputing it

@@ -30,6 +30,7 @@ from kdsl.codegen import vector
 from kdsl.codegen.loops import expr_loops
 from kdsl.engine import rowfuse, scatter, sorting
 from kdsl.engine.fusion import cap_buffers, epilogue_source, materialised
+from kdsl.engine.lower_attention import lower_attention
 from kdsl.engine.lower_matmul import lower_matmul
 from kdsl.engine.lower_reduce import lower_reduce
 from kdsl.engine.lower_scan import lower_compact, lower_scan
@@ -92,6 +93,8 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
         return lower_compact(node, keep, dev)
     if node.op in ("sort", "gather", "search", "compact"):
         return sorting.lower(node, keep, dev)
+    if node.op == "attention":
+        return lower_attention(node, keep, dev)
     if node.op == "scatter":
         return scatter.lower_scatter(node, keep, dev)
     if node.op == "assemble":

@@ -148,8 +148,12 @@ def _key(k: Attention, bidx: tuple[str, ...], buffers: dict[int, dt.DType]) -> l
 
 
 def _store(k: Attention) -> list[str]:
-    """Write the row (``acc / l``: 0 / 0 = NaN where every key was masked)."""
-    lines = [f"if (i < {k.l}) {{", f"    int base = (bh * {k.l} + i) * {k.ev};"]
+    """Write the row (``acc / l``: 0 / 0 = NaN where every key was masked) in the output's layout."""
+    if k.heads_inner:  # batch[:-1] + (l, heads, ev)
+        h = k.batch[-1]
+        lines = [f"if (i < {k.l}) {{", f"    int base = (((bh / {h}) * {k.l} + i) * {h} + bh % {h}) * {k.ev};"]
+    else:
+        lines = [f"if (i < {k.l}) {{", f"    int base = (bh * {k.l} + i) * {k.ev};"]
     for x in range(k.ev):
         v = f"(o{x // 4}.{'xyzw'[x % 4]} / l)"
         lines.append("    " + glsl.store(0, k.out_dtype, f"base + {x}", v))

@@ -358,6 +358,9 @@ class Attention(NamedTuple):
     groups: int  # workgroups; each walks tiles (batch position, block of query rows) grid-stride
     rows: int  # query rows per workgroup = invocations per workgroup
     block: int  # keys per shared-memory block
+    # True: the output is stored as batch[:-1] + (l, batch[-1], ev), the last batch axis (the heads) next to
+    # the head dim, as a (batch, seq, heads, head_dim) layout that a projection reads without a transpose
+    heads_inner: bool = False
 
 
 # What a Step launches; every kind is hashable (a cache key).

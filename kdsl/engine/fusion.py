@@ -7,6 +7,7 @@ compute as its epilogue. See :mod:`kdsl.engine.schedule` for the whole picture.
 from __future__ import annotations
 
 from kdsl.ir.graph import MATERIALISED, Node
+from kdsl.ir.view import contiguous_strides
 
 MAX_DEPTH = 100  # longest chain of ops inlined into one kernel (keeps shaders and recursion bounded)
 
@@ -37,12 +38,35 @@ def materialised(live: list[Node], roots: list[Node]) -> tuple[set[int], dict[in
             keep.add(n.id)
             d = 0
         depth[n.id] = d
+    keep |= merged_heads(live, keep, consumers, {r.id for r in roots}).keys()  # before: they read it stored
     keep |= _matmul_operands(live, keep)
     keep |= _held(live, keep, consumers, roots)
     return keep, consumers
 
 
+def merged_heads(live: list[Node], keep: set[int], consumers: dict[int, list[Node]],
+                 root_ids: set[int]) -> dict[int, Node]:
+    """``{view id: attention node}`` for each attention node read only by its ``swapaxes(-3, -2)`` view
+    (nothing else holds it): the scheduler stores that view, computed by the attention kernel, instead."""
+    found: dict[int, Node] = {}
+    for n in live:
+        if n.op != "attention" or len(n.shape) < 3 or n.id in root_ids or n.refs != 1 or n.id not in keep:
+            continue
+        readers = consumers.get(n.id, [])
+        if len(readers) != 1 or readers[0].op != "view":
+            continue
+        view = readers[0].arg
+        axes = list(range(len(n.shape)))
+        axes[-3], axes[-2] = axes[-2], axes[-3]
+        strides = contiguous_strides(n.shape)
+        if view.offset == 0 and view.shape == tuple(n.shape[a] for a in axes) and \
+                all(view.strides[i] == strides[a] for i, a in enumerate(axes) if n.shape[a] != 1):
+            found[readers[0].id] = n
+    return found
+
+
 CHEAP_OPS = 3  # ... and an operand of at most this many fused ops stays fused (``(a * 2) @ b``: one pass)
+ATTENTION_OPS = 6  # ... and of a fused attention (the head views of a projection plus its bias add: 4)
 MATMUL_REREAD = 64  # a matmul operand is read again for each block of this many outputs along the other side
 
 
@@ -54,8 +78,10 @@ def _matmul_operands(live: list[Node], keep: set[int]) -> set[int]:
     attention output. A few cheap ops (a cast, a scale, a strided view) stay fused: an extra pass costs more."""
     extra: set[int] = set()
     for n in live:
-        if n.op == "attention":  # every workgroup of query rows re-reads the keys and values: as a matmul
-            pairs = [(src, MATMUL_REREAD + 1) for src in n.srcs]
+        if n.op == "attention":
+            # each workgroup of 64 query rows reads the keys and values once: a bias add or a cast recomputed
+            # a few times costs less than a pass storing it; a view of a computed view (divisions) does not
+            pairs = [(src, MATMUL_REREAD + 1) for src in n.srcs if not _cheap_load(src, keep, ATTENTION_OPS)]
         elif n.op == "matmul":
             pairs = list(zip(n.srcs, (n.shape[2], n.shape[1]), strict=True))
         else:
@@ -69,8 +95,8 @@ def _matmul_operands(live: list[Node], keep: set[int]) -> set[int]:
     return extra
 
 
-def _cheap_load(s: Node, keep: set[int]) -> bool:
-    """At most ``CHEAP_OPS`` computed nodes behind ``s``, and no view of a computed view (an index that needs
+def _cheap_load(s: Node, keep: set[int], limit: int = CHEAP_OPS) -> bool:
+    """At most ``limit`` computed nodes behind ``s``, and no view of a computed view (an index that needs
     divisions by the inner view's shape)."""
     stack, ops = [s], 0
     while stack:
@@ -79,7 +105,7 @@ def _cheap_load(s: Node, keep: set[int]) -> bool:
             continue
         ops += 1
         inner = x.srcs[0]
-        if ops > CHEAP_OPS or (x.op == "view" and inner.op == "view" and not (inner.realized or inner.id in keep)):
+        if ops > limit or (x.op == "view" and inner.op == "view" and not (inner.realized or inner.id in keep)):
             return False
         stack.extend(x.srcs)
     return True

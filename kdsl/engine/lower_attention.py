@@ -5,9 +5,11 @@ Graph node (built by :func:`kdsl.nn.scaled_dot_product_attention`):
 
 * ``"attention"`` ``srcs = (q, k, v)`` or ``(q, k, v, mask)``, all with the same batch axes (broadcast views),
   shapes ``batch + (L, E)``, ``batch + (S, E)``, ``batch + (S, Ev)``, ``batch + (L, S)``; ``arg = (scale,
-  causal, heads_inner)``; the node is ``batch + (L, Ev)``, or with ``heads_inner`` ``batch[:-1] + (L,
-  batch[-1], Ev)`` (the front end returns its ``swapaxes(-3, -2)`` view: PyTorch's flash attention output
-  layout, which a following ``transpose(0, 2, 1, 3).reshape(b, s, h * d)`` reads without a copy).
+  causal)``; the node is ``batch + (L, Ev)``.
+
+Where the node's only reader is its ``swapaxes(-3, -2)`` view (``(b, heads, L, d) -> (b, L, heads, d)``, the
+merge of the heads before the output projection), the scheduler stores that view instead, written by the same
+kernel in its layout (:func:`kdsl.engine.fusion.merged_heads`): the merge is then a free reshape, not a transposing copy kernel.
 
 :func:`fused_plan` picks the launch from the device's limits: ``rows`` query rows (and invocations) per
 workgroup, ``block`` keys per shared-memory block (as many as its shared memory holds, up to ``BLOCK``), and
@@ -67,11 +69,12 @@ def fused_plan(batch: tuple[int, ...], l: int, s: int, e: int, ev: int,  # noqa:
     return rows, block
 
 
-def lower_attention(node: Node, keep: set[int], dev: Device) -> list[Step]:
-    """The one step of an ``attention`` node (its plan was checked when the node was built)."""
+def lower_attention(node: Node, keep: set[int], dev: Device, out: Node | None = None) -> list[Step]:
+    """The one step of an ``attention`` node (its plan was checked when the node was built); ``out``: the
+    node's ``swapaxes(-3, -2)`` view (see :func:`kdsl.engine.fusion.merged_heads`), stored in its own layout instead."""
     q, k, v = node.srcs[:3]
     mask = node.srcs[3] if len(node.srcs) > 3 else None
-    scale, causal, heads_inner = node.arg
+    scale, causal = node.arg
     batch, (l, e), (s, ev) = q.shape[:-2], q.shape[-2:], v.shape[-2:]
     plan = fused_plan(batch, l, s, e, ev, dev)
     assert plan is not None  # the front end builds the node only where it fits
@@ -90,5 +93,5 @@ def lower_attention(node: Node, keep: set[int], dev: Device) -> list[Step]:
         raise ValueError(f"scaled_dot_product_attention: {tiles} tiles of {trips} loop iterations each need more "
                          f"than the {MAX_GROUPS} workgroups one dispatch has; split the batch")
     kernel = Attention(tuple(batch), l, s, e, ev, node.dtype, eq, ek, ev_, em, causal, scale, 0, groups, rows,
-                       block, heads_inner)
-    return [low.step(kernel, node)]
+                       block, out is not None)
+    return [low.step(kernel, node if out is None else out)]

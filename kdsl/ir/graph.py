@@ -18,7 +18,7 @@ Node kinds (``node.op``):
                  in order (setitem = whole base, then the region; concatenate = one region per piece)
 * ``"sort"``, ``"gather"``, ``"search"``, ``"compact"``  sorting, data-dependent reads and the positions of a
   running count's steps (see :mod:`kdsl.engine.sorting`)
-* ``"attention"`` ``srcs = (q, k, v[, mask])``, ``arg = (scale, causal, heads_inner)``: fused scaled dot-product attention
+* ``"attention"`` ``srcs = (q, k, v[, mask])``, ``arg = (scale, causal)``: fused scaled dot-product attention
                  (see :mod:`kdsl.engine.lower_attention`)
 * ``"scatter"``  ``srcs = (target, index, values)``, ``arg`` = "add" | "max" | "min": ``target`` (1-D) after
                  ``ufunc.at`` with atomics (see :mod:`kdsl.engine.scatter`)

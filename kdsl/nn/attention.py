@@ -59,13 +59,7 @@ def _fused(q: kd.Array, k: kd.Array, v: kd.Array, mask: kd.Array | None, causal:
     srcs = [kd.broadcast_to(x, (*batch, *x.shape[-2:]))._node for x in (q, k, v)]
     if mask is not None:
         srcs.append(kd.broadcast_to(mask, (*batch, l, s))._node)
-    if not batch:
-        return kd.Array(Node("attention", tuple(srcs), v.dtype, (l, ev), (float(scale), bool(causal), False)))
-    # stored as (..., L, heads, Ev), PyTorch's flash-attention layout: the usual merge of the heads that
-    # follows (transpose(0, 2, 1, 3).reshape(b, L, heads * Ev)) is then a free reshape, not a copy kernel
-    shape = (*batch[:-1], l, batch[-1], ev)
-    node = Node("attention", tuple(srcs), v.dtype, shape, (float(scale), bool(causal), True))
-    return kd.swapaxes(kd.Array(node), -3, -2)
+    return kd.Array(Node("attention", tuple(srcs), v.dtype, (*batch, l, ev), (float(scale), bool(causal))))
 
 
 def scaled_dot_product_attention(query: kd.Array, key: kd.Array, value: kd.Array, attn_mask: kd.Array | None = None,

@@ -13,10 +13,6 @@ from __future__ import annotations
 import math
 
 import kdsl as kd
-from kdsl.engine.lower_attention import fused_plan
-from kdsl.frontend.array.ops import broadcast_shapes
-from kdsl.ir import graph
-from kdsl.ir.graph import Node
 from kdsl.nn.activations import softmax
 from kdsl.nn.dropout import dropout
 
@@ -28,38 +24,6 @@ def _causal(lq: int, lk: int, device) -> kd.Array:
     i = kd.arange(lq, dtype=kd.int32, device=device)[:, None]
     j = kd.arange(lk, dtype=kd.int32, device=device)[None, :]
     return j <= i
-
-
-_FLOATS = (kd.float32, kd.float16)
-# Whether a function being differentiated gets the fused node too (its derivative rule recomputes the composite
-# forward). False: it gets the composite path, whose backward reuses the forward's softmax (no recomputation).
-FUSED_UNDER_GRAD = False
-
-
-def _fused(q: kd.Array, k: kd.Array, v: kd.Array, mask: kd.Array | None, causal: bool,
-           scale: float) -> kd.Array | None:
-    """The fused kernel's node (:mod:`kdsl.engine.lower_attention`), or None where it does not apply: other
-    dtypes, head dims past its limit, too many keys for the loop budget, a gradient being traced (unless
-    ``FUSED_UNDER_GRAD``: ``graph.before_become_buffer`` is only non-empty while one is)."""
-    if graph.before_become_buffer and not FUSED_UNDER_GRAD:
-        return None
-    if any(x.dtype not in _FLOATS for x in (q, k, v)) or not (mask is None or mask.dtype in (kd.bool_, *_FLOATS)):
-        return None
-    if mask is not None and mask.ndim < 2:
-        mask = kd.reshape(mask, (1,) * (2 - mask.ndim) + mask.shape)
-    (l, e), (s, ev) = q.shape[-2:], v.shape[-2:]
-    try:
-        batch = broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2], () if mask is None else mask.shape[:-2])
-        if mask is not None and broadcast_shapes(mask.shape, (*batch, l, s)) != (*batch, l, s):
-            return None
-    except ValueError:  # the composite path raises NumPy's error
-        return None
-    if fused_plan(batch, l, s, e, ev, q.device) is None:
-        return None
-    srcs = [kd.broadcast_to(x, (*batch, *x.shape[-2:]))._node for x in (q, k, v)]
-    if mask is not None:
-        srcs.append(kd.broadcast_to(mask, (*batch, l, s))._node)
-    return kd.Array(Node("attention", tuple(srcs), v.dtype, (*batch, l, ev), (float(scale), bool(causal))))
 
 
 def scaled_dot_product_attention(query: kd.Array, key: kd.Array, value: kd.Array, attn_mask: kd.Array | None = None,
@@ -84,7 +48,8 @@ def scaled_dot_product_attention(query: kd.Array, key: kd.Array, value: kd.Array
         raise ValueError("scaled_dot_product_attention: give attn_mask or is_causal=True, not both")
     s = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
     if not dropout_p:
-        fused = _fused(q, k, v, None if attn_mask is None else kd.asarray(attn_mask), is_causal, s)
+        # one kernel where it fits (kd._fused_attention: kdsl.frontend.array.attention), else None
+        fused = kd._fused_attention(q, k, v, None if attn_mask is None else kd.asarray(attn_mask), is_causal, s)
         if fused is not None:
             return fused
     return _composite(q, k, v, attn_mask, dropout_p, is_causal, s, dropout_key)

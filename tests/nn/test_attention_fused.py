@@ -14,6 +14,7 @@ from kdsl.engine.describe import describe
 from kdsl.engine.lower_attention import fused_plan
 from kdsl.engine.schedule import schedule
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array import attention as fused_module
 from kdsl.nn import attention
 
 RNG = np.random.default_rng(13)
@@ -207,33 +208,46 @@ def _loss(q, k, v):
 def test_gradients_take_the_composite_path():
     q, k, v = (kd.asarray(rand(2, 5, 4)) for _ in range(3))
     seen = []
-    original = attention._fused
+    original = kd._fused_attention
 
     def spy(*args):
         seen.append(original(*args))
         return seen[-1]
 
-    attention._fused = spy
+    kd._fused_attention = spy
     try:
         kd.grad(_loss, argnums=(0, 1, 2))(q, k, v)
     finally:
-        attention._fused = original
+        kd._fused_attention = original
     assert seen == [None]
 
 
-def test_gradients_through_the_fused_node_match_the_composite_path(monkeypatch):
-    q, k, v = (kd.asarray(rand(2, 5, 4)) for _ in range(3))
-    composite = kd.grad(_loss, argnums=(0, 1, 2))(q, k, v)
-    monkeypatch.setattr(attention, "FUSED_UNDER_GRAD", True)
-    fused = kd.grad(_loss, argnums=(0, 1, 2))(q, k, v)
+@pytest.mark.parametrize("kind", ["causal", "bool", "additive"])
+def test_gradients_through_the_fused_node_match_the_composite_path(monkeypatch, kind):
+    q, k, v = kd.asarray(rand(2, 5, 4)), kd.asarray(rand(2, 7, 4)), kd.asarray(rand(2, 7, 3))
+    mask = None if kind == "causal" else kd.asarray(RNG.random((2, 1, 7)) > 0.3) if kind == "bool" else \
+        kd.asarray(rand(5, 7))
+    weights = kd.asarray(rand(2, 5, 3))
+
+    def loss(q, k, v, m=mask):
+        return (sdpa(q, k, v, m, is_causal=kind == "causal") * weights).sum()
+
+    args = (q, k, v) if kind != "additive" else (q, k, v, mask)
+    argnums = tuple(range(len(args)))
+    composite = kd.grad(loss, argnums=argnums)(*args)
+    monkeypatch.setattr(fused_module, "FUSED_UNDER_GRAD", True)
+    taken = []
+    monkeypatch.setattr(kd, "_fused_attention", lambda *a: taken.append(fused_module.fused_attention(*a)) or taken[-1])
+    fused = kd.grad(loss, argnums=argnums)(*args)
+    assert taken and taken[0] is not None  # the fused node was on the tape
     for a, b in zip(fused, composite, strict=True):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-6)
-    # and against finite differences of the fused forward
+    # and against central differences of the fused forward
     eps, host = 1e-2, q.numpy().astype(np.float64)
     for idx in [(0, 1, 2), (1, 4, 0)]:
         up, down = host.copy(), host.copy()
         up[idx] += eps
         down[idx] -= eps
-        f_up = float(_loss(kd.asarray(up.astype(np.float32)), k, v).numpy())
-        f_down = float(_loss(kd.asarray(down.astype(np.float32)), k, v).numpy())
+        f_up = float(loss(kd.asarray(up.astype(np.float32)), k, v).numpy())
+        f_down = float(loss(kd.asarray(down.astype(np.float32)), k, v).numpy())
         assert abs((f_up - f_down) / (2 * eps) - float(fused[0].numpy()[idx])) < 2e-3

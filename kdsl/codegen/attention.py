@@ -61,7 +61,7 @@ def render(k: Attention) -> str:
     tiles = math.prod(k.batch) * nqb
     outer = ExprRenderer(buffers, prefix="g")
     bidx = index_vars(outer, "bh", k.batch) if k.batch else ()
-    body = [f"int tid = int(gl_LocalInvocationID.x);",
+    body = ["int tid = int(gl_LocalInvocationID.x);",
             f"for (int tile = int(gl_WorkGroupID.x); tile < {tiles}; tile += {k.groups}) {{",
             f"    int bh = tile / {nqb};",
             f"    int i = (tile % {nqb}) * {k.rows} + tid;",
@@ -101,7 +101,8 @@ def _query(k: Attention, bidx: tuple[str, ...], buffers: dict[int, dt.DType]) ->
     return r.lines + [f"vec4 qv{c} = vec4({', '.join(comps[4 * c:4 * c + 4])}) * {scale};" for c in range(quads(k.e))]
 
 
-def _fill(k: Attention, name: str, e: Expr, width: int, bidx: tuple[str, ...], buffers: dict[int, dt.DType]) -> list[str]:
+def _fill(k: Attention, name: str, e: Expr, width: int, bidx: tuple[str, ...],
+          buffers: dict[int, dt.DType]) -> list[str]:
     """Load ``block`` rows of ``e`` (keys ``j0..``, clamped into range: the tail of the last block is loaded
     but never read) into the shared ``vec4`` array ``name``."""
     r = ExprRenderer(buffers, prefix=f"{name}_")

@@ -9,7 +9,8 @@ Graph node (built by :func:`kdsl.nn.scaled_dot_product_attention`):
 
 Where the node's only reader is its ``swapaxes(-3, -2)`` view (``(b, heads, L, d) -> (b, L, heads, d)``, the
 merge of the heads before the output projection), the scheduler stores that view instead, written by the same
-kernel in its layout (:func:`kdsl.engine.fusion.merged_heads`): the merge is then a free reshape, not a transposing copy kernel.
+kernel in its layout (:func:`kdsl.engine.fusion.merged_heads`): the merge is then a free reshape, not a
+transposing copy kernel.
 
 :func:`fused_plan` picks the launch from the device's limits: ``rows`` query rows (and invocations) per
 workgroup, ``block`` keys per shared-memory block (as many as its shared memory holds, up to ``BLOCK``), and

@@ -13,8 +13,8 @@ import kdsl as kd
 from kdsl.engine.describe import describe
 from kdsl.engine.lower_attention import fused_plan
 from kdsl.engine.schedule import schedule
-from kdsl.frontend.array.array import Array
 from kdsl.frontend.array import attention as fused_module
+from kdsl.frontend.array.array import Array
 from kdsl.nn import attention
 
 RNG = np.random.default_rng(13)

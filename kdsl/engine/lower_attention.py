@@ -15,7 +15,8 @@ transposing copy kernel.
 :func:`fused_plan` picks the launch from the device's limits: ``rows`` query rows (and invocations) per
 workgroup, ``block`` keys per shared-memory block (as many as its shared memory holds, up to ``BLOCK``), and
 says no where the kernel does not fit: head dims over ``MAX_HEAD``, keys too many for the loop budget of one
-invocation, indices past int32. The caller then keeps the composite path.
+invocation (or more tiles in all than one dispatch's workgroups can walk within it), indices past int32. The
+caller then keeps the composite path.
 
 Example:
     >>> import kdsl as kd
@@ -65,7 +66,11 @@ def fused_plan(batch: tuple[int, ...], l: int, s: int, e: int, ev: int,  # noqa:
         block //= 2
     if block * (quads(e) + quads(ev)) * 16 > dev.max_shared_memory:
         return None
-    if tile_trips(s, e, ev, rows, block) + 1 > dev.loop_budget:
+    trips = tile_trips(s, e, ev, rows, block) + 1
+    if trips > dev.loop_budget:
+        return None
+    tiles = b * -(-l // rows)
+    if -(-tiles // (dev.loop_budget // trips)) > MAX_GROUPS:  # more tiles than one dispatch can walk
         return None
     return rows, block
 

@@ -50,9 +50,24 @@ def quads(n: int) -> int:
     return -(-n // 4)
 
 
-def fill_trips(k: Attention) -> int:
-    """Loop iterations one invocation spends loading one key block and its value block into shared memory."""
-    return -(-k.block * quads(k.e) // k.rows) + -(-k.block * quads(k.ev) // k.rows)
+def row_free(e: Expr, axis: int) -> bool:
+    """Whether expression ``e`` does not depend on index ``axis`` (a key-padding mask ``(b, 1, 1, s)``
+    broadcast along the query rows): every load has stride 0 along it, no index node reads it, and nothing
+    re-indexes (conservatively, a remap or a row gather depends)."""
+    if e.op == "load":
+        view = e.arg[1]
+        return view.shape[axis] == 1 or view.strides[axis] == 0
+    if e.op == "iota":
+        return e.arg != axis
+    if e.op in ("remap", "rows", "rand"):
+        return False
+    return all(row_free(s, axis) for s in e.srcs)
+
+
+def _shared_mask(k: Attention) -> bool:
+    """The mask is the same for every query row: each block's slice of it goes through shared memory with the
+    keys (one load per key per workgroup, not per invocation)."""
+    return k.mask is not None and row_free(k.mask, len(k.batch))
 
 
 def render(k: Attention) -> str:
@@ -72,6 +87,7 @@ def render(k: Attention) -> str:
     inner += [f"float m = {_NEG_INF};", "float l = 0.0;",
               f"for (int j0 = 0; j0 < {k.s}; j0 += {k.block}) {{",
               *["    " + x for x in _fill(k, "ks", k.k, k.e, bidx, buffers) + _fill(k, "vs", k.v, k.ev, bidx, buffers)],
+              *["    " + x for x in _fill_mask(k, bidx, buffers)],
               f"    {_BARRIER}",
               f"    int n = min({k.block}, {k.s} - j0);",
               "    for (int jj = 0; jj < n; jj++) {",
@@ -83,6 +99,8 @@ def render(k: Attention) -> str:
     body += ["    " + x for x in inner] + ["}"]
     text = "\n".join(body)
     shared = [f"shared vec4 ks[{k.block * quads(k.e)}];", f"shared vec4 vs[{k.block * quads(k.ev)}];"]
+    if _shared_mask(k):
+        shared.append(f"shared float ms[{k.block}];")
     src = glsl.header(k.rows, buffers, k.n_words, extra_dtypes=(dt.float32,), shared=shared, body_text=text)
     return f"{src}\nvoid main() {{\n" + "\n".join("    " + x for x in text.splitlines()) + "\n}\n"
 
@@ -123,6 +141,19 @@ def _fill(k: Attention, name: str, e: Expr, width: int, bidx: tuple[str, ...],
             "}"]
 
 
+def _fill_mask(k: Attention, bidx: tuple[str, ...], buffers: dict[int, dt.DType]) -> list[str]:
+    """A row-independent mask's block into ``ms``: a boolean as 1.0 (attend) / 0.0, a float as its value."""
+    if not _shared_mask(k):
+        return []
+    assert k.mask is not None
+    r = ExprRenderer(buffers, prefix="mf")
+    v = r.value(k.mask, (*k.batch, k.l, k.s), (*bidx, "0", "key"))
+    value = f"({v} ? 1.0 : 0.0)" if k.mask.dtype is dt.bool_ else _f32(k.mask, v)
+    return [f"for (int t = tid; t < {k.block}; t += {k.rows}) {{",
+            f"    int key = min(j0 + t, {k.s - 1});", *["    " + x for x in r.lines],
+            f"    ms[t] = {value};", "}"]
+
+
 def _key(k: Attention, bidx: tuple[str, ...], buffers: dict[int, dt.DType]) -> list[str]:
     """One key of the block: its score, the mask, the online-softmax update of ``m``, ``l`` and the
     accumulator."""
@@ -131,7 +162,9 @@ def _key(k: Attention, bidx: tuple[str, ...], buffers: dict[int, dt.DType]) -> l
     lines = ["int j = j0 + jj;", f"float s = {dots};"]
     if k.causal:
         lines.append(f"if (j > ic) {{ s = {_NEG_INF}; }}")
-    if k.mask is not None:
+    if k.mask is not None and _shared_mask(k):
+        lines.append(f"if (ms[jj] == 0.0) {{ s = {_NEG_INF}; }}" if k.mask.dtype is dt.bool_ else "s = s + ms[jj];")
+    elif k.mask is not None:
         r = ExprRenderer(buffers, prefix="mk")
         v = r.value(k.mask, (*k.batch, k.l, k.s), (*bidx, "ic", "j"))
         lines += r.lines

@@ -47,7 +47,7 @@ def tile_trips(s: int, e: int, ev: int, rows: int, block: int, per_key: int = 0)
     """Loop iterations one invocation spends on one tile: per key block, the block loop, the loads of the
     key and value blocks into shared memory and the walk over its keys (``per_key``: loops inside helper
     functions that the mask expression adds per key)."""
-    fills = -(-block * quads(e) // rows) + -(-block * quads(ev) // rows)
+    fills = -(-block * quads(e) // rows) + -(-block * quads(ev) // rows) + 1  # + a shared mask block
     return -(-s // block) * (1 + fills + block * (1 + per_key))
 
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import kdsl as kd
+from kdsl.codegen.attention import render
 from kdsl.engine.describe import describe
 from kdsl.engine.lower_attention import fused_plan
 from kdsl.engine.schedule import schedule
@@ -65,7 +66,7 @@ def test_broadcast_batch_axes():
     check(out, want(q, k, v))
 
 
-@pytest.mark.parametrize("kind", ["key_padding", "full_bool", "additive", "additive_f16"])
+@pytest.mark.parametrize("kind", ["key_padding", "full_bool", "additive", "additive_f16", "additive_keys"])
 def test_masks(kind):
     b, h, l, s = 3, 2, 6, 37
     q, k, v = rand(b, h, l, 8), rand(b, h, s, 8), rand(b, h, s, 8)
@@ -75,11 +76,17 @@ def test_masks(kind):
     elif kind == "full_bool":
         mask = RNG.random((l, s)) > 0.5
         mask[2] = False
+    elif kind == "additive_keys":
+        mask = rand(b, 1, 1, s)
+        mask[2, 0, 0, 3:] = -np.inf
     else:
         mask = rand(b, 1, l, s, dtype=np.float16 if kind == "additive_f16" else np.float32)
         mask[1, 0, 3, :5] = -np.inf
     out = sdpa(kd.asarray(q), kd.asarray(k), kd.asarray(v), kd.asarray(mask))
     assert kernels(out) == ["Attention"]
+    # a mask the same for every query row goes through shared memory with its keys, one load per workgroup
+    staged = "shared float ms[" in render(schedule([out._node])[0].kernel)
+    assert staged == (kind in ("key_padding", "additive_keys"))
     expected = want(q, k, v, mask)
     if kind in ("key_padding", "full_bool"):
         assert np.isnan(expected).any()

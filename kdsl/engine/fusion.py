@@ -66,7 +66,6 @@ def merged_heads(live: list[Node], keep: set[int], consumers: dict[int, list[Nod
 
 
 CHEAP_OPS = 3  # ... and an operand of at most this many fused ops stays fused (``(a * 2) @ b``: one pass)
-ATTENTION_OPS = 6  # ... and of a fused attention (the head views of a projection plus its bias add: 4)
 MATMUL_REREAD = 64  # a matmul operand is read again for each block of this many outputs along the other side
 
 
@@ -79,9 +78,9 @@ def _matmul_operands(live: list[Node], keep: set[int]) -> set[int]:
     extra: set[int] = set()
     for n in live:
         if n.op == "attention":
-            # each workgroup of 64 query rows reads the keys and values once: a bias add or a cast recomputed
-            # a few times costs less than a pass storing it; a view of a computed view (divisions) does not
-            pairs = [(src, MATMUL_REREAD + 1) for src in n.srcs if not _cheap_load(src, keep, ATTENTION_OPS)]
+            # each workgroup of query rows reads the keys and values again, as a matmul's tiles do; a head view
+            # of a computed projection (a bias add) would unravel its index with divisions at every read
+            pairs = [(src, MATMUL_REREAD + 1) for src in n.srcs]
         elif n.op == "matmul":
             pairs = list(zip(n.srcs, (n.shape[2], n.shape[1]), strict=True))
         else:
@@ -95,8 +94,8 @@ def _matmul_operands(live: list[Node], keep: set[int]) -> set[int]:
     return extra
 
 
-def _cheap_load(s: Node, keep: set[int], limit: int = CHEAP_OPS) -> bool:
-    """At most ``limit`` computed nodes behind ``s``, and no view of a computed view (an index that needs
+def _cheap_load(s: Node, keep: set[int]) -> bool:
+    """At most ``CHEAP_OPS`` computed nodes behind ``s``, and no view of a computed view (an index that needs
     divisions by the inner view's shape)."""
     stack, ops = [s], 0
     while stack:
@@ -105,7 +104,7 @@ def _cheap_load(s: Node, keep: set[int], limit: int = CHEAP_OPS) -> bool:
             continue
         ops += 1
         inner = x.srcs[0]
-        if ops > limit or (x.op == "view" and inner.op == "view" and not (inner.realized or inner.id in keep)):
+        if ops > CHEAP_OPS or (x.op == "view" and inner.op == "view" and not (inner.realized or inner.id in keep)):
             return False
         stack.extend(x.srcs)
     return True

@@ -51,6 +51,12 @@ def tile_trips(s: int, e: int, ev: int, rows: int, block: int, per_key: int = 0)
     return -(-s // block) * (1 + fills + block * (1 + per_key))
 
 
+def shared_bytes(block: int, e: int, ev: int) -> int:
+    """Shared memory of a block of ``block`` keys: the keys' and values' ``vec4`` rows and a float per key
+    (a mask staged with them)."""
+    return block * ((quads(e) + quads(ev)) * 16 + 4)
+
+
 def fused_plan(batch: tuple[int, ...], l: int, s: int, e: int, ev: int,  # noqa: E741
                dev: Device) -> tuple[int, int] | None:
     """``(rows, block)`` for the fused kernel on ``dev``, or None where it does not fit (see the module
@@ -62,9 +68,9 @@ def fused_plan(batch: tuple[int, ...], l: int, s: int, e: int, ev: int,  # noqa:
         return None
     rows = ROWS if l > ROWS // 2 else ROWS // 2
     block = BLOCK
-    while block > 1 and block * (quads(e) + quads(ev)) * 16 > dev.max_shared_memory:
+    while block > 1 and shared_bytes(block, e, ev) > dev.max_shared_memory:
         block //= 2
-    if block * (quads(e) + quads(ev)) * 16 > dev.max_shared_memory:
+    if shared_bytes(block, e, ev) > dev.max_shared_memory:
         return None
     trips = tile_trips(s, e, ev, rows, block) + 1
     if trips > dev.loop_budget:

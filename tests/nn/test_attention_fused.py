@@ -12,7 +12,7 @@ import pytest
 import kdsl as kd
 from kdsl.codegen.attention import render
 from kdsl.engine.describe import describe
-from kdsl.engine.lower_attention import fused_plan
+from kdsl.engine.lower_attention import fused_plan, shared_bytes
 from kdsl.engine.schedule import schedule
 from kdsl.frontend.array import attention as fused_module
 from kdsl.frontend.array.array import Array
@@ -188,7 +188,8 @@ def test_what_does_not_fit_keeps_the_composite_path_bit_for_bit(case):
 def test_plan_reads_the_device_and_refuses_what_does_not_fit():
     dev = kd.device()
     rows, block = fused_plan((768,), 128, 128, 32, 32, dev)
-    assert rows * 1 <= 64 and block * (8 + 8) * 16 <= dev.max_shared_memory
+    assert rows <= 64 and shared_bytes(block, 32, 32) <= dev.max_shared_memory
+    assert shared_bytes(32, 128, 128) == 32 * (64 * 16 + 4)
     assert fused_plan((2,), 4, 10**6, 32, 32, dev) is None  # past the loop budget of one invocation
     assert fused_plan((2,), 4, 8, 129, 32, dev) is None and fused_plan((2,), 4, 8, 32, 129, dev) is None
     assert fused_plan((0,), 4, 8, 32, 32, dev) is None
@@ -258,3 +259,17 @@ def test_gradients_through_the_fused_node_match_the_composite_path(monkeypatch, 
         f_up = float(loss(kd.asarray(up.astype(np.float32)), k, v).numpy())
         f_down = float(loss(kd.asarray(down.astype(np.float32)), k, v).numpy())
         assert abs((f_up - f_down) / (2 * eps) - float(fused[0].numpy()[idx])) < 2e-3
+
+
+def test_small_shared_memory_gives_smaller_key_blocks(monkeypatch):
+    dev = kd.device()
+    monkeypatch.setattr(dev, "max_shared_memory", 16384)  # Vulkan's guaranteed minimum
+    assert fused_plan((2,), 9, 65, 128, 128, dev) == (32, 8)
+    monkeypatch.setattr(dev, "max_shared_memory", 1024)
+    assert fused_plan((2,), 9, 65, 128, 128, dev) is None  # not even one key fits: the composite path
+    monkeypatch.setattr(dev, "max_shared_memory", 16384)
+    q, k, v = rand(2, 9, 128), rand(2, 65, 128), rand(2, 65, 128)
+    out = sdpa(kd.asarray(q), kd.asarray(k), kd.asarray(v), is_causal=True)
+    steps = schedule([out._node])
+    assert [type(s.kernel).__name__ for s in steps] == ["Attention"] and steps[0].kernel.block == 8
+    check(out, want(q, k, v, causal=True))

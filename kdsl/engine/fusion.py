@@ -81,6 +81,9 @@ def _matmul_operands(live: list[Node], keep: set[int]) -> set[int]:
             # each workgroup of query rows reads the keys and values again, as a matmul's tiles do; a head view
             # of a computed projection (a bias add) would unravel its index with divisions at every read
             pairs = [(src, MATMUL_REREAD + 1) for src in n.srcs]
+            # an operand whose elements loop inside helpers (random numbers, integer powers) is stored first:
+            # the kernel's loop budget is sized for plain loads
+            extra |= {(s.srcs[0] if s.op == "view" else s).id for s in n.srcs if _loops_behind(s, keep)}
         elif n.op == "matmul":
             pairs = list(zip(n.srcs, (n.shape[2], n.shape[1]), strict=True))
         else:
@@ -92,6 +95,21 @@ def _matmul_operands(live: list[Node], keep: set[int]) -> set[int]:
                 inner = src.srcs[0] if src.op == "view" and src.srcs[0].op != "view" else src
                 extra.add(inner.id)
     return extra
+
+
+def _loops_behind(s: Node, keep: set[int]) -> bool:
+    """Whether the nodes a kernel would inline for ``s`` include one whose code loops (a random number: Philox
+    rounds; an integer power: a loop over the exponent's bits)."""
+    stack, seen = [s], set()
+    while stack:
+        x = stack.pop()
+        if x.realized or x.id in keep or x.id in seen:
+            continue
+        seen.add(x.id)
+        if x.op == "rand" or (x.op == "pow" and not x.dtype.is_float):
+            return True
+        stack.extend(x.srcs)
+    return False
 
 
 def _cheap_load(s: Node, keep: set[int]) -> bool:

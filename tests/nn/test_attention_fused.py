@@ -283,3 +283,12 @@ def test_random_operands_are_stored_first_to_keep_the_loop_budget():
     out = sdpa(q, k, v)
     assert kernels(out) == ["Elementwise", "Elementwise", "Attention"]
     np.testing.assert_allclose(out.numpy(), 2.0, rtol=1e-6)
+
+
+def test_keys_past_the_loop_budget_take_the_composite_path():
+    s = 70000  # past what one invocation may loop over (Device.loop_budget)
+    assert fused_plan((1,), 2, s, 1, 1, kd.device()) is None
+    q, k, v = rand(1, 2, 1), rand(1, s, 1), rand(1, s, 1)
+    out = sdpa(kd.asarray(q), kd.asarray(k), kd.asarray(v))
+    assert "Attention" not in kernels(out)
+    check(out, want(q, k, v), tol=1e-4)

@@ -13,10 +13,10 @@ kernel in its layout (:func:`kdsl.engine.fusion.merged_heads`): the merge is the
 transposing copy kernel.
 
 :func:`fused_plan` picks the launch from the device's limits: ``rows`` query rows (and invocations) per
-workgroup, ``block`` keys per shared-memory block (as many as its shared memory holds, up to ``BLOCK``), and
-says no where the kernel does not fit: head dims over ``MAX_HEAD``, keys too many for the loop budget of one
-invocation (or more tiles in all than one dispatch's workgroups can walk within it), indices past int32. The
-caller then keeps the composite path.
+workgroup (fewer where that would leave a GPU short of workgroups), ``block`` keys per shared-memory block (as
+many as its shared memory holds, up to ``BLOCK``), and says no where the kernel does not fit: head dims over
+``MAX_HEAD``, keys too many for the loop budget of one invocation (or more tiles in all than one dispatch's
+workgroups can walk within it), indices past int32. The caller then keeps the composite path.
 
 Example:
     >>> import kdsl as kd
@@ -40,7 +40,7 @@ from kdsl.ir.view import INDEX_LIMIT
 
 MAX_HEAD = 128  # the largest e and ev: q and the accumulator live in registers (2 * 32 vec4s at most)
 BLOCK = 32  # keys per shared-memory block, at most (fewer where shared memory is short)
-ROWS = 64  # query rows per workgroup (32 for shorter queries: fewer idle invocations)
+ROWS = 64  # query rows per workgroup (32 for short queries, or few tiles: more workgroups)
 
 
 def tile_trips(s: int, e: int, ev: int, rows: int, block: int, per_key: int = 0) -> int:
@@ -66,7 +66,9 @@ def fused_plan(batch: tuple[int, ...], l: int, s: int, e: int, ev: int,  # noqa:
     b = math.prod(batch)
     if max(b * l * max(e, ev, s), b * s * max(e, ev)) > INDEX_LIMIT:
         return None
-    rows = ROWS if l > ROWS // 2 else ROWS // 2
+    # 64 query rows per workgroup, or 32 for short queries or where 64 would give less than about one wave of
+    # workgroups (Device.reduce_groups: 1024 on GPUs, 64 on CPU drivers, where barriers cost)
+    rows = ROWS if l > ROWS // 2 and b * -(-l // ROWS) >= dev.reduce_groups else ROWS // 2
     block = BLOCK
     while block > 1 and shared_bytes(block, e, ev) > dev.max_shared_memory:
         block //= 2

@@ -1,7 +1,8 @@
 """Lowering of the fused attention node (:class:`kdsl.ir.kernels.Attention`, rendered by
 :mod:`kdsl.codegen.attention`) and the test of whether a shape fits it at all.
 
-Graph node (built by :func:`kdsl.nn.scaled_dot_product_attention`):
+Graph node (built by :func:`kdsl.frontend.array.attention.fused_attention` for
+:func:`kdsl.nn.scaled_dot_product_attention`):
 
 * ``"attention"`` ``srcs = (q, k, v)`` or ``(q, k, v, mask)``, all with the same batch axes (broadcast views),
   shapes ``batch + (L, E)``, ``batch + (S, E)``, ``batch + (S, Ev)``, ``batch + (L, S)``; ``arg = (scale,

@@ -64,6 +64,7 @@ from kdsl.frontend.array.api_info import (
     result_type,
 )
 from kdsl.frontend.array.array import Array, realize
+from kdsl.frontend.array.attention import fused_attention as _fused_attention  # noqa: F401  (kd.nn's; not public)
 from kdsl.frontend.array.constructors import diag, diagonal, geomspace, identity, logspace, trace, tril, triu
 from kdsl.frontend.array.contractions import corrcoef, cov, inner, kron, matrix_transpose, tensordot, vecdot
 from kdsl.frontend.array.creation import (

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
-from kdsl.autodiff import elementwise, indexing, movement, reductions  # noqa: F401  (they register the rules)
+from kdsl.autodiff import attention, elementwise, indexing, movement, reductions  # noqa: F401  (they register the rules)
 from kdsl.autodiff.registry import NO_GRADIENT, RULES, unbroadcast
 from kdsl.frontend.array import jit
 from kdsl.frontend.array.array import Array

@@ -9,7 +9,9 @@ Example:
 
 from __future__ import annotations
 
-from kdsl.ir.kernels import Elementwise, Kernel, Matmul, Reduce, RowNorm, Scan
+import math
+
+from kdsl.ir.kernels import Attention, Elementwise, Kernel, Matmul, Reduce, RowNorm, Scan
 
 
 def describe(k: Kernel) -> str:
@@ -27,6 +29,10 @@ def describe(k: Kernel) -> str:
     if isinstance(k, Scan):
         head = f"Scan cum{k.op} axis {k.axis} of {list(k.shape)}"
         return head + (f" ({'block totals' if k.phase == 'sums' else 'scan'}, blocks of {k.block})" if k.block else "")
+    if isinstance(k, Attention):
+        mask = " causal" if k.causal else "" if k.mask is None else f" {k.mask.dtype.name} mask"
+        return (f"Attention (fused sdpa) batch={math.prod(k.batch)} L={k.l} S={k.s} E={k.e} Ev={k.ev}{mask}"
+                f" ({k.block}-key blocks)")
     if isinstance(k, Elementwise):
         return f"Elementwise {list(k.shape)}"
     return type(k).__name__

@@ -7,6 +7,7 @@ compute as its epilogue. See :mod:`kdsl.engine.schedule` for the whole picture.
 from __future__ import annotations
 
 from kdsl.ir.graph import MATERIALISED, Node
+from kdsl.ir.view import contiguous_strides
 
 MAX_DEPTH = 100  # longest chain of ops inlined into one kernel (keeps shaders and recursion bounded)
 
@@ -37,9 +38,31 @@ def materialised(live: list[Node], roots: list[Node]) -> tuple[set[int], dict[in
             keep.add(n.id)
             d = 0
         depth[n.id] = d
+    keep |= merged_heads(live, keep, consumers, {r.id for r in roots}).keys()  # before: they read it stored
     keep |= _matmul_operands(live, keep)
     keep |= _held(live, keep, consumers, roots)
     return keep, consumers
+
+
+def merged_heads(live: list[Node], keep: set[int], consumers: dict[int, list[Node]],
+                 root_ids: set[int]) -> dict[int, Node]:
+    """``{view id: attention node}`` for each attention node read only by its ``swapaxes(-3, -2)`` view
+    (nothing else holds it): the scheduler stores that view, computed by the attention kernel, instead."""
+    found: dict[int, Node] = {}
+    for n in live:
+        if n.op != "attention" or len(n.shape) < 3 or n.id in root_ids or n.refs != 1 or n.id not in keep:
+            continue
+        readers = consumers.get(n.id, [])
+        if len(readers) != 1 or readers[0].op != "view":
+            continue
+        view = readers[0].arg
+        axes = list(range(len(n.shape)))
+        axes[-3], axes[-2] = axes[-2], axes[-3]
+        strides = contiguous_strides(n.shape)
+        if view.offset == 0 and view.shape == tuple(n.shape[a] for a in axes) and \
+                all(view.strides[i] == strides[a] for i, a in enumerate(axes) if n.shape[a] != 1):
+            found[readers[0].id] = n
+    return found
 
 
 CHEAP_OPS = 3  # ... and an operand of at most this many fused ops stays fused (``(a * 2) @ b``: one pass)
@@ -54,15 +77,39 @@ def _matmul_operands(live: list[Node], keep: set[int]) -> set[int]:
     attention output. A few cheap ops (a cast, a scale, a strided view) stay fused: an extra pass costs more."""
     extra: set[int] = set()
     for n in live:
-        if n.op != "matmul":
+        if n.op == "attention":
+            # each workgroup of query rows reads the keys and values again, as a matmul's tiles do; a head view
+            # of a computed projection (a bias add) would unravel its index with divisions at every read
+            pairs = [(src, MATMUL_REREAD + 1) for src in n.srcs]
+            # an operand whose elements loop inside helpers (random numbers, integer powers) is stored first:
+            # the kernel's loop budget is sized for plain loads
+            extra |= {(s.srcs[0] if s.op == "view" else s).id for s in n.srcs if _loops_behind(s, keep)}
+        elif n.op == "matmul":
+            pairs = list(zip(n.srcs, (n.shape[2], n.shape[1]), strict=True))
+        else:
             continue
-        for src, other_side in zip(n.srcs, (n.shape[2], n.shape[1]), strict=True):
+        for src, other_side in pairs:
             if other_side > MATMUL_REREAD and not _cheap_load(src, keep):
                 # a reshape of a computed node: store the node itself (its own kernel, a RowNorm say, writes it)
                 # and read it through the view, rather than a copy of the view recomputing it
                 inner = src.srcs[0] if src.op == "view" and src.srcs[0].op != "view" else src
                 extra.add(inner.id)
     return extra
+
+
+def _loops_behind(s: Node, keep: set[int]) -> bool:
+    """Whether the nodes a kernel would inline for ``s`` include one whose code loops (a random number: Philox
+    rounds; an integer power: a loop over the exponent's bits)."""
+    stack, seen = [s], set()
+    while stack:
+        x = stack.pop()
+        if x.realized or x.id in keep or x.id in seen:
+            continue
+        seen.add(x.id)
+        if x.op == "rand" or (x.op == "pow" and not x.dtype.is_float):
+            return True
+        stack.extend(x.srcs)
+    return False
 
 
 def _cheap_load(s: Node, keep: set[int]) -> bool:

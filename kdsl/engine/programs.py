@@ -23,9 +23,10 @@ from typing import Any
 import numpy as np
 
 import kdsl.runtime as rt
-from kdsl.codegen import atomic, elementwise, gather, half, matmul, radix, reduce, rownorm, scan, sort
+from kdsl.codegen import atomic, attention, elementwise, gather, half, matmul, radix, reduce, rownorm, scan, sort
 from kdsl.engine.state import state
 from kdsl.ir.kernels import (
+    Attention,
     Compact,
     Elementwise,
     Gather,
@@ -48,7 +49,8 @@ from kdsl.runtime.float_controls import add_float_controls
 
 _RENDERERS = {Elementwise: elementwise, Reduce: reduce, RowNorm: rownorm, Matmul: matmul, Scan: scan}
 _RENDERERS.update({SortKeys: sort, SortMerge: sort, SortLocal: sort, SortOut: sort, Gather: gather, Search: gather,
-                   Compact: gather, RadixKeys: radix, RadixPass: radix, Scatter: atomic})
+                   Compact: gather, RadixKeys: radix, RadixPass: radix, Scatter: atomic,
+                   Attention: attention})
 _ALGOS_PER_PROGRAM = 4  # buffer sets kept bound per kernel
 _BATCHES_PER_DEVICE = 16  # recorded command buffers kept per device
 stats = {"kernels": 0, "programs": 0, "realizes": 0, "uploads": 0, "downloads": 0, "replays": 0}

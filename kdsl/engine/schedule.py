@@ -29,7 +29,8 @@ from __future__ import annotations
 from kdsl.codegen import vector
 from kdsl.codegen.loops import expr_loops
 from kdsl.engine import rowfuse, scatter, sorting
-from kdsl.engine.fusion import cap_buffers, epilogue_source, materialised
+from kdsl.engine.fusion import cap_buffers, epilogue_source, materialised, merged_heads
+from kdsl.engine.lower_attention import lower_attention
 from kdsl.engine.lower_matmul import lower_matmul
 from kdsl.engine.lower_reduce import lower_reduce
 from kdsl.engine.lower_scan import lower_compact, lower_scan
@@ -66,10 +67,16 @@ def schedule(roots: list[Node]) -> list[Step]:
                     len(reads[n.id] | reads.get(found[1].id, set())) <= cap:
                 absorbed[n.id] = found
     skip = {r.id for _, r in absorbed.values()} | fused
+    heads = merged_heads(live, keep, consumers, root_ids)  # attention written straight in a merged-heads layout
+    skip |= {a.id for a in heads.values()}
     steps: list[Step] = []
     for n in live:
         if n.id in rows:
             steps.extend(rows[n.id])
+        elif n.id in heads:
+            dev = n.device
+            assert dev is not None
+            steps.extend(lower_attention(heads[n.id], keep - skip, dev, out=n))
         elif n.id in keep and n.id not in skip:
             steps.extend(_lower(n, keep - skip, absorbed.get(n.id)))
     return steps
@@ -92,6 +99,8 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
         return lower_compact(node, keep, dev)
     if node.op in ("sort", "gather", "search", "compact"):
         return sorting.lower(node, keep, dev)
+    if node.op == "attention":
+        return lower_attention(node, keep, dev)
     if node.op == "scatter":
         return scatter.lower_scatter(node, keep, dev)
     if node.op == "assemble":

@@ -18,6 +18,8 @@ Node kinds (``node.op``):
                  in order (setitem = whole base, then the region; concatenate = one region per piece)
 * ``"sort"``, ``"gather"``, ``"search"``, ``"compact"``  sorting, data-dependent reads and the positions of a
   running count's steps (see :mod:`kdsl.engine.sorting`)
+* ``"attention"`` ``srcs = (q, k, v[, mask])``, ``arg = (scale, causal)``: fused scaled dot-product attention
+                 (see :mod:`kdsl.engine.lower_attention`)
 * ``"scatter"``  ``srcs = (target, index, values)``, ``arg`` = "add" | "max" | "min": ``target`` (1-D) after
                  ``ufunc.at`` with atomics (see :mod:`kdsl.engine.scatter`)
 
@@ -44,7 +46,7 @@ _ids = count()
 # unless a gradient is being traced.
 before_become_buffer: list[Any] = []
 ELEMENTWISE_LEAVES = ("const", "iota", "rand")
-MATERIALISED = ("reduce", "matmul", "scan", "assemble", "sort", "gather", "search", "compact", "scatter")
+MATERIALISED = ("reduce", "matmul", "scan", "assemble", "sort", "gather", "search", "compact", "scatter", "attention")
 
 
 class Node:

@@ -337,6 +337,35 @@ class Scatter(NamedTuple):
     groups: int
 
 
+class Attention(NamedTuple):
+    """Fused ``softmax(q @ k^T * scale + mask) @ v`` (kdsl.codegen.attention): one workgroup of ``rows``
+    invocations per (batch position, block of ``rows`` query rows), one query row per invocation; keys and
+    values pass through shared memory ``block`` keys at a time, with an online (running max, running sum)
+    softmax. ``q``, ``k``, ``v`` and ``mask`` are expressions over ``batch + (l, e)``, ``batch + (s, e)``,
+    ``batch + (s, ev)`` and ``batch + (l, s)``; ``mask`` is boolean (True: may attend) or float (added to the
+    scores), None without one; ``causal``: query ``i`` sees keys ``0..i``. Computes in float32."""
+
+    batch: tuple[int, ...]
+    l: int  # noqa: E741  (query rows, as PyTorch's L)
+    s: int
+    e: int
+    ev: int
+    out_dtype: dt.DType
+    q: Expr
+    k: Expr
+    v: Expr
+    mask: Expr | None
+    causal: bool
+    scale: float
+    n_words: int
+    groups: int  # workgroups; each walks tiles (batch position, block of query rows) grid-stride
+    rows: int  # query rows per workgroup = invocations per workgroup
+    block: int  # keys per shared-memory block
+    # True: the output is stored as batch[:-1] + (l, batch[-1], ev), the last batch axis (the heads) next to
+    # the head dim, as a (batch, seq, heads, head_dim) layout that a projection reads without a transpose
+    heads_inner: bool = False
+
+
 # What a Step launches; every kind is hashable (a cache key).
 Kernel = (Elementwise | Reduce | RowNorm | Matmul | Scan | SortKeys | SortMerge | SortLocal | SortOut | RadixKeys
-          | RadixPass | Gather | Search | Compact | Scatter)
+          | RadixPass | Gather | Search | Compact | Scatter | Attention)

@@ -113,11 +113,10 @@ def _norm(x: kd.Array, p: dict, eps: float, dtype: kd.DType) -> kd.Array:
 def _attention(x: kd.Array, p: dict, keep: kd.Array, heads: int) -> kd.Array:
     b, s, h = x.shape
     qkv = kd.reshape(nn.linear(x, p["qkv"]["w"], p["qkv"]["b"]), (b, s, 3, heads, h // heads))
-    q, k, v = (kd.transpose(qkv[:, :, i], (0, 2, 1, 3)) for i in range(3))  # (batch, heads, seq, head_dim)
-    scale = 1.0 / np.sqrt(q.shape[-1])
-    scores = kd.matmul(q, kd.swapaxes(k, -1, -2)).astype(kd.float32) * scale
-    weights = nn.softmax(kd.where(keep, scores, -np.inf), axis=-1).astype(x.dtype)
-    ctx = kd.transpose(kd.matmul(weights, v), (0, 2, 1, 3))
+    # (batch, heads, seq, head_dim) views of the projection: the fused attention kernel reads them in place and
+    # computes scores and softmax in float32 whatever the dtype (kdsl.codegen.attention)
+    q, k, v = (kd.transpose(qkv[:, :, i], (0, 2, 1, 3)) for i in range(3))
+    ctx = kd.transpose(nn.scaled_dot_product_attention(q, k, v, attn_mask=keep), (0, 2, 1, 3))
     return nn.linear(kd.reshape(ctx, x.shape), p["o"]["w"], p["o"]["b"])
 
 

@@ -35,6 +35,10 @@ def scaled_dot_product_attention(query: kd.Array, key: kd.Array, value: kd.Array
     ``is_causal``: query ``i`` sees keys ``0..i`` (not together with ``attn_mask``, as in PyTorch); ``scale``
     defaults to ``1 / sqrt(E)``. A row whose keys are all masked gives NaN (as PyTorch's reference math).
     ``dropout_p`` drops attention weights with :func:`kdsl.nn.dropout` keyed by ``dropout_key``.
+
+    Without dropout, float32 / float16 inputs with head dims up to 128 and any of the masks run as one fused
+    kernel (flash-attention style: the ``(L, S)`` scores are never stored; see docs/attention.md), computing
+    in float32; other cases, and functions being differentiated, run as matmul, softmax and matmul kernels.
     """
     q, k, v = kd.asarray(query), kd.asarray(key), kd.asarray(value)
     if q.ndim < 2 or k.ndim < 2 or v.ndim < 2 or q.shape[-1] != k.shape[-1] or k.shape[-2] != v.shape[-2]:
@@ -43,6 +47,17 @@ def scaled_dot_product_attention(query: kd.Array, key: kd.Array, value: kd.Array
     if is_causal and attn_mask is not None:
         raise ValueError("scaled_dot_product_attention: give attn_mask or is_causal=True, not both")
     s = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
+    if not dropout_p:
+        # one kernel where it fits (kd._fused_attention: kdsl.frontend.array.attention), else None
+        fused = kd._fused_attention(q, k, v, None if attn_mask is None else kd.asarray(attn_mask), is_causal, s)
+        if fused is not None:
+            return fused
+    return _composite(q, k, v, attn_mask, dropout_p, is_causal, s, dropout_key)
+
+
+def _composite(q: kd.Array, k: kd.Array, v: kd.Array, attn_mask: kd.Array | None, dropout_p: float,
+               is_causal: bool, s: float, dropout_key: int | kd.random.Generator | None) -> kd.Array:
+    """The attention as separate kernels: scores, mask, softmax, weights @ v (what the fused kernel follows)."""
     scores = kd.matmul(q * s, kd.swapaxes(k, -1, -2))
     if is_causal:
         attn_mask = _causal(q.shape[-2], k.shape[-2], q.device)

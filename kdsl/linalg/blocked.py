@@ -18,6 +18,7 @@ from kdsl.linalg import kernels as K
 from kdsl.linalg.gemm import MAX_SPLIT, SUBTRACT, UNIT_LOWER, UNIT_UPPER, Operand, gemm
 
 BLOCK = 64  # panel width; matrices up to 2 * BLOCK are factored unblocked
+INNER = 16  # QR: a panel is factored in blocks of this many columns (one workgroup each), the rest by gemms
 
 # A[k0:k1, k1:n] <- L^-1 A[k0:k1, k1:n] with L the unit lower triangle of A[k0:k1, k0:k1]; a thread per column
 _TRSM_UNIT_LOWER = """

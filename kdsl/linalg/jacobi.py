@@ -302,7 +302,7 @@ def _eps(dtype: kd.DType) -> float:
     return float(kd.finfo(dtype).eps)
 
 
-def _sweeps(kern: kd.RawKernel, arrays: tuple, push, n: int, per_round: int, batch: int, what: str) -> None:
+def _sweeps(kern: K.Kernel, arrays: tuple, push, n: int, per_round: int, batch: int, what: str) -> None:
     """Sweeps of n2-1 rounds until one rotates nothing in any matrix (LinAlgError after MAX_SWEEPS)."""
     n2 = n + n % 2
     costs = [per_round] * (n2 - 1)

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 import kdsl as kd
+from kdsl.linalg import graph
 
 # element type T and its real scalar REAL per dtype: a complex number is a vec2/dvec2 (real, imaginary)
 _TYPES = {"float32": ("float", "float"), "float64": ("double", "double"),
@@ -78,14 +79,25 @@ T c_div(T a, T b) {
 BATCH_INDEX = "uint batch_index() { return gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x; }\n"
 
 
+class Kernel:
+    """A compiled linalg kernel: ``kernel(*arrays, *push_values, groups=...)`` launches it now, or records
+    the launch when a :class:`kdsl.linalg.graph.Plan` is being recorded on this thread."""
+
+    def __init__(self, raw: kd.RawKernel):
+        self.raw = raw
+
+    def __call__(self, *args, groups) -> None:
+        graph.launch(self.raw, args, groups)
+
+
 @cache
-def compiled(name: str, source: str, dtype_name: str, wg: int) -> kd.RawKernel:
+def compiled(name: str, source: str, dtype_name: str, wg: int) -> Kernel:
     """``source`` (written over T, REAL, the arithmetic macros and WG) compiled for one element type and
     workgroup size (cached)."""
     elem, real = _TYPES[dtype_name]
     header = _HEADER.format(elem=elem, real=real, wg=wg, log_wg=wg.bit_length() - 1)
     ops = _COMPLEX_OPS if dtype_name.startswith("complex") else _REAL_OPS
-    return kd.raw_kernel(header + ops + BATCH_INDEX + source, name=f"linalg.{name}")
+    return Kernel(kd.raw_kernel(header + ops + BATCH_INDEX + source, name=f"linalg.{name}"))
 
 
 def workgroup_size(work: int) -> int:
@@ -131,7 +143,7 @@ def step_chunks(costs: Sequence[int], budget: int) -> list[tuple[int, int]]:
     return chunks
 
 
-def run_steps(kernel: kd.RawKernel, arrays: Sequence[kd.Array], push: Callable[[int, int], Sequence[int]],
+def run_steps(kernel: Kernel, arrays: Sequence[kd.Array], push: Callable[[int, int], Sequence[int]],
               costs: Sequence[int], count: int) -> None:
     """Dispatch ``kernel`` over ``count`` workgroups once per chunk of steps; ``push(start, stop)`` gives the
     push constants of a chunk."""
@@ -141,3 +153,30 @@ def run_steps(kernel: kd.RawKernel, arrays: Sequence[kd.Array], push: Callable[[
 
 def cdiv(a: int, b: int) -> int:
     return -(-a // b)
+
+
+_COPY = """
+layout(set = 0, binding = 0) readonly buffer S_ { T src[]; };
+layout(set = 0, binding = 1) buffer D_ { T dst[]; };
+layout(push_constant) uniform Push { uint count; };
+
+void main() {
+    uint i = batch_index() * WG + gl_LocalInvocationID.x;
+    if (i < count) dst[i] = src[i];
+}
+"""
+
+
+def copy_into(dst: kd.Array, src: kd.Array) -> None:
+    """``dst[...] = src`` element by element in place (same dtype and size; ``src`` any layout): how a
+    recorded plan's work array takes a call's input without being replaced."""
+    count = dst.size
+    if count == 0:
+        return
+    kern = compiled("copy", _COPY, dst.dtype.name, 256)
+    kern(src, dst, count, groups=groups(cdiv(count, 256)))
+
+
+def shared_limit() -> int:
+    """Bytes of shared memory one workgroup may use on this device."""
+    return int(kd.device().manager.get_device_properties().get("max_shared_memory_size", 16384))

@@ -137,10 +137,12 @@ def block_reflector(h: kd.Array, tau: kd.Array, k0: int, k1: int, s: Scratch) ->
     kern(s.gram, tau, s.t, w, batch, s.ld, tau.shape[-1], k0, groups=K.groups(batch))
 
 
-def _apply(h: kd.Array, k0: int, k1: int, c: kd.Array, c0: int, s: Scratch, adjoint_t: bool) -> None:
-    """``C[k0:, c0:] -= V T' V^H C[k0:, c0:]`` with ``T' = T^H`` or ``T``: three gemms through ``s.w``, ``s.w2``."""
+def _apply(h: kd.Array, k0: int, k1: int, c: kd.Array, c0: int, s: Scratch, adjoint_t: bool,
+           c1: int | None = None) -> None:
+    """``C[k0:, c0:c1] -= V T' V^H C[k0:, c0:c1]`` with ``T' = T^H`` or ``T`` (``c1`` None: to C's last column):
+    three gemms through ``s.w``, ``s.w2``."""
     m, cols = c.shape[1], c.shape[2]
-    w, width, rows = k1 - k0, cols - c0, m - k0
+    w, width, rows = k1 - k0, (cols if c1 is None else c1) - c0, m - k0
     if width <= 0:
         return
     ld = s.ld
@@ -152,11 +154,11 @@ def _apply(h: kd.Array, k0: int, k1: int, c: kd.Array, c0: int, s: Scratch, adjo
          op=SUBTRACT)
 
 
-def qr_update(h: kd.Array, tau: kd.Array, k0: int, k1: int, s: Scratch) -> None:
-    """After the panel ``k0:k1`` of a Householder QR: ``A[k0:, k1:] -= V T^H V^H A[k0:, k1:]`` (the panel's
-    reflectors applied to the columns on its right, as three gemms)."""
+def qr_update(h: kd.Array, tau: kd.Array, k0: int, k1: int, s: Scratch, c1: int | None = None) -> None:
+    """After the panel ``k0:k1`` of a Householder QR: ``A[k0:, k1:c1] -= V T^H V^H A[k0:, k1:c1]`` (the panel's
+    reflectors applied to the columns on its right, up to ``c1`` (None: all), as three gemms)."""
     block_reflector(h, tau, k0, k1, s)
-    _apply(h, k0, k1, h, k1, s, adjoint_t=True)
+    _apply(h, k0, k1, h, k1, s, adjoint_t=True, c1=c1)
 
 
 def orgqr_blocked(h: kd.Array, tau: kd.Array, q: kd.Array, block: int) -> kd.Array:

@@ -17,9 +17,11 @@ from __future__ import annotations
 import math
 
 import kdsl as kd
+from kdsl.linalg import blocked, graph
 from kdsl.linalg import kernels as K
 from kdsl.linalg.blocked import Scratch, blocks, orgqr_blocked, panel_width, qr_update
-from kdsl.linalg.common import QRResult, as_array, batch_copy, check_matrices, identity_batch, working_dtype
+from kdsl.linalg.common import QRResult, as_array, check_matrices, working_dtype
+from kdsl.linalg.graph import Plan
 
 _GEQRF = """
 layout(set = 0, binding = 0) coherent buffer A_ { T a[]; };
@@ -153,47 +155,109 @@ def _apply_cost(c: int, r: int, wg: int, log_wg: int) -> int:
     return 2 * K.cdiv(r, max(1, wg // cp)) + 2 * log_wg + 4
 
 
+_EYE = """
+layout(set = 0, binding = 0) buffer Q_ { T q[]; };
+layout(push_constant) uniform Push { uint rows; uint cols; uint total; };
+
+void main() {
+    uint e = batch_index() * WG + gl_LocalInvocationID.x;
+    if (e >= total) return;
+    uint j = e % cols, i = (e / cols) % rows;
+    q[e] = i == j ? FROM_REAL(REAL(1)) : T(0);
+}
+"""
+
+
 def geqrf(a: kd.Array) -> tuple[kd.Array, kd.Array]:
     """Householder QR of the fresh ``(batch, m, n)`` stack in place: R on and above the diagonal, the
     reflectors' vectors below it; returns ``(a, tau)``."""
     batch, m, n = a.shape
-    kk = min(m, n)
-    tau = kd.zeros((batch, kk), dtype=a.dtype)
-    if batch == 0 or kk == 0:
-        return a, tau
+    tau = kd.zeros((batch, min(m, n)), dtype=a.dtype)
+    factor(a, tau)
+    return a, tau
+
+
+def _panel(a: kd.Array, tau: kd.Array, k0: int, k1: int, cend: int) -> None:
+    """Columns ``k0:k1`` factored by one workgroup per matrix, their reflectors applied up to column ``cend``."""
+    batch, m, n = a.shape
     wg = K.workgroup_size(max(m, n))
     kern = K.compiled("geqrf", _GEQRF, a.dtype.name, wg)
     log_wg = int(math.log2(wg))
-    width = panel_width(kk)
-    scratch = Scratch(batch, width, n, a.dtype) if width < n else None
-    for k0, k1 in blocks(kk, width):
-        cend = n if width >= kk else k1
-        costs = [3 * K.cdiv(m - k, wg) + 2 * log_wg + _apply_cost(cend - k - 1, m - k, wg, log_wg) + 2
-                 for k in range(k0, k1)]
-        def push(s0: int, s1: int, k0: int = k0, cend: int = cend) -> tuple[int, ...]:
-            return m, n, k0 + s0, k0 + s1, cend, batch
+    costs = [3 * K.cdiv(m - k, wg) + 2 * log_wg + _apply_cost(cend - k - 1, m - k, wg, log_wg) + 2
+             for k in range(k0, k1)]
 
-        K.run_steps(kern, (a, tau), push, costs, batch)
-        if cend < n:
-            assert scratch is not None
-            qr_update(a, tau, k0, k1, scratch)
-    return a, tau
+    def push(s0: int, s1: int) -> tuple[int, ...]:
+        return m, n, k0 + s0, k0 + s1, cend, batch
+
+    K.run_steps(kern, (a, tau), push, costs, batch)
+
+
+def factor(a: kd.Array, tau: kd.Array) -> None:
+    """:func:`geqrf` into ``tau``. Blocked: panels of ``BLOCK`` columns, each factored in blocks of ``INNER``
+    columns by :func:`_panel` (one workgroup per matrix, so its column steps stay short) whose block
+    reflectors update the rest of the panel by gemms; the panel's block reflector then updates the trailing
+    matrix (LAPACK's blocked ``geqrf``, with a blocked panel)."""
+    batch, m, n = a.shape
+    kk = min(m, n)
+    if batch == 0 or kk == 0:
+        return
+    width = panel_width(kk)
+    if width >= kk:
+        _panel(a, tau, 0, kk, n)
+        return
+    inner = max(1, min(blocked.INNER, width))
+    outer = Scratch(batch, width, n, a.dtype)
+    small = Scratch(batch, inner, width, a.dtype) if inner < width else None
+    for p0, p1 in blocks(kk, width):
+        for k0, k1 in blocks(p1 - p0, inner):
+            k0, k1 = p0 + k0, p0 + k1
+            _panel(a, tau, k0, k1, k1)
+            if k1 < p1:
+                assert small is not None
+                qr_update(a, tau, k0, k1, small, c1=p1)
+        if p1 < n:
+            qr_update(a, tau, p0, p1, outer)
 
 
 def orgqr(a: kd.Array, tau: kd.Array, q: int) -> kd.Array:
     """The first ``q`` columns of ``Q`` from :func:`geqrf`'s output, as a new ``(batch, m, q)`` stack."""
+    batch, m, _ = a.shape
+    out = kd.zeros((batch, m, q), dtype=a.dtype)
+    form_q(a, tau, out)
+    return out
+
+
+def form_q(a: kd.Array, tau: kd.Array, out: kd.Array) -> None:
+    """:func:`orgqr` into ``out`` (``(batch, m, q)``), which is first set to the identity."""
     batch, m, n = a.shape
-    kk = min(m, n)
-    out = identity_batch(batch, m, a.dtype, q)
-    if batch == 0 or kk == 0 or q == 0:
-        return out
+    kk, q = min(m, n), out.shape[2]
+    if batch == 0 or q == 0:
+        return
+    total = batch * m * q
+    K.compiled("eye", _EYE, a.dtype.name, 256)(out, m, q, total, groups=K.groups(K.cdiv(total, 256)))
+    if kk == 0:
+        return
     if panel_width(kk) < kk:
-        return orgqr_blocked(a, tau, out, panel_width(kk))
+        orgqr_blocked(a, tau, out, panel_width(kk))
+        return
     wg = K.workgroup_size(q)
     kern = K.compiled("orgqr", _ORGQR, a.dtype.name, wg)
     costs = [K.cdiv(q - (kk - 1 - s), wg) * 2 * (m - (kk - 1 - s)) + 2 for s in range(kk)]
     K.run_steps(kern, (a, tau, out), lambda s0, s1: (m, n, q, s0, s1, batch), costs, batch)
-    return out
+
+
+def _plan(dtype: kd.DType, batch: int, m: int, n: int, q: int) -> Plan:
+    """The recorded QR of a ``(batch, m, n)`` stack: ``h`` (factored in place), ``tau``, and ``q`` columns of
+    ``Q`` (none for mode 'r')."""
+    arrays = {"h": kd.zeros((batch, m, n), dtype=dtype), "tau": kd.zeros((batch, min(m, n)), dtype=dtype),
+              "q": kd.zeros((batch, m, q) if q else (1,), dtype=dtype)}
+
+    def body(r: dict[str, kd.Array]) -> None:
+        factor(r["h"], r["tau"])
+        if q:
+            form_q(r["h"], r["tau"], r["q"])
+
+    return Plan.record(arrays, body)
 
 
 def qr(x, /, mode: str = "reduced") -> QRResult | kd.Array:
@@ -206,14 +270,26 @@ def qr(x, /, mode: str = "reduced") -> QRResult | kd.Array:
     dtype = working_dtype(a, "qr")
     m, n = a.shape[-2:]
     kk = min(m, n)
-    batch = a.shape[:-2]
-    h, tau = geqrf(batch_copy(a, dtype))
+    shape = a.shape[:-2]
+    batch = math.prod(shape)
     rows = m if mode == "complete" else kk
-    r = kd.triu(h[:, :rows, :]).reshape(batch + (rows, n))
+    cols = 0 if mode == "r" else rows
+    if batch == 0 or m == 0 or n == 0:
+        r = kd.zeros(shape + (rows, n), dtype=dtype)
+        q = kd.zeros(shape + (m, cols), dtype=dtype)
+        if cols:
+            q = kd.asarray(kd.broadcast_to(kd.eye(m, cols, dtype=dtype), q.shape), copy=True)
+    else:
+        plan = graph.cached(("geqrf", dtype.name, batch, m, n, cols), lambda: _plan(dtype, batch, m, n, cols))
+        with plan.lock:
+            K.copy_into(plan.arrays["h"], a.astype(dtype))
+            plan.run()
+            r = kd.triu(plan.arrays["h"][:, :rows, :]).reshape(shape + (rows, n))
+            q = kd.asarray(plan.arrays["q"], copy=True).reshape(shape + (m, cols)) if cols else r
+            kd.realize(r, q)  # before the next call overwrites the work arrays
     if mode == "r":
         return r
-    q = orgqr(h, tau, m if mode == "complete" else kk).reshape(batch + (m, rows))
     return QRResult(q, r)
 
 
-__all__ = ["geqrf", "orgqr", "qr"]
+__all__ = ["factor", "form_q", "geqrf", "orgqr", "qr"]

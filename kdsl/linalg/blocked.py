@@ -66,6 +66,44 @@ void main() {
 """
 
 
+# larft with G and T in shared memory (one array, rows padded to LD + 1 against bank conflicts): T on and above
+# the diagonal, the strict upper part of G stored transposed below it (G[l][i] at (i, l)); step i reads T's
+# columns before i and G's row i, and writes T's column i, so the steps need one barrier each
+_LARFT_SHARED = """
+layout(set = 0, binding = 0) readonly buffer G_ { T g[]; };
+layout(set = 0, binding = 1) readonly buffer U_ { T tau[]; };
+layout(set = 0, binding = 2) buffer T_ { T t[]; };
+layout(push_constant) uniform Push { uint w; uint batch; uint ld; uint kk; uint k0; };
+#define P (LD + 1u)
+shared T sh[LD * P];
+
+void main() {
+    uint b = batch_index();
+    if (b >= batch) return;
+    uint base = b * ld * ld, tid = gl_LocalInvocationID.x;
+    for (uint e = tid; e < w * w; e += WG) {
+        uint i = e / w, l = e % w;
+        sh[i * P + l] = l < i ? g[base + l * ld + i] : T(0);
+    }
+    barrier();
+    for (uint i = 0u; i < w; ++i) {
+        T ti = tau[b * kk + k0 + i];
+        for (uint j = tid; j < i; j += WG) {
+            T s = T(0);
+            for (uint l = j; l < i; ++l) s += MUL(sh[j * P + l], sh[i * P + l]);
+            sh[j * P + i] = -MUL(ti, s);
+        }
+        if (tid == 0u) sh[i * P + i] = ti;
+        barrier();
+    }
+    for (uint e = tid; e < w * w; e += WG) {
+        uint j = e / w, i = e % w;
+        if (j <= i) t[base + j * ld + i] = sh[j * P + i];
+    }
+}
+"""
+
+
 def adjoint(x: kd.Array) -> kd.Array:
     """The conjugate transpose of a stack of matrices (the transpose for real ones)."""
     xt = kd.matrix_transpose(x)
@@ -133,7 +171,10 @@ def block_reflector(h: kd.Array, tau: kd.Array, k0: int, k1: int, s: Scratch) ->
     batch, m, _ = h.shape
     w = k1 - k0
     gemm(s.gram, h, h, Operand(0, s.ld, 1), _v(h, k0, True), _v(h, k0), w, w, m - k0, work=s.part)
-    kern = K.compiled("larft", _LARFT, h.dtype.name, 64)
+    if s.ld * (s.ld + 1) * h.dtype.itemsize <= K.shared_limit():
+        kern = K.compiled(f"larft_shared{s.ld}", f"#define LD {s.ld}u\n" + _LARFT_SHARED, h.dtype.name, 64)
+    else:
+        kern = K.compiled("larft", _LARFT, h.dtype.name, 64)
     kern(s.gram, tau, s.t, w, batch, s.ld, tau.shape[-1], k0, groups=K.groups(batch))
 
 

@@ -34,8 +34,12 @@ _HEADER = """#version 450
 #define REAL {real}
 #define WG {wg}u
 #define LOG_WG {log_wg}u
+#define SAFE_LOW REAL({low})
+#define SAFE_HIGH REAL({high})
 layout(local_size_x = {wg}) in;
 """
+# a sum of squares in [SAFE_LOW, SAFE_HIGH] neither overflowed nor lost digits to squares that underflowed
+_SAFE = {"float": ("1e-20", "1e30"), "double": ("1e-200LF", "1e300LF")}
 # The element arithmetic kernels are written over, so one source serves real and complex types. ABS1 is
 # |re| + |im| (LAPACK's cabs1: the pivot magnitude of izamax, cheaper than |z| and free of overflow);
 # DIV is Smith's scaled complex division, which does not overflow for large divisors as a * conj(b) / |b|^2.
@@ -95,7 +99,8 @@ def compiled(name: str, source: str, dtype_name: str, wg: int) -> Kernel:
     """``source`` (written over T, REAL, the arithmetic macros and WG) compiled for one element type and
     workgroup size (cached)."""
     elem, real = _TYPES[dtype_name]
-    header = _HEADER.format(elem=elem, real=real, wg=wg, log_wg=wg.bit_length() - 1)
+    low, high = _SAFE[real]
+    header = _HEADER.format(elem=elem, real=real, wg=wg, log_wg=wg.bit_length() - 1, low=low, high=high)
     ops = _COMPLEX_OPS if dtype_name.startswith("complex") else _REAL_OPS
     return Kernel(kd.raw_kernel(header + ops + BATCH_INDEX + source, name=f"linalg.{name}"))
 

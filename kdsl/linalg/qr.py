@@ -51,17 +51,25 @@ void main() {
     uint t = gl_LocalInvocationID.x;
     uint base = b * m * n, kk = min(m, n);
     for (uint k = k0; k < k1; ++k) {
-        REAL amax = REAL(0);
-        for (uint i = k + 1u + t; i < m; i += WG) amax = max(amax, ABSMAX(a[base + i * n + k]));
-        amax = reduce_max(amax, t);
+        // the norm below the diagonal: the plain sum of squares, unless it overflowed or may have lost digits
+        // to underflow; then (a uniform branch) the sum of squares scaled by the largest magnitude, as dnrm2
         REAL ssq = REAL(0);
-        if (amax > REAL(0)) {
-            for (uint i = k + 1u + t; i < m; i += WG) ssq += NORM2(a[base + i * n + k] / amax);
-        }
+        for (uint i = k + 1u + t; i < m; i += WG) ssq += NORM2(a[base + i * n + k]);
         ssq = reduce_sum(ssq, t);
+        REAL xnorm = sqrt(ssq);
+        if (!(ssq >= SAFE_LOW && ssq <= SAFE_HIGH)) {
+            REAL amax = REAL(0);
+            for (uint i = k + 1u + t; i < m; i += WG) amax = max(amax, ABSMAX(a[base + i * n + k]));
+            amax = reduce_max(amax, t);
+            ssq = REAL(0);
+            if (amax > REAL(0)) {
+                for (uint i = k + 1u + t; i < m; i += WG) ssq += NORM2(a[base + i * n + k] / amax);
+            }
+            ssq = reduce_sum(ssq, t);
+            xnorm = amax * sqrt(ssq);
+        }
         T alpha = a[base + k * n + k];
         REAL ar = RE(alpha), ai = IM(alpha);
-        REAL xnorm = amax * sqrt(ssq);
         REAL beta = ar;
         T tk = T(0), scale = FROM_REAL(REAL(1));
         if (xnorm != REAL(0) || ai != REAL(0)) {  // else H = I (tau 0), as dlarfg/zlarfg
@@ -183,7 +191,7 @@ def _panel(a: kd.Array, tau: kd.Array, k0: int, k1: int, cend: int) -> None:
     wg = K.workgroup_size(max(m, n))
     kern = K.compiled("geqrf", _GEQRF, a.dtype.name, wg)
     log_wg = int(math.log2(wg))
-    costs = [3 * K.cdiv(m - k, wg) + 2 * log_wg + _apply_cost(cend - k - 1, m - k, wg, log_wg) + 2
+    costs = [4 * K.cdiv(m - k, wg) + 3 * log_wg + _apply_cost(cend - k - 1, m - k, wg, log_wg) + 2
              for k in range(k0, k1)]
 
     def push(s0: int, s1: int) -> tuple[int, ...]:

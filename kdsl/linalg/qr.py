@@ -256,7 +256,7 @@ def form_q(a: kd.Array, tau: kd.Array, out: kd.Array) -> None:
 
 def _plan(dtype: kd.DType, batch: int, m: int, n: int, q: int) -> Plan:
     """The recorded QR of a ``(batch, m, n)`` stack: ``h`` (factored in place), ``tau``, and ``q`` columns of
-    ``Q`` (none for mode 'r')."""
+    ``Q`` (none: R only)."""
     arrays = {"h": kd.zeros((batch, m, n), dtype=dtype), "tau": kd.zeros((batch, min(m, n)), dtype=dtype),
               "q": kd.zeros((batch, m, q) if q else (1,), dtype=dtype)}
 
@@ -268,6 +268,44 @@ def _plan(dtype: kd.DType, batch: int, m: int, n: int, q: int) -> Plan:
     return Plan.record(arrays, body)
 
 
+def planned(a: kd.Array, q: int) -> tuple[kd.Array, kd.Array, kd.Array | None]:
+    """:func:`geqrf` of the ``(batch, m, n)`` stack ``a`` (any layout, the working dtype) and the first ``q``
+    columns of ``Q`` (None for q = 0), through the shape's recorded plan: fresh ``(h, tau, Q)``."""
+    batch, m, n = a.shape
+    if batch == 0 or m == 0 or n == 0:
+        h = kd.asarray(a, copy=True)
+        tau = kd.zeros((batch, min(m, n)), dtype=a.dtype)
+        return h, tau, (orgqr(h, tau, q) if q else None)
+    plan = graph.cached(("geqrf", a.dtype.name, batch, m, n, q), lambda: _plan(a.dtype, batch, m, n, q))
+    with plan.lock:
+        K.copy_into(plan.arrays["h"], a)
+        plan.run()
+        out = [kd.asarray(plan.arrays[name], copy=True) for name in ("h", "tau", "q")[:3 if q else 2]]
+        kd.realize(*out)  # before the next call overwrites the work arrays
+    return out[0], out[1], (out[2] if q else None)
+
+
+def _q_plan(dtype: kd.DType, batch: int, m: int, n: int, q: int) -> Plan:
+    arrays = {"h": kd.zeros((batch, m, n), dtype=dtype), "tau": kd.zeros((batch, min(m, n)), dtype=dtype),
+              "q": kd.zeros((batch, m, q), dtype=dtype)}
+    return Plan.record(arrays, lambda r: form_q(r["h"], r["tau"], r["q"]))
+
+
+def planned_q(h: kd.Array, tau: kd.Array, q: int) -> kd.Array:
+    """:func:`orgqr` through the shape's recorded plan (a fresh ``(batch, m, q)`` stack)."""
+    batch, m, n = h.shape
+    if batch == 0 or m == 0 or n == 0 or q == 0:
+        return orgqr(h, tau, q)
+    plan = graph.cached(("orgqr", h.dtype.name, batch, m, n, q), lambda: _q_plan(h.dtype, batch, m, n, q))
+    with plan.lock:
+        K.copy_into(plan.arrays["h"], h)
+        K.copy_into(plan.arrays["tau"], tau)
+        plan.run()
+        out = kd.asarray(plan.arrays["q"], copy=True)
+        kd.realize(out)
+    return out
+
+
 def qr(x, /, mode: str = "reduced") -> QRResult | kd.Array:
     """QR decomposition of each matrix of the stack ``x``: ``mode='reduced'`` (Q is m x k, R is k x n with
     k = min(m, n)), ``'complete'`` (Q m x m, R m x n) or NumPy's ``'r'`` (R only)."""
@@ -277,27 +315,14 @@ def qr(x, /, mode: str = "reduced") -> QRResult | kd.Array:
     check_matrices(a, "qr", square=False)
     dtype = working_dtype(a, "qr")
     m, n = a.shape[-2:]
-    kk = min(m, n)
     shape = a.shape[:-2]
-    batch = math.prod(shape)
-    rows = m if mode == "complete" else kk
+    rows = m if mode == "complete" else min(m, n)
     cols = 0 if mode == "r" else rows
-    if batch == 0 or m == 0 or n == 0:
-        r = kd.zeros(shape + (rows, n), dtype=dtype)
-        q = kd.zeros(shape + (m, cols), dtype=dtype)
-        if cols:
-            q = kd.asarray(kd.broadcast_to(kd.eye(m, cols, dtype=dtype), q.shape), copy=True)
-    else:
-        plan = graph.cached(("geqrf", dtype.name, batch, m, n, cols), lambda: _plan(dtype, batch, m, n, cols))
-        with plan.lock:
-            K.copy_into(plan.arrays["h"], a.astype(dtype))
-            plan.run()
-            r = kd.triu(plan.arrays["h"][:, :rows, :]).reshape(shape + (rows, n))
-            q = kd.asarray(plan.arrays["q"], copy=True).reshape(shape + (m, cols)) if cols else r
-            kd.realize(r, q)  # before the next call overwrites the work arrays
-    if mode == "r":
+    h, _, q = planned(a.astype(dtype).reshape((math.prod(shape), m, n)), cols)
+    r = kd.triu(h[:, :rows, :]).reshape(shape + (rows, n))
+    if q is None:
         return r
-    return QRResult(q, r)
+    return QRResult(q.reshape(shape + (m, cols)), r)
 
 
-__all__ = ["factor", "form_q", "geqrf", "orgqr", "qr"]
+__all__ = ["factor", "form_q", "geqrf", "orgqr", "planned", "planned_q", "qr"]

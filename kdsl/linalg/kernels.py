@@ -185,3 +185,21 @@ def copy_into(dst: kd.Array, src: kd.Array) -> None:
 def shared_limit() -> int:
     """Bytes of shared memory one workgroup may use on this device."""
     return int(kd.device().manager.get_device_properties().get("max_shared_memory_size", 16384))
+
+
+_ZERO_FLAGS = """
+layout(set = 0, binding = 0) buffer F_ { uint flag[]; };
+layout(push_constant) uniform Push { uint count; };
+
+void main() {
+    uint i = batch_index() * WG + gl_LocalInvocationID.x;
+    if (i < count) flag[i] = 0u;
+}
+"""
+
+
+def zero_flags(flag: kd.Array) -> None:
+    """Set the uint32 array ``flag`` to zeros in place (a recorded plan's per-run reset)."""
+    if flag.size:
+        kern = compiled("zero_flags", _ZERO_FLAGS, "float32", 256)
+        kern(flag, flag.size, groups=groups(cdiv(flag.size, 256)))

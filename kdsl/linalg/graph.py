@@ -133,7 +133,7 @@ class Plan:
 
 def cached(key: Hashable, make: Callable[[], Plan]) -> Plan:
     """The plan for ``key`` (with the device and :func:`config` added), made by ``make()`` on first use."""
-    full = (key, id(kd.device()), config())
+    full = (key, kd.device(), config())  # the device itself: an id could be reused by a later one
     with _cache_lock:
         plan = _cache.get(full)
         if plan is not None:

@@ -148,7 +148,7 @@ def step_chunks(costs: Sequence[int], budget: int) -> list[tuple[int, int]]:
     return chunks
 
 
-def run_steps(kernel: Kernel, arrays: Sequence[kd.Array], push: Callable[[int, int], Sequence[int]],
+def run_steps(kernel: Kernel, arrays: Sequence[kd.Array], push: Callable[[int, int], Sequence[float]],
               costs: Sequence[int], count: int) -> None:
     """Dispatch ``kernel`` over ``count`` workgroups once per chunk of steps; ``push(start, stop)`` gives the
     push constants of a chunk."""

@@ -19,7 +19,7 @@ import math
 import kdsl as kd
 from kdsl.linalg import blocked, graph
 from kdsl.linalg import kernels as K
-from kdsl.linalg.blocked import Scratch, blocks, orgqr_blocked, panel_width, qr_update
+from kdsl.linalg.blocked import Scratch, block_reflector, blocks, orgqr_blocked, panel_width, qr_update
 from kdsl.linalg.common import QRResult, as_array, check_matrices, working_dtype
 from kdsl.linalg.graph import Plan
 
@@ -200,31 +200,37 @@ def _panel(a: kd.Array, tau: kd.Array, k0: int, k1: int, cend: int) -> None:
     K.run_steps(kern, (a, tau), push, costs, batch)
 
 
-def factor(a: kd.Array, tau: kd.Array) -> None:
+def factor(a: kd.Array, tau: kd.Array, keep_t: bool = False) -> Scratch | None:
     """:func:`geqrf` into ``tau``. Blocked: panels of ``BLOCK`` columns, each factored in blocks of ``INNER``
     columns by :func:`_panel` (one workgroup per matrix, so its column steps stay short) whose block
     reflectors update the rest of the panel by gemms; the panel's block reflector then updates the trailing
-    matrix (LAPACK's blocked ``geqrf``, with a blocked panel)."""
+    matrix (LAPACK's blocked ``geqrf``, with a blocked panel). With ``keep_t`` returns the Scratch that keeps
+    every panel's ``T`` (for :func:`form_q`; None when unblocked)."""
     batch, m, n = a.shape
     kk = min(m, n)
     if batch == 0 or kk == 0:
-        return
+        return None
     width = panel_width(kk)
     if width >= kk:
         _panel(a, tau, 0, kk, n)
-        return
+        return None
     inner = max(1, min(blocked.INNER, width))
-    outer = Scratch(batch, width, n, a.dtype)
+    panels = blocks(kk, width)
+    outer = Scratch(batch, width, n, a.dtype, slots=len(panels) if keep_t else 1)
     small = Scratch(batch, inner, width, a.dtype) if inner < width else None
-    for p0, p1 in blocks(kk, width):
+    for p, (p0, p1) in enumerate(panels):
         for k0, k1 in blocks(p1 - p0, inner):
             k0, k1 = p0 + k0, p0 + k1
             _panel(a, tau, k0, k1, k1)
             if k1 < p1:
                 assert small is not None
                 qr_update(a, tau, k0, k1, small, c1=p1)
+        slot = p if keep_t else 0
         if p1 < n:
-            qr_update(a, tau, p0, p1, outer)
+            qr_update(a, tau, p0, p1, outer, slot=slot)
+        elif keep_t:
+            block_reflector(a, tau, p0, p1, outer, slot)
+    return outer if keep_t else None
 
 
 def orgqr(a: kd.Array, tau: kd.Array, q: int) -> kd.Array:
@@ -235,8 +241,9 @@ def orgqr(a: kd.Array, tau: kd.Array, q: int) -> kd.Array:
     return out
 
 
-def form_q(a: kd.Array, tau: kd.Array, out: kd.Array) -> None:
-    """:func:`orgqr` into ``out`` (``(batch, m, q)``), which is first set to the identity."""
+def form_q(a: kd.Array, tau: kd.Array, out: kd.Array, ts: Scratch | None = None) -> None:
+    """:func:`orgqr` into ``out`` (``(batch, m, q)``), which is first set to the identity; ``ts``: the panels'
+    T kept by :func:`factor`."""
     batch, m, n = a.shape
     kk, q = min(m, n), out.shape[2]
     if batch == 0 or q == 0:
@@ -246,7 +253,7 @@ def form_q(a: kd.Array, tau: kd.Array, out: kd.Array) -> None:
     if kk == 0:
         return
     if panel_width(kk) < kk:
-        orgqr_blocked(a, tau, out, panel_width(kk))
+        orgqr_blocked(a, tau, out, panel_width(kk), ts)
         return
     wg = K.workgroup_size(q)
     kern = K.compiled("orgqr", _ORGQR, a.dtype.name, wg)
@@ -261,9 +268,9 @@ def _plan(dtype: kd.DType, batch: int, m: int, n: int, q: int) -> Plan:
               "q": kd.zeros((batch, m, q) if q else (1,), dtype=dtype)}
 
     def body(r: dict[str, kd.Array]) -> None:
-        factor(r["h"], r["tau"])
+        ts = factor(r["h"], r["tau"], keep_t=q > 0)
         if q:
-            form_q(r["h"], r["tau"], r["q"])
+            form_q(r["h"], r["tau"], r["q"], ts)
 
     return Plan.record(arrays, body)
 

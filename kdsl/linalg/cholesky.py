@@ -214,10 +214,10 @@ def cholesky(x, /, *, upper: bool = False) -> kd.Array:
         with plan.lock:
             K.copy_into(plan.arrays["a"], a.astype(dtype))
             plan.run()
-            failed = bool(kd.any(plan.arrays["info"] != 0))
+            bad = kd.any(plan.arrays["info"] != 0)
             low = kd.tril(plan.arrays["a"]).reshape(a.shape)
-            kd.realize(low)  # before the next call overwrites the work array
-        if failed:
+            kd.realize(low, bad)  # together, and before the next call overwrites the work arrays
+        if bool(bad):
             raise LinAlgError("Matrix is not positive definite")
     if not upper:
         return low

@@ -156,9 +156,13 @@ def cached(key: Hashable, make: Callable[[], Plan]) -> Plan:
 
 def config() -> tuple:
     """The tunables a recording depends on besides the shape (tests patch them to reach other paths)."""
+    import importlib
+
     from kdsl.linalg import blocked, gemm
     from kdsl.linalg import kernels as K
-    return (blocked.BLOCK, blocked.INNER, K.loop_budget(), gemm.SPLIT_MIN_K, gemm.TARGET_GROUPS, gemm.MAX_SPLIT)
+    qr = importlib.import_module("kdsl.linalg.qr")  # the package's ``qr`` is the function
+    return (blocked.BLOCK, blocked.INNER, K.loop_budget(), K.shared_limit(), gemm.SPLIT_MIN_K, gemm.TARGET_GROUPS,
+            gemm.MAX_SPLIT, qr.TALL)
 
 
 def clear() -> None:

@@ -176,6 +176,9 @@ void main() {
 """
 
 
+TALL = 1024  # rows from which the panel kernel takes the largest workgroup
+
+
 def geqrf(a: kd.Array) -> tuple[kd.Array, kd.Array]:
     """Householder QR of the fresh ``(batch, m, n)`` stack in place: R on and above the diagonal, the
     reflectors' vectors below it; returns ``(a, tau)``."""
@@ -188,7 +191,9 @@ def geqrf(a: kd.Array) -> tuple[kd.Array, kd.Array]:
 def _panel(a: kd.Array, tau: kd.Array, k0: int, k1: int, cend: int) -> None:
     """Columns ``k0:k1`` factored by one workgroup per matrix, their reflectors applied up to column ``cend``."""
     batch, m, n = a.shape
-    wg = K.workgroup_size(max(m, n))
+    # tall columns: as many threads as the device allows (1024 at most), since a column step of one workgroup
+    # is bound by how many memory requests it keeps in flight
+    wg = K.workgroup_size(max(m, n) if m < TALL else 1 << 20)
     kern = K.compiled("geqrf", _GEQRF, a.dtype.name, wg)
     log_wg = int(math.log2(wg))
     costs = [4 * K.cdiv(m - k, wg) + 3 * log_wg + _apply_cost(cend - k - 1, m - k, wg, log_wg) + 2

@@ -137,3 +137,12 @@ def test_eigh_and_svd_sweeps_replay():
         x = rng.standard_normal((2, 9, 5))
         np.testing.assert_allclose(kd.linalg.svdvals(kd.asarray(x)).numpy(), np.linalg.svd(x, compute_uv=False),
                                    **tol("float64"))
+
+
+def test_tall_panels_take_the_largest_workgroup(monkeypatch):
+    monkeypatch.setattr(qr_mod, "TALL", 50)  # from 50 rows on the panel kernel runs with up to 1024 threads
+    a = np.random.default_rng(10).standard_normal((2, 300, 140))
+    q, r = kd.linalg.qr(kd.asarray(a))
+    want = np.linalg.qr(a)
+    np.testing.assert_allclose(q.numpy(), want.Q, **tol("float64"))
+    np.testing.assert_allclose(r.numpy(), want.R, **tol("float64"))

@@ -6,7 +6,8 @@ the same warm-up calls; the table shows medians in milliseconds and kdsl's time 
 Each row prints as soon as it is done. ``--only`` runs some rows alone, ``--size-scale`` scales every size
 (and the solve/inv batch) at once, ``--peers`` picks the peers (NumPy's 4096 QR takes seconds per call), and
 ``--structure`` prints, per kdsl call after the warm-up, its kernel launches (each custom kernel is one
-submit-and-wait), host downloads, and kernels built or compiled (0 once the shape was seen). Outside
+submit-and-wait), host downloads, and kernels built or compiled (0 once the shape was seen), then the GPU
+time of the recorded launches replayed back to back (timestamps between launches), the costliest kernels first. Outside
 ``--structure`` kd.linalg replays each shape's recorded launches as one submit (kdsl/linalg/graph.py).
 ``--block`` and ``--qr-inner`` set the blocked factorisations' panel width and QR's columns per one-workgroup
 step (kdsl.linalg.blocked.BLOCK, INNER: 64 and 16), to tune them on a GPU.
@@ -25,6 +26,7 @@ import numpy as np
 from dsl_common import median_ms, table, torch_device, torch_module, torch_sync
 
 import kdsl as kd
+from kdsl.linalg import graph
 
 
 def _host(x) -> np.ndarray:
@@ -105,8 +107,16 @@ def structure(name: str, inputs, args) -> str:
         kd.realize(*fn(*xs))
     after = kd.stats()
     compiled = after["compiled"] - before["compiled"]
+    with graph.timing() as times:  # the recorded plans replayed as usual, with GPU timestamps between launches
+        kd.realize(*fn(*xs))
+    per: dict[str, list[float]] = {}
+    for kernel, _, ms in times:
+        per.setdefault(kernel.removeprefix("linalg."), []).append(ms)
+    top = sorted(per.items(), key=lambda kv: -sum(kv[1]))[:6]
+    gpu = ", ".join(f"{k} {sum(v):.2f} ms/{len(v)}" for k, v in top)
     return (f"    structure: {len(prof.records)} launches, {after['downloads']} downloads, {after['programs']} kernels "
-            f"built, {compiled} compiled, {sum(ms for _, ms in prof.records):.1f} ms in launches")
+            f"built, {compiled} compiled, {sum(ms for _, ms in prof.records):.1f} ms in launches\n"
+            f"    replayed: {sum(ms for *_, ms in times):.2f} ms GPU in {len(times)} recorded launches ({gpu})")
 
 
 def main(args) -> None:

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import kdsl as kd
@@ -69,6 +70,7 @@ class Plan:
         self.lock = threading.Lock()
         self._seq: Any = None
         self._algorithms: list[Any] = []
+        self._keys: dict[tuple, Any] = {}
 
     @classmethod
     def record(cls, arrays: dict[str, kd.Array], body: Callable[[dict[str, kd.Array]], None]) -> Plan:
@@ -91,16 +93,38 @@ class Plan:
             return
         if not self.launches:
             return
+        times = getattr(_local, "times", None)
+        if times is not None and self._timed(times):
+            return
         if self._seq is None:
-            self._build()
+            self._seq, self._algorithms = self._build()
         self._seq.eval()
 
-    def _build(self) -> None:
-        """One Algorithm per (kernel, bound buffers) and one command buffer with every launch in order (each
-        dispatch is preceded by a memory barrier, so it sees the previous ones' writes)."""
+    def _timed(self, times: list) -> bool:
+        """Replay with a GPU timestamp after each launch and append ``(kernel, groups, ms)`` per launch to
+        ``times``; False where the queue has no timestamps (the caller then runs the plan plainly)."""
+        try:
+            seq, algorithms = self._build(timestamps=len(self.launches))
+        except RuntimeError:
+            return False
+        self._algorithms = algorithms
+        try:
+            seq.eval()
+            stamps = seq.get_timestamps()
+        finally:
+            seq.destroy()
+        period = float(next(iter(self.arrays.values())).device.manager.get_device_properties()
+                       .get("timestamp_period", 1.0))
+        for k, ln in enumerate(self.launches):
+            times.append((ln.kernel.name, ln.groups, (stamps[k + 1] - stamps[k]) * period / 1e6))
+        return True
+
+    def _build(self, timestamps: int = 0) -> tuple[Any, list[Any]]:
+        """One Algorithm per (kernel, bound buffers) (those made before reused) and one command buffer with every
+        launch in order (each dispatch is preceded by a memory barrier, so it sees the previous ones' writes)."""
         manager = next(iter(self.arrays.values())).device.manager
-        seq = manager.sequence()
-        algorithms: dict[tuple, Any] = {}
+        seq = manager.sequence(total_timestamps=timestamps)
+        algorithms: dict[tuple, Any] = dict(self._keys)
         try:
             for ln in self.launches:
                 kernel = ln.kernel
@@ -117,10 +141,12 @@ class Plan:
                 seq.record(kp.OpAlgoDispatch(algo, push) if len(push) else kp.OpAlgoDispatch(algo))
         except BaseException:
             seq.destroy()
-            for algo in algorithms.values():
-                algo.destroy()
+            for key, algo in algorithms.items():
+                if key not in self._keys:
+                    algo.destroy()
             raise
-        self._seq, self._algorithms = seq, list(algorithms.values())
+        self._keys = algorithms
+        return seq, list(algorithms.values())
 
     def destroy(self) -> None:
         """Free the command buffer and the Algorithms (the work arrays go with the plan)."""
@@ -128,7 +154,21 @@ class Plan:
             self._seq.destroy()
         for algo in self._algorithms:
             algo.destroy()
-        self._seq, self._algorithms = None, []
+        self._seq, self._algorithms, self._keys = None, [], {}
+
+
+@contextmanager
+def timing() -> Iterator[list[tuple[str, tuple, float]]]:
+    """Inside the block, every plan this thread runs replays with a GPU timestamp after each launch; yields the
+    list it fills with ``(kernel name, workgroups, ms)`` per launch (the launches run back to back, as
+    without it; where the queue has no timestamps the list stays empty)."""
+    outer = getattr(_local, "times", None)
+    times: list[tuple[str, tuple, float]] = []
+    _local.times = times
+    try:
+        yield times
+    finally:
+        _local.times = outer
 
 
 def cached(key: Hashable, make: Callable[[], Plan]) -> Plan:
@@ -175,4 +215,4 @@ def clear() -> None:
             plan.destroy()
 
 
-__all__ = ["MAX_PLANS", "Plan", "cached", "clear", "config", "launch"]
+__all__ = ["MAX_PLANS", "Plan", "cached", "clear", "config", "launch", "timing"]

@@ -69,49 +69,52 @@ layout(set = 0, binding = 0) buffer A_ { T a[]; };
 layout(set = 0, binding = 1) buffer I_ { int info[]; };
 layout(set = 0, binding = 2) buffer M_ { T mi[]; };
 layout(push_constant) uniform Push { uint n; uint k0; uint w; uint batch; uint inv; };
-shared T s[NB * NB];
-shared T x[NB * NB];
+#define P (NB + 1u)  // padded rows: a column of the block is read without bank conflicts
+#define RS (WG / NB)  // rows updated side by side; a thread keeps one column (no division in the loops)
+shared T s[NB * P];
+shared T x[NB * P];
 
 void main() {
     uint b = batch_index();
     if (b >= batch) return;
-    uint t = gl_LocalInvocationID.x;
+    uint t = gl_LocalInvocationID.x, tx = t % NB, ty = t / NB;
     uint base = b * n * n + k0 * n + k0;
     if (k0 == 0u && t == 0u) info[b] = 0;
-    for (uint e = t; e < w * w; e += WG) {
-        uint i = e / w, j = e % w;
-        s[i * NB + j] = j <= i ? a[base + i * n + j] : T(0);
-        x[i * NB + j] = i == j ? FROM_REAL(REAL(1)) : T(0);
+    for (uint i = ty; i < w && ty < RS; i += RS) {
+        if (tx < w) {
+            s[i * P + tx] = tx <= i ? a[base + i * n + tx] : T(0);
+            x[i * P + tx] = i == tx ? FROM_REAL(REAL(1)) : T(0);
+        }
     }
     barrier();
     for (uint k = 0u; k < w; ++k) {
-        REAL d = RE(s[k * NB + k]);  // a Hermitian diagonal is real: its imaginary part is ignored
+        REAL d = RE(s[k * P + k]);  // a Hermitian diagonal is real: its imaginary part is ignored
         if (!(d > REAL(0))) {  // not positive definite (or NaN): LAPACK stops; report, keep values finite
             if (t == 0u && info[b] == 0) info[b] = int(k0 + k) + 1;
             d = REAL(1);
         }
         REAL r = sqrt(d);
-        for (uint i = k + 1u + t; i < w; i += WG) s[i * NB + k] /= r;
-        for (uint c = t; c <= k; c += WG) x[k * NB + c] /= r;
+        if (t > k && t < w) s[t * P + k] /= r;
+        if (t <= k) x[k * P + t] /= r;
         barrier();
-        if (t == 0u) s[k * NB + k] = FROM_REAL(r);
-        uint rest = w - k - 1u;
-        for (uint e = t; e < rest * rest; e += WG) {
-            uint i = k + 1u + e / rest, j = k + 1u + e % rest;
-            if (j <= i) s[i * NB + j] -= MUL(s[i * NB + k], CONJ(s[j * NB + k]));
-        }
-        if (inv != 0u) {
-            for (uint e = t; e < rest * (k + 1u); e += WG) {
-                uint i = k + 1u + e / (k + 1u), c = e % (k + 1u);
-                x[i * NB + c] -= MUL(s[i * NB + k], x[k * NB + c]);
+        if (t == 0u) s[k * P + k] = FROM_REAL(r);
+        // row i > k: columns j <= k of X take -L[i][k] X[k][j] (when inverting), columns k < j <= i of the
+        // trailing triangle -L[i][k] conj(L[j][k])
+        if (ty < RS && tx < w) {
+            uint j = tx;
+            for (uint i = k + 1u + ty; i < w; i += RS) {
+                if (j > i) continue;
+                T lik = s[i * P + k];
+                if (j > k) s[i * P + j] -= MUL(lik, CONJ(s[j * P + k]));
+                else if (inv != 0u) x[i * P + j] -= MUL(lik, x[k * P + j]);
             }
         }
         barrier();
     }
-    for (uint e = t; e < w * w; e += WG) {
-        uint i = e / w, j = e % w;
-        if (j <= i) a[base + i * n + j] = s[i * NB + j];
-        if (inv != 0u) mi[b * NB * NB + i * NB + j] = CONJ(x[j * NB + i]);
+    for (uint i = ty; i < w && ty < RS; i += RS) {
+        if (tx >= w) continue;
+        if (tx <= i) a[base + i * n + tx] = s[i * P + tx];
+        if (inv != 0u) mi[b * NB * NB + i * NB + tx] = CONJ(x[tx * P + i]);
     }
 }
 """
@@ -151,12 +154,17 @@ _ITEM = {"float32": 4, "float64": 8, "complex64": 8, "complex128": 16}
 
 
 def panel(dtype_name: str) -> int:
-    """The blocked panel width: ``blocked.BLOCK``, halved until the two ``nb x nb`` shared arrays of
-    potrf_diag (and potrf_trmm) fit the device's shared memory."""
-    nb = max(1, blocked.BLOCK)
-    while nb > 1 and 2 * nb * nb * _ITEM[dtype_name] > K.shared_limit():
+    """The blocked panel width: ``blocked.BLOCK`` (at most the workgroup size), halved until the two
+    ``nb x (nb + 1)`` shared arrays of potrf_diag (and potrf_trmm's two ``nb x nb``) fit the device's shared
+    memory."""
+    nb = max(1, min(blocked.BLOCK, _threads()))
+    while nb > 1 and 2 * nb * (nb + 1) * _ITEM[dtype_name] > K.shared_limit():
         nb //= 2
     return nb
+
+
+def _threads() -> int:
+    return min(256, K.workgroup_size(256))
 
 
 def _unblocked(a: kd.Array, info: kd.Array) -> None:
@@ -172,7 +180,7 @@ def _blocked(a: kd.Array, info: kd.Array, m: kd.Array, nb: int) -> None:
     """Panels of ``nb``: diagonal block and its inverse, ``L21`` by the product, ``A22 -= L21 L21^H``."""
     batch, n, _ = a.shape
     name = a.dtype.name
-    wg = min(256, K.workgroup_size(256))
+    wg = _threads()
     diag = K.compiled(f"potrf_diag{nb}", f"#define NB {nb}u\n" + _DIAG, name, wg)
     trmm = K.compiled(f"potrf_trmm{nb}", f"#define NB {nb}u\n" + _TRMM, name, wg)
     gy = min(batch, 65535)

@@ -202,7 +202,7 @@ def config() -> tuple:
     from kdsl.linalg import kernels as K
     qr = importlib.import_module("kdsl.linalg.qr")  # the package's ``qr`` is the function
     return (blocked.BLOCK, blocked.INNER, K.loop_budget(), K.shared_limit(), gemm.SPLIT_MIN_K, gemm.TARGET_GROUPS,
-            gemm.MAX_SPLIT, qr.TALL)
+            gemm.MAX_SPLIT, qr.TALL, K.subgroups())
 
 
 def clear() -> None:

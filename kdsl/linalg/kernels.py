@@ -94,13 +94,17 @@ class Kernel:
         graph.launch(self.raw, args, groups)
 
 
+SUBGROUP_EXTENSIONS = ("GL_KHR_shader_subgroup_basic", "GL_KHR_shader_subgroup_arithmetic")
+
+
 @cache
-def compiled(name: str, source: str, dtype_name: str, wg: int) -> Kernel:
+def compiled(name: str, source: str, dtype_name: str, wg: int, extensions: tuple[str, ...] = ()) -> Kernel:
     """``source`` (written over T, REAL, the arithmetic macros and WG) compiled for one element type and
-    workgroup size (cached)."""
+    workgroup size (cached), with the GLSL ``extensions`` enabled."""
     elem, real = _TYPES[dtype_name]
     low, high = _SAFE[real]
     header = _HEADER.format(elem=elem, real=real, wg=wg, log_wg=wg.bit_length() - 1, low=low, high=high)
+    header = header.replace("\n", "\n" + "".join(f"#extension {e} : require\n" for e in extensions), 1)
     ops = _COMPLEX_OPS if dtype_name.startswith("complex") else _REAL_OPS
     return Kernel(kd.raw_kernel(header + ops + BATCH_INDEX + source, name=f"linalg.{name}"))
 
@@ -180,6 +184,12 @@ def copy_into(dst: kd.Array, src: kd.Array) -> None:
         return
     kern = compiled("copy", _COPY, dst.dtype.name, 256)
     kern(src, dst, count, groups=groups(cdiv(count, 256)))
+
+
+def subgroups() -> bool:
+    """Whether workgroup sums may combine subgroups with subgroup arithmetic (the device's choice for its
+    reductions: GPUs that have it; not lavapipe, which emulates it slowly)."""
+    return kd.device().reduce_subgroup > 0
 
 
 def shared_limit() -> int:

@@ -30,6 +30,29 @@ layout(push_constant) uniform Push { uint m; uint n; uint k0; uint k1; uint cend
 shared REAL red[WG];
 shared T redt[WG];
 
+#ifdef SUBGROUP
+// subgroup arithmetic within each subgroup, then every thread combines the subgroups' results (two barriers
+// where the tree below takes log2(WG))
+REAL reduce_max(REAL v, uint t) {
+    v = subgroupMax(v);
+    if (subgroupElect()) red[gl_SubgroupID] = v;
+    barrier();
+    REAL r = red[0];
+    for (uint i = 1u; i < gl_NumSubgroups; ++i) r = max(r, red[i]);
+    barrier();
+    return r;
+}
+
+REAL reduce_sum(REAL v, uint t) {
+    v = subgroupAdd(v);
+    if (subgroupElect()) red[gl_SubgroupID] = v;
+    barrier();
+    REAL r = REAL(0);
+    for (uint i = 0u; i < gl_NumSubgroups; ++i) r += red[i];
+    barrier();
+    return r;
+}
+#else
 REAL reduce_max(REAL v, uint t) {
     red[t] = v; barrier();
     for (uint s = WG / 2u; s > 0u; s >>= 1) { if (t < s) red[t] = max(red[t], red[t + s]); barrier(); }
@@ -43,6 +66,7 @@ REAL reduce_sum(REAL v, uint t) {
     REAL r = red[0]; barrier();
     return r;
 }
+#endif
 
 
 void main() {
@@ -194,7 +218,11 @@ def _panel(a: kd.Array, tau: kd.Array, k0: int, k1: int, cend: int) -> None:
     # tall columns: as many threads as the device allows (1024 at most), since a column step of one workgroup
     # is bound by how many memory requests it keeps in flight
     wg = K.workgroup_size(max(m, n) if m < TALL else 1 << 20)
-    kern = K.compiled("geqrf", _GEQRF, a.dtype.name, wg)
+    if K.subgroups():
+        kern = K.compiled("geqrf_subgroups", "#define SUBGROUP 1\n" + _GEQRF, a.dtype.name, wg,
+                          K.SUBGROUP_EXTENSIONS)
+    else:
+        kern = K.compiled("geqrf", _GEQRF, a.dtype.name, wg)
     log_wg = int(math.log2(wg))
     costs = [4 * K.cdiv(m - k, wg) + 3 * log_wg + _apply_cost(cend - k - 1, m - k, wg, log_wg) + 2
              for k in range(k0, k1)]

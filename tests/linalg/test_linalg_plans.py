@@ -161,3 +161,22 @@ def test_timing_reports_every_recorded_launch():
                          f"linalg.potrf_trmm{cholesky_mod.panel('float32')}", "linalg.gemm"]
     assert [name for name, _, _ in times] == names or not times  # empty where the queue has no timestamps
     assert all(ms >= 0 for *_, ms in times)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
+def test_qr_panels_with_subgroup_sums(dtype, monkeypatch):
+    """Where the device combines reductions by subgroups (GPUs), the panel kernel's norms use them too."""
+    dev = kd.device()
+    if "subgroup_arithmetic" not in dev.features or (dtype == "float64" and not dev.supports(kd.float64)):
+        pytest.skip("no subgroup arithmetic")
+    monkeypatch.setattr(dev, "reduce_subgroup", max(1, dev.subgroup_size))
+    rng = np.random.default_rng(12)
+    a = rng.standard_normal((2, 150, 140)) + (1j * rng.standard_normal((2, 150, 140)) if dtype == "complex64" else 0)
+    a = a.astype(dtype)
+    q, r = kd.linalg.qr(kd.asarray(a))
+    want = np.linalg.qr(a)
+    np.testing.assert_allclose(q.numpy(), want.Q, **tol(dtype.replace("complex64", "float32"), 10))
+    np.testing.assert_allclose(r.numpy(), want.R, **tol(dtype.replace("complex64", "float32"), 10))
+    tiny = (rng.standard_normal((6, 4)) * 1e-30).astype(np.float32)  # the scaled fallback: subgroupMax
+    np.testing.assert_allclose(kd.linalg.qr(kd.asarray(tiny)).R.numpy() / 1e-30, np.linalg.qr(tiny).R / 1e-30,
+                               **tol("float32", 10))

@@ -94,7 +94,8 @@ class Kernel:
         graph.launch(self.raw, args, groups)
 
 
-SUBGROUP_EXTENSIONS = ("GL_KHR_shader_subgroup_basic", "GL_KHR_shader_subgroup_arithmetic")
+SUBGROUP_EXTENSIONS = ("GL_KHR_shader_subgroup_basic", "GL_KHR_shader_subgroup_arithmetic",
+                       "GL_KHR_shader_subgroup_shuffle")
 
 
 @cache

@@ -131,6 +131,18 @@ void main() {
                 for (uint i = k + 1u + lane; i < m; i += lanes)
                     part += MUL(CONJ(a[base + i * n + k]), a[base + i * n + j]);
             }
+#ifdef SUBGROUP
+            // the lanes of a subgroup that share a column add up by shuffles; then every thread adds the
+            // subgroups' (for cp >= the subgroup size: the lanes') partial sums of its column
+            uint sg = min(gl_SubgroupSize, WG);
+            for (uint off = cp; off < sg; off <<= 1) part += subgroupShuffleXor(part, off);
+            bool many = cp < sg;
+            if (!many || gl_SubgroupInvocationID < cp) redt[(many ? gl_SubgroupID : lane) * cp + t % cp] = part;
+            barrier();
+            T sum = T(0);
+            for (uint g = 0u; g < (many ? gl_NumSubgroups : lanes); ++g) sum += redt[g * cp + t % cp];
+            T w = MUL(CONJ(tk), sum);
+#else
             redt[t] = part;
             barrier();
             for (uint s = lanes / 2u; s > 0u; s >>= 1) {
@@ -138,6 +150,7 @@ void main() {
                 barrier();
             }
             T w = MUL(CONJ(tk), redt[t % cp]);
+#endif
             if (j < cend) {
                 if (lane == 0u) a[base + k * n + j] -= w;
                 for (uint i = k + 1u + lane; i < m; i += lanes) a[base + i * n + j] -= MUL(w, a[base + i * n + k]);

@@ -192,7 +192,8 @@ WIDE_EIGH = 128
 WIDE_BATCH = 8
 
 # One round of one-sided Jacobi over the whole GPU (few large matrices): a workgroup per pair owns columns p, q of
-# W and V, sums their Gram entries as a workgroup reduction, and rotates them - one dispatch a round.
+# W and V, sums their Gram entries as a workgroup reduction, and rotates them - one dispatch a round. W and V are
+# stored transposed here ((batch, n, m) and (batch, n, n): a column is contiguous, so the loads coalesce).
 _SVD_ROUND = _PAIRS + """
 layout(set = 0, binding = 0) buffer W_ { T w[]; };
 layout(set = 0, binding = 1) buffer V_ { T v[]; };
@@ -212,7 +213,7 @@ void main() {
     REAL al = REAL(0), be = REAL(0);
     T ga = T(0);
     for (uint i = t; i < m; i += WG) {
-        T x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
+        T x = w[wbase + pq.x * m + i], y = w[wbase + pq.y * m + i];
         al += NORM2(x); be += NORM2(y); ga += MUL(CONJ(x), y);
     }
     sa[t] = al; sb[t] = be; sg[t] = ga;
@@ -226,14 +227,14 @@ void main() {
     if (IS_ZERO(s)) return;
     if (t == 0u) flag[b] = 1u;
     for (uint i = t; i < m; i += WG) {
-        T x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
-        w[wbase + i * n + pq.x] = c * x - MUL(CONJ(s), y);
-        w[wbase + i * n + pq.y] = MUL(s, x) + c * y;
+        T x = w[wbase + pq.x * m + i], y = w[wbase + pq.y * m + i];
+        w[wbase + pq.x * m + i] = c * x - MUL(CONJ(s), y);
+        w[wbase + pq.y * m + i] = MUL(s, x) + c * y;
     }
     for (uint i = t; wantv != 0u && i < n; i += WG) {
-        T x = v[vbase + i * n + pq.x], y = v[vbase + i * n + pq.y];
-        v[vbase + i * n + pq.x] = c * x - MUL(CONJ(s), y);
-        v[vbase + i * n + pq.y] = MUL(s, x) + c * y;
+        T x = v[vbase + pq.x * n + i], y = v[vbase + pq.y * n + i];
+        v[vbase + pq.x * n + i] = c * x - MUL(CONJ(s), y);
+        v[vbase + pq.y * n + i] = MUL(s, x) + c * y;
     }
 }
 """
@@ -403,17 +404,23 @@ def svd_jacobi(w: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
     n2 = n + n % 2
 
     def make() -> dict[str, kd.Array]:
-        return {"w": kd.zeros(w.shape, dtype=dtype), "v": kd.zeros((batch, n, n), dtype=dtype),
-                "flag": kd.zeros((batch,), dtype=kd.uint32), "cs": kd.zeros((batch, n2), dtype=dtype)}
+        return {"w": kd.zeros((batch, n, m) if wide else w.shape, dtype=dtype),
+                "v": kd.zeros((batch, n, n), dtype=dtype), "flag": kd.zeros((batch,), dtype=kd.uint32),
+                "cs": kd.zeros((batch, n2), dtype=dtype)}
 
-    sweep = _svd_rounds if wide else _svd_sweep
-    out, v = _converge(("svd", dtype.name, batch, m, n, want_vectors, wide), make, lambda r: sweep(r, want_vectors),
-                       {"w": w, "v": _identity(batch, n, dtype)}, ("w", "v"), "SVD")
-    return out, v
+    key = ("svd", dtype.name, batch, m, n, want_vectors, wide)
+    eye = _identity(batch, n, dtype)
+    if not wide:
+        out, v = _converge(key, make, lambda r: _svd_sweep(r, want_vectors), {"w": w, "v": eye}, ("w", "v"), "SVD")
+        return out, v
+    # the whole-GPU rounds keep W and V transposed (columns contiguous)
+    out, v = _converge(key, make, lambda r: _svd_rounds(r, m, want_vectors), {"w": kd.matrix_transpose(w), "v": eye},
+                       ("w", "v"), "SVD")
+    return kd.matrix_transpose(out), kd.matrix_transpose(v)
 
 
-def _svd_eps(w: kd.Array) -> float:
-    return _eps(w.dtype) * max(1.0, w.shape[1]) ** 0.5  # the Gram entries are m-term sums: dgesvj's sqrt(m) eps
+def _svd_eps(dtype: kd.DType, m: int) -> float:
+    return _eps(dtype) * max(1.0, m) ** 0.5  # the Gram entries are m-term sums: dgesvj's sqrt(m) eps
 
 
 def _svd_sweep(r: dict[str, kd.Array], want_vectors: bool) -> None:
@@ -425,20 +432,21 @@ def _svd_sweep(r: dict[str, kd.Array], want_vectors: bool) -> None:
     wg = K.workgroup_size(n2 // 2 * rows)
     kern = K.compiled("svd_jacobi", _SVD, w.dtype.name, wg)
     per_round = K.cdiv(n2 // 2, wg) * (m + 2) + K.cdiv(n2 // 2 * rows, wg) + 4
-    eps = _svd_eps(w)
+    eps = _svd_eps(w.dtype, m)
     K.run_steps(kern, (w, r["v"], r["cs"], r["flag"]),
                 lambda r0, r1: (m, n, n2, r0, r1, batch, int(want_vectors), eps), [per_round] * (n2 - 1), batch)
 
 
-def _svd_rounds(r: dict[str, kd.Array], want_vectors: bool) -> None:
-    """One sweep for large matrices: a dispatch per round (``_SVD_ROUND``, a workgroup per pair)."""
+def _svd_rounds(r: dict[str, kd.Array], m: int, want_vectors: bool) -> None:
+    """One sweep for large matrices: a dispatch per round (``_SVD_ROUND``, a workgroup per pair) on the
+    transposed ``(batch, n, m)`` W."""
     w, v = r["w"], r["v"]
-    batch, m, n = w.shape
+    batch, n, _ = w.shape
     n2 = n + n % 2
     wg = K.workgroup_size(m)
     kern = K.compiled("svd_round", _SVD_ROUND, w.dtype.name, wg)
     gy = min(batch, 65535)
-    eps = _svd_eps(w)
+    eps = _svd_eps(w.dtype, m)
     for rnd in range(n2 - 1):
         kern(w, v, r["flag"], m, n, n2, rnd, batch, int(want_vectors), eps, groups=(n2 // 2, gy, K.cdiv(batch, gy)))
 

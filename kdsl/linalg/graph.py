@@ -33,7 +33,6 @@ from typing import Any
 
 import kdsl as kd
 import kdsl.kp as kp
-from kdsl.engine.profile import current as current_profile
 
 MAX_PLANS = 8  # recorded shapes kept (each holds its work arrays: a 4096 QR's are about 150 MB)
 
@@ -87,7 +86,7 @@ class Plan:
 
     def run(self) -> None:
         """Run the recorded launches once (the caller holds :attr:`lock`)."""
-        if current_profile() is not None:  # launch by launch, so that the profile sees each
+        if kd.profiling():  # launch by launch, so that the profile sees each
             for ln in self.launches:
                 ln.kernel(*ln.arrays, *ln.values, groups=ln.groups)
             return

@@ -69,7 +69,7 @@ layout(set = 0, binding = 0) buffer A_ { T a[]; };
 layout(set = 0, binding = 1) buffer I_ { int info[]; };
 layout(set = 0, binding = 2) buffer M_ { T mi[]; };
 layout(push_constant) uniform Push { uint n; uint k0; uint w; uint batch; uint inv; };
-#define P (NB + 1u)  // padded rows: a column of the block is read without bank conflicts
+#define P NB
 #define RS (WG / NB)  // rows updated side by side; a thread keeps one column (no division in the loops)
 shared T s[NB * P];
 shared T x[NB * P];
@@ -102,10 +102,11 @@ void main() {
         // trailing triangle -L[i][k] conj(L[j][k])
         if (ty < RS && tx < w) {
             uint j = tx;
+            T ljk = CONJ(s[j * P + k]);  // read once a step: a column read (across threads) is bank-conflicted
             for (uint i = k + 1u + ty; i < w; i += RS) {
                 if (j > i) continue;
-                T lik = s[i * P + k];
-                if (j > k) s[i * P + j] -= MUL(lik, CONJ(s[j * P + k]));
+                T lik = s[i * P + k];  // the same for the threads of a row: a broadcast
+                if (j > k) s[i * P + j] -= MUL(lik, ljk);
                 else if (inv != 0u) x[i * P + j] -= MUL(lik, x[k * P + j]);
             }
         }
@@ -155,10 +156,9 @@ _ITEM = {"float32": 4, "float64": 8, "complex64": 8, "complex128": 16}
 
 def panel(dtype_name: str) -> int:
     """The blocked panel width: ``blocked.BLOCK`` (at most the workgroup size), halved until the two
-    ``nb x (nb + 1)`` shared arrays of potrf_diag (and potrf_trmm's two ``nb x nb``) fit the device's shared
-    memory."""
+    ``nb x nb`` shared arrays of potrf_diag (and potrf_trmm) fit the device's shared memory."""
     nb = max(1, min(blocked.BLOCK, _threads()))
-    while nb > 1 and 2 * nb * (nb + 1) * _ITEM[dtype_name] > K.shared_limit():
+    while nb > 1 and 2 * nb * nb * _ITEM[dtype_name] > K.shared_limit():
         nb //= 2
     return nb
 

@@ -23,8 +23,8 @@ def test_blocked_cholesky_around_the_panel_boundaries(shape, dtype):
 
 
 def test_blocked_cholesky_panels_shrink_to_the_shared_memory(monkeypatch):
-    """Where two 64 x 65 float64 arrays do not fit a workgroup's shared memory the panels are 32, then 16."""
-    monkeypatch.setattr(K, "shared_limit", lambda: 2 * 16 * 17 * 8)
+    """Where two 64 x 64 float64 arrays do not fit a workgroup's shared memory the panels are 32, then 16."""
+    monkeypatch.setattr(K, "shared_limit", lambda: 2 * 16 * 16 * 8)
     assert cholesky_mod.panel("float64") == 16 and cholesky_mod.panel("float32") == 16
     a = spd((2, 150, 150), "float64", seed=1)
     np.testing.assert_allclose(kd.linalg.cholesky(kd.asarray(a)).numpy(), np.linalg.cholesky(a), **tol("float64"))

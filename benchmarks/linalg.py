@@ -6,11 +6,16 @@ the same warm-up calls; the table shows medians in milliseconds and kdsl's time 
 Each row prints as soon as it is done. ``--only`` runs some rows alone, ``--size-scale`` scales every size
 (and the solve/inv batch) at once, ``--peers`` picks the peers (NumPy's 4096 QR takes seconds per call), and
 ``--structure`` prints, per kdsl call after the warm-up, its kernel launches (each custom kernel is one
-submit-and-wait), host downloads, and kernels built or compiled (0 once the shape was seen).
+submit-and-wait), host downloads, and kernels built or compiled (0 once the shape was seen), then the GPU
+time of the recorded launches replayed back to back (timestamps between launches), the costliest kernels first. Outside
+``--structure`` kd.linalg replays each shape's recorded launches as one submit (kdsl/linalg/graph.py).
+``--block`` and ``--qr-inner`` set the blocked factorisations' panel width and QR's columns per one-workgroup
+step (kdsl.linalg.blocked.BLOCK, INNER: 64 and 16), to tune them on a GPU.
 
 Run (H200):   python benchmarks/linalg.py --peers kdsl,torch
 One row:      python benchmarks/linalg.py --only cholesky --structure
 Run (small):  python benchmarks/linalg.py --size-scale 0.125 --repeat 3 --structure
+Tune:         python benchmarks/linalg.py --only qr --peers kdsl --qr-inner 32
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import numpy as np
 from dsl_common import median_ms, table, torch_device, torch_module, torch_sync
 
 import kdsl as kd
+from kdsl.linalg import graph
 
 
 def _host(x) -> np.ndarray:
@@ -101,11 +107,22 @@ def structure(name: str, inputs, args) -> str:
         kd.realize(*fn(*xs))
     after = kd.stats()
     compiled = after["compiled"] - before["compiled"]
+    with graph.timing() as times:  # the recorded plans replayed as usual, with GPU timestamps between launches
+        kd.realize(*fn(*xs))
+    per: dict[str, list[float]] = {}
+    for kernel, _, ms in times:
+        per.setdefault(kernel.removeprefix("linalg."), []).append(ms)
+    top = sorted(per.items(), key=lambda kv: -sum(kv[1]))[:6]
+    gpu = ", ".join(f"{k} {sum(v):.2f} ms/{len(v)}" for k, v in top)
     return (f"    structure: {len(prof.records)} launches, {after['downloads']} downloads, {after['programs']} kernels "
-            f"built, {compiled} compiled, {sum(ms for _, ms in prof.records):.1f} ms in launches")
+            f"built, {compiled} compiled, {sum(ms for _, ms in prof.records):.1f} ms in launches\n"
+            f"    replayed: {sum(ms for *_, ms in times):.2f} ms GPU in {len(times)} recorded launches ({gpu})")
 
 
 def main(args) -> None:
+    from kdsl.linalg import blocked
+    blocked.BLOCK = args.block or blocked.BLOCK
+    blocked.INNER = args.qr_inner or blocked.INNER
     torch = torch_module() if "torch" in args.peers else None
     rng = np.random.default_rng(0)
     tol = 1e-3 if args.dtype == "float32" else 1e-9
@@ -141,6 +158,8 @@ def parse(argv=None):
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--warmup", type=int, default=2)
     p.add_argument("--only", default="", help="comma-separated row prefixes, e.g. solve,inv")
+    p.add_argument("--block", type=int, default=0, help="panel width of the blocked factorisations (0: 64)")
+    p.add_argument("--qr-inner", type=int, default=0, help="QR columns per one-workgroup panel step (0: 16)")
     p.add_argument("--size-scale", type=float, default=1.0,
                    help="scale every matrix size and the solve/inv batch, e.g. 0.125 (the 64x64 blocks stay)")
     p.add_argument("--peers", default="kdsl,numpy,torch", help="comma-separated, of kdsl, numpy, torch")

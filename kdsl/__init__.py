@@ -44,7 +44,7 @@ from kdsl.dtype import (
     uint64,
 )
 from kdsl.engine.explain import explain, stats
-from kdsl.engine.profile import profile
+from kdsl.engine.profile import profile, profiling
 from kdsl.engine.state import cache_limits, set_cache_limits
 from kdsl.frontend import kernels as _kernels
 from kdsl.frontend import lang as _lang
@@ -273,8 +273,8 @@ __all__ = [
     "ShaderCompileError", "compile_source", "Device", "device", "DType", "bool_", "float16", "float32",
     "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "random", "Array",
     "arange", "array", "asarray", "empty", "empty_like", "eye", "full", "full_like", "linspace", "ones",
-    "ones_like", "zeros", "zeros_like", "explain", "profile", "stats", "jit", "dot", "matmul", "outer", "abs",
-    "absolute", "add", "arccos", "arccosh",
+    "ones_like", "zeros", "zeros_like", "explain", "profile", "profiling", "stats", "jit", "dot", "matmul",
+    "outer", "abs", "absolute", "add", "arccos", "arccosh",
     "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "around", "bitwise_and", "bitwise_not", "bitwise_or",
     "bitwise_xor", "ceil", "clip", "cos", "cosh", "divide", "equal", "exp", "exp2", "expm1", "floor",
     "floor_divide", "greater", "greater_equal", "invert", "isfinite", "isinf", "isnan", "left_shift", "less",

@@ -24,7 +24,8 @@ ALLOWED = {
     # autodiff differentiates graph nodes (ir) and builds the cotangents with the array API's modules
     "kdsl.autodiff": {"kdsl.frontend.array", "kdsl.ir", "kdsl.dtype", "kdsl.pytree"},
     "kdsl.fft": {"kdsl", "kdsl.dtype"},  # the public API only: its kernels are kd.raw_kernels
-    "kdsl.linalg": {"kdsl", "kdsl.dtype"},  # the public API only: its kernels are kd.raw_kernel GLSL
+    # the public API only: its kernels are kd.raw_kernel GLSL, its recorded plans kdsl.kp Algorithms and Sequences
+    "kdsl.linalg": {"kdsl", "kdsl.dtype", "kdsl.kp"},
     # kd.nn, kd.optim and the models: the public API only, and the model code may use kd.nn
     "kdsl.nn": {"kdsl"},
     "kdsl.optim": {"kdsl"},

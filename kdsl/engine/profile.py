@@ -76,3 +76,15 @@ def profile() -> Profile:
 def current() -> Profile | None:
     """The profile active in this thread, if any."""
     return getattr(_local, "profile", None)
+
+
+def profiling() -> bool:
+    """``kd.profiling()``: whether a ``kd.profile()`` block is active in this thread. Code that replays recorded
+    launches as one submission (kd.linalg) runs them one by one instead then, so that the profile times each.
+
+    >>> import kdsl as kd
+    >>> with kd.profile():
+    ...     kd.profiling()
+    True
+    """
+    return current() is not None

@@ -3,7 +3,9 @@ leading axes, float32 and float64 (see docs/linalg.md for the algorithms and tol
 
 Factorisations run as kdsl GPU kernels (:mod:`kdsl.linalg.kernels`): LU with partial pivoting
 (``solve``, ``inv``, ``det``, ``slogdet``), Cholesky, Householder QR, Jacobi ``eigh`` and one-sided Jacobi
-``svd``; the products and norms are kdsl array expressions. This package uses only kdsl's public API.
+``svd``; the products and norms are kdsl array expressions. This package uses only kdsl's public API
+(with ``kdsl.kp``'s Algorithms and Sequences to replay a factorisation's recorded launches:
+:mod:`kdsl.linalg.graph`).
 
 Example:
     >>> import kdsl as kd, numpy as np

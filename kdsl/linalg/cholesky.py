@@ -1,10 +1,13 @@
-"""Cholesky factorisation on the GPU: one workgroup per matrix, right-looking (square root of the pivot,
-scaling of the column below it, Hermitian rank-1 update of the trailing lower triangle), split into several
-dispatches within the loop budget. Large matrices go in blocks (LAPACK's right-looking ``potrf``): this kernel
-factors the diagonal block alone (``rend`` = the block's end), a thread per row solves the rows below it
-against the block's triangle (``trsm``), and the trailing lower triangle takes ``L21 L21^H`` through
-:func:`kdsl.linalg.gemm.gemm` - three launches a panel, each compiled once for every step (offsets are push
-constants), no host read until the final ``info`` check. Only the lower triangle of the input is read, as NumPy.
+"""Cholesky factorisation on the GPU. Up to ``2 * BLOCK`` columns: one workgroup per matrix, right-looking
+(square root of the pivot, scaling of the column below it, Hermitian rank-1 update of the trailing lower
+triangle), split into several dispatches within the loop budget. Larger matrices go in panels of ``nb``
+columns (LAPACK's right-looking ``potrf``), three launches a panel: one workgroup per matrix factors the
+diagonal block in shared memory and inverts its triangle there (``potrf_diag``), many workgroups form the
+rows below it as ``L21 = A21 L11^-H`` by a product with that inverse (``potrf_trmm``: parallel over rows
+and columns, where a substitution would walk the columns in turn), and the trailing lower triangle takes
+``L21 L21^H`` through :func:`kdsl.linalg.gemm.gemm`. The launches of a shape are recorded once and replayed
+(:mod:`kdsl.linalg.graph`); the only host read is the final ``info`` check. Only the lower triangle of the
+input is read, as NumPy.
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -14,11 +17,15 @@ Example:
 
 from __future__ import annotations
 
+import math
+
 import kdsl as kd
+from kdsl.linalg import blocked, graph
 from kdsl.linalg import kernels as K
-from kdsl.linalg.blocked import blocks, panel_width
-from kdsl.linalg.common import as_array, batch_copy, check_info, check_matrices, working_dtype
+from kdsl.linalg.blocked import blocks
+from kdsl.linalg.common import LinAlgError, as_array, check_matrices, working_dtype
 from kdsl.linalg.gemm import SUBTRACT, Operand, gemm
+from kdsl.linalg.graph import Plan
 
 _POTRF = """
 layout(set = 0, binding = 0) coherent buffer A_ { T a[]; };
@@ -30,6 +37,7 @@ void main() {
     if (b >= batch) return;
     uint t = gl_LocalInvocationID.x;
     uint base = b * n * n;
+    if (k0 == 0u && t == 0u) info[b] = 0;  // a recorded plan runs again on the same info array
     for (uint k = k0; k < k1; ++k) {
         REAL d = RE(a[base + k * n + k]);  // a Hermitian diagonal is real: its imaginary part is ignored
         if (!(d > REAL(0))) {  // not positive definite (or NaN): LAPACK stops; report, keep values finite
@@ -51,66 +59,151 @@ void main() {
 }
 """
 
-# A[k1:n, k0:k1] <- A[k1:n, k0:k1] L11^-H, L11 the factored diagonal block: a thread per row, forward
-# substitution along the row (x_j = (a_j - sum_{l<j} x_l conj(L_jl)) / L_jj)
-_TRSM = """
+# The diagonal block A[k0:k0+w, k0:k0+w] (w <= NB) factored in shared memory by one workgroup per matrix, and
+# (with inv) X = L11^-1 formed beside it by forward substitution on the identity, fused into the same steps:
+# at step k row k of X is final once divided by L[k][k], and the rows below take -L[i][k] X[k][:]. L11 goes back
+# to A (lower triangle only); M = X^H (upper triangular) to mi, for potrf_trmm. info is reset by the first block
+# and set to 1 + the first column whose pivot is not positive (that pivot is then taken as 1: values stay finite).
+_DIAG = """
 layout(set = 0, binding = 0) buffer A_ { T a[]; };
-layout(push_constant) uniform Push { uint n; uint k0; uint k1; uint batch; };
+layout(set = 0, binding = 1) buffer I_ { int info[]; };
+layout(set = 0, binding = 2) buffer M_ { T mi[]; };
+layout(push_constant) uniform Push { uint n; uint k0; uint w; uint batch; uint inv; };
+#define P NB
+#define RS (WG / NB)  // rows updated side by side; a thread keeps one column (no division in the loops)
+shared T s[NB * P];
+shared T x[NB * P];
 
 void main() {
-    uint b = gl_WorkGroupID.y + gl_WorkGroupID.z * gl_NumWorkGroups.y;
-    uint i = k1 + gl_WorkGroupID.x * WG + gl_LocalInvocationID.x;
-    if (b >= batch || i >= n) return;
-    uint base = b * n * n;
-    for (uint j = k0; j < k1; ++j) {
-        T s = a[base + i * n + j];
-        for (uint l = k0; l < j; ++l) s -= MUL(a[base + i * n + l], CONJ(a[base + j * n + l]));
-        a[base + i * n + j] = s / RE(a[base + j * n + j]);
+    uint b = batch_index();
+    if (b >= batch) return;
+    uint t = gl_LocalInvocationID.x, tx = t % NB, ty = t / NB;
+    uint base = b * n * n + k0 * n + k0;
+    if (k0 == 0u && t == 0u) info[b] = 0;
+    for (uint i = ty; i < w && ty < RS; i += RS) {
+        if (tx < w) {
+            s[i * P + tx] = tx <= i ? a[base + i * n + tx] : T(0);
+            x[i * P + tx] = i == tx ? FROM_REAL(REAL(1)) : T(0);
+        }
+    }
+    barrier();
+    for (uint k = 0u; k < w; ++k) {
+        REAL d = RE(s[k * P + k]);  // a Hermitian diagonal is real: its imaginary part is ignored
+        if (!(d > REAL(0))) {  // not positive definite (or NaN): LAPACK stops; report, keep values finite
+            if (t == 0u && info[b] == 0) info[b] = int(k0 + k) + 1;
+            d = REAL(1);
+        }
+        REAL r = sqrt(d);
+        if (t > k && t < w) s[t * P + k] /= r;
+        if (t <= k) x[k * P + t] /= r;
+        barrier();
+        if (t == 0u) s[k * P + k] = FROM_REAL(r);
+        // row i > k: columns j <= k of X take -L[i][k] X[k][j] (when inverting), columns k < j <= i of the
+        // trailing triangle -L[i][k] conj(L[j][k])
+        if (ty < RS && tx < w) {
+            uint j = tx;
+            T ljk = CONJ(s[j * P + k]);  // read once a step: a column read (across threads) is bank-conflicted
+            for (uint i = k + 1u + ty; i < w; i += RS) {
+                if (j > i) continue;
+                T lik = s[i * P + k];  // the same for the threads of a row: a broadcast
+                if (j > k) s[i * P + j] -= MUL(lik, ljk);
+                else if (inv != 0u) x[i * P + j] -= MUL(lik, x[k * P + j]);
+            }
+        }
+        barrier();
+    }
+    for (uint i = ty; i < w && ty < RS; i += RS) {
+        if (tx >= w) continue;
+        if (tx <= i) a[base + i * n + tx] = s[i * P + tx];
+        if (inv != 0u) mi[b * NB * NB + i * NB + tx] = CONJ(x[tx * P + i]);
     }
 }
 """
 
+# A21 = A[k0+w:n, k0:k0+w] <- A21 M (M = L11^-H, upper triangular, from potrf_diag): a workgroup per NB rows of a
+# matrix, its rows and M in shared memory, a thread per element (each row's block is read whole before any
+# thread writes it back, and no other workgroup touches those rows)
+_TRMM = """
+layout(set = 0, binding = 0) buffer A_ { T a[]; };
+layout(set = 0, binding = 1) readonly buffer M_ { T mi[]; };
+layout(push_constant) uniform Push { uint n; uint k0; uint w; uint batch; };
+shared T ms[NB * NB];
+shared T rs[NB * NB];
 
-def _block(n: int) -> int:
-    """The panel width: blocked.BLOCK, twice that for large matrices (half the launches, longer products)."""
-    width = panel_width(n)
-    return 2 * width if width < n and n >= 32 * width else width
+void main() {
+    uint b = gl_WorkGroupID.y + gl_WorkGroupID.z * gl_NumWorkGroups.y;
+    if (b >= batch) return;
+    uint t = gl_LocalInvocationID.x, r0 = gl_WorkGroupID.x * NB, rows = n - k0 - w;
+    uint base = b * n * n + (k0 + w) * n + k0;
+    for (uint e = t; e < w * w; e += WG) ms[(e / w) * NB + e % w] = mi[b * NB * NB + (e / w) * NB + e % w];
+    for (uint e = t; e < NB * w; e += WG) {
+        uint r = e / w, l = e % w;
+        rs[r * NB + l] = r0 + r < rows ? a[base + (r0 + r) * n + l] : T(0);
+    }
+    barrier();
+    for (uint e = t; e < NB * w; e += WG) {
+        uint r = e / w, j = e % w;
+        if (r0 + r >= rows) continue;
+        T acc = T(0);
+        for (uint l = 0u; l <= j; ++l) acc += MUL(rs[r * NB + l], ms[l * NB + j]);
+        a[base + (r0 + r) * n + j] = acc;
+    }
+}
+"""
+
+_ITEM = {"float32": 4, "float64": 8, "complex64": 8, "complex128": 16}
 
 
-def potrf(a: kd.Array) -> tuple[kd.Array, kd.Array]:
-    """Factor the fresh ``(batch, n, n)`` stack in place (lower triangle; the upper one is left as it was);
-    returns ``(a, info)`` with info 0 or 1 + the column where positive definiteness failed."""
+def panel(dtype_name: str) -> int:
+    """The blocked panel width: ``blocked.BLOCK`` (at most the workgroup size), halved until the two
+    ``nb x nb`` shared arrays of potrf_diag (and potrf_trmm) fit the device's shared memory."""
+    nb = max(1, min(blocked.BLOCK, _threads()))
+    while nb > 1 and 2 * nb * nb * _ITEM[dtype_name] > K.shared_limit():
+        nb //= 2
+    return nb
+
+
+def _threads() -> int:
+    return min(256, K.workgroup_size(256))
+
+
+def _unblocked(a: kd.Array, info: kd.Array) -> None:
+    """The whole matrix by one workgroup per matrix, in global memory (small n)."""
     batch, n, _ = a.shape
-    info = kd.zeros((batch,), dtype=kd.int32)
-    if batch == 0 or n == 0:
-        return a, info
-    width = _block(n)
-    blocked = width < n
-    wg = K.workgroup_size(width * width if blocked else n * n)
+    wg = K.workgroup_size(n * n)
     kern = K.compiled("potrf", _POTRF, a.dtype.name, wg)
-    for k0, k1 in blocks(n, width):
-        rend = k1 if blocked else n  # blocked: the diagonal block only
-        costs = [K.cdiv(rend - k, wg) + K.cdiv((rend - k - 1) * (k1 - k - 1), wg) + 2 for k in range(k0, k1)]
-        def push(s0: int, s1: int, k0: int = k0, k1: int = k1, rend: int = rend) -> tuple[int, ...]:
-            return n, k0 + s0, k0 + s1, k1, batch, rend
-
-        K.run_steps(kern, (a, info), push, costs, batch)
-        if k1 < n:
-            _panel_update(a, k0, k1)
-    return a, info
+    costs = [K.cdiv(n - k, wg) + K.cdiv((n - k - 1) * (n - k - 1), wg) + 2 for k in range(n)]
+    K.run_steps(kern, (a, info), lambda s0, s1: (n, s0, s1, n, batch, n), costs, batch)
 
 
-def _panel_update(a: kd.Array, k0: int, k1: int) -> None:
-    """After the diagonal block ``k0:k1``: ``L21 = A21 L11^-H``, then ``A22 -= L21 L21^H`` (lower triangle)."""
+def _blocked(a: kd.Array, info: kd.Array, m: kd.Array, nb: int) -> None:
+    """Panels of ``nb``: diagonal block and its inverse, ``L21`` by the product, ``A22 -= L21 L21^H``."""
     batch, n, _ = a.shape
-    wg = 64
-    trsm = K.compiled("potrf_trsm", _TRSM, a.dtype.name, wg)
+    name = a.dtype.name
+    wg = _threads()
+    diag = K.compiled(f"potrf_diag{nb}", f"#define NB {nb}u\n" + _DIAG, name, wg)
+    trmm = K.compiled(f"potrf_trmm{nb}", f"#define NB {nb}u\n" + _TRMM, name, wg)
     gy = min(batch, 65535)
-    trsm(a, n, k0, k1, batch, groups=(K.cdiv(n - k1, wg), gy, K.cdiv(batch, gy)))
-    w, rest = k1 - k0, n - k1
-    l21 = Operand(k1 * n + k0, n, 1)
-    gemm(a, a, a, Operand(k1 * n + k1, n, 1), l21, Operand(k1 * n + k0, 1, n, conj=True), rest, rest, w,
-         op=SUBTRACT, lower=True)
+    for k0, k1 in blocks(n, nb):
+        w, rest = k1 - k0, n - k1
+        diag(a, info, m, n, k0, w, batch, int(rest > 0), groups=K.groups(batch))
+        if rest == 0:
+            break
+        trmm(a, m, n, k0, w, batch, groups=(K.cdiv(rest, nb), gy, K.cdiv(batch, gy)))
+        gemm(a, a, a, Operand(k1 * n + k1, n, 1), Operand(k1 * n + k0, n, 1), Operand(k1 * n + k0, 1, n, conj=True),
+             rest, rest, w, op=SUBTRACT, lower=True)
+
+
+def _plan(dtype: kd.DType, batch: int, n: int) -> Plan:
+    """The recorded factorisation of a ``(batch, n, n)`` stack: work array ``a`` (factored in place, lower
+    triangle), ``info``, and ``m`` (the diagonal blocks' inverses)."""
+    nb = panel(dtype.name)
+    blocked_ = n > 2 * blocked.BLOCK and nb < n
+    arrays = {"a": kd.zeros((batch, n, n), dtype=dtype), "info": kd.zeros((batch,), dtype=kd.int32),
+              "m": kd.zeros((batch, nb, nb) if blocked_ else (1,), dtype=dtype)}
+    if blocked_:
+        return Plan.record(arrays, lambda r: _blocked(r["a"], r["info"], r["m"], nb))
+    return Plan.record(arrays, lambda r: _unblocked(r["a"], r["info"]))
 
 
 def cholesky(x, /, *, upper: bool = False) -> kd.Array:
@@ -120,13 +213,24 @@ def cholesky(x, /, *, upper: bool = False) -> kd.Array:
     a = as_array(x)
     check_matrices(a, "cholesky")
     dtype = working_dtype(a, "cholesky")
-    factor, info = potrf(batch_copy(a, dtype))
-    check_info(info, "Matrix is not positive definite")
-    low = kd.tril(factor.reshape(a.shape))
+    n = a.shape[-1]
+    batch = math.prod(a.shape[:-2])
+    if batch == 0 or n == 0:
+        low = kd.zeros(a.shape, dtype=dtype)
+    else:
+        plan = graph.cached(("potrf", dtype.name, batch, n), lambda: _plan(dtype, batch, n))
+        with plan.lock:
+            K.copy_into(plan.arrays["a"], a.astype(dtype))
+            plan.run()
+            bad = kd.any(plan.arrays["info"] != 0)
+            low = kd.tril(plan.arrays["a"]).reshape(a.shape)
+            kd.realize(low, bad)  # together, and before the next call overwrites the work arrays
+        if bool(bad):
+            raise LinAlgError("Matrix is not positive definite")
     if not upper:
         return low
     up = kd.matrix_transpose(low)
     return kd.conj(up) if dtype.name.startswith("complex") else up
 
 
-__all__ = ["cholesky", "potrf"]
+__all__ = ["cholesky", "panel"]

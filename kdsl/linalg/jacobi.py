@@ -19,9 +19,13 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import kdsl as kd
+from kdsl.linalg import graph
 from kdsl.linalg import kernels as K
 from kdsl.linalg.common import LinAlgError, identity_batch
+from kdsl.linalg.graph import Plan
 
 MAX_SWEEPS = 40
 
@@ -188,7 +192,8 @@ WIDE_EIGH = 128
 WIDE_BATCH = 8
 
 # One round of one-sided Jacobi over the whole GPU (few large matrices): a workgroup per pair owns columns p, q of
-# W and V, sums their Gram entries as a workgroup reduction, and rotates them - one dispatch a round.
+# W and V, sums their Gram entries as a workgroup reduction, and rotates them - one dispatch a round. W and V are
+# stored transposed here ((batch, n, m) and (batch, n, n): a column is contiguous, so the loads coalesce).
 _SVD_ROUND = _PAIRS + """
 layout(set = 0, binding = 0) buffer W_ { T w[]; };
 layout(set = 0, binding = 1) buffer V_ { T v[]; };
@@ -208,7 +213,7 @@ void main() {
     REAL al = REAL(0), be = REAL(0);
     T ga = T(0);
     for (uint i = t; i < m; i += WG) {
-        T x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
+        T x = w[wbase + pq.x * m + i], y = w[wbase + pq.y * m + i];
         al += NORM2(x); be += NORM2(y); ga += MUL(CONJ(x), y);
     }
     sa[t] = al; sb[t] = be; sg[t] = ga;
@@ -222,14 +227,14 @@ void main() {
     if (IS_ZERO(s)) return;
     if (t == 0u) flag[b] = 1u;
     for (uint i = t; i < m; i += WG) {
-        T x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
-        w[wbase + i * n + pq.x] = c * x - MUL(CONJ(s), y);
-        w[wbase + i * n + pq.y] = MUL(s, x) + c * y;
+        T x = w[wbase + pq.x * m + i], y = w[wbase + pq.y * m + i];
+        w[wbase + pq.x * m + i] = c * x - MUL(CONJ(s), y);
+        w[wbase + pq.y * m + i] = MUL(s, x) + c * y;
     }
     for (uint i = t; wantv != 0u && i < n; i += WG) {
-        T x = v[vbase + i * n + pq.x], y = v[vbase + i * n + pq.y];
-        v[vbase + i * n + pq.x] = c * x - MUL(CONJ(s), y);
-        v[vbase + i * n + pq.y] = MUL(s, x) + c * y;
+        T x = v[vbase + pq.x * n + i], y = v[vbase + pq.y * n + i];
+        v[vbase + pq.x * n + i] = c * x - MUL(CONJ(s), y);
+        v[vbase + pq.y * n + i] = MUL(s, x) + c * y;
     }
 }
 """
@@ -302,96 +307,148 @@ def _eps(dtype: kd.DType) -> float:
     return float(kd.finfo(dtype).eps)
 
 
-def _sweeps(kern: kd.RawKernel, arrays: tuple, push, n: int, per_round: int, batch: int, what: str) -> None:
-    """Sweeps of n2-1 rounds until one rotates nothing in any matrix (LinAlgError after MAX_SWEEPS)."""
-    n2 = n + n % 2
-    costs = [per_round] * (n2 - 1)
-    for _ in range(MAX_SWEEPS):
-        flag = kd.zeros((batch,), dtype=kd.uint32)
-        K.run_steps(kern, arrays + (flag,), push, costs, batch)
-        if not bool(kd.any(flag != 0)):
-            return
+def _converge(key: tuple, make: Callable[[], dict[str, kd.Array]], sweep: Callable[[dict[str, kd.Array]], None],
+              inputs: dict[str, kd.Array], outputs: tuple[str, ...], what: str) -> list[kd.Array]:
+    """Sweeps until one rotates nothing in any matrix (LinAlgError after MAX_SWEEPS): the arrays ``make()``
+    gives (``flag``, the rotated-anything flags, among them) take ``inputs``, then a recorded plan of one
+    sweep (``sweep``, after a reset of the flags) runs as one submit per sweep, followed by one read of the
+    flags; returns fresh copies of the ``outputs`` arrays."""
+
+    def record() -> Plan:
+        def body(r: dict[str, kd.Array]) -> None:
+            K.zero_flags(r["flag"])
+            sweep(r)
+        return Plan.record(make(), body)
+
+    plan = graph.cached(key, record)
+    with plan.lock:
+        for name, x in inputs.items():
+            K.copy_into(plan.arrays[name], x)
+        for _ in range(MAX_SWEEPS):
+            plan.run()
+            if not bool(kd.any(plan.arrays["flag"] != 0)):
+                out = [kd.asarray(plan.arrays[name], copy=True) for name in outputs]
+                kd.realize(*out)  # before the next call overwrites the work arrays
+                return out
     raise LinAlgError(f"{what} did not converge")
 
 
+def _identity(batch: int, n: int, dtype: kd.DType) -> kd.Array:
+    return kd.broadcast_to(kd.eye(n, dtype=dtype), (batch, n, n))
+
+
 def eigh_jacobi(a: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
-    """Diagonalise the fresh symmetric ``(batch, n, n)`` stack in place; returns ``(a, v)`` with the
-    eigenvalues on ``a``'s diagonal (unsorted) and the eigenvectors in ``v``'s columns."""
+    """Diagonalise the symmetric ``(batch, n, n)`` stack; returns fresh ``(a, v)`` with the eigenvalues on
+    ``a``'s diagonal (unsorted) and the eigenvectors in ``v``'s columns."""
     batch, n, _ = a.shape
-    v = identity_batch(batch, n, a.dtype)
     if batch == 0 or n <= 1:
-        return a, v
-    if n >= WIDE_EIGH and batch <= WIDE_BATCH:
-        return _eigh_rounds(a, v, want_vectors)
+        return a, identity_batch(batch, n, a.dtype)
+    wide = n >= WIDE_EIGH and batch <= WIDE_BATCH
+    dtype = a.dtype
+    n2 = n + n % 2
+
+    def make() -> dict[str, kd.Array]:
+        arrays = {"a": kd.zeros(a.shape, dtype=dtype), "v": kd.zeros(a.shape, dtype=dtype),
+                  "flag": kd.zeros((batch,), dtype=kd.uint32)}
+        arrays["work"] = kd.zeros(a.shape if wide else (batch, n2), dtype=dtype)  # the second buffer, or cs
+        return arrays
+
+    sweep = _eigh_rounds if wide else _eigh_sweep
+    d, v = _converge(("eigh", dtype.name, batch, n, want_vectors, wide), make,
+                     lambda r: sweep(r, want_vectors), {"a": a, "v": _identity(batch, n, dtype)}, ("a", "v"),
+                     "Eigenvalues")
+    return d, v
+
+
+def _eigh_sweep(r: dict[str, kd.Array], want_vectors: bool) -> None:
+    """One sweep by one workgroup per matrix, its rounds split into dispatches within the loop budget."""
+    a = r["a"]
+    batch, n, _ = a.shape
     n2 = n + n % 2
     wg = K.workgroup_size(n2 // 2 * n)
     kern = K.compiled("eigh_jacobi", _EIGH, a.dtype.name, wg)
-    cs = kd.zeros((batch, n2), dtype=a.dtype)
     per_round = 4 * K.cdiv(n2 // 2, wg) + 2 * K.cdiv(n2 // 2 * n, wg) + 4
     eps = _eps(a.dtype)
-    _sweeps(kern, (a, v, cs), lambda r0, r1: (n, n2, r0, r1, batch, int(want_vectors), eps), n, per_round,
-            batch, "Eigenvalues")
-    return a, v
+    K.run_steps(kern, (a, r["v"], r["work"], r["flag"]),
+                lambda r0, r1: (n, n2, r0, r1, batch, int(want_vectors), eps), [per_round] * (n2 - 1), batch)
 
 
-def _eigh_rounds(a: kd.Array, v: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
-    """:func:`eigh_jacobi` for large matrices: a dispatch per round (``_EIGH_ROUND``) between ``a`` and a second
-    buffer; the host reads the rotated-anything flags once per sweep."""
+def _eigh_rounds(r: dict[str, kd.Array], want_vectors: bool) -> None:
+    """One sweep for large matrices: a dispatch per round (``_EIGH_ROUND``) from one buffer into the other, and
+    the result copied back to ``a`` after an odd number of rounds."""
+    a, v = r["a"], r["v"]
     batch, n, _ = a.shape
     n2 = n + n % 2
     np2 = (n2 // 2) ** 2 + (n * (n2 // 2) if want_vectors else 0)
     wg = 256
     kern = K.compiled("eigh_round", _EIGH_ROUND, a.dtype.name, wg)
-    bufs = [a, kd.zeros(a.shape, dtype=a.dtype)]
+    bufs = [a, r["work"]]
     eps = _eps(a.dtype)
     gy = min(batch, 65535)
     grid = (K.cdiv(np2, wg), gy, K.cdiv(batch, gy))
-    for _ in range(MAX_SWEEPS):
-        flag = kd.zeros((batch,), dtype=kd.uint32)
-        for r in range(n2 - 1):
-            kern(bufs[0], bufs[1], v, flag, n, n2, r, batch, int(want_vectors), eps, groups=grid)
-            bufs.reverse()
-        if not bool(kd.any(flag != 0)):
-            return bufs[0], v
-    raise LinAlgError("Eigenvalues did not converge")
+    for rnd in range(n2 - 1):
+        kern(bufs[0], bufs[1], v, r["flag"], n, n2, rnd, batch, int(want_vectors), eps, groups=grid)
+        bufs.reverse()
+    if bufs[0] is not a:
+        K.copy_into(a, bufs[0])
 
 
 def svd_jacobi(w: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
-    """Orthogonalise the columns of the fresh ``(batch, m, n)`` stack in place; returns ``(w, v)`` with
-    ``A @ v = w`` (``w``'s column norms are the singular values, unsorted)."""
+    """Orthogonalise the columns of the ``(batch, m, n)`` stack; returns fresh ``(w, v)`` with ``A @ v = w``
+    (``w``'s column norms are the singular values, unsorted)."""
     batch, m, n = w.shape
-    v = identity_batch(batch, n, w.dtype)
     if batch == 0 or n <= 1 or m == 0:
-        return w, v
+        return w, identity_batch(batch, n, w.dtype)
+    wide = n >= WIDE_EIGH and batch <= WIDE_BATCH
+    dtype = w.dtype
     n2 = n + n % 2
-    eps = _eps(w.dtype) * max(1.0, m) ** 0.5  # the Gram entries are m-term sums: LAPACK's dgesvj's sqrt(m) eps
-    if n >= WIDE_EIGH and batch <= WIDE_BATCH:
-        return _svd_rounds(w, v, want_vectors, eps)
+
+    def make() -> dict[str, kd.Array]:
+        return {"w": kd.zeros((batch, n, m) if wide else w.shape, dtype=dtype),
+                "v": kd.zeros((batch, n, n), dtype=dtype), "flag": kd.zeros((batch,), dtype=kd.uint32),
+                "cs": kd.zeros((batch, n2), dtype=dtype)}
+
+    key = ("svd", dtype.name, batch, m, n, want_vectors, wide)
+    eye = _identity(batch, n, dtype)
+    if not wide:
+        out, v = _converge(key, make, lambda r: _svd_sweep(r, want_vectors), {"w": w, "v": eye}, ("w", "v"), "SVD")
+        return out, v
+    # the whole-GPU rounds keep W and V transposed (columns contiguous)
+    out, v = _converge(key, make, lambda r: _svd_rounds(r, m, want_vectors), {"w": kd.matrix_transpose(w), "v": eye},
+                       ("w", "v"), "SVD")
+    return kd.matrix_transpose(out), kd.matrix_transpose(v)
+
+
+def _svd_eps(dtype: kd.DType, m: int) -> float:
+    return _eps(dtype) * max(1.0, m) ** 0.5  # the Gram entries are m-term sums: dgesvj's sqrt(m) eps
+
+
+def _svd_sweep(r: dict[str, kd.Array], want_vectors: bool) -> None:
+    """One sweep by one workgroup per matrix, its rounds split into dispatches within the loop budget."""
+    w = r["w"]
+    batch, m, n = w.shape
+    n2 = n + n % 2
     rows = m + (n if want_vectors else 0)
     wg = K.workgroup_size(n2 // 2 * rows)
     kern = K.compiled("svd_jacobi", _SVD, w.dtype.name, wg)
-    cs = kd.zeros((batch, n2), dtype=w.dtype)
     per_round = K.cdiv(n2 // 2, wg) * (m + 2) + K.cdiv(n2 // 2 * rows, wg) + 4
-    _sweeps(kern, (w, v, cs), lambda r0, r1: (m, n, n2, r0, r1, batch, int(want_vectors), eps), n, per_round,
-            batch, "SVD")
-    return w, v
+    eps = _svd_eps(w.dtype, m)
+    K.run_steps(kern, (w, r["v"], r["cs"], r["flag"]),
+                lambda r0, r1: (m, n, n2, r0, r1, batch, int(want_vectors), eps), [per_round] * (n2 - 1), batch)
 
 
-def _svd_rounds(w: kd.Array, v: kd.Array, want_vectors: bool, eps: float) -> tuple[kd.Array, kd.Array]:
-    """:func:`svd_jacobi` for large matrices: a dispatch per round (``_SVD_ROUND``, a workgroup per pair); the host
-    reads the rotated-anything flags once per sweep."""
-    batch, m, n = w.shape
+def _svd_rounds(r: dict[str, kd.Array], m: int, want_vectors: bool) -> None:
+    """One sweep for large matrices: a dispatch per round (``_SVD_ROUND``, a workgroup per pair) on the
+    transposed ``(batch, n, m)`` W."""
+    w, v = r["w"], r["v"]
+    batch, n, _ = w.shape
     n2 = n + n % 2
     wg = K.workgroup_size(m)
     kern = K.compiled("svd_round", _SVD_ROUND, w.dtype.name, wg)
     gy = min(batch, 65535)
-    for _ in range(MAX_SWEEPS):
-        flag = kd.zeros((batch,), dtype=kd.uint32)
-        for r in range(n2 - 1):
-            kern(w, v, flag, m, n, n2, r, batch, int(want_vectors), eps, groups=(n2 // 2, gy, K.cdiv(batch, gy)))
-        if not bool(kd.any(flag != 0)):
-            return w, v
-    raise LinAlgError("SVD did not converge")
+    eps = _svd_eps(w.dtype, m)
+    for rnd in range(n2 - 1):
+        kern(w, v, r["flag"], m, n, n2, rnd, batch, int(want_vectors), eps, groups=(n2 // 2, gy, K.cdiv(batch, gy)))
 
 
 __all__ = ["MAX_SWEEPS", "eigh_jacobi", "round_pairs", "svd_jacobi"]

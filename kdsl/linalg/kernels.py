@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 import kdsl as kd
+from kdsl.linalg import graph
 
 # element type T and its real scalar REAL per dtype: a complex number is a vec2/dvec2 (real, imaginary)
 _TYPES = {"float32": ("float", "float"), "float64": ("double", "double"),
@@ -33,8 +34,12 @@ _HEADER = """#version 450
 #define REAL {real}
 #define WG {wg}u
 #define LOG_WG {log_wg}u
+#define SAFE_LOW REAL({low})
+#define SAFE_HIGH REAL({high})
 layout(local_size_x = {wg}) in;
 """
+# a sum of squares in [SAFE_LOW, SAFE_HIGH] neither overflowed nor lost digits to squares that underflowed
+_SAFE = {"float": ("1e-20", "1e30"), "double": ("1e-200LF", "1e300LF")}
 # The element arithmetic kernels are written over, so one source serves real and complex types. ABS1 is
 # |re| + |im| (LAPACK's cabs1: the pivot magnitude of izamax, cheaper than |z| and free of overflow);
 # DIV is Smith's scaled complex division, which does not overflow for large divisors as a * conj(b) / |b|^2.
@@ -78,14 +83,31 @@ T c_div(T a, T b) {
 BATCH_INDEX = "uint batch_index() { return gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x; }\n"
 
 
+class Kernel:
+    """A compiled linalg kernel: ``kernel(*arrays, *push_values, groups=...)`` launches it now, or records
+    the launch when a :class:`kdsl.linalg.graph.Plan` is being recorded on this thread."""
+
+    def __init__(self, raw: kd.RawKernel):
+        self.raw = raw
+
+    def __call__(self, *args, groups) -> None:
+        graph.launch(self.raw, args, groups)
+
+
+SUBGROUP_EXTENSIONS = ("GL_KHR_shader_subgroup_basic", "GL_KHR_shader_subgroup_arithmetic",
+                       "GL_KHR_shader_subgroup_shuffle")
+
+
 @cache
-def compiled(name: str, source: str, dtype_name: str, wg: int) -> kd.RawKernel:
+def compiled(name: str, source: str, dtype_name: str, wg: int, extensions: tuple[str, ...] = ()) -> Kernel:
     """``source`` (written over T, REAL, the arithmetic macros and WG) compiled for one element type and
-    workgroup size (cached)."""
+    workgroup size (cached), with the GLSL ``extensions`` enabled."""
     elem, real = _TYPES[dtype_name]
-    header = _HEADER.format(elem=elem, real=real, wg=wg, log_wg=wg.bit_length() - 1)
+    low, high = _SAFE[real]
+    header = _HEADER.format(elem=elem, real=real, wg=wg, log_wg=wg.bit_length() - 1, low=low, high=high)
+    header = header.replace("\n", "\n" + "".join(f"#extension {e} : require\n" for e in extensions), 1)
     ops = _COMPLEX_OPS if dtype_name.startswith("complex") else _REAL_OPS
-    return kd.raw_kernel(header + ops + BATCH_INDEX + source, name=f"linalg.{name}")
+    return Kernel(kd.raw_kernel(header + ops + BATCH_INDEX + source, name=f"linalg.{name}"))
 
 
 def workgroup_size(work: int) -> int:
@@ -131,7 +153,7 @@ def step_chunks(costs: Sequence[int], budget: int) -> list[tuple[int, int]]:
     return chunks
 
 
-def run_steps(kernel: kd.RawKernel, arrays: Sequence[kd.Array], push: Callable[[int, int], Sequence[int]],
+def run_steps(kernel: Kernel, arrays: Sequence[kd.Array], push: Callable[[int, int], Sequence[float]],
               costs: Sequence[int], count: int) -> None:
     """Dispatch ``kernel`` over ``count`` workgroups once per chunk of steps; ``push(start, stop)`` gives the
     push constants of a chunk."""
@@ -141,3 +163,54 @@ def run_steps(kernel: kd.RawKernel, arrays: Sequence[kd.Array], push: Callable[[
 
 def cdiv(a: int, b: int) -> int:
     return -(-a // b)
+
+
+_COPY = """
+layout(set = 0, binding = 0) readonly buffer S_ { T src[]; };
+layout(set = 0, binding = 1) buffer D_ { T dst[]; };
+layout(push_constant) uniform Push { uint count; };
+
+void main() {
+    uint i = batch_index() * WG + gl_LocalInvocationID.x;
+    if (i < count) dst[i] = src[i];
+}
+"""
+
+
+def copy_into(dst: kd.Array, src: kd.Array) -> None:
+    """``dst[...] = src`` element by element in place (same dtype and size; ``src`` any layout): how a
+    recorded plan's work array takes a call's input without being replaced."""
+    count = dst.size
+    if count == 0:
+        return
+    kern = compiled("copy", _COPY, dst.dtype.name, 256)
+    kern(src, dst, count, groups=groups(cdiv(count, 256)))
+
+
+def subgroups() -> bool:
+    """Whether workgroup sums may combine subgroups with subgroup arithmetic (the device's choice for its
+    reductions: GPUs that have it; not lavapipe, which emulates it slowly)."""
+    return kd.device().reduce_subgroup > 0
+
+
+def shared_limit() -> int:
+    """Bytes of shared memory one workgroup may use on this device."""
+    return int(kd.device().manager.get_device_properties().get("max_shared_memory_size", 16384))
+
+
+_ZERO_FLAGS = """
+layout(set = 0, binding = 0) buffer F_ { uint flag[]; };
+layout(push_constant) uniform Push { uint count; };
+
+void main() {
+    uint i = batch_index() * WG + gl_LocalInvocationID.x;
+    if (i < count) flag[i] = 0u;
+}
+"""
+
+
+def zero_flags(flag: kd.Array) -> None:
+    """Set the uint32 array ``flag`` to zeros in place (a recorded plan's per-run reset)."""
+    if flag.size:
+        kern = compiled("zero_flags", _ZERO_FLAGS, "float32", 256)
+        kern(flag, flag.size, groups=groups(cdiv(flag.size, 256)))

@@ -17,9 +17,11 @@ from __future__ import annotations
 import math
 
 import kdsl as kd
+from kdsl.linalg import blocked, graph
 from kdsl.linalg import kernels as K
-from kdsl.linalg.blocked import Scratch, blocks, orgqr_blocked, panel_width, qr_update
-from kdsl.linalg.common import QRResult, as_array, batch_copy, check_matrices, identity_batch, working_dtype
+from kdsl.linalg.blocked import Scratch, block_reflector, blocks, orgqr_blocked, panel_width, qr_update
+from kdsl.linalg.common import QRResult, as_array, check_matrices, working_dtype
+from kdsl.linalg.graph import Plan
 
 _GEQRF = """
 layout(set = 0, binding = 0) coherent buffer A_ { T a[]; };
@@ -28,6 +30,29 @@ layout(push_constant) uniform Push { uint m; uint n; uint k0; uint k1; uint cend
 shared REAL red[WG];
 shared T redt[WG];
 
+#ifdef SUBGROUP
+// subgroup arithmetic within each subgroup, then every thread combines the subgroups' results (two barriers
+// where the tree below takes log2(WG))
+REAL reduce_max(REAL v, uint t) {
+    v = subgroupMax(v);
+    if (subgroupElect()) red[gl_SubgroupID] = v;
+    barrier();
+    REAL r = red[0];
+    for (uint i = 1u; i < gl_NumSubgroups; ++i) r = max(r, red[i]);
+    barrier();
+    return r;
+}
+
+REAL reduce_sum(REAL v, uint t) {
+    v = subgroupAdd(v);
+    if (subgroupElect()) red[gl_SubgroupID] = v;
+    barrier();
+    REAL r = REAL(0);
+    for (uint i = 0u; i < gl_NumSubgroups; ++i) r += red[i];
+    barrier();
+    return r;
+}
+#else
 REAL reduce_max(REAL v, uint t) {
     red[t] = v; barrier();
     for (uint s = WG / 2u; s > 0u; s >>= 1) { if (t < s) red[t] = max(red[t], red[t + s]); barrier(); }
@@ -41,6 +66,7 @@ REAL reduce_sum(REAL v, uint t) {
     REAL r = red[0]; barrier();
     return r;
 }
+#endif
 
 
 void main() {
@@ -49,17 +75,25 @@ void main() {
     uint t = gl_LocalInvocationID.x;
     uint base = b * m * n, kk = min(m, n);
     for (uint k = k0; k < k1; ++k) {
-        REAL amax = REAL(0);
-        for (uint i = k + 1u + t; i < m; i += WG) amax = max(amax, ABSMAX(a[base + i * n + k]));
-        amax = reduce_max(amax, t);
+        // the norm below the diagonal: the plain sum of squares, unless it overflowed or may have lost digits
+        // to underflow; then (a uniform branch) the sum of squares scaled by the largest magnitude, as dnrm2
         REAL ssq = REAL(0);
-        if (amax > REAL(0)) {
-            for (uint i = k + 1u + t; i < m; i += WG) ssq += NORM2(a[base + i * n + k] / amax);
-        }
+        for (uint i = k + 1u + t; i < m; i += WG) ssq += NORM2(a[base + i * n + k]);
         ssq = reduce_sum(ssq, t);
+        REAL xnorm = sqrt(ssq);
+        if (!(ssq >= SAFE_LOW && ssq <= SAFE_HIGH)) {
+            REAL amax = REAL(0);
+            for (uint i = k + 1u + t; i < m; i += WG) amax = max(amax, ABSMAX(a[base + i * n + k]));
+            amax = reduce_max(amax, t);
+            ssq = REAL(0);
+            if (amax > REAL(0)) {
+                for (uint i = k + 1u + t; i < m; i += WG) ssq += NORM2(a[base + i * n + k] / amax);
+            }
+            ssq = reduce_sum(ssq, t);
+            xnorm = amax * sqrt(ssq);
+        }
         T alpha = a[base + k * n + k];
         REAL ar = RE(alpha), ai = IM(alpha);
-        REAL xnorm = amax * sqrt(ssq);
         REAL beta = ar;
         T tk = T(0), scale = FROM_REAL(REAL(1));
         if (xnorm != REAL(0) || ai != REAL(0)) {  // else H = I (tau 0), as dlarfg/zlarfg
@@ -97,6 +131,18 @@ void main() {
                 for (uint i = k + 1u + lane; i < m; i += lanes)
                     part += MUL(CONJ(a[base + i * n + k]), a[base + i * n + j]);
             }
+#ifdef SUBGROUP
+            // the lanes of a subgroup that share a column add up by shuffles; then every thread adds the
+            // subgroups' (for cp >= the subgroup size: the lanes') partial sums of its column
+            uint sg = min(gl_SubgroupSize, WG);
+            for (uint off = cp; off < sg; off <<= 1) part += subgroupShuffleXor(part, off);
+            bool many = cp < sg;
+            if (!many || gl_SubgroupInvocationID < cp) redt[(many ? gl_SubgroupID : lane) * cp + t % cp] = part;
+            barrier();
+            T sum = T(0);
+            for (uint g = 0u; g < (many ? gl_NumSubgroups : lanes); ++g) sum += redt[g * cp + t % cp];
+            T w = MUL(CONJ(tk), sum);
+#else
             redt[t] = part;
             barrier();
             for (uint s = lanes / 2u; s > 0u; s >>= 1) {
@@ -104,6 +150,7 @@ void main() {
                 barrier();
             }
             T w = MUL(CONJ(tk), redt[t % cp]);
+#endif
             if (j < cend) {
                 if (lane == 0u) a[base + k * n + j] -= w;
                 for (uint i = k + 1u + lane; i < m; i += lanes) a[base + i * n + j] -= MUL(w, a[base + i * n + k]);
@@ -153,46 +200,162 @@ def _apply_cost(c: int, r: int, wg: int, log_wg: int) -> int:
     return 2 * K.cdiv(r, max(1, wg // cp)) + 2 * log_wg + 4
 
 
+_EYE = """
+layout(set = 0, binding = 0) buffer Q_ { T q[]; };
+layout(push_constant) uniform Push { uint rows; uint cols; uint total; };
+
+void main() {
+    uint e = batch_index() * WG + gl_LocalInvocationID.x;
+    if (e >= total) return;
+    uint j = e % cols, i = (e / cols) % rows;
+    q[e] = i == j ? FROM_REAL(REAL(1)) : T(0);
+}
+"""
+
+
+TALL = 1024  # rows from which the panel kernel takes the largest workgroup
+
+
 def geqrf(a: kd.Array) -> tuple[kd.Array, kd.Array]:
     """Householder QR of the fresh ``(batch, m, n)`` stack in place: R on and above the diagonal, the
     reflectors' vectors below it; returns ``(a, tau)``."""
     batch, m, n = a.shape
-    kk = min(m, n)
-    tau = kd.zeros((batch, kk), dtype=a.dtype)
-    if batch == 0 or kk == 0:
-        return a, tau
-    wg = K.workgroup_size(max(m, n))
-    kern = K.compiled("geqrf", _GEQRF, a.dtype.name, wg)
-    log_wg = int(math.log2(wg))
-    width = panel_width(kk)
-    scratch = Scratch(batch, width, n, a.dtype) if width < n else None
-    for k0, k1 in blocks(kk, width):
-        cend = n if width >= kk else k1
-        costs = [3 * K.cdiv(m - k, wg) + 2 * log_wg + _apply_cost(cend - k - 1, m - k, wg, log_wg) + 2
-                 for k in range(k0, k1)]
-        def push(s0: int, s1: int, k0: int = k0, cend: int = cend) -> tuple[int, ...]:
-            return m, n, k0 + s0, k0 + s1, cend, batch
-
-        K.run_steps(kern, (a, tau), push, costs, batch)
-        if cend < n:
-            assert scratch is not None
-            qr_update(a, tau, k0, k1, scratch)
+    tau = kd.zeros((batch, min(m, n)), dtype=a.dtype)
+    factor(a, tau)
     return a, tau
+
+
+def _panel(a: kd.Array, tau: kd.Array, k0: int, k1: int, cend: int) -> None:
+    """Columns ``k0:k1`` factored by one workgroup per matrix, their reflectors applied up to column ``cend``."""
+    batch, m, n = a.shape
+    # tall columns: as many threads as the device allows (1024 at most), since a column step of one workgroup
+    # is bound by how many memory requests it keeps in flight
+    wg = K.workgroup_size(max(m, n) if m < TALL else 1 << 20)
+    if K.subgroups():
+        kern = K.compiled("geqrf_subgroups", "#define SUBGROUP 1\n" + _GEQRF, a.dtype.name, wg,
+                          K.SUBGROUP_EXTENSIONS)
+    else:
+        kern = K.compiled("geqrf", _GEQRF, a.dtype.name, wg)
+    log_wg = int(math.log2(wg))
+    costs = [4 * K.cdiv(m - k, wg) + 3 * log_wg + _apply_cost(cend - k - 1, m - k, wg, log_wg) + 2
+             for k in range(k0, k1)]
+
+    def push(s0: int, s1: int) -> tuple[int, ...]:
+        return m, n, k0 + s0, k0 + s1, cend, batch
+
+    K.run_steps(kern, (a, tau), push, costs, batch)
+
+
+def factor(a: kd.Array, tau: kd.Array, keep_t: bool = False) -> Scratch | None:
+    """:func:`geqrf` into ``tau``. Blocked: panels of ``BLOCK`` columns, each factored in blocks of ``INNER``
+    columns by :func:`_panel` (one workgroup per matrix, so its column steps stay short) whose block
+    reflectors update the rest of the panel by gemms; the panel's block reflector then updates the trailing
+    matrix (LAPACK's blocked ``geqrf``, with a blocked panel). With ``keep_t`` returns the Scratch that keeps
+    every panel's ``T`` (for :func:`form_q`; None when unblocked)."""
+    batch, m, n = a.shape
+    kk = min(m, n)
+    if batch == 0 or kk == 0:
+        return None
+    width = panel_width(kk)
+    if width >= kk:
+        _panel(a, tau, 0, kk, n)
+        return None
+    inner = max(1, min(blocked.INNER, width))
+    panels = blocks(kk, width)
+    outer = Scratch(batch, width, n, a.dtype, slots=len(panels) if keep_t else 1)
+    small = Scratch(batch, inner, width, a.dtype) if inner < width else None
+    for p, (p0, p1) in enumerate(panels):
+        for k0, k1 in blocks(p1 - p0, inner):
+            k0, k1 = p0 + k0, p0 + k1
+            _panel(a, tau, k0, k1, k1)
+            if k1 < p1:
+                assert small is not None
+                qr_update(a, tau, k0, k1, small, c1=p1)
+        slot = p if keep_t else 0
+        if p1 < n:
+            qr_update(a, tau, p0, p1, outer, slot=slot)
+        elif keep_t:
+            block_reflector(a, tau, p0, p1, outer, slot)
+    return outer if keep_t else None
 
 
 def orgqr(a: kd.Array, tau: kd.Array, q: int) -> kd.Array:
     """The first ``q`` columns of ``Q`` from :func:`geqrf`'s output, as a new ``(batch, m, q)`` stack."""
+    batch, m, _ = a.shape
+    out = kd.zeros((batch, m, q), dtype=a.dtype)
+    form_q(a, tau, out)
+    return out
+
+
+def form_q(a: kd.Array, tau: kd.Array, out: kd.Array, ts: Scratch | None = None) -> None:
+    """:func:`orgqr` into ``out`` (``(batch, m, q)``), which is first set to the identity; ``ts``: the panels'
+    T kept by :func:`factor`."""
     batch, m, n = a.shape
-    kk = min(m, n)
-    out = identity_batch(batch, m, a.dtype, q)
-    if batch == 0 or kk == 0 or q == 0:
-        return out
+    kk, q = min(m, n), out.shape[2]
+    if batch == 0 or q == 0:
+        return
+    total = batch * m * q
+    K.compiled("eye", _EYE, a.dtype.name, 256)(out, m, q, total, groups=K.groups(K.cdiv(total, 256)))
+    if kk == 0:
+        return
     if panel_width(kk) < kk:
-        return orgqr_blocked(a, tau, out, panel_width(kk))
+        orgqr_blocked(a, tau, out, panel_width(kk), ts)
+        return
     wg = K.workgroup_size(q)
     kern = K.compiled("orgqr", _ORGQR, a.dtype.name, wg)
     costs = [K.cdiv(q - (kk - 1 - s), wg) * 2 * (m - (kk - 1 - s)) + 2 for s in range(kk)]
     K.run_steps(kern, (a, tau, out), lambda s0, s1: (m, n, q, s0, s1, batch), costs, batch)
+
+
+def _plan(dtype: kd.DType, batch: int, m: int, n: int, q: int) -> Plan:
+    """The recorded QR of a ``(batch, m, n)`` stack: ``h`` (factored in place), ``tau``, and ``q`` columns of
+    ``Q`` (none: R only)."""
+    arrays = {"h": kd.zeros((batch, m, n), dtype=dtype), "tau": kd.zeros((batch, min(m, n)), dtype=dtype),
+              "q": kd.zeros((batch, m, q) if q else (1,), dtype=dtype)}
+
+    def body(r: dict[str, kd.Array]) -> None:
+        ts = factor(r["h"], r["tau"], keep_t=q > 0)
+        if q:
+            form_q(r["h"], r["tau"], r["q"], ts)
+
+    return Plan.record(arrays, body)
+
+
+def planned(a: kd.Array, q: int) -> tuple[kd.Array, kd.Array, kd.Array | None]:
+    """:func:`geqrf` of the ``(batch, m, n)`` stack ``a`` (any layout, the working dtype) and the first ``q``
+    columns of ``Q`` (None for q = 0), through the shape's recorded plan: fresh ``(h, tau, Q)``."""
+    batch, m, n = a.shape
+    if batch == 0 or m == 0 or n == 0:
+        h = kd.asarray(a, copy=True)
+        tau = kd.zeros((batch, min(m, n)), dtype=a.dtype)
+        return h, tau, (orgqr(h, tau, q) if q else None)
+    plan = graph.cached(("geqrf", a.dtype.name, batch, m, n, q), lambda: _plan(a.dtype, batch, m, n, q))
+    with plan.lock:
+        K.copy_into(plan.arrays["h"], a)
+        plan.run()
+        out = [kd.asarray(plan.arrays[name], copy=True) for name in ("h", "tau", "q")[:3 if q else 2]]
+        kd.realize(*out)  # before the next call overwrites the work arrays
+    return out[0], out[1], (out[2] if q else None)
+
+
+def _q_plan(dtype: kd.DType, batch: int, m: int, n: int, q: int) -> Plan:
+    arrays = {"h": kd.zeros((batch, m, n), dtype=dtype), "tau": kd.zeros((batch, min(m, n)), dtype=dtype),
+              "q": kd.zeros((batch, m, q), dtype=dtype)}
+    return Plan.record(arrays, lambda r: form_q(r["h"], r["tau"], r["q"]))
+
+
+def planned_q(h: kd.Array, tau: kd.Array, q: int) -> kd.Array:
+    """:func:`orgqr` through the shape's recorded plan (a fresh ``(batch, m, q)`` stack)."""
+    batch, m, n = h.shape
+    if batch == 0 or m == 0 or n == 0 or q == 0:
+        return orgqr(h, tau, q)
+    plan = graph.cached(("orgqr", h.dtype.name, batch, m, n, q), lambda: _q_plan(h.dtype, batch, m, n, q))
+    with plan.lock:
+        K.copy_into(plan.arrays["h"], h)
+        K.copy_into(plan.arrays["tau"], tau)
+        plan.run()
+        out = kd.asarray(plan.arrays["q"], copy=True)
+        kd.realize(out)
     return out
 
 
@@ -205,15 +368,14 @@ def qr(x, /, mode: str = "reduced") -> QRResult | kd.Array:
     check_matrices(a, "qr", square=False)
     dtype = working_dtype(a, "qr")
     m, n = a.shape[-2:]
-    kk = min(m, n)
-    batch = a.shape[:-2]
-    h, tau = geqrf(batch_copy(a, dtype))
-    rows = m if mode == "complete" else kk
-    r = kd.triu(h[:, :rows, :]).reshape(batch + (rows, n))
-    if mode == "r":
+    shape = a.shape[:-2]
+    rows = m if mode == "complete" else min(m, n)
+    cols = 0 if mode == "r" else rows
+    h, _, q = planned(a.astype(dtype).reshape((math.prod(shape), m, n)), cols)
+    r = kd.triu(h[:, :rows, :]).reshape(shape + (rows, n))
+    if q is None:
         return r
-    q = orgqr(h, tau, m if mode == "complete" else kk).reshape(batch + (m, rows))
-    return QRResult(q, r)
+    return QRResult(q.reshape(shape + (m, cols)), r)
 
 
-__all__ = ["geqrf", "orgqr", "qr"]
+__all__ = ["factor", "form_q", "geqrf", "orgqr", "planned", "planned_q", "qr"]

@@ -20,7 +20,7 @@ import kdsl as kd
 from kdsl.linalg.blocked import adjoint
 from kdsl.linalg.common import LinAlgError, SVDResult, as_array, batch_copy, check_matrices, working_dtype
 from kdsl.linalg.jacobi import svd_jacobi
-from kdsl.linalg.qr import geqrf, orgqr
+from kdsl.linalg.qr import planned, planned_q
 
 
 def _columns(a: kd.Array, order: kd.Array) -> kd.Array:
@@ -44,8 +44,9 @@ def _jacobi(x, name: str, want_vectors: bool):
     rows, k = work.shape[1:]
     factor = None
     if rows > PRECONDITION * k and k > 0:
-        factor = geqrf(work)
-        work = kd.asarray(kd.triu(factor[0][:, :k, :]), copy=True)
+        h, tau, _ = planned(work, 0)
+        factor = (h, tau)
+        work = kd.asarray(kd.triu(h[:, :k, :]), copy=True)
     w, v = svd_jacobi(work, want_vectors)
     mag = kd.abs(w) if dtype.kind == "c" else w
     s = kd.sqrt(kd.sum(mag * mag, axis=-2))
@@ -57,8 +58,8 @@ def _left_vectors(w: kd.Array, columns: int) -> kd.Array:
     """The first ``columns`` columns of an orthogonal matrix whose leading ones are ``w``'s normalised (``w``'s
     columns are orthogonal, sorted by decreasing norm): Q of a QR of ``w``, signs fixed by R's diagonal."""
     k = w.shape[-1]
-    h, tau = geqrf(kd.asarray(w, copy=True))
-    q = orgqr(h, tau, columns)
+    h, _, q = planned(w, columns)
+    assert q is not None
     diag = kd.diagonal(h, 0, -2, -1)  # real (also for complex: LAPACK's zlarfg makes R's diagonal real)
     signs = kd.where(kd.real(diag) < 0, -1.0, 1.0).astype(q.dtype)
     if columns > k:
@@ -78,7 +79,7 @@ def svd(x, /, full_matrices: bool = True, compute_uv: bool = True, hermitian: bo
     if factor is None:
         u = _left_vectors(w, rows if full_matrices else k)
     else:  # U = Q_A diag(U_R, I)
-        q = orgqr(factor[0], factor[1], rows if full_matrices else k)
+        q = planned_q(factor[0], factor[1], rows if full_matrices else k)
         u = kd.matmul(q[..., :k], _left_vectors(w, k))
         if full_matrices and rows > k:
             u = kd.concat([u, q[..., k:]], axis=-1)

@@ -1,0 +1,182 @@
+"""Blocked Cholesky and QR at the block boundaries, and the recorded plans (kdsl.linalg.graph) they replay."""
+
+import importlib
+import threading
+
+import numpy as np
+import pytest
+from linalg_testing import spd, tol
+
+import kdsl as kd
+from kdsl.linalg import blocked, graph
+from kdsl.linalg import kernels as K
+
+cholesky_mod = importlib.import_module("kdsl.linalg.cholesky")  # the package exports the function by that name
+qr_mod = importlib.import_module("kdsl.linalg.qr")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(129, 129), (2, 130, 130), (191, 191), (192, 192), (193, 193), (257, 257)])
+def test_blocked_cholesky_around_the_panel_boundaries(shape, dtype):
+    a = spd(shape, dtype, seed=shape[-1])
+    np.testing.assert_allclose(kd.linalg.cholesky(kd.asarray(a)).numpy(), np.linalg.cholesky(a), **tol(dtype))
+
+
+def test_blocked_cholesky_panels_shrink_to_the_shared_memory(monkeypatch):
+    """Where two 64 x 64 float64 arrays do not fit a workgroup's shared memory the panels are 32, then 16."""
+    monkeypatch.setattr(K, "shared_limit", lambda: 2 * 16 * 16 * 8)
+    assert cholesky_mod.panel("float64") == 16 and cholesky_mod.panel("float32") == 16
+    a = spd((2, 150, 150), "float64", seed=1)
+    np.testing.assert_allclose(kd.linalg.cholesky(kd.asarray(a)).numpy(), np.linalg.cholesky(a), **tol("float64"))
+
+
+def test_blocked_cholesky_small_panels_and_layouts(monkeypatch):
+    monkeypatch.setattr(blocked, "BLOCK", 4)  # 4-column panels: 5 panels and a partial one, every kernel many times
+    a = spd((3, 22, 22), "float64", seed=2)
+    for name, view, host in [("contiguous", kd.asarray(a), a),
+                             ("transposed", kd.matrix_transpose(kd.asarray(np.swapaxes(a, -1, -2).copy())), a)]:
+        np.testing.assert_allclose(kd.linalg.cholesky(view).numpy(), np.linalg.cholesky(host), **tol("float64"),
+                                   err_msg=name)
+        np.testing.assert_allclose(kd.linalg.cholesky(view, upper=True).numpy(), np.linalg.cholesky(host, upper=True),
+                                   **tol("float64"), err_msg=name)
+
+
+def test_blocked_cholesky_ill_conditioned():
+    """Condition 1e8 (float64): the diagonal blocks' inverses keep the error at LAPACK's cond * eps level."""
+    rng = np.random.default_rng(3)
+    q, _ = np.linalg.qr(rng.standard_normal((200, 200)))
+    a = (q * np.logspace(0, -8, 200)) @ q.T
+    a = (a + a.T) / 2
+    low = kd.linalg.cholesky(kd.asarray(a)).numpy()
+    assert np.abs(low @ low.T - a).max() <= 1e-14 * np.abs(a).max() * 200
+    np.testing.assert_allclose(low, np.linalg.cholesky(a), rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize("column", [5, 64, 150, 199])
+def test_blocked_cholesky_refuses_matrices_that_are_not_positive_definite(column):
+    a = np.stack([spd((200, 200), "float64", seed=4)] * 2)
+    a[1, column, column] = -1.0e3  # the pivot of that column (in the first, a middle or the last panel) fails
+    with pytest.raises(kd.linalg.LinAlgError, match="not positive definite"):
+        kd.linalg.cholesky(kd.asarray(a))
+    good = kd.linalg.cholesky(kd.asarray(a[:1])).numpy()  # the same plan again: info was reset
+    np.testing.assert_allclose(good, np.linalg.cholesky(a[:1]), **tol("float64"))
+
+
+@pytest.mark.parametrize("shape", [(2, 20, 20), (25, 13), (13, 25), (2, 19, 7)])
+def test_qr_with_blocked_panels_matches_numpy(shape, monkeypatch):
+    monkeypatch.setattr(blocked, "BLOCK", 6)  # panels of 6 columns, factored 4 (then 2) at a time
+    monkeypatch.setattr(blocked, "INNER", 4)
+    a = np.random.default_rng(7).standard_normal(shape)
+    for mode in ("reduced", "complete"):
+        q, r = kd.linalg.qr(kd.asarray(a), mode=mode)
+        want = np.linalg.qr(a, mode=mode)
+        np.testing.assert_allclose(q.numpy(), want.Q, **tol("float64"), err_msg=mode)
+        np.testing.assert_allclose(r.numpy(), want.R, **tol("float64"), err_msg=mode)
+    np.testing.assert_allclose(kd.linalg.qr(kd.asarray(a), mode="r").numpy(), np.linalg.qr(a, mode="r"),
+                               **tol("float64"))
+
+
+@pytest.mark.parametrize("scale", [1e-30, 1e-22, 1e22, 1e30])
+def test_qr_column_norms_far_from_one(scale):
+    """float32 columns whose squares underflow or overflow take the scaled sum of squares (dnrm2's)."""
+    a = (np.random.default_rng(8).standard_normal((150, 140)) * scale).astype(np.float32)
+    q, r = kd.linalg.qr(kd.asarray(a))
+    want = np.linalg.qr(a.astype(np.float64))
+    np.testing.assert_allclose(q.numpy(), want.Q, **tol("float32", 10))
+    np.testing.assert_allclose(r.numpy() / scale, want.R / scale, **tol("float32", 10))
+
+
+def test_plans_are_reused_and_the_cache_is_bounded():
+    graph.clear()
+    a = spd((2, 140, 140), "float32", seed=5)
+    first = kd.linalg.cholesky(kd.asarray(a)).numpy()
+    assert len(graph._cache) == 1
+    second = kd.linalg.cholesky(kd.asarray(a)).numpy()
+    assert len(graph._cache) == 1
+    np.testing.assert_array_equal(first, second)
+    for n in range(2, 4 + graph.MAX_PLANS):
+        kd.linalg.cholesky(kd.asarray(spd((n, n), "float32")))
+    assert len(graph._cache) == graph.MAX_PLANS
+    np.testing.assert_array_equal(kd.linalg.cholesky(kd.asarray(a)).numpy(), first)  # recorded again
+    graph.clear()
+    assert not graph._cache
+
+
+def test_a_profile_sees_every_recorded_launch():
+    a = spd((140, 140), "float32", seed=6)
+    kd.linalg.cholesky(kd.asarray(a))
+    plan = next(p for k, p in graph._cache.items() if k[0] == ("potrf", "float32", 1, 140))
+    with kd.profile() as prof:
+        low = kd.linalg.cholesky(kd.asarray(a))
+    panels = -(-140 // cholesky_mod.panel("float32"))
+    assert len(plan.launches) == 3 * panels - 2 and len(prof.records) >= len(plan.launches)  # 3 a panel, the last 1
+    np.testing.assert_allclose(low.numpy(), np.linalg.cholesky(a), **tol("float32"))
+
+
+def test_threads_take_turns_on_a_plan():
+    mats = [spd((140, 140), "float64", seed=s) for s in range(4)]
+    results: dict[int, np.ndarray] = {}
+
+    def work(i: int) -> None:
+        results[i] = kd.linalg.cholesky(kd.asarray(mats[i])).numpy()
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for i, m in enumerate(mats):
+        np.testing.assert_allclose(results[i], np.linalg.cholesky(m), **tol("float64"))
+
+
+def test_eigh_and_svd_sweeps_replay():
+    rng = np.random.default_rng(9)
+    for _ in range(2):  # the second call replays the recorded sweep
+        s = rng.standard_normal((2, 12, 12))
+        s = (s + np.swapaxes(s, -1, -2)) / 2
+        np.testing.assert_allclose(kd.linalg.eigvalsh(kd.asarray(s)).numpy(), np.linalg.eigvalsh(s), **tol("float64"))
+        x = rng.standard_normal((2, 9, 5))
+        np.testing.assert_allclose(kd.linalg.svdvals(kd.asarray(x)).numpy(), np.linalg.svd(x, compute_uv=False),
+                                   **tol("float64"))
+
+
+def test_tall_panels_take_the_largest_workgroup(monkeypatch):
+    monkeypatch.setattr(qr_mod, "TALL", 50)  # from 50 rows on the panel kernel runs with up to 1024 threads
+    a = np.random.default_rng(10).standard_normal((2, 300, 140))
+    q, r = kd.linalg.qr(kd.asarray(a))
+    want = np.linalg.qr(a)
+    np.testing.assert_allclose(q.numpy(), want.Q, **tol("float64"))
+    np.testing.assert_allclose(r.numpy(), want.R, **tol("float64"))
+
+
+def test_timing_reports_every_recorded_launch():
+    a = spd((140, 140), "float32", seed=11)
+    want = kd.linalg.cholesky(kd.asarray(a)).numpy()
+    plan = next(p for k, p in graph._cache.items() if k[0] == ("potrf", "float32", 1, 140))
+    with graph.timing() as times:
+        got = kd.linalg.cholesky(kd.asarray(a)).numpy()
+    np.testing.assert_array_equal(got, want)
+    names = [ln.kernel.name for ln in plan.launches]
+    assert names[:3] == [f"linalg.potrf_diag{cholesky_mod.panel('float32')}",
+                         f"linalg.potrf_trmm{cholesky_mod.panel('float32')}", "linalg.gemm"]
+    assert [name for name, _, _ in times] == names or not times  # empty where the queue has no timestamps
+    assert all(ms >= 0 for *_, ms in times)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
+def test_qr_panels_with_subgroup_sums(dtype, monkeypatch):
+    """Where the device combines reductions by subgroups (GPUs), the panel kernel's norms use them too."""
+    dev = kd.device()
+    if "subgroup_arithmetic" not in dev.features or (dtype == "float64" and not dev.supports(kd.float64)):
+        pytest.skip("no subgroup arithmetic")
+    monkeypatch.setattr(dev, "reduce_subgroup", max(1, dev.subgroup_size))
+    rng = np.random.default_rng(12)
+    a = rng.standard_normal((2, 150, 140)) + (1j * rng.standard_normal((2, 150, 140)) if dtype == "complex64" else 0)
+    a = a.astype(dtype)
+    q, r = kd.linalg.qr(kd.asarray(a))
+    want = np.linalg.qr(a)
+    np.testing.assert_allclose(q.numpy(), want.Q, **tol(dtype.replace("complex64", "float32"), 10))
+    np.testing.assert_allclose(r.numpy(), want.R, **tol(dtype.replace("complex64", "float32"), 10))
+    tiny = (rng.standard_normal((6, 4)) * 1e-30).astype(np.float32)  # the scaled fallback: subgroupMax
+    np.testing.assert_allclose(kd.linalg.qr(kd.asarray(tiny)).R.numpy() / 1e-30, np.linalg.qr(tiny).R / 1e-30,
+                               **tol("float32", 10))

@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
-from kdsl.fft.stockham import TABLE_BLOCK, kernel_source, shared_stride
+from kdsl.fft.stockham import TABLE_BLOCK, kernel_source, shared_stride, stage_table
+from kdsl.runtime.compiler import compile_source
 
 _CACHE_LIMIT = 64
 _lock = threading.Lock()
@@ -115,30 +116,35 @@ def group_shape(m: int, limit: int, double: bool) -> tuple[int, int]:
 
 
 def kernel(m: int, double: bool, seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False
-           ) -> tuple[Any, int]:
-    """The compiled local FFT of length ``m`` and its sequences per workgroup."""
+           ) -> tuple[bytes, int]:
+    """The SPIR-V of the local FFT of length ``m`` and its sequences per workgroup."""
     limit = local_limit(double)
     seqs, group = group_shape(m, limit, double)
-    key = (m, double, seq_fast_load, seq_fast_store, real_input, seqs, group, kd.device().index)
+    key = (m, double, seq_fast_load, seq_fast_store, real_input, seqs, group)
 
-    def build() -> Any:
-        source = kernel_source(m, stages(m), seqs, group, "double" if double else "float", seq_fast_load,
-                               seq_fast_store, real_input)
-        return kd.raw_kernel(source, name=f"fft{m}")
+    def build() -> bytes:
+        return compile_source(kernel_source(m, stages(m), seqs, group, "double" if double else "float",
+                                            seq_fast_load, seq_fast_store, real_input))
     return _cached(_kernels, key, build), seqs
 
 
 def twiddles(m: int, n: int, double: bool) -> tuple[Any, int, int]:
-    """The table for a local length ``m`` (``W_m^k``, ``k < m``) followed, when ``n`` is not 0, by the
-    two-level table of ``W_n``; returns (table, offset of the fine part, offset of the coarse part)."""
+    """The table of a local length ``m``: its stages' twiddles (:func:`kdsl.fft.stockham.stage_table`)
+    followed, when ``n`` is not 0, by the two-level table of ``W_n``; returns (table, offset of the fine part,
+    offset of the coarse part)."""
     def build() -> tuple[Any, int, int]:
-        parts = [np.exp(-2j * np.pi * np.arange(m) / m)]
+        parts: list[np.ndarray] = []
+        for radix, ns, _ in stage_table(stages(m)):
+            r, t = np.arange(1, radix)[:, None], np.arange(ns)[None, :]
+            parts.append(np.exp(-2j * np.pi * (r * t) / (ns * radix)).ravel())
         lo = hi = 0
         if n:
-            lo, hi = m, m + TABLE_BLOCK
+            lo = sum(p.size for p in parts)
+            hi = lo + TABLE_BLOCK
             parts.append(np.exp(-2j * np.pi * np.arange(TABLE_BLOCK) / n))
             parts.append(np.exp(-2j * np.pi * (np.arange(-(-n // TABLE_BLOCK)) * TABLE_BLOCK) / n))
-        return _complex(np.concatenate(parts), double), lo, hi
+        table = np.concatenate(parts) if parts else np.ones(1)  # never empty: Vulkan has no empty buffers
+        return _complex(table, double), lo, hi
     return _cached(_tables, (m, n, double, kd.device().index), build)
 
 
@@ -165,19 +171,30 @@ def bluestein_table(n: int, m: int, double: bool, inverse: bool) -> tuple[Any, i
 
 
 def _cached(cache: OrderedDict[tuple, Any], key: tuple, build: Callable[[], Any]) -> Any:
-    """``cache[key]``, made by ``build()`` on a miss (outside the lock: building compiles or uploads); the
-    least recently used entries past ``_CACHE_LIMIT`` are dropped."""
+    """``cache[key]``, made by ``build()`` on a miss (outside the lock: building compiles or uploads)."""
+    hit = lookup(cache, key)
+    if hit is not None:
+        return hit
+    entry = build()
+    remember(cache, key, entry)
+    return entry
+
+
+def lookup(cache: OrderedDict[tuple, Any], key: tuple) -> Any:
+    """``cache[key]`` (now the most recently used) or None."""
     with _lock:
         hit = cache.get(key)
         if hit is not None:
             cache.move_to_end(key)
-            return hit
-    entry = build()
+        return hit
+
+
+def remember(cache: OrderedDict[tuple, Any], key: tuple, entry: Any) -> None:
+    """Store ``entry``; the least recently used entries past ``_CACHE_LIMIT`` are dropped."""
     with _lock:
         cache[key] = entry
         while len(cache) > _CACHE_LIMIT:
             cache.popitem(last=False)
-    return entry
 
 
 def _chirp_host(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:

@@ -17,15 +17,26 @@ Example:
 
 from __future__ import annotations
 
-import threading
+from collections import OrderedDict
 from typing import Any, NamedTuple
 
 import numpy as np
 
 import kdsl as kd
 from kdsl.fft import plan
+from kdsl.fft.program import Program, Step
+from kdsl.fft.stockham import (
+    CHECK_LOAD,
+    CHECK_SEQ,
+    CHECK_STORE,
+    CONJ_LOAD,
+    CONJ_STORE,
+    MUL_LOAD,
+    MUL_STORE,
+    SCALE_STORE,
+    TWIDDLE,
+)
 
-CONJ_LOAD, CONJ_STORE, MUL_LOAD, MUL_STORE, SCALE_STORE = 1, 2, 4, 8, 16
 LOAD_FLAGS, STORE_FLAGS = CONJ_LOAD | MUL_LOAD, CONJ_STORE | MUL_STORE | SCALE_STORE
 EVERYWHERE = 0xFFFFFFFF
 """``in_n``/``out_n`` that limit nothing."""
@@ -73,18 +84,26 @@ def c2c(x: Any, inverse: bool, keep: int | None = None, scale: float = 1.0) -> A
     if count == 0 or n <= 1:
         full = x.astype(_COMPLEX[x.dtype]) if real else x.copy()
         return _finish(full, keep, scale)
-    out = output((count, keep), double)
-    flags = (CONJ_LOAD | CONJ_STORE if inverse else 0) | (SCALE_STORE if scale != 1.0 else 0)
-    ends = Ends(n, keep, out_n=keep, flags=flags, scale=scale)
-    if plan.radices(n) is None:
-        if not _bluestein(x, out, count, n, double, ends):
-            full = _bluestein_unfused(x.astype(_COMPLEX[x.dtype]) if real else x, inverse)
-            return _finish(full, keep, scale)
-    elif not transform(x, out, count, n, double, ends):
+    key = ("c2c", count, n, keep, inverse, scale, x.dtype.name)
+    program = _program(key, x, lambda b: _plan_c2c(b, count, n, keep, inverse, scale))
+    if program is not None:
+        out = output((count, keep), double)
+        program.run(x.__kdsl_buffer__(), out.__kdsl_buffer__(writable=True))
+        return out
+    if plan.radices(n) is None:  # a power of two past two launches: step by step
+        full = _bluestein_unfused(x.astype(_COMPLEX[x.dtype]) if real else x, inverse)
+    else:
         full = output((count, n), double)
-        _four_step_recursive(x, full, count, n, double, ends.flags)
-        return _finish(full, keep, scale)
-    return out
+        _four_step_recursive(x, full, count, n, double, CONJ_LOAD | CONJ_STORE if inverse else 0)
+    return _finish(full, keep, scale)
+
+
+def _plan_c2c(b: _Builder, count: int, n: int, keep: int, inverse: bool, scale: float) -> bool:
+    flags = (CONJ_LOAD | CONJ_STORE if inverse else 0) | (SCALE_STORE if scale != 1.0 else 0)
+    ends = Ends(n, keep, out_n=keep if keep < n else EVERYWHERE, flags=flags, scale=scale)
+    if plan.radices(n) is None:
+        return _bluestein(b, count, n, ends)
+    return transform(b, "in", "out", count, n, ends)
 
 
 def _finish(full: Any, keep: int, scale: float) -> Any:
@@ -105,102 +124,150 @@ def c2c_inner(x: Any, inverse: bool, scale: float = 1.0) -> Any | None:
     double = x.dtype in (kd.complex128, kd.float64)
     if n <= 1 or plan.radices(n) is None or n > plan.local_limit(double) or outer * inner == 0:
         return None
+
+    def build(b: _Builder) -> bool:
+        columns = Layout(inner, n * inner, 1, inner)
+        flags = (CONJ_LOAD | CONJ_STORE if inverse else 0) | (SCALE_STORE if scale != 1.0 else 0)
+        b.launch("in", "out", n, outer * inner, columns, columns, Ends(n * inner, n * inner, flags=flags,
+                                                                        scale=scale))
+        return True
+    program = _program(("inner", outer, n, inner, inverse, scale, x.dtype.name), x, build)
+    assert program is not None
     out = output(x.shape, double)
-    columns = Layout(inner, n * inner, 1, inner)
-    flags = (CONJ_LOAD | CONJ_STORE if inverse else 0) | (SCALE_STORE if scale != 1.0 else 0)
-    _launch(x, out, n, outer * inner, columns, columns, double, Ends(n * inner, n * inner, flags=flags, scale=scale))
+    program.run(x.__kdsl_buffer__(), out.__kdsl_buffer__(writable=True))
     return out
 
 
-def transform(x: Any, out: Any, count: int, n: int, double: bool, ends: Ends) -> bool:
-    """The FFT of length ``n`` of ``count`` rows, in one launch or two (four-step: columns, twiddles, rows);
-    False (nothing done) when ``n`` needs more."""
-    limit = plan.local_limit(double)
+def transform(b: _Builder, src: str, dst: str, count: int, n: int, ends: Ends) -> bool:
+    """Plan the FFT of length ``n`` of ``count`` rows from ``src`` to ``dst``, in one launch or two (four-step:
+    columns, twiddles, rows); False when ``n`` needs more."""
+    limit = plan.local_limit(b.double)
     if n <= limit:
-        _launch(x, out, n, count, Layout(1, ends.in_stride, 0, 1), Layout(1, ends.out_stride, 0, 1), double, ends)
+        b.launch(src, dst, n, count, Layout(1, ends.in_stride, 0, 1), Layout(1, ends.out_stride, 0, 1), ends)
         return True
     n1, n2 = plan.split(n, limit)
     if n2 > limit:
         return False
-    temp = output((count, n), double)
+    temp = b.temp(count * n)
     first = ends._replace(out_n=EVERYWHERE, flags=ends.flags & LOAD_FLAGS)
-    _launch(x, temp, n1, count * n2, Layout(n2, ends.in_stride, 1, n2), Layout(n2, n, 1, n2), double, first,
-            twiddle=n)
+    b.launch(src, temp, n1, count * n2, Layout(n2, ends.in_stride, 1, n2), Layout(n2, n, 1, n2), first, twiddle=n)
     # the rows of length n2, written transposed: X[k1 + n1 * k2]
     second = ends._replace(in_n=EVERYWHERE, flags=ends.flags & STORE_FLAGS)
-    _launch(temp, out, n2, count * n1, rows(n2), Layout(n1, ends.out_stride, 1, n1), double, second)
+    b.launch(temp, dst, n2, count * n1, rows(n2), Layout(n1, ends.out_stride, 1, n1), second)
+    b.release(temp)
     return True
 
 
 def _four_step_recursive(x: Any, out: Any, count: int, n: int, double: bool, flags: int) -> None:
     """A length past two launches: the columns, then the rows as a transform of their own."""
     n1, n2 = plan.split(n, plan.local_limit(double))
-    columns = Layout(n2, n, 1, n2)  # sequence (row, i2): elements i1 * n2 + i2 of the row
+
+    def build(b: _Builder) -> bool:
+        columns = Layout(n2, n, 1, n2)  # sequence (row, i2): elements i1 * n2 + i2 of the row
+        b.launch("in", "out", n1, count * n2, columns, columns, Ends(n, n, flags=flags & CONJ_LOAD), twiddle=n)
+        return True
     temp = output((count, n), double)
-    _launch(x, temp, n1, count * n2, columns, columns, double, Ends(n, n, flags=flags & CONJ_LOAD), twiddle=n)
+    program = _program(("columns", count, n, flags, x.dtype.name), x, build)
+    assert program is not None
+    program.run(x.__kdsl_buffer__(), temp.__kdsl_buffer__(writable=True))
     inner = c2c(temp.reshape(count * n1, n2), inverse=False)
     result = inner.reshape(count, n1, n2).transpose((0, 2, 1)).reshape(count, n)
     out[...] = kd.conj(result) if flags & CONJ_STORE else result
 
 
-def _launch(src: Any, dst: Any, m: int, nseq: int, load: Layout, store: Layout, double: bool, ends: Ends,
-            twiddle: int = 0) -> None:
-    real = src.dtype in (kd.float32, kd.float64)
-    key = (m, nseq, load, store, double, ends[:5], ends.mul_at, ends.scale, twiddle, real, kd.device().index)
-    launch = _launches.get(key)
-    if launch is None:
-        launch = _plan_launch(m, nseq, load, store, double, ends, twiddle, real)
-        with _launches_lock:
-            _launches[key] = launch
-            while len(_launches) > 256:
-                del _launches[next(iter(_launches))]
-    kernel, table, push, groups = launch
-    kernel(src, dst, table, table if ends.mul is None else ends.mul, push, groups=groups)
+class _Builder:
+    """Collects the launches of a transform as :class:`~kdsl.fft.program.Step` s between named buffers
+    (``"in"``, ``"out"`` and temporaries, reused once released)."""
+
+    def __init__(self, double: bool, real_input: bool):
+        self.double, self.real_input = double, real_input
+        self.steps: list[Step] = []
+        self.temps: dict[str, int] = {}
+        self._free: list[str] = []
+
+    def temp(self, size: int) -> str:
+        """A temporary of ``size`` complex elements: a released one of that size, else a new one."""
+        for name in self._free:
+            if self.temps[name] == size:
+                self._free.remove(name)
+                return name
+        name = f"t{len(self.temps)}"
+        self.temps[name] = size
+        return name
+
+    def release(self, name: str) -> None:
+        self._free.append(name)
+
+    def launch(self, src: str, dst: str, m: int, nseq: int, load: Layout, store: Layout, ends: Ends,
+               twiddle: int = 0) -> None:
+        """Plan one launch of the local FFT of length ``m`` over ``nseq`` sequences."""
+        real = self.real_input and src == "in"
+        spirv, seqs = plan.kernel(m, self.double, seq_fast_load=load.e != 1, seq_fast_store=store.e != 1,
+                                  real_input=real)
+        table, lo, hi = plan.twiddles(m, twiddle, self.double)
+        groups = -(-nseq // seqs)
+        gx = min(groups, plan.max_groups_x())
+        gy = -(-groups // gx)
+        flags = ends.flags | (TWIDDLE if twiddle else 0) | (CHECK_LOAD if ends.in_n != EVERYWHERE else 0) | \
+            (CHECK_STORE if ends.out_n != EVERYWHERE else 0) | (CHECK_SEQ if gx * gy * seqs != nseq else 0)
+        bits = np.array([ends.scale], np.float64 if self.double else np.float32).view(np.uint32)
+        push = np.array([nseq, *load, ends.in_n, *store, ends.out_n, lo, hi, gx, ends.mul_at, bits[0], bits[-1]],
+                        dtype=np.uint32)
+        label = f"kd.fft: {m}-point FFT of {nseq} sequences" + (", four-step twiddles" if twiddle else "") + \
+            f", groups {(gx, gy)}"
+        self.steps.append(Step(spirv, flags, push, (gx, gy), src, dst, table, ends.mul, label))
 
 
-_launches: dict[tuple, tuple] = {}
-_launches_lock = threading.Lock()
-"""Everything of a launch but its arrays, by its parameters: repeated calls skip the planning."""
+def _program(key: tuple, x: Any, build: Any) -> Program | None:
+    """The cached program of ``key`` on ``x``'s device (planned by ``build(builder)``, None when it returns
+    False: the caller falls back to a step-by-step method)."""
+    device = x.device
+    double = x.dtype in (kd.complex128, kd.float64)
+    full = (*key, plan.local_limit(double), device.index)
+    program = plan.lookup(_programs, full)
+    if program is not None and program.device is device:
+        return program
+
+    def make() -> Program | None:
+        b = _Builder(double, x.dtype in (kd.float32, kd.float64))
+        if not build(b):
+            return None
+        return Program(device, b.steps, b.temps, kd.complex128 if double else kd.complex64)
+    program = make()
+    if program is not None:
+        plan.remember(_programs, full, program)
+    return program
 
 
-def _plan_launch(m: int, nseq: int, load: Layout, store: Layout, double: bool, ends: Ends, twiddle: int,
-                 real: bool) -> tuple:
-    kernel, seqs = plan.kernel(m, double, seq_fast_load=load.e != 1, seq_fast_store=store.e != 1, real_input=real)
-    table, lo, hi = plan.twiddles(m, twiddle, double)
-    groups = -(-nseq // seqs)
-    gx = min(groups, plan.max_groups_x())
-    gy = -(-groups // gx)
-    bits = np.array([ends.scale], np.float64 if double else np.float32).view(np.uint32)
-    push = np.array([nseq, *load, ends.in_n, *store, ends.out_n, twiddle, lo, hi, ends.flags, gx, ends.mul_at,
-                     bits[0], bits[-1]], dtype=np.uint32)
-    return kernel, table, push, (gx, gy)
-
+_programs: OrderedDict[tuple, Program] = OrderedDict()
+"""Planned transforms by (kind, shape, direction, scale, dtype, local limit, device): a warm call plans
+nothing."""
 
 _COMPLEX = {kd.float32: kd.complex64, kd.float64: kd.complex128}
 
 
-def _bluestein(x: Any, out: Any, count: int, n: int, double: bool, ends: Ends) -> bool:
+def _bluestein(b: _Builder, count: int, n: int, ends: Ends) -> bool:
     """Any length as a convolution with a chirp ``w``, by FFTs of a power-of-two length ``m >= 2n - 1``, with
     every elementwise step fused into their loads and stores (``v``: ``conj`` if ``inverse``, ``F``: FFT)::
 
         t = conj(F(v(x) * w) * K)           (x zero-padded to m on load; K: the chirp's convolution kernel)
         y = v(conj(F(t)) * w / m)           (cut to n on store; v(conj(z) * w) = z * conj(w))
 
-    False (nothing done) when ``m`` needs more than two launches."""
+    False (nothing planned) when ``m`` needs more than two launches."""
     m = 1 << (2 * n - 2).bit_length()
     inverse = bool(ends.flags & CONJ_LOAD)
-    limit = plan.local_limit(double)
+    limit = plan.local_limit(b.double)
     if m > limit and plan.split(m, limit)[1] > limit:
         return False
-    table, at_k, at_w = plan.bluestein_table(n, m, double, inverse)
-    temp = output((count, m), double)
+    table, at_k, at_w = plan.bluestein_table(n, m, b.double, inverse)
+    temp = b.temp(count * m)
     forward = Ends(n, m, in_n=n, flags=ends.flags & CONJ_LOAD | MUL_LOAD | CONJ_STORE | MUL_STORE, mul=table,
                    mul_at=at_k)
-    transform(x, temp, count, m, double, forward)
+    transform(b, "in", temp, count, m, forward)
     back = Ends(m, ends.out_stride, out_n=min(n, ends.out_n),
                 flags=MUL_STORE | (0 if inverse else CONJ_STORE) | ends.flags & SCALE_STORE, mul=table, mul_at=at_w,
                 scale=ends.scale)
-    transform(temp, out, count, m, double, back)
+    transform(b, temp, "out", count, m, back)
     return True
 
 

@@ -115,16 +115,17 @@ def group_shape(m: int, limit: int, double: bool) -> tuple[int, int]:
     return seqs, invocations
 
 
-def kernel(m: int, double: bool, seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False
-           ) -> tuple[bytes, int]:
-    """The SPIR-V of the local FFT of length ``m`` and its sequences per workgroup."""
+def kernel(m: int, double: bool, seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False,
+           part: str = "") -> tuple[bytes, int]:
+    """The SPIR-V of the local FFT of length ``m`` and its sequences per workgroup (``part``: one of the
+    variants of :func:`kdsl.fft.stockham.kernel_source` that isolate its costs)."""
     limit = local_limit(double)
     seqs, group = group_shape(m, limit, double)
-    key = (m, double, seq_fast_load, seq_fast_store, real_input, seqs, group)
+    key = (m, double, seq_fast_load, seq_fast_store, real_input, seqs, group, part)
 
     def build() -> bytes:
         return compile_source(kernel_source(m, stages(m), seqs, group, "double" if double else "float",
-                                            seq_fast_load, seq_fast_store, real_input))
+                                            seq_fast_load, seq_fast_store, real_input, part))
     return _cached(_kernels, key, build), seqs
 
 

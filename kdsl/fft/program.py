@@ -39,9 +39,11 @@ from kdsl.engine.state import state
 
 
 class Step(NamedTuple):
-    """One launch: the kernel and its constants, and the roles of its buffers (``"in"``, ``"out"`` or a
-    temporary's name) besides the constant tables (kd arrays, kept alive here)."""
+    """One launch: the kernel (``kernel``: the arguments of :func:`kdsl.fft.plan.kernel` that made it) and its
+    constants, and the roles of its buffers (``"in"``, ``"out"`` or a temporary's name) besides the constant
+    tables (kd arrays, kept alive here)."""
 
+    kernel: tuple
     spirv: bytes
     flags: int
     push: np.ndarray
@@ -83,6 +85,11 @@ class Program:
                 self._record().eval()
                 self._recorded = True
         # the temporaries go back to the pool here, the GPU done with them
+
+    def tables(self, i: int) -> tuple[Any, Any]:
+        """The tensors bound after the source and destination of launch ``i``: its twiddle and ``mul``
+        tables."""
+        return self._tables[i]
 
     def _bind(self, tensors: dict[str, Any]) -> None:
         """Give each launch its buffers: an Algorithm on first use, new descriptors where a buffer changed."""

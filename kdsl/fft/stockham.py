@@ -91,14 +91,21 @@ def stage_table_size(stages: Sequence[int]) -> int:
 
 
 def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: str,
-                  seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False) -> str:
+                  seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False, part: str = "") -> str:
     """GLSL of the local FFT of ``seqs`` sequences of length ``m = prod(stages)``, ``group`` invocations.
 
     ``scalar`` is ``"float"`` or ``"double"``; ``seq_fast_*`` maps neighbouring invocations to neighbouring
     sequences in the global load (store): coalesced when neighbouring sequences are neighbours in memory
     (columns). ``real_input`` reads a real array (imaginary parts zero) instead of a complex one. What the
     ends do besides the FFT is the specialization constant ``FLAGS`` (bits: ``CONJ_LOAD``...).
+
+    ``part`` builds a wrong-on-purpose variant that isolates a cost (``benchmarks/fft_anatomy.py``):
+    ``"copy"`` loads and stores with the first stage's pattern and nothing between; ``"one-stage"`` does the
+    first stage's butterflies between them; ``"exchanges"`` keeps every stage's shared-memory exchange but
+    no butterfly and no twiddle; ``"no-twiddles"`` is the whole kernel without the stage twiddles.
     """
+    if part not in PARTS:
+        raise ValueError(f"part must be one of {PARTS}, got {part!r}")
     vec = "vec2" if scalar == "float" else "dvec2"
     src_type = scalar if real_input else vec
     lines = [
@@ -124,14 +131,24 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
         "    uint tid = gl_LocalInvocationID.x;",
     ]
     offsets = {ns: at for _, ns, at in stage_table(stages)}
+    if part in ("copy", "one-stage"):  # one stage read and written in the same places: j + r * m / R
+        stage = _Stage(m, seqs, group, vec, stages[0], m // stages[0], first=True, last=True)
+        stage.butterflies = part == "one-stage"
+        lines += stage.code(seq_fast_load, seq_fast_store, real_input, 0)
+        stages = ()
     ns = 1
     for i, radix in enumerate(stages):
         stage = _Stage(m, seqs, group, vec, radix, ns, first=i == 0, last=i == len(stages) - 1)
+        stage.butterflies = part != "exchanges"
+        stage.twiddles = part not in ("exchanges", "no-twiddles")
         lines += stage.code(seq_fast_load, seq_fast_store, real_input, offsets.get(ns, 0))
         ns *= radix
     lines.append("}")
     return "\n".join(lines) + "\n"
 
+
+PARTS = ("", "copy", "one-stage", "exchanges", "no-twiddles")
+"""The kernel (``""``) and the variants of :func:`kernel_source` that isolate its costs."""
 
 _FLAG_NAMES = (("CONJ_IN", CONJ_LOAD), ("CONJ_OUT", CONJ_STORE), ("MUL_IN", MUL_LOAD), ("MUL_OUT", MUL_STORE),
                ("SCALED", SCALE_STORE), ("TWIDDLED", TWIDDLE), ("CHECK_IN", CHECK_LOAD),
@@ -146,6 +163,7 @@ class _Stage:
         self.radix, self.ns, self.first, self.last = radix, ns, first, last
         self.per_seq = m // radix
         self.count = -(-seqs * self.per_seq // group)  # butterflies per invocation
+        self.butterflies = self.twiddles = True  # False only in the anatomy variants (kernel_source's part)
 
     def code(self, seq_fast_load: bool, seq_fast_store: bool, real_input: bool, table_at: int) -> list[str]:
         # the read and the write of one butterfly must decode (s, j) alike
@@ -157,7 +175,7 @@ class _Stage:
             out += self._guard(c, seq_fast)
             out += [f"        {line}" for line in (self._load(real_input) if self.first else self._read(table_at))]
             bf = Butterfly(vec)
-            results = bf.dft([f"a{r}" for r in range(r_)])
+            results = bf.dft([f"a{r}" for r in range(r_)]) if self.butterflies else [f"a{r}" for r in range(r_)]
             out += [f"        {line}" for line in bf.lines]
             out += [f"        v{c}_{r} = {name};" for r, name in enumerate(results)]
             out.append("    }")
@@ -206,8 +224,8 @@ class _Stage:
         for r in range(self.radix):
             k = f"j + {r * step}u"
             load = f"{vec}(sh_re[{_slot(k)}], sh_im[{_slot(k)}])"
-            if r == 0:
-                lines.append(f"{vec} a0 = {load};")
+            if r == 0 or not self.twiddles:
+                lines.append(f"{vec} a{r} = {load};")
             else:
                 lines.append(f"{vec} a{r} = cmul({load}, tw[{table_at + (r - 1) * self.ns}u + t]);")
         return lines

@@ -84,8 +84,7 @@ def c2c(x: Any, inverse: bool, keep: int | None = None, scale: float = 1.0) -> A
     if count == 0 or n <= 1:
         full = x.astype(_COMPLEX[x.dtype]) if real else x.copy()
         return _finish(full, keep, scale)
-    key = ("c2c", count, n, keep, inverse, scale, x.dtype.name)
-    program = _program(key, x, lambda b: _plan_c2c(b, count, n, keep, inverse, scale))
+    program = c2c_program(x, inverse, keep, scale)
     if program is not None:
         out = output((count, keep), double)
         program.run(x.__kdsl_buffer__(), out.__kdsl_buffer__(writable=True))
@@ -96,6 +95,13 @@ def c2c(x: Any, inverse: bool, keep: int | None = None, scale: float = 1.0) -> A
         full = output((count, n), double)
         _four_step_recursive(x, full, count, n, double, CONJ_LOAD | CONJ_STORE if inverse else 0)
     return _finish(full, keep, scale)
+
+
+def c2c_program(x: Any, inverse: bool, keep: int, scale: float = 1.0) -> Program | None:
+    """The program of :func:`c2c` for ``x`` (rows longer than one), None where it falls back to steps."""
+    count, n = int(x.shape[0]), int(x.shape[1])
+    key = ("c2c", count, n, keep, inverse, scale, x.dtype.name)
+    return _program(key, x, lambda b: _plan_c2c(b, count, n, keep, inverse, scale))
 
 
 def _plan_c2c(b: _Builder, count: int, n: int, keep: int, inverse: bool, scale: float) -> bool:
@@ -201,9 +207,8 @@ class _Builder:
     def launch(self, src: str, dst: str, m: int, nseq: int, load: Layout, store: Layout, ends: Ends,
                twiddle: int = 0) -> None:
         """Plan one launch of the local FFT of length ``m`` over ``nseq`` sequences."""
-        real = self.real_input and src == "in"
-        spirv, seqs = plan.kernel(m, self.double, seq_fast_load=load.e != 1, seq_fast_store=store.e != 1,
-                                  real_input=real)
+        kernel = (m, self.double, load.e != 1, store.e != 1, self.real_input and src == "in")
+        spirv, seqs = plan.kernel(*kernel)
         table, lo, hi = plan.twiddles(m, twiddle, self.double)
         groups = -(-nseq // seqs)
         gx = min(groups, plan.max_groups_x())
@@ -215,7 +220,7 @@ class _Builder:
                         dtype=np.uint32)
         label = f"kd.fft: {m}-point FFT of {nseq} sequences" + (", four-step twiddles" if twiddle else "") + \
             f", groups {(gx, gy)}"
-        self.steps.append(Step(spirv, flags, push, (gx, gy), src, dst, table, ends.mul, label))
+        self.steps.append(Step(kernel, spirv, flags, push, (gx, gy), src, dst, table, ends.mul, label))
 
 
 def _program(key: tuple, x: Any, build: Any) -> Program | None:

@@ -102,6 +102,46 @@ def split(n: int, limit: int) -> tuple[int, int]:
     return n1, n // n1
 
 
+COALESCED = 16
+"""Sequences a workgroup must hold for the strided loads and stores of a multi-launch transform to coalesce:
+16 neighbouring complex64 sequences are 128 contiguous bytes (1 gives the fewest launches, long ones)."""
+
+
+def passes(n: int, limit: int) -> tuple[int, ...] | None:
+    """The lengths of the launches of a transform of a 7-smooth length ``n``: ``(n,)`` up to ``limit``; else two
+    or three four-step launches (:func:`kdsl.fft.transform.transform`), preferring lengths of at most
+    ``limit // COALESCED`` (their workgroups hold enough sequences for every strided access to read whole
+    128-byte segments) even at the price of a third launch: a length-4096 launch holds one sequence, so the
+    column it reads or the transposed row it writes is 8 bytes per 32-byte sector. None past three launches.
+
+    >>> passes(2 ** 24, 4096), passes(8192, 4096), passes(2 ** 24, 1 << 30)
+    ((256, 256, 256), (64, 128), (16777216,))
+    """
+    if n <= limit:
+        return (n,)
+    for cap in (max(2, limit // COALESCED), limit):
+        for count in (2, 3):
+            found = _factor(n, count, cap)
+            if found is not None:
+                return found
+    return None
+
+
+def _factor(n: int, count: int, cap: int) -> tuple[int, ...] | None:
+    """``count`` factors of ``n`` in ``[2, cap]``, as even as possible (the smallest largest factor), shorter
+    ones first."""
+    if count == 1:
+        return (n,) if 2 <= n <= cap else None
+    best: tuple[int, ...] | None = None
+    for d in range(2, min(cap, n) + 1):
+        if n % d:
+            continue
+        rest = _factor(n // d, count - 1, cap)
+        if rest is not None and (best is None or max(d, *rest) < max(best)):
+            best = tuple(sorted((d, *rest)))
+    return best
+
+
 def group_shape(m: int, limit: int, double: bool) -> tuple[int, int]:
     """(sequences per workgroup, invocations): sequences while the padded shared buffer fits, one radix-16
     butterfly (or so) per invocation, at most 256 invocations (or the device's limit)."""

@@ -145,23 +145,40 @@ def c2c_inner(x: Any, inverse: bool, scale: float = 1.0) -> Any | None:
 
 
 def transform(b: _Builder, src: str, dst: str, count: int, n: int, ends: Ends) -> bool:
-    """Plan the FFT of length ``n`` of ``count`` rows from ``src`` to ``dst``, in one launch or two (four-step:
-    columns, twiddles, rows); False when ``n`` needs more."""
-    limit = plan.local_limit(b.double)
-    if n <= limit:
+    """Plan the FFT of length ``n`` of ``count`` rows from ``src`` to ``dst`` in the launches of
+    :func:`kdsl.fft.plan.passes`; False when ``n`` needs more than three."""
+    lengths = plan.passes(n, plan.local_limit(b.double))
+    if lengths is None:
+        return False
+    if len(lengths) == 1:
         b.launch(src, dst, n, count, Layout(1, ends.in_stride, 0, 1), Layout(1, ends.out_stride, 0, 1), ends)
         return True
-    n1, n2 = plan.split(n, limit)
-    if n2 > limit:
-        return False
-    temp = b.temp(count * n)
+    n1, n2 = lengths[0], n // lengths[0]
     first = ends._replace(out_n=EVERYWHERE, flags=ends.flags & LOAD_FLAGS)
-    b.launch(src, temp, n1, count * n2, Layout(n2, ends.in_stride, 1, n2), Layout(n2, n, 1, n2), first, twiddle=n)
-    # the rows of length n2, written transposed: X[k1 + n1 * k2]
-    second = ends._replace(in_n=EVERYWHERE, flags=ends.flags & STORE_FLAGS)
-    b.launch(temp, dst, n2, count * n1, rows(n2), Layout(n1, ends.out_stride, 1, n1), second)
-    b.release(temp)
+    last = ends._replace(in_n=EVERYWHERE, flags=ends.flags & STORE_FLAGS)
+    # the columns of the row seen as n1 x n2, times W_n^(i2 k1), stored where they were
+    columns = b.temp(count * n) if len(lengths) == 2 or not _whole(ends, n) else dst
+    b.launch(src, columns, n1, count * n2, Layout(n2, ends.in_stride, 1, n2), Layout(n2, n, 1, n2), first, twiddle=n)
+    if len(lengths) == 2:  # the rows of length n2, written transposed: X[k1 + n1 * k2]
+        b.launch(columns, dst, n2, count * n1, rows(n2), Layout(n1, ends.out_stride, 1, n1), last)
+    else:  # the rows of length n2 = m1 * m2 by four-step again, each launch holding many sequences
+        m1, m2 = lengths[1], lengths[2]
+        temp = b.temp(count * n)
+        # sequence (row, k1, i_b): the column of length m1 of row (row, k1) seen as m1 x m2, times
+        # W_n2^(i_b k_a), stored at (row, k_a, k1, i_b) so that the last launch's rows come in output order
+        b.launch(columns, temp, m1, count * n1 * m2, Layout(m2, n2, 1, m2), Layout(n1 * m2, n, 1, n1 * m2),
+                 Ends(n, n), twiddle=n2)
+        # sequence (row, k_a, k1): its element k_b is X[k1 + n1 * (k_a + m1 * k_b)]
+        b.launch(temp, dst, m2, count * n1 * m1, rows(m2), Layout(n1 * m1, ends.out_stride, 1, n1 * m1), last)
+        b.release(temp)
+    if columns != dst:
+        b.release(columns)
     return True
+
+
+def _whole(ends: Ends, n: int) -> bool:
+    """Whether the destination holds whole rows of ``n`` (so a first launch may use it as its temporary)."""
+    return ends.out_stride == n and ends.out_n == EVERYWHERE
 
 
 def _four_step_recursive(x: Any, out: Any, count: int, n: int, double: bool, flags: int) -> None:
@@ -228,7 +245,7 @@ def _program(key: tuple, x: Any, build: Any) -> Program | None:
     False: the caller falls back to a step-by-step method)."""
     device = x.device
     double = x.dtype in (kd.complex128, kd.float64)
-    full = (*key, plan.local_limit(double), device.index)
+    full = (*key, plan.local_limit(double), plan.COALESCED, device.index)
     program = plan.lookup(_programs, full)
     if program is not None and program.device is device:
         return program
@@ -245,8 +262,8 @@ def _program(key: tuple, x: Any, build: Any) -> Program | None:
 
 
 _programs: OrderedDict[tuple, Program] = OrderedDict()
-"""Planned transforms by (kind, shape, direction, scale, dtype, local limit, device): a warm call plans
-nothing."""
+"""Planned transforms by (kind, shape, direction, scale, dtype, local limit, coalescing rule, device): a
+warm call plans nothing."""
 
 _COMPLEX = {kd.float32: kd.complex64, kd.float64: kd.complex128}
 
@@ -261,8 +278,7 @@ def _bluestein(b: _Builder, count: int, n: int, ends: Ends) -> bool:
     False (nothing planned) when ``m`` needs more than two launches."""
     m = 1 << (2 * n - 2).bit_length()
     inverse = bool(ends.flags & CONJ_LOAD)
-    limit = plan.local_limit(b.double)
-    if m > limit and plan.split(m, limit)[1] > limit:
+    if plan.passes(m, plan.local_limit(b.double)) is None:
         return False
     table, at_k, at_w = plan.bluestein_table(n, m, b.double, inverse)
     temp = b.temp(count * m)

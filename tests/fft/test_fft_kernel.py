@@ -76,6 +76,37 @@ def test_lengths_at_the_local_limit_and_past_it():
     _close(kd.fft.fft(kd.asarray(x), axis=0), np.fft.fft(x, axis=0))
 
 
+@pytest.mark.parametrize("limit", [16, 2048, 4096])
+def test_passes_are_few_and_coalesced_where_they_can_be(limit):
+    small = limit // plan.COALESCED
+    for n in (limit, 2 * limit, small * small, 2 * small * small, small ** 3, 3 * 5 * 7 * 4 * small, limit ** 2,
+              limit ** 3, 2 * limit ** 3):
+        lengths = plan.passes(n, limit)
+        if n > limit ** 3:
+            assert lengths is None
+            continue
+        assert lengths is not None and np.prod(lengths) == n and max(lengths) <= limit
+        if n <= limit:
+            assert lengths == (n,)
+        elif n <= small * small:
+            assert len(lengths) == 2 and max(lengths) <= small
+        elif n <= small ** 3:
+            assert len(lengths) == 3 and max(lengths) <= small
+
+
+@pytest.mark.parametrize("shape", [(1, 2048), (3, 2048), (2, 3 * 2 ** 9)])
+def test_three_launches(monkeypatch, shape):
+    """Past (limit / 16)**2 the transform takes three coalesced launches (16 at a limit of 256 here)."""
+    monkeypatch.setattr(plan, "local_limit", lambda double: 256)
+    x = _signal(shape, np.complex64, shape[1])
+    assert len(plan.passes(shape[1], 256)) == 3
+    _close(kd.fft.fft(kd.asarray(x)), np.fft.fft(x))
+    _close(kd.fft.ifft(kd.asarray(x), norm="ortho"), np.fft.ifft(x, norm="ortho"))
+    _close(kd.fft.rfft(kd.asarray(x.real.copy())), np.fft.rfft(x.real))
+    y = _signal((2, 601), np.complex64)  # Bluestein by 2048 = 8 x 16 x 16: six launches
+    _close(kd.fft.fft(kd.asarray(y)), np.fft.fft(y))
+
+
 @pytest.mark.parametrize("n", [11, 13, 97, 211])
 def test_fused_bluestein_in_one_and_two_launches_and_the_step_by_step_fallback(monkeypatch, n):
     """Limit 16: 11 and 13 (m = 32) run as fused four-step, 97 and 211 (m >= 256) fall back."""

@@ -59,6 +59,7 @@ CASES = [("rows", lambda: _signal((8, 64)), kd.fft.fft, 1),
          ("four-step", lambda: _signal(2 * plan.local_limit(False)), kd.fft.fft, 2),
          ("bluestein", lambda: _signal((3, 13)), kd.fft.ifft, 2),
          ("bluestein four-step", lambda: _signal(plan.local_limit(False) // 2 + 3), kd.fft.fft, 4),
+         ("three passes", lambda: _signal((2, 2 * (plan.local_limit(False) // plan.COALESCED) ** 2)), kd.fft.ifft, 3),
          ("rfft", lambda: _signal((4, 48)).real.copy(), kd.fft.rfft, 1)]
 
 

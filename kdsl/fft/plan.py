@@ -127,6 +127,23 @@ def passes(n: int, limit: int) -> tuple[int, ...] | None:
     return None
 
 
+def strided_passes(n: int, limit: int, inner: int) -> tuple[int, ...] | None:
+    """The lengths of the launches of a transform along an axis of stride ``inner`` (neighbouring sequences
+    are neighbours in memory): one launch when it holds ``COALESCED`` sequences per workgroup (or cannot be
+    coalesced anyway: ``inner`` too small), else two launches that do (four-step along the axis), else one
+    launch of a sequence per workgroup; None past ``limit``.
+
+    >>> strided_passes(4096, 4096, inner=2049), strided_passes(4096, 4096, inner=4), strided_passes(256, 4096, 9)
+    ((64, 64), (4096,), (256,))
+    """
+    small = max(2, limit // COALESCED)
+    if n > small and inner >= COALESCED:
+        two = _factor(n, 2, small)
+        if two is not None:
+            return two
+    return (n,) if n <= limit else None
+
+
 def _factor(n: int, count: int, cap: int) -> tuple[int, ...] | None:
     """``count`` factors of ``n`` in ``[2, cap]``, as even as possible (the smallest largest factor), shorter
     ones first."""

@@ -40,14 +40,14 @@ from collections.abc import Sequence
 from kdsl.fft.butterfly import Butterfly
 
 PUSH_MEMBERS = ("nseq", "in_d", "in_p", "in_q", "in_e", "in_n", "out_d", "out_p", "out_q", "out_e", "out_n",
-                "tw_lo", "tw_hi", "groups_x", "mul_at", "scale_lo", "scale_hi")
+                "tw_lo", "tw_hi", "tw_div", "groups_x", "mul_at", "scale_lo", "scale_hi")
 """The push-constant array ``pc``, in order. Batch layouts: element ``k`` of sequence ``b`` is at
 ``(b / d) * p + pos`` with ``pos = (b % d) * q + k * e`` its position in its row; positions from ``in_n`` on
 read as zeros (padding for free), those from ``out_n`` on are not written (``rfft`` keeps half). Four-step
-twiddles come from a two-level table (``TABLE_BLOCK`` fine entries from ``tw_lo``, then the coarse ones from
-``tw_hi``); ``mul_at`` is where the store's part of the ``mul`` table starts; ``scale_lo``/``scale_hi`` are
-the bits of the float64 ``scale`` (the normalisation). ``groups_x``: the workgroups along x (the rest continue
-along y)."""
+twiddles ``W^(column * k)`` come from a two-level table (``TABLE_BLOCK`` fine entries from ``tw_lo``, then
+the coarse ones from ``tw_hi``), the column of sequence ``b`` being ``(b % in_d) / tw_div``; ``mul_at`` is
+where the store's part of the ``mul`` table starts; ``scale_lo``/``scale_hi`` are the bits of the float64
+``scale`` (the normalisation). ``groups_x``: the workgroups along x (the rest continue along y)."""
 
 CONJ_LOAD, CONJ_STORE, MUL_LOAD, MUL_STORE, SCALE_STORE = 1, 2, 4, 8, 16
 TWIDDLE, CHECK_LOAD, CHECK_STORE, CHECK_SEQ = 32, 64, 128, 256
@@ -248,7 +248,7 @@ class _Stage:
                  "uint row = (b / out_d) * out_p, col = (b % out_d) * out_q;"]
         lines += [f"{vec} w{r} = v{c}_{r}; uint q{r} = col + (j + {r * ns}u) * out_e;" for r in range(radix)]
         # the four-step twiddle W_N^(column * k): column < N / m and k < m, so e < N needs no reduction
-        lines.append("if (TWIDDLED) { uint column = b % in_d;")
+        lines.append("if (TWIDDLED) { uint column = (b % in_d) / tw_div;")
         lines += [f"    uint e{r} = column * (j + {r * ns}u);" for r in range(radix)]
         lines += [f"    w{r} = cmul(w{r}, cmul(tw[tw_lo + (e{r} & {TABLE_BLOCK - 1}u)], "
                   f"tw[tw_hi + e{r} / {TABLE_BLOCK}u]));" for r in range(radix)]

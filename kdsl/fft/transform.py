@@ -124,18 +124,34 @@ def output(shape: tuple[int, ...], double: bool) -> Any:
 
 
 def c2c_inner(x: Any, inverse: bool, scale: float = 1.0) -> Any | None:
-    """The transform along the middle axis of a contiguous ``(outer, n, inner)`` array, in one launch that
-    reads the columns where they are (no transposes); None when ``n`` needs more than one launch."""
+    """The transform along the middle axis of a contiguous ``(outer, n, inner)`` array, reading the columns where
+    they are (no transposes): one launch, or two coalesced ones (:func:`kdsl.fft.plan.strided_passes`); None
+    when ``n`` needs more."""
     outer, n, inner = (int(d) for d in x.shape)
     double = x.dtype in (kd.complex128, kd.float64)
-    if n <= 1 or plan.radices(n) is None or n > plan.local_limit(double) or outer * inner == 0:
+    if n <= 1 or plan.radices(n) is None or outer * inner == 0:
         return None
+    lengths = plan.strided_passes(n, plan.local_limit(double), inner)
+    if lengths is None:
+        return None
+    flags = (CONJ_LOAD | CONJ_STORE if inverse else 0) | (SCALE_STORE if scale != 1.0 else 0)
+    ends = Ends(n * inner, n * inner, flags=flags, scale=scale)
 
     def build(b: _Builder) -> bool:
-        columns = Layout(inner, n * inner, 1, inner)
-        flags = (CONJ_LOAD | CONJ_STORE if inverse else 0) | (SCALE_STORE if scale != 1.0 else 0)
-        b.launch("in", "out", n, outer * inner, columns, columns, Ends(n * inner, n * inner, flags=flags,
-                                                                        scale=scale))
+        if len(lengths) == 1:
+            columns = Layout(inner, n * inner, 1, inner)
+            b.launch("in", "out", n, outer * inner, columns, columns, ends)
+            return True
+        a, m = lengths  # four-step along the axis seen as a x m: every launch reads neighbouring columns
+        temp = b.temp(outer * n * inner)
+        # sequence (o, i_b, c): element k_a at (k_a * m + i_b) * inner + c, times W_n^(i_b k_a), in place
+        strided = Layout(m * inner, n * inner, 1, m * inner)
+        b.launch("in", temp, a, outer * m * inner, strided, strided, ends._replace(flags=flags & LOAD_FLAGS),
+                 twiddle=n, tw_div=inner)
+        # sequence (o, k_a, c): elements i_b * inner apart; X[k_a + a * k_b] to (k_a + a * k_b) * inner + c
+        b.launch(temp, "out", m, outer * a * inner, Layout(inner, m * inner, 1, inner),
+                 Layout(a * inner, n * inner, 1, a * inner), ends._replace(flags=flags & STORE_FLAGS))
+        b.release(temp)
         return True
     program = _program(("inner", outer, n, inner, inverse, scale, x.dtype.name), x, build)
     assert program is not None
@@ -222,8 +238,9 @@ class _Builder:
         self._free.append(name)
 
     def launch(self, src: str, dst: str, m: int, nseq: int, load: Layout, store: Layout, ends: Ends,
-               twiddle: int = 0) -> None:
-        """Plan one launch of the local FFT of length ``m`` over ``nseq`` sequences."""
+               twiddle: int = 0, tw_div: int = 1) -> None:
+        """Plan one launch of the local FFT of length ``m`` over ``nseq`` sequences (``twiddle``: the four-step
+        twiddles ``W_twiddle^(column k)`` on store, column ``(b % load.d) / tw_div`` of sequence ``b``)."""
         kernel = (m, self.double, load.e != 1, store.e != 1, self.real_input and src == "in")
         spirv, seqs = plan.kernel(*kernel)
         table, lo, hi = plan.twiddles(m, twiddle, self.double)
@@ -233,8 +250,8 @@ class _Builder:
         flags = ends.flags | (TWIDDLE if twiddle else 0) | (CHECK_LOAD if ends.in_n != EVERYWHERE else 0) | \
             (CHECK_STORE if ends.out_n != EVERYWHERE else 0) | (CHECK_SEQ if gx * gy * seqs != nseq else 0)
         bits = np.array([ends.scale], np.float64 if self.double else np.float32).view(np.uint32)
-        push = np.array([nseq, *load, ends.in_n, *store, ends.out_n, lo, hi, gx, ends.mul_at, bits[0], bits[-1]],
-                        dtype=np.uint32)
+        push = np.array([nseq, *load, ends.in_n, *store, ends.out_n, lo, hi, tw_div, gx, ends.mul_at, bits[0],
+                         bits[-1]], dtype=np.uint32)
         label = f"kd.fft: {m}-point FFT of {nseq} sequences" + (", four-step twiddles" if twiddle else "") + \
             f", groups {(gx, gy)}"
         self.steps.append(Step(kernel, spirv, flags, push, (gx, gy), src, dst, table, ends.mul, label))

@@ -107,6 +107,21 @@ def test_three_launches(monkeypatch, shape):
     _close(kd.fft.fft(kd.asarray(y)), np.fft.fft(y))
 
 
+@pytest.mark.parametrize("shape,axis,launches", [((128, 20), 0, 2), ((3, 128, 17), 1, 2), ((128, 5), 0, 1),
+                                                  ((12, 40), 0, 1), ((2, 48, 16, 3), 1, 2)])
+def test_strided_axes_in_coalesced_launches(monkeypatch, shape, axis, launches):
+    """Along an axis with 16 or more neighbouring columns, a length past limit / 16 takes two launches that
+    each read 16 neighbouring columns (limit 256 here: 128 = 8 x 16)."""
+    monkeypatch.setattr(plan, "local_limit", lambda double: 256)
+    x = _signal(shape, np.complex64, shape[axis])
+    with kd.profile() as prof:
+        got = kd.fft.fft(kd.asarray(x), axis=axis)
+        kd.realize(got)
+    assert len(prof.records) == launches
+    _close(got, np.fft.fft(x, axis=axis))
+    _close(kd.fft.ifft(kd.asarray(x), axis=axis, norm="ortho"), np.fft.ifft(x, axis=axis, norm="ortho"))
+
+
 @pytest.mark.parametrize("n", [11, 13, 97, 211])
 def test_fused_bluestein_in_one_and_two_launches_and_the_step_by_step_fallback(monkeypatch, n):
     """Limit 16: 11 and 13 (m = 32) run as fused four-step, 97 and 211 (m >= 256) fall back."""

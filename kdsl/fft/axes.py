@@ -101,6 +101,13 @@ def _along(x: Any, n: int, axis: int, inverse: bool, factor: float) -> Any:
     return kd.moveaxis(out, -1, axis)
 
 
+def whole_axes(x: Any, axes: list[int], lengths: list[int]) -> bool:
+    """Whether an n-d transform is one program's work (:func:`kdsl.fft.transform.nd`): several distinct axes,
+    each transformed at its full length (no cut, no padding) of at least 2, and data to transform."""
+    return len(axes) > 1 and len(set(axes)) == len(axes) and x.size > 0 and \
+        all(x.shape[a] == n > 1 for a, n in zip(axes, lengths, strict=True))
+
+
 def normalize_axes(shape: Sequence[int], s: Sequence[int] | None, axes: Sequence[int] | None
                    ) -> tuple[list[int], list[int]]:
     """NumPy's rules for ``s``/``axes`` of the n-d transforms: axes default to all (or the last ``len(s)``),

@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from typing import Any, NamedTuple
 
@@ -101,15 +102,60 @@ def c2c_program(x: Any, inverse: bool, keep: int, scale: float = 1.0) -> Program
     """The program of :func:`c2c` for ``x`` (rows longer than one), None where it falls back to steps."""
     count, n = int(x.shape[0]), int(x.shape[1])
     key = ("c2c", count, n, keep, inverse, scale, x.dtype.name)
-    return _program(key, x, lambda b: _plan_c2c(b, count, n, keep, inverse, scale))
+    return _program(key, x, lambda b: _plan_rows(b, "in", "out", count, n, keep, inverse, scale))
 
 
-def _plan_c2c(b: _Builder, count: int, n: int, keep: int, inverse: bool, scale: float) -> bool:
-    flags = (CONJ_LOAD | CONJ_STORE if inverse else 0) | (SCALE_STORE if scale != 1.0 else 0)
-    ends = Ends(n, keep, out_n=keep if keep < n else EVERYWHERE, flags=flags, scale=scale)
+def _plan_rows(b: _Builder, src: str, dst: str, count: int, n: int, keep: int, inverse: bool, scale: float
+               ) -> bool:
+    """Plan :func:`c2c` from ``src`` to ``dst``; False when it needs the step-by-step fallbacks."""
+    ends = Ends(n, keep, out_n=keep if keep < n else EVERYWHERE, flags=_flags(inverse, scale), scale=scale)
     if plan.radices(n) is None:
-        return _bluestein(b, count, n, ends)
-    return transform(b, "in", "out", count, n, ends)
+        return _bluestein(b, src, dst, count, n, ends)
+    return transform(b, src, dst, count, n, ends)
+
+
+def _flags(inverse: bool, scale: float) -> int:
+    return (CONJ_LOAD | CONJ_STORE if inverse else 0) | (SCALE_STORE if scale != 1.0 else 0)
+
+
+def nd(x: Any, axes: list[int], inverse: bool, scales: list[float], keep: int | None = None) -> Any | None:
+    """The transforms of a contiguous ``x`` over ``axes`` (each its full length; the last axis first when it is
+    one of them, then the others from the last) in one program: one submission for all of them (the axis
+    ``i`` result times ``scales[i]``). ``keep``: only that many outputs along the last axis (``rfftn``; ``x``
+    real). None when an axis needs the step-by-step methods: the caller goes axis by axis."""
+    shape = [int(d) for d in x.shape]
+    order = sorted(range(len(axes)), key=lambda i: -axes[i])
+    key = ("nd", tuple(shape), tuple(axes), inverse, tuple(scales), keep, x.dtype.name)
+
+    def build(b: _Builder) -> bool:
+        src, now = "in", list(shape)
+        for step, i in enumerate(order):
+            axis, n = axes[i], shape[axes[i]]
+            dst = "out" if step == len(order) - 1 else b.temp(_size(now, axis, keep))
+            if axis == len(shape) - 1:
+                ok = _plan_rows(b, src, dst, math.prod(now[:-1]), n, keep or n, inverse, scales[i])
+                now[-1] = keep or n
+            else:
+                ok = _plan_inner(b, src, dst, math.prod(now[:axis]), n, math.prod(now[axis + 1:]), inverse,
+                                 scales[i])
+            if not ok:
+                return False
+            if src != "in":
+                b.release(src)
+            src = dst
+        return True
+    program = _program(key, x, build)
+    if program is None:
+        return None
+    out_shape = shape[:-1] + [keep] if keep is not None else shape
+    out = output(tuple(out_shape), x.dtype in (kd.complex128, kd.float64))
+    program.run(x.__kdsl_buffer__(), out.__kdsl_buffer__(writable=True))
+    return out
+
+
+def _size(shape: list[int], axis: int, keep: int | None) -> int:
+    """Elements of the result of the transform along ``axis`` of an array of ``shape``."""
+    return math.prod(shape[:-1]) * (keep or shape[-1]) if axis == len(shape) - 1 else math.prod(shape)
 
 
 def _finish(full: Any, keep: int, scale: float) -> Any:
@@ -128,36 +174,40 @@ def c2c_inner(x: Any, inverse: bool, scale: float = 1.0) -> Any | None:
     they are (no transposes): one launch, or two coalesced ones (:func:`kdsl.fft.plan.strided_passes`); None
     when ``n`` needs more."""
     outer, n, inner = (int(d) for d in x.shape)
-    double = x.dtype in (kd.complex128, kd.float64)
-    if n <= 1 or plan.radices(n) is None or outer * inner == 0:
+    if n <= 1 or outer * inner == 0:
         return None
-    lengths = plan.strided_passes(n, plan.local_limit(double), inner)
-    if lengths is None:
+    program = _program(("inner", outer, n, inner, inverse, scale, x.dtype.name), x,
+                       lambda b: _plan_inner(b, "in", "out", outer, n, inner, inverse, scale))
+    if program is None:
         return None
-    flags = (CONJ_LOAD | CONJ_STORE if inverse else 0) | (SCALE_STORE if scale != 1.0 else 0)
-    ends = Ends(n * inner, n * inner, flags=flags, scale=scale)
-
-    def build(b: _Builder) -> bool:
-        if len(lengths) == 1:
-            columns = Layout(inner, n * inner, 1, inner)
-            b.launch("in", "out", n, outer * inner, columns, columns, ends)
-            return True
-        a, m = lengths  # four-step along the axis seen as a x m: every launch reads neighbouring columns
-        temp = b.temp(outer * n * inner)
-        # sequence (o, i_b, c): element k_a at (k_a * m + i_b) * inner + c, times W_n^(i_b k_a), in place
-        strided = Layout(m * inner, n * inner, 1, m * inner)
-        b.launch("in", temp, a, outer * m * inner, strided, strided, ends._replace(flags=flags & LOAD_FLAGS),
-                 twiddle=n, tw_div=inner)
-        # sequence (o, k_a, c): elements i_b * inner apart; X[k_a + a * k_b] to (k_a + a * k_b) * inner + c
-        b.launch(temp, "out", m, outer * a * inner, Layout(inner, m * inner, 1, inner),
-                 Layout(a * inner, n * inner, 1, a * inner), ends._replace(flags=flags & STORE_FLAGS))
-        b.release(temp)
-        return True
-    program = _program(("inner", outer, n, inner, inverse, scale, x.dtype.name), x, build)
-    assert program is not None
-    out = output(x.shape, double)
+    out = output(x.shape, x.dtype in (kd.complex128, kd.float64))
     program.run(x.__kdsl_buffer__(), out.__kdsl_buffer__(writable=True))
     return out
+
+
+def _plan_inner(b: _Builder, src: str, dst: str, outer: int, n: int, inner: int, inverse: bool, scale: float
+                ) -> bool:
+    """Plan :func:`c2c_inner` from ``src`` to ``dst``; False when ``n`` needs more than it does."""
+    lengths = plan.strided_passes(n, plan.local_limit(b.double), inner) if plan.radices(n) else None
+    if lengths is None:
+        return False
+    flags = _flags(inverse, scale)
+    ends = Ends(n * inner, n * inner, flags=flags, scale=scale)
+    if len(lengths) == 1:
+        columns = Layout(inner, n * inner, 1, inner)
+        b.launch(src, dst, n, outer * inner, columns, columns, ends)
+        return True
+    a, m = lengths  # four-step along the axis seen as a x m: every launch reads neighbouring columns
+    temp = b.temp(outer * n * inner)
+    # sequence (o, i_b, c): element k_a at (k_a * m + i_b) * inner + c, times W_n^(i_b k_a), in place
+    strided = Layout(m * inner, n * inner, 1, m * inner)
+    b.launch(src, temp, a, outer * m * inner, strided, strided, ends._replace(flags=flags & LOAD_FLAGS),
+             twiddle=n, tw_div=inner)
+    # sequence (o, k_a, c): elements i_b * inner apart; X[k_a + a * k_b] to (k_a + a * k_b) * inner + c
+    b.launch(temp, dst, m, outer * a * inner, Layout(inner, m * inner, 1, inner),
+             Layout(a * inner, n * inner, 1, a * inner), ends._replace(flags=flags & STORE_FLAGS))
+    b.release(temp)
+    return True
 
 
 def transform(b: _Builder, src: str, dst: str, count: int, n: int, ends: Ends) -> bool:
@@ -285,7 +335,7 @@ warm call plans nothing."""
 _COMPLEX = {kd.float32: kd.complex64, kd.float64: kd.complex128}
 
 
-def _bluestein(b: _Builder, count: int, n: int, ends: Ends) -> bool:
+def _bluestein(b: _Builder, src: str, dst: str, count: int, n: int, ends: Ends) -> bool:
     """Any length as a convolution with a chirp ``w``, by FFTs of a power-of-two length ``m >= 2n - 1``, with
     every elementwise step fused into their loads and stores (``v``: ``conj`` if ``inverse``, ``F``: FFT)::
 
@@ -301,11 +351,11 @@ def _bluestein(b: _Builder, count: int, n: int, ends: Ends) -> bool:
     temp = b.temp(count * m)
     forward = Ends(n, m, in_n=n, flags=ends.flags & CONJ_LOAD | MUL_LOAD | CONJ_STORE | MUL_STORE, mul=table,
                    mul_at=at_k)
-    transform(b, "in", temp, count, m, forward)
+    transform(b, src, temp, count, m, forward)
     back = Ends(m, ends.out_stride, out_n=min(n, ends.out_n),
                 flags=MUL_STORE | (0 if inverse else CONJ_STORE) | ends.flags & SCALE_STORE, mul=table, mul_at=at_w,
                 scale=ends.scale)
-    transform(b, temp, "out", count, m, back)
+    transform(b, temp, dst, count, m, back)
     return True
 
 

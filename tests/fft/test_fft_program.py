@@ -60,7 +60,9 @@ CASES = [("rows", lambda: _signal((8, 64)), kd.fft.fft, 1),
          ("bluestein", lambda: _signal((3, 13)), kd.fft.ifft, 2),
          ("bluestein four-step", lambda: _signal(plan.local_limit(False) // 2 + 3), kd.fft.fft, 4),
          ("three passes", lambda: _signal((2, 2 * (plan.local_limit(False) // plan.COALESCED) ** 2)), kd.fft.ifft, 3),
-         ("rfft", lambda: _signal((4, 48)).real.copy(), kd.fft.rfft, 1)]
+         ("rfft", lambda: _signal((4, 48)).real.copy(), kd.fft.rfft, 1),
+         ("rfft2", lambda: _signal((16, 48)).real.copy(), kd.fft.rfft2, 2),
+         ("fftn 3-D", lambda: _signal((4, 6, 8)), kd.fft.fftn, 3)]
 
 
 @pytest.mark.parametrize("name,make,fn,launches", CASES, ids=[c[0] for c in CASES])
@@ -94,6 +96,22 @@ def test_new_buffers_rebind_and_record_again(monkeypatch):
     assert counts.n["submits"] == 1
     for y in kept:
         np.testing.assert_allclose(y.numpy(), np.fft.fft(host), atol=1e-4)
+
+
+@pytest.mark.parametrize("shape,axes", [((6, 10), None), ((4, 5, 6), None), ((4, 5, 6), (2, 0)), ((4, 5, 6), (0, 1)),
+                                        ((3, 7, 16), (1, 2)), ((2, 3, 4, 5), (3, 1, 0))])
+@pytest.mark.parametrize("norm", [None, "ortho", "forward"])
+def test_n_dimensional_transforms_in_one_program(shape, axes, norm):
+    host = _signal(shape, len(shape))
+    x = kd.asarray(host)
+    for name in ("fftn", "ifftn"):
+        want = getattr(np.fft, name)(host, axes=axes, norm=norm)
+        np.testing.assert_allclose(getattr(kd.fft, name)(x, axes=axes, norm=norm).numpy(), want,
+                                   atol=2e-6 * np.abs(want).max() * np.log2(host.size))
+    real = host.real.copy()
+    want = np.fft.rfftn(real, axes=axes, norm=norm)
+    np.testing.assert_allclose(kd.fft.rfftn(kd.asarray(real), axes=axes, norm=norm).numpy(), want,
+                               atol=2e-6 * np.abs(want).max() * np.log2(host.size))
 
 
 def test_profile_names_every_launch():

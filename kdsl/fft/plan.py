@@ -107,19 +107,25 @@ COALESCED = 16
 16 neighbouring complex64 sequences are 128 contiguous bytes (1 gives the fewest launches, long ones)."""
 
 
-def passes(n: int, limit: int) -> tuple[int, ...] | None:
+def coalesced() -> int:
+    """The ``group`` of :func:`passes` on this device: ``COALESCED`` on GPUs, 1 on CPU devices (their caches
+    take strided rows; each extra launch is a pass of arithmetic over the data)."""
+    return 1 if kd.device().info.get("device_type") == "cpu" else COALESCED
+
+
+def passes(n: int, limit: int, group: int = COALESCED) -> tuple[int, ...] | None:
     """The lengths of the launches of a transform of a 7-smooth length ``n``: ``(n,)`` up to ``limit``; else two
     or three four-step launches (:func:`kdsl.fft.transform.transform`), preferring lengths of at most
-    ``limit // COALESCED`` (their workgroups hold enough sequences for every strided access to read whole
+    ``limit // group`` (their workgroups hold ``group`` sequences, so every strided access reads whole
     128-byte segments) even at the price of a third launch: a length-4096 launch holds one sequence, so the
     column it reads or the transposed row it writes is 8 bytes per 32-byte sector. None past three launches.
 
-    >>> passes(2 ** 24, 4096), passes(8192, 4096), passes(2 ** 24, 1 << 30)
-    ((256, 256, 256), (64, 128), (16777216,))
+    >>> passes(2 ** 24, 4096), passes(8192, 4096), passes(2 ** 24, 4096, group=1)
+    ((256, 256, 256), (64, 128), (4096, 4096))
     """
     if n <= limit:
         return (n,)
-    for cap in (max(2, limit // COALESCED), limit):
+    for cap in (max(2, limit // group), limit):
         for count in (2, 3):
             found = _factor(n, count, cap)
             if found is not None:
@@ -127,17 +133,17 @@ def passes(n: int, limit: int) -> tuple[int, ...] | None:
     return None
 
 
-def strided_passes(n: int, limit: int, inner: int) -> tuple[int, ...] | None:
+def strided_passes(n: int, limit: int, inner: int, group: int = COALESCED) -> tuple[int, ...] | None:
     """The lengths of the launches of a transform along an axis of stride ``inner`` (neighbouring sequences
-    are neighbours in memory): one launch when it holds ``COALESCED`` sequences per workgroup (or cannot be
+    are neighbours in memory): one launch when it holds ``group`` sequences per workgroup (or cannot be
     coalesced anyway: ``inner`` too small), else two launches that do (four-step along the axis), else one
     launch of a sequence per workgroup; None past ``limit``.
 
     >>> strided_passes(4096, 4096, inner=2049), strided_passes(4096, 4096, inner=4), strided_passes(256, 4096, 9)
     ((64, 64), (4096,), (256,))
     """
-    small = max(2, limit // COALESCED)
-    if n > small and inner >= COALESCED:
+    small = max(2, limit // group)
+    if n > small and inner >= group > 1:
         two = _factor(n, 2, small)
         if two is not None:
             return two

@@ -100,9 +100,10 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
     ends do besides the FFT is the specialization constant ``FLAGS`` (bits: ``CONJ_LOAD``...).
 
     ``part`` builds a wrong-on-purpose variant that isolates a cost (``benchmarks/fft_anatomy.py``):
-    ``"copy"`` loads and stores with the first stage's pattern and nothing between; ``"one-stage"`` does the
-    first stage's butterflies between them; ``"exchanges"`` keeps every stage's shared-memory exchange but
-    no butterfly and no twiddle; ``"no-twiddles"`` is the whole kernel without the stage twiddles.
+    ``"copy"`` loads and stores with the first stage's pattern and nothing between (no four-step twiddles
+    either); ``"one-stage"`` does the first stage's butterflies between them; ``"exchanges"`` keeps every
+    stage's shared-memory exchange but no butterfly and no twiddle; ``"no-twiddles"`` is the whole kernel
+    without the stage twiddles and the four-step ones.
     """
     if part not in PARTS:
         raise ValueError(f"part must be one of {PARTS}, got {part!r}")
@@ -133,7 +134,7 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
     offsets = {ns: at for _, ns, at in stage_table(stages)}
     if part in ("copy", "one-stage"):  # one stage read and written in the same places: j + r * m / R
         stage = _Stage(m, seqs, group, vec, stages[0], m // stages[0], first=True, last=True)
-        stage.butterflies = part == "one-stage"
+        stage.butterflies, stage.twiddles = part == "one-stage", False
         lines += stage.code(seq_fast_load, seq_fast_store, real_input, 0)
         stages = ()
     ns = 1
@@ -248,7 +249,8 @@ class _Stage:
                  "uint row = (b / out_d) * out_p, col = (b % out_d) * out_q;"]
         lines += [f"{vec} w{r} = v{c}_{r}; uint q{r} = col + (j + {r * ns}u) * out_e;" for r in range(radix)]
         # the four-step twiddle W_N^(column * k): column < N / m and k < m, so e < N needs no reduction
-        lines.append("if (TWIDDLED) { uint column = (b % in_d) / tw_div;")
+        lines.append("if (TWIDDLED) { uint column = (b % in_d) / tw_div;" if self.twiddles else
+                     "if (false) { uint column = 0u;")
         lines += [f"    uint e{r} = column * (j + {r * ns}u);" for r in range(radix)]
         lines += [f"    w{r} = cmul(w{r}, cmul(tw[tw_lo + (e{r} & {TABLE_BLOCK - 1}u)], "
                   f"tw[tw_hi + e{r} / {TABLE_BLOCK}u]));" for r in range(radix)]

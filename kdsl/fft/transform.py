@@ -188,7 +188,8 @@ def c2c_inner(x: Any, inverse: bool, scale: float = 1.0) -> Any | None:
 def _plan_inner(b: _Builder, src: str, dst: str, outer: int, n: int, inner: int, inverse: bool, scale: float
                 ) -> bool:
     """Plan :func:`c2c_inner` from ``src`` to ``dst``; False when ``n`` needs more than it does."""
-    lengths = plan.strided_passes(n, plan.local_limit(b.double), inner) if plan.radices(n) else None
+    lengths = plan.strided_passes(n, plan.local_limit(b.double), inner, plan.coalesced()) if plan.radices(n) \
+        else None
     if lengths is None:
         return False
     flags = _flags(inverse, scale)
@@ -213,7 +214,7 @@ def _plan_inner(b: _Builder, src: str, dst: str, outer: int, n: int, inner: int,
 def transform(b: _Builder, src: str, dst: str, count: int, n: int, ends: Ends) -> bool:
     """Plan the FFT of length ``n`` of ``count`` rows from ``src`` to ``dst`` in the launches of
     :func:`kdsl.fft.plan.passes`; False when ``n`` needs more than three."""
-    lengths = plan.passes(n, plan.local_limit(b.double))
+    lengths = plan.passes(n, plan.local_limit(b.double), plan.coalesced())
     if lengths is None:
         return False
     if len(lengths) == 1:
@@ -312,7 +313,7 @@ def _program(key: tuple, x: Any, build: Any) -> Program | None:
     False: the caller falls back to a step-by-step method)."""
     device = x.device
     double = x.dtype in (kd.complex128, kd.float64)
-    full = (*key, plan.local_limit(double), plan.COALESCED, device.index)
+    full = (*key, plan.local_limit(double), plan.coalesced(), device.index)
     program = plan.lookup(_programs, full)
     if program is not None and program.device is device:
         return program
@@ -345,7 +346,7 @@ def _bluestein(b: _Builder, src: str, dst: str, count: int, n: int, ends: Ends) 
     False (nothing planned) when ``m`` needs more than two launches."""
     m = 1 << (2 * n - 2).bit_length()
     inverse = bool(ends.flags & CONJ_LOAD)
-    if plan.passes(m, plan.local_limit(b.double)) is None:
+    if plan.passes(m, plan.local_limit(b.double), plan.coalesced()) is None:
         return False
     table, at_k, at_w = plan.bluestein_table(n, m, b.double, inverse)
     temp = b.temp(count * m)

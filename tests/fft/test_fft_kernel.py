@@ -78,6 +78,9 @@ def test_lengths_at_the_local_limit_and_past_it():
 
 @pytest.mark.parametrize("limit", [16, 2048, 4096])
 def test_passes_are_few_and_coalesced_where_they_can_be(limit):
+    two = plan.passes(2 * limit, limit, group=1)  # a CPU device: the fewest launches
+    assert two is not None and len(two) == 2 and np.prod(two) == 2 * limit
+    assert plan.strided_passes(limit, limit, 64, 1) == (limit,)
     small = limit // plan.COALESCED
     for n in (limit, 2 * limit, small * small, 2 * small * small, small ** 3, 3 * 5 * 7 * 4 * small, limit ** 2,
               limit ** 3, 2 * limit ** 3):
@@ -98,6 +101,7 @@ def test_passes_are_few_and_coalesced_where_they_can_be(limit):
 def test_three_launches(monkeypatch, shape):
     """Past (limit / 16)**2 the transform takes three coalesced launches (16 at a limit of 256 here)."""
     monkeypatch.setattr(plan, "local_limit", lambda double: 256)
+    monkeypatch.setattr(plan, "coalesced", lambda: plan.COALESCED)  # as on a GPU
     x = _signal(shape, np.complex64, shape[1])
     assert len(plan.passes(shape[1], 256)) == 3
     _close(kd.fft.fft(kd.asarray(x)), np.fft.fft(x))
@@ -113,6 +117,7 @@ def test_strided_axes_in_coalesced_launches(monkeypatch, shape, axis, launches):
     """Along an axis with 16 or more neighbouring columns, a length past limit / 16 takes two launches that
     each read 16 neighbouring columns (limit 256 here: 128 = 8 x 16)."""
     monkeypatch.setattr(plan, "local_limit", lambda double: 256)
+    monkeypatch.setattr(plan, "coalesced", lambda: plan.COALESCED)  # as on a GPU
     x = _signal(shape, np.complex64, shape[axis])
     with kd.profile() as prof:
         got = kd.fft.fft(kd.asarray(x), axis=axis)

@@ -192,24 +192,30 @@ def kernel(m: int, double: bool, seq_fast_load: bool, seq_fast_store: bool, real
     return _cached(_kernels, key, build), seqs
 
 
-def twiddles(m: int, n: int, double: bool) -> tuple[Any, int, int]:
+def twiddles(m: int, n: int, double: bool, seqs: int = 1) -> tuple[Any, int, int, int]:
     """The table of a local length ``m``: its stages' twiddles (:func:`kdsl.fft.stockham.stage_table`)
-    followed, when ``n`` is not 0, by the two-level table of ``W_n``; returns (table, offset of the fine part,
-    offset of the coarse part)."""
-    def build() -> tuple[Any, int, int]:
+    followed, when ``n`` is not 0, by the two-level table of ``W_n`` and, when ``seqs`` is above 1, by
+    ``W_n^(s k)`` at ``k * seqs + s`` (``s < seqs``, ``k < m``: the split four-step twiddle, see
+    :data:`kdsl.fft.stockham.TWIDDLE_SPLIT`); returns (table, offset of the fine part, of the coarse part, of
+    the last part)."""
+    def build() -> tuple[Any, int, int, int]:
         parts: list[np.ndarray] = []
         for radix, ns, _ in stage_table(stages(m)):
             r, t = np.arange(1, radix)[:, None], np.arange(ns)[None, :]
             parts.append(np.exp(-2j * np.pi * (r * t) / (ns * radix)).ravel())
-        lo = hi = 0
+        lo = hi = at = 0
         if n:
             lo = sum(p.size for p in parts)
             hi = lo + TABLE_BLOCK
             parts.append(np.exp(-2j * np.pi * np.arange(TABLE_BLOCK) / n))
             parts.append(np.exp(-2j * np.pi * (np.arange(-(-n // TABLE_BLOCK)) * TABLE_BLOCK) / n))
+            at = sum(p.size for p in parts)
+            if seqs > 1:
+                k, s = np.arange(m)[:, None], np.arange(seqs)[None, :]
+                parts.append(np.exp(-2j * np.pi * ((k * s) % n) / n).ravel())
         table = np.concatenate(parts) if parts else np.ones(1)  # never empty: Vulkan has no empty buffers
-        return _complex(table, double), lo, hi
-    return _cached(_tables, (m, n, double, kd.device().index), build)
+        return _complex(table, double), lo, hi, at
+    return _cached(_tables, (m, n, double, seqs, kd.device().index), build)
 
 
 def chirp(n: int, m: int, double: bool) -> tuple[Any, Any]:

@@ -40,23 +40,28 @@ from collections.abc import Sequence
 from kdsl.fft.butterfly import Butterfly
 
 PUSH_MEMBERS = ("nseq", "in_d", "in_p", "in_q", "in_e", "in_n", "out_d", "out_p", "out_q", "out_e", "out_n",
-                "tw_lo", "tw_hi", "tw_div", "groups_x", "mul_at", "scale_lo", "scale_hi")
+                "tw_lo", "tw_hi", "tw_div", "tw_seq", "groups_x", "mul_at", "scale_lo", "scale_hi")
 """The push-constant array ``pc``, in order. Batch layouts: element ``k`` of sequence ``b`` is at
 ``(b / d) * p + pos`` with ``pos = (b % d) * q + k * e`` its position in its row; positions from ``in_n`` on
 read as zeros (padding for free), those from ``out_n`` on are not written (``rfft`` keeps half). Four-step
 twiddles ``W^(column * k)`` come from a two-level table (``TABLE_BLOCK`` fine entries from ``tw_lo``, then
-the coarse ones from ``tw_hi``), the column of sequence ``b`` being ``(b % in_d) / tw_div``; ``mul_at`` is
+the coarse ones from ``tw_hi``; ``tw_seq``: the split table, see ``TWIDDLE_SPLIT``), the column of sequence
+``b`` being ``(b % in_d) / tw_div``; ``mul_at`` is
 where the store's part of the ``mul`` table starts; ``scale_lo``/``scale_hi`` are the bits of the float64
 ``scale`` (the normalisation). ``groups_x``: the workgroups along x (the rest continue along y)."""
 
 CONJ_LOAD, CONJ_STORE, MUL_LOAD, MUL_STORE, SCALE_STORE = 1, 2, 4, 8, 16
-TWIDDLE, CHECK_LOAD, CHECK_STORE, CHECK_SEQ = 32, 64, 128, 256
+TWIDDLE, CHECK_LOAD, CHECK_STORE, CHECK_SEQ, TWIDDLE_SPLIT = 32, 64, 128, 256, 512
 """Bits of the specialization constant ``FLAGS`` (so the driver compiles out every step a launch does not
 take: no runtime branch, no bounds check a full launch does not need). Conjugate on load / on store;
 multiply what was loaded by ``mul[pos]`` / what is stored by ``mul[mul_at + pos]`` (after the conjugation:
 Bluestein's chirps); multiply what is stored by ``scale``; the four-step twiddle ``W_N^(column * k)`` on
 store; check positions against ``in_n`` / ``out_n``; check sequences against ``nseq`` (a partial last
-workgroup)."""
+workgroup). ``TWIDDLE_SPLIT`` (the columns of a workgroup are ``c0 + s``, ``s < S`` its sequences, ``c0`` the
+same for all): ``W^(column k) = W^(c0 k) * W^(s k)``, the first from the two-level table at a few addresses per
+subgroup (``c0`` is uniform), the second from a table ``[k][s]`` at ``tw_seq`` that neighbouring invocations
+read at neighbouring entries, where ``W^(column k)`` itself would scatter every invocation's two loads over
+the whole table."""
 
 TABLE_BLOCK = 2048
 """Fine entries of a two-level twiddle table: ``W_N^e = fine[e % B] * coarse[e // B]``."""
@@ -153,7 +158,7 @@ PARTS = ("", "copy", "one-stage", "exchanges", "no-twiddles")
 
 _FLAG_NAMES = (("CONJ_IN", CONJ_LOAD), ("CONJ_OUT", CONJ_STORE), ("MUL_IN", MUL_LOAD), ("MUL_OUT", MUL_STORE),
                ("SCALED", SCALE_STORE), ("TWIDDLED", TWIDDLE), ("CHECK_IN", CHECK_LOAD),
-               ("CHECK_OUT", CHECK_STORE), ("CHECK_SEQ_", CHECK_SEQ))
+               ("CHECK_OUT", CHECK_STORE), ("CHECK_SEQ_", CHECK_SEQ), ("TW_SPLIT", TWIDDLE_SPLIT))
 
 
 class _Stage:
@@ -249,11 +254,14 @@ class _Stage:
                  "uint row = (b / out_d) * out_p, col = (b % out_d) * out_q;"]
         lines += [f"{vec} w{r} = v{c}_{r}; uint q{r} = col + (j + {r * ns}u) * out_e;" for r in range(radix)]
         # the four-step twiddle W_N^(column * k): column < N / m and k < m, so e < N needs no reduction
-        lines.append("if (TWIDDLED) { uint column = (b % in_d) / tw_div;" if self.twiddles else
-                     "if (false) { uint column = 0u;")
+        lines.append("if (TWIDDLED) { uint column = TW_SPLIT ? first % in_d : (b % in_d) / tw_div;"
+                     if self.twiddles else "if (false) { uint column = 0u;")
         lines += [f"    uint e{r} = column * (j + {r * ns}u);" for r in range(radix)]
-        lines += [f"    w{r} = cmul(w{r}, cmul(tw[tw_lo + (e{r} & {TABLE_BLOCK - 1}u)], "
-                  f"tw[tw_hi + e{r} / {TABLE_BLOCK}u]));" for r in range(radix)]
+        lines += [f"    {vec} t{r} = cmul(tw[tw_lo + (e{r} & {TABLE_BLOCK - 1}u)], tw[tw_hi + e{r} / {TABLE_BLOCK}u]);"
+                  for r in range(radix)]
+        lines.append("    if (TW_SPLIT) { " + " ".join(
+            f"t{r} = cmul(t{r}, tw[tw_seq + (j + {r * ns}u) * {self.seqs}u + s]);" for r in range(radix)) + " }")
+        lines += [f"    w{r} = cmul(w{r}, t{r});" for r in range(radix)]
         lines.append("}")
         lines.append("if (CONJ_OUT) { " + " ".join(f"w{r}.y = -w{r}.y;" for r in range(radix)) + " }")
         lines.append("if (MUL_OUT) { " + " ".join(f"if (!CHECK_OUT || q{r} < out_n) w{r} = cmul(w{r}, "

@@ -259,11 +259,11 @@ def lookup(cache: OrderedDict[tuple, Any], key: tuple) -> Any:
         return hit
 
 
-def remember(cache: OrderedDict[tuple, Any], key: tuple, entry: Any) -> None:
-    """Store ``entry``; the least recently used entries past ``_CACHE_LIMIT`` are dropped."""
+def remember(cache: OrderedDict[tuple, Any], key: tuple, entry: Any, limit: int = _CACHE_LIMIT) -> None:
+    """Store ``entry``; the least recently used entries past ``limit`` are dropped."""
     with _lock:
         cache[key] = entry
-        while len(cache) > _CACHE_LIMIT:
+        while len(cache) > limit:
             cache.popitem(last=False)
 
 

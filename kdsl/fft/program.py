@@ -12,6 +12,9 @@ records again only then; otherwise it replays the recorded command buffer: one `
 wait, no host copy, no upload. The pool hands the same buffers back to a loop that frees its results, so a
 warm loop replays.
 
+A program keeps its last call's buffers bound (so that the next call can replay): they stay allocated until
+a call binds others or the program leaves the cache (:data:`kdsl.fft.transform._PROGRAMS` programs are kept).
+
 Under ``kd.profile()`` every launch is submitted and timed on its own, labelled with its length, sequences
 and role.
 

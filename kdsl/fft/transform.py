@@ -329,10 +329,12 @@ def _program(key: tuple, x: Any, build: Any) -> Program | None:
         return Program(device, b.steps, b.temps, kd.complex128 if double else kd.complex64)
     program = make()
     if program is not None:
-        plan.remember(_programs, full, program)
+        plan.remember(_programs, full, program, limit=_PROGRAMS)
     return program
 
 
+_PROGRAMS = 16
+"""Programs kept: each holds its last call's buffers bound (see kdsl.fft.program), so few."""
 _programs: OrderedDict[tuple, Program] = OrderedDict()
 """Planned transforms by (kind, shape, direction, scale, dtype, local limit, coalescing rule, device): a
 warm call plans nothing."""

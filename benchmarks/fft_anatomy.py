@@ -15,11 +15,12 @@ and a plain copy of the same bytes (``memcpy``, 16 bytes per invocation) shows t
 Times are GPU timestamps around each dispatch (median of ``--repeat``), so no submit or host cost is in them;
 ``whole`` is one replay of the transform's program (all its launches in one submission) by wall clock, and
 ``call`` the public function, both as a user sees them. GB/s counts one read and one write of the launch's
-data. The 1-D case runs twice: with kd.fft's plan (on a GPU three launches of 256, each workgroup holding 16
-neighbouring sequences: coalesced) and with ``plan.coalesced() == 1`` (two launches of 4096, one sequence per
-workgroup: the column read and the transposed write are 8 bytes per sector), to say which is faster.
+data (the sizes of its two buffers: an upper bound). The 1-D and rfft2 cases run twice: with kd.fft's plan (on
+a GPU: 2^24 in three launches of 256, rfft2's columns in two of 64, each workgroup holding 16 or more
+neighbouring sequences: coalesced) and with ``plan.coalesced() == 1`` (the fewest launches: 4096 x 4096 and one
+column launch of 4096, one sequence per workgroup: 8 bytes per sector), to say which is faster.
 
-    python3 benchmarks/fft_anatomy.py            # the row case (4096 x 4096 complex64) and fft of 2^24
+    python3 benchmarks/fft_anatomy.py            # rows (4096 x 4096 complex64), fft of 2^24, rfft2 4096^2
     python3 benchmarks/fft_anatomy.py --small    # a smoke run for CPU drivers (lavapipe)
 """
 
@@ -28,6 +29,8 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 from dsl_common import kd, table
@@ -36,7 +39,7 @@ import kdsl.runtime as rt
 from kdsl.engine.realize import Buffer, allocate
 from kdsl.fft import plan
 from kdsl.fft.stockham import PARTS
-from kdsl.fft.transform import c2c_program, output
+from kdsl.fft.transform import c2c_program, nd_program, output
 from kdsl.runtime.compiler import compile_source
 
 _MEMCPY = """#version 450
@@ -51,13 +54,30 @@ void main() {
 """
 
 
-def cases(small: bool) -> list[tuple[str, np.ndarray]]:
+class Case(NamedTuple):
+    """A transform to dissect: its input, the public call, NumPy's answer and the program kd.fft runs."""
+
+    label: str
+    host: np.ndarray
+    call: Callable[[Any], Any]
+    want: Callable[[np.ndarray], np.ndarray]
+    program: Callable[[Any], Any]
+
+
+def cases(small: bool) -> list[Case]:
     rng = np.random.default_rng(0)
     rows = (64, 4096) if small else (4096, 4096)
     n1 = 2 ** 18 if small else 2 ** 24
+    side = 256 if small else 4096
     z = (rng.standard_normal(n1) + 1j * rng.standard_normal(n1)).astype(np.complex64).reshape(1, n1)
     r = (rng.standard_normal(rows) + 1j * rng.standard_normal(rows)).astype(np.complex64)
-    return [(f"fft rows {rows[0]}x{rows[1]} complex64", r), (f"fft 1-D {n1} complex64", z)]
+    img = rng.standard_normal((side, side)).astype(np.float32)
+    return [Case(f"fft rows {rows[0]}x{rows[1]} complex64", r, kd.fft.fft, np.fft.fft,
+                 lambda x: c2c_program(x, inverse=False, keep=x.shape[1])),
+            Case(f"fft 1-D {n1} complex64", z, kd.fft.fft, np.fft.fft,
+                 lambda x: c2c_program(x, inverse=False, keep=x.shape[1])),
+            Case(f"rfft2 {side}x{side} float32", img, kd.fft.rfft2, np.fft.rfft2,
+                 lambda x: nd_program(x, [0, 1], False, [1.0, 1.0], keep=x.shape[1] // 2 + 1))]
 
 
 class Timer:
@@ -73,62 +93,68 @@ class Timer:
              push: np.ndarray) -> float:
         """Median GPU milliseconds of one dispatch."""
         algo = self.manager.algorithm(mems, spirv, workgroup=(*groups, 1), spec_consts=spec, push_consts=push)
-        seq = self.manager.sequence(total_timestamps=self.repeat)
+        seq = self.manager.sequence(total_timestamps=self.repeat + 1)
         try:
-            for _ in range(self.repeat):
+            for _ in range(self.repeat + 1):  # the first one warms up (caches, a lazily compiled pipeline)
                 seq.record(rt.OpAlgoDispatch(algo, push))
             seq.eval()
             ticks = seq.get_timestamps()
         finally:
             seq.destroy()
             algo.destroy()
-        return statistics.median(np.diff(ticks)) * self.period_ns * 1e-6
+        return statistics.median(np.diff(ticks)[1:]) * self.period_ns * 1e-6
 
 
-def anatomy(label: str, host: np.ndarray, timer: Timer) -> list[list]:
+def anatomy(case: Case, timer: Timer) -> list[list]:
+    label, host = case.label, case.host
     x = kd.asarray(host)
-    count, n = host.shape
-    program = c2c_program(x, inverse=False, keep=n)
+    program = case.program(x)
     assert program is not None, f"{label} falls back to step-by-step kernels"
-    out = output((count, n), double=False)
-    want = np.fft.fft(host)
-    got = kd.fft.fft(x).numpy()
-    assert np.abs(got - want).max() <= 1e-4 * np.abs(want).max() * np.log2(n), f"{label} is wrong"
+    want = case.want(host)
+    got = case.call(x).numpy()
+    assert np.abs(got - want).max() <= 1e-4 * np.abs(want).max() * np.log2(host.size), f"{label} is wrong"
+    out = output(want.shape, double=False)
     dev = kd.device()
     temps = {r: Buffer(allocate(dev, s, program.dtype), s, program.dtype, dev) for r, s in program.temps.items()}
     tensors = {"in": x.__kdsl_buffer__(), "out": out.__kdsl_buffer__(writable=True),
                **{r: b.tensor for r, b in temps.items()}}
-    rows = []
+    rows, moved = [], 0
     for i, step in enumerate(program.steps):
         mems = [tensors[step.src], tensors[step.dst], *program.tables(i)]
         spec = np.array([step.flags], np.uint32)
-        nbytes = 2 * count * n * 8
+        nbytes = _bytes(mems[0]) + _bytes(mems[1])  # what the launch reads and writes, at most
+        moved += nbytes
         for part in PARTS:
             spirv = plan.kernel(*step.kernel, part=part)[0]
             ms = timer.time(mems, spirv, step.groups, spec, step.push)
             rows.append([label, f"{i}: {step.label}", part or "kernel", ms, nbytes / ms * 1e-6])
-        words = count * n // 2  # vec4s of complex64 pairs
+        words = min(_bytes(mems[0]), _bytes(mems[1])) // 32  # vec4s: half of the smaller buffer, each way
         gx = min(-(-words // 256), plan.max_groups_x())
         groups = (gx, -(-words // (256 * gx)))
         ms = timer.time(mems[:2], compile_source(_MEMCPY), groups, None, np.array([words, gx], np.uint32))
-        rows.append([label, f"{i}: same bytes", "memcpy", ms, nbytes / ms * 1e-6])
+        rows.append([label, f"{i}: copy of {words * 16 >> 20} MiB", "memcpy", ms, 2 * words * 16 / ms * 1e-6])
     src, dst = tensors["in"], tensors["out"]
+    program.run(src, dst)  # bound to these buffers and recorded: the timed runs replay
     walls = []
     for _ in range(timer.repeat):
         t0 = time.perf_counter()
         program.run(src, dst)
         walls.append((time.perf_counter() - t0) * 1e3)
     whole = statistics.median(walls)
-    rows.append([label, f"all {len(program.steps)} launches, one submission", "whole", whole,
-                 len(program.steps) * 2 * count * n * 8 / whole * 1e-6])
+    rows.append([label, f"all {len(program.steps)} launches, one submission", "whole", whole, moved / whole * 1e-6])
     calls = []
+    kd.realize(case.call(x))
     for _ in range(timer.repeat):
         t0 = time.perf_counter()
-        kd.realize(kd.fft.fft(x))
+        kd.realize(case.call(x))
         calls.append((time.perf_counter() - t0) * 1e3)
     call = statistics.median(calls)
-    rows.append([label, "kd.fft.fft(x), warm", "call", call, len(program.steps) * 2 * count * n * 8 / call * 1e-6])
+    rows.append([label, "the public call, warm", "call", call, moved / call * 1e-6])
     return rows
+
+
+def _bytes(tensor: Any) -> int:
+    return int(tensor.size()) * int(np.dtype(tensor.dtype).itemsize)
 
 
 def main() -> None:
@@ -140,13 +166,13 @@ def main() -> None:
         raise SystemExit("this device has no timestamps; the anatomy needs them")
     timer = Timer(args.repeat)
     rows = []
-    for label, host in cases(args.small):
-        rows += anatomy(label, host, timer)
-    label, host = cases(args.small)[1]
+    for case in cases(args.small):
+        rows += anatomy(case, timer)
     default = plan.coalesced
     plan.coalesced = lambda: 1  # type: ignore[assignment]
-    try:
-        rows += anatomy(label + ", coalesced() = 1", host, timer)
+    try:  # the fewest launches, one sequence per workgroup where they are long
+        for case in cases(args.small)[1:]:
+            rows += anatomy(case._replace(label=case.label + ", coalesced() = 1"), timer)
     finally:
         plan.coalesced = default  # type: ignore[assignment]
     table(f"kd.fft anatomy on {kd.device().name} (GPU timestamps, median of {args.repeat}; whole/call: wall)",

@@ -124,6 +124,19 @@ def nd(x: Any, axes: list[int], inverse: bool, scales: list[float], keep: int | 
     one of them, then the others from the last) in one program: one submission for all of them (the axis
     ``i`` result times ``scales[i]``). ``keep``: only that many outputs along the last axis (``rfftn``; ``x``
     real). None when an axis needs the step-by-step methods: the caller goes axis by axis."""
+    program = nd_program(x, axes, inverse, scales, keep)
+    if program is None:
+        return None
+    shape = [int(d) for d in x.shape]
+    out_shape = shape[:-1] + [keep] if keep is not None else shape
+    out = output(tuple(out_shape), x.dtype in (kd.complex128, kd.float64))
+    program.run(x.__kdsl_buffer__(), out.__kdsl_buffer__(writable=True))
+    return out
+
+
+def nd_program(x: Any, axes: list[int], inverse: bool, scales: list[float], keep: int | None = None
+               ) -> Program | None:
+    """The program of :func:`nd` for ``x``, None where it falls back to axis by axis."""
     shape = [int(d) for d in x.shape]
     order = sorted(range(len(axes)), key=lambda i: -axes[i])
     key = ("nd", tuple(shape), tuple(axes), inverse, tuple(scales), keep, x.dtype.name)
@@ -145,13 +158,7 @@ def nd(x: Any, axes: list[int], inverse: bool, scales: list[float], keep: int | 
                 b.release(src)
             src = dst
         return True
-    program = _program(key, x, build)
-    if program is None:
-        return None
-    out_shape = shape[:-1] + [keep] if keep is not None else shape
-    out = output(tuple(out_shape), x.dtype in (kd.complex128, kd.float64))
-    program.run(x.__kdsl_buffer__(), out.__kdsl_buffer__(writable=True))
-    return out
+    return _program(key, x, build)
 
 
 def _size(shape: list[int], axis: int, keep: int | None) -> int:

@@ -159,7 +159,8 @@ def test_the_variants_are_named():
 def test_anatomy_script_times_every_variant():
     import fft_anatomy
 
-    rows = fft_anatomy.anatomy("t", _signal((4, 2 * plan.local_limit(False))), fft_anatomy.Timer(1))
+    case = fft_anatomy.cases(small=True)[0]._replace(label="t", host=_signal((4, 2 * plan.local_limit(False))))
+    rows = fft_anatomy.anatomy(case, fft_anatomy.Timer(1))
     variants = [r[2] for r in rows]
     assert variants == ["kernel", *PARTS[1:], "memcpy"] * 2 + ["whole", "call"]
     assert all(r[3] > 0 for r in rows)

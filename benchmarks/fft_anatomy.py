@@ -1,6 +1,6 @@
 """Where the time of kd.fft's kernels goes: each launch of a transform next to variants that isolate its costs.
 
-For every launch of the transform's program (``kdsl.fft.program``) the same launch (same workgroups,
+For every launch of the transform's program (``kdsl.fft.transform.Program``) the same launch (same workgroups,
 sequences, buffers, push and specialization constants) is timed with the kernel replaced by a variant of
 ``kdsl.fft.stockham.kernel_source``:
 
@@ -120,25 +120,24 @@ def anatomy(case: Case, timer: Timer) -> list[list]:
                **{r: b.tensor for r, b in temps.items()}}
     rows, moved = [], 0
     for i, step in enumerate(program.steps):
-        mems = [tensors[step.src], tensors[step.dst], *program.tables(i)]
+        mems = [tensors[step.src], tensors[step.dst], *(t.__kdsl_buffer__() for t in program.tables(i))]
         spec = np.array([step.flags], np.uint32)
         nbytes = _bytes(mems[0]) + _bytes(mems[1])  # what the launch reads and writes, at most
         moved += nbytes
         for part in PARTS:
-            spirv = plan.kernel(*step.kernel, part=part)[0]
-            ms = timer.time(mems, spirv, step.groups, spec, step.push)
+            raw = plan.kernel(*step.kernel, part=part)[0]
+            ms = timer.time(mems, raw.spirv, step.groups, spec, step.push)
             rows.append([label, f"{i}: {step.label}", part or "kernel", ms, nbytes / ms * 1e-6])
         words = min(_bytes(mems[0]), _bytes(mems[1])) // 32  # vec4s: half of the smaller buffer, each way
         gx = min(-(-words // 256), plan.max_groups_x())
         groups = (gx, -(-words // (256 * gx)))
         ms = timer.time(mems[:2], compile_source(_MEMCPY), groups, None, np.array([words, gx], np.uint32))
         rows.append([label, f"{i}: copy of {words * 16 >> 20} MiB", "memcpy", ms, 2 * words * 16 / ms * 1e-6])
-    src, dst = tensors["in"], tensors["out"]
-    program.run(src, dst)  # bound to these buffers and recorded: the timed runs replay
+    program.run(x, out)  # bound to these buffers and recorded: the timed runs replay
     walls = []
     for _ in range(timer.repeat):
         t0 = time.perf_counter()
-        program.run(src, dst)
+        program.run(x, out)
         walls.append((time.perf_counter() - t0) * 1e3)
     whole = statistics.median(walls)
     rows.append([label, f"all {len(program.steps)} launches, one submission", "whole", whole, moved / whole * 1e-6])

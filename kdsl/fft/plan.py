@@ -26,7 +26,6 @@ import numpy as np
 
 import kdsl as kd
 from kdsl.fft.stockham import TABLE_BLOCK, kernel_source, shared_stride, stage_table
-from kdsl.runtime.compiler import compile_source
 
 _CACHE_LIMIT = 64
 _lock = threading.Lock()
@@ -179,16 +178,17 @@ def group_shape(m: int, limit: int, double: bool) -> tuple[int, int]:
 
 
 def kernel(m: int, double: bool, seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False,
-           part: str = "") -> tuple[bytes, int]:
-    """The SPIR-V of the local FFT of length ``m`` and its sequences per workgroup (``part``: one of the
-    variants of :func:`kdsl.fft.stockham.kernel_source` that isolate its costs)."""
+           part: str = "") -> tuple[Any, int]:
+    """The compiled local FFT of length ``m`` (a ``kd.raw_kernel``) and its sequences per workgroup (``part``:
+    one of the variants of :func:`kdsl.fft.stockham.kernel_source` that isolate its costs)."""
     limit = local_limit(double)
     seqs, group = group_shape(m, limit, double)
     key = (m, double, seq_fast_load, seq_fast_store, real_input, seqs, group, part)
 
-    def build() -> bytes:
-        return compile_source(kernel_source(m, stages(m), seqs, group, "double" if double else "float",
-                                            seq_fast_load, seq_fast_store, real_input, part))
+    def build() -> Any:
+        source = kernel_source(m, stages(m), seqs, group, "double" if double else "float", seq_fast_load,
+                               seq_fast_store, real_input, part)
+        return kd.raw_kernel(source, name=f"fft{m}" + (f" ({part})" if part else ""))
     return _cached(_kernels, key, build), seqs
 
 

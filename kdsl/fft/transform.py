@@ -25,7 +25,6 @@ import numpy as np
 
 import kdsl as kd
 from kdsl.fft import plan
-from kdsl.fft.program import Program, Step
 from kdsl.fft.stockham import (
     CHECK_LOAD,
     CHECK_SEQ,
@@ -74,6 +73,45 @@ def rows(length: int) -> Layout:
     return Layout(1, length, 0, 1)
 
 
+class Step(NamedTuple):
+    """One launch: the local FFT kernel (``kernel``: the arguments of :func:`kdsl.fft.plan.kernel` that made
+    ``raw``), its specialization ``flags``, push words and workgroups, and its buffers: ``src`` and ``dst``
+    by role (``"in"``, ``"out"`` or a temporary's name), the twiddle ``table`` and the ``mul`` table."""
+
+    kernel: tuple
+    raw: Any
+    flags: int
+    push: np.ndarray
+    groups: tuple[int, int]
+    src: str
+    dst: str
+    table: Any
+    mul: Any
+    label: str
+
+
+class Program:
+    """A planned transform: its launches (``steps``, as ``benchmarks/fft_anatomy.py`` reads them) run by a
+    ``kd.RawProgram``: one submission per call, recorded once and replayed while the buffers are the same.
+    ``temps``: the elements of each temporary (complex ``dtype``)."""
+
+    def __init__(self, steps: list[Step], temps: dict[str, int], dtype: Any):
+        self.steps, self.temps, self.dtype = steps, temps, dtype
+        self.program = kd.RawProgram(
+            [kd.RawLaunch(s.raw, (s.src, s.dst, s.table, s.table if s.mul is None else s.mul), [s.push],
+                          groups=(*s.groups, 1), spec={0: s.flags}, label=s.label) for s in steps],
+            temps={role: (size, dtype) for role, size in temps.items()})
+
+    def run(self, src: Any, out: Any) -> None:
+        """Every launch, reading the array ``src`` and writing the array ``out``, in one submission."""
+        self.program(**{"in": src, "out": out})
+
+    def tables(self, i: int) -> tuple[Any, Any]:
+        """The arrays bound after the source and destination of launch ``i``: its twiddle and ``mul`` tables."""
+        step = self.steps[i]
+        return step.table, step.table if step.mul is None else step.mul
+
+
 def c2c(x: Any, inverse: bool, keep: int | None = None, scale: float = 1.0) -> Any:
     """Unnormalised DFT (``inverse``: conjugate DFT) of each row of ``x``, shape ``(rows, n)``, times ``scale``
     (applied as the kernel stores: no pass of its own); ``x`` may be real (float32/float64: read as complex
@@ -89,7 +127,7 @@ def c2c(x: Any, inverse: bool, keep: int | None = None, scale: float = 1.0) -> A
     program = c2c_program(x, inverse, keep, scale)
     if program is not None:
         out = output((count, keep), double)
-        program.run(x.__kdsl_buffer__(), out.__kdsl_buffer__(writable=True))
+        program.run(x, out)
         return out
     if plan.radices(n) is None:  # a power of two past two launches: step by step
         full = _bluestein_unfused(x.astype(_COMPLEX[x.dtype]) if real else x, inverse)
@@ -130,7 +168,7 @@ def nd(x: Any, axes: list[int], inverse: bool, scales: list[float], keep: int | 
     shape = [int(d) for d in x.shape]
     out_shape = shape[:-1] + [keep] if keep is not None else shape
     out = output(tuple(out_shape), x.dtype in (kd.complex128, kd.float64))
-    program.run(x.__kdsl_buffer__(), out.__kdsl_buffer__(writable=True))
+    program.run(x, out)
     return out
 
 
@@ -189,7 +227,7 @@ def c2c_inner(x: Any, inverse: bool, scale: float = 1.0) -> Any | None:
     if program is None:
         return None
     out = output(x.shape, x.dtype in (kd.complex128, kd.float64))
-    program.run(x.__kdsl_buffer__(), out.__kdsl_buffer__(writable=True))
+    program.run(x, out)
     return out
 
 
@@ -267,14 +305,14 @@ def _four_step_recursive(x: Any, out: Any, count: int, n: int, double: bool, fla
     temp = output((count, n), double)
     program = _program(("columns", count, n, flags, x.dtype.name), x, build)
     assert program is not None
-    program.run(x.__kdsl_buffer__(), temp.__kdsl_buffer__(writable=True))
+    program.run(x, temp)
     inner = c2c(temp.reshape(count * n1, n2), inverse=False)
     result = inner.reshape(count, n1, n2).transpose((0, 2, 1)).reshape(count, n)
     out[...] = kd.conj(result) if flags & CONJ_STORE else result
 
 
 class _Builder:
-    """Collects the launches of a transform as :class:`~kdsl.fft.program.Step` s between named buffers
+    """Collects the launches of a transform as :class:`Step` s between named buffers
     (``"in"``, ``"out"`` and temporaries, reused once released)."""
 
     def __init__(self, double: bool, real_input: bool):
@@ -301,7 +339,7 @@ class _Builder:
         """Plan one launch of the local FFT of length ``m`` over ``nseq`` sequences (``twiddle``: the four-step
         twiddles ``W_twiddle^(column k)`` on store, column ``(b % load.d) / tw_div`` of sequence ``b``)."""
         kernel = (m, self.double, load.e != 1, store.e != 1, self.real_input and src == "in")
-        spirv, seqs = plan.kernel(*kernel)
+        raw, seqs = plan.kernel(*kernel)
         # the columns of a workgroup are c0 + s: the four-step twiddle as W^(c0 k) * W^(s k) (stockham.py)
         split = bool(twiddle) and tw_div == 1 and seqs > 1 and load.d % seqs == 0
         table, lo, hi, at = plan.twiddles(m, twiddle, self.double, seqs if split else 1)
@@ -316,7 +354,7 @@ class _Builder:
                          bits[-1]], dtype=np.uint32)
         label = f"kd.fft: {m}-point FFT of {nseq} sequences" + (", four-step twiddles" if twiddle else "") + \
             f", groups {(gx, gy)}"
-        self.steps.append(Step(kernel, spirv, flags, push, (gx, gy), src, dst, table, ends.mul, label))
+        self.steps.append(Step(kernel, raw, flags, push, (gx, gy), src, dst, table, ends.mul, label))
 
 
 def _program(key: tuple, x: Any, build: Any) -> Program | None:
@@ -326,14 +364,14 @@ def _program(key: tuple, x: Any, build: Any) -> Program | None:
     double = x.dtype in (kd.complex128, kd.float64)
     full = (*key, plan.local_limit(double), plan.coalesced(), device.index)
     program = plan.lookup(_programs, full)
-    if program is not None and program.device is device:
+    if program is not None:
         return program
 
     def make() -> Program | None:
         b = _Builder(double, x.dtype in (kd.float32, kd.float64))
         if not build(b):
             return None
-        return Program(device, b.steps, b.temps, kd.complex128 if double else kd.complex64)
+        return Program(b.steps, b.temps, kd.complex128 if double else kd.complex64)
     program = make()
     if program is not None:
         plan.remember(_programs, full, program, limit=_PROGRAMS)
@@ -341,7 +379,7 @@ def _program(key: tuple, x: Any, build: Any) -> Program | None:
 
 
 _PROGRAMS = 16
-"""Programs kept: each holds its last call's buffers bound (see kdsl.fft.program), so few."""
+"""Programs kept: each holds its last call's buffers bound (see ``kd.RawProgram``), so few."""
 _programs: OrderedDict[tuple, Program] = OrderedDict()
 """Planned transforms by (kind, shape, direction, scale, dtype, local limit, coalescing rule, device): a
 warm call plans nothing."""

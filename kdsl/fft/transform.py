@@ -4,9 +4,10 @@
 unnormalised DFT of every row (``inverse``: the conjugate transform, still without the ``1/n``). The kernels
 read complex arrays as ``vec2``/``dvec2`` pairs (real ones as scalars) and write fresh, uninitialised
 outputs: every step besides the FFT itself (conversion, conjugation, padding, cutting, Bluestein's
-multiplications) happens in a kernel's load or store, so a transform costs one launch (two past the local
-limit, four for Bluestein) and no elementwise pass. The public functions in :mod:`kdsl.fft` move axes, pad,
-normalise and convert around it.
+multiplications) happens in a kernel's load or store, so a transform costs one launch (two or three past the
+local limit, twice that for Bluestein) and no elementwise pass, all in one submission
+(:mod:`kdsl.fft.launches`). :func:`nd` does several axes in one submission, :func:`c2c_inner` a middle axis
+where it is. The public functions in :mod:`kdsl.fft` move axes, pad, normalise and convert around them.
 
 Example:
     >>> import numpy as np, kdsl as kd
@@ -19,97 +20,12 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from typing import Any, NamedTuple
-
-import numpy as np
+from typing import Any
 
 import kdsl as kd
 from kdsl.fft import plan
-from kdsl.fft.stockham import (
-    CHECK_LOAD,
-    CHECK_SEQ,
-    CHECK_STORE,
-    CONJ_LOAD,
-    CONJ_STORE,
-    MUL_LOAD,
-    MUL_STORE,
-    SCALE_STORE,
-    TWIDDLE,
-    TWIDDLE_SPLIT,
-)
-
-LOAD_FLAGS, STORE_FLAGS = CONJ_LOAD | MUL_LOAD, CONJ_STORE | MUL_STORE | SCALE_STORE
-EVERYWHERE = 0xFFFFFFFF
-"""``in_n``/``out_n`` that limit nothing."""
-
-
-class Layout(NamedTuple):
-    """Where element ``k`` of sequence ``b`` lives: ``(b // d) * p + pos`` with ``pos = (b % d) * q + k * e``
-    its position in its row."""
-
-    d: int
-    p: int
-    q: int
-    e: int
-
-
-class Ends(NamedTuple):
-    """What a (possibly multi-launch) transform does at its two ends besides the FFT: the row strides of
-    input and output, positions read (``in_n``: the rest are zeros) and written (``out_n``), conjugations and
-    multiplications (``flags``) by the table ``mul`` (the store's part from ``mul_at``) and by ``scale``."""
-
-    in_stride: int
-    out_stride: int
-    in_n: int = EVERYWHERE
-    out_n: int = EVERYWHERE
-    flags: int = 0
-    mul: Any = None
-    mul_at: int = 0
-    scale: float = 1.0
-
-
-def rows(length: int) -> Layout:
-    """Contiguous sequences of ``length`` elements."""
-    return Layout(1, length, 0, 1)
-
-
-class Step(NamedTuple):
-    """One launch: the local FFT kernel (``kernel``: the arguments of :func:`kdsl.fft.plan.kernel` that made
-    ``raw``), its specialization ``flags``, push words and workgroups, and its buffers: ``src`` and ``dst``
-    by role (``"in"``, ``"out"`` or a temporary's name), the twiddle ``table`` and the ``mul`` table."""
-
-    kernel: tuple
-    raw: Any
-    flags: int
-    push: np.ndarray
-    groups: tuple[int, int]
-    src: str
-    dst: str
-    table: Any
-    mul: Any
-    label: str
-
-
-class Program:
-    """A planned transform: its launches (``steps``, as ``benchmarks/fft_anatomy.py`` reads them) run by a
-    ``kd.RawProgram``: one submission per call, recorded once and replayed while the buffers are the same.
-    ``temps``: the elements of each temporary (complex ``dtype``)."""
-
-    def __init__(self, steps: list[Step], temps: dict[str, int], dtype: Any):
-        self.steps, self.temps, self.dtype = steps, temps, dtype
-        self.program = kd.RawProgram(
-            [kd.RawLaunch(s.raw, (s.src, s.dst, s.table, s.table if s.mul is None else s.mul), [s.push],
-                          groups=(*s.groups, 1), spec={0: s.flags}, label=s.label) for s in steps],
-            temps={role: (size, dtype) for role, size in temps.items()})
-
-    def run(self, src: Any, out: Any) -> None:
-        """Every launch, reading the array ``src`` and writing the array ``out``, in one submission."""
-        self.program(**{"in": src, "out": out})
-
-    def tables(self, i: int) -> tuple[Any, Any]:
-        """The arrays bound after the source and destination of launch ``i``: its twiddle and ``mul`` tables."""
-        step = self.steps[i]
-        return step.table, step.table if step.mul is None else step.mul
+from kdsl.fft.launches import EVERYWHERE, LOAD_FLAGS, STORE_FLAGS, Builder, Ends, Layout, Program, rows
+from kdsl.fft.stockham import CONJ_LOAD, CONJ_STORE, MUL_LOAD, MUL_STORE, SCALE_STORE
 
 
 def c2c(x: Any, inverse: bool, keep: int | None = None, scale: float = 1.0) -> Any:
@@ -144,7 +60,7 @@ def c2c_program(x: Any, inverse: bool, keep: int, scale: float = 1.0) -> Program
     return _program(key, x, lambda b: _plan_rows(b, "in", "out", count, n, keep, inverse, scale))
 
 
-def _plan_rows(b: _Builder, src: str, dst: str, count: int, n: int, keep: int, inverse: bool, scale: float
+def _plan_rows(b: Builder, src: str, dst: str, count: int, n: int, keep: int, inverse: bool, scale: float
                ) -> bool:
     """Plan :func:`c2c` from ``src`` to ``dst``; False when it needs the step-by-step fallbacks."""
     ends = Ends(n, keep, out_n=keep if keep < n else EVERYWHERE, flags=_flags(inverse, scale), scale=scale)
@@ -179,7 +95,7 @@ def nd_program(x: Any, axes: list[int], inverse: bool, scales: list[float], keep
     order = sorted(range(len(axes)), key=lambda i: -axes[i])
     key = ("nd", tuple(shape), tuple(axes), inverse, tuple(scales), keep, x.dtype.name)
 
-    def build(b: _Builder) -> bool:
+    def build(b: Builder) -> bool:
         src, now = "in", list(shape)
         for step, i in enumerate(order):
             axis, n = axes[i], shape[axes[i]]
@@ -231,7 +147,7 @@ def c2c_inner(x: Any, inverse: bool, scale: float = 1.0) -> Any | None:
     return out
 
 
-def _plan_inner(b: _Builder, src: str, dst: str, outer: int, n: int, inner: int, inverse: bool, scale: float
+def _plan_inner(b: Builder, src: str, dst: str, outer: int, n: int, inner: int, inverse: bool, scale: float
                 ) -> bool:
     """Plan :func:`c2c_inner` from ``src`` to ``dst``; False when ``n`` needs more than it does."""
     lengths = plan.strided_passes(n, plan.local_limit(b.double), inner, plan.coalesced()) if plan.radices(n) \
@@ -257,7 +173,7 @@ def _plan_inner(b: _Builder, src: str, dst: str, outer: int, n: int, inner: int,
     return True
 
 
-def transform(b: _Builder, src: str, dst: str, count: int, n: int, ends: Ends) -> bool:
+def transform(b: Builder, src: str, dst: str, count: int, n: int, ends: Ends) -> bool:
     """Plan the FFT of length ``n`` of ``count`` rows from ``src`` to ``dst`` in the launches of
     :func:`kdsl.fft.plan.passes`; False when ``n`` needs more than three."""
     lengths = plan.passes(n, plan.local_limit(b.double), plan.coalesced())
@@ -298,7 +214,7 @@ def _four_step_recursive(x: Any, out: Any, count: int, n: int, double: bool, fla
     """A length past two launches: the columns, then the rows as a transform of their own."""
     n1, n2 = plan.split(n, plan.local_limit(double))
 
-    def build(b: _Builder) -> bool:
+    def build(b: Builder) -> bool:
         columns = Layout(n2, n, 1, n2)  # sequence (row, i2): elements i1 * n2 + i2 of the row
         b.launch("in", "out", n1, count * n2, columns, columns, Ends(n, n, flags=flags & CONJ_LOAD), twiddle=n)
         return True
@@ -309,52 +225,6 @@ def _four_step_recursive(x: Any, out: Any, count: int, n: int, double: bool, fla
     inner = c2c(temp.reshape(count * n1, n2), inverse=False)
     result = inner.reshape(count, n1, n2).transpose((0, 2, 1)).reshape(count, n)
     out[...] = kd.conj(result) if flags & CONJ_STORE else result
-
-
-class _Builder:
-    """Collects the launches of a transform as :class:`Step` s between named buffers
-    (``"in"``, ``"out"`` and temporaries, reused once released)."""
-
-    def __init__(self, double: bool, real_input: bool):
-        self.double, self.real_input = double, real_input
-        self.steps: list[Step] = []
-        self.temps: dict[str, int] = {}
-        self._free: list[str] = []
-
-    def temp(self, size: int) -> str:
-        """A temporary of ``size`` complex elements: a released one of that size, else a new one."""
-        for name in self._free:
-            if self.temps[name] == size:
-                self._free.remove(name)
-                return name
-        name = f"t{len(self.temps)}"
-        self.temps[name] = size
-        return name
-
-    def release(self, name: str) -> None:
-        self._free.append(name)
-
-    def launch(self, src: str, dst: str, m: int, nseq: int, load: Layout, store: Layout, ends: Ends,
-               twiddle: int = 0, tw_div: int = 1) -> None:
-        """Plan one launch of the local FFT of length ``m`` over ``nseq`` sequences (``twiddle``: the four-step
-        twiddles ``W_twiddle^(column k)`` on store, column ``(b % load.d) / tw_div`` of sequence ``b``)."""
-        kernel = (m, self.double, load.e != 1, store.e != 1, self.real_input and src == "in")
-        raw, seqs = plan.kernel(*kernel)
-        # the columns of a workgroup are c0 + s: the four-step twiddle as W^(c0 k) * W^(s k) (stockham.py)
-        split = bool(twiddle) and tw_div == 1 and seqs > 1 and load.d % seqs == 0
-        table, lo, hi, at = plan.twiddles(m, twiddle, self.double, seqs if split else 1)
-        groups = -(-nseq // seqs)
-        gx = min(groups, plan.max_groups_x())
-        gy = -(-groups // gx)
-        flags = ends.flags | (TWIDDLE if twiddle else 0) | (CHECK_LOAD if ends.in_n != EVERYWHERE else 0) | \
-            (CHECK_STORE if ends.out_n != EVERYWHERE else 0) | (CHECK_SEQ if gx * gy * seqs != nseq else 0) | \
-            (TWIDDLE_SPLIT if split else 0)
-        bits = np.array([ends.scale], np.float64 if self.double else np.float32).view(np.uint32)
-        push = np.array([nseq, *load, ends.in_n, *store, ends.out_n, lo, hi, tw_div, at, gx, ends.mul_at, bits[0],
-                         bits[-1]], dtype=np.uint32)
-        label = f"kd.fft: {m}-point FFT of {nseq} sequences" + (", four-step twiddles" if twiddle else "") + \
-            f", groups {(gx, gy)}"
-        self.steps.append(Step(kernel, raw, flags, push, (gx, gy), src, dst, table, ends.mul, label))
 
 
 def _program(key: tuple, x: Any, build: Any) -> Program | None:
@@ -368,7 +238,7 @@ def _program(key: tuple, x: Any, build: Any) -> Program | None:
         return program
 
     def make() -> Program | None:
-        b = _Builder(double, x.dtype in (kd.float32, kd.float64))
+        b = Builder(double, x.dtype in (kd.float32, kd.float64))
         if not build(b):
             return None
         return Program(b.steps, b.temps, kd.complex128 if double else kd.complex64)
@@ -387,7 +257,7 @@ warm call plans nothing."""
 _COMPLEX = {kd.float32: kd.complex64, kd.float64: kd.complex128}
 
 
-def _bluestein(b: _Builder, src: str, dst: str, count: int, n: int, ends: Ends) -> bool:
+def _bluestein(b: Builder, src: str, dst: str, count: int, n: int, ends: Ends) -> bool:
     """Any length as a convolution with a chirp ``w``, by FFTs of a power-of-two length ``m >= 2n - 1``, with
     every elementwise step fused into their loads and stores (``v``: ``conj`` if ``inverse``, ``F``: FFT)::
 

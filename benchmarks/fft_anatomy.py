@@ -4,23 +4,23 @@ For every launch of the transform's program (``kdsl.fft.launches.Program``) the 
 sequences, buffers, push and specialization constants) is timed with the kernel replaced by a variant of
 ``kdsl.fft.stockham.kernel_source``:
 
-* ``copy``: the load and the store of the first stage's access pattern, nothing between (the cost of the
-  global memory access pattern alone);
+* ``copy``: the load and the store of the first stage's access pattern, nothing between, not even the
+  four-step twiddles (the cost of the global memory access pattern alone);
 * ``one-stage``: the first stage's butterflies between them (no shared memory);
 * ``exchanges``: every shared-memory exchange and barrier, no butterflies, no twiddles;
-* ``no-twiddles``: the whole kernel without the stage twiddles;
+* ``no-twiddles``: the whole kernel without the stage twiddles and the four-step ones;
 * ``kernel``: the real one;
 
 and a plain copy of the same bytes (``memcpy``, 16 bytes per invocation) shows the device's copy bandwidth.
 Times are GPU timestamps around each dispatch (median of ``--repeat``), so no submit or host cost is in them;
 ``whole`` is one replay of the transform's program (all its launches in one submission) by wall clock, and
 ``call`` the public function, both as a user sees them. GB/s counts one read and one write of the launch's
-data (the sizes of its two buffers: an upper bound). The 1-D and rfft2 cases run twice: with kd.fft's plan (on
+data (the sizes of its two buffers: an upper bound). All but the row case run twice: with kd.fft's plan (on
 a GPU: 2^24 in three launches of 256, rfft2's columns in two of 64, each workgroup holding 16 or more
 neighbouring sequences: coalesced) and with ``plan.coalesced() == 1`` (the fewest launches: 4096 x 4096 and one
 column launch of 4096, one sequence per workgroup: 8 bytes per sector), to say which is faster.
 
-    python3 benchmarks/fft_anatomy.py            # rows (4096 x 4096 complex64), fft of 2^24, rfft2 4096^2
+    python3 benchmarks/fft_anatomy.py            # rows 4096 x 4096, fft of 2^24, rfft2 4096^2, Bluestein 1048583
     python3 benchmarks/fft_anatomy.py --small    # a smoke run for CPU drivers (lavapipe)
 """
 
@@ -72,12 +72,15 @@ def cases(small: bool) -> list[Case]:
     z = (rng.standard_normal(n1) + 1j * rng.standard_normal(n1)).astype(np.complex64).reshape(1, n1)
     r = (rng.standard_normal(rows) + 1j * rng.standard_normal(rows)).astype(np.complex64)
     img = rng.standard_normal((side, side)).astype(np.float32)
+    odd = z[:, :n1 // 16 + 7].copy()  # fft.py's Bluestein case: 1048583 (by 2^21) on a GPU
     return [Case(f"fft rows {rows[0]}x{rows[1]} complex64", r, kd.fft.fft, np.fft.fft,
                  lambda x: c2c_program(x, inverse=False, keep=x.shape[1])),
             Case(f"fft 1-D {n1} complex64", z, kd.fft.fft, np.fft.fft,
                  lambda x: c2c_program(x, inverse=False, keep=x.shape[1])),
             Case(f"rfft2 {side}x{side} float32", img, kd.fft.rfft2, np.fft.rfft2,
-                 lambda x: nd_program(x, [0, 1], False, [1.0, 1.0], keep=x.shape[1] // 2 + 1))]
+                 lambda x: nd_program(x, [0, 1], False, [1.0, 1.0], keep=x.shape[1] // 2 + 1)),
+            Case(f"fft 1-D {odd.size} (Bluestein) complex64", odd, kd.fft.fft, np.fft.fft,
+                 lambda x: c2c_program(x, inverse=False, keep=x.shape[1]))]
 
 
 class Timer:

@@ -10,7 +10,9 @@ and otherwise replays the recorded command buffer: one submit, one wait, no host
 hands the same buffers back to a loop that frees its results, so a warm loop replays.
 
 The program keeps its last call's buffers bound (to replay them): they stay allocated until a call binds
-others or the program is dropped. Under ``kd.profile()`` every launch is submitted and timed on its own.
+others or the program is dropped. Under ``kd.profile()`` every launch is timed by GPU timestamps (rows
+labelled "(GPU time)": no submit or wait in them), or, on a device without timestamps, submitted and timed on
+its own.
 
 Example:
     >>> import numpy as np, kdsl as kd
@@ -88,6 +90,7 @@ class RawProgram:
         self._device: Any = None
         self._algos: list[Any] = []
         self._seq: Any = None
+        self._stamped: Any = None  # kd.profile()'s sequence, with timestamps
         self._recorded = False
 
     def __call__(self, **arrays: Any) -> None:
@@ -95,7 +98,8 @@ class RawProgram:
             raise TypeError(f"this program takes the arrays {self.roles}, got {sorted(arrays)}")
         device = next(iter(arrays.values())).device
         if device is not self._device:  # (first call, or another device): Algorithms of this device's own
-            self._device, self._algos, self._seq, self._recorded = device, [None] * len(self.launches), None, False
+            self._device, self._algos, self._recorded = device, [None] * len(self.launches), False
+            self._seq = self._stamped = None
         temps = {role: Buffer(allocate(device, size, dtype), size, dtype, device)
                  for role, (size, dtype) in self.temps.items()}
         tensors = {role: a.__kdsl_buffer__(writable=role in self.written) for role, a in arrays.items()}
@@ -140,7 +144,20 @@ class RawProgram:
         return seq
 
     def _timed(self, prof: Any) -> None:
-        """``kd.profile()``: each launch its own submission, timed."""
+        """``kd.profile()``: each launch's GPU time from timestamps around it, all in one submission (where the
+        device has timestamps), else each launch its own submission, timed by the wall clock."""
+        info = self._device.info
+        if info.get("timestamps_supported"):
+            if self._stamped is None or not self._stamped.is_init():
+                self._stamped = self._device.manager.sequence(total_timestamps=len(self.launches))
+            seq = self._stamped.clear()
+            for algo, launch in zip(self._algos, self.launches, strict=True):
+                seq.record(rt.OpAlgoDispatch(algo, launch.push))
+            ticks = seq.eval().get_timestamps()
+            period = float(info.get("timestamp_period", 1.0)) * 1e-6  # ms per tick
+            for launch, t0, t1 in zip(self.launches, ticks, ticks[1:], strict=False):
+                prof.add_custom(f"custom kernel {launch.label} (GPU time)", (t1 - t0) * period)
+            return
         seq = self._sequence()
         for algo, launch in zip(self._algos, self.launches, strict=True):
             seq.clear()
@@ -149,4 +166,3 @@ class RawProgram:
             seq.eval()
             prof.add_custom(f"custom kernel {launch.label}", (time.perf_counter() - t0) * 1e3)
         self._recorded = False
-

@@ -109,6 +109,9 @@ def test_three_launches(monkeypatch, shape):
     _close(kd.fft.rfft(kd.asarray(x.real.copy())), np.fft.rfft(x.real))
     y = _signal((2, 601), np.complex64)  # Bluestein by 2048 = 8 x 16 x 16: six launches
     _close(kd.fft.fft(kd.asarray(y)), np.fft.fft(y))
+    if kd.device().supports(kd.float64):
+        z = _signal(shape, np.complex128, 7)
+        _close(kd.fft.ifft(kd.asarray(z)), np.fft.ifft(z))
 
 
 @pytest.mark.parametrize("shape,axis,launches", [((128, 20), 0, 2), ((3, 128, 17), 1, 2), ((128, 5), 0, 1),
@@ -124,6 +127,9 @@ def test_strided_axes_in_coalesced_launches(monkeypatch, shape, axis, launches):
         kd.realize(got)
     assert len(prof.records) == launches
     _close(got, np.fft.fft(x, axis=axis))
+    if kd.device().supports(kd.float64):
+        z = _signal(shape, np.complex128, 7)
+        _close(kd.fft.fft(kd.asarray(z), axis=axis), np.fft.fft(z, axis=axis))
     _close(kd.fft.ifft(kd.asarray(x), axis=axis, norm="ortho"), np.fft.ifft(x, axis=axis, norm="ortho"))
 
 

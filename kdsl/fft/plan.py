@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -108,8 +109,23 @@ COALESCED = 16
 
 def coalesced() -> int:
     """The ``group`` of :func:`passes` on this device: ``COALESCED`` on GPUs, 1 on CPU devices (their caches
-    take strided rows; each extra launch is a pass of arithmetic over the data)."""
+    take strided rows; each extra launch is a pass of arithmetic over the data); the environment variable
+    ``KDSL_FFT_COALESCED`` (read at import) sets it for every device, to compare the plans."""
+    if _COALESCED_ENV:
+        return _COALESCED_ENV
     return 1 if kd.device().info.get("device_type") == "cpu" else COALESCED
+
+
+def _env_group() -> int:
+    text = os.environ.get("KDSL_FFT_COALESCED", "")
+    if not text:
+        return 0
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"KDSL_FFT_COALESCED must be a whole number >= 1, got {text!r}")
+    return int(text)
+
+
+_COALESCED_ENV = _env_group()
 
 
 def passes(n: int, limit: int, group: int = COALESCED) -> tuple[int, ...] | None:

@@ -167,3 +167,15 @@ def test_bluestein_double_precision_and_inverse():
     x = _signal((2, 1009), np.complex128, 3)
     _close(kd.fft.fft(kd.asarray(x)), np.fft.fft(x))
     _close(kd.fft.ifft(kd.asarray(x)), np.fft.ifft(x))
+
+
+@pytest.mark.parametrize("value,expect", [("3", "3"), ("x", "KDSL_FFT_COALESCED must be a whole number")])
+def test_the_coalescing_group_from_the_environment(value, expect):
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, KDSL_FFT_COALESCED=value)
+    run = subprocess.run([sys.executable, "-c", "from kdsl.fft import plan; print(plan.coalesced())"], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert expect in run.stdout + run.stderr

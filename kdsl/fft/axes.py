@@ -95,6 +95,8 @@ def _along(x: Any, n: int, axis: int, inverse: bool, factor: float) -> Any:
         if out is not None:
             return out.reshape(x.shape)
     if axis == x.ndim - 1:
+        if x.ndim == 2:  # rows already (no reshape views to build and realise)
+            return c2c(x, inverse, scale=factor)
         return c2c(x.reshape(x.size // n, n), inverse, scale=factor).reshape(x.shape)
     moved = kd.moveaxis(x, axis, -1)
     out = c2c(moved.reshape(math.prod(moved.shape[:-1]), n), inverse, scale=factor).reshape(moved.shape)

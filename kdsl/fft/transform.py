@@ -42,7 +42,7 @@ def c2c(x: Any, inverse: bool, keep: int | None = None, scale: float = 1.0) -> A
         return _finish(full, keep, scale)
     program = c2c_program(x, inverse, keep, scale)
     if program is not None:
-        out = output((count, keep), double)
+        out = output((count, keep), double, x.device)
         program.run(x, out)
         return out
     if plan.radices(n) is None:  # a power of two past two launches: step by step
@@ -83,7 +83,7 @@ def nd(x: Any, axes: list[int], inverse: bool, scales: list[float], keep: int | 
         return None
     shape = [int(d) for d in x.shape]
     out_shape = shape[:-1] + [keep] if keep is not None else shape
-    out = output(tuple(out_shape), x.dtype in (kd.complex128, kd.float64))
+    out = output(tuple(out_shape), x.dtype in (kd.complex128, kd.float64), x.device)
     program.run(x, out)
     return out
 
@@ -126,9 +126,10 @@ def _finish(full: Any, keep: int, scale: float) -> Any:
     return full * scale if scale != 1.0 else full
 
 
-def output(shape: tuple[int, ...], double: bool) -> Any:
-    """A complex array every element of which a kernel is about to write (no fill pass first)."""
-    return kd.Array._uninitialized(shape, kd.complex128 if double else kd.complex64)
+def output(shape: tuple[int, ...], double: bool, device: Any = None) -> Any:
+    """A complex array every element of which a kernel is about to write (no fill pass first), on ``device``
+    (default: the current one)."""
+    return kd.Array._uninitialized(shape, kd.complex128 if double else kd.complex64, device)
 
 
 def c2c_inner(x: Any, inverse: bool, scale: float = 1.0) -> Any | None:
@@ -142,7 +143,7 @@ def c2c_inner(x: Any, inverse: bool, scale: float = 1.0) -> Any | None:
                        lambda b: _plan_inner(b, "in", "out", outer, n, inner, inverse, scale))
     if program is None:
         return None
-    out = output(x.shape, x.dtype in (kd.complex128, kd.float64))
+    out = output(x.shape, x.dtype in (kd.complex128, kd.float64), x.device)
     program.run(x, out)
     return out
 

@@ -4,8 +4,9 @@ While a profile is active in a thread, every kernel that thread dispatches is su
 for, so its time is the wall time of one submission: the kernel plus a fixed submit-and-wait cost (tens of
 microseconds; compare the rows with each other, not with a peer's kernel times). Batched submission, and so
 overlap between kernels, is off inside the block, ``kd.jit`` replays included. Custom kernels (``@kd.kernel``,
-``kd.raw_kernel``, and so ``kd.fft`` and ``kd.linalg``) always run one launch at a time; they are listed by
-their buffer count and workgroups.
+``kd.raw_kernel``, and so ``kd.linalg``) always run one launch at a time; they are listed by their buffer count
+and workgroups. The launches of a ``kd.RawProgram`` (``kd.fft``'s) are timed by GPU timestamps where the device
+has them: those rows, labelled "(GPU time)", hold no submit or wait.
 
 Example:
     >>> import kdsl as kd
@@ -54,7 +55,10 @@ class Profile:
         """The ``top`` most expensive kernels as text, with the share of the total each takes."""
         rows = self.rows()
         whole = sum(r[2] for r in rows) or 1.0
-        lines = [f"{len(self.records)} kernels, {whole:.3f} ms in all (each: kernel + one submit-and-wait)",
+        how = "kernel + one submit-and-wait"
+        if any(name.endswith("(GPU time)") for name, _ in self.records):
+            how += ", or the GPU time where marked"
+        lines = [f"{len(self.records)} kernels, {whole:.3f} ms in all (each: {how})",
                  f"{'total ms':>10} {'share':>6} {'runs':>5}  kernel"]
         lines += [f"{t:10.3f} {100 * t / whole:5.1f}% {c:5d}  {n}" for n, c, t in rows[:top]]
         return "\n".join(lines)

@@ -95,10 +95,19 @@ def _along(x: Any, n: int, axis: int, inverse: bool, factor: float) -> Any:
         if out is not None:
             return out.reshape(x.shape)
     if axis == x.ndim - 1:
+        if x.ndim == 2:  # rows already (no reshape views to build and realise)
+            return c2c(x, inverse, scale=factor)
         return c2c(x.reshape(x.size // n, n), inverse, scale=factor).reshape(x.shape)
     moved = kd.moveaxis(x, axis, -1)
     out = c2c(moved.reshape(math.prod(moved.shape[:-1]), n), inverse, scale=factor).reshape(moved.shape)
     return kd.moveaxis(out, -1, axis)
+
+
+def whole_axes(x: Any, axes: list[int], lengths: list[int]) -> bool:
+    """Whether an n-d transform is one program's work (:func:`kdsl.fft.transform.nd`): several distinct axes,
+    each transformed at its full length (no cut, no padding) of at least 2, and data to transform."""
+    return len(axes) > 1 and len(set(axes)) == len(axes) and x.size > 0 and \
+        all(x.shape[a] == n > 1 for a, n in zip(axes, lengths, strict=True))
 
 
 def normalize_axes(shape: Sequence[int], s: Sequence[int] | None, axes: Sequence[int] | None

@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -25,7 +26,7 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
-from kdsl.fft.stockham import TABLE_BLOCK, kernel_source, shared_stride
+from kdsl.fft.stockham import TABLE_BLOCK, kernel_source, shared_stride, stage_table
 
 _CACHE_LIMIT = 64
 _lock = threading.Lock()
@@ -101,6 +102,84 @@ def split(n: int, limit: int) -> tuple[int, int]:
     return n1, n // n1
 
 
+COALESCED = 16
+"""Sequences a workgroup must hold for the strided loads and stores of a multi-launch transform to coalesce:
+16 neighbouring complex64 sequences are 128 contiguous bytes (1 gives the fewest launches, long ones)."""
+
+
+def coalesced() -> int:
+    """The ``group`` of :func:`passes` on this device: ``COALESCED`` on GPUs, 1 on CPU devices (their caches
+    take strided rows; each extra launch is a pass of arithmetic over the data); the environment variable
+    ``KDSL_FFT_COALESCED`` (read at import) sets it for every device, to compare the plans."""
+    if _COALESCED_ENV:
+        return _COALESCED_ENV
+    return 1 if kd.device().info.get("device_type") == "cpu" else COALESCED
+
+
+def _env_group() -> int:
+    text = os.environ.get("KDSL_FFT_COALESCED", "")
+    if not text:
+        return 0
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"KDSL_FFT_COALESCED must be a whole number >= 1, got {text!r}")
+    return int(text)
+
+
+_COALESCED_ENV = _env_group()
+
+
+def passes(n: int, limit: int, group: int = COALESCED) -> tuple[int, ...] | None:
+    """The lengths of the launches of a transform of a 7-smooth length ``n``: ``(n,)`` up to ``limit``; else two
+    or three four-step launches (:func:`kdsl.fft.transform.transform`), preferring lengths of at most
+    ``limit // group`` (their workgroups hold ``group`` sequences, so every strided access reads whole
+    128-byte segments) even at the price of a third launch: a length-4096 launch holds one sequence, so the
+    column it reads or the transposed row it writes is 8 bytes per 32-byte sector. None past three launches.
+
+    >>> passes(2 ** 24, 4096), passes(8192, 4096), passes(2 ** 24, 4096, group=1)
+    ((256, 256, 256), (64, 128), (4096, 4096))
+    """
+    if n <= limit:
+        return (n,)
+    for cap in (max(2, limit // group), limit):
+        for count in (2, 3):
+            found = _factor(n, count, cap)
+            if found is not None:
+                return found
+    return None
+
+
+def strided_passes(n: int, limit: int, inner: int, group: int = COALESCED) -> tuple[int, ...] | None:
+    """The lengths of the launches of a transform along an axis of stride ``inner`` (neighbouring sequences
+    are neighbours in memory): one launch when it holds ``group`` sequences per workgroup (or cannot be
+    coalesced anyway: ``inner`` too small), else two launches that do (four-step along the axis), else one
+    launch of a sequence per workgroup; None past ``limit``.
+
+    >>> strided_passes(4096, 4096, inner=2049), strided_passes(4096, 4096, inner=4), strided_passes(256, 4096, 9)
+    ((64, 64), (4096,), (256,))
+    """
+    small = max(2, limit // group)
+    if n > small and inner >= group > 1:
+        two = _factor(n, 2, small)
+        if two is not None:
+            return two
+    return (n,) if n <= limit else None
+
+
+def _factor(n: int, count: int, cap: int) -> tuple[int, ...] | None:
+    """``count`` factors of ``n`` in ``[2, cap]``, as even as possible (the smallest largest factor), shorter
+    ones first."""
+    if count == 1:
+        return (n,) if 2 <= n <= cap else None
+    best: tuple[int, ...] | None = None
+    for d in range(2, min(cap, n) + 1):
+        if n % d:
+            continue
+        rest = _factor(n // d, count - 1, cap)
+        if rest is not None and (best is None or max(d, *rest) < max(best)):
+            best = tuple(sorted((d, *rest)))
+    return best
+
+
 def group_shape(m: int, limit: int, double: bool) -> tuple[int, int]:
     """(sequences per workgroup, invocations): sequences while the padded shared buffer fits, one radix-16
     butterfly (or so) per invocation, at most 256 invocations (or the device's limit)."""
@@ -114,32 +193,45 @@ def group_shape(m: int, limit: int, double: bool) -> tuple[int, int]:
     return seqs, invocations
 
 
-def kernel(m: int, double: bool, seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False
-           ) -> tuple[Any, int]:
-    """The compiled local FFT of length ``m`` and its sequences per workgroup."""
+def kernel(m: int, double: bool, seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False,
+           part: str = "") -> tuple[Any, int]:
+    """The compiled local FFT of length ``m`` (a ``kd.raw_kernel``) and its sequences per workgroup (``part``:
+    one of the variants of :func:`kdsl.fft.stockham.kernel_source` that isolate its costs)."""
     limit = local_limit(double)
     seqs, group = group_shape(m, limit, double)
-    key = (m, double, seq_fast_load, seq_fast_store, real_input, seqs, group, kd.device().index)
+    key = (m, double, seq_fast_load, seq_fast_store, real_input, seqs, group, part)
 
     def build() -> Any:
         source = kernel_source(m, stages(m), seqs, group, "double" if double else "float", seq_fast_load,
-                               seq_fast_store, real_input)
-        return kd.raw_kernel(source, name=f"fft{m}")
+                               seq_fast_store, real_input, part)
+        return kd.raw_kernel(source, name=f"fft{m}" + (f" ({part})" if part else ""))
     return _cached(_kernels, key, build), seqs
 
 
-def twiddles(m: int, n: int, double: bool) -> tuple[Any, int, int]:
-    """The table for a local length ``m`` (``W_m^k``, ``k < m``) followed, when ``n`` is not 0, by the
-    two-level table of ``W_n``; returns (table, offset of the fine part, offset of the coarse part)."""
-    def build() -> tuple[Any, int, int]:
-        parts = [np.exp(-2j * np.pi * np.arange(m) / m)]
-        lo = hi = 0
+def twiddles(m: int, n: int, double: bool, seqs: int = 1) -> tuple[Any, int, int, int]:
+    """The table of a local length ``m``: its stages' twiddles (:func:`kdsl.fft.stockham.stage_table`)
+    followed, when ``n`` is not 0, by the two-level table of ``W_n`` and, when ``seqs`` is above 1, by
+    ``W_n^(s k)`` at ``k * seqs + s`` (``s < seqs``, ``k < m``: the split four-step twiddle, see
+    :data:`kdsl.fft.stockham.TWIDDLE_SPLIT`); returns (table, offset of the fine part, of the coarse part, of
+    the last part)."""
+    def build() -> tuple[Any, int, int, int]:
+        parts: list[np.ndarray] = []
+        for radix, ns, _ in stage_table(stages(m)):
+            r, t = np.arange(1, radix)[:, None], np.arange(ns)[None, :]
+            parts.append(np.exp(-2j * np.pi * (r * t) / (ns * radix)).ravel())
+        lo = hi = at = 0
         if n:
-            lo, hi = m, m + TABLE_BLOCK
+            lo = sum(p.size for p in parts)
+            hi = lo + TABLE_BLOCK
             parts.append(np.exp(-2j * np.pi * np.arange(TABLE_BLOCK) / n))
             parts.append(np.exp(-2j * np.pi * (np.arange(-(-n // TABLE_BLOCK)) * TABLE_BLOCK) / n))
-        return _complex(np.concatenate(parts), double), lo, hi
-    return _cached(_tables, (m, n, double, kd.device().index), build)
+            at = sum(p.size for p in parts)
+            if seqs > 1:
+                k, s = np.arange(m)[:, None], np.arange(seqs)[None, :]
+                parts.append(np.exp(-2j * np.pi * ((k * s) % n) / n).ravel())
+        table = np.concatenate(parts) if parts else np.ones(1)  # never empty: Vulkan has no empty buffers
+        return _complex(table, double), lo, hi, at
+    return _cached(_tables, (m, n, double, seqs, kd.device().index), build)
 
 
 def chirp(n: int, m: int, double: bool) -> tuple[Any, Any]:
@@ -165,19 +257,30 @@ def bluestein_table(n: int, m: int, double: bool, inverse: bool) -> tuple[Any, i
 
 
 def _cached(cache: OrderedDict[tuple, Any], key: tuple, build: Callable[[], Any]) -> Any:
-    """``cache[key]``, made by ``build()`` on a miss (outside the lock: building compiles or uploads); the
-    least recently used entries past ``_CACHE_LIMIT`` are dropped."""
+    """``cache[key]``, made by ``build()`` on a miss (outside the lock: building compiles or uploads)."""
+    hit = lookup(cache, key)
+    if hit is not None:
+        return hit
+    entry = build()
+    remember(cache, key, entry)
+    return entry
+
+
+def lookup(cache: OrderedDict[tuple, Any], key: tuple) -> Any:
+    """``cache[key]`` (now the most recently used) or None."""
     with _lock:
         hit = cache.get(key)
         if hit is not None:
             cache.move_to_end(key)
-            return hit
-    entry = build()
+        return hit
+
+
+def remember(cache: OrderedDict[tuple, Any], key: tuple, entry: Any, limit: int = _CACHE_LIMIT) -> None:
+    """Store ``entry``; the least recently used entries past ``limit`` are dropped."""
     with _lock:
         cache[key] = entry
-        while len(cache) > _CACHE_LIMIT:
+        while len(cache) > limit:
             cache.popitem(last=False)
-    return entry
 
 
 def _chirp_host(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:

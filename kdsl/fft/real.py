@@ -26,8 +26,9 @@ from kdsl.fft.axes import (
     normalize_axes,
     resize,
     scale,
+    whole_axes,
 )
-from kdsl.fft.transform import c2c
+from kdsl.fft.transform import c2c, nd
 from kdsl.fft.transforms import axis1
 
 _SWAP = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
@@ -90,6 +91,10 @@ def rfftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = N
     check_out(out)
     x = as_real(a, "rfftn")
     axes, lengths = normalize_axes(x.shape, s, axes)
+    if axes[-1] == x.ndim - 1 and whole_axes(x, axes, lengths):  # one program, one submission
+        done = nd(x, axes, False, [scale(norm, n, inverse=False) for n in lengths], keep=lengths[-1] // 2 + 1)
+        if done is not None:
+            return done
     y = rfft(x, lengths[-1], axes[-1], norm)
     for axis, n in reversed(list(zip(axes[:-1], lengths[:-1], strict=True))):
         y = c2c_axis(y, n, axis, norm, False, "rfftn")

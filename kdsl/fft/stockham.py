@@ -40,15 +40,28 @@ from collections.abc import Sequence
 from kdsl.fft.butterfly import Butterfly
 
 PUSH_MEMBERS = ("nseq", "in_d", "in_p", "in_q", "in_e", "in_n", "out_d", "out_p", "out_q", "out_e", "out_n",
-                "tw_n", "tw_lo", "tw_hi", "flags", "groups_x", "mul_at", "scale_lo", "scale_hi")
+                "tw_lo", "tw_hi", "tw_div", "tw_seq", "groups_x", "mul_at", "scale_lo", "scale_hi")
 """The push-constant array ``pc``, in order. Batch layouts: element ``k`` of sequence ``b`` is at
 ``(b / d) * p + pos`` with ``pos = (b % d) * q + k * e`` its position in its row; positions from ``in_n`` on
 read as zeros (padding for free), those from ``out_n`` on are not written (``rfft`` keeps half). Four-step
-twiddle length ``tw_n`` (0: none) with a two-level table (``TABLE_BLOCK`` fine entries from ``tw_lo``, then
-the coarse ones from ``tw_hi``). ``flags``: bit 0 conjugates on load, bit 1 on store, bit 2 multiplies what
-was loaded by ``mul[pos]``, bit 3 what is stored by ``mul[mul_at + pos]`` (after the conjugation: Bluestein's
-chirps), bit 4 multiplies what is stored by the float64 ``scale`` (its bits in ``scale_lo``/``scale_hi``:
-the normalisation). ``groups_x``: the workgroups along x (the rest continue along y)."""
+twiddles ``W^(column * k)`` come from a two-level table (``TABLE_BLOCK`` fine entries from ``tw_lo``, then
+the coarse ones from ``tw_hi``; ``tw_seq``: the split table, see ``TWIDDLE_SPLIT``), the column of sequence
+``b`` being ``(b % in_d) / tw_div``; ``mul_at`` is
+where the store's part of the ``mul`` table starts; ``scale_lo``/``scale_hi`` are the bits of the float64
+``scale`` (the normalisation). ``groups_x``: the workgroups along x (the rest continue along y)."""
+
+CONJ_LOAD, CONJ_STORE, MUL_LOAD, MUL_STORE, SCALE_STORE = 1, 2, 4, 8, 16
+TWIDDLE, CHECK_LOAD, CHECK_STORE, CHECK_SEQ, TWIDDLE_SPLIT = 32, 64, 128, 256, 512
+"""Bits of the specialization constant ``FLAGS`` (so the driver compiles out every step a launch does not
+take: no runtime branch, no bounds check a full launch does not need). Conjugate on load / on store;
+multiply what was loaded by ``mul[pos]`` / what is stored by ``mul[mul_at + pos]`` (after the conjugation:
+Bluestein's chirps); multiply what is stored by ``scale``; the four-step twiddle ``W_N^(column * k)`` on
+store; check positions against ``in_n`` / ``out_n``; check sequences against ``nseq`` (a partial last
+workgroup). ``TWIDDLE_SPLIT`` (the columns of a workgroup are ``c0 + s``, ``s < S`` its sequences, ``c0`` the
+same for all): ``W^(column k) = W^(c0 k) * W^(s k)``, the first from the two-level table at a few addresses per
+subgroup (``c0`` is uniform), the second from a table ``[k][s]`` at ``tw_seq`` that neighbouring invocations
+read at neighbouring entries, where ``W^(column k)`` itself would scatter every invocation's two loads over
+the whole table."""
 
 TABLE_BLOCK = 2048
 """Fine entries of a two-level twiddle table: ``W_N^e = fine[e % B] * coarse[e // B]``."""
@@ -64,14 +77,41 @@ def shared_stride(m: int) -> int:
     return sp + 1 - sp % 2
 
 
+def stage_table(stages: Sequence[int]) -> list[tuple[int, int, int]]:
+    """``(radix, Ns, offset)`` of every stage after the first: its twiddles ``W_(Ns R)^(r t)`` (``0 < r < R``,
+    ``t < Ns``) sit at ``offset + (r - 1) * Ns + t`` of the table, so neighbouring invocations (neighbouring
+    ``t``) read neighbouring entries (coalesced) and nothing is indexed by a product. The table's length is
+    the last offset plus ``(R - 1) * Ns`` of the last stage: less than ``m``."""
+    out, ns, at = [], stages[0], 0
+    for radix in stages[1:]:
+        out.append((radix, ns, at))
+        at += (radix - 1) * ns
+        ns *= radix
+    return out
+
+
+def stage_table_size(stages: Sequence[int]) -> int:
+    """Entries of the stage twiddle table of :func:`stage_table` (where the four-step table starts)."""
+    return sum((radix - 1) * ns for radix, ns, _ in stage_table(stages))
+
+
 def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: str,
-                  seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False) -> str:
+                  seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False, part: str = "") -> str:
     """GLSL of the local FFT of ``seqs`` sequences of length ``m = prod(stages)``, ``group`` invocations.
 
     ``scalar`` is ``"float"`` or ``"double"``; ``seq_fast_*`` maps neighbouring invocations to neighbouring
     sequences in the global load (store): coalesced when neighbouring sequences are neighbours in memory
-    (columns). ``real_input`` reads a real array (imaginary parts zero) instead of a complex one.
+    (columns). ``real_input`` reads a real array (imaginary parts zero) instead of a complex one. What the
+    ends do besides the FFT is the specialization constant ``FLAGS`` (bits: ``CONJ_LOAD``...).
+
+    ``part`` builds a wrong-on-purpose variant that isolates a cost (``benchmarks/fft_anatomy.py``):
+    ``"copy"`` loads and stores with the first stage's pattern and nothing between (no four-step twiddles
+    either); ``"one-stage"`` does the first stage's butterflies between them; ``"exchanges"`` keeps every
+    stage's shared-memory exchange but no butterfly and no twiddle; ``"no-twiddles"`` is the whole kernel
+    without the stage twiddles and the four-step ones.
     """
+    if part not in PARTS:
+        raise ValueError(f"part must be one of {PARTS}, got {part!r}")
     vec = "vec2" if scalar == "float" else "dvec2"
     src_type = scalar if real_input else vec
     lines = [
@@ -84,6 +124,8 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
         # one array member: the host packs all the values in one go (no per-member conversion per launch)
         f"layout(push_constant) uniform P {{ uint pc[{len(PUSH_MEMBERS)}]; }};",
         *(f"#define {name} pc[{i}]" for i, name in enumerate(PUSH_MEMBERS)),
+        "layout(constant_id = 0) const uint FLAGS = 0u;",
+        *(f"const bool {name} = (FLAGS & {bit}u) != 0u;" for name, bit in _FLAG_NAMES),
         f"{vec} cmul({vec} a, {vec} b) {{ return {vec}(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }}",
     ]
     if len(stages) > 1:
@@ -93,18 +135,30 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
         "void main() {",
         "    uint first = (gl_WorkGroupID.x + gl_WorkGroupID.y * groups_x) * " + f"{seqs}u;",
         "    uint tid = gl_LocalInvocationID.x;",
-        "    bool conj_in = (flags & 1u) != 0u, conj_out = (flags & 2u) != 0u;",
-        "    bool mul_in = (flags & 4u) != 0u, mul_out = (flags & 8u) != 0u, scaled = (flags & 16u) != 0u;",
-        f"    {scalar} scale = {scalar}(" + ("uintBitsToFloat(scale_lo));" if scalar == "float" else
-                                        "packDouble2x32(uvec2(scale_lo, scale_hi)));"),
     ]
+    offsets = {ns: at for _, ns, at in stage_table(stages)}
+    if part in ("copy", "one-stage"):  # one stage read and written in the same places: j + r * m / R
+        stage = _Stage(m, seqs, group, vec, stages[0], m // stages[0], first=True, last=True)
+        stage.butterflies, stage.twiddles = part == "one-stage", False
+        lines += stage.code(seq_fast_load, seq_fast_store, real_input, 0)
+        stages = ()
     ns = 1
     for i, radix in enumerate(stages):
         stage = _Stage(m, seqs, group, vec, radix, ns, first=i == 0, last=i == len(stages) - 1)
-        lines += stage.code(seq_fast_load, seq_fast_store, real_input)
+        stage.butterflies = part != "exchanges"
+        stage.twiddles = part not in ("exchanges", "no-twiddles")
+        lines += stage.code(seq_fast_load, seq_fast_store, real_input, offsets.get(ns, 0))
         ns *= radix
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+PARTS = ("", "copy", "one-stage", "exchanges", "no-twiddles")
+"""The kernel (``""``) and the variants of :func:`kernel_source` that isolate its costs."""
+
+_FLAG_NAMES = (("CONJ_IN", CONJ_LOAD), ("CONJ_OUT", CONJ_STORE), ("MUL_IN", MUL_LOAD), ("MUL_OUT", MUL_STORE),
+               ("SCALED", SCALE_STORE), ("TWIDDLED", TWIDDLE), ("CHECK_IN", CHECK_LOAD),
+               ("CHECK_OUT", CHECK_STORE), ("CHECK_SEQ_", CHECK_SEQ), ("TW_SPLIT", TWIDDLE_SPLIT))
 
 
 class _Stage:
@@ -115,8 +169,9 @@ class _Stage:
         self.radix, self.ns, self.first, self.last = radix, ns, first, last
         self.per_seq = m // radix
         self.count = -(-seqs * self.per_seq // group)  # butterflies per invocation
+        self.butterflies = self.twiddles = True  # False only in the anatomy variants (kernel_source's part)
 
-    def code(self, seq_fast_load: bool, seq_fast_store: bool, real_input: bool) -> list[str]:
+    def code(self, seq_fast_load: bool, seq_fast_store: bool, real_input: bool, table_at: int) -> list[str]:
         # the read and the write of one butterfly must decode (s, j) alike
         seq_fast = (self.first and seq_fast_load) or (self.last and seq_fast_store)
         r_, vec = self.radix, self.vec
@@ -124,9 +179,9 @@ class _Stage:
         out += [f"    {vec} " + ", ".join(f"v{c}_{r}" for r in range(r_)) + ";" for c in range(self.count)]
         for c in range(self.count):
             out += self._guard(c, seq_fast)
-            out += [f"        {line}" for line in self._read(real_input)]
+            out += [f"        {line}" for line in (self._load(real_input) if self.first else self._read(table_at))]
             bf = Butterfly(vec)
-            results = bf.dft([f"a{r}" for r in range(r_)])
+            results = bf.dft([f"a{r}" for r in range(r_)]) if self.butterflies else [f"a{r}" for r in range(r_)]
             out += [f"        {line}" for line in bf.lines]
             out += [f"        v{c}_{r} = {name};" for r, name in enumerate(results)]
             out.append("    }")
@@ -152,29 +207,33 @@ class _Stage:
             lines.append(f"        uint s = ({t}) / {self.per_seq}u, j = ({t}) % {self.per_seq}u;")
         return lines
 
-    def _read(self, real_input: bool) -> list[str]:
+    def _load(self, real_input: bool) -> list[str]:
+        """The first stage: straight from global memory. Every load is issued before anything uses a loaded
+        value (so they are all in flight at once); sequences past the batch and positions past ``in_n`` read
+        as zeros, checked only where the launch needs it (``CHECK_SEQ_``, ``CHECK_IN``)."""
+        vec, step, radix = self.vec, self.m // self.radix, self.radix
+        lines = ["uint b = first + s;", "uint row = (b / in_d) * in_p, col = (b % in_d) * in_q;",
+                 "bool live = !CHECK_SEQ_ || b < nseq;"]
+        lines += [f"uint p{r} = col + (j + {r * step}u) * in_e;" for r in range(radix)]
+        lines += [f"bool ok{r} = live && (!CHECK_IN || p{r} < in_n);" for r in range(radix)]
+        value = f"{vec}(src[row + p{{r}}], 0)" if real_input else "src[row + p{r}]"
+        lines += [f"{vec} a{r} = ok{r} ? {value.format(r=r)} : {vec}(0);" for r in range(radix)]
+        lines.append("if (CONJ_IN) { " + " ".join(f"a{r}.y = -a{r}.y;" for r in range(radix)) + " }")
+        lines.append("if (MUL_IN) { " + " ".join(f"if (ok{r}) a{r} = cmul(a{r}, mul[p{r}]);"
+                                                 for r in range(radix)) + " }")
+        return lines
+
+    def _read(self, table_at: int) -> list[str]:
+        """A later stage: from shared memory, times the stage twiddles (``stage_table``: coalesced reads)."""
         vec, step = self.vec, self.m // self.radix
-        if self.first:  # straight from global memory; sequences past the batch, positions past in_n: zeros
-            lines = ["uint b = first + s;", "uint row = (b / in_d) * in_p, col = (b % in_d) * in_q;",
-                     "bool live = b < nseq;"]
-            for r in range(self.radix):
-                value = f"{vec}(src[row + pos], 0)" if real_input else "src[row + pos]"
-                lines += [
-                    f"{vec} a{r} = {vec}(0);",
-                    f"{{ uint pos = col + (j + {r * step}u) * in_e; if (live && pos < in_n) {{ a{r} = {value};",
-                    f"    if (conj_in) a{r}.y = -a{r}.y;",
-                    f"    if (mul_in) a{r} = cmul(a{r}, mul[pos]); }} }}",
-                ]
-            return lines
-        stride = self.m // (self.ns * self.radix)  # the stage twiddle W_{Ns R} = W_m^(m / (Ns R))
-        lines = [f"uint w = (j % {self.ns}u) * {stride}u;", f"uint at = s * {shared_stride(self.m)}u;"]
+        lines = [f"uint t = j % {self.ns}u, at = s * {shared_stride(self.m)}u;"]
         for r in range(self.radix):
             k = f"j + {r * step}u"
             load = f"{vec}(sh_re[{_slot(k)}], sh_im[{_slot(k)}])"
-            if r == 0:
-                lines.append(f"{vec} a0 = {load};")
-            else:  # r * (j % Ns) * m / (Ns R) < m: the index needs no reduction
-                lines.append(f"{vec} a{r} = cmul({load}, tw[{r}u * w]);")
+            if r == 0 or not self.twiddles:
+                lines.append(f"{vec} a{r} = {load};")
+            else:
+                lines.append(f"{vec} a{r} = cmul({load}, tw[{table_at + (r - 1) * self.ns}u + t]);")
         return lines
 
     def _write(self, c: int) -> list[str]:
@@ -187,23 +246,35 @@ class _Stage:
         return lines
 
     def _store(self, c: int) -> list[str]:
-        """The last stage: element ``j + r * Ns`` straight to global memory, four-step twiddle and conjugation
-        applied."""
-        lines = ["uint b = first + s;", "if (b < nseq) {",
-                 "uint row = (b / out_d) * out_p, col = (b % out_d) * out_q, column = b % in_d;"]
-        for r in range(self.radix):
-            lines += [
-                f"{{ uint k = j + {r * self.ns}u, pos = col + k * out_e; {self.vec} v = v{c}_{r};",
-                # the four-step twiddle W_N^(column * k): column < N / m and k < m, so e < N needs no reduction
-                "if (tw_n != 0u) { uint e = column * k;",
-                f"    v = cmul(v, cmul(tw[tw_lo + (e & {TABLE_BLOCK - 1}u)], tw[tw_hi + e / {TABLE_BLOCK}u])); }}",
-                "if (conj_out) v.y = -v.y;",
-                "if (mul_out) v = cmul(v, mul[mul_at + pos]);",
-                "if (scaled) v *= scale;",
-                "if (pos < out_n) dst[row + pos] = v; }",
-            ]
+        """The last stage: element ``j + r * Ns`` straight to global memory, with the four-step twiddle,
+        conjugation, multiplication and scale the launch asks for; the table loads of all elements are issued
+        together, before the stores."""
+        radix, ns, vec = self.radix, self.ns, self.vec
+        lines = ["uint b = first + s;", "if (!CHECK_SEQ_ || b < nseq) {",
+                 "uint row = (b / out_d) * out_p, col = (b % out_d) * out_q;"]
+        lines += [f"{vec} w{r} = v{c}_{r}; uint q{r} = col + (j + {r * ns}u) * out_e;" for r in range(radix)]
+        # the four-step twiddle W_N^(column * k): column < N / m and k < m, so e < N needs no reduction
+        lines.append("if (TWIDDLED) { uint column = TW_SPLIT ? first % in_d : (b % in_d) / tw_div;"
+                     if self.twiddles else "if (false) { uint column = 0u;")
+        lines += [f"    uint e{r} = column * (j + {r * ns}u);" for r in range(radix)]
+        lines += [f"    {vec} t{r} = cmul(tw[tw_lo + (e{r} & {TABLE_BLOCK - 1}u)], tw[tw_hi + e{r} / {TABLE_BLOCK}u]);"
+                  for r in range(radix)]
+        lines.append("    if (TW_SPLIT) { " + " ".join(
+            f"t{r} = cmul(t{r}, tw[tw_seq + (j + {r * ns}u) * {self.seqs}u + s]);" for r in range(radix)) + " }")
+        lines += [f"    w{r} = cmul(w{r}, t{r});" for r in range(radix)]
+        lines.append("}")
+        lines.append("if (CONJ_OUT) { " + " ".join(f"w{r}.y = -w{r}.y;" for r in range(radix)) + " }")
+        lines.append("if (MUL_OUT) { " + " ".join(f"if (!CHECK_OUT || q{r} < out_n) w{r} = cmul(w{r}, "
+                                                  f"mul[mul_at + q{r}]);" for r in range(radix)) + " }")
+        lines.append("if (SCALED) { " + self._scale() + " ".join(f"w{r} *= scale;" for r in range(radix)) + " }")
+        lines += [f"if (!CHECK_OUT || q{r} < out_n) dst[row + q{r}] = w{r};" for r in range(radix)]
         lines.append("}")
         return lines
+
+    def _scale(self) -> str:
+        if self.vec == "vec2":
+            return "float scale = uintBitsToFloat(scale_lo); "
+        return "double scale = packDouble2x32(uvec2(scale_lo, scale_hi)); "
 
 
 def _slot(k: str) -> str:

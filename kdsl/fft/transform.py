@@ -4,9 +4,10 @@
 unnormalised DFT of every row (``inverse``: the conjugate transform, still without the ``1/n``). The kernels
 read complex arrays as ``vec2``/``dvec2`` pairs (real ones as scalars) and write fresh, uninitialised
 outputs: every step besides the FFT itself (conversion, conjugation, padding, cutting, Bluestein's
-multiplications) happens in a kernel's load or store, so a transform costs one launch (two past the local
-limit, four for Bluestein) and no elementwise pass. The public functions in :mod:`kdsl.fft` move axes, pad,
-normalise and convert around it.
+multiplications) happens in a kernel's load or store, so a transform costs one launch (two or three past the
+local limit, twice that for Bluestein) and no elementwise pass, all in one submission
+(:mod:`kdsl.fft.launches`). :func:`nd` does several axes in one submission, :func:`c2c_inner` a middle axis
+where it is. The public functions in :mod:`kdsl.fft` move axes, pad, normalise and convert around them.
 
 Example:
     >>> import numpy as np, kdsl as kd
@@ -17,48 +18,14 @@ Example:
 
 from __future__ import annotations
 
-import threading
-from typing import Any, NamedTuple
-
-import numpy as np
+import math
+from collections import OrderedDict
+from typing import Any
 
 import kdsl as kd
 from kdsl.fft import plan
-
-CONJ_LOAD, CONJ_STORE, MUL_LOAD, MUL_STORE, SCALE_STORE = 1, 2, 4, 8, 16
-LOAD_FLAGS, STORE_FLAGS = CONJ_LOAD | MUL_LOAD, CONJ_STORE | MUL_STORE | SCALE_STORE
-EVERYWHERE = 0xFFFFFFFF
-"""``in_n``/``out_n`` that limit nothing."""
-
-
-class Layout(NamedTuple):
-    """Where element ``k`` of sequence ``b`` lives: ``(b // d) * p + pos`` with ``pos = (b % d) * q + k * e``
-    its position in its row."""
-
-    d: int
-    p: int
-    q: int
-    e: int
-
-
-class Ends(NamedTuple):
-    """What a (possibly multi-launch) transform does at its two ends besides the FFT: the row strides of
-    input and output, positions read (``in_n``: the rest are zeros) and written (``out_n``), conjugations and
-    multiplications (``flags``) by the table ``mul`` (the store's part from ``mul_at``) and by ``scale``."""
-
-    in_stride: int
-    out_stride: int
-    in_n: int = EVERYWHERE
-    out_n: int = EVERYWHERE
-    flags: int = 0
-    mul: Any = None
-    mul_at: int = 0
-    scale: float = 1.0
-
-
-def rows(length: int) -> Layout:
-    """Contiguous sequences of ``length`` elements."""
-    return Layout(1, length, 0, 1)
+from kdsl.fft.launches import EVERYWHERE, LOAD_FLAGS, STORE_FLAGS, Builder, Ends, Layout, Program, rows
+from kdsl.fft.stockham import CONJ_LOAD, CONJ_STORE, MUL_LOAD, MUL_STORE, SCALE_STORE
 
 
 def c2c(x: Any, inverse: bool, keep: int | None = None, scale: float = 1.0) -> Any:
@@ -73,18 +40,84 @@ def c2c(x: Any, inverse: bool, keep: int | None = None, scale: float = 1.0) -> A
     if count == 0 or n <= 1:
         full = x.astype(_COMPLEX[x.dtype]) if real else x.copy()
         return _finish(full, keep, scale)
-    out = output((count, keep), double)
-    flags = (CONJ_LOAD | CONJ_STORE if inverse else 0) | (SCALE_STORE if scale != 1.0 else 0)
-    ends = Ends(n, keep, out_n=keep, flags=flags, scale=scale)
-    if plan.radices(n) is None:
-        if not _bluestein(x, out, count, n, double, ends):
-            full = _bluestein_unfused(x.astype(_COMPLEX[x.dtype]) if real else x, inverse)
-            return _finish(full, keep, scale)
-    elif not transform(x, out, count, n, double, ends):
+    program = c2c_program(x, inverse, keep, scale)
+    if program is not None:
+        out = output((count, keep), double, x.device)
+        program.run(x, out)
+        return out
+    if plan.radices(n) is None:  # a power of two past two launches: step by step
+        full = _bluestein_unfused(x.astype(_COMPLEX[x.dtype]) if real else x, inverse)
+    else:
         full = output((count, n), double)
-        _four_step_recursive(x, full, count, n, double, ends.flags)
-        return _finish(full, keep, scale)
+        _four_step_recursive(x, full, count, n, double, CONJ_LOAD | CONJ_STORE if inverse else 0)
+    return _finish(full, keep, scale)
+
+
+def c2c_program(x: Any, inverse: bool, keep: int, scale: float = 1.0) -> Program | None:
+    """The program of :func:`c2c` for ``x`` (rows longer than one), None where it falls back to steps."""
+    count, n = int(x.shape[0]), int(x.shape[1])
+    key = ("c2c", count, n, keep, inverse, scale, x.dtype.name)
+    return _program(key, x, lambda b: _plan_rows(b, "in", "out", count, n, keep, inverse, scale))
+
+
+def _plan_rows(b: Builder, src: str, dst: str, count: int, n: int, keep: int, inverse: bool, scale: float
+               ) -> bool:
+    """Plan :func:`c2c` from ``src`` to ``dst``; False when it needs the step-by-step fallbacks."""
+    ends = Ends(n, keep, out_n=keep if keep < n else EVERYWHERE, flags=_flags(inverse, scale), scale=scale)
+    if plan.radices(n) is None:
+        return _bluestein(b, src, dst, count, n, ends)
+    return transform(b, src, dst, count, n, ends)
+
+
+def _flags(inverse: bool, scale: float) -> int:
+    return (CONJ_LOAD | CONJ_STORE if inverse else 0) | (SCALE_STORE if scale != 1.0 else 0)
+
+
+def nd(x: Any, axes: list[int], inverse: bool, scales: list[float], keep: int | None = None) -> Any | None:
+    """The transforms of a contiguous ``x`` over ``axes`` (each its full length; the last axis first when it is
+    one of them, then the others from the last) in one program: one submission for all of them (the axis
+    ``i`` result times ``scales[i]``). ``keep``: only that many outputs along the last axis (``rfftn``; ``x``
+    real). None when an axis needs the step-by-step methods: the caller goes axis by axis."""
+    program = nd_program(x, axes, inverse, scales, keep)
+    if program is None:
+        return None
+    shape = [int(d) for d in x.shape]
+    out_shape = shape[:-1] + [keep] if keep is not None else shape
+    out = output(tuple(out_shape), x.dtype in (kd.complex128, kd.float64), x.device)
+    program.run(x, out)
     return out
+
+
+def nd_program(x: Any, axes: list[int], inverse: bool, scales: list[float], keep: int | None = None
+               ) -> Program | None:
+    """The program of :func:`nd` for ``x``, None where it falls back to axis by axis."""
+    shape = [int(d) for d in x.shape]
+    order = sorted(range(len(axes)), key=lambda i: -axes[i])
+    key = ("nd", tuple(shape), tuple(axes), inverse, tuple(scales), keep, x.dtype.name)
+
+    def build(b: Builder) -> bool:
+        src, now = "in", list(shape)
+        for step, i in enumerate(order):
+            axis, n = axes[i], shape[axes[i]]
+            dst = "out" if step == len(order) - 1 else b.temp(_size(now, axis, keep))
+            if axis == len(shape) - 1:
+                ok = _plan_rows(b, src, dst, math.prod(now[:-1]), n, keep or n, inverse, scales[i])
+                now[-1] = keep or n
+            else:
+                ok = _plan_inner(b, src, dst, math.prod(now[:axis]), n, math.prod(now[axis + 1:]), inverse,
+                                 scales[i])
+            if not ok:
+                return False
+            if src != "in":
+                b.release(src)
+            src = dst
+        return True
+    return _program(key, x, build)
+
+
+def _size(shape: list[int], axis: int, keep: int | None) -> int:
+    """Elements of the result of the transform along ``axis`` of an array of ``shape``."""
+    return math.prod(shape[:-1]) * (keep or shape[-1]) if axis == len(shape) - 1 else math.prod(shape)
 
 
 def _finish(full: Any, keep: int, scale: float) -> Any:
@@ -93,114 +126,159 @@ def _finish(full: Any, keep: int, scale: float) -> Any:
     return full * scale if scale != 1.0 else full
 
 
-def output(shape: tuple[int, ...], double: bool) -> Any:
-    """A complex array every element of which a kernel is about to write (no fill pass first)."""
-    return kd.Array._uninitialized(shape, kd.complex128 if double else kd.complex64)
+def output(shape: tuple[int, ...], double: bool, device: Any = None) -> Any:
+    """A complex array every element of which a kernel is about to write (no fill pass first), on ``device``
+    (default: the current one)."""
+    return kd.Array._uninitialized(shape, kd.complex128 if double else kd.complex64, device)
 
 
 def c2c_inner(x: Any, inverse: bool, scale: float = 1.0) -> Any | None:
-    """The transform along the middle axis of a contiguous ``(outer, n, inner)`` array, in one launch that
-    reads the columns where they are (no transposes); None when ``n`` needs more than one launch."""
+    """The transform along the middle axis of a contiguous ``(outer, n, inner)`` array, reading the columns where
+    they are (no transposes): one launch, or two coalesced ones (:func:`kdsl.fft.plan.strided_passes`); None
+    when ``n`` needs more."""
     outer, n, inner = (int(d) for d in x.shape)
-    double = x.dtype in (kd.complex128, kd.float64)
-    if n <= 1 or plan.radices(n) is None or n > plan.local_limit(double) or outer * inner == 0:
+    if n <= 1 or outer * inner == 0:
         return None
-    out = output(x.shape, double)
-    columns = Layout(inner, n * inner, 1, inner)
-    flags = (CONJ_LOAD | CONJ_STORE if inverse else 0) | (SCALE_STORE if scale != 1.0 else 0)
-    _launch(x, out, n, outer * inner, columns, columns, double, Ends(n * inner, n * inner, flags=flags, scale=scale))
+    program = _program(("inner", outer, n, inner, inverse, scale, x.dtype.name), x,
+                       lambda b: _plan_inner(b, "in", "out", outer, n, inner, inverse, scale))
+    if program is None:
+        return None
+    out = output(x.shape, x.dtype in (kd.complex128, kd.float64), x.device)
+    program.run(x, out)
     return out
 
 
-def transform(x: Any, out: Any, count: int, n: int, double: bool, ends: Ends) -> bool:
-    """The FFT of length ``n`` of ``count`` rows, in one launch or two (four-step: columns, twiddles, rows);
-    False (nothing done) when ``n`` needs more."""
-    limit = plan.local_limit(double)
-    if n <= limit:
-        _launch(x, out, n, count, Layout(1, ends.in_stride, 0, 1), Layout(1, ends.out_stride, 0, 1), double, ends)
-        return True
-    n1, n2 = plan.split(n, limit)
-    if n2 > limit:
+def _plan_inner(b: Builder, src: str, dst: str, outer: int, n: int, inner: int, inverse: bool, scale: float
+                ) -> bool:
+    """Plan :func:`c2c_inner` from ``src`` to ``dst``; False when ``n`` needs more than it does."""
+    lengths = plan.strided_passes(n, plan.local_limit(b.double), inner, plan.coalesced()) if plan.radices(n) \
+        else None
+    if lengths is None:
         return False
-    temp = output((count, n), double)
-    first = ends._replace(out_n=EVERYWHERE, flags=ends.flags & LOAD_FLAGS)
-    _launch(x, temp, n1, count * n2, Layout(n2, ends.in_stride, 1, n2), Layout(n2, n, 1, n2), double, first,
-            twiddle=n)
-    # the rows of length n2, written transposed: X[k1 + n1 * k2]
-    second = ends._replace(in_n=EVERYWHERE, flags=ends.flags & STORE_FLAGS)
-    _launch(temp, out, n2, count * n1, rows(n2), Layout(n1, ends.out_stride, 1, n1), double, second)
+    flags = _flags(inverse, scale)
+    ends = Ends(n * inner, n * inner, flags=flags, scale=scale)
+    if len(lengths) == 1:
+        columns = Layout(inner, n * inner, 1, inner)
+        b.launch(src, dst, n, outer * inner, columns, columns, ends)
+        return True
+    a, m = lengths  # four-step along the axis seen as a x m: every launch reads neighbouring columns
+    temp = b.temp(outer * n * inner)
+    # sequence (o, i_b, c): element k_a at (k_a * m + i_b) * inner + c, times W_n^(i_b k_a), in place
+    strided = Layout(m * inner, n * inner, 1, m * inner)
+    b.launch(src, temp, a, outer * m * inner, strided, strided, ends._replace(flags=flags & LOAD_FLAGS),
+             twiddle=n, tw_div=inner)
+    # sequence (o, k_a, c): elements i_b * inner apart; X[k_a + a * k_b] to (k_a + a * k_b) * inner + c
+    b.launch(temp, dst, m, outer * a * inner, Layout(inner, m * inner, 1, inner),
+             Layout(a * inner, n * inner, 1, a * inner), ends._replace(flags=flags & STORE_FLAGS))
+    b.release(temp)
     return True
+
+
+def transform(b: Builder, src: str, dst: str, count: int, n: int, ends: Ends) -> bool:
+    """Plan the FFT of length ``n`` of ``count`` rows from ``src`` to ``dst`` in the launches of
+    :func:`kdsl.fft.plan.passes`; False when ``n`` needs more than three."""
+    lengths = plan.passes(n, plan.local_limit(b.double), plan.coalesced())
+    if lengths is None:
+        return False
+    if len(lengths) == 1:
+        b.launch(src, dst, n, count, Layout(1, ends.in_stride, 0, 1), Layout(1, ends.out_stride, 0, 1), ends)
+        return True
+    n1, n2 = lengths[0], n // lengths[0]
+    first = ends._replace(out_n=EVERYWHERE, flags=ends.flags & LOAD_FLAGS)
+    last = ends._replace(in_n=EVERYWHERE, flags=ends.flags & STORE_FLAGS)
+    # the columns of the row seen as n1 x n2, times W_n^(i2 k1), stored where they were
+    columns = b.temp(count * n) if len(lengths) == 2 or not _whole(ends, n) else dst
+    b.launch(src, columns, n1, count * n2, Layout(n2, ends.in_stride, 1, n2), Layout(n2, n, 1, n2), first, twiddle=n)
+    if len(lengths) == 2:  # the rows of length n2, written transposed: X[k1 + n1 * k2]
+        b.launch(columns, dst, n2, count * n1, rows(n2), Layout(n1, ends.out_stride, 1, n1), last)
+    else:  # the rows of length n2 = m1 * m2 by four-step again, each launch holding many sequences
+        m1, m2 = lengths[1], lengths[2]
+        temp = b.temp(count * n)
+        # sequence (row, k1, i_b): the column of length m1 of row (row, k1) seen as m1 x m2, times
+        # W_n2^(i_b k_a), stored at (row, k_a, k1, i_b) so that the last launch's rows come in output order
+        b.launch(columns, temp, m1, count * n1 * m2, Layout(m2, n2, 1, m2), Layout(n1 * m2, n, 1, n1 * m2),
+                 Ends(n, n), twiddle=n2)
+        # sequence (row, k_a, k1): its element k_b is X[k1 + n1 * (k_a + m1 * k_b)]
+        b.launch(temp, dst, m2, count * n1 * m1, rows(m2), Layout(n1 * m1, ends.out_stride, 1, n1 * m1), last)
+        b.release(temp)
+    if columns != dst:
+        b.release(columns)
+    return True
+
+
+def _whole(ends: Ends, n: int) -> bool:
+    """Whether the destination holds whole rows of ``n`` (so a first launch may use it as its temporary)."""
+    return ends.out_stride == n and ends.out_n == EVERYWHERE
 
 
 def _four_step_recursive(x: Any, out: Any, count: int, n: int, double: bool, flags: int) -> None:
     """A length past two launches: the columns, then the rows as a transform of their own."""
     n1, n2 = plan.split(n, plan.local_limit(double))
-    columns = Layout(n2, n, 1, n2)  # sequence (row, i2): elements i1 * n2 + i2 of the row
+
+    def build(b: Builder) -> bool:
+        columns = Layout(n2, n, 1, n2)  # sequence (row, i2): elements i1 * n2 + i2 of the row
+        b.launch("in", "out", n1, count * n2, columns, columns, Ends(n, n, flags=flags & CONJ_LOAD), twiddle=n)
+        return True
     temp = output((count, n), double)
-    _launch(x, temp, n1, count * n2, columns, columns, double, Ends(n, n, flags=flags & CONJ_LOAD), twiddle=n)
+    program = _program(("columns", count, n, flags, x.dtype.name), x, build)
+    assert program is not None
+    program.run(x, temp)
     inner = c2c(temp.reshape(count * n1, n2), inverse=False)
     result = inner.reshape(count, n1, n2).transpose((0, 2, 1)).reshape(count, n)
     out[...] = kd.conj(result) if flags & CONJ_STORE else result
 
 
-def _launch(src: Any, dst: Any, m: int, nseq: int, load: Layout, store: Layout, double: bool, ends: Ends,
-            twiddle: int = 0) -> None:
-    real = src.dtype in (kd.float32, kd.float64)
-    key = (m, nseq, load, store, double, ends[:5], ends.mul_at, ends.scale, twiddle, real, kd.device().index)
-    launch = _launches.get(key)
-    if launch is None:
-        launch = _plan_launch(m, nseq, load, store, double, ends, twiddle, real)
-        with _launches_lock:
-            _launches[key] = launch
-            while len(_launches) > 256:
-                del _launches[next(iter(_launches))]
-    kernel, table, push, groups = launch
-    kernel(src, dst, table, table if ends.mul is None else ends.mul, push, groups=groups)
+def _program(key: tuple, x: Any, build: Any) -> Program | None:
+    """The cached program of ``key`` on ``x``'s device (planned by ``build(builder)``, None when it returns
+    False: the caller falls back to a step-by-step method)."""
+    device = x.device
+    double = x.dtype in (kd.complex128, kd.float64)
+    full = (*key, plan.local_limit(double), plan.coalesced(), device.index)
+    program = plan.lookup(_programs, full)
+    if program is not None:
+        return program
+
+    def make() -> Program | None:
+        b = Builder(double, x.dtype in (kd.float32, kd.float64))
+        if not build(b):
+            return None
+        return Program(b.steps, b.temps, kd.complex128 if double else kd.complex64)
+    program = make()
+    if program is not None:
+        plan.remember(_programs, full, program, limit=_PROGRAMS)
+    return program
 
 
-_launches: dict[tuple, tuple] = {}
-_launches_lock = threading.Lock()
-"""Everything of a launch but its arrays, by its parameters: repeated calls skip the planning."""
-
-
-def _plan_launch(m: int, nseq: int, load: Layout, store: Layout, double: bool, ends: Ends, twiddle: int,
-                 real: bool) -> tuple:
-    kernel, seqs = plan.kernel(m, double, seq_fast_load=load.e != 1, seq_fast_store=store.e != 1, real_input=real)
-    table, lo, hi = plan.twiddles(m, twiddle, double)
-    groups = -(-nseq // seqs)
-    gx = min(groups, plan.max_groups_x())
-    gy = -(-groups // gx)
-    bits = np.array([ends.scale], np.float64 if double else np.float32).view(np.uint32)
-    push = np.array([nseq, *load, ends.in_n, *store, ends.out_n, twiddle, lo, hi, ends.flags, gx, ends.mul_at,
-                     bits[0], bits[-1]], dtype=np.uint32)
-    return kernel, table, push, (gx, gy)
-
+_PROGRAMS = 16
+"""Programs kept: each holds its last call's buffers bound (see ``kd.RawProgram``), so few."""
+_programs: OrderedDict[tuple, Program] = OrderedDict()
+"""Planned transforms by (kind, shape, direction, scale, dtype, local limit, coalescing rule, device): a
+warm call plans nothing."""
 
 _COMPLEX = {kd.float32: kd.complex64, kd.float64: kd.complex128}
 
 
-def _bluestein(x: Any, out: Any, count: int, n: int, double: bool, ends: Ends) -> bool:
+def _bluestein(b: Builder, src: str, dst: str, count: int, n: int, ends: Ends) -> bool:
     """Any length as a convolution with a chirp ``w``, by FFTs of a power-of-two length ``m >= 2n - 1``, with
     every elementwise step fused into their loads and stores (``v``: ``conj`` if ``inverse``, ``F``: FFT)::
 
         t = conj(F(v(x) * w) * K)           (x zero-padded to m on load; K: the chirp's convolution kernel)
         y = v(conj(F(t)) * w / m)           (cut to n on store; v(conj(z) * w) = z * conj(w))
 
-    False (nothing done) when ``m`` needs more than two launches."""
+    False (nothing planned) when ``m`` needs more than two launches."""
     m = 1 << (2 * n - 2).bit_length()
     inverse = bool(ends.flags & CONJ_LOAD)
-    limit = plan.local_limit(double)
-    if m > limit and plan.split(m, limit)[1] > limit:
+    if plan.passes(m, plan.local_limit(b.double), plan.coalesced()) is None:
         return False
-    table, at_k, at_w = plan.bluestein_table(n, m, double, inverse)
-    temp = output((count, m), double)
+    table, at_k, at_w = plan.bluestein_table(n, m, b.double, inverse)
+    temp = b.temp(count * m)
     forward = Ends(n, m, in_n=n, flags=ends.flags & CONJ_LOAD | MUL_LOAD | CONJ_STORE | MUL_STORE, mul=table,
                    mul_at=at_k)
-    transform(x, temp, count, m, double, forward)
+    transform(b, src, temp, count, m, forward)
     back = Ends(m, ends.out_stride, out_n=min(n, ends.out_n),
                 flags=MUL_STORE | (0 if inverse else CONJ_STORE) | ends.flags & SCALE_STORE, mul=table, mul_at=at_w,
                 scale=ends.scale)
-    transform(temp, out, count, m, double, back)
+    transform(b, temp, dst, count, m, back)
     return True
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from kdsl.fft.axes import as_complex, c2c_axis, check_norm, check_out, normalize_axes
+from kdsl.fft.axes import as_complex, c2c_axis, check_norm, check_out, normalize_axes, scale, whole_axes
+from kdsl.fft.transform import nd
 
 
 def fft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None) -> Any:
@@ -72,6 +73,10 @@ def _nd(a: Any, s: Any, axes: Any, norm: str | None, out: Any, inverse: bool, na
     check_norm(norm)
     x = as_complex(a)
     axes, lengths = normalize_axes(x.shape, s, axes)
+    if whole_axes(x, axes, lengths):  # one program, one submission for every axis
+        done = nd(x, axes, inverse, [scale(norm, n, inverse) for n in lengths])
+        if done is not None:
+            return done
     for axis, n in reversed(list(zip(axes, lengths, strict=True))):
         x = c2c_axis(x, n, axis, norm, inverse, name)
     return x

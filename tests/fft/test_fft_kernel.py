@@ -76,6 +76,63 @@ def test_lengths_at_the_local_limit_and_past_it():
     _close(kd.fft.fft(kd.asarray(x), axis=0), np.fft.fft(x, axis=0))
 
 
+@pytest.mark.parametrize("limit", [16, 2048, 4096])
+def test_passes_are_few_and_coalesced_where_they_can_be(limit):
+    two = plan.passes(2 * limit, limit, group=1)  # a CPU device: the fewest launches
+    assert two is not None and len(two) == 2 and np.prod(two) == 2 * limit
+    assert plan.strided_passes(limit, limit, 64, 1) == (limit,)
+    small = limit // plan.COALESCED
+    for n in (limit, 2 * limit, small * small, 2 * small * small, small ** 3, 3 * 5 * 7 * 4 * small, limit ** 2,
+              limit ** 3, 2 * limit ** 3):
+        lengths = plan.passes(n, limit)
+        if n > limit ** 3:
+            assert lengths is None
+            continue
+        assert lengths is not None and np.prod(lengths) == n and max(lengths) <= limit
+        if n <= limit:
+            assert lengths == (n,)
+        elif n <= small * small:
+            assert len(lengths) == 2 and max(lengths) <= small
+        elif n <= small ** 3:
+            assert len(lengths) == 3 and max(lengths) <= small
+
+
+@pytest.mark.parametrize("shape", [(1, 2048), (3, 2048), (2, 3 * 2 ** 9)])
+def test_three_launches(monkeypatch, shape):
+    """Past (limit / 16)**2 the transform takes three coalesced launches (16 at a limit of 256 here)."""
+    monkeypatch.setattr(plan, "local_limit", lambda double: 256)
+    monkeypatch.setattr(plan, "coalesced", lambda: plan.COALESCED)  # as on a GPU
+    x = _signal(shape, np.complex64, shape[1])
+    assert len(plan.passes(shape[1], 256)) == 3
+    _close(kd.fft.fft(kd.asarray(x)), np.fft.fft(x))
+    _close(kd.fft.ifft(kd.asarray(x), norm="ortho"), np.fft.ifft(x, norm="ortho"))
+    _close(kd.fft.rfft(kd.asarray(x.real.copy())), np.fft.rfft(x.real))
+    y = _signal((2, 601), np.complex64)  # Bluestein by 2048 = 8 x 16 x 16: six launches
+    _close(kd.fft.fft(kd.asarray(y)), np.fft.fft(y))
+    if kd.device().supports(kd.float64):
+        z = _signal(shape, np.complex128, 7)
+        _close(kd.fft.ifft(kd.asarray(z)), np.fft.ifft(z))
+
+
+@pytest.mark.parametrize("shape,axis,launches", [((128, 20), 0, 2), ((3, 128, 17), 1, 2), ((128, 5), 0, 1),
+                                                  ((12, 40), 0, 1), ((2, 48, 16, 3), 1, 2)])
+def test_strided_axes_in_coalesced_launches(monkeypatch, shape, axis, launches):
+    """Along an axis with 16 or more neighbouring columns, a length past limit / 16 takes two launches that
+    each read 16 neighbouring columns (limit 256 here: 128 = 8 x 16)."""
+    monkeypatch.setattr(plan, "local_limit", lambda double: 256)
+    monkeypatch.setattr(plan, "coalesced", lambda: plan.COALESCED)  # as on a GPU
+    x = _signal(shape, np.complex64, shape[axis])
+    with kd.profile() as prof:
+        got = kd.fft.fft(kd.asarray(x), axis=axis)
+        kd.realize(got)
+    assert len(prof.records) == launches
+    _close(got, np.fft.fft(x, axis=axis))
+    if kd.device().supports(kd.float64):
+        z = _signal(shape, np.complex128, 7)
+        _close(kd.fft.fft(kd.asarray(z), axis=axis), np.fft.fft(z, axis=axis))
+    _close(kd.fft.ifft(kd.asarray(x), axis=axis, norm="ortho"), np.fft.ifft(x, axis=axis, norm="ortho"))
+
+
 @pytest.mark.parametrize("n", [11, 13, 97, 211])
 def test_fused_bluestein_in_one_and_two_launches_and_the_step_by_step_fallback(monkeypatch, n):
     """Limit 16: 11 and 13 (m = 32) run as fused four-step, 97 and 211 (m >= 256) fall back."""
@@ -110,3 +167,15 @@ def test_bluestein_double_precision_and_inverse():
     x = _signal((2, 1009), np.complex128, 3)
     _close(kd.fft.fft(kd.asarray(x)), np.fft.fft(x))
     _close(kd.fft.ifft(kd.asarray(x)), np.fft.ifft(x))
+
+
+@pytest.mark.parametrize("value,expect", [("3", "3"), ("x", "KDSL_FFT_COALESCED must be a whole number")])
+def test_the_coalescing_group_from_the_environment(value, expect):
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, KDSL_FFT_COALESCED=value)
+    run = subprocess.run([sys.executable, "-c", "from kdsl.fft import plan; print(plan.coalesced())"], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert expect in run.stdout + run.stderr

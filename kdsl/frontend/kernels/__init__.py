@@ -1,6 +1,7 @@
 """Custom kernels written in Python: ``@kd.kernel`` / ``@kd.func`` (source -> AST lowering -> GLSL), the
 in-kernel intrinsics (``kd.global_id``, ``kd.shared``, ``kd.barrier``, ``kd.atomic_*``, ``kd.subgroup_*``...),
-the kernel scalar types (``kd.f32``, ``kd.i32[:]``, ``kd.constexpr``) and ``kd.raw_kernel``. Every public name
+the kernel scalar types (``kd.f32``, ``kd.i32[:]``, ``kd.constexpr``), ``kd.raw_kernel`` and ``kd.RawProgram``
+(several raw-kernel launches as one recorded submission). Every public name
 is in ``__all__`` for ``kdsl/__init__.py`` to re-export.
 
 Example:
@@ -48,6 +49,7 @@ from kdsl.frontend.kernels.intrinsics import (
                                 subgroup_xor,
 )
 from kdsl.frontend.kernels.kernel import Kernel, kernel
+from kdsl.frontend.kernels.program import RawLaunch, RawProgram
 from kdsl.frontend.kernels.raw import RawKernel, raw_kernel
 from kdsl.frontend.kernels.types import boolean, constexpr, f16, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64
 
@@ -62,5 +64,5 @@ __all__ = [
     "subgroup_broadcast_first", "subgroup_shuffle", "subgroup_size", "subgroup_invocation_id", "subgroup_id",
     "subgroup_elect", "subgroup_barrier",
     "boolean", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "f32", "f64", "constexpr",
-    "raw_kernel", "RawKernel",
+    "raw_kernel", "RawKernel", "RawProgram", "RawLaunch",
 ]

@@ -1,6 +1,6 @@
 """A transform as launches of the local FFT kernel: where each reads and writes (:class:`Layout`), what it
 does at its ends (:class:`Ends`), its constants (:class:`Step`, planned by :class:`Builder`), and the
-``kd.RawProgram`` that runs them all in one submission (:class:`Program`).
+``kd.RawProgram`` that runs them all in one submission (:class:`Transform`).
 
 Example:
     >>> b = Builder(double=False, real_input=False)
@@ -82,7 +82,7 @@ class Step(NamedTuple):
     label: str
 
 
-class Program:
+class Transform:
     """A planned transform: its launches (``steps``, as ``benchmarks/fft_anatomy.py`` reads them) run by a
     ``kd.RawProgram``: one submission per call, recorded once and replayed while the buffers are the same.
     ``temps``: the elements of each temporary (complex ``dtype``)."""

@@ -24,7 +24,7 @@ from typing import Any
 
 import kdsl as kd
 from kdsl.fft import plan
-from kdsl.fft.launches import EVERYWHERE, LOAD_FLAGS, STORE_FLAGS, Builder, Ends, Layout, Program, rows
+from kdsl.fft.launches import EVERYWHERE, LOAD_FLAGS, STORE_FLAGS, Builder, Ends, Layout, Transform, rows
 from kdsl.fft.stockham import CONJ_LOAD, CONJ_STORE, MUL_LOAD, MUL_STORE, SCALE_STORE
 
 
@@ -53,7 +53,7 @@ def c2c(x: Any, inverse: bool, keep: int | None = None, scale: float = 1.0) -> A
     return _finish(full, keep, scale)
 
 
-def c2c_program(x: Any, inverse: bool, keep: int, scale: float = 1.0) -> Program | None:
+def c2c_program(x: Any, inverse: bool, keep: int, scale: float = 1.0) -> Transform | None:
     """The program of :func:`c2c` for ``x`` (rows longer than one), None where it falls back to steps."""
     count, n = int(x.shape[0]), int(x.shape[1])
     key = ("c2c", count, n, keep, inverse, scale, x.dtype.name)
@@ -89,7 +89,7 @@ def nd(x: Any, axes: list[int], inverse: bool, scales: list[float], keep: int | 
 
 
 def nd_program(x: Any, axes: list[int], inverse: bool, scales: list[float], keep: int | None = None
-               ) -> Program | None:
+               ) -> Transform | None:
     """The program of :func:`nd` for ``x``, None where it falls back to axis by axis."""
     shape = [int(d) for d in x.shape]
     order = sorted(range(len(axes)), key=lambda i: -axes[i])
@@ -228,7 +228,7 @@ def _four_step_recursive(x: Any, out: Any, count: int, n: int, double: bool, fla
     out[...] = kd.conj(result) if flags & CONJ_STORE else result
 
 
-def _program(key: tuple, x: Any, build: Any) -> Program | None:
+def _program(key: tuple, x: Any, build: Any) -> Transform | None:
     """The cached program of ``key`` on ``x``'s device (planned by ``build(builder)``, None when it returns
     False: the caller falls back to a step-by-step method)."""
     device = x.device
@@ -238,11 +238,11 @@ def _program(key: tuple, x: Any, build: Any) -> Program | None:
     if program is not None:
         return program
 
-    def make() -> Program | None:
+    def make() -> Transform | None:
         b = Builder(double, x.dtype in (kd.float32, kd.float64))
         if not build(b):
             return None
-        return Program(b.steps, b.temps, kd.complex128 if double else kd.complex64)
+        return Transform(b.steps, b.temps, kd.complex128 if double else kd.complex64)
     program = make()
     if program is not None:
         plan.remember(_programs, full, program, limit=_PROGRAMS)
@@ -251,7 +251,7 @@ def _program(key: tuple, x: Any, build: Any) -> Program | None:
 
 _PROGRAMS = 16
 """Programs kept: each holds its last call's buffers bound (see ``kd.RawProgram``), so few."""
-_programs: OrderedDict[tuple, Program] = OrderedDict()
+_programs: OrderedDict[tuple, Transform] = OrderedDict()
 """Planned transforms by (kind, shape, direction, scale, dtype, local limit, coalescing rule, device): a
 warm call plans nothing."""
 

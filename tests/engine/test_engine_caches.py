@@ -12,6 +12,7 @@ import pytest
 
 import kdsl as kd
 from kdsl.engine import plan as plan_cache
+from kdsl.engine.programs import Program
 from kdsl.engine.realize import Buffer, allocate
 from kdsl.engine.state import cache_limits, set_cache_limits, state
 
@@ -37,7 +38,7 @@ def test_distinct_kernels_keep_at_most_the_bound_alive(small_caches):
         alive_algos.append(sum(len(p.algos) for p in st.programs.values()))
     assert max(alive_algos) <= 10 * 4
     np.testing.assert_array_equal(a.numpy()[-2:], [0, 1])
-    evicted = [p for p in gc.get_objects() if type(p).__name__ == "Program" and not p.alive]
+    evicted = [p for p in gc.get_objects() if type(p) is Program and not p.alive]  # the engine's (not RawProgram)
     assert all(not p.algos for p in evicted)  # an evicted program freed its Algorithms
 
 

@@ -1,6 +1,6 @@
 """Where the time of kd.fft's kernels goes: each launch of a transform next to variants that isolate its costs.
 
-For every launch of the transform's program (``kdsl.fft.launches.Program``) the same launch (same workgroups,
+For every launch of the transform's program (``kdsl.fft.launches.Transform``) the same launch (same workgroups,
 sequences, buffers, push and specialization constants) is timed with the kernel replaced by a variant of
 ``kdsl.fft.stockham.kernel_source``:
 

@@ -51,7 +51,10 @@ _RENDERERS = {Elementwise: elementwise, Reduce: reduce, RowNorm: rownorm, Matmul
 _RENDERERS.update({SortKeys: sort, SortMerge: sort, SortLocal: sort, SortOut: sort, Gather: gather, Search: gather,
                    Compact: gather, RadixKeys: radix, RadixPass: radix, Scatter: atomic,
                    Attention: attention})
-_ALGOS_PER_PROGRAM = 4  # buffer sets kept bound per kernel
+_ALGOS_PER_PROGRAM = 4  # buffer sets kept bound per kernel, at least; and twice its most uses in one batch (a
+# training step's update kernel runs once per parameter, on buffers that alternate between two sets from step
+# to step: keeping both sets bound lets the step replay), up to _ALGOS_MAX
+_ALGOS_MAX = 1024
 _BATCHES_PER_DEVICE = 16  # recorded command buffers kept per device
 stats = {"kernels": 0, "programs": 0, "realizes": 0, "uploads": 0, "downloads": 0, "replays": 0}
 
@@ -93,6 +96,8 @@ class Program:
             self.workgroup = module.launch(kernel)
         self.algos: OrderedDict[tuple[int, ...], list[Any]] = OrderedDict()  # binding key -> [Algorithm, version]
         self.alive = True  # False once evicted from the program cache (its Algorithms are freed)
+        self.keep = _ALGOS_PER_PROGRAM  # Algorithms kept bound (see _ALGOS_PER_PROGRAM)
+        self.batch_token, self.batch_uses = 0, 0  # the batch being recorded (id of its in_batch set), uses in it
         stats["programs"] += 1
         if debug_level():
             print(f"[kdsl] new {type(kernel).__name__} kernel, workgroups {self.workgroup}:\n{self.source}")
@@ -123,12 +128,16 @@ class Program:
         ``in_batch`` holds the ids of the entries the batch being recorded already uses: those are never
         rebound (their dispatches would read the new buffers)."""
         key = tuple([id(t) for t in tensors])
+        if self.batch_token != id(in_batch):  # the first use of this program in a batch being recorded
+            self.batch_token, self.batch_uses = id(in_batch), 0
+        self.batch_uses += 1
+        self.keep = min(_ALGOS_MAX, max(self.keep, 2 * self.batch_uses))
         entry = self.algos.get(key)
         if entry is not None:
             self.algos.move_to_end(key)
             return entry
         spare = None
-        if len(self.algos) >= _ALGOS_PER_PROGRAM:
+        if len(self.algos) >= self.keep:
             spare = next((k for k, e in self.algos.items() if id(e) not in in_batch), None)
         if spare is None:
             push = words if len(words) else None
@@ -147,7 +156,7 @@ class Program:
             entry[0].update_bindings(tensors)
             entry[1] += 1
         self.algos[key] = entry
-        while len(self.algos) > 4 * _ALGOS_PER_PROGRAM:  # a huge batch grew the pool: drop idle ones
+        while len(self.algos) > 4 * self.keep:  # a huge batch grew the pool: drop idle ones
             idle = next((k for k, e in self.algos.items() if id(e) not in in_batch), None)
             if idle is None:
                 break

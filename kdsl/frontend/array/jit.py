@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import threading
 
 from kdsl.engine.plan import _templates, kernel_size
 from kdsl.engine.programs import stats
@@ -85,9 +86,18 @@ class _Trace:
         self.out_pos = [position[t.id] for t in targets]
         computed = {t.out for t in templates}
         # Buffers made per call: each computed node (position >= 0) and each temporary (< 0), with its size
-        self.made = [(p, order[p].dtype, order[p].size) for p in computed if p >= 0]
-        self.made += [(t.out, t.temp_shape[0], int(_prod(t.temp_shape[1]))) for t in templates
-                      if t.out < 0 and t.temp_shape is not None]  # a temporary always has its shape
+        made = [(p, order[p].dtype, order[p].size) for p in computed if p >= 0]
+        made += [(t.out, t.temp_shape[0], int(_prod(t.temp_shape[1]))) for t in templates
+                 if t.out < 0 and t.temp_shape is not None]  # a temporary always has its shape
+        # Outputs get new buffers each call (the caller keeps them); the intermediates are the trace's own,
+        # reused call after call: buffers taken from the pool per call came back in an order that shifted
+        # from step to step, so a training step's replay key rarely repeated and its command buffer was
+        # recorded again each step (a char transformer step: 0 replays in 6, 239 dispatches re-recorded).
+        outputs = set(self.out_pos)
+        self.made_out = [m for m in made if m[0] in outputs]
+        self.made_temp = [m for m in made if m[0] not in outputs]
+        self.temps: dict[int, Buffer] | None = None  # made on the first call
+        self.temps_lock = threading.Lock()  # held while a call uses them (a second thread makes its own)
         self.args = list(self.arg_pos.items())
         # The replay key's parts fixed by the trace: the bound positions of every dispatch (output, inputs)
         # in order, and the push words (a trace's scalars are part of its signature).
@@ -103,15 +113,28 @@ class _Trace:
                 args[i]._buffer()
                 node = args[i]._n
             bufs[p] = node.buffer
-        for p, dtype, size in self.made:
+        for p, dtype, size in self.made_out:
             bufs[p] = Buffer(allocate(dev, size, dtype), size, dtype, dev)
-        key = (id(self.templates), tuple([id(bufs[p].tensor) for p in self.slots]), self.word_key)
-        if replay(dev, key):
-            stats["kernels"] += len(self.templates)
-        else:
-            work = [(t, t.kernel, bufs[t.out], [bufs[q] for q in t.inputs], w)
-                    for t, w in zip(self.templates, self.words, strict=True)]
-            submit(dev, work, self.templates, key)
+        own = self.temps_lock.acquire(blocking=False)
+        try:
+            if own:
+                if self.temps is None:
+                    self.temps = {p: Buffer(allocate(dev, size, dtype), size, dtype, dev)
+                                  for p, dtype, size in self.made_temp}
+                bufs.update(self.temps)
+            else:  # another thread is replaying this trace now: intermediates of this call's own
+                for p, dtype, size in self.made_temp:
+                    bufs[p] = Buffer(allocate(dev, size, dtype), size, dtype, dev)
+            key = (id(self.templates), tuple([id(bufs[p].tensor) for p in self.slots]), self.word_key)
+            if replay(dev, key):  # (both paths wait for the GPU: the intermediates are free again after)
+                stats["kernels"] += len(self.templates)
+            else:
+                work = [(t, t.kernel, bufs[t.out], [bufs[q] for q in t.inputs], w)
+                        for t, w in zip(self.templates, self.words, strict=True)]
+                submit(dev, work, self.templates, key)
+        finally:
+            if own:
+                self.temps_lock.release()
         stats["realizes"] += 1
         return [Array(Node("buffer", (), bufs[p].dtype, shape, buffer=bufs[p], device=dev))
                 for p, shape in zip(self.out_pos, self.out_shapes, strict=True)]

@@ -41,7 +41,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from kdsl import dtype as dt
-from kdsl.codegen import glsl
+from kdsl.codegen import glsl, matmul_epilogue
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.ir.expr import Expr, offset_of
 from kdsl.ir.kernels import MAX_GROUPS, Matmul
@@ -249,9 +249,8 @@ def render(k: Matmul, kc: int) -> str:
     stores = []
     for i in range(r):
         for j in range(c):
-            value = glsl.store_value(k.out_dtype, glsl.narrow(k.out_dtype, f"acc{i}_{j}"))
             stores.append(f"if (m0 + {i} < {k.m} && n0 + {c} * lane + {j} < {k.n}) "
-                          f"b0.d[(zz * {k.m} + m0 + {i}) * {k.n} + n0 + {c} * lane + {j}] = {value};")
+                          + matmul_epilogue.store(k, f"acc{i}_{j}", f"m0 + {i}", f"n0 + {c} * lane + {j}"))
     per_group = LOCAL_CPU // s
     body = [
         "int lane = int(gl_SubgroupInvocationID);",
@@ -270,9 +269,10 @@ def render(k: Matmul, kc: int) -> str:
         *["    " + x for x in stores],
         "}",
     ]
-    text = "\n".join(body)
+    epilogue = "".join(x + "\n" for x in matmul_epilogue.function(k, buffers))
+    text = epilogue + "\n".join(body)
     aliases = list(dict.fromkeys(ra.aliases + rb.aliases))
     head = glsl.header(LOCAL_CPU, buffers, k.n_words, extra_dtypes=[dt.uint64] if aliases else [],
                        shared=aliases, body_text=text)
     head = head.replace("#version 450\n", "#version 450\n#extension GL_KHR_shader_subgroup_shuffle : require\n", 1)
-    return f"{head}\nvoid main() {{\n" + "\n".join("    " + x for x in body) + "\n}\n"
+    return f"{head}\n{epilogue}void main() {{\n" + "\n".join("    " + x for x in body) + "\n}\n"

@@ -1,7 +1,7 @@
 """Which nodes get a buffer of their own (and so end a kernel) and which are inlined into the kernels that read
 them: requested nodes, every reduce / matmul / scan / ..., elementwise nodes two kernels need, very deep chains,
 costly matmul operands, values a live array can still read; and the elementwise node a reduction kernel can
-compute as its epilogue. See :mod:`kdsl.engine.schedule` for the whole picture.
+compute as its epilogue, and the elementwise consumers a matmul kernel computes before its store. See :mod:`kdsl.engine.schedule` for the whole picture.
 """
 
 from __future__ import annotations
@@ -177,20 +177,59 @@ def cap_buffers(live: list[Node], keep: set[int], cap: int) -> dict[int, set[int
     return reads
 
 
-def _reduce_behind(s: Node) -> Node | None:
-    """The reduce node ``s`` is (or is a whole-array reshape of)."""
-    if s.op == "reduce":
+def _behind(s: Node, op: str) -> Node | None:
+    """The ``op`` node (reduce, matmul) ``s`` is (or is a whole-array reshape of)."""
+    if s.op == op:
         return s
-    if s.op == "view" and s.srcs[0].op == "reduce":
+    if s.op == "view" and s.srcs[0].op == op:
         v, src = s.arg, s.srcs[0]
         if v.offset == 0 and v.size == src.size and v.is_contiguous:
             return src
     return None
 
 
+def matmul_epilogue_source(node: Node, keep: set[int], consumers: dict[int, list[Node]],
+                           root_ids: set[int]) -> tuple[Node, Node] | None:
+    """(stand-in, matmul): the matmul whose kernel can compute ``node`` on its accumulators before the store
+    (``gelu(linear(x, w, b))``: one kernel that writes the activation once), by the rules of
+    :func:`epilogue_source`, and further: nothing outside the graph (a live Array) holds the matmul, its
+    stand-in view or a node on the way (it would need the stored product), and no node on the way loops
+    (random numbers, integer powers: the matmul's loop budget is sized for its k loop)."""
+    found = epilogue_source(node, keep, consumers, root_ids, "matmul")
+    if found is None:
+        return None
+    standin, mm = found
+    ours = _inlined(node, standin, keep)
+    if any(x.op == "rand" or (x.op == "pow" and not x.dtype.is_float) for x in ours):
+        return None
+    if any(x.refs > len(consumers.get(x.id, ())) for x in (mm, standin, *ours) if x is not node):
+        return None
+    return found
+
+
+def _inlined(node: Node, standin: Node, keep: set[int]) -> list[Node]:
+    """The nodes ``node``'s kernel inlines that read the product (``standin``), ``node`` included."""
+    reads: dict[int, bool] = {standin.id: True}
+    order, stack = [], [node]
+    while stack:  # post-order, without recursion (epilogue chains can be long)
+        x = stack.pop()
+        if x.id in reads:
+            continue
+        todo = [s for s in x.srcs if s.id not in reads and not s.realized and not (s.id in keep and s is not standin)]
+        if todo:
+            stack.append(x)
+            stack.extend(todo)
+            continue
+        reads[x.id] = any(reads.get(s.id, False) for s in x.srcs)
+        if reads[x.id]:
+            order.append(x)
+    return order
+
+
 def epilogue_source(node: Node, keep: set[int], consumers: dict[int, list[Node]],
-                     root_ids: set[int]) -> tuple[Node, Node] | None:
-    """(stand-in, reduce): the reduction ``node``'s kernel can absorb (see the module docstring), if any."""
+                     root_ids: set[int], op: str = "reduce") -> tuple[Node, Node] | None:
+    """(stand-in, reduce): the reduction ``node``'s kernel can absorb (see the module docstring), if any
+    (``op`` "matmul": the matmul, see :func:`matmul_epilogue_source`)."""
     found: list[tuple[Node, Node]] = []
     stack, seen = [node], set()
     inlined: set[int] = set()  # the elementwise nodes between ``node`` and the reduction, inlined in its kernel
@@ -203,7 +242,7 @@ def epilogue_source(node: Node, keep: set[int], consumers: dict[int, list[Node]]
             if s.id in seen:
                 continue
             seen.add(s.id)
-            r = _reduce_behind(s)
+            r = _behind(s, op)
             if r is not None and r.id in keep and r.id not in root_ids and s.shape == node.shape:
                 found.append((s, r))
             elif s.is_elementwise and s.id not in keep:

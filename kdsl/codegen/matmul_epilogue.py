@@ -25,9 +25,10 @@ Example:
     >>> print("\\n".join(function(k, {})))
     float kd_epilogue(float acc, int ez, int er, int ec) {
         float accv = acc;
-        precise float e0 = b3.d[ec];
-        precise float e1 = (accv + e0);
-        return e1;
+        precise float e0 = accv;
+        precise float e1 = b3.d[ec];
+        precise float e2 = (e0 + e1);
+        return e2;
     }
 """
 

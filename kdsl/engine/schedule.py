@@ -62,8 +62,8 @@ def schedule(roots: list[Node]) -> list[Step]:
             fused |= m.inner
     absorbed: dict[int, tuple[Node, Node]] = {}  # elementwise node id -> (stand-in, reduce) it absorbs
     for n in live:
-        if n.id in keep and n.is_elementwise and n.id not in rows and n.id not in fused:
-            found = epilogue_source(n, keep, consumers, root_ids) or \
+        if n.id in keep and (n.is_elementwise or n.op == "view") and n.id not in rows and n.id not in fused:
+            found = (epilogue_source(n, keep, consumers, root_ids) if n.is_elementwise else None) or \
                 matmul_epilogue_source(n, keep, consumers, root_ids)
             if found is not None and found[1].id not in {r.id for _, r in absorbed.values()} and \
                     len(reads[n.id] | reads.get(found[1].id, set())) <= cap:

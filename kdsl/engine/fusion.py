@@ -1,7 +1,8 @@
 """Which nodes get a buffer of their own (and so end a kernel) and which are inlined into the kernels that read
 them: requested nodes, every reduce / matmul / scan / ..., elementwise nodes two kernels need, very deep chains,
 costly matmul operands, values a live array can still read; and the elementwise node a reduction kernel can
-compute as its epilogue, and the elementwise consumers a matmul kernel computes before its store. See :mod:`kdsl.engine.schedule` for the whole picture.
+compute as its epilogue, and the elementwise consumers a matmul kernel computes before its store. See
+:mod:`kdsl.engine.schedule` for the whole picture.
 """
 
 from __future__ import annotations

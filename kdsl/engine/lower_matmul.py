@@ -56,7 +56,9 @@ def lower_matmul(node: Node, keep: set[int], dev: Device, epilogue_of: Node | No
         if epilogue_of is None or standin is None:
             return [low.step(kernel, node)]
         low.acc, low.root = (standin, ir.acc(node.dtype)), epilogue_of
-        epilogue = low.expr(epilogue_of)  # elementwise without loops (the fusion's rule): the budget holds
+        epilogue = low.expr(epilogue_of)
+        # no loops inside (the fusion's rule), so the k loop's trips above are still the whole budget
+        assert expr_loops(epilogue, epilogue_of.shape) == 0, "a looping epilogue reached a matmul kernel"
         kernel = kernel._replace(out_dtype=epilogue_of.dtype, epilogue=epilogue, out_shape=epilogue_of.shape)
         return [low.step(kernel, epilogue_of)]
     part = Node("partial", (), node.dtype, (splits, node.size), device=dev)

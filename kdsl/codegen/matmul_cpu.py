@@ -230,6 +230,27 @@ def _tile_origin(k: Matmul, r: int, c: int, s: int) -> list[str]:
             f"int m0 = (band * {band} + inband % height) * {r}, n0 = (inband / height) * {s * c};"]
 
 
+def _stores(k: Matmul, r: int, c: int, ct: str) -> list[str]:
+    """The tile's stores: unrolled, or with an epilogue a loop over the accumulators copied into a private
+    array, so that the epilogue's code appears once rather than ``r * c`` times (lavapipe's LLVM ran out of
+    memory compiling 256 copies of a float16 GELU)."""
+    if k.epilogue is None:
+        return [f"if (m0 + {i} < {k.m} && n0 + {c} * lane + {j} < {k.n}) "
+                + matmul_epilogue.store(k, f"acc{i}_{j}", f"m0 + {i}", f"n0 + {c} * lane + {j}")
+                for i in range(r) for j in range(c)]
+    return [f"{ct} accs[{r * c}];", *[f"accs[{i * c + j}] = acc{i}_{j};" for i in range(r) for j in range(c)],
+            f"for (int q = 0; q < {r * c}; q++) {{",
+            f"    int gm = m0 + q / {c}, gn = n0 + {c} * lane + q % {c};",
+            f"    if (gm < {k.m} && gn < {k.n}) {matmul_epilogue.store(k, 'accs[q]', 'gm', 'gn')}",
+            "}"]
+
+
+def epilogue_trips(k: Matmul) -> int:
+    """Loop iterations of one tile's stores (the loop over the accumulators with an epilogue)."""
+    r, c, _ = geometry(k)
+    return r * c if k.epilogue is not None else 0
+
+
 def render(k: Matmul, kc: int) -> str:
     """The GLSL of CPU matmul ``k`` whose k chunks are ``kc`` long."""
     r, c, s = geometry(k)
@@ -246,11 +267,7 @@ def render(k: Matmul, kc: int) -> str:
         step.append("{ " + " ".join(f"{ct} x{u} = subgroupShuffle(a{i % p}_{u}, {i // p}u);" for u in range(KU)))
         step += ["    " + " ".join(f"acc{i}_{j} += x{u} * b{u}_{j};" for u in range(KU)) for j in range(c)]
         step.append("}")
-    stores = []
-    for i in range(r):
-        for j in range(c):
-            stores.append(f"if (m0 + {i} < {k.m} && n0 + {c} * lane + {j} < {k.n}) "
-                          + matmul_epilogue.store(k, f"acc{i}_{j}", f"m0 + {i}", f"n0 + {c} * lane + {j}"))
+    stores = _stores(k, r, c, ct)
     per_group = LOCAL_CPU // s
     body = [
         "int lane = int(gl_SubgroupInvocationID);",

@@ -39,8 +39,13 @@ def lower_matmul(node: Node, keep: set[int], dev: Device, epilogue_of: Node | No
         rows, cols, _ = matmul_cpu.geometry(kernel)
         cost = 1 + matmul_cpu.KU * (rows // lanes * la + cols * lb)  # KU k steps per iteration
 
+    # a CPU-driver tile stores through a loop when the matmul computes an epilogue (only unsplit)
+    stores = matmul_cpu.epilogue_trips(kernel._replace(epilogue=ir.acc(node.dtype))) if lanes and epilogue_of \
+        else 0
+
     def trips(s: int) -> int:  # one invocation's loop iterations with s chunks
-        return matmul.trips(kernel._replace(splits=s)) * cost * -(-(batch * s) // MAX_GROUPS)
+        per_tile = matmul.trips(kernel._replace(splits=s)) * cost + (stores if s == 1 else 0)
+        return per_tile * -(-(batch * s) // MAX_GROUPS)
 
     splits = 1
     while trips(splits) > budget // 2 and splits < max(k, 1):

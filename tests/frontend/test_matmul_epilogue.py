@@ -9,17 +9,27 @@ import pytest
 
 import kdsl as kd
 from kdsl import nn
+from kdsl.codegen import matmul_cpu
+from kdsl.engine import plan as plan_cache
 from kdsl.engine.plan import plan
 from kdsl.ir.kernels import Matmul, Reduce
 
 RNG = np.random.default_rng(40)
 
 
-@pytest.fixture(params=["default", "blocked", "tiled"])
+@pytest.fixture(params=["default", "cpu", "blocked", "tiled"])
 def kernel(request, monkeypatch):
-    """The device's own matmul kernel, the 4x4 blocks (no CPU-driver kernel), or the GPU's shared-memory tiles."""
+    """The device's own matmul kernel, the CPU driver's (subgroup shuffles; chosen for large products only:
+    the threshold lowered, small tiles), the 4x4 blocks, or the GPU's shared-memory tiles."""
     dev = kd.device()
-    if request.param == "blocked":
+    monkeypatch.setattr(plan_cache, "_plans", type(plan_cache._plans)())  # plans made for another kernel choice
+    if request.param == "cpu":
+        if not dev.matmul_lanes:
+            pytest.skip("the CPU matmul runs on CPU drivers with subgroup shuffles (lavapipe)")
+        monkeypatch.setattr(matmul_cpu, "MIN_WORK", 0)
+        monkeypatch.setattr(matmul_cpu, "ROWS", 16)
+        monkeypatch.setattr(matmul_cpu, "COLS", 2)
+    elif request.param == "blocked":
         monkeypatch.setattr(dev, "matmul_lanes", 0)
         monkeypatch.setattr(dev, "matmul_tiles", False)
     elif request.param == "tiled":
@@ -41,6 +51,9 @@ def _fused(y, splits=False):
     else:
         assert kinds == [Matmul], kinds
         assert steps[0].kernel.epilogue is not None and steps[0].kernel.out_dtype == y.dtype
+        assert steps[0].kernel.tiled is kd.device().matmul_tiles
+        if matmul_cpu.MIN_WORK == 0 and y.dtype in (kd.float32, kd.float16):  # the "cpu" kernel fixture
+            assert steps[0].kernel.lanes
     return y
 
 

@@ -248,7 +248,8 @@ def epilogue_source(node: Node, keep: set[int], consumers: dict[int, list[Node]]
                 continue
             seen.add(s.id)
             r = _behind(s, op)
-            if r is not None and r.id in keep and r.id not in root_ids and \
+            # a stored reshape (a requested one) is written by a kernel of its own, which reads the stored result
+            if r is not None and r.id in keep and r.id not in root_ids and (s is r or s.id not in keep) and \
                     (s.shape == node.shape or (matmul and s.size == node.size)):
                 found.append((s, r))
             elif s.id not in keep and ((s.is_elementwise and not (matmul and s.op == "rows"))

@@ -233,3 +233,26 @@ def test_random_epilogue_is_not_fused(kernel):
     y = p * (kd.random.uniform(size=(20, 25)) < 2)
     assert len(_steps(y)) == 2
     np.testing.assert_allclose(y.numpy(), a.astype(np.float64) @ b, rtol=1e-4, atol=1e-4)
+
+
+def test_requested_reshape_and_its_consumer(kernel):
+    """A requested reshape of the product is stored by the matmul; a consumer of it reads that buffer (it must
+    not absorb the product through the stored reshape, which nothing would then compute)."""
+    a, b = _data((30, 4)), _data((4, 40))
+    want = (a.astype(np.float64) @ b).reshape(10, 3, 40)
+    p = (kd.asarray(a) @ kd.asarray(b)).reshape(10, 3, 40)
+    q = p * 2
+    assert [type(s.kernel) for s in plan([p._node, q._node])][0] is Matmul
+    kd.realize(p, q)
+    np.testing.assert_allclose(p.numpy(), want, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(q.numpy(), want * 2, rtol=1e-5, atol=1e-5)
+
+
+def test_requested_reshape_of_a_reduction_and_its_consumer():
+    """The same for a reduction (an epilogue through a stored reshape left the sum uncomputed: a compile error)."""
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    s = kd.asarray(x).sum(0).reshape(2, 2)
+    z = s * 2
+    kd.realize(s, z)
+    np.testing.assert_array_equal(s.numpy(), x.sum(0).reshape(2, 2))
+    np.testing.assert_array_equal(z.numpy(), x.sum(0).reshape(2, 2) * 2)

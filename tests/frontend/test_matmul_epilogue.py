@@ -256,3 +256,26 @@ def test_requested_reshape_of_a_reduction_and_its_consumer():
     kd.realize(s, z)
     np.testing.assert_array_equal(s.numpy(), x.sum(0).reshape(2, 2))
     np.testing.assert_array_equal(z.numpy(), x.sum(0).reshape(2, 2) * 2)
+
+
+def test_binding_limit(monkeypatch):
+    """The epilogue's buffers count with the operands' against the device's binding limit: past it, the
+    elementwise pass is a kernel of its own (same result)."""
+    a, b, c, d = _data((20, 30)), _data((30, 25)), _data(25), _data((20, 1))
+    want = a.astype(np.float64) @ b + c * d
+
+    def graph():
+        return kd.asarray(a) @ kd.asarray(b) + kd.asarray(c) * kd.asarray(d)
+
+    _fused(graph())
+    monkeypatch.setattr(kd.device(), "max_buffers", 5)  # 3 inputs at most, besides the output and partials
+    monkeypatch.setattr(plan_cache, "_plans", type(plan_cache._plans)())
+    y = graph()
+    assert [type(s.kernel) for s in _steps(y)][0] is Matmul and len(_steps(y)) == 2
+    np.testing.assert_allclose(y.numpy(), want, rtol=1e-4, atol=1e-4)
+
+
+def test_computed_bias(kernel):
+    a, b, c = _data((20, 30)), _data((30, 25)), _data(50)
+    y = _fused(kd.asarray(a) @ kd.asarray(b) + kd.exp(kd.asarray(c)[::2]) * 0.5)
+    np.testing.assert_allclose(y.numpy(), a.astype(np.float64) @ b + np.exp(c[::2]) * 0.5, rtol=1e-4, atol=1e-4)

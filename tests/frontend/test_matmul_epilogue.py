@@ -199,6 +199,10 @@ def test_split_k_epilogue_on_the_sum(monkeypatch):
                splits=True)
     h = a.astype(np.float64) @ b + c
     np.testing.assert_allclose(y.numpy(), 0.5 * h * (1 + _erf(h / np.sqrt(2))), rtol=1e-4, atol=1e-4)
+    x3 = a.reshape(2, 100, 512)  # linear's reshape to 3-d: the sum stores that shape
+    y = _fused(nn.silu(nn.linear(kd.asarray(x3), kd.asarray(np.ascontiguousarray(b.T)))), splits=True)
+    h = a.astype(np.float64) @ b
+    np.testing.assert_allclose(y.numpy(), (h / (1 + np.exp(-h))).reshape(2, 100, 100), rtol=1e-4, atol=1e-4)
     monkeypatch.setattr(dev, "matmul_tiles", False)
     monkeypatch.setattr(dev, "loop_budget", 300)
     a, b = _data((600, 2000)), _data((2000, 40))

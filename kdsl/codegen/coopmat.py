@@ -48,7 +48,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from kdsl import dtype as dt
-from kdsl.codegen import glsl
+from kdsl.codegen import glsl, matmul_epilogue
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.operand_order import middle_is_contiguous
 from kdsl.ir.expr import Expr, offset_of
@@ -294,7 +294,6 @@ def _multiply(g: Layout) -> list[str]:
 def _epilogue(k: Matmul, g: Layout) -> list[str]:
     """Each fragment through the warp's staging tile into the output, converted to the output dtype."""
     size = g.sm * g.sn
-    value = glsl.store_value(k.out_dtype, glsl.narrow(k.out_dtype, "Cs[cs + e]"))
     out = ["int cs = warp * " + str(size) + ";"]
     for i in range(g.tm):
         for j in range(g.tn):
@@ -303,7 +302,7 @@ def _epilogue(k: Matmul, g: Layout) -> list[str]:
                     f"for (int e = lane; e < {size}; e += int(gl_SubgroupSize)) {{",
                     f"    int gm = bm + wm * {g.tm * g.sm} + {i * g.sm} + e / {g.sn};",
                     f"    int gn = bn + wn * {g.tn * g.sn} + {j * g.sn} + e % {g.sn};",
-                    f"    if (gm < {k.m} && gn < {k.n}) b0.d[(zz * {k.m} + gm) * {k.n} + gn] = {value};",
+                    f"    if (gm < {k.m} && gn < {k.n}) {matmul_epilogue.store(k, 'Cs[cs + e]', 'gm', 'gn')}",
                     "}",
                     "subgroupMemoryBarrierShared(); subgroupBarrier();"]
     return out
@@ -344,8 +343,9 @@ def render(k: Matmul, kc: int) -> str:
     ]
     shared = [*aliases, f"shared float16_t As[{g.bm * g.ast}];", f"shared float16_t Bs[{g.bk * g.bst}];",
               f"shared float Cs[{g.warps * g.sm * g.sn}];"]
-    text = "\n".join(body)
+    epilogue = "".join(x + "\n" for x in matmul_epilogue.function(k, buffers))
+    text = epilogue + "\n".join(body)
     head = glsl.header(LOCAL, buffers, k.n_words, extra_dtypes=[dt.float16], shared=shared, body_text=text)
     head = head.replace("#version 450\n", "#version 450\n" + "".join(f"#extension {e} : require\n"
                                                                       for e in EXTENSIONS), 1)
-    return f"{head}\nvoid main() {{\n" + "\n".join("    " + x for x in body) + "\n}\n"
+    return f"{head}\n{epilogue}void main() {{\n" + "\n".join("    " + x for x in body) + "\n}\n"

@@ -20,7 +20,7 @@ Example:
 from __future__ import annotations
 
 from kdsl import dtype as dt
-from kdsl.codegen import coopmat, glsl, matmul_cpu
+from kdsl.codegen import coopmat, glsl, matmul_cpu, matmul_epilogue
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import counted_loop, grid_loop
 from kdsl.codegen.operand_order import middle_is_contiguous
@@ -89,9 +89,8 @@ def _render_tiled(k: Matmul, edge: int) -> str:
     stores = []
     for i in rng:
         for j in rng:
-            value = glsl.store_value(k.out_dtype, glsl.narrow(k.out_dtype, f"acc{i}_{j}"))
             stores += [f"gm = bm + ty + {16 * i}; gn = bn + tx + {16 * j};",
-                       f"if (gm < {k.m} && gn < {k.n}) b0.d[(zz * {k.m} + gm) * {k.n} + gn] = {value};"]
+                       f"if (gm < {k.m} && gn < {k.n}) {matmul_epilogue.store(k, f'acc{i}_{j}', 'gm', 'gn')}"]
     kc = chunk(k)
     body = [
         "int tid = int(gl_LocalInvocationID.x);",
@@ -124,8 +123,9 @@ def _render_tiled(k: Matmul, edge: int) -> str:
         "}",
     ]
     shared = [f"shared {c} As[{stride * DEPTH}];", f"shared {c} Bs[{stride * DEPTH}];"]
-    text = "\n".join(body)
-    return (f"{glsl.header(LOCAL, buffers, k.n_words, shared=shared, body_text=text)}\nvoid main() {{\n"
+    epilogue = "".join(x + "\n" for x in matmul_epilogue.function(k, buffers))
+    text = epilogue + "\n".join(body)
+    return (f"{glsl.header(LOCAL, buffers, k.n_words, shared=shared, body_text=text)}\n{epilogue}void main() {{\n"
             + "\n".join("    " + x for x in body) + "\n}\n")
 
 
@@ -167,9 +167,8 @@ def _render_blocked(k: Matmul) -> str:
     stores = []
     for i in range(PER):
         for j in range(PER):
-            value = glsl.store_value(k.out_dtype, glsl.narrow(k.out_dtype, f"acc{i}{j}"))
             stores.append(f"if (m0 + {i} < {k.m} && n0 + {j} < {k.n}) "
-                          f"b0.d[(zz * {k.m} + m0 + {i}) * {k.n} + n0 + {j}] = {value};")
+                          + matmul_epilogue.store(k, f"acc{i}{j}", f"m0 + {i}", f"n0 + {j}"))
     kc = chunk(k)
     body = [f"int zz = g / {mb * nb}; int mn = g % {mb * nb};",
             f"int bz = zz % {k.batch}, kb = (zz / {k.batch}) * {kc};",
@@ -180,7 +179,8 @@ def _render_blocked(k: Matmul) -> str:
             *counted_loop("kk", "kb", "ke", 1, r.lines + fma), *stores]
 
     text = "\n".join(grid_loop(_blocks(k), _groups(k), body, var="g"))
-    return (f"{glsl.header(LOCAL, buffers, k.n_words, body_text=text)}\nvoid main() {{\n"
+    epilogue = "".join(x + "\n" for x in matmul_epilogue.function(k, buffers))
+    return (f"{glsl.header(LOCAL, buffers, k.n_words, body_text=epilogue + text)}\n{epilogue}void main() {{\n"
             + "\n".join("    " + x for x in text.splitlines()) + "\n}\n")
 
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from kdsl import dtype as dt
-from kdsl.codegen import glsl
+from kdsl.codegen import glsl, matmul_epilogue
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.ir.expr import Expr, offset_of
 from kdsl.ir.kernels import MAX_GROUPS, Matmul
@@ -230,6 +230,27 @@ def _tile_origin(k: Matmul, r: int, c: int, s: int) -> list[str]:
             f"int m0 = (band * {band} + inband % height) * {r}, n0 = (inband / height) * {s * c};"]
 
 
+def _stores(k: Matmul, r: int, c: int, ct: str) -> list[str]:
+    """The tile's stores: unrolled, or with an epilogue a loop over the accumulators copied into a private
+    array, so that the epilogue's code appears once rather than ``r * c`` times (lavapipe's LLVM ran out of
+    memory compiling 256 copies of a float16 GELU)."""
+    if k.epilogue is None:
+        return [f"if (m0 + {i} < {k.m} && n0 + {c} * lane + {j} < {k.n}) "
+                + matmul_epilogue.store(k, f"acc{i}_{j}", f"m0 + {i}", f"n0 + {c} * lane + {j}")
+                for i in range(r) for j in range(c)]
+    return [f"{ct} accs[{r * c}];", *[f"accs[{i * c + j}] = acc{i}_{j};" for i in range(r) for j in range(c)],
+            f"for (int q = 0; q < {r * c}; q++) {{",
+            f"    int gm = m0 + q / {c}, gn = n0 + {c} * lane + q % {c};",
+            f"    if (gm < {k.m} && gn < {k.n}) {matmul_epilogue.store(k, 'accs[q]', 'gm', 'gn')}",
+            "}"]
+
+
+def epilogue_trips(k: Matmul) -> int:
+    """Loop iterations of one tile's stores (the loop over the accumulators with an epilogue)."""
+    r, c, _ = geometry(k)
+    return r * c if k.epilogue is not None else 0
+
+
 def render(k: Matmul, kc: int) -> str:
     """The GLSL of CPU matmul ``k`` whose k chunks are ``kc`` long."""
     r, c, s = geometry(k)
@@ -246,12 +267,7 @@ def render(k: Matmul, kc: int) -> str:
         step.append("{ " + " ".join(f"{ct} x{u} = subgroupShuffle(a{i % p}_{u}, {i // p}u);" for u in range(KU)))
         step += ["    " + " ".join(f"acc{i}_{j} += x{u} * b{u}_{j};" for u in range(KU)) for j in range(c)]
         step.append("}")
-    stores = []
-    for i in range(r):
-        for j in range(c):
-            value = glsl.store_value(k.out_dtype, glsl.narrow(k.out_dtype, f"acc{i}_{j}"))
-            stores.append(f"if (m0 + {i} < {k.m} && n0 + {c} * lane + {j} < {k.n}) "
-                          f"b0.d[(zz * {k.m} + m0 + {i}) * {k.n} + n0 + {c} * lane + {j}] = {value};")
+    stores = _stores(k, r, c, ct)
     per_group = LOCAL_CPU // s
     body = [
         "int lane = int(gl_SubgroupInvocationID);",
@@ -270,9 +286,10 @@ def render(k: Matmul, kc: int) -> str:
         *["    " + x for x in stores],
         "}",
     ]
-    text = "\n".join(body)
+    epilogue = "".join(x + "\n" for x in matmul_epilogue.function(k, buffers))
+    text = epilogue + "\n".join(body)
     aliases = list(dict.fromkeys(ra.aliases + rb.aliases))
     head = glsl.header(LOCAL_CPU, buffers, k.n_words, extra_dtypes=[dt.uint64] if aliases else [],
                        shared=aliases, body_text=text)
     head = head.replace("#version 450\n", "#version 450\n#extension GL_KHR_shader_subgroup_shuffle : require\n", 1)
-    return f"{head}\nvoid main() {{\n" + "\n".join("    " + x for x in body) + "\n}\n"
+    return f"{head}\n{epilogue}void main() {{\n" + "\n".join("    " + x for x in body) + "\n}\n"

@@ -1,7 +1,8 @@
 """Which nodes get a buffer of their own (and so end a kernel) and which are inlined into the kernels that read
 them: requested nodes, every reduce / matmul / scan / ..., elementwise nodes two kernels need, very deep chains,
 costly matmul operands, values a live array can still read; and the elementwise node a reduction kernel can
-compute as its epilogue. See :mod:`kdsl.engine.schedule` for the whole picture.
+compute as its epilogue, and the elementwise consumers a matmul kernel computes before its store. See
+:mod:`kdsl.engine.schedule` for the whole picture.
 """
 
 from __future__ import annotations
@@ -177,21 +178,64 @@ def cap_buffers(live: list[Node], keep: set[int], cap: int) -> dict[int, set[int
     return reads
 
 
-def _reduce_behind(s: Node) -> Node | None:
-    """The reduce node ``s`` is (or is a whole-array reshape of)."""
-    if s.op == "reduce":
+def _flat_view(s: Node) -> bool:
+    """Whether view node ``s`` is a whole-array reshape of its source (same elements in the same order)."""
+    v = s.arg
+    return s.op == "view" and v.offset == 0 and v.size == s.srcs[0].size and v.is_contiguous
+
+
+def _behind(s: Node, op: str) -> Node | None:
+    """The ``op`` node (reduce, matmul) ``s`` is (or is a whole-array reshape of)."""
+    if s.op == op:
         return s
-    if s.op == "view" and s.srcs[0].op == "reduce":
-        v, src = s.arg, s.srcs[0]
-        if v.offset == 0 and v.size == src.size and v.is_contiguous:
-            return src
+    if s.op == "view" and s.srcs[0].op == op and _flat_view(s):
+        return s.srcs[0]
     return None
 
 
+def matmul_epilogue_source(node: Node, keep: set[int], consumers: dict[int, list[Node]],
+                           root_ids: set[int]) -> tuple[Node, Node] | None:
+    """(stand-in, matmul): the matmul whose kernel can compute ``node`` on its accumulators before the store
+    (``gelu(linear(x, w, b))``: one kernel that writes the activation once), by the rules of
+    :func:`epilogue_source`, and further: no node on the way loops (random numbers, integer powers: the
+    matmul's loop budget is sized for its k loop). As for reductions, a live Array that still holds the product
+    does not stop the fusion (every view Array holds its base: ``linear``'s reshape would); reading it later
+    computes it again."""
+    if node.op == "view":  # a reshape of the product (a plain copy), or of an epilogue over it
+        mm = _behind(node, "matmul")
+        if mm is not None:
+            alone = mm.id in keep and mm.id not in root_ids and consumers.get(mm.id) == [node]
+            return (node, mm) if alone else None
+        if not _flat_view(node):
+            return None
+    found = epilogue_source(node, keep, consumers, root_ids, "matmul")
+    if found is None:
+        return None
+    if any(x.op == "rand" or (x.op == "pow" and not x.dtype.is_float) for x in _inlined(node, found[0], keep)):
+        return None
+    return found
+
+
+def _inlined(node: Node, standin: Node, keep: set[int]) -> list[Node]:
+    """``node`` and the computed nodes its kernel inlines, down to ``standin`` and stored nodes."""
+    out, stack, seen = [], [node], {standin.id}
+    while stack:
+        x = stack.pop()
+        if x.id in seen or x.realized or (x.id in keep and x is not node):
+            continue
+        seen.add(x.id)
+        out.append(x)
+        stack.extend(x.srcs)
+    return out
+
+
 def epilogue_source(node: Node, keep: set[int], consumers: dict[int, list[Node]],
-                     root_ids: set[int]) -> tuple[Node, Node] | None:
-    """(stand-in, reduce): the reduction ``node``'s kernel can absorb (see the module docstring), if any."""
+                     root_ids: set[int], op: str = "reduce") -> tuple[Node, Node] | None:
+    """(stand-in, reduce): the reduction ``node``'s kernel can absorb (see the module docstring), if any
+    (``op`` "matmul": the matmul, see :func:`matmul_epilogue_source`; its epilogues may also reshape through
+    whole-array views, which keep each element's flat position, and never go through a "rows" node)."""
     found: list[tuple[Node, Node]] = []
+    matmul = op == "matmul"
     stack, seen = [node], set()
     inlined: set[int] = set()  # the elementwise nodes between ``node`` and the reduction, inlined in its kernel
     remapped: set[int] = set()  # a "rows" node's source is read at other rows: never the epilogue's accumulator
@@ -203,10 +247,13 @@ def epilogue_source(node: Node, keep: set[int], consumers: dict[int, list[Node]]
             if s.id in seen:
                 continue
             seen.add(s.id)
-            r = _reduce_behind(s)
-            if r is not None and r.id in keep and r.id not in root_ids and s.shape == node.shape:
+            r = _behind(s, op)
+            # a stored reshape (a requested one) is written by a kernel of its own, which reads the stored result
+            if r is not None and r.id in keep and r.id not in root_ids and (s is r or s.id not in keep) and \
+                    (s.shape == node.shape or (matmul and s.size == node.size)):
                 found.append((s, r))
-            elif s.is_elementwise and s.id not in keep:
+            elif s.id not in keep and ((s.is_elementwise and not (matmul and s.op == "rows"))
+                                       or (matmul and _flat_view(s))):
                 inlined.add(s.id)
                 stack.append(s)
     # The epilogue sees the reduction only as its accumulator at the output's own position: any other view of

@@ -9,14 +9,18 @@ from kdsl.codegen.loops import expr_loops
 from kdsl.device import Device
 from kdsl.engine.lower_reduce import reduce_steps
 from kdsl.engine.lowering import Lowering, Step
+from kdsl.ir import expr as ir
 from kdsl.ir.graph import Node
 from kdsl.ir.kernels import MAX_GROUPS, Matmul, elementwise_groups
 from kdsl.ir.view import View
 
 
-def lower_matmul(node: Node, keep: set[int], dev: Device) -> list[Step]:
+def lower_matmul(node: Node, keep: set[int], dev: Device, epilogue_of: Node | None = None,
+                 standin: Node | None = None) -> list[Step]:
     """One Matmul kernel; when its k loop would pass the loop budget, k is cut into chunks whose partial
-    products a sum reduction adds."""
+    products a sum reduction adds. With ``epilogue_of`` (an elementwise node reading the product as
+    ``standin``, :func:`kdsl.engine.fusion.matmul_epilogue_source`), the last kernel computes and stores that
+    node instead: the matmul kernel itself, or the reduction over its chunks."""
     low = Lowering(keep, dev.max_push_words)
     a, b = (low.expr(s) for s in node.srcs)
     batch, m, k = node.srcs[0].shape
@@ -35,8 +39,13 @@ def lower_matmul(node: Node, keep: set[int], dev: Device) -> list[Step]:
         rows, cols, _ = matmul_cpu.geometry(kernel)
         cost = 1 + matmul_cpu.KU * (rows // lanes * la + cols * lb)  # KU k steps per iteration
 
+    # a CPU-driver tile stores through a loop when the matmul computes an epilogue (only unsplit)
+    stores = matmul_cpu.epilogue_trips(kernel._replace(epilogue=ir.acc(node.dtype))) if lanes and epilogue_of \
+        else 0
+
     def trips(s: int) -> int:  # one invocation's loop iterations with s chunks
-        return matmul.trips(kernel._replace(splits=s)) * cost * -(-(batch * s) // MAX_GROUPS)
+        per_tile = matmul.trips(kernel._replace(splits=s)) * cost + (stores if s == 1 else 0)
+        return per_tile * -(-(batch * s) // MAX_GROUPS)
 
     splits = 1
     while trips(splits) > budget // 2 and splits < max(k, 1):
@@ -49,11 +58,19 @@ def lower_matmul(node: Node, keep: set[int], dev: Device) -> list[Step]:
         kernel = kernel._replace(groups=elementwise_groups(max(batch * splits * -(-m // 4) * -(-kernel.n // 4), 1),
                                                            512, budget, trips(splits)))
     if splits == 1:
-        return [low.step(kernel, node)]
+        if epilogue_of is None or standin is None:
+            return [low.step(kernel, node)]
+        low.acc, low.root = (standin, ir.acc(node.dtype)), epilogue_of
+        epilogue = low.expr(epilogue_of)
+        # no loops inside (the fusion's rule), so the k loop's trips above are still the whole budget
+        assert expr_loops(epilogue, epilogue_of.shape) == 0, "a looping epilogue reached a matmul kernel"
+        kernel = kernel._replace(out_dtype=epilogue_of.dtype, epilogue=epilogue, out_shape=epilogue_of.shape)
+        return [low.step(kernel, epilogue_of)]
     part = Node("partial", (), node.dtype, (splits, node.size), device=dev)
     steps = [low.step(kernel, part)]
     return steps + reduce_steps("sum", part.shape, (0,), node.dtype,
-                                 lambda lw: lw.load(part, View.contiguous(part.shape)), node, keep, dev)
+                                 lambda lw: lw.load(part, View.contiguous(part.shape)), node, keep, dev,
+                                 epilogue_of, standin)
 
 
 SPLIT_K_GROUPS = 256  # split-K: a GPU matmul with fewer output tiles than this cuts k until it has about this many

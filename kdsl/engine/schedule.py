@@ -5,7 +5,8 @@
 2. **Inline** everything else: each kernel evaluates its elementwise and movement nodes directly from the
    buffers below them, so an elementwise chain is one kernel and ``(a*b+c).sum(axis=1)`` is one kernel.
 3. **Epilogue**: an elementwise node whose only reduction input is consumed by it alone is computed by the
-   reduction kernel itself (``x.mean()`` = sum and scale in one kernel).
+   reduction kernel itself (``x.mean()`` = sum and scale in one kernel); likewise a matmul kernel computes the
+   elementwise consumers of its product on its accumulators before the store (``gelu(linear(x, w, b))``).
 
 4. **Loop budget**: no invocation may loop more than ``Device.loop_budget`` times, all its loops together
    (lavapipe silently stops an invocation at ~65 535), so launches grow and long work is cut into passes over
@@ -29,7 +30,7 @@ from __future__ import annotations
 from kdsl.codegen import vector
 from kdsl.codegen.loops import expr_loops
 from kdsl.engine import rowfuse, scatter, sorting
-from kdsl.engine.fusion import cap_buffers, epilogue_source, materialised, merged_heads
+from kdsl.engine.fusion import cap_buffers, epilogue_source, materialised, matmul_epilogue_source, merged_heads
 from kdsl.engine.lower_attention import lower_attention
 from kdsl.engine.lower_matmul import lower_matmul
 from kdsl.engine.lower_reduce import lower_reduce
@@ -61,8 +62,9 @@ def schedule(roots: list[Node]) -> list[Step]:
             fused |= m.inner
     absorbed: dict[int, tuple[Node, Node]] = {}  # elementwise node id -> (stand-in, reduce) it absorbs
     for n in live:
-        if n.id in keep and n.is_elementwise and n.id not in rows and n.id not in fused:
-            found = epilogue_source(n, keep, consumers, root_ids)
+        if n.id in keep and (n.is_elementwise or n.op == "view") and n.id not in rows and n.id not in fused:
+            found = (epilogue_source(n, keep, consumers, root_ids) if n.is_elementwise else None) or \
+                matmul_epilogue_source(n, keep, consumers, root_ids)
             if found is not None and found[1].id not in {r.id for _, r in absorbed.values()} and \
                     len(reads[n.id] | reads.get(found[1].id, set())) <= cap:
                 absorbed[n.id] = found
@@ -86,6 +88,8 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
     dev = node.device
     assert dev is not None  # every node of a graph being realised has its device
     low = Lowering(keep, dev.max_push_words)
+    if absorbed is not None and absorbed[1].op == "matmul":
+        return lower_matmul(absorbed[1], keep, dev, epilogue_of=node, standin=absorbed[0])
     if absorbed is not None:
         return lower_reduce(absorbed[1], keep, dev, epilogue_of=node, standin=absorbed[0])
     if node.op == "reduce":

@@ -93,7 +93,8 @@ class RowNorm(NamedTuple):
 
 
 class Matmul(NamedTuple):
-    """``out[b, m, n] = sum_k a(b, m, k) * b(b, k, n)``; ``a`` and ``b`` are expressions over their 3-d shapes."""
+    """``out[b, m, n] = epilogue(sum_k a(b, m, k) * b(b, k, n))``; ``a`` and ``b`` are expressions over their
+    3-d shapes."""
 
     batch: int
     m: int
@@ -116,6 +117,11 @@ class Matmul(NamedTuple):
     # the CPU-driver kernel may read plain 32-bit operands two words per load component (64-bit integer loads;
     # the device has shaderInt64)
     vec64: bool = False
+    # the elementwise consumers computed on each result before its store (kdsl.codegen.matmul_epilogue): an
+    # expression over ``out_shape`` (a contiguous reshape of (batch, m, n)) reading the product as an "acc" node;
+    # ``out_dtype`` is then the epilogue's. None: the product is stored as it is. Only with splits == 1.
+    epilogue: Expr | None = None
+    out_shape: tuple[int, ...] = ()
 
 
 class Scan(NamedTuple):

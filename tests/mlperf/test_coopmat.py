@@ -3,6 +3,7 @@
 and the fallback to the scalar kernel when the pipeline cannot be built. lavapipe has no cooperative
 matrices, so the kernel itself runs only on a GPU (the H200 commands are in docs/matmul.md)."""
 
+import math
 import shutil
 import subprocess
 import warnings
@@ -13,7 +14,8 @@ import pytest
 import kdsl as kd
 import kdsl.kp as kp
 from kdsl import dtype as dt
-from kdsl.codegen import coopmat, matmul
+from kdsl import nn
+from kdsl.codegen import coopmat, half, matmul
 from kdsl.engine.schedule import schedule
 from kdsl.ir.expr import Expr, load
 from kdsl.ir.kernels import Matmul
@@ -224,3 +226,59 @@ def test_on_the_device_vector_loads(case):
     ref = hx.astype(np.float32) @ hy.astype(np.float32)
     np.testing.assert_array_equal(np.isnan(got), np.isnan(ref))
     np.testing.assert_allclose(got, ref, rtol=1e-2, atol=5e-2, equal_nan=True)
+
+
+
+def _gelu(h, tanh=False):
+    if tanh:
+        return 0.5 * h * (1 + np.tanh(np.sqrt(2 / np.pi) * (h + 0.044715 * h ** 3)))
+    return 0.5 * h * (1 + np.vectorize(math.erf, otypes=[np.float64])(h / np.sqrt(2)))
+
+
+# case: (kdsl graph, NumPy oracle) of x (2, 70, 48), w (100, 48), bias (100,), col (2, 70, 1), all float16;
+# the oracle gets float64 copies and the product rounded to float16, as the kernel rounds it before the epilogue
+EPILOGUES = {
+    "gelu(linear)": (lambda x, w, b, c: nn.gelu(nn.linear(x, w, b)), lambda p, b, c: _gelu(p + b)),
+    "tanh gelu": (lambda x, w, b, c: nn.gelu(nn.linear(x, w, b), approximate="tanh"),
+                  lambda p, b, c: _gelu(p + b, tanh=True)),
+    "silu to float32": (lambda x, w, b, c: nn.silu(nn.linear(x, w)).astype(kd.float32),
+                        lambda p, b, c: p / (1 + np.exp(-p))),
+    "column bias, batched": (lambda x, w, b, c: kd.maximum(x @ w.T[None] + c, 0),
+                             lambda p, b, c: np.maximum(p + c, 0)),
+    "flat reshape": (lambda x, w, b, c: kd.exp((x @ w.T).reshape(2, 7, 1000) * 0.5),
+                     lambda p, b, c: np.exp(p.reshape(2, 7, 1000) * 0.5)),
+}
+
+
+def _epilogue_data():
+    rng = np.random.default_rng(2)
+    return [rng.uniform(-1, 1, s).astype(np.float16) for s in ((2, 70, 48), (100, 48), (100,), (2, 70, 1))]
+
+
+@pytest.mark.parametrize("case", sorted(EPILOGUES))
+def test_epilogue_shaders_compile(fake_coopmat, case):
+    """The epilogue at the coopmat kernel's store (elementwise at (gm, gn) after the shared staging tile) and
+    its scalar fallback: the scheduler's kernel, one per graph, compiles."""
+    y = EPILOGUES[case][0](*map(kd.asarray, _epilogue_data()))
+    steps = schedule([y._node])
+    assert [type(s.kernel) for s in steps] == [Matmul]
+    k = steps[0].kernel
+    assert k.coop and k.epilogue is not None and k.out_dtype == y.dtype and tuple(k.out_shape) == y.shape
+    for kern in (k, k._replace(coop=())):
+        src = matmul.render(kern)
+        assert "kd_epilogue(" in src
+        assert len(compile_source(src)) > 1000
+        assert len(compile_source(half.native(src))) > 1000  # float16 rounding in hardware (the H200's)
+
+
+@pytest.mark.skipif(not kd.device().coopmat_shapes, reason="runs on a GPU with VK_KHR_cooperative_matrix")
+@pytest.mark.parametrize("case", sorted(EPILOGUES))
+def test_on_the_device_epilogues(case):
+    """The fused epilogues on the device, against NumPy."""
+    data = _epilogue_data()
+    y = EPILOGUES[case][0](*map(kd.asarray, data))
+    assert [type(s.kernel) for s in schedule([y._node])] == [Matmul]
+    x, w, b, c = (d.astype(np.float64) for d in data)
+    p = (x.astype(np.float32) @ w.T.astype(np.float32)).astype(np.float16).astype(np.float64)
+    want = EPILOGUES[case][1](p, b, c)
+    np.testing.assert_allclose(y.numpy().astype(np.float64), want, rtol=1e-2, atol=2e-2)

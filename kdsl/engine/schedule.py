@@ -29,10 +29,11 @@ from __future__ import annotations
 
 from kdsl.codegen import vector
 from kdsl.codegen.loops import expr_loops
+from kdsl.device import Device
 from kdsl.engine import rowfuse, scatter, sorting
 from kdsl.engine.fusion import cap_buffers, epilogue_source, materialised, matmul_epilogue_source, merged_heads
 from kdsl.engine.lower_attention import lower_attention
-from kdsl.engine.lower_matmul import lower_matmul
+from kdsl.engine.lower_matmul import epilogue_allowed, lower_matmul
 from kdsl.engine.lower_reduce import lower_reduce
 from kdsl.engine.lower_scan import lower_compact, lower_scan
 from kdsl.engine.lowering import Lowering, Step
@@ -65,6 +66,8 @@ def schedule(roots: list[Node]) -> list[Step]:
         if n.id in keep and (n.is_elementwise or n.op == "view") and n.id not in rows and n.id not in fused:
             found = (epilogue_source(n, keep, consumers, root_ids) if n.is_elementwise else None) or \
                 matmul_epilogue_source(n, keep, consumers, root_ids)
+            if found is not None and found[1].op == "matmul" and not epilogue_allowed(found[1], _device(n)):
+                found = None
             if found is not None and found[1].id not in {r.id for _, r in absorbed.values()} and \
                     len(reads[n.id] | reads.get(found[1].id, set())) <= cap:
                 absorbed[n.id] = found
@@ -82,6 +85,12 @@ def schedule(roots: list[Node]) -> list[Step]:
         elif n.id in keep and n.id not in skip:
             steps.extend(_lower(n, keep - skip, absorbed.get(n.id)))
     return steps
+
+
+def _device(node: Node) -> Device:
+    dev = node.device
+    assert dev is not None  # every node of a graph being realised has its device
+    return dev
 
 
 def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> list[Step]:

@@ -16,6 +16,7 @@ import kdsl.kp as kp
 from kdsl import dtype as dt
 from kdsl import nn
 from kdsl.codegen import coopmat, half, matmul
+from kdsl.engine import lower_matmul
 from kdsl.engine.schedule import schedule
 from kdsl.ir.expr import Expr, load
 from kdsl.ir.kernels import Matmul
@@ -255,8 +256,20 @@ def _epilogue_data():
     return [rng.uniform(-1, 1, s).astype(np.float16) for s in ((2, 70, 48), (100, 48), (100,), (2, 70, 1))]
 
 
+@pytest.fixture
+def coopmat_epilogues(monkeypatch):
+    """Cooperative-matrix epilogues on (off by default until a GPU has run them: lower_matmul.COOPMAT_EPILOGUE)."""
+    monkeypatch.setattr(lower_matmul, "COOPMAT_EPILOGUE", True)
+
+
+def test_coopmat_matmuls_keep_their_epilogue_apart_by_default(fake_coopmat):
+    y = EPILOGUES["gelu(linear)"][0](*map(kd.asarray, _epilogue_data()))
+    kinds = [type(s.kernel).__name__ for s in schedule([y._node])]
+    assert kinds == ["Matmul", "Elementwise"] and not lower_matmul.COOPMAT_EPILOGUE
+
+
 @pytest.mark.parametrize("case", sorted(EPILOGUES))
-def test_epilogue_shaders_compile(fake_coopmat, case):
+def test_epilogue_shaders_compile(fake_coopmat, coopmat_epilogues, case):
     """The epilogue at the coopmat kernel's store (elementwise at (gm, gn) after the shared staging tile) and
     its scalar fallback: the scheduler's kernel, one per graph, compiles."""
     y = EPILOGUES[case][0](*map(kd.asarray, _epilogue_data()))
@@ -273,8 +286,9 @@ def test_epilogue_shaders_compile(fake_coopmat, case):
 
 @pytest.mark.skipif(not kd.device().coopmat_shapes, reason="runs on a GPU with VK_KHR_cooperative_matrix")
 @pytest.mark.parametrize("case", sorted(EPILOGUES))
-def test_on_the_device_epilogues(case):
-    """The fused epilogues on the device, against NumPy."""
+def test_on_the_device_epilogues(coopmat_epilogues, case):
+    """The fused epilogues on the device, against NumPy (run with KDSL_VALIDATION=0: the layer turns
+    cooperative matrices off); a pass here is what turns lower_matmul.COOPMAT_EPILOGUE on."""
     data = _epilogue_data()
     y = EPILOGUES[case][0](*map(kd.asarray, data))
     assert [type(s.kernel) for s in schedule([y._node])] == [Matmul]

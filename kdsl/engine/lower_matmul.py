@@ -9,6 +9,7 @@ import os
 from kdsl.codegen import coopmat, matmul, matmul_cpu
 from kdsl.codegen.loops import expr_loops
 from kdsl.device import Device
+from kdsl.dtype import DType
 from kdsl.engine.lower_reduce import reduce_steps
 from kdsl.engine.lowering import Lowering, Step
 from kdsl.ir import expr as ir
@@ -24,9 +25,15 @@ COOPMAT_EPILOGUE = os.environ.get("KDSL_COOPMAT_EPILOGUE", "0").strip() == "1"
 
 def epilogue_allowed(mm: Node, dev: Device) -> bool:
     """Whether matmul node ``mm``'s kernel on ``dev`` may compute an epilogue (see :data:`COOPMAT_EPILOGUE`)."""
-    return COOPMAT_EPILOGUE or not dev.matmul_tiles or coopmat.choose(
-        dev.coopmat_shapes, mm.srcs[0].dtype, mm.srcs[1].dtype, dev.subgroup_size, dev.features,
-        dev.max_shared_memory) is None
+    return COOPMAT_EPILOGUE or _coop_shape(mm.srcs[0].dtype, mm.srcs[1].dtype, dev) is None
+
+
+def _coop_shape(a: DType, b: DType, dev: Device) -> tuple[int, int, int, int] | None:
+    """The cooperative-matrix fragment shape a matmul of ``a`` and ``b`` operands gets on ``dev`` (None: a
+    scalar kernel)."""
+    if not dev.matmul_tiles:
+        return None
+    return coopmat.choose(dev.coopmat_shapes, a, b, dev.subgroup_size, dev.features, dev.max_shared_memory)
 
 
 def lower_matmul(node: Node, keep: set[int], dev: Device, epilogue_of: Node | None = None,
@@ -39,8 +46,7 @@ def lower_matmul(node: Node, keep: set[int], dev: Device, epilogue_of: Node | No
     a, b = (low.expr(s) for s in node.srcs)
     batch, m, k = node.srcs[0].shape
     n = node.shape[2]
-    shape = coopmat.choose(dev.coopmat_shapes, a.dtype, b.dtype, dev.subgroup_size, dev.features,
-                          dev.max_shared_memory) if dev.matmul_tiles else None
+    shape = _coop_shape(a.dtype, b.dtype, dev)
     lanes = dev.matmul_lanes if not dev.matmul_tiles and min(m, n, k) > 0 and \
         matmul_cpu.eligible(a.dtype, b.dtype, dev.matmul_lanes, batch * m * n * k) else 0
     coop = coopmat.tile(shape, batch, m, n) if shape else ()

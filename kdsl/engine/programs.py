@@ -86,7 +86,7 @@ class Program:
         module = _RENDERERS[type(kernel)]
         self.kernel, self.device = kernel, device
         try:
-            self.source = half.native(module.render(kernel)) if device.native_half else module.render(kernel)
+            self.source = _for_device(module.render(kernel), device)
             self.spirv = add_float_controls(compile_source(self.source), *device.float_controls)
         except Exception as exc:
             if not _is_coopmat(kernel):
@@ -111,7 +111,7 @@ class Program:
         self.device.coopmat_shapes = ()
         assert isinstance(self.kernel, Matmul)  # only a coopmat matmul falls back
         scalar = self.kernel._replace(coop=())
-        self.source = half.native(matmul.render(scalar)) if self.device.native_half else matmul.render(scalar)
+        self.source = _for_device(matmul.render(scalar), self.device)
         self.spirv = add_float_controls(compile_source(self.source), *self.device.float_controls)
         self.workgroup = matmul.launch(scalar)
 
@@ -162,6 +162,11 @@ class Program:
                 break
             del self.algos[idle]
         return entry
+
+
+def _for_device(source: str, device: Any) -> str:
+    """A kernel's GLSL as ``device`` compiles it: float16 rounding in hardware where it can (kdsl.codegen.half)."""
+    return half.native(source) if device.native_half else source
 
 
 def _is_coopmat(kernel: Kernel) -> bool:

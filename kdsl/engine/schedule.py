@@ -55,9 +55,7 @@ def schedule(roots: list[Node]) -> list[Step]:
     rows: dict[int, list[Step]] = {}  # row normalisers: output node id -> its one RowNorm step
     fused: set[int] = set()  # the nodes those kernels compute inside (reductions included)
     for m in rowfuse.find(live, keep, consumers, root_ids):
-        dev = m.out.device
-        assert dev is not None  # every node of a graph being realised has its device
-        row_steps = rowfuse.lower(m, keep - m.inner, dev)
+        row_steps = rowfuse.lower(m, keep - m.inner, _device(m.out))
         if row_steps is not None:
             rows[m.out.id] = row_steps
             fused |= m.inner
@@ -79,9 +77,7 @@ def schedule(roots: list[Node]) -> list[Step]:
         if n.id in rows:
             steps.extend(rows[n.id])
         elif n.id in heads:
-            dev = n.device
-            assert dev is not None
-            steps.extend(lower_attention(heads[n.id], keep - skip, dev, out=n))
+            steps.extend(lower_attention(heads[n.id], keep - skip, _device(n), out=n))
         elif n.id in keep and n.id not in skip:
             steps.extend(_lower(n, keep - skip, absorbed.get(n.id)))
     return steps
@@ -94,8 +90,7 @@ def _device(node: Node) -> Device:
 
 
 def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> list[Step]:
-    dev = node.device
-    assert dev is not None  # every node of a graph being realised has its device
+    dev = _device(node)
     low = Lowering(keep, dev.max_push_words)
     if absorbed is not None and absorbed[1].op == "matmul":
         return lower_matmul(absorbed[1], keep, dev, epilogue_of=node, standin=absorbed[0])

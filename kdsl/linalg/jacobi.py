@@ -8,8 +8,9 @@ updates (and the accumulated eigenvector / right singular vector matrix). A pair
 off-diagonal entry is not negligible against its diagonal (``|a_pq| > eps * sqrt(|a_pp a_qq|)``), the
 criterion that gives Jacobi its high relative accuracy (``sqrt(m) * eps`` for the m-term dot products of
 the one-sided method, as LAPACK's ``dgesvj``); the host repeats sweeps until one rotates nothing (one read a
-sweep). A few large matrices are rotated a round per dispatch over the whole GPU instead (``_EIGH_ROUND``,
-``_SVD_ROUND``). Complex (Hermitian) matrices take the unitary rotation ``[[c, s], [-conj(s), c]]``: the real
+sweep). A few large matrices are rotated a round per dispatch over the whole GPU instead (``_EIGH_ROUND``;
+the one-sided sweeps, with their own such rounds, are in :mod:`kdsl.linalg.jacobi_svd`). Complex (Hermitian)
+matrices take the unitary rotation ``[[c, s], [-conj(s), c]]``: the real
 rotation of ``|a_pq|`` conjugated by the phase of ``a_pq`` (``rotation_t``).
 
 Example:
@@ -30,7 +31,7 @@ from kdsl.linalg.graph import Plan
 MAX_SWEEPS = 40
 
 # pair k of round r among n2 (even) indices, m = n2 - 1: (r, m) for k = 0, else ((r+k) % m, (r-k) % m)
-_PAIRS = """
+PAIRS = """
 uvec2 pair_of(uint r, uint k, uint n2) {
     uint m = n2 - 1u;
     if (k == 0u) return uvec2(r % m, m);
@@ -66,7 +67,7 @@ T rotation_t(T app, T aqq, T apq, REAL eps, out REAL c) {
 }
 """
 
-_EIGH = _PAIRS + """
+_EIGH = PAIRS + """
 layout(set = 0, binding = 0) coherent buffer A_ { T a[]; };
 layout(set = 0, binding = 1) coherent buffer V_ { T v[]; };
 layout(set = 0, binding = 2) coherent buffer C_ { T cs[]; };
@@ -135,7 +136,7 @@ void main() {
 # (pairs k, l) of the output, computes both pairs' rotations from the unchanged input A (the rotation depends only
 # on the pair's own 2x2 diagonal block) and writes J_k^H A_kl J_l to the other buffer - no barriers, one dispatch
 # a round, A and O swapping roles; the invocations after the blocks rotate V's columns p, q (row i) in place.
-_EIGH_ROUND = _PAIRS + """
+_EIGH_ROUND = PAIRS + """
 layout(set = 0, binding = 0) readonly buffer A_ { T a[]; };
 layout(set = 0, binding = 1) writeonly buffer O_ { T o[]; };
 layout(set = 0, binding = 2) buffer V_ { T v[]; };
@@ -191,108 +192,6 @@ void main() {
 WIDE_EIGH = 128
 WIDE_BATCH = 8
 
-# One round of one-sided Jacobi over the whole GPU (few large matrices): a workgroup per pair owns columns p, q of
-# W and V, sums their Gram entries as a workgroup reduction, and rotates them - one dispatch a round. W and V are
-# stored transposed here ((batch, n, m) and (batch, n, n): a column is contiguous, so the loads coalesce).
-_SVD_ROUND = _PAIRS + """
-layout(set = 0, binding = 0) buffer W_ { T w[]; };
-layout(set = 0, binding = 1) buffer V_ { T v[]; };
-layout(set = 0, binding = 2) buffer F_ { uint flag[]; };
-layout(push_constant) uniform Push { uint m; uint n; uint n2; uint r; uint batch; uint wantv; float eps; };
-shared REAL sa[WG];
-shared REAL sb[WG];
-shared T sg[WG];
-
-void main() {
-    uint b = gl_WorkGroupID.y + gl_WorkGroupID.z * gl_NumWorkGroups.y;
-    if (b >= batch) return;
-    uint t = gl_LocalInvocationID.x;
-    uvec2 pq = pair_of(r, gl_WorkGroupID.x, n2);
-    if (pq.y >= n) return;  // the odd index's idle partner (uniform over the workgroup)
-    uint wbase = b * m * n, vbase = b * n * n;
-    REAL al = REAL(0), be = REAL(0);
-    T ga = T(0);
-    for (uint i = t; i < m; i += WG) {
-        T x = w[wbase + pq.x * m + i], y = w[wbase + pq.y * m + i];
-        al += NORM2(x); be += NORM2(y); ga += MUL(CONJ(x), y);
-    }
-    sa[t] = al; sb[t] = be; sg[t] = ga;
-    barrier();
-    for (uint h = WG / 2u; h > 0u; h >>= 1) {
-        if (t < h) { sa[t] += sa[t + h]; sb[t] += sb[t + h]; sg[t] += sg[t + h]; }
-        barrier();
-    }
-    REAL c;
-    T s = rotation_t(FROM_REAL(sa[0]), FROM_REAL(sb[0]), sg[0], REAL(eps), c);
-    if (IS_ZERO(s)) return;
-    if (t == 0u) flag[b] = 1u;
-    for (uint i = t; i < m; i += WG) {
-        T x = w[wbase + pq.x * m + i], y = w[wbase + pq.y * m + i];
-        w[wbase + pq.x * m + i] = c * x - MUL(CONJ(s), y);
-        w[wbase + pq.y * m + i] = MUL(s, x) + c * y;
-    }
-    for (uint i = t; wantv != 0u && i < n; i += WG) {
-        T x = v[vbase + pq.x * n + i], y = v[vbase + pq.y * n + i];
-        v[vbase + pq.x * n + i] = c * x - MUL(CONJ(s), y);
-        v[vbase + pq.y * n + i] = MUL(s, x) + c * y;
-    }
-}
-"""
-
-# one-sided: W (batch, m, n) columns are rotated until orthogonal; V (batch, n, n) accumulates the rotations
-_SVD = _PAIRS + """
-layout(set = 0, binding = 0) coherent buffer W_ { T w[]; };
-layout(set = 0, binding = 1) coherent buffer V_ { T v[]; };
-layout(set = 0, binding = 2) coherent buffer C_ { T cs[]; };
-layout(set = 0, binding = 3) buffer F_ { uint flag[]; };
-layout(push_constant) uniform Push { uint m; uint n; uint n2; uint r0; uint r1; uint batch; uint wantv; float eps; };
-
-void main() {
-    uint b = batch_index();
-    if (b >= batch) return;
-    uint t = gl_LocalInvocationID.x;
-    uint wbase = b * m * n, vbase = b * n * n, np = n2 / 2u, cbase = b * n2;
-    for (uint r = r0; r < r1; ++r) {
-        for (uint k = t; k < np; k += WG) {
-            uvec2 pq = pair_of(r, k, n2);
-            REAL c = REAL(1);
-            T s = T(0);
-            if (pq.y < n) {
-                REAL al = REAL(0), be = REAL(0);
-                T ga = T(0);
-                for (uint i = 0u; i < m; ++i) {
-                    T x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
-                    al += NORM2(x); be += NORM2(y); ga += MUL(CONJ(x), y);
-                }
-                s = rotation_t(FROM_REAL(al), FROM_REAL(be), ga, REAL(eps), c);
-                if (!IS_ZERO(s)) flag[b] = 1u;
-            }
-            cs[cbase + 2u * k] = FROM_REAL(c); cs[cbase + 2u * k + 1u] = s;
-        }
-        memoryBarrierBuffer(); barrier();
-        uint rows = wantv != 0u ? m + n : m;
-        for (uint e = t; e < np * rows; e += WG) {
-            uint k = e / rows, i = e % rows;
-            T s = cs[cbase + 2u * k + 1u];
-            if (!IS_ZERO(s)) {
-                REAL c = RE(cs[cbase + 2u * k]);
-                uvec2 pq = pair_of(r, k, n2);
-                if (i < m) {  // columns p, q <- W J, V J
-                    T x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
-                    w[wbase + i * n + pq.x] = c * x - MUL(CONJ(s), y);
-                    w[wbase + i * n + pq.y] = MUL(s, x) + c * y;
-                } else {
-                    i -= m;
-                    T x = v[vbase + i * n + pq.x], y = v[vbase + i * n + pq.y];
-                    v[vbase + i * n + pq.x] = c * x - MUL(CONJ(s), y);
-                    v[vbase + i * n + pq.y] = MUL(s, x) + c * y;
-                }
-            }
-        }
-        memoryBarrierBuffer(); barrier();
-    }
-}
-"""
 
 
 def round_pairs(n: int, r: int) -> list[tuple[int, int]]:
@@ -303,11 +202,12 @@ def round_pairs(n: int, r: int) -> list[tuple[int, int]]:
     return [p for p in pairs if max(p) < n]
 
 
-def _eps(dtype: kd.DType) -> float:
+def jacobi_eps(dtype: kd.DType) -> float:
+    """The machine epsilon of ``dtype``, the rotation threshold's scale."""
     return float(kd.finfo(dtype).eps)
 
 
-def _converge(key: tuple, make: Callable[[], dict[str, kd.Array]], sweep: Callable[[dict[str, kd.Array]], None],
+def converge(key: tuple, make: Callable[[], dict[str, kd.Array]], sweep: Callable[[dict[str, kd.Array]], None],
               inputs: dict[str, kd.Array], outputs: tuple[str, ...], what: str) -> list[kd.Array]:
     """Sweeps until one rotates nothing in any matrix (LinAlgError after MAX_SWEEPS): the arrays ``make()``
     gives (``flag``, the rotated-anything flags, among them) take ``inputs``, then a recorded plan of one
@@ -333,7 +233,8 @@ def _converge(key: tuple, make: Callable[[], dict[str, kd.Array]], sweep: Callab
     raise LinAlgError(f"{what} did not converge")
 
 
-def _identity(batch: int, n: int, dtype: kd.DType) -> kd.Array:
+def identity(batch: int, n: int, dtype: kd.DType) -> kd.Array:
+    """``batch`` identity matrices of order ``n``, as a broadcast view (the sweeps' starting V)."""
     return kd.broadcast_to(kd.eye(n, dtype=dtype), (batch, n, n))
 
 
@@ -354,8 +255,8 @@ def eigh_jacobi(a: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
         return arrays
 
     sweep = _eigh_rounds if wide else _eigh_sweep
-    d, v = _converge(("eigh", dtype.name, batch, n, want_vectors, wide), make,
-                     lambda r: sweep(r, want_vectors), {"a": a, "v": _identity(batch, n, dtype)}, ("a", "v"),
+    d, v = converge(("eigh", dtype.name, batch, n, want_vectors, wide), make,
+                     lambda r: sweep(r, want_vectors), {"a": a, "v": identity(batch, n, dtype)}, ("a", "v"),
                      "Eigenvalues")
     return d, v
 
@@ -368,7 +269,7 @@ def _eigh_sweep(r: dict[str, kd.Array], want_vectors: bool) -> None:
     wg = K.workgroup_size(n2 // 2 * n)
     kern = K.compiled("eigh_jacobi", _EIGH, a.dtype.name, wg)
     per_round = 4 * K.cdiv(n2 // 2, wg) + 2 * K.cdiv(n2 // 2 * n, wg) + 4
-    eps = _eps(a.dtype)
+    eps = jacobi_eps(a.dtype)
     K.run_steps(kern, (a, r["v"], r["work"], r["flag"]),
                 lambda r0, r1: (n, n2, r0, r1, batch, int(want_vectors), eps), [per_round] * (n2 - 1), batch)
 
@@ -383,7 +284,7 @@ def _eigh_rounds(r: dict[str, kd.Array], want_vectors: bool) -> None:
     wg = 256
     kern = K.compiled("eigh_round", _EIGH_ROUND, a.dtype.name, wg)
     bufs = [a, r["work"]]
-    eps = _eps(a.dtype)
+    eps = jacobi_eps(a.dtype)
     gy = min(batch, 65535)
     grid = (K.cdiv(np2, wg), gy, K.cdiv(batch, gy))
     for rnd in range(n2 - 1):
@@ -393,62 +294,5 @@ def _eigh_rounds(r: dict[str, kd.Array], want_vectors: bool) -> None:
         K.copy_into(a, bufs[0])
 
 
-def svd_jacobi(w: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
-    """Orthogonalise the columns of the ``(batch, m, n)`` stack; returns fresh ``(w, v)`` with ``A @ v = w``
-    (``w``'s column norms are the singular values, unsorted)."""
-    batch, m, n = w.shape
-    if batch == 0 or n <= 1 or m == 0:
-        return w, identity_batch(batch, n, w.dtype)
-    wide = n >= WIDE_EIGH and batch <= WIDE_BATCH
-    dtype = w.dtype
-    n2 = n + n % 2
-
-    def make() -> dict[str, kd.Array]:
-        return {"w": kd.zeros((batch, n, m) if wide else w.shape, dtype=dtype),
-                "v": kd.zeros((batch, n, n), dtype=dtype), "flag": kd.zeros((batch,), dtype=kd.uint32),
-                "cs": kd.zeros((batch, n2), dtype=dtype)}
-
-    key = ("svd", dtype.name, batch, m, n, want_vectors, wide)
-    eye = _identity(batch, n, dtype)
-    if not wide:
-        out, v = _converge(key, make, lambda r: _svd_sweep(r, want_vectors), {"w": w, "v": eye}, ("w", "v"), "SVD")
-        return out, v
-    # the whole-GPU rounds keep W and V transposed (columns contiguous)
-    out, v = _converge(key, make, lambda r: _svd_rounds(r, m, want_vectors), {"w": kd.matrix_transpose(w), "v": eye},
-                       ("w", "v"), "SVD")
-    return kd.matrix_transpose(out), kd.matrix_transpose(v)
-
-
-def _svd_eps(dtype: kd.DType, m: int) -> float:
-    return _eps(dtype) * max(1.0, m) ** 0.5  # the Gram entries are m-term sums: dgesvj's sqrt(m) eps
-
-
-def _svd_sweep(r: dict[str, kd.Array], want_vectors: bool) -> None:
-    """One sweep by one workgroup per matrix, its rounds split into dispatches within the loop budget."""
-    w = r["w"]
-    batch, m, n = w.shape
-    n2 = n + n % 2
-    rows = m + (n if want_vectors else 0)
-    wg = K.workgroup_size(n2 // 2 * rows)
-    kern = K.compiled("svd_jacobi", _SVD, w.dtype.name, wg)
-    per_round = K.cdiv(n2 // 2, wg) * (m + 2) + K.cdiv(n2 // 2 * rows, wg) + 4
-    eps = _svd_eps(w.dtype, m)
-    K.run_steps(kern, (w, r["v"], r["cs"], r["flag"]),
-                lambda r0, r1: (m, n, n2, r0, r1, batch, int(want_vectors), eps), [per_round] * (n2 - 1), batch)
-
-
-def _svd_rounds(r: dict[str, kd.Array], m: int, want_vectors: bool) -> None:
-    """One sweep for large matrices: a dispatch per round (``_SVD_ROUND``, a workgroup per pair) on the
-    transposed ``(batch, n, m)`` W."""
-    w, v = r["w"], r["v"]
-    batch, n, _ = w.shape
-    n2 = n + n % 2
-    wg = K.workgroup_size(m)
-    kern = K.compiled("svd_round", _SVD_ROUND, w.dtype.name, wg)
-    gy = min(batch, 65535)
-    eps = _svd_eps(w.dtype, m)
-    for rnd in range(n2 - 1):
-        kern(w, v, r["flag"], m, n, n2, rnd, batch, int(want_vectors), eps, groups=(n2 // 2, gy, K.cdiv(batch, gy)))
-
-
-__all__ = ["MAX_SWEEPS", "eigh_jacobi", "round_pairs", "svd_jacobi"]
+__all__ = ["MAX_SWEEPS", "PAIRS", "WIDE_BATCH", "WIDE_EIGH", "converge", "eigh_jacobi", "identity", "jacobi_eps",
+           "round_pairs"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import kdsl as kd
 from kdsl.linalg.blocked import adjoint
 from kdsl.linalg.common import LinAlgError, SVDResult, as_array, batch_copy, check_matrices, working_dtype
-from kdsl.linalg.jacobi import svd_jacobi
+from kdsl.linalg.jacobi_svd import svd_jacobi
 from kdsl.linalg.qr import planned, planned_q
 
 

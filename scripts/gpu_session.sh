@@ -48,7 +48,7 @@ for what in "$@"; do
       -n 16 -v --timeout 300 --tb=short -rfE tests \
       > "$OUT/suite.txt" 2>&1; echo "rc=$?" >> "$OUT/suite.txt"; grep -E "FAILED|passed|failed" "$OUT/suite.txt" | tail -20
   elif [ "$what" = coopmat ]; then  # the suite's validation layer predates cooperative matrices: run them without
-    KDSL_VALIDATION=0 python3 -m pytest -o addopts="" -p no:cacheprovider -n 16 -q --timeout 300 --tb=short -rfE \
+    KDSL_VALIDATION=0 python3 -m pytest -o addopts="" -p no:cacheprovider -n 16 -q --timeout 300 --tb=short -rfEs \
       tests/mlperf tests/frontend/test_matmul.py tests/models tests/nn > "$OUT/coopmat.txt" 2>&1
     echo "rc=$?" >> "$OUT/coopmat.txt"; tail -5 "$OUT/coopmat.txt"
   else

@@ -52,8 +52,10 @@ class Context:
         # Sequences submitted and not awaited, as id -> weakref (a dropped one frees itself; a dict of prebuilt
         # weakrefs is cheaper on the hot path than a WeakSet).
         self.running: dict[int, weakref.ref] = {}
+        # Both re-entrant: the garbage collector can run a dead tensor's destroy (which takes them) on a thread
+        # that already holds them, at any point of Python code inside their critical sections.
         self.lock = threading.RLock()
-        self.submit_lock = threading.Lock()
+        self.submit_lock = threading.RLock()
         self.pins = 0
         self.closed = False
         self.foreign = False
@@ -62,7 +64,7 @@ class Context:
     def mark_foreign(self) -> None:
         """In a forked child: forget the parent's device without touching it (called by the fork hook)."""
         self.foreign = True
-        self.lock, self.submit_lock = threading.RLock(), threading.Lock()
+        self.lock, self.submit_lock = threading.RLock(), threading.RLock()
         self.running = {}
         self.pipelines.mark_foreign()
 

@@ -266,13 +266,11 @@ class Sequence(Destroyable):
         ctx = self._ctx
         with ctx.submit_lock:
             self._check_deps()
+            check(lib.vkQueueSubmit(self._queue, 1, self._submit, self._fence), "vkQueueSubmit")
+            # Registered only once submitted: a destroy that the garbage collector runs on this thread inside
+            # this block must not find, and wait on the fence of, a batch that is not on the queue yet.
             self._running = self._pending = True
             ctx.running[self._id] = self._weak
-            res = lib.vkQueueSubmit(self._queue, 1, self._submit, self._fence)
-            if res:
-                self._running = self._pending = False
-                ctx.running.pop(self._id, None)
-                check(res, "vkQueueSubmit")
 
     @_exclusive
     def eval_async(self, op: OpBase | None = None) -> Sequence:

@@ -92,7 +92,7 @@ def cstr(chars) -> str:
 
 # Live Vulkan objects created by kdsl, by kind. Tests use it to prove that nothing leaks and nothing is freed twice.
 _live: Counter = Counter()
-_live_lock = threading.Lock()
+_live_lock = threading.RLock()  # re-entrant: a garbage-collected object's destroy may run inside track()
 
 
 def track(kind: str, delta: int) -> None:
@@ -104,7 +104,7 @@ def track(kind: str, delta: int) -> None:
 
 def _new_lock_in_child() -> None:
     global _live_lock
-    _live_lock = threading.Lock()
+    _live_lock = threading.RLock()
 
 
 after_fork_in_child(_new_lock_in_child)

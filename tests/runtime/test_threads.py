@@ -8,6 +8,7 @@ validation layer on, whose thread-safety checks report any unsynchronised use of
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 
@@ -139,4 +140,50 @@ def test_tensor_destroyed_by_another_thread_waits_for_the_running_sequence(mgr):
     seq.eval_await()
     np.testing.assert_array_equal(b.data(), [1.0, 2.0, 3.0])
     assert not seq.is_running()
+    seq.destroy()
+
+
+@pytest.mark.parametrize("reentry", ["check_deps", "track"])
+def test_a_destroy_run_by_the_garbage_collector_inside_a_submission_does_not_deadlock(mgr, monkeypatch, reentry):
+    """The collector may run a dead tensor's ``__del__`` at any point of Python code, also inside the submit
+    lock or the live-object counter's lock. Its destroy takes both again on the same thread: this once hung the
+    H200 suite (``Sequence._check_deps`` -> ``Memory.__del__`` -> ``wait_for_users``). Simulated here by
+    destroying an unrelated tensor from inside those critical sections; the eval runs on a thread so that a
+    deadlock fails the test instead of hanging it."""
+    used, dead = mgr.tensor([1.0, 2.0]), mgr.tensor([5.0])
+    seq = mgr.sequence().record(kp.OpSyncDevice([used]))
+    if reentry == "check_deps":
+        check_deps = seq._check_deps
+
+        def collect_then_check() -> None:
+            if sys._getframe(1).f_code.co_name == "_submit_batch":  # the call made under the submit lock
+                dead.destroy()
+            check_deps()
+        monkeypatch.setattr(seq, "_check_deps", collect_then_check)
+    else:
+        track, fired = vk.track, []
+
+        def track_and_collect(kind: str, delta: int) -> None:
+            with vk._live_lock:
+                track(kind, delta)
+                if not fired:
+                    fired.append(kind)
+                    dead.destroy()
+        monkeypatch.setattr("kdsl.runtime.buffer.track", track_and_collect)
+    errors: list[BaseException] = []
+
+    def evaluate() -> None:
+        try:
+            if reentry == "track":
+                mgr.tensor([0.0]).destroy()  # its creation or release calls track
+            seq.eval()
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+    thread = threading.Thread(target=evaluate, daemon=True)
+    thread.start()
+    thread.join(60)
+    assert not thread.is_alive(), "deadlock: a destroy inside a kdsl critical section waited for itself"
+    assert not errors, errors
+    assert dead.is_init() is False
+    np.testing.assert_array_equal(used.data(), [1.0, 2.0])
     seq.destroy()

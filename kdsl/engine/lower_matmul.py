@@ -17,10 +17,10 @@ from kdsl.ir.graph import Node
 from kdsl.ir.kernels import MAX_GROUPS, Matmul, elementwise_groups
 from kdsl.ir.view import View
 
-# Epilogues on the cooperative-matrix kernel: compiled and planned by the tests here, not yet run on a GPU (the
-# session that wrote them had no device time left), so off until a GPU run of tests/mlperf/test_coopmat.py
-# passes with KDSL_COOPMAT_EPILOGUE=1; such matmuls store their product and the epilogue runs as its own kernel.
-COOPMAT_EPILOGUE = os.environ.get("KDSL_COOPMAT_EPILOGUE", "0").strip() == "1"
+# Epilogues on the cooperative-matrix kernel: on by default since an H200 ran tests/mlperf/test_coopmat.py's
+# device epilogues (2026-12-01); KDSL_COOPMAT_EPILOGUE=0 turns them off (the matmul then stores its product and
+# the epilogue runs as its own kernel), a switch kept for drivers whose coopmat stores misbehave.
+COOPMAT_EPILOGUE = os.environ.get("KDSL_COOPMAT_EPILOGUE", "1").strip() != "0"
 
 
 def epilogue_allowed(mm: Node, dev: Device) -> bool:

@@ -6,15 +6,19 @@ subgroups ("warps", ``256 / subgroup size`` of them, laid out ``WM x WN``) each 
 fragments of the device's ``SM x SN x SK`` shape. The k axis advances ``BK`` (``DEPTH_FRAGMENTS`` fragment
 depths) at a time:
 
-1. every invocation evaluates its share of the next A and B tiles through the operands' fused expressions
-   (``(x * w) @ kd.exp(y)`` stays one kernel; out-of-range elements are zeros) into registers, so the global
-   loads of tile ``t + 1`` are in flight while tile ``t`` is multiplied (register double buffering; one shared
-   tile set keeps the shared memory at ~43 KiB); a plain float16 operand aligned to 16 bytes along its
-   contiguous axis is read 8 halves per load instead (``uvec4``; see :func:`_vector_view`), which the global
-   loads of this kernel are bound by;
-2. the registers go to shared memory as float16 (rows padded by 8 halves = 16 bytes, against bank conflicts
-   and for the 16-byte stride alignment some drivers want);
-3. each warp loads its A and B fragments from shared memory and runs ``coopMatMulAdd``.
+1. every invocation evaluates its share of the next A and B tiles, eight consecutive elements at a time along
+   the operand's contiguous axis, through the operands' fused expressions (``(x * w) @ kd.exp(y)`` stays one
+   kernel; out-of-range elements are zeros) into ``uvec4`` registers, so the global loads of tile ``t + 1``
+   are in flight while tile ``t`` is multiplied (register double buffering; one shared tile set keeps the
+   shared memory at ~45 KiB); a plain float16 operand aligned to 16 bytes along its contiguous axis is read
+   as one ``uvec4`` per eight halves (see :func:`_vector_view`), which the global loads of this kernel are
+   bound by;
+2. each register goes to shared memory as one 16-byte store: a tile is kept in shared memory in its operand's
+   own order, row-major when the operand is contiguous along its last axis and column-major otherwise
+   (``x @ W.T``, ``X.T @ G``), rows padded by 8 halves = 16 bytes against bank conflicts (eight scalar stores
+   down a shared column made a transposed operand cost 1.4-1.9x a contiguous one on an H200);
+3. each warp loads its A and B fragments from shared memory in that order (``coopMatLoad`` takes the layout)
+   and runs ``coopMatMulAdd``.
 
 The epilogue goes through shared memory: each warp stores one fragment at a time (float32) into its own
 staging tile, then its lanes write the elements inside the output with the output dtype's conversion (the
@@ -88,10 +92,43 @@ class Layout:
         self.wn = self.warps // self.wm
         self.tm, self.tn = max(1, fm // self.wm), max(1, fn // self.wn)
         self.bm, self.bn, self.bk = self.wm * self.tm * self.sm, self.wn * self.tn * self.sn, DEPTH_FRAGMENTS * self.sk
-        self.ast, self.bst = self.bk + PAD, self.bn + PAD  # shared row strides (elements)
 
     def shared_bytes(self) -> int:
-        return 2 * (self.bm * self.ast + self.bk * self.bst) + 4 * self.warps * self.sm * self.sn
+        """Shared memory of the larger order of each tile (see :class:`Tile`) and the staging tiles."""
+        a = max(self.bm * (self.bk + PAD), self.bk * (self.bm + PAD))
+        b = max(self.bk * (self.bn + PAD), self.bn * (self.bk + PAD))
+        return 2 * (a + b) + 4 * self.warps * self.sm * self.sn
+
+
+class Tile:
+    """One operand's ``rows x cols`` tile in shared memory, an array of ``uvec4`` (8 halves): row-major, or
+    column-major when ``down`` (the operand is contiguous along its rows), so that 8 neighbours in memory are 8
+    neighbours in the tile. ``outer x inner`` is the tile in that order; a line holds ``stride`` uvec4s.
+
+    >>> t = Tile("As", 128, 64, True)
+    >>> (t.outer, t.inner, t.stride, t.size, t.layout)
+    (64, 128, 17, 1088, 'gl_CooperativeMatrixLayoutColumnMajor')
+    >>> t.at("r", "c")
+    '(c) * 17 + (r) / 8'
+    """
+
+    def __init__(self, name: str, rows: int, cols: int, down: bool):
+        self.name, self.rows, self.cols, self.down = name, rows, cols, down
+        self.outer, self.inner = (cols, rows) if down else (rows, cols)
+        self.stride = (self.inner + PAD) // VEC
+        self.size = self.outer * self.stride
+        self.layout = "gl_CooperativeMatrixLayout" + ("ColumnMajor" if down else "RowMajor")
+
+    def at(self, row: str, col: str) -> str:
+        """The uvec4 index of element ``(row, col)`` (its inner index a multiple of 8)."""
+        outer, inner = (col, row) if self.down else (row, col)
+        return f"({outer}) * {self.stride} + ({inner}) / {VEC}"
+
+    def place(self, flat: str) -> tuple[str, str]:
+        """(row, col) of the first of the 8 elements that load number ``flat`` of the tile fills."""
+        lanes = self.inner // VEC
+        outer, inner = f"({flat} / {lanes})", f"(({flat} % {lanes}) * {VEC})"
+        return (inner, outer) if self.down else (outer, inner)
 
 
 def _powers(n: int) -> list[int]:
@@ -194,6 +231,12 @@ def _vector_view(e: Expr, shape: tuple[int, int, int], down: bool) -> tuple[int,
     return e.arg[0], view
 
 
+def tiles(k: Matmul, g: Layout) -> tuple[Tile, Tile]:
+    """The shared tiles of ``k``'s A (``BM x BK``) and B (``BK x BN``) operands, each in its operand's order."""
+    return (Tile("As", g.bm, g.bk, middle_is_contiguous(k.a, (k.batch, k.m, k.k))),
+            Tile("Bs", g.bk, g.bn, middle_is_contiguous(k.b, (k.batch, k.k, k.n))))
+
+
 def _loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str], list[str], list[str], list[str]]:
     """(register declarations, statements filling them from k slice ``kn``, statements storing them to shared,
     16-byte buffer aliases to declare)."""
@@ -201,72 +244,49 @@ def _loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str
     fill: list[str] = []
     store: list[str] = []
     aliases: list[str] = []
-    for name, e, shape, rows, cols in (("ra", k.a, (k.batch, k.m, k.k), g.bm, g.bk),
-                                       ("rb", k.b, (k.batch, k.k, k.n), g.bk, g.bn)):
-        down = middle_is_contiguous(e, shape)  # neighbouring invocations walk the operand's contiguous axis
+    for name, e, shape, tile in (("ra", k.a, (k.batch, k.m, k.k), tiles(k, g)[0]),
+                                 ("rb", k.b, (k.batch, k.k, k.n), tiles(k, g)[1])):
         origin = ("bm", "kn") if name == "ra" else ("kn", "bn")
         limits = (str(k.m), "ke") if name == "ra" else ("ke", str(k.n))
-        target = ("As", g.ast) if name == "ra" else ("Bs", g.bst)
-        vector = _vector_view(e, shape, down)
-        if vector is not None:
-            slot, view = vector
-            buffers[slot] = e.dtype
-            line = f"layout(std430, set = 0, binding = {slot}) readonly buffer B{slot}q {{ uvec4 d[]; }} b{slot}q;"
-            if line not in aliases:
-                aliases.append(line)
-            parts = _vector_tile(name, slot, view, rows, cols, down, origin, limits, target)
-        else:
-            parts = _scalar_tile(name, e, shape, rows, cols, down, origin, limits, target, buffers)
-        decl += parts[0]
-        fill += parts[1]
-        store += parts[2]
+        vector = _vector_view(e, shape, tile.down)
+        groups = tile.rows * tile.cols // VEC
+        for q in range(-(-groups // LOCAL)):
+            reg = f"{name}{q}"
+            row, col = tile.place(f"(tid + {q * LOCAL})")
+            gr, gc = f"({origin[0]} + {row})", f"({origin[1]} + {col})"
+            if (q + 1) * LOCAL > groups:  # a small tile (8-deep fragments): the last invocations have no group
+                gr = f"(tid + {q * LOCAL} < {groups} ? {gr} : {1 << 30})"
+            decl.append(f"uvec4 {reg} = uvec4(0);")
+            if vector is not None:
+                slot, view = vector
+                buffers[slot] = e.dtype
+                line = (f"layout(std430, set = 0, binding = {slot}) readonly buffer B{slot}q {{ uvec4 d[]; }} "
+                        f"b{slot}q;")
+                if line not in aliases:
+                    aliases.append(line)
+                at = view.index_expr(["bz", gr, gc])  # 8 in or 8 out: the group is aligned and the axis a multiple
+                fill += [f"{reg} = uvec4(0);",
+                         f"if ({gr} < {limits[0]} && {gc} < {limits[1]}) {reg} = b{slot}q.d[({at}) / {VEC}];"]
+            else:
+                fill += _scalar_group(reg, e, shape, tile.down, gr, gc, limits, buffers)
+            guard = f"if (tid + {q * LOCAL} < {groups}) " if (q + 1) * LOCAL > groups else ""
+            store.append(f"{guard}{tile.name}[{tile.at(row, col)}] = {reg};")
     return decl, fill, store, aliases
 
 
-def _scalar_tile(name: str, e: Expr, shape: tuple[int, int, int], rows: int, cols: int, down: bool,
-                 origin: tuple[str, str], limits: tuple[str, str], target: tuple[str, int],
-                 buffers: dict[int, dt.DType]) -> tuple[list[str], list[str], list[str]]:
-    """One element per register, through the operand's fused expression (zero outside the matrix)."""
-    decl, fill, store = [], [], []
-    zero = "float16_t(0.0)"
-    for q in range(rows * cols // LOCAL):
-        reg = f"{name}{q}"
-        r = ExprRenderer(buffers, prefix=f"{reg}_")
-        flat = f"(tid + {q * LOCAL})"
-        row, col = ((f"({flat} % {rows})", f"({flat} / {rows})") if down
-                    else (f"({flat} / {cols})", f"({flat} % {cols})"))
-        gr, gc = f"({origin[0]} + {row})", f"({origin[1]} + {col})"
-        v = r.value(e, shape, ("bz", gr, gc))
-        decl.append(f"float16_t {reg} = {zero};")
-        fill += [f"{reg} = {zero};", f"if ({gr} < {limits[0]} && {gc} < {limits[1]}) {{",
-                 *["    " + x for x in r.lines], f"    {reg} = float16_t({v});", "}"]
-        store.append(f"{target[0]}[{row} * {target[1]} + {col}] = {reg};")
-    return decl, fill, store
-
-
-def _vector_tile(name: str, slot: int, view: View, rows: int, cols: int, down: bool, origin: tuple[str, str],
-                 limits: tuple[str, str], target: tuple[str, int]) -> tuple[list[str], list[str], list[str]]:
-    """Eight halves per register (a ``uvec4``), copied to shared memory bit for bit (no conversion: NaNs keep
-    their payload and sign). ``down``: the eight run down a column of the tile, else along a row."""
-    decl, fill, store = [], [], []
-    lanes = (rows if down else cols) // VEC
-    for q in range(rows * cols // VEC // LOCAL):
-        reg = f"{name}q{q}"
-        flat = f"(tid + {q * LOCAL})"
-        row, col = ((f"(({flat} % {lanes}) * {VEC})", f"({flat} / {lanes})") if down
-                    else (f"({flat} / {lanes})", f"(({flat} % {lanes}) * {VEC})"))
-        gr, gc = f"({origin[0]} + {row})", f"({origin[1]} + {col})"
-        at = view.index_expr(["bz", gr, gc])
-        decl.append(f"uvec4 {reg} = uvec4(0);")
-        fill += [f"{reg} = uvec4(0);",
-                 f"if ({gr} < {limits[0]} && {gc} < {limits[1]}) {reg} = b{slot}q.d[({at}) / {VEC}];"]
-        for w in range(VEC // 2):
-            halves = f"unpackFloat2x16({reg}[{w}])"
-            for h, part in enumerate("xy"):
-                i = 2 * w + h
-                dst = f"({row} + {i}) * {target[1]} + {col}" if down else f"{row} * {target[1]} + {col} + {i}"
-                store.append(f"{target[0]}[{dst}] = {halves}.{part};")
-    return decl, fill, store
+def _scalar_group(reg: str, e: Expr, shape: tuple[int, int, int], down: bool, gr: str, gc: str,
+                  limits: tuple[str, str], buffers: dict[int, dt.DType]) -> list[str]:
+    """Eight elements through the operand's fused expression (zero outside the matrix), packed into ``reg``."""
+    lines = [f"f16vec2 {reg}h[4];"]
+    for i in range(VEC):
+        r = ExprRenderer(buffers, prefix=f"{reg}_{i}_")
+        er, ec = (f"({gr} + {i})", gc) if down else (gr, f"({gc} + {i})")
+        v = r.value(e, shape, ("bz", er, ec))
+        half = f"{reg}h[{i // 2}].{'xy'[i % 2]}"
+        lines += [f"{half} = float16_t(0.0);", f"if ({er} < {limits[0]} && {ec} < {limits[1]}) {{",
+                  *["    " + x for x in r.lines], f"    {half} = float16_t({v});", "}"]
+    packed = ", ".join(f"packFloat2x16({reg}h[{w}])" for w in range(VEC // 2))
+    return ["{", *["    " + x for x in lines], f"    {reg} = uvec4({packed});", "}"]
 
 
 def _types(g: Layout) -> tuple[str, str, str]:
@@ -275,20 +295,20 @@ def _types(g: Layout) -> tuple[str, str, str]:
             frag.format(t="float", r=g.sm, c=g.sn, u="Accumulator"))
 
 
-def _multiply(g: Layout) -> list[str]:
-    """One BK slice: each warp's A and B fragments from shared memory, then every accumulator's MulAdd."""
-    ta, tb, _ = _types(g)
+def _multiply(g: Layout, ta: Tile, tb: Tile) -> list[str]:
+    """One BK slice: each warp's A and B fragments from the shared tiles, then every accumulator's MulAdd."""
+    fa, fb, _ = _types(g)
     out = []
     for kk in range(g.bk // g.sk):
         for i in range(g.tm):
-            out.append(f"coopMatLoad(fa{i}, As, uint((wm * {g.tm * g.sm} + {i * g.sm}) * {g.ast} + {kk * g.sk}), "
-                       f"{g.ast}u, gl_CooperativeMatrixLayoutRowMajor);")
+            at = ta.at(f"wm * {g.tm * g.sm} + {i * g.sm}", str(kk * g.sk))
+            out.append(f"coopMatLoad(fa{i}, As, uint({at}), {ta.stride}u, {ta.layout});")
         for j in range(g.tn):
-            out.append(f"coopMatLoad(fb{j}, Bs, uint({kk * g.sk * g.bst} + wn * {g.tn * g.sn} + {j * g.sn}), "
-                       f"{g.bst}u, gl_CooperativeMatrixLayoutRowMajor);")
+            at = tb.at(str(kk * g.sk), f"wn * {g.tn * g.sn} + {j * g.sn}")
+            out.append(f"coopMatLoad(fb{j}, Bs, uint({at}), {tb.stride}u, {tb.layout});")
         out += [f"acc{i}_{j} = coopMatMulAdd(fa{i}, fb{j}, acc{i}_{j});" for i in range(g.tm) for j in range(g.tn)]
     # one declaration per line: glslang 13 drops the "use" of the second matrix in "T x, y;"
-    return [*[f"{ta} fa{i};" for i in range(g.tm)], *[f"{tb} fb{j};" for j in range(g.tn)], *out]
+    return [*[f"{fa} fa{i};" for i in range(g.tm)], *[f"{fb} fb{j};" for j in range(g.tn)], *out]
 
 
 def _epilogue(k: Matmul, g: Layout) -> list[str]:
@@ -335,13 +355,14 @@ def render(k: Matmul, kc: int) -> str:
         "        if (kn < ke) {",  # the next slice's global loads overlap this slice's multiply
         *["            " + x for x in fill],
         "        }",
-        *["        " + x for x in _multiply(g)],
+        *["        " + x for x in _multiply(g, *tiles(k, g))],
         "    }",
         *["    " + x for x in _epilogue(k, g)],
         "    barrier();",
         "}",
     ]
-    shared = [*aliases, f"shared float16_t As[{g.bm * g.ast}];", f"shared float16_t Bs[{g.bk * g.bst}];",
+    ta, tb = tiles(k, g)
+    shared = [*aliases, f"shared uvec4 As[{ta.size}];", f"shared uvec4 Bs[{tb.size}];",
               f"shared float Cs[{g.warps * g.sm * g.sn}];"]
     epilogue = "".join(x + "\n" for x in matmul_epilogue.function(k, buffers))
     text = epilogue + "\n".join(body)

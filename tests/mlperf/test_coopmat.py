@@ -85,7 +85,7 @@ def _kernel(coop, m=200, n=100, k=72, batch=1, out=dt.float16, fused=False, spli
 def test_generated_shader_compiles_and_validates(coop, opts):
     k = _kernel(coop, **opts)
     src = matmul.render(k)
-    assert "coopMatMulAdd" in src and "shared float16_t As" in src
+    assert "coopMatMulAdd" in src and "shared uvec4 As" in src
     spirv = compile_source(src)
     assert len(spirv) > 1000
     val = shutil.which("spirv-val")

@@ -30,14 +30,12 @@ from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Matmul, elementwise_groups
 TILE, DEPTH, PER = 64, 16, 4  # output tile edge, K slice, outputs per invocation per dimension (blocked: 4x4)
 
 
-def _tile_load(name: str, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...], bounds: str, layout: str,
+def _tile_fill(reg: str, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...], bounds: str,
                buffers: dict[int, dt.DType], t: dt.DType) -> list[str]:
-    """Statements that put ``e`` at ``idx`` (or 0 outside ``bounds``) into shared array ``name``."""
-    r = ExprRenderer(buffers, prefix=name.lower())
+    """Statements that put ``e`` at ``idx`` (or 0 outside ``bounds``) into register ``reg``."""
+    r = ExprRenderer(buffers, prefix=reg + "_")
     v = r.value(e, shape, idx)
-    c = t.glsl_compute
-    return [f"{c} {name}_v = {glsl.zero(t)};", f"if ({bounds}) {{", *["    " + x for x in r.lines],
-            f"    {name}_v = {v};", "}", f"{name}[{layout}] = {name}_v;"]
+    return [f"{reg} = {glsl.zero(t)};", f"if ({bounds}) {{", *["    " + x for x in r.lines], f"    {reg} = {v};", "}"]
 
 
 BIG_TILE, BIG_TILE_GROUPS = 128, 512  # 128 x 128 tiles (8 x 8 outputs per invocation) once there are this many
@@ -73,15 +71,24 @@ def _render_tiled(k: Matmul, edge: int) -> str:
     per, stride = edge // 16, edge + 1  # outputs per invocation and dimension; padded shared row stride
     buffers: dict[int, dt.DType] = {0: k.out_dtype}
     per_thread = edge * DEPTH // LOCAL  # tile elements each invocation loads
-    a_load = _tile_load("As", k.a, (k.batch, k.m, k.k), ("bz", "gm", "gk"), f"gm < {k.m} && gk < {k.k}",
-                        f"kk * {stride} + mm", buffers, t)
-    b_load = _tile_load("Bs", k.b, (k.batch, k.k, k.n), ("bz", "gk", "gn"), f"gk < {k.k} && gn < {k.n}",
-                        f"kk * {stride} + nn", buffers, t)
+    # The 64-wide tile loads the next slice while it multiplies this one (H200: 6-12% faster); the 128-wide tile
+    # loads each slice just before storing it, as its 64 accumulators leave no registers for that (5-8% slower).
+    ahead = edge == TILE
     # neighbouring invocations load neighbouring elements of the axis the operand is contiguous along
-    a_pos = (f"int mm = e % {edge}, kk = e / {edge};" if middle_is_contiguous(k.a, (k.batch, k.m, k.k))
-             else f"int mm = e / {DEPTH}, kk = e % {DEPTH};")
-    b_pos = (f"kk = e % {DEPTH}; int nn = e / {DEPTH};" if middle_is_contiguous(k.b, (k.batch, k.k, k.n))
-             else f"kk = e / {edge}; int nn = e % {edge};")
+    a_down = middle_is_contiguous(k.a, (k.batch, k.m, k.k))
+    b_down = middle_is_contiguous(k.b, (k.batch, k.k, k.n))
+    decl, fill, store = [], [], []
+    for q in range(per_thread):
+        e = f"(tid + {q * LOCAL})"
+        mm, ak = (f"({e} % {edge})", f"({e} / {edge})") if a_down else (f"({e} / {DEPTH})", f"({e} % {DEPTH})")
+        bk, nn = (f"({e} % {DEPTH})", f"({e} / {DEPTH})") if b_down else (f"({e} / {edge})", f"({e} % {edge})")
+        gm, gak, gbk, gn = f"(bm + {mm})", f"(kn + {ak})", f"(kn + {bk})", f"(bn + {nn})"
+        decl += [f"{c} ra{q};", f"{c} rb{q};"]
+        fill += _tile_fill(f"ra{q}", k.a, (k.batch, k.m, k.k), ("bz", gm, gak), f"{gm} < {k.m} && {gak} < ke",
+                           buffers, t)
+        fill += _tile_fill(f"rb{q}", k.b, (k.batch, k.k, k.n), ("bz", gbk, gn), f"{gbk} < ke && {gn} < {k.n}",
+                           buffers, t)
+        store += [f"As[{ak} * {stride} + {mm}] = ra{q};", f"Bs[{bk} * {stride} + {nn}] = rb{q};"]
     rng = range(per)
     zero = glsl.zero(t)
     # Scalars, fully unrolled: private arrays indexed in loops can end up in memory (lavapipe keeps them so).
@@ -96,27 +103,25 @@ def _render_tiled(k: Matmul, edge: int) -> str:
         "int tid = int(gl_LocalInvocationID.x);",
         "int tx = tid % 16, ty = tid / 16;",
         f"int bm = int(gl_WorkGroupID.y) * {edge}, bn = int(gl_WorkGroupID.x) * {edge};",
+        *decl,
         f"for (int zz = int(gl_WorkGroupID.z); zz < {k.batch * k.splits}; zz += {MAX_GROUPS}) {{",
         f"    int bz = zz % {k.batch}, kb = (zz / {k.batch}) * {kc};",
         f"    int ke = kb + min({kc}, {k.k} - kb);",
         "    " + " ".join(f"{c} acc{i}_{j} = {zero};" for i in rng for j in rng),
+        "    int kn = kb;",
+        *["    " + x for x in (fill if ahead else [])],
         f"    for (int k0 = kb; k0 < ke; k0 += {DEPTH}) {{",
-        f"        for (int q = 0; q < {per_thread}; q++) {{",
-        f"            int e = tid + q * {LOCAL};",
-        f"            {a_pos}",
-        "            int gm = bm + mm, gk = k0 + kk;",
-        *["            " + x for x in a_load],
-        f"            {b_pos}",
-        "            gk = k0 + kk; int gn = bn + nn;",
-        *["            " + x for x in b_load],
-        "        }",
+        *["        " + x for x in ([] if ahead else fill)],
+        "        barrier();",  # every invocation is done reading the previous slice
+        *["        " + x for x in store],
         "        memoryBarrierShared(); barrier();",
+        f"        kn = k0 + {DEPTH};",
+        *(["        if (kn < ke) {", *["            " + x for x in fill], "        }"] if ahead else []),
         f"        for (int kk = 0; kk < {DEPTH}; kk++) {{",
         "            " + " ".join(f"{c} av{i} = As[kk * {stride} + ty + {16 * i}];" for i in rng),
         "            " + " ".join(f"{c} bv{j} = Bs[kk * {stride} + tx + {16 * j}];" for j in rng),
         *["            " + " ".join(fma[r * per:(r + 1) * per]) for r in rng],
         "        }",
-        "        memoryBarrierShared(); barrier();",
         "    }",
         "    int gm, gn;",
         *["    " + x for x in stores],

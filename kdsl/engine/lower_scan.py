@@ -8,7 +8,7 @@ import math
 from collections.abc import Callable
 
 from kdsl import dtype as dt
-from kdsl.codegen import scan_workgroup
+from kdsl.codegen import scan_blocked, scan_workgroup
 from kdsl.codegen.loops import expr_loops
 from kdsl.device import Device
 from kdsl.engine.lowering import Lowering, Source, Step
@@ -89,25 +89,49 @@ def _scan_lines(shape: tuple[int, ...], axis: int, dtype: dt.DType, e: Expr, cos
 def _lower_scan_groups(shape: tuple[int, ...], axis: int, dtype: dt.DType, source: Source, out: Node,
                        keep: set[int], dev: Device, op: str) -> list[Step]:
     """The workgroup scan: one pass when a line fits one tile, else tile totals, their scan (recursively) and
-    the pass that scans each tile again from the totals before it."""
-    length, budget = shape[axis], dev.loop_budget
+    the pass that scans each tile again from the totals before it. Contiguous lines with subgroup arithmetic get
+    the register-blocked kernel (:mod:`kdsl.codegen.scan_blocked`), others the shared-memory one."""
+    length = shape[axis]
     lines = math.prod(n for a, n in enumerate(shape) if a != axis)
     low = Lowering(keep, dev.max_push_words)
     e = source(low)
     cost = 1 + expr_loops(e, shape)
-    per = scan_workgroup.elements_per_invocation(dtype, length, dev.max_shared_memory)
-    while per > 1 and scan_workgroup.tile_loops(per, cost) * 2 > budget:
-        per //= 2
     sub = dev.scan_subgroups and scan_workgroup.subgroup_ok(dtype, op, dev.features)
+    per, blocked = _tile(dtype, length, cost, dev, sub and math.prod(shape[axis + 1:]) == 1)
     tile = per * LOCAL
     nb = -(-length // tile)
-    groups = elementwise_groups(lines * nb * LOCAL, dev.max_groups, budget - LOCAL,
-                                scan_workgroup.tile_loops(per, cost))
+    groups = _groups(lines * nb, per, cost, dev)
     if nb == 1:
-        return [low.step(Scan(shape, axis, dtype, e, 0, groups, 0, "scan", None, op, per, sub), out)]
+        return [low.step(Scan(shape, axis, dtype, e, 0, groups, 0, "scan", None, op, per, sub, blocked=blocked),
+                         out)]
     return _reduce_then_scan(shape, axis, nb, source, out, keep, dev, op, (low, e),
                              lambda e, phase, carry: Scan(shape, axis, dtype, e, 0, groups, tile, phase, carry, op,
-                                                          per, sub))
+                                                          per, sub, blocked=blocked))
+
+
+def _tile(dtype: dt.DType, length: int, cost: int, dev: Device, blocked: bool) -> tuple[int, bool]:
+    """(elements per invocation, whether the blocked kernel runs) of a workgroup scan of lines of ``length``
+    whose elements cost ``cost`` loop iterations each: the most that fit the loop budget (two tiles' worth
+    per invocation at least) and, for the shared-memory kernel, the device's shared memory."""
+    if blocked:
+        per = 4 * scan_blocked.rows_for(length)
+        while per > 4 and scan_workgroup.tile_loops(per, cost) * 2 > dev.loop_budget:
+            per //= 2
+        return per, True
+    per = scan_workgroup.elements_per_invocation(dtype, length, dev.max_shared_memory)
+    while per > 1 and scan_workgroup.tile_loops(per, cost) * 2 > dev.loop_budget:
+        per //= 2
+    return per, False
+
+
+def _groups(tiles: int, per: int, cost: int, dev: Device) -> int:
+    """Workgroups of a pass over ``tiles`` tiles: as elementwise_groups gives (within the loop budget), evened
+    out so that every workgroup takes the same number of tiles (no last round of a few workgroups)."""
+    # (a loop budget below one tile's loops, set only by tests, still gets one tile per workgroup)
+    groups = elementwise_groups(tiles * LOCAL, dev.max_groups, max(dev.loop_budget - LOCAL, 1),
+                                scan_workgroup.tile_loops(per, cost))
+    rounds = -(-tiles // groups)
+    return max(1, -(-tiles // rounds))
 
 
 def lower_compact(node: Node, keep: set[int], dev: Device) -> list[Step]:
@@ -115,32 +139,32 @@ def lower_compact(node: Node, keep: set[int], dev: Device) -> list[Step]:
     :mod:`kdsl.frontend.array.masks`): the flags' tile totals, their scan, and one pass that scans each tile again
     and writes each selected element's position, or ``srcs[1]`` at it, to its output slot. The mask is read
     twice and the values once; nothing of the input's size is written."""
-    flags, budget = node.srcs[0], dev.loop_budget
+    flags = node.srcs[0]
     n = flags.shape[0]
     low = Lowering(keep, dev.max_push_words)
     e = low.expr(flags)
     cost = 1 + expr_loops(e, flags.shape)
     if len(node.srcs) > 1:  # the values' own loops (read once per selected element)
         cost += expr_loops(Lowering(keep, dev.max_push_words).expr(node.srcs[1]), flags.shape)
-    per = scan_workgroup.elements_per_invocation(dt.int32, n, dev.max_shared_memory)
     sub = dev.scan_subgroups and scan_workgroup.subgroup_ok(dt.int32, "sum", dev.features)
+    per, blocked = _tile(dt.int32, n, cost, dev, sub)
     tile = per * LOCAL
     nb = -(-n // tile)
-    # (a loop budget below one tile's loops, set only by tests, still gets one tile per workgroup)
-    groups = elementwise_groups(nb * LOCAL, dev.max_groups, max(budget - LOCAL, 1),
-                                scan_workgroup.tile_loops(per, cost))
+    groups = _groups(nb, per, cost, dev)
     vals = (lambda lw: lw.expr(node.srcs[1])) if len(node.srcs) > 1 else (lambda lw: None)
     if nb == 1:
-        return [low.step(Scan((n,), 0, node.dtype, e, 0, groups, 0, "compact", None, "sum", per, sub, vals(low)),
+        return [low.step(Scan((n,), 0, node.dtype, e, 0, groups, 0, "compact", None, "sum", per, sub, vals(low),
+                              blocked),
                          node)]
     short = (nb,)
     sums = Node("partial", (), dt.int32, short, device=dev)
-    steps = [low.step(Scan((n,), 0, dt.int32, e, 0, groups, tile, "sums", None, "sum", per, sub), sums)]
+    steps = [low.step(Scan((n,), 0, dt.int32, e, 0, groups, tile, "sums", None, "sum", per, sub,
+                           blocked=blocked), sums)]
     scanned = Node("partial", (), dt.int32, short, device=dev)
     steps += lower_scan(short, 0, dt.int32, lambda lw: lw.load(sums, View.contiguous(short)), scanned, keep, dev)
     low = Lowering(keep, dev.max_push_words)
     e = low.expr(flags)
     carry = low.load(scanned, View.contiguous(short))
     steps.append(low.step(Scan((n,), 0, node.dtype, e, 0, groups, tile, "compact", carry, "sum", per, sub,
-                               vals(low)), node))
+                               vals(low), blocked), node))
     return steps

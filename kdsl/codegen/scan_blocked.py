@@ -132,7 +132,7 @@ class _Kernel:
         self.line_idx = list(index_vars(outer, "l", self.others)) if self.others else []
         head = outer.lines + [f"int s0 = b * {self.tile};", f"int end = s0 + min({self.tile}, {self.length} - s0);",
                               f"int seg = s0 + int(first) * {k.per};", "uint par = uint(it) & 1u;", "it++;"]
-        body = head + self._loads() + (self._sums() if k.phase == "sums" else self._scan())
+        body = head + self._carry() + self._loads() + (self._sums() if k.phase == "sums" else self._scan())
         count = max(math.prod(self.others) * nb, 1)
         main = ["uint lid = gl_LocalInvocationID.x;",
                 "uint lane = subgroupExclusiveAdd(1u);",
@@ -180,8 +180,13 @@ class _Kernel:
         w, k = self.w, self.k
         r = ExprRenderer(self.buffers, prefix=prefix)
         v = r.value(k.expr, k.shape, (*self.line_idx, "p"))
-        x = render_cast(v, k.expr.dtype, w.t) if k.expr.dtype is not w.t else v
-        return [f"{w.c} y = {w.ident};", "if (p < end) {", *["    " + s for s in r.lines], f"    y = {x};", "}"]
+        return [f"{w.c} y = {w.ident};", "if (p < end) {", *["    " + s for s in r.lines], f"    y = {self._cast(v)};",
+                "}"]
+
+    def _cast(self, value: str) -> str:
+        """An expression value in the scan's type."""
+        e, t = self.k.expr.dtype, self.w.t
+        return render_cast(value, e, t) if e is not t else value
 
     def _loads(self) -> list[str]:
         """Lines filling ``x[4 * rows]``: row ``r`` of the segment, four consecutive elements per invocation."""
@@ -203,9 +208,20 @@ class _Kernel:
         sets = []
         for lane in range(4):
             call = f"kd_lane({', '.join(_lane(f'v{i}', d, lane) for _, (i, d) in order)})"
-            sets.append(f"x[r * 4 + {lane}] = {render_cast(call, k.expr.dtype, w.t) if k.expr.dtype is not w.t else call};")
+            sets.append(f"x[r * 4 + {lane}] = {self._cast(call)};")
         return lines + ["    if (e + 3 < end) {", *["        " + s for s in loads + sets], "    } else {",
                         *["    " + s for s in one], "    }", "}"]
+
+    def _carry(self) -> list[str]:
+        """Lines setting ``carry``, the scanned total of the tiles before this one (``k.carry``), read before the
+        tile's own loads so that its latency hides behind theirs."""
+        k, w = self.k, self.w
+        if k.carry is None or k.phase == "sums":
+            return []
+        cr = ExprRenderer(self.buffers, prefix="c")
+        prev = cr.value(k.carry, self.others + (self.nb,), (*self.line_idx, "(b - 1)"))
+        return [f"{w.c} carry = {w.ident};", "if (b > 0) {", *["    " + s for s in cr.lines], f"    carry = {prev};",
+                "}"]
 
     def _sums(self) -> list[str]:
         """The tile's total: registers, subgroup, then the subgroup totals by invocation 0."""
@@ -225,24 +241,23 @@ class _Kernel:
     def _scan(self) -> list[str]:
         """The tile's inclusive scan from the carry, then its stores (or the compaction's)."""
         w, k, rows = self.w, self.k, self.rows
-        body = [f"[[unroll]] for (int r = 0; r < {rows}; r++) {{",
-                *[f"    x[r * 4 + {i}] = {w.comb(f'x[r * 4 + {i - 1}]', f'x[r * 4 + {i}]')};" for i in (1, 2, 3)],
-                "}",
-                f"{w.c} run = {w.ident};  // the rows before, in this subgroup's segment",
-                f"{w.c} pre[{rows}];",
-                f"[[unroll]] for (int r = 0; r < {rows}; r++) {{",
-                f"    {w.c} tr = x[r * 4 + 3];",
-                f"    pre[r] = {w.comb('run', f'subgroupExclusive{w.sub_op}(tr)')};",
-                f"    run = {w.comb('run', f'subgroup{w.sub_op}(tr)')};",
-                "}",
-                "if (subgroupElect()) s_t[par][gl_SubgroupID] = run;",
-                "barrier();",
-                f"{w.c} ex = {w.ident};",
-                f"for (uint g = 0u; g < gl_SubgroupID; g++) ex = {w.comb('ex', 's_t[par][g]')};"]
-        if k.carry is not None:  # the scanned totals of the tiles before this one
-            cr = ExprRenderer(self.buffers, prefix="c")
-            prev = cr.value(k.carry, self.others + (self.nb,), (*self.line_idx, "(b - 1)"))
-            body += ["if (b > 0) {", *["    " + s for s in cr.lines], f"    ex = {w.comb(prev, 'ex')};", "}"]
+        body = self._selected() if k.phase == "compact" else []
+        body += [f"[[unroll]] for (int r = 0; r < {rows}; r++) {{",
+                 *[f"    x[r * 4 + {i}] = {w.comb(f'x[r * 4 + {i - 1}]', f'x[r * 4 + {i}]')};" for i in (1, 2, 3)],
+                 "}",
+                 f"{w.c} run = {w.ident};  // the rows before, in this subgroup's segment",
+                 f"{w.c} pre[{rows}];",
+                 f"[[unroll]] for (int r = 0; r < {rows}; r++) {{",
+                 f"    {w.c} tr = x[r * 4 + 3];",
+                 f"    pre[r] = {w.comb('run', f'subgroupExclusive{w.sub_op}(tr)')};",
+                 f"    run = {w.comb('run', f'subgroup{w.sub_op}(tr)')};",
+                 "}",
+                 "if (subgroupElect()) s_t[par][gl_SubgroupID] = run;",
+                 "barrier();",
+                 f"{w.c} ex = {w.ident};",
+                 f"for (uint g = 0u; g < gl_SubgroupID; g++) ex = {w.comb('ex', 's_t[par][g]')};"]
+        if k.carry is not None:
+            body.append(f"ex = {w.comb('carry', 'ex')};")
         body += [f"[[unroll]] for (int r = 0; r < {rows}; r++) {{",
                  "    int e = seg + (r * int(cnt) + int(lane)) * 4;",
                  f"    {w.c} o = {w.comb('ex', 'pre[r]')};"]
@@ -261,9 +276,9 @@ class _Kernel:
         return ["    if (e + 3 < end) {", f"        b0v.d[({base}e) >> 2] = {t}({vals});", "    } else {",
                 *["        " + s for s in one], "    }"]
 
-    def _compact_store(self) -> list[str]:
-        """Each selected element (its flag, the step of the local running count, is not 0) writes its value, or
-        its position, to the output slot its inclusive count minus one names."""
+    def _selected(self) -> list[str]:
+        """Phase "compact": lines reading, right after the flags (before the scan and its barrier, so that the
+        reads overlap them), the value - or the position - of each selected element into ``val``."""
         k, out_t = self.k, self.k.out_dtype
         if k.values is None:
             value, lines = render_cast("p", dt.int32, out_t) if out_t is not dt.int32 else "p", []
@@ -272,14 +287,25 @@ class _Kernel:
             value = r.value(k.values, k.shape, ("p",))
             value = render_cast(value, k.values.dtype, out_t) if k.values.dtype is not out_t else value
             lines = r.lines
-        store = glsl.store_value(out_t, glsl.narrow(out_t, value))
-        return ["    [[unroll]] for (int i = 0; i < 4; i++) {",
-                "        int f = i > 0 ? x[r * 4 + i] - x[r * 4 + i - 1] : x[r * 4];",
-                "        if (f != 0) {",
+        return [f"{out_t.glsl_compute} val[{4 * self.rows}];",
+                f"[[unroll]] for (int r = 0; r < {self.rows}; r++) {{",
+                "    int e = seg + (r * int(cnt) + int(lane)) * 4;",
+                "    [[unroll]] for (int i = 0; i < 4; i++) {",
+                "        if (x[r * 4 + i] != 0) {",
                 "            int p = e + i;",
                 *["            " + s for s in lines],
-                f"            b0.d[o + x[r * 4 + i] - 1] = {store};",
-                "        }", "    }"]
+                f"            val[r * 4 + i] = {value};",
+                "        }", "    }", "}"]
+
+    def _compact_store(self) -> list[str]:
+        """Each selected element (its flag, the step of the local running count, is not 0) writes its value, or
+        its position, to the output slot its inclusive count minus one names."""
+        out_t = self.k.out_dtype
+        store = glsl.store_value(out_t, glsl.narrow(out_t, "val[r * 4 + i]"))
+        return ["    [[unroll]] for (int i = 0; i < 4; i++) {",
+                "        int f = i > 0 ? x[r * 4 + i] - x[r * 4 + i - 1] : x[r * 4];",
+                f"        if (f != 0) b0.d[o + x[r * 4 + i] - 1] = {store};",
+                "    }"]
 
 
 def render(k: Scan) -> str:

@@ -134,32 +134,61 @@ def _groups(tiles: int, per: int, cost: int, dev: Device) -> int:
     return max(1, -(-tiles // rounds))
 
 
+def compact_tile(n: int, dev: Device) -> int:
+    """The tile :func:`lower_compact` cuts ``n`` flags into (flags of one loop iteration each): the frontend asks
+    for the tiles' totals first (:func:`lower_compact_tiles`), reads the count back as their sum, and hands them
+    to the compaction, which then reads the mask once less."""
+    sub = dev.scan_subgroups and scan_workgroup.subgroup_ok(dt.int32, "sum", dev.features)
+    return _tile(dt.int32, n, 2, dev, sub)[0] * LOCAL
+
+
+def lower_compact_tiles(node: Node, keep: set[int], dev: Device) -> list[Step]:
+    """The totals of the 0/1 int32 flags ``srcs[0]`` per tile of ``arg[1]`` elements (``compact`` node, ``arg``
+    ``("tiles", tile)``): the "sums" pass of :func:`lower_compact`, on its own."""
+    flags, tile = node.srcs[0], node.arg[1]
+    low = Lowering(keep, dev.max_push_words)
+    e = low.expr(flags)
+    per, nb = tile // LOCAL, node.shape[0]
+    sub = dev.scan_subgroups and scan_workgroup.subgroup_ok(dt.int32, "sum", dev.features)
+    own, blocked = _tile(dt.int32, flags.shape[0], 2, dev, sub)
+    blocked = blocked and own == per  # (any kernel's totals are those of the same tiles; this one needs per % 4)
+    groups = _groups(nb, per, 1 + expr_loops(e, flags.shape), dev)
+    return [low.step(Scan(flags.shape, 0, dt.int32, e, 0, groups, tile, "sums", None, "sum", per, sub,
+                          blocked=blocked), node)]
+
+
 def lower_compact(node: Node, keep: set[int], dev: Device) -> list[Step]:
     """Stream compaction of a ``compact`` node built from 0/1 int32 flags (``srcs[0]``; see
     :mod:`kdsl.frontend.array.masks`): the flags' tile totals, their scan, and one pass that scans each tile again
     and writes each selected element's position, or ``srcs[1]`` at it, to its output slot. The mask is read
-    twice and the values once; nothing of the input's size is written."""
+    twice and the values once; nothing of the input's size is written. ``arg`` "flags+tiles": the last source
+    holds the tile totals already (:func:`lower_compact_tiles`), and the mask is read once here."""
     flags = node.srcs[0]
+    tiles = node.srcs[-1] if node.arg == "flags+tiles" else None
+    values = node.srcs[1] if len(node.srcs) - (tiles is not None) > 1 else None
     n = flags.shape[0]
     low = Lowering(keep, dev.max_push_words)
     e = low.expr(flags)
     cost = 1 + expr_loops(e, flags.shape)
-    if len(node.srcs) > 1:  # the values' own loops (read once per selected element)
-        cost += expr_loops(Lowering(keep, dev.max_push_words).expr(node.srcs[1]), flags.shape)
+    if values is not None:  # the values' own loops (read once per selected element)
+        cost += expr_loops(Lowering(keep, dev.max_push_words).expr(values), flags.shape)
     sub = dev.scan_subgroups and scan_workgroup.subgroup_ok(dt.int32, "sum", dev.features)
     per, blocked = _tile(dt.int32, n, cost, dev, sub)
     tile = per * LOCAL
     nb = -(-n // tile)
     groups = _groups(nb, per, cost, dev)
-    vals = (lambda lw: lw.expr(node.srcs[1])) if len(node.srcs) > 1 else (lambda lw: None)
+    vals = (lambda lw: lw.expr(values)) if values is not None else (lambda lw: None)
     if nb == 1:
         return [low.step(Scan((n,), 0, node.dtype, e, 0, groups, 0, "compact", None, "sum", per, sub, vals(low),
-                              blocked),
-                         node)]
+                              blocked), node)]
     short = (nb,)
-    sums = Node("partial", (), dt.int32, short, device=dev)
-    steps = [low.step(Scan((n,), 0, dt.int32, e, 0, groups, tile, "sums", None, "sum", per, sub,
-                           blocked=blocked), sums)]
+    # (tiles are powers of two: totals of n > tile elements have nb entries for this tile and no other)
+    if tiles is not None and tiles.shape == short:
+        sums, steps = tiles, []
+    else:
+        sums = Node("partial", (), dt.int32, short, device=dev)
+        steps = [low.step(Scan((n,), 0, dt.int32, e, 0, groups, tile, "sums", None, "sum", per, sub,
+                               blocked=blocked), sums)]
     scanned = Node("partial", (), dt.int32, short, device=dev)
     steps += lower_scan(short, 0, dt.int32, lambda lw: lw.load(sums, View.contiguous(short)), scanned, keep, dev)
     low = Lowering(keep, dev.max_push_words)

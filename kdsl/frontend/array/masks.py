@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.engine.lower_scan import compact_tile
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.creation import arange, asarray
@@ -79,16 +80,36 @@ def _compacted(flat: Array, values: Array | None = None) -> Array:
     if n >= FUSED_LIMIT:  # positions past int32: the running count and a binary-search-free scatter
         src = _selected_by_count(flat)
         return src if values is None else take(values, src, axis=0, mode="clip")
-    # The count's flags are an expression of their own: had they been the node the compaction reads, realising
-    # the count would have written them out (an int32 per element) and the scans would have read that back.
-    count = int(_flags(flat).sum().numpy()) if n else 0
+    count, tiles = count_tiles(flat)
     flags = _flags(flat)
     if count == 0:
         return asarray(np.zeros(0, d.np), device=flat.device)
     if count == n and values is None:
         return arange(count, dtype=d, device=flat.device)
-    srcs = (flags._node,) if values is None else (flags._node, values._node)
-    return Array(Node("compact", srcs, d, (count,), "flags", device=flat.device))
+    srcs: tuple[Node, ...] = (flags._node,) if values is None else (flags._node, values._node)
+    if tiles is not None:
+        srcs += (tiles._node,)
+    return Array(Node("compact", srcs, d, (count,), "flags" if tiles is None else "flags+tiles", device=flat.device))
+
+
+def count_tiles(flat: Array) -> tuple[int, Array | None]:
+    """(the number of non-zero elements of the 1-D ``flat``, the per-tile counts the compaction scans or None):
+    one pass over the mask writes the counts of the tiles the compaction will use
+    (:func:`kdsl.engine.lower_scan.compact_tile`), and the one number read back is their sum. So the mask is
+    read twice in all (these counts, the final pass). A line of one tile: a plain sum."""
+    n = flat.shape[0]
+    if n == 0:
+        return 0, None
+    # The flags are an expression of their own: had they been the node the compaction reads, realising the
+    # counts would have written them out (an int32 per element) and the scans would have read that back.
+    tile = compact_tile(n, flat.device)
+    if n <= tile:
+        return int(_flags(flat).sum().numpy()), None
+    tiles = Array(Node("compact", (_flags(flat)._node,), dt.int32, (-(-n // tile),), ("tiles", tile),
+                       device=flat.device))
+    total = tiles.sum()
+    realize(tiles, total)  # one submission; the compaction reads the counts again
+    return int(total.numpy()), tiles
 
 
 def _selected(flat: Array) -> Array:

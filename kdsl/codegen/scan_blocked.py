@@ -48,10 +48,15 @@ from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import index_vars
 from kdsl.codegen.ops import render_cast
 from kdsl.codegen.scan_workgroup import _Writer
+from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, Scan
 from kdsl.ir.view import View
 
 ROWS = 4  # rows of four elements per invocation: tiles of 4 * ROWS * 256 = 4096 elements (a power of two <= 8)
+# a compaction selecting at least this fraction of the elements reads every value (four per load) together with
+# the flags, rather than only the selected ones once the flags are known (with 32-byte memory sectors, a random
+# selection of a quarter of the float32 values touches 90% of them anyway)
+PRELOAD_DENSITY = 0.25
 _BYTES = ("uint8_t", "int8_t")  # 8-bit operands: four in one uint word
 
 
@@ -77,16 +82,22 @@ def _wide_type(d: dt.DType) -> str | None:
 
 
 def wide(k: Scan) -> bool:
-    """Whether every operand of ``k.expr`` is read four elements per load: contiguous over ``k.shape`` (or one
-    broadcast scalar) with an offset known when the kernel is built and divisible by four, a type
-    :func:`_wide_type` names, and lines whose length is a multiple of four unless there is one line."""
-    lines = math.prod(k.shape) // max(k.shape[k.axis], 1)
-    if lines > 1 and k.shape[k.axis] % 4:
+    """Whether every operand of ``k.expr`` is read four elements per load (see :func:`wide_expr`)."""
+    return wide_expr(k.expr, k.shape, k.axis)
+
+
+def wide_expr(e: Expr, shape: tuple[int, ...], axis: int) -> bool:
+    """Whether every operand of ``e`` (over ``shape``, scanned along the last axis ``axis``) can be read four
+    elements per load: contiguous over ``shape`` (or one broadcast scalar) with an offset known when the kernel
+    is built and divisible by four, a type :func:`_wide_type` names, and lines whose length is a multiple of
+    four unless there is one line; nothing that depends on the index itself (``iota``, random numbers)."""
+    lines = math.prod(shape) // max(shape[axis], 1)
+    if lines > 1 and shape[axis] % 4:
         return False
-    loads = vector._loads(k.expr)
+    loads = vector._loads(e)
     if loads is None:
         return False
-    full = View.contiguous(k.shape)
+    full = View.contiguous(shape)
     for ld in loads:
         view = ld.arg[1]
         if vector._scalar(view):
@@ -121,7 +132,7 @@ class _Kernel:
         self.others = tuple(n for a, n in enumerate(k.shape) if a != k.axis)
         self.nb = -(-self.length // self.tile) if self.length else 1
         self.buffers: dict[int, dt.DType] = {0: k.out_dtype}
-        self.wide: dict[tuple[int, int], tuple[int, dt.DType]] = {}
+        self.wide_slots: set[int] = set()  # buffers read four elements per load
         self.extra: list[str] = []  # functions and buffer aliases above main
 
     def render(self) -> str:
@@ -159,7 +170,7 @@ class _Kernel:
     def _aliases(self) -> list[str]:
         """The buffers read four at a time, declared again on their bindings with the wide element type."""
         out = []
-        for slot in sorted({s for s, _ in self.wide}):
+        for slot in sorted(self.wide_slots):
             d = self.buffers[slot]
             t = _wide_type(d)
             out.append(f"layout(std430, set = 0, binding = {slot}) readonly buffer B{slot}v {{ {t} d[]; }} b{slot}v;")
@@ -197,20 +208,27 @@ class _Kernel:
                  "    int e = seg + (r * int(cnt) + int(lane)) * 4;"]
         if not wide(k):
             return lines + one + ["}"]
-        pr = vector._ParamRenderer(self.buffers, self.wide)
-        value = pr.value(k.expr, k.shape, tuple("0" for _ in k.shape))
-        params = ", ".join(f"{d.glsl_compute} p{i}" for i, d in sorted(self.wide.values(), key=lambda x: x[0]))
-        self.extra += [f"{k.expr.dtype.glsl_compute} kd_lane({params}) {{", *["    " + s for s in pr.lines],
-                       f"    return {value};", "}"]
-        order = sorted(self.wide.items(), key=lambda item: item[1][0])
-        quad = f"((l * {self.length} + e) >> 2)" if self.others else "(e >> 2)"
-        loads = [f"{_wide_type(d)} v{i} = b{slot}v.d[{quad} + {off // 4}];" for (slot, off), (i, d) in order]
-        sets = []
-        for lane in range(4):
-            call = f"kd_lane({', '.join(_lane(f'v{i}', d, lane) for _, (i, d) in order)})"
-            sets.append(f"x[r * 4 + {lane}] = {self._cast(call)};")
+        loads, calls = self._wide_reader(k.expr, "kd_lane", "v")
+        sets = [f"x[r * 4 + {lane}] = {self._cast(call)};" for lane, call in enumerate(calls)]
         return lines + ["    if (e + 3 < end) {", *["        " + s for s in loads + sets], "    } else {",
                         *["    " + s for s in one], "    }", "}"]
+
+    def _wide_reader(self, e: Expr, fn: str, var: str) -> tuple[list[str], list[str]]:
+        """(the loads of row ``r``'s four elements of every operand of ``e`` into ``var<i>``, the four values of
+        ``e``): ``e`` becomes a function ``fn`` of its operands' elements, called once per element."""
+        k = self.k
+        wide: dict[tuple[int, int], tuple[int, dt.DType]] = {}
+        pr = vector._ParamRenderer(self.buffers, wide)
+        value = pr.value(e, k.shape, tuple("0" for _ in k.shape))
+        params = ", ".join(f"{d.glsl_compute} p{i}" for i, d in sorted(wide.values(), key=lambda x: x[0]))
+        self.extra += [f"{e.dtype.glsl_compute} {fn}({params}) {{", *["    " + s for s in pr.lines],
+                       f"    return {value};", "}"]
+        order = sorted(wide.items(), key=lambda item: item[1][0])
+        self.wide_slots |= {slot for slot, _ in wide}
+        quad = f"((l * {self.length} + e) >> 2)" if self.others else "(e >> 2)"
+        loads = [f"{_wide_type(d)} {var}{i} = b{slot}v.d[{quad} + {off // 4}];" for (slot, off), (i, d) in order]
+        calls = [f"{fn}({', '.join(_lane(f'{var}{i}', d, lane) for _, (i, d) in order)})" for lane in range(4)]
+        return loads, calls
 
     def _carry(self) -> list[str]:
         """Lines setting ``carry``, the scanned total of the tiles before this one (``k.carry``), read before the
@@ -287,15 +305,23 @@ class _Kernel:
             value = r.value(k.values, k.shape, ("p",))
             value = render_cast(value, k.values.dtype, out_t) if k.values.dtype is not out_t else value
             lines = r.lines
-        return [f"{out_t.glsl_compute} val[{4 * self.rows}];",
+        pick = ["[[unroll]] for (int i = 0; i < 4; i++) {",
+                "    if (x[r * 4 + i] != 0) {",
+                "        int p = e + i;",
+                *["        " + s for s in lines],
+                f"        val[r * 4 + i] = {value};",
+                "    }", "}"]
+        head = [f"{out_t.glsl_compute} val[{4 * self.rows}];",
                 f"[[unroll]] for (int r = 0; r < {self.rows}; r++) {{",
-                "    int e = seg + (r * int(cnt) + int(lane)) * 4;",
-                "    [[unroll]] for (int i = 0; i < 4; i++) {",
-                "        if (x[r * 4 + i] != 0) {",
-                "            int p = e + i;",
-                *["            " + s for s in lines],
-                f"            val[r * 4 + i] = {value};",
-                "        }", "    }", "}"]
+                "    int e = seg + (r * int(cnt) + int(lane)) * 4;"]
+        if not (k.preload and k.values is not None and wide_expr(k.values, k.shape, k.axis)):
+            return head + ["    " + s for s in pick] + ["}"]
+        # a dense selection reads (nearly) every value anyway: all four at once, with no wait for the flags
+        loads, calls = self._wide_reader(k.values, "kd_value", "u")
+        sets = [f"val[r * 4 + {i}] = {render_cast(c, k.values.dtype, out_t) if k.values.dtype is not out_t else c};"
+                for i, c in enumerate(calls)]
+        return head + ["    if (e + 3 < end) {", *["        " + s for s in loads + sets], "    } else {",
+                       *["        " + s for s in pick], "    }", "}"]
 
     def _compact_store(self) -> list[str]:
         """Each selected element (its flag, the step of the local running count, is not 0) writes its value, or

@@ -158,6 +158,9 @@ class Scan(NamedTuple):
     # the register-blocked subgroup scan of contiguous lines (kdsl.codegen.scan_blocked): ``per`` (a multiple
     # of 4) elements per invocation in rows of four, the tile ``per * LOCAL``; needs ``subgroups``
     blocked: bool = False
+    # phase "compact" of a blocked scan: read every value four at a time with the flags (a dense selection),
+    # not only the selected ones after them
+    preload: bool = False
 
 
 

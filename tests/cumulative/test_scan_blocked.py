@@ -99,3 +99,19 @@ def test_many_tiles_per_workgroup(monkeypatch):
     np.testing.assert_array_equal(x.numpy(), np.cumsum(a))
     m = a > 0
     np.testing.assert_array_equal(kd.asarray(a)[kd.asarray(m)].numpy(), a[m])
+
+
+@pytest.mark.parametrize("density", [0.05, 0.3, 0.9])
+@pytest.mark.parametrize("dtype", ["float32", "int8", "bool", "float64"])
+def test_dense_selections_read_the_values_with_the_flags(density, dtype):
+    n = 3 * 4096 + 5
+    a = (RNG.random(n) < 0.5) if dtype == "bool" else (RNG.standard_normal(n) * 50).astype(dtype)
+    m = RNG.random(n) < density
+    x, km = kd.asarray(a), kd.asarray(m)
+    got = x[km]
+    last = plan(got)[-1].kernel
+    assert last.phase == "compact" and last.preload == (density >= scan_blocked.PRELOAD_DENSITY)
+    assert ("kd_value(" in render(last)) == (last.preload and dtype != "float64")  # (64-bit: one at a time)
+    np.testing.assert_array_equal(got.numpy(), a[m])
+    np.testing.assert_array_equal(x[4:][km[4:]].numpy(), a[4:][m[4:]])
+    np.testing.assert_array_equal(x[3:][km[3:]].numpy(), a[3:][m[3:]])

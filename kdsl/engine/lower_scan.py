@@ -1,5 +1,7 @@
 """Scans (cumsum / cumprod) and the fused stream compaction: one pass per invocation for short lines, workgroup
-scans, and reduce-then-scan over tiles for long lines (see docs/scans.md).
+scans (register-blocked with subgroup arithmetic for contiguous lines, else through shared memory), and
+reduce-then-scan over tiles for long lines (see docs/scans.md). The tunable sizes are module constants of
+:mod:`kdsl.codegen.scan_blocked` (``ROWS``, ``PRELOAD_DENSITY``) and the ``SCAN_*`` below.
 """
 
 from __future__ import annotations

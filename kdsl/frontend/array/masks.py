@@ -2,12 +2,12 @@
 ``where(cond)`` with one argument, ``compress``, ``extract``, and the mask reads and writes ``a[mask]`` and
 ``a[mask] = v`` (through :mod:`kdsl.frontend.array.indexing`).
 
-How a compaction runs on the device: the mask becomes 0/1 int32 flags and their sum, the number of selected
-elements, is read back - one synchronisation, since the result's shape depends on it. Then one workgroup scan
-of the flags (tile totals, their scan, and a pass that scans each tile again,
-:mod:`kdsl.codegen.scan_workgroup`) writes each selected element - its position for ``nonzero``, its value for
-a 1-D ``a[mask]`` - straight to its output slot: the mask is read three times, the values once, and only the
-result is written. ``a[mask]`` over leading axes gathers the selected rows with ``kd.take``.
+How a compaction runs on the device: the mask becomes 0/1 int32 flags, counted per tile of the scan below, and
+the sum of those counts, the number of selected elements, is read back - one synchronisation, since the
+result's shape depends on it. Then one workgroup scan of the flags (the tile counts' scan, and a pass that
+scans each tile again, :mod:`kdsl.codegen.scan_blocked` or :mod:`kdsl.codegen.scan_workgroup`) writes each
+selected element - its position for ``nonzero``, its value for a 1-D ``a[mask]`` - straight to its output
+slot: the mask is read twice, the values once, and only the result is written. ``a[mask]`` over leading axes gathers the selected rows with ``kd.take``.
 
 Which functions synchronise (read one number back): ``nonzero``, ``flatnonzero``, ``argwhere``, ``where(cond)``,
 ``compress``, ``extract``, ``a[mask]`` with a kdsl mask (a NumPy or list mask is compacted on the host instead)
@@ -73,8 +73,8 @@ def _running_count(flat: Array) -> tuple[Array, int]:
 
 def _compacted(flat: Array, values: Array | None = None) -> Array:
     """``values[flat != 0]`` for the 1-D ``flat`` and ``values`` (None: the positions, ascending, NumPy's intp):
-    one count of the flags read back (the synchronisation), then one scan of the flags that writes each selected
-    element to its place (``kdsl.codegen.scan_workgroup``, phase "compact")."""
+    one count of the flags read back (the synchronisation, :func:`count_tiles`), then one scan of the flags that
+    writes each selected element to its place (phase "compact" of a workgroup scan)."""
     d = _index_dtype(flat.device) if values is None else values.dtype
     n = flat.shape[0]
     if n >= FUSED_LIMIT:  # positions past int32: the running count and a binary-search-free scatter

@@ -18,7 +18,8 @@ compaction >= 50%; cumsum >= 60%.
 Run: python benchmarks/dsl_data_dependent.py               (GPU sizes: sort 2**26, gather 2**26, scan 2**28)
      python benchmarks/dsl_data_dependent.py --only compaction --profile   (one row, and its kernels' times)
      python benchmarks/dsl_data_dependent.py --small       (lavapipe: 2**18 / 2**18 / 2**20)
-     python benchmarks/dsl_data_dependent.py --only 2**28 --scan-rows 1,2,4,8   (a sweep of the scans' tile)
+     python benchmarks/dsl_data_dependent.py --only 2**28 --scan-rows 1,2,4,8 --preload-density 0.25,2
+                                                           (a sweep of the scans' tile and the compaction's preload)
 """
 
 from __future__ import annotations
@@ -202,10 +203,14 @@ if __name__ == "__main__":
     parser.add_argument("--profile", action="store_true", help="also time each kernel of one call (kd.profile)")
     parser.add_argument("--scan-rows", default="", help="a sweep: comma-separated values of "
                         "kdsl.codegen.scan_blocked.ROWS (rows of four elements per invocation), one table each")
+    parser.add_argument("--preload-density", default="", help="a sweep: comma-separated values of "
+                        "kdsl.codegen.scan_blocked.PRELOAD_DENSITY (2 turns the compaction's preload off)")
     args = parser.parse_args()
     small = (18, 18, 20) if args.small else (26, 26, 28)
     for rows in [int(r) for r in args.scan_rows.split(",") if r] or [scan_blocked.ROWS]:
-        scan_blocked.ROWS = rows  # part of the plan cache's key: each value gets its own kernels
-        print(f"scan_blocked.ROWS = {rows} (tiles of {4 * rows * 256} elements)", flush=True)
-        main(args.sort_log2 or small[0], args.index_log2 or small[1], args.scan_log2 or small[2], args.repeat,
-             args.only, args.profile)
+        for density in [float(d) for d in args.preload_density.split(",") if d] or [scan_blocked.PRELOAD_DENSITY]:
+            # both are part of the plan cache's key: each setting gets its own kernels
+            scan_blocked.ROWS, scan_blocked.PRELOAD_DENSITY = rows, density
+            print(f"scan_blocked.ROWS = {rows} (tiles of {4 * rows * 256}), PRELOAD_DENSITY = {density}", flush=True)
+            main(args.sort_log2 or small[0], args.index_log2 or small[1], args.scan_log2 or small[2], args.repeat,
+                 args.only, args.profile)

@@ -72,6 +72,10 @@ def test_views_and_lines():
         got = kd.cumsum(view, axis=1)
         assert _blocked(got)
         np.testing.assert_array_equal(got.numpy(), np.cumsum(host, axis=1))
+    many = RNG.integers(-9, 10, (1500, 1030)).astype(np.int32)  # more lines than workgroups: grid-stride
+    got = kd.cumsum(kd.asarray(many), axis=1, dtype=kd.int32)
+    assert _blocked(got)
+    np.testing.assert_array_equal(got.numpy(), np.cumsum(many, axis=1, dtype=np.int32))
     np.testing.assert_array_equal(kd.cumprod(kd.where(x > 0, 1, -1), axis=1).numpy(),
                                   np.cumprod(np.where(a > 0, 1, -1), axis=1))
 

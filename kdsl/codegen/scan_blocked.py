@@ -17,7 +17,9 @@ run of ``64 * cnt`` bytes per row). So a tile costs:
 3. one workgroup barrier: the segment totals cross subgroups through shared memory (double-buffered by tile
    parity, so the next tile needs no second barrier), plus the carry of the tiles before (``k.carry``);
 4. the stores, four at a time again (one 16-byte store for 32-bit results), or - phase "compact" - each
-   selected element (flag 1) writes its value or position to slot ``running count - 1``.
+   selected element (flag 1) writes its value or position to slot ``running count - 1``. The values are read
+   before the barrier: the selected ones once the flags are loaded, or (``k.preload``, a dense selection) all
+   of them four at a time together with the flags.
 
 Phase "sums" loads the same way, reduces in registers and with ``subgroup<Op>``, and writes one total per tile.
 Nothing goes through shared memory but the segment totals: no transposes, no tree of barriers.
@@ -134,6 +136,7 @@ class _Kernel:
         self.buffers: dict[int, dt.DType] = {0: k.out_dtype}
         self.wide_slots: set[int] = set()  # buffers read four elements per load
         self.extra: list[str] = []  # functions and buffer aliases above main
+        self.line_idx: list[str] = []  # the line's multi-index variables (set by render)
 
     def render(self) -> str:
         k, c = self.k, self.w.c

@@ -7,7 +7,8 @@ the sum of those counts, the number of selected elements, is read back - one syn
 result's shape depends on it. Then one workgroup scan of the flags (the tile counts' scan, and a pass that
 scans each tile again, :mod:`kdsl.codegen.scan_blocked` or :mod:`kdsl.codegen.scan_workgroup`) writes each
 selected element - its position for ``nonzero``, its value for a 1-D ``a[mask]`` - straight to its output
-slot: the mask is read twice, the values once, and only the result is written. ``a[mask]`` over leading axes gathers the selected rows with ``kd.take``.
+slot: the mask is read twice, the values once, and only the result is written. ``a[mask]`` over leading axes
+gathers the selected rows with ``kd.take``.
 
 Which functions synchronise (read one number back): ``nonzero``, ``flatnonzero``, ``argwhere``, ``where(cond)``,
 ``compress``, ``extract``, ``a[mask]`` with a kdsl mask (a NumPy or list mask is compacted on the host instead)

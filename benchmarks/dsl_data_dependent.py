@@ -18,6 +18,8 @@ compaction >= 50%; cumsum >= 60%.
 Run: python benchmarks/dsl_data_dependent.py               (GPU sizes: sort 2**26, gather 2**26, scan 2**28)
      python benchmarks/dsl_data_dependent.py --only compaction --profile   (one row, and its kernels' times)
      python benchmarks/dsl_data_dependent.py --small       (lavapipe: 2**18 / 2**18 / 2**20)
+     python benchmarks/dsl_data_dependent.py --only 2**28 --scan-rows 1,2,4,8 --preload-density 0.25,2
+                                                           (a sweep of the scans' tile and the compaction's preload)
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from dsl_bandwidth import copy_loop
 from dsl_common import median_ms, table, torch_device, torch_module, torch_sync
 
 import kdsl as kd
+from kdsl.codegen import scan_blocked
 
 
 class Case:
@@ -198,7 +201,16 @@ if __name__ == "__main__":
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--only", default="", help="run only the cases whose name contains this text")
     parser.add_argument("--profile", action="store_true", help="also time each kernel of one call (kd.profile)")
+    parser.add_argument("--scan-rows", default="", help="a sweep: comma-separated values of "
+                        "kdsl.codegen.scan_blocked.ROWS (rows of four elements per invocation), one table each")
+    parser.add_argument("--preload-density", default="", help="a sweep: comma-separated values of "
+                        "kdsl.codegen.scan_blocked.PRELOAD_DENSITY (2 turns the compaction's preload off)")
     args = parser.parse_args()
     small = (18, 18, 20) if args.small else (26, 26, 28)
-    main(args.sort_log2 or small[0], args.index_log2 or small[1], args.scan_log2 or small[2], args.repeat, args.only,
-         args.profile)
+    for rows in [int(r) for r in args.scan_rows.split(",") if r] or [scan_blocked.ROWS]:
+        for density in [float(d) for d in args.preload_density.split(",") if d] or [scan_blocked.PRELOAD_DENSITY]:
+            # both are part of the plan cache's key: each setting gets its own kernels
+            scan_blocked.ROWS, scan_blocked.PRELOAD_DENSITY = rows, density
+            print(f"scan_blocked.ROWS = {rows} (tiles of {4 * rows * 256}), PRELOAD_DENSITY = {density}", flush=True)
+            main(args.sort_log2 or small[0], args.index_log2 or small[1], args.scan_log2 or small[2], args.repeat,
+                 args.only, args.profile)

@@ -166,14 +166,17 @@ def _gather(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequen
 
 @rule("compact")
 def _compact(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
-    """``a[mask]`` fused into the mask's scan (``srcs`` = 0/1 flags, values; kdsl.frontend.array.masks): the
-    selected element ``i`` went to slot ``cumsum(flags)[i] - 1``. Positions (one source) carry no gradient."""
-    if len(srcs) < 2:
+    """``a[mask]`` fused into the mask's scan (``srcs`` = 0/1 flags, values, and with ``arg`` "flags+tiles" the
+    flags' tile counts last; kdsl.frontend.array.masks): the selected element ``i`` went to slot
+    ``cumsum(flags)[i] - 1``. Positions (no values) and the counts carry no gradient."""
+    if len(srcs) - (arg == "flags+tiles") < 2:
         return [None] * len(srcs)
     flags = arr(srcs[0])
     csum = cumsum(flags)
     picked = take(g, ops.where(csum > 0, csum - 1, 0), axis=0, mode="clip")
-    return [None, ops.where(flags != 0, picked, zeros(picked.shape, srcs[1])).astype(srcs[1].dtype)]
+    grads: list[Array | None] = [None, ops.where(flags != 0, picked, zeros(picked.shape, srcs[1])).astype(
+        srcs[1].dtype)]
+    return grads + [None] * (len(srcs) - 2)
 
 
 @rule("sort")

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 
 from kdsl import dtype as dt
-from kdsl.codegen import glsl, scan_workgroup
+from kdsl.codegen import glsl, scan_blocked, scan_workgroup
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import counted_loop, grid_loop, index_vars
 from kdsl.codegen.ops import render_cast, render_op
@@ -52,7 +52,7 @@ _OPERATORS = {"sum": ("+", 0), "prod": ("*", 1)}
 
 def render(k: Scan) -> str:
     if k.per:
-        return scan_workgroup.render(k)
+        return scan_blocked.render(k) if k.blocked else scan_workgroup.render(k)
     others = tuple(n for a, n in enumerate(k.shape) if a != k.axis)
     length, nb = k.shape[k.axis], blocks(k)
     block = k.block or length

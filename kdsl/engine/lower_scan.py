@@ -1,5 +1,7 @@
 """Scans (cumsum / cumprod) and the fused stream compaction: one pass per invocation for short lines, workgroup
-scans, and reduce-then-scan over tiles for long lines (see docs/scans.md).
+scans (register-blocked with subgroup arithmetic for contiguous lines, else through shared memory), and
+reduce-then-scan over tiles for long lines (see docs/scans.md). The tunable sizes are module constants of
+:mod:`kdsl.codegen.scan_blocked` (``ROWS``, ``PRELOAD_DENSITY``) and the ``SCAN_*`` below.
 """
 
 from __future__ import annotations
@@ -8,7 +10,7 @@ import math
 from collections.abc import Callable
 
 from kdsl import dtype as dt
-from kdsl.codegen import scan_workgroup
+from kdsl.codegen import scan_blocked, scan_workgroup
 from kdsl.codegen.loops import expr_loops
 from kdsl.device import Device
 from kdsl.engine.lowering import Lowering, Source, Step
@@ -89,58 +91,113 @@ def _scan_lines(shape: tuple[int, ...], axis: int, dtype: dt.DType, e: Expr, cos
 def _lower_scan_groups(shape: tuple[int, ...], axis: int, dtype: dt.DType, source: Source, out: Node,
                        keep: set[int], dev: Device, op: str) -> list[Step]:
     """The workgroup scan: one pass when a line fits one tile, else tile totals, their scan (recursively) and
-    the pass that scans each tile again from the totals before it."""
-    length, budget = shape[axis], dev.loop_budget
+    the pass that scans each tile again from the totals before it. Contiguous lines with subgroup arithmetic get
+    the register-blocked kernel (:mod:`kdsl.codegen.scan_blocked`), others the shared-memory one."""
+    length = shape[axis]
     lines = math.prod(n for a, n in enumerate(shape) if a != axis)
     low = Lowering(keep, dev.max_push_words)
     e = source(low)
     cost = 1 + expr_loops(e, shape)
-    per = scan_workgroup.elements_per_invocation(dtype, length, dev.max_shared_memory)
-    while per > 1 and scan_workgroup.tile_loops(per, cost) * 2 > budget:
-        per //= 2
     sub = dev.scan_subgroups and scan_workgroup.subgroup_ok(dtype, op, dev.features)
+    per, blocked = _tile(dtype, length, cost, dev, sub and math.prod(shape[axis + 1:]) == 1)
     tile = per * LOCAL
     nb = -(-length // tile)
-    groups = elementwise_groups(lines * nb * LOCAL, dev.max_groups, budget - LOCAL,
-                                scan_workgroup.tile_loops(per, cost))
+    groups = _groups(lines * nb, per, cost, dev)
     if nb == 1:
-        return [low.step(Scan(shape, axis, dtype, e, 0, groups, 0, "scan", None, op, per, sub), out)]
+        return [low.step(Scan(shape, axis, dtype, e, 0, groups, 0, "scan", None, op, per, sub, blocked=blocked),
+                         out)]
     return _reduce_then_scan(shape, axis, nb, source, out, keep, dev, op, (low, e),
                              lambda e, phase, carry: Scan(shape, axis, dtype, e, 0, groups, tile, phase, carry, op,
-                                                          per, sub))
+                                                          per, sub, blocked=blocked))
+
+
+def _tile(dtype: dt.DType, length: int, cost: int, dev: Device, blocked: bool) -> tuple[int, bool]:
+    """(elements per invocation, whether the blocked kernel runs) of a workgroup scan of lines of ``length``
+    whose elements cost ``cost`` loop iterations each: the most that fit the loop budget (two tiles' worth
+    per invocation at least) and, for the shared-memory kernel, the device's shared memory."""
+    if blocked:
+        per = 4 * scan_blocked.rows_for(length)
+        while per > 4 and scan_workgroup.tile_loops(per, cost) * 2 > dev.loop_budget:
+            per //= 2
+        return per, True
+    per = scan_workgroup.elements_per_invocation(dtype, length, dev.max_shared_memory)
+    while per > 1 and scan_workgroup.tile_loops(per, cost) * 2 > dev.loop_budget:
+        per //= 2
+    return per, False
+
+
+def _groups(tiles: int, per: int, cost: int, dev: Device) -> int:
+    """Workgroups of a pass over ``tiles`` tiles: as elementwise_groups gives (within the loop budget), evened
+    out so that every workgroup takes the same number of tiles (no last round of a few workgroups)."""
+    # (a loop budget below one tile's loops, set only by tests, still gets one tile per workgroup)
+    groups = elementwise_groups(tiles * LOCAL, dev.max_groups, max(dev.loop_budget - LOCAL, 1),
+                                scan_workgroup.tile_loops(per, cost))
+    rounds = -(-tiles // groups)
+    return max(1, -(-tiles // rounds))
+
+
+def compact_tile(n: int, dev: Device) -> int:
+    """The tile :func:`lower_compact` cuts ``n`` flags into (flags of one loop iteration each): the frontend asks
+    for the tiles' totals first (:func:`lower_compact_tiles`), reads the count back as their sum, and hands them
+    to the compaction, which then reads the mask once less."""
+    sub = dev.scan_subgroups and scan_workgroup.subgroup_ok(dt.int32, "sum", dev.features)
+    return _tile(dt.int32, n, 2, dev, sub)[0] * LOCAL
+
+
+def lower_compact_tiles(node: Node, keep: set[int], dev: Device) -> list[Step]:
+    """The totals of the 0/1 int32 flags ``srcs[0]`` per tile of ``arg[1]`` elements (``compact`` node, ``arg``
+    ``("tiles", tile)``): the "sums" pass of :func:`lower_compact`, on its own."""
+    flags, tile = node.srcs[0], node.arg[1]
+    low = Lowering(keep, dev.max_push_words)
+    e = low.expr(flags)
+    per, nb = tile // LOCAL, node.shape[0]
+    sub = dev.scan_subgroups and scan_workgroup.subgroup_ok(dt.int32, "sum", dev.features)
+    own, blocked = _tile(dt.int32, flags.shape[0], 2, dev, sub)
+    blocked = blocked and own == per  # (any kernel's totals are those of the same tiles; this one needs per % 4)
+    groups = _groups(nb, per, 1 + expr_loops(e, flags.shape), dev)
+    return [low.step(Scan(flags.shape, 0, dt.int32, e, 0, groups, tile, "sums", None, "sum", per, sub,
+                          blocked=blocked), node)]
 
 
 def lower_compact(node: Node, keep: set[int], dev: Device) -> list[Step]:
     """Stream compaction of a ``compact`` node built from 0/1 int32 flags (``srcs[0]``; see
     :mod:`kdsl.frontend.array.masks`): the flags' tile totals, their scan, and one pass that scans each tile again
     and writes each selected element's position, or ``srcs[1]`` at it, to its output slot. The mask is read
-    twice and the values once; nothing of the input's size is written."""
-    flags, budget = node.srcs[0], dev.loop_budget
+    twice and the values once; nothing of the input's size is written. ``arg`` "flags+tiles": the last source
+    holds the tile totals already (:func:`lower_compact_tiles`), and the mask is read once here."""
+    flags = node.srcs[0]
+    tiles = node.srcs[-1] if node.arg == "flags+tiles" else None
+    values = node.srcs[1] if len(node.srcs) - (tiles is not None) > 1 else None
     n = flags.shape[0]
     low = Lowering(keep, dev.max_push_words)
     e = low.expr(flags)
     cost = 1 + expr_loops(e, flags.shape)
-    if len(node.srcs) > 1:  # the values' own loops (read once per selected element)
-        cost += expr_loops(Lowering(keep, dev.max_push_words).expr(node.srcs[1]), flags.shape)
-    per = scan_workgroup.elements_per_invocation(dt.int32, n, dev.max_shared_memory)
+    if values is not None:  # the values' own loops (read once per selected element)
+        cost += expr_loops(Lowering(keep, dev.max_push_words).expr(values), flags.shape)
     sub = dev.scan_subgroups and scan_workgroup.subgroup_ok(dt.int32, "sum", dev.features)
+    per, blocked = _tile(dt.int32, n, cost, dev, sub)
     tile = per * LOCAL
     nb = -(-n // tile)
-    # (a loop budget below one tile's loops, set only by tests, still gets one tile per workgroup)
-    groups = elementwise_groups(nb * LOCAL, dev.max_groups, max(budget - LOCAL, 1),
-                                scan_workgroup.tile_loops(per, cost))
-    vals = (lambda lw: lw.expr(node.srcs[1])) if len(node.srcs) > 1 else (lambda lw: None)
+    groups = _groups(nb, per, cost, dev)
+    vals = (lambda lw: lw.expr(values)) if values is not None else (lambda lw: None)
+    # a dense selection's values are all read with the flags (the count is the node's length)
+    preload = blocked and values is not None and node.shape[0] >= scan_blocked.PRELOAD_DENSITY * n
     if nb == 1:
-        return [low.step(Scan((n,), 0, node.dtype, e, 0, groups, 0, "compact", None, "sum", per, sub, vals(low)),
-                         node)]
+        return [low.step(Scan((n,), 0, node.dtype, e, 0, groups, 0, "compact", None, "sum", per, sub, vals(low),
+                              blocked, preload), node)]
     short = (nb,)
-    sums = Node("partial", (), dt.int32, short, device=dev)
-    steps = [low.step(Scan((n,), 0, dt.int32, e, 0, groups, tile, "sums", None, "sum", per, sub), sums)]
+    # (tiles are powers of two: totals of n > tile elements have nb entries for this tile and no other)
+    if tiles is not None and tiles.shape == short:
+        sums, steps = tiles, []
+    else:
+        sums = Node("partial", (), dt.int32, short, device=dev)
+        steps = [low.step(Scan((n,), 0, dt.int32, e, 0, groups, tile, "sums", None, "sum", per, sub,
+                               blocked=blocked), sums)]
     scanned = Node("partial", (), dt.int32, short, device=dev)
     steps += lower_scan(short, 0, dt.int32, lambda lw: lw.load(sums, View.contiguous(short)), scanned, keep, dev)
     low = Lowering(keep, dev.max_push_words)
     e = low.expr(flags)
     carry = low.load(scanned, View.contiguous(short))
     steps.append(low.step(Scan((n,), 0, node.dtype, e, 0, groups, tile, "compact", carry, "sum", per, sub,
-                               vals(low)), node))
+                               vals(low), blocked, preload), node))
     return steps

@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from kdsl import dtype as _dt
+from kdsl.codegen import scan_blocked
 from kdsl.engine import state as _state
 from kdsl.engine.lowering import Step, const_words, pushes_offset
 from kdsl.engine.schedule import schedule
@@ -128,7 +129,9 @@ def signature(roots: list[Node]) -> tuple[tuple, list[Node]]:
         order = toposort(roots)
         pos = {n.id: i for i, n in enumerate(order)}
         parts = [_part(n, pos) for n in order]
-    dev = roots[0].device.policy() if roots else ()
+    # the module constants a lowering reads (sizes a GPU sweep sets between calls) belong to the key as well
+    dev = (*roots[0].device.policy(), scan_blocked.ROWS, scan_blocked.PRELOAD_DENSITY) if roots \
+        else ()
     return (dev, tuple([pos[r.id] for r in roots]), tuple(parts)), order
 
 

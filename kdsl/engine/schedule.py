@@ -35,7 +35,7 @@ from kdsl.engine.fusion import cap_buffers, epilogue_source, materialised, matmu
 from kdsl.engine.lower_attention import lower_attention
 from kdsl.engine.lower_matmul import epilogue_allowed, lower_matmul
 from kdsl.engine.lower_reduce import lower_reduce
-from kdsl.engine.lower_scan import lower_compact, lower_scan
+from kdsl.engine.lower_scan import lower_compact, lower_compact_tiles, lower_scan
 from kdsl.engine.lowering import Lowering, Step
 from kdsl.ir.graph import Node, toposort
 from kdsl.ir.kernels import Elementwise, elementwise_groups
@@ -103,8 +103,10 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
     if node.op == "scan":
         src, (op, axis) = node.srcs[0], node.arg
         return lower_scan(node.shape, axis, node.dtype, lambda lw: lw.expr(src), node, keep, dev, op)
-    if node.op == "compact" and node.arg == "flags":  # a mask's positions or values, from one scan of its flags
-        return lower_compact(node, keep, dev)
+    if node.op == "compact" and node.arg in ("flags", "flags+tiles"):  # a mask's positions or values, from one
+        return lower_compact(node, keep, dev)  # scan of its flags
+    if node.op == "compact" and isinstance(node.arg, tuple) and node.arg[0] == "tiles":  # the flags' tile totals
+        return lower_compact_tiles(node, keep, dev)
     if node.op in ("sort", "gather", "search", "compact"):
         return sorting.lower(node, keep, dev)
     if node.op == "attention":

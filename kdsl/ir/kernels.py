@@ -155,6 +155,12 @@ class Scan(NamedTuple):
     # flag is 1 writes ``values`` at it (None: its position) to ``out[inclusive count - 1]``; ``out`` holds the
     # selected elements only. The "sums" pass and the totals' scan before it are those of a cumsum of the flags.
     values: Expr | None = None
+    # the register-blocked subgroup scan of contiguous lines (kdsl.codegen.scan_blocked): ``per`` (a multiple
+    # of 4) elements per invocation in rows of four, the tile ``per * LOCAL``; needs ``subgroups``
+    blocked: bool = False
+    # phase "compact" of a blocked scan: read every value four at a time with the flags (a dense selection),
+    # not only the selected ones after them
+    preload: bool = False
 
 
 

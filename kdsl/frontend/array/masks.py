@@ -2,12 +2,13 @@
 ``where(cond)`` with one argument, ``compress``, ``extract``, and the mask reads and writes ``a[mask]`` and
 ``a[mask] = v`` (through :mod:`kdsl.frontend.array.indexing`).
 
-How a compaction runs on the device: the mask becomes 0/1 int32 flags and their sum, the number of selected
-elements, is read back - one synchronisation, since the result's shape depends on it. Then one workgroup scan
-of the flags (tile totals, their scan, and a pass that scans each tile again,
-:mod:`kdsl.codegen.scan_workgroup`) writes each selected element - its position for ``nonzero``, its value for
-a 1-D ``a[mask]`` - straight to its output slot: the mask is read three times, the values once, and only the
-result is written. ``a[mask]`` over leading axes gathers the selected rows with ``kd.take``.
+How a compaction runs on the device: the mask becomes 0/1 int32 flags, counted per tile of the scan below, and
+the sum of those counts, the number of selected elements, is read back - one synchronisation, since the
+result's shape depends on it. Then one workgroup scan of the flags (the tile counts' scan, and a pass that
+scans each tile again, :mod:`kdsl.codegen.scan_blocked` or :mod:`kdsl.codegen.scan_workgroup`) writes each
+selected element - its position for ``nonzero``, its value for a 1-D ``a[mask]`` - straight to its output
+slot: the mask is read twice, the values once, and only the result is written. ``a[mask]`` over leading axes
+gathers the selected rows with ``kd.take``.
 
 Which functions synchronise (read one number back): ``nonzero``, ``flatnonzero``, ``argwhere``, ``where(cond)``,
 ``compress``, ``extract``, ``a[mask]`` with a kdsl mask (a NumPy or list mask is compacted on the host instead)
@@ -31,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.engine.lower_scan import compact_tile
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.creation import arange, asarray
@@ -72,23 +74,43 @@ def _running_count(flat: Array) -> tuple[Array, int]:
 
 def _compacted(flat: Array, values: Array | None = None) -> Array:
     """``values[flat != 0]`` for the 1-D ``flat`` and ``values`` (None: the positions, ascending, NumPy's intp):
-    one count of the flags read back (the synchronisation), then one scan of the flags that writes each selected
-    element to its place (``kdsl.codegen.scan_workgroup``, phase "compact")."""
+    one count of the flags read back (the synchronisation, :func:`count_tiles`), then one scan of the flags that
+    writes each selected element to its place (phase "compact" of a workgroup scan)."""
     d = _index_dtype(flat.device) if values is None else values.dtype
     n = flat.shape[0]
     if n >= FUSED_LIMIT:  # positions past int32: the running count and a binary-search-free scatter
         src = _selected_by_count(flat)
         return src if values is None else take(values, src, axis=0, mode="clip")
-    # The count's flags are an expression of their own: had they been the node the compaction reads, realising
-    # the count would have written them out (an int32 per element) and the scans would have read that back.
-    count = int(_flags(flat).sum().numpy()) if n else 0
+    count, tiles = count_tiles(flat)
     flags = _flags(flat)
     if count == 0:
         return asarray(np.zeros(0, d.np), device=flat.device)
     if count == n and values is None:
         return arange(count, dtype=d, device=flat.device)
-    srcs = (flags._node,) if values is None else (flags._node, values._node)
-    return Array(Node("compact", srcs, d, (count,), "flags", device=flat.device))
+    srcs: tuple[Node, ...] = (flags._node,) if values is None else (flags._node, values._node)
+    if tiles is not None:
+        srcs += (tiles._node,)
+    return Array(Node("compact", srcs, d, (count,), "flags" if tiles is None else "flags+tiles", device=flat.device))
+
+
+def count_tiles(flat: Array) -> tuple[int, Array | None]:
+    """(the number of non-zero elements of the 1-D ``flat``, the per-tile counts the compaction scans or None):
+    one pass over the mask writes the counts of the tiles the compaction will use
+    (:func:`kdsl.engine.lower_scan.compact_tile`), and the one number read back is their sum. So the mask is
+    read twice in all (these counts, the final pass). A line of one tile: a plain sum."""
+    n = flat.shape[0]
+    if n == 0:
+        return 0, None
+    # The flags are an expression of their own: had they been the node the compaction reads, realising the
+    # counts would have written them out (an int32 per element) and the scans would have read that back.
+    tile = compact_tile(n, flat.device)
+    if n <= tile:
+        return int(_flags(flat).sum().numpy()), None
+    tiles = Array(Node("compact", (_flags(flat)._node,), dt.int32, (-(-n // tile),), ("tiles", tile),
+                       device=flat.device))
+    total = tiles.sum()
+    realize(tiles, total)  # one submission; the compaction reads the counts again
+    return int(total.numpy()), tiles
 
 
 def _selected(flat: Array) -> Array:

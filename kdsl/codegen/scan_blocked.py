@@ -1,0 +1,343 @@
+"""The register-blocked subgroup scan of contiguous lines: each invocation holds ``4 * rows`` elements in registers,
+loaded four at a time, and subgroup arithmetic does every combination across invocations.
+
+It serves the phases "sums", "scan" and "compact" of :class:`kdsl.ir.kernels.Scan` (``blocked`` set) when the
+scanned axis is the last one (each line contiguous) and the device has subgroup arithmetic for the type
+(:func:`kdsl.codegen.scan_workgroup.subgroup_ok`). A tile of ``4 * rows * 256`` elements is cut into one
+contiguous *segment* per subgroup; inside a segment, row ``r`` holds the subgroup's ``cnt`` invocations side by
+side, four consecutive elements each (a coalesced 16-byte load per invocation: a subgroup reads one contiguous
+run of ``64 * cnt`` bytes per row). So a tile costs:
+
+1. the loads, as ``vec4``/``ivec4``/``uvec4`` (or one ``uint`` word of four 8-bit values: boolean masks) when
+   every operand the expression reads is contiguous with a 4-aligned offset (``wide``), else four scalar loads;
+   a row past the line's end reads element by element;
+2. a serial scan of each four in registers, then per row ``subgroupExclusive<Op>`` and ``subgroup<Op>`` of the
+   fours' totals: each invocation's prefix is the rows before in its segment and the invocations before in
+   its row;
+3. one workgroup barrier: the segment totals cross subgroups through shared memory (double-buffered by tile
+   parity, so the next tile needs no second barrier), plus the carry of the tiles before (``k.carry``);
+4. the stores, four at a time again (one 16-byte store for 32-bit results), or - phase "compact" - each
+   selected element (flag 1) writes its value or position to slot ``running count - 1``. The values are read
+   before the barrier: the selected ones once the flags are loaded, or (``k.preload``, a dense selection) all
+   of them four at a time together with the flags.
+
+Phase "sums" loads the same way, reduces in registers and with ``subgroup<Op>``, and writes one total per tile.
+Nothing goes through shared memory but the segment totals: no transposes, no tree of barriers.
+
+Correct for any subgroup size and layout: a segment belongs to the subgroup's *rank* (subgroup id, then active
+lanes), as in :mod:`kdsl.codegen.scan_workgroup`. Every loop has a constant trip count (``rows``, 4, the
+subgroups before this one), so one tile costs an invocation at most ``tile_loops`` of the loop budget.
+
+Example:
+    >>> from kdsl import dtype as dt
+    >>> from kdsl.ir.view import View
+    >>> from kdsl.ir.expr import load
+    >>> from kdsl.ir.kernels import Scan
+    >>> k = Scan((5000,), 0, dt.float32, load(1, dt.float32, View.contiguous((5000,))), 0, 2, 4096, "sums",
+    ...          per=16, subgroups=True, blocked=True)
+    >>> text = render(k)
+    >>> "vec4 v0 = b1v.d[" in text, "subgroupAdd" in text, "s_d" in text
+    (True, True, False)
+"""
+
+from __future__ import annotations
+
+import math
+
+from kdsl import dtype as dt
+from kdsl.codegen import glsl, vector
+from kdsl.codegen.expr import ExprRenderer
+from kdsl.codegen.loops import index_vars
+from kdsl.codegen.ops import render_cast
+from kdsl.codegen.scan_workgroup import _Writer
+from kdsl.ir.expr import Expr
+from kdsl.ir.kernels import LOCAL, Scan
+from kdsl.ir.view import View
+
+ROWS = 4  # rows of four elements per invocation: tiles of 4 * ROWS * 256 = 4096 elements (a power of two <= 8)
+# a compaction selecting at least this fraction of the elements reads every value (four per load) together with
+# the flags, rather than only the selected ones once the flags are known (with 32-byte memory sectors, a random
+# selection of a quarter of the float32 values touches 90% of them anyway)
+PRELOAD_DENSITY = 0.25
+_BYTES = ("uint8_t", "int8_t")  # 8-bit operands: four in one uint word
+
+
+def rows_for(length: int) -> int:
+    """Rows per invocation for lines of ``length``: ``ROWS``, fewer when a line fits a smaller tile.
+
+    >>> rows_for(10**6), rows_for(1000), rows_for(3000)
+    (4, 1, 4)
+    """
+    rows = 1
+    while rows < ROWS and 4 * rows * LOCAL < length:
+        rows *= 2
+    return rows
+
+
+def _wide_type(d: dt.DType) -> str | None:
+    """The GLSL type one load of four ``d`` elements reads (None: not loaded four at a time)."""
+    if d.glsl_storage in _BYTES:
+        return "uint"
+    if d.glsl_storage in ("float", "int", "uint") and d.glsl_storage == d.glsl_compute:
+        return {"float": "vec4", "int": "ivec4", "uint": "uvec4"}[d.glsl_storage]
+    return None
+
+
+def wide(k: Scan) -> bool:
+    """Whether every operand of ``k.expr`` is read four elements per load (see :func:`wide_expr`)."""
+    return wide_expr(k.expr, k.shape, k.axis)
+
+
+def wide_expr(e: Expr, shape: tuple[int, ...], axis: int) -> bool:
+    """Whether every operand of ``e`` (over ``shape``, scanned along the last axis ``axis``) can be read four
+    elements per load: contiguous over ``shape`` (or one broadcast scalar) with an offset known when the kernel
+    is built and divisible by four, a type :func:`_wide_type` names, and lines whose length is a multiple of
+    four unless there is one line; nothing that depends on the index itself (``iota``, random numbers)."""
+    lines = math.prod(shape) // max(shape[axis], 1)
+    if lines > 1 and shape[axis] % 4:
+        return False
+    loads = vector._loads(e)
+    if loads is None:
+        return False
+    full = View.contiguous(shape)
+    for ld in loads:
+        view = ld.arg[1]
+        if vector._scalar(view):
+            continue
+        if len(ld.arg) > 2 and ld.arg[2] is not None:
+            return False
+        if _wide_type(ld.dtype) is None or view.offset % 4 or \
+                view.canonical() != View(full.shape, full.strides, view.offset):
+            return False
+    return True
+
+
+def _lane(var: str, d: dt.DType, lane: int) -> str:
+    """Element ``lane`` of a four-element load ``var`` in the dtype's compute type."""
+    if d.glsl_storage not in _BYTES:
+        return f"{var}.{'xyzw'[lane]}"
+    if d is dt.bool_:
+        return f"((({var} >> {8 * lane}u) & 0xffu) != 0u)"
+    if d.glsl_storage == "uint8_t":
+        return f"(({var} >> {8 * lane}u) & 0xffu)"
+    return f"bitfieldExtract(int({var}), {8 * lane}, 8)"
+
+
+class _Kernel:
+    """The GLSL of one blocked pass; the pieces share the renderers and the buffers they record."""
+
+    def __init__(self, k: Scan):
+        self.k, self.w = k, _Writer(k)
+        self.rows = k.per // 4
+        self.tile = k.per * LOCAL
+        self.length = k.shape[k.axis]
+        self.others = tuple(n for a, n in enumerate(k.shape) if a != k.axis)
+        self.nb = -(-self.length // self.tile) if self.length else 1
+        self.buffers: dict[int, dt.DType] = {0: k.out_dtype}
+        self.wide_slots: set[int] = set()  # buffers read four elements per load
+        self.extra: list[str] = []  # functions and buffer aliases above main
+        self.line_idx: list[str] = []  # the line's multi-index variables (set by render)
+
+    def render(self) -> str:
+        k, c = self.k, self.w.c
+        outer = ExprRenderer(self.buffers, prefix="k")
+        nb = self.nb
+        outer.lines += [f"int l = q / {nb};", f"int b = q % {nb};"] if nb > 1 else ["int l = q;", "int b = 0;"]
+        self.line_idx = list(index_vars(outer, "l", self.others)) if self.others else []
+        head = outer.lines + [f"int s0 = b * {self.tile};", f"int end = s0 + min({self.tile}, {self.length} - s0);",
+                              f"int seg = s0 + int(first) * {k.per};", "uint par = uint(it) & 1u;", "it++;"]
+        body = head + self._carry() + self._loads() + (self._sums() if k.phase == "sums" else self._scan())
+        count = max(math.prod(self.others) * nb, 1)
+        main = ["uint lid = gl_LocalInvocationID.x;",
+                "uint lane = subgroupExclusiveAdd(1u);",
+                "uint cnt = subgroupAdd(1u);",
+                "if (subgroupElect()) s_c[gl_SubgroupID] = cnt;",
+                "barrier();",
+                "uint first = 0u;  // the rank of this subgroup's first invocation: its segment of each tile",
+                "for (uint g = 0u; g < gl_SubgroupID; g++) first += s_c[g];",
+                "int it = 0;",
+                f"for (int q = int(gl_WorkGroupID.x); q < {count}; q += {k.groups}) {{",
+                *["    " + s for s in body], "}"]
+        text = "\n".join(main)
+        fns = "\n".join(self.extra)
+        shared = [f"shared {c} s_t[2][{LOCAL}];", f"shared uint s_c[{LOCAL}];"] + self._aliases()
+        src = glsl.header(LOCAL, self.buffers, k.n_words, shared=shared, body_text=fns + text)
+        exts = ["#extension GL_KHR_shader_subgroup_basic : require",
+                "#extension GL_KHR_shader_subgroup_arithmetic : require",
+                "#extension GL_EXT_control_flow_attributes : require"]
+        if c in ("int64_t", "uint64_t"):
+            exts.append("#extension GL_EXT_shader_subgroup_extended_types_int64 : require")
+        src = src.replace("#version 450\n", "#version 450\n" + "\n".join(exts) + "\n", 1)
+        return f"{src}\n{fns}\nvoid main() {{\n" + "\n".join("    " + s for s in text.splitlines()) + "\n}\n"
+
+    def _aliases(self) -> list[str]:
+        """The buffers read four at a time, declared again on their bindings with the wide element type."""
+        out = []
+        for slot in sorted(self.wide_slots):
+            d = self.buffers[slot]
+            t = _wide_type(d)
+            out.append(f"layout(std430, set = 0, binding = {slot}) readonly buffer B{slot}v {{ {t} d[]; }} b{slot}v;")
+        if self._wide_store():
+            t = _wide_type(self.k.out_dtype)
+            out.append(f"layout(std430, set = 0, binding = 0) buffer B0v {{ {t} d[]; }} b0v;")
+        return out
+
+    def _wide_store(self) -> bool:
+        """The scan's results are stored four at a time (32-bit types, each four inside one line)."""
+        k = self.k
+        lines = math.prod(self.others)
+        return k.phase == "scan" and (lines == 1 or self.length % 4 == 0) and \
+            _wide_type(k.out_dtype) in ("vec4", "ivec4", "uvec4")
+
+    def _scalar_value(self, prefix: str) -> list[str]:
+        """Lines setting ``y`` to the expression at position ``p`` of the line (identity past its end)."""
+        w, k = self.w, self.k
+        r = ExprRenderer(self.buffers, prefix=prefix)
+        v = r.value(k.expr, k.shape, (*self.line_idx, "p"))
+        return [f"{w.c} y = {w.ident};", "if (p < end) {", *["    " + s for s in r.lines], f"    y = {self._cast(v)};",
+                "}"]
+
+    def _cast(self, value: str) -> str:
+        """An expression value in the scan's type."""
+        e, t = self.k.expr.dtype, self.w.t
+        return render_cast(value, e, t) if e is not t else value
+
+    def _loads(self) -> list[str]:
+        """Lines filling ``x[4 * rows]``: row ``r`` of the segment, four consecutive elements per invocation."""
+        w, k, rows = self.w, self.k, self.rows
+        one = ["    [[unroll]] for (int i = 0; i < 4; i++) {", "        int p = e + i;",
+               *["        " + s for s in self._scalar_value("v")], "        x[r * 4 + i] = y;", "    }"]
+        lines = [f"{w.c} x[{4 * rows}];", f"[[unroll]] for (int r = 0; r < {rows}; r++) {{",
+                 "    int e = seg + (r * int(cnt) + int(lane)) * 4;"]
+        if not wide(k):
+            return lines + one + ["}"]
+        loads, calls = self._wide_reader(k.expr, "kd_lane", "v")
+        sets = [f"x[r * 4 + {lane}] = {self._cast(call)};" for lane, call in enumerate(calls)]
+        return lines + ["    if (e + 3 < end) {", *["        " + s for s in loads + sets], "    } else {",
+                        *["    " + s for s in one], "    }", "}"]
+
+    def _wide_reader(self, e: Expr, fn: str, var: str) -> tuple[list[str], list[str]]:
+        """(the loads of row ``r``'s four elements of every operand of ``e`` into ``var<i>``, the four values of
+        ``e``): ``e`` becomes a function ``fn`` of its operands' elements, called once per element."""
+        k = self.k
+        wide: dict[tuple[int, int], tuple[int, dt.DType]] = {}
+        pr = vector._ParamRenderer(self.buffers, wide)
+        value = pr.value(e, k.shape, tuple("0" for _ in k.shape))
+        params = ", ".join(f"{d.glsl_compute} p{i}" for i, d in sorted(wide.values(), key=lambda x: x[0]))
+        self.extra += [f"{e.dtype.glsl_compute} {fn}({params}) {{", *["    " + s for s in pr.lines],
+                       f"    return {value};", "}"]
+        order = sorted(wide.items(), key=lambda item: item[1][0])
+        self.wide_slots |= {slot for slot, _ in wide}
+        quad = f"((l * {self.length} + e) >> 2)" if self.others else "(e >> 2)"
+        loads = [f"{_wide_type(d)} {var}{i} = b{slot}v.d[{quad} + {off // 4}];" for (slot, off), (i, d) in order]
+        calls = [f"{fn}({', '.join(_lane(f'{var}{i}', d, lane) for _, (i, d) in order)})" for lane in range(4)]
+        return loads, calls
+
+    def _carry(self) -> list[str]:
+        """Lines setting ``carry``, the scanned total of the tiles before this one (``k.carry``), read before the
+        tile's own loads so that its latency hides behind theirs."""
+        k, w = self.k, self.w
+        if k.carry is None or k.phase == "sums":
+            return []
+        cr = ExprRenderer(self.buffers, prefix="c")
+        prev = cr.value(k.carry, self.others + (self.nb,), (*self.line_idx, "(b - 1)"))
+        return [f"{w.c} carry = {w.ident};", "if (b > 0) {", *["    " + s for s in cr.lines], f"    carry = {prev};",
+                "}"]
+
+    def _sums(self) -> list[str]:
+        """The tile's total: registers, subgroup, then the subgroup totals by invocation 0."""
+        w = self.w
+        at = View.contiguous(self.others + (self.nb,)).index_expr([*self.line_idx, "b"])
+        return [f"{w.c} acc = {w.ident};",
+                f"[[unroll]] for (int j = 0; j < {4 * self.rows}; j++) acc = {w.comb('acc', 'x[j]')};",
+                f"{w.c} sg = subgroup{w.sub_op}(acc);",
+                "if (subgroupElect()) s_t[par][gl_SubgroupID] = sg;",
+                "barrier();",
+                "if (lid == 0u) {",
+                f"    {w.c} tot = {w.ident};",
+                f"    for (uint g = 0u; g < gl_NumSubgroups; g++) tot = {w.comb('tot', 's_t[par][g]')};",
+                f"    b0.d[{at}] = {w.store('tot')};",
+                "}"]
+
+    def _scan(self) -> list[str]:
+        """The tile's inclusive scan from the carry, then its stores (or the compaction's)."""
+        w, k, rows = self.w, self.k, self.rows
+        body = self._selected() if k.phase == "compact" else []
+        body += [f"[[unroll]] for (int r = 0; r < {rows}; r++) {{",
+                 *[f"    x[r * 4 + {i}] = {w.comb(f'x[r * 4 + {i - 1}]', f'x[r * 4 + {i}]')};" for i in (1, 2, 3)],
+                 "}",
+                 f"{w.c} run = {w.ident};  // the rows before, in this subgroup's segment",
+                 f"{w.c} pre[{rows}];",
+                 f"[[unroll]] for (int r = 0; r < {rows}; r++) {{",
+                 f"    {w.c} tr = x[r * 4 + 3];",
+                 f"    pre[r] = {w.comb('run', f'subgroupExclusive{w.sub_op}(tr)')};",
+                 f"    run = {w.comb('run', f'subgroup{w.sub_op}(tr)')};",
+                 "}",
+                 "if (subgroupElect()) s_t[par][gl_SubgroupID] = run;",
+                 "barrier();",
+                 f"{w.c} ex = {w.ident};",
+                 f"for (uint g = 0u; g < gl_SubgroupID; g++) ex = {w.comb('ex', 's_t[par][g]')};"]
+        if k.carry is not None:
+            body.append(f"ex = {w.comb('carry', 'ex')};")
+        body += [f"[[unroll]] for (int r = 0; r < {rows}; r++) {{",
+                 "    int e = seg + (r * int(cnt) + int(lane)) * 4;",
+                 f"    {w.c} o = {w.comb('ex', 'pre[r]')};"]
+        body += self._compact_store() if k.phase == "compact" else self._store()
+        return body + ["}"]
+
+    def _store(self) -> list[str]:
+        w = self.w
+        base = f"l * {self.length} + " if self.others else ""
+        one = ["[[unroll]] for (int i = 0; i < 4; i++) {",
+               f"    if (e + i < end) b0.d[{base}e + i] = {w.store(w.comb('o', 'x[r * 4 + i]'))};", "}"]
+        if not self._wide_store():
+            return ["    " + s for s in one]
+        t = _wide_type(self.k.out_dtype)
+        vals = ", ".join(w.comb("o", f"x[r * 4 + {i}]") for i in range(4))
+        return ["    if (e + 3 < end) {", f"        b0v.d[({base}e) >> 2] = {t}({vals});", "    } else {",
+                *["        " + s for s in one], "    }"]
+
+    def _selected(self) -> list[str]:
+        """Phase "compact": lines reading, right after the flags (before the scan and its barrier, so that the
+        reads overlap them), the value - or the position - of each selected element into ``val``."""
+        k, out_t = self.k, self.k.out_dtype
+        if k.values is None:
+            value, lines = render_cast("p", dt.int32, out_t) if out_t is not dt.int32 else "p", []
+        else:
+            r = ExprRenderer(self.buffers, prefix="w")
+            value = r.value(k.values, k.shape, ("p",))
+            value = render_cast(value, k.values.dtype, out_t) if k.values.dtype is not out_t else value
+            lines = r.lines
+        pick = ["[[unroll]] for (int i = 0; i < 4; i++) {",
+                "    if (x[r * 4 + i] != 0) {",
+                "        int p = e + i;",
+                *["        " + s for s in lines],
+                f"        val[r * 4 + i] = {value};",
+                "    }", "}"]
+        head = [f"{out_t.glsl_compute} val[{4 * self.rows}];",
+                f"[[unroll]] for (int r = 0; r < {self.rows}; r++) {{",
+                "    int e = seg + (r * int(cnt) + int(lane)) * 4;"]
+        if not (k.preload and k.values is not None and wide_expr(k.values, k.shape, k.axis)):
+            return head + ["    " + s for s in pick] + ["}"]
+        # a dense selection reads (nearly) every value anyway: all four at once, with no wait for the flags
+        loads, calls = self._wide_reader(k.values, "kd_value", "u")
+        sets = [f"val[r * 4 + {i}] = {render_cast(c, k.values.dtype, out_t) if k.values.dtype is not out_t else c};"
+                for i, c in enumerate(calls)]
+        return head + ["    if (e + 3 < end) {", *["        " + s for s in loads + sets], "    } else {",
+                       *["        " + s for s in pick], "    }", "}"]
+
+    def _compact_store(self) -> list[str]:
+        """Each selected element (its flag, the step of the local running count, is not 0) writes its value, or
+        its position, to the output slot its inclusive count minus one names."""
+        out_t = self.k.out_dtype
+        store = glsl.store_value(out_t, glsl.narrow(out_t, "val[r * 4 + i]"))
+        return ["    [[unroll]] for (int i = 0; i < 4; i++) {",
+                "        int f = i > 0 ? x[r * 4 + i] - x[r * 4 + i - 1] : x[r * 4];",
+                f"        if (f != 0) b0.d[o + x[r * 4 + i] - 1] = {store};",
+                "    }"]
+
+
+def render(k: Scan) -> str:
+    """The GLSL of a blocked scan pass (see the module docstring)."""
+    assert k.per % 4 == 0 and k.subgroups and math.prod(k.shape[k.axis + 1:]) == 1
+    return _Kernel(k).render()

@@ -1,0 +1,121 @@
+"""The register-blocked subgroup scan (kdsl.codegen.scan_blocked) against NumPy: lengths around its tiles and its
+rows of four (not multiples of 4 too), every row count, four-at-a-time loads (vec4, 8-bit words) and the scalar
+loads of views they cannot take, several lines, compaction of masks and values."""
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+from kdsl.codegen import scan_blocked
+from kdsl.codegen.scan import render
+from kdsl.engine.explain import plan
+
+RNG = np.random.default_rng(91)
+
+
+@pytest.fixture(autouse=True)
+def _subgroups():
+    if not kd.device().scan_subgroups:
+        pytest.skip("this device has no subgroup arithmetic in compute shaders")
+
+
+def _blocked(x):
+    return [s.kernel for s in plan(x) if type(s.kernel).__name__ == "Scan" and s.kernel.blocked]
+
+
+def test_contiguous_lines_take_it_with_wide_loads():
+    x = kd.cumsum(kd.asarray(np.ones(5000, np.float32)))
+    kernels = _blocked(x)
+    assert len(kernels) == 2 and {k.phase for k in kernels} == {"sums", "scan"}
+    text = render(kernels[-1])
+    assert "vec4 v0 = b1v.d[" in text and "b0v.d[" in text and "s_d" not in text
+    np.testing.assert_allclose(x.numpy(), np.arange(1, 5001), rtol=1e-6)
+    m = kd.asarray(RNG.random(5000) < 0.5)
+    y = kd.flatnonzero(m)
+    compact = [k for k in _blocked(y) if k.phase == "compact"]
+    assert compact and "uint v0 = b1v.d[" in render(compact[0])
+    np.testing.assert_array_equal(y.numpy(), np.flatnonzero(m.numpy()))
+
+
+@pytest.mark.parametrize("rows", [1, 2, 8])
+@pytest.mark.parametrize("n", [1, 3, 4, 5, 1023, 1025, 4095, 4097, 8193, 70001])
+def test_rows_and_lengths(monkeypatch, rows, n):
+    monkeypatch.setattr(scan_blocked, "ROWS", rows)
+    a = RNG.integers(-50, 50, n).astype(np.int32)
+    x = kd.cumsum(kd.asarray(a), dtype=kd.int32)
+    if n > 32:  # (shorter lines: one invocation each)
+        kernels = _blocked(x)
+        assert kernels and max(k.per for k in kernels) == 4 * scan_blocked.rows_for(n)
+    np.testing.assert_array_equal(x.numpy(), np.cumsum(a, dtype=np.int32))
+    f = RNG.standard_normal(n).astype(np.float32)
+    np.testing.assert_allclose(kd.cumsum(kd.asarray(f)).numpy(), np.cumsum(f.astype(np.float64)), rtol=1e-4,
+                               atol=1e-4 * np.sqrt(n))
+    m = RNG.random(n) < 0.3  # compactions take the blocked kernel at every length
+    np.testing.assert_array_equal(kd.asarray(f)[kd.asarray(m)].numpy(), f[m])
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "bool", "uint32", "int64", "float64"])
+def test_byte_words_and_other_dtypes(dtype):
+    n = 10003
+    a = (RNG.random(n) < 0.5) if dtype == "bool" else RNG.integers(0 if dtype[0] in "ub" else -128, 127, n).astype(
+        dtype)
+    np.testing.assert_array_equal(kd.cumsum(kd.asarray(a)).numpy(), np.cumsum(a))
+    np.testing.assert_array_equal(kd.cumsum(kd.asarray(a)[4:]).numpy(), np.cumsum(a[4:]))  # wide, an offset
+    np.testing.assert_array_equal(kd.cumsum(kd.asarray(a)[1:]).numpy(), np.cumsum(a[1:]))  # scalar loads
+
+
+def test_views_and_lines():
+    a = RNG.integers(-9, 10, (3, 8200)).astype(np.int32)
+    x = kd.asarray(a)
+    for view, host in [(x[:, 4:], a[:, 4:]), (x[:, 1:], a[:, 1:]), (x[:, ::2], a[:, ::2]), (x[::-1], a[::-1]),
+                       (x[1:, :4099], a[1:, :4099])]:
+        got = kd.cumsum(view, axis=1)
+        assert _blocked(got)
+        np.testing.assert_array_equal(got.numpy(), np.cumsum(host, axis=1))
+    many = RNG.integers(-9, 10, (1500, 1030)).astype(np.int32)  # more lines than workgroups: grid-stride
+    got = kd.cumsum(kd.asarray(many), axis=1, dtype=kd.int32)
+    assert _blocked(got)
+    np.testing.assert_array_equal(got.numpy(), np.cumsum(many, axis=1, dtype=np.int32))
+    np.testing.assert_array_equal(kd.cumprod(kd.where(x > 0, 1, -1), axis=1).numpy(),
+                                  np.cumprod(np.where(a > 0, 1, -1), axis=1))
+
+
+def test_compaction_views_and_values():
+    n = 2**16 + 3
+    f = RNG.standard_normal(n).astype(np.float32)
+    b = RNG.integers(-100, 100, n).astype(np.int8)
+    x, y = kd.asarray(f), kd.asarray(b)
+    np.testing.assert_array_equal(x[x > 0.5].numpy(), f[f > 0.5])
+    np.testing.assert_array_equal(y[4:][x[4:] < 0].numpy(), b[4:][f[4:] < 0])
+    np.testing.assert_array_equal(kd.flatnonzero(y[1:]).numpy(), np.flatnonzero(b[1:]))
+    np.testing.assert_array_equal(kd.flatnonzero(x[::3] > 0).numpy(), np.flatnonzero(f[::3] > 0))
+    assert kd.flatnonzero(kd.asarray(np.zeros(0, bool))).numpy().shape == (0,)
+    assert kd.cumsum(kd.asarray(np.zeros((2, 0), np.float32)), axis=1).numpy().shape == (2, 0)
+
+
+def test_many_tiles_per_workgroup(monkeypatch):
+    dev = kd.device()
+    monkeypatch.setattr(dev, "loop_budget", 2000)
+    monkeypatch.setattr(dev, "max_groups", 3)
+    a = RNG.integers(-9, 10, 100001).astype(np.int32)
+    x = kd.cumsum(kd.asarray(a))
+    assert any(k.groups * k.per * 256 < 100001 for k in _blocked(x))
+    np.testing.assert_array_equal(x.numpy(), np.cumsum(a))
+    m = a > 0
+    np.testing.assert_array_equal(kd.asarray(a)[kd.asarray(m)].numpy(), a[m])
+
+
+@pytest.mark.parametrize("density", [0.05, 0.3, 0.9])
+@pytest.mark.parametrize("dtype", ["float32", "int8", "bool", "float64"])
+def test_dense_selections_read_the_values_with_the_flags(density, dtype):
+    n = 3 * 4096 + 5
+    a = (RNG.random(n) < 0.5) if dtype == "bool" else (RNG.standard_normal(n) * 50).astype(dtype)
+    m = RNG.random(n) < density
+    x, km = kd.asarray(a), kd.asarray(m)
+    got = x[km]
+    last = plan(got)[-1].kernel
+    assert last.phase == "compact" and last.preload == (density >= scan_blocked.PRELOAD_DENSITY)
+    assert ("kd_value(" in render(last)) == (last.preload and dtype != "float64")  # (64-bit: one at a time)
+    np.testing.assert_array_equal(got.numpy(), a[m])
+    np.testing.assert_array_equal(x[4:][km[4:]].numpy(), a[4:][m[4:]])
+    np.testing.assert_array_equal(x[3:][km[3:]].numpy(), a[3:][m[3:]])

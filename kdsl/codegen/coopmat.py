@@ -1,10 +1,10 @@
 """The cooperative-matrix (tensor-core) matrix multiply: float16 operands, float32 accumulators, through
 ``GL_KHR_cooperative_matrix`` (``VK_KHR_cooperative_matrix``).
 
-One workgroup of 256 invocations computes a ``BM x BN`` output tile (128 x 128 for 16 x 16 fragments). Its
-subgroups ("warps", ``256 / subgroup size`` of them, laid out ``WM x WN``) each own ``TM x TN`` accumulator
-fragments of the device's ``SM x SN x SK`` shape. The k axis advances ``BK`` (``DEPTH_FRAGMENTS`` fragment
-depths) at a time:
+One workgroup of 256 invocations computes a ``BM x BN`` output tile (:func:`tile`: 128 x 128 or 128 x 256,
+narrower for small products). Its subgroups ("warps", ``256 / subgroup size`` of them, laid out ``WM x WN``)
+each own ``TM x TN`` accumulator fragments of the device's ``SM x SN x SK`` shape. The k axis advances ``BK``
+(:func:`depth_fragments` fragment depths) at a time:
 
 1. every invocation evaluates its share of the next A and B tiles, eight consecutive elements at a time along
    the operand's contiguous axis, through the operands' fused expressions (``(x * w) @ kd.exp(y)`` stays one
@@ -60,8 +60,16 @@ from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Matmul
 from kdsl.ir.view import View
 
 PAD = 8  # halves added to each shared row (16 bytes)
-DEPTH_FRAGMENTS = 4  # fragment depths per k slice (BK), one barrier pair per slice: 4 rather than 2 took an
-# H200 from 110 to 138 TFLOP/s at 4096^3 float16 and from 116 to 153 at 8192^3 (shared memory: ~43 KiB)
+
+
+def depth_fragments(bm: int, bn: int) -> int:
+    """Fragment depths per k slice (``BK / SK``) of a ``bm x bn`` tile; one barrier pair per slice. Measured on
+    an H200 (float16): a 128 x 128 tile wants 4 (2 took 4096^3 from 204 to 164 TFLOP/s); a 128 x 256 tile gets
+    2, which keeps it in the shared memory a 128 x 128 tile of depth 4 needs (39 against 45 KiB); the narrower
+    64 x 128 tiles of small grids were 10-20% faster with 2 (512 x 1024 x 1024: 0.022 -> 0.018 ms). Other
+    tiles keep 4 (not measured otherwise)."""
+    return 2 if bm * bn in (64 * 128, 128 * 256) else 4
+
 EXTENSIONS = ("GL_KHR_cooperative_matrix", "GL_KHR_memory_scope_semantics",
               "GL_EXT_shader_explicit_arithmetic_types_float16", "GL_EXT_shader_16bit_storage",
               "GL_KHR_shader_subgroup_basic")
@@ -71,7 +79,7 @@ _INPUTS = ("float16",)  # operand dtypes with a coopmat kernel (bfloat16 needs g
 class Layout:
     """Tile geometry of a coopmat kernel ``coop`` = ``(sm, sn, sk, subgroup size[, BM, BN])``: fragments of
     ``sm x sn x sk``, ``256 / subgroup size`` warps, and an output tile of ``BM x BN`` (128 x 128 unless
-    :func:`tile` chose a smaller one). The warps form the grid that gives each the squarest block of fragments.
+    :func:`tile` chose another). The warps form the grid that gives each the squarest block of fragments.
 
     >>> g = Layout((16, 16, 16, 32))
     >>> (g.bm, g.bn, g.wm, g.wn, g.tm, g.tn)
@@ -91,7 +99,8 @@ class Layout:
         self.wm = min(grids)[1] if grids else 1
         self.wn = self.warps // self.wm
         self.tm, self.tn = max(1, fm // self.wm), max(1, fn // self.wn)
-        self.bm, self.bn, self.bk = self.wm * self.tm * self.sm, self.wn * self.tn * self.sn, DEPTH_FRAGMENTS * self.sk
+        self.bm, self.bn = self.wm * self.tm * self.sm, self.wn * self.tn * self.sn
+        self.bk = depth_fragments(self.bm, self.bn) * self.sk
 
     def shared_bytes(self) -> int:
         """Shared memory of the larger order of each tile (see :class:`Tile`) and the staging tiles."""
@@ -148,8 +157,8 @@ def tile(coop: Sequence[int], batch: int, m: int, n: int) -> tuple[int, ...]:
 
     >>> tile((16, 16, 16, 32), 768, 128, 32), tile((16, 16, 16, 32), 1, 8192, 384)
     ((16, 16, 16, 32, 128, 32), (16, 16, 16, 32, 64, 128))
-    >>> tile((16, 16, 16, 32), 1, 4096, 4096)
-    (16, 16, 16, 32, 128, 128)
+    >>> tile((16, 16, 16, 32), 1, 4096, 4096), tile((16, 16, 16, 32), 1, 65536, 128)
+    ((16, 16, 16, 32, 128, 256), (16, 16, 16, 32, 128, 128))
     """
     sm, sn, _, sub = coop[:4]
     least = (LOCAL // sub) * sm * sn  # one fragment per warp
@@ -163,6 +172,8 @@ def tile(coop: Sequence[int], batch: int, m: int, n: int) -> tuple[int, ...]:
         bm, bn = (bm * 2, bn) if bm <= bn and bm < 128 else (bm, bn * 2)
     if bm == bn == 128 and batch * -(-m // 128) * -(-n // 128) < SMALL_GRID:
         bm = 64
+    elif bm == bn == 128 and n >= 256:
+        bn = 256  # twice the multiply-adds per fragment loaded: 4096^3 float16 204 -> 223 TFLOP/s on an H200
     return (*coop[:4], bm, bn)
 
 

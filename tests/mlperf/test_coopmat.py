@@ -124,7 +124,8 @@ def test_scheduler_picks_coopmat_for_float16_only(fake_coopmat):
 
 
 @pytest.mark.parametrize("batch, m, n, tile", [
-    (768, 128, 32, (128, 32)), (1, 8192, 384, (64, 128)), (1, 8192, 1536, (128, 128)), (1, 4096, 4096, (128, 128)),
+    (768, 128, 32, (128, 32)), (1, 8192, 384, (64, 128)), (1, 8192, 1536, (128, 256)), (1, 4096, 4096, (128, 256)),
+    (1, 65536, 128, (128, 128)),
     (1, 1, 4096, (32, 128)), (3, 40, 40, (64, 64)),
 ])
 def test_tile_fits_the_output_and_fills_the_gpu(batch, m, n, tile):

@@ -6,6 +6,11 @@ Each product is checked against PyTorch's first; medians of 5 (kdsl) and 7 (PyTo
     python3 benchmarks/matmul_sweep.py                  # the ML shapes, float32 and float16
     python3 benchmarks/matmul_sweep.py --big --dtypes float32
     python3 benchmarks/matmul_sweep.py --small             # a smoke run (lavapipe)
+    python3 benchmarks/matmul_sweep.py --big --dtypes float16 --coop-tile 128x128 --coop-depth 4   # a variant
+
+``--coop-tile BMxBN`` gives every cooperative-matrix product whose grid of such tiles has at least 132
+workgroups that tile, and ``--coop-depth D`` every coopmat kernel ``D`` fragment depths per k slice: the
+variants RESULTS.md compares (each product is still checked against PyTorch first).
 """
 
 from __future__ import annotations
@@ -83,12 +88,30 @@ def row(torch, dtype: str, m: int, n: int, k: int) -> list:
     return [f"{dtype} {m}x{n}x{k}", *times, t_torch, tflops / times[0], tflops / t_torch, times[0] / t_torch]
 
 
+def coop_variant(tile: str | None, depth: int | None) -> None:
+    """Replace the coopmat kernel's tile choice and slice depth for this process (plans made after this)."""
+    from kdsl.codegen import coopmat
+    if depth is not None:
+        coopmat.depth_fragments = lambda bm, bn: depth
+    if tile is not None:
+        bm, bn = map(int, tile.split("x"))
+        choose = coopmat.tile
+
+        def variant(coop, batch, m, n):
+            default = choose(coop, batch, m, n)
+            return (*coop[:4], bm, bn) if batch * -(-m // bm) * -(-n // bn) >= 132 else default
+        coopmat.tile = variant
+
+
 def main(argv: list[str] | None = None) -> list[list]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--big", action="store_true", help="large squares instead of the ML shapes")
     parser.add_argument("--small", action="store_true", help="one small shape (a smoke run for CPU drivers)")
     parser.add_argument("--dtypes", default="float32,float16")
+    parser.add_argument("--coop-tile", help="BMxBN: a cooperative-matrix tile variant (see the docstring)")
+    parser.add_argument("--coop-depth", type=int, help="fragment depths per k slice of every coopmat kernel")
     args = parser.parse_args(argv)
+    coop_variant(args.coop_tile, args.coop_depth)
     torch = torch_module()
     if torch is not None and not torch.cuda.is_available():
         torch = None

@@ -126,9 +126,10 @@ void main() {
 """
 
 # workgroups [0, np^2): the pair of pairs (k, l) = (g / np, g % np), k > l (the others return); then, with the
-# eigenvectors wanted, (row tile, pair l) for V
+# eigenvectors wanted, (row tile, pair l) for V. WG = (S / 4)^2: each thread computes a 4 x 4 block of the
+# S x S products (rows ty + a D, columns tx + e D, as gemm.py's tiles), 8 shared loads for 16 products.
 _APPLY = _COMMON + """
-#define PER ((S * S + WG - 1u) / WG)
+#define D (S / 4u)
 layout(set = 0, binding = 0) buffer A_ { T a[]; };
 layout(set = 0, binding = 1) buffer V_ { T v[]; };
 layout(set = 0, binding = 2) readonly buffer Q_ { T q[]; };
@@ -142,19 +143,20 @@ void load_q(uint qbase, uint t) {
 
 // sx <- sx sq, or sq^H sx with adj
 void product(bool adj, uint t) {
-    T acc[PER];
-    for (uint u = 0u; u < PER; ++u) {
-        uint e = t + u * WG, i = e / S, j = e % S;
-        acc[u] = T(0);
-        if (e >= S * S) continue;
-        if (adj) for (uint m = 0u; m < S; ++m) acc[u] += MUL(CONJ(sq[m * LD + i]), sx[m * LD + j]);
-        else for (uint m = 0u; m < S; ++m) acc[u] += MUL(sx[i * LD + m], sq[m * LD + j]);
+    uint tx = t % D, ty = t / D;
+    T acc[4][4];
+    for (uint a = 0u; a < 4u; ++a) for (uint e = 0u; e < 4u; ++e) acc[a][e] = T(0);
+    for (uint m = 0u; m < S; ++m) {
+        T xv[4], yv[4];
+        for (uint a = 0u; a < 4u; ++a) {
+            uint i = ty + a * D, j = tx + a * D;
+            xv[a] = adj ? CONJ(sq[m * LD + i]) : sx[i * LD + m];
+            yv[a] = adj ? sx[m * LD + j] : sq[m * LD + j];
+        }
+        for (uint a = 0u; a < 4u; ++a) for (uint e = 0u; e < 4u; ++e) acc[a][e] += MUL(xv[a], yv[e]);
     }
     barrier();
-    for (uint u = 0u; u < PER; ++u) {
-        uint e = t + u * WG;
-        if (e < S * S) sx[(e / S) * LD + e % S] = acc[u];
-    }
+    for (uint a = 0u; a < 4u; ++a) for (uint e = 0u; e < 4u; ++e) sx[(ty + a * D) * LD + tx + e * D] = acc[a][e];
     barrier();
 }
 
@@ -204,13 +206,13 @@ void main() {
 
 
 def block_size(dtype: kd.DType) -> int:
-    """b: the largest power of two up to :data:`MAX_BLOCK` whose two padded ``2b x (2b + 1)`` shared matrices
-    (and the rotations) fit the device's shared memory."""
+    """b: the largest power of two up to :data:`MAX_BLOCK` (a power of two, at least 2) whose two padded
+    ``2b x (2b + 1)`` shared matrices (and the rotations) fit the device's shared memory."""
     b = MAX_BLOCK
     size = dtype.itemsize
-    while b > 1 and (2 * (2 * b) * (2 * b + 1) + 2 * b) * size + 16 > K.shared_limit():
+    while b > 2 and (2 * (2 * b) * (2 * b + 1) + 2 * b) * size + 16 > K.shared_limit():
         b //= 2
-    return max(b, 1)
+    return max(b, 2)  # the products' threads take 4 x 4 blocks of the 2b x 2b tile
 
 
 def _solve_threads(s: int) -> int:
@@ -266,8 +268,7 @@ def _sweep(r: dict[str, kd.Array], b: int, want_vectors: bool) -> None:
     head = f"#define S {s}u\n"
     wg = _solve_threads(s)
     solve = K.compiled("eigh_block_solve", head + _SOLVE, a.dtype.name, wg)
-    apply_wg = min(256, wg)
-    apply = K.compiled("eigh_block_apply", head + _APPLY, a.dtype.name, apply_wg)
+    apply = K.compiled("eigh_block_apply", head + _APPLY, a.dtype.name, (s // 4) ** 2)
     sweeps = inner_sweeps(s, wg)
     eps = jacobi_eps(a.dtype)
     gx, gy, _ = K.groups(np_)

@@ -2,17 +2,18 @@
 the blocks are paired by the round-robin ordering of :mod:`kdsl.linalg.jacobi` (so a sweep is ``n/b - 1`` rounds
 instead of ``n - 1``), and a round is two dispatches:
 
-* ``solve``: one workgroup per block pair diagonalises the ``2b x 2b`` symmetric (Hermitian) matrix
-  ``A[pair, pair]`` in shared memory by cyclic Jacobi (a few inner sweeps, until one rotates nothing), writes
-  it back to ``A`` (the rotated entries are zero by construction, as in the scalar sweeps) and its rotations'
+* ``solve``: one workgroup per block pair rotates the ``2b x 2b`` symmetric (Hermitian) matrix ``A[pair, pair]``
+  in shared memory by cyclic Jacobi (:data:`INNER_SWEEPS` sweeps, fewer where one rotates nothing), writes it
+  back to ``A`` (the rotated entries are zero by construction, as in the scalar sweeps) and its rotations'
   product, the unitary ``Q`` (``2b x 2b``), to a work array; a rotation raises the matrix's flag;
 * ``apply``: one workgroup per pair of pairs ``k > l`` computes ``Q_k^H A[pair k, pair l] Q_l`` in shared memory
   and writes it and its adjoint (``A`` stays exactly Hermitian); more workgroups update the eigenvectors,
   ``V[:, pair l] <- V[:, pair l] Q_l``, one ``2b``-row tile each.
 
-A pair's own ``2b x 2b`` block is never recomputed by the product: it is the inner solve's result, whose
-off-diagonal entries pass the rotation threshold ``|a_pq| <= eps sqrt(|a_pp a_qq|)``, so the host's convergence
-test (a sweep in which no pair rotates) keeps the relative accuracy of the scalar method. ``b`` is the largest
+A pair's own ``2b x 2b`` block is never recomputed by the product: it is the inner solve's result (rotated
+entries exact zeros, not a product's rounding of about ``eps |A|``), so the host's convergence test - a sweep in
+which no pair rotates, every entry having passed ``|a_pq| <= eps sqrt(|a_pp a_qq|)`` in its pair's block -
+can be met, and keeps the relative accuracy of the scalar method. ``b`` is the largest
 power of two up to :data:`MAX_BLOCK` whose two ``2b x 2b`` shared matrices fit the device's shared memory; the
 inner sweeps stop at :data:`INNER_SWEEPS` or at the loop budget (each sweep is ``2b - 1`` rounds of a rotation,
 a row and a column step).
@@ -207,12 +208,14 @@ void main() {
 
 def block_size(dtype: kd.DType) -> int:
     """b: the largest power of two up to :data:`MAX_BLOCK` (a power of two, at least 2) whose two padded
-    ``2b x (2b + 1)`` shared matrices (and the rotations) fit the device's shared memory."""
+    ``2b x (2b + 1)`` shared matrices (and the rotations) fit the device's shared memory, and the products'
+    ``(b / 2)^2`` threads its workgroup size."""
     b = MAX_BLOCK
     size = dtype.itemsize
-    while b > 2 and (2 * (2 * b) * (2 * b + 1) + 2 * b) * size + 16 > K.shared_limit():
+    threads = int(kd.device().manager.get_device_properties().get("max_work_group_invocations", 128))
+    while b > 2 and ((2 * (2 * b) * (2 * b + 1) + 2 * b) * size + 16 > K.shared_limit() or (b // 2) ** 2 > threads):
         b //= 2
-    return max(b, 2)  # the products' threads take 4 x 4 blocks of the 2b x 2b tile
+    return max(b, 2)  # the products' (2b / 4)^2 threads take 4 x 4 blocks of the 2b x 2b tile
 
 
 def _solve_threads(s: int) -> int:

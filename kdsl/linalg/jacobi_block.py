@@ -52,7 +52,7 @@ layout(set = 0, binding = 2) buffer F_ { uint flag[]; };
 layout(push_constant) uniform Push { uint n; uint nb2; uint r; uint batch; uint sweeps; float eps; };
 shared T sa[S * LD];
 shared T sv[S * LD];
-shared REAL sc[HB];
+shared REAL sr[HB];  // 1 - c = |s|^2 / (1 + c)
 shared T ss[HB];
 shared uint srot;
 
@@ -62,7 +62,7 @@ void inner_round(uint rr, uint t) {
         uvec2 xy = pair_of(rr, k, S);
         REAL c;
         T s = rotation_t(sa[xy.x * LD + xy.x], sa[xy.y * LD + xy.y], sa[xy.x * LD + xy.y], REAL(eps), c);
-        sc[k] = c; ss[k] = s;
+        sr[k] = NORM2(s) / (REAL(1) + c); ss[k] = s;
         if (!IS_ZERO(s)) srot = 1u;
     }
     barrier();
@@ -70,11 +70,11 @@ void inner_round(uint rr, uint t) {
         uint k = e / S, j = e % S;
         T s = ss[k];
         if (!IS_ZERO(s)) {
-            REAL c = sc[k];
+            REAL w = sr[k];
             uvec2 xy = pair_of(rr, k, S);
             T x = sa[xy.x * LD + j], y = sa[xy.y * LD + j];
-            sa[xy.x * LD + j] = c * x - MUL(s, y);
-            sa[xy.y * LD + j] = MUL(CONJ(s), x) + c * y;
+            sa[xy.x * LD + j] = x - (MUL(s, y) + w * x);
+            sa[xy.y * LD + j] = y + (MUL(CONJ(s), x) - w * y);
         }
     }
     barrier();
@@ -82,14 +82,14 @@ void inner_round(uint rr, uint t) {
         uint k = e / S, i = e % S;
         T s = ss[k];
         if (!IS_ZERO(s)) {
-            REAL c = sc[k];
+            REAL w = sr[k];
             uvec2 xy = pair_of(rr, k, S);
             T x = sa[i * LD + xy.x], y = sa[i * LD + xy.y];
-            sa[i * LD + xy.x] = i == xy.y ? T(0) : c * x - MUL(CONJ(s), y);
-            sa[i * LD + xy.y] = i == xy.x ? T(0) : MUL(s, x) + c * y;
+            sa[i * LD + xy.x] = i == xy.y ? T(0) : x - (MUL(CONJ(s), y) + w * x);
+            sa[i * LD + xy.y] = i == xy.x ? T(0) : y + (MUL(s, x) - w * y);
             x = sv[i * LD + xy.x]; y = sv[i * LD + xy.y];
-            sv[i * LD + xy.x] = c * x - MUL(CONJ(s), y);
-            sv[i * LD + xy.y] = MUL(s, x) + c * y;
+            sv[i * LD + xy.x] = x - (MUL(CONJ(s), y) + w * x);
+            sv[i * LD + xy.y] = y + (MUL(s, x) - w * y);
         }
     }
     barrier();

@@ -52,6 +52,13 @@ void rotation(REAL app, REAL aqq, REAL apq, REAL eps, out REAL c, out REAL s) {
     s = tt * c;
 }
 
+// A rotation's two outputs in Rutishauser's form, x - (s y + r x) and y + (s x - r y) with r = 1 - c =
+// |s|^2 / (1 + c) (rot_r): c x - s y would take c rounded to 1 for a tiny angle, growing the pair's norm by
+// about |s|^2 / 2 at every rotation, a bias that adds up over a sweep's rounds; here the r x term still counts
+REAL rot_r(REAL c, T s) { return NORM2(s) / (REAL(1) + c); }
+T rot_lo(T x, T y, T s, REAL r) { return x - (MUL(s, y) + r * x); }
+T rot_hi(T x, T y, T s, REAL r) { return y + (MUL(s, x) - r * y); }
+
 // The unitary rotation J = [[c, s], [-conj(s), c]] (c real) that zeroes the (p, q) entry of J^H A J for the
 // Hermitian 2x2 [[app, apq], [conj(apq), aqq]]: the real rotation of |apq| conjugated by the phase d = apq / |apq|,
 // s = s_real d (real matrices: d = 1 and s_real from the signed apq, the plain Jacobi rotation)
@@ -90,18 +97,18 @@ void main() {
                                REAL(eps), c);
                 if (!IS_ZERO(s)) flag[b] = 1u;
             }
-            cs[cbase + 2u * k] = FROM_REAL(c); cs[cbase + 2u * k + 1u] = s;
+            cs[cbase + 2u * k] = FROM_REAL(rot_r(c, s)); cs[cbase + 2u * k + 1u] = s;
         }
         memoryBarrierBuffer(); barrier();
         for (uint e = t; e < np * n; e += WG) {  // rows p, q <- J^H A
             uint k = e / n, j = e % n;
             T s = cs[cbase + 2u * k + 1u];
             if (!IS_ZERO(s)) {
-                REAL c = RE(cs[cbase + 2u * k]);
+                REAL w = RE(cs[cbase + 2u * k]);
                 uvec2 pq = pair_of(r, k, n2);
                 T x = a[base + pq.x * n + j], y = a[base + pq.y * n + j];
-                a[base + pq.x * n + j] = c * x - MUL(s, y);
-                a[base + pq.y * n + j] = MUL(CONJ(s), x) + c * y;
+                a[base + pq.x * n + j] = rot_lo(x, y, s, w);
+                a[base + pq.y * n + j] = rot_hi(x, y, CONJ(s), w);
             }
         }
         memoryBarrierBuffer(); barrier();
@@ -109,15 +116,15 @@ void main() {
             uint k = e / n, i = e % n;
             T s = cs[cbase + 2u * k + 1u];
             if (!IS_ZERO(s)) {
-                REAL c = RE(cs[cbase + 2u * k]);
+                REAL w = RE(cs[cbase + 2u * k]);
                 uvec2 pq = pair_of(r, k, n2);
                 T x = a[base + i * n + pq.x], y = a[base + i * n + pq.y];
-                a[base + i * n + pq.x] = c * x - MUL(CONJ(s), y);
-                a[base + i * n + pq.y] = MUL(s, x) + c * y;
+                a[base + i * n + pq.x] = rot_lo(x, y, CONJ(s), w);
+                a[base + i * n + pq.y] = rot_hi(x, y, s, w);
                 if (wantv != 0u) {
                     x = v[base + i * n + pq.x]; y = v[base + i * n + pq.y];
-                    v[base + i * n + pq.x] = c * x - MUL(CONJ(s), y);
-                    v[base + i * n + pq.y] = MUL(s, x) + c * y;
+                    v[base + i * n + pq.x] = rot_lo(x, y, CONJ(s), w);
+                    v[base + i * n + pq.y] = rot_hi(x, y, s, w);
                 }
             }
         }

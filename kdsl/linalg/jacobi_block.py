@@ -52,7 +52,7 @@ layout(set = 0, binding = 2) buffer F_ { uint flag[]; };
 layout(push_constant) uniform Push { uint n; uint nb2; uint r; uint batch; uint sweeps; float eps; };
 shared T sa[S * LD];
 shared T sv[S * LD];
-shared REAL sr[HB];  // 1 - c = |s|^2 / (1 + c)
+shared REAL sr[HB];  // rot_r: 1 - c
 shared T ss[HB];
 shared uint srot;
 
@@ -62,7 +62,7 @@ void inner_round(uint rr, uint t) {
         uvec2 xy = pair_of(rr, k, S);
         REAL c;
         T s = rotation_t(sa[xy.x * LD + xy.x], sa[xy.y * LD + xy.y], sa[xy.x * LD + xy.y], REAL(eps), c);
-        sr[k] = NORM2(s) / (REAL(1) + c); ss[k] = s;
+        sr[k] = rot_r(c, s); ss[k] = s;
         if (!IS_ZERO(s)) srot = 1u;
     }
     barrier();
@@ -73,8 +73,8 @@ void inner_round(uint rr, uint t) {
             REAL w = sr[k];
             uvec2 xy = pair_of(rr, k, S);
             T x = sa[xy.x * LD + j], y = sa[xy.y * LD + j];
-            sa[xy.x * LD + j] = x - (MUL(s, y) + w * x);
-            sa[xy.y * LD + j] = y + (MUL(CONJ(s), x) - w * y);
+            sa[xy.x * LD + j] = rot_lo(x, y, s, w);
+            sa[xy.y * LD + j] = rot_hi(x, y, CONJ(s), w);
         }
     }
     barrier();
@@ -85,11 +85,11 @@ void inner_round(uint rr, uint t) {
             REAL w = sr[k];
             uvec2 xy = pair_of(rr, k, S);
             T x = sa[i * LD + xy.x], y = sa[i * LD + xy.y];
-            sa[i * LD + xy.x] = i == xy.y ? T(0) : x - (MUL(CONJ(s), y) + w * x);
-            sa[i * LD + xy.y] = i == xy.x ? T(0) : y + (MUL(s, x) - w * y);
+            sa[i * LD + xy.x] = i == xy.y ? T(0) : rot_lo(x, y, CONJ(s), w);
+            sa[i * LD + xy.y] = i == xy.x ? T(0) : rot_hi(x, y, s, w);
             x = sv[i * LD + xy.x]; y = sv[i * LD + xy.y];
-            sv[i * LD + xy.x] = x - (MUL(CONJ(s), y) + w * x);
-            sv[i * LD + xy.y] = y + (MUL(s, x) - w * y);
+            sv[i * LD + xy.x] = rot_lo(x, y, CONJ(s), w);
+            sv[i * LD + xy.y] = rot_hi(x, y, s, w);
         }
     }
     barrier();

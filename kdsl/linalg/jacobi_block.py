@@ -8,7 +8,8 @@ instead of ``n - 1``), and a round is two dispatches:
   product, the unitary ``Q`` (``2b x 2b``), to a work array; a rotation raises the matrix's flag;
 * ``apply``: one workgroup per pair of pairs ``k > l`` computes ``Q_k^H A[pair k, pair l] Q_l`` in shared memory
   and writes it and its adjoint (``A`` stays exactly Hermitian); more workgroups update the eigenvectors,
-  ``V[:, pair l] <- V[:, pair l] Q_l``, one ``2b``-row tile each.
+  ``V[:, pair l] <- V[:, pair l] Q_l``, one ``2b``-row tile each. A pair that rotated nothing has ``Q = I``
+  (the solve says so per pair), and the products by it are skipped (the last sweeps rotate few pairs).
 
 A pair's own ``2b x 2b`` block is never recomputed by the product: it is the inner solve's result (rotated
 entries exact zeros, not a product's rounding of about ``eps |A|``), so the host's convergence test - a sweep in
@@ -49,6 +50,7 @@ _SOLVE = _COMMON + """
 layout(set = 0, binding = 0) buffer A_ { T a[]; };
 layout(set = 0, binding = 1) writeonly buffer Q_ { T q[]; };
 layout(set = 0, binding = 2) buffer F_ { uint flag[]; };
+layout(set = 0, binding = 3) writeonly buffer M_ { uint moved[]; };  // per pair: Q is not the identity
 layout(push_constant) uniform Push { uint n; uint nb2; uint r; uint batch; uint sweeps; float eps; };
 shared T sa[S * LD];
 shared T sv[S * LD];
@@ -117,6 +119,7 @@ void main() {
         rotated = true;
     }
     if (rotated && t == 0u) flag[b] = 1u;
+    if (t == 0u) moved[b * (nb2 / 2u) + k] = rotated ? 1u : 0u;
     uint qbase = (b * (nb2 / 2u) + k) * S * S;
     for (uint e = t; e < S * S; e += WG) {
         uint i = e / S, j = e % S, gi = gidx(pk, i), gj = gidx(pk, j);
@@ -134,6 +137,7 @@ _APPLY = _COMMON + """
 layout(set = 0, binding = 0) buffer A_ { T a[]; };
 layout(set = 0, binding = 1) buffer V_ { T v[]; };
 layout(set = 0, binding = 2) readonly buffer Q_ { T q[]; };
+layout(set = 0, binding = 3) readonly buffer M_ { uint moved[]; };
 layout(push_constant) uniform Push { uint n; uint nb2; uint r; uint batch; uint wantv; };
 shared T sx[S * LD];
 shared T sq[S * LD];
@@ -168,18 +172,23 @@ void main() {
     if (b >= batch) return;
     if (g < np * np) {
         uint k = g / np, l = g % np;
-        if (k <= l) return;
+        bool mk = moved[b * np + k] != 0u, ml = moved[b * np + l] != 0u;
+        if (k <= l || !(mk || ml)) return;  // an identity Q leaves the block as it is, exactly
         uvec2 pk = pair_of(r, k, nb2), pl = pair_of(r, l, nb2);
         for (uint e = t; e < S * S; e += WG) {
             uint i = e / S, j = e % S, gi = gidx(pk, i), gj = gidx(pl, j);
             sx[i * LD + j] = gi < n && gj < n ? a[base + gi * n + gj] : T(0);
         }
-        load_q((b * np + l) * S * S, t);
-        barrier();
-        product(false, t);
-        load_q((b * np + k) * S * S, t);
-        barrier();
-        product(true, t);
+        if (ml) {
+            load_q((b * np + l) * S * S, t);
+            barrier();
+            product(false, t);
+        }
+        if (mk) {
+            load_q((b * np + k) * S * S, t);
+            barrier();
+            product(true, t);
+        }
         for (uint e = t; e < S * S; e += WG) {
             uint i = e / S, j = e % S, gi = gidx(pk, i), gj = gidx(pl, j);
             if (gi < n && gj < n) a[base + gi * n + gj] = sx[i * LD + j];
@@ -188,7 +197,7 @@ void main() {
         }
     } else if (wantv != 0u) {
         uint h = g - np * np, row0 = (h / np) * S, l = h % np;
-        if (row0 >= n) return;
+        if (row0 >= n || moved[b * np + l] == 0u) return;
         uvec2 pl = pair_of(r, l, nb2);
         for (uint e = t; e < S * S; e += WG) {
             uint i = e / S, j = e % S, gj = gidx(pl, j);
@@ -252,7 +261,8 @@ def eigh_block(a: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
 
     def make() -> dict[str, kd.Array]:
         return {"a": kd.zeros(a.shape, dtype=dtype), "v": kd.zeros(a.shape, dtype=dtype),
-                "q": kd.zeros((batch, nb2 // 2, s, s), dtype=dtype), "flag": kd.zeros((batch,), dtype=kd.uint32)}
+                "q": kd.zeros((batch, nb2 // 2, s, s), dtype=dtype), "flag": kd.zeros((batch,), dtype=kd.uint32),
+                "moved": kd.zeros((batch, nb2 // 2), dtype=kd.uint32)}
 
     key = ("eigh-block", dtype.name, batch, n, want_vectors, b, INNER_SWEEPS)
     d, v = converge(key, make, lambda r: _sweep(r, b, want_vectors), {"a": a, "v": identity(batch, n, dtype)},
@@ -277,8 +287,8 @@ def _sweep(r: dict[str, kd.Array], b: int, want_vectors: bool) -> None:
     gx, gy, _ = K.groups(np_)
     ax, ay, _ = K.groups(np_ * np_ + (K.cdiv(n, s) * np_ if want_vectors else 0))
     for rnd in range(nb2 - 1):
-        solve(a, r["q"], r["flag"], n, nb2, rnd, batch, sweeps, eps, groups=(gx, gy, batch))
-        apply(a, r["v"], r["q"], n, nb2, rnd, batch, int(want_vectors), groups=(ax, ay, batch))
+        solve(a, r["q"], r["flag"], r["moved"], n, nb2, rnd, batch, sweeps, eps, groups=(gx, gy, batch))
+        apply(a, r["v"], r["q"], r["moved"], n, nb2, rnd, batch, int(want_vectors), groups=(ax, ay, batch))
 
 
 __all__ = ["INNER_SWEEPS", "MAX_BLOCK", "block_size", "eigh_block", "fits", "inner_sweeps"]

@@ -10,12 +10,15 @@ submit-and-wait), host downloads, and kernels built or compiled (0 once the shap
 time of the recorded launches replayed back to back (timestamps between launches), the costliest kernels first. Outside
 ``--structure`` kd.linalg replays each shape's recorded launches as one submit (kdsl/linalg/graph.py).
 ``--block`` and ``--qr-inner`` set the blocked factorisations' panel width and QR's columns per one-workgroup
-step (kdsl.linalg.blocked.BLOCK, INNER: 64 and 16), to tune them on a GPU.
+step (kdsl.linalg.blocked.BLOCK, INNER: 64 and 16), ``--eigh-block`` and ``--eigh-inner`` eigh's block
+Jacobi's largest block and inner sweeps a round (kdsl.linalg.jacobi_block.MAX_BLOCK, INNER_SWEEPS: 32 and 1),
+to tune them on a GPU.
 
 Run (H200):   python benchmarks/linalg.py --peers kdsl,torch
 One row:      python benchmarks/linalg.py --only cholesky --structure
 Run (small):  python benchmarks/linalg.py --size-scale 0.125 --repeat 3 --structure
 Tune:         python benchmarks/linalg.py --only qr --peers kdsl --qr-inner 32
+              python benchmarks/linalg.py --only eigh --peers kdsl --structure --eigh-block 16 --eigh-inner 2
 """
 
 from __future__ import annotations
@@ -120,9 +123,11 @@ def structure(name: str, inputs, args) -> str:
 
 
 def main(args) -> None:
-    from kdsl.linalg import blocked
+    from kdsl.linalg import blocked, jacobi_block
     blocked.BLOCK = args.block or blocked.BLOCK
     blocked.INNER = args.qr_inner or blocked.INNER
+    jacobi_block.MAX_BLOCK = args.eigh_block or jacobi_block.MAX_BLOCK
+    jacobi_block.INNER_SWEEPS = args.eigh_inner or jacobi_block.INNER_SWEEPS
     torch = torch_module() if "torch" in args.peers else None
     rng = np.random.default_rng(0)
     tol = 1e-3 if args.dtype == "float32" else 1e-9
@@ -160,6 +165,8 @@ def parse(argv=None):
     p.add_argument("--only", default="", help="comma-separated row prefixes, e.g. solve,inv")
     p.add_argument("--block", type=int, default=0, help="panel width of the blocked factorisations (0: 64)")
     p.add_argument("--qr-inner", type=int, default=0, help="QR columns per one-workgroup panel step (0: 16)")
+    p.add_argument("--eigh-block", type=int, default=0, help="eigh's block Jacobi: most indices a block (0: 32)")
+    p.add_argument("--eigh-inner", type=int, default=0, help="eigh's block Jacobi: inner sweeps a round (0: 1)")
     p.add_argument("--size-scale", type=float, default=1.0,
                    help="scale every matrix size and the solve/inv batch, e.g. 0.125 (the 64x64 blocks stay)")
     p.add_argument("--peers", default="kdsl,numpy,torch", help="comma-separated, of kdsl, numpy, torch")

@@ -69,7 +69,7 @@ layout(set = 0, binding = 0) buffer A_ { T a[]; };
 layout(set = 0, binding = 1) buffer I_ { int info[]; };
 layout(set = 0, binding = 2) buffer M_ { T mi[]; };
 layout(push_constant) uniform Push { uint n; uint k0; uint w; uint batch; uint inv; };
-#define P NB
+#define P (NB + PAD)  // padded rows (PAD = 1, where it fits) put a column's entries in different banks
 #define RS (WG / NB)  // rows updated side by side; a thread keeps one column (no division in the loops)
 shared T s[NB * P];
 shared T x[NB * P];
@@ -102,7 +102,7 @@ void main() {
         // trailing triangle -L[i][k] conj(L[j][k])
         if (ty < RS && tx < w) {
             uint j = tx;
-            T ljk = CONJ(s[j * P + k]);  // read once a step: a column read (across threads) is bank-conflicted
+            T ljk = CONJ(s[j * P + k]);  // read once a step: a column read (bank-conflicted when unpadded)
             for (uint i = k + 1u + ty; i < w; i += RS) {
                 if (j > i) continue;
                 T lik = s[i * P + k];  // the same for the threads of a row: a broadcast
@@ -167,6 +167,17 @@ def _threads() -> int:
     return min(256, K.workgroup_size(256))
 
 
+def _diag_threads(nb: int) -> int:
+    """potrf_diag's threads: up to nb * nb / 4 (16 rows side by side for nb = 64), within the device's limit
+    and at least :func:`_threads` (one per row of the block). The block's nb steps run one after another in
+    one workgroup, so its time is the steps' latency: more rows updated side by side, fewer turns a step."""
+    limit = int(kd.device().manager.get_device_properties().get("max_work_group_invocations", 128))
+    wg = _threads()
+    while 2 * wg <= min(1024, limit) and wg < nb * nb // 4:
+        wg *= 2
+    return wg
+
+
 def _unblocked(a: kd.Array, info: kd.Array) -> None:
     """The whole matrix by one workgroup per matrix, in global memory (small n)."""
     batch, n, _ = a.shape
@@ -181,7 +192,8 @@ def _blocked(a: kd.Array, info: kd.Array, m: kd.Array, nb: int) -> None:
     batch, n, _ = a.shape
     name = a.dtype.name
     wg = _threads()
-    diag = K.compiled(f"potrf_diag{nb}", f"#define NB {nb}u\n" + _DIAG, name, wg)
+    pad = int(2 * nb * (nb + 1) * _ITEM[name] <= K.shared_limit())
+    diag = K.compiled(f"potrf_diag{nb}", f"#define NB {nb}u\n#define PAD {pad}u\n" + _DIAG, name, _diag_threads(nb))
     trmm = K.compiled(f"potrf_trmm{nb}", f"#define NB {nb}u\n" + _TRMM, name, wg)
     gy = min(batch, 65535)
     for k0, k1 in blocks(n, nb):

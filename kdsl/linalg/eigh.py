@@ -1,6 +1,7 @@
 """Symmetric eigendecomposition: ``eigh`` and ``eigvalsh`` by parallel cyclic Jacobi on the GPU
-(:mod:`kdsl.linalg.jacobi`), eigenvalues sorted ascending as LAPACK returns them. Only the lower triangle is
-read (NumPy's default ``UPLO='L'``): it is mirrored before the sweeps.
+(:mod:`kdsl.linalg.jacobi`; block Jacobi for large matrices, :mod:`kdsl.linalg.jacobi_block`), eigenvalues
+sorted ascending as LAPACK returns them. Only the lower triangle is read (NumPy's default ``UPLO='L'``): it is
+mirrored before the sweeps.
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -12,9 +13,12 @@ Example:
 from __future__ import annotations
 
 import kdsl as kd
+from kdsl.linalg import jacobi_block
 from kdsl.linalg.blocked import adjoint
 from kdsl.linalg.common import EighResult, as_array, batch_copy, check_matrices, working_dtype
 from kdsl.linalg.jacobi import eigh_jacobi
+
+BLOCK_EIGH = 128  # matrices of this order and larger are diagonalised by block Jacobi
 
 
 def _symmetric(a: kd.Array, uplo: str) -> kd.Array:
@@ -28,11 +32,20 @@ def _symmetric(a: kd.Array, uplo: str) -> kd.Array:
     return tri + kd.matrix_transpose(strict)
 
 
+def _diagonalise(a: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
+    """Block Jacobi from :data:`BLOCK_EIGH` on (a sweep is n/b - 1 rounds of two fat dispatches), the scalar
+    sweeps of one workgroup per matrix below (a few dispatches a sweep, whole batches in each)."""
+    batch, n, _ = a.shape
+    if n >= BLOCK_EIGH and jacobi_block.fits(batch):
+        return jacobi_block.eigh_block(a, want_vectors)
+    return eigh_jacobi(a, want_vectors)
+
+
 def _decompose(x, uplo: str, want_vectors: bool, name: str) -> tuple[kd.Array, kd.Array, kd.Array]:
     a = as_array(x)
     check_matrices(a, name)
     dtype = working_dtype(a, name)
-    d, v = eigh_jacobi(batch_copy(_symmetric(a.astype(dtype), uplo), dtype), want_vectors)
+    d, v = _diagonalise(batch_copy(_symmetric(a.astype(dtype), uplo), dtype), want_vectors)
     values = kd.diagonal(d, 0, -2, -1)
     values = kd.real(values) if dtype.kind == "c" else values
     order = kd.argsort(values, axis=-1, stable=True)

@@ -8,8 +8,9 @@ updates (and the accumulated eigenvector / right singular vector matrix). A pair
 off-diagonal entry is not negligible against its diagonal (``|a_pq| > eps * sqrt(|a_pp a_qq|)``), the
 criterion that gives Jacobi its high relative accuracy (``sqrt(m) * eps`` for the m-term dot products of
 the one-sided method, as LAPACK's ``dgesvj``); the host repeats sweeps until one rotates nothing (one read a
-sweep). A few large matrices are rotated a round per dispatch over the whole GPU instead (``_EIGH_ROUND``;
-the one-sided sweeps, with their own such rounds, are in :mod:`kdsl.linalg.jacobi_svd`). Complex (Hermitian)
+sweep). Large symmetric matrices are diagonalised by block Jacobi instead (:mod:`kdsl.linalg.jacobi_block`,
+whose inner solves reuse the rotations here); the one-sided sweeps, with their own rounds over the whole GPU for
+a few large matrices, are in :mod:`kdsl.linalg.jacobi_svd`. Complex (Hermitian)
 matrices take the unitary rotation ``[[c, s], [-conj(s), c]]``: the real
 rotation of ``|a_pq|`` conjugated by the phase of ``a_pq`` (``rotation_t``).
 
@@ -51,6 +52,13 @@ void rotation(REAL app, REAL aqq, REAL apq, REAL eps, out REAL c, out REAL s) {
     s = tt * c;
 }
 
+// A rotation's two outputs in Rutishauser's form, x - (s y + r x) and y + (s x - r y) with r = 1 - c =
+// |s|^2 / (1 + c) (rot_r): c x - s y would take c rounded to 1 for a tiny angle, growing the pair's norm by
+// about |s|^2 / 2 at every rotation, a bias that adds up over a sweep's rounds; here the r x term still counts
+REAL rot_r(REAL c, T s) { return NORM2(s) / (REAL(1) + c); }
+T rot_lo(T x, T y, T s, REAL r) { return x - (MUL(s, y) + r * x); }
+T rot_hi(T x, T y, T s, REAL r) { return y + (MUL(s, x) - r * y); }
+
 // The unitary rotation J = [[c, s], [-conj(s), c]] (c real) that zeroes the (p, q) entry of J^H A J for the
 // Hermitian 2x2 [[app, apq], [conj(apq), aqq]]: the real rotation of |apq| conjugated by the phase d = apq / |apq|,
 // s = s_real d (real matrices: d = 1 and s_real from the signed apq, the plain Jacobi rotation)
@@ -89,18 +97,18 @@ void main() {
                                REAL(eps), c);
                 if (!IS_ZERO(s)) flag[b] = 1u;
             }
-            cs[cbase + 2u * k] = FROM_REAL(c); cs[cbase + 2u * k + 1u] = s;
+            cs[cbase + 2u * k] = FROM_REAL(rot_r(c, s)); cs[cbase + 2u * k + 1u] = s;
         }
         memoryBarrierBuffer(); barrier();
         for (uint e = t; e < np * n; e += WG) {  // rows p, q <- J^H A
             uint k = e / n, j = e % n;
             T s = cs[cbase + 2u * k + 1u];
             if (!IS_ZERO(s)) {
-                REAL c = RE(cs[cbase + 2u * k]);
+                REAL w = RE(cs[cbase + 2u * k]);
                 uvec2 pq = pair_of(r, k, n2);
                 T x = a[base + pq.x * n + j], y = a[base + pq.y * n + j];
-                a[base + pq.x * n + j] = c * x - MUL(s, y);
-                a[base + pq.y * n + j] = MUL(CONJ(s), x) + c * y;
+                a[base + pq.x * n + j] = rot_lo(x, y, s, w);
+                a[base + pq.y * n + j] = rot_hi(x, y, CONJ(s), w);
             }
         }
         memoryBarrierBuffer(); barrier();
@@ -108,15 +116,15 @@ void main() {
             uint k = e / n, i = e % n;
             T s = cs[cbase + 2u * k + 1u];
             if (!IS_ZERO(s)) {
-                REAL c = RE(cs[cbase + 2u * k]);
+                REAL w = RE(cs[cbase + 2u * k]);
                 uvec2 pq = pair_of(r, k, n2);
                 T x = a[base + i * n + pq.x], y = a[base + i * n + pq.y];
-                a[base + i * n + pq.x] = c * x - MUL(CONJ(s), y);
-                a[base + i * n + pq.y] = MUL(s, x) + c * y;
+                a[base + i * n + pq.x] = rot_lo(x, y, CONJ(s), w);
+                a[base + i * n + pq.y] = rot_hi(x, y, s, w);
                 if (wantv != 0u) {
                     x = v[base + i * n + pq.x]; y = v[base + i * n + pq.y];
-                    v[base + i * n + pq.x] = c * x - MUL(CONJ(s), y);
-                    v[base + i * n + pq.y] = MUL(s, x) + c * y;
+                    v[base + i * n + pq.x] = rot_lo(x, y, CONJ(s), w);
+                    v[base + i * n + pq.y] = rot_hi(x, y, s, w);
                 }
             }
         }
@@ -132,63 +140,9 @@ void main() {
 }
 """
 
-# One round of two-sided Jacobi over the whole GPU (large matrices): each invocation owns one 2x2 block
-# (pairs k, l) of the output, computes both pairs' rotations from the unchanged input A (the rotation depends only
-# on the pair's own 2x2 diagonal block) and writes J_k^H A_kl J_l to the other buffer - no barriers, one dispatch
-# a round, A and O swapping roles; the invocations after the blocks rotate V's columns p, q (row i) in place.
-_EIGH_ROUND = PAIRS + """
-layout(set = 0, binding = 0) readonly buffer A_ { T a[]; };
-layout(set = 0, binding = 1) writeonly buffer O_ { T o[]; };
-layout(set = 0, binding = 2) buffer V_ { T v[]; };
-layout(set = 0, binding = 3) buffer F_ { uint flag[]; };
-layout(push_constant) uniform Push { uint n; uint n2; uint r; uint batch; uint wantv; float eps; };
-
-T rot_of(uint base, uvec2 pq, out REAL c) {
-    c = REAL(1);
-    if (pq.y >= n) return T(0);
-    return rotation_t(a[base + pq.x * n + pq.x], a[base + pq.y * n + pq.y], a[base + pq.x * n + pq.y], REAL(eps), c);
-}
-
-T at(uint base, uint i, uint j) { return i < n && j < n ? a[base + i * n + j] : T(0); }
-
-void main() {
-    uint b = gl_WorkGroupID.y + gl_WorkGroupID.z * gl_NumWorkGroups.y;
-    uint e = gl_WorkGroupID.x * WG + gl_LocalInvocationID.x;
-    uint np = n2 / 2u, base = b * n * n;
-    if (b >= batch) return;
-    if (e < np * np) {
-        uint k = e / np, l = e % np;
-        uvec2 pq = pair_of(r, k, n2), rs = pair_of(r, l, n2);
-        REAL ck, cl;
-        T sk = rot_of(base, pq, ck), sl = rot_of(base, rs, cl);
-        if (l == 0u && !IS_ZERO(sk)) flag[b] = 1u;
-        T x0 = at(base, pq.x, rs.x), x1 = at(base, pq.x, rs.y), y0 = at(base, pq.y, rs.x), y1 = at(base, pq.y, rs.y);
-        // rows p, q <- J_k^H (rows), then columns r, s <- (.) J_l
-        T p0 = ck * x0 - MUL(sk, y0), p1 = ck * x1 - MUL(sk, y1);
-        T q0 = MUL(CONJ(sk), x0) + ck * y0, q1 = MUL(CONJ(sk), x1) + ck * y1;
-        T pr = cl * p0 - MUL(CONJ(sl), p1), ps = MUL(sl, p0) + cl * p1;
-        T qr = cl * q0 - MUL(CONJ(sl), q1), qs = MUL(sl, q0) + cl * q1;
-        if (k == l && !IS_ZERO(sk)) { ps = T(0); qr = T(0); }  // the rotated entries are zero by construction
-        if (pq.x < n && rs.x < n) o[base + pq.x * n + rs.x] = pr;
-        if (pq.x < n && rs.y < n) o[base + pq.x * n + rs.y] = ps;
-        if (pq.y < n && rs.x < n) o[base + pq.y * n + rs.x] = qr;
-        if (pq.y < n && rs.y < n) o[base + pq.y * n + rs.y] = qs;
-    } else if (wantv != 0u && e < np * np + n * np) {
-        uint i = (e - np * np) / np, k = (e - np * np) % np;
-        uvec2 pq = pair_of(r, k, n2);
-        REAL c;
-        T s = rot_of(base, pq, c);
-        if (!IS_ZERO(s)) {
-            T x = v[base + i * n + pq.x], y = v[base + i * n + pq.y];
-            v[base + i * n + pq.x] = c * x - MUL(CONJ(s), y);
-            v[base + i * n + pq.y] = MUL(s, x) + c * y;
-        }
-    }
-}
-"""
-
-# eigh of a few matrices (up to WIDE_BATCH) from WIDE_EIGH on runs a round per dispatch over the whole GPU (one
-# workgroup per matrix would leave most of it idle; many matrices fill it anyway, in one dispatch for many rounds)
+# svd of a few matrices (up to WIDE_BATCH) from WIDE_EIGH columns on runs a round per dispatch over the whole GPU
+# (one workgroup per matrix would leave most of it idle; many matrices fill it anyway, in one dispatch for many
+# rounds); eigh of large matrices goes to block Jacobi instead (kdsl.linalg.jacobi_block)
 WIDE_EIGH = 128
 WIDE_BATCH = 8
 
@@ -244,19 +198,15 @@ def eigh_jacobi(a: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
     batch, n, _ = a.shape
     if batch == 0 or n <= 1:
         return a, identity_batch(batch, n, a.dtype)
-    wide = n >= WIDE_EIGH and batch <= WIDE_BATCH
     dtype = a.dtype
     n2 = n + n % 2
 
     def make() -> dict[str, kd.Array]:
-        arrays = {"a": kd.zeros(a.shape, dtype=dtype), "v": kd.zeros(a.shape, dtype=dtype),
-                  "flag": kd.zeros((batch,), dtype=kd.uint32)}
-        arrays["work"] = kd.zeros(a.shape if wide else (batch, n2), dtype=dtype)  # the second buffer, or cs
-        return arrays
+        return {"a": kd.zeros(a.shape, dtype=dtype), "v": kd.zeros(a.shape, dtype=dtype),
+                "flag": kd.zeros((batch,), dtype=kd.uint32), "work": kd.zeros((batch, n2), dtype=dtype)}
 
-    sweep = _eigh_rounds if wide else _eigh_sweep
-    d, v = converge(("eigh", dtype.name, batch, n, want_vectors, wide), make,
-                     lambda r: sweep(r, want_vectors), {"a": a, "v": identity(batch, n, dtype)}, ("a", "v"),
+    d, v = converge(("eigh", dtype.name, batch, n, want_vectors), make,
+                     lambda r: _eigh_sweep(r, want_vectors), {"a": a, "v": identity(batch, n, dtype)}, ("a", "v"),
                      "Eigenvalues")
     return d, v
 
@@ -272,26 +222,6 @@ def _eigh_sweep(r: dict[str, kd.Array], want_vectors: bool) -> None:
     eps = jacobi_eps(a.dtype)
     K.run_steps(kern, (a, r["v"], r["work"], r["flag"]),
                 lambda r0, r1: (n, n2, r0, r1, batch, int(want_vectors), eps), [per_round] * (n2 - 1), batch)
-
-
-def _eigh_rounds(r: dict[str, kd.Array], want_vectors: bool) -> None:
-    """One sweep for large matrices: a dispatch per round (``_EIGH_ROUND``) from one buffer into the other, and
-    the result copied back to ``a`` after an odd number of rounds."""
-    a, v = r["a"], r["v"]
-    batch, n, _ = a.shape
-    n2 = n + n % 2
-    np2 = (n2 // 2) ** 2 + (n * (n2 // 2) if want_vectors else 0)
-    wg = 256
-    kern = K.compiled("eigh_round", _EIGH_ROUND, a.dtype.name, wg)
-    bufs = [a, r["work"]]
-    eps = jacobi_eps(a.dtype)
-    gy = min(batch, 65535)
-    grid = (K.cdiv(np2, wg), gy, K.cdiv(batch, gy))
-    for rnd in range(n2 - 1):
-        kern(bufs[0], bufs[1], v, r["flag"], n, n2, rnd, batch, int(want_vectors), eps, groups=grid)
-        bufs.reverse()
-    if bufs[0] is not a:
-        K.copy_into(a, bufs[0])
 
 
 __all__ = ["MAX_SWEEPS", "PAIRS", "WIDE_BATCH", "WIDE_EIGH", "converge", "eigh_jacobi", "identity", "jacobi_eps",

@@ -87,7 +87,11 @@ def test_compaction_views_and_values():
     x, y = kd.asarray(f), kd.asarray(b)
     np.testing.assert_array_equal(x[x > 0.5].numpy(), f[f > 0.5])
     np.testing.assert_array_equal(y[4:][x[4:] < 0].numpy(), b[4:][f[4:] < 0])
-    np.testing.assert_array_equal(kd.flatnonzero(y[1:]).numpy(), np.flatnonzero(b[1:]))
+    got = kd.flatnonzero(y[1:])
+    # flags read one at a time (an unaligned int8 view): the shared-memory kernel compacts (the blocked one was
+    # wrong here on an H200; lavapipe's subgroups did not show it)
+    assert not [k for k in _blocked(got) if k.phase == "compact"]
+    np.testing.assert_array_equal(got.numpy(), np.flatnonzero(b[1:]))
     np.testing.assert_array_equal(kd.flatnonzero(x[::3] > 0).numpy(), np.flatnonzero(f[::3] > 0))
     assert kd.flatnonzero(kd.asarray(np.zeros(0, bool))).numpy().shape == (0,)
     assert kd.cumsum(kd.asarray(np.zeros((2, 0), np.float32)), axis=1).numpy().shape == (2, 0)

@@ -187,9 +187,13 @@ def lower_compact(node: Node, keep: set[int], dev: Device) -> list[Step]:
     vals = (lambda lw: lw.expr(values)) if values is not None else (lambda lw: None)
     # a dense selection's values are all read with the flags (the count is the node's length)
     preload = blocked and values is not None and node.shape[0] >= scan_blocked.PRELOAD_DENSITY * n
+    # positions go through shared memory (one int per element of a tile, besides the kernel's 3 KiB) to
+    # coalesced stores
+    stage = blocked and values is None and scan_blocked.STAGE_POSITIONS and \
+        4 * (tile + 3 * LOCAL) <= dev.max_shared_memory
     if nb == 1:
         return [low.step(Scan((n,), 0, node.dtype, e, 0, groups, 0, "compact", None, "sum", per, sub, vals(low),
-                              blocked, preload), node)]
+                              blocked, preload, stage), node)]
     short = (nb,)
     # (tiles are powers of two: totals of n > tile elements have nb entries for this tile and no other)
     if tiles is not None and tiles.shape == short:
@@ -204,5 +208,5 @@ def lower_compact(node: Node, keep: set[int], dev: Device) -> list[Step]:
     e = low.expr(flags)
     carry = low.load(scanned, View.contiguous(short))
     steps.append(low.step(Scan((n,), 0, node.dtype, e, 0, groups, tile, "compact", carry, "sum", per, sub,
-                               vals(low), blocked, preload), node))
+                               vals(low), blocked, preload, stage), node))
     return steps

@@ -20,6 +20,8 @@ Run: python benchmarks/dsl_data_dependent.py               (GPU sizes: sort 2**2
      python benchmarks/dsl_data_dependent.py --small       (lavapipe: 2**18 / 2**18 / 2**20)
      python benchmarks/dsl_data_dependent.py --only 2**28 --scan-rows 1,2,4,8 --preload-density 0.25,2
                                                            (a sweep of the scans' tile and the compaction's preload)
+     python benchmarks/dsl_data_dependent.py --only nonzero --stage-positions 1,0 --profile
+                                                           (nonzero's positions through shared memory, or not)
 """
 
 from __future__ import annotations
@@ -205,12 +207,18 @@ if __name__ == "__main__":
                         "kdsl.codegen.scan_blocked.ROWS (rows of four elements per invocation), one table each")
     parser.add_argument("--preload-density", default="", help="a sweep: comma-separated values of "
                         "kdsl.codegen.scan_blocked.PRELOAD_DENSITY (2 turns the compaction's preload off)")
+    parser.add_argument("--stage-positions", default="", help="a sweep: comma-separated values (1, 0) of "
+                        "kdsl.codegen.scan_blocked.STAGE_POSITIONS (nonzero's positions through shared memory)")
     args = parser.parse_args()
     small = (18, 18, 20) if args.small else (26, 26, 28)
+    stages = [bool(int(v)) for v in args.stage_positions.split(",") if v] or [scan_blocked.STAGE_POSITIONS]
     for rows in [int(r) for r in args.scan_rows.split(",") if r] or [scan_blocked.ROWS]:
         for density in [float(d) for d in args.preload_density.split(",") if d] or [scan_blocked.PRELOAD_DENSITY]:
-            # both are part of the plan cache's key: each setting gets its own kernels
-            scan_blocked.ROWS, scan_blocked.PRELOAD_DENSITY = rows, density
-            print(f"scan_blocked.ROWS = {rows} (tiles of {4 * rows * 256}), PRELOAD_DENSITY = {density}", flush=True)
-            main(args.sort_log2 or small[0], args.index_log2 or small[1], args.scan_log2 or small[2], args.repeat,
-                 args.only, args.profile)
+            for stage in stages:
+                # all three are part of the plan cache's key: each setting gets its own kernels
+                scan_blocked.ROWS, scan_blocked.PRELOAD_DENSITY = rows, density
+                scan_blocked.STAGE_POSITIONS = stage
+                print(f"scan_blocked.ROWS = {rows} (tiles of {4 * rows * 256}), PRELOAD_DENSITY = {density}, "
+                      f"STAGE_POSITIONS = {stage}", flush=True)
+                main(args.sort_log2 or small[0], args.index_log2 or small[1], args.scan_log2 or small[2],
+                     args.repeat, args.only, args.profile)

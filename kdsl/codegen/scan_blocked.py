@@ -19,7 +19,8 @@ run of ``64 * cnt`` bytes per row). So a tile costs:
 4. the stores, four at a time again (one 16-byte store for 32-bit results), or - phase "compact" - each
    selected element (flag 1) writes its value or position to slot ``running count - 1``. The values are read
    before the barrier: the selected ones once the flags are loaded, or (``k.preload``, a dense selection) all
-   of them four at a time together with the flags.
+   of them four at a time together with the flags. Positions (``k.stage``) go to their slots in a shared
+   array of the tile instead, and after a second barrier consecutive invocations store consecutive slots.
 
 Phase "sums" loads the same way, reduces in registers and with ``subgroup<Op>``, and writes one total per tile.
 Nothing goes through shared memory but the segment totals: no transposes, no tree of barriers.
@@ -59,6 +60,10 @@ ROWS = 4  # rows of four elements per invocation: tiles of 4 * ROWS * 256 = 4096
 # the flags, rather than only the selected ones once the flags are known (with 32-byte memory sectors, a random
 # selection of a quarter of the float32 values touches 90% of them anyway)
 PRELOAD_DENSITY = 0.25
+# positions (nonzero, flatnonzero) of a tile are gathered in shared memory and stored in order by consecutive
+# invocations (where shared memory holds the tile's ints): scattered from registers, each lane's 8-byte stores
+# land a few slots apart from its neighbours' (many partial memory sectors per store instruction)
+STAGE_POSITIONS = True
 _BYTES = ("uint8_t", "int8_t")  # 8-bit operands: four in one uint word
 
 
@@ -161,6 +166,8 @@ class _Kernel:
         text = "\n".join(main)
         fns = "\n".join(self.extra)
         shared = [f"shared {c} s_t[2][{LOCAL}];", f"shared uint s_c[{LOCAL}];"] + self._aliases()
+        if k.stage:
+            shared.append(f"shared int s_p[{self.tile}];")
         src = glsl.header(LOCAL, self.buffers, k.n_words, shared=shared, body_text=fns + text)
         exts = ["#extension GL_KHR_shader_subgroup_basic : require",
                 "#extension GL_KHR_shader_subgroup_arithmetic : require",
@@ -277,13 +284,13 @@ class _Kernel:
                  "barrier();",
                  f"{w.c} ex = {w.ident};",
                  f"for (uint g = 0u; g < gl_SubgroupID; g++) ex = {w.comb('ex', 's_t[par][g]')};"]
-        if k.carry is not None:
+        if k.carry is not None and not k.stage:
             body.append(f"ex = {w.comb('carry', 'ex')};")
         body += [f"[[unroll]] for (int r = 0; r < {rows}; r++) {{",
                  "    int e = seg + (r * int(cnt) + int(lane)) * 4;",
                  f"    {w.c} o = {w.comb('ex', 'pre[r]')};"]
         body += self._compact_store() if k.phase == "compact" else self._store()
-        return body + ["}"]
+        return body + ["}"] + (self._staged_store() if k.stage else [])
 
     def _store(self) -> list[str]:
         w = self.w
@@ -301,13 +308,12 @@ class _Kernel:
         """Phase "compact": lines reading, right after the flags (before the scan and its barrier, so that the
         reads overlap them), the value - or the position - of each selected element into ``val``."""
         k, out_t = self.k, self.k.out_dtype
-        if k.values is None:
-            value, lines = render_cast("p", dt.int32, out_t) if out_t is not dt.int32 else "p", []
-        else:
-            r = ExprRenderer(self.buffers, prefix="w")
-            value = r.value(k.values, k.shape, ("p",))
-            value = render_cast(value, k.values.dtype, out_t) if k.values.dtype is not out_t else value
-            lines = r.lines
+        if k.values is None:  # positions: computed where they are stored
+            return []
+        r = ExprRenderer(self.buffers, prefix="w")
+        value = r.value(k.values, k.shape, ("p",))
+        value = render_cast(value, k.values.dtype, out_t) if k.values.dtype is not out_t else value
+        lines = r.lines
         pick = ["[[unroll]] for (int i = 0; i < 4; i++) {",
                 "    if (x[r * 4 + i] != 0) {",
                 "        int p = e + i;",
@@ -329,12 +335,34 @@ class _Kernel:
     def _compact_store(self) -> list[str]:
         """Each selected element (its flag, the step of the local running count, is not 0) writes its value, or
         its position, to the output slot its inclusive count minus one names."""
-        out_t = self.k.out_dtype
-        store = glsl.store_value(out_t, glsl.narrow(out_t, "val[r * 4 + i]"))
+        k, out_t = self.k, self.k.out_dtype
+        if k.stage:  # (o counts from the tile's start: the slot in s_p)
+            write = "s_p[o + x[r * 4 + i] - 1] = e + i;"
+        elif k.values is None:
+            write = f"b0.d[o + x[r * 4 + i] - 1] = {self._position('e + i')};"
+        else:
+            write = f"b0.d[o + x[r * 4 + i] - 1] = {glsl.store_value(out_t, glsl.narrow(out_t, 'val[r * 4 + i]'))};"
         return ["    [[unroll]] for (int i = 0; i < 4; i++) {",
                 "        int f = i > 0 ? x[r * 4 + i] - x[r * 4 + i - 1] : x[r * 4];",
-                f"        if (f != 0) b0.d[o + x[r * 4 + i] - 1] = {store};",
+                f"        if (f != 0) {write}",
                 "    }"]
+
+    def _position(self, p: str) -> str:
+        """The stored form of the int position ``p`` (the output's index type)."""
+        out_t = self.k.out_dtype
+        value = render_cast(f"({p})", dt.int32, out_t) if out_t is not dt.int32 else f"({p})"
+        return glsl.store_value(out_t, value)
+
+    def _staged_store(self) -> list[str]:
+        """Phase "compact", ``k.stage``: after a second barrier, the tile's positions (its count of them, the sum
+        of the segment totals) leave shared memory in order, invocation ``j`` taking slots ``j``, ``j + 256``, ...
+        The next tile writes ``s_p`` only after its first barrier, which every invocation reaches after these
+        reads."""
+        base = "carry + j" if self.k.carry is not None else "j"
+        return ["int tot = 0;",
+                "for (uint g = 0u; g < gl_NumSubgroups; g++) tot += s_t[par][g];",
+                "barrier();",
+                f"for (int j = int(lid); j < tot; j += {LOCAL}) b0.d[{base}] = {self._position('s_p[j]')};"]
 
 
 def render(k: Scan) -> str:

@@ -176,15 +176,24 @@ def lower_compact(node: Node, keep: set[int], dev: Device) -> list[Step]:
         cost += expr_loops(Lowering(keep, dev.max_push_words).expr(values), flags.shape)
     sub = dev.scan_subgroups and scan_workgroup.subgroup_ok(dt.int32, "sum", dev.features)
     per, blocked = _tile(dt.int32, n, cost, dev, sub)
+    if blocked and not scan_blocked.wide_expr(e, flags.shape, 0):
+        # flags read one element at a time (a strided or unaligned mask): the shared-memory kernel. The blocked
+        # one compacted flatnonzero(int8[1:]) wrongly on an H200 (subgroups of 32) and right on lavapipe; its
+        # wide-loaded compactions and scalar-loaded scans passed there (CHANGELOG, Fixed)
+        per, blocked = _tile(dt.int32, n, cost, dev, False)
     tile = per * LOCAL
     nb = -(-n // tile)
     groups = _groups(nb, per, cost, dev)
     vals = (lambda lw: lw.expr(values)) if values is not None else (lambda lw: None)
     # a dense selection's values are all read with the flags (the count is the node's length)
     preload = blocked and values is not None and node.shape[0] >= scan_blocked.PRELOAD_DENSITY * n
+    # positions go through shared memory (one int per element of a tile, besides the kernel's 3 KiB) to
+    # coalesced stores
+    stage = blocked and values is None and scan_blocked.STAGE_POSITIONS and \
+        4 * (tile + 3 * LOCAL) <= dev.max_shared_memory
     if nb == 1:
         return [low.step(Scan((n,), 0, node.dtype, e, 0, groups, 0, "compact", None, "sum", per, sub, vals(low),
-                              blocked, preload), node)]
+                              blocked, preload, stage), node)]
     short = (nb,)
     # (tiles are powers of two: totals of n > tile elements have nb entries for this tile and no other)
     if tiles is not None and tiles.shape == short:
@@ -199,5 +208,5 @@ def lower_compact(node: Node, keep: set[int], dev: Device) -> list[Step]:
     e = low.expr(flags)
     carry = low.load(scanned, View.contiguous(short))
     steps.append(low.step(Scan((n,), 0, node.dtype, e, 0, groups, tile, "compact", carry, "sum", per, sub,
-                               vals(low), blocked, preload), node))
+                               vals(low), blocked, preload, stage), node))
     return steps

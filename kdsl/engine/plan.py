@@ -130,7 +130,8 @@ def signature(roots: list[Node]) -> tuple[tuple, list[Node]]:
         pos = {n.id: i for i, n in enumerate(order)}
         parts = [_part(n, pos) for n in order]
     # the module constants a lowering reads (sizes a GPU sweep sets between calls) belong to the key as well
-    dev = (*roots[0].device.policy(), scan_blocked.ROWS, scan_blocked.PRELOAD_DENSITY) if roots \
+    dev = (*roots[0].device.policy(), scan_blocked.ROWS, scan_blocked.PRELOAD_DENSITY,
+                                           scan_blocked.STAGE_POSITIONS) if roots \
         else ()
     return (dev, tuple([pos[r.id] for r in roots]), tuple(parts)), order
 

@@ -161,6 +161,9 @@ class Scan(NamedTuple):
     # phase "compact" of a blocked scan: read every value four at a time with the flags (a dense selection),
     # not only the selected ones after them
     preload: bool = False
+    # phase "compact" of a blocked scan writing positions: each tile's positions are gathered in shared memory
+    # and stored in order, one run of consecutive slots per tile (coalesced), after a second barrier
+    stage: bool = False
 
 
 

@@ -71,6 +71,7 @@ def debug_level() -> int:
         return 1
 
 
+_version = operator.itemgetter(1)  # an Algorithm entry's version: [Algorithm, version]
 # os.environ keeps its contents in ``_data`` under encoded names and updates it on every change (putenv too)
 _ENV_DATA: dict | None = getattr(os.environ, "_data", None)
 try:
@@ -212,10 +213,7 @@ class Batches:
         if hit is None:
             return False
         seq, versions, entries, _ = hit
-        for entry, version in zip(entries, versions, strict=True):
-            if entry[1] != version:
-                return False
-        if debug_level():
+        if tuple(map(_version, entries)) != versions or debug_level():
             return False
         self.recorded.move_to_end(key)
         seq.eval()

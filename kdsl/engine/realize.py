@@ -50,29 +50,31 @@ class Buffer:
 
     Tensors kdsl allocated go back to a per-device pool when their Buffer dies, so a loop that makes arrays of
     the same sizes every step stops allocating after the first steps. (Every submission is waited on before
-    Python continues, so a pooled tensor is never still in use by the GPU.)
+    Python continues, so a pooled tensor is never still in use by the GPU.) ``pool`` is the engine state whose
+    pool takes the tensor back (None: never pooled), found when the Buffer is made: a Buffer a forked child
+    inherited then returns its tensor to its parent's (orphaned) state, never to the child's.
     """
 
-    __slots__ = ("tensor", "size", "dtype", "device", "pooled")
+    __slots__ = ("tensor", "size", "dtype", "device", "pool")
 
-    def __init__(self, tensor: Any, size: int, dtype: dt.DType, device: Any, pooled: bool = True):
+    def __init__(self, tensor: Any, size: int, dtype: dt.DType, device: Any, pooled: bool = True, st: Any = None):
         self.tensor, self.size, self.dtype, self.device = tensor, size, dtype, device
-        self.pooled = pooled and tensor is not None
+        self.pool = (st or state(device)) if pooled and tensor is not None else None
 
     def __del__(self) -> None:
-        if not self.pooled:
+        st = self.pool
+        if st is None:
             return
         try:
-            st = state(self.device)
-            key = (self.dtype.name, self.size)
-            nbytes = self.size * self.dtype.np.itemsize
+            tensor, size = self.tensor, self.size
+            nbytes = size * self.dtype.np.itemsize
             with st.lock:
-                bucket = st.pool.get(key)
+                bucket = st.pool.get((self.dtype.name, size))
                 if bucket is None:
-                    bucket = st.pool[key] = []
-                if len(bucket) < _POOL_PER_SIZE and st.pool_bytes + nbytes <= _pool_limit(st) and \
-                        self.tensor.is_init():
-                    heapq.heappush(bucket, (id(self.tensor), self.tensor))
+                    bucket = st.pool[(self.dtype.name, size)] = []
+                limit = st.pool_limit if st.pool_limit is not None else _pool_limit(st)
+                if len(bucket) < _POOL_PER_SIZE and st.pool_bytes + nbytes <= limit and tensor.is_init():
+                    heapq.heappush(bucket, (id(tensor), tensor))
                     st.pool_bytes += nbytes
         except Exception:  # interpreter shutdown: let the tensor go
             pass
@@ -88,7 +90,11 @@ def _pool_limit(st: Any) -> float:
 
 def allocate(device: Any, size: int, dtype: dt.DType) -> Any:
     """A device tensor of ``size`` elements: a pooled one when available (it fitted when it was made)."""
-    st = state(device)
+    return take(state(device), size, dtype)
+
+
+def take(st: Any, size: int, dtype: dt.DType) -> Any:
+    """:func:`allocate` on the device of engine state ``st`` (for callers that hold it already)."""
     with st.lock:
         bucket = st.pool.get((dtype.name, size))
         while bucket:
@@ -98,6 +104,7 @@ def allocate(device: Any, size: int, dtype: dt.DType) -> Any:
             # tensor's own finaliser too (same cycle): skip tensors destroyed after they were pooled.
             if tensor.is_init():
                 return tensor
+    device = st.device
     limit = device.info.get("max_storage_buffer_range", 1 << 32)
     if size * dtype.itemsize > limit or size >= 1 << 31:
         raise ValueError(f"an array of {size} {dtype.name} elements ({size * dtype.itemsize} bytes) does not fit one "
@@ -143,15 +150,13 @@ def run_cached(device: Any, st: Any, templates: list[Template], order: list[Node
     pending: dict[int, Buffer] = {}
     work = []
     for t in templates:
-        o = t.out
+        kernel, o, inputs, sources, fresh, _, _, _, words, dtype, size, launch = t  # one unpacking: a hot loop
         buf = pending.get(o)
-        if t.fresh or buf is None:
-            size, dtype = t.out_size, t.out_dtype
-            buf = pending[o] = Buffer(allocate(device, size, dtype) if size else None, size, dtype, device)
-        if not t.launch:
-            continue
-        inputs = [pending[p] if p < 0 or p in pending else order[p].buffer for p in t.inputs]
-        work.append((t, t.kernel, buf, inputs, t.words if t.words is not None else word_bytes(t.sources, order)))
+        if fresh or buf is None:
+            buf = pending[o] = Buffer(take(st, size, dtype) if size else None, size, dtype, device, st=st)
+        if launch:
+            bound = [pending[p] if p < 0 or p in pending else order[p].buffer for p in inputs]
+            work.append((t, kernel, buf, bound, words if words is not None else word_bytes(sources, order)))
     _submit(device, st, work, templates)
     stats["realizes"] += 1
     for o, buf in pending.items():
@@ -169,14 +174,11 @@ def submit(device: Any, work: list[tuple[Any, ...]], plan: object = None, key: t
         _submit(device, st, work, plan, key)
 
 
-def replay(device: Any, key: tuple) -> bool:
-    """Replay the batch recorded under the replay ``key`` (:func:`_bound_key`) if there is one still valid;
-    False otherwise (then :func:`submit` the work). Never replays inside ``kd.profile()``."""
-    if current_profile() is not None:
-        return False
-    st = state(device)
-    with st.lock:
-        return st.batches is not None and st.batches.replay(key)
+def replay(st: Any, key: tuple) -> bool:
+    """Replay the batch recorded under the replay ``key`` (:func:`_bound_key`) on the device of engine state
+    ``st`` if there is one still valid; False otherwise (then :func:`submit` the work). Never replays inside
+    ``kd.profile()``. Call under ``st.lock``."""
+    return current_profile() is None and st.batches is not None and st.batches.replay(key)
 
 
 def _submit(device: Any, st: Any, work: list[tuple[Any, ...]], plan: object = None,

@@ -43,15 +43,19 @@ def _exclusive(method: _F) -> _F:
     @functools.wraps(method)
     def guarded(self, *args, **kwargs):
         if not self._busy.acquire(blocking=False):
-            raise RuntimeError(f"Sequence.{method.__name__}: this Sequence is being used by another thread; a "
-                               "Sequence is used by one thread at a time: make one Sequence per thread "
-                               "(mgr.sequence()), they share the Manager's tensors and algorithms")
+            raise _busy_error(method.__name__)
         try:
             return method(self, *args, **kwargs)
         finally:
             self._busy.release()
 
     return guarded  # type: ignore[return-value]
+
+
+def _busy_error(name: str) -> RuntimeError:
+    return RuntimeError(f"Sequence.{name}: this Sequence is being used by another thread; a Sequence is used by "
+                        "one thread at a time: make one Sequence per thread (mgr.sequence()), they share the "
+                        "Manager's tensors and algorithms")
 
 
 class Sequence(Destroyable):
@@ -84,6 +88,7 @@ class Sequence(Destroyable):
         self._pre: list[OpBase] = []
         self._post: list[OpBase] = []
         self._deps: list = []
+        self._checked = -1  # the context's destruction count when _deps were last found alive (-1: never)
         # _running: the fence is not yet waited for and reset; _pending: submitted and eval_await (the host
         # steps) not yet done. Another thread may wait for the fence, never run the host steps.
         self._recording = self._running = self._pending = self._evaluated = False
@@ -168,6 +173,7 @@ class Sequence(Destroyable):
         self._pre = [o for o in batch if o.has_pre_eval]
         self._post = [o for o in batch if o.has_post_eval]
         self._deps = list({id(obj): obj for o in batch for obj in o.objects()}.values())
+        self._checked = -1  # new objects: check them on the next submission
         self._replayable = bool(batch) and not self._pre and not self._post
 
     @_exclusive
@@ -235,13 +241,21 @@ class Sequence(Destroyable):
         return self
 
     # ----- evaluation -----
-    @_exclusive
     def eval(self, op: OpBase | None = None) -> Sequence:
-        """Submit and wait. ``eval(op)`` first clears and records ``op``; ``eval()`` replays what is recorded."""
-        if op is None and self._replayable and not self._recording and not self._pending:
-            return self._replay()
-        self.eval_async(op)
-        return self.eval_await()
+        """Submit and wait. ``eval(op)`` first clears and records ``op``; ``eval()`` replays what is recorded.
+
+        One thread at a time, as every method (see ``_exclusive``); the check is written out here because a
+        replay is the hot path of every kdsl loop and the generic wrapper costs a frame and argument packing."""
+        busy = self._busy
+        if not busy.acquire(blocking=False):
+            raise _busy_error("eval")
+        try:
+            if op is None and self._replayable and not self._recording and not self._pending:
+                return self._replay()
+            self.eval_async(op)
+            return self.eval_await()
+        finally:
+            busy.release()
 
     def _check_deps(self) -> None:
         """Refuse to submit commands that use a destroyed tensor, image or algorithm."""
@@ -262,10 +276,15 @@ class Sequence(Destroyable):
 
     def _submit_batch(self) -> None:
         """Check the recorded objects are alive, register as running and submit: one step under the context's
-        submit lock, so another thread destroying an object either is seen here or waits for this batch."""
+        submit lock, so another thread destroying an object either is seen here or waits for this batch.
+
+        The objects are checked again only when one was destroyed since the last check (the context counts
+        destructions, under the same lock): a replay loop then skips the walk over them."""
         ctx = self._ctx
         with ctx.submit_lock:
-            self._check_deps()
+            if self._checked != ctx.destroyed:
+                self._check_deps()
+                self._checked = ctx.destroyed
             self._running = self._pending = True
             ctx.running[self._id] = self._weak
             res = lib.vkQueueSubmit(self._queue, 1, self._submit, self._fence)
@@ -349,7 +368,8 @@ class Sequence(Destroyable):
             if res == vulkan.VK_TIMEOUT:
                 raise TimeoutError(f"the sequence did not finish within {timeout_ns} ns; it is still running: "
                                    "call eval_await() again to wait for it")
-            check(res, "vkWaitForFences")
+            if res < 0:
+                check(res, "vkWaitForFences")
             lib.vkResetFences(self._dev, 1, self._fences)
             self._running = False
             self._ctx.running.pop(self._id, None)

@@ -27,7 +27,6 @@ from kdsl.engine.describe import describe
 from kdsl.ir.kernels import Kernel
 
 
-
 class _Active(threading.local):
     """The profile active in the thread that reads it. The class default makes the read a plain attribute
     lookup in threads that never set one (``getattr`` with a default raises and catches inside: ~0.5 us on every

@@ -31,8 +31,8 @@ import sys
 from kdsl.engine.plan import _templates, kernel_size
 from kdsl.engine.programs import stats
 from kdsl.engine.realize import Buffer, _aliased, realize_nodes, replay, submit, take
-from kdsl.engine.state import state
 from kdsl.engine.schedule import schedule
+from kdsl.engine.state import state
 from kdsl.frontend.array.array import Array
 from kdsl.ir.graph import Node, toposort
 from kdsl.pytree import TreeDef, tree_flatten, tree_unflatten

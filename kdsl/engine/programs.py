@@ -18,6 +18,7 @@ import os
 import time
 import warnings
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -206,9 +207,10 @@ class Batches:
             seq.destroy()
         self.recorded.clear()
 
-    def replay(self, key: tuple[Any, ...]) -> bool:
+    def replay(self, key: tuple[Any, ...], during: Callable[[], Any] | None = None) -> bool:
         """Replay the batch recorded under ``key`` if its Algorithms are still bound as they were; False when
-        there is none (or ``KDSL_DEBUG`` asks for timings: every batch is then recorded again)."""
+        there is none (or ``KDSL_DEBUG`` asks for timings: every batch is then recorded again). ``during``: the
+        caller's host work, run while the device works (see ``Sequence.eval``); only when this returns True."""
         hit = self.recorded.get(key)
         if hit is None:
             return False
@@ -216,8 +218,8 @@ class Batches:
         if tuple(map(_version, entries)) != versions or debug_level():
             return False
         self.recorded.move_to_end(key)
-        seq.eval()
         stats["replays"] += 1
+        seq.eval(None, during)
         return True
 
     def submit(self, dispatches: list[tuple[list, np.ndarray]], launched: list[Program],

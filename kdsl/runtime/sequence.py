@@ -241,8 +241,11 @@ class Sequence(Destroyable):
         return self
 
     # ----- evaluation -----
-    def eval(self, op: OpBase | None = None) -> Sequence:
+    def eval(self, op: OpBase | None = None, during: Callable[[], Any] | None = None) -> Sequence:
         """Submit and wait. ``eval(op)`` first clears and records ``op``; ``eval()`` replays what is recorded.
+
+        ``during`` (a kdsl addition): called once the batch is submitted, before the wait, so that host work
+        overlaps the device's; the batch is waited for even when it raises.
 
         One thread at a time, as every method (see ``_exclusive``); the check is written out here because a
         replay is the hot path of every kdsl loop and the generic wrapper costs a frame and argument packing."""
@@ -251,9 +254,14 @@ class Sequence(Destroyable):
             raise _busy_error("eval")
         try:
             if op is None and self._replayable and not self._recording and not self._pending:
-                return self._replay()
+                return self._replay(during)
             self.eval_async(op)
-            return self.eval_await()
+            try:
+                if during is not None:
+                    during()
+            finally:
+                self.eval_await()
+            return self
         finally:
             busy.release()
 
@@ -264,14 +272,18 @@ class Sequence(Destroyable):
                 raise RuntimeError(f"cannot evaluate: {obj!r} used by a recorded operation was destroyed; "
                                    "record the operations again with live objects")
 
-    def _replay(self) -> Sequence:
+    def _replay(self, during: Callable[[], Any] | None = None) -> Sequence:
         """The hot path: resubmit an ended command buffer that has no host steps, and wait."""
         if self._ctx.foreign:
             self._ctx.check_usable()
         self._submit_batch()
-        self.wait_fence()  # until it returns the sequence runs: an interrupted wait leaves it for eval_await()
-        self._pending = False
-        self._evaluated = True
+        try:
+            if during is not None:
+                during()
+        finally:
+            self.wait_fence()  # until it returns the sequence runs: an interrupted wait leaves it for eval_await()
+            self._pending = False
+            self._evaluated = True
         return self
 
     def _submit_batch(self) -> None:
@@ -281,7 +293,9 @@ class Sequence(Destroyable):
         The objects are checked again only when one was destroyed since the last check (the context counts
         destructions, under the same lock): a replay loop then skips the walk over them."""
         ctx = self._ctx
-        with ctx.submit_lock:
+        lock = ctx.submit_lock
+        lock.acquire()  # (acquire/release rather than ``with`` on the hot path: cheaper)
+        try:
             if self._checked != ctx.destroyed:
                 self._check_deps()
                 self._checked = ctx.destroyed
@@ -292,6 +306,8 @@ class Sequence(Destroyable):
                 self._running = self._pending = False
                 ctx.running.pop(self._id, None)
                 check(res, "vkQueueSubmit")
+        finally:
+            lock.release()
 
     @_exclusive
     def eval_async(self, op: OpBase | None = None) -> Sequence:
@@ -361,7 +377,9 @@ class Sequence(Destroyable):
         """
         if not self._running or self._ctx.foreign:
             return
-        with self._fence_lock:
+        lock = self._fence_lock
+        lock.acquire()  # (acquire/release rather than ``with`` on the hot path: cheaper)
+        try:
             if not self._running:  # another thread waited for it meanwhile
                 return
             res = self._wait(timeout_ns)
@@ -373,6 +391,8 @@ class Sequence(Destroyable):
             lib.vkResetFences(self._dev, 1, self._fences)
             self._running = False
             self._ctx.running.pop(self._id, None)
+        finally:
+            lock.release()
 
     # ----- state -----
     def is_running(self) -> bool:

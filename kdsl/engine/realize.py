@@ -97,19 +97,12 @@ def allocate(device: Any, size: int, dtype: dt.DType) -> Any:
     """A device tensor of ``size`` elements: a pooled one when available (it fitted when it was made)."""
     st = state(device)
     with st.lock:
-        tensor = _pooled(st, size, dtype)
-    return tensor if tensor is not None else _new_tensor(device, size, dtype)
+        return take(st, size, dtype)
 
 
 def take(st: Any, size: int, dtype: dt.DType) -> Any:
     """:func:`allocate` on the device of engine state ``st``, for a caller that holds ``st.lock`` (the
     runners hold it for the whole call)."""
-    tensor = _pooled(st, size, dtype)
-    return tensor if tensor is not None else _new_tensor(st.device, size, dtype)
-
-
-def _pooled(st: Any, size: int, dtype: dt.DType) -> Any:
-    """A free tensor of that size from the pool, or None. Call under ``st.lock``."""
     bucket = st.pool.get((dtype.name, size))
     while bucket:
         st.pool_bytes -= size * dtype.np.itemsize
@@ -118,10 +111,7 @@ def _pooled(st: Any, size: int, dtype: dt.DType) -> Any:
         # tensor's own finaliser too (same cycle): skip tensors destroyed after they were pooled.
         if tensor.is_init():
             return tensor
-    return None
-
-
-def _new_tensor(device: Any, size: int, dtype: dt.DType) -> Any:
+    device = st.device
     limit = device.info.get("max_storage_buffer_range", 1 << 32)
     if size * dtype.itemsize > limit or size >= 1 << 31:
         raise ValueError(f"an array of {size} {dtype.name} elements ({size * dtype.itemsize} bytes) does not fit one "

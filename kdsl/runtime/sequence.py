@@ -89,11 +89,16 @@ class Sequence(Destroyable):
         self._post: list[OpBase] = []
         self._deps: list = []
         self._checked = -1  # the context's destruction count when _deps were last found alive (-1: never)
-        # _running: the fence is not yet waited for and reset; _pending: submitted and eval_await (the host
+        # _running: the fence is not yet waited for; _pending: submitted and eval_await (the host
         # steps) not yet done. Another thread may wait for the fence, never run the host steps.
         self._recording = self._running = self._pending = self._evaluated = False
         self._n_timestamps = total_timestamps + 1 if total_timestamps else 0
         self._pool = self._fence = self._query_pool = None
+        # Two fences, used by turns: a waited batch's fence is reset while the next batch runs (see _wait),
+        # not between the GPU finishing and Python going on. _fences is the turn's (a VkFence[1]), _stale the
+        # other one while it still needs its reset.
+        self._fence_pair: list[Any] = []
+        self._fences = self._stale = None
         self._busy = threading.RLock()  # held by the thread inside a public method (see _exclusive)
         self._fence_lock = threading.Lock()  # waiting on and resetting the fence: owner or a destroying thread
         ctx.pin()
@@ -118,11 +123,13 @@ class Sequence(Destroyable):
         self._cmds = ffi.new("VkCommandBuffer[1]")
         check(lib.vkAllocateCommandBuffers(dev, alloc, self._cmds), "vkAllocateCommandBuffers")
         self._cmd = self._cmds[0]
-        fence = ffi.new("VkFence[1]")
-        check(lib.vkCreateFence(dev, new("VkFenceCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_FENCE_CREATE_INFO),
-                                ffi.NULL, fence), "vkCreateFence")
-        self._fences, self._fence = fence, fence[0]
-        track("VkFence", 1)
+        fence_info = new("VkFenceCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_FENCE_CREATE_INFO)
+        for _ in range(2):
+            fence = ffi.new("VkFence[1]")
+            check(lib.vkCreateFence(dev, fence_info, ffi.NULL, fence), "vkCreateFence")
+            self._fence_pair.append(fence)
+            track("VkFence", 1)
+        self._fences, self._fence = self._fence_pair[0], self._fence_pair[0][0]
         if self._n_timestamps:
             info = new("VkQueryPoolCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
                        queryType=vulkan.VK_QUERY_TYPE_TIMESTAMP, queryCount=self._n_timestamps)
@@ -353,6 +360,9 @@ class Sequence(Destroyable):
         ``_SLICE_NS`` so that Ctrl-C reaches Python during a long kernel (the sequence then stays running).
         """
         dev, fence = self._dev, self._fence
+        if self._stale is not None:  # the previous batch's fence: reset now, while the device runs this batch
+            lib.vkResetFences(dev, 1, self._stale)
+            self._stale = None
         spin = min(self._ctx.spin_ns, timeout_ns)
         if spin:
             status = lib.vkGetFenceStatus
@@ -373,7 +383,7 @@ class Sequence(Destroyable):
         """Wait for the GPU work of this sequence (no host steps); raise TimeoutError on timeout.
 
         Safe from any thread: a thread destroying a tensor waits here for the sequences that use it, and only
-        one of the waiters resets the fence.
+        one of the waiters turns the fences over.
         """
         if not self._running or self._ctx.foreign:
             return
@@ -388,7 +398,11 @@ class Sequence(Destroyable):
                                    "call eval_await() again to wait for it")
             if res < 0:
                 check(res, "vkWaitForFences")
-            lib.vkResetFences(self._dev, 1, self._fences)
+            # The next batch signals the other fence (reset during the previous wait); this one is reset
+            # during the next wait.
+            self._stale = self._fences
+            self._fences = self._fence_pair[self._fences is self._fence_pair[0]]  # (the other one)
+            self._fence = self._fences[0]
             self._running = False
             self._ctx.running.pop(self._id, None)
         finally:
@@ -442,8 +456,8 @@ class Sequence(Destroyable):
             return
         if self._ctx.foreign:
             self._destroyed, self._pinned, self._running, self._pending = True, False, False, False
-            self._ops = []
-            self._pool = self._fence = self._query_pool = None
+            self._ops, self._fence_pair = [], []
+            self._pool = self._fence = self._fences = self._stale = self._query_pool = None
             return
         dev = self._ctx.device
         if dev is not None and self._running:
@@ -453,8 +467,12 @@ class Sequence(Destroyable):
                 self._running = False
         self._destroyed, self._pending = True, False
         self._ops, self._replayable = [], False
+        for fence in self._fence_pair:
+            if dev is not None:
+                lib.vkDestroyFence(dev, fence[0], ffi.NULL)
+                track("VkFence", -1)
+        self._fence_pair, self._fence, self._fences, self._stale = [], None, None, None
         for attr, kind, fn in (("_query_pool", "VkQueryPool", lib.vkDestroyQueryPool),
-                               ("_fence", "VkFence", lib.vkDestroyFence),
                                ("_pool", "VkCommandPool", lib.vkDestroyCommandPool)):
             handle = getattr(self, attr, None)
             if handle is not None and dev is not None:

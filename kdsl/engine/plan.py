@@ -46,6 +46,7 @@ class Plan(list):
     cache's LRU order (see :func:`cached`)."""
 
     __slots__ = ("stamp",)
+    stamp: int
 
 
 class Template(NamedTuple):

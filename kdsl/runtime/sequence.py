@@ -98,7 +98,8 @@ class Sequence(Destroyable):
         # not between the GPU finishing and Python going on. _fences is the turn's (a VkFence[1]), _stale the
         # other one while it still needs its reset.
         self._fence_pair: list[Any] = []
-        self._fences = self._stale = None
+        self._fences: Any = None
+        self._stale: Any = None
         self._busy = threading.RLock()  # held by the thread inside a public method (see _exclusive)
         self._fence_lock = threading.Lock()  # waiting on and resetting the fence: owner or a destroying thread
         ctx.pin()

@@ -233,8 +233,24 @@ class Device:
                     self._manager = _runtime().Manager(self.physical_index)
         return self._manager
 
+    _policy: tuple[int | bool, ...] | None = None  # policy(), once worked out
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Any change (tests and the cooperative-matrix fallback change the choices) drops the cached policy().
+        object.__setattr__(self, name, value)
+        if name != "_policy":
+            object.__setattr__(self, "_policy", None)
+
     def policy(self) -> tuple[int | bool, ...]:
-        """The per-device choices a kernel plan depends on (part of every plan-cache key)."""
+        """The per-device choices a kernel plan depends on (part of every plan-cache key). Worked out once per
+        change of the device's attributes: it is read on every realisation, and the same tuple object makes the
+        plan cache's key comparison an identity check."""
+        cached = self._policy
+        if cached is None:
+            cached = self._policy = self._choices()
+        return cached
+
+    def _choices(self) -> tuple[int | bool, ...]:
         return (self.index, self.max_groups, self.thread_outputs, self.partials, self.vector_width,
                 self.matmul_tiles, self.max_push_words, self.max_buffers, self.loop_budget, bool(self.coopmat_shapes),
                 self.matmul_lanes, self.reduce_subgroup, self.scan_subgroups, self.max_shared_memory,

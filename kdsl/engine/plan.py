@@ -36,13 +36,23 @@ from kdsl.ir.kernels import Elementwise, Kernel, Matmul
 from kdsl.ir.view import View
 
 # graph signature -> templates, least recently used first (size: kdsl.engine.state.set_cache_limits)
-_plans: OrderedDict[tuple[Any, ...], list[Template]] = OrderedDict()
-_plans_lock = threading.Lock()
+_plans: OrderedDict[tuple[Any, ...], Plan] = OrderedDict()
+_plans_lock = threading.Lock()  # held to change _plans (a lookup needs none: one dict read is atomic)
+_clock = 0  # plans inserted into _plans or moved to its young end so far
 _FLOAT32 = _dt.float32
 
 
+class Plan(list):
+    """A cached plan's templates, with the :data:`_clock` reading of when it last moved to the young end of the
+    cache's LRU order (see :func:`cached`)."""
+
+    __slots__ = ("stamp",)
+    stamp: int
+
+
 class Template(NamedTuple):
-    """One step of a cached plan, with graph nodes replaced by their positions in the graph's order."""
+    """One step of a cached plan, with graph nodes replaced by their positions in the graph's order.
+    (:func:`kdsl.engine.realize.run_cached` unpacks the fields by position: keep the two in step.)"""
 
     kernel: Kernel
     out: int  # position in the graph's order; negative: a temporary (-1 - index)
@@ -96,24 +106,27 @@ def _part(n: Node, pos: dict[int, int]) -> tuple:
 
 
 def _visit(n: Node, pos: dict[int, int], order: list[Node], parts: list[tuple]) -> None:
-    """Post-order walk. Recursion is the fastest walk in Python for the usual shallow graphs (a module-level
-    function: a nested one would form a reference cycle that keeps the graph alive until the next GC)."""
+    """Post-order walk from an op node (one with sources). Recursion is the fastest walk in Python for the usual
+    shallow graphs (a module-level function: a nested one would form a reference cycle that keeps the graph
+    alive until the next GC); leaves are handled in their reader's loop, without a call of their own."""
     srcs = n.srcs
     for s in srcs:
-        if s.id not in pos:
+        if s.id in pos:
+            continue
+        if s.srcs:
             _visit(s, pos, order, parts)
+            continue
+        pos[s.id] = len(order)
+        order.append(s)
+        op = s.op  # the usual leaves inlined: realised data and scalars
+        parts.append((s.dtype.name, s.shape) if op == "buffer" else ("c", s.dtype.name) if op == "const" else
+                     _part(s, pos))
     pos[n.id] = len(order)
     order.append(n)
-    op = n.op
-    if srcs:  # an op node (leaves have no sources): _part's last case, inlined as this runs per node
-        parts.append((op, n.dtype.name, n.shape, view_key(n.arg, srcs[0].size) if op == "view" else n.arg,
-                      tuple([pos[s.id] for s in srcs])))
-    elif op == "buffer":  # the usual leaves, inlined too
-        parts.append((n.dtype.name, n.shape))
-    elif op == "const":
-        parts.append(("c", n.dtype.name))
-    else:
-        parts.append(_part(n, pos))
+    op, k = n.op, len(srcs)  # _part's last case, inlined, with the usual one or two sources written out
+    links = (pos[srcs[0].id],) if k == 1 else (pos[srcs[0].id], pos[srcs[1].id]) if k == 2 else \
+        tuple([pos[s.id] for s in srcs])
+    parts.append((op, n.dtype.name, n.shape, view_key(n.arg, srcs[0].size) if op == "view" else n.arg, links))
 
 
 def signature(roots: list[Node]) -> tuple[tuple, list[Node]]:
@@ -123,17 +136,23 @@ def signature(roots: list[Node]) -> tuple[tuple, list[Node]]:
     parts: list[tuple] = []
     try:
         for r in roots:
-            if r.id not in pos:
+            if r.id in pos:
+                continue
+            if r.srcs:
                 _visit(r, pos, order, parts)
+            else:  # a leaf to realise (an iota, a random draw)
+                pos[r.id] = len(order)
+                order.append(r)
+                parts.append(_part(r, pos))
     except RecursionError:  # a very deep graph: the iterative walk
         order = toposort(roots)
         pos = {n.id: i for i, n in enumerate(order)}
         parts = [_part(n, pos) for n in order]
     # the module constants a lowering reads (sizes a GPU sweep sets between calls) belong to the key as well
     dev = (*roots[0].device.policy(), scan_blocked.ROWS, scan_blocked.PRELOAD_DENSITY,
-                                           scan_blocked.STAGE_POSITIONS) if roots \
-        else ()
-    return (dev, tuple([pos[r.id] for r in roots]), tuple(parts)), order
+           scan_blocked.STAGE_POSITIONS) if roots else ()
+    at = (pos[roots[0].id],) if len(roots) == 1 else tuple([pos[r.id] for r in roots])
+    return (dev, at, tuple(parts)), order
 
 
 def _templates(steps: list[Step], order: list[Node]) -> list[Template] | None:
@@ -206,15 +225,26 @@ def _forget_after_fork() -> None:
 os.register_at_fork(after_in_child=_forget_after_fork)
 
 
-def cached(roots: list[Node]) -> tuple[list[Template] | None, tuple, list[Node]]:
+def cached(roots: list[Node]) -> tuple[Plan | None, tuple, list[Node]]:
     """(the cached templates of this graph's structure or None, its signature, its nodes in order): the
-    lookup half of :func:`plan`, for the runner's fast path (which binds templates without making Steps)."""
+    lookup half of :func:`plan`, for the runner's fast path (which binds templates without making Steps).
+
+    A hit moves the plan to the young end of the LRU order only once it has aged by half the cache's size
+    (a second hash and lock per call otherwise): a plan used at least that often is never evicted."""
     key, order = signature(roots)
-    with _plans_lock:
-        templates = _plans.get(key)
-        if templates is not None:
-            _plans.move_to_end(key)
+    templates = _plans.get(key)
+    if templates is not None and _clock - templates.stamp > _state._limits["plans"] >> 1:
+        _refresh(key, templates)
     return templates, key, order
+
+
+def _refresh(key: tuple, templates: Plan) -> None:
+    global _clock
+    with _plans_lock:
+        if _plans.get(key) is templates:  # (not evicted meanwhile)
+            _plans.move_to_end(key)
+            _clock += 1
+            templates.stamp = _clock
 
 
 def plan(roots: list[Node]) -> list[Step]:
@@ -243,10 +273,14 @@ def plan(roots: list[Node]) -> list[Step]:
 
 def planned(roots: list[Node], key: tuple, order: list[Node]) -> list[Step]:
     """Schedule ``roots`` (signature ``key``, nodes ``order``) and cache the plan when it can be cached."""
+    global _clock
     steps = schedule(roots)
-    templates = _templates(steps, order)
-    if templates is not None:
+    made = _templates(steps, order)
+    if made is not None:
+        templates = Plan(made)
         with _plans_lock:
+            _clock += 1
+            templates.stamp = _clock
             _plans[key] = templates
             while len(_plans) > _state.cache_limits()["plans"]:
                 _plans.popitem(last=False)

@@ -18,6 +18,7 @@ import os
 import time
 import warnings
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -71,6 +72,7 @@ def debug_level() -> int:
         return 1
 
 
+_version = operator.itemgetter(1)  # an Algorithm entry's version: [Algorithm, version]
 # os.environ keeps its contents in ``_data`` under encoded names and updates it on every change (putenv too)
 _ENV_DATA: dict | None = getattr(os.environ, "_data", None)
 try:
@@ -205,21 +207,21 @@ class Batches:
             seq.destroy()
         self.recorded.clear()
 
-    def replay(self, key: tuple[Any, ...]) -> bool:
+    def replay(self, key: tuple[Any, ...], during: Callable[[], Any] | None = None) -> bool:
         """Replay the batch recorded under ``key`` if its Algorithms are still bound as they were; False when
-        there is none (or ``KDSL_DEBUG`` asks for timings: every batch is then recorded again)."""
+        there is none (or ``KDSL_DEBUG`` asks for timings: every batch is then recorded again). ``during``: the
+        caller's host work, run while the device works (see ``Sequence.eval``); only when this returns True."""
         hit = self.recorded.get(key)
         if hit is None:
             return False
         seq, versions, entries, _ = hit
-        for entry, version in zip(entries, versions, strict=True):
-            if entry[1] != version:
-                return False
-        if debug_level():
+        # (KDSL_DEBUG looked up in the environment's dict first: debug_level() is a call on every replay)
+        if tuple(map(_version, entries)) != versions or \
+                (_ENV_DATA is None or _DEBUG_KEY in _ENV_DATA) and debug_level():
             return False
         self.recorded.move_to_end(key)
-        seq.eval()
         stats["replays"] += 1
+        seq.eval(None, during)
         return True
 
     def submit(self, dispatches: list[tuple[list, np.ndarray]], launched: list[Program],

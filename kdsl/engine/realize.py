@@ -20,6 +20,7 @@ from __future__ import annotations
 import gc
 import heapq
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -50,30 +51,36 @@ class Buffer:
 
     Tensors kdsl allocated go back to a per-device pool when their Buffer dies, so a loop that makes arrays of
     the same sizes every step stops allocating after the first steps. (Every submission is waited on before
-    Python continues, so a pooled tensor is never still in use by the GPU.)
+    Python continues, so a pooled tensor is never still in use by the GPU.) ``pool`` is the engine state whose
+    pool takes the tensor back (None: never pooled), found when the Buffer is made: a Buffer a forked child
+    inherited then returns its tensor to its parent's (orphaned) state, never to the child's.
     """
 
-    __slots__ = ("tensor", "size", "dtype", "device", "pooled")
+    __slots__ = ("tensor", "size", "dtype", "device", "pool")
 
-    def __init__(self, tensor: Any, size: int, dtype: dt.DType, device: Any, pooled: bool = True):
+    def __init__(self, tensor: Any, size: int, dtype: dt.DType, device: Any, pooled: bool = True, st: Any = None):
         self.tensor, self.size, self.dtype, self.device = tensor, size, dtype, device
-        self.pooled = pooled and tensor is not None
+        self.pool = (st or state(device)) if pooled and tensor is not None else None
 
     def __del__(self) -> None:
-        if not self.pooled:
+        st = self.pool
+        if st is None:
             return
         try:
-            st = state(self.device)
-            key = (self.dtype.name, self.size)
-            nbytes = self.size * self.dtype.np.itemsize
-            with st.lock:
-                bucket = st.pool.get(key)
+            tensor, size, name = self.tensor, self.size, self.dtype.name
+            nbytes = size * self.dtype.np.itemsize
+            lock = st.lock
+            lock.acquire()  # (not ``with``: this runs at every array's death, and acquire/release costs less)
+            try:
+                bucket = st.pool.get((name, size))
                 if bucket is None:
-                    bucket = st.pool[key] = []
-                if len(bucket) < _POOL_PER_SIZE and st.pool_bytes + nbytes <= _pool_limit(st) and \
-                        self.tensor.is_init():
-                    heapq.heappush(bucket, (id(self.tensor), self.tensor))
+                    bucket = st.pool[(name, size)] = []
+                limit = st.pool_limit if st.pool_limit is not None else _pool_limit(st)
+                if len(bucket) < _POOL_PER_SIZE and st.pool_bytes + nbytes <= limit and tensor.is_init():
+                    heapq.heappush(bucket, (id(tensor), tensor))
                     st.pool_bytes += nbytes
+            finally:
+                lock.release()
         except Exception:  # interpreter shutdown: let the tensor go
             pass
 
@@ -90,14 +97,21 @@ def allocate(device: Any, size: int, dtype: dt.DType) -> Any:
     """A device tensor of ``size`` elements: a pooled one when available (it fitted when it was made)."""
     st = state(device)
     with st.lock:
-        bucket = st.pool.get((dtype.name, size))
-        while bucket:
-            st.pool_bytes -= size * dtype.np.itemsize
-            _, tensor = heapq.heappop(bucket)  # the lowest id: see _POOL_PER_SIZE
-            # A Buffer that died in a reference cycle pooled its tensor, but the garbage collector runs the
-            # tensor's own finaliser too (same cycle): skip tensors destroyed after they were pooled.
-            if tensor.is_init():
-                return tensor
+        return take(st, size, dtype)
+
+
+def take(st: Any, size: int, dtype: dt.DType) -> Any:
+    """:func:`allocate` on the device of engine state ``st``, for a caller that holds ``st.lock`` (the
+    runners hold it for the whole call)."""
+    bucket = st.pool.get((dtype.name, size))
+    while bucket:
+        st.pool_bytes -= size * dtype.np.itemsize
+        _, tensor = heapq.heappop(bucket)  # the lowest id: see _POOL_PER_SIZE
+        # A Buffer that died in a reference cycle pooled its tensor, but the garbage collector runs the
+        # tensor's own finaliser too (same cycle): skip tensors destroyed after they were pooled.
+        if tensor.is_init():
+            return tensor
+    device = st.device
     limit = device.info.get("max_storage_buffer_range", 1 << 32)
     if size * dtype.itemsize > limit or size >= 1 << 31:
         raise ValueError(f"an array of {size} {dtype.name} elements ({size * dtype.itemsize} bytes) does not fit one "
@@ -143,17 +157,22 @@ def run_cached(device: Any, st: Any, templates: list[Template], order: list[Node
     pending: dict[int, Buffer] = {}
     work = []
     for t in templates:
-        o = t.out
+        kernel, o, inputs, sources, fresh, _, _, _, words, dtype, size, launch = t  # one unpacking: a hot loop
         buf = pending.get(o)
-        if t.fresh or buf is None:
-            size, dtype = t.out_size, t.out_dtype
-            buf = pending[o] = Buffer(allocate(device, size, dtype) if size else None, size, dtype, device)
-        if not t.launch:
-            continue
-        inputs = [pending[p] if p < 0 or p in pending else order[p].buffer for p in t.inputs]
-        work.append((t, t.kernel, buf, inputs, t.words if t.words is not None else word_bytes(t.sources, order)))
-    _submit(device, st, work, templates)
+        if fresh or buf is None:
+            buf = pending[o] = Buffer(take(st, size, dtype) if size else None, size, dtype, device, st=st)
+        if launch:
+            bound = [pending[p] if p < 0 or p in pending else order[p].buffer for p in inputs]
+            work.append((t, kernel, buf, bound, words if words is not None else word_bytes(sources, order)))
+    # The nodes become buffers while the device runs the batch: the device lock, held until the batch is
+    # done, keeps every other thread from reading or writing them meanwhile (the engine reads node buffers
+    # under it), and a later submission on the queue starts with a barrier.
+    _submit(device, st, work, templates, during=lambda: _become(pending, order))
     stats["realizes"] += 1
+
+
+def _become(pending: dict[int, Buffer], order: list[Node]) -> None:
+    """Turn the computed nodes of ``order`` into their buffers in ``pending`` (negative keys: temporaries)."""
     for o, buf in pending.items():
         if o >= 0:
             order[o].become_buffer(buf)
@@ -169,28 +188,35 @@ def submit(device: Any, work: list[tuple[Any, ...]], plan: object = None, key: t
         _submit(device, st, work, plan, key)
 
 
-def replay(device: Any, key: tuple) -> bool:
-    """Replay the batch recorded under the replay ``key`` (:func:`_bound_key`) if there is one still valid;
-    False otherwise (then :func:`submit` the work). Never replays inside ``kd.profile()``."""
-    if current_profile() is not None:
-        return False
-    st = state(device)
-    with st.lock:
-        return st.batches is not None and st.batches.replay(key)
+def replay(st: Any, key: tuple, during: Callable[[], Any] | None = None) -> bool:
+    """Replay the batch recorded under the replay ``key`` (:func:`_bound_key`) on the device of engine state
+    ``st`` if there is one still valid, running ``during`` (host work) while the device works; False otherwise
+    (then :func:`submit` the work). Never replays inside ``kd.profile()``. Call under ``st.lock``."""
+    return current_profile() is None and st.batches is not None and st.batches.replay(key, during)
 
 
-def _submit(device: Any, st: Any, work: list[tuple[Any, ...]], plan: object = None,
-            key: tuple | None = None) -> None:
+def _submit(device: Any, st: Any, work: list[tuple[Any, ...]], plan: object = None, key: tuple | None = None,
+            during: Callable[[], Any] | None = None) -> None:
+    """:func:`submit` under ``st.lock``; ``during`` (the caller's host work) runs while the device works on a
+    replay, after the submission otherwise."""
     prof = current_profile()
     recorded = st.batches if st.batches is not None else batches(device)
     if plan is not None and prof is None:
         if key is None:
             key = _bound_key(plan, work)
-        if recorded.replay(key):
+        if recorded.replay(key, during):
             stats["kernels"] += len(work)
             return
     else:
         key = None
+    _dispatch(device, st, work, recorded, prof, plan, key)
+    if during is not None:
+        during()
+
+
+def _dispatch(device: Any, st: Any, work: list[tuple[Any, ...]], recorded: Any, prof: Any, plan: object,
+              key: tuple | None) -> None:
+    """Bind each kernel's buffers to an Algorithm of its program and submit them (recording the batch)."""
     dispatches, launched = [], []
     in_batch: set[int] = set()
     for t, kernel, out, inputs, words in work:

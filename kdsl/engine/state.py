@@ -146,6 +146,10 @@ def reset() -> None:
     after a fork): they are kept, unused, so no destructor runs on them here. Called in a forked child; see
     docs/concurrency.md."""
     global _states_lock
+    for st in _states.values():
+        # A Buffer the child inherited returns its tensor to its parent's state (realize.Buffer.pool): a fresh
+        # lock, as a parent thread may have held this one at fork time (it would stay locked forever here).
+        st.lock = threading.RLock()
     _orphans.extend(_states.values())
     _states.clear()
     _states_lock = threading.Lock()

@@ -58,7 +58,11 @@ class Node:
                  buffer: Any = None, device: Any = None):
         if shape.__class__ is not tuple:  # most callers pass a tuple already: skip the copy
             shape = tuple(shape)
-        self.op, self.srcs, self.dtype, self.shape, self.arg = op, srcs, dtype, shape, arg
+        self.op = op  # one assignment each: a tuple assignment builds and unpacks a tuple (every node made)
+        self.srcs = srcs
+        self.dtype = dtype
+        self.shape = shape
+        self.arg = arg
         self.buffer = buffer
         self.device = device if device is not None else (srcs[0].device if srcs else None)
         self.id = next(_ids)

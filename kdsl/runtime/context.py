@@ -52,6 +52,9 @@ class Context:
         # Sequences submitted and not awaited, as id -> weakref (a dropped one frees itself; a dict of prebuilt
         # weakrefs is cheaper on the hot path than a WeakSet).
         self.running: dict[int, weakref.ref] = {}
+        # Objects destroyed so far (counted under submit_lock): a sequence re-checks the objects it uses only
+        # when this changed since its last submission (Sequence._submit_batch)
+        self.destroyed = 0
         # Both re-entrant: the garbage collector can run a dead tensor's destroy (which takes them) on a thread
         # that already holds them, at any point of Python code inside their critical sections.
         self.lock = threading.RLock()
@@ -167,12 +170,14 @@ class Context:
     def wait_for_users(self, obj) -> None:
         """Wait until no running sequence uses ``obj``, so it can be freed without pulling memory from the GPU.
 
-        The caller marked ``obj`` destroyed first; the snapshot is taken under ``submit_lock``, so a sequence
-        submitted by another thread is either in it or saw ``obj`` destroyed and refused to submit.
+        The caller marked ``obj`` destroyed first; the count and the snapshot are taken under ``submit_lock``, so
+        a sequence submitted by another thread is either in it or sees the new count, finds ``obj`` destroyed
+        and refuses to submit.
         """
         if self.foreign:
             return
         with self.submit_lock:
+            self.destroyed += 1
             refs = list(self.running.values())
         for ref in refs:
             seq = ref()

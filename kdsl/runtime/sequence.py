@@ -43,15 +43,19 @@ def _exclusive(method: _F) -> _F:
     @functools.wraps(method)
     def guarded(self, *args, **kwargs):
         if not self._busy.acquire(blocking=False):
-            raise RuntimeError(f"Sequence.{method.__name__}: this Sequence is being used by another thread; a "
-                               "Sequence is used by one thread at a time: make one Sequence per thread "
-                               "(mgr.sequence()), they share the Manager's tensors and algorithms")
+            raise _busy_error(method.__name__)
         try:
             return method(self, *args, **kwargs)
         finally:
             self._busy.release()
 
     return guarded  # type: ignore[return-value]
+
+
+def _busy_error(name: str) -> RuntimeError:
+    return RuntimeError(f"Sequence.{name}: this Sequence is being used by another thread; a Sequence is used by "
+                        "one thread at a time: make one Sequence per thread (mgr.sequence()), they share the "
+                        "Manager's tensors and algorithms")
 
 
 class Sequence(Destroyable):
@@ -84,11 +88,18 @@ class Sequence(Destroyable):
         self._pre: list[OpBase] = []
         self._post: list[OpBase] = []
         self._deps: list = []
-        # _running: the fence is not yet waited for and reset; _pending: submitted and eval_await (the host
+        self._checked = -1  # the context's destruction count when _deps were last found alive (-1: never)
+        # _running: the fence is not yet waited for; _pending: submitted and eval_await (the host
         # steps) not yet done. Another thread may wait for the fence, never run the host steps.
         self._recording = self._running = self._pending = self._evaluated = False
         self._n_timestamps = total_timestamps + 1 if total_timestamps else 0
         self._pool = self._fence = self._query_pool = None
+        # Two fences, used by turns: a waited batch's fence is reset while the next batch runs (see _wait),
+        # not between the GPU finishing and Python going on. _fences is the turn's (a VkFence[1]), _stale the
+        # other one while it still needs its reset.
+        self._fence_pair: list[Any] = []
+        self._fences: Any = None
+        self._stale: Any = None
         self._busy = threading.RLock()  # held by the thread inside a public method (see _exclusive)
         self._fence_lock = threading.Lock()  # waiting on and resetting the fence: owner or a destroying thread
         ctx.pin()
@@ -113,11 +124,13 @@ class Sequence(Destroyable):
         self._cmds = ffi.new("VkCommandBuffer[1]")
         check(lib.vkAllocateCommandBuffers(dev, alloc, self._cmds), "vkAllocateCommandBuffers")
         self._cmd = self._cmds[0]
-        fence = ffi.new("VkFence[1]")
-        check(lib.vkCreateFence(dev, new("VkFenceCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_FENCE_CREATE_INFO),
-                                ffi.NULL, fence), "vkCreateFence")
-        self._fences, self._fence = fence, fence[0]
-        track("VkFence", 1)
+        fence_info = new("VkFenceCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_FENCE_CREATE_INFO)
+        for _ in range(2):
+            fence = ffi.new("VkFence[1]")
+            check(lib.vkCreateFence(dev, fence_info, ffi.NULL, fence), "vkCreateFence")
+            self._fence_pair.append(fence)
+            track("VkFence", 1)
+        self._fences, self._fence = self._fence_pair[0], self._fence_pair[0][0]
         if self._n_timestamps:
             info = new("VkQueryPoolCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
                        queryType=vulkan.VK_QUERY_TYPE_TIMESTAMP, queryCount=self._n_timestamps)
@@ -168,6 +181,7 @@ class Sequence(Destroyable):
         self._pre = [o for o in batch if o.has_pre_eval]
         self._post = [o for o in batch if o.has_post_eval]
         self._deps = list({id(obj): obj for o in batch for obj in o.objects()}.values())
+        self._checked = -1  # new objects: check them on the next submission
         self._replayable = bool(batch) and not self._pre and not self._post
 
     @_exclusive
@@ -235,13 +249,29 @@ class Sequence(Destroyable):
         return self
 
     # ----- evaluation -----
-    @_exclusive
-    def eval(self, op: OpBase | None = None) -> Sequence:
-        """Submit and wait. ``eval(op)`` first clears and records ``op``; ``eval()`` replays what is recorded."""
-        if op is None and self._replayable and not self._recording and not self._pending:
-            return self._replay()
-        self.eval_async(op)
-        return self.eval_await()
+    def eval(self, op: OpBase | None = None, during: Callable[[], Any] | None = None) -> Sequence:
+        """Submit and wait. ``eval(op)`` first clears and records ``op``; ``eval()`` replays what is recorded.
+
+        ``during`` (a kdsl addition): called once the batch is submitted, before the wait, so that host work
+        overlaps the device's; the batch is waited for even when it raises.
+
+        One thread at a time, as every method (see ``_exclusive``); the check is written out here because a
+        replay is the hot path of every kdsl loop and the generic wrapper costs a frame and argument packing."""
+        busy = self._busy
+        if not busy.acquire(blocking=False):
+            raise _busy_error("eval")
+        try:
+            if op is None and self._replayable and not self._recording and not self._pending:
+                return self._replay(during)
+            self.eval_async(op)
+            try:
+                if during is not None:
+                    during()
+            finally:
+                self.eval_await()
+            return self
+        finally:
+            busy.release()
 
     def _check_deps(self) -> None:
         """Refuse to submit commands that use a destroyed tensor, image or algorithm."""
@@ -250,27 +280,40 @@ class Sequence(Destroyable):
                 raise RuntimeError(f"cannot evaluate: {obj!r} used by a recorded operation was destroyed; "
                                    "record the operations again with live objects")
 
-    def _replay(self) -> Sequence:
+    def _replay(self, during: Callable[[], Any] | None = None) -> Sequence:
         """The hot path: resubmit an ended command buffer that has no host steps, and wait."""
         if self._ctx.foreign:
             self._ctx.check_usable()
         self._submit_batch()
-        self.wait_fence()  # until it returns the sequence runs: an interrupted wait leaves it for eval_await()
-        self._pending = False
-        self._evaluated = True
+        try:
+            if during is not None:
+                during()
+        finally:
+            self.wait_fence()  # until it returns the sequence runs: an interrupted wait leaves it for eval_await()
+            self._pending = False
+            self._evaluated = True
         return self
 
     def _submit_batch(self) -> None:
         """Check the recorded objects are alive, register as running and submit: one step under the context's
-        submit lock, so another thread destroying an object either is seen here or waits for this batch."""
+        submit lock, so another thread destroying an object either is seen here or waits for this batch.
+
+        The objects are checked again only when one was destroyed since the last check (the context counts
+        destructions, under the same lock): a replay loop then skips the walk over them."""
         ctx = self._ctx
-        with ctx.submit_lock:
-            self._check_deps()
+        lock = ctx.submit_lock
+        lock.acquire()  # (acquire/release rather than ``with`` on the hot path: cheaper)
+        try:
+            if self._checked != ctx.destroyed:
+                self._check_deps()
+                self._checked = ctx.destroyed
             check(lib.vkQueueSubmit(self._queue, 1, self._submit, self._fence), "vkQueueSubmit")
             # Registered only once submitted: a destroy that the garbage collector runs on this thread inside
             # this block must not find, and wait on the fence of, a batch that is not on the queue yet.
             self._running = self._pending = True
             ctx.running[self._id] = self._weak
+        finally:
+            lock.release()
 
     @_exclusive
     def eval_async(self, op: OpBase | None = None) -> Sequence:
@@ -316,6 +359,9 @@ class Sequence(Destroyable):
         ``_SLICE_NS`` so that Ctrl-C reaches Python during a long kernel (the sequence then stays running).
         """
         dev, fence = self._dev, self._fence
+        if self._stale is not None:  # the previous batch's fence: reset now, while the device runs this batch
+            lib.vkResetFences(dev, 1, self._stale)
+            self._stale = None
         spin = min(self._ctx.spin_ns, timeout_ns)
         if spin:
             status = lib.vkGetFenceStatus
@@ -336,21 +382,30 @@ class Sequence(Destroyable):
         """Wait for the GPU work of this sequence (no host steps); raise TimeoutError on timeout.
 
         Safe from any thread: a thread destroying a tensor waits here for the sequences that use it, and only
-        one of the waiters resets the fence.
+        one of the waiters turns the fences over.
         """
         if not self._running or self._ctx.foreign:
             return
-        with self._fence_lock:
+        lock = self._fence_lock
+        lock.acquire()  # (acquire/release rather than ``with`` on the hot path: cheaper)
+        try:
             if not self._running:  # another thread waited for it meanwhile
                 return
             res = self._wait(timeout_ns)
             if res == vulkan.VK_TIMEOUT:
                 raise TimeoutError(f"the sequence did not finish within {timeout_ns} ns; it is still running: "
                                    "call eval_await() again to wait for it")
-            check(res, "vkWaitForFences")
-            lib.vkResetFences(self._dev, 1, self._fences)
+            if res < 0:
+                check(res, "vkWaitForFences")
+            # The next batch signals the other fence (reset during the previous wait); this one is reset
+            # during the next wait.
+            self._stale = self._fences
+            self._fences = self._fence_pair[self._fences is self._fence_pair[0]]  # (the other one)
+            self._fence = self._fences[0]
             self._running = False
             self._ctx.running.pop(self._id, None)
+        finally:
+            lock.release()
 
     # ----- state -----
     def is_running(self) -> bool:
@@ -400,8 +455,8 @@ class Sequence(Destroyable):
             return
         if self._ctx.foreign:
             self._destroyed, self._pinned, self._running, self._pending = True, False, False, False
-            self._ops = []
-            self._pool = self._fence = self._query_pool = None
+            self._ops, self._fence_pair = [], []
+            self._pool = self._fence = self._fences = self._stale = self._query_pool = None
             return
         dev = self._ctx.device
         if dev is not None and self._running:
@@ -411,8 +466,12 @@ class Sequence(Destroyable):
                 self._running = False
         self._destroyed, self._pending = True, False
         self._ops, self._replayable = [], False
+        for fence in self._fence_pair:
+            if dev is not None:
+                lib.vkDestroyFence(dev, fence[0], ffi.NULL)
+                track("VkFence", -1)
+        self._fence_pair, self._fence, self._fences, self._stale = [], None, None, None
         for attr, kind, fn in (("_query_pool", "VkQueryPool", lib.vkDestroyQueryPool),
-                               ("_fence", "VkFence", lib.vkDestroyFence),
                                ("_pool", "VkCommandPool", lib.vkDestroyCommandPool)):
             handle = getattr(self, attr, None)
             if handle is not None and dev is not None:

@@ -83,7 +83,7 @@ def test_pooled_tensor_destroyed_in_a_cycle_is_not_reused():
         # (which pools the tensor) and then the tensor's own (which destroys it). The Buffer is made first so
         # that CPython finalises it first, as happens by chance when arrays die in cycles.
         buf = Buffer(None, 0, kd.float32, dev)
-        buf.tensor, buf.size, buf.pooled = allocate(dev, 1234, kd.float32), 1234, True
+        buf.tensor, buf.size, buf.pool = allocate(dev, 1234, kd.float32), 1234, state(dev)
         cycle = [buf]
         cycle.append(cycle)
         del buf, cycle

@@ -79,3 +79,32 @@ def test_multiprocessing_pool_maps_a_kdsl_function(method, tmp_path):
         assert "['refused', 'refused', 'refused', 'refused']" in out, out
     else:
         assert "[0.0, 2.0, 6.0, 12.0]" in out, out
+
+
+HELD_LOCK = """
+import os, threading, time
+import numpy as np, kdsl as kd
+from kdsl.engine.state import state
+x = kd.asarray(np.arange(4, dtype=np.float32)) + 1
+kd.realize(x)  # a pooled buffer made in the parent
+held, done = threading.Event(), threading.Event()
+def hold():
+    with state(kd.device()).lock:  # another parent thread inside the engine at fork time
+        held.set()
+        done.wait()
+t = threading.Thread(target=hold)
+t.start()
+held.wait()
+pid = os.fork()
+if pid == 0:
+    del x  # its buffer goes back to the parent's (orphaned) pool: must not wait for the parent's lock
+    os._exit(0)
+_, status = os.waitpid(pid, 0)
+done.set()
+t.join()
+print("child", os.waitstatus_to_exitcode(status))
+"""
+
+
+def test_child_drops_a_parent_array_while_a_parent_thread_held_the_engine_lock(tmp_path):
+    assert "child 0" in _run(HELD_LOCK, tmp_path, timeout=60)

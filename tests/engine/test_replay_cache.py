@@ -3,6 +3,7 @@ replayed by (plan, bound tensors, push words) without looking up programs or Alg
 that the replay follows new buffers and new scalars, re-records when an Algorithm was rebound, stays bounded,
 keeps the objects its key names alive, and holds under threads."""
 
+import sys
 import threading
 
 import numpy as np
@@ -199,3 +200,35 @@ def test_threads_replay_their_own_buffers():
         th.join()
     assert not errors, errors[:3]
     assert len(plan_mod._plans) <= cache_limits()["plans"]
+
+
+def test_threads_share_a_traces_intermediates():
+    """Calls of one jit trace from several threads, on two inputs, share its intermediates (here the centred rows,
+    read by two kernels) and its recorded batches, and each gets its own input's result."""
+    errors: list[str] = []
+    f = kd.jit(lambda a: (a - a.mean(axis=1, keepdims=True)).sum(axis=1) + (a - a.mean(axis=1, keepdims=True)).max())
+    base = np.arange(64, dtype=np.float32).reshape(8, 8)
+    inputs = [kd.asarray(base * (k + 1)) for k in range(2)]  # two threads per input
+
+    def worker(t: int) -> None:
+        try:
+            x = inputs[t % 2]
+            want = ((base * (t % 2 + 1)) - (base * (t % 2 + 1)).mean(axis=1, keepdims=True))
+            for _ in range(30):
+                np.testing.assert_allclose(f(x).numpy(), want.sum(axis=1) + want.max(), rtol=1e-5, atol=1e-3)
+        except Exception as exc:  # reported by the main thread
+            errors.append(f"thread {t}: {exc!r}")
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in range(4)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch often: calls overlap
+    try:
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not errors, errors[:3]
+    trace = next(iter(f.traces.values()))
+    assert trace.fast and trace.made_temp  # the function has intermediates of the trace's own

@@ -176,6 +176,50 @@ def test_manager_destroy_waits_for_running_sequences(slow):
     assert not seq.is_init() and not t.is_init()
 
 
+def test_each_replay_waits_for_its_own_batch(mgr, slow):
+    """The two fences a sequence signals by turns (one is reset while the next batch runs): every replay still
+    waits for its own batch, and a timed-out await is finished by the next one."""
+    import kdsl.runtime as rt
+
+    t, algo, push = slow
+    fences = rt.live_objects().get("VkFence", 0)
+    seq = mgr.sequence().record(kp.OpAlgoDispatch(algo, push))
+    for k in range(4):
+        if k == 2:  # one batch through eval_async, a timed-out await, then a full one
+            seq.eval_async()
+            with pytest.raises(TimeoutError):
+                seq.eval_await(1_000_000)
+            start = time.perf_counter()
+            seq.eval_await()
+        else:
+            start = time.perf_counter()
+            seq.eval()
+        assert time.perf_counter() - start > 0.05  # the batch takes > 150 ms: a signalled fence returns at once
+    seq.destroy()
+    assert rt.live_objects().get("VkFence", 0) == fences
+
+
+def test_eval_runs_during_while_the_batch_runs(mgr, counter):
+    """``eval(during=...)`` calls it after the submission and before the wait; a raise still waits."""
+    t, algo = counter
+    seq = mgr.sequence().record(kp.OpAlgoDispatch(algo))
+    seen = []
+    seq.eval(during=lambda: seen.append(seq.is_running()))
+    assert seen == [True] and not seq.is_running()
+
+    def fail() -> None:
+        raise ValueError("in during")
+
+    with pytest.raises(ValueError, match="in during"):
+        seq.eval(during=fail)
+    assert not seq.is_running()
+    seq.eval()  # still usable: the failed call waited for its batch
+    with pytest.raises(ValueError, match="in during"):
+        seq.eval(kp.OpAlgoDispatch(algo), during=fail)  # the recording path too
+    assert not seq.is_running()
+    np.testing.assert_array_equal(read(mgr, t), [4] * 4)
+
+
 def test_eval_records_push_constants_as_recorded(mgr):
     """eval() replays the push constants that were recorded, even after another sequence overrode them."""
     t = mgr.tensor_t(np.zeros(2, np.float32))

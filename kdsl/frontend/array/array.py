@@ -555,7 +555,7 @@ def realize(*arrays: Array) -> None:
         >>> y.tolist()
         [2.0, 2.0, 2.0]
     """
-    engine.realize_nodes([a._n for a in arrays])
+    engine.realize_nodes([arrays[0]._n] if len(arrays) == 1 else [a._n for a in arrays])
 
 
 def _unpickle(data: np.ndarray) -> Array:

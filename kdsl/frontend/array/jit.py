@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import functools
 import sys
-import threading
 
 from kdsl.engine.plan import _templates, kernel_size
 from kdsl.engine.programs import stats
-from kdsl.engine.realize import Buffer, _aliased, allocate, realize_nodes, replay, submit
+from kdsl.engine.realize import Buffer, _aliased, realize_nodes, replay, submit, take
 from kdsl.engine.schedule import schedule
+from kdsl.engine.state import state
 from kdsl.frontend.array.array import Array
 from kdsl.ir.graph import Node, toposort
 from kdsl.pytree import TreeDef, tree_flatten, tree_unflatten
@@ -84,6 +84,7 @@ class _Trace:
             self.fast = False
             return
         self.out_pos = [position[t.id] for t in targets]
+        self.outs = [(p, order[p].dtype, shape) for p, shape in zip(self.out_pos, self.out_shapes, strict=True)]
         computed = {t.out for t in templates}
         # Buffers made per call: each computed node (position >= 0) and each temporary (< 0), with its size
         made = [(p, order[p].dtype, order[p].size) for p in computed if p >= 0]
@@ -96,8 +97,7 @@ class _Trace:
         outputs = set(self.out_pos)
         self.made_out = [m for m in made if m[0] in outputs]
         self.made_temp = [m for m in made if m[0] not in outputs]
-        self.temps: dict[int, Buffer] | None = None  # made on the first call
-        self.temps_lock = threading.Lock()  # held while a call uses them (a second thread makes its own)
+        self.temps: dict[int, Buffer] | None = None  # made on the first call, used under the device's lock
         self.args = list(self.arg_pos.items())
         # The replay key's parts fixed by the trace: the bound positions of every dispatch (output, inputs)
         # in order, and the push words (a trace's scalars are part of its signature).
@@ -106,38 +106,41 @@ class _Trace:
 
     def run(self, args: tuple) -> list[Array]:
         dev = self.device
-        bufs: dict[int, Buffer] = dict(self.captured)
+        st = state(dev)
+        bufs: dict[int, Buffer] = dict(self.captured) if self.captured else {}
         for p, i in self.args:
             node = args[i]._n
             if node.op != "buffer":  # a lazy expression or a view: computed (or copied) into a buffer first
                 args[i]._buffer()
                 node = args[i]._n
             bufs[p] = node.buffer
-        for p, dtype, size in self.made_out:
-            bufs[p] = Buffer(allocate(dev, size, dtype), size, dtype, dev)
-        own = self.temps_lock.acquire(blocking=False)
-        try:
-            if own:
-                if self.temps is None:
-                    self.temps = {p: Buffer(allocate(dev, size, dtype), size, dtype, dev)
-                                  for p, dtype, size in self.made_temp}
-                bufs.update(self.temps)
-            else:  # another thread is replaying this trace now: intermediates of this call's own
-                for p, dtype, size in self.made_temp:
-                    bufs[p] = Buffer(allocate(dev, size, dtype), size, dtype, dev)
+        # The device lock, held once for the pool and the replay (each would take it), also gives this call the
+        # trace's intermediates: no other thread uses them until the GPU is done with them.
+        with st.lock:
+            for p, dtype, size in self.made_out:
+                bufs[p] = Buffer(take(st, size, dtype), size, dtype, dev, st=st)
+            if self.temps is None:
+                self.temps = {p: Buffer(take(st, size, dtype), size, dtype, dev, st=st)
+                              for p, dtype, size in self.made_temp}
+            bufs.update(self.temps)
             key = (id(self.templates), tuple([id(bufs[p].tensor) for p in self.slots]), self.word_key)
-            if replay(dev, key):  # (both paths wait for the GPU: the intermediates are free again after)
+            outs: list[Array] = []
+            # (both paths wait for the GPU: the intermediates are free again after; a replay makes the output
+            # arrays while the GPU works)
+            if replay(st, key, lambda: outs.extend(self._outputs(bufs))):
                 stats["kernels"] += len(self.templates)
             else:
                 work = [(t, t.kernel, bufs[t.out], [bufs[q] for q in t.inputs], w)
                         for t, w in zip(self.templates, self.words, strict=True)]
                 submit(dev, work, self.templates, key)
-        finally:
-            if own:
-                self.temps_lock.release()
+                outs = self._outputs(bufs)
         stats["realizes"] += 1
-        return [Array(Node("buffer", (), bufs[p].dtype, shape, buffer=bufs[p], device=dev))
-                for p, shape in zip(self.out_pos, self.out_shapes, strict=True)]
+        return outs
+
+    def _outputs(self, bufs: dict[int, Buffer]) -> list[Array]:
+        """The call's output arrays, on their new buffers."""
+        dev = self.device
+        return [Array(Node("buffer", (), dtype, shape, None, bufs[p], dev)) for p, dtype, shape in self.outs]
 
 
 def _prod(shape) -> int:

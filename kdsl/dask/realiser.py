@@ -152,11 +152,30 @@ def flush(dask_worker: Any = None, timeout: float | None = None) -> bool:
 class TaskResults(Callback):
     """A callback of Dask's local schedulers (``threads``, ``sync``) giving each task's kdsl result to the
     process's :class:`Realiser`, so the device runs the first chunks while the next tasks are scheduled.
-    :func:`kdsl.dask.register` registers one for every computation (see :func:`enabled`)."""
+    :func:`kdsl.dask.register` registers one for every computation (see :func:`enabled`).
+
+    A result that exactly one task of the computation reads - each partial sum of a tree reduction, each step
+    of a chain of ``map_blocks`` - stays lazy: that task builds on its graph, so it is computed once, fused
+    into what reads it, instead of in a submission of its own (the whole tree of a reduction becomes one
+    submission, as the same reduction written in plain kdsl). Results read by several tasks, and the
+    computation's own results, are computed in the background as before."""
 
     def _posttask(self, key: Any, result: Any, dsk: Any, state: Any, worker_id: Any) -> None:
-        if enabled():
+        if enabled() and not read_once(key, state):
             _shared.put(result)
+
+
+def read_once(key: Any, state: Any) -> bool:
+    """Whether exactly one task of a local scheduler's computation (``state``, Dask's ``get_async`` state)
+    reads the result of ``key``: then it need not be computed on its own.
+
+    >>> read_once("x", {"dependents": {"x": {"y"}, "y": set()}}), read_once("y", {"dependents": {"y": set()}})
+    (True, False)
+    """
+    try:
+        return len(state["dependents"][key]) == 1
+    except (KeyError, TypeError):  # another scheduler's state: compute the result, as for any result
+        return False
 
 
 def enabled() -> bool:

@@ -108,3 +108,27 @@ def test_many_chunks_give_the_numpy_answer():
         mean = x.mean(axis=0).compute()  # dict partials (sum and count per chunk)
     np.testing.assert_allclose(got.numpy(), (np.exp(a) - a).sum(axis=0), rtol=1e-5)
     np.testing.assert_allclose(mean.numpy(), a.mean(axis=0), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("scheduler", ["sync", "threads"])
+def test_a_result_read_by_one_task_stays_lazy_for_it(scheduler):
+    """A tree reduction's partial sums are each read by one task: they are computed with it, in its submission,
+    not each in one of its own; only the computation's result goes to the realiser."""
+    a = RNG.standard_normal((40, 6)).astype(np.float32)
+    x = kdd.from_array(a, chunks=(5, 6))  # 8 chunks: 8 uploads, 8 partial sums, 2 + 1 combining sums
+    assert kdd.flush(timeout=60)
+    before = rl.shared().arrays
+    with dask.config.set(scheduler=scheduler):
+        total = x.sum(axis=0, split_every=4).compute()
+        again = (x * 2).persist()  # a persisted chunk is read by no task of its computation: computed
+    assert kdd.flush(timeout=60)
+    assert rl.shared().arrays - before == 1 + x.npartitions
+    np.testing.assert_allclose(total.numpy(), a.sum(axis=0), rtol=1e-5)
+    chunks = dask.compute(*again.to_delayed().ravel(), scheduler="sync")
+    assert all(c._node.realized for c in chunks)
+
+
+def test_read_once_reads_the_local_schedulers_state():
+    state = {"dependents": {"a": {"b"}, "b": {"c", "d"}, "c": set()}}
+    assert rl.read_once("a", state) and not rl.read_once("b", state) and not rl.read_once("c", state)
+    assert not rl.read_once("a", None) and not rl.read_once("z", state)  # unknown: computed, as before

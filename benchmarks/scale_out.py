@@ -220,7 +220,7 @@ def case3(share_gb: float, chunk_mb: float, args) -> dict:
     chunk_rows = max(1, int(chunk_mb * 1e6 if chunk_mb else kdd.chunk_bytes()) // row_bytes)
     out = {"gb": share_rows * row_bytes / 1e9, "chunk_mb": chunk_rows * row_bytes / 1e6,
            **run_dask1(share_rows, chunk_rows, args), **run_plain(share_rows, chunk_rows, args)}
-    print(f"  case 3 at {out['gb']:.2f} GB: plain {out['plain_ms']:.2f} ms, Dask 1 worker {out['dask1_ms']:.2f} ms, "
+    print(f"  case 3 at {out['gb']:.3f} GB: plain {out['plain_ms']:.2f} ms, Dask 1 worker {out['dask1_ms']:.2f} ms, "
           f"threads {out['threads_ms']:.2f} ms", flush=True)
     return out
 
@@ -232,9 +232,9 @@ def print_case3(rows: list[dict]) -> None:
         base = r["plain_ms"]
         cells = [f"{on:8.2f} {on / base:6.2f}x ({off:.2f}, {off / base:.2f}x)"
                  for on, off in ((r["dask1_ms"], r["dask1_off_ms"]), (r["threads_ms"], r["threads_off_ms"]))]
-        print(f"{r['gb']:8.2f} {r['chunks']:4d} ({r['chunk_mb']:6.0f}) {base:9.2f}   {cells[0]:38s} {cells[1]}")
+        print(f"{r['gb']:8.3f} {r['chunks']:4d} ({r['chunk_mb']:6.0f}) {base:9.2f}   {cells[0]:38s} {cells[1]}")
     print("(building the Dask reduction's graph, not timed above: "
-          + ", ".join(f"{r['build_ms']:.2f} ms at {r['gb']:.2f} GB" for r in rows) + ")")
+          + ", ".join(f"{r['build_ms']:.2f} ms at {r['gb']:.3f} GB" for r in rows) + ")")
 
 
 def main() -> None:

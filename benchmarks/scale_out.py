@@ -14,7 +14,8 @@ Cases (medians of ``--repeat`` timed runs after two warm-ups; every result check
    ``--share-gb`` in chunks of ``--chunk-mb`` and, unless ``--large-gb 0``, again at ``--large-gb`` in chunks of
    ``--large-chunk-mb`` (default: ``kdsl.dask.chunk_bytes()``, the largest chunk the device holds): Dask's cost
    is a fixed few milliseconds per computation and a fraction of one per chunk, so its ratio to plain kdsl is
-   only small for large data in large chunks.
+   only small for large data in large chunks. A last line times the one-worker path again with distributed's
+   message batching off (a diagnostic of where its fixed cost goes, not a setting kdsl.dask makes).
 
 The Dask reductions are written as kdsl.dask's docs advise: one level of partial sums (``split_every`` = the
 number of chunks; Dask's default of 4 adds a level, and on a cluster a scheduler round trip, per factor of 4)
@@ -144,7 +145,30 @@ def run_dask1(share_rows: int, chunk_rows: int, args) -> dict:
             client.run(_background_realise, background)
             key = "dask1_ms" if background else "dask1_off_ms"
             out[key] = median_ms(lambda: one.compute(optimize_graph=False).numpy(), args.repeat, warmup=2)
+        out["dask1_unbatched_ms"] = float("nan")
+        try:  # a diagnostic: how much of Dask's cost is its message batching (internals: may not exist)
+            unbatch(client)
+        except AttributeError:
+            return out
+        out["dask1_unbatched_ms"] = median_ms(lambda: one.compute(optimize_graph=False).numpy(), args.repeat, warmup=2)
     return out
+
+
+def unbatch(client: Client) -> None:
+    """Turn off distributed's message batching (up to 10 ms on the client's stream, 5 ms on the scheduler's, 2 ms
+    on a worker's) in this cluster: a diagnostic, through attributes Dask does not document."""
+    client.run(_stream_interval, 0.0)
+    client.run_on_scheduler(_scheduler_interval, 0.0)
+    client.scheduler_comm.interval = 0.0
+
+
+def _stream_interval(interval: float, dask_worker=None) -> None:
+    dask_worker.batched_stream.interval = interval
+
+
+def _scheduler_interval(interval: float, dask_scheduler=None) -> None:
+    for comm in [*dask_scheduler.stream_comms.values(), *dask_scheduler.client_comms.values()]:
+        comm.interval = interval
 
 
 def _background_realise(on: bool) -> None:
@@ -233,6 +257,8 @@ def print_case3(rows: list[dict]) -> None:
         cells = [f"{on:8.2f} {on / base:6.2f}x ({off:.2f}, {off / base:.2f}x)"
                  for on, off in ((r["dask1_ms"], r["dask1_off_ms"]), (r["threads_ms"], r["threads_off_ms"]))]
         print(f"{r['gb']:8.3f} {r['chunks']:4d} ({r['chunk_mb']:6.0f}) {base:9.2f}   {cells[0]:38s} {cells[1]}")
+    print("(Dask 1 worker with distributed's message batching off, a diagnostic: "
+          + ", ".join(f"{r['dask1_unbatched_ms']:.2f} ms at {r['gb']:.3f} GB" for r in rows) + ")")
     print("(building the Dask reduction's graph, not timed above: "
           + ", ".join(f"{r['build_ms']:.2f} ms at {r['gb']:.3f} GB" for r in rows) + ")")
 

@@ -8,9 +8,11 @@ Cases (medians of ``--repeat`` timed runs after two warm-ups; every result check
 3. the reduction over one GPU's share: plain kdsl (the chunks summed in one expression) against Dask with one
    worker on that GPU and Dask's threaded scheduler in this process over the same chunks (``kdsl.dask.from_chunks``:
    nothing copied). Each Dask path is timed twice: as kdsl.dask runs it (stored results computed on a background
-   thread while the next tasks run; a partial result read by one task left lazy, computed with it) and with
-   ``kdsl.background-realise`` off. Every case reads its result back to the host; Dask's graphs are built once,
-   outside the timing (``build`` reports what building the reduction's graph costs). Case 3 runs at
+   thread while the next tasks run; on the threaded scheduler a partial result read by one task is left lazy,
+   computed with it, unless it reads ``kdsl.background-bytes``, 256 MiB) and with ``kdsl.background-realise`` off
+   (on the threaded scheduler: everything lazy until the result is read, one submission). Every case reads its
+   result back to the host; Dask's graphs are built once, outside the timing (``build`` reports what building the
+   reduction's graph costs). Case 3 runs at
    ``--share-gb`` in chunks of ``--chunk-mb`` and, unless ``--large-gb 0``, again at ``--large-gb`` in chunks of
    ``--large-chunk-mb`` (default: ``kdsl.dask.chunk_bytes()``, the largest chunk the device holds): Dask's cost
    is a fixed few milliseconds per computation and a fraction of one per chunk, so its ratio to plain kdsl is

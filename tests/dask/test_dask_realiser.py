@@ -93,6 +93,7 @@ def test_the_config_turns_it_off():
     x = kdd.from_array(X, chunks=(4, 5))
     with dask.config.set({"kdsl.background-realise": False}, scheduler="threads"):
         assert not rl.enabled()
+        assert kdd.flush(timeout=60)  # (what an earlier test left queued would count below)
         before = rl.shared().arrays
         total = (x * 2).sum(axis=0).compute()
         assert kdd.flush(timeout=60) and rl.shared().arrays == before and not total._node.realized
@@ -126,6 +127,28 @@ def test_a_result_read_by_one_task_stays_lazy_for_it(scheduler):
     np.testing.assert_allclose(total.numpy(), a.sum(axis=0), rtol=1e-5)
     chunks = dask.compute(*again.to_delayed().ravel(), scheduler="sync")
     assert all(c._node.realized for c in chunks)
+
+
+def test_a_result_read_once_over_enough_data_is_computed_in_the_background(monkeypatch):
+    """kdsl.background-bytes: a partial sum over enough data starts on the device while Dask goes on."""
+    a = RNG.standard_normal((40, 6)).astype(np.float32)
+    x = kdd.from_chunks([kd.asarray(a[i:i + 10]) for i in range(0, 40, 10)])  # 4 chunks of 240 bytes
+    given: list = []
+    monkeypatch.setattr(rl, "_shared", type("Recorder", (), {"put": lambda self, v: given.append(v)})())
+    # Dask's tasks: 4 partial sums (each reads 240 bytes), their sum (960), Dask's finalize (the result)
+    for limit, queued in ((961, 1), (241, 2), (240, 6)):
+        given.clear()
+        with dask.config.set({"kdsl.background-bytes": limit}, scheduler="sync"):
+            total = x.sum(axis=0, split_every=4).compute(optimize_graph=False)
+        assert len(given) == queued and given[-1] is total, limit
+        np.testing.assert_allclose(total.numpy(), a.sum(axis=0), rtol=1e-5)
+
+
+def test_bytes_read_counts_each_computed_input_once():
+    x, y = kd.asarray(X), kd.asarray(X[:4])
+    assert rl.bytes_read((x * x + y.sum()) - x, 1 << 30) == X.nbytes + X[:4].nbytes
+    assert rl.bytes_read(x[:2] * 2, 1 << 30) == X.nbytes  # a view reads from its whole buffer
+    assert rl.bytes_read(x * 2, 100) >= 100 and rl.bytes_read([x, y, 3], 1 << 30) == 0  # computed: nothing to do
 
 
 def test_read_once_reads_the_local_schedulers_state():

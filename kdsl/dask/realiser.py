@@ -35,6 +35,7 @@ import dask
 from dask.callbacks import Callback
 
 import kdsl as kd
+from kdsl.runtime.sequence import blocking_waits
 
 logger = logging.getLogger(__name__)
 
@@ -99,7 +100,8 @@ class Realiser:
         if not arrays:
             return
         try:
-            kd.realize(*arrays)  # one submission per device for the whole batch
+            with blocking_waits():  # a poll would keep the GIL from Dask's threads while the device works
+                kd.realize(*arrays)  # one submission per device for the whole batch
         except Exception:
             logger.exception("kdsl.dask: computing %d stored result(s) in the background failed; the tasks "
                              "that read them will compute them again", len(arrays))

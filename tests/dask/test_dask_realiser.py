@@ -67,6 +67,19 @@ def test_a_failure_is_logged_and_the_array_stays_lazy(r, monkeypatch, caplog):
     np.testing.assert_array_equal(a.numpy(), X * 2)  # the reader computes it (and would raise the error)
 
 
+def test_the_realiser_thread_waits_without_polling(r, monkeypatch):
+    from kdsl.runtime import sequence
+
+    seen = []
+    realize = kd.realize
+    monkeypatch.setattr(kd, "realize", lambda *a: (seen.append(getattr(sequence._waits, "block", False)),
+                                                   realize(*a)))
+    a = kd.asarray(X) * 5
+    r.put(a)
+    assert r.flush(timeout=60) and seen == [True] and a._node.realized
+    assert not getattr(sequence._waits, "block", False)  # (this thread's waits unchanged)
+
+
 def test_close_finishes_the_queue_and_a_later_put_starts_again(r):
     a = kd.asarray(X) - 1
     r.put(a)

@@ -35,7 +35,6 @@ import dask
 from dask.callbacks import Callback
 
 import kdsl as kd
-from kdsl.runtime.sequence import blocking_waits
 
 logger = logging.getLogger(__name__)
 
@@ -79,6 +78,9 @@ class Realiser:
         self._forked()
         if self._thread is None:
             self._thread = threading.Thread(target=self._loop, name="kdsl-dask-realiser", daemon=True)
+            # Its waits for the device block at once: a poll would keep taking the GIL from the threads that
+            # run Dask while the device works (kdsl.runtime.sequence.blocking_waits).
+            setattr(self._thread, "kdsl_blocking_waits", True)  # noqa: B010 - an attribute Thread does not declare
             self._thread.start()
 
     def _loop(self) -> None:
@@ -100,8 +102,7 @@ class Realiser:
         if not arrays:
             return
         try:
-            with blocking_waits():  # a poll would keep the GIL from Dask's threads while the device works
-                kd.realize(*arrays)  # one submission per device for the whole batch
+            kd.realize(*arrays)  # one submission per device for the whole batch
         except Exception:
             logger.exception("kdsl.dask: computing %d stored result(s) in the background failed; the tasks "
                              "that read them will compute them again", len(arrays))

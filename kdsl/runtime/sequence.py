@@ -36,30 +36,32 @@ MAX_TIMESTAMPS = 1 << 20
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-_waits = threading.local()  # .block: this thread's fence waits skip the poll (see blocking_waits)
+BLOCKING_WAITS = "kdsl_blocking_waits"  # a thread with this attribute true waits without polling (below)
 
 
 @contextlib.contextmanager
 def blocking_waits() -> Iterator[None]:
     """Inside this block the calling thread's fence waits block in the driver at once, without polling first.
 
-    For background threads (kdsl.dask's realiser): a poll is a tight loop of short driver calls, and between
-    them the poller takes the GIL back before a thread waiting for it wakes up, so the threads with Python to
-    run (Dask's scheduler, a worker's event loop) would stall for as long as the device works. Nothing needs
-    a background thread's wake-up to be fast.
+    For background threads: a poll is a tight loop of short driver calls, and between them the poller takes the
+    GIL back before a thread waiting for it wakes up, so the threads with Python to run (Dask's scheduler, a
+    worker's event loop) would stall for as long as the device works. Nothing needs a background thread's
+    wake-up to be fast. (The block sets the thread's ``kdsl_blocking_waits`` attribute; kdsl.dask's realiser,
+    which may use only kdsl's public API, sets it on its thread directly.)
 
     >>> with blocking_waits():
-    ...     _waits.block
+    ...     getattr(threading.current_thread(), BLOCKING_WAITS)
     True
-    >>> getattr(_waits, "block", False)
+    >>> getattr(threading.current_thread(), BLOCKING_WAITS, False)
     False
     """
-    before = getattr(_waits, "block", False)
-    _waits.block = True
+    thread = threading.current_thread()
+    before = getattr(thread, BLOCKING_WAITS, False)
+    setattr(thread, BLOCKING_WAITS, True)
     try:
         yield
     finally:
-        _waits.block = before
+        setattr(thread, BLOCKING_WAITS, before)
 
 
 def _exclusive(method: _F) -> _F:
@@ -345,7 +347,7 @@ class Sequence(Destroyable):
         long kernel (the sequence then stays running).
         """
         dev, fence = self._dev, self._fence
-        spin = 0 if getattr(_waits, "block", False) else min(self._ctx.spin_ns, timeout_ns)
+        spin = 0 if getattr(threading.current_thread(), BLOCKING_WAITS, False) else min(self._ctx.spin_ns, timeout_ns)
         if spin:
             status = lib.vkGetFenceStatus
             deadline = time.perf_counter_ns() + spin

@@ -68,16 +68,20 @@ def test_a_failure_is_logged_and_the_array_stays_lazy(r, monkeypatch, caplog):
 
 
 def test_the_realiser_thread_waits_without_polling(r, monkeypatch):
+    import threading
+
     from kdsl.runtime import sequence
+
+    def blocking() -> bool:
+        return getattr(threading.current_thread(), sequence.BLOCKING_WAITS, False)
 
     seen = []
     realize = kd.realize
-    monkeypatch.setattr(kd, "realize", lambda *a: (seen.append(getattr(sequence._waits, "block", False)),
-                                                   realize(*a)))
+    monkeypatch.setattr(kd, "realize", lambda *a: (seen.append(blocking()), realize(*a)))
     a = kd.asarray(X) * 5
     r.put(a)
     assert r.flush(timeout=60) and seen == [True] and a._node.realized
-    assert not getattr(sequence._waits, "block", False)  # (this thread's waits unchanged)
+    assert not blocking()  # (this thread's waits unchanged)
 
 
 def test_close_finishes_the_queue_and_a_later_put_starts_again(r):

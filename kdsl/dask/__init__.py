@@ -2,7 +2,8 @@
 
 Needs the optional extra: ``pip install kdsl[dask]``. See docs/scale-out.md.
 
-* :func:`from_array`, :func:`from_numpy`, :func:`to_numpy`, :func:`meta`: Dask arrays of kdsl chunks
+* :func:`from_array`, :func:`from_numpy`, :func:`from_chunks`, :func:`to_numpy`, :func:`meta`,
+  :func:`chunk_bytes`: Dask arrays of kdsl chunks
   (``dask.array`` operations on them run on the device through NumPy's protocols; ``compute()`` returns a kdsl
   array, ``to_numpy(x).compute()`` a NumPy one).
 * :class:`LocalVulkanCluster` / :func:`local_cluster`: one ``dask.distributed`` worker process per device.
@@ -13,12 +14,13 @@ Needs the optional extra: ``pip install kdsl[dask]``. See docs/scale-out.md.
 Importing this module registers kdsl's chunk type with Dask (:func:`register`).
 """
 
-from kdsl.dask.chunks import from_array, from_numpy, meta, register, to_numpy
+from kdsl.dask.chunks import chunk_bytes, from_array, from_chunks, from_numpy, meta, register, to_numpy
 from kdsl.dask.cluster import LocalVulkanCluster, local_cluster
 from kdsl.dask.plugin import DevicePlugin, claim_slot, dask_setup, pin
 from kdsl.dask.realiser import Realiser, TaskResults, flush
 
 register()
 
-__all__ = ["from_array", "from_numpy", "to_numpy", "meta", "register", "LocalVulkanCluster", "local_cluster",
-           "DevicePlugin", "pin", "claim_slot", "dask_setup", "Realiser", "TaskResults", "flush"]
+__all__ = ["from_array", "from_numpy", "from_chunks", "chunk_bytes", "to_numpy", "meta", "register",
+           "LocalVulkanCluster", "local_cluster", "DevicePlugin", "pin", "claim_slot", "dask_setup", "Realiser",
+           "TaskResults", "flush"]

@@ -21,6 +21,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import dask.array as da
@@ -34,7 +35,7 @@ from dask.array.dispatch import (
     to_numpy_dispatch,
 )
 from dask.sizeof import sizeof
-from dask.tokenize import normalize_token
+from dask.tokenize import normalize_token, tokenize
 
 import kdsl as kd
 from kdsl.dask.realiser import TaskResults
@@ -106,12 +107,65 @@ def from_numpy(x: da.Array) -> da.Array:
     return da.map_blocks(_chunk_from_numpy, x, dtype=x.dtype, meta=meta(x.ndim, x.dtype))
 
 
+def chunk_bytes(device: kd.Device | None = None) -> int:
+    """The chunk size in bytes that :func:`from_array`'s ``chunks="auto"`` aims at on ``device`` (default: this
+    thread's current one): as large as one kdsl array may be there (``maxStorageBufferRange``), and at most an
+    eighth of the device's memory, leaving room for several chunks and their temporaries. Every chunk is a Dask
+    task, and each task costs Dask a fixed amount of host time, so on a GPU large chunks are what makes Dask's
+    share small (Dask's own default, 128 MiB, suits host memory).
+
+    >>> import kdsl as kd
+    >>> info = kd.device().info
+    >>> chunk_bytes() == min(info["max_storage_buffer_range"], info["device_memory"] // 8)
+    True
+    """
+    info = (device if device is not None else kd.device()).info
+    return max(1, min(int(info["max_storage_buffer_range"]), int(info["device_memory"]) // 8))
+
+
 def from_array(x: Any, chunks: Any = "auto") -> da.Array:
     """A Dask array of kdsl chunks from a NumPy array (or a kdsl array, read once) cut into ``chunks``.
 
-    The NumPy data goes into the task graph; each chunk is copied to its worker's device when computed."""
+    The NumPy data goes into the task graph; each chunk is copied to its worker's device when computed.
+    ``chunks="auto"`` makes chunks of up to :func:`chunk_bytes` (Dask's other chunk specifications as in
+    ``da.from_array``).
+
+    >>> import numpy as np
+    >>> from_array(np.zeros((3, 4), np.float32)).chunks   # small: one chunk
+    ((3,), (4,))
+    """
     host = x.numpy() if isinstance(x, kd.Array) else np.asarray(x)
+    if isinstance(chunks, str) and chunks == "auto":
+        chunks = da.core.normalize_chunks("auto", host.shape, limit=chunk_bytes(), dtype=host.dtype)
     return from_numpy(da.from_array(host, chunks=chunks))
+
+
+def from_chunks(chunks: Sequence[kd.Array]) -> da.Array:
+    """A Dask array whose chunks are the kdsl arrays ``chunks``, one after the other along the first axis (as
+    ``np.concatenate(chunks)``): each stays where it is, on its device - nothing is copied or read back, as
+    :func:`from_array` of a kdsl array would. Lazy ones are computed first (one submission per device), since
+    a lazy chunk would be computed again by every computation that reads it. They must agree in dtype and in
+    every axis but the first.
+
+    >>> import kdsl as kd
+    >>> x = from_chunks([kd.ones((2, 3)), kd.zeros((1, 3))])
+    >>> x.chunks, x.sum(axis=0).compute(scheduler="sync").tolist()
+    (((2, 1), (3,)), [2.0, 2.0, 2.0])
+    """
+    chunks = list(chunks)
+    if not chunks or not all(isinstance(c, kd.Array) for c in chunks):
+        raise TypeError("from_chunks takes a non-empty sequence of kdsl arrays")
+    first = chunks[0]
+    if first.ndim == 0 or any(c.ndim == 0 or c.shape[1:] != first.shape[1:] or c.dtype != first.dtype
+                              for c in chunks):
+        raise ValueError("from_chunks needs arrays of at least one dimension that agree in dtype and in every "
+                         f"axis but the first; got {[(c.shape, c.dtype.name) for c in chunks]}")
+    kd.realize(*[c for c in chunks if not c._node.realized])
+    name = "kdsl-chunks-" + tokenize(*chunks)
+    rest = (0,) * (first.ndim - 1)
+    graph = {(name, i, *rest): c for i, c in enumerate(chunks)}
+    sizes = (tuple(c.shape[0] for c in chunks), *((n,) for n in first.shape[1:]))
+    return da.Array(graph, name, chunks=sizes, meta=meta(first.ndim, first.dtype))
 
 
 def to_numpy(x: da.Array) -> da.Array:

@@ -78,6 +78,9 @@ class Realiser:
         self._forked()
         if self._thread is None:
             self._thread = threading.Thread(target=self._loop, name="kdsl-dask-realiser", daemon=True)
+            # Its waits for the device block at once: a poll would keep taking the GIL from the threads that
+            # run Dask while the device works (kdsl.runtime.sequence.blocking_waits).
+            setattr(self._thread, "kdsl_blocking_waits", True)  # noqa: B010 - an attribute Thread does not declare
             self._thread.start()
 
     def _loop(self) -> None:
@@ -152,11 +155,72 @@ def flush(dask_worker: Any = None, timeout: float | None = None) -> bool:
 class TaskResults(Callback):
     """A callback of Dask's local schedulers (``threads``, ``sync``) giving each task's kdsl result to the
     process's :class:`Realiser`, so the device runs the first chunks while the next tasks are scheduled.
-    :func:`kdsl.dask.register` registers one for every computation (see :func:`enabled`)."""
+    :func:`kdsl.dask.register` registers one for every computation (see :func:`enabled`).
+
+    A result that exactly one task of the computation reads - each partial sum of a tree reduction, each step
+    of a chain of ``map_blocks`` - stays lazy: that task builds on its graph, so it is computed once, fused
+    into what reads it, instead of in a submission of its own (the whole tree of a reduction becomes one
+    submission, as the same reduction written in plain kdsl). Unless its graph reads at least
+    :func:`background_bytes` of computed data: then the device has enough to do that starting it while Dask
+    schedules the next tasks gains more than a submission costs. Results read by several tasks, and the
+    computation's own results, are computed in the background as before."""
 
     def _posttask(self, key: Any, result: Any, dsk: Any, state: Any, worker_id: Any) -> None:
-        if enabled():
+        if enabled() and (not read_once(key, state) or bytes_read(result, background_bytes()) >= background_bytes()):
             _shared.put(result)
+
+
+def read_once(key: Any, state: Any) -> bool:
+    """Whether exactly one task of a local scheduler's computation (``state``, Dask's ``get_async`` state)
+    reads the result of ``key``: then it need not be computed on its own.
+
+    >>> read_once("x", {"dependents": {"x": {"y"}, "y": set()}}), read_once("y", {"dependents": {"y": set()}})
+    (True, False)
+    """
+    try:
+        return len(state["dependents"][key]) == 1
+    except (KeyError, TypeError):  # another scheduler's state: compute the result, as for any result
+        return False
+
+
+def bytes_read(value: Any, enough: int) -> int:
+    """How many bytes of computed device data the lazy kdsl arrays in ``value`` read (their graphs' realised
+    inputs, each counted once; a view counts its whole buffer), counted until ``enough`` is reached. Only the
+    first few hundred nodes are visited: a reduction's partial result is a handful.
+
+    >>> import kdsl as kd
+    >>> x = kd.ones((1000, 4))
+    >>> kd.realize(x)
+    >>> bytes_read(x.sum(axis=0, keepdims=True), 1 << 30), bytes_read(x, 1 << 30)  # (x itself is computed)
+    (16000, 0)
+    """
+    stack = [a._node for a in _arrays(value) if not a._node.realized]
+    seen: set[int] = set()
+    total = 0
+    while stack and total < enough and len(seen) < 512:
+        node = stack.pop()
+        if node.id in seen:
+            continue
+        seen.add(node.id)
+        if node.realized:
+            total += node.size * node.dtype.itemsize
+        else:
+            stack.extend(node.srcs)
+    return total
+
+
+def background_bytes() -> int:
+    """``kdsl.background-bytes`` in Dask's config (default 256 MiB): a result read by one task is still computed
+    in the background when its graph reads at least this much computed data (see :class:`TaskResults`).
+
+    >>> import dask
+    >>> background_bytes() == 1 << 28
+    True
+    >>> with dask.config.set({"kdsl.background-bytes": 0}):
+    ...     background_bytes()
+    0
+    """
+    return int(dask.config.get("kdsl.background-bytes", 1 << 28))
 
 
 def enabled() -> bool:

@@ -14,11 +14,12 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import numpy as np
@@ -34,6 +35,33 @@ _SLICE_NS = 100_000_000  # blocking waits return to Python every 100 ms (signals
 MAX_TIMESTAMPS = 1 << 20
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+
+BLOCKING_WAITS = "kdsl_blocking_waits"  # a thread with this attribute true waits without polling (below)
+
+
+@contextlib.contextmanager
+def blocking_waits() -> Iterator[None]:
+    """Inside this block the calling thread's fence waits block in the driver at once, without polling first.
+
+    For background threads: a poll is a tight loop of short driver calls, and between them the poller takes the
+    GIL back before a thread waiting for it wakes up, so the threads with Python to run (Dask's scheduler, a
+    worker's event loop) would stall for as long as the device works. Nothing needs a background thread's
+    wake-up to be fast. (The block sets the thread's ``kdsl_blocking_waits`` attribute; kdsl.dask's realiser,
+    which may use only kdsl's public API, sets it on its thread directly.)
+
+    >>> with blocking_waits():
+    ...     getattr(threading.current_thread(), BLOCKING_WAITS)
+    True
+    >>> getattr(threading.current_thread(), BLOCKING_WAITS, False)
+    False
+    """
+    thread = threading.current_thread()
+    before = getattr(thread, BLOCKING_WAITS, False)
+    setattr(thread, BLOCKING_WAITS, True)
+    try:
+        yield
+    finally:
+        setattr(thread, BLOCKING_WAITS, before)
 
 
 def _exclusive(method: _F) -> _F:
@@ -355,14 +383,15 @@ class Sequence(Destroyable):
 
         A blocking wait wakes up tens of microseconds after the GPU finishes (an interrupt and a thread
         wake-up); polling notices at once, as CUDA's default synchronisation does. CPU devices spin 0 µs: the
-        poller would take a core from the driver's own worker threads. Blocking happens in slices of
-        ``_SLICE_NS`` so that Ctrl-C reaches Python during a long kernel (the sequence then stays running).
+        poller would take a core from the driver's own worker threads; nor does a thread inside
+        :func:`blocking_waits`. Blocking happens in slices of ``_SLICE_NS`` so that Ctrl-C reaches Python during a
+        long kernel (the sequence then stays running).
         """
         dev, fence = self._dev, self._fence
         if self._stale is not None:  # the previous batch's fence: reset now, while the device runs this batch
             lib.vkResetFences(dev, 1, self._stale)
             self._stale = None
-        spin = min(self._ctx.spin_ns, timeout_ns)
+        spin = 0 if getattr(threading.current_thread(), BLOCKING_WAITS, False) else min(self._ctx.spin_ns, timeout_ns)
         if spin:
             status = lib.vkGetFenceStatus
             deadline = time.perf_counter_ns() + spin

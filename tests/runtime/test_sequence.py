@@ -312,6 +312,46 @@ def test_polling_wait_on_the_replay_path(spinning):
     np.testing.assert_array_equal(t.data(), [5, 6, 7])
 
 
+class _CountingPolls:
+    """The Vulkan library, counting fence polls (vkGetFenceStatus)."""
+
+    def __init__(self, lib):
+        self._lib, self.polls = lib, 0
+
+    def __getattr__(self, name):
+        fn = getattr(self._lib, name)
+        if name != "vkGetFenceStatus":
+            return fn
+
+        def counted(*args):
+            self.polls += 1
+            return fn(*args)
+        return counted
+
+
+def test_blocking_waits_skip_the_poll(spinning, monkeypatch):
+    """A background thread's waits (kdsl.dask's realiser) block at once: its poll would hold the GIL."""
+    from kdsl.runtime import sequence
+
+    counting = _CountingPolls(sequence.lib)
+    monkeypatch.setattr(sequence, "lib", counting)
+    t = spinning.tensor_t(np.arange(3, dtype=np.float32))
+    algo = spinning.algorithm([t], spirv(ADD_PUSH), push_consts=np.array([1], np.float32))
+    spinning.sequence().eval(kp.OpSyncDevice([t]))
+    seq = spinning.sequence().record(kp.OpAlgoDispatch(algo))
+    seq.eval()
+    polls = counting.polls
+    assert polls > 0  # the default, with spin_ns set: the wait polls first
+    with sequence.blocking_waits():
+        seq.eval()
+        seq.eval()
+    assert counting.polls == polls
+    seq.eval()
+    assert counting.polls > polls  # only inside the block
+    spinning.sequence().eval(kp.OpSyncLocal([t]))
+    np.testing.assert_array_equal(t.data(), [4, 5, 6])
+
+
 def test_ctrl_c_interrupts_a_long_wait_and_the_work_can_still_be_awaited(mgr, slow):
     """Waits block in 100 ms slices, so Ctrl-C (SIGINT) reaches Python during a long kernel."""
     import os

@@ -255,8 +255,8 @@ def _loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str
     fill: list[str] = []
     store: list[str] = []
     aliases: list[str] = []
-    for name, e, shape, tile in (("ra", k.a, (k.batch, k.m, k.k), tiles(k, g)[0]),
-                                 ("rb", k.b, (k.batch, k.k, k.n), tiles(k, g)[1])):
+    ta, tb = tiles(k, g)
+    for name, e, shape, tile in (("ra", k.a, (k.batch, k.m, k.k), ta), ("rb", k.b, (k.batch, k.k, k.n), tb)):
         origin = ("bm", "kn") if name == "ra" else ("kn", "bn")
         limits = (str(k.m), "ke") if name == "ra" else ("ke", str(k.n))
         vector = _vector_view(e, shape, tile.down)
@@ -275,14 +275,19 @@ def _loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str
                         f"b{slot}q;")
                 if line not in aliases:
                     aliases.append(line)
-                at = view.index_expr(["bz", gr, gc])  # 8 in or 8 out: the group is aligned and the axis a multiple
-                fill += [f"{reg} = uvec4(0);",
-                         f"if ({gr} < {limits[0]} && {gc} < {limits[1]}) {reg} = b{slot}q.d[({at}) / {VEC}];"]
+                fill += _vector_group(reg, slot, view, gr, gc, limits)
             else:
                 fill += _scalar_group(reg, e, shape, tile.down, gr, gc, limits, buffers)
             guard = f"if (tid + {q * LOCAL} < {groups}) " if (q + 1) * LOCAL > groups else ""
             store.append(f"{guard}{tile.name}[{tile.at(row, col)}] = {reg};")
     return decl, fill, store, aliases
+
+
+def _vector_group(reg: str, slot: int, view: View, gr: str, gc: str, limits: tuple[str, str]) -> list[str]:
+    """Eight halves in one 16-byte load into ``reg``, bit for bit (NaNs keep their payload and sign); all eight
+    are inside the matrix or none is (the group is aligned and the axis a multiple of 8: :func:`_vector_view`)."""
+    at = view.index_expr(["bz", gr, gc])
+    return [f"{reg} = uvec4(0);", f"if ({gr} < {limits[0]} && {gc} < {limits[1]}) {reg} = b{slot}q.d[({at}) / {VEC}];"]
 
 
 def _scalar_group(reg: str, e: Expr, shape: tuple[int, int, int], down: bool, gr: str, gc: str,

@@ -27,7 +27,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.device import _runtime  # imported late there: building graphs must not need Vulkan
-from kdsl.engine import staging
+from kdsl.engine import readback, staging
 from kdsl.engine.lowering import Step
 from kdsl.engine.plan import Template, cached, kernel_size, planned, word_bytes
 from kdsl.engine.profile import current as current_profile
@@ -330,10 +330,9 @@ def download(buf: Buffer) -> np.ndarray:
     """The flat contents of a buffer, as a new NumPy array."""
     if buf.tensor is None:
         return np.empty(0, buf.dtype.np)
-    rt = _runtime()
     st = state(buf.device)
     with st.lock, staging.borrow(st, buf.size, buf.dtype.np) as host:
-        st.sequence().eval(rt.OpCopy([buf.tensor, host]))
+        readback.copy_to_host(st, buf.tensor, host)
         flat = np.array(host, copy=True)  # copied out before the tensor goes back to the cache
     out = flat.view(buf.dtype.np) if buf.dtype is not dt.bool_ else flat.astype(bool)
     stats["downloads"] += 1

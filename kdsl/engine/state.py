@@ -82,6 +82,8 @@ class DeviceState:
         self.batches: Any = None  # kdsl.engine.programs.Batches, made on first use
         self.algorithms: OrderedDict[Any, Any] = OrderedDict()  # custom kernels' Algorithms (kdsl.engine.launch)
         self.staging: OrderedDict[tuple[int, str], Any] = OrderedDict()  # host tensors (kdsl.engine.staging)
+        # (id(source), id(host tensor)) -> (recorded Sequence, source, host tensor) (kdsl.engine.readback)
+        self.readbacks: OrderedDict[tuple[int, int], tuple[Any, Any, Any]] = OrderedDict()
         self._dummy: Any = None
         self._sequence: Any = None
         self._launch: Any = None

@@ -177,6 +177,21 @@ def test_put_along_axis_argmax_and_none():
     _inplace("put_along_axis", e, np.array([[0], [-1]]), 7.0, axis=0, view=lambda x: x.T[1:3])
 
 
+def test_array_methods_put_and_choose():
+    e = _data((3, 4), np.int32)
+    a, n = kd.asarray(e.copy()), e.copy()
+    assert a.put([0, -1], [7, 8], mode="clip") is None
+    n.put([0, -1], [7, 8], mode="clip")
+    _same(a, n)
+    i = np.array([0, 1, 1, 0])
+    _same(kd.asarray(i).choose([a[0], a[1]]), i.choose([n[0], n[1]]))
+
+
+def test_put_along_axis_values_with_leading_ones():
+    e = _data((2, 3), np.float32)
+    _inplace("put_along_axis", e, np.array([[0], [2]]), np.array([[[1.0], [2.0]]], np.float32), axis=1)
+
+
 def test_put_along_axis_device_indices_and_view():
     base = _data((4, 6), np.int32)
     a = kd.asarray(base.copy())

@@ -174,6 +174,9 @@ def _row_major(coords: list[Array], shape: tuple[int, ...]) -> Array:
 
 
 def _broadcast_values(v: Array, shape: tuple[int, ...]) -> Array:
+    extra = v.ndim - len(shape)
+    if extra > 0 and all(n == 1 for n in v.shape[:extra]):  # leading length-1 axes drop, as in NumPy
+        v = v.reshape(v.shape[extra:])
     try:
         return broadcast_to(v, shape)
     except ValueError:

@@ -124,6 +124,11 @@ def test_put_empty_array():
     a = kd.zeros((0, 3))
     kd.put(a, [], [1.0])
     assert a.shape == (0, 3)
+    with pytest.raises(IndexError, match="empty array"):
+        kd.put(kd.zeros(0), [0], [])
+    with pytest.raises(IndexError, match="empty array"):
+        np.put(np.zeros(0), [0], [])
+    _inplace("put", np.zeros(3), [100], [])  # no values: NumPy checks no bounds
 
 
 @pytest.mark.parametrize("ind", [[5], [-6], [0, 9]])

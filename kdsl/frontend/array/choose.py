@@ -37,6 +37,11 @@ def _operand(x: Any, device) -> Any:
     return asarray(x, device=device)
 
 
+def _device_of(xs: Sequence[Any]) -> Any:
+    """The device of the first kdsl Array among ``xs``, else the current device."""
+    return next((x.device for x in xs if isinstance(x, Array)), current_device())
+
+
 def _shape(xs: Sequence[Any]) -> tuple[int, ...]:
     shapes = [x.shape for x in xs if isinstance(x, Array)]
     try:
@@ -74,9 +79,8 @@ def choose(a: Any, choices: Any, out: Array | None = None, mode: str = "raise") 
     [1, 20, 30]
     """
     mode = clip_modes.check_mode(mode)
-    dev = a.device if isinstance(a, Array) else next(
-        (c.device for c in (choices if isinstance(choices, (list, tuple)) else ()) if isinstance(c, Array)),
-        choices.device if isinstance(choices, Array) else current_device())
+    listed = choices if isinstance(choices, (list, tuple)) else [choices]
+    dev = _device_of([a, *listed])
     cs = _choices(choices, dev)
     n = len(cs)
     idx = clip_modes.in_range(_choice_index(a, n, mode, dev), n, mode)
@@ -131,8 +135,7 @@ def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: Any = 0)
                          f"{len(conds)} conditions)")
     if not conds:
         raise ValueError("select with an empty condition list is not possible")
-    everything = [*conds, *choices, default]
-    dev = next((x.device for x in everything if isinstance(x, Array)), current_device())
+    dev = _device_of([*conds, *choices, default])
     cs = [_condition(c, k, dev) for k, c in enumerate(conds)]
     vs = [_operand(v, dev) for v in [*choices, default]]
     d = result_type(*vs)

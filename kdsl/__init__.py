@@ -344,6 +344,21 @@ __all__ += ["complex64", "complex128", "angle", "complex_from_parts", "conj", "c
 
 __all__ += ["devices"]  # several devices in one process (kdsl/device.py, issue 14)
 
+from kdsl.frontend.array.choose import choose, select  # noqa: E402  (kept beside its __all__ line: append-only)
+from kdsl.frontend.array.diagonals import diag_indices, diag_indices_from, fill_diagonal  # noqa: E402
+from kdsl.frontend.array.index_tricks import indices, ix_, ravel_multi_index, unravel_index  # noqa: E402
+from kdsl.frontend.array.put import place, put, put_along_axis, putmask  # noqa: E402
+from kdsl.frontend.array.triangle_indices import (  # noqa: E402
+    tril_indices,
+    tril_indices_from,
+    triu_indices,
+    triu_indices_from,
+)
+
+__all__ += ["choose", "select", "diag_indices", "diag_indices_from", "fill_diagonal", "indices", "ix_",
+            "ravel_multi_index", "unravel_index", "place", "put", "put_along_axis", "putmask", "tril_indices",
+            "tril_indices_from", "triu_indices", "triu_indices_from"]  # in-place puts and index tricks
+
 
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""

@@ -544,6 +544,18 @@ class Array:
 
         return take(self, indices, axis, out, mode)
 
+    def put(self, indices, values, mode: str = "raise") -> None:
+        """``kd.put(self, indices, values, mode)``: replace elements of the flattened array, in place."""
+        from kdsl.frontend.array.put import put  # cycle: that module builds Arrays
+
+        put(self, indices, values, mode)
+
+    def choose(self, choices, out=None, mode: str = "raise") -> Array:
+        """``kd.choose(self, choices, out, mode)``: this array's integers pick among ``choices``."""
+        from kdsl.frontend.array.choose import choose  # cycle: that module builds Arrays
+
+        return choose(self, choices, out, mode)
+
 
 def realize(*arrays: Array) -> None:
     """Compute every given array now (one submission for all of them); results stay on the device.

@@ -291,12 +291,25 @@ def assign_rows(a: Array, keys: tuple, value: Any) -> Array:
         flat, stride = term if flat is None else flat + term, stride * n
     assert flat is not None
     idx = flat.reshape(-1)
-    runs = runs_of(idx, lead)
+    return write_rows(a.reshape((lead,) + rest), idx, v.reshape((idx.size,) + rest)).reshape(a.shape)
+
+
+def write_rows(rows: Array, idx: Array, v: Array) -> Array:
+    """``rows`` (``(n, *rest)``) with row ``idx[i]`` replaced by ``v[i]`` (``idx``: 1-D, wrapped, in range; ``v``:
+    ``(idx.size, *rest)`` in ``rows``' dtype); where indices repeat, the last occurrence wins. Lazy: a stable sort
+    of the indices and two binary searches (:func:`scatter_sorted.runs_of`), no synchronisation.
+
+    >>> import kdsl as kd
+    >>> write_rows(kd.zeros(4, dtype=kd.int32), kd.asarray([3, 1, 3]), kd.asarray([5, 6, 7])).tolist()
+    [0, 6, 0, 7]
+    """
+    n, rest = rows.shape[0], rows.shape[1:]
+    runs = runs_of(idx, n)
     # the last occurrence of p in index order is the last of its run: the sort is stable
     src = at(runs.order, km.maximum(runs.hi - 1, 0))
-    rows = at(v.reshape((idx.size,) + rest), src)
-    hit = (runs.hi > runs.lo).reshape((lead,) + (1,) * len(rest))
-    return km.where(hit, rows, a.reshape((lead,) + rest)).reshape(a.shape)
+    picked = at(v, src)
+    hit = (runs.hi > runs.lo).reshape((n,) + (1,) * len(rest))
+    return km.where(hit, picked, rows)
 
 
 def _assigned(value: Any, a: Array, shape: tuple[int, ...]) -> Array:

@@ -5,7 +5,8 @@ How it runs, lazily on the device: a least-significant-key-first radix of stable
 stable ``argsort`` gives an order; each further key is gathered in that order and stably argsorted, and the
 order is permuted by the result. Stability keeps the earlier keys' order among equal later keys, so after the
 last key the order is lexicographic with the last key primary. One sort per key (three per complex key: its
-imaginary part, its real part, then which parts are NaN), nothing synchronises. NaNs sort last within each key, as NumPy's do.
+imaginary part, its real part, then which parts are NaN); nothing synchronises. NaNs sort last within each
+key, as NumPy's do.
 
 Example:
     >>> import kdsl as kd

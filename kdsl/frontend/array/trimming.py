@@ -36,7 +36,7 @@ def _bounds(nonzero: Array) -> tuple[list[int], list[int]] | None:
     if not bool(found):
         return None
     firsts = [int(v) for v in lazy[0::2]]
-    stops = [n - int(v) for n, v in zip(nonzero.shape, lazy[1::2])]
+    stops = [n - int(v) for n, v in zip(nonzero.shape, lazy[1::2], strict=True)]
     return firsts, stops
 
 

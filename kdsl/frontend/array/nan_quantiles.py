@@ -7,6 +7,11 @@ quantile's virtual index is computed per line from its own ``count`` (NumPy's fo
 two-sided lerp. Lines without a non-NaN value give NaN (NumPy also warns; kdsl does not). Every one of NumPy's
 13 methods is there; nothing synchronises.
 
+Where kdsl differs: NumPy's result dtype can depend on the data: with an array ``q`` over float32 (float16)
+data it is float64, except when the first line (or, without ``axis``, the whole array) is all NaN, where
+NumPy's ``apply_along_axis`` keeps float32. kdsl always gives the dtype of the common case (float64), which
+needs no read-back.
+
 Example:
     >>> import kdsl as kd
     >>> x = kd.asarray([[1.0, float("nan"), 3.0], [4.0, 5.0, 6.0]])
@@ -25,6 +30,7 @@ from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.math import ceil, floor, isnan, maximum, minimum, rint, where
+from kdsl.frontend.array.nan_functions import nanmean
 from kdsl.frontend.array.reductions import sum as asum
 from kdsl.frontend.array.shape_ops import broadcast_to, stack
 
@@ -112,9 +118,9 @@ def _gamma(v: Array, method: str) -> Array:
     return frac
 
 
-def _lerp(a: Array, b: Array, t: Array) -> Array:
-    """NumPy's ``_lerp``: from ``a`` for t < 0.5 and from ``b`` otherwise (exact at both ends)."""
-    diff = b - a
+def _lerp(a: Array, b: Array, diff: Array, t: Array) -> Array:
+    """NumPy's ``_lerp`` (``diff`` is ``b - a``): from ``a`` for t < 0.5, from ``b`` otherwise (exact at both
+    ends)."""
     return where(t >= 0.5, b - diff * (1 - t), a + diff * t)
 
 
@@ -136,8 +142,10 @@ def _one_quantile(s: Array, count: Array, q: float, method: str, d: dt.DType) ->
     below = floor(v)
     lo = _clamp(below.astype(idx_dtype), count)
     hi = _clamp((below + 1).astype(idx_dtype), count)
-    a, b = _along(s, lo).astype(d), _along(s, hi).astype(d)
-    return _lerp(a, b, _gamma(v, method).astype(d))
+    a, b = _along(s, lo), _along(s, hi)
+    # NumPy subtracts in the data's dtype and only then promotes (float32 data, array q: float64 results)
+    diff = (b - a if s.dtype is not dt.bool_ else b.astype(d) - a.astype(d)).astype(d)
+    return _lerp(a.astype(d), b.astype(d), diff, _gamma(v, method).astype(d))
 
 
 def _nan_full(shape: tuple[int, ...], d: dt.DType, device: Any) -> Array:
@@ -186,9 +194,14 @@ def nanquantile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_in
     """
     x = _arr(a)
     _check(x, method, out, weights, "nanquantile")
-    qs = np.asarray(q.numpy() if isinstance(q, Array) else q, dtype=np.float64)
+    host_q = q.numpy() if isinstance(q, Array) else q
+    qs = np.asarray(host_q, dtype=np.float64)
     _valid_q(qs)
-    d = _result_dtype(np.nanquantile, x, q.numpy() if isinstance(q, Array) else q, axis, method)
+    if x.size == 0:  # NumPy answers an empty array with nanmean's NaNs (no q axes)
+        return nanmean(x, axis, keepdims=keepdims)
+    d = _result_dtype(np.nanquantile, x, host_q, axis, method)
+    if method == "linear" and np.asarray(host_q).dtype.kind in "iu":
+        method = "lower"  # integer q: NumPy takes the element itself (no lerp: an inf stays inf)
     return _quantiles(x, qs, axis, keepdims, method, d)
 
 
@@ -208,6 +221,8 @@ def nanpercentile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_
     qs = np.true_divide(np.asarray(host_q, dtype=np.float64), 100)
     if not (qs.size == 0 or (qs.min() >= 0 and qs.max() <= 1)):
         raise ValueError("Percentiles must be in the range [0, 100]")
+    if x.size == 0:
+        return nanmean(x, axis, keepdims=keepdims)
     d = _result_dtype(np.nanpercentile, x, host_q, axis, method)
     return _quantiles(x, qs, axis, keepdims, method, d)
 
@@ -225,6 +240,8 @@ def nanmedian(a: Any, axis: Any = None, out: None = None, overwrite_input: bool 
     if out is not None:
         raise TypeError("nanmedian(out=...) is not supported; use the returned array")
     x = _arr(a)
+    if x.size == 0:  # NumPy answers an empty array with nanmean's NaNs
+        return nanmean(x, axis, keepdims=keepdims)
     if x.dtype.kind == "c":
         raise TypeError("nanmedian of complex arrays is not supported by kdsl (complex numbers have no order)")
     probe = np.zeros((1,) * x.ndim, x.dtype.np)

@@ -61,8 +61,8 @@ def digitize(x: Any, bins: Any, right: bool = False) -> Array:
 
     Example:
         >>> import kdsl as kd
-        >>> kd.digitize(kd.asarray([1.0, 2.0, 3.0]), [3.0, 2.0, 1.0], right=True).tolist()
-        [2, 1, 0]
+        >>> kd.digitize(kd.asarray([1.0, 2.0, 3.5]), [3.0, 2.0, 1.0], right=True).tolist()
+        [3, 2, 0]
     """
     dev = x.device if isinstance(x, Array) else bins.device if isinstance(bins, Array) else None
     xa = _arr(x, dev)

@@ -95,7 +95,7 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period
         >>> import kdsl as kd
         >>> kd.interp([-1.0, 0.25, 3.0], [0.0, 1.0], [1.0, 3.0], left=-5.0).tolist()
         [-5.0, 1.5, 3.0]
-        >>> kd.interp([370.0, -10.0], [350.0, 10.0], [1.0, 3.0], period=360).tolist()
+        >>> kd.interp([0.0, 355.0], [350.0, 10.0], [1.0, 3.0], period=360).tolist()  # 350 -> 370 (= 10)
         [2.0, 1.5]
     """
     dev = next((v.device for v in (x, xp, fp) if isinstance(v, Array)), None)

@@ -359,6 +359,18 @@ __all__ += ["choose", "select", "diag_indices", "diag_indices_from", "fill_diago
             "ravel_multi_index", "unravel_index", "place", "put", "put_along_axis", "putmask", "tril_indices",
             "tril_indices_from", "triu_indices", "triu_indices_from"]  # in-place puts and index tricks
 
+from kdsl.frontend.array.binning import digitize, histogram_bin_edges  # noqa: E402  (append-only, beside __all__)
+from kdsl.frontend.array.interpolation import interp  # noqa: E402
+from kdsl.frontend.array.lexicographic import lexsort, sort_complex  # noqa: E402
+from kdsl.frontend.array.nan_argextremes import nanargmax, nanargmin  # noqa: E402
+from kdsl.frontend.array.nan_quantiles import nanmedian, nanpercentile, nanquantile  # noqa: E402
+from kdsl.frontend.array.set_routines import intersect1d, setdiff1d, setxor1d, union1d  # noqa: E402
+from kdsl.frontend.array.trimming import trim_zeros  # noqa: E402
+
+__all__ += ["digitize", "histogram_bin_edges", "interp", "intersect1d", "lexsort", "nanargmax", "nanargmin",
+            "nanmedian", "nanpercentile", "nanquantile", "setdiff1d", "setxor1d", "sort_complex", "trim_zeros",
+            "union1d"]  # binning, interpolation, lexicographic, nan_argextremes, nan_quantiles, set_routines, trimming
+
 
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""

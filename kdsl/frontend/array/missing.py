@@ -7,10 +7,7 @@ Example:
 
 from __future__ import annotations
 
-_DYNAMIC = ("not implemented yet (issue 9); kd.flatnonzero exists: nz = kd.flatnonzero(a) and "
-            "a[int(nz[0]):int(nz[-1]) + 1] trims a 1-D array")
 _HINTS: dict[str, str] = {
-    "interp": "kd.interp is not implemented yet (it needs searchsorted)",
     "ndarray": "kdsl's array type is kd.Array",
     "asnumpy": "use a.numpy() or np.asarray(a)",
     "float_": "use kd.float32 (kdsl's default float) or kd.float64",
@@ -26,8 +23,6 @@ _HINTS: dict[str, str] = {
 _HINTS["complex_"] = "use kd.complex64 (kdsl's default complex) or kd.complex128"
 _HINTS["cdouble"] = "use kd.complex128"
 _HINTS["csingle"] = "use kd.complex64"
-for _name in ("trim_zeros",):
-    _HINTS[_name] = f"kd.{_name} is {_DYNAMIC}"
 
 
 def missing_name(name: str) -> str:

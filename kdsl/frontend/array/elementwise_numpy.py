@@ -73,12 +73,13 @@ def _nan_ignoring(x1: Any, x2: Any, ufunc: np.ufunc, keep_first: str) -> Array:
     if not d.is_float:
         return apply("maximum" if ufunc is np.fmax else "minimum", a, b)
     first = (a >= b) if keep_first == "ge" else (a <= b)
-    return where(first | apply("isnan", b), a, b)  # NumPy's loop: ties (0.0, -0.0) keep x1
+    return where(first | apply("isnan", b), a, b)
 
 
 def fmax(x1: Any, x2: Any) -> Array:
-    """Elementwise maximum ignoring NaNs (NaN only where both are); ties such as ``(-0.0, 0.0)`` give ``x1``,
-    as NumPy's loop does.
+    """Elementwise maximum ignoring NaNs (NaN only where both are); integers: ``kd.maximum``. Ties such as
+    ``(-0.0, 0.0)`` give ``x1`` (NumPy's scalar loop does too; its SIMD loop, used for longer arrays, may not:
+    the sign of a zero tie is unspecified, as in C).
 
     >>> import kdsl as kd
     >>> kd.fmax(kd.asarray([1.0, float("nan"), float("nan")]), kd.asarray([float("nan"), 2.0, float("nan")])).tolist()
@@ -143,7 +144,7 @@ def cbrt(x: Any) -> Array:
     """The real cube root (negative for negative ``x``; ``-0.0``, infinities and NaN pass through).
 
     ``exp2(log2|x| / 3)`` refined by one Newton step written as ``y - (y - |x| / y**2) / 3`` (no ``y**3``, so
-    nothing overflows near the dtype's largest value).
+    nothing overflows near the dtype's largest value); subnormals are scaled from their bits first.
 
     >>> import kdsl as kd
     >>> kd.cbrt(kd.asarray([-27.0, 8.0, -0.0])).tolist()
@@ -151,10 +152,22 @@ def cbrt(x: Any) -> Array:
     """
     d, a = _float_one(np.cbrt, x, wide16=True)
     t = apply("abs", a)
-    y = apply("exp2", apply("log2", t) * (1.0 / 3.0))
-    y = y - (y - t / (y * y)) * (1.0 / 3.0)
+    info = np.finfo(a.dtype.np)
+    # A subnormal t is its mantissa bits m times 2**low: cbrt(m * 2**r) * 2**(low // 3) with r = low % 3, all
+    # from normal floats (lavapipe's log2 and division flush subnormal operands).
+    low = int(np.log2(info.smallest_subnormal))
+    mant = _bits(t).astype(a.dtype) * float(2 ** (low % 3))
+    sub = t < float(info.smallest_normal)
+    y = _cbrt_normal(where(sub, mant, t))
+    y = where(sub, y * 2.0 ** (low // 3), y)
     plain = (t == 0) | apply("isinf", t) | apply("isnan", t)
     return where(plain, a, copysign(y, a)).astype(d)
+
+
+def _cbrt_normal(t: Array) -> Array:
+    """cbrt of positive normal ``t``."""
+    y = apply("exp2", apply("log2", t) * (1.0 / 3.0))
+    return y - (y - t / (y * y)) * (1.0 / 3.0)
 
 
 def heaviside(x1: Any, x2: Any) -> Array:

@@ -89,6 +89,8 @@ def frexp(x: Any) -> tuple[Array, Array]:
 def ldexp(x1: Any, x2: Any) -> Array:
     """``x1 * 2**x2`` for an integer ``x2``, exact by bits and correctly rounded (half to even) where the
     result is subnormal; overflow gives +-inf, underflow +-0.0. A float ``x2`` raises TypeError, as NumPy.
+    A Python float ``x1`` with an integer array ``x2`` gives float32 (kdsl's rule for weak floats meeting
+    integer arrays; NumPy: float64).
 
     >>> import kdsl as kd, numpy as np
     >>> kd.ldexp(kd.asarray(np.array([1.0, 3.0, 1.0], np.float32)), kd.asarray([-149, -150, 128])).tolist()
@@ -136,8 +138,8 @@ def _scaled(a: Array, n: Any, lay: _Layout) -> Array:
 def spacing(x: Any) -> Array:
     """The distance from ``x`` to the next float away from zero, with ``x``'s sign (positive at ``-0.0``, as
     NumPy): the unit in the last place, exact by bits. +-inf at the largest finite value (the next float is
-    inf), NaN for infinities and NaN. float16 follows NumPy's half loop, which returns the positive distance
-    for negative ``x`` too (and 32.0 at -65504).
+    inf), NaN for infinities and NaN. float16 follows NumPy's half loop, which for negative ``x`` returns the
+    positive distance to the next float towards zero (``spacing(-1.0)`` is ``2**-11``, 32.0 at -65504).
 
     >>> import kdsl as kd, numpy as np
     >>> kd.spacing(kd.asarray(np.array([1.0, -4.0, 0.0], np.float32))).tolist()
@@ -149,8 +151,10 @@ def spacing(x: Any) -> Array:
     mag = b & ~lay.sign
     field = mag >> lay.m
     inf = lay.top << lay.m
-    ulp = where(field > lay.m, (field - lay.m) << lay.m, apply("shl", 1, apply("maximum", field - 1, 0)))
-    half = d is dt.float16  # NumPy's half loop: no sign, and only +65504 steps to inf
+    half = d is dt.float16  # NumPy's half loop: negative x measure towards zero, without a sign
+    below = half & (b < 0) & (mag != 0) & (field != lay.top)
+    step = where(below, (mag - 1) >> lay.m, field)  # the binade of the gap measured
+    ulp = where(step > lay.m, (step - lay.m) << lay.m, apply("shl", 1, apply("maximum", step - 1, 0)))
     ulp = where((b if half else mag) == inf - 1, inf, ulp)
     ulp = where(field == lay.top, inf | (1 << (lay.m - 1)), ulp)  # NaN
     return (ulp if half else ulp | where(mag == 0, 0, b & lay.sign)).view(d)

@@ -57,7 +57,7 @@ def i0(x: Any) -> Array:
     >>> import kdsl as kd
     >>> r = kd.i0(kd.asarray([0, 3]))
     >>> r.dtype.name, [round(v, 5) for v in r.tolist()]
-    ('float64', [1.0, 4.8808])
+    ('float64', [1.0, 4.88079])
     """
     a = x if isinstance(x, Array) else asarray(x)
     if a.dtype.kind == "c":

@@ -76,7 +76,7 @@ def frexp(x: Any) -> tuple[Array, Array]:
     >>> import kdsl as kd, numpy as np
     >>> m, e = kd.frexp(kd.asarray(np.array([1e-45, 3.0], np.float32)))
     >>> m.tolist(), e.tolist()
-    ([0.7006492614746094, 0.75], [-148, 2])
+    ([0.5, 0.75], [-148, 2])
     """
     d, a = _float_input(np.frexp, x)
     lay = _Layout.of(d)

@@ -6,8 +6,8 @@ its sign), and where ``|d| >= discont`` the difference is a correction; the runn
 
 Example:
     >>> import kdsl as kd
-    >>> [round(v, 3) for v in kd.unwrap(kd.asarray([0.0, 3.0, 6.0, 0.5])).tolist()]
-    [0.0, 3.0, -0.283, 0.5]
+    >>> [round(v, 3) for v in kd.unwrap(kd.asarray([0.0, 1.0, 6.5, 7.0])).tolist()]  # 6.5 - 1.0 > pi: a jump
+    [0.0, 1.0, 0.217, 0.717]
 """
 
 from __future__ import annotations

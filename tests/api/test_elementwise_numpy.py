@@ -183,3 +183,13 @@ def test_numpy_dispatches_to_kdsl(fn):
     for g, e in zip(got if isinstance(got, tuple) else (got,), expected if isinstance(expected, tuple) else
                     (expected,), strict=True):
         np.testing.assert_allclose(g.numpy(), e, rtol=1e-6)
+
+
+@pytest.mark.parametrize("axis", [0, 1, None])
+@pytest.mark.parametrize("fn", ["fmax", "fmin"])
+def test_fmax_fmin_reduce_through_numpy(fn, axis):
+    a = np.array([[1.0, np.nan, 2.0], [np.nan, np.nan, -1.0], [3.0, 0.5, np.nan]], np.float32)
+    got = getattr(np, fn).reduce(kd.asarray(a), axis=axis)
+    assert isinstance(got, kd.Array)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(got.numpy(), getattr(np, fn).reduce(a, axis=axis))

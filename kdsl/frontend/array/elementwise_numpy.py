@@ -232,7 +232,7 @@ def float_power(x1: Any, x2: Any) -> Array:
     >>> r.dtype.name, r.tolist()
     ('float64', [4.0, 9.0])
     """
-    d, a, b = _float_pair(np.float_power, x1, x2)
+    _, a, b = _float_pair(np.float_power, x1, x2)
     return apply("pow", a, b)
 
 

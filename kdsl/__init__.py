@@ -371,6 +371,37 @@ __all__ += ["digitize", "histogram_bin_edges", "interp", "intersect1d", "lexsort
             "nanmedian", "nanpercentile", "nanquantile", "setdiff1d", "setxor1d", "sort_complex", "trim_zeros",
             "union1d"]  # binning, interpolation, lexicographic, nan_argextremes, nan_quantiles, set_routines, trimming
 
+from kdsl.frontend.array.bessel import i0  # noqa: E402  (kept beside its __all__ line: append-only)
+from kdsl.frontend.array.bit_count import bitwise_count  # noqa: E402
+from kdsl.frontend.array.elementwise_numpy import (  # noqa: E402
+    cbrt,
+    deg2rad,
+    degrees,
+    divmod,
+    fabs,
+    fix,
+    float_power,
+    fmax,
+    fmin,
+    fmod,
+    heaviside,
+    isneginf,
+    isposinf,
+    logaddexp2,
+    modf,
+    rad2deg,
+    radians,
+    real_if_close,
+    sinc,
+)
+from kdsl.frontend.array.float_bits import frexp, ldexp, spacing  # noqa: E402
+from kdsl.frontend.array.gcd import gcd, lcm  # noqa: E402
+from kdsl.frontend.array.unwrap import unwrap  # noqa: E402
+
+__all__ += ["fabs", "fmod", "fmax", "fmin", "deg2rad", "rad2deg", "degrees", "radians", "cbrt", "heaviside",
+            "isposinf", "isneginf", "float_power", "logaddexp2", "divmod", "modf", "fix", "sinc", "ldexp", "frexp",
+            "spacing", "bitwise_count", "gcd", "lcm", "unwrap", "real_if_close", "i0"]  # NumPy's other ufuncs
+
 
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""

@@ -121,7 +121,7 @@ def _render_bool(name: str, a: list[str]) -> str:
         return f"(int({a[0]}) {_INFIX[name]} int({a[1]}))"
     if name == "invert":
         return f"(!{a[0]})"
-    if name in ("abs", "sign", "square", "isfinite"):
+    if name in ("abs", "sign", "square", "isfinite", "floor", "ceil", "trunc", "rint"):  # NumPy's bool loops
         return "true" if name == "isfinite" else a[0]
     if name in ("isnan", "isinf"):
         return "false"

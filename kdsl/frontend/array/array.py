@@ -273,6 +273,13 @@ class Array:
     __floordiv__, __rfloordiv__, __ifloordiv__ = _binary("floordiv"), _binary("floordiv", True), \
         _inplace("floordiv")
     __mod__, __rmod__, __imod__ = _binary("mod"), _binary("mod", True), _inplace("mod")
+
+    def __divmod__(self, other) -> tuple[Array, Array]:  # divmod(a, b): NumPy's (a // b, a % b)
+        return self // other, self % other
+
+    def __rdivmod__(self, other) -> tuple[Array, Array]:
+        return other // self, other % self
+
     __pow__, __rpow__, __ipow__ = _binary("pow"), _binary("pow", True), _inplace("pow")
     __and__, __rand__, __iand__ = _binary("and"), _binary("and", True), _inplace("and")
     __or__, __ror__, __ior__ = _binary("or"), _binary("or", True), _inplace("or")

@@ -22,7 +22,7 @@ from kdsl.frontend.array.array import Array
 
 # ufunc.reduce / ufunc.accumulate -> the kdsl reduction that computes it.
 _REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
-           "logical_or": "any"}
+           "logical_or": "any", "fmax": "nanmax", "fmin": "nanmin"}
 _ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 # Creation functions whose ``order=`` / ``subok=`` only choose a memory layout or subclass: a kdsl array has one
 # layout and no subclasses, so they are dropped (Dask makes its meta arrays with ``np.ones(..., like=a)`` etc.,

@@ -344,6 +344,26 @@ __all__ += ["complex64", "complex128", "angle", "complex_from_parts", "conj", "c
 
 __all__ += ["devices"]  # several devices in one process (kdsl/device.py, issue 14)
 
+from kdsl.frontend.array.conversion import (  # noqa: E402  (kept beside its __all__ line: append-only)
+    asanyarray,
+    asarray_chkfinite,
+    ascontiguousarray,
+    copy,
+    copyto,
+)
+from kdsl.frontend.array.introspection import (  # noqa: E402
+    array_equiv,
+    isscalar,
+    issubdtype,
+    ndim,
+    promote_types,
+    shape,
+    size,
+)
+
+__all__ += ["asanyarray", "asarray_chkfinite", "ascontiguousarray", "copy", "copyto",  # conversion.py
+            "array_equiv", "isscalar", "issubdtype", "ndim", "promote_types", "shape", "size"]  # introspection.py
+
 
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""

@@ -364,6 +364,17 @@ from kdsl.frontend.array.introspection import (  # noqa: E402
 __all__ += ["asanyarray", "asarray_chkfinite", "ascontiguousarray", "copy", "copyto",  # conversion.py
             "array_equiv", "isscalar", "issubdtype", "ndim", "promote_types", "shape", "size"]  # introspection.py
 
+from kdsl.frontend.array.edit import append, delete, ediff1d, insert, resize  # noqa: E402
+from kdsl.frontend.array.functional import apply_along_axis, fromfunction  # noqa: E402
+from kdsl.frontend.array.joining import row_stack  # noqa: E402  (NumPy 2 deprecates it; so does kdsl)
+from kdsl.frontend.array.matrices import block, diagflat, tri, vander  # noqa: E402
+from kdsl.frontend.array.orientation import fliplr, flipud, rollaxis, rot90  # noqa: E402
+
+__all__ += ["append", "delete", "ediff1d", "insert", "resize",  # edit.py
+            "apply_along_axis", "fromfunction",  # functional.py
+            "block", "diagflat", "tri", "vander",  # matrices.py
+            "fliplr", "flipud", "rollaxis", "rot90", "row_stack"]  # orientation.py, joining.py
+
 
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""

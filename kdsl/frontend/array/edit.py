@@ -115,10 +115,13 @@ def delete(arr: Any, obj: Any, axis: int | None = None) -> Array:
 
 
 def _insert_positions(obj: Any, n: int) -> np.ndarray:
-    """``obj`` of :func:`insert` as host ints (a slice: its positions; bools count as 0 and 1, as in NumPy)."""
+    """``obj`` of :func:`insert` as host ints (a slice: its positions; a boolean array: where it is True, as in
+    NumPy)."""
     if isinstance(obj, slice):
         return np.arange(*obj.indices(n))
     idx = _host(obj)
+    if idx.dtype == np.bool_ and idx.ndim == 1:
+        return np.flatnonzero(idx)
     if idx.size == 0 and not isinstance(obj, (np.ndarray, Array)):
         idx = idx.astype(np.int64)
     if idx.dtype.kind not in "biu":

@@ -26,6 +26,13 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 
 
+def _as(a: Any, dtype: Any, **kwargs: Any) -> Array:
+    """:func:`kdsl.asarray`, returning an Array itself (not a cast of it) when ``dtype`` is already its dtype."""
+    if isinstance(a, Array) and dtype is not None and dt.as_dtype(dtype) is a.dtype:
+        dtype = None
+    return asarray(a, dtype=dtype, **kwargs)
+
+
 def copy(a: Any, order: str = "K", subok: bool = False) -> Array:
     """A new array with the values of ``a`` (``order`` and ``subok`` are ignored: kdsl has one layout and no
     subclasses). Writing to the copy never changes ``a``.
@@ -46,7 +53,7 @@ def ascontiguousarray(a: Any, dtype: Any = None, *, like: Any = None) -> Array:
     >>> kd.ascontiguousarray(kd.asarray(3.0)).shape, kd.ascontiguousarray([1, 2], dtype=kd.float32).dtype
     ((1,), kdsl.float32)
     """
-    x = asarray(a, dtype=dtype)
+    x = _as(a, dtype)
     if x.ndim == 0:
         return x.reshape(1)
     node = x._node
@@ -64,7 +71,7 @@ def asanyarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = No
     >>> kd.asanyarray(a) is a, kd.asanyarray([1, 2]).dtype
     (True, kdsl.int32)
     """
-    return asarray(a, dtype=dtype, device=device, copy=copy)
+    return _as(a, dtype, device=device, copy=copy)
 
 
 def asarray_chkfinite(a: Any, dtype: Any = None, order: Any = None) -> Array:
@@ -79,7 +86,7 @@ def asarray_chkfinite(a: Any, dtype: Any = None, order: Any = None) -> Array:
     ...
     ValueError: array must not contain infs or NaNs
     """
-    x = asarray(a, dtype=dtype)
+    x = _as(a, dtype)
     if x.dtype.kind in "fc" and x.size and not bool(ops.apply("isfinite", x).all()):
         raise ValueError("array must not contain infs or NaNs")
     return x

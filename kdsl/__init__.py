@@ -353,16 +353,26 @@ from kdsl.frontend.array.conversion import (  # noqa: E402  (kept beside its __a
 )
 from kdsl.frontend.array.introspection import (  # noqa: E402
     array_equiv,
+    complexfloating,
+    floating,
+    generic,
+    inexact,
+    integer,
     isscalar,
     issubdtype,
     ndim,
+    number,
     promote_types,
     shape,
+    signedinteger,
     size,
+    unsignedinteger,
 )
 
 __all__ += ["asanyarray", "asarray_chkfinite", "ascontiguousarray", "copy", "copyto",  # conversion.py
-            "array_equiv", "isscalar", "issubdtype", "ndim", "promote_types", "shape", "size"]  # introspection.py
+            "array_equiv", "isscalar", "issubdtype", "ndim", "promote_types", "shape", "size",  # introspection.py
+            "generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating",
+            "complexfloating"]  # NumPy's abstract scalar types, for issubdtype
 
 from kdsl.frontend.array.edit import append, delete, ediff1d, insert, resize  # noqa: E402
 from kdsl.frontend.array.functional import apply_along_axis, fromfunction  # noqa: E402

@@ -285,6 +285,14 @@ NAMES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
          "float64", "complex64", "complex128"]
 
 
+@pytest.mark.parametrize("abstract", ["generic", "number", "integer", "signedinteger", "unsignedinteger",
+                                      "inexact", "floating", "complexfloating"])
+@pytest.mark.parametrize("name", ["bool_", "int8", "uint32", "float16", "float64", "complex64"])
+def test_issubdtype_kdsl_abstract_names(abstract, name):
+    assert kd.issubdtype(getattr(kd, name), getattr(kd, abstract)) == \
+        np.issubdtype(getattr(np, name), getattr(np, abstract))
+
+
 @pytest.mark.parametrize("a", NAMES)
 @pytest.mark.parametrize("b", NAMES)
 def test_promote_types(a, b):

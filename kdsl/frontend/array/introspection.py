@@ -72,6 +72,18 @@ def isscalar(element: Any) -> bool:
     return False if isinstance(element, Array) else bool(np.isscalar(element))
 
 
+# NumPy's abstract scalar types, the second argument of issubdtype (``kd.issubdtype(x.dtype, kd.floating)``):
+# NumPy's own classes, since kdsl dtypes answer to NumPy's hierarchy.
+generic = np.generic
+number = np.number
+integer = np.integer
+signedinteger = np.signedinteger
+unsignedinteger = np.unsignedinteger
+inexact = np.inexact
+floating = np.floating
+complexfloating = np.complexfloating
+
+
 def _np_dtype_or_type(x: Any) -> Any:
     """A kdsl DType as its NumPy dtype; anything else (NumPy dtypes, abstract types such as ``np.floating``,
     Python types, names) unchanged for NumPy to interpret."""
@@ -83,7 +95,7 @@ def issubdtype(arg1: Any, arg2: Any) -> bool:
     NumPy dtypes of the same name (``kd.issubdtype(kd.float32, np.floating)`` is True).
 
     >>> import kdsl as kd, numpy as np
-    >>> kd.issubdtype(kd.int8, np.integer), kd.issubdtype(kd.float32, kd.float64), kd.issubdtype("f4", float)
+    >>> kd.issubdtype(kd.int8, kd.integer), kd.issubdtype(kd.float32, kd.float64), kd.issubdtype("f4", float)
     (True, False, False)
     """
     return bool(np.issubdtype(_np_dtype_or_type(arg1), _np_dtype_or_type(arg2)))

@@ -416,3 +416,13 @@ def test_numpy_dispatch():
     got = np.apply_along_axis(lambda r: r[::2], 1, a)
     assert isinstance(got, kd.Array)
     np.testing.assert_array_equal(got.numpy(), a.numpy()[:, ::2])
+
+
+@pytest.mark.parametrize("obj", [np.array([2, 0]), np.array([True, False, False, True]), np.array(3)], ids=repr)
+def test_kdsl_positions_and_values(obj):
+    a = sample((3, 4), "float32")
+    v = sample((3, 1), "float32", seed=4)
+    got = kd.insert(kd.asarray(a), kd.asarray(obj), kd.asarray(v), axis=1)
+    np.testing.assert_array_equal(got.numpy(), np.insert(a, obj, v, axis=1))
+    got = kd.delete(kd.asarray(a), kd.asarray(obj), axis=1)
+    np.testing.assert_array_equal(got.numpy(), np.delete(a, obj, axis=1))

@@ -145,7 +145,8 @@ def _slot(v: Array, x: Array, ax: int, count: int) -> Array:
 def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Array:
     """``arr`` with ``values`` inserted before the positions ``obj`` (an int, a slice or ints) along ``axis``;
     with ``axis=None`` into the flattened array. ``values`` take ``arr``'s dtype and broadcast as NumPy's do:
-    for one int position they fill a new slab ``values`` thick along ``axis``; for a sequence, one entry each.
+    for one position they fill a new slab as thick as ``values`` along ``axis`` (for an int position, the
+    values' first axis is moved there); for several, one entry each.
 
     >>> import kdsl as kd
     >>> m = kd.zeros((2, 2), dtype=kd.int32)
@@ -157,9 +158,10 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Array:
     idx = _check_insert_bounds(_insert_positions(obj, n), n, ax)
     v = values.astype(x.dtype) if isinstance(values, Array) else asarray(values, dtype=x.dtype, device=x.device)
     v = v.reshape((1,) * (x.ndim - v.ndim) + v.shape)  # NumPy's ndmin=arr.ndim
-    if idx.ndim == 0:  # one position: the values' first axis is the inserted slab
-        i = int(idx)
-        v = moveaxis(v, 0, ax)
+    if idx.size == 1:  # one position: a slab as thick as the values along ``axis`` (NumPy's rule)
+        i = int(idx.reshape(-1)[0])
+        if idx.ndim == 0:  # a scalar position: the values' first axis is the slab's thickness
+            v = moveaxis(v, 0, ax)
         slab = _slot(v, x, ax, v.shape[ax])
         return concatenate([_along(x, ax, 0, i), slab, _along(x, ax, i, n)], axis=ax)
     k = idx.size

@@ -164,7 +164,8 @@ INSERT_CASES = [  # (obj, values, axis) on a (3, 4) array
     (2, [[1, 2, 3, 4], [5, 6, 7, 8]], 0), ([2, 0, 2], 5, 1), ([2, 0, 2], [4, 5, 6], 1), (slice(1, 3), 7, 1),
     (slice(None), [1, 2, 3, 4], 0), ([], 1, 0), ([1], [7, 8, 9], 1), ([1], [[7, 8, 9]], 1), (slice(2, 3), [5, 6], 1),
     (np.array([2]), [[1, 2, 3, 4], [5, 6, 7, 8]], 0), (np.array([False, True]), [4, 5], 1),
-    (np.array([True, False]), 3, 1), (-3, [1.5, -2.5, 3.5, 1], -2),
+    (np.array([True, False]), 3, 1), (-3, [1.5, -2.5, 3.5, 1], -2), ([-1, -5], 7, 1), ([-1, -13], 7, None),
+    (slice(0, 2), [[5, 6]], None), (slice(0, 2), [[[5, 6]]], 1),
 ]
 
 
@@ -187,6 +188,32 @@ def test_insert_array_values_cast():
     got = kd.insert(kd.asarray(a), 1, kd.asarray(v), axis=1)
     np.testing.assert_array_equal(got.numpy(), np.insert(a, 1, v, axis=1))
     assert got.dtype == kd.int8
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_insert_delete_random(seed):
+    """Random shapes, axes, positions (ints, lists, slices, masks; some out of bounds) and value shapes: the same
+    result or the same exception type as NumPy."""
+    rng = np.random.default_rng(seed)
+    for _ in range(40):
+        shape = tuple(int(n) for n in rng.integers(0, 4, rng.integers(1, 4)))
+        a = rng.integers(-9, 9, shape).astype(np.int16)
+        axis = [None, *range(-len(shape), len(shape))][rng.integers(0, len(shape) + 1)]
+        n = a.size if axis is None else shape[axis]
+        objs = [int(rng.integers(-n - 1, n + 2)), rng.integers(-n - 1, n + 2, rng.integers(0, 4)).tolist(),
+                slice(int(rng.integers(-2, 3)), None, int(rng.choice([1, 2, -1]))), rng.integers(0, 2, n) > 0]
+        obj = objs[rng.integers(0, 4)]
+        v = rng.integers(-9, 9, [(), (1,), (2,), (1, 2), (2, 1), (1, 1, 3)][rng.integers(0, 6)])
+        for fn, args in (("insert", (obj, v)), ("delete", (obj,))):
+            try:
+                expected = getattr(np, fn)(a, *args, axis=axis)
+            except (IndexError, ValueError) as exc:
+                with pytest.raises(type(exc)):
+                    getattr(kd, fn)(kd.asarray(a), *args, axis=axis)
+                continue
+            got = getattr(kd, fn)(kd.asarray(a), *args, axis=axis)
+            assert got.shape == expected.shape and got.dtype == expected.dtype, (fn, shape, axis, obj, v.shape)
+            np.testing.assert_array_equal(got.numpy(), expected)
 
 
 @pytest.mark.parametrize("obj,values,axis,exc", [

@@ -131,15 +131,34 @@ def _insert_positions(obj: Any, n: int) -> np.ndarray:
     return idx.astype(np.int64)
 
 
-def _check_insert_bounds(idx: np.ndarray, n: int, ax: int) -> np.ndarray:
-    if ((idx < -n) | (idx > n)).any():
-        raise IndexError(f"index {idx.tolist()} is out of bounds for axis {ax} with size {n}")
-    return np.where(idx < 0, idx + n, idx)
-
-
 def _slot(v: Array, x: Array, ax: int, count: int) -> Array:
-    """The inserted values broadcast to ``x``'s shape with ``count`` entries along ``ax``."""
-    return broadcast_to(v, x.shape[:ax] + (count,) + x.shape[ax + 1:])
+    """The inserted values broadcast to ``x``'s shape with ``count`` entries along ``ax`` (extra leading size-1
+    axes dropped first, as NumPy's assignment does; ValueError when they do not fit)."""
+    shape = x.shape[:ax] + (count,) + x.shape[ax + 1:]
+    while v.ndim > len(shape) and v.shape[0] == 1:
+        v = v.reshape(v.shape[1:])
+    return broadcast_to(v, shape)
+
+
+def _scattered_sources(idx: np.ndarray, n: int, obj: Any, ax: int) -> np.ndarray:
+    """For each output position, its index into ``concat(x, inserted)``: NumPy's placement of several
+    insertions (negative positions count from the end once; equal ones keep their order)."""
+    k, total = idx.size, n + idx.size
+    pos = np.where(idx < 0, idx + n, idx)
+    order = np.argsort(pos, kind="stable")
+    pos[order] += np.arange(k)  # each insertion shifts the later ones by one
+    if ((pos < -total) | (pos >= total)).any():
+        raise IndexError(f"index {obj} is out of bounds for axis {ax} with size {n}")
+    pos %= total
+    old = np.ones(total, dtype=bool)
+    old[pos] = False
+    if old.sum() != n:
+        raise ValueError(f"insert: positions {obj} land on one place twice (after negative positions count from "
+                         f"the end); NumPy cannot place them either")
+    source = np.empty(total, dtype=np.int64)
+    source[pos] = n + np.arange(k)
+    source[old] = np.arange(n)
+    return source
 
 
 def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Array:
@@ -155,24 +174,20 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Array:
     """
     x, ax = _flat_or_axis(_arr(arr), axis)
     n = x.shape[ax]
-    idx = _check_insert_bounds(_insert_positions(obj, n), n, ax)
+    idx = _insert_positions(obj, n)
     v = values.astype(x.dtype) if isinstance(values, Array) else asarray(values, dtype=x.dtype, device=x.device)
     v = v.reshape((1,) * (x.ndim - v.ndim) + v.shape)  # NumPy's ndmin=arr.ndim
     if idx.size == 1:  # one position: a slab as thick as the values along ``axis`` (NumPy's rule)
         i = int(idx.reshape(-1)[0])
+        if not -n <= i <= n:
+            raise IndexError(f"index {obj} is out of bounds for axis {ax} with size {n}")
+        i = i + n if i < 0 else i
         if idx.ndim == 0:  # a scalar position: the values' first axis is the slab's thickness
             v = moveaxis(v, 0, ax)
         slab = _slot(v, x, ax, v.shape[ax])
         return concatenate([_along(x, ax, 0, i), slab, _along(x, ax, i, n)], axis=ax)
-    k = idx.size
-    order = np.argsort(idx, kind="stable")
-    source = np.empty(n + k, dtype=np.int64)  # output position -> index into concat(x, inserted)
-    new_pos = idx[order] + np.arange(k)
-    is_new = np.zeros(n + k, dtype=bool)
-    is_new[new_pos] = True
-    source[new_pos] = n + order
-    source[~is_new] = np.arange(n)
-    return take(concatenate([x, _slot(v, x, ax, k)], axis=ax), source, axis=ax)
+    source = _scattered_sources(idx, n, obj, ax)
+    return take(concatenate([x, _slot(v, x, ax, idx.size)], axis=ax), source, axis=ax)
 
 
 def resize(a: Any, new_shape: Any) -> Array:

@@ -15,6 +15,7 @@ Example:
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -96,8 +97,14 @@ def _check_casting(dst: Array, src: Any, casting: str) -> None:
     """NumPy's casting rule for ``copyto`` on the dtypes only (Python scalars by value, as NumPy 2 does:
     ``copyto(uint8_array, -1)`` is an OverflowError, ``copyto(int_array, 1.5)`` a TypeError)."""
     rule: Any = casting  # NumPy checks the name too (ValueError listing its rules)
-    sample = src if isinstance(src, (bool, int, float, complex)) else np.empty(0, src.dtype.np)
-    np.copyto(np.empty(0, dst.dtype.np), sample, casting=rule)  # metadata only: raises what NumPy raises
+    if isinstance(src, Array):
+        if not np.can_cast(src.dtype.np, dst.dtype.np, casting=rule):
+            raise TypeError(f"Cannot cast array data from {src.dtype.np!r} to {dst.dtype.np!r} according to the "
+                            f"rule {casting!r}; pass casting='unsafe' to allow it")
+        return
+    with warnings.catch_warnings():  # the real copy warns (ComplexWarning), not this check on no data
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        np.copyto(np.empty(0, dst.dtype.np), src, casting=rule)  # metadata only: raises what NumPy raises
 
 
 def _mask(where: Any, dst: Array) -> Array:

@@ -402,6 +402,47 @@ __all__ += ["fabs", "fmod", "fmax", "fmin", "deg2rad", "rad2deg", "degrees", "ra
             "isposinf", "isneginf", "float_power", "logaddexp2", "divmod", "modf", "fix", "sinc", "ldexp", "frexp",
             "spacing", "bitwise_count", "gcd", "lcm", "unwrap", "real_if_close", "i0"]  # NumPy's other ufuncs
 
+from kdsl.frontend.array.conversion import (  # noqa: E402  (kept beside its __all__ line: append-only)
+    asanyarray,
+    asarray_chkfinite,
+    ascontiguousarray,
+    copy,
+    copyto,
+)
+from kdsl.frontend.array.introspection import (  # noqa: E402
+    array_equiv,
+    complexfloating,
+    floating,
+    generic,
+    inexact,
+    integer,
+    isscalar,
+    issubdtype,
+    ndim,
+    number,
+    promote_types,
+    shape,
+    signedinteger,
+    size,
+    unsignedinteger,
+)
+
+__all__ += ["asanyarray", "asarray_chkfinite", "ascontiguousarray", "copy", "copyto",  # conversion.py
+            "array_equiv", "isscalar", "issubdtype", "ndim", "promote_types", "shape", "size",  # introspection.py
+            "generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating",
+            "complexfloating"]  # NumPy's abstract scalar types, for issubdtype
+
+from kdsl.frontend.array.edit import append, delete, ediff1d, insert, resize  # noqa: E402
+from kdsl.frontend.array.functional import apply_along_axis, fromfunction  # noqa: E402
+from kdsl.frontend.array.joining import row_stack  # noqa: E402  (NumPy 2 deprecates it; so does kdsl)
+from kdsl.frontend.array.matrices import block, diagflat, tri, vander  # noqa: E402
+from kdsl.frontend.array.orientation import fliplr, flipud, rollaxis, rot90  # noqa: E402
+
+__all__ += ["append", "delete", "ediff1d", "insert", "resize",  # edit.py
+            "apply_along_axis", "fromfunction",  # functional.py
+            "block", "diagflat", "tri", "vander",  # matrices.py
+            "fliplr", "flipud", "rollaxis", "rot90", "row_stack"]  # orientation.py, joining.py
+
 
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""

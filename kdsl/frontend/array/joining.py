@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -421,3 +422,16 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "vstack", "hstack", "dstack", "column_stack", "split",
            "array_split", "hsplit", "vsplit", "dsplit", "unstack", "tile", "repeat", "roll", "pad", "meshgrid",
            "diff"]
+
+
+def row_stack(tup: Sequence[Any], *, dtype: Any = None) -> Array:
+    """:func:`vstack` under its old name; NumPy 2 deprecates it, so it warns as NumPy's does.
+
+    >>> import kdsl as kd, warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", DeprecationWarning)
+    ...     kd.row_stack([kd.asarray([1]), kd.asarray([2])]).tolist()
+    [[1], [2]]
+    """
+    warnings.warn("`row_stack` alias is deprecated. Use `kd.vstack` directly.", DeprecationWarning, stacklevel=2)
+    return vstack(tup, dtype=dtype)

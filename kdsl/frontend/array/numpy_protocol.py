@@ -29,8 +29,6 @@ _ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 # which pass ``order='C'``).
 _LAYOUT_ONLY = {"empty", "empty_like", "zeros", "zeros_like", "ones", "ones_like", "full", "full_like", "array",
                 "asarray"}
-# NumPy functions that only read metadata: answered here, nothing to compute.
-_META = {"shape": lambda a: a.shape, "ndim": lambda a: a.ndim, "size": lambda a: a.size}
 
 
 def _kdsl() -> ModuleType:
@@ -100,8 +98,6 @@ def array_function(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
         return NotImplemented
     name = func.__name__
     module = getattr(func, "__module__", "") or ""
-    if name in _META and args:
-        return _META[name](args[0])
     fn = _function_of(module, name)
     if fn is None:
         raise _refuse(f"{module}.{name}" if module not in ("", "numpy") else name)

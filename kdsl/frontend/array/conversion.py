@@ -1,0 +1,141 @@
+"""Arrays as arrays: ``copy ascontiguousarray asanyarray asarray_chkfinite copyto``, NumPy's names and semantics.
+
+A kdsl array has one memory layout (C order, as realised) and no subclasses, so ``order=`` and ``subok=`` are
+accepted and ignored; ``ascontiguousarray`` copies only a strided view, as NumPy copies only a non-contiguous
+array. ``copyto`` writes into its destination kdsl array in place (lazily, like ``dst[...] = src``).
+
+Example:
+    >>> import kdsl as kd
+    >>> a = kd.arange(6).reshape(2, 3)
+    >>> kd.copy(a).tolist(), kd.ascontiguousarray(a.T).shape
+    ([[0, 1, 2], [3, 4, 5]], (3, 2))
+    >>> kd.copyto(a, 7, where=a > 3); a.tolist()
+    [[0, 1, 2], [3, 7, 7]]
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.frontend.array import movement as mv
+from kdsl.frontend.array import ops
+from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.creation import asarray
+
+
+def _as(a: Any, dtype: Any, **kwargs: Any) -> Array:
+    """:func:`kdsl.asarray`, returning an Array itself (not a cast of it) when ``dtype`` is already its dtype."""
+    if isinstance(a, Array) and dtype is not None and dt.as_dtype(dtype) is a.dtype:
+        dtype = None
+    return asarray(a, dtype=dtype, **kwargs)
+
+
+def copy(a: Any, order: str = "K", subok: bool = False) -> Array:
+    """A new array with the values of ``a`` (``order`` and ``subok`` are ignored: kdsl has one layout and no
+    subclasses). Writing to the copy never changes ``a``.
+
+    >>> import kdsl as kd
+    >>> a = kd.asarray([1, 2, 3]); b = kd.copy(a); b[0] = 9
+    >>> a.tolist(), b.tolist()
+    ([1, 2, 3], [9, 2, 3])
+    """
+    return a.copy() if isinstance(a, Array) else asarray(a)  # host data: the upload is the copy
+
+
+def ascontiguousarray(a: Any, dtype: Any = None, *, like: Any = None) -> Array:
+    """``a`` as an array of at least one dimension whose data is contiguous: a strided view (``a[::2]``,
+    ``a.T``) is copied, anything else returned as it is (a 0-d array becomes shape (1,), as in NumPy).
+
+    >>> import kdsl as kd
+    >>> kd.ascontiguousarray(kd.asarray(3.0)).shape, kd.ascontiguousarray([1, 2], dtype=kd.float32).dtype
+    ((1,), kdsl.float32)
+    """
+    x = _as(a, dtype)
+    if x.ndim == 0:
+        return x.reshape(1)
+    node = x._node
+    if node.op == "view" and not node.arg.is_contiguous:
+        return x.copy()
+    return x
+
+
+def asanyarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = None, copy: bool | None = None,
+               like: Any = None) -> Array:
+    """:func:`kdsl.asarray` (kdsl has no array subclasses to pass through; ``order`` is ignored).
+
+    >>> import kdsl as kd
+    >>> a = kd.ones(2)
+    >>> kd.asanyarray(a) is a, kd.asanyarray([1, 2]).dtype
+    (True, kdsl.int32)
+    """
+    return _as(a, dtype, device=device, copy=copy)
+
+
+def asarray_chkfinite(a: Any, dtype: Any = None, order: Any = None) -> Array:
+    """:func:`kdsl.asarray`, raising ValueError when a float or complex array holds NaN or inf. The check reads
+    one flag back to the host (one synchronisation); integer and bool arrays need none.
+
+    >>> import kdsl as kd
+    >>> kd.asarray_chkfinite([1.0, 2.0]).tolist()
+    [1.0, 2.0]
+    >>> kd.asarray_chkfinite([1.0, float("nan")])
+    Traceback (most recent call last):
+    ...
+    ValueError: array must not contain infs or NaNs
+    """
+    x = _as(a, dtype)
+    if x.dtype.kind in "fc" and x.size and not bool(ops.apply("isfinite", x).all()):
+        raise ValueError("array must not contain infs or NaNs")
+    return x
+
+
+def _check_casting(dst: Array, src: Any, casting: str) -> None:
+    """NumPy's casting rule for ``copyto`` on the dtypes only (Python scalars by value, as NumPy 2 does:
+    ``copyto(uint8_array, -1)`` is an OverflowError, ``copyto(int_array, 1.5)`` a TypeError)."""
+    rule: Any = casting  # NumPy checks the name too (ValueError listing its rules)
+    if isinstance(src, Array):
+        if not np.can_cast(src.dtype.np, dst.dtype.np, casting=rule):
+            raise TypeError(f"Cannot cast array data from {src.dtype.np!r} to {dst.dtype.np!r} according to the "
+                            f"rule {casting!r}; pass casting='unsafe' to allow it")
+        return
+    with warnings.catch_warnings():  # the real copy warns (ComplexWarning), not this check on no data
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        np.copyto(np.empty(0, dst.dtype.np), src, casting=rule)  # metadata only: raises what NumPy raises
+
+
+def _mask(where: Any, dst: Array) -> Array:
+    m = where if isinstance(where, Array) else asarray(np.asarray(where, dtype=bool), device=dst.device)
+    if m.dtype is not dt.bool_:
+        raise TypeError(f"copyto: where= must be a boolean array, got dtype {m.dtype.name}; pass where=mask != 0")
+    return Array(mv.broadcast_node(m._node, dst.shape))
+
+
+def copyto(dst: Array, src: Any, casting: str = "same_kind", where: Any = True) -> None:
+    """Copy ``src`` (broadcast to ``dst``'s shape) into the kdsl array ``dst`` in place, where ``where`` is
+    True. ``casting`` is NumPy's rule for the dtype change (TypeError when it forbids it). Lazy: the write is
+    an update of ``dst`` that runs when ``dst`` is next used; views of an array write through to it.
+
+    >>> import kdsl as kd
+    >>> a = kd.zeros((2, 2), dtype=kd.int32)
+    >>> kd.copyto(a, kd.asarray([1, 2], dtype=kd.int8)); a.tolist()
+    [[1, 2], [1, 2]]
+    >>> kd.copyto(a, 1.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: Cannot cast scalar from dtype('float64') to dtype('int32') according to the rule 'same_kind'
+    """
+    if not isinstance(dst, Array):
+        raise TypeError(f"copyto: dst must be a kdsl Array, got {type(dst).__name__} (writing a host array from "
+                        "kdsl would be a silent copy); use np.copyto(dst, np.asarray(src)) for NumPy arrays")
+    if not isinstance(src, (bool, int, float, complex, Array)):
+        src = asarray(np.asarray(src), device=dst.device)
+    _check_casting(dst, src, casting)
+    value = src.astype(dst.dtype) if isinstance(src, Array) else Array(ops.const_node(src, dst.dtype, dst.device))
+    value = Array(mv.broadcast_node(value._node, dst.shape))
+    if where is not True:
+        value = ops.where(_mask(where, dst), value, dst)
+    dst[...] = value

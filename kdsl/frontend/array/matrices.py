@@ -1,0 +1,137 @@
+"""Building matrices: ``diagflat tri vander block``, NumPy's names and semantics. ``tri`` is a lazy generator
+(nothing uploaded); ``vander`` a running product along each row; ``block`` joins nested lists of arrays with
+:func:`kdsl.concatenate`, innermost lists along the last axis.
+
+Example:
+    >>> import kdsl as kd
+    >>> kd.tri(3, dtype=kd.int32).tolist(), kd.vander(kd.asarray([1, 2, 3]), 3).tolist()
+    ([[1, 0, 0], [1, 1, 0], [1, 1, 1]], [[1, 1, 1], [4, 2, 1], [9, 3, 1]])
+    >>> a = kd.ones((2, 2), dtype=kd.int32)
+    >>> kd.block([[a, 2 * a], [3 * a, 4 * a]]).tolist()
+    [[1, 1, 2, 2], [1, 1, 2, 2], [3, 3, 4, 4], [3, 3, 4, 4]]
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.frontend.array import ops
+from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.constructors import diag
+from kdsl.frontend.array.creation import asarray, iota, ones
+from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, flip
+
+
+def _arr(x: Any, device: Any = None) -> Array:
+    return x if isinstance(x, Array) else asarray(x, device=device)
+
+
+def diagflat(v: Any, k: int = 0) -> Array:
+    """A 2-d array with the flattened ``v`` on diagonal ``k`` (above the main one for ``k > 0``), zeros
+    elsewhere.
+
+    >>> import kdsl as kd
+    >>> kd.diagflat(kd.asarray([[1, 2], [3, 4]])).tolist()
+    [[1, 0, 0, 0], [0, 2, 0, 0], [0, 0, 3, 0], [0, 0, 0, 4]]
+    """
+    return diag(_arr(v).reshape(-1), operator.index(k))
+
+
+def _dim(v: Any, name: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        raise TypeError(f"tri: {name} must be an int, got {type(v).__name__}")
+    if v < 0:
+        raise ValueError(f"negative dimensions are not allowed: tri's {name} is {v}")
+    return int(v)
+
+
+def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = float, *,  # noqa: N803 - NumPy's names
+        device: Any = None, like: Any = None) -> Array:
+    """An ``N`` x ``M`` array with ones at and below diagonal ``k`` and zeros above (a lazy generator).
+    ``dtype=float`` is kdsl's default float, float32 (NumPy's is float64), as for :func:`kdsl.eye`.
+
+    >>> import kdsl as kd
+    >>> kd.tri(2, 3, k=1).tolist()
+    [[1.0, 1.0, 0.0], [1.0, 1.0, 1.0]]
+    """
+    n = _dim(N, "N")
+    m = n if M is None else _dim(M, "M")
+    rows, cols = iota((n, m), 0, device), iota((n, m), 1, device)
+    return ops.apply("le", cols - rows, operator.index(k)).astype(float if dtype is None else dtype)
+
+
+def vander(x: Any, N: int | None = None, increasing: bool = False) -> Array:  # noqa: N803 - NumPy's name
+    """The Vandermonde matrix of the 1-d ``x``: column ``j`` holds ``x ** (N - 1 - j)`` (``x ** j`` when
+    ``increasing``), computed as NumPy does, by repeated multiplication. The dtype is ``x``'s promoted with
+    kdsl's default int (int32; NumPy's is int64): float32 gives float64, as in NumPy, int8 gives int32.
+
+    >>> import kdsl as kd
+    >>> kd.vander(kd.asarray([2, 3]), increasing=True).tolist()
+    [[1, 2], [1, 3]]
+    """
+    v = _arr(x)
+    if v.ndim != 1:
+        raise ValueError(f"x must be a one-dimensional array or sequence (got {v.ndim} dimensions)")
+    n = v.shape[0] if N is None else operator.index(N)
+    if n < 0:
+        raise ValueError(f"negative dimensions are not allowed: vander's N is {n}")
+    d = dt.promote(v.dtype, dt.default_int)
+    if n == 0:
+        return ones((v.shape[0], 0), dtype=d, device=v.device)
+    first = ones((v.shape[0], 1), dtype=d, device=v.device)
+    rest = broadcast_to(v.astype(d).reshape(-1, 1), (v.shape[0], n - 1))
+    powers = concatenate([first, rest], axis=1).cumprod(axis=1, dtype=d)
+    return powers if increasing else flip(powers, 1)
+
+
+def _depths(arrays: Any, where: str) -> list[int]:
+    """The nesting depth of every leaf of ``arrays`` (checking the lists are lists and not empty)."""
+    if isinstance(arrays, tuple):
+        raise TypeError(f"{where} is a tuple. Only lists can be used to arrange blocks, and kd.block does not "
+                        "allow implicit conversion from tuple to array; use a list")
+    if not isinstance(arrays, list):
+        return [0]
+    if not arrays:
+        raise ValueError(f"List at {where} cannot be empty")
+    return [1 + d for i, a in enumerate(arrays) for d in _depths(a, f"{where}[{i}]")]
+
+
+def _assemble(arrays: Any, depth: int, ndim: int) -> Array:
+    """Join one level of the nested lists: the outermost along axis ``-depth`` of the ``ndim``-d result."""
+    if not isinstance(arrays, list):
+        a = arrays
+        return a.reshape((1,) * (ndim - a.ndim) + a.shape)
+    parts = [_assemble(a, depth - 1, ndim) for a in arrays]
+    return concatenate(parts, axis=-depth)
+
+
+def block(arrays: Any) -> Array:
+    """An array assembled from nested lists of blocks: the innermost lists are joined along the last axis,
+    the next along the second-to-last, and so on; blocks with fewer dimensions get leading size-1 axes.
+
+    >>> import kdsl as kd
+    >>> kd.block([kd.asarray([1, 2]), kd.asarray([3])]).tolist()
+    [1, 2, 3]
+    """
+    depths = _depths(arrays, "arrays")
+    if len(set(depths)) != 1:
+        raise ValueError(f"List depths are mismatched: blocks are nested {min(depths)} and {max(depths)} lists "
+                         "deep; every block must be nested equally deep")
+    depth = depths[0]
+    blocks = _as_arrays(arrays, ops.device_of(_leaves(arrays)))
+    ndim = max(depth, *(a.ndim for a in _leaves(blocks)))
+    out = _assemble(blocks, depth, ndim)
+    return Array(out._node) if depth == 0 else out  # one block: a new array, as NumPy copies it
+
+
+def _as_arrays(arrays: Any, device: Any) -> Any:
+    """The nested lists with every block an Array (host data uploaded once, to ``device``)."""
+    return [_as_arrays(a, device) for a in arrays] if isinstance(arrays, list) else _arr(arrays, device)
+
+
+def _leaves(arrays: Any) -> list[Any]:
+    return [leaf for a in arrays for leaf in _leaves(a)] if isinstance(arrays, list) else [arrays]

@@ -344,6 +344,14 @@ __all__ += ["complex64", "complex128", "angle", "complex_from_parts", "conj", "c
 
 __all__ += ["devices"]  # several devices in one process (kdsl/device.py, issue 14)
 
+from kdsl.frontend.array.averages import average, ptp  # noqa: E402  (kept beside its __all__ line: append-only)
+from kdsl.frontend.array.bits import packbits, unpackbits  # noqa: E402
+from kdsl.frontend.array.gufuncs import matvec, vecmat  # noqa: E402
+from kdsl.frontend.array.windows import bartlett, blackman, hamming, hanning, kaiser  # noqa: E402
+
+__all__ += ["average", "ptp", "packbits", "unpackbits", "matvec", "vecmat", "bartlett", "blackman", "hamming",
+            "hanning", "kaiser"]  # more of NumPy (averages, bits, gufuncs, windows .py)
+
 
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""

@@ -346,11 +346,14 @@ __all__ += ["devices"]  # several devices in one process (kdsl/device.py, issue 
 
 from kdsl.frontend.array.averages import average, ptp  # noqa: E402  (kept beside its __all__ line: append-only)
 from kdsl.frontend.array.bits import packbits, unpackbits  # noqa: E402
+from kdsl.frontend.array.calculus import gradient, trapezoid  # noqa: E402
 from kdsl.frontend.array.gufuncs import matvec, vecmat  # noqa: E402
+from kdsl.frontend.array.polynomials import polyadd, polyder, polyint, polymul, polysub, polyval  # noqa: E402
 from kdsl.frontend.array.windows import bartlett, blackman, hamming, hanning, kaiser  # noqa: E402
 
 __all__ += ["average", "ptp", "packbits", "unpackbits", "matvec", "vecmat", "bartlett", "blackman", "hamming",
-            "hanning", "kaiser"]  # more of NumPy (averages, bits, gufuncs, windows .py)
+            "hanning", "kaiser", "gradient", "trapezoid", "polyadd", "polyder", "polyint", "polymul", "polysub",
+            "polyval"]  # more of NumPy (averages, bits, calculus, gufuncs, polynomials, windows .py)
 
 
 def __getattr__(name: str):

@@ -348,12 +348,14 @@ from kdsl.frontend.array.averages import average, ptp  # noqa: E402  (kept besid
 from kdsl.frontend.array.bits import packbits, unpackbits  # noqa: E402
 from kdsl.frontend.array.calculus import gradient, trapezoid  # noqa: E402
 from kdsl.frontend.array.gufuncs import matvec, vecmat  # noqa: E402
+from kdsl.frontend.array.histogramdd import histogram2d, histogramdd  # noqa: E402
 from kdsl.frontend.array.polynomials import polyadd, polyder, polyint, polymul, polysub, polyval  # noqa: E402
 from kdsl.frontend.array.windows import bartlett, blackman, hamming, hanning, kaiser  # noqa: E402
 
 __all__ += ["average", "ptp", "packbits", "unpackbits", "matvec", "vecmat", "bartlett", "blackman", "hamming",
             "hanning", "kaiser", "gradient", "trapezoid", "polyadd", "polyder", "polyint", "polymul", "polysub",
-            "polyval"]  # more of NumPy (averages, bits, calculus, gufuncs, polynomials, windows .py)
+            "polyval", "histogram2d", "histogramdd"]  # more of NumPy (averages, bits, calculus, gufuncs, histogramdd,
+            # polynomials, windows .py)
 
 
 def __getattr__(name: str):

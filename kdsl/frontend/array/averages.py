@@ -78,7 +78,7 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     axes = _axes(axis, x.ndim)
     if weights is None:
         avg = mean(x, axis=axes, keepdims=keepdims)
-        scl = asarray(x.size / max(avg.size, 1), dtype=avg.dtype, device=x.device)
+        scl = asarray(x.size / avg.size, dtype=avg.dtype, device=x.device)  # NumPy's ZeroDivisionError if empty
     else:
         w = _weights(_arr(weights, x.device), x, axes)
         if x.dtype.is_int or x.dtype is dt.bool_:

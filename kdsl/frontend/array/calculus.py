@@ -117,10 +117,10 @@ def _steps(coords: Any, device: Any) -> Any:
     if isinstance(coords, Array):
         c = coords.astype(_fit(np.float64, device)) if coords.dtype.is_int or coords.dtype is dt.bool_ else coords
         return diff(c)
-    c = np.asarray(coords)
-    if np.issubdtype(c.dtype, np.integer):
-        c = c.astype(np.float64)
-    steps = np.diff(c)
+    host = np.asarray(coords)
+    if np.issubdtype(host.dtype, np.integer):
+        host = host.astype(np.float64)
+    steps = np.diff(host)
     if steps.size and (steps == steps[0]).all():
         return steps[0].item()
     return asarray(steps, device=device)

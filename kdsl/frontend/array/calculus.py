@@ -74,16 +74,18 @@ def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Array:
     hi, lo = _cut(ys, ax, 1, None), _cut(ys, ax, None, -1)
     # the pair sums run in y's dtype (integers wrap, bools or) before the product, as NumPy computes them
     pair = (hi | lo) if ys.dtype is dt.bool_ else hi + lo
+    # NumPy's order: d * pair in their common dtype (integers wrap), then / 2.0 (floats), then the sum
     with np.errstate(all="ignore"):
-        out_np = (_placeholder(d) * np.empty(0, pair.dtype.np) / 2.0).dtype
-    out = _fit(out_np, ys.device)
+        prod_np = (_placeholder(d) * np.empty(0, pair.dtype.np)).dtype
+    prod_d = _fit(prod_np, ys.device)
+    out = _fit((np.empty(0, prod_np) / 2.0).dtype, ys.device)
     if isinstance(d, Array):
-        d = d.astype(out)
+        d = d.astype(prod_d)
     elif isinstance(d, np.ndarray) or np.ndim(d) != 0:
-        d = asarray(np.asarray(d), dtype=out, device=ys.device)
-    else:  # a scalar stays weak (Python's), so it does not widen ``out``
+        d = asarray(np.asarray(d), dtype=prod_d, device=ys.device)
+    else:  # a scalar stays weak (Python's), so it does not widen the product
         d = d.item() if isinstance(d, np.generic) else d
-    return ksum(d * pair.astype(out) / 2.0, axis=ax, dtype=out)
+    return ksum((pair.astype(prod_d) * d).astype(out) / 2.0, axis=ax, dtype=out)
 
 
 def _spacings(f: Array, axes: tuple[int, ...], varargs: tuple[Any, ...]) -> list[Any]:

@@ -91,8 +91,8 @@ def polyfit(x: Any, y: Any, deg: int, rcond: float | None = None, full: bool = F
     c = (c.T / scale).T
     if int(rank) != order and not full:
         warnings.warn("Polyfit may be poorly conditioned", np.exceptions.RankWarning, stacklevel=2)
-    if full:
-        return c, resids, rank, s, rcond
+    if full:  # NumPy's rank is an int32 (kd.linalg.lstsq's an int64)
+        return c, resids, rank.astype(kd.int32), s, rcond
     if cov:
         return c, _covariance(lhs, scale, resids, len(xs), order, cov, ys.ndim)
     return c

@@ -70,8 +70,8 @@ def polyfit(x: Any, y: Any, deg: int, rcond: float | None = None, full: bool = F
 
     >>> import kdsl as kd
     >>> x = kd.asarray([-1.0, 0.0, 1.0, 2.0])
-    >>> [round(v, 6) for v in kd.polyfit(x, x * x - 1.0, 2).tolist()]
-    [1.0, 0.0, -1.0]
+    >>> [round(v, 6) for v in kd.polyfit(x, x * x + x - 1.0, 2).tolist()]
+    [1.0, 1.0, -1.0]
     """
     order = int(deg) + 1
     xs = _floats(x)

@@ -135,8 +135,8 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> Ar
     tuple; float64 for integer ``f`` (float32 on a device without float64).
 
     >>> import kdsl as kd
-    >>> kd.gradient(kd.asarray([1.0, 2.0, 4.0, 7.0]), kd.asarray([0.0, 1.0, 2.0, 4.0])).tolist()
-    [1.0, 1.5, 2.0, 1.5]
+    >>> kd.gradient(kd.asarray([1.0, 2.0, 4.0, 7.0]), kd.asarray([0.0, 2.0, 4.0, 6.0])).tolist()
+    [0.5, 0.75, 1.25, 1.5]
     """
     x = _arr(f)
     axes = tuple(range(x.ndim)) if axis is None else _axis_tuple(axis, x.ndim)

@@ -57,6 +57,12 @@ def test_histogramdd_sample_layouts():
     _match(kd.histogramdd(kd.asarray(S)[::-3], bins=3), np.histogramdd(S[::-3], bins=3))
 
 
+def test_histogramdd_edges_on_the_device():
+    edges = [np.array([-2, 0, 1, 3]), np.linspace(-1.0, 1.0, 5), np.array([-0.5, 0.5], np.float32)]
+    got = kd.histogramdd(kd.asarray(S), bins=[kd.asarray(e) for e in edges], weights=list(W))
+    _match(got, np.histogramdd(S, bins=edges, weights=W))
+
+
 def test_histogramdd_values_on_edges_nan_and_outside():
     s = np.array([[0.0, 1.0], [1.0, 1.0], [0.5, np.nan], [2.0, 0.5], [-0.0, 0.25], [1.0, -1.0]])
     bins = [[0.0, 0.5, 1.0], [0.0, 0.25, 1.0]]  # the last edge is in the last bin; NaN and outside drop

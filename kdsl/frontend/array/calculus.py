@@ -132,7 +132,10 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> Ar
     """The gradient of sampled ``f`` along each axis of ``axis`` (default all): central differences inside,
     one-sided ones of order ``edge_order`` (1 or 2) at the ends. ``varargs``: one scalar spacing for all
     axes, or one per axis (a scalar, or the 1-D coordinates along that axis). One array for one axis, else a
-    tuple; float64 for integer ``f`` (float32 on a device without float64).
+    tuple; float64 for integer ``f`` (float32 on a device without float64). Coordinates on the host that are
+    evenly spaced use the even-spacing formula, as NumPy's; coordinates in a kdsl array always use the uneven
+    weights (NumPy would read them back to check): equal up to rounding, except that an inf or NaN in ``f``
+    also reaches the next point inside through the zero middle weight.
 
     >>> import kdsl as kd
     >>> kd.gradient(kd.asarray([1.0, 2.0, 4.0, 7.0]), kd.asarray([0.0, 2.0, 4.0, 6.0])).tolist()

@@ -39,6 +39,13 @@ def test_unpackbits_shapes(xp, shape):
     return xp.unpackbits(xp.asarray(sample(shape, "uint8")))
 
 
+@numpy_kdsl_allclose(accept_error=(np.exceptions.AxisError,))
+@pytest.mark.parametrize("axis", [0, -1, 1])
+def test_zero_d_counts_as_one_d(xp, axis):
+    a = xp.asarray(np.array(3, np.uint8))
+    return xp.packbits(a, axis=axis), xp.unpackbits(a, axis=axis)
+
+
 @numpy_kdsl_allclose()
 @pytest.mark.parametrize("bitorder", ["big", "little"])
 def test_round_trip(xp, bitorder):

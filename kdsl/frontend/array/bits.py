@@ -37,9 +37,12 @@ def _bit_weights(bitorder: str, device: Any) -> Array:
 
 
 def _along_last(x: Array, axis: int | None) -> tuple[Array, int | None]:
-    """``x`` with ``axis`` moved last (flattened for None or a 0-d array), and that axis (None: flattened)."""
+    """``x`` with ``axis`` moved last (flattened for None), and that axis (None: flattened); a 0-d array
+    counts as 1-D, as in NumPy."""
     if axis is None or x.ndim == 0:
-        return x.reshape(-1), None
+        x = x.reshape(-1)
+    if axis is None:
+        return x, None
     ax = mv.normalize_axis(operator.index(axis), x.ndim)
     return moveaxis(x, ax, -1), ax
 

@@ -443,6 +443,19 @@ __all__ += ["append", "delete", "ediff1d", "insert", "resize",  # edit.py
             "block", "diagflat", "tri", "vander",  # matrices.py
             "fliplr", "flipud", "rollaxis", "rot90", "row_stack"]  # orientation.py, joining.py
 
+from kdsl.frontend.array.averages import average, ptp  # noqa: E402  (kept beside its __all__ line: append-only)
+from kdsl.frontend.array.bits import packbits, unpackbits  # noqa: E402
+from kdsl.frontend.array.calculus import gradient, trapezoid  # noqa: E402
+from kdsl.frontend.array.gufuncs import matvec, vecmat  # noqa: E402
+from kdsl.frontend.array.histogramdd import histogram2d, histogramdd  # noqa: E402
+from kdsl.frontend.array.polynomials import polyadd, polyder, polyint, polymul, polysub, polyval  # noqa: E402
+from kdsl.frontend.array.windows import bartlett, blackman, hamming, hanning, kaiser  # noqa: E402
+
+__all__ += ["average", "ptp", "packbits", "unpackbits", "matvec", "vecmat", "bartlett", "blackman", "hamming",
+            "hanning", "kaiser", "gradient", "trapezoid", "polyadd", "polyder", "polyint", "polymul", "polysub",
+            "polyval", "histogram2d", "histogramdd"]  # more of NumPy (averages, bits, calculus, gufuncs, histogramdd,
+            # polynomials, windows .py)
+
 
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""
@@ -454,6 +467,11 @@ from kdsl import fft, linalg  # noqa: E402
 from kdsl.fft.convolve import convolve, correlate  # noqa: E402
 
 __all__ += ["fft", "linalg", "convolve", "correlate"]  # kdsl/fft/, kdsl/linalg/ (issue 11)
+
+from kdsl.linalg.numpy_cross import cross  # noqa: E402  (NumPy's np.cross, on kd.linalg.cross)
+from kdsl.linalg.polyfit import polyfit  # noqa: E402  (least squares: kd.linalg.lstsq)
+
+__all__ += ["cross", "polyfit"]
 
 # kd.nn and kd.optim are built on this public API (`import kdsl as kd` inside them), so they come last.
 from kdsl import nn, optim  # noqa: E402

@@ -1,0 +1,179 @@
+"""NumPy's legacy polynomial functions on coefficient arrays, highest power first: ``polyval polyadd polysub
+polymul polyder polyint``, as fused arithmetic on the device (``polyfit`` needs least squares: it lives in
+:mod:`kdsl.linalg.polyfit`). ``poly1d`` objects are not supported.
+
+Example:
+    >>> import kdsl as kd
+    >>> p = kd.asarray([1, 2, 3])          # x**2 + 2x + 3
+    >>> kd.polyval(p, kd.asarray([0, 1, 2])).tolist(), kd.polyder(p).tolist(), kd.polymul(p, p).tolist()
+    ([3, 6, 11], [2, 2], [1, 4, 10, 12, 9])
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.frontend.array import ops
+from kdsl.frontend.array.array import Array, realize
+from kdsl.frontend.array.creation import arange, asarray, zeros, zeros_like
+from kdsl.frontend.array.joining import atleast_1d, pad
+from kdsl.frontend.array.reductions import any as kany
+from kdsl.frontend.array.reductions import argmax
+from kdsl.frontend.array.reductions import sum as ksum
+from kdsl.frontend.array.shape_ops import broadcast_to, concatenate
+
+
+def _arr(x: Any, device: Any = None) -> Array:
+    return x if isinstance(x, Array) else asarray(x, device=device)
+
+
+def _pair(a1: Any, a2: Any) -> tuple[Array, Array]:
+    dev = ops.device_of((a1, a2))
+    return atleast_1d(_arr(a1, dev)), atleast_1d(_arr(a2, dev))
+
+
+def _int64(device: Any) -> dt.DType:
+    """NumPy's default integer (of ``arange``), or int32 on a device without 64-bit integers."""
+    return dt.int64 if device.supports(dt.int64) else dt.int32
+
+
+def polyval(p: Any, x: Any) -> Array:
+    """The polynomial with coefficients ``p`` (highest power first) at ``x``, by Horner's rule (one fused
+    kernel; the dtype is that of ``x`` and ``p`` together, as NumPy's).
+
+    >>> import kdsl as kd
+    >>> kd.polyval([3.0, 0.0, 1.0], kd.asarray([1.0, 2.0])).tolist()
+    [4.0, 13.0]
+    """
+    dev = ops.device_of((p, x))
+    coefficients, xs = _arr(p, dev), _arr(x, dev)
+    if coefficients.ndim > 1:
+        raise ValueError(f"polyval: p must be 1-D coefficients (highest power first), not of shape "
+                         f"{coefficients.shape}")
+    y = zeros_like(xs)
+    for i in range(coefficients.shape[0] if coefficients.ndim else 1):
+        y = y * xs + (coefficients[i] if coefficients.ndim else coefficients)
+    return y
+
+
+def _aligned(a1: Any, a2: Any) -> tuple[Array, Array]:
+    """Both coefficient arrays, the shorter padded with leading zeros (the same powers meet)."""
+    a, b = _pair(a1, a2)
+    n = max(a.shape[0], b.shape[0])
+    a = pad(a, [(n - a.shape[0], 0)] + [(0, 0)] * (a.ndim - 1)) if a.shape[0] < n else a
+    b = pad(b, [(n - b.shape[0], 0)] + [(0, 0)] * (b.ndim - 1)) if b.shape[0] < n else b
+    return a, b
+
+
+def polyadd(a1: Any, a2: Any) -> Array:
+    """The sum of two polynomials (coefficients, highest power first).
+
+    >>> import kdsl as kd
+    >>> kd.polyadd(kd.asarray([1, 2]), kd.asarray([9, 5, 4])).tolist()
+    [9, 6, 6]
+    """
+    a, b = _aligned(a1, a2)
+    return a + b
+
+
+def polysub(a1: Any, a2: Any) -> Array:
+    """The difference of two polynomials (coefficients, highest power first).
+
+    >>> import kdsl as kd
+    >>> kd.polysub(kd.asarray([2, 10, -2]), kd.asarray([3, 10, -4])).tolist()
+    [-1, 0, 2]
+    """
+    a, b = _aligned(a1, a2)
+    return a - b
+
+
+def _trimmed(c: Array) -> Array:
+    """``c`` without its leading zeros (``[0]`` if nothing is left), as NumPy's ``poly1d`` keeps a polynomial:
+    reads back where the first nonzero coefficient is (one sync)."""
+    if c.ndim != 1:
+        raise ValueError("Polynomial must be 1d only.")
+    if c.size == 0:
+        return zeros(1, dtype=c.dtype, device=c.device)
+    nonzero = c != 0
+    found, first = kany(nonzero), argmax(nonzero)
+    realize(found, first)
+    return c[int(first):] if bool(found) else zeros(1, dtype=c.dtype, device=c.device)
+
+
+def polymul(a1: Any, a2: Any) -> Array:
+    """The product of two polynomials: the full convolution of their coefficients (one outer product whose
+    rows are skewed into place, summed). Leading zeros are dropped first, as NumPy's ``poly1d`` drops them:
+    that reads back the position of each operand's first nonzero coefficient (the result's length).
+
+    >>> import kdsl as kd
+    >>> kd.polymul(kd.asarray([1, 2, 3]), kd.asarray([9, 5, 1])).tolist()
+    [9, 23, 38, 17, 3]
+    """
+    a, b = (_trimmed(c) for c in _pair(a1, a2))
+    n, m = a.shape[0], b.shape[0]
+    terms = a[:, None] * b[None, :]
+    # Rows of n + m with n zeros appended, read back as rows of n + m - 1: row i starts i places later.
+    skewed = pad(terms, [(0, 0), (0, n)]).reshape(-1)[:n * (n + m - 1)].reshape(n, n + m - 1)
+    if terms.dtype is dt.bool_:
+        return kany(skewed, axis=0)
+    return ksum(skewed, axis=0, dtype=terms.dtype)
+
+
+def polyder(p: Any, m: int = 1) -> Array:
+    """The ``m``-th derivative of a polynomial (coefficients, highest power first).
+
+    >>> import kdsl as kd
+    >>> kd.polyder(kd.asarray([1, 1, 1, 1]), m=2).tolist()
+    [6, 2]
+    """
+    m = operator.index(m)
+    if m < 0:
+        raise ValueError("Order of derivative must be positive (see polyint)")
+    c = _arr(p)
+    for _ in range(m):
+        n = c.shape[0] - 1 if c.ndim else 0
+        c = c[:-1] * arange(n, 0, -1, dtype=_int64(c.device), device=c.device)
+    return c
+
+
+def _constants(k: Any, m: int, device: Any) -> Array:
+    """The integration constants (NumPy's rules: None zeros, one value repeated, else at least ``m``)."""
+    kk = _arr(k, device) if isinstance(k, Array) else \
+        asarray(np.atleast_1d(np.zeros(m) if k is None else np.asarray(k)), device=device)
+    kk = atleast_1d(kk)
+    if kk.ndim != 1:
+        raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
+    if kk.shape[0] == 1 and m > 1:
+        # NumPy repeats it as k[0] * ones(m) (float64)
+        wide = dt.as_dtype(np.result_type(kk.dtype.np, np.float64))
+        kk = broadcast_to(kk, (m,)).astype(wide if device.supports(wide) else dt.float32)
+    if kk.shape[0] < m:
+        raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
+    return kk
+
+
+def polyint(p: Any, m: int = 1, k: Any = None) -> Array:
+    """The ``m``-th antiderivative of a polynomial (coefficients, highest power first), with the constants
+    ``k`` (one per integration, the first one's lowest; a scalar is used for every one; default zeros).
+
+    >>> import kdsl as kd
+    >>> kd.polyint(kd.asarray([3.0, 2.0, 1.0]), k=5.0).tolist()
+    [1.0, 1.0, 1.0, 5.0]
+    """
+    m = operator.index(m)
+    if m < 0:
+        raise ValueError("Order of integral must be positive (see polyder)")
+    c = _arr(p)
+    kk = _constants(k, m, c.device)
+    for i in range(m):
+        n = c.shape[0] if c.ndim else 1
+        divided = c / arange(n, 0, -1, dtype=_int64(c.device), device=c.device)
+        c = concatenate([divided, kk[i:i + 1]])
+    return c
+
+
+__all__ = ["polyadd", "polyder", "polyint", "polymul", "polysub", "polyval"]

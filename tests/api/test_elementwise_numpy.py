@@ -28,10 +28,16 @@ def _data(shape, dtype, seed=0):
 
 
 @numpy_kdsl_allclose(atol=1e-6, accept_error=(TypeError,))  # sinc: sin near k*pi is absolutely accurate
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("fn", UNARY)
+@pytest.mark.parametrize("fn,dtype", [(f, d) for f in UNARY for d in DTYPES if (f, d) != ("sinc", "float16")])
 def test_unary(xp, fn, dtype):
     return getattr(xp, fn)(_strided(xp, _data((5, 8), dtype)))
+
+
+# float16 sinc near its zeros: sin(pi x) cancels, and a device with float16 arithmetic (the H200) rounds
+# pi * x otherwise than NumPy's float32-then-round loop: absolutely accurate to half an ulp of 1
+@numpy_kdsl_allclose(atol=1e-3)
+def test_sinc_float16(xp):
+    return xp.sinc(_strided(xp, _data((5, 8), "float16")))
 
 
 @numpy_kdsl_allclose(atol=1e-6)

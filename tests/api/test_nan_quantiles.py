@@ -30,13 +30,13 @@ def _numpy(fn, *args, **kwargs):
         return fn(*args, **kwargs)
 
 
-def _same(expected, got, rtol=1e-6):
+def _same(expected, got, rtol=1e-6, atol=0.0):
     expected = np.asarray(expected)
     assert isinstance(got, kd.Array)
     out = got.numpy()
     assert out.shape == expected.shape, (out.shape, expected.shape)
     assert out.dtype == expected.dtype, (out.dtype, expected.dtype)
-    np.testing.assert_allclose(out, expected, rtol=rtol, atol=0, equal_nan=True)
+    np.testing.assert_allclose(out, expected, rtol=rtol, atol=atol, equal_nan=True)
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -68,6 +68,9 @@ def test_nan_order_statistics_dtypes(dtype, method):
     a = _data((4, 6), dtype=np.float64) if np.dtype(dtype).kind == "f" else np.arange(24).reshape(4, 6) % 7
     a = a.astype(dtype)
     rtol = 1e-3 if dtype == np.float16 else 1e-6
+    # float16 interpolations cancel near zero; a device with float16 arithmetic (the H200) rounds the steps
+    # otherwise than NumPy's float32-then-round loops: an absolute error of a few ulps of the data's scale
+    atol = 4e-3 * float(np.nanmax(np.abs(a.astype(np.float64)))) if dtype == np.float16 else 0.0
     calls = [(np.nanquantile, q, 1) for q in (0.35, 1, [0.2, 0.8])]  # Python float, Python int, array q
     for fn, q, axis in calls + [(np.nanpercentile, [10, 90], 0)]:
         try:
@@ -76,8 +79,8 @@ def test_nan_order_statistics_dtypes(dtype, method):
             with pytest.raises(TypeError):
                 getattr(kd, fn.__name__)(kd.asarray(a), q, axis=axis, method=method)
             continue
-        _same(expected, getattr(kd, fn.__name__)(kd.asarray(a), q, axis=axis, method=method), rtol)
-    _same(_numpy(np.nanmedian, a, axis=1), kd.nanmedian(kd.asarray(a), axis=1), rtol)
+        _same(expected, getattr(kd, fn.__name__)(kd.asarray(a), q, axis=axis, method=method), rtol, atol)
+    _same(_numpy(np.nanmedian, a, axis=1), kd.nanmedian(kd.asarray(a), axis=1), rtol, atol)
 
 
 def test_nan_order_statistics_of_views():

@@ -9,6 +9,21 @@ from api_testing import numpy_kdsl_allclose, sample
 
 import kdsl as kd
 
+
+def _numpy_has_2_vectors() -> bool:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            np.cross(np.ones(2), np.ones(2))
+    except ValueError:
+        return False
+    return True
+
+
+# NumPy 2.0-2.4 deprecate 2-vectors (kd.cross keeps them, with the warning); a later NumPy refuses them, and
+# then there is no oracle for these tests
+TWO_VECTOR_ORACLE = pytest.mark.skipif(not _numpy_has_2_vectors(), reason="this NumPy refuses 2-vectors in cross")
+
 CASES = [((3,), (3,), {}), ((4, 3), (3,), {}), ((2, 1, 3), (5, 3), {}), ((3, 4), (4, 3), {"axisa": 0}),
          ((3, 4), (3, 4), {"axis": 0}), ((2, 4, 3), (1, 4, 3), {"axisc": 0}),
          ((4, 3), (3, 4), {"axisb": 0, "axisc": 1}), ((3, 2, 2), (2, 3), {"axisa": 0, "axisc": -2}),
@@ -24,6 +39,7 @@ def test_cross3(xp, sa, sb, kw):
     return xp.cross(a, b, **kw)
 
 
+@TWO_VECTOR_ORACLE
 @pytest.mark.filterwarnings("ignore:Arrays of 2-dimensional vectors are deprecated")
 @numpy_kdsl_allclose(rtol=1e-12)
 @pytest.mark.parametrize("sa,sb,kw", TWO)
@@ -44,12 +60,13 @@ def test_2_vectors_warn_as_numpy():
 @numpy_kdsl_allclose()
 @pytest.mark.parametrize("da,db", [("int32", "int32"), ("int8", "int64"), ("float32", "float32"),
                                    ("float16", "float32"), ("uint8", "uint8"), ("int16", "float64")])
-@pytest.mark.parametrize("n", [2, 3])
+@pytest.mark.parametrize("n", [pytest.param(2, marks=TWO_VECTOR_ORACLE), 3])
 def test_dtypes(xp, da, db, n):
     a, b = xp.asarray(sample((4, n), da)), xp.asarray(sample((4, 3), db, seed=1))  # extremes wrap as NumPy's
     return xp.cross(a, b)
 
 
+@TWO_VECTOR_ORACLE
 @pytest.mark.filterwarnings("ignore:Arrays of 2-dimensional vectors are deprecated")
 @numpy_kdsl_allclose()
 def test_special_values_and_views(xp):

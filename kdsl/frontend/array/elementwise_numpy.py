@@ -151,16 +151,19 @@ def cbrt(x: Any) -> Array:
     [-3.0, 2.0, -0.0]
     """
     d, a = _float_one(np.cbrt, x, wide16=True)
-    t = apply("abs", a)
     info = np.finfo(a.dtype.np)
-    # A subnormal t is its mantissa bits m times 2**low: cbrt(m * 2**r) * 2**(low // 3) with r = low % 3, all
-    # from normal floats (lavapipe's log2 and division flush subnormal operands).
+    # |x| and its tests from the bits: a device that flushes subnormals (the H200's float32) would compare a
+    # subnormal equal to zero. A subnormal t is its mantissa bits m times 2**low: cbrt(m * 2**r) *
+    # 2**(low // 3) with r = low % 3, all from normal floats (lavapipe's log2 and division flush subnormal
+    # operands too).
+    mag = _bits(a) & ((1 << (8 * a.dtype.itemsize - 1)) - 1)
+    t = mag.view(a.dtype)
     low = int(np.log2(info.smallest_subnormal))
-    mant = _bits(t).astype(a.dtype) * float(2 ** (low % 3))
-    sub = t < float(info.smallest_normal)
+    mant = mag.astype(a.dtype) * float(2 ** (low % 3))
+    sub = mag < (1 << info.nmant)
     y = _cbrt_normal(where(sub, mant, t))
     y = where(sub, y * 2.0 ** (low // 3), y)
-    plain = (t == 0) | apply("isinf", t) | apply("isnan", t)
+    plain = (mag == 0) | apply("isinf", t) | apply("isnan", t)
     return where(plain, a, copysign(y, a)).astype(d)
 
 

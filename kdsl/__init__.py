@@ -456,6 +456,43 @@ __all__ += ["average", "ptp", "packbits", "unpackbits", "matvec", "vecmat", "bar
             "polyval", "histogram2d", "histogramdd"]  # more of NumPy (averages, bits, calculus, gufuncs, histogramdd,
             # polynomials, windows .py)
 
+from kdsl.frontend.array.dtype_aliases import (  # noqa: E402  (kept beside its __all__ line: append-only)
+    byte,
+    cdouble,
+    csingle,
+    double,
+    half,
+    int_,
+    intc,
+    intp,
+    long,
+    longlong,
+    ndarray,
+    short,
+    single,
+    ubyte,
+    uint,
+    uintc,
+    uintp,
+    ulong,
+    ulonglong,
+    ushort,
+)
+from kdsl.frontend.array.errstate import errstate, geterr, geterrcall, seterr, seterrcall  # noqa: E402
+from kdsl.frontend.array.printing import (  # noqa: E402
+    array2string,
+    array_repr,
+    array_str,
+    get_printoptions,
+    printoptions,
+    set_printoptions,
+)
+
+__all__ += ["ndarray", "half", "single", "double", "csingle", "cdouble", "byte", "ubyte", "short", "ushort",
+            "intc", "uintc", "longlong", "ulonglong", "int_", "intp", "long", "uint", "uintp", "ulong",  # aliases
+            "errstate", "geterr", "geterrcall", "seterr", "seterrcall",  # errstate.py
+            "array2string", "array_repr", "array_str", "get_printoptions", "printoptions", "set_printoptions"]
+
 
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""

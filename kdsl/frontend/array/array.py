@@ -197,12 +197,18 @@ class Array:
             raise TypeError("iteration over a 0-d array")
         return (self[i] for i in range(self.shape[0]))
 
-    def __repr__(self) -> str:
-        body = np.array2string(self.numpy(), separator=", ", prefix="kd.array(")
-        return f"kd.array({body}, dtype={self.dtype.name})"
+    def __repr__(self) -> str:  # kd.set_printoptions decides the layout (printing.py)
+        from kdsl.frontend.array import printing
+        return printing.array_repr_of(self)
 
     def __str__(self) -> str:
-        return str(self.numpy())
+        from kdsl.frontend.array import printing
+        return printing.array_str(self)
+
+    def tofile(self, fid, sep: str = "", format: str = "%s") -> None:  # noqa: A002 - NumPy's name
+        """Write the values to a file (NumPy's ``ndarray.tofile``: raw bytes in C order, or text with ``sep``);
+        a download, then NumPy writes."""
+        self.numpy().tofile(fid, sep=sep, format=format)
 
     def __hash__(self):
         raise TypeError("unhashable type: 'kdsl.Array'")

@@ -19,7 +19,6 @@ Example:
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
 from typing import Any
 
 _KINDS = ("divide", "over", "under", "invalid")

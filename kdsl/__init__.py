@@ -493,6 +493,10 @@ __all__ += ["ndarray", "half", "single", "double", "csingle", "cdouble", "byte",
             "errstate", "geterr", "geterrcall", "seterr", "seterrcall",  # errstate.py
             "array2string", "array_repr", "array_str", "get_printoptions", "printoptions", "set_printoptions"]
 
+from kdsl.frontend.array.index_helpers import c_, index_exp, mgrid, ogrid, r_, s_  # noqa: E402  (append-only)
+
+__all__ += ["mgrid", "ogrid", "r_", "c_", "s_", "index_exp"]  # index_helpers.py
+
 
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""

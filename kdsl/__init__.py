@@ -497,6 +497,23 @@ from kdsl.frontend.array.index_helpers import c_, index_exp, mgrid, ogrid, r_, s
 
 __all__ += ["mgrid", "ogrid", "r_", "c_", "s_", "index_exp"]  # index_helpers.py
 
+from kdsl.frontend.array.io import (  # noqa: E402  (kept beside its __all__ line: append-only)
+    frombuffer,
+    fromfile,
+    fromiter,
+    fromstring,
+    genfromtxt,
+    load,
+    loadtxt,
+    save,
+    savetxt,
+    savez,
+    savez_compressed,
+)
+
+__all__ += ["save", "load", "savez", "savez_compressed", "savetxt", "loadtxt", "genfromtxt", "frombuffer",
+            "fromiter", "fromstring", "fromfile"]  # io.py (host files: explicit transfers)
+
 
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""

@@ -535,3 +535,7 @@ __all__ += ["cross", "polyfit"]
 from kdsl import nn, optim  # noqa: E402
 
 __all__ += ["nn", "optim"]
+
+from kdsl import testing  # noqa: E402  (kd.testing: NumPy's assertions on host copies; built on the public API)
+
+__all__ += ["testing"]

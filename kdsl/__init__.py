@@ -514,6 +514,22 @@ from kdsl.frontend.array.io import (  # noqa: E402  (kept beside its __all__ lin
 __all__ += ["save", "load", "savez", "savez_compressed", "savetxt", "loadtxt", "genfromtxt", "frombuffer",
             "fromiter", "fromstring", "fromfile"]  # io.py (host files: explicit transfers)
 
+from kdsl.frontend.array.functional import apply_over_axes  # noqa: E402  (kept beside its __all__ line)
+from kdsl.frontend.array.iteration import iterable, ndenumerate, ndindex  # noqa: E402
+from kdsl.frontend.array.layout import asfortranarray, isfortran, require  # noqa: E402
+from kdsl.frontend.array.mask_indices import mask_indices  # noqa: E402
+from kdsl.frontend.array.number_strings import base_repr, binary_repr  # noqa: E402
+from kdsl.frontend.array.piecewise import piecewise  # noqa: E402
+from kdsl.frontend.array.sharing import shares_memory  # noqa: E402
+from kdsl.frontend.array.type_codes import common_type, min_scalar_type, mintypecode, typename  # noqa: E402
+from kdsl.frontend.array.vectorize import frompyfunc, vectorize  # noqa: E402
+
+euler_gamma = 0.5772156649015329
+
+__all__ += ["apply_over_axes", "iterable", "ndenumerate", "ndindex", "asfortranarray", "isfortran", "require",
+            "mask_indices", "base_repr", "binary_repr", "piecewise", "shares_memory", "common_type",
+            "min_scalar_type", "mintypecode", "typename", "frompyfunc", "vectorize", "euler_gamma"]  # small helpers
+
 
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""

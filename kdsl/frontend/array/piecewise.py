@@ -28,8 +28,11 @@ from kdsl.frontend.array.shape_ops import broadcast_to
 
 
 def _conditions(x: Array, condlist: Any) -> list[Array]:
-    """``condlist`` as a list of boolean arrays shaped like ``x`` (one bare condition is a list of one)."""
-    if isinstance(condlist, (Array, np.ndarray, bool, np.bool_)) or (
+    """``condlist`` as a list of boolean arrays shaped like ``x`` (one bare condition is a list of one; as in
+    NumPy, an array of 2 or more axes is a stack of conditions, one per row)."""
+    if isinstance(condlist, (Array, np.ndarray)) and condlist.ndim >= 2:
+        condlist = [condlist[i] for i in range(condlist.shape[0])]
+    elif isinstance(condlist, (Array, np.ndarray, bool, np.bool_)) or (
             isinstance(condlist, Sequence) and condlist and not isinstance(condlist[0], (Array, np.ndarray,
                                                                                           list, tuple))
             and x.ndim != 0):

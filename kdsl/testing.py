@@ -38,7 +38,7 @@ def _host(x: Any) -> Any:
     return x
 
 
-def _on_host(check: Callable[..., None]) -> Callable[..., None]:
+def _on_host(check: Callable[..., Any]) -> Callable[..., None]:
     """NumPy's ``check`` with its array arguments read back from the device first."""
     @functools.wraps(check)
     def wrapper(*args: Any, **kwargs: Any) -> None:

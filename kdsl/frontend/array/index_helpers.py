@@ -39,7 +39,7 @@ def _slice_parts(s: slice) -> tuple[Any, Any, Any, int]:
     if s.stop is None:
         raise ValueError("a grid slice needs a stop value (0:5, not 0:)")
     if isinstance(step, (complex, np.complexfloating)):
-        num = int(abs(step))
+        num = int(abs(complex(step)))
         spacing = (s.stop - start) / (num - 1) if num > 1 else 0.0
         return float(start), float(s.stop), spacing, num
     if step == 0:

@@ -111,8 +111,9 @@ def load(file: FileLike, mmap_mode: str | None = None, allow_pickle: bool = Fals
     >>> z = kd.load(f); z.files, z["b"].tolist()
     (['a', 'b'], [0, 1, 2])
     """
-    out = np.load(file, mmap_mode=mmap_mode, allow_pickle=allow_pickle, fix_imports=fix_imports,
-                  encoding=encoding, max_header_size=max_header_size)
+    options: dict[str, Any] = {"mmap_mode": mmap_mode, "allow_pickle": allow_pickle, "fix_imports": fix_imports,
+                               "encoding": encoding, "max_header_size": max_header_size}
+    out = np.load(file, **options)
     if isinstance(out, np.lib.npyio.NpzFile):
         return NpzFile(out)
     if isinstance(out, np.ndarray) and out.dtype != object:

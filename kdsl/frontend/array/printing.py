@@ -30,7 +30,7 @@ from kdsl.frontend.array.array import Array
 with np.printoptions():
     np.set_printoptions(legacy=False, override_repr=None, precision=8, threshold=1000, edgeitems=3, linewidth=75,
                         suppress=False, nanstr="nan", infstr="inf", formatter=None, sign="-", floatmode="maxprec")
-    _options: dict[str, Any] = np.get_printoptions()
+    _options: dict[str, Any] = dict(np.get_printoptions())
 
 
 def _host(a: Any) -> np.ndarray:
@@ -62,10 +62,11 @@ def set_printoptions(precision: int | None = None, threshold: int | None = None,
     global _options
     with np.printoptions(**{k: v for k, v in _options.items() if k != "override_repr"}):
         # NumPy checks the values and merges them with the current ones; the context restores NumPy's own.
-        np.set_printoptions(precision=precision, threshold=threshold, edgeitems=edgeitems, linewidth=linewidth,
-                            suppress=suppress, nanstr=nanstr, infstr=infstr, formatter=formatter, sign=sign,
-                            floatmode=floatmode, legacy=legacy)
-        merged = np.get_printoptions()
+        wanted: dict[str, Any] = {"precision": precision, "threshold": threshold, "edgeitems": edgeitems,
+                                  "linewidth": linewidth, "suppress": suppress, "nanstr": nanstr, "infstr": infstr,
+                                  "formatter": formatter, "sign": sign, "floatmode": floatmode, "legacy": legacy}
+        np.set_printoptions(**wanted)
+        merged: dict[str, Any] = dict(np.get_printoptions())
     if override_repr is not None and not callable(override_repr):
         raise TypeError("override_repr must be a callable taking an array and returning its repr string")
     merged["override_repr"] = override_repr
@@ -114,9 +115,9 @@ def array2string(a: Any, max_line_width: int | None = None, precision: int | Non
     '[1,2,3]'
     """
     with _numpy_options():
-        return np.array2string(_host(a), max_line_width, precision, suppress_small, separator, prefix,
-                               formatter=formatter, threshold=threshold, edgeitems=edgeitems, sign=sign,
-                               floatmode=floatmode, suffix=suffix, legacy=legacy)
+        keywords: dict[str, Any] = {"formatter": formatter, "threshold": threshold, "edgeitems": edgeitems,
+                                    "sign": sign, "floatmode": floatmode, "suffix": suffix, "legacy": legacy}
+        return np.array2string(_host(a), max_line_width, precision, suppress_small, separator, prefix, **keywords)
 
 
 def array_repr(arr: Any, max_line_width: int | None = None, precision: int | None = None,

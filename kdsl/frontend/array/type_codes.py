@@ -71,4 +71,5 @@ def typename(char: str) -> str:
     >>> kd.typename("f"), kd.typename("b")
     ('single precision', 'signed char')
     """
-    return np.typename(char)
+    name: str = np.typename(char)  # type: ignore[call-overload]  # (NumPy types it per literal code)
+    return name

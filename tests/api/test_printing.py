@@ -92,3 +92,26 @@ def test_override_repr_and_views():
     assert repr(a) == "<(3, 4)>"
     kd.set_printoptions(override_repr=None)
     assert repr(a).startswith("kd.array([[ 0.,  1.")
+
+
+@pytest.mark.parametrize("host", [np.float32(0.1), np.float64(2 / 3), np.int32(-7), np.bool_(True),
+                                  np.complex64(1 - 2j)], ids=repr)
+@pytest.mark.parametrize("spec", ["", ".3f", ">10", "e"])
+def test_format_of_0d_arrays(host, spec):
+    a = kd.asarray(np.asarray(host))
+    try:
+        want = format(np.asarray(host), spec)
+    except (TypeError, ValueError) as err:
+        with pytest.raises(type(err)):
+            format(a, spec)
+        return
+    assert format(a, spec) == want
+
+
+def test_format_of_arrays():
+    host = np.array([1.5, 2.0], np.float32)
+    assert f"{kd.asarray(host)}" == f"{host}"
+    with pytest.raises(TypeError):
+        f"{host:.2f}"
+    with pytest.raises(TypeError, match="format"):
+        f"{kd.asarray(host):.2f}"

@@ -205,6 +205,15 @@ class Array:
         from kdsl.frontend.array import printing
         return printing.array_str(self)
 
+    def __format__(self, spec: str) -> str:
+        """``f"{a:.3f}"``: a 0-d array formats as its NumPy scalar (a download); others only with an empty spec."""
+        if self.ndim == 0:
+            return format(self.numpy()[()], spec)
+        if spec:
+            raise TypeError(f"unsupported format string {spec!r} passed to kdsl.Array.__format__ (an array of shape "
+                            f"{self.shape}); format its elements, or use kd.array2string")
+        return str(self)
+
     def tofile(self, fid, sep: str = "", format: str = "%s") -> None:  # noqa: A002 - NumPy's name
         """Write the values to a file (NumPy's ``ndarray.tofile``: raw bytes in C order, or text with ``sep``);
         a download, then NumPy writes."""

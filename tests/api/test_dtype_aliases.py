@@ -46,3 +46,14 @@ def test_scalar_constructor_of_an_alias():
 def test_names_kdsl_still_lacks_keep_their_hints(name, hint):
     with pytest.raises(AttributeError, match=hint):
         getattr(kd, name)
+
+
+@pytest.mark.parametrize("name", ALIASES)
+def test_alias_in_dtype_questions(name):
+    alias, ref = getattr(kd, name), np.dtype(getattr(np, name))
+    info = kd.finfo(alias) if ref.kind in "fc" else kd.iinfo(alias)
+    ref_info = np.finfo(ref) if ref.kind in "fc" else np.iinfo(ref)
+    assert info.bits == ref_info.bits and info.max == ref_info.max
+    for abstract in ("floating", "integer", "signedinteger", "unsignedinteger", "complexfloating"):
+        assert kd.issubdtype(alias, getattr(kd, abstract)) == np.issubdtype(ref, getattr(np, abstract))
+    assert kd.result_type(alias, kd.int8).np == np.result_type(ref, np.int8)

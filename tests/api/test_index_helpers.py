@@ -95,3 +95,12 @@ def test_index_expressions(key):
     assert kd.s_[key] == np.s_[key] and kd.index_exp[key] == np.index_exp[key]
     a = kd.arange(24).reshape(4, 6)
     np.testing.assert_array_equal(a[kd.s_[key]].numpy(), np.arange(24).reshape(4, 6)[np.s_[key]])
+
+
+def test_lazy_no_downloads():
+    from kdsl.engine.realize import stats
+
+    a = kd.asarray(np.arange(4.0))
+    before = stats["downloads"]
+    out = [kd.mgrid[0:3, 0:1:4j], kd.ogrid[0:2, 0:3][1], kd.r_[a, 1, 2:5], kd.c_[a, a], kd.r_["1,2", a, 7.5]]
+    assert stats["downloads"] == before and all(isinstance(x, kd.Array) for x in out)

@@ -80,3 +80,13 @@ def test_frompyfunc():
         kd.frompyfunc(lambda a: a, 1, 2)(kd.asarray(I))
     with pytest.raises(TypeError, match="kd.where"):
         kd.frompyfunc(lambda a: a if a else 0, 1, 1)(kd.asarray(I))
+
+
+def test_vectorize_and_piecewise_stay_lazy():
+    from kdsl.engine.realize import stats
+
+    a = kd.asarray(X)
+    before = stats["downloads"]
+    out = [kd.vectorize(lambda x: x * 2 + 1)(a), kd.frompyfunc(lambda x, y: x - y, 2, 1)(a, a.T.T),
+           kd.piecewise(a, [a < 0, a > 1], [lambda v: -v, 1.0, lambda v: v * 0.5])]
+    assert stats["downloads"] == before and all(isinstance(x, kd.Array) for x in out)

@@ -129,15 +129,16 @@ class _Concatenator:
     def __init__(self, axis: int, ndmin: int, trans1d: int) -> None:
         self.defaults = (axis, ndmin, trans1d)
 
-    def _item(self, item: Any) -> tuple[Array, bool]:
-        """An item as an array, and whether it was a scalar (scalars do not decide the dtype, as in NumPy)."""
+    def _item(self, item: Any) -> tuple[Array | None, Any]:
+        """An item as an array, or (None, the value) for a scalar: scalars do not decide the dtype (NumPy's rule)
+        and are uploaded once the dtype is known."""
         if isinstance(item, slice):
-            return _one_slice(item), False
+            return _one_slice(item), None
         if isinstance(item, Array):
-            return item, False
+            return item, None
         if isinstance(item, _PYNUM):
-            return asarray(np.asarray(item)), True
-        return asarray(np.asarray(item)), False  # lists and NumPy arrays: NumPy's dtype (int64, float64)
+            return None, item
+        return asarray(np.asarray(item)), None  # lists and NumPy arrays: NumPy's dtype (int64, float64)
 
     def __getitem__(self, key: Any) -> Array:
         items = list(key) if isinstance(key, tuple) else [key]
@@ -149,13 +150,14 @@ class _Concatenator:
         converted = [self._item(x) for x in items]
         if not converted:
             raise ValueError("need at least one array to concatenate")
-        dtype = np.result_type(*[a.dtype.np if not scalar else a.item() for a, scalar in converted])
-        for a, scalar in converted:
-            if scalar:
-                np.asarray(a.item(), dtype=dtype)  # NumPy's OverflowError for a Python int the dtype cannot hold
-        arrays = [_promote_axes(a.reshape((1,) * max(ndmin, 1)) if scalar else a, ndmin,
-                                -1 if scalar else trans1d) for a, scalar in converted]
-        return concatenate([a.astype(dt.as_dtype(dtype)) for a in arrays], axis=axis)
+        dtype = np.result_type(*[a.dtype.np if a is not None else v for a, v in converted])
+        arrays = []
+        for a, v in converted:
+            if a is None:  # np.asarray raises NumPy's OverflowError for a Python int the dtype cannot hold
+                arrays.append(asarray(np.asarray(v, dtype=dtype).reshape((1,) * max(ndmin, 1))))
+            else:
+                arrays.append(_promote_axes(a, ndmin, trans1d).astype(dt.as_dtype(dtype)))
+        return concatenate(arrays, axis=axis)
 
     def __len__(self) -> int:
         return 0

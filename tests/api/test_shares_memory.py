@@ -31,3 +31,13 @@ def test_unrelated_arrays_and_host_data():
     assert kd.shares_memory(a[:3], a[3:], max_work=0)  # NumPy's MAY_SHARE_BOUNDS: the quick answer
     with pytest.raises(TypeError):
         kd.shares_memory(a, a, max_work="x")
+
+
+def test_bitcast_views_share():
+    host = np.arange(6, dtype=np.float32)
+    a = kd.asarray(host)
+    v = a.view(kd.int32)
+    assert kd.may_share_memory(a, v) == np.may_share_memory(host, host.view(np.int32))
+    assert kd.shares_memory(v, a) and kd.shares_memory(a[::2].view(kd.uint32), a)
+    assert not kd.shares_memory(v, kd.arange(6))
+    np.testing.assert_array_equal(a.numpy(), host)  # nothing written into a

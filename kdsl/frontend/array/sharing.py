@@ -26,12 +26,23 @@ from kdsl.frontend.array.array import Array
 
 
 def _lineage(a: Array) -> list[Array]:
-    """``a`` and the arrays it is a view of, innermost first (the ``_parent`` links writes travel along; a
-    bitcast view holds its base only inside its write-back function, so the chain ends there)."""
+    """``a`` and the arrays it is a view of, innermost first (the ``_parent`` links writes travel along)."""
     chain = [a]
-    while chain[-1]._parent is not None and chain[-1]._parent[0] is not None:
-        chain.append(chain[-1]._parent[0])
+    while (base := _base_of(chain[-1])) is not None:
+        chain.append(base)
     return chain
+
+
+def _base_of(a: Array) -> Array | None:
+    """The array ``a`` is a view of, or None (a bitcast view's base is held weakly by its write-back function:
+    None once nobody else holds it)."""
+    if a._parent is None:
+        return None
+    base, write = a._parent
+    if base is None:
+        ref = getattr(write, "base_ref", None)
+        return ref() if ref is not None else None
+    return base
 
 
 def may_share_memory(a: Any, b: Any, /, max_work: int | None = None) -> bool:
@@ -79,7 +90,7 @@ def shares_memory(a: Any, b: Any, /, max_work: int | None = None) -> bool:
     if max_work == 0:
         return True
     if any(x._parent is not None and x._parent[0] is None for x in (*_lineage(a), *_lineage(b))):
-        return True  # a bitcast view: its footprint is not traceable; the lineage answer stands
+        return True  # a bitcast view writes into its real base: no footprint to trace; the lineage answer stands
     chain_a, chain_b = _lineage(a), _lineage(b)
     ids_b = [id(x) for x in chain_b]
     k = next(i for i, x in enumerate(chain_a) if id(x) in ids_b)  # the innermost common base

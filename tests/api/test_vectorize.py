@@ -21,6 +21,7 @@ I = np.arange(6, dtype=np.int32).reshape(2, 3)
     (lambda x: 3, (I,)),
     (lambda x, y: x - y, (I.T, 2)),
     (lambda x: x, (np.zeros((0, 2), np.float32),)),
+    (lambda x: round(x, 1) + abs(x), (X,)),
 ])
 def test_vectorize_matches_numpy(func, args):
     want = np.vectorize(func, otypes=None if all(np.size(a) for a in args if isinstance(a, np.ndarray))

@@ -441,6 +441,9 @@ class Array:
 
         return dot(self, other)
 
+    def __round__(self, ndigits: int | None = None) -> Array:  # round(a, 2), as NumPy's arrays (an array)
+        return self.round(0 if ndigits is None else ndigits)
+
     def round(self, decimals: int = 0) -> Array:
         from kdsl.frontend.array.math import round  # cycle: that module builds Arrays
 

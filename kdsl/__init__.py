@@ -456,6 +456,80 @@ __all__ += ["average", "ptp", "packbits", "unpackbits", "matvec", "vecmat", "bar
             "polyval", "histogram2d", "histogramdd"]  # more of NumPy (averages, bits, calculus, gufuncs, histogramdd,
             # polynomials, windows .py)
 
+from kdsl.frontend.array.dtype_aliases import (  # noqa: E402  (kept beside its __all__ line: append-only)
+    byte,
+    cdouble,
+    csingle,
+    double,
+    half,
+    int_,
+    intc,
+    intp,
+    long,
+    longlong,
+    ndarray,
+    short,
+    single,
+    ubyte,
+    uint,
+    uintc,
+    uintp,
+    ulong,
+    ulonglong,
+    ushort,
+)
+from kdsl.frontend.array.errstate import errstate, geterr, geterrcall, seterr, seterrcall  # noqa: E402
+from kdsl.frontend.array.printing import (  # noqa: E402
+    array2string,
+    array_repr,
+    array_str,
+    get_printoptions,
+    printoptions,
+    set_printoptions,
+)
+
+__all__ += ["ndarray", "half", "single", "double", "csingle", "cdouble", "byte", "ubyte", "short", "ushort",
+            "intc", "uintc", "longlong", "ulonglong", "int_", "intp", "long", "uint", "uintp", "ulong",  # aliases
+            "errstate", "geterr", "geterrcall", "seterr", "seterrcall",  # errstate.py
+            "array2string", "array_repr", "array_str", "get_printoptions", "printoptions", "set_printoptions"]
+
+from kdsl.frontend.array.index_helpers import c_, index_exp, mgrid, ogrid, r_, s_  # noqa: E402  (append-only)
+
+__all__ += ["mgrid", "ogrid", "r_", "c_", "s_", "index_exp"]  # index_helpers.py
+
+from kdsl.frontend.array.io import (  # noqa: E402  (kept beside its __all__ line: append-only)
+    frombuffer,
+    fromfile,
+    fromiter,
+    fromstring,
+    genfromtxt,
+    load,
+    loadtxt,
+    save,
+    savetxt,
+    savez,
+    savez_compressed,
+)
+
+__all__ += ["save", "load", "savez", "savez_compressed", "savetxt", "loadtxt", "genfromtxt", "frombuffer",
+            "fromiter", "fromstring", "fromfile"]  # io.py (host files: explicit transfers)
+
+from kdsl.frontend.array.functional import apply_over_axes  # noqa: E402  (kept beside its __all__ line)
+from kdsl.frontend.array.iteration import iterable, ndenumerate, ndindex  # noqa: E402
+from kdsl.frontend.array.layout import asfortranarray, isfortran, require  # noqa: E402
+from kdsl.frontend.array.mask_indices import mask_indices  # noqa: E402
+from kdsl.frontend.array.number_strings import base_repr, binary_repr  # noqa: E402
+from kdsl.frontend.array.piecewise import piecewise  # noqa: E402
+from kdsl.frontend.array.sharing import shares_memory  # noqa: E402
+from kdsl.frontend.array.type_codes import common_type, min_scalar_type, mintypecode, typename  # noqa: E402
+from kdsl.frontend.array.vectorize import frompyfunc, vectorize  # noqa: E402
+
+euler_gamma = 0.5772156649015329
+
+__all__ += ["apply_over_axes", "iterable", "ndenumerate", "ndindex", "asfortranarray", "isfortran", "require",
+            "mask_indices", "base_repr", "binary_repr", "piecewise", "shares_memory", "common_type",
+            "min_scalar_type", "mintypecode", "typename", "frompyfunc", "vectorize", "euler_gamma"]  # small helpers
+
 
 def __getattr__(name: str):
     """A missing name: say that kdsl lacks it and, where there is one, the kdsl way to do it."""
@@ -477,3 +551,7 @@ __all__ += ["cross", "polyfit"]
 from kdsl import nn, optim  # noqa: E402
 
 __all__ += ["nn", "optim"]
+
+from kdsl import testing  # noqa: E402  (kd.testing: NumPy's assertions on host copies; built on the public API)
+
+__all__ += ["testing"]

@@ -197,12 +197,27 @@ class Array:
             raise TypeError("iteration over a 0-d array")
         return (self[i] for i in range(self.shape[0]))
 
-    def __repr__(self) -> str:
-        body = np.array2string(self.numpy(), separator=", ", prefix="kd.array(")
-        return f"kd.array({body}, dtype={self.dtype.name})"
+    def __repr__(self) -> str:  # kd.set_printoptions decides the layout (printing.py)
+        from kdsl.frontend.array import printing
+        return printing.array_repr_of(self)
 
     def __str__(self) -> str:
-        return str(self.numpy())
+        from kdsl.frontend.array import printing
+        return printing.array_str(self)
+
+    def __format__(self, spec: str) -> str:
+        """``f"{a:.3f}"``: a 0-d array formats as its NumPy scalar (a download); others only with an empty spec."""
+        if self.ndim == 0:
+            return format(self.numpy()[()], spec)
+        if spec:
+            raise TypeError(f"unsupported format string {spec!r} passed to kdsl.Array.__format__ (an array of shape "
+                            f"{self.shape}); format its elements, or use kd.array2string")
+        return str(self)
+
+    def tofile(self, fid, sep: str = "", format: str = "%s") -> None:  # noqa: A002 - NumPy's name
+        """Write the values to a file (NumPy's ``ndarray.tofile``: raw bytes in C order, or text with ``sep``);
+        a download, then NumPy writes."""
+        self.numpy().tofile(fid, sep=sep, format=format)
 
     def __hash__(self):
         raise TypeError("unhashable type: 'kdsl.Array'")
@@ -425,6 +440,9 @@ class Array:
         from kdsl.frontend.array.linalg import dot  # cycle: that module builds Arrays
 
         return dot(self, other)
+
+    def __round__(self, ndigits: int | None = None) -> Array:  # round(a, 2), as NumPy's arrays (an array)
+        return self.round(0 if ndigits is None else ndigits)
 
     def round(self, decimals: int = 0) -> Array:
         from kdsl.frontend.array.math import round  # cycle: that module builds Arrays

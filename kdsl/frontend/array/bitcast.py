@@ -90,6 +90,7 @@ def _writes_through(v: Array, a: Array) -> Array:
         if base is not None:
             base[...] = view(target, base.dtype)
 
+    write.base_ref = ref  # type: ignore[attr-defined]  # for kd.may_share_memory (sharing.py)
     v._parent = (None, write)  # type: ignore[assignment]  # the base is held by ``write``, weakly
     return v
 

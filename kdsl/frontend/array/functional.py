@@ -1,4 +1,5 @@
-"""Arrays from Python functions: ``fromfunction apply_along_axis``, NumPy's names and semantics.
+"""Arrays from Python functions: ``fromfunction apply_along_axis apply_over_axes``, NumPy's names and
+semantics.
 
 ``fromfunction`` calls the function once, with lazy index arrays, so the whole result is one fused
 computation on the device. ``apply_along_axis`` calls the function once per 1-d slice, in a loop on the host:
@@ -24,7 +25,7 @@ from typing import Any
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_shape, asarray, iota
-from kdsl.frontend.array.shape_ops import moveaxis, stack
+from kdsl.frontend.array.shape_ops import expand_dims, moveaxis, stack
 
 
 def fromfunction(function: Callable[..., Any], shape: Any, *, dtype: Any = float, like: Any = None,
@@ -70,3 +71,24 @@ def apply_along_axis(func1d: Callable[..., Any], axis: int, arr: Any, *args: Any
     out = stack([r.astype(first.dtype) for r in results]).reshape(outer + first.shape)
     # The result's own axes sit where ``axis`` was.
     return moveaxis(out, tuple(range(len(outer), out.ndim)), tuple(range(ax, ax + first.ndim)))
+
+
+def apply_over_axes(func: Callable[[Array, int], Any], a: Any, axes: Any) -> Array:
+    """``func(a, axis)`` applied over each axis in ``axes`` in turn, keeping the number of dimensions (NumPy's
+    ``np.apply_over_axes``: a result one dimension short gets the axis back as length 1). One lazy call per
+    axis; ``func`` is typically a reduction such as :func:`kdsl.sum`.
+
+    >>> import kdsl as kd
+    >>> kd.apply_over_axes(kd.sum, kd.arange(24).reshape(2, 3, 4), [0, 2]).tolist()
+    [[[60], [92], [124]]]
+    """
+    out = asarray(a)
+    for axis in [axes] if isinstance(axes, int) else list(axes):
+        k = axis + out.ndim if axis < 0 else axis
+        res = asarray(func(out, k))
+        if res.ndim == out.ndim - 1:
+            res = expand_dims(res, k)
+        elif res.ndim != out.ndim:
+            raise ValueError("function is not returning an array of the correct shape")
+        out = res
+    return out

@@ -1,28 +1,21 @@
 """What ``kd.<name>`` says when kdsl has no such name: that kdsl lacks it and, where one exists, the kdsl way.
 
 Example:
-    >>> print(missing_name("ndarray"))
-    module 'kdsl' has no attribute 'ndarray': kdsl's array type is kd.Array
+    >>> print(missing_name("asnumpy"))
+    module 'kdsl' has no attribute 'asnumpy': use a.numpy() or np.asarray(a)
 """
 
 from __future__ import annotations
 
 _HINTS: dict[str, str] = {
-    "ndarray": "kdsl's array type is kd.Array",
     "asnumpy": "use a.numpy() or np.asarray(a)",
     "float_": "use kd.float32 (kdsl's default float) or kd.float64",
-    "double": "use kd.float64",
-    "single": "use kd.float32",
-    "int_": "use kd.int32 (kdsl's default int) or kd.int64",
-    "intp": "use kd.int64 (or kd.int32)",
-    "save": "use np.save(path, a.numpy())",
-    "load": "use kd.asarray(np.load(path))",
-    "savetxt": "use np.savetxt(path, a.numpy())",
-    "loadtxt": "use kd.asarray(np.loadtxt(path))",
 }
 _HINTS["complex_"] = "use kd.complex64 (kdsl's default complex) or kd.complex128"
-_HINTS["cdouble"] = "use kd.complex128"
-_HINTS["csingle"] = "use kd.complex64"
+_HINTS["longdouble"] = "kdsl has no extended precision; use kd.float64"
+_HINTS["clongdouble"] = "kdsl has no extended precision; use kd.complex128"
+_HINTS["matrix"] = "kdsl has no matrix class; use 2-D arrays and the @ operator"
+_HINTS["memmap"] = "map the file with np.memmap and upload the part you need with kd.asarray"
 
 
 def missing_name(name: str) -> str:

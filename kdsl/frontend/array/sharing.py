@@ -1,10 +1,12 @@
-"""``kd.may_share_memory``: NumPy's overlap test, answered from kdsl's view links.
+"""``kd.may_share_memory`` and ``kd.shares_memory``: NumPy's overlap tests, answered from kdsl's view links.
 
 A kdsl array lives in device memory, so it never shares memory with a NumPy array (``np.asarray(a)`` is a
 download, a copy). Two kdsl arrays may share memory when one is a view of the other (``a[0]``, ``a.T``,
 ``a.reshape(...)`` of a stored array: writes through one reach the other) or both are views of a third. Like
 NumPy's, ``True`` does not promise an element in common; kdsl's is coarser than NumPy's bounds check (two
 disjoint views of one array, ``a[:2]`` and ``a[2:]``, may share here; NumPy sees their extents do not overlap).
+``shares_memory`` is exact for views: it marks the elements of the common base that each view covers (a few
+lazy boolean ops, through the views' own write-back paths) and reads back whether any element is in both.
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -15,17 +17,32 @@ Example:
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
+from kdsl import dtype as dt
+from kdsl.frontend.array import creation
 from kdsl.frontend.array.array import Array
 
 
 def _lineage(a: Array) -> list[Array]:
     """``a`` and the arrays it is a view of, innermost first (the ``_parent`` links writes travel along)."""
     chain = [a]
-    while chain[-1]._parent is not None:
-        chain.append(chain[-1]._parent[0])
+    while (base := _base_of(chain[-1])) is not None:
+        chain.append(base)
     return chain
+
+
+def _base_of(a: Array) -> Array | None:
+    """The array ``a`` is a view of, or None (a bitcast view's base is held weakly by its write-back function:
+    None once nobody else holds it)."""
+    if a._parent is None:
+        return None
+    base, write = a._parent
+    if base is None:
+        ref = getattr(write, "base_ref", None)
+        return ref() if ref is not None else None
+    return base
 
 
 def may_share_memory(a: Any, b: Any, /, max_work: int | None = None) -> bool:
@@ -44,3 +61,42 @@ def may_share_memory(a: Any, b: Any, /, max_work: int | None = None) -> bool:
         return False  # an empty array has no memory to share (NumPy says the same)
     ids = {id(x) for x in _lineage(a)}
     return any(id(x) in ids for x in _lineage(b))
+
+
+def _footprint(chain: list[Array]) -> Array:
+    """The elements of ``chain[-1]`` that the view ``chain[0]`` covers, as a boolean array of its shape: ones
+    written through each view's write-back path into zeros of its base."""
+    marks = creation.ones(chain[0].shape, dtype=dt.bool_)
+    for view, base in itertools.pairwise(chain):
+        base_marks = creation.zeros(base.shape, dtype=dt.bool_)
+        view._parent[1](base_marks, marks)  # type: ignore[index]  # (chain links have a parent)
+        marks = base_marks
+    return marks
+
+
+def shares_memory(a: Any, b: Any, /, max_work: int | None = None) -> bool:
+    """Whether ``a`` and ``b`` have an element in common (NumPy's ``np.shares_memory``; exact for kdsl views:
+    ``a[:2]`` and ``a[2:]`` do not share, ``a[::2]`` and ``a[2:]`` do). Reads back one boolean when both are
+    views of one array (computing the overlap on the device). ``max_work=0`` (NumPy's MAY_SHARE_BOUNDS) gives
+    :func:`may_share_memory`'s quick answer.
+
+    >>> import kdsl as kd
+    >>> a = kd.arange(6)
+    >>> kd.shares_memory(a[:3], a[3:]), kd.shares_memory(a[::2], a[4:]), kd.shares_memory(a, a.reshape(2, 3))
+    (False, True, True)
+    """
+    if not may_share_memory(a, b, max_work):
+        return False
+    if max_work == 0:
+        return True
+    if any(x._parent is not None and x._parent[0] is None for x in (*_lineage(a), *_lineage(b))):
+        return True  # a bitcast view writes into its real base: no footprint to trace; the lineage answer stands
+    chain_a, chain_b = _lineage(a), _lineage(b)
+    ids_b = [id(x) for x in chain_b]
+    k = next(i for i, x in enumerate(chain_a) if id(x) in ids_b)  # the innermost common base
+    common = chain_a[k]
+    if a is common or b is common:
+        return True  # one is the base itself: the other (not empty) covers some of it
+    fa = _footprint(chain_a[: k + 1])
+    fb = _footprint(chain_b[: ids_b.index(id(common)) + 1])
+    return bool((fa & fb).any())

@@ -1,0 +1,76 @@
+"""NumPy's ``piecewise``: a function defined by cases, as lazy whole-array selects.
+
+NumPy calls each function on the selected elements only (``f(x[cond])``); kdsl calls it once on the whole of
+``x`` and keeps its values where the condition holds (``kd.where``), so everything stays on the device and
+fuses. The results agree for element-wise functions (what piecewise is for); values computed for elements a
+condition excludes are discarded (on the GPU an invalid one is a silent NaN, never an error). A function must
+therefore return an array broadcastable to ``x`` (or a scalar), not one the length of ``x[cond]``.
+
+Example:
+    >>> import kdsl as kd
+    >>> x = kd.asarray([-2.0, -0.5, 0.5, 2.0])
+    >>> kd.piecewise(x, [x < 0, x >= 0], [lambda v: -v, lambda v: v * v]).tolist()
+    [2.0, 0.5, 0.25, 4.0]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.frontend.array import math as km
+from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.creation import asarray, zeros_like
+from kdsl.frontend.array.shape_ops import broadcast_to
+
+
+def _conditions(x: Array, condlist: Any) -> list[Array]:
+    """``condlist`` as a list of boolean arrays shaped like ``x`` (one bare condition is a list of one; as in
+    NumPy, an array of 2 or more axes is a stack of conditions, one per row)."""
+    if isinstance(condlist, (Array, np.ndarray)) and condlist.ndim >= 2:
+        condlist = [condlist[i] for i in range(condlist.shape[0])]
+    elif isinstance(condlist, (Array, np.ndarray, bool, np.bool_)) or (
+            isinstance(condlist, Sequence) and condlist and not isinstance(condlist[0], (Array, np.ndarray,
+                                                                                          list, tuple))
+            and x.ndim != 0):
+        condlist = [condlist]
+    conds = []
+    for c in condlist:
+        c = asarray(c)
+        if c.dtype is not dt.bool_:
+            raise TypeError(f"piecewise: conditions must be boolean arrays, got dtype {c.dtype.name}; compare "
+                            f"(x < 0) to make one")
+        conds.append(broadcast_to(c, x.shape))
+    return conds
+
+
+def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: Any) -> Array:
+    """``funclist[i](x, *args, **kw)`` where ``condlist[i]`` holds (later conditions win), 0 elsewhere, in
+    ``x``'s dtype (NumPy's ``np.piecewise``). A function list one longer than the conditions ends with the
+    value where none holds; an entry that is not callable is a constant. See the module docstring for how
+    kdsl evaluates the functions.
+
+    >>> import kdsl as kd
+    >>> x = kd.arange(-2, 3)
+    >>> kd.piecewise(x, [x < 0, x > 0], [-1, 1]).tolist(), kd.piecewise(x, [x < 0], [0, lambda v: v]).tolist()
+    ([-1, -1, 0, 1, 1], [0, 0, 0, 1, 2])
+    """
+    x = asarray(x)
+    conds = _conditions(x, condlist)
+    if len(funclist) == len(conds) + 1:
+        covered = conds[0] if conds else zeros_like(x, dtype=dt.bool_)
+        for c in conds[1:]:
+            covered = covered | c
+        conds.append(~covered)
+    elif len(funclist) != len(conds):
+        raise ValueError(f"with {len(conds)} condition(s), either {len(conds)} or {len(conds) + 1} functions are "
+                         f"expected")
+    out = zeros_like(x)
+    for cond, func in zip(conds, funclist, strict=True):
+        value = func(x, *args, **kw) if callable(func) else func
+        value = asarray(value).astype(x.dtype) if isinstance(value, Array) else value
+        out = km.where(cond, value, out).astype(x.dtype)
+    return out

@@ -1,0 +1,157 @@
+"""How kdsl arrays print: NumPy's ``set_printoptions get_printoptions printoptions array2string array_repr
+array_str``, with NumPy's option names, defaults and checks.
+
+kdsl keeps its own options (setting them does not change how NumPy arrays print, and ``np.set_printoptions``
+does not change kdsl's); ``repr(a)``, ``str(a)`` and ``print(a)`` of a kdsl Array follow them. Formatting reads
+the array back to the host (printing is a download, as ``a.numpy()``); NumPy's formatter then lays it out.
+A kdsl repr names its dtype always: ``kd.array([1., 2.], dtype=float32)``.
+
+Example:
+    >>> import kdsl as kd
+    >>> a = kd.asarray([1.0, 2.0 / 3.0])
+    >>> with kd.printoptions(precision=3):
+    ...     print(a)
+    [1.    0.667]
+    >>> kd.array2string(a, precision=2, separator=", ")
+    '[1.  , 0.67]'
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from kdsl.frontend.array.array import Array
+
+# kdsl's options start as NumPy's defaults (a fresh NumPy's, not whatever the program set before import).
+with np.printoptions():
+    np.set_printoptions(legacy=False, override_repr=None, precision=8, threshold=1000, edgeitems=3, linewidth=75,
+                        suppress=False, nanstr="nan", infstr="inf", formatter=None, sign="-", floatmode="maxprec")
+    _options: dict[str, Any] = dict(np.get_printoptions())
+
+
+def _host(a: Any) -> np.ndarray:
+    return a.numpy() if isinstance(a, Array) else np.asarray(a)
+
+
+@contextlib.contextmanager
+def _numpy_options() -> Iterator[None]:
+    """NumPy's formatter with kdsl's options (restored afterwards; NumPy's are context-local)."""
+    opts = {k: v for k, v in _options.items() if k != "override_repr"}
+    with np.printoptions(**opts):
+        yield
+
+
+def set_printoptions(precision: int | None = None, threshold: int | None = None, edgeitems: int | None = None,
+                     linewidth: int | None = None, suppress: bool | None = None, nanstr: str | None = None,
+                     infstr: str | None = None, formatter: dict[str, Callable[..., str]] | None = None,
+                     sign: str | None = None, floatmode: str | None = None, *, legacy: Any = None,
+                     override_repr: Callable[[Any], str] | None = None) -> None:
+    """Set how kdsl arrays print (NumPy's ``np.set_printoptions``: same names, defaults and errors; ``None``
+    leaves an option as it is, except ``formatter``, which is reset as in NumPy).
+
+    >>> import kdsl as kd
+    >>> kd.set_printoptions(precision=2)
+    >>> print(kd.asarray([3.14159]))
+    [3.14]
+    >>> kd.set_printoptions(precision=8)
+    """
+    global _options
+    with np.printoptions(**{k: v for k, v in _options.items() if k != "override_repr"}):
+        # NumPy checks the values and merges them with the current ones; the context restores NumPy's own.
+        wanted: dict[str, Any] = {"precision": precision, "threshold": threshold, "edgeitems": edgeitems,
+                                  "linewidth": linewidth, "suppress": suppress, "nanstr": nanstr, "infstr": infstr,
+                                  "formatter": formatter, "sign": sign, "floatmode": floatmode, "legacy": legacy}
+        np.set_printoptions(**wanted)
+        merged: dict[str, Any] = dict(np.get_printoptions())
+    if override_repr is not None and not callable(override_repr):
+        raise TypeError("override_repr must be a callable taking an array and returning its repr string")
+    merged["override_repr"] = override_repr
+    _options = merged
+
+
+def get_printoptions() -> dict[str, Any]:
+    """kdsl's current print options (NumPy's ``np.get_printoptions``; a new dict).
+
+    >>> import kdsl as kd
+    >>> kd.get_printoptions()["precision"], kd.get_printoptions()["threshold"]
+    (8, 1000)
+    """
+    return dict(_options)
+
+
+@contextlib.contextmanager
+def printoptions(*args: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:
+    """``with kd.printoptions(precision=2):`` - print options for a block, restored on exit (NumPy's
+    ``np.printoptions``); the block gets the options in force.
+
+    >>> import kdsl as kd
+    >>> with kd.printoptions(threshold=3, edgeitems=1):
+    ...     print(kd.arange(10))
+    [0 ... 9]
+    """
+    global _options
+    saved = dict(_options)
+    try:
+        set_printoptions(*args, **kwargs)
+        yield get_printoptions()
+    finally:
+        _options = saved
+
+
+def array2string(a: Any, max_line_width: int | None = None, precision: int | None = None,
+                 suppress_small: bool | None = None, separator: str = " ", prefix: str = "", *,
+                 formatter: dict[str, Callable[..., str]] | None = None, threshold: int | None = None,
+                 edgeitems: int | None = None, sign: str | None = None, floatmode: str | None = None,
+                 suffix: str = "", legacy: Any = None) -> str:
+    """The array's values as a string (NumPy's ``np.array2string``, kdsl's print options as the defaults; reads
+    the array back).
+
+    >>> import kdsl as kd
+    >>> kd.array2string(kd.asarray([1, 2, 3]), separator=",")
+    '[1,2,3]'
+    """
+    with _numpy_options():
+        keywords: dict[str, Any] = {"formatter": formatter, "threshold": threshold, "edgeitems": edgeitems,
+                                    "sign": sign, "floatmode": floatmode, "suffix": suffix, "legacy": legacy}
+        return np.array2string(_host(a), max_line_width, precision, suppress_small, separator, prefix, **keywords)
+
+
+def array_repr(arr: Any, max_line_width: int | None = None, precision: int | None = None,
+               suppress_small: bool | None = None) -> str:
+    """``repr`` of a kdsl array with these formatting choices (NumPy's ``np.array_repr``; kdsl's form,
+    ``kd.array([...], dtype=...)``; a NumPy array gets NumPy's).
+
+    >>> import kdsl as kd
+    >>> kd.array_repr(kd.asarray([0.5, 0.25]), precision=1)
+    'kd.array([0.5, 0.2], dtype=float32)'
+    """
+    if not isinstance(arr, Array):
+        with _numpy_options():
+            return np.array_repr(np.asarray(arr), max_line_width, precision, suppress_small)
+    prefix = "kd.array("
+    suffix = f", dtype={arr.dtype.name})"
+    with _numpy_options():
+        body = np.array2string(arr.numpy(), max_line_width, precision, suppress_small, ", ", prefix, suffix=suffix)
+    return prefix + body + suffix
+
+
+def array_str(a: Any, max_line_width: int | None = None, precision: int | None = None,
+              suppress_small: bool | None = None) -> str:
+    """``str`` of an array with these formatting choices (NumPy's ``np.array_str``; reads the array back).
+
+    >>> import kdsl as kd
+    >>> kd.array_str(kd.asarray([1.0, 1e-9]), suppress_small=True)
+    '[1. 0.]'
+    """
+    with _numpy_options():
+        return np.array_str(_host(a), max_line_width, precision, suppress_small)
+
+
+def array_repr_of(a: Array) -> str:
+    """``repr(a)`` for :class:`Array` (``override_repr`` if one is set)."""
+    override = _options.get("override_repr")
+    return override(a) if override is not None else array_repr(a)

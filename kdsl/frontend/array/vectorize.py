@@ -1,0 +1,147 @@
+"""NumPy's ``vectorize`` and ``frompyfunc``, for functions written as array math.
+
+NumPy calls the Python function once per element. kdsl calls it once, with whole kdsl arrays: a function made
+of arithmetic, comparisons and ``np``/``kd`` functions then builds one fused kernel, and the result is the
+function's values broadcast to the arguments' shape, exactly as NumPy's loop would give. A function that does
+Python control flow on a value (``if x > 0:``, ``math.sin(x)``, ``int(x)``) cannot take a whole array: kdsl
+raises ``TypeError`` saying so and pointing at ``kd.where`` (write ``kd.where(x > 0, a, b)`` instead of
+``a if x > 0 else b``). ``frompyfunc`` is the same with NumPy's ``nin``/``nout`` count checks; its results are
+numeric kdsl arrays rather than NumPy's object arrays, and it has no ufunc methods (``.reduce`` ...).
+
+Example:
+    >>> import kdsl as kd
+    >>> f = kd.vectorize(lambda x, y: x * 2 + y)
+    >>> f(kd.asarray([1, 2]), 10).tolist()
+    [12, 14]
+    >>> kd.vectorize(lambda x: 1.0 if x > 0 else 0.0)(kd.asarray([1.0, -1.0]))
+    Traceback (most recent call last):
+    ...
+    TypeError: vectorize: the function does Python control flow on an element ...
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.ops import broadcast_shapes
+from kdsl.frontend.array.shape_ops import broadcast_to
+
+# The errors kdsl's Array raises when Python asks for one value of a whole array (bool(), float(), int(), index).
+_VALUE_ERRORS = ("truth value of an array", "converted to Python scalars", "converted to a scalar index")
+
+
+def _as_array(x: Any) -> Array:
+    """An argument as a kdsl array; host data with NumPy's dtype (Python ints are int64, floats float64)."""
+    return x if isinstance(x, Array) else asarray(np.asarray(x))
+
+
+def _control_flow_error(name: str, err: Exception) -> TypeError:
+    return TypeError(
+        f"{name}: the function does Python control flow on an element (if/while/and/or, float(), int(), math.*), "
+        f"but kdsl calls it once with whole arrays, not per element ({err}). Write it as array math: "
+        f"kd.where(cond, a, b) instead of `a if cond else b`, kd.sin instead of math.sin; or loop in NumPy on "
+        f"a.numpy()")
+
+
+def _call_whole(name: str, func: Callable[..., Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+    try:
+        return func(*args, **kwargs)
+    except (TypeError, ValueError) as err:
+        if any(s in str(err) for s in _VALUE_ERRORS):
+            raise _control_flow_error(name, err) from err
+        raise
+
+
+def _shape_output(out: Any, shape: tuple[int, ...], otype: Any) -> Array:
+    """One output: a kdsl array of the broadcast ``shape``, cast to ``otype`` if given."""
+    arr = out if isinstance(out, Array) else asarray(np.asarray(out))
+    if otype is not None:
+        arr = arr.astype(dt.as_dtype(np.dtype(otype.np if isinstance(otype, dt.DType) else otype)))
+    return broadcast_to(arr, shape) if arr.shape != shape else arr
+
+
+class vectorize:  # noqa: N801 - NumPy's name
+    """``kd.vectorize(pyfunc, otypes=None, doc=None, excluded=None, cache=False, signature=None)`` - NumPy's
+    ``np.vectorize``, calling ``pyfunc`` once with whole arrays (see the module docstring). ``excluded``
+    arguments (positions or names) are passed unchanged; ``otypes`` casts the outputs; ``signature``
+    (generalised ufuncs) is not supported. Also a decorator, with or without arguments.
+
+    >>> import kdsl as kd
+    >>> @kd.vectorize
+    ... def clipped(x, hi):
+    ...     return kd.minimum(x, hi)
+    >>> clipped(kd.asarray([1, 5, 9]), 4).tolist()
+    [1, 4, 4]
+    """
+
+    def __init__(self, pyfunc: Callable[..., Any] | None = None, otypes: Any = None, doc: str | None = None,
+                 excluded: Any = None, cache: bool = False, signature: str | None = None) -> None:
+        if signature is not None:
+            raise NotImplementedError("vectorize(signature=...) is not supported by kdsl: write the function on "
+                                      "whole arrays with axis= arguments, or use kd.apply_along_axis")
+        self.pyfunc = pyfunc
+        self.otypes = list(otypes) if isinstance(otypes, (list, tuple)) else (
+            list(otypes) if isinstance(otypes, str) else None if otypes is None else [otypes])
+        self.excluded = set(excluded or ())
+        self.cache = cache
+        self.signature = signature
+        self.__doc__ = doc if doc is not None else getattr(pyfunc, "__doc__", None)
+        if pyfunc is not None:
+            functools.update_wrapper(self, pyfunc, assigned=("__name__", "__qualname__", "__module__"),
+                                     updated=())
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.pyfunc is None:  # @kd.vectorize(otypes=...) then applied to the function
+            (func,) = args
+            return vectorize(func, self.otypes, None, self.excluded, self.cache)
+        return self._apply("vectorize", args, kwargs)
+
+    def _apply(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        pos = [a if i in self.excluded else _as_array(a) for i, a in enumerate(args)]
+        kw = {k: v if k in self.excluded else _as_array(v) for k, v in kwargs.items()}
+        arrays = [a for a in (*pos, *kw.values()) if isinstance(a, Array)]
+        shape = broadcast_shapes(*[a.shape for a in arrays]) if arrays else ()
+        assert self.pyfunc is not None
+        out = _call_whole(name, self.pyfunc, pos, kw)
+        if isinstance(out, tuple):
+            types = self.otypes or [None] * len(out)
+            return tuple(_shape_output(o, shape, t) for o, t in zip(out, types, strict=False))
+        return _shape_output(out, shape, self.otypes[0] if self.otypes else None)
+
+
+class _PyFunc(vectorize):
+    """What :func:`frompyfunc` returns: ``vectorize`` with NumPy's argument and output counts."""
+
+    def __init__(self, func: Callable[..., Any], nin: int, nout: int) -> None:
+        super().__init__(func)
+        self.nin, self.nout = nin, nout
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if len(args) != self.nin:
+            raise TypeError(f"{getattr(self.pyfunc, '__name__', 'function')} (vectorized) takes {self.nin} "
+                            f"argument(s), got {len(args)}")
+        out = self._apply("frompyfunc", args, kwargs)
+        if (len(out) if isinstance(out, tuple) else 1) != self.nout:
+            raise ValueError(f"frompyfunc: the function returned {len(out) if isinstance(out, tuple) else 1} "
+                             f"value(s), nout={self.nout}")
+        return out
+
+
+def frompyfunc(func: Callable[..., Any], /, nin: int, nout: int, *, identity: Any = None) -> vectorize:
+    """A ufunc-like callable from a Python function (NumPy's ``np.frompyfunc``), calling it once with whole
+    arrays (see the module docstring): numeric kdsl results, not object arrays.
+
+    >>> import kdsl as kd
+    >>> kd.frompyfunc(lambda a, b: a * b, 2, 1)(kd.asarray([1, 2, 3]), 2).tolist()
+    [2, 4, 6]
+    """
+    if nin < 1 or nout < 1:
+        raise ValueError(f"frompyfunc: nin and nout must be at least 1, got nin={nin}, nout={nout}")
+    return _PyFunc(func, nin, nout)

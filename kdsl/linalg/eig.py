@@ -6,9 +6,10 @@ dtype for complex input, as NumPy's ``eig`` always returns for it). Otherwise th
 (:mod:`kdsl.linalg.schur`: Hessenberg reduction and shifted QR on the GPU) gives complex eigenvalues (complex64
 for float32/complex64 input, complex128 for float64/complex128 and integers) in the Schur form's diagonal
 order, not sorted, and the eigenvectors ``Z X`` from the triangular factor's, each normalised to unit norm with
-its largest component real and positive (LAPACK's convention; a real eigenvalue's vector is then real up to
-rounding). NumPy returns real arrays for real input whose eigenvalues all come out real; kdsl returns complex
-ones for any non-symmetric input (the imaginary parts of such eigenvalues are rounding-small, not exactly 0).
+its largest component real and positive (LAPACK's convention). For real input, an eigenvalue whose imaginary
+part is within rounding of 0 (``n eps max|a|``) is made real, its vector too, and when every eigenvalue is
+real the results are real arrays (float32/float64), as NumPy returns them (one more read back); complex pairs
+are conjugate to rounding, not exactly (NumPy's are exact).
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -45,15 +46,34 @@ def _normalised(v: kd.Array) -> kd.Array:
     return v * (kd.conj(big) / kd.abs(big).astype(v.dtype))
 
 
+def _real_where_rounding(a: kd.Array, values: kd.Array, vectors: kd.Array | None,
+                         ) -> tuple[kd.Array, kd.Array | None]:
+    """For real ``a``: eigenvalues whose imaginary part is within rounding (``n eps max|a|``) of 0 made real
+    (their vectors too), and real dtypes when all are, as LAPACK's real Schur form gives for real spectra
+    (one read back)."""
+    n = a.shape[-1]
+    eps = float(kd.finfo(values.dtype).eps)
+    scale = kd.max(kd.abs(a), axis=(-2, -1))[..., None]
+    real = kd.abs(kd.imag(values)) <= n * eps * scale
+    values = kd.where(real, kd.real(values).astype(values.dtype), values)
+    if vectors is not None:
+        vectors = kd.where(real[..., None, :], kd.real(vectors).astype(vectors.dtype), vectors)
+    if bool(kd.all(real)):
+        return kd.real(values), None if vectors is None else kd.real(vectors)
+    return values, vectors
+
+
 def _general(a: kd.Array, dtype: kd.DType, want_vectors: bool) -> tuple[kd.Array, kd.Array | None]:
     ctype = _complex(dtype)
     t, z, converged = schur(batch_copy(a, ctype), want_vectors)
     check(converged)
     values = kd.diagonal(t, 0, -2, -1).reshape(a.shape[:-1])
-    if not want_vectors:
-        return values, None
-    vectors = _normalised(kd.matmul(z, triangular_eigenvectors(t)))
-    return values, vectors.reshape(a.shape)
+    vectors = None
+    if want_vectors:
+        vectors = _normalised(kd.matmul(z, triangular_eigenvectors(t))).reshape(a.shape)
+    if dtype.kind == "c":
+        return values, vectors
+    return _real_where_rounding(a, values, vectors)
 
 
 def _prepared(x: Any, name: str) -> tuple[kd.Array, kd.DType]:
@@ -65,8 +85,9 @@ def _prepared(x: Any, name: str) -> tuple[kd.Array, kd.DType]:
 def eig(a: Any) -> EigResult:
     """Eigenvalues and right eigenvectors (columns, unit norm) of each square matrix of ``a``: ``a @ v ==
     v * w[..., None, :]``. Symmetric/Hermitian input takes :func:`eigh` (eigenvalues ascending); other input
-    the complex Schur form (complex results, the Schur diagonal's order). Reads back one flag (symmetric?)
-    and one per QR launch (done?); raises :class:`LinAlgError` if the QR iterations do not converge."""
+    the complex Schur form (complex results, real for real input with a real spectrum; the Schur diagonal's
+    order). Reads back one flag (symmetric?), one per QR launch (done?) and, for real input, one (all real?);
+    raises :class:`LinAlgError` if the QR iterations do not converge."""
     x, dtype = _prepared(a, "eig")
     if x.size == 0 or _hermitian(x):
         w, v = eigh(x.astype(dtype))

@@ -162,7 +162,7 @@ void main() {
                 uint hi = s_hi;
                 if (s_its > 0u && s_its % 10u == 0u) {  // exceptional shift: out of a cycle
                     REAL e = ABS1(H(hi, hi - 1u));
-                    s_mu = H(hi, hi) + T(REAL(0.75) * e, REAL(0.5) * e);
+                    s_mu = H(hi, hi) + FROM_REAL(REAL(0.75) * e);
                 } else {
                     s_mu = wilkinson(base, hi);
                 }

@@ -470,8 +470,9 @@ __all__ += ["fft", "linalg", "convolve", "correlate"]  # kdsl/fft/, kdsl/linalg/
 
 from kdsl.linalg.numpy_cross import cross  # noqa: E402  (NumPy's np.cross, on kd.linalg.cross)
 from kdsl.linalg.polyfit import polyfit  # noqa: E402  (least squares: kd.linalg.lstsq)
+from kdsl.frontend.array.polydiv import polydiv  # noqa: E402
 
-__all__ += ["cross", "polyfit"]
+__all__ += ["cross", "polyfit", "polydiv"]
 
 # kd.nn and kd.optim are built on this public API (`import kdsl as kd` inside them), so they come last.
 from kdsl import nn, optim  # noqa: E402

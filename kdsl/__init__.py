@@ -471,8 +471,9 @@ __all__ += ["fft", "linalg", "convolve", "correlate"]  # kdsl/fft/, kdsl/linalg/
 from kdsl.linalg.numpy_cross import cross  # noqa: E402  (NumPy's np.cross, on kd.linalg.cross)
 from kdsl.linalg.polyfit import polyfit  # noqa: E402  (least squares: kd.linalg.lstsq)
 from kdsl.frontend.array.polydiv import polydiv  # noqa: E402
+from kdsl.linalg.poly_roots import poly, roots  # noqa: E402  (companion matrices: kd.linalg.eigvals)
 
-__all__ += ["cross", "polyfit", "polydiv"]
+__all__ += ["cross", "polyfit", "polydiv", "poly", "roots"]
 
 # kd.nn and kd.optim are built on this public API (`import kdsl as kd` inside them), so they come last.
 from kdsl import nn, optim  # noqa: E402

@@ -472,8 +472,9 @@ from kdsl.linalg.numpy_cross import cross  # noqa: E402  (NumPy's np.cross, on k
 from kdsl.linalg.polyfit import polyfit  # noqa: E402  (least squares: kd.linalg.lstsq)
 from kdsl.frontend.array.polydiv import polydiv  # noqa: E402
 from kdsl.linalg.poly_roots import poly, roots  # noqa: E402  (companion matrices: kd.linalg.eigvals)
+from kdsl.linalg.poly1d import poly1d  # noqa: E402
 
-__all__ += ["cross", "polyfit", "polydiv", "poly", "roots"]
+__all__ += ["cross", "polyfit", "polydiv", "poly", "poly1d", "roots"]
 
 # kd.nn and kd.optim are built on this public API (`import kdsl as kd` inside them), so they come last.
 from kdsl import nn, optim  # noqa: E402

@@ -23,15 +23,22 @@ from __future__ import annotations
 from typing import Any
 
 import kdsl as kd
-from kdsl.linalg.common import EigResult, as_array, batch_copy, check_matrices, working_dtype
+from kdsl.linalg.common import EigResult, LinAlgError, as_array, batch_copy, check_matrices, working_dtype
 from kdsl.linalg.eigh import eigh, eigvalsh
 from kdsl.linalg.schur import check, schur, triangular_eigenvectors
 
 
-def _hermitian(a: kd.Array) -> bool:
-    """Whether every matrix of ``a`` equals its conjugate transpose exactly (one read back)."""
+def _hermitian(a: kd.Array, name: str) -> bool:
+    """Whether every matrix of ``a`` equals its conjugate transpose exactly; LinAlgError for infs and NaNs
+    (NumPy's check). One read back for both."""
+    if a.size == 0:
+        return True
     t = kd.matrix_transpose(a)
-    return bool(kd.all(a == (kd.conj(t) if a.dtype.kind == "c" else t)))
+    same, finite = kd.all(a == (kd.conj(t) if a.dtype.kind == "c" else t)), kd.all(kd.isfinite(a))
+    kd.realize(same, finite)
+    if not bool(finite):
+        raise LinAlgError(f"{name}: Array must not contain infs or NaNs")
+    return bool(same)
 
 
 def _complex(dtype: kd.DType) -> kd.DType:
@@ -87,9 +94,10 @@ def eig(a: Any) -> EigResult:
     v * w[..., None, :]``. Symmetric/Hermitian input takes :func:`eigh` (eigenvalues ascending); other input
     the complex Schur form (complex results, real for real input with a real spectrum; the Schur diagonal's
     order). Reads back one flag (symmetric?), one per QR launch (done?) and, for real input, one (all real?);
-    raises :class:`LinAlgError` if the QR iterations do not converge."""
+    raises :class:`LinAlgError` for infs and NaNs (as NumPy) and if the QR iterations do
+    not converge."""
     x, dtype = _prepared(a, "eig")
-    if x.size == 0 or _hermitian(x):
+    if _hermitian(x, "eig"):
         w, v = eigh(x.astype(dtype))
         return EigResult(w.astype(dtype) if dtype.kind == "c" else w, v)
     w, vectors = _general(x, dtype, True)
@@ -100,7 +108,7 @@ def eig(a: Any) -> EigResult:
 def eigvals(a: Any) -> kd.Array:
     """The eigenvalues of each square matrix of ``a``, as :func:`eig` computes them (without vectors)."""
     x, dtype = _prepared(a, "eigvals")
-    if x.size == 0 or _hermitian(x):
+    if _hermitian(x, "eigvals"):
         w = eigvalsh(x.astype(dtype))
         return w.astype(dtype) if dtype.kind == "c" else w
     return _general(x, dtype, False)[0]

@@ -42,8 +42,8 @@ def tensorsolve(a: Any, b: Any, axes: Any = None) -> kd.Array:
     if axes is not None:
         order = list(range(x.ndim))
         for k in axes:
-            order.remove(k % x.ndim if k < 0 else k)
-            order.append(k)
+            order.remove(k % x.ndim)
+            order.append(k % x.ndim)
         x = kd.permute_dims(x, tuple(order))
     shape = x.shape[y.ndim:]
     size = math.prod(shape)

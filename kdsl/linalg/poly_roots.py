@@ -55,6 +55,8 @@ def roots(p: Any) -> kd.Array:
     c = _as_1d(p)
     if c.ndim != 1:
         raise ValueError(f"Input must be a rank-1 array; got coefficients of shape {c.shape}")
+    if c.size == 0:
+        return kd.zeros(0, dtype=_float64(c.device), device=c.device)
     nonzero = c != 0
     found, first, back = kd.any(nonzero), kd.argmax(nonzero), kd.argmax(nonzero[::-1])
     kd.realize(found, first, back)

@@ -15,7 +15,7 @@ Example:
 """
 
 from kdsl.linalg.cholesky import cholesky
-from kdsl.linalg.common import EigResult, EighResult, LinAlgError, QRResult, SlogdetResult, SVDResult
+from kdsl.linalg.common import EighResult, EigResult, LinAlgError, QRResult, SlogdetResult, SVDResult
 from kdsl.linalg.cond import cond
 from kdsl.linalg.eig import eig, eigvals
 from kdsl.linalg.eigh import eigh, eigvalsh
@@ -38,8 +38,8 @@ from kdsl.linalg.svd import lstsq, matrix_rank, pinv, svd, svdvals
 from kdsl.linalg.tensor_solve import tensorinv, tensorsolve
 
 __all__ = [
-    "EigResult", "EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cond", "cross", "det",
-    "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank",
-    "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals",
-    "tensordot", "tensorinv", "tensorsolve", "trace", "vecdot", "vector_norm",
+    "EigResult", "EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cond", "cross",
+    "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm", "matrix_power",
+    "matrix_rank", "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd",
+    "svdvals", "tensordot", "tensorinv", "tensorsolve", "trace", "vecdot", "vector_norm",
 ]

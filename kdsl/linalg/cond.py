@@ -1,7 +1,8 @@
 """NumPy's ``cond``: the condition number of each matrix of a stack in the norm ``p``, from the singular
 values (``p`` None, 2, -2) or from the norms of the matrix and its inverse (the others), on the device.
 
-A singular matrix has condition number ``inf``, as NumPy's: its inverse raises nothing (it counts as NaN), and a NaN result becomes ``inf`` unless the matrix itself holds a NaN (all lazily, no read back).
+A singular matrix has condition number ``inf``, as NumPy's: its LU failure raises nothing but makes its result
+NaN, and a NaN result becomes ``inf`` unless the matrix itself holds a NaN (all lazily, no read back).
 
 Example:
     >>> import kdsl as kd

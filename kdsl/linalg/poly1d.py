@@ -10,7 +10,7 @@ Example:
     >>> print(p)
        2
     1 x - 3 x + 2
-    >>> p(kd.asarray([0.0, 1.0, 3.0])).tolist(), p.order, sorted(p.roots.tolist())
+    >>> p(kd.asarray([0.0, 1.0, 3.0])).tolist(), p.order, sorted(round(r, 5) for r in p.roots.tolist())
     ([2.0, 0.0, 2.0], 2, [1.0, 2.0])
 """
 
@@ -231,7 +231,7 @@ class poly1d:  # noqa: N801 - NumPy's name
         at = kd.arange(c.shape[0], device=c.device) == (c.shape[0] - 1 - power)
         self._coeffs = kd.where(at, kd.asarray(val, dtype=c.dtype, device=c.device), c)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Any:
         return iter(self._coeffs)
 
     def deriv(self, m: int = 1) -> poly1d:

@@ -9,7 +9,7 @@ whether they are closed under conjugation (then the coefficients are real, NumPy
 
 Example:
     >>> import kdsl as kd
-    >>> sorted(kd.roots(kd.asarray([1.0, -3.0, 2.0])).tolist())
+    >>> sorted(round(r, 5) for r in kd.roots(kd.asarray([1.0, -3.0, 2.0])).tolist())
     [1.0, 2.0]
     >>> kd.poly(kd.asarray([1.0, 2.0])).tolist()
     [1.0, -3.0, 2.0]
@@ -49,7 +49,7 @@ def roots(p: Any) -> kd.Array:
     compare sorted values). Integer coefficients are computed in float64.
 
     >>> import kdsl as kd
-    >>> sorted(kd.roots(kd.asarray([1.0, 0.0, -4.0, 0.0])).tolist())
+    >>> sorted(round(r, 5) for r in kd.roots(kd.asarray([1.0, 0.0, -4.0, 0.0])).tolist())
     [-2.0, 0.0, 2.0]
     """
     c = _as_1d(p)
@@ -108,7 +108,7 @@ def poly(seq_of_zeros: Any) -> Any:
     coefficients, as NumPy's. No roots give the Python float ``1.0``, as NumPy's.
 
     >>> import kdsl as kd
-    >>> kd.poly(kd.asarray([[1.0, 2.0], [3.0, 4.0]])).tolist()
+    >>> [round(c, 5) for c in kd.poly(kd.asarray([[1.0, 2.0], [3.0, 4.0]])).tolist()]
     [1.0, -5.0, -2.0]
     """
     z = _as_1d(seq_of_zeros)

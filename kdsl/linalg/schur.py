@@ -22,7 +22,7 @@ arithmetic (a real matrix is computed as complex64/complex128, so complex eigenv
 
 Example:
     >>> import kdsl as kd, numpy as np
-    >>> t, z, ok = schur(kd.asarray(np.array([[[0.0, -1.0], [1.0, 0.0]]])), True)
+    >>> t, z, ok = schur(kd.asarray(np.array([[[0.0, -1.0], [1.0, 0.0]]], np.complex128)), True)
     >>> sorted(np.round(np.diagonal(t.numpy()[0]), 12).tolist(), key=lambda c: c.imag)
     [-1j, 1j]
 """

@@ -17,8 +17,9 @@ arithmetic (a real matrix is computed as complex64/complex128, so complex eigenv
    steps until every matrix is triangular, one read back of a flag per launch; more than :data:`MAX_ITS`
    iterations on one eigenvalue is a failure (``LinAlgError``, as LAPACK's ``info > 0``).
 3. ``trevc``: the eigenvectors of ``T`` by back substitution (``x_k = 1``, then
-   ``x_i = -(sum_j t_ij x_j) / (t_ii - t_kk)``, a tiny divisor replaced by ``eps |t_kk|`` as ``ztrevc`` does),
-   rows in bands of dispatches; ``eig`` multiplies them by ``Z``.
+   ``x_i = -(sum_j t_ij x_j) / (t_ii - t_kk)``, a divisor under ``eps max(|t_kk|, max|T|)`` replaced by that
+   floor as ``ztrevc`` does, the column rescaled whenever an entry exceeds 1 so nothing overflows), rows in bands
+   of dispatches; ``eig`` multiplies them by ``Z``.
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -59,13 +60,15 @@ void main() {
                 REAL ss = REAL(0);
                 for (uint i = j + 2u; i < n; ++i) ss += NORM2(h[base + i * n + j] / scale);
                 if (ss > REAL(0)) {  // else the column is already Hessenberg
-                    T x0 = h[base + (j + 1u) * n + j];
-                    REAL ax = ABS(x0 / scale) * scale;
-                    REAL alpha = scale * sqrt(ss + NORM2(x0 / scale));
+                    // u = (x + alpha phase(x0) e1) / scale, beta = 2 / |u|^2: scaled, so alpha^2 cannot
+                    // overflow or underflow (beta u u^H is the same for any scale of u)
+                    T x0 = h[base + (j + 1u) * n + j] / scale;
+                    REAL ax = ABS(x0);
+                    REAL alpha = sqrt(ss + NORM2(x0));
                     T ph = ax == REAL(0) ? FROM_REAL(REAL(1)) : x0 / ax;
                     u[ub + j + 1u] = x0 + alpha * ph;
-                    for (uint i = j + 2u; i < n; ++i) u[ub + i] = h[base + i * n + j];
-                    s_beta = REAL(1) / (alpha * (alpha + ax));  // 2 / |u|^2
+                    for (uint i = j + 2u; i < n; ++i) u[ub + i] = h[base + i * n + j] / scale;
+                    s_beta = REAL(1) / (alpha * (alpha + ax));
                     s_skip = 0u;
                 }
             }
@@ -110,27 +113,38 @@ shared REAL s_c;
 
 #define H(i, j) h[base + (i) * n + (j)]
 
+// |z| without overflow or underflow of the squares
+REAL safe_abs(T z) {
+    REAL m = max(abs(z.x), abs(z.y));
+    return m == REAL(0) ? REAL(0) : m * length(z / m);
+}
+
 T c_sqrt(T a) {
-    REAL r = length(a);
+    REAL r = safe_abs(a);
     if (r == REAL(0)) return T(0);
     REAL re = sqrt((r + abs(a.x)) * REAL(0.5));
     if (a.x >= REAL(0)) return T(re, a.y / (REAL(2) * re));
     return T(abs(a.y) / (REAL(2) * re), a.y < REAL(0) ? -re : re);
 }
 
-// the trailing 2x2 block's eigenvalue nearer its last diagonal entry (Wilkinson's shift)
+// the trailing 2x2 block's eigenvalue nearer its last diagonal entry (Wilkinson's shift), computed on the
+// block scaled to magnitude 1 so that its squares neither overflow nor underflow
 T wilkinson(uint base, uint hi) {
-    T a = H(hi - 1u, hi - 1u), bc = MUL(H(hi - 1u, hi), H(hi, hi - 1u)), d = H(hi, hi);
+    T a = H(hi - 1u, hi - 1u), b = H(hi - 1u, hi), c = H(hi, hi - 1u), d = H(hi, hi);
+    REAL sc = max(max(ABSMAX(a), ABSMAX(b)), max(ABSMAX(c), ABSMAX(d)));
+    if (sc == REAL(0)) return d;
+    a /= sc; b /= sc; c /= sc; d /= sc;
+    T bc = MUL(b, c);
     T p = (a - d) * REAL(0.5);
     T disc = c_sqrt(MUL(p, p) + bc);
     if (dot(p, disc) < REAL(0)) disc = -disc;
     T den = p + disc;
-    return IS_ZERO(den) ? d : d - DIV(bc, den);
+    return sc * (IS_ZERO(den) ? d : d - DIV(bc, den));
 }
 
 // c (real) and s with [[c, s], [-conj(s), c]] [x; y] = [r; 0]
 void givens(T x, T y, out REAL c, out T s) {
-    REAL ax = length(x), ay = length(y);
+    REAL ax = safe_abs(x), ay = safe_abs(y);
     if (ay == REAL(0)) { c = REAL(1); s = T(0); return; }
     if (ax == REAL(0)) { c = REAL(0); s = CONJ(y) / ay; return; }
     REAL m = max(ax, ay);
@@ -217,6 +231,7 @@ void main() {
 _TREVC = """
 layout(set = 0, binding = 0) readonly buffer T_ { T tm[]; };
 layout(set = 0, binding = 1) buffer X_ { T x[]; };
+layout(set = 0, binding = 2) readonly buffer N_ { REAL tnorm[]; };
 layout(push_constant) uniform Push { uint n; uint count; uint top; uint bottom; float eps; };
 
 void main() {
@@ -224,14 +239,22 @@ void main() {
     if (g >= count) return;
     uint b = g / n, k = g % n, base = b * n * n;
     T tkk = tm[base + k * n + k];
-    REAL smin = max(REAL(eps) * ABS1(tkk), SAFE_LOW);
+    // a divisor below rounding level of T is replaced by it: a repeated eigenvalue's vector comes out (nearly)
+    // parallel to an earlier one, as LAPACK's, instead of dividing by zero
+    REAL smin = max(REAL(eps) * max(ABS1(tkk), tnorm[b]), SAFE_LOW);
     for (uint i = min(top, k); i > bottom; --i) {  // row i - 1, from the bottom of the band up
         uint r = i - 1u;
-        T s = tm[base + r * n + k];
-        for (uint j = r + 1u; j < k; ++j) s += MUL(tm[base + r * n + j], x[base + j * n + k]);
+        T s = T(0);
+        for (uint j = r + 1u; j <= k; ++j) s += MUL(tm[base + r * n + j], x[base + j * n + k]);
         T d = tm[base + r * n + r] - tkk;
         if (ABS1(d) < smin) d = FROM_REAL(smin);
-        x[base + r * n + k] = -DIV(s, d);
+        T xr = -DIV(s, d);
+        REAL big = ABS1(xr);
+        if (big > REAL(1)) {  // keep the column's entries <= 1: its sums cannot overflow (|x_r| <= n / eps)
+            for (uint j = r + 1u; j <= k; ++j) x[base + j * n + k] /= big;
+            xr /= big;
+        }
+        x[base + r * n + k] = xr;
     }
 }
 """
@@ -288,11 +311,12 @@ def triangular_eigenvectors(t: kd.Array) -> kd.Array:
         return x
     wg = 64
     kern = K.compiled("trevc", _TREVC, t.dtype.name, wg)
-    band = max(1, K.loop_budget() // (n + 2))
+    band = max(1, K.loop_budget() // (2 * n + 2))
     eps = float(kd.finfo(t.dtype).eps)
     count = batch * n
+    size = kd.max(kd.abs(t), axis=(-2, -1))  # |T|'s scale, the divisors' floor
     for top in range(n, 0, -band):  # the rows' values depend on the rows below: bands from the bottom up
-        kern(t, x, n, count, top, max(top - band, 0), eps, groups=K.groups(K.cdiv(count, wg)))
+        kern(t, x, size, n, count, top, max(top - band, 0), eps, groups=K.groups(K.cdiv(count, wg)))
     return x
 
 

@@ -169,3 +169,30 @@ def test_numpy_eig_dispatches_to_kdsl():
     assert isinstance(w, kd.Array) and isinstance(v, kd.Array)
     _check_general(a, w.numpy(), v.numpy(), "float64")
     assert isinstance(np.linalg.eigvals(kd.asarray(a)), kd.Array)
+
+
+def _grcar(n):
+    return -np.eye(n, k=-1) + sum(np.eye(n, k=j) for j in range(4))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", ["defective", "nilpotent", "permutation", "grcar", "scaled_up", "scaled_down"])
+def test_eig_hard_matrices_stay_finite_and_accurate(name, dtype):
+    """Defective matrices (repeated eigenvalues with one vector: the back substitution's zero divisors),
+    cyclic permutations (eigenvalues on the unit circle: exceptional shifts), and entries near float32's
+    range ends (the shift and reflector computations are scaled)."""
+    rng = np.random.default_rng(5)
+    big = 1e18 if dtype == "float32" else 1e150
+    a = {"defective": 2 * np.eye(8) + np.eye(8, k=1), "nilpotent": np.triu(np.ones((6, 6)), 1),
+         "permutation": np.roll(np.eye(9), 1, axis=0), "grcar": _grcar(16),
+         "scaled_up": rng.standard_normal((6, 6)) * big, "scaled_down": rng.standard_normal((6, 6)) / big}[name]
+    a = a.astype(dtype)
+    w, v = kd.linalg.eig(kd.asarray(a))
+    w, v = w.numpy(), v.numpy()
+    assert np.isfinite(w).all() and np.isfinite(v).all()
+    scale = np.abs(a).max()
+    r = RTOL[dtype] * 10 * scale
+    np.testing.assert_allclose(a.astype(np.complex128) @ v, v * w[None, :], rtol=0, atol=r)
+    if name not in ("defective", "nilpotent"):  # a defective eigenvalue is only eps**(1/n) accurate anywhere
+        want = np.linalg.eigvals(a.astype(np.float64))
+        np.testing.assert_allclose(_matched(w, want), want, rtol=0, atol=r * a.shape[-1])

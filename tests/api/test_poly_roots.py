@@ -152,3 +152,12 @@ def test_poly1d_errors():
         kd.poly1d(np.array([1.0, 2.0])) ** -1
     with pytest.raises(ValueError, match="negative powers"):
         kd.poly1d(np.array([1.0, 2.0]))[-1] = 3
+
+
+def test_numpy_functions_dispatch_to_kdsl():
+    c = np.array([1.0, -6.0, 11.0, -6.0])
+    a = kd.asarray(c)
+    for got, want in [(np.roots(a), np.roots(c)), (np.poly(a), np.poly(c)), (np.polydiv(a, a[:2])[0],
+                                                                            np.polydiv(c, c[:2])[0])]:
+        assert isinstance(got, kd.Array)
+        np.testing.assert_allclose(np.sort(got.numpy()), np.sort(want), rtol=1e-10)

@@ -133,3 +133,14 @@ def test_tensorsolve_errors():
         kd.linalg.tensorsolve(kd.ones((2, 3, 4)), kd.ones((2, 3)))
     with pytest.raises(np.linalg.LinAlgError, match="Singular"):
         kd.linalg.tensorsolve(kd.ones((2, 2)), kd.ones(2))
+
+
+def test_numpy_tensor_functions_dispatch():
+    a = well_conditioned((6, 6), "float64").reshape(6, 2, 3)
+    got = np.linalg.tensorinv(kd.asarray(a), ind=1)
+    assert isinstance(got, kd.Array)
+    np.testing.assert_allclose(got.numpy(), np.linalg.tensorinv(a, ind=1), rtol=1e-10)
+    b = np.arange(6.0)
+    got = np.linalg.tensorsolve(kd.asarray(a), kd.asarray(b))
+    assert isinstance(got, kd.Array)
+    np.testing.assert_allclose(got.numpy(), np.linalg.tensorsolve(a, b), rtol=1e-10)

@@ -542,10 +542,13 @@ from kdsl.fft.convolve import convolve, correlate  # noqa: E402
 
 __all__ += ["fft", "linalg", "convolve", "correlate"]  # kdsl/fft/, kdsl/linalg/ (issue 11)
 
+from kdsl.frontend.array.polydiv import polydiv  # noqa: E402
 from kdsl.linalg.numpy_cross import cross  # noqa: E402  (NumPy's np.cross, on kd.linalg.cross)
+from kdsl.linalg.poly1d import poly1d  # noqa: E402
+from kdsl.linalg.poly_roots import poly, roots  # noqa: E402  (companion matrices: kd.linalg.eigvals)
 from kdsl.linalg.polyfit import polyfit  # noqa: E402  (least squares: kd.linalg.lstsq)
 
-__all__ += ["cross", "polyfit"]
+__all__ += ["cross", "polyfit", "polydiv", "poly", "poly1d", "roots"]
 
 # kd.nn and kd.optim are built on this public API (`import kdsl as kd` inside them), so they come last.
 from kdsl import nn, optim  # noqa: E402

@@ -15,7 +15,9 @@ Example:
 """
 
 from kdsl.linalg.cholesky import cholesky
-from kdsl.linalg.common import EighResult, LinAlgError, QRResult, SlogdetResult, SVDResult
+from kdsl.linalg.common import EighResult, EigResult, LinAlgError, QRResult, SlogdetResult, SVDResult
+from kdsl.linalg.cond import cond
+from kdsl.linalg.eig import eig, eigvals
 from kdsl.linalg.eigh import eigh, eigvalsh
 from kdsl.linalg.lu import det, inv, slogdet, solve
 from kdsl.linalg.norms import matrix_norm, norm, vector_norm
@@ -33,10 +35,11 @@ from kdsl.linalg.products import (
 )
 from kdsl.linalg.qr import qr
 from kdsl.linalg.svd import lstsq, matrix_rank, pinv, svd, svdvals
+from kdsl.linalg.tensor_solve import tensorinv, tensorsolve
 
 __all__ = [
-    "EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cross", "det",
-    "diagonal", "eigh", "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank",
-    "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals",
-    "tensordot", "trace", "vecdot", "vector_norm",
+    "EigResult", "EighResult", "LinAlgError", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cond", "cross",
+    "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm", "matrix_power",
+    "matrix_rank", "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve", "svd",
+    "svdvals", "tensordot", "tensorinv", "tensorsolve", "trace", "vecdot", "vector_norm",
 ]

@@ -23,6 +23,11 @@ class LinAlgError(np.linalg.LinAlgError):
     """Raised where NumPy's ``linalg`` raises (singular matrix, not positive definite, no convergence)."""
 
 
+class EigResult(NamedTuple):
+    eigenvalues: kd.Array
+    eigenvectors: kd.Array
+
+
 class EighResult(NamedTuple):
     eigenvalues: kd.Array
     eigenvectors: kd.Array

@@ -1,6 +1,6 @@
 """NumPy's legacy polynomial functions on coefficient arrays, highest power first: ``polyval polyadd polysub
 polymul polyder polyint``, as fused arithmetic on the device (``polyfit`` needs least squares: it lives in
-:mod:`kdsl.linalg.polyfit`). ``poly1d`` objects are not supported.
+:mod:`kdsl.linalg.polyfit`; ``roots``, ``poly`` and ``poly1d`` need eigenvalues: :mod:`kdsl.linalg`).
 
 Example:
     >>> import kdsl as kd

@@ -1,0 +1,163 @@
+"""roots, poly, polydiv and poly1d against NumPy: dtypes, leading/trailing zeros, complex roots, matrices,
+views, the printed form and errors. Roots are compared as multisets (their order differs from NumPy's)."""
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+
+
+def _matched(got, want):
+    """``got`` reordered to pair each of ``want``'s values with the nearest unused one."""
+    got, want = np.asarray(got, complex), np.asarray(want, complex)
+    free, out = list(range(len(got))), []
+    for value in want:
+        j = min(free, key=lambda k: abs(got[k] - value))
+        free.remove(j)
+        out.append(got[j])
+    return np.array(out)
+
+
+ROOTS_CASES = [[1.0, -3.0, 2.0], [1, 0, -4, 0], [0, 0, 1, 2, 1, 0, 0], [2.0], [0, 0], [1, 0, 1], [1, 2, 3, 4, 5, 6],
+               [1j, 2, 3], list(np.poly([1.0, 2.0, 3.0, 4.0, 5.0])), [3, 0, 0], [], [5, -5], [1.0, 0.0, 0.0, -1.0]]
+
+
+@pytest.mark.parametrize("dtype", [None, "float32"])
+@pytest.mark.parametrize("p", ROOTS_CASES, ids=str)
+def test_roots_matches_numpy(p, dtype):
+    host = np.asarray(p)
+    if dtype and host.dtype.kind in "fi":
+        host = host.astype(dtype)
+    got = kd.roots(kd.asarray(host))
+    want = np.roots(host)
+    assert got.shape == want.shape and got.dtype.name == want.dtype.name
+    r = 1e-3 if host.dtype == np.float32 else 1e-7  # clustered roots (x-1)...(x-5) lose digits in both
+    np.testing.assert_allclose(_matched(got.numpy(), want), want, rtol=r, atol=r)
+
+
+def test_roots_of_a_view_and_list():
+    big = np.array([0.0, 1.0, 9.0, -3.0, 5.0, 2.0, 7.0])
+    got = kd.roots(kd.asarray(big)[::2])
+    np.testing.assert_allclose(_matched(got.numpy(), np.roots(big[::2])), np.roots(big[::2]), atol=1e-10)
+    assert sorted(kd.roots([1, -3, 2]).tolist()) == [1.0, 2.0]
+
+
+def test_roots_errors():
+    with pytest.raises(ValueError, match="rank-1"):
+        kd.roots(kd.ones((2, 2)))
+
+
+@pytest.mark.parametrize("z", [[1.0, 2.0], [1j, -1j], [1 + 1j, 2], [], np.arange(5), np.array([1, 2], np.float32),
+                               [[1.0, 2.0], [3.0, 4.0]], [[0.0, -1.0], [1.0, 0.0]], [[1, 2j], [3, 4]],
+                               [[2.0, 1.0], [1.0, 2.0]], [1 + 2j, 1 - 2j, 5]], ids=str)
+def test_poly_matches_numpy(z):
+    host = np.asarray(z)
+    got = kd.poly(kd.asarray(host))
+    want = np.poly(host)
+    if isinstance(want, float):
+        assert got == want and isinstance(got, float)
+        return
+    assert got.shape == want.shape and got.dtype.name == want.dtype.name
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-5 if want.dtype == np.float32 else 1e-12, atol=1e-12)
+
+
+def test_poly_of_many_roots_and_errors():
+    z = np.linspace(-1, 1, 40)
+    np.testing.assert_allclose(kd.poly(kd.asarray(z)).numpy(), np.poly(z), atol=1e-12)
+    with pytest.raises(ValueError, match="square"):
+        kd.poly(kd.ones((2, 3)))
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float32", "float64", "complex128"])
+@pytest.mark.parametrize("u,v", [([1, -3, 2], [1, -1]), ([3, 5, 2], [2, 1]), ([1, 2, 3, 4, 5], [1, 2]), ([1], [2, 3]),
+                                 ([2, 4, 6], [2]), (list(range(1, 41)), [1, 0.5, 0.25]), ([0, 0, 1, 2], [1, 1]),
+                                 ([4, 0, 0, 1], [2, 0, 1])], ids=str)
+def test_polydiv_matches_numpy(u, v, dtype):
+    a, b = np.asarray(u).astype(dtype), np.asarray(v).astype(dtype)
+    if dtype == "int64":
+        b = np.asarray(v)  # NumPy's (and kdsl's) rule: ints divide in float64
+        if b.dtype.kind == "f":
+            return
+    q, r = kd.polydiv(kd.asarray(a), kd.asarray(b))
+    qn, rn = np.polydiv(a, b)
+    assert q.shape == qn.shape and r.shape == rn.shape
+    assert q.dtype.name == qn.dtype.name and r.dtype.name == rn.dtype.name
+    tol = 1e-5 if dtype == "float32" else 1e-12
+    np.testing.assert_allclose(q.numpy(), qn, rtol=tol, atol=tol)
+    np.testing.assert_allclose(r.numpy(), rn, rtol=tol, atol=tol * 100)
+
+
+def test_polydiv_views_lists_and_errors():
+    u = np.array([9.0, 1.0, 7.0, 2.0, 5.0, 3.0])
+    q, r = kd.polydiv(kd.asarray(u)[::-2], [1.0, 2.0])
+    qn, rn = np.polydiv(u[::-2], [1.0, 2.0])
+    np.testing.assert_allclose(q.numpy(), qn)
+    np.testing.assert_allclose(r.numpy(), rn)
+    with pytest.raises(ValueError, match="1-D"):
+        kd.polydiv(kd.ones((2, 2)), kd.ones(2))
+
+
+POLY1D_CASES = [[1, -2.5, 0, 3], [1j, 2, 1 + 2j, -3 - 1.5j], [0, 0], [1, 2], list(np.arange(1, 30.0)), [0, 0, 3.0, -1],
+                [-1.0, 0, 0], [2.5], [1e-5, 123456.0, -0.5]]
+
+
+@pytest.mark.parametrize("c", POLY1D_CASES, ids=str)
+def test_poly1d_printed_form_and_fields(c):
+    p, pn = kd.poly1d(np.asarray(c)), np.poly1d(c)
+    assert str(p) == str(pn) and repr(p) == repr(pn)
+    assert p.order == pn.order == len(p) and p.o == pn.o and p.variable == pn.variable
+    np.testing.assert_array_equal(p.coeffs.numpy(), pn.coeffs)
+    np.testing.assert_array_equal(np.asarray(p), pn.coeffs)
+    for k in (0, 1, 5, -1):
+        assert complex(p[k].numpy()) == complex(pn[k])
+
+
+def test_poly1d_arithmetic_matches_numpy():
+    p, q = kd.poly1d(np.array([1.0, -3, 2])), kd.poly1d(np.array([2.0, 1]))
+    pn, qn = np.poly1d([1.0, -3, 2]), np.poly1d([2.0, 1])
+    cases = [lambda p, q: p + q, lambda p, q: p - q, lambda p, q: p * q, lambda p, q: p * 3, lambda p, q: 3 * p,
+             lambda p, q: p ** 3, lambda p, q: (p / q)[0], lambda p, q: (p / q)[1], lambda p, q: p / 2,
+             lambda p, q: p(q), lambda p, q: p.deriv(), lambda p, q: p.integ(2, 3), lambda p, q: -p,
+             lambda p, q: +p, lambda p, q: 1 - p, lambda p, q: [1, 2] + p, lambda p, q: p.deriv(5),
+             lambda p, q: (12 / q), lambda p, q: p - p]
+    for f in cases:
+        got, want = f(p, q), f(pn, qn)
+        np.testing.assert_allclose(np.asarray(got), want.coeffs, rtol=1e-12)
+        assert str(got) == str(want)
+
+
+def test_poly1d_call_roots_equality_and_setitem():
+    p, pn = kd.poly1d(np.array([1.0, -3, 2])), np.poly1d([1.0, -3, 2])
+    x = np.array([0.0, 1.5, 3.0])
+    np.testing.assert_allclose(p(kd.asarray(x)).numpy(), pn(x))
+    np.testing.assert_allclose(np.sort(p.roots.numpy()), np.sort(pn.roots))
+    from_roots = kd.poly1d(np.array([1.0, -3.0]), r=True)
+    np.testing.assert_allclose(from_roots.coeffs.numpy(), np.poly1d([1.0, -3.0], r=True).coeffs)
+    assert p == kd.poly1d(np.array([0.0, 1.0, -3, 2])) and p != kd.poly1d(np.array([1.0, -3]))
+    assert (p == 3) is False
+    p[4] = 5
+    pn[4] = 5
+    assert str(p) == str(pn)
+    p[1] = 7
+    pn[1] = 7
+    np.testing.assert_array_equal(p.coeffs.numpy(), pn.coeffs)
+    assert str(kd.poly1d(np.array([1, 2]), variable="z")) == str(np.poly1d([1, 2], variable="z"))
+    assert kd.poly1d(kd.poly1d(np.array([1.0, 2.0])), variable="t").variable == "t"
+
+
+def test_poly1d_errors():
+    with pytest.raises(ValueError, match="1d"):
+        kd.poly1d(np.ones((2, 2)))
+    with pytest.raises(ValueError, match="non-negative"):
+        kd.poly1d(np.array([1.0, 2.0])) ** -1
+    with pytest.raises(ValueError, match="negative powers"):
+        kd.poly1d(np.array([1.0, 2.0]))[-1] = 3
+
+
+def test_numpy_functions_dispatch_to_kdsl():
+    c = np.array([1.0, -6.0, 11.0, -6.0])
+    a = kd.asarray(c)
+    for got, want in [(np.roots(a), np.roots(c)), (np.poly(a), np.poly(c)), (np.polydiv(a, a[:2])[0],
+                                                                            np.polydiv(c, c[:2])[0])]:
+        assert isinstance(got, kd.Array)
+        np.testing.assert_allclose(np.sort(got.numpy()), np.sort(want), rtol=1e-10)

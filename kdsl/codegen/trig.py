@@ -29,6 +29,8 @@ from math import factorial
 
 import numpy as np
 
+from kdsl.codegen import payne_hanek
+
 getcontext().prec = 60
 # pi/2 to 55 digits (Decimal: Python's float has 17)
 _PIO2 = Decimal("1.570796326794896619231321691639751442098584699687552910487")
@@ -47,8 +49,9 @@ def _parts(np_type: type) -> tuple[float, float, float]:
 class _Width:
     """What differs between the float and double versions."""
 
-    def __init__(self, s: str, t: str, np_type: type, split: str, limit: str, sin_n: int, cos_n: int):
-        self.s, self.t, self.np_type, self.split, self.limit = s, t, np_type, split, limit
+    def __init__(self, s: str, t: str, np_type: type, split: str, limit_exp: int, sin_n: int, cos_n: int):
+        self.s, self.t, self.np_type, self.split, self.limit_exp = s, t, np_type, split, limit_exp
+        self.limit = self.lit(2.0**limit_exp)
         self.sin_n, self.cos_n = sin_n, cos_n
         self.pio2 = _parts(np_type)
 
@@ -68,8 +71,8 @@ class _Width:
 
 
 # Veltkamp's split constant 2**ceil(p/2) + 1; Taylor terms: r**(2n+1)/(2n+1)! below 2**-p at |r| = pi/4.
-_WIDTHS = (_Width("f", "float", np.float32, "4097.0", "131072.0", 5, 6),
-           _Width("d", "double", np.float64, "134217729.0LF", "1.152921504606847e18LF", 10, 11))
+_WIDTHS = (_Width("f", "float", np.float32, "4097.0", 17, 5, 6),
+           _Width("d", "double", np.float64, "134217729.0LF", 60, 10, 11))
 
 
 def _library(w: _Width) -> dict[str, str]:
@@ -78,8 +81,6 @@ def _library(w: _Width) -> dict[str, str]:
     two_over_pi = L(float(1 / _PIO2))  # 2/pi
     sin_poly = w.horner([(-1) ** n / factorial(2 * n + 1) for n in range(1, w.sin_n + 1)], "z")
     cos_poly = w.horner([(-1) ** n / factorial(2 * n) for n in range(2, w.cos_n + 1)], "z")
-    # float: past the exact range, the driver's function (double has none: NaN, past 2**60)
-    far = {"sin": "", "cos": "", "tan": ""}
     # a second pass takes out what a rounded k left: in float below 2**17, x * 2/pi is off by < 2**-7, so k is
     # off by one only where |r| exceeds pi/4 by < 0.01, which the polynomials cover: one pass, half the code
     second = f"""    {T} lo;
@@ -89,7 +90,6 @@ def _library(w: _Width) -> dict[str, str]:
     q = int(mod(mod(k, {L(4)}) + mod(k2, {L(4)}), {L(4)}));
     return r;"""
     if T == "float":
-        far = {f: f"    if (!(abs(x) < {w.limit})) return {f}(x);\n" for f in far}
         second = f"""    q = int(mod(k, {L(4)}));
     return kd_trigsub_{S}(x, {L(0)}, k, rl);"""
     return {
@@ -125,9 +125,13 @@ def _library(w: _Width) -> dict[str, str]:
     {T} l = (((xl + t1) + t2) + t3) - (e2 + k * {L(p3)});
     return kd_twosum_{S}(s, l, lo);
 }}""",
-        # x = k pi/2 + r (r + rl, |r| <= pi/4 about), q = k mod 4; NaN past the exact range
+        # x = k pi/2 + r (r + rl, |r| <= pi/4 about), q = k mod 4; Payne-Hanek past the exact range
+        f"kd_trigbig_{S}": payne_hanek.reduction(S, T, (p1, p2), w.limit_exp),
         f"kd_trigred_{S}": f"""{T} kd_trigred_{S}({T} x, out {T} rl, out int q) {{
-    if (!(abs(x) < {w.limit})) {{ q = 0; rl = {L(0)}; return {w.nan}; }}
+    if (!(abs(x) < {w.limit})) {{
+        if (isinf(x) || isnan(x)) {{ q = 0; rl = {L(0)}; return {w.nan}; }}
+        return kd_trigbig_{S}(x, rl, q);
+    }}
     {T} k = floor(x * {two_over_pi} + {L(0.5)});
 {second}
 }}""",
@@ -145,7 +149,7 @@ def _library(w: _Width) -> dict[str, str]:
         f"kd_sin_{S}": f"""{T} kd_sin_{S}({T} x) {{
     if (isinf(x) || isnan(x)) return {w.nan};
     if (x == {L(0)}) return x;
-{far["sin"]}    int q;
+    int q;
     {T} rl;
     {T} r = kd_trigred_{S}(x, rl, q);
     {T} v = (q == 0 || q == 2) ? kd_sinr_{S}(r, rl) : kd_cosr_{S}(r, rl);
@@ -153,7 +157,7 @@ def _library(w: _Width) -> dict[str, str]:
 }}""",
         f"kd_cos_{S}": f"""{T} kd_cos_{S}({T} x) {{
     if (isinf(x) || isnan(x)) return {w.nan};
-{far["cos"]}    int q;
+    int q;
     {T} rl;
     {T} r = kd_trigred_{S}(x, rl, q);
     {T} v = (q == 0 || q == 2) ? kd_cosr_{S}(r, rl) : kd_sinr_{S}(r, rl);
@@ -162,7 +166,7 @@ def _library(w: _Width) -> dict[str, str]:
         f"kd_tan_{S}": f"""{T} kd_tan_{S}({T} x) {{
     if (isinf(x) || isnan(x)) return {w.nan};
     if (x == {L(0)}) return x;
-{far["tan"]}    int q;
+    int q;
     {T} rl;
     {T} r = kd_trigred_{S}(x, rl, q);
     {T} s = kd_sinr_{S}(r, rl);

@@ -11,9 +11,9 @@ kept: their top two bits are ``q = k mod 4``, the rest the fraction ``f`` of a q
 are shifted out, and the next 48 (float) or 128 (double) bits times pi/2 in two parts give ``r`` as a
 double-word value ``r + rl``: relatively accurate to ~2**-46 (float) or ~2**-104 (double), whatever ``x``.
 
-The bits of 2/pi come from pi computed here with Python integers (Machin's formula), checked to be exact. The
-table is a ``const uint`` array in the helper (a few hundred bytes); the code is straight-line (lavapipe counts
-loop iterations of an invocation against one budget).
+The bits of 2/pi come from pi computed here with Python integers (Machin's formula), checked to be exact; the
+shader picks its window's words by selects on the word index (5 values in float, 33 in double). The code is
+straight-line (lavapipe counts loop iterations of an invocation against one budget).
 
 Example:
     >>> hex(two_over_pi_bits(32))  # 2/pi = 0.63661977236... = 0xa2f9836e... / 2**32
@@ -47,13 +47,25 @@ def two_over_pi_bits(nbits: int) -> int:
     return lo
 
 
-def _table(s: str, n: int, e_min: int, e_max: int) -> tuple[int, list[int]]:
+def _table(n: int, e_min: int, e_max: int) -> tuple[int, list[int]]:
     """(pad, words): 2/pi's bits as 32-bit words, ``pad`` zero words first, so that the window of ``n`` words
     (plus one for the shift) at bit ``e - 2 + 32 pad`` exists for every exponent ``e`` in ``[e_min, e_max]``."""
     pad = max(0, -((e_min - 2) // 32))
-    count = (e_max - 2 + 32 * pad) // 32 + n + 2 - pad
+    count = (e_max - 2 + 32 * pad) // 32 + n + 1 - pad
     bits = two_over_pi_bits(32 * count)
     return pad, [0] * pad + [(bits >> (32 * (count - 1 - i))) & 0xFFFFFFFF for i in range(count)]
+
+
+def _window(words: list[int], n: int) -> list[str]:
+    """GLSL lines for ``t0 .. t{n}`` = ``words[j] .. words[j + n]``: chains of selects on ``j``, not an indexed
+    constant array (lavapipe's LLVM takes ~15 s to compile 9 dynamic reads of a 40-word array, this 0.3 s)."""
+    out = []
+    for k in range(n + 1):
+        chain = f"0x{words[k]:08x}u"
+        for j in range(1, len(words) - n):
+            chain = f"j == {j} ? 0x{words[j + k]:08x}u : {chain}"
+        out.append(f"uint t{k} = {chain};")
+    return out
 
 
 def _product(limbs: list[str], n: int) -> list[str]:
@@ -107,12 +119,11 @@ def reduction(s: str, t: str, pio2: tuple[float, float], limit_exp: int) -> str:
     n = 4 if s == "f" else 8
     sig = 24 if s == "f" else 53
     bias = 127 if s == "f" else 1023
-    pad, words = _table(s, n, limit_exp - (sig - 1), bias - (sig - 1))
+    pad, words = _table(n, limit_exp - (sig - 1), bias - (sig - 1))
     lit = (lambda v: f"{v!r}LF") if s == "d" else repr
     bits_of_x, limbs = _BITS[s]
-    table = ", ".join(f"0x{w:08x}u" for w in words)
-    window = "\n    ".join(
-        f"uint n{n - 1 - k} = (tb[j + {k}] << sh) | ((tb[j + {k + 1}] >> 1) >> (31 - sh));" for k in range(n))
+    window = "\n    ".join(_window(words, n) + [
+        f"uint n{n - 1 - k} = (t{k} << sh) | ((t{k + 1} >> 1) >> (31 - sh));" for k in range(n)])
     product = "\n    ".join(_product(["m0", "m1"][: len(limbs)], n))
     # q and the fraction: bits 32n-1, 32n-2 of the product, then the rest shifted to the top
     frac = "\n    ".join(f"uint f{k} = (p{k} << 2) | (p{k - 1} >> 30);" for k in range(n - 1, 0, -1))
@@ -126,7 +137,6 @@ def reduction(s: str, t: str, pio2: tuple[float, float], limit_exp: int) -> str:
     convert = _TO_FLOAT[s].format(**{f"n{i + 1}": name[1:] for i, name in enumerate(top)})
     m_decl = "\n    ".join(f"uint m{i} = {limb};" for i, limb in enumerate(limbs))
     return f"""{t} kd_trigbig_{s}({t} x, out {t} rl, out int q) {{
-    const uint tb[{len(words)}] = uint[{len(words)}]({table});
     {t} ax = abs(x);
     {bits_of_x.replace("(x)", "(ax)")}
     {m_decl}

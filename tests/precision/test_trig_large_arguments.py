@@ -193,11 +193,13 @@ def test_float16_every_finite_value(name):
     x = np.arange(0, 0x7C00, dtype=np.uint16).view(np.float16)
     x = np.concatenate([x, -x])
     got = _run(name, x)
-    want = getattr(np, name)(x)
+    with np.errstate(over="ignore"):
+        want = getattr(np, name)(x)
     assert got.dtype == np.float16
-    diff = np.abs(got.astype(np.float64) - want) / np.spacing(np.abs(want)).astype(np.float64)
-    assert diff.max() <= 1.0
-    assert (got == want).mean() > 0.999
+    same = got == want  # incl. tan's overflows to +-inf
+    diff = np.abs(got[~same].astype(np.float64) - want[~same]) / np.spacing(np.abs(want[~same])).astype(np.float64)
+    assert (diff <= 1.0).all()
+    assert same.mean() > 0.999
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])

@@ -25,24 +25,25 @@ Example:
 from __future__ import annotations
 
 
-def _arctan_inv(n: int, bits: int) -> int:
-    """``atan(1/n) 2**bits`` by its Taylor series, each term truncated: low by less than the number of terms."""
+def _arctan_inv(n: int, bits: int) -> tuple[int, int]:
+    """(``atan(1/n) 2**bits`` by its Taylor series, the number of terms): each term is the floor of its exact
+    value, so the sum is off by less than the number of terms."""
     total, power, k = 0, (1 << bits) // n, 0
     while power:
-        term = power // (2 * k + 1)
+        term = power // (2 * k + 1)  # power is floor(2**bits / n**(2k+1)) exactly: floor(floor(a)/b) = floor(a/b)
         total += -term if k % 2 else term
         power //= n * n
         k += 1
-    return total
+    return total, k
 
 
 def two_over_pi_bits(nbits: int) -> int:
     """``floor(2/pi 2**nbits)``, exactly: pi from Machin's formula with guard bits, bracketed on both sides."""
     guard = nbits + 64
-    pi = 4 * (4 * _arctan_inv(5, guard) - _arctan_inv(239, guard))  # within 2 guard * 20 of pi 2**guard
-    slack = 2 * guard
+    (a, ka), (b, kb) = _arctan_inv(5, guard), _arctan_inv(239, guard)
+    pi, slack = 4 * (4 * a - b), 16 * ka + 4 * kb  # pi 2**guard, off by less than slack
     lo, hi = ((1 << (nbits + guard + 1)) // (pi + d) for d in (slack, -slack))
-    if lo != hi:  # cannot happen with 64 guard bits short of a run of 64 equal bits in 2/pi
+    if lo != hi:  # needs a run of ~60 equal bits in 2/pi right after the first nbits
         raise ArithmeticError("more guard bits needed for 2/pi")
     return lo
 
@@ -71,7 +72,8 @@ def _window(words: list[int], n: int) -> list[str]:
 def _product(limbs: list[str], n: int) -> list[str]:
     """GLSL lines for ``p0 .. p{n-1}``: the low ``n`` words of ``limbs`` (little-endian) times ``n0 .. n{n-1}``
     (little-endian), column by column; each column's carries are counted into the next."""
-    lines, cols = ["uint cy;"], [[] for _ in range(n)]
+    lines: list[str] = ["uint cy;"]
+    cols: list[list[str]] = [[] for _ in range(n)]
     for i, m in enumerate(limbs):
         for k in range(n - i):
             lines.append(f"uint h{i}_{k}, l{i}_{k};")
@@ -79,14 +81,14 @@ def _product(limbs: list[str], n: int) -> list[str]:
             cols[i + k].append(f"l{i}_{k}")
             if i + k + 1 < n:
                 cols[i + k + 1].append(f"h{i}_{k}")
-    for c, terms in enumerate(cols):
-        if c > 0 and len(cols[c - 1]) > 1:
-            terms = [*terms, f"c{c - 1}"]
+    carry: list[str] = []  # the previous column's carry count, where it has one
+    for c, col in enumerate(cols):
+        terms = col + carry
         lines.append(f"uint p{c} = {terms[0]};")
-        if len(terms) > 1 and c + 1 < n:
-            lines.append(f"uint c{c} = 0u;")
+        carry = [f"c{c}"] if len(terms) > 1 and c + 1 < n else []
+        lines += [f"uint {v} = 0u;" for v in carry]
         for t in terms[1:]:
-            lines.append(f"p{c} = uaddCarry(p{c}, {t}, cy);" + (f" c{c} += cy;" if c + 1 < n else ""))
+            lines.append(f"p{c} = uaddCarry(p{c}, {t}, cy);" + "".join(f" {v} += cy;" for v in carry))
     return lines
 
 

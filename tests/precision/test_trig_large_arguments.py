@@ -126,6 +126,7 @@ def test_arguments_closest_to_multiples_of_half_pi(name, dtype, lo, hi, step):
 def test_famous_worst_cases(name):
     # 6381956970095103 * 2**797 is within 2**-61 of a multiple of pi/2, the closest double (Muller's book);
     # 16367173 * 2**72 the closest float32 (2**-29)
+    assert _hardest(53, 797, 1) == [6381956970095103] and _hardest(24, 72, 1) == [16367173]  # the search finds them
     d = np.array([6381956970095103 * 2.0**797, -6381956970095103 * 2.0**797])
     f = np.array([16367173 * 2.0**72, -16367173 * 2.0**72, 16367173 * 2.0**-20], np.float32)
     for x in (d, f):

@@ -8,13 +8,20 @@ device:
 * reduction ``x = k pi/2 + r`` in double-word arithmetic: pi/2 in three parts, each product ``k * part`` exact
   (Dekker's product with Veltkamp's split, no ``fma``: lavapipe's double ``fma`` is not fused), summed with
   Knuth's two-sums, and a second pass for what a rounded ``k`` left. Exact to the last bit while the three
-  parts cover ``k``'s bits: ``|x| < 2**60`` in double (NaN beyond, where pi's 159 bits end), ``|x| < 2**17``
-  in float (beyond, the driver's ``sin``/``cos``: large float arguments carry no digits of their own anyway);
+  parts cover ``k``'s bits well enough: ``|x| < 2**17`` in float, ``|x| < 2**36`` in double (pi's 159 bits
+  leave ``k 2**-158``, under 2**-8 ulp of the smallest ``|r|`` any double has, 2**-61; at 2**56 and beyond
+  that error reaches 13 ulps);
+* beyond, up to the largest finite value, Payne and Hanek's reduction (:mod:`kdsl.codegen.payne_hanek`): the
+  bits of 2/pi that matter times the significand in 32-bit integer limbs, exact whatever ``x``, on a branch of
+  its own so that the common case does not pay for it;
 * Taylor polynomials on ``|r| <= pi/4`` in Horner form, long enough that truncation is below the last bit
   (``cos`` as ``1 - z/2`` plus its rounding error, Kahan's trick); ``q = k mod 4`` picks the function and sign;
 * ``sin(+-0) = +-0`` and ``tan(+-0) = +-0``; ``inf`` and NaN give NaN. Every helper is ``precise``.
 
-Measured against NumPy: float32 within 1 ulp over ``[-1e4, 1e4]`` (tests/precision/test_trig_accuracy.py).
+Measured against exact values (tests/precision/test_trig_*.py), over the whole finite range incl. the arguments
+closest to multiples of pi/2: ``sin``/``cos`` within 0.83 ulp (float32) and 0.87 ulp (float64; NumPy's, glibc's,
+0.51 on random arguments but 1e5 ulps off at some of the hardest), ``tan`` 2.1 and 1.9 ulp. The rounding of the
+polynomials, not the reduction, sets these: at the hardest arguments the results are within 0.5 ulp (tan 1.5).
 
 Example:
     >>> "float kd_sin_f(float x)" in LIBRARY["kd_sin_f"], "double kd_cos_d(double x)" in LIBRARY["kd_cos_d"]
@@ -28,6 +35,8 @@ from fractions import Fraction
 from math import factorial
 
 import numpy as np
+
+from kdsl.codegen import payne_hanek
 
 getcontext().prec = 60
 # pi/2 to 55 digits (Decimal: Python's float has 17)
@@ -47,8 +56,9 @@ def _parts(np_type: type) -> tuple[float, float, float]:
 class _Width:
     """What differs between the float and double versions."""
 
-    def __init__(self, s: str, t: str, np_type: type, split: str, limit: str, sin_n: int, cos_n: int):
-        self.s, self.t, self.np_type, self.split, self.limit = s, t, np_type, split, limit
+    def __init__(self, s: str, t: str, np_type: type, split: str, limit_exp: int, sin_n: int, cos_n: int):
+        self.s, self.t, self.np_type, self.split, self.limit_exp = s, t, np_type, split, limit_exp
+        self.limit = self.lit(2.0**limit_exp)
         self.sin_n, self.cos_n = sin_n, cos_n
         self.pio2 = _parts(np_type)
 
@@ -68,8 +78,8 @@ class _Width:
 
 
 # Veltkamp's split constant 2**ceil(p/2) + 1; Taylor terms: r**(2n+1)/(2n+1)! below 2**-p at |r| = pi/4.
-_WIDTHS = (_Width("f", "float", np.float32, "4097.0", "131072.0", 5, 6),
-           _Width("d", "double", np.float64, "134217729.0LF", "1.152921504606847e18LF", 10, 11))
+_WIDTHS = (_Width("f", "float", np.float32, "4097.0", 17, 5, 6),
+           _Width("d", "double", np.float64, "134217729.0LF", 36, 10, 11))
 
 
 def _library(w: _Width) -> dict[str, str]:
@@ -78,8 +88,6 @@ def _library(w: _Width) -> dict[str, str]:
     two_over_pi = L(float(1 / _PIO2))  # 2/pi
     sin_poly = w.horner([(-1) ** n / factorial(2 * n + 1) for n in range(1, w.sin_n + 1)], "z")
     cos_poly = w.horner([(-1) ** n / factorial(2 * n) for n in range(2, w.cos_n + 1)], "z")
-    # float: past the exact range, the driver's function (double has none: NaN, past 2**60)
-    far = {"sin": "", "cos": "", "tan": ""}
     # a second pass takes out what a rounded k left: in float below 2**17, x * 2/pi is off by < 2**-7, so k is
     # off by one only where |r| exceeds pi/4 by < 0.01, which the polynomials cover: one pass, half the code
     second = f"""    {T} lo;
@@ -89,7 +97,6 @@ def _library(w: _Width) -> dict[str, str]:
     q = int(mod(mod(k, {L(4)}) + mod(k2, {L(4)}), {L(4)}));
     return r;"""
     if T == "float":
-        far = {f: f"    if (!(abs(x) < {w.limit})) return {f}(x);\n" for f in far}
         second = f"""    q = int(mod(k, {L(4)}));
     return kd_trigsub_{S}(x, {L(0)}, k, rl);"""
     return {
@@ -125,9 +132,13 @@ def _library(w: _Width) -> dict[str, str]:
     {T} l = (((xl + t1) + t2) + t3) - (e2 + k * {L(p3)});
     return kd_twosum_{S}(s, l, lo);
 }}""",
-        # x = k pi/2 + r (r + rl, |r| <= pi/4 about), q = k mod 4; NaN past the exact range
+        # x = k pi/2 + r (r + rl, |r| <= pi/4 about), q = k mod 4; Payne-Hanek past the exact range
+        f"kd_trigbig_{S}": payne_hanek.reduction(S, T, (p1, p2), w.limit_exp),
         f"kd_trigred_{S}": f"""{T} kd_trigred_{S}({T} x, out {T} rl, out int q) {{
-    if (!(abs(x) < {w.limit})) {{ q = 0; rl = {L(0)}; return {w.nan}; }}
+    if (!(abs(x) < {w.limit})) {{
+        if (isinf(x) || isnan(x)) {{ q = 0; rl = {L(0)}; return {w.nan}; }}
+        return kd_trigbig_{S}(x, rl, q);
+    }}
     {T} k = floor(x * {two_over_pi} + {L(0.5)});
 {second}
 }}""",
@@ -145,7 +156,7 @@ def _library(w: _Width) -> dict[str, str]:
         f"kd_sin_{S}": f"""{T} kd_sin_{S}({T} x) {{
     if (isinf(x) || isnan(x)) return {w.nan};
     if (x == {L(0)}) return x;
-{far["sin"]}    int q;
+    int q;
     {T} rl;
     {T} r = kd_trigred_{S}(x, rl, q);
     {T} v = (q == 0 || q == 2) ? kd_sinr_{S}(r, rl) : kd_cosr_{S}(r, rl);
@@ -153,7 +164,7 @@ def _library(w: _Width) -> dict[str, str]:
 }}""",
         f"kd_cos_{S}": f"""{T} kd_cos_{S}({T} x) {{
     if (isinf(x) || isnan(x)) return {w.nan};
-{far["cos"]}    int q;
+    int q;
     {T} rl;
     {T} r = kd_trigred_{S}(x, rl, q);
     {T} v = (q == 0 || q == 2) ? kd_cosr_{S}(r, rl) : kd_sinr_{S}(r, rl);
@@ -162,7 +173,7 @@ def _library(w: _Width) -> dict[str, str]:
         f"kd_tan_{S}": f"""{T} kd_tan_{S}({T} x) {{
     if (isinf(x) || isnan(x)) return {w.nan};
     if (x == {L(0)}) return x;
-{far["tan"]}    int q;
+    int q;
     {T} rl;
     {T} r = kd_trigred_{S}(x, rl, q);
     {T} s = kd_sinr_{S}(r, rl);

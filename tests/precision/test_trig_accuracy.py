@@ -1,6 +1,6 @@
 """kdsl's own float32 sin/cos/tan (kdsl.codegen.trig) against the exact values (NumPy in float64, rounded):
-within about 1 ulp everywhere up to |x| = 2**17, relatively accurate near zero (GPUs' built-ins are only
-absolutely accurate there), signed zeros kept, NaN for inf and NaN."""
+within about 1 ulp up to |x| = 2**17 (beyond: test_trig_large_arguments.py), relatively accurate near zero
+(GPUs' built-ins are only absolutely accurate there), signed zeros kept, NaN for inf and NaN."""
 
 import numpy as np
 import pytest

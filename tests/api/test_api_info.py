@@ -69,6 +69,33 @@ def test_result_type_with_python_scalars_is_weak():
         kd.result_type()
 
 
+COMPLEX_AND_ALL = ALL_DTYPES + ["complex64", "complex128"]
+
+
+@pytest.mark.parametrize("a", COMPLEX_AND_ALL)
+@pytest.mark.parametrize("shape", [(), (1,), (2, 3), (0,)])
+def test_result_type_takes_numpy_arrays_and_scalars(a, shape):
+    # NumPy arrays of any ndim (0-d included) and NumPy scalars are strong types, in kdsl as in NumPy 2
+    host = np.ones(shape, a)
+    for b in COMPLEX_AND_ALL:
+        other = np.ones(3, b)
+        want = np.result_type(host, other)
+        assert kd.result_type(host, other).np == want, b
+        assert kd.result_type(host, kd.asarray(other)).np == want, b
+        assert kd.result_type(kd.asarray(host), getattr(kd, b)).np == want, b
+        assert kd.result_type(host[()] if not shape else host, np.dtype(b).type(1)).np == want, b
+    assert kd.result_type(host).np == host.dtype
+    assert kd.can_cast(host, kd.float64) == np.can_cast(host, np.float64)
+
+
+def test_result_type_numpy_array_with_python_scalars():
+    assert kd.result_type(np.array(1.0), 1) is kd.float64
+    assert kd.result_type(np.array(1, np.int8), 1) is kd.int8
+    assert kd.result_type(np.array([1, 2], np.float16), 1.0) is kd.float16
+    with pytest.raises(TypeError, match="not supported"):
+        kd.result_type(np.array(["a"]))
+
+
 def test_astype_function_and_copy():
     a = kd.asarray(np.array([1.7, -2.5, np.nan], np.float32))
     assert kd.astype(a, kd.float32, copy=False) is a

@@ -26,6 +26,7 @@ UNSIGNED = ["uint8", "uint16", "uint32", "uint64"]
 INTS = SIGNED + UNSIGNED
 NUMERIC = INTS + FLOATS
 ALL_DTYPES = ["bool"] + NUMERIC
+COMPLEX = ["complex64", "complex128"]
 
 # Tolerances per result dtype; float64 transcendental functions run in float32 (documented).
 RTOL = {"float16": 2e-3, "float32": 2e-5, "float64": 2e-6}
@@ -39,6 +40,13 @@ def sample(shape, dtype, seed: int = 0, special: bool = True, low=None, high=Non
     n = int(np.prod(shape))
     if d == np.bool_:
         return rng.integers(0, 2, n).astype(bool).reshape(shape)
+    if d.kind == "c":  # the specials land in the real part of the first elements, the imaginary of the last
+        part = np.dtype(d.char.lower())  # F -> f, D -> d
+        re = sample((n,), part, seed, special, low, high)
+        im = sample((n,), part, seed + 1, special, low, high)[::-1]
+        out = np.empty(n, d)
+        out.real, out.imag = re, im  # not re + 1j * im: 1j * inf is nan+infj
+        return out.reshape(shape)
     if d.kind == "f":
         lo, hi = (-4, 4) if low is None else (low, high)
         out = rng.uniform(lo, hi, n).astype(d)

@@ -205,6 +205,33 @@ def test_asarray_copy():
         kd.asarray(a, dtype=kd.float32, copy=False)
 
 
+@pytest.mark.parametrize("dtype", ["int32", "float32", "bool", "uint8"])
+@pytest.mark.parametrize("view", ["plain", "strided", "transposed", "lazy"])
+def test_asarray_of_an_array_with_its_dtype_is_the_array(dtype, view):
+    host = np.arange(12).reshape(3, 4).astype(dtype)
+    a = {"plain": lambda x: x, "strided": lambda x: x[:, ::2], "transposed": lambda x: x.T,
+         "lazy": lambda x: x + x}[view](kd.asarray(host))
+    for spelling in (None, a.dtype, dtype, np.dtype(dtype), a.dtype.np):
+        assert kd.asarray(a, dtype=spelling) is a, spelling  # as np.asarray(x, dtype=x.dtype) is x
+        assert kd.asarray(a, dtype=spelling, copy=False) is a, spelling
+        b = kd.asarray(a, dtype=spelling, copy=True)
+        assert b is not a and b.dtype is a.dtype and np.array_equal(b.numpy(), a.numpy())
+    other = "float64" if dtype != "float64" else "float32"
+    c = kd.asarray(a, dtype=other)
+    assert c is not a and c.dtype.name == other and np.array_equal(c.numpy(), a.numpy().astype(other))
+    with pytest.raises(ValueError, match="copy=False"):
+        kd.asarray(a, dtype=other, copy=False)
+
+
+def test_asarray_same_array_keeps_view_semantics():
+    a = kd.zeros((2, 3))
+    row = a[1]
+    kd.asarray(row, dtype=kd.float32)[0] = 5  # the same view, so the write reaches a (as with NumPy)
+    h = np.zeros((2, 3), np.float32)
+    np.asarray(h[1], dtype=np.float32)[0] = 5
+    np.testing.assert_array_equal(a.numpy(), h)
+
+
 def test_reshape_copy():
     a = kd.asarray(np.arange(6, dtype=np.int16).reshape(2, 3))
     assert kd.reshape(a, (3, 2), copy=False).tolist() == [[0, 1], [2, 3], [4, 5]]

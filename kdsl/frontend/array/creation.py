@@ -117,6 +117,9 @@ def asarray(x, dtype=None, device=None, copy=None) -> Array:
     >>> import kdsl as kd, numpy as np
     >>> kd.asarray(np.arange(3, dtype=np.int16)).dtype.name
     'int16'
+    >>> a = kd.ones(2)
+    >>> kd.asarray(a, dtype=a.dtype) is a, kd.asarray(a, copy=True) is a, kd.asarray(a, dtype=kd.int8).dtype.name
+    (True, False, 'int8')
     """
     dev = current_device(device)
     if copy is not None:
@@ -124,7 +127,8 @@ def asarray(x, dtype=None, device=None, copy=None) -> Array:
     if isinstance(x, Array):
         if x.device is not dev:
             x = asarray(x.numpy(), device=dev)
-        return x if dtype is None else x.astype(dtype)
+        # no conversion needed: x itself, as np.asarray returns its input (copy=True asks for a copy)
+        return x if dtype is None or dt.as_dtype(dtype) is x.dtype else x.astype(dtype)
     want = dt.as_dtype(dtype) if dtype is not None else None
     arr = _host_array(x, want)
     d = want if want is not None else _host_dtype(x, arr)

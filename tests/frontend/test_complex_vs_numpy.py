@@ -98,3 +98,16 @@ def test_kdsl_mismatch_in_the_imaginary_part_fails():
         return xp.conj(a) if xp is kd else a
     with pytest.raises(AssertionError, match="imag"):
         body()
+
+
+@pytest.mark.parametrize("real", ["float32", "float64", "int32", "bool"])
+@pytest.mark.parametrize("dtype", COMPLEX)
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "divide"])
+@numpy_kdsl_allclose(rtol=ARITH_RTOL)
+def test_real_and_complex_array_operands_with_specials(xp, name, dtype, real):
+    """A real array promotes to (x, 0) before the complex op, as in NumPy: (inf+1j) * 2.0 is inf+nanj (a
+    literal 0 imaginary part once let the driver fold inf * 0 to 0)."""
+    z = data(xp, (12,), dtype)
+    r = xp.asarray(sample((12,), real, seed=4))
+    f = getattr(xp, name)
+    return [f(z, r), f(r, z), f(z[::-1], r.astype(dtype))]

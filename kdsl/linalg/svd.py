@@ -139,7 +139,16 @@ def pinv(x, /, rcond=None, hermitian: bool = False, *, rtol=None) -> kd.Array:
 def lstsq(a, b, rcond=None) -> tuple[kd.Array, kd.Array, kd.Array, kd.Array]:
     """NumPy's least-squares solution of ``a @ x = b`` (2-d ``a``): ``(x, residuals, rank, s)``, through the
     SVD; singular values at or below ``rcond * largest`` (default ``eps * max(m, n)``) count as zero.
-    ``residuals`` holds the squared residual norms when ``a`` has full column rank and m > n, else is empty."""
+    ``residuals`` holds the squared residual norms when ``a`` has full column rank and m > n, else is empty;
+    ``rank`` is a 0-d int32 array (NumPy's dtype). Reads ``rank`` to the host once: whether residuals exist
+    decides their shape.
+
+    >>> import kdsl as kd
+    >>> a = kd.asarray([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    >>> x, res, rank, s = kd.linalg.lstsq(a, kd.asarray([1.0, 2.0, 3.0]))
+    >>> [round(v, 4) for v in x.tolist()], rank.dtype, int(rank)
+    ([1.0, 2.0], kdsl.int32, 2)
+    """
     a, b = as_array(a), as_array(b)
     if a.ndim != 2:
         raise LinAlgError(f"lstsq: {a.ndim}-dimensional array given. Array must be two-dimensional")
@@ -153,7 +162,7 @@ def lstsq(a, b, rcond=None) -> tuple[kd.Array, kd.Array, kd.Array, kd.Array]:
     cut = (float(kd.finfo(dtype).eps) * max(m, n)) if rcond is None else float(rcond)
     top = kd.max(s) if s.size else kd.asarray(0.0, dtype=dtype)
     keep = s > top * cut
-    rank = kd.count_nonzero(keep).astype(kd.int64)
+    rank = kd.count_nonzero(keep).astype(kd.int32)  # NumPy's lstsq gives an int32 rank (LAPACK's integer)
     sinv = kd.where(keep, 1.0 / kd.where(keep, s, 1.0), 0.0).astype(dtype)
     xm = kd.matmul(adjoint(vh) * sinv[None, :], kd.matmul(adjoint(u), bm.astype(dtype)))
     if int(rank) == n and m > n:

@@ -69,6 +69,33 @@ def test_result_type_with_python_scalars_is_weak():
         kd.result_type()
 
 
+COMPLEX_AND_ALL = ALL_DTYPES + ["complex64", "complex128"]
+
+
+@pytest.mark.parametrize("a", COMPLEX_AND_ALL)
+@pytest.mark.parametrize("shape", [(), (1,), (2, 3), (0,)])
+def test_result_type_takes_numpy_arrays_and_scalars(a, shape):
+    # NumPy arrays of any ndim (0-d included) and NumPy scalars are strong types, in kdsl as in NumPy 2
+    host = np.ones(shape, a)
+    for b in COMPLEX_AND_ALL:
+        other = np.ones(3, b)
+        want = np.result_type(host, other)
+        assert kd.result_type(host, other).np == want, b
+        assert kd.result_type(host, kd.asarray(other)).np == want, b
+        assert kd.result_type(kd.asarray(host), getattr(kd, b)).np == want, b
+        assert kd.result_type(host[()] if not shape else host, np.dtype(b).type(1)).np == want, b
+    assert kd.result_type(host).np == host.dtype
+    assert kd.can_cast(host, kd.float64) == np.can_cast(host, np.float64)
+
+
+def test_result_type_numpy_array_with_python_scalars():
+    assert kd.result_type(np.array(1.0), 1) is kd.float64
+    assert kd.result_type(np.array(1, np.int8), 1) is kd.int8
+    assert kd.result_type(np.array([1, 2], np.float16), 1.0) is kd.float16
+    with pytest.raises(TypeError, match="not supported"):
+        kd.result_type(np.array(["a"]))
+
+
 def test_astype_function_and_copy():
     a = kd.asarray(np.array([1.7, -2.5, np.nan], np.float32))
     assert kd.astype(a, kd.float32, copy=False) is a
@@ -176,6 +203,33 @@ def test_asarray_copy():
             kd.asarray(bad, copy=False)
     with pytest.raises(ValueError, match="copy=False"):
         kd.asarray(a, dtype=kd.float32, copy=False)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float32", "bool", "uint8"])
+@pytest.mark.parametrize("view", ["plain", "strided", "transposed", "lazy"])
+def test_asarray_of_an_array_with_its_dtype_is_the_array(dtype, view):
+    host = np.arange(12).reshape(3, 4).astype(dtype)
+    a = {"plain": lambda x: x, "strided": lambda x: x[:, ::2], "transposed": lambda x: x.T,
+         "lazy": lambda x: x + x}[view](kd.asarray(host))
+    for spelling in (None, a.dtype, dtype, np.dtype(dtype), a.dtype.np):
+        assert kd.asarray(a, dtype=spelling) is a, spelling  # as np.asarray(x, dtype=x.dtype) is x
+        assert kd.asarray(a, dtype=spelling, copy=False) is a, spelling
+        b = kd.asarray(a, dtype=spelling, copy=True)
+        assert b is not a and b.dtype is a.dtype and np.array_equal(b.numpy(), a.numpy())
+    other = "float64" if dtype != "float64" else "float32"
+    c = kd.asarray(a, dtype=other)
+    assert c is not a and c.dtype.name == other and np.array_equal(c.numpy(), a.numpy().astype(other))
+    with pytest.raises(ValueError, match="copy=False"):
+        kd.asarray(a, dtype=other, copy=False)
+
+
+def test_asarray_same_array_keeps_view_semantics():
+    a = kd.zeros((2, 3))
+    row = a[1]
+    kd.asarray(row, dtype=kd.float32)[0] = 5  # the same view, so the write reaches a (as with NumPy)
+    h = np.zeros((2, 3), np.float32)
+    np.asarray(h[1], dtype=np.float32)[0] = 5
+    np.testing.assert_array_equal(a.numpy(), h)
 
 
 def test_reshape_copy():

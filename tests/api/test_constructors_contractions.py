@@ -131,3 +131,30 @@ def test_corrcoef(rowvar, shape):
     y = sample(shape, "float32", special=False, seed=2)
     np.testing.assert_allclose(kd.corrcoef(kd.asarray(a), kd.asarray(y), rowvar=rowvar).numpy(),
                                _ref("corrcoef", a, y, rowvar=rowvar), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy warns on ddof >= n (kdsl gives the same inf/NaN)
+@pytest.mark.parametrize("kwargs", [{}, {"rowvar": False}, {"bias": True}, {"ddof": 4}])
+@pytest.mark.parametrize("shape", [(3, 5), (1, 4), (5,)])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("fn", ["cov", "corrcoef"])
+def test_cov_corrcoef_complex(fn, dtype, shape, kwargs):
+    """X @ X^H with the input's complex dtype (NumPy: complex128 always); corrcoef clips each part."""
+    if fn == "corrcoef":
+        kwargs = {k: v for k, v in kwargs.items() if k == "rowvar"}
+    a = sample(shape, dtype, special=False)
+    got = getattr(kd, fn)(kd.asarray(np.repeat(a, 2, axis=-1))[..., ::2], **kwargs)  # a strided view
+    want = getattr(np, fn)(a, **kwargs)
+    assert got.dtype.name == dtype and got.shape == want.shape
+    tol = {"rtol": 1e-5, "atol": 1e-5} if dtype == "complex64" else {"rtol": 1e-12, "atol": 1e-12}
+    np.testing.assert_allclose(got.numpy(), want.astype(dtype), **tol)  # complex: the modulus of the error
+
+
+@pytest.mark.parametrize("other", ["float32", "float64", "complex64"])
+def test_cov_mixed_real_and_complex(other):
+    a, b = sample((2, 6), "complex64", special=False), sample((6,), other, special=False, seed=1)
+    got = kd.cov(kd.asarray(a), kd.asarray(b))
+    assert got.dtype is (kd.complex128 if other == "float64" else kd.complex64)
+    np.testing.assert_allclose(got.numpy(), np.cov(a, b), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(kd.corrcoef(kd.asarray(b), kd.asarray(a)).numpy(), np.corrcoef(b, a),
+                               rtol=1e-5, atol=1e-5)

@@ -89,6 +89,16 @@ def test_nan_to_num(xp, dtype):
 
 
 @numpy_kdsl_allclose()
+@pytest.mark.parametrize("layout", ["plain", "strided"])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_nan_to_num_complex_fixes_each_part(xp, dtype, layout):
+    grid = np.empty((SPECIAL.size, SPECIAL.size), dtype)  # every (real, imag) pair of the special values
+    grid.real, grid.imag = SPECIAL[:, None], SPECIAL[None, :]
+    a = _strided(xp, grid) if layout == "strided" else xp.asarray(grid)
+    return xp.nan_to_num(a), xp.nan_to_num(a, nan=-1.5, posinf=9.0, neginf=-9.0)
+
+
+@numpy_kdsl_allclose()
 @pytest.mark.parametrize("equal_nan", [False, True])
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
 def test_isclose(xp, dtype, equal_nan):

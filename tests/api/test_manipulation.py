@@ -313,6 +313,18 @@ def test_vander(xp, n, increasing, dtype, layout):
     return xp.vander(x, n, increasing)
 
 
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("increasing", [False, True])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+def test_vander_special_values(xp, dtype, increasing):
+    """x ** 1 is x itself (NaN and inf components included): x ** 0 does not enter the running product."""
+    x = np.empty(8, dtype)
+    x[:] = [np.nan, np.inf, -np.inf, -0.0, 0.0, 1.5, -2.0, 0.5]
+    if x.dtype.kind == "c":
+        x.imag = [0.5, np.inf, 1.0, -0.0, np.nan, 2.0, 0.0, -1.0]
+    return xp.vander(xp.asarray(x), 4, increasing)
+
+
 @pytest.mark.parametrize("dtype,expected", [("int8", "int32"), ("int32", "int32"), ("uint32", "int64"),
                                             ("bool", "int32"), ("float32", "float64")])
 def test_vander_dtype(dtype, expected):

@@ -26,6 +26,7 @@ UNSIGNED = ["uint8", "uint16", "uint32", "uint64"]
 INTS = SIGNED + UNSIGNED
 NUMERIC = INTS + FLOATS
 ALL_DTYPES = ["bool"] + NUMERIC
+COMPLEX = ["complex64", "complex128"]
 
 # Tolerances per result dtype; float64 transcendental functions run in float32 (documented).
 RTOL = {"float16": 2e-3, "float32": 2e-5, "float64": 2e-6}
@@ -39,6 +40,13 @@ def sample(shape, dtype, seed: int = 0, special: bool = True, low=None, high=Non
     n = int(np.prod(shape))
     if d == np.bool_:
         return rng.integers(0, 2, n).astype(bool).reshape(shape)
+    if d.kind == "c":  # the specials land in the real part of the first elements, the imaginary of the last
+        part = np.dtype(d.char.lower())  # F -> f, D -> d
+        re = sample((n,), part, seed, special, low, high)
+        im = sample((n,), part, seed + 1, special, low, high)[::-1]
+        out = np.empty(n, d)
+        out.real, out.imag = re, im  # not re + 1j * im: 1j * inf is nan+infj
+        return out.reshape(shape)
     if d.kind == "f":
         lo, hi = (-4, 4) if low is None else (low, high)
         out = rng.uniform(lo, hi, n).astype(d)
@@ -77,8 +85,32 @@ def assert_match(got, expected, rtol=None, atol=0.0, check_dtype=True, equal_nan
         np.testing.assert_array_equal(g, e)
         return
     tol = RTOL.get(e.dtype.name, 2e-5) if rtol is None else rtol
+    if e.dtype.kind == "c" or g.dtype.kind == "c":
+        _assert_complex_close(g.astype(np.complex128), e.astype(np.complex128), tol, atol, equal_nan)
+        return
     np.testing.assert_allclose(g.astype(np.float64), e.astype(np.float64), rtol=tol, atol=atol,
                                equal_nan=equal_nan)
+
+
+def _assert_complex_close(g: np.ndarray, e: np.ndarray, rtol: float, atol: float, equal_nan: bool) -> None:
+    """Real and imaginary parts each match, NaN/inf positions per part; the tolerance scales with the
+    modulus of NumPy's value (as a complex ``allclose`` does), so a part that is ~0 next to a large other
+    part may differ by rounding. A cast to float64 would drop the imaginary part, and a plain complex
+    ``assert_allclose`` would treat ``nan+1j`` and ``nan+5j`` as equal."""
+    finite = [np.where(np.isfinite(p), p, 0.0) for p in (e.real, e.imag)]
+    with np.errstate(over="ignore"):  # a modulus beyond the dtype's range is inf: any finite error passes
+        limit = atol + rtol * np.hypot(*finite)
+    for name, gp, ep in (("real", g.real, e.real), ("imag", g.imag, e.imag)):
+        both_nan = np.isnan(gp) & np.isnan(ep) if equal_nan else np.zeros(ep.shape, bool)
+        same = (gp == ep) | both_nan
+        with np.errstate(invalid="ignore"):
+            close = np.isfinite(gp) & np.isfinite(ep) & (np.abs(gp - ep) <= limit)
+        bad = ~(same | close)
+        if bad.any():
+            idx = np.argwhere(bad)[:5].tolist() if bad.ndim else []
+            raise AssertionError(
+                f"{name} parts differ at {int(bad.sum())} of {bad.size} positions {idx} (rtol={rtol:g}, "
+                f"atol={atol:g}):\n kdsl:  {g[bad][:5]}\n NumPy: {e[bad][:5]}")
 
 
 def numpy_kdsl_allclose(rtol=None, atol=0.0, check_dtype=True, accept_error=()):

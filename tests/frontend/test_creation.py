@@ -113,3 +113,27 @@ def test_too_large_for_one_buffer_is_a_clear_error():
     big = kd.zeros(limit // 4 + 1)  # lazy: nothing allocated yet
     with pytest.raises(ValueError, match="does not fit one buffer"):
         big.realize()
+
+
+@pytest.mark.parametrize("endpoint", [True, False])
+@pytest.mark.parametrize("num", [0, 1, 2, 7])
+@pytest.mark.parametrize(("start", "stop"), [
+    (np.array(1.0, np.float32), np.array(-2.5, np.float32)),        # 0-d arrays
+    (np.array([0.0, 1.0, -3.0]), np.array(2.0)),                     # shapes broadcast: (num, 3)
+    (np.array([[1.0], [2.0]], np.float32), np.array([0.0, 4.0], np.float32)),
+    (np.array(1 + 1j, np.complex64), np.array(-2j, np.complex64)),
+])
+def test_linspace_of_kdsl_arrays_stays_lazy_and_matches_numpy(start, stop, num, endpoint):
+    got = kd.linspace(kd.asarray(start), kd.asarray(stop), num, endpoint=endpoint)
+    want = np.linspace(start, stop, num, endpoint=endpoint)
+    assert got.shape == want.shape and got.dtype.np == want.dtype
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(np.linspace(kd.asarray(start), stop, num, endpoint=endpoint).numpy(), want,
+                               rtol=1e-6, atol=1e-6)  # np.linspace dispatches (it recursed before)
+
+
+@pytest.mark.parametrize(("start", "stop"), [(0, 1j), (1 + 2j, -3 - 1j), (2.0, 3j)])
+def test_linspace_of_python_complex_keeps_the_imaginary_part(start, stop):
+    got = kd.linspace(start, stop, 5)
+    assert got.dtype is kd.complex64  # kdsl's default complex (NumPy: complex128)
+    np.testing.assert_allclose(got.numpy(), np.linspace(start, stop, 5), rtol=1e-6)

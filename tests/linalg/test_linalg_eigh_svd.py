@@ -114,6 +114,19 @@ def test_pinv_matrix_rank_lstsq():
         np.testing.assert_allclose(got[3].numpy(), want[3], **tol("float64"))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("shape", [(6, 4), (4, 6), (5, 5), (3, 1)])
+def test_lstsq_rank_dtype_and_value_match_numpy(dtype, shape):
+    rng = np.random.default_rng(7)
+    m = rng.standard_normal(shape).astype(dtype)
+    if shape[1] > 1:
+        m[:, -1] = m[:, 0]  # rank deficient
+    b = rng.standard_normal(shape[0]).astype(dtype)
+    rank, want = kd.linalg.lstsq(kd.asarray(m), kd.asarray(b))[2], np.linalg.lstsq(m, b)[2]
+    assert rank.shape == () and rank.dtype.np == np.asarray(want).dtype == np.int32
+    assert int(rank) == want
+
+
 def test_jacobi_rounds_visit_every_pair_once_per_sweep():
     for n in (2, 5, 8):
         pairs = [tuple(sorted(p)) for r in range(n + n % 2 - 1) for p in jacobi.round_pairs(n, r)]

@@ -51,7 +51,11 @@ class iinfo_object(NamedTuple):  # noqa: N801 - the standard's name for what iin
 
 
 def _dtype_of(x: Any) -> dt.DType:
-    return x.dtype if isinstance(x, Array) else dt.as_dtype(x)
+    if isinstance(x, Array):
+        return x.dtype
+    if isinstance(x, (np.ndarray, np.generic)):  # NumPy arrays of any ndim and NumPy scalars are strong types
+        return dt.as_dtype(x.dtype)
+    return dt.as_dtype(x)
 
 
 def finfo(type: Any, /) -> finfo_object:  # noqa: A002 - the standard's parameter name
@@ -113,17 +117,21 @@ def isdtype(dtype: Any, kind: Any) -> bool:
 
 
 def result_type(*arrays_and_dtypes: Any) -> dt.DType:
-    """The dtype NumPy's promotion gives these arrays, dtypes and Python scalars (scalars are weak).
+    """The dtype NumPy's promotion gives these arrays (kdsl or NumPy, any ndim, 0-d included), dtypes,
+    NumPy scalars and Python scalars (only Python scalars are weak, as in NumPy 2).
 
-    >>> import kdsl as kd
+    >>> import kdsl as kd, numpy as np
     >>> kd.result_type(kd.int8, kd.int16), kd.result_type(kd.ones(2, dtype=kd.float16), 1.0)
     (kdsl.int16, kdsl.float16)
+    >>> kd.result_type(np.array(1.0), kd.int8), kd.result_type(kd.asarray(2, dtype=kd.int64), np.uint8(1))
+    (kdsl.float64, kdsl.int64)
     """
     if not arrays_and_dtypes:
         raise ValueError("at least one array or dtype is required")
     dtypes, scalars = [], []
     for x in arrays_and_dtypes:
-        if isinstance(x, (bool, int, float, complex)):
+        # np.float64 and np.complex128 subclass float and complex, but NumPy scalars are strong
+        if isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic):
             scalars.append(x)
         else:
             dtypes.append(_dtype_of(x))

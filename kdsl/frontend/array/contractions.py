@@ -20,7 +20,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.complex_math import conj
+from kdsl.frontend.array.complex_math import complex_from_parts, conj, imag, real
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.joining import atleast_2d
 from kdsl.frontend.array.linalg import matmul
@@ -135,10 +135,9 @@ def _observations(m: Any, y: Any, rowvar: bool, dtype: Any) -> Array:
     x = _arr(m)
     if x.ndim > 2:
         raise ValueError("m has more than 2 dimensions")
-    d = dt.as_dtype(dtype) if dtype is not None else \
-        (x.dtype if x.dtype.is_float and x.dtype is not dt.float16 else dt.default_float)
-    if y is not None:
-        d = d if dtype is not None or _arr(y).dtype is not dt.float64 else dt.float64
+    d = dt.as_dtype(dtype) if dtype is not None else _work_dtype(x.dtype)
+    if y is not None and dtype is None:
+        d = dt.promote(d, _work_dtype(_arr(y).dtype))
     one_d = x.ndim == 1
     x = atleast_2d(x).astype(d)
     if not rowvar and not one_d:
@@ -151,21 +150,29 @@ def _observations(m: Any, y: Any, rowvar: bool, dtype: Any) -> Array:
     return x
 
 
+def _work_dtype(d: dt.DType) -> dt.DType:
+    """float32/float64/complex data keeps its dtype; the rest computes in kdsl's default float."""
+    return d if d.kind == "c" or (d.is_float and d is not dt.float16) else dt.default_float
+
+
 def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: int | None = None,
         fweights: Any = None, aweights: Any = None, *, dtype: Any = None) -> Array:
     """The covariance matrix of the variables in the rows of ``m`` (columns when ``rowvar`` is False).
 
-    NumPy computes it in float64 for every input; kdsl keeps float64 for float64 input and uses float32
-    otherwise. Weights (``fweights``/``aweights``) are not supported yet.
+    NumPy computes it in float64 (complex128) for every input; kdsl keeps float64 and complex input's dtype
+    and uses float32 otherwise. Complex data: ``X @ X^H``, as NumPy. Weights (``fweights``/``aweights``) are
+    not supported yet.
 
     >>> import kdsl as kd
     >>> kd.cov(kd.asarray([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]])).tolist()
     [[1.0, -1.0], [-1.0, 1.0]]
+    >>> kd.cov(kd.asarray([1j, -1j])).tolist()
+    (2+0j)
     """
     if fweights is not None or aweights is not None:
         raise TypeError("kdsl's cov does not support fweights/aweights yet; weight the data yourself")
     centred, scale = _centred(m, y, rowvar, dtype, ddof if ddof is not None else (0 if bias else 1))
-    out = matmul(centred, centred.T) * scale
+    out = matmul(centred, _adjoint(centred)) * scale
     return out.reshape(()) if out.shape == (1, 1) else out
 
 
@@ -184,10 +191,23 @@ def corrcoef(x: Any, y: Any = None, rowvar: bool = True, *, dtype: Any = None) -
     [[1.0, 1.0], [1.0, 1.0]]
     """
     centred, _ = _centred(x, y, rowvar, dtype, 0)  # the 1/n factors cancel
-    c = matmul(centred, centred.T)
+    c = matmul(centred, _adjoint(centred))
     # The norms come from their own reduction, not from the diagonal of ``c``: a view of a reduction read by
     # that reduction's own epilogue is not supported by the fusion engine yet.
-    norm = ops.apply("sqrt", ksum(centred * centred, axis=1))
+    square = centred * conj(centred) if centred.dtype.kind == "c" else centred * centred
+    norm = ops.apply("sqrt", real(ksum(square, axis=1)))
     out = c / norm.reshape(-1, 1) / norm.reshape(1, -1)
-    out = ops.apply("minimum", ops.apply("maximum", out, -1.0), 1.0)
+    if out.dtype.kind == "c":  # NumPy clips the real and imaginary parts each
+        out = complex_from_parts(_clip1(real(out)), _clip1(imag(out))).astype(out.dtype)
+    else:
+        out = _clip1(out)
     return out.reshape(()) if out.shape == (1, 1) else out
+
+
+def _clip1(x: Array) -> Array:
+    return ops.apply("minimum", ops.apply("maximum", x, -1.0), 1.0)
+
+
+def _adjoint(x: Array) -> Array:
+    """The conjugate transpose of a 2-d array (the transpose for real data)."""
+    return conj(x).T if x.dtype.kind == "c" else x.T

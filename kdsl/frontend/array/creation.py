@@ -117,6 +117,9 @@ def asarray(x, dtype=None, device=None, copy=None) -> Array:
     >>> import kdsl as kd, numpy as np
     >>> kd.asarray(np.arange(3, dtype=np.int16)).dtype.name
     'int16'
+    >>> a = kd.ones(2)
+    >>> kd.asarray(a, dtype=a.dtype) is a, kd.asarray(a, copy=True) is a, kd.asarray(a, dtype=kd.int8).dtype.name
+    (True, False, 'int8')
     """
     dev = current_device(device)
     if copy is not None:
@@ -124,7 +127,8 @@ def asarray(x, dtype=None, device=None, copy=None) -> Array:
     if isinstance(x, Array):
         if x.device is not dev:
             x = asarray(x.numpy(), device=dev)
-        return x if dtype is None else x.astype(dtype)
+        # no conversion needed: x itself, as np.asarray returns its input (copy=True asks for a copy)
+        return x if dtype is None or dt.as_dtype(dtype) is x.dtype else x.astype(dtype)
     want = dt.as_dtype(dtype) if dtype is not None else None
     arr = _host_array(x, want)
     d = want if want is not None else _host_dtype(x, arr)
@@ -253,12 +257,38 @@ def arange(start, stop=None, step=1, dtype=None, device=None) -> Array:
 
 
 def linspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, device=None) -> Array:
-    """``num`` evenly spaced values from ``start`` to ``stop`` (computed like NumPy, in float64 on the host)."""
+    """``num`` evenly spaced values from ``start`` to ``stop`` (computed like NumPy, in float64 on the host);
+    complex endpoints give complex64 (kdsl's default complex). kdsl array endpoints (of any shape: the result
+    is ``(num, *shape)``) stay on the device: ``start + i * step`` in their dtype, computed lazily.
+
+    >>> import kdsl as kd
+    >>> kd.linspace(0, 1j, 3).tolist(), kd.linspace(kd.asarray([0.0, 1.0]), kd.asarray(2.0), 3).tolist()
+    ([0j, 0.5j, 1j], [[0.0, 1.0], [1.0, 1.5], [2.0, 2.0]])
+    """
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    if isinstance(start, Array) or isinstance(stop, Array):  # np.linspace would dispatch back here
+        return _linspace_of_arrays(start, stop, operator.index(num), endpoint, dtype)
     values = np.linspace(start, stop, num, endpoint=endpoint)
-    d = dt.default_float if dtype is None else dt.as_dtype(dtype)
+    default = dt.default_complex if values.dtype.kind == "c" else dt.default_float
+    d = default if dtype is None else dt.as_dtype(dtype)
     return asarray(values.astype(d.np), device=device)
+
+
+def _linspace_of_arrays(start, stop, num: int, endpoint: bool, dtype) -> Array:
+    dev = ops.device_of((start, stop))
+    a, b = (x if isinstance(x, Array) else asarray(x, device=dev) for x in (start, stop))
+    work = dt.result_dtype(np.add, dt.promote(a.dtype, b.dtype), 1.0)  # floats stay, ints: the default float
+    a, b = a.astype(work), b.astype(work)
+    shape = ops.broadcast_shapes(a.shape, b.shape)
+    i = arange(num, dtype=work.real_dtype if work.kind == "c" else work, device=dev).reshape(
+        (num,) + (1,) * len(shape))
+    div = num - 1 if endpoint else num
+    y = i * ((b - a) / div) + a if div > 0 else i * (b - a) + a  # NumPy's formula
+    if endpoint and num > 1:  # the last value is stop exactly, as NumPy makes it
+        y = ops.where(i == num - 1, b, y)
+    y = Array(mv.broadcast_node(y._n, (num,) + shape)) if y.shape != (num,) + shape else y
+    return y if dtype is None else y.astype(dtype)
 
 
 def _check_eye_dims(n, m) -> None:

@@ -161,13 +161,21 @@ def nextafter(x1: Any, x2: Any) -> Array:
 
 def nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: float | None = None,
                neginf: float | None = None) -> Array:
-    """NaN -> ``nan``, +inf -> ``posinf`` (default: the dtype's largest), -inf -> ``neginf`` (its smallest).
+    """NaN -> ``nan``, +inf -> ``posinf`` (default: the dtype's largest), -inf -> ``neginf`` (its smallest);
+    complex input: in the real and imaginary parts separately, as NumPy does.
 
     >>> import kdsl as kd
     >>> kd.nan_to_num(kd.asarray([float("nan"), float("-inf"), 1.0]), neginf=-9.0).tolist()
     [0.0, -9.0, 1.0]
+    >>> kd.nan_to_num(kd.asarray([complex(float("nan"), float("inf"))]), posinf=5.0).tolist()
+    [5j]
     """
     x = _arr(x)
+    if x.dtype.kind == "c":
+        from kdsl.frontend.array.complex_math import complex_from_parts, imag, real  # cycle: it imports ops
+
+        re, im = (nan_to_num(p, copy, nan, posinf, neginf) for p in (real(x), imag(x)))
+        return complex_from_parts(re, im).astype(x.dtype)
     if not x.dtype.is_float:
         return x
     info = np.finfo(x.dtype.np)

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.frontend.array import inner_mask, masks, ops, scatter
+from kdsl.frontend.array import inner_mask, masks, ops, scalar_index, scatter
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
@@ -89,6 +89,9 @@ def getitem(a: Array, key) -> Array:
     lead, mask, rest = _inner_mask_key(key)
     if mask is not None:  # a[:, mask], a[1:, mask, 0]: the mask's axes moved first, compacted, moved back
         return inner_mask.get(a, lead, mask, rest)
+    scalar = scalar_index.split(key, a.ndim)
+    if scalar is not None:  # 0-d integer kdsl arrays anywhere in a basic key: treated as ints (NumPy's rule)
+        return scalar_index.get(a, scalar)
     indices, rest = _array_key(key)
     if indices is not None:  # integer arrays on the leading axes (a copy, as in NumPy), then basic indexing
         rows = gather(a, *indices)
@@ -249,6 +252,9 @@ def setitem(a: Array, key, value) -> Array:
     lead, mask, rest = _inner_mask_key(key)
     if mask is not None:  # a[:, mask] = v: the region's mask axes moved first, a[mask] = v there, written back
         return inner_mask.set(a, lead, mask, rest, value)
+    scalar = scalar_index.split(key, a.ndim)
+    if scalar is not None:  # 0-d integer kdsl arrays anywhere in a basic key: treated as ints
+        return scalar_index.set(a, scalar, value)
     if _array_key(key)[0] is not None:
         rows = scatter.int_array_key(key)  # integer arrays on the leading axes: a gather-based scatter
         if rows is not None:

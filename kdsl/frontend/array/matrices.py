@@ -84,7 +84,8 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> Array:  # 
         return ones((v.shape[0], 0), dtype=d, device=v.device)
     first = ones((v.shape[0], 1), dtype=d, device=v.device)
     rest = broadcast_to(v.astype(d).reshape(-1, 1), (v.shape[0], n - 1))
-    powers = concatenate([first, rest], axis=1).cumprod(axis=1, dtype=d)
+    # x ** 0 stays out of the running product, as in NumPy: (1 + 0j) * (inf + 1j) would be inf + nanj, not x
+    powers = concatenate([first, rest.cumprod(axis=1, dtype=d)], axis=1)
     return powers if increasing else flip(powers, 1)
 
 

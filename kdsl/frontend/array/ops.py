@@ -91,6 +91,13 @@ def cast_node(node: Node, dtype: dt.DType) -> Node:
         return node
     if node.op == "const":
         return const_node(node.arg, dtype, node.device)
+    if dtype.kind == "c" and node.dtype.kind != "c":
+        # real -> complex as (x, 0) with the zero a constant operand, not a literal in the shader: a driver
+        # that sees a literal 0 imaginary part folds inf * 0 to 0 in the complex product and quotient that
+        # follow (lavapipe does, despite SignedZeroInfNanPreserve), where NumPy gives NaN (inf+1j)*2.0 = inf+nanj
+        part = dt.float64 if dtype is dt.complex128 else dt.float32
+        return Node("complex", (cast_node(node, part), const_node(0.0, part, node.device)), dtype, node.shape,
+                    device=node.device)
     return Node("cast", (node,), dtype, node.shape)
 
 

@@ -127,12 +127,26 @@ def _arg(x, op: str, axis, keepdims: bool) -> Array:
 
 
 def argmax(x, axis=None, keepdims=False) -> Array:
-    """Index of the largest element over ``axis`` (first one on ties; NaN counts as largest)."""
+    """Index of the largest element over ``axis`` (``None``: of the flattened array), as int64. The first one
+    wins ties; a line holding NaN gives the index of its first NaN, as in NumPy (kd.nanargmax skips NaN).
+
+    >>> import kdsl as kd, numpy as np
+    >>> a = kd.asarray(np.array([[1.0, np.inf, np.nan, np.nan], [3.0, 7.0, 7.0, -1.0]], np.float32))
+    >>> kd.argmax(a, axis=1).tolist(), int(kd.argmax(a))
+    ([2, 1], 2)
+    """
     return _arg(x, "argmax", axis, keepdims)
 
 
 def argmin(x, axis=None, keepdims=False) -> Array:
-    """Index of the smallest element over ``axis`` (first one on ties; NaN counts as smallest)."""
+    """Index of the smallest element over ``axis`` (``None``: of the flattened array), as int64. The first one
+    wins ties; a line holding NaN gives the index of its first NaN, as in NumPy (kd.nanargmin skips NaN).
+
+    >>> import kdsl as kd, numpy as np
+    >>> a = kd.asarray(np.array([[1.0, -np.inf, np.nan, np.nan], [3.0, -1.0, 7.0, -1.0]], np.float32))
+    >>> kd.argmin(a, axis=1).tolist(), int(kd.argmin(a))
+    ([2, 1], 2)
+    """
     return _arg(x, "argmin", axis, keepdims)
 
 

@@ -49,7 +49,9 @@ from kdsl import dtype as dt
 from kdsl.device import device as current_device
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.binomial_sampling import BinomialDistributions
 from kdsl.frontend.array.creation import asarray, full
+from kdsl.frontend.array.distributions import TransformDistributions
 from kdsl.frontend.array.gamma_sampling import GammaDistributions
 from kdsl.frontend.array.ops import where
 from kdsl.frontend.array.random_draws import (
@@ -78,7 +80,7 @@ def _seed_key(seed: Any) -> int:
     return lo | hi << 32
 
 
-class Generator(GammaDistributions):
+class Generator(GammaDistributions, TransformDistributions, BinomialDistributions):
     """Random numbers with NumPy's ``Generator`` methods, drawn lazily on the device (see the module docstring).
 
     Example:

@@ -42,6 +42,7 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray, full
 from kdsl.frontend.array.ops import where
 from kdsl.frontend.array.random_draws import PhiloxDraws, Size, _operand, _out_shape
+from kdsl.frontend.array.shape_ops import stack
 from kdsl.frontend.array.sorting import searchsorted
 
 TABLE_SD = 2_000.0  # host-scalar (n, p) up to this standard deviation use the exact table (<= 160k entries)
@@ -173,8 +174,6 @@ class BinomialDistributions(PhiloxDraws):
             counts.append(x)
             left, mass = left - x, mass - pi
         counts.append(left)
-        from kdsl.frontend.array.joining import stack  # a late import: joining pulls in much of the front end
-
         return stack(counts, axis=-1).astype(out)
 
 

@@ -62,7 +62,7 @@ from kdsl.frontend.array.random_draws import (
     _param,
     _param_dtype,
 )
-from kdsl.frontend.array.sorting import argsort, searchsorted, take
+from kdsl.frontend.array.sorting import argsort, searchsorted, take, take_along_axis
 
 _POISSON_TABLE_MAX = 10_000.0  # lam above this: normal approximation (the table would pass ~14 000 entries)
 _POISSON_LAM_MAX = 9.2e18  # NumPy's own bound (larger lam overflows int64)
@@ -91,7 +91,10 @@ class Generator(GammaDistributions, TransformDistributions, BinomialDistribution
     """
 
     def __init__(self, seed: Any = None, device: Any = None) -> None:
-        self._key = _seed_key(seed)
+        self._seed_seq = seed if isinstance(seed, np.random.SeedSequence) else None
+        if self._seed_seq is None and not isinstance(seed, (bool, np.bool_, float)):
+            self._seed_seq = np.random.SeedSequence(seed)
+        self._key = _seed_key(self._seed_seq if self._seed_seq is not None else seed)
         self._stream = 0
         self._dev = current_device(device)
         self._tables: dict[tuple, Array] = {}  # poisson CDF tables already on the device, by (lam, dtype)
@@ -280,6 +283,57 @@ class Generator(GammaDistributions, TransformDistributions, BinomialDistribution
         if x.ndim == 0:
             raise TypeError("shuffle needs an array of at least 1 dimension, not a 0-d array")
         x[...] = self.permutation(x, axis)
+
+    def permuted(self, x: Any, axis: int | None = None, out: Array | None = None) -> Array:
+        """``x`` with each slice along ``axis`` shuffled independently (``axis=None``: all elements, as one flat
+        array); ``out`` (a kdsl array, may be ``x``) receives the result in place.
+
+        >>> import kdsl as kd
+        >>> y = kd.random.default_rng(8).permuted(kd.arange(6).reshape(2, 3), axis=1)
+        >>> sorted(y.tolist()[0]), sorted(y.tolist()[1])
+        ([0, 1, 2], [3, 4, 5])
+        """
+        a = x if isinstance(x, Array) else asarray(x, device=self._device)
+        if axis is None:
+            flat = a.reshape(-1)
+            result = take(flat, self._perm(flat.shape[0])).reshape(a.shape)
+        else:
+            ax = axis + a.ndim if axis < 0 else axis
+            if not 0 <= ax < a.ndim:
+                raise np.exceptions.AxisError(axis, a.ndim)
+            keys = self._bits(a.shape, wide=self._device.supports(dt.uint64))[0]
+            result = take_along_axis(a, argsort(keys, axis=ax), axis=ax)
+        if out is None:
+            return result
+        if not isinstance(out, Array) or out.shape != a.shape:
+            raise ValueError("out must be a kdsl array of the same shape as x")
+        out[...] = result
+        return out
+
+    def bytes(self, length: int) -> bytes:
+        """``length`` random bytes (a Python ``bytes``: the words are read back to the host).
+
+        >>> import kdsl as kd
+        >>> len(kd.random.default_rng(9).bytes(10))
+        10
+        """
+        if length < 0:
+            raise ValueError(f"negative dimensions are not allowed (bytes({length}))")
+        words = self._bits(((length + 3) // 4,))[0]
+        return words.numpy().astype("<u4").tobytes()[:length]
+
+    def spawn(self, n_children: int) -> list[Generator]:
+        """``n_children`` independent child generators (through the seed's ``SeedSequence.spawn``).
+
+        >>> import kdsl as kd
+        >>> a, b = kd.random.default_rng(10).spawn(2)
+        >>> bool((a.random(4).numpy() != b.random(4).numpy()).any())
+        True
+        """
+        if self._seed_seq is None:
+            raise TypeError("this generator was not seeded through a SeedSequence and cannot spawn; "
+                            "use kd.random.default_rng(seed).spawn(n)")
+        return [Generator(child, self._device) for child in self._seed_seq.spawn(n_children)]
 
     def choice(self, a: Any, size: Size = None, replace: bool = True, p: Any = None, axis: int = 0,
                shuffle: bool = True) -> Array:

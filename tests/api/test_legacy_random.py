@@ -52,7 +52,7 @@ LEGACY = {
 
 
 @pytest.mark.parametrize("name", sorted(LEGACY))
-@pytest.mark.parametrize("size", [(), (3,), (2, 3)])
+@pytest.mark.parametrize("size", [(), (2, 3)])  # the shapes of test_random_distributions: kernels are reused
 def test_module_functions_match_numpys_shapes(name, size):
     kd.random.seed(1)
     out = LEGACY[name](kd.random, size)

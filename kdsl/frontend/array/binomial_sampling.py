@@ -20,7 +20,8 @@
     approximate at that resolution).
 
 ``multinomial`` draws the categories one after another as conditional binomials (``X_i ~ B(n - sum of the
-earlier counts, p_i / (1 - sum of the earlier p))``), one lazy binomial per category.
+earlier counts, p_i / (1 - sum of the earlier p))``), one binomial kernel per category, each run when
+``multinomial`` is called (on the device; chained lazily, each would inline all the earlier ones).
 
 Example:
     >>> import kdsl as kd
@@ -170,7 +171,8 @@ class BinomialDistributions(PhiloxDraws):
         counts, mass = [], 1.0
         for pi in probs[:-1]:
             share = min(1.0, pi / mass) if mass > 0 else 0.0
-            x = self._binomial_device(left, full((), share, device=self._device), shape)
+            # each count is computed now: lazily, every later category would inline all the earlier ones' kernels
+            x = self._binomial_device(left, full((), share, device=self._device), shape).realize()
             counts.append(x)
             left, mass = left - x, mass - pi
         counts.append(left)

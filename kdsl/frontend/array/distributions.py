@@ -125,12 +125,12 @@ class TransformDistributions(PhiloxDraws):
         True
         """
         if not any(isinstance(v, Array) for v in (left, mode, right)):
-            lo, mo, hi = (np.asarray(v, dtype=float) for v in (left, mode, right))
-            if (lo > mo).any():
+            hl, hm, hr = (np.asarray(v, dtype=float) for v in (left, mode, right))
+            if (hl > hm).any():
                 raise ValueError("left > mode")
-            if (mo > hi).any():
+            if (hm > hr).any():
                 raise ValueError("mode > right")
-            if (lo == hi).any():
+            if (hl == hr).any():
                 raise ValueError("left == right")
         d = _param_dtype(left, mode, right)
         shape = _out_shape(size, left, mode, right)

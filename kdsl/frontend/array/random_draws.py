@@ -84,6 +84,7 @@ class PhiloxDraws:
 
     _key: int
     _stream: int
+    _dev: Any
 
     @property
     def _device(self):

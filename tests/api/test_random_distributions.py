@@ -133,7 +133,8 @@ def test_reproducible_and_calls_differ():
     def run(seed):
         g = kd.random.default_rng(seed)
         return [g.gamma(2.0, size=50).numpy(), g.gamma(2.0, size=50).numpy(), g.binomial(10, 0.4, 50).numpy(),
-                g.binomial(np.full(N, 40), np.full(1, 0.4)).numpy(), g.laplace(size=50).numpy(), g.dirichlet([1, 2], 5).numpy()]
+                g.binomial(np.full(N, 40), np.full(1, 0.4)).numpy(), g.laplace(size=50).numpy(),
+                g.dirichlet([1, 2], 5).numpy()]
     a, b, c = run(11), run(11), run(12)
     for x, y in zip(a, b, strict=True):
         np.testing.assert_array_equal(x, y)

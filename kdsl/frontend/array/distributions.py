@@ -47,8 +47,8 @@ from kdsl.frontend.array.random_draws import (
 class TransformDistributions(PhiloxDraws):
     """Closed-form distributions (mixed into :class:`kdsl.random.Generator` and ``RandomState``)."""
 
-    def _located(self, name: str, loc: Any, scale: Any, size: Size, scale_name: str = "scale"):
-        """Checks ``scale >= 0``; returns (shape, dtype, loc, scale) as operands and one open uniform."""
+    def _located(self, loc: Any, scale: Any, size: Size, scale_name: str = "scale"):
+        """Checks ``scale >= 0``; returns (shape, dtype, loc, scale), the parameters as operands."""
         _host_check(scale, scale_name, lambda s: s >= 0, "< 0")
         d = _param_dtype(loc, scale)
         shape = _out_shape(size, loc, scale)
@@ -61,25 +61,25 @@ class TransformDistributions(PhiloxDraws):
         >>> bool((kd.random.default_rng(1).lognormal(size=100).numpy() > 0).all())
         True
         """
-        shape, d, mu, s = self._located("lognormal", mean, sigma, size, "sigma")
+        shape, d, mu, s = self._located(mean, sigma, size, "sigma")
         return km.exp(self._normals(shape, d, 1)[0] * s + mu)
 
     def laplace(self, loc: Any = 0.0, scale: Any = 1.0, size: Size = None) -> Array:
         """Laplace (double exponential) floats."""
-        shape, d, mu, s = self._located("laplace", loc, scale, size)
+        shape, d, mu, s = self._located(loc, scale, size)
         u = self._open_unit(shape, d)[0]
         two, half = self._const(2.0, d), self._const(0.5, d)
         return where(u < half, km.log(u * two), -km.log((self._const(1.0, d) - u) * two)) * s + mu
 
     def logistic(self, loc: Any = 0.0, scale: Any = 1.0, size: Size = None) -> Array:
         """Logistic floats."""
-        shape, d, mu, s = self._located("logistic", loc, scale, size)
+        shape, d, mu, s = self._located(loc, scale, size)
         u = self._open_unit(shape, d)[0]
         return km.log(u / (self._const(1.0, d) - u)) * s + mu
 
     def gumbel(self, loc: Any = 0.0, scale: Any = 1.0, size: Size = None) -> Array:
         """Gumbel (extreme value type I) floats."""
-        shape, d, mu, s = self._located("gumbel", loc, scale, size)
+        shape, d, mu, s = self._located(loc, scale, size)
         return mu - km.log(-km.log(self._open_unit(shape, d)[0])) * s
 
     def standard_cauchy(self, size: Size = None) -> Array:
@@ -89,7 +89,7 @@ class TransformDistributions(PhiloxDraws):
 
     def rayleigh(self, scale: Any = 1.0, size: Size = None) -> Array:
         """Rayleigh floats (``scale * sqrt(-2 log u)``)."""
-        shape, d, _, s = self._located("rayleigh", 0.0, scale, size)
+        shape, d, _, s = self._located(0.0, scale, size)
         return km.sqrt(km.log(self._open_unit(shape, d)[0]) * self._const(-2.0, d)) * s
 
     def _exp1(self, shape: tuple[int, ...], d: dt.DType) -> Array:

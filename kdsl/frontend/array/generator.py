@@ -24,7 +24,9 @@ Methods (what differs from NumPy is said in each docstring):
   a random permutation, or with ``p`` the ``size`` smallest ``Exp(1)/p_i`` keys (Efraimidis-Spirakis: the same law
   as drawing one at a time proportionally to the remaining ``p``).
 
-``size=None`` gives a 0-d kdsl array (NumPy gives a Python scalar: reading it would be a host round trip).
+The other distributions (``gamma``, ``beta``, ``binomial``, ``lognormal``, ...) come from
+:mod:`gamma_sampling`, :mod:`binomial_sampling` and :mod:`distributions`; ``permuted``, ``bytes`` and ``spawn``
+are here. ``size=None`` gives a 0-d kdsl array (NumPy gives a Python scalar: reading it would be a host round trip).
 
 Example:
     >>> import kdsl as kd

@@ -45,6 +45,8 @@ LEGACY = {
     "power": lambda m, s: m.power(2.0, s or None),
     "triangular": lambda m, s: m.triangular(0.0, 0.5, 1.0, s or None),
     "geometric": lambda m, s: m.geometric(0.5, s or None),
+    "f": lambda m, s: m.f(2.0, 3.0, s or None),
+    "wald": lambda m, s: m.wald(1.0, 1.0, s or None),
     "multinomial": lambda m, s: m.multinomial(10, [0.3, 0.7], s or None),
     "multivariate_normal": lambda m, s: m.multivariate_normal([0.0, 1.0], np.eye(2), s or None),
     "dirichlet": lambda m, s: m.dirichlet([1.0, 2.0], s or None),

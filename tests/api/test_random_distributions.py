@@ -60,6 +60,8 @@ CALLS = {
     "power": lambda g, s: g.power(2.0, s),
     "triangular": lambda g, s: g.triangular(0.0, 1.0, 3.0, s),
     "geometric": lambda g, s: g.geometric(0.3, s),
+    "f": lambda g, s: g.f(3.0, 5.0, s),
+    "wald": lambda g, s: g.wald(1.0, 2.0, s),
     "binomial": lambda g, s: g.binomial(10, 0.3, s),
 }
 
@@ -107,6 +109,10 @@ BAD = {
     "triangular left > mode": lambda g: g.triangular(1.0, 0.0, 2.0),
     "triangular mode > right": lambda g: g.triangular(0.0, 3.0, 2.0),
     "triangular left == right": lambda g: g.triangular(1.0, 1.0, 1.0),
+    "f dfnum <= 0": lambda g: g.f(0.0, 1.0),
+    "f dfden <= 0": lambda g: g.f(1.0, 0.0),
+    "wald mean <= 0": lambda g: g.wald(0.0, 1.0),
+    "wald scale <= 0": lambda g: g.wald(1.0, 0.0),
     "geometric p <= 0": lambda g: g.geometric(0.0),
     "geometric p > 1": lambda g: g.geometric(1.5),
     "binomial n < 0": lambda g: g.binomial(-1, 0.5),
@@ -159,6 +165,9 @@ CONTINUOUS = {
     "weibull": (lambda g: g.weibull(1.5, N), stats.weibull_min(1.5).cdf),
     "pareto": (lambda g: g.pareto(3.0, N), stats.lomax(3.0).cdf),
     "power": (lambda g: g.power(2.5, N), stats.powerlaw(2.5).cdf),
+    "f": (lambda g: g.f(4.0, 7.0, N), stats.f(4.0, 7.0).cdf),
+    "wald": (lambda g: g.wald(1.5, 2.0, N), stats.invgauss(1.5 / 2.0, scale=2.0).cdf),
+    "wald large y": (lambda g: g.wald(3.0, 0.1, N), stats.invgauss(30.0, scale=0.1).cdf),
     "triangular": (lambda g: g.triangular(-1.0, 0.0, 3.0, N), stats.triang(0.25, loc=-1.0, scale=4.0).cdf),
 }
 

@@ -7,7 +7,7 @@ interval (0, 1) (so ``log u`` is finite), ``E = -log u`` is Exp(1), ``z`` is sta
   ``logistic``: ``loc + scale log(u / (1 - u))``; ``gumbel``: ``loc - scale log(E)``;
   ``standard_cauchy``: ``tan(pi (u - 1/2))``; ``rayleigh``: ``scale sqrt(2 E)``; ``weibull``: ``E**(1/a)``;
   ``pareto``: ``expm1(E / a)``; ``power``: ``u**(1/a)``; ``triangular``: the inverse CDF;
-  ``geometric``: ``ceil(log u / log1p(-p))`` (at least 1).
+  ``geometric``: ``ceil(log u / log1p(-p))`` (at least 1); ``wald``: Michael-Schucany-Haas.
 * ``multivariate_normal``: ``z @ F + mean`` with ``F F^T = cov``; ``F`` (SVD, eigh or Cholesky as NumPy's
   ``method``) is computed on the host from ``cov``, a parameter read back like ``choice``'s ``p``.
 
@@ -140,6 +140,22 @@ class TransformDistributions(PhiloxDraws):
         rising = lo + km.sqrt(u * width * below)
         falling = hi - km.sqrt((self._const(1.0, d) - u) * width * above)
         return where(u * width <= below, rising, falling)
+
+    def wald(self, mean: Any, scale: Any, size: Size = None) -> Array:
+        """Wald (inverse Gaussian) floats: Michael, Schucany and Haas' transform of a normal and a uniform, with
+        the root taken in the cancellation-free form ``mean**2 / (a + b)``."""
+        _host_check(mean, "mean", lambda v: v > 0, "<= 0")
+        _host_check(scale, "scale", lambda v: v > 0, "<= 0")
+        d = _param_dtype(mean, scale)
+        shape = _out_shape(size, mean, scale)
+        mu, lam = _operand(mean, d, self._device), _operand(scale, d, self._device)
+        z = self._normals(shape, d, 1)[0]
+        y = z * z
+        k = mu / (lam * self._const(2.0, d))
+        root = km.sqrt(self._const(4.0, d) * mu * lam * y + mu * mu * y * y)
+        x = mu * mu / (mu + mu * k * y + k * root)  # = mu + k (mu y - root), without cancellation
+        u = self._unit(shape, d)[0]
+        return where(u * (mu + x) <= mu, x, mu * mu / x)
 
     def geometric(self, p: Any, size: Size = None) -> Array:
         """Geometric counts >= 1 (trials to the first success), int64 (int32 without 64-bit ints)."""

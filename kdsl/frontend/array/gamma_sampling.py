@@ -1,4 +1,4 @@
-"""The gamma family on the device: ``standard_gamma``, ``gamma``, ``beta``, ``chisquare``, ``standard_t``,
+"""The gamma family on the device: ``standard_gamma``, ``gamma``, ``beta``, ``chisquare``, ``standard_t``, ``f``,
 ``dirichlet``.
 
 Gamma variates use Marsaglia and Tsang's squeeze-free rejection method (2000) with a *fixed* number of candidates
@@ -123,6 +123,18 @@ class GammaDistributions(PhiloxDraws):
         nu = _operand(df, d, self._device)
         z = self._normals(shape, d, 1)[0]
         return z * km.rsqrt(self._gamma_values(nu * 0.5, shape, d) * 2.0 / nu)
+
+    def f(self, dfnum: Any, dfden: Any, size: Size = None) -> Array:
+        """Fisher's F floats (the ratio of two scaled chi-squares, combined in log space)."""
+        _host_check(dfnum, "dfnum", lambda v: v > 0, "<= 0")
+        _host_check(dfden, "dfden", lambda v: v > 0, "<= 0")
+        d = _param_dtype(dfnum, dfden)
+        shape = _out_shape(size, dfnum, dfden)
+        num, den = _operand(dfnum, d, self._device), _operand(dfden, d, self._device)
+        half = self._const(0.5, d)
+        ga, ba = self._log_gamma(num * half, shape, d)
+        gb, bb = self._log_gamma(den * half, shape, d)
+        return km.exp(km.log(ga) + ba - km.log(gb) - bb) * (den / num)
 
     def dirichlet(self, alpha: Any, size: Size = None) -> Array:
         """Dirichlet floats of shape ``size + (len(alpha),)``; each row sums to 1. ``alpha`` (1-D) is read on the

@@ -31,11 +31,11 @@ from kdsl.frontend.array.random_draws import _operand, _out_shape
 
 __all__ = [
     "Generator", "PhiloxState", "RandomState", "beta", "binomial", "bytes", "chisquare", "choice", "default_rng",
-    "dirichlet", "exponential", "gamma", "geometric", "get_state", "gumbel", "integers", "laplace", "logistic",
+    "dirichlet", "exponential", "f", "gamma", "geometric", "get_state", "gumbel", "integers", "laplace", "logistic",
     "lognormal", "multinomial", "multivariate_normal", "normal", "pareto", "permutation", "poisson", "power",
     "rand", "randint", "randn", "random", "random_sample", "ranf", "rayleigh", "sample", "seed", "set_state",
     "shuffle", "standard_cauchy", "standard_exponential", "standard_gamma", "standard_normal", "standard_t",
-    "triangular", "uniform", "weibull",
+    "triangular", "uniform", "wald", "weibull",
 ]
 
 _STATE = global_state()
@@ -170,3 +170,5 @@ pareto = _bound("pareto")
 power = _bound("power")
 triangular = _bound("triangular")
 multivariate_normal = _bound("multivariate_normal")
+f = _bound("f")
+wald = _bound("wald")

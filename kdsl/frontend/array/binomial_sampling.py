@@ -11,13 +11,13 @@
 
   - ``n p' < 10``: inversion of the CDF by sequential search unrolled to ``INVERSION_STEPS = 48`` terms (a fixed
     expression: P(X > 48) < 1e-16 for such means, by the Chernoff bound);
-  - ``n p' >= 10``: Hörmann's BTRS transformed rejection (1993) with ``CANDIDATES = 16`` candidate pairs drawn in
-    parallel and the first accepted one kept. A candidate is accepted with probability above 0.79 for every
-    such ``(n, p)``, so all 16 fail with probability below ``0.21**16 < 1.5e-11``; then the result is the mode,
-    a fixed well-defined fallback. The acceptance test compares log-densities relative to the mode through
-    ``log1p`` of small ratios and Stirling's tail series, so float32 keeps it accurate; the counts themselves are
-    exact integers below ``2**24`` (above that float32 cannot hold every count: larger ``n`` on this route is
-    approximate at that resolution).
+  - ``n p' >= 10``: Hörmann's BTRS transformed rejection (1993) with ``CANDIDATES = 24`` candidate pairs drawn in
+    parallel and the first accepted one kept. A candidate is accepted with probability above 0.70 for every
+    such ``(n, p)`` (measured: ~0.71 at ``n p' = 10``, rising to ~0.88 for large ``n p'``), so all 24 fail with
+    probability below ``0.3**24 < 3e-13``; then the result is the mode, a fixed well-defined fallback. The
+    acceptance test compares log-densities relative to the mode through ``log1p`` of small ratios and
+    Stirling's tail series, so float32 keeps it accurate; the counts themselves are exact integers below
+    ``2**24`` (above, float32 cannot hold every count: larger ``n`` on this route is approximate at that scale).
 
 ``multinomial`` draws the categories one after another as conditional binomials (``X_i ~ B(n - sum of the
 earlier counts, p_i / (1 - sum of the earlier p))``), one binomial kernel per category, each run when
@@ -48,7 +48,7 @@ from kdsl.frontend.array.sorting import searchsorted
 
 TABLE_SD = 2_000.0  # host-scalar (n, p) up to this standard deviation use the exact table (<= 160k entries)
 INVERSION_STEPS = 48  # sequential-search terms for n p' < 10
-CANDIDATES = 16  # BTRS candidates per output
+CANDIDATES = 24  # BTRS candidates per output: all rejected with probability < 0.3**24 < 3e-13
 _SMALL_MEAN = 10.0  # below: inversion; above: BTRS (its constants are fitted for n p' >= 10)
 
 
@@ -129,7 +129,7 @@ class BinomialDistributions(PhiloxDraws):
         tilt = km.log(p * (n - m + c(1.0)) / (q * (m + c(1.0))))  # log(r (n-m+1)/(m+1)), close to 0
         base = _stirling_tail(m, c) + _stirling_tail(n - m, c)
         us = self._unit(shape, dt.float32, 2 * CANDIDATES)
-        out = m  # the fallback (probability < 1.5e-11): the mode
+        out = m  # the fallback (probability < 3e-13): the mode
         for i in reversed(range(CANDIDATES)):
             x, v = us[2 * i] - c(0.5), us[2 * i + 1]
             xs = c(0.5) - km.abs(x)

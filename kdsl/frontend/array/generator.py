@@ -24,7 +24,9 @@ Methods (what differs from NumPy is said in each docstring):
   a random permutation, or with ``p`` the ``size`` smallest ``Exp(1)/p_i`` keys (Efraimidis-Spirakis: the same law
   as drawing one at a time proportionally to the remaining ``p``).
 
-``size=None`` gives a 0-d kdsl array (NumPy gives a Python scalar: reading it would be a host round trip).
+The other distributions (``gamma``, ``beta``, ``binomial``, ``lognormal``, ...) come from
+:mod:`gamma_sampling`, :mod:`binomial_sampling` and :mod:`distributions`; ``permuted``, ``bytes`` and ``spawn``
+are here. ``size=None`` gives a 0-d kdsl array (NumPy gives a Python scalar: reading it would be a host round trip).
 
 Example:
     >>> import kdsl as kd
@@ -49,58 +51,23 @@ from kdsl import dtype as dt
 from kdsl.device import device as current_device
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import as_shape, asarray, full
+from kdsl.frontend.array.binomial_sampling import BinomialDistributions
+from kdsl.frontend.array.creation import asarray, full
+from kdsl.frontend.array.distributions import TransformDistributions
+from kdsl.frontend.array.gamma_sampling import GammaDistributions
 from kdsl.frontend.array.ops import where
-from kdsl.frontend.array.sorting import argsort, searchsorted, take
-from kdsl.ir.graph import Node
+from kdsl.frontend.array.random_draws import (
+    Size,
+    _float_dtype,
+    _host_check,
+    _out_shape,
+    _param,
+    _param_dtype,
+)
+from kdsl.frontend.array.sorting import argsort, searchsorted, take, take_along_axis
 
 _POISSON_TABLE_MAX = 10_000.0  # lam above this: normal approximation (the table would pass ~14 000 entries)
 _POISSON_LAM_MAX = 9.2e18  # NumPy's own bound (larger lam overflows int64)
-
-Size = int | tuple[int, ...] | None
-
-
-def _float_dtype(dtype: Any, device) -> dt.DType:
-    d = dt.float32 if dtype is None else dt.as_dtype(dtype)
-    if d not in (dt.float32, dt.float64):
-        raise TypeError(f"Unsupported dtype {d.name!r}: random floats are float32 or float64")
-    return device.check(d)
-
-
-def _shape_of(x: Any) -> tuple[int, ...]:
-    return tuple(x.shape) if isinstance(x, Array) else np.shape(x)
-
-
-def _out_shape(size: Size, *params: Any) -> tuple[int, ...]:
-    """``size`` if given (it must hold the parameters' broadcast shape, as NumPy checks), else that shape."""
-    pshape = np.broadcast_shapes(*[_shape_of(p) for p in params]) if params else ()
-    if size is None:
-        return pshape
-    shape = as_shape(size)
-    if np.broadcast_shapes(shape, pshape) != shape:
-        raise ValueError(f"shape mismatch: parameters of shape {pshape} do not broadcast to size {shape}")
-    return shape
-
-
-def _param(x: Any, device) -> Any:
-    """A distribution parameter as an operand: Python scalars stay weak, host arrays become float32 arrays."""
-    if isinstance(x, (Array, int, float)):
-        return x
-    return asarray(np.asarray(x, dtype=np.float32), device=device)
-
-
-def _param_dtype(*params: Any) -> dt.DType:
-    """float64 when a parameter is a float64 kdsl array (its draw then gets 53 random bits), else float32."""
-    return dt.float64 if any(isinstance(p, Array) and p.dtype is dt.float64 for p in params) else dt.float32
-
-
-def _host_check(value: Any, name: str, ok, message: str) -> None:
-    """NumPy's parameter checks on host values; a kdsl array parameter is not read back (that would sync)."""
-    if isinstance(value, Array):
-        return
-    host = np.asarray(value, dtype=float)
-    if not ok(host).all():
-        raise ValueError(f"{name} {message}")
 
 
 def _seed_key(seed: Any) -> int:
@@ -115,7 +82,7 @@ def _seed_key(seed: Any) -> int:
     return lo | hi << 32
 
 
-class Generator:
+class Generator(GammaDistributions, TransformDistributions, BinomialDistributions):
     """Random numbers with NumPy's ``Generator`` methods, drawn lazily on the device (see the module docstring).
 
     Example:
@@ -126,9 +93,12 @@ class Generator:
     """
 
     def __init__(self, seed: Any = None, device: Any = None) -> None:
-        self._key = _seed_key(seed)
+        self._seed_seq = seed if isinstance(seed, np.random.SeedSequence) else None
+        if self._seed_seq is None and not isinstance(seed, (bool, np.bool_, float)):
+            self._seed_seq = np.random.SeedSequence(seed)
+        self._key = _seed_key(self._seed_seq if self._seed_seq is not None else seed)
         self._stream = 0
-        self._device = current_device(device)
+        self._dev = current_device(device)
         self._tables: dict[tuple, Array] = {}  # poisson CDF tables already on the device, by (lam, dtype)
 
     def __repr__(self) -> str:
@@ -137,46 +107,6 @@ class Generator:
     @property
     def device(self):
         return self._device
-
-    # ----- raw draws
-    def _draw(self, dist: str, shape: tuple[int, ...], d: dt.DType) -> Array:
-        key = (dist, self._key & 0xFFFFFFFF, self._key >> 32, self._stream & 0xFFFFFFFF)
-        self._stream += 1  # the next draw reads a disjoint counter range
-        return Array(Node("rand", (), d, shape, key, device=self._device))
-
-    def _words(self, m: int, shape: tuple[int, ...]) -> list[Array]:
-        """``m`` independent arrays of 32 random bits (uint32): rows of one draw of shape ``(m, *shape)``, so
-        they cost one stream and one set of push constants (a kernel has room for only ~10 draws' keys)."""
-        n = math.prod(shape)
-        rows = max(1, min(m, ((1 << 32) - 1) // max(n, 1)))  # the element counter is 32-bit: rows*n < 2**32
-        out: list[Array] = []
-        while len(out) < m:
-            take_rows = min(rows, m - len(out))
-            block = self._draw("bits", (take_rows,) + shape, dt.uint32)
-            out.extend(block[i] for i in range(take_rows))
-        return out
-
-    def _bits(self, shape: tuple[int, ...], wide: bool = False, count: int = 1) -> list[Array]:
-        """``count`` arrays of 32 (``wide``: 64) uniformly random bits per element, as uint32 (uint64)."""
-        w = self._words(count * (2 if wide else 1), shape)
-        if not wide:
-            return w
-        return [(w[2 * i].astype(dt.uint64) << 32) | w[2 * i + 1].astype(dt.uint64) for i in range(count)]
-
-    def _unit(self, shape: tuple[int, ...], d: dt.DType, count: int = 1) -> list[Array]:
-        """``count`` arrays uniform in [0, 1) with the dtype's full mantissa (24 bits float32, 53 float64)."""
-        if d is dt.float32:
-            return [(w >> 8).astype(dt.float32) * 5.9604644775390625e-8 for w in self._words(count, shape)]
-        w = self._words(2 * count, shape)
-        scale = 1.0 / 9007199254740992.0
-        return [((w[2 * i] >> 5).astype(dt.float64) * 67108864.0 + (w[2 * i + 1] >> 6).astype(dt.float64)) * scale
-                for i in range(count)]
-
-    def _std_normal(self, shape: tuple[int, ...], d: dt.DType) -> Array:
-        if d is dt.float32:  # one Philox call gives both uniforms of Box-Muller
-            return self._draw("normal", shape, dt.float32)
-        u1, u2 = self._unit(shape, d, 2)
-        return km.sqrt(-2.0 * km.log1p(-u1)) * km.cos(6.283185307179586 * u2)  # log1p(-u1): u1 < 1, finite
 
     # ----- floats
     def random(self, size: Size = None, dtype: Any = None) -> Array:
@@ -229,9 +159,6 @@ class Generator:
         return e * _param(scale, self._device)
 
     # ----- integers
-    def _index_dtype(self) -> dt.DType:
-        return dt.int64 if self._device.supports(dt.int64) else dt.int32
-
     def integers(self, low: int, high: int | None = None, size: Size = None, dtype: Any = None,
                  endpoint: bool = False) -> Array:
         """Random integers in [low, high) (``endpoint=True``: [low, high]; ``integers(n)``: [0, n)).
@@ -358,6 +285,57 @@ class Generator:
         if x.ndim == 0:
             raise TypeError("shuffle needs an array of at least 1 dimension, not a 0-d array")
         x[...] = self.permutation(x, axis)
+
+    def permuted(self, x: Any, axis: int | None = None, out: Array | None = None) -> Array:
+        """``x`` with each slice along ``axis`` shuffled independently (``axis=None``: all elements, as one flat
+        array); ``out`` (a kdsl array, may be ``x``) receives the result in place.
+
+        >>> import kdsl as kd
+        >>> y = kd.random.default_rng(8).permuted(kd.arange(6).reshape(2, 3), axis=1)
+        >>> sorted(y.tolist()[0]), sorted(y.tolist()[1])
+        ([0, 1, 2], [3, 4, 5])
+        """
+        a = x if isinstance(x, Array) else asarray(x, device=self._device)
+        if axis is None:
+            flat = a.reshape(-1)
+            result = take(flat, self._perm(flat.shape[0])).reshape(a.shape)
+        else:
+            ax = axis + a.ndim if axis < 0 else axis
+            if not 0 <= ax < a.ndim:
+                raise np.exceptions.AxisError(axis, a.ndim)
+            keys = self._bits(a.shape, wide=self._device.supports(dt.uint64))[0]
+            result = take_along_axis(a, argsort(keys, axis=ax), axis=ax)
+        if out is None:
+            return result
+        if not isinstance(out, Array) or out.shape != a.shape:
+            raise ValueError("out must be a kdsl array of the same shape as x")
+        out[...] = result
+        return out
+
+    def bytes(self, length: int) -> bytes:
+        """``length`` random bytes (a Python ``bytes``: the words are read back to the host).
+
+        >>> import kdsl as kd
+        >>> len(kd.random.default_rng(9).bytes(10))
+        10
+        """
+        if length < 0:
+            raise ValueError(f"negative dimensions are not allowed (bytes({length}))")
+        words = self._bits(((length + 3) // 4,))[0]
+        return words.numpy().astype("<u4").tobytes()[:length]
+
+    def spawn(self, n_children: int) -> list[Generator]:
+        """``n_children`` independent child generators (through the seed's ``SeedSequence.spawn``).
+
+        >>> import kdsl as kd
+        >>> a, b = kd.random.default_rng(10).spawn(2)
+        >>> bool((a.random(4).numpy() != b.random(4).numpy()).any())
+        True
+        """
+        if self._seed_seq is None:
+            raise TypeError("this generator was not seeded through a SeedSequence and cannot spawn; "
+                            "use kd.random.default_rng(seed).spawn(n)")
+        return [Generator(child, self._device) for child in self._seed_seq.spawn(n_children)]
 
     def choice(self, a: Any, size: Size = None, replace: bool = True, p: Any = None, axis: int = 0,
                shuffle: bool = True) -> Array:

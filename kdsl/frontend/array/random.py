@@ -1,9 +1,15 @@
-"""Random numbers from a counter-based generator (Philox4x32-10) evaluated inside the kernels.
+"""``kd.random``: NumPy's ``numpy.random`` on a counter-based generator (Philox4x32-10) evaluated in the kernels.
 
-Element ``i`` of a draw is ``philox(counter=(i, stream), key=seed)``: no state lives on the device, the same
-seed gives the same arrays on every device and run, and a draw fuses into its consumer like any elementwise
-op. Each call takes the next stream, so successive calls differ; :func:`seed` restarts the sequence.
-``integers`` reduces 32 random bits modulo the range (bias below 2**-32 * range).
+Element ``i`` of a draw is ``philox(counter=(i, stream), key=seed)``: no state lives on the device, the same seed
+gives the same arrays on every kdsl device and run (not NumPy's numbers: NumPy's legacy generator is a Mersenne
+Twister), and a draw fuses into its consumer like any elementwise op. Each call takes the next stream, so
+successive calls differ; :func:`seed` restarts the sequence.
+
+* the legacy module functions (``rand``, ``randn``, ``randint``, ``random_sample``, ``choice``, ``shuffle``,
+  the distributions, ``get_state``/``set_state``) draw from one global :class:`RandomState`
+  (:mod:`legacy_random`); ``uniform``, ``random``, ``normal``, ``standard_normal`` and ``integers`` also take
+  kdsl's ``dtype=`` and ``device=``;
+* ``default_rng(seed)`` gives a :class:`Generator` (:mod:`generator`), NumPy's newer API.
 
 Example:
     >>> import kdsl as kd
@@ -15,73 +21,154 @@ Example:
 
 from __future__ import annotations
 
+from typing import Any
+
 from kdsl import dtype as dt
-from kdsl.device import device as current_device
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import as_shape
 from kdsl.frontend.array.generator import Generator, default_rng
-from kdsl.ir.graph import Node
+from kdsl.frontend.array.legacy_random import PhiloxState, RandomState, float_dtype, global_state
+from kdsl.frontend.array.random_draws import _operand, _out_shape
 
-__all__ = ["Generator", "default_rng", "integers", "normal", "random", "seed", "standard_normal", "uniform"]
+__all__ = [
+    "Generator", "PhiloxState", "RandomState", "beta", "binomial", "bytes", "chisquare", "choice", "default_rng",
+    "dirichlet", "exponential", "f", "gamma", "geometric", "get_state", "gumbel", "integers", "laplace", "logistic",
+    "lognormal", "multinomial", "multivariate_normal", "normal", "pareto", "permutation", "poisson", "power",
+    "rand", "randint", "randn", "random", "random_sample", "ranf", "rayleigh", "sample", "seed", "set_state",
+    "shuffle", "standard_cauchy", "standard_exponential", "standard_gamma", "standard_normal", "standard_t",
+    "triangular", "uniform", "wald", "weibull",
+]
 
-_state = {"seed": 0, "stream": 0}
-
-
-def seed(value: int = 0) -> None:
-    """Restart the random sequence from ``value`` (any non-negative int below 2**64)."""
-    if not isinstance(value, int) or value < 0 or value >= 1 << 64:
-        raise ValueError(f"seed must be an int in [0, 2**64), got {value!r}")
-    _state["seed"], _state["stream"] = value, 0
-
-
-def _draw(dist: str, size, dtype: dt.DType, device) -> Array:
-    shape = () if size is None else as_shape(size)
-    dev = current_device(device)
-    s = _state["seed"]
-    key = (dist, s & 0xFFFFFFFF, s >> 32, _state["stream"])
-    _state["stream"] += 1
-    return Array(Node("rand", (), dtype, shape, key, device=dev))
+_STATE = global_state()
 
 
-def uniform(low=0.0, high=1.0, size=None, dtype=float, device=None) -> Array:
-    """Uniform floats in [low, high)."""
-    d = dt.as_dtype(dtype)
-    if not d.is_float:
-        raise TypeError(f"uniform draws floats; got dtype {d.name} (use integers() for ints)")
-    u = _draw("uniform", size, d, device)
-    return u if (low, high) == (0.0, 1.0) else u * (high - low) + low
+def seed(seed: Any = 0) -> None:
+    """Restart the global sequence from ``seed`` (an int in [0, 2**64); None: OS entropy; a sequence of ints).
+
+    >>> import kdsl as kd
+    >>> kd.random.seed(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: Seed must be between 0 and 2**64 - 1 (got -1)
+    """
+    _STATE.seed(seed)
 
 
-def random(size=None, dtype=float, device=None) -> Array:
+def get_state(legacy: bool = True) -> PhiloxState:
+    """The global generator's :class:`PhiloxState` (not NumPy's Mersenne Twister tuple)."""
+    return _STATE.get_state(legacy)
+
+
+def set_state(state: PhiloxState) -> None:
+    """Restore the global generator from :func:`get_state`."""
+    _STATE.set_state(state)
+
+
+def uniform(low: Any = 0.0, high: Any = 1.0, size: Any = None, dtype: Any = float, device: Any = None) -> Array:
+    """Uniform floats in [low, high) (float32 unless ``dtype``; ``low``/``high`` broadcast).
+
+    >>> import kdsl as kd
+    >>> kd.random.uniform([0.0, 10.0], 11.0).shape
+    (2,)
+    """
+    d = float_dtype(dtype)
+    with _STATE._on(device) as s:
+        u = s._unit(_out_shape(size, low, high), s._device.check(d))[0]
+        if (not isinstance(low, Array) and not isinstance(high, Array)) and (low, high) == (0.0, 1.0):
+            return u
+        lo, hi = _operand(low, d, s._device), _operand(high, d, s._device)
+        return u * (hi - lo) + lo
+
+
+def random(size: Any = None, dtype: Any = float, device: Any = None) -> Array:
     """Uniform floats in [0, 1)."""
     return uniform(0.0, 1.0, size, dtype, device)
 
 
-def normal(loc=0.0, scale=1.0, size=None, dtype=float, device=None) -> Array:
-    """Normally distributed floats (Box-Muller on Philox output)."""
-    d = dt.as_dtype(dtype)
-    if not d.is_float:
-        raise TypeError(f"normal draws floats; got dtype {d.name}")
-    if isinstance(scale, (int, float)) and scale < 0:  # an Array scale is not read here (that would sync)
-        raise ValueError(f"scale < 0: normal's scale is a standard deviation, got {scale}")
-    z = _draw("normal", size, d, device)
-    return z if (loc, scale) == (0.0, 1.0) else z * scale + loc
+def random_sample(size: Any = None) -> Array:
+    """Uniform floats in [0, 1) (NumPy's legacy name; also ``ranf`` and ``sample``)."""
+    return _STATE.random_sample(size)
 
 
-def standard_normal(size=None, dtype=float, device=None) -> Array:
+ranf = sample = random_sample
+
+
+def normal(loc: Any = 0.0, scale: Any = 1.0, size: Any = None, dtype: Any = float, device: Any = None) -> Array:
+    """Normally distributed floats (Box-Muller on Philox output); ``scale < 0`` raises ValueError."""
+    d = float_dtype(dtype)
+    with _STATE._on(device) as s:
+        if isinstance(scale, (int, float)) and scale < 0:
+            raise ValueError(f"scale < 0: normal's scale is a standard deviation, got {scale}")
+        z = s._std_normal(_out_shape(size, loc, scale), s._device.check(d))
+        if not isinstance(loc, Array) and not isinstance(scale, Array) and (loc, scale) == (0.0, 1.0):
+            return z
+        return z * _operand(scale, d, s._device) + _operand(loc, d, s._device)
+
+
+def standard_normal(size: Any = None, dtype: Any = float, device: Any = None) -> Array:
+    """Standard normal floats."""
     return normal(0.0, 1.0, size, dtype, device)
 
 
-def integers(low: int, high: int | None = None, size=None, dtype=int, device=None) -> Array:
-    """Random ints in [low, high) (``integers(n)``: [0, n))."""
-    if high is None:
-        low, high = 0, low
-    if high <= low:
-        raise ValueError(f"high ({high}) must be greater than low ({low})")
-    if high - low > 1 << 32:
-        raise ValueError("integers: the range high - low must be at most 2**32")
-    d = dt.as_dtype(dtype)
-    bits = _draw("bits", size, dt.uint32, device)
-    span = high - low
-    offset = bits if span == 1 << 32 else bits % span
-    return offset.astype(d) + low if low else offset.astype(d)
+def integers(low: int, high: int | None = None, size: Any = None, dtype: Any = int, device: Any = None) -> Array:
+    """Random ints in [low, high) (``integers(n)``: [0, n)); int32 (kdsl's default int) unless ``dtype``."""
+    with _STATE._on(device) as s:
+        return s.integers(low, high, size, dt.as_dtype(dtype))
+
+
+def rand(*dims: int) -> Array:
+    """Floats uniform in [0, 1) of shape ``dims``."""
+    return _STATE.rand(*dims)
+
+
+def randn(*dims: int) -> Array:
+    """Standard normal floats of shape ``dims``."""
+    return _STATE.randn(*dims)
+
+
+def randint(low: int, high: int | None = None, size: Any = None, dtype: Any = None) -> Array:
+    """Integers in [low, high) (int64 by default, as NumPy's)."""
+    return _STATE.randint(low, high, size, dtype)
+
+
+def _bound(name: str) -> Any:
+    """The global generator's method ``name`` as a module function (looked up at each call)."""
+    method = getattr(RandomState, name)
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        return getattr(_STATE, name)(*args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"{(method.__doc__ or '').strip().splitlines()[0]} (from the global generator)"
+    fn.__module__ = __name__
+    return fn
+
+
+choice = _bound("choice")
+permutation = _bound("permutation")
+shuffle = _bound("shuffle")
+bytes = _bound("bytes")  # noqa: A001 - NumPy's name
+exponential = _bound("exponential")
+standard_exponential = _bound("standard_exponential")
+poisson = _bound("poisson")
+binomial = _bound("binomial")
+multinomial = _bound("multinomial")
+geometric = _bound("geometric")
+gamma = _bound("gamma")
+standard_gamma = _bound("standard_gamma")
+beta = _bound("beta")
+chisquare = _bound("chisquare")
+standard_t = _bound("standard_t")
+dirichlet = _bound("dirichlet")
+lognormal = _bound("lognormal")
+laplace = _bound("laplace")
+logistic = _bound("logistic")
+gumbel = _bound("gumbel")
+standard_cauchy = _bound("standard_cauchy")
+rayleigh = _bound("rayleigh")
+weibull = _bound("weibull")
+pareto = _bound("pareto")
+power = _bound("power")
+triangular = _bound("triangular")
+multivariate_normal = _bound("multivariate_normal")
+f = _bound("f")
+wald = _bound("wald")

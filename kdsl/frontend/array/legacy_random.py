@@ -1,0 +1,163 @@
+"""NumPy's legacy random API: ``kd.random.RandomState`` and the module functions ``kd.random.rand`` etc.
+
+``RandomState(seed)`` has NumPy's ``RandomState`` methods (``rand``, ``randn``, ``randint``, ``random_sample``,
+``seed``, ``get_state``/``set_state`` and every distribution) on kdsl's counter-based Philox generator; the module
+functions all draw from one global ``RandomState`` that ``kd.random.seed(s)`` resets, so the same seed replays the
+same sequence. The streams are not NumPy's (NumPy's legacy generator is a Mersenne Twister): the same seed gives
+the same numbers on every kdsl device, different numbers from NumPy's.
+
+The seed is the Philox key itself (an int in [0, 2**64); a sequence of ints goes through ``SeedSequence``; None
+takes OS entropy), so ``kd.random.seed(s)`` and ``RandomState(s)`` give the same sequence.
+``get_state()`` returns a :class:`PhiloxState` ``(key, stream)``, not NumPy's Mersenne Twister tuple, and
+``set_state`` takes one back.
+
+The global generator follows the current default device (``kd.set_device``) at each call; a ``RandomState`` made
+with ``device=`` stays on that device.
+
+Example:
+    >>> import kdsl as kd
+    >>> kd.random.seed(3); a = kd.random.rand(2, 3).numpy()
+    >>> kd.random.seed(3); b = kd.random.rand(2, 3).numpy()
+    >>> bool((a == b).all()), a.shape
+    (True, (2, 3))
+    >>> state = kd.random.get_state(); x = kd.random.randn(4).numpy()
+    >>> kd.random.set_state(state); bool((kd.random.randn(4).numpy() == x).all())
+    True
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.device import device as current_device
+from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.generator import Generator
+from kdsl.frontend.array.random_draws import Size
+
+
+class PhiloxState(NamedTuple):
+    """The whole state of a kdsl random generator: the Philox key and the next stream (not NumPy's Mersenne
+    Twister state, which kdsl does not have)."""
+
+    key: int
+    stream: int
+
+
+def _legacy_key(seed: Any) -> int:
+    """The Philox key of a legacy seed: an int is the key itself; None is OS entropy; a sequence of ints goes
+    through ``SeedSequence``."""
+    if seed is None:
+        return int(np.random.SeedSequence().generate_state(2, np.uint64)[0])
+    if isinstance(seed, (bool, np.bool_, float, np.floating)):
+        raise TypeError(f"Cannot cast scalar {seed!r} to an integer seed: pass an int in [0, 2**64)")
+    if isinstance(seed, (int, np.integer)):
+        if not 0 <= int(seed) < 1 << 64:
+            raise ValueError(f"Seed must be between 0 and 2**64 - 1 (got {seed})")
+        return int(seed)
+    words = np.asarray(seed)
+    if words.dtype.kind not in "iu" or words.ndim != 1 or (words < 0).any():
+        raise ValueError(f"seed must be an int or a 1-d sequence of non-negative ints, got {seed!r}")
+    state = np.random.SeedSequence([int(w) for w in words]).generate_state(2, np.uint32)
+    return int(state[0]) | int(state[1]) << 32
+
+
+class RandomState(Generator):
+    """NumPy's legacy ``RandomState`` on kdsl's Philox generator (module docstring); it also has every
+    :class:`Generator` method.
+
+    Example:
+        >>> import kdsl as kd
+        >>> rs = kd.random.RandomState(5)
+        >>> rs.randint(0, 3, size=6).dtype.name, rs.rand(2).shape
+        ('int64', (2,))
+    """
+
+    def __init__(self, seed: Any = None, device: Any = None) -> None:
+        self._fixed = None if device is None else current_device(device)
+        self._override: Any = None
+        self._tables: dict[tuple, Any] = {}
+        self._seed_seq = None
+        self.seed(seed)
+
+    @property
+    def _device(self):
+        return current_device(self._override if self._override is not None else self._fixed)
+
+    @contextmanager
+    def _on(self, device: Any):
+        """Draws inside go to ``device`` (the module functions' ``device=`` argument)."""
+        saved, self._override = self._override, device
+        try:
+            yield self
+        finally:
+            self._override = saved
+
+    def __repr__(self) -> str:
+        return f"RandomState(PhiloxCounter, key={self._key:#x}, stream={self._stream})"
+
+    def seed(self, seed: Any = None) -> None:
+        """Restart from ``seed`` (an int in [0, 2**64) is the key; None: OS entropy; a sequence of ints)."""
+        self._key, self._stream = _legacy_key(seed), 0
+
+    def get_state(self, legacy: bool = True) -> PhiloxState:
+        """The generator's :class:`PhiloxState` ``(key, stream)`` (not NumPy's Mersenne Twister tuple)."""
+        return PhiloxState(self._key, self._stream)
+
+    def set_state(self, state: PhiloxState) -> None:
+        """Restore a state from :meth:`get_state`."""
+        if not isinstance(state, PhiloxState):
+            raise TypeError("set_state takes the kd.random.PhiloxState that get_state returned; kdsl draws from "
+                            "Philox, so NumPy's Mersenne Twister states do not apply")
+        self._key, self._stream = int(state.key), int(state.stream)
+
+    def random_sample(self, size: Size = None) -> Array:
+        """Floats uniform in [0, 1) (float32, kdsl's default float)."""
+        return self.random(size)
+
+    def rand(self, *dims: int) -> Array:
+        """Floats uniform in [0, 1) of shape ``dims`` (``rand()``: a 0-d array)."""
+        return self.random(dims if dims else None)
+
+    def randn(self, *dims: int) -> Array:
+        """Standard normal floats of shape ``dims``."""
+        return self.standard_normal(dims if dims else None)
+
+    def randint(self, low: int, high: int | None = None, size: Size = None, dtype: Any = None) -> Array:
+        """Integers in [low, high) (``randint(n)``: [0, n)); int64 by default, as NumPy's.
+
+        >>> import kdsl as kd
+        >>> kd.random.RandomState(0).randint(5, 5)
+        Traceback (most recent call last):
+        ...
+        ValueError: low >= high (got low=5, high=5)
+        """
+        lo, hi = (0, low) if high is None else (low, high)
+        if isinstance(lo, (int, np.integer)) and isinstance(hi, (int, np.integer)) and lo >= hi:
+            raise ValueError(f"low >= high (got low={lo}, high={hi})")
+        return self.integers(low, high, size, dtype)
+
+    def dirichlet(self, alpha: Any, size: Size = None) -> Array:
+        """Dirichlet floats; the legacy API rejects ``alpha <= 0`` (the Generator allows zeros)."""
+        if not isinstance(alpha, Array) and (np.asarray(alpha, dtype=float) <= 0).any():
+            raise ValueError("alpha <= 0")
+        return super().dirichlet(alpha, size)
+
+
+_GLOBAL = RandomState(0)
+
+
+def global_state() -> RandomState:
+    """The ``RandomState`` behind the module functions (``kd.random.rand`` ...)."""
+    return _GLOBAL
+
+
+def float_dtype(dtype: Any) -> dt.DType:
+    """The module functions' ``dtype=`` (float32 for Python's ``float``, kdsl's default float)."""
+    d = dt.as_dtype(dtype)
+    if not d.is_float:
+        raise TypeError(f"this draws floats; got dtype {d.name} (use integers() or randint() for ints)")
+    return d

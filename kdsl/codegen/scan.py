@@ -31,7 +31,7 @@ from kdsl import dtype as dt
 from kdsl.codegen import glsl, scan_blocked, scan_workgroup
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import counted_loop, grid_loop, index_vars
-from kdsl.codegen.ops import render_cast, render_op
+from kdsl.codegen.ops import render_cast
 from kdsl.ir.kernels import LOCAL, Scan
 from kdsl.ir.view import View
 
@@ -48,6 +48,7 @@ def short_shape(k: Scan) -> tuple[int, ...]:
 
 
 _OPERATORS = {"sum": ("+", 0), "prod": ("*", 1)}
+
 
 
 def render(k: Scan) -> str:
@@ -71,9 +72,10 @@ def render(k: Scan) -> str:
     inner = ExprRenderer(buffers, prefix="v")
     v = inner.value(k.expr, k.shape, idx)
     x = render_cast(v, t, out_t) if t is not out_t else v
-    step = inner.lines + [f"acc = {render_op('mul', out_t, [out_t, out_t], ['acc', x])};" if sym == "*" and
+    ident = glsl.literal(identity, out_t)
+    step = inner.lines + [f"acc = {scan_workgroup.complex_product(out_t, ident, 'acc', x)};" if sym == "*" and
                           out_t.kind == "c" else f"acc = (acc {sym} {x});"]
-    body = outer.lines + [f"{c} acc = {glsl.literal(identity, out_t)};"]
+    body = outer.lines + [f"{c} acc = {ident};"]
     if k.phase == "sums":
         body += counted_loop("j", "s0", "e0", 1, step)
         at = View.contiguous(short_shape(k)).index_expr(line_idx[:k.axis] + ["b"] + line_idx[k.axis:])

@@ -52,6 +52,19 @@ from kdsl.ir.kernels import LOCAL, Scan
 from kdsl.ir.view import View
 
 _OPERATORS = {"sum": ("+", 0, "Add"), "prod": ("*", 1, "Mul")}
+
+
+def complex_product(t: dt.DType, ident: str, acc: str, x: str) -> str:
+    """GLSL of a complex running product's step ``acc * x``, where a product still at the identity takes ``x``
+    itself: NumPy's cumprod starts from the first element, and the textbook ``(1 + 0j) * x`` of an infinite
+    ``x`` has a NaN part (``0 * inf``; lavapipe folded it to 0, the H200 does not). A running product that
+    returns to exactly ``1 + 0j`` later also takes the next element as it is, where NumPy multiplies: the two
+    differ only for infinite elements and in the sign of a zero part.
+
+    >>> complex_product(dt.complex64, "vec2(1.0, 0.0)", "acc", "x")
+    '((acc) == vec2(1.0, 0.0) ? (x) : kd_cmul_f(acc, x))'
+    """
+    return f"(({acc}) == {ident} ? ({x}) : {render_op('mul', t, [t, t], [acc, x])})"
 _SIZES = {"float": 4, "int": 4, "uint": 4, "double": 8, "int64_t": 8, "uint64_t": 8, "vec2": 8, "dvec2": 16}
 MAX_PER = 8  # elements per invocation in a tile (2048-element tiles): enough loads in flight per invocation
 
@@ -123,7 +136,7 @@ class _Writer:
 
     def comb(self, a: str, b: str) -> str:
         if self.sym == "*" and self.t.kind == "c":
-            return render_op("mul", self.t, [self.t, self.t], [a, b])
+            return complex_product(self.t, self.ident, a, b)
         return f"({a} {self.sym} {b})"
 
     def store(self, value: str) -> str:

@@ -36,7 +36,7 @@ from kdsl.frontend.array.array import Array, _store_inplace
 from kdsl.frontend.array.creation import arange, asarray
 from kdsl.frontend.array.indexing import checked_value
 from kdsl.frontend.array.reductions import cumsum
-from kdsl.frontend.array.scatter import write_rows
+from kdsl.frontend.array.scatter import broadcast_values, write_rows
 from kdsl.frontend.array.shape_ops import broadcast_to
 from kdsl.frontend.array.sorting import take
 
@@ -146,7 +146,7 @@ def put_along_axis(arr: Array, indices: Any, values: Any, axis: int | None) -> N
     except ValueError:
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
                          f"{idx.shape} and the array's other axes {shape}") from None
-    vals = _broadcast_values(checked_value(values, x), out_shape)
+    vals = broadcast_values(checked_value(values, x), out_shape)
     if math.prod(out_shape) == 0:
         return
     coords = [broadcast_to(g, out_shape) for g in grids]
@@ -173,17 +173,6 @@ def _row_major(coords: list[Array], shape: tuple[int, ...]) -> Array:
         stride *= n
         flat = flat + c * stride
     return flat
-
-
-def _broadcast_values(v: Array, shape: tuple[int, ...]) -> Array:
-    extra = v.ndim - len(shape)
-    if extra > 0 and all(n == 1 for n in v.shape[:extra]):  # leading length-1 axes drop, as in NumPy
-        v = v.reshape(v.shape[extra:])
-    try:
-        return broadcast_to(v, shape)
-    except ValueError:
-        raise ValueError(f"shape mismatch: value array of shape {v.shape} could not be broadcast to indexing "
-                         f"result of shape {shape}") from None
 
 
 def _safe_values(values: Any, a: Array) -> Array:

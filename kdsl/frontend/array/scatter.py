@@ -321,6 +321,11 @@ def _assigned(value: Any, a: Array, shape: tuple[int, ...]) -> Array:
     else:
         v = value if isinstance(value, Array) else asarray(value, dtype=a.dtype, device=a.device)
         v = v.astype(a.dtype)
+    return broadcast_values(v, shape)
+
+
+def broadcast_values(v: Array, shape: tuple[int, ...]) -> Array:
+    """Assigned values ``v`` broadcast to the indexed ``shape``: leading length-1 axes beyond it drop, as in NumPy."""
     extra = v.ndim - len(shape)
     if extra > 0 and all(m == 1 for m in v.shape[:extra]):
         v = v.reshape(v.shape[extra:])

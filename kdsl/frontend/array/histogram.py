@@ -14,7 +14,6 @@ Example:
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -27,6 +26,7 @@ from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import min as amin
 from kdsl.frontend.array.scatter_atomic import scatter_add, work_dtype
 from kdsl.frontend.array.scatter_sorted import at, index_dtype, run_totals, runs_of
+from kdsl.frontend.array.sorting import searchsorted
 
 
 def bincount(x: Any, weights: Any = None, minlength: int = 0, *, deterministic: bool = False) -> Array:
@@ -86,24 +86,42 @@ def _bincount(xs: Array, weights: Any, length: int, deterministic: bool = False,
     return out[:length] if dropped else out
 
 
-def histogram(a: Any, bins: int = 10, range: tuple[float, float] | None = None,  # noqa: A002 - NumPy's name
-              density: None = None, weights: Any = None, *, deterministic: bool = False) -> tuple[Array, Array]:
-    """``(hist, bin_edges)`` of the values of ``a`` in ``bins`` equal bins over ``range`` (default: ``a``'s
-    minimum and maximum, read back: one synchronisation). Every bin is half-open but the last, which is closed
-    (NumPy's rule); values outside the range (and NaN) are not counted. ``hist`` is int64 (the weights' dtype
-    with ``weights``); ``bin_edges`` is computed on the host, as NumPy computes it. Counted (and weights
-    summed) as :func:`bincount` does; ``deterministic`` as there.
+def histogram(a: Any, bins: Any = 10, range: tuple[float, float] | None = None,  # noqa: A002 - NumPy's name
+              density: bool | None = None, weights: Any = None, *,
+              deterministic: bool = False) -> tuple[Array, Array]:
+    """``(hist, bin_edges)`` of the values of ``a``: in ``bins`` equal bins over ``range`` (default: ``a``'s
+    minimum and maximum, read back: one synchronisation), in the bins between the increasing edges ``bins``
+    (an array), or in the equal bins of a NumPy estimator (``'auto'``, ``'fd'``, ...: see
+    :func:`histogram_bin_edges`). Every bin is half-open but the last, which is closed (NumPy's rule); values
+    outside the range (and NaN) are not counted. ``hist`` is int64 (the weights' dtype with ``weights``;
+    float64, or float32 where the device has no float64, with ``density``, which divides by the total and the
+    bin widths as NumPy does). Equal bins' edges are computed on the host, as NumPy computes them. Counted (and
+    weights summed) as :func:`bincount` does; ``deterministic`` as there.
 
     >>> import kdsl as kd
     >>> hist, edges = kd.histogram(kd.asarray([0.0, 0.5, 1.0, 1.0, 3.0]), bins=3)
     >>> hist.tolist(), edges.tolist()
     ([2, 2, 1], [0.0, 1.0, 2.0, 3.0])
+    >>> kd.histogram(kd.asarray([0.0, 0.5, 1.0, 1.0, 3.0]), bins=[0.0, 1.0, 4.0])[0].tolist()
+    [2, 3]
     """
-    if density:
-        raise TypeError("histogram(density=True) is not supported; divide hist by its sum and the bin widths")
-    if isinstance(bins, (str, Sequence, np.ndarray, Array)):
-        raise TypeError("histogram supports an integer number of equal bins only; bin edge arrays and bin "
-                        "estimators ('auto', ...) are not supported")
+    counts, edges = _counts(a, bins, range, weights, deterministic)
+    if not density:
+        return counts, edges
+    ft = dt.float64 if counts.device.supports(dt.float64) else dt.float32
+    widths = (edges[1:] - edges[:-1]).astype(ft)
+    return counts.astype(ft) / widths / counts.sum().astype(ft), edges
+
+
+def _counts(a: Any, bins: Any, range: Any, weights: Any, deterministic: bool) -> tuple[Array, Array]:  # noqa: A002
+    """histogram without ``density``."""
+    if not isinstance(bins, (int, np.integer)):  # edges, an estimator's name, or what NumPy's checks refuse
+        # (imported here: kdsl.frontend.array.binning builds on this module)
+        from kdsl.frontend.array.binning import histogram_bin_edges
+        edges = histogram_bin_edges(a, bins, range, weights)
+        if isinstance(bins, str):  # an estimator's bins are equal: NumPy's fast path over the same range
+            return _counts(a, edges.size - 1, (edges[0].item(), edges[-1].item()), weights, deterministic)
+        return _counts_between(a, edges, weights, deterministic), edges
     nbins = operator.index(bins)
     if nbins < 1:
         raise ValueError("`bins` must be positive, when an integer")
@@ -124,6 +142,23 @@ def histogram(a: Any, bins: int = 10, range: tuple[float, float] | None = None, 
     if weights is not None and w.dtype != counts.dtype:
         counts = counts.astype(w.dtype)
     return counts, edges
+
+
+def _counts_between(a: Any, edges: Array, weights: Any, deterministic: bool) -> Array:
+    """Counts (or summed weights) of ``a``'s values in the bins between the increasing ``edges``: bin ``i`` is
+    ``[edges[i], edges[i + 1])``, the last one closed; values outside, and NaN, are not counted."""
+    x = (a if isinstance(a, Array) else asarray(a, device=edges.device)).reshape(-1)
+    n = edges.size - 1
+    w = None
+    if weights is not None:
+        w = (weights if isinstance(weights, Array) else asarray(weights, device=x.device)).reshape(-1)
+    b = searchsorted(edges, x, side="right").astype(dt.int32) - 1
+    b = km.where(x == edges[-1], n - 1, b)  # the last bin is closed
+    b = km.where((b < 0) | (b >= n), n, b)  # below, above, NaN: the uncounted bin n
+    counts = _bincount(b, w, n, deterministic, dropped=True)
+    if w is not None and w.dtype != counts.dtype:
+        counts = counts.astype(w.dtype)
+    return counts
 
 
 def _outer_edges(x: Array, rng: tuple[Any, Any] | None) -> tuple[Any, Any]:

@@ -164,18 +164,27 @@ def _counts_between(a: Any, edges: Array, weights: Any, deterministic: bool) -> 
 def _outer_edges(x: Array, rng: tuple[Any, Any] | None) -> tuple[Any, Any]:
     """NumPy's ``_get_outer_edges``, with NumPy scalars of ``x``'s dtype for a range read from the data (the
     edges' dtype and the bin arithmetic depend on them as in NumPy); widened by 0.5 when empty."""
+    data = None
+    if rng is None and x.size:
+        lo, hi = amin(x), amax(x)
+        realize(lo, hi)
+        data = (lo.numpy()[()], hi.numpy()[()])
+    return outer_edges(rng, data)
+
+
+def outer_edges(rng: Any, data: tuple[Any, Any] | None) -> tuple[Any, Any]:
+    """The first and last edge of one dimension from a given range ``rng`` or else the data's ``(min, max)``
+    (``None``: no samples), by NumPy's rules: checked finite and ordered, widened by 0.5 when they are equal."""
     if rng is not None:
         first, last = rng
         if first > last:
             raise ValueError("max must be larger than min in range parameter.")
         if not (np.isfinite(first) and np.isfinite(last)):
             raise ValueError(f"supplied range of [{first}, {last}] is not finite")
-    elif x.size == 0:
+    elif data is None:  # no samples
         first, last = 0, 1
     else:
-        lo, hi = amin(x), amax(x)
-        realize(lo, hi)
-        first, last = lo.numpy()[()], hi.numpy()[()]
+        first, last = data
         if not (np.isfinite(first) and np.isfinite(last)):
             raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
     if first == last:

@@ -26,7 +26,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.creation import asarray
-from kdsl.frontend.array.histogram import _bincount
+from kdsl.frontend.array.histogram import _bincount, outer_edges
 from kdsl.frontend.array.joining import diff
 from kdsl.frontend.array.reductions import any as kany
 from kdsl.frontend.array.reductions import max as kmax
@@ -77,25 +77,6 @@ def _data_ranges(s: Array, dims: list[int]) -> dict[int, tuple[Any, Any]]:
     return {i: (los[i], his[i]) for i in dims}
 
 
-def _outer_edges(rng: Any, data: tuple[Any, Any] | None) -> tuple[Any, Any]:
-    """The first and last edge of one dimension (NumPy's rules, widened by 0.5 when they are equal)."""
-    if rng is not None:
-        first, last = rng
-        if first > last:
-            raise ValueError("max must be larger than min in range parameter.")
-        if not (np.isfinite(first) and np.isfinite(last)):
-            raise ValueError(f"supplied range of [{first}, {last}] is not finite")
-    elif data is None:  # no samples
-        first, last = 0, 1
-    else:
-        first, last = data
-        if not (np.isfinite(first) and np.isfinite(last)):
-            raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
-    if first == last:
-        first, last = first - 0.5, last + 0.5
-    return first, last
-
-
 def _given_edges(b: Any, i: int, device: Any) -> Array:
     """Edges given as a 1-D array, checked to increase (a kdsl array's check reads back one bool)."""
     if isinstance(b, Array):
@@ -131,7 +112,7 @@ def _edges(s: Array, bins: Any, range: Any) -> list[Array]:  # noqa: A002 - NumP
         if np.ndim(b) == 0:
             if b < 1:
                 raise ValueError(f"`bins[{i}]` must be positive, when an integer")
-            first, last = _outer_edges(range[i], data.get(i))
+            first, last = outer_edges(range[i], data.get(i))
             try:
                 n = operator.index(b)
             except TypeError as e:

@@ -7,7 +7,8 @@ device:
 
 * reduction ``x = k pi/2 + r`` in double-word arithmetic: pi/2 in three parts, each product ``k * part`` exact
   (Dekker's product with Veltkamp's split, no ``fma``: lavapipe's double ``fma`` is not fused), summed with
-  Knuth's two-sums, and a second pass for what a rounded ``k`` left. Exact to the last bit while the three
+  Knuth's two-sums, and a second pass for what a rounded ``k`` left (on devices whose ``fma`` rounds once,
+  :data:`FUSED` does the same in half the operations: :mod:`kdsl.codegen.fused_fma`). Exact to the last bit while the three
   parts cover ``k``'s bits well enough: ``|x| < 2**17`` in float, ``|x| < 2**36`` in double (pi's 159 bits
   leave ``k 2**-158``, under 2**-8 ulp of the smallest ``|r|`` any double has, 2**-61; at 2**56 and beyond
   that error reaches 13 ulps);
@@ -66,10 +67,10 @@ class _Width:
         text = repr(float(self.np_type(v)))
         return text + "LF" if self.t == "double" else text
 
-    def horner(self, coefs: list[float], var: str) -> str:
+    def horner(self, coefs: list[float], var: str, fused: bool = False) -> str:
         text = self.lit(coefs[-1])
         for c in reversed(coefs[:-1]):
-            text = f"{self.lit(c)} + {var} * ({text})"
+            text = f"fma({var}, {text}, {self.lit(c)})" if fused else f"{self.lit(c)} + {var} * ({text})"
         return text
 
     @property
@@ -184,3 +185,47 @@ def _library(w: _Width) -> dict[str, str]:
 
 
 LIBRARY: dict[str, str] = {name: code for w in _WIDTHS for name, code in _library(w).items()}
+
+
+def _fused_library(w: _Width) -> dict[str, str]:
+    """The helpers of :func:`_library` that a fused ``fma`` makes shorter, for :data:`FUSED`."""
+    T, S, L = w.t, w.s, w.lit
+    p1, p2, p3 = w.pio2
+    sin_poly = w.horner([(-1) ** n / factorial(2 * n + 1) for n in range(1, w.sin_n + 1)], "z", fused=True)
+    cos_poly = w.horner([(-1) ** n / factorial(2 * n) for n in range(2, w.cos_n + 1)], "z", fused=True)
+    return {
+        # the same p and e as Dekker's product (both are exact), in 2 operations instead of 17
+        f"kd_twoprod_{S}": f"""{T} kd_twoprod_{S}({T} a, {T} b, out {T} e) {{
+    {T} p = a * b;
+    e = fma(a, b, -p);
+    return p;
+}}""",
+        # x - k p1 is exact in one fma: below the exact range's limit it is smaller than 1 and a multiple of
+        # the larger of ulp(x) and ulp(p1) (k is an integer), so it fits the significand; the two-sums of
+        # the portable version that caught its rounding error are gone with it
+        f"kd_trigsub_{S}": f"""{T} kd_trigsub_{S}({T} x, {T} xl, {T} k, out {T} lo) {{
+    {T} e, t;
+    {T} s1 = fma(-k, {L(p1)}, x);
+    {T} p = kd_twoprod_{S}(k, {L(p2)}, e);
+    {T} s = kd_twosum_{S}(s1, -p, t);
+    {T} l = ((xl + t) - e) - k * {L(p3)};
+    return kd_twosum_{S}(s, l, lo);
+}}""",
+        f"kd_sinr_{S}": f"""{T} kd_sinr_{S}({T} r, {T} rl) {{
+    {T} z = r * r;
+    return r + fma(r * z, {sin_poly}, rl);
+}}""",
+        f"kd_cosr_{S}": f"""{T} kd_cosr_{S}({T} r, {T} rl) {{
+    {T} z = r * r;
+    {T} hz = {L(0.5)} * z;
+    {T} w = {L(1)} - hz;
+    return w + ((({L(1)} - w) - hz) + fma(z * z, {cos_poly}, -r * rl));
+}}""",
+    }
+
+
+FUSED: dict[str, str] = {name: code for w in _WIDTHS for name, code in _fused_library(w).items()}
+"""Bodies of some :data:`LIBRARY` helpers for devices whose ``fma`` rounds once (:mod:`kdsl.codegen.fused_fma`
+swaps them in): the same error-free products in 2 operations instead of 17, the reduction's first step in one
+exact ``fma``, and Horner steps as ``fma``. About half the operations of ``sin``/``cos``: on an H200 a float32
+``sin`` inside a chain at memory speed otherwise costs ~15% of the chain's time."""

@@ -24,7 +24,21 @@ from typing import Any
 import numpy as np
 
 import kdsl.runtime as rt
-from kdsl.codegen import atomic, attention, elementwise, gather, half, matmul, radix, reduce, rownorm, scan, sort
+from kdsl.codegen import (
+    atomic,
+    attention,
+    elementwise,
+    fused_fma,
+    gather,
+    half,
+    matmul,
+    radix,
+    reduce,
+    rownorm,
+    scan,
+    sort,
+)
+from kdsl.engine import fma_probe
 from kdsl.engine.state import state
 from kdsl.ir.kernels import (
     Attention,
@@ -167,8 +181,13 @@ class Program:
 
 
 def _for_device(source: str, device: Any) -> str:
-    """A kernel's GLSL as ``device`` compiles it: float16 rounding in hardware where it can (kdsl.codegen.half)."""
-    return half.native(source) if device.native_half else source
+    """A kernel's GLSL as ``device`` compiles it: float16 rounding in hardware where it can (kdsl.codegen.half),
+    and the fused-``fma`` helper bodies where its ``fma`` rounds once (kdsl.codegen.fused_fma)."""
+    if device.native_half:
+        source = half.native(source)
+    if fused_fma.applies(source):
+        source = fused_fma.rewrite(source, fma_probe.widths(device))
+    return source
 
 
 def _is_coopmat(kernel: Kernel) -> bool:

@@ -1,0 +1,75 @@
+"""Whether a device's GLSL ``fma`` rounds once, per float width, found by running it.
+
+GLSL promises only that ``fma`` is computed the same way everywhere in a program, not that it is fused; Mesa's
+lavapipe, for one, splits ``double`` ``fma`` into a multiply and an add. A one-invocation kernel computes
+``fma(a, a, -a * a)`` for ``a = 1 + 2**-(m/2 + 1)`` (``m``: the significand's bits): fused, it is the product's
+rounding error ``2**-(m + 2)``; split, it is 0. The answer decides which helper bodies a program gets
+(:mod:`kdsl.codegen.fused_fma`). It is worked out once per device and process, on the first kernel whose source
+could use it, and ``KDSL_FUSED_FMA=0`` turns it off (every device then runs the portable helpers).
+
+Example:
+    >>> import kdsl as kd
+    >>> widths(kd.device()) <= {"f", "d"}
+    True
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+import numpy as np
+
+import kdsl.runtime as rt
+from kdsl.codegen.fused_fma import WIDTHS
+from kdsl.runtime.compiler import compile_source
+
+_SOURCE = """#version 450
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer Data {{ {t} v[]; }};
+void main() {{
+    precise {t} p = v[0] * v[1];
+    precise {t} e = fma(v[0], v[1], -p);
+    v[2] = e;
+}}
+"""
+_BITS = {"f": (np.float32, 24), "d": (np.float64, 53)}  # numpy type, significand bits
+
+_known: dict[tuple[int, str], frozenset[str]] = {}
+_lock = threading.Lock()
+
+
+def widths(device: Any) -> frozenset[str]:
+    """The helper suffixes (``"f"``: float, ``"d"``: double) whose ``fma`` is fused on ``device``."""
+    key = (device.index, device.name)
+    found = _known.get(key)
+    if found is None:
+        with _lock:
+            found = _known.get(key)
+            if found is None:
+                found = _known[key] = _probe(device)
+    return found
+
+
+def _probe(device: Any) -> frozenset[str]:
+    if os.environ.get("KDSL_FUSED_FMA", "1").strip() == "0":
+        return frozenset()
+    return frozenset(s for s in WIDTHS if (s == "f" or device.supports(np.float64)) and _fused(device, s))
+
+
+def _fused(device: Any, suffix: str) -> bool:
+    np_type, bits = _BITS[suffix]
+    a = 1 + 2.0 ** -(bits // 2 + 1)
+    mgr = device.manager
+    data = mgr.tensor_t(np.array([a, a, -1.0], np_type))
+    algo = mgr.algorithm([data], compile_source(_SOURCE.format(t=WIDTHS[suffix])), workgroup=(1, 1, 1))
+    try:
+        seq = mgr.sequence()
+        seq.record(rt.OpSyncDevice([data])).record(rt.OpAlgoDispatch(algo)).record(rt.OpSyncLocal([data]))
+        seq.eval()
+        seq.destroy()
+        return float(data.data()[2]) == 2.0 ** -(2 * (bits // 2 + 1))
+    finally:
+        algo.destroy()
+        data.destroy()

@@ -11,7 +11,7 @@ time of the recorded launches replayed back to back (timestamps between launches
 ``--structure`` kd.linalg replays each shape's recorded launches as one submit (kdsl/linalg/graph.py).
 ``--block`` and ``--qr-inner`` set the blocked factorisations' panel width and QR's columns per one-workgroup
 step (kdsl.linalg.blocked.BLOCK, INNER: 64 and 16), ``--eigh-block`` and ``--eigh-inner`` eigh's block
-Jacobi's largest block and inner sweeps a round (kdsl.linalg.jacobi_block.MAX_BLOCK, INNER_SWEEPS: 32 and 1),
+Jacobi's largest block and inner sweeps a round (kdsl.linalg.jacobi_block.MAX_BLOCK, INNER_SWEEPS: 16 and 1),
 to tune them on a GPU.
 
 Run (H200):   python benchmarks/linalg.py --peers kdsl,torch
@@ -165,7 +165,7 @@ def parse(argv=None):
     p.add_argument("--only", default="", help="comma-separated row prefixes, e.g. solve,inv")
     p.add_argument("--block", type=int, default=0, help="panel width of the blocked factorisations (0: 64)")
     p.add_argument("--qr-inner", type=int, default=0, help="QR columns per one-workgroup panel step (0: 16)")
-    p.add_argument("--eigh-block", type=int, default=0, help="eigh's block Jacobi: most indices a block (0: 32)")
+    p.add_argument("--eigh-block", type=int, default=0, help="eigh's block Jacobi: most indices a block (0: 16)")
     p.add_argument("--eigh-inner", type=int, default=0, help="eigh's block Jacobi: inner sweeps a round (0: 1)")
     p.add_argument("--size-scale", type=float, default=1.0,
                    help="scale every matrix size and the solve/inv batch, e.g. 0.125 (the 64x64 blocks stay)")

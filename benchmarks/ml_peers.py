@@ -247,6 +247,10 @@ def run(w: Workload, peers: list[Peer], args: argparse.Namespace) -> list:
             p.sync(out)
             check(w.name, p.name, _host(p, out), ref, w.tol)
             times[p.name] = timed(call, p.sync, args.warmup, args.warmup_s, args.repeat)
+            if p.name == "kdsl" and args.profile:
+                with kd.profile() as prof:
+                    p.sync(call())
+                print(f"{w.name}, kdsl per kernel:\n{prof.table(top=8)}\n", flush=True)
         except AssertionError:
             raise
         except Exception as exc:  # a peer that cannot run this workload (an unsupported dtype on its device)
@@ -269,7 +273,9 @@ def _reference_call(w: Workload, p: Peer) -> Callable[[], Any]:
 
 
 def main(argv: list[str] | None = None) -> list[list]:
-    args = peer_parser(__doc__, "torch,torch.compile,cupy,jax").parse_args(argv)
+    parser = peer_parser(__doc__, "torch,torch.compile,cupy,jax")
+    parser.add_argument("--profile", action="store_true", help="also time each kdsl kernel of one call (kd.profile)")
+    args = parser.parse_args(argv)
     wanted = [s.strip() for s in args.peers.split(",") if s.strip()] or (["numpy"] if args.small else
                                                                           ["torch", "torch.compile", "cupy", "jax"])
     peers = [kdsl_peer()]

@@ -295,7 +295,7 @@ class Array:
     def __rdivmod__(self, other) -> tuple[Array, Array]:
         return other // self, other % self
 
-    __pow__, __rpow__, __ipow__ = _binary("pow"), _binary("pow", True), _inplace("pow")
+    __pow__, __rpow__, __ipow__ = ops.power_operator, _binary("pow", True), _inplace("pow")
     __and__, __rand__, __iand__ = _binary("and"), _binary("and", True), _inplace("and")
     __or__, __ror__, __ior__ = _binary("or"), _binary("or", True), _inplace("or")
     __xor__, __rxor__, __ixor__ = _binary("xor"), _binary("xor", True), _inplace("xor")

@@ -210,9 +210,35 @@ def _wide_ints(operands: list, dev) -> list:
 _COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
 
 
+_SCALAR_POWERS = {0.5: "sqrt", 2: "square", -1: "reciprocal"}
+"""NumPy's float32/float64 ``power`` loops with a scalar exponent: 0.5 is ``sqrt`` (``(-0.0) ** 0.5`` is -0.0,
+``(-inf) ** 0.5`` NaN), and 2 and -1 are the correctly rounded ``x * x`` and ``1 / x``, which a ``pow`` built
+from ``exp`` and ``log`` misses by an ulp."""
+
+
+def power_operator(a, b):
+    """``a ** b`` as NumPy's operator computes it: on complex arrays, the exponents ``2``, ``-1`` (Python ints)
+    and ``0.5`` (a float) are ``square``, ``reciprocal`` and ``sqrt`` (``(inf + infj) ** 0.5`` is
+    ``inf + infj``, where ``power`` gives ``inf + nanj``); everything else is ``power``.
+
+    >>> import kdsl as kd
+    >>> (kd.asarray([complex("inf+infj")]) ** 0.5).numpy(), kd.power(kd.asarray([complex("inf+infj")]), 0.5).numpy()
+    (array([inf+infj], dtype=complex64), array([inf+nanj], dtype=complex64))
+    """
+    if isinstance(a, _array_cls()) and a.dtype.kind == "c" and not isinstance(b, bool):
+        if (isinstance(b, int) and b in (2, -1)) or (isinstance(b, (float, np.floating)) and b == 0.5):
+            return apply(_SCALAR_POWERS[b], a)
+    return apply("pow", a, b)
+
+
 def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
-    if name == "pow" and out_dtype.kind == "i" and isinstance(operands[1], int) and operands[1] < 0:
-        raise ValueError("Integers to negative integer powers are not allowed.")
+    if name == "pow":
+        exponent = operands[1]
+        if out_dtype.kind == "i" and isinstance(exponent, int) and exponent < 0:
+            raise ValueError("Integers to negative integer powers are not allowed.")
+        if out_dtype in (dt.float32, dt.float64) and isinstance(exponent, (int, float)) and \
+                not isinstance(exponent, bool) and exponent in _SCALAR_POWERS:
+            return _build(_SCALAR_POWERS[exponent], operands[:1], out_dtype, in_dtypes[:1], shape, dev)
     Array = _ARRAY[0]
     srcs = []
     try:  # operand_node of each operand, inlined: this runs for every op of every expression

@@ -8,10 +8,10 @@ device:
 * reduction ``x = k pi/2 + r`` in double-word arithmetic: pi/2 in three parts, each product ``k * part`` exact
   (Dekker's product with Veltkamp's split, no ``fma``: lavapipe's double ``fma`` is not fused), summed with
   Knuth's two-sums, and a second pass for what a rounded ``k`` left (on devices whose ``fma`` rounds once,
-  :data:`FUSED` does the same in half the operations: :mod:`kdsl.codegen.fused_fma`). Exact to the last bit while the three
-  parts cover ``k``'s bits well enough: ``|x| < 2**17`` in float, ``|x| < 2**36`` in double (pi's 159 bits
-  leave ``k 2**-158``, under 2**-8 ulp of the smallest ``|r|`` any double has, 2**-61; at 2**56 and beyond
-  that error reaches 13 ulps);
+  :data:`FUSED` does the same in half the operations: :mod:`kdsl.codegen.fused_fma`). Exact to the last bit
+  while the three parts cover ``k``'s bits well enough: ``|x| < 2**17`` in float, ``|x| < 2**36`` in double
+  (pi's 159 bits leave ``k 2**-158``, under 2**-8 ulp of the smallest ``|r|`` any double has, 2**-61; at
+  2**56 and beyond that error reaches 13 ulps);
 * beyond, up to the largest finite value, Payne and Hanek's reduction (:mod:`kdsl.codegen.payne_hanek`): the
   bits of 2/pi that matter times the significand in 32-bit integer limbs, exact whatever ``x``, on a branch of
   its own so that the common case does not pay for it;

@@ -227,7 +227,7 @@ def power_operator(a, b):
     """
     if isinstance(a, _array_cls()) and a.dtype.kind == "c" and not isinstance(b, bool):
         if (isinstance(b, int) and b in (2, -1)) or (isinstance(b, (float, np.floating)) and b == 0.5):
-            return apply(_SCALAR_POWERS[b], a)
+            return apply(_SCALAR_POWERS[float(b)], a)
     return apply("pow", a, b)
 
 

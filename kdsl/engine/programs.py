@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 import kdsl.runtime as rt
+from kdsl import dtype as dt
 from kdsl.codegen import (
     atomic,
     attention,
@@ -37,6 +38,7 @@ from kdsl.codegen import (
     rownorm,
     scan,
     sort,
+    wide_pow,
 )
 from kdsl.engine import fma_probe
 from kdsl.engine.state import state
@@ -102,7 +104,7 @@ class Program:
         module = _RENDERERS[type(kernel)]
         self.kernel, self.device = kernel, device
         try:
-            self.source = _for_device(module.render(kernel), device)
+            self.source = for_device(module.render(kernel), device)
             self.spirv = add_float_controls(compile_source(self.source), *device.float_controls)
         except Exception as exc:
             if not _is_coopmat(kernel):
@@ -127,7 +129,7 @@ class Program:
         self.device.coopmat_shapes = ()
         assert isinstance(self.kernel, Matmul)  # only a coopmat matmul falls back
         scalar = self.kernel._replace(coop=())
-        self.source = _for_device(matmul.render(scalar), self.device)
+        self.source = for_device(matmul.render(scalar), self.device)
         self.spirv = add_float_controls(compile_source(self.source), *self.device.float_controls)
         self.workgroup = matmul.launch(scalar)
 
@@ -180,11 +182,15 @@ class Program:
         return entry
 
 
-def _for_device(source: str, device: Any) -> str:
-    """A kernel's GLSL as ``device`` compiles it: float16 rounding in hardware where it can (kdsl.codegen.half),
-    and the fused-``fma`` helper bodies where its ``fma`` rounds once (kdsl.codegen.fused_fma)."""
+def for_device(source: str, device: Any) -> str:
+    """A kernel's GLSL as ``device`` compiles it (array kernels and ``@kd.kernel`` alike, so both compute the
+    same bits): float16 rounding in hardware where it can (kdsl.codegen.half), float32 ``pow`` through float64
+    where the device has float64 (kdsl.codegen.wide_pow), and the fused-``fma`` helper bodies where its ``fma``
+    rounds once (kdsl.codegen.fused_fma)."""
     if device.native_half:
         source = half.native(source)
+    if device.supports(dt.float64):
+        source = wide_pow.rewrite(source)
     if fused_fma.applies(source):
         source = fused_fma.rewrite(source, fma_probe.widths(device))
     return source

@@ -80,6 +80,6 @@ def test_programs_get_the_fused_bodies_the_probe_allows(monkeypatch):
     src = "\n".join(needed("kd_sin_f(x)"))
     dev = kd.device()
     monkeypatch.setattr(fma_probe, "widths", lambda device: frozenset({"f"}))
-    assert "fma(" in programs._for_device(src, dev)
+    assert "fma(" in programs.for_device(src, dev)
     monkeypatch.setattr(fma_probe, "widths", lambda device: frozenset())
-    assert "fma(" not in programs._for_device(src, dev)
+    assert "fma(" not in programs.for_device(src, dev)

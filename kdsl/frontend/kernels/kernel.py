@@ -31,9 +31,8 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.codegen import fused_fma
 from kdsl.dtype import ArrayType, DType, checked_values
-from kdsl.engine import fma_probe
+from kdsl.engine.programs import for_device
 from kdsl.frontend.kernels.ast import lower
 from kdsl.frontend.kernels.errors import KernelSyntaxError, KernelTypeError
 from kdsl.frontend.kernels.func import Func, func
@@ -187,8 +186,7 @@ class Kernel:
         block3 = self._block(block, grid)
         groups = groups_for(grid3, block3)
         check_launch(self.fn.__name__, groups, block3, manager)
-        # the fused-fma helper bodies where the device fuses fma, as array kernels get: bit-identical faces
-        variant = self._variant(params, block3, device_features(manager), fma_probe.widths(device))
+        variant = self._variant(params, block3, device_features(manager), device)
         if variant.program.loop_trips:
             check_loops(self.fn.__name__, variant.program, manager.get_device_properties())
         push = self._push(variant, params, values, grid3)
@@ -234,18 +232,18 @@ class Kernel:
         return b
 
     def _variant(self, params: list[tuple], block: tuple[int, int, int], features: set[str] | None,
-                 fused: frozenset[str] = frozenset()) -> Compiled:
-        key = (tuple(params), block, fused)
+                 device: Any = None) -> Compiled:
+        key = (tuple(params), block, None if device is None else device.index)
         variant = self._variants.get(key)
         if variant is None:
-            variant = self._compile(params, block, features, fused)
+            variant = self._compile(params, block, features, device)
             self._variants[key] = variant
             if os.environ.get("KDSL_DEBUG"):
                 print(f"[kdsl] kernel {self.fn.__name__}{tuple(p[2] or p[3] for p in params)}:\n{variant.glsl}")
         return variant
 
     def _compile(self, params: list[tuple], block: tuple[int, int, int], features: set[str] | None,
-                 fused: frozenset[str]) -> Compiled:
+                 device: Any) -> Compiled:
         program = KernelProgram(self.fn.__name__, block)
         program.push += [PushField(f"grid_{a}", dt.uint32, ("grid", i)) for i, a in enumerate("xyz")]
         env: dict[str, tuple] = {}
@@ -274,7 +272,9 @@ class Kernel:
             program.prologue.append(f"{glsl_type(lw.locals[name])} v_{name} = {value.code};")
         program.locals = {n: t for n, t in lw.locals.items() if n not in scalars}
         program.body = lw.lines
-        glsl = fused_fma.rewrite(render(program), fused)
+        glsl = render(program)
+        if device is not None:  # the helper bodies array kernels get on this device: both faces compute the same
+            glsl = for_device(glsl, device)
         return Compiled(program, glsl, compile_source(glsl), params)
 
     def _push(self, variant: Compiled, params: list[tuple], values: list, grid3: tuple[int, int, int]) -> np.ndarray:

@@ -19,6 +19,8 @@ Example:
 
 from __future__ import annotations
 
+import os
+
 from kdsl import dtype as dt
 from kdsl.codegen import coopmat, glsl, matmul_cpu, matmul_epilogue
 from kdsl.codegen.expr import ExprRenderer
@@ -28,6 +30,9 @@ from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Matmul, elementwise_groups
 
 TILE, DEPTH, PER = 64, 16, 4  # output tile edge, K slice, outputs per invocation per dimension (blocked: 4x4)
+# float32 tiles read shared memory as vec4 (a quarter of the load instructions per multiply-add); KDSL_MATMUL_VEC4=0:
+# the scalar reads
+VEC4 = os.environ.get("KDSL_MATMUL_VEC4", "1").strip() != "0"
 
 
 def _tile_fill(reg: str, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...], bounds: str,
@@ -65,10 +70,13 @@ def render(k: Matmul) -> str:
 
 def _render_tiled(k: Matmul, edge: int) -> str:
     """The shared-memory kernel with ``edge`` x ``edge`` output tiles: 16 x 16 invocations, each accumulating
-    ``edge / 16`` rows by as many columns (rows ``ty + 16 i``, columns ``tx + 16 j``)."""
+    ``edge / 16`` rows by as many columns (rows ``ty + 16 i``, columns ``tx + 16 j``; float32 with
+    :data:`VEC4`: rows and columns in runs of four, ``64 h + 4 ty + r``, read from shared memory as ``vec4``)."""
     t = k.a.dtype
     c = t.glsl_compute
-    per, stride = edge // 16, edge + 1  # outputs per invocation and dimension; padded shared row stride
+    vec = VEC4 and c == "float"
+    per = edge // 16  # outputs per invocation and dimension
+    stride = edge + 4 if vec else edge + 1  # padded shared row stride (vec4 rows stay 16-byte aligned)
     buffers: dict[int, dt.DType] = {0: k.out_dtype}
     per_thread = edge * DEPTH // LOCAL  # tile elements each invocation loads
     # The 64-wide tile loads the next slice while it multiplies this one (H200: 6-12% faster); the 128-wide tile
@@ -88,16 +96,31 @@ def _render_tiled(k: Matmul, edge: int) -> str:
                            buffers, t)
         fill += _tile_fill(f"rb{q}", k.b, (k.batch, k.k, k.n), ("bz", gbk, gn), f"{gbk} < ke && {gn} < {k.n}",
                            buffers, t)
-        store += [f"As[{ak} * {stride} + {mm}] = ra{q};", f"Bs[{bk} * {stride} + {nn}] = rb{q};"]
+        store += [_shared_store("As", f"{ak} * {stride} + {mm}", f"ra{q}", vec),
+                  _shared_store("Bs", f"{bk} * {stride} + {nn}", f"rb{q}", vec)]
     rng = range(per)
     zero = glsl.zero(t)
     # Scalars, fully unrolled: private arrays indexed in loops can end up in memory (lavapipe keeps them so).
-    fma = [f"acc{i}_{j} += av{i} * bv{j};" for i in rng for j in rng]
-    stores = []
-    for i in rng:
-        for j in rng:
-            stores += [f"gm = bm + ty + {16 * i}; gn = bn + tx + {16 * j};",
-                       f"if (gm < {k.m} && gn < {k.n}) {matmul_epilogue.store(k, f'acc{i}_{j}', 'gm', 'gn')}"]
+    if vec:  # acc{i}_{h}: row i's four columns 64 h + 4 tx + (0..3), a vec4
+        hs = range(per // 4)
+        accs = [f"acc{i}_{h}" for i in rng for h in hs]
+        fma = [f"acc{i}_{h} += av{i // 4}.{'xyzw'[i % 4]} * bv{h};" for i in rng for h in hs]
+        reads = [" ".join(f"vec4 av{h} = As[(kk * {stride} + {64 * h}) / 4 + ty];" for h in hs),
+                 " ".join(f"vec4 bv{h} = Bs[(kk * {stride} + {64 * h}) / 4 + tx];" for h in hs)]
+        stores = [f"gm = bm + {64 * (i // 4) + i % 4} + 4 * ty; gn = bn + {64 * h + q} + 4 * tx; "
+                  f"if (gm < {k.m} && gn < {k.n}) {matmul_epilogue.store(k, f'acc{i}_{h}.' + 'xyzw'[q], 'gm', 'gn')}"
+                  for i in rng for h in hs for q in range(4)]
+        acc_type = "vec4"
+    else:
+        accs = [f"acc{i}_{j}" for i in rng for j in rng]
+        fma = [f"acc{i}_{j} += av{i} * bv{j};" for i in rng for j in rng]
+        reads = [" ".join(f"{c} av{i} = As[kk * {stride} + ty + {16 * i}];" for i in rng),
+                 " ".join(f"{c} bv{j} = Bs[kk * {stride} + tx + {16 * j}];" for j in rng)]
+        stores = [f"gm = bm + ty + {16 * i}; gn = bn + tx + {16 * j}; "
+                  f"if (gm < {k.m} && gn < {k.n}) {matmul_epilogue.store(k, f'acc{i}_{j}', 'gm', 'gn')}"
+                  for i in rng for j in rng]
+        acc_type = c
+    rows = len(fma) // per
     kc = chunk(k)
     body = [
         "int tid = int(gl_LocalInvocationID.x);",
@@ -107,7 +130,7 @@ def _render_tiled(k: Matmul, edge: int) -> str:
         f"for (int zz = int(gl_WorkGroupID.z); zz < {k.batch * k.splits}; zz += {MAX_GROUPS}) {{",
         f"    int bz = zz % {k.batch}, kb = (zz / {k.batch}) * {kc};",
         f"    int ke = kb + min({kc}, {k.k} - kb);",
-        "    " + " ".join(f"{c} acc{i}_{j} = {zero};" for i in rng for j in rng),
+        "    " + " ".join(f"{acc_type} {a} = {acc_type}({zero});" for a in accs),
         "    int kn = kb;",
         *["    " + x for x in (fill if ahead else [])],
         f"    for (int k0 = kb; k0 < ke; k0 += {DEPTH}) {{",
@@ -118,20 +141,27 @@ def _render_tiled(k: Matmul, edge: int) -> str:
         f"        kn = k0 + {DEPTH};",
         *(["        if (kn < ke) {", *["            " + x for x in fill], "        }"] if ahead else []),
         f"        for (int kk = 0; kk < {DEPTH}; kk++) {{",
-        "            " + " ".join(f"{c} av{i} = As[kk * {stride} + ty + {16 * i}];" for i in rng),
-        "            " + " ".join(f"{c} bv{j} = Bs[kk * {stride} + tx + {16 * j}];" for j in rng),
-        *["            " + " ".join(fma[r * per:(r + 1) * per]) for r in rng],
+        *["            " + x for x in reads],
+        *["            " + " ".join(fma[r * rows:(r + 1) * rows]) for r in range(per)],
         "        }",
         "    }",
         "    int gm, gn;",
         *["    " + x for x in stores],
         "}",
     ]
-    shared = [f"shared {c} As[{stride * DEPTH}];", f"shared {c} Bs[{stride * DEPTH}];"]
+    shared = [f"shared vec4 As[{stride * DEPTH // 4}];", f"shared vec4 Bs[{stride * DEPTH // 4}];"] if vec else \
+        [f"shared {c} As[{stride * DEPTH}];", f"shared {c} Bs[{stride * DEPTH}];"]
     epilogue = "".join(x + "\n" for x in matmul_epilogue.function(k, buffers))
     text = epilogue + "\n".join(body)
     return (f"{glsl.header(LOCAL, buffers, k.n_words, shared=shared, body_text=text)}\n{epilogue}void main() {{\n"
             + "\n".join("    " + x for x in body) + "\n}\n")
+
+
+def _shared_store(name: str, index: str, value: str, vec: bool) -> str:
+    """Storing ``value`` at float ``index`` of shared tile ``name`` (an array of vec4 when ``vec``)."""
+    if not vec:
+        return f"{name}[{index}] = {value};"
+    return f"{{ int s = {index}; {name}[s >> 2][s & 3] = {value}; }}"
 
 
 def chunk(k: Matmul) -> int:

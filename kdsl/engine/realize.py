@@ -350,28 +350,38 @@ def upload(data: np.ndarray, dtype: dt.DType, device: Any) -> Node:
     rt = _runtime()
     dst = allocate(device, arr.size, dtype)
     st = state(device)
-    with st.lock, staging.borrow(st, arr.size, arr.dtype) as host:
-        np.asarray(host)[...] = arr.reshape(-1)
-        st.sequence().eval(rt.OpCopy([host, dst]))
+    with st.lock:
+        host, view = staging.take(st, arr.size, arr.dtype)
+        try:
+            view[...] = arr.reshape(-1)
+            st.sequence().eval(rt.OpCopy([host, dst]))
+        finally:
+            staging.give(st, arr.size, arr.dtype, host)
     stats["uploads"] += 1
     return Node("buffer", (), dtype, arr.shape, buffer=Buffer(dst, arr.size, dtype, device), device=device)
 
 
 def download(buf: Buffer) -> np.ndarray:
     """The flat contents of a buffer, as a new NumPy array."""
-    if buf.tensor is None:
-        return np.empty(0, buf.dtype.np)
+    tensor, size, np_dtype = buf.tensor, buf.size, buf.dtype.np
+    if tensor is None:
+        return np.empty(0, np_dtype)
     st = state(buf.device)
-    with st.lock, staging.borrow(st, buf.size, buf.dtype.np) as host:
-        readback.copy_to_host(st, buf.tensor, host)
-        flat = np.array(host, copy=True)  # copied out before the tensor goes back to the cache
-    out = flat.view(buf.dtype.np) if buf.dtype is not dt.bool_ else flat.astype(bool)
+    with st.lock:
+        host, view = staging.take(st, size, np_dtype)  # (a host tensor of this very dtype: no view or cast after)
+        try:
+            readback.copy_to_host(st, tensor, host)
+            flat = view.copy()  # copied out before the tensor goes back to the cache
+        finally:
+            staging.give(st, size, np_dtype, host)
     stats["downloads"] += 1
-    return out
+    return flat
 
 
 def to_numpy(node: Node) -> np.ndarray:
     """Realise ``node`` and copy it to the host. A view of realised data is read, not copied on the GPU."""
+    if node.op == "buffer":  # realised data, the usual case: read it (an empty one has no tensor: np.empty)
+        return download(node.buffer).reshape(node.shape)
     if node.size == 0:
         return np.empty(node.shape, node.dtype.np)
     if node.op == "view" and node.srcs[0].op == "const":

@@ -67,6 +67,8 @@ class Template(NamedTuple):
     out_dtype: Any = None  # the output buffer's dtype and element count (fixed by the graph's structure)
     out_size: int = 0
     launch: bool = True  # False: nothing to dispatch (an empty output, or a kernel of size 0)
+    scalar: int = -1  # the position of the one push source when it is a float32 constant (the usual `x * 2.0`):
+    # the push words are its four bytes, packed by the runner without a call of word_bytes; else -1
 
 
 def kernel_size(k: Kernel) -> int:
@@ -203,8 +205,10 @@ def _templates(steps: list[Step], order: list[Node]) -> list[Template] | None:
         sources = tuple((pos[n.id], kind) for n, kind in s.sources)
         fused = tuple(pos[n.id] for n in s.fused if n.id in pos)
         size = s.out.size
+        scalar = sources[0][0] if not s.fixed and len(sources) == 1 and sources[0][1] == "const" and \
+            order[sources[0][0]].dtype is _FLOAT32 else -1  # (the graph's structure fixes the dtype)
         out.append(Template(s.kernel, o, inputs, sources, s.fresh, temp, fused, [], s.words if s.fixed else None,
-                            s.out.dtype, size, size > 0 and kernel_size(s.kernel) > 0))
+                            s.out.dtype, size, size > 0 and kernel_size(s.kernel) > 0, scalar))
     return out
 
 

@@ -20,13 +20,21 @@ On 16 floats the GPU work is negligible, so what is left is Python and the Vulka
 Each measurement runs in ``--rounds`` interleaved rounds of ``--reps`` calls; the best round is kept (on a
 busy machine the slower rounds measure the neighbours).
 
-Run:  python3 benchmarks/host_overhead.py [--reps 2000] [--rounds 5] [--n 16]
+``--profile`` measures kdsl's Python alone, the same on any device: the Python functions each call runs
+(cProfile's count per call, and the functions with the most self time), and the calling thread's CPU us per
+call with the Vulkan submission and fence waits of ``kdsl.runtime.sequence`` replaced by no-ops (the device
+runs nothing; the results are then garbage, which nothing reads). The spin path of a GPU's fence wait is taken
+as on a GPU (``KDSL_SPIN_US`` decides; a CPU driver does not spin).
+
+Run:  python3 benchmarks/host_overhead.py [--reps 2000] [--rounds 5] [--n 16] [--profile]
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import gc
+import pstats
 import statistics
 import time
 from collections.abc import Callable, Iterator
@@ -169,11 +177,63 @@ def noop_floor(dev: Any) -> Callable[[], Any]:
     return seq.eval
 
 
+class _NoSubmit:
+    """``kdsl.runtime.sequence``'s ``lib`` with the submission and fence waits as no-ops (see ``--profile``). Fence
+    resets stay real: a fence signalled before the stub went in is reset as usual, so the sequences are valid
+    again once it is gone."""
+
+    def __init__(self, real: Any) -> None:
+        self._real = real
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+    @staticmethod
+    def vkQueueSubmit(*args: Any) -> int:
+        return 0  # VK_SUCCESS
+
+    vkWaitForFences = vkGetFenceStatus = vkQueueSubmit
+
+
+def python_only(calls: dict[str, Callable[[], Any]], reps: int, n_rounds: int) -> dict[str, tuple[float, float]]:
+    """Per call: (median over rounds of the calling thread's CPU us with the device calls stubbed out, Python
+    function calls counted by cProfile); rounds interleaved."""
+    real = sequence_mod.lib
+    sequence_mod.lib = _NoSubmit(real)
+    try:
+        cpu: dict[str, list[float]] = {name: [] for name in calls}
+        for _ in range(n_rounds):
+            for name, call in calls.items():
+                c0 = time.thread_time_ns()
+                for _ in range(reps):
+                    call()
+                cpu[name].append((time.thread_time_ns() - c0) / reps / 1e3)
+        out = {}
+        for name, call in calls.items():
+            prof = cProfile.Profile()
+            prof.enable()
+            for _ in range(reps):
+                call()
+            prof.disable()
+            stats = pstats.Stats(prof).stats  # type: ignore[attr-defined]
+            count = sum(v[1] for v in stats.values()) / reps
+            out[name] = (statistics.median(cpu[name]), count)
+            top = sorted(stats.items(), key=lambda kv: -kv[1][2])[:12]
+            table(f"--profile: {name}, the functions with the most self time (device calls stubbed)",
+                  ["function", "calls per call", "self us per call"],
+                  [[f"{k[0].rsplit('/', 1)[-1]}:{k[1]}({k[2]})", v[1] / reps, v[2] / reps * 1e6] for k, v in top])
+        return out
+    finally:
+        sequence_mod.lib = real
+
+
 def main(argv: list[str] | None = None) -> dict[str, float]:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--n", type=int, default=16, help="elements per array (default 16)")
     p.add_argument("--reps", type=int, default=2000, help="calls per round")
     p.add_argument("--rounds", type=int, default=5, help="rounds; the best is kept")
+    p.add_argument("--profile", action="store_true", help="kdsl's Python alone: calls per call, CPU us with the "
+                   "device calls stubbed (see above)")
     args = p.parse_args(argv)
     rng = np.random.default_rng(0)
     x = kd.asarray(rng.uniform(-1, 1, args.n).astype(np.float32))
@@ -193,6 +253,16 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
             call()
     gc.collect()
     gc.disable()  # a collection inside a round would land on one stage
+    if args.profile:
+        try:
+            del calls["floor: pre-recorded no-op eval"]
+            py = python_only(calls, args.reps, args.rounds)
+            table(f"--profile: kdsl's Python per call, {args.n} floats (device calls stubbed; median of "
+                  f"{args.rounds} rounds)", ["call", "CPU us", "Python function calls"],
+                  [[k, v[0], v[1]] for k, v in py.items()])
+        finally:
+            gc.enable()
+        return {k: v[0] for k, v in py.items()}
     try:
         both = rounds(calls, args.reps, args.rounds)
         ends = {k: v[0] for k, v in both.items()}

@@ -16,6 +16,7 @@ Example:
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import struct
@@ -66,6 +67,8 @@ class Template(NamedTuple):
     out_dtype: Any = None  # the output buffer's dtype and element count (fixed by the graph's structure)
     out_size: int = 0
     launch: bool = True  # False: nothing to dispatch (an empty output, or a kernel of size 0)
+    scalar: int = -1  # the position of the one push source when it is a float32 constant (the usual `x * 2.0`):
+    # the push words are its four bytes, packed by the runner without a call of word_bytes; else -1
 
 
 def kernel_size(k: Kernel) -> int:
@@ -148,11 +151,42 @@ def signature(roots: list[Node]) -> tuple[tuple, list[Node]]:
         order = toposort(roots)
         pos = {n.id: i for i, n in enumerate(order)}
         parts = [_part(n, pos) for n in order]
-    # the module constants a lowering reads (sizes a GPU sweep sets between calls) belong to the key as well
-    dev = (*roots[0].device.policy(), scan_blocked.ROWS, scan_blocked.PRELOAD_DENSITY,
-           scan_blocked.STAGE_POSITIONS) if roots else ()
+    # The device's policy and the module constants a lowering reads (sizes a GPU sweep sets between calls)
+    # belong to the key as well, named by a small int (see _device_key). The last one is remembered by the
+    # identity of its parts: a loop on one device reads no dict for it (policy() is inlined as well).
+    dev = 0
+    if roots:
+        device = roots[0].device
+        policy = device._policy or device.policy()
+        last = _last_device_key
+        if last[0] is not policy or last[1] is not scan_blocked.ROWS or \
+                last[2] is not scan_blocked.PRELOAD_DENSITY or last[3] is not scan_blocked.STAGE_POSITIONS:
+            last = _device_key(policy)
+        dev = last[4]
     at = (pos[roots[0].id],) if len(roots) == 1 else tuple([pos[r.id] for r in roots])
     return (dev, at, tuple(parts)), order
+
+
+# (policy, scan_blocked.ROWS, PRELOAD_DENSITY, STAGE_POSITIONS) -> a small int that stands for them in plan keys:
+# the 18-entry tuple was built, hashed and compared on every lookup. Ids are never reused (a cleared table gives
+# known parts a new id: their old plans just miss and age out of the cache).
+_device_ids: dict[tuple, int] = {}
+_next_device_id = itertools.count(1)
+_DEVICE_IDS = 256  # distinct device parts remembered (each policy a sweep tries adds one)
+_last_device_key: tuple = (None, None, None, None, 0)  # (policy, ROWS, PRELOAD_DENSITY, STAGE_POSITIONS, id)
+
+
+def _device_key(policy: tuple) -> tuple:
+    """The id of ``policy`` with the module constants' current values, remembered as the last one used."""
+    global _last_device_key
+    parts = (policy, scan_blocked.ROWS, scan_blocked.PRELOAD_DENSITY, scan_blocked.STAGE_POSITIONS)
+    ident = _device_ids.get(parts)
+    if ident is None:
+        if len(_device_ids) >= _DEVICE_IDS:
+            _device_ids.clear()
+        ident = _device_ids.setdefault(parts, next(_next_device_id))  # (atomic: two threads agree)
+    _last_device_key = last = (*parts, ident)
+    return last
 
 
 def _templates(steps: list[Step], order: list[Node]) -> list[Template] | None:
@@ -171,8 +205,10 @@ def _templates(steps: list[Step], order: list[Node]) -> list[Template] | None:
         sources = tuple((pos[n.id], kind) for n, kind in s.sources)
         fused = tuple(pos[n.id] for n in s.fused if n.id in pos)
         size = s.out.size
+        scalar = sources[0][0] if not s.fixed and len(sources) == 1 and sources[0][1] == "const" and \
+            order[sources[0][0]].dtype is _FLOAT32 else -1  # (the graph's structure fixes the dtype)
         out.append(Template(s.kernel, o, inputs, sources, s.fresh, temp, fused, [], s.words if s.fixed else None,
-                            s.out.dtype, size, size > 0 and kernel_size(s.kernel) > 0))
+                            s.out.dtype, size, size > 0 and kernel_size(s.kernel) > 0, scalar))
     return out
 
 

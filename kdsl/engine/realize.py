@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import gc
 import heapq
+import struct
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -29,7 +31,8 @@ from kdsl import dtype as dt
 from kdsl.device import _runtime  # imported late there: building graphs must not need Vulkan
 from kdsl.engine import readback, staging
 from kdsl.engine.lowering import Step
-from kdsl.engine.plan import Template, cached, kernel_size, planned, word_bytes
+from kdsl.engine.plan import _F32, Template, cached, kernel_size, planned, word_bytes
+from kdsl.engine.profile import _local as _profiling  # ``.profile``: kd.profile()'s current() without a call
 from kdsl.engine.profile import current as current_profile
 from kdsl.engine.programs import batches, program, stats
 from kdsl.engine.state import state
@@ -76,7 +79,8 @@ class Buffer:
                 if bucket is None:
                     bucket = st.pool[(name, size)] = []
                 limit = st.pool_limit if st.pool_limit is not None else _pool_limit(st)
-                if len(bucket) < _POOL_PER_SIZE and st.pool_bytes + nbytes <= limit and tensor.is_init():
+                if len(bucket) < _POOL_PER_SIZE and st.pool_bytes + nbytes <= limit and \
+                        not tensor._destroyed:  # (is_init() without the call: every array's death)
                     heapq.heappush(bucket, (id(tensor), tensor))
                     st.pool_bytes += nbytes
             finally:
@@ -109,7 +113,7 @@ def take(st: Any, size: int, dtype: dt.DType) -> Any:
         _, tensor = heapq.heappop(bucket)  # the lowest id: see _POOL_PER_SIZE
         # A Buffer that died in a reference cycle pooled its tensor, but the garbage collector runs the
         # tensor's own finaliser too (same cycle): skip tensors destroyed after they were pooled.
-        if tensor.is_init():
+        if not tensor._destroyed:  # (is_init(), without the call)
             return tensor
     device = st.device
     limit = device.info.get("max_storage_buffer_range", 1 << 32)
@@ -153,21 +157,46 @@ def _run(device: Any, st: Any, steps: list[Step]) -> None:
 def run_cached(device: Any, st: Any, templates: list[Template], order: list[Node]) -> None:
     """Run a cached plan straight from its ``templates`` on the graph whose nodes are ``order`` (the hot path
     of a loop: no Steps are made, and a batch that ran before with the same buffers and push words is
-    replayed without looking up its programs and Algorithms). Call under ``st.lock``."""
+    replayed without looking up its programs and Algorithms). Call under ``st.lock``.
+
+    The replay key (:func:`_bound_key`'s) is built in the same loop that binds the buffers, and the replay is
+    tried here (what :func:`_submit` does first): a loop's call then runs no other engine function."""
     pending: dict[int, Buffer] = {}
     work = []
+    ids: list[int] = []
+    key_words = []
     for t in templates:
-        kernel, o, inputs, sources, fresh, _, _, _, words, dtype, size, launch = t  # one unpacking: a hot loop
+        kernel, o, inputs, sources, fresh, _, _, _, words, dtype, size, launch, scalar = t  # one unpacking: hot
         buf = pending.get(o)
         if fresh or buf is None:
             buf = pending[o] = Buffer(take(st, size, dtype) if size else None, size, dtype, device, st=st)
         if launch:
-            bound = [pending[p] if p < 0 or p in pending else order[p].buffer for p in inputs]
-            work.append((t, kernel, buf, bound, words if words is not None else word_bytes(sources, order)))
+            ids.append(id(buf.tensor))
+            bound = []
+            for p in inputs:  # (a loop, not a comprehension: one frame less per template)
+                b = pending[p] if p < 0 or p in pending else order[p].buffer
+                bound.append(b)
+                ids.append(id(b.tensor))
+            if words is None:
+                try:  # a float32 scalar packed here (word_bytes' own fast path, without the call)
+                    words = _F32.pack(order[scalar].arg) if scalar >= 0 else word_bytes(sources, order)
+                except (OverflowError, struct.error):  # beyond float32's range: word_bytes gives inf
+                    words = word_bytes(sources, order)
+            key_words.append(words if words.__class__ is bytes else words.tobytes())
+            work.append((t, kernel, buf, bound, words))
     # The nodes become buffers while the device runs the batch: the device lock, held until the batch is
     # done, keeps every other thread from reading or writing them meanwhile (the engine reads node buffers
     # under it), and a later submission on the queue starts with a barrier.
-    _submit(device, st, work, templates, during=lambda: _become(pending, order))
+    if len(pending) == 1 and o >= 0:  # one node computed (the usual case): no loop over ``pending``
+        become = partial(order[o].become_buffer, buf)
+    else:
+        become = partial(_become, pending, order)
+    key = (id(templates), tuple(ids), b"".join(key_words))
+    recorded = st.batches
+    if _profiling.profile is None and recorded is not None and recorded.replay(key, become):
+        stats["kernels"] += len(work)
+    else:
+        _submit(device, st, work, templates, key, become)
     stats["realizes"] += 1
 
 
@@ -192,7 +221,7 @@ def replay(st: Any, key: tuple, during: Callable[[], Any] | None = None) -> bool
     """Replay the batch recorded under the replay ``key`` (:func:`_bound_key`) on the device of engine state
     ``st`` if there is one still valid, running ``during`` (host work) while the device works; False otherwise
     (then :func:`submit` the work). Never replays inside ``kd.profile()``. Call under ``st.lock``."""
-    return current_profile() is None and st.batches is not None and st.batches.replay(key, during)
+    return _profiling.profile is None and st.batches is not None and st.batches.replay(key, during)
 
 
 def _submit(device: Any, st: Any, work: list[tuple[Any, ...]], plan: object = None, key: tuple | None = None,
@@ -249,7 +278,8 @@ def _dispatch(device: Any, st: Any, work: list[tuple[Any, ...]], recorded: Any, 
 def _bound_key(plan: object, work: list[tuple[Any, ...]]) -> tuple:
     """The replay key of a batch of a cached plan: the plan fixes the kernels, so (plan, bound tensors, push
     words) names the whole batch. The ids stay unique while the key can hit: the recorded entry keeps the plan
-    alive, and a hit needs its Algorithms still bound as recorded, so they still hold those tensors."""
+    alive, and a hit needs its Algorithms still bound as recorded, so they still hold those tensors.
+    (:func:`run_cached` builds the same key inline.)"""
     ids: list[int] = []
     words = []
     for item in work:
@@ -273,12 +303,20 @@ def _aliased(node: Node) -> Node | None:
 
 def realize_nodes(nodes: list[Node]) -> None:
     """Compute ``nodes`` in one submission per device; reshapes of computed data share its buffer."""
-    if len(nodes) == 1:  # the usual kd.realize(x): no grouping
-        op = nodes[0].op
+    if len(nodes) == 1:  # the usual kd.realize(x): no grouping (and _realize inlined)
+        node = nodes[0]
+        op = node.op
         if op == "buffer":
             return
         if op != "view":
-            _realize(nodes)
+            device = node.device
+            st = state(device)
+            with st.lock:
+                templates, key, order = cached(nodes)
+                if templates is None:
+                    run(planned(nodes, key, order))
+                else:
+                    run_cached(device, st, templates, order)
             return
     targets = [_aliased(n) or n for n in nodes if not n.realized]
     by_device: dict[int, list[Node]] = {}
@@ -319,28 +357,38 @@ def upload(data: np.ndarray, dtype: dt.DType, device: Any) -> Node:
     rt = _runtime()
     dst = allocate(device, arr.size, dtype)
     st = state(device)
-    with st.lock, staging.borrow(st, arr.size, arr.dtype) as host:
-        np.asarray(host)[...] = arr.reshape(-1)
-        st.sequence().eval(rt.OpCopy([host, dst]))
+    with st.lock:
+        host, view = staging.take(st, arr.size, arr.dtype)
+        try:
+            view[...] = arr.reshape(-1)
+            st.sequence().eval(rt.OpCopy([host, dst]))
+        finally:
+            staging.give(st, arr.size, arr.dtype, host)
     stats["uploads"] += 1
     return Node("buffer", (), dtype, arr.shape, buffer=Buffer(dst, arr.size, dtype, device), device=device)
 
 
 def download(buf: Buffer) -> np.ndarray:
     """The flat contents of a buffer, as a new NumPy array."""
-    if buf.tensor is None:
-        return np.empty(0, buf.dtype.np)
+    tensor, size, np_dtype = buf.tensor, buf.size, buf.dtype.np
+    if tensor is None:
+        return np.empty(0, np_dtype)
     st = state(buf.device)
-    with st.lock, staging.borrow(st, buf.size, buf.dtype.np) as host:
-        readback.copy_to_host(st, buf.tensor, host)
-        flat = np.array(host, copy=True)  # copied out before the tensor goes back to the cache
-    out = flat.view(buf.dtype.np) if buf.dtype is not dt.bool_ else flat.astype(bool)
+    with st.lock:
+        host, view = staging.take(st, size, np_dtype)  # (a host tensor of this very dtype: no view or cast after)
+        try:
+            readback.copy_to_host(st, tensor, host)
+            flat = view.copy()  # copied out before the tensor goes back to the cache
+        finally:
+            staging.give(st, size, np_dtype, host)
     stats["downloads"] += 1
-    return out
+    return flat
 
 
 def to_numpy(node: Node) -> np.ndarray:
     """Realise ``node`` and copy it to the host. A view of realised data is read, not copied on the GPU."""
+    if node.op == "buffer":  # realised data, the usual case: read it (an empty one has no tensor: np.empty)
+        return download(node.buffer).reshape(node.shape)
     if node.size == 0:
         return np.empty(node.shape, node.dtype.np)
     if node.op == "view" and node.srcs[0].op == "const":

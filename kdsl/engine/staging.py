@@ -6,10 +6,11 @@ against ~20 us for the copy's submission. So a transfer of up to :data:`STAGING_
 its exact element count and dtype (the copy ops want equal sizes) from a small LRU cache in the device's state,
 and gives it back afterwards. Larger transfers allocate their own: their copy dwarfs the allocation.
 
-Callers hold the device state's lock for the whole borrow (as uploads and downloads already do), so one tensor
-per size is enough and no two transfers share one. The cached tensors belong to the device's manager, which
-frees them with everything else when the device closes; after ``fork()`` the child starts with new, empty
-states (:mod:`kdsl.engine.state`).
+:func:`take` lends one with a NumPy view of its memory and :func:`give` takes it back (:func:`borrow` is the two as
+a ``with`` block). Callers hold the device state's lock for the whole borrow (as uploads and downloads already
+do), so one tensor per size is enough and no two transfers share one. The cached tensors belong to the device's
+manager, which frees them with everything else when the device closes; after ``fork()`` the child starts with
+new, empty states (:mod:`kdsl.engine.state`).
 
 Example:
     >>> import numpy as np, kdsl as kd
@@ -34,26 +35,58 @@ STAGING_BYTES = 1 << 22  # transfers up to 4 MiB reuse a cached host tensor
 STAGING_PER_DEVICE = 8  # cached host tensors per device (at most 32 MiB of host memory)
 
 
+def take(st: Any, count: int, dtype: np.dtype) -> tuple[Any, np.ndarray]:
+    """(a host tensor of ``count`` elements of ``dtype``, a NumPy view of its memory) until :func:`give` returns
+    it (``st.lock`` held by the caller throughout): a cached one when the size qualifies, else a new one.
+
+    A cached tensor keeps its view (in ``st.staging_views``): a download copies out of the view directly, where
+    ``np.array(tensor)`` would read the tensor's ``__array_interface__`` (five Python calls) on every transfer.
+    The view is used only while its tensor is alive: a cached tensor found destroyed is replaced.
+    """
+    if count * dtype.itemsize > STAGING_BYTES:
+        host = _new(st, count, dtype)
+        return host, np.asarray(host)
+    key = (count, dtype.str)
+    host = st.staging.pop(key, None)
+    if host is not None and not host._destroyed:
+        seen = st.staging_views.get(key)
+        if seen is not None and seen[0] is host:
+            return host, seen[1]
+    else:
+        host = _new(st, count, dtype)
+    view = np.asarray(host)
+    st.staging_views[key] = (host, view)
+    return host, view
+
+
+def give(st: Any, count: int, dtype: np.dtype, host: Any) -> None:
+    """Return a host tensor :func:`take` gave out (same ``count`` and ``dtype``): into the cache, most recently
+    used last (the oldest past :data:`STAGING_PER_DEVICE` destroyed), or destroyed when it is too large."""
+    if count * dtype.itemsize > STAGING_BYTES:
+        host.destroy()
+        return
+    staged = st.staging
+    staged[(count, dtype.str)] = host
+    while len(staged) > STAGING_PER_DEVICE:
+        key, old = staged.popitem(last=False)
+        seen = st.staging_views.get(key)
+        if seen is not None and seen[0] is old:
+            del st.staging_views[key]
+        old.destroy()
+
+
+def _new(st: Any, count: int, dtype: np.dtype) -> Any:
+    from kdsl.runtime import MemoryTypes  # (here: building graphs must not import the runtime)
+
+    return st.device.manager.tensor_empty(count, dtype, memory_type=MemoryTypes.host)
+
+
 @contextmanager
 def borrow(st: Any, count: int, dtype: np.dtype) -> Iterator[Any]:
     """A host tensor of ``count`` elements of ``dtype`` for the duration of the ``with`` block (``st.lock``
-    held by the caller): a cached one when the size qualifies, otherwise a new one destroyed afterwards."""
-    from kdsl.runtime import MemoryTypes
-    if count * dtype.itemsize > STAGING_BYTES:
-        host = st.device.manager.tensor_empty(count, dtype, memory_type=MemoryTypes.host)
-        try:
-            yield host
-        finally:
-            host.destroy()
-        return
-    key = (count, dtype.str)
-    host = st.staging.pop(key, None)
-    if host is None:
-        host = st.device.manager.tensor_empty(count, dtype, memory_type=MemoryTypes.host)
+    held by the caller): :func:`take` and :func:`give` around the block."""
+    host, _ = take(st, count, dtype)
     try:
         yield host
     finally:
-        st.staging[key] = host  # most recently used last
-        while len(st.staging) > STAGING_PER_DEVICE:
-            _, old = st.staging.popitem(last=False)
-            old.destroy()
+        give(st, count, dtype, host)

@@ -82,6 +82,7 @@ class DeviceState:
         self.batches: Any = None  # kdsl.engine.programs.Batches, made on first use
         self.algorithms: OrderedDict[Any, Any] = OrderedDict()  # custom kernels' Algorithms (kdsl.engine.launch)
         self.staging: OrderedDict[tuple[int, str], Any] = OrderedDict()  # host tensors (kdsl.engine.staging)
+        self.staging_views: dict[tuple[int, str], tuple[Any, Any]] = {}  # key -> (host tensor, its NumPy view)
         # (id(source), id(host tensor)) -> (recorded Sequence, source, host tensor) (kdsl.engine.readback)
         self.readbacks: OrderedDict[tuple[int, int], tuple[Any, Any, Any]] = OrderedDict()
         self._dummy: Any = None

@@ -30,6 +30,7 @@ from .vk import VulkanError, check, ffi, lib, new, track, vulkan
 
 _NO_TIMEOUT = 2**64 - 1
 _SLICE_NS = 100_000_000  # blocking waits return to Python every 100 ms (signals, Ctrl-C)
+_NOT_READY, _TIMEOUT = vulkan.VK_NOT_READY, vulkan.VK_TIMEOUT  # (module globals: read on every wait)
 # A sane bound for timestamps: one per recorded op. Vulkan sets no query-count limit, but each query costs
 # driver memory (10**9 of them took 3.6 GB on lavapipe before hanging); nobody records a million ops.
 MAX_TIMESTAMPS = 1 << 20
@@ -62,6 +63,26 @@ def blocking_waits() -> Iterator[None]:
         yield
     finally:
         setattr(thread, BLOCKING_WAITS, before)
+
+
+class _ThisThread(threading.local):
+    """The calling thread's ``threading.Thread``, remembered per thread: a fence wait reads its
+    ``kdsl_blocking_waits`` attribute on every submission, and a thread-local's attribute is a C lookup where
+    ``threading.current_thread()`` is a Python call. (Thread-local: the entry dies with its thread, so a new
+    thread that gets a dead one's ident never sees the dead one's object.)"""
+
+    thread: threading.Thread | None = None
+
+
+_this = _ThisThread()
+
+
+def _this_thread() -> threading.Thread:
+    """The calling thread (read ``_this.thread or _this_thread()``: the call only on a thread's first wait)."""
+    thread = _this.thread
+    if thread is None:
+        thread = _this.thread = threading.current_thread()
+    return thread
 
 
 def _exclusive(method: _F) -> _F:
@@ -122,7 +143,7 @@ class Sequence(Destroyable):
         self._recording = self._running = self._pending = self._evaluated = False
         self._n_timestamps = total_timestamps + 1 if total_timestamps else 0
         self._pool = self._fence = self._query_pool = None
-        # Two fences, used by turns: a waited batch's fence is reset while the next batch runs (see _wait),
+        # Two fences, used by turns: a waited batch's fence is reset while the next batch runs (see wait_fence),
         # not between the GPU finishing and Python going on. _fences is the turn's (a VkFence[1]), _stale the
         # other one while it still needs its reset.
         self._fence_pair: list[Any] = []
@@ -284,13 +305,24 @@ class Sequence(Destroyable):
         overlaps the device's; the batch is waited for even when it raises.
 
         One thread at a time, as every method (see ``_exclusive``); the check is written out here because a
-        replay is the hot path of every kdsl loop and the generic wrapper costs a frame and argument packing."""
+        replay is the hot path of every kdsl loop and the generic wrapper costs a frame and argument packing.
+        So is the replay itself (an ended command buffer with no host steps: submit, ``during``, wait)."""
         busy = self._busy
         if not busy.acquire(blocking=False):
             raise _busy_error("eval")
         try:
             if op is None and self._replayable and not self._recording and not self._pending:
-                return self._replay(during)
+                if self._ctx.foreign:
+                    self._ctx.check_usable()
+                self._submit_batch()
+                try:
+                    if during is not None:
+                        during()
+                finally:
+                    self.wait_fence()  # until it returns the sequence runs: an interrupted wait leaves it for
+                    self._pending = False  # eval_await()
+                    self._evaluated = True
+                return self
             self.eval_async(op)
             try:
                 if during is not None:
@@ -308,20 +340,6 @@ class Sequence(Destroyable):
                 raise RuntimeError(f"cannot evaluate: {obj!r} used by a recorded operation was destroyed; "
                                    "record the operations again with live objects")
 
-    def _replay(self, during: Callable[[], Any] | None = None) -> Sequence:
-        """The hot path: resubmit an ended command buffer that has no host steps, and wait."""
-        if self._ctx.foreign:
-            self._ctx.check_usable()
-        self._submit_batch()
-        try:
-            if during is not None:
-                during()
-        finally:
-            self.wait_fence()  # until it returns the sequence runs: an interrupted wait leaves it for eval_await()
-            self._pending = False
-            self._evaluated = True
-        return self
-
     def _submit_batch(self) -> None:
         """Check the recorded objects are alive, register as running and submit: one step under the context's
         submit lock, so another thread destroying an object either is seen here or waits for this batch.
@@ -335,7 +353,9 @@ class Sequence(Destroyable):
             if self._checked != ctx.destroyed:
                 self._check_deps()
                 self._checked = ctx.destroyed
-            check(lib.vkQueueSubmit(self._queue, 1, self._submit, self._fence), "vkQueueSubmit")
+            res = lib.vkQueueSubmit(self._queue, 1, self._submit, self._fence)
+            if res < 0:  # (check() only for an error: a call less on the hot path)
+                check(res, "vkQueueSubmit")
             # Registered only once submitted: a destroy that the garbage collector runs on this thread inside
             # this block must not find, and wait on the fence of, a batch that is not on the queue yet.
             self._running = self._pending = True
@@ -378,40 +398,18 @@ class Sequence(Destroyable):
             o.post_eval()
         return self
 
-    def _wait(self, timeout_ns: int) -> int:
-        """Wait on the fence: poll it for up to the context's spin time, then block in the driver.
-
-        A blocking wait wakes up tens of microseconds after the GPU finishes (an interrupt and a thread
-        wake-up); polling notices at once, as CUDA's default synchronisation does. CPU devices spin 0 µs: the
-        poller would take a core from the driver's own worker threads; nor does a thread inside
-        :func:`blocking_waits`. Blocking happens in slices of ``_SLICE_NS`` so that Ctrl-C reaches Python during a
-        long kernel (the sequence then stays running).
-        """
-        dev, fence = self._dev, self._fence
-        if self._stale is not None:  # the previous batch's fence: reset now, while the device runs this batch
-            lib.vkResetFences(dev, 1, self._stale)
-            self._stale = None
-        spin = 0 if getattr(threading.current_thread(), BLOCKING_WAITS, False) else min(self._ctx.spin_ns, timeout_ns)
-        if spin:
-            status = lib.vkGetFenceStatus
-            deadline = time.perf_counter_ns() + spin
-            res = status(dev, fence)
-            while res == vulkan.VK_NOT_READY and time.perf_counter_ns() < deadline:
-                res = status(dev, fence)
-            if res != vulkan.VK_NOT_READY:
-                return res  # signalled, or an error such as a lost device
-        left = timeout_ns - spin
-        while True:
-            res = lib.vkWaitForFences(dev, 1, self._fences, 1, min(left, _SLICE_NS))
-            left -= _SLICE_NS
-            if res != vulkan.VK_TIMEOUT or left <= 0:
-                return res
-
     def wait_fence(self, timeout_ns: int = _NO_TIMEOUT) -> None:
         """Wait for the GPU work of this sequence (no host steps); raise TimeoutError on timeout.
 
         Safe from any thread: a thread destroying a tensor waits here for the sequences that use it, and only
         one of the waiters turns the fences over.
+
+        The wait polls the fence for up to the context's spin time, then blocks in the driver. A blocking wait
+        wakes up tens of microseconds after the GPU finishes (an interrupt and a thread wake-up); polling
+        notices at once, as CUDA's default synchronisation does. CPU devices spin 0 µs: the poller would take a
+        core from the driver's own worker threads; nor does a thread inside :func:`blocking_waits`. Blocking
+        happens in slices of ``_SLICE_NS`` so that Ctrl-C reaches Python during a long kernel (the sequence then
+        stays running). (One function: this runs on every submission.)
         """
         if not self._running or self._ctx.foreign:
             return
@@ -420,8 +418,32 @@ class Sequence(Destroyable):
         try:
             if not self._running:  # another thread waited for it meanwhile
                 return
-            res = self._wait(timeout_ns)
-            if res == vulkan.VK_TIMEOUT:
+            dev, fence = self._dev, self._fence
+            if self._stale is not None:  # the previous batch's fence: reset now, while the device runs this one
+                lib.vkResetFences(dev, 1, self._stale)
+                self._stale = None
+            spin = self._ctx.spin_ns
+            if spin:
+                if getattr(_this.thread or _this_thread(), BLOCKING_WAITS, False):
+                    spin = 0
+                elif spin > timeout_ns:
+                    spin = timeout_ns
+            res = _NOT_READY
+            if spin:
+                status = lib.vkGetFenceStatus
+                res = status(dev, fence)
+                if res == _NOT_READY:
+                    deadline = time.perf_counter_ns() + spin
+                    while res == _NOT_READY and time.perf_counter_ns() < deadline:
+                        res = status(dev, fence)
+            if res == _NOT_READY:  # not signalled (nor an error such as a lost device): block
+                left = timeout_ns - spin
+                while True:
+                    res = lib.vkWaitForFences(dev, 1, self._fences, 1, left if left < _SLICE_NS else _SLICE_NS)
+                    left -= _SLICE_NS
+                    if res != _TIMEOUT or left <= 0:
+                        break
+            if res == _TIMEOUT:
                 raise TimeoutError(f"the sequence did not finish within {timeout_ns} ns; it is still running: "
                                    "call eval_await() again to wait for it")
             if res < 0:

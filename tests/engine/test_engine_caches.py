@@ -127,3 +127,30 @@ def test_a_replayed_pass_with_many_same_sized_intermediates_reuses_its_recording
     for _ in range(3):
         np.testing.assert_allclose(chain(x).numpy(), want)
     assert kd.stats()["replays"] - before >= 2
+
+
+def test_plan_keys_follow_the_device_policy_and_module_constants(monkeypatch):
+    """A plan key names the device's policy and scan_blocked's constants by a small id (kdsl.engine.plan):
+    a change of either gives another key (a new plan), the same values the same key, and the ids stay bounded."""
+    from kdsl.codegen import scan_blocked
+
+    dev = kd.device()
+    x = kd.asarray(np.arange(8, dtype=np.float32))
+    key = plan_cache.signature([(x + 1)._node])[0]
+    assert plan_cache.signature([(x + 2)._node])[0] == key
+    monkeypatch.setattr(dev, "loop_budget", dev.loop_budget + 1)
+    changed = plan_cache.signature([(x + 1)._node])[0]
+    assert changed != key and changed[1:] == key[1:]
+    monkeypatch.setattr(dev, "loop_budget", dev.loop_budget - 1)  # the same values again: the same id
+    assert plan_cache.signature([(x + 1)._node])[0] == key
+    monkeypatch.setattr(scan_blocked, "ROWS", scan_blocked.ROWS * 2)
+    assert plan_cache.signature([(x + 1)._node])[0] != key
+    monkeypatch.setattr(scan_blocked, "ROWS", scan_blocked.ROWS // 2)
+    assert plan_cache.signature([(x + 1)._node])[0] == key
+    np.testing.assert_array_equal((x * 3).numpy(), np.arange(8) * 3)  # and the engine runs on
+    for rows in range(2 * plan_cache._DEVICE_IDS):  # many distinct parts: the table stays bounded
+        monkeypatch.setattr(scan_blocked, "ROWS", 1000 + rows)
+        plan_cache.signature([(x + 1)._node])
+        assert len(plan_cache._device_ids) <= plan_cache._DEVICE_IDS
+    monkeypatch.undo()
+    np.testing.assert_array_equal((x + 1).numpy(), np.arange(8) + 1)

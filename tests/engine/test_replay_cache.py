@@ -35,6 +35,27 @@ def test_replays_follow_new_buffers_and_scalars():
             np.testing.assert_array_equal(y.numpy(), np.full(16, k * (rnd % 2) + 1.5, np.float32))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.float16])
+def test_a_cached_plan_packs_each_calls_scalar(dtype):
+    """A float32 scalar's push word is packed by the runner itself (Template.scalar); other dtypes go through
+    word_bytes. Either way every call of the one cached plan sees its own value, specials included."""
+    x = kd.asarray(np.arange(-3, 5).astype(dtype))
+    values = [2, -1, 0, 7] if dtype == np.int32 else [1.5, -0.0, 0.0, np.inf, -np.inf, np.nan, 3.0e38, 1e-45, 2.5]
+    templates = None
+    for v in values:
+        y = x * v
+        kd.realize(y)
+        with np.errstate(all="ignore"):
+            expected = x.numpy() * dtype(v)  # (a weak Python scalar takes the array's dtype)
+        got = y.numpy()
+        np.testing.assert_array_equal(got, expected)
+        assert np.array_equal(np.signbit(got), np.signbit(expected))
+        key = plan_mod.signature([(x * v)._node])[0]
+        templates = plan_mod._plans[key] if templates is None else templates
+        assert plan_mod._plans[key] is templates  # one plan for every value
+        assert templates[0].scalar == (-1 if dtype != np.float32 else templates[0].sources[0][0])
+
+
 def test_one_buffer_set_in_a_loop_replays():
     x = kd.asarray(np.arange(16, dtype=np.float32))
     kd.realize(x + 1)

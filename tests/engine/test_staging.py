@@ -69,3 +69,40 @@ def test_readbacks_are_bounded_and_skip_destroyed_tensors():
         del st.staging[k]
     host.destroy()  # as the staging cache does on eviction: the entry must be recorded again, not replayed
     np.testing.assert_array_equal(arrays[-1].numpy(), np.full(8, len(arrays) - 1, np.float32))
+
+
+def test_cached_views_are_bounded_and_belong_to_cached_tensors():
+    st = state(kd.device())
+    for n in range(1, 2 * staging.STAGING_PER_DEVICE + 3):
+        a = np.arange(n, dtype=np.int32) - 3
+        np.testing.assert_array_equal((kd.asarray(a) * 2).numpy(), a * 2)
+        assert len(st.staging_views) <= staging.STAGING_PER_DEVICE
+        cached = list(st.staging.values())
+        assert all(any(host is t for t in cached) for host, _ in st.staging_views.values())
+
+
+def test_downloads_through_a_cached_view_are_independent_copies():
+    x = kd.asarray(np.zeros(16, np.float32))
+    first = (x + 1).numpy()
+    second = (x + 2).numpy()  # the same staging tensor and view: the first result must not change
+    np.testing.assert_array_equal(first, np.ones(16, np.float32))
+    np.testing.assert_array_equal(second, np.full(16, 2, np.float32))
+    second[:] = -1  # writing a result never reaches the staging memory
+    np.testing.assert_array_equal((x + 3).numpy(), np.full(16, 3, np.float32))
+
+
+@pytest.mark.parametrize("direction", ["download", "upload"])
+def test_a_destroyed_cached_tensor_is_replaced_with_its_view(direction):
+    st = state(kd.device())
+    a = np.arange(24, dtype=np.float32)
+    y = kd.asarray(a) + 1
+    np.testing.assert_array_equal(y.numpy(), a + 1)
+    key = (24, np.dtype(np.float32).str)
+    old = st.staging[key]
+    old.destroy()  # (a device teardown frees it with the manager's other objects)
+    if direction == "download":
+        np.testing.assert_array_equal(y.numpy(), a + 1)
+    else:
+        np.testing.assert_array_equal(kd.asarray(a * 3).numpy(), a * 3)
+    new = st.staging[key]
+    assert new is not old and not new._destroyed and st.staging_views[key][0] is new

@@ -8,7 +8,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 import host_overhead  # noqa: E402
+import numpy as np  # noqa: E402
 
+import kdsl as kd  # noqa: E402
 from kdsl.engine import realize  # noqa: E402
 
 
@@ -40,3 +42,17 @@ def test_timers_count_exclusive_time():
     total = time.perf_counter_ns() - t0
     assert timers.ns["outer"] >= 2e6 and timers.ns["inner"] >= 2e6
     assert timers.ns["outer"] + timers.ns["inner"] <= total  # outer's time leaves inner's out
+
+
+def test_profile_counts_python_calls_and_puts_the_vulkan_library_back(capsys):
+    from kdsl.runtime import sequence
+
+    lib = sequence.lib
+    ends = host_overhead.main(["--reps", "20", "--rounds", "1", "--profile"])
+    assert set(ends) == {"kd.realize(x + 1)", "kd.jit replay", "readback (r.numpy())"}
+    assert all(v > 0 for v in ends.values())
+    assert sequence.lib is lib
+    out = capsys.readouterr().out
+    assert "Python function calls" in out and "self us per call" in out
+    x = kd.asarray(np.arange(4, dtype=np.float32))
+    np.testing.assert_array_equal((x + 1).numpy(), np.arange(4) + 1)  # the device runs again afterwards

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import sys
+from functools import partial
 
 from kdsl.engine.plan import _templates, kernel_size
 from kdsl.engine.programs import stats
@@ -123,24 +124,28 @@ class _Trace:
                 self.temps = {p: Buffer(take(st, size, dtype), size, dtype, dev, st=st)
                               for p, dtype, size in self.made_temp}
             bufs.update(self.temps)
-            key = (id(self.templates), tuple([id(bufs[p].tensor) for p in self.slots]), self.word_key)
+            ids = []
+            for p in self.slots:  # (a loop, not a comprehension: a frame less per call)
+                ids.append(id(bufs[p].tensor))
+            key = (id(self.templates), tuple(ids), self.word_key)
             outs: list[Array] = []
             # (both paths wait for the GPU: the intermediates are free again after; a replay makes the output
             # arrays while the GPU works)
-            if replay(st, key, lambda: outs.extend(self._outputs(bufs))):
+            if replay(st, key, partial(self._outputs, bufs, outs)):
                 stats["kernels"] += len(self.templates)
             else:
                 work = [(t, t.kernel, bufs[t.out], [bufs[q] for q in t.inputs], w)
                         for t, w in zip(self.templates, self.words, strict=True)]
                 submit(dev, work, self.templates, key)
-                outs = self._outputs(bufs)
+                self._outputs(bufs, outs)
         stats["realizes"] += 1
         return outs
 
-    def _outputs(self, bufs: dict[int, Buffer]) -> list[Array]:
-        """The call's output arrays, on their new buffers."""
+    def _outputs(self, bufs: dict[int, Buffer], outs: list[Array]) -> None:
+        """Append the call's output arrays, on their new buffers, to ``outs``."""
         dev = self.device
-        return [Array(Node("buffer", (), dtype, shape, None, bufs[p], dev)) for p, dtype, shape in self.outs]
+        for p, dtype, shape in self.outs:
+            outs.append(Array(Node("buffer", (), dtype, shape, None, bufs[p], dev)))
 
 
 def _prod(shape) -> int:

@@ -25,13 +25,14 @@ import numpy as np
 
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.creation import asarray
-from kdsl.frontend.array.histogram import _outer_edges
+from kdsl.frontend.array.histogram import data_outer_edges
 from kdsl.frontend.array.masks import compress
+from kdsl.frontend.array.quantiles import percentile
 from kdsl.frontend.array.reductions import any as reduce_any
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import mean, std
 from kdsl.frontend.array.reductions import min as amin
-from kdsl.frontend.array.sorting import percentile, searchsorted
+from kdsl.frontend.array.sorting import searchsorted
 
 _ESTIMATORS = ("stone", "auto", "doane", "fd", "rice", "scott", "sqrt", "sturges")
 
@@ -85,7 +86,7 @@ def digitize(x: Any, bins: Any, right: bool = False) -> Array:
 
 def _equal_edges(x: Array, nbins: int, rng: Any) -> Array:
     """``nbins + 1`` equal-width edges over ``rng`` (default: the data's extremes, read back), NumPy's dtype."""
-    first, last = _outer_edges(x, rng)
+    first, last = data_outer_edges(x, rng)
     edge_type = np.result_type(first, last, np.empty(0, x.dtype.np))
     if edge_type.kind in "biu":
         edge_type = np.result_type(edge_type, float)
@@ -168,7 +169,7 @@ def _estimated_edges(x: Array, name: str, rng: Any, weights: Any) -> Array:
     if name == "stone":
         raise NotImplementedError("histogram_bin_edges(bins='stone') is not implemented in kdsl (its "
                                   "cross-validation loop); use another estimator or an integer number of bins")
-    first, last = _outer_edges(x, rng)
+    first, last = data_outer_edges(x, rng)
     if rng is not None:  # NumPy estimates from the values inside the range only
         x = compress((x >= _py(first)) & (x <= _py(last)), x)  # synchronises: the kept count
     nbins = 1

@@ -82,12 +82,12 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
     n1, n2 = x.shape[i], x.shape[j]
     k = max(0, min(n1, n2 - offset) if offset >= 0 else min(n1 + offset, n2))
     start1, start2 = (0, offset) if offset >= 0 else (-offset, 0)
-    base, view = mv._base(x._node)
+    base, view = mv.view_base(x._node)
     keep = [ax for ax in range(x.ndim) if ax not in (i, j)]
     start = view.offset + (start1 * view.strides[i] + start2 * view.strides[j] if k else 0)
     new = View(tuple(view.shape[ax] for ax in keep) + (k,),
                tuple(view.strides[ax] for ax in keep) + (view.strides[i] + view.strides[j],), start)
-    return Array(mv._make(base, new.canonical()))
+    return Array(mv.view_node(base, new.canonical()))
 
 
 def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Array:

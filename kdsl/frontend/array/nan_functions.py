@@ -67,7 +67,7 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, ddof: float = 0, keepdim
            correction: Any = None) -> Array:
     """Variance over ``axis`` of the non-NaN elements (NaN where ``count - ddof <= 0``)."""
     x = _arr(a)
-    ddof = red._correction(ddof, correction)
+    ddof = red.ddof_or_correction(ddof, correction)
     if x.dtype.kind not in "fc":
         return red.var(x, axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
     d = x.dtype if dtype is None else dt.as_dtype(dtype)
@@ -94,7 +94,7 @@ def _nan_extreme(a: Any, axis: Any, keepdims: bool, largest: bool) -> Array:
     fn = red.max if largest else red.min
     if not x.dtype.is_float:
         return fn(x, axis, keepdims=keepdims)
-    red._empty_check(x, mv.normalize_axes(axis, x.ndim), "maximum" if largest else "minimum")
+    red.require_nonempty(x, mv.normalize_axes(axis, x.ndim), "maximum" if largest else "minimum")
     best = fn(_filled(x, float("-inf") if largest else float("inf")), axis, keepdims=keepdims)
     all_nan = red.all(apply("isnan", x), axis, keepdims=keepdims)
     return where(all_nan, Array(const_node(float("nan"), x.dtype, x.device)), best)

@@ -41,7 +41,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array import ops, scatter_atomic, scatter_sorted
-from kdsl.frontend.array.array import Array, _store_inplace, realize
+from kdsl.frontend.array.array import Array, realize, store_inplace
 from kdsl.frontend.array.complex_math import complex_from_parts, imag, real
 from kdsl.frontend.array.creation import arange, asarray
 from kdsl.frontend.array.histogram import bincount, histogram
@@ -167,7 +167,7 @@ def _ufunc_at(name: str, a: Any, indices: Any, values: Any, deterministic: bool 
     if idx.size == 0 or n == 0:
         return
     flat = x.reshape(-1)
-    _store_inplace(x, _combined(name, flat, idx, v, n, work).reshape(x.shape))  # a view writes through to its base
+    store_inplace(x, _combined(name, flat, idx, v, n, work).reshape(x.shape))  # a view writes through to its base
 
 
 def _combined(name: str, x: Array, idx: Array, v: Array, n: int, work: dt.DType | None) -> Array:

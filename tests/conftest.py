@@ -32,3 +32,12 @@ def scan_path(request, monkeypatch):
     elif not dev.scan_subgroups:
         pytest.skip("this device has no subgroup arithmetic in compute shaders")
     return request.param
+
+
+@pytest.fixture
+def small_budget(monkeypatch):
+    """A loop budget of 300 iterations: short arrays take the multi-level paths (block totals scanned again,
+    tests/cumulative, tests/codegen)."""
+    dev = kd.device()
+    monkeypatch.setattr(dev, "loop_budget", 300)
+    return dev

@@ -35,16 +35,12 @@ from kdsl import dtype as dt
 from kdsl.engine.lower_scan import compact_tile
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
+from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.creation import arange, asarray
 from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import stack
 from kdsl.frontend.array.sorting import take
 from kdsl.ir.graph import Node
-
-
-def _index_dtype(device) -> dt.DType:
-    """NumPy's intp (int64), or int32 on devices without 64-bit integers."""
-    return dt.int64 if device.supports(dt.int64) else dt.int32
 
 
 def _arr(x: Any) -> Array:
@@ -63,7 +59,7 @@ def _flags(flat: Array) -> Array:
 def _running_count(flat: Array) -> tuple[Array, int]:
     """(the inclusive running count of the non-zero elements of the 1-D ``flat``, their total): the one
     synchronisation of a compaction reads back the total only. The count is int32 when it fits."""
-    d = dt.int32 if flat.shape[0] < FUSED_LIMIT else _index_dtype(flat.device)
+    d = dt.int32 if flat.shape[0] < FUSED_LIMIT else index_dtype(flat.device)
     csum = cumsum(_flags(flat), dtype=d)
     if flat.shape[0] == 0:
         return csum, 0
@@ -76,7 +72,7 @@ def _compacted(flat: Array, values: Array | None = None) -> Array:
     """``values[flat != 0]`` for the 1-D ``flat`` and ``values`` (None: the positions, ascending, NumPy's intp):
     one count of the flags read back (the synchronisation, :func:`count_tiles`), then one scan of the flags that
     writes each selected element to its place (phase "compact" of a workgroup scan)."""
-    d = _index_dtype(flat.device) if values is None else values.dtype
+    d = index_dtype(flat.device) if values is None else values.dtype
     n = flat.shape[0]
     if n >= FUSED_LIMIT:  # positions past int32: the running count and a binary-search-free scatter
         src = _selected_by_count(flat)
@@ -121,7 +117,7 @@ def _selected(flat: Array) -> Array:
 
 def _selected_by_count(flat: Array) -> Array:
     """:func:`_selected` through the realised running count (arrays of 2**31 elements or more)."""
-    d = _index_dtype(flat.device)
+    d = index_dtype(flat.device)
     csum, count = _running_count(flat)
     if count == 0:
         return asarray(np.zeros(0, d.np), device=flat.device)
@@ -183,7 +179,7 @@ def argwhere(a: Any) -> Array:
         [[0, 0], [1, 1]]
     """
     x = _arr(a)
-    d = _index_dtype(x.device)
+    d = index_dtype(x.device)
     if x.ndim == 0:  # NumPy: one empty row when the scalar is non-zero
         return asarray(np.zeros((int(bool(x.item())), 0), d.np), device=x.device)
     return stack(nonzero(x), axis=1)
@@ -262,7 +258,7 @@ def getmask(a: Array, mask: Any, rest: tuple) -> Array:
         raise ValueError("the mask lives on another device than the array; move it with kd.asarray")
     rows, flat = _mask_rows(a, mask)
     if isinstance(flat, np.ndarray):
-        src = asarray(np.flatnonzero(flat).astype(_index_dtype(a.device).np), device=a.device)
+        src = asarray(np.flatnonzero(flat).astype(index_dtype(a.device).np), device=a.device)
         out = take(rows, src, axis=0, mode="clip")
     elif rows.ndim == 1:  # the values themselves, in the scan's pass
         out = _compacted(flat, rows)

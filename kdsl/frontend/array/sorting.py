@@ -30,6 +30,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
+from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import min as amin
@@ -41,11 +42,6 @@ _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
 
 def _arr(x: Any) -> Array:
     return x if isinstance(x, Array) else asarray(x)
-
-
-def _index_dtype(device) -> dt.DType:
-    """NumPy's intp (int64), or int32 on devices without 64-bit integers."""
-    return dt.int64 if device.supports(dt.int64) else dt.int32
 
 
 def _flat_or(a: Array, axis: int | None) -> tuple[Array, int]:
@@ -68,7 +64,7 @@ def sort_node(a: Array, axis: int, descending: bool, want: str) -> Array:
         raise np.exceptions.AxisError(axis, 0)
     if a.dtype.kind == "c":  # no order: refuse now, not when the lazy sort runs
         raise dt.complex_error("sort", a.dtype)
-    out_dtype = _index_dtype(a.device) if want == "indices" else a.dtype
+    out_dtype = index_dtype(a.device) if want == "indices" else a.dtype
     return Array(Node("sort", (a._node,), out_dtype, a.shape, (axis, descending, want)))
 
 
@@ -191,7 +187,7 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Arra
     srcs = [ops.cast_node(x._node, common), ops.cast_node(vals._node, common)]
     if sorter is not None:
         srcs.append(_sorter(sorter, x.shape[0])._node)
-    node = Node("search", tuple(srcs), _index_dtype(x.device), vals.shape, side)
+    node = Node("search", tuple(srcs), index_dtype(x.device), vals.shape, side)
     return Array(node)
 
 
@@ -247,7 +243,7 @@ def _indices(indices: Any, n: int, axis: int, mode: str, device) -> Array:
         raise IndexError("cannot do a non-empty take from an empty axes.")
     if mode == "raise" and host.size:
         _check_range(int(host.min()), int(host.max()), n, axis)
-    return asarray(host, dtype=_index_dtype(device) if host.dtype.kind != "b" else dt.int32, device=device)
+    return asarray(host, dtype=index_dtype(device) if host.dtype.kind != "b" else dt.int32, device=device)
 
 
 def _check_range(lo: int, hi: int, n: int, axis: int) -> None:

@@ -36,16 +36,11 @@ from kdsl.engine.lower_scan import compact_tile
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.clip_modes import index_dtype
-from kdsl.frontend.array.creation import arange, asarray
+from kdsl.frontend.array.creation import arange, as_array, asarray
 from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import stack
 from kdsl.frontend.array.sorting import take
 from kdsl.ir.graph import Node
-
-
-def _arr(x: Any) -> Array:
-    return x if isinstance(x, Array) else asarray(x)
-
 
 # Up to this many elements a compaction is one fused scan (int32 positions); longer ones use the running count.
 FUSED_LIMIT = 2**31 - 2**16
@@ -135,7 +130,7 @@ def flatnonzero(a: Any) -> Array:
         >>> kd.flatnonzero(kd.asarray([[0.0, -2.0], [float("nan"), 0.0]])).tolist()
         [1, 2]
     """
-    return _selected(_arr(a).reshape(-1))
+    return _selected(as_array(a).reshape(-1))
 
 
 def nonzero(a: Any) -> tuple[Array, ...]:
@@ -148,7 +143,7 @@ def nonzero(a: Any) -> tuple[Array, ...]:
         >>> rows.tolist(), cols.tolist()
         ([0, 1, 2], [2, 1, 0])
     """
-    x = _arr(a)
+    x = as_array(a)
     if x.ndim == 0:
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use kd.atleast_1d(scalar).nonzero() "
                          "instead. If the context of this function is of the form `arr[nonzero(cond)]`, just use "
@@ -178,7 +173,7 @@ def argwhere(a: Any) -> Array:
         >>> kd.argwhere(kd.asarray([[1, 0], [0, 1]])).tolist()
         [[0, 0], [1, 1]]
     """
-    x = _arr(a)
+    x = as_array(a)
     d = index_dtype(x.device)
     if x.ndim == 0:  # NumPy: one empty row when the scalar is non-zero
         return asarray(np.zeros((int(bool(x.item())), 0), d.np), device=x.device)
@@ -196,7 +191,7 @@ def compress(condition: Any, a: Any, axis: int | None = None, out: None = None) 
     """
     if out is not None:
         raise TypeError("compress(out=...) is not supported: kdsl arrays are immutable results; assign instead")
-    x = _arr(a)
+    x = as_array(a)
     cond = condition if isinstance(condition, Array) else asarray(np.asarray(condition))
     if cond.ndim != 1:
         raise ValueError(f"condition must be a 1-d array, not one of shape {cond.shape}")
@@ -218,8 +213,8 @@ def extract(condition: Any, arr: Any) -> Array:
         >>> kd.extract(a % 2 == 0, a).tolist()
         [0, 2, 4]
     """
-    cond = _arr(condition).reshape(-1)
-    return compress(cond, _arr(arr), axis=None)
+    cond = as_array(condition).reshape(-1)
+    return compress(cond, as_array(arr), axis=None)
 
 
 # ----- a[mask] and a[mask] = v (called from indexing.py)

@@ -28,7 +28,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.creation import as_array, asarray
 from kdsl.frontend.array.math import ceil, floor, isnan, maximum, minimum, rint, where
 from kdsl.frontend.array.nan_functions import nanmean
 
@@ -45,10 +45,6 @@ _DISCRETE = ("inverted_cdf", "closest_observation", "lower", "higher", "nearest"
 _METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf",
             "hazen", "weibull", "linear", "median_unbiased", "normal_unbiased", "lower", "higher", "midpoint",
             "nearest")
-
-
-def _arr(x: Any) -> Array:
-    return x if isinstance(x, Array) else asarray(x)
 
 
 def _check(x: Array, method: str, out: Any, weights: Any, name: str) -> None:
@@ -193,7 +189,7 @@ def nanquantile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_in
         >>> float(kd.nanquantile(x, 0.5, method="lower"))
         2.0
     """
-    x = _arr(a)
+    x = as_array(a)
     _check(x, method, out, weights, "nanquantile")
     host_q = q.numpy() if isinstance(q, Array) else q
     qs = np.asarray(host_q, dtype=np.float64)
@@ -216,7 +212,7 @@ def nanpercentile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_
         >>> float(kd.nanpercentile(kd.asarray([1.0, float("nan"), 3.0, 5.0]), 25))
         2.0
     """
-    x = _arr(a)
+    x = as_array(a)
     _check(x, method, out, weights, "nanpercentile")
     host_q = q.numpy() if isinstance(q, Array) else q
     qs = np.true_divide(np.asarray(host_q, dtype=np.float64), 100)
@@ -240,7 +236,7 @@ def nanmedian(a: Any, axis: Any = None, out: None = None, overwrite_input: bool 
     """
     if out is not None:
         raise TypeError("nanmedian(out=...) is not supported; use the returned array")
-    x = _arr(a)
+    x = as_array(a)
     if x.size == 0:  # NumPy answers an empty array with nanmean's NaNs
         return nanmean(x, axis, keepdims=keepdims)
     if x.dtype.kind == "c":

@@ -31,17 +31,13 @@ from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.clip_modes import index_dtype
-from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.creation import as_array, asarray
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import min as amin
 from kdsl.frontend.array.shape_ops import broadcast_to
 from kdsl.ir.graph import Node
 
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
-
-
-def _arr(x: Any) -> Array:
-    return x if isinstance(x, Array) else asarray(x)
 
 
 def _flat_or(a: Array, axis: int | None) -> tuple[Array, int]:
@@ -80,7 +76,7 @@ def sort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = No
         [[1, 2, 3], [-5, 0, 9]]
     """
     _check_kind(kind, order)
-    x, ax = _flat_or(_arr(a), axis)
+    x, ax = _flat_or(as_array(a), axis)
     return sort_node(x, ax, bool(descending), "values")
 
 
@@ -95,7 +91,7 @@ def argsort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any =
         [3, 1, 0, 2]
     """
     _check_kind(kind, order)
-    x, ax = _flat_or(_arr(a), axis)
+    x, ax = _flat_or(as_array(a), axis)
     return sort_node(x, ax, bool(descending), "indices")
 
 
@@ -135,7 +131,7 @@ def argpartition(a: Any, kth: Any, axis: int | None = -1, kind: str = "introsele
 def _partition(a: Any, kth: Any, axis: int | None, order: Any, what: str) -> Array:
     """A full stable sort of the axis (which satisfies any ``kth``), after NumPy's argument checks."""
     _check_kind(None, order)
-    x, ax = _flat_or(_arr(a), axis)
+    x, ax = _flat_or(as_array(a), axis)
     _check_kth(kth, x.shape[ax] if x.ndim else 0)
     return sort_node(x, ax, False, what)
 
@@ -151,7 +147,7 @@ def topk(a: Any, k: int, axis: int = -1, largest: bool = True) -> tuple[Array, A
         >>> v.tolist(), i.tolist()
         ([5.0, 5.0, 3.0], [1, 3, 2])
     """
-    x = _arr(a)
+    x = as_array(a)
     if x.ndim == 0:
         raise ValueError("topk needs an array of at least one dimension")
     ax = mv.normalize_axis(axis, x.ndim)
@@ -175,7 +171,7 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Arra
     """
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right', not {side!r}")
-    x = _arr(a)
+    x = as_array(a)
     if x.ndim != 1:
         raise ValueError(f"searchsorted needs a 1-D array a, not one of shape {x.shape}")
     is_array = isinstance(v, Array)
@@ -275,7 +271,7 @@ def take(a: Any, indices: Any, axis: int | None = None, out: None = None, mode: 
     """
     if out is not None:
         raise TypeError("take(out=...) is not supported: kdsl arrays are immutable results; assign instead")
-    x, ax = _flat_or(_arr(a), axis)
+    x, ax = _flat_or(as_array(a), axis)
     idx = _indices(indices, x.shape[ax], ax, mode, x.device)
     return gather_node(x, idx, ax, along=False, mode=mode)
 
@@ -290,7 +286,7 @@ def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> Array:
         >>> kd.take_along_axis(a, kd.argsort(a, axis=1), axis=1).tolist()
         [[10, 20, 30], [4, 5, 6]]
     """
-    x = _arr(arr)
+    x = as_array(arr)
     if axis is None:
         x, ax = x.reshape(-1), 0
         if np.ndim(indices) != 1:

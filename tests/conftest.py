@@ -41,3 +41,15 @@ def small_budget(monkeypatch):
     dev = kd.device()
     monkeypatch.setattr(dev, "loop_budget", 300)
     return dev
+
+
+@pytest.fixture(params=["device", "gpu"])
+def policy(request):
+    """The device's own reduction policy, or a GPU's (1024 workgroups per long pass, one invocation per output
+    only from 65 536 outputs, workgroup trees instead of strided partials): tests/frontend's reductions."""
+    dev = kd.device()
+    saved = dev.partials, dev.thread_outputs, dev.reduce_groups
+    if request.param == "gpu":
+        dev.partials, dev.thread_outputs, dev.reduce_groups = 0, 65536, 1024
+    yield request.param
+    dev.partials, dev.thread_outputs, dev.reduce_groups = saved

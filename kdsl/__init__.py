@@ -189,6 +189,7 @@ from kdsl.frontend.array.math import (
     where,
 )
 from kdsl.frontend.array.nan_functions import nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar
+from kdsl.frontend.array.quantiles import median, percentile, quantile
 from kdsl.frontend.array.reductions import (
     all,
     amax,
@@ -224,10 +225,7 @@ from kdsl.frontend.array.sharing import may_share_memory
 from kdsl.frontend.array.sorting import (
     argpartition,
     argsort,
-    median,
     partition,
-    percentile,
-    quantile,
     searchsorted,
     sort,
     take,

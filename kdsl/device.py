@@ -44,7 +44,8 @@ _default: Device | None = None
 _forked: list[object] = []  # a parent's devices, kept (never destroyed) in a forked child
 
 
-def _runtime() -> Any:
+def runtime_module() -> Any:
+    """The ``kdsl.runtime`` package (the Vulkan binding), imported on first use."""
     import kdsl.runtime as rt  # imported late: building graphs must not need Vulkan
 
     return rt
@@ -57,7 +58,7 @@ def _device_infos() -> list[dict[str, Any]]:
     if _infos is None:
         with _lock:
             if _infos is None:
-                _infos = [dict(info, physical_index=k) for k, info in enumerate(_runtime().list_devices())]
+                _infos = [dict(info, physical_index=k) for k, info in enumerate(runtime_module().list_devices())]
     return _infos * _copies()
 
 
@@ -230,7 +231,7 @@ class Device:
         if self._manager is None:
             with _lock:
                 if self._manager is None:
-                    self._manager = _runtime().Manager(self.physical_index)
+                    self._manager = runtime_module().Manager(self.physical_index)
         return self._manager
 
     _policy: tuple[int | bool, ...] | None = None  # policy(), once worked out

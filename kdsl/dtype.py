@@ -240,7 +240,7 @@ def result_dtype(ufunc: np.ufunc, *operands: Any) -> DType:
     >>> result_dtype(np.add, int32, 1.5).name   # NumPy says float64; kdsl's default float is float32
     'float32'
     """
-    key = tuple(x if isinstance(x, DType) else _weak_token(x) for x in operands)
+    key = tuple(x if isinstance(x, DType) else weak_token(x) for x in operands)
     npd = _numpy_result(ufunc, key)
     arrays = [x for x in operands if isinstance(x, DType)]
     if not arrays:  # only Python scalars: kdsl's defaults
@@ -262,7 +262,7 @@ def _is_pyint(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _weak_token(x: Any) -> str:
+def weak_token(x: Any) -> str:
     """A hashable stand-in for the Python scalar ``x`` (a string: 1, 1.0 and True are equal dict keys)."""
     if isinstance(x, bool):
         return "weak-bool"

@@ -32,3 +32,24 @@ def scan_path(request, monkeypatch):
     elif not dev.scan_subgroups:
         pytest.skip("this device has no subgroup arithmetic in compute shaders")
     return request.param
+
+
+@pytest.fixture
+def small_budget(monkeypatch):
+    """A loop budget of 300 iterations: short arrays take the multi-level paths (block totals scanned again,
+    tests/cumulative, tests/codegen)."""
+    dev = kd.device()
+    monkeypatch.setattr(dev, "loop_budget", 300)
+    return dev
+
+
+@pytest.fixture(params=["device", "gpu"])
+def policy(request):
+    """The device's own reduction policy, or a GPU's (1024 workgroups per long pass, one invocation per output
+    only from 65 536 outputs, workgroup trees instead of strided partials): tests/frontend's reductions."""
+    dev = kd.device()
+    saved = dev.partials, dev.thread_outputs, dev.reduce_groups
+    if request.param == "gpu":
+        dev.partials, dev.thread_outputs, dev.reduce_groups = 0, 65536, 1024
+    yield request.param
+    dev.partials, dev.thread_outputs, dev.reduce_groups = saved

@@ -30,10 +30,10 @@ from kdsl.autodiff.registry import arr, rule, zeros
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array import ops, scatter_atomic
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.creation import arange, iota
 from kdsl.frontend.array.linalg import matmul
 from kdsl.frontend.array.reductions import cumsum
-from kdsl.frontend.array.scatter_sorted import index_dtype
 from kdsl.frontend.array.shape_ops import concatenate
 from kdsl.frontend.array.sorting import argsort, searchsorted, take
 from kdsl.ir.graph import Node

@@ -50,7 +50,7 @@ from kdsl.codegen import glsl, vector
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import index_vars
 from kdsl.codegen.ops import render_cast
-from kdsl.codegen.scan_workgroup import _Writer
+from kdsl.codegen.scan_workgroup import ScanWriter
 from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, Scan
 from kdsl.ir.view import View
@@ -101,13 +101,13 @@ def wide_expr(e: Expr, shape: tuple[int, ...], axis: int) -> bool:
     lines = math.prod(shape) // max(shape[axis], 1)
     if lines > 1 and shape[axis] % 4:
         return False
-    loads = vector._loads(e)
+    loads = vector.shared_loads(e)
     if loads is None:
         return False
     full = View.contiguous(shape)
     for ld in loads:
         view = ld.arg[1]
-        if vector._scalar(view):
+        if vector.lane_invariant(view):
             continue
         if len(ld.arg) > 2 and ld.arg[2] is not None:
             return False
@@ -132,7 +132,7 @@ class _Kernel:
     """The GLSL of one blocked pass; the pieces share the renderers and the buffers they record."""
 
     def __init__(self, k: Scan):
-        self.k, self.w = k, _Writer(k)
+        self.k, self.w = k, ScanWriter(k)
         self.rows = k.per // 4
         self.tile = k.per * LOCAL
         self.length = k.shape[k.axis]
@@ -228,7 +228,7 @@ class _Kernel:
         ``e``): ``e`` becomes a function ``fn`` of its operands' elements, called once per element."""
         k = self.k
         wide: dict[tuple[int, int], tuple[int, dt.DType]] = {}
-        pr = vector._ParamRenderer(self.buffers, wide)
+        pr = vector.ParamRenderer(self.buffers, wide)
         value = pr.value(e, k.shape, tuple("0" for _ in k.shape))
         params = ", ".join(f"{d.glsl_compute} p{i}" for i, d in sorted(wide.values(), key=lambda x: x[0]))
         self.extra += [f"{e.dtype.glsl_compute} {fn}({params}) {{", *["    " + s for s in pr.lines],

@@ -121,7 +121,7 @@ def tile_loops(per: int, cost: int) -> int:
     return per * (cost + 3) + LOCAL + 16
 
 
-class _Writer:
+class ScanWriter:
     """The GLSL pieces of one kernel: the operator, the identity, shared-memory indexing."""
 
     def __init__(self, k: Scan):
@@ -143,7 +143,7 @@ class _Writer:
         return glsl.store_value(self.t, glsl.narrow(self.t, value))
 
 
-def _exclusive(w: _Writer, value: str, sub: bool) -> list[str]:
+def _exclusive(w: ScanWriter, value: str, sub: bool) -> list[str]:
     """Lines leaving in ``ex`` the workgroup's exclusive scan of ``value`` in rank order (barriers inside)."""
     c = w.c
     if sub:
@@ -167,7 +167,7 @@ def _exclusive(w: _Writer, value: str, sub: bool) -> list[str]:
             f"{c} ex = lid > 0u ? s_h[src][lid - 1u] : {w.ident};"]
 
 
-def _total(w: _Writer, value: str, sub: bool) -> list[str]:
+def _total(w: ScanWriter, value: str, sub: bool) -> list[str]:
     """Lines leaving the workgroup's total of ``value`` in ``tot`` for invocation 0 (barriers inside)."""
     c = w.c
     if sub:
@@ -191,7 +191,7 @@ def render(k: Scan) -> str:
     """The GLSL of a workgroup scan pass (``k.per`` > 0)."""
     if k.phase == "lines":
         return _render_lines(k)
-    w = _Writer(k)
+    w = ScanWriter(k)
     per, sub, c = k.per, k.subgroups, w.c
     tile = per * LOCAL
     others = tuple(n for a, n in enumerate(k.shape) if a != k.axis)
@@ -231,14 +231,14 @@ def render(k: Scan) -> str:
     return f"{head}\nvoid main() {{\n" + "\n".join("    " + s for s in text.splitlines()) + "\n}\n"
 
 
-def _sums(w: _Writer, load: list[str], at: str) -> list[str]:
+def _sums(w: ScanWriter, load: list[str], at: str) -> list[str]:
     """A tile's total, written by invocation 0 at ``at`` of the totals."""
     body = [f"{w.c} acc = {w.ident};", f"for (int j = 0; j < {w.k.per}; j++) {{",
             *["    " + s for s in load], f"    acc = {w.comb('acc', 'x')};", "}"]
     return body + _total(w, "acc", w.k.subgroups) + [f"if (lid == 0u) b0.d[{at}] = {w.store('tot')};", "barrier();"]
 
 
-def _scan(w: _Writer, load: list[str], buffers: dict[int, dt.DType], line_idx: list[str], nb: int) -> list[str]:
+def _scan(w: ScanWriter, load: list[str], buffers: dict[int, dt.DType], line_idx: list[str], nb: int) -> list[str]:
     """A tile's inclusive scan from the carry: loaded to shared memory, each chunk scanned by its invocation,
     the chunk totals scanned across the workgroup, the results back through shared memory and stored."""
     k, per = w.k, w.k.per
@@ -270,7 +270,7 @@ def _scan(w: _Writer, load: list[str], buffers: dict[int, dt.DType], line_idx: l
     return body + ["}", "barrier();"]
 
 
-def _compact_store(w: _Writer, buffers: dict[int, dt.DType]) -> list[str]:
+def _compact_store(w: ScanWriter, buffers: dict[int, dt.DType]) -> list[str]:
     """Stream compaction's store: each selected element (flag 1) writes its value, or its position, to the
     output slot its inclusive count minus one names."""
     k, out_t = w.k, w.k.out_dtype
@@ -296,7 +296,7 @@ def _render_lines(k: Scan) -> str:
     coalesced, into shared memory; invocation ``i`` scans line ``i`` of the tile there (a serial walk of shared
     memory, not of global memory) and the results are stored, coalesced. Memory traffic is one read and one
     write; a workgroup per short line would spend its time in barriers with most invocations idle."""
-    w = _Writer(k)
+    w = ScanWriter(k)
     per, c, length = k.per, w.c, k.shape[k.axis]
     tile, per_tile = per * LOCAL, lines_per_tile(k)
     others = tuple(n for a, n in enumerate(k.shape) if a != k.axis)

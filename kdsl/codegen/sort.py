@@ -32,7 +32,7 @@ from kdsl.codegen import glsl
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import index_vars
 from kdsl.codegen.ops import render_cast
-from kdsl.codegen.radix import decode_raw, raw_words
+from kdsl.codegen.radix_keys import decode_raw, raw_words
 from kdsl.ir.kernels import LOCAL, SortKeys, SortLocal, SortMerge, SortOut
 
 ONES = "0xFFFFFFFFu"

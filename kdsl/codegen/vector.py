@@ -58,7 +58,7 @@ def _packed(d: dt.DType, lanes: list[str]) -> str:
     return f"uvec2({bits[0]} | ({bits[1]} << 16), {bits[2]} | ({bits[3]} << 16))"
 
 
-def _loads(e: Expr) -> list[Expr] | None:
+def shared_loads(e: Expr) -> list[Expr] | None:
     """The loads of ``e``; None when ``e`` depends on the index in a way lanes cannot share."""
     nodes = e.walk()
     if any(n.op in ("iota", "rand", "remap", "rows") for n in nodes):
@@ -66,7 +66,9 @@ def _loads(e: Expr) -> list[Expr] | None:
     return [n for n in nodes if n.op == "load"]
 
 
-def _scalar(view: View) -> bool:
+def lane_invariant(view: View) -> bool:
+    """Whether every index reads the same element of ``view`` (each axis has stride 0 or extent 1): one
+    scalar load serves all four lanes."""
     return all(s == 0 or n == 1 for n, s in zip(view.shape, view.strides, strict=True))
 
 
@@ -79,12 +81,12 @@ def eligible(k: Elementwise) -> bool:
         return False
     if k.out_view.offset % 4:
         return False
-    loads = _loads(k.expr)
+    loads = shared_loads(k.expr)
     if loads is None:
         return False
     for load in loads:
         d, view = load.dtype, load.arg[1]
-        if _scalar(view):
+        if lane_invariant(view):
             continue
         # An offset in a push word is not known when the kernel is built (nor its alignment): scalar loads.
         if len(load.arg) > 2 and load.arg[2] is not None:
@@ -94,7 +96,7 @@ def eligible(k: Elementwise) -> bool:
     return True
 
 
-class _ParamRenderer(ExprRenderer):
+class ParamRenderer(ExprRenderer):
     """Renders the expression once as a function body: each contiguous operand becomes a parameter."""
 
     def __init__(self, buffers: dict[int, dt.DType], wide: dict[tuple[int, int], tuple[int, dt.DType]]) -> None:
@@ -102,7 +104,7 @@ class _ParamRenderer(ExprRenderer):
         self.wide = wide  # (slot, offset) -> (parameter index, dtype)
 
     def _code(self, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...]) -> str:
-        if e.op == "load" and not _scalar(e.arg[1]):
+        if e.op == "load" and not lane_invariant(e.arg[1]):
             slot, view, d = e.arg[0], e.arg[1], e.dtype
             self.buffers[slot] = d
             k, _ = self.wide.setdefault((slot, view.offset), (len(self.wide), d))
@@ -119,7 +121,7 @@ def render(k: Elementwise) -> str:
     quads = math.prod(k.shape) // 4
     buffers: dict[int, dt.DType] = {0: k.out_dtype}
     wide: dict = {}
-    r = _ParamRenderer(buffers, wide)
+    r = ParamRenderer(buffers, wide)
     # Broadcast (scalar) loads ignore the index; the function reads them itself.
     value = r.value(k.expr, k.shape, tuple("0" for _ in k.shape))
     params = ", ".join(f"{d.glsl_compute} p{i}" for i, d in sorted(wide.values(), key=lambda x: x[0]))

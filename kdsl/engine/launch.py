@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.device import _runtime
+from kdsl.device import runtime_module
 from kdsl.engine.profile import current as current_profile
 from kdsl.engine.state import cache_limits, state
 
@@ -37,7 +37,7 @@ def dispatch(device: Any, spirv: bytes, tensors: Sequence[Any], groups: tuple[in
     ``key`` names the compiled kernel for the Algorithm cache (default: the SPIR-V itself); ``spec`` holds
     specialization-constant words. ``uploads`` are host-visible tensors copied to the device first and
     ``readbacks`` tensors copied back after the dispatch, in the same submission."""
-    rt = _runtime()
+    rt = runtime_module()
     st = state(device)
     with st.lock:
         seq = st.launch_sequence()

@@ -189,7 +189,9 @@ def _device_key(policy: tuple) -> tuple:
     return last
 
 
-def _templates(steps: list[Step], order: list[Node]) -> list[Template] | None:
+def make_templates(steps: list[Step], order: list[Node]) -> list[Template] | None:
+    """The Templates of ``steps`` with nodes named by their position in ``order`` (temporaries by negative
+    numbers), so a plan can be replayed on another graph of the same structure; None if a step bakes data in."""
     pos = {n.id: i for i, n in enumerate(order)}
     temps: dict[int, int] = {}
     out = []
@@ -254,7 +256,7 @@ def _word_list(sources: tuple[tuple[int, str], ...], order: list[Node]) -> list[
 def _forget_after_fork() -> None:
     """A forked child keeps its parent's plans (no destructor runs on their programs) but plans afresh."""
     global _plans, _plans_lock
-    _state._orphans.append(_plans)
+    _state.keep_after_fork(_plans)
     _plans, _plans_lock = OrderedDict(), threading.Lock()
 
 
@@ -269,7 +271,7 @@ def cached(roots: list[Node]) -> tuple[Plan | None, tuple, list[Node]]:
     (a second hash and lock per call otherwise): a plan used at least that often is never evicted."""
     key, order = signature(roots)
     templates = _plans.get(key)
-    if templates is not None and _clock - templates.stamp > _state._limits["plans"] >> 1:
+    if templates is not None and _clock - templates.stamp > _state.cache_limit("plans") >> 1:
         _refresh(key, templates)
     return templates, key, order
 
@@ -311,7 +313,7 @@ def planned(roots: list[Node], key: tuple, order: list[Node]) -> list[Step]:
     """Schedule ``roots`` (signature ``key``, nodes ``order``) and cache the plan when it can be cached."""
     global _clock
     steps = schedule(roots)
-    made = _templates(steps, order)
+    made = make_templates(steps, order)
     if made is not None:
         templates = Plan(made)
         with _plans_lock:

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.device import _runtime  # imported late there: building graphs must not need Vulkan
+from kdsl.device import runtime_module  # imported late there: building graphs must not need Vulkan
 from kdsl.engine import readback, staging
 from kdsl.engine.lowering import Step
 from kdsl.engine.plan import _F32, Template, cached, kernel_size, planned, word_bytes
@@ -291,7 +291,7 @@ def _bound_key(plan: object, work: list[tuple[Any, ...]]) -> tuple:
     return (id(plan), tuple(ids), b"".join(words))
 
 
-def _aliased(node: Node) -> Node | None:
+def reshape_source(node: Node) -> Node | None:
     """The node whose buffer ``node`` can share: a view that is a plain reshape of all of its source."""
     if node.op != "view":
         return None
@@ -318,7 +318,7 @@ def realize_nodes(nodes: list[Node]) -> None:
                 else:
                     run_cached(device, st, templates, order)
             return
-    targets = [_aliased(n) or n for n in nodes if not n.realized]
+    targets = [reshape_source(n) or n for n in nodes if not n.realized]
     by_device: dict[int, list[Node]] = {}
     for n in targets:
         by_device.setdefault(n.device.index, []).append(n)
@@ -329,7 +329,7 @@ def realize_nodes(nodes: list[Node]) -> None:
             if todo:
                 _realize(todo)
     for n in nodes:
-        src = _aliased(n)
+        src = reshape_source(n)
         if src is not None and src.realized:
             with state(n.device).lock:
                 if not n.realized:
@@ -354,7 +354,7 @@ def upload(data: np.ndarray, dtype: dt.DType, device: Any) -> Node:
     arr = np.asarray(data, dtype=dtype.np, order="C")
     if arr.size == 0:
         return Node("buffer", (), dtype, arr.shape, buffer=Buffer(None, 0, dtype, device), device=device)
-    rt = _runtime()
+    rt = runtime_module()
     dst = allocate(device, arr.size, dtype)
     st = state(device)
     with st.lock:
@@ -430,12 +430,12 @@ def buffer_of(node: Node, writable: bool = False) -> Any:
     ``writable``: the caller is about to write the tensor in place (a custom kernel), so every unrealised
     expression that reads it is computed first and keeps the values it had (NumPy's eager semantics)."""
     if writable:
-        if node.op == "view" and node.srcs[0].op != "const" and _aliased(node) is None:
+        if node.op == "view" and node.srcs[0].op != "const" and reshape_source(node) is None:
             raise ValueError("is a view (a slice, transpose or broadcast) of another kd array and the kernel writes "
                              "it: the writes would land in a copy, not in the original array. Pass a whole array, "
                              "or a copy and assign it back: t = x.copy(); k(t); a[1:3] = t")
         with state(node.device).lock:
-            src = _aliased(node)
+            src = reshape_source(node)
             before_write(node)
             if src is not None:
                 before_write(src)

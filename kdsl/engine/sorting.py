@@ -41,7 +41,8 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.codegen.loops import expr_loops
-from kdsl.codegen.radix import BITS, DIGITS, N_PUSH, SCAN_CHUNK, SCAN_RUN, padded, radix_passes, raw_words
+from kdsl.codegen.radix import N_PUSH, SCAN_CHUNK, SCAN_RUN, padded
+from kdsl.codegen.radix_keys import BITS, DIGITS, radix_passes, raw_words
 from kdsl.codegen.sort import key_words
 from kdsl.device import Device
 from kdsl.engine.lower_scan import lower_scan

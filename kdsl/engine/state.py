@@ -53,6 +53,11 @@ def cache_limits() -> dict[str, int]:
     return dict(_limits)
 
 
+def cache_limit(name: str) -> int:
+    """The current size of one cache, ``"programs"`` or ``"plans"`` (no copy: the plan cache reads it per call)."""
+    return _limits[name]
+
+
 def set_cache_limits(programs: int | None = None, plans: int | None = None) -> None:
     """Set how many compiled programs (per device) and graph plans the engine keeps; the least recently used
     are dropped past the limit (an evicted program frees its pipelines and descriptor sets).
@@ -142,6 +147,12 @@ def states() -> list[DeviceState]:
 
 
 _orphans: list[object] = []  # a parent's states, kept alive (never destroyed) in a forked child
+
+
+def keep_after_fork(obj: object) -> None:
+    """Keep ``obj`` (a parent's Vulkan-owning state) alive and unused for the rest of a forked child, so no
+    destructor runs on objects that belong to the parent process."""
+    _orphans.append(obj)
 
 
 def reset() -> None:

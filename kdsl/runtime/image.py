@@ -26,7 +26,7 @@ from .buffer import (
     allocate_memory,
     share_between_families,
 )
-from .memory import Memory, _address
+from .memory import Memory, host_address
 from .types import MemoryTypes
 from .vk import check, ffi, lib, new, track, vulkan
 
@@ -175,4 +175,4 @@ class Image(Memory):
         return self._image
 
     def _host_address(self) -> int:
-        return _address(self._buffers[0])
+        return host_address(self._buffers[0])

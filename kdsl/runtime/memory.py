@@ -22,7 +22,7 @@ from .types import MemoryTypes, data_type_of
 from .vk import ffi, lib, new
 
 
-def _address(buf: Buffer) -> int:
+def host_address(buf: Buffer) -> int:
     """The host pointer of a mapped buffer (only host-visible buffers are asked)."""
     if buf.address is None:
         raise RuntimeError("this memory has no host-visible buffer")
@@ -216,7 +216,7 @@ class Tensor(Memory):
         return self._buffers[1] if len(self._buffers) > 1 else None
 
     def _host_address(self) -> int:
-        return _address(self._buffers[-1])
+        return host_address(self._buffers[-1])
 
     @property
     def nbytes(self) -> int:

@@ -5,6 +5,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "frontend"))
 
-from kd_testing import ALL_DTYPES, FLOATS, INTS, NUMERIC, numpy_kdsl_allclose, sample  # noqa: E402
+from kd_testing import (  # noqa: E402
+    ALL_DTYPES,
+    FLOATS,
+    INTS,
+    LAYOUTS,
+    NUMERIC,
+    layout_data,
+    numpy_kdsl_allclose,
+    sample,
+    strided,
+)
 
-__all__ = ["ALL_DTYPES", "FLOATS", "INTS", "NUMERIC", "numpy_kdsl_allclose", "sample"]
+__all__ = ["ALL_DTYPES", "FLOATS", "INTS", "LAYOUTS", "NUMERIC", "layout_data", "numpy_kdsl_allclose", "sample",
+           "strided"]

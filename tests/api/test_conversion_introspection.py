@@ -4,31 +4,10 @@ to them)."""
 
 import numpy as np
 import pytest
-from api_testing import ALL_DTYPES, numpy_kdsl_allclose, sample
+from api_testing import ALL_DTYPES, LAYOUTS, layout_data, numpy_kdsl_allclose, sample
 
 import kdsl as kd
 
-
-def _sample(shape, dtype, seed=0, special=True):
-    """``sample``, also for complex dtypes (NaN/inf in either part)."""
-    if np.dtype(dtype).kind != "c":
-        return sample(shape, dtype, seed=seed, special=special)
-    part = np.dtype(dtype).char.lower()  # F -> f, D -> d
-    re, im = sample(shape, part, seed, special), sample(shape, part, seed + 1, special)[::-1] if shape else \
-        sample(shape, part, seed + 1, special)
-    return (re + 1j * np.asarray(im).reshape(np.shape(re))).astype(dtype)
-
-
-def _data(xp, shape, dtype="float32", layout="plain", seed=0):
-    a = _sample(shape, dtype, seed=seed)
-    if layout == "strided":
-        return xp.asarray(np.repeat(a, 2, axis=-1))[..., ::2]
-    if layout == "transposed":
-        return xp.asarray(np.ascontiguousarray(a.T)).T
-    return xp.asarray(a)
-
-
-LAYOUTS = ["plain", "strided", "transposed"]
 SHAPES = [(), (0,), (1,), (2, 3), (3, 1, 2)]
 
 
@@ -39,7 +18,7 @@ SHAPES = [(), (0,), (1,), (2, 3), (3, 1, 2)]
 @pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("dtype", ["float32", "int8", "bool"])
 def test_values(xp, fn, shape, dtype):
-    return getattr(xp, fn)(_data(xp, shape, dtype))
+    return getattr(xp, fn)(layout_data(xp, shape, dtype))
 
 
 @numpy_kdsl_allclose(rtol=0)  # a copy is exact
@@ -49,14 +28,14 @@ def test_values(xp, fn, shape, dtype):
 def test_complex_values(xp, fn, shape, layout):
     if layout != "plain" and len(shape) < 2:
         layout = "plain"
-    return getattr(xp, fn)(_data(xp, shape, "complex128", layout))
+    return getattr(xp, fn)(layout_data(xp, shape, "complex128", layout))
 
 
 @numpy_kdsl_allclose()
 @pytest.mark.parametrize("fn", ["copy", "ascontiguousarray", "asanyarray", "asarray_chkfinite"])
 @pytest.mark.parametrize("layout", ["strided", "transposed"])
 def test_views(xp, fn, layout):
-    return getattr(xp, fn)(_data(xp, (3, 4), "int32", layout))
+    return getattr(xp, fn)(layout_data(xp, (3, 4), "int32", layout))
 
 
 @numpy_kdsl_allclose()
@@ -69,12 +48,12 @@ def test_host_data(xp, fn):
 @pytest.mark.parametrize("fn", ["ascontiguousarray", "asanyarray", "asarray_chkfinite"])
 @pytest.mark.parametrize("dtype", ["float64", "int16", "uint8"])
 def test_dtype_argument(xp, fn, dtype):
-    return getattr(xp, fn)(_data(xp, (2, 3), "float32", "strided"), dtype=dtype)
+    return getattr(xp, fn)(layout_data(xp, (2, 3), "float32", "strided"), dtype=dtype)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_copy_is_independent(layout):
-    a = _data(kd, (2, 3), "int32", layout)
+    a = layout_data(kd, (2, 3), "int32", layout)
     before = a.numpy().copy()
     for b in (kd.copy(a), kd.copy(a, order="F"), np.copy(a)):
         assert isinstance(b, kd.Array)
@@ -97,7 +76,7 @@ def test_ascontiguousarray_copies_only_views():
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_asarray_chkfinite_raises(dtype, bad, layout):
-    host = _sample((3, 4), dtype, special=False)
+    host = sample((3, 4), dtype, special=False)
     host[2, 1] = bad
     with pytest.raises(ValueError):
         np.asarray_chkfinite(host)
@@ -130,7 +109,7 @@ def test_asarray_chkfinite_converts_before_checking():
 
 def _copyto_both(dst_shape, dst_dtype, src, layout="plain", **kw):
     host = sample(dst_shape, dst_dtype, special=False)
-    n, k = host.copy(), _data(kd, dst_shape, dst_dtype, layout) if layout != "plain" else kd.asarray(host)
+    n, k = host.copy(), layout_data(kd, dst_shape, dst_dtype, layout) if layout != "plain" else kd.asarray(host)
     if layout != "plain":
         n = k.numpy().copy()
     src_np = src.numpy() if isinstance(src, kd.Array) else src
@@ -210,7 +189,7 @@ def test_np_copyto_dispatches():
 @pytest.mark.parametrize("layout", ["plain", "transposed"])
 def test_ndim_shape_size(shape, layout):
     n = sample(shape, "float32")
-    k = kd.asarray(n) if layout == "plain" or len(shape) < 2 else _data(kd, shape, "float32", layout)
+    k = kd.asarray(n) if layout == "plain" or len(shape) < 2 else layout_data(kd, shape, "float32", layout)
     n = k.numpy()
     for mod in (kd, np):  # np.* dispatches to kd.*
         assert mod.ndim(k) == np.ndim(n) and mod.shape(k) == np.shape(n) and mod.size(k) == np.size(n)
@@ -260,7 +239,7 @@ def test_array_equiv(a, b):
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_array_equiv_views(layout):
-    x = _data(kd, (2, 3), "int16", layout)
+    x = layout_data(kd, (2, 3), "int16", layout)
     assert bool(kd.array_equiv(x, x.numpy())) and bool(kd.array_equiv(x[0:1], x.numpy()[0]))
     assert not bool(kd.array_equiv(x, x.numpy() + 1))
 

@@ -3,7 +3,7 @@ isin against NumPy (NaN, inf, -0.0, empty, size-1 and strided inputs)."""
 
 import numpy as np
 import pytest
-from api_testing import FLOATS, NUMERIC, numpy_kdsl_allclose, sample
+from api_testing import FLOATS, NUMERIC, numpy_kdsl_allclose, sample, strided
 
 import kdsl as kd
 
@@ -11,17 +11,11 @@ SHAPES = [(0,), (1,), (5, 8), (2, 1, 9)]
 SPECIAL = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1.0, -1.0, 2.5, -3.25, 1e-3, 7.0, -7.0], np.float32)
 
 
-def _strided(xp, data):
-    """A non-contiguous view of ``data`` (every other element of the last axis)."""
-    a = xp.asarray(np.repeat(data, 2, axis=-1))
-    return a[..., ::2]
-
-
 @numpy_kdsl_allclose()
 @pytest.mark.parametrize("dtype", NUMERIC)
 @pytest.mark.parametrize("shape", SHAPES)
 def test_signbit(xp, dtype, shape):
-    return xp.signbit(_strided(xp, sample(shape, dtype)))
+    return xp.signbit(strided(xp, sample(shape, dtype)))
 
 
 @numpy_kdsl_allclose()
@@ -94,7 +88,7 @@ def test_nan_to_num(xp, dtype):
 def test_nan_to_num_complex_fixes_each_part(xp, dtype, layout):
     grid = np.empty((SPECIAL.size, SPECIAL.size), dtype)  # every (real, imag) pair of the special values
     grid.real, grid.imag = SPECIAL[:, None], SPECIAL[None, :]
-    a = _strided(xp, grid) if layout == "strided" else xp.asarray(grid)
+    a = strided(xp, grid) if layout == "strided" else xp.asarray(grid)
     return xp.nan_to_num(a), xp.nan_to_num(a, nan=-1.5, posinf=9.0, neginf=-9.0)
 
 

@@ -4,7 +4,7 @@ broadcasting, Python scalars, empty / size-1 / strided inputs, bad input, and np
 
 import numpy as np
 import pytest
-from api_testing import numpy_kdsl_allclose, sample
+from api_testing import numpy_kdsl_allclose, sample, strided
 
 import kdsl as kd
 
@@ -16,11 +16,6 @@ UNARY = ["fabs", "deg2rad", "rad2deg", "degrees", "radians", "cbrt", "fix", "sin
 BINARY = ["fmod", "fmax", "fmin", "heaviside", "float_power", "logaddexp2", "divmod"]
 
 
-def _strided(xp, data):
-    """A non-contiguous view of ``data`` (every other element of the last axis)."""
-    return xp.asarray(np.repeat(data, 2, axis=-1))[..., ::2]
-
-
 def _data(shape, dtype, seed=0):
     if dtype.startswith("int"):  # no extremes: sinc's pi * 2**63 is past kd.sin's float64 argument reduction
         return sample(shape, dtype, seed=seed, special=False, low=-100, high=100)
@@ -30,14 +25,14 @@ def _data(shape, dtype, seed=0):
 @numpy_kdsl_allclose(atol=1e-6, accept_error=(TypeError,))  # sinc: sin near k*pi is absolutely accurate
 @pytest.mark.parametrize("fn,dtype", [(f, d) for f in UNARY for d in DTYPES if (f, d) != ("sinc", "float16")])
 def test_unary(xp, fn, dtype):
-    return getattr(xp, fn)(_strided(xp, _data((5, 8), dtype)))
+    return getattr(xp, fn)(strided(xp, _data((5, 8), dtype)))
 
 
 # float16 sinc near its zeros: sin(pi x) cancels, and a device with float16 arithmetic (the H200) rounds
 # pi * x otherwise than NumPy's float32-then-round loop: absolutely accurate to half an ulp of 1
 @numpy_kdsl_allclose(atol=1e-3)
 def test_sinc_float16(xp):
-    return xp.sinc(_strided(xp, _data((5, 8), "float16")))
+    return xp.sinc(strided(xp, _data((5, 8), "float16")))
 
 
 @numpy_kdsl_allclose(atol=1e-6)

@@ -2,16 +2,13 @@
 
 import numpy as np
 import pytest
-from api_testing import numpy_kdsl_allclose, sample
+from api_testing import layout_data, numpy_kdsl_allclose, sample
 
 import kdsl as kd
 
 
 def _data(xp, shape, dtype="float32", strided=False, seed=0):
-    a = sample(shape, dtype, seed=seed)
-    if strided:  # the same values as a non-contiguous view
-        return xp.asarray(np.repeat(a, 2, axis=-1))[..., ::2]
-    return xp.asarray(a)
+    return layout_data(xp, shape, dtype, "strided" if strided else "plain", seed)
 
 
 SHAPES = [(0, 3), (1, 1), (2, 5), (3, 4, 2)]

@@ -6,23 +6,9 @@ import warnings
 
 import numpy as np
 import pytest
-from api_testing import numpy_kdsl_allclose, sample
+from api_testing import LAYOUTS, layout_data, numpy_kdsl_allclose, sample
 
 import kdsl as kd
-
-
-def _data(xp, shape, dtype="float32", layout="plain", seed=0):
-    """``sample`` data as ``xp`` arrays: contiguous, a strided view of the same values, or a transposed one."""
-    a = sample(shape, dtype, seed=seed)
-    if layout == "strided":
-        return xp.asarray(np.repeat(a, 2, axis=-1))[..., ::2]
-    if layout == "transposed":
-        return xp.asarray(np.ascontiguousarray(a.T)).T
-    return xp.asarray(a)
-
-
-LAYOUTS = ["plain", "strided", "transposed"]
-
 
 # ----- orientation
 
@@ -31,13 +17,13 @@ LAYOUTS = ["plain", "strided", "transposed"]
 @pytest.mark.parametrize("shape", [(2, 3), (1, 1), (0, 3), (3, 0, 2), (4, 2, 3)])
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_flips(xp, fn, shape, layout):
-    return getattr(xp, fn)(_data(xp, shape, "int16", layout))
+    return getattr(xp, fn)(layout_data(xp, shape, "int16", layout))
 
 
 @numpy_kdsl_allclose()
 @pytest.mark.parametrize("shape", [(5,), (0,)])
 def test_flipud_1d(xp, shape):
-    return xp.flipud(_data(xp, shape, "float64"))
+    return xp.flipud(layout_data(xp, shape, "float64"))
 
 
 @pytest.mark.parametrize("fn,shape", [("fliplr", (3,)), ("fliplr", ()), ("flipud", ())])
@@ -61,14 +47,14 @@ def test_flips_are_views():
 @pytest.mark.parametrize("axes", [(0, 1), (1, 0), (2, 0), (-1, -2)])
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_rot90(xp, k, axes, layout):
-    return xp.rot90(_data(xp, (2, 3, 4), "float32", layout), k, axes)
+    return xp.rot90(layout_data(xp, (2, 3, 4), "float32", layout), k, axes)
 
 
 @numpy_kdsl_allclose()
 @pytest.mark.parametrize("k", [1, 2, 3])
 @pytest.mark.parametrize("shape", [(3, 2), (0, 2), (1, 1)])
 def test_rot90_2d(xp, k, shape):
-    return xp.rot90(_data(xp, shape, "uint8"), k)
+    return xp.rot90(layout_data(xp, shape, "uint8"), k)
 
 
 @pytest.mark.parametrize("axes", [(0,), (0, 1, 2), (1, 1), (0, 2), (0, -2), (0, 5)])
@@ -83,7 +69,7 @@ def test_rot90_bad_axes(axes):
 @pytest.mark.parametrize("axis", [0, 1, 3, -1, -4])
 @pytest.mark.parametrize("start", [0, 1, 2, 4, -1, -4])
 def test_rollaxis(xp, axis, start):
-    return xp.rollaxis(_data(xp, (2, 3, 1, 4), "int32", "strided"), axis, start)
+    return xp.rollaxis(layout_data(xp, (2, 3, 1, 4), "int32", "strided"), axis, start)
 
 
 @pytest.mark.parametrize("axis,start", [(4, 0), (-5, 0), (0, 5), (0, -5)])
@@ -101,14 +87,14 @@ def test_rollaxis_errors(axis, start):
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("shape", [(2, 3), (0, 3), (1, 1)])
 def test_append(xp, axis, layout, shape):
-    a = _data(xp, shape, "float32", layout)
+    a = layout_data(xp, shape, "float32", layout)
     vshape = tuple(1 if k == (axis or 0) % 2 else n for k, n in enumerate(shape)) if axis is not None else (4,)
-    return xp.append(a, _data(xp, vshape, "int16", seed=1), axis=axis)
+    return xp.append(a, layout_data(xp, vshape, "int16", seed=1), axis=axis)
 
 
 @numpy_kdsl_allclose()
 def test_append_scalar_flattens(xp):
-    return xp.append(_data(xp, (2, 2), "float64"), np.float64(1.5))
+    return xp.append(layout_data(xp, (2, 2), "float64"), np.float64(1.5))
 
 
 def test_append_mismatch():
@@ -127,13 +113,13 @@ DELETE_OBJS = [0, -1, 2, slice(1, 4), slice(None, None, 2), slice(None, None, -3
 @pytest.mark.parametrize("axis", [0, 1, -1])
 @pytest.mark.parametrize("layout", ["plain", "transposed"])
 def test_delete_axis(xp, obj, axis, layout):
-    return xp.delete(_data(xp, (5, 5, 2) if axis != -1 else (2, 3, 5), "int32", layout), obj, axis=axis)
+    return xp.delete(layout_data(xp, (5, 5, 2) if axis != -1 else (2, 3, 5), "int32", layout), obj, axis=axis)
 
 
 @numpy_kdsl_allclose()
 @pytest.mark.parametrize("obj", [3, slice(2, 40, 3), [0, 19, 7], np.arange(0, 20, 2)], ids=repr)
 def test_delete_flat(xp, obj):
-    return xp.delete(_data(xp, (4, 5), "float32", "strided"), obj)
+    return xp.delete(layout_data(xp, (4, 5), "float32", "strided"), obj)
 
 
 def test_delete_kdsl_positions_and_many_runs():
@@ -174,13 +160,13 @@ INSERT_CASES = [  # (obj, values, axis) on a (3, 4) array
 @pytest.mark.parametrize("dtype", ["float32", "int16"])
 @pytest.mark.parametrize("layout", ["plain", "strided"])
 def test_insert(xp, obj, values, axis, dtype, layout):
-    return xp.insert(_data(xp, (3, 4), dtype, layout), obj, values, axis=axis)
+    return xp.insert(layout_data(xp, (3, 4), dtype, layout), obj, values, axis=axis)
 
 
 @numpy_kdsl_allclose()
 @pytest.mark.parametrize("obj", [0, [0, 0]])
 def test_insert_empty(xp, obj):
-    return xp.insert(_data(xp, (0, 3), "float64"), obj, np.float64(2.5), axis=0)
+    return xp.insert(layout_data(xp, (0, 3), "float64"), obj, np.float64(2.5), axis=0)
 
 
 def test_insert_array_values_cast():
@@ -232,7 +218,7 @@ def test_insert_errors(obj, values, axis, exc):
 @pytest.mark.parametrize("shape", [(3,), (2, 2), (0,), (1,)])
 @pytest.mark.parametrize("layout", ["plain", "strided"])
 def test_resize(xp, new_shape, shape, layout):
-    return xp.resize(_data(xp, shape, "int64", layout), new_shape)
+    return xp.resize(layout_data(xp, shape, "int64", layout), new_shape)
 
 
 def test_resize_negative():
@@ -247,14 +233,14 @@ def test_resize_negative():
 @pytest.mark.parametrize("dtype", ["float32", "int8", "uint16", "float64"])
 @pytest.mark.parametrize("layout", ["plain", "strided"])
 def test_ediff1d(xp, shape, dtype, layout):
-    return xp.ediff1d(_data(xp, shape, dtype, layout))
+    return xp.ediff1d(layout_data(xp, shape, dtype, layout))
 
 
 @numpy_kdsl_allclose()
 @pytest.mark.parametrize("to_begin", [None, 5, [1, 2], np.array([[3], [4]], np.int8)], ids=repr)
 @pytest.mark.parametrize("to_end", [None, -1, np.array([7, 9], np.int16)], ids=repr)
 def test_ediff1d_edges(xp, to_begin, to_end):
-    return xp.ediff1d(_data(xp, (2, 3), "int16"), to_end=to_end, to_begin=to_begin)
+    return xp.ediff1d(layout_data(xp, (2, 3), "int16"), to_end=to_end, to_begin=to_begin)
 
 
 @pytest.mark.parametrize("kw", [{"to_begin": 1.5}, {"to_end": np.array([2.5])}, {"to_end": [1.0]}], ids=repr)
@@ -279,7 +265,7 @@ def test_ediff1d_bool():
 @pytest.mark.parametrize("shape", [(3,), (2, 2), (0,), (1,)])
 @pytest.mark.parametrize("layout", ["plain", "strided"])
 def test_diagflat(xp, k, shape, layout):
-    return xp.diagflat(_data(xp, shape, "float32", layout), k)
+    return xp.diagflat(layout_data(xp, shape, "float32", layout), k)
 
 
 @numpy_kdsl_allclose()
@@ -342,17 +328,17 @@ def test_vander_needs_1d():
 @numpy_kdsl_allclose()
 @pytest.mark.parametrize("case", range(7))
 def test_block(xp, case):
-    a = _data(xp, (2, 2), "float32")
-    b = _data(xp, (2, 3), "int16", "strided", seed=1)
-    c = _data(xp, (1, 5), "float32", "transposed", seed=2)
-    v = _data(xp, (3,), "int32", seed=3)
+    a = layout_data(xp, (2, 2), "float32")
+    b = layout_data(xp, (2, 3), "int16", "strided", seed=1)
+    c = layout_data(xp, (1, 5), "float32", "transposed", seed=2)
+    v = layout_data(xp, (3,), "int32", seed=3)
     cases = [
         lambda: xp.block([[a, b], [c]]),
-        lambda: xp.block([v, v, _data(xp, (0,), "int32")]),
+        lambda: xp.block([v, v, layout_data(xp, (0,), "int32")]),
         lambda: xp.block([[v], [v]]),
         lambda: xp.block(a),
         lambda: xp.block([[[a]], [[a]]]),  # depth 3: 2-d blocks gain a leading axis
-        lambda: xp.block([[_data(xp, (2, 1, 2), "float32"), _data(xp, (2, 1, 3), "float32")]]),
+        lambda: xp.block([[layout_data(xp, (2, 1, 2), "float32"), layout_data(xp, (2, 1, 3), "float32")]]),
         lambda: xp.block([[xp.asarray(np.float32(1)), xp.asarray(np.float32(2))], [xp.asarray(np.float32(3)),
                                                                                    xp.asarray(np.float32(4))]]),
     ]
@@ -375,7 +361,7 @@ def test_row_stack(xp):
         warnings.simplefilter("ignore", DeprecationWarning)
         # (NumPy 2.5 removed row_stack, an alias of vstack: then vstack is the oracle)
         stack = getattr(xp, "row_stack", xp.vstack)
-        return stack([_data(xp, (3,), "float32"), _data(xp, (2, 3), "float32", "strided")])
+        return stack([layout_data(xp, (3,), "float32"), layout_data(xp, (2, 3), "float32", "strided")])
 
 
 def test_row_stack_warns():
@@ -420,7 +406,7 @@ def _span(x, xp):
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("fn", ["span", "reverse", "outer", "cumsum_first2"])
 def test_apply_along_axis(xp, axis, layout, fn):
-    a = _data(xp, (2, 3, 4), "float32", layout)
+    a = layout_data(xp, (2, 3, 4), "float32", layout)
     funcs = {"span": lambda x: _span(x, xp), "reverse": lambda x: x[::-1],
              "outer": lambda x: x[:, None] * x[None, :2], "cumsum_first2": lambda x: xp.cumsum(x)[:2]}
     return xp.apply_along_axis(funcs[fn], axis, a)
@@ -428,9 +414,9 @@ def test_apply_along_axis(xp, axis, layout, fn):
 
 @numpy_kdsl_allclose()
 def test_apply_along_axis_args_and_1d(xp):
-    a = _data(xp, (5,), "int32")
+    a = layout_data(xp, (5,), "int32")
     return [xp.apply_along_axis(lambda x, s, t=0: x * s + t, 0, a, 3, t=1),
-            xp.apply_along_axis(lambda x: x.sum(), 1, _data(xp, (3, 1), "int16"))]
+            xp.apply_along_axis(lambda x: x.sum(), 1, layout_data(xp, (3, 1), "int16"))]
 
 
 def test_apply_along_axis_errors():

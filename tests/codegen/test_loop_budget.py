@@ -13,13 +13,6 @@ from kdsl.engine.schedule import schedule
 RNG = np.random.default_rng(8)
 
 
-@pytest.fixture
-def small_budget(monkeypatch):
-    dev = kd.device()
-    monkeypatch.setattr(dev, "loop_budget", 300)
-    return dev
-
-
 @pytest.fixture(params=["cpu", "gpu"])
 def small_budget_policy(request, small_budget, monkeypatch):
     """The small budget under both launch policies: a CPU driver's (strided partials, thread mode) and a GPU's

@@ -9,14 +9,6 @@ import kdsl as kd
 RNG = np.random.default_rng(9)
 
 
-@pytest.fixture
-def small_budget(monkeypatch):
-    """A loop budget of 300 iterations: short arrays take the multi-level path (block totals scanned again)."""
-    dev = kd.device()
-    monkeypatch.setattr(dev, "loop_budget", 300)
-    return dev
-
-
 def _data(shape, dtype, op):
     if np.dtype(dtype).kind == "f":  # near 1 for products: long products stay finite
         return (RNG.uniform(0.99, 1.01, shape) if op == "prod" else RNG.standard_normal(shape)).astype(dtype)

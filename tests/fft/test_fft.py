@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from fft_testing import signal
 
 import kdsl as kd
 from kdsl.fft import plan
@@ -18,28 +19,20 @@ def _close(got, want, dtype=np.complex64):
     np.testing.assert_allclose(got, want, rtol=0, atol=tol * scale * max(1, np.log2(max(want.size, 2))))
 
 
-def _signal(shape, dtype, seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
-
-
 LENGTHS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 25, 49, 60, 64, 100, 105, 128, 210, 256, 343, 1000, 1024, 4096,
            8192, 11, 13, 17, 97, 127, 1009, 2 * 4099]
 
 
 @pytest.mark.parametrize("n", LENGTHS)
 def test_fft_and_ifft_of_every_kind_of_length(n):
-    x = _signal((3, n), np.complex64, n)
+    x = signal((3, n), np.complex64, n)
     _close(kd.fft.fft(kd.asarray(x)), np.fft.fft(x))
     _close(kd.fft.ifft(kd.asarray(x)), np.fft.ifft(x))
 
 
 @pytest.mark.parametrize("n", [1, 6, 64, 97, 360, 4096, 10007])
 def test_complex128_is_double_precision(n):
-    x = _signal((2, n), np.complex128, n)
+    x = signal((2, n), np.complex128, n)
     got = kd.fft.fft(kd.asarray(x))
     assert got.dtype == kd.complex128
     _close(got, np.fft.fft(x))
@@ -50,14 +43,14 @@ def test_complex128_is_double_precision(n):
 def test_four_step_and_its_recursion(monkeypatch, n):
     """With a tiny workgroup limit every path of the four-step method runs, the recursive one included."""
     monkeypatch.setattr(plan, "local_limit", lambda double: 16)
-    x = _signal((2, n), np.complex64, 1)
+    x = signal((2, n), np.complex64, 1)
     _close(c2c(kd.asarray(x), inverse=False), np.fft.fft(x))
     _close(c2c(kd.asarray(x), inverse=True), np.fft.ifft(x) * n)
 
 
 @pytest.mark.parametrize("norm", [None, "backward", "ortho", "forward"])
 def test_norms(norm):
-    x = _signal((4, 12), np.complex64)
+    x = signal((4, 12), np.complex64)
     _close(kd.fft.fft(kd.asarray(x), norm=norm), np.fft.fft(x, norm=norm))
     _close(kd.fft.ifft(kd.asarray(x), norm=norm), np.fft.ifft(x, norm=norm))
     r = x.real.copy()
@@ -71,7 +64,7 @@ def test_norms(norm):
 @pytest.mark.parametrize("n", [None, 5, 8, 20])
 @pytest.mark.parametrize("axis", [0, 1, -1])
 def test_axis_and_length_cut_or_pad(n, axis):
-    x = _signal((6, 8, 3), np.complex64)
+    x = signal((6, 8, 3), np.complex64)
     _close(kd.fft.fft(kd.asarray(x), n=n, axis=axis), np.fft.fft(x, n=n, axis=axis))
     r = x.real.copy()
     _close(kd.fft.rfft(kd.asarray(r), n=n, axis=axis), np.fft.rfft(r, n=n, axis=axis))
@@ -81,7 +74,7 @@ def test_axis_and_length_cut_or_pad(n, axis):
 
 @pytest.mark.parametrize("n", [1, 2, 7, 10, 11, 64])
 def test_real_transforms_round_trip(n):
-    r = _signal((3, n), np.float32)
+    r = signal((3, n), np.float32)
     got = kd.fft.rfft(kd.asarray(r))
     assert got.dtype == kd.complex64
     _close(got, np.fft.rfft(r))
@@ -97,7 +90,7 @@ def test_irfft_ignores_the_imaginary_part_of_dc_and_nyquist_as_numpy():
 
 @pytest.mark.parametrize("s,axes", [(None, None), ((4, 6), (0, 1)), (None, (0,)), (None, (0, 2)), ((3, 5), (2, 0))])
 def test_nd_transforms(s, axes):
-    x = _signal((4, 6, 5), np.complex64)
+    x = signal((4, 6, 5), np.complex64)
     _close(kd.fft.fftn(kd.asarray(x), s=s, axes=axes), np.fft.fftn(x, s=s, axes=axes))
     _close(kd.fft.ifftn(kd.asarray(x), s=s, axes=axes), np.fft.ifftn(x, s=s, axes=axes))
     r = x.real.copy()
@@ -107,7 +100,7 @@ def test_nd_transforms(s, axes):
 
 
 def test_2d_transforms():
-    x = _signal((3, 8, 10), np.complex64)
+    x = signal((3, 8, 10), np.complex64)
     r = x.real.copy()
     _close(kd.fft.fft2(kd.asarray(x)), np.fft.fft2(x))
     _close(kd.fft.ifft2(kd.asarray(x)), np.fft.ifft2(x))
@@ -124,11 +117,11 @@ def test_dtypes_follow_numpy_2_with_kdsl_default_for_integers():
 
 
 def test_non_contiguous_views_and_size_1_axes():
-    x = _signal((8, 12), np.complex64)
+    x = signal((8, 12), np.complex64)
     view = kd.asarray(x)[::2, 1::2]
     _close(kd.fft.fft(view), np.fft.fft(x[::2, 1::2]))
     _close(kd.fft.fft(kd.asarray(x).T, axis=0), np.fft.fft(x.T, axis=0))
-    one = _signal((1, 5, 1), np.complex64)
+    one = signal((1, 5, 1), np.complex64)
     _close(kd.fft.fftn(kd.asarray(one)), np.fft.fftn(one))
 
 

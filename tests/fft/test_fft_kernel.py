@@ -3,6 +3,7 @@ limit, four-step, fused Bluestein, real input, half outputs, and outputs on recy
 
 import numpy as np
 import pytest
+from fft_testing import signal
 
 import kdsl as kd
 from kdsl.fft import plan
@@ -19,14 +20,6 @@ def _close(got, want):
     np.testing.assert_allclose(got, want, rtol=0, atol=tol * scale * max(1, np.log2(max(want.size, 2))))
 
 
-def _signal(shape, dtype, seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal(shape)
-    if np.dtype(dtype).kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
-
-
 @pytest.mark.parametrize("n,want", [(2, (2,)), (16, (16,)), (32, (8, 4)), (2048, (16, 16, 8)),
                                     (4096, (16, 16, 16)), (8192, (16, 8, 8, 8)), (243, (9, 9, 3)),
                                     (2 * 3 * 5 * 7, (2, 3, 5, 7))])
@@ -40,7 +33,7 @@ def test_butterfly_is_the_dft(radix):
     """The generated register DFT, evaluated in Python on a random vector, equals NumPy's DFT."""
     b = Butterfly("vec2")
     outs = b.dft([f"x{r}" for r in range(radix)])
-    x = _signal(radix, np.complex128, radix)
+    x = signal(radix, np.complex128, radix)
     env = {f"x{r}": x[r] for r in range(radix)}
     for line in b.lines:
         name, expr = line[len("vec2 "):-1].split(" = ", 1)
@@ -55,14 +48,14 @@ def _python(expr: str) -> str:
 
 @pytest.mark.parametrize("n", [2, 3, 5, 7, 9, 16, 32, 48, 63, 80, 112, 144, 243, 625, 2401, 2048])
 def test_every_radix_and_stage_count(n):
-    x = _signal((5, n), np.complex64, n)
+    x = signal((5, n), np.complex64, n)
     _close(kd.fft.fft(kd.asarray(x)), np.fft.fft(x))
     _close(kd.fft.ifft(kd.asarray(x)), np.fft.ifft(x))
 
 
 @pytest.mark.parametrize("rows", [1, 63, 67, 130])
 def test_several_sequences_per_workgroup_with_a_partial_last_group(rows):
-    x = _signal((rows, 8), np.complex64, rows)
+    x = signal((rows, 8), np.complex64, rows)
     _close(kd.fft.fft(kd.asarray(x)), np.fft.fft(x))
     _close(kd.fft.fft(kd.asarray(x), axis=0), np.fft.fft(x, axis=0))  # columns: neighbours are sequences
 
@@ -70,9 +63,9 @@ def test_several_sequences_per_workgroup_with_a_partial_last_group(rows):
 def test_lengths_at_the_local_limit_and_past_it():
     limit = plan.local_limit(False)
     for n in (limit, 2 * limit):
-        x = _signal((2, n), np.complex64, n)
+        x = signal((2, n), np.complex64, n)
         _close(kd.fft.fft(kd.asarray(x)), np.fft.fft(x))
-    x = _signal((3, limit), np.complex64)
+    x = signal((3, limit), np.complex64)
     _close(kd.fft.fft(kd.asarray(x), axis=0), np.fft.fft(x, axis=0))
 
 
@@ -102,15 +95,15 @@ def test_three_launches(monkeypatch, shape):
     """Past (limit / 16)**2 the transform takes three coalesced launches (16 at a limit of 256 here)."""
     monkeypatch.setattr(plan, "local_limit", lambda double: 256)
     monkeypatch.setattr(plan, "coalesced", lambda: plan.COALESCED)  # as on a GPU
-    x = _signal(shape, np.complex64, shape[1])
+    x = signal(shape, np.complex64, shape[1])
     assert len(plan.passes(shape[1], 256)) == 3
     _close(kd.fft.fft(kd.asarray(x)), np.fft.fft(x))
     _close(kd.fft.ifft(kd.asarray(x), norm="ortho"), np.fft.ifft(x, norm="ortho"))
     _close(kd.fft.rfft(kd.asarray(x.real.copy())), np.fft.rfft(x.real))
-    y = _signal((2, 601), np.complex64)  # Bluestein by 2048 = 8 x 16 x 16: six launches
+    y = signal((2, 601), np.complex64)  # Bluestein by 2048 = 8 x 16 x 16: six launches
     _close(kd.fft.fft(kd.asarray(y)), np.fft.fft(y))
     if kd.device().supports(kd.float64):
-        z = _signal(shape, np.complex128, 7)
+        z = signal(shape, np.complex128, 7)
         _close(kd.fft.ifft(kd.asarray(z)), np.fft.ifft(z))
 
 
@@ -121,14 +114,14 @@ def test_strided_axes_in_coalesced_launches(monkeypatch, shape, axis, launches):
     each read 16 neighbouring columns (limit 256 here: 128 = 8 x 16)."""
     monkeypatch.setattr(plan, "local_limit", lambda double: 256)
     monkeypatch.setattr(plan, "coalesced", lambda: plan.COALESCED)  # as on a GPU
-    x = _signal(shape, np.complex64, shape[axis])
+    x = signal(shape, np.complex64, shape[axis])
     with kd.profile() as prof:
         got = kd.fft.fft(kd.asarray(x), axis=axis)
         kd.realize(got)
     assert len(prof.records) == launches
     _close(got, np.fft.fft(x, axis=axis))
     if kd.device().supports(kd.float64):
-        z = _signal(shape, np.complex128, 7)
+        z = signal(shape, np.complex128, 7)
         _close(kd.fft.fft(kd.asarray(z), axis=axis), np.fft.fft(z, axis=axis))
     _close(kd.fft.ifft(kd.asarray(x), axis=axis, norm="ortho"), np.fft.ifft(x, axis=axis, norm="ortho"))
 
@@ -136,7 +129,7 @@ def test_strided_axes_in_coalesced_launches(monkeypatch, shape, axis, launches):
 @pytest.mark.parametrize("n", [11, 13, 97, 211])
 def test_fused_bluestein_in_one_and_two_launches_and_the_step_by_step_fallback(monkeypatch, n):
     """Limit 16: 11 and 13 (m = 32) run as fused four-step, 97 and 211 (m >= 256) fall back."""
-    x = _signal((2, n), np.complex64, n)
+    x = signal((2, n), np.complex64, n)
     _close(c2c(kd.asarray(x), inverse=False), np.fft.fft(x))
     monkeypatch.setattr(plan, "local_limit", lambda double: 16)
     _close(c2c(kd.asarray(x), inverse=False), np.fft.fft(x))
@@ -146,7 +139,7 @@ def test_fused_bluestein_in_one_and_two_launches_and_the_step_by_step_fallback(m
 @pytest.mark.parametrize("n", [10, 11, 64, 4099, 2 * plan.local_limit(False) + 2])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_rfft_reads_reals_and_writes_half(n, dtype):
-    r = _signal((3, n), dtype, n)
+    r = signal((3, n), dtype, n)
     got = kd.fft.rfft(kd.asarray(r))
     assert got.dtype == (kd.complex128 if dtype == np.float64 else kd.complex64)
     _close(got, np.fft.rfft(r))
@@ -156,7 +149,7 @@ def test_rfft_reads_reals_and_writes_half(n, dtype):
 @pytest.mark.parametrize("n", [8, 11, 4096, 2 * plan.local_limit(False)])
 def test_outputs_are_fully_written_on_recycled_buffers(n):
     """Outputs and temporaries are uninitialised pooled buffers: fill the pool with NaN first."""
-    x = _signal((2, n), np.complex64, n)
+    x = signal((2, n), np.complex64, n)
     for shape in [(2, n), (2, n // 2 + 1), (2, 1 << (2 * n - 2).bit_length())]:
         kd.realize(kd.full(shape, np.nan, dtype=kd.complex64) * 1)
     _close(kd.fft.fft(kd.asarray(x)), np.fft.fft(x))
@@ -164,7 +157,7 @@ def test_outputs_are_fully_written_on_recycled_buffers(n):
 
 
 def test_bluestein_double_precision_and_inverse():
-    x = _signal((2, 1009), np.complex128, 3)
+    x = signal((2, 1009), np.complex128, 3)
     _close(kd.fft.fft(kd.asarray(x)), np.fft.fft(x))
     _close(kd.fft.ifft(kd.asarray(x)), np.fft.ifft(x))
 

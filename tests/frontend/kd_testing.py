@@ -62,6 +62,25 @@ def sample(shape, dtype, seed: int = 0, special: bool = True, low=None, high=Non
     return out.reshape(shape)
 
 
+LAYOUTS = ["plain", "strided", "transposed"]
+
+
+def strided(xp, data):
+    """A non-contiguous ``xp`` view of host ``data`` (every other element of a last axis made twice as long)."""
+    return xp.asarray(np.repeat(data, 2, axis=-1))[..., ::2]
+
+
+def layout_data(xp, shape, dtype="float32", layout="plain", seed=0):
+    """``sample`` data as an ``xp`` array in one of ``LAYOUTS``: contiguous, a strided view of the same values,
+    or a transposed view."""
+    a = sample(shape, dtype, seed=seed)
+    if layout == "strided":
+        return strided(xp, a)
+    if layout == "transposed":
+        return xp.asarray(np.ascontiguousarray(a.T)).T
+    return xp.asarray(a)
+
+
 def to_numpy(x):
     if isinstance(x, kd.Array):
         return x.numpy()

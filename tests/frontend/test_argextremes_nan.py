@@ -9,17 +9,6 @@ from kd_testing import FLOATS, sample
 import kdsl as kd
 
 
-@pytest.fixture(params=["device", "gpu"])
-def policy(request):
-    """The device's own reduction plans, or a GPU's (workgroup trees instead of strided partials)."""
-    dev = kd.device()
-    saved = dev.partials, dev.thread_outputs, dev.reduce_groups
-    if request.param == "gpu":
-        dev.partials, dev.thread_outputs, dev.reduce_groups = 0, 65536, 1024
-    yield request.param
-    dev.partials, dev.thread_outputs, dev.reduce_groups = saved
-
-
 def _with_nans(shape, dtype, seed, where):
     h = sample(shape, dtype, seed=seed, special=False)
     flat = h.reshape(-1)

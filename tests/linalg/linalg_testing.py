@@ -16,6 +16,15 @@ def tol(dtype: str, scale: float = 1.0) -> dict:
     return {"rtol": RTOL[dtype] * scale, "atol": RTOL[dtype] * scale}
 
 
+def gaussian(shape, dtype: str, seed: int = 0) -> np.ndarray:
+    """Standard normal entries of ``dtype``; a complex dtype gets an independent normal imaginary part."""
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal(shape)
+    if dtype.startswith("complex"):
+        a = a + 1j * rng.standard_normal(shape)
+    return a.astype(dtype)
+
+
 def well_conditioned(shape, dtype: str, seed: int = 0) -> np.ndarray:
     """Random square matrices with a dominant diagonal (condition number well under 100)."""
     rng = np.random.default_rng(seed)

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 import pytest
-from linalg_testing import layouts, well_conditioned
+from linalg_testing import gaussian, layouts, well_conditioned
 
 import kdsl as kd
 
@@ -13,19 +13,11 @@ ORDERS = [None, 2, -2, 1, -1, math.inf, -math.inf, "fro", "nuc"]
 RTOL = {"float32": 2e-4, "float64": 1e-10, "complex64": 2e-3, "complex128": 1e-9}
 
 
-def _random(shape, dtype, seed=0):
-    rng = np.random.default_rng(seed)
-    a = rng.standard_normal(shape)
-    if dtype.startswith("complex"):
-        a = a + 1j * rng.standard_normal(shape)
-    return a.astype(dtype)
-
-
 @pytest.mark.parametrize("p", ORDERS, ids=str)
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
 @pytest.mark.parametrize("shape", [(3, 3), (4, 5, 5), (2, 1, 4, 4)])
 def test_cond_matches_numpy(shape, dtype, p):
-    a = _random(shape, dtype, seed=shape[-1])
+    a = gaussian(shape, dtype, seed=shape[-1])
     got = kd.linalg.cond(kd.asarray(a), p)
     want = np.linalg.cond(a, p)
     assert got.shape == np.shape(want) and got.dtype.name == np.asarray(want).dtype.name
@@ -34,7 +26,7 @@ def test_cond_matches_numpy(shape, dtype, p):
 
 @pytest.mark.parametrize("p", [None, 2, -2], ids=str)
 def test_cond_rectangular_and_views(p):
-    a = _random((3, 4, 6), "float64", seed=2)
+    a = gaussian((3, 4, 6), "float64", seed=2)
     for name, view, host in layouts(a):
         np.testing.assert_allclose(kd.linalg.cond(view, p).numpy(), np.linalg.cond(host, p), rtol=1e-9,
                                    err_msg=name)
@@ -94,7 +86,7 @@ def test_cond_integer_input_and_dispatch():
 @pytest.mark.parametrize("shape,ind", [((6, 2, 3), 1), ((4, 6, 8, 3), 2), ((2, 3, 6), 2), ((24, 2, 3, 4), 1)])
 def test_tensorinv_matches_numpy(shape, ind, dtype):
     rows = math.prod(shape[:ind])
-    a = (_random(shape, dtype, seed=ind).reshape(rows, -1) + 3 * np.sqrt(rows) * np.eye(rows)).reshape(shape)
+    a = (gaussian(shape, dtype, seed=ind).reshape(rows, -1) + 3 * np.sqrt(rows) * np.eye(rows)).reshape(shape)
     a = a.astype(dtype)
     got = kd.linalg.tensorinv(kd.asarray(a), ind=ind)
     want = np.linalg.tensorinv(a, ind=ind)

@@ -4,7 +4,7 @@ Hermitian path (eigh's results); dtypes, batches, empty input, views and errors.
 
 import numpy as np
 import pytest
-from linalg_testing import layouts, symmetric
+from linalg_testing import gaussian, layouts, symmetric
 
 import kdsl as kd
 from kdsl.linalg import kernels, schur
@@ -22,14 +22,6 @@ def _numpy_dtype(a, w) -> str:
     if np.asarray(a).dtype.kind != "c" and w.dtype.kind == "c" and not np.any(w.imag):
         return w.real.dtype.name
     return w.dtype.name
-
-
-def _random(shape, dtype, seed=0):
-    rng = np.random.default_rng(seed)
-    a = rng.standard_normal(shape)
-    if dtype.startswith("complex"):
-        a = a + 1j * rng.standard_normal(shape)
-    return a.astype(dtype)
 
 
 def _matched(got, want):
@@ -57,7 +49,7 @@ def _check_general(a, w, v, dtype, scale=1.0):
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
 @pytest.mark.parametrize("shape", [(2, 2), (5, 5), (3, 7, 7), (2, 1, 12, 12), (33, 33)])
 def test_eig_general_matches_numpy(shape, dtype):
-    a = _random(shape, dtype, seed=len(shape) + shape[-1])
+    a = gaussian(shape, dtype, seed=len(shape) + shape[-1])
     w, v = kd.linalg.eig(kd.asarray(a))
     assert w.shape == shape[:-1] and v.shape == shape
     want = _numpy_dtype(a, np.linalg.eigvals(a))  # complex, or real for real input whose eigenvalues are all real
@@ -96,7 +88,7 @@ def test_eig_special_matrices(a):
 
 
 def test_eig_complex_pairs_vectors_largest_component_real():
-    a = _random((4, 5, 5), "float64", seed=11)
+    a = gaussian((4, 5, 5), "float64", seed=11)
     _, v = kd.linalg.eig(kd.asarray(a))
     v = v.numpy()
     big = np.take_along_axis(v, np.abs(v).argmax(axis=-2)[..., None, :], axis=-2)
@@ -106,7 +98,7 @@ def test_eig_complex_pairs_vectors_largest_component_real():
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
 def test_eig_symmetric_or_hermitian_is_eigh(dtype):
-    a = _random((3, 6, 6), dtype, seed=5)
+    a = gaussian((3, 6, 6), dtype, seed=5)
     h = (a + np.conj(np.swapaxes(a, -1, -2))).astype(dtype)
     w, v = kd.linalg.eig(kd.asarray(h))
     wh, vh = kd.linalg.eigh(kd.asarray(h))
@@ -121,7 +113,7 @@ def test_eig_symmetric_or_hermitian_is_eigh(dtype):
 
 def test_eig_views_and_mixed_batch():
     s = symmetric((2, 5, 5), "float64", seed=1)
-    mixed = np.concatenate([s, _random((1, 5, 5), "float64", seed=2)])  # one non-symmetric: all go general
+    mixed = np.concatenate([s, gaussian((1, 5, 5), "float64", seed=2)])  # one non-symmetric: all go general
     for _, view, host in layouts(mixed):
         w, v = kd.linalg.eig(view)
         assert w.dtype.name == "complex128"
@@ -134,7 +126,7 @@ def test_eig_views_and_mixed_batch():
 @pytest.mark.parametrize("shape", [(0, 3, 3), (2, 0, 0), (0, 0), (1, 1), (3, 1, 1)])
 @pytest.mark.parametrize("dtype", ["float32", "complex128"])
 def test_eig_empty_and_one_by_one(shape, dtype):
-    a = _random(shape, dtype)
+    a = gaussian(shape, dtype)
     w, v = kd.linalg.eig(kd.asarray(a))
     wn, vn = np.linalg.eig(a)
     assert w.shape == wn.shape and v.shape == vn.shape and w.dtype.name == _numpy_dtype(a, wn)
@@ -145,7 +137,7 @@ def test_eig_empty_and_one_by_one(shape, dtype):
 
 def test_eig_large_order_spans_several_launches(monkeypatch):
     monkeypatch.setattr(kernels, "loop_budget", lambda: 2000)  # forces chunked Hessenberg, QR and trevc launches
-    a = _random((2, 24, 24), "float64", seed=9)
+    a = gaussian((2, 24, 24), "float64", seed=9)
     w, v = kd.linalg.eig(kd.asarray(a))
     _check_general(a, w.numpy(), v.numpy(), "float64")
 
@@ -171,11 +163,11 @@ def test_eig_errors():
 def test_eig_reports_non_convergence(monkeypatch):
     monkeypatch.setattr(schur, "MAX_ITS", 0)
     with pytest.raises(np.linalg.LinAlgError, match="did not converge"):
-        kd.linalg.eigvals(kd.asarray(_random((4, 4), "float64")))
+        kd.linalg.eigvals(kd.asarray(gaussian((4, 4), "float64")))
 
 
 def test_numpy_eig_dispatches_to_kdsl():
-    a = _random((3, 4, 4), "float64", seed=4)
+    a = gaussian((3, 4, 4), "float64", seed=4)
     w, v = np.linalg.eig(kd.asarray(a))
     assert isinstance(w, kd.Array) and isinstance(v, kd.Array)
     _check_general(a, w.numpy(), v.numpy(), "float64")

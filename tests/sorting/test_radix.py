@@ -7,7 +7,7 @@ import pytest
 from sort_testing import ALL_DTYPES, assert_same, force_sort, sample
 
 import kdsl as kd
-from kdsl.codegen.radix import radix_key, radix_passes
+from kdsl.codegen.radix_keys import radix_key, radix_passes
 from kdsl.engine import programs
 from kdsl.engine import sorting as engine_sorting
 from kdsl.engine.schedule import schedule

@@ -47,12 +47,12 @@ def _inplace(name: str):
     def method(self, other):
         result = ops.apply(name, self, other)
         _check_inplace(name, self, other, result)
-        return _store_inplace(self, result)
+        return store_inplace(self, result)
     method.__name__ = f"__i{name}__"
     return method
 
 
-def _store_inplace(target: Array, result: Array) -> Array:
+def store_inplace(target: Array, result: Array) -> Array:
     """``target`` takes ``result``'s values (cast to its dtype); a view writes them through to its base."""
     if result.dtype is not target.dtype:
         result = result.astype(target.dtype)
@@ -335,7 +335,7 @@ class Array:
             raise ValueError(f"matmul: output operand of shape {self.shape} does not match the result's shape "
                              f"{result.shape} (a @= b keeps a's shape); write `a = a @ b`")
         _check_inplace("matmul", self, other, result)
-        return _store_inplace(self, result)
+        return store_inplace(self, result)
 
     # ----- movement
     def reshape(self, *shape) -> Array:

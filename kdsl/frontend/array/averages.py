@@ -19,17 +19,13 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.creation import as_array, asarray
 from kdsl.frontend.array.reductions import any as kany
 from kdsl.frontend.array.reductions import max as kmax
 from kdsl.frontend.array.reductions import mean
 from kdsl.frontend.array.reductions import min as kmin
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.shape_ops import broadcast_to
-
-
-def _arr(x: Any, device: Any = None) -> Array:
-    return x if isinstance(x, Array) else asarray(x, device=device)
 
 
 def _axes(axis: Any, ndim: int) -> tuple[int, ...] | None:
@@ -74,13 +70,13 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     >>> avg.item(), wsum.item()
     (2.75, 4.0)
     """
-    x = _arr(a)
+    x = as_array(a)
     axes = _axes(axis, x.ndim)
     if weights is None:
         avg = mean(x, axis=axes, keepdims=keepdims)
         scl = asarray(x.size / avg.size, dtype=avg.dtype, device=x.device)  # NumPy's ZeroDivisionError if empty
     else:
-        w = _weights(_arr(weights, x.device), x, axes)
+        w = _weights(as_array(weights, x.device), x, axes)
         if x.dtype.is_int or x.dtype is dt.bool_:
             rd = dt.as_dtype(np.result_type(x.dtype.np, w.dtype.np, np.float64))
         else:
@@ -105,7 +101,7 @@ def ptp(a: Any, axis: Any = None, out: None = None, keepdims: bool = False) -> A
     """
     if out is not None:
         raise TypeError("ptp: out= is not supported; assign the result instead (out[...] = kd.ptp(a))")
-    x = _arr(a)
+    x = as_array(a)
     if x.dtype is dt.bool_:
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the "
                         "`^` operator, or the logical_xor function instead.")

@@ -24,20 +24,17 @@ from typing import Any
 import numpy as np
 
 from kdsl.frontend.array.array import Array, realize
-from kdsl.frontend.array.creation import asarray
-from kdsl.frontend.array.histogram import _outer_edges
+from kdsl.frontend.array.creation import as_array, asarray
+from kdsl.frontend.array.histogram import data_outer_edges
 from kdsl.frontend.array.masks import compress
+from kdsl.frontend.array.quantiles import percentile
 from kdsl.frontend.array.reductions import any as reduce_any
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import mean, std
 from kdsl.frontend.array.reductions import min as amin
-from kdsl.frontend.array.sorting import percentile, searchsorted
+from kdsl.frontend.array.sorting import searchsorted
 
 _ESTIMATORS = ("stone", "auto", "doane", "fd", "rice", "scott", "sqrt", "sturges")
-
-
-def _arr(x: Any, device: Any = None) -> Array:
-    return x if isinstance(x, Array) else asarray(x, device=device)
 
 
 def _monotonicity(bins: Array) -> int:
@@ -65,7 +62,7 @@ def digitize(x: Any, bins: Any, right: bool = False) -> Array:
         [3, 2, 0]
     """
     dev = x.device if isinstance(x, Array) else bins.device if isinstance(bins, Array) else None
-    xa = _arr(x, dev)
+    xa = as_array(x, dev)
     if xa.dtype.kind == "c":
         raise TypeError("x may not be complex")
     b = bins if isinstance(bins, Array) else asarray(np.asarray(bins), device=xa.device)
@@ -85,7 +82,7 @@ def digitize(x: Any, bins: Any, right: bool = False) -> Array:
 
 def _equal_edges(x: Array, nbins: int, rng: Any) -> Array:
     """``nbins + 1`` equal-width edges over ``rng`` (default: the data's extremes, read back), NumPy's dtype."""
-    first, last = _outer_edges(x, rng)
+    first, last = data_outer_edges(x, rng)
     edge_type = np.result_type(first, last, np.empty(0, x.dtype.np))
     if edge_type.kind in "biu":
         edge_type = np.result_type(edge_type, float)
@@ -168,7 +165,7 @@ def _estimated_edges(x: Array, name: str, rng: Any, weights: Any) -> Array:
     if name == "stone":
         raise NotImplementedError("histogram_bin_edges(bins='stone') is not implemented in kdsl (its "
                                   "cross-validation loop); use another estimator or an integer number of bins")
-    first, last = _outer_edges(x, rng)
+    first, last = data_outer_edges(x, rng)
     if rng is not None:  # NumPy estimates from the values inside the range only
         x = compress((x >= _py(first)) & (x <= _py(last)), x)  # synchronises: the kept count
     nbins = 1
@@ -199,9 +196,9 @@ def histogram_bin_edges(a: Any, bins: Any = 10, range: tuple[float, float] | Non
         >>> kd.histogram_bin_edges(kd.asarray([0.0, 1.0, 2.0, 3.0]), bins="sturges").tolist()
         [0.0, 1.0, 2.0, 3.0]
     """
-    x = _arr(a).reshape(-1)
+    x = as_array(a).reshape(-1)
     if weights is not None:
-        w = _arr(weights, x.device)
+        w = as_array(weights, x.device)
         if w.shape != np.shape(a) and w.size != x.size:
             raise ValueError("weights should have the same shape as a.")
     if isinstance(bins, str):

@@ -18,14 +18,10 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.creation import as_array, asarray
 from kdsl.frontend.array.joining import pad
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.shape_ops import moveaxis
-
-
-def _arr(x: Any) -> Array:
-    return x if isinstance(x, Array) else asarray(x)
 
 
 def _bit_weights(bitorder: str, device: Any) -> Array:
@@ -55,7 +51,7 @@ def packbits(a: Any, /, axis: int | None = None, bitorder: str = "big") -> Array
     >>> kd.packbits(kd.asarray([[1, 1], [0, 1]]), axis=0, bitorder="little").tolist()
     [[1, 3]]
     """
-    x = _arr(a)
+    x = as_array(a)
     if not (x.dtype.is_int or x.dtype is dt.bool_):
         raise TypeError("Expected an input array of integer or boolean data type")
     weights = _bit_weights(bitorder, x.device)
@@ -78,7 +74,7 @@ def unpackbits(a: Any, /, axis: int | None = None, count: int | None = None, bit
     >>> kd.unpackbits(kd.asarray([[6]], dtype=kd.uint8), axis=1, bitorder="little").tolist()
     [[0, 1, 1, 0, 0, 0, 0, 0]]
     """
-    x = _arr(a)
+    x = as_array(a)
     if x.dtype is not dt.uint8:
         raise TypeError("Expected an input array of unsigned byte data type")
     shifts = _bit_weights(bitorder, x.device)

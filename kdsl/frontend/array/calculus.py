@@ -19,14 +19,10 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.creation import as_array, asarray
 from kdsl.frontend.array.joining import diff
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.shape_ops import concatenate
-
-
-def _arr(x: Any, device: Any = None) -> Array:
-    return x if isinstance(x, Array) else asarray(x, device=device)
 
 
 def _fit(d: Any, device: Any) -> dt.DType:
@@ -61,12 +57,12 @@ def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Array:
     >>> kd.trapezoid(kd.asarray([1.0, 2.0, 3.0]), x=kd.asarray([0.0, 1.0, 3.0])).item()
     6.5
     """
-    ys = _arr(y)
+    ys = as_array(y)
     ax = mv.normalize_axis(operator.index(axis), ys.ndim)
     if x is None:
         d: Any = dx
     else:
-        xs = _arr(x, ys.device)
+        xs = as_array(x, ys.device)
         if xs.ndim == 1:
             d = _along(diff(xs), ax, ys.ndim)
         else:
@@ -141,7 +137,7 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> Ar
     >>> kd.gradient(kd.asarray([1.0, 2.0, 4.0, 7.0]), kd.asarray([0.0, 2.0, 4.0, 6.0])).tolist()
     [0.5, 0.75, 1.25, 1.5]
     """
-    x = _arr(f)
+    x = as_array(f)
     axes = tuple(range(x.ndim)) if axis is None else _axis_tuple(axis, x.ndim)
     if edge_order > 2:
         raise ValueError("'edge_order' greater than 2 not supported")

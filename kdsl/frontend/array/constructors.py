@@ -20,16 +20,12 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import asarray, eye, iota
+from kdsl.frontend.array.creation import as_array, asarray, eye, iota
 from kdsl.frontend.array.joining import pad
 from kdsl.frontend.array.ops import const_node, where
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.ir.graph import Node
 from kdsl.ir.view import View
-
-
-def _arr(x: Any) -> Array:
-    return x if isinstance(x, Array) else asarray(x)
 
 
 def identity(n: int, dtype: Any = None, *, device: Any = None) -> Array:
@@ -73,7 +69,7 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
     >>> kd.diagonal(kd.arange(6).reshape(2, 3), 1).tolist()
     [1, 5]
     """
-    x = _arr(a)
+    x = as_array(a)
     if x.ndim < 2:
         raise ValueError("diag requires an array of at least two dimensions")
     i, j = mv.normalize_axis(axis1, x.ndim), mv.normalize_axis(axis2, x.ndim)
@@ -82,12 +78,12 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
     n1, n2 = x.shape[i], x.shape[j]
     k = max(0, min(n1, n2 - offset) if offset >= 0 else min(n1 + offset, n2))
     start1, start2 = (0, offset) if offset >= 0 else (-offset, 0)
-    base, view = mv._base(x._node)
+    base, view = mv.view_base(x._node)
     keep = [ax for ax in range(x.ndim) if ax not in (i, j)]
     start = view.offset + (start1 * view.strides[i] + start2 * view.strides[j] if k else 0)
     new = View(tuple(view.shape[ax] for ax in keep) + (k,),
                tuple(view.strides[ax] for ax in keep) + (view.strides[i] + view.strides[j],), start)
-    return Array(mv._make(base, new.canonical()))
+    return Array(mv.view_node(base, new.canonical()))
 
 
 def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Array:
@@ -121,7 +117,7 @@ def tril(x: Any, /, k: int = 0) -> Array:
     >>> kd.tril(kd.ones((2, 3), dtype=kd.int32)).tolist()
     [[1, 0, 0], [1, 1, 0]]
     """
-    return _band(_arr(x), int(k), lower=True)
+    return _band(as_array(x), int(k), lower=True)
 
 
 def triu(x: Any, /, k: int = 0) -> Array:
@@ -131,7 +127,7 @@ def triu(x: Any, /, k: int = 0) -> Array:
     >>> kd.triu(kd.ones((3, 2), dtype=kd.int32), -1).tolist()
     [[1, 1], [1, 1], [0, 1]]
     """
-    return _band(_arr(x), int(k), lower=False)
+    return _band(as_array(x), int(k), lower=False)
 
 
 def diag(v: Any, k: int = 0) -> Array:
@@ -141,7 +137,7 @@ def diag(v: Any, k: int = 0) -> Array:
     >>> kd.diag(kd.asarray([1, 2]), 1).tolist()
     [[0, 1, 0], [0, 0, 2], [0, 0, 0]]
     """
-    x = _arr(v)
+    x = as_array(v)
     if x.ndim == 2:
         return diagonal(x, k)
     if x.ndim != 1:

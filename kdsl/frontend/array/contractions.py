@@ -21,7 +21,7 @@ from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.complex_math import complex_from_parts, conj, imag, real
-from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.joining import atleast_2d
 from kdsl.frontend.array.linalg import matmul
 from kdsl.frontend.array.reductions import mean
@@ -29,18 +29,14 @@ from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.shape_ops import concatenate, moveaxis
 
 
-def _arr(x: Any, device: Any = None) -> Array:
-    return x if isinstance(x, Array) else asarray(x, device=device)
-
-
 def _pair(x1: Any, x2: Any) -> tuple[Array, Array]:
     dev = ops.device_of((x1, x2))
-    return _arr(x1, dev), _arr(x2, dev)
+    return as_array(x1, dev), as_array(x2, dev)
 
 
 def matrix_transpose(x: Any, /) -> Array:
     """The last two axes swapped (a view; the array API standard's ``matrix_transpose``, same as ``x.mT``)."""
-    return _arr(x).mT
+    return as_array(x).mT
 
 
 def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Array:
@@ -132,18 +128,18 @@ def kron(a: Any, b: Any) -> Array:
 
 
 def _observations(m: Any, y: Any, rowvar: bool, dtype: Any) -> Array:
-    x = _arr(m)
+    x = as_array(m)
     if x.ndim > 2:
         raise ValueError("m has more than 2 dimensions")
     d = dt.as_dtype(dtype) if dtype is not None else _work_dtype(x.dtype)
     if y is not None and dtype is None:
-        d = dt.promote(d, _work_dtype(_arr(y).dtype))
+        d = dt.promote(d, _work_dtype(as_array(y).dtype))
     one_d = x.ndim == 1
     x = atleast_2d(x).astype(d)
     if not rowvar and not one_d:
         x = x.T
     if y is not None:
-        yy = atleast_2d(_arr(y, x.device)).astype(d)
+        yy = atleast_2d(as_array(y, x.device)).astype(d)
         if not rowvar and yy.shape[0] != 1:
             yy = yy.T
         x = concatenate([x, yy], axis=0)

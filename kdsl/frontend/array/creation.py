@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
@@ -138,6 +139,18 @@ def asarray(x, dtype=None, device=None, copy=None) -> Array:
         arr = np.asarray(x, dtype=d.np)
     dev.check(d)
     return Array(upload(arr, d, dev))
+
+
+def as_array(x: Any, device: Any = None) -> Array:
+    """``x`` itself if it is an Array (on whatever device it is), else :func:`asarray` of it on ``device``: the
+    operand coercion of functions that accept array-likes.
+
+    >>> import kdsl as kd
+    >>> a = kd.ones(2)
+    >>> as_array(a) is a, as_array([1, 2]).shape
+    (True, (2,))
+    """
+    return x if isinstance(x, Array) else asarray(x, device=device)
 
 
 def _asarray_copy(x, dtype, dev, copy: bool) -> Array:

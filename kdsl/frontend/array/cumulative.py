@@ -20,17 +20,13 @@ from typing import Any
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import reductions as red
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import asarray, full
+from kdsl.frontend.array.creation import as_array, full
 from kdsl.frontend.array.ops import apply, const_node, where
 from kdsl.frontend.array.shape_ops import concatenate
 
 
-def _arr(x: Any) -> Array:
-    return x if isinstance(x, Array) else asarray(x)
-
-
 def _cumulative(x: Any, op: str, axis: int | None, dtype: Any, include_initial: bool) -> Array:
-    a = _arr(x)
+    a = as_array(x)
     if a.ndim == 0:  # NumPy 2 treats a scalar as a 1-element line
         a = a.reshape(1)
     if axis is None:
@@ -84,9 +80,9 @@ def nancumsum(a: Any, axis: int | None = None, dtype: Any = None) -> Array:
     >>> kd.nancumsum(kd.asarray([float("nan"), 1.0, float("nan"), 2.0])).tolist()
     [0.0, 1.0, 1.0, 3.0]
     """
-    return red.cumsum(_filled(_arr(a), 0.0), axis, dtype)
+    return red.cumsum(_filled(as_array(a), 0.0), axis, dtype)
 
 
 def nancumprod(a: Any, axis: int | None = None, dtype: Any = None) -> Array:
     """``cumprod`` treating NaN as 1 (a leading run of NaNs gives ones)."""
-    return red.cumprod(_filled(_arr(a), 1.0), axis, dtype)
+    return red.cumprod(_filled(as_array(a), 1.0), axis, dtype)

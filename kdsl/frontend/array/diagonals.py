@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from kdsl.device import device as current_device
-from kdsl.frontend.array.array import Array, _store_inplace
+from kdsl.frontend.array.array import Array, store_inplace
 from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.creation import arange
 from kdsl.frontend.array.indexing import checked_value
@@ -96,4 +96,4 @@ def fill_diagonal(a: Array, val: Any, wrap: bool = False) -> None:
         vals = take(vals, arange(count, dtype=index_dtype(a.device), device=a.device), mode="wrap")
     flat = a.flatten()  # not a view of a: the result is stored below
     flat[0:end:step] = vals
-    _store_inplace(a, flat.reshape(a.shape))
+    store_inplace(a, flat.reshape(a.shape))

@@ -24,16 +24,12 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import asarray, zeros
+from kdsl.frontend.array.creation import as_array, asarray, zeros
 from kdsl.frontend.array.joining import tile
 from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, moveaxis
 from kdsl.frontend.array.sorting import take
 
 _MAX_RUNS = 8  # up to this many kept runs are joined as slices (they fuse); more become one gather
-
-
-def _arr(x: Any, device: Any = None) -> Array:
-    return x if isinstance(x, Array) else asarray(x, device=device)
 
 
 def _along(x: Array, ax: int, start: int, stop: int) -> Array:
@@ -59,8 +55,8 @@ def append(arr: Any, values: Any, axis: int | None = None) -> Array:
     >>> kd.append(kd.asarray([[1, 2]]), [[3, 4]], axis=0).tolist(), kd.append(kd.asarray([[1, 2]]), 3).tolist()
     ([[1, 2], [3, 4]], [1, 2, 3])
     """
-    x = _arr(arr)
-    v = _arr(values, x.device)
+    x = as_array(arr)
+    v = as_array(values, x.device)
     if axis is None:
         return concatenate((x.reshape(-1), v.reshape(-1)), axis=0)
     return concatenate((x, v), axis=axis)
@@ -110,7 +106,7 @@ def delete(arr: Any, obj: Any, axis: int | None = None) -> Array:
     >>> kd.delete(m, 1, axis=0).tolist(), kd.delete(m, slice(None, None, 2), axis=1).tolist()
     ([[0, 1, 2, 3], [8, 9, 10, 11]], [[1, 3], [5, 7], [9, 11]])
     """
-    x, ax = _flat_or_axis(_arr(arr), axis)
+    x, ax = _flat_or_axis(as_array(arr), axis)
     return _kept(x, ax, _delete_mask(obj, x.shape[ax], ax))
 
 
@@ -172,7 +168,7 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> Array:
     >>> kd.insert(m, 1, [5, 6], axis=1).tolist(), kd.insert(m, [0, 2], 7, axis=0).tolist()
     ([[0, 5, 0], [0, 6, 0]], [[7, 7], [0, 0], [0, 0], [7, 7]])
     """
-    x, ax = _flat_or_axis(_arr(arr), axis)
+    x, ax = _flat_or_axis(as_array(arr), axis)
     n = x.shape[ax]
     idx = _insert_positions(obj, n)
     v = values.astype(x.dtype) if isinstance(values, Array) else asarray(values, dtype=x.dtype, device=x.device)
@@ -198,7 +194,7 @@ def resize(a: Any, new_shape: Any) -> Array:
     >>> kd.resize(kd.asarray([1, 2, 3]), 5).tolist(), kd.resize(kd.asarray([[1, 2], [3, 4]]), (1, 3)).tolist()
     ([1, 2, 3, 1, 2], [[1, 2, 3]])
     """
-    x = _arr(a).reshape(-1)
+    x = as_array(a).reshape(-1)
     shape = (operator.index(new_shape),) if not isinstance(new_shape, (tuple, list)) else \
         tuple(operator.index(s) for s in new_shape)
     if any(s < 0 for s in shape):
@@ -228,7 +224,7 @@ def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Array:
     >>> kd.ediff1d(kd.asarray([[1, 4], [9, 16]]), to_end=[0, 0]).tolist()
     [3, 5, 7, 0, 0]
     """
-    x = _arr(ary).reshape(-1)
+    x = as_array(ary).reshape(-1)
     if x.dtype is dt.bool_:
         raise TypeError("ediff1d: boolean subtract is not supported (NumPy's rule); use kd.diff(a) (it takes "
                         "logical_xor for bools) or a.astype(kd.int8)")

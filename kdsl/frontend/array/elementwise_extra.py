@@ -19,24 +19,20 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.bitcast import SIGNED
-from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.ops import apply, where
 from kdsl.frontend.array.reductions import sum as ksum
 
 
-def _arr(x: Any, device: Any = None) -> Array:
-    return x if isinstance(x, Array) else asarray(x, device=device)
-
-
-def _float_operands(ufunc: np.ufunc, *xs: Any, wide16: bool = False) -> tuple[dt.DType, list[Any]]:
+def float_operands(ufunc: np.ufunc, *xs: Any, wide16: bool = False) -> tuple[dt.DType, list[Any]]:
     """(NumPy's result dtype of ``ufunc`` on ``xs``, the operands cast to it; Python scalars stay weak).
 
     ``wide16``: float16 operands are cast to float32 instead (kdsl rounds float16 after every op, so a
     composite of several ops would lose bits that NumPy's float16 loops, which compute in float32, keep)."""
     dev = ops.device_of(xs)
-    xs2 = [x if isinstance(x, (bool, int, float)) else _arr(x, dev) for x in xs]
+    xs2 = [x if isinstance(x, (bool, int, float)) else as_array(x, dev) for x in xs]
     if not any(isinstance(x, Array) for x in xs2):
-        xs2[0] = _arr(xs2[0], dev)
+        xs2[0] = as_array(xs2[0], dev)
     d = dt.result_dtype(ufunc, *(x.dtype if isinstance(x, Array) else x for x in xs2))
     dev.check(d)
     c = dt.float32 if wide16 and d is dt.float16 else d
@@ -55,21 +51,21 @@ def signbit(x: Any) -> Array:
     >>> kd.signbit(kd.asarray(-np.array([np.nan], np.float32))).tolist()
     [True]
     """
-    x = _arr(x)
+    x = as_array(x)
     if x.dtype.kind in "bc":
         raise TypeError(f"signbit is not defined for {x.dtype.name} arrays (NumPy raises too)")
     if not x.dtype.is_float:
         return x < 0
-    return _bits(x) < 0
+    return float_bits(x) < 0
 
 
-def _bits(x: Array) -> Array:
+def float_bits(x: Array) -> Array:
     """The bits of float array ``x`` as the signed integer of its size (the sign bit is the integer's)."""
     return x.view(SIGNED[x.dtype.itemsize])
 
 
-def _float_array(v: Any, d: dt.DType, dev: Any) -> Array:
-    """An operand of :func:`_float_operands` as an Array of ``d`` (a weak scalar becomes a constant of ``d``)."""
+def float_operand_array(v: Any, d: dt.DType, dev: Any) -> Array:
+    """An operand of :func:`float_operands` as an Array of ``d`` (a weak scalar becomes a constant of ``d``)."""
     return v if isinstance(v, Array) else Array(ops.const_node(v, d, dev))
 
 
@@ -81,11 +77,11 @@ def copysign(x1: Any, x2: Any) -> Array:
     >>> kd.copysign(kd.asarray([1.0, 2.0]), kd.asarray([-0.0, 5.0])).tolist()
     [-1.0, 2.0]
     """
-    d, (a, b) = _float_operands(np.copysign, x1, x2)
+    d, (a, b) = float_operands(np.copysign, x1, x2)
     dev = ops.device_of((a, b))
-    a, b = _float_array(a, d, dev), _float_array(b, d, dev)
+    a, b = float_operand_array(a, d, dev), float_operand_array(b, d, dev)
     low = -(1 << (8 * d.itemsize - 1))  # the sign bit alone, as a signed integer
-    return ((_bits(a) & ~low) | (_bits(b) & low)).view(d)
+    return ((float_bits(a) & ~low) | (float_bits(b) & low)).view(d)
 
 
 def hypot(x1: Any, x2: Any) -> Array:
@@ -95,7 +91,7 @@ def hypot(x1: Any, x2: Any) -> Array:
     >>> kd.hypot(kd.asarray([3e30, 0.0, 3.0]), kd.asarray([4e30, 0.0, 4.0])).tolist()[1:]  # 3e30: no overflow
     [0.0, 5.0]
     """
-    d, (a, b) = _float_operands(np.hypot, x1, x2, wide16=True)
+    d, (a, b) = float_operands(np.hypot, x1, x2, wide16=True)
     a, b = apply("abs", a), apply("abs", b)
     big, small = apply("maximum", a, b), apply("minimum", a, b)
     safe = where(big == 0, 1.0, big)  # 0/0 never happens: hypot(0, 0) is 0
@@ -111,7 +107,7 @@ def logaddexp(x1: Any, x2: Any) -> Array:
     >>> [round(v, 4) for v in kd.logaddexp(kd.asarray([0.0, 1000.0]), 0.0).tolist()]
     [0.6931, 1000.0]
     """
-    d, (a, b) = _float_operands(np.logaddexp, x1, x2, wide16=True)
+    d, (a, b) = float_operands(np.logaddexp, x1, x2, wide16=True)
     if not isinstance(a, Array):
         a, b = b, a  # one Array is enough: the formula is symmetric
     big = apply("maximum", a, b)
@@ -138,9 +134,9 @@ def nextafter(x1: Any, x2: Any) -> Array:
     >>> (kd.nextafter(a, kd.asarray(np.array([2.0, 0.0, 1.0], np.float32))).numpy() - a.numpy()).tolist()
     [1.1920928955078125e-07, -5.960464477539063e-08, 1.401298464324817e-45]
     """
-    d, (a, b) = _float_operands(np.nextafter, x1, x2)
+    d, (a, b) = float_operands(np.nextafter, x1, x2)
     dev = ops.device_of((a, b))
-    sa, sb = _bits(_float_array(a, d, dev)), _bits(_float_array(b, d, dev))
+    sa, sb = float_bits(float_operand_array(a, d, dev)), float_bits(float_operand_array(b, d, dev))
     nbits, nmant = 8 * d.itemsize, int(np.finfo(d.np).nmant)
     low = -(1 << (nbits - 1))  # the sign bit alone
     inf = ((1 << (nbits - 1 - nmant)) - 1) << nmant  # the bits of +inf; above it (magnitude): NaN
@@ -170,7 +166,7 @@ def nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: float | None
     >>> kd.nan_to_num(kd.asarray([complex(float("nan"), float("inf"))]), posinf=5.0).tolist()
     [5j]
     """
-    x = _arr(x)
+    x = as_array(x)
     if x.dtype.kind == "c":
         from kdsl.frontend.array.complex_math import complex_from_parts, imag, real  # cycle: it imports ops
 
@@ -196,7 +192,7 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan:
     [True, True, True]
     """
     dev = ops.device_of((a, b))
-    a, b = _arr(a, dev), _arr(b, dev)
+    a, b = as_array(a, dev), as_array(b, dev)
     d = dt.result_dtype(np.multiply, dt.promote(a.dtype, b.dtype), 1.0)
     x, y = a.astype(d), b.astype(d)
     close = (apply("abs", x - y) <= atol + rtol * apply("abs", y)) & apply("isfinite", y)
@@ -225,7 +221,7 @@ def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Array:
     (True, False)
     """
     dev = ops.device_of((a1, a2))
-    a, b = _arr(a1, dev), _arr(a2, dev)
+    a, b = as_array(a1, dev), as_array(a2, dev)
     if a.shape != b.shape:
         return Array(ops.const_node(False, dt.bool_, dev))
     eq = a == b
@@ -241,7 +237,7 @@ def count_nonzero(x: Any, axis: Any = None, *, keepdims: bool = False) -> Array:
     >>> int(kd.count_nonzero(kd.asarray([[0, 1], [2, 0]]))), kd.count_nonzero(kd.eye(3), axis=0).tolist()
     (2, [1, 1, 1])
     """
-    x = _arr(x)
+    x = as_array(x)
     d = dt.int64 if x.device.supports(dt.int64) else dt.int32
     return ksum(x != 0, axis=axis, dtype=d, keepdims=keepdims)
 
@@ -260,7 +256,7 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
     if kind not in (None, "sort", "table"):
         raise ValueError(f"isin: kind must be None, 'sort' or 'table', not {kind!r}")
     dev = ops.device_of((element, test_elements))
-    x, t = _arr(element, dev), _arr(test_elements, dev).reshape(-1)
+    x, t = as_array(element, dev), as_array(test_elements, dev).reshape(-1)
     if t.shape[0] == 0:
         return Array(ops.const_node(invert, dt.bool_, dev)) if x.ndim == 0 else \
             Array(ops.movement.broadcast_node(ops.const_node(invert, dt.bool_, dev), x.shape))

@@ -19,20 +19,21 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.elementwise_extra import _arr, _bits, _float_array, _float_operands, copysign, signbit
+from kdsl.frontend.array.creation import as_array
+from kdsl.frontend.array.elementwise_extra import copysign, float_bits, float_operand_array, float_operands, signbit
 from kdsl.frontend.array.ops import apply, where
 
 
 def _float_pair(ufunc: np.ufunc, x1: Any, x2: Any, wide16: bool = False) -> tuple[dt.DType, Array, Array]:
     """NumPy's result dtype of ``ufunc(x1, x2)`` and both operands as Arrays of it (weak scalars included)."""
-    d, (a, b) = _float_operands(ufunc, x1, x2, wide16=wide16)
+    d, (a, b) = float_operands(ufunc, x1, x2, wide16=wide16)
     dev = ops.device_of((a, b))
     c = dt.float32 if wide16 and d is dt.float16 else d
-    return d, _float_array(a, c, dev), _float_array(b, c, dev)
+    return d, float_operand_array(a, c, dev), float_operand_array(b, c, dev)
 
 
 def _float_one(ufunc: np.ufunc, x: Any, wide16: bool = False) -> tuple[dt.DType, Array]:
-    d, (a,) = _float_operands(ufunc, x, wide16=wide16)
+    d, (a,) = float_operands(ufunc, x, wide16=wide16)
     return d, a
 
 
@@ -46,7 +47,7 @@ def fabs(x: Any) -> Array:
     """
     d, a = _float_one(np.fabs, x)
     low = -(1 << (8 * d.itemsize - 1))  # the sign bit alone
-    return (_bits(a) & ~low).view(d)
+    return (float_bits(a) & ~low).view(d)
 
 
 def fmod(x1: Any, x2: Any) -> Array:
@@ -156,7 +157,7 @@ def cbrt(x: Any) -> Array:
     # subnormal equal to zero. A subnormal t is its mantissa bits m times 2**low: cbrt(m * 2**r) *
     # 2**(low // 3) with r = low % 3, all from normal floats (lavapipe's log2 and division flush subnormal
     # operands too).
-    mag = _bits(a) & ((1 << (8 * a.dtype.itemsize - 1)) - 1)
+    mag = float_bits(a) & ((1 << (8 * a.dtype.itemsize - 1)) - 1)
     t = mag.view(a.dtype)
     low = int(np.log2(info.smallest_subnormal))
     mant = mag.astype(a.dtype) * float(2 ** (low % 3))
@@ -196,7 +197,7 @@ def _with_out(result: Array, out: Any) -> Array:
 
 
 def _isinf_signed(x: Any, negative: bool, out: Any, name: str) -> Array:
-    a = _arr(x)
+    a = as_array(x)
     if a.dtype.kind == "c":
         raise TypeError(f"This operation is not supported for {a.dtype.name} values because it would be "
                         f"ambiguous ({name}: compare kd.real(z) or kd.imag(z) instead)")
@@ -288,7 +289,7 @@ def fix(x: Any, out: Any = None) -> Array:
     >>> kd.fix(kd.asarray([2.7, -2.7])).tolist()
     [2.0, -2.0]
     """
-    return _with_out(apply("trunc", _arr(x)), out)
+    return _with_out(apply("trunc", as_array(x)), out)
 
 
 def sinc(x: Any) -> Array:
@@ -299,7 +300,7 @@ def sinc(x: Any) -> Array:
     >>> [round(v, 6) for v in kd.sinc(kd.asarray([0.0, 0.5, 1.0])).tolist()]
     [1.0, 0.63662, -0.0]
     """
-    a = _arr(x)
+    a = as_array(x)
     if a.dtype.kind == "c":
         raise TypeError("sinc of complex arrays is not implemented in kdsl; use np.sinc(np.asarray(a))")
     if not a.dtype.is_float:
@@ -319,7 +320,7 @@ def real_if_close(a: Any, tol: float = 100) -> Array:
     >>> kd.real_if_close(kd.asarray([2.0 + 1e-9j])).dtype.name, kd.real_if_close(kd.asarray([2 + 1j])).dtype.name
     ('float32', 'complex64')
     """
-    x = _arr(a)
+    x = as_array(a)
     if x.dtype.kind != "c":
         return x
     if tol > 1:

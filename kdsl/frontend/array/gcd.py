@@ -25,17 +25,17 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.bitcast import UNSIGNED
-from kdsl.frontend.array.elementwise_extra import _float_array, _float_operands
+from kdsl.frontend.array.elementwise_extra import float_operand_array, float_operands
 from kdsl.frontend.array.ops import apply, where
 
 
 def _int_operands(ufunc: np.ufunc, x1: Any, x2: Any) -> tuple[dt.DType, Array, Array]:
     """NumPy's result dtype of ``ufunc`` (TypeError for floats, as NumPy) and the absolute values of both
     operands as Arrays of the unsigned integer of its size."""
-    d, (a, b) = _float_operands(ufunc, x1, x2)
+    d, (a, b) = float_operands(ufunc, x1, x2)
     dev = ops.device_of((a, b))
     u = dev.check(UNSIGNED[d.itemsize])
-    return d, _magnitude(_float_array(a, d, dev), u), _magnitude(_float_array(b, d, dev), u)
+    return d, _magnitude(float_operand_array(a, d, dev), u), _magnitude(float_operand_array(b, d, dev), u)
 
 
 def _magnitude(x: Array, u: dt.DType) -> Array:

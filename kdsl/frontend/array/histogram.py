@@ -21,11 +21,12 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array, realize
+from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.creation import asarray, ones_like, zeros
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import min as amin
 from kdsl.frontend.array.scatter_atomic import scatter_add, work_dtype
-from kdsl.frontend.array.scatter_sorted import at, index_dtype, run_totals, runs_of
+from kdsl.frontend.array.scatter_sorted import at, run_totals, runs_of
 from kdsl.frontend.array.sorting import searchsorted
 
 
@@ -56,10 +57,10 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *, deterministic: 
         if int(lo) < 0:
             raise ValueError("'list' argument must have no negative elements")
         length = max(length, int(hi) + 1)
-    return _bincount(xs, weights, length, deterministic)
+    return bounded_bincount(xs, weights, length, deterministic)
 
 
-def _bincount(xs: Array, weights: Any, length: int, deterministic: bool = False, dropped: bool = False) -> Array:
+def bounded_bincount(xs: Array, weights: Any, length: int, deterministic: bool = False, dropped: bool = False) -> Array:
     """bincount of indices known to be in ``[0, length)`` (``dropped``: or equal to ``length``, not counted)."""
     dev = xs.device
     w = None
@@ -131,14 +132,14 @@ def _counts(a: Any, bins: Any, range: Any, weights: Any, deterministic: bool) ->
         if w.shape != x.shape and w.size != x.size:
             raise ValueError("weights should have the same shape as a.")
         w = w.reshape(-1)
-    first, last = _outer_edges(x, range)
+    first, last = data_outer_edges(x, range)
     edge_type = np.result_type(first, last, np.empty(0, x.dtype.np))
     if edge_type.kind != "f":
         edge_type = np.result_type(edge_type, float)
     edges = asarray(np.linspace(first, last, nbins + 1, endpoint=True, dtype=edge_type), device=x.device)
     b = _bin_index(x, first, last, nbins, edges)
     # values outside the range get bin ``nbins``, which is not counted
-    counts = _bincount(b, None if weights is None else w, nbins, deterministic, dropped=True)
+    counts = bounded_bincount(b, None if weights is None else w, nbins, deterministic, dropped=True)
     if weights is not None and w.dtype != counts.dtype:
         counts = counts.astype(w.dtype)
     return counts, edges
@@ -155,13 +156,13 @@ def _counts_between(a: Any, edges: Array, weights: Any, deterministic: bool) -> 
     b = searchsorted(edges, x, side="right").astype(dt.int32) - 1
     b = km.where(x == edges[-1], n - 1, b)  # the last bin is closed
     b = km.where((b < 0) | (b >= n), n, b)  # below, above, NaN: the uncounted bin n
-    counts = _bincount(b, w, n, deterministic, dropped=True)
+    counts = bounded_bincount(b, w, n, deterministic, dropped=True)
     if w is not None and w.dtype != counts.dtype:
         counts = counts.astype(w.dtype)
     return counts
 
 
-def _outer_edges(x: Array, rng: tuple[Any, Any] | None) -> tuple[Any, Any]:
+def data_outer_edges(x: Array, rng: tuple[Any, Any] | None) -> tuple[Any, Any]:
     """NumPy's ``_get_outer_edges``, with NumPy scalars of ``x``'s dtype for a range read from the data (the
     edges' dtype and the bin arithmetic depend on them as in NumPy); widened by 0.5 when empty."""
     data = None

@@ -26,7 +26,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.creation import asarray
-from kdsl.frontend.array.histogram import _bincount, outer_edges
+from kdsl.frontend.array.histogram import bounded_bincount, outer_edges
 from kdsl.frontend.array.joining import diff
 from kdsl.frontend.array.reductions import any as kany
 from kdsl.frontend.array.reductions import max as kmax
@@ -159,7 +159,7 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None, density: bool | 
     total = math.prod(nbin)
     if flat is None:  # no dimensions
         flat = asarray(np.zeros(n, np.int64), device=s.device)
-    hist = _bincount(flat, w, total).reshape(tuple(nbin)).astype(_float_edges(s.device))
+    hist = bounded_bincount(flat, w, total).reshape(tuple(nbin)).astype(_float_edges(s.device))
     hist = hist[(slice(1, -1),) * d]
     if density:
         scale = ksum(hist)

@@ -24,18 +24,14 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.complex_math import complex_from_parts, imag, real
-from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.math import isnan, maximum, minimum, remainder, where
 from kdsl.frontend.array.shape_ops import concatenate
 from kdsl.frontend.array.sorting import argsort, searchsorted, take
 
 
-def _arr(x: Any, device: Any = None) -> Array:
-    return x if isinstance(x, Array) else asarray(x, device=device)
-
-
 def _points(xp: Any, fp: Any, device: Any) -> tuple[Array, Array]:
-    xpa, fpa = _arr(xp, device), _arr(fp, device)
+    xpa, fpa = as_array(xp, device), as_array(fp, device)
     if xpa.ndim != 1 or fpa.ndim != 1:
         raise ValueError(f"interp's xp and fp must be 1-D sequences, not of shapes {xpa.shape} and {fpa.shape}")
     if xpa.shape[0] != fpa.shape[0]:
@@ -99,7 +95,7 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period
         [2.0, 1.5]
     """
     dev = next((v.device for v in (x, xp, fp) if isinstance(v, Array)), None)
-    xa = _arr(x, dev)
+    xa = as_array(x, dev)
     xpa, fpa = _points(xp, fp, xa.device)
     d = dt.float64 if xa.device.supports(dt.float64) else dt.float32
     is_complex = fpa.dtype.kind == "c" or isinstance(left, complex) or isinstance(right, complex)

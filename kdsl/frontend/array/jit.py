@@ -29,9 +29,9 @@ import functools
 import sys
 from functools import partial
 
-from kdsl.engine.plan import _templates, kernel_size
+from kdsl.engine.plan import kernel_size, make_templates
 from kdsl.engine.programs import stats
-from kdsl.engine.realize import Buffer, _aliased, realize_nodes, replay, submit, take
+from kdsl.engine.realize import Buffer, realize_nodes, replay, reshape_source, submit, take
 from kdsl.engine.schedule import schedule
 from kdsl.engine.state import state
 from kdsl.frontend.array.array import Array
@@ -60,7 +60,7 @@ class _Trace:
         first_id = min((n.id for n in placeholders.values()), default=0)
         outs = fn(*traced_args)
         self.out_shapes = [o.shape for o in outs]
-        targets = [_aliased(o._node) or o._node for o in outs]
+        targets = [reshape_source(o._node) or o._node for o in outs]
         self.fast = all(not t.realized and t.op != "const" and t.size for t in targets) and \
             len({id(t) for t in targets}) == len(targets)
         if not self.fast:
@@ -68,7 +68,7 @@ class _Trace:
         self.device = targets[0].device
         steps = schedule(targets)
         order = toposort(targets)
-        templates = _templates(steps, order)
+        templates = make_templates(steps, order)
         if templates is None or any(kernel_size(s.kernel) == 0 for s in steps) or \
                 any(kind == "rand" for t in templates for _, kind in t.sources):
             self.fast = False  # data-dependent source, empty launch, or random draws (which must differ per call)

@@ -24,12 +24,8 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import asarray, full
+from kdsl.frontend.array.creation import as_array, full
 from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, moveaxis
-
-
-def _arr(x: Any, device: Any = None) -> Array:
-    return x if isinstance(x, Array) else asarray(x, device=device)
 
 
 def _take(a: Array, axis: int, start: int, stop: int | None, step: int = 1) -> Array:
@@ -40,21 +36,20 @@ def _take(a: Array, axis: int, start: int, stop: int | None, step: int = 1) -> A
 
 def atleast_1d(*arys: Any) -> Any:
     """Arrays with at least one dimension (0-d ones become shape (1,)); one array for one argument."""
-    out = [_arr(a) if _arr(a).ndim >= 1 else _arr(a).reshape(1) for a in arys]
+    out = [x if x.ndim >= 1 else x.reshape(1) for x in map(as_array, arys)]
     return out[0] if len(out) == 1 else out
 
 
 def atleast_2d(*arys: Any) -> Any:
     """Arrays with at least two dimensions (shape (n,) becomes (1, n))."""
-    out = [_arr(a).reshape((1,) * (2 - _arr(a).ndim) + _arr(a).shape) if _arr(a).ndim < 2 else _arr(a)
-           for a in arys]
+    out = [x.reshape((1,) * (2 - x.ndim) + x.shape) if x.ndim < 2 else x for x in map(as_array, arys)]
     return out[0] if len(out) == 1 else out
 
 
 def atleast_3d(*arys: Any) -> Any:
     """Arrays with at least three dimensions ((n,) -> (1, n, 1), (m, n) -> (m, n, 1))."""
     out = []
-    for a in map(_arr, arys):
+    for a in map(as_array, arys):
         if a.ndim == 0:
             a = a.reshape(1, 1, 1)
         elif a.ndim == 1:
@@ -68,7 +63,7 @@ def atleast_3d(*arys: Any) -> Any:
 def _seq(tup: Any, name: str) -> list[Array]:
     if isinstance(tup, Array) or not isinstance(tup, Sequence):
         raise TypeError(f"{name} takes a sequence of arrays (a list or tuple), got {type(tup).__name__}")
-    return [_arr(x) for x in tup]
+    return [as_array(x) for x in tup]
 
 
 def vstack(tup: Sequence[Any], *, dtype: Any = None) -> Array:
@@ -132,21 +127,21 @@ def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Array
     >>> [p.tolist() for p in kd.array_split(kd.arange(5), 3)]
     [[0, 1], [2, 3], [4]]
     """
-    a = _arr(ary)
+    a = as_array(ary)
     ax = mv.normalize_axis(axis, a.ndim)
     return [_take(a, ax, lo, hi) for lo, hi in _bounds(a.shape[ax], indices_or_sections, equal=False)]
 
 
 def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Array]:
     """Like :func:`array_split`, but ``n`` sections must divide the axis exactly (ValueError otherwise)."""
-    a = _arr(ary)
+    a = as_array(ary)
     ax = mv.normalize_axis(axis, a.ndim)
     return [_take(a, ax, lo, hi) for lo, hi in _bounds(a.shape[ax], indices_or_sections, equal=True)]
 
 
 def hsplit(ary: Any, indices_or_sections: Any) -> list[Array]:
     """:func:`split` along axis 1 (axis 0 for 1-d arrays)."""
-    a = _arr(ary)
+    a = as_array(ary)
     if a.ndim == 0:
         raise ValueError("hsplit only works on arrays of 1 or more dimensions")
     return split(a, indices_or_sections, axis=1 if a.ndim > 1 else 0)
@@ -154,7 +149,7 @@ def hsplit(ary: Any, indices_or_sections: Any) -> list[Array]:
 
 def vsplit(ary: Any, indices_or_sections: Any) -> list[Array]:
     """:func:`split` along axis 0 of an array of at least 2 dimensions."""
-    a = _arr(ary)
+    a = as_array(ary)
     if a.ndim < 2:
         raise ValueError("vsplit only works on arrays of 2 or more dimensions")
     return split(a, indices_or_sections, axis=0)
@@ -162,7 +157,7 @@ def vsplit(ary: Any, indices_or_sections: Any) -> list[Array]:
 
 def dsplit(ary: Any, indices_or_sections: Any) -> list[Array]:
     """:func:`split` along axis 2 of an array of at least 3 dimensions."""
-    a = _arr(ary)
+    a = as_array(ary)
     if a.ndim < 3:
         raise ValueError("dsplit only works on arrays of 3 or more dimensions")
     return split(a, indices_or_sections, axis=2)
@@ -175,7 +170,7 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Array, ...]:
     >>> [u.tolist() for u in kd.unstack(kd.arange(4).reshape(2, 2), axis=1)]
     [[0, 2], [1, 3]]
     """
-    a = _arr(x)
+    a = as_array(x)
     if a.ndim == 0:
         raise ValueError("unstack needs an array of at least one dimension")
     m = moveaxis(a, mv.normalize_axis(axis, a.ndim), 0)
@@ -189,7 +184,7 @@ def tile(A: Any, reps: Any) -> Array:  # noqa: N803 - NumPy's parameter name
     >>> kd.tile(kd.asarray([1, 2]), (2, 2)).tolist()
     [[1, 2, 1, 2], [1, 2, 1, 2]]
     """
-    a = _arr(A)
+    a = as_array(A)
     reps_t = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(int(r) for r in reps)
     if any(r < 0 for r in reps_t):
         raise ValueError(f"tile: repetitions must be non-negative, got {reps_t}")
@@ -209,7 +204,7 @@ def repeat(a: Any, repeats: Any, axis: int | None = None) -> Array:
     >>> kd.repeat(kd.asarray([1, 2]), 2).tolist(), kd.repeat(kd.asarray([1, 2, 3]), [0, 2, 1]).tolist()
     ([1, 1, 2, 2], [2, 2, 3])
     """
-    x = _arr(a)
+    x = as_array(a)
     if axis is None:
         x, axis = x.reshape(-1), 0
     ax = mv.normalize_axis(axis, x.ndim)
@@ -250,7 +245,7 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Array:
     >>> kd.roll(kd.arange(5), 2).tolist(), kd.roll(kd.arange(4).reshape(2, 2), -1, axis=(0, 1)).tolist()
     ([3, 4, 0, 1, 2], [[3, 2], [1, 0]])
     """
-    x = _arr(a)
+    x = as_array(a)
     if axis is None:
         return roll(x.reshape(-1), shift, 0).reshape(x.shape)
     shifts, axes = np.broadcast_arrays(np.asarray(shift), np.asarray(axis))  # NumPy broadcasts them
@@ -294,7 +289,7 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Ar
     >>> kd.pad(kd.asarray([[1]]), 1, constant_values=7).tolist()
     [[7, 7, 7], [7, 1, 7], [7, 7, 7]]
     """
-    x = _arr(array)
+    x = as_array(array)
     if mode not in _PAD_MODES:
         raise ValueError(f"mode {mode!r} is not supported by kdsl's pad; use one of {', '.join(_PAD_MODES)}")
     allowed = {"constant": {"constant_values"}, "reflect": {"reflect_type"}, "symmetric": {"reflect_type"}}
@@ -371,7 +366,7 @@ def meshgrid(*arrays: Any, indexing: str = "xy", sparse: bool = False, copy: boo
     if indexing not in ("xy", "ij"):
         raise ValueError(f"indexing must be 'xy' or 'ij', not {indexing!r}")
     dev = ops.device_of(arrays)
-    vecs = [_arr(a, dev).reshape(-1) for a in arrays]
+    vecs = [as_array(a, dev).reshape(-1) for a in arrays]
     nd = len(vecs)
     out = []
     for i, v in enumerate(vecs):
@@ -393,7 +388,7 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
     >>> kd.diff(kd.asarray([1, 4, 9, 16])).tolist(), kd.diff(kd.asarray([1, 4, 9, 16]), n=2).tolist()
     ([3, 5, 7], [2, 2])
     """
-    x = _arr(a)
+    x = as_array(a)
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")
     if n == 0:
@@ -406,7 +401,7 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
         if extra is None:
             parts.append(None)
             continue
-        e = _arr(extra, x.device)
+        e = as_array(extra, x.device)
         if e.ndim == 0:
             e = broadcast_to(e, x.shape[:ax] + (1,) + x.shape[ax + 1:])
         parts.append(e)

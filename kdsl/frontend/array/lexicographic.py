@@ -30,7 +30,7 @@ from kdsl.frontend.array.creation import asarray, zeros
 from kdsl.frontend.array.math import isnan
 
 # the sorting module's along-axis gather (indices in range by construction: no read-back)
-from kdsl.frontend.array.sorting import _gather, argsort, sort
+from kdsl.frontend.array.sorting import argsort, gather_node, sort
 
 
 def _keys(keys: Any) -> list[Array]:
@@ -64,7 +64,7 @@ def _real_keys(key: Array) -> list[Array]:
 
 
 def _along(a: Array, order: Array, axis: int) -> Array:
-    return _gather(a, order, axis, along=True, mode="clip")
+    return gather_node(a, order, axis, along=True, mode="clip")
 
 
 def _lex_order(keys: list[Array], axis: int) -> Array:

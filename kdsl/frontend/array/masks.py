@@ -35,21 +35,12 @@ from kdsl import dtype as dt
 from kdsl.engine.lower_scan import compact_tile
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
-from kdsl.frontend.array.creation import arange, asarray
+from kdsl.frontend.array.clip_modes import index_dtype
+from kdsl.frontend.array.creation import arange, as_array, asarray
 from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import stack
 from kdsl.frontend.array.sorting import take
 from kdsl.ir.graph import Node
-
-
-def _index_dtype(device) -> dt.DType:
-    """NumPy's intp (int64), or int32 on devices without 64-bit integers."""
-    return dt.int64 if device.supports(dt.int64) else dt.int32
-
-
-def _arr(x: Any) -> Array:
-    return x if isinstance(x, Array) else asarray(x)
-
 
 # Up to this many elements a compaction is one fused scan (int32 positions); longer ones use the running count.
 FUSED_LIMIT = 2**31 - 2**16
@@ -63,7 +54,7 @@ def _flags(flat: Array) -> Array:
 def _running_count(flat: Array) -> tuple[Array, int]:
     """(the inclusive running count of the non-zero elements of the 1-D ``flat``, their total): the one
     synchronisation of a compaction reads back the total only. The count is int32 when it fits."""
-    d = dt.int32 if flat.shape[0] < FUSED_LIMIT else _index_dtype(flat.device)
+    d = dt.int32 if flat.shape[0] < FUSED_LIMIT else index_dtype(flat.device)
     csum = cumsum(_flags(flat), dtype=d)
     if flat.shape[0] == 0:
         return csum, 0
@@ -76,7 +67,7 @@ def _compacted(flat: Array, values: Array | None = None) -> Array:
     """``values[flat != 0]`` for the 1-D ``flat`` and ``values`` (None: the positions, ascending, NumPy's intp):
     one count of the flags read back (the synchronisation, :func:`count_tiles`), then one scan of the flags that
     writes each selected element to its place (phase "compact" of a workgroup scan)."""
-    d = _index_dtype(flat.device) if values is None else values.dtype
+    d = index_dtype(flat.device) if values is None else values.dtype
     n = flat.shape[0]
     if n >= FUSED_LIMIT:  # positions past int32: the running count and a binary-search-free scatter
         src = _selected_by_count(flat)
@@ -121,7 +112,7 @@ def _selected(flat: Array) -> Array:
 
 def _selected_by_count(flat: Array) -> Array:
     """:func:`_selected` through the realised running count (arrays of 2**31 elements or more)."""
-    d = _index_dtype(flat.device)
+    d = index_dtype(flat.device)
     csum, count = _running_count(flat)
     if count == 0:
         return asarray(np.zeros(0, d.np), device=flat.device)
@@ -139,7 +130,7 @@ def flatnonzero(a: Any) -> Array:
         >>> kd.flatnonzero(kd.asarray([[0.0, -2.0], [float("nan"), 0.0]])).tolist()
         [1, 2]
     """
-    return _selected(_arr(a).reshape(-1))
+    return _selected(as_array(a).reshape(-1))
 
 
 def nonzero(a: Any) -> tuple[Array, ...]:
@@ -152,7 +143,7 @@ def nonzero(a: Any) -> tuple[Array, ...]:
         >>> rows.tolist(), cols.tolist()
         ([0, 1, 2], [2, 1, 0])
     """
-    x = _arr(a)
+    x = as_array(a)
     if x.ndim == 0:
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use kd.atleast_1d(scalar).nonzero() "
                          "instead. If the context of this function is of the form `arr[nonzero(cond)]`, just use "
@@ -182,8 +173,8 @@ def argwhere(a: Any) -> Array:
         >>> kd.argwhere(kd.asarray([[1, 0], [0, 1]])).tolist()
         [[0, 0], [1, 1]]
     """
-    x = _arr(a)
-    d = _index_dtype(x.device)
+    x = as_array(a)
+    d = index_dtype(x.device)
     if x.ndim == 0:  # NumPy: one empty row when the scalar is non-zero
         return asarray(np.zeros((int(bool(x.item())), 0), d.np), device=x.device)
     return stack(nonzero(x), axis=1)
@@ -200,7 +191,7 @@ def compress(condition: Any, a: Any, axis: int | None = None, out: None = None) 
     """
     if out is not None:
         raise TypeError("compress(out=...) is not supported: kdsl arrays are immutable results; assign instead")
-    x = _arr(a)
+    x = as_array(a)
     cond = condition if isinstance(condition, Array) else asarray(np.asarray(condition))
     if cond.ndim != 1:
         raise ValueError(f"condition must be a 1-d array, not one of shape {cond.shape}")
@@ -222,8 +213,8 @@ def extract(condition: Any, arr: Any) -> Array:
         >>> kd.extract(a % 2 == 0, a).tolist()
         [0, 2, 4]
     """
-    cond = _arr(condition).reshape(-1)
-    return compress(cond, _arr(arr), axis=None)
+    cond = as_array(condition).reshape(-1)
+    return compress(cond, as_array(arr), axis=None)
 
 
 # ----- a[mask] and a[mask] = v (called from indexing.py)
@@ -262,7 +253,7 @@ def getmask(a: Array, mask: Any, rest: tuple) -> Array:
         raise ValueError("the mask lives on another device than the array; move it with kd.asarray")
     rows, flat = _mask_rows(a, mask)
     if isinstance(flat, np.ndarray):
-        src = asarray(np.flatnonzero(flat).astype(_index_dtype(a.device).np), device=a.device)
+        src = asarray(np.flatnonzero(flat).astype(index_dtype(a.device).np), device=a.device)
         out = take(rows, src, axis=0, mode="clip")
     elif rows.ndim == 1:  # the values themselves, in the scan's pass
         out = _compacted(flat, rows)

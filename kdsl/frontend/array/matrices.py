@@ -22,12 +22,8 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.constructors import diag
-from kdsl.frontend.array.creation import asarray, iota, ones
+from kdsl.frontend.array.creation import as_array, iota, ones
 from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, flip
-
-
-def _arr(x: Any, device: Any = None) -> Array:
-    return x if isinstance(x, Array) else asarray(x, device=device)
 
 
 def diagflat(v: Any, k: int = 0) -> Array:
@@ -38,7 +34,7 @@ def diagflat(v: Any, k: int = 0) -> Array:
     >>> kd.diagflat(kd.asarray([[1, 2], [3, 4]])).tolist()
     [[1, 0, 0, 0], [0, 2, 0, 0], [0, 0, 3, 0], [0, 0, 0, 4]]
     """
-    return diag(_arr(v).reshape(-1), operator.index(k))
+    return diag(as_array(v).reshape(-1), operator.index(k))
 
 
 def _dim(v: Any, name: str) -> int:
@@ -73,7 +69,7 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> Array:  # 
     >>> kd.vander(kd.asarray([2, 3]), increasing=True).tolist()
     [[1, 2], [1, 3]]
     """
-    v = _arr(x)
+    v = as_array(x)
     if v.ndim != 1:
         raise ValueError(f"x must be a one-dimensional array or sequence (got {v.ndim} dimensions)")
     n = v.shape[0] if N is None else operator.index(N)
@@ -131,7 +127,7 @@ def block(arrays: Any) -> Array:
 
 def _as_arrays(arrays: Any, device: Any) -> Any:
     """The nested lists with every block an Array (host data uploaded once, to ``device``)."""
-    return [_as_arrays(a, device) for a in arrays] if isinstance(arrays, list) else _arr(arrays, device)
+    return [_as_arrays(a, device) for a in arrays] if isinstance(arrays, list) else as_array(arrays, device)
 
 
 def _leaves(arrays: Any) -> list[Any]:

@@ -23,13 +23,15 @@ from kdsl.ir.graph import Node
 from kdsl.ir.view import View
 
 
-def _base(node: Node) -> tuple[Node, View]:
+def view_base(node: Node) -> tuple[Node, View]:
+    """(the node whose buffer ``node`` reads, the view of it): a view node's source, else the node itself."""
     if node.op == "view":
         return node.srcs[0], node.arg
     return node, View.contiguous(node.shape)
 
 
-def _make(base: Node, view: View) -> Node:
+def view_node(base: Node, view: View) -> Node:
+    """A view node reading ``base`` through ``view`` (``base`` itself when the view is all of it, in order)."""
     if view.shape == base.shape and view.canonical() == View.contiguous(base.shape):
         return base
     return Node("view", (base,), base.dtype, view.shape, view.canonical())
@@ -38,26 +40,26 @@ def _make(base: Node, view: View) -> Node:
 def reshape_node(node: Node, shape: tuple[int, ...]) -> Node:
     if tuple(shape) == node.shape:
         return node
-    base, view = _base(node)
+    base, view = view_base(node)
     new = view.reshape(shape)
     if new is None:  # a strided view that no single view can reshape: stack a view (the kernel unravels)
         return Node("view", (node,), node.dtype, tuple(shape), View.contiguous(tuple(shape)))
-    return _make(base, new)
+    return view_node(base, new)
 
 
 def permute_node(node: Node, axes: tuple[int, ...]) -> Node:
     if tuple(axes) == tuple(range(len(axes))):
         return node
-    base, view = _base(node)
-    return _make(base, view.permute(tuple(axes)))
+    base, view = view_base(node)
+    return view_node(base, view.permute(tuple(axes)))
 
 
 def expand_node(node: Node, shape: tuple[int, ...]) -> Node:
     """Broadcast size-1 dims of ``node`` (same ndim) to ``shape``."""
     if tuple(shape) == node.shape:
         return node
-    base, view = _base(node)
-    return _make(base, view.expand(tuple(shape)))
+    base, view = view_base(node)
+    return view_node(base, view.expand(tuple(shape)))
 
 
 def broadcast_node(node: Node, shape: tuple[int, ...]) -> Node:
@@ -73,13 +75,13 @@ def broadcast_node(node: Node, shape: tuple[int, ...]) -> Node:
 
 
 def slice_node(node: Node, axis: int, start: int, step: int, length: int) -> Node:
-    base, view = _base(node)
-    return _make(base, view.slice(axis, start, step, length))
+    base, view = view_base(node)
+    return view_node(base, view.slice(axis, start, step, length))
 
 
 def index_node(node: Node, axis: int, i: int) -> Node:
-    base, view = _base(node)
-    return _make(base, view.index(axis, i))
+    base, view = view_base(node)
+    return view_node(base, view.index(axis, i))
 
 
 def normalize_axis(axis: int, ndim: int) -> int:

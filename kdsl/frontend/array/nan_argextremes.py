@@ -18,18 +18,14 @@ from typing import Any
 
 from kdsl.frontend.array import reductions as red
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.math import isnan, where
-
-
-def _arr(x: Any) -> Array:
-    return x if isinstance(x, Array) else asarray(x)
 
 
 def _nan_arg(a: Any, axis: Any, out: Any, keepdims: bool, largest: bool) -> Array:
     if out is not None:
         raise TypeError("out= is not supported by kdsl's nanargmax/nanargmin; use the returned array")
-    x = _arr(a)
+    x = as_array(a)
     pick = red.argmax if largest else red.argmin
     if not x.dtype.is_float or x.size == 0:  # no NaNs; the empty case raises in pick as NumPy's does
         return pick(x, axis, keepdims=keepdims)

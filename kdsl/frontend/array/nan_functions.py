@@ -19,12 +19,8 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import reductions as red
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.ops import apply, const_node, where
-
-
-def _arr(x: Any) -> Array:
-    return x if isinstance(x, Array) else asarray(x)
 
 
 def _filled(x: Array, value: float) -> Array:
@@ -33,13 +29,13 @@ def _filled(x: Array, value: float) -> Array:
 
 def nansum(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
     """Sum over ``axis`` treating NaN as 0."""
-    x = _arr(a)
+    x = as_array(a)
     return red.sum(_filled(x, 0.0) if x.dtype.kind in "fc" else x, axis, dtype=dtype, keepdims=keepdims)
 
 
 def nanprod(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
     """Product over ``axis`` treating NaN as 1."""
-    x = _arr(a)
+    x = as_array(a)
     return red.prod(_filled(x, 1.0) if x.dtype.kind in "fc" else x, axis, dtype=dtype, keepdims=keepdims)
 
 
@@ -55,7 +51,7 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False)
     >>> kd.nanmean(kd.asarray([[1.0, float("nan")], [float("nan"), float("nan")]]), axis=1).tolist()
     [1.0, nan]
     """
-    x = _arr(a)
+    x = as_array(a)
     if x.dtype.kind not in "fc":  # complex: a NaN in either component drops the element, as in NumPy
         return red.mean(x, axis, dtype=dtype, keepdims=keepdims)
     d = x.dtype if dtype is None else dt.as_dtype(dtype)
@@ -66,8 +62,8 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False)
 def nanvar(a: Any, axis: Any = None, dtype: Any = None, ddof: float = 0, keepdims: bool = False, *,
            correction: Any = None) -> Array:
     """Variance over ``axis`` of the non-NaN elements (NaN where ``count - ddof <= 0``)."""
-    x = _arr(a)
-    ddof = red._correction(ddof, correction)
+    x = as_array(a)
+    ddof = red.ddof_or_correction(ddof, correction)
     if x.dtype.kind not in "fc":
         return red.var(x, axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
     d = x.dtype if dtype is None else dt.as_dtype(dtype)
@@ -90,11 +86,11 @@ def nanstd(a: Any, axis: Any = None, dtype: Any = None, ddof: float = 0, keepdim
 
 
 def _nan_extreme(a: Any, axis: Any, keepdims: bool, largest: bool) -> Array:
-    x = _arr(a)
+    x = as_array(a)
     fn = red.max if largest else red.min
     if not x.dtype.is_float:
         return fn(x, axis, keepdims=keepdims)
-    red._empty_check(x, mv.normalize_axes(axis, x.ndim), "maximum" if largest else "minimum")
+    red.require_nonempty(x, mv.normalize_axes(axis, x.ndim), "maximum" if largest else "minimum")
     best = fn(_filled(x, float("-inf") if largest else float("inf")), axis, keepdims=keepdims)
     all_nan = red.all(apply("isnan", x), axis, keepdims=keepdims)
     return where(all_nan, Array(const_node(float("nan"), x.dtype, x.device)), best)

@@ -28,14 +28,15 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.creation import as_array, asarray
 from kdsl.frontend.array.math import ceil, floor, isnan, maximum, minimum, rint, where
 from kdsl.frontend.array.nan_functions import nanmean
-from kdsl.frontend.array.reductions import sum as asum
-from kdsl.frontend.array.shape_ops import broadcast_to, stack
 
 # the sorting module's internals: a line-wise sort and an along-axis gather without the index read-back
-from kdsl.frontend.array.sorting import _gather, _keepdims, _lines_last, _sort_node
+from kdsl.frontend.array.quantiles import keep_reduced_dims, lines_last
+from kdsl.frontend.array.reductions import sum as asum
+from kdsl.frontend.array.shape_ops import broadcast_to, stack
+from kdsl.frontend.array.sorting import gather_node, sort_node
 
 # Hyndman and Fan's continuous methods: virtual index n*q + alpha + q*(1 - alpha - beta) - 1.
 _ALPHA_BETA = {"interpolated_inverted_cdf": (0.0, 1.0), "hazen": (0.5, 0.5), "weibull": (0.0, 0.0),
@@ -44,10 +45,6 @@ _DISCRETE = ("inverted_cdf", "closest_observation", "lower", "higher", "nearest"
 _METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf",
             "hazen", "weibull", "linear", "median_unbiased", "normal_unbiased", "lower", "higher", "midpoint",
             "nearest")
-
-
-def _arr(x: Any) -> Array:
-    return x if isinstance(x, Array) else asarray(x)
 
 
 def _check(x: Array, method: str, out: Any, weights: Any, name: str) -> None:
@@ -77,7 +74,7 @@ def _float_dtype(x: Array) -> dt.DType:
 def _along(s: Array, index: Array) -> Array:
     """``s[..., index[...]]``: one element of each line of ``s`` (``index`` in range by construction)."""
     lead = s.shape[:-1]
-    picked = _gather(s, index.reshape(lead + (1,)), s.ndim - 1, along=True, mode="clip")
+    picked = gather_node(s, index.reshape(lead + (1,)), s.ndim - 1, along=True, mode="clip")
     return picked.reshape(lead)
 
 
@@ -154,12 +151,12 @@ def _nan_full(shape: tuple[int, ...], d: dt.DType, device: Any) -> Array:
 
 
 def _quantiles(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, method: str, d: dt.DType) -> Array:
-    lines, axes = _lines_last(x, axis)
+    lines, axes = lines_last(x, axis)
     lead = lines.shape[:-1]
     if lines.shape[-1] == 0:
         result = _nan_full(qs.shape + lead, d, x.device)
     else:
-        s = _sort_node(lines, lines.ndim - 1, False, "values")  # NaNs last: each line's values come first
+        s = sort_node(lines, lines.ndim - 1, False, "values")  # NaNs last: each line's values come first
         idx_dtype = dt.int64 if x.device.supports(dt.int64) else dt.int32
         valid = ~isnan(lines) if x.dtype.is_float else broadcast_to(asarray(True, device=x.device), lines.shape)
         count = asum(valid, axis=-1, dtype=idx_dtype)
@@ -170,7 +167,7 @@ def _quantiles(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, method: str,
                 value = where(count == 0, float("nan"), value)
             picks.append(value)
         result = stack(picks).reshape(qs.shape + lead) if picks else _nan_full(qs.shape + lead, d, x.device)
-    return _keepdims(result, x.shape, axes, qs.shape) if keepdims else result
+    return keep_reduced_dims(result, x.shape, axes, qs.shape) if keepdims else result
 
 
 def _valid_q(qs: np.ndarray) -> None:
@@ -192,7 +189,7 @@ def nanquantile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_in
         >>> float(kd.nanquantile(x, 0.5, method="lower"))
         2.0
     """
-    x = _arr(a)
+    x = as_array(a)
     _check(x, method, out, weights, "nanquantile")
     host_q = q.numpy() if isinstance(q, Array) else q
     qs = np.asarray(host_q, dtype=np.float64)
@@ -215,7 +212,7 @@ def nanpercentile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_
         >>> float(kd.nanpercentile(kd.asarray([1.0, float("nan"), 3.0, 5.0]), 25))
         2.0
     """
-    x = _arr(a)
+    x = as_array(a)
     _check(x, method, out, weights, "nanpercentile")
     host_q = q.numpy() if isinstance(q, Array) else q
     qs = np.true_divide(np.asarray(host_q, dtype=np.float64), 100)
@@ -239,7 +236,7 @@ def nanmedian(a: Any, axis: Any = None, out: None = None, overwrite_input: bool 
     """
     if out is not None:
         raise TypeError("nanmedian(out=...) is not supported; use the returned array")
-    x = _arr(a)
+    x = as_array(a)
     if x.size == 0:  # NumPy answers an empty array with nanmean's NaNs
         return nanmean(x, axis, keepdims=keepdims)
     if x.dtype.kind == "c":
@@ -247,19 +244,19 @@ def nanmedian(a: Any, axis: Any = None, out: None = None, overwrite_input: bool 
     probe = np.zeros((1,) * x.ndim, x.dtype.np)
     d = dt.as_dtype(np.nanmedian(probe, axis=axis).dtype)
     d = d if x.device.supports(d) else dt.float32
-    lines, axes = _lines_last(x, axis)
+    lines, axes = lines_last(x, axis)
     lead = lines.shape[:-1]
     if lines.shape[-1] == 0:
         result = _nan_full(lead, d, x.device)
     else:
         result = _median_lines(lines, x, d)
-    return _keepdims(result, x.shape, axes, ()) if keepdims else result
+    return keep_reduced_dims(result, x.shape, axes, ()) if keepdims else result
 
 
 def _median_lines(lines: Array, x: Array, d: dt.DType) -> Array:
     """The NaN-ignoring median of each line of ``lines`` (the mean of the two middle values, added in at least
     float32 as NumPy's mean does)."""
-    s = _sort_node(lines, lines.ndim - 1, False, "values")
+    s = sort_node(lines, lines.ndim - 1, False, "values")
     idx_dtype = dt.int64 if x.device.supports(dt.int64) else dt.int32
     if x.dtype.is_float:
         count = asum(~isnan(lines), axis=-1, dtype=idx_dtype)

@@ -183,7 +183,7 @@ def apply(name: str, *operands):
     args = [x if isinstance(x, Array) else as_operand(x, dev) for x in operands]
     if not any(isinstance(x, Array) for x in args):
         args = _wide_ints(args, dev)
-    key = (name, *(x._n.dtype.name if isinstance(x, Array) else dt._weak_token(x) for x in args), dev.index)
+    key = (name, *(x._n.dtype.name if isinstance(x, Array) else dt.weak_token(x) for x in args), dev.index)
     sig = _SIGNATURES.get(key)
     if sig is None:
         out_dtype, in_dtypes = result_of(name, args)

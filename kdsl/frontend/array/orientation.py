@@ -17,12 +17,8 @@ import numpy as np
 
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.shape_ops import flip, swapaxes
-
-
-def _arr(x: Any) -> Array:
-    return x if isinstance(x, Array) else asarray(x)
 
 
 def fliplr(m: Any) -> Array:
@@ -32,7 +28,7 @@ def fliplr(m: Any) -> Array:
     >>> kd.fliplr(kd.asarray([[1, 2, 3]])).tolist()
     [[3, 2, 1]]
     """
-    x = _arr(m)
+    x = as_array(m)
     if x.ndim < 2:
         raise ValueError(f"Input must be >= 2-d (fliplr reverses axis 1; got {x.ndim}-d): use kd.flip(m) for 1-d")
     return flip(x, 1)
@@ -45,7 +41,7 @@ def flipud(m: Any) -> Array:
     >>> kd.flipud(kd.asarray([1, 2, 3])).tolist()
     [3, 2, 1]
     """
-    x = _arr(m)
+    x = as_array(m)
     if x.ndim < 1:
         raise ValueError("Input must be >= 1-d (flipud reverses axis 0 and a 0-d array has none)")
     return flip(x, 0)
@@ -72,7 +68,7 @@ def rot90(m: Any, k: int = 1, axes: Any = (0, 1)) -> Array:
     >>> kd.rot90(m, 2).tolist(), kd.rot90(m, -1).tolist()
     ([[4, 3], [2, 1]], [[3, 1], [4, 2]])
     """
-    x = _arr(m)
+    x = as_array(m)
     a0, a1 = _rot_axes(axes, x.ndim)
     turns = operator.index(k) % 4
     if turns == 0:
@@ -93,7 +89,7 @@ def rollaxis(a: Any, axis: int, start: int = 0) -> Array:
     >>> kd.rollaxis(a, 3, 1).shape, kd.rollaxis(a, 2).shape, kd.rollaxis(a, 1, 4).shape
     ((3, 6, 4, 5), (5, 3, 4, 6), (3, 5, 6, 4))
     """
-    x = _arr(a)
+    x = as_array(a)
     n = x.ndim
     ax = mv.normalize_axis(axis, n)
     start = operator.index(start)

@@ -19,7 +19,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
-from kdsl.frontend.array.creation import arange, asarray, zeros, zeros_like
+from kdsl.frontend.array.creation import arange, as_array, asarray, zeros, zeros_like
 from kdsl.frontend.array.joining import atleast_1d, pad
 from kdsl.frontend.array.reductions import any as kany
 from kdsl.frontend.array.reductions import argmax
@@ -27,13 +27,9 @@ from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.shape_ops import broadcast_to, concatenate
 
 
-def _arr(x: Any, device: Any = None) -> Array:
-    return x if isinstance(x, Array) else asarray(x, device=device)
-
-
 def _pair(a1: Any, a2: Any) -> tuple[Array, Array]:
     dev = ops.device_of((a1, a2))
-    return atleast_1d(_arr(a1, dev)), atleast_1d(_arr(a2, dev))
+    return atleast_1d(as_array(a1, dev)), atleast_1d(as_array(a2, dev))
 
 
 def _int64(device: Any) -> dt.DType:
@@ -50,7 +46,7 @@ def polyval(p: Any, x: Any) -> Array:
     [4.0, 13.0]
     """
     dev = ops.device_of((p, x))
-    coefficients, xs = _arr(p, dev), _arr(x, dev)
+    coefficients, xs = as_array(p, dev), as_array(x, dev)
     if coefficients.ndim > 1:
         raise ValueError(f"polyval: p must be 1-D coefficients (highest power first), not of shape "
                          f"{coefficients.shape}")
@@ -133,7 +129,7 @@ def polyder(p: Any, m: int = 1) -> Array:
     m = operator.index(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
-    c = _arr(p)
+    c = as_array(p)
     for _ in range(m):
         n = c.shape[0] - 1 if c.ndim else 0
         c = c[:-1] * arange(n, 0, -1, dtype=_int64(c.device), device=c.device)
@@ -142,7 +138,7 @@ def polyder(p: Any, m: int = 1) -> Array:
 
 def _constants(k: Any, m: int, device: Any) -> Array:
     """The integration constants (NumPy's rules: None zeros, one value repeated, else at least ``m``)."""
-    kk = _arr(k, device) if isinstance(k, Array) else \
+    kk = as_array(k, device) if isinstance(k, Array) else \
         asarray(np.atleast_1d(np.zeros(m) if k is None else np.asarray(k)), device=device)
     kk = atleast_1d(kk)
     if kk.ndim != 1:
@@ -167,7 +163,7 @@ def polyint(p: Any, m: int = 1, k: Any = None) -> Array:
     m = operator.index(m)
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")
-    c = _arr(p)
+    c = as_array(p)
     kk = _constants(k, m, c.device)
     for i in range(m):
         n = c.shape[0] if c.ndim else 1

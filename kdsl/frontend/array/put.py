@@ -32,7 +32,7 @@ import numpy as np
 from kdsl.frontend.array import clip_modes, ops
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array import movement as mv
-from kdsl.frontend.array.array import Array, _store_inplace
+from kdsl.frontend.array.array import Array, store_inplace
 from kdsl.frontend.array.creation import arange, asarray
 from kdsl.frontend.array.indexing import checked_value
 from kdsl.frontend.array.reductions import cumsum
@@ -102,7 +102,7 @@ def put(a: Array, ind: Any, v: Any, mode: str = "raise") -> None:
         return
     idx = flat_positions(ind, x.size, mode, x.device).reshape(-1)
     new = write_rows(x.reshape(-1), idx, _cycled(vals, idx.size))
-    _store_inplace(x, new.reshape(x.shape))
+    store_inplace(x, new.reshape(x.shape))
 
 
 def _along_axis_indices(indices: Any, device) -> Array:
@@ -152,7 +152,7 @@ def put_along_axis(arr: Array, indices: Any, values: Any, axis: int | None) -> N
     coords = [broadcast_to(g, out_shape) for g in grids]
     coords.insert(ax, broadcast_to(flat_positions(idx, shape[ax], "raise", x.device, ax), out_shape))
     flat = _row_major(coords, shape)
-    _store_inplace(x, write_rows(x.reshape(-1), flat.reshape(-1), vals.reshape(-1)).reshape(x.shape))
+    store_inplace(x, write_rows(x.reshape(-1), flat.reshape(-1), vals.reshape(-1)).reshape(x.shape))
 
 
 def _other_axes(shape: tuple[int, ...], axis: int, device) -> list[Array]:
@@ -213,7 +213,7 @@ def putmask(a: Array, mask: Any, values: Any) -> None:
     vals = _safe_values(values, x)
     if vals.size == 0 or x.size == 0:  # NumPy: no values, nothing to write
         return
-    _store_inplace(x, km.where(m, _cycled(vals, x.size), x.reshape(-1)).reshape(x.shape))
+    store_inplace(x, km.where(m, _cycled(vals, x.size), x.reshape(-1)).reshape(x.shape))
 
 
 def place(arr: Array, mask: Any, vals: Any) -> None:
@@ -239,4 +239,4 @@ def place(arr: Array, mask: Any, vals: Any) -> None:
         return
     rank = cumsum(m, dtype=clip_modes.index_dtype(x.device)) - 1  # the selected element's number, from 0
     picked = take(v, rank, mode="wrap")  # unselected positions before the first are -1: wrapped, then unused
-    _store_inplace(x, km.where(m, picked, x.reshape(-1)).reshape(x.shape))
+    store_inplace(x, km.where(m, picked, x.reshape(-1)).reshape(x.shape))

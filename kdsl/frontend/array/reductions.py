@@ -65,7 +65,8 @@ def _reduce(x: Array, op: str, axes: tuple[int, ...], out_dtype: dt.DType, keepd
     return _keep(x, node, axes, keepdims)
 
 
-def _empty_check(x: Array, axes, name: str) -> None:
+def require_nonempty(x: Array, axes, name: str) -> None:
+    """NumPy's ValueError for a reduction without an identity (``name``: max, min) over an empty axis."""
     if builtins.any(x.shape[a] == 0 for a in axes):
         raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
 
@@ -86,7 +87,7 @@ def max(x, axis=None, keepdims=False) -> Array:
     """Largest element over ``axis`` (NaN propagates)."""
     x = _arr(x)
     axes = mv.normalize_axes(axis, x.ndim)
-    _empty_check(x, axes, "maximum")
+    require_nonempty(x, axes, "maximum")
     return _reduce(x, "max", axes, x.dtype, keepdims)
 
 
@@ -94,7 +95,7 @@ def min(x, axis=None, keepdims=False) -> Array:
     """Smallest element over ``axis`` (NaN propagates)."""
     x = _arr(x)
     axes = mv.normalize_axes(axis, x.ndim)
-    _empty_check(x, axes, "minimum")
+    require_nonempty(x, axes, "minimum")
     return _reduce(x, "min", axes, x.dtype, keepdims)
 
 
@@ -175,7 +176,7 @@ def var(x, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None) ->
     """Variance over ``axis``: ``mean(|x - mean(x)|**2) * n / (n - ddof)``; ``correction`` is the array API
     standard's name for ``ddof``."""
     x = _arr(x)
-    ddof = _correction(ddof, correction)
+    ddof = ddof_or_correction(ddof, correction)
     axes = mv.normalize_axes(axis, x.ndim)
     n = math.prod(x.shape[a] for a in axes)
     d = _numpy_dtype(np.var, x, dtype)
@@ -199,7 +200,7 @@ def std(x, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None) ->
     return ops.apply("sqrt", var(x, axis, dtype, ddof, keepdims, correction=correction))
 
 
-def _correction(ddof, correction):
+def ddof_or_correction(ddof, correction):
     """NumPy 2 takes ``ddof`` or the standard's ``correction``, not both."""
     if correction is None:
         return ddof

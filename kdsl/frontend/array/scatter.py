@@ -41,13 +41,14 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array import ops, scatter_atomic, scatter_sorted
-from kdsl.frontend.array.array import Array, _store_inplace, realize
+from kdsl.frontend.array.array import Array, realize, store_inplace
+from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.complex_math import complex_from_parts, imag, real
 from kdsl.frontend.array.creation import arange, asarray
 from kdsl.frontend.array.histogram import bincount, histogram
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import min as amin
-from kdsl.frontend.array.scatter_sorted import at, index_dtype, runs_of
+from kdsl.frontend.array.scatter_sorted import at, runs_of
 from kdsl.frontend.array.shape_ops import broadcast_to
 
 
@@ -167,7 +168,7 @@ def _ufunc_at(name: str, a: Any, indices: Any, values: Any, deterministic: bool 
     if idx.size == 0 or n == 0:
         return
     flat = x.reshape(-1)
-    _store_inplace(x, _combined(name, flat, idx, v, n, work).reshape(x.shape))  # a view writes through to its base
+    store_inplace(x, _combined(name, flat, idx, v, n, work).reshape(x.shape))  # a view writes through to its base
 
 
 def _combined(name: str, x: Array, idx: Array, v: Array, n: int, work: dt.DType | None) -> Array:

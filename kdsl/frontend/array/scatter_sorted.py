@@ -42,11 +42,6 @@ class _Runs(NamedTuple):
     hi: Array
 
 
-def index_dtype(device) -> dt.DType:
-    """The dtype of wrapped indices and run bounds: int64 where the device has it."""
-    return dt.int64 if device.supports(dt.int64) else dt.int32
-
-
 def runs_of(idx: Array, n: int, order: Array | None = None) -> _Runs:
     """The runs of the wrapped indices ``idx`` (1-D) over a target axis of ``n``; ``order`` may be any
     permutation sorting ``idx`` (default: its stable argsort)."""

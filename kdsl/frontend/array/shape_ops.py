@@ -34,7 +34,7 @@ def reshape(a, shape, copy: bool | None = None) -> Array:
     """
     a = _arr(a)
     if copy is False:
-        base, view = mv._base(a._node)
+        base, view = mv.view_base(a._node)
         if view.reshape(mv.resolve_shape(shape, a.size)) is None:
             raise ValueError(f"reshape(copy=False): an array of shape {a.shape} with these strides cannot be "
                              f"reshaped to {shape} without a copy")

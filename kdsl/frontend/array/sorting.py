@@ -1,6 +1,6 @@
 """Sorting and selection with NumPy's semantics, on the device: ``sort``, ``argsort``, ``partition``,
-``argpartition``, ``searchsorted``, ``take``, ``take_along_axis``, ``median``, ``percentile``, ``quantile``
-and ``topk`` (PyTorch's, as NumPy has none).
+``argpartition``, ``searchsorted``, ``take``, ``take_along_axis`` and ``topk`` (PyTorch's, as NumPy has
+none); ``median``, ``percentile`` and ``quantile`` sort in quantiles.py.
 
 Sorts are stable and put NaNs last as NumPy's do (-0.0 and 0.0 are equal, so they keep their order). They are
 lazy like every other array op: building the graph runs nothing. ``take``/``take_along_axis`` with device
@@ -20,8 +20,6 @@ Example:
 
 from __future__ import annotations
 
-import builtins
-import math
 import operator
 from collections.abc import Sequence
 from typing import Any
@@ -32,23 +30,14 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
-from kdsl.frontend.array.creation import asarray
-from kdsl.frontend.array.math import isnan, where
+from kdsl.frontend.array.clip_modes import index_dtype
+from kdsl.frontend.array.creation import as_array, asarray
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import min as amin
-from kdsl.frontend.array.shape_ops import broadcast_to, stack
+from kdsl.frontend.array.shape_ops import broadcast_to
 from kdsl.ir.graph import Node
 
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
-
-
-def _arr(x: Any) -> Array:
-    return x if isinstance(x, Array) else asarray(x)
-
-
-def _index_dtype(device) -> dt.DType:
-    """NumPy's intp (int64), or int32 on devices without 64-bit integers."""
-    return dt.int64 if device.supports(dt.int64) else dt.int32
 
 
 def _flat_or(a: Array, axis: int | None) -> tuple[Array, int]:
@@ -65,12 +54,13 @@ def _check_kind(kind: str | None, order: Any) -> None:
         raise ValueError(f"sort kind must be one of {_KINDS[1:]}, not {kind!r} (every kdsl sort is stable)")
 
 
-def _sort_node(a: Array, axis: int, descending: bool, want: str) -> Array:
+def sort_node(a: Array, axis: int, descending: bool, want: str) -> Array:
+    """The lazy stable sort of ``a`` along ``axis`` (NaNs last): ``want`` is ``"values"`` or ``"indices"``."""
     if a.ndim == 0:
         raise np.exceptions.AxisError(axis, 0)
     if a.dtype.kind == "c":  # no order: refuse now, not when the lazy sort runs
         raise dt.complex_error("sort", a.dtype)
-    out_dtype = _index_dtype(a.device) if want == "indices" else a.dtype
+    out_dtype = index_dtype(a.device) if want == "indices" else a.dtype
     return Array(Node("sort", (a._node,), out_dtype, a.shape, (axis, descending, want)))
 
 
@@ -86,8 +76,8 @@ def sort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = No
         [[1, 2, 3], [-5, 0, 9]]
     """
     _check_kind(kind, order)
-    x, ax = _flat_or(_arr(a), axis)
-    return _sort_node(x, ax, bool(descending), "values")
+    x, ax = _flat_or(as_array(a), axis)
+    return sort_node(x, ax, bool(descending), "values")
 
 
 def argsort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
@@ -101,8 +91,8 @@ def argsort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any =
         [3, 1, 0, 2]
     """
     _check_kind(kind, order)
-    x, ax = _flat_or(_arr(a), axis)
-    return _sort_node(x, ax, bool(descending), "indices")
+    x, ax = _flat_or(as_array(a), axis)
+    return sort_node(x, ax, bool(descending), "indices")
 
 
 def _check_kth(kth: Any, n: int) -> None:
@@ -141,9 +131,9 @@ def argpartition(a: Any, kth: Any, axis: int | None = -1, kind: str = "introsele
 def _partition(a: Any, kth: Any, axis: int | None, order: Any, what: str) -> Array:
     """A full stable sort of the axis (which satisfies any ``kth``), after NumPy's argument checks."""
     _check_kind(None, order)
-    x, ax = _flat_or(_arr(a), axis)
+    x, ax = _flat_or(as_array(a), axis)
     _check_kth(kth, x.shape[ax] if x.ndim else 0)
-    return _sort_node(x, ax, False, what)
+    return sort_node(x, ax, False, what)
 
 
 def topk(a: Any, k: int, axis: int = -1, largest: bool = True) -> tuple[Array, Array]:
@@ -157,7 +147,7 @@ def topk(a: Any, k: int, axis: int = -1, largest: bool = True) -> tuple[Array, A
         >>> v.tolist(), i.tolist()
         ([5.0, 5.0, 3.0], [1, 3, 2])
     """
-    x = _arr(a)
+    x = as_array(a)
     if x.ndim == 0:
         raise ValueError("topk needs an array of at least one dimension")
     ax = mv.normalize_axis(axis, x.ndim)
@@ -165,9 +155,9 @@ def topk(a: Any, k: int, axis: int = -1, largest: bool = True) -> tuple[Array, A
     k = operator.index(k)
     if not 0 <= k <= n:
         raise ValueError(f"topk: k={k} is out of range for an axis of size {n} (need 0 <= k <= {n})")
-    order = _sort_node(x, ax, largest, "indices")
+    order = sort_node(x, ax, largest, "indices")
     idx = Array(mv.slice_node(order._node, ax, 0, 1, k))
-    return _gather(x, idx, ax, along=True, mode="clip"), idx
+    return gather_node(x, idx, ax, along=True, mode="clip"), idx
 
 
 def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Array:
@@ -181,7 +171,7 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Arra
     """
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right', not {side!r}")
-    x = _arr(a)
+    x = as_array(a)
     if x.ndim != 1:
         raise ValueError(f"searchsorted needs a 1-D array a, not one of shape {x.shape}")
     is_array = isinstance(v, Array)
@@ -193,7 +183,7 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Arra
     srcs = [ops.cast_node(x._node, common), ops.cast_node(vals._node, common)]
     if sorter is not None:
         srcs.append(_sorter(sorter, x.shape[0])._node)
-    node = Node("search", tuple(srcs), _index_dtype(x.device), vals.shape, side)
+    node = Node("search", tuple(srcs), index_dtype(x.device), vals.shape, side)
     return Array(node)
 
 
@@ -249,7 +239,7 @@ def _indices(indices: Any, n: int, axis: int, mode: str, device) -> Array:
         raise IndexError("cannot do a non-empty take from an empty axes.")
     if mode == "raise" and host.size:
         _check_range(int(host.min()), int(host.max()), n, axis)
-    return asarray(host, dtype=_index_dtype(device) if host.dtype.kind != "b" else dt.int32, device=device)
+    return asarray(host, dtype=index_dtype(device) if host.dtype.kind != "b" else dt.int32, device=device)
 
 
 def _check_range(lo: int, hi: int, n: int, axis: int) -> None:
@@ -259,7 +249,9 @@ def _check_range(lo: int, hi: int, n: int, axis: int) -> None:
         raise _oob(lo, n, axis)
 
 
-def _gather(data: Array, idx: Array, axis: int, along: bool, mode: str) -> Array:
+def gather_node(data: Array, idx: Array, axis: int, along: bool, mode: str) -> Array:
+    """The lazy gather of ``data`` at in-range indices ``idx`` on ``axis``: ``along`` as ``take_along_axis``
+    (``idx`` has ``data``'s rank), else as ``take`` (``idx``'s shape replaces the axis); ``mode`` as ``take``'s."""
     if along:
         shape = idx.shape
     else:
@@ -279,9 +271,9 @@ def take(a: Any, indices: Any, axis: int | None = None, out: None = None, mode: 
     """
     if out is not None:
         raise TypeError("take(out=...) is not supported: kdsl arrays are immutable results; assign instead")
-    x, ax = _flat_or(_arr(a), axis)
+    x, ax = _flat_or(as_array(a), axis)
     idx = _indices(indices, x.shape[ax], ax, mode, x.device)
-    return _gather(x, idx, ax, along=False, mode=mode)
+    return gather_node(x, idx, ax, along=False, mode=mode)
 
 
 def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> Array:
@@ -294,7 +286,7 @@ def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> Array:
         >>> kd.take_along_axis(a, kd.argsort(a, axis=1), axis=1).tolist()
         [[10, 20, 30], [4, 5, 6]]
     """
-    x = _arr(arr)
+    x = as_array(arr)
     if axis is None:
         x, ax = x.reshape(-1), 0
         if np.ndim(indices) != 1:
@@ -308,135 +300,9 @@ def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> Array:
                                  tuple(1 if k == ax else m for k, m in enumerate(idx.shape)))
     out_shape = tuple(idx.shape[ax] if k == ax else m for k, m in enumerate(shape))
     data_shape = tuple(x.shape[ax] if k == ax else m for k, m in enumerate(shape))
-    return _gather(broadcast_to(x, data_shape), broadcast_to(idx, out_shape), ax, along=True, mode="raise")
-
-
-# ----- median and quantiles (NumPy's default "linear" method)
-
-def _lines_last(x: Array, axis: Any) -> tuple[Array, tuple[int, ...]]:
-    """``x`` with the reduced axes merged into one last axis; also the reduced axes."""
-    axes = mv.normalize_axes(axis, x.ndim)
-    kept = [k for k in range(x.ndim) if k not in axes]
-    moved = x.transpose(tuple(kept + list(axes)))
-    return moved.reshape(tuple(x.shape[k] for k in kept) + (math.prod(x.shape[k] for k in axes),)), axes
-
-
-def _pick(s: Array, i: int) -> Array:
-    return Array(mv.index_node(s._node, s.ndim - 1, i))
-
-
-def _with_nan(s: Array, value: Array) -> Array:
-    """NumPy's quantiles are NaN for lines holding a NaN (sorted last)."""
-    if not s.dtype.is_float:
-        return value
-    return where(isnan(_pick(s, s.shape[-1] - 1)), float("nan"), value)
-
-
-def _keepdims(out: Array, shape: tuple[int, ...], axes: tuple[int, ...], lead: tuple[int, ...]) -> Array:
-    return out.reshape(lead + tuple(1 if k in axes else n for k, n in enumerate(shape)))
-
-
-def _result_dtype(fn: Any, x: Array, q: Any) -> dt.DType:
-    d = dt.as_dtype(fn(np.zeros(1, x.dtype.np), q).dtype)
-    return d if x.device.supports(d) else dt.float32
-
-
-def _nan_lines(x: Array, shape: tuple[int, ...], d: dt.DType) -> Array:
-    return broadcast_to(Array(ops.const_node(float("nan"), d, x.device)), shape)
-
-
-def quantile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
-             method: str = "linear", keepdims: bool = False) -> Array:
-    """The ``q``-th quantiles (``q`` in [0, 1], a scalar or any shape of host values) of ``a`` over ``axis``
-    with NumPy's default 'linear' method; the result has ``q``'s shape first. Lines with a NaN give NaN.
-
-    Example:
-        >>> import kdsl as kd
-        >>> kd.quantile(kd.asarray([1.0, 2.0, 3.0, 4.0]), [0.0, 0.5, 0.9]).tolist()
-        [1.0, 2.5, 3.7]
-    """
-    if method != "linear":
-        raise ValueError(f"quantile method {method!r} is not supported; kdsl has NumPy's default 'linear'")
-    if out is not None:
-        raise TypeError("quantile(out=...) is not supported; use the returned array")
-    qs = np.asarray(q, dtype=np.float64)
-    if qs.dtype.kind != "f" or not np.all((qs >= 0) & (qs <= 1)):
-        raise ValueError("Quantiles must be in the range [0, 1]")
-    x = _arr(a)
-    d = _result_dtype(np.quantile, x, q)
-    return _quantiles(x, qs, axis, keepdims, d)
-
-
-def percentile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
-               method: str = "linear", keepdims: bool = False) -> Array:
-    """The ``q``-th percentiles (``q`` in [0, 100]) of ``a`` over ``axis``: ``quantile(a, q / 100)``.
-
-    Example:
-        >>> import kdsl as kd
-        >>> float(kd.percentile(kd.asarray([1.0, 2.0, 3.0, 4.0, 5.0]), 25))
-        2.0
-    """
-    qs = np.asarray(q, dtype=np.float64)
-    if not np.all((qs >= 0) & (qs <= 100)):
-        raise ValueError("Percentiles must be in the range [0, 100]")
-    if method != "linear":
-        raise ValueError(f"percentile method {method!r} is not supported; kdsl has NumPy's default 'linear'")
-    if out is not None:
-        raise TypeError("percentile(out=...) is not supported; use the returned array")
-    x = _arr(a)
-    d = _result_dtype(np.percentile, x, q)
-    return _quantiles(x, qs / 100.0, axis, keepdims, d)
-
-
-def _quantiles(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, d: dt.DType) -> Array:
-    lines, axes = _lines_last(x, axis)
-    n = lines.shape[-1]
-    if n == 0:
-        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
-    s = _sort_node(lines, lines.ndim - 1, False, "values").astype(d)
-    picks = []
-    for qv in qs.reshape(-1).tolist():
-        virtual = qv * (n - 1)
-        lo = int(math.floor(virtual))
-        hi = builtins.min(lo + 1, n - 1)
-        t = virtual - lo
-        a, b = _pick(s, lo), _pick(s, hi)
-        diff = b - a
-        value = b - diff * (1.0 - t) if t >= 0.5 else a + diff * t  # NumPy's _lerp (exact at both ends)
-        picks.append(_with_nan(s, value).astype(d))
-    result = picks[0] if qs.ndim == 0 else stack(picks).reshape(qs.shape + picks[0].shape)
-    if keepdims:
-        result = _keepdims(result, x.shape, axes, qs.shape)
-    return result
-
-
-def median(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
-           keepdims: bool = False) -> Array:
-    """The median over ``axis`` (the mean of the two middle values for even lengths; NaN when a line holds
-    a NaN or is empty); integers give float64 as NumPy's.
-
-    Example:
-        >>> import kdsl as kd
-        >>> kd.median(kd.asarray([[1, 9, 3, 4], [5, 5, 6, 0]]), axis=1).tolist()
-        [3.5, 5.0]
-    """
-    if out is not None:
-        raise TypeError("median(out=...) is not supported; use the returned array")
-    x = _arr(a)
-    d = _result_dtype(lambda z, _: np.median(z), x, None)
-    lines, axes = _lines_last(x, axis)
-    n = lines.shape[-1]
-    if n == 0:
-        result = _nan_lines(x, lines.shape[:-1], d)
-    else:
-        s = _sort_node(lines, lines.ndim - 1, False, "values")
-        mid = _pick(s, n // 2).astype(d)
-        value = mid if n % 2 else (_pick(s, n // 2 - 1).astype(d) + mid) * 0.5
-        result = _with_nan(s, value).astype(d)
-    return _keepdims(result, x.shape, axes, ()) if keepdims else result
+    return gather_node(broadcast_to(x, data_shape), broadcast_to(idx, out_shape), ax, along=True, mode="raise")
 
 
 __all__: Sequence[str] = [
-    "argpartition", "argsort", "median", "partition", "percentile", "quantile", "searchsorted", "sort", "take",
-    "take_along_axis", "topk",
+    "argpartition", "argsort", "partition", "searchsorted", "sort", "take", "take_along_axis", "topk",
 ]

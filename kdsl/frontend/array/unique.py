@@ -33,6 +33,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.creation import arange, asarray, ones
 from kdsl.frontend.array.masks import flatnonzero
 from kdsl.frontend.array.math import isnan
@@ -73,11 +74,6 @@ class _Parts(NamedTuple):
     counts: Array
 
 
-def _index_dtype(device) -> dt.DType:
-    """NumPy's intp (int64), or int32 on devices without 64-bit integers."""
-    return dt.int64 if device.supports(dt.int64) else dt.int32
-
-
 def _run_starts(s: Array, equal_nan: bool) -> Array:
     """The bool mask of the sorted 1-D ``s`` that is True where a run of equal values starts (``s`` non-empty)."""
     new = s[1:] != s[:-1]
@@ -94,7 +90,7 @@ def _empty(x: Array, d: dt.DType) -> _Parts:
 def _unique(a: Any, want_inverse: bool, equal_nan: bool) -> _Parts:
     """Every part of the result; the lazy ones nobody reads cost nothing, the inverse's sort only if asked."""
     x = a if isinstance(a, Array) else asarray(a)
-    d = _index_dtype(x.device)
+    d = index_dtype(x.device)
     n = x.size
     if n == 0:
         return _empty(x, d)
@@ -121,7 +117,7 @@ def _unique_axis(a: Any, axis: int, want_inverse: bool) -> _Parts:
     ``unique`` along an axis); then as :func:`_unique`. Synchronises once."""
     x = a if isinstance(a, Array) else asarray(a)
     ax = normalize_axis(axis, x.ndim)
-    d = _index_dtype(x.device)
+    d = index_dtype(x.device)
     moved = moveaxis(x, ax, 0)
     n = x.shape[ax]
     rows = moved.reshape(n, moved.size // n if n else 0)

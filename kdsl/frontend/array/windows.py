@@ -71,6 +71,19 @@ def _n(m: float) -> Array:
     return arange(1 - m, m, 2, dtype=dt.default_float)
 
 
+def _cosine_window(M: Any, coefficients: tuple[float, ...]) -> Array:
+    """The generalised cosine window ``sum_k a_k cos(k pi n / (M - 1))`` for ``n = 1-M, 3-M, ..., M-1``: the
+    Hann, Hamming and Blackman windows differ only in their coefficients ``a_k``."""
+    trivial, m = _symmetric(M)
+    if trivial is not None:
+        return trivial
+    t = _n(m) * (math.pi / (m - 1))
+    out = coefficients[0] + coefficients[1] * km.cos(t)
+    for k, a in enumerate(coefficients[2:], start=2):
+        out = out + a * km.cos(float(k) * t)
+    return out
+
+
 def hanning(M: Any) -> Array:
     """The Hann window of ``M`` points: ``0.5 + 0.5 cos(pi n / (M - 1))`` for ``n = 1-M, 3-M, ..., M-1``.
 
@@ -78,10 +91,7 @@ def hanning(M: Any) -> Array:
     >>> [round(v, 4) for v in kd.hanning(4).tolist()]
     [0.0, 0.75, 0.75, 0.0]
     """
-    trivial, m = _symmetric(M)
-    if trivial is not None:
-        return trivial
-    return 0.5 + 0.5 * km.cos(_n(m) * (math.pi / (m - 1)))
+    return _cosine_window(M, (0.5, 0.5))
 
 
 def hamming(M: Any) -> Array:
@@ -91,10 +101,7 @@ def hamming(M: Any) -> Array:
     >>> [round(v, 4) for v in kd.hamming(3).tolist()]
     [0.08, 1.0, 0.08]
     """
-    trivial, m = _symmetric(M)
-    if trivial is not None:
-        return trivial
-    return 0.54 + 0.46 * km.cos(_n(m) * (math.pi / (m - 1)))
+    return _cosine_window(M, (0.54, 0.46))
 
 
 def blackman(M: Any) -> Array:
@@ -104,11 +111,7 @@ def blackman(M: Any) -> Array:
     >>> [round(v, 4) for v in kd.blackman(3).tolist()]
     [-0.0, 1.0, -0.0]
     """
-    trivial, m = _symmetric(M)
-    if trivial is not None:
-        return trivial
-    t = _n(m) * (math.pi / (m - 1))
-    return 0.42 + 0.5 * km.cos(t) + 0.08 * km.cos(2.0 * t)
+    return _cosine_window(M, (0.42, 0.5, 0.08))
 
 
 def bartlett(M: Any) -> Array:

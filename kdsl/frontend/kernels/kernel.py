@@ -49,7 +49,7 @@ from kdsl.frontend.kernels.launch import (
     normalize_grid,
 )
 from kdsl.frontend.kernels.source import FunctionSource, function_from_state, function_state
-from kdsl.frontend.kernels.types import _Constexpr, as_kernel_dtype
+from kdsl.frontend.kernels.types import Constexpr, as_kernel_dtype
 from kdsl.runtime.compiler import compile_source
 from kdsl.runtime.float_controls import with_float_controls
 
@@ -112,7 +112,7 @@ def check_loops(name: str, program: KernelProgram, properties: dict) -> None:
 
 def _classify(name: str, value: Any, annotation: Any) -> tuple:
     """``(name, kind, dtype, extra)``: kind is array (extra = ndim), scalar or const (extra = value)."""
-    if isinstance(annotation, _Constexpr):
+    if isinstance(annotation, Constexpr):
         try:
             hash(value)
         except TypeError:

@@ -32,7 +32,7 @@ def as_kernel_dtype(obj: Any) -> DType:
                          f"{', '.join(d.name for d in dt.ALL)}") from None
 
 
-class _Constexpr:
+class Constexpr:
     """Annotation of a parameter whose value is baked into the kernel (one compiled variant per value), e.g.
     a tile size used in ``kd.shared((T, T), kd.f32)`` or an unrolled loop bound."""
 
@@ -40,7 +40,7 @@ class _Constexpr:
         return "kd.constexpr"
 
 
-constexpr = _Constexpr()
+constexpr = Constexpr()
 
 boolean = dt.bool_
 i8, u8, i16, u16 = dt.int8, dt.uint8, dt.int16, dt.uint16

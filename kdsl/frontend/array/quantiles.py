@@ -1,0 +1,156 @@
+"""Median and quantiles with NumPy's semantics and its default "linear" method: ``median``, ``quantile`` and
+``percentile``. Each sorts the reduced axes (merged into one last axis) on the device and interpolates
+between the two order statistics around each quantile; a line holding a NaN gives NaN, as in NumPy (sorts
+put NaNs last). The nan-ignoring variants are in nan_quantiles.py.
+
+Example:
+    >>> import kdsl as kd
+    >>> a = kd.asarray([[1.0, 9.0, 3.0, 4.0], [5.0, 5.0, 6.0, 0.0]])
+    >>> kd.median(a, axis=1).tolist(), kd.quantile(a, 0.5, axis=1).tolist()
+    ([3.5, 5.0], [3.5, 5.0])
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.frontend.array import movement as mv
+from kdsl.frontend.array import ops
+from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.creation import as_array
+from kdsl.frontend.array.math import isnan, where
+from kdsl.frontend.array.shape_ops import broadcast_to, stack
+from kdsl.frontend.array.sorting import sort_node
+
+
+def lines_last(x: Array, axis: Any) -> tuple[Array, tuple[int, ...]]:
+    """``x`` with the reduced axes merged into one last axis; also the reduced axes."""
+    axes = mv.normalize_axes(axis, x.ndim)
+    kept = [k for k in range(x.ndim) if k not in axes]
+    moved = x.transpose(tuple(kept + list(axes)))
+    return moved.reshape(tuple(x.shape[k] for k in kept) + (math.prod(x.shape[k] for k in axes),)), axes
+
+
+def _pick(s: Array, i: int) -> Array:
+    return Array(mv.index_node(s._node, s.ndim - 1, i))
+
+
+def _with_nan(s: Array, value: Array) -> Array:
+    """NumPy's quantiles are NaN for lines holding a NaN (sorted last)."""
+    if not s.dtype.is_float:
+        return value
+    return where(isnan(_pick(s, s.shape[-1] - 1)), float("nan"), value)
+
+
+def keep_reduced_dims(out: Array, shape: tuple[int, ...], axes: tuple[int, ...], lead: tuple[int, ...]) -> Array:
+    """``out`` (``lead`` axes, then the kept axes of ``shape``) with the reduced ``axes`` back as size 1."""
+    return out.reshape(lead + tuple(1 if k in axes else n for k, n in enumerate(shape)))
+
+
+def _result_dtype(fn: Any, x: Array, q: Any) -> dt.DType:
+    d = dt.as_dtype(fn(np.zeros(1, x.dtype.np), q).dtype)
+    return d if x.device.supports(d) else dt.float32
+
+
+def _nan_lines(x: Array, shape: tuple[int, ...], d: dt.DType) -> Array:
+    return broadcast_to(Array(ops.const_node(float("nan"), d, x.device)), shape)
+
+
+def quantile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
+             method: str = "linear", keepdims: bool = False) -> Array:
+    """The ``q``-th quantiles (``q`` in [0, 1], a scalar or any shape of host values) of ``a`` over ``axis``
+    with NumPy's default 'linear' method; the result has ``q``'s shape first. Lines with a NaN give NaN.
+
+    Example:
+        >>> import kdsl as kd
+        >>> kd.quantile(kd.asarray([1.0, 2.0, 3.0, 4.0]), [0.0, 0.5, 0.9]).tolist()
+        [1.0, 2.5, 3.7]
+    """
+    if method != "linear":
+        raise ValueError(f"quantile method {method!r} is not supported; kdsl has NumPy's default 'linear'")
+    if out is not None:
+        raise TypeError("quantile(out=...) is not supported; use the returned array")
+    qs = np.asarray(q, dtype=np.float64)
+    if qs.dtype.kind != "f" or not np.all((qs >= 0) & (qs <= 1)):
+        raise ValueError("Quantiles must be in the range [0, 1]")
+    x = as_array(a)
+    d = _result_dtype(np.quantile, x, q)
+    return _quantiles(x, qs, axis, keepdims, d)
+
+
+def percentile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
+               method: str = "linear", keepdims: bool = False) -> Array:
+    """The ``q``-th percentiles (``q`` in [0, 100]) of ``a`` over ``axis``: ``quantile(a, q / 100)``.
+
+    Example:
+        >>> import kdsl as kd
+        >>> float(kd.percentile(kd.asarray([1.0, 2.0, 3.0, 4.0, 5.0]), 25))
+        2.0
+    """
+    qs = np.asarray(q, dtype=np.float64)
+    if not np.all((qs >= 0) & (qs <= 100)):
+        raise ValueError("Percentiles must be in the range [0, 100]")
+    if method != "linear":
+        raise ValueError(f"percentile method {method!r} is not supported; kdsl has NumPy's default 'linear'")
+    if out is not None:
+        raise TypeError("percentile(out=...) is not supported; use the returned array")
+    x = as_array(a)
+    d = _result_dtype(np.percentile, x, q)
+    return _quantiles(x, qs / 100.0, axis, keepdims, d)
+
+
+def _quantiles(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, d: dt.DType) -> Array:
+    lines, axes = lines_last(x, axis)
+    n = lines.shape[-1]
+    if n == 0:
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    s = sort_node(lines, lines.ndim - 1, False, "values").astype(d)
+    picks = []
+    for qv in qs.reshape(-1).tolist():
+        virtual = qv * (n - 1)
+        lo = int(math.floor(virtual))
+        hi = builtins.min(lo + 1, n - 1)
+        t = virtual - lo
+        a, b = _pick(s, lo), _pick(s, hi)
+        diff = b - a
+        value = b - diff * (1.0 - t) if t >= 0.5 else a + diff * t  # NumPy's _lerp (exact at both ends)
+        picks.append(_with_nan(s, value).astype(d))
+    result = picks[0] if qs.ndim == 0 else stack(picks).reshape(qs.shape + picks[0].shape)
+    if keepdims:
+        result = keep_reduced_dims(result, x.shape, axes, qs.shape)
+    return result
+
+
+def median(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
+           keepdims: bool = False) -> Array:
+    """The median over ``axis`` (the mean of the two middle values for even lengths; NaN when a line holds
+    a NaN or is empty); integers give float64 as NumPy's.
+
+    Example:
+        >>> import kdsl as kd
+        >>> kd.median(kd.asarray([[1, 9, 3, 4], [5, 5, 6, 0]]), axis=1).tolist()
+        [3.5, 5.0]
+    """
+    if out is not None:
+        raise TypeError("median(out=...) is not supported; use the returned array")
+    x = as_array(a)
+    d = _result_dtype(lambda z, _: np.median(z), x, None)
+    lines, axes = lines_last(x, axis)
+    n = lines.shape[-1]
+    if n == 0:
+        result = _nan_lines(x, lines.shape[:-1], d)
+    else:
+        s = sort_node(lines, lines.ndim - 1, False, "values")
+        mid = _pick(s, n // 2).astype(d)
+        value = mid if n % 2 else (_pick(s, n // 2 - 1).astype(d) + mid) * 0.5
+        result = _with_nan(s, value).astype(d)
+    return keep_reduced_dims(result, x.shape, axes, ()) if keepdims else result
+
+
+__all__: Sequence[str] = ["median", "percentile", "quantile"]

@@ -49,7 +49,8 @@ def test_a_cached_plan_packs_each_calls_scalar(dtype):
             expected = x.numpy() * dtype(v)  # (a weak Python scalar takes the array's dtype)
         got = y.numpy()
         np.testing.assert_array_equal(got, expected)
-        assert np.array_equal(np.signbit(got), np.signbit(expected))
+        real = ~np.isnan(expected)  # (a NaN's sign is the device's: 0 * inf is -nan on x86, +nan on an H200)
+        assert np.array_equal(np.signbit(got[real]), np.signbit(expected[real]))
         key = plan_mod.signature([(x * v)._node])[0]
         templates = plan_mod._plans[key] if templates is None else templates
         assert plan_mod._plans[key] is templates  # one plan for every value

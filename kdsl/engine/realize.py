@@ -303,20 +303,15 @@ def reshape_source(node: Node) -> Node | None:
 
 def realize_nodes(nodes: list[Node]) -> None:
     """Compute ``nodes`` in one submission per device; reshapes of computed data share its buffer."""
-    if len(nodes) == 1:  # the usual kd.realize(x): no grouping (and _realize inlined)
+    if len(nodes) == 1:  # the usual kd.realize(x): no grouping
         node = nodes[0]
         op = node.op
         if op == "buffer":
             return
         if op != "view":
-            device = node.device
-            st = state(device)
-            with st.lock:
-                templates, key, order = cached(nodes)
-                if templates is None:
-                    run(planned(nodes, key, order))
-                else:
-                    run_cached(device, st, templates, order)
+            with state(node.device).lock:
+                if node.op != "buffer":  # another thread may have computed it meanwhile
+                    _realize(nodes)
             return
     targets = [reshape_source(n) or n for n in nodes if not n.realized]
     by_device: dict[int, list[Node]] = {}
@@ -337,16 +332,14 @@ def realize_nodes(nodes: list[Node]) -> None:
 
 
 def _realize(roots: list[Node]) -> None:
-    """Plan and run ``roots`` (on one device) under the device's lock: the graph must not change between
-    planning and running. A cached plan runs straight from its templates."""
+    """Plan and run ``roots`` (on one device; the caller holds the device's lock: the graph must not change
+    between planning and running). A cached plan runs straight from its templates."""
     device = roots[0].device
-    st = state(device)
-    with st.lock:
-        templates, key, order = cached(roots)
-        if templates is None:
-            run(planned(roots, key, order))
-        else:
-            run_cached(device, st, templates, order)
+    templates, key, order = cached(roots)
+    if templates is None:
+        run(planned(roots, key, order))
+    else:
+        run_cached(device, state(device), templates, order)
 
 
 def upload(data: np.ndarray, dtype: dt.DType, device: Any) -> Node:

@@ -14,10 +14,7 @@ Methods (what differs from NumPy is said in each docstring):
   rejected has probability at most ``2**-64`` per element (then the last candidate's remainder is used: the only
   bias left). Powers of two need one candidate and are exact.
 * ``normal``/``standard_normal``: Box-Muller; ``exponential``/``standard_exponential``: ``-log(1 - u)``.
-* ``poisson``: exact inversion for ``lam <= 10_000``: the CDF table is built on the host in float64 and each
-  element is a binary search of it (``kd.searchsorted``, about ``log2(lam)`` loop trips, far below the shader
-  loop budget); for larger ``lam`` a normal approximation with continuity correction (relative skewness error
-  ``1/sqrt(lam) <= 1%``).
+* ``poisson``, ``negative_binomial``: :mod:`poisson_sampling` (exact: a host table or PTRS rejection).
 * ``permutation``/``shuffle``: a random 64-bit key per element (32-bit where the device has no int64), then a
   stable ``kd.argsort`` of the keys.
 * ``choice``: ``p`` given: inverse CDF (host cumsum, device ``searchsorted``); without replacement: the prefix of
@@ -25,8 +22,10 @@ Methods (what differs from NumPy is said in each docstring):
   as drawing one at a time proportionally to the remaining ``p``).
 
 The other distributions (``gamma``, ``beta``, ``binomial``, ``lognormal``, ...) come from
-:mod:`gamma_sampling`, :mod:`binomial_sampling` and :mod:`distributions`; ``permuted``, ``bytes`` and ``spawn``
-are here. ``size=None`` gives a 0-d kdsl array (NumPy gives a Python scalar: reading it would be a host round trip).
+:mod:`gamma_sampling`, :mod:`binomial_sampling`, :mod:`poisson_sampling`, :mod:`noncentral`,
+:mod:`vonmises_sampling`, :mod:`zipf_logseries`, :mod:`hypergeometric_sampling` and :mod:`distributions`;
+``permuted``, ``bytes`` and ``spawn`` are here. ``size=None`` gives a 0-d kdsl array (NumPy gives a Python
+scalar: reading it would be a host round trip).
 
 Example:
     >>> import kdsl as kd
@@ -54,7 +53,8 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.binomial_sampling import BinomialDistributions
 from kdsl.frontend.array.creation import asarray, full
 from kdsl.frontend.array.distributions import TransformDistributions
-from kdsl.frontend.array.gamma_sampling import GammaDistributions
+from kdsl.frontend.array.hypergeometric_sampling import HypergeometricDistributions
+from kdsl.frontend.array.noncentral import NoncentralDistributions
 from kdsl.frontend.array.ops import where
 from kdsl.frontend.array.random_draws import (
     Size,
@@ -65,9 +65,8 @@ from kdsl.frontend.array.random_draws import (
     _param_dtype,
 )
 from kdsl.frontend.array.sorting import argsort, searchsorted, take, take_along_axis
-
-_POISSON_TABLE_MAX = 10_000.0  # lam above this: normal approximation (the table would pass ~14 000 entries)
-_POISSON_LAM_MAX = 9.2e18  # NumPy's own bound (larger lam overflows int64)
+from kdsl.frontend.array.vonmises_sampling import VonMisesDistribution
+from kdsl.frontend.array.zipf_logseries import ZipfLogseriesDistributions
 
 
 def _seed_key(seed: Any) -> int:
@@ -82,7 +81,8 @@ def _seed_key(seed: Any) -> int:
     return lo | hi << 32
 
 
-class Generator(GammaDistributions, TransformDistributions, BinomialDistributions):
+class Generator(NoncentralDistributions, TransformDistributions, BinomialDistributions, VonMisesDistribution,
+                ZipfLogseriesDistributions, HypergeometricDistributions):
     """Random numbers with NumPy's ``Generator`` methods, drawn lazily on the device (see the module docstring).
 
     Example:
@@ -99,7 +99,7 @@ class Generator(GammaDistributions, TransformDistributions, BinomialDistribution
         self._key = _seed_key(self._seed_seq if self._seed_seq is not None else seed)
         self._stream = 0
         self._dev = current_device(device)
-        self._tables: dict[tuple, Array] = {}  # poisson CDF tables already on the device, by (lam, dtype)
+        self._tables: dict[tuple, Array] = {}  # CDF tables (poisson, binomial) already on the device
 
     def __repr__(self) -> str:
         return f"Generator(PhiloxCounter, key={self._key:#x}, stream={self._stream})"
@@ -209,42 +209,6 @@ class Generator(GammaDistributions, TransformDistributions, BinomialDistribution
         for c in reversed(cands[:-1]):
             out = where(c < limit, c % s, out)
         return out
-
-    def poisson(self, lam: float = 1.0, size: Size = None) -> Array:
-        """Poisson counts with mean ``lam`` (a scalar), as int64 (int32 without 64-bit ints).
-
-        Exact inversion of the CDF for ``lam <= 10_000`` (float64 table and 53-bit uniforms where the device has
-        float64), a normal approximation with continuity correction above.
-
-        >>> import kdsl as kd
-        >>> kd.random.default_rng(4).poisson(0.0, size=3).tolist()
-        [0, 0, 0]
-        """
-        if isinstance(lam, Array) or np.ndim(lam) != 0:
-            raise TypeError("poisson takes a scalar lam (arrays of lam are not supported yet): "
-                            "draw one call per distinct lam")
-        lam = float(lam)
-        if not lam >= 0:
-            raise ValueError(f"lam < 0 or lam is NaN (got {lam})")
-        if lam > _POISSON_LAM_MAX:
-            raise ValueError(f"lam value too large (got {lam}, at most {_POISSON_LAM_MAX})")
-        shape, out = _out_shape(size), self._index_dtype()
-        if lam == 0.0:
-            return full(shape, 0, dtype=out, device=self._device)
-        fd = dt.float64 if self._device.supports(dt.float64) else dt.float32
-        if lam > _POISSON_TABLE_MAX:
-            z = self._std_normal(shape, fd)
-            return km.floor(km.maximum(z * math.sqrt(lam) + (lam + 0.5), 0.0)).astype(out)
-        table = self._poisson_table(lam, fd)
-        return searchsorted(table, self._unit(shape, fd)[0], side="right").astype(out)
-
-    def _poisson_table(self, lam: float, fd: dt.DType) -> Array:
-        key = (lam, fd.name)
-        if key not in self._tables:
-            if len(self._tables) > 8:  # a few recent lams stay on the device
-                self._tables.pop(next(iter(self._tables)))
-            self._tables[key] = asarray(_poisson_cdf(lam), dtype=fd, device=self._device)
-        return self._tables[key]
 
     # ----- permutations and sampling
     def _perm(self, n: int) -> Array:
@@ -402,15 +366,6 @@ def _tries(span: int, bits: int) -> int:
     if rejected == 0.0:
         return 1
     return min(64, max(1, math.ceil(64 / -math.log2(rejected))))
-
-
-def _poisson_cdf(lam: float) -> np.ndarray:
-    """P(X <= k) for k = 0..K, K far enough in the tail that 1 - P(X <= K) is below 2**-60."""
-    top = int(lam + 40.0 * math.sqrt(lam) + 60)
-    k = np.arange(top + 1, dtype=np.float64)
-    logp = k * math.log(lam) - lam - np.array([math.lgamma(i + 1.0) for i in range(top + 1)])
-    cdf = np.cumsum(np.exp(logp))
-    return np.minimum(cdf, 1.0)
 
 
 def _population(a: Any, device) -> tuple[Array | None, int]:

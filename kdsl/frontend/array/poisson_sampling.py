@@ -5,21 +5,22 @@
 * **A host scalar** ``lam <= 10_000``: the CDF is tabulated on the host in float64 and each element
   binary-searches it (``kd.searchsorted``, about ``log2(lam)`` loop trips, far below the shader loop budget);
   the table stays on the device for the next call with the same ``lam``.
-* **Otherwise** (``lam`` an array, a larger scalar, or a random mean such as ``negative_binomial``'s): a fused
-  per-element expression:
+* **Otherwise** (``lam`` an array, a larger scalar, or a random mean such as ``negative_binomial``'s): per
+  element, on the device:
 
   - ``lam < 10``: inversion of the CDF by sequential search unrolled to ``INVERSION_STEPS = 48`` terms (a fixed
     expression; P(X > 48) < 1e-17 for such means);
-  - ``lam >= 10``: Hörmann's PTRS transformed rejection (1993) with ``CANDIDATES = 24`` candidates drawn in
-    parallel and the first accepted one kept. A candidate is accepted with probability above 0.75 for every
-    ``lam >= 10`` (measured: ~0.75 at 10, ~0.89 for large ``lam``), so all 24 fail with probability below
-    ``0.25**24 < 4e-15``; then the result is ``floor(lam)``, a fixed well-defined fallback. The log-density
-    is taken relative to the mode ``m = floor(lam)`` through ``log1p`` of small ratios and Stirling's tail
-    series, so float32 keeps it accurate; counts are exact below ``2**24`` in float32, and the route runs in
-    float64 (where the device has it) when a host ``lam`` passes ``2**22``.
+  - ``lam >= 10``: Hörmann's PTRS transformed rejection (1993) with 24 candidates, drawn in 3 rounds of 8
+    (one small kernel per round, compiled once: ``_first_accepted``), and the first accepted one kept. A
+    candidate is accepted with probability above 0.75 for every ``lam >= 10`` (measured: ~0.75 at 10, ~0.89
+    for large ``lam``), so all 24 fail with probability below ``0.25**24 < 4e-15``; then the result is
+    ``floor(lam)``, a fixed well-defined fallback. The log-density is taken relative to the mode
+    ``m = floor(lam)`` through ``log1p`` of small ratios and Stirling's tail series, so float32 keeps it
+    accurate; counts are exact below ``2**24`` in float32, and the route runs in float64 (where the device has
+    it) when a host ``lam`` passes ``2**22``.
 
 ``negative_binomial(n, p)`` is the gamma-Poisson mixture ``Poisson(Gamma(n, (1 - p) / p))``: a gamma draw
-(:mod:`gamma_sampling`) feeds the device route above, in the same kernel.
+(:mod:`gamma_sampling`), computed once, feeds the device route above.
 
 Example:
     >>> import kdsl as kd
@@ -46,7 +47,7 @@ from kdsl.frontend.array.random_draws import Size, _operand, _out_shape
 from kdsl.frontend.array.sorting import searchsorted
 
 INVERSION_STEPS = 48  # sequential-search terms for lam < 10
-CANDIDATES = 24  # PTRS candidates per output: all rejected with probability < 0.25**24
+PER_ROUND, ROUNDS = 8, 3  # 24 PTRS candidates per output: all rejected with probability < 0.25**24
 TABLE_MAX = 10_000.0  # host-scalar lam up to this use the exact table (~14 000 entries at most)
 LAM_MAX = 9.2e18  # NumPy's bound (larger lam overflows int64)
 _SMALL_MEAN = 10.0  # below: inversion; above: PTRS (its constants are fitted for lam >= 10)
@@ -99,6 +100,7 @@ class PoissonDistributions(GammaDistributions):
     def _poisson_device(self, lam: Array, shape: tuple[int, ...], d: dt.DType) -> Array:
         """Poisson counts of the (lazy) means ``lam`` as floats of dtype ``d`` (module docstring)."""
         c = _Consts(self, d)
+        lam = lam.realize()  # a random mean (negative_binomial's gamma) is computed once, not in every round
         small = lam < c(_SMALL_MEAN)
         inv = self._poisson_inversion(where(small, lam, c(0.0)), shape, c)
         rej = self._ptrs(where(small, c(_SMALL_MEAN), lam), shape, c)  # a dummy lam keeps PTRS's constants finite
@@ -117,7 +119,7 @@ class PoissonDistributions(GammaDistributions):
         return k
 
     def _ptrs(self, lam: Array, shape: tuple[int, ...], c: _Consts) -> Array:
-        """Hörmann's PTRS with ``CANDIDATES`` parallel candidates; the log-density is relative to the mode."""
+        """Hörmann's PTRS, 24 candidates in 3 rounds; the log-density is relative to the mode."""
         slam = km.sqrt(lam)
         b = c(2.53) * slam + c(0.931)
         a = c(0.02483) * b - c(0.059)
@@ -128,19 +130,23 @@ class PoissonDistributions(GammaDistributions):
         t = km.log1p((lam - m1) / m1)  # log(lam / (m + 1)), small
         # log f(k) = k t - log(m+1)/2 + (k + 1 - lam) - log(2 pi)/2 - tail(k) - (k + 1/2) log1p((k - m)/(m + 1))
         base = c(-0.5) * km.log(m1) + c(1.0) - lam - c(0.5 * math.log(2.0 * math.pi))
-        us = self._unit(shape, c._d, 2 * CANDIDATES)
-        out = m  # the fallback (probability < 4e-15): the mode
-        for i in reversed(range(CANDIDATES)):
-            x, v = us[2 * i] - c(0.5), us[2 * i + 1]
-            xs = c(0.5) - km.abs(x)
-            k = km.floor((c(2.0) * a / xs + b) * x + lam + c(0.43))
-            fast = (xs >= c(0.07)) & (v <= vr)
-            logf = (k * t + k + base - _stirling_tail(k, c)
-                    - (k + c(0.5)) * km.log1p((k - m) / m1))
-            slow = (~((xs < c(0.013)) & (v > xs))) & (km.log(v) + log_inv_alpha - km.log(a / (xs * xs) + b) <= logf)
-            ok = (k >= c(0.0)) & (fast | slow)
-            out = where(ok, k, out)
-        return out
+        nan = c(math.nan)
+
+        def one_round() -> Array:
+            us = self._unit(shape, c._d, 2 * PER_ROUND)
+            pick = nan
+            for i in reversed(range(PER_ROUND)):
+                x, v = us[2 * i] - c(0.5), us[2 * i + 1]
+                xs = c(0.5) - km.abs(x)
+                k = km.floor((c(2.0) * a / xs + b) * x + lam + c(0.43))
+                fast = (xs >= c(0.07)) & (v <= vr)
+                logf = k * t + k + base - _stirling_tail(k, c) - (k + c(0.5)) * km.log1p((k - m) / m1)
+                slow = ((~((xs < c(0.013)) & (v > xs)))
+                        & (km.log(v) + log_inv_alpha - km.log(a / (xs * xs) + b) <= logf))
+                pick = where((k >= c(0.0)) & (fast | slow), k, pick)
+            return pick
+
+        return self._first_accepted(shape, c._d, ROUNDS, one_round, m)  # fallback (p < 4e-15): the mode
 
     def negative_binomial(self, n: Any, p: Any, size: Size = None) -> Array:
         """Failures before the ``n``-th success in trials of probability ``p`` (``n > 0`` may be fractional), as

@@ -24,6 +24,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_shape, asarray, full
+from kdsl.frontend.array.ops import where
 from kdsl.ir.graph import Node
 
 Size = int | tuple[int, ...] | None
@@ -170,3 +171,16 @@ class PhiloxDraws:
         u = self._unit(shape, d, 2 * count)
         m2, tau = self._const(-2.0, d), self._const(6.283185307179586, d)
         return [km.sqrt(m2 * km.log1p(-u[2 * i])) * km.cos(tau * u[2 * i + 1]) for i in range(count)]
+
+    # ----- bounded rejection
+    def _first_accepted(self, shape: tuple[int, ...], d: dt.DType, rounds: int, round_fn, fallback: Any) -> Array:
+        """The first accepted candidate over ``rounds`` rounds of a rejection sampler, or ``fallback``.
+
+        ``round_fn()`` builds one round: fresh draws, several candidates, the first accepted one's value and NaN
+        where none was. Each round runs as its own kernel (realized here), and every round has the same source
+        (only the draw's key differs, a push constant), so it compiles once: a few small kernels instead of one
+        long one, which a CPU Vulkan driver compiles many times faster."""
+        out = full(shape, math.nan, dtype=d, device=self._device).realize()
+        for _ in range(rounds):
+            out = where(km.isnan(out), round_fn(), out).realize()
+        return where(km.isnan(out), fallback, out)

@@ -5,9 +5,10 @@ with ``tau = 1 + sqrt(1 + 4 kappa**2)`` (this form has no cancellation for tiny 
 ``u`` in (-1, 1) and a uniform ``v``: its angle is ``2 atan(q tan(pi u / 2))`` with ``q = (1 - rho) / (1 + rho)``
 (the usual ``acos`` of ``(1 + s z) / (s + z)``, rewritten so that angles near 0 keep their precision even for
 large ``kappa``), and it is accepted when ``y (2 - y) >= v`` or ``log(y / v) + 1 - y >= 0``, with ``y`` the usual
-``kappa (s - w)`` in the same cancellation-free form. ``CANDIDATES = 36`` are drawn in parallel and the first
-accepted is kept: each is accepted with probability at least 0.657 (the large-``kappa`` limit), so all fail with
-probability below ``0.343**36 < 2e-17``; then the result is ``mu``, the mode. ``kappa = 0`` accepts every
+``kappa (s - w)`` in the same cancellation-free form. 36 candidates are drawn, in 4 rounds of 9 (one small
+kernel per round, compiled once: ``_first_accepted``), and the first accepted is kept: each is accepted with
+probability at least 0.657 (the large-``kappa`` limit), so all fail with probability below
+``0.343**36 < 2e-17``; then the result is ``mu``, the mode. ``kappa = 0`` accepts every
 candidate (the uniform law); the angle is ``mu`` plus the candidate, wrapped to [-pi, pi].
 
 Example:
@@ -35,7 +36,7 @@ from kdsl.frontend.array.random_draws import (
     _param_dtype,
 )
 
-CANDIDATES = 36  # all rejected with probability < 0.343**36 < 2e-17
+PER_ROUND, ROUNDS = 9, 4  # 36 candidates: all rejected with probability < 0.343**36 < 2e-17
 
 
 class VonMisesDistribution(PhiloxDraws):
@@ -65,14 +66,20 @@ class VonMisesDistribution(PhiloxDraws):
         one_minus_rho = (c(1.0) + c(1.0) / (root + c(2.0) * k) + st) / (tau + st)  # 1 - rho without cancellation
         q = one_minus_rho / (c(1.0) + rho)
         top = (tau + st) * c(0.25) * (c(1.0) - rho * rho) * (c(1.0) - rho * rho)  # y = top / (...) below
-        us = self._open_unit(shape, d, 2 * CANDIDATES)
-        out = c(0.0)  # the fallback (probability < 2e-17): the mode
-        for i in reversed(range(CANDIDATES)):
-            half_angle = (us[2 * i] - c(0.5)) * c(math.pi)  # pi u / 2 for u in (-1, 1)
-            v = us[2 * i + 1]
-            cos_half = km.cos(half_angle)
-            y = top / (one_minus_rho * one_minus_rho + c(4.0) * rho * cos_half * cos_half)
-            ok = (y * (c(2.0) - y) >= v) | (km.log(y / v) + c(1.0) - y >= c(0.0))
-            out = where(ok, c(2.0) * km.arctan(q * km.tan(half_angle)), out)
+        nan = c(math.nan)
+
+        def one_round() -> Array:
+            us = self._open_unit(shape, d, 2 * PER_ROUND)
+            pick = nan
+            for i in reversed(range(PER_ROUND)):
+                half_angle = (us[2 * i] - c(0.5)) * c(math.pi)  # pi u / 2 for u in (-1, 1)
+                cos_half = km.cos(half_angle)
+                y = top / (one_minus_rho * one_minus_rho + c(4.0) * rho * cos_half * cos_half)
+                v = us[2 * i + 1]
+                pick = where((y * (c(2.0) - y) >= v) | (km.log(y / v) + c(1.0) - y >= c(0.0)), half_angle, pick)
+            return pick
+
+        half = self._first_accepted(shape, d, ROUNDS, one_round, c(0.0))  # fallback: the mode
+        out = c(2.0) * km.arctan(q * km.tan(half))
         turn, pi = c(2.0 * math.pi), c(math.pi)
         return km.mod(out + _operand(mu, d, self._device) + pi, turn) - pi

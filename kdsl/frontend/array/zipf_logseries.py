@@ -5,7 +5,8 @@
   (the usual test divided through, so large ``a`` cannot overflow). NumPy discards candidates above the int64
   range; here ``U`` is drawn on the part of (0, 1] whose ``X`` lies in that range instead (the same law, as the
   range condition depends on ``U`` alone), which keeps the acceptance probability above 0.69 for every ``a > 1``
-  (measured). ``CANDIDATES = 32`` are drawn in parallel and the first accepted is kept: all fail with probability
+  (measured). 32 candidates are drawn, in 4 rounds of 8 (one small kernel per round, compiled once:
+  ``_first_accepted``), and the first accepted is kept: all fail with probability
   below ``0.31**32 < 6e-17``, and then the result is 1, the mode.
 * ``logseries(p)``: Kemp's accelerated inversion (1981, algorithm LK): with ``V``, ``U`` uniform and
   ``q = 1 - (1 - p)**U``, the count is 1 when ``V >= p`` or ``q <= V < p``, ``floor(1 + log V / log q)`` when
@@ -33,7 +34,7 @@ from kdsl.frontend.array.binomial_sampling import _Consts
 from kdsl.frontend.array.ops import where
 from kdsl.frontend.array.random_draws import PhiloxDraws, Size, _operand, _out_shape
 
-CANDIDATES = 32  # zipf candidates per output: all rejected with probability < 0.31**32
+PER_ROUND, ROUNDS = 8, 4  # 32 zipf candidates per output: all rejected with probability < 0.31**32
 _TOP = float(np.nextafter(2.0**63, 0.0))  # the largest float64 below 2**63: counts stay inside int64
 
 
@@ -59,14 +60,19 @@ class ZipfLogseriesDistributions(PhiloxDraws):
         am1 = _operand(a, d, self._device) - c(1.0)
         span = -km.expm1(-am1 * c(math.log(_TOP + 1.0)))  # 1 - umin: U in (umin, 1] keeps X <= _TOP
         bound = -km.expm1(-am1 * c(math.log(2.0)))  # 1 - 2**(1-a)
-        us = self._unit(shape, d, 2 * CANDIDATES)
-        out = c(1.0)  # the fallback (probability < 6e-17): the mode
-        for i in reversed(range(CANDIDATES)):
-            x = km.floor(km.exp(-km.log1p(-span * us[2 * i]) / am1))
-            x = km.minimum(km.maximum(x, c(1.0)), c(_TOP))  # rounding at the ends of the range
-            ok = us[2 * i + 1] * x * -km.expm1(-am1 * km.log1p(c(1.0) / x)) <= bound
-            out = where(ok, x, out)
-        return out.astype(self._index_dtype())
+        nan = c(math.nan)
+
+        def one_round() -> Array:
+            us = self._unit(shape, d, 2 * PER_ROUND)
+            pick = nan
+            for i in reversed(range(PER_ROUND)):
+                x = km.floor(km.exp(-km.log1p(-span * us[2 * i]) / am1))
+                x = km.minimum(km.maximum(x, c(1.0)), c(_TOP))  # rounding at the ends of the range
+                pick = where(us[2 * i + 1] * x * -km.expm1(-am1 * km.log1p(c(1.0) / x)) <= bound, x, pick)
+            return pick
+
+        # the fallback (probability < 6e-17): 1, the mode
+        return self._first_accepted(shape, d, ROUNDS, one_round, c(1.0)).astype(self._index_dtype())
 
     def logseries(self, p: Any, size: Size = None) -> Array:
         """Logarithmic series counts >= 1 with ``0 <= p < 1`` (P(k) proportional to ``p**k / k``), int64.

@@ -39,8 +39,10 @@ from kdsl.frontend.array.random_draws import (
     _float_dtype,
     _host_check,
     _operand,
+    _out_request,
     _out_shape,
     _param_dtype,
+    _store,
 )
 
 CANDIDATES = 16  # Marsaglia-Tsang candidates per output: all rejected with probability < 0.05**16
@@ -73,16 +75,18 @@ class GammaDistributions(PhiloxDraws):
         base, boost = self._log_gamma(shape_param, shape, d)
         return base * km.exp(boost)
 
-    def standard_gamma(self, shape: Any, size: Size = None, dtype: Any = None) -> Array:
-        """Gamma(``shape``, 1) floats (Marsaglia-Tsang with 16 parallel candidates: module docstring).
+    def standard_gamma(self, shape: Any, size: Size = None, dtype: Any = None, out: Any = None) -> Array:
+        """Gamma(``shape``, 1) floats (Marsaglia-Tsang with 16 parallel candidates: module docstring); ``out``:
+        an array to fill, as NumPy's.
 
         >>> import kdsl as kd
         >>> kd.random.default_rng(1).standard_gamma([0.5, 2.0], size=(3, 2)).shape
         (3, 2)
         """
         _host_check(shape, "shape", lambda a: a >= 0, "< 0")
+        size, dtype = _out_request(out, size, dtype)
         d = _float_dtype(dtype, self._device) if dtype is not None else _param_dtype(shape)
-        return self._gamma_values(shape, _out_shape(size, shape), d)
+        return _store(out, self._gamma_values(shape, _out_shape(size, shape), d))
 
     def gamma(self, shape: Any, scale: Any = 1.0, size: Size = None) -> Array:
         """Gamma(``shape``, ``scale``) floats (mean ``shape * scale``)."""

@@ -60,9 +60,11 @@ from kdsl.frontend.array.random_draws import (
     Size,
     _float_dtype,
     _host_check,
+    _out_request,
     _out_shape,
     _param,
     _param_dtype,
+    _store,
 )
 from kdsl.frontend.array.sorting import argsort, searchsorted, take, take_along_axis
 from kdsl.frontend.array.vonmises_sampling import VonMisesDistribution
@@ -71,7 +73,9 @@ from kdsl.frontend.array.zipf_logseries import ZipfLogseriesDistributions
 
 def _seed_key(seed: Any) -> int:
     """A 64-bit Philox key from ``seed`` through NumPy's SeedSequence (nearby seeds give unrelated keys)."""
-    if isinstance(seed, np.random.SeedSequence):
+    if isinstance(seed, np.random.BitGenerator):
+        ss = seed.seed_seq  # a NumPy bit generator: kdsl keeps its seed, not its algorithm
+    elif isinstance(seed, np.random.SeedSequence):
         ss = seed
     elif isinstance(seed, (bool, np.bool_)) or isinstance(seed, float):
         raise TypeError(f"seed must be None, an int >= 0, a sequence of them or a SeedSequence, not {seed!r}")
@@ -93,6 +97,8 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
     """
 
     def __init__(self, seed: Any = None, device: Any = None) -> None:
+        if isinstance(seed, np.random.BitGenerator):
+            seed = seed.seed_seq  # NumPy's Generator(bit_generator): kdsl keeps its seed, drawing from Philox
         self._seed_seq = seed if isinstance(seed, np.random.SeedSequence) else None
         if self._seed_seq is None and not isinstance(seed, (bool, np.bool_, float)):
             self._seed_seq = np.random.SeedSequence(seed)
@@ -109,15 +115,17 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
         return self._device
 
     # ----- floats
-    def random(self, size: Size = None, dtype: Any = None) -> Array:
-        """Floats uniform in [0, 1) (``dtype`` float32, the default, or float64).
+    def random(self, size: Size = None, dtype: Any = None, out: Any = None) -> Array:
+        """Floats uniform in [0, 1) (``dtype`` float32, the default, or float64; ``out``: an array to fill, whose
+        dtype is then the draw's).
 
         >>> import kdsl as kd
         >>> x = kd.random.default_rng(1).random((2, 3), dtype=kd.float64)
         >>> x.shape, x.dtype
         ((2, 3), kdsl.float64)
         """
-        return self._unit(_out_shape(size), _float_dtype(dtype, self._device))[0]
+        size, dtype = _out_request(out, size, dtype)
+        return _store(out, self._unit(_out_shape(size), _float_dtype(dtype, self._device))[0])
 
     def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Size = None) -> Array:
         """Floats uniform in [low, high) (``low``/``high`` broadcast; scalars and NumPy arrays give float32, a
@@ -132,14 +140,15 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
         lo, hi = _param(low, self._device), _param(high, self._device)
         return u * (hi - lo) + lo
 
-    def standard_normal(self, size: Size = None, dtype: Any = None) -> Array:
-        """Standard normal floats (Box-Muller).
+    def standard_normal(self, size: Size = None, dtype: Any = None, out: Any = None) -> Array:
+        """Standard normal floats (Box-Muller; ``out``: an array to fill).
 
         >>> import kdsl as kd
         >>> kd.random.default_rng(2).standard_normal(4).shape
         (4,)
         """
-        return self._std_normal(_out_shape(size), _float_dtype(dtype, self._device))
+        size, dtype = _out_request(out, size, dtype)
+        return _store(out, self._std_normal(_out_shape(size), _float_dtype(dtype, self._device)))
 
     def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Size = None) -> Array:
         """Normal floats with mean ``loc`` and standard deviation ``scale`` (``scale < 0``: ValueError)."""
@@ -147,10 +156,13 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
         z = self._std_normal(_out_shape(size, loc, scale), _param_dtype(loc, scale))
         return z * _param(scale, self._device) + _param(loc, self._device)
 
-    def standard_exponential(self, size: Size = None, dtype: Any = None) -> Array:
-        """Exponential floats with scale 1, as ``-log(1 - u)`` (finite: ``u < 1``)."""
+    def standard_exponential(self, size: Size = None, dtype: Any = None, method: str = "zig",
+                             out: Any = None) -> Array:
+        """Exponential floats with scale 1, as ``-log(1 - u)`` (finite: ``u < 1``) for either ``method`` (NumPy's
+        ``'zig'`` and ``'inv'`` name its algorithms; the law is the same); ``out``: an array to fill."""
+        size, dtype = _out_request(out, size, dtype)
         d = _float_dtype(dtype, self._device)
-        return -km.log1p(-self._unit(_out_shape(size), d)[0])
+        return _store(out, -km.log1p(-self._unit(_out_shape(size), d)[0]))
 
     def exponential(self, scale: Any = 1.0, size: Size = None) -> Array:
         """Exponential floats with mean ``scale`` (``scale < 0``: ValueError)."""
@@ -234,8 +246,9 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
             raise np.exceptions.AxisError(axis, a.ndim)
         return take(a, self._perm(a.shape[ax]), axis=ax)
 
-    def shuffle(self, x: Array, axis: int = 0) -> None:
-        """Shuffle the kdsl array ``x`` in place along ``axis`` (lazy: the write is a graph update).
+    def shuffle(self, x: Any, axis: int = 0) -> None:
+        """Shuffle ``x`` in place along ``axis``: a kdsl array lazily (the write is a graph update); a NumPy array
+        or a list, the host containers NumPy also shuffles, by a permutation drawn on the device and read back.
 
         >>> import kdsl as kd
         >>> a = kd.arange(6)
@@ -243,12 +256,22 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
         >>> sorted(a.tolist())
         [0, 1, 2, 3, 4, 5]
         """
-        if not isinstance(x, Array):
-            raise TypeError(f"shuffle works in place on a kdsl array, not {type(x).__name__}; "
-                            "use permutation(x) for a shuffled copy")
-        if x.ndim == 0:
-            raise TypeError("shuffle needs an array of at least 1 dimension, not a 0-d array")
-        x[...] = self.permutation(x, axis)
+        if isinstance(x, Array):
+            if x.ndim == 0:
+                raise TypeError("shuffle needs an array of at least 1 dimension, not a 0-d array")
+            x[...] = self.permutation(x, axis)
+        elif isinstance(x, np.ndarray):
+            if x.ndim == 0:
+                raise TypeError("shuffle needs an array of at least 1 dimension, not a 0-d array")
+            ax = np.lib.array_utils.normalize_axis_index(axis, x.ndim)
+            x[...] = np.take(x, self._perm(x.shape[ax]).numpy(), axis=ax)
+        elif isinstance(x, list):
+            if axis != 0:
+                raise np.exceptions.AxisError(axis, 1)
+            x[:] = [x[i] for i in self._perm(len(x)).numpy().tolist()]
+        else:
+            raise TypeError(f"shuffle works in place on a kdsl array, a NumPy array or a list, not "
+                            f"{type(x).__name__}; use permutation(x) for a shuffled copy")
 
     def permuted(self, x: Any, axis: int | None = None, out: Array | None = None) -> Array:
         """``x`` with each slice along ``axis`` shuffled independently (``axis=None``: all elements, as one flat
@@ -303,7 +326,7 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
 
     def choice(self, a: Any, size: Size = None, replace: bool = True, p: Any = None, axis: int = 0,
                shuffle: bool = True) -> Array:
-        """Samples of ``a`` (an int n: ``range(n)``; an array: its elements along axis 0).
+        """Samples of ``a`` (an int n: ``range(n)``; an array: its slices along ``axis``).
 
         ``p`` (read on the host to check it, as NumPy does) gives each entry's probability; zero-probability
         entries are never drawn. Without replacement the samples are distinct entries.
@@ -312,9 +335,7 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
         >>> kd.random.default_rng(7).choice(3, size=4, p=[0.0, 1.0, 0.0]).tolist()
         [1, 1, 1, 1]
         """
-        if axis != 0:
-            raise NotImplementedError("choice draws along axis 0 only: move the axis first (kd.moveaxis)")
-        pop, n = _population(a, self._device)
+        pop, n, axis = _population(a, self._device, axis)
         shape = _out_shape(size)
         k = math.prod(shape)
         if n == 0 and k > 0:
@@ -326,7 +347,7 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
             if probs is not None and np.count_nonzero(probs) < k:
                 raise ValueError("Fewer non-zero entries in p than size")
         idx = self._choice_indices(n, k, replace, probs).reshape(shape)
-        return idx.astype(self._index_dtype()) if pop is None else take(pop, idx, axis=0)
+        return idx.astype(self._index_dtype()) if pop is None else take(pop, idx, axis=axis)
 
     def _choice_indices(self, n: int, k: int, replace: bool, probs: np.ndarray | None) -> Array:
         fd = dt.float64 if self._device.supports(dt.float64) else dt.float32
@@ -368,15 +389,17 @@ def _tries(span: int, bits: int) -> int:
     return min(64, max(1, math.ceil(64 / -math.log2(rejected))))
 
 
-def _population(a: Any, device) -> tuple[Array | None, int]:
+def _population(a: Any, device, axis: int) -> tuple[Array | None, int, int]:
+    """(the population array or None for ``range(a)``, its length along ``axis``, ``axis`` normalised)."""
     if isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_)):
         if a < 0:
             raise ValueError(f"a must be a positive integer unless no samples are taken (got {a})")
-        return None, int(a)
+        return None, int(a), 0
     pop = a if isinstance(a, Array) else asarray(a, device=device)
     if pop.ndim == 0:
         raise ValueError("a must be a positive integer or an array of at least 1 dimension")
-    return pop, pop.shape[0]
+    ax = np.lib.array_utils.normalize_axis_index(axis, pop.ndim)
+    return pop, pop.shape[ax], ax
 
 
 def _check_p(p: Any, n: int) -> np.ndarray:

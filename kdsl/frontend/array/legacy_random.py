@@ -54,6 +54,10 @@ def _legacy_key(seed: Any) -> int:
     through ``SeedSequence``."""
     if seed is None:
         return int(np.random.SeedSequence().generate_state(2, np.uint64)[0])
+    if isinstance(seed, np.random.BitGenerator):  # RandomState(PCG64(s)): its seed, kdsl's Philox
+        seed = seed.seed_seq
+    if isinstance(seed, np.random.SeedSequence):
+        return int(seed.generate_state(2, np.uint64)[0])
     if isinstance(seed, (bool, np.bool_, float, np.floating)):
         raise TypeError(f"Cannot cast scalar {seed!r} to an integer seed: pass an int in [0, 2**64)")
     if isinstance(seed, (int, np.integer)):

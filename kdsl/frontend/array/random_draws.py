@@ -80,6 +80,32 @@ def _host_check(value: Any, name: str, ok, message: str) -> None:
         raise ValueError(f"{name} {message}")
 
 
+def _out_request(out: Any, size: Size, dtype: Any) -> tuple[Size, Any]:
+    """(size, dtype) of a draw into ``out`` (NumPy's ``out=``): its shape and float dtype, with NumPy's errors."""
+    if out is None:
+        return size, dtype
+    if not isinstance(out, (Array, np.ndarray)):
+        raise TypeError(f"out must be a kdsl or NumPy array, not {type(out).__name__}")
+    od = dt.as_dtype(out.dtype)
+    if od not in (dt.float32, dt.float64) or (dtype is not None and dt.as_dtype(dtype) is not od):
+        want = "float32 or float64" if dtype is None else dt.as_dtype(dtype).name
+        raise TypeError(f"Supplied output array has the wrong type. Expected {want}, got {od.name}")
+    if size is not None and as_shape(size) != tuple(out.shape):
+        raise ValueError("size must match out.shape when used together")
+    if isinstance(out, np.ndarray) and not (out.flags.c_contiguous and out.flags.writeable):
+        raise ValueError("Supplied output array must be contiguous, writable, aligned, and in machine byte-order.")
+    return tuple(out.shape), od
+
+
+def _store(out: Any, result: Array) -> Any:
+    """``result`` written into ``out`` (a kdsl array: a lazy in-place update; a NumPy array: read back into it,
+    the host destination the caller asked for), or ``result`` itself without ``out``."""
+    if out is None:
+        return result
+    out[...] = result if isinstance(out, Array) else result.numpy()
+    return out
+
+
 class PhiloxDraws:
     """A Philox key, a stream counter and a device: the source of raw random words (see the module docstring)."""
 

@@ -423,3 +423,34 @@ def test_shuffle_host_containers_in_place(api):
     assert (np.sort(z, axis=1) == np.arange(12).reshape(3, 4)).all()
     with pytest.raises(TypeError):
         shuffle((1, 2, 3))
+
+
+# ----- integers / randint with arrays of bounds
+@pytest.mark.parametrize("endpoint", [False, True])
+def test_integers_with_array_bounds(endpoint):
+    low, high = np.array([0, -7, 2]), np.array([[3], [12]])
+    x = kd.random.default_rng(19).integers(low, high, size=(N // 6, 2, 3), endpoint=endpoint).numpy()
+    ref = np.random.default_rng(19).integers(low, high, size=(N // 6, 2, 3), endpoint=endpoint)
+    assert x.dtype == ref.dtype == np.int64 and x.shape == ref.shape
+    top = high + (1 if endpoint else 0)
+    for i in range(2):
+        for j in range(3):
+            col, span = x[:, i, j], top[i, 0] - low[j]
+            assert col.min() >= low[j] and col.max() < top[i, 0]
+            if span > 1:
+                _chi2_ok(col - low[j], lambda k, s=span: np.full(k.shape, 1.0 / s), np.arange(span))
+
+
+def test_integers_bound_errors_and_kdsl_arrays():
+    calls = [lambda g: g.integers([1, 5], [5, 5]), lambda g: g.integers([-1, 5], [5, 6], dtype=np.uint8),
+             lambda g: g.integers([1, 5], [5, 300], dtype=np.uint8), lambda g: g.integers([1, 2], 10, size=3)]
+    for call in calls:
+        _same_error(call, kd.random.default_rng(0), np.random.default_rng(0))
+    _same_error(lambda m: m.randint([1, 2], [3, 2]), kd.random.RandomState(0), np.random.RandomState(0))
+    g = kd.random.default_rng(20)
+    y = g.integers(kd.asarray(np.array([0, -5])), 3, size=(N // 2, 2)).numpy()
+    assert sorted(set(y[:, 0].tolist())) == [0, 1, 2] and sorted(set(y[:, 1].tolist())) == list(range(-5, 3))
+    z = g.integers(-2**63, [2**63 - 1], size=N).numpy()  # the widest span: half the candidates are rejected
+    _mean_ok((z < 0).astype(float), 0.5, 0.25)
+    assert kd.random.randint([1, 2], [3, 4]).dtype == kd.int64
+    assert g.integers([1, 2], 10, dtype=kd.uint8).dtype == kd.uint8

@@ -50,6 +50,7 @@ from kdsl import dtype as dt
 from kdsl.device import device as current_device
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.array_bound_integers import ArrayBoundIntegers, is_array_bound
 from kdsl.frontend.array.binomial_sampling import BinomialDistributions
 from kdsl.frontend.array.creation import asarray, full
 from kdsl.frontend.array.distributions import TransformDistributions
@@ -86,7 +87,7 @@ def _seed_key(seed: Any) -> int:
 
 
 class Generator(NoncentralDistributions, TransformDistributions, BinomialDistributions, VonMisesDistribution,
-                ZipfLogseriesDistributions, HypergeometricDistributions):
+                ZipfLogseriesDistributions, HypergeometricDistributions, ArrayBoundIntegers):
     """Random numbers with NumPy's ``Generator`` methods, drawn lazily on the device (see the module docstring).
 
     Example:
@@ -175,8 +176,9 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
                  endpoint: bool = False) -> Array:
         """Random integers in [low, high) (``endpoint=True``: [low, high]; ``integers(n)``: [0, n)).
 
-        ``dtype`` defaults to int64 (int32 on devices without 64-bit integers). ``low``/``high`` are Python ints.
-        Unbiased up to a probability of at most ``2**-64`` per element (see the module docstring).
+        ``dtype`` defaults to int64 (int32 on devices without 64-bit integers). ``low``/``high`` are ints or
+        arrays of them (broadcast against ``size``: :mod:`array_bound_integers`). Unbiased up to a probability of
+        at most ``2**-64`` per element (see the module docstring).
 
         >>> import kdsl as kd
         >>> sorted(set(kd.random.default_rng(3).integers(1, 4, size=200).tolist()))
@@ -189,6 +191,8 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
         d = self._device.check(self._index_dtype() if dtype is None else dt.as_dtype(dtype))
         if not d.is_int or d is dt.bool_:
             raise TypeError(f"Unsupported dtype {d.name!r} for integers: pass an integer dtype")
+        if is_array_bound(low) or is_array_bound(high):
+            return self._integers_arrays(low, high, size, d, endpoint)
         low, high = _int_bounds(low, high, endpoint)
         info = np.iinfo(d.np)
         if low < info.min:
@@ -370,7 +374,7 @@ def _int_bounds(low: Any, high: Any, endpoint: bool) -> tuple[int, int]:
     """(low, exclusive high) as Python ints, with NumPy's checks."""
     for v in (low, high):
         if v is not None and (isinstance(v, (Array, bool, np.bool_)) or not isinstance(v, (int, np.integer))):
-            raise TypeError(f"integers takes Python ints for low and high (arrays are not supported yet), not {v!r}")
+            raise TypeError(f"integers takes ints or arrays of ints for low and high, not {v!r}")
     if high is None:
         low, high = 0, low
     low, high = int(low), int(high) + (1 if endpoint else 0)

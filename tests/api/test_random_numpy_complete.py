@@ -121,6 +121,22 @@ def test_new_distributions_shapes_and_dtypes(name, api):
             assert out.dtype == kd.int64 and ref.dtype == np.int64
 
 
+@pytest.mark.parametrize("name", sorted(NEW))
+def test_new_distributions_empty_size(name):
+    size = (0, 2) if name in SIZES else 0
+    out, ref = NEW[name](kd.random.default_rng(2), size), NEW[name](np.random.default_rng(2), size)
+    assert out.shape == ref.shape and out.numpy().shape == ref.shape
+
+
+@pytest.mark.parametrize("name", sorted(NEW))
+def test_module_functions_replay_after_seed(name):
+    kd.random.seed(21)
+    a = NEW[name](kd.random, SIZES.get(name, (2, 3))).numpy()
+    kd.random.seed(21)
+    np.testing.assert_array_equal(NEW[name](kd.random, SIZES.get(name, (2, 3))).numpy(), a)
+    np.testing.assert_array_equal(NEW[name](kd.random.RandomState(21), SIZES.get(name, (2, 3))).numpy(), a)
+
+
 @pytest.mark.parametrize("name", ["negative_binomial_frac", "vonmises", "logseries", "poisson_array",
                                   "hypergeometric_arrays"])
 def test_parameter_shapes_must_broadcast_to_size(name):

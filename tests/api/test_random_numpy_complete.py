@@ -470,3 +470,29 @@ def test_integers_bound_errors_and_kdsl_arrays():
     _mean_ok((z < 0).astype(float), 0.5, 0.25)
     assert kd.random.randint([1, 2], [3, 4]).dtype == kd.int64
     assert g.integers([1, 2], 10, dtype=kd.uint8).dtype == kd.uint8
+
+
+def test_integers_bool_dtype():
+    g = kd.random.default_rng(22)
+    x = g.integers(0, 2, size=N, dtype=bool)
+    assert x.dtype == kd.bool_ and np.random.default_rng(0).integers(0, 2, size=3, dtype=bool).dtype == np.bool_
+    _mean_ok(x.numpy().astype(float), 0.5, 0.25)
+    assert g.integers(1, 1, size=3, dtype=bool, endpoint=True).tolist() == [True] * 3
+    for call in (lambda m: m.integers(-1, 2, dtype=bool), lambda m: m.integers(0, 3, dtype=bool)):
+        _same_error(call, kd.random.default_rng(0), np.random.default_rng(0))
+
+
+def test_multinomial_rows_of_pvals():
+    n, pvals = np.array([10, 30]), np.array([[0.2, 0.3, 0.5], [0.6, 0.0, 0.4]])
+    x = kd.random.default_rng(23).multinomial(n, pvals, size=(N // 10, 2)).numpy()
+    ref = np.random.default_rng(23).multinomial(n, pvals, size=(N // 10, 2))
+    assert x.shape == ref.shape and x.dtype == ref.dtype == np.int64
+    assert (x.sum(-1) == n).all() and (x[:, 1, 1] == 0).all()
+    for r in range(2):
+        for c in range(3):
+            p = pvals[r, c]
+            _mean_ok(x[:, r, c].astype(float), n[r] * p, n[r] * p * (1 - p) + 1e-12)
+    assert kd.random.default_rng(0).multinomial(4, [[0.5, 0.5]] * 3).shape == (3, 2)
+    for call in (lambda g: g.multinomial(4, [[0.5, 0.5]] * 3, size=2),
+                 lambda g: g.multinomial(4, [[0.7, 0.2], [1.5, 0.0]])):
+        _same_error(call, kd.random.default_rng(0), np.random.default_rng(0))

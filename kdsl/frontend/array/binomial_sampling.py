@@ -145,36 +145,39 @@ class BinomialDistributions(PhiloxDraws):
         return out
 
     def multinomial(self, n: Any, pvals: Any, size: Size = None) -> Array:
-        """Counts of ``n`` trials over ``len(pvals)`` categories: shape ``size + (k,)`` (``pvals`` read on the
-        host and checked as NumPy does; its last entry takes the remaining probability).
+        """Counts of ``n`` trials over ``pvals.shape[-1]`` categories: shape ``size + (k,)`` (``pvals`` read on
+        the host and checked as NumPy does; its last entry takes the remaining probability). ``pvals`` of more
+        than one dimension are rows of probabilities that broadcast with ``n`` and ``size``, as NumPy's.
 
         >>> import kdsl as kd
         >>> x = kd.random.default_rng(2).multinomial(20, [0.2, 0.3, 0.5], size=4)
         >>> x.shape, x.numpy().sum(-1).tolist()
         ((4, 3), [20, 20, 20, 20])
+        >>> kd.random.default_rng(2).multinomial([5, 9], [[0.5, 0.5], [0.1, 0.9]]).numpy().sum(-1).tolist()
+        [5, 9]
         """
         probs = np.asarray(pvals.numpy() if isinstance(pvals, Array) else pvals, dtype=np.float64)
-        if probs.ndim != 1:
-            raise ValueError(f"pvals must be a one-dimensional sequence (got shape {probs.shape}); "
-                             "draw one call per row of probabilities")
+        if probs.ndim == 0:
+            raise ValueError("pvals must have at least 1 dimension")
         if not isinstance(n, Array) and (np.asarray(n) < 0).any():
             raise ValueError("n < 0")
         if not np.isfinite(probs).all() or (probs < 0).any() or (probs > 1).any():
             raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
-        if probs[:-1].sum() > 1.0 + 1e-12:
+        if (probs[..., :-1].sum(-1) > 1.0 + 1e-12).any():
             raise ValueError("sum(pvals[:-1]) > 1.0")
-        shape = _out_shape(size, n)
+        shape = _out_shape(size, n, probs[..., 0])
         out = self._index_dtype()
-        if probs.shape[0] == 0:
+        if probs.shape[-1] == 0:
             return full(shape + (0,), 0, dtype=out, device=self._device)
         left = km.floor(_operand(n, dt.float32, self._device)) + full(shape, 0.0, device=self._device)
-        counts, mass = [], 1.0
-        for pi in probs[:-1]:
-            share = min(1.0, pi / mass) if mass > 0 else 0.0
+        counts, mass = [], np.ones(probs.shape[:-1])
+        for i in range(probs.shape[-1] - 1):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                share = np.where(mass > 0, np.minimum(1.0, probs[..., i] / mass), 0.0)
             # each count is computed now: lazily, every later category would inline all the earlier ones' kernels
-            x = self._binomial_device(left, full((), share, device=self._device), shape).realize()
+            x = self._binomial_device(left, asarray(share, dtype=dt.float32, device=self._device), shape).realize()
             counts.append(x)
-            left, mass = left - x, mass - pi
+            left, mass = left - x, mass - probs[..., i]
         counts.append(left)
         return stack(counts, axis=-1).astype(out)
 

@@ -189,8 +189,10 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
         ValueError: high <= low: integers needs low < high (got low=5, high=5); pass endpoint=True for [low, high]
         """
         d = self._device.check(self._index_dtype() if dtype is None else dt.as_dtype(dtype))
-        if not d.is_int or d is dt.bool_:
-            raise TypeError(f"Unsupported dtype {d.name!r} for integers: pass an integer dtype")
+        if d is dt.bool_:  # NumPy allows bool: bounds inside [0, 1]
+            return self._integers_bool(low, high, size, endpoint)
+        if not d.is_int:
+            raise TypeError(f"Unsupported dtype {d.name!r} for integers: pass an integer or bool dtype")
         if is_array_bound(low) or is_array_bound(high):
             return self._integers_arrays(low, high, size, d, endpoint)
         low, high = _int_bounds(low, high, endpoint)
@@ -209,6 +211,15 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
         value = offset + unsigned.np.type(low % (1 << (64 if wide else 32)))  # wraps mod 2**W to low + offset
         signed = dt.int64 if wide else dt.int32
         return (value.astype(signed) if info.min < 0 else value).astype(d)
+
+    def _integers_bool(self, low: Any, high: Any, size: Size, endpoint: bool) -> Array:
+        lo, hi = (0, low) if high is None else (low, high)
+        if not is_array_bound(lo) and not is_array_bound(hi):
+            if lo < 0:
+                raise ValueError("low is out of bounds for bool")
+            if int(hi) - (0 if endpoint else 1) > 1:
+                raise ValueError("high is out of bounds for bool")
+        return self.integers(lo, hi, size, dt.int32, endpoint) != 0
 
     def _bounded(self, shape: tuple[int, ...], span: int, wide: bool) -> Array:
         """Uniform integers in [0, span) as uint32/uint64 by bounded modulo rejection."""

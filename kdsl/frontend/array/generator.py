@@ -192,7 +192,7 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
         if d is dt.bool_:  # NumPy allows bool: bounds inside [0, 1]
             return self._integers_bool(low, high, size, endpoint)
         if not d.is_int:
-            raise TypeError(f"Unsupported dtype {d.name!r} for integers: pass an integer or bool dtype")
+            raise TypeError(f"Unsupported dtype {d.name!r} for integers: pass an integer dtype (or bool)")
         if is_array_bound(low) or is_array_bound(high):
             return self._integers_arrays(low, high, size, d, endpoint)
         low, high = _int_bounds(low, high, endpoint)

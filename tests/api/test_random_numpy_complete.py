@@ -496,3 +496,17 @@ def test_multinomial_rows_of_pvals():
     for call in (lambda g: g.multinomial(4, [[0.5, 0.5]] * 3, size=2),
                  lambda g: g.multinomial(4, [[0.7, 0.2], [1.5, 0.0]])):
         _same_error(call, kd.random.default_rng(0), np.random.default_rng(0))
+
+
+def test_bit_generator_state_round_trip():
+    rng = kd.random.default_rng(24)
+    saved = rng.bit_generator.state
+    a = rng.standard_normal(5).numpy()
+    assert rng.bit_generator.state != saved  # the draw moved the stream on
+    rng.bit_generator.state = saved
+    np.testing.assert_array_equal(rng.standard_normal(5).numpy(), a)
+    assert isinstance(rng.bit_generator.seed_seq, np.random.SeedSequence)
+    with pytest.raises(ValueError, match="bit_generator"):
+        rng.bit_generator.state = np.random.default_rng(0).bit_generator.state
+    np.testing.assert_array_equal(kd.random.default_rng(np.random.default_rng(3)).random(4).numpy(),
+                                  kd.random.default_rng(np.random.default_rng(3)).random(4).numpy())

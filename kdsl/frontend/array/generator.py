@@ -57,6 +57,7 @@ from kdsl.frontend.array.distributions import TransformDistributions
 from kdsl.frontend.array.hypergeometric_sampling import HypergeometricDistributions
 from kdsl.frontend.array.noncentral import NoncentralDistributions
 from kdsl.frontend.array.ops import where
+from kdsl.frontend.array.philox_bit_generator import PhiloxCounter
 from kdsl.frontend.array.random_draws import (
     Size,
     _float_dtype,
@@ -98,6 +99,8 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
     """
 
     def __init__(self, seed: Any = None, device: Any = None) -> None:
+        if isinstance(seed, np.random.Generator):
+            seed = seed.bit_generator  # a NumPy Generator as the seed: its bit generator's seed
         if isinstance(seed, np.random.BitGenerator):
             seed = seed.seed_seq  # NumPy's Generator(bit_generator): kdsl keeps its seed, drawing from Philox
         self._seed_seq = seed if isinstance(seed, np.random.SeedSequence) else None
@@ -114,6 +117,12 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
     @property
     def device(self):
         return self._device
+
+    @property
+    def bit_generator(self) -> PhiloxCounter:
+        """The generator's Philox counter state in the shape of NumPy's bit generators (its ``state`` dict can be
+        saved and assigned back; :mod:`philox_bit_generator`)."""
+        return PhiloxCounter(self)
 
     # ----- floats
     def random(self, size: Size = None, dtype: Any = None, out: Any = None) -> Array:

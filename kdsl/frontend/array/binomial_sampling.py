@@ -11,13 +11,14 @@
 
   - ``n p' < 10``: inversion of the CDF by sequential search unrolled to ``INVERSION_STEPS = 48`` terms (a fixed
     expression: P(X > 48) < 1e-16 for such means, by the Chernoff bound);
-  - ``n p' >= 10``: Hörmann's BTRS transformed rejection (1993) with ``CANDIDATES = 24`` candidate pairs drawn in
-    parallel and the first accepted one kept. A candidate is accepted with probability above 0.70 for every
-    such ``(n, p)`` (measured: ~0.71 at ``n p' = 10``, rising to ~0.88 for large ``n p'``), so all 24 fail with
-    probability below ``0.3**24 < 3e-13``; then the result is the mode, a fixed well-defined fallback. The
-    acceptance test compares log-densities relative to the mode through ``log1p`` of small ratios and
-    Stirling's tail series, so float32 keeps it accurate; the counts themselves are exact integers below
-    ``2**24`` (above, float32 cannot hold every count: larger ``n`` on this route is approximate at that scale).
+  - ``n p' >= 10``: Hörmann's BTRS transformed rejection (1993) with 24 candidate pairs, in 3 rounds of 8 (one
+    small kernel per round that compiles once: ``_first_accepted``), and the first accepted one kept. A
+    candidate is accepted with probability above 0.70 for every such ``(n, p)`` (measured: ~0.71 at
+    ``n p' = 10``, rising to ~0.88 for large ``n p'``), so all 24 fail with probability below
+    ``0.3**24 < 3e-13``; then the result is the mode, a fixed well-defined fallback. The acceptance test
+    compares log-densities relative to the mode through ``log1p`` of small ratios and Stirling's tail series,
+    so float32 keeps it accurate; the counts themselves are exact integers below ``2**24`` (above, float32
+    cannot hold every count: larger ``n`` on this route is approximate at that scale).
 
 ``multinomial`` draws the categories one after another as conditional binomials (``X_i ~ B(n - sum of the
 earlier counts, p_i / (1 - sum of the earlier p))``), one binomial kernel per category, each run when
@@ -48,7 +49,7 @@ from kdsl.frontend.array.sorting import searchsorted
 
 TABLE_SD = 2_000.0  # host-scalar (n, p) up to this standard deviation use the exact table (<= 160k entries)
 INVERSION_STEPS = 48  # sequential-search terms for n p' < 10
-CANDIDATES = 24  # BTRS candidates per output: all rejected with probability < 0.3**24 < 3e-13
+PER_ROUND, ROUNDS = 8, 3  # 24 BTRS candidates per output: all rejected with probability < 0.3**24 < 3e-13
 _SMALL_MEAN = 10.0  # below: inversion; above: BTRS (its constants are fitted for n p' >= 10)
 
 
@@ -107,6 +108,7 @@ class BinomialDistributions(PhiloxDraws):
     def _binomial_device(self, n: Array, p: Array, shape: tuple[int, ...]) -> Array:
         """The fused float32 route (module docstring): inversion for small means, BTRS above."""
         c = _Consts(self, dt.float32)
+        n, p = n.realize(), p.realize()  # computed once, not again in every rejection round
         flip = p > c(0.5)
         q0 = where(flip, p, c(1.0) - p)  # 1 - p'
         p0 = c(1.0) - q0
@@ -128,53 +130,60 @@ class BinomialDistributions(PhiloxDraws):
         m = km.floor((n + c(1.0)) * p)
         tilt = km.log(p * (n - m + c(1.0)) / (q * (m + c(1.0))))  # log(r (n-m+1)/(m+1)), close to 0
         base = _stirling_tail(m, c) + _stirling_tail(n - m, c)
-        us = self._unit(shape, dt.float32, 2 * CANDIDATES)
-        out = m  # the fallback (probability < 3e-13): the mode
-        for i in reversed(range(CANDIDATES)):
-            x, v = us[2 * i] - c(0.5), us[2 * i + 1]
-            xs = c(0.5) - km.abs(x)
-            k = km.floor((c(2.0) * a / xs + b) * x + mid)
-            fast = (xs >= c(0.07)) & (v <= vr)
-            lv = km.log(v * alpha / (a / (xs * xs) + b))
-            delta = k - m
-            bound = (base - _stirling_tail(k, c) - _stirling_tail(n - k, c) + delta * tilt
-                     - (k + c(0.5)) * km.log1p(delta / (m + c(1.0)))
-                     - (n - k + c(0.5)) * km.log1p(-delta / (n - m + c(1.0))))
-            ok = (k >= c(0.0)) & (k <= n) & (fast | (lv <= bound))
-            out = where(ok, k, out)
-        return out
+        nan = c(float("nan"))
+
+        def one_round() -> Array:
+            us = self._unit(shape, dt.float32, 2 * PER_ROUND)
+            pick = nan
+            for i in reversed(range(PER_ROUND)):
+                x, v = us[2 * i] - c(0.5), us[2 * i + 1]
+                xs = c(0.5) - km.abs(x)
+                k = km.floor((c(2.0) * a / xs + b) * x + mid)
+                fast = (xs >= c(0.07)) & (v <= vr)
+                lv = km.log(v * alpha / (a / (xs * xs) + b))
+                delta = k - m
+                bound = (base - _stirling_tail(k, c) - _stirling_tail(n - k, c) + delta * tilt
+                         - (k + c(0.5)) * km.log1p(delta / (m + c(1.0)))
+                         - (n - k + c(0.5)) * km.log1p(-delta / (n - m + c(1.0))))
+                pick = where((k >= c(0.0)) & (k <= n) & (fast | (lv <= bound)), k, pick)
+            return pick
+
+        return self._first_accepted(shape, dt.float32, ROUNDS, one_round, m)  # fallback (p < 3e-13): the mode
 
     def multinomial(self, n: Any, pvals: Any, size: Size = None) -> Array:
-        """Counts of ``n`` trials over ``len(pvals)`` categories: shape ``size + (k,)`` (``pvals`` read on the
-        host and checked as NumPy does; its last entry takes the remaining probability).
+        """Counts of ``n`` trials over ``pvals.shape[-1]`` categories: shape ``size + (k,)`` (``pvals`` read on
+        the host and checked as NumPy does; its last entry takes the remaining probability). ``pvals`` of more
+        than one dimension are rows of probabilities that broadcast with ``n`` and ``size``, as NumPy's.
 
         >>> import kdsl as kd
         >>> x = kd.random.default_rng(2).multinomial(20, [0.2, 0.3, 0.5], size=4)
         >>> x.shape, x.numpy().sum(-1).tolist()
         ((4, 3), [20, 20, 20, 20])
+        >>> kd.random.default_rng(2).multinomial([5, 9], [[0.5, 0.5], [0.1, 0.9]]).numpy().sum(-1).tolist()
+        [5, 9]
         """
         probs = np.asarray(pvals.numpy() if isinstance(pvals, Array) else pvals, dtype=np.float64)
-        if probs.ndim != 1:
-            raise ValueError(f"pvals must be a one-dimensional sequence (got shape {probs.shape}); "
-                             "draw one call per row of probabilities")
+        if probs.ndim == 0:
+            raise ValueError("pvals must have at least 1 dimension")
         if not isinstance(n, Array) and (np.asarray(n) < 0).any():
             raise ValueError("n < 0")
         if not np.isfinite(probs).all() or (probs < 0).any() or (probs > 1).any():
             raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
-        if probs[:-1].sum() > 1.0 + 1e-12:
+        if (probs[..., :-1].sum(-1) > 1.0 + 1e-12).any():
             raise ValueError("sum(pvals[:-1]) > 1.0")
-        shape = _out_shape(size, n)
+        shape = _out_shape(size, n, probs[..., 0])
         out = self._index_dtype()
-        if probs.shape[0] == 0:
+        if probs.shape[-1] == 0:
             return full(shape + (0,), 0, dtype=out, device=self._device)
         left = km.floor(_operand(n, dt.float32, self._device)) + full(shape, 0.0, device=self._device)
-        counts, mass = [], 1.0
-        for pi in probs[:-1]:
-            share = min(1.0, pi / mass) if mass > 0 else 0.0
+        counts, mass = [], np.ones(probs.shape[:-1])
+        for i in range(probs.shape[-1] - 1):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                share = np.where(mass > 0, np.minimum(1.0, probs[..., i] / mass), 0.0)
             # each count is computed now: lazily, every later category would inline all the earlier ones' kernels
-            x = self._binomial_device(left, full((), share, device=self._device), shape).realize()
+            x = self._binomial_device(left, asarray(share, dtype=dt.float32, device=self._device), shape).realize()
             counts.append(x)
-            left, mass = left - x, mass - pi
+            left, mass = left - x, mass - probs[..., i]
         counts.append(left)
         return stack(counts, axis=-1).astype(out)
 

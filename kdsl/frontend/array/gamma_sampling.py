@@ -5,8 +5,9 @@ Gamma variates use Marsaglia and Tsang's squeeze-free rejection method (2000) wi
 drawn in parallel, so a kernel never loops: for shape ``a >= 1`` let ``d = a - 1/3``, ``c = 1/sqrt(9 d)``; a
 candidate is a standard normal ``z`` and a uniform ``u`` in (0, 1), ``v = (1 + c z)**3``, accepted when ``v > 0``
 and ``log u < z**2 / 2 + d - d v + d log v``; the value is ``d v``. Every candidate is computed and the first
-accepted one is kept. A candidate is accepted with probability at least 0.95 for every ``a >= 1`` (the minimum,
-about 0.951, is at ``a = 1``), so with ``CANDIDATES = 16`` all are rejected with probability below
+accepted one is kept; the 16 candidates come in 2 rounds of 8, one small kernel per round that compiles once
+(``_first_accepted``). A candidate is accepted with probability at least 0.95 for every ``a >= 1`` (the minimum,
+about 0.951, is at ``a = 1``), so with 16 candidates all are rejected with probability below
 ``0.05**16 < 2e-21`` per element; then the result is the fixed value ``d`` (the mode of the proposal), a
 well-defined fallback that no test can observe. ``a < 1`` draws ``Gamma(a + 1) * u**(1/a)`` (the boosting identity),
 evaluated as ``exp(log u / a)``; ``a = 0`` gives 0 as in NumPy.
@@ -39,11 +40,13 @@ from kdsl.frontend.array.random_draws import (
     _float_dtype,
     _host_check,
     _operand,
+    _out_request,
     _out_shape,
     _param_dtype,
+    _store,
 )
 
-CANDIDATES = 16  # Marsaglia-Tsang candidates per output: all rejected with probability < 0.05**16
+PER_ROUND, ROUNDS = 8, 2  # 16 Marsaglia-Tsang candidates per output: all rejected with probability < 0.05**16
 
 
 class GammaDistributions(PhiloxDraws):
@@ -52,37 +55,45 @@ class GammaDistributions(PhiloxDraws):
     def _log_gamma(self, shape_param: Any, shape: tuple[int, ...], d: dt.DType) -> tuple[Array, Array]:
         """``(log(d v), log_boost)`` for Gamma(``shape_param``): the variate is ``exp`` of their sum (see the
         module docstring); kept apart so callers can multiply ``d v`` directly (no exp/log rounding)."""
-        a = _operand(shape_param, d, self._device)
+        a = _operand(shape_param, d, self._device).realize()  # a random shape is computed once, not per round
         one, zero, half = self._const(1.0, d), self._const(0.0, d), self._const(0.5, d)
         small = a < one
         a1 = where(small, a + one, a)
         dd = a1 - self._const(1.0 / 3.0, d)
         c = km.rsqrt(dd * self._const(9.0, d))
-        zs = self._normals(shape, d, CANDIDATES)
-        us = self._open_unit(shape, d, CANDIDATES + 1)
-        out = dd  # the fallback (probability < 2e-21): the proposal's mode
-        for z, u in reversed(list(zip(zs, us[1:], strict=True))):
-            t = c * z + one
-            v = t * t * t
-            ok = (v > zero) & (km.log(u) < z * z * half + dd - dd * v + dd * km.log(v))
-            out = where(ok, dd * v, out)
-        boost = where(small, km.log(us[0]) / a, zero)  # a = 0: log(u)/0 = -inf, exp -> 0
+        nan = self._const(float("nan"), d)
+
+        def one_round() -> Array:
+            zs = self._normals(shape, d, PER_ROUND)
+            us = self._open_unit(shape, d, PER_ROUND)
+            pick = nan
+            for z, u in reversed(list(zip(zs, us, strict=True))):
+                t = c * z + one
+                v = t * t * t
+                ok = (v > zero) & (km.log(u) < z * z * half + dd - dd * v + dd * km.log(v))
+                pick = where(ok, dd * v, pick)
+            return pick
+
+        out = self._first_accepted(shape, d, ROUNDS, one_round, dd)  # fallback (p < 2e-21): the proposal's mode
+        boost = where(small, km.log(self._open_unit(shape, d)[0]) / a, zero)  # a = 0: log(u)/0 = -inf, exp -> 0
         return out, boost
 
     def _gamma_values(self, shape_param: Any, shape: tuple[int, ...], d: dt.DType) -> Array:
         base, boost = self._log_gamma(shape_param, shape, d)
         return base * km.exp(boost)
 
-    def standard_gamma(self, shape: Any, size: Size = None, dtype: Any = None) -> Array:
-        """Gamma(``shape``, 1) floats (Marsaglia-Tsang with 16 parallel candidates: module docstring).
+    def standard_gamma(self, shape: Any, size: Size = None, dtype: Any = None, out: Any = None) -> Array:
+        """Gamma(``shape``, 1) floats (Marsaglia-Tsang with 16 candidates: module docstring); ``out``:
+        an array to fill, as NumPy's.
 
         >>> import kdsl as kd
         >>> kd.random.default_rng(1).standard_gamma([0.5, 2.0], size=(3, 2)).shape
         (3, 2)
         """
         _host_check(shape, "shape", lambda a: a >= 0, "< 0")
+        size, dtype = _out_request(out, size, dtype)
         d = _float_dtype(dtype, self._device) if dtype is not None else _param_dtype(shape)
-        return self._gamma_values(shape, _out_shape(size, shape), d)
+        return _store(out, self._gamma_values(shape, _out_shape(size, shape), d))
 
     def gamma(self, shape: Any, scale: Any = 1.0, size: Size = None) -> Array:
         """Gamma(``shape``, ``scale``) floats (mean ``shape * scale``)."""

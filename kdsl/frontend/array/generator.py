@@ -14,10 +14,7 @@ Methods (what differs from NumPy is said in each docstring):
   rejected has probability at most ``2**-64`` per element (then the last candidate's remainder is used: the only
   bias left). Powers of two need one candidate and are exact.
 * ``normal``/``standard_normal``: Box-Muller; ``exponential``/``standard_exponential``: ``-log(1 - u)``.
-* ``poisson``: exact inversion for ``lam <= 10_000``: the CDF table is built on the host in float64 and each
-  element is a binary search of it (``kd.searchsorted``, about ``log2(lam)`` loop trips, far below the shader
-  loop budget); for larger ``lam`` a normal approximation with continuity correction (relative skewness error
-  ``1/sqrt(lam) <= 1%``).
+* ``poisson``, ``negative_binomial``: :mod:`poisson_sampling` (exact: a host table or PTRS rejection).
 * ``permutation``/``shuffle``: a random 64-bit key per element (32-bit where the device has no int64), then a
   stable ``kd.argsort`` of the keys.
 * ``choice``: ``p`` given: inverse CDF (host cumsum, device ``searchsorted``); without replacement: the prefix of
@@ -25,8 +22,10 @@ Methods (what differs from NumPy is said in each docstring):
   as drawing one at a time proportionally to the remaining ``p``).
 
 The other distributions (``gamma``, ``beta``, ``binomial``, ``lognormal``, ...) come from
-:mod:`gamma_sampling`, :mod:`binomial_sampling` and :mod:`distributions`; ``permuted``, ``bytes`` and ``spawn``
-are here. ``size=None`` gives a 0-d kdsl array (NumPy gives a Python scalar: reading it would be a host round trip).
+:mod:`gamma_sampling`, :mod:`binomial_sampling`, :mod:`poisson_sampling`, :mod:`noncentral`,
+:mod:`vonmises_sampling`, :mod:`zipf_logseries`, :mod:`hypergeometric_sampling` and :mod:`distributions`;
+``permuted``, ``bytes`` and ``spawn`` are here. ``size=None`` gives a 0-d kdsl array (NumPy gives a Python
+scalar: reading it would be a host round trip).
 
 Example:
     >>> import kdsl as kd
@@ -51,28 +50,34 @@ from kdsl import dtype as dt
 from kdsl.device import device as current_device
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.array_bound_integers import ArrayBoundIntegers, is_array_bound
 from kdsl.frontend.array.binomial_sampling import BinomialDistributions
 from kdsl.frontend.array.creation import asarray, full
 from kdsl.frontend.array.distributions import TransformDistributions
-from kdsl.frontend.array.gamma_sampling import GammaDistributions
+from kdsl.frontend.array.hypergeometric_sampling import HypergeometricDistributions
+from kdsl.frontend.array.noncentral import NoncentralDistributions
 from kdsl.frontend.array.ops import where
+from kdsl.frontend.array.philox_bit_generator import PhiloxCounter
 from kdsl.frontend.array.random_draws import (
     Size,
     _float_dtype,
     _host_check,
+    _out_request,
     _out_shape,
     _param,
     _param_dtype,
+    _store,
 )
 from kdsl.frontend.array.sorting import argsort, searchsorted, take, take_along_axis
-
-_POISSON_TABLE_MAX = 10_000.0  # lam above this: normal approximation (the table would pass ~14 000 entries)
-_POISSON_LAM_MAX = 9.2e18  # NumPy's own bound (larger lam overflows int64)
+from kdsl.frontend.array.vonmises_sampling import VonMisesDistribution
+from kdsl.frontend.array.zipf_logseries import ZipfLogseriesDistributions
 
 
 def _seed_key(seed: Any) -> int:
     """A 64-bit Philox key from ``seed`` through NumPy's SeedSequence (nearby seeds give unrelated keys)."""
-    if isinstance(seed, np.random.SeedSequence):
+    if isinstance(seed, np.random.BitGenerator):
+        ss = seed.seed_seq  # a NumPy bit generator: kdsl keeps its seed, not its algorithm
+    elif isinstance(seed, np.random.SeedSequence):
         ss = seed
     elif isinstance(seed, (bool, np.bool_)) or isinstance(seed, float):
         raise TypeError(f"seed must be None, an int >= 0, a sequence of them or a SeedSequence, not {seed!r}")
@@ -82,7 +87,8 @@ def _seed_key(seed: Any) -> int:
     return lo | hi << 32
 
 
-class Generator(GammaDistributions, TransformDistributions, BinomialDistributions):
+class Generator(NoncentralDistributions, TransformDistributions, BinomialDistributions, VonMisesDistribution,
+                ZipfLogseriesDistributions, HypergeometricDistributions, ArrayBoundIntegers):
     """Random numbers with NumPy's ``Generator`` methods, drawn lazily on the device (see the module docstring).
 
     Example:
@@ -93,13 +99,17 @@ class Generator(GammaDistributions, TransformDistributions, BinomialDistribution
     """
 
     def __init__(self, seed: Any = None, device: Any = None) -> None:
+        if isinstance(seed, np.random.Generator):
+            seed = seed.bit_generator  # a NumPy Generator as the seed: its bit generator's seed
+        if isinstance(seed, np.random.BitGenerator):
+            seed = seed.seed_seq  # NumPy's Generator(bit_generator): kdsl keeps its seed, drawing from Philox
         self._seed_seq = seed if isinstance(seed, np.random.SeedSequence) else None
         if self._seed_seq is None and not isinstance(seed, (bool, np.bool_, float)):
             self._seed_seq = np.random.SeedSequence(seed)
         self._key = _seed_key(self._seed_seq if self._seed_seq is not None else seed)
         self._stream = 0
         self._dev = current_device(device)
-        self._tables: dict[tuple, Array] = {}  # poisson CDF tables already on the device, by (lam, dtype)
+        self._tables: dict[tuple, Array] = {}  # CDF tables (poisson, binomial) already on the device
 
     def __repr__(self) -> str:
         return f"Generator(PhiloxCounter, key={self._key:#x}, stream={self._stream})"
@@ -108,16 +118,24 @@ class Generator(GammaDistributions, TransformDistributions, BinomialDistribution
     def device(self):
         return self._device
 
+    @property
+    def bit_generator(self) -> PhiloxCounter:
+        """The generator's Philox counter state in the shape of NumPy's bit generators (its ``state`` dict can be
+        saved and assigned back; :mod:`philox_bit_generator`)."""
+        return PhiloxCounter(self)
+
     # ----- floats
-    def random(self, size: Size = None, dtype: Any = None) -> Array:
-        """Floats uniform in [0, 1) (``dtype`` float32, the default, or float64).
+    def random(self, size: Size = None, dtype: Any = None, out: Any = None) -> Array:
+        """Floats uniform in [0, 1) (``dtype`` float32, the default, or float64; ``out``: an array to fill, whose
+        dtype is then the draw's).
 
         >>> import kdsl as kd
         >>> x = kd.random.default_rng(1).random((2, 3), dtype=kd.float64)
         >>> x.shape, x.dtype
         ((2, 3), kdsl.float64)
         """
-        return self._unit(_out_shape(size), _float_dtype(dtype, self._device))[0]
+        size, dtype = _out_request(out, size, dtype)
+        return _store(out, self._unit(_out_shape(size), _float_dtype(dtype, self._device))[0])
 
     def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Size = None) -> Array:
         """Floats uniform in [low, high) (``low``/``high`` broadcast; scalars and NumPy arrays give float32, a
@@ -132,14 +150,15 @@ class Generator(GammaDistributions, TransformDistributions, BinomialDistribution
         lo, hi = _param(low, self._device), _param(high, self._device)
         return u * (hi - lo) + lo
 
-    def standard_normal(self, size: Size = None, dtype: Any = None) -> Array:
-        """Standard normal floats (Box-Muller).
+    def standard_normal(self, size: Size = None, dtype: Any = None, out: Any = None) -> Array:
+        """Standard normal floats (Box-Muller; ``out``: an array to fill).
 
         >>> import kdsl as kd
         >>> kd.random.default_rng(2).standard_normal(4).shape
         (4,)
         """
-        return self._std_normal(_out_shape(size), _float_dtype(dtype, self._device))
+        size, dtype = _out_request(out, size, dtype)
+        return _store(out, self._std_normal(_out_shape(size), _float_dtype(dtype, self._device)))
 
     def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Size = None) -> Array:
         """Normal floats with mean ``loc`` and standard deviation ``scale`` (``scale < 0``: ValueError)."""
@@ -147,10 +166,13 @@ class Generator(GammaDistributions, TransformDistributions, BinomialDistribution
         z = self._std_normal(_out_shape(size, loc, scale), _param_dtype(loc, scale))
         return z * _param(scale, self._device) + _param(loc, self._device)
 
-    def standard_exponential(self, size: Size = None, dtype: Any = None) -> Array:
-        """Exponential floats with scale 1, as ``-log(1 - u)`` (finite: ``u < 1``)."""
+    def standard_exponential(self, size: Size = None, dtype: Any = None, method: str = "zig",
+                             out: Any = None) -> Array:
+        """Exponential floats with scale 1, as ``-log(1 - u)`` (finite: ``u < 1``) for either ``method`` (NumPy's
+        ``'zig'`` and ``'inv'`` name its algorithms; the law is the same); ``out``: an array to fill."""
+        size, dtype = _out_request(out, size, dtype)
         d = _float_dtype(dtype, self._device)
-        return -km.log1p(-self._unit(_out_shape(size), d)[0])
+        return _store(out, -km.log1p(-self._unit(_out_shape(size), d)[0]))
 
     def exponential(self, scale: Any = 1.0, size: Size = None) -> Array:
         """Exponential floats with mean ``scale`` (``scale < 0``: ValueError)."""
@@ -163,8 +185,9 @@ class Generator(GammaDistributions, TransformDistributions, BinomialDistribution
                  endpoint: bool = False) -> Array:
         """Random integers in [low, high) (``endpoint=True``: [low, high]; ``integers(n)``: [0, n)).
 
-        ``dtype`` defaults to int64 (int32 on devices without 64-bit integers). ``low``/``high`` are Python ints.
-        Unbiased up to a probability of at most ``2**-64`` per element (see the module docstring).
+        ``dtype`` defaults to int64 (int32 on devices without 64-bit integers). ``low``/``high`` are ints or
+        arrays of them (broadcast against ``size``: :mod:`array_bound_integers`). Unbiased up to a probability of
+        at most ``2**-64`` per element (see the module docstring).
 
         >>> import kdsl as kd
         >>> sorted(set(kd.random.default_rng(3).integers(1, 4, size=200).tolist()))
@@ -175,8 +198,12 @@ class Generator(GammaDistributions, TransformDistributions, BinomialDistribution
         ValueError: high <= low: integers needs low < high (got low=5, high=5); pass endpoint=True for [low, high]
         """
         d = self._device.check(self._index_dtype() if dtype is None else dt.as_dtype(dtype))
-        if not d.is_int or d is dt.bool_:
-            raise TypeError(f"Unsupported dtype {d.name!r} for integers: pass an integer dtype")
+        if d is dt.bool_:  # NumPy allows bool: bounds inside [0, 1]
+            return self._integers_bool(low, high, size, endpoint)
+        if not d.is_int:
+            raise TypeError(f"Unsupported dtype {d.name!r} for integers: pass an integer dtype (or bool)")
+        if is_array_bound(low) or is_array_bound(high):
+            return self._integers_arrays(low, high, size, d, endpoint)
         low, high = _int_bounds(low, high, endpoint)
         info = np.iinfo(d.np)
         if low < info.min:
@@ -194,6 +221,15 @@ class Generator(GammaDistributions, TransformDistributions, BinomialDistribution
         signed = dt.int64 if wide else dt.int32
         return (value.astype(signed) if info.min < 0 else value).astype(d)
 
+    def _integers_bool(self, low: Any, high: Any, size: Size, endpoint: bool) -> Array:
+        lo, hi = (0, low) if high is None else (low, high)
+        if not is_array_bound(lo) and not is_array_bound(hi):
+            if lo < 0:
+                raise ValueError("low is out of bounds for bool")
+            if int(hi) - (0 if endpoint else 1) > 1:
+                raise ValueError("high is out of bounds for bool")
+        return self.integers(lo, hi, size, dt.int32, endpoint) != 0
+
     def _bounded(self, shape: tuple[int, ...], span: int, wide: bool) -> Array:
         """Uniform integers in [0, span) as uint32/uint64 by bounded modulo rejection."""
         bits = 64 if wide else 32
@@ -209,42 +245,6 @@ class Generator(GammaDistributions, TransformDistributions, BinomialDistribution
         for c in reversed(cands[:-1]):
             out = where(c < limit, c % s, out)
         return out
-
-    def poisson(self, lam: float = 1.0, size: Size = None) -> Array:
-        """Poisson counts with mean ``lam`` (a scalar), as int64 (int32 without 64-bit ints).
-
-        Exact inversion of the CDF for ``lam <= 10_000`` (float64 table and 53-bit uniforms where the device has
-        float64), a normal approximation with continuity correction above.
-
-        >>> import kdsl as kd
-        >>> kd.random.default_rng(4).poisson(0.0, size=3).tolist()
-        [0, 0, 0]
-        """
-        if isinstance(lam, Array) or np.ndim(lam) != 0:
-            raise TypeError("poisson takes a scalar lam (arrays of lam are not supported yet): "
-                            "draw one call per distinct lam")
-        lam = float(lam)
-        if not lam >= 0:
-            raise ValueError(f"lam < 0 or lam is NaN (got {lam})")
-        if lam > _POISSON_LAM_MAX:
-            raise ValueError(f"lam value too large (got {lam}, at most {_POISSON_LAM_MAX})")
-        shape, out = _out_shape(size), self._index_dtype()
-        if lam == 0.0:
-            return full(shape, 0, dtype=out, device=self._device)
-        fd = dt.float64 if self._device.supports(dt.float64) else dt.float32
-        if lam > _POISSON_TABLE_MAX:
-            z = self._std_normal(shape, fd)
-            return km.floor(km.maximum(z * math.sqrt(lam) + (lam + 0.5), 0.0)).astype(out)
-        table = self._poisson_table(lam, fd)
-        return searchsorted(table, self._unit(shape, fd)[0], side="right").astype(out)
-
-    def _poisson_table(self, lam: float, fd: dt.DType) -> Array:
-        key = (lam, fd.name)
-        if key not in self._tables:
-            if len(self._tables) > 8:  # a few recent lams stay on the device
-                self._tables.pop(next(iter(self._tables)))
-            self._tables[key] = asarray(_poisson_cdf(lam), dtype=fd, device=self._device)
-        return self._tables[key]
 
     # ----- permutations and sampling
     def _perm(self, n: int) -> Array:
@@ -270,8 +270,9 @@ class Generator(GammaDistributions, TransformDistributions, BinomialDistribution
             raise np.exceptions.AxisError(axis, a.ndim)
         return take(a, self._perm(a.shape[ax]), axis=ax)
 
-    def shuffle(self, x: Array, axis: int = 0) -> None:
-        """Shuffle the kdsl array ``x`` in place along ``axis`` (lazy: the write is a graph update).
+    def shuffle(self, x: Any, axis: int = 0) -> None:
+        """Shuffle ``x`` in place along ``axis``: a kdsl array lazily (the write is a graph update); a NumPy array
+        or a list, the host containers NumPy also shuffles, by a permutation drawn on the device and read back.
 
         >>> import kdsl as kd
         >>> a = kd.arange(6)
@@ -279,12 +280,22 @@ class Generator(GammaDistributions, TransformDistributions, BinomialDistribution
         >>> sorted(a.tolist())
         [0, 1, 2, 3, 4, 5]
         """
-        if not isinstance(x, Array):
-            raise TypeError(f"shuffle works in place on a kdsl array, not {type(x).__name__}; "
-                            "use permutation(x) for a shuffled copy")
-        if x.ndim == 0:
-            raise TypeError("shuffle needs an array of at least 1 dimension, not a 0-d array")
-        x[...] = self.permutation(x, axis)
+        if isinstance(x, Array):
+            if x.ndim == 0:
+                raise TypeError("shuffle needs an array of at least 1 dimension, not a 0-d array")
+            x[...] = self.permutation(x, axis)
+        elif isinstance(x, np.ndarray):
+            if x.ndim == 0:
+                raise TypeError("shuffle needs an array of at least 1 dimension, not a 0-d array")
+            ax = np.lib.array_utils.normalize_axis_index(axis, x.ndim)
+            x[...] = np.take(x, self._perm(x.shape[ax]).numpy(), axis=ax)
+        elif isinstance(x, list):
+            if axis != 0:
+                raise np.exceptions.AxisError(axis, 1)
+            x[:] = [x[i] for i in self._perm(len(x)).numpy().tolist()]
+        else:
+            raise TypeError(f"shuffle works in place on a kdsl array, a NumPy array or a list, not "
+                            f"{type(x).__name__}; use permutation(x) for a shuffled copy")
 
     def permuted(self, x: Any, axis: int | None = None, out: Array | None = None) -> Array:
         """``x`` with each slice along ``axis`` shuffled independently (``axis=None``: all elements, as one flat
@@ -339,7 +350,7 @@ class Generator(GammaDistributions, TransformDistributions, BinomialDistribution
 
     def choice(self, a: Any, size: Size = None, replace: bool = True, p: Any = None, axis: int = 0,
                shuffle: bool = True) -> Array:
-        """Samples of ``a`` (an int n: ``range(n)``; an array: its elements along axis 0).
+        """Samples of ``a`` (an int n: ``range(n)``; an array: its slices along ``axis``).
 
         ``p`` (read on the host to check it, as NumPy does) gives each entry's probability; zero-probability
         entries are never drawn. Without replacement the samples are distinct entries.
@@ -348,9 +359,7 @@ class Generator(GammaDistributions, TransformDistributions, BinomialDistribution
         >>> kd.random.default_rng(7).choice(3, size=4, p=[0.0, 1.0, 0.0]).tolist()
         [1, 1, 1, 1]
         """
-        if axis != 0:
-            raise NotImplementedError("choice draws along axis 0 only: move the axis first (kd.moveaxis)")
-        pop, n = _population(a, self._device)
+        pop, n, axis = _population(a, self._device, axis)
         shape = _out_shape(size)
         k = math.prod(shape)
         if n == 0 and k > 0:
@@ -362,7 +371,7 @@ class Generator(GammaDistributions, TransformDistributions, BinomialDistribution
             if probs is not None and np.count_nonzero(probs) < k:
                 raise ValueError("Fewer non-zero entries in p than size")
         idx = self._choice_indices(n, k, replace, probs).reshape(shape)
-        return idx.astype(self._index_dtype()) if pop is None else take(pop, idx, axis=0)
+        return idx.astype(self._index_dtype()) if pop is None else take(pop, idx, axis=axis)
 
     def _choice_indices(self, n: int, k: int, replace: bool, probs: np.ndarray | None) -> Array:
         fd = dt.float64 if self._device.supports(dt.float64) else dt.float32
@@ -385,7 +394,7 @@ def _int_bounds(low: Any, high: Any, endpoint: bool) -> tuple[int, int]:
     """(low, exclusive high) as Python ints, with NumPy's checks."""
     for v in (low, high):
         if v is not None and (isinstance(v, (Array, bool, np.bool_)) or not isinstance(v, (int, np.integer))):
-            raise TypeError(f"integers takes Python ints for low and high (arrays are not supported yet), not {v!r}")
+            raise TypeError(f"integers takes ints or arrays of ints for low and high, not {v!r}")
     if high is None:
         low, high = 0, low
     low, high = int(low), int(high) + (1 if endpoint else 0)
@@ -404,24 +413,17 @@ def _tries(span: int, bits: int) -> int:
     return min(64, max(1, math.ceil(64 / -math.log2(rejected))))
 
 
-def _poisson_cdf(lam: float) -> np.ndarray:
-    """P(X <= k) for k = 0..K, K far enough in the tail that 1 - P(X <= K) is below 2**-60."""
-    top = int(lam + 40.0 * math.sqrt(lam) + 60)
-    k = np.arange(top + 1, dtype=np.float64)
-    logp = k * math.log(lam) - lam - np.array([math.lgamma(i + 1.0) for i in range(top + 1)])
-    cdf = np.cumsum(np.exp(logp))
-    return np.minimum(cdf, 1.0)
-
-
-def _population(a: Any, device) -> tuple[Array | None, int]:
+def _population(a: Any, device, axis: int) -> tuple[Array | None, int, int]:
+    """(the population array or None for ``range(a)``, its length along ``axis``, ``axis`` normalised)."""
     if isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_)):
         if a < 0:
             raise ValueError(f"a must be a positive integer unless no samples are taken (got {a})")
-        return None, int(a)
+        return None, int(a), 0
     pop = a if isinstance(a, Array) else asarray(a, device=device)
     if pop.ndim == 0:
         raise ValueError("a must be a positive integer or an array of at least 1 dimension")
-    return pop, pop.shape[0]
+    ax = np.lib.array_utils.normalize_axis_index(axis, pop.ndim)
+    return pop, pop.shape[ax], ax
 
 
 def _check_p(p: Any, n: int) -> np.ndarray:

@@ -27,6 +27,8 @@ Example:
 
 from __future__ import annotations
 
+import sys
+import warnings
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
@@ -52,6 +54,10 @@ def _legacy_key(seed: Any) -> int:
     through ``SeedSequence``."""
     if seed is None:
         return int(np.random.SeedSequence().generate_state(2, np.uint64)[0])
+    if isinstance(seed, np.random.BitGenerator):  # RandomState(PCG64(s)): its seed, kdsl's Philox
+        seed = seed.seed_seq
+    if isinstance(seed, np.random.SeedSequence):
+        return int(seed.generate_state(2, np.uint64)[0])
     if isinstance(seed, (bool, np.bool_, float, np.floating)):
         raise TypeError(f"Cannot cast scalar {seed!r} to an integer seed: pass an int in [0, 2**64)")
     if isinstance(seed, (int, np.integer)):
@@ -140,6 +146,41 @@ class RandomState(Generator):
             raise ValueError(f"low >= high (got low={lo}, high={hi})")
         return self.integers(low, high, size, dtype)
 
+    _LEGACY_HYPERGEOMETRIC = True  # nsample >= 1 and no 10**9 bound on ngood, nbad
+
+    def _check_negative_binomial(self, n: Any, p: Any) -> None:
+        """The legacy API's checks: ``p`` in [0, 1] (the Generator's excludes 0)."""
+        if not isinstance(n, Array) and not (np.asarray(n, dtype=float) > 0).all():
+            raise ValueError("n <= 0")
+        if not isinstance(p, Array):
+            hp = np.asarray(p, dtype=float)
+            if not ((hp >= 0) & (hp <= 1)).all():
+                raise ValueError("p < 0, p > 1 or p is NaN")
+
+    def random_integers(self, low: int, high: int | None = None, size: Size = None) -> Array:
+        """Integers in the closed interval [low, high] (``high=None``: [1, low]), int64; deprecated in NumPy
+        (a ``DeprecationWarning`` says to use ``randint(low, high + 1)``, as NumPy's does).
+
+        >>> import kdsl as kd, warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     sorted(set(kd.random.RandomState(0).random_integers(3, size=100).tolist()))
+        [1, 2, 3]
+        """
+        lo, hi = (1, low) if high is None else (low, high)
+        warnings.warn("This function is deprecated. Please call randint("
+                      f"{lo}, {hi} + 1) instead", DeprecationWarning, stacklevel=2)
+        return self.randint(lo, int(hi) + 1, size)
+
+    def tomaxint(self, size: Size = None) -> Array:
+        """Integers uniform in [0, sys.maxsize], int64.
+
+        >>> import kdsl as kd
+        >>> kd.random.RandomState(0).tomaxint(4).dtype.name
+        'int64'
+        """
+        return self.randint(0, sys.maxsize + 1, size, dt.int64)
+
     def dirichlet(self, alpha: Any, size: Size = None) -> Array:
         """Dirichlet floats; the legacy API rejects ``alpha <= 0`` (the Generator allows zeros)."""
         if not isinstance(alpha, Array) and (np.asarray(alpha, dtype=float) <= 0).any():
@@ -147,7 +188,7 @@ class RandomState(Generator):
         return super().dirichlet(alpha, size)
 
 
-_GLOBAL = RandomState(0)
+_GLOBAL = RandomState(None)  # seeded from OS entropy at import, as NumPy's global generator
 
 
 def global_state() -> RandomState:

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.generator import Generator, default_rng
@@ -30,19 +32,29 @@ from kdsl.frontend.array.legacy_random import PhiloxState, RandomState, float_dt
 from kdsl.frontend.array.random_draws import _operand, _out_shape
 
 __all__ = [
-    "Generator", "PhiloxState", "RandomState", "beta", "binomial", "bytes", "chisquare", "choice", "default_rng",
-    "dirichlet", "exponential", "f", "gamma", "geometric", "get_state", "gumbel", "integers", "laplace", "logistic",
-    "lognormal", "multinomial", "multivariate_normal", "normal", "pareto", "permutation", "poisson", "power",
-    "rand", "randint", "randn", "random", "random_sample", "ranf", "rayleigh", "sample", "seed", "set_state",
-    "shuffle", "standard_cauchy", "standard_exponential", "standard_gamma", "standard_normal", "standard_t",
-    "triangular", "uniform", "wald", "weibull",
+    "BitGenerator", "Generator", "MT19937", "PCG64", "PCG64DXSM", "Philox", "PhiloxState", "RandomState", "SFC64",
+    "SeedSequence", "beta", "binomial", "bytes", "chisquare", "choice", "default_rng",
+    "dirichlet", "exponential", "f", "gamma", "geometric", "get_state", "gumbel", "hypergeometric", "integers",
+    "laplace", "logistic", "lognormal", "logseries", "multinomial", "multivariate_normal", "negative_binomial",
+    "noncentral_chisquare", "noncentral_f", "normal", "pareto", "permutation", "poisson", "power", "rand",
+    "randint", "randn", "random", "random_integers", "random_sample", "ranf", "rayleigh", "sample", "seed",
+    "set_state", "shuffle", "standard_cauchy", "standard_exponential", "standard_gamma", "standard_normal",
+    "standard_t", "triangular", "uniform", "vonmises", "wald", "weibull", "zipf",
 ]
+
+# NumPy's seeding classes, accepted as seeds (``default_rng(PCG64(1))``): kdsl keeps their SeedSequence and draws
+# from its own Philox counter generator, so a bit generator's algorithm and state are not used.
+SeedSequence = np.random.SeedSequence
+BitGenerator, MT19937, PCG64, PCG64DXSM, Philox, SFC64 = (
+    np.random.BitGenerator, np.random.MT19937, np.random.PCG64, np.random.PCG64DXSM, np.random.Philox,
+    np.random.SFC64)
 
 _STATE = global_state()
 
 
-def seed(seed: Any = 0) -> None:
-    """Restart the global sequence from ``seed`` (an int in [0, 2**64); None: OS entropy; a sequence of ints).
+def seed(seed: Any = None) -> None:
+    """Restart the global sequence from ``seed`` (an int in [0, 2**64); None, the default: fresh OS entropy, as
+    NumPy's ``seed()``; a sequence of ints).
 
     >>> import kdsl as kd
     >>> kd.random.seed(-1)
@@ -172,3 +184,11 @@ triangular = _bound("triangular")
 multivariate_normal = _bound("multivariate_normal")
 f = _bound("f")
 wald = _bound("wald")
+negative_binomial = _bound("negative_binomial")
+hypergeometric = _bound("hypergeometric")
+noncentral_chisquare = _bound("noncentral_chisquare")
+noncentral_f = _bound("noncentral_f")
+vonmises = _bound("vonmises")
+zipf = _bound("zipf")
+logseries = _bound("logseries")
+random_integers = _bound("random_integers")

@@ -24,6 +24,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_shape, asarray, full
+from kdsl.frontend.array.ops import where
 from kdsl.ir.graph import Node
 
 Size = int | tuple[int, ...] | None
@@ -77,6 +78,32 @@ def _host_check(value: Any, name: str, ok, message: str) -> None:
     host = np.asarray(value, dtype=float)
     if not ok(host).all():
         raise ValueError(f"{name} {message}")
+
+
+def _out_request(out: Any, size: Size, dtype: Any) -> tuple[Size, Any]:
+    """(size, dtype) of a draw into ``out`` (NumPy's ``out=``): its shape and float dtype, with NumPy's errors."""
+    if out is None:
+        return size, dtype
+    if not isinstance(out, (Array, np.ndarray)):
+        raise TypeError(f"out must be a kdsl or NumPy array, not {type(out).__name__}")
+    od = dt.as_dtype(out.dtype)
+    if od not in (dt.float32, dt.float64) or (dtype is not None and dt.as_dtype(dtype) is not od):
+        want = "float32 or float64" if dtype is None else dt.as_dtype(dtype).name
+        raise TypeError(f"Supplied output array has the wrong type. Expected {want}, got {od.name}")
+    if size is not None and as_shape(size) != tuple(out.shape):
+        raise ValueError("size must match out.shape when used together")
+    if isinstance(out, np.ndarray) and not (out.flags.c_contiguous and out.flags.writeable):
+        raise ValueError("Supplied output array must be contiguous, writable, aligned, and in machine byte-order.")
+    return tuple(out.shape), od
+
+
+def _store(out: Any, result: Array) -> Any:
+    """``result`` written into ``out`` (a kdsl array: a lazy in-place update; a NumPy array: read back into it,
+    the host destination the caller asked for), or ``result`` itself without ``out``."""
+    if out is None:
+        return result
+    out[...] = result if isinstance(out, Array) else result.numpy()
+    return out
 
 
 class PhiloxDraws:
@@ -170,3 +197,16 @@ class PhiloxDraws:
         u = self._unit(shape, d, 2 * count)
         m2, tau = self._const(-2.0, d), self._const(6.283185307179586, d)
         return [km.sqrt(m2 * km.log1p(-u[2 * i])) * km.cos(tau * u[2 * i + 1]) for i in range(count)]
+
+    # ----- bounded rejection
+    def _first_accepted(self, shape: tuple[int, ...], d: dt.DType, rounds: int, round_fn, fallback: Any) -> Array:
+        """The first accepted candidate over ``rounds`` rounds of a rejection sampler, or ``fallback``.
+
+        ``round_fn()`` builds one round: fresh draws, several candidates, the first accepted one's value and NaN
+        where none was. Each round runs as its own kernel (realized here), and every round has the same source
+        (only the draw's key differs, a push constant), so it compiles once: a few small kernels instead of one
+        long one, which a CPU Vulkan driver compiles many times faster."""
+        out = full(shape, math.nan, dtype=d, device=self._device).realize()
+        for _ in range(rounds):
+            out = where(km.isnan(out), round_fn(), out).realize()
+        return where(km.isnan(out), fallback, out)

@@ -18,12 +18,6 @@ ALLOWED = {
     # node over under a private name: it is not public API (docs/architecture.md)
     ("kdsl.nn.attention", "_fused_attention"),
 }
-# the random modules share random_draws.py's parameter helpers under private names; they were being rewritten
-# when this rule came in, so they are exempt until those helpers are renamed in one go
-_RANDOM_HELPERS = ("_float_dtype", "_host_check", "_operand", "_out_shape", "_param", "_param_dtype")
-ALLOWED |= {(f"kdsl.frontend.array.{m}", name)
-            for m in ("random", "generator", "distributions", "gamma_sampling", "binomial_sampling")
-            for name in _RANDOM_HELPERS}
 
 
 def _private(name: str) -> bool:

@@ -218,7 +218,7 @@ def _words(sources: tuple[tuple[int, str], ...], order: list[Node]) -> np.ndarra
     return np.array(_word_list(sources, order), np.uint32)
 
 
-_F32 = struct.Struct("=f")  # native order: the bytes are read back as native uint32 words
+F32_WORD = struct.Struct("=f")  # native order: the bytes are read back as native uint32 words
 
 
 def word_bytes(sources: tuple[tuple[int, str], ...], order: list[Node]) -> bytes:
@@ -234,7 +234,7 @@ def word_bytes(sources: tuple[tuple[int, str], ...], order: list[Node]) -> bytes
         n = order[sources[0][0]]
         if sources[0][1] == "const" and n.dtype is _FLOAT32:
             try:
-                return _F32.pack(n.arg)
+                return F32_WORD.pack(n.arg)
             except (OverflowError, struct.error):  # beyond float32's range: the general path gives inf
                 pass
     return array("I", _word_list(sources, order)).tobytes()

@@ -35,7 +35,7 @@ class _Active(threading.local):
     profile: Profile | None = None
 
 
-_local = _Active()
+active = _Active()  # .profile: the kd.profile() block active in this thread (realize reads it directly)
 
 
 class Profile:
@@ -74,11 +74,11 @@ class Profile:
 
     def __enter__(self) -> Profile:
         self._outer = current()
-        _local.profile = self
+        active.profile = self
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        _local.profile = self._outer
+        active.profile = self._outer
 
 
 def profile() -> Profile:
@@ -88,7 +88,7 @@ def profile() -> Profile:
 
 def current() -> Profile | None:
     """The profile active in this thread, if any."""
-    return _local.profile
+    return active.profile
 
 
 def profiling() -> bool:

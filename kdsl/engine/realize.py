@@ -31,8 +31,8 @@ from kdsl import dtype as dt
 from kdsl.device import runtime_module  # imported late there: building graphs must not need Vulkan
 from kdsl.engine import readback, staging
 from kdsl.engine.lowering import Step
-from kdsl.engine.plan import _F32, Template, cached, kernel_size, planned, word_bytes
-from kdsl.engine.profile import _local as _profiling  # ``.profile``: kd.profile()'s current() without a call
+from kdsl.engine.plan import F32_WORD, Template, cached, kernel_size, planned, word_bytes
+from kdsl.engine.profile import active as _profiling  # ``.profile``: kd.profile()'s current() without a call
 from kdsl.engine.profile import current as current_profile
 from kdsl.engine.programs import batches, program, stats
 from kdsl.engine.state import state
@@ -179,7 +179,7 @@ def run_cached(device: Any, st: Any, templates: list[Template], order: list[Node
                 ids.append(id(b.tensor))
             if words is None:
                 try:  # a float32 scalar packed here (word_bytes' own fast path, without the call)
-                    words = _F32.pack(order[scalar].arg) if scalar >= 0 else word_bytes(sources, order)
+                    words = F32_WORD.pack(order[scalar].arg) if scalar >= 0 else word_bytes(sources, order)
                 except (OverflowError, struct.error):  # beyond float32's range: word_bytes gives inf
                     words = word_bytes(sources, order)
             key_words.append(words if words.__class__ is bytes else words.tobytes())

@@ -26,7 +26,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.ops import where
-from kdsl.frontend.array.random_draws import PhiloxDraws, Size, _out_shape
+from kdsl.frontend.array.random_draws import PhiloxDraws, Size, draw_shape
 
 _DEVICE_BOUND_TRIES = 4  # kdsl array bounds: 2**-64 for spans up to 2**48
 
@@ -43,7 +43,7 @@ class ArrayBoundIntegers(PhiloxDraws):
         if high is None:
             low, high = 0, low
         tries = self._check_array_bounds(low, high, d, endpoint)
-        shape = _out_shape(size, low, high)
+        shape = draw_shape(size, low, high)
         lo = self._bound_operand(low)
         hi = self._bound_operand(high)
         if endpoint:

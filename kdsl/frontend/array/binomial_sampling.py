@@ -43,7 +43,7 @@ from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray, full
 from kdsl.frontend.array.ops import where
-from kdsl.frontend.array.random_draws import PhiloxDraws, Size, _operand, _out_shape
+from kdsl.frontend.array.random_draws import PhiloxDraws, Size, draw_shape, param_operand
 from kdsl.frontend.array.shape_ops import stack
 from kdsl.frontend.array.sorting import searchsorted
 
@@ -53,7 +53,7 @@ PER_ROUND, ROUNDS = 8, 3  # 24 BTRS candidates per output: all rejected with pro
 _SMALL_MEAN = 10.0  # below: inversion; above: BTRS (its constants are fitted for n p' >= 10)
 
 
-class _Consts:
+class SharedConsts:
     """One shared 0-d constant node per value, so a big expression spends one push word per distinct value."""
 
     def __init__(self, owner: PhiloxDraws, d: dt.DType) -> None:
@@ -79,7 +79,7 @@ class BinomialDistributions(PhiloxDraws):
         (3, 2)
         """
         _check_binomial(n, p)
-        shape = _out_shape(size, n, p)
+        shape = draw_shape(size, n, p)
         out = self._index_dtype()
         if not isinstance(n, Array) and not isinstance(p, Array) and np.ndim(n) == 0 and np.ndim(p) == 0:
             nn, pp = int(n), float(p)
@@ -90,8 +90,8 @@ class BinomialDistributions(PhiloxDraws):
             if math.sqrt(nn * pp * (1.0 - pp)) <= TABLE_SD:
                 return self._binomial_table(nn, pp, shape).astype(out)
         d = dt.float32
-        nv = km.floor(_operand(n, d, self._device))
-        return self._binomial_device(nv, _operand(p, d, self._device), shape).astype(out)
+        nv = km.floor(param_operand(n, d, self._device))
+        return self._binomial_device(nv, param_operand(p, d, self._device), shape).astype(out)
 
     def _binomial_table(self, n: int, p: float, shape: tuple[int, ...]) -> Array:
         fd = self._float_work()
@@ -107,7 +107,7 @@ class BinomialDistributions(PhiloxDraws):
 
     def _binomial_device(self, n: Array, p: Array, shape: tuple[int, ...]) -> Array:
         """The fused float32 route (module docstring): inversion for small means, BTRS above."""
-        c = _Consts(self, dt.float32)
+        c = SharedConsts(self, dt.float32)
         n, p = n.realize(), p.realize()  # computed once, not again in every rejection round
         flip = p > c(0.5)
         q0 = where(flip, p, c(1.0) - p)  # 1 - p'
@@ -119,7 +119,7 @@ class BinomialDistributions(PhiloxDraws):
         k = km.minimum(where(small, inv, rej), n)
         return where(flip, n - k, k)
 
-    def _btrs(self, n: Array, p: Array, shape: tuple[int, ...], c: _Consts) -> Array:
+    def _btrs(self, n: Array, p: Array, shape: tuple[int, ...], c: SharedConsts) -> Array:
         q = c(1.0) - p
         spq = km.sqrt(n * p * q)
         b = c(2.53) * spq + c(1.15)
@@ -129,7 +129,7 @@ class BinomialDistributions(PhiloxDraws):
         alpha = (c(5.1) / b + c(2.83)) * spq
         m = km.floor((n + c(1.0)) * p)
         tilt = km.log(p * (n - m + c(1.0)) / (q * (m + c(1.0))))  # log(r (n-m+1)/(m+1)), close to 0
-        base = _stirling_tail(m, c) + _stirling_tail(n - m, c)
+        base = stirling_tail(m, c) + stirling_tail(n - m, c)
         nan = c(float("nan"))
 
         def one_round() -> Array:
@@ -142,7 +142,7 @@ class BinomialDistributions(PhiloxDraws):
                 fast = (xs >= c(0.07)) & (v <= vr)
                 lv = km.log(v * alpha / (a / (xs * xs) + b))
                 delta = k - m
-                bound = (base - _stirling_tail(k, c) - _stirling_tail(n - k, c) + delta * tilt
+                bound = (base - stirling_tail(k, c) - stirling_tail(n - k, c) + delta * tilt
                          - (k + c(0.5)) * km.log1p(delta / (m + c(1.0)))
                          - (n - k + c(0.5)) * km.log1p(-delta / (n - m + c(1.0))))
                 pick = where((k >= c(0.0)) & (k <= n) & (fast | (lv <= bound)), k, pick)
@@ -171,11 +171,11 @@ class BinomialDistributions(PhiloxDraws):
             raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
         if (probs[..., :-1].sum(-1) > 1.0 + 1e-12).any():
             raise ValueError("sum(pvals[:-1]) > 1.0")
-        shape = _out_shape(size, n, probs[..., 0])
+        shape = draw_shape(size, n, probs[..., 0])
         out = self._index_dtype()
         if probs.shape[-1] == 0:
             return full(shape + (0,), 0, dtype=out, device=self._device)
-        left = km.floor(_operand(n, dt.float32, self._device)) + full(shape, 0.0, device=self._device)
+        left = km.floor(param_operand(n, dt.float32, self._device)) + full(shape, 0.0, device=self._device)
         counts, mass = [], np.ones(probs.shape[:-1])
         for i in range(probs.shape[-1] - 1):
             with np.errstate(divide="ignore", invalid="ignore"):
@@ -201,7 +201,7 @@ def _check_binomial(n: Any, p: Any) -> None:
             raise ValueError("p < 0, p > 1 or p is NaN")
 
 
-def _inversion(n: Array, p: Array, q: Array, u: Array, c: _Consts) -> Array:
+def _inversion(n: Array, p: Array, q: Array, u: Array, c: SharedConsts) -> Array:
     """The smallest k with u < F(k), by summing the pmf ``f(k+1) = f(k) (n-k)/(k+1) p/q`` for 48 terms."""
     r = p / q
     f = km.exp(n * km.log1p(-p))  # f(0) = q**n
@@ -214,7 +214,7 @@ def _inversion(n: Array, p: Array, q: Array, u: Array, c: _Consts) -> Array:
     return k
 
 
-def _stirling_tail(k: Array, c: _Consts) -> Array:
+def stirling_tail(k: Array, c: SharedConsts) -> Array:
     """``log(k!) - ((k + 1/2) log(k + 1) - (k + 1) + log(2 pi) / 2)`` for integer-valued ``k >= 0``.
 
     For ``k >= 9`` the series ``1/(12x) - 1/(360x^3) + 1/(1260x^5)`` at ``x = k + 1`` (error < 1e-9); below,

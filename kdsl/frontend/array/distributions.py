@@ -37,10 +37,10 @@ from kdsl.frontend.array.ops import where
 from kdsl.frontend.array.random_draws import (
     PhiloxDraws,
     Size,
-    _host_check,
-    _operand,
-    _out_shape,
-    _param_dtype,
+    draw_shape,
+    host_check,
+    param_dtype,
+    param_operand,
 )
 
 
@@ -49,10 +49,10 @@ class TransformDistributions(PhiloxDraws):
 
     def _located(self, loc: Any, scale: Any, size: Size, scale_name: str = "scale"):
         """Checks ``scale >= 0``; returns (shape, dtype, loc, scale), the parameters as operands."""
-        _host_check(scale, scale_name, lambda s: s >= 0, "< 0")
-        d = _param_dtype(loc, scale)
-        shape = _out_shape(size, loc, scale)
-        return shape, d, _operand(loc, d, self._device), _operand(scale, d, self._device)
+        host_check(scale, scale_name, lambda s: s >= 0, "< 0")
+        d = param_dtype(loc, scale)
+        shape = draw_shape(size, loc, scale)
+        return shape, d, param_operand(loc, d, self._device), param_operand(scale, d, self._device)
 
     def lognormal(self, mean: Any = 0.0, sigma: Any = 1.0, size: Size = None) -> Array:
         """``exp`` of a normal with mean ``mean`` and standard deviation ``sigma``.
@@ -84,7 +84,7 @@ class TransformDistributions(PhiloxDraws):
 
     def standard_cauchy(self, size: Size = None) -> Array:
         """Standard Cauchy floats (``tan(pi (u - 1/2))``)."""
-        u = self._open_unit(_out_shape(size), dt.float32)[0]
+        u = self._open_unit(draw_shape(size), dt.float32)[0]
         return km.tan((u - self._const(0.5, dt.float32)) * self._const(math.pi, dt.float32))
 
     def rayleigh(self, scale: Any = 1.0, size: Size = None) -> Array:
@@ -97,24 +97,24 @@ class TransformDistributions(PhiloxDraws):
 
     def weibull(self, a: Any, size: Size = None) -> Array:
         """Weibull floats with shape ``a`` (``a = 0`` gives 0, as in NumPy)."""
-        _host_check(a, "a", lambda v: v >= 0, "< 0")
-        d = _param_dtype(a)
-        av = _operand(a, d, self._device)
+        host_check(a, "a", lambda v: v >= 0, "< 0")
+        d = param_dtype(a)
+        av = param_operand(a, d, self._device)
         zero = self._const(0.0, d)
-        w = km.exp(km.log(self._exp1(_out_shape(size, a), d)) / av)
+        w = km.exp(km.log(self._exp1(draw_shape(size, a), d)) / av)
         return where(av == zero, zero, w)
 
     def pareto(self, a: Any, size: Size = None) -> Array:
         """Pareto II (Lomax) floats with shape ``a`` (``expm1(E / a)``)."""
-        _host_check(a, "a", lambda v: v > 0, "<= 0")
-        d = _param_dtype(a)
-        return km.expm1(self._exp1(_out_shape(size, a), d) / _operand(a, d, self._device))
+        host_check(a, "a", lambda v: v > 0, "<= 0")
+        d = param_dtype(a)
+        return km.expm1(self._exp1(draw_shape(size, a), d) / param_operand(a, d, self._device))
 
     def power(self, a: Any, size: Size = None) -> Array:
         """Power-function floats in [0, 1] with exponent ``a - 1`` (``u**(1/a)``)."""
-        _host_check(a, "a", lambda v: v > 0, "<= 0")
-        d = _param_dtype(a)
-        return km.exp(km.log(self._open_unit(_out_shape(size, a), d)[0]) / _operand(a, d, self._device))
+        host_check(a, "a", lambda v: v > 0, "<= 0")
+        d = param_dtype(a)
+        return km.exp(km.log(self._open_unit(draw_shape(size, a), d)[0]) / param_operand(a, d, self._device))
 
     def triangular(self, left: Any, mode: Any, right: Any, size: Size = None) -> Array:
         """Triangular floats on [left, right] peaking at ``mode`` (inverse CDF).
@@ -132,9 +132,9 @@ class TransformDistributions(PhiloxDraws):
                 raise ValueError("mode > right")
             if (hl == hr).any():
                 raise ValueError("left == right")
-        d = _param_dtype(left, mode, right)
-        shape = _out_shape(size, left, mode, right)
-        lo, mo, hi = (_operand(v, d, self._device) for v in (left, mode, right))
+        d = param_dtype(left, mode, right)
+        shape = draw_shape(size, left, mode, right)
+        lo, mo, hi = (param_operand(v, d, self._device) for v in (left, mode, right))
         u = self._unit(shape, d)[0]
         width, below, above = hi - lo, mo - lo, hi - mo
         rising = lo + km.sqrt(u * width * below)
@@ -144,11 +144,11 @@ class TransformDistributions(PhiloxDraws):
     def wald(self, mean: Any, scale: Any, size: Size = None) -> Array:
         """Wald (inverse Gaussian) floats: Michael, Schucany and Haas' transform of a normal and a uniform, with
         the root taken in the cancellation-free form ``mean**2 / (a + b)``."""
-        _host_check(mean, "mean", lambda v: v > 0, "<= 0")
-        _host_check(scale, "scale", lambda v: v > 0, "<= 0")
-        d = _param_dtype(mean, scale)
-        shape = _out_shape(size, mean, scale)
-        mu, lam = _operand(mean, d, self._device), _operand(scale, d, self._device)
+        host_check(mean, "mean", lambda v: v > 0, "<= 0")
+        host_check(scale, "scale", lambda v: v > 0, "<= 0")
+        d = param_dtype(mean, scale)
+        shape = draw_shape(size, mean, scale)
+        mu, lam = param_operand(mean, d, self._device), param_operand(scale, d, self._device)
         z = self._normals(shape, d, 1)[0]
         y = z * z
         k = mu / (lam * self._const(2.0, d))
@@ -159,10 +159,10 @@ class TransformDistributions(PhiloxDraws):
 
     def geometric(self, p: Any, size: Size = None) -> Array:
         """Geometric counts >= 1 (trials to the first success), int64 (int32 without 64-bit ints)."""
-        _host_check(p, "p", lambda v: (v > 0) & (v <= 1), "<= 0, p > 1 or p contains NaNs")
+        host_check(p, "p", lambda v: (v > 0) & (v <= 1), "<= 0, p > 1 or p contains NaNs")
         d = self._float_work()
-        shape = _out_shape(size, p)
-        pv = _operand(p, d, self._device)
+        shape = draw_shape(size, p)
+        pv = param_operand(p, d, self._device)
         out = self._index_dtype()
         top = self._const(float(np.iinfo(out.np).max // 2), d)  # tiny p: clamp rather than overflow the cast
         k = km.ceil(km.log(self._open_unit(shape, d)[0]) / km.log1p(-pv))
@@ -193,8 +193,8 @@ class TransformDistributions(PhiloxDraws):
         if check_valid not in ("warn", "raise", "ignore"):
             raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
         factor = _cov_factor(c, method, check_valid, tol)
-        d = _param_dtype(*(v for v in (mean, cov) if isinstance(v, Array)))
-        shape = _out_shape(size) + (m.shape[0],)
+        d = param_dtype(*(v for v in (mean, cov) if isinstance(v, Array)))
+        shape = draw_shape(size) + (m.shape[0],)
         z = self._normals(shape, d, 1)[0]
         return z @ asarray(factor.astype(d.np), device=self._device) + asarray(m.astype(d.np), device=self._device)
 

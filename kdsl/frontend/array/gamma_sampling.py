@@ -37,13 +37,13 @@ from kdsl.frontend.array.ops import where
 from kdsl.frontend.array.random_draws import (
     PhiloxDraws,
     Size,
-    _float_dtype,
-    _host_check,
-    _operand,
-    _out_request,
-    _out_shape,
-    _param_dtype,
-    _store,
+    draw_float_dtype,
+    draw_shape,
+    host_check,
+    out_request,
+    param_dtype,
+    param_operand,
+    store_out,
 )
 
 PER_ROUND, ROUNDS = 8, 2  # 16 Marsaglia-Tsang candidates per output: all rejected with probability < 0.05**16
@@ -55,7 +55,7 @@ class GammaDistributions(PhiloxDraws):
     def _log_gamma(self, shape_param: Any, shape: tuple[int, ...], d: dt.DType) -> tuple[Array, Array]:
         """``(log(d v), log_boost)`` for Gamma(``shape_param``): the variate is ``exp`` of their sum (see the
         module docstring); kept apart so callers can multiply ``d v`` directly (no exp/log rounding)."""
-        a = _operand(shape_param, d, self._device).realize()  # a random shape is computed once, not per round
+        a = param_operand(shape_param, d, self._device).realize()  # a random shape is computed once, not per round
         one, zero, half = self._const(1.0, d), self._const(0.0, d), self._const(0.5, d)
         small = a < one
         a1 = where(small, a + one, a)
@@ -90,18 +90,18 @@ class GammaDistributions(PhiloxDraws):
         >>> kd.random.default_rng(1).standard_gamma([0.5, 2.0], size=(3, 2)).shape
         (3, 2)
         """
-        _host_check(shape, "shape", lambda a: a >= 0, "< 0")
-        size, dtype = _out_request(out, size, dtype)
-        d = _float_dtype(dtype, self._device) if dtype is not None else _param_dtype(shape)
-        return _store(out, self._gamma_values(shape, _out_shape(size, shape), d))
+        host_check(shape, "shape", lambda a: a >= 0, "< 0")
+        size, dtype = out_request(out, size, dtype)
+        d = draw_float_dtype(dtype, self._device) if dtype is not None else param_dtype(shape)
+        return store_out(out, self._gamma_values(shape, draw_shape(size, shape), d))
 
     def gamma(self, shape: Any, scale: Any = 1.0, size: Size = None) -> Array:
         """Gamma(``shape``, ``scale``) floats (mean ``shape * scale``)."""
-        _host_check(shape, "shape", lambda a: a >= 0, "< 0")
-        _host_check(scale, "scale", lambda s: s >= 0, "< 0")
-        d = _param_dtype(shape, scale)
-        g = self._gamma_values(shape, _out_shape(size, shape, scale), d)
-        return g * _operand(scale, d, self._device)
+        host_check(shape, "shape", lambda a: a >= 0, "< 0")
+        host_check(scale, "scale", lambda s: s >= 0, "< 0")
+        d = param_dtype(shape, scale)
+        g = self._gamma_values(shape, draw_shape(size, shape, scale), d)
+        return g * param_operand(scale, d, self._device)
 
     def beta(self, a: Any, b: Any, size: Size = None) -> Array:
         """Beta(``a``, ``b``) floats in [0, 1], from two gammas combined in log space (tiny ``a``, ``b`` are safe).
@@ -111,10 +111,10 @@ class GammaDistributions(PhiloxDraws):
         >>> bool(((x >= 0) & (x <= 1)).all())
         True
         """
-        _host_check(a, "a", lambda v: v > 0, "<= 0")
-        _host_check(b, "b", lambda v: v > 0, "<= 0")
-        d = _param_dtype(a, b)
-        shape = _out_shape(size, a, b)
+        host_check(a, "a", lambda v: v > 0, "<= 0")
+        host_check(b, "b", lambda v: v > 0, "<= 0")
+        d = param_dtype(a, b)
+        shape = draw_shape(size, a, b)
         ga, ba = self._log_gamma(a, shape, d)
         gb, bb = self._log_gamma(b, shape, d)
         # X / (X + Y) = sigmoid(log X - log Y)
@@ -122,26 +122,26 @@ class GammaDistributions(PhiloxDraws):
 
     def chisquare(self, df: Any, size: Size = None) -> Array:
         """Chi-square floats with ``df`` degrees of freedom (``2 * Gamma(df / 2)``)."""
-        _host_check(df, "df", lambda v: v > 0, "<= 0")
-        d = _param_dtype(df)
-        return self._gamma_values(_operand(df, d, self._device) * 0.5, _out_shape(size, df), d) * 2.0
+        host_check(df, "df", lambda v: v > 0, "<= 0")
+        d = param_dtype(df)
+        return self._gamma_values(param_operand(df, d, self._device) * 0.5, draw_shape(size, df), d) * 2.0
 
     def standard_t(self, df: Any, size: Size = None) -> Array:
         """Student's t floats with ``df`` degrees of freedom (``Z / sqrt(chisquare(df) / df)``)."""
-        _host_check(df, "df", lambda v: ~(v <= 0), "<= 0")  # NaN passes, as in NumPy (the draw is NaN)
-        d = _param_dtype(df)
-        shape = _out_shape(size, df)
-        nu = _operand(df, d, self._device)
+        host_check(df, "df", lambda v: ~(v <= 0), "<= 0")  # NaN passes, as in NumPy (the draw is NaN)
+        d = param_dtype(df)
+        shape = draw_shape(size, df)
+        nu = param_operand(df, d, self._device)
         z = self._normals(shape, d, 1)[0]
         return z * km.rsqrt(self._gamma_values(nu * 0.5, shape, d) * 2.0 / nu)
 
     def f(self, dfnum: Any, dfden: Any, size: Size = None) -> Array:
         """Fisher's F floats (the ratio of two scaled chi-squares, combined in log space)."""
-        _host_check(dfnum, "dfnum", lambda v: v > 0, "<= 0")
-        _host_check(dfden, "dfden", lambda v: v > 0, "<= 0")
-        d = _param_dtype(dfnum, dfden)
-        shape = _out_shape(size, dfnum, dfden)
-        num, den = _operand(dfnum, d, self._device), _operand(dfden, d, self._device)
+        host_check(dfnum, "dfnum", lambda v: v > 0, "<= 0")
+        host_check(dfden, "dfden", lambda v: v > 0, "<= 0")
+        d = param_dtype(dfnum, dfden)
+        shape = draw_shape(size, dfnum, dfden)
+        num, den = param_operand(dfnum, d, self._device), param_operand(dfden, d, self._device)
         half = self._const(0.5, d)
         ga, ba = self._log_gamma(num * half, shape, d)
         gb, bb = self._log_gamma(den * half, shape, d)
@@ -162,7 +162,7 @@ class GammaDistributions(PhiloxDraws):
         if host.size and not (host >= 0).all():
             raise ValueError("alpha < 0")
         d = dt.float64 if isinstance(alpha, Array) and alpha.dtype is dt.float64 else dt.float32
-        shape = _out_shape(size) + (host.shape[0],)
+        shape = draw_shape(size) + (host.shape[0],)
         if host.shape[0] == 0:
             return self._unit(shape, d)[0]
         base, boost = self._log_gamma(host.astype(d.np), shape, d)

@@ -60,13 +60,13 @@ from kdsl.frontend.array.ops import where
 from kdsl.frontend.array.philox_bit_generator import PhiloxCounter
 from kdsl.frontend.array.random_draws import (
     Size,
-    _float_dtype,
-    _host_check,
-    _out_request,
-    _out_shape,
-    _param,
-    _param_dtype,
-    _store,
+    draw_float_dtype,
+    draw_shape,
+    host_check,
+    out_request,
+    param_dtype,
+    param_value,
+    store_out,
 )
 from kdsl.frontend.array.sorting import argsort, searchsorted, take, take_along_axis
 from kdsl.frontend.array.vonmises_sampling import VonMisesDistribution
@@ -134,20 +134,20 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
         >>> x.shape, x.dtype
         ((2, 3), kdsl.float64)
         """
-        size, dtype = _out_request(out, size, dtype)
-        return _store(out, self._unit(_out_shape(size), _float_dtype(dtype, self._device))[0])
+        size, dtype = out_request(out, size, dtype)
+        return store_out(out, self._unit(draw_shape(size), draw_float_dtype(dtype, self._device))[0])
 
     def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Size = None) -> Array:
         """Floats uniform in [low, high) (``low``/``high`` broadcast; scalars and NumPy arrays give float32, a
         float64 kdsl array parameter float64 with 53 random bits)."""
         for v in (low, high):
-            _host_check(v, "low/high", np.isfinite, "must be finite")
-        _host_check(np.asarray(high, float) - np.asarray(low, float) if not isinstance(low, Array)
+            host_check(v, "low/high", np.isfinite, "must be finite")
+        host_check(np.asarray(high, float) - np.asarray(low, float) if not isinstance(low, Array)
                     and not isinstance(high, Array) else low, "high - low", np.isfinite,
                     "overflows: range exceeds valid bounds")
-        shape = _out_shape(size, low, high)
-        u = self._unit(shape, _param_dtype(low, high))[0]
-        lo, hi = _param(low, self._device), _param(high, self._device)
+        shape = draw_shape(size, low, high)
+        u = self._unit(shape, param_dtype(low, high))[0]
+        lo, hi = param_value(low, self._device), param_value(high, self._device)
         return u * (hi - lo) + lo
 
     def standard_normal(self, size: Size = None, dtype: Any = None, out: Any = None) -> Array:
@@ -157,28 +157,28 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
         >>> kd.random.default_rng(2).standard_normal(4).shape
         (4,)
         """
-        size, dtype = _out_request(out, size, dtype)
-        return _store(out, self._std_normal(_out_shape(size), _float_dtype(dtype, self._device)))
+        size, dtype = out_request(out, size, dtype)
+        return store_out(out, self._std_normal(draw_shape(size), draw_float_dtype(dtype, self._device)))
 
     def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Size = None) -> Array:
         """Normal floats with mean ``loc`` and standard deviation ``scale`` (``scale < 0``: ValueError)."""
-        _host_check(scale, "scale", lambda s: s >= 0, "< 0")
-        z = self._std_normal(_out_shape(size, loc, scale), _param_dtype(loc, scale))
-        return z * _param(scale, self._device) + _param(loc, self._device)
+        host_check(scale, "scale", lambda s: s >= 0, "< 0")
+        z = self._std_normal(draw_shape(size, loc, scale), param_dtype(loc, scale))
+        return z * param_value(scale, self._device) + param_value(loc, self._device)
 
     def standard_exponential(self, size: Size = None, dtype: Any = None, method: str = "zig",
                              out: Any = None) -> Array:
         """Exponential floats with scale 1, as ``-log(1 - u)`` (finite: ``u < 1``) for either ``method`` (NumPy's
         ``'zig'`` and ``'inv'`` name its algorithms; the law is the same); ``out``: an array to fill."""
-        size, dtype = _out_request(out, size, dtype)
-        d = _float_dtype(dtype, self._device)
-        return _store(out, -km.log1p(-self._unit(_out_shape(size), d)[0]))
+        size, dtype = out_request(out, size, dtype)
+        d = draw_float_dtype(dtype, self._device)
+        return store_out(out, -km.log1p(-self._unit(draw_shape(size), d)[0]))
 
     def exponential(self, scale: Any = 1.0, size: Size = None) -> Array:
         """Exponential floats with mean ``scale`` (``scale < 0``: ValueError)."""
-        _host_check(scale, "scale", lambda s: s >= 0, "< 0")
-        e = -km.log1p(-self._unit(_out_shape(size, scale), _param_dtype(scale))[0])
-        return e * _param(scale, self._device)
+        host_check(scale, "scale", lambda s: s >= 0, "< 0")
+        e = -km.log1p(-self._unit(draw_shape(size, scale), param_dtype(scale))[0])
+        return e * param_value(scale, self._device)
 
     # ----- integers
     def integers(self, low: int, high: int | None = None, size: Size = None, dtype: Any = None,
@@ -210,7 +210,7 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
             raise ValueError(f"low is out of bounds for {d.name} (low={low} < {info.min})")
         if high - 1 > info.max:
             raise ValueError(f"high is out of bounds for {d.name} (high - 1 = {high - 1} > {info.max})")
-        shape = _out_shape(size)
+        shape = draw_shape(size)
         span = high - low
         wide = d.itemsize == 8 or span > 1 << 32 or _tries(span, 32) > 4
         if wide and not self._device.supports(dt.uint64):
@@ -360,7 +360,7 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
         [1, 1, 1, 1]
         """
         pop, n, axis = _population(a, self._device, axis)
-        shape = _out_shape(size)
+        shape = draw_shape(size)
         k = math.prod(shape)
         if n == 0 and k > 0:
             raise ValueError("a cannot be empty unless no samples are taken")

@@ -30,7 +30,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray, full
-from kdsl.frontend.array.random_draws import PhiloxDraws, Size, _out_shape
+from kdsl.frontend.array.random_draws import PhiloxDraws, Size, draw_shape
 from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import concatenate
 from kdsl.frontend.array.sorting import argsort, searchsorted, take
@@ -59,7 +59,7 @@ class HypergeometricDistributions(PhiloxDraws):
         """
         g, b, s = (_host_ints(v) for v in (ngood, nbad, nsample))
         self._check_hypergeometric(g, b, s)
-        shape = _out_shape(size, g, b, s)
+        shape = draw_shape(size, g, b, s)
         pshape = np.broadcast_shapes(g.shape, b.shape, s.shape)
         triples = np.stack(np.broadcast_arrays(g, b, s), axis=-1).reshape(-1, 3)
         uniq, inverse = np.unique(triples, axis=0, return_inverse=True)
@@ -135,7 +135,7 @@ class HypergeometricDistributions(PhiloxDraws):
         total = int(host.sum())
         if nsample > total:
             raise ValueError("nsample > sum(colors)")
-        rows = _out_shape(size)
+        rows = draw_shape(size)
         out = self._index_dtype()
         if total == 0 or nsample == 0 or host.shape[0] == 0:
             return full(rows + host.shape, 0, dtype=out, device=self._device)

@@ -20,7 +20,7 @@ from typing import Any
 from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.poisson_sampling import PoissonDistributions
-from kdsl.frontend.array.random_draws import Size, _host_check, _operand, _out_shape, _param_dtype
+from kdsl.frontend.array.random_draws import Size, draw_shape, host_check, param_dtype, param_operand
 
 
 class NoncentralDistributions(PoissonDistributions):
@@ -28,8 +28,8 @@ class NoncentralDistributions(PoissonDistributions):
 
     def _noncentral_chi2(self, df: Any, nonc: Any, shape: tuple[int, ...], d: dt.DType) -> Array:
         half = self._const(0.5, d)
-        k = self._poisson_device(_operand(nonc, d, self._device) * half, shape, d)
-        return self._gamma_values(_operand(df, d, self._device) * half + k, shape, d) * self._const(2.0, d)
+        k = self._poisson_device(param_operand(nonc, d, self._device) * half, shape, d)
+        return self._gamma_values(param_operand(df, d, self._device) * half + k, shape, d) * self._const(2.0, d)
 
     def noncentral_chisquare(self, df: Any, nonc: Any, size: Size = None) -> Array:
         """Noncentral chi-square floats (``df > 0``, ``nonc >= 0``; broadcast against ``size``).
@@ -42,10 +42,10 @@ class NoncentralDistributions(PoissonDistributions):
         ...
         ValueError: df <= 0
         """
-        _host_check(df, "df", lambda v: v > 0, "<= 0")
-        _host_check(nonc, "nonc", lambda v: v >= 0, "< 0")
-        d = _param_dtype(df, nonc)
-        return self._noncentral_chi2(df, nonc, _out_shape(size, df, nonc), d)
+        host_check(df, "df", lambda v: v > 0, "<= 0")
+        host_check(nonc, "nonc", lambda v: v >= 0, "< 0")
+        d = param_dtype(df, nonc)
+        return self._noncentral_chi2(df, nonc, draw_shape(size, df, nonc), d)
 
     def noncentral_f(self, dfnum: Any, dfden: Any, nonc: Any, size: Size = None) -> Array:
         """Noncentral F floats: ``(noncentral_chisquare(dfnum, nonc) / dfnum) / (chisquare(dfden) / dfden)``.
@@ -54,12 +54,12 @@ class NoncentralDistributions(PoissonDistributions):
         >>> bool((kd.random.default_rng(2).noncentral_f(3.0, 20.0, 3.0, size=100).numpy() > 0).all())
         True
         """
-        _host_check(dfnum, "dfnum", lambda v: v > 0, "<= 0")
-        _host_check(dfden, "dfden", lambda v: v > 0, "<= 0")
-        _host_check(nonc, "nonc", lambda v: v >= 0, "< 0")
-        d = _param_dtype(dfnum, dfden, nonc)
-        shape = _out_shape(size, dfnum, dfden, nonc)
-        num, den = _operand(dfnum, d, self._device), _operand(dfden, d, self._device)
+        host_check(dfnum, "dfnum", lambda v: v > 0, "<= 0")
+        host_check(dfden, "dfden", lambda v: v > 0, "<= 0")
+        host_check(nonc, "nonc", lambda v: v >= 0, "< 0")
+        d = param_dtype(dfnum, dfden, nonc)
+        shape = draw_shape(size, dfnum, dfden, nonc)
+        num, den = param_operand(dfnum, d, self._device), param_operand(dfden, d, self._device)
         top = self._noncentral_chi2(num, nonc, shape, d)
         bottom = self._gamma_values(den * self._const(0.5, d), shape, d) * self._const(2.0, d)
         return (top * den) / (bottom * num)

@@ -39,11 +39,11 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.binomial_sampling import _Consts, _stirling_tail
+from kdsl.frontend.array.binomial_sampling import SharedConsts, stirling_tail
 from kdsl.frontend.array.creation import asarray, full
 from kdsl.frontend.array.gamma_sampling import GammaDistributions
 from kdsl.frontend.array.ops import where
-from kdsl.frontend.array.random_draws import Size, _operand, _out_shape
+from kdsl.frontend.array.random_draws import Size, draw_shape, param_operand
 from kdsl.frontend.array.sorting import searchsorted
 
 INVERSION_STEPS = 48  # sequential-search terms for lam < 10
@@ -71,7 +71,7 @@ class PoissonDistributions(GammaDistributions):
         ValueError: lam < 0 or lam is NaN
         """
         _check_lam(lam)
-        shape, out = _out_shape(size, lam), self._index_dtype()
+        shape, out = draw_shape(size, lam), self._index_dtype()
         if not isinstance(lam, Array) and np.ndim(lam) == 0:
             value = float(lam)
             if value == 0.0:
@@ -79,7 +79,7 @@ class PoissonDistributions(GammaDistributions):
             if value <= TABLE_MAX:
                 return self._poisson_table(value, shape).astype(out)
         d = self._count_dtype(lam)
-        return self._poisson_device(_operand(lam, d, self._device), shape, d).astype(out)
+        return self._poisson_device(param_operand(lam, d, self._device), shape, d).astype(out)
 
     def _count_dtype(self, mean: Any) -> dt.DType:
         """float32, or float64 (where the device has it) for float64 arrays and host means past ``2**22``."""
@@ -99,14 +99,14 @@ class PoissonDistributions(GammaDistributions):
 
     def _poisson_device(self, lam: Array, shape: tuple[int, ...], d: dt.DType) -> Array:
         """Poisson counts of the (lazy) means ``lam`` as floats of dtype ``d`` (module docstring)."""
-        c = _Consts(self, d)
+        c = SharedConsts(self, d)
         lam = lam.realize()  # a random mean (negative_binomial's gamma) is computed once, not in every round
         small = lam < c(_SMALL_MEAN)
         inv = self._poisson_inversion(where(small, lam, c(0.0)), shape, c)
         rej = self._ptrs(where(small, c(_SMALL_MEAN), lam), shape, c)  # a dummy lam keeps PTRS's constants finite
         return where(small, inv, rej)
 
-    def _poisson_inversion(self, lam: Array, shape: tuple[int, ...], c: _Consts) -> Array:
+    def _poisson_inversion(self, lam: Array, shape: tuple[int, ...], c: SharedConsts) -> Array:
         """The smallest k with u < F(k), summing the pmf ``f(j+1) = f(j) lam / (j+1)`` for 48 terms."""
         u = self._unit(shape, c._d)[0]
         f = km.exp(-lam)
@@ -118,7 +118,7 @@ class PoissonDistributions(GammaDistributions):
             cdf = cdf + f
         return k
 
-    def _ptrs(self, lam: Array, shape: tuple[int, ...], c: _Consts) -> Array:
+    def _ptrs(self, lam: Array, shape: tuple[int, ...], c: SharedConsts) -> Array:
         """Hörmann's PTRS, 24 candidates in 3 rounds; the log-density is relative to the mode."""
         slam = km.sqrt(lam)
         b = c(2.53) * slam + c(0.931)
@@ -140,7 +140,7 @@ class PoissonDistributions(GammaDistributions):
                 xs = c(0.5) - km.abs(x)
                 k = km.floor((c(2.0) * a / xs + b) * x + lam + c(0.43))
                 fast = (xs >= c(0.07)) & (v <= vr)
-                logf = k * t + k + base - _stirling_tail(k, c) - (k + c(0.5)) * km.log1p((k - m) / m1)
+                logf = k * t + k + base - stirling_tail(k, c) - (k + c(0.5)) * km.log1p((k - m) / m1)
                 slow = ((~((xs < c(0.013)) & (v > xs)))
                         & (km.log(v) + log_inv_alpha - km.log(a / (xs * xs) + b) <= logf))
                 pick = where((k >= c(0.0)) & (fast | slow), k, pick)
@@ -158,15 +158,15 @@ class PoissonDistributions(GammaDistributions):
         True
         """
         self._check_negative_binomial(n, p)
-        shape = _out_shape(size, n, p)
+        shape = draw_shape(size, n, p)
         host_mean = None
         if not isinstance(n, Array) and not isinstance(p, Array):
             hp = np.asarray(p, dtype=float)
             with np.errstate(divide="ignore", invalid="ignore"):
                 host_mean = np.asarray(n, dtype=float) * (1.0 - hp) / hp
         d = self._count_dtype(host_mean if host_mean is not None else (n if isinstance(n, Array) else p))
-        pv = _operand(p, d, self._device)
-        lam = self._gamma_values(_operand(n, d, self._device), shape, d) * ((1.0 - pv) / pv)
+        pv = param_operand(p, d, self._device)
+        lam = self._gamma_values(param_operand(n, d, self._device), shape, d) * ((1.0 - pv) / pv)
         return self._poisson_device(lam, shape, d).astype(self._index_dtype())
 
     def _check_negative_binomial(self, n: Any, p: Any) -> None:

@@ -29,7 +29,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.generator import Generator, default_rng
 from kdsl.frontend.array.legacy_random import PhiloxState, RandomState, float_dtype, global_state
-from kdsl.frontend.array.random_draws import _operand, _out_shape
+from kdsl.frontend.array.random_draws import draw_shape, param_operand
 
 __all__ = [
     "BitGenerator", "Generator", "MT19937", "PCG64", "PCG64DXSM", "Philox", "PhiloxState", "RandomState", "SFC64",
@@ -84,10 +84,10 @@ def uniform(low: Any = 0.0, high: Any = 1.0, size: Any = None, dtype: Any = floa
     """
     d = float_dtype(dtype)
     with _STATE._on(device) as s:
-        u = s._unit(_out_shape(size, low, high), s._device.check(d))[0]
+        u = s._unit(draw_shape(size, low, high), s._device.check(d))[0]
         if (not isinstance(low, Array) and not isinstance(high, Array)) and (low, high) == (0.0, 1.0):
             return u
-        lo, hi = _operand(low, d, s._device), _operand(high, d, s._device)
+        lo, hi = param_operand(low, d, s._device), param_operand(high, d, s._device)
         return u * (hi - lo) + lo
 
 
@@ -110,10 +110,10 @@ def normal(loc: Any = 0.0, scale: Any = 1.0, size: Any = None, dtype: Any = floa
     with _STATE._on(device) as s:
         if isinstance(scale, (int, float)) and scale < 0:
             raise ValueError(f"scale < 0: normal's scale is a standard deviation, got {scale}")
-        z = s._std_normal(_out_shape(size, loc, scale), s._device.check(d))
+        z = s._std_normal(draw_shape(size, loc, scale), s._device.check(d))
         if not isinstance(loc, Array) and not isinstance(scale, Array) and (loc, scale) == (0.0, 1.0):
             return z
-        return z * _operand(scale, d, s._device) + _operand(loc, d, s._device)
+        return z * param_operand(scale, d, s._device) + param_operand(loc, d, s._device)
 
 
 def standard_normal(size: Any = None, dtype: Any = float, device: Any = None) -> Array:

@@ -30,7 +30,7 @@ from kdsl.ir.graph import Node
 Size = int | tuple[int, ...] | None
 
 
-def _float_dtype(dtype: Any, device) -> dt.DType:
+def draw_float_dtype(dtype: Any, device) -> dt.DType:
     d = dt.float32 if dtype is None else dt.as_dtype(dtype)
     if d not in (dt.float32, dt.float64):
         raise TypeError(f"Unsupported dtype {d.name!r}: random floats are float32 or float64")
@@ -41,7 +41,7 @@ def _shape_of(x: Any) -> tuple[int, ...]:
     return tuple(x.shape) if isinstance(x, Array) else np.shape(x)
 
 
-def _out_shape(size: Size, *params: Any) -> tuple[int, ...]:
+def draw_shape(size: Size, *params: Any) -> tuple[int, ...]:
     """``size`` if given (it must hold the parameters' broadcast shape, as NumPy checks), else that shape."""
     pshape = np.broadcast_shapes(*[_shape_of(p) for p in params]) if params else ()
     if size is None:
@@ -52,26 +52,26 @@ def _out_shape(size: Size, *params: Any) -> tuple[int, ...]:
     return shape
 
 
-def _param(x: Any, device) -> Any:
+def param_value(x: Any, device) -> Any:
     """A distribution parameter as an operand: Python scalars stay weak, host arrays become float32 arrays."""
     if isinstance(x, (Array, int, float)):
         return x
     return asarray(np.asarray(x, dtype=np.float32), device=device)
 
 
-def _operand(x: Any, d: dt.DType, device) -> Array:
+def param_operand(x: Any, d: dt.DType, device) -> Array:
     """A distribution parameter as a kdsl array of dtype ``d`` (a 0-d constant for a Python scalar)."""
     if isinstance(x, Array):
         return x if x.dtype is d else x.astype(d)
     return asarray(np.asarray(x, dtype=d.np), device=device)
 
 
-def _param_dtype(*params: Any) -> dt.DType:
+def param_dtype(*params: Any) -> dt.DType:
     """float64 when a parameter is a float64 kdsl array (its draw then gets 53 random bits), else float32."""
     return dt.float64 if any(isinstance(p, Array) and p.dtype is dt.float64 for p in params) else dt.float32
 
 
-def _host_check(value: Any, name: str, ok, message: str) -> None:
+def host_check(value: Any, name: str, ok, message: str) -> None:
     """NumPy's parameter checks on host values; a kdsl array parameter is not read back (that would sync)."""
     if isinstance(value, Array):
         return
@@ -80,7 +80,7 @@ def _host_check(value: Any, name: str, ok, message: str) -> None:
         raise ValueError(f"{name} {message}")
 
 
-def _out_request(out: Any, size: Size, dtype: Any) -> tuple[Size, Any]:
+def out_request(out: Any, size: Size, dtype: Any) -> tuple[Size, Any]:
     """(size, dtype) of a draw into ``out`` (NumPy's ``out=``): its shape and float dtype, with NumPy's errors."""
     if out is None:
         return size, dtype
@@ -97,7 +97,7 @@ def _out_request(out: Any, size: Size, dtype: Any) -> tuple[Size, Any]:
     return tuple(out.shape), od
 
 
-def _store(out: Any, result: Array) -> Any:
+def store_out(out: Any, result: Array) -> Any:
     """``result`` written into ``out`` (a kdsl array: a lazy in-place update; a NumPy array: read back into it,
     the host destination the caller asked for), or ``result`` itself without ``out``."""
     if out is None:

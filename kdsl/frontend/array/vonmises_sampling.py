@@ -25,15 +25,15 @@ from typing import Any
 
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.binomial_sampling import _Consts
+from kdsl.frontend.array.binomial_sampling import SharedConsts
 from kdsl.frontend.array.ops import where
 from kdsl.frontend.array.random_draws import (
     PhiloxDraws,
     Size,
-    _host_check,
-    _operand,
-    _out_shape,
-    _param_dtype,
+    draw_shape,
+    host_check,
+    param_dtype,
+    param_operand,
 )
 
 PER_ROUND, ROUNDS = 9, 4  # 36 candidates: all rejected with probability < 0.343**36 < 2e-17
@@ -54,11 +54,11 @@ class VonMisesDistribution(PhiloxDraws):
         ...
         ValueError: kappa < 0
         """
-        _host_check(kappa, "kappa", lambda v: v >= 0, "< 0")
-        d = _param_dtype(mu, kappa)
-        shape = _out_shape(size, mu, kappa)
-        c = _Consts(self, d)
-        k = _operand(kappa, d, self._device)
+        host_check(kappa, "kappa", lambda v: v >= 0, "< 0")
+        d = param_dtype(mu, kappa)
+        shape = draw_shape(size, mu, kappa)
+        c = SharedConsts(self, d)
+        k = param_operand(kappa, d, self._device)
         root = km.sqrt(c(1.0) + c(4.0) * k * k)
         tau = c(1.0) + root
         st = km.sqrt(c(2.0) * tau)
@@ -82,4 +82,4 @@ class VonMisesDistribution(PhiloxDraws):
         half = self._first_accepted(shape, d, ROUNDS, one_round, c(0.0))  # fallback: the mode
         out = c(2.0) * km.arctan(q * km.tan(half))
         turn, pi = c(2.0 * math.pi), c(math.pi)
-        return km.mod(out + _operand(mu, d, self._device) + pi, turn) - pi
+        return km.mod(out + param_operand(mu, d, self._device) + pi, turn) - pi

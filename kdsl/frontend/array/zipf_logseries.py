@@ -30,9 +30,9 @@ import numpy as np
 
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.binomial_sampling import _Consts
+from kdsl.frontend.array.binomial_sampling import SharedConsts
 from kdsl.frontend.array.ops import where
-from kdsl.frontend.array.random_draws import PhiloxDraws, Size, _operand, _out_shape
+from kdsl.frontend.array.random_draws import PhiloxDraws, Size, draw_shape, param_operand
 
 PER_ROUND, ROUNDS = 8, 4  # 32 zipf candidates per output: all rejected with probability < 0.31**32
 _TOP = float(np.nextafter(2.0**63, 0.0))  # the largest float64 below 2**63: counts stay inside int64
@@ -55,9 +55,9 @@ class ZipfLogseriesDistributions(PhiloxDraws):
         if not isinstance(a, Array) and not (np.asarray(a, dtype=float) > 1).all():
             raise ValueError("a <= 1 or a is NaN")
         d = self._float_work()
-        c = _Consts(self, d)
-        shape = _out_shape(size, a)
-        am1 = _operand(a, d, self._device) - c(1.0)
+        c = SharedConsts(self, d)
+        shape = draw_shape(size, a)
+        am1 = param_operand(a, d, self._device) - c(1.0)
         span = -km.expm1(-am1 * c(math.log(_TOP + 1.0)))  # 1 - umin: U in (umin, 1] keeps X <= _TOP
         bound = -km.expm1(-am1 * c(math.log(2.0)))  # 1 - 2**(1-a)
         nan = c(math.nan)
@@ -86,9 +86,9 @@ class ZipfLogseriesDistributions(PhiloxDraws):
             if not ((hp >= 0) & (hp < 1)).all():
                 raise ValueError("p < 0, p >= 1 or p is NaN")
         d = self._float_work()
-        c = _Consts(self, d)
-        shape = _out_shape(size, p)
-        pv = _operand(p, d, self._device)
+        c = SharedConsts(self, d)
+        shape = draw_shape(size, p)
+        pv = param_operand(p, d, self._device)
         v, u = self._open_unit(shape, d, 2)
         q = -km.expm1(km.log1p(-pv) * u)
         many = km.floor(c(1.0) + km.log(v) / km.log(q))

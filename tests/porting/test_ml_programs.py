@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-
 from harness import check
 
 
@@ -129,7 +128,7 @@ def mlp(np, X_host, y_host, W1_host, W2_host, perm_host, hidden=8, lr=0.1, epoch
     n = X.shape[0]
     perm = np.asarray(perm_host)
     history = []
-    for epoch in range(epochs):
+    for _epoch in range(epochs):
         for i in range(0, n, batch):
             idx = perm[i:i + batch]
             xb, yb = X[idx], y[idx]

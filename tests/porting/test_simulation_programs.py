@@ -1,9 +1,9 @@
 """Simulation programs (n-body, heat equation, Game of Life, Mandelbrot, Monte Carlo) ported by ``np`` -> ``kd``."""
 
 import numpy as np
+from harness import check
 
 import kdsl as kd
-from harness import check
 
 
 def nbody_step(np, pos_host, vel_host, mass_host, dt=0.01, steps=5, G=1.0, soft=0.1):

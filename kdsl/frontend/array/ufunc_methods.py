@@ -1,0 +1,147 @@
+"""NumPy's ufunc methods on kdsl's binary functions: ``kd.add.outer(a, b)``, ``kd.multiply.reduce(a, axis=1)``,
+``kd.add.accumulate(a)``, ``kd.maximum.at(a, i, v)``; ``nin``/``nout``/``identity`` as NumPy's.
+
+``outer`` broadcasts ``a`` against ``b`` with ``a``'s axes first (one fused kernel); ``reduce`` and ``accumulate``
+run kdsl's reduction or scan for the ufunc (``add.reduce`` is ``sum``, ``logical_and.reduce`` is ``all``,
+``multiply.accumulate`` is ``cumprod``...), on axis 0 unless told otherwise, as NumPy's. A method a ufunc lacks
+in kdsl raises ``TypeError`` naming the ones it has.
+
+    >>> import kdsl as kd
+    >>> kd.subtract.outer(kd.arange(3), kd.arange(2)).tolist()
+    [[0, -1], [1, 0], [2, 1]]
+    >>> kd.add.reduce(kd.asarray([[1, 2], [3, 4]])).tolist(), kd.add.accumulate(kd.arange(4)).tolist()
+    ([4, 6], [0, 1, 3, 6])
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, MutableMapping
+from typing import Any
+
+from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.scatter import _WithAt
+
+# ufunc.reduce / ufunc.accumulate -> the kdsl function that computes it
+REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
+          "logical_or": "any", "fmax": "nanmax", "fmin": "nanmin"}
+ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
+# associative ufuncs whose accumulate is a doubling scan of the ufunc itself (log2(n) lazy steps)
+DOUBLING = ("maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "logical_xor", "bitwise_and",
+            "bitwise_or", "bitwise_xor")
+AT = ("add", "subtract", "maximum", "minimum")  # kdsl/frontend/array/scatter.py
+# NumPy's identities (None: the ufunc has none)
+IDENTITY = {"add": 0, "subtract": None, "multiply": 1, "logical_and": True, "logical_or": False,
+            "logical_xor": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0}
+BINARY = ("add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "power", "float_power", "mod",
+          "remainder", "fmod", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "logical_xor",
+          "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "equal", "not_equal", "less",
+          "less_equal", "greater", "greater_equal", "arctan2", "hypot", "logaddexp", "logaddexp2", "copysign",
+          "nextafter", "heaviside", "gcd", "lcm", "ldexp")
+
+
+def _kd() -> Any:
+    return sys.modules["kdsl"]  # the namespace's reductions (this module sits below it in the layers)
+
+
+def _refuse(name: str, method: str, table: Any) -> TypeError:
+    have = ", ".join(f"{n}.{method}" for n in table)
+    return TypeError(f"kdsl has no {name}.{method} (it has {have}); write the loop with kdsl's operations, or "
+                     f"call np.{name}.{method} on np.asarray(a)")
+
+
+class Ufunc(_WithAt):
+    """A binary kdsl function with NumPy's ufunc methods (``kd.multiply``, ``kd.add``...)."""
+
+    nin, nout = 2, 1
+
+    def __init__(self, fn: Callable[..., Any], name: str) -> None:
+        super().__init__(getattr(fn, "_fn", fn), name)
+
+    @property
+    def identity(self) -> Any:
+        return IDENTITY.get(self._name)
+
+    def outer(self, a: Any, b: Any, **kwargs: Any) -> Array:
+        """``op(a[i, j, ...], b[k, ...])`` for every pair: shape ``a.shape + b.shape``.
+
+        >>> import kdsl as kd
+        >>> kd.multiply.outer([1, 2], [1, 10, 100]).tolist()
+        [[1, 10, 100], [2, 20, 200]]
+        """
+        x, y = asarray(a), asarray(b)
+        return self._fn(x.reshape(x.shape + (1,) * y.ndim), y, **kwargs)
+
+    def reduce(self, a: Any, axis: Any = 0, dtype: Any = None, out: Any = None, keepdims: bool = False,
+               **kwargs: Any) -> Array:
+        """``op`` folded over ``axis`` (0 by default; None: all axes), as kdsl's reduction for it.
+
+        >>> import kdsl as kd
+        >>> kd.maximum.reduce(kd.asarray([[1, 5], [7, 2]]), axis=1).tolist()
+        [5, 7]
+        """
+        if self._name not in REDUCE:
+            raise _refuse(self._name, "reduce", REDUCE)
+        if dtype is not None:
+            kwargs["dtype"] = dtype
+        result = getattr(_kd(), REDUCE[self._name])(asarray(a), axis=axis, keepdims=keepdims, **kwargs)
+        return _into(result, out)
+
+    def accumulate(self, a: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Array:
+        """The running ``op`` along ``axis`` (0 by default), as kdsl's scan for it.
+
+        >>> import kdsl as kd
+        >>> kd.multiply.accumulate(kd.asarray([1, 2, 3, 4])).tolist()
+        [1, 2, 6, 24]
+        """
+        x = asarray(a)
+        if self._name in DOUBLING:
+            return _into(self._doubling(x if dtype is None else x.astype(dtype), axis), out)
+        if self._name not in ACCUMULATE:
+            raise _refuse(self._name, "accumulate", ACCUMULATE | dict.fromkeys(DOUBLING))
+        return _into(getattr(_kd(), ACCUMULATE[self._name])(x, axis=axis, dtype=dtype), out)
+
+    def _doubling(self, x: Array, axis: int) -> Array:
+        """The running ``op`` by recursive doubling: step ``k`` combines each element with the one ``k``
+        before it (Hillis-Steele), so ``ceil(log2(n))`` steps of lazy slices and one ``concatenate`` each."""
+        if x.ndim == 0:
+            raise ValueError("accumulate needs an array of at least one dimension (got a 0-d array)")
+        kd = _kd()
+        y = kd.moveaxis(x, axis, -1)
+        if self._name.startswith("logical"):
+            y = y.astype(kd.bool)
+        k, n = 1, y.shape[-1]
+        while k < n:
+            y = kd.concatenate([y[..., :k], self._fn(y[..., k:], y[..., :-k])], axis=-1)
+            k *= 2
+        return kd.moveaxis(y, -1, axis)
+
+    def at(self, a: Array, indices: Any, b: Any = None, *, deterministic: bool = False) -> None:
+        if self._name not in AT:
+            raise _refuse(self._name, "at", AT)
+        super().at(a, indices, b, deterministic=deterministic)
+
+    at.__doc__ = _WithAt.at.__doc__
+
+    def __repr__(self) -> str:
+        return f"<kdsl ufunc {self._name!r}>"
+
+
+def _into(result: Array, out: Any) -> Array:
+    """NumPy's ``out=``: the result written into a kdsl array (which is returned)."""
+    if out is None:
+        return result
+    target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    if not isinstance(target, Array):
+        raise TypeError("out= must be a kdsl Array")
+    target[...] = result
+    return target
+
+
+def wrap(namespace: MutableMapping[str, Any]) -> None:
+    """Replaces each binary function of ``namespace`` (the kdsl package) by its :class:`Ufunc`."""
+    for name in BINARY:
+        fn = namespace.get(name)
+        if fn is not None and not isinstance(fn, Ufunc):
+            namespace[name] = Ufunc(fn, name)

@@ -1,0 +1,94 @@
+"""NumPy's ufunc methods on kdsl's binary functions (kdsl/frontend/array/ufunc_methods.py) against NumPy."""
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+
+OUTER = ["add", "subtract", "multiply", "maximum", "minimum", "power", "equal", "less", "greater_equal",
+         "logical_and", "bitwise_xor", "arctan2", "hypot", "floor_divide", "mod"]
+
+
+@pytest.mark.parametrize("name", OUTER)
+@pytest.mark.parametrize("shapes", [((3,), (4,)), ((2, 3), (4,)), ((0,), (2,)), ((1,), (2, 2))])
+def test_outer(name, shapes):
+    rng = np.random.default_rng(0)
+    a = rng.integers(1, 6, shapes[0]).astype(np.int32)
+    b = rng.integers(1, 6, shapes[1]).astype(np.int32)
+    if name in ("arctan2", "hypot"):
+        a, b = a.astype(np.float32), b.astype(np.float32)
+    got = getattr(kd, name).outer(kd.asarray(a), kd.asarray(b))
+    expected = getattr(np, name).outer(a, b)
+    assert got.shape == expected.shape
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
+
+
+def test_outer_of_strided_views_and_lists():
+    host = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+    got = kd.subtract.outer(kd.asarray(host)[:, ::2].T, [1.0, 2.0])
+    np.testing.assert_allclose(got.numpy(), np.subtract.outer(host[:, ::2].T, [1.0, 2.0]))
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "logical_and", "logical_or", "fmax"])
+@pytest.mark.parametrize("axis", [0, 1, None, (0, 1)])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_reduce(name, axis, keepdims):
+    host = np.random.default_rng(1).uniform(0.5, 1.5, (3, 4)).astype(np.float32)
+    if name.startswith("logical"):
+        host = host > 1.0
+    got = getattr(kd, name).reduce(kd.asarray(host), axis=axis, keepdims=keepdims)
+    expected = getattr(np, name).reduce(host, axis=axis, keepdims=keepdims)
+    assert got.shape == np.shape(expected)
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-5)
+
+
+def test_reduce_defaults_to_axis_0_and_takes_dtype():
+    host = np.arange(6, dtype=np.int8).reshape(2, 3) * 40
+    np.testing.assert_array_equal(kd.add.reduce(kd.asarray(host)).numpy(), np.add.reduce(host))
+    got = kd.add.reduce(kd.asarray(host), axis=1, dtype=kd.int32)
+    np.testing.assert_array_equal(got.numpy(), np.add.reduce(host, axis=1, dtype=np.int32))
+
+
+@pytest.mark.parametrize("name", ["add", "multiply"])
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_accumulate(name, axis):
+    host = np.arange(1, 13, dtype=np.float32).reshape(3, 4) / 4
+    got = getattr(kd, name).accumulate(kd.asarray(host)[:, ::-1], axis=axis)
+    np.testing.assert_allclose(got.numpy(), getattr(np, name).accumulate(host[:, ::-1], axis=axis), rtol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["maximum", "minimum", "fmax", "logical_or", "logical_and", "bitwise_xor"])
+@pytest.mark.parametrize("shape,axis", [((3, 13), 1), ((5, 2), 0), ((1,), 0), ((0, 3), 1), ((4, 3), -2)])
+def test_accumulate_by_doubling(name, shape, axis):
+    host = np.random.default_rng(2).integers(0, 9, shape).astype(np.int32)
+    if name == "fmax":
+        host = host.astype(np.float32)
+        host.flat[::3] = np.nan
+    if name.startswith("logical"):
+        host = host > 4
+    got = getattr(kd, name).accumulate(kd.asarray(host), axis=axis)
+    expected = getattr(np, name).accumulate(host, axis=axis)
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got.numpy(), expected)
+
+
+def test_out_writes_a_kdsl_array():
+    out = kd.zeros(3)
+    assert kd.add.reduce(kd.ones((2, 3)), out=out) is out
+    np.testing.assert_array_equal(out.numpy(), [2.0, 2.0, 2.0])
+
+
+def test_calls_and_at_unchanged():
+    a = kd.zeros(3)
+    kd.add.at(a, [0, 0, 2], 1.0)
+    np.testing.assert_array_equal(a.numpy(), [2.0, 0.0, 1.0])
+    assert kd.multiply(kd.asarray([2, 3]), 4).tolist() == [8, 12]
+    assert (kd.add.nin, kd.add.nout, kd.add.identity, kd.multiply.identity, kd.maximum.identity) == \
+        (np.add.nin, np.add.nout, np.add.identity, np.multiply.identity, np.maximum.identity)
+
+
+@pytest.mark.parametrize("call", [lambda: kd.subtract.reduce(kd.ones(3)), lambda: kd.subtract.accumulate(kd.ones(3)),
+                                  lambda: kd.multiply.at(kd.ones(3), [0], 2.0)])
+def test_missing_methods_name_the_ones_there(call):
+    with pytest.raises(TypeError, match="kdsl has no .*it has"):
+        call()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable
+from typing import Literal
 
 import numpy as np
 
@@ -338,17 +339,66 @@ class Array:
         return _store_inplace(self, result)
 
     # ----- movement
-    def reshape(self, *shape) -> Array:
+    def reshape(self, *shape, order: str = "C", copy: bool | None = None) -> Array:
+        from kdsl.frontend.array import memory_order
+
         target = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
+        if copy is not None:  # NumPy 2.1's copy=: kd.reshape checks whether a view is possible
+            from kdsl.frontend.array.shape_ops import reshape
+
+            return reshape(self, target, order, copy=copy)
+        if memory_order.fortran(order, "CFA"):
+            return memory_order.reshape_fortran(self, tuple(target))
         out = Array(mv.reshape_node(self._n, mv.resolve_shape(target, self.size)))
         return out._view_of(self, lambda base, view: base.__setitem__(Ellipsis, view.reshape(base.shape)))
 
-    def ravel(self) -> Array:
-        return self.reshape(-1)
+    def ravel(self, order: str = "C") -> Array:
+        return self.reshape(-1, order=order if order in ("C", "F", "A") else "C")
 
-    def flatten(self) -> Array:
+    def flatten(self, order: str = "C") -> Array:
         """A flat copy (writes to it do not reach this array, as in NumPy)."""
-        return Array(self.reshape(-1)._n)
+        return Array(self.ravel(order)._n)
+
+    def fill(self, value) -> None:
+        """Set every element to ``value`` in place (NumPy's assignment rules), as ``ndarray.fill``."""
+        self[...] = value
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def flat(self):
+        """NumPy's flat iterator: ``a.flat[i]``, ``a.flat[k] = v``, ``for v in a.flat`` (``flat_iter.py``)."""
+        from kdsl.frontend.array.flat_iter import FlatIter
+
+        return FlatIter(self)
+
+    def tobytes(self, order: Literal["C", "F", "A", "K"] = "C") -> bytes:
+        """The elements' bytes (an explicit download), as ``ndarray.tobytes``."""
+        return self.numpy().tobytes(order)
+
+    def repeat(self, repeats, axis: int | None = None) -> Array:
+        from kdsl.frontend.array.joining import repeat  # cycle: that module builds Arrays
+
+        return repeat(self, repeats, axis)
+
+    def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
+        from kdsl.frontend.array.constructors import diagonal  # cycle: that module builds Arrays
+
+        return diagonal(self, offset, axis1, axis2)
+
+    def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype=None, out=None) -> Array:
+        from kdsl.frontend.array.constructors import trace  # cycle: that module builds Arrays
+
+        if out is not None:
+            raise TypeError("trace(out=) is not supported: assign the result (out[...] = a.trace())")
+        return trace(self, offset, axis1, axis2, dtype)
+
+    def compress(self, condition, axis: int | None = None) -> Array:
+        from kdsl.frontend.array.masks import compress  # cycle: that module builds Arrays
+
+        return compress(condition, self, axis)
 
     def transpose(self, *axes) -> Array:
         given = axes[0] if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))) else axes

@@ -137,3 +137,22 @@ def test_linspace_of_python_complex_keeps_the_imaginary_part(start, stop):
     got = kd.linspace(start, stop, 5)
     assert got.dtype is kd.complex64  # kdsl's default complex (NumPy: complex128)
     np.testing.assert_allclose(got.numpy(), np.linspace(start, stop, 5), rtol=1e-6)
+
+
+@pytest.mark.parametrize("num", [0, 1, 2, 7])
+@pytest.mark.parametrize("endpoint", [True, False])
+def test_linspace_retstep_matches_numpy(num, endpoint):
+    got, step = kd.linspace(-1.0, 3.0, num, endpoint=endpoint, retstep=True)
+    expected, np_step = np.linspace(-1.0, 3.0, num, endpoint=endpoint, retstep=True)
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
+    np.testing.assert_equal(step, np_step)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_linspace_of_arrays_axis_and_retstep(axis):
+    a, b = np.array([0.0, 1.0, -2.0], np.float32), np.array([2.0, 5.0, 4.0], np.float32)
+    got, step = kd.linspace(kd.asarray(a), kd.asarray(b), 4, retstep=True, axis=axis)
+    expected, np_step = np.linspace(a, b, 4, retstep=True, axis=axis)
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
+    np.testing.assert_allclose(step.numpy(), np_step, rtol=1e-6)
+    np.testing.assert_allclose(kd.linspace(a, b, 4, axis=axis).numpy(), expected, rtol=1e-6)

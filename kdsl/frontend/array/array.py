@@ -119,6 +119,16 @@ class Array:
     def shape(self) -> tuple[int, ...]:
         return self._n.shape
 
+    @shape.setter
+    def shape(self, value) -> None:
+        """``a.shape = (3, -1)`` reshapes ``a`` itself, as NumPy's (a view keeps writing through to its base)."""
+        old = self._n.shape
+        target = tuple(value) if isinstance(value, (tuple, list)) else (value,)
+        self._node = mv.reshape_node(self._n, mv.resolve_shape(target, self.size))
+        if self._parent is not None:
+            base, write = self._parent
+            self._parent = (base, lambda b, view: write(b, view.reshape(old)))
+
     @property
     def dtype(self) -> dt.DType:
         return self._n.dtype
@@ -442,26 +452,28 @@ class Array:
 
         return getattr(reductions, name)(self, *args, **kwargs)
 
-    def sum(self, axis=None, dtype=None, keepdims=False):
-        return self._reduce("sum", axis, dtype=dtype, keepdims=keepdims)
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+        return self._reduce("sum", axis, dtype=dtype, keepdims=keepdims, out=out, initial=initial, where=where)
 
-    def prod(self, axis=None, dtype=None, keepdims=False):
-        return self._reduce("prod", axis, dtype=dtype, keepdims=keepdims)
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+        return self._reduce("prod", axis, dtype=dtype, keepdims=keepdims, out=out, initial=initial, where=where)
 
-    def mean(self, axis=None, dtype=None, keepdims=False):
-        return self._reduce("mean", axis, dtype=dtype, keepdims=keepdims)
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+        return self._reduce("mean", axis, dtype=dtype, keepdims=keepdims, out=out, where=where)
 
-    def var(self, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None):
-        return self._reduce("var", axis, dtype=dtype, ddof=ddof, keepdims=keepdims, correction=correction)
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, correction=None):
+        return self._reduce("var", axis, dtype=dtype, ddof=ddof, keepdims=keepdims, correction=correction, out=out,
+                            where=where)
 
-    def std(self, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None):
-        return self._reduce("std", axis, dtype=dtype, ddof=ddof, keepdims=keepdims, correction=correction)
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, correction=None):
+        return self._reduce("std", axis, dtype=dtype, ddof=ddof, keepdims=keepdims, correction=correction, out=out,
+                            where=where)
 
-    def max(self, axis=None, keepdims=False):
-        return self._reduce("max", axis, keepdims=keepdims)
+    def max(self, axis=None, out=None, keepdims=False, initial=None, where=True):
+        return self._reduce("max", axis, keepdims=keepdims, out=out, initial=initial, where=where)
 
-    def min(self, axis=None, keepdims=False):
-        return self._reduce("min", axis, keepdims=keepdims)
+    def min(self, axis=None, out=None, keepdims=False, initial=None, where=True):
+        return self._reduce("min", axis, keepdims=keepdims, out=out, initial=initial, where=where)
 
     def argmax(self, axis=None, keepdims=False):
         return self._reduce("argmax", axis, keepdims=keepdims)
@@ -469,11 +481,11 @@ class Array:
     def argmin(self, axis=None, keepdims=False):
         return self._reduce("argmin", axis, keepdims=keepdims)
 
-    def any(self, axis=None, keepdims=False):
-        return self._reduce("any", axis, keepdims=keepdims)
+    def any(self, axis=None, out=None, keepdims=False, *, where=True):
+        return self._reduce("any", axis, keepdims=keepdims, out=out, where=where)
 
-    def all(self, axis=None, keepdims=False):
-        return self._reduce("all", axis, keepdims=keepdims)
+    def all(self, axis=None, out=None, keepdims=False, *, where=True):
+        return self._reduce("all", axis, keepdims=keepdims, out=out, where=where)
 
     def cumsum(self, axis=None, dtype=None):
         return self._reduce("cumsum", axis, dtype=dtype)

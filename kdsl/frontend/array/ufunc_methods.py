@@ -140,8 +140,13 @@ def _into(result: Array, out: Any) -> Array:
 
 
 def wrap(namespace: MutableMapping[str, Any]) -> None:
-    """Replaces each binary function of ``namespace`` (the kdsl package) by its :class:`Ufunc`."""
+    """Replaces each binary function of ``namespace`` (the kdsl package) by its :class:`Ufunc`; other names of
+    the same function (``pow`` for ``power``, ``atan2`` for ``arctan2``) get the same object."""
     for name in BINARY:
         fn = namespace.get(name)
-        if fn is not None and not isinstance(fn, Ufunc):
-            namespace[name] = Ufunc(fn, name)
+        if fn is None or isinstance(fn, Ufunc):
+            continue
+        ufunc = Ufunc(fn, name)
+        for alias, value in list(namespace.items()):
+            if value is fn:
+                namespace[alias] = ufunc

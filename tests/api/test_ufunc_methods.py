@@ -92,3 +92,69 @@ def test_calls_and_at_unchanged():
 def test_missing_methods_name_the_ones_there(call):
     with pytest.raises(TypeError, match="kdsl has no .*it has"):
         call()
+
+
+UNARY = ["exp", "sqrt", "negative", "abs", "floor", "isnan", "sin", "logical_not", "square"]
+
+
+@pytest.mark.parametrize("name", UNARY)
+@pytest.mark.parametrize("view", ["whole", "strided"])
+def test_unary_out_in_place(name, view):
+    host = np.random.default_rng(3).uniform(0.5, 4, (4, 6)).astype(np.float32)
+    a = kd.asarray(host)
+    target, expected = (a, host.copy()) if view == "whole" else (a[:, ::2], host.copy())
+    ref = expected if view == "whole" else expected[:, ::2]
+    got = getattr(kd, name)(target, out=target)
+    getattr(np, name)(ref, out=ref)
+    assert got is target
+    np.testing.assert_allclose(a.numpy(), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "divide", "maximum", "power", "arctan2"])
+def test_binary_out_where_dtype(name):
+    rng = np.random.default_rng(4)
+    x, y = rng.uniform(0.5, 3, (3, 4)).astype(np.float32), rng.uniform(0.5, 3, (4,)).astype(np.float32)
+    cond = x > 1.5
+    out, ref = kd.asarray(-np.ones((3, 4), np.float32)), -np.ones((3, 4), np.float32)
+    got = getattr(kd, name)(kd.asarray(x), kd.asarray(y), out=out, where=kd.asarray(cond))
+    getattr(np, name)(x, y, out=ref, where=cond)
+    assert got is out
+    np.testing.assert_allclose(out.numpy(), ref, rtol=1e-6)
+    np.testing.assert_allclose(getattr(kd, name)(kd.asarray(x), y, dtype=kd.float64).numpy(),
+                               getattr(np, name)(x, y, dtype=np.float64), rtol=1e-6)
+
+
+def test_call_keywords_errors_and_tuples():
+    a = kd.arange(3)
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'add' output from float32 to int32"):
+        kd.add(a, 1.5, out=a)
+    with pytest.raises(ValueError, match="non-broadcastable output"):
+        kd.add(kd.ones((2, 3)), 1, out=kd.zeros(3))
+    with pytest.raises(TypeError, match="kdsl Array"):
+        kd.exp(kd.ones(2), out=np.zeros(2, np.float32))
+    q, r = kd.zeros(4, dtype=kd.int32), kd.zeros(4, dtype=kd.int32)
+    hq, hr = np.zeros(4, np.int32), np.zeros(4, np.int32)
+    kd.divmod(kd.asarray(np.array([-7, -1, 5, 9], np.int32)), 3, out=(q, r))
+    np.divmod(np.array([-7, -1, 5, 9], np.int32), 3, out=(hq, hr))
+    np.testing.assert_array_equal(q.numpy(), hq)
+    np.testing.assert_array_equal(r.numpy(), hr)
+    got = kd.add(kd.asarray(np.array([100], np.int8)), kd.asarray(np.array([100], np.int8)), dtype=kd.int32)
+    np.testing.assert_array_equal(got.numpy(), np.add(np.int8([100]), np.int8([100]), dtype=np.int32))
+
+
+def test_clip_out():
+    host = np.array([-1.0, 0.5, 3.0], np.float32)
+    a = kd.asarray(host)
+    assert kd.clip(a, 0, 1, out=a) is a
+    np.clip(host, 0, 1, out=host)
+    np.testing.assert_array_equal(a.numpy(), host)
+    b = kd.asarray(np.array([5.0, -5.0], np.float32))
+    b[::-1].clip(-1, 1, b[::-1])
+    np.testing.assert_array_equal(b.numpy(), [1.0, -1.0])
+
+
+def test_every_numpy_ufunc_name_is_a_ufunc():
+    for name in dir(kd):
+        if isinstance(getattr(np, name, None), np.ufunc) and callable(getattr(kd, name)):
+            fn = getattr(kd, name)
+            assert (fn.nin, fn.nout) == (getattr(np, name).nin, getattr(np, name).nout), name

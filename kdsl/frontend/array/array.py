@@ -511,10 +511,10 @@ class Array:
 
         return round(self, decimals)
 
-    def clip(self, a_min=None, a_max=None, *, min=None, max=None) -> Array:  # noqa: A002 - the standard's names
+    def clip(self, a_min=None, a_max=None, out=None, *, min=None, max=None) -> Array:  # noqa: A002 - the standard's names
         from kdsl.frontend.array.math import clip  # cycle: that module builds Arrays
 
-        return clip(self, min, max, a_min=a_min, a_max=a_max)
+        return clip(self, min, max, out, a_min=a_min, a_max=a_max)
 
     # ----- the array API standard (2024.12)
     def __array_namespace__(self, /, *, api_version: str | None = None):

@@ -1,5 +1,11 @@
-"""NumPy's ufunc methods on kdsl's binary functions: ``kd.add.outer(a, b)``, ``kd.multiply.reduce(a, axis=1)``,
-``kd.add.accumulate(a)``, ``kd.maximum.at(a, i, v)``; ``nin``/``nout``/``identity`` as NumPy's.
+"""kdsl's elementwise functions as NumPy's ufuncs: the keywords of a call (``kd.add(a, 1, out=a)``,
+``kd.exp(x, out=x)``, ``kd.divide(a, b, out=z, where=b != 0)``, ``dtype=``) and the methods
+``kd.add.outer(a, b)``, ``kd.multiply.reduce(a, axis=1)``, ``kd.add.accumulate(a)``, ``kd.maximum.at(a, i, v)``;
+``nin``/``nout``/``identity`` as NumPy's. Every kdsl function whose NumPy namesake is a ``np.ufunc`` is one.
+
+``out=`` writes the result into the given kdsl array (a view writes through to its base) and returns it, after
+NumPy's ``same_kind`` casting check; ``where=`` keeps ``out``'s old values (zeros without ``out``: NumPy leaves
+them uninitialised) where the condition is False.
 
 ``outer`` broadcasts ``a`` against ``b`` with ``a``'s axes first (one fused kernel); ``reduce`` and ``accumulate``
 run kdsl's reduction or scan for the ufunc (``add.reduce`` is ``sum``, ``logical_and.reduce`` is ``all``,
@@ -19,7 +25,10 @@ import sys
 from collections.abc import Callable, MutableMapping
 from typing import Any
 
-from kdsl.frontend.array.array import Array
+import numpy as np
+
+from kdsl.frontend.array import ops
+from kdsl.frontend.array.array import Array, UFuncTypeError
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.scatter import _WithAt
 
@@ -34,11 +43,6 @@ AT = ("add", "subtract", "maximum", "minimum")  # kdsl/frontend/array/scatter.py
 # NumPy's identities (None: the ufunc has none)
 IDENTITY = {"add": 0, "subtract": None, "multiply": 1, "logical_and": True, "logical_or": False,
             "logical_xor": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0}
-BINARY = ("add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "power", "float_power", "mod",
-          "remainder", "fmod", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "logical_xor",
-          "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "equal", "not_equal", "less",
-          "less_equal", "greater", "greater_equal", "arctan2", "hypot", "logaddexp", "logaddexp2", "copysign",
-          "nextafter", "heaviside", "gcd", "lcm", "ldexp")
 
 
 def _kd() -> Any:
@@ -52,12 +56,31 @@ def _refuse(name: str, method: str, table: Any) -> TypeError:
 
 
 class Ufunc(_WithAt):
-    """A binary kdsl function with NumPy's ufunc methods (``kd.multiply``, ``kd.add``...)."""
+    """A kdsl elementwise function with NumPy's ufunc keywords and methods (``kd.multiply``, ``kd.exp``...)."""
 
-    nin, nout = 2, 1
-
-    def __init__(self, fn: Callable[..., Any], name: str) -> None:
+    def __init__(self, fn: Callable[..., Any], name: str, nin: int = 2, nout: int = 1) -> None:
         super().__init__(getattr(fn, "_fn", fn), name)
+        self.nin, self.nout = nin, nout
+
+    def __call__(self, *args: Any, out: Any = None, where: Any = True, dtype: Any = None, casting: str = "same_kind",
+                 order: str = "K", subok: bool = True, **kwargs: Any) -> Any:
+        """``fn(*args)``; NumPy's ``out``, ``where`` and ``dtype`` (``order``/``subok``: one layout, no
+        subclasses)."""
+        if dtype is not None:  # compute in dtype, as NumPy's loops for it
+            args = tuple(a if isinstance(a, (bool, int, float, complex)) else asarray(a).astype(dtype)
+                         for a in args)
+        result = self._fn(*args, **kwargs)
+        if out is None and where is True:
+            return result
+        if self.nout > 1:
+            outs = out if isinstance(out, tuple) else (None,) * self.nout
+            return tuple(_written(r, o, where, casting, self._name) for r, o in zip(result, outs, strict=True))
+        return _written(result, out[0] if isinstance(out, tuple) and len(out) == 1 else out, where, casting,
+                        self._name)
+
+    def _binary_only(self, method: str) -> None:
+        if self.nin != 2 or self._name in ("matmul", "vecdot", "matvec", "vecmat", "divmod"):
+            raise TypeError(f"{method} only supported for binary functions (kd.{self._name} is not one)")
 
     @property
     def identity(self) -> Any:
@@ -70,8 +93,9 @@ class Ufunc(_WithAt):
         >>> kd.multiply.outer([1, 2], [1, 10, 100]).tolist()
         [[1, 10, 100], [2, 20, 200]]
         """
+        self._binary_only("outer")
         x, y = asarray(a), asarray(b)
-        return self._fn(x.reshape(x.shape + (1,) * y.ndim), y, **kwargs)
+        return self(x.reshape(x.shape + (1,) * y.ndim), y, **kwargs)
 
     def reduce(self, a: Any, axis: Any = 0, dtype: Any = None, out: Any = None, keepdims: bool = False,
                **kwargs: Any) -> Array:
@@ -128,6 +152,27 @@ class Ufunc(_WithAt):
         return f"<kdsl ufunc {self._name!r}>"
 
 
+def _written(result: Array, out: Any, where: Any, casting: str, name: str) -> Array:
+    """``result`` put into ``out`` where ``where`` holds (NumPy's ufunc ``out=``/``where=``)."""
+    from kdsl.frontend.array.ops import where as select  # cycle: ops builds on this module's package
+
+    if out is not None and not isinstance(out, Array):
+        raise TypeError(f"{name}(out=...) must be a kdsl Array (a NumPy out would mean a copy to the host)")
+    if out is not None and not np.can_cast(result.dtype.np, out.dtype.np, casting):  # type: ignore[arg-type]
+        raise UFuncTypeError(f"Cannot cast ufunc '{name}' output from {result.dtype.name} to {out.dtype.name} with "
+                             f"casting rule '{casting}'; pass an out of the result's dtype, or casting='unsafe'")
+    if where is not True:
+        kept = out if out is not None else Array(ops.const_node(0, result.dtype, result.device))
+        result = select(asarray(where) if not isinstance(where, (Array, bool)) else where, result, kept)
+    if out is None:
+        return result
+    if out.shape != result.shape:
+        raise ValueError(f"non-broadcastable output operand with shape {out.shape} doesn't match the broadcast "
+                         f"shape {result.shape}")
+    out[...] = result
+    return out
+
+
 def _into(result: Array, out: Any) -> Array:
     """NumPy's ``out=``: the result written into a kdsl array (which is returned)."""
     if out is None:
@@ -140,13 +185,13 @@ def _into(result: Array, out: Any) -> Array:
 
 
 def wrap(namespace: MutableMapping[str, Any]) -> None:
-    """Replaces each binary function of ``namespace`` (the kdsl package) by its :class:`Ufunc`; other names of
-    the same function (``pow`` for ``power``, ``atan2`` for ``arctan2``) get the same object."""
-    for name in BINARY:
-        fn = namespace.get(name)
-        if fn is None or isinstance(fn, Ufunc):
+    """Replaces each function of ``namespace`` (the kdsl package) whose NumPy namesake is a ufunc by its
+    :class:`Ufunc`; other names of the same function (``pow`` for ``power``) get the same object."""
+    for name, fn in list(namespace.items()):
+        npf = getattr(np, name, None)
+        if not isinstance(npf, np.ufunc) or not callable(fn) or isinstance(fn, Ufunc):
             continue
-        ufunc = Ufunc(fn, name)
+        ufunc = Ufunc(fn, npf.__name__, npf.nin, npf.nout)
         for alias, value in list(namespace.items()):
             if value is fn:
                 namespace[alias] = ufunc

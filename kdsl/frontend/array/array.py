@@ -162,7 +162,18 @@ class Array:
         out = self.numpy()
         return out if dtype is None else out.astype(dtype)
 
-    def item(self):
+    def item(self, *args):
+        """One element as a Python scalar: the only one, ``a.item(flat_index)`` or ``a.item(i, j)`` /
+        ``a.item((i, j))`` (NumPy's; reads that element back)."""
+        if args:
+            key = args[0] if len(args) == 1 else tuple(args)
+            if isinstance(key, tuple):
+                return self[key].item()
+            flat = self.reshape(-1)
+            n = self.size
+            if not -n <= int(key) < n:
+                raise IndexError(f"index {int(key)} is out of bounds for size {n}")
+            return flat[int(key)].item()
         if self.size != 1:
             raise ValueError(f"can only convert an array of size 1 to a Python scalar, not size {self.size}")
         return self.numpy().reshape(()).item()
@@ -234,7 +245,14 @@ class Array:
         raise TypeError("unhashable type: 'kdsl.Array'")
 
     # ----- conversions
-    def astype(self, dtype) -> Array:
+    def astype(self, dtype, order: str = "K", casting: str = "unsafe", subok: bool = True, copy: bool = True) -> Array:
+        """``self`` converted to ``dtype``; ``copy=False`` returns ``self`` when it has that dtype already
+        (``order``/``subok``: kdsl has one layout and no subclasses)."""
+        if casting != "unsafe" and not np.can_cast(self.dtype.np, dt.as_dtype(dtype).np, casting):  # type: ignore[arg-type]
+            raise TypeError(f"Cannot cast array data from {self.dtype.name} to {dt.as_dtype(dtype).name} according "
+                            f"to the rule '{casting}'")
+        if not copy and dt.as_dtype(dtype) is self.dtype:
+            return self
         return ops.astype(self, dtype)
 
     def view(self, dtype=None, type=None) -> Array:  # noqa: A002 - NumPy's name

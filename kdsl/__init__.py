@@ -562,3 +562,7 @@ __all__ += ["testing"]
 from kdsl.frontend.array import ufunc_methods as _ufunc_methods  # noqa: E402
 
 _ufunc_methods.wrap(globals())  # binary functions gain NumPy's .outer/.reduce/.accumulate (kd.add.outer(a, b))
+
+from kdsl.frontend.array.sliding_window import lib  # noqa: E402  (kd.lib.stride_tricks.sliding_window_view)
+
+__all__ += ["lib"]

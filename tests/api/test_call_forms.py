@@ -58,3 +58,18 @@ def test_item_errors():
         kd.arange(4).item(4)
     with pytest.raises(ValueError, match="size 1"):
         kd.arange(4).item()
+
+
+def test_zero_d_arrays_hash_as_numpy_scalars():
+    import collections
+
+    host = np.array([3, 1, 3, 2, 3], np.int32)
+    y = kd.asarray(host)
+    assert collections.Counter(y) == collections.Counter(host)  # iterating gives 0-d arrays, NumPy scalars
+    counts: dict = {}
+    for i in range(len(y)):
+        counts[y[i]] = counts.get(y[i], 0) + 1
+    assert counts == {3: 3, 1: 1, 2: 1} and {1.5: "a"}[kd.asarray(1.5)] == "a"
+    assert hash(kd.asarray(2.5)) == hash(np.float32(2.5)) and len({kd.asarray(7), kd.asarray(7)}) == 1
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(kd.zeros(1))

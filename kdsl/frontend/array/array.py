@@ -242,6 +242,11 @@ class Array:
         self.numpy().tofile(fid, sep=sep, format=format)
 
     def __hash__(self):
+        """A 0-d array hashes as the Python scalar it holds (reads it back), so the 0-d arrays kdsl gives where
+        NumPy gives scalars (``a[i]``, ``for v in a``, ``a.max()``) work as dict keys and set members, as NumPy's
+        scalars do; other arrays are unhashable, as NumPy's."""
+        if self.ndim == 0:
+            return hash(self.item())
         raise TypeError("unhashable type: 'kdsl.Array'")
 
     # ----- conversions

@@ -63,7 +63,7 @@ def test_metadata_functions_and_explicit_conversion():
 
 @pytest.mark.parametrize("call,name", [(lambda a: np.isnat(a), "isnat"), (lambda a: np.subtract.reduce(a), "reduce"),
                                        (lambda a: np.busday_count(a, a), "busday_count"),
-                                       (lambda a: np.add.reduceat(a, [0]), "reduceat"),
+                                       (lambda a: np.subtract.reduceat(a, [0]), "reduceat"),
                                        (lambda a: np.frompyfunc(abs, 1, 1)(a), "abs \\(vectorized\\)")])
 def test_missing_functions_raise_naming_them(call, name):
     with pytest.raises(TypeError, match=name):
@@ -81,6 +81,8 @@ def test_ufunc_methods_and_where_run_kdsls():
     np.multiply(host, 10, out=ref, where=host > 0)
     np.testing.assert_array_equal(out.numpy(), ref)
     np.testing.assert_array_equal(np.maximum.accumulate(a, axis=1).numpy(), np.maximum.accumulate(host, axis=1))
+    np.testing.assert_array_equal(np.add.reduceat(a, [0, 2, 1], axis=1).numpy(),
+                                  np.add.reduceat(host, [0, 2, 1], axis=1))
     b, hb = kd.zeros(3), np.zeros(3, np.float32)
     np.add.at(b, [0, 0, 2], 1.0)
     np.add.at(hb, [0, 0, 2], 1.0)

@@ -46,3 +46,32 @@ def test_errors(window, axis, match):
 def test_writeable_refused():
     with pytest.raises(ValueError, match="read-only"):
         sliding_window_view(kd.zeros(4), 2, writeable=True)
+
+
+@pytest.mark.parametrize("view", VIEWS)
+@pytest.mark.parametrize("dtype", ["float32", "int16", "float64"])
+def test_strides_match_numpy(view, dtype):
+    host = np.arange(5 * 7).reshape(5, 7).astype(dtype)
+    assert VIEWS[view](kd.asarray(host)).strides == VIEWS[view](host).strides
+    # a size-1 axis never steps: kdsl gives it a C-contiguous array's step (NumPy keeps its source's)
+    got, expected = kd.asarray(host)[2:3, None, 1:].strides, host[2:3, None, 1:].strides
+    assert got[2] == expected[2] and got[:2] == (6 * host.itemsize, 6 * host.itemsize)
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_as_strided_windows_and_repeats(view):
+    host = np.arange(5 * 7, dtype=np.float32).reshape(5, 7)
+    a, ref = VIEWS[view](kd.asarray(host)), VIEWS[view](host)
+    s0, s1 = a.strides
+    for shape, strides in [((2, 2, 2), (s0, s1, s1)), ((3, 2), (0, s1)), ((2,), (s0 + s1,))]:
+        got = kd.lib.stride_tricks.as_strided(a, shape=shape, strides=strides)
+        np.testing.assert_array_equal(got.numpy(), np.lib.stride_tricks.as_strided(ref, shape, strides))
+    np.testing.assert_array_equal(kd.lib.stride_tricks.as_strided(a).numpy(), ref)
+
+
+def test_as_strided_stays_inside_the_data():
+    a = kd.arange(5, dtype=kd.int32)
+    with pytest.raises(ValueError, match="reaches outside"):
+        kd.lib.stride_tricks.as_strided(a, shape=(4, 3), strides=(4, 4))
+    with pytest.raises(ValueError, match="multiple of the itemsize"):
+        kd.lib.stride_tricks.as_strided(a, shape=(2,), strides=(3,))

@@ -72,6 +72,25 @@ def test_accumulate_by_doubling(name, shape, axis):
     np.testing.assert_array_equal(got.numpy(), expected)
 
 
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "logical_or"])
+@pytest.mark.parametrize("indices,axis", [([0, 4, 1, 5], 0), ([0], 1), ([2, 2, 0], 1), ([3, 1], -1), ([0, 1, 2], 0)])
+def test_reduceat(name, indices, axis):
+    host = (np.arange(1, 49, dtype=np.float32).reshape(8, 6) % 7) / 3
+    if name == "logical_or":
+        host = host > 1
+    got = getattr(kd, name).reduceat(kd.asarray(host)[:, ::-1], indices, axis=axis)
+    expected = getattr(np, name).reduceat(host[:, ::-1], indices, axis=axis)
+    assert got.shape == expected.shape
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-5)
+
+
+def test_reduceat_errors():
+    with pytest.raises(IndexError, match="out-of-bounds"):
+        kd.add.reduceat(kd.arange(4), [0, 4])
+    with pytest.raises(TypeError, match="subtract.reduceat"):
+        kd.subtract.reduceat(kd.arange(4), [0])
+
+
 def test_out_writes_a_kdsl_array():
     out = kd.zeros(3)
     assert kd.add.reduce(kd.ones((2, 3)), out=out) is out

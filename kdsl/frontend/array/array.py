@@ -401,6 +401,19 @@ class Array:
         return self.dtype.itemsize
 
     @property
+    def strides(self) -> tuple[int, ...]:
+        """Byte steps between elements along each axis, as NumPy's for the same view of a C-ordered array
+        (``as_strided`` takes them); a size-1 axis gets a C-contiguous array's step."""
+        view = self._n.arg if self._n.op == "view" else None
+        size, steps, acc = self.dtype.itemsize, [], self.dtype.itemsize
+        for axis in reversed(range(self.ndim)):
+            n = self.shape[axis]
+            step = view.strides[axis] * size if view is not None and n != 1 else acc
+            steps.append(step)
+            acc *= max(n, 1)
+        return tuple(reversed(steps))
+
+    @property
     def flat(self):
         """NumPy's flat iterator: ``a.flat[i]``, ``a.flat[k] = v``, ``for v in a.flat`` (``flat_iter.py``)."""
         from kdsl.frontend.array.flat_iter import FlatIter

@@ -56,7 +56,8 @@ def _with_out(result: Any, out: Any) -> Any:
 
 def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any:
     """``ufunc.method(*inputs, **kwargs)`` computed by kdsl (see the module docstring)."""
-    operands = inputs[:1] + inputs[2:] if method == "at" else inputs  # at's indices may be a list or tuple
+    # the indices of at/reduceat may be a list or tuple
+    operands = inputs[:1] + inputs[2:] if method in ("at", "reduceat") else inputs
     if not all(isinstance(x, (Array, np.ndarray, np.generic, bool, int, float, complex)) for x in operands):
         return NotImplemented
     kd = _kdsl()
@@ -76,10 +77,10 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
             inputs = tuple(kd.asarray(x).astype(dtype) if not isinstance(x, (bool, int, float, complex)) else x
                            for x in inputs)
         return _with_out(fn(*inputs), out)
-    if method in ("outer", "at") and fn is not None and hasattr(fn, method):  # kd.add.outer, kd.add.at
-        if method == "outer":
-            return _with_out(fn.outer(*inputs, **kwargs), out)
-        return fn.at(*inputs, **kwargs)
+    if method in ("outer", "at", "reduceat") and fn is not None and hasattr(fn, method):  # kd.add.outer...
+        if method == "at":
+            return fn.at(*inputs, **kwargs)
+        return _with_out(getattr(fn, method)(*inputs, **kwargs), out)
     table = _REDUCE if method == "reduce" else _ACCUMULATE if method == "accumulate" else {}
     if name not in table:
         if method == "accumulate" and fn is not None and hasattr(fn, "accumulate"):

@@ -112,6 +112,35 @@ class Ufunc(_WithAt):
         result = getattr(_kd(), REDUCE[self._name])(asarray(a), axis=axis, keepdims=keepdims, **kwargs)
         return _into(result, out)
 
+    def reduceat(self, a: Any, indices: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Array:
+        """NumPy's ``reduceat``: ``reduce(a[i:j])`` along ``axis`` for each pair of consecutive ``indices``
+        (``a[i]`` where ``j <= i``; the last runs to the end). The indices are host data (a kdsl array is read
+        back: they decide the result's shape); one lazy reduction per index, joined.
+
+        >>> import kdsl as kd
+        >>> kd.add.reduceat(kd.arange(8), [0, 4, 1, 5]).tolist()
+        [6, 4, 10, 18]
+        """
+        if self._name not in REDUCE:
+            raise _refuse(self._name, "reduceat", REDUCE)
+        kd = _kd()
+        x = asarray(a)
+        ax = axis + x.ndim if axis < 0 else axis
+        starts = [int(i) for i in np.asarray(indices.numpy() if isinstance(indices, Array) else indices).ravel()]
+        n = x.shape[ax]
+        if any(not 0 <= i < n for i in starts):
+            bad = next(i for i in starts if not 0 <= i < n)
+            raise IndexError(f"index {bad} out-of-bounds in {self._name}.reduceat [0, {n})")
+        lead = (slice(None),) * ax
+        parts = []
+        for k, lo in enumerate(starts):
+            hi = starts[k + 1] if k + 1 < len(starts) else n
+            if hi > lo:
+                parts.append(self.reduce(x[lead + (slice(lo, hi),)], axis=ax, dtype=dtype))
+            else:
+                parts.append(x[lead + (lo,)] if dtype is None else x[lead + (lo,)].astype(dtype))
+        return _into(kd.stack(parts, axis=ax), out)
+
     def accumulate(self, a: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Array:
         """The running ``op`` along ``axis`` (0 by default), as kdsl's scan for it.
 

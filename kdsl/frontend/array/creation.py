@@ -131,6 +131,8 @@ def asarray(x, dtype=None, device=None, copy=None) -> Array:
         # no conversion needed: x itself, as np.asarray returns its input (copy=True asks for a copy)
         return x if dtype is None or dt.as_dtype(dtype) is x.dtype else x.astype(dtype)
     want = dt.as_dtype(dtype) if dtype is not None else None
+    if isinstance(x, (list, tuple)) and _holds_array(x):  # [y[1], -y[0]]: joined on the device, no download
+        return _joined(x, want, dev)
     arr = _host_array(x, want)
     d = want if want is not None else _host_dtype(x, arr)
     if arr.dtype.kind not in "biufc":
@@ -139,6 +141,30 @@ def asarray(x, dtype=None, device=None, copy=None) -> Array:
         arr = np.asarray(x, dtype=d.np)
     dev.check(d)
     return Array(upload(arr, d, dev))
+
+
+def _holds_array(x) -> bool:
+    """Whether nested lists/tuples ``x`` hold a kdsl Array anywhere."""
+    return any(isinstance(v, Array) or (isinstance(v, (list, tuple)) and _holds_array(v)) for v in x)
+
+
+def _joined(x, dtype: dt.DType | None, dev) -> Array:
+    """Nested lists holding kdsl arrays (and numbers, NumPy data) as one array: each item converted, then
+    stacked on the device. The dtype is NumPy's promotion of the items' dtypes; a Python number counts as
+    kdsl's default dtype of its kind (NumPy's ``np.array`` counts it as int64/float64, not weak)."""
+    from kdsl.frontend.array.shape_ops import stack  # cycle: that module builds on this one
+
+    items = [v if isinstance(v, Array) else _joined(v, dtype, dev) if isinstance(v, (list, tuple)) and
+             _holds_array(v) else v if isinstance(v, (bool, int, float, complex)) else asarray(v, device=dev)
+             for v in x]
+    d = dtype if dtype is not None else dt.promote(*(v.dtype if isinstance(v, Array) else dt.scalar_dtype(v)
+                                                      for v in items))
+    parts = [v.astype(d) if isinstance(v, Array) else asarray(v, dtype=d, device=dev) for v in items]
+    shapes = {p.shape for p in parts}
+    if len(shapes) > 1:
+        raise ValueError("setting an array element with a sequence. The requested array has an inhomogeneous "
+                         f"shape: its items have shapes {sorted(shapes)}")
+    return stack(parts, axis=0)
 
 
 def _asarray_copy(x, dtype, dev, copy: bool) -> Array:

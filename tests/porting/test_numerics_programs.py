@@ -5,7 +5,7 @@ import numpy as np
 from harness import check
 
 
-def ode_integrators(np, steps=200, dt=0.01):
+def ode_integrators(np, steps=100, dt=0.02):
     def f(t, y):
         return np.array([y[1], -y[0] - 0.1 * y[1]])
 
@@ -25,7 +25,7 @@ def ode_integrators(np, steps=200, dt=0.01):
         t += dt
     energy = 0.5 * (traj**2).sum(axis=1)
     return {"euler": y_euler, "rk4": y_rk4, "energy_drop": float(energy[0] - energy[-1]),
-            "crossings": int(np.sum(np.diff(np.sign(traj[:, 0])) != 0)), "traj_every_50": traj[::50]}
+            "crossings": int(np.sum(np.diff(np.sign(traj[:, 0])) != 0)), "traj_every_25": traj[::25]}
 
 
 def root_finding(np):

@@ -87,7 +87,8 @@ def test_non_contiguous_source_and_device_index():
 
 
 @pytest.mark.parametrize("key,error,match", [
-    ((slice(None), [9]), IndexError, "out of bounds"),
+    ((slice(None), [9]), IndexError, "index 9 is out of bounds for axis 1 with size 3"),
+    ((0, slice(None), [-3]), IndexError, "index -3 is out of bounds for axis 2 with size 2"),
     ((slice(None), [0, 1], [0, 1, 1]), IndexError, "shape mismatch"),
     ((slice(None), [0], [0], [0]), IndexError, "too many indices"),
     ((slice(None), [0.5]), IndexError, "integer"),

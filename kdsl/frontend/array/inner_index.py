@@ -18,6 +18,9 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
+import re
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -32,6 +35,7 @@ class Plan(NamedTuple):
     axes: tuple[int, ...]  # the axes of that view the index arrays index, in key order
     indices: tuple  # the index arrays
     position: int  # where the index result's axes go in the output (0: first)
+    dims: tuple[int, ...] = ()  # the axes of ``a`` the index arrays index (for NumPy's error messages)
 
 
 def _index_array(k: Any) -> bool:
@@ -63,17 +67,18 @@ def plan(key: Any, ndim: int) -> Plan | None:
     """The plan of a key holding integer arrays (lists, NumPy or kdsl arrays) anywhere; None for other keys.
 
     >>> plan((slice(None), [0, 2]), 2)
-    Plan(basic=(slice(None, None, None), slice(None, None, None)), axes=(1,), indices=([0, 2],), position=1)
+    Plan(basic=(slice(None, None, None), slice(None, None, None)), axes=(1,), indices=([0, 2],), position=1, dims=(1,))
     """
     items = _expanded(key if isinstance(key, tuple) else (key,), ndim)
     if items is None or not any(map(_index_array, items)):
         return None
-    basic, axes, indices, advanced = [], [], [], []
+    basic, axes, indices, advanced, dims = [], [], [], [], []
     axis = 0
     for pos, k in enumerate(items):
         if _index_array(k):
             basic.append(slice(None))
             axes.append(axis)
+            dims.append(sum(1 for j in items[:pos] if j is not None))
             indices.append(k)
             advanced.append(pos)
             axis += 1
@@ -85,7 +90,7 @@ def plan(key: Any, ndim: int) -> Plan | None:
             axis += 1  # a slice keeps its axis, None adds one
     adjacent = advanced == list(range(advanced[0], advanced[-1] + 1))
     position = sum(1 for k in items[:advanced[0]] if not _int(k)) if adjacent else 0
-    return Plan(tuple(basic), tuple(axes), tuple(indices), position)
+    return Plan(tuple(basic), tuple(axes), tuple(indices), position, tuple(dims))
 
 
 def _order(p: Plan, ndim: int) -> tuple[int, ...]:
@@ -116,12 +121,25 @@ def _block_from(x: Array, k: int, position: int) -> Array:
     return x.transpose(block + tuple(i for i in range(x.ndim) if i not in block))
 
 
+@contextlib.contextmanager
+def _axes_named(p: Plan) -> Iterator[None]:
+    """An out-of-bounds error names the axis of ``a`` (NumPy's message), not that of the moved view."""
+    try:
+        yield
+    except IndexError as exc:
+        found = re.search(r"for axis (\d+) with", str(exc))
+        if found is None or int(found.group(1)) >= len(p.dims):
+            raise
+        raise IndexError(str(exc).replace(found.group(0), f"for axis {p.dims[int(found.group(1))]} with")) from None
+
+
 def get(a: Array, p: Plan) -> Array:
     """``a[key]`` (a copy, as NumPy's advanced indexing)."""
     from kdsl.frontend.array.indexing import gather  # cycle: indexing imports this module
 
     view = a[p.basic]
-    picked = gather(view.transpose(_order(p, view.ndim)), *p.indices)
+    with _axes_named(p):
+        picked = gather(view.transpose(_order(p, view.ndim)), *p.indices)
     return _block_to(picked, len(_index_shape(p)), p.position)
 
 
@@ -136,5 +154,6 @@ def set(a: Array, p: Plan, value: Any) -> Array:  # noqa: A001 - get/set pair, a
     others = tuple(n for i, n in enumerate(region.shape) if i not in p.axes)
     selection = others[:p.position] + index + others[p.position:]  # a[key]'s shape
     v = scatter.broadcast_values(checked_value(value, region), selection)
-    moved = scatter.assign_rows(region.transpose(order), p.indices, _block_from(v, len(index), p.position))
+    with _axes_named(p):
+        moved = scatter.assign_rows(region.transpose(order), p.indices, _block_from(v, len(index), p.position))
     return setitem(a, p.basic, moved.transpose(tuple(int(i) for i in np.argsort(order))))

@@ -556,3 +556,11 @@ __all__ += ["nn", "optim"]
 from kdsl import testing  # noqa: E402  (kd.testing: NumPy's assertions on host copies; built on the public API)
 
 __all__ += ["testing"]
+
+from kdsl.frontend.array import ufunc_methods as _ufunc_methods  # noqa: E402
+
+_ufunc_methods.wrap(globals())  # binary functions gain NumPy's .outer/.reduce/.accumulate (kd.add.outer(a, b))
+
+from kdsl.frontend.array.sliding_window import lib  # noqa: E402  (kd.lib.stride_tricks.sliding_window_view)
+
+__all__ += ["lib"]

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
+import types
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,6 +97,17 @@ class DType:
 
     def __repr__(self) -> str:
         return f"kdsl.{self.name}"
+
+    def __str__(self) -> str:
+        """The bare name, as NumPy's ``str(np.dtype('float32'))``: ``f"{a.dtype}"`` prints ``float32``."""
+        return self.name
+
+    def __getattr__(self, attr: str) -> Any:
+        """NumPy's other dtype attributes (``char``, ``str``, ``num``, ``byteorder``, ``alignment``...) from the
+        NumPy dtype; only called for names this class lacks."""
+        if attr.startswith("_") or attr in ("np", "name"):  # not during unpickling/copy, before the fields exist
+            raise AttributeError(attr)
+        return getattr(self.np, attr)
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         """Pickled by name, so it unpickles as the same singleton (``pickle.loads(pickle.dumps(f32)) is f32``)."""
@@ -410,3 +423,17 @@ def checked_values(value: Any, dtype: str, what: str) -> np.ndarray:
                                 f"{v!r} does not fit")
         out.append(v)
     return np.array(out, dtype=target)
+
+
+class _CallableModule(types.ModuleType):
+    """This module, also NumPy's ``np.dtype`` for ported code: ``kd.dtype('float32')`` is ``kd.float32`` and
+    ``isinstance(a.dtype, kd.dtype)`` holds (``kd.dtype.float32`` etc. still name this module's contents)."""
+
+    def __call__(self, dtype: Any, align: bool = False, copy: bool = False) -> DType:
+        return as_dtype(dtype)
+
+    def __instancecheck__(self, obj: Any) -> bool:
+        return isinstance(obj, DType)
+
+
+sys.modules[__name__].__class__ = _CallableModule

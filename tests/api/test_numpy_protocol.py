@@ -61,13 +61,32 @@ def test_metadata_functions_and_explicit_conversion():
     assert isinstance(host, np.ndarray) and np.array_equal(host, DATA, equal_nan=True)
 
 
-@pytest.mark.parametrize("call,name", [(lambda a: np.isnat(a), "isnat"), (lambda a: np.add.outer(a, a), "outer"),
+@pytest.mark.parametrize("call,name", [(lambda a: np.isnat(a), "isnat"), (lambda a: np.subtract.reduce(a), "reduce"),
                                        (lambda a: np.busday_count(a, a), "busday_count"),
-                                       (lambda a: np.add(a, a, where=a > 0), "where="),
+                                       (lambda a: np.subtract.reduceat(a, [0]), "reduceat"),
                                        (lambda a: np.frompyfunc(abs, 1, 1)(a), "abs \\(vectorized\\)")])
 def test_missing_functions_raise_naming_them(call, name):
     with pytest.raises(TypeError, match=name):
         call(kd.asarray(DATA))
+
+
+def test_ufunc_methods_and_where_run_kdsls():
+    host = np.arange(6, dtype=np.float32).reshape(2, 3) - 2
+    a = kd.asarray(host)
+    got = np.add.outer(a[0], a[1])
+    assert isinstance(got, kd.Array)
+    np.testing.assert_array_equal(got.numpy(), np.add.outer(host[0], host[1]))
+    out, ref = kd.ones((2, 3)), np.ones((2, 3), np.float32)
+    np.multiply(a, 10, out=out, where=a > 0)
+    np.multiply(host, 10, out=ref, where=host > 0)
+    np.testing.assert_array_equal(out.numpy(), ref)
+    np.testing.assert_array_equal(np.maximum.accumulate(a, axis=1).numpy(), np.maximum.accumulate(host, axis=1))
+    np.testing.assert_array_equal(np.add.reduceat(a, [0, 2, 1], axis=1).numpy(),
+                                  np.add.reduceat(host, [0, 2, 1], axis=1))
+    b, hb = kd.zeros(3), np.zeros(3, np.float32)
+    np.add.at(b, [0, 0, 2], 1.0)
+    np.add.at(hb, [0, 0, 2], 1.0)
+    np.testing.assert_array_equal(b.numpy(), hb)
 
 
 def test_numpy_out_is_refused():

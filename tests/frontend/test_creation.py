@@ -137,3 +137,45 @@ def test_linspace_of_python_complex_keeps_the_imaginary_part(start, stop):
     got = kd.linspace(start, stop, 5)
     assert got.dtype is kd.complex64  # kdsl's default complex (NumPy: complex128)
     np.testing.assert_allclose(got.numpy(), np.linspace(start, stop, 5), rtol=1e-6)
+
+
+@pytest.mark.parametrize("num", [0, 1, 2, 7])
+@pytest.mark.parametrize("endpoint", [True, False])
+def test_linspace_retstep_matches_numpy(num, endpoint):
+    got, step = kd.linspace(-1.0, 3.0, num, endpoint=endpoint, retstep=True)
+    expected, np_step = np.linspace(-1.0, 3.0, num, endpoint=endpoint, retstep=True)
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
+    np.testing.assert_equal(step, np_step)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_linspace_of_arrays_axis_and_retstep(axis):
+    a, b = np.array([0.0, 1.0, -2.0], np.float32), np.array([2.0, 5.0, 4.0], np.float32)
+    got, step = kd.linspace(kd.asarray(a), kd.asarray(b), 4, retstep=True, axis=axis)
+    expected, np_step = np.linspace(a, b, 4, retstep=True, axis=axis)
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
+    np.testing.assert_allclose(step.numpy(), np_step, rtol=1e-6)
+    np.testing.assert_allclose(kd.linspace(a, b, 4, axis=axis).numpy(), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("build", [
+    lambda xp, y: [y[1], -y[0] - 0.5 * y[1]],
+    lambda xp, y: [[y[0], 2.0], [3.0, y[1]]],
+    lambda xp, y: (y, y * 2, [7.0, 8.0]),
+    lambda xp, y: [y.astype(xp.int8), [300, 1]],
+    lambda xp, y: [y[0].astype(xp.int32), 2.5],
+])
+def test_array_of_kdsl_arrays_joins_on_the_device(build, monkeypatch):
+    host = np.array([1.5, -2.0], np.float32)
+    expected = np.array(build(np, host))
+    y = kd.asarray(host)
+    monkeypatch.setattr(kd.Array, "__array__", lambda *a, **k: pytest.fail("downloaded an item"))
+    got = kd.array(build(kd, y))
+    monkeypatch.undo()
+    assert got.shape == expected.shape and got.dtype.kind == expected.dtype.kind
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
+
+
+def test_array_of_ragged_kdsl_arrays():
+    with pytest.raises(ValueError, match="inhomogeneous"):
+        kd.array([kd.arange(2), kd.arange(3)])

@@ -69,6 +69,6 @@ def test_errors():
     with pytest.raises(ValueError, match=r"range \[0, 100\]"):
         kd.percentile(x, -1)
     with pytest.raises(ValueError, match="method"):
-        kd.quantile(x, 0.5, method="nearest")
+        kd.quantile(x, 0.5, method="no such method")
     with pytest.raises(IndexError):
         kd.quantile(kd.zeros(0), 0.5)

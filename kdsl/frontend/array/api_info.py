@@ -125,6 +125,8 @@ def result_type(*arrays_and_dtypes: Any) -> dt.DType:
     (kdsl.int16, kdsl.float16)
     >>> kd.result_type(np.array(1.0), kd.int8), kd.result_type(kd.asarray(2, dtype=kd.int64), np.uint8(1))
     (kdsl.float64, kdsl.int64)
+    >>> kd.result_type(1, 2, 3), kd.result_type(kd.int8, 1, 2.5)
+    (kdsl.int32, kdsl.float32)
     """
     if not arrays_and_dtypes:
         raise ValueError("at least one array or dtype is required")
@@ -136,9 +138,13 @@ def result_type(*arrays_and_dtypes: Any) -> dt.DType:
         else:
             dtypes.append(_dtype_of(x))
     if not dtypes:  # x + x has x's dtype: np.add needs two operands
-        return dt.result_dtype(np.add, *(scalars * 2 if len(scalars) == 1 else scalars))
-    out = dt.promote(*dtypes)
-    return dt.result_dtype(np.add, out, *scalars) if scalars else out
+        out = dt.result_dtype(np.add, scalars[0], scalars[1 if len(scalars) > 1 else 0])
+        rest = scalars[2:]
+    else:
+        out, rest = dt.promote(*dtypes), scalars
+    for s in rest:  # one weak scalar at a time: np.add takes two operands
+        out = dt.result_dtype(np.add, out, s)
+    return out
 
 
 def can_cast(from_: Any, to: Any, /) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable
+from typing import Literal
 
 import numpy as np
 
@@ -118,6 +119,16 @@ class Array:
     def shape(self) -> tuple[int, ...]:
         return self._n.shape
 
+    @shape.setter
+    def shape(self, value) -> None:
+        """``a.shape = (3, -1)`` reshapes ``a`` itself, as NumPy's (a view keeps writing through to its base)."""
+        old = self._n.shape
+        target = tuple(value) if isinstance(value, (tuple, list)) else (value,)
+        self._node = mv.reshape_node(self._n, mv.resolve_shape(target, self.size))
+        if self._parent is not None:
+            base, write = self._parent
+            self._parent = (base, lambda b, view: write(b, view.reshape(old)))
+
     @property
     def dtype(self) -> dt.DType:
         return self._n.dtype
@@ -151,7 +162,18 @@ class Array:
         out = self.numpy()
         return out if dtype is None else out.astype(dtype)
 
-    def item(self):
+    def item(self, *args):
+        """One element as a Python scalar: the only one, ``a.item(flat_index)`` or ``a.item(i, j)`` /
+        ``a.item((i, j))`` (NumPy's; reads that element back)."""
+        if args:
+            key = args[0] if len(args) == 1 else tuple(args)
+            if isinstance(key, tuple):
+                return self[key].item()
+            flat = self.reshape(-1)
+            n = self.size
+            if not -n <= int(key) < n:
+                raise IndexError(f"index {int(key)} is out of bounds for size {n}")
+            return flat[int(key)].item()
         if self.size != 1:
             raise ValueError(f"can only convert an array of size 1 to a Python scalar, not size {self.size}")
         return self.numpy().reshape(()).item()
@@ -220,10 +242,22 @@ class Array:
         self.numpy().tofile(fid, sep=sep, format=format)
 
     def __hash__(self):
+        """A 0-d array hashes as the Python scalar it holds (reads it back), so the 0-d arrays kdsl gives where
+        NumPy gives scalars (``a[i]``, ``for v in a``, ``a.max()``) work as dict keys and set members, as NumPy's
+        scalars do; other arrays are unhashable, as NumPy's."""
+        if self.ndim == 0:
+            return hash(self.item())
         raise TypeError("unhashable type: 'kdsl.Array'")
 
     # ----- conversions
-    def astype(self, dtype) -> Array:
+    def astype(self, dtype, order: str = "K", casting: str = "unsafe", subok: bool = True, copy: bool = True) -> Array:
+        """``self`` converted to ``dtype``; ``copy=False`` returns ``self`` when it has that dtype already
+        (``order``/``subok``: kdsl has one layout and no subclasses)."""
+        if casting != "unsafe" and not np.can_cast(self.dtype.np, dt.as_dtype(dtype).np, casting):  # type: ignore[arg-type]
+            raise TypeError(f"Cannot cast array data from {self.dtype.name} to {dt.as_dtype(dtype).name} according "
+                            f"to the rule '{casting}'")
+        if not copy and dt.as_dtype(dtype) is self.dtype:
+            return self
         return ops.astype(self, dtype)
 
     def view(self, dtype=None, type=None) -> Array:  # noqa: A002 - NumPy's name
@@ -338,17 +372,79 @@ class Array:
         return store_inplace(self, result)
 
     # ----- movement
-    def reshape(self, *shape) -> Array:
+    def reshape(self, *shape, order: str = "C", copy: bool | None = None) -> Array:
+        from kdsl.frontend.array import memory_order
+
         target = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
+        if copy is not None:  # NumPy 2.1's copy=: kd.reshape checks whether a view is possible
+            from kdsl.frontend.array.shape_ops import reshape
+
+            return reshape(self, target, order, copy=copy)
+        if memory_order.fortran(order, "CFA"):
+            return memory_order.reshape_fortran(self, tuple(target))
         out = Array(mv.reshape_node(self._n, mv.resolve_shape(target, self.size)))
         return out._view_of(self, lambda base, view: base.__setitem__(Ellipsis, view.reshape(base.shape)))
 
-    def ravel(self) -> Array:
-        return self.reshape(-1)
+    def ravel(self, order: str = "C") -> Array:
+        return self.reshape(-1, order=order if order in ("C", "F", "A") else "C")
 
-    def flatten(self) -> Array:
+    def flatten(self, order: str = "C") -> Array:
         """A flat copy (writes to it do not reach this array, as in NumPy)."""
-        return Array(self.reshape(-1)._n)
+        return Array(self.ravel(order)._n)
+
+    def fill(self, value) -> None:
+        """Set every element to ``value`` in place (NumPy's assignment rules), as ``ndarray.fill``."""
+        self[...] = value
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        """Byte steps between elements along each axis, as NumPy's for the same view of a C-ordered array
+        (``as_strided`` takes them); a size-1 axis gets a C-contiguous array's step."""
+        view = self._n.arg if self._n.op == "view" else None
+        size, steps, acc = self.dtype.itemsize, [], self.dtype.itemsize
+        for axis in reversed(range(self.ndim)):
+            n = self.shape[axis]
+            step = view.strides[axis] * size if view is not None and n != 1 else acc
+            steps.append(step)
+            acc *= max(n, 1)
+        return tuple(reversed(steps))
+
+    @property
+    def flat(self):
+        """NumPy's flat iterator: ``a.flat[i]``, ``a.flat[k] = v``, ``for v in a.flat`` (``flat_iter.py``)."""
+        from kdsl.frontend.array.flat_iter import FlatIter
+
+        return FlatIter(self)
+
+    def tobytes(self, order: Literal["C", "F", "A", "K"] = "C") -> bytes:
+        """The elements' bytes (an explicit download), as ``ndarray.tobytes``."""
+        return self.numpy().tobytes(order)
+
+    def repeat(self, repeats, axis: int | None = None) -> Array:
+        from kdsl.frontend.array.joining import repeat  # cycle: that module builds Arrays
+
+        return repeat(self, repeats, axis)
+
+    def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
+        from kdsl.frontend.array.constructors import diagonal  # cycle: that module builds Arrays
+
+        return diagonal(self, offset, axis1, axis2)
+
+    def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype=None, out=None) -> Array:
+        from kdsl.frontend.array.constructors import trace  # cycle: that module builds Arrays
+
+        if out is not None:
+            raise TypeError("trace(out=) is not supported: assign the result (out[...] = a.trace())")
+        return trace(self, offset, axis1, axis2, dtype)
+
+    def compress(self, condition, axis: int | None = None) -> Array:
+        from kdsl.frontend.array.masks import compress  # cycle: that module builds Arrays
+
+        return compress(condition, self, axis)
 
     def transpose(self, *axes) -> Array:
         given = axes[0] if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))) else axes
@@ -392,26 +488,28 @@ class Array:
 
         return getattr(reductions, name)(self, *args, **kwargs)
 
-    def sum(self, axis=None, dtype=None, keepdims=False):
-        return self._reduce("sum", axis, dtype=dtype, keepdims=keepdims)
+    def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+        return self._reduce("sum", axis, dtype=dtype, keepdims=keepdims, out=out, initial=initial, where=where)
 
-    def prod(self, axis=None, dtype=None, keepdims=False):
-        return self._reduce("prod", axis, dtype=dtype, keepdims=keepdims)
+    def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+        return self._reduce("prod", axis, dtype=dtype, keepdims=keepdims, out=out, initial=initial, where=where)
 
-    def mean(self, axis=None, dtype=None, keepdims=False):
-        return self._reduce("mean", axis, dtype=dtype, keepdims=keepdims)
+    def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+        return self._reduce("mean", axis, dtype=dtype, keepdims=keepdims, out=out, where=where)
 
-    def var(self, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None):
-        return self._reduce("var", axis, dtype=dtype, ddof=ddof, keepdims=keepdims, correction=correction)
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, correction=None):
+        return self._reduce("var", axis, dtype=dtype, ddof=ddof, keepdims=keepdims, correction=correction, out=out,
+                            where=where)
 
-    def std(self, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None):
-        return self._reduce("std", axis, dtype=dtype, ddof=ddof, keepdims=keepdims, correction=correction)
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, correction=None):
+        return self._reduce("std", axis, dtype=dtype, ddof=ddof, keepdims=keepdims, correction=correction, out=out,
+                            where=where)
 
-    def max(self, axis=None, keepdims=False):
-        return self._reduce("max", axis, keepdims=keepdims)
+    def max(self, axis=None, out=None, keepdims=False, initial=None, where=True):
+        return self._reduce("max", axis, keepdims=keepdims, out=out, initial=initial, where=where)
 
-    def min(self, axis=None, keepdims=False):
-        return self._reduce("min", axis, keepdims=keepdims)
+    def min(self, axis=None, out=None, keepdims=False, initial=None, where=True):
+        return self._reduce("min", axis, keepdims=keepdims, out=out, initial=initial, where=where)
 
     def argmax(self, axis=None, keepdims=False):
         return self._reduce("argmax", axis, keepdims=keepdims)
@@ -419,11 +517,11 @@ class Array:
     def argmin(self, axis=None, keepdims=False):
         return self._reduce("argmin", axis, keepdims=keepdims)
 
-    def any(self, axis=None, keepdims=False):
-        return self._reduce("any", axis, keepdims=keepdims)
+    def any(self, axis=None, out=None, keepdims=False, *, where=True):
+        return self._reduce("any", axis, keepdims=keepdims, out=out, where=where)
 
-    def all(self, axis=None, keepdims=False):
-        return self._reduce("all", axis, keepdims=keepdims)
+    def all(self, axis=None, out=None, keepdims=False, *, where=True):
+        return self._reduce("all", axis, keepdims=keepdims, out=out, where=where)
 
     def cumsum(self, axis=None, dtype=None):
         return self._reduce("cumsum", axis, dtype=dtype)
@@ -449,10 +547,10 @@ class Array:
 
         return round(self, decimals)
 
-    def clip(self, a_min=None, a_max=None, *, min=None, max=None) -> Array:  # noqa: A002 - the standard's names
+    def clip(self, a_min=None, a_max=None, out=None, *, min=None, max=None) -> Array:  # noqa: A002 - the standard's names
         from kdsl.frontend.array.math import clip  # cycle: that module builds Arrays
 
-        return clip(self, min, max, a_min=a_min, a_max=a_max)
+        return clip(self, min, max, out, a_min=a_min, a_max=a_max)
 
     # ----- the array API standard (2024.12)
     def __array_namespace__(self, /, *, api_version: str | None = None):

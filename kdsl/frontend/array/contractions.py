@@ -39,7 +39,7 @@ def matrix_transpose(x: Any, /) -> Array:
     return as_array(x).mT
 
 
-def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Array:
+def tensordot(x1: Any, x2: Any, /, axes: Any = 2) -> Array:
     """Sum of products over the last ``axes`` axes of ``x1`` and the first of ``x2`` (an int), or over the
     given axis pairs (two sequences). One matmul of permuted views.
 

@@ -131,6 +131,8 @@ def asarray(x, dtype=None, device=None, copy=None) -> Array:
         # no conversion needed: x itself, as np.asarray returns its input (copy=True asks for a copy)
         return x if dtype is None or dt.as_dtype(dtype) is x.dtype else x.astype(dtype)
     want = dt.as_dtype(dtype) if dtype is not None else None
+    if isinstance(x, (list, tuple)) and _holds_array(x):  # [y[1], -y[0]]: joined on the device, no download
+        return _joined(x, want, dev)
     arr = _host_array(x, want)
     d = want if want is not None else _host_dtype(x, arr)
     if arr.dtype.kind not in "biufc":
@@ -151,6 +153,30 @@ def as_array(x: Any, device: Any = None) -> Array:
     (True, (2,))
     """
     return x if isinstance(x, Array) else asarray(x, device=device)
+
+
+def _holds_array(x) -> bool:
+    """Whether nested lists/tuples ``x`` hold a kdsl Array anywhere."""
+    return any(isinstance(v, Array) or (isinstance(v, (list, tuple)) and _holds_array(v)) for v in x)
+
+
+def _joined(x, dtype: dt.DType | None, dev) -> Array:
+    """Nested lists holding kdsl arrays (and numbers, NumPy data) as one array: each item converted, then
+    stacked on the device. The dtype is NumPy's promotion of the items' dtypes; a Python number counts as
+    kdsl's default dtype of its kind (NumPy's ``np.array`` counts it as int64/float64, not weak)."""
+    from kdsl.frontend.array.shape_ops import stack  # cycle: that module builds on this one
+
+    items = [v if isinstance(v, Array) else _joined(v, dtype, dev) if isinstance(v, (list, tuple)) and
+             _holds_array(v) else v if isinstance(v, (bool, int, float, complex)) else asarray(v, device=dev)
+             for v in x]
+    d = dtype if dtype is not None else dt.promote(*(v.dtype if isinstance(v, Array) else dt.scalar_dtype(v)
+                                                      for v in items))
+    parts = [v.astype(d) if isinstance(v, Array) else asarray(v, dtype=d, device=dev) for v in items]
+    shapes = {p.shape for p in parts}
+    if len(shapes) > 1:
+        raise ValueError("setting an array element with a sequence. The requested array has an inhomogeneous "
+                         f"shape: its items have shapes {sorted(shapes)}")
+    return stack(parts, axis=0)
 
 
 def _asarray_copy(x, dtype, dev, copy: bool) -> Array:
@@ -269,26 +295,37 @@ def arange(start, stop=None, step=1, dtype=None, device=None) -> Array:
     return (i * int(step) + int(start)).astype(d) if (step, start) != (1, 0) else i.astype(d)
 
 
-def linspace(start, stop, num: int = 50, endpoint: bool = True, dtype=None, device=None) -> Array:
+def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = False, dtype=None, axis: int = 0,
+             *, device=None) -> Any:
     """``num`` evenly spaced values from ``start`` to ``stop`` (computed like NumPy, in float64 on the host);
     complex endpoints give complex64 (kdsl's default complex). kdsl array endpoints (of any shape: the result
-    is ``(num, *shape)``) stay on the device: ``start + i * step`` in their dtype, computed lazily.
+    is ``(num, *shape)``, or the samples along ``axis``) stay on the device: ``start + i * step`` in their dtype,
+    computed lazily. ``retstep=True`` returns ``(samples, step)`` as NumPy's (the step a host float64 for host
+    endpoints, a kdsl array for kdsl ones).
 
     >>> import kdsl as kd
     >>> kd.linspace(0, 1j, 3).tolist(), kd.linspace(kd.asarray([0.0, 1.0]), kd.asarray(2.0), 3).tolist()
     ([0j, 0.5j, 1j], [[0.0, 1.0], [1.0, 1.5], [2.0, 2.0]])
+    >>> kd.linspace(0, 1, 5, retstep=True)[1]
+    np.float64(0.25)
     """
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     if isinstance(start, Array) or isinstance(stop, Array):  # np.linspace would dispatch back here
-        return _linspace_of_arrays(start, stop, operator.index(num), endpoint, dtype)
-    values = np.linspace(start, stop, num, endpoint=endpoint)
+        y, step = _linspace_of_arrays(start, stop, operator.index(num), endpoint, dtype)
+        if axis != 0:  # the samples' axis moves to ``axis`` of the result
+            perm = list(range(1, y.ndim))
+            perm.insert(mv.normalize_axes((axis,), y.ndim)[0], 0)
+            y = y.transpose(tuple(perm))
+        return (y, step) if retstep else y
+    values, step = np.linspace(start, stop, num, endpoint=endpoint, retstep=True, axis=axis)
     default = dt.default_complex if values.dtype.kind == "c" else dt.default_float
     d = default if dtype is None else dt.as_dtype(dtype)
-    return asarray(values.astype(d.np), device=device)
+    out = asarray(values.astype(d.np), device=device)
+    return (out, step) if retstep else out
 
 
-def _linspace_of_arrays(start, stop, num: int, endpoint: bool, dtype) -> Array:
+def _linspace_of_arrays(start, stop, num: int, endpoint: bool, dtype) -> tuple[Array, Array]:
     dev = ops.device_of((start, stop))
     a, b = (x if isinstance(x, Array) else asarray(x, device=dev) for x in (start, stop))
     work = dt.result_dtype(np.add, dt.promote(a.dtype, b.dtype), 1.0)  # floats stay, ints: the default float
@@ -297,11 +334,12 @@ def _linspace_of_arrays(start, stop, num: int, endpoint: bool, dtype) -> Array:
     i = arange(num, dtype=work.real_dtype if work.kind == "c" else work, device=dev).reshape(
         (num,) + (1,) * len(shape))
     div = num - 1 if endpoint else num
-    y = i * ((b - a) / div) + a if div > 0 else i * (b - a) + a  # NumPy's formula
+    step = (b - a) / div if div > 0 else (b - a) * float("nan")  # NumPy's step is NaN without an interval
+    y = i * step + a if div > 0 else i * (b - a) + a  # NumPy's formula
     if endpoint and num > 1:  # the last value is stop exactly, as NumPy makes it
         y = ops.where(i == num - 1, b, y)
     y = Array(mv.broadcast_node(y._n, (num,) + shape)) if y.shape != (num,) + shape else y
-    return y if dtype is None else y.astype(dtype)
+    return (y if dtype is None else y.astype(dtype)), step
 
 
 def _check_eye_dims(n, m) -> None:

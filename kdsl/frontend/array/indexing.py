@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.frontend.array import inner_mask, masks, ops, scalar_index, scatter
+from kdsl.frontend.array import inner_index, inner_mask, masks, ops, scalar_index, scatter
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
@@ -96,6 +96,9 @@ def getitem(a: Array, key) -> Array:
     if indices is not None:  # integer arrays on the leading axes (a copy, as in NumPy), then basic indexing
         rows = gather(a, *indices)
         return rows[(slice(None),) * (rows.ndim - a.ndim + len(indices)) + rest] if rest else rows
+    inner = inner_index.plan(key, a.ndim)
+    if inner is not None:  # integer arrays after slices or ints (a[:, idx], a[idx, :, idx2]): axes moved first
+        return inner_index.get(a, inner)
     node = a._node
     base, v = (node.srcs[0], node.arg) if node.op == "view" else (node, View.contiguous(node.shape))
     view, shape = apply_key(v, key)
@@ -255,12 +258,12 @@ def setitem(a: Array, key, value) -> Array:
     scalar = scalar_index.split(key, a.ndim)
     if scalar is not None:  # 0-d integer kdsl arrays anywhere in a basic key: treated as ints
         return scalar_index.set(a, scalar, value)
-    if _array_key(key)[0] is not None:
-        rows = scatter.int_array_key(key)  # integer arrays on the leading axes: a gather-based scatter
-        if rows is not None:
-            return scatter.assign_rows(a, rows, value)
-        raise IndexError("assignment through integer or boolean arrays (a[idx] = v) is not supported yet; "
-                         "use kd.where, or basic indices (ints, slices)")
+    rows = scatter.int_array_key(key) if _array_key(key)[0] is not None else None
+    if rows is not None:  # integer arrays on the leading axes: a gather-based scatter
+        return scatter.assign_rows(a, rows, value)
+    inner = inner_index.plan(key, a.ndim)
+    if inner is not None:  # integer arrays anywhere else (a[:, idx] = v, a[idx, 1:] = v): axes moved first
+        return inner_index.set(a, inner, value)
     region, shape = apply_key(View.contiguous(a.shape), key)
     dev = a.device
     vnode = checked_value(value, a)._node

@@ -109,14 +109,20 @@ def round(x, decimals: int = 0):
 around = round
 
 
-def clip(x, min=None, max=None, *, a_min=None, a_max=None):  # noqa: A002 - the standard's and NumPy 2's names
+def clip(x, min=None, max=None, out=None, *, a_min=None, a_max=None):  # noqa: A002 - the standard's/NumPy 2's names
     """``minimum(maximum(x, min), max)``; either bound may be None (both None: ``x`` itself, as NumPy 2).
-    ``a_min``/``a_max`` are NumPy's older names for ``min``/``max``."""
+    ``a_min``/``a_max`` are NumPy's older names for ``min``/``max``; ``out`` (a kdsl array, ``x`` itself in
+    ``kd.clip(x, 0, 1, out=x)``) takes the result, as NumPy's."""
     if (a_min is not None and min is not None) or (a_max is not None and max is not None):
         raise TypeError("clip: pass each bound once, as a_min/a_max or as min/max")
     lo, hi = (a_min if min is None else min), (a_max if max is None else max)
-    out = x if lo is None else maximum(x, lo)
-    return out if hi is None else minimum(out, hi)
+    result = x if lo is None else maximum(x, lo)
+    result = result if hi is None else minimum(result, hi)
+    if out is None:
+        return result
+    from kdsl.frontend.array.ufunc_methods import written_into  # cycle: that module wraps this one's functions
+
+    return written_into(result, out, True, "same_kind", "clip")
 
 
 def relu(x):

@@ -56,28 +56,51 @@ def _with_out(result: Any, out: Any) -> Any:
 
 def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> Any:
     """``ufunc.method(*inputs, **kwargs)`` computed by kdsl (see the module docstring)."""
-    if not all(isinstance(x, (Array, np.ndarray, np.generic, bool, int, float, complex)) for x in inputs):
+    # the indices of at/reduceat may be a list or tuple
+    operands = inputs[:1] + inputs[2:] if method in ("at", "reduceat") else inputs
+    if not all(isinstance(x, (Array, np.ndarray, np.generic, bool, int, float, complex)) for x in operands):
         return NotImplemented
     kd = _kdsl()
     out = kwargs.pop("out", None)
     name = ufunc.__name__
+    fn = getattr(kd, name, None)
     if method == "__call__":
-        fn = getattr(kd, name, None)
-        dtype = kwargs.pop("dtype", None)
-        if fn is None or kwargs.pop("where", True) is not True:
+        where = kwargs.pop("where", True)
+        if fn is None or (where is not True and not hasattr(fn, "outer")):
             raise _refuse(f"{name} (with where=)" if fn is not None else name)
+        dtype = kwargs.pop("dtype", None)
         if kwargs:
             raise TypeError(f"np.{name} on kdsl arrays does not take {sorted(kwargs)}")
+        if where is not True:  # a kdsl ufunc: where= keeps out's values (kd.add(x, y, out=o, where=m))
+            return fn(*inputs, out=_kdsl_out(out), where=where, dtype=dtype)
         if dtype is not None:
             inputs = tuple(kd.asarray(x).astype(dtype) if not isinstance(x, (bool, int, float, complex)) else x
                            for x in inputs)
         return _with_out(fn(*inputs), out)
+    if method in ("outer", "at", "reduceat") and fn is not None and hasattr(fn, method):  # kd.add.outer...
+        if method == "at":
+            return fn.at(*inputs, **kwargs)
+        return _with_out(getattr(fn, method)(*inputs, **kwargs), out)
     table = _REDUCE if method == "reduce" else _ACCUMULATE if method == "accumulate" else {}
     if name not in table:
+        if method == "accumulate" and fn is not None and hasattr(fn, "accumulate"):
+            kwargs.setdefault("axis", 0)
+            return _with_out(fn.accumulate(*inputs, **kwargs), out)  # the doubling scans (maximum.accumulate)
         raise _refuse(f"{name}.{method}")
     (x,) = inputs
     kwargs.setdefault("axis", 0)  # a ufunc reduces axis 0 unless told otherwise
     return _with_out(getattr(kd, table[name])(x, **kwargs), out)
+
+
+def _kdsl_out(out: Any) -> Any:
+    """NumPy's ``out`` (None, an array or a 1-tuple) as the kdsl array it must be."""
+    outs = out if isinstance(out, tuple) else (out,)
+    if all(o is None for o in outs):  # not ``==``: that compares arrays elementwise
+        return None
+    if len(outs) != 1 or not isinstance(outs[0], Array):
+        raise TypeError("out= must be one kdsl Array when NumPy dispatches to kdsl (a NumPy out would mean a "
+                        "silent copy to the host); convert explicitly with np.asarray(a) first")
+    return outs[0]
 
 
 def _function_of(module: str, name: str) -> Any:

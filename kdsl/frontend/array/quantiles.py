@@ -65,17 +65,18 @@ def _nan_lines(x: Array, shape: tuple[int, ...], d: dt.DType) -> Array:
 def quantile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
              method: str = "linear", keepdims: bool = False) -> Array:
     """The ``q``-th quantiles (``q`` in [0, 1], a scalar or any shape of host values) of ``a`` over ``axis``
-    with NumPy's default 'linear' method; the result has ``q``'s shape first. Lines with a NaN give NaN.
+    with any of NumPy's 13 methods (default 'linear'); the result has ``q``'s shape first. Lines with a NaN give
+    NaN.
 
     Example:
         >>> import kdsl as kd
         >>> kd.quantile(kd.asarray([1.0, 2.0, 3.0, 4.0]), [0.0, 0.5, 0.9]).tolist()
         [1.0, 2.5, 3.7]
     """
-    if method != "linear":
-        raise ValueError(f"quantile method {method!r} is not supported; kdsl has NumPy's default 'linear'")
     if out is not None:
         raise TypeError("quantile(out=...) is not supported; use the returned array")
+    if method != "linear":
+        return _by_method("nanquantile", a, q, axis, method, keepdims)
     qs = np.asarray(q, dtype=np.float64)
     if qs.dtype.kind != "f" or not np.all((qs >= 0) & (qs <= 1)):
         raise ValueError("Quantiles must be in the range [0, 1]")
@@ -96,13 +97,26 @@ def percentile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_inp
     qs = np.asarray(q, dtype=np.float64)
     if not np.all((qs >= 0) & (qs <= 100)):
         raise ValueError("Percentiles must be in the range [0, 100]")
-    if method != "linear":
-        raise ValueError(f"percentile method {method!r} is not supported; kdsl has NumPy's default 'linear'")
     if out is not None:
         raise TypeError("percentile(out=...) is not supported; use the returned array")
+    if method != "linear":
+        return _by_method("nanpercentile", a, q, axis, method, keepdims)
     x = as_array(a)
     d = _result_dtype(np.percentile, x, q)
     return _quantiles(x, qs / 100.0, axis, keepdims, d)
+
+
+def _by_method(name: str, a: Any, q: Any, axis: Any, method: str, keepdims: bool) -> Array:
+    """A quantile by another method than 'linear': the NaN-ignoring one's methods (``nan_quantiles.py``), with
+    NaN where a line holds a NaN, as NumPy's ``quantile`` propagates it."""
+    from kdsl.frontend.array import nan_quantiles  # cycle: that module builds on this one
+
+    x = as_array(a)
+    result = getattr(nan_quantiles, name)(x, q, axis, method=method, keepdims=keepdims)
+    if x.dtype.kind not in "fc":
+        return result
+    poisoned = isnan(x).any(axis=axis, keepdims=keepdims)  # the reduced shape: broadcasts after q's axes
+    return where(poisoned, float("nan"), result).astype(result.dtype)
 
 
 def _quantiles(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, d: dt.DType) -> Array:

@@ -21,6 +21,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
+from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array.array import Array
 from kdsl.ir.graph import Node
 
@@ -71,47 +72,65 @@ def require_nonempty(x: Array, axes, name: str) -> None:
         raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
 
 
-def sum(x, axis=None, dtype=None, keepdims=False) -> Array:
-    """Sum of elements over ``axis``."""
+def sum(x, axis=None, dtype=None, keepdims=False, *, out=None, initial=None, where=True) -> Array:
+    """Sum of elements over ``axis`` (``where``/``initial``/``out`` as NumPy's: ``reduction_where.py``)."""
     x = _arr(x)
-    return _reduce(x, "sum", mv.normalize_axes(axis, x.ndim), _numpy_dtype(np.sum, x, dtype), keepdims)
+    r = _reduce(rw.masked(x, where, 0), "sum", mv.normalize_axes(axis, x.ndim), _numpy_dtype(np.sum, x, dtype),
+                keepdims)
+    return rw.into(r if initial is None else (r + initial).astype(r.dtype), out)
 
 
-def prod(x, axis=None, dtype=None, keepdims=False) -> Array:
-    """Product of elements over ``axis``."""
+def prod(x, axis=None, dtype=None, keepdims=False, *, out=None, initial=None, where=True) -> Array:
+    """Product of elements over ``axis`` (``where``/``initial``/``out`` as NumPy's)."""
     x = _arr(x)
-    return _reduce(x, "prod", mv.normalize_axes(axis, x.ndim), _numpy_dtype(np.prod, x, dtype), keepdims)
+    r = _reduce(rw.masked(x, where, 1), "prod", mv.normalize_axes(axis, x.ndim), _numpy_dtype(np.prod, x, dtype),
+                keepdims)
+    return rw.into(r if initial is None else (r * initial).astype(r.dtype), out)
 
 
-def max(x, axis=None, keepdims=False) -> Array:
-    """Largest element over ``axis`` (NaN propagates)."""
+def max(x, axis=None, keepdims=False, *, out=None, initial=None, where=True) -> Array:
+    """Largest element over ``axis`` (NaN propagates; ``where`` needs ``initial``, as NumPy's)."""
+    return _extreme(x, "max", axis, keepdims, out, initial, where)
+
+
+def min(x, axis=None, keepdims=False, *, out=None, initial=None, where=True) -> Array:
+    """Smallest element over ``axis`` (NaN propagates; ``where`` needs ``initial``, as NumPy's)."""
+    return _extreme(x, "min", axis, keepdims, out, initial, where)
+
+
+def _extreme(x, op: str, axis, keepdims: bool, out, initial, where) -> Array:
     x = _arr(x)
+    name = {"max": "maximum", "min": "minimum"}[op]
+    rw.no_identity(name, initial, where)
     axes = mv.normalize_axes(axis, x.ndim)
-    require_nonempty(x, axes, "maximum")
-    return _reduce(x, "max", axes, x.dtype, keepdims)
+    if initial is None:
+        require_nonempty(x, axes, name)
+        return rw.into(_reduce(x, op, axes, x.dtype, keepdims), out)
+    if x.size == 0:  # NumPy: the initial value, in the reduced shape
+        from kdsl.frontend.array.creation import full  # cycle: that module builds Arrays
 
-
-def min(x, axis=None, keepdims=False) -> Array:
-    """Smallest element over ``axis`` (NaN propagates)."""
-    x = _arr(x)
-    axes = mv.normalize_axes(axis, x.ndim)
-    require_nonempty(x, axes, "minimum")
-    return _reduce(x, "min", axes, x.dtype, keepdims)
+        shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape)) if keepdims else \
+            tuple(n for a, n in enumerate(x.shape) if a not in axes)
+        return rw.into(full(shape, initial, dtype=x.dtype, device=x.device), out)
+    r = _reduce(rw.masked(x, where, initial), op, axes, x.dtype, keepdims)
+    return rw.into(ops.apply("maximum" if op == "max" else "minimum", r, rw.constant(initial, x)), out)
 
 
 amax, amin = max, min
 
 
-def any(x, axis=None, keepdims=False) -> Array:
-    """Whether any element over ``axis`` is true."""
+def any(x, axis=None, keepdims=False, *, out=None, where=True) -> Array:
+    """Whether any element over ``axis`` is true (``where``: only those elements)."""
     x = _arr(x)
-    return _reduce(x.astype(dt.bool_), "max", mv.normalize_axes(axis, x.ndim), dt.bool_, keepdims)
+    b = rw.masked(x.astype(dt.bool_), where, False)
+    return rw.into(_reduce(b, "max", mv.normalize_axes(axis, x.ndim), dt.bool_, keepdims), out)
 
 
-def all(x, axis=None, keepdims=False) -> Array:
-    """Whether every element over ``axis`` is true."""
+def all(x, axis=None, keepdims=False, *, out=None, where=True) -> Array:
+    """Whether every element over ``axis`` is true (``where``: only those elements)."""
     x = _arr(x)
-    return _reduce(x.astype(dt.bool_), "min", mv.normalize_axes(axis, x.ndim), dt.bool_, keepdims)
+    b = rw.masked(x.astype(dt.bool_), where, True)
+    return rw.into(_reduce(b, "min", mv.normalize_axes(axis, x.ndim), dt.bool_, keepdims), out)
 
 
 def _arg(x, op: str, axis, keepdims: bool) -> Array:
@@ -158,46 +177,58 @@ def _nan_like(total: Array) -> Array:
     return broadcast_to(Array(ops.const_node(float("nan"), d, total.device)), total.shape)
 
 
-def mean(x, axis=None, dtype=None, keepdims=False) -> Array:
-    """Arithmetic mean over ``axis`` (ints give float64 like NumPy; float32 on devices without float64)."""
+def mean(x, axis=None, dtype=None, keepdims=False, *, out=None, where=True) -> Array:
+    """Arithmetic mean over ``axis`` (ints give float64 like NumPy; float32 on devices without float64);
+    ``where`` averages only those elements (``reduction_where.py``)."""
     x = _arr(x)
     axes = mv.normalize_axes(axis, x.ndim)
     n = math.prod(x.shape[a] for a in axes)
     d = _numpy_dtype(np.mean, x, dtype)
-    total = _reduce(x, "sum", axes, d, False)
-    # An empty mean is NaN; a NaN constant (not 0 * NaN, which drivers may fold to 0) makes sure of it.
-    out = total * (1.0 / n) if n else _nan_like(total)
-    if out.dtype is not d:
-        out = out.astype(d)
-    return out.reshape(tuple(1 if a in axes else k for a, k in enumerate(x.shape))) if keepdims else out
+    counted = rw.count(x, where, axes, d, False)
+    total = _reduce(rw.masked(x, where, 0), "sum", axes, d, False)
+    if counted is not None:  # 0 / 0 is NaN where nothing is included, as NumPy's
+        result = total / counted
+    else:  # An empty mean is NaN; a NaN constant (not 0 * NaN, which drivers may fold to 0) makes sure of it.
+        result = total * (1.0 / n) if n else _nan_like(total)
+    if result.dtype is not d:
+        result = result.astype(d)
+    if keepdims:
+        result = result.reshape(tuple(1 if a in axes else k for a, k in enumerate(x.shape)))
+    return rw.into(result, out)
 
 
-def var(x, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None) -> Array:
+def var(x, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None, out=None, where=True) -> Array:
     """Variance over ``axis``: ``mean(|x - mean(x)|**2) * n / (n - ddof)``; ``correction`` is the array API
-    standard's name for ``ddof``."""
+    standard's name for ``ddof``; ``where`` counts only those elements."""
     x = _arr(x)
     ddof = ddof_or_correction(ddof, correction)
     axes = mv.normalize_axes(axis, x.ndim)
     n = math.prod(x.shape[a] for a in axes)
     d = _numpy_dtype(np.var, x, dtype)
     xd = x.astype(d) if x.dtype.kind != "c" else x  # complex: the mean of |x - mean|**2, a real number
-    centred = xd - mean(xd, axis=axes, keepdims=True)
+    centred = xd - mean(xd, axis=axes, keepdims=True, where=where)
     squares = centred * centred if x.dtype.kind != "c" else \
         ops.apply("real", centred) ** 2 + ops.apply("imag", centred) ** 2
-    total = _reduce(squares, "sum", axes, d, False)
+    total = _reduce(rw.masked(squares, where, 0), "sum", axes, d, False)
+    counted = rw.count(x, where, axes, total.dtype, False)
     denom = n - ddof
-    if not n:
-        out = _nan_like(total)
+    if counted is not None:  # NumPy divides by max(count - ddof, 0)
+        result = total / ops.apply("maximum", counted - ddof, 0)
+    elif not n:
+        result = _nan_like(total)
     elif denom > 0:
-        out = total * (1.0 / denom)
+        result = total * (1.0 / denom)
     else:  # NumPy divides by max(n - ddof, 0): inf, or NaN where the sum of squares is 0
-        out = total * float("inf")
-    return out.reshape(tuple(1 if a in axes else k for a, k in enumerate(x.shape))) if keepdims else out
+        result = total * float("inf")
+    if keepdims:
+        result = result.reshape(tuple(1 if a in axes else k for a, k in enumerate(x.shape)))
+    return rw.into(result, out)
 
 
-def std(x, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None) -> Array:
+def std(x, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None, out=None, where=True) -> Array:
     """Standard deviation over ``axis`` (``sqrt(var)``)."""
-    return ops.apply("sqrt", var(x, axis, dtype, ddof, keepdims, correction=correction))
+    result = ops.apply("sqrt", var(x, axis, dtype, ddof, keepdims, correction=correction, where=where))
+    return rw.into(result, out)
 
 
 def ddof_or_correction(ddof, correction):

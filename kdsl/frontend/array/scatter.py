@@ -182,7 +182,7 @@ def _combined(name: str, x: Array, idx: Array, v: Array, n: int, work: dt.DType 
     return scatter_sorted.combined(name, x, idx, v, n)
 
 
-class _WithAt:
+class WithAt:
     """An elementwise function that also has NumPy's ``.at`` (``kd.add(x, y)`` and ``kd.add.at(a, i, v)``)."""
 
     def __init__(self, fn: Callable[..., Any], name: str) -> None:
@@ -223,10 +223,10 @@ class _WithAt:
         return f"<kdsl function {self._name} (with .at)>"
 
 
-add = _WithAt(km.add, "add")
-subtract = _WithAt(km.subtract, "subtract")
-maximum = _WithAt(km.maximum, "maximum")
-minimum = _WithAt(km.minimum, "minimum")
+add = WithAt(km.add, "add")
+subtract = WithAt(km.subtract, "subtract")
+maximum = WithAt(km.maximum, "maximum")
+minimum = WithAt(km.minimum, "minimum")
 
 
 # ----- buffered assignment a[idx] = v (the hook in indexing.setitem)
@@ -237,10 +237,10 @@ def int_array_key(key: Any) -> tuple | None:
     ``a[0, idx]``; None for other keys."""
     items = key if isinstance(key, tuple) else (key,)
     lead = 0
-    while lead < len(items) and (_int_array(items[lead]) or _int(items[lead])):
+    while lead < len(items) and (is_int_index_array(items[lead]) or _int(items[lead])):
         lead += 1
     rest = items[lead:]
-    if not any(_int_array(k) for k in items[:lead]) or sum(k is Ellipsis for k in rest) > 1:
+    if not any(is_int_index_array(k) for k in items[:lead]) or sum(k is Ellipsis for k in rest) > 1:
         return None
     if not all(k is Ellipsis or (isinstance(k, slice) and k == slice(None)) for k in rest):
         return None
@@ -251,7 +251,8 @@ def _int(k: Any) -> bool:
     return isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_))
 
 
-def _int_array(k: Any) -> bool:
+def is_int_index_array(k: Any) -> bool:
+    """Whether index item ``k`` is an integer index array (a kdsl, NumPy or list one; bools are masks)."""
     if isinstance(k, Array):
         return k.dtype.is_int and k.dtype is not dt.bool_
     if isinstance(k, (list, np.ndarray)):

@@ -13,8 +13,8 @@ Example:
 from __future__ import annotations
 
 from kdsl import dtype as dt
+from kdsl.frontend.array import memory_order, ops
 from kdsl.frontend.array import movement as mv
-from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.ir.graph import Node
 from kdsl.ir.view import View
@@ -28,11 +28,15 @@ def _arr(x, device=None) -> Array:
     return asarray(x, device=device)
 
 
-def reshape(a, shape, copy: bool | None = None) -> Array:
+def reshape(a, shape, order: str = "C", *, copy: bool | None = None) -> Array:
     """``a`` with a new shape: a view where NumPy's would be one. ``copy=True`` always copies; ``copy=False``
     raises ValueError where a view is impossible (a strided view whose elements a new shape cannot step over).
+    ``order='F'`` reads and places the elements first index fastest (``memory_order.py``).
     """
     a = _arr(a)
+    if memory_order.fortran(order, "CFA"):
+        out = memory_order.reshape_fortran(a, tuple(shape) if isinstance(shape, (tuple, list)) else (shape,))
+        return out.copy() if copy else out
     if copy is False:
         base, view = mv.view_base(a._node)
         if view.reshape(mv.resolve_shape(shape, a.size)) is None:
@@ -42,8 +46,8 @@ def reshape(a, shape, copy: bool | None = None) -> Array:
     return out.copy() if copy else out
 
 
-def ravel(a) -> Array:
-    return _arr(a).reshape(-1)
+def ravel(a, order: str = "C") -> Array:
+    return _arr(a).ravel(order)
 
 
 def transpose(a, axes=None) -> Array:

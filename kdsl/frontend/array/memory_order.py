@@ -1,0 +1,38 @@
+"""NumPy's ``order=`` of reshaping and flattening: ``a.reshape(shape, order='F')``, ``a.ravel('F')``,
+``kd.reshape(a, shape, 'F')``. kdsl arrays have one layout (C order), so ``'F'`` (Fortran: first index fastest)
+reads the elements through transposes: ``a.reshape(s, order='F')`` is ``a.T.reshape(s[::-1]).T``. As NumPy's, it
+is a view of a 1-D (or 0-d) ``a`` (writes reach ``a``) and a copy otherwise (a C-ordered array of several axes
+is not Fortran-contiguous). ``'A'`` and ``'K'`` mean ``'C'`` here, as for any C-ordered
+NumPy array (NumPy's ``'A'`` of a transposed, Fortran-contiguous view means ``'F'``: kdsl views have no memory
+order, as ``kd.isfortran`` is always False).
+
+    >>> import kdsl as kd
+    >>> a = kd.arange(6).reshape(2, 3)
+    >>> a.ravel(order="F").tolist(), a.reshape((3, 2), order="F").tolist()
+    ([0, 3, 1, 4, 2, 5], [[0, 4], [3, 2], [1, 5]])
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kdsl.frontend.array.array import Array
+
+
+def fortran(order: Any, allowed: str = "CFAK") -> bool:
+    """Whether ``order`` asks for Fortran order (ValueError naming the choices for anything else)."""
+    if not isinstance(order, str) or order.upper() not in allowed:
+        choices = ", ".join(repr(c) for c in allowed)
+        raise ValueError(f"order must be one of {choices}, got {order!r}")
+    return order.upper() == "F"
+
+
+def reshape_fortran(a: Array, shape: tuple[int, ...]) -> Array:
+    """``a`` reshaped with the first index changing fastest (a view of a 1-D ``a``, else a copy)."""
+    from kdsl.frontend.array import movement as mv  # cycle: movement builds Arrays
+    from kdsl.frontend.array.array import Array
+
+    target = mv.resolve_shape(shape, a.size)
+    out = a.T.reshape(target[::-1]).T
+    return out if a.ndim <= 1 else Array(out._node)  # a new Array of the same node: lazy, writes stay in it

@@ -1,0 +1,86 @@
+"""NumPy's ``where=``, ``initial=`` and ``out=`` of reductions: ``kd.sum(a, where=a > 0)``,
+``a.max(initial=0.0)``, ``kd.mean(a, axis=1, where=mask)``.
+
+``where`` (broadcast to the input's shape) replaces the excluded elements by the reduction's identity before
+reducing (0 for sums, 1 for products, False/True for any/all, ``initial`` for max/min, which have no identity
+and so need it, as in NumPy); ``mean``/``var``/``std`` divide by the count of included elements. ``initial``
+joins the reduction as one more element. Everything stays lazy and fuses into the reduction kernel.
+
+    >>> import kdsl as kd
+    >>> a = kd.asarray([[1.0, -2.0], [3.0, 4.0]])
+    >>> kd.sum(a, where=a > 0).item(), a.max(axis=1, initial=2.5).tolist(), kd.mean(a, where=a > 0, axis=0).tolist()
+    (8.0, [2.5, 4.0], [2.0, 4.0])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.frontend.array import movement as mv
+from kdsl.frontend.array import ops
+from kdsl.frontend.array.array import Array
+
+
+def mask_of(x: Array, where: Any) -> Array | None:
+    """``where`` as a boolean kdsl array of ``x``'s shape (None for ``where=True``: everything included)."""
+    if where is True or (isinstance(where, np.bool_) and bool(where)):
+        return None
+    w = where if isinstance(where, Array) else Array(ops.const_node(where, dt.bool_, x.device)) \
+        if isinstance(where, (bool, np.bool_)) else ops.as_operand(np.asarray(where, dtype=bool), x.device)
+    if w.dtype is not dt.bool_:
+        w = w.astype(dt.bool_)
+    try:
+        if ops.broadcast_shapes(w.shape, x.shape) != x.shape:
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"where= of shape {w.shape} does not broadcast to the reduced array's shape {x.shape}") \
+            from None
+    return Array(mv.broadcast_node(w._node, x.shape))
+
+
+def masked(x: Array, where: Any, fill: Any) -> Array:
+    """``x`` with the elements ``where`` excludes replaced by ``fill`` (``x`` itself without a mask)."""
+    w = mask_of(x, where)
+    if w is None:
+        return x
+    return ops.where(w, x, constant(fill, x))
+
+
+def constant(value: Any, x: Array) -> Array:
+    """``value`` (a Python or NumPy scalar, or a kdsl array) in ``x``'s dtype on its device."""
+    if isinstance(value, Array):
+        return value.astype(x.dtype)
+    if isinstance(value, np.generic):
+        value = value.item()
+    return Array(ops.const_node(value, x.dtype, x.device))
+
+
+def count(x: Array, where: Any, axes: tuple[int, ...], dtype: dt.DType, keepdims: bool) -> Array | None:
+    """How many elements ``where`` includes along ``axes`` (None without a mask: the full count)."""
+    from kdsl.frontend.array.reductions import sum as total  # cycle: reductions imports this module
+
+    w = mask_of(x, where)
+    return None if w is None else total(w.astype(dtype), axis=axes, keepdims=keepdims)
+
+
+def no_identity(name: str, initial: Any, where: Any) -> None:
+    """max/min have no identity: a ``where`` mask needs ``initial`` (NumPy's ValueError)."""
+    if initial is None and not (where is True or (isinstance(where, np.bool_) and bool(where))):
+        raise ValueError(f"reduction operation '{name}' does not have an identity, so to use a where mask one has "
+                         "to specify 'initial'")
+
+
+def into(result: Array, out: Any) -> Array:
+    """NumPy's ``out=``: ``result`` written into the kdsl array ``out``, which is returned."""
+    if out is None:
+        return result
+    if not isinstance(out, Array):
+        raise TypeError("out= must be a kdsl Array (a NumPy out would mean a copy to the host); assign the "
+                        "result instead")
+    if out.shape != result.shape:
+        raise ValueError(f"out= has shape {out.shape} but the reduction's result has shape {result.shape}")
+    out[...] = result
+    return out

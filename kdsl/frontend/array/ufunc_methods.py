@@ -1,0 +1,226 @@
+"""kdsl's elementwise functions as NumPy's ufuncs: the keywords of a call (``kd.add(a, 1, out=a)``,
+``kd.exp(x, out=x)``, ``kd.divide(a, b, out=z, where=b != 0)``, ``dtype=``) and the methods
+``kd.add.outer(a, b)``, ``kd.multiply.reduce(a, axis=1)``, ``kd.add.accumulate(a)``, ``kd.maximum.at(a, i, v)``;
+``nin``/``nout``/``identity`` as NumPy's. Every kdsl function whose NumPy namesake is a ``np.ufunc`` is one.
+
+``out=`` writes the result into the given kdsl array (a view writes through to its base) and returns it, after
+NumPy's ``same_kind`` casting check; ``where=`` keeps ``out``'s old values (zeros without ``out``: NumPy leaves
+them uninitialised) where the condition is False.
+
+``outer`` broadcasts ``a`` against ``b`` with ``a``'s axes first (one fused kernel); ``reduce`` and ``accumulate``
+run kdsl's reduction or scan for the ufunc (``add.reduce`` is ``sum``, ``logical_and.reduce`` is ``all``,
+``multiply.accumulate`` is ``cumprod``...), on axis 0 unless told otherwise, as NumPy's. A method a ufunc lacks
+in kdsl raises ``TypeError`` naming the ones it has.
+
+    >>> import kdsl as kd
+    >>> kd.subtract.outer(kd.arange(3), kd.arange(2)).tolist()
+    [[0, -1], [1, 0], [2, 1]]
+    >>> kd.add.reduce(kd.asarray([[1, 2], [3, 4]])).tolist(), kd.add.accumulate(kd.arange(4)).tolist()
+    ([4, 6], [0, 1, 3, 6])
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, MutableMapping
+from typing import Any
+
+import numpy as np
+
+from kdsl.frontend.array import ops
+from kdsl.frontend.array.array import Array, UFuncTypeError
+from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.scatter import WithAt
+
+# ufunc.reduce / ufunc.accumulate -> the kdsl function that computes it
+REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
+          "logical_or": "any", "fmax": "nanmax", "fmin": "nanmin"}
+ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
+# associative ufuncs whose accumulate is a doubling scan of the ufunc itself (log2(n) lazy steps)
+DOUBLING = ("maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "logical_xor", "bitwise_and",
+            "bitwise_or", "bitwise_xor")
+AT = ("add", "subtract", "maximum", "minimum")  # kdsl/frontend/array/scatter.py
+# NumPy's identities (None: the ufunc has none)
+IDENTITY = {"add": 0, "subtract": None, "multiply": 1, "logical_and": True, "logical_or": False,
+            "logical_xor": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0}
+
+
+def _kd() -> Any:
+    return sys.modules["kdsl"]  # the namespace's reductions (this module sits below it in the layers)
+
+
+def _refuse(name: str, method: str, table: Any) -> TypeError:
+    have = ", ".join(f"{n}.{method}" for n in table)
+    return TypeError(f"kdsl has no {name}.{method} (it has {have}); write the loop with kdsl's operations, or "
+                     f"call np.{name}.{method} on np.asarray(a)")
+
+
+class Ufunc(WithAt):
+    """A kdsl elementwise function with NumPy's ufunc keywords and methods (``kd.multiply``, ``kd.exp``...)."""
+
+    def __init__(self, fn: Callable[..., Any], name: str, nin: int = 2, nout: int = 1) -> None:
+        super().__init__(getattr(fn, "_fn", fn), name)
+        self.nin, self.nout = nin, nout
+
+    def __call__(self, *args: Any, out: Any = None, where: Any = True, dtype: Any = None, casting: str = "same_kind",
+                 order: str = "K", subok: bool = True, **kwargs: Any) -> Any:
+        """``fn(*args)``; NumPy's ``out``, ``where`` and ``dtype`` (``order``/``subok``: one layout, no
+        subclasses)."""
+        if dtype is not None:  # compute in dtype, as NumPy's loops for it
+            args = tuple(a if isinstance(a, (bool, int, float, complex)) else asarray(a).astype(dtype)
+                         for a in args)
+        result = self._fn(*args, **kwargs)
+        if out is None and where is True:
+            return result
+        if self.nout > 1:
+            outs = out if isinstance(out, tuple) else (None,) * self.nout
+            return tuple(written_into(r, o, where, casting, self._name) for r, o in zip(result, outs, strict=True))
+        return written_into(result, out[0] if isinstance(out, tuple) and len(out) == 1 else out, where, casting,
+                        self._name)
+
+    def _binary_only(self, method: str) -> None:
+        if self.nin != 2 or self._name in ("matmul", "vecdot", "matvec", "vecmat", "divmod"):
+            raise TypeError(f"{method} only supported for binary functions (kd.{self._name} is not one)")
+
+    @property
+    def identity(self) -> Any:
+        return IDENTITY.get(self._name)
+
+    def outer(self, a: Any, b: Any, **kwargs: Any) -> Array:
+        """``op(a[i, j, ...], b[k, ...])`` for every pair: shape ``a.shape + b.shape``.
+
+        >>> import kdsl as kd
+        >>> kd.multiply.outer([1, 2], [1, 10, 100]).tolist()
+        [[1, 10, 100], [2, 20, 200]]
+        """
+        self._binary_only("outer")
+        x, y = asarray(a), asarray(b)
+        return self(x.reshape(x.shape + (1,) * y.ndim), y, **kwargs)
+
+    def reduce(self, a: Any, axis: Any = 0, dtype: Any = None, out: Any = None, keepdims: bool = False,
+               **kwargs: Any) -> Array:
+        """``op`` folded over ``axis`` (0 by default; None: all axes), as kdsl's reduction for it.
+
+        >>> import kdsl as kd
+        >>> kd.maximum.reduce(kd.asarray([[1, 5], [7, 2]]), axis=1).tolist()
+        [5, 7]
+        """
+        if self._name not in REDUCE:
+            raise _refuse(self._name, "reduce", REDUCE)
+        if dtype is not None:
+            kwargs["dtype"] = dtype
+        result = getattr(_kd(), REDUCE[self._name])(asarray(a), axis=axis, keepdims=keepdims, **kwargs)
+        return _into(result, out)
+
+    def reduceat(self, a: Any, indices: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Array:
+        """NumPy's ``reduceat``: ``reduce(a[i:j])`` along ``axis`` for each pair of consecutive ``indices``
+        (``a[i]`` where ``j <= i``; the last runs to the end). The indices are host data (a kdsl array is read
+        back: they decide the result's shape); one lazy reduction per index, joined.
+
+        >>> import kdsl as kd
+        >>> kd.add.reduceat(kd.arange(8), [0, 4, 1, 5]).tolist()
+        [6, 4, 10, 18]
+        """
+        if self._name not in REDUCE:
+            raise _refuse(self._name, "reduceat", REDUCE)
+        kd = _kd()
+        x = asarray(a)
+        ax = axis + x.ndim if axis < 0 else axis
+        starts = [int(i) for i in np.asarray(indices.numpy() if isinstance(indices, Array) else indices).ravel()]
+        n = x.shape[ax]
+        if any(not 0 <= i < n for i in starts):
+            bad = next(i for i in starts if not 0 <= i < n)
+            raise IndexError(f"index {bad} out-of-bounds in {self._name}.reduceat [0, {n})")
+        lead = (slice(None),) * ax
+        parts = []
+        for k, lo in enumerate(starts):
+            hi = starts[k + 1] if k + 1 < len(starts) else n
+            if hi > lo:
+                parts.append(self.reduce(x[lead + (slice(lo, hi),)], axis=ax, dtype=dtype))
+            else:
+                parts.append(x[lead + (lo,)] if dtype is None else x[lead + (lo,)].astype(dtype))
+        return _into(kd.stack(parts, axis=ax), out)
+
+    def accumulate(self, a: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Array:
+        """The running ``op`` along ``axis`` (0 by default), as kdsl's scan for it.
+
+        >>> import kdsl as kd
+        >>> kd.multiply.accumulate(kd.asarray([1, 2, 3, 4])).tolist()
+        [1, 2, 6, 24]
+        """
+        x = asarray(a)
+        if self._name in DOUBLING:
+            return _into(self._doubling(x if dtype is None else x.astype(dtype), axis), out)
+        if self._name not in ACCUMULATE:
+            raise _refuse(self._name, "accumulate", ACCUMULATE | dict.fromkeys(DOUBLING))
+        return _into(getattr(_kd(), ACCUMULATE[self._name])(x, axis=axis, dtype=dtype), out)
+
+    def _doubling(self, x: Array, axis: int) -> Array:
+        """The running ``op`` by recursive doubling: step ``k`` combines each element with the one ``k``
+        before it (Hillis-Steele), so ``ceil(log2(n))`` steps of lazy slices and one ``concatenate`` each."""
+        if x.ndim == 0:
+            raise ValueError("accumulate needs an array of at least one dimension (got a 0-d array)")
+        kd = _kd()
+        y = kd.moveaxis(x, axis, -1)
+        if self._name.startswith("logical"):
+            y = y.astype(kd.bool)
+        k, n = 1, y.shape[-1]
+        while k < n:
+            y = kd.concatenate([y[..., :k], self._fn(y[..., k:], y[..., :-k])], axis=-1)
+            k *= 2
+        return kd.moveaxis(y, -1, axis)
+
+    def at(self, a: Array, indices: Any, b: Any = None, *, deterministic: bool = False) -> None:
+        if self._name not in AT:
+            raise _refuse(self._name, "at", AT)
+        super().at(a, indices, b, deterministic=deterministic)
+
+    at.__doc__ = WithAt.at.__doc__
+
+    def __repr__(self) -> str:
+        return f"<kdsl ufunc {self._name!r}>"
+
+
+def written_into(result: Array, out: Any, where: Any, casting: str, name: str) -> Array:
+    """``result`` put into ``out`` where ``where`` holds (NumPy's ufunc ``out=``/``where=``)."""
+    from kdsl.frontend.array.ops import where as select  # cycle: ops builds on this module's package
+
+    if out is not None and not isinstance(out, Array):
+        raise TypeError(f"{name}(out=...) must be a kdsl Array (a NumPy out would mean a copy to the host)")
+    if out is not None and not np.can_cast(result.dtype.np, out.dtype.np, casting):  # type: ignore[arg-type]
+        raise UFuncTypeError(f"Cannot cast ufunc '{name}' output from {result.dtype.name} to {out.dtype.name} with "
+                             f"casting rule '{casting}'; pass an out of the result's dtype, or casting='unsafe'")
+    if where is not True:
+        kept = out if out is not None else Array(ops.const_node(0, result.dtype, result.device))
+        result = select(asarray(where) if not isinstance(where, (Array, bool)) else where, result, kept)
+    if out is None:
+        return result
+    if out.shape != result.shape:
+        raise ValueError(f"non-broadcastable output operand with shape {out.shape} doesn't match the broadcast "
+                         f"shape {result.shape}")
+    out[...] = result
+    return out
+
+
+def _into(result: Array, out: Any) -> Array:
+    """NumPy's ``out=``: the result written into a kdsl array (which is returned)."""
+    if out is None:
+        return result
+    target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    if not isinstance(target, Array):
+        raise TypeError("out= must be a kdsl Array")
+    target[...] = result
+    return target
+
+
+def wrap(namespace: MutableMapping[str, Any]) -> None:
+    """Replaces each function of ``namespace`` (the kdsl package) whose NumPy namesake is a ufunc by its
+    :class:`Ufunc`; other names of the same function (``pow`` for ``power``) get the same object."""
+    for name, fn in list(namespace.items()):
+        npf = getattr(np, name, None)
+        if not isinstance(npf, np.ufunc) or not callable(fn) or isinstance(fn, Ufunc):
+            continue
+        ufunc = Ufunc(fn, npf.__name__, npf.nin, npf.nout)
+        for alias, value in list(namespace.items()):
+            if value is fn:
+                namespace[alias] = ufunc

@@ -1,0 +1,45 @@
+"""kdsl dtypes where ported code treats them as NumPy's: ``str``/``format`` give the bare name, ``kd.dtype(x)``
+converts (as ``np.dtype(x)``), ``isinstance(d, kd.dtype)``, NumPy's other dtype attributes."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+
+NAMES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16", "float32",
+         "float64", "complex64", "complex128"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_str_and_format_are_numpys(name):
+    d = kd.ones(2, dtype=name).dtype
+    assert str(d) == str(np.dtype(name)) and f"{d}" == f"{np.dtype(name)}"
+    assert repr(d) == f"kdsl.{name}"  # the repr still says whose dtype it is
+
+
+@pytest.mark.parametrize("spelling", ["float32", np.float64, np.dtype("int16"), "uint8", "i8", "c8", bool])
+def test_kd_dtype_converts_like_np_dtype(spelling):
+    d = kd.dtype(spelling)
+    assert d == np.dtype(spelling) and isinstance(d, kd.dtype)
+
+
+def test_kd_dtype_kdsl_defaults_and_module_access():
+    assert kd.dtype(float) is kd.float32 and kd.dtype(int) is kd.int32  # kdsl's defaults (docs/numpy-api.md)
+    assert kd.dtype(kd.float64) is kd.float64 and kd.dtype.float32 is kd.float32
+    assert not isinstance(np.dtype("float32"), kd.dtype) and not isinstance("float32", kd.dtype)
+    with pytest.raises(TypeError, match="not a dtype kdsl knows"):
+        kd.dtype("no such type")
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("attr", ["char", "str", "num", "byteorder", "alignment", "kind", "itemsize", "name"])
+def test_numpy_attributes(name, attr):
+    assert getattr(kd.dtype(name), attr) == getattr(np.dtype(name), attr)
+
+
+def test_unknown_attribute_and_pickle():
+    with pytest.raises(AttributeError):
+        kd.float32.no_such_attribute  # noqa: B018 - the lookup is the test
+    assert pickle.loads(pickle.dumps(kd.float32)) is kd.float32

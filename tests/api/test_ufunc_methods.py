@@ -1,0 +1,179 @@
+"""NumPy's ufunc methods on kdsl's binary functions (kdsl/frontend/array/ufunc_methods.py) against NumPy."""
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+
+OUTER = ["add", "subtract", "multiply", "maximum", "minimum", "power", "equal", "less", "greater_equal",
+         "logical_and", "bitwise_xor", "arctan2", "hypot", "floor_divide", "mod"]
+
+
+@pytest.mark.parametrize("name", OUTER)
+@pytest.mark.parametrize("shapes", [((3,), (4,)), ((2, 3), (4,)), ((0,), (2,)), ((1,), (2, 2))])
+def test_outer(name, shapes):
+    rng = np.random.default_rng(0)
+    a = rng.integers(1, 6, shapes[0]).astype(np.int32)
+    b = rng.integers(1, 6, shapes[1]).astype(np.int32)
+    if name in ("arctan2", "hypot"):
+        a, b = a.astype(np.float32), b.astype(np.float32)
+    got = getattr(kd, name).outer(kd.asarray(a), kd.asarray(b))
+    expected = getattr(np, name).outer(a, b)
+    assert got.shape == expected.shape
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
+
+
+def test_outer_of_strided_views_and_lists():
+    host = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+    got = kd.subtract.outer(kd.asarray(host)[:, ::2].T, [1.0, 2.0])
+    np.testing.assert_allclose(got.numpy(), np.subtract.outer(host[:, ::2].T, [1.0, 2.0]))
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "logical_and", "logical_or", "fmax"])
+@pytest.mark.parametrize("axis", [0, 1, None, (0, 1)])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_reduce(name, axis, keepdims):
+    host = np.random.default_rng(1).uniform(0.5, 1.5, (3, 4)).astype(np.float32)
+    if name.startswith("logical"):
+        host = host > 1.0
+    got = getattr(kd, name).reduce(kd.asarray(host), axis=axis, keepdims=keepdims)
+    expected = getattr(np, name).reduce(host, axis=axis, keepdims=keepdims)
+    assert got.shape == np.shape(expected)
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-5)
+
+
+def test_reduce_defaults_to_axis_0_and_takes_dtype():
+    host = np.arange(6, dtype=np.int8).reshape(2, 3) * 40
+    np.testing.assert_array_equal(kd.add.reduce(kd.asarray(host)).numpy(), np.add.reduce(host))
+    got = kd.add.reduce(kd.asarray(host), axis=1, dtype=kd.int32)
+    np.testing.assert_array_equal(got.numpy(), np.add.reduce(host, axis=1, dtype=np.int32))
+
+
+@pytest.mark.parametrize("name", ["add", "multiply"])
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_accumulate(name, axis):
+    host = np.arange(1, 13, dtype=np.float32).reshape(3, 4) / 4
+    got = getattr(kd, name).accumulate(kd.asarray(host)[:, ::-1], axis=axis)
+    np.testing.assert_allclose(got.numpy(), getattr(np, name).accumulate(host[:, ::-1], axis=axis), rtol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["maximum", "minimum", "fmax", "logical_or", "logical_and", "bitwise_xor"])
+@pytest.mark.parametrize("shape,axis", [((3, 13), 1), ((5, 2), 0), ((1,), 0), ((0, 3), 1), ((4, 3), -2)])
+def test_accumulate_by_doubling(name, shape, axis):
+    host = np.random.default_rng(2).integers(0, 9, shape).astype(np.int32)
+    if name == "fmax":
+        host = host.astype(np.float32)
+        host.flat[::3] = np.nan
+    if name.startswith("logical"):
+        host = host > 4
+    got = getattr(kd, name).accumulate(kd.asarray(host), axis=axis)
+    expected = getattr(np, name).accumulate(host, axis=axis)
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got.numpy(), expected)
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "logical_or"])
+@pytest.mark.parametrize("indices,axis", [([0, 4, 1, 5], 0), ([0], 1), ([2, 2, 0], 1), ([3, 1], -1), ([0, 1, 2], 0)])
+def test_reduceat(name, indices, axis):
+    host = (np.arange(1, 49, dtype=np.float32).reshape(8, 6) % 7) / 3
+    if name == "logical_or":
+        host = host > 1
+    got = getattr(kd, name).reduceat(kd.asarray(host)[:, ::-1], indices, axis=axis)
+    expected = getattr(np, name).reduceat(host[:, ::-1], indices, axis=axis)
+    assert got.shape == expected.shape
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-5)
+
+
+def test_reduceat_errors():
+    with pytest.raises(IndexError, match="out-of-bounds"):
+        kd.add.reduceat(kd.arange(4), [0, 4])
+    with pytest.raises(TypeError, match="subtract.reduceat"):
+        kd.subtract.reduceat(kd.arange(4), [0])
+
+
+def test_out_writes_a_kdsl_array():
+    out = kd.zeros(3)
+    assert kd.add.reduce(kd.ones((2, 3)), out=out) is out
+    np.testing.assert_array_equal(out.numpy(), [2.0, 2.0, 2.0])
+
+
+def test_calls_and_at_unchanged():
+    a = kd.zeros(3)
+    kd.add.at(a, [0, 0, 2], 1.0)
+    np.testing.assert_array_equal(a.numpy(), [2.0, 0.0, 1.0])
+    assert kd.multiply(kd.asarray([2, 3]), 4).tolist() == [8, 12]
+    assert (kd.add.nin, kd.add.nout, kd.add.identity, kd.multiply.identity, kd.maximum.identity) == \
+        (np.add.nin, np.add.nout, np.add.identity, np.multiply.identity, np.maximum.identity)
+
+
+@pytest.mark.parametrize("call", [lambda: kd.subtract.reduce(kd.ones(3)), lambda: kd.subtract.accumulate(kd.ones(3)),
+                                  lambda: kd.multiply.at(kd.ones(3), [0], 2.0)])
+def test_missing_methods_name_the_ones_there(call):
+    with pytest.raises(TypeError, match="kdsl has no .*it has"):
+        call()
+
+
+UNARY = ["exp", "sqrt", "negative", "abs", "floor", "isnan", "sin", "logical_not", "square"]
+
+
+@pytest.mark.parametrize("name", UNARY)
+@pytest.mark.parametrize("view", ["whole", "strided"])
+def test_unary_out_in_place(name, view):
+    host = np.random.default_rng(3).uniform(0.5, 4, (4, 6)).astype(np.float32)
+    a = kd.asarray(host)
+    target, expected = (a, host.copy()) if view == "whole" else (a[:, ::2], host.copy())
+    ref = expected if view == "whole" else expected[:, ::2]
+    got = getattr(kd, name)(target, out=target)
+    getattr(np, name)(ref, out=ref)
+    assert got is target
+    np.testing.assert_allclose(a.numpy(), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "divide", "maximum", "power", "arctan2"])
+def test_binary_out_where_dtype(name):
+    rng = np.random.default_rng(4)
+    x, y = rng.uniform(0.5, 3, (3, 4)).astype(np.float32), rng.uniform(0.5, 3, (4,)).astype(np.float32)
+    cond = x > 1.5
+    out, ref = kd.asarray(-np.ones((3, 4), np.float32)), -np.ones((3, 4), np.float32)
+    got = getattr(kd, name)(kd.asarray(x), kd.asarray(y), out=out, where=kd.asarray(cond))
+    getattr(np, name)(x, y, out=ref, where=cond)
+    assert got is out
+    np.testing.assert_allclose(out.numpy(), ref, rtol=1e-6)
+    np.testing.assert_allclose(getattr(kd, name)(kd.asarray(x), y, dtype=kd.float64).numpy(),
+                               getattr(np, name)(x, y, dtype=np.float64), rtol=1e-6)
+
+
+def test_call_keywords_errors_and_tuples():
+    a = kd.arange(3)
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'add' output from float32 to int32"):
+        kd.add(a, 1.5, out=a)
+    with pytest.raises(ValueError, match="non-broadcastable output"):
+        kd.add(kd.ones((2, 3)), 1, out=kd.zeros(3))
+    with pytest.raises(TypeError, match="kdsl Array"):
+        kd.exp(kd.ones(2), out=np.zeros(2, np.float32))
+    q, r = kd.zeros(4, dtype=kd.int32), kd.zeros(4, dtype=kd.int32)
+    hq, hr = np.zeros(4, np.int32), np.zeros(4, np.int32)
+    kd.divmod(kd.asarray(np.array([-7, -1, 5, 9], np.int32)), 3, out=(q, r))
+    np.divmod(np.array([-7, -1, 5, 9], np.int32), 3, out=(hq, hr))
+    np.testing.assert_array_equal(q.numpy(), hq)
+    np.testing.assert_array_equal(r.numpy(), hr)
+    got = kd.add(kd.asarray(np.array([100], np.int8)), kd.asarray(np.array([100], np.int8)), dtype=kd.int32)
+    np.testing.assert_array_equal(got.numpy(), np.add(np.int8([100]), np.int8([100]), dtype=np.int32))
+
+
+def test_clip_out():
+    host = np.array([-1.0, 0.5, 3.0], np.float32)
+    a = kd.asarray(host)
+    assert kd.clip(a, 0, 1, out=a) is a
+    np.clip(host, 0, 1, out=host)
+    np.testing.assert_array_equal(a.numpy(), host)
+    b = kd.asarray(np.array([5.0, -5.0], np.float32))
+    b[::-1].clip(-1, 1, b[::-1])
+    np.testing.assert_array_equal(b.numpy(), [1.0, -1.0])
+
+
+def test_every_numpy_ufunc_name_is_a_ufunc():
+    for name in dir(kd):
+        if isinstance(getattr(np, name, None), np.ufunc) and callable(getattr(kd, name)):
+            fn = getattr(kd, name)
+            assert (fn.nin, fn.nout) == (getattr(np, name).nin, getattr(np, name).nout), name

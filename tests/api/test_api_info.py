@@ -128,7 +128,15 @@ def test_namespace_and_version():
 def test_inspection_api():
     info = kd.__array_namespace_info__()
     caps = info.capabilities()
-    assert caps["boolean indexing"] is False and caps["data-dependent shapes"] is False
+    assert caps["boolean indexing"] is True and caps["data-dependent shapes"] is True
+    assert caps["max dimensions"] is None
+    # what the capabilities promise works: a mask index and a data-dependent shape, against NumPy
+    host = np.array([[3.0, -1.0, 2.0], [-0.0, 5.0, -1.0]], np.float32)
+    a = kd.asarray(host)
+    np.testing.assert_array_equal(np.asarray(a[a > 0]), host[host > 0])
+    np.testing.assert_array_equal(np.asarray(kd.unique_values(a)), np.unique_values(host))
+    deep = np.arange(2.0, dtype=np.float32).reshape((1,) * 39 + (2,))  # "max dimensions": None
+    np.testing.assert_array_equal(np.asarray(kd.asarray(deep).T + 1), deep.T + 1)
     assert info.default_device() is kd.device() and kd.device() in info.devices()
     defaults = info.default_dtypes()
     assert defaults["real floating"] is kd.float32 and defaults["integral"] is kd.int32

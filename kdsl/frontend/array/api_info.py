@@ -188,8 +188,15 @@ class Info:
     """What ``kd.__array_namespace_info__()`` returns: the standard's inspection API."""
 
     def capabilities(self) -> dict[str, Any]:
-        """kdsl has no boolean-mask indexing nor data-dependent output shapes (``nonzero``, ``unique``) yet."""
-        return {"boolean indexing": False, "data-dependent shapes": False, "max dimensions": None}
+        """kdsl has boolean-mask indexing (``x[mask]``, ``x[mask] = v``) and functions whose output shape
+        depends on the data (``nonzero``, ``unique_*``, ``repeat`` with an array of counts); each of those reads
+        one count back to the host (docs/masks.md). No limit on the number of dimensions.
+
+        >>> import kdsl as kd
+        >>> kd.__array_namespace_info__().capabilities()["boolean indexing"]
+        True
+        """
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": None}
 
     def default_device(self) -> Device:
         return current_device()

@@ -94,6 +94,16 @@ _KINDS = {
 }
 
 
+def _as_kd_dtype(x: Any, what: str) -> dt.DType:
+    """A kdsl dtype, or a NumPy dtype or scalar type (``np.isdtype`` takes those), as a kdsl dtype; a string or
+    any other object is a TypeError, as in NumPy."""
+    if isinstance(x, dt.DType):
+        return x
+    if isinstance(x, np.dtype) or (isinstance(x, type) and issubclass(x, np.generic)):
+        return dt.as_dtype(x)
+    raise TypeError(f"isdtype takes a dtype as {what} (kd.float32, np.float32, np.dtype('float32')), got {x!r}")
+
+
 def isdtype(dtype: Any, kind: Any) -> bool:
     """Whether ``dtype`` is of ``kind``: a dtype, one of the standard's kind names (``'bool'``,
     ``'signed integer'``, ``'unsigned integer'``, ``'integral'``, ``'real floating'``, ``'complex floating'``,
@@ -103,12 +113,11 @@ def isdtype(dtype: Any, kind: Any) -> bool:
     >>> kd.isdtype(kd.int8, ("integral", kd.float32)), kd.isdtype(kd.float16, "numeric")
     (True, True)
     """
-    if not isinstance(dtype, dt.DType):
-        raise TypeError(f"isdtype takes a kdsl dtype as its first argument, got {dtype!r}")
+    dtype = _as_kd_dtype(dtype, "its first argument")
     if isinstance(kind, tuple):
         return any(isdtype(dtype, k) for k in kind)
-    if isinstance(kind, dt.DType):
-        return dtype is kind
+    if isinstance(kind, (dt.DType, np.dtype, type)):
+        return dtype is _as_kd_dtype(kind, "kind")
     if isinstance(kind, str):
         if kind not in _KINDS:
             raise ValueError(f"unknown dtype kind {kind!r}; use one of {', '.join(map(repr, _KINDS))}")
@@ -136,9 +145,13 @@ def result_type(*arrays_and_dtypes: Any) -> dt.DType:
         else:
             dtypes.append(_dtype_of(x))
     if not dtypes:  # x + x has x's dtype: np.add needs two operands
-        return dt.result_dtype(np.add, *(scalars * 2 if len(scalars) == 1 else scalars))
-    out = dt.promote(*dtypes)
-    return dt.result_dtype(np.add, out, *scalars) if scalars else out
+        out, scalars = dt.result_dtype(np.add, *(scalars[:2] * 2 if len(scalars) == 1 else scalars[:2])), \
+            scalars[2:]
+    else:
+        out = dt.promote(*dtypes)
+    for s in scalars:  # one at a time: np.add takes two operands (a third would be its out=)
+        out = dt.result_dtype(np.add, out, s)
+    return out
 
 
 def can_cast(from_: Any, to: Any, /) -> bool:

@@ -288,7 +288,8 @@ def setmask(a: Array, mask: Any, value: Any) -> Array:
     vshape = v.shape
     if m.size == 0:  # nothing selected (NumPy accepts an empty mask of any shape): only check the value's shape
         lead = vshape[:max(0, len(vshape) - len(rest) - 1)]  # NumPy drops leading 1s of the value
-        if any(n != 1 for n in lead) or any(n not in (1, r) for n, r in zip(vshape[::-1], (0, *rest)[::-1])):
+        tail = zip(vshape[::-1], (0, *rest)[::-1], strict=False)  # the value may have fewer axes
+        if any(n != 1 for n in lead) or any(n not in (1, r) for n, r in tail):
             raise ValueError(f"shape mismatch: value array of shape {vshape} could not be broadcast to indexing "
                              f"result of shape {(0, *rest)}")
         return a

@@ -62,3 +62,14 @@ def test_widened_values_compare_like_numpy(dtype: type, to: type) -> None:
         np.testing.assert_array_equal(np.asarray(k >= threshold), v.astype(to) >= threshold)
     np.testing.assert_array_equal(np.asarray(kd.where(k < 0, k, -k) if to is np.int64 else k), (
         np.where(v.astype(to) < 0, v.astype(to), -v.astype(to)) if to is np.int64 else v.astype(to)))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.uint32, np.int64])
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted_sorter_of_any_integer_dtype(dtype: type, side: str) -> None:
+    # the sorter's entries were clamped as int64_t(int): the comparison this file is about
+    a = np.array([3.0, 1.0, 2.0, 5.0, 2.0, -0.0, np.nan], np.float32)
+    sorter = np.argsort(a, kind="stable").astype(dtype)
+    v = np.array([[0.0, 2.0], [2.5, np.inf]], np.float32)
+    got = kd.searchsorted(kd.asarray(a), kd.asarray(v), side=side, sorter=kd.asarray(sorter))
+    np.testing.assert_array_equal(np.asarray(got), np.searchsorted(a, v, side=side, sorter=sorter))

@@ -216,7 +216,9 @@ SQUARE_MULTIPLY
     # int -> int64 by its two words. lavapipe (Mesa 24-25, llvmpipe) miscompiles comparisons of a plain
     # int64_t(x) of an int x: int64_t(x) < 0l is false and int64_t(x) >= 64l true for every x, so x // y, x >> y
     # and clip of an int32 operand promoted to int64 went wrong (the value itself was right).
-    "kd_sext_l": "int64_t kd_sext_l(int x) { return int64_t(pack64(uvec2(uint(x), uint(x >> 31)))); }",
+    # (the int64_t overload: an index past 2**31 is already 64-bit where its IR dtype says int32)
+    "kd_sext_l": "int64_t kd_sext_l(int x) { return int64_t(pack64(uvec2(uint(x), uint(x >> 31)))); }\n"
+                 "int64_t kd_sext_l(int64_t x) { return x; }",
     "kd_f2u_f": "uint kd_f2u_f(float x) { return x < 0.0 ? uint(int(x)) : uint(x); }",
     "kd_f2u_d": "uint kd_f2u_d(double x) { return x < 0.0LF ? uint(int(x)) : uint(x); }",
     # A float value -> the bits of the nearest float16 (ties to even; NaN keeps its sign and the top of its

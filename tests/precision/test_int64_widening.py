@@ -1,8 +1,9 @@
 """Narrower integers promoted to int64/uint64 inside a fused kernel, then compared (found by the array API suite).
 
-lavapipe (Mesa 22.3) miscompiled comparisons of a plain GLSL ``int64_t(x)`` of a 32-bit ``int x`` (``int64_t(x) < 0l`` was
-false and ``int64_t(x) >= 64l`` true for every x), so ``int64 // int8`` rounded toward zero and ``int64 >> int8``
-gave -1: each op whose helper compares its operands was wrong although the promoted value itself was right.
+lavapipe (Mesa 22.3) miscompiled comparisons of a plain GLSL ``int64_t(x)`` of a 32-bit ``int x``
+(``int64_t(x) < 0l`` was false and ``int64_t(x) >= 64l`` true for every x), so ``int64 // int8`` rounded toward
+zero and ``int64 >> int8`` gave -1: each op whose helper compares its operands was wrong although the promoted
+value itself was right.
 kdsl now widens by the two words (``kd_sext_l``); these tests check the ops against NumPy.
 """
 

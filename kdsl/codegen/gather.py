@@ -84,7 +84,11 @@ def _render_search(k: Search) -> str:
     pos = "m"
     if k.sorter is not None:
         sv = inner.value(k.sorter, (k.n,), ("m",))  # type: ignore[arg-type]
-        inner.lines.append(f"int ms = int(clamp(int64_t({sv}), int64_t(0), int64_t({k.n - 1})));")
+        # an int sorter clamps as int: lavapipe miscompiles comparisons of int64_t(x) of an int x (kd_sext_l)
+        sorter_dtype: dt.DType = getattr(k.sorter, "dtype")  # noqa: B009 - a graph Node, typed object in Search
+        wide = sorter_dtype.glsl_compute != "int"
+        inner.lines.append(f"int ms = int(clamp(int64_t({sv}), int64_t(0), int64_t({k.n - 1})));" if wide else
+                           f"int ms = clamp({sv}, 0, {min(k.n - 1, 2**31 - 1)});")
         pos = "ms"
     av = inner.value(k.a, (k.n,), (pos,))  # type: ignore[arg-type]
     akey, anames = key_lines(k.key_dtype, av, "ka", False)

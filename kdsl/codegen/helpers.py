@@ -213,6 +213,12 @@ SQUARE_MULTIPLY
 }""",
     # A negative index counts from the end (Python, NumPy): one compare and select.
     "kd_wrap_i": "int kd_wrap_i(int i, int n) { return i < 0 ? i + n : i; }",
+    # int -> int64 by its two words. lavapipe (Mesa 22.3, LLVM 15) miscompiles comparisons of a plain
+    # int64_t(x) of an int x: int64_t(x) < 0l is false and int64_t(x) >= 64l true for every x, so x // y and
+    # x >> y of an int64 x and a narrower signed y went wrong (the widened value itself was right).
+    # (the int64_t overload: an index past 2**31 is already 64-bit where its IR dtype says int32)
+    "kd_sext_l": "int64_t kd_sext_l(int x) { return int64_t(pack64(uvec2(uint(x), uint(x >> 31)))); }\n"
+                 "int64_t kd_sext_l(int64_t x) { return x; }",
     "kd_f2u_f": "uint kd_f2u_f(float x) { return x < 0.0 ? uint(int(x)) : uint(x); }",
     "kd_f2u_d": "uint kd_f2u_d(double x) { return x < 0.0LF ? uint(int(x)) : uint(x); }",
     # A float value -> the bits of the nearest float16 (ties to even; NaN keeps its sign and the top of its

@@ -194,6 +194,8 @@ def render_cast(x: str, src: dt.DType, dst: dt.DType) -> str:
         code = x
     elif src.is_float and cd == "uint":
         code = f"kd_f2u_{SUFFIX[cs]}({x})"
+    elif cs == "int" and cd in ("int64_t", "uint64_t"):  # sign-extend by words: see kd_sext_l
+        code = f"kd_sext_l({x})" if cd == "int64_t" else f"uint64_t(kd_sext_l({x}))"
     else:
         code = f"{cd}({x})"
     return glsl.narrow(dst, code) if dst.wraps else code

@@ -31,6 +31,20 @@ def _columns(a: kd.Array, order: kd.Array) -> kd.Array:
 PRECONDITION = 2  # a QR first when the (tall) matrix has more than this many times as many rows as columns
 
 
+def _balanced(work: kd.Array) -> tuple[kd.Array, kd.Array]:
+    """``work`` with each matrix scaled by a power of two (exact) that brings its largest ``|entry|`` into
+    [0.5, 1), and the exponents ``e`` ((batch, 1)) with ``A = 2**e * scaled``: the sweeps' squared column norms
+    and Gram entries then neither overflow (entries near 1e154 in float64) nor flush to zero for a matrix of tiny
+    entries (LAPACK's gesvj scales the same way). All-zero and non-finite matrices are left as they are."""
+    if work.size == 0:
+        return work, kd.zeros((work.shape[0], 1), dtype=kd.int32)
+    peak = kd.max(kd.abs(work), axis=(-2, -1))
+    _, e = kd.frexp(peak)
+    e = kd.where((peak > 0) & kd.isfinite(peak), e, 0)
+    unit = kd.ldexp(kd.ones(peak.shape, dtype=peak.dtype), -e).astype(work.dtype)
+    return work * unit[:, None, None], e[:, None]
+
+
 def _jacobi(x, name: str, want_vectors: bool):
     """One-sided Jacobi on ``x`` (on ``x^T`` when wide; on the ``R`` of a QR when tall, so the sweeps rotate
     n-long columns instead of m-long ones: Drmac's preconditioning). Returns the input, whether it was wide,
@@ -47,9 +61,10 @@ def _jacobi(x, name: str, want_vectors: bool):
         h, tau, _ = planned(work, 0)
         factor = (h, tau)
         work = kd.asarray(kd.triu(h[:, :k, :]), copy=True)
+    work, exponent = _balanced(work)
     w, v = svd_jacobi(work, want_vectors)
     mag = kd.abs(w) if dtype.kind == "c" else w
-    s = kd.sqrt(kd.sum(mag * mag, axis=-2))
+    s = kd.ldexp(kd.sqrt(kd.sum(mag * mag, axis=-2)), exponent)  # w's directions are those of the unscaled W
     order = kd.argsort(-s, axis=-1, stable=True)
     return a, wide, kd.take_along_axis(s, order, axis=-1), _columns(w, order), _columns(v, order), factor
 

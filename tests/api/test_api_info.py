@@ -49,6 +49,26 @@ def test_isdtype_dtypes_and_tuples_and_errors():
         kd.isdtype("int8", "integral")
 
 
+@pytest.mark.parametrize("name", ALL_DTYPES)
+@pytest.mark.parametrize("kind", [*KINDS, "float32", "int8", ("bool", "int16"), ("complex floating", "uint8")])
+def test_isdtype_takes_numpy_dtypes_like_np_isdtype(name, kind):
+    # np.isdtype takes NumPy dtypes and scalar types, as dtype and as kind; kd.isdtype the same, and kd dtypes
+    np_kind = tuple(np.dtype(k).type if k in ALL_DTYPES else k for k in kind) if isinstance(kind, tuple) else \
+        (np.dtype(kind).type if kind in ALL_DTYPES else kind)
+    want = np.isdtype(np.dtype(name), np_kind)
+    assert kd.isdtype(np.dtype(name), np_kind) == want
+    assert kd.isdtype(np.dtype(name).type, np_kind) == want
+    assert kd.isdtype(getattr(kd, name), np_kind) == want
+
+
+@pytest.mark.parametrize("bad", ["float32", 3, None, [kd.int8]])
+def test_isdtype_refuses_what_numpy_refuses(bad):
+    with pytest.raises(TypeError):
+        np.isdtype(bad, "numeric")
+    with pytest.raises(TypeError, match="isdtype takes a dtype"):
+        kd.isdtype(bad, "numeric")
+
+
 @pytest.mark.parametrize("a", ALL_DTYPES)
 def test_result_type_and_can_cast_match_numpy(a):
     da = getattr(kd, a)
@@ -70,6 +90,21 @@ def test_result_type_with_python_scalars_is_weak():
 
 
 COMPLEX_AND_ALL = ALL_DTYPES + ["complex64", "complex128"]
+
+
+@pytest.mark.parametrize("a", COMPLEX_AND_ALL)
+@pytest.mark.parametrize("scalars", [(1, True), (True, 2, 3), (1, 2.0), (2.0, 1j), (1, 1, 1), (False, 0.5, 1)])
+def test_result_type_with_several_python_scalars(a, scalars):
+    # np.add takes two operands (a third is its out=), so more than one scalar crashed; NumPy's answer, except
+    # kdsl's defaults (int32, float32, complex64) where only a Python scalar changes the kind of the array's dtype
+    want = np.result_type(np.dtype(a), *scalars)
+    got = kd.result_type(getattr(kd, a), *scalars)
+    if want.kind != np.dtype(a).kind and np.dtype(a).kind in "biu" and want.kind in "ifc":
+        assert got is {"i": kd.int32, "f": kd.float32, "c": kd.complex64}[want.kind]
+    else:
+        assert got.np == want
+    assert kd.result_type(*scalars, kd.ones(2, dtype=getattr(kd, a))) is got
+    assert kd.result_type(*scalars) is kd.result_type(*scalars[:2], *scalars[2:])
 
 
 @pytest.mark.parametrize("a", COMPLEX_AND_ALL)
@@ -128,7 +163,15 @@ def test_namespace_and_version():
 def test_inspection_api():
     info = kd.__array_namespace_info__()
     caps = info.capabilities()
-    assert caps["boolean indexing"] is False and caps["data-dependent shapes"] is False
+    assert caps["boolean indexing"] is True and caps["data-dependent shapes"] is True
+    assert caps["max dimensions"] is None
+    # what the capabilities promise works: a mask index and a data-dependent shape, against NumPy
+    host = np.array([[3.0, -1.0, 2.0], [-0.0, 5.0, -1.0]], np.float32)
+    a = kd.asarray(host)
+    np.testing.assert_array_equal(np.asarray(a[a > 0]), host[host > 0])
+    np.testing.assert_array_equal(np.asarray(kd.unique_values(a)), np.unique_values(host))
+    deep = np.arange(2.0, dtype=np.float32).reshape((1,) * 39 + (2,))  # "max dimensions": None
+    np.testing.assert_array_equal(np.asarray(kd.asarray(deep).T + 1), deep.T + 1)
     assert info.default_device() is kd.device() and kd.device() in info.devices()
     defaults = info.default_dtypes()
     assert defaults["real floating"] is kd.float32 and defaults["integral"] is kd.int32

@@ -94,6 +94,16 @@ _KINDS = {
 }
 
 
+def _as_kd_dtype(x: Any, what: str) -> dt.DType:
+    """A kdsl dtype, or a NumPy dtype or scalar type (``np.isdtype`` takes those), as a kdsl dtype; a string or
+    any other object is a TypeError, as in NumPy."""
+    if isinstance(x, dt.DType):
+        return x
+    if isinstance(x, np.dtype) or (isinstance(x, type) and issubclass(x, np.generic)):
+        return dt.as_dtype(x)
+    raise TypeError(f"isdtype takes a dtype as {what} (kd.float32, np.float32, np.dtype('float32')), got {x!r}")
+
+
 def isdtype(dtype: Any, kind: Any) -> bool:
     """Whether ``dtype`` is of ``kind``: a dtype, one of the standard's kind names (``'bool'``,
     ``'signed integer'``, ``'unsigned integer'``, ``'integral'``, ``'real floating'``, ``'complex floating'``,
@@ -103,12 +113,11 @@ def isdtype(dtype: Any, kind: Any) -> bool:
     >>> kd.isdtype(kd.int8, ("integral", kd.float32)), kd.isdtype(kd.float16, "numeric")
     (True, True)
     """
-    if not isinstance(dtype, dt.DType):
-        raise TypeError(f"isdtype takes a kdsl dtype as its first argument, got {dtype!r}")
+    dtype = _as_kd_dtype(dtype, "its first argument")
     if isinstance(kind, tuple):
         return any(isdtype(dtype, k) for k in kind)
-    if isinstance(kind, dt.DType):
-        return dtype is kind
+    if isinstance(kind, (dt.DType, np.dtype, type)):
+        return dtype is _as_kd_dtype(kind, "kind")
     if isinstance(kind, str):
         if kind not in _KINDS:
             raise ValueError(f"unknown dtype kind {kind!r}; use one of {', '.join(map(repr, _KINDS))}")
@@ -194,8 +203,15 @@ class Info:
     """What ``kd.__array_namespace_info__()`` returns: the standard's inspection API."""
 
     def capabilities(self) -> dict[str, Any]:
-        """kdsl has no boolean-mask indexing nor data-dependent output shapes (``nonzero``, ``unique``) yet."""
-        return {"boolean indexing": False, "data-dependent shapes": False, "max dimensions": None}
+        """kdsl has boolean-mask indexing (``x[mask]``, ``x[mask] = v``) and functions whose output shape
+        depends on the data (``nonzero``, ``unique_*``, ``repeat`` with an array of counts); each of those reads
+        one count back to the host (docs/masks.md). No limit on the number of dimensions.
+
+        >>> import kdsl as kd
+        >>> kd.__array_namespace_info__().capabilities()["boolean indexing"]
+        True
+        """
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": None}
 
     def default_device(self) -> Device:
         return current_device()

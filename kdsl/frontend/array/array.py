@@ -250,15 +250,22 @@ class Array:
         raise TypeError("unhashable type: 'kdsl.Array'")
 
     # ----- conversions
-    def astype(self, dtype, order: str = "K", casting: str = "unsafe", subok: bool = True, copy: bool = True) -> Array:
-        """``self`` converted to ``dtype``; ``copy=False`` returns ``self`` when it has that dtype already
-        (``order``/``subok``: kdsl has one layout and no subclasses)."""
-        if casting != "unsafe" and not np.can_cast(self.dtype.np, dt.as_dtype(dtype).np, casting):  # type: ignore[arg-type]
-            raise TypeError(f"Cannot cast array data from {self.dtype.name} to {dt.as_dtype(dtype).name} according "
-                            f"to the rule '{casting}'")
-        if not copy and dt.as_dtype(dtype) is self.dtype:
-            return self
-        return ops.astype(self, dtype)
+    def astype(self, dtype, order: str = "K", casting: str = "unsafe", subok: bool = True,
+               copy: bool = True) -> Array:
+        """This array as ``dtype`` (lazy), NumPy's ``ndarray.astype``: ``casting`` is NumPy's rule (TypeError
+        when it forbids the change), ``copy=False`` returns this array itself when the dtype is already right.
+        See :func:`kdsl.frontend.array.conversion.array_astype`.
+
+        >>> import kdsl as kd
+        >>> a = kd.asarray([1.5, -2.5])
+        >>> a.astype(kd.int32).tolist(), a.astype(kd.float32, copy=False) is a
+        ([1, -2], True)
+        """
+        if order == "K" and casting == "unsafe" and copy:  # the common call, without the checks
+            return ops.astype(self, dtype)
+        from kdsl.frontend.array.conversion import array_astype  # cycle: that module imports this one
+
+        return array_astype(self, dtype, order, casting, subok, copy)
 
     def view(self, dtype=None, type=None) -> Array:  # noqa: A002 - NumPy's name
         """This array's bytes read as ``dtype`` (NumPy's ``ndarray.view``: same itemsize, same shape; another

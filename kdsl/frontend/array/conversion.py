@@ -98,13 +98,42 @@ def _check_casting(dst: Array, src: Any, casting: str) -> None:
     ``copyto(uint8_array, -1)`` is an OverflowError, ``copyto(int_array, 1.5)`` a TypeError)."""
     rule: Any = casting  # NumPy checks the name too (ValueError listing its rules)
     if isinstance(src, Array):
-        if not np.can_cast(src.dtype.np, dst.dtype.np, casting=rule):
-            raise TypeError(f"Cannot cast array data from {src.dtype.np!r} to {dst.dtype.np!r} according to the "
-                            f"rule {casting!r}; pass casting='unsafe' to allow it")
+        _check_cast(src.dtype, dst.dtype, casting)
         return
     with warnings.catch_warnings():  # the real copy warns (ComplexWarning), not this check on no data
         warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
         np.copyto(np.empty(0, dst.dtype.np), src, casting=rule)  # metadata only: raises what NumPy raises
+
+
+def array_astype(x: Array, dtype: Any, order: str = "K", casting: str = "unsafe", subok: bool = True,
+                 copy: bool = True) -> Array:
+    """``x.astype(dtype, order, casting, subok, copy)`` with NumPy's checks: ``order`` one of C F A K (accepted,
+    as a kdsl array has one layout), ``casting`` NumPy's rule for the dtype change, ``copy=False`` gives ``x``
+    itself when its dtype is already ``dtype`` (else a new array, as NumPy).
+
+    >>> import kdsl as kd
+    >>> a = kd.asarray([1.0, 2.0])
+    >>> a.astype(kd.float32, copy=False) is a, a.astype(kd.float32) is a
+    (True, False)
+    >>> a.astype(kd.int32, casting="safe")
+    Traceback (most recent call last):
+    TypeError: Cannot cast array data from dtype('float32') to dtype('int32') according to the rule 'safe'; \
+pass casting='unsafe' to allow it
+    """
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    d = dt.as_dtype(dtype)
+    _check_cast(x.dtype, d, casting)
+    if d is x.dtype and not copy:
+        return x
+    return ops.astype(x, d) if d is not x.dtype else x.copy()
+
+
+def _check_cast(src: dt.DType, dst: dt.DType, casting: str) -> None:
+    rule: Any = casting  # NumPy checks the name too (ValueError listing its rules)
+    if not np.can_cast(src.np, dst.np, casting=rule):
+        raise TypeError(f"Cannot cast array data from {src.np!r} to {dst.np!r} according to the rule "
+                        f"{casting!r}; pass casting='unsafe' to allow it")
 
 
 def _mask(where: Any, dst: Array) -> Array:

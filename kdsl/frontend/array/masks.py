@@ -235,13 +235,16 @@ def _mask_rows(a: Array, mask: Any) -> tuple[Array, Any]:
     mask's shape is that of ``a``'s leading axes as NumPy does."""
     shape = tuple(mask.shape) if isinstance(mask, Array) else np.shape(mask)
     k = len(shape)
-    if k > a.ndim or tuple(a.shape[:k]) != shape:
-        axis = next((i for i in range(min(k, a.ndim)) if a.shape[i] != shape[i]), a.ndim)
-        if k > a.ndim:
-            raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, but {k} were indexed")
+    if k > a.ndim:
+        raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, but {k} were indexed")
+    # NumPy lets a boolean axis of length 0 stand for an axis of any length: the mask selects nothing
+    axis = next((i for i in range(k) if shape[i] not in (a.shape[i], 0)), None)
+    if axis is not None:
         raise IndexError(f"boolean index did not match indexed array along axis {axis}; size of axis is "
                          f"{a.shape[axis]} but size of corresponding boolean axis is {shape[axis]}")
-    rows = a.reshape((math.prod(shape),) + a.shape[k:])
+    rows = a.reshape((math.prod(a.shape[:k]),) + a.shape[k:])
+    if tuple(a.shape[:k]) != shape:  # an empty mask of another shape: no rows
+        rows = rows[:0]
     flat = mask.reshape(-1) if isinstance(mask, Array) else np.asarray(mask, bool).reshape(-1)
     return rows, flat
 
@@ -274,6 +277,13 @@ def setmask(a: Array, mask: Any, value: Any) -> Array:
     rest = rows.shape[1:]
     v = checked_value(value, a)
     vshape = v.shape
+    if m.size == 0:  # nothing selected (NumPy accepts an empty mask of any shape): only check the value's shape
+        lead = vshape[:max(0, len(vshape) - len(rest) - 1)]  # NumPy drops leading 1s of the value
+        tail = zip(vshape[::-1], (0, *rest)[::-1], strict=False)  # the value may have fewer axes
+        if any(n != 1 for n in lead) or any(n not in (1, r) for n, r in tail):
+            raise ValueError(f"shape mismatch: value array of shape {vshape} could not be broadcast to indexing "
+                             f"result of shape {(0, *rest)}")
+        return a
     lead_one = len(vshape) <= len(rest) or all(n == 1 for n in vshape[:len(vshape) - len(rest)])
     if lead_one:  # the same value(s) for every selected row
         inner = vshape[max(0, len(vshape) - len(rest)):]

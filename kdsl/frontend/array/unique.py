@@ -35,6 +35,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.creation import arange, asarray, ones
+from kdsl.frontend.array.lexicographic import lexsort
 from kdsl.frontend.array.masks import flatnonzero
 from kdsl.frontend.array.math import isnan
 from kdsl.frontend.array.movement import normalize_axis
@@ -77,7 +78,7 @@ class _Parts(NamedTuple):
 def _run_starts(s: Array, equal_nan: bool) -> Array:
     """The bool mask of the sorted 1-D ``s`` that is True where a run of equal values starts (``s`` non-empty)."""
     new = s[1:] != s[:-1]
-    if equal_nan and s.dtype.is_float:  # NaN != NaN, yet NumPy's unique puts all NaNs in one run
+    if equal_nan and s.dtype.kind in "fc":  # NaN != NaN, yet NumPy's unique puts all NaNs in one run
         new = new & ~(isnan(s[1:]) & isnan(s[:-1]))
     return concatenate([ones(1, dtype=dt.bool_, device=s.device), new])
 
@@ -95,7 +96,9 @@ def _unique(a: Any, want_inverse: bool, equal_nan: bool) -> _Parts:
     if n == 0:
         return _empty(x, d)
     flat = x.reshape(-1)
-    order = argsort(flat)  # stable: the first of a run is its first occurrence, as NumPy's return_index
+    # stable: the first of a run is its first occurrence, as NumPy's return_index; complex numbers in NumPy's
+    # order (real part, then imaginary part, NaNs last), which a plain argsort refuses
+    order = lexsort((flat,)) if flat.dtype.kind == "c" else argsort(flat)
     s = take(flat, order, mode="clip")  # in range by construction: clip skips the read-back of raise
     first = _run_starts(s, equal_nan)
     starts = flatnonzero(first)  # the one synchronisation: reads back the number of unique values

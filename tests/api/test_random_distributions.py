@@ -10,36 +10,12 @@ import math
 
 import numpy as np
 import pytest
+from random_testing import chi2_ok, mean_ok, var_ok
 from scipy import stats
 
 import kdsl as kd
 
 N = 100_000
-
-
-def _mean_ok(x, mean, var):
-    assert abs(x.mean() - mean) <= 6 * math.sqrt(var / x.size), (x.mean(), mean)
-
-
-def _var_ok(x, var, kurtosis_excess):
-    se = var * math.sqrt((2 + kurtosis_excess) / x.size)
-    assert abs(x.var() - var) <= 6 * se, (x.var(), var)
-
-
-def _chi2_ok(x, pmf, support):
-    """Chi-square of the counts on ``support`` (bins with expected count >= 5, the rest pooled)."""
-    expected = pmf(support) * x.size
-    observed = np.array([(x == k).sum() for k in support], dtype=float)
-    keep = expected >= 5
-    rest_e, rest_o = x.size - expected[keep].sum(), x.size - observed[keep].sum()
-    chi = (((observed[keep] - expected[keep]) ** 2) / expected[keep]).sum()
-    dof = keep.sum() - 1
-    if rest_e >= 5:
-        chi += (rest_o - rest_e) ** 2 / rest_e
-        dof += 1
-    else:
-        assert rest_o <= max(5.0, 10 * rest_e), (rest_o, rest_e)
-    assert stats.chi2.sf(chi, dof) > 1e-6, (chi, dof)
 
 
 # ----- shapes, dtypes and size=None, like NumPy
@@ -184,8 +160,8 @@ def test_kolmogorov_smirnov_against_exact_cdf(name):
 def test_gamma_moments(a):
     x = kd.random.default_rng(5).standard_gamma(a, N).numpy().astype(np.float64)
     assert (x >= 0).all()
-    _mean_ok(x, a, a)
-    _var_ok(x, a, 6.0 / a)
+    mean_ok(x, a, a)
+    var_ok(x, a, 6.0 / a)
 
 
 def test_gamma_edge_values():
@@ -201,7 +177,7 @@ def test_binomial_table_route(n, p):
     x = kd.random.default_rng(7).binomial(n, p, N).numpy()
     sd = math.sqrt(n * p * (1 - p))
     support = np.arange(max(0, int(n * p - 6 * sd)), min(n, int(n * p + 6 * sd)) + 1)
-    _chi2_ok(x, lambda k: stats.binom.pmf(k, n, p), support)
+    chi2_ok(x, lambda k: stats.binom.pmf(k, n, p), support)
 
 
 @pytest.mark.parametrize("n, p", [(10, 0.3), (1000, 0.004), (30, 0.9), (1000, 0.5), (10**6, 0.02)])
@@ -211,7 +187,7 @@ def test_binomial_device_route(n, p):
     assert x.min() >= 0 and x.max() <= n
     sd = math.sqrt(n * p * (1 - p))
     support = np.arange(max(0, int(n * p - 6 * sd)), min(n, int(n * p + 6 * sd)) + 1)
-    _chi2_ok(x, lambda k: stats.binom.pmf(k, n, np.float32(p)), support)
+    chi2_ok(x, lambda k: stats.binom.pmf(k, n, np.float32(p)), support)
 
 
 def test_binomial_edges():  # also broadcasting of n and p against size
@@ -226,7 +202,7 @@ def test_binomial_edges():  # also broadcasting of n and p against size
 
 def test_geometric_distribution():
     x = kd.random.default_rng(10).geometric(0.3, N).numpy()
-    _chi2_ok(x, lambda k: stats.geom.pmf(k, 0.3), np.arange(1, 40))
+    chi2_ok(x, lambda k: stats.geom.pmf(k, 0.3), np.arange(1, 40))
 
 
 def test_multinomial():
@@ -236,7 +212,7 @@ def test_multinomial():
     assert x.shape == (N // 10, 3)
     assert (x.sum(-1) == 50).all()
     for i in range(3):
-        _mean_ok(x[:, i].astype(float), 50 * p[i], 50 * p[i] * (1 - p[i]))
+        mean_ok(x[:, i].astype(float), 50 * p[i], 50 * p[i] * (1 - p[i]))
     cov = np.cov(x[:, 0], x[:, 1])[0, 1]
     assert abs(cov - (-50 * p[0] * p[1])) < 0.3  # the counts compete: cov = -n p0 p1 = -5
 
@@ -249,7 +225,7 @@ def test_dirichlet():
     a0 = alpha.sum()
     for i in range(3):
         m = alpha[i] / a0
-        _mean_ok(x[:, i], m, m * (1 - m) / (a0 + 1))
+        mean_ok(x[:, i], m, m * (1 - m) / (a0 + 1))
     assert kd.random.default_rng(0).dirichlet([0.0, 1.0], 3).numpy()[:, 0].tolist() == [0.0] * 3
 
 

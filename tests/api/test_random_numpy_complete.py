@@ -13,31 +13,12 @@ import warnings
 
 import numpy as np
 import pytest
+from random_testing import chi2_ok, mean_ok
 from scipy import special, stats
 
 import kdsl as kd
 
 N = 100_000
-
-
-def _mean_ok(x, mean, var):
-    assert abs(x.mean() - mean) <= 6 * math.sqrt(var / x.size), (x.mean(), mean)
-
-
-def _chi2_ok(x, pmf, support):
-    """Chi-square of the counts on ``support`` (bins with expected count >= 5; the rest pooled into one bin)."""
-    expected = pmf(support) * x.size
-    observed = np.array([(x == k).sum() for k in support], dtype=float)
-    keep = expected >= 5
-    rest_e, rest_o = x.size - expected[keep].sum(), x.size - observed[keep].sum()
-    chi = (((observed[keep] - expected[keep]) ** 2) / expected[keep]).sum()
-    dof = keep.sum() - 1
-    if rest_e >= 5:
-        chi += (rest_o - rest_e) ** 2 / rest_e
-        dof += 1
-    else:
-        assert rest_o <= max(5.0, 10 * rest_e), (rest_o, rest_e)
-    assert stats.chi2.sf(chi, dof) > 1e-6, (chi, dof)
 
 
 # ----- seeding: None means fresh OS entropy everywhere, as NumPy
@@ -249,8 +230,8 @@ def test_poisson_array_route(lam):
     assert x.dtype == np.int64 and x.min() >= 0
     sd = math.sqrt(lam)
     if lam < 1e5:
-        _chi2_ok(x, lambda k: stats.poisson.pmf(k, lam), _support(lam, sd))
-    _mean_ok(x.astype(float), lam, lam)
+        chi2_ok(x, lambda k: stats.poisson.pmf(k, lam), _support(lam, sd))
+    mean_ok(x.astype(float), lam, lam)
     assert abs(x.var() / lam - 1) < 6 * math.sqrt(2 / N)
 
 
@@ -258,7 +239,7 @@ def test_poisson_array_route(lam):
 def test_poisson_large_scalar_is_exact_now(lam):
     """Above the host table's range a scalar lam takes the PTRS route (float64 past 2**22), not an approximation."""
     x = kd.random.default_rng(4).poisson(lam, N).numpy().astype(np.float64)
-    _mean_ok(x, lam, lam)
+    mean_ok(x, lam, lam)
     assert abs(x.var() / lam - 1) < 6 * math.sqrt(2 / N)
     skew = stats.skew(x)
     assert abs(skew - 1 / math.sqrt(lam)) < 6 * math.sqrt(6 / N)
@@ -267,8 +248,8 @@ def test_poisson_large_scalar_is_exact_now(lam):
 def test_poisson_kdsl_array_lam():
     lam = kd.asarray(np.array([[1.0], [20.0]], dtype=np.float32))
     x = kd.random.default_rng(5).poisson(lam, size=(2, N // 2)).numpy().astype(np.float64)
-    _mean_ok(x[0], 1.0, 1.0)
-    _mean_ok(x[1], 20.0, 20.0)
+    mean_ok(x[0], 1.0, 1.0)
+    mean_ok(x[1], 20.0, 20.0)
 
 
 @pytest.mark.parametrize("n, p", [(3, 0.25), (0.5, 0.05), (40.5, 0.7), (1e4, 0.5)])
@@ -276,9 +257,9 @@ def test_negative_binomial_law(n, p):
     x = kd.random.default_rng(6).negative_binomial(n, p, N).numpy()
     assert x.dtype == np.int64 and x.min() >= 0
     mean, var = n * (1 - p) / p, n * (1 - p) / p**2
-    _mean_ok(x.astype(float), mean, var)
+    mean_ok(x.astype(float), mean, var)
     if mean < 1e3:
-        _chi2_ok(x, lambda k: stats.nbinom.pmf(k, n, p), np.arange(0, int(mean + 12 * math.sqrt(var)) + 2))
+        chi2_ok(x, lambda k: stats.nbinom.pmf(k, n, p), np.arange(0, int(mean + 12 * math.sqrt(var)) + 2))
 
 
 def test_negative_binomial_array_parameters():
@@ -287,7 +268,7 @@ def test_negative_binomial_array_parameters():
     for i in range(2):
         for j in range(2):
             m, v = n[j] * (1 - p[i, 0]) / p[i, 0], n[j] * (1 - p[i, 0]) / p[i, 0] ** 2
-            _mean_ok(x[:, i, j], m, v)
+            mean_ok(x[:, i, j], m, v)
 
 
 @pytest.mark.parametrize("ngood, nbad, nsample", [(10, 5, 6), (3, 200, 100), (500, 700, 600),
@@ -300,8 +281,8 @@ def test_hypergeometric_law(ngood, nbad, nsample):
     if dist.std() == 0:
         assert (x == dist.mean()).all()
         return
-    _mean_ok(x.astype(float), dist.mean(), dist.var())
-    _chi2_ok(x, dist.pmf, _support(dist.mean(), dist.std()))
+    mean_ok(x.astype(float), dist.mean(), dist.var())
+    chi2_ok(x, dist.pmf, _support(dist.mean(), dist.std()))
 
 
 def test_hypergeometric_array_parameters_each_get_their_law():
@@ -310,7 +291,7 @@ def test_hypergeometric_array_parameters_each_get_their_law():
     for i, s in enumerate((4, 30)):
         for j, g in enumerate(good):
             dist = stats.hypergeom(g + 40, g, s)
-            _mean_ok(x[:, i, j].astype(float), dist.mean(), dist.var())
+            mean_ok(x[:, i, j].astype(float), dist.mean(), dist.var())
     y = kd.random.default_rng(9).hypergeometric(kd.asarray(good), 40, 4).numpy()  # kdsl arrays are read
     assert y.shape == (3,) and (y <= 4).all()
 
@@ -324,7 +305,7 @@ def test_multivariate_hypergeometric():
         assert (x.sum(-1) == nsample).all() and (x[:, 1] == 0).all() and (x <= colors).all()
         for i in (0, 2, 3):
             dist = stats.hypergeom(total, colors[i], nsample)
-            _mean_ok(x[:, i].astype(float), dist.mean(), dist.var())
+            mean_ok(x[:, i].astype(float), dist.mean(), dist.var())
         cov = np.cov(x[:, 0], x[:, 2])[0, 1]
         exact = -nsample * (colors[0] / total) * (colors[2] / total) * (total - nsample) / (total - 1)
         assert abs(cov - exact) < 0.1
@@ -338,7 +319,7 @@ def test_zipf_law(a):
     x = kd.random.default_rng(11).zipf(a, N).numpy()
     assert x.dtype == np.int64 and x.min() >= 1
     inside = 1.0 - special.zeta(a, 2.0**63) / special.zeta(a)
-    _chi2_ok(x, lambda k: stats.zipf.pmf(k, a) / inside, np.arange(1, 200))
+    chi2_ok(x, lambda k: stats.zipf.pmf(k, a) / inside, np.arange(1, 200))
 
 
 @pytest.mark.parametrize("p", [0.0, 0.3, 0.9, 0.999])
@@ -348,7 +329,7 @@ def test_logseries_law(p):
     if p == 0.0:
         assert (x == 1).all()
         return
-    _chi2_ok(x, lambda k: stats.logser.pmf(k, p), np.arange(1, 400))
+    chi2_ok(x, lambda k: stats.logser.pmf(k, p), np.arange(1, 400))
 
 
 def test_logseries_and_zipf_array_parameters():
@@ -356,11 +337,11 @@ def test_logseries_and_zipf_array_parameters():
     x = g.logseries(np.array([0.2, 0.8]), (N // 2, 2)).numpy().astype(np.float64)
     for j, p in enumerate((0.2, 0.8)):
         d = stats.logser(p)
-        _mean_ok(x[:, j], d.mean(), d.var())
+        mean_ok(x[:, j], d.mean(), d.var())
     z = g.zipf(kd.asarray(np.array([4.0, 6.0])), (N // 2, 2)).numpy().astype(np.float64)
     for j, a in enumerate((4.0, 6.0)):
         d = stats.zipf(a)
-        _mean_ok(z[:, j], d.mean(), d.var())
+        mean_ok(z[:, j], d.mean(), d.var())
 
 
 # ----- the rest of NumPy's surface
@@ -454,7 +435,7 @@ def test_integers_with_array_bounds(endpoint):
             col, span = x[:, i, j], top[i, 0] - low[j]
             assert col.min() >= low[j] and col.max() < top[i, 0]
             if span > 1:
-                _chi2_ok(col - low[j], lambda k, s=span: np.full(k.shape, 1.0 / s), np.arange(span))
+                chi2_ok(col - low[j], lambda k, s=span: np.full(k.shape, 1.0 / s), np.arange(span))
 
 
 def test_integers_bound_errors_and_kdsl_arrays():
@@ -467,7 +448,7 @@ def test_integers_bound_errors_and_kdsl_arrays():
     y = g.integers(kd.asarray(np.array([0, -5])), 3, size=(N // 2, 2)).numpy()
     assert sorted(set(y[:, 0].tolist())) == [0, 1, 2] and sorted(set(y[:, 1].tolist())) == list(range(-5, 3))
     z = g.integers(-2**63, [2**63 - 1], size=N).numpy()  # the widest span: half the candidates are rejected
-    _mean_ok((z < 0).astype(float), 0.5, 0.25)
+    mean_ok((z < 0).astype(float), 0.5, 0.25)
     assert kd.random.randint([1, 2], [3, 4]).dtype == kd.int64
     assert g.integers([1, 2], 10, dtype=kd.uint8).dtype == kd.uint8
 
@@ -476,7 +457,7 @@ def test_integers_bool_dtype():
     g = kd.random.default_rng(22)
     x = g.integers(0, 2, size=N, dtype=bool)
     assert x.dtype == kd.bool_ and np.random.default_rng(0).integers(0, 2, size=3, dtype=bool).dtype == np.bool_
-    _mean_ok(x.numpy().astype(float), 0.5, 0.25)
+    mean_ok(x.numpy().astype(float), 0.5, 0.25)
     assert g.integers(1, 1, size=3, dtype=bool, endpoint=True).tolist() == [True] * 3
     for call in (lambda m: m.integers(-1, 2, dtype=bool), lambda m: m.integers(0, 3, dtype=bool)):
         _same_error(call, kd.random.default_rng(0), np.random.default_rng(0))
@@ -491,7 +472,7 @@ def test_multinomial_rows_of_pvals():
     for r in range(2):
         for c in range(3):
             p = pvals[r, c]
-            _mean_ok(x[:, r, c].astype(float), n[r] * p, n[r] * p * (1 - p) + 1e-12)
+            mean_ok(x[:, r, c].astype(float), n[r] * p, n[r] * p * (1 - p) + 1e-12)
     assert kd.random.default_rng(0).multinomial(4, [[0.5, 0.5]] * 3).shape == (3, 2)
     for call in (lambda g: g.multinomial(4, [[0.5, 0.5]] * 3, size=2),
                  lambda g: g.multinomial(4, [[0.7, 0.2], [1.5, 0.0]])):

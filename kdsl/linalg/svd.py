@@ -69,11 +69,26 @@ def _jacobi(x, name: str, want_vectors: bool):
     return a, wide, kd.take_along_axis(s, order, axis=-1), _columns(w, order), _columns(v, order), factor
 
 
+def _unit_columns(w: kd.Array) -> kd.Array:
+    """``w`` with each column scaled by a power of two that brings its largest ``|entry|`` into [0.5, 1).
+    Q of a QR is unchanged by positive column scales; without them a column whose squares underflow (singular
+    values 200 decades below the largest, or subnormal entries, which GPUs may flush) gave NaN Householder
+    vectors on the H200. The scale goes in two exact halves: ``2**1074`` itself overflows."""
+    peak = kd.max(kd.abs(w), axis=-2, keepdims=True)
+    _, e = kd.frexp(peak)
+    ok = (peak > 0) & kd.isfinite(peak)
+    e = kd.where(ok, e, 0)
+    one = kd.ones(peak.shape, dtype=peak.dtype)
+    half = e // 2
+    scaled = w * kd.ldexp(one, -half).astype(w.dtype) * kd.ldexp(one, half - e).astype(w.dtype)
+    return kd.where(ok, scaled, kd.zeros((), dtype=w.dtype))
+
+
 def _left_vectors(w: kd.Array, columns: int) -> kd.Array:
     """The first ``columns`` columns of an orthogonal matrix whose leading ones are ``w``'s normalised (``w``'s
     columns are orthogonal, sorted by decreasing norm): Q of a QR of ``w``, signs fixed by R's diagonal."""
     k = w.shape[-1]
-    h, _, q = planned(w, columns)
+    h, _, q = planned(_unit_columns(w), columns)
     assert q is not None
     diag = kd.diagonal(h, 0, -2, -1)  # real (also for complex: LAPACK's zlarfg makes R's diagonal real)
     signs = kd.where(kd.real(diag) < 0, -1.0, 1.0).astype(q.dtype)

@@ -67,3 +67,27 @@ def test_nearly_constant_matrices_from_the_suite(dtype, big):
 def test_zero_and_empty_matrices_are_unchanged():
     for x in (np.zeros((2, 3, 3), np.float32), np.zeros((0, 3, 3), np.float32), np.zeros((2, 0, 3), np.float32)):
         np.testing.assert_array_equal(kd.linalg.svdvals(kd.asarray(x)).numpy(), np.linalg.svd(x, compute_uv=False))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+def test_left_vectors_see_unit_columns(dtype):
+    """U's QR runs on W's columns scaled to peaks in [0.5, 1) (exact powers of two), so columns of subnormal or
+    underflowing squares (which NaN'd U on the H200) reach it as ordinary numbers; zero columns stay zero."""
+    import importlib
+
+    svd_module = importlib.import_module("kdsl.linalg.svd")
+    tiny = np.finfo(dtype).smallest_subnormal
+    w = np.zeros((2, 3, 4), dtype)
+    w[0, :, 0] = [3.0, -1.0, 2.0]
+    w[0, :, 1] = [tiny, 0, 4 * tiny]
+    w[0, :, 2] = np.array([1e-3, -2e-3, 0]) * float(np.finfo(dtype).tiny) ** 0.5  # squares underflow
+    w[1, :, 3] = [np.inf, 1.0, 0.0]
+    got = svd_module._unit_columns(kd.asarray(w)).numpy()
+    peak = np.abs(got).max(axis=-2)
+    flushed = peak[0, 1] == 0  # a GPU that flushes subnormals (the H200's float32) sees column 1 as zero
+    assert np.all((peak[0, :3] >= 0.5) & (peak[0, :3] < 1) | ([False, flushed, False])), peak
+    assert np.all(got[0, :, 3] == 0) and np.all(got[1, :, :3] == 0)
+    np.testing.assert_array_equal(got[1, :, 3], 0)  # a non-finite column is left out of the scaling
+    for j in (0, 2) if flushed else range(3):  # each column is a positive multiple of the original, exactly
+        col = w[0, :, j].real  # the test's columns are real: NumPy's complex division by a subnormal overflows
+        np.testing.assert_array_equal(got[0, :, j], np.ldexp(col, -np.frexp(np.abs(col).max())[1]))

@@ -174,9 +174,10 @@ def render(k: Reduce) -> str:
         fold = p.fold(k, kept_idx, "r", "o", buffers)
         if p.ctype == "int":
             loop = counted_loop("r", "rp" if split else "0", str(p.n), max(k.splits, 1), fold)
-        else:  # an int counts the turns (64-bit loop arithmetic is several times slower on a CPU driver)
-            loop = [f"int cnt = rp < {p.lit(p.n)} ? int(({p.lit(p.n - 1)} - int64_t(rp)) / {p.lit(k.splits)}) + 1 : 0;",
-                    *counted_loop("t", "0", "cnt", 1, [f"int64_t r = int64_t(rp) + int64_t(t) * {p.lit(k.splits)};",
+        else:  # an int counts the turns (64-bit loop arithmetic is several times slower on a CPU driver);
+            # ints widen by words (kd_sext_l): lavapipe miscompiles comparisons of a plain int64_t(int)
+            loop = [f"int cnt = rp < {p.lit(p.n)} ? int(({p.lit(p.n - 1)} - kd_sext_l(rp)) / {p.lit(k.splits)}) + 1 : 0;",
+                    *counted_loop("t", "0", "cnt", 1, [f"int64_t r = kd_sext_l(rp) + kd_sext_l(t) * {p.lit(k.splits)};",
                                                        *fold])]
         body = outer.lines + p.init() + loop
         body += p.store(k, "g" if split else "o", kept_idx, buffers, "o")
@@ -213,9 +214,9 @@ def _group_body(k: Reduce, p: _Parts, outer: ExprRenderer, buffers: Buffers) -> 
     elif p.ctype == "int":
         loop = counted_loop("r", "tid", str(p.n), LOCAL, fold)
     else:  # an int counts within the chunk (faster than 64-bit loop arithmetic); chunks start at 64-bit bases
-        loop = [f"int64_t base = int64_t(g_p) * {p.lit(chunk)};",
+        loop = [f"int64_t base = kd_sext_l(g_p) * {p.lit(chunk)};",
                 f"int cnt = int(min({p.lit(chunk)}, {p.lit(p.n)} - base));",
-                *counted_loop("t", "tid", "cnt", LOCAL, ["int64_t r = base + int64_t(t);", *fold])]
+                *counted_loop("t", "tid", "cnt", LOCAL, ["int64_t r = base + kd_sext_l(t);", *fold])]
         if k.splits == 1:
             head = head + ["int g_p = 0;"]
     store = p.store(k, "g", kept_idx, buffers, "g_o")

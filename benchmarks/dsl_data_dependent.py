@@ -7,10 +7,10 @@ the same indices, a boolean compaction ``x[mask]`` (half the mask set) and
 ``kd.cumsum`` (also ``kd.flatnonzero`` and a cumsum along rows), each also in PyTorch (CUDA, when importable)
 and NumPy (CPU). Every result is checked against
 NumPy before timing (that run is the warm-up of every peer); the table shows medians of ``--repeat`` runs.
-Bandwidth counts bytes that must move: copy 8 per element; gather 4 (index) + 4 (value) + 4 (write);
-scatter-add 4 + 4 (index, value) + 8 (read and write the target); bincount 4 (index) + 8 (an int64 count per
-element); compaction 1 (mask) + 4 (value) + 4 per
-selected element; cumsum 8.
+Bandwidth counts bytes that must move: copy 8 per element; gather 4 (index) + 4 (write) per element + 4 per
+table element; scatter-add 4 + 4 (index, value) per element + 8 per target element (read and write it);
+bincount 4 (index) per element + 8 per count; compaction 1 (mask) + 4 (value) per element + 4 per selected
+element; cumsum 8. (With ``--table-log2`` unset the table is as long as the indices: gather 12, scatter 16.)
 
 Goals on a GPU: sort within 2x of ``torch.sort``; gather and scatter-add >= 70% of the copy bandwidth;
 compaction >= 50%; cumsum >= 60%.
@@ -18,6 +18,7 @@ compaction >= 50%; cumsum >= 60%.
 Run: python benchmarks/dsl_data_dependent.py               (GPU sizes: sort 2**26, gather 2**26, scan 2**28)
      python benchmarks/dsl_data_dependent.py --only compaction --profile   (one row, and its kernels' times)
      python benchmarks/dsl_data_dependent.py --small       (lavapipe: 2**18 / 2**18 / 2**20)
+     python benchmarks/dsl_data_dependent.py --only 2**26 --table-log2 20   (indices into a cache-sized table)
      python benchmarks/dsl_data_dependent.py --only 2**28 --scan-rows 1,2,4,8 --preload-density 0.25,2
                                                            (a sweep of the scans' tile and the compaction's preload)
      python benchmarks/dsl_data_dependent.py --only nonzero --stage-positions 1,0 --profile
@@ -65,18 +66,23 @@ def _sort_cases(n: int, torch, dev) -> list[Case]:
                  lambda: np.argsort(host, kind="stable"), t_arg, lambda: None)]
 
 
-def _index_cases(n: int, torch, dev) -> list[Case]:
+def _index_cases(n: int, torch, dev, size: int = 0) -> list[Case]:
+    """Gather, scatter-add and bincount of ``n`` random indices into a table of ``size`` elements (``n`` when
+    0). A table that fits the GPU's cache (an embedding, one-hot rows, class counts) is read from the cache;
+    one as large as the output is read by random sectors from memory."""
+    table = size or n
     rng = np.random.default_rng(1)
     host = rng.standard_normal(n).astype(np.float32)
-    hidx = rng.integers(0, n, n).astype(np.int32)
+    hidx = rng.integers(0, table, n).astype(np.int32)
     x, idx = kd.asarray(host), kd.asarray(hidx)
     kd.realize(x, idx)
     tx = torch.from_numpy(host).to(dev) if torch else None
     tidx = torch.from_numpy(hidx.astype(np.int64)).to(dev) if torch else None
-    target = np.zeros(n, np.float32)
+    src, hsrc = x[:table], host[:table]
+    target = np.zeros(table, np.float32)
 
     def scatter_kd() -> None:
-        a = kd.zeros(n, dtype=kd.float32)
+        a = kd.zeros(table, dtype=kd.float32)
         kd.add.at(a, idx, x)
         kd.realize(a)
         return a
@@ -87,20 +93,26 @@ def _index_cases(n: int, torch, dev) -> list[Case]:
         return a
 
     def check() -> None:
-        np.testing.assert_array_equal(kd.take(x, idx).numpy(), host[hidx])
+        np.testing.assert_array_equal(kd.take(src, idx).numpy(), hsrc[hidx])
         np.testing.assert_allclose(scatter_kd().numpy(), scatter_np(), rtol=1e-5, atol=1e-4)
 
     def bincount_check() -> None:
-        np.testing.assert_array_equal(kd.bincount(idx, minlength=n).numpy(), np.bincount(hidx, minlength=n))
+        np.testing.assert_array_equal(kd.bincount(idx, minlength=table).numpy(), np.bincount(hidx, minlength=table))
 
-    t_gather = (lambda: (tx[tidx], torch_sync(torch))) if torch else None
-    t_bincount = (lambda: (torch.bincount(tidx, minlength=n), torch_sync(torch))) if torch else None
-    t_scatter = (lambda: (torch.zeros(n, device=dev).index_add_(0, tidx, tx), torch_sync(torch))) if torch else None
-    return [Case(f"gather 2**{n.bit_length() - 1}", 12 * n, lambda: kd.realize(kd.take(x, idx, mode="clip")),
-                 lambda: host[hidx], t_gather, check),
-            Case(f"scatter-add 2**{n.bit_length() - 1}", 16 * n, scatter_kd, scatter_np, t_scatter, lambda: None),
-            Case(f"bincount 2**{n.bit_length() - 1}", 12 * n, lambda: kd.realize(kd.bincount(idx, minlength=n)),
-                 lambda: np.bincount(hidx, minlength=n), t_bincount, bincount_check)]
+    tsrc = tx[:table] if torch else None
+    t_gather = (lambda: (tsrc[tidx], torch_sync(torch))) if torch else None
+    t_bincount = (lambda: (torch.bincount(tidx, minlength=table), torch_sync(torch))) if torch else None
+    t_scatter = (lambda: (torch.zeros(table, device=dev).index_add_(0, tidx, tx), torch_sync(torch))) if torch \
+        else None
+    of = "" if table == n else f" of 2**{table.bit_length() - 1}"
+    # bytes that must move: per element its index and value (written or read); the table once each way
+    return [Case(f"gather 2**{n.bit_length() - 1}{of}", 8 * n + 4 * table,
+                 lambda: kd.realize(kd.take(src, idx, mode="clip")), lambda: hsrc[hidx], t_gather, check),
+            Case(f"scatter-add 2**{n.bit_length() - 1}{of}", 8 * n + 8 * table, scatter_kd, scatter_np, t_scatter,
+                 lambda: None),
+            Case(f"bincount 2**{n.bit_length() - 1}{of}", 4 * n + 8 * table,
+                 lambda: kd.realize(kd.bincount(idx, minlength=table)), lambda: np.bincount(hidx, minlength=table),
+                 t_bincount, bincount_check)]
 
 
 def _scan_cases(n: int, torch, dev) -> list[Case]:
@@ -159,13 +171,15 @@ def _copy_cases(n: int, torch, dev) -> list[Case]:
                  lambda: None)]
 
 
-def main(sort_log2: int, index_log2: int, scan_log2: int, repeat: int, only: str = "", profile: bool = False) -> None:
+def main(sort_log2: int, index_log2: int, scan_log2: int, repeat: int, only: str = "", profile: bool = False,
+         table_log2: int | None = None) -> None:
     torch = torch_module()
     dev = torch_device(torch) if torch else None
     if torch is not None and dev != "cuda":
         torch = None  # PyTorch on the CPU is no GPU reference
+    size = 0 if table_log2 is None else 1 << table_log2
     groups = [_copy_cases(1 << scan_log2, torch, dev), _sort_cases(1 << sort_log2, torch, dev),
-              _index_cases(1 << index_log2, torch, dev), _scan_cases(1 << scan_log2, torch, dev)]
+              _index_cases(1 << index_log2, torch, dev, size), _scan_cases(1 << scan_log2, torch, dev)]
     copy_gbs = None
     rows = []
     for cases in groups:
@@ -200,6 +214,8 @@ if __name__ == "__main__":
     parser.add_argument("--sort-log2", type=int, default=None)
     parser.add_argument("--index-log2", type=int, default=None)
     parser.add_argument("--scan-log2", type=int, default=None)
+    parser.add_argument("--table-log2", type=int, default=None, help="gather from / scatter into a table of "
+                        "2**K elements (default: as many as the indices)")
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--only", default="", help="run only the cases whose name contains this text")
     parser.add_argument("--profile", action="store_true", help="also time each kernel of one call (kd.profile)")
@@ -221,4 +237,4 @@ if __name__ == "__main__":
                 print(f"scan_blocked.ROWS = {rows} (tiles of {4 * rows * 256}), PRELOAD_DENSITY = {density}, "
                       f"STAGE_POSITIONS = {stage}", flush=True)
                 main(args.sort_log2 or small[0], args.index_log2 or small[1], args.scan_log2 or small[2],
-                     args.repeat, args.only, args.profile)
+                     args.repeat, args.only, args.profile, args.table_log2)

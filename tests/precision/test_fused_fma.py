@@ -7,6 +7,8 @@ reduction's sums fit a double exactly; only the polynomials' steps can round twi
 the ulp bound). On GPUs that fuse (an H200 does, in both widths) the whole precision suite runs the fused bodies.
 """
 
+import json
+
 import numpy as np
 import pytest
 
@@ -74,6 +76,28 @@ def test_probe_finds_lavapipe_unfused_and_is_asked_once(monkeypatch):
         assert first == frozenset()
     monkeypatch.setenv("KDSL_FUSED_FMA", "0")
     assert fma_probe._probe(dev) == frozenset()
+
+
+def test_probe_results_are_kept_on_disk_per_device(monkeypatch, tmp_path):
+    dev = kd.device()
+    monkeypatch.setenv("KDSL_CACHE_DIR", str(tmp_path))
+    ran = []
+    real = fma_probe._fused
+    monkeypatch.setattr(fma_probe, "_fused", lambda d, s: ran.append(s) or real(d, s))
+    found = fma_probe._probe(dev)  # the real probe, once
+    assert ran and found <= {"f", "d"}
+    saved = json.loads((tmp_path / "fma_probe.json").read_text())
+    assert saved == {fma_probe.identity(dev): sorted(found)}
+    ran.clear()
+    assert fma_probe._probe(dev) == found and not ran  # a new process reads the file instead
+    for damaged in ("{not json", "[1, 2]", json.dumps({fma_probe.identity(dev): ["q"]})):
+        (tmp_path / "fma_probe.json").write_text(damaged)
+        assert fma_probe._probe(dev) == found and ran  # probed again, and the file repaired
+        ran.clear()
+        assert json.loads((tmp_path / "fma_probe.json").read_text())[fma_probe.identity(dev)] == sorted(found)
+    other = json.loads((tmp_path / "fma_probe.json").read_text()) | {"another GPU|uuid|1|2|1.4": ["f", "d"]}
+    (tmp_path / "fma_probe.json").write_text(json.dumps(other))
+    assert fma_probe._probe(dev) == found and not ran  # another device's entry is kept and not used
 
 
 def test_programs_get_the_fused_bodies_the_probe_allows(monkeypatch):

@@ -28,17 +28,24 @@ from collections.abc import Iterable
 import numpy as np
 
 _OP_EXTENSION, _OP_ENTRY_POINT, _OP_EXECUTION_MODE, _OP_CAPABILITY, _OP_TYPE_FLOAT = 10, 15, 16, 17, 22
+_OP_FUNCTION = 54
 SIGNED_ZERO_INF_NAN_PRESERVE, DENORM_PRESERVE, ROUNDING_RTE = 4461, 4459, 4462
 _CAPABILITY = {SIGNED_ZERO_INF_NAN_PRESERVE: 4466, DENORM_PRESERVE: 4464, ROUNDING_RTE: 4467}
 _EXTENSION = "SPV_KHR_float_controls"
 
 
 def _instructions(words: np.ndarray) -> list[tuple[int, int, int]]:
-    """``(position, word count, opcode)`` of each instruction after the header."""
+    """``(position, word count, opcode)`` of each instruction after the header, up to the first function:
+    capabilities, extensions, entry points, execution modes and types all come before it (SPIR-V's logical
+    layout), and a kernel with the math helpers is mostly function bodies (the walk was ~100 ms of a first
+    launch on lavapipe)."""
     out, at = [], 5
-    while at < len(words):
-        count = int(words[at]) >> 16
-        out.append((at, count, int(words[at]) & 0xFFFF))
+    head = words.tolist()
+    while at < len(head):
+        count, opcode = head[at] >> 16, head[at] & 0xFFFF
+        if opcode == _OP_FUNCTION:
+            break
+        out.append((at, count, opcode))
         at += max(count, 1)
     return out
 

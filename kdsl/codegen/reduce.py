@@ -176,9 +176,9 @@ def render(k: Reduce) -> str:
             loop = counted_loop("r", "rp" if split else "0", str(p.n), max(k.splits, 1), fold)
         else:  # an int counts the turns (64-bit loop arithmetic is several times slower on a CPU driver);
             # ints widen by words (kd_sext_l): lavapipe miscompiles comparisons of a plain int64_t(int)
-            loop = [f"int cnt = rp < {p.lit(p.n)} ? int(({p.lit(p.n - 1)} - kd_sext_l(rp)) / {p.lit(k.splits)}) + 1 : 0;",
-                    *counted_loop("t", "0", "cnt", 1, [f"int64_t r = kd_sext_l(rp) + kd_sext_l(t) * {p.lit(k.splits)};",
-                                                       *fold])]
+            last, step = p.lit(p.n - 1), p.lit(k.splits)
+            loop = [f"int cnt = rp < {p.lit(p.n)} ? int(({last} - kd_sext_l(rp)) / {step}) + 1 : 0;",
+                    *counted_loop("t", "0", "cnt", 1, [f"int64_t r = kd_sext_l(rp) + kd_sext_l(t) * {step};", *fold])]
         body = outer.lines + p.init() + loop
         body += p.store(k, "g" if split else "o", kept_idx, buffers, "o")
         text = "\n".join(grid_loop(max(p.o * max(k.splits, 1), 1), k.groups, body, var="g" if split else "o"))

@@ -61,6 +61,7 @@ def store_inplace(target: Array, result: Array) -> Array:
     if target._parent is not None:  # r = a[0]; r += 1 writes into a, as in NumPy
         base, write = target._parent
         write(base, target)
+        target._written_through()
     return target
 
 
@@ -87,30 +88,73 @@ _SYMBOL = {"matmul": "@", "add": "+", "sub": "-", "mul": "*", "div": "/", "floor
 class Array:
     """An n-dimensional array on a kdsl device, computed lazily."""
 
-    __slots__ = ("_n", "_parent", "__weakref__")
+    __slots__ = ("_raw", "_parent", "_version", "_read", "_seen", "__weakref__")
     __array_priority__ = 100  # NumPy defers to our reflected operators
 
     def __init__(self, node: Node):
         node.refs += 1
-        self._n = node
+        self._raw = node
         # (base, write) when this array is a view of ``base``: ``write(base, self)`` carries assignments back
         self._parent: tuple[Array, Callable[[Array, Array], None]] | None = None
+        self._version = 0  # counts writes (node changes): views of this array compare it with ``_seen``
+        # (the base's getter, read) of a view: ``read(base)`` is this view of the base's current values
+        self._read: tuple[Callable[[], Array | None], Callable[[Array], Array]] | None = None
+        self._seen = 0
 
     # The node is counted while an Array holds it (Node.refs): the scheduler then stores its value when it
     # computes it, so a loop such as ``w = w - lr * grad`` reads last step's buffer, not its whole history.
+    @property
+    def _n(self) -> Node:
+        if self._read is not None:  # a view: the base may have been written since (NumPy's shared memory)
+            self._refresh()
+        return self._raw
+
     @property
     def _node(self) -> Node:
         return self._n
 
     @_node.setter
     def _node(self, node: Node) -> None:
+        self._set_raw(node)
+        self._version += 1
+
+    def _set_raw(self, node: Node) -> None:
         node.refs += 1
-        old, self._n = self._n, node
+        old, self._raw = self._raw, node
         old.refs -= 1
+
+    def _refresh(self) -> None:
+        """Rebuild this view from its base when the base was written after the view was made or last rebuilt
+        (``v = a[1:3]; a[1] = 5`` shows in ``v``, as in NumPy): its node becomes ``read(base)`` again. A base
+        that is gone (a weakly held bitcast base) or changed size (``resize``) leaves the view as it is."""
+        assert self._read is not None
+        get_base, read = self._read
+        base = get_base()
+        if base is None:
+            return
+        base._n  # noqa: B018  (rebuilds a base that is itself a stale view, bumping its version)
+        if base._version == self._seen:
+            return
+        self._seen = base._version
+        try:
+            fresh = read(base)
+        except (ValueError, IndexError):  # the base was reshaped or resized incompatibly: keep the values
+            self._read = None
+            return
+        if fresh._raw is not self._raw:
+            self._set_raw(fresh._raw)
+            self._version += 1
+
+    def _written_through(self) -> None:
+        """After a write into this view reached its base: the view already holds those values."""
+        if self._read is not None:
+            base = self._read[0]()
+            if base is not None:
+                self._seen = base._version
 
     def __del__(self) -> None:
         try:
-            self._n.refs -= 1
+            self._raw.refs -= 1
         except AttributeError:  # __init__ failed before holding a node
             pass
 
@@ -124,10 +168,14 @@ class Array:
         """``a.shape = (3, -1)`` reshapes ``a`` itself, as NumPy's (a view keeps writing through to its base)."""
         old = self._n.shape
         target = tuple(value) if isinstance(value, (tuple, list)) else (value,)
-        self._node = mv.reshape_node(self._n, mv.resolve_shape(target, self.size))
+        new = mv.resolve_shape(target, self.size)
+        self._set_raw(mv.reshape_node(self._n, new))  # the same values: views of this array stay as they are
         if self._parent is not None:
             base, write = self._parent
             self._parent = (base, lambda b, view: write(b, view.reshape(old)))
+        if self._read is not None:
+            get_base, read = self._read
+            self._read = (get_base, lambda b: read(b).reshape(new))
 
     @property
     def dtype(self) -> dt.DType:
@@ -389,8 +437,10 @@ class Array:
             return reshape(self, target, order, copy=copy)
         if memory_order.fortran(order, "CFA"):
             return memory_order.reshape_fortran(self, tuple(target))
-        out = Array(mv.reshape_node(self._n, mv.resolve_shape(target, self.size)))
-        return out._view_of(self, lambda base, view: base.__setitem__(Ellipsis, view.reshape(base.shape)))
+        new = mv.resolve_shape(target, self.size)
+        out = Array(mv.reshape_node(self._n, new))
+        return out._view_of(self, lambda base, view: base.__setitem__(Ellipsis, view.reshape(base.shape)),
+                            lambda base: Array(mv.reshape_node(base._n, new)))
 
     def ravel(self, order: str = "C") -> Array:
         return self.reshape(-1, order=order if order in ("C", "F", "A") else "C")
@@ -458,13 +508,24 @@ class Array:
         perm = mv.transpose_axes(given or None, self.ndim)
         inverse = tuple(sorted(range(len(perm)), key=perm.__getitem__))
         out = Array(mv.permute_node(self._n, perm))
-        return out._view_of(self, lambda base, view: base.__setitem__(Ellipsis, view.transpose(inverse)))
+        return out._view_of(self, lambda base, view: base.__setitem__(Ellipsis, view.transpose(inverse)),
+                            lambda base: Array(mv.permute_node(base._n, perm)))
 
-    def _view_of(self, base: Array, write) -> Array:
+    def _view_of(self, base: Array, write, read: Callable[[Array], Array]) -> Array:
         """Mark this array as a view of ``base``: ``write(base, self)`` carries assignments into this view back
-        to ``base`` (NumPy's view semantics for ``a.T[0] = 1``, ``a[0][1] = 1``, ``a.reshape(...)[i] = v``)."""
+        to ``base`` (NumPy's view semantics for ``a.T[0] = 1``, ``a[0][1] = 1``, ``a.reshape(...)[i] = v``),
+        and ``read(base)`` makes the view again after ``base`` is written (``row = a[0]; a[0, 1] = 7``)."""
         self._parent = (base, write)
+        self._follow(lambda: base, read, base)
         return self
+
+    def _follow(self, get_base: Callable[[], Array | None], read: Callable[[Array], Array], base: Array) -> None:
+        """Rebuild this view with ``read`` from ``get_base()`` whenever that array is written (see
+        :meth:`_refresh`); ``read`` sees the base in the shape it has now (``base.shape = ...`` later does not
+        change what the view reads)."""
+        shape = base.shape
+        self._read = (get_base, lambda b: read(b if b.shape == shape else b.reshape(shape)))
+        self._seen = base._version
 
     def swapaxes(self, a: int, b: int) -> Array:
         from kdsl.frontend.array.shape_ops import swapaxes  # cycle: that module builds Arrays
@@ -488,6 +549,7 @@ class Array:
         if self._parent is not None:  # a[0][1] = v, a.T[0] = v, row = a[0]; row[1] = v all reach a
             base, write = self._parent
             write(base, self)
+            self._written_through()
 
     # ----- reductions
     def _reduce(self, name, *args, **kwargs):

@@ -72,7 +72,8 @@ def view(a: Array, dtype: Any = None, type: Any = None) -> Array:  # noqa: A002 
                 raise TypeError(f"view between {a.dtype.name} and {d.name} is not supported: kdsl views bool, "
                                 "integer, float and complex64 dtypes (complex128 has no 16-byte integer to carry "
                                 "its bits; kd.stack([a.real, a.imag], axis=-1) gives its float64 pairs)")
-        out = bitcast(a, d) if d.itemsize == a.dtype.itemsize else _resized(a, d)
+        same = d is a.dtype  # a new Array of the same node (bitcast would hand back ``a`` itself)
+        out = Array(a._n) if same else bitcast(a, d) if d.itemsize == a.dtype.itemsize else _resized(a, d)
     return _writes_through(out, a)
 
 
@@ -81,8 +82,10 @@ def _writes_through(v: Array, a: Array) -> Array:
     a view is held weakly: a live base Array would make the scheduler store it, and
     ``(x * 2).view(np.uint32) & 1`` would not fuse into one kernel; a base nobody holds can never be read, so
     then there is nothing to write. A view (``x[::2].view(...)``) is held, so writes go on to its base."""
+    d = v.dtype
     if a._parent is not None:
-        return v._view_of(a, lambda base, target: base.__setitem__(Ellipsis, view(target, base.dtype)))
+        return v._view_of(a, lambda base, target: base.__setitem__(Ellipsis, view(target, base.dtype)),
+                          lambda base: view(base, d))
     ref = weakref.ref(a)
 
     def write(_: object, target: Array) -> None:
@@ -92,6 +95,7 @@ def _writes_through(v: Array, a: Array) -> Array:
 
     write.base_ref = ref  # type: ignore[attr-defined]  # for kd.may_share_memory (sharing.py)
     v._parent = (None, write)  # type: ignore[assignment]  # the base is held by ``write``, weakly
+    v._follow(ref, lambda base: view(base, d), a)
     return v
 
 

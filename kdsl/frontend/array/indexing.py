@@ -106,7 +106,8 @@ def getitem(a: Array, key) -> Array:
         out = base
     else:
         out = Node("view", (base,), base.dtype, view.shape, view.canonical())
-    return Array(mv.reshape_node(out, shape))._view_of(a, lambda base, view: base.__setitem__(key, view))
+    return Array(mv.reshape_node(out, shape))._view_of(a, lambda base, view: base.__setitem__(key, view),
+                                                       lambda base: getitem(base, key))
 
 
 def _is_0d_mask(key) -> bool:

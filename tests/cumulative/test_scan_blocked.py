@@ -140,3 +140,25 @@ def test_dense_selections_read_the_values_with_the_flags(density, dtype):
     np.testing.assert_array_equal(got.numpy(), a[m])
     np.testing.assert_array_equal(x[4:][km[4:]].numpy(), a[4:][m[4:]])
     np.testing.assert_array_equal(x[3:][km[3:]].numpy(), a[3:][m[3:]])
+
+
+@pytest.mark.parametrize("lane_major", [True, False])
+@pytest.mark.parametrize("n", [4096 * 3 + 5, 4096 * 8, 70001])
+def test_mask_tile_counts_read_lane_major(monkeypatch, lane_major, n):
+    """The tile counts of an 8-bit mask (a compaction's first pass) read each invocation's elements as one run;
+    either order gives the same counts and the same compaction."""
+    from kdsl import dtype as dt
+    from kdsl.engine.lower_scan import compact_tile
+    from kdsl.ir.graph import Node
+
+    monkeypatch.setattr(scan_blocked, "SUMS_LANE_MAJOR", lane_major)
+    host = RNG.random(n) < 0.3
+    m = kd.asarray(host)
+    tile = compact_tile(n, m.device)
+    flags = kd.where(m != 0, 1, 0).astype(kd.int32)._node  # not held by an Array: fused into the counts' kernel
+    tiles = kd.Array(Node("compact", (flags,), dt.int32, (-(-n // tile),), ("tiles", tile), device=m.device))
+    sums = [k for k in _blocked(tiles) if k.phase == "sums"]
+    assert sums and (f"int(lane) * {sums[0].per}" in render(sums[0])) == lane_major
+    np.testing.assert_array_equal(tiles.numpy(), np.add.reduceat(host.astype(np.int32), np.arange(0, n, tile)))
+    values = kd.asarray(RNG.random(n).astype(np.float32))
+    np.testing.assert_array_equal(values[m].numpy(), values.numpy()[host])

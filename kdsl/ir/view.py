@@ -45,10 +45,15 @@ class View:
     @property
     def is_contiguous(self) -> bool:
         """True when element i of the view is element ``offset + i`` below it."""
-        return self.canonical().strides == contiguous_strides(self.shape)
+        shape = self.shape
+        if not shape:
+            return True
+        return self.canonical().strides == contiguous_strides(shape)
 
     def canonical(self) -> View:
         """The same view with the strides of size-1 dims zeroed (they never move)."""
+        if 1 not in self.shape:  # (the usual case, checked in C: every view op of every loop step calls this)
+            return self
         strides = tuple(0 if n == 1 else s for n, s in zip(self.shape, self.strides, strict=True))
         return View(self.shape, strides, self.offset)
 

@@ -78,7 +78,22 @@ def apply_key(view: View, key) -> tuple[View, tuple[int, ...]]:
     return view, tuple(out_shape)
 
 
+def _plain(key) -> bool:
+    """Whether ``key`` is basic indexing by Python ints, slices of ints, ``None`` and ``...`` only: the usual
+    key of a loop (``y[1]``, ``u[1:-1]``, ``a[i, :]``), which skips the checks for masks and index arrays."""
+    for k in key if key.__class__ is tuple else (key,):
+        c = k.__class__
+        if c is slice:
+            if not all(b is None or b.__class__ is int for b in (k.start, k.stop, k.step)):
+                return False
+        elif c is not int and k is not None and k is not Ellipsis:
+            return False
+    return True
+
+
 def getitem(a: Array, key) -> Array:
+    if _plain(key):
+        return _basic(a, key)
     if isinstance(key, (bool, np.bool_)):  # a[True] is a[None], a[False] its empty selection, as in NumPy
         return a[None] if key else masks.getmask(a[None], np.zeros(1, bool), ())
     if _is_0d_mask(key):  # a[m] with a 0-d bool array m: NumPy's a[None][m[None]], (1, ...) or (0, ...)
@@ -99,6 +114,11 @@ def getitem(a: Array, key) -> Array:
     inner = inner_index.plan(key, a.ndim)
     if inner is not None:  # integer arrays after slices or ints (a[:, idx], a[idx, :, idx2]): axes moved first
         return inner_index.get(a, inner)
+    return _basic(a, key)
+
+
+def _basic(a: Array, key) -> Array:
+    """``a[key]`` for basic indexing (ints, slices, ``None``, ``...``): a view."""
     node = a._node
     base, v = (node.srcs[0], node.arg) if node.op == "view" else (node, View.contiguous(node.shape))
     view, shape = apply_key(v, key)

@@ -72,15 +72,67 @@ def schedule(roots: list[Node]) -> list[Step]:
     skip = {r.id for _, r in absorbed.values()} | fused
     heads = merged_heads(live, keep, consumers, root_ids)  # attention written straight in a merged-heads layout
     skip |= {a.id for a in heads.values()}
+    chains = assemble_chains(live, consumers, root_ids)
+    skip |= {b.id for chain in chains.values() for b in chain[1:]}
     steps: list[Step] = []
     for n in live:
-        if n.id in rows:
+        if n.id in chains:
+            steps.extend(_lower_assembles(chains[n.id], keep - skip, _device(n)))
+        elif n.id in rows:
             steps.extend(rows[n.id])
         elif n.id in heads:
             steps.extend(lower_attention(heads[n.id], keep - skip, _device(n), out=n))
         elif n.id in keep and n.id not in skip:
             steps.extend(_lower(n, keep - skip, absorbed.get(n.id)))
     return steps
+
+
+def assemble_chains(live: list[Node], consumers: dict[int, list[Node]], root_ids: set[int]) -> dict[int, list[Node]]:
+    """``{id: [node, the assembles it overwrites in place]}`` for assembles whose first region is all of the
+    array and whose first piece is another assemble that nothing else reads (no other node, no Array): row
+    writes in a loop, ``traj[i + 1] = y``. Those write one buffer in turn (the regions in order, later ones
+    over earlier ones, as the separate nodes would) instead of each copying the one before: one kernel per
+    write, not two, and no copy of the whole array per write."""
+    chains: dict[int, list[Node]] = {}
+    inner: set[int] = set()
+    for n in reversed(live):  # the outermost assemble of a chain first
+        if n.op != "assemble" or n.id in inner:
+            continue
+        chain = [n]
+        while _overwrites(chain[-1], consumers, root_ids):
+            chain.append(chain[-1].srcs[0])
+        if len(chain) > 1:
+            chains[n.id] = chain
+            inner |= {b.id for b in chain[1:]}
+    return chains
+
+
+def _overwrites(node: Node, consumers: dict[int, list[Node]], root_ids: set[int]) -> bool:
+    """Whether ``node`` (an assemble) may write its first piece's buffer in place (see assemble_chains)."""
+    first = node.srcs[0]
+    return (first.op == "assemble" and first.id not in root_ids and first.refs == 1
+            and len(consumers.get(first.id, ())) == 1 and first.shape == node.shape and first.dtype is node.dtype
+            and node.arg[0] == View.contiguous(node.shape))
+
+
+def _lower_assembles(chain: list[Node], keep: set[int], dev: Device) -> list[Step]:
+    """The steps of a chain of assembles (:func:`assemble_chains`): every piece written into the outermost
+    node's buffer, the innermost node's pieces first; each outer node's first piece is the buffer itself."""
+    out = chain[0]
+    pieces = list(zip(chain[-1].arg, chain[-1].srcs, strict=True))
+    for node in reversed(chain[:-1]):
+        pieces.extend(zip(node.arg[1:], node.srcs[1:], strict=True))
+    return [_region_step(out, region, piece, keep, dev, fresh=k == 0) for k, (region, piece) in enumerate(pieces)]
+
+
+def _region_step(node: Node, region: View, piece: Node, keep: set[int], dev: Device, fresh: bool) -> Step:
+    """The kernel writing ``piece`` into ``region`` of assemble ``node``'s buffer."""
+    low = Lowering(keep, dev.max_push_words)
+    e = low.expr(piece)
+    kernel = Elementwise(region.shape, node.dtype, region, e, 0,
+                         elementwise_groups(max(region.size, 1), dev.max_groups, dev.loop_budget,
+                                            1 + expr_loops(e, region.shape)))
+    return low.step(kernel, node, fresh=fresh)
 
 
 def _device(node: Node) -> Device:
@@ -114,15 +166,8 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
     if node.op == "scatter":
         return scatter.lower_scatter(node, keep, dev)
     if node.op == "assemble":
-        steps = []
-        for k, (region, piece) in enumerate(zip(node.arg, node.srcs, strict=False)):
-            low = Lowering(keep, dev.max_push_words)
-            e = low.expr(piece)
-            kernel = Elementwise(region.shape, node.dtype, region, e, 0,
-                                 elementwise_groups(max(region.size, 1), dev.max_groups, dev.loop_budget,
-                                                    1 + expr_loops(e, region.shape)))
-            steps.append(low.step(kernel, node, fresh=k == 0))
-        return steps
+        return [_region_step(node, region, piece, keep, dev, fresh=k == 0)
+                for k, (region, piece) in enumerate(zip(node.arg, node.srcs, strict=False))]
     low.root = node
     e = low.expr(node)
     inner = expr_loops(e, node.shape)  # loop iterations per element inside helper functions

@@ -17,6 +17,9 @@ from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Reduce, elementwise_groups
 from kdsl.ir.view import INDEX_LIMIT, View
 
 
+CPU_FOLD = 1 << 16  # CPU drivers: reductions shorter than this fold in one invocation per output, no workgroup trees
+
+
 def reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost: int = 1,
                  extra: int = 0) -> tuple[str, int, int]:
     """(mode, splits, groups) for a reduction (see :class:`kdsl.ir.kernels.Reduce`).
@@ -33,7 +36,7 @@ def reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost
     r = math.prod(shape[a] for a in axes)
     o = math.prod(n for k, n in enumerate(shape) if k not in axes)
     inner_kept = bool(shape) and (len(shape) - 1) not in axes and shape[-1] > 1
-    if r <= 32 or (inner_kept and o >= 1024) or o >= dev.thread_outputs or (dev.partials and r < 1 << 16):
+    if r <= 32 or (inner_kept and o >= 1024) or o >= dev.thread_outputs or (dev.partials and r < CPU_FOLD):
         # (a CPU driver: one invocation per output up to 65 536 elements, even for a single output. Its
         # workgroup barriers cost more than the loop: lavapipe sums 256 rows of 256 in 0.7 ms so, 30 ms as
         # workgroup trees, and one row of 60 000 in 0.9 ms, 2.7 ms as a tree)
@@ -113,6 +116,8 @@ def column_plan(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...], dev: 
     target = dev.reduce_groups
     if r <= 32 or o >= dev.thread_outputs or -(-o // LOCAL) >= target:  # one invocation per output fills it
         return None
+    if getattr(dev, "partials", 0) and r < CPU_FOLD:  # a CPU driver: one invocation per output (see reduce_plan;
+        return None  # lavapipe sums the columns of 256 x 256 in 0.8 ms so, 3.2 ms in workgroup tiles)
     if reduce.cols_vec4(e, shape, axes):  # an invocation reads four neighbouring outputs at once
         o //= 4
     w = min(COLS_WIDTH, 1 << (o - 1).bit_length())

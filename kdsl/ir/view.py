@@ -52,10 +52,11 @@ class View:
 
     def canonical(self) -> View:
         """The same view with the strides of size-1 dims zeroed (they never move)."""
-        if 1 not in self.shape:  # (the usual case, checked in C: every view op of every loop step calls this)
+        shape = self.shape
+        if 1 not in shape:  # (the usual case, checked in C: every view op of every loop step calls this)
             return self
-        strides = tuple(0 if n == 1 else s for n, s in zip(self.shape, self.strides, strict=True))
-        return View(self.shape, strides, self.offset)
+        strides = tuple([0 if n == 1 else s for n, s in zip(shape, self.strides, strict=True)])
+        return self if strides == self.strides else View(shape, strides, self.offset)
 
     def permute(self, axes: tuple[int, ...]) -> View:
         return View(tuple(self.shape[a] for a in axes), tuple(self.strides[a] for a in axes), self.offset)

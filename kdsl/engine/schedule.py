@@ -39,7 +39,8 @@ from kdsl.engine.lower_scan import lower_compact, lower_compact_tiles, lower_sca
 from kdsl.engine.lowering import Lowering, Step
 from kdsl.ir.graph import Node, toposort
 from kdsl.ir.kernels import Elementwise, elementwise_groups
-from kdsl.ir.view import View
+from kdsl.ir.expr import Expr
+from kdsl.ir.view import INDEX_LIMIT, View
 
 
 def schedule(roots: list[Node]) -> list[Step]:
@@ -125,6 +126,42 @@ def _lower_assembles(chain: list[Node], keep: set[int], dev: Device) -> list[Ste
     return [_region_step(out, region, piece, keep, dev, fresh=k == 0) for k, (region, piece) in enumerate(pieces)]
 
 
+PATCH_SHARE = 4  # an assemble whose region is at least 1/PATCH_SHARE of the array is written in one pass
+
+
+def patch_box(node: Node) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """``(starts, lengths)`` when assemble ``node`` is one write of a box of unit-step slices (``u[1:-1] = v``,
+    ``u[1:-1, 1:-1] = v``) over all of its first piece, covering at least 1/``PATCH_SHARE`` of it: then one
+    kernel computes ``where(inside the box, v, u)`` (a ``"patch"`` expression) instead of a copy of ``u``
+    and a second kernel over the box. Else None."""
+    if len(node.srcs) != 2 or node.size >= INDEX_LIMIT:
+        return None
+    whole, region = node.arg
+    strides = View.contiguous(node.shape).strides
+    if whole != View.contiguous(node.shape) or len(region.shape) != len(node.shape) or \
+            PATCH_SHARE * region.size < node.size or \
+            any(n > 1 and s != c for n, s, c in zip(region.shape, region.strides, strides, strict=True)):
+        return None
+    starts, rest = [], region.offset
+    for c, n in zip(strides, node.shape, strict=True):
+        starts.append(rest // c if c else 0)
+        rest -= starts[-1] * c
+    if any(s + n > m for s, n, m in zip(starts, region.shape, node.shape, strict=True)):
+        return None
+    return tuple(starts), region.shape
+
+
+def _patch_step(node: Node, box: tuple[tuple[int, ...], tuple[int, ...]], keep: set[int], dev: Device) -> Step:
+    """The one kernel of an assemble that :func:`patch_box` accepts."""
+    low = Lowering(keep, dev.max_push_words)
+    low.root = node
+    e = Expr("patch", node.dtype, (low.expr(node.srcs[0]), low.expr(node.srcs[1])), box)
+    kernel = Elementwise(node.shape, node.dtype, View.contiguous(node.shape), e, 0,
+                         elementwise_groups(max(node.size, 1), dev.max_groups, dev.loop_budget,
+                                            1 + expr_loops(e, node.shape)))
+    return low.step(kernel, node)
+
+
 def _region_step(node: Node, region: View, piece: Node, keep: set[int], dev: Device, fresh: bool) -> Step:
     """The kernel writing ``piece`` into ``region`` of assemble ``node``'s buffer."""
     low = Lowering(keep, dev.max_push_words)
@@ -166,6 +203,9 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
     if node.op == "scatter":
         return scatter.lower_scatter(node, keep, dev)
     if node.op == "assemble":
+        box = patch_box(node)
+        if box is not None:  # the value mostly overwrites the array: one pass writes all of it
+            return [_patch_step(node, box, keep, dev)]
         return [_region_step(node, region, piece, keep, dev, fresh=k == 0)
                 for k, (region, piece) in enumerate(zip(node.arg, node.srcs, strict=False))]
     low.root = node

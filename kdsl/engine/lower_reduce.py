@@ -16,7 +16,6 @@ from kdsl.ir.graph import Node
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Reduce, elementwise_groups
 from kdsl.ir.view import INDEX_LIMIT, View
 
-
 CPU_FOLD = 1 << 16  # CPU drivers: reductions shorter than this fold in one invocation per output, no workgroup trees
 
 

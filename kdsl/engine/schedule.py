@@ -37,9 +37,9 @@ from kdsl.engine.lower_matmul import epilogue_allowed, lower_matmul
 from kdsl.engine.lower_reduce import lower_reduce
 from kdsl.engine.lower_scan import lower_compact, lower_compact_tiles, lower_scan
 from kdsl.engine.lowering import Lowering, Step
+from kdsl.ir.expr import Expr
 from kdsl.ir.graph import Node, toposort
 from kdsl.ir.kernels import Elementwise, elementwise_groups
-from kdsl.ir.expr import Expr
 from kdsl.ir.view import INDEX_LIMIT, View
 
 
@@ -143,7 +143,7 @@ def patch_box(node: Node) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
             any(n > 1 and s != c for n, s, c in zip(region.shape, region.strides, strides, strict=True)):
         return None
     starts, rest = [], region.offset
-    for c, n in zip(strides, node.shape, strict=True):
+    for c in strides:
         starts.append(rest // c if c else 0)
         rest -= starts[-1] * c
     if any(s + n > m for s, n, m in zip(starts, region.shape, node.shape, strict=True)):

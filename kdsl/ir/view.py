@@ -118,9 +118,10 @@ class View:
         >>> View.contiguous((3, 4)).span, View.contiguous((3, 4)).slice(1, 0, 2, 2).span
         (12, 11)
         """
-        if self.size == 0:
+        shape = self.shape
+        if 0 in shape:
             return 0
-        return self.offset + sum((n - 1) * s for n, s in zip(self.shape, self.strides, strict=True) if s > 0) + 1
+        return self.offset + sum([(n - 1) * s for n, s in zip(shape, self.strides, strict=True) if s > 0]) + 1
 
     @property
     def wide(self) -> bool:

@@ -127,35 +127,51 @@ def _lower_assembles(chain: list[Node], keep: set[int], dev: Device) -> list[Ste
 
 
 PATCH_SHARE = 4  # an assemble whose region is at least 1/PATCH_SHARE of the array is written in one pass
+PATCH_PIECES = 4  # ... and one whose pieces tile the array, up to this many (each element evaluates them all)
+
+Box = tuple[tuple[int, ...], tuple[int, ...]]  # (starts, lengths) of a box of unit-step slices
 
 
-def patch_box(node: Node) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-    """``(starts, lengths)`` when assemble ``node`` is one write of a box of unit-step slices (``u[1:-1] = v``,
-    ``u[1:-1, 1:-1] = v``) over all of its first piece, covering at least 1/``PATCH_SHARE`` of it: then one
-    kernel computes ``where(inside the box, v, u)`` (a ``"patch"`` expression) instead of a copy of ``u``
-    and a second kernel over the box. Else None."""
-    if len(node.srcs) != 2 or node.size >= INDEX_LIMIT:
+def patch_boxes(node: Node) -> list[Box | None] | None:
+    """Each piece's box (None: the first piece, when it is all of the array) when assemble ``node`` can be
+    written by one kernel of ``"patch"`` expressions (``where(inside the box, piece, what is below)``, each
+    piece read clamped into its box): one write of a box of unit-step slices covering at least
+    1/``PATCH_SHARE`` of the array (``u[1:-1] = f(u)``, ``u[1:-1, 1:-1] = v``: no copy of ``u`` then a kernel
+    over the box), or up to ``PATCH_PIECES`` pieces that tile it (``concatenate``, ``roll``: one kernel, not
+    one per piece). Else None."""
+    if node.size >= INDEX_LIMIT or node.dtype.kind == "c" or not 2 <= len(node.srcs) <= PATCH_PIECES:
         return None
-    whole, region = node.arg
-    strides = View.contiguous(node.shape).strides
-    if whole != View.contiguous(node.shape) or len(region.shape) != len(node.shape) or \
-            PATCH_SHARE * region.size < node.size or \
+    whole = View.contiguous(node.shape)
+    boxes = [None if region == whole else _box(region, node.shape) for region in node.arg]
+    if any(b is None for b in boxes[1:]):
+        return None
+    if boxes[0] is None:  # a write over the array
+        return boxes if len(boxes) == 2 and PATCH_SHARE * node.arg[1].size >= node.size else None
+    return boxes if sum(r.size for r in node.arg) == node.size else None  # (disjoint boxes: they tile it)
+
+
+def _box(region: View, shape: tuple[int, ...]) -> Box | None:
+    """``region`` of a C-contiguous array of ``shape`` as (starts, lengths), if it is a box of unit steps."""
+    strides = View.contiguous(shape).strides
+    if len(region.shape) != len(shape) or \
             any(n > 1 and s != c for n, s, c in zip(region.shape, region.strides, strides, strict=True)):
         return None
     starts, rest = [], region.offset
     for c in strides:
         starts.append(rest // c if c else 0)
         rest -= starts[-1] * c
-    if any(s + n > m for s, n, m in zip(starts, region.shape, node.shape, strict=True)):
+    if rest or any(s + n > m for s, n, m in zip(starts, region.shape, shape, strict=True)):
         return None
     return tuple(starts), region.shape
 
 
-def _patch_step(node: Node, box: tuple[tuple[int, ...], tuple[int, ...]], keep: set[int], dev: Device) -> Step:
-    """The one kernel of an assemble that :func:`patch_box` accepts."""
+def _patch_step(node: Node, boxes: list[Box | None], keep: set[int], dev: Device) -> Step:
+    """The one kernel of an assemble that :func:`patch_boxes` accepts."""
     low = Lowering(keep, dev.max_push_words)
     low.root = node
-    e = Expr("patch", node.dtype, (low.expr(node.srcs[0]), low.expr(node.srcs[1])), box)
+    e = Expr("lit", node.dtype, (), False if node.dtype.kind == "b" else 0)  # (covered by the boxes: never read)
+    for box, piece in zip(boxes, node.srcs, strict=True):
+        e = low.expr(piece) if box is None else Expr("patch", node.dtype, (e, low.expr(piece)), box)
     kernel = Elementwise(node.shape, node.dtype, View.contiguous(node.shape), e, 0,
                          elementwise_groups(max(node.size, 1), dev.max_groups, dev.loop_budget,
                                             1 + expr_loops(e, node.shape)))
@@ -203,9 +219,9 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
     if node.op == "scatter":
         return scatter.lower_scatter(node, keep, dev)
     if node.op == "assemble":
-        box = patch_box(node)
-        if box is not None:  # the value mostly overwrites the array: one pass writes all of it
-            return [_patch_step(node, box, keep, dev)]
+        boxes = patch_boxes(node)
+        if boxes is not None:  # one pass writes all of the array
+            return [_patch_step(node, boxes, keep, dev)]
         return [_region_step(node, region, piece, keep, dev, fresh=k == 0)
                 for k, (region, piece) in enumerate(zip(node.arg, node.srcs, strict=False))]
     low.root = node

@@ -268,6 +268,25 @@ def setitem(a: Array, key, value) -> Array:
     ...
     OverflowError: Python integer 1099511627776 out of bounds for int32
     """
+    if not _plain(key):  # (a plain key, a loop's u[1:-1] = v, skips the checks for masks and index arrays)
+        special = _special_setitem(a, key, value)
+        if special is not None:
+            return special
+    region, shape = apply_key(View.contiguous(a.shape), key)
+    dev = a.device
+    vnode = checked_value(value, a)._node
+    vnode = _fit_value(vnode, shape)  # checks the value's shape even for an empty region, as NumPy does
+    if region.size == 0:
+        return a
+    vnode = mv.reshape_node(vnode, region.shape)
+    whole = View.contiguous(a.shape)
+    if _already_written(a._node, vnode, (whole, region)):
+        return a
+    return Array(Node("assemble", (a._node, vnode), a.dtype, a.shape, (whole, region), device=dev))
+
+
+def _special_setitem(a: Array, key, value) -> Array | None:
+    """``a[key] = value`` for masks and index arrays (the new array), or None for basic indexing."""
     if isinstance(key, (Array, np.ndarray, list)) and masks.is_mask(key):  # a[mask] = v (NumPy's rule)
         return masks.setmask(a, key, value)
     if _is_0d_mask(key):  # a[m] = v with a 0-d bool array m: all of a or nothing, as a[None][m[None]] = v
@@ -284,17 +303,7 @@ def setitem(a: Array, key, value) -> Array:
     inner = inner_index.plan(key, a.ndim)
     if inner is not None:  # integer arrays anywhere else (a[:, idx] = v, a[idx, 1:] = v): axes moved first
         return inner_index.set(a, inner, value)
-    region, shape = apply_key(View.contiguous(a.shape), key)
-    dev = a.device
-    vnode = checked_value(value, a)._node
-    vnode = _fit_value(vnode, shape)  # checks the value's shape even for an empty region, as NumPy does
-    if region.size == 0:
-        return a
-    vnode = mv.reshape_node(vnode, region.shape)
-    whole = View.contiguous(a.shape)
-    if _already_written(a._node, vnode, (whole, region)):
-        return a
-    return Array(Node("assemble", (a._node, vnode), a.dtype, a.shape, (whole, region), device=dev))
+    return None
 
 
 def checked_value(value, a: Array) -> Array:

@@ -1,7 +1,8 @@
 """Step-by-step NumPy programs (many small steps in a Python loop) in kdsl and in NumPy, in the same run.
 
 Each program is written once against a module ``np`` (NumPy or kdsl) and timed warm: one untimed run, then the
-median of ``--repeat`` runs, each ending with the result on the host. The ratio is kdsl's time over NumPy's.
+median of ``--repeat`` runs, each ending with the result on the host. The ratio is kdsl's time over NumPy's;
+the same for the process's CPU time (lavapipe's worker threads included: steadier on a loaded machine).
 
 Run: python benchmarks/dsl_loops.py [--only rk4,heat] [--repeat 5]
 """
@@ -9,9 +10,11 @@ Run: python benchmarks/dsl_loops.py [--only rk4,heat] [--repeat 5]
 from __future__ import annotations
 
 import argparse
+import statistics
+import time
 
 import numpy
-from dsl_common import median_ms, table
+from dsl_common import table
 
 import kdsl as kd
 
@@ -120,13 +123,25 @@ def main() -> None:
             continue
         want, got = host(prog(numpy)), host(prog(kd))  # also the warm-up runs
         numpy.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6, err_msg=name)
-        ms_np = median_ms(lambda p=prog: host(p(numpy)), repeat=args.repeat)
+        ms_np, cpu_np = timed(lambda p=prog: host(p(numpy)), args.repeat)
         before = kd.stats()["programs"]
-        ms_kd = median_ms(lambda p=prog: host(p(kd)), repeat=args.repeat)
+        ms_kd, cpu_kd = timed(lambda p=prog: host(p(kd)), args.repeat)
         compiled = kd.stats()["programs"] - before
-        rows.append([name, ms_kd, ms_np, ms_kd / ms_np, compiled])
-    table("step-by-step programs, warm (median ms)", ["program", "kdsl ms", "numpy ms", "ratio", "new programs"],
-          rows)
+        rows.append([name, ms_kd, ms_np, ms_kd / ms_np, cpu_kd, cpu_np, cpu_kd / cpu_np, compiled])
+    table("step-by-step programs, warm (median ms; cpu: the process's CPU time, lavapipe's threads included, "
+          "steadier than wall time on a shared machine)",
+          ["program", "kdsl ms", "numpy ms", "ratio", "kdsl cpu", "numpy cpu", "cpu ratio", "new programs"], rows)
+
+
+def timed(fn, repeat: int) -> tuple[float, float]:
+    """(median wall ms, median process CPU ms) of ``repeat`` calls of ``fn`` (warmed up by the caller)."""
+    walls, cpus = [], []
+    for _ in range(repeat):
+        t0, c0 = time.perf_counter(), time.process_time()
+        fn()
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+    return statistics.median(walls) * 1e3, statistics.median(cpus) * 1e3
 
 
 if __name__ == "__main__":

@@ -33,8 +33,9 @@ from kdsl.ir.view import View
 
 
 def _normalize_key(key, ndim: int) -> list:
+    plain = _plain(key)  # ints, slices, None, ...: nothing to check one by one
     key = list(key) if isinstance(key, tuple) else [key]
-    for k in key:
+    for k in () if plain else key:
         if isinstance(k, (Array, np.ndarray, list)) or (hasattr(k, "dtype") and not isinstance(k, np.integer)):
             raise IndexError("kdsl supports ints, slices, ..., None, and integer arrays or one boolean mask on the "
                              "leading axes only (a[idx], a[rows, cols], a[idx, 1:], a[mask], a[mask, 1:]); move the "
@@ -42,12 +43,13 @@ def _normalize_key(key, ndim: int) -> list:
         if not (k is None or k is Ellipsis or isinstance(k, (slice, int, np.integer))):
             raise IndexError(f"only integers, slices (`:`), ellipsis (`...`) and None are valid indices, "
                              f"got {type(k).__name__}")
-    if sum(k is Ellipsis for k in key) > 1:
+    ellipses = key.count(Ellipsis)
+    if ellipses > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
-    used = sum(1 for k in key if k is not None and k is not Ellipsis)
+    used = len(key) - ellipses - key.count(None)
     if used > ndim:
         raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but {used} were indexed")
-    if Ellipsis in key:
+    if ellipses:
         i = key.index(Ellipsis)
         key = key[:i] + [slice(None)] * (ndim - used) + key[i + 1:]
     else:

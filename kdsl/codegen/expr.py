@@ -119,8 +119,23 @@ class ExprRenderer:
             return render(self.value(src, shape, idx), src.dtype, e.dtype)
         if op == "rows":
             return self._rows(e, idx)
+        if op == "patch":
+            return self._patch(e, shape, idx)
         args = [self.value(s, shape, idx) for s in e.srcs]
         return render_op(op, e.dtype, [s.dtype for s in e.srcs], args)
+
+    def _patch(self, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...]) -> str:
+        """``piece`` inside the box ``arg = (starts, lengths)``, ``base`` outside; the piece is read at the index
+        clamped into the box (every read in bounds: both sides are evaluated, as a select)."""
+        (base, piece), (starts, lengths) = e.srcs, e.arg
+        inner = tuple(self._emit("int", f"clamp({i} - {s}, 0, {n - 1})") if n > 1 else "0"
+                      for i, s, n in zip(idx, starts, lengths, strict=True))
+        checks = [f"({i} >= {s} && {i} < {s + n})" for i, s, n, whole in zip(idx, starts, lengths, shape, strict=True)
+                  if n < whole]
+        kept = self.value(piece, tuple(lengths), inner)
+        if not checks:
+            return kept
+        return f"(({' && '.join(checks)}) ? {kept} : {self.value(base, shape, idx)})"
 
     def _rows(self, e: Expr, idx: tuple[str, ...]) -> str:
         """``src[index[idx[:k]], idx[k:]...]``: negative rows wrap, and rows are clamped into range so that a bad

@@ -7,10 +7,13 @@ compute as its epilogue, and the elementwise consumers a matmul kernel computes 
 
 from __future__ import annotations
 
+from kdsl.codegen import glsl
+from kdsl.engine.lowering import pushes_offset
 from kdsl.ir.graph import MATERIALISED, Node
 from kdsl.ir.view import contiguous_strides
 
 MAX_DEPTH = 100  # longest chain of ops inlined into one kernel (keeps shaders and recursion bounded)
+PUSH_MARGIN = 4  # push words left free for what a kernel kind adds to its inlined expression's own
 
 
 def materialised(live: list[Node], roots: list[Node]) -> tuple[set[int], dict[int, list[Node]]]:
@@ -39,10 +42,63 @@ def materialised(live: list[Node], roots: list[Node]) -> tuple[set[int], dict[in
             keep.add(n.id)
             d = 0
         depth[n.id] = d
+    keep |= _push_word_cuts(live, keep, live[0].device.max_push_words - PUSH_MARGIN) if live else set()
     keep |= merged_heads(live, keep, consumers, {r.id for r in roots}).keys()  # before: they read it stored
     keep |= _matmul_operands(live, keep)
     keep |= _held(live, keep, consumers, roots)
     return keep, consumers
+
+
+def _push_word_cuts(live: list[Node], keep: set[int], budget: int) -> set[int]:
+    """Elementwise nodes to store so that no kernel's inlined expression needs more than ``budget`` push words
+    (its scalars, view offsets and random keys). A kernel past the device's push space bakes its scalars into
+    the shader, and a baked plan is not cached: ``s += a[i]`` over 1000 elements (a chain of 1000 offsets)
+    was planned and lowered again at every call, and a scalar that changes per call compiled a kernel per call.
+    Cut into kernels that fit, the plan is cached and replays. Each node's words are counted as the set of the
+    word-carrying nodes it inlines (a shared scalar is pushed once), up to a little past the budget."""
+    need: dict[int, dict[int, int]] = {}  # node id -> {word-carrying node id: its words}, for inlined nodes
+    cuts: set[int] = set()
+    for n in live:
+        words, inlined = _inlined_words(n, need, keep, cuts)
+        while sum(words.values()) > budget and n.op != "assemble":  # (an assemble: a kernel per piece)
+            biggest = max(inlined, key=lambda x: sum(need[x.id].values()), default=None)
+            if biggest is None:
+                break
+            cuts.add(biggest.id)
+            words, inlined = _inlined_words(n, need, keep, cuts)
+        # (kept nodes are loads for their readers; the count stops a little past the budget)
+        need[n.id] = {} if n.id in keep else dict(list(words.items())[:budget + 1])
+    return cuts
+
+
+def _inlined_words(n: Node, need: dict[int, dict[int, int]], keep: set[int],
+                   cuts: set[int]) -> tuple[dict[int, int], list[Node]]:
+    """(the word-carrying nodes a kernel inlining ``n`` pushes, with their words; ``n``'s inlined elementwise
+    sources that push any)."""
+    own = _own_words(n)
+    words = {n.id: own} if own else {}
+    inlined = []
+    for s in n.srcs:
+        if s.realized or s.id in keep or s.id in cuts:
+            continue
+        w = need.get(s.id)
+        if w is None:  # a leaf outside ``live``: a scalar constant
+            if s.op == "const":
+                words[s.id] = glsl.words_of(s.dtype)
+        elif w:
+            words.update(w)
+            if s.is_elementwise:
+                inlined.append(s)
+    return words, inlined
+
+
+def _own_words(n: Node) -> int:
+    """Push words ``n`` itself adds to a kernel that inlines it (see :class:`kdsl.engine.lowering.Lowering`)."""
+    if n.op == "view":
+        return 1 if pushes_offset(n.arg, n.srcs[0].size) else 0
+    if n.op == "rand":
+        return len(n.arg) - 1
+    return 0
 
 
 def merged_heads(live: list[Node], keep: set[int], consumers: dict[int, list[Node]],

@@ -16,6 +16,8 @@ from kdsl.ir.graph import Node
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Reduce, elementwise_groups
 from kdsl.ir.view import INDEX_LIMIT, View
 
+CPU_FOLD = 1 << 16  # CPU drivers: reductions shorter than this fold in one invocation per output, no workgroup trees
+
 
 def reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost: int = 1,
                  extra: int = 0) -> tuple[str, int, int]:
@@ -23,7 +25,8 @@ def reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost
 
     One invocation per output when reductions are short, when neighbouring outputs sit next to each other in
     memory (innermost axis kept), or when there are at least ``dev.thread_outputs`` outputs (a per-device
-    choice: a CPU driver pays for every workgroup barrier, a GPU wants its workgroups full). A few long
+    choice: a CPU driver pays for every workgroup barrier, a GPU wants its workgroups full; on a CPU driver,
+    every reduction shorter than 65 536). A few long
     reductions are first cut into partial results that a second pass combines: about ``dev.partials`` strided
     ones, one per invocation, when set (CPU drivers), else up to ``dev.reduce_groups`` contiguous chunks, one per
     workgroup.
@@ -32,7 +35,10 @@ def reduce_plan(shape: tuple[int, ...], axes: tuple[int, ...], dev: Device, cost
     r = math.prod(shape[a] for a in axes)
     o = math.prod(n for k, n in enumerate(shape) if k not in axes)
     inner_kept = bool(shape) and (len(shape) - 1) not in axes and shape[-1] > 1
-    if r <= 32 or (inner_kept and o >= 1024) or o >= dev.thread_outputs:
+    if r <= 32 or (inner_kept and o >= 1024) or o >= dev.thread_outputs or (dev.partials and r < CPU_FOLD):
+        # (a CPU driver: one invocation per output up to 65 536 elements, even for a single output. Its
+        # workgroup barriers cost more than the loop: lavapipe sums 256 rows of 256 in 0.7 ms so, 30 ms as
+        # workgroup trees, and one row of 60 000 in 0.9 ms, 2.7 ms as a tree)
         mode, splits = "thread", 1
     elif o < 1024 and r >= 1 << 16:  # tall-skinny (X.T @ dz: 64 outputs of 10**6): split to fill the device
         if dev.partials:  # strided partial results, one per invocation (no barriers: CPU drivers)
@@ -109,6 +115,8 @@ def column_plan(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...], dev: 
     target = dev.reduce_groups
     if r <= 32 or o >= dev.thread_outputs or -(-o // LOCAL) >= target:  # one invocation per output fills it
         return None
+    if getattr(dev, "partials", 0) and r < CPU_FOLD:  # a CPU driver: one invocation per output (see reduce_plan;
+        return None  # lavapipe sums the columns of 256 x 256 in 0.8 ms so, 3.2 ms in workgroup tiles)
     if reduce.cols_vec4(e, shape, axes):  # an invocation reads four neighbouring outputs at once
         o //= 4
     w = min(COLS_WIDTH, 1 << (o - 1).bit_length())

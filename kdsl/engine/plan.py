@@ -30,11 +30,11 @@ import numpy as np
 from kdsl import dtype as _dt
 from kdsl.codegen import scan_blocked
 from kdsl.engine import state as _state
-from kdsl.engine.lowering import Step, const_words, pushes_offset
+from kdsl.engine.lowering import Step, const_words
 from kdsl.engine.schedule import schedule
 from kdsl.ir.graph import Node, toposort
 from kdsl.ir.kernels import Elementwise, Kernel, Matmul
-from kdsl.ir.view import View
+from kdsl.ir.view import INDEX_LIMIT, View
 
 # graph signature -> templates, least recently used first (size: kdsl.engine.state.set_cache_limits)
 _plans: OrderedDict[tuple[Any, ...], Plan] = OrderedDict()
@@ -90,9 +90,12 @@ def view_key(v: View, src_size: int) -> tuple:
     >>> view_key(View.contiguous((4,), 0), 4) == view_key(View.contiguous((4,), 0), 8)
     False
     """
-    if pushes_offset(v, src_size):
-        return (v.shape, v.strides, "w", v.wide)
-    return (v.shape, v.strides, v.offset)
+    offset = v.offset  # (pushes_offset and View.wide, with the span worked out once: every view of every plan)
+    if offset <= INDEX_LIMIT:
+        span = v.span
+        if offset != 0 or span - offset < src_size:
+            return (v.shape, v.strides, "w", span > INDEX_LIMIT)
+    return (v.shape, v.strides, offset)
 
 
 def _part(n: Node, pos: dict[int, int]) -> tuple:

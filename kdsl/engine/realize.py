@@ -44,6 +44,10 @@ from kdsl.ir.graph import Node
 # roles whatever order they were freed in: a kd.jit replay then finds its kernels bound to the same buffers
 # and replays the recorded command buffer instead of rebinding and recording every kernel.
 _POOL_PER_SIZE = 256
+# ... and more of small ones, up to this many bytes per size: a loop of n steps realised at once holds n
+# step results in one batch (500 steps of a 1000-point stencil: 500 buffers), and each one past the bucket's
+# limit was allocated again at every call (and the batch, on new buffers, recorded again instead of replayed)
+_POOL_BYTES_PER_SIZE = 16 << 20
 # Pooled tensors may hold up to this share of the device's memory. Large arrays are where pooling pays most:
 # allocating (and zeroing) 1 GiB costs a GPU driver ~35 ms, 30x the kernel that fills it.
 _POOL_SHARE = 0.25
@@ -79,7 +83,8 @@ class Buffer:
                 if bucket is None:
                     bucket = st.pool[(name, size)] = []
                 limit = st.pool_limit if st.pool_limit is not None else _pool_limit(st)
-                if len(bucket) < _POOL_PER_SIZE and st.pool_bytes + nbytes <= limit and \
+                if (len(bucket) < _POOL_PER_SIZE or len(bucket) * nbytes < _POOL_BYTES_PER_SIZE) and \
+                        st.pool_bytes + nbytes <= limit and \
                         not tensor._destroyed:  # (is_init() without the call: every array's death)
                     heapq.heappush(bucket, (id(tensor), tensor))
                     st.pool_bytes += nbytes

@@ -37,9 +37,10 @@ from kdsl.engine.lower_matmul import epilogue_allowed, lower_matmul
 from kdsl.engine.lower_reduce import lower_reduce
 from kdsl.engine.lower_scan import lower_compact, lower_compact_tiles, lower_scan
 from kdsl.engine.lowering import Lowering, Step
+from kdsl.ir.expr import Expr
 from kdsl.ir.graph import Node, toposort
 from kdsl.ir.kernels import Elementwise, elementwise_groups
-from kdsl.ir.view import View
+from kdsl.ir.view import INDEX_LIMIT, View
 
 
 def schedule(roots: list[Node]) -> list[Step]:
@@ -72,15 +73,119 @@ def schedule(roots: list[Node]) -> list[Step]:
     skip = {r.id for _, r in absorbed.values()} | fused
     heads = merged_heads(live, keep, consumers, root_ids)  # attention written straight in a merged-heads layout
     skip |= {a.id for a in heads.values()}
+    chains = assemble_chains(live, consumers, root_ids)
+    skip |= {b.id for chain in chains.values() for b in chain[1:]}
     steps: list[Step] = []
     for n in live:
-        if n.id in rows:
+        if n.id in chains:
+            steps.extend(_lower_assembles(chains[n.id], keep - skip, _device(n)))
+        elif n.id in rows:
             steps.extend(rows[n.id])
         elif n.id in heads:
             steps.extend(lower_attention(heads[n.id], keep - skip, _device(n), out=n))
         elif n.id in keep and n.id not in skip:
             steps.extend(_lower(n, keep - skip, absorbed.get(n.id)))
     return steps
+
+
+def assemble_chains(live: list[Node], consumers: dict[int, list[Node]], root_ids: set[int]) -> dict[int, list[Node]]:
+    """``{id: [node, the assembles it overwrites in place]}`` for assembles whose first region is all of the
+    array and whose first piece is another assemble that nothing else reads (no other node, no Array): row
+    writes in a loop, ``traj[i + 1] = y``. Those write one buffer in turn (the regions in order, later ones
+    over earlier ones, as the separate nodes would) instead of each copying the one before: one kernel per
+    write, not two, and no copy of the whole array per write."""
+    chains: dict[int, list[Node]] = {}
+    inner: set[int] = set()
+    for n in reversed(live):  # the outermost assemble of a chain first
+        if n.op != "assemble" or n.id in inner:
+            continue
+        chain = [n]
+        while _overwrites(chain[-1], consumers, root_ids):
+            chain.append(chain[-1].srcs[0])
+        if len(chain) > 1:
+            chains[n.id] = chain
+            inner |= {b.id for b in chain[1:]}
+    return chains
+
+
+def _overwrites(node: Node, consumers: dict[int, list[Node]], root_ids: set[int]) -> bool:
+    """Whether ``node`` (an assemble) may write its first piece's buffer in place (see assemble_chains)."""
+    first = node.srcs[0]
+    return (first.op == "assemble" and first.id not in root_ids and first.refs == 1
+            and len(consumers.get(first.id, ())) == 1 and first.shape == node.shape and first.dtype is node.dtype
+            and node.arg[0] == View.contiguous(node.shape))
+
+
+def _lower_assembles(chain: list[Node], keep: set[int], dev: Device) -> list[Step]:
+    """The steps of a chain of assembles (:func:`assemble_chains`): every piece written into the outermost
+    node's buffer, the innermost node's pieces first; each outer node's first piece is the buffer itself."""
+    out = chain[0]
+    pieces = list(zip(chain[-1].arg, chain[-1].srcs, strict=True))
+    for node in reversed(chain[:-1]):
+        pieces.extend(zip(node.arg[1:], node.srcs[1:], strict=True))
+    return [_region_step(out, region, piece, keep, dev, fresh=k == 0) for k, (region, piece) in enumerate(pieces)]
+
+
+PATCH_SHARE = 4  # an assemble whose region is at least 1/PATCH_SHARE of the array is written in one pass
+PATCH_PIECES = 4  # ... and one whose pieces tile the array, up to this many (each element evaluates them all)
+
+Box = tuple[tuple[int, ...], tuple[int, ...]]  # (starts, lengths) of a box of unit-step slices
+
+
+def patch_boxes(node: Node) -> list[Box | None] | None:
+    """Each piece's box (None: the first piece, when it is all of the array) when assemble ``node`` can be
+    written by one kernel of ``"patch"`` expressions (``where(inside the box, piece, what is below)``, each
+    piece read clamped into its box): one write of a box of unit-step slices covering at least
+    1/``PATCH_SHARE`` of the array (``u[1:-1] = f(u)``, ``u[1:-1, 1:-1] = v``: no copy of ``u`` then a kernel
+    over the box), or up to ``PATCH_PIECES`` pieces that tile it (``concatenate``, ``roll``: one kernel, not
+    one per piece). Else None."""
+    if node.size >= INDEX_LIMIT or node.dtype.kind == "c" or not 2 <= len(node.srcs) <= PATCH_PIECES:
+        return None
+    whole = View.contiguous(node.shape)
+    boxes = [None if region == whole else _box(region, node.shape) for region in node.arg]
+    if any(b is None for b in boxes[1:]):
+        return None
+    if boxes[0] is None:  # a write over the array
+        return boxes if len(boxes) == 2 and PATCH_SHARE * node.arg[1].size >= node.size else None
+    return boxes if sum(r.size for r in node.arg) == node.size else None  # (disjoint boxes: they tile it)
+
+
+def _box(region: View, shape: tuple[int, ...]) -> Box | None:
+    """``region`` of a C-contiguous array of ``shape`` as (starts, lengths), if it is a box of unit steps."""
+    strides = View.contiguous(shape).strides
+    if len(region.shape) != len(shape) or \
+            any(n > 1 and s != c for n, s, c in zip(region.shape, region.strides, strides, strict=True)):
+        return None
+    starts, rest = [], region.offset
+    for c in strides:
+        starts.append(rest // c if c else 0)
+        rest -= starts[-1] * c
+    if rest or any(s + n > m for s, n, m in zip(starts, region.shape, shape, strict=True)):
+        return None
+    return tuple(starts), region.shape
+
+
+def _patch_step(node: Node, boxes: list[Box | None], keep: set[int], dev: Device) -> Step:
+    """The one kernel of an assemble that :func:`patch_boxes` accepts."""
+    low = Lowering(keep, dev.max_push_words)
+    low.root = node
+    e = Expr("lit", node.dtype, (), False if node.dtype.kind == "b" else 0)  # (covered by the boxes: never read)
+    for box, piece in zip(boxes, node.srcs, strict=True):
+        e = low.expr(piece) if box is None else Expr("patch", node.dtype, (e, low.expr(piece)), box)
+    kernel = Elementwise(node.shape, node.dtype, View.contiguous(node.shape), e, 0,
+                         elementwise_groups(max(node.size, 1), dev.max_groups, dev.loop_budget,
+                                            1 + expr_loops(e, node.shape)))
+    return low.step(kernel, node)
+
+
+def _region_step(node: Node, region: View, piece: Node, keep: set[int], dev: Device, fresh: bool) -> Step:
+    """The kernel writing ``piece`` into ``region`` of assemble ``node``'s buffer."""
+    low = Lowering(keep, dev.max_push_words)
+    e = low.expr(piece)
+    kernel = Elementwise(region.shape, node.dtype, region, e, 0,
+                         elementwise_groups(max(region.size, 1), dev.max_groups, dev.loop_budget,
+                                            1 + expr_loops(e, region.shape)))
+    return low.step(kernel, node, fresh=fresh)
 
 
 def _device(node: Node) -> Device:
@@ -114,15 +219,11 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
     if node.op == "scatter":
         return scatter.lower_scatter(node, keep, dev)
     if node.op == "assemble":
-        steps = []
-        for k, (region, piece) in enumerate(zip(node.arg, node.srcs, strict=False)):
-            low = Lowering(keep, dev.max_push_words)
-            e = low.expr(piece)
-            kernel = Elementwise(region.shape, node.dtype, region, e, 0,
-                                 elementwise_groups(max(region.size, 1), dev.max_groups, dev.loop_budget,
-                                                    1 + expr_loops(e, region.shape)))
-            steps.append(low.step(kernel, node, fresh=k == 0))
-        return steps
+        boxes = patch_boxes(node)
+        if boxes is not None:  # one pass writes all of the array
+            return [_patch_step(node, boxes, keep, dev)]
+        return [_region_step(node, region, piece, keep, dev, fresh=k == 0)
+                for k, (region, piece) in enumerate(zip(node.arg, node.srcs, strict=False))]
     low.root = node
     e = low.expr(node)
     inner = expr_loops(e, node.shape)  # loop iterations per element inside helper functions

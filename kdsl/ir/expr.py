@@ -11,6 +11,9 @@ Kinds (``op``) and what ``arg`` holds:
 * ``"rand"``   ``arg = (dist, word)``: a counter-based random number (key and stream at ``pc.w[word..+2]``)
 * ``"remap"``  ``arg = (view, shape)``, ``srcs = (src,)``: ``src`` (of ``shape``) read through a view of its
   C-order index space; ``arg = (view, shape, (word, wide))``: its offset in a push word, as for a load
+* ``"patch"``  ``arg = (starts, lengths)``, ``srcs = (base, piece)``: ``piece`` (of shape ``lengths``) inside the
+  box of ``starts`` and ``lengths`` (one per axis), ``base`` elsewhere; ``piece`` is read at the position
+  clamped into the box everywhere (in bounds), so the select needs no branch (``u[1:-1] = f(u)`` in one pass)
 * ``"lit"``    ``arg = value``: a scalar baked into the source (when push-constant space ran out)
 * ``"acc"``    the accumulated value, in a reduction's epilogue
 * ``"cast"``   ``srcs = (src,)``: a dtype conversion with NumPy's semantics

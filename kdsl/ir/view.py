@@ -45,12 +45,18 @@ class View:
     @property
     def is_contiguous(self) -> bool:
         """True when element i of the view is element ``offset + i`` below it."""
-        return self.canonical().strides == contiguous_strides(self.shape)
+        shape = self.shape
+        if not shape:
+            return True
+        return self.canonical().strides == contiguous_strides(shape)
 
     def canonical(self) -> View:
         """The same view with the strides of size-1 dims zeroed (they never move)."""
-        strides = tuple(0 if n == 1 else s for n, s in zip(self.shape, self.strides, strict=True))
-        return View(self.shape, strides, self.offset)
+        shape = self.shape
+        if 1 not in shape:  # (the usual case, checked in C: every view op of every loop step calls this)
+            return self
+        strides = tuple([0 if n == 1 else s for n, s in zip(shape, self.strides, strict=True)])
+        return self if strides == self.strides else View(shape, strides, self.offset)
 
     def permute(self, axes: tuple[int, ...]) -> View:
         return View(tuple(self.shape[a] for a in axes), tuple(self.strides[a] for a in axes), self.offset)
@@ -112,9 +118,10 @@ class View:
         >>> View.contiguous((3, 4)).span, View.contiguous((3, 4)).slice(1, 0, 2, 2).span
         (12, 11)
         """
-        if self.size == 0:
+        shape = self.shape
+        if 0 in shape:
             return 0
-        return self.offset + sum((n - 1) * s for n, s in zip(self.shape, self.strides, strict=True) if s > 0) + 1
+        return self.offset + sum([(n - 1) * s for n, s in zip(shape, self.strides, strict=True) if s > 0]) + 1
 
     @property
     def wide(self) -> bool:

@@ -33,7 +33,16 @@ def spirv_bytes(spirv) -> bytes:
 
 
 def check_spirv(code: bytes) -> None:
-    """Raise RuntimeError unless ``code`` is a well-formed SPIR-V module with a GLCompute entry point."""
+    """Raise RuntimeError unless ``code`` is a well-formed SPIR-V module with a GLCompute entry point.
+
+    A module that passed is remembered (by its bytes, in a bounded cache): a loop builds Algorithms of the same
+    few shaders thousands of times, and the walk over the words costs ~0.15 ms each time.
+    """
+    _checked_spirv(bytes(code))
+
+
+@functools.lru_cache(maxsize=256)  # (keyed by the module's bytes, so a hit is the very same module; a module
+def _checked_spirv(code: bytes) -> bool:  # that fails raises, and raising calls are not cached)
     if len(code) < 20 or len(code) % 4:
         raise RuntimeError(f"invalid SPIR-V: {len(code)} bytes is not a whole number of 32-bit words with "
                            "a 5-word header")
@@ -53,6 +62,7 @@ def check_spirv(code: bytes) -> None:
         pos += count
     if not compute:
         raise RuntimeError("invalid SPIR-V: the module has no GLCompute entry point (is it a compute shader?)")
+    return True
 
 
 @functools.lru_cache(maxsize=256)
@@ -92,6 +102,14 @@ def check_interface(code: bytes, images: list[bool], push_nbytes: int,
         ...
         TypeError: binding 0 (B) of the shader is a buffer of float32 but the tensor bound to it holds int32; ...
     """
+    _checked_interface(code, tuple(images), push_nbytes, None if dtypes is None else tuple(dtypes))
+
+
+@functools.lru_cache(maxsize=1024)  # keyed by everything the check reads; a failing check raises (not cached)
+def _checked_interface(code: bytes, images: tuple[bool, ...], push_nbytes: int,
+                       dtypes: tuple[np.dtype | None, ...] | None) -> bool:
+    """:func:`check_interface`, remembered: an Algorithm is rebound to new tensors of the same kinds and dtypes
+    thousands of times in a loop."""
     info = shader_info(code)
     if info.descriptor_sets - {0}:
         raise RuntimeError(f"the shader uses descriptor set(s) {sorted(info.descriptor_sets - {0})}; memory objects "
@@ -115,6 +133,7 @@ def check_interface(code: bytes, images: list[bool], push_nbytes: int,
     if push_nbytes != info.push_size:
         raise RuntimeError(f"push constant total memory size provided is {push_nbytes} but expected "
                            f"{info.push_size} bytes (the shader's push_constant block)")
+    return True
 
 
 _SPEC_SIZES = {"bool": 4, "float16": 2, "int16": 2, "uint16": 2, "int8": 1, "uint8": 1, "float64": 8,

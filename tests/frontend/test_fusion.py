@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import kdsl as kd
+from kdsl.engine import fusion
 from kdsl.runtime import compiler
 
 
@@ -121,9 +122,11 @@ def test_debug_prints_kernels(abc, capsys, monkeypatch):
 def test_very_long_chain_is_cut_into_bounded_kernels():
     a = kd.asarray(np.ones(4, np.float32))
     y = a
-    for _ in range(1200):  # one batch dispatching the same kernel structure 12 times on different buffers
-        y = y + 1.0
-    assert kernels_for(y) == 12
+    for _ in range(1200):  # one batch dispatching the same kernel structure on different buffers, each kernel
+        y = y + 1.0  # as many scalars as the device's push space holds (none baked into the shader)
+    budget = kd.device().max_push_words - fusion.PUSH_MARGIN
+    # (chains of MAX_DEPTH ops, each cut again where its scalars fill the push space)
+    assert kernels_for(y) == 1200 // fusion.MAX_DEPTH * -(-fusion.MAX_DEPTH // budget)
     np.testing.assert_array_equal(y.numpy(), np.full(4, 1201, np.float32))
 
 
@@ -177,3 +180,22 @@ def test_vec4_kernels_of_float16(monkeypatch):
         np.testing.assert_array_equal(np.isnan(g), nan)
         bits = np.uint16 if g.dtype == np.float16 else np.uint32
         np.testing.assert_array_equal(g[~nan].view(bits), want[~nan].view(bits))
+
+
+def test_changing_scalars_compile_nothing_new():
+    """A chain with more scalars than the push space holds, new values each call: nothing is baked into a
+    shader, so the second call compiles nothing and replans nothing."""
+    a = kd.asarray(np.ones(4, np.float32))
+
+    def chain(k):
+        y = a
+        for i in range(200):
+            y = y + float(i * k)
+        return y.numpy()
+
+    chain(1)
+    before = kd.stats()
+    got = chain(2)
+    after = kd.stats()
+    assert after["programs"] == before["programs"] and after["compiled"] == before["compiled"]
+    np.testing.assert_allclose(got, np.full(4, 1 + 2 * sum(range(200)), np.float32))

@@ -33,8 +33,9 @@ from kdsl.ir.view import View
 
 
 def _normalize_key(key, ndim: int) -> list:
+    plain = _plain(key)  # ints, slices, None, ...: nothing to check one by one
     key = list(key) if isinstance(key, tuple) else [key]
-    for k in key:
+    for k in () if plain else key:
         if isinstance(k, (Array, np.ndarray, list)) or (hasattr(k, "dtype") and not isinstance(k, np.integer)):
             raise IndexError("kdsl supports ints, slices, ..., None, and integer arrays or one boolean mask on the "
                              "leading axes only (a[idx], a[rows, cols], a[idx, 1:], a[mask], a[mask, 1:]); move the "
@@ -42,12 +43,13 @@ def _normalize_key(key, ndim: int) -> list:
         if not (k is None or k is Ellipsis or isinstance(k, (slice, int, np.integer))):
             raise IndexError(f"only integers, slices (`:`), ellipsis (`...`) and None are valid indices, "
                              f"got {type(k).__name__}")
-    if sum(k is Ellipsis for k in key) > 1:
+    ellipses = key.count(Ellipsis)
+    if ellipses > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
-    used = sum(1 for k in key if k is not None and k is not Ellipsis)
+    used = len(key) - ellipses - key.count(None)
     if used > ndim:
         raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but {used} were indexed")
-    if Ellipsis in key:
+    if ellipses:
         i = key.index(Ellipsis)
         key = key[:i] + [slice(None)] * (ndim - used) + key[i + 1:]
     else:
@@ -78,7 +80,22 @@ def apply_key(view: View, key) -> tuple[View, tuple[int, ...]]:
     return view, tuple(out_shape)
 
 
+def _plain(key) -> bool:
+    """Whether ``key`` is basic indexing by Python ints, slices of ints, ``None`` and ``...`` only: the usual
+    key of a loop (``y[1]``, ``u[1:-1]``, ``a[i, :]``), which skips the checks for masks and index arrays."""
+    for k in key if key.__class__ is tuple else (key,):
+        c = k.__class__
+        if c is slice:
+            if not all(b is None or b.__class__ is int for b in (k.start, k.stop, k.step)):
+                return False
+        elif c is not int and k is not None and k is not Ellipsis:
+            return False
+    return True
+
+
 def getitem(a: Array, key) -> Array:
+    if _plain(key):
+        return _basic(a, key)
     if isinstance(key, (bool, np.bool_)):  # a[True] is a[None], a[False] its empty selection, as in NumPy
         return a[None] if key else masks.getmask(a[None], np.zeros(1, bool), ())
     if _is_0d_mask(key):  # a[m] with a 0-d bool array m: NumPy's a[None][m[None]], (1, ...) or (0, ...)
@@ -99,6 +116,11 @@ def getitem(a: Array, key) -> Array:
     inner = inner_index.plan(key, a.ndim)
     if inner is not None:  # integer arrays after slices or ints (a[:, idx], a[idx, :, idx2]): axes moved first
         return inner_index.get(a, inner)
+    return _basic(a, key)
+
+
+def _basic(a: Array, key) -> Array:
+    """``a[key]`` for basic indexing (ints, slices, ``None``, ``...``): a view."""
     node = a._node
     base, v = (node.srcs[0], node.arg) if node.op == "view" else (node, View.contiguous(node.shape))
     view, shape = apply_key(v, key)
@@ -249,6 +271,25 @@ def setitem(a: Array, key, value) -> Array:
     ...
     OverflowError: Python integer 1099511627776 out of bounds for int32
     """
+    if not _plain(key):  # (a plain key, a loop's u[1:-1] = v, skips the checks for masks and index arrays)
+        special = _special_setitem(a, key, value)
+        if special is not None:
+            return special
+    region, shape = apply_key(View.contiguous(a.shape), key)
+    dev = a.device
+    vnode = checked_value(value, a)._node
+    vnode = _fit_value(vnode, shape)  # checks the value's shape even for an empty region, as NumPy does
+    if region.size == 0:
+        return a
+    vnode = mv.reshape_node(vnode, region.shape)
+    whole = View.contiguous(a.shape)
+    if _already_written(a._node, vnode, (whole, region)):
+        return a
+    return Array(Node("assemble", (a._node, vnode), a.dtype, a.shape, (whole, region), device=dev))
+
+
+def _special_setitem(a: Array, key, value) -> Array | None:
+    """``a[key] = value`` for masks and index arrays (the new array), or None for basic indexing."""
     if isinstance(key, (Array, np.ndarray, list)) and masks.is_mask(key):  # a[mask] = v (NumPy's rule)
         return masks.setmask(a, key, value)
     if _is_0d_mask(key):  # a[m] = v with a 0-d bool array m: all of a or nothing, as a[None][m[None]] = v
@@ -265,17 +306,7 @@ def setitem(a: Array, key, value) -> Array:
     inner = inner_index.plan(key, a.ndim)
     if inner is not None:  # integer arrays anywhere else (a[:, idx] = v, a[idx, 1:] = v): axes moved first
         return inner_index.set(a, inner, value)
-    region, shape = apply_key(View.contiguous(a.shape), key)
-    dev = a.device
-    vnode = checked_value(value, a)._node
-    vnode = _fit_value(vnode, shape)  # checks the value's shape even for an empty region, as NumPy does
-    if region.size == 0:
-        return a
-    vnode = mv.reshape_node(vnode, region.shape)
-    whole = View.contiguous(a.shape)
-    if _already_written(a._node, vnode, (whole, region)):
-        return a
-    return Array(Node("assemble", (a._node, vnode), a.dtype, a.shape, (whole, region), device=dev))
+    return None
 
 
 def checked_value(value, a: Array) -> Array:

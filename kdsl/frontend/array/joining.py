@@ -248,11 +248,14 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Array:
     x = as_array(a)
     if axis is None:
         return roll(x.reshape(-1), shift, 0).reshape(x.shape)
-    shifts, axes = np.broadcast_arrays(np.asarray(shift), np.asarray(axis))  # NumPy broadcasts them
     total: dict[int, int] = {}
-    for s, ax in zip(shifts.reshape(-1).tolist(), axes.reshape(-1).tolist(), strict=True):
-        k = mv.normalize_axis(int(ax), x.ndim)
-        total[k] = total.get(k, 0) + int(s)
+    if shift.__class__ is int and axis.__class__ is int:  # the usual call (a loop's): no NumPy broadcasting
+        total[mv.normalize_axis(axis, x.ndim)] = shift
+    else:
+        shifts, axes = np.broadcast_arrays(np.asarray(shift), np.asarray(axis))  # NumPy broadcasts them
+        for s, ax in zip(shifts.reshape(-1).tolist(), axes.reshape(-1).tolist(), strict=True):
+            k = mv.normalize_axis(int(ax), x.ndim)
+            total[k] = total.get(k, 0) + int(s)
     for k, s in total.items():
         n = x.shape[k]
         if n and s % n:

@@ -16,6 +16,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import memory_order, ops
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.fused_stack import select_stack
 from kdsl.ir.graph import Node
 from kdsl.ir.view import View
 
@@ -156,6 +157,9 @@ def stack(arrays, axis: int = 0) -> Array:
     if any(x.shape != arrays[0].shape for x in arrays):
         raise ValueError("all input arrays must have the same shape")
     ax = mv.normalize_axis(axis, arrays[0].ndim + 1)
+    fused = select_stack(arrays, ax)  # a few small pieces: one expression that fuses into its readers
+    if fused is not None:
+        return fused
     return concatenate([expand_dims(x, ax) for x in arrays], axis=ax)
 
 

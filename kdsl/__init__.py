@@ -548,6 +548,10 @@ from kdsl.linalg.polyfit import polyfit  # noqa: E402  (least squares: kd.linalg
 
 __all__ += ["cross", "polyfit", "polydiv", "poly", "poly1d", "roots"]
 
+from kdsl import polynomial  # noqa: E402  (kd.polynomial: NumPy's np.polynomial, on kd.linalg)
+
+__all__ += ["polynomial"]
+
 # kd.nn and kd.optim are built on this public API (`import kdsl as kd` inside them), so they come last.
 from kdsl import nn, optim  # noqa: E402
 

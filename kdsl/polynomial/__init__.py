@@ -1,0 +1,17 @@
+"""``kd.polynomial``: NumPy's ``np.polynomial`` on kdsl arrays: the series classes (``Polynomial``,
+``Chebyshev``, ``Legendre``) and the modules of functions on coefficient arrays, LOWEST degree first
+(``kd.polynomial.polynomial.polyval``, ``.chebyshev.chebval``, ``.legendre.legval``...). Built on the public
+API (Horner/Clenshaw as fused arithmetic, ``kd.linalg.lstsq`` for fits, ``kd.linalg.eigvals`` for roots).
+
+Example:
+    >>> import kdsl as kd
+    >>> x = kd.linspace(0.0, 1.0, 5)
+    >>> p = kd.polynomial.Polynomial.fit(x, 3.0 * x * x + 1.0, 2)
+    >>> [round(v, 6) for v in p.convert().coef.tolist()]
+    [1.0, 0.0, 3.0]
+"""
+
+from kdsl.polynomial import polynomial, polyutils
+from kdsl.polynomial.power_series import Polynomial
+
+__all__ = ["Polynomial", "polynomial", "polyutils"]

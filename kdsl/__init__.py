@@ -552,6 +552,10 @@ from kdsl import polynomial  # noqa: E402  (kd.polynomial: NumPy's np.polynomial
 
 __all__ += ["polynomial"]
 
+from kdsl.frontend.array import emath  # noqa: E402  (kd.emath: NumPy's np.emath, complex out of the domain)
+
+__all__ += ["emath"]
+
 # kd.nn and kd.optim are built on this public API (`import kdsl as kd` inside them), so they come last.
 from kdsl import nn, optim  # noqa: E402
 

@@ -214,7 +214,7 @@ def polymulx(c: Any) -> kd.Array:
     >>> kd.polynomial.polynomial.polymulx([1, 2]).tolist()
     [0.0, 1.0, 2.0]
     """
-    [a] = as_series([c], trim=False)
+    [a] = as_series([c])
     if a.shape[0] == 1 and not bool(kd.any(a != 0)):
         return a
     return kd.pad(a, (1, 0))

@@ -2,9 +2,10 @@
 ``kd.reshape(a, shape, 'F')``. kdsl arrays have one layout (C order), so ``'F'`` (Fortran: first index fastest)
 reads the elements through transposes: ``a.reshape(s, order='F')`` is ``a.T.reshape(s[::-1]).T``. As NumPy's, it
 is a view of a 1-D (or 0-d) ``a`` (writes reach ``a``) and a copy otherwise (a C-ordered array of several axes
-is not Fortran-contiguous). ``'A'`` and ``'K'`` mean ``'C'`` here, as for any C-ordered
-NumPy array (NumPy's ``'A'`` of a transposed, Fortran-contiguous view means ``'F'``: kdsl views have no memory
-order, as ``kd.isfortran`` is always False).
+is not Fortran-contiguous). ``'A'`` and ``'K'`` mean ``'C'``, except for a view NumPy would call
+Fortran-contiguous and not C-contiguous (a transpose: ``a.T.ravel('A')``), where they mean ``'F'`` as in NumPy
+(``kd.Array.flags``). NumPy's ``'K'`` of other strided views (reversed axes) follows memory order; kdsl's
+reads C order there.
 
     >>> import kdsl as kd
     >>> a = kd.arange(6).reshape(2, 3)
@@ -20,11 +21,18 @@ if TYPE_CHECKING:
     from kdsl.frontend.array.array import Array
 
 
-def fortran(order: Any, allowed: str = "CFAK") -> bool:
-    """Whether ``order`` asks for Fortran order (ValueError naming the choices for anything else)."""
+def fortran(order: Any, allowed: str = "CFAK", a: Array | None = None) -> bool:
+    """Whether ``order`` asks for Fortran order (ValueError naming the choices for anything else). With the
+    array ``a``, ``'A'`` and ``'K'`` mean Fortran order when ``a`` is a Fortran-contiguous view (a transpose),
+    as NumPy's do (its ``flags``: ``array_flags.py``)."""
     if not isinstance(order, str) or order.upper() not in allowed:
         choices = ", ".join(repr(c) for c in allowed)
         raise ValueError(f"order must be one of {choices}, got {order!r}")
+    if order.upper() in "AK" and a is not None:
+        from kdsl.frontend.array.array_flags import contiguity
+
+        c, f = contiguity(a)
+        return f and not c
     return order.upper() == "F"
 
 

@@ -402,8 +402,8 @@ class Array:
     def ravel(self, order: str = "C") -> Array:
         from kdsl.frontend.array import memory_order
 
-        if isinstance(order, str) and order.upper() == "K":  # memory order: 'F' for a transpose, else 'C'
-            order = "F" if memory_order.fortran(order, "CFAK", self) else "C"
+        if isinstance(order, str) and order.upper() == "K":  # memory order, as NumPy's
+            return memory_order.ravel_keep(self)
         return self.reshape(-1, order=order)
 
     def flatten(self, order: str = "C") -> Array:

@@ -175,7 +175,9 @@ class Flags:
 
     @property
     def farray(self) -> bool:
-        return self.behaved and self.fnc
+        # NumPy reports FARRAY for any aligned array that is not C-contiguous (its test is on any of the
+        # ALIGNED, WRITEABLE, F_CONTIGUOUS bits): the same answer here
+        return not self.c_contiguous
 
     @property
     def num(self) -> int:

@@ -24,11 +24,13 @@ def byteswap(a: Array, inplace: bool = False) -> Array:
 
     if a.dtype.itemsize == 1 or a.size == 0:
         swapped = a.copy()
+    elif a.dtype.kind == "c":  # each part on its own (complex128 has no 16-byte integer to bit-cast through)
+        from kdsl.frontend.array.complex_math import complex_from_parts
+
+        swapped = complex_from_parts(byteswap(a.real), byteswap(a.imag))
     else:
-        parts = 2 if a.dtype.kind == "c" else 1
-        width = a.dtype.itemsize // parts
         dense = a if a._node.op != "view" else a.copy()  # the bit-cast needs a contiguous last axis
-        raw = dense.reshape(a.size).view(dt.uint8).reshape(a.size, parts, width)
+        raw = dense.reshape(a.size).view(dt.uint8).reshape(a.size, a.dtype.itemsize)
         swapped = flip(raw, axis=-1).reshape(a.size * a.dtype.itemsize).view(a.dtype).reshape(a.shape)
     if inplace:
         a[...] = swapped

@@ -4,8 +4,7 @@ reads the elements through transposes: ``a.reshape(s, order='F')`` is ``a.T.resh
 is a view of a 1-D (or 0-d) ``a`` (writes reach ``a``) and a copy otherwise (a C-ordered array of several axes
 is not Fortran-contiguous). ``'A'`` and ``'K'`` mean ``'C'``, except for a view NumPy would call
 Fortran-contiguous and not C-contiguous (a transpose: ``a.T.ravel('A')``), where they mean ``'F'`` as in NumPy
-(``kd.Array.flags``). NumPy's ``'K'`` of other strided views (reversed axes) follows memory order; kdsl's
-reads C order there.
+(``kd.Array.flags``). ``ravel('K')`` reads the elements in memory order, as NumPy's (``ravel_keep``).
 
     >>> import kdsl as kd
     >>> a = kd.arange(6).reshape(2, 3)
@@ -44,3 +43,15 @@ def reshape_fortran(a: Array, shape: tuple[int, ...]) -> Array:
     target = mv.resolve_shape(shape, a.size)
     out = a.T.reshape(target[::-1]).T
     return out if a.ndim <= 1 else Array(out._node)  # a new Array of the same node: lazy, writes stay in it
+
+
+def ravel_keep(a: Array) -> Array:
+    """NumPy's ``ravel('K')``: the elements in the order they lie in memory, except that axes with negative
+    strides are not reversed (NumPy's rule). A kdsl view's strides are over its source's C-ordered elements, so
+    that is C order after sorting the axes by decreasing stride magnitude (ties keep their order)."""
+    node = a._node
+    if node.op != "view":
+        return a.reshape(-1)
+    strides = node.arg.strides
+    order = sorted(range(a.ndim), key=lambda i: -abs(strides[i]))
+    return a.transpose(order).reshape(-1)

@@ -556,6 +556,40 @@ from kdsl.frontend.array import emath  # noqa: E402  (kd.emath: NumPy's np.emath
 
 __all__ += ["emath"]
 
+from kdsl.frontend.array.broadcast_object import broadcast  # noqa: E402  (append-only, beside its __all__ line)
+from kdsl.frontend.array.flat_iter import FlatIter as flatiter  # noqa: E402  (the type of a.flat)
+from kdsl.frontend.array.float_formatting import format_float_positional, format_float_scientific  # noqa: E402
+from kdsl.frontend.array.host_scalar_types import (  # noqa: E402
+    bytes_,
+    character,
+    clongdouble,
+    complex256,
+    datetime64,
+    flexible,
+    float128,
+    isnat,
+    longdouble,
+    object_,
+    str_,
+    timedelta64,
+    void,
+)
+from kdsl.frontend.array.nditer import nditer  # noqa: E402
+from kdsl.frontend.array.numpy_constants import (  # noqa: E402
+    False_,
+    ScalarType,
+    True_,
+    little_endian,
+    sctypeDict,
+    typecodes,
+)
+from kdsl.frontend.array.ufunc_methods import Ufunc as ufunc  # noqa: E402  (isinstance(kd.add, kd.ufunc))
+
+__all__ += ["broadcast", "flatiter", "format_float_positional", "format_float_scientific", "bytes_", "character",
+            "clongdouble", "complex256", "datetime64", "flexible", "float128", "isnat", "longdouble", "object_",
+            "str_", "timedelta64", "void", "nditer", "False_", "ScalarType", "True_", "little_endian",
+            "sctypeDict", "typecodes", "ufunc"]  # NumPy's remaining names (docs/numpy-api.md)
+
 # kd.nn and kd.optim are built on this public API (`import kdsl as kd` inside them), so they come last.
 from kdsl import nn, optim  # noqa: E402
 

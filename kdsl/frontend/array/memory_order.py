@@ -55,3 +55,20 @@ def ravel_keep(a: Array) -> Array:
     strides = node.arg.strides
     order = sorted(range(a.ndim), key=lambda i: -abs(strides[i]))
     return a.transpose(order).reshape(-1)
+
+
+def host_with_layout(a: Array) -> Any:
+    """A NumPy copy of ``a`` whose memory layout is the one NumPy's equivalent array has (a transpose is
+    Fortran-ordered, a reversed view has negative strides), so NumPy's memory-order iteration (``nditer``'s
+    ``order='K'``) visits the elements in the same order: one download."""
+    import numpy as np
+
+    node = a._node
+    if node.op != "view" or a.ndim < 1:
+        return a.numpy()
+    strides = node.arg.strides
+    negative = tuple(i for i, s in enumerate(strides) if s < 0)
+    order = sorted(range(a.ndim), key=lambda i: -abs(strides[i]))
+    b = a[tuple(slice(None, None, -1) if i in negative else slice(None) for i in range(a.ndim))] if negative else a
+    host = np.transpose(b.transpose(order).numpy(), np.argsort(order))
+    return np.flip(host, negative) if negative else host

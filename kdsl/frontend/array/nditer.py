@@ -64,6 +64,9 @@ class nditer:  # noqa: N801 - NumPy's name
     def __len__(self) -> int:
         return len(self._it)
 
+    def __getitem__(self, i: Any) -> Any:  # it[0]: operand 0's current value
+        return self._it[i]
+
     def __getattr__(self, name: str) -> Any:  # multi_index, index, finished, iternext, shape, itersize, ...
         return getattr(self._it, name)
 

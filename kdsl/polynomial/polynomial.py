@@ -28,7 +28,7 @@ from kdsl.polynomial.polyutils import as_array, as_series, floating, trimcoef, t
 
 REALIZE_EVERY = 16  # Horner / division steps between realisations: no fused expression grows with the degree
 
-polydomain = np.array([-1.0, 1.0])
+polydomain: np.ndarray = np.array([-1.0, 1.0])
 polyzero = np.array([0.0])
 polyone = np.array([1.0])
 polyx = np.array([0.0, 1.0])

@@ -92,6 +92,7 @@ class Array:
 
     __slots__ = ("_n", "_parent", "_readonly", "__weakref__")  # _readonly: setflags(write=False) (array_flags.py)
     __array_priority__ = 100  # NumPy defers to our reflected operators
+    _readonly: bool  # set by setflags(write=False); unset means writeable (array_flags.py)
 
     def __init__(self, node: Node):
         node.refs += 1

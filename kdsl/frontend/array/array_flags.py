@@ -124,6 +124,7 @@ class Flags:
     """
 
     __slots__ = ("_array",)
+    _array: Array
 
     def __init__(self, a: Array) -> None:
         object.__setattr__(self, "_array", a)

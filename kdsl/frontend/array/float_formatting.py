@@ -10,9 +10,11 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
+
+Trim = Literal["k", ".", "0", "-"]
 
 
 def _host(x: Any) -> Any:
@@ -27,7 +29,7 @@ def _host(x: Any) -> Any:
 
 
 def format_float_positional(x: Any, precision: int | None = None, unique: bool = True, fractional: bool = True,
-                            trim: str = "k", sign: bool = False, pad_left: int | None = None,
+                            trim: Trim = "k", sign: bool = False, pad_left: int | None = None,
                             pad_right: int | None = None, min_digits: int | None = None) -> str:
     """``x`` in positional notation (NumPy's keywords and digits).
 
@@ -39,7 +41,7 @@ def format_float_positional(x: Any, precision: int | None = None, unique: bool =
                                       min_digits)
 
 
-def format_float_scientific(x: Any, precision: int | None = None, unique: bool = True, trim: str = "k",
+def format_float_scientific(x: Any, precision: int | None = None, unique: bool = True, trim: Trim = "k",
                             sign: bool = False, pad_left: int | None = None, exp_digits: int | None = None,
                             min_digits: int | None = None) -> str:
     """``x`` in scientific notation (NumPy's keywords and digits).

@@ -19,7 +19,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -53,7 +53,8 @@ class nditer:  # noqa: N801 - NumPy's name
                  casting: str = "safe", op_axes: Any = None, itershape: Any = None, buffersize: int = 0) -> None:
         _refuse_writes(op_flags)
         operands = [_host(x) for x in op] if isinstance(op, (list, tuple)) else _host(op)
-        self._it = np.nditer(operands, flags, op_flags, op_dtypes, order, casting, op_axes, itershape, buffersize)
+        self._it = cast(Any, np.nditer)(operands, flags, op_flags, op_dtypes, order, casting, op_axes, itershape,
+                                        buffersize)
 
     def __iter__(self) -> Iterator[Any]:
         return self

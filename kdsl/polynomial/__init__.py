@@ -5,9 +5,9 @@ API (Horner/Clenshaw as fused arithmetic, ``kd.linalg.lstsq`` for fits, ``kd.lin
 
 Example:
     >>> import kdsl as kd
-    >>> x = kd.linspace(0.0, 1.0, 5)
+    >>> x = kd.linspace(0.0, 1.0, 5, dtype=kd.float64)
     >>> p = kd.polynomial.Polynomial.fit(x, 3.0 * x * x + 1.0, 2)
-    >>> [round(v, 6) for v in p.convert().coef.tolist()]
+    >>> [round(v, 6) + 0.0 for v in p.convert().coef.tolist()]
     [1.0, 0.0, 3.0]
 """
 

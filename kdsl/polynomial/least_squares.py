@@ -2,11 +2,14 @@
 basis' pseudo-Vandermonde matrix, columns scaled to unit norm, solved by :func:`kdsl.linalg.lstsq` (the SVD on
 the device). ``deg`` is a degree or a list of the degrees to use (the others' coefficients are zero).
 
+The fit runs in float64 (complex128 for complex data) where the device has it, also for float32 data: kdsl
+creates float32 where NumPy creates float64, and the Vandermonde system is ill-conditioned.
+
 Synchronisation: ``lstsq`` reads back the rank (a ``RankWarning`` when it falls short, as NumPy's).
 
 Example:
     >>> import kdsl as kd
-    >>> x = kd.asarray([0.0, 1.0, 2.0, 3.0])
+    >>> x = kd.asarray([0.0, 1.0, 2.0, 3.0], dtype=kd.float64)
     >>> c = kd.polynomial.polynomial.polyfit(x, 1.0 + 2.0 * x, 1)
     >>> [round(v, 6) for v in c.tolist()]
     [1.0, 2.0]
@@ -61,7 +64,11 @@ def fit(vander: Callable[[kd.Array, int], kd.Array], x: Any, y: Any, deg: Any, r
     ys = floating(as_array(y, xs.device))
     ws = None if w is None else floating(as_array(w, xs.device))
     _checked(xs, ys, ws)
-    xs = xs.astype(kd.result_type(xs.dtype, ys.dtype))
+    # at least float64 where the device has it: kdsl's float32 default data (where a NumPy program has float64)
+    # would lose digits in the ill-conditioned Vandermonde system
+    wide = kd.result_type(xs.dtype, ys.dtype, kd.float64 if xs.device.supports(kd.float64) else kd.float32)
+    xs, ys = xs.astype(wide), ys.astype(wide)
+    ws = None if ws is None else ws.astype(wide)
     lhs = vander(xs, top)
     if chosen is not None:
         lhs = lhs[:, chosen]

@@ -3,7 +3,8 @@
 ``flags`` reports what NumPy reports for the equivalent NumPy array: a kdsl view (a slice, a transpose, a
 reshape...) has strides over its source's C-ordered elements, so ``c_contiguous``/``f_contiguous`` follow from
 them as NumPy's do (size-1 axes ignored, empty arrays both); every other array (a buffer, a computed result) is
-a C-ordered owner. ``owndata`` is ``base is None``; ``aligned`` is always True (device buffers are aligned);
+a C-ordered owner. Views of a lazy constant not yet written (``kd.zeros(s).T``) count as C-ordered: kdsl keeps
+no layout for them. ``owndata`` is ``base is None``; ``aligned`` is always True (device buffers are aligned);
 ``writeable`` is True unless ``setflags(write=False)`` (or ``a.flags.writeable = False``) was called on the
 array or on an array it is a view of, as in NumPy: then assigning to it raises ``ValueError: assignment
 destination is read-only``.
@@ -59,7 +60,9 @@ def _contiguous(shape: tuple[int, ...], strides: tuple[int, ...], fortran: bool)
 def contiguity(a: Array) -> tuple[bool, bool]:
     """``(c_contiguous, f_contiguous)`` of the NumPy array equivalent to ``a``."""
     node = a._node
-    if node.op == "view":
+    # A view of a 0-d node is a lazy constant (kd.zeros, kd.full) broadcast: its zero strides say nothing of
+    # the layout NumPy's array would have, so it counts as C-ordered like any other new array.
+    if node.op == "view" and not (node.srcs and len(node.srcs[0].shape) == 0):
         strides = node.arg.strides
     else:  # an owner: C order
         strides, step = [0] * a.ndim, 1

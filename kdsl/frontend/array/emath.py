@@ -13,7 +13,7 @@ Example:
     >>> import kdsl as kd
     >>> kd.emath.sqrt(kd.asarray([-4.0, 4.0])).tolist()
     [2j, (2+0j)]
-    >>> kd.emath.sqrt(kd.asarray([1.0, 4.0])).tolist(), kd.emath.logn(2, 8.0).tolist()
+    >>> kd.emath.sqrt(kd.asarray([1.0, 4.0])).tolist(), kd.emath.logn(2, kd.asarray(8.0, dtype=kd.float64)).tolist()
     ([1.0, 2.0], 3.0)
 """
 
@@ -108,7 +108,7 @@ def logn(n: Any, x: Any) -> Array:
     """The base-``n`` logarithm of ``x``, ``log(x) / log(n)``; complex where either is a negative real.
 
     >>> import kdsl as kd
-    >>> kd.emath.logn(2, kd.asarray([4.0, 8.0])).tolist()
+    >>> kd.emath.logn(2, kd.asarray([4.0, 8.0], dtype=kd.float64)).tolist()
     [2.0, 3.0]
     """
     return km.log(_fixed(x, _negative)) / km.log(_fixed(n, _negative))

@@ -33,7 +33,7 @@ def isfortran(a: Any) -> bool:
     answers for the equivalent NumPy array (a transpose of a C-ordered array is, ``a.flags``).
 
     >>> import kdsl as kd
-    >>> kd.isfortran(kd.zeros((3, 3))), kd.isfortran(kd.zeros((3, 2)).T)
+    >>> kd.isfortran(kd.zeros((3, 3))), kd.isfortran(kd.arange(6).reshape(3, 2).T)
     (False, True)
     """
     if isinstance(a, Array):

@@ -11,7 +11,9 @@ Example:
     [1.0, 0.0, 3.0]
 """
 
-from kdsl.polynomial import polynomial, polyutils
+from kdsl.polynomial import chebyshev, legendre, polynomial, polyutils
+from kdsl.polynomial.chebyshev import Chebyshev
+from kdsl.polynomial.legendre import Legendre
 from kdsl.polynomial.power_series import Polynomial
 
-__all__ = ["Polynomial", "polynomial", "polyutils"]
+__all__ = ["Chebyshev", "Legendre", "Polynomial", "chebyshev", "legendre", "polynomial", "polyutils"]

@@ -19,7 +19,6 @@ from kdsl.polynomial.series_class import SeriesBase
 class Polynomial(SeriesBase):
     """A power series ``c[0] + c[1]*x + ...`` of ``x`` mapped from ``domain`` onto ``window``."""
 
-    basis_name = None  # type: ignore[assignment]
     domain_default = np.array(pp.polydomain)
     window_default = np.array(pp.polydomain)
     _val = staticmethod(pp.polyval)

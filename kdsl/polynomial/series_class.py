@@ -26,13 +26,11 @@ import numpy as np
 import kdsl as kd
 from kdsl.polynomial import polyutils as pu
 
-_SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-
 
 class SeriesBase:
     """A series in one basis (subclasses fix the basis), with NumPy's ``np.polynomial`` class interface."""
 
-    basis_name: ClassVar[str] = "P"
+    basis_name: ClassVar[str | None] = None  # NumPy's letter of the basis (None: powers of x)
     domain_default: ClassVar[np.ndarray] = np.array([-1.0, 1.0])
     window_default: ClassVar[np.ndarray] = np.array([-1.0, 1.0])
     maxpower = 100
@@ -51,6 +49,7 @@ class SeriesBase:
     _roots: Callable[..., kd.Array]
     _fromroots: Callable[..., kd.Array]
     _line: Callable[..., kd.Array]
+    _recurrence: Callable[[int], tuple[float, float]] | None = None  # orthogonal bases (orthogonal.py)
 
     def __init__(self, coef: Any, domain: Any = None, window: Any = None, symbol: str = "x") -> None:
         [self.coef] = pu.as_series([coef], trim=False)
@@ -249,10 +248,16 @@ class SeriesBase:
 
     @classmethod
     def _basis_values(cls, one: Any, x: Any, n: int) -> list[Any]:
-        """The first ``n`` basis functions at ``x`` (any values with arithmetic): here powers of ``x``."""
+        """The first ``n`` basis functions at ``x`` (any values with arithmetic): powers of ``x``, or the
+        basis' three-term recurrence ``B_{k+1} = alpha_k x B_k - beta_k B_{k-1}``."""
         values = [one, x][:n]
         while len(values) < n:
-            values.append(values[-1] * x)
+            k = len(values) - 1
+            if cls._recurrence is None:
+                values.append(values[k] * x)
+            else:
+                alpha, beta = cls._recurrence(k)
+                values.append(values[k] * x * alpha - values[k - 1] * beta)
         return values
 
     # ----- constructors
@@ -307,32 +312,22 @@ class SeriesBase:
         return cls(res, domain, win, symbol)
 
     # ----- printing
-    def _host(self) -> np.ndarray:
-        return self.coef.numpy()
+    def _numpy(self) -> Any:
+        """NumPy's series of this kind with these (downloaded) coefficients: printing is NumPy's, exactly."""
+        return getattr(np.polynomial, type(self).__name__)(self.coef.numpy(), self.domain, self.window,
+                                                           self.symbol)
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={repr(v)[6:-1]}" for k, v in (("domain", self.domain), ("window", self.window)))
-        return f"{type(self).__name__}({repr(self._host())[6:-1]}, {inner}, symbol='{self.symbol}')"
+        return repr(self._numpy())
 
     def __str__(self) -> str:
-        terms = []
-        for i, c in enumerate(self._host().tolist()):
-            negative = not isinstance(c, complex) and (c < 0 or (c == 0 and np.signbit(c)))
-            text = self._term(str(abs(c) if negative else c), i)
-            terms.append((negative, text))
-        out = ("-" if terms[0][0] else "") + terms[0][1]
-        for negative, text in terms[1:]:
-            out += (" - " if negative else " + ") + text
-        return out
+        return str(self._numpy())
 
-    def _term(self, value: str, i: int) -> str:
-        if i == 0:
-            return value
-        power = "" if i == 1 else str(i).translate(_SUPERSCRIPTS)
-        return f"{value}·{self._basis_term(power)}"
+    def __format__(self, spec: str) -> str:
+        return format(self._numpy(), spec)
 
-    def _basis_term(self, power: str) -> str:
-        return f"{self.symbol}{power}"
+    def _repr_latex_(self) -> str:
+        return self._numpy()._repr_latex_()
 
 
 __all__ = ["SeriesBase"]

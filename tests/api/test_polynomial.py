@@ -218,3 +218,72 @@ def test_class_errors():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         P([1, 2]).coef.numpy()
+
+
+def test_fit_of_float32_data_is_float64_as_numpys_data_would_be():
+    x = np.linspace(0.0, 2.0, 21)
+    y = 1.0 + 0.5 * x - 2.0 * x ** 3
+    got = kd.polynomial.Polynomial.fit(kd.asarray(x.astype(np.float32)), kd.asarray(y.astype(np.float32)), 3)
+    want = np.polynomial.Polynomial.fit(x, y, 3)
+    assert got.coef.dtype == kd.float64
+    _same(got.convert().coef, want.convert().coef, atol=1e-4)
+
+
+# ----- Chebyshev and Legendre
+BASES = [("cheb", kd.polynomial.chebyshev, np.polynomial.chebyshev),
+         ("leg", kd.polynomial.legendre, np.polynomial.legendre)]
+
+
+@pytest.mark.parametrize(("p", "K", "N"), BASES)
+@pytest.mark.parametrize("c", [[1.0, -2.0, 0.5, 3.0], [2.0], [0.0, 1.0, 0.0]])
+def test_orthogonal_values_and_vander(p, K, N, c):
+    x = np.linspace(-1.5, 1.5, 7)
+    _same(getattr(K, p + "val")(kd.asarray(x), c), getattr(N, p + "val")(x, c))
+    _same(getattr(K, p + "val")(kd.asarray(x.reshape(7, 1)[::2]), c), getattr(N, p + "val")(x.reshape(7, 1)[::2], c))
+    cs = np.arange(6.0).reshape(3, 2)
+    _same(getattr(K, p + "val")(kd.asarray(x), cs), getattr(N, p + "val")(x, cs))
+    for deg in (0, 1, 5):
+        _same(getattr(K, p + "vander")(kd.asarray(x), deg), getattr(N, p + "vander")(x, deg))
+
+
+@pytest.mark.parametrize(("p", "K", "N"), BASES)
+@pytest.mark.parametrize(("c1", "c2"), [([1.0, -2.0, 0.5, 3.0], [0.5, 1.0]), ([1.0, 2.0], [3.0, 0.0, 1.0])])
+def test_orthogonal_arithmetic_and_calculus(p, K, N, c1, c2):
+    for name in ("add", "sub", "mul"):
+        _same(getattr(K, p + name)(c1, c2), getattr(N, p + name)(c1, c2))
+    for got, want in zip(getattr(K, p + "div")(c1, c2), getattr(N, p + "div")(c1, c2), strict=True):
+        _same(got, want)
+    _same(getattr(K, p + "pow")(c2, 3), getattr(N, p + "pow")(c2, 3))
+    _same(getattr(K, p + "mulx")(c1), getattr(N, p + "mulx")(c1))
+    _same(getattr(K, p + "der")(c1, 2, 0.5), getattr(N, p + "der")(c1, 2, 0.5))
+    _same(getattr(K, p + "int")(c1, 2, [1.0, 2.0], 0.5, 2.0), getattr(N, p + "int")(c1, 2, [1.0, 2.0], 0.5, 2.0))
+    _same(getattr(K, p + "2poly")(c1), getattr(N, p + "2poly")(c1))
+    _same(getattr(K, "poly2" + p)(c1), getattr(N, "poly2" + p)(c1))
+    np.testing.assert_allclose(_ordered(getattr(K, p + "roots")(c1).numpy()), _ordered(getattr(N, p + "roots")(c1)),
+                               atol=1e-9)
+    _same(getattr(K, p + "fromroots")([0.25, -0.5, 1.0]), getattr(N, p + "fromroots")([0.25, -0.5, 1.0]))
+
+
+@pytest.mark.parametrize(("p", "K", "N"), BASES)
+@pytest.mark.parametrize("deg", [2, 4, [0, 1, 3]])
+def test_orthogonal_fit(p, K, N, deg):
+    x = np.linspace(-1.0, 1.0, 15)
+    y = np.stack([np.exp(x), np.cos(3 * x)], axis=1)
+    _same(getattr(K, p + "fit")(kd.asarray(x), kd.asarray(y), deg), getattr(N, p + "fit")(x, y, deg), atol=1e-8)
+
+
+@pytest.mark.parametrize("name", ["Chebyshev", "Legendre"])
+def test_orthogonal_classes(name):
+    K, N = getattr(kd.polynomial, name), getattr(np.polynomial, name)
+    x = np.linspace(0.0, 4.0, 11)
+    got, want = K.fit(kd.asarray(x), kd.asarray(np.sqrt(x + 1)), 3), N.fit(x, np.sqrt(x + 1), 3)
+    _same_series(got, want, atol=1e-8)
+    assert repr(got) == repr(want) and str(got) == str(want)
+    _same(got(kd.asarray(x)), want(x), atol=1e-8)
+    _same_series(got.deriv(), want.deriv(), atol=1e-8)
+    _same_series(got.integ(lbnd=1.0), want.integ(lbnd=1.0), atol=1e-8)
+    _same_series(got * got - 1, want * want - 1, atol=1e-8)
+    _same_series(got.convert(kind=kd.polynomial.Polynomial), want.convert(kind=np.polynomial.Polynomial), atol=1e-8)
+    np.testing.assert_allclose(_ordered(got.roots().numpy()), _ordered(want.roots()), atol=1e-7)
+    with pytest.raises(TypeError, match="types differ"):
+        got + kd.polynomial.Polynomial([1.0], domain=got.domain)

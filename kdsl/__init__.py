@@ -606,3 +606,4 @@ _ufunc_methods.wrap(globals())  # binary functions gain NumPy's .outer/.reduce/.
 from kdsl.frontend.array.sliding_window import lib  # noqa: E402  (kd.lib.stride_tricks.sliding_window_view)
 
 __all__ += ["lib"]
+lib.scimath = emath  # type: ignore[attr-defined]  # NumPy's np.lib.scimath is np.emath (kdsl/frontend/array/emath.py)

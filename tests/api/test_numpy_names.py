@@ -89,13 +89,49 @@ def test_nditer_several_operands_and_context():
     assert kd.nditer(kd.asarray(a)).itersize == np.nditer(a).itersize
 
 
-def test_nditer_refuses_writes():
-    a = kd.arange(3)
-    for op_flags in (["readwrite"], ["writeonly"], [["readonly"], ["allocate"]]):
-        with pytest.raises(TypeError, match="array expression"):
-            kd.nditer([a, a] if len(op_flags) == 2 else a, op_flags=op_flags)
-    with pytest.raises(TypeError, match="allocate"):
-        kd.nditer([a, None])
+@pytest.mark.parametrize("view", ["owner", "T", "reversed", "cols"])
+@pytest.mark.parametrize("context", [True, False])
+def test_nditer_writes_back(view, context):
+    host = np.arange(6).reshape(2, 3).copy()
+    a = kd.asarray(host)
+    h, k = VIEWS[view](host), VIEWS[view](a)
+    for target, make in ((h, np.nditer), (k, kd.nditer)):
+        it = make(target, op_flags=["readwrite"])
+        if context:
+            with it:
+                for x in it:
+                    x[...] = 3 * x + 1
+        else:
+            for x in it:
+                x[...] = 3 * x + 1
+    np.testing.assert_array_equal(a.numpy(), host)
+
+
+def test_nditer_allocates_and_casts():
+    def square(mod, a):
+        with mod.nditer([a, None]) as it:
+            for x, y in it:
+                y[...] = x * x
+            return it.operands[1]
+
+    host = np.arange(5.0)
+    got = square(kd, kd.asarray(host))
+    assert isinstance(got, kd.Array)
+    np.testing.assert_array_equal(got.numpy(), square(np, host))
+    a, h = kd.asarray(np.arange(4.0)), np.arange(4.0)
+    for target, make in ((h, np.nditer), (a, kd.nditer)):
+        with make(target, op_flags=["readwrite"], flags=["buffered"], op_dtypes=["float32"],
+                  casting="same_kind") as it:
+            for x in it:
+                x[...] = x * 2.5
+    np.testing.assert_array_equal(a.numpy(), h)
+    a, h = kd.asarray(np.arange(4.0)), np.arange(4.0)
+    for target, make in ((h, np.nditer), (a, kd.nditer)):
+        it = make(target, op_flags=["writeonly"], flags=["c_index"])
+        while not it.finished:
+            it[0] = 7.0 * it.index
+            it.iternext()
+    np.testing.assert_array_equal(a.numpy(), h)
 
 
 def test_constants():

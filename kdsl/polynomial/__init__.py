@@ -11,9 +11,25 @@ Example:
     [1.0, 0.0, 3.0]
 """
 
-from kdsl.polynomial import chebyshev, legendre, polynomial, polyutils
+from typing import Any
+
+import numpy as np
+
+from kdsl.polynomial import chebyshev, hermite, hermite_e, laguerre, legendre, polynomial, polyutils
 from kdsl.polynomial.chebyshev import Chebyshev
+from kdsl.polynomial.hermite import Hermite
+from kdsl.polynomial.hermite_e import HermiteE
+from kdsl.polynomial.laguerre import Laguerre
 from kdsl.polynomial.legendre import Legendre
 from kdsl.polynomial.power_series import Polynomial
 
-__all__ = ["Chebyshev", "Legendre", "Polynomial", "chebyshev", "legendre", "polynomial", "polyutils"]
+polynomial.Polynomial = Polynomial  # type: ignore[attr-defined]  # NumPy's np.polynomial.polynomial.Polynomial
+
+
+def set_default_printstyle(style: Any) -> None:
+    """NumPy's ``set_default_printstyle`` ('unicode' or 'ascii'): kdsl's series print through NumPy's."""
+    np.polynomial.set_default_printstyle(style)
+
+
+__all__ = ["Chebyshev", "Hermite", "HermiteE", "Laguerre", "Legendre", "Polynomial", "chebyshev", "hermite",
+           "hermite_e", "laguerre", "legendre", "polynomial", "polyutils", "set_default_printstyle"]

@@ -18,7 +18,7 @@ from kdsl.polynomial.orthogonal import Basis
 from kdsl.polynomial.polyutils import trimcoef
 from kdsl.polynomial.series_class import SeriesBase
 
-_BASIS = Basis(lambda k: (1.0, 0.0) if k == 0 else (2.0, 1.0))
+_BASIS = Basis(lambda k: (1.0, 0.0, 0.0) if k == 0 else (2.0, 1.0, 0.0))
 
 chebdomain = np.array([-1.0, 1.0])
 chebzero = np.array([0.0])

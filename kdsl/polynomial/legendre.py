@@ -18,7 +18,7 @@ from kdsl.polynomial.orthogonal import Basis
 from kdsl.polynomial.polyutils import trimcoef
 from kdsl.polynomial.series_class import SeriesBase
 
-_BASIS = Basis(lambda k: ((2 * k + 1) / (k + 1), k / (k + 1)))
+_BASIS = Basis(lambda k: ((2 * k + 1) / (k + 1), k / (k + 1), 0.0))
 
 legdomain = np.array([-1.0, 1.0])
 legzero = np.array([0.0])

@@ -1,9 +1,10 @@
-"""The functions of a ``kd.polynomial`` basis with a three-term recurrence, ``B_0 = 1``, ``B_1 = x``,
-``B_{k+1} = alpha_k x B_k - beta_k B_{k-1}`` (Chebyshev, Legendre): ``val`` (Clenshaw's recurrence, fused
-arithmetic), ``vander`` (the recurrence on the device), ``fit`` (least squares on it), and the rest (``mul div
-der int roots fromroots``) through the power basis: the series converted with a triangular matrix of the
-basis' coefficients (host constants that depend only on the length), the power-series function applied
-(``kdsl.polynomial.polynomial``), converted back. Results agree with NumPy's to rounding; like NumPy's they
+"""The functions of a ``kd.polynomial`` basis with a three-term recurrence, ``B_{-1} = 0``, ``B_0 = 1``,
+``B_{k+1} = (alpha_k x + gamma_k) B_k - beta_k B_{k-1}`` (Chebyshev, Legendre, Hermite, HermiteE, Laguerre):
+``val`` (Clenshaw's recurrence, fused arithmetic), ``vander`` (the recurrence on the device), ``fit`` (least
+squares on it), and the rest (``mul div der int roots fromroots line``) through the power basis: the series
+converted with a triangular matrix of the basis' coefficients (host constants that depend only on the
+length), the power-series function applied (``kdsl.polynomial.polynomial``), converted back. Results agree
+with NumPy's to rounding (high degrees of the Hermite bases lose digits in the conversion); like NumPy's they
 drop trailing zero coefficients (one read back).
 
 Example:
@@ -31,7 +32,7 @@ from kdsl.polynomial.polyutils import as_array, as_series, floating, trimseq
 
 REALIZE_EVERY = 16  # recurrence steps between realisations: no fused expression grows with the degree
 
-Coefficients = Callable[[int], tuple[float, float]]  # k -> (alpha_k, beta_k)
+Coefficients = Callable[[int], tuple[float, float, float]]  # k -> (alpha_k, beta_k, gamma_k)
 
 
 class Basis:
@@ -46,27 +47,28 @@ class Basis:
         """``M[:, k]``: the power-series coefficients of ``B_k``, for k < n (upper triangular)."""
         m = np.zeros((n, n))
         m[0, 0] = 1.0
-        if n > 1:
-            m[1, 1] = 1.0
-        for k in range(1, n - 1):
-            alpha, beta = self.recurrence(k)
+        for k in range(n - 1):
+            alpha, beta, gamma = self.recurrence(k)
             m[1:, k + 1] = alpha * m[:-1, k]
-            m[:, k + 1] -= beta * m[:, k - 1]
+            m[:, k + 1] += gamma * m[:, k]
+            if k > 0:
+                m[:, k + 1] -= beta * m[:, k - 1]
         return m
 
     @functools.lru_cache(maxsize=64)  # noqa: B019
     def from_power(self, n: int) -> np.ndarray:
-        """``M[:, k]``: the coefficients of ``x**k`` in this basis (by ``x B_k = (B_{k+1} + beta_k B_{k-1}) /
-        alpha_k``)."""
+        """``M[:, k]``: the coefficients of ``x**k`` in this basis (by ``x B_j = (B_{j+1} - gamma_j B_j +
+        beta_j B_{j-1}) / alpha_j``)."""
         m = np.zeros((n, n))
         m[0, 0] = 1.0
         for k in range(1, n):
             prev = m[:, k - 1]
-            for j in range(k):  # x * B_j, spread over B_{j+1} and B_{j-1}
+            for j in range(k):  # x * B_j, spread over B_{j+1}, B_j and B_{j-1}
                 if prev[j] == 0:
                     continue
-                alpha, beta = self.recurrence(j)
+                alpha, beta, gamma = self.recurrence(j)
                 m[j + 1, k] += prev[j] / alpha
+                m[j, k] -= prev[j] * gamma / alpha
                 if j > 0:
                     m[j - 1, k] += prev[j] * beta / alpha
         return m
@@ -96,17 +98,14 @@ class Basis:
         if tensor and cs.ndim > 1:
             cs = cs.reshape(cs.shape + (1,) * xs.ndim)
         n = cs.shape[0]
-        if n == 1:
-            return cs[0] + xs * 0
         later, b = cs[-1] + xs * 0, cs[-1] * 0 + xs * 0  # b_{k+1}, b_{k+2}
-        for k in range(n - 2, 0, -1):
-            alpha, _ = self.recurrence(k)
-            _, beta_next = self.recurrence(k + 1)
-            later, b = cs[k] + alpha * xs * later - beta_next * b, later
+        for k in range(n - 2, -1, -1):
+            alpha, _, gamma = self.recurrence(k)
+            beta_next = self.recurrence(k + 1)[1]
+            later, b = cs[k] + (alpha * xs + gamma) * later - beta_next * b, later
             if (n - k) % REALIZE_EVERY == 0:
                 kd.realize(later, b)
-        _, beta1 = self.recurrence(1)
-        return cs[0] + xs * later - beta1 * b
+        return later
 
     def vander(self, x: Any, deg: int) -> kd.Array:
         """``v[..., k] = B_k(x)`` for k up to ``deg``."""
@@ -115,12 +114,11 @@ class Basis:
             raise ValueError("deg must be non-negative")
         xs = floating(kd.atleast_1d(as_array(x)))
         columns = [xs * 0 + 1]
-        if deg > 0:
-            columns.append(xs)
-        for k in range(1, deg):
-            alpha, beta = self.recurrence(k)
-            columns.append(alpha * xs * columns[k] - beta * columns[k - 1])
-            if k % REALIZE_EVERY == 0:
+        for k in range(deg):
+            alpha, beta, gamma = self.recurrence(k)
+            step = (alpha * xs + gamma) * columns[k]
+            columns.append(step - beta * columns[k - 1] if k > 0 else step)
+            if (k + 1) % REALIZE_EVERY == 0:
                 kd.realize(columns[-1], columns[-2])
         return kd.stack(columns, axis=-1)
 
@@ -169,7 +167,10 @@ class Basis:
         return self.from_poly(pp.polyfromroots(roots))
 
     def line(self, off: float, scl: float) -> kd.Array:
-        return kd.asarray([off, scl]) if scl != 0 else kd.asarray([off])
+        """The series of ``off + scl*x``."""
+        if scl == 0:
+            return kd.asarray([off])
+        return self._convert(kd.asarray(np.array([off, scl], dtype=float)), self.from_power(2))
 
 
 __all__ = ["Basis"]

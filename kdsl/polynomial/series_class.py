@@ -49,7 +49,7 @@ class SeriesBase:
     _roots: Callable[..., kd.Array]
     _fromroots: Callable[..., kd.Array]
     _line: Callable[..., kd.Array]
-    _recurrence: Callable[[int], tuple[float, float]] | None = None  # orthogonal bases (orthogonal.py)
+    _recurrence: Callable[[int], tuple[float, float, float]] | None = None  # orthogonal bases (orthogonal.py)
 
     def __init__(self, coef: Any, domain: Any = None, window: Any = None, symbol: str = "x") -> None:
         [self.coef] = pu.as_series([coef], trim=False)
@@ -249,15 +249,16 @@ class SeriesBase:
     @classmethod
     def _basis_values(cls, one: Any, x: Any, n: int) -> list[Any]:
         """The first ``n`` basis functions at ``x`` (any values with arithmetic): powers of ``x``, or the
-        basis' three-term recurrence ``B_{k+1} = alpha_k x B_k - beta_k B_{k-1}``."""
-        values = [one, x][:n]
+        basis' three-term recurrence ``B_{k+1} = (alpha_k x + gamma_k) B_k - beta_k B_{k-1}``."""
+        values = [one]
         while len(values) < n:
             k = len(values) - 1
             if cls._recurrence is None:
                 values.append(values[k] * x)
-            else:
-                alpha, beta = cls._recurrence(k)
-                values.append(values[k] * x * alpha - values[k - 1] * beta)
+                continue
+            alpha, beta, gamma = cls._recurrence(k)
+            step = values[k] * x * alpha + values[k] * gamma
+            values.append(step - values[k - 1] * beta if k > 0 else step)
         return values
 
     # ----- constructors

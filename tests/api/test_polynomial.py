@@ -231,7 +231,10 @@ def test_fit_of_float32_data_is_float64_as_numpys_data_would_be():
 
 # ----- Chebyshev and Legendre
 BASES = [("cheb", kd.polynomial.chebyshev, np.polynomial.chebyshev),
-         ("leg", kd.polynomial.legendre, np.polynomial.legendre)]
+         ("leg", kd.polynomial.legendre, np.polynomial.legendre),
+         ("herm", kd.polynomial.hermite, np.polynomial.hermite),
+         ("herme", kd.polynomial.hermite_e, np.polynomial.hermite_e),
+         ("lag", kd.polynomial.laguerre, np.polynomial.laguerre)]
 
 
 @pytest.mark.parametrize(("p", "K", "N"), BASES)
@@ -272,7 +275,7 @@ def test_orthogonal_fit(p, K, N, deg):
     _same(getattr(K, p + "fit")(kd.asarray(x), kd.asarray(y), deg), getattr(N, p + "fit")(x, y, deg), atol=1e-8)
 
 
-@pytest.mark.parametrize("name", ["Chebyshev", "Legendre"])
+@pytest.mark.parametrize("name", ["Chebyshev", "Legendre", "Hermite", "HermiteE", "Laguerre"])
 def test_orthogonal_classes(name):
     K, N = getattr(kd.polynomial, name), getattr(np.polynomial, name)
     x = np.linspace(0.0, 4.0, 11)
@@ -287,3 +290,21 @@ def test_orthogonal_classes(name):
     np.testing.assert_allclose(_ordered(got.roots().numpy()), _ordered(want.roots()), atol=1e-7)
     with pytest.raises(TypeError, match="types differ"):
         got + kd.polynomial.Polynomial([1.0], domain=got.domain)
+
+
+@pytest.mark.parametrize(("p", "K", "N"), BASES)
+def test_orthogonal_line_and_constants(p, K, N):
+    for off, scl in ((1.0, 2.0), (-0.5, 0.0), (0.0, -3.0)):
+        _same(getattr(K, p + "line")(off, scl), getattr(N, p + "line")(off, scl))
+    for name in ("domain", "zero", "one", "x"):
+        np.testing.assert_array_equal(getattr(K, p + name), getattr(N, p + name))
+
+
+def test_module_names_and_printstyle():
+    assert kd.polynomial.polynomial.Polynomial is kd.polynomial.Polynomial
+    kd.polynomial.set_default_printstyle("ascii")
+    try:
+        assert str(kd.polynomial.Chebyshev([1.0, 2.0])) == str(np.polynomial.Chebyshev([1.0, 2.0]))
+        assert "T_1" in str(kd.polynomial.Chebyshev([1.0, 2.0]))
+    finally:
+        kd.polynomial.set_default_printstyle("unicode")

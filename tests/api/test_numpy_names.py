@@ -140,6 +140,8 @@ def test_constants():
     assert kd.typecodes == np.typecodes and kd.typecodes is not np.typecodes
     assert kd.sctypeDict == np.sctypeDict
     assert kd.little_endian == np.little_endian == (sys.byteorder == "little")
+    with pytest.raises(kd.exceptions.AxisError):
+        kd.sort(kd.zeros(3), axis=2)
 
 
 @pytest.mark.filterwarnings("ignore:overflow")

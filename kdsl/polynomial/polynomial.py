@@ -141,8 +141,9 @@ def polyder(c: Any, m: int = 1, scl: Any = 1, axis: int = 0) -> kd.Array:
 
 
 def _integration_constants(k: Any, m: int) -> list[Any]:
-    ks = list(np.atleast_1d(np.asarray(k.numpy() if isinstance(k, kd.Array) else k, dtype=object)).tolist()) \
-        if not (isinstance(k, (list, tuple)) and len(k) == 0) else []
+    """One constant per integration: a number is the first one's, a sequence lists them; the rest are 0."""
+    host = k.numpy() if isinstance(k, kd.Array) else k
+    ks = list(np.ravel(np.asarray(host, dtype=object))) if np.iterable(host) else [host]
     if len(ks) > m:
         raise ValueError("Too many integration constants")
     return ks + [0] * (m - len(ks))

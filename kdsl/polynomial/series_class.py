@@ -53,19 +53,20 @@ class SeriesBase:
 
     def __init__(self, coef: Any, domain: Any = None, window: Any = None, symbol: str = "x") -> None:
         [self.coef] = pu.as_series([coef], trim=False)
-        self.domain = self._interval(domain, type(self).domain_default)
-        self.window = self._interval(window, type(self).window_default)
+        self.domain = self._interval(domain, type(self).domain_default, "Domain")
+        self.window = self._interval(window, type(self).window_default, "Window")
         if not isinstance(symbol, str) or not symbol.isidentifier():
             raise ValueError("Symbol string must be a valid Python identifier")
         self.symbol = symbol
 
     @staticmethod
-    def _interval(v: Any, default: np.ndarray) -> np.ndarray:
+    def _interval(v: Any, default: np.ndarray, name: str) -> np.ndarray:
+        """A domain or window as a host array of two numbers (NumPy's ValueError for any other length)."""
         if v is None:
             return default.copy()
         h = np.asarray(v.numpy() if isinstance(v, kd.Array) else v)
         if h.shape != (2,):
-            raise ValueError("Domain has wrong number of elements." if default is not None else "")
+            raise ValueError(f"{name} has wrong number of elements.")
         return h.astype(np.result_type(h.dtype, np.float64))
 
     # ----- metadata
@@ -207,8 +208,8 @@ class SeriesBase:
         return self._new(type(self)._der(self.coef, m, scl))
 
     def integ(self, m: int = 1, k: Any = (), lbnd: Any = None) -> Any:
-        """The ``m``-th antiderivative, with the values ``k`` at ``lbnd`` (default: the domain's start... as
-        NumPy: 0 mapped through the window)."""
+        """The ``m``-th antiderivative whose ``i``-th integration is ``k[i]`` at ``lbnd`` (a point of the
+        domain; default: the point the window's 0 maps from, as NumPy's)."""
         off, scl = self.mapparms()
         start = 0 if lbnd is None else off + scl * lbnd
         return self._new(type(self)._int(self.coef, m, k, start, 1.0 / scl))

@@ -62,10 +62,12 @@ def test_logn(base):
         _check(kd.emath.logn(base, kd.asarray(host)), np.emath.logn(base, host))
 
 
-@pytest.mark.parametrize("exponent", [2, -1, 0.5, [1, -2, 3]])
-@pytest.mark.parametrize("base", [[2, 3, 4], [-2.0, 3.0, 0.5], [2.0, 3.0, 4.0]])
+@pytest.mark.parametrize("exponent", [2, -1, 0.5, 1 / 3, [1, -2, 3]])
+@pytest.mark.parametrize("base", [[2, 3, 4], [-2.0, 3.0, 0.5], [2.0, 3.0, 4.0], np.array([-8.0, 4.0], np.float32)])
 def test_power(base, exponent):
     hb, he = np.array(base), np.array(exponent) if isinstance(exponent, list) else exponent
+    if isinstance(exponent, list) and len(exponent) != hb.shape[0]:
+        he = np.array(exponent[:hb.shape[0]])
     kb = kd.asarray(hb)
     ke = kd.asarray(he) if isinstance(exponent, list) else exponent
     _check(kd.emath.power(kb, ke), np.emath.power(hb, he))

@@ -57,8 +57,10 @@ def _beyond_one(a: Array) -> Array:
 def _real_negative(a: Any) -> Any:
     """``a`` with a negative integer exponent made float64, as NumPy's ``_fix_int_lt_zero`` (1 read back)."""
     p = a if isinstance(a, Array) else asarray(a)
-    if isinstance(a, int) and not isinstance(a, bool) and p.device.supports(dt.int64):
-        p = p.astype(dt.int64)  # NumPy makes the exponent an int64 array, which then takes part in promotion
+    # NumPy makes a Python exponent a 0-d int64/float64/complex128 array, which then takes part in promotion
+    wide = {int: dt.int64, float: dt.float64, complex: dt.complex128}.get(type(a))
+    if wide is not None and p.device.supports(wide):
+        p = asarray(a, dtype=wide, device=p.device)
     if p.dtype.kind in "iu" and p.dtype.kind != "u" and p.size and bool(kany(p < 0)):
         return p.astype(dt.float64 if p.device.supports(dt.float64) else dt.float32)
     return p

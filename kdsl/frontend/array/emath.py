@@ -54,14 +54,14 @@ def _beyond_one(a: Array) -> Array:
     return km.abs(a) > 1
 
 
-def _real_negative(a: Any) -> Any:
-    """``a`` with a negative integer exponent made float64, as NumPy's ``_fix_int_lt_zero`` (1 read back)."""
+def _exponent(a: Any) -> Any:
+    """The exponent as NumPy uses it: a Python number as a 0-d array, negative integers as float64 (1 read back)."""
     p = a if isinstance(a, Array) else asarray(a)
     # NumPy makes a Python exponent a 0-d int64/float64/complex128 array, which then takes part in promotion
     wide = {int: dt.int64, float: dt.float64, complex: dt.complex128}.get(type(a))
     if wide is not None and p.device.supports(wide):
         p = asarray(a, dtype=wide, device=p.device)
-    if p.dtype.kind in "iu" and p.dtype.kind != "u" and p.size and bool(kany(p < 0)):
+    if p.dtype.kind == "i" and p.size and bool(kany(p < 0)):
         return p.astype(dt.float64 if p.device.supports(dt.float64) else dt.float32)
     return p
 
@@ -123,7 +123,7 @@ def power(x: Any, p: Any) -> Array:
     >>> kd.emath.power(kd.asarray([2, 4]), -1).tolist()
     [0.5, 0.25]
     """
-    return km.power(_fixed(x, _negative), _real_negative(p))
+    return km.power(_fixed(x, _negative), _exponent(p))
 
 
 def arccos(x: Any) -> Array:

@@ -548,6 +548,49 @@ from kdsl.linalg.polyfit import polyfit  # noqa: E402  (least squares: kd.linalg
 
 __all__ += ["cross", "polyfit", "polydiv", "poly", "poly1d", "roots"]
 
+from kdsl import polynomial  # noqa: E402  (kd.polynomial: NumPy's np.polynomial, on kd.linalg)
+
+__all__ += ["polynomial"]
+
+from kdsl.frontend.array import emath  # noqa: E402  (kd.emath: NumPy's np.emath, complex out of the domain)
+
+__all__ += ["emath"]
+
+from kdsl.frontend.array.broadcast_object import broadcast  # noqa: E402  (append-only, beside its __all__ line)
+from kdsl.frontend.array.flat_iter import FlatIter as flatiter  # noqa: E402  (the type of a.flat)
+from kdsl.frontend.array.float_formatting import format_float_positional, format_float_scientific  # noqa: E402
+from kdsl.frontend.array.host_scalar_types import (  # noqa: E402
+    bytes_,
+    character,
+    clongdouble,
+    complex256,
+    datetime64,
+    flexible,
+    float128,
+    isnat,
+    longdouble,
+    object_,
+    str_,
+    timedelta64,
+    void,
+)
+from kdsl.frontend.array.nditer import nditer  # noqa: E402
+from kdsl.frontend.array.numpy_constants import (  # noqa: E402
+    False_,
+    ScalarType,
+    True_,
+    exceptions,
+    little_endian,
+    sctypeDict,
+    typecodes,
+)
+from kdsl.frontend.array.ufunc_methods import Ufunc as ufunc  # noqa: E402  (isinstance(kd.add, kd.ufunc))
+
+__all__ += ["broadcast", "flatiter", "format_float_positional", "format_float_scientific", "bytes_", "character",
+            "clongdouble", "complex256", "datetime64", "flexible", "float128", "isnat", "longdouble", "object_",
+            "str_", "timedelta64", "void", "nditer", "False_", "ScalarType", "True_", "little_endian",
+            "sctypeDict", "typecodes", "ufunc", "exceptions"]  # NumPy's remaining names (docs/numpy-api.md)
+
 # kd.nn and kd.optim are built on this public API (`import kdsl as kd` inside them), so they come last.
 from kdsl import nn, optim  # noqa: E402
 
@@ -564,3 +607,4 @@ _ufunc_methods.wrap(globals())  # binary functions gain NumPy's .outer/.reduce/.
 from kdsl.frontend.array.sliding_window import lib  # noqa: E402  (kd.lib.stride_tricks.sliding_window_view)
 
 __all__ += ["lib"]
+lib.scimath = emath  # type: ignore[attr-defined]  # NumPy's np.lib.scimath is np.emath (kdsl/frontend/array/emath.py)

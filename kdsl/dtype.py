@@ -206,8 +206,27 @@ def as_dtype(x: Any) -> DType:
     if not npd.isnative:  # big-endian data is converted on upload; the element type is the same
         npd = npd.newbyteorder("=")
     if npd not in _BY_NP:
-        raise TypeError(f"dtype {npd} is not supported by kdsl; supported: {', '.join(d.name for d in ALL)}")
+        raise TypeError(f"dtype {npd} is not supported by kdsl{_UNSUPPORTED.get(npd.kind, _instead(npd))}")
     return _BY_NP[npd]
+
+
+# The kdsl way for each kind of NumPy dtype without a device dtype (kd.object_, kd.str_, kd.datetime64...)
+_UNSUPPORTED = {
+    "O": ": kdsl arrays hold numbers; keep Python objects in NumPy arrays or lists, and upload their numbers",
+    "U": ": kdsl arrays hold numbers; keep strings on the host (NumPy, lists) and upload codes or lengths",
+    "S": ": kdsl arrays hold numbers; view bytes as uint8 (np.frombuffer(b, np.uint8)) and upload those",
+    "V": ": kdsl arrays hold numbers; upload each field of a structured array as its own array",
+    "M": ": store datetimes as int64 counts of a unit (d.astype('datetime64[ns]').astype(np.int64)) and convert "
+         "back on the host",
+    "m": ": store durations as int64 counts of a unit (t.astype('timedelta64[ns]').astype(np.int64)) and convert "
+         "back on the host",
+}
+
+
+def _instead(npd: np.dtype) -> str:
+    if npd.kind in "fc" and npd.itemsize > 16 - 8 * (npd.kind == "f"):  # longdouble, clongdouble
+        return f": kdsl has no extended precision; use {'float64' if npd.kind == 'f' else 'complex128'}"
+    return f"; supported: {', '.join(d.name for d in ALL)}"
 
 
 def scalar_dtype(value: Any) -> DType:

@@ -26,6 +26,7 @@ ALLOWED = {
     "kdsl.fft": {"kdsl", "kdsl.dtype"},  # the public API only: its kernels are kd.raw_kernels
     # the public API only: its kernels are kd.raw_kernel GLSL, its recorded plans kdsl.kp Algorithms and Sequences
     "kdsl.linalg": {"kdsl", "kdsl.dtype", "kdsl.kp"},
+    "kdsl.polynomial": {"kdsl"},  # kd.polynomial: the public API only (fits and roots need kd.linalg)
     # kd.nn, kd.optim and the models: the public API only, and the model code may use kd.nn
     "kdsl.nn": {"kdsl"},
     "kdsl.optim": {"kdsl"},

@@ -60,7 +60,7 @@ def test_nan_reductions_of_empty_and_size_one(fn):
 
 
 @pytest.mark.parametrize("name,hint", [("asnumpy", "a.numpy"), ("no_such_name", "docs/numpy-api.md"),
-                                       ("longdouble", "kd.float64"), ("complex_", "kd.complex64"),
+                                       ("memmap", "np.memmap"), ("complex_", "kd.complex64"),
                                        ("no_such_function", "docs/numpy-api.md")])
 def test_missing_names_say_what_to_do(name, hint):
     with pytest.raises(AttributeError, match=f"no attribute '{name}'.*{hint}"):

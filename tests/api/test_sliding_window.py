@@ -30,7 +30,9 @@ def test_moving_average_fuses_and_writes_stay():
     x = kd.asarray(host)
     w = kd.lib.stride_tricks.sliding_window_view(x, 5)
     np.testing.assert_allclose(w.mean(axis=-1).numpy(), np_windows(host, 5).mean(axis=-1), rtol=1e-5, atol=1e-6)
-    w[0, 0] = 100.0  # the windows are a value: x keeps its data (NumPy's are read-only)
+    assert not w.flags.writeable and not np_windows(host, 5).flags.writeable
+    with pytest.raises(ValueError, match="read-only"):  # NumPy's windows are read-only too
+        w[0, 0] = 100.0
     np.testing.assert_array_equal(x.numpy(), host)
 
 

@@ -55,6 +55,9 @@ def _inplace(name: str):
 
 def store_inplace(target: Array, result: Array) -> Array:
     """``target`` takes ``result``'s values (cast to its dtype); a view writes them through to its base."""
+    from kdsl.frontend.array.array_flags import check_writeable  # cycle: that module reads Arrays
+
+    check_writeable(target, "output array is read-only")
     if result.dtype is not target.dtype:
         result = result.astype(target.dtype)
     target._node = result._n
@@ -88,8 +91,10 @@ _SYMBOL = {"matmul": "@", "add": "+", "sub": "-", "mul": "*", "div": "/", "floor
 class Array:
     """An n-dimensional array on a kdsl device, computed lazily."""
 
-    __slots__ = ("_raw", "_parent", "_version", "_read", "_seen", "__weakref__")
+    # _readonly: setflags(write=False) (array_flags.py)
+    __slots__ = ("_raw", "_parent", "_version", "_read", "_seen", "_readonly", "__weakref__")
     __array_priority__ = 100  # NumPy defers to our reflected operators
+    _readonly: bool  # set by setflags(write=False); unset means writeable (array_flags.py)
 
     def __init__(self, node: Node):
         node.refs += 1
@@ -328,8 +333,12 @@ class Array:
 
         return view(self, dtype, type)
 
-    def copy(self) -> Array:
-        """A new array with the same values (its own buffer when realised)."""
+    def copy(self, order: str = "C") -> Array:
+        """A new array with the same values (its own buffer when realised); ``order`` is checked (kdsl has one
+        layout: the values and shape are the same for every order, as NumPy's)."""
+        from kdsl.frontend.array import memory_order
+
+        memory_order.fortran(order)
         node = self._n
         return Array(Node("copy", (node,), node.dtype, node.shape))
 
@@ -435,7 +444,7 @@ class Array:
             from kdsl.frontend.array.shape_ops import reshape
 
             return reshape(self, target, order, copy=copy)
-        if memory_order.fortran(order, "CFA"):
+        if memory_order.fortran(order, "CFA", self):
             return memory_order.reshape_fortran(self, tuple(target))
         new = mv.resolve_shape(target, self.size)
         out = Array(mv.reshape_node(self._n, new))
@@ -443,7 +452,11 @@ class Array:
                             lambda base: Array(mv.reshape_node(base._n, new)))
 
     def ravel(self, order: str = "C") -> Array:
-        return self.reshape(-1, order=order if order in ("C", "F", "A") else "C")
+        from kdsl.frontend.array import memory_order
+
+        if isinstance(order, str) and order.upper() == "K":  # memory order, as NumPy's
+            return memory_order.ravel_keep(self)
+        return self.reshape(-1, order=order)
 
     def flatten(self, order: str = "C") -> Array:
         """A flat copy (writes to it do not reach this array, as in NumPy)."""
@@ -469,6 +482,50 @@ class Array:
             steps.append(step)
             acc *= max(n, 1)
         return tuple(reversed(steps))
+
+    @property
+    def base(self) -> Array | None:
+        """The array owning the data this view was taken from; None for an owner (``array_flags.py``)."""
+        from kdsl.frontend.array.array_flags import base_of
+
+        return base_of(self)
+
+    @property
+    def flags(self):
+        """NumPy's flags of the equivalent NumPy array: ``c_contiguous``, ``writeable``... (``array_flags.py``)."""
+        from kdsl.frontend.array.array_flags import Flags
+
+        return Flags(self)
+
+    def setflags(self, write=None, align=None, uic=None) -> None:
+        """``write=False`` makes this array (and views of it) read-only, as NumPy's (``array_flags.py``)."""
+        from kdsl.frontend.array.array_flags import setflags
+
+        setflags(self, write, align, uic)
+
+    def byteswap(self, inplace: bool = False) -> Array:
+        """Each element's bytes reversed (``byte_swap.py``)."""
+        from kdsl.frontend.array.byte_swap import byteswap
+
+        return byteswap(self, inplace)
+
+    def getfield(self, dtype, offset: int = 0) -> Array:
+        """The ``dtype`` value at byte ``offset`` of each element (``fields.py``)."""
+        from kdsl.frontend.array.fields import getfield
+
+        return getfield(self, dtype, offset)
+
+    def setfield(self, val, dtype, offset: int = 0) -> None:
+        """Write ``val`` as ``dtype`` at byte ``offset`` of each element, in place (``fields.py``)."""
+        from kdsl.frontend.array.fields import setfield
+
+        setfield(self, val, dtype, offset)
+
+    def resize(self, *new_shape, refcheck: bool = True) -> None:
+        """Reshape this array in place to ``new_shape``, cut short or zero-filled (``in_place_resize.py``)."""
+        from kdsl.frontend.array.in_place_resize import resize
+
+        resize(self, *new_shape, refcheck=refcheck)
 
     @property
     def flat(self):
@@ -543,8 +600,10 @@ class Array:
         return getitem(self, key)
 
     def __setitem__(self, key, value) -> None:
+        from kdsl.frontend.array.array_flags import check_writeable
         from kdsl.frontend.array.indexing import setitem  # cycle: that module builds Arrays
 
+        check_writeable(self)
         self._node = setitem(self, key, value)._n
         if self._parent is not None:  # a[0][1] = v, a.T[0] = v, row = a[0]; row[1] = v all reach a
             base, write = self._parent

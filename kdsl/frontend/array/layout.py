@@ -29,14 +29,16 @@ _REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_
 
 
 def isfortran(a: Any) -> bool:
-    """Whether ``a`` is Fortran-ordered and not C-ordered (NumPy's ``np.isfortran``): False for every kdsl
-    array (they are C-ordered); NumPy's answer for a NumPy array.
+    """Whether ``a`` is Fortran-ordered and not C-ordered (NumPy's ``np.isfortran``): for a kdsl array, as NumPy
+    answers for the equivalent NumPy array (a transpose of a C-ordered array is, ``a.flags``).
 
     >>> import kdsl as kd
-    >>> kd.isfortran(kd.zeros((3, 3)))
-    False
+    >>> kd.isfortran(kd.zeros((3, 3))), kd.isfortran(kd.arange(6).reshape(3, 2).T)
+    (False, True)
     """
-    return False if isinstance(a, Array) else bool(np.isfortran(a))
+    if isinstance(a, Array):
+        return a.flags.fnc
+    return bool(np.isfortran(a))
 
 
 def asfortranarray(a: Any, dtype: Any = None, *, like: Any = None) -> Array:

@@ -2,9 +2,9 @@
 ``kd.reshape(a, shape, 'F')``. kdsl arrays have one layout (C order), so ``'F'`` (Fortran: first index fastest)
 reads the elements through transposes: ``a.reshape(s, order='F')`` is ``a.T.reshape(s[::-1]).T``. As NumPy's, it
 is a view of a 1-D (or 0-d) ``a`` (writes reach ``a``) and a copy otherwise (a C-ordered array of several axes
-is not Fortran-contiguous). ``'A'`` and ``'K'`` mean ``'C'`` here, as for any C-ordered
-NumPy array (NumPy's ``'A'`` of a transposed, Fortran-contiguous view means ``'F'``: kdsl views have no memory
-order, as ``kd.isfortran`` is always False).
+is not Fortran-contiguous). ``'A'`` and ``'K'`` mean ``'C'``, except for a view NumPy would call
+Fortran-contiguous and not C-contiguous (a transpose: ``a.T.ravel('A')``), where they mean ``'F'`` as in NumPy
+(``kd.Array.flags``). ``ravel('K')`` reads the elements in memory order, as NumPy's (``ravel_keep``).
 
     >>> import kdsl as kd
     >>> a = kd.arange(6).reshape(2, 3)
@@ -20,11 +20,18 @@ if TYPE_CHECKING:
     from kdsl.frontend.array.array import Array
 
 
-def fortran(order: Any, allowed: str = "CFAK") -> bool:
-    """Whether ``order`` asks for Fortran order (ValueError naming the choices for anything else)."""
+def fortran(order: Any, allowed: str = "CFAK", a: Array | None = None) -> bool:
+    """Whether ``order`` asks for Fortran order (ValueError naming the choices for anything else). With the
+    array ``a``, ``'A'`` and ``'K'`` mean Fortran order when ``a`` is a Fortran-contiguous view (a transpose),
+    as NumPy's do (its ``flags``: ``array_flags.py``)."""
     if not isinstance(order, str) or order.upper() not in allowed:
         choices = ", ".join(repr(c) for c in allowed)
         raise ValueError(f"order must be one of {choices}, got {order!r}")
+    if order.upper() in "AK" and a is not None:
+        from kdsl.frontend.array.array_flags import contiguity
+
+        c, f = contiguity(a)
+        return f and not c
     return order.upper() == "F"
 
 
@@ -36,3 +43,32 @@ def reshape_fortran(a: Array, shape: tuple[int, ...]) -> Array:
     target = mv.resolve_shape(shape, a.size)
     out = a.T.reshape(target[::-1]).T
     return out if a.ndim <= 1 else Array(out._node)  # a new Array of the same node: lazy, writes stay in it
+
+
+def ravel_keep(a: Array) -> Array:
+    """NumPy's ``ravel('K')``: the elements in the order they lie in memory, except that axes with negative
+    strides are not reversed (NumPy's rule). A kdsl view's strides are over its source's C-ordered elements, so
+    that is C order after sorting the axes by decreasing stride magnitude (ties keep their order)."""
+    node = a._node
+    if node.op != "view":
+        return a.reshape(-1)
+    strides = node.arg.strides
+    order = sorted(range(a.ndim), key=lambda i: -abs(strides[i]))
+    return a.transpose(order).reshape(-1)
+
+
+def host_with_layout(a: Array) -> Any:
+    """A NumPy copy of ``a`` whose memory layout is the one NumPy's equivalent array has (a transpose is
+    Fortran-ordered, a reversed view has negative strides), so NumPy's memory-order iteration (``nditer``'s
+    ``order='K'``) visits the elements in the same order: one download."""
+    import numpy as np
+
+    node = a._node
+    if node.op != "view" or a.ndim < 1:
+        return a.numpy()
+    strides = node.arg.strides
+    negative = tuple(i for i, s in enumerate(strides) if s < 0)
+    order = sorted(range(a.ndim), key=lambda i: -abs(strides[i]))
+    b = a[tuple(slice(None, None, -1) if i in negative else slice(None) for i in range(a.ndim))] if negative else a
+    host = np.transpose(b.transpose(order).numpy(), np.argsort(order))
+    return np.flip(host, negative) if negative else host

@@ -12,8 +12,6 @@ _HINTS: dict[str, str] = {
     "float_": "use kd.float32 (kdsl's default float) or kd.float64",
 }
 _HINTS["complex_"] = "use kd.complex64 (kdsl's default complex) or kd.complex128"
-_HINTS["longdouble"] = "kdsl has no extended precision; use kd.float64"
-_HINTS["clongdouble"] = "kdsl has no extended precision; use kd.complex128"
 _HINTS["matrix"] = "kdsl has no matrix class; use 2-D arrays and the @ operator"
 _HINTS["memmap"] = "map the file with np.memmap and upload the part you need with kd.asarray"
 

@@ -35,7 +35,7 @@ def reshape(a, shape, order: str = "C", *, copy: bool | None = None) -> Array:
     ``order='F'`` reads and places the elements first index fastest (``memory_order.py``).
     """
     a = _arr(a)
-    if memory_order.fortran(order, "CFA"):
+    if memory_order.fortran(order, "CFA", a):
         out = memory_order.reshape_fortran(a, tuple(shape) if isinstance(shape, (tuple, list)) else (shape,))
         return out.copy() if copy else out
     if copy is False:

@@ -3,7 +3,8 @@ view of its data, as NumPy's, zero-copy.
 
 The windows are one strided view of the data (each window axis steps like the axis it slides along), so
 ``sliding_window_view(x, 3).mean(axis=-1)`` reads ``x`` in the kernel that averages, with no copy. As NumPy's
-(read-only by default), writing into the windows does not reach ``x``. The namespace ``kd.lib.stride_tricks``
+(read-only: ``w.flags.writeable`` is False and assigning raises ValueError), writing into the windows does
+not reach ``x``. The namespace ``kd.lib.stride_tricks``
 (also importable as ``kdsl.lib.stride_tricks``) is NumPy's ``np.lib.stride_tricks`` for ported code.
 ``as_strided(x, shape, strides)`` takes NumPy's byte strides (``x.strides`` gives them); unlike NumPy's it checks
 that the view stays inside ``x``'s data (ValueError), and writing into it does not reach ``x``.
@@ -63,7 +64,9 @@ def sliding_window_view(x: Any, window_shape: Any, axis: Any = None, *, subok: b
         shape[ax] -= w - 1
     strides = view.strides + tuple(view.strides[ax] for ax in axes)
     windows = View(tuple(shape) + sizes, strides, view.offset)
-    return Array(mv.view_node(base, windows))  # noqa: SLF001
+    out = Array(mv.view_node(base, windows))  # noqa: SLF001
+    out.setflags(write=False)  # NumPy's windows are read-only: assigning raises ValueError (array_flags.py)
+    return out
 
 
 def as_strided(x: Any, shape: Any = None, strides: Any = None, subok: bool = False,
@@ -91,7 +94,10 @@ def as_strided(x: Any, shape: Any = None, strides: Any = None, subok: bool = Fal
     if math.prod(target) and (low < 0 or high >= math.prod(base.shape)):
         raise ValueError(f"as_strided: shape {target} with strides {steps} reaches outside the array's data "
                          f"({math.prod(base.shape)} elements); kdsl reads no memory the array does not hold")
-    return Array(mv.view_node(base, View(target, elems, view.offset)))  # noqa: SLF001
+    out = Array(mv.view_node(base, View(target, elems, view.offset)))  # noqa: SLF001
+    if not writeable:  # as NumPy's: assigning raises ValueError (array_flags.py)
+        out.setflags(write=False)
+    return out
 
 
 def _namespace() -> types.ModuleType:

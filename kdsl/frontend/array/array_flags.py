@@ -1,0 +1,224 @@
+"""NumPy's ``ndarray.flags``, ``ndarray.base`` and ``ndarray.setflags`` for kdsl arrays.
+
+``flags`` reports what NumPy reports for the equivalent NumPy array: a kdsl view (a slice, a transpose, a
+reshape...) has strides over its source's C-ordered elements, so ``c_contiguous``/``f_contiguous`` follow from
+them as NumPy's do (size-1 axes ignored, empty arrays both); every other array (a buffer, a computed result) is
+a C-ordered owner. Views of a lazy constant not yet written (``kd.zeros(s).T``) count as C-ordered: kdsl keeps
+no layout for them. ``owndata`` is ``base is None``; ``aligned`` is always True (device buffers are aligned);
+``writeable`` is True unless ``setflags(write=False)`` (or ``a.flags.writeable = False``) was called on the
+array or on an array it is a view of, as in NumPy: then assigning to it raises ``ValueError: assignment
+destination is read-only``.
+
+``base`` is the array a view was taken from, followed to the array that owns the data (NumPy collapses chains
+of views the same way), None for an owner. Differences from NumPy: ``kd.broadcast_to`` and ``kd.diagonal``
+return new arrays (base None; NumPy returns read-only views), and a reshape NumPy must copy reports the reshaped
+array as its base (NumPy reports its internal copy).
+
+Example:
+    >>> import kdsl as kd
+    >>> a = kd.arange(6.0).reshape(2, 3)
+    >>> a.T.flags.f_contiguous, a.T.flags["C_CONTIGUOUS"], a[:, ::2].base is a.base
+    (True, False, True)
+    >>> a.setflags(write=False)
+    >>> a[0, 0] = 1.0
+    Traceback (most recent call last):
+    ...
+    ValueError: assignment destination is read-only
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kdsl.frontend.array.array import Array
+
+_KEYS = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
+         "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous", "OWNDATA": "owndata",
+         "O": "owndata", "WRITEABLE": "writeable", "W": "writeable", "ALIGNED": "aligned", "A": "aligned",
+         "WRITEBACKIFCOPY": "writebackifcopy", "X": "writebackifcopy", "FNC": "fnc", "FORC": "forc",
+         "BEHAVED": "behaved", "B": "behaved", "CARRAY": "carray", "CA": "carray", "FARRAY": "farray",
+         "FA": "farray"}
+_SHOWN = ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE", "ALIGNED", "WRITEBACKIFCOPY")
+
+
+def _contiguous(shape: tuple[int, ...], strides: tuple[int, ...], fortran: bool) -> bool:
+    """Whether element ``strides`` are those of a dense array of ``shape`` in C (or Fortran) order, ignoring
+    size-1 axes as NumPy does."""
+    if 0 in shape:
+        return True
+    axes = range(len(shape)) if fortran else reversed(range(len(shape)))
+    step = 1
+    for axis in axes:
+        if shape[axis] != 1:
+            if strides[axis] != step:
+                return False
+            step *= shape[axis]
+    return True
+
+
+def contiguity(a: Array) -> tuple[bool, bool]:
+    """``(c_contiguous, f_contiguous)`` of the NumPy array equivalent to ``a``."""
+    node = a._node
+    # A view of a 0-d node is a lazy constant (kd.zeros, kd.full) broadcast: its zero strides say nothing of
+    # the layout NumPy's array would have, so it counts as C-ordered like any other new array.
+    if node.op == "view" and not (node.srcs and len(node.srcs[0].shape) == 0):
+        strides = node.arg.strides
+    else:  # an owner: C order
+        strides, step = [0] * a.ndim, 1
+        for axis in reversed(range(a.ndim)):
+            strides[axis], step = step, step * max(a.shape[axis], 1)
+    return _contiguous(a.shape, tuple(strides), False), _contiguous(a.shape, tuple(strides), True)
+
+
+def base_of(a: Array) -> Array | None:
+    """The array owning the data ``a`` is a view of (None when ``a`` owns it)."""
+    if a._parent is None:
+        return None
+    root = a._parent[0]
+    while root._parent is not None:
+        root = root._parent[0]
+    return root
+
+
+def writeable(a: Array) -> bool:
+    """False when ``a`` or an array it is a view of was made read-only."""
+    node: Array | None = a
+    while node is not None:
+        if getattr(node, "_readonly", False):
+            return False
+        node = node._parent[0] if node._parent is not None else None
+    return True
+
+
+def check_writeable(a: Array, message: str = "assignment destination is read-only") -> None:
+    """Raise NumPy's ValueError when ``a`` is read-only."""
+    if not writeable(a):
+        raise ValueError(message)
+
+
+def setflags(a: Array, write: Any = None, align: Any = None, uic: Any = None) -> None:
+    """NumPy's ``ndarray.setflags``: ``write`` makes ``a`` writeable or read-only (a view of a read-only array
+    cannot be made writeable: ValueError, as NumPy); ``align=False`` and ``uic=True`` are refused as NumPy
+    refuses them for its own aligned arrays."""
+    if uic:
+        raise ValueError("cannot set WRITEBACKIFCOPY flag to True")
+    if align is not None and not align:
+        raise ValueError("kdsl arrays are always aligned: setflags(align=False) cannot apply")
+    if write is None:
+        return
+    if write:
+        parent = a._parent[0] if a._parent is not None else None
+        if parent is not None and not writeable(parent):
+            raise ValueError("cannot set WRITEABLE flag to True of this array")
+        a._readonly = False
+    else:
+        a._readonly = True
+
+
+class Flags:
+    """NumPy's ``flagsobj`` for a kdsl array: attributes (``a.flags.c_contiguous``), items
+    (``a.flags['C_CONTIGUOUS']``, ``a.flags['C']``) and ``writeable`` assignable; read live from the array.
+
+    >>> import kdsl as kd
+    >>> f = kd.zeros((2, 2)).flags
+    >>> f.c_contiguous, f["F"], f.owndata, f.writeable, f.aligned
+    (True, False, True, True, True)
+    """
+
+    __slots__ = ("_array",)
+    _array: Array
+
+    def __init__(self, a: Array) -> None:
+        object.__setattr__(self, "_array", a)
+
+    @property
+    def c_contiguous(self) -> bool:
+        return contiguity(self._array)[0]
+
+    @property
+    def f_contiguous(self) -> bool:
+        return contiguity(self._array)[1]
+
+    contiguous = c_contiguous
+    fortran = f_contiguous
+
+    @property
+    def owndata(self) -> bool:
+        return base_of(self._array) is None
+
+    @property
+    def writeable(self) -> bool:
+        return writeable(self._array)
+
+    @property
+    def aligned(self) -> bool:
+        return True
+
+    @property
+    def writebackifcopy(self) -> bool:
+        return False
+
+    @property
+    def fnc(self) -> bool:
+        c, f = contiguity(self._array)
+        return f and not c
+
+    @property
+    def forc(self) -> bool:
+        c, f = contiguity(self._array)
+        return f or c
+
+    @property
+    def behaved(self) -> bool:
+        return self.writeable
+
+    @property
+    def carray(self) -> bool:
+        return self.behaved and self.c_contiguous
+
+    @property
+    def farray(self) -> bool:
+        # NumPy reports FARRAY for any aligned array that is not C-contiguous (its test is on any of the
+        # ALIGNED, WRITEABLE, F_CONTIGUOUS bits): the same answer here
+        return not self.c_contiguous
+
+    @property
+    def num(self) -> int:
+        """NumPy's bit set: C 1, F 2, OWNDATA 4, ALIGNED 256, WRITEABLE 1024."""
+        bits = (1, 2, 4, 256, 1024)
+        values = (self.c_contiguous, self.f_contiguous, self.owndata, True, self.writeable)
+        return sum(b for b, v in zip(bits, values, strict=True) if v)
+
+    def __getitem__(self, key: str) -> bool:
+        name = _KEYS.get(key.upper()) if isinstance(key, str) else None
+        if name is None:
+            raise KeyError(f"Unknown flag {key!r}")
+        return bool(getattr(self, name))
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        name = _KEYS.get(key.upper()) if isinstance(key, str) else None
+        if name is None:
+            raise KeyError(f"Unknown flag {key!r}")
+        setattr(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "writeable":
+            setflags(self._array, write=value)
+        elif name == "aligned":
+            setflags(self._array, align=value)
+        elif name == "writebackifcopy":
+            setflags(self._array, uic=value)
+        else:
+            raise AttributeError(f"attribute {name!r} of 'numpy.flagsobj' objects is not writable")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Flags) and self.num == other.num
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return "\n".join(f"  {key} : {self[key]}" for key in _SHOWN) + "\n"
+
+
+__all__ = ["Flags", "base_of", "check_writeable", "contiguity", "setflags", "writeable"]

@@ -1,0 +1,126 @@
+"""``kd.nditer``: NumPy's ``np.nditer`` for kdsl arrays: iterating the elements of one array, or of several
+broadcast together, with NumPy's ``flags`` (``multi_index``, ``c_index``, ``f_index``, ``external_loop``,
+``buffered``...), ``op_flags``, ``order``, ``op_dtypes`` and ``casting``, and the iterator's attributes
+(``multi_index``, ``index``, ``finished``, ``iternext()``, ``shape``, ``itersize``, ``value``, ``operands``...).
+
+It is a host iteration, as NumPy's element-by-element loop is: the kdsl operands are downloaded once, each
+laid out as NumPy lays out the equivalent array (a transpose is Fortran-ordered), and NumPy's ``nditer`` runs
+over those copies, so the default ``order='K'`` visits the elements in NumPy's order and the items are NumPy's
+0-d arrays. Operands flagged ``readwrite``/``writeonly`` are uploaded back into their kdsl arrays (one
+assignment each) when the iteration ends, the ``with`` block exits or ``close()`` is called; ``None`` operands
+are allocated by NumPy (``allocate``) and ``it.operands`` gives them as kdsl arrays.
+
+Example:
+    >>> import kdsl as kd
+    >>> a = kd.arange(6).reshape(2, 3)
+    >>> [int(x) for x in kd.nditer(a.T)], [int(x) * int(y) for x, y in kd.nditer([a, kd.asarray([1, 0, 2])])]
+    ([0, 1, 2, 3, 4, 5], [0, 0, 4, 3, 0, 10])
+    >>> with kd.nditer(a, op_flags=["readwrite"]) as it:
+    ...     for x in it:
+    ...         x[...] = 2 * x
+    >>> a.tolist()
+    [[0, 2, 4], [6, 8, 10]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, cast
+
+import numpy as np
+
+_WRITING = ("readwrite", "writeonly")
+
+
+def _flags_of(op_flags: Any, i: int, n: int) -> list[str]:
+    """Operand ``i``'s flags: NumPy takes one list for all operands or one list per operand."""
+    if op_flags is None:
+        return []
+    if isinstance(op_flags, str):
+        return [op_flags]
+    groups = list(op_flags)
+    if groups and all(isinstance(g, str) for g in groups):
+        return groups
+    return list(groups[i]) if i < len(groups) else []
+
+
+def _host(x: Any) -> Any:
+    from kdsl.frontend.array.array import Array  # cycle: array.py is the base of this package
+    from kdsl.frontend.array.memory_order import host_with_layout
+
+    return host_with_layout(x) if isinstance(x, Array) else x
+
+
+class nditer:  # noqa: N801 - NumPy's name
+    """NumPy's ``nditer`` over host copies of kdsl arrays (and any array-likes); written operands go back."""
+
+    def __init__(self, op: Any, flags: Any = None, op_flags: Any = None, op_dtypes: Any = None, order: str = "K",
+                 casting: str = "safe", op_axes: Any = None, itershape: Any = None, buffersize: int = 0) -> None:
+        from kdsl.frontend.array.array import Array
+
+        several = isinstance(op, (list, tuple))
+        given = list(op) if several else [op]
+        hosts = [_host(x) for x in given]
+        # (kdsl array, its host copy) for each operand NumPy may write: uploaded back by _write_back
+        self._written = [(x, h) for i, (x, h) in enumerate(zip(given, hosts, strict=True))
+                         if isinstance(x, Array) and set(_flags_of(op_flags, i, len(given))) & set(_WRITING)]
+        self._it = cast(Any, np.nditer)(hosts if several else hosts[0], flags, op_flags, op_dtypes, order, casting,
+                                        op_axes, itershape, buffersize)
+        self._done = False
+
+    def _write_back(self) -> None:
+        if self._done:
+            return
+        self._done = True
+        for target, host in self._written:
+            target[...] = np.asarray(host)
+
+    def __iter__(self) -> Iterator[Any]:
+        return self
+
+    def __next__(self) -> Any:
+        try:
+            return next(self._it)
+        except StopIteration:
+            if self._written:
+                self._it.close()  # NumPy's write-back of cast copies into the host arrays, then ours
+            self._write_back()
+            raise
+
+    def iternext(self) -> bool:
+        more = bool(self._it.iternext())
+        if not more:
+            self._write_back()
+        return more
+
+    @property
+    def operands(self) -> tuple[Any, ...]:
+        """The operands as kdsl arrays (those NumPy allocated included), as NumPy's ``it.operands``."""
+        from kdsl.frontend.array.creation import asarray
+
+        return tuple(asarray(np.asarray(o)) for o in self._it.operands)
+
+    def __len__(self) -> int:
+        return len(self._it)
+
+    def __getitem__(self, i: Any) -> Any:  # it[0]: operand 0's current value
+        return self._it[i]
+
+    def __setitem__(self, i: Any, value: Any) -> None:  # it[0] = v: written into the host copy
+        self._it[i] = value
+
+    def __getattr__(self, name: str) -> Any:  # multi_index, index, finished, shape, itersize, value, ...
+        return getattr(self._it, name)
+
+    def close(self) -> None:
+        self._it.close()
+        self._write_back()
+
+    def __enter__(self) -> nditer:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+__all__ = ["nditer"]

@@ -1,0 +1,27 @@
+"""NumPy's module-level constants and scalar-type tables, for code that reads them through ``kd``:
+``True_``/``False_`` (NumPy's boolean scalars), ``ScalarType`` (the tuple of scalar types ``isinstance``
+tests use), ``typecodes`` (NumPy's type-character table), ``sctypeDict``, ``little_endian`` and ``exceptions``
+(NumPy's exception classes, which kdsl raises: ``except kd.exceptions.AxisError``). They are NumPy's own
+objects: metadata, no device data.
+
+Example:
+    >>> import kdsl as kd
+    >>> bool(kd.True_), isinstance(1.5, kd.ScalarType), "f" in kd.typecodes["Float"], kd.little_endian
+    (True, True, True, True)
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+True_ = np.True_
+False_ = np.False_
+ScalarType = np.ScalarType
+typecodes = dict(np.typecodes)  # a copy: a program editing it does not change NumPy's
+sctypeDict = dict(np.sctypeDict)
+little_endian = sys.byteorder == "little"
+exceptions = np.exceptions  # kdsl raises NumPy's AxisError, ComplexWarning, RankWarning...
+
+__all__ = ["False_", "ScalarType", "True_", "exceptions", "little_endian", "sctypeDict", "typecodes"]

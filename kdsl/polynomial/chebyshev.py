@@ -1,0 +1,74 @@
+"""NumPy's ``np.polynomial.chebyshev``: Chebyshev series of the first kind (``T_0 = 1``, ``T_1 = x``,
+``T_{k+1} = 2x T_k - T_{k-1}``), coefficients lowest degree first, and the ``Chebyshev`` class. Values and
+Vandermonde matrices are fused recurrences on the device; see :mod:`kdsl.polynomial.orthogonal` for the rest.
+
+Example:
+    >>> import kdsl as kd
+    >>> x = kd.linspace(-1.0, 1.0, 9, dtype=kd.float64)
+    >>> c = kd.polynomial.chebyshev.chebfit(x, 2.0 * x * x, 2)
+    >>> [round(v, 9) + 0.0 for v in c.tolist()]
+    [1.0, 0.0, 1.0]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kdsl.polynomial.orthogonal import Basis
+from kdsl.polynomial.polyutils import trimcoef
+from kdsl.polynomial.series_class import SeriesBase
+
+_BASIS = Basis(lambda k: (1.0, 0.0, 0.0) if k == 0 else (2.0, 1.0, 0.0))
+
+chebdomain = np.array([-1.0, 1.0])
+chebzero = np.array([0.0])
+chebone = np.array([1.0])
+chebx = np.array([0.0, 1.0])
+chebtrim = trimcoef
+chebval = _BASIS.val
+chebvander = _BASIS.vander
+chebfit = _BASIS.fit
+chebadd = _BASIS.add
+chebsub = _BASIS.sub
+chebmul = _BASIS.mul
+chebmulx = _BASIS.mulx
+chebdiv = _BASIS.div
+chebpow = _BASIS.pow
+chebder = _BASIS.der
+chebint = _BASIS.int
+chebroots = _BASIS.roots
+chebfromroots = _BASIS.fromroots
+chebline = _BASIS.line
+cheb2poly = _BASIS.to_poly
+poly2cheb = _BASIS.from_poly
+
+
+class Chebyshev(SeriesBase):
+    """A Chebyshev series ``c[0] T_0 + c[1] T_1 + ...`` of ``x`` mapped from ``domain`` onto ``window``.
+
+    >>> import kdsl as kd
+    >>> str(kd.polynomial.Chebyshev([1.0, 2.0, 3.0]))
+    '1.0 + 2.0·T₁(x) + 3.0·T₂(x)'
+    """
+
+    basis_name = "T"
+    domain_default = np.array(chebdomain)
+    window_default = np.array(chebdomain)
+    _val = staticmethod(chebval)
+    _add = staticmethod(chebadd)
+    _sub = staticmethod(chebsub)
+    _mul = staticmethod(chebmul)
+    _div = staticmethod(chebdiv)
+    _pow = staticmethod(chebpow)
+    _der = staticmethod(chebder)
+    _int = staticmethod(chebint)
+    _fit = staticmethod(chebfit)
+    _roots = staticmethod(chebroots)
+    _fromroots = staticmethod(chebfromroots)
+    _line = staticmethod(chebline)
+    _recurrence = staticmethod(_BASIS.recurrence)
+
+
+__all__ = ["Chebyshev", "cheb2poly", "chebadd", "chebder", "chebdiv", "chebdomain", "chebfit", "chebfromroots",
+           "chebint", "chebline", "chebmul", "chebmulx", "chebone", "chebpow", "chebroots", "chebsub", "chebtrim",
+           "chebval", "chebvander", "chebx", "chebzero", "poly2cheb"]

@@ -72,6 +72,39 @@ def test_accumulate_by_doubling(name, shape, axis):
     np.testing.assert_array_equal(got.numpy(), expected)
 
 
+@pytest.mark.parametrize("name", ["logaddexp", "logaddexp2"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+@pytest.mark.parametrize("axis,keepdims", [(0, False), (1, True), (None, False), ((0, 1), True), (-1, False)])
+def test_log_reduce_and_accumulate(name, dtype, axis, keepdims):
+    host = (np.random.default_rng(3).normal(size=(4, 6)) * 30).astype(dtype)[:, ::-1]
+    ufunc = getattr(kd, name)
+    got, expected = ufunc.reduce(kd.asarray(host), axis=axis, keepdims=keepdims), getattr(np, name).reduce(
+        host, axis=axis, keepdims=keepdims)
+    assert got.dtype.kind == expected.dtype.kind and got.shape == expected.shape
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-5)
+    if axis in (0, 1, -1):
+        got = ufunc.accumulate(kd.asarray(host), axis=axis)
+        np.testing.assert_allclose(got.numpy(), getattr(np, name).accumulate(host, axis=axis), rtol=1e-5)
+
+
+@pytest.mark.parametrize("values", [[-np.inf, -np.inf], [np.inf, 1.0], [np.nan, 2.0], [-np.inf, 3.0], [1e30, 1e30]])
+def test_log_reduce_special_values(values):
+    host = np.array(values, np.float32)
+    for name in ("logaddexp", "logaddexp2"):
+        with np.errstate(invalid="ignore", over="ignore"):
+            expected = getattr(np, name).reduce(host)
+        np.testing.assert_allclose(getattr(kd, name).reduce(kd.asarray(host)).numpy(), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("shape,axis", [((0,), 0), ((0, 3), 0), ((2, 0), 1), ((2, 0), None)])
+def test_log_reduce_of_empty_is_the_identity(shape, axis):
+    for name in ("logaddexp", "logaddexp2"):
+        expected = getattr(np, name).reduce(np.zeros(shape, np.float32), axis=axis)
+        got = getattr(kd, name).reduce(kd.zeros(shape), axis=axis)
+        assert got.shape == expected.shape and getattr(kd, name).identity == getattr(np, name).identity
+        np.testing.assert_array_equal(got.numpy(), expected)
+
+
 @pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "logical_or"])
 @pytest.mark.parametrize("indices,axis", [([0, 4, 1, 5], 0), ([0], 1), ([2, 2, 0], 1), ([3, 1], -1), ([0, 1, 2], 0)])
 def test_reduceat(name, indices, axis):

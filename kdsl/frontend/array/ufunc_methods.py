@@ -9,8 +9,8 @@ them uninitialised) where the condition is False.
 
 ``outer`` broadcasts ``a`` against ``b`` with ``a``'s axes first (one fused kernel); ``reduce`` and ``accumulate``
 run kdsl's reduction or scan for the ufunc (``add.reduce`` is ``sum``, ``logical_and.reduce`` is ``all``,
-``multiply.accumulate`` is ``cumprod``...), on axis 0 unless told otherwise, as NumPy's. A method a ufunc lacks
-in kdsl raises ``TypeError`` naming the ones it has.
+``multiply.accumulate`` is ``cumprod``, ``logaddexp.reduce`` a shifted log-sum-exp...), on axis 0 unless told
+otherwise, as NumPy's. A method a ufunc lacks in kdsl raises ``TypeError`` naming the ones it has.
 
     >>> import kdsl as kd
     >>> kd.subtract.outer(kd.arange(3), kd.arange(2)).tolist()
@@ -38,11 +38,14 @@ REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", 
 ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 # associative ufuncs whose accumulate is a doubling scan of the ufunc itself (log2(n) lazy steps)
 DOUBLING = ("maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "logical_xor", "bitwise_and",
-            "bitwise_or", "bitwise_xor")
+            "bitwise_or", "bitwise_xor", "logaddexp", "logaddexp2")
+# reductions that are a shifted log-sum-exp (the forward algorithm's np.logaddexp.reduce), base e or 2
+LOG_REDUCE = {"logaddexp": ("exp", "log"), "logaddexp2": ("exp2", "log2")}
 AT = ("add", "subtract", "maximum", "minimum")  # kdsl/frontend/array/scatter.py
 # NumPy's identities (None: the ufunc has none)
 IDENTITY = {"add": 0, "subtract": None, "multiply": 1, "logical_and": True, "logical_or": False,
-            "logical_xor": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0}
+            "logical_xor": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0, "logaddexp": -np.inf,
+            "logaddexp2": -np.inf}
 
 
 def _kd() -> Any:
@@ -105,12 +108,27 @@ class Ufunc(WithAt):
         >>> kd.maximum.reduce(kd.asarray([[1, 5], [7, 2]]), axis=1).tolist()
         [5, 7]
         """
+        if self._name in LOG_REDUCE:
+            return _into(self._log_reduce(asarray(a) if dtype is None else asarray(a).astype(dtype), axis,
+                                          keepdims), out)
         if self._name not in REDUCE:
-            raise _refuse(self._name, "reduce", REDUCE)
+            raise _refuse(self._name, "reduce", REDUCE | LOG_REDUCE)
         if dtype is not None:
             kwargs["dtype"] = dtype
         result = getattr(_kd(), REDUCE[self._name])(asarray(a), axis=axis, keepdims=keepdims, **kwargs)
         return _into(result, out)
+
+    def _log_reduce(self, x: Array, axis: Any, keepdims: bool) -> Array:
+        """``logaddexp`` folded over ``axis`` as one log-sum-exp shifted by the maximum (no overflow); the
+        shift is 0 where the maximum is not finite, so all ``-inf`` (or nothing) gives ``-inf``, an ``inf`` gives ``inf``
+        and a NaN gives NaN, as NumPy's pairwise fold."""
+        kd = _kd()
+        exp, log = (getattr(kd, f) for f in LOG_REDUCE[self._name])
+        x = x.astype(self._fn(x, x).dtype)  # integers compute in the ufunc's float type
+        peak = kd.max(x, axis=axis, keepdims=True, initial=-np.inf)  # -inf: NumPy's identity (empty axes)
+        shift = kd.where(kd.isfinite(peak), peak, 0)
+        total = log(kd.sum(exp(x - shift), axis=axis, keepdims=keepdims))
+        return total + shift.reshape(total.shape)
 
     def reduceat(self, a: Any, indices: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Array:
         """NumPy's ``reduceat``: ``reduce(a[i:j])`` along ``axis`` for each pair of consecutive ``indices``

@@ -9,7 +9,8 @@ them uninitialised) where the condition is False.
 
 ``outer`` broadcasts ``a`` against ``b`` with ``a``'s axes first (one fused kernel); ``reduce`` and ``accumulate``
 run kdsl's reduction or scan for the ufunc (``add.reduce`` is ``sum``, ``logical_and.reduce`` is ``all``,
-``multiply.accumulate`` is ``cumprod``, ``logaddexp.reduce`` a shifted log-sum-exp...), on axis 0 unless told
+``multiply.accumulate`` is ``cumprod``, ``logaddexp.reduce`` a shifted log-sum-exp, ``bitwise_xor.reduce`` and
+``gcd.reduce`` fold halves pairwise...), on axis 0 unless told
 otherwise, as NumPy's. A method a ufunc lacks in kdsl raises ``TypeError`` naming the ones it has.
 
     >>> import kdsl as kd
@@ -21,6 +22,7 @@ otherwise, as NumPy's. A method a ufunc lacks in kdsl raises ``TypeError`` namin
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable, MutableMapping
 from typing import Any
@@ -30,6 +32,7 @@ import numpy as np
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, UFuncTypeError
 from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.scatter import WithAt
 
 # ufunc.reduce / ufunc.accumulate -> the kdsl function that computes it
@@ -39,12 +42,14 @@ ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 # associative ufuncs whose accumulate is a doubling scan of the ufunc itself (log2(n) lazy steps)
 DOUBLING = ("maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "logical_xor", "bitwise_and",
             "bitwise_or", "bitwise_xor", "logaddexp", "logaddexp2")
+# associative, commutative ufuncs without a kdsl reduction: reduce folds halves pairwise (log2(n) lazy steps)
+TREE = ("bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor", "gcd", "lcm")
 # reductions that are a shifted log-sum-exp (the forward algorithm's np.logaddexp.reduce), base e or 2
 LOG_REDUCE = {"logaddexp": ("exp", "log"), "logaddexp2": ("exp2", "log2")}
 AT = ("add", "subtract", "maximum", "minimum")  # kdsl/frontend/array/scatter.py
 # NumPy's identities (None: the ufunc has none)
 IDENTITY = {"add": 0, "subtract": None, "multiply": 1, "logical_and": True, "logical_or": False,
-            "logical_xor": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0, "logaddexp": -np.inf,
+            "logical_xor": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0, "gcd": 0, "logaddexp": -np.inf,
             "logaddexp2": -np.inf}
 
 
@@ -111,12 +116,39 @@ class Ufunc(WithAt):
         if self._name in LOG_REDUCE:
             return _into(self._log_reduce(asarray(a) if dtype is None else asarray(a).astype(dtype), axis,
                                           keepdims), out)
+        if self._name in TREE:
+            return _into(self._tree_reduce(asarray(a) if dtype is None else asarray(a).astype(dtype), axis,
+                                           keepdims), out)
         if self._name not in REDUCE:
-            raise _refuse(self._name, "reduce", REDUCE | LOG_REDUCE)
+            raise _refuse(self._name, "reduce", REDUCE | LOG_REDUCE | dict.fromkeys(TREE))
         if dtype is not None:
             kwargs["dtype"] = dtype
         result = getattr(_kd(), REDUCE[self._name])(asarray(a), axis=axis, keepdims=keepdims, **kwargs)
         return _into(result, out)
+
+    def _tree_reduce(self, x: Array, axis: Any, keepdims: bool) -> Array:
+        """``op`` folded over ``axis`` by halves: the reduced axes moved last and merged, then each step
+        combines the first half with the second (an odd element carried), ``ceil(log2(n))`` lazy steps."""
+        kd = _kd()
+        if self._name.startswith("logical"):
+            x = x.astype(kd.bool)
+        axes = tuple(range(x.ndim)) if axis is None else axis if isinstance(axis, tuple) else (axis,)
+        axes = tuple(sorted({normalize_axis(a, x.ndim) for a in axes}))
+        if self.identity is None and len(axes) > 1:
+            raise ValueError(f"reduction operation '{self._name}' is not reorderable, so at most one axis may be "
+                             "specified")
+        kept = [a for a in range(x.ndim) if a not in axes]
+        y = kd.permute_dims(x, kept + list(axes))
+        y = y.reshape(tuple(x.shape[a] for a in kept) + (math.prod(x.shape[a] for a in axes),))
+        if y.shape[-1] == 0:
+            if self.identity is None:
+                raise ValueError(f"zero-size array to reduction operation {self._name} which has no identity")
+            y = kd.full(y.shape[:-1] + (1,), np.array(self.identity).astype(y.dtype.np).item(), dtype=y.dtype)
+        while (n := y.shape[-1]) > 1:
+            half = self._fn(y[..., : n // 2], y[..., n // 2: n // 2 * 2])
+            y = half if n % 2 == 0 else kd.concatenate([half, y[..., n - 1:]], axis=-1)
+        y = y[..., 0] if self._name != "gcd" else kd.abs(y[..., 0])  # NumPy folds in gcd's identity 0 first
+        return y.reshape(tuple(1 if a in axes else x.shape[a] for a in range(x.ndim))) if keepdims else y
 
     def _log_reduce(self, x: Array, axis: Any, keepdims: bool) -> Array:
         """``logaddexp`` folded over ``axis`` as one log-sum-exp shifted by the maximum (no overflow); the

@@ -82,7 +82,7 @@ def flood_threshold(np, img_host, seed=(8, 7), tol=0.25):
     ok = np.abs(img - target) < tol
     region = np.zeros(img.shape, dtype=bool)
     region[seed] = True
-    for it in range(100):
+    for it in range(100):  # noqa: B007 (the count is reported)
         grown = region.copy()
         grown[1:] |= region[:-1]
         grown[:-1] |= region[1:]

@@ -152,8 +152,8 @@ class Ufunc(WithAt):
 
     def _log_reduce(self, x: Array, axis: Any, keepdims: bool) -> Array:
         """``logaddexp`` folded over ``axis`` as one log-sum-exp shifted by the maximum (no overflow); the
-        shift is 0 where the maximum is not finite, so all ``-inf`` (or nothing) gives ``-inf``, an ``inf`` gives ``inf``
-        and a NaN gives NaN, as NumPy's pairwise fold."""
+        shift is 0 where the maximum is not finite, so all ``-inf`` (or nothing) gives ``-inf``, an ``inf``
+        gives ``inf`` and a NaN gives NaN, as NumPy's pairwise fold."""
         kd = _kd()
         exp, log = (getattr(kd, f) for f in LOG_REDUCE[self._name])
         x = x.astype(self._fn(x, x).dtype)  # integers compute in the ufunc's float type

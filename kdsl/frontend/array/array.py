@@ -280,8 +280,12 @@ class Array:
 
         return view(self, dtype, type)
 
-    def copy(self) -> Array:
-        """A new array with the same values (its own buffer when realised)."""
+    def copy(self, order: str = "C") -> Array:
+        """A new array with the same values (its own buffer when realised); ``order`` is checked as NumPy's
+        and otherwise changes nothing (kdsl has one layout)."""
+        from kdsl.frontend.array.memory_order import fortran  # cycle: that module builds Arrays
+
+        fortran(order)
         node = self._n
         return Array(Node("copy", (node,), node.dtype, node.shape))
 

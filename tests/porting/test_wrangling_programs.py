@@ -139,6 +139,26 @@ def dedup_and_windows(np, events_host):
             "dur": dur, "longest": int(np.argmax(dur))}
 
 
+def feature_cleaning(np, X_host, y_host):
+    X = np.array(X_host, dtype=np.float32)
+    y = np.asarray(y_host)
+    X[y == 0, 0] = 0.0                      # a mask on rows, an int column
+    X[y == 2, 1:] *= -1
+    X[0, X[0] > 0] = 1.0                    # an int row, a mask on columns
+    col_max = X.max(axis=0)
+    X[:, col_max > 2] /= col_max[col_max > 2]
+    flags = (X > 0).astype(np.int32) << np.arange(X.shape[1])
+    code = np.bitwise_or.reduce(flags, axis=1)
+    any_odd = np.bitwise_xor.reduce(flags, axis=1)
+    F = X.copy(order="F")
+    F[0, 0] = 99.0
+    sizes = np.bincount(y) * 6
+    step = int(np.gcd.reduce(sizes))
+    common = int(np.lcm.reduce(np.array([2, 3, 4])))
+    return {"X": X, "code": code, "odd": any_odd, "changed": bool(X[0, 0] != 99.0), "step": step,
+            "common": common, "c_contig": bool(F.shape == X.shape)}
+
+
 def test_groupby_unique_axis0_pivot_add_at():
     check(groupby_multi_key, *table(), rtol=1e-4, atol=1e-3)
 
@@ -165,3 +185,8 @@ def test_sessionise_events_reduceat():
     rng = np.random.default_rng(73)
     ev = np.column_stack([rng.integers(0, 60, 50), rng.integers(0, 6, 50)])
     check(dedup_and_windows, ev)
+
+
+def test_feature_cleaning_mask_with_ints_and_bit_reductions():
+    rng = np.random.default_rng(74)
+    check(feature_cleaning, rng.normal(0, 2, size=(12, 4)), rng.integers(0, 3, 12), rtol=1e-5, atol=1e-6)

@@ -99,7 +99,8 @@ def loan_schedule(np, principal=250_000.0, rate=0.045, years=5):
     npv = float(np.sum(payment * discount))
     table = np.column_stack([k, interest, principal_paid, balance]).round(2)
     return {"payment": round(float(payment), 2), "interest": interest, "paid": principal_paid,
-            "balance": np.abs(balance) / principal, "half": int(half), "npv": npv / principal, "table": table[:6]}
+            "balance": np.abs(balance) / principal, "half": int(half), "npv": npv / principal, "table": table[:6],
+            "npv_pct": float(np.round(npv / principal * 100, 2)), "rate_pct": int(np.round(np.float64(rate) * 100))}
 
 
 def bond_and_options(np, spots_host, strike=100.0, r=0.03, sigma=0.25, T=0.5):

@@ -1,5 +1,7 @@
 """NumPy's ufunc methods on kdsl's binary functions (kdsl/frontend/array/ufunc_methods.py) against NumPy."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -92,6 +94,26 @@ def test_reduce_by_halves(name, dtype, shape, axis, keepdims):
     got = got_fn()
     assert got.dtype == expected.dtype and got.shape == expected.shape
     np.testing.assert_array_equal(got.numpy(), expected)
+
+
+@pytest.mark.parametrize("name", ["gcd", "bitwise_or", "bitwise_and", "lcm", "logaddexp", "logaddexp2"])
+@pytest.mark.parametrize("shape,axis,keepdims", [((2, 3), 0, False), ((2, 3), 1, True), ((0, 2), 0, False),
+                                                 ((0, 2), 0, True), ((2, 0), None, False)])
+def test_folded_reduce_initial(name, shape, axis, keepdims):
+    if name == "lcm" and axis is None:
+        pytest.skip("NumPy: lcm is not reorderable over several axes")
+    host = np.arange(1, 1 + math.prod(shape), dtype=np.int32).reshape(shape) * 3
+    if name.startswith("logaddexp"):
+        host = host.astype(np.float32)
+    expected = getattr(np, name).reduce(host, axis=axis, keepdims=keepdims, initial=4)
+    got = getattr(kd, name).reduce(kd.asarray(host), axis=axis, keepdims=keepdims, initial=4)
+    assert got.shape == expected.shape and got.dtype.kind == expected.dtype.kind
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
+
+
+def test_folded_reduce_refuses_where():
+    with pytest.raises(TypeError, match="does not support where"):
+        kd.bitwise_or.reduce(kd.arange(4), where=kd.arange(4) > 1)
 
 
 def test_reduce_by_halves_of_views_and_axis_errors():

@@ -113,18 +113,29 @@ class Ufunc(WithAt):
         >>> kd.maximum.reduce(kd.asarray([[1, 5], [7, 2]]), axis=1).tolist()
         [5, 7]
         """
-        if self._name in LOG_REDUCE:
-            return _into(self._log_reduce(asarray(a) if dtype is None else asarray(a).astype(dtype), axis,
-                                          keepdims), out)
-        if self._name in TREE:
-            return _into(self._tree_reduce(asarray(a) if dtype is None else asarray(a).astype(dtype), axis,
-                                           keepdims), out)
+        if self._name in LOG_REDUCE or self._name in TREE:
+            return _into(self._folded(asarray(a) if dtype is None else asarray(a).astype(dtype), axis, keepdims,
+                                      **kwargs), out)
         if self._name not in REDUCE:
             raise _refuse(self._name, "reduce", REDUCE | LOG_REDUCE | dict.fromkeys(TREE))
         if dtype is not None:
             kwargs["dtype"] = dtype
         result = getattr(_kd(), REDUCE[self._name])(asarray(a), axis=axis, keepdims=keepdims, **kwargs)
         return _into(result, out)
+
+    def _folded(self, x: Array, axis: Any, keepdims: bool, initial: Any = None, **kwargs: Any) -> Array:
+        """The log-sum-exp or by-halves reduction, with NumPy's ``initial`` folded in last (``where=`` is not
+        supported here: TypeError rather than a silently unmasked result)."""
+        if kwargs:
+            raise TypeError(f"kd.{self._name}.reduce does not support {', '.join(kwargs)}; mask the data first "
+                            f"(kd.where(mask, a, identity))")
+        fold = self._log_reduce if self._name in LOG_REDUCE else self._tree_reduce
+        if initial is None:
+            return fold(x, axis, keepdims)
+        if self.identity is None and x.size == 0:  # lcm of nothing: the initial value (NumPy's result shape)
+            shape = np.empty(x.shape, bool).sum(axis=axis, keepdims=keepdims).shape  # metadata only
+            return _kd().full(shape, initial, dtype=x.dtype)
+        return self._fn(fold(x, axis, keepdims), initial)
 
     def _tree_reduce(self, x: Array, axis: Any, keepdims: bool) -> Array:
         """``op`` folded over ``axis`` by halves: the reduced axes moved last and merged, then each step

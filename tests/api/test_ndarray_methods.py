@@ -75,6 +75,22 @@ def test_fortran_reshape_views_and_copies_as_numpy():
 def test_bad_order():
     with pytest.raises(ValueError, match="order must be one of"):
         kd.zeros(4).reshape(2, 2, order="X")
+    with pytest.raises(ValueError, match="order must be one of"):
+        kd.zeros(4).copy(order="X")
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A", "K", "f"])
+@pytest.mark.parametrize("view", [False, True])
+def test_copy_order_keeps_values_and_is_independent(order, view):
+    host = np.arange(12, dtype=np.float32).reshape(3, 4)
+    a = kd.asarray(host)
+    src, want = (a.T[::2], host.T[::2]) if view else (a, host)
+    b = src.copy(order=order)
+    expected = want.copy(order=order)
+    assert b.shape == expected.shape
+    b[0] = -1
+    np.testing.assert_array_equal(a.numpy(), host)
+    np.testing.assert_array_equal(b.numpy()[1:], expected[1:])
 
 
 def test_flat_reads_writes_iterates():

@@ -1,5 +1,7 @@
 """NumPy's ufunc methods on kdsl's binary functions (kdsl/frontend/array/ufunc_methods.py) against NumPy."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -70,6 +72,91 @@ def test_accumulate_by_doubling(name, shape, axis):
     expected = getattr(np, name).accumulate(host, axis=axis)
     assert got.dtype == expected.dtype
     np.testing.assert_array_equal(got.numpy(), expected)
+
+
+@pytest.mark.parametrize("name", ["bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor", "gcd", "lcm"])
+@pytest.mark.parametrize("dtype", ["int32", "uint8", "bool"])
+@pytest.mark.parametrize("shape,axis,keepdims", [((5, 7), 1, False), ((3, 4, 5), (0, 2), True), ((6,), None, False),
+                                                 ((4, 0), 1, True), ((2, 3, 1), -1, False), ((), None, False)])
+def test_reduce_by_halves(name, dtype, shape, axis, keepdims):
+    if name in ("gcd", "lcm") and dtype == "bool":
+        pytest.skip("NumPy has no gcd/lcm of booleans")
+    # lcm's small range: a wrapped (overflowed) lcm depends on the order of the fold
+    host = np.random.default_rng(4).integers(*((1, 5) if name == "lcm" else (-20, 40)), shape).astype(dtype)
+    expected_fn = lambda: getattr(np, name).reduce(host, axis=axis, keepdims=keepdims)  # noqa: E731
+    got_fn = lambda: getattr(kd, name).reduce(kd.asarray(host)[...], axis=axis, keepdims=keepdims)  # noqa: E731
+    try:
+        expected = expected_fn()
+    except ValueError as e:  # lcm: no identity for an empty axis, not reorderable over two axes
+        with pytest.raises(ValueError, match=str(e).split(" ")[0]):
+            got_fn()
+        return
+    got = got_fn()
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    np.testing.assert_array_equal(got.numpy(), expected)
+
+
+@pytest.mark.parametrize("name", ["gcd", "bitwise_or", "bitwise_and", "lcm", "logaddexp", "logaddexp2"])
+@pytest.mark.parametrize("shape,axis,keepdims", [((2, 3), 0, False), ((2, 3), 1, True), ((0, 2), 0, False),
+                                                 ((0, 2), 0, True), ((2, 0), None, False)])
+def test_folded_reduce_initial(name, shape, axis, keepdims):
+    if name == "lcm" and axis is None:
+        pytest.skip("NumPy: lcm is not reorderable over several axes")
+    host = np.arange(1, 1 + math.prod(shape), dtype=np.int32).reshape(shape) * 3
+    if name.startswith("logaddexp"):
+        host = host.astype(np.float32)
+    expected = getattr(np, name).reduce(host, axis=axis, keepdims=keepdims, initial=4)
+    got = getattr(kd, name).reduce(kd.asarray(host), axis=axis, keepdims=keepdims, initial=4)
+    assert got.shape == expected.shape and got.dtype.kind == expected.dtype.kind
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
+
+
+def test_folded_reduce_refuses_where():
+    with pytest.raises(TypeError, match="does not support where"):
+        kd.bitwise_or.reduce(kd.arange(4), where=kd.arange(4) > 1)
+
+
+def test_reduce_by_halves_of_views_and_axis_errors():
+    host = np.arange(1, 25, dtype=np.int32).reshape(4, 6)
+    np.testing.assert_array_equal(kd.bitwise_or.reduce(kd.asarray(host)[::2, ::-1].T, axis=1).numpy(),
+                                  np.bitwise_or.reduce(host[::2, ::-1].T, axis=1))
+    np.testing.assert_array_equal(kd.gcd.reduce(kd.asarray([[-12]]), axis=0).numpy(),
+                                  np.gcd.reduce(np.array([[-12]]), axis=0))
+    with pytest.raises(np.exceptions.AxisError):
+        kd.bitwise_xor.reduce(kd.asarray(host), axis=2)
+
+
+@pytest.mark.parametrize("name", ["logaddexp", "logaddexp2"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+@pytest.mark.parametrize("axis,keepdims", [(0, False), (1, True), (None, False), ((0, 1), True), (-1, False)])
+def test_log_reduce_and_accumulate(name, dtype, axis, keepdims):
+    host = (np.random.default_rng(3).normal(size=(4, 6)) * 30).astype(dtype)[:, ::-1]
+    ufunc = getattr(kd, name)
+    got, expected = ufunc.reduce(kd.asarray(host), axis=axis, keepdims=keepdims), getattr(np, name).reduce(
+        host, axis=axis, keepdims=keepdims)
+    assert got.dtype.kind == expected.dtype.kind and got.shape == expected.shape
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-5)
+    if axis in (0, 1, -1):
+        got = ufunc.accumulate(kd.asarray(host), axis=axis)
+        np.testing.assert_allclose(got.numpy(), getattr(np, name).accumulate(host, axis=axis), rtol=1e-5)
+
+
+@pytest.mark.parametrize("values", [[-np.inf, -np.inf], [np.inf, 1.0], [np.nan, 2.0], [-np.inf, 3.0], [1e30, 1e30]])
+def test_log_reduce_special_values(values):
+    host = np.array(values, np.float32)
+    for name in ("logaddexp", "logaddexp2"):
+        with np.errstate(invalid="ignore", over="ignore"):
+            expected = getattr(np, name).reduce(host)
+        np.testing.assert_allclose(getattr(kd, name).reduce(kd.asarray(host)).numpy(), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("shape,axis", [((0,), 0), ((0, 3), 0), ((2, 0), 1), ((2, 0), None)])
+def test_log_reduce_of_empty_is_the_identity(shape, axis):
+    for name in ("logaddexp", "logaddexp2"):
+        expected = getattr(np, name).reduce(np.zeros(shape, np.float32), axis=axis)
+        got = getattr(kd, name).reduce(kd.zeros(shape), axis=axis)
+        assert got.shape == expected.shape and getattr(kd, name).identity == getattr(np, name).identity
+        np.testing.assert_array_equal(got.numpy(), expected)
 
 
 @pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "logical_or"])

@@ -212,3 +212,13 @@ def test_compare_with_out_of_range_python_int(xp):
     a = xp.asarray(np.array([0, 5, 255], np.uint8))
     b = xp.asarray(np.array([-128, 0, 127], np.int8))
     return [a < -1, a == 300, b > 1000, b >= -129, a != -5]
+
+
+@pytest.mark.parametrize("value,decimals", [(np.float64(2.5), 0), (np.float32(1.25), 1), (2.567, 2), (7, -1),
+                                            ([1.25, 2.5, -0.5], 1), ((3.5, 4.5), 0), (np.int64(1234), -2)])
+def test_round_of_scalars_and_lists(value, decimals):
+    got, expected = kd.round(value, decimals), np.round(value, decimals)
+    assert isinstance(got, kd.Array) and got.shape == np.shape(expected)
+    assert got.dtype.kind == np.asarray(expected).dtype.kind
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
+    assert int(kd.around(value, decimals).reshape(-1)[0]) == int(np.asarray(expected).reshape(-1)[0])

@@ -106,6 +106,9 @@ def getitem(a: Array, key) -> Array:
     lead, mask, rest = _inner_mask_key(key)
     if mask is not None:  # a[:, mask], a[1:, mask, 0]: the mask's axes moved first, compacted, moved back
         return inner_mask.get(a, lead, mask, rest)
+    ints, mask, rest = _int_mask_key(key)
+    if mask is not None:  # a[0, mask]: adjacent advanced indices, so it is a[0][mask] (NumPy's result axes)
+        return getitem(a[ints], (mask,) + rest)
     scalar = scalar_index.split(key, a.ndim)
     if scalar is not None:  # 0-d integer kdsl arrays anywhere in a basic key: treated as ints (NumPy's rule)
         return scalar_index.get(a, scalar)
@@ -156,6 +159,19 @@ def _inner_mask_key(key) -> tuple:
     items = key if isinstance(key, tuple) else (key,)
     lead = 0
     while lead < len(items) and isinstance(items[lead], slice):
+        lead += 1
+    if lead == 0 or lead == len(items) or not masks.is_mask(items[lead]) or \
+            any(map(_is_index_array, items[lead + 1:])):
+        return None, None, ()
+    return tuple(items[:lead]), items[lead], tuple(items[lead + 1:])
+
+
+def _int_mask_key(key) -> tuple:
+    """(the leading ints, the boolean mask, the basic key after it) for ``a[0, mask]``, ``a[1, 2, mask, 1:]``;
+    (None, None, ()) for other keys."""
+    items = key if isinstance(key, tuple) else (key,)
+    lead = 0
+    while lead < len(items) and _is_int(items[lead]):
         lead += 1
     if lead == 0 or lead == len(items) or not masks.is_mask(items[lead]) or \
             any(map(_is_index_array, items[lead + 1:])):
@@ -297,6 +313,12 @@ def _special_setitem(a: Array, key, value) -> Array | None:
     lead, mask, rest = _inner_mask_key(key)
     if mask is not None:  # a[:, mask] = v: the region's mask axes moved first, a[mask] = v there, written back
         return inner_mask.set(a, lead, mask, rest, value)
+    mask, rest = _mask_key(key)
+    if mask is not None:  # a[mask, 0] = v: the region a[:, 0] gets region[mask] = v, written back
+        return inner_mask.set(a, (), mask, rest, value)
+    ints, mask, rest = _int_mask_key(key)
+    if mask is not None:  # a[0, mask] = v: a[0] with a[0][mask] = v, written back
+        return setitem(a, ints, setitem(a[ints], (mask,) + rest, value))
     scalar = scalar_index.split(key, a.ndim)
     if scalar is not None:  # 0-d integer kdsl arrays anywhere in a basic key: treated as ints
         return scalar_index.set(a, scalar, value)

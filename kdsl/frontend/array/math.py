@@ -15,7 +15,9 @@ import operator
 
 import numpy as np
 
+from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.complex_math import complex_from_parts, imag, real
+from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.ops import apply, where  # noqa: F401  (where is public from here)
 
 
@@ -86,6 +88,8 @@ def positive(x):
 def round(x, decimals: int = 0):
     """Round half to even to ``decimals`` places (NumPy's ``round``: scale, rint, unscale; ints unchanged)."""
     decimals = operator.index(decimals)  # NumPy: TypeError for round(x, 1.5)
+    if not isinstance(x, Array):  # a Python or NumPy scalar, a list: NumPy rounds it as an array
+        x = asarray(x)
     if x.dtype.kind == "c":  # NumPy rounds each component
         return complex_from_parts(round(real(x), decimals), round(imag(x), decimals))
     if not x.dtype.is_float and decimals >= 0:

@@ -9,8 +9,9 @@ them uninitialised) where the condition is False.
 
 ``outer`` broadcasts ``a`` against ``b`` with ``a``'s axes first (one fused kernel); ``reduce`` and ``accumulate``
 run kdsl's reduction or scan for the ufunc (``add.reduce`` is ``sum``, ``logical_and.reduce`` is ``all``,
-``multiply.accumulate`` is ``cumprod``...), on axis 0 unless told otherwise, as NumPy's. A method a ufunc lacks
-in kdsl raises ``TypeError`` naming the ones it has.
+``multiply.accumulate`` is ``cumprod``, ``logaddexp.reduce`` a shifted log-sum-exp, ``bitwise_xor.reduce`` and
+``gcd.reduce`` fold halves pairwise...), on axis 0 unless told
+otherwise, as NumPy's. A method a ufunc lacks in kdsl raises ``TypeError`` naming the ones it has.
 
     >>> import kdsl as kd
     >>> kd.subtract.outer(kd.arange(3), kd.arange(2)).tolist()
@@ -21,6 +22,7 @@ in kdsl raises ``TypeError`` naming the ones it has.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable, MutableMapping
 from typing import Any
@@ -30,6 +32,7 @@ import numpy as np
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, UFuncTypeError
 from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.scatter import WithAt
 
 # ufunc.reduce / ufunc.accumulate -> the kdsl function that computes it
@@ -38,11 +41,16 @@ REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", 
 ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 # associative ufuncs whose accumulate is a doubling scan of the ufunc itself (log2(n) lazy steps)
 DOUBLING = ("maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "logical_xor", "bitwise_and",
-            "bitwise_or", "bitwise_xor")
+            "bitwise_or", "bitwise_xor", "logaddexp", "logaddexp2")
+# associative, commutative ufuncs without a kdsl reduction: reduce folds halves pairwise (log2(n) lazy steps)
+TREE = ("bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor", "gcd", "lcm")
+# reductions that are a shifted log-sum-exp (the forward algorithm's np.logaddexp.reduce), base e or 2
+LOG_REDUCE = {"logaddexp": ("exp", "log"), "logaddexp2": ("exp2", "log2")}
 AT = ("add", "subtract", "maximum", "minimum")  # kdsl/frontend/array/scatter.py
 # NumPy's identities (None: the ufunc has none)
 IDENTITY = {"add": 0, "subtract": None, "multiply": 1, "logical_and": True, "logical_or": False,
-            "logical_xor": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0}
+            "logical_xor": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0, "gcd": 0, "logaddexp": -np.inf,
+            "logaddexp2": -np.inf}
 
 
 def _kd() -> Any:
@@ -105,12 +113,65 @@ class Ufunc(WithAt):
         >>> kd.maximum.reduce(kd.asarray([[1, 5], [7, 2]]), axis=1).tolist()
         [5, 7]
         """
+        if self._name in LOG_REDUCE or self._name in TREE:
+            return _into(self._folded(asarray(a) if dtype is None else asarray(a).astype(dtype), axis, keepdims,
+                                      **kwargs), out)
         if self._name not in REDUCE:
-            raise _refuse(self._name, "reduce", REDUCE)
+            raise _refuse(self._name, "reduce", REDUCE | LOG_REDUCE | dict.fromkeys(TREE))
         if dtype is not None:
             kwargs["dtype"] = dtype
         result = getattr(_kd(), REDUCE[self._name])(asarray(a), axis=axis, keepdims=keepdims, **kwargs)
         return _into(result, out)
+
+    def _folded(self, x: Array, axis: Any, keepdims: bool, initial: Any = None, **kwargs: Any) -> Array:
+        """The log-sum-exp or by-halves reduction, with NumPy's ``initial`` folded in last (``where=`` is not
+        supported here: TypeError rather than a silently unmasked result)."""
+        if kwargs:
+            raise TypeError(f"kd.{self._name}.reduce does not support {', '.join(kwargs)}; mask the data first "
+                            f"(kd.where(mask, a, identity))")
+        fold = self._log_reduce if self._name in LOG_REDUCE else self._tree_reduce
+        if initial is None:
+            return fold(x, axis, keepdims)
+        if self.identity is None and x.size == 0:  # lcm of nothing: the initial value (NumPy's result shape)
+            shape = np.empty(x.shape, bool).sum(axis=axis, keepdims=keepdims).shape  # metadata only
+            return _kd().full(shape, initial, dtype=x.dtype)
+        return self._fn(fold(x, axis, keepdims), initial)
+
+    def _tree_reduce(self, x: Array, axis: Any, keepdims: bool) -> Array:
+        """``op`` folded over ``axis`` by halves: the reduced axes moved last and merged, then each step
+        combines the first half with the second (an odd element carried), ``ceil(log2(n))`` lazy steps."""
+        kd = _kd()
+        if self._name.startswith("logical"):
+            x = x.astype(kd.bool)
+        axes = tuple(range(x.ndim)) if axis is None else axis if isinstance(axis, tuple) else (axis,)
+        axes = tuple(sorted({normalize_axis(a, x.ndim) for a in axes}))
+        if self.identity is None and len(axes) > 1:
+            raise ValueError(f"reduction operation '{self._name}' is not reorderable, so at most one axis may be "
+                             "specified")
+        kept = [a for a in range(x.ndim) if a not in axes]
+        y = kd.permute_dims(x, kept + list(axes))
+        y = y.reshape(tuple(x.shape[a] for a in kept) + (math.prod(x.shape[a] for a in axes),))
+        if y.shape[-1] == 0:
+            if self.identity is None:
+                raise ValueError(f"zero-size array to reduction operation {self._name} which has no identity")
+            y = kd.full(y.shape[:-1] + (1,), np.array(self.identity).astype(y.dtype.np).item(), dtype=y.dtype)
+        while (n := y.shape[-1]) > 1:
+            half = self._fn(y[..., : n // 2], y[..., n // 2: n // 2 * 2])
+            y = half if n % 2 == 0 else kd.concatenate([half, y[..., n - 1:]], axis=-1)
+        y = y[..., 0] if self._name != "gcd" else kd.abs(y[..., 0])  # NumPy folds in gcd's identity 0 first
+        return y.reshape(tuple(1 if a in axes else x.shape[a] for a in range(x.ndim))) if keepdims else y
+
+    def _log_reduce(self, x: Array, axis: Any, keepdims: bool) -> Array:
+        """``logaddexp`` folded over ``axis`` as one log-sum-exp shifted by the maximum (no overflow); the
+        shift is 0 where the maximum is not finite, so all ``-inf`` (or nothing) gives ``-inf``, an ``inf``
+        gives ``inf`` and a NaN gives NaN, as NumPy's pairwise fold."""
+        kd = _kd()
+        exp, log = (getattr(kd, f) for f in LOG_REDUCE[self._name])
+        x = x.astype(self._fn(x, x).dtype)  # integers compute in the ufunc's float type
+        peak = kd.max(x, axis=axis, keepdims=True, initial=-np.inf)  # -inf: NumPy's identity (empty axes)
+        shift = kd.where(kd.isfinite(peak), peak, 0)
+        total = log(kd.sum(exp(x - shift), axis=axis, keepdims=keepdims))
+        return total + shift.reshape(total.shape)
 
     def reduceat(self, a: Any, indices: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Array:
         """NumPy's ``reduceat``: ``reduce(a[i:j])`` along ``axis`` for each pair of consecutive ``indices``

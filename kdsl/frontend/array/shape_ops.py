@@ -104,7 +104,14 @@ def moveaxis(a, source, destination) -> Array:
 
 
 def broadcast_to(a, shape) -> Array:
-    a = _arr(a)
+    """``a`` broadcast to ``shape``: read-only, as NumPy's (assigning raises "assignment destination is
+    read-only"; ``kd.array(b)`` or ``b.copy()`` gives a writeable copy)."""
+    out = _broadcast(_arr(a), shape)
+    out._readonly = True
+    return out
+
+
+def _broadcast(a: Array, shape) -> Array:
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
     if any(n < 0 for n in shape):
         raise ValueError(f"all elements of broadcast shape must be non-negative, got {shape}")
@@ -112,9 +119,10 @@ def broadcast_to(a, shape) -> Array:
 
 
 def broadcast_arrays(*arrays) -> list[Array]:
+    """The arrays broadcast to one shape (writeable, as NumPy's still are: writes change the result only)."""
     arrs = [_arr(x) for x in arrays]
     shape = ops.broadcast_shapes(*(x.shape for x in arrs))
-    return [broadcast_to(x, shape) for x in arrs]
+    return [_broadcast(x, shape) for x in arrs]
 
 
 def concatenate(arrays, axis: int | None = 0, dtype=None) -> Array:

@@ -504,13 +504,15 @@ class Array:
     def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         return self._reduce("mean", axis, dtype=dtype, keepdims=keepdims, out=out, where=where)
 
-    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, correction=None):
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+            correction=None):
         return self._reduce("var", axis, dtype=dtype, ddof=ddof, keepdims=keepdims, correction=correction, out=out,
-                            where=where)
+                            where=where, mean=mean)
 
-    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, correction=None):
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+            correction=None):
         return self._reduce("std", axis, dtype=dtype, ddof=ddof, keepdims=keepdims, correction=correction, out=out,
-                            where=where)
+                            where=where, mean=mean)
 
     def max(self, axis=None, out=None, keepdims=False, initial=None, where=True):
         return self._reduce("max", axis, keepdims=keepdims, out=out, initial=initial, where=where)
@@ -518,11 +520,11 @@ class Array:
     def min(self, axis=None, out=None, keepdims=False, initial=None, where=True):
         return self._reduce("min", axis, keepdims=keepdims, out=out, initial=initial, where=where)
 
-    def argmax(self, axis=None, keepdims=False):
-        return self._reduce("argmax", axis, keepdims=keepdims)
+    def argmax(self, axis=None, out=None, *, keepdims=False):
+        return self._reduce("argmax", axis, out, keepdims=keepdims)
 
-    def argmin(self, axis=None, keepdims=False):
-        return self._reduce("argmin", axis, keepdims=keepdims)
+    def argmin(self, axis=None, out=None, *, keepdims=False):
+        return self._reduce("argmin", axis, out, keepdims=keepdims)
 
     def any(self, axis=None, out=None, keepdims=False, *, where=True):
         return self._reduce("any", axis, keepdims=keepdims, out=out, where=where)
@@ -530,11 +532,11 @@ class Array:
     def all(self, axis=None, out=None, keepdims=False, *, where=True):
         return self._reduce("all", axis, keepdims=keepdims, out=out, where=where)
 
-    def cumsum(self, axis=None, dtype=None):
-        return self._reduce("cumsum", axis, dtype=dtype)
+    def cumsum(self, axis=None, dtype=None, out=None):
+        return self._reduce("cumsum", axis, dtype=dtype, out=out)
 
-    def cumprod(self, axis=None, dtype=None):
-        return self._reduce("cumprod", axis, dtype=dtype)
+    def cumprod(self, axis=None, dtype=None, out=None):
+        return self._reduce("cumprod", axis, dtype=dtype, out=out)
 
     def nonzero(self) -> tuple[Array, ...]:
         from kdsl.frontend.array.masks import nonzero  # cycle: that module builds Arrays

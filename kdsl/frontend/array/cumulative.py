@@ -39,7 +39,7 @@ def _cumulative(x: Any, op: str, axis: int | None, dtype: Any, include_initial: 
     if not include_initial:
         return out
     shape = out.shape[:ax] + (1,) + out.shape[ax + 1:]
-    return concatenate([full(shape, 0 if op == "sum" else 1, out.dtype, out.device), out], axis=ax)
+    return concatenate([full(shape, 0 if op == "sum" else 1, out.dtype, device=out.device), out], axis=ax)
 
 
 def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None,

@@ -316,7 +316,7 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Ar
 
 def _block(x: Array, ax: int, n: int, value: Any) -> Array:
     shape = x.shape[:ax] + (n,) + x.shape[ax + 1:]
-    return full(shape, value, x.dtype, x.device)
+    return full(shape, value, x.dtype, device=x.device)
 
 
 def _pad_constant(x: Array, ax: int, before: int, after: int, fill: tuple[Any, Any]) -> Array:

@@ -559,7 +559,7 @@ class Array:
     def clip(self, a_min=None, a_max=None, out=None, *, min=None, max=None) -> Array:  # noqa: A002 - the standard's names
         from kdsl.frontend.array.math import clip  # cycle: that module builds Arrays
 
-        return clip(self, min, max, out, a_min=a_min, a_max=a_max)
+        return clip(self, a_min, a_max, out, min=min, max=max)
 
     # ----- the array API standard (2024.12)
     def __array_namespace__(self, /, *, api_version: str | None = None):

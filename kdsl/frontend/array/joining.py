@@ -66,17 +66,17 @@ def _seq(tup: Any, name: str) -> list[Array]:
     return [as_array(x) for x in tup]
 
 
-def vstack(tup: Sequence[Any], *, dtype: Any = None) -> Array:
+def vstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Array:
     """Stack arrays row-wise (1-d arrays become rows).
 
     >>> import kdsl as kd
     >>> kd.vstack([kd.asarray([1, 2]), kd.asarray([3, 4])]).tolist()
     [[1, 2], [3, 4]]
     """
-    return concatenate([atleast_2d(x) for x in _seq(tup, "vstack")], axis=0, dtype=dtype)
+    return concatenate([atleast_2d(x) for x in _seq(tup, "vstack")], axis=0, dtype=dtype, casting=casting)
 
 
-def hstack(tup: Sequence[Any], *, dtype: Any = None) -> Array:
+def hstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Array:
     """Stack arrays column-wise (1-d arrays are joined end to end).
 
     >>> import kdsl as kd
@@ -84,7 +84,7 @@ def hstack(tup: Sequence[Any], *, dtype: Any = None) -> Array:
     [1, 2, 3]
     """
     arrs = [atleast_1d(x) for x in _seq(tup, "hstack")]
-    return concatenate(arrs, axis=0 if arrs and arrs[0].ndim == 1 else 1, dtype=dtype)
+    return concatenate(arrs, axis=0 if arrs and arrs[0].ndim == 1 else 1, dtype=dtype, casting=casting)
 
 
 def dstack(tup: Sequence[Any]) -> Array:
@@ -419,7 +419,7 @@ __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "vstack", "hstack", "dstack
            "diff"]
 
 
-def row_stack(tup: Sequence[Any], *, dtype: Any = None) -> Array:
+def row_stack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Array:
     """:func:`vstack` under its old name; NumPy 2 deprecates it, so it warns as NumPy's does.
 
     >>> import kdsl as kd, warnings
@@ -429,4 +429,4 @@ def row_stack(tup: Sequence[Any], *, dtype: Any = None) -> Array:
     [[1], [2]]
     """
     warnings.warn("`row_stack` alias is deprecated. Use `kd.vstack` directly.", DeprecationWarning, stacklevel=2)
-    return vstack(tup, dtype=dtype)
+    return vstack(tup, dtype=dtype, casting=casting)

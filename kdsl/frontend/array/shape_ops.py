@@ -12,6 +12,8 @@ Example:
 
 from __future__ import annotations
 
+import numpy as np
+
 from kdsl import dtype as dt
 from kdsl.frontend.array import memory_order, ops
 from kdsl.frontend.array import movement as mv
@@ -102,23 +104,34 @@ def moveaxis(a, source, destination) -> Array:
     return a.transpose(tuple(order))
 
 
-def broadcast_to(a, shape) -> Array:
-    a = _arr(a)
+def broadcast_to(array, shape, subok: bool = False) -> Array:
+    """``array`` as a read-only view of ``shape`` (``subok``: NumPy's, nothing to change, no subclasses)."""
+    a = _arr(array)
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
     if any(n < 0 for n in shape):
         raise ValueError(f"all elements of broadcast shape must be non-negative, got {shape}")
     return Array(mv.broadcast_node(a._node, shape))
 
 
-def broadcast_arrays(*arrays) -> list[Array]:
-    arrs = [_arr(x) for x in arrays]
+def broadcast_arrays(*args, subok: bool = False) -> list[Array]:
+    """``args`` as views of their common shape (``subok``: NumPy's, nothing to change, no subclasses)."""
+    arrs = [_arr(x) for x in args]
     shape = ops.broadcast_shapes(*(x.shape for x in arrs))
     return [broadcast_to(x, shape) for x in arrs]
 
 
-def concatenate(arrays, axis: int | None = 0, dtype=None) -> Array:
-    """Join arrays along an existing axis (``axis=None``: flatten first)."""
+def concatenate(arrays, /, axis: int | None = 0, out=None, *, dtype=None, casting: str = "same_kind") -> Array:
+    """Join arrays along an existing axis (``axis=None``: flatten first); ``out``, ``dtype`` and ``casting`` as
+    NumPy's (the inputs must cast to ``dtype``, the result to ``out``, under ``casting``)."""
+    if out is not None:
+        from kdsl.frontend.array.ufunc_methods import written_into  # cycle: that module builds on this one
+
+        if dtype is not None:
+            raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
+        return written_into(concatenate(arrays, axis, casting=casting), out, True, casting, "concatenate")
     arrays = [_arr(x) for x in arrays]
+    if dtype is not None:
+        _check_casts(arrays, dt.as_dtype(dtype), casting)
     if not arrays:
         raise ValueError("need at least one array to concatenate")
     if axis is None:
@@ -148,20 +161,28 @@ def concatenate(arrays, axis: int | None = 0, dtype=None) -> Array:
     return Array(Node("assemble", tuple(pieces), out_dtype, shape, tuple(regions), device=dev))
 
 
-def stack(arrays, axis: int = 0) -> Array:
-    """Join arrays of one shape along a new axis."""
+def _check_casts(arrays: list[Array], to: dt.DType, casting: str) -> None:
+    """NumPy's TypeError for an input that ``casting`` does not allow to become ``to``."""
+    for x in arrays:
+        if not np.can_cast(x.dtype.np, to.np, casting):  # type: ignore[arg-type]
+            raise TypeError(f"Cannot cast array data from dtype('{x.dtype.name}') to dtype('{to.name}') according "
+                            f"to the rule '{casting}' (pass casting='unsafe' to allow it)")
+
+
+def stack(arrays, axis: int = 0, out=None, *, dtype=None, casting: str = "same_kind") -> Array:
+    """Join arrays of one shape along a new axis (``out``, ``dtype``, ``casting`` as :func:`concatenate`)."""
     arrays = [_arr(x) for x in arrays]
     if not arrays:
         raise ValueError("need at least one array to stack")
     if any(x.shape != arrays[0].shape for x in arrays):
         raise ValueError("all input arrays must have the same shape")
     ax = mv.normalize_axis(axis, arrays[0].ndim + 1)
-    return concatenate([expand_dims(x, ax) for x in arrays], axis=ax)
+    return concatenate([expand_dims(x, ax) for x in arrays], ax, out, dtype=dtype, casting=casting)
 
 
-def flip(a, axis=None) -> Array:
+def flip(m, axis=None) -> Array:
     """Reverse the order of elements along ``axis`` (all axes when None): a view."""
-    a = _arr(a)
+    a = _arr(m)
     axes = mv.normalize_axes(axis, a.ndim)
     key = tuple(slice(None, None, -1) if k in axes else slice(None) for k in range(a.ndim))
     return a[key]

@@ -76,12 +76,12 @@ def trace(x, /, *, offset: int = 0, dtype=None) -> kd.Array:
     return kd.sum(kd.diagonal(a, offset, -2, -1), axis=-1, dtype=dtype)
 
 
-def matrix_power(x, n: int, /) -> kd.Array:
+def matrix_power(a, n: int) -> kd.Array:
     """``x`` multiplied by itself ``n`` times (binary powering); ``n = 0`` gives identities, ``n < 0`` powers
     of the inverse."""
     if not isinstance(n, int) or isinstance(n, bool):
         raise TypeError(f"matrix_power: exponent must be an integer, got {type(n).__name__}")
-    a = as_array(x)
+    a = as_array(a)
     check_matrices(a, "matrix_power")
     if n == 0:
         return kd.asarray(kd.broadcast_to(kd.eye(a.shape[-1], dtype=a.dtype), a.shape), copy=True)

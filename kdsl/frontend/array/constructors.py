@@ -28,9 +28,9 @@ from kdsl.ir.graph import Node
 from kdsl.ir.view import View
 
 
-def identity(n: int, dtype: Any = None, *, device: Any = None) -> Array:
-    """The ``n`` x ``n`` identity matrix (float32 unless ``dtype`` says otherwise)."""
-    return eye(n, dtype=dtype, device=device)
+def identity(n: int, dtype: Any = None, *, like: Any = None, device: Any = None) -> Array:
+    """The ``n`` x ``n`` identity matrix (float32 unless ``dtype`` says otherwise; ``like`` as :func:`kdsl.eye`)."""
+    return eye(n, dtype=dtype, device=device, like=like)
 
 
 def _host_range(values: np.ndarray, dtype: Any, device: Any) -> Array:

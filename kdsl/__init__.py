@@ -557,6 +557,10 @@ from kdsl import testing  # noqa: E402  (kd.testing: NumPy's assertions on host 
 
 __all__ += ["testing"]
 
+from kdsl import exceptions  # noqa: E402  (kd.exceptions: numpy.exceptions' classes, which kdsl raises)
+
+__all__ += ["exceptions"]
+
 from kdsl.frontend.array import ufunc_methods as _ufunc_methods  # noqa: E402
 
 _ufunc_methods.wrap(globals())  # binary functions gain NumPy's .outer/.reduce/.accumulate (kd.add.outer(a, b))

@@ -59,6 +59,9 @@ def _shift(x: Any, axes: Any, sign: int) -> Any:
     elif isinstance(axes, int):
         axes = (axes,)
     axes = tuple(axes)
+    for a in axes:  # NumPy's IndexError, as an AxisError naming the axis (also a ValueError)
+        if not -x.ndim <= a < x.ndim:
+            raise np.exceptions.AxisError(a, x.ndim)
     return kd.roll(x, tuple(sign * (x.shape[a] // 2) for a in axes), axis=axes)
 
 

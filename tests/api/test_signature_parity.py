@@ -202,3 +202,83 @@ def test_positional_order_reaches_numpys_parameters():
     np.testing.assert_array_equal(kd.concatenate([a, a], 1, None, dtype=kd.float64).numpy(),
                                   np.concatenate([host, host], 1, None, dtype=np.float64))
     np.testing.assert_allclose(kd.linalg.solve(a=kd.eye(3) * 2, b=a[:, 0]).numpy(), host[:, 0] / 2)
+
+
+# ----- the parameters added for parity compute what NumPy's do
+
+_HOST = np.array([[1.5, np.nan, -2.0, 4.0], [0.5, 3.0, np.nan, -1.0], [2.0, 2.5, 1.0, 0.0]], np.float32)
+_CLEAN = np.nan_to_num(_HOST)
+F32 = np.float32
+
+
+def _out(xp, shape, dtype=F32):
+    return xp.zeros(shape, dtype=dtype)
+
+
+def _filled_into(fn):
+    """Calls ``fn(xp, out)`` with a fresh out and returns that out (checks that ``out`` was written)."""
+    def call(xp, shape, dtype=F32):
+        out = _out(xp, shape, dtype)
+        fn(xp, out)
+        return out
+    return call
+
+
+KEYWORD_CASES = {
+    "dot out": lambda xp: _filled_into(lambda xp, o: xp.dot(xp.asarray(_CLEAN), xp.asarray(_CLEAN.T), o))(xp, (3, 3)),
+    "outer out": lambda xp: _filled_into(lambda xp, o: xp.outer(xp.asarray(_CLEAN[0]), xp.asarray(_CLEAN[1]),
+                                                                out=o))(xp, (4, 4)),
+    "trace out": lambda xp: _filled_into(lambda xp, o: xp.trace(xp.asarray(_CLEAN), 1, 0, 1, None, o))(xp, ()),
+    "round out": lambda xp: _filled_into(lambda xp, o: xp.round(xp.asarray(_CLEAN), 0, o))(xp, (3, 4)),
+    "cumsum out": lambda xp: _filled_into(lambda xp, o: xp.cumsum(xp.asarray(_CLEAN), 1, None, o))(xp, (3, 4)),
+    "cumprod out": lambda xp: _filled_into(lambda xp, o: xp.cumprod(xp.asarray(_CLEAN), None, None, o))(xp, (12,)),
+    "argmin out": lambda xp: _filled_into(lambda xp, o: xp.argmin(xp.asarray(_CLEAN), 0, o))(xp, (4,), np.int64),
+    "nansum out initial where": lambda xp: _filled_into(lambda xp, o: xp.nansum(
+        xp.asarray(_HOST), 1, None, o, False, 2.0, xp.asarray(_CLEAN > 0)))(xp, (3,)),
+    "nanprod keepdims": lambda xp: xp.nanprod(xp.asarray(_HOST), 0, None, None, True),
+    "nanmax initial where": lambda xp: xp.nanmax(xp.asarray(_HOST), 0, None, False, -5.0, xp.asarray(_CLEAN < 2)),
+    "nanmin out": lambda xp: _filled_into(lambda xp, o: xp.nanmin(xp.asarray(_HOST), 1, o))(xp, (3,)),
+    "nanmean where": lambda xp: xp.nanmean(xp.asarray(_HOST), axis=1, where=xp.asarray(_CLEAN != 0)),
+    "nanvar mean": lambda xp: xp.nanvar(xp.asarray(_HOST), 1, keepdims=True,
+                                        mean=xp.nanmean(xp.asarray(_HOST), 1, keepdims=True)),
+    "nanstd out ddof": lambda xp: _filled_into(lambda xp, o: xp.nanstd(xp.asarray(_HOST), 0, None, o, 1))(xp, (4,)),
+    "nancumsum out": lambda xp: _filled_into(lambda xp, o: xp.nancumsum(xp.asarray(_HOST), 0, None, o))(xp, (3, 4)),
+    "cumulative_sum out": lambda xp: _filled_into(lambda xp, o: xp.cumulative_sum(
+        xp.asarray(_CLEAN), axis=1, out=o))(xp, (3, 4)),
+    "var mean": lambda xp: xp.var(xp.asarray(_CLEAN), 0, mean=xp.mean(xp.asarray(_CLEAN), 0, keepdims=True)),
+    "std out ddof": lambda xp: _filled_into(lambda xp, o: xp.std(xp.asarray(_CLEAN), 1, None, o, 1))(xp, (3,)),
+    "quantile out": lambda xp: _filled_into(lambda xp, o: xp.quantile(xp.asarray(_CLEAN), [0.25, 0.5], 1, o))(
+        xp, (2, 3)),
+    "percentile out": lambda xp: _filled_into(lambda xp, o: xp.percentile(xp.asarray(_CLEAN), 40.0, None, o))(xp, ()),
+    "stack out": lambda xp: _filled_into(lambda xp, o: xp.stack([xp.asarray(_CLEAN)] * 2, 1, o))(xp, (3, 2, 4)),
+    "concatenate out": lambda xp: _filled_into(lambda xp, o: xp.concatenate([xp.asarray(_CLEAN)] * 2, None, o))(
+        xp, (24,)),
+    "concatenate unsafe cast": lambda xp: xp.concatenate([xp.asarray(_CLEAN)] * 2, dtype=np.int32, casting="unsafe"),
+    "stack dtype": lambda xp: xp.stack([xp.asarray(_CLEAN)] * 2, dtype=np.float64),
+    "hstack casting": lambda xp: xp.hstack([xp.asarray(_CLEAN)] * 2, dtype=np.int16, casting="unsafe"),
+    "clip positional": lambda xp: xp.clip(xp.asarray(_CLEAN), -1.0, 2.0),
+    "clip min keyword": lambda xp: xp.clip(xp.asarray(_CLEAN), min=0.5),
+    "broadcast_to subok": lambda xp: xp.broadcast_to(xp.asarray(_CLEAN[0]), (2, 4), subok=True),
+    "array ndmax": lambda xp: xp.array([[1, 2], [3, 4]], dtype=np.int32, ndmax=2),
+    "empty_like shape": lambda xp: xp.empty_like(xp.asarray(_CLEAN), np.int8, "C", True, (2,)).shape,
+    "can_cast same_kind": lambda xp: xp.can_cast(np.float64, np.float32, "same_kind"),
+    "can_cast safe": lambda xp: xp.can_cast(np.float64, np.float32),
+}
+
+
+@pytest.mark.parametrize("name", list(KEYWORD_CASES))
+def test_added_parameters_compute_numpys_result(name):
+    def host(r):
+        return r.numpy() if isinstance(r, kd.Array) else r
+
+    got, want = host(KEYWORD_CASES[name](kd)), KEYWORD_CASES[name](np)
+    if isinstance(want, np.ndarray):
+        assert got.shape == want.shape and got.dtype == want.dtype, (got.dtype, want.dtype)
+        np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-6, equal_nan=True)
+    else:
+        assert got == want
+
+
+def test_ndmax_below_the_data_raises_naming_it():
+    with pytest.raises(ValueError, match="ndmax"):
+        kd.array([[1, 2], [3, 4]], ndmax=1)

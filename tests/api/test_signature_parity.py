@@ -14,6 +14,7 @@ the values it cannot do (``like=`` a NumPy array, ``weights=``...): those are te
 from __future__ import annotations
 
 import inspect
+import re
 
 import numpy as np
 import pytest
@@ -130,6 +131,35 @@ def test_signature_matches_numpy(label, npf, kdf):
 def test_differences_name_compared_callables():
     labels = {p[0] for p in PAIRS}
     assert set(DIFFERENCES) <= labels
+
+
+def _method_params(name: str) -> list[inspect.Parameter] | None:
+    """NumPy's ``ndarray`` method ``name`` as parameters, from its docstring's first line (``a.sum(axis=None,
+    ...)``: the methods are C functions without an ``inspect`` signature); None where the line is not one."""
+    line = (getattr(np.ndarray, name).__doc__ or "").strip().split("\n")[0]
+    match = re.fullmatch(rf"a\.{name}\((.*)\)", line.strip())
+    if match is None:
+        return None
+    try:
+        return _params(eval(f"lambda {match.group(1).replace('<no value>', 'None')}: None"))  # noqa: S307
+    except SyntaxError:
+        return None
+
+
+METHODS = [n for n in dir(np.ndarray) if not n.startswith("_") and callable(getattr(np.ndarray, n))
+           and callable(getattr(kd.Array, n, None)) and _method_params(n) is not None]
+
+
+def test_enough_methods_are_compared():
+    assert len(METHODS) > 40
+
+
+@pytest.mark.parametrize("name", METHODS)
+def test_array_method_matches_numpy(name):
+    kd_params = _params(getattr(kd.Array, name))
+    assert kd_params is not None
+    gaps = function_gaps(_method_params(name) or [], kd_params[1:])  # without self
+    assert not gaps, f"kd.Array.{name} differs from np.ndarray.{name}: {'; '.join(gaps)}"
 
 
 # ----- parameters kdsl takes by name but cannot honour for every value: a clear exception naming them

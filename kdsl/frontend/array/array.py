@@ -280,8 +280,11 @@ class Array:
 
         return view(self, dtype, type)
 
-    def copy(self) -> Array:
-        """A new array with the same values (its own buffer when realised)."""
+    def copy(self, order: str = "C") -> Array:
+        """A new array with the same values (its own buffer when realised); ``order``: NumPy's values, one layout."""
+        from kdsl.frontend.array.memory_order import fortran  # checks the value: NumPy's ValueError
+
+        fortran(order)
         node = self._n
         return Array(Node("copy", (node,), node.dtype, node.shape))
 
@@ -448,10 +451,10 @@ class Array:
             raise TypeError("trace(out=) is not supported: assign the result (out[...] = a.trace())")
         return trace(self, offset, axis1, axis2, dtype)
 
-    def compress(self, condition, axis: int | None = None) -> Array:
+    def compress(self, condition, axis: int | None = None, out=None) -> Array:
         from kdsl.frontend.array.masks import compress  # cycle: that module builds Arrays
 
-        return compress(condition, self, axis)
+        return compress(condition, self, axis, out)
 
     def transpose(self, *axes) -> Array:
         given = axes[0] if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))) else axes
@@ -543,20 +546,20 @@ class Array:
 
         return nonzero(self)
 
-    def dot(self, other) -> Array:
+    def dot(self, other, /, out=None) -> Array:
         from kdsl.frontend.array.linalg import dot  # cycle: that module builds Arrays
 
-        return dot(self, other)
+        return dot(self, other, out)
 
     def __round__(self, ndigits: int | None = None) -> Array:  # round(a, 2), as NumPy's arrays (an array)
         return self.round(0 if ndigits is None else ndigits)
 
-    def round(self, decimals: int = 0) -> Array:
+    def round(self, decimals: int = 0, out=None) -> Array:
         from kdsl.frontend.array.math import round  # cycle: that module builds Arrays
 
-        return round(self, decimals)
+        return round(self, decimals, out)
 
-    def clip(self, a_min=None, a_max=None, out=None, *, min=None, max=None) -> Array:  # noqa: A002 - the standard's names
+    def clip(self, min=None, max=None, out=None, *, a_min=None, a_max=None) -> Array:  # noqa: A002 - NumPy's names
         from kdsl.frontend.array.math import clip  # cycle: that module builds Arrays
 
         return clip(self, a_min, a_max, out, min=min, max=max)

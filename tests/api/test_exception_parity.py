@@ -25,6 +25,12 @@ def _v(xp, n=3):
     return xp.asarray(np.arange(n, dtype=np.float32))
 
 
+def _setitem(xp, index):
+    a = _v(xp)
+    a[index] = 1.0
+    return a
+
+
 def _read(result):
     """Reads a kdsl result back (a lazy error surfaces here); other results as they are."""
     if isinstance(result, kd.Array):
@@ -48,6 +54,7 @@ CASES = {
     "expand_dims axis": (lambda xp: xp.expand_dims(_m(xp), 4), "out of bounds"),
     "squeeze axis": (lambda xp: xp.squeeze(_m(xp), axis=3), "out of bounds"),
     "moveaxis": (lambda xp: xp.moveaxis(_m(xp), 0, 5), "out of bounds"),
+    "moveaxis checks axes first": (lambda xp: xp.moveaxis(_v(xp), [0], [0, 1]), "out of bounds"),
     "swapaxes": (lambda xp: xp.swapaxes(_m(xp), 0, 5), "out of bounds"),
     "flip axis": (lambda xp: xp.flip(_m(xp), 3), "out of bounds"),
     "take axis": (lambda xp: xp.take(_m(xp), [0], axis=3), "out of bounds"),
@@ -77,6 +84,18 @@ CASES = {
     "take out of bounds": (lambda xp: _read(xp.take(_v(xp), xp.asarray(np.array([9])))), "index 9"),
     "boolean mask shape": (lambda xp: _v(xp)[xp.asarray(np.array([True, False]))], "boolean index"),
     "float index": (lambda xp: _v(xp)[1.5], "integers, slices"),
+    "setitem index array out of bounds": (lambda xp: _read(_setitem(xp, xp.asarray(np.array([0, 5])))), "index 5"),
+    "take_along_axis out of bounds": (lambda xp: _read(xp.take_along_axis(_v(xp), xp.asarray(np.array([4])), 0)),
+                                      "index 4"),
+    "put out of bounds": (lambda xp: xp.put(_v(xp), [9], [1.0]), "index 9"),
+    "choose out of range": (lambda xp: _read(xp.choose(xp.asarray(np.array([0, 3])), [_v(xp, 2), _v(xp, 2)])),
+                            "choice"),
+    "insert out of bounds": (lambda xp: xp.insert(_v(xp), 9, 1.0), "index 9"),
+    "partition kth": (lambda xp: xp.partition(_v(xp), 5), "kth"),
+    "lstsq shapes": (lambda xp: xp.linalg.lstsq(xp.eye(3, dtype=np.float32), _v(xp, 2)), "ncompatible"),
+    "nanargmax all NaN": (lambda xp: xp.nanargmax(xp.asarray(np.array([np.nan, np.nan], np.float32))), "All-NaN"),
+    "average zero weights": (lambda xp: _read(xp.average(_v(xp), weights=xp.zeros(3))), "sum to zero"),
+    "array inhomogeneous": (lambda xp: xp.asarray([[1, 2], [3]]), "inhomogeneous"),
     # dtypes: TypeError
     "bad dtype name": (lambda xp: xp.zeros(3, dtype="floot32"), "floot32"),
     "bad dtype in astype": (lambda xp: _v(xp).astype("nope"), "nope"),

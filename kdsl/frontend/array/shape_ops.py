@@ -92,10 +92,10 @@ def moveaxis(a, source, destination) -> Array:
     a = _arr(a)
     src = tuple(source) if isinstance(source, (tuple, list)) else (source,)
     dst = tuple(destination) if isinstance(destination, (tuple, list)) else (destination,)
+    s = [mv.normalize_axis(k, a.ndim) for k in src]  # axes first, as NumPy: an AxisError before the count
+    d = [mv.normalize_axis(k, a.ndim) for k in dst]
     if len(src) != len(dst):
         raise ValueError("`source` and `destination` arguments must have the same number of elements")
-    s = [mv.normalize_axis(k, a.ndim) for k in src]
-    d = [mv.normalize_axis(k, a.ndim) for k in dst]
     if len(set(s)) != len(s) or len(set(d)) != len(d):
         raise ValueError(f"repeated axis in moveaxis({source}, {destination})")
     order = [k for k in range(a.ndim) if k not in s]

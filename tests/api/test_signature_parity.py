@@ -283,6 +283,20 @@ KEYWORD_CASES = {
     "stack out": lambda xp: _filled_into(lambda xp, o: xp.stack([xp.asarray(_CLEAN)] * 2, 1, o))(xp, (3, 2, 4)),
     "concatenate out": lambda xp: _filled_into(lambda xp, o: xp.concatenate([xp.asarray(_CLEAN)] * 2, None, o))(
         xp, (24,)),
+    "einsum out": lambda xp: _filled_into(lambda xp, o: xp.einsum("ij->j", xp.asarray(_CLEAN), out=o))(xp, (4,)),
+    "take out": lambda xp: _filled_into(lambda xp, o: xp.take(xp.asarray(_CLEAN), [2, 0], 1, o))(xp, (3, 2)),
+    "ptp out": lambda xp: _filled_into(lambda xp, o: xp.ptp(xp.asarray(_CLEAN), 0, o))(xp, (4,)),
+    "median out": lambda xp: _filled_into(lambda xp, o: xp.median(xp.asarray(_CLEAN), 1, o))(xp, (3,)),
+    "nanmedian out": lambda xp: _filled_into(lambda xp, o: xp.nanmedian(xp.asarray(_HOST), 0, o))(xp, (4,)),
+    "nanquantile out": lambda xp: _filled_into(lambda xp, o: xp.nanquantile(xp.asarray(_HOST), 0.3, 1, o))(xp, (3,)),
+    "nanpercentile out": lambda xp: _filled_into(lambda xp, o: xp.nanpercentile(xp.asarray(_HOST), 70, None, o))(
+        xp, ()),
+    "nanargmax out": lambda xp: _filled_into(lambda xp, o: xp.nanargmax(xp.asarray(_HOST), 1, o))(xp, (3,), np.int64),
+    "compress out": lambda xp: _filled_into(lambda xp, o: xp.compress([True, False, True], xp.asarray(_CLEAN), 0, o))(
+        xp, (2, 4)),
+    "multi_dot out": lambda xp: _filled_into(lambda xp, o: xp.linalg.multi_dot(
+        [xp.asarray(_CLEAN), xp.asarray(_CLEAN.T), xp.asarray(_CLEAN)], out=o))(xp, (3, 4)),
+    "trace method out": lambda xp: _filled_into(lambda xp, o: xp.asarray(_CLEAN).trace(0, 0, 1, None, o))(xp, ()),
     "concatenate unsafe cast": lambda xp: xp.concatenate([xp.asarray(_CLEAN)] * 2, dtype=np.int32, casting="unsafe"),
     "stack dtype": lambda xp: xp.stack([xp.asarray(_CLEAN)] * 2, dtype=np.float64),
     "hstack casting": lambda xp: xp.hstack([xp.asarray(_CLEAN)] * 2, dtype=np.int16, casting="unsafe"),

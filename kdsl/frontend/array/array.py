@@ -447,9 +447,7 @@ class Array:
     def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype=None, out=None) -> Array:
         from kdsl.frontend.array.constructors import trace  # cycle: that module builds Arrays
 
-        if out is not None:
-            raise TypeError("trace(out=) is not supported: assign the result (out[...] = a.trace())")
-        return trace(self, offset, axis1, axis2, dtype)
+        return trace(self, offset, axis1, axis2, dtype, out)
 
     def compress(self, condition, axis: int | None = None, out=None) -> Array:
         from kdsl.frontend.array.masks import compress  # cycle: that module builds Arrays

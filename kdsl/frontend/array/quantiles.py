@@ -151,7 +151,7 @@ def _quantiles(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, d: dt.DType)
     return result
 
 
-def median(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
+def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
            keepdims: bool = False) -> Array:
     """The median over ``axis`` (the mean of the two middle values for even lengths; NaN when a line holds
     a NaN or is empty); integers give float64 as NumPy's.
@@ -161,8 +161,8 @@ def median(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = F
         >>> kd.median(kd.asarray([[1, 9, 3, 4], [5, 5, 6, 0]]), axis=1).tolist()
         [3.5, 5.0]
     """
-    if out is not None:
-        raise TypeError("median(out=...) is not supported; use the returned array")
+    if out is not None:  # NumPy's out=: the result written into a kdsl array
+        return rw.into(median(a, axis, None, overwrite_input, keepdims), out)
     x = as_array(a)
     d = _result_dtype(lambda z, _: np.median(z), x, None)
     lines, axes = lines_last(x, axis)

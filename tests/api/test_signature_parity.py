@@ -133,6 +133,18 @@ def test_differences_name_compared_callables():
     assert set(DIFFERENCES) <= labels
 
 
+UFUNC_METHODS = [(label, method) for label, npf, _ in PAIRS if isinstance(npf, np.ufunc)
+                 for method in ("reduce", "accumulate", "reduceat", "outer", "at")]
+
+
+@pytest.mark.parametrize("label,method", UFUNC_METHODS, ids=[f"{u}.{m}" for u, m in UFUNC_METHODS])
+def test_ufunc_method_matches_numpy(label, method):
+    np_params, kd_params = _params(getattr(getattr(np, label), method)), _params(getattr(getattr(kd, label), method))
+    assert np_params is not None and kd_params is not None
+    gaps = function_gaps(np_params, kd_params)
+    assert not gaps, f"kd.{label}.{method} differs from np.{label}.{method}: {'; '.join(gaps)}"
+
+
 def _method_params(name: str) -> list[inspect.Parameter] | None:
     """NumPy's ``ndarray`` method ``name`` as parameters, from its docstring's first line (``a.sum(axis=None,
     ...)``: the methods are C functions without an ``inspect`` signature); None where the line is not one."""

@@ -164,6 +164,44 @@ CASES = {
     "clip both spellings": (lambda xp: xp.clip(_v(xp), 0, 1, min=1), "min"),
 }
 
+# more functions with an axis out of range (axis 2 or 3 of a 2-d array): NumPy's AxisError in each
+AXIS_CALLS = {
+    "diff": lambda xp, a: xp.diff(a, axis=2), "gradient": lambda xp, a: xp.gradient(a, axis=2),
+    "repeat": lambda xp, a: xp.repeat(a, 2, axis=2), "split": lambda xp, a: xp.split(a, 1, axis=2),
+    "array_split": lambda xp, a: xp.array_split(a, 1, axis=2), "quantile": lambda xp, a: xp.quantile(a, 0.5, axis=2),
+    "median": lambda xp, a: xp.median(a, axis=2), "percentile": lambda xp, a: xp.percentile(a, 5, axis=2),
+    "delete": lambda xp, a: xp.delete(a, 0, axis=2), "insert": lambda xp, a: xp.insert(a, 0, 1.0, axis=2),
+    "trapezoid": lambda xp, a: xp.trapezoid(a, axis=2), "average": lambda xp, a: xp.average(a, axis=2),
+    "ptp": lambda xp, a: xp.ptp(a, axis=2), "count_nonzero": lambda xp, a: xp.count_nonzero(a, axis=2),
+    "nansum": lambda xp, a: xp.nansum(a, axis=2), "nanmax": lambda xp, a: xp.nanmax(a, axis=2),
+    "nanmedian": lambda xp, a: xp.nanmedian(a, axis=2), "nanargmax": lambda xp, a: xp.nanargmax(a, axis=2),
+    "nanmean": lambda xp, a: xp.nanmean(a, axis=2), "nanvar": lambda xp, a: xp.nanvar(a, axis=2),
+    "nancumsum": lambda xp, a: xp.nancumsum(a, axis=2), "cumprod": lambda xp, a: xp.cumprod(a, axis=2),
+    "take_along_axis": lambda xp, a: xp.take_along_axis(a, xp.asarray(np.zeros((2, 3), np.int64)), axis=2),
+    "partition": lambda xp, a: xp.partition(a, 0, axis=2), "argpartition": lambda xp, a: xp.argpartition(a, 0, axis=2),
+    "cross": lambda xp, a: xp.cross(a, a, axis=2), "rot90": lambda xp, a: xp.rot90(a, axes=(0, 2)),
+    "unstack": lambda xp, a: xp.unstack(a, axis=2), "cumulative_sum": lambda xp, a: xp.cumulative_sum(a, axis=2),
+    "apply_along_axis": lambda xp, a: xp.apply_along_axis(lambda r: r, 2, a),
+    "linalg.norm": lambda xp, a: xp.linalg.norm(a, axis=2), "fft.rfftn": lambda xp, a: xp.fft.rfftn(a, axes=(2,)),
+    "any": lambda xp, a: xp.any(a, axis=2), "all of a tuple": lambda xp, a: xp.all(a, axis=(0, 2)),
+    "var": lambda xp, a: xp.var(a, axis=2), "std negative": lambda xp, a: xp.std(a, axis=-3),
+    "prod": lambda xp, a: xp.prod(a, axis=2), "min": lambda xp, a: xp.min(a, axis=2),
+    "argsort": lambda xp, a: xp.argsort(a, axis=2), "unique": lambda xp, a: xp.unique(a, axis=2),
+    "flip of a tuple": lambda xp, a: xp.flip(a, (0, 2)), "squeeze of a tuple": lambda xp, a: xp.squeeze(a, (5,)),
+    "expand_dims of a tuple": lambda xp, a: xp.expand_dims(a, (0, 5)),
+    "concat": lambda xp, a: xp.concat([a, a], axis=2),
+    "stack negative": lambda xp, a: xp.stack([a], axis=-4), "swapaxes negative": lambda xp, a: xp.swapaxes(a, -3, 0),
+    "vecdot": lambda xp, a: xp.vecdot(a, a, axis=2), "a.sum": lambda xp, a: a.sum(2),
+    "a.argmax": lambda xp, a: a.argmax(2),
+    "a.cumsum": lambda xp, a: a.cumsum(2), "a.squeeze": lambda xp, a: a.squeeze(3),
+    "a.swapaxes": lambda xp, a: a.swapaxes(0, 3), "a.take": lambda xp, a: a.take([0], axis=3),
+    "a.repeat": lambda xp, a: a.repeat(2, axis=3), "a.sort": lambda xp, a: a.sort(axis=3),
+    "a.mean": lambda xp, a: a.mean(axis=3), "a.max": lambda xp, a: a.max(axis=3), "a.std": lambda xp, a: a.std(axis=3),
+}
+for _name, _call in AXIS_CALLS.items():
+    CASES[f"{_name} axis"] = ((lambda c: lambda xp: _read(c(xp, _m(xp))))(_call), "out of bounds|[aA]xes|axis")
+
+
 PUBLIC_MODULES = ("builtins", "numpy", "numpy.exceptions", "numpy.linalg")
 
 

@@ -219,6 +219,22 @@ def test_ufunc_keywords():
         kd.add(x, x, bogus=1)  # no silent catch-all
 
 
+def test_ufunc_dtype_casts_inputs_by_the_rule():
+    host = np.array([0.5, 2.0, -1.5], np.float32)
+    x = kd.asarray(host)
+    with pytest.raises(TypeError, match="same_kind"):  # NumPy's UFuncTypeError (a TypeError)
+        kd.add(x, 1, dtype=np.int32)
+    np.testing.assert_array_equal(kd.add(x, 1, dtype=np.int32, casting="unsafe").numpy(),
+                                  np.add(host, 1, dtype=np.int32, casting="unsafe"))
+    with pytest.raises(TypeError, match="safe"):
+        kd.multiply(x.astype(kd.float64), 2, dtype=np.float32, casting="safe")
+    for name in ("less", "logical_and", "isnan"):  # these loops all give bool: dtype= is the output's
+        args = (host, 1.0)[:getattr(np, name).nin]
+        want = getattr(np, name)(*args, dtype=bool)
+        got = getattr(kd, name)(*(kd.asarray(a) if isinstance(a, np.ndarray) else a for a in args), dtype=bool)
+        np.testing.assert_array_equal(got.numpy(), want)
+
+
 @pytest.mark.parametrize("fn", ["quantile", "percentile", "nanquantile", "nanpercentile"])
 def test_weights_raise_naming_them(fn):
     with pytest.raises(NotImplementedError, match="weights"):

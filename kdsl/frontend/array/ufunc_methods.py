@@ -63,6 +63,8 @@ class Ufunc(WithAt):
         super().__init__(getattr(fn, "_fn", fn), name)
         self.nin, self.nout = nin, nout
         self.__signature__ = ufunc_signature(self._fn, nin)
+        npf = getattr(np, name, None)  # a comparison's dtype= is its output's: its loops all give bool
+        self._bool_out = isinstance(npf, np.ufunc) and all(t.endswith("->?") for t in npf.types if "O" not in t)
 
     def __call__(self, *args: Any, out: Any = None, where: Any = True, dtype: Any = None, casting: str = "same_kind",
                  order: str = "K", subok: bool = True, signature: Any = None, **kwargs: Any) -> Any:
@@ -76,10 +78,12 @@ class Ufunc(WithAt):
             out = extra[0] if len(extra) == 1 else extra
         check_keywords(self._name, casting, order)
         dtype = loop_dtype(self._name, dtype, signature)
-        if dtype is not None:  # compute in dtype, as NumPy's loops for it
-            args = tuple(a if isinstance(a, (bool, int, float, complex)) else asarray(a).astype(dtype)
-                         for a in args)
+        if dtype is not None and not self._bool_out:  # compute in dtype, as NumPy's loops for it
+            args = tuple(a if isinstance(a, (bool, int, float, complex)) else
+                         cast_input(self._name, i, asarray(a), dtype, casting) for i, a in enumerate(args))
         result = self._fn(*args, **kwargs)
+        if dtype is not None and self._bool_out:
+            result = result.astype(dtype)
         if out is None and where is True:
             return result
         if self.nout > 1:
@@ -209,6 +213,15 @@ def ufunc_signature(fn: Callable[..., Any], nin: int) -> inspect.Signature:
     keywords.update({p.name: p.default for p in own if p.name not in keywords})
     params += [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=d) for n, d in keywords.items()]
     return inspect.Signature(params)
+
+
+def cast_input(name: str, i: int, a: Array, dtype: Any, casting: str) -> Array:
+    """Input ``i`` in the loop's ``dtype``, after NumPy's ``casting`` check (its UFuncTypeError)."""
+    want = np.dtype(getattr(dtype, "np", dtype))
+    if not np.can_cast(a.dtype.np, want, casting):  # type: ignore[arg-type]
+        raise UFuncTypeError(f"Cannot cast ufunc '{name}' input {i} from {a.dtype.name} to {want.name} with casting "
+                             f"rule '{casting}'; pass casting='unsafe' or cast the input with astype")
+    return a.astype(dtype)
 
 
 def check_keywords(name: str, casting: str, order: str) -> None:

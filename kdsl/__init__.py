@@ -579,7 +579,6 @@ from kdsl.frontend.array.numpy_constants import (  # noqa: E402
     False_,
     ScalarType,
     True_,
-    exceptions,
     little_endian,
     sctypeDict,
     typecodes,
@@ -589,7 +588,7 @@ from kdsl.frontend.array.ufunc_methods import Ufunc as ufunc  # noqa: E402  (isi
 __all__ += ["broadcast", "flatiter", "format_float_positional", "format_float_scientific", "bytes_", "character",
             "clongdouble", "complex256", "datetime64", "flexible", "float128", "isnat", "longdouble", "object_",
             "str_", "timedelta64", "void", "nditer", "False_", "ScalarType", "True_", "little_endian",
-            "sctypeDict", "typecodes", "ufunc", "exceptions"]  # NumPy's remaining names (docs/numpy-api.md)
+            "sctypeDict", "typecodes", "ufunc"]  # NumPy's remaining names (docs/numpy-api.md)
 
 # kd.nn and kd.optim are built on this public API (`import kdsl as kd` inside them), so they come last.
 from kdsl import nn, optim  # noqa: E402
@@ -599,6 +598,10 @@ __all__ += ["nn", "optim"]
 from kdsl import testing  # noqa: E402  (kd.testing: NumPy's assertions on host copies; built on the public API)
 
 __all__ += ["testing"]
+
+from kdsl import exceptions  # noqa: E402  (kd.exceptions: numpy.exceptions' classes, which kdsl raises)
+
+__all__ += ["exceptions"]
 
 from kdsl.frontend.array import ufunc_methods as _ufunc_methods  # noqa: E402
 

@@ -11,6 +11,7 @@ PACKAGE = Path(__file__).parent.parent / "kdsl"
 ALLOWED = {
     "kdsl.dtype": set(),
     "kdsl.errors": set(),
+    "kdsl.exceptions": set(),  # kd.exceptions: numpy.exceptions' classes, re-exported
     "kdsl.pytree": set(),
     "kdsl.runtime": {"kdsl.dtype"},
     "kdsl.ir": {"kdsl.dtype"},

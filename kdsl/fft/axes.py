@@ -13,6 +13,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 import kdsl as kd
 from kdsl.fft.transform import c2c, c2c_inner
 
@@ -127,5 +129,5 @@ def normalize_axes(shape: Sequence[int], s: Sequence[int] | None, axes: Sequence
 
 def _axis(axis: int, ndim: int) -> int:
     if not -ndim <= axis < ndim:
-        raise ValueError(f"axis {axis} is out of bounds for an array of dimension {ndim}")
+        raise np.exceptions.AxisError(axis, ndim)  # a ValueError and an IndexError (NumPy's fft raises the latter)
     return axis % ndim

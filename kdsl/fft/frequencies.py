@@ -18,7 +18,7 @@ import numpy as np
 import kdsl as kd
 
 
-def fftfreq(n: int, d: float = 1.0, *, device: Any = None, dtype: Any = None) -> Any:
+def fftfreq(n: int, d: float = 1.0, device: Any = None, *, dtype: Any = None) -> Any:
     """The frequency of each output of a length-``n`` :func:`kdsl.fft.fft` with sample spacing ``d``, in
     kdsl's default float dtype (float32; NumPy gives float64) unless ``dtype`` says otherwise."""
     _check_n(n, "fftfreq")
@@ -26,7 +26,7 @@ def fftfreq(n: int, d: float = 1.0, *, device: Any = None, dtype: Any = None) ->
     return kd.asarray(freqs, dtype=dtype or kd.float32, device=device)
 
 
-def rfftfreq(n: int, d: float = 1.0, *, device: Any = None, dtype: Any = None) -> Any:
+def rfftfreq(n: int, d: float = 1.0, device: Any = None, *, dtype: Any = None) -> Any:
     """The frequencies of :func:`kdsl.fft.rfft`'s outputs (``n // 2 + 1`` of them).
 
     >>> import kdsl as kd
@@ -59,6 +59,9 @@ def _shift(x: Any, axes: Any, sign: int) -> Any:
     elif isinstance(axes, int):
         axes = (axes,)
     axes = tuple(axes)
+    for a in axes:  # NumPy's IndexError, as an AxisError naming the axis (also a ValueError)
+        if not -x.ndim <= a < x.ndim:
+            raise np.exceptions.AxisError(a, x.ndim)
     return kd.roll(x, tuple(sign * (x.shape[a] // 2) for a in axes), axis=axes)
 
 

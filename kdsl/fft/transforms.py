@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from kdsl.fft.axes import as_complex, c2c_axis, check_norm, check_out, normalize_axes, scale, whole_axes
 from kdsl.fft.transform import nd
 
@@ -86,5 +88,5 @@ def axis1(x: Any, axis: int) -> int:
     if x.ndim == 0:
         raise ValueError("kd.fft needs an array of at least one dimension, got a 0-d array")
     if not -x.ndim <= axis < x.ndim:
-        raise ValueError(f"axis {axis} is out of bounds for an array of dimension {x.ndim}")
+        raise np.exceptions.AxisError(axis, x.ndim)  # a ValueError and an IndexError (NumPy's fft raises the latter)
     return axis % x.ndim

@@ -52,19 +52,19 @@ def _decompose(x, uplo: str, want_vectors: bool, name: str) -> tuple[kd.Array, k
     return a, kd.take_along_axis(values, order, axis=-1), (v, order)  # type: ignore[return-value]
 
 
-def eigh(x, /, UPLO: str = "L") -> EighResult:  # noqa: N803 - NumPy's keyword
+def eigh(a, UPLO: str = "L") -> EighResult:  # noqa: N803 - NumPy's keyword
     """Eigenvalues (ascending, real) and orthonormal eigenvectors (columns) of each symmetric (complex:
     Hermitian) matrix of ``x``."""
-    a, values, (v, order) = _decompose(x, UPLO, True, "eigh")
+    a, values, (v, order) = _decompose(a, UPLO, True, "eigh")
     n = a.shape[-1]
     cols = kd.broadcast_to(order[:, None, :], (order.shape[0], n, n))
     vectors = kd.take_along_axis(v, cols, axis=-1)
     return EighResult(values.reshape(a.shape[:-1]), vectors.reshape(a.shape))
 
 
-def eigvalsh(x, /, UPLO: str = "L") -> kd.Array:  # noqa: N803 - NumPy's keyword
+def eigvalsh(a, UPLO: str = "L") -> kd.Array:  # noqa: N803 - NumPy's keyword
     """Eigenvalues (ascending, real) of each symmetric (complex: Hermitian) matrix of ``x``."""
-    a, values, _ = _decompose(x, UPLO, False, "eigvalsh")
+    a, values, _ = _decompose(a, UPLO, False, "eigvalsh")
     return values.reshape(a.shape[:-1])
 
 

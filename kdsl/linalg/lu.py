@@ -259,11 +259,11 @@ def getrs(lu: kd.Array, piv: kd.Array, rhs: kd.Array) -> kd.Array:
     return rhs
 
 
-def solve(x1, x2) -> kd.Array:
-    """Solve ``x1 @ x = x2`` for stacks of square matrices ``x1``. ``x2`` is one vector when it is 1-d, else
+def solve(a, b) -> kd.Array:
+    """Solve ``a @ x = b`` for stacks of square matrices ``a``. ``b`` is one vector when it is 1-d, else
     a stack of matrices (the array API's and NumPy 2's rule); batch axes broadcast. Raises
     :class:`LinAlgError` for a singular matrix."""
-    a, b = as_array(x1), as_array(x2)
+    a, b = as_array(a), as_array(b)
     check_matrices(a, "solve")
     da, db = working_dtype(a, "solve"), working_dtype(b, "solve")
     dtype = da if da == db else kd.result_type(da, db)
@@ -271,7 +271,7 @@ def solve(x1, x2) -> kd.Array:
     vector = b.ndim == 1
     bm = b[..., None] if vector else b
     if bm.shape[-2] != n:
-        raise ValueError(f"solve: x2 has {bm.shape[-2]} rows but x1 is {n}x{n}; shapes {a.shape} and {b.shape}")
+        raise ValueError(f"solve: b has {bm.shape[-2]} rows but a is {n}x{n}; shapes {a.shape} and {b.shape}")
     batch_shape = np.broadcast_shapes(a.shape[:-2], bm.shape[:-2])
     a = kd.broadcast_to(a, batch_shape + (n, n))
     bm = kd.broadcast_to(bm, batch_shape + bm.shape[-2:])
@@ -281,9 +281,9 @@ def solve(x1, x2) -> kd.Array:
     return out[..., 0] if vector else out
 
 
-def inv(x) -> kd.Array:
+def inv(a) -> kd.Array:
     """The inverse of each square matrix of the stack ``x``; :class:`LinAlgError` if one is singular."""
-    a = as_array(x)
+    a = as_array(a)
     check_matrices(a, "inv")
     dtype = working_dtype(a, "inv")
     n = a.shape[-1]
@@ -302,11 +302,11 @@ def _lu_diagonal(a: kd.Array, dtype: kd.DType) -> tuple[kd.Array, kd.Array]:
     return diag, kd.where(swaps % 2 == 1, -1.0, 1.0).astype(dtype)
 
 
-def slogdet(x) -> SlogdetResult:
+def slogdet(a) -> SlogdetResult:
     """Sign and natural log of the absolute determinant of each square matrix (sign 0 and log -inf when
     singular), as NumPy: for complex input the sign is a complex number of modulus 1 (or 0), ``logabsdet``
     is real."""
-    a = as_array(x)
+    a = as_array(a)
     check_matrices(a, "slogdet")
     dtype = working_dtype(a, "slogdet")
     diag, parity = _lu_diagonal(a, dtype)
@@ -318,9 +318,9 @@ def slogdet(x) -> SlogdetResult:
     return SlogdetResult(sign.reshape(shape), logabs.reshape(shape))
 
 
-def det(x) -> kd.Array:
+def det(a) -> kd.Array:
     """The determinant of each square matrix of the stack ``x`` (product of the LU factor's diagonal)."""
-    a = as_array(x)
+    a = as_array(a)
     check_matrices(a, "det")
     dtype = working_dtype(a, "det")
     diag, parity = _lu_diagonal(a, dtype)

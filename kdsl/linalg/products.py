@@ -76,12 +76,12 @@ def trace(x, /, *, offset: int = 0, dtype=None) -> kd.Array:
     return kd.sum(kd.diagonal(a, offset, -2, -1), axis=-1, dtype=dtype)
 
 
-def matrix_power(x, n: int, /) -> kd.Array:
+def matrix_power(a, n: int) -> kd.Array:
     """``x`` multiplied by itself ``n`` times (binary powering); ``n = 0`` gives identities, ``n < 0`` powers
     of the inverse."""
     if not isinstance(n, int) or isinstance(n, bool):
         raise TypeError(f"matrix_power: exponent must be an integer, got {type(n).__name__}")
-    a = as_array(x)
+    a = as_array(a)
     check_matrices(a, "matrix_power")
     if n == 0:
         return kd.asarray(kd.broadcast_to(kd.eye(a.shape[-1], dtype=a.dtype), a.shape), copy=True)
@@ -101,8 +101,12 @@ def matrix_power(x, n: int, /) -> kd.Array:
 def multi_dot(arrays, *, out=None) -> kd.Array:
     """The product of a chain of matrices in the cheapest order (dynamic programming over the split points,
     as NumPy); the first and last may be 1-d."""
-    if out is not None:
-        raise TypeError("multi_dot: out= is not supported; assign the result instead")
+    if out is not None:  # NumPy's out=: the result written into a kdsl array of its shape
+        result = multi_dot(arrays)
+        if not isinstance(out, kd.Array) or out.shape != result.shape:
+            raise ValueError(f"multi_dot: out must be a kdsl array of shape {result.shape}, got {out!r:.60}")
+        out[...] = result
+        return out
     mats = [as_array(a) for a in arrays]
     if len(mats) < 2:
         raise ValueError("multi_dot: expecting at least two arrays")

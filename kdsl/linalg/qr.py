@@ -359,12 +359,12 @@ def planned_q(h: kd.Array, tau: kd.Array, q: int) -> kd.Array:
     return out
 
 
-def qr(x, /, mode: str = "reduced") -> QRResult | kd.Array:
+def qr(a, mode: str = "reduced") -> QRResult | kd.Array:
     """QR decomposition of each matrix of the stack ``x``: ``mode='reduced'`` (Q is m x k, R is k x n with
     k = min(m, n)), ``'complete'`` (Q m x m, R m x n) or NumPy's ``'r'`` (R only)."""
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(f"qr: unrecognized mode {mode!r}; use 'reduced', 'complete' or 'r'")
-    a = as_array(x)
+    a = as_array(a)
     check_matrices(a, "qr", square=False)
     dtype = working_dtype(a, "qr")
     m, n = a.shape[-2:]

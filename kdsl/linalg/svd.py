@@ -97,12 +97,12 @@ def _left_vectors(w: kd.Array, columns: int) -> kd.Array:
     return q * signs[:, None, :]
 
 
-def svd(x, /, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False) -> SVDResult | kd.Array:
+def svd(a, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False) -> SVDResult | kd.Array:
     """``U, S, Vh`` with ``x = U @ diag(S) @ Vh`` for each matrix of the stack ``x``; ``S`` descending.
     NumPy's ``compute_uv=False`` returns ``S`` alone; ``hermitian`` is accepted and changes nothing."""
     if not compute_uv:
-        return svdvals(x)
-    a, wide, s, w, v, factor = _jacobi(x, "svd", True)
+        return svdvals(a)
+    a, wide, s, w, v, factor = _jacobi(a, "svd", True)
     batch = a.shape[:-2]
     k = w.shape[-1]
     rows = max(a.shape[-2:])
@@ -133,10 +133,10 @@ def _default_rtol(a: kd.Array, dtype: kd.DType) -> float:
     return max(a.shape[-2:]) * float(kd.finfo(dtype).eps)
 
 
-def matrix_rank(x, /, tol=None, hermitian: bool = False, *, rtol=None) -> kd.Array:
+def matrix_rank(A, tol=None, hermitian: bool = False, *, rtol=None) -> kd.Array:  # noqa: N803 - NumPy's name
     """Number of singular values above ``rtol * largest`` (default ``max(m, n) * eps``) or above the absolute
     ``tol`` (NumPy's keyword) for each matrix; 1-d input: 1 unless all zero (NumPy)."""
-    a = as_array(x)
+    a = as_array(A)
     if a.ndim < 2:
         return kd.any(a != 0).astype(kd.int64)
     s = svdvals(a)
@@ -150,10 +150,10 @@ def matrix_rank(x, /, tol=None, hermitian: bool = False, *, rtol=None) -> kd.Arr
     return kd.count_nonzero(s > cutoff, axis=-1).astype(kd.int64)
 
 
-def pinv(x, /, rcond=None, hermitian: bool = False, *, rtol=None) -> kd.Array:
+def pinv(a, rcond=None, hermitian: bool = False, *, rtol=None) -> kd.Array:
     """Moore-Penrose pseudo-inverse of each matrix: singular values at or below ``rtol * largest`` count as
     zero (array API default ``max(m, n) * eps``; NumPy's ``rcond`` keyword is accepted too)."""
-    a = as_array(x)
+    a = as_array(a)
     check_matrices(a, "pinv", square=False)
     u, s, vh = _svd(a, full_matrices=False)
     r = rcond if rtol is None else rtol

@@ -115,9 +115,13 @@ def test_bad_subscripts_raise_clear_errors(args, match):
         kd.einsum(spec, *[kd.asarray(h) for h in hosts])
 
 
-def test_out_is_refused_with_the_fix():
-    with pytest.raises(TypeError, match="assign the result"):
-        kd.einsum("i", kd.ones(2), out=kd.ones(2))
+def test_out_takes_the_result():
+    host = np.arange(6, dtype=np.float32).reshape(2, 3)
+    out = kd.zeros(3)
+    assert kd.einsum("ij->j", kd.asarray(host), out=out) is out
+    np.testing.assert_array_equal(out.numpy(), np.einsum("ij->j", host))
+    with pytest.raises(ValueError, match="shape"):
+        kd.einsum("i", kd.ones(2), out=kd.ones(3))
 
 
 def test_numpy_dispatches_to_kdsl():

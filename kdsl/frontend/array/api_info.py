@@ -156,14 +156,15 @@ def result_type(*arrays_and_dtypes: Any) -> dt.DType:
     return out
 
 
-def can_cast(from_: Any, to: Any, /) -> bool:
-    """Whether a value of ``from_`` (a dtype or an array) converts to ``to`` without loss (NumPy's 'safe' rule).
+def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:
+    """Whether a value of ``from_`` (a dtype or an array) converts to ``to`` under ``casting`` (NumPy's rules;
+    'safe' by default: without loss).
 
     >>> import kdsl as kd
     >>> kd.can_cast(kd.int8, kd.float32), kd.can_cast(kd.float32, kd.int32)
     (True, False)
     """
-    return bool(np.can_cast(_dtype_of(from_).np, dt.as_dtype(to).np, casting="safe"))
+    return bool(np.can_cast(_dtype_of(from_).np, dt.as_dtype(to).np, casting=casting))  # type: ignore[arg-type]
 
 
 def astype(x: Array, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Array:

@@ -551,14 +551,12 @@ class Array:
     def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype=None, out=None) -> Array:
         from kdsl.frontend.array.constructors import trace  # cycle: that module builds Arrays
 
-        if out is not None:
-            raise TypeError("trace(out=) is not supported: assign the result (out[...] = a.trace())")
-        return trace(self, offset, axis1, axis2, dtype)
+        return trace(self, offset, axis1, axis2, dtype, out)
 
-    def compress(self, condition, axis: int | None = None) -> Array:
+    def compress(self, condition, axis: int | None = None, out=None) -> Array:
         from kdsl.frontend.array.masks import compress  # cycle: that module builds Arrays
 
-        return compress(condition, self, axis)
+        return compress(condition, self, axis, out)
 
     def transpose(self, *axes) -> Array:
         given = axes[0] if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))) else axes
@@ -625,13 +623,15 @@ class Array:
     def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         return self._reduce("mean", axis, dtype=dtype, keepdims=keepdims, out=out, where=where)
 
-    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, correction=None):
+    def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+            correction=None):
         return self._reduce("var", axis, dtype=dtype, ddof=ddof, keepdims=keepdims, correction=correction, out=out,
-                            where=where)
+                            where=where, mean=mean)
 
-    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, correction=None):
+    def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+            correction=None):
         return self._reduce("std", axis, dtype=dtype, ddof=ddof, keepdims=keepdims, correction=correction, out=out,
-                            where=where)
+                            where=where, mean=mean)
 
     def max(self, axis=None, out=None, keepdims=False, initial=None, where=True):
         return self._reduce("max", axis, keepdims=keepdims, out=out, initial=initial, where=where)
@@ -639,11 +639,11 @@ class Array:
     def min(self, axis=None, out=None, keepdims=False, initial=None, where=True):
         return self._reduce("min", axis, keepdims=keepdims, out=out, initial=initial, where=where)
 
-    def argmax(self, axis=None, keepdims=False):
-        return self._reduce("argmax", axis, keepdims=keepdims)
+    def argmax(self, axis=None, out=None, *, keepdims=False):
+        return self._reduce("argmax", axis, out, keepdims=keepdims)
 
-    def argmin(self, axis=None, keepdims=False):
-        return self._reduce("argmin", axis, keepdims=keepdims)
+    def argmin(self, axis=None, out=None, *, keepdims=False):
+        return self._reduce("argmin", axis, out, keepdims=keepdims)
 
     def any(self, axis=None, out=None, keepdims=False, *, where=True):
         return self._reduce("any", axis, keepdims=keepdims, out=out, where=where)
@@ -651,34 +651,34 @@ class Array:
     def all(self, axis=None, out=None, keepdims=False, *, where=True):
         return self._reduce("all", axis, keepdims=keepdims, out=out, where=where)
 
-    def cumsum(self, axis=None, dtype=None):
-        return self._reduce("cumsum", axis, dtype=dtype)
+    def cumsum(self, axis=None, dtype=None, out=None):
+        return self._reduce("cumsum", axis, dtype=dtype, out=out)
 
-    def cumprod(self, axis=None, dtype=None):
-        return self._reduce("cumprod", axis, dtype=dtype)
+    def cumprod(self, axis=None, dtype=None, out=None):
+        return self._reduce("cumprod", axis, dtype=dtype, out=out)
 
     def nonzero(self) -> tuple[Array, ...]:
         from kdsl.frontend.array.masks import nonzero  # cycle: that module builds Arrays
 
         return nonzero(self)
 
-    def dot(self, other) -> Array:
+    def dot(self, other, /, out=None) -> Array:
         from kdsl.frontend.array.linalg import dot  # cycle: that module builds Arrays
 
-        return dot(self, other)
+        return dot(self, other, out)
 
     def __round__(self, ndigits: int | None = None) -> Array:  # round(a, 2), as NumPy's arrays (an array)
         return self.round(0 if ndigits is None else ndigits)
 
-    def round(self, decimals: int = 0) -> Array:
+    def round(self, decimals: int = 0, out=None) -> Array:
         from kdsl.frontend.array.math import round  # cycle: that module builds Arrays
 
-        return round(self, decimals)
+        return round(self, decimals, out)
 
-    def clip(self, a_min=None, a_max=None, out=None, *, min=None, max=None) -> Array:  # noqa: A002 - the standard's names
+    def clip(self, min=None, max=None, out=None, *, a_min=None, a_max=None) -> Array:  # noqa: A002 - NumPy's names
         from kdsl.frontend.array.math import clip  # cycle: that module builds Arrays
 
-        return clip(self, min, max, out, a_min=a_min, a_max=a_max)
+        return clip(self, a_min, a_max, out, min=min, max=max)
 
     # ----- the array API standard (2024.12)
     def __array_namespace__(self, /, *, api_version: str | None = None):

@@ -20,6 +20,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array, asarray
+from kdsl.frontend.array.reduction_where import into
 from kdsl.frontend.array.reductions import any as kany
 from kdsl.frontend.array.reductions import max as kmax
 from kdsl.frontend.array.reductions import mean
@@ -92,15 +93,15 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     return avg, (scl if scl.shape == avg.shape else broadcast_to(scl, avg.shape))
 
 
-def ptp(a: Any, axis: Any = None, out: None = None, keepdims: bool = False) -> Array:
+def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Array:
     """Range of values (maximum minus minimum) along ``axis``, in ``a``'s dtype (integers wrap, as NumPy's).
 
     >>> import kdsl as kd
     >>> kd.ptp(kd.asarray([[4, 9, 2], [1, 7, 3]]), axis=1).tolist()
     [7, 6]
     """
-    if out is not None:
-        raise TypeError("ptp: out= is not supported; assign the result instead (out[...] = kd.ptp(a))")
+    if out is not None:  # NumPy's out=: the result written into a kdsl array
+        return into(ptp(a, axis, None, keepdims), out)
     x = as_array(a)
     if x.dtype is dt.bool_:
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the "

@@ -36,15 +36,15 @@ def _arr(x: Any) -> Array:
     return asarray(x)
 
 
-def real(x: Any) -> Array:
+def real(val: Any) -> Array:
     """The real part (a float array for complex input; real input is returned as it is, as NumPy does)."""
-    x = _arr(x)
+    x = _arr(val)
     return ops.apply("real", x) if x.dtype.kind == "c" else x
 
 
-def imag(x: Any) -> Array:
-    """The imaginary part (a float array for complex input; zeros of ``x``'s dtype for real input)."""
-    x = _arr(x)
+def imag(val: Any) -> Array:
+    """The imaginary part (a float array for complex input; zeros of ``val``'s dtype for real input)."""
+    x = _arr(val)
     if x.dtype.kind == "c":
         return ops.apply("imag", x)
     return Array(mv.broadcast_node(ops.const_node(0, x.dtype, x.device), x.shape))

@@ -28,9 +28,9 @@ from kdsl.ir.graph import Node
 from kdsl.ir.view import View
 
 
-def identity(n: int, dtype: Any = None, *, device: Any = None) -> Array:
-    """The ``n`` x ``n`` identity matrix (float32 unless ``dtype`` says otherwise)."""
-    return eye(n, dtype=dtype, device=device)
+def identity(n: int, dtype: Any = None, *, like: Any = None, device: Any = None) -> Array:
+    """The ``n`` x ``n`` identity matrix (float32 unless ``dtype`` says otherwise; ``like`` as :func:`kdsl.eye`)."""
+    return eye(n, dtype=dtype, device=device, like=like)
 
 
 def _host_range(values: np.ndarray, dtype: Any, device: Any) -> Array:
@@ -86,14 +86,15 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
     return Array(mv.view_node(base, new.canonical()))
 
 
-def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Array:
-    """Sum of the diagonal ``offset`` (over the last axis of :func:`diagonal`); NumPy's result dtype.
+def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None, out: Any = None) -> Array:
+    """Sum of the diagonal ``offset`` (over the last axis of :func:`diagonal`); NumPy's result dtype; ``out`` (a
+    kdsl array) takes the result.
 
     >>> import kdsl as kd
     >>> float(kd.trace(kd.eye(3)))
     3.0
     """
-    return ksum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
+    return ksum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
 
 
 def _band(x: Array, k: int, lower: bool) -> Array:
@@ -110,24 +111,24 @@ def _zero(x: Array) -> Node:
     return const_node(0, x.dtype, x.device)
 
 
-def tril(x: Any, /, k: int = 0) -> Array:
-    """``x`` with the elements above diagonal ``k`` zeroed (the last two axes).
+def tril(m: Any, k: int = 0) -> Array:
+    """``m`` with the elements above diagonal ``k`` zeroed (the last two axes).
 
     >>> import kdsl as kd
     >>> kd.tril(kd.ones((2, 3), dtype=kd.int32)).tolist()
     [[1, 0, 0], [1, 1, 0]]
     """
-    return _band(as_array(x), int(k), lower=True)
+    return _band(as_array(m), int(k), lower=True)
 
 
-def triu(x: Any, /, k: int = 0) -> Array:
-    """``x`` with the elements below diagonal ``k`` zeroed (the last two axes).
+def triu(m: Any, k: int = 0) -> Array:
+    """``m`` with the elements below diagonal ``k`` zeroed (the last two axes).
 
     >>> import kdsl as kd
     >>> kd.triu(kd.ones((3, 2), dtype=kd.int32), -1).tolist()
     [[1, 1], [1, 1], [0, 1]]
     """
-    return _band(as_array(x), int(k), lower=False)
+    return _band(as_array(m), int(k), lower=False)
 
 
 def diag(v: Any, k: int = 0) -> Array:

@@ -39,15 +39,15 @@ def matrix_transpose(x: Any, /) -> Array:
     return as_array(x).mT
 
 
-def tensordot(x1: Any, x2: Any, /, axes: Any = 2) -> Array:
-    """Sum of products over the last ``axes`` axes of ``x1`` and the first of ``x2`` (an int), or over the
+def tensordot(a: Any, b: Any, axes: Any = 2) -> Array:
+    """Sum of products over the last ``axes`` axes of ``a`` and the first of ``b`` (an int), or over the
     given axis pairs (two sequences). One matmul of permuted views.
 
     >>> import kdsl as kd
     >>> kd.tensordot(kd.ones((2, 3, 4)), kd.ones((3, 4, 5))).shape
     (2, 5)
     """
-    a, b = _pair(x1, x2)
+    a, b = _pair(a, b)
     if isinstance(axes, int):
         if axes < 0:
             raise ValueError(f"tensordot: axes must be non-negative, got {axes}")

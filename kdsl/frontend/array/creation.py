@@ -28,6 +28,7 @@ from kdsl.engine.realize import upload
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.creation_keywords import check_like, check_order
 from kdsl.ir.graph import Node
 
 
@@ -110,7 +111,7 @@ def _host_array(x, dtype: dt.DType | None) -> np.ndarray:
         raise type(exc)(f"cannot make an array from {type(x).__name__}: {exc}") from None
 
 
-def asarray(x, dtype=None, device=None, copy=None) -> Array:
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> Array:
     """An Array from an Array, NumPy array, nested lists or a scalar (copied to the device once).
     ``copy=True`` always gives a new array; ``copy=False`` refuses (ValueError) whatever needs a copy: host
     data, a dtype change, another device (the array API standard's rule).
@@ -122,7 +123,9 @@ def asarray(x, dtype=None, device=None, copy=None) -> Array:
     >>> kd.asarray(a, dtype=a.dtype) is a, kd.asarray(a, copy=True) is a, kd.asarray(a, dtype=kd.int8).dtype.name
     (True, False, 'int8')
     """
-    dev = current_device(device)
+    check_order("asarray", order)
+    check_like("asarray", like)
+    x, dev = a, current_device(device)
     if copy is not None:
         return _asarray_copy(x, dtype, dev, bool(copy))
     if isinstance(x, Array):
@@ -181,7 +184,7 @@ def _joined(x, dtype: dt.DType | None, dev) -> Array:
 
 def _asarray_copy(x, dtype, dev, copy: bool) -> Array:
     if copy:
-        out = asarray(x, dtype, dev)
+        out = asarray(x, dtype, device=dev)
         return out.copy() if out is x else out
     same = isinstance(x, Array) and x.device is dev and (dtype is None or dt.as_dtype(dtype) is x.dtype)
     if not same:
@@ -190,17 +193,29 @@ def _asarray_copy(x, dtype, dev, copy: bool) -> Array:
     return x
 
 
-def array(x, dtype=None, copy: bool = True, device=None, *, ndmin: int = 0) -> Array:
+def array(object, dtype=None, copy: bool = True, device=None, *, order="K", subok: bool = False, ndmin: int = 0,
+          ndmax: int = 0, like=None) -> Array:
     """Like :func:`asarray`, but an existing Array is copied (NumPy's ``array``); ``ndmin`` prepends size-1
-    axes up to that many dimensions, as NumPy's does."""
-    out = asarray(x, dtype, device).copy() if isinstance(x, Array) and copy else asarray(x, dtype, device)
+    axes up to that many dimensions, as NumPy's does. ``ndmax`` caps the dimensions taken from nested lists;
+    data deeper than that would be NumPy's object array, which kdsl has not: ``ValueError``."""
+    check_order("array", order)
+    check_like("array", like)
+    x = object
+    out = asarray(x, dtype, device=device).copy() if isinstance(x, Array) and copy else \
+        asarray(x, dtype, device=device)
+    if ndmax and out.ndim > ndmax:
+        raise ValueError(f"array(ndmax={ndmax}): the data has {out.ndim} dimensions, and kdsl has no object dtype "
+                         "for the nested rest; raise ndmax or drop it")
     if out.ndim < ndmin:
         out = out.reshape((1,) * (ndmin - out.ndim) + out.shape)
     return out
 
 
-def full(shape, fill_value, dtype=None, device=None) -> Array:
-    """An array of ``shape`` filled with ``fill_value`` (lazy: fused into its consumers, nothing uploaded)."""
+def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) -> Array:
+    """An array of ``shape`` filled with ``fill_value`` (lazy: fused into its consumers, nothing uploaded);
+    ``order``/``like`` as NumPy's (``creation_keywords.py``)."""
+    check_order("full", order, "CF")
+    check_like("full", like)
     dev = current_device(device)
     if isinstance(fill_value, Array):
         fill_value = fill_value.item()
@@ -215,42 +230,51 @@ def full(shape, fill_value, dtype=None, device=None) -> Array:
     return Array(mv.broadcast_node(node, as_shape(shape)))
 
 
-def zeros(shape, dtype=None, device=None) -> Array:
+def zeros(shape, dtype=None, order="C", *, device=None, like=None) -> Array:
     """Zeros of ``shape``; ``dtype=None`` is the default float (float32)."""
-    return full(shape, 0, float if dtype is None else dtype, device)
+    check_order("zeros", order, "CF")
+    check_like("zeros", like)
+    return full(shape, 0, float if dtype is None else dtype, order, device=device)
 
 
-def ones(shape, dtype=None, device=None) -> Array:
+def ones(shape, dtype=None, order="C", *, device=None, like=None) -> Array:
     """Ones of ``shape``; ``dtype=None`` is the default float (float32)."""
-    return full(shape, 1, float if dtype is None else dtype, device)
+    check_order("ones", order, "CF")
+    check_like("ones", like)
+    return full(shape, 1, float if dtype is None else dtype, order, device=device)
 
 
-def empty(shape, dtype=None, device=None) -> Array:
+def empty(shape, dtype=None, order="C", *, device=None, like=None) -> Array:
     """Like NumPy's ``empty``; kdsl returns zeros (a lazy constant costs nothing until used)."""
-    return full(shape, 0, float if dtype is None else dtype, device)
+    check_order("empty", order, "CF")
+    check_like("empty", like)
+    return full(shape, 0, float if dtype is None else dtype, order, device=device)
 
 
-def _like(a, dtype, shape):
+def _like(name, a, dtype, order, shape):
+    """The dtype and shape a ``*_like`` function makes (``order``: NumPy's values, one layout here)."""
+    check_order(name, order)
+    a = asarray(a) if not isinstance(a, Array) else a
     return (a.dtype if dtype is None else dtype), (a.shape if shape is None else shape)
 
 
-def zeros_like(a, dtype=None, shape=None, *, device=None) -> Array:
-    d, s = _like(asarray(a) if not isinstance(a, Array) else a, dtype, shape)
-    return zeros(s, d, device if device is not None else getattr(a, "device", None))
+def zeros_like(a, dtype=None, order="K", subok: bool = True, shape=None, *, device=None) -> Array:
+    d, s = _like("zeros_like", a, dtype, order, shape)
+    return zeros(s, d, device=device if device is not None else getattr(a, "device", None))
 
 
-def ones_like(a, dtype=None, shape=None, *, device=None) -> Array:
-    d, s = _like(asarray(a) if not isinstance(a, Array) else a, dtype, shape)
-    return ones(s, d, device if device is not None else getattr(a, "device", None))
+def ones_like(a, dtype=None, order="K", subok: bool = True, shape=None, *, device=None) -> Array:
+    d, s = _like("ones_like", a, dtype, order, shape)
+    return ones(s, d, device=device if device is not None else getattr(a, "device", None))
 
 
-def full_like(a, fill_value, dtype=None, shape=None, *, device=None) -> Array:
-    d, s = _like(asarray(a) if not isinstance(a, Array) else a, dtype, shape)
-    return full(s, fill_value, d, device if device is not None else getattr(a, "device", None))
+def full_like(a, fill_value, dtype=None, order="K", subok: bool = True, shape=None, *, device=None) -> Array:
+    d, s = _like("full_like", a, dtype, order, shape)
+    return full(s, fill_value, d, device=device if device is not None else getattr(a, "device", None))
 
 
-def empty_like(a, dtype=None, shape=None, *, device=None) -> Array:
-    return zeros_like(a, dtype, shape, device=device)
+def empty_like(prototype, /, dtype=None, order="K", subok: bool = True, shape=None, *, device=None) -> Array:
+    return zeros_like(prototype, dtype, order, subok, shape, device=device)
 
 
 def iota(shape: tuple[int, ...], axis: int, device=None) -> Array:
@@ -268,7 +292,7 @@ def _check_finite_range(*bounds) -> None:
                          f"(start, stop, step = {', '.join(map(repr, bounds))})")
 
 
-def arange(start, stop=None, step=1, dtype=None, device=None) -> Array:
+def arange(start, stop=None, step=1, dtype=None, device=None, *, like=None) -> Array:
     """Evenly spaced values in [start, stop) (NumPy's ``arange``; Python ints give int32, floats float32).
 
     >>> import kdsl as kd
@@ -277,6 +301,7 @@ def arange(start, stop=None, step=1, dtype=None, device=None) -> Array:
     >>> kd.arange(0, 2**33, 2**31, dtype=kd.int64).tolist()
     [0, 2147483648, 4294967296, 6442450944]
     """
+    check_like("arange", like)
     if stop is None:
         start, stop = 0, start
     if step == 0:
@@ -352,7 +377,7 @@ def _check_eye_dims(n, m) -> None:
         raise ValueError(f"negative dimensions are not allowed: eye({n}, {m})")
 
 
-def eye(n: int, m: int | None = None, k: int = 0, dtype=float, device=None) -> Array:
+def eye(N: int, M: int | None = None, k: int = 0, dtype=float, order="C", *, device=None, like=None) -> Array:
     """The ``n`` x ``m`` identity (ones on diagonal ``k``), generated lazily on the device.
 
     >>> import kdsl as kd
@@ -361,7 +386,9 @@ def eye(n: int, m: int | None = None, k: int = 0, dtype=float, device=None) -> A
     ...
     ValueError: negative dimensions are not allowed: eye(-2, -2)
     """
-    m = n if m is None else m
+    check_order("eye", order, "CF")
+    check_like("eye", like)
+    n, m = N, (N if M is None else M)
     _check_eye_dims(n, m)
     k = operator.index(k)
     rows, cols = iota((n, m), 0, device), iota((n, m), 1, device)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from kdsl.frontend.array import movement as mv
+from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array import reductions as red
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array, full
@@ -39,10 +40,10 @@ def _cumulative(x: Any, op: str, axis: int | None, dtype: Any, include_initial: 
     if not include_initial:
         return out
     shape = out.shape[:ax] + (1,) + out.shape[ax + 1:]
-    return concatenate([full(shape, 0 if op == "sum" else 1, out.dtype, out.device), out], axis=ax)
+    return concatenate([full(shape, 0 if op == "sum" else 1, out.dtype, device=out.device), out], axis=ax)
 
 
-def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None,
+def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None, out: Any = None,
                    include_initial: bool = False) -> Array:
     """Running sum along ``axis`` (required when ``x`` has more than one dimension); ``include_initial`` puts
     the empty sum (0) first, so the axis grows by one. Small integers accumulate in int64 as NumPy's do.
@@ -51,10 +52,10 @@ def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None,
     >>> kd.cumulative_sum(kd.asarray([[1, 2], [3, 4]]), axis=1).tolist()
     [[1, 3], [3, 7]]
     """
-    return _cumulative(x, "sum", axis, dtype, include_initial)
+    return rw.into(_cumulative(x, "sum", axis, dtype, include_initial), out)
 
 
-def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None,
+def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None, out: Any = None,
                     include_initial: bool = False) -> Array:
     """Running product along ``axis`` (required when ``x`` has more than one dimension); ``include_initial``
     puts the empty product (1) first, so the axis grows by one.
@@ -63,7 +64,7 @@ def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None,
     >>> kd.cumulative_prod(kd.asarray([2, 3, 4]), include_initial=True).tolist()
     [1, 2, 6, 24]
     """
-    return _cumulative(x, "prod", axis, dtype, include_initial)
+    return rw.into(_cumulative(x, "prod", axis, dtype, include_initial), out)
 
 
 def _filled(x: Array, value: float) -> Array:
@@ -73,16 +74,16 @@ def _filled(x: Array, value: float) -> Array:
     return where(apply("isnan", x), Array(const_node(value, x.dtype, x.device)), x)
 
 
-def nancumsum(a: Any, axis: int | None = None, dtype: Any = None) -> Array:
+def nancumsum(a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Array:
     """``cumsum`` treating NaN as 0 (a leading run of NaNs gives zeros).
 
     >>> import kdsl as kd
     >>> kd.nancumsum(kd.asarray([float("nan"), 1.0, float("nan"), 2.0])).tolist()
     [0.0, 1.0, 1.0, 3.0]
     """
-    return red.cumsum(_filled(as_array(a), 0.0), axis, dtype)
+    return red.cumsum(_filled(as_array(a), 0.0), axis, dtype, out)
 
 
-def nancumprod(a: Any, axis: int | None = None, dtype: Any = None) -> Array:
+def nancumprod(a: Any, axis: int | None = None, dtype: Any = None, out: Any = None) -> Array:
     """``cumprod`` treating NaN as 1 (a leading run of NaNs gives ones)."""
-    return red.cumprod(_filled(as_array(a), 1.0), axis, dtype)
+    return red.cumprod(_filled(as_array(a), 1.0), axis, dtype, out)

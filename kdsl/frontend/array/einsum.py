@@ -29,6 +29,7 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.constructors import diagonal
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.linalg import matmul
+from kdsl.frontend.array.reduction_where import into
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.shape_ops import broadcast_to
 
@@ -44,8 +45,8 @@ def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
 
     ``optimize`` picks the contraction order (``True``/``'greedy'``, ``'optimal'``, ``False`` for left to
     right, or a path from :func:`einsum_path`); unlike NumPy, kdsl always contracts pairwise (onto matmul), so
-    ``False`` is not the naive all-at-once loop. ``out`` is not supported (kdsl arrays are values: assign the
-    result). The result dtype is NumPy's (``dtype=`` casts the operands first).
+    ``False`` is not the naive all-at-once loop. ``out`` (a kdsl array) takes the result. The result dtype is
+    NumPy's (``dtype=`` casts the operands first).
 
     >>> import kdsl as kd
     >>> x = kd.ones((5, 2, 3))
@@ -54,9 +55,8 @@ def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
     >>> kd.einsum("i,i", kd.asarray([1.0, 2.0]), kd.asarray([3.0, 4.0])).item()
     11.0
     """
-    if out is not None:
-        raise TypeError("kd.einsum does not take out=: kdsl arrays are values; assign the result "
-                        "(x[...] = kd.einsum(...)) instead")
+    if out is not None:  # NumPy's out=: the result written into a kdsl array
+        return into(einsum(*operands, dtype=dtype, order=order, casting=casting, optimize=optimize), out)
     del order, casting  # memory order and casting rules do not apply to lazy device arrays
     inputs, outputs, arrays = _parse(operands)
     if dtype is not None:

@@ -230,14 +230,14 @@ def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Array:
     return eq.all()
 
 
-def count_nonzero(x: Any, axis: Any = None, *, keepdims: bool = False) -> Array:
+def count_nonzero(a: Any, axis: Any = None, *, keepdims: bool = False) -> Array:
     """How many elements are non-zero over ``axis`` (a lazy int64 array; int32 on devices without int64).
 
     >>> import kdsl as kd
     >>> int(kd.count_nonzero(kd.asarray([[0, 1], [2, 0]]))), kd.count_nonzero(kd.eye(3), axis=0).tolist()
     (2, [1, 1, 1])
     """
-    x = as_array(x)
+    x = as_array(a)
     d = dt.int64 if x.device.supports(dt.int64) else dt.int32
     return ksum(x != 0, axis=axis, dtype=d, keepdims=keepdims)
 

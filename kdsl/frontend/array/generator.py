@@ -376,7 +376,7 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
     def _choice_indices(self, n: int, k: int, replace: bool, probs: np.ndarray | None) -> Array:
         fd = dt.float64 if self._device.supports(dt.float64) else dt.float32
         if replace and probs is None:
-            return self.integers(0, n, size=k) if k else full((0,), 0, self._index_dtype(), self._device)
+            return self.integers(0, n, size=k) if k else full((0,), 0, self._index_dtype(), device=self._device)
         if replace:
             assert probs is not None
             cdf = np.cumsum(probs)

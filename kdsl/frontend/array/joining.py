@@ -66,17 +66,17 @@ def _seq(tup: Any, name: str) -> list[Array]:
     return [as_array(x) for x in tup]
 
 
-def vstack(tup: Sequence[Any], *, dtype: Any = None) -> Array:
+def vstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Array:
     """Stack arrays row-wise (1-d arrays become rows).
 
     >>> import kdsl as kd
     >>> kd.vstack([kd.asarray([1, 2]), kd.asarray([3, 4])]).tolist()
     [[1, 2], [3, 4]]
     """
-    return concatenate([atleast_2d(x) for x in _seq(tup, "vstack")], axis=0, dtype=dtype)
+    return concatenate([atleast_2d(x) for x in _seq(tup, "vstack")], axis=0, dtype=dtype, casting=casting)
 
 
-def hstack(tup: Sequence[Any], *, dtype: Any = None) -> Array:
+def hstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Array:
     """Stack arrays column-wise (1-d arrays are joined end to end).
 
     >>> import kdsl as kd
@@ -84,7 +84,7 @@ def hstack(tup: Sequence[Any], *, dtype: Any = None) -> Array:
     [1, 2, 3]
     """
     arrs = [atleast_1d(x) for x in _seq(tup, "hstack")]
-    return concatenate(arrs, axis=0 if arrs and arrs[0].ndim == 1 else 1, dtype=dtype)
+    return concatenate(arrs, axis=0 if arrs and arrs[0].ndim == 1 else 1, dtype=dtype, casting=casting)
 
 
 def dstack(tup: Sequence[Any]) -> Array:
@@ -319,7 +319,7 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Ar
 
 def _block(x: Array, ax: int, n: int, value: Any) -> Array:
     shape = x.shape[:ax] + (n,) + x.shape[ax + 1:]
-    return full(shape, value, x.dtype, x.device)
+    return full(shape, value, x.dtype, device=x.device)
 
 
 def _pad_constant(x: Array, ax: int, before: int, after: int, fill: tuple[Any, Any]) -> Array:
@@ -422,7 +422,7 @@ __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "vstack", "hstack", "dstack
            "diff"]
 
 
-def row_stack(tup: Sequence[Any], *, dtype: Any = None) -> Array:
+def row_stack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Array:
     """:func:`vstack` under its old name; NumPy 2 deprecates it, so it warns as NumPy's does.
 
     >>> import kdsl as kd, warnings
@@ -432,4 +432,4 @@ def row_stack(tup: Sequence[Any], *, dtype: Any = None) -> Array:
     [[1], [2]]
     """
     warnings.warn("`row_stack` alias is deprecated. Use `kd.vstack` directly.", DeprecationWarning, stacklevel=2)
-    return vstack(tup, dtype=dtype)
+    return vstack(tup, dtype=dtype, casting=casting)

@@ -81,9 +81,13 @@ def _product_sum(an: Node, bn: Node, dtype: dt.DType) -> Node:
     return Node("reduce", (prod,), dtype, (nb, m, n), ("sum", (3,)))
 
 
-def dot(a, b) -> Array:
+def dot(a, b, out=None) -> Array:
     """NumPy's ``dot``: products for scalars, inner product for 1-d, matmul for 2-d, and for n-d a sum over
-    the last axis of ``a`` and the second-to-last of ``b``."""
+    the last axis of ``a`` and the second-to-last of ``b``; ``out`` (a kdsl array) takes the result."""
+    if out is not None:
+        from kdsl.frontend.array.reduction_where import into  # cycle: that module builds on this one
+
+        return into(dot(a, b), out)
     dev = ops.device_of((a, b))
     a, b = _arr(a, dev), _arr(b, dev)
     if a.ndim == 0 or b.ndim == 0:
@@ -103,8 +107,12 @@ def dot(a, b) -> Array:
     return out.reshape(a.shape[:-1] + b.shape[:-2] + b.shape[-1:])
 
 
-def outer(a, b) -> Array:
-    """Outer product of the flattened inputs."""
+def outer(a, b, out=None) -> Array:
+    """Outer product of the flattened inputs; ``out`` (a kdsl array) takes the result."""
+    if out is not None:
+        from kdsl.frontend.array.reduction_where import into  # cycle: that module builds on this one
+
+        return into(outer(a, b), out)
     dev = ops.device_of((a, b))
     a, b = _arr(a, dev).reshape(-1), _arr(b, dev).reshape(-1)
     return a.reshape(-1, 1) * b.reshape(1, -1)

@@ -37,6 +37,7 @@ from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.creation import arange, as_array, asarray
+from kdsl.frontend.array.reduction_where import into
 from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import stack
 from kdsl.frontend.array.sorting import take
@@ -180,7 +181,7 @@ def argwhere(a: Any) -> Array:
     return stack(nonzero(x), axis=1)
 
 
-def compress(condition: Any, a: Any, axis: int | None = None, out: None = None) -> Array:
+def compress(condition: Any, a: Any, axis: int | None = None, out: Any = None) -> Array:
     """The slices of ``a`` along ``axis`` (``None``: of the flattened ``a``) where the 1-D ``condition`` is true
     (NumPy's ``compress``; a shorter condition counts as False beyond its end). Synchronises once.
 
@@ -189,8 +190,8 @@ def compress(condition: Any, a: Any, axis: int | None = None, out: None = None) 
         >>> kd.compress([False, True], kd.asarray([[1, 2], [3, 4]]), axis=0).tolist()
         [[3, 4]]
     """
-    if out is not None:
-        raise TypeError("compress(out=...) is not supported: kdsl arrays are immutable results; assign instead")
+    if out is not None:  # NumPy's out=: the result written into a kdsl array
+        return into(compress(condition, a, axis), out)
     x = as_array(a)
     cond = condition if isinstance(condition, Array) else asarray(np.asarray(condition))
     if cond.ndim != 1:

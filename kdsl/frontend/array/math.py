@@ -85,9 +85,14 @@ def positive(x):
     return x
 
 
-def round(x, decimals: int = 0):
-    """Round half to even to ``decimals`` places (NumPy's ``round``: scale, rint, unscale; ints unchanged)."""
-    decimals = operator.index(decimals)  # NumPy: TypeError for round(x, 1.5)
+def round(a, decimals: int = 0, out=None):
+    """Round half to even to ``decimals`` places (NumPy's ``round``: scale, rint, unscale; ints unchanged);
+    ``out`` (a kdsl array) takes the result, as NumPy's."""
+    if out is not None:
+        from kdsl.frontend.array.ufunc_methods import written_into  # cycle: that module wraps this one's functions
+
+        return written_into(round(a, decimals), out, True, "same_kind", "round")
+    x, decimals = a, operator.index(decimals)  # NumPy: TypeError for round(x, 1.5)
     if not isinstance(x, Array):  # a Python or NumPy scalar, a list: NumPy rounds it as an array
         x = asarray(x)
     if x.dtype.kind == "c":  # NumPy rounds each component
@@ -113,12 +118,13 @@ def round(x, decimals: int = 0):
 around = round
 
 
-def clip(x, min=None, max=None, out=None, *, a_min=None, a_max=None):  # noqa: A002 - the standard's/NumPy 2's names
-    """``minimum(maximum(x, min), max)``; either bound may be None (both None: ``x`` itself, as NumPy 2).
-    ``a_min``/``a_max`` are NumPy's older names for ``min``/``max``; ``out`` (a kdsl array, ``x`` itself in
-    ``kd.clip(x, 0, 1, out=x)``) takes the result, as NumPy's."""
+def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None):  # noqa: A002 - the standard's/NumPy 2's names
+    """``minimum(maximum(a, min), max)``; either bound may be None (both None: ``a`` itself, as NumPy 2).
+    ``a_min``/``a_max`` (NumPy's positional names) and ``min``/``max`` (the standard's) are the same bounds;
+    ``out`` (a kdsl array, ``a`` itself in ``kd.clip(a, 0, 1, out=a)``) takes the result, as NumPy's."""
     if (a_min is not None and min is not None) or (a_max is not None and max is not None):
-        raise TypeError("clip: pass each bound once, as a_min/a_max or as min/max")
+        raise ValueError("clip: pass each bound once, as a_min/a_max or as min/max (NumPy forbids both)")
+    x = a
     lo, hi = (a_min if min is None else min), (a_max if max is None else max)
     result = x if lo is None else maximum(x, lo)
     result = result if hi is None else minimum(result, hi)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array import reductions as red
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array
@@ -23,8 +24,8 @@ from kdsl.frontend.array.math import isnan, where
 
 
 def _nan_arg(a: Any, axis: Any, out: Any, keepdims: bool, largest: bool) -> Array:
-    if out is not None:
-        raise TypeError("out= is not supported by kdsl's nanargmax/nanargmin; use the returned array")
+    if out is not None:  # NumPy's out=: the result written into a kdsl array
+        return rw.into(_nan_arg(a, axis, None, keepdims, largest), out)
     x = as_array(a)
     pick = red.argmax if largest else red.argmin
     if not x.dtype.is_float or x.size == 0:  # no NaNs; the empty case raises in pick as NumPy's does
@@ -36,7 +37,7 @@ def _nan_arg(a: Any, axis: Any, out: Any, keepdims: bool, largest: bool) -> Arra
     return pick(filled, axis, keepdims=keepdims)
 
 
-def nanargmax(a: Any, axis: int | None = None, out: None = None, *, keepdims: bool = False) -> Array:
+def nanargmax(a: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Array:
     """Index of the largest non-NaN element over ``axis`` (``None``: of the flattened array; first one on
     ties). An all-NaN slice raises ``ValueError``. Synchronises once (the all-NaN check).
 
@@ -48,7 +49,7 @@ def nanargmax(a: Any, axis: int | None = None, out: None = None, *, keepdims: bo
     return _nan_arg(a, axis, out, keepdims, largest=True)
 
 
-def nanargmin(a: Any, axis: int | None = None, out: None = None, *, keepdims: bool = False) -> Array:
+def nanargmin(a: Any, axis: int | None = None, out: Any = None, *, keepdims: bool = False) -> Array:
     """Index of the smallest non-NaN element over ``axis`` (``None``: of the flattened array; first one on
     ties). An all-NaN slice raises ``ValueError``. Synchronises once (the all-NaN check).
 

@@ -17,35 +17,40 @@ from typing import Any
 
 from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
+from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array import reductions as red
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array
-from kdsl.frontend.array.ops import apply, const_node, where
+from kdsl.frontend.array.ops import apply, const_node
+from kdsl.frontend.array.ops import where as where_  # ``where`` is NumPy's keyword here
 
 
 def _filled(x: Array, value: float) -> Array:
-    return where(apply("isnan", x), Array(const_node(value, x.dtype, x.device)), x)
+    return where_(apply("isnan", x), Array(const_node(value, x.dtype, x.device)), x)
 
 
-def nansum(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
-    """Sum over ``axis`` treating NaN as 0."""
+def nansum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
+           initial: Any = None, where: Any = True) -> Array:
+    """Sum over ``axis`` treating NaN as 0 (``out initial where`` as :func:`kdsl.sum`)."""
     x = as_array(a)
-    return red.sum(_filled(x, 0.0) if x.dtype.kind in "fc" else x, axis, dtype=dtype, keepdims=keepdims)
+    return red.sum(_filled(x, 0.0) if x.dtype.kind in "fc" else x, axis, dtype, out, keepdims, initial, where)
 
 
-def nanprod(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
-    """Product over ``axis`` treating NaN as 1."""
+def nanprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
+            initial: Any = None, where: Any = True) -> Array:
+    """Product over ``axis`` treating NaN as 1 (``out initial where`` as :func:`kdsl.prod`)."""
     x = as_array(a)
-    return red.prod(_filled(x, 1.0) if x.dtype.kind in "fc" else x, axis, dtype=dtype, keepdims=keepdims)
+    return red.prod(_filled(x, 1.0) if x.dtype.kind in "fc" else x, axis, dtype, out, keepdims, initial, where)
 
 
-def _count(x: Array, axis: Any, d: dt.DType, keepdims: bool) -> Array:
-    """How many non-NaN elements each reduction sees, as ``d``."""
-    return red.sum(~apply("isnan", x), axis, dtype=d, keepdims=keepdims)
+def _count(x: Array, axis: Any, d: dt.DType, keepdims: bool, where: Any = True) -> Array:
+    """How many non-NaN elements (of those ``where`` includes) each reduction sees, as ``d``."""
+    return red.sum(~apply("isnan", x), axis, dtype=d, keepdims=keepdims, where=where)
 
 
-def nanmean(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Array:
-    """Mean over ``axis`` of the non-NaN elements (NaN where there are none).
+def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False, *,
+            where: Any = True) -> Array:
+    """Mean over ``axis`` of the non-NaN elements (NaN where there are none; ``where``: only those elements).
 
     >>> import kdsl as kd
     >>> kd.nanmean(kd.asarray([[1.0, float("nan")], [float("nan"), float("nan")]]), axis=1).tolist()
@@ -53,54 +58,64 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False)
     """
     x = as_array(a)
     if x.dtype.kind not in "fc":  # complex: a NaN in either component drops the element, as in NumPy
-        return red.mean(x, axis, dtype=dtype, keepdims=keepdims)
+        return red.mean(x, axis, dtype, out, keepdims, where=where)
     d = x.dtype if dtype is None else dt.as_dtype(dtype)
-    total = red.sum(_filled(x, 0.0), axis, dtype=d, keepdims=keepdims)
-    return total / _count(x, axis, d, keepdims)  # 0 / 0 is NaN: the all-NaN slices
+    total = red.sum(_filled(x, 0.0), axis, dtype=d, keepdims=keepdims, where=where)
+    return rw.into(total / _count(x, axis, d, keepdims, where), out)  # 0 / 0 is NaN: the all-NaN slices
 
 
-def nanvar(a: Any, axis: Any = None, dtype: Any = None, ddof: float = 0, keepdims: bool = False, *,
-           correction: Any = None) -> Array:
-    """Variance over ``axis`` of the non-NaN elements (NaN where ``count - ddof <= 0``)."""
+def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0, keepdims: bool = False,
+           *, where: Any = True, mean: Any = None, correction: Any = None) -> Array:
+    """Variance over ``axis`` of the non-NaN elements (NaN where ``count - ddof <= 0``); ``where`` and ``mean``
+    (the mean already computed, ``keepdims=True``'s shape) as NumPy 2's."""
     x = as_array(a)
     ddof = red.ddof_or_correction(ddof, correction)
     if x.dtype.kind not in "fc":
-        return red.var(x, axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+        return red.var(x, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
     d = x.dtype if dtype is None else dt.as_dtype(dtype)
     xd = x.astype(d)
     zero = Array(const_node(0.0, d, x.device))
-    centred = where(apply("isnan", xd), zero, xd - nanmean(xd, axis, keepdims=True))  # inf - inf stays NaN
+    centre = nanmean(xd, axis, keepdims=True, where=where) if mean is None else as_array(mean).astype(d)
+    centred = where_(apply("isnan", xd), zero, xd - centre)  # inf - inf stays NaN
     # complex: |x - mean|**2, a real number
     squares = centred * centred if d.kind != "c" else apply("real", centred) ** 2 + apply("imag", centred) ** 2
     d = d.real_dtype
-    total = red.sum(squares, axis, dtype=d, keepdims=keepdims)
-    dof = _count(x, axis, d, keepdims) - ddof
+    total = red.sum(squares, axis, dtype=d, keepdims=keepdims, where=where)
+    dof = _count(x, axis, d, keepdims, where) - ddof
     nan = Array(const_node(float("nan"), d, x.device))
-    return where(dof > 0, total / dof, nan)
+    return rw.into(where_(dof > 0, total / dof, nan), out)
 
 
-def nanstd(a: Any, axis: Any = None, dtype: Any = None, ddof: float = 0, keepdims: bool = False, *,
-           correction: Any = None) -> Array:
+def nanstd(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0, keepdims: bool = False,
+           *, where: Any = True, mean: Any = None, correction: Any = None) -> Array:
     """Standard deviation over ``axis`` of the non-NaN elements (``sqrt(nanvar)``)."""
-    return apply("sqrt", nanvar(a, axis, dtype, ddof, keepdims, correction=correction))
+    result = apply("sqrt", nanvar(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
+                                  correction=correction))
+    return rw.into(result, out)
 
 
-def _nan_extreme(a: Any, axis: Any, keepdims: bool, largest: bool) -> Array:
+def _nan_extreme(a: Any, axis: Any, out: Any, keepdims: bool, initial: Any, where: Any, largest: bool) -> Array:
     x = as_array(a)
     fn = red.max if largest else red.min
     if not x.dtype.is_float:
-        return fn(x, axis, keepdims=keepdims)
+        return fn(x, axis, out, keepdims, initial, where)
+    filled = _filled(x, float("-inf") if largest else float("inf"))
+    if initial is not None:  # NumPy folds initial in: a slice of NaNs gives initial, not NaN
+        return fn(filled, axis, out, keepdims, initial, where)
+    rw.no_identity("fmax" if largest else "fmin", initial, where)
     red.require_nonempty(x, mv.normalize_axes(axis, x.ndim), "maximum" if largest else "minimum")
-    best = fn(_filled(x, float("-inf") if largest else float("inf")), axis, keepdims=keepdims)
+    best = fn(filled, axis, keepdims=keepdims)
     all_nan = red.all(apply("isnan", x), axis, keepdims=keepdims)
-    return where(all_nan, Array(const_node(float("nan"), x.dtype, x.device)), best)
+    return rw.into(where_(all_nan, Array(const_node(float("nan"), x.dtype, x.device)), best), out)
 
 
-def nanmax(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
-    """Largest non-NaN element over ``axis`` (NaN where all are NaN)."""
-    return _nan_extreme(a, axis, keepdims, largest=True)
+def nanmax(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, initial: Any = None,
+           where: Any = True) -> Array:
+    """Largest non-NaN element over ``axis`` (NaN where all are NaN; ``where`` needs ``initial``, as NumPy's)."""
+    return _nan_extreme(a, axis, out, keepdims, initial, where, largest=True)
 
 
-def nanmin(a: Any, axis: Any = None, keepdims: bool = False) -> Array:
-    """Smallest non-NaN element over ``axis`` (NaN where all are NaN)."""
-    return _nan_extreme(a, axis, keepdims, largest=False)
+def nanmin(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, initial: Any = None,
+           where: Any = True) -> Array:
+    """Smallest non-NaN element over ``axis`` (NaN where all are NaN; ``where`` needs ``initial``, as NumPy's)."""
+    return _nan_extreme(a, axis, out, keepdims, initial, where, largest=False)

@@ -34,6 +34,7 @@ from kdsl.frontend.array.nan_functions import nanmean
 
 # the sorting module's internals: a line-wise sort and an along-axis gather without the index read-back
 from kdsl.frontend.array.quantiles import keep_reduced_dims, lines_last
+from kdsl.frontend.array.reduction_where import into
 from kdsl.frontend.array.reductions import sum as asum
 from kdsl.frontend.array.shape_ops import broadcast_to, stack
 from kdsl.frontend.array.sorting import gather_node, sort_node
@@ -47,13 +48,11 @@ _METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "int
             "nearest")
 
 
-def _check(x: Array, method: str, out: Any, weights: Any, name: str) -> None:
+def _check(x: Array, method: str, weights: Any, name: str) -> None:
     if x.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
     if method not in _METHODS:
         raise ValueError(f"{method!r} is not a valid method. Use one of: {_METHODS}")
-    if out is not None:
-        raise TypeError(f"{name}(out=...) is not supported; use the returned array")
     if weights is not None:
         raise NotImplementedError(f"{name}(weights=...) is not supported by kdsl yet; pass weights=None")
 
@@ -175,7 +174,7 @@ def _valid_q(qs: np.ndarray) -> None:
         raise ValueError("Quantiles must be in the range [0, 1]")
 
 
-def nanquantile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
+def nanquantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
                 method: str = "linear", keepdims: bool = False, *, weights: Any = None) -> Array:
     """The ``q``-th quantiles (``q`` in [0, 1], a scalar or an array of host values) of ``a`` over ``axis``,
     ignoring NaNs; the result has ``q``'s shape first. ``method`` is any of NumPy's 13 (default 'linear').
@@ -189,8 +188,10 @@ def nanquantile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_in
         >>> float(kd.nanquantile(x, 0.5, method="lower"))
         2.0
     """
+    if out is not None:  # NumPy's out=: the result written into a kdsl array
+        return into(nanquantile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights), out)
     x = as_array(a)
-    _check(x, method, out, weights, "nanquantile")
+    _check(x, method, weights, "nanquantile")
     host_q = q.numpy() if isinstance(q, Array) else q
     qs = np.asarray(host_q, dtype=np.float64)
     _valid_q(qs)
@@ -202,7 +203,7 @@ def nanquantile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_in
     return _quantiles(x, qs, axis, keepdims, method, d)
 
 
-def nanpercentile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
+def nanpercentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
                   method: str = "linear", keepdims: bool = False, *, weights: Any = None) -> Array:
     """The ``q``-th percentiles (``q`` in [0, 100]) of ``a`` over ``axis``, ignoring NaNs:
     ``nanquantile(a, q / 100)``.
@@ -212,8 +213,10 @@ def nanpercentile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_
         >>> float(kd.nanpercentile(kd.asarray([1.0, float("nan"), 3.0, 5.0]), 25))
         2.0
     """
+    if out is not None:  # NumPy's out=: the result written into a kdsl array
+        return into(nanpercentile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights), out)
     x = as_array(a)
-    _check(x, method, out, weights, "nanpercentile")
+    _check(x, method, weights, "nanpercentile")
     host_q = q.numpy() if isinstance(q, Array) else q
     qs = np.true_divide(np.asarray(host_q, dtype=np.float64), 100)
     if not (qs.size == 0 or (qs.min() >= 0 and qs.max() <= 1)):
@@ -224,7 +227,7 @@ def nanpercentile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_
     return _quantiles(x, qs, axis, keepdims, method, d)
 
 
-def nanmedian(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
+def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
               keepdims: bool = False) -> Array:
     """The median over ``axis`` of the non-NaN values (the mean of the two middle ones for even counts; NaN
     where a line has none). Integers give float64 as NumPy's. Runs on the device without synchronising.
@@ -234,8 +237,8 @@ def nanmedian(a: Any, axis: Any = None, out: None = None, overwrite_input: bool 
         >>> kd.nanmedian(kd.asarray([[1.0, 9.0, float("nan"), 4.0], [5.0, 5.0, 6.0, 0.0]]), axis=1).tolist()
         [4.0, 5.0]
     """
-    if out is not None:
-        raise TypeError("nanmedian(out=...) is not supported; use the returned array")
+    if out is not None:  # NumPy's out=: the result written into a kdsl array
+        return into(nanmedian(a, axis, None, overwrite_input, keepdims), out)
     x = as_array(a)
     if x.size == 0:  # NumPy answers an empty array with nanmean's NaNs
         return nanmean(x, axis, keepdims=keepdims)

@@ -1,8 +1,7 @@
 """NumPy's module-level constants and scalar-type tables, for code that reads them through ``kd``:
 ``True_``/``False_`` (NumPy's boolean scalars), ``ScalarType`` (the tuple of scalar types ``isinstance``
-tests use), ``typecodes`` (NumPy's type-character table), ``sctypeDict``, ``little_endian`` and ``exceptions``
-(NumPy's exception classes, which kdsl raises: ``except kd.exceptions.AxisError``). They are NumPy's own
-objects: metadata, no device data.
+tests use), ``typecodes`` (NumPy's type-character table), ``sctypeDict`` and ``little_endian`` (``kd.exceptions``, NumPy's
+exception classes, is :mod:`kdsl.exceptions`). They are NumPy's own objects: metadata, no device data.
 
 Example:
     >>> import kdsl as kd
@@ -22,6 +21,5 @@ ScalarType = np.ScalarType
 typecodes = dict(np.typecodes)  # a copy: a program editing it does not change NumPy's
 sctypeDict = dict(np.sctypeDict)
 little_endian = sys.byteorder == "little"
-exceptions = np.exceptions  # kdsl raises NumPy's AxisError, ComplexWarning, RankWarning...
 
-__all__ = ["False_", "ScalarType", "True_", "exceptions", "little_endian", "sctypeDict", "typecodes"]
+__all__ = ["False_", "ScalarType", "True_", "little_endian", "sctypeDict", "typecodes"]

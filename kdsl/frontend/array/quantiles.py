@@ -22,6 +22,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
+from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.math import isnan, where
@@ -62,8 +63,8 @@ def _nan_lines(x: Array, shape: tuple[int, ...], d: dt.DType) -> Array:
     return broadcast_to(Array(ops.const_node(float("nan"), d, x.device)), shape)
 
 
-def quantile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
-             method: str = "linear", keepdims: bool = False) -> Array:
+def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
+             method: str = "linear", keepdims: bool = False, *, weights: Any = None) -> Array:
     """The ``q``-th quantiles (``q`` in [0, 1], a scalar or any shape of host values) of ``a`` over ``axis``
     with any of NumPy's 13 methods (default 'linear'); the result has ``q``'s shape first. Lines with a NaN give
     NaN.
@@ -73,8 +74,9 @@ def quantile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_input
         >>> kd.quantile(kd.asarray([1.0, 2.0, 3.0, 4.0]), [0.0, 0.5, 0.9]).tolist()
         [1.0, 2.5, 3.7]
     """
-    if out is not None:
-        raise TypeError("quantile(out=...) is not supported; use the returned array")
+    if out is not None:  # NumPy's out=: the result written into a kdsl array
+        return rw.into(quantile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights), out)
+    _no_weights("quantile", weights)
     if method != "linear":
         return _by_method("nanquantile", a, q, axis, method, keepdims)
     qs = np.asarray(q, dtype=np.float64)
@@ -85,8 +87,8 @@ def quantile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_input
     return _quantiles(x, qs, axis, keepdims, d)
 
 
-def percentile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
-               method: str = "linear", keepdims: bool = False) -> Array:
+def percentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
+               method: str = "linear", keepdims: bool = False, *, weights: Any = None) -> Array:
     """The ``q``-th percentiles (``q`` in [0, 100]) of ``a`` over ``axis``: ``quantile(a, q / 100)``.
 
     Example:
@@ -97,13 +99,21 @@ def percentile(a: Any, q: Any, axis: Any = None, out: None = None, overwrite_inp
     qs = np.asarray(q, dtype=np.float64)
     if not np.all((qs >= 0) & (qs <= 100)):
         raise ValueError("Percentiles must be in the range [0, 100]")
-    if out is not None:
-        raise TypeError("percentile(out=...) is not supported; use the returned array")
+    if out is not None:  # NumPy's out=: the result written into a kdsl array
+        return rw.into(percentile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights), out)
+    _no_weights("percentile", weights)
     if method != "linear":
         return _by_method("nanpercentile", a, q, axis, method, keepdims)
     x = as_array(a)
     d = _result_dtype(np.percentile, x, q)
     return _quantiles(x, qs / 100.0, axis, keepdims, d)
+
+
+def _no_weights(name: str, weights: Any) -> None:
+    """NumPy 2's ``weights`` (with method='inverted_cdf') is not in kdsl: a NotImplementedError naming it."""
+    if weights is not None:
+        raise NotImplementedError(f"{name}(weights=...) is not supported by kdsl yet; pass weights=None (or "
+                                  f"repeat each value by its integer weight with kd.repeat)")
 
 
 def _by_method(name: str, a: Any, q: Any, axis: Any, method: str, keepdims: bool) -> Array:
@@ -141,7 +151,7 @@ def _quantiles(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, d: dt.DType)
     return result
 
 
-def median(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = False,
+def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
            keepdims: bool = False) -> Array:
     """The median over ``axis`` (the mean of the two middle values for even lengths; NaN when a line holds
     a NaN or is empty); integers give float64 as NumPy's.
@@ -151,8 +161,8 @@ def median(a: Any, axis: Any = None, out: None = None, overwrite_input: bool = F
         >>> kd.median(kd.asarray([[1, 9, 3, 4], [5, 5, 6, 0]]), axis=1).tolist()
         [3.5, 5.0]
     """
-    if out is not None:
-        raise TypeError("median(out=...) is not supported; use the returned array")
+    if out is not None:  # NumPy's out=: the result written into a kdsl array
+        return rw.into(median(a, axis, None, overwrite_input, keepdims), out)
     x = as_array(a)
     d = _result_dtype(lambda z, _: np.median(z), x, None)
     lines, axes = lines_last(x, axis)

@@ -21,6 +21,7 @@ Example:
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import numpy as np
@@ -152,6 +153,8 @@ def _bound(name: str) -> Any:
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"{(method.__doc__ or '').strip().splitlines()[0]} (from the global generator)"
     fn.__module__ = __name__
+    sig = inspect.signature(method)  # the method's parameters, less self: what a call may pass
+    fn.__signature__ = sig.replace(parameters=list(sig.parameters.values())[1:])  # type: ignore[attr-defined]
     return fn
 
 

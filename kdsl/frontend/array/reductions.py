@@ -72,30 +72,30 @@ def require_nonempty(x: Array, axes, name: str) -> None:
         raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
 
 
-def sum(x, axis=None, dtype=None, keepdims=False, *, out=None, initial=None, where=True) -> Array:
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True) -> Array:
     """Sum of elements over ``axis`` (``where``/``initial``/``out`` as NumPy's: ``reduction_where.py``)."""
-    x = _arr(x)
+    x = _arr(a)
     r = _reduce(rw.masked(x, where, 0), "sum", mv.normalize_axes(axis, x.ndim), _numpy_dtype(np.sum, x, dtype),
                 keepdims)
     return rw.into(r if initial is None else (r + initial).astype(r.dtype), out)
 
 
-def prod(x, axis=None, dtype=None, keepdims=False, *, out=None, initial=None, where=True) -> Array:
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True) -> Array:
     """Product of elements over ``axis`` (``where``/``initial``/``out`` as NumPy's)."""
-    x = _arr(x)
+    x = _arr(a)
     r = _reduce(rw.masked(x, where, 1), "prod", mv.normalize_axes(axis, x.ndim), _numpy_dtype(np.prod, x, dtype),
                 keepdims)
     return rw.into(r if initial is None else (r * initial).astype(r.dtype), out)
 
 
-def max(x, axis=None, keepdims=False, *, out=None, initial=None, where=True) -> Array:
+def max(a, axis=None, out=None, keepdims=False, initial=None, where=True) -> Array:
     """Largest element over ``axis`` (NaN propagates; ``where`` needs ``initial``, as NumPy's)."""
-    return _extreme(x, "max", axis, keepdims, out, initial, where)
+    return _extreme(a, "max", axis, keepdims, out, initial, where)
 
 
-def min(x, axis=None, keepdims=False, *, out=None, initial=None, where=True) -> Array:
+def min(a, axis=None, out=None, keepdims=False, initial=None, where=True) -> Array:
     """Smallest element over ``axis`` (NaN propagates; ``where`` needs ``initial``, as NumPy's)."""
-    return _extreme(x, "min", axis, keepdims, out, initial, where)
+    return _extreme(a, "min", axis, keepdims, out, initial, where)
 
 
 def _extreme(x, op: str, axis, keepdims: bool, out, initial, where) -> Array:
@@ -119,16 +119,16 @@ def _extreme(x, op: str, axis, keepdims: bool, out, initial, where) -> Array:
 amax, amin = max, min
 
 
-def any(x, axis=None, keepdims=False, *, out=None, where=True) -> Array:
+def any(a, axis=None, out=None, keepdims=False, *, where=True) -> Array:
     """Whether any element over ``axis`` is true (``where``: only those elements)."""
-    x = _arr(x)
+    x = _arr(a)
     b = rw.masked(x.astype(dt.bool_), where, False)
     return rw.into(_reduce(b, "max", mv.normalize_axes(axis, x.ndim), dt.bool_, keepdims), out)
 
 
-def all(x, axis=None, keepdims=False, *, out=None, where=True) -> Array:
+def all(a, axis=None, out=None, keepdims=False, *, where=True) -> Array:
     """Whether every element over ``axis`` is true (``where``: only those elements)."""
-    x = _arr(x)
+    x = _arr(a)
     b = rw.masked(x.astype(dt.bool_), where, True)
     return rw.into(_reduce(b, "min", mv.normalize_axes(axis, x.ndim), dt.bool_, keepdims), out)
 
@@ -146,7 +146,7 @@ def _arg(x, op: str, axis, keepdims: bool) -> Array:
     return _reduce(x, op, (a,), out_dtype, keepdims)
 
 
-def argmax(x, axis=None, keepdims=False) -> Array:
+def argmax(a, axis=None, out=None, *, keepdims=False) -> Array:
     """Index of the largest element over ``axis`` (``None``: of the flattened array), as int64. The first one
     wins ties; a line holding NaN gives the index of its first NaN, as in NumPy (kd.nanargmax skips NaN).
 
@@ -155,10 +155,10 @@ def argmax(x, axis=None, keepdims=False) -> Array:
     >>> kd.argmax(a, axis=1).tolist(), int(kd.argmax(a))
     ([2, 1], 2)
     """
-    return _arg(x, "argmax", axis, keepdims)
+    return rw.into(_arg(a, "argmax", axis, keepdims), out)
 
 
-def argmin(x, axis=None, keepdims=False) -> Array:
+def argmin(a, axis=None, out=None, *, keepdims=False) -> Array:
     """Index of the smallest element over ``axis`` (``None``: of the flattened array), as int64. The first one
     wins ties; a line holding NaN gives the index of its first NaN, as in NumPy (kd.nanargmin skips NaN).
 
@@ -167,7 +167,7 @@ def argmin(x, axis=None, keepdims=False) -> Array:
     >>> kd.argmin(a, axis=1).tolist(), int(kd.argmin(a))
     ([2, 1], 2)
     """
-    return _arg(x, "argmin", axis, keepdims)
+    return rw.into(_arg(a, "argmin", axis, keepdims), out)
 
 
 def _nan_like(total: Array) -> Array:
@@ -177,10 +177,10 @@ def _nan_like(total: Array) -> Array:
     return broadcast_to(Array(ops.const_node(float("nan"), d, total.device)), total.shape)
 
 
-def mean(x, axis=None, dtype=None, keepdims=False, *, out=None, where=True) -> Array:
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True) -> Array:
     """Arithmetic mean over ``axis`` (ints give float64 like NumPy; float32 on devices without float64);
     ``where`` averages only those elements (``reduction_where.py``)."""
-    x = _arr(x)
+    x = _arr(a)
     axes = mv.normalize_axes(axis, x.ndim)
     n = math.prod(x.shape[a] for a in axes)
     d = _numpy_dtype(np.mean, x, dtype)
@@ -197,16 +197,17 @@ def mean(x, axis=None, dtype=None, keepdims=False, *, out=None, where=True) -> A
     return rw.into(result, out)
 
 
-def var(x, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None, out=None, where=True) -> Array:
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None) -> Array:
     """Variance over ``axis``: ``mean(|x - mean(x)|**2) * n / (n - ddof)``; ``correction`` is the array API
-    standard's name for ``ddof``; ``where`` counts only those elements."""
-    x = _arr(x)
+    standard's name for ``ddof``; ``where`` counts only those elements; ``mean`` (NumPy 2's) is the mean already
+    computed, with ``keepdims=True``'s shape."""
+    x = _arr(a)
     ddof = ddof_or_correction(ddof, correction)
     axes = mv.normalize_axes(axis, x.ndim)
     n = math.prod(x.shape[a] for a in axes)
     d = _numpy_dtype(np.var, x, dtype)
     xd = x.astype(d) if x.dtype.kind != "c" else x  # complex: the mean of |x - mean|**2, a real number
-    centred = xd - mean(xd, axis=axes, keepdims=True, where=where)
+    centred = xd - (_mean(xd, axis=axes, keepdims=True, where=where) if mean is None else _arr(mean).astype(d))
     squares = centred * centred if x.dtype.kind != "c" else \
         ops.apply("real", centred) ** 2 + ops.apply("imag", centred) ** 2
     total = _reduce(rw.masked(squares, where, 0), "sum", axes, d, False)
@@ -225,10 +226,14 @@ def var(x, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None, ou
     return rw.into(result, out)
 
 
-def std(x, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None, out=None, where=True) -> Array:
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None) -> Array:
     """Standard deviation over ``axis`` (``sqrt(var)``)."""
-    result = ops.apply("sqrt", var(x, axis, dtype, ddof, keepdims, correction=correction, where=where))
+    result = ops.apply("sqrt", var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
+                                   correction=correction))
     return rw.into(result, out)
+
+
+_mean = mean  # var's parameter ``mean`` hides the function
 
 
 def ddof_or_correction(ddof, correction):
@@ -252,7 +257,7 @@ def _scan(x, op: str, fn, axis, dtype) -> Array:
     return Array(Node("scan", (src,), d, x.shape, (op, a)))
 
 
-def cumsum(x, axis=None, dtype=None) -> Array:
+def cumsum(a, axis=None, dtype=None, out=None) -> Array:
     """Inclusive running sum along ``axis`` (the flattened array when ``axis`` is None); small integers and
     bools accumulate in int64 as NumPy's do, integer overflow wraps.
 
@@ -260,10 +265,10 @@ def cumsum(x, axis=None, dtype=None) -> Array:
     >>> kd.cumsum(kd.asarray([[1, 2], [3, 4]]), axis=0).tolist()
     [[1, 2], [4, 6]]
     """
-    return _scan(x, "sum", np.cumsum, axis, dtype)
+    return rw.into(_scan(a, "sum", np.cumsum, axis, dtype), out)
 
 
-def cumprod(x, axis=None, dtype=None) -> Array:
+def cumprod(a, axis=None, dtype=None, out=None) -> Array:
     """Inclusive running product along ``axis`` (the flattened array when ``axis`` is None), a parallel scan as
     ``cumsum``: small integers and bools accumulate in int64 as NumPy's do, integer overflow wraps, float inf
     and NaN propagate.
@@ -272,4 +277,4 @@ def cumprod(x, axis=None, dtype=None) -> Array:
     >>> kd.cumprod(kd.asarray([1.0, 2.0, 3.0, 4.0])).tolist()
     [1.0, 2.0, 6.0, 24.0]
     """
-    return _scan(x, "prod", np.cumprod, axis, dtype)
+    return rw.into(_scan(a, "prod", np.cumprod, axis, dtype), out)

@@ -12,6 +12,8 @@ Example:
 
 from __future__ import annotations
 
+import numpy as np
+
 from kdsl import dtype as dt
 from kdsl.frontend.array import memory_order, ops
 from kdsl.frontend.array import movement as mv
@@ -91,10 +93,10 @@ def moveaxis(a, source, destination) -> Array:
     a = _arr(a)
     src = tuple(source) if isinstance(source, (tuple, list)) else (source,)
     dst = tuple(destination) if isinstance(destination, (tuple, list)) else (destination,)
+    s = [mv.normalize_axis(k, a.ndim) for k in src]  # axes first, as NumPy: an AxisError before the count
+    d = [mv.normalize_axis(k, a.ndim) for k in dst]
     if len(src) != len(dst):
         raise ValueError("`source` and `destination` arguments must have the same number of elements")
-    s = [mv.normalize_axis(k, a.ndim) for k in src]
-    d = [mv.normalize_axis(k, a.ndim) for k in dst]
     if len(set(s)) != len(s) or len(set(d)) != len(d):
         raise ValueError(f"repeated axis in moveaxis({source}, {destination})")
     order = [k for k in range(a.ndim) if k not in s]
@@ -103,10 +105,10 @@ def moveaxis(a, source, destination) -> Array:
     return a.transpose(tuple(order))
 
 
-def broadcast_to(a, shape) -> Array:
-    """``a`` broadcast to ``shape``: read-only, as NumPy's (assigning raises "assignment destination is
-    read-only"; ``kd.array(b)`` or ``b.copy()`` gives a writeable copy)."""
-    out = _broadcast(_arr(a), shape)
+def broadcast_to(array, shape, subok: bool = False) -> Array:
+    """``array`` broadcast to ``shape``: read-only, as NumPy's (assigning raises "assignment destination is
+    read-only"; ``b.copy()`` gives a writeable copy). ``subok``: NumPy's, nothing to change (no subclasses)."""
+    out = _broadcast(_arr(array), shape)
     out._readonly = True
     return out
 
@@ -118,16 +120,26 @@ def _broadcast(a: Array, shape) -> Array:
     return Array(mv.broadcast_node(a._node, shape))
 
 
-def broadcast_arrays(*arrays) -> list[Array]:
-    """The arrays broadcast to one shape (writeable, as NumPy's still are: writes change the result only)."""
-    arrs = [_arr(x) for x in arrays]
+def broadcast_arrays(*args, subok: bool = False) -> list[Array]:
+    """``args`` broadcast to their common shape (writeable, as NumPy 2.4's still are: a write changes that
+    result only). ``subok``: NumPy's, nothing to change."""
+    arrs = [_arr(x) for x in args]
     shape = ops.broadcast_shapes(*(x.shape for x in arrs))
     return [_broadcast(x, shape) for x in arrs]
 
 
-def concatenate(arrays, axis: int | None = 0, dtype=None) -> Array:
-    """Join arrays along an existing axis (``axis=None``: flatten first)."""
+def concatenate(arrays, /, axis: int | None = 0, out=None, *, dtype=None, casting: str = "same_kind") -> Array:
+    """Join arrays along an existing axis (``axis=None``: flatten first); ``out``, ``dtype`` and ``casting`` as
+    NumPy's (the inputs must cast to ``dtype``, the result to ``out``, under ``casting``)."""
+    if out is not None:
+        from kdsl.frontend.array.ufunc_methods import written_into  # cycle: that module builds on this one
+
+        if dtype is not None:
+            raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
+        return written_into(concatenate(arrays, axis, casting=casting), out, True, casting, "concatenate")
     arrays = [_arr(x) for x in arrays]
+    if dtype is not None:
+        _check_casts(arrays, dt.as_dtype(dtype), casting)
     if not arrays:
         raise ValueError("need at least one array to concatenate")
     if axis is None:
@@ -157,23 +169,31 @@ def concatenate(arrays, axis: int | None = 0, dtype=None) -> Array:
     return Array(Node("assemble", tuple(pieces), out_dtype, shape, tuple(regions), device=dev))
 
 
-def stack(arrays, axis: int = 0) -> Array:
-    """Join arrays of one shape along a new axis."""
+def _check_casts(arrays: list[Array], to: dt.DType, casting: str) -> None:
+    """NumPy's TypeError for an input that ``casting`` does not allow to become ``to``."""
+    for x in arrays:
+        if not np.can_cast(x.dtype.np, to.np, casting):  # type: ignore[arg-type]
+            raise TypeError(f"Cannot cast array data from dtype('{x.dtype.name}') to dtype('{to.name}') according "
+                            f"to the rule '{casting}' (pass casting='unsafe' to allow it)")
+
+
+def stack(arrays, axis: int = 0, out=None, *, dtype=None, casting: str = "same_kind") -> Array:
+    """Join arrays of one shape along a new axis (``out``, ``dtype``, ``casting`` as :func:`concatenate`)."""
     arrays = [_arr(x) for x in arrays]
     if not arrays:
         raise ValueError("need at least one array to stack")
     if any(x.shape != arrays[0].shape for x in arrays):
         raise ValueError("all input arrays must have the same shape")
     ax = mv.normalize_axis(axis, arrays[0].ndim + 1)
-    fused = select_stack(arrays, ax)  # a few small pieces: one expression that fuses into its readers
-    if fused is not None:
+    fused = select_stack(arrays, ax) if out is None and dtype is None else None  # a few small pieces:
+    if fused is not None:  # one expression that fuses into its readers
         return fused
-    return concatenate([expand_dims(x, ax) for x in arrays], axis=ax)
+    return concatenate([expand_dims(x, ax) for x in arrays], ax, out, dtype=dtype, casting=casting)
 
 
-def flip(a, axis=None) -> Array:
+def flip(m, axis=None) -> Array:
     """Reverse the order of elements along ``axis`` (all axes when None): a view."""
-    a = _arr(a)
+    a = _arr(m)
     axes = mv.normalize_axes(axis, a.ndim)
     key = tuple(slice(None, None, -1) if k in axes else slice(None) for k in range(a.ndim))
     return a[key]

@@ -32,6 +32,7 @@ from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.creation import as_array, asarray
+from kdsl.frontend.array.reduction_where import into
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import min as amin
 from kdsl.frontend.array.shape_ops import broadcast_to
@@ -259,7 +260,7 @@ def gather_node(data: Array, idx: Array, axis: int, along: bool, mode: str) -> A
     return Array(Node("gather", (data._node, idx._node), data.dtype, shape, (axis, along, mode)))
 
 
-def take(a: Any, indices: Any, axis: int | None = None, out: None = None, mode: str = "raise") -> Array:
+def take(a: Any, indices: Any, axis: int | None = None, out: Any = None, mode: str = "raise") -> Array:
     """Elements of ``a`` at ``indices`` along ``axis`` (``None``: of the flattened array). Negative indices
     count from the end; ``mode="raise"`` raises IndexError for an index outside the axis (device indices:
     checked with one synchronisation), "wrap" wraps every index, "clip" clamps it.
@@ -269,8 +270,8 @@ def take(a: Any, indices: Any, axis: int | None = None, out: None = None, mode: 
         >>> kd.take(kd.asarray([[1, 2], [3, 4]]), [1, -1, 0], axis=1).tolist()
         [[2, 2, 1], [4, 4, 3]]
     """
-    if out is not None:
-        raise TypeError("take(out=...) is not supported: kdsl arrays are immutable results; assign instead")
+    if out is not None:  # NumPy's out=: the result written into a kdsl array
+        return into(take(a, indices, axis, None, mode), out)
     x, ax = _flat_or(as_array(a), axis)
     idx = _indices(indices, x.shape[ax], ax, mode, x.device)
     return gather_node(x, idx, ax, along=False, mode=mode)

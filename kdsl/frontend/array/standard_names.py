@@ -21,11 +21,12 @@ bitwise_invert, bitwise_left_shift, bitwise_right_shift = m.invert, m.left_shift
 pow = m.power  # noqa: A001 - the standard's name
 
 
-def concat(arrays: Any, /, *, axis: int | None = 0) -> Array:
+def concat(arrays: Any, /, axis: int | None = 0, out: Any = None, *, dtype: Any = None,
+           casting: str = "same_kind") -> Array:
     """Join arrays along ``axis`` (the standard's name for :func:`kdsl.concatenate`; None flattens first)."""
-    return concatenate(arrays, axis=axis)
+    return concatenate(arrays, axis, out, dtype=dtype, casting=casting)
 
 
-def permute_dims(x: Any, /, axes: tuple[int, ...]) -> Array:
-    """``x`` with its axes in the order ``axes`` (a view; the standard's name for :func:`kdsl.transpose`)."""
-    return transpose(x, axes)
+def permute_dims(a: Any, axes: tuple[int, ...] | None = None) -> Array:
+    """``a`` with its axes in the order ``axes`` (a view; the standard's name for :func:`kdsl.transpose`)."""
+    return transpose(a, axes)

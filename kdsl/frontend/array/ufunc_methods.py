@@ -22,6 +22,7 @@ otherwise, as NumPy's. A method a ufunc lacks in kdsl raises ``TypeError`` namin
 
 from __future__ import annotations
 
+import inspect
 import math
 import sys
 from collections.abc import Callable, MutableMapping
@@ -69,15 +70,28 @@ class Ufunc(WithAt):
     def __init__(self, fn: Callable[..., Any], name: str, nin: int = 2, nout: int = 1) -> None:
         super().__init__(getattr(fn, "_fn", fn), name)
         self.nin, self.nout = nin, nout
+        self.__signature__ = ufunc_signature(self._fn, nin)
+        npf = getattr(np, name, None)  # a comparison's dtype= is its output's: its loops all give bool
+        self._bool_out = isinstance(npf, np.ufunc) and all(t.endswith("->?") for t in npf.types if "O" not in t)
 
     def __call__(self, *args: Any, out: Any = None, where: Any = True, dtype: Any = None, casting: str = "same_kind",
-                 order: str = "K", subok: bool = True, **kwargs: Any) -> Any:
-        """``fn(*args)``; NumPy's ``out``, ``where`` and ``dtype`` (``order``/``subok``: one layout, no
-        subclasses)."""
-        if dtype is not None:  # compute in dtype, as NumPy's loops for it
-            args = tuple(a if isinstance(a, (bool, int, float, complex)) else asarray(a).astype(dtype)
-                         for a in args)
+                 order: str = "K", subok: bool = True, signature: Any = None, **kwargs: Any) -> Any:
+        """``fn(*args)``; NumPy's ``out`` (also positional, after the inputs), ``where``, ``dtype``/``signature``
+        (one dtype for the loop) and ``casting``; ``order``/``subok`` are checked and have nothing to change (one
+        layout, no subclasses). Other keywords go to the function (``vecdot(axis=)``), which names any it lacks."""
+        if len(args) > self.nin:  # NumPy's positional outputs: np.add(a, b, c) writes into c
+            if out is not None:
+                raise TypeError("cannot specify 'out' as both a positional and keyword argument")
+            args, extra = args[:self.nin], args[self.nin:]
+            out = extra[0] if len(extra) == 1 else extra
+        check_keywords(self._name, casting, order)
+        dtype = loop_dtype(self._name, dtype, signature)
+        if dtype is not None and not self._bool_out:  # compute in dtype, as NumPy's loops for it
+            args = tuple(a if isinstance(a, (bool, int, float, complex)) else
+                         cast_input(self._name, i, asarray(a), dtype, casting) for i, a in enumerate(args))
         result = self._fn(*args, **kwargs)
+        if dtype is not None and self._bool_out:
+            result = result.astype(dtype)
         if out is None and where is True:
             return result
         if self.nout > 1:
@@ -240,6 +254,65 @@ class Ufunc(WithAt):
 
     def __repr__(self) -> str:
         return f"<kdsl ufunc {self._name!r}>"
+
+
+CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+ORDERS = ("K", "A", "C", "F")
+
+
+def ufunc_signature(fn: Callable[..., Any], nin: int) -> inspect.Signature:
+    """The signature NumPy documents for a ufunc: the inputs (positional only), ``out`` and the keywords,
+    then the function's own keyword-only parameters (``vecdot``'s ``axis``)."""
+    inputs = ["x"] if nin == 1 else [f"x{i + 1}" for i in range(nin)]
+    params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_ONLY) for n in inputs]
+    params.append(inspect.Parameter("out", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None))
+    keywords = {"where": True, "casting": "same_kind", "order": "K", "dtype": None, "subok": True, "signature": None}
+    try:
+        own = [p for p in inspect.signature(fn).parameters.values() if p.kind is inspect.Parameter.KEYWORD_ONLY]
+    except (TypeError, ValueError):
+        own = []
+    keywords.update({p.name: p.default for p in own if p.name not in keywords})
+    params += [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=d) for n, d in keywords.items()]
+    return inspect.Signature(params)
+
+
+def cast_input(name: str, i: int, a: Array, dtype: Any, casting: str) -> Array:
+    """Input ``i`` in the loop's ``dtype``, after NumPy's ``casting`` check (its UFuncTypeError)."""
+    want = np.dtype(getattr(dtype, "np", dtype))
+    if not np.can_cast(a.dtype.np, want, casting):  # type: ignore[arg-type]
+        raise UFuncTypeError(f"Cannot cast ufunc '{name}' input {i} from {a.dtype.name} to {want.name} with casting "
+                             f"rule '{casting}'; pass casting='unsafe' or cast the input with astype")
+    return a.astype(dtype)
+
+
+def check_keywords(name: str, casting: str, order: str) -> None:
+    """NumPy's ValueErrors for a ``casting`` or ``order`` it does not know."""
+    if casting not in CASTINGS:
+        raise ValueError(f"{name}: casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe' "
+                         f"(got {casting!r})")
+    if order not in ORDERS and not (isinstance(order, str) and order.upper() in ORDERS):
+        raise ValueError(f"{name}: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+
+
+def loop_dtype(name: str, dtype: Any, signature: Any) -> Any:
+    """The dtype a ufunc call computes in: ``dtype=``, or a ``signature=`` naming one dtype for every operand
+    (``"dd->d"``, ``(np.float64, None, np.float64)``, ``np.float32``); kdsl has one loop per dtype, so a
+    signature that mixes dtypes raises ``TypeError`` naming ``dtype=`` as the way."""
+    if signature is None:
+        return dtype
+    if dtype is not None:
+        raise TypeError("cannot specify both 'signature' and 'dtype'")
+    if isinstance(signature, str):
+        entries: tuple[Any, ...] = tuple(c for c in signature if c not in "->, ")
+    elif isinstance(signature, tuple):
+        entries = signature
+    else:
+        entries = (signature,)
+    found = {np.dtype(getattr(e, "np", e)) for e in entries if e is not None}
+    if len(found) != 1:
+        raise TypeError(f"{name}(signature={signature!r}): kdsl computes every operand in one dtype; pass that "
+                        "one as dtype= (or cast the inputs with astype)")
+    return found.pop()
 
 
 def written_into(result: Array, out: Any, where: Any, casting: str, name: str) -> Array:

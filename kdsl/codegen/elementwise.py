@@ -27,7 +27,9 @@ def render(k: Elementwise) -> str:
     r = ExprRenderer(half_bits=True)  # float16 NaNs exact (glsl.load)
     idx = index_vars(r, "i", k.shape)
     value = r.value(k.expr, k.shape, idx)
-    r.lines.append(glsl.store(0, k.out_dtype, k.out_view.index_expr(list(idx)), value))
+    at = k.out_view.index_expr(list(idx)) if k.out_offset is None else \
+        k.out_view.index_expr(list(idx), f"pc.w[{k.out_offset[0]}]", k.out_offset[1])
+    r.lines.append(glsl.store(0, k.out_dtype, at, value))
     body = "\n".join(grid_loop(size, k.groups, r.lines))
     buffers = {0: k.out_dtype, **r.buffers}
     return f"{glsl.header(LOCAL, buffers, k.n_words, body_text=body)}\nvoid main() {{\n{_indent(body)}\n}}\n"

@@ -76,8 +76,8 @@ def eligible(k: Elementwise) -> bool:
     """Whether ``k`` can run four elements per invocation with vec4 loads (see the module docstring)."""
     size = math.prod(k.shape)
     full = View.contiguous(k.shape)
-    if size % 4 or not _wide_ok(k.out_dtype) or k.out_view.canonical() != View.contiguous(k.shape,
-                                                                                          k.out_view.offset):
+    if size % 4 or k.out_offset is not None or not _wide_ok(k.out_dtype) or \
+            k.out_view.canonical() != View.contiguous(k.shape, k.out_view.offset):
         return False
     if k.out_view.offset % 4:
         return False

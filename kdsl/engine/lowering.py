@@ -81,6 +81,20 @@ class Lowering:
         self.sources.append((node, "offset"))
         return len(self.words) - 1
 
+    def region_word(self, node: Node, k: int) -> int | None:
+        """The push word that will hold the offset of region ``k`` of assemble ``node`` (the kernel writing
+        that piece reads it there: ``traj[i + 1] = y`` in a loop is one kernel for every ``i``), or None when
+        it stays a literal (the whole array) or no push space is left (the step is then baked)."""
+        region = node.arg[k]
+        if not pushes_offset(region, node.size):
+            return None
+        if len(self.words) + 1 > self.max_words:
+            self.baked = True
+            return None
+        self.words.append(region.offset)
+        self.sources.append((node, f"region{k}"))
+        return len(self.words) - 1
+
     def _stored(self, node: Node) -> bool:
         return node.realized or (node.id in self.materialised and node is not self.root)
 

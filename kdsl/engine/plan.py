@@ -31,7 +31,7 @@ from kdsl import dtype as _dt
 from kdsl.codegen import scan_blocked
 from kdsl.engine import state as _state
 from kdsl.engine.lowering import Step, const_words
-from kdsl.engine.schedule import schedule
+from kdsl.engine.schedule import patch_boxes, schedule
 from kdsl.ir.graph import Node, toposort
 from kdsl.ir.kernels import Elementwise, Kernel, Matmul
 from kdsl.ir.view import INDEX_LIMIT, View
@@ -107,8 +107,18 @@ def _part(n: Node, pos: dict[int, int]) -> tuple:
         return ("c", n.dtype.name)
     if op == "rand":
         return ("r", n.dtype.name, n.shape, n.arg[0])
-    arg = view_key(n.arg, n.srcs[0].size) if op == "view" else n.arg
+    arg = view_key(n.arg, n.srcs[0].size) if op == "view" else assemble_key(n) if op == "assemble" else n.arg
     return (op, n.dtype.name, n.shape, arg, tuple([pos[s.id] for s in n.srcs]))
+
+
+def assemble_key(n: Node) -> tuple:
+    """An assemble's regions as the plan's signature sees them: the offsets that its region kernels read from
+    push words (:meth:`kdsl.engine.lowering.Lowering.region_word`) leave the key, so the writes of a loop
+    (``traj[i + 1] = y``) share one plan; not when one patch kernel writes the array, whose boxes are literals
+    (:func:`kdsl.engine.schedule.patch_boxes`)."""
+    if patch_boxes(n) is not None:
+        return n.arg
+    return tuple([view_key(r, n.size) for r in n.arg])
 
 
 def _visit(n: Node, pos: dict[int, int], order: list[Node], parts: list[tuple]) -> None:
@@ -132,7 +142,8 @@ def _visit(n: Node, pos: dict[int, int], order: list[Node], parts: list[tuple]) 
     op, k = n.op, len(srcs)  # _part's last case, inlined, with the usual one or two sources written out
     links = (pos[srcs[0].id],) if k == 1 else (pos[srcs[0].id], pos[srcs[1].id]) if k == 2 else \
         tuple([pos[s.id] for s in srcs])
-    parts.append((op, n.dtype.name, n.shape, view_key(n.arg, srcs[0].size) if op == "view" else n.arg, links))
+    parts.append((op, n.dtype.name, n.shape, view_key(n.arg, srcs[0].size) if op == "view" else
+                  assemble_key(n) if op == "assemble" else n.arg, links))
 
 
 def signature(roots: list[Node]) -> tuple[tuple, list[Node]]:
@@ -251,6 +262,8 @@ def _word_list(sources: tuple[tuple[int, str], ...], order: list[Node]) -> list[
             words.extend(const_words(n.arg, n.dtype))
         elif kind == "offset":  # a view's offset (below 2**31: Lowering.offset_word)
             words.append(n.arg.offset)
+        elif kind.startswith("region"):  # an assemble region's offset (Lowering.region_word)
+            words.append(n.arg[int(kind[6:])].offset)
         else:
             words.extend(int(k) & 0xFFFFFFFF for k in n.arg[1:])
     return words

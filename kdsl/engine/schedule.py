@@ -119,11 +119,11 @@ def _overwrites(node: Node, consumers: dict[int, list[Node]], root_ids: set[int]
 def _lower_assembles(chain: list[Node], keep: set[int], dev: Device) -> list[Step]:
     """The steps of a chain of assembles (:func:`assemble_chains`): every piece written into the outermost
     node's buffer, the innermost node's pieces first; each outer node's first piece is the buffer itself."""
-    out = chain[0]
-    pieces = list(zip(chain[-1].arg, chain[-1].srcs, strict=True))
+    out, inner = chain[0], chain[-1]
+    pieces = [(inner, k) for k in range(len(inner.srcs))]
     for node in reversed(chain[:-1]):
-        pieces.extend(zip(node.arg[1:], node.srcs[1:], strict=True))
-    return [_region_step(out, region, piece, keep, dev, fresh=k == 0) for k, (region, piece) in enumerate(pieces)]
+        pieces.extend((node, k) for k in range(1, len(node.srcs)))
+    return [_region_step(out, node, k, keep, dev, fresh=j == 0) for j, (node, k) in enumerate(pieces)]
 
 
 PATCH_SHARE = 4  # an assemble whose region is at least 1/PATCH_SHARE of the array is written in one pass
@@ -178,14 +178,19 @@ def _patch_step(node: Node, boxes: list[Box | None], keep: set[int], dev: Device
     return low.step(kernel, node)
 
 
-def _region_step(node: Node, region: View, piece: Node, keep: set[int], dev: Device, fresh: bool) -> Step:
-    """The kernel writing ``piece`` into ``region`` of assemble ``node``'s buffer."""
+def _region_step(out: Node, node: Node, k: int, keep: set[int], dev: Device, fresh: bool) -> Step:
+    """The kernel writing piece ``k`` of assemble ``node`` into its region of ``out``'s buffer (``out`` is
+    ``node`` or, for a chain, the assemble that holds the buffer); the region's offset is a push word."""
+    region = node.arg[k]
     low = Lowering(keep, dev.max_push_words)
-    e = low.expr(piece)
-    kernel = Elementwise(region.shape, node.dtype, region, e, 0,
+    e = low.expr(node.srcs[k])
+    word = low.region_word(node, k)
+    view = region if word is None else View(region.shape, region.strides, 0)
+    kernel = Elementwise(region.shape, out.dtype, view, e, 0,
                          elementwise_groups(max(region.size, 1), dev.max_groups, dev.loop_budget,
-                                            1 + expr_loops(e, region.shape)))
-    return low.step(kernel, node, fresh=fresh)
+                                            1 + expr_loops(e, region.shape)),
+                         out_offset=None if word is None else (word, region.wide))
+    return low.step(kernel, out, fresh=fresh)
 
 
 def _device(node: Node) -> Device:
@@ -222,8 +227,7 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
         boxes = patch_boxes(node)
         if boxes is not None:  # one pass writes all of the array
             return [_patch_step(node, boxes, keep, dev)]
-        return [_region_step(node, region, piece, keep, dev, fresh=k == 0)
-                for k, (region, piece) in enumerate(zip(node.arg, node.srcs, strict=False))]
+        return [_region_step(node, node, k, keep, dev, fresh=k == 0) for k in range(len(node.srcs))]
     low.root = node
     e = low.expr(node)
     inner = expr_loops(e, node.shape)  # loop iterations per element inside helper functions

@@ -29,6 +29,9 @@ class Elementwise(NamedTuple):
     n_words: int
     groups: int  # workgroups launched; the kernel grid-strides when groups * LOCAL < size
     vec: int = 1  # elements per invocation: 4 = vec4 loads and stores (kdsl.codegen.vector)
+    # (push word, wide) holding out_view's offset (then 0 in out_view): a write into a region of an array
+    # (``traj[i + 1] = y``) is one kernel for every offset
+    out_offset: tuple[int, bool] | None = None
 
 
 class Reduce(NamedTuple):

@@ -260,3 +260,24 @@ def test_a_long_stencil_loop_replays_its_batch():
     heat()
     after = kd.stats()
     assert after["replays"] == before["replays"] + 1 and after["programs"] == before["programs"]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32", "float64", "bool"])
+def test_writes_at_new_offsets_build_no_new_programs(dtype):
+    """A region's offset is a push word (Lowering.region_word): ``traj[i + 1] = y`` over offsets never seen
+    builds no program after the first few, and the results match NumPy's."""
+    def fill(xp, start, stop):
+        traj = xp.zeros((41, 3), dtype=dtype)
+        y = xp.ones(3, dtype=dtype)
+        for i in range(start, stop):
+            traj[i + 1] = y
+            traj[i, 1:] = xp.zeros(2, dtype=dtype)
+            y = xp.logical_not(y) if dtype == "bool" else y + 1
+        return traj
+
+    np.testing.assert_array_equal(dsl_loops.host(fill(kd, 0, 6)), fill(np, 0, 6))
+    before = kd.stats()
+    got = dsl_loops.host(fill(kd, 6, 40))  # offsets never seen
+    after = kd.stats()
+    np.testing.assert_array_equal(got, fill(np, 6, 40))
+    assert after["programs"] == before["programs"], (before, after)

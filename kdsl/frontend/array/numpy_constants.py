@@ -1,7 +1,8 @@
 """NumPy's module-level constants and scalar-type tables, for code that reads them through ``kd``:
 ``True_``/``False_`` (NumPy's boolean scalars), ``ScalarType`` (the tuple of scalar types ``isinstance``
-tests use), ``typecodes`` (NumPy's type-character table), ``sctypeDict`` and ``little_endian`` (``kd.exceptions``, NumPy's
-exception classes, is :mod:`kdsl.exceptions`). They are NumPy's own objects: metadata, no device data.
+tests use), ``typecodes`` (NumPy's type-character table), ``sctypeDict`` and ``little_endian``
+(``kd.exceptions``, NumPy's exception classes, is :mod:`kdsl.exceptions`). They are NumPy's own objects:
+metadata, no device data.
 
 Example:
     >>> import kdsl as kd

@@ -106,14 +106,10 @@ def moveaxis(a, source, destination) -> Array:
 
 
 def broadcast_to(array, shape, subok: bool = False) -> Array:
-    """``array`` broadcast to ``shape``: read-only, as NumPy's (assigning raises "assignment destination is
-    read-only"; ``b.copy()`` gives a writeable copy). ``subok``: NumPy's, nothing to change (no subclasses)."""
-    out = _broadcast(_arr(array), shape)
-    out._readonly = True
-    return out
-
-
-def _broadcast(a: Array, shape) -> Array:
+    """``array`` broadcast to ``shape`` (``subok``: NumPy's, nothing to change: no subclasses). Unlike NumPy's,
+    the result is writeable; a write changes the result only (kdsl's own functions build on it, and
+    ``np.tile`` and friends return it reshaped)."""
+    a = _arr(array)
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
     if any(n < 0 for n in shape):
         raise ValueError(f"all elements of broadcast shape must be non-negative, got {shape}")
@@ -125,7 +121,7 @@ def broadcast_arrays(*args, subok: bool = False) -> list[Array]:
     result only). ``subok``: NumPy's, nothing to change."""
     arrs = [_arr(x) for x in args]
     shape = ops.broadcast_shapes(*(x.shape for x in arrs))
-    return [_broadcast(x, shape) for x in arrs]
+    return [broadcast_to(x, shape) for x in arrs]
 
 
 def concatenate(arrays, /, axis: int | None = 0, out=None, *, dtype=None, casting: str = "same_kind") -> Array:

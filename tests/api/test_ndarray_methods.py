@@ -120,3 +120,15 @@ def test_methods_match_functions(view):
     keep = [True, False, True]
     np.testing.assert_array_equal(a.compress(keep, axis=0).numpy(), host.compress(keep, axis=0))
     np.testing.assert_array_equal(a.compress(keep).numpy(), host.compress(keep))
+
+
+def test_sort_methods_take_descending_as_kd_sort():
+    host = np.array([[3.0, 1.0, np.nan, 2.0, 1.0], [0.0, -1.0, 5.0, 5.0, -np.inf]], np.float32)
+    a = kd.asarray(host)
+    for axis in (-1, 0):
+        np.testing.assert_array_equal(a.argsort(axis, descending=True).numpy(),
+                                      kd.argsort(a, axis=axis, descending=True).numpy())
+        b = kd.asarray(host)
+        b.sort(axis, descending=True)
+        np.testing.assert_array_equal(b.numpy(), kd.sort(a, axis=axis, descending=True).numpy())
+        np.testing.assert_array_equal(b.numpy(), np.flip(np.sort(host, axis=axis), axis))  # NaNs first

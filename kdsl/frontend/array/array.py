@@ -761,18 +761,19 @@ class Array:
         return array_function(func, types, args, kwargs)
 
     # ----- sorting and selection (kdsl.frontend.array.sorting, which imports this module)
-    def sort(self, axis: int | None = -1, kind=None, order=None, *, stable=None) -> None:
-        """Sort in place along ``axis`` (stable, NaNs last), as ``ndarray.sort``."""
+    def sort(self, axis: int | None = -1, kind=None, order=None, *, stable=None, descending: bool = False) -> None:
+        """Sort in place along ``axis`` (stable, NaNs last), as ``ndarray.sort``; ``descending`` as the array
+        API's (and newer NumPy's)."""
         from kdsl.frontend.array.sorting import sort  # cycle: that module builds Arrays
 
         if axis is None:
             raise np.exceptions.AxisError("axis=None sorts a flattened copy: use kd.sort(a, axis=None)")
-        self[...] = sort(self, axis, kind, order, stable=stable)
+        self[...] = sort(self, axis, kind, order, stable=stable, descending=descending)
 
-    def argsort(self, axis: int | None = -1, kind=None, order=None, *, stable=None) -> Array:
+    def argsort(self, axis: int | None = -1, kind=None, order=None, *, stable=None, descending: bool = False) -> Array:
         from kdsl.frontend.array.sorting import argsort  # cycle: that module builds Arrays
 
-        return argsort(self, axis, kind, order, stable=stable)
+        return argsort(self, axis, kind, order, stable=stable, descending=descending)
 
     def partition(self, kth, axis: int = -1, kind: str = "introselect", order=None) -> None:
         """Partition in place around ``kth`` (see :func:`kdsl.partition`)."""

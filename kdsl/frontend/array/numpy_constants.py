@@ -20,7 +20,7 @@ True_ = np.True_
 False_ = np.False_
 ScalarType = np.ScalarType
 typecodes = dict(np.typecodes)  # a copy: a program editing it does not change NumPy's
-sctypeDict = dict(np.sctypeDict)
+sctypeDict = np.sctypeDict  # NumPy's own table (extensions such as ml_dtypes register into it)
 little_endian = sys.byteorder == "little"
 
 __all__ = ["False_", "ScalarType", "True_", "little_endian", "sctypeDict", "typecodes"]

@@ -139,3 +139,20 @@ def test_len_iter_and_scalars():
         bool(a)
     assert "kd.array(" in repr(a) and "float32" in repr(a)
     assert np.asarray(a).shape == (3, 2)
+
+
+RESHAPES = [lambda x: x.T.reshape(-1), lambda x: x[:, :2].reshape(-1), lambda x: x.reshape(2, 6),
+            lambda x: x[::2].reshape(2, 2, 2), lambda x: x.T.reshape(4, 3, 1), lambda x: x[:, 1:3].reshape(3, 2, 1),
+            lambda x: x.T.ravel(), lambda x: x[1].reshape(2, 2)]
+
+
+@pytest.mark.parametrize("make", RESHAPES)
+@numpy_kdsl_allclose()
+def test_reshape_is_a_view_exactly_where_numpys_is(xp, make):
+    """Writes reach a reshape and come back from it only where NumPy's reshape is a view, not a copy."""
+    a = xp.arange(12, dtype=xp.int32).reshape(3, 4)
+    r = make(a)
+    a[0, 0] = 100
+    a[2, 1] = -5
+    r[(0,) * r.ndim] = 7  # reaches ``a`` only through a view
+    return [r * 1, a * 1]

@@ -448,8 +448,22 @@ class Array:
             return memory_order.reshape_fortran(self, tuple(target))
         new = mv.resolve_shape(target, self.size)
         out = Array(mv.reshape_node(self._n, new))
+        if not self._reshapes_in_place(new):
+            # NumPy copies (``a.T.reshape(-1)``) and returns a view of that copy: writes reach neither way, and
+            # ``base`` is the (never computed) copy, as NumPy's. The values stay one lazy, fusable reshape.
+            out._parent = (self.copy(), lambda base, view: None)
+            return out
         return out._view_of(self, lambda base, view: base.__setitem__(Ellipsis, view.reshape(base.shape)),
                             lambda base: Array(mv.reshape_node(base._n, new)))
+
+    def _reshapes_in_place(self, shape: tuple[int, ...]) -> bool:
+        """Whether NumPy's reshape of the equivalent array to ``shape`` is a view (:meth:`View.reshape`'s rule
+        on this view's strides) rather than a copy. A lazy constant (``kd.zeros``: a broadcast 0-d node) is a
+        new C-ordered array, as NumPy's would be."""
+        node = self._n
+        if node.op != "view" or not node.srcs or not node.srcs[0].shape:
+            return True
+        return node.arg.reshape(shape) is not None
 
     def ravel(self, order: str = "C") -> Array:
         from kdsl.frontend.array import memory_order

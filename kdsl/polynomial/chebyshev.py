@@ -43,7 +43,7 @@ cheb2poly = _BASIS.to_poly
 poly2cheb = _BASIS.from_poly
 
 
-class Chebyshev(SeriesBase):
+class Chebyshev(SeriesBase, basis=_BASIS):
     """A Chebyshev series ``c[0] T_0 + c[1] T_1 + ...`` of ``x`` mapped from ``domain`` onto ``window``.
 
     >>> import kdsl as kd
@@ -54,19 +54,6 @@ class Chebyshev(SeriesBase):
     basis_name = "T"
     domain_default = np.array(chebdomain)
     window_default = np.array(chebdomain)
-    _val = staticmethod(chebval)
-    _add = staticmethod(chebadd)
-    _sub = staticmethod(chebsub)
-    _mul = staticmethod(chebmul)
-    _div = staticmethod(chebdiv)
-    _pow = staticmethod(chebpow)
-    _der = staticmethod(chebder)
-    _int = staticmethod(chebint)
-    _fit = staticmethod(chebfit)
-    _roots = staticmethod(chebroots)
-    _fromroots = staticmethod(chebfromroots)
-    _line = staticmethod(chebline)
-    _recurrence = staticmethod(_BASIS.recurrence)
 
 
 __all__ = ["Chebyshev", "cheb2poly", "chebadd", "chebder", "chebdiv", "chebdomain", "chebfit", "chebfromroots",

@@ -43,7 +43,7 @@ herm2poly = _BASIS.to_poly
 poly2herm = _BASIS.from_poly
 
 
-class Hermite(SeriesBase):
+class Hermite(SeriesBase, basis=_BASIS):
     """A Hermite series ``c[0] H_0 + c[1] H_1 + ...`` of ``x`` mapped from ``domain`` onto ``window``.
 
     >>> import kdsl as kd
@@ -54,19 +54,6 @@ class Hermite(SeriesBase):
     basis_name = "H"
     domain_default = np.array(hermdomain)
     window_default = np.array(hermdomain)
-    _val = staticmethod(hermval)
-    _add = staticmethod(hermadd)
-    _sub = staticmethod(hermsub)
-    _mul = staticmethod(hermmul)
-    _div = staticmethod(hermdiv)
-    _pow = staticmethod(hermpow)
-    _der = staticmethod(hermder)
-    _int = staticmethod(hermint)
-    _fit = staticmethod(hermfit)
-    _roots = staticmethod(hermroots)
-    _fromroots = staticmethod(hermfromroots)
-    _line = staticmethod(hermline)
-    _recurrence = staticmethod(_BASIS.recurrence)
 
 
 __all__ = ["Hermite", "herm2poly", "hermadd", "hermder", "hermdiv", "hermdomain", "hermfit", "hermfromroots",

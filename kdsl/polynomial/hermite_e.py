@@ -43,7 +43,7 @@ herme2poly = _BASIS.to_poly
 poly2herme = _BASIS.from_poly
 
 
-class HermiteE(SeriesBase):
+class HermiteE(SeriesBase, basis=_BASIS):
     """A HermiteE series ``c[0] He_0 + c[1] He_1 + ...`` of ``x`` mapped from ``domain`` onto ``window``.
 
     >>> import kdsl as kd
@@ -54,19 +54,6 @@ class HermiteE(SeriesBase):
     basis_name = "He"
     domain_default = np.array(hermedomain)
     window_default = np.array(hermedomain)
-    _val = staticmethod(hermeval)
-    _add = staticmethod(hermeadd)
-    _sub = staticmethod(hermesub)
-    _mul = staticmethod(hermemul)
-    _div = staticmethod(hermediv)
-    _pow = staticmethod(hermepow)
-    _der = staticmethod(hermeder)
-    _int = staticmethod(hermeint)
-    _fit = staticmethod(hermefit)
-    _roots = staticmethod(hermeroots)
-    _fromroots = staticmethod(hermefromroots)
-    _line = staticmethod(hermeline)
-    _recurrence = staticmethod(_BASIS.recurrence)
 
 
 __all__ = ["HermiteE", "herme2poly", "hermeadd", "hermeder", "hermediv", "hermedomain", "hermefit",

@@ -43,7 +43,7 @@ lag2poly = _BASIS.to_poly
 poly2lag = _BASIS.from_poly
 
 
-class Laguerre(SeriesBase):
+class Laguerre(SeriesBase, basis=_BASIS):
     """A Laguerre series ``c[0] L_0 + c[1] L_1 + ...`` of ``x`` mapped from ``domain`` onto ``window``.
 
     >>> import kdsl as kd
@@ -54,19 +54,6 @@ class Laguerre(SeriesBase):
     basis_name = "L"
     domain_default = np.array(lagdomain)
     window_default = np.array(lagdomain)
-    _val = staticmethod(lagval)
-    _add = staticmethod(lagadd)
-    _sub = staticmethod(lagsub)
-    _mul = staticmethod(lagmul)
-    _div = staticmethod(lagdiv)
-    _pow = staticmethod(lagpow)
-    _der = staticmethod(lagder)
-    _int = staticmethod(lagint)
-    _fit = staticmethod(lagfit)
-    _roots = staticmethod(lagroots)
-    _fromroots = staticmethod(lagfromroots)
-    _line = staticmethod(lagline)
-    _recurrence = staticmethod(_BASIS.recurrence)
 
 
 __all__ = ["Laguerre", "lag2poly", "lagadd", "lagder", "lagdiv", "lagdomain", "lagfit", "lagfromroots",

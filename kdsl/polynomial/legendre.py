@@ -43,7 +43,7 @@ leg2poly = _BASIS.to_poly
 poly2leg = _BASIS.from_poly
 
 
-class Legendre(SeriesBase):
+class Legendre(SeriesBase, basis=_BASIS):
     """A Legendre series ``c[0] P_0 + c[1] P_1 + ...`` of ``x`` mapped from ``domain`` onto ``window``.
 
     >>> import kdsl as kd
@@ -54,19 +54,6 @@ class Legendre(SeriesBase):
     basis_name = "P"
     domain_default = np.array(legdomain)
     window_default = np.array(legdomain)
-    _val = staticmethod(legval)
-    _add = staticmethod(legadd)
-    _sub = staticmethod(legsub)
-    _mul = staticmethod(legmul)
-    _div = staticmethod(legdiv)
-    _pow = staticmethod(legpow)
-    _der = staticmethod(legder)
-    _int = staticmethod(legint)
-    _fit = staticmethod(legfit)
-    _roots = staticmethod(legroots)
-    _fromroots = staticmethod(legfromroots)
-    _line = staticmethod(legline)
-    _recurrence = staticmethod(_BASIS.recurrence)
 
 
 __all__ = ["Legendre", "leg2poly", "legadd", "legder", "legdiv", "legdomain", "legfit", "legfromroots",

@@ -2,8 +2,8 @@
 series' coefficients (a kdsl array, lowest degree first) with a ``domain`` mapped onto a ``window`` before the
 series is evaluated, arithmetic between series and with numbers, calculus, roots and least-squares ``fit``.
 
-A subclass names its basis' functions (``_val``, ``_add``, ... as static methods) and its default domain and
-window. ``domain``/``window`` are host arrays (metadata); ``coef`` stays on the device. Arithmetic reads back
+A subclass names its basis' functions (``_val``, ``_add``, ... as static methods, or all at once with
+``basis=``) and its default domain and window. ``domain``/``window`` are host arrays (metadata); ``coef`` stays on the device. Arithmetic reads back
 the length of each result (trailing zeros are dropped, as NumPy's), ``fit`` the rank and, without a
 ``domain``, the data's extremes; ``str``/``repr`` download the coefficients.
 
@@ -50,6 +50,17 @@ class SeriesBase:
     _fromroots: Callable[..., kd.Array]
     _line: Callable[..., kd.Array]
     _recurrence: Callable[[int], tuple[float, float, float]] | None = None  # orthogonal bases (orthogonal.py)
+
+    _BASIS_FUNCTIONS = ("val", "add", "sub", "mul", "div", "pow", "der", "int", "fit", "roots", "fromroots", "line",
+                        "recurrence")
+
+    def __init_subclass__(cls, basis: Any = None, **kwargs: Any) -> None:
+        """``class Chebyshev(SeriesBase, basis=...)``: the basis' functions (:class:`kdsl.polynomial.orthogonal.
+        Basis`) become the class's ``_val``, ``_add``, ..., ``_recurrence``."""
+        super().__init_subclass__(**kwargs)
+        if basis is not None:
+            for name in SeriesBase._BASIS_FUNCTIONS:
+                setattr(cls, f"_{name}", staticmethod(getattr(basis, name)))
 
     def __init__(self, coef: Any, domain: Any = None, window: Any = None, symbol: str = "x") -> None:
         [self.coef] = pu.as_series([coef], trim=False)

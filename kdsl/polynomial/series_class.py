@@ -3,9 +3,9 @@ series' coefficients (a kdsl array, lowest degree first) with a ``domain`` mappe
 series is evaluated, arithmetic between series and with numbers, calculus, roots and least-squares ``fit``.
 
 A subclass names its basis' functions (``_val``, ``_add``, ... as static methods, or all at once with
-``basis=``) and its default domain and window. ``domain``/``window`` are host arrays (metadata); ``coef`` stays on the device. Arithmetic reads back
-the length of each result (trailing zeros are dropped, as NumPy's), ``fit`` the rank and, without a
-``domain``, the data's extremes; ``str``/``repr`` download the coefficients.
+``basis=``) and its default domain and window. ``domain``/``window`` are host arrays (metadata); ``coef``
+stays on the device. Arithmetic reads back the length of each result (trailing zeros are dropped, as NumPy's),
+``fit`` the rank and, without a ``domain``, the data's extremes; ``str``/``repr`` download the coefficients.
 
 Example:
     >>> import kdsl as kd

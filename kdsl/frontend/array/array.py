@@ -25,6 +25,8 @@ from kdsl.device import device as current_device
 from kdsl.engine import realize as engine
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
+from kdsl.frontend.array.inplace import check_inplace, inplace_operator, store_inplace
+from kdsl.frontend.array.view_links import ViewLinks
 from kdsl.ir.graph import Node
 
 
@@ -39,60 +41,11 @@ def _binary(name: str, reflected: bool = False):
     return method
 
 
-class UFuncTypeError(TypeError):
-    """An in-place operator whose result cannot be cast back to the left operand's dtype (NumPy's error of the same
-    name; a TypeError)."""
-
-
-def _inplace(name: str):
-    def method(self, other):
-        result = ops.apply(name, self, other)
-        _check_inplace(name, self, other, result)
-        return store_inplace(self, result)
-    method.__name__ = f"__i{name}__"
-    return method
-
-
-def store_inplace(target: Array, result: Array) -> Array:
-    """``target`` takes ``result``'s values (cast to its dtype); a view writes them through to its base."""
-    from kdsl.frontend.array.array_flags import check_writeable  # cycle: that module reads Arrays
-
-    check_writeable(target, "output array is read-only")
-    if result.dtype is not target.dtype:
-        result = result.astype(target.dtype)
-    target._node = result._n
-    if target._parent is not None:  # r = a[0]; r += 1 writes into a, as in NumPy
-        base, write = target._parent
-        write(base, target)
-        target._written_through()
-    return target
-
-
-def _check_inplace(name: str, target: Array, other, result: Array) -> None:
-    """NumPy's rules for ``target op= other``: the result keeps ``target``'s shape and casts back to its dtype
-    under the 'same_kind' rule (int += float is refused, int32 += int64 is allowed)."""
-    if result.shape != target.shape:
-        raise ValueError(f"non-broadcastable output operand with shape {target.shape} doesn't match the broadcast "
-                         f"shape {result.shape}; write `a = a {_SYMBOL.get(name, name)} b` for a new array of the "
-                         "broadcast shape")
-    if result.dtype is not target.dtype and \
-            not np.can_cast(result.dtype.np, target.dtype.np, casting="same_kind"):
-        sym = _SYMBOL.get(name, name)
-        raise UFuncTypeError(
-            f"Cannot cast ufunc '{name}' output from {result.dtype.name} to {target.dtype.name} with casting rule "
-            f"'same_kind' (in-place operators keep the left operand's dtype); write `a = a {sym} b` for a new "
-            f"{result.dtype.name} array, or cast the operand: `a {sym}= kd.asarray(b).astype(a.dtype)`")
-
-
-_SYMBOL = {"matmul": "@", "add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%", "pow": "**",
-           "and": "&", "or": "|", "xor": "^", "shl": "<<", "shr": ">>"}
-
-
-class Array:
+class Array(ViewLinks):
     """An n-dimensional array on a kdsl device, computed lazily."""
 
-    # _readonly: setflags(write=False) (array_flags.py)
-    __slots__ = ("_raw", "_parent", "_version", "_read", "_seen", "_readonly", "__weakref__")
+    # (the view links' slots are ViewLinks'); _readonly: setflags(write=False) (array_flags.py)
+    __slots__ = ("_readonly", "__weakref__")
     __array_priority__ = 100  # NumPy defers to our reflected operators
     _readonly: bool  # set by setflags(write=False); unset means writeable (array_flags.py)
 
@@ -122,40 +75,6 @@ class Array:
     def _node(self, node: Node) -> None:
         self._set_raw(node)
         self._version += 1
-
-    def _set_raw(self, node: Node) -> None:
-        node.refs += 1
-        old, self._raw = self._raw, node
-        old.refs -= 1
-
-    def _refresh(self) -> None:
-        """Rebuild this view from its base when the base was written after the view was made or last rebuilt
-        (``v = a[1:3]; a[1] = 5`` shows in ``v``, as in NumPy): its node becomes ``read(base)`` again. A base
-        that is gone (a weakly held bitcast base) or changed size (``resize``) leaves the view as it is."""
-        assert self._read is not None
-        get_base, read = self._read
-        base = get_base()
-        if base is None:
-            return
-        base._n  # noqa: B018  (rebuilds a base that is itself a stale view, bumping its version)
-        if base._version == self._seen:
-            return
-        self._seen = base._version
-        try:
-            fresh = read(base)
-        except (ValueError, IndexError):  # the base was reshaped or resized incompatibly: keep the values
-            self._read = None
-            return
-        if fresh._raw is not self._raw:
-            self._set_raw(fresh._raw)
-            self._version += 1
-
-    def _written_through(self) -> None:
-        """After a write into this view reached its base: the view already holds those values."""
-        if self._read is not None:
-            base = self._read[0]()
-            if base is not None:
-                self._seen = base._version
 
     def __del__(self) -> None:
         try:
@@ -379,13 +298,13 @@ class Array:
         return Array(Node("buffer", (), dtype, shape, buffer=buf, device=dev))
 
     # ----- arithmetic
-    __add__, __radd__, __iadd__ = _binary("add"), _binary("add", True), _inplace("add")
-    __sub__, __rsub__, __isub__ = _binary("sub"), _binary("sub", True), _inplace("sub")
-    __mul__, __rmul__, __imul__ = _binary("mul"), _binary("mul", True), _inplace("mul")
-    __truediv__, __rtruediv__, __itruediv__ = _binary("div"), _binary("div", True), _inplace("div")
+    __add__, __radd__, __iadd__ = _binary("add"), _binary("add", True), inplace_operator("add")
+    __sub__, __rsub__, __isub__ = _binary("sub"), _binary("sub", True), inplace_operator("sub")
+    __mul__, __rmul__, __imul__ = _binary("mul"), _binary("mul", True), inplace_operator("mul")
+    __truediv__, __rtruediv__, __itruediv__ = _binary("div"), _binary("div", True), inplace_operator("div")
     __floordiv__, __rfloordiv__, __ifloordiv__ = _binary("floordiv"), _binary("floordiv", True), \
-        _inplace("floordiv")
-    __mod__, __rmod__, __imod__ = _binary("mod"), _binary("mod", True), _inplace("mod")
+        inplace_operator("floordiv")
+    __mod__, __rmod__, __imod__ = _binary("mod"), _binary("mod", True), inplace_operator("mod")
 
     def __divmod__(self, other) -> tuple[Array, Array]:  # divmod(a, b): NumPy's (a // b, a % b)
         return self // other, self % other
@@ -393,12 +312,12 @@ class Array:
     def __rdivmod__(self, other) -> tuple[Array, Array]:
         return other // self, other % self
 
-    __pow__, __rpow__, __ipow__ = ops.power_operator, _binary("pow", True), _inplace("pow")
-    __and__, __rand__, __iand__ = _binary("and"), _binary("and", True), _inplace("and")
-    __or__, __ror__, __ior__ = _binary("or"), _binary("or", True), _inplace("or")
-    __xor__, __rxor__, __ixor__ = _binary("xor"), _binary("xor", True), _inplace("xor")
-    __lshift__, __rlshift__, __ilshift__ = _binary("shl"), _binary("shl", True), _inplace("shl")
-    __rshift__, __rrshift__, __irshift__ = _binary("shr"), _binary("shr", True), _inplace("shr")
+    __pow__, __rpow__, __ipow__ = ops.power_operator, _binary("pow", True), inplace_operator("pow")
+    __and__, __rand__, __iand__ = _binary("and"), _binary("and", True), inplace_operator("and")
+    __or__, __ror__, __ior__ = _binary("or"), _binary("or", True), inplace_operator("or")
+    __xor__, __rxor__, __ixor__ = _binary("xor"), _binary("xor", True), inplace_operator("xor")
+    __lshift__, __rlshift__, __ilshift__ = _binary("shl"), _binary("shl", True), inplace_operator("shl")
+    __rshift__, __rrshift__, __irshift__ = _binary("shr"), _binary("shr", True), inplace_operator("shr")
     __eq__, __ne__ = _binary("eq"), _binary("ne")
     __lt__, __le__, __gt__, __ge__ = _binary("lt"), _binary("le"), _binary("gt"), _binary("ge")
 
@@ -432,7 +351,7 @@ class Array:
         if result.shape != self.shape:  # NumPy: a @= b keeps a's shape
             raise ValueError(f"matmul: output operand of shape {self.shape} does not match the result's shape "
                              f"{result.shape} (a @= b keeps a's shape); write `a = a @ b`")
-        _check_inplace("matmul", self, other, result)
+        check_inplace("matmul", self, other, result)
         return store_inplace(self, result)
 
     # ----- movement
@@ -579,22 +498,6 @@ class Array:
         out = Array(mv.permute_node(self._n, perm))
         return out._view_of(self, lambda base, view: base.__setitem__(Ellipsis, view.transpose(inverse)),
                             lambda base: Array(mv.permute_node(base._n, perm)))
-
-    def _view_of(self, base: Array, write, read: Callable[[Array], Array]) -> Array:
-        """Mark this array as a view of ``base``: ``write(base, self)`` carries assignments into this view back
-        to ``base`` (NumPy's view semantics for ``a.T[0] = 1``, ``a[0][1] = 1``, ``a.reshape(...)[i] = v``),
-        and ``read(base)`` makes the view again after ``base`` is written (``row = a[0]; a[0, 1] = 7``)."""
-        self._parent = (base, write)
-        self._follow(lambda: base, read, base)
-        return self
-
-    def _follow(self, get_base: Callable[[], Array | None], read: Callable[[Array], Array], base: Array) -> None:
-        """Rebuild this view with ``read`` from ``get_base()`` whenever that array is written (see
-        :meth:`_refresh`); ``read`` sees the base in the shape it has now (``base.shape = ...`` later does not
-        change what the view reads)."""
-        shape = base.shape
-        self._read = (get_base, lambda b: read(b if b.shape == shape else b.reshape(shape)))
-        self._seen = base._version
 
     def swapaxes(self, a: int, b: int) -> Array:
         from kdsl.frontend.array.shape_ops import swapaxes  # cycle: that module builds Arrays

@@ -18,10 +18,11 @@ from typing import Any
 import numpy as np
 
 from kdsl.device import device as current_device
-from kdsl.frontend.array.array import Array, store_inplace
+from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.creation import arange
 from kdsl.frontend.array.indexing import checked_value
+from kdsl.frontend.array.inplace import store_inplace
 from kdsl.frontend.array.sorting import take
 
 

@@ -32,9 +32,10 @@ import numpy as np
 from kdsl.frontend.array import clip_modes, ops
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array import movement as mv
-from kdsl.frontend.array.array import Array, store_inplace
+from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import arange, asarray
 from kdsl.frontend.array.indexing import checked_value
+from kdsl.frontend.array.inplace import store_inplace
 from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.scatter import broadcast_values, write_rows
 from kdsl.frontend.array.shape_ops import broadcast_to

@@ -41,11 +41,12 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array import ops, scatter_atomic, scatter_sorted
-from kdsl.frontend.array.array import Array, realize, store_inplace
+from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.complex_math import complex_from_parts, imag, real
 from kdsl.frontend.array.creation import arange, asarray
 from kdsl.frontend.array.histogram import bincount, histogram
+from kdsl.frontend.array.inplace import store_inplace
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import min as amin
 from kdsl.frontend.array.scatter_sorted import at, runs_of

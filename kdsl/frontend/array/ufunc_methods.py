@@ -31,8 +31,9 @@ from typing import Any
 import numpy as np
 
 from kdsl.frontend.array import ops
-from kdsl.frontend.array.array import Array, UFuncTypeError
+from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.inplace import UFuncTypeError
 from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.scatter import WithAt
 

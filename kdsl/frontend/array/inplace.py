@@ -1,0 +1,79 @@
+"""In-place operators (``a += b``) and in-place stores, with NumPy's rules: the result keeps the left operand's
+shape and casts back to its dtype under 'same_kind' (:class:`UFuncTypeError` otherwise), read-only arrays refuse
+the write, and a view writes through to its base.
+
+Example:
+    >>> import kdsl as kd
+    >>> a = kd.zeros(3, dtype=kd.int32)
+    >>> row = a[1:]
+    >>> row += 2
+    >>> a.tolist()
+    [0, 2, 2]
+    >>> try:
+    ...     a += 0.5
+    ... except TypeError as e:
+    ...     print(type(e).__name__)
+    UFuncTypeError
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from kdsl.frontend.array import ops
+
+if TYPE_CHECKING:
+    from kdsl.frontend.array.array import Array
+
+
+class UFuncTypeError(TypeError):
+    """An in-place operator whose result cannot be cast back to the left operand's dtype (NumPy's error of the same
+    name; a TypeError)."""
+
+
+def inplace_operator(name: str):
+    """The method ``__i<name>__``: ``a op= b`` computes ``a op b``, checks it (:func:`check_inplace`) and stores it
+    into ``a`` (:func:`store_inplace`)."""
+    def method(self, other):
+        result = ops.apply(name, self, other)
+        check_inplace(name, self, other, result)
+        return store_inplace(self, result)
+    method.__name__ = f"__i{name}__"
+    return method
+
+
+def store_inplace(target: Array, result: Array) -> Array:
+    """``target`` takes ``result``'s values (cast to its dtype); a view writes them through to its base."""
+    from kdsl.frontend.array.array_flags import check_writeable  # cycle: that module reads Arrays
+
+    check_writeable(target, "output array is read-only")
+    if result.dtype is not target.dtype:
+        result = result.astype(target.dtype)
+    target._node = result._n
+    if target._parent is not None:  # r = a[0]; r += 1 writes into a, as in NumPy
+        base, write = target._parent
+        write(base, target)
+        target._written_through()
+    return target
+
+
+def check_inplace(name: str, target: Array, other, result: Array) -> None:
+    """NumPy's rules for ``target op= other``: the result keeps ``target``'s shape and casts back to its dtype
+    under the 'same_kind' rule (int += float is refused, int32 += int64 is allowed)."""
+    if result.shape != target.shape:
+        raise ValueError(f"non-broadcastable output operand with shape {target.shape} doesn't match the broadcast "
+                         f"shape {result.shape}; write `a = a {_SYMBOL.get(name, name)} b` for a new array of the "
+                         "broadcast shape")
+    if result.dtype is not target.dtype and \
+            not np.can_cast(result.dtype.np, target.dtype.np, casting="same_kind"):
+        sym = _SYMBOL.get(name, name)
+        raise UFuncTypeError(
+            f"Cannot cast ufunc '{name}' output from {result.dtype.name} to {target.dtype.name} with casting rule "
+            f"'same_kind' (in-place operators keep the left operand's dtype); write `a = a {sym} b` for a new "
+            f"{result.dtype.name} array, or cast the operand: `a {sym}= kd.asarray(b).astype(a.dtype)`")
+
+
+_SYMBOL = {"matmul": "@", "add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%", "pow": "**",
+           "and": "&", "or": "|", "xor": "^", "shl": "<<", "shr": ">>"}

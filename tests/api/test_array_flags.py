@@ -133,7 +133,7 @@ def test_getfield_errors():
 def test_resize_in_place(shape, dtype):
     host = np.arange(1, 5).astype(dtype)
     a = kd.asarray(host)
-    host.resize(shape)
+    host.resize(shape, refcheck=False)  # (a tracer such as coverage holds extra references: NumPy would refuse)
     a.resize(shape)
     assert a.shape == host.shape and a.dtype.np == host.dtype
     np.testing.assert_array_equal(a.numpy(), host)
@@ -142,7 +142,7 @@ def test_resize_in_place(shape, dtype):
 def test_resize_forms_and_refusals():
     a, host = kd.arange(6), np.arange(6)
     a.resize(2, 3)
-    host.resize(2, 3)
+    host.resize(2, 3, refcheck=False)
     np.testing.assert_array_equal(a.numpy(), host)
     a.resize()
     a.resize(None)

@@ -8,7 +8,7 @@ from cx_testing import CDTYPES, csample, need
 
 import kdsl as kd
 from kdsl import dtype as dt
-from kdsl.frontend.array.array import UFuncTypeError
+from kdsl.frontend.array.inplace import UFuncTypeError
 
 REAL = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float16", "float32",
         "float64"]

@@ -21,6 +21,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import re
 
 from kdsl.codegen.expr import ExprRenderer, unravel
@@ -90,6 +91,7 @@ _LOOPING = re.compile(r"\b(kd_ipow_(?:ul|l|u|i)|kd_philox_u)\(")
 _HELPER_TRIPS = {"kd_ipow_i": 4, "kd_ipow_u": 4, "kd_ipow_l": 8, "kd_ipow_ul": 8, "kd_philox_u": 10}
 
 
+@functools.lru_cache(maxsize=1024)  # (expressions are interned: the key hashes in O(1); a loop's steps repeat)
 def expr_loops(e: Expr, shape: tuple[int, ...]) -> int:
     """Loop iterations (at most) that evaluating expression ``e`` once costs inside helper functions: a kernel
     evaluating it ``n`` times runs ``n * (1 + expr_loops(e, shape))`` loop iterations.

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,7 @@ import numpy as np
 
 import kdsl.runtime as rt
 from kdsl.codegen.fused_fma import WIDTHS
-from kdsl.runtime.compiler import cache_dir, compile_source
+from kdsl.runtime.compiler import cache_dir, compile_source, write_cache_file
 
 _SOURCE = """#version 450
 layout(local_size_x = 1) in;
@@ -90,18 +89,10 @@ def _saved() -> dict[str, Any]:
 
 
 def _save(key: str, found: frozenset[str]) -> None:
-    """Add one result to the file, written whole and renamed into place (concurrent processes never see half a
-    file; the last writer wins, and a lost entry is only probed again). A read-only home just skips it."""
+    """Add one result to the file (written whole: the last writer wins, and a lost entry is only probed again)."""
     saved = _saved()
     saved[key] = sorted(found)
-    try:
-        _file().parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=_file().parent, suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
-            json.dump(saved, f)
-        os.replace(tmp, _file())
-    except OSError:
-        pass
+    write_cache_file(_file(), json.dumps(saved).encode())
 
 
 def _fused(device: Any, suffix: str) -> bool:

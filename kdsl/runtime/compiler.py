@@ -264,19 +264,24 @@ def _read_disk(key: str) -> bytes | None:
 
 
 def _write_disk(key: str, data: bytes) -> None:
-    folder = cache_dir() / key[:2]
+    write_cache_file(cache_path(key), _HEADER + _digest(key, data) + data)
+
+
+def write_cache_file(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` in the cache folder, whole or not at all: written to a temporary file and
+    renamed, so a concurrent reader (another thread or process) never sees half a file. A read-only home just
+    skips it (a cache must not stop the work it speeds up)."""
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        # Write then rename, so a concurrent reader (another thread or process) never sees half a file.
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(_HEADER + _digest(key, data) + data)
-            os.replace(tmp, folder / f"{key}.spv")
+                f.write(data)
+            os.replace(tmp, path)
         except BaseException:
             os.unlink(tmp)
             raise
-    except OSError:  # a read-only home must not stop compilation
+    except OSError:
         pass
 
 

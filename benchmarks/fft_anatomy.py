@@ -36,7 +36,7 @@ import numpy as np
 from dsl_common import kd, table
 
 import kdsl.runtime as rt
-from kdsl.engine.realize import Buffer, allocate
+from kdsl.engine.buffers import Buffer, allocate
 from kdsl.fft import plan
 from kdsl.fft.stockham import PARTS
 from kdsl.fft.transform import c2c_program, nd_program, output

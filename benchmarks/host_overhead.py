@@ -46,9 +46,11 @@ from dsl_common import table
 
 import kdsl as kd
 import kdsl.kp as kp
+from kdsl.engine import buffers as buffers_mod
 from kdsl.engine import plan as plan_mod
 from kdsl.engine import programs as programs_mod
 from kdsl.engine import realize as realize_mod
+from kdsl.engine import submission as submission_mod
 from kdsl.frontend.array import jit as jit_mod
 from kdsl.ir import graph as graph_mod
 from kdsl.runtime import sequence as sequence_mod
@@ -70,11 +72,11 @@ STAGES: list[tuple[str, Any, str]] = [
     ("plan: key hash + lookup", realize_mod, "cached"),
     ("plan: key hash, lookup, steps", realize_mod, "plan"),
     ("plan: bind buffers, work list", realize_mod, "run_cached"),
-    ("buffer allocation (pool)", realize_mod, "allocate"),
-    ("buffer allocation (pool)", realize_mod, "take"),
-    ("buffer allocation (pool)", realize_mod, "Buffer.__init__"),
-    ("replay key (plan, tensors, push words)", realize_mod, "_bound_key"),
-    ("dispatch list (_submit)", realize_mod, "_submit"),
+    ("buffer allocation (pool)", submission_mod, "allocate"),
+    ("buffer allocation (pool)", submission_mod, "take"),
+    ("buffer allocation (pool)", buffers_mod, "Buffer.__init__"),
+    ("replay key (plan, tensors, push words)", submission_mod, "_bound_key"),
+    ("dispatch list (_submit)", submission_mod, "_submit"),
     ("descriptor sets (Program.algorithm)", programs_mod.Program, "algorithm"),
     ("recorded batch: key + lookup", programs_mod.Batches, "submit"),
     ("recorded batch: key + lookup", programs_mod.Batches, "replay"),
@@ -83,7 +85,7 @@ STAGES: list[tuple[str, Any, str]] = [
     ("vkQueueSubmit (+ liveness check)", sequence_mod.Sequence, "_submit_batch"),
     ("fence wait (+ the previous fence's reset)", sequence_mod.Sequence, "wait_fence"),
     ("node -> buffer (while the GPU runs)", graph_mod.Node, "become_buffer"),
-    ("pool return (Buffer.__del__)", realize_mod, "Buffer.__del__"),
+    ("pool return (Buffer.__del__)", buffers_mod, "Buffer.__del__"),
 ]
 
 

@@ -53,7 +53,7 @@ class Plan(list):
 
 class Template(NamedTuple):
     """One step of a cached plan, with graph nodes replaced by their positions in the graph's order.
-    (:func:`kdsl.engine.realize.run_cached` unpacks the fields by position: keep the two in step.)"""
+    (:func:`kdsl.engine.submission.run_cached` unpacks the fields by position: keep the two in step.)"""
 
     kernel: Kernel
     out: int  # position in the graph's order; negative: a temporary (-1 - index)

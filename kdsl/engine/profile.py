@@ -35,7 +35,7 @@ class _Active(threading.local):
     profile: Profile | None = None
 
 
-active = _Active()  # .profile: the kd.profile() block active in this thread (realize reads it directly)
+active = _Active()  # .profile: the kd.profile() block active in this thread (engine.submission reads it directly)
 
 
 class Profile:

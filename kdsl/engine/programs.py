@@ -216,7 +216,7 @@ class Batches:
     """Recorded sequences of recent batches on one device, keyed by their dispatches.
 
     Two kinds of key name a batch: the dispatched Algorithms with their push words (any batch), or, for a
-    batch of a cached plan, the plan with its bound tensors and push words (:func:`kdsl.engine.realize._bound_key`),
+    batch of a cached plan, the plan with its bound tensors and push words (:func:`kdsl.engine.submission._bound_key`),
     which :meth:`replay` looks up before any program or Algorithm is. Either way a hit replays only while every
     Algorithm it dispatches is still bound as when it was recorded (the versions match)."""
 

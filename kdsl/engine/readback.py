@@ -13,7 +13,7 @@ while both are alive (the pool or the staging cache may have destroyed either si
 host step after the submission (``OpCopy``'s only one refreshes a ``device`` tensor's staging copy, and the
 destination is a ``host`` tensor): that is what lets ``Sequence.eval()`` replay it.
 
-Callers hold the device state's lock (as :func:`kdsl.engine.realize.download` does).
+Callers hold the device state's lock (as :func:`kdsl.engine.transfers.download` does).
 
 Example:
     >>> import numpy as np, kdsl as kd

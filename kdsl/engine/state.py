@@ -82,7 +82,7 @@ class DeviceState:
         self.lock = threading.RLock()
         self.pool: dict[tuple[str, int], list[Any]] = {}  # (dtype name, size) -> heap of (id, free tensor)
         self.pool_bytes = 0
-        self.pool_limit: float | None = None  # bytes the pool may hold (kdsl.engine.realize sets it on first use)
+        self.pool_limit: float | None = None  # bytes the pool may hold (kdsl.engine.buffers sets it on first use)
         self.programs: OrderedDict[Any, Any] = OrderedDict()  # kernel -> Program, least recently used first
         self.batches: Any = None  # kdsl.engine.programs.Batches, made on first use
         self.algorithms: OrderedDict[Any, Any] = OrderedDict()  # custom kernels' Algorithms (kdsl.engine.launch)
@@ -161,7 +161,7 @@ def reset() -> None:
     docs/concurrency.md."""
     global _states_lock
     for st in _states.values():
-        # A Buffer the child inherited returns its tensor to its parent's state (realize.Buffer.pool): a fresh
+        # A Buffer the child inherited returns its tensor to its parent's state (buffers.Buffer.pool): a fresh
         # lock, as a parent thread may have held this one at fork time (it would stay locked forever here).
         st.lock = threading.RLock()
     _orphans.extend(_states.values())

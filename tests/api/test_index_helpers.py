@@ -98,7 +98,7 @@ def test_index_expressions(key):
 
 
 def test_lazy_no_downloads():
-    from kdsl.engine.realize import stats
+    from kdsl.engine.programs import stats
 
     a = kd.asarray(np.arange(4.0))
     before = stats["downloads"]

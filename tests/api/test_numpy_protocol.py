@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import kdsl as kd
-from kdsl.engine.realize import stats
+from kdsl.engine.programs import stats
 
 DATA = np.array([[1.0, -2.0, np.nan], [0.0, -0.0, 4.5]], np.float32)
 

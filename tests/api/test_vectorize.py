@@ -84,7 +84,7 @@ def test_frompyfunc():
 
 
 def test_vectorize_and_piecewise_stay_lazy():
-    from kdsl.engine.realize import stats
+    from kdsl.engine.programs import stats
 
     a = kd.asarray(X)
     before = stats["downloads"]

@@ -12,8 +12,8 @@ import pytest
 
 import kdsl as kd
 from kdsl.engine import plan as plan_cache
+from kdsl.engine.buffers import Buffer, allocate
 from kdsl.engine.programs import Program
-from kdsl.engine.realize import Buffer, allocate
 from kdsl.engine.state import cache_limits, set_cache_limits, state
 
 

@@ -11,18 +11,18 @@ import host_overhead  # noqa: E402
 import numpy as np  # noqa: E402
 
 import kdsl as kd  # noqa: E402
-from kdsl.engine import realize  # noqa: E402
+from kdsl.engine import submission  # noqa: E402
 
 
 def test_short_run_reports_every_call_and_restores_the_engine(capsys):
-    allocate, submit = realize.allocate, realize._submit
+    allocate, submit = submission.allocate, submission._submit
     ends = host_overhead.main(["--reps", "20", "--rounds", "1"])
     assert set(ends) == {"kd.realize(x + 1)", "kd.jit replay", "readback (r.numpy())",
                          "floor: pre-recorded no-op eval"}
     assert all(v > 0 for v in ends.values())
     out = capsys.readouterr().out
     assert "per stage: kd.realize(x + 1)" in out and "graph build (x + 1)" in out
-    assert realize.allocate is allocate and realize._submit is submit
+    assert submission.allocate is allocate and submission._submit is submit
 
 
 def test_timers_count_exclusive_time():

@@ -6,7 +6,8 @@ widen when a later one needs more (``s = 0`` then ``s += x[i]`` with float x mak
 is then translated again with the widened dtypes, until nothing changes (:func:`lower`).
 
 The statement methods live in :mod:`kdsl.frontend.kernels.ast_stmt`, the expression methods in
-:mod:`kdsl.frontend.kernels.ast_expr`; calls (``kd.sin``, ``kd.atomic_add``, ``min``...) are in
+:mod:`kdsl.frontend.kernels.ast_expr`, :mod:`~kdsl.frontend.kernels.ast_operators` and
+:mod:`~kdsl.frontend.kernels.ast_indexing`; calls (``kd.sin``, ``kd.atomic_add``, ``min``...) are in
 :mod:`kdsl.frontend.kernels.intrinsics`.
 
 Example:
@@ -18,7 +19,8 @@ Example:
 from __future__ import annotations
 
 from kdsl.dtype import DType
-from kdsl.frontend.kernels.ast_expr import UNSUPPORTED, weak_dtype
+from kdsl.frontend.kernels.ast_expr import UNSUPPORTED
+from kdsl.frontend.kernels.ast_operators import weak_dtype
 from kdsl.frontend.kernels.ast_stmt import StatementLowerer, Widened
 from kdsl.frontend.kernels.ir import Expr, KernelProgram
 from kdsl.frontend.kernels.source import FunctionSource

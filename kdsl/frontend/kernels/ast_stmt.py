@@ -23,7 +23,9 @@ from typing import cast as typed
 
 from kdsl import dtype as dt
 from kdsl.dtype import DType
-from kdsl.frontend.kernels.ast_expr import BINOPS, UNSUPPORTED, ExpressionLowerer, weak_dtype
+from kdsl.frontend.kernels.ast_expr import UNSUPPORTED
+from kdsl.frontend.kernels.ast_indexing import IndexingLowerer
+from kdsl.frontend.kernels.ast_operators import BINOPS, OperatorLowerer, weak_dtype
 from kdsl.frontend.kernels.glsl import cast, literal, stored
 from kdsl.frontend.kernels.ir import VOID, ArrayRef, Expr
 from kdsl.frontend.kernels.types import as_kernel_dtype
@@ -41,7 +43,7 @@ def same_width(a: DType, b: DType) -> bool:
     return a.itemsize == b.itemsize
 
 
-class StatementLowerer(ExpressionLowerer):
+class StatementLowerer(OperatorLowerer, IndexingLowerer):
     """Statement methods of :class:`~kdsl.frontend.kernels.ast.Lowerer` (on top of the expression methods)."""
 
     mode: str

@@ -24,7 +24,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.codegen.ops import render_op
 from kdsl.dtype import DType
-from kdsl.frontend.kernels.ast_expr import operand_key
+from kdsl.frontend.kernels.ast_operators import operand_key
 from kdsl.frontend.kernels.call import IntrinsicCall
 from kdsl.frontend.kernels.glsl import cast, literal, narrow
 from kdsl.frontend.kernels.ir import Expr
@@ -62,7 +62,7 @@ def math_call(c: IntrinsicCall, name: str) -> Expr:
 
 def _float_args(args: list[Expr]) -> tuple[DType, list[Expr]]:
     """The float dtype ``args`` compute in: NumPy's (``np.add``'s, made a float as ``np.sqrt`` does), but float64
-    only when an operand is float64 (see :func:`~kdsl.frontend.kernels.ast_expr.kernel_signature`)."""
+    only when an operand is float64 (see :func:`~kdsl.frontend.kernels.ast_operators.kernel_signature`)."""
     keys = [operand_key(a) for a in args]
     ftype = dt.result_dtype(np.add, *keys) if len(keys) > 1 else dt.result_dtype(np.sqrt, *keys)
     ftype = ftype if ftype.is_float else dt.result_dtype(np.sqrt, ftype)

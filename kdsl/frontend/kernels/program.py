@@ -39,8 +39,8 @@ from typing import Any
 
 import kdsl.runtime as rt
 from kdsl.dtype import as_dtype
+from kdsl.engine.buffers import Buffer, allocate
 from kdsl.engine.profile import current as current_profile
-from kdsl.engine.realize import Buffer, allocate
 from kdsl.engine.state import state
 from kdsl.frontend.kernels.launch import is_kd_array, normalize_grid
 from kdsl.frontend.kernels.raw import RawKernel

@@ -1,0 +1,108 @@
+"""Device buffers: :class:`Buffer` (realised data) and the per-device pool of recycled tensors that
+:func:`allocate` and :func:`take` draw from, so that a loop making arrays of the same sizes every step stops
+allocating after its first steps.
+
+Example:
+    >>> import kdsl as kd
+    >>> dev = kd.asarray([1.0]).device
+    >>> buf = Buffer(allocate(dev, 4, kd.float32), 4, kd.float32, dev)
+    >>> buf.size, buf.dtype.name
+    (4, 'float32')
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Any
+
+from kdsl import dtype as dt
+from kdsl.engine.state import state
+
+# Tensors kept per (dtype, size). A model's forward pass makes dozens of same-sized intermediates in one
+# submission (MiniLM: ~50 of 8192 x 384): with 4 kept, each call re-allocated the rest, ~46 ms of its 67 on an
+# H200. Each bucket is a heap ordered by id, so a pass that finds the same free tensors gets them in the same
+# roles whatever order they were freed in: a kd.jit replay then finds its kernels bound to the same buffers
+# and replays the recorded command buffer instead of rebinding and recording every kernel.
+_POOL_PER_SIZE = 256
+# ... and more of small ones, up to this many bytes per size: a loop of n steps realised at once holds n
+# step results in one batch (500 steps of a 1000-point stencil: 500 buffers), and each one past the bucket's
+# limit was allocated again at every call (and the batch, on new buffers, recorded again instead of replayed)
+_POOL_BYTES_PER_SIZE = 16 << 20
+# Pooled tensors may hold up to this share of the device's memory. Large arrays are where pooling pays most:
+# allocating (and zeroing) 1 GiB costs a GPU driver ~35 ms, 30x the kernel that fills it.
+_POOL_SHARE = 0.25
+
+
+class Buffer:
+    """Realised data: a runtime Tensor of ``size`` elements (None when the array is empty).
+
+    Tensors kdsl allocated go back to a per-device pool when their Buffer dies, so a loop that makes arrays of
+    the same sizes every step stops allocating after the first steps. (Every submission is waited on before
+    Python continues, so a pooled tensor is never still in use by the GPU.) ``pool`` is the engine state whose
+    pool takes the tensor back (None: never pooled), found when the Buffer is made: a Buffer a forked child
+    inherited then returns its tensor to its parent's (orphaned) state, never to the child's.
+    """
+
+    __slots__ = ("tensor", "size", "dtype", "device", "pool")
+
+    def __init__(self, tensor: Any, size: int, dtype: dt.DType, device: Any, pooled: bool = True, st: Any = None):
+        self.tensor, self.size, self.dtype, self.device = tensor, size, dtype, device
+        self.pool = (st or state(device)) if pooled and tensor is not None else None
+
+    def __del__(self) -> None:
+        st = self.pool
+        if st is None:
+            return
+        try:
+            tensor, size, name = self.tensor, self.size, self.dtype.name
+            nbytes = size * self.dtype.np.itemsize
+            lock = st.lock
+            lock.acquire()  # (not ``with``: this runs at every array's death, and acquire/release costs less)
+            try:
+                bucket = st.pool.get((name, size))
+                if bucket is None:
+                    bucket = st.pool[(name, size)] = []
+                limit = st.pool_limit if st.pool_limit is not None else _pool_limit(st)
+                if (len(bucket) < _POOL_PER_SIZE or len(bucket) * nbytes < _POOL_BYTES_PER_SIZE) and \
+                        st.pool_bytes + nbytes <= limit and \
+                        not tensor._destroyed:  # (is_init() without the call: every array's death)
+                    heapq.heappush(bucket, (id(tensor), tensor))
+                    st.pool_bytes += nbytes
+            finally:
+                lock.release()
+        except Exception:  # interpreter shutdown: let the tensor go
+            pass
+
+
+def _pool_limit(st: Any) -> float:
+    """The bytes the pool of ``st``'s device may hold (worked out once per device)."""
+    limit = st.pool_limit
+    if limit is None:
+        limit = st.pool_limit = _POOL_SHARE * st.device.info.get("device_memory", 0)
+    return float(limit)
+
+
+def allocate(device: Any, size: int, dtype: dt.DType) -> Any:
+    """A device tensor of ``size`` elements: a pooled one when available (it fitted when it was made)."""
+    st = state(device)
+    with st.lock:
+        return take(st, size, dtype)
+
+
+def take(st: Any, size: int, dtype: dt.DType) -> Any:
+    """:func:`allocate` on the device of engine state ``st``, for a caller that holds ``st.lock`` (the
+    runners hold it for the whole call)."""
+    bucket = st.pool.get((dtype.name, size))
+    while bucket:
+        st.pool_bytes -= size * dtype.np.itemsize
+        _, tensor = heapq.heappop(bucket)  # the lowest id: see _POOL_PER_SIZE
+        # A Buffer that died in a reference cycle pooled its tensor, but the garbage collector runs the
+        # tensor's own finaliser too (same cycle): skip tensors destroyed after they were pooled.
+        if not tensor._destroyed:  # (is_init(), without the call)
+            return tensor
+    device = st.device
+    limit = device.info.get("max_storage_buffer_range", 1 << 32)
+    if size * dtype.itemsize > limit or size >= 1 << 31:
+        raise ValueError(f"an array of {size} {dtype.name} elements ({size * dtype.itemsize} bytes) does not fit one "
+                         f"buffer on {device.name} (at most {limit} bytes and 2**31 elements); split it")
+    return device.manager.tensor_empty(size, dtype.np)

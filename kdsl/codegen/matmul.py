@@ -35,9 +35,6 @@ TILE, DEPTH, PER = 64, 16, 4  # output tile edge, K slice, outputs per invocatio
 # float32 tiles read shared memory as vec4 (a quarter of the load instructions per multiply-add); KDSL_MATMUL_VEC4=0:
 # the scalar reads
 VEC4 = os.environ.get("KDSL_MATMUL_VEC4", "1").strip() != "0"
-# two shared-memory slices by turns: the next slice is stored into the other one after this one's multiplies,
-# so each slice costs one barrier instead of two (KDSL_MATMUL_DOUBLE=0: one slice)
-DOUBLE = os.environ.get("KDSL_MATMUL_DOUBLE", "0").strip() != "0"
 
 
 def _tile_fill(reg: str, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...], bounds: str,
@@ -101,8 +98,8 @@ def _render_tiled(k: Matmul, edge: int) -> str:
                            buffers, t)
         fill += _tile_fill(f"rb{q}", k.b, (k.batch, k.k, k.n), ("bz", gbk, gn), f"{gbk} < ke && {gn} < {k.n}",
                            buffers, t)
-        store += [_shared_store("As", f"sw + {ak} * {stride} + {mm}", f"ra{q}", vec),
-                  _shared_store("Bs", f"sw + {bk} * {stride} + {nn}", f"rb{q}", vec)]
+        store += [_shared_store("As", f"{ak} * {stride} + {mm}", f"ra{q}", vec),
+                  _shared_store("Bs", f"{bk} * {stride} + {nn}", f"rb{q}", vec)]
     rng = range(per)
     zero = glsl.zero(t)
     # Scalars, fully unrolled: private arrays indexed in loops can end up in memory (lavapipe keeps them so).
@@ -110,8 +107,8 @@ def _render_tiled(k: Matmul, edge: int) -> str:
         hs = range(per // 4)
         accs = [f"acc{i}_{h}" for i in rng for h in hs]
         fma = [f"acc{i}_{h} += av{i // 4}.{'xyzw'[i % 4]} * bv{h};" for i in rng for h in hs]
-        reads = [" ".join(f"vec4 av{h} = As[so + (kk * {stride} + {64 * h}) / 4 + ty];" for h in hs),
-                 " ".join(f"vec4 bv{h} = Bs[so + (kk * {stride} + {64 * h}) / 4 + tx];" for h in hs)]
+        reads = [" ".join(f"vec4 av{h} = As[(kk * {stride} + {64 * h}) / 4 + ty];" for h in hs),
+                 " ".join(f"vec4 bv{h} = Bs[(kk * {stride} + {64 * h}) / 4 + tx];" for h in hs)]
         stores = [f"gm = bm + {64 * (i // 4) + i % 4} + 4 * ty; gn = bn + {64 * h + q} + 4 * tx; "
                   f"if (gm < {k.m} && gn < {k.n}) {matmul_epilogue.store(k, f'acc{i}_{h}.' + 'xyzw'[q], 'gm', 'gn')}"
                   for i in rng for h in hs for q in range(4)]
@@ -119,12 +116,13 @@ def _render_tiled(k: Matmul, edge: int) -> str:
     else:
         accs = [f"acc{i}_{j}" for i in rng for j in rng]
         fma = [f"acc{i}_{j} += av{i} * bv{j};" for i in rng for j in rng]
-        reads = [" ".join(f"{c} av{i} = As[so + kk * {stride} + ty + {16 * i}];" for i in rng),
-                 " ".join(f"{c} bv{j} = Bs[so + kk * {stride} + tx + {16 * j}];" for j in rng)]
+        reads = [" ".join(f"{c} av{i} = As[kk * {stride} + ty + {16 * i}];" for i in rng),
+                 " ".join(f"{c} bv{j} = Bs[kk * {stride} + tx + {16 * j}];" for j in rng)]
         stores = [f"gm = bm + ty + {16 * i}; gn = bn + tx + {16 * j}; "
                   f"if (gm < {k.m} && gn < {k.n}) {matmul_epilogue.store(k, f'acc{i}_{j}', 'gm', 'gn')}"
                   for i in rng for j in rng]
         acc_type = c
+    rows = len(fma) // per
     kc = chunk(k)
     body = [
         "int tid = int(gl_LocalInvocationID.x);",
@@ -137,61 +135,27 @@ def _render_tiled(k: Matmul, edge: int) -> str:
         "    " + " ".join(f"{acc_type} {a} = {acc_type}({zero});" for a in accs),
         "    int kn = kb;",
         *["    " + x for x in fill],
-        *["    " + x for x in (_double_loop if DOUBLE else _single_loop)(fill, store, reads, fma, per, stride * DEPTH,
-                                                                        4 if vec else 1)],
+        f"    for (int k0 = kb; k0 < ke; k0 += {DEPTH}) {{",
+        "        barrier();",  # every invocation is done reading the previous slice
+        *["        " + x for x in store],
+        "        memoryBarrierShared(); barrier();",
+        f"        kn = k0 + {DEPTH};",
+        "        if (kn < ke) {", *["            " + x for x in fill], "        }",
+        f"        for (int kk = 0; kk < {DEPTH}; kk++) {{",
+        *["            " + x for x in reads],
+        *["            " + " ".join(fma[r * rows:(r + 1) * rows]) for r in range(per)],
+        "        }",
+        "    }",
         "    int gm, gn;",
         *["    " + x for x in stores],
         "}",
     ]
-    slices = 2 if DOUBLE else 1
-    shared = [f"shared vec4 As[{slices * stride * DEPTH // 4}];", f"shared vec4 Bs[{slices * stride * DEPTH // 4}];"] \
-        if vec else [f"shared {c} As[{slices * stride * DEPTH}];", f"shared {c} Bs[{slices * stride * DEPTH}];"]
+    shared = [f"shared vec4 As[{stride * DEPTH // 4}];", f"shared vec4 Bs[{stride * DEPTH // 4}];"] if vec else \
+        [f"shared {c} As[{stride * DEPTH}];", f"shared {c} Bs[{stride * DEPTH}];"]
     epilogue = "".join(x + "\n" for x in matmul_epilogue.function(k, buffers))
     text = epilogue + "\n".join(body)
     return (f"{glsl.header(LOCAL, buffers, k.n_words, shared=shared, body_text=text)}\n{epilogue}void main() {{\n"
             + "\n".join("    " + x for x in body) + "\n}\n")
-
-
-def _single_loop(fill: list[str], store: list[str], reads: list[str], fma: list[str], per: int,
-                 floats: int, unit: int) -> list[str]:
-    """The k loop over one shared slice: store the registers' slice, load the next into them, multiply."""
-    return [f"for (int k0 = kb; k0 < ke; k0 += {DEPTH}) {{",
-            "    barrier();",  # every invocation is done reading the previous slice
-            "    int sw = 0, so = 0;",
-            *["    " + x for x in store],
-            "    memoryBarrierShared(); barrier();",
-            f"    kn = k0 + {DEPTH};",
-            "    if (kn < ke) {", *["        " + x for x in fill], "    }",
-            *["    " + x for x in _multiplies(reads, fma, per)],
-            "}"]
-
-
-def _double_loop(fill: list[str], store: list[str], reads: list[str], fma: list[str], per: int,
-                 floats: int, unit: int) -> list[str]:
-    """The k loop over two shared slices by turns: slice ``k0`` is multiplied from one while the next, loaded
-    into registers first, is stored into the other afterwards; one barrier per slice. ``floats``: one slice's
-    elements; ``unit``: elements per element of the shared arrays (4: vec4)."""
-    return ["int sw = 0;",
-            *store,
-            "memoryBarrierShared(); barrier();",
-            "int turn = 0;",
-            f"for (int k0 = kb; k0 < ke; k0 += {DEPTH}) {{",
-            f"    int so = turn * {floats // unit};",
-            f"    kn = k0 + {DEPTH};",
-            "    if (kn < ke) {", *["        " + x for x in fill], "    }",
-            *["    " + x for x in _multiplies(reads, fma, per)],
-            "    turn ^= 1;",
-            f"    sw = turn * {floats};",
-            "    if (kn < ke) {", *["        " + x for x in store], "    }",
-            "    memoryBarrierShared(); barrier();",
-            "}"]
-
-
-def _multiplies(reads: list[str], fma: list[str], per: int) -> list[str]:
-    """One slice's multiply-adds: for each of its ``DEPTH`` steps, the shared reads then ``fma``."""
-    rows = len(fma) // per
-    return [f"for (int kk = 0; kk < {DEPTH}; kk++) {{", *["    " + x for x in reads],
-            *["    " + " ".join(fma[r * rows:(r + 1) * rows]) for r in range(per)], "}"]
 
 
 def _shared_store(name: str, index: str, value: str, vec: bool) -> str:

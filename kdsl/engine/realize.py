@@ -121,13 +121,3 @@ def before_write(node: Node) -> None:
     if readers:
         realize_nodes(readers)
 
-
-# Re-exported for kdsl/frontend/array (jit.py, creation.py, array.py import them from here). At the end:
-# transfers.py imports this module's functions, so they must exist before it is imported.
-from kdsl.engine.buffers import Buffer as Buffer  # noqa: E402
-from kdsl.engine.buffers import allocate as allocate  # noqa: E402
-from kdsl.engine.buffers import take as take  # noqa: E402
-from kdsl.engine.submission import replay as replay  # noqa: E402
-from kdsl.engine.submission import submit as submit  # noqa: E402
-from kdsl.engine.transfers import to_numpy as to_numpy  # noqa: E402
-from kdsl.engine.transfers import upload as upload  # noqa: E402

@@ -22,6 +22,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.device import device as current_device
+from kdsl.engine import buffers, transfers
 from kdsl.engine import realize as engine
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
@@ -128,7 +129,7 @@ class Array(ViewLinks):
     # ----- getting data out
     def numpy(self) -> np.ndarray:
         """Compute (if needed) and copy to a new NumPy array."""
-        return engine.to_numpy(self._n)
+        return transfers.to_numpy(self._n)
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
         out = self.numpy()
@@ -284,7 +285,7 @@ class Array(ViewLinks):
             raise ValueError(f"tensor has {tensor.size()} elements but shape {shape} needs {size}")
         if np.dtype(tensor.dtype) != dtype.np:
             raise TypeError(f"tensor holds {tensor.dtype} but dtype {dtype.name} was given")
-        buf = engine.Buffer(tensor, size, dtype, dev, pooled=False)  # the caller's tensor: never recycled
+        buf = buffers.Buffer(tensor, size, dtype, dev, pooled=False)  # the caller's tensor: never recycled
         return Array(Node("buffer", (), dtype, shape, buffer=buf, device=dev))
 
     @staticmethod
@@ -293,8 +294,8 @@ class Array(ViewLinks):
         write every element (kd.fft), so no fill kernel runs before them as it would for ``kd.empty``."""
         dtype, shape, dev = dt.as_dtype(dtype), tuple(int(d) for d in shape), current_device(device)
         size = math.prod(shape)
-        tensor = engine.allocate(dev, size, dtype) if size else None
-        buf = engine.Buffer(tensor, size, dtype, dev)
+        tensor = buffers.allocate(dev, size, dtype) if size else None
+        buf = buffers.Buffer(tensor, size, dtype, dev)
         return Array(Node("buffer", (), dtype, shape, buffer=buf, device=dev))
 
     # ----- arithmetic

@@ -24,7 +24,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.device import device as current_device
-from kdsl.engine.realize import upload
+from kdsl.engine.transfers import upload
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array

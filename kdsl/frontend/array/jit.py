@@ -29,11 +29,13 @@ import functools
 import sys
 from functools import partial
 
+from kdsl.engine.buffers import Buffer, take
 from kdsl.engine.plan import kernel_size, make_templates
 from kdsl.engine.programs import stats
-from kdsl.engine.realize import Buffer, realize_nodes, replay, reshape_source, submit, take
+from kdsl.engine.realize import realize_nodes, reshape_source
 from kdsl.engine.schedule import schedule
 from kdsl.engine.state import state
+from kdsl.engine.submission import replay, submit
 from kdsl.frontend.array.array import Array
 from kdsl.ir.graph import Node, toposort
 from kdsl.pytree import TreeDef, tree_flatten, tree_unflatten

@@ -71,10 +71,6 @@ STAGE_POSITIONS = True
 # as one run (lane-major) instead of a row of words per subgroup: compaction 2**28 1.40 -> 1.28 ms on an H200.
 # (Staging the selected values through shared memory, as positions are, was slower there: 1.84 ms.)
 SUMS_LANE_MAJOR = os.environ.get("KDSL_SUMS_LANE_MAJOR", "1") != "0"
-# the tile counts of a 1-D 8-bit mask whose operands start on 16-byte boundaries take ``COUNT_TILES`` tiles per
-# turn of a workgroup, one ``uvec4`` (16 flags) per invocation and tile: that many 16-byte loads in flight per
-# invocation and one barrier per turn (one tile per turn, word loads: ~0.4 TB/s on an H200). 0: that old path.
-COUNT_TILES = int(os.environ.get("KDSL_COUNT_TILES", "4"))
 _BYTES = ("uint8_t", "int8_t")  # 8-bit operands: four in one uint word
 
 
@@ -155,8 +151,6 @@ class _Kernel:
         self.line_idx: list[str] = []  # the line's multi-index variables (set by render)
 
     def render(self) -> str:
-        if self._quad_counts():
-            return self._render_counts()
         k, c = self.k, self.w.c
         outer = ExprRenderer(self.buffers, prefix="k")
         nb = self.nb
@@ -177,81 +171,15 @@ class _Kernel:
                 f"for (int q = int(gl_WorkGroupID.x); q < {count}; q += {k.groups}) {{",
                 *["    " + s for s in body], "}"]
         text = "\n".join(main)
+        fns = "\n".join(self.extra)
         shared = [f"shared {c} s_t[2][{LOCAL}];", f"shared uint s_c[{LOCAL}];"] + self._aliases()
         if k.stage:
             shared.append(f"shared int s_p[{self.tile}];")
-        return self._source(text, shared)
-
-    def _quad_counts(self) -> bool:
-        """Phase "sums" of one line of 8-bit operands, 16 elements per invocation, every operand at an offset
-        divisible by 16: :meth:`_render_counts` applies."""
-        k = self.k
-        if COUNT_TILES < 1 or self.others or k.per != 16 or not self._lane_major():
-            return False
-        loads = vector.shared_loads(k.expr) or []
-        return all(ld.arg[1].offset % 16 == 0 for ld in loads if not vector.lane_invariant(ld.arg[1]))
-
-    def _render_counts(self) -> str:
-        """The tile totals (phase "sums") of a line of 8-bit operands, ``COUNT_TILES`` tiles per turn.
-
-        Invocation ``lid`` of a turn adds up elements ``16 * lid`` to ``16 * lid + 15`` of each of the turn's
-        tiles, read as one ``uvec4`` per operand and tile; all the turn's loads are issued before any sum, and
-        the subgroup totals of all its tiles cross subgroups at one barrier (shared memory double-buffered by
-        turn parity, as in :meth:`render`), after which invocation ``t`` stores tile ``t``'s total.
-        """
-        k, w, tiles = self.k, self.w, COUNT_TILES
-        order = self._lane_params(k.expr, "kd_lane")
-        words = []  # the four words of each operand's load, four elements each
-        for comp in "xyzw":
-            for lane in range(4):
-                call = f"kd_lane({', '.join(_lane(f'q{i}[t].{comp}', d, lane) for _, (i, d) in order)})"
-                words.append(f"a = {w.comb('a', self._cast(call))};")
-        one = ["for (int i = 0; i < 16; i++) {", "    int p = e + i;",
-               *["    " + s for s in self._scalar_value("v")], f"    a = {w.comb('a', 'y')};", "}"]
-        turn = ["uint par = uint(it) & 1u;", "it++;",
-                *[f"uvec4 q{i}[{tiles}];" for _, (i, _) in order],
-                f"[[unroll]] for (int t = 0; t < {tiles}; t++) {{  // every load of the turn first",
-                f"    int e = (first + t) * {self.tile} + int(lid) * 16;",
-                f"    if (e + 16 <= {self.length}) {{",
-                *[f"        q{i}[t] = b{slot}q.d[(e >> 4) + {off // 16}];" for (slot, off), (i, _) in order],
-                "    }",
-                "}",
-                f"{w.c} acc[{tiles}];",
-                f"[[unroll]] for (int t = 0; t < {tiles}; t++) {{",
-                f"    int e = (first + t) * {self.tile} + int(lid) * 16;",
-                f"    int end = min(e + 16, {self.length});",
-                f"    {w.c} a = {w.ident};",
-                "    if (e + 16 <= end) {", *["        " + s for s in words],
-                "    } else if (e < end) {", *["        " + s for s in one], "    }",
-                f"    acc[t] = subgroup{w.sub_op}(a);",
-                "}",
-                "if (subgroupElect()) {",
-                f"    [[unroll]] for (int t = 0; t < {tiles}; t++) s_q[par][t][gl_SubgroupID] = acc[t];",
-                "}",
-                "barrier();",
-                f"if (lid < {tiles}u && first + int(lid) < {self.nb}) {{",
-                f"    {w.c} tot = {w.ident};",
-                f"    for (uint g = 0u; g < gl_NumSubgroups; g++) tot = {w.comb('tot', 's_q[par][lid][g]')};",
-                f"    b0.d[first + int(lid)] = {w.store('tot')};",
-                "}"]
-        step = k.groups * tiles
-        text = "\n".join(["uint lid = gl_LocalInvocationID.x;", "int it = 0;",
-                          f"for (int first = int(gl_WorkGroupID.x) * {tiles}; first < {self.nb}; first += {step}) {{",
-                          *["    " + s for s in turn], "}"])
-        slots = sorted({slot for (slot, _), _ in order})
-        shared = [f"shared {w.c} s_q[2][{tiles}][{LOCAL}];"]
-        shared += [f"layout(std430, set = 0, binding = {slot}) readonly buffer B{slot}q {{ uvec4 d[]; }} b{slot}q;"
-                   for slot in slots]
-        return self._source(text, shared)
-
-    def _source(self, text: str, shared: list[str]) -> str:
-        """The whole shader: ``main``'s body ``text`` under the header, with ``shared`` declarations."""
-        fns = "\n".join(self.extra)
-        src = glsl.header(LOCAL, self.buffers, self.k.n_words, shared=shared, body_text=fns + text)
+        src = glsl.header(LOCAL, self.buffers, k.n_words, shared=shared, body_text=fns + text)
         exts = ["#extension GL_KHR_shader_subgroup_basic : require",
                 "#extension GL_KHR_shader_subgroup_arithmetic : require",
                 "#extension GL_EXT_control_flow_attributes : require"]
-        if self.w.c in ("int64_t", "uint64_t"):
+        if c in ("int64_t", "uint64_t"):
             exts.append("#extension GL_EXT_shader_subgroup_extended_types_int64 : require")
         src = src.replace("#version 450\n", "#version 450\n" + "\n".join(exts) + "\n", 1)
         return f"{src}\n{fns}\nvoid main() {{\n" + "\n".join("    " + s for s in text.splitlines()) + "\n}\n"
@@ -314,9 +242,9 @@ class _Kernel:
         return bool(loads) and all(ld.dtype.glsl_storage in _BYTES for ld in loads
                                    if not vector.lane_invariant(ld.arg[1]))
 
-    def _lane_params(self, e: Expr, fn: str) -> list[tuple[tuple[int, int], tuple[int, dt.DType]]]:
-        """``e`` as a function ``fn`` of its operands' elements (added to the kernel's functions): its parameters
-        as ((buffer slot, view offset), (parameter index, dtype)), in parameter order."""
+    def _wide_reader(self, e: Expr, fn: str, var: str) -> tuple[list[str], list[str]]:
+        """(the loads of row ``r``'s four elements of every operand of ``e`` into ``var<i>``, the four values of
+        ``e``): ``e`` becomes a function ``fn`` of its operands' elements, called once per element."""
         k = self.k
         wide: dict[tuple[int, int], tuple[int, dt.DType]] = {}
         pr = vector.ParamRenderer(self.buffers, wide)
@@ -324,13 +252,8 @@ class _Kernel:
         params = ", ".join(f"{d.glsl_compute} p{i}" for i, d in sorted(wide.values(), key=lambda x: x[0]))
         self.extra += [f"{e.dtype.glsl_compute} {fn}({params}) {{", *["    " + s for s in pr.lines],
                        f"    return {value};", "}"]
-        return sorted(wide.items(), key=lambda item: item[1][0])
-
-    def _wide_reader(self, e: Expr, fn: str, var: str) -> tuple[list[str], list[str]]:
-        """(the loads of row ``r``'s four elements of every operand of ``e`` into ``var<i>``, the four values of
-        ``e``): ``e`` becomes a function ``fn`` of its operands' elements, called once per element."""
-        order = self._lane_params(e, fn)
-        self.wide_slots |= {slot for (slot, _), _ in order}
+        order = sorted(wide.items(), key=lambda item: item[1][0])
+        self.wide_slots |= {slot for slot, _ in wide}
         quad = f"((l * {self.length} + e) >> 2)" if self.others else "(e >> 2)"
         loads = [f"{_wide_type(d)} {var}{i} = b{slot}v.d[{quad} + {off // 4}];" for (slot, off), (i, d) in order]
         calls = [f"{fn}({', '.join(_lane(f'{var}{i}', d, lane) for _, (i, d) in order)})" for lane in range(4)]

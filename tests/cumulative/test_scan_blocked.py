@@ -158,50 +158,7 @@ def test_mask_tile_counts_read_lane_major(monkeypatch, lane_major, n):
     flags = kd.where(m != 0, 1, 0).astype(kd.int32)._node  # not held by an Array: fused into the counts' kernel
     tiles = kd.Array(Node("compact", (flags,), dt.int32, (-(-n // tile),), ("tiles", tile), device=m.device))
     sums = [k for k in _blocked(tiles) if k.phase == "sums"]
-    text = render(sums[0]) if sums else ""
-    # (lane-major: a run of words per invocation, or the uvec4 loads of COUNT_TILES tiles a turn)
-    assert sums and (f"int(lane) * {sums[0].per}" in text or " b1q.d[" in text) == lane_major
+    assert sums and (f"int(lane) * {sums[0].per}" in render(sums[0])) == lane_major
     np.testing.assert_array_equal(tiles.numpy(), np.add.reduceat(host.astype(np.int32), np.arange(0, n, tile)))
     values = kd.asarray(RNG.random(n).astype(np.float32))
     np.testing.assert_array_equal(values[m].numpy(), values.numpy()[host])
-
-
-def _tile_counts(mask):
-    """(the lazy tile counts of ``mask`` as :func:`kdsl.frontend.array.masks.count_tiles` builds them, the tile)."""
-    from kdsl import dtype as dt
-    from kdsl.engine.lower_scan import compact_tile
-    from kdsl.frontend.array.masks import _flags
-    from kdsl.ir.graph import Node
-    n = mask.shape[0]
-    tile = compact_tile(n, mask.device)
-    node = Node("compact", (_flags(mask)._node,), dt.int32, (-(-n // tile),), ("tiles", tile), device=mask.device)
-    return kd.Array(node), tile
-
-
-@pytest.mark.parametrize("n", [4097, 4096 * 5, 4096 * 9 + 16, 4096 * 9 + 5, 100003])
-@pytest.mark.parametrize("start", [0, 16, 3])
-@pytest.mark.parametrize("density", [0.0, 0.4, 1.0])
-def test_mask_tile_counts_sixteen_flags_per_load(n, start, density):
-    """A compaction's tile counts of an 8-bit mask: ``COUNT_TILES`` tiles a turn, one ``uvec4`` of 16 flags per
-    invocation and tile when the mask starts on a 16-byte boundary (else the word loads); partial last tiles and
-    turns with fewer tiles than ``COUNT_TILES`` left."""
-    host = RNG.random(n + start) < density
-    m = kd.asarray(host)[start:]
-    tiles, tile = _tile_counts(m)
-    expect = host[start:]
-    sums = [k for k in _blocked(tiles) if k.phase == "sums"]
-    if start == 0:  # (a slice's offset is a push word: no wide loads then)
-        assert sums and " b1q.d[" in render(sums[0])
-    np.testing.assert_array_equal(tiles.numpy(), np.add.reduceat(expect, np.arange(0, n, tile)))
-    values = np.arange(n, dtype=np.float32)
-    np.testing.assert_array_equal(kd.asarray(values)[m].numpy(), values[expect])
-
-
-def test_mask_tile_counts_many_turns_per_workgroup(monkeypatch):
-    """Three workgroups take turns over 25 tiles (several turns each, the last one short)."""
-    dev = kd.device()
-    monkeypatch.setattr(dev, "max_groups", 3)
-    host = RNG.random(4096 * 25 - 100) < 0.5
-    tiles, tile = _tile_counts(kd.asarray(host))
-    assert [k.groups for k in _blocked(tiles)] == [3]
-    np.testing.assert_array_equal(tiles.numpy(), np.add.reduceat(host, np.arange(0, host.size, tile)))

@@ -18,6 +18,9 @@ Example:
 from __future__ import annotations
 
 import math
+import os
+from collections.abc import Callable
+from functools import partial
 
 import kdsl as kd
 from kdsl.linalg import blocked, graph
@@ -151,6 +154,9 @@ void main() {
 }
 """
 
+# the next panel's diagonal block is factored while the rest of the trailing matrix is updated (see _blocked);
+# KDSL_CHOL_LOOKAHEAD=0: one update after each panel
+LOOKAHEAD = os.environ.get("KDSL_CHOL_LOOKAHEAD", "1") != "0"
 _ITEM = {"float32": 4, "float64": 8, "complex64": 8, "complex128": 16}
 
 
@@ -188,7 +194,13 @@ def _unblocked(a: kd.Array, info: kd.Array) -> None:
 
 
 def _blocked(a: kd.Array, info: kd.Array, m: kd.Array, nb: int) -> None:
-    """Panels of ``nb``: diagonal block and its inverse, ``L21`` by the product, ``A22 -= L21 L21^H``."""
+    """Panels of ``nb``: diagonal block and its inverse, ``L21`` by the product, ``A22 -= L21 L21^H``.
+
+    With :data:`LOOKAHEAD` the trailing update is cut in two: the next panel's diagonal block first (a
+    one-tile product), and the rest recorded *alongside* the next diagonal step (:func:`graph.alongside`), so
+    that the one-workgroup factorisation of that block runs while the rest of the GPU does the big update (the
+    two touch disjoint parts of ``a``: the block's rows ``k1 .. k2`` against rows ``k2 ..``).
+    """
     batch, n, _ = a.shape
     name = a.dtype.name
     wg = _threads()
@@ -196,14 +208,35 @@ def _blocked(a: kd.Array, info: kd.Array, m: kd.Array, nb: int) -> None:
     diag = K.compiled(f"potrf_diag{nb}", f"#define NB {nb}u\n#define PAD {pad}u\n" + _DIAG, name, _diag_threads(nb))
     trmm = K.compiled(f"potrf_trmm{nb}", f"#define NB {nb}u\n" + _TRMM, name, wg)
     gy = min(batch, 65535)
+    rest_update = None  # the previous panel's update of all but the next diagonal block (LOOKAHEAD)
     for k0, k1 in blocks(n, nb):
         w, rest = k1 - k0, n - k1
         diag(a, info, m, n, k0, w, batch, int(rest > 0), groups=K.groups(batch))
+        if rest_update is not None:
+            with graph.alongside():
+                rest_update()
         if rest == 0:
             break
         trmm(a, m, n, k0, w, batch, groups=(K.cdiv(rest, nb), gy, K.cdiv(batch, gy)))
-        gemm(a, a, a, Operand(k1 * n + k1, n, 1), Operand(k1 * n + k0, n, 1), Operand(k1 * n + k0, 1, n, conj=True),
-             rest, rest, w, op=SUBTRACT, lower=True)
+        rest_update = _trailing_update(a, n, k0, k1, nb)
+
+
+def _trailing_update(a: kd.Array, n: int, k0: int, k1: int, nb: int) -> Callable[[], None] | None:
+    """``A22 -= L21 L21^H`` after panel ``k0 .. k1``: all of it now (returns None), or with :data:`LOOKAHEAD` the
+    next diagonal block now and the rest as the returned call (None when the next panel is the last)."""
+    w, rest = k1 - k0, n - k1
+    l21, l21h = Operand(k1 * n + k0, n, 1), Operand(k1 * n + k0, 1, n, conj=True)
+    if not LOOKAHEAD:
+        gemm(a, a, a, Operand(k1 * n + k1, n, 1), l21, l21h, rest, rest, w, op=SUBTRACT, lower=True)
+        return None
+    w2 = min(nb, rest)
+    k2 = k1 + w2
+    gemm(a, a, a, Operand(k1 * n + k1, n, 1), l21, l21h, w2, w2, w, op=SUBTRACT, lower=True)
+    if rest == w2:
+        return None
+    # rows k2.. of all trailing columns; the lower triangle j <= i in local terms is j' <= i' + w2
+    return partial(gemm, a, a, a, Operand(k2 * n + k1, n, 1), Operand(k2 * n + k0, n, 1), l21h, rest - w2, rest, w,
+                   op=SUBTRACT, lower=True, diag=w2)
 
 
 def _plan(dtype: kd.DType, batch: int, n: int) -> Plan:

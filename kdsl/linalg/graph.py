@@ -42,12 +42,15 @@ _cache_lock = threading.Lock()
 
 
 class Launch:
-    """One recorded kernel launch: the kernel, its arrays (binding order), push-constant words, workgroups."""
+    """One recorded kernel launch: the kernel, its arrays (binding order), push-constant words, workgroups, and
+    whether a barrier precedes it (False: see :func:`alongside`)."""
 
-    __slots__ = ("kernel", "arrays", "values", "groups")
+    __slots__ = ("kernel", "arrays", "values", "groups", "barrier")
 
-    def __init__(self, kernel: kd.RawKernel, arrays: Sequence[kd.Array], values: Sequence, groups):
+    def __init__(self, kernel: kd.RawKernel, arrays: Sequence[kd.Array], values: Sequence, groups,
+                 barrier: bool = True):
         self.kernel, self.arrays, self.values, self.groups = kernel, tuple(arrays), tuple(values), tuple(groups)
+        self.barrier = barrier
 
 
 def launch(kernel: kd.RawKernel, args: Sequence, groups) -> None:
@@ -57,7 +60,23 @@ def launch(kernel: kd.RawKernel, args: Sequence, groups) -> None:
         kernel(*args, groups=groups)
         return
     nb = len(kernel.info.bindings)
-    launches.append(Launch(kernel, args[:nb], args[nb:], groups))
+    barrier = not getattr(_local, "alongside", False) or not launches
+    _local.alongside = False
+    launches.append(Launch(kernel, args[:nb], args[nb:], groups, barrier))
+
+
+@contextmanager
+def alongside() -> Iterator[None]:
+    """In a recording, the first launch made inside the block follows the one before it with no barrier, so the
+    GPU may run both at once (later launches in the block wait as usual). The caller guarantees the two touch
+    disjoint memory: e.g. a one-workgroup factorisation of the next diagonal block next to the large update of
+    the rest of the trailing matrix, which would otherwise leave the GPU idle but for one core. Outside a
+    recording, launches run one by one anyway."""
+    _local.alongside = True
+    try:
+        yield
+    finally:
+        _local.alongside = False
 
 
 class Plan:
@@ -120,7 +139,8 @@ class Plan:
 
     def _build(self, timestamps: int = 0) -> tuple[Any, list[Any]]:
         """One Algorithm per (kernel, bound buffers) (those made before reused) and one command buffer with every
-        launch in order (each dispatch is preceded by a memory barrier, so it sees the previous ones' writes)."""
+        launch in order (each dispatch is preceded by a memory barrier, so it sees the previous ones' writes;
+        but those recorded :func:`alongside`)."""
         manager = next(iter(self.arrays.values())).device.manager
         seq = manager.sequence(total_timestamps=timestamps)
         algorithms: dict[tuple, Any] = dict(self._keys)
@@ -137,7 +157,7 @@ class Plan:
                                              push_consts=push if len(push) else None)
                     algorithms[key] = algo
                 algo.set_workgroup(ln.groups)
-                seq.record(kp.OpAlgoDispatch(algo, push) if len(push) else kp.OpAlgoDispatch(algo))
+                seq.record(kp.OpAlgoDispatch(algo, push if len(push) else None, barrier=ln.barrier))
         except BaseException:
             seq.destroy()
             for key, algo in algorithms.items():
@@ -200,8 +220,9 @@ def config() -> tuple:
     from kdsl.linalg import blocked, gemm
     from kdsl.linalg import kernels as K
     qr = importlib.import_module("kdsl.linalg.qr")  # the package's ``qr`` is the function
+    cholesky = importlib.import_module("kdsl.linalg.cholesky")
     return (blocked.BLOCK, blocked.INNER, K.loop_budget(), K.shared_limit(), gemm.SPLIT_MIN_K, gemm.TARGET_GROUPS,
-            gemm.MAX_SPLIT, qr.TALL, K.subgroups())
+            gemm.MAX_SPLIT, qr.TALL, K.subgroups(), cholesky.LOOKAHEAD)
 
 
 def clear() -> None:
@@ -214,4 +235,4 @@ def clear() -> None:
             plan.destroy()
 
 
-__all__ = ["MAX_PLANS", "Plan", "cached", "clear", "config", "launch", "timing"]
+__all__ = ["MAX_PLANS", "Plan", "alongside", "cached", "clear", "config", "launch", "timing"]

@@ -215,13 +215,19 @@ def _copy_between(cmd, src: Memory, dst: Memory) -> None:
 
 
 class OpAlgoDispatch(OpBase):
-    """Barrier, bind, push constants, dispatch. Push constants given here replace the algorithm's from now on."""
+    """Barrier, bind, push constants, dispatch. Push constants given here replace the algorithm's from now on.
 
-    def __init__(self, algorithm: Algorithm, push_consts=None):
+    ``barrier=False`` (kdsl's addition) leaves the barrier out: the dispatch may then run while the ones recorded
+    before it still run, so it must neither read what they write nor write what they read or write (kdsl.linalg
+    overlaps a one-workgroup step with a large independent update this way).
+    """
+
+    def __init__(self, algorithm: Algorithm, push_consts=None, *, barrier: bool = True):
         if not isinstance(algorithm, Algorithm):
             raise TypeError(f"OpAlgoDispatch takes a kp.Algorithm, not {type(algorithm).__name__}")
         self.algorithm = algorithm
         self.push = push_consts
+        self.barrier = barrier
 
     def objects(self):
         return [self.algorithm, *self.algorithm.get_mem_objects()]
@@ -235,7 +241,8 @@ class OpAlgoDispatch(OpBase):
         if self.push is not None and not (isinstance(self.push, (list, tuple)) and len(self.push) == 0):
             push = algo._checked_push(self.push)
             algo._push = push  # Kompute's rule: they replace the algorithm's from now on
-        BEFORE_DISPATCH.record(cmd)
+        if self.barrier:
+            BEFORE_DISPATCH.record(cmd)
         algo.record_dispatch(cmd, push)
 
 

@@ -41,6 +41,52 @@ def test_blocked_cholesky_small_panels_and_layouts(monkeypatch):
                                    **tol("float64"), err_msg=name)
 
 
+@pytest.mark.parametrize("lookahead", [True, False])
+@pytest.mark.parametrize("shape", [(200, 200), (2, 263, 263), (4, 22, 22)])
+def test_cholesky_lookahead_records_the_next_block_alongside_the_update(monkeypatch, lookahead, shape):
+    """With LOOKAHEAD each panel's update but the last two is cut in two, and its larger part is recorded with no
+    barrier before it (after the next diagonal step, which touches other rows); without it every launch waits
+    for the one before. Both give NumPy's factor (panels of 4 for the 22 x 22 stack: many of each)."""
+    monkeypatch.setattr(cholesky_mod, "LOOKAHEAD", lookahead)
+    if shape[-1] == 22:
+        monkeypatch.setattr(blocked, "BLOCK", 4)
+    a = spd(shape, "float64", seed=shape[-1])
+    np.testing.assert_allclose(kd.linalg.cholesky(kd.asarray(a)).numpy(), np.linalg.cholesky(a), **tol("float64"))
+    n = shape[-1]
+    nb = cholesky_mod.panel("float64")
+    plan = cholesky_mod._plan(kd.float64, int(np.prod(shape[:-2])), n)
+    free = [ln for ln in plan.launches if not ln.barrier]
+    panels = -(-n // nb)
+    assert len(free) == (max(panels - 2, 0) if lookahead else 0)
+    assert all(ln.kernel.name == "linalg.gemm" for ln in free)
+    before = [plan.launches[plan.launches.index(ln) - 1].kernel.name for ln in free]
+    assert all(name.startswith("linalg.potrf_diag") for name in before)
+    plan.destroy()
+
+
+def test_a_dispatch_recorded_without_a_barrier_runs():
+    """kp.OpAlgoDispatch(barrier=False): two independent writes in one sequence, the second with no barrier."""
+    from kdsl.linalg import kernels
+
+    fill = kernels.compiled("doc_fill2", "layout(set = 0, binding = 0) buffer X_ { T x[]; };\n"
+                            "layout(push_constant) uniform P { REAL v; };\n"
+                            "void main() { x[gl_LocalInvocationID.x] = v; }\n", "float32", 4)
+    x, y = kd.zeros((4,), dtype=kd.float32), kd.zeros((4,), dtype=kd.float32)
+
+    def body(r):
+        fill(r["x"], 1.0, groups=(1, 1, 1))
+        with graph.alongside():
+            fill(r["y"], 2.0, groups=(1, 1, 1))
+        fill(r["x"], 3.0, groups=(1, 1, 1))
+
+    plan = graph.Plan.record({"x": x, "y": y}, body)
+    assert [ln.barrier for ln in plan.launches] == [True, False, True]
+    with plan.lock:
+        plan.run()
+        assert plan.arrays["x"].tolist() == [3.0] * 4 and plan.arrays["y"].tolist() == [2.0] * 4
+    plan.destroy()
+
+
 def test_blocked_cholesky_ill_conditioned():
     """Condition 1e8 (float64): the diagonal blocks' inverses keep the error at LAPACK's cond * eps level."""
     rng = np.random.default_rng(3)
@@ -109,7 +155,9 @@ def test_a_profile_sees_every_recorded_launch():
     with kd.profile() as prof:
         low = kd.linalg.cholesky(kd.asarray(a))
     panels = -(-140 // cholesky_mod.panel("float32"))
-    assert len(plan.launches) == 3 * panels - 2 and len(prof.records) >= len(plan.launches)  # 3 a panel, the last 1
+    # 3 a panel, the last 1; with the look-ahead the update of each panel but the last two takes 2
+    launches = 3 * panels - 2 + (max(panels - 2, 0) if cholesky_mod.LOOKAHEAD else 0)
+    assert len(plan.launches) == launches and len(prof.records) >= len(plan.launches)
     np.testing.assert_allclose(low.numpy(), np.linalg.cholesky(a), **tol("float32"))
 
 

@@ -169,3 +169,14 @@ def test_copy_and_ravel_order(order, view):
         np.testing.assert_array_equal(k.reshape((-1, 2), order=order).numpy(), h.reshape((-1, 2), order=order))
     with pytest.raises(ValueError, match="order"):
         k.copy(order="X")
+
+
+@pytest.mark.parametrize("make", ["zeros", "ones", "empty", "full"])
+@pytest.mark.parametrize("shape", [(3, 4), (3, 1, 4), (1,), (2, 3, 2)])
+def test_strides_of_new_constant_arrays_match_numpy(make, shape):
+    """kd.zeros/ones/empty/full are lazy broadcast constants inside, but report a new C-ordered array's strides
+    and flags, as NumPy's do (they reported zero strides)."""
+    args = (shape, 7) if make == "full" else (shape,)
+    host, got = getattr(np, make)(*args, dtype=np.float32), getattr(kd, make)(*args, dtype=kd.float32)
+    assert got.strides == host.strides
+    assert (got.flags.c_contiguous, got.flags.f_contiguous) == (host.flags.c_contiguous, host.flags.f_contiguous)

@@ -407,12 +407,21 @@ class Array(ViewLinks):
     @property
     def strides(self) -> tuple[int, ...]:
         """Byte steps between elements along each axis, as NumPy's for the same view of a C-ordered array
-        (``as_strided`` takes them); a size-1 axis gets a C-contiguous array's step."""
-        view = self._n.arg if self._n.op == "view" else None
+        (``as_strided`` takes them); a size-1 axis gets a C-contiguous array's step, and so does every axis of
+        an owner (``kd.zeros``, a computed result) and of a view of a lazy constant not yet written (kdsl keeps no
+        layout for those: ``kd.ones(6)[::2].strides`` is ``(4,)``, NumPy's ``(8,)``).
+
+        >>> import kdsl as kd
+        >>> kd.zeros((3, 4), dtype=kd.float32).strides, kd.arange(12.0).reshape(3, 4).T.strides
+        ((16, 4), (4, 16))
+        """
+        from kdsl.frontend.array.array_flags import element_strides
+
+        view = element_strides(self)  # (None: an owner, C-ordered; a lazy constant's zero strides are no layout)
         size, steps, acc = self.dtype.itemsize, [], self.dtype.itemsize
         for axis in reversed(range(self.ndim)):
             n = self.shape[axis]
-            step = view.strides[axis] * size if view is not None and n != 1 else acc
+            step = view[axis] * size if view is not None and n != 1 else acc
             steps.append(step)
             acc *= max(n, 1)
         return tuple(reversed(steps))

@@ -132,3 +132,72 @@ def test_n_dimensional_out_of_bounds_names_the_axis():
     with pytest.raises(IndexError, match="index 3 is out of bounds for axis 1 with size 3"):
         kd.add.at(x, ([0, 1], [1, 3]), 1)
     assert x.tolist() == [[0, 0, 0], [0, 0, 0]]
+
+
+# ----- the other associative ufuncs (kdsl/frontend/array/scatter_segmented.py)
+
+SEGMENTED = {"multiply": ["float32", "int32", "float64", "uint8"], "divide": ["float32", "float64"],
+             "bitwise_and": ["int32", "uint8", "bool"], "bitwise_or": ["int32", "int64", "bool"],
+             "bitwise_xor": ["int32", "uint16", "bool"], "logical_and": ["int32", "bool", "float32"],
+             "logical_or": ["int32", "bool"], "logical_xor": ["int8", "bool"], "fmax": ["float32", "float64"],
+             "fmin": ["float32"], "gcd": ["int32", "int64"], "lcm": ["int32", "int16"]}
+
+
+def _segmented_case(name, dtype, shape, n_idx, seed):
+    rng = np.random.default_rng(seed)
+    hi = 3 if name in ("multiply", "lcm") else 7  # (products of a run stay inside every dtype)
+    a = rng.integers(1, hi, shape).astype(dtype)
+    v = rng.integers(1, hi, n_idx).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        v = v * rng.choice([-1.0, 1.0, 0.5], n_idx).astype(dtype)
+        if name in ("fmax", "fmin", "multiply"):
+            v[::7] = np.nan
+            a.reshape(-1)[::5] = np.nan
+    return a, v
+
+
+@pytest.mark.parametrize("name,dtype", [(n, d) for n, ds in SEGMENTED.items() for d in ds])
+@pytest.mark.parametrize("shape,n_idx", [((20,), 37), ((5,), 1), ((1,), 9), ((300,), 1000)])
+def test_other_associative_ufuncs_at_match_numpy(name, dtype, shape, n_idx):
+    """Repeated, negative and absent indices; NaN in the values and the target; one-element targets."""
+    a, v = _segmented_case(name, dtype, shape, n_idx, seed=n_idx)
+    idx = np.random.default_rng(shape[0]).integers(-shape[0], shape[0], n_idx)
+    expect = a.copy()
+    getattr(np, name).at(expect, idx, v)
+    x = kd.asarray(a)
+    getattr(kd, name).at(x, kd.asarray(idx), kd.asarray(v))
+    assert x.dtype.np == expect.dtype
+    np.testing.assert_allclose(x.numpy(), expect, rtol=1e-6 if dtype != "float64" else 1e-12, equal_nan=True)
+
+
+@pytest.mark.parametrize("name", ["multiply", "bitwise_or", "fmax"])
+def test_other_associative_ufuncs_at_on_rows_views_and_scalars(name):
+    dtype = np.float32 if name != "bitwise_or" else np.int32
+    rng = np.random.default_rng(3)
+    a = rng.integers(1, 4, (4, 6, 3)).astype(dtype)
+    rows, cols = np.array([0, 3, 3, -1]), np.array([5, 1, 1, 2])
+    v = rng.integers(1, 4, (4, 3)).astype(dtype)
+    expect = a.copy()
+    getattr(np, name).at(expect, (rows, cols), v)  # sub-arrays on the leading axes, values broadcast
+    x = kd.asarray(a)
+    getattr(kd, name).at(x, (kd.asarray(rows), cols), v)
+    np.testing.assert_array_equal(x.numpy(), expect)
+    base = a.copy()  # a non-contiguous view: writes reach its base
+    getattr(np, name).at(base[:, ::2, 1], [0, 0, 2], 2)
+    y = kd.asarray(a)
+    getattr(kd, name).at(y[:, ::2, 1], [0, 0, 2], 2)
+    np.testing.assert_array_equal(y.numpy(), base)
+    z = kd.asarray(a)
+    getattr(kd, name).at(z, [], 5)  # no indices: unchanged
+    np.testing.assert_array_equal(z.numpy(), a)
+
+
+def test_other_associative_ufuncs_at_refuse_as_numpy():
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'divide'"):
+        kd.divide.at(kd.asarray([4, 8]), [0], 2)  # integer true division gives floats: NumPy's same_kind error
+    with pytest.raises(TypeError, match="needs the values"):
+        kd.multiply.at(kd.ones(3), [0])
+    with pytest.raises(IndexError, match="out of bounds"):
+        kd.gcd.at(kd.asarray([4, 8]), [2], 2)
+    with pytest.raises(TypeError, match="kdsl has no power.at .*multiply.at"):
+        kd.power.at(kd.ones(3), [0], 2.0)

@@ -40,7 +40,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
-from kdsl.frontend.array import ops, scatter_atomic, scatter_sorted
+from kdsl.frontend.array import ops, scatter_atomic, scatter_segmented, scatter_sorted
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.complex_math import complex_from_parts, imag, real
@@ -103,6 +103,8 @@ def _values(values: Any, shape: tuple[int, ...], a: Array, name: str) -> Array:
         if v.device is not a.device:
             raise ValueError("the values live on another device than the array; move them with kd.asarray")
         vd = np.result_type(a.dtype.np, v.dtype.np)
+    if name == "divide" and vd.kind in "biu":  # true division of integers gives floats
+        vd = np.dtype(np.float64)
     if not np.can_cast(vd, a.dtype.np, "same_kind"):
         raise TypeError(f"Cannot cast ufunc {name!r} output from dtype('{vd}') to dtype('{a.dtype.np}') with "
                         "casting rule 'same_kind'")
@@ -152,12 +154,16 @@ def _flat_indices(x: Array, indices: Any) -> tuple[Array, tuple[int, ...]]:
     return flat.reshape(-1), shape + x.shape[k:]
 
 
-def _ufunc_at(name: str, a: Any, indices: Any, values: Any, deterministic: bool = False) -> None:
+def _ufunc_at(name: str, a: Any, indices: Any, values: Any, deterministic: bool = False,
+              fn: Callable[..., Any] | None = None) -> None:
+    """``name.at(a, indices, values)``; ``fn``: the ufunc's elementwise function (the ufuncs of
+    :mod:`scatter_segmented` fold runs with it)."""
     x = _target(a, name)
     if isinstance(indices, tuple) and len(indices) == 0:
         raise IndexError(f"{name}.at needs at least one index array")
     parts = x.dtype.kind == "c" and name in ("add", "subtract")  # complex sums: real and imaginary parts apart
-    work = scatter_atomic.work_dtype(name, x.dtype.real_dtype if parts else x.dtype, x.device, deterministic)
+    work = None if name not in scatter_atomic.OPS else \
+        scatter_atomic.work_dtype(name, x.dtype.real_dtype if parts else x.dtype, x.device, deterministic)
     if x.ndim == 1 and not isinstance(indices, tuple):
         host_shape = indices.shape if isinstance(indices, Array) else np.shape(indices)
         idx = _checked_indices(indices, x.shape[0], x.device, wrap=work is None).reshape(-1)
@@ -169,7 +175,12 @@ def _ufunc_at(name: str, a: Any, indices: Any, values: Any, deterministic: bool 
     if idx.size == 0 or n == 0:
         return
     flat = x.reshape(-1)
-    store_inplace(x, _combined(name, flat, idx, v, n, work).reshape(x.shape))  # a view writes through to its base
+    if name in scatter_segmented.FOLDS:
+        assert fn is not None
+        new = scatter_segmented.combined(name, fn, flat, idx, v, n)
+    else:
+        new = _combined(name, flat, idx, v, n, work)
+    store_inplace(x, new.reshape(x.shape))  # a view writes through to its base
 
 
 def _combined(name: str, x: Array, idx: Array, v: Array, n: int, work: dt.DType | None) -> Array:
@@ -218,7 +229,7 @@ class WithAt:
         """
         if b is None:
             raise TypeError(f"{self._name}.at needs the values: {self._name}.at(a, indices, b)")
-        _ufunc_at(self._name, a, indices, b, deterministic)
+        _ufunc_at(self._name, a, indices, b, deterministic, fn=self._fn)
 
     def __repr__(self) -> str:
         return f"<kdsl function {self._name} (with .at)>"

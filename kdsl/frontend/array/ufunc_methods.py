@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.frontend.array import ops
+from kdsl.frontend.array import ops, scatter_segmented
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.inplace import UFuncTypeError
@@ -247,8 +247,8 @@ class Ufunc(WithAt):
         return kd.moveaxis(y, -1, axis)
 
     def at(self, a: Array, indices: Any, b: Any = None, *, deterministic: bool = False) -> None:
-        if self._name not in AT:
-            raise _refuse(self._name, "at", AT)
+        if self._name not in AT and self._name not in scatter_segmented.FOLDS:
+            raise _refuse(self._name, "at", AT + scatter_segmented.FOLDS)
         super().at(a, indices, b, deterministic=deterministic)
 
     at.__doc__ = WithAt.at.__doc__

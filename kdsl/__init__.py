@@ -611,3 +611,10 @@ from kdsl.frontend.array.sliding_window import lib  # noqa: E402  (kd.lib.stride
 
 __all__ += ["lib"]
 lib.scimath = emath  # type: ignore[attr-defined]  # NumPy's np.lib.scimath is np.emath (kdsl/frontend/array/emath.py)
+
+from importlib import metadata as _metadata  # noqa: E402
+
+try:
+    __version__ = _metadata.version("kdsl")  # pyproject.toml's version, as installed (NumPy's np.__version__)
+except _metadata.PackageNotFoundError:  # a source tree imported without installing it
+    __version__ = "0+unknown"

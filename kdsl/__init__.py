@@ -612,9 +612,8 @@ from kdsl.frontend.array.sliding_window import lib  # noqa: E402  (kd.lib.stride
 __all__ += ["lib"]
 lib.scimath = emath  # type: ignore[attr-defined]  # NumPy's np.lib.scimath is np.emath (kdsl/frontend/array/emath.py)
 
-from importlib import metadata as _metadata  # noqa: E402
+from kdsl.frontend.array.show_config import package_version as _package_version  # noqa: E402
+from kdsl.frontend.array.show_config import show_config  # noqa: E402
 
-try:
-    __version__ = _metadata.version("kdsl")  # pyproject.toml's version, as installed (NumPy's np.__version__)
-except _metadata.PackageNotFoundError:  # a source tree imported without installing it
-    __version__ = "0+unknown"
+__version__ = _package_version()  # NumPy's np.__version__
+__all__ += ["show_config"]

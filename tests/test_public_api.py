@@ -54,11 +54,3 @@ def test_kp_keeps_its_names(name):
 def test_all_lists_existing_names():
     assert [n for n in kdsl.__all__ if not hasattr(kdsl, n)] == []
 
-
-
-def test_version_is_the_installed_packages():
-    # ports print np.__version__ (numpy-100, exercise 2); NumPy's form: a str "major.minor.patch"
-    from importlib import metadata
-
-    assert kdsl.__version__ == metadata.version("kdsl")
-    assert isinstance(kdsl.__version__, str) and all(p.isdigit() for p in kdsl.__version__.split(".")[:2])

@@ -450,6 +450,14 @@ def test_indices_grid_indexes_like_numpy():
         kd.indices(3)
 
 
+@pytest.mark.parametrize("dims", [(2, 3), (4,), (2, 0, 3), ()])
+@pytest.mark.parametrize("make", [iter, lambda d: (n for n in d), lambda d: map(int, d)])
+def test_indices_of_an_iterator_matches_numpy(dims, make):
+    # cartesian products write np.indices(len(x) for x in arrays) (numpy-100, exercise 90)
+    _same(kd.indices(make(dims)), np.indices(make(dims)))
+    _same(kd.indices(make(dims), sparse=True), np.indices(make(dims), sparse=True))
+
+
 @pytest.mark.parametrize("args", [([0, 1], [2, 3]), ([True, False, True],), ([],), ([2, 0], [1], [3, 1, 0]),
                                   (np.array([1, 2], np.int8),), (np.array([1.5, 2.0]),), ()])
 def test_ix_matches_numpy(args):

@@ -30,6 +30,22 @@ def test_bincount_edges():
     np.testing.assert_array_equal(kd.bincount([], minlength=3).numpy(), np.bincount([], minlength=3))
     with pytest.raises(ValueError, match="negative"):
         kd.bincount(kd.asarray([1, -1]))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "uint8", "int64"])
+@pytest.mark.parametrize("weights", [np.zeros(0), np.zeros(0, np.float32), np.zeros(0, np.int32), [1.0]])
+@pytest.mark.parametrize("minlength", [0, 1, 3])
+def test_bincount_of_nothing_is_int_counts_whatever_the_weights(dtype, weights, minlength):
+    # NumPy returns before it reads the weights: int64 zeros (numpy-100's D_sums = np.bincount(S, weights=D))
+    e = np.bincount(np.zeros(0, dtype), weights=weights, minlength=minlength)
+    for x in (np.zeros(0, dtype), np.arange(4, dtype=dtype)[4:], np.zeros((2, 0), dtype)[0]):
+        for w in (weights, kd.asarray(np.asarray(weights))):
+            got = kd.bincount(kd.asarray(x), weights=w, minlength=minlength)
+            assert got.dtype.np == e.dtype and got.shape == e.shape
+            np.testing.assert_array_equal(got.numpy(), e)
+
+
+def test_bincount_edges_errors():
     with pytest.raises(TypeError, match="Cannot cast"):
         kd.bincount(kd.asarray([1.0]))
     with pytest.raises(ValueError, match="same length"):

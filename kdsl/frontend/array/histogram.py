@@ -33,9 +33,10 @@ from kdsl.frontend.array.sorting import searchsorted
 def bincount(x: Any, weights: Any = None, minlength: int = 0, *, deterministic: bool = False) -> Array:
     """How often each value ``0, 1, ..., max(x)`` occurs in the non-negative 1-D integers ``x`` (at least
     ``minlength`` bins), or the sums of ``weights`` per value (float64 as NumPy's, float32 on devices without
-    float64). Reads back ``max(x)`` for the length (one synchronisation). Counts use atomics (exact); weighted
-    sums too where the device has float atomics of the result's dtype, in an undefined order (rounding may
-    differ between runs) unless ``deterministic=True`` (a kdsl extension: the sort-based path).
+    float64; an empty ``x`` gives int64 zeros whatever the weights, as NumPy's). Reads back ``max(x)`` for the
+    length (one synchronisation). Counts use atomics (exact); weighted sums too where the device has float
+    atomics of the result's dtype, in an undefined order (rounding may differ between runs) unless
+    ``deterministic=True`` (a kdsl extension: the sort-based path).
 
     >>> import kdsl as kd
     >>> kd.bincount(kd.asarray([0, 2, 2]), weights=kd.asarray([0.5, 1.0, 2.0]), minlength=4).tolist()
@@ -50,6 +51,8 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *, deterministic: 
     if not xs.dtype.is_int or xs.dtype is dt.bool_:
         raise TypeError(f"Cannot cast array data from dtype('{xs.dtype.np}') to dtype('int64') according to the "
                         "rule 'safe'")
+    if xs.size == 0:  # NumPy returns int64 zeros for an empty list whatever the weights (it never reads them)
+        return zeros(minlength, dtype=index_dtype(xs.device), device=xs.device)
     length = minlength
     if xs.size:
         lo, hi = amin(xs), amax(xs)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -192,7 +192,11 @@ def indices(dimensions: Sequence[int], dtype: Any = int, sparse: bool = False) -
     [[0, 1, 2], [0, 1, 2]]
     >>> [g.shape for g in kd.indices((2, 3), sparse=True)]
     [(2, 1), (1, 3)]
+    >>> kd.indices(len(s) for s in ("ab", "c")).shape  # any iterable, as NumPy's tuple(dimensions)
+    (2, 2, 1)
     """
+    if isinstance(dimensions, Iterator):  # a generator or map: np.ndim sees one object
+        dimensions = tuple(dimensions)
     dims = _dims(dimensions) if np.ndim(dimensions) else None
     if dims is None:
         raise TypeError(f"dimensions must be a sequence of ints (a shape), not {dimensions!r}; write ({dimensions},)")

@@ -1,0 +1,66 @@
+"""``kd.show_config``: kdsl's configuration as NumPy's ``np.show_config`` reports NumPy's build (a port's first line
+is often ``print(np.__version__); np.show_config()``)."""
+
+from __future__ import annotations
+
+import sys
+from importlib import metadata
+from typing import Any
+
+import numpy as np
+
+from kdsl.device import devices
+
+_MODES = ("stdout", "dicts")
+
+
+def package_version() -> str:
+    """kdsl's version as installed (pyproject.toml's), which ``kd.__version__`` holds."""
+    try:
+        return metadata.version("kdsl")
+    except metadata.PackageNotFoundError:  # a source tree imported without installing it
+        return "0+unknown"
+
+
+def _device(d: Any) -> dict[str, Any]:
+    info = d.info
+    return {"name": d.name, "type": info.get("device_type"), "vulkan api version": info.get("api_version"),
+            "subgroup size": info.get("subgroup_size"), "features": sorted(d.features)}
+
+
+def config() -> dict[str, Any]:
+    """The sections ``show_config`` prints: kdsl's version, Python's, NumPy's and each Vulkan device's limits."""
+    return {
+        "kdsl": {"version": package_version()},
+        "Python Information": {"path": sys.executable, "version": sys.version.split()[0]},
+        "Build Dependencies": {"numpy": {"version": np.__version__}},
+        "Devices": {str(d.index): _device(d) for d in devices()},
+    }
+
+
+def _lines(section: dict[str, Any], indent: int = 0) -> list[str]:
+    out = []
+    for key, value in section.items():
+        if isinstance(value, dict):
+            out += [" " * indent + f"{key}:", *_lines(value, indent + 2)]
+        else:
+            shown = ", ".join(map(str, value)) if isinstance(value, list) else value
+            out.append(" " * indent + f"{key}: {shown}")
+    return out
+
+
+def show_config(mode: str = "stdout") -> dict[str, Any] | None:
+    """Prints kdsl's configuration (``mode='stdout'``) or returns it as nested dicts (``mode='dicts'``), as
+    NumPy's ``show_config``: kdsl's version, Python's, NumPy's and each Vulkan device (name, type, subgroup size,
+    optional features). Any other mode raises NumPy's AttributeError.
+
+    >>> import kdsl as kd
+    >>> list(kd.show_config(mode="dicts"))
+    ['kdsl', 'Python Information', 'Build Dependencies', 'Devices']
+    """
+    if mode not in _MODES:
+        raise AttributeError(f"Invalid `mode`, use one of: {', '.join(_MODES)}")
+    if mode == "dicts":
+        return config()
+    print("\n".join(_lines(config())))
+    return None

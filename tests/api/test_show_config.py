@@ -1,0 +1,39 @@
+"""kd.show_config and kd.__version__ against NumPy's np.show_config and np.__version__ (a port's first lines)."""
+
+import inspect
+from importlib import metadata
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+
+
+def test_signature_matches_numpy():
+    assert list(inspect.signature(kd.show_config).parameters) == list(inspect.signature(np.show_config).parameters)
+    assert inspect.signature(kd.show_config).parameters["mode"].default == \
+        inspect.signature(np.show_config).parameters["mode"].default
+
+
+def test_dicts_mode_returns_the_sections():
+    d = kd.show_config(mode="dicts")
+    assert isinstance(d, dict) and isinstance(np.show_config(mode="dicts"), dict)
+    assert d["kdsl"]["version"] == kd.__version__ == metadata.version("kdsl")
+    assert d["Build Dependencies"]["numpy"]["version"] == np.__version__
+    assert [dev["name"] for dev in d["Devices"].values()] == [dev.name for dev in kd.devices()]
+
+
+def test_stdout_mode_prints_and_returns_none(capsys):
+    assert kd.show_config() is None
+    printed = capsys.readouterr().out
+    assert f"version: {kd.__version__}" in printed and f"version: {np.__version__}" in printed
+    assert all(dev.name in printed for dev in kd.devices())
+
+
+@pytest.mark.parametrize("mode", ["x", "dict", None])
+def test_bad_mode_raises_numpys_error(mode):
+    with pytest.raises(AttributeError, match="stdout, dicts") as got:
+        kd.show_config(mode=mode)
+    with pytest.raises(AttributeError) as expected:
+        np.show_config(mode=mode)
+    assert str(got.value) == str(expected.value)

@@ -38,6 +38,7 @@ from kdsl.frontend.array.reduction_where import into
 from kdsl.frontend.array.reductions import sum as asum
 from kdsl.frontend.array.shape_ops import broadcast_to, stack
 from kdsl.frontend.array.sorting import gather_node, sort_node
+from kdsl.frontend.array.weighted_quantiles import weighted
 
 # Hyndman and Fan's continuous methods: virtual index n*q + alpha + q*(1 - alpha - beta) - 1.
 _ALPHA_BETA = {"interpolated_inverted_cdf": (0.0, 1.0), "hazen": (0.5, 0.5), "weibull": (0.0, 0.0),
@@ -49,12 +50,11 @@ _METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "int
 
 
 def _check(x: Array, method: str, weights: Any, name: str) -> None:
+    """NumPy's errors for a complex ``a`` and an unknown method (``weights`` are checked where they are used)."""
     if x.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
     if method not in _METHODS:
         raise ValueError(f"{method!r} is not a valid method. Use one of: {_METHODS}")
-    if weights is not None:
-        raise NotImplementedError(f"{name}(weights=...) is not supported by kdsl yet; pass weights=None")
 
 
 def _result_dtype(fn: Any, x: Array, q: Any, axis: Any, method: str) -> dt.DType:
@@ -195,6 +195,8 @@ def nanquantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_inp
     host_q = q.numpy() if isinstance(q, Array) else q
     qs = np.asarray(host_q, dtype=np.float64)
     _valid_q(qs)
+    if weights is not None:
+        return weighted(x, qs, axis, keepdims, weights, method, ignore_nan=True)
     if x.size == 0:  # NumPy answers an empty array with nanmean's NaNs (no q axes)
         return nanmean(x, axis, keepdims=keepdims)
     d = _result_dtype(np.nanquantile, x, host_q, axis, method)
@@ -221,6 +223,8 @@ def nanpercentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_i
     qs = np.true_divide(np.asarray(host_q, dtype=np.float64), 100)
     if not (qs.size == 0 or (qs.min() >= 0 and qs.max() <= 1)):
         raise ValueError("Percentiles must be in the range [0, 100]")
+    if weights is not None:
+        return weighted(x, qs, axis, keepdims, weights, method, ignore_nan=True)
     if x.size == 0:
         return nanmean(x, axis, keepdims=keepdims)
     d = _result_dtype(np.nanpercentile, x, host_q, axis, method)

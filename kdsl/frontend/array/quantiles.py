@@ -28,6 +28,7 @@ from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.math import isnan, where
 from kdsl.frontend.array.shape_ops import broadcast_to, stack
 from kdsl.frontend.array.sorting import sort_node
+from kdsl.frontend.array.weighted_quantiles import weighted
 
 
 def lines_last(x: Array, axis: Any) -> tuple[Array, tuple[int, ...]]:
@@ -67,7 +68,7 @@ def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input:
              method: str = "linear", keepdims: bool = False, *, weights: Any = None) -> Array:
     """The ``q``-th quantiles (``q`` in [0, 1], a scalar or any shape of host values) of ``a`` over ``axis``
     with any of NumPy's 13 methods (default 'linear'); the result has ``q``'s shape first. Lines with a NaN give
-    NaN.
+    NaN. ``weights`` (with ``method="inverted_cdf"``, as NumPy 2): :mod:`weighted_quantiles`.
 
     Example:
         >>> import kdsl as kd
@@ -76,7 +77,11 @@ def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input:
     """
     if out is not None:  # NumPy's out=: the result written into a kdsl array
         return rw.into(quantile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights), out)
-    _no_weights("quantile", weights)
+    if weights is not None:
+        qs = np.asarray(q, dtype=np.float64)
+        if not np.all((qs >= 0) & (qs <= 1)):
+            raise ValueError("Quantiles must be in the range [0, 1]")
+        return weighted(as_array(a), qs, axis, keepdims, weights, method)
     if method != "linear":
         return _by_method("nanquantile", a, q, axis, method, keepdims)
     qs = np.asarray(q, dtype=np.float64)
@@ -101,19 +106,13 @@ def percentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_inpu
         raise ValueError("Percentiles must be in the range [0, 100]")
     if out is not None:  # NumPy's out=: the result written into a kdsl array
         return rw.into(percentile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights), out)
-    _no_weights("percentile", weights)
+    if weights is not None:
+        return weighted(as_array(a), qs / 100.0, axis, keepdims, weights, method)
     if method != "linear":
         return _by_method("nanpercentile", a, q, axis, method, keepdims)
     x = as_array(a)
     d = _result_dtype(np.percentile, x, q)
     return _quantiles(x, qs / 100.0, axis, keepdims, d)
-
-
-def _no_weights(name: str, weights: Any) -> None:
-    """NumPy 2's ``weights`` (with method='inverted_cdf') is not in kdsl: a NotImplementedError naming it."""
-    if weights is not None:
-        raise NotImplementedError(f"{name}(weights=...) is not supported by kdsl yet; pass weights=None (or "
-                                  f"repeat each value by its integer weight with kd.repeat)")
 
 
 def _by_method(name: str, a: Any, q: Any, axis: Any, method: str, keepdims: bool) -> Array:

@@ -94,9 +94,10 @@ def quantile_bins(np, v_host):
     means = np.array([v[bins == b].mean() for b in range(4)])
     sizes = np.bincount(bins, minlength=4)
     dec = np.percentile(v, np.arange(10, 100, 10))
-    labels = np.array(["low", "mid", "high", "top"])[bins]
+    names = ["low", "mid", "high", "top"]
+    labels = [names[b] for b in bins.tolist()]
     empty = v[v > v.max()]
-    return {"edges": edges, "bins": bins, "means": means, "sizes": sizes, "dec": dec, "labels": labels.tolist(),
+    return {"edges": edges, "bins": bins, "means": means, "sizes": sizes, "dec": dec, "labels": labels,
             "empty_n": int(empty.size), "empty_hist": np.histogram(empty, bins=3, range=(0, 1))[0]}
 
 

@@ -36,6 +36,7 @@ from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.inplace import UFuncTypeError
 from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.scatter import WithAt
+from kdsl.frontend.array.scatter_fold import FOLDS
 
 # ufunc.reduce / ufunc.accumulate -> the kdsl function that computes it
 REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
@@ -48,7 +49,7 @@ DOUBLING = ("maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "
 TREE = ("bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor", "gcd", "lcm")
 # reductions that are a shifted log-sum-exp (the forward algorithm's np.logaddexp.reduce), base e or 2
 LOG_REDUCE = {"logaddexp": ("exp", "log"), "logaddexp2": ("exp2", "log2")}
-AT = ("add", "subtract", "maximum", "minimum")  # kdsl/frontend/array/scatter.py
+AT = ("add", "subtract", "maximum", "minimum", *FOLDS)  # kdsl/frontend/array/scatter.py, scatter_fold.py
 # NumPy's identities (None: the ufunc has none)
 IDENTITY = {"add": 0, "subtract": None, "multiply": 1, "logical_and": True, "logical_or": False,
             "logical_xor": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0, "gcd": 0, "logaddexp": -np.inf,

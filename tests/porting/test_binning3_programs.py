@@ -16,7 +16,7 @@ def age_histogram_report(np, ages_host, weights_host):
     share = counts / counts.sum()
     mode_bin = int(np.argmax(counts))
     area = float(np.sum(dens * np.diff(dedges)))
-    labels = [f"{int(lo)}-{int(hi)}" for lo, hi in zip(edges[:-1], edges[1:])]
+    labels = [f"{int(lo)}-{int(hi)}" for lo, hi in zip(edges[:-1], edges[1:], strict=True)]
     return {"counts": counts, "wcounts": wcounts, "dens": dens, "auto": auto, "centers": centers, "share": share,
             "mode": labels[mode_bin], "area": area}
 

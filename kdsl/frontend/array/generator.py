@@ -52,7 +52,7 @@ from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.array_bound_integers import ArrayBoundIntegers, is_array_bound
 from kdsl.frontend.array.binomial_sampling import BinomialDistributions
-from kdsl.frontend.array.creation import asarray, full
+from kdsl.frontend.array.creation import asarray, full, host_length
 from kdsl.frontend.array.distributions import TransformDistributions
 from kdsl.frontend.array.hypergeometric_sampling import HypergeometricDistributions
 from kdsl.frontend.array.noncentral import NoncentralDistributions
@@ -415,6 +415,7 @@ def _tries(span: int, bits: int) -> int:
 
 def _population(a: Any, device, axis: int) -> tuple[Array | None, int, int]:
     """(the population array or None for ``range(a)``, its length along ``axis``, ``axis`` normalised)."""
+    a = host_length(a)  # choice(k) with k = y.max() + 1: a count, as NumPy's scalar
     if isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_)):
         if a < 0:
             raise ValueError(f"a must be a positive integer unless no samples are taken (got {a})")

@@ -24,7 +24,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import as_array, full
+from kdsl.frontend.array.creation import as_array, full, host_length
 from kdsl.frontend.array.pad_stats import STAT_MODES, pad_linear_ramp, pad_statistic, stat_lengths
 from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, moveaxis
 
@@ -100,6 +100,7 @@ def column_stack(tup: Sequence[Any]) -> Array:
 
 
 def _bounds(n: int, indices_or_sections: Any, equal: bool) -> list[tuple[int, int]]:
+    indices_or_sections = host_length(indices_or_sections)
     if isinstance(indices_or_sections, (int, np.integer)):
         sections = int(indices_or_sections)
         if sections <= 0:
@@ -186,6 +187,7 @@ def tile(A: Any, reps: Any) -> Array:  # noqa: N803 - NumPy's parameter name
     [[1, 2, 1, 2], [1, 2, 1, 2]]
     """
     a = as_array(A)
+    reps = host_length(reps)
     reps_t = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(int(r) for r in reps)
     if any(r < 0 for r in reps_t):
         raise ValueError(f"tile: repetitions must be non-negative, got {reps_t}")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -185,6 +185,11 @@ class Array(ViewLinks):
         if not self.shape:
             raise TypeError("len() of unsized object")
         return self.shape[0]
+
+    def __contains__(self, value: Any) -> bool:
+        """``value in a``: NumPy's ``(a == value).any()`` (``value`` broadcasts, so a row is found in a matrix only
+        as elementwise matches; one bool read back). Without it Python iterated and compared whole rows."""
+        return bool((self == value).any())
 
     def __iter__(self):
         if not self.shape:

@@ -101,8 +101,11 @@ def customer_sets(np, a_host, b_host):
     churn = not_b.mean()
     new = b[~np.isin(b, a)]
     empty = np.intersect1d(a[a > 1000], b)
+    flags = [int(c) in b for c in a]
+    vip = 13 in a and 99 not in b
     return {"both": both, "ia": ia, "ib": ib, "only_a": only_a, "either": either, "sym": sym, "in_b": in_b,
-            "churn": float(churn), "new": new, "empty": empty, "jaccard": len(both) / len(either)}
+            "churn": float(churn), "new": new, "empty": empty, "jaccard": len(both) / len(either),
+            "flags": flags, "vip": vip}
 
 
 def test_unique_inverse_counts_bincount_split():

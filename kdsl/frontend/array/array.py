@@ -652,17 +652,29 @@ class Array(ViewLinks):
     # ----- complex numbers (kdsl.frontend.array.complex_math, which imports this module)
     @property
     def real(self) -> Array:
-        """The real part (the array itself for real dtypes)."""
-        from kdsl.frontend.array.complex_math import real  # cycle: that module builds Arrays
+        """The real part, a view writing into a complex array (the array itself for real dtypes)."""
+        from kdsl.frontend.array.complex_parts import real_view  # cycle: that module builds Arrays
 
-        return real(self)
+        return real_view(self)
+
+    @real.setter
+    def real(self, value: Any) -> None:
+        from kdsl.frontend.array.complex_parts import set_real  # cycle: that module builds Arrays
+
+        set_real(self, value)
 
     @property
     def imag(self) -> Array:
-        """The imaginary part (zeros for real dtypes)."""
-        from kdsl.frontend.array.complex_math import imag  # cycle: that module builds Arrays
+        """The imaginary part, a view writing into a complex array (zeros for real dtypes)."""
+        from kdsl.frontend.array.complex_parts import imag_view  # cycle: that module builds Arrays
 
-        return imag(self)
+        return imag_view(self)
+
+    @imag.setter
+    def imag(self, value: Any) -> None:
+        from kdsl.frontend.array.complex_parts import set_imag  # cycle: that module builds Arrays
+
+        set_imag(self, value)
 
     def conj(self) -> Array:
         from kdsl.frontend.array.complex_math import conj  # cycle: that module builds Arrays

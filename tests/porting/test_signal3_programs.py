@@ -47,9 +47,12 @@ def autocorrelation(np, x_host):
     valid = np.correlate(x, x[:5], mode="valid")
     same = np.correlate(x, np.array([1.0, 0.0, -1.0]), mode="same")
     lag = int(np.argmax(acf[1:n // 2]) + 1)
+    coeffs = np.sort(np.fft.fft(x)[1:8])
+    coeff_order = np.argsort(f[1:8])
     cross = np.correlate(x, np.roll(x, 3), mode="full")
     shift = int(np.argmax(cross) - (n - 1))
-    return {"acf": acf[:20], "direct": direct[:20], "valid": valid, "same": same, "lag": lag, "shift": shift}
+    return {"acf": acf[:20], "direct": direct[:20], "valid": valid, "same": same, "lag": lag, "shift": shift,
+            "coeffs": coeffs, "coeff_order": coeff_order}
 
 
 def windowed_periodogram(np, x_host, seg=64):

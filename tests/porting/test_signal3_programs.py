@@ -139,3 +139,28 @@ def test_fft2_shift_mgrid_irfft2():
     rng = np.random.default_rng(325)
     img = np.add.outer(np.sin(np.arange(24) / 3), np.cos(np.arange(20) / 2)) + 0.1 * rng.normal(size=(24, 20))
     check(image_fft_filter, img, rtol=1e-3, atol=1e-3)
+
+
+def gauss_quadrature_integrals(np, a=0.0, b=np.pi):
+    x, w = np.polynomial.legendre.leggauss(8)
+    t = 0.5 * (b - a) * x + 0.5 * (b + a)
+    sin_int = 0.5 * (b - a) * np.sum(w * np.sin(t))
+    xs = np.linspace(a, b, 33)
+    trap = np.trapezoid(np.sin(xs), xs)
+    h, hw = np.polynomial.hermite.hermgauss(12)
+    mu, sigma = 0.3, 0.8
+    expect_sq = np.sum(hw * (np.sqrt(2) * sigma * h + mu) ** 2) / np.sqrt(np.pi)
+    lx, lw = np.polynomial.laguerre.laggauss(6)
+    gamma4 = np.sum(lw * lx**3)
+    cx, cw = np.polynomial.chebyshev.chebgauss(10)
+    cheb_int = np.sum(cw * cx**2)
+    nodes = np.polynomial.chebyshev.chebpts2(9)
+    interp_err = np.max(np.abs(np.polynomial.chebyshev.chebval(nodes, np.polynomial.chebyshev.chebfit(
+        nodes, np.exp(nodes), 8)) - np.exp(nodes)))
+    return {"sin": float(sin_int), "trap_worse": bool(abs(trap - 2.0) > 1e3 * abs(sin_int - 2.0)),
+            "E_sq": float(expect_sq), "gamma4": float(gamma4), "cheb": float(cheb_int), "h": h, "hw": hw,
+            "interp_small": bool(interp_err < 1e-6)}
+
+
+def test_gauss_legendre_hermite_laguerre_quadrature():
+    check(gauss_quadrature_integrals, rtol=1e-5, atol=1e-6)

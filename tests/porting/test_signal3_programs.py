@@ -1,4 +1,4 @@
-"""Signal-processing programs: FFT convolution against np.convolve, spectral low-pass filtering with
+"""Signal-processing and quadrature programs: FFT convolution against np.convolve, spectral low-pass filtering with
 rfft/irfft, autocorrelation by FFT and np.correlate, windowed periodograms, FIR design with sinc windows,
 phase unwrapping, 2-D FFT image filtering (tests/porting)."""
 
@@ -155,11 +155,9 @@ def gauss_quadrature_integrals(np, a=0.0, b=np.pi):
     cx, cw = np.polynomial.chebyshev.chebgauss(10)
     cheb_int = np.sum(cw * cx**2)
     nodes = np.polynomial.chebyshev.chebpts2(9)
-    interp_err = np.max(np.abs(np.polynomial.chebyshev.chebval(nodes, np.polynomial.chebyshev.chebfit(
-        nodes, np.exp(nodes), 8)) - np.exp(nodes)))
     return {"sin": float(sin_int), "trap_worse": bool(abs(trap - 2.0) > 1e3 * abs(sin_int - 2.0)),
             "E_sq": float(expect_sq), "gamma4": float(gamma4), "cheb": float(cheb_int), "h": h, "hw": hw,
-            "interp_small": bool(interp_err < 1e-6)}
+            "nodes": nodes}
 
 
 def test_gauss_legendre_hermite_laguerre_quadrature():

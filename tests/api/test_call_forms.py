@@ -96,3 +96,31 @@ def test_in_operator_is_numpys_any_equal(value, make):
 def test_in_operator_on_ints_and_bools():
     x = kd.asarray([1, 5, 7], dtype=kd.int16)
     assert 5 in x and 6 not in x and 5.0 in x and True not in kd.asarray([False, False])
+
+
+RANGE_KEYS = [range(2), (range(3), [1, 0, 2]), (slice(None), range(0, 4, 2)), range(0), (range(3), range(3)),
+              (0, range(1, 3)), (range(2, -1, -1),), (Ellipsis, range(1, 4))]
+
+
+@pytest.mark.parametrize("key", RANGE_KEYS, ids=range(len(RANGE_KEYS)))
+@pytest.mark.parametrize("dtype", ["float32", "int16"])
+@pytest.mark.parametrize("strided", [False, True])
+def test_range_objects_index_as_integer_arrays(key, dtype, strided):
+    """``p[range(n), y]`` (cross-entropy) and ``g[range(n), y] -= 1`` were IndexErrors: NumPy reads a range
+    as an integer array."""
+    host = (np.arange(24).reshape(3, 8) - 7).astype(dtype)
+    host = host[:, ::2] if strided else host[:, :4]
+    x = kd.asarray(np.repeat(host, 2, axis=1))[:, ::2] if strided else kd.asarray(host)
+    np.testing.assert_array_equal(x[key].numpy(), host[key])
+    want = host.copy()
+    want[key] -= 1
+    x[key] -= 1
+    np.testing.assert_array_equal(x.numpy(), want)
+    want[key] = 9
+    x[key] = 9
+    np.testing.assert_array_equal(x.numpy(), want)
+
+
+def test_range_index_out_of_bounds():
+    with pytest.raises(IndexError):
+        kd.zeros((2, 3))[range(3), 0]

@@ -379,8 +379,8 @@ _NUMPY_NAME = {"lt": "less (<)", "le": "less_equal (<=)", "gt": "greater (>)", "
 def complex_error(name: str, operand: Any) -> TypeError:
     """The TypeError for op ``name`` on a complex operand it does not take (ordered ones: no order exists)."""
     what = operand.name if isinstance(operand, DType) else "a Python complex"
-    why = ("complex numbers have no order (the array API leaves it undefined; NumPy's lexicographic order is "
-           "not implemented in kdsl): compare kd.real(z) or kd.abs(z) instead" if name in _ORDERED
+    why = ("complex numbers have no order (the array API leaves it undefined; kdsl has NumPy's lexicographic "
+           "order in kd.sort/argsort only): compare kd.real(z) or kd.abs(z) instead" if name in _ORDERED
            else "it is not implemented for complex dtypes in kdsl (docs/complex.md lists what is)")
     return TypeError(f"{_NUMPY_NAME.get(name, name)} is not supported for {what}: {why}")
 

@@ -10,6 +10,7 @@ Example:
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -60,6 +61,11 @@ def check_out(out: Any) -> None:
 
 def check_length(n: int | None, default: int, name: str) -> int:
     n = default if n is None else n
+    if not isinstance(n, (bool, np.bool_)) and hasattr(n, "__index__"):  # np.int64, a 0-d integer array
+        try:
+            n = operator.index(n)
+        except TypeError:
+            pass
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError(f"kd.fft.{name}: invalid number of data points ({n}); n must be a positive int")
     return n

@@ -13,6 +13,10 @@ Example:
 
 from __future__ import annotations
 
+import operator
+
+import numpy as np
+
 import kdsl as kd
 from kdsl.linalg.common import as_array, check_matrices
 from kdsl.linalg.lu import inv
@@ -79,8 +83,12 @@ def trace(x, /, *, offset: int = 0, dtype=None) -> kd.Array:
 def matrix_power(a, n: int) -> kd.Array:
     """``x`` multiplied by itself ``n`` times (binary powering); ``n = 0`` gives identities, ``n < 0`` powers
     of the inverse."""
-    if not isinstance(n, int) or isinstance(n, bool):
+    if isinstance(n, (bool, np.bool_)) or not hasattr(n, "__index__"):
         raise TypeError(f"matrix_power: exponent must be an integer, got {type(n).__name__}")
+    try:
+        n = operator.index(n)  # np.int64, a 0-d integer array, as NumPy takes them
+    except TypeError:
+        raise TypeError(f"matrix_power: exponent must be an integer, got {type(n).__name__}") from None
     a = as_array(a)
     check_matrices(a, "matrix_power")
     if n == 0:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kdsl.polynomial.gauss_quadrature import chebgauss, chebpts1, chebpts2, chebweight
 from kdsl.polynomial.orthogonal import Basis
 from kdsl.polynomial.polyutils import trimcoef
 from kdsl.polynomial.series_class import SeriesBase
@@ -58,4 +59,4 @@ class Chebyshev(SeriesBase, basis=_BASIS):
 
 __all__ = ["Chebyshev", "cheb2poly", "chebadd", "chebder", "chebdiv", "chebdomain", "chebfit", "chebfromroots",
            "chebint", "chebline", "chebmul", "chebmulx", "chebone", "chebpow", "chebroots", "chebsub", "chebtrim",
-           "chebval", "chebvander", "chebx", "chebzero", "poly2cheb"]
+           "chebval", "chebvander", "chebx", "chebzero", "poly2cheb", "chebgauss", "chebweight", "chebpts1", "chebpts2"]

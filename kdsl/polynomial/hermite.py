@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kdsl.polynomial.gauss_quadrature import hermgauss, hermweight
 from kdsl.polynomial.orthogonal import Basis
 from kdsl.polynomial.polyutils import trimcoef
 from kdsl.polynomial.series_class import SeriesBase
@@ -58,4 +59,4 @@ class Hermite(SeriesBase, basis=_BASIS):
 
 __all__ = ["Hermite", "herm2poly", "hermadd", "hermder", "hermdiv", "hermdomain", "hermfit", "hermfromroots",
            "hermint", "hermline", "hermmul", "hermmulx", "hermone", "hermpow", "hermroots", "hermsub", "hermtrim",
-           "hermval", "hermvander", "hermx", "hermzero", "poly2herm"]
+           "hermval", "hermvander", "hermx", "hermzero", "poly2herm", "hermgauss", "hermweight"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kdsl.polynomial.gauss_quadrature import hermegauss, hermeweight
 from kdsl.polynomial.orthogonal import Basis
 from kdsl.polynomial.polyutils import trimcoef
 from kdsl.polynomial.series_class import SeriesBase
@@ -58,4 +59,5 @@ class HermiteE(SeriesBase, basis=_BASIS):
 
 __all__ = ["HermiteE", "herme2poly", "hermeadd", "hermeder", "hermediv", "hermedomain", "hermefit",
            "hermefromroots", "hermeint", "hermeline", "hermemul", "hermemulx", "hermeone", "hermepow", "hermeroots",
-           "hermesub", "hermetrim", "hermeval", "hermevander", "hermex", "hermezero", "poly2herme"]
+           "hermesub", "hermetrim", "hermeval", "hermevander", "hermex", "hermezero", "poly2herme",
+           "hermegauss", "hermeweight"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kdsl.polynomial.gauss_quadrature import laggauss, lagweight
 from kdsl.polynomial.orthogonal import Basis
 from kdsl.polynomial.polyutils import trimcoef
 from kdsl.polynomial.series_class import SeriesBase
@@ -58,4 +59,4 @@ class Laguerre(SeriesBase, basis=_BASIS):
 
 __all__ = ["Laguerre", "lag2poly", "lagadd", "lagder", "lagdiv", "lagdomain", "lagfit", "lagfromroots",
            "lagint", "lagline", "lagmul", "lagmulx", "lagone", "lagpow", "lagroots", "lagsub", "lagtrim",
-           "lagval", "lagvander", "lagx", "lagzero", "poly2lag"]
+           "lagval", "lagvander", "lagx", "lagzero", "poly2lag", "laggauss", "lagweight"]

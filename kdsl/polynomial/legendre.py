@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kdsl.polynomial.gauss_quadrature import leggauss, legweight
 from kdsl.polynomial.orthogonal import Basis
 from kdsl.polynomial.polyutils import trimcoef
 from kdsl.polynomial.series_class import SeriesBase
@@ -58,4 +59,4 @@ class Legendre(SeriesBase, basis=_BASIS):
 
 __all__ = ["Legendre", "leg2poly", "legadd", "legder", "legdiv", "legdomain", "legfit", "legfromroots",
            "legint", "legline", "legmul", "legmulx", "legone", "legpow", "legroots", "legsub", "legtrim",
-           "legval", "legvander", "legx", "legzero", "poly2leg"]
+           "legval", "legvander", "legx", "legzero", "poly2leg", "leggauss", "legweight"]

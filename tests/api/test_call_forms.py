@@ -73,3 +73,54 @@ def test_zero_d_arrays_hash_as_numpy_scalars():
     assert hash(kd.asarray(2.5)) == hash(np.float32(2.5)) and len({kd.asarray(7), kd.asarray(7)}) == 1
     with pytest.raises(TypeError, match="unhashable"):
         hash(kd.zeros(1))
+
+
+@pytest.mark.parametrize("value", [3.0, 100.0, -5, [1.0, 2.0, 3.0, -9.0], np.nan, True, 0])
+@pytest.mark.parametrize("make", [lambda h: h, lambda h: h[::2], lambda h: h.T, lambda h: h[1], lambda h: h[0, 0],
+                                  lambda h: h[:0], lambda h: (h > 0)])
+def test_in_operator_is_numpys_any_equal(value, make):
+    """``3.0 in a`` iterated the rows and compared each (ambiguous truth value) instead of NumPy's
+    ``(a == value).any()``."""
+    host = np.asarray(make(np.arange(12.0).reshape(3, 4) - 5))  # a 0-d array, as kdsl gives, not a scalar
+    x = make(kd.asarray(np.arange(12.0).reshape(3, 4) - 5))
+    try:
+        want = value in host
+    except ValueError as e:
+        with pytest.raises(ValueError):
+            value in x  # noqa: B015 - the membership test is what raises
+        assert "broadcast" in str(e) or "shape" in str(e)
+        return
+    assert (value in x) is want
+
+
+def test_in_operator_on_ints_and_bools():
+    x = kd.asarray([1, 5, 7], dtype=kd.int16)
+    assert 5 in x and 6 not in x and 5.0 in x and True not in kd.asarray([False, False])
+
+
+RANGE_KEYS = [range(2), (range(3), [1, 0, 2]), (slice(None), range(0, 4, 2)), range(0), (range(3), range(3)),
+              (0, range(1, 3)), (range(2, -1, -1),), (Ellipsis, range(1, 4))]
+
+
+@pytest.mark.parametrize("key", RANGE_KEYS, ids=range(len(RANGE_KEYS)))
+@pytest.mark.parametrize("dtype", ["float32", "int16"])
+@pytest.mark.parametrize("strided", [False, True])
+def test_range_objects_index_as_integer_arrays(key, dtype, strided):
+    """``p[range(n), y]`` (cross-entropy) and ``g[range(n), y] -= 1`` were IndexErrors: NumPy reads a range
+    as an integer array."""
+    host = (np.arange(24).reshape(3, 8) - 7).astype(dtype)
+    host = host[:, ::2] if strided else host[:, :4]
+    x = kd.asarray(np.repeat(host, 2, axis=1))[:, ::2] if strided else kd.asarray(host)
+    np.testing.assert_array_equal(x[key].numpy(), host[key])
+    want = host.copy()
+    want[key] -= 1
+    x[key] -= 1
+    np.testing.assert_array_equal(x.numpy(), want)
+    want[key] = 9
+    x[key] = 9
+    np.testing.assert_array_equal(x.numpy(), want)
+
+
+def test_range_index_out_of_bounds():
+    with pytest.raises(IndexError):
+        kd.zeros((2, 3))[range(3), 0]

@@ -116,10 +116,41 @@ def test_cov_with_y_and_float64_and_errors():
     got = kd.cov(kd.asarray(a), kd.asarray(b))
     assert got.dtype is kd.float64
     np.testing.assert_allclose(got.numpy(), np.cov(a, b), rtol=1e-12)
-    with pytest.raises(TypeError, match="weights"):
-        kd.cov(kd.asarray(a), fweights=[1] * 6)
     with pytest.raises(ValueError, match="dimensions"):
         kd.cov(kd.ones((2, 2, 2)))
+
+
+F_W, A_W = [1, 2, 0, 3, 1], [0.5, 1.0, 2.0, 0.25, 1.5]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy warns when the weights leave no degrees of freedom
+@pytest.mark.parametrize("weights", [{"fweights": F_W}, {"aweights": A_W}, {"fweights": F_W, "aweights": A_W},
+                                     {"fweights": [0, 0, 1, 0, 0]}, {"aweights": [0.0, 0, 0, 0, 2.0]}])
+@pytest.mark.parametrize("kwargs", [{}, {"bias": True}, {"ddof": 0}, {"ddof": 2}, {"rowvar": False}])
+@pytest.mark.parametrize("shape,dtype", [((3, 5), "float32"), ((5,), "float32"), ((2, 5), "int16"),
+                                         ((3, 5), "float64")])
+@pytest.mark.parametrize("device_weights", [False, True])
+def test_cov_weights(weights, kwargs, shape, dtype, device_weights):
+    a = sample(shape, dtype, special=False)
+    if kwargs.get("rowvar") is False:
+        a = a.T
+    got = kd.cov(kd.asarray(np.repeat(a, 2, axis=-1))[..., ::2], **kwargs,
+                 **{k: kd.asarray(v) if device_weights else v for k, v in weights.items()})
+    ref = np.cov(a, **kwargs, **weights)
+    assert got.dtype is (kd.float64 if dtype == "float64" else kd.float32)
+    np.testing.assert_allclose(got.numpy(), ref, rtol=1e-5 if dtype != "float64" else 1e-12, atol=1e-6)
+
+
+def test_cov_weights_errors():
+    a = kd.ones((2, 5))
+    with pytest.raises(TypeError, match="fweights must be integer"):
+        kd.cov(a, fweights=[1, 1.5, 1, 1, 1])
+    with pytest.raises(ValueError, match="aweights cannot be negative"):
+        kd.cov(a, aweights=[1, -1, 1, 1, 1])
+    with pytest.raises(RuntimeError, match="incompatible numbers of samples and fweights"):
+        kd.cov(a, fweights=[1, 1])
+    with pytest.raises(RuntimeError, match="multidimensional aweights"):
+        kd.cov(a, aweights=np.ones((5, 1)))
 
 
 @pytest.mark.parametrize("rowvar", [True, False])

@@ -121,11 +121,55 @@ def test_pad_empty_and_empty_arrays(xp):
         xp.pad(xp.ones(2, dtype=f32), 1, mode="empty").shape  # NumPy leaves "empty" padding uninitialised
 
 
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("mode", ["maximum", "minimum", "mean", "median"])
+@pytest.mark.parametrize("stat_length", [None, 1, 2, (1, 3), ((2, 1), (9, 0))])
+@pytest.mark.parametrize("dtype", ["float32", "int16", "uint8"])
+@pytest.mark.parametrize("strided", [False, True])
+def test_pad_statistics(xp, mode, stat_length, dtype, strided):
+    if stat_length is not None and 0 in np.ravel(stat_length) and mode in ("maximum", "minimum"):
+        stat_length = 1  # a zero length raises for these two (test_pad_statistic_errors)
+    a = _data(xp, (3, 5), dtype, strided=strided)
+    return xp.pad(a, ((1, 2), (3, 1)), mode=mode, stat_length=stat_length), \
+        xp.pad(a[0], 4, mode=mode, stat_length=stat_length if np.ndim(stat_length) < 2 else 2)
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("end_values", [0, -3, (2, 9), ((1, -1), (5, 100))])
+@pytest.mark.parametrize("dtype", ["float32", "int32", "uint8"])
+@pytest.mark.parametrize("width", [1, (2, 5), ((3, 0), (0, 4))])
+def test_pad_linear_ramp(xp, end_values, dtype, width):
+    a = _data(xp, (2, 4), dtype, strided=True)
+    if dtype == "uint8":
+        end_values = np.abs(np.asarray(end_values)).tolist()
+    return xp.pad(a, width, mode="linear_ramp", end_values=end_values)
+
+
+@numpy_kdsl_allclose()
+def test_pad_statistics_nan_size_one_and_empty(xp):
+    a = xp.asarray([[1.0, np.nan, 3.0], [4.0, 5.0, 6.0]], dtype=xp.float32)
+    return xp.pad(a, 1, mode="mean"), xp.pad(a, (0, 2), mode="maximum", stat_length=1), \
+        xp.pad(xp.ones((1, 1), dtype=xp.int32) * 7, 2, mode="median"), \
+        xp.pad(xp.ones((0, 3), dtype=xp.float32), ((0, 0), (1, 1)), mode="mean"), \
+        xp.pad(xp.asarray([2, 4], dtype=xp.int32), 3, mode="linear_ramp", end_values=(-7, 7))
+
+
+def test_pad_statistic_errors():
+    with pytest.raises(ValueError, match="stat_length of 0"):
+        kd.pad(kd.ones((2, 2)), 1, mode="maximum", stat_length=0)
+    with pytest.raises(ValueError, match="negative"):
+        kd.pad(kd.ones(3), 1, mode="mean", stat_length=-1)
+    with pytest.raises(ValueError, match="keyword"):
+        kd.pad(kd.ones(3), 1, mode="mean", end_values=1)
+    with pytest.raises(ValueError, match="empty axis"):
+        kd.pad(kd.ones((0, 2)), 1, mode="median")
+
+
 def test_pad_errors():
     with pytest.raises(ValueError, match="empty axis"):
         kd.pad(kd.ones((0, 2)), 1, mode="reflect")
     with pytest.raises(ValueError, match="mode"):
-        kd.pad(kd.ones(2), 1, mode="median")
+        kd.pad(kd.ones(2), 1, mode="mirror")
     with pytest.raises(ValueError, match="negative"):
         kd.pad(kd.ones(2), -1)
     with pytest.raises(ValueError, match="keyword"):

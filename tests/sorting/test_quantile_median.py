@@ -72,3 +72,24 @@ def test_errors():
         kd.quantile(x, 0.5, method="no such method")
     with pytest.raises(IndexError):
         kd.quantile(kd.zeros(0), 0.5)
+
+
+@pytest.mark.parametrize("fn", ["quantile", "percentile", "nanquantile", "nanpercentile"])
+@pytest.mark.parametrize("q", [[0.1, 0.5, 0.9], [[0.25], [1.0]], 0.3, [0.0]])
+@pytest.mark.parametrize("method", ["linear", "nearest"])
+def test_q_as_a_kdsl_array(fn, q, method):
+    """``np.percentile(v, np.arange(10, 100, 10))`` after the port: q a kdsl array (was endless recursion)."""
+    scale = 100 if "percentile" in fn else 1
+    qh = (np.asarray(q) * scale).astype(np.float32)
+    for data in (A[0], M.astype(np.float32), A[1, ::2, ::-1]):
+        ref = getattr(np, fn)(data, qh, axis=0, method=method)
+        got = getattr(kd, fn)(kd.asarray(data), kd.asarray(qh), axis=0, method=method).numpy()
+        np.testing.assert_allclose(got, ref, rtol=1e-6, atol=1e-6)
+        assert got.shape == ref.shape
+
+
+def test_integer_q_kdsl_array_percentile():
+    q = np.arange(10, 100, 10)
+    ref = np.percentile(M, q, axis=1)
+    got = kd.percentile(kd.asarray(M), kd.asarray(q), axis=1).numpy()
+    close(got, ref, rtol=1e-12)

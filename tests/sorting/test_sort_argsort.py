@@ -109,3 +109,42 @@ def test_bad_calls_raise_clearly():
     with pytest.raises(ValueError, match="structured"):
         kd.argsort(x, order="f0")
     assert kd.sort(x, kind="mergesort").tolist() == [1, 2, 3]
+
+
+def _complex_data(shape, dtype, seed=0):
+    rng = np.random.default_rng(seed)
+    z = (rng.integers(-2, 3, shape) + 1j * rng.integers(-2, 3, shape)).astype(dtype)  # many ties
+    flat = z.reshape(-1)
+    if flat.size > 3:
+        flat[1], flat[2] = complex(np.nan, 1), complex(1, np.nan)
+        flat[3] = complex(np.inf, -np.inf)
+    return z
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("shape,axis", [((9,), -1), ((4, 6), 0), ((4, 6), 1), ((3, 2, 5), None), ((0, 3), 1),
+                                        ((1, 1), 0)])
+@pytest.mark.parametrize("strided", [False, True])
+def test_complex_sort_is_numpys_lexicographic_order(dtype, shape, axis, strided):
+    """np.sort(np.linalg.eigvals(A)): complex sorts by real part, then imaginary part, NaNs last (was a
+    TypeError)."""
+    z = _complex_data(shape[:-1] + (2 * shape[-1],), dtype)
+    z = z[..., ::2] if strided else z[..., : shape[-1]]
+    x = kd.asarray(np.repeat(z, 2, axis=-1))[..., ::2] if strided else kd.asarray(z)
+    np.testing.assert_array_equal(kd.sort(x, axis=axis).numpy(), np.sort(z, axis=axis))
+    np.testing.assert_array_equal(kd.argsort(x, axis=axis).numpy(), np.argsort(z, axis=axis, kind="stable"))
+    if z.size and axis is not None:
+        n = z.shape[axis]
+        got = kd.partition(x, n // 2, axis=axis).numpy()
+        np.testing.assert_array_equal(np.take(got, [n // 2], axis=axis),
+                                      np.take(np.partition(z, n // 2, axis=axis), [n // 2], axis=axis))
+
+
+def test_complex_sort_method_in_place_and_descending_refused():
+    z = _complex_data((5, 4), "complex64", seed=3)
+    x = kd.asarray(z)
+    x.sort(axis=0)
+    z.sort(axis=0)
+    np.testing.assert_array_equal(x.numpy(), z)
+    with pytest.raises(TypeError, match="complex"):
+        kd.sort(x, descending=True)

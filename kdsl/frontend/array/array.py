@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -186,6 +186,11 @@ class Array(ViewLinks):
         if not self.shape:
             raise TypeError("len() of unsized object")
         return self.shape[0]
+
+    def __contains__(self, value: Any) -> bool:
+        """``value in a``: NumPy's ``(a == value).any()`` (``value`` broadcasts, so a row is found in a matrix only
+        as elementwise matches; one bool read back). Without it Python iterated and compared whole rows."""
+        return bool((self == value).any())
 
     def __iter__(self):
         if not self.shape:
@@ -657,17 +662,29 @@ class Array(ViewLinks):
     # ----- complex numbers (kdsl.frontend.array.complex_math, which imports this module)
     @property
     def real(self) -> Array:
-        """The real part (the array itself for real dtypes)."""
-        from kdsl.frontend.array.complex_math import real  # cycle: that module builds Arrays
+        """The real part, a view writing into a complex array (the array itself for real dtypes)."""
+        from kdsl.frontend.array.complex_parts import real_view  # cycle: that module builds Arrays
 
-        return real(self)
+        return real_view(self)
+
+    @real.setter
+    def real(self, value: Any) -> None:
+        from kdsl.frontend.array.complex_parts import set_real  # cycle: that module builds Arrays
+
+        set_real(self, value)
 
     @property
     def imag(self) -> Array:
-        """The imaginary part (zeros for real dtypes)."""
-        from kdsl.frontend.array.complex_math import imag  # cycle: that module builds Arrays
+        """The imaginary part, a view writing into a complex array (zeros for real dtypes)."""
+        from kdsl.frontend.array.complex_parts import imag_view  # cycle: that module builds Arrays
 
-        return imag(self)
+        return imag_view(self)
+
+    @imag.setter
+    def imag(self, value: Any) -> None:
+        from kdsl.frontend.array.complex_parts import set_imag  # cycle: that module builds Arrays
+
+        set_imag(self, value)
 
     def conj(self) -> Array:
         from kdsl.frontend.array.complex_math import conj  # cycle: that module builds Arrays

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from kdsl.frontend.array.array import Array, realize
-from kdsl.frontend.array.creation import as_array, asarray
+from kdsl.frontend.array.creation import as_array, asarray, host_length
 from kdsl.frontend.array.histogram import data_outer_edges
 from kdsl.frontend.array.masks import compress
 from kdsl.frontend.array.quantiles import percentile
@@ -203,6 +203,7 @@ def histogram_bin_edges(a: Any, bins: Any = 10, range: tuple[float, float] | Non
             raise ValueError("weights should have the same shape as a.")
     if isinstance(bins, str):
         return _estimated_edges(x, bins, range, weights)
+    bins = host_length(bins)  # a 0-d kdsl integer is a count, as NumPy's scalar
     if np.ndim(bins) == 0 and not isinstance(bins, Array):
         try:
             nbins = operator.index(bins)

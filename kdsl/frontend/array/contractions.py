@@ -21,6 +21,7 @@ from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.complex_math import complex_from_parts, conj, imag, real
+from kdsl.frontend.array.cov_weights import weighted_centred
 from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.joining import atleast_2d
 from kdsl.frontend.array.linalg import matmul
@@ -156,8 +157,8 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
     """The covariance matrix of the variables in the rows of ``m`` (columns when ``rowvar`` is False).
 
     NumPy computes it in float64 (complex128) for every input; kdsl keeps float64 and complex input's dtype
-    and uses float32 otherwise. Complex data: ``X @ X^H``, as NumPy. Weights (``fweights``/``aweights``) are
-    not supported yet.
+    and uses float32 otherwise. Complex data: ``X @ X^H``, as NumPy. ``fweights`` (integer repeat counts) and
+    ``aweights`` (relative importances) weight the observations as NumPy's do (cov_weights.py).
 
     >>> import kdsl as kd
     >>> kd.cov(kd.asarray([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]])).tolist()
@@ -165,10 +166,16 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
     >>> kd.cov(kd.asarray([1j, -1j])).tolist()
     (2+0j)
     """
+    if ddof is not None and ddof != int(ddof):
+        raise ValueError("ddof must be integer")
+    ddof = int(ddof) if ddof is not None else (0 if bias else 1)
     if fweights is not None or aweights is not None:
-        raise TypeError("kdsl's cov does not support fweights/aweights yet; weight the data yourself")
-    centred, scale = _centred(m, y, rowvar, dtype, ddof if ddof is not None else (0 if bias else 1))
-    out = matmul(centred, _adjoint(centred)) * scale
+        x = _observations(m, y, rowvar, dtype)
+        centred, w, factor = weighted_centred(x, fweights, aweights, ddof)
+        out = matmul(centred, _adjoint(centred * w)) * factor
+    else:
+        centred, scale = _centred(m, y, rowvar, dtype, ddof)
+        out = matmul(centred, _adjoint(centred)) * scale
     return out.reshape(()) if out.shape == (1, 1) else out
 
 

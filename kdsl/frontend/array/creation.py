@@ -35,8 +35,10 @@ from kdsl.ir.graph import Node
 def as_shape(shape) -> tuple[int, ...]:
     """A shape argument as a tuple of ints (ints only, as NumPy: ``zeros(1.5)`` and ``zeros("3")`` are errors)."""
     try:
-        shape = (operator.index(shape),) if not isinstance(shape, Iterable) else \
-            tuple(operator.index(n) for n in shape)
+        # a 0-d integer array is one length, as NumPy's scalars are (``k = y.max() + 1``)
+        shape = host_length(shape)
+        one = not isinstance(shape, Iterable) or (isinstance(shape, (Array, np.ndarray)) and shape.ndim == 0)
+        shape = (operator.index(shape),) if one else tuple(operator.index(n) for n in shape)
     except TypeError:
         raise TypeError(f"shape must be an int or a tuple of ints, got {shape!r}") from None
     if any(n < 0 for n in shape):
@@ -367,14 +369,26 @@ def _linspace_of_arrays(start, stop, num: int, endpoint: bool, dtype) -> tuple[A
     return (y if dtype is None else y.astype(dtype)), step
 
 
-def _check_eye_dims(n, m) -> None:
+def host_length(v: Any) -> Any:
+    """A length given as a 0-d integer array (kdsl's ``k = y.max() + 1``, read back as NumPy's scalar would be,
+    or NumPy's) as a Python int; anything else as it is (the caller checks it)."""
+    if isinstance(v, Array) and v.ndim == 0 and v.dtype.is_int and v.dtype is not dt.bool_:
+        return operator.index(v)
+    if isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "iu":
+        return operator.index(v)
+    return v
+
+
+def _check_eye_dims(n, m) -> tuple[int, int]:
     """eye's sizes as NumPy checks them: ints (TypeError), not negative (ValueError)."""
+    n, m = host_length(n), host_length(m)
     for v in (n, m):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
             raise TypeError(f"'{type(v).__name__}' object cannot be interpreted as an integer (eye's n and m are "
                             "ints)")
     if n < 0 or m < 0:
         raise ValueError(f"negative dimensions are not allowed: eye({n}, {m})")
+    return int(n), int(m)
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype=float, order="C", *, device=None, like=None) -> Array:
@@ -388,8 +402,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype=float, order="C", *, dev
     """
     check_order("eye", order, "CF")
     check_like("eye", like)
-    n, m = N, (N if M is None else M)
-    _check_eye_dims(n, m)
+    n, m = _check_eye_dims(N, N if M is None else M)
     k = operator.index(k)
     rows, cols = iota((n, m), 0, device), iota((n, m), 1, device)
     return ops.apply("eq", cols - rows, k).astype(float if dtype is None else dtype)  # None: float32

@@ -22,7 +22,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.clip_modes import index_dtype
-from kdsl.frontend.array.creation import asarray, ones_like, zeros
+from kdsl.frontend.array.creation import asarray, host_length, ones_like, zeros
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import min as amin
 from kdsl.frontend.array.scatter_atomic import scatter_add, work_dtype
@@ -119,6 +119,7 @@ def histogram(a: Any, bins: Any = 10, range: tuple[float, float] | None = None, 
 
 def _counts(a: Any, bins: Any, range: Any, weights: Any, deterministic: bool) -> tuple[Array, Array]:  # noqa: A002
     """histogram without ``density``."""
+    bins = host_length(bins)  # a 0-d kdsl integer is a count, as NumPy's scalar
     if not isinstance(bins, (int, np.integer)):  # edges, an estimator's name, or what NumPy's checks refuse
         # (imported here: kdsl.frontend.array.binning builds on this module)
         from kdsl.frontend.array.binning import histogram_bin_edges

@@ -93,9 +93,20 @@ def _plain(key) -> bool:
     return True
 
 
+def _ranges_as_arrays(key):
+    """``range`` objects in a key as the integer arrays NumPy makes of them (``p[range(n), y]``, the
+    cross-entropy idiom); other keys as they are."""
+    if isinstance(key, range):
+        return np.arange(key.start, key.stop, key.step)
+    if isinstance(key, tuple) and any(isinstance(k, range) for k in key):
+        return tuple(np.arange(k.start, k.stop, k.step) if isinstance(k, range) else k for k in key)
+    return key
+
+
 def getitem(a: Array, key) -> Array:
     if _plain(key):
         return _basic(a, key)
+    key = _ranges_as_arrays(key)
     if isinstance(key, (bool, np.bool_)):  # a[True] is a[None], a[False] its empty selection, as in NumPy
         return a[None] if key else masks.getmask(a[None], np.zeros(1, bool), ())
     if _is_0d_mask(key):  # a[m] with a 0-d bool array m: NumPy's a[None][m[None]], (1, ...) or (0, ...)
@@ -288,6 +299,7 @@ def setitem(a: Array, key, value) -> Array:
     OverflowError: Python integer 1099511627776 out of bounds for int32
     """
     if not _plain(key):  # (a plain key, a loop's u[1:-1] = v, skips the checks for masks and index arrays)
+        key = _ranges_as_arrays(key)
         special = _special_setitem(a, key, value)
         if special is not None:
             return special

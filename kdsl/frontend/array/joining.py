@@ -24,7 +24,8 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import as_array, full
+from kdsl.frontend.array.creation import as_array, full, host_length
+from kdsl.frontend.array.pad_stats import STAT_MODES, pad_linear_ramp, pad_statistic, stat_lengths
 from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, moveaxis
 
 
@@ -99,6 +100,7 @@ def column_stack(tup: Sequence[Any]) -> Array:
 
 
 def _bounds(n: int, indices_or_sections: Any, equal: bool) -> list[tuple[int, int]]:
+    indices_or_sections = host_length(indices_or_sections)
     if isinstance(indices_or_sections, (int, np.integer)):
         sections = int(indices_or_sections)
         if sections <= 0:
@@ -185,6 +187,7 @@ def tile(A: Any, reps: Any) -> Array:  # noqa: N803 - NumPy's parameter name
     [[1, 2, 1, 2], [1, 2, 1, 2]]
     """
     a = as_array(A)
+    reps = host_length(reps)
     reps_t = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(int(r) for r in reps)
     if any(r < 0 for r in reps_t):
         raise ValueError(f"tile: repetitions must be non-negative, got {reps_t}")
@@ -278,13 +281,14 @@ def _pad_widths(pad_width: Any, ndim: int) -> list[tuple[int, int]]:
     return [(int(b), int(e)) for b, e in w]
 
 
-_PAD_MODES = ("constant", "edge", "reflect", "symmetric", "wrap", "empty")
+_PAD_MODES = ("constant", "edge", "reflect", "symmetric", "wrap", "empty", "linear_ramp", *STAT_MODES)
 
 
 def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Array:
     """NumPy's ``pad`` for the modes ``constant`` (``constant_values``), ``edge``, ``reflect``, ``symmetric``,
-    ``wrap`` and ``empty`` (zeros, like kdsl's ``empty``). Reflections are periodic views of the input: one
-    period tiled and sliced, so any pad width works.
+    ``wrap``, ``empty`` (zeros, like kdsl's ``empty``), ``linear_ramp`` (``end_values``) and the statistics
+    ``maximum minimum mean median`` (``stat_length``; pad_stats.py). Reflections are periodic views of the
+    input: one period tiled and sliced, so any pad width works. Axes are padded in order, as NumPy does.
 
     >>> import kdsl as kd
     >>> kd.pad(kd.asarray([1, 2, 3]), (2, 3), mode="reflect").tolist()
@@ -295,15 +299,17 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Ar
     x = as_array(array)
     if mode not in _PAD_MODES:
         raise ValueError(f"mode {mode!r} is not supported by kdsl's pad; use one of {', '.join(_PAD_MODES)}")
-    allowed = {"constant": {"constant_values"}, "reflect": {"reflect_type"}, "symmetric": {"reflect_type"}}
+    allowed = {"constant": {"constant_values"}, "reflect": {"reflect_type"}, "symmetric": {"reflect_type"},
+               "linear_ramp": {"end_values"}, **{m: {"stat_length"} for m in STAT_MODES}}
     extra = set(kwargs) - allowed.get(mode, set())
     if extra:
         raise ValueError(f"unsupported keyword arguments for mode {mode!r}: {sorted(extra)}")
     if kwargs.get("reflect_type", "even") != "even":
         raise ValueError("kdsl's pad supports reflect_type='even' only")
     widths = _pad_widths(pad_width, x.ndim)
-    values = np.broadcast_to(np.asarray(kwargs.get("constant_values", 0)), (x.ndim, 2)) \
-        if mode == "constant" else None
+    values = np.broadcast_to(np.asarray(kwargs.get(_VALUES.get(mode, ""), 0)), (x.ndim, 2)) \
+        if mode in _VALUES else None
+    lengths = stat_lengths(kwargs.get("stat_length"), x.ndim) if mode in STAT_MODES else None
     for ax, (before, after) in enumerate(widths):
         if not before and not after:
             continue
@@ -312,9 +318,19 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Ar
             x = _pad_constant(x, ax, before, after, fill)
         elif x.shape[ax] == 0:
             raise ValueError(f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'")
+        elif x.size == 0:  # another axis is empty: NumPy pads with nothing to read (an empty result)
+            x = _pad_constant(x, ax, before, after, (0, 0))
+        elif mode == "linear_ramp":
+            assert values is not None
+            x = pad_linear_ramp(x, ax, before, after, (values[ax][0].item(), values[ax][1].item()))
+        elif lengths is not None:
+            x = pad_statistic(x, ax, before, after, mode, lengths[ax])
         else:
             x = _pad_periodic(x, ax, before, after, mode)
     return x
+
+
+_VALUES = {"constant": "constant_values", "linear_ramp": "end_values"}  # the modes' per-side values
 
 
 def _block(x: Array, ax: int, n: int, value: Any) -> Array:

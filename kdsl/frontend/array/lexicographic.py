@@ -76,6 +76,12 @@ def _lex_order(keys: list[Array], axis: int) -> Array:
     return order
 
 
+def complex_order(x: Array, axis: int) -> Array:
+    """The stable permutation sorting the complex ``x`` along ``axis`` in NumPy's order (for kd.sort and
+    kd.argsort of complex arrays)."""
+    return _lex_order([x], axis)
+
+
 def lexsort(keys: Any, axis: int = -1) -> Array:
     """Indices that sort along ``axis`` by several keys (a sequence of same-shape arrays, or a 2-D array's
     rows): the last key is the primary one, earlier keys break its ties, and remaining ties keep their index

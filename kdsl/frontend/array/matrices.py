@@ -22,7 +22,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.constructors import diag
-from kdsl.frontend.array.creation import as_array, iota, ones
+from kdsl.frontend.array.creation import as_array, host_length, iota, ones
 from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, flip
 
 
@@ -38,6 +38,7 @@ def diagflat(v: Any, k: int = 0) -> Array:
 
 
 def _dim(v: Any, name: str) -> int:
+    v = host_length(v)
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
         raise TypeError(f"tri: {name} must be an int, got {type(v).__name__}")
     if v < 0:

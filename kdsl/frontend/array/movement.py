@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -85,11 +86,21 @@ def index_node(node: Node, axis: int, i: int) -> Node:
 
 
 def normalize_axis(axis: int, ndim: int) -> int:
-    if not isinstance(axis, (int,)) or isinstance(axis, bool):
-        raise TypeError(f"axis must be an int, got {type(axis).__name__}")
+    if axis.__class__ is not int:
+        axis = _axis_index(axis)
     if not -ndim <= axis < ndim:
         raise np.exceptions.AxisError(axis, ndim)
     return axis % ndim
+
+
+def _axis_index(axis: Any) -> int:
+    """An axis given as any integer NumPy takes (``np.int64``, a 0-d integer array: ``__index__``), not bool."""
+    if isinstance(axis, (bool, np.bool_)):
+        raise TypeError(f"axis must be an int, got {type(axis).__name__}")
+    try:
+        return operator.index(axis)
+    except TypeError:
+        raise TypeError(f"axis must be an int, got {type(axis).__name__}") from None
 
 
 def normalize_axes(axis, ndim: int) -> tuple[int, ...]:

@@ -24,7 +24,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.bounded_integers import BoundedIntegers
-from kdsl.frontend.array.creation import asarray, full
+from kdsl.frontend.array.creation import asarray, full, host_length
 from kdsl.frontend.array.random_draws import Size, draw_shape
 from kdsl.frontend.array.sorting import argsort, searchsorted, take, take_along_axis
 
@@ -153,6 +153,7 @@ class PermutationSampling(BoundedIntegers):
 
 def _population(a: Any, device, axis: int) -> tuple[Array | None, int, int]:
     """(the population array or None for ``range(a)``, its length along ``axis``, ``axis`` normalised)."""
+    a = host_length(a)  # choice(k) with k = y.max() + 1: a count, as NumPy's scalar
     if isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_)):
         if a < 0:
             raise ValueError(f"a must be a positive integer unless no samples are taken (got {a})")

@@ -55,6 +55,12 @@ def keep_reduced_dims(out: Array, shape: tuple[int, ...], axes: tuple[int, ...],
     return out.reshape(lead + tuple(1 if k in axes else n for k, n in enumerate(shape)))
 
 
+def _host_q(q: Any) -> Any:
+    """The quantiles as host values (they pick the order statistics on the host): a kdsl ``q`` such as
+    ``kd.arange(10, 100, 10)`` is read back (a few values), or NumPy's dtype probe would dispatch to kdsl again."""
+    return q.numpy() if isinstance(q, Array) else q
+
+
 def _result_dtype(fn: Any, x: Array, q: Any) -> dt.DType:
     d = dt.as_dtype(fn(np.zeros(1, x.dtype.np), q).dtype)
     return d if x.device.supports(d) else dt.float32
@@ -84,6 +90,7 @@ def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input:
         return weighted(as_array(a), qs, axis, keepdims, weights, method)
     if method != "linear":
         return _by_method("nanquantile", a, q, axis, method, keepdims)
+    q = _host_q(q)
     qs = np.asarray(q, dtype=np.float64)
     if qs.dtype.kind != "f" or not np.all((qs >= 0) & (qs <= 1)):
         raise ValueError("Quantiles must be in the range [0, 1]")
@@ -101,6 +108,7 @@ def percentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_inpu
         >>> float(kd.percentile(kd.asarray([1.0, 2.0, 3.0, 4.0, 5.0]), 25))
         2.0
     """
+    q = _host_q(q)
     qs = np.asarray(q, dtype=np.float64)
     if not np.all((qs >= 0) & (qs <= 100)):
         raise ValueError("Percentiles must be in the range [0, 100]")

@@ -11,7 +11,12 @@
   differ from NumPy's sequential sum by rounding, and from run to run (as PyTorch's ``index_add_`` on CUDA).
 * **sorted** (:mod:`scatter_sorted`): a stable sort of the indices and two binary searches; deterministic.
   Float ``maximum`` / ``minimum``, complex values, dtypes without a native atomic, and every float operation
-  with ``deterministic=True`` take it.
+  with ``deterministic=True`` take it. ``multiply.at``, ``divide.at`` and the other associative ufuncs' ``.at``
+  (bitwise, logical, ``fmax``/``fmin``, ``gcd``/``lcm``) fold each run with a segmented scan
+  (:mod:`scatter_segmented`).
+
+Indices with slices, ``None``, ``...`` or boolean masks (``np.add.at(a, (slice(None), idx), v)``) select the
+positions that ``a[indices]`` reads, through kdsl's indexing of a lazy ``arange``.
 
 Buffered assignment (the last occurrence wins) always takes the sorted path.
 
@@ -126,6 +131,27 @@ def _target(a: Any, name: str) -> Array:
     return a
 
 
+def _general_key(indices: Any) -> bool:
+    """Whether ``ufunc.at``'s ``indices`` hold a slice, ``None``, ``...`` or a boolean mask (NumPy indexes with
+    them as ``a[indices]`` does): not the integer-array fast path of :func:`_flat_indices`."""
+    for it in indices if isinstance(indices, tuple) else (indices,):
+        if it is None or it is Ellipsis or isinstance(it, slice):
+            return True
+        if isinstance(it, Array) and it.dtype is dt.bool_:
+            return True
+        if not isinstance(it, (Array, int, np.integer)) and np.asarray(it).dtype == np.bool_:
+            return True
+    return False
+
+
+def _positions(x: Array, indices: Any) -> tuple[Array, tuple[int, ...]]:
+    """(the flat positions ``x[indices]`` reads, the selection's shape): kdsl's own indexing of a lazy
+    ``arange`` of positions, so slices, ``None``, ``...`` and masks mean what they mean in ``x[indices]`` (a
+    mask reads its count back, as ``x[mask]`` does)."""
+    pos = arange(x.size, dtype=index_dtype(x.device), device=x.device).reshape(x.shape)[indices]
+    return pos.reshape(-1), pos.shape
+
+
 def _flat_indices(x: Array, indices: Any) -> tuple[Array, tuple[int, ...]]:
     """(the flat positions in ``x.reshape(-1)`` that ``ufunc.at``'s ``indices`` select, the shape the values
     broadcast to). ``indices``: one integer array (whole sub-arrays along axis 0) or a tuple of integer arrays
@@ -134,10 +160,6 @@ def _flat_indices(x: Array, indices: Any) -> tuple[Array, tuple[int, ...]]:
     k = len(items)
     if k > x.ndim:
         raise IndexError(f"too many indices for array: array is {x.ndim}-dimensional, but {k} were indexed")
-    for it in items:
-        if it is None or it is Ellipsis or isinstance(it, slice):
-            raise IndexError("ufunc.at in kdsl takes integer arrays (or ints) for the leading axes only, not "
-                             f"{it!r}; move the indexed axes first (kd.moveaxis) and index them with arrays")
     checked = [_checked_indices(it, x.shape[m], x.device, axis=m) for m, it in enumerate(items)]
     shape = ops.broadcast_shapes(*[c.shape for c in checked])
     block = 1
@@ -162,9 +184,10 @@ def _ufunc_at(name: str, a: Any, indices: Any, values: Any, deterministic: bool 
     if isinstance(indices, tuple) and len(indices) == 0:
         raise IndexError(f"{name}.at needs at least one index array")
     parts = x.dtype.kind == "c" and name in ("add", "subtract")  # complex sums: real and imaginary parts apart
-    work = None if name not in scatter_atomic.OPS else \
-        scatter_atomic.work_dtype(name, x.dtype.real_dtype if parts else x.dtype, x.device, deterministic)
-    if x.ndim == 1 and not isinstance(indices, tuple):
+    work = scatter_atomic.work_dtype(name, x.dtype.real_dtype if parts else x.dtype, x.device, deterministic)
+    if _general_key(indices):
+        idx, shape = _positions(x, indices)
+    elif x.ndim == 1 and not isinstance(indices, tuple):
         host_shape = indices.shape if isinstance(indices, Array) else np.shape(indices)
         idx = _checked_indices(indices, x.shape[0], x.device, wrap=work is None).reshape(-1)
         shape = tuple(host_shape)
@@ -175,20 +198,20 @@ def _ufunc_at(name: str, a: Any, indices: Any, values: Any, deterministic: bool 
     if idx.size == 0 or n == 0:
         return
     flat = x.reshape(-1)
-    if name in scatter_segmented.FOLDS:
-        assert fn is not None
-        new = scatter_segmented.combined(name, fn, flat, idx, v, n)
-    else:
-        new = _combined(name, flat, idx, v, n, work)
+    new = _combined(name, flat, idx, v, n, work, fn)
     store_inplace(x, new.reshape(x.shape))  # a view writes through to its base
 
 
-def _combined(name: str, x: Array, idx: Array, v: Array, n: int, work: dt.DType | None) -> Array:
+def _combined(name: str, x: Array, idx: Array, v: Array, n: int, work: dt.DType | None,
+              fn: Callable[..., Any] | None = None) -> Array:
     """The 1-D ``x`` after ``name.at(x, idx, v)``: with atomics in ``work``, else on the sorted path (which
     needs wrapped indices). Complex sums add their real and imaginary parts apart (two float atomics)."""
     if x.dtype.kind == "c" and name in ("add", "subtract"):
         re = _combined(name, real(x), idx, real(v), n, work)
         return complex_from_parts(re, _combined(name, imag(x), idx, imag(v), n, work)).astype(x.dtype)
+    if name in scatter_segmented.FOLDS:
+        assert fn is not None
+        return scatter_segmented.combined(name, fn, x, idx, v, n)
     if work is not None:
         return scatter_atomic.scatter(name, x, idx, v, work)
     return scatter_sorted.combined(name, x, idx, v, n)

@@ -57,8 +57,8 @@ def work_dtype(name: str, d: dt.DType, device, deterministic: bool = False) -> d
     >>> work_dtype("add", kd.float32, kd.device(), deterministic=True) is None
     True
     """
-    op = OPS[name]
-    if FORCE_SORTED or d.kind == "c" or (deterministic and d.is_float and op == "add"):
+    op = OPS.get(name)
+    if op is None or FORCE_SORTED or d.kind == "c" or (deterministic and d.is_float and op == "add"):
         return None
     if d is dt.bool_:
         return dt.uint32 if name != "subtract" else None  # NumPy refuses boolean subtract

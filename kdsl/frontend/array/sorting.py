@@ -78,7 +78,7 @@ def sort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = No
     """
     _check_kind(kind, order)
     x, ax = _flat_or(as_array(a), axis)
-    return sort_node(x, ax, bool(descending), "values")
+    return _sorted(x, ax, bool(descending), "values")
 
 
 def argsort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
@@ -93,7 +93,7 @@ def argsort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any =
     """
     _check_kind(kind, order)
     x, ax = _flat_or(as_array(a), axis)
-    return sort_node(x, ax, bool(descending), "indices")
+    return _sorted(x, ax, bool(descending), "indices")
 
 
 def _check_kth(kth: Any, n: int) -> None:
@@ -134,7 +134,18 @@ def _partition(a: Any, kth: Any, axis: int | None, order: Any, what: str) -> Arr
     _check_kind(None, order)
     x, ax = _flat_or(as_array(a), axis)
     _check_kth(kth, x.shape[ax] if x.ndim else 0)
-    return sort_node(x, ax, False, what)
+    return _sorted(x, ax, False, what)
+
+
+def _sorted(x: Array, ax: int, descending: bool, what: str) -> Array:
+    """:func:`sort_node`, and complex arrays in NumPy's lexicographic order (real part, then imaginary part,
+    NaNs last: ``np.sort(np.linalg.eigvals(A))``) through :mod:`lexicographic`'s stable sorts."""
+    if x.dtype.kind == "c" and x.ndim and not descending:
+        from kdsl.frontend.array.lexicographic import complex_order  # cycle: that module sorts with this one
+
+        order = complex_order(x, ax)
+        return order if what == "indices" else gather_node(x, order, ax, along=True, mode="clip")
+    return sort_node(x, ax, descending, what)
 
 
 def topk(a: Any, k: int, axis: int = -1, largest: bool = True) -> tuple[Array, Array]:

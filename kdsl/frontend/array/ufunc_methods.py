@@ -48,7 +48,7 @@ DOUBLING = ("maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "
 TREE = ("bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor", "gcd", "lcm")
 # reductions that are a shifted log-sum-exp (the forward algorithm's np.logaddexp.reduce), base e or 2
 LOG_REDUCE = {"logaddexp": ("exp", "log"), "logaddexp2": ("exp2", "log2")}
-AT = ("add", "subtract", "maximum", "minimum")  # kdsl/frontend/array/scatter.py
+AT = ("add", "subtract", "maximum", "minimum", *scatter_segmented.FOLDS)  # scatter.py, scatter_segmented.py
 # NumPy's identities (None: the ufunc has none)
 IDENTITY = {"add": 0, "subtract": None, "multiply": 1, "logical_and": True, "logical_or": False,
             "logical_xor": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0, "gcd": 0, "logaddexp": -np.inf,
@@ -247,8 +247,8 @@ class Ufunc(WithAt):
         return kd.moveaxis(y, -1, axis)
 
     def at(self, a: Array, indices: Any, b: Any = None, *, deterministic: bool = False) -> None:
-        if self._name not in AT and self._name not in scatter_segmented.FOLDS:
-            raise _refuse(self._name, "at", AT + scatter_segmented.FOLDS)
+        if self._name not in AT:
+            raise _refuse(self._name, "at", AT)
         super().at(a, indices, b, deterministic=deterministic)
 
     at.__doc__ = WithAt.at.__doc__

@@ -1,0 +1,73 @@
+"""``a.real`` and ``a.imag`` as NumPy has them on arrays: views that write through (``z.imag[1] = 5``,
+``z.real *= 2``) and attributes that can be assigned (``z.real = x``, ``z.imag = 0``).
+
+A write into a part rebuilds the complex base from the new part and the base's other part (one lazy
+``complex`` node stored into the base); reading a part after the base changed reads the base's new values, as
+any kdsl view does (:mod:`view_links`). ``kd.real(z)`` and ``kd.imag(z)`` stay plain values.
+
+Example:
+    >>> import kdsl as kd
+    >>> z = kd.zeros(3, dtype=kd.complex64)
+    >>> z.real = kd.asarray([1.0, 2.0, 3.0])
+    >>> z.imag[1] = 5
+    >>> z.tolist()
+    [(1+0j), (2+5j), (3+0j)]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.complex_math import complex_from_parts, imag, real
+
+
+def _write_real(base: Array, view: Array) -> None:
+    base[...] = complex_from_parts(view, imag(base)).astype(base.dtype)
+
+
+def _write_imag(base: Array, view: Array) -> None:
+    base[...] = complex_from_parts(real(base), view).astype(base.dtype)
+
+
+def real_view(a: Array) -> Array:
+    """``a.real``: for complex ``a`` a float view writing into ``a``; real ``a`` is its own real part."""
+    if a.dtype.kind != "c":
+        return a
+    return real(a)._view_of(a, _write_real, real)
+
+
+def imag_view(a: Array) -> Array:
+    """``a.imag``: for complex ``a`` a float view writing into ``a``; zeros (not writable into ``a``) for real
+    ``a``, as NumPy's read-only zeros."""
+    if a.dtype.kind != "c":
+        return imag(a)
+    return imag(a)._view_of(a, _write_imag, imag)
+
+
+def _part(value: Any) -> Any:
+    """A new part's values: the real part of complex ones (NumPy keeps it and warns)."""
+    return real(value) if isinstance(value, Array) and value.dtype.kind == "c" else value
+
+
+def set_real(a: Array, value: Any) -> None:
+    """``a.real = value`` (broadcast to ``a``'s shape)."""
+    if a.dtype.kind != "c":
+        a[...] = value
+        return
+    _write_real(a, _as_part(_part(value), a))
+
+
+def set_imag(a: Array, value: Any) -> None:
+    """``a.imag = value``; TypeError for real ``a``, as NumPy's."""
+    if a.dtype.kind != "c":
+        raise TypeError("array does not have imaginary part to set")
+    _write_imag(a, _as_part(_part(value), a))
+
+
+def _as_part(value: Any, a: Array) -> Array:
+    from kdsl.frontend.array.creation import as_array
+    from kdsl.frontend.array.shape_ops import broadcast_to
+
+    v = as_array(value, a.device) if not isinstance(value, Array) else value
+    return broadcast_to(v.astype(a.dtype.real_dtype), a.shape)

@@ -169,3 +169,33 @@ def test_copy_and_ravel_order(order, view):
         np.testing.assert_array_equal(k.reshape((-1, 2), order=order).numpy(), h.reshape((-1, 2), order=order))
     with pytest.raises(ValueError, match="order"):
         k.copy(order="X")
+
+
+@pytest.mark.parametrize("view", ["T", "rows", "cols", "reversed", "T_row", "empty", "middle_cols", "permuted",
+                                  "first_row"])
+@pytest.mark.parametrize("dtype", ["float32", "int8", "complex64"])
+def test_layout_survives_computing_the_view(view, dtype):
+    """A view read to the host (or used by a computed result) keeps the layout NumPy's view has: its flags,
+    strides and memory order (``ravel('K')``) are those of the unread view (NumPy's ravel docstring example)."""
+    host, a = _pair(dtype)
+    h, k = VIEWS[view](host), VIEWS[view](a)
+    k.realize()  # the view's node becomes a buffer (as when a larger graph stores it)
+    assert (k.flags.c_contiguous, k.flags.f_contiguous) == (h.flags.c_contiguous, h.flags.f_contiguous)
+    assert k.strides == h.strides
+    np.testing.assert_array_equal(k.ravel("K").numpy(), h.ravel("K"))
+    np.testing.assert_array_equal(k.ravel("A").numpy(), h.ravel("A"))
+    assert kd.isfortran(k) == np.isfortran(h)
+
+
+def test_swapaxes_ravel_k_after_ravel_c():
+    host = np.arange(12).reshape(2, 3, 2).swapaxes(1, 2)
+    a = kd.arange(12).reshape(2, 3, 2).swapaxes(1, 2)
+    np.testing.assert_array_equal(a.ravel("C").numpy(), host.ravel("C"))
+    np.testing.assert_array_equal(a.ravel("K").numpy(), host.ravel("K"))
+
+
+def test_realised_broadcast_constant_is_c_ordered():
+    a = kd.zeros((3, 4)).T
+    a.realize()
+    h = np.zeros((3, 4)).T.copy()  # kdsl keeps no layout for a lazy constant: a new C-ordered array
+    assert (a.flags.c_contiguous, a.flags.f_contiguous) == (h.flags.c_contiguous, h.flags.f_contiguous)

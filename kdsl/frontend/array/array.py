@@ -407,7 +407,8 @@ class Array(ViewLinks):
     def strides(self) -> tuple[int, ...]:
         """Byte steps between elements along each axis, as NumPy's for the same view of a C-ordered array
         (``as_strided`` takes them); a size-1 axis gets a C-contiguous array's step."""
-        view = self._n.arg if self._n.op == "view" else None
+        node = self._n  # a view, or a view realised since (it keeps its View: the layout NumPy's array has)
+        view = node.arg if node.op == "view" or (node.op == "buffer" and node.arg is not None) else None
         size, steps, acc = self.dtype.itemsize, [], self.dtype.itemsize
         for axis in reversed(range(self.ndim)):
             n = self.shape[axis]

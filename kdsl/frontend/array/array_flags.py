@@ -57,13 +57,23 @@ def _contiguous(shape: tuple[int, ...], strides: tuple[int, ...], fortran: bool)
     return True
 
 
+def layout_strides(node: Any) -> tuple[int, ...] | None:
+    """The element strides (over a C-ordered source) of the NumPy array a view node, or a view node realised
+    since (it keeps its View), stands for; None for an owner. A view of a 0-d node is a lazy constant
+    (kd.zeros, kd.full) broadcast: its zero strides say nothing of the layout NumPy's array would have, so it
+    counts as an owner, C-ordered like any other new array."""
+    if node.op == "view" and not (node.srcs and len(node.srcs[0].shape) == 0):
+        return tuple(node.arg.strides)
+    if node.op == "buffer" and node.arg is not None:
+        return tuple(node.arg.strides)
+    return None
+
+
 def contiguity(a: Array) -> tuple[bool, bool]:
     """``(c_contiguous, f_contiguous)`` of the NumPy array equivalent to ``a``."""
-    node = a._node
-    # A view of a 0-d node is a lazy constant (kd.zeros, kd.full) broadcast: its zero strides say nothing of
-    # the layout NumPy's array would have, so it counts as C-ordered like any other new array.
-    if node.op == "view" and not (node.srcs and len(node.srcs[0].shape) == 0):
-        strides = node.arg.strides
+    kept = layout_strides(a._node)
+    if kept is not None:
+        strides = list(kept)
     else:  # an owner: C order
         strides, step = [0] * a.ndim, 1
         for axis in reversed(range(a.ndim)):

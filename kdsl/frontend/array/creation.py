@@ -217,8 +217,8 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) ->
     check_order("full", order, "CF")
     check_like("full", like)
     dev = current_device(device)
-    if isinstance(fill_value, Array):
-        fill_value = fill_value.item()
+    if isinstance(fill_value, (Array, list, tuple)) or (isinstance(fill_value, np.ndarray) and fill_value.ndim):
+        return _full_of_array(as_shape(shape), fill_value, dtype, dev)
     if dtype is not None:
         d = dt.as_dtype(dtype)
     elif isinstance(fill_value, int) and not isinstance(fill_value, bool):
@@ -228,6 +228,22 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) ->
     dev.check(d)
     node = ops.const_node(fill_value, d, dev)
     return Array(mv.broadcast_node(node, as_shape(shape)))
+
+
+def _full_of_array(shape: tuple[int, ...], fill_value: Any, dtype: Any, dev: Any) -> Array:
+    """``full`` with an array-like ``fill_value`` (NumPy's ``np.full((2, 2), [1, 2])``): the fill broadcast to
+    ``shape`` and cast to ``dtype`` unsafely, as NumPy's copy into the new array; a kdsl fill stays on the device.
+    A new array: writes to it do not reach ``fill_value``."""
+    fill = fill_value if isinstance(fill_value, Array) else asarray(fill_value, device=dev)
+    if dtype is not None:
+        fill = fill.astype(dt.as_dtype(dtype), copy=False)
+    try:
+        target = ops.broadcast_shapes(fill.shape, shape)
+    except ValueError:
+        target = None
+    if target != shape:
+        raise ValueError(f"could not broadcast input array from shape {fill.shape} into shape {shape}")
+    return Array(mv.broadcast_node(fill._n, shape))
 
 
 def zeros(shape, dtype=None, order="C", *, device=None, like=None) -> Array:

@@ -216,3 +216,22 @@ def test_full_fill_that_does_not_broadcast(shape, fill):
         np.full(shape, fill)
     with pytest.raises(type(want.value), match="could not broadcast"):
         kd.full(shape, fill)
+
+
+_FLOAT_RANGES = [(-3, 3, 0.5), (0, 5, 1.5), (5, 0, -1.5), (0.5, 4, 1), (1, 10, 3), (-2.7, 3, 0.9), (0, 1, 0.3),
+                 (3, 3, 0.5), (2.5,), (np.float32(0.5), 3, 1)]
+
+
+@pytest.mark.parametrize("args,dtype", [(r, d) for r in _FLOAT_RANGES for d in ("int32", "int64", "int8")] +
+                         [(r, "uint8") for r in _FLOAT_RANGES if min(r) >= 0])
+def test_arange_integer_dtype_with_float_bounds(args, dtype):
+    """np.arange(-3, 3, 0.5, dtype=int): the first two values truncated give the step (NumPy's docstring)."""
+    want = np.arange(*args, dtype=dtype)
+    got = kd.arange(*args, dtype=dtype)
+    assert got.dtype == kd.dtype.as_dtype(dtype)
+    np.testing.assert_array_equal(got.numpy(), want)
+
+
+def test_arange_numpy_float32_bound_is_float():
+    assert kd.arange(np.float32(0.5), 3).dtype == kd.float32
+    np.testing.assert_array_equal(kd.arange(np.float32(0.5), 3).numpy(), [0.5, 1.5, 2.5])

@@ -325,15 +325,20 @@ def arange(start, stop=None, step=1, dtype=None, device=None, *, like=None) -> A
     _check_finite_range(start, stop, step)
     n = max(0, math.ceil((stop - start) / step))
     if dtype is None:
-        d = dt.default_float if any(isinstance(v, float) for v in (start, stop, step)) else dt.default_int
+        d = dt.default_float if any(isinstance(v, (float, np.floating)) for v in (start, stop, step)) else \
+            dt.default_int
     else:
         d = dt.as_dtype(dtype)
     if d.is_float:  # NumPy computes float ranges in float64: do the same on the host for identical values
         return asarray(np.arange(start, stop, step, dtype=np.float64).astype(d.np), device=device)
+    # NumPy's rule for an integer dtype: the first two values are cast (truncated) to it and their difference
+    # is the step, so arange(-3, 3, 0.5, dtype=int) steps by 1 (12 values, as many as the float range has).
+    first = int(start)
+    step = int(start + step) - first
     i = iota((n,), 0, device)
-    if any(abs(int(v)) >= 1 << 31 for v in (start, step, start + n * step)):  # int32 would overflow
+    if any(abs(v) >= 1 << 31 for v in (first, step, first + n * step)):  # int32 would overflow
         i = i.astype(dt.int64)
-    return (i * int(step) + int(start)).astype(d) if (step, start) != (1, 0) else i.astype(d)
+    return (i * step + first).astype(d) if (step, first) != (1, 0) else i.astype(d)
 
 
 def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = False, dtype=None, axis: int = 0,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -468,6 +468,13 @@ class Array(ViewLinks):
 
         return FlatIter(self)
 
+    @flat.setter
+    def flat(self, value) -> None:
+        """``a.flat = v`` writes ``v``'s elements into ``a`` in C order, repeated as needed (NumPy's)."""
+        from kdsl.frontend.array.flat_iter import assign_flat
+
+        assign_flat(self, value)
+
     def tobytes(self, order: Literal["C", "F", "A", "K"] = "C") -> bytes:
         """The elements' bytes (an explicit download), as ``ndarray.tobytes``."""
         return self.numpy().tobytes(order)
@@ -653,12 +660,26 @@ class Array(ViewLinks):
 
         return real(self)
 
+    @real.setter
+    def real(self, value: Any) -> None:
+        """``a.real = v`` writes the real parts (all of a real array), as NumPy's."""
+        from kdsl.frontend.array.complex_math import set_part  # cycle: that module builds Arrays
+
+        set_part(self, value, imaginary=False)
+
     @property
     def imag(self) -> Array:
         """The imaginary part (zeros for real dtypes)."""
         from kdsl.frontend.array.complex_math import imag  # cycle: that module builds Arrays
 
         return imag(self)
+
+    @imag.setter
+    def imag(self, value: Any) -> None:
+        """``a.imag = v`` writes the imaginary parts of a complex array (TypeError for a real one), as NumPy's."""
+        from kdsl.frontend.array.complex_math import set_part  # cycle: that module builds Arrays
+
+        set_part(self, value, imaginary=True)
 
     def conj(self) -> Array:
         from kdsl.frontend.array.complex_math import conj  # cycle: that module builds Arrays

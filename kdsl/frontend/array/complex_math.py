@@ -88,6 +88,23 @@ def complex_from_parts(re: Any, im: Any) -> Array:
     return Array(Node("complex", srcs, out, shape, device=dev))
 
 
+def set_part(a: Array, value: Any, imaginary: bool) -> None:
+    """``a.real = value`` / ``a.imag = value`` in place, as NumPy's: one part of a complex array is replaced
+    (``value`` broadcast; a complex value gives its real part, with NumPy's ComplexWarning); a real array's
+    ``real`` is the array itself, and it has no imaginary part to set (TypeError, as NumPy)."""
+    if a.dtype.kind != "c":
+        if imaginary:
+            raise TypeError("array does not have imaginary part to set")
+        a[...] = value
+        return
+    v = _arr(value) if not isinstance(value, (int, float)) else value
+    if isinstance(v, Array) and v.dtype.kind == "c":
+        warn_discarded_imag(v.dtype, dt.float64)
+        v = real(v)
+    re, im = (real(a), v) if imaginary else (v, imag(a))
+    a[...] = complex_from_parts(re, im).astype(a.dtype, copy=False)
+
+
 def iscomplexobj(x: Any) -> bool:
     """Whether ``x`` has a complex dtype (whatever its values)."""
     return _dtype_of(x).kind == "c"

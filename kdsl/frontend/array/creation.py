@@ -133,6 +133,9 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> 
             x = asarray(x.numpy(), device=dev)
         # no conversion needed: x itself, as np.asarray returns its input (copy=True asks for a copy)
         return x if dtype is None or dt.as_dtype(dtype) is x.dtype else x.astype(dtype)
+    wrapped = getattr(type(x), "__kdsl_array__", None)
+    if wrapped is not None:  # an object wrapping a kdsl array (kd.poly1d: its coefficients): no download
+        return asarray(wrapped(x), dtype, device=device)
     want = dt.as_dtype(dtype) if dtype is not None else None
     if isinstance(x, (list, tuple)) and _holds_array(x):  # [y[1], -y[0]]: joined on the device, no download
         return _joined(x, want, dev)

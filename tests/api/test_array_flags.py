@@ -199,3 +199,20 @@ def test_realised_broadcast_constant_is_c_ordered():
     a.realize()
     h = np.zeros((3, 4)).T.copy()  # kdsl keeps no layout for a lazy constant: a new C-ordered array
     assert (a.flags.c_contiguous, a.flags.f_contiguous) == (h.flags.c_contiguous, h.flags.f_contiguous)
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_ascontiguousarray_copies_exactly_where_numpy_does(view):
+    """np.ascontiguousarray returns a C-contiguous input itself (NumPy's docstring: x is y) and copies others."""
+    host, a = _pair()
+    h, k = VIEWS[view](host), VIEWS[view](a)
+    hy, ky = np.ascontiguousarray(h), kd.ascontiguousarray(k)
+    assert (ky is k) == (hy is h)
+    assert ky.flags.c_contiguous
+    np.testing.assert_array_equal(ky.numpy(), hy)
+
+
+@pytest.mark.parametrize("make", [lambda m: m.ones((2, 3)), lambda m: m.zeros((4, 1)), lambda m: m.full((3,), 2.0)])
+def test_ascontiguousarray_of_a_new_constant_is_itself(make):
+    x, h = make(kd), make(np)
+    assert (kd.ascontiguousarray(x) is x) == (np.ascontiguousarray(h) is h)

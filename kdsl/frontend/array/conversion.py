@@ -57,10 +57,10 @@ def ascontiguousarray(a: Any, dtype: Any = None, *, like: Any = None) -> Array:
     x = _as(a, dtype)
     if x.ndim == 0:
         return x.reshape(1)
-    node = x._node
-    if node.op == "view" and not node.arg.is_contiguous:
-        return x.copy()
-    return x
+    from kdsl.frontend.array.array_flags import contiguity
+
+    # NumPy's C_CONTIGUOUS flag decides (a lazy constant such as kd.ones(s) counts as a new C-ordered array)
+    return x if contiguity(x)[0] else x.copy()
 
 
 def asanyarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = None, copy: bool | None = None,

@@ -44,7 +44,9 @@ import numpy
 
 import kdsl
 
-MODULES = (("", numpy, kdsl), ("linalg.", numpy.linalg, kdsl.linalg), ("fft.", numpy.fft, kdsl.fft))
+# (report prefix, NumPy namespace, kdsl namespace); ndarray's methods and properties are checked as well.
+MODULES = (("", numpy, kdsl), ("linalg.", numpy.linalg, kdsl.linalg), ("fft.", numpy.fft, kdsl.fft),
+           ("ndarray.", numpy.ndarray, kdsl.ndarray))
 
 # Whole functions out of scope: their examples show text or set printing state.
 SKIP_FUNCTIONS = {
@@ -171,14 +173,17 @@ class FunctionReport:
 
 
 def function_pairs() -> Iterator[tuple[str, Any, Any]]:
-    """(name, NumPy object, kdsl object) for every public callable both have, each NumPy object once."""
+    """(name, NumPy object, kdsl object) for every public callable both have (and ndarray's properties with
+    examples), each NumPy object once."""
     seen: set[int] = set()
     for prefix, np_mod, kd_mod in MODULES:
         for name in sorted(dir(np_mod)):
             if name.startswith("_"):
                 continue
             np_obj = getattr(np_mod, name, None)
-            if np_obj is None or isinstance(np_obj, types.ModuleType) or not callable(np_obj):
+            if np_obj is None or isinstance(np_obj, types.ModuleType):
+                continue
+            if not callable(np_obj) and not (prefix == "ndarray." and examples_of(np_obj)):
                 continue
             try:
                 kd_obj = getattr(kd_mod, name)
@@ -550,7 +555,8 @@ def main(argv: list[str] | None = None) -> int:
         for o in report.outcomes:
             totals[o.status] += 1
             if o.status == "skip":
-                skip_reasons[o.reason.split(" (")[0] if o.reason.startswith("uses") else o.reason] += 1
+                skip_reasons["uses a name a skipped or failed example set" if o.reason.startswith("uses ")
+                             else o.reason] += 1
         n_pass, n_fail, n_skip = report.count("pass"), report.count("fail"), report.count("skip")
         if n_fail == 0 and n_pass > 0:
             clean.append(name)

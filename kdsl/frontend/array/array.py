@@ -93,6 +93,9 @@ class Array(ViewLinks):
         old = self._n.shape
         target = tuple(value) if isinstance(value, (tuple, list)) else (value,)
         new = mv.resolve_shape(target, self.size)
+        if not self._reshapes_in_place(new):  # NumPy's rule: only where the reshape is a view (no copy)
+            raise AttributeError("Incompatible shape for in-place modification. Use `.reshape()` to make a copy "
+                                 "with the desired shape.")
         self._set_raw(mv.reshape_node(self._n, new))  # the same values: views of this array stay as they are
         if self._parent is not None:
             base, write = self._parent

@@ -1,6 +1,7 @@
 """Runs NumPy's own docstring examples against kdsl and reports where kdsl's values differ.
 
-For every public callable that exists both in NumPy and in kdsl (top level, ``linalg``, ``fft``), the ``>>>``
+For every public callable that exists both in NumPy and in kdsl (top level, ``linalg``, ``fft``, ``emath``, the
+``polynomial`` modules, and ndarray's methods), the ``>>>``
 examples of NumPy's docstring run twice, in order, in two fresh namespaces: once with ``np`` bound to NumPy, once
 with ``np`` bound to kdsl (``import numpy as np`` and ``from numpy[.linalg|.fft] import ...`` are rewritten to kdsl;
 a bare ``import numpy`` keeps NumPy). The value of each expression statement (or the arguments of a ``print``
@@ -46,7 +47,14 @@ import kdsl
 
 # (report prefix, NumPy namespace, kdsl namespace); ndarray's methods and properties are checked as well.
 MODULES = (("", numpy, kdsl), ("linalg.", numpy.linalg, kdsl.linalg), ("fft.", numpy.fft, kdsl.fft),
-           ("ndarray.", numpy.ndarray, kdsl.ndarray))
+           ("ndarray.", numpy.ndarray, kdsl.ndarray), ("emath.", numpy.emath, kdsl.emath)) + tuple(
+    (f"polynomial.{kind}.", getattr(numpy.polynomial, kind), getattr(kdsl.polynomial, kind))
+    for kind in ("polynomial", "chebyshev", "legendre", "hermite", "hermite_e", "laguerre"))
+# ``import numpy.X`` / ``from numpy.X import`` become kdsl's in the kdsl run for these submodules.
+KDSL_SUBMODULES = {"linalg", "fft", "emath", "polynomial", "polynomial.polynomial", "polynomial.chebyshev",
+                   "polynomial.legendre", "polynomial.hermite", "polynomial.hermite_e", "polynomial.laguerre",
+                   "polynomial.polyutils"}
+_KDSL_MODULES = {"numpy"} | {f"numpy.{m}" for m in KDSL_SUBMODULES}
 
 # Whole functions out of scope: their examples show text or set printing state.
 SKIP_FUNCTIONS = {
@@ -225,16 +233,16 @@ def examples_of(np_obj: Any) -> list[doctest.Example]:
 
 
 class _ToKdsl(ast.NodeTransformer):
-    """Rewrites ``import numpy as np`` and ``from numpy[.linalg|.fft] import ...`` to kdsl."""
+    """Rewrites ``import numpy as np`` and ``from numpy[.linalg|.fft|.polynomial...] import ...`` to kdsl."""
 
     def visit_Import(self, node: ast.Import) -> ast.AST:
         for alias in node.names:
-            if alias.asname is not None and alias.name in ("numpy", "numpy.linalg", "numpy.fft"):
+            if alias.asname is not None and alias.name in _KDSL_MODULES:
                 alias.name = "kdsl" + alias.name[len("numpy"):]
         return node
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> ast.AST:
-        if node.module in ("numpy", "numpy.linalg", "numpy.fft"):
+        if node.module in _KDSL_MODULES:
             node.module = "kdsl" + node.module[len("numpy"):]
         return node
 

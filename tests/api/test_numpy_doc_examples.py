@@ -46,6 +46,9 @@ FUNCTIONS = [
     "lexsort", "argpartition", "union1d", "setdiff1d", "inner", "tensordot", "isclose", "allclose",
     "nan_to_num", "logaddexp", "linalg.cholesky", "linalg.pinv", "linalg.inv", "linalg.eigvalsh",
     "linalg.matrix_rank", "fft.ifft", "fft.irfft", "fft.fft2", "fft.rfftfreq",
+    # np.polynomial's modules, np.emath
+    "polynomial.chebyshev.chebline", "polynomial.chebyshev.cheb2poly", "polynomial.polynomial.polyval",
+    "polynomial.legendre.legfit", "emath.sqrt", "emath.log",
     # ndarray's methods and properties
     "ndarray.T", "ndarray.flat", "ndarray.tolist", "ndarray.shape", "ndarray.strides", "ndarray.transpose",
 ]

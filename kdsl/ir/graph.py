@@ -23,7 +23,8 @@ Node kinds (``node.op``):
 * ``"scatter"``  ``srcs = (target, index, values)``, ``arg`` = "add" | "max" | "min": ``target`` (1-D) after
                  ``ufunc.at`` with atomics (see :mod:`kdsl.engine.scatter`)
 
-When a node is realised it turns into a ``"buffer"`` node in place, so every graph that uses it sees the data.
+When a node is realised it turns into a ``"buffer"`` node in place, so every graph that uses it sees the data (a
+realised view keeps its ``View`` in ``arg``: the layout of the NumPy array it stands for).
 
 Example:
     >>> from kdsl import dtype as dt
@@ -92,7 +93,11 @@ class Node:
             hook(self)
         # buffer before op: a thread that sees op == "buffer" finds the buffer set
         self.buffer = buffer
-        srcs, self.op, self.srcs, self.arg = self.srcs, "buffer", (), None
+        # A realised view of real data keeps its View (strides over its source) in ``arg``: the layout NumPy's
+        # equivalent array has (``flags``, ``strides``, ``ravel('K')`` read it). Nothing reads a buffer's arg
+        # otherwise. A broadcast lazy constant (a view of a 0-d node) becomes a plain C-ordered owner.
+        keep = self.arg if self.op == "view" and self.srcs and self.srcs[0].shape else None
+        srcs, self.op, self.srcs, self.arg = self.srcs, "buffer", (), keep
         for s in srcs:
             s.refs -= 1
 

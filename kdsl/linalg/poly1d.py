@@ -130,6 +130,10 @@ class poly1d:  # noqa: N801 - NumPy's name
 
     r = roots
 
+    def __kdsl_array__(self) -> kd.Array:
+        """The coefficients, for kdsl functions given a poly1d (``kd.square(p)``, ``kd.polyder(p)``: no copy)."""
+        return self._coeffs
+
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         return np.asarray(self._coeffs.numpy(), dtype=dtype)
 

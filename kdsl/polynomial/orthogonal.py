@@ -167,10 +167,13 @@ class Basis:
         return self.from_poly(pp.polyfromroots(roots))
 
     def line(self, off: float, scl: float) -> kd.Array:
-        """The series of ``off + scl*x``."""
+        """The series of ``off + scl*x``: ``off + scl * (x's series)``, computed on the host as NumPy's formulas
+        (``[off, scl]`` for Chebyshev, ``[off, scl / 2]`` Hermite, ``[off + scl, -scl]`` Laguerre), so integer
+        arguments give integers where NumPy's do."""
         if scl == 0:
-            return kd.asarray([off])
-        return self._convert(kd.asarray(np.array([off, scl], dtype=float)), self.from_power(2))
+            return kd.asarray(np.array([off]))
+        x0, x1 = (int(v) if float(v).is_integer() else float(v) for v in self.from_power(2)[:, 1])
+        return kd.asarray(np.array([off + scl * x0, scl * x1]))
 
 
 __all__ = ["Basis"]

@@ -42,7 +42,7 @@ def polyline(off: float, scl: float) -> kd.Array:
     >>> kd.polynomial.polynomial.polyline(3, 2).tolist()
     [3, 2]
     """
-    return kd.asarray([off, scl]) if scl != 0 else kd.asarray([off])
+    return kd.asarray(np.array([off, scl] if scl != 0 else [off]))  # NumPy's dtype (int64, float64)
 
 
 def _coefficients(c: Any) -> kd.Array:

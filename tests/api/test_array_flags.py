@@ -180,3 +180,50 @@ def test_strides_of_new_constant_arrays_match_numpy(make, shape):
     host, got = getattr(np, make)(*args, dtype=np.float32), getattr(kd, make)(*args, dtype=kd.float32)
     assert got.strides == host.strides
     assert (got.flags.c_contiguous, got.flags.f_contiguous) == (host.flags.c_contiguous, host.flags.f_contiguous)
+
+
+@pytest.mark.parametrize("view", ["T", "rows", "cols", "reversed", "T_row", "empty", "middle_cols", "permuted",
+                                  "first_row"])
+@pytest.mark.parametrize("dtype", ["float32", "int8", "complex64"])
+def test_layout_survives_computing_the_view(view, dtype):
+    """A view read to the host (or used by a computed result) keeps the layout NumPy's view has: its flags,
+    strides and memory order (``ravel('K')``) are those of the unread view (NumPy's ravel docstring example)."""
+    host, a = _pair(dtype)
+    h, k = VIEWS[view](host), VIEWS[view](a)
+    k.realize()  # the view's node becomes a buffer (as when a larger graph stores it)
+    assert (k.flags.c_contiguous, k.flags.f_contiguous) == (h.flags.c_contiguous, h.flags.f_contiguous)
+    assert k.strides == h.strides
+    np.testing.assert_array_equal(k.ravel("K").numpy(), h.ravel("K"))
+    np.testing.assert_array_equal(k.ravel("A").numpy(), h.ravel("A"))
+    assert kd.isfortran(k) == np.isfortran(h)
+
+
+def test_swapaxes_ravel_k_after_ravel_c():
+    host = np.arange(12).reshape(2, 3, 2).swapaxes(1, 2)
+    a = kd.arange(12).reshape(2, 3, 2).swapaxes(1, 2)
+    np.testing.assert_array_equal(a.ravel("C").numpy(), host.ravel("C"))
+    np.testing.assert_array_equal(a.ravel("K").numpy(), host.ravel("K"))
+
+
+def test_realised_broadcast_constant_is_c_ordered():
+    a = kd.zeros((3, 4)).T
+    a.realize()
+    h = np.zeros((3, 4)).T.copy()  # kdsl keeps no layout for a lazy constant: a new C-ordered array
+    assert (a.flags.c_contiguous, a.flags.f_contiguous) == (h.flags.c_contiguous, h.flags.f_contiguous)
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_ascontiguousarray_copies_exactly_where_numpy_does(view):
+    """np.ascontiguousarray returns a C-contiguous input itself (NumPy's docstring: x is y) and copies others."""
+    host, a = _pair()
+    h, k = VIEWS[view](host), VIEWS[view](a)
+    hy, ky = np.ascontiguousarray(h), kd.ascontiguousarray(k)
+    assert (ky is k) == (hy is h)
+    assert ky.flags.c_contiguous
+    np.testing.assert_array_equal(ky.numpy(), hy)
+
+
+@pytest.mark.parametrize("make", [lambda m: m.ones((2, 3)), lambda m: m.zeros((4, 1)), lambda m: m.full((3,), 2.0)])
+def test_ascontiguousarray_of_a_new_constant_is_itself(make):
+    x, h = make(kd), make(np)
+    assert (kd.ascontiguousarray(x) is x) == (np.ascontiguousarray(h) is h)

@@ -62,3 +62,42 @@ def test_bad_keywords_raise_what_numpy_raises() -> None:
             host.astype(np.int32, **kwargs)  # type: ignore[call-overload]
         with pytest.raises(ValueError, match="order" if "order" in kwargs else "casting"):
             a.astype(np.int32, **kwargs)
+
+
+_SAME_VALUE_CASES = [
+    ([1.0, 2.0, 2.5], "int32"), ([1.0, 2.0], "int64"), ([1.0, 1e40], "float32"), ([0.1], "float32"),
+    ([0.5, -0.25], "float32"), ([1, 300], "int8"), ([1, 127], "int8"), ([-1, 2], "uint8"), ([3, 2], "uint8"),
+    ([np.nan, np.inf, -np.inf], "float16"), ([0.0, 2.0], "bool"), ([2**24 + 1], "float32"), ([], "int8"),
+    ([70000.0], "float16"), ([-0.0], "int32"),
+]
+
+
+@pytest.mark.parametrize("values,dtype", _SAME_VALUE_CASES)
+@pytest.mark.parametrize("source", ["float64", "int64"])
+@pytest.mark.parametrize("view", [False, True])
+def test_astype_same_value(values, dtype, source, view):
+    """NumPy 2.4's casting='same_value' (ndarray.astype's docstring): ValueError when a value would change."""
+    host = np.asarray(values, dtype=np.float64)
+    if source == "int64":
+        host = host[np.isfinite(host) & (host == np.round(host))].astype(np.int64)
+    if view:  # every other element of a doubled array
+        host = np.repeat(host, 2)[::2]
+        a = kd.asarray(np.repeat(host, 2))[::2]
+    else:
+        a = kd.asarray(host)
+    try:
+        want = host.astype(dtype, casting="same_value")
+    except ValueError:
+        with pytest.raises(ValueError, match="same_value"):
+            a.astype(dtype, casting="same_value")
+        return
+    got = a.astype(dtype, casting="same_value")
+    assert got.dtype == kd.dtype.as_dtype(dtype)
+    np.testing.assert_array_equal(got.numpy(), want)
+
+
+def test_astype_same_value_same_dtype_and_copy():
+    a = kd.asarray([1.5, 2.5])
+    assert a.astype(a.dtype, casting="same_value", copy=False) is a
+    b = a.astype(a.dtype, casting="same_value")
+    assert b is not a and b.tolist() == [1.5, 2.5]

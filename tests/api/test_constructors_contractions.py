@@ -189,3 +189,22 @@ def test_cov_mixed_real_and_complex(other):
     np.testing.assert_allclose(got.numpy(), np.cov(a, b), rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(kd.corrcoef(kd.asarray(b), kd.asarray(a)).numpy(), np.corrcoef(b, a),
                                rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("fn,args", [
+    ("geomspace", (1j, 1000j, 4)), ("geomspace", (-1 + 0j, 1 + 0j, 5)), ("geomspace", (1 + 1j, 8 + 8j, 4)),
+    ("geomspace", (2j, 2j, 1)), ("geomspace", (1j, 10j, 0)), ("logspace", (0, 1j, 3)), ("logspace", (0j, 2, 3)),
+])
+def test_complex_ranges_stay_complex(fn, args):
+    """np.geomspace(1j, 1000j, num=4) is complex (NumPy's docstring example); kdsl's default complex64."""
+    want = getattr(np, fn)(*args)
+    got = getattr(kd, fn)(*args)
+    assert got.dtype == kd.complex64 and got.shape == want.shape
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-5, atol=1e-6)
+    explicit = getattr(kd, fn)(*args, dtype=kd.complex128)
+    assert explicit.dtype == kd.complex128
+    np.testing.assert_allclose(explicit.numpy(), want, rtol=1e-12, atol=1e-12)
+
+
+def test_real_ranges_stay_float32():
+    assert kd.geomspace(1, 1000, 4).dtype == kd.float32 and kd.logspace(0, 3, 4).dtype == kd.float32

@@ -140,3 +140,27 @@ def test_count_nonzero_keepdims_and_empty():
 def test_isin(xp, test, invert):
     a = xp.asarray(np.array([[1, 2, 0], [4, 4, -1]], np.float32)).T
     return xp.isin(a, xp.asarray(np.array(test, np.float32)), invert=invert)
+
+
+_NAN_PAIRS = {
+    "real_vs_imag": ([complex(np.nan, 1)], [complex(1, np.nan)]),
+    "both_parts": ([complex(np.nan, np.nan), 2j], [complex(np.nan, 0), 2j]),
+    "nan_vs_number": ([complex(np.nan, 0)], [1 + 0j]),
+    "no_nan": ([1 + 2j, 3j], [1 + 2j, 3j]),
+    "empty": ([], []),
+}
+
+
+@pytest.mark.parametrize("pair", _NAN_PAIRS)
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("equal_nan", [True, False])
+@pytest.mark.parametrize("view", [False, True])
+def test_array_equal_complex_nan(pair, dtype, equal_nan, view):
+    """np.array_equal(a, b, equal_nan=True) counts a NaN in either part as NaN (NumPy's docstring example)."""
+    x, y = (np.asarray(v, dtype=dtype) for v in _NAN_PAIRS[pair])
+    kx, ky = kd.asarray(x), kd.asarray(y)
+    if view:  # every other element of a doubled array: non-contiguous views
+        kx, ky = kd.asarray(np.repeat(x, 2))[::2], kd.asarray(np.repeat(y, 2))[::2]
+    want = np.array_equal(x, y, equal_nan=equal_nan)
+    assert bool(kd.array_equal(kx, ky, equal_nan=equal_nan)) == want
+    assert bool(kd.array_equal(kx, y, equal_nan=equal_nan)) == want  # one operand on the host

@@ -114,6 +114,60 @@ def test_pad_constant_values(xp, values, dtype):
     return xp.pad(_data(xp, (2, 3), dtype), ((1, 1), (2, 0)), constant_values=values)
 
 
+_PAD_INPUTS = {"int_row": ((5,), "int32", False), "float_grid": ((3, 4), "float32", True),
+               "int16_grid": ((2, 3), "int16", True), "single": ((1, 3), "float64", False),
+               "cube": ((2, 3, 2), "float32", True)}
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("mode", ["maximum", "minimum", "mean", "median"])
+@pytest.mark.parametrize("width,stat_length", [(2, None), ((1, 3), 2), (3, (1, 2)), (((0, 1),), ((2, 1),)),
+                                               (4, 100)])
+@pytest.mark.parametrize("data", _PAD_INPUTS)
+def test_pad_statistic_modes(xp, mode, width, stat_length, data):
+    """np.pad(a, 2, 'mean') and friends (NumPy's docstring examples): rounded half to even into integers."""
+    shape, dtype, strided = _PAD_INPUTS[data]
+    return xp.pad(_data(xp, shape, dtype, strided=strided), width, mode, stat_length=stat_length)
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("width,end_values", [((2, 3), (5, -4)), (3, 0), (1, 2.5), (((1, 2),), ((7, -7),))])
+@pytest.mark.parametrize("data", _PAD_INPUTS)
+def test_pad_linear_ramp(xp, width, end_values, data):
+    shape, dtype, strided = _PAD_INPUTS[data]
+    return xp.pad(_data(xp, shape, dtype, strided=strided), width, "linear_ramp", end_values=end_values)
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("mode", ["reflect", "symmetric"])
+@pytest.mark.parametrize("width", [1, (2, 3), 5, (0, 9), (17, 2)])
+@pytest.mark.parametrize("data", _PAD_INPUTS)
+def test_pad_odd_reflection(xp, mode, width, data):
+    """reflect_type='odd' (2 * edge - mirror), chunk by chunk as NumPy's for pads wider than the axis."""
+    shape, dtype, strided = _PAD_INPUTS[data]
+    return xp.pad(_data(xp, shape, dtype, strided=strided), width, mode, reflect_type="odd")
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("width", [{1: (1, 2)}, {-1: 2}, {0: (3, 0)}, {0: (3, 0), 1: 2}, {}])
+@pytest.mark.parametrize("mode", ["constant", "edge", "mean"])
+def test_pad_dict_widths(xp, width, mode):
+    return xp.pad(_data(xp, (2, 3), "int32", strided=True), width, mode)
+
+
+def _pad_with(vector, pad_width, iaxis, kwargs):
+    value = kwargs.get("padder", 10)
+    vector[:pad_width[0]] = value
+    vector[-pad_width[1]:] = value
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("width", [2, ((1, 2), (0, 1))])
+@pytest.mark.parametrize("kwargs", [{}, {"padder": 100}])
+def test_pad_callable_mode(xp, width, kwargs):
+    return xp.pad(_data(xp, (2, 3), "int32"), width, _pad_with, **kwargs)
+
+
 @numpy_kdsl_allclose()
 def test_pad_empty_and_empty_arrays(xp):
     f32 = xp.float32
@@ -138,7 +192,7 @@ def test_pad_statistics(xp, mode, stat_length, dtype, strided):
 @pytest.mark.parametrize("end_values", [0, -3, (2, 9), ((1, -1), (5, 100))])
 @pytest.mark.parametrize("dtype", ["float32", "int32", "uint8"])
 @pytest.mark.parametrize("width", [1, (2, 5), ((3, 0), (0, 4))])
-def test_pad_linear_ramp(xp, end_values, dtype, width):
+def test_pad_linear_ramp_dtypes(xp, end_values, dtype, width):
     a = _data(xp, (2, 4), dtype, strided=True)
     if dtype == "uint8":
         end_values = np.abs(np.asarray(end_values)).tolist()
@@ -170,6 +224,19 @@ def test_pad_errors():
         kd.pad(kd.ones((0, 2)), 1, mode="reflect")
     with pytest.raises(ValueError, match="mode"):
         kd.pad(kd.ones(2), 1, mode="mirror")
+
+
+        kd.pad(kd.ones(2), 1, mode="average")
+    with pytest.raises(ValueError, match="empty axis"):
+        kd.pad(kd.ones((0, 2)), 1, mode="median")
+    with pytest.raises(ValueError, match="stat_length of 0"):
+        kd.pad(kd.ones(3), 1, mode="maximum", stat_length=0)
+    with pytest.raises(ValueError, match="reflect_type"):
+        kd.pad(kd.ones(3), 1, mode="reflect", reflect_type="bad")
+    with pytest.raises(TypeError, match="pad_width"):
+        kd.pad(kd.ones(3), {0: 1.5})
+    with pytest.raises(ValueError, match="axis"):
+        kd.pad(kd.ones(3), {1: 2})
     with pytest.raises(ValueError, match="negative"):
         kd.pad(kd.ones(2), -1)
     with pytest.raises(ValueError, match="keyword"):

@@ -185,3 +185,41 @@ def test_abstract_types_and_isnat():
         np.isnat(np.zeros(2))
     with pytest.raises(TypeError, match="datetime"):
         kd.asarray(dates)
+
+
+@pytest.mark.parametrize("view", VIEWS)
+@pytest.mark.parametrize("value", [[1, 2], [7], list(range(6)), list(range(9)), "gen", "kd", 3.5, []])
+def test_assign_flat(view, value):
+    """a.flat = v writes v's elements in C order, repeated as needed (np.broadcast's docstring: out.flat = ...)."""
+    host = np.arange(6, dtype=np.float32).reshape(2, 3)
+    a = kd.asarray(host)
+    hv, kv = VIEWS[view](host), VIEWS[view](a)
+    if value == "gen":  # NumPy takes no generator here
+        with pytest.raises(TypeError):
+            hv.flat = (x * 2 for x in range(4))
+        with pytest.raises(TypeError):
+            kv.flat = (x * 2 for x in range(4))
+    elif value == "kd":
+        hv.flat, kv.flat = np.arange(3.0), kd.arange(3.0)
+    else:
+        hv.flat, kv.flat = value, value
+    np.testing.assert_array_equal(kv.numpy(), hv)
+    np.testing.assert_array_equal(a.numpy(), host)
+
+
+@pytest.mark.parametrize("view", VIEWS)
+@pytest.mark.parametrize("key", [0, -1, slice(1, 4), [0, 2], slice(None)])
+def test_flat_setitem_reaches_the_array(view, key):
+    host = np.arange(6, dtype=np.int32).reshape(2, 3)
+    a = kd.asarray(host)
+    hv, kv = VIEWS[view](host), VIEWS[view](a)
+    if hv.size == 0 and key != slice(None) and not isinstance(key, slice):
+        with pytest.raises(IndexError):
+            hv.flat[key] = 9
+        with pytest.raises(IndexError):
+            kv.flat[key] = 9
+        return
+    hv.flat[key] = 9
+    kv.flat[key] = 9
+    np.testing.assert_array_equal(kv.numpy(), hv)
+    np.testing.assert_array_equal(a.numpy(), host)

@@ -161,3 +161,53 @@ def test_numpy_functions_dispatch_to_kdsl():
                                                                             np.polydiv(c, c[:2])[0])]:
         assert isinstance(got, kd.Array)
         np.testing.assert_allclose(np.sort(got.numpy()), np.sort(want), rtol=1e-10)
+
+
+_POLY_INPUTS = [[1, 1, 1, 1], [3.0, -2.0, 0.5], [0, 0, 2, 1], [5], [1.5 + 1j, 2.0]]
+
+
+def _same_poly(got, want):
+    assert isinstance(got, kd.poly1d) and isinstance(want, np.poly1d)
+    np.testing.assert_allclose(got.coeffs.numpy(), want.coeffs, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("c", _POLY_INPUTS)
+@pytest.mark.parametrize("m", [1, 2, 4])
+def test_polyder_polyint_of_poly1d_give_poly1d(c, m):
+    """np.polyder(poly1d) is a poly1d (NumPy's docstring: p2 = np.polyder(p); p2(2.)), polyint likewise."""
+    p, pn = kd.poly1d(np.asarray(c)), np.poly1d(c)
+    _same_poly(kd.polyder(p, m), np.polyder(pn, m))
+    _same_poly(kd.polyint(p, m), np.polyint(pn, m))
+    _same_poly(kd.polyint(p, m, k=[6, 5, 3, 1][:m]), np.polyint(pn, m, k=[6, 5, 3, 1][:m]))
+    assert complex(kd.polyder(p, m)(2.0)) == pytest.approx(complex(np.polyder(pn, m)(2.0)), rel=1e-5)
+    assert isinstance(kd.polyder(kd.asarray(np.asarray(c)), m), kd.Array)  # arrays stay arrays
+
+
+@pytest.mark.parametrize("fn", ["polyadd", "polysub", "polymul"])
+@pytest.mark.parametrize("which", ["first", "second", "both", "neither"])
+def test_poly_arithmetic_returns_poly1d_when_given_one(fn, which):
+    a, b = [1.0, -3.0, 2.0], [2.0, 1.0]
+    ka = kd.poly1d(a) if which in ("first", "both") else kd.asarray(a)
+    kb = kd.poly1d(b) if which in ("second", "both") else kd.asarray(b)
+    na = np.poly1d(a) if which in ("first", "both") else np.asarray(a)
+    nb = np.poly1d(b) if which in ("second", "both") else np.asarray(b)
+    got, want = getattr(kd, fn)(ka, kb), getattr(np, fn)(na, nb)
+    if which == "neither":
+        assert isinstance(got, kd.Array)
+        np.testing.assert_allclose(got.numpy(), want)
+    else:
+        _same_poly(got, want)
+    q, r = kd.polydiv(ka, kb)
+    nq, nr = np.polydiv(na, nb)
+    for g, w in ((q, nq), (r, nr)):
+        if which == "neither":
+            np.testing.assert_allclose(g.numpy(), w)
+        else:
+            _same_poly(g, w)
+
+
+def test_ufunc_of_poly1d_works_on_its_coefficients():
+    p = kd.poly1d([1, 2, 3])
+    np.testing.assert_array_equal(kd.square(p).numpy(), np.square(np.poly1d([1, 2, 3])))
+    np.testing.assert_array_equal(kd.asarray(p).numpy(), [1, 2, 3])
+    assert kd.asarray(p) is p.coeffs  # no copy: the coefficients themselves

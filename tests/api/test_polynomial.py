@@ -308,3 +308,15 @@ def test_module_names_and_printstyle():
         assert "T_1" in str(kd.polynomial.Chebyshev([1.0, 2.0]))
     finally:
         kd.polynomial.set_default_printstyle("unicode")
+
+
+@pytest.mark.parametrize("module,name", [("chebyshev", "chebline"), ("legendre", "legline"), ("hermite", "hermline"),
+                                         ("hermite_e", "hermeline"), ("laguerre", "lagline"),
+                                         ("polynomial", "polyline")])
+@pytest.mark.parametrize("off,scl", [(3, 2), (3, 0), (3.5, 2), (0, -1.5), (-2, 1)])
+def test_line_values_and_kind(module, name, off, scl):
+    """chebline(3, 2) is the integer array [3, 2], as NumPy's (its docstring example); floats stay float64."""
+    got = getattr(getattr(kd.polynomial, module), name)(off, scl)
+    want = getattr(getattr(np.polynomial, module), name)(off, scl)
+    assert got.dtype.kind == want.dtype.kind and (want.dtype.kind != "f" or got.dtype == kd.float64)
+    np.testing.assert_array_equal(got.numpy(), want)

@@ -153,3 +153,45 @@ def test_where_round_and_complex_from_parts(cd):
     assert kd.complex_from_parts(kd.asarray(re.astype(np.float64)), 0.0).dtype is kd.complex128
     with pytest.raises(TypeError, match="real parts"):
         kd.complex_from_parts(kd.asarray(a), 1.0)
+
+
+_PART_VIEWS = {"whole": lambda x: x, "rows": lambda x: x[::2], "T": lambda x: x.T, "row": lambda x: x[1],
+               "empty": lambda x: x[:0], "col1": lambda x: x[:, :1]}
+
+
+@pytest.mark.parametrize("view", _PART_VIEWS)
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("part", ["real", "imag"])
+@pytest.mark.parametrize("value", [9, -2.5, np.nan, "row_values"])
+def test_set_real_and_imag_parts(view, dtype, part, value):
+    """a.real = 9, a.imag = np.array(...) write one part in place, through views (NumPy's docstrings)."""
+    host = (np.arange(12) + 1j * np.arange(12, 24)).astype(dtype).reshape(4, 3)
+    a = kd.asarray(host)
+    hv, kv = _PART_VIEWS[view](host), _PART_VIEWS[view](a)
+    v = np.linspace(-1, 1, hv.shape[-1]) if value == "row_values" else value
+    setattr(hv, part, v)
+    setattr(kv, part, v)
+    assert kv.dtype == kd.dtype.as_dtype(dtype)
+    np.testing.assert_array_equal(kv.numpy(), hv)
+    np.testing.assert_array_equal(a.numpy(), host)  # the write reached the base, as NumPy's
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32", "float64"])
+def test_set_parts_of_real_arrays(dtype):
+    host = np.arange(6, dtype=dtype).reshape(2, 3)
+    a = kd.asarray(host)
+    host.real, a.real = 5, 5
+    np.testing.assert_array_equal(a.numpy(), host)
+    with pytest.raises(TypeError) as want:
+        host.imag = 1
+    with pytest.raises(type(want.value), match="imaginary part"):
+        a.imag = 1
+
+
+def test_set_real_part_from_complex_warns():
+    host, a = np.zeros(2, np.complex64), kd.zeros(2, dtype=kd.complex64)
+    with pytest.warns(np.exceptions.ComplexWarning):
+        host.real = np.array([1 + 5j, 2 + 6j])
+    with pytest.warns(np.exceptions.ComplexWarning):
+        a.real = kd.asarray([1 + 5j, 2 + 6j])
+    np.testing.assert_array_equal(a.numpy(), host)

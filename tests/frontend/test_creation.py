@@ -179,3 +179,59 @@ def test_array_of_kdsl_arrays_joins_on_the_device(build, monkeypatch):
 def test_array_of_ragged_kdsl_arrays():
     with pytest.raises(ValueError, match="inhomogeneous"):
         kd.array([kd.arange(2), kd.arange(3)])
+
+
+FULL_ARRAY_FILLS = [
+    ((2, 2), [1, 2], None), ((2, 3), [1.5, 2.0, -3.0], None), ((2, 2, 3), [0, 0, 255], "int64"),
+    ((3, 1), [[1], [2], [3]], "float32"), ((0, 2), [1, 2], None), ((4, 2), np.arange(2.0), None),
+    ((2, 3), [1.5, -2.7, 3.2], "int8"), ((1, 3), [True, False, True], None), ((2, 3), [[1, 2, 3]], "complex64"),
+]
+
+
+@pytest.mark.parametrize("shape,fill,dtype", FULL_ARRAY_FILLS)
+def test_full_with_array_fill_value(shape, fill, dtype):
+    """np.full((2, 2), [1, 2]) broadcasts the fill (NumPy's docstring example), cast unsafely to dtype."""
+    want = np.full(shape, fill, dtype=dtype)
+    got = kd.full(shape, fill, dtype=dtype)
+    assert got.shape == want.shape and got.dtype.kind == want.dtype.kind
+    np.testing.assert_array_equal(got.numpy(), want)
+    host_like = np.zeros(shape, dtype=dtype or "int32")
+    np.testing.assert_array_equal(kd.full_like(kd.asarray(host_like), fill).numpy(), np.full_like(host_like, fill))
+
+
+def test_full_with_kdsl_fill_stays_lazy_and_is_a_new_array():
+    f = kd.asarray([1.0, 2.0])[::-1]  # a non-contiguous view
+    a = kd.full((3, 2), f)
+    assert a._node.op == "view"  # a broadcast of the fill: nothing read back to the host
+    a[0, 0] = 7.0
+    np.testing.assert_array_equal(f.numpy(), [2.0, 1.0])
+    np.testing.assert_array_equal(a.numpy(), [[7.0, 1.0], [2.0, 1.0], [2.0, 1.0]])
+    zero_d = kd.full(3, kd.asarray(np.float64(2.5)))
+    assert zero_d.dtype == kd.float64 and zero_d.tolist() == [2.5, 2.5, 2.5]
+
+
+@pytest.mark.parametrize("shape,fill", [((2, 2), [1, 2, 3]), ((2,), [[1, 2], [3, 4]]), ((3,), [1, 2])])
+def test_full_fill_that_does_not_broadcast(shape, fill):
+    with pytest.raises(ValueError) as want:
+        np.full(shape, fill)
+    with pytest.raises(type(want.value), match="could not broadcast"):
+        kd.full(shape, fill)
+
+
+_FLOAT_RANGES = [(-3, 3, 0.5), (0, 5, 1.5), (5, 0, -1.5), (0.5, 4, 1), (1, 10, 3), (-2.7, 3, 0.9), (0, 1, 0.3),
+                 (3, 3, 0.5), (2.5,), (np.float32(0.5), 3, 1)]
+
+
+@pytest.mark.parametrize("args,dtype", [(r, d) for r in _FLOAT_RANGES for d in ("int32", "int64", "int8")] +
+                         [(r, "uint8") for r in _FLOAT_RANGES if min(r) >= 0])
+def test_arange_integer_dtype_with_float_bounds(args, dtype):
+    """np.arange(-3, 3, 0.5, dtype=int): the first two values truncated give the step (NumPy's docstring)."""
+    want = np.arange(*args, dtype=dtype)
+    got = kd.arange(*args, dtype=dtype)
+    assert got.dtype == kd.dtype.as_dtype(dtype)
+    np.testing.assert_array_equal(got.numpy(), want)
+
+
+def test_arange_numpy_float32_bound_is_float():
+    assert kd.arange(np.float32(0.5), 3).dtype == kd.float32
+    np.testing.assert_array_equal(kd.arange(np.float32(0.5), 3).numpy(), [0.5, 1.5, 2.5])

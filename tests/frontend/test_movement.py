@@ -156,3 +156,25 @@ def test_reshape_is_a_view_exactly_where_numpys_is(xp, make):
     a[2, 1] = -5
     r[(0,) * r.ndim] = 7  # reaches ``a`` only through a view
     return [r * 1, a * 1]
+
+
+_SHAPE_VIEWS = {"owner": lambda x: x, "rows": lambda x: x[::2], "T": lambda x: x.T, "first_col": lambda x: x[:, :1],
+                "middle_rows": lambda x: x[1:3], "reversed": lambda x: x[::-1], "empty": lambda x: x[:0],
+                "row": lambda x: x[1]}
+
+
+@pytest.mark.parametrize("view", _SHAPE_VIEWS)
+@pytest.mark.parametrize("shape", [(-1,), (2, -1), (-1, 1), (1, -1, 1)])
+def test_shape_assignment_only_where_numpy_reshapes_in_place(view, shape):
+    """a.shape = s raises AttributeError where NumPy's reshape would copy (ndarray.shape's docstring example)."""
+    host = np.arange(8.0).reshape(4, 2)
+    h, k = _SHAPE_VIEWS[view](host), _SHAPE_VIEWS[view](kd.asarray(host))
+    try:
+        h.shape = shape
+    except (AttributeError, ValueError) as e:
+        with pytest.raises(type(e)):
+            k.shape = shape
+        return
+    k.shape = shape
+    assert k.shape == h.shape
+    np.testing.assert_array_equal(k.numpy(), h)

@@ -94,6 +94,9 @@ class Array(ViewLinks):
         old = self._n.shape
         target = tuple(value) if isinstance(value, (tuple, list)) else (value,)
         new = mv.resolve_shape(target, self.size)
+        if not self._reshapes_in_place(new):  # NumPy's rule: only where the reshape is a view (no copy)
+            raise AttributeError("Incompatible shape for in-place modification. Use `.reshape()` to make a copy "
+                                 "with the desired shape.")
         self._set_raw(mv.reshape_node(self._n, new))  # the same values: views of this array stay as they are
         if self._parent is not None:
             base, write = self._parent
@@ -420,9 +423,9 @@ class Array(ViewLinks):
         >>> kd.zeros((3, 4), dtype=kd.float32).strides, kd.arange(12.0).reshape(3, 4).T.strides
         ((16, 4), (4, 16))
         """
-        from kdsl.frontend.array.array_flags import element_strides
+        from kdsl.frontend.array.array_flags import layout_strides
 
-        view = element_strides(self)  # (None: an owner, C-ordered; a lazy constant's zero strides are no layout)
+        view = layout_strides(self._n)  # (None: an owner, C-ordered; a realised view keeps its View)
         size, steps, acc = self.dtype.itemsize, [], self.dtype.itemsize
         for axis in reversed(range(self.ndim)):
             n = self.shape[axis]
@@ -481,6 +484,13 @@ class Array(ViewLinks):
         from kdsl.frontend.array.flat_iter import FlatIter
 
         return FlatIter(self)
+
+    @flat.setter
+    def flat(self, value) -> None:
+        """``a.flat = v`` writes ``v``'s elements into ``a`` in C order, repeated as needed (NumPy's)."""
+        from kdsl.frontend.array.flat_iter import assign_flat
+
+        assign_flat(self, value)
 
     def tobytes(self, order: Literal["C", "F", "A", "K"] = "C") -> bytes:
         """The elements' bytes (an explicit download), as ``ndarray.tobytes``."""

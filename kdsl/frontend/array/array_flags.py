@@ -57,25 +57,28 @@ def _contiguous(shape: tuple[int, ...], strides: tuple[int, ...], fortran: bool)
     return True
 
 
-def element_strides(a: Array) -> tuple[int, ...] | None:
-    """The element strides of ``a`` over its source's C-ordered elements when ``a`` is a view, None for an owner
-    (a buffer, a computed result, or a view of a lazy constant such as ``kd.zeros``, whose zero strides say
-    nothing of the layout NumPy's array would have: C-ordered like any other new array)."""
-    node = a._node
+def layout_strides(node: Any) -> tuple[int, ...] | None:
+    """The element strides (over a C-ordered source) of the NumPy array a view node, or a view node realised
+    since (it keeps its View), stands for; None for an owner. A view of a 0-d node is a lazy constant
+    (kd.zeros, kd.full) broadcast: its zero strides say nothing of the layout NumPy's array would have, so it
+    counts as an owner, C-ordered like any other new array."""
     if node.op == "view" and not (node.srcs and len(node.srcs[0].shape) == 0):
+        return tuple(node.arg.strides)
+    if node.op == "buffer" and node.arg is not None:
         return tuple(node.arg.strides)
     return None
 
 
 def contiguity(a: Array) -> tuple[bool, bool]:
     """``(c_contiguous, f_contiguous)`` of the NumPy array equivalent to ``a``."""
-    strides = element_strides(a)
-    if strides is None:  # an owner: C order
-        steps, step = [0] * a.ndim, 1
+    kept = layout_strides(a._node)
+    if kept is not None:
+        strides = list(kept)
+    else:  # an owner: C order
+        strides, step = [0] * a.ndim, 1
         for axis in reversed(range(a.ndim)):
-            steps[axis], step = step, step * max(a.shape[axis], 1)
-        strides = tuple(steps)
-    return _contiguous(a.shape, strides, False), _contiguous(a.shape, strides, True)
+            strides[axis], step = step, step * max(a.shape[axis], 1)
+    return _contiguous(a.shape, tuple(strides), False), _contiguous(a.shape, tuple(strides), True)
 
 
 def base_of(a: Array) -> Array | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.complex_math import complex_from_parts, imag, real
+from kdsl.frontend.array.complex_math import complex_from_parts, imag, real, warn_discarded_imag
 
 
 def _write_real(base: Array, view: Array) -> None:
@@ -46,8 +46,11 @@ def imag_view(a: Array) -> Array:
 
 
 def _part(value: Any) -> Any:
-    """A new part's values: the real part of complex ones (NumPy keeps it and warns)."""
-    return real(value) if isinstance(value, Array) and value.dtype.kind == "c" else value
+    """A new part's values: the real part of complex ones (NumPy keeps it and warns: ComplexWarning)."""
+    if isinstance(value, Array) and value.dtype.kind == "c":
+        warn_discarded_imag(value.dtype, value.dtype.real_dtype)
+        return real(value)
+    return value
 
 
 def set_real(a: Array, value: Any) -> None:

@@ -34,7 +34,9 @@ def identity(n: int, dtype: Any = None, *, like: Any = None, device: Any = None)
 
 
 def _host_range(values: np.ndarray, dtype: Any, device: Any) -> Array:
-    d = dt.default_float if dtype is None else dt.as_dtype(dtype)
+    """NumPy's float64 (or complex128) values in ``dtype``; kdsl's default float or complex without one."""
+    default = dt.default_complex if values.dtype.kind == "c" else dt.default_float
+    d = default if dtype is None else dt.as_dtype(dtype)
     with np.errstate(all="ignore"):
         return asarray(values.astype(d.np), device=device)
 

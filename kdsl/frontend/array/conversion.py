@@ -57,10 +57,10 @@ def ascontiguousarray(a: Any, dtype: Any = None, *, like: Any = None) -> Array:
     x = _as(a, dtype)
     if x.ndim == 0:
         return x.reshape(1)
-    node = x._node
-    if node.op == "view" and not node.arg.is_contiguous:
-        return x.copy()
-    return x
+    from kdsl.frontend.array.array_flags import contiguity
+
+    # NumPy's C_CONTIGUOUS flag decides (a lazy constant such as kd.ones(s) counts as a new C-ordered array)
+    return x if contiguity(x)[0] else x.copy()
 
 
 def asanyarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = None, copy: bool | None = None,
@@ -123,10 +123,33 @@ pass casting='unsafe' to allow it
     if order not in ("C", "F", "A", "K"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
     d = dt.as_dtype(dtype)
+    if casting == "same_value":
+        return _cast_same_value(x, d, copy)
     _check_cast(x.dtype, d, casting)
     if d is x.dtype and not copy:
         return x
     return ops.astype(x, d) if d is not x.dtype else x.copy()
+
+
+def _cast_same_value(x: Array, d: dt.DType, copy: bool) -> Array:
+    """NumPy 2.4's ``casting='same_value'``: any cast, but ValueError when a value changes (it does not cast
+    back to itself; NaN stays NaN; casts to bool are not checked, as NumPy's). Reads one bool to the host."""
+    if d is x.dtype:
+        return x if not copy else x.copy()
+    out = ops.astype(x, d)
+    if d is dt.bool_ or x.size == 0:
+        return out
+    # ``out`` is computed first: fused into one kernel, a 64-bit -> 32-bit -> 64-bit cast chain comes back
+    # unrounded on lavapipe (the driver folds the pair), which would hide exactly the changes looked for here.
+    out.realize()
+    back = ops.astype(out, x.dtype)
+    same = back == x
+    if x.dtype.kind in "fc":
+        same = same | (ops.apply("isnan", x) & ops.apply("isnan", back))
+    if not bool(same.all()):
+        raise ValueError(f"could not cast 'same_value' {x.dtype.name} to {d.name}: a value would change; "
+                         "use casting='unsafe' to allow it")
+    return out
 
 
 def _check_cast(src: dt.DType, dst: dt.DType, casting: str) -> None:

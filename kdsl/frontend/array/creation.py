@@ -135,6 +135,9 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> 
             x = asarray(x.numpy(), device=dev)
         # no conversion needed: x itself, as np.asarray returns its input (copy=True asks for a copy)
         return x if dtype is None or dt.as_dtype(dtype) is x.dtype else x.astype(dtype)
+    wrapped = getattr(type(x), "__kdsl_array__", None)
+    if wrapped is not None:  # an object wrapping a kdsl array (kd.poly1d: its coefficients): no download
+        return asarray(wrapped(x), dtype, device=device)
     want = dt.as_dtype(dtype) if dtype is not None else None
     if isinstance(x, (list, tuple)) and _holds_array(x):  # [y[1], -y[0]]: joined on the device, no download
         return _joined(x, want, dev)
@@ -219,8 +222,8 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) ->
     check_order("full", order, "CF")
     check_like("full", like)
     dev = current_device(device)
-    if isinstance(fill_value, Array):
-        fill_value = fill_value.item()
+    if isinstance(fill_value, (Array, list, tuple)) or (isinstance(fill_value, np.ndarray) and fill_value.ndim):
+        return _full_of_array(as_shape(shape), fill_value, dtype, dev)
     if dtype is not None:
         d = dt.as_dtype(dtype)
     elif isinstance(fill_value, int) and not isinstance(fill_value, bool):
@@ -230,6 +233,22 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) ->
     dev.check(d)
     node = ops.const_node(fill_value, d, dev)
     return Array(mv.broadcast_node(node, as_shape(shape)))
+
+
+def _full_of_array(shape: tuple[int, ...], fill_value: Any, dtype: Any, dev: Any) -> Array:
+    """``full`` with an array-like ``fill_value`` (NumPy's ``np.full((2, 2), [1, 2])``): the fill broadcast to
+    ``shape`` and cast to ``dtype`` unsafely, as NumPy's copy into the new array; a kdsl fill stays on the device.
+    A new array: writes to it do not reach ``fill_value``."""
+    fill = fill_value if isinstance(fill_value, Array) else asarray(fill_value, device=dev)
+    if dtype is not None:
+        fill = fill.astype(dt.as_dtype(dtype), copy=False)
+    try:
+        target = ops.broadcast_shapes(fill.shape, shape)
+    except ValueError:
+        target = None
+    if target != shape:
+        raise ValueError(f"could not broadcast input array from shape {fill.shape} into shape {shape}")
+    return Array(mv.broadcast_node(fill._n, shape))
 
 
 def zeros(shape, dtype=None, order="C", *, device=None, like=None) -> Array:
@@ -311,15 +330,20 @@ def arange(start, stop=None, step=1, dtype=None, device=None, *, like=None) -> A
     _check_finite_range(start, stop, step)
     n = max(0, math.ceil((stop - start) / step))
     if dtype is None:
-        d = dt.default_float if any(isinstance(v, float) for v in (start, stop, step)) else dt.default_int
+        d = dt.default_float if any(isinstance(v, (float, np.floating)) for v in (start, stop, step)) else \
+            dt.default_int
     else:
         d = dt.as_dtype(dtype)
     if d.is_float:  # NumPy computes float ranges in float64: do the same on the host for identical values
         return asarray(np.arange(start, stop, step, dtype=np.float64).astype(d.np), device=device)
+    # NumPy's rule for an integer dtype: the first two values are cast (truncated) to it and their difference
+    # is the step, so arange(-3, 3, 0.5, dtype=int) steps by 1 (12 values, as many as the float range has).
+    first = int(start)
+    step = int(start + step) - first
     i = iota((n,), 0, device)
-    if any(abs(int(v)) >= 1 << 31 for v in (start, step, start + n * step)):  # int32 would overflow
+    if any(abs(v) >= 1 << 31 for v in (first, step, first + n * step)):  # int32 would overflow
         i = i.astype(dt.int64)
-    return (i * int(step) + int(start)).astype(d) if (step, start) != (1, 0) else i.astype(d)
+    return (i * step + first).astype(d) if (step, first) != (1, 0) else i.astype(d)
 
 
 def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = False, dtype=None, axis: int = 0,

@@ -20,6 +20,27 @@ if TYPE_CHECKING:
     from kdsl.frontend.array.array import Array
 
 
+def assign_flat(a: Array, value: Any) -> None:
+    """``a.flat = value``: ``value``'s elements, flattened and repeated cyclically to ``a.size`` (NumPy's rule;
+    an empty ``value`` writes nothing), written into ``a`` in C order on the device.
+
+    >>> import kdsl as kd
+    >>> a = kd.zeros(5, dtype=kd.int32)
+    >>> a.flat = [1, 2]
+    >>> a.tolist()
+    [1, 2, 1, 2, 1]
+    """
+    from kdsl.frontend.array.creation import asarray  # cycle: creation builds on Array
+    from kdsl.frontend.array.edit import resize
+
+    if isinstance(value, Iterator):
+        raise TypeError("a.flat = value takes an array or a sequence, not an iterator (NumPy's rule); pass list(...)")
+    v = asarray(value).reshape(-1)
+    if v.size == 0 or a.size == 0:
+        return
+    a[...] = (v if v.size == a.size else resize(v, (a.size,))).reshape(a.shape)  # C order of a's own axes
+
+
 class FlatIter:
     """The object ``a.flat`` returns (NumPy's ``flatiter``)."""
 
@@ -36,8 +57,11 @@ class FlatIter:
         return self.base.reshape(-1)[key]
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        flat = self.base.reshape(-1)  # a view: writing it writes the base
+        base = self.base
+        flat = base.reshape(-1)
         flat[key] = value
+        if not base._reshapes_in_place((base.size,)):  # a transpose's flat copy: write it back
+            base[...] = flat.reshape(base.shape)
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
         out = self.base.numpy().reshape(-1)

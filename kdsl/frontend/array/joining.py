@@ -25,7 +25,6 @@ from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array, full, host_length
-from kdsl.frontend.array.pad_stats import STAT_MODES, pad_linear_ramp, pad_statistic, stat_lengths
 from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, moveaxis
 
 
@@ -281,14 +280,18 @@ def _pad_widths(pad_width: Any, ndim: int) -> list[tuple[int, int]]:
     return [(int(b), int(e)) for b, e in w]
 
 
-_PAD_MODES = ("constant", "edge", "reflect", "symmetric", "wrap", "empty", "linear_ramp", *STAT_MODES)
+_PAD_MODES = ("constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum", "reflect", "symmetric",
+              "wrap", "empty")
+_PAD_KEYWORDS = {"constant": {"constant_values"}, "reflect": {"reflect_type"}, "symmetric": {"reflect_type"},
+                 "linear_ramp": {"end_values"}, "maximum": {"stat_length"}, "minimum": {"stat_length"},
+                 "mean": {"stat_length"}, "median": {"stat_length"}}
 
 
 def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Array:
-    """NumPy's ``pad`` for the modes ``constant`` (``constant_values``), ``edge``, ``reflect``, ``symmetric``,
-    ``wrap``, ``empty`` (zeros, like kdsl's ``empty``), ``linear_ramp`` (``end_values``) and the statistics
-    ``maximum minimum mean median`` (``stat_length``; pad_stats.py). Reflections are periodic views of the
-    input: one period tiled and sliced, so any pad width works. Axes are padded in order, as NumPy does.
+    """NumPy's ``pad``: the modes ``constant`` (``constant_values``), ``edge``, ``reflect``, ``symmetric``,
+    ``wrap`` and ``empty`` (zeros, like kdsl's ``empty``) here; the statistic modes, ``linear_ramp``,
+    ``reflect_type='odd'``, a callable mode and a dict ``pad_width`` in ``pad_modes.py``. Even reflections are
+    periodic views of the input: one period tiled and sliced, so any pad width works.
 
     >>> import kdsl as kd
     >>> kd.pad(kd.asarray([1, 2, 3]), (2, 3), mode="reflect").tolist()
@@ -296,20 +299,34 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Ar
     >>> kd.pad(kd.asarray([[1]]), 1, constant_values=7).tolist()
     [[7, 7, 7], [7, 1, 7], [7, 7, 7]]
     """
+    from kdsl.frontend.array import pad_modes  # the statistic, ramp, odd and callable modes
+
     x = as_array(array)
+    widths = pad_modes.dict_widths(pad_width, x.ndim) if isinstance(pad_width, dict) else \
+        _pad_widths(pad_width, x.ndim)
+    if callable(mode):
+        return pad_modes.pad_callable(x, widths, mode, kwargs)
     if mode not in _PAD_MODES:
-        raise ValueError(f"mode {mode!r} is not supported by kdsl's pad; use one of {', '.join(_PAD_MODES)}")
-    allowed = {"constant": {"constant_values"}, "reflect": {"reflect_type"}, "symmetric": {"reflect_type"},
-               "linear_ramp": {"end_values"}, **{m: {"stat_length"} for m in STAT_MODES}}
-    extra = set(kwargs) - allowed.get(mode, set())
+        raise ValueError(f"mode {mode!r} is not supported by kdsl's pad; use one of {', '.join(_PAD_MODES)} "
+                         "or a function")
+    extra = set(kwargs) - _PAD_KEYWORDS.get(mode, set())
     if extra:
         raise ValueError(f"unsupported keyword arguments for mode {mode!r}: {sorted(extra)}")
-    if kwargs.get("reflect_type", "even") != "even":
-        raise ValueError("kdsl's pad supports reflect_type='even' only")
-    widths = _pad_widths(pad_width, x.ndim)
-    values = np.broadcast_to(np.asarray(kwargs.get(_VALUES.get(mode, ""), 0)), (x.ndim, 2)) \
-        if mode in _VALUES else None
-    lengths = stat_lengths(kwargs.get("stat_length"), x.ndim) if mode in STAT_MODES else None
+    reflect_type = kwargs.get("reflect_type", "even")
+    if reflect_type not in ("even", "odd"):
+        raise ValueError(f"reflect_type must be 'even' or 'odd', got {reflect_type!r}")
+    if mode not in ("constant", "empty"):
+        for ax, (before, after) in enumerate(widths):
+            if x.shape[ax] == 0 and (before or after):
+                raise ValueError(f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'")
+    if mode in pad_modes.STAT_MODES:
+        return pad_modes.pad_stat(x, widths, mode, kwargs.get("stat_length"))
+    if mode == "linear_ramp":
+        return pad_modes.pad_linear_ramp(x, widths, kwargs.get("end_values", 0))
+    if reflect_type == "odd":
+        return pad_modes.pad_reflect_odd(x, widths, mode)
+    values = np.broadcast_to(np.asarray(kwargs.get("constant_values", 0)), (x.ndim, 2)) \
+        if mode == "constant" else None
     for ax, (before, after) in enumerate(widths):
         if not before and not after:
             continue
@@ -318,19 +335,9 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Ar
             x = _pad_constant(x, ax, before, after, fill)
         elif x.shape[ax] == 0:
             raise ValueError(f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'")
-        elif x.size == 0:  # another axis is empty: NumPy pads with nothing to read (an empty result)
-            x = _pad_constant(x, ax, before, after, (0, 0))
-        elif mode == "linear_ramp":
-            assert values is not None
-            x = pad_linear_ramp(x, ax, before, after, (values[ax][0].item(), values[ax][1].item()))
-        elif lengths is not None:
-            x = pad_statistic(x, ax, before, after, mode, lengths[ax])
         else:
             x = _pad_periodic(x, ax, before, after, mode)
     return x
-
-
-_VALUES = {"constant": "constant_values", "linear_ramp": "end_values"}  # the modes' per-side values
 
 
 def _block(x: Array, ax: int, n: int, value: Any) -> Array:

@@ -49,10 +49,11 @@ def ravel_keep(a: Array) -> Array:
     """NumPy's ``ravel('K')``: the elements in the order they lie in memory, except that axes with negative
     strides are not reversed (NumPy's rule). A kdsl view's strides are over its source's C-ordered elements, so
     that is C order after sorting the axes by decreasing stride magnitude (ties keep their order)."""
-    node = a._node
-    if node.op != "view":
+    from kdsl.frontend.array.array_flags import layout_strides
+
+    strides = layout_strides(a._node)
+    if strides is None:
         return a.reshape(-1)
-    strides = node.arg.strides
     order = sorted(range(a.ndim), key=lambda i: -abs(strides[i]))
     return a.transpose(order).reshape(-1)
 
@@ -63,10 +64,11 @@ def host_with_layout(a: Array) -> Any:
     ``order='K'``) visits the elements in the same order: one download."""
     import numpy as np
 
-    node = a._node
-    if node.op != "view" or a.ndim < 1:
+    from kdsl.frontend.array.array_flags import layout_strides
+
+    strides = layout_strides(a._node)
+    if strides is None or a.ndim < 1:
         return a.numpy()
-    strides = node.arg.strides
     negative = tuple(i for i, s in enumerate(strides) if s < 0)
     order = sorted(range(a.ndim), key=lambda i: -abs(strides[i]))
     b = a[tuple(slice(None, None, -1) if i in negative else slice(None) for i in range(a.ndim))] if negative else a

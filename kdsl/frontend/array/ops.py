@@ -52,6 +52,9 @@ def as_operand(x, device=None):
         from kdsl.frontend.array.creation import asarray  # cycle: that module imports this one
 
         return asarray(x, device=device)
+    wrapped = getattr(type(x), "__kdsl_array__", None)
+    if wrapped is not None:  # an object wrapping a kdsl array (kd.poly1d: np.square(p) squares its coefficients)
+        return wrapped(x)
     raise TypeError(f"unsupported operand of type {type(x).__name__}; use a kdsl Array, NumPy array or scalar")
 
 

@@ -23,6 +23,7 @@ from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.creation import asarray, zeros
 from kdsl.frontend.array.joining import atleast_1d, pad
 from kdsl.frontend.array.math import abs as kabs
+from kdsl.frontend.array.polynomials import rewrap
 from kdsl.frontend.array.reductions import any as kany
 from kdsl.frontend.array.reductions import argmax
 from kdsl.frontend.array.shape_ops import stack
@@ -59,7 +60,7 @@ def _trim_leading(r: Array) -> Array:
     return r[min(start, r.shape[0] - 1):]
 
 
-def polydiv(u: Any, v: Any) -> tuple[Array, Array]:
+def polydiv(u: Any, v: Any) -> tuple[Any, Any]:
     """Quotient and remainder of dividing the polynomial ``u`` by ``v`` (coefficients, highest power first),
     in floating point (integers as float64). The remainder's leading entries within 1e-8 of zero are
     dropped, as NumPy drops them (one read back); dividing by a polynomial with a zero leading coefficient
@@ -82,7 +83,7 @@ def polydiv(u: Any, v: Any) -> tuple[Array, Array]:
         if (k + 1) % REALIZE_EVERY == 0:
             realize(r)
     q = stack(quotient) if quotient else zeros(1, dtype=dtype, device=a.device)
-    return q.astype(dtype), _trim_leading(r)
+    return rewrap((u, v), (q.astype(dtype), _trim_leading(r)))  # poly1d in, poly1d out, as NumPy's
 
 
 __all__ = ["polydiv"]

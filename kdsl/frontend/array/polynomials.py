@@ -27,6 +27,16 @@ from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.shape_ops import broadcast_to, concatenate
 
 
+def rewrap(inputs: tuple[Any, ...], result: Any) -> Any:
+    """``result`` as NumPy's polynomial functions return it: a ``poly1d`` (each array of a tuple one) when an
+    input is one. kdsl's ``poly1d`` lives above this layer, so it is recognised by the protocol it implements,
+    ``__kdsl_array__`` (its coefficients), and rebuilt by calling its type."""
+    wrapper = next((type(x) for x in inputs if hasattr(type(x), "__kdsl_array__")), None)
+    if wrapper is None:
+        return result
+    return tuple(wrapper(r) for r in result) if isinstance(result, tuple) else wrapper(result)
+
+
 def _pair(a1: Any, a2: Any) -> tuple[Array, Array]:
     dev = ops.device_of((a1, a2))
     return atleast_1d(as_array(a1, dev)), atleast_1d(as_array(a2, dev))
@@ -65,7 +75,7 @@ def _aligned(a1: Any, a2: Any) -> tuple[Array, Array]:
     return a, b
 
 
-def polyadd(a1: Any, a2: Any) -> Array:
+def polyadd(a1: Any, a2: Any) -> Any:
     """The sum of two polynomials (coefficients, highest power first).
 
     >>> import kdsl as kd
@@ -73,10 +83,10 @@ def polyadd(a1: Any, a2: Any) -> Array:
     [9, 6, 6]
     """
     a, b = _aligned(a1, a2)
-    return a + b
+    return rewrap((a1, a2), a + b)
 
 
-def polysub(a1: Any, a2: Any) -> Array:
+def polysub(a1: Any, a2: Any) -> Any:
     """The difference of two polynomials (coefficients, highest power first).
 
     >>> import kdsl as kd
@@ -84,7 +94,7 @@ def polysub(a1: Any, a2: Any) -> Array:
     [-1, 0, 2]
     """
     a, b = _aligned(a1, a2)
-    return a - b
+    return rewrap((a1, a2), a - b)
 
 
 def _trimmed(c: Array) -> Array:
@@ -100,7 +110,7 @@ def _trimmed(c: Array) -> Array:
     return c[int(first):] if bool(found) else zeros(1, dtype=c.dtype, device=c.device)
 
 
-def polymul(a1: Any, a2: Any) -> Array:
+def polymul(a1: Any, a2: Any) -> Any:
     """The product of two polynomials: the full convolution of their coefficients (one outer product whose
     rows are skewed into place, summed). Leading zeros are dropped first, as NumPy's ``poly1d`` drops them:
     that reads back the position of each operand's first nonzero coefficient (the result's length).
@@ -115,11 +125,11 @@ def polymul(a1: Any, a2: Any) -> Array:
     # Rows of n + m with n zeros appended, read back as rows of n + m - 1: row i starts i places later.
     skewed = pad(terms, [(0, 0), (0, n)]).reshape(-1)[:n * (n + m - 1)].reshape(n, n + m - 1)
     if terms.dtype is dt.bool_:
-        return kany(skewed, axis=0)
-    return ksum(skewed, axis=0, dtype=terms.dtype)
+        return rewrap((a1, a2), kany(skewed, axis=0))
+    return rewrap((a1, a2), ksum(skewed, axis=0, dtype=terms.dtype))
 
 
-def polyder(p: Any, m: int = 1) -> Array:
+def polyder(p: Any, m: int = 1) -> Any:
     """The ``m``-th derivative of a polynomial (coefficients, highest power first).
 
     >>> import kdsl as kd
@@ -133,7 +143,7 @@ def polyder(p: Any, m: int = 1) -> Array:
     for _ in range(m):
         n = c.shape[0] - 1 if c.ndim else 0
         c = c[:-1] * arange(n, 0, -1, dtype=_int64(c.device), device=c.device)
-    return c
+    return rewrap((p,), c)
 
 
 def _constants(k: Any, m: int, device: Any) -> Array:
@@ -152,7 +162,7 @@ def _constants(k: Any, m: int, device: Any) -> Array:
     return kk
 
 
-def polyint(p: Any, m: int = 1, k: Any = None) -> Array:
+def polyint(p: Any, m: int = 1, k: Any = None) -> Any:
     """The ``m``-th antiderivative of a polynomial (coefficients, highest power first), with the constants
     ``k`` (one per integration, the first one's lowest; a scalar is used for every one; default zeros).
 
@@ -169,7 +179,7 @@ def polyint(p: Any, m: int = 1, k: Any = None) -> Array:
         n = c.shape[0] if c.ndim else 1
         divided = c / arange(n, 0, -1, dtype=_int64(c.device), device=c.device)
         c = concatenate([divided, kk[i:i + 1]])
-    return c
+    return rewrap((p,), c)
 
 
 __all__ = ["polyadd", "polyder", "polyint", "polymul", "polysub", "polyval"]

@@ -131,8 +131,16 @@ def _basic(a: Array, key) -> Array:
         out = base
     else:
         out = Node("view", (base,), base.dtype, view.shape, view.canonical())
+    if not shape and _selects_element(key):  # NumPy's a[i] / a[i, j] of every axis is a scalar: a copy of
+        return Array(mv.reshape_node(out, shape))  # the element, which later writes into ``a`` leave alone
     return Array(mv.reshape_node(out, shape))._view_of(a, lambda base, view: base.__setitem__(key, view),
                                                        lambda base: getitem(base, key))
+
+
+def _selects_element(key) -> bool:
+    """Whether a key whose result is 0-d picks one element by ints alone (``a[1]``, ``a[0, 2]``, ``b[()]``):
+    NumPy returns a scalar (a copy) then, but a 0-d view for ``a[..., 1]``."""
+    return not any(k is Ellipsis for k in (key if key.__class__ is tuple else (key,)))
 
 
 def _is_0d_mask(key) -> bool:

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.frontend.array import inner_index, inner_mask, masks, ops, scalar_index, scatter
+from kdsl.frontend.array import inner_index, inner_mask, masks, mixed_mask_index, ops, scalar_index, scatter
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
@@ -109,6 +109,9 @@ def getitem(a: Array, key) -> Array:
     ints, mask, rest = _int_mask_key(key)
     if mask is not None:  # a[0, mask]: adjacent advanced indices, so it is a[0][mask] (NumPy's result axes)
         return getitem(a[ints], (mask,) + rest)
+    expanded = mixed_mask_index.expand(key)
+    if expanded is not None:  # a mask with index arrays (X[rows[:, None], mask]): its nonzero indices
+        return getitem(a, expanded)
     scalar = scalar_index.split(key, a.ndim)
     if scalar is not None:  # 0-d integer kdsl arrays anywhere in a basic key: treated as ints (NumPy's rule)
         return scalar_index.get(a, scalar)
@@ -327,6 +330,9 @@ def _special_setitem(a: Array, key, value) -> Array | None:
     ints, mask, rest = _int_mask_key(key)
     if mask is not None:  # a[0, mask] = v: a[0] with a[0][mask] = v, written back
         return setitem(a, ints, setitem(a[ints], (mask,) + rest, value))
+    expanded = mixed_mask_index.expand(key)
+    if expanded is not None:  # a[idx, mask] = v: the mask's nonzero indices with the other index arrays
+        return setitem(a, expanded, value)
     scalar = scalar_index.split(key, a.ndim)
     if scalar is not None:  # 0-d integer kdsl arrays anywhere in a basic key: treated as ints
         return scalar_index.set(a, scalar, value)

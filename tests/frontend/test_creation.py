@@ -179,3 +179,32 @@ def test_array_of_kdsl_arrays_joins_on_the_device(build, monkeypatch):
 def test_array_of_ragged_kdsl_arrays():
     with pytest.raises(ValueError, match="inhomogeneous"):
         kd.array([kd.arange(2), kd.arange(3)])
+
+
+@pytest.mark.parametrize("make", ["ones", "zeros", "empty", "full"])
+@pytest.mark.parametrize("shape", [
+    np.array(3), np.array(0), np.int64(2), np.array([2, 3]), np.array([4, 1])[::-1], np.array([[1], [2]])[:, 0],
+])
+@pytest.mark.parametrize("as_kdsl", [False, True])
+def test_shape_from_an_integer_array(make, shape, as_kdsl):
+    # 2017 * np.ones(np.sum(year == 2017)) (NumPy tutorials): a 0-d integer array is one length, a 1-d one a shape
+    arg = kd.asarray(shape) if as_kdsl and isinstance(shape, np.ndarray) else shape
+    args = (7,) if make == "full" else ()
+    want = getattr(np, make)(shape, *args)
+    got = getattr(kd, make)(arg, *args)
+    assert got.shape == want.shape
+    if make != "empty":
+        np.testing.assert_array_equal(got.numpy(), want)
+
+
+def test_shape_from_a_mask_count():
+    m = np.array([3, 1, 3, 3]) == 3
+    np.testing.assert_array_equal(kd.ones(kd.sum(kd.asarray(m))).numpy(), np.ones(np.sum(m)))
+
+
+@pytest.mark.parametrize("shape", [np.array(2.0), np.array([2.0, 1.0]), np.array(True)])
+def test_shape_from_a_non_integer_array_raises_type_error(shape):
+    with pytest.raises(TypeError):
+        np.ones(shape)
+    with pytest.raises(TypeError, match="shape must be an int or a tuple of ints"):
+        kd.ones(kd.asarray(shape))

@@ -35,8 +35,9 @@ from kdsl.ir.graph import Node
 def as_shape(shape) -> tuple[int, ...]:
     """A shape argument as a tuple of ints (ints only, as NumPy: ``zeros(1.5)`` and ``zeros("3")`` are errors)."""
     try:
-        shape = (operator.index(shape),) if not isinstance(shape, Iterable) else \
-            tuple(operator.index(n) for n in shape)
+        # a 0-d array (kd.sum(mask), NumPy's too) is one length, as NumPy reads it: iterating it would fail
+        scalar = not isinstance(shape, Iterable) or getattr(shape, "ndim", None) == 0
+        shape = (operator.index(shape),) if scalar else tuple(operator.index(n) for n in shape)
     except TypeError:
         raise TypeError(f"shape must be an int or a tuple of ints, got {shape!r}") from None
     if any(n < 0 for n in shape):

@@ -5,13 +5,17 @@ complex plane and static equilibrium (tests/porting). The tutorials' code with `
 synthetic data made on the host (their files, images and random draws are not used); SciPy's filters are written
 out in NumPy."""
 
+import os
+
 import numpy as np
 from harness import check
 
 
 def moores_law(xp, data_host):
-    A_M = xp.log(2) / 2
-    B_M = xp.log(2250) - A_M * 1971
+    # float64 asked for: kdsl's Python scalars make float32 (docs/numpy-api.md, "Deliberate differences"), where
+    # exp(B_M) = exp(-675) underflows to 0 and exp(A_M * 1971) overflows
+    A_M = xp.log(xp.array(2, dtype=xp.float64)) / 2
+    B_M = xp.log(xp.array(2250, dtype=xp.float64)) - A_M * 1971
     Moores_law = lambda year: xp.exp(B_M) * xp.exp(A_M * year)  # noqa: E731 (the tutorial's)
     ML_1971 = Moores_law(1971)
     ML_1973 = Moores_law(1973)
@@ -384,6 +388,32 @@ def static_equilibrium(xp):
     return out
 
 
+def save_and_load(xp, folder):
+    x = xp.arange(10)
+    y = x ** 2
+    xp.savez(os.path.join(folder, "x_y-squared.npz"), x_axis=x, y_axis=y)
+    del x, y
+    load_xy = xp.load(os.path.join(folder, "x_y-squared.npz"))
+    files = sorted(load_xy.files)
+    x = load_xy["x_axis"]
+    y = load_xy["y_axis"]
+    array_out = xp.block([x[:, xp.newaxis], y[:, xp.newaxis]])
+    xp.savetxt(os.path.join(folder, "x_y-squared.csv"), X=array_out, header="x, y", delimiter=",")
+    with open(os.path.join(folder, "x_y-squared.csv")) as fh:
+        header = fh.readline()
+    del x, y
+    load_xy = xp.loadtxt(os.path.join(folder, "x_y-squared.csv"), delimiter=",")
+    x = load_xy[:, 0]
+    y = load_xy[:, 1]
+    # Moore's law tutorial: a tuple of 0-d results saved with the arrays (its notes string left out: kdsl arrays
+    # hold numbers only)
+    A, B = xp.polynomial.Polynomial.fit(x, xp.log1p(y), deg=1).convert()
+    xp.savez(os.path.join(folder, "regression.npz"), year=x, regression_csts=(A, B))
+    results = xp.load(os.path.join(folder, "regression.npz"))
+    return {"files": files, "array_out": array_out, "header": header, "x": x, "y": y,
+            "csts": results["regression_csts"], "B": results["regression_csts"][1]}
+
+
 def test_moores_law_log_linear_fit():
     rng = np.random.default_rng(7)
     year = np.sort(rng.integers(1971, 2020, size=60)).astype(float)
@@ -449,3 +479,7 @@ def test_fractals_julia_mandelbrot_newton():
 
 def test_static_equilibrium_cross_norm():
     check(static_equilibrium, rtol=1e-3, atol=1e-4)
+
+
+def test_save_and_load_arrays(tmp_path):
+    check(save_and_load, str(tmp_path), rtol=1e-4, atol=1e-5)

@@ -192,6 +192,11 @@ class Array(ViewLinks):
             raise TypeError("iteration over a 0-d array")
         return (self[i] for i in range(self.shape[0]))
 
+    def __contains__(self, value) -> bool:
+        """``v in a``: whether any element equals ``v``, broadcast (NumPy's ``(a == v).any()``; reads one bool
+        back). Without it Python would compare ``v`` with each row and fail on rows of several elements."""
+        return bool((self == value).any())
+
     def __repr__(self) -> str:  # kd.set_printoptions decides the layout (printing.py)
         from kdsl.frontend.array import printing
         return printing.array_repr_of(self)

@@ -195,14 +195,14 @@ def comparisons_and_counting(xp, x_host):
     B = xp.array([1, 1, 1, 0, 1, 1], dtype=bool)
     out["or"] = A | B
     try:
-        A or B
+        A or B  # noqa: B018 (raises: the book shows it)
         out["or_error"] = "none"
     except ValueError:
         out["or_error"] = "ValueError"
     x = xp.arange(10)
     out["and"] = (x > 4) & (x < 8)
     try:
-        (x > 4) and (x < 8)
+        (x > 4) and (x < 8)  # noqa: B018 (raises: the book shows it)
         out["and_error"] = "none"
     except ValueError:
         out["and_error"] = "ValueError"

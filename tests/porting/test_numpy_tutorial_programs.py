@@ -303,7 +303,7 @@ def fractals(xp, n=24):
     def julia(mesh, c=-1, num_iter=10, radius=2):
         z = mesh.copy()
         diverge_len = xp.zeros(z.shape)
-        for i in range(num_iter):
+        for i in range(num_iter):  # noqa: B007 (the tutorial's)
             conv_mask = xp.abs(z) < radius
             z[conv_mask] = xp.square(z[conv_mask]) + c
             diverge_len[conv_mask] += 1
@@ -313,7 +313,7 @@ def fractals(xp, n=24):
         c = mesh.copy()
         z = xp.zeros(mesh.shape, dtype=xp.complex128)
         diverge_len = xp.zeros(z.shape)
-        for i in range(num_iter):
+        for i in range(num_iter):  # noqa: B007 (the tutorial's)
             conv_mask = xp.abs(z) < radius
             z[conv_mask] = xp.square(z[conv_mask]) + c[conv_mask]
             diverge_len[conv_mask] += 1
@@ -322,7 +322,7 @@ def fractals(xp, n=24):
     def newton_fractal(mesh, f, df, num_iter=10, r=2):
         z = mesh.copy()
         diverge_len = xp.zeros(z.shape)
-        for i in range(num_iter):
+        for i in range(num_iter):  # noqa: B007 (the tutorial's)
             conv_mask = xp.abs(z) < r
             pz = f(z[conv_mask])
             dp = df(z[conv_mask])

@@ -208,3 +208,20 @@ def test_shape_from_a_non_integer_array_raises_type_error(shape):
         np.ones(shape)
     with pytest.raises(TypeError, match="shape must be an int or a tuple of ints"):
         kd.ones(kd.asarray(shape))
+
+
+@pytest.mark.parametrize("fn", ["eye", "identity"])
+@pytest.mark.parametrize("n", [np.array(3), np.array(0), np.array(1), np.int64(2)])
+@pytest.mark.parametrize("as_kdsl", [False, True])
+def test_eye_size_from_a_0d_integer_array(fn, n, as_kdsl):
+    # np.eye(np.sum(mask)): a 0-d integer array is a size
+    arg = kd.asarray(n) if as_kdsl and isinstance(n, np.ndarray) else n
+    np.testing.assert_array_equal(getattr(kd, fn)(arg).numpy(), getattr(np, fn)(n))
+
+
+@pytest.mark.parametrize("n", [np.array(2.0), np.array([2]), True, 2.0])
+def test_eye_size_that_is_not_an_integer_raises_type_error(n):
+    with pytest.raises(TypeError):
+        np.eye(n)
+    with pytest.raises(TypeError, match="cannot be interpreted as an integer"):
+        kd.eye(kd.asarray(n) if isinstance(n, np.ndarray) else n)

@@ -368,14 +368,21 @@ def _linspace_of_arrays(start, stop, num: int, endpoint: bool, dtype) -> tuple[A
     return (y if dtype is None else y.astype(dtype)), step
 
 
-def _check_eye_dims(n, m) -> None:
-    """eye's sizes as NumPy checks them: ints (TypeError), not negative (ValueError)."""
+def _eye_dims(n, m) -> tuple[int, int]:
+    """eye's sizes as NumPy checks them: ints or 0-d integer arrays (``kd.eye(kd.sum(mask))``; TypeError
+    otherwise), not negative (ValueError)."""
+    sizes = []
     for v in (n, m):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        try:
+            if isinstance(v, bool):
+                raise TypeError
+            sizes.append(operator.index(v))
+        except TypeError:
             raise TypeError(f"'{type(v).__name__}' object cannot be interpreted as an integer (eye's n and m are "
-                            "ints)")
-    if n < 0 or m < 0:
-        raise ValueError(f"negative dimensions are not allowed: eye({n}, {m})")
+                            "ints)") from None
+    if sizes[0] < 0 or sizes[1] < 0:
+        raise ValueError(f"negative dimensions are not allowed: eye({sizes[0]}, {sizes[1]})")
+    return sizes[0], sizes[1]
 
 
 def eye(N: int, M: int | None = None, k: int = 0, dtype=float, order="C", *, device=None, like=None) -> Array:
@@ -389,8 +396,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype=float, order="C", *, dev
     """
     check_order("eye", order, "CF")
     check_like("eye", like)
-    n, m = N, (N if M is None else M)
-    _check_eye_dims(n, m)
+    n, m = _eye_dims(N, N if M is None else M)
     k = operator.index(k)
     rows, cols = iota((n, m), 0, device), iota((n, m), 1, device)
     return ops.apply("eq", cols - rows, k).astype(float if dtype is None else dtype)  # None: float32

@@ -32,12 +32,17 @@ from kdsl.frontend.array.creation_keywords import check_like, check_order
 from kdsl.ir.graph import Node
 
 
+def int_tuple(value) -> tuple[int, ...]:
+    """An int, or a sequence of them, as a tuple of ints (``operator.index``: TypeError for floats). A 0-d
+    integer array (``kd.sum(mask)``, NumPy's too) is one int, as NumPy reads it: iterating it would fail."""
+    scalar = not isinstance(value, Iterable) or getattr(value, "ndim", None) == 0
+    return (operator.index(value),) if scalar else tuple(operator.index(n) for n in value)
+
+
 def as_shape(shape) -> tuple[int, ...]:
     """A shape argument as a tuple of ints (ints only, as NumPy: ``zeros(1.5)`` and ``zeros("3")`` are errors)."""
     try:
-        # a 0-d array (kd.sum(mask), NumPy's too) is one length, as NumPy reads it: iterating it would fail
-        scalar = not isinstance(shape, Iterable) or getattr(shape, "ndim", None) == 0
-        shape = (operator.index(shape),) if scalar else tuple(operator.index(n) for n in shape)
+        shape = int_tuple(shape)
     except TypeError:
         raise TypeError(f"shape must be an int or a tuple of ints, got {shape!r}") from None
     if any(n < 0 for n in shape):

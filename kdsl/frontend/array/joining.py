@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 import math
+import operator
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -24,7 +25,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import as_array, full
+from kdsl.frontend.array.creation import as_array, full, int_tuple
 from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, moveaxis
 
 
@@ -99,8 +100,8 @@ def column_stack(tup: Sequence[Any]) -> Array:
 
 
 def _bounds(n: int, indices_or_sections: Any, equal: bool) -> list[tuple[int, int]]:
-    if isinstance(indices_or_sections, (int, np.integer)):
-        sections = int(indices_or_sections)
+    if isinstance(indices_or_sections, (int, np.integer)) or getattr(indices_or_sections, "ndim", None) == 0:
+        sections = operator.index(indices_or_sections)  # a 0-d integer array is a count, as in NumPy
         if sections <= 0:
             raise ValueError("number sections must be larger than 0.")
         if equal and n % sections:
@@ -185,7 +186,7 @@ def tile(A: Any, reps: Any) -> Array:  # noqa: N803 - NumPy's parameter name
     [[1, 2, 1, 2], [1, 2, 1, 2]]
     """
     a = as_array(A)
-    reps_t = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(int(r) for r in reps)
+    reps_t = int_tuple(reps)  # an int, np.int64 or 0-d integer array repeats every axis
     if any(r < 0 for r in reps_t):
         raise ValueError(f"tile: repetitions must be non-negative, got {reps_t}")
     nd = max(a.ndim, len(reps_t))

@@ -283,3 +283,43 @@ def test_moveaxis_errors():
         kd.moveaxis(kd.ones((2, 3)), (0, 1), (0,))
     with pytest.raises(ValueError, match="repeated"):
         kd.moveaxis(kd.ones((2, 3)), (0, 0), (0, 1))
+
+
+COUNTS = [np.array(3), np.array(1), np.int64(2), np.array([2, 1]), np.array([1, 3, 1])[::2], (np.int64(2), 1)]
+
+
+@pytest.mark.parametrize("as_kdsl", [False, True])
+@pytest.mark.parametrize("count", COUNTS)
+@pytest.mark.parametrize("layout", ["plain", "strided", "transposed"])
+def test_tile_and_broadcast_to_take_integer_arrays(count, as_kdsl, layout):
+    # np.tile(a, np.sum(mask)), np.broadcast_to(a, np.int64(n)): a 0-d integer array is one count, as in NumPy
+    arg = kd.asarray(count) if as_kdsl and isinstance(count, np.ndarray) else count
+    host = np.arange(6, dtype=np.float32).reshape(2, 3)
+    src = {"plain": host[:1, :1], "strided": host[:1, ::2][:, :1], "transposed": host.T[:1, :1]}[layout]
+    np.testing.assert_array_equal(kd.tile(kd.asarray(src), arg).numpy(), np.tile(src, count))
+    want = np.broadcast_to(src[0, :1], count)
+    got = kd.broadcast_to(kd.asarray(src)[0, :1], arg)
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(got.numpy(), want)
+
+
+@pytest.mark.parametrize("fn", ["split", "array_split", "hsplit", "vsplit"])
+@pytest.mark.parametrize("as_kdsl", [False, True])
+@pytest.mark.parametrize("count", [np.array(2), np.array(1), np.int64(2)])
+def test_split_count_from_a_0d_integer_array(fn, count, as_kdsl):
+    host = np.arange(16, dtype=np.int32).reshape(4, 4)
+    arg = kd.asarray(count) if as_kdsl and isinstance(count, np.ndarray) else count
+    want = getattr(np, fn)(host, count)
+    got = getattr(kd, fn)(kd.asarray(host), arg)
+    assert len(got) == len(want)
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_array_equal(g.numpy(), w)
+
+
+@pytest.mark.parametrize("bad", [[2.0], np.array(2.5), np.array([2.0])])
+def test_tile_and_broadcast_to_refuse_float_counts(bad):
+    for np_fn, kd_fn in ((np.tile, kd.tile), (np.broadcast_to, kd.broadcast_to)):
+        with pytest.raises(TypeError):
+            np_fn(np.arange(1), bad)
+        with pytest.raises(TypeError):
+            kd_fn(kd.arange(1), kd.asarray(bad) if isinstance(bad, np.ndarray) else bad)

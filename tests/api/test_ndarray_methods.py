@@ -132,3 +132,31 @@ def test_sort_methods_take_descending_as_kd_sort():
         b.sort(axis, descending=True)
         np.testing.assert_array_equal(b.numpy(), kd.sort(a, axis=axis, descending=True).numpy())
         np.testing.assert_array_equal(b.numpy(), np.flip(np.sort(host, axis=axis), axis))  # NaNs first
+
+
+@pytest.mark.parametrize("value", [3, 3.0, 7, -1, 2.5, True, np.nan, [1, 3], np.array([[5], [8]])])
+@pytest.mark.parametrize("view", ["contiguous", "strided", "transposed", "0-d", "size-1", "empty"])
+@pytest.mark.parametrize("dtype", [np.int32, np.float32])
+def test_in_operator_matches_numpy(value, view, dtype):
+    # 3 in a: NumPy's (a == 3).any(); Python's fallback compared 3 with each row and failed on 2-d arrays
+    host = (np.arange(24) % 9).astype(dtype).reshape(4, 6)
+    make = {"contiguous": lambda a: a[:2, :2], "strided": lambda a: a[::2, ::3], "transposed": lambda a: a[:2, :2].T,
+            "0-d": lambda a: a[1, 3], "size-1": lambda a: a[:1, 3:4], "empty": lambda a: a[:0, :2]}[view]
+    want_base = make(host)
+    got_base = make(kd.asarray(host))
+    try:
+        want = value in np.asarray(want_base)
+    except ValueError:  # shapes that do not broadcast: the same error
+        with pytest.raises(ValueError):
+            value in got_base  # noqa: B015 (the comparison raises)
+        return
+    assert (value in got_base) == want
+
+
+def test_in_operator_of_nan_and_bad_shapes():
+    a = kd.asarray(np.array([1.0, np.nan]))
+    assert (np.nan in a) is False and (1.0 in a) is True
+    with pytest.raises(ValueError):
+        [1, 2, 3] in np.zeros((2, 2))  # noqa: B015 (the comparison raises)
+    with pytest.raises(ValueError):
+        [1, 2, 3] in kd.zeros((2, 2))  # noqa: B015

@@ -235,3 +235,49 @@ def test_arange_integer_dtype_with_float_bounds(args, dtype):
 def test_arange_numpy_float32_bound_is_float():
     assert kd.arange(np.float32(0.5), 3).dtype == kd.float32
     np.testing.assert_array_equal(kd.arange(np.float32(0.5), 3).numpy(), [0.5, 1.5, 2.5])
+
+
+@pytest.mark.parametrize("make", ["ones", "zeros", "empty", "full"])
+@pytest.mark.parametrize("shape", [
+    np.array(3), np.array(0), np.int64(2), np.array([2, 3]), np.array([4, 1])[::-1], np.array([[1], [2]])[:, 0],
+])
+@pytest.mark.parametrize("as_kdsl", [False, True])
+def test_shape_from_an_integer_array(make, shape, as_kdsl):
+    # 2017 * np.ones(np.sum(year == 2017)) (NumPy tutorials): a 0-d integer array is one length, a 1-d one a shape
+    arg = kd.asarray(shape) if as_kdsl and isinstance(shape, np.ndarray) else shape
+    args = (7,) if make == "full" else ()
+    want = getattr(np, make)(shape, *args)
+    got = getattr(kd, make)(arg, *args)
+    assert got.shape == want.shape
+    if make != "empty":
+        np.testing.assert_array_equal(got.numpy(), want)
+
+
+def test_shape_from_a_mask_count():
+    m = np.array([3, 1, 3, 3]) == 3
+    np.testing.assert_array_equal(kd.ones(kd.sum(kd.asarray(m))).numpy(), np.ones(np.sum(m)))
+
+
+@pytest.mark.parametrize("shape", [np.array(2.0), np.array([2.0, 1.0]), np.array(True)])
+def test_shape_from_a_non_integer_array_raises_type_error(shape):
+    with pytest.raises(TypeError):
+        np.ones(shape)
+    with pytest.raises(TypeError, match="shape must be an int or a tuple of ints"):
+        kd.ones(kd.asarray(shape))
+
+
+@pytest.mark.parametrize("fn", ["eye", "identity"])
+@pytest.mark.parametrize("n", [np.array(3), np.array(0), np.array(1), np.int64(2)])
+@pytest.mark.parametrize("as_kdsl", [False, True])
+def test_eye_size_from_a_0d_integer_array(fn, n, as_kdsl):
+    # np.eye(np.sum(mask)): a 0-d integer array is a size
+    arg = kd.asarray(n) if as_kdsl and isinstance(n, np.ndarray) else n
+    np.testing.assert_array_equal(getattr(kd, fn)(arg).numpy(), getattr(np, fn)(n))
+
+
+@pytest.mark.parametrize("n", [np.array(2.0), np.array([2]), True, 2.0])
+def test_eye_size_that_is_not_an_integer_raises_type_error(n):
+    with pytest.raises(TypeError):
+        np.eye(n)
+    with pytest.raises(TypeError, match="cannot be interpreted as an integer"):
+        kd.eye(kd.asarray(n) if isinstance(n, np.ndarray) else n)

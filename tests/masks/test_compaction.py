@@ -154,7 +154,7 @@ def test_array_nonzero_method_and_empty_gather_of_empty_rows():
     _same(kd.asarray(e)[kd.asarray(np.zeros(0, bool))].numpy(), e[np.zeros(0, bool)])
 
 
-def test_bool_scalar_keys_and_unsupported_mixes():
+def test_bool_scalar_keys_and_mixes():
     h = np.arange(6.0).reshape(2, 3)
     a = kd.asarray(h)
     _same(a[True].numpy(), h[True])
@@ -162,5 +162,5 @@ def test_bool_scalar_keys_and_unsupported_mixes():
     _same(a[:, np.array([True, False, True])].numpy(), h[:, np.array([True, False, True])])  # more: test_inner_mask
     a[:, np.array([True, False, True])] = 1.0  # assignment through a mask after slices: test_inner_mask_assign
     _same(a.numpy(), np.where([True, False, True], 1.0, h))
-    with pytest.raises(IndexError, match="kd.nonzero"):
-        a[np.array([True, False]), [0]]
+    # a mask among index arrays is NumPy's nonzero indices (more: test_mask_with_index_arrays)
+    _same(a[np.array([True, False]), [0]].numpy(), np.where([True, False, True], 1.0, h)[np.array([True, False]), [0]])

@@ -393,6 +393,14 @@ def _linspace_of_arrays(start, stop, num: int, endpoint: bool, dtype) -> tuple[A
     return (y if dtype is None else y.astype(dtype)), step
 
 
+def int_tuple(value: Any) -> tuple[int, ...]:
+    """An int, or a sequence of them, as a tuple of ints (``operator.index``: TypeError for floats). A 0-d
+    integer array (``kd.sum(mask)``, NumPy's too) is one int, as NumPy reads it: iterating it would fail."""
+    value = host_length(value)
+    scalar = not isinstance(value, Iterable) or getattr(value, "ndim", None) == 0
+    return (operator.index(value),) if scalar else tuple(operator.index(n) for n in value)
+
+
 def host_length(v: Any) -> Any:
     """A length given as a 0-d integer array (kdsl's ``k = y.max() + 1``, read back as NumPy's scalar would be,
     or NumPy's) as a Python int; anything else as it is (the caller checks it)."""

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.frontend.array import inner_index, inner_mask, masks, ops, scalar_index, scatter
+from kdsl.frontend.array import inner_index, inner_mask, masks, mixed_mask_index, ops, scalar_index, scatter
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
@@ -120,6 +120,9 @@ def getitem(a: Array, key) -> Array:
     ints, mask, rest = _int_mask_key(key)
     if mask is not None:  # a[0, mask]: adjacent advanced indices, so it is a[0][mask] (NumPy's result axes)
         return getitem(a[ints], (mask,) + rest)
+    expanded = mixed_mask_index.expand(key)
+    if expanded is not None:  # a mask with index arrays (X[rows[:, None], mask]): its nonzero indices
+        return getitem(a, expanded)
     scalar = scalar_index.split(key, a.ndim)
     if scalar is not None:  # 0-d integer kdsl arrays anywhere in a basic key: treated as ints (NumPy's rule)
         return scalar_index.get(a, scalar)
@@ -142,8 +145,16 @@ def _basic(a: Array, key) -> Array:
         out = base
     else:
         out = Node("view", (base,), base.dtype, view.shape, view.canonical())
+    if not shape and _selects_element(key):  # NumPy's a[i] / a[i, j] of every axis is a scalar: a copy of
+        return Array(mv.reshape_node(out, shape))  # the element, which later writes into ``a`` leave alone
     return Array(mv.reshape_node(out, shape))._view_of(a, lambda base, view: base.__setitem__(key, view),
                                                        lambda base: getitem(base, key))
+
+
+def _selects_element(key) -> bool:
+    """Whether a key whose result is 0-d picks one element by ints alone (``a[1]``, ``a[0, 2]``, ``b[()]``):
+    NumPy returns a scalar (a copy) then, but a 0-d view for ``a[..., 1]``."""
+    return not any(k is Ellipsis for k in (key if key.__class__ is tuple else (key,)))
 
 
 def _is_0d_mask(key) -> bool:
@@ -331,6 +342,9 @@ def _special_setitem(a: Array, key, value) -> Array | None:
     ints, mask, rest = _int_mask_key(key)
     if mask is not None:  # a[0, mask] = v: a[0] with a[0][mask] = v, written back
         return setitem(a, ints, setitem(a[ints], (mask,) + rest, value))
+    expanded = mixed_mask_index.expand(key)
+    if expanded is not None:  # a[idx, mask] = v: the mask's nonzero indices with the other index arrays
+        return setitem(a, expanded, value)
     scalar = scalar_index.split(key, a.ndim)
     if scalar is not None:  # 0-d integer kdsl arrays anywhere in a basic key: treated as ints
         return scalar_index.set(a, scalar, value)

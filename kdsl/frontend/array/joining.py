@@ -24,7 +24,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import as_array, full, host_length
+from kdsl.frontend.array.creation import as_array, full, host_length, int_tuple
 from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, moveaxis
 
 
@@ -186,8 +186,7 @@ def tile(A: Any, reps: Any) -> Array:  # noqa: N803 - NumPy's parameter name
     [[1, 2, 1, 2], [1, 2, 1, 2]]
     """
     a = as_array(A)
-    reps = host_length(reps)
-    reps_t = (int(reps),) if isinstance(reps, (int, np.integer)) else tuple(int(r) for r in reps)
+    reps_t = int_tuple(reps)  # an int, np.int64 or 0-d integer array repeats every axis; floats: TypeError
     if any(r < 0 for r in reps_t):
         raise ValueError(f"tile: repetitions must be non-negative, got {reps_t}")
     nd = max(a.ndim, len(reps_t))

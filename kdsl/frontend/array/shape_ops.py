@@ -18,6 +18,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import memory_order, ops
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.creation import int_tuple
 from kdsl.frontend.array.fused_stack import select_stack
 from kdsl.ir.graph import Node
 from kdsl.ir.view import View
@@ -110,7 +111,7 @@ def broadcast_to(array, shape, subok: bool = False) -> Array:
     the result is writeable; a write changes the result only (kdsl's own functions build on it, and
     ``np.tile`` and friends return it reshaped)."""
     a = _arr(array)
-    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    shape = int_tuple(shape)  # an int, np.int64 or 0-d integer array is one length
     if any(n < 0 for n in shape):
         raise ValueError(f"all elements of broadcast shape must be non-negative, got {shape}")
     return Array(mv.broadcast_node(a._node, shape))

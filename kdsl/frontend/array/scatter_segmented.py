@@ -27,10 +27,10 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.joining import concatenate
 from kdsl.frontend.array.scatter_sorted import at, runs_of
 
-# ufunc.at -> (the ufunc that folds a run, whether the target then takes the ufunc itself (False: see APPLY))
+# the ufuncs whose .at folds each run with the ufunc itself and applies the fold with it once, except where
+# FOLD_BY names another fold: a run of divisions divides the target by the run's product
 FOLDS = ("multiply", "divide", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_and", "logical_or",
          "logical_xor", "fmax", "fmin", "gcd", "lcm")
-APPLY = {"divide": km.divide}  # a run of divisions: the target divided by the run's product
 FOLD_BY = {"divide": km.multiply}
 
 
@@ -41,7 +41,7 @@ def combined(name: str, fn: Callable[..., Any], x: Array, idx: Array, v: Array, 
     keys, values = at(idx, runs.order), at(v, runs.order)
     folded = segmented_scan(FOLD_BY.get(name, fn), values, keys)
     total = at(folded, km.maximum(runs.hi - 1, 0))  # a run's last prefix: its whole fold
-    applied = APPLY.get(name, fn)(x, total)
+    applied = fn(x, total)
     return km.where(runs.hi > runs.lo, applied.astype(x.dtype), x)
 
 

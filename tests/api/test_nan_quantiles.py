@@ -148,7 +148,7 @@ def test_numpy_dispatches_to_kdsl():
     (lambda x: kd.nanquantile(x, 0.5, axis=2), np.exceptions.AxisError, "axis"),
     (lambda x: kd.nanquantile(x.astype(kd.complex64), 0.5), TypeError, "real numbers"),
     (lambda x: kd.nanmedian(x, out=x), ValueError, "out="),  # out of the wrong shape
-    (lambda x: kd.nanquantile(x, 0.5, weights=x), NotImplementedError, "weights"),
+    (lambda x: kd.nanquantile(x, 0.5, weights=x), ValueError, "Only method 'inverted_cdf' supports weights"),
 ])
 def test_nan_quantile_bad_input(call, error, match):
     with pytest.raises(error, match=match):

@@ -236,9 +236,14 @@ def test_ufunc_dtype_casts_inputs_by_the_rule():
 
 
 @pytest.mark.parametrize("fn", ["quantile", "percentile", "nanquantile", "nanpercentile"])
-def test_weights_raise_naming_them(fn):
-    with pytest.raises(NotImplementedError, match="weights"):
-        getattr(kd, fn)(kd.arange(4.0), 0.5, weights=kd.ones(4), method="inverted_cdf")
+def test_weights_take_numpys_method_only(fn):
+    """NumPy 2 weights quantiles with method='inverted_cdf' only (tests/sorting/test_quantile_weights.py has
+    the values); another method is NumPy's ValueError."""
+    q = 50 if "percentile" in fn else 0.5
+    got = getattr(kd, fn)(kd.arange(4.0), q, weights=kd.ones(4), method="inverted_cdf")
+    assert float(got) == getattr(np, fn)(np.arange(4.0), q, weights=np.ones(4), method="inverted_cdf")
+    with pytest.raises(ValueError, match="Only method 'inverted_cdf' supports weights"):
+        getattr(kd, fn)(kd.arange(4.0), q, weights=kd.ones(4))
 
 
 def test_positional_order_reaches_numpys_parameters():

@@ -28,7 +28,6 @@ from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.math import isnan, where
 from kdsl.frontend.array.shape_ops import broadcast_to, stack
 from kdsl.frontend.array.sorting import sort_node
-from kdsl.frontend.array.weighted_quantiles import weighted
 
 
 def lines_last(x: Array, axis: Any) -> tuple[Array, tuple[int, ...]]:
@@ -87,6 +86,8 @@ def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input:
         qs = np.asarray(q, dtype=np.float64)
         if not np.all((qs >= 0) & (qs <= 1)):
             raise ValueError("Quantiles must be in the range [0, 1]")
+        from kdsl.frontend.array.weighted_quantiles import weighted  # cycle: it builds on this module
+
         return weighted(as_array(a), qs, axis, keepdims, weights, method)
     if method != "linear":
         return _by_method("nanquantile", a, q, axis, method, keepdims)
@@ -115,6 +116,8 @@ def percentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_inpu
     if out is not None:  # NumPy's out=: the result written into a kdsl array
         return rw.into(percentile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights), out)
     if weights is not None:
+        from kdsl.frontend.array.weighted_quantiles import weighted  # cycle: it builds on this module
+
         return weighted(as_array(a), qs / 100.0, axis, keepdims, weights, method)
     if method != "linear":
         return _by_method("nanpercentile", a, q, axis, method, keepdims)

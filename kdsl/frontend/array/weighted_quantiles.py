@@ -23,6 +23,7 @@ from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.math import isfinite, isnan, minimum, where
+from kdsl.frontend.array.quantiles import lines_last
 from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import broadcast_to, stack
 from kdsl.frontend.array.sorting import argsort, take_along_axis
@@ -36,8 +37,8 @@ def weighted(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, weights: Any, 
     if method != "inverted_cdf":
         raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
     w = _weights_like(x, as_array(weights, device=x.device), axis)
-    lines, axes = _lines_last(x, axis)
-    wl, _ = _lines_last(w, axis)
+    lines, axes = lines_last(x, axis)
+    wl, _ = lines_last(w, axis)
     n = lines.shape[-1]
     if n == 0:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
@@ -70,16 +71,6 @@ def weighted(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, weights: Any, 
     if keepdims:
         result = result.reshape(qs.shape + tuple(1 if k in axes else m for k, m in enumerate(x.shape)))
     return result
-
-
-def _lines_last(x: Array, axis: Any) -> tuple[Array, tuple[int, ...]]:
-    axes = mv.normalize_axes(axis, x.ndim)
-    kept = [k for k in range(x.ndim) if k not in axes]
-    moved = x.transpose(tuple(kept + list(axes)))
-    size = 1
-    for k in axes:
-        size *= x.shape[k]
-    return moved.reshape(tuple(x.shape[k] for k in kept) + (size,)), axes
 
 
 def _weights_like(x: Array, w: Array, axis: Any) -> Array:

@@ -35,10 +35,7 @@ from kdsl.ir.graph import Node
 def as_shape(shape) -> tuple[int, ...]:
     """A shape argument as a tuple of ints (ints only, as NumPy: ``zeros(1.5)`` and ``zeros("3")`` are errors)."""
     try:
-        # a 0-d integer array is one length, as NumPy's scalars are (``k = y.max() + 1``)
-        shape = host_length(shape)
-        one = not isinstance(shape, Iterable) or (isinstance(shape, (Array, np.ndarray)) and shape.ndim == 0)
-        shape = (operator.index(shape),) if one else tuple(operator.index(n) for n in shape)
+        shape = int_tuple(shape)  # (a 0-d integer array is one length, as NumPy's scalars are)
     except TypeError:
         raise TypeError(f"shape must be an int or a tuple of ints, got {shape!r}") from None
     if any(n < 0 for n in shape):

@@ -49,8 +49,8 @@ _METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "int
             "nearest")
 
 
-def _check(x: Array, method: str, weights: Any, name: str) -> None:
-    """NumPy's errors for a complex ``a`` and an unknown method (``weights`` are checked where they are used)."""
+def _check(x: Array, method: str) -> None:
+    """NumPy's errors for a complex ``a`` and an unknown method (weights are checked by weighted_quantiles)."""
     if x.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
     if method not in _METHODS:
@@ -191,7 +191,7 @@ def nanquantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_inp
     if out is not None:  # NumPy's out=: the result written into a kdsl array
         return into(nanquantile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights), out)
     x = as_array(a)
-    _check(x, method, weights, "nanquantile")
+    _check(x, method)
     host_q = q.numpy() if isinstance(q, Array) else q
     qs = np.asarray(host_q, dtype=np.float64)
     _valid_q(qs)
@@ -218,7 +218,7 @@ def nanpercentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_i
     if out is not None:  # NumPy's out=: the result written into a kdsl array
         return into(nanpercentile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights), out)
     x = as_array(a)
-    _check(x, method, weights, "nanpercentile")
+    _check(x, method)
     host_q = q.numpy() if isinstance(q, Array) else q
     qs = np.true_divide(np.asarray(host_q, dtype=np.float64), 100)
     if not (qs.size == 0 or (qs.min() >= 0 and qs.max() <= 1)):

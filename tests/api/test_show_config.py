@@ -1,12 +1,28 @@
 """kd.show_config and kd.__version__ against NumPy's np.show_config and np.__version__ (a port's first lines)."""
 
 import inspect
+import re
 from importlib import metadata
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import kdsl as kd
+from kdsl.frontend.array import show_config
+
+
+def _project_version():
+    text = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
+    return re.search(r'^version = "([^"]+)"', text, re.M).group(1)
+
+
+def test_a_source_tree_reads_its_version_from_pyproject(monkeypatch):
+    """Run from a checkout that is not installed (the GPU machine's PYTHONPATH=.), the version is pyproject's."""
+    def not_installed(name):
+        raise metadata.PackageNotFoundError(name)
+    monkeypatch.setattr(show_config.metadata, "version", not_installed)
+    assert show_config.package_version() == _project_version()
 
 
 def test_signature_matches_numpy():
@@ -18,7 +34,7 @@ def test_signature_matches_numpy():
 def test_dicts_mode_returns_the_sections():
     d = kd.show_config(mode="dicts")
     assert isinstance(d, dict) and isinstance(np.show_config(mode="dicts"), dict)
-    assert d["kdsl"]["version"] == kd.__version__ == metadata.version("kdsl")
+    assert d["kdsl"]["version"] == kd.__version__ == _project_version()
     assert d["Build Dependencies"]["numpy"]["version"] == np.__version__
     assert [dev["name"] for dev in d["Devices"].values()] == [dev.name for dev in kd.devices()]
 

@@ -3,8 +3,10 @@ is often ``print(np.__version__); np.show_config()``)."""
 
 from __future__ import annotations
 
+import re
 import sys
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -15,11 +17,16 @@ _MODES = ("stdout", "dicts")
 
 
 def package_version() -> str:
-    """kdsl's version as installed (pyproject.toml's), which ``kd.__version__`` holds."""
+    """kdsl's version as installed (pyproject.toml's), which ``kd.__version__`` holds.
+
+    A source tree imported without installing it (``PYTHONPATH=.``) reads the version from its pyproject.toml.
+    """
     try:
         return metadata.version("kdsl")
-    except metadata.PackageNotFoundError:  # a source tree imported without installing it
-        return "0+unknown"
+    except metadata.PackageNotFoundError:
+        project = Path(__file__).resolve().parents[3] / "pyproject.toml"
+        found = re.search(r'^version = "([^"]+)"', project.read_text(), re.M) if project.is_file() else None
+        return found.group(1) if found else "0+unknown"
 
 
 def _device(d: Any) -> dict[str, Any]:

@@ -41,10 +41,19 @@ def _fit(d: dt.DType, device) -> dt.DType:
     return {"int64": dt.int32, "uint64": dt.uint32, "float64": dt.float32}.get(d.name, d)
 
 
+_ACCUMULATORS: dict[tuple, dt.DType] = {}  # (NumPy function, input dtype) -> NumPy's result dtype: few entries
+
+
 def _numpy_dtype(fn, x: Array, dtype) -> dt.DType:
+    """The dtype NumPy's ``fn`` gives for ``x`` without ``dtype=`` (asked of NumPy once per input dtype and
+    device: the question costs more than building the rest of a reduction, which a round trip pays each call)."""
     if dtype is not None:
         return dt.as_dtype(dtype)
-    return _fit(dt.as_dtype(fn(np.zeros(1, x.dtype.np)).dtype), x.device)
+    key = (fn, x.dtype)
+    found = _ACCUMULATORS.get(key)
+    if found is None:
+        found = _ACCUMULATORS[key] = dt.as_dtype(fn(np.zeros(1, x.dtype.np)).dtype)
+    return found if found.feature is None else _fit(found, x.device)
 
 
 def _keep(x: Array, node: Node, axes: tuple[int, ...], keepdims: bool) -> Array:

@@ -63,10 +63,15 @@ void main() {
 """
 
 # The diagonal block A[k0:k0+w, k0:k0+w] (w <= NB) factored in shared memory by one workgroup per matrix, and
-# (with inv) X = L11^-1 formed beside it by forward substitution on the identity, fused into the same steps:
-# at step k row k of X is final once divided by L[k][k], and the rows below take -L[i][k] X[k][:]. L11 goes back
-# to A (lower triangle only); M = X^H (upper triangular) to mi, for potrf_trmm. info is reset by the first block
-# and set to 1 + the first column whose pivot is not positive (that pivot is then taken as 1: values stay finite).
+# (with inv) X = L11^-1 formed beside it by forward substitution on the identity, fused into the same steps.
+# The block's w steps run one after another, so a step's latency is the kernel's time: each step is one phase
+# and one barrier. Columns are scaled only at the end: step k reads the unscaled column k and its pivot
+# d = s[k][k] and subtracts s[i][k] conj(s[j][k]) / d from the trailing triangle (= L[i][k] conj(L[j][k])) and
+# s[i][k] x[k][j] / d from the rows of X below k (= L[i][k] X[k][j]), so no thread writes what another reads
+# in the same step (column k and row k of x stay as they are from step k on). At the end L[i][k] = s[i][k] / r_k,
+# L[k][k] = r_k = sqrt(d_k) and X[k][:] = x[k][:] / r_k. L11 goes back to A (lower triangle only); M = X^H
+# (upper triangular) to mi, for potrf_trmm. info is reset by the first block and set to 1 + the first column
+# whose pivot is not positive (that pivot is then taken as 1: values stay finite).
 _DIAG = """
 layout(set = 0, binding = 0) buffer A_ { T a[]; };
 layout(set = 0, binding = 1) buffer I_ { int info[]; };
@@ -76,6 +81,11 @@ layout(push_constant) uniform Push { uint n; uint k0; uint w; uint batch; uint i
 #define RS (WG / NB)  // rows updated side by side; a thread keeps one column (no division in the loops)
 shared T s[NB * P];
 shared T x[NB * P];
+
+REAL pivot(uint k) {  // a Hermitian diagonal is real: its imaginary part is ignored; a bad pivot counts as 1
+    REAL d = RE(s[k * P + k]);
+    return d > REAL(0) ? d : REAL(1);
+}
 
 void main() {
     uint b = batch_index();
@@ -91,60 +101,58 @@ void main() {
     }
     barrier();
     for (uint k = 0u; k < w; ++k) {
-        REAL d = RE(s[k * P + k]);  // a Hermitian diagonal is real: its imaginary part is ignored
+        REAL d = RE(s[k * P + k]);
         if (!(d > REAL(0))) {  // not positive definite (or NaN): LAPACK stops; report, keep values finite
             if (t == 0u && info[b] == 0) info[b] = int(k0 + k) + 1;
             d = REAL(1);
         }
-        REAL r = sqrt(d);
-        if (t > k && t < w) s[t * P + k] /= r;
-        if (t <= k) x[k * P + t] /= r;
-        barrier();
-        if (t == 0u) s[k * P + k] = FROM_REAL(r);
-        // row i > k: columns j <= k of X take -L[i][k] X[k][j] (when inverting), columns k < j <= i of the
-        // trailing triangle -L[i][k] conj(L[j][k])
+        REAL rd = REAL(1) / d;
         if (ty < RS && tx < w) {
             uint j = tx;
-            T ljk = CONJ(s[j * P + k]);  // read once a step: a column read (bank-conflicted when unpadded)
+            T ljk = CONJ(s[j * P + k]) * rd;  // read once a step: a column read (bank-conflicted when unpadded)
+            T xkj = x[k * P + j] * rd;
             for (uint i = k + 1u + ty; i < w; i += RS) {
                 if (j > i) continue;
                 T lik = s[i * P + k];  // the same for the threads of a row: a broadcast
                 if (j > k) s[i * P + j] -= MUL(lik, ljk);
-                else if (inv != 0u) x[i * P + j] -= MUL(lik, x[k * P + j]);
+                else if (inv != 0u) x[i * P + j] -= MUL(lik, xkj);
             }
         }
         barrier();
     }
     for (uint i = ty; i < w && ty < RS; i += RS) {
         if (tx >= w) continue;
-        if (tx <= i) a[base + i * n + tx] = s[i * P + tx];
-        if (inv != 0u) mi[b * NB * NB + i * NB + tx] = CONJ(x[tx * P + i]);
+        REAL rc = sqrt(pivot(tx));
+        if (tx < i) a[base + i * n + tx] = s[i * P + tx] / rc;
+        else if (tx == i) a[base + i * n + tx] = FROM_REAL(rc);
+        if (inv != 0u) mi[b * NB * NB + i * NB + tx] = CONJ(x[tx * P + i]) / rc;
     }
 }
 """
 
-# A21 = A[k0+w:n, k0:k0+w] <- A21 M (M = L11^-H, upper triangular, from potrf_diag): a workgroup per NB rows of a
-# matrix, its rows and M in shared memory, a thread per element (each row's block is read whole before any
-# thread writes it back, and no other workgroup touches those rows)
+# A21 = A[k0+w:n, k0:k0+w] <- A21 M (M = L11^-H, upper triangular, from potrf_diag): a workgroup per RB rows of a
+# matrix (RB = NB / 4: a panel of the H200's 4096 x 4096 then spans 252 workgroups, not 63, so every SM has work
+# on this step of the critical path), its rows and M in shared memory, a thread per element (each row's block is
+# read whole before any thread writes it back, and no other workgroup touches those rows)
 _TRMM = """
 layout(set = 0, binding = 0) buffer A_ { T a[]; };
 layout(set = 0, binding = 1) readonly buffer M_ { T mi[]; };
 layout(push_constant) uniform Push { uint n; uint k0; uint w; uint batch; };
 shared T ms[NB * NB];
-shared T rs[NB * NB];
+shared T rs[RB * NB];
 
 void main() {
     uint b = gl_WorkGroupID.y + gl_WorkGroupID.z * gl_NumWorkGroups.y;
     if (b >= batch) return;
-    uint t = gl_LocalInvocationID.x, r0 = gl_WorkGroupID.x * NB, rows = n - k0 - w;
+    uint t = gl_LocalInvocationID.x, r0 = gl_WorkGroupID.x * RB, rows = n - k0 - w;
     uint base = b * n * n + (k0 + w) * n + k0;
     for (uint e = t; e < w * w; e += WG) ms[(e / w) * NB + e % w] = mi[b * NB * NB + (e / w) * NB + e % w];
-    for (uint e = t; e < NB * w; e += WG) {
+    for (uint e = t; e < RB * w; e += WG) {
         uint r = e / w, l = e % w;
         rs[r * NB + l] = r0 + r < rows ? a[base + (r0 + r) * n + l] : T(0);
     }
     barrier();
-    for (uint e = t; e < NB * w; e += WG) {
+    for (uint e = t; e < RB * w; e += WG) {
         uint r = e / w, j = e % w;
         if (r0 + r >= rows) continue;
         T acc = T(0);
@@ -206,7 +214,8 @@ def _blocked(a: kd.Array, info: kd.Array, m: kd.Array, nb: int) -> None:
     wg = _threads()
     pad = int(2 * nb * (nb + 1) * _ITEM[name] <= K.shared_limit())
     diag = K.compiled(f"potrf_diag{nb}", f"#define NB {nb}u\n#define PAD {pad}u\n" + _DIAG, name, _diag_threads(nb))
-    trmm = K.compiled(f"potrf_trmm{nb}", f"#define NB {nb}u\n" + _TRMM, name, wg)
+    rb = max(1, nb // 4)
+    trmm = K.compiled(f"potrf_trmm{nb}", f"#define NB {nb}u\n#define RB {rb}u\n" + _TRMM, name, wg)
     gy = min(batch, 65535)
     rest_update = None  # the previous panel's update of all but the next diagonal block (LOOKAHEAD)
     for k0, k1 in blocks(n, nb):
@@ -217,7 +226,7 @@ def _blocked(a: kd.Array, info: kd.Array, m: kd.Array, nb: int) -> None:
                 rest_update()
         if rest == 0:
             break
-        trmm(a, m, n, k0, w, batch, groups=(K.cdiv(rest, nb), gy, K.cdiv(batch, gy)))
+        trmm(a, m, n, k0, w, batch, groups=(K.cdiv(rest, rb), gy, K.cdiv(batch, gy)))
         rest_update = _trailing_update(a, n, k0, k1, nb)
 
 

@@ -41,6 +41,16 @@ def test_blocked_cholesky_small_panels_and_layouts(monkeypatch):
                                    **tol("float64"), err_msg=name)
 
 
+@pytest.mark.parametrize("bad", [0, 63, 64, 150, 199])
+def test_blocked_cholesky_reports_a_bad_pivot_in_any_panel(bad):
+    """A pivot that is not positive, in the first, last or any column of a 64-column panel of the blocked path,
+    raises NumPy's error (potrf_diag flags it while it scales its columns only at the end of the block)."""
+    a = spd((200, 200), "float64", seed=5)
+    a[bad, bad] = -1e6
+    with pytest.raises(kd.linalg.LinAlgError, match="not positive definite"):
+        kd.linalg.cholesky(kd.asarray(a))
+
+
 @pytest.mark.parametrize("lookahead", [True, False])
 @pytest.mark.parametrize("shape", [(200, 200), (2, 263, 263), (4, 22, 22)])
 def test_cholesky_lookahead_records_the_next_block_alongside_the_update(monkeypatch, lookahead, shape):

@@ -10,7 +10,7 @@ side; ``UNIT_LOWER`` / ``UNIT_UPPER`` in the operand's own (row, column) terms) 
 subtracts or adds the product; ``lower`` limits the writes to ``j <= i + diag`` (a Hermitian update's lower
 triangle), and workgroups whose tile lies wholly above it return at once.
 
-Each workgroup of D x D threads computes a 4D x 4D tile of C (4 x 4 elements a thread), staging 4D x 16
+Each workgroup of D x D threads computes a 4D x 4D tile of C (4 x 4 neighbouring elements a thread), staging 4D x 16
 slices of X and Y in shared memory; long products are cut into several dispatches within the loop budget.
 
 Example:
@@ -47,6 +47,9 @@ layout(push_constant) uniform Push {
 #define D (1u << (LOG_WG / 2u))
 #define TS (4u * D)
 #define BK 16u
+// a thread's 4 rows (columns) of the tile are neighbours, so that its shared-memory reads can merge into one
+// 16-byte load (H200, Cholesky 4096: the gemms 3.27 -> 3.02 ms against rows D apart)
+#define ROW(p, a) ((p) * 4u + (a))
 shared T xs[BK][TS];
 shared T ys[BK][TS];
 
@@ -88,16 +91,16 @@ void main() {
         barrier();
         for (uint l = 0u; l < BK; ++l) {
             T xv[4], yv[4];
-            for (uint a = 0u; a < 4u; ++a) { xv[a] = xs[l][ty + a * D]; yv[a] = ys[l][tx + a * D]; }
+            for (uint a = 0u; a < 4u; ++a) { xv[a] = xs[l][ROW(ty, a)]; yv[a] = ys[l][ROW(tx, a)]; }
             for (uint a = 0u; a < 4u; ++a) for (uint e = 0u; e < 4u; ++e) acc[a][e] += MUL(xv[a], yv[e]);
         }
         barrier();
     }
     uint op = (flags >> 8) & 3u;
     for (uint a = 0u; a < 4u; ++a) {
-        uint i = i0 + ty + a * D;
+        uint i = i0 + ROW(ty, a);
         for (uint e = 0u; e < 4u; ++e) {
-            uint j = j0 + tx + e * D;
+            uint j = j0 + ROW(tx, e);
             if (i >= m || j >= n || (lower && int(j) > int(i) + diag)) continue;
             uint at = cb * z + co + i * cr + j;
             c[at] = op == 0u ? acc[a][e] : op == 1u ? c[at] - acc[a][e] : c[at] + acc[a][e];

@@ -127,9 +127,19 @@ void main() {
             uint lanes = WG / cp, lane = t / cp, j = k + 1u + t % cp;
             T part = T(0);
             if (j < cend) {
+                // four rows a turn into four sums: a lane walks up to m / lanes rows (64 for a 4096-row panel of
+                // 16 columns), and one row a turn would wait for each load in turn
+                T p1 = T(0), p2 = T(0), p3 = T(0);
                 if (lane == 0u) part = a[base + k * n + j];
-                for (uint i = k + 1u + lane; i < m; i += lanes)
+                uint i = k + 1u + lane;
+                for (; i + 3u * lanes < m; i += 4u * lanes) {
                     part += MUL(CONJ(a[base + i * n + k]), a[base + i * n + j]);
+                    p1 += MUL(CONJ(a[base + (i + lanes) * n + k]), a[base + (i + lanes) * n + j]);
+                    p2 += MUL(CONJ(a[base + (i + 2u * lanes) * n + k]), a[base + (i + 2u * lanes) * n + j]);
+                    p3 += MUL(CONJ(a[base + (i + 3u * lanes) * n + k]), a[base + (i + 3u * lanes) * n + j]);
+                }
+                for (; i < m; i += lanes) part += MUL(CONJ(a[base + i * n + k]), a[base + i * n + j]);
+                part += (p1 + p2) + p3;
             }
 #ifdef SUBGROUP
             // the lanes of a subgroup that share a column add up by shuffles; then every thread adds the
@@ -153,7 +163,15 @@ void main() {
 #endif
             if (j < cend) {
                 if (lane == 0u) a[base + k * n + j] -= w;
-                for (uint i = k + 1u + lane; i < m; i += lanes) a[base + i * n + j] -= MUL(w, a[base + i * n + k]);
+                uint i = k + 1u + lane;
+                for (; i + 3u * lanes < m; i += 4u * lanes) {  // four rows a turn: their loads in flight together
+                    uint r0 = base + i * n, r1 = r0 + lanes * n, r2 = r1 + lanes * n, r3 = r2 + lanes * n;
+                    T v0 = a[r0 + k], v1 = a[r1 + k], v2 = a[r2 + k], v3 = a[r3 + k];
+                    T c0 = a[r0 + j], c1 = a[r1 + j], c2 = a[r2 + j], c3 = a[r3 + j];
+                    a[r0 + j] = c0 - MUL(w, v0); a[r1 + j] = c1 - MUL(w, v1);
+                    a[r2 + j] = c2 - MUL(w, v2); a[r3 + j] = c3 - MUL(w, v3);
+                }
+                for (; i < m; i += lanes) a[base + i * n + j] -= MUL(w, a[base + i * n + k]);
             }
             barrier();  // redt is reused by the next column
         }

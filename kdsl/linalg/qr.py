@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 import kdsl as kd
-from kdsl.linalg import blocked, graph
+from kdsl.linalg import blocked, graph, qr_registers
 from kdsl.linalg import kernels as K
 from kdsl.linalg.blocked import Scratch, block_reflector, blocks, orgqr_blocked, panel_width, qr_update
 from kdsl.linalg.common import QRResult, as_array, check_matrices, working_dtype
@@ -246,6 +246,9 @@ def geqrf(a: kd.Array) -> tuple[kd.Array, kd.Array]:
 def _panel(a: kd.Array, tau: kd.Array, k0: int, k1: int, cend: int) -> None:
     """Columns ``k0:k1`` factored by one workgroup per matrix, their reflectors applied up to column ``cend``."""
     batch, m, n = a.shape
+    if qr_registers.fits(a, k0, cend):
+        qr_registers.panel(a, tau, k0, k1, cend)
+        return
     # tall columns: as many threads as the device allows (1024 at most), since a column step of one workgroup
     # is bound by how many memory requests it keeps in flight
     wg = K.workgroup_size(max(m, n) if m < TALL else 1 << 20)
@@ -278,7 +281,8 @@ def factor(a: kd.Array, tau: kd.Array, keep_t: bool = False) -> Scratch | None:
     if width >= kk:
         _panel(a, tau, 0, kk, n)
         return None
-    inner = max(1, min(blocked.INNER, width))
+    # inner blocks as wide as the register-resident panel kernel takes, where it serves this matrix
+    inner = max(1, min(qr_registers.WIDTH if qr_registers.fits(a, 0, qr_registers.WIDTH) else blocked.INNER, width))
     panels = blocks(kk, width)
     outer = Scratch(batch, width, n, a.dtype, slots=len(panels) if keep_t else 1)
     small = Scratch(batch, inner, width, a.dtype) if inner < width else None

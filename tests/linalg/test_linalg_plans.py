@@ -221,6 +221,32 @@ def test_timing_reports_every_recorded_launch():
     assert all(ms >= 0 for *_, ms in times)
 
 
+@pytest.mark.parametrize("shape", [(2, 300, 140), (1, 1100, 136), (3, 9, 5), (1, 5, 9), (1, 300, 8)])
+@pytest.mark.parametrize("scale", [1.0, 1e-30, 1e30])
+def test_qr_register_panels(shape, scale, monkeypatch):
+    """Where the device combines reductions by subgroups, float32 panels of 8 columns are factored in registers
+    (kdsl/linalg/qr_registers.py): NumPy's Q and R, also for matrices narrower or shorter than a panel, two rows
+    a thread (1100 rows, up to 1024 threads), zero columns (tau 0) and norms that need dnrm2's scaling."""
+    dev = kd.device()
+    if "subgroup_arithmetic" not in dev.features:
+        pytest.skip("no subgroup arithmetic")
+    monkeypatch.setattr(dev, "reduce_subgroup", max(1, dev.subgroup_size))
+    from kdsl.linalg import qr_registers
+
+    a = np.random.default_rng(shape[1]).standard_normal(shape).astype(np.float32)
+    a[..., 2] = 0  # a zero column: H = I
+    used = []
+    panel = qr_registers.panel
+    monkeypatch.setattr(qr_registers, "panel", lambda *args: used.append(args[2]) or panel(*args))
+    graph.clear()  # record the plan again (one of an earlier test has the same key)
+    q, r = kd.linalg.qr(kd.asarray(a * np.float32(scale)))
+    # blocked matrices' inner panels are 8 wide; an unblocked matrix is one panel, in registers up to 8 columns
+    assert bool(used) == (min(shape[1:]) > 2 * blocked.BLOCK or shape[2] <= qr_registers.WIDTH)
+    want = np.linalg.qr(a.astype(np.float64))
+    np.testing.assert_allclose(q.numpy(), want.Q, atol=2e-4)
+    np.testing.assert_allclose(r.numpy() / np.float32(scale), want.R, atol=2e-4 * np.abs(want.R).max())
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
 def test_qr_panels_with_subgroup_sums(dtype, monkeypatch):
     """Where the device combines reductions by subgroups (GPUs), the panel kernel's norms use them too."""

@@ -26,6 +26,82 @@ WIDTH = 8  # columns a launch factors (the blocked QR's inner block when this ke
 ROWS = 4  # rows a thread holds at most
 _LOWEST_SUBGROUP = 4  # the shared partial sums are sized for subgroups at least this wide
 
+# one column's step: row k = k0 + q is thread q's first row (q < W <= WG)
+_STEP = """
+    if (k0 + QQu < k1) {  // column QQ
+        const uint q = QQu;
+        uint k = k0 + q;
+        REAL ssq = REAL(0);
+        for (uint r = 0u; r < R; ++r) {
+            uint i = k0 + t + r * WG;
+            if (i > k && i < m) ssq += NORM2(v[r][q]);
+        }
+        if (t == q) alpha_s[q & 1u] = v[0][q];
+        ssq = reduce_sum(ssq);  // (its barriers publish alpha_s)
+        REAL xnorm = sqrt(ssq);
+        if (!(ssq >= SAFE_LOW && ssq <= SAFE_HIGH)) {  // overflow or lost digits: scaled by the largest, as dnrm2
+            REAL amax = REAL(0);
+            for (uint r = 0u; r < R; ++r) {
+                uint i = k0 + t + r * WG;
+                if (i > k && i < m) amax = max(amax, abs(v[r][q]));
+            }
+            amax = reduce_max(amax);
+            ssq = REAL(0);
+            for (uint r = 0u; r < R; ++r) {
+                uint i = k0 + t + r * WG;
+                if (i > k && i < m && amax > REAL(0)) ssq += NORM2(v[r][q] / amax);
+            }
+            xnorm = amax * sqrt(reduce_sum(ssq));
+        }
+        T alpha = alpha_s[q & 1u];
+        T beta = alpha, tk = T(0), scale = T(1);
+        if (xnorm != REAL(0)) {  // else H = I (tau 0), as dlarfg
+            REAL big = max(abs(alpha), xnorm);
+            REAL nrm = big * sqrt((alpha / big) * (alpha / big) + (xnorm / big) * (xnorm / big));
+            beta = alpha >= REAL(0) ? -nrm : nrm;
+            tk = (beta - alpha) / beta;
+            scale = T(1) / (alpha - beta);
+        }
+        for (uint r = 0u; r < R; ++r) {
+            uint i = k0 + t + r * WG;
+            if (i > k && i < m) v[r][q] *= scale;
+        }
+        if (t == q) v[0][q] = beta;
+        if (t == 0u) tau[b * kk + k] = tk;
+        if (tk != T(0) && q + 1u < nc) {  // (uniform: every thread computed the same tk)
+            // w_j = tau (u^T A[:, j]) for the columns j right of q, u = (1 at row k, v below it); A[:, j] -= w_j u
+            T pj[W];
+            for (uint j = 0u; j < W; ++j) pj[j] = T(0);
+            for (uint r = 0u; r < R; ++r) {
+                uint i = k0 + t + r * WG;
+                if (i < k || i >= m) continue;
+                T u = i == k ? T(1) : v[r][q];
+                for (uint j = 0u; j < W; ++j) if (j > q) pj[j] += u * v[r][j];
+            }
+            for (uint j = 0u; j < W; ++j) {
+                if (j <= q) continue;  // (uniform)
+                T s = subgroupAdd(pj[j]);
+                if (subgroupElect()) part[j * NSG + gl_SubgroupID] = s;
+            }
+            barrier();
+            if (t > q && t < W) {
+                T s = T(0);
+                for (uint g = 0u; g < gl_NumSubgroups; ++g) s += part[t * NSG + g];
+                wsum[t] = tk * s;
+            }
+            barrier();
+            for (uint j = 0u; j < W; ++j) {
+                if (j <= q) continue;
+                T w = wsum[j];
+                for (uint r = 0u; r < R; ++r) {
+                    uint i = k0 + t + r * WG;
+                    if (i >= k && i < m) v[r][j] -= w * (i == k ? T(1) : v[r][q]);
+                }
+            }
+        }
+    }
+"""
+
 _GEQRF_REGISTERS = """
 layout(set = 0, binding = 0) buffer A_ { T a[]; };
 layout(set = 0, binding = 1) buffer T_ { T tau[]; };
@@ -67,79 +143,9 @@ void main() {
         uint i = k0 + t + r * WG;
         for (uint j = 0u; j < W; ++j) v[r][j] = i < m && j < nc ? a[base + i * n + k0 + j] : T(0);
     }
-    // column q (k = k0 + q): row k is thread q's first row (q < W <= WG); the loops have constant bounds so
-    // that the compiler unrolls them and the register array is never indexed by a variable
-    for (uint q = 0u; q < W; ++q) {
-        uint k = k0 + q;
-        if (k >= k1) break;
-        REAL ssq = REAL(0);
-        for (uint r = 0u; r < R; ++r) {
-            uint i = k0 + t + r * WG;
-            if (i > k && i < m) ssq += NORM2(v[r][q]);
-        }
-        if (t == q) alpha_s[q & 1u] = v[0][q];
-        ssq = reduce_sum(ssq);  // (its barriers publish alpha_s)
-        REAL xnorm = sqrt(ssq);
-        if (!(ssq >= SAFE_LOW && ssq <= SAFE_HIGH)) {  // overflow or lost digits: scaled by the largest, as dnrm2
-            REAL amax = REAL(0);
-            for (uint r = 0u; r < R; ++r) {
-                uint i = k0 + t + r * WG;
-                if (i > k && i < m) amax = max(amax, abs(v[r][q]));
-            }
-            amax = reduce_max(amax);
-            ssq = REAL(0);
-            for (uint r = 0u; r < R; ++r) {
-                uint i = k0 + t + r * WG;
-                if (i > k && i < m && amax > REAL(0)) ssq += NORM2(v[r][q] / amax);
-            }
-            xnorm = amax * sqrt(reduce_sum(ssq));
-        }
-        T alpha = alpha_s[q & 1u];
-        T beta = alpha, tk = T(0), scale = T(1);
-        if (xnorm != REAL(0)) {  // else H = I (tau 0), as dlarfg
-            REAL big = max(abs(alpha), xnorm);
-            REAL nrm = big * sqrt((alpha / big) * (alpha / big) + (xnorm / big) * (xnorm / big));
-            beta = alpha >= REAL(0) ? -nrm : nrm;
-            tk = (beta - alpha) / beta;
-            scale = T(1) / (alpha - beta);
-        }
-        for (uint r = 0u; r < R; ++r) {
-            uint i = k0 + t + r * WG;
-            if (i > k && i < m) v[r][q] *= scale;
-        }
-        if (t == q) v[0][q] = beta;
-        if (t == 0u) tau[b * kk + k] = tk;
-        if (tk == T(0) || q + 1u >= nc) continue;  // (uniform: every thread computed the same tk)
-        // w_j = tau * (u^T A[:, j]) for the columns j right of q, u = (1 at row k, v below it); A[:, j] -= w_j u
-        T pj[W];
-        for (uint j = 0u; j < W; ++j) pj[j] = T(0);
-        for (uint r = 0u; r < R; ++r) {
-            uint i = k0 + t + r * WG;
-            if (i < k || i >= m) continue;
-            T u = i == k ? T(1) : v[r][q];
-            for (uint j = 0u; j < W; ++j) if (j > q) pj[j] += u * v[r][j];
-        }
-        for (uint j = 0u; j < W; ++j) {
-            if (j <= q) continue;  // (uniform)
-            T s = subgroupAdd(pj[j]);
-            if (subgroupElect()) part[j * NSG + gl_SubgroupID] = s;
-        }
-        barrier();
-        if (t > q && t < W) {
-            T s = T(0);
-            for (uint g = 0u; g < gl_NumSubgroups; ++g) s += part[t * NSG + g];
-            wsum[t] = tk * s;
-        }
-        barrier();
-        for (uint j = 0u; j < W; ++j) {
-            if (j <= q) continue;
-            T w = wsum[j];
-            for (uint r = 0u; r < R; ++r) {
-                uint i = k0 + t + r * WG;
-                if (i >= k && i < m) v[r][j] -= w * (i == k ? T(1) : v[r][q]);
-            }
-        }
-    }
+    // STEPS: columns k0 + q for q = 0 .. W - 1, each a block of its own with q a constant (:func:`_source`),
+    // so that the register array is never indexed by a variable (which would put it in local memory)
+STEPS
     for (uint r = 0u; r < R; ++r) {
         uint i = k0 + t + r * WG;
         if (i >= m) continue;
@@ -147,6 +153,12 @@ void main() {
     }
 }
 """
+
+
+def _source() -> str:
+    """The kernel with its ``WIDTH`` column steps written out."""
+    steps = "".join(_STEP.replace("QQ", str(q)) for q in range(WIDTH))
+    return _GEQRF_REGISTERS.replace("STEPS\n", steps)
 
 
 def _threads() -> int:
@@ -168,6 +180,6 @@ def panel(a: kd.Array, tau: kd.Array, k0: int, k1: int, cend: int) -> None:
     wg = _threads()
     rows = K.cdiv(m - k0, wg)
     kern = K.compiled(f"geqrf_registers{rows}", f"#define R {rows}u\n#define W {WIDTH}u\n"
-                      f"#define LOWEST_SUBGROUP {_LOWEST_SUBGROUP}u\n" + _GEQRF_REGISTERS, a.dtype.name, wg,
+                      f"#define LOWEST_SUBGROUP {_LOWEST_SUBGROUP}u\n" + _source(), a.dtype.name, wg,
                       K.SUBGROUP_EXTENSIONS)
     kern(a, tau, m, n, k0, k1, cend, batch, groups=K.groups(batch))

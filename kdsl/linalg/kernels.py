@@ -94,6 +94,30 @@ class Kernel:
         graph.launch(self.raw, args, groups)
 
 
+# The workgroup's sum (max) of v by subgroup arithmetic, then every thread combining the subgroups' results: two
+# barriers, where a shared-memory tree takes log2(WG). The kernel declares ``shared REAL red[]`` with an entry
+# per subgroup.
+SUBGROUP_REDUCTIONS = """
+REAL reduce_sum(REAL v) {
+    v = subgroupAdd(v);
+    if (subgroupElect()) red[gl_SubgroupID] = v;
+    barrier();
+    REAL r = REAL(0);
+    for (uint g = 0u; g < gl_NumSubgroups; ++g) r += red[g];
+    barrier();
+    return r;
+}
+
+REAL reduce_max(REAL v) {
+    v = subgroupMax(v);
+    if (subgroupElect()) red[gl_SubgroupID] = v;
+    barrier();
+    REAL r = red[0];
+    for (uint g = 1u; g < gl_NumSubgroups; ++g) r = max(r, red[g]);
+    barrier();
+    return r;
+}
+"""
 SUBGROUP_EXTENSIONS = ("GL_KHR_shader_subgroup_basic", "GL_KHR_shader_subgroup_arithmetic",
                        "GL_KHR_shader_subgroup_shuffle")
 

@@ -31,36 +31,17 @@ shared REAL red[WG];
 shared T redt[WG];
 
 #ifdef SUBGROUP
-// subgroup arithmetic within each subgroup, then every thread combines the subgroups' results (two barriers
-// where the tree below takes log2(WG))
-REAL reduce_max(REAL v, uint t) {
-    v = subgroupMax(v);
-    if (subgroupElect()) red[gl_SubgroupID] = v;
-    barrier();
-    REAL r = red[0];
-    for (uint i = 1u; i < gl_NumSubgroups; ++i) r = max(r, red[i]);
-    barrier();
-    return r;
-}
-
-REAL reduce_sum(REAL v, uint t) {
-    v = subgroupAdd(v);
-    if (subgroupElect()) red[gl_SubgroupID] = v;
-    barrier();
-    REAL r = REAL(0);
-    for (uint i = 0u; i < gl_NumSubgroups; ++i) r += red[i];
-    barrier();
-    return r;
-}
-#else
-REAL reduce_max(REAL v, uint t) {
+""" + K.SUBGROUP_REDUCTIONS + """#else
+REAL reduce_max(REAL v) {
+    uint t = gl_LocalInvocationID.x;
     red[t] = v; barrier();
     for (uint s = WG / 2u; s > 0u; s >>= 1) { if (t < s) red[t] = max(red[t], red[t + s]); barrier(); }
     REAL r = red[0]; barrier();
     return r;
 }
 
-REAL reduce_sum(REAL v, uint t) {
+REAL reduce_sum(REAL v) {
+    uint t = gl_LocalInvocationID.x;
     red[t] = v; barrier();
     for (uint s = WG / 2u; s > 0u; s >>= 1) { if (t < s) red[t] += red[t + s]; barrier(); }
     REAL r = red[0]; barrier();
@@ -79,17 +60,17 @@ void main() {
         // to underflow; then (a uniform branch) the sum of squares scaled by the largest magnitude, as dnrm2
         REAL ssq = REAL(0);
         for (uint i = k + 1u + t; i < m; i += WG) ssq += NORM2(a[base + i * n + k]);
-        ssq = reduce_sum(ssq, t);
+        ssq = reduce_sum(ssq);
         REAL xnorm = sqrt(ssq);
         if (!(ssq >= SAFE_LOW && ssq <= SAFE_HIGH)) {
             REAL amax = REAL(0);
             for (uint i = k + 1u + t; i < m; i += WG) amax = max(amax, ABSMAX(a[base + i * n + k]));
-            amax = reduce_max(amax, t);
+            amax = reduce_max(amax);
             ssq = REAL(0);
             if (amax > REAL(0)) {
                 for (uint i = k + 1u + t; i < m; i += WG) ssq += NORM2(a[base + i * n + k] / amax);
             }
-            ssq = reduce_sum(ssq, t);
+            ssq = reduce_sum(ssq);
             xnorm = amax * sqrt(ssq);
         }
         T alpha = a[base + k * n + k];

@@ -112,27 +112,7 @@ shared T part[W * NSG];
 shared T wsum[W];
 shared T alpha_s[2];  // by the column's parity: a step without dot products has no barrier after its read
 
-// the workgroup's sum (max) of v: subgroup arithmetic, then every thread adds the subgroups' results
-REAL reduce_sum(REAL v) {
-    v = subgroupAdd(v);
-    if (subgroupElect()) red[gl_SubgroupID] = v;
-    barrier();
-    REAL r = REAL(0);
-    for (uint g = 0u; g < gl_NumSubgroups; ++g) r += red[g];
-    barrier();
-    return r;
-}
-
-REAL reduce_max(REAL v) {
-    v = subgroupMax(v);
-    if (subgroupElect()) red[gl_SubgroupID] = v;
-    barrier();
-    REAL r = red[0];
-    for (uint g = 1u; g < gl_NumSubgroups; ++g) r = max(r, red[g]);
-    barrier();
-    return r;
-}
-
+""" + K.SUBGROUP_REDUCTIONS + """
 void main() {
     uint b = batch_index();
     if (b >= batch) return;

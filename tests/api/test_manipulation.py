@@ -281,7 +281,7 @@ def test_tri_default_dtype():
     np.testing.assert_array_equal(kd.tri(3, 4, 1).numpy(), np.tri(3, 4, 1))
 
 
-@pytest.mark.parametrize("args,exc", [((-1,), ValueError), ((2, -3), ValueError), ((2.0,), TypeError)])
+@pytest.mark.parametrize("args,exc", [((2.0,), TypeError)])  # negative sizes: empty, as NumPy (test_array_lengths)
 def test_tri_errors(args, exc):
     with pytest.raises(exc):
         kd.tri(*args)

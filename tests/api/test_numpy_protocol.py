@@ -61,9 +61,9 @@ def test_metadata_functions_and_explicit_conversion():
     assert isinstance(host, np.ndarray) and np.array_equal(host, DATA, equal_nan=True)
 
 
-@pytest.mark.parametrize("call,name", [(lambda a: np.isnat(a), "isnat"), (lambda a: np.subtract.reduce(a), "reduce"),
+@pytest.mark.parametrize("call,name", [(lambda a: np.isnat(a), "isnat"), (lambda a: np.ldexp.reduce(a), "reduce"),
                                        (lambda a: np.busday_count(a, a), "busday_count"),
-                                       (lambda a: np.subtract.reduceat(a, [0]), "reduceat"),
+                                       (lambda a: np.ldexp.reduceat(a, [0]), "reduceat"),
                                        (lambda a: np.frompyfunc(abs, 1, 1)(a), "abs \\(vectorized\\)")])
 def test_missing_functions_raise_naming_them(call, name):
     with pytest.raises(TypeError, match=name):

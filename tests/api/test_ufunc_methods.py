@@ -174,8 +174,8 @@ def test_reduceat(name, indices, axis):
 def test_reduceat_errors():
     with pytest.raises(IndexError, match="out-of-bounds"):
         kd.add.reduceat(kd.arange(4), [0, 4])
-    with pytest.raises(TypeError, match="subtract.reduceat"):
-        kd.subtract.reduceat(kd.arange(4), [0])
+    with pytest.raises(TypeError, match="ldexp.reduceat"):
+        kd.ldexp.reduceat(kd.arange(4), [0])
 
 
 def test_out_writes_a_kdsl_array():
@@ -193,7 +193,7 @@ def test_calls_and_at_unchanged():
         (np.add.nin, np.add.nout, np.add.identity, np.multiply.identity, np.maximum.identity)
 
 
-@pytest.mark.parametrize("call", [lambda: kd.subtract.reduce(kd.ones(3)), lambda: kd.subtract.accumulate(kd.ones(3)),
+@pytest.mark.parametrize("call", [lambda: kd.ldexp.reduce(kd.ones(3)), lambda: kd.ldexp.accumulate(kd.ones(3)),
                                   lambda: kd.power.at(kd.ones(3), [0], 2.0)])
 def test_missing_methods_name_the_ones_there(call):
     with pytest.raises(TypeError, match="kdsl has no .*it has"):

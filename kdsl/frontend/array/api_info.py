@@ -30,8 +30,21 @@ API_VERSION = "2024.12"
 API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
 
 
+# NumPy's finfo attributes beyond the standard's, answered as NumPy's (its scalars of the dtype, or ints)
+NUMPY_FINFO = ("epsneg", "tiny", "resolution", "smallest_subnormal", "precision", "iexp", "machep", "maxexp",
+               "minexp", "negep", "nexp", "nmant")
+
+
 class finfo_object(NamedTuple):  # noqa: N801 - the standard's name for what finfo returns
-    """Machine limits of a floating-point dtype (the standard's ``finfo_object``)."""
+    """Machine limits of a floating-point dtype (the standard's ``finfo_object``). The standard's fields are
+    Python floats (``eps``, ``max``, ``min``, ``smallest_normal``; NumPy gives scalars of the dtype, which print
+    as float32 where kdsl's print the same value as a Python float); NumPy's other attributes (``tiny``,
+    ``resolution``, ``epsneg``, ``nmant``...) are NumPy's own values and types.
+
+    >>> import kdsl as kd
+    >>> kd.finfo(kd.float32).tiny, kd.finfo(kd.float32).resolution, kd.finfo(kd.float16).nmant
+    (np.float32(1.1754944e-38), np.float32(1e-06), 10)
+    """
 
     bits: int
     eps: float
@@ -40,14 +53,23 @@ class finfo_object(NamedTuple):  # noqa: N801 - the standard's name for what fin
     smallest_normal: float
     dtype: dt.DType
 
+    def __getattr__(self, name: str) -> Any:
+        if name in NUMPY_FINFO:
+            return getattr(np.finfo(self.dtype.np), name)
+        raise AttributeError(f"'finfo_object' object has no attribute {name!r}")
+
 
 class iinfo_object(NamedTuple):  # noqa: N801 - the standard's name for what iinfo returns
-    """Machine limits of an integer dtype (the standard's ``iinfo_object``)."""
+    """Machine limits of an integer dtype (the standard's ``iinfo_object``; ``kind`` as NumPy's: ``'i'``/``'u'``)."""
 
     bits: int
     max: int
     min: int
     dtype: dt.DType
+
+    @property
+    def kind(self) -> str:
+        return str(np.dtype(self.dtype.np).kind)
 
 
 def _dtype_of(x: Any) -> dt.DType:

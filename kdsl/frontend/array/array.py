@@ -27,6 +27,7 @@ from kdsl.engine import realize as engine
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.inplace import check_inplace, inplace_operator, store_inplace
+from kdsl.frontend.array.scalar_like import multiply_operator
 from kdsl.frontend.array.view_links import ViewLinks
 from kdsl.ir.graph import Node
 
@@ -309,7 +310,7 @@ class Array(ViewLinks):
     # ----- arithmetic
     __add__, __radd__, __iadd__ = _binary("add"), _binary("add", True), inplace_operator("add")
     __sub__, __rsub__, __isub__ = _binary("sub"), _binary("sub", True), inplace_operator("sub")
-    __mul__, __rmul__, __imul__ = _binary("mul"), _binary("mul", True), inplace_operator("mul")
+    __mul__, __rmul__, __imul__ = multiply_operator(False), multiply_operator(True), inplace_operator("mul")
     __truediv__, __rtruediv__, __itruediv__ = _binary("div"), _binary("div", True), inplace_operator("div")
     __floordiv__, __rfloordiv__, __ifloordiv__ = _binary("floordiv"), _binary("floordiv", True), \
         inplace_operator("floordiv")

@@ -13,6 +13,7 @@ Example:
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import as_array, asarray, eye, iota
+from kdsl.frontend.array.creation import as_array, asarray, eye, host_length, iota
 from kdsl.frontend.array.joining import pad
 from kdsl.frontend.array.ops import const_node, where
 from kdsl.frontend.array.reductions import sum as ksum
@@ -71,7 +72,7 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
     >>> kd.diagonal(kd.arange(6).reshape(2, 3), 1).tolist()
     [1, 5]
     """
-    x = as_array(a)
+    x, offset = as_array(a), operator.index(host_length(offset))
     if x.ndim < 2:
         raise ValueError("diag requires an array of at least two dimensions")
     i, j = mv.normalize_axis(axis1, x.ndim), mv.normalize_axis(axis2, x.ndim)
@@ -140,7 +141,7 @@ def diag(v: Any, k: int = 0) -> Array:
     >>> kd.diag(kd.asarray([1, 2]), 1).tolist()
     [[0, 1, 0], [0, 0, 2], [0, 0, 0]]
     """
-    x = as_array(v)
+    x, k = as_array(v), operator.index(host_length(k))  # k may be a 0-d integer array, as NumPy's
     if x.ndim == 2:
         return diagonal(x, k)
     if x.ndim != 1:

@@ -1,6 +1,7 @@
 """In-place operators (``a += b``) and in-place stores, with NumPy's rules: the result keeps the left operand's
 shape and casts back to its dtype under 'same_kind' (:class:`UFuncTypeError` otherwise), read-only arrays refuse
-the write, and a view writes through to its base.
+the write, and a view writes through to its base. A 0-d array that is not a view takes a NumPy scalar's rule
+where its result does not fit it (``total = a.sum(); total /= n``: :mod:`kdsl.frontend.array.scalar_like`).
 
 Example:
     >>> import kdsl as kd
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from kdsl.frontend.array import ops
+from kdsl.frontend.array import ops, scalar_like
 
 if TYPE_CHECKING:
     from kdsl.frontend.array.array import Array
@@ -38,6 +39,8 @@ def inplace_operator(name: str):
     into ``a`` (:func:`store_inplace`)."""
     def method(self, other):
         result = ops.apply(name, self, other)
+        if scalar_like.rebinds(self, result):  # x = a.sum(); x /= n: a NumPy scalar's new value
+            return result
         check_inplace(name, self, other, result)
         return store_inplace(self, result)
     method.__name__ = f"__i{name}__"

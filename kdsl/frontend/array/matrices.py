@@ -41,9 +41,7 @@ def _dim(v: Any, name: str) -> int:
     v = host_length(v)
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
         raise TypeError(f"tri: {name} must be an int, got {type(v).__name__}")
-    if v < 0:
-        raise ValueError(f"negative dimensions are not allowed: tri's {name} is {v}")
-    return int(v)
+    return max(int(v), 0)  # NumPy's tri counts rows and columns with arange: a negative size is empty
 
 
 def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = float, *,  # noqa: N803 - NumPy's names
@@ -58,7 +56,7 @@ def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = float, *,  # noqa
     n = _dim(N, "N")
     m = n if M is None else _dim(M, "M")
     rows, cols = iota((n, m), 0, device), iota((n, m), 1, device)
-    return ops.apply("le", cols - rows, operator.index(k)).astype(float if dtype is None else dtype)
+    return ops.apply("le", cols - rows, operator.index(host_length(k))).astype(float if dtype is None else dtype)
 
 
 def vander(x: Any, N: int | None = None, increasing: bool = False) -> Array:  # noqa: N803 - NumPy's name

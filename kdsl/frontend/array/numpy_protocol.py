@@ -83,9 +83,9 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
         return _with_out(getattr(fn, method)(*inputs, **kwargs), out)
     table = _REDUCE if method == "reduce" else _ACCUMULATE if method == "accumulate" else {}
     if name not in table:
-        if method == "accumulate" and fn is not None and hasattr(fn, "accumulate"):
-            kwargs.setdefault("axis", 0)
-            return _with_out(fn.accumulate(*inputs, **kwargs), out)  # the doubling scans (maximum.accumulate)
+        if method in ("reduce", "accumulate") and fn is not None and hasattr(fn, method):
+            kwargs.setdefault("axis", 0)  # the doubling scans, tree and left folds (kd.subtract.reduce...)
+            return _with_out(getattr(fn, method)(*inputs, **kwargs), out)
         raise _refuse(f"{name}.{method}")
     (x,) = inputs
     kwargs.setdefault("axis", 0)  # a ufunc reduces axis 0 unless told otherwise

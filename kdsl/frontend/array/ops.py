@@ -42,12 +42,10 @@ def as_operand(x, device=None):
     Array = _array_cls()
     if isinstance(x, Array):
         return x
+    if isinstance(x, np.generic):  # before Python's types: np.float64 is a float, but strong (NEP 50)
+        return _numpy_scalar(x, device)
     if isinstance(x, (bool, int, float, complex)):
         return x
-    if isinstance(x, np.generic):
-        from kdsl.frontend.array.creation import asarray  # cycle: that module imports this one
-
-        return asarray(np.asarray(x), device=device)
     if isinstance(x, (np.ndarray, list, tuple)):
         from kdsl.frontend.array.creation import asarray  # cycle: that module imports this one
 
@@ -56,6 +54,17 @@ def as_operand(x, device=None):
     if wrapped is not None:  # an object wrapping a kdsl array (kd.poly1d: np.square(p) squares its coefficients)
         return wrapped(x)
     raise TypeError(f"unsupported operand of type {type(x).__name__}; use a kdsl Array, NumPy array or scalar")
+
+
+def _numpy_scalar(x: np.generic, device=None):
+    """A NumPy scalar as a 0-d array of its dtype (strong, NEP 50: ``float32_array * np.float64(2)`` is
+    float64); a float64/complex128 scalar stays a weak Python number on a device without that dtype (the
+    result keeps the array's precision instead of failing)."""
+    from kdsl.frontend.array.creation import asarray  # cycle: that module imports this one
+
+    if isinstance(x, (float, complex)) and not (device or device_of(())).supports(x.dtype):
+        return x.item()
+    return asarray(np.asarray(x), device=device)
 
 
 def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:

@@ -10,7 +10,8 @@ them uninitialised) where the condition is False.
 ``outer`` broadcasts ``a`` against ``b`` with ``a``'s axes first (one fused kernel); ``reduce`` and ``accumulate``
 run kdsl's reduction or scan for the ufunc (``add.reduce`` is ``sum``, ``logical_and.reduce`` is ``all``,
 ``multiply.accumulate`` is ``cumprod``, ``logaddexp.reduce`` a shifted log-sum-exp, ``bitwise_xor.reduce`` and
-``gcd.reduce`` fold halves pairwise...), on axis 0 unless told
+``gcd.reduce`` fold halves pairwise; ``subtract``, ``divide``, ``power``... fold from the left,
+:mod:`kdsl.frontend.array.left_folds`), on axis 0 unless told
 otherwise, as NumPy's. A method a ufunc lacks in kdsl raises ``TypeError`` naming the ones it has.
 
     >>> import kdsl as kd
@@ -30,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.frontend.array import ops, scatter_segmented
+from kdsl.frontend.array import left_folds, ops, scatter_segmented
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.inplace import UFuncTypeError
@@ -128,11 +129,13 @@ class Ufunc(WithAt):
         >>> kd.maximum.reduce(kd.asarray([[1, 5], [7, 2]]), axis=1).tolist()
         [5, 7]
         """
+        if self._name in left_folds.FOLDS:  # not associative: NumPy's left fold
+            return _into(left_folds.left_reduce(self._name, self._fn, a, axis, dtype, keepdims, **kwargs), out)
         if self._name in LOG_REDUCE or self._name in TREE:
             return _into(self._folded(asarray(a) if dtype is None else asarray(a).astype(dtype), axis, keepdims,
                                       **kwargs), out)
         if self._name not in REDUCE:
-            raise _refuse(self._name, "reduce", REDUCE | LOG_REDUCE | dict.fromkeys(TREE))
+            raise _refuse(self._name, "reduce", REDUCE | LOG_REDUCE | dict.fromkeys(TREE + left_folds.FOLDS))
         if dtype is not None:
             kwargs["dtype"] = dtype
         result = getattr(_kd(), REDUCE[self._name])(asarray(a), axis=axis, keepdims=keepdims, **kwargs)
@@ -197,8 +200,8 @@ class Ufunc(WithAt):
         >>> kd.add.reduceat(kd.arange(8), [0, 4, 1, 5]).tolist()
         [6, 4, 10, 18]
         """
-        if self._name not in REDUCE:
-            raise _refuse(self._name, "reduceat", REDUCE)
+        if self._name not in REDUCE and self._name not in left_folds.FOLDS:
+            raise _refuse(self._name, "reduceat", REDUCE | dict.fromkeys(left_folds.FOLDS))
         kd = _kd()
         x = asarray(a)
         ax = axis + x.ndim if axis < 0 else axis
@@ -224,11 +227,13 @@ class Ufunc(WithAt):
         >>> kd.multiply.accumulate(kd.asarray([1, 2, 3, 4])).tolist()
         [1, 2, 6, 24]
         """
+        if self._name in left_folds.FOLDS:  # not associative: NumPy's left fold
+            return _into(left_folds.left_accumulate(self._name, self._fn, a, axis, dtype), out)
         x = asarray(a)
         if self._name in DOUBLING:
             return _into(self._doubling(x if dtype is None else x.astype(dtype), axis), out)
         if self._name not in ACCUMULATE:
-            raise _refuse(self._name, "accumulate", ACCUMULATE | dict.fromkeys(DOUBLING))
+            raise _refuse(self._name, "accumulate", ACCUMULATE | dict.fromkeys(DOUBLING + left_folds.FOLDS))
         return _into(getattr(_kd(), ACCUMULATE[self._name])(x, axis=axis, dtype=dtype), out)
 
     def _doubling(self, x: Array, axis: int) -> Array:

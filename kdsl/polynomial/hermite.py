@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kdsl.polynomial import multivariate
+from kdsl.polynomial import companion, multivariate
 from kdsl.polynomial.gauss_quadrature import hermgauss, hermweight
 from kdsl.polynomial.orthogonal import Basis
 from kdsl.polynomial.polyutils import trimcoef
@@ -29,6 +29,7 @@ hermx = _BASIS.from_power(2)[:, 1].copy()  # x in this basis
 hermtrim = trimcoef
 hermval = _BASIS.val
 hermvander = _BASIS.vander
+hermcompanion = companion.named(_BASIS.recurrence, "herm")
 (hermval2d, hermval3d, hermgrid2d, hermgrid3d, hermvander2d,
  hermvander3d) = multivariate.functions(_BASIS.val, _BASIS.vander, "herm")
 hermfit = _BASIS.fit
@@ -63,4 +64,4 @@ class Hermite(SeriesBase, basis=_BASIS):
 __all__ = ["Hermite", "herm2poly", "hermadd", "hermder", "hermdiv", "hermdomain", "hermfit", "hermfromroots",
            "hermint", "hermline", "hermmul", "hermmulx", "hermone", "hermpow", "hermroots", "hermsub", "hermtrim",
            "hermval", "hermvander", "hermx", "hermzero", "poly2herm", "hermgauss", "hermweight",
-           "hermval2d", "hermval3d", "hermgrid2d", "hermgrid3d", "hermvander2d", "hermvander3d"]
+           "hermval2d", "hermval3d", "hermgrid2d", "hermgrid3d", "hermvander2d", "hermvander3d", "hermcompanion"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kdsl.polynomial import multivariate
+from kdsl.polynomial import companion, multivariate
 from kdsl.polynomial.gauss_quadrature import hermegauss, hermeweight
 from kdsl.polynomial.orthogonal import Basis
 from kdsl.polynomial.polyutils import trimcoef
@@ -29,6 +29,7 @@ hermex = _BASIS.from_power(2)[:, 1].copy()  # x in this basis
 hermetrim = trimcoef
 hermeval = _BASIS.val
 hermevander = _BASIS.vander
+hermecompanion = companion.named(_BASIS.recurrence, "herme")
 (hermeval2d, hermeval3d, hermegrid2d, hermegrid3d, hermevander2d,
  hermevander3d) = multivariate.functions(_BASIS.val, _BASIS.vander, "herme")
 hermefit = _BASIS.fit
@@ -64,4 +65,4 @@ __all__ = ["HermiteE", "herme2poly", "hermeadd", "hermeder", "hermediv", "hermed
            "hermefromroots", "hermeint", "hermeline", "hermemul", "hermemulx", "hermeone", "hermepow", "hermeroots",
            "hermesub", "hermetrim", "hermeval", "hermevander", "hermex", "hermezero", "poly2herme",
            "hermegauss", "hermeweight",
-           "hermeval2d", "hermeval3d", "hermegrid2d", "hermegrid3d", "hermevander2d", "hermevander3d"]
+           "hermeval2d", "hermeval3d", "hermegrid2d", "hermegrid3d", "hermevander2d", "hermevander3d", "hermecompanion"]

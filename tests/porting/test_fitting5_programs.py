@@ -1,7 +1,8 @@
 """Curve- and surface-fitting programs: a 2-D polynomial surface fitted with polyvander2d + lstsq and evaluated
 with polyval2d/polygrid2d (the Stack Overflow recipe), a Chebyshev surface on a grid, exponential and power-law
 fits by linearising with logs, weighted polyfit with residuals, a circle fitted algebraically by lstsq, piecewise
-linear calibration by np.interp with its inverse, and a polynomial from its roots (tests/porting)."""
+linear calibration by np.interp with its inverse, a polynomial from its roots, and roots from chebinterpolate and
+the companion (colleague) matrices (tests/porting)."""
 
 import numpy as np
 from harness import check
@@ -88,6 +89,20 @@ def from_roots(np, roots_host):
             "same": bool(np.allclose(vals, direct, rtol=1e-4, atol=1e-3))}
 
 
+def chebyshev_rootfinder(np, deg=16):
+    C = np.polynomial.chebyshev
+    c = C.chebinterpolate(lambda x: np.cos(3 * x) - x / 2, deg)
+    x = np.linspace(-1, 1, 9)
+    err = np.max(np.abs(C.chebval(x, c) - (np.cos(3 * x) - x / 2)))
+    ev = np.linalg.eigvals(C.chebcompanion(c))
+    real = np.sort(ev[(np.abs(ev.imag) < 1e-6) & (np.abs(ev.real) <= 1)].real)
+    P = np.polynomial.legendre
+    nodes = np.sort(np.linalg.eigvalsh(P.legcompanion([0, 0, 0, 0, 0, 1])))
+    gauss, _ = P.leggauss(5)
+    herm = np.sort(np.linalg.eigvalsh(np.polynomial.hermite.hermcompanion([0, 0, 0, 1])))
+    return {"c": c[:6], "err_small": bool(err < 1e-5), "roots": real, "nodes": nodes, "gauss": gauss, "herm": herm}
+
+
 def test_surface_fit_polyvander2d_lstsq_polyval2d():
     rng = np.random.default_rng(561)
     x, y = rng.random(40), rng.random(40)
@@ -116,6 +131,10 @@ def test_circle_fit_lstsq_unwrap():
 
 def test_calibration_interp_and_inverse():
     check(calibration, np.array([0.0, 50.0, 120.0, 333.0, 599.0, 700.0, 1023.0]), rtol=1e-4, atol=1e-4)
+
+
+def test_chebyshev_rootfinder_colleague_matrix():
+    check(chebyshev_rootfinder, rtol=1e-3, atol=1e-4)
 
 
 def test_poly_from_roots_polyvalfromroots():

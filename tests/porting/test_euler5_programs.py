@@ -182,11 +182,11 @@ def test_collatz_vectorised_while():
 
 
 def test_amicable_perfect_abundant_divisor_sums():
-    check(divisor_sums, 1000)
+    check(divisor_sums, 600)
 
 
 def test_divisor_counts_add_at_triangle_numbers():
-    check(divisor_counts_add_at, 300)
+    check(divisor_counts_add_at, 200)
 
 
 def test_digit_sums_divmod_factorions():

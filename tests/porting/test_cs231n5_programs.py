@@ -1,8 +1,9 @@
 """cs231n assignment code as students write it: the multiclass SVM loss naive and vectorised (with its gradient),
 the softmax loss vectorised, k-NN distances with two loops, one loop and no loops, a two-layer net's forward and
 backward pass with a numerical gradient check, batch normalisation forward/backward, inverted dropout,
-a naive convolution forward pass with np.pad, max pooling, im2col by index arrays, and the SGD-momentum / RMSProp
-/ Adam update rules (tests/porting)."""
+a naive convolution forward pass with np.pad, max pooling, im2col by index arrays, the SGD-momentum / RMSProp
+/ Adam update rules, a vanilla RNN forward and backward through time, word embeddings with np.add.at and the masked
+temporal softmax loss, and HOG-like gradient-orientation features (tests/porting)."""
 
 import numpy as np
 from harness import check
@@ -212,6 +213,67 @@ def update_rules(np, w_host, g_host):
     return {"sgd_m": sgd_m, "rms": rms, "adam": w, "rel": float(rel)}
 
 
+def rnn_step(np, x_host, h0_host, Wx_host, Wh_host, dh_host):
+    x, h0, Wx, Wh, dnext = (np.asarray(v) for v in (x_host, h0_host, Wx_host, Wh_host, dh_host))
+    b = np.linspace(-0.1, 0.1, Wh.shape[0])
+    N, T, D = x.shape
+    H = h0.shape[1]
+    h = np.zeros((N, T, H))
+    prev = h0
+    for t in range(T):
+        prev = np.tanh(x[:, t, :].dot(Wx) + prev.dot(Wh) + b)
+        h[:, t, :] = prev
+    dx = np.zeros_like(x)
+    dWx, dWh, db = np.zeros_like(Wx), np.zeros_like(Wh), np.zeros_like(b)
+    dprev = np.zeros_like(h0)
+    for t in reversed(range(T)):
+        hprev = h[:, t - 1, :] if t > 0 else h0
+        dtanh = (dnext[:, t, :] + dprev) * (1 - h[:, t, :] ** 2)
+        dx[:, t, :] = dtanh.dot(Wx.T)
+        dWx += x[:, t, :].T.dot(dtanh)
+        dWh += hprev.T.dot(dtanh)
+        db += dtanh.sum(axis=0)
+        dprev = dtanh.dot(Wh.T)
+    return {"h": h, "dx": dx, "dWx": dWx, "dWh": dWh, "db": db, "dh0": dprev}
+
+
+def embedding_and_temporal_softmax(np, idx_host, W_host, scores_host, mask_host):
+    idx, W = np.asarray(idx_host), np.asarray(W_host)
+    out = W[idx]
+    dout = np.ones_like(out) * np.arange(out.shape[-1])
+    dW = np.zeros_like(W)
+    np.add.at(dW, idx, dout)
+    x, mask = np.asarray(scores_host), np.asarray(mask_host)
+    N, T, V = x.shape
+    y = idx % V
+    x_flat, y_flat, mask_flat = x.reshape(N * T, V), y.reshape(N * T), mask.reshape(N * T)
+    probs = np.exp(x_flat - np.max(x_flat, axis=1, keepdims=True))
+    probs /= np.sum(probs, axis=1, keepdims=True)
+    loss = -np.sum(mask_flat * np.log(probs[np.arange(N * T), y_flat])) / N
+    dx_flat = probs.copy()
+    dx_flat[np.arange(N * T), y_flat] -= 1
+    dx_flat /= N
+    dx_flat *= mask_flat[:, None]
+    return {"out": out, "dW": dW, "loss": float(loss), "dx": dx_flat.reshape(N, T, V)}
+
+
+def hog_features(np, img_host, cell=4, bins=6):
+    im = np.asarray(img_host)
+    gy, gx = np.gradient(im)
+    mag = np.sqrt(gx**2 + gy**2)
+    ori = np.rad2deg(np.arctan2(gy, gx + 1e-15)) % 180
+    n_y, n_x = im.shape[0] // cell, im.shape[1] // cell
+    hist = np.zeros((n_y, n_x, bins))
+    for i in range(bins):
+        temp = np.where(ori < 180 / bins * (i + 1), ori, 0)
+        temp = np.where(ori >= 180 / bins * i, temp, 0)
+        cond = temp > 0
+        m = np.where(cond, mag, 0)
+        hist[:, :, i] = m[: n_y * cell, : n_x * cell].reshape(n_y, cell, n_x, cell).mean(axis=(1, 3))
+    colour = np.histogram(im.ravel(), bins=5, range=(0, 1), density=True)[0]
+    return {"hist": hist, "flat": hist.ravel()[:12], "colour": colour}
+
+
 def test_svm_loss_naive_and_vectorised():
     rng = np.random.default_rng(521)
     check(svm_loss, rng.normal(0, 0.1, (6, 4)), rng.normal(size=(12, 6)), rng.integers(0, 4, 12), rtol=1e-3,
@@ -259,3 +321,19 @@ def test_im2col_index_arrays_and_col2im_add_at():
 def test_sgd_momentum_rmsprop_adam_updates():
     rng = np.random.default_rng(529)
     check(update_rules, rng.normal(size=(3, 4)), rng.normal(size=(3, 4)), rtol=1e-3, atol=1e-5)
+
+
+def test_rnn_forward_backward_through_time():
+    rng = np.random.default_rng(530)
+    check(rnn_step, rng.normal(size=(2, 4, 3)), rng.normal(size=(2, 5)), rng.normal(0, 0.3, (3, 5)),
+          rng.normal(0, 0.3, (5, 5)), rng.normal(size=(2, 4, 5)), rtol=1e-3, atol=1e-4)
+
+
+def test_word_embedding_add_at_temporal_softmax_mask():
+    rng = np.random.default_rng(531)
+    check(embedding_and_temporal_softmax, rng.integers(0, 7, (2, 5)), rng.normal(size=(7, 3)),
+          rng.normal(size=(2, 5, 4)), rng.random((2, 5)) < 0.7, rtol=1e-3, atol=1e-4)
+
+
+def test_hog_like_features_gradient_arctan2():
+    check(hog_features, np.random.default_rng(532).random((16, 12)), rtol=1e-3, atol=1e-4)

@@ -617,3 +617,6 @@ from kdsl.frontend.array.show_config import show_config  # noqa: E402
 
 __version__ = _package_version()  # NumPy's np.__version__
 __all__ += ["show_config"]
+from kdsl.frontend.array.info import info  # noqa: E402
+
+__all__ += ["info"]

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from kdsl.polynomial import companion, multivariate
+from kdsl.polynomial.chebyshev_interpolation import chebinterpolate
 from kdsl.polynomial.gauss_quadrature import chebgauss, chebpts1, chebpts2, chebweight
 from kdsl.polynomial.orthogonal import Basis
 from kdsl.polynomial.polyutils import trimcoef
@@ -28,6 +30,9 @@ chebx = np.array([0.0, 1.0])
 chebtrim = trimcoef
 chebval = _BASIS.val
 chebvander = _BASIS.vander
+chebcompanion = companion.named(_BASIS.recurrence, "cheb")
+(chebval2d, chebval3d, chebgrid2d, chebgrid3d, chebvander2d,
+ chebvander3d) = multivariate.functions(_BASIS.val, _BASIS.vander, "cheb")
 chebfit = _BASIS.fit
 chebadd = _BASIS.add
 chebsub = _BASIS.sub
@@ -59,4 +64,6 @@ class Chebyshev(SeriesBase, basis=_BASIS):
 
 __all__ = ["Chebyshev", "cheb2poly", "chebadd", "chebder", "chebdiv", "chebdomain", "chebfit", "chebfromroots",
            "chebint", "chebline", "chebmul", "chebmulx", "chebone", "chebpow", "chebroots", "chebsub", "chebtrim",
-           "chebval", "chebvander", "chebx", "chebzero", "poly2cheb", "chebgauss", "chebweight", "chebpts1", "chebpts2"]
+           "chebval", "chebvander", "chebx", "chebzero", "poly2cheb", "chebgauss", "chebweight", "chebpts1", "chebpts2",
+           "chebval2d", "chebval3d", "chebgrid2d", "chebgrid3d", "chebvander2d", "chebvander3d", "chebcompanion",
+           "chebinterpolate"]

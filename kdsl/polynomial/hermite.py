@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kdsl.polynomial import companion, multivariate
 from kdsl.polynomial.gauss_quadrature import hermgauss, hermweight
 from kdsl.polynomial.orthogonal import Basis
 from kdsl.polynomial.polyutils import trimcoef
@@ -28,6 +29,9 @@ hermx = _BASIS.from_power(2)[:, 1].copy()  # x in this basis
 hermtrim = trimcoef
 hermval = _BASIS.val
 hermvander = _BASIS.vander
+hermcompanion = companion.named(_BASIS.recurrence, "herm")
+(hermval2d, hermval3d, hermgrid2d, hermgrid3d, hermvander2d,
+ hermvander3d) = multivariate.functions(_BASIS.val, _BASIS.vander, "herm")
 hermfit = _BASIS.fit
 hermadd = _BASIS.add
 hermsub = _BASIS.sub
@@ -59,4 +63,5 @@ class Hermite(SeriesBase, basis=_BASIS):
 
 __all__ = ["Hermite", "herm2poly", "hermadd", "hermder", "hermdiv", "hermdomain", "hermfit", "hermfromroots",
            "hermint", "hermline", "hermmul", "hermmulx", "hermone", "hermpow", "hermroots", "hermsub", "hermtrim",
-           "hermval", "hermvander", "hermx", "hermzero", "poly2herm", "hermgauss", "hermweight"]
+           "hermval", "hermvander", "hermx", "hermzero", "poly2herm", "hermgauss", "hermweight",
+           "hermval2d", "hermval3d", "hermgrid2d", "hermgrid3d", "hermvander2d", "hermvander3d", "hermcompanion"]

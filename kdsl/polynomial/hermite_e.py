@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kdsl.polynomial import companion, multivariate
 from kdsl.polynomial.gauss_quadrature import hermegauss, hermeweight
 from kdsl.polynomial.orthogonal import Basis
 from kdsl.polynomial.polyutils import trimcoef
@@ -28,6 +29,9 @@ hermex = _BASIS.from_power(2)[:, 1].copy()  # x in this basis
 hermetrim = trimcoef
 hermeval = _BASIS.val
 hermevander = _BASIS.vander
+hermecompanion = companion.named(_BASIS.recurrence, "herme")
+(hermeval2d, hermeval3d, hermegrid2d, hermegrid3d, hermevander2d,
+ hermevander3d) = multivariate.functions(_BASIS.val, _BASIS.vander, "herme")
 hermefit = _BASIS.fit
 hermeadd = _BASIS.add
 hermesub = _BASIS.sub
@@ -60,4 +64,5 @@ class HermiteE(SeriesBase, basis=_BASIS):
 __all__ = ["HermiteE", "herme2poly", "hermeadd", "hermeder", "hermediv", "hermedomain", "hermefit",
            "hermefromroots", "hermeint", "hermeline", "hermemul", "hermemulx", "hermeone", "hermepow", "hermeroots",
            "hermesub", "hermetrim", "hermeval", "hermevander", "hermex", "hermezero", "poly2herme",
-           "hermegauss", "hermeweight"]
+           "hermegauss", "hermeweight",
+           "hermeval2d", "hermeval3d", "hermegrid2d", "hermegrid3d", "hermevander2d", "hermevander3d", "hermecompanion"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kdsl.polynomial import companion, multivariate
 from kdsl.polynomial.gauss_quadrature import laggauss, lagweight
 from kdsl.polynomial.orthogonal import Basis
 from kdsl.polynomial.polyutils import trimcoef
@@ -28,6 +29,9 @@ lagx = _BASIS.from_power(2)[:, 1].copy()  # x in this basis
 lagtrim = trimcoef
 lagval = _BASIS.val
 lagvander = _BASIS.vander
+lagcompanion = companion.named(_BASIS.recurrence, "lag")
+(lagval2d, lagval3d, laggrid2d, laggrid3d, lagvander2d,
+ lagvander3d) = multivariate.functions(_BASIS.val, _BASIS.vander, "lag")
 lagfit = _BASIS.fit
 lagadd = _BASIS.add
 lagsub = _BASIS.sub
@@ -59,4 +63,5 @@ class Laguerre(SeriesBase, basis=_BASIS):
 
 __all__ = ["Laguerre", "lag2poly", "lagadd", "lagder", "lagdiv", "lagdomain", "lagfit", "lagfromroots",
            "lagint", "lagline", "lagmul", "lagmulx", "lagone", "lagpow", "lagroots", "lagsub", "lagtrim",
-           "lagval", "lagvander", "lagx", "lagzero", "poly2lag", "laggauss", "lagweight"]
+           "lagval", "lagvander", "lagx", "lagzero", "poly2lag", "laggauss", "lagweight",
+           "lagval2d", "lagval3d", "laggrid2d", "laggrid3d", "lagvander2d", "lagvander3d", "lagcompanion"]

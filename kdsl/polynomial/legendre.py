@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kdsl.polynomial import companion, multivariate
 from kdsl.polynomial.gauss_quadrature import leggauss, legweight
 from kdsl.polynomial.orthogonal import Basis
 from kdsl.polynomial.polyutils import trimcoef
@@ -28,6 +29,9 @@ legx = np.array([0.0, 1.0])
 legtrim = trimcoef
 legval = _BASIS.val
 legvander = _BASIS.vander
+legcompanion = companion.named(_BASIS.recurrence, "leg")
+(legval2d, legval3d, leggrid2d, leggrid3d, legvander2d,
+ legvander3d) = multivariate.functions(_BASIS.val, _BASIS.vander, "leg")
 legfit = _BASIS.fit
 legadd = _BASIS.add
 legsub = _BASIS.sub
@@ -59,4 +63,5 @@ class Legendre(SeriesBase, basis=_BASIS):
 
 __all__ = ["Legendre", "leg2poly", "legadd", "legder", "legdiv", "legdomain", "legfit", "legfromroots",
            "legint", "legline", "legmul", "legmulx", "legone", "legpow", "legroots", "legsub", "legtrim",
-           "legval", "legvander", "legx", "legzero", "poly2leg", "leggauss", "legweight"]
+           "legval", "legvander", "legx", "legzero", "poly2leg", "leggauss", "legweight",
+           "legval2d", "legval3d", "leggrid2d", "leggrid3d", "legvander2d", "legvander3d", "legcompanion"]

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
-from kdsl.polynomial import least_squares
+from kdsl.polynomial import least_squares, multivariate
 from kdsl.polynomial.polyutils import as_array, as_series, floating, trimcoef, trimseq
 
 REALIZE_EVERY = 16  # Horner / division steps between realisations: no fused expression grows with the degree
@@ -336,6 +336,28 @@ def polyfromroots(roots: Any) -> kd.Array:
     return result
 
 
+def polyvalfromroots(x: Any, r: Any, tensor: bool = True) -> kd.Array:
+    """The monic polynomial with roots ``r`` at ``x``: the product of ``x - r`` over ``r``'s first axis. With
+    ``r`` of several dimensions each ``r[:, j...]`` is one polynomial's roots; ``tensor=True`` evaluates each
+    at every ``x`` (shape ``r.shape[1:] + x.shape``), ``tensor=False`` broadcasts ``x`` over them.
+
+    >>> import kdsl as kd
+    >>> kd.polynomial.polynomial.polyvalfromroots([0.0, 3.0], [1.0, 2.0]).tolist()
+    [2.0, 2.0]
+    """
+    roots = _coefficients(r)
+    xs = x if isinstance(x, kd.Array) else kd.asarray(np.asarray(x), device=roots.device)
+    if tensor:
+        roots = roots.reshape(roots.shape + (1,) * xs.ndim)
+    elif xs.ndim >= roots.ndim:
+        raise ValueError("x.ndim must be < r.ndim when tensor == False")
+    return kd.prod(xs - roots, axis=0)
+
+
+(polyval2d, polyval3d, polygrid2d, polygrid3d, polyvander2d,
+ polyvander3d) = multivariate.functions(polyval, polyvander, "poly")
+
 __all__ = ["polyadd", "polycompanion", "polyder", "polydiv", "polydomain", "polyfit", "polyfromroots",
            "polyint", "polyline", "polymul", "polymulx", "polyone", "polypow", "polyroots", "polysub", "polytrim",
-           "polyval", "polyvander", "polyx", "polyzero"]
+           "polyval", "polyvander", "polyx", "polyzero", "polyvalfromroots", "polyval2d", "polyval3d",
+           "polygrid2d", "polygrid3d", "polyvander2d", "polyvander3d"]

@@ -58,6 +58,9 @@ class SeriesBase:
         """``class Chebyshev(SeriesBase, basis=...)``: the basis' functions (:class:`kdsl.polynomial.orthogonal.
         Basis`) become the class's ``_val``, ``_add``, ..., ``_recurrence``."""
         super().__init_subclass__(**kwargs)
+        # NumPy's class attributes (``Polynomial.domain``, ``Laguerre.window``); instances set their own
+        setattr(cls, "domain", np.array(cls.domain_default))  # noqa: B010 - instances shadow it (mypy)
+        setattr(cls, "window", np.array(cls.window_default))  # noqa: B010
         if basis is not None:
             for name in SeriesBase._BASIS_FUNCTIONS:
                 setattr(cls, f"_{name}", staticmethod(getattr(basis, name)))

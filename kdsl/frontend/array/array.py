@@ -399,7 +399,9 @@ class Array(ViewLinks):
 
         if isinstance(order, str) and order.upper() == "K":  # memory order, as NumPy's
             return memory_order.ravel_keep(self)
-        return self.reshape(-1, order=order)
+        if memory_order.fortran(order, "CFA", self):
+            return self.reshape(-1, order=order)
+        return memory_order.ravel_c(self)  # a copy unless C-contiguous (not reshape(-1)'s rule)
 
     def flatten(self, order: str = "C") -> Array:
         """A flat copy (writes to it do not reach this array, as in NumPy)."""

@@ -1,10 +1,11 @@
 """NumPy's ``order=`` of reshaping and flattening: ``a.reshape(shape, order='F')``, ``a.ravel('F')``,
 ``kd.reshape(a, shape, 'F')``. kdsl arrays have one layout (C order), so ``'F'`` (Fortran: first index fastest)
 reads the elements through transposes: ``a.reshape(s, order='F')`` is ``a.T.reshape(s[::-1]).T``. As NumPy's, it
-is a view of a 1-D (or 0-d) ``a`` (writes reach ``a``) and a copy otherwise (a C-ordered array of several axes
-is not Fortran-contiguous). ``'A'`` and ``'K'`` mean ``'C'``, except for a view NumPy would call
-Fortran-contiguous and not C-contiguous (a transpose: ``a.T.ravel('A')``), where they mean ``'F'`` as in NumPy
-(``kd.Array.flags``). ``ravel('K')`` reads the elements in memory order, as NumPy's (``ravel_keep``).
+is a view of a 1-D (or 0-d) or Fortran-contiguous ``a`` (``a.T.ravel('F')``: writes reach ``a``) and a copy
+otherwise (a C-ordered array of several axes is not Fortran-contiguous). ``'A'`` and ``'K'`` mean ``'C'``,
+except for a view NumPy would call Fortran-contiguous and not C-contiguous (a transpose: ``a.T.ravel('A')``),
+where they mean ``'F'`` as in NumPy (``kd.Array.flags``). ``ravel('K')`` reads the elements in memory order, as
+NumPy's (``ravel_keep``); ``ravel()`` is a view only of a C-contiguous array (``ravel_c``).
 
     >>> import kdsl as kd
     >>> a = kd.arange(6).reshape(2, 3)
@@ -36,13 +37,27 @@ def fortran(order: Any, allowed: str = "CFAK", a: Array | None = None) -> bool:
 
 
 def reshape_fortran(a: Array, shape: tuple[int, ...]) -> Array:
-    """``a`` reshaped with the first index changing fastest (a view of a 1-D ``a``, else a copy)."""
+    """``a`` reshaped with the first index changing fastest (a view of a 1-D or Fortran-contiguous ``a``, else a
+    copy)."""
     from kdsl.frontend.array import movement as mv  # cycle: movement builds Arrays
     from kdsl.frontend.array.array import Array
+    from kdsl.frontend.array.array_flags import contiguity
 
     target = mv.resolve_shape(shape, a.size)
     out = a.T.reshape(target[::-1]).T
-    return out if a.ndim <= 1 else Array(out._node)  # a new Array of the same node: lazy, writes stay in it
+    if a.ndim <= 1 or contiguity(a)[1]:  # Fortran-contiguous (a transpose): a view, as NumPy's
+        return out
+    return Array(out._node)  # a new Array of the same node: lazy, writes stay in it
+
+
+def ravel_c(a: Array) -> Array:
+    """NumPy's ``ravel()`` (C order): a view of a C-contiguous array, else a copy, even where ``reshape(-1)``
+    could be a view (``a[:, ::2].ravel()``, ``x[::2].ravel()``: NumPy copies them; writes reach neither way)."""
+    from kdsl.frontend.array.array import Array
+    from kdsl.frontend.array.array_flags import contiguity
+
+    out = a.reshape(-1)
+    return out if a.ndim == 0 or contiguity(a)[0] else Array(out._node)  # a new Array of the node: unlinked
 
 
 def ravel_keep(a: Array) -> Array:

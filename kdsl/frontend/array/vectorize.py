@@ -6,7 +6,8 @@ function's values broadcast to the arguments' shape, exactly as NumPy's loop wou
 Python control flow on a value (``if x > 0:``, ``math.sin(x)``, ``int(x)``) cannot take a whole array: kdsl
 raises ``TypeError`` saying so and pointing at ``kd.where`` (write ``kd.where(x > 0, a, b)`` instead of
 ``a if x > 0 else b``). ``frompyfunc`` is the same with NumPy's ``nin``/``nout`` count checks; its results are
-numeric kdsl arrays rather than NumPy's object arrays, and it has no ufunc methods (``.reduce`` ...).
+numeric kdsl arrays rather than NumPy's object arrays; its ``outer``, ``reduce`` and ``accumulate`` fold
+left as NumPy's object loops do (``pyfunc_methods.py``).
 
 Example:
     >>> import kdsl as kd
@@ -28,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.frontend.array import pyfunc_methods
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.ops import broadcast_shapes
@@ -116,12 +118,38 @@ class vectorize:  # noqa: N801 - NumPy's name
         return _shape_output(out, shape, self.otypes[0] if self.otypes else None)
 
 
+def _into(result: Array, dtype: Any, out: Any) -> Array:
+    """A method's result cast to ``dtype`` (``object``: as computed) and written into ``out`` if given."""
+    if dtype is not None and np.dtype(dtype) != np.dtype(object):
+        result = result.astype(dt.as_dtype(np.dtype(dtype)))
+    if out is not None:
+        target = out[0] if isinstance(out, tuple) else out
+        target[...] = result
+        return target
+    return result
+
+
 class _PyFunc(vectorize):
     """What :func:`frompyfunc` returns: ``vectorize`` with NumPy's argument and output counts."""
 
-    def __init__(self, func: Callable[..., Any], nin: int, nout: int) -> None:
+    def __init__(self, func: Callable[..., Any], nin: int, nout: int, identity: Any = None) -> None:
         super().__init__(func)
-        self.nin, self.nout = nin, nout
+        self.nin, self.nout, self.identity = nin, nout, identity
+
+    def outer(self, a: Any, b: Any) -> Any:
+        """``f(a[i], b[j])`` for every pair (NumPy's ``ufunc.outer``)."""
+        return pyfunc_methods.outer(self, self.nin, self.nout, _as_array(a), _as_array(b))
+
+    def accumulate(self, array: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Array:
+        """The running left fold along ``axis`` (``dtype=object`` is accepted; the result is numeric)."""
+        return _into(pyfunc_methods.accumulate(self, self.nin, self.nout, _as_array(array), axis), dtype, out)
+
+    def reduce(self, array: Any, axis: Any = 0, dtype: Any = None, out: Any = None, keepdims: bool = False,
+               initial: Any = pyfunc_methods.NO_INITIAL) -> Any:
+        """The left fold along ``axis`` (NumPy's ``ufunc.reduce`` of an object ufunc)."""
+        result = pyfunc_methods.reduce(self, self.nin, self.nout, self.identity, _as_array(array), axis,
+                                       keepdims, initial, f"{getattr(self.pyfunc, '__name__', 'f')} (vectorized)")
+        return _into(result, dtype, out)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if len(args) != self.nin:
@@ -144,4 +172,4 @@ def frompyfunc(func: Callable[..., Any], /, nin: int, nout: int, *, identity: An
     """
     if nin < 1 or nout < 1:
         raise ValueError(f"frompyfunc: nin and nout must be at least 1, got nin={nin}, nout={nout}")
-    return _PyFunc(func, nin, nout)
+    return _PyFunc(func, nin, nout, identity)

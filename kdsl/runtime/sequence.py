@@ -36,6 +36,13 @@ _NOT_READY, _TIMEOUT = vulkan.VK_NOT_READY, vulkan.VK_TIMEOUT  # (module globals
 class Sequence(Destroyable):
     """A command buffer, a fence and the ops recorded into it. Made by ``Manager.sequence``."""
 
+    # Set by sequence_resources.create: the command buffer and the structs of the hot path.
+    _cmds: Any
+    _cmd: Any
+    _submit: Any
+    _begin_info: Any
+    _dev: Any
+
     def __init__(self, ctx, queue_index: int = 0, total_timestamps: int = 0):
         self._ctx = ctx
         self._destroyed = True

@@ -13,6 +13,7 @@ from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.helpers import SUFFIX
 from kdsl.codegen.ops import render_op
+from kdsl.dtype import promotion
 
 INT_MIN = {"int": "(-2147483647 - 1)", "uint": "0u", "int64_t": "(-9223372036854775807l - 1l)", "uint64_t": "0ul"}
 INT_MAX = {"int": "2147483647", "uint": "4294967295u", "int64_t": "9223372036854775807l",
@@ -22,7 +23,7 @@ INT_MAX = {"int": "2147483647", "uint": "4294967295u", "int64_t": "9223372036854
 def identity(op: str, t: dt.DType) -> str:
     c = t.glsl_compute
     if t.kind == "c" and op not in ("sum", "prod"):  # complex numbers have no order
-        raise dt.complex_error(op, t)
+        raise promotion.complex_error(op, t)
     if op == "sum":
         return glsl.zero(t)
     if op == "prod":

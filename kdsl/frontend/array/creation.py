@@ -24,6 +24,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.device import device as current_device
+from kdsl.dtype import promotion
 from kdsl.engine.transfers import upload
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
@@ -174,7 +175,7 @@ def _joined(x, dtype: dt.DType | None, dev) -> Array:
     items = [v if isinstance(v, Array) else _joined(v, dtype, dev) if isinstance(v, (list, tuple)) and
              _holds_array(v) else v if isinstance(v, (bool, int, float, complex)) else asarray(v, device=dev)
              for v in x]
-    d = dtype if dtype is not None else dt.promote(*(v.dtype if isinstance(v, Array) else dt.scalar_dtype(v)
+    d = dtype if dtype is not None else promotion.promote(*(v.dtype if isinstance(v, Array) else dt.scalar_dtype(v)
                                                       for v in items))
     parts = [v.astype(d) if isinstance(v, Array) else asarray(v, dtype=d, device=dev) for v in items]
     shapes = {p.shape for p in parts}
@@ -376,7 +377,8 @@ def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = 
 def _linspace_of_arrays(start, stop, num: int, endpoint: bool, dtype) -> tuple[Array, Array]:
     dev = ops.device_of((start, stop))
     a, b = (x if isinstance(x, Array) else asarray(x, device=dev) for x in (start, stop))
-    work = dt.result_dtype(np.add, dt.promote(a.dtype, b.dtype), 1.0)  # floats stay, ints: the default float
+    # floats stay, ints: the default float
+    work = promotion.result_dtype(np.add, promotion.promote(a.dtype, b.dtype), 1.0)
     a, b = a.astype(work), b.astype(work)
     shape = ops.broadcast_shapes(a.shape, b.shape)
     i = arange(num, dtype=work.real_dtype if work.kind == "c" else work, device=dev).reshape(

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.dtype import promotion
 from kdsl.frontend.array import inner_index, inner_mask, masks, mixed_mask_index, ops, scalar_index, scatter
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
@@ -392,7 +393,7 @@ def _checked_scalar(value, a: Array):
             raise ValueError(f"cannot convert float NaN to integer (storing into a {a.dtype.name} array)")
         if math.isinf(value):
             raise OverflowError(f"cannot convert float infinity to integer (storing into a {a.dtype.name} array)")
-        if not dt.can_hold(a.dtype, int(value)):
+        if not promotion.can_hold(a.dtype, int(value)):
             raise OverflowError(f"float {value!r} out of bounds for {a.dtype.name}")
     return value
 

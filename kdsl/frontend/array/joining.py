@@ -24,7 +24,8 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import as_array, full, host_length, int_tuple
+from kdsl.frontend.array.creation import as_array, full
+from kdsl.frontend.array.shape_arguments import host_length, int_tuple
 from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, moveaxis
 
 

@@ -23,7 +23,8 @@ from kdsl.dtype import promotion
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.constructors import diag
-from kdsl.frontend.array.creation import as_array, host_length, iota, ones
+from kdsl.frontend.array.creation import as_array, iota, ones
+from kdsl.frontend.array.shape_arguments import host_length
 from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, flip
 
 

@@ -18,6 +18,7 @@ from kdsl import dtype as dt
 from kdsl.device import device
 from kdsl.dtype import promotion
 from kdsl.frontend.array import movement
+from kdsl.frontend.array.host_dtypes import python_int_dtype
 from kdsl.ir.graph import Node
 
 # op name -> (NumPy ufunc giving the result dtype, how operands are converted): kdsl.dtype's table, which
@@ -204,7 +205,7 @@ def _wide_ints(operands: list, dev) -> list:
     ints = [x for x in operands if isinstance(x, int) and not isinstance(x, bool)]
     if not ints or all(-(1 << 31) <= v < 1 << 31 for v in ints):
         return operands
-    from kdsl.frontend.array.creation import asarray, python_int_dtype  # creation imports this module
+    from kdsl.frontend.array.creation import asarray  # creation imports this module
 
     d = python_int_dtype(min(ints), max(ints))
     k = next(i for i, x in enumerate(operands) if x is ints[0])  # by identity: 2.0**40 == 2**40

@@ -19,8 +19,8 @@ from kdsl.dtype import promotion
 from kdsl.frontend.array import memory_order, ops
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import int_tuple
 from kdsl.frontend.array.fused_stack import select_stack
+from kdsl.frontend.array.shape_arguments import int_tuple
 from kdsl.ir.graph import Node
 from kdsl.ir.view import View
 

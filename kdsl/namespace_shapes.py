@@ -10,28 +10,22 @@ the public spelling, and the names are listed in kdsl's ``__all__``.
 from kdsl.frontend.array.broadcast_object import broadcast
 from kdsl.frontend.array.edit import append, delete, ediff1d, insert, resize
 from kdsl.frontend.array.joining import (
-    array_split,
     atleast_1d,
     atleast_2d,
     atleast_3d,
     column_stack,
     diff,
-    dsplit,
     dstack,
-    hsplit,
     hstack,
     meshgrid,
-    pad,
     repeat,
     roll,
     row_stack,
-    split,
     tile,
-    unstack,
-    vsplit,
     vstack,
 )
 from kdsl.frontend.array.orientation import fliplr, flipud, rollaxis, rot90
+from kdsl.frontend.array.padding import pad
 from kdsl.frontend.array.shape_ops import (
     broadcast_arrays,
     broadcast_to,
@@ -46,3 +40,4 @@ from kdsl.frontend.array.shape_ops import (
     swapaxes,
     transpose,
 )
+from kdsl.frontend.array.splitting import array_split, dsplit, hsplit, split, unstack, vsplit

@@ -68,8 +68,8 @@ MODULES = sorted(PACKAGE.rglob("*.py"))
 def test_imports_follow_the_layers(path):
     name = _module_name(path)
     layer = _layer(name)
-    if layer is None:  # kdsl/__init__.py and kdsl/kp.py assemble the public API from every layer
-        assert name in ("kdsl", "kdsl.kp", "kdsl.frontend"), \
+    if layer is None:  # kdsl/__init__.py (with its kdsl/namespace_*.py) and kdsl/kp.py assemble the public API
+        assert name in ("kdsl", "kdsl.kp", "kdsl.frontend") or name.startswith("kdsl.namespace_"), \
             f"{name} belongs to no layer: add it to ALLOWED and docs/architecture.md"
         return
     bad = []

@@ -36,6 +36,7 @@ from __future__ import annotations
 from kdsl import dtype as dt
 from kdsl.codegen import complex_elementary, complex_inverse
 from kdsl.codegen.precise import exact
+from kdsl.dtype import promotion
 
 # Per component type: GLSL type names and the real functions the templates call.
 _TYPES = {
@@ -138,7 +139,7 @@ def render(name: str, out: dt.DType, ins: list[dt.DType], a: list[str]) -> str:
         return f"!(any(isnan({a[0]})) || any(isinf({a[0]})))"
     if name == "complex":  # two components -> one complex value
         return f"{out.glsl_compute}({a[0]}, {a[1]})"
-    raise dt.complex_error(name, t)
+    raise promotion.complex_error(name, t)
 
 
 def cast(x: str, src: dt.DType, dst: dt.DType, component: str) -> str:

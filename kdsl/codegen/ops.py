@@ -22,10 +22,11 @@ from kdsl import dtype as dt
 from kdsl.codegen import complex as cx
 from kdsl.codegen import glsl
 from kdsl.codegen.helpers import SUFFIX
+from kdsl.dtype import promotion
 
 # op name -> (NumPy ufunc giving the result dtype, how operands convert): kdsl.dtype's, shared by both faces.
-SIGNATURES = dt.OP_SIGNATURES
-signature = dt.op_signature
+SIGNATURES = promotion.OP_SIGNATURES
+signature = promotion.op_signature
 
 # Float functions GLSL has only for float: (name -> GLSL template of x).
 _FLOAT_FUNCS = {

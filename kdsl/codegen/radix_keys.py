@@ -20,6 +20,7 @@ Example:
 from __future__ import annotations
 
 from kdsl import dtype as dt
+from kdsl.dtype import promotion
 
 BITS = 8  # bits per pass
 DIGITS = 1 << BITS
@@ -61,7 +62,7 @@ def raw_lines(d: dt.DType, v: str, name: str) -> tuple[list[str], list[str]]:
         return [f"uint64_t {p} = uint64_t({v});", f"uint {r0} = uint({p} >> 32);", f"uint {r1} = uint({p});"], \
             [r0, r1]
     if d.kind == "c":
-        raise dt.complex_error("sort", d)
+        raise promotion.complex_error("sort", d)
     if c in ("int", "uint"):
         mask = f" & {(1 << key_bits(d)) - 1}u" if d.itemsize < 4 else ""
         return [f"uint {r0} = uint({v}){mask};"], [r0]

@@ -29,7 +29,7 @@ from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import grid_loop, index_vars
-from kdsl.codegen.reduce import combine, identity
+from kdsl.codegen.reduce_combine import combine, identity
 from kdsl.codegen.reduce_workgroup import subgroup_ok, trips, with_extensions, workgroup_reduce
 from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, RowNorm

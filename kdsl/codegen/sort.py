@@ -33,6 +33,7 @@ from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import index_vars
 from kdsl.codegen.ops import render_cast
 from kdsl.codegen.radix_keys import decode_raw, raw_words
+from kdsl.dtype import promotion
 from kdsl.ir.kernels import LOCAL, SortKeys, SortLocal, SortMerge, SortOut
 
 ONES = "0xFFFFFFFFu"
@@ -73,7 +74,7 @@ def key_lines(d: dt.DType, v: str, name: str, descending: bool) -> tuple[list[st
         flip = " ^ 0x80000000u" if c == "int64_t" else ""
         lines = [f"uint64_t {p} = uint64_t({v});", f"uint {k0} = uint({p} >> 32){flip};", f"uint {k1} = uint({p});"]
     elif d.kind == "c":  # sort, argsort, unique, median, searchsorted... of complex numbers
-        raise dt.complex_error("sort", d)
+        raise promotion.complex_error("sort", d)
     else:
         raise TypeError(f"no sort key for dtype {d.name}")
     names = [k0, k1][:key_words(d)]

@@ -79,7 +79,7 @@ class Realiser:
         if self._thread is None:
             self._thread = threading.Thread(target=self._loop, name="kdsl-dask-realiser", daemon=True)
             # Its waits for the device block at once: a poll would keep taking the GIL from the threads that
-            # run Dask while the device works (kdsl.runtime.sequence.blocking_waits).
+            # run Dask while the device works (kdsl.runtime.sequence_threads.blocking_waits).
             setattr(self._thread, "kdsl_blocking_waits", True)  # noqa: B010 - an attribute Thread does not declare
             self._thread.start()
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from kdsl import dtype as dt
-from kdsl.codegen import reduce, reduce_workgroup
+from kdsl.codegen import reduce_columns, reduce_parts, reduce_workgroup
 from kdsl.codegen.loops import expr_loops
 from kdsl.device import Device
 from kdsl.engine.lowering import Lowering, Source, Step
@@ -91,7 +91,7 @@ def column_plan(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...], dev: 
     short, or there are so many outputs that one invocation each fills the device.
 
     ``cols`` neighbouring outputs per workgroup (``COLS_WIDTH``, fewer for few outputs, down to ``COLS_MIN``
-    when an unsplit pass wants more workgroups; quads of outputs when :func:`kdsl.codegen.reduce.cols_vec4`),
+    when an unsplit pass wants more workgroups; quads of outputs when :func:`kdsl.codegen.reduce_columns.cols_vec4`),
     the rest of the workgroup's invocations lanes along the reduced axes; ``splits`` blocks of the reduced axes
     so that about ``dev.reduce_groups`` workgroups run (none up to ``COLS_SHORT`` rows: narrow tiles with many
     lanes cover them, and the second pass of a split one stays a single pass), each lane folding at least
@@ -117,7 +117,7 @@ def column_plan(e: ir.Expr, shape: tuple[int, ...], axes: tuple[int, ...], dev: 
         return None
     if getattr(dev, "partials", 0) and r < CPU_FOLD:  # a CPU driver: one invocation per output (see reduce_plan;
         return None  # lavapipe sums the columns of 256 x 256 in 0.8 ms so, 3.2 ms in workgroup tiles)
-    if reduce.cols_vec4(e, shape, axes):  # an invocation reads four neighbouring outputs at once
+    if reduce_columns.cols_vec4(e, shape, axes):  # an invocation reads four neighbouring outputs at once
         o //= 4
     w = min(COLS_WIDTH, 1 << (o - 1).bit_length())
     splits = 1 if r <= COLS_SHORT else max(1, min(-(-target // -(-o // w)), r // (LOCAL // w * COLS_ROWS)))
@@ -290,7 +290,7 @@ def reduce_steps(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype: 
 
 def _checked(kernel: Reduce, dev: Device) -> Reduce:
     """``kernel``, once the device is known to have the 64-bit integers its positions need."""
-    if reduce.needs_int64(kernel) and not dev.supports(dt.int64):
+    if reduce_parts.needs_int64(kernel) and not dev.supports(dt.int64):
         raise ValueError(f"reducing {math.prod(kernel.shape)} elements needs 64-bit integer positions, which "
                          f"{dev.name} does not support; reduce fewer than 2**30 elements at a time")
     return kernel

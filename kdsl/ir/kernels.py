@@ -41,7 +41,7 @@ class Reduce(NamedTuple):
     "cols": column reductions (the innermost kept axis is the one contiguous in memory, as ``X.sum(axis=0)``):
     each workgroup takes ``cols`` neighbouring outputs (neighbouring invocations read neighbouring memory) times
     ``LOCAL // cols`` lanes that stride through a block of the reduced positions, combined by a shared-memory
-    tree over the lanes (kdsl.codegen.reduce); "rows": its mirror for many short reductions along the
+    tree over the lanes (kdsl.codegen.reduce_columns); "rows": its mirror for many short reductions along the
     contiguous axis (``X.sum(axis=1)`` of a tall matrix): ``cols`` outputs per workgroup, the neighbouring
     invocations of each reading neighbouring elements of its row.
     ``splits`` > 1 cuts each output's reduction into that many partial results (``out[o * splits + p]``), which
@@ -70,7 +70,7 @@ class Reduce(NamedTuple):
     # > 0: "group" mode combines across the workgroup with subgroup operations (kdsl.codegen.reduce_workgroup);
     # the device's reported subgroup size, used only to bound loop trips (the kernel reads gl_SubgroupSize)
     subgroup: int = 0
-    cols: int = 0  # "cols"/"rows" mode: outputs (quads of outputs where reduce.cols_vec4) per workgroup
+    cols: int = 0  # "cols"/"rows" mode: outputs (quads of outputs where reduce_columns.cols_vec4) per workgroup
 
 
 class RowNorm(NamedTuple):

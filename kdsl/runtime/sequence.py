@@ -14,122 +14,39 @@ Example:
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
+from . import sequence_resources
 from .lifetime import Destroyable
 from .ops import OpBase
-from .vk import VulkanError, check, ffi, lib, new, track, vulkan
+from .sequence_threads import BLOCKING_WAITS, busy_error, exclusive, this, this_thread
+from .vk import check, lib, vulkan
 
 _NO_TIMEOUT = 2**64 - 1
 _SLICE_NS = 100_000_000  # blocking waits return to Python every 100 ms (signals, Ctrl-C)
 _NOT_READY, _TIMEOUT = vulkan.VK_NOT_READY, vulkan.VK_TIMEOUT  # (module globals: read on every wait)
-# A sane bound for timestamps: one per recorded op. Vulkan sets no query-count limit, but each query costs
-# driver memory (10**9 of them took 3.6 GB on lavapipe before hanging); nobody records a million ops.
-MAX_TIMESTAMPS = 1 << 20
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-BLOCKING_WAITS = "kdsl_blocking_waits"  # a thread with this attribute true waits without polling (below)
-
-
-@contextlib.contextmanager
-def blocking_waits() -> Iterator[None]:
-    """Inside this block the calling thread's fence waits block in the driver at once, without polling first.
-
-    For background threads: a poll is a tight loop of short driver calls, and between them the poller takes the
-    GIL back before a thread waiting for it wakes up, so the threads with Python to run (Dask's scheduler, a
-    worker's event loop) would stall for as long as the device works. Nothing needs a background thread's
-    wake-up to be fast. (The block sets the thread's ``kdsl_blocking_waits`` attribute; kdsl.dask's realiser,
-    which may use only kdsl's public API, sets it on its thread directly.)
-
-    >>> with blocking_waits():
-    ...     getattr(threading.current_thread(), BLOCKING_WAITS)
-    True
-    >>> getattr(threading.current_thread(), BLOCKING_WAITS, False)
-    False
-    """
-    thread = threading.current_thread()
-    before = getattr(thread, BLOCKING_WAITS, False)
-    setattr(thread, BLOCKING_WAITS, True)
-    try:
-        yield
-    finally:
-        setattr(thread, BLOCKING_WAITS, before)
-
-
-class _ThisThread(threading.local):
-    """The calling thread's ``threading.Thread``, remembered per thread: a fence wait reads its
-    ``kdsl_blocking_waits`` attribute on every submission, and a thread-local's attribute is a C lookup where
-    ``threading.current_thread()`` is a Python call. (Thread-local: the entry dies with its thread, so a new
-    thread that gets a dead one's ident never sees the dead one's object.)"""
-
-    thread: threading.Thread | None = None
-
-
-_this = _ThisThread()
-
-
-def _this_thread() -> threading.Thread:
-    """The calling thread (read ``_this.thread or _this_thread()``: the call only on a thread's first wait)."""
-    thread = _this.thread
-    if thread is None:
-        thread = _this.thread = threading.current_thread()
-    return thread
-
-
-def _exclusive(method: _F) -> _F:
-    """One thread at a time: a second thread calling into a Sequence that another thread is using gets a clear
-    error instead of corrupting its command buffer (a VkCommandBuffer and its pool are not thread-safe)."""
-
-    @functools.wraps(method)
-    def guarded(self, *args, **kwargs):
-        if not self._busy.acquire(blocking=False):
-            raise _busy_error(method.__name__)
-        try:
-            return method(self, *args, **kwargs)
-        finally:
-            self._busy.release()
-
-    return guarded  # type: ignore[return-value]
-
-
-def _busy_error(name: str) -> RuntimeError:
-    return RuntimeError(f"Sequence.{name}: this Sequence is being used by another thread; a Sequence is used by "
-                        "one thread at a time: make one Sequence per thread (mgr.sequence()), they share the "
-                        "Manager's tensors and algorithms")
 
 
 class Sequence(Destroyable):
     """A command buffer, a fence and the ops recorded into it. Made by ``Manager.sequence``."""
 
+    # Set by sequence_resources.create: the command buffer and the structs of the hot path.
+    _cmds: Any
+    _cmd: Any
+    _submit: Any
+    _begin_info: Any
+    _dev: Any
+
     def __init__(self, ctx, queue_index: int = 0, total_timestamps: int = 0):
         self._ctx = ctx
         self._destroyed = True
-        n_queues = len(ctx.queues)
-        if isinstance(queue_index, np.integer):
-            queue_index = int(queue_index)
-        if not isinstance(queue_index, int) or isinstance(queue_index, bool) or not 0 <= queue_index < n_queues:
-            raise RuntimeError(f"queue index {queue_index} is out of range: this Manager has {n_queues} queue(s) "
-                               "(ask for more with Manager(device, family_queue_indices=[...]))")
-        if isinstance(total_timestamps, bool) or not isinstance(total_timestamps, (int, np.integer)):
-            raise TypeError(f"total_timestamps must be an int, not {type(total_timestamps).__name__}")
-        if total_timestamps < 0:
-            raise RuntimeError("total_timestamps must be >= 0")
-        if total_timestamps > MAX_TIMESTAMPS:
-            raise RuntimeError(f"total_timestamps={total_timestamps} is more than kdsl allows ({MAX_TIMESTAMPS}, "
-                               "one timestamp per recorded operation); ask for as many as you will record")
-        family = ctx.queue_families[queue_index]
-        if total_timestamps and not ctx.info["queue_families"][family]["timestamp_valid_bits"]:
-            raise RuntimeError(f"queue family {family} of this device does not support timestamps; "
-                               "create the sequence with total_timestamps=0")
+        queue_index, family = sequence_resources.checked_arguments(ctx, queue_index, total_timestamps)
         self._queue = ctx.queues[queue_index]
         self._ops: list[OpBase] = []
         self._batch_start = 0
@@ -149,7 +66,7 @@ class Sequence(Destroyable):
         self._fence_pair: list[Any] = []
         self._fences: Any = None
         self._stale: Any = None
-        self._busy = threading.RLock()  # held by the thread inside a public method (see _exclusive)
+        self._busy = threading.RLock()  # held by the thread inside a public method (see sequence_threads.exclusive)
         self._fence_lock = threading.Lock()  # waiting on and resetting the fence: owner or a destroying thread
         ctx.pin()
         self._pinned = True
@@ -161,37 +78,7 @@ class Sequence(Destroyable):
             raise
 
     def _create(self, family: int) -> None:
-        dev = self._ctx.device
-        pool_info = new("VkCommandPoolCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-                        queueFamilyIndex=family, flags=vulkan.VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT)
-        pool = ffi.new("VkCommandPool*")
-        check(lib.vkCreateCommandPool(dev, pool_info, ffi.NULL, pool), "vkCreateCommandPool")
-        self._pool = pool[0]
-        track("VkCommandPool", 1)
-        alloc = new("VkCommandBufferAllocateInfo", sType=vulkan.VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-                    commandPool=self._pool, level=vulkan.VK_COMMAND_BUFFER_LEVEL_PRIMARY, commandBufferCount=1)
-        self._cmds = ffi.new("VkCommandBuffer[1]")
-        check(lib.vkAllocateCommandBuffers(dev, alloc, self._cmds), "vkAllocateCommandBuffers")
-        self._cmd = self._cmds[0]
-        fence_info = new("VkFenceCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_FENCE_CREATE_INFO)
-        for _ in range(2):
-            fence = ffi.new("VkFence[1]")
-            check(lib.vkCreateFence(dev, fence_info, ffi.NULL, fence), "vkCreateFence")
-            self._fence_pair.append(fence)
-            track("VkFence", 1)
-        self._fences, self._fence = self._fence_pair[0], self._fence_pair[0][0]
-        if self._n_timestamps:
-            info = new("VkQueryPoolCreateInfo", sType=vulkan.VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
-                       queryType=vulkan.VK_QUERY_TYPE_TIMESTAMP, queryCount=self._n_timestamps)
-            qp = ffi.new("VkQueryPool*")
-            check(lib.vkCreateQueryPool(dev, info, ffi.NULL, qp), "vkCreateQueryPool")
-            self._query_pool = qp[0]
-            track("VkQueryPool", 1)
-        # Built once: the structs of the hot path.
-        self._submit = new("VkSubmitInfo", sType=vulkan.VK_STRUCTURE_TYPE_SUBMIT_INFO, commandBufferCount=1,
-                           pCommandBuffers=self._cmds)
-        self._begin_info = new("VkCommandBufferBeginInfo", sType=vulkan.VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO)
-        self._dev = dev
+        sequence_resources.create(self, family)
         self._id, self._weak = id(self), weakref.ref(self)
 
     # ----- recording -----
@@ -202,7 +89,7 @@ class Sequence(Destroyable):
         if self._pending:
             raise RuntimeError(f"cannot {action} while the sequence is running; call eval_await() first")
 
-    @_exclusive
+    @exclusive
     def begin(self) -> Sequence:
         """Start a fresh command buffer (what ``record`` does when needed)."""
         self._check_idle("begin recording")
@@ -215,7 +102,7 @@ class Sequence(Destroyable):
                 lib.vkCmdWriteTimestamp(self._cmd, vulkan.VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, self._query_pool, 0)
         return self
 
-    @_exclusive
+    @exclusive
     def end(self) -> Sequence:
         """Close the command buffer (``eval`` does it when needed)."""
         if self._recording:
@@ -233,7 +120,7 @@ class Sequence(Destroyable):
         self._checked = -1  # new objects: check them on the next submission
         self._replayable = bool(batch) and not self._pre and not self._post
 
-    @_exclusive
+    @exclusive
     def record(self, op: OpBase) -> Sequence:
         """Record ``op``. After an ``eval()`` recording starts a new command buffer that holds only the new ops
         (``rerecord()`` still replays everything recorded since the last ``clear()``)."""
@@ -276,7 +163,7 @@ class Sequence(Destroyable):
         for op in batch:
             self.record(op)
 
-    @_exclusive
+    @exclusive
     def rerecord(self) -> Sequence:
         """Record again every op recorded since the last ``clear()``."""
         self._check_idle("rerecord")
@@ -286,7 +173,7 @@ class Sequence(Destroyable):
             self.record(op)
         return self
 
-    @_exclusive
+    @exclusive
     def clear(self) -> Sequence:
         """Forget the recorded ops (the command buffer is reset on the next record)."""
         self._check_idle("clear")
@@ -304,12 +191,12 @@ class Sequence(Destroyable):
         ``during`` (a kdsl addition): called once the batch is submitted, before the wait, so that host work
         overlaps the device's; the batch is waited for even when it raises.
 
-        One thread at a time, as every method (see ``_exclusive``); the check is written out here because a
+        One thread at a time, as every method (see ``exclusive``); the check is written out here because a
         replay is the hot path of every kdsl loop and the generic wrapper costs a frame and argument packing.
         So is the replay itself (an ended command buffer with no host steps: submit, ``during``, wait)."""
         busy = self._busy
         if not busy.acquire(blocking=False):
-            raise _busy_error("eval")
+            raise busy_error("eval")
         try:
             if op is None and self._replayable and not self._recording and not self._pending:
                 if self._ctx.foreign:
@@ -363,7 +250,7 @@ class Sequence(Destroyable):
         finally:
             lock.release()
 
-    @_exclusive
+    @exclusive
     def eval_async(self, op: OpBase | None = None) -> Sequence:
         """Submit without waiting; ``eval_await`` finishes it."""
         self._check_idle("evaluate")
@@ -380,7 +267,7 @@ class Sequence(Destroyable):
         self._submit_batch()
         return self
 
-    @_exclusive
+    @exclusive
     def eval_await(self, timeout_ns: int = _NO_TIMEOUT) -> Sequence:
         """Wait for the submitted batch, then run the ops' host steps. A no-op when nothing runs.
 
@@ -424,7 +311,7 @@ class Sequence(Destroyable):
                 self._stale = None
             spin = self._ctx.spin_ns
             if spin:
-                if getattr(_this.thread or _this_thread(), BLOCKING_WAITS, False):
+                if getattr(this.thread or this_thread(), BLOCKING_WAITS, False):
                     spin = 0
                 elif spin > timeout_ns:
                     spin = timeout_ns
@@ -473,21 +360,10 @@ class Sequence(Destroyable):
         """True when a recorded operation uses ``obj``."""
         return any(obj is o for op in self._batch for o in op.objects())
 
-    @_exclusive
+    @exclusive
     def get_timestamps(self) -> list[int]:
         """GPU timestamps (ticks): one before the first op and one after each op (up to total_timestamps)."""
-        if self._query_pool is None:
-            raise RuntimeError("timestamps are not enabled: create the sequence with "
-                               "mgr.sequence(total_timestamps=N)")
-        self._check_idle("read timestamps")
-        if not self._evaluated:
-            raise RuntimeError("no timestamps yet: evaluate the sequence first")
-        count = min(len(self._batch) + 1, self._n_timestamps)
-        data = ffi.new("uint64_t[]", count)
-        check(lib.vkGetQueryPoolResults(self._dev, self._query_pool, 0, count, 8 * count, data, 8,
-                                        vulkan.VK_QUERY_RESULT_64_BIT | vulkan.VK_QUERY_RESULT_WAIT_BIT),
-              "vkGetQueryPoolResults")
-        return [int(data[i]) for i in range(count)]
+        return sequence_resources.read_timestamps(self)
 
     def destroy(self) -> None:
         """Free the command pool, fence and query pool (idempotent); waits if still running.
@@ -502,36 +378,7 @@ class Sequence(Destroyable):
             self._destroy()
 
     def _destroy(self) -> None:
-        if self._destroyed and not getattr(self, "_pinned", False):
-            return
-        if self._ctx.foreign:
-            self._destroyed, self._pinned, self._running, self._pending = True, False, False, False
-            self._ops, self._fence_pair = [], []
-            self._pool = self._fence = self._fences = self._stale = self._query_pool = None
-            return
-        dev = self._ctx.device
-        if dev is not None and self._running:
-            try:
-                self.wait_fence()
-            except VulkanError:  # a lost device finishes nothing: free the objects anyway
-                self._running = False
-        self._destroyed, self._pending = True, False
-        self._ops, self._replayable = [], False
-        for fence in self._fence_pair:
-            if dev is not None:
-                lib.vkDestroyFence(dev, fence[0], ffi.NULL)
-                track("VkFence", -1)
-        self._fence_pair, self._fence, self._fences, self._stale = [], None, None, None
-        for attr, kind, fn in (("_query_pool", "VkQueryPool", lib.vkDestroyQueryPool),
-                               ("_pool", "VkCommandPool", lib.vkDestroyCommandPool)):
-            handle = getattr(self, attr, None)
-            if handle is not None and dev is not None:
-                fn(dev, handle, ffi.NULL)
-                track(kind, -1)
-            setattr(self, attr, None)
-        if getattr(self, "_pinned", False):
-            self._pinned = False
-            self._ctx.unpin()
+        sequence_resources.free(self)
 
     def __repr__(self) -> str:
         state = "destroyed" if self._destroyed else ("running" if self._running else f"{len(self._ops)} ops")

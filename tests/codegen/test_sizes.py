@@ -56,13 +56,13 @@ def test_sum_of_ones_past_2_pow_32():
 def test_index_width_of_the_plan():
     """2**31 - 1 elements: the last strided step passes int32, so positions count in 64 bits (the sum used to be
     4x too big); small reductions keep 32-bit arithmetic."""
-    from kdsl.codegen import reduce
+    from kdsl.codegen import reduce_parts
     from kdsl.engine.schedule import schedule
 
     big = [s.kernel for s in schedule([kd.ones(2**31 - 1).sum()._node])]
-    assert reduce.needs_int64(big[0])
+    assert reduce_parts.needs_int64(big[0])
     small = [s.kernel for s in schedule([kd.ones(10**6).sum()._node])]
-    assert not any(reduce.needs_int64(k) for k in small)
+    assert not any(reduce_parts.needs_int64(k) for k in small)
 
 
 def test_device_without_int64_refuses_long_reductions(monkeypatch):

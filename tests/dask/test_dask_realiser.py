@@ -70,10 +70,10 @@ def test_a_failure_is_logged_and_the_array_stays_lazy(r, monkeypatch, caplog):
 def test_the_realiser_thread_waits_without_polling(r, monkeypatch):
     import threading
 
-    from kdsl.runtime import sequence
+    from kdsl.runtime import sequence_threads
 
     def blocking() -> bool:
-        return getattr(threading.current_thread(), sequence.BLOCKING_WAITS, False)
+        return getattr(threading.current_thread(), sequence_threads.BLOCKING_WAITS, False)
 
     seen = []
     realize = kd.realize

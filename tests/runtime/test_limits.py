@@ -14,7 +14,7 @@ import pytest
 
 import kdsl as kd
 import kdsl.kp as kp
-from kdsl.runtime.sequence import MAX_TIMESTAMPS
+from kdsl.runtime.sequence_resources import MAX_TIMESTAMPS
 
 
 def _shader(body: str = "", local: str = "local_size_x = 1", decls: str = "") -> bytes:

@@ -331,7 +331,7 @@ class _CountingPolls:
 
 def test_blocking_waits_skip_the_poll(spinning, monkeypatch):
     """A background thread's waits (kdsl.dask's realiser) block at once: its poll would hold the GIL."""
-    from kdsl.runtime import sequence
+    from kdsl.runtime import sequence, sequence_threads
 
     counting = _CountingPolls(sequence.lib)
     monkeypatch.setattr(sequence, "lib", counting)
@@ -342,7 +342,7 @@ def test_blocking_waits_skip_the_poll(spinning, monkeypatch):
     seq.eval()
     polls = counting.polls
     assert polls > 0  # the default, with spin_ns set: the wait polls first
-    with sequence.blocking_waits():
+    with sequence_threads.blocking_waits():
         seq.eval()
         seq.eval()
     assert counting.polls == polls

@@ -22,6 +22,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.device import Device, devices
 from kdsl.device import device as current_device
+from kdsl.dtype import promotion
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 
@@ -169,12 +170,12 @@ def result_type(*arrays_and_dtypes: Any) -> dt.DType:
         else:
             dtypes.append(_dtype_of(x))
     if not dtypes:  # x + x has x's dtype: np.add needs two operands
-        out = dt.result_dtype(np.add, scalars[0], scalars[1 if len(scalars) > 1 else 0])
+        out = promotion.result_dtype(np.add, scalars[0], scalars[1 if len(scalars) > 1 else 0])
         rest = scalars[2:]
     else:
-        out, rest = dt.promote(*dtypes), scalars
+        out, rest = promotion.promote(*dtypes), scalars
     for s in rest:  # one weak scalar at a time: np.add takes two operands
-        out = dt.result_dtype(np.add, out, s)
+        out = promotion.result_dtype(np.add, out, s)
     return out
 
 

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from kdsl.frontend.array.array import Array, realize
-from kdsl.frontend.array.creation import as_array, asarray, host_length
+from kdsl.frontend.array.creation import as_array, asarray
 from kdsl.frontend.array.histogram import data_outer_edges
 from kdsl.frontend.array.masks import compress
 from kdsl.frontend.array.quantiles import percentile
@@ -32,6 +32,7 @@ from kdsl.frontend.array.reductions import any as reduce_any
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import mean, std
 from kdsl.frontend.array.reductions import min as amin
+from kdsl.frontend.array.shape_arguments import host_length
 from kdsl.frontend.array.sorting import searchsorted
 
 _ESTIMATORS = ("stone", "auto", "doane", "fd", "rice", "scott", "sqrt", "sturges")

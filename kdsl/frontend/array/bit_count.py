@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from kdsl import dtype as dt
+from kdsl.dtype import promotion
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.bitcast import UNSIGNED
 from kdsl.frontend.array.creation import asarray
@@ -36,7 +36,7 @@ def bitwise_count(x: Any) -> Array:
     [1, 1]
     """
     a = x if isinstance(x, Array) else asarray(x)
-    d = dt.result_dtype(np.bitwise_count, a.dtype)  # NumPy's TypeError for floats and complex
+    d = promotion.result_dtype(np.bitwise_count, a.dtype)  # NumPy's TypeError for floats and complex
     n = a.dtype.itemsize
     u = a.device.check(UNSIGNED[n])
     v = (where(a < 0, -a, a) if a.dtype.kind == "i" else a).astype(u)  # -INT_MIN wraps: its bits are |INT_MIN|

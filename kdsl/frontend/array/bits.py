@@ -19,7 +19,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array, asarray
-from kdsl.frontend.array.joining import pad
+from kdsl.frontend.array.padding import pad
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.shape_ops import moveaxis
 

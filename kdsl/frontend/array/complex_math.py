@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.dtype import promotion
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
@@ -78,7 +79,7 @@ def complex_from_parts(re: Any, im: Any) -> Array:
     dev = ops.device_of((re, im))
     re, im = ops.as_operand(re, dev), ops.as_operand(im, dev)
     keys = [x.dtype if isinstance(x, Array) else x for x in (re, im)]
-    part = dt.result_dtype(np.add, *keys)
+    part = promotion.result_dtype(np.add, *keys)
     if part.kind == "c":
         raise TypeError(f"complex_from_parts takes real parts, got {part.name}")
     part = part.value if part.kind == "f" else dt.default_float  # float16 computes as float32, ints: float32

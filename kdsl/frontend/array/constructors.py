@@ -21,10 +21,11 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import as_array, asarray, eye, host_length, iota
-from kdsl.frontend.array.joining import pad
+from kdsl.frontend.array.creation import as_array, asarray, eye, iota
 from kdsl.frontend.array.ops import const_node, where
+from kdsl.frontend.array.padding import pad
 from kdsl.frontend.array.reductions import sum as ksum
+from kdsl.frontend.array.shape_arguments import host_length
 from kdsl.ir.graph import Node
 from kdsl.ir.view import View
 

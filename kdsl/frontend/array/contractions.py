@@ -17,6 +17,7 @@ import math
 from typing import Any
 
 from kdsl import dtype as dt
+from kdsl.dtype import promotion
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
@@ -134,7 +135,7 @@ def _observations(m: Any, y: Any, rowvar: bool, dtype: Any) -> Array:
         raise ValueError("m has more than 2 dimensions")
     d = dt.as_dtype(dtype) if dtype is not None else _work_dtype(x.dtype)
     if y is not None and dtype is None:
-        d = dt.promote(d, _work_dtype(as_array(y).dtype))
+        d = promotion.promote(d, _work_dtype(as_array(y).dtype))
     one_d = x.ndim == 1
     x = atleast_2d(x).astype(d)
     if not rowvar and not one_d:

@@ -17,97 +17,21 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.device import device as current_device
+from kdsl.dtype import promotion
 from kdsl.engine.transfers import upload
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation_keywords import check_like, check_order
+from kdsl.frontend.array.host_dtypes import host_array, host_dtype, python_int_dtype
+from kdsl.frontend.array.shape_arguments import as_shape, host_length
 from kdsl.ir.graph import Node
-
-
-def as_shape(shape) -> tuple[int, ...]:
-    """A shape argument as a tuple of ints (ints only, as NumPy: ``zeros(1.5)`` and ``zeros("3")`` are errors)."""
-    try:
-        shape = int_tuple(shape)  # (a 0-d integer array is one length, as NumPy's scalars are)
-    except TypeError:
-        raise TypeError(f"shape must be an int or a tuple of ints, got {shape!r}") from None
-    if any(n < 0 for n in shape):
-        raise ValueError(f"negative dimensions are not allowed: {shape}")
-    return shape
-
-
-def python_int_dtype(low: int, high: int) -> dt.DType:
-    """The dtype for Python ints in [low, high]: kdsl's default int32 when it holds them, else NumPy 2's choice
-    (int64; uint64 when all are non-negative and some pass int64), else OverflowError - never a changed value.
-
-    >>> python_int_dtype(-5, 7).name, python_int_dtype(0, 2**40).name, python_int_dtype(1, 2**63).name
-    ('int32', 'int64', 'uint64')
-    >>> python_int_dtype(-1, 2**63)
-    Traceback (most recent call last):
-    ...
-    OverflowError: Python integers from -1 to 9223372036854775808 fit no integer dtype (int64 stops at \
-9223372036854775807, uint64 at 0); pass dtype=kd.float64 (or float32) for a float array
-    """
-    if -(1 << 31) <= low and high < 1 << 31:
-        return dt.default_int
-    if -(1 << 63) <= low and high < 1 << 63:
-        return dt.int64
-    if low >= 0 and high < 1 << 64:
-        return dt.uint64
-    if low >= -(1 << 63) and high < 1 << 64:
-        raise OverflowError(f"Python integers from {low} to {high} fit no integer dtype (int64 stops at "
-                            f"{(1 << 63) - 1}, uint64 at 0); pass dtype=kd.float64 (or float32) for a float array")
-    bad = high if high >= 1 << 64 else low
-    raise OverflowError(f"Python integer {bad} out of bounds for int64 and uint64 (kdsl has no object arrays); "
-                        "pass dtype=kd.float64 (or float32) for a float array")
-
-
-def _host_dtype(x, arr: np.ndarray) -> dt.DType:
-    """kdsl's dtype for host data: NumPy arrays keep theirs; Python floats/ints get the defaults (ints that int32
-    cannot hold: see :func:`python_int_dtype`)."""
-    if isinstance(x, (np.ndarray, np.generic)):
-        return dt.as_dtype(arr.dtype)
-    if arr.dtype == np.float64:
-        if arr.size and np.abs(arr).max() >= 2.0**63:  # maybe ints NumPy could not type: 1 and 2**64 - 1
-            return _mixed_ints_dtype(x) or dt.default_float
-        return dt.default_float
-    if arr.dtype == np.complex128:  # Python complex numbers: kdsl's default complex64, as floats get float32
-        return dt.default_complex
-    if arr.dtype == np.int64 or arr.dtype == np.uint64:  # NumPy's dtype for Python ints: narrow to int32 if it fits
-        return python_int_dtype(int(arr.min()), int(arr.max())) if arr.size else dt.default_int
-    if arr.dtype == object:  # NumPy keeps ints beyond 64 bits as Python objects
-        ints = [v for v in arr.ravel().tolist() if isinstance(v, int) and not isinstance(v, bool)]
-        if ints:
-            python_int_dtype(min(ints), max(ints))  # raises OverflowError naming the value
-    if arr.dtype.kind not in "biufc":
-        raise TypeError(f"cannot make a kdsl array from data of dtype {arr.dtype}; use numbers or booleans")
-    return dt.as_dtype(arr.dtype)
-
-
-def _mixed_ints_dtype(x) -> dt.DType | None:
-    """NumPy makes float64 of Python ints that need int64 and uint64 together ([1, 2**64 - 1]); kdsl keeps their
-    values: all-int data gets :func:`python_int_dtype`'s dtype (or its OverflowError). None: not all ints."""
-    items = np.asarray(x, dtype=object).ravel().tolist()
-    if all(isinstance(v, int) and not isinstance(v, bool) for v in items):
-        return python_int_dtype(min(items), max(items))
-    return None
-
-
-def _host_array(x, dtype: dt.DType | None) -> np.ndarray:
-    """``x`` as a NumPy array; Python data converts straight to ``dtype`` so that NumPy refuses values the dtype
-    cannot hold (OverflowError for ints, ValueError for NaN to int), while NumPy arrays cast as ``astype`` does."""
-    direct = dtype is not None and not isinstance(x, (np.ndarray, np.generic))
-    try:
-        return np.asarray(x, dtype=dtype.np) if direct and dtype is not None else np.asarray(x)
-    except (ValueError, TypeError) as exc:
-        raise type(exc)(f"cannot make an array from {type(x).__name__}: {exc}") from None
 
 
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> Array:
@@ -138,8 +62,8 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> 
     want = dt.as_dtype(dtype) if dtype is not None else None
     if isinstance(x, (list, tuple)) and _holds_array(x):  # [y[1], -y[0]]: joined on the device, no download
         return _joined(x, want, dev)
-    arr = _host_array(x, want)
-    d = want if want is not None else _host_dtype(x, arr)
+    arr = host_array(x, want)
+    d = want if want is not None else host_dtype(x, arr)
     if arr.dtype.kind not in "biufc":
         raise TypeError(f"cannot make a kdsl array from data of dtype {arr.dtype}; use numbers or booleans")
     if arr.dtype.kind == "f" and d.is_int and want is None:  # Python ints NumPy held as floats: convert exactly
@@ -174,7 +98,7 @@ def _joined(x, dtype: dt.DType | None, dev) -> Array:
     items = [v if isinstance(v, Array) else _joined(v, dtype, dev) if isinstance(v, (list, tuple)) and
              _holds_array(v) else v if isinstance(v, (bool, int, float, complex)) else asarray(v, device=dev)
              for v in x]
-    d = dtype if dtype is not None else dt.promote(*(v.dtype if isinstance(v, Array) else dt.scalar_dtype(v)
+    d = dtype if dtype is not None else promotion.promote(*(v.dtype if isinstance(v, Array) else dt.scalar_dtype(v)
                                                       for v in items))
     parts = [v.astype(d) if isinstance(v, Array) else asarray(v, dtype=d, device=dev) for v in items]
     shapes = {p.shape for p in parts}
@@ -376,7 +300,8 @@ def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = 
 def _linspace_of_arrays(start, stop, num: int, endpoint: bool, dtype) -> tuple[Array, Array]:
     dev = ops.device_of((start, stop))
     a, b = (x if isinstance(x, Array) else asarray(x, device=dev) for x in (start, stop))
-    work = dt.result_dtype(np.add, dt.promote(a.dtype, b.dtype), 1.0)  # floats stay, ints: the default float
+    # floats stay, ints: the default float
+    work = promotion.result_dtype(np.add, promotion.promote(a.dtype, b.dtype), 1.0)
     a, b = a.astype(work), b.astype(work)
     shape = ops.broadcast_shapes(a.shape, b.shape)
     i = arange(num, dtype=work.real_dtype if work.kind == "c" else work, device=dev).reshape(
@@ -388,24 +313,6 @@ def _linspace_of_arrays(start, stop, num: int, endpoint: bool, dtype) -> tuple[A
         y = ops.where(i == num - 1, b, y)
     y = Array(mv.broadcast_node(y._n, (num,) + shape)) if y.shape != (num,) + shape else y
     return (y if dtype is None else y.astype(dtype)), step
-
-
-def int_tuple(value: Any) -> tuple[int, ...]:
-    """An int, or a sequence of them, as a tuple of ints (``operator.index``: TypeError for floats). A 0-d
-    integer array (``kd.sum(mask)``, NumPy's too) is one int, as NumPy reads it: iterating it would fail."""
-    value = host_length(value)
-    scalar = not isinstance(value, Iterable) or getattr(value, "ndim", None) == 0
-    return (operator.index(value),) if scalar else tuple(operator.index(n) for n in value)
-
-
-def host_length(v: Any) -> Any:
-    """A length given as a 0-d integer array (kdsl's ``k = y.max() + 1``, read back as NumPy's scalar would be,
-    or NumPy's) as a Python int; anything else as it is (the caller checks it)."""
-    if isinstance(v, Array) and v.ndim == 0 and v.dtype.is_int and v.dtype is not dt.bool_:
-        return operator.index(v)
-    if isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "iu":
-        return operator.index(v)
-    return v
 
 
 def _check_eye_dims(n, m) -> tuple[int, int]:

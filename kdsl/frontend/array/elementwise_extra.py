@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.dtype import promotion
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.bitcast import SIGNED
@@ -33,7 +34,7 @@ def float_operands(ufunc: np.ufunc, *xs: Any, wide16: bool = False) -> tuple[dt.
     xs2 = [x if isinstance(x, (bool, int, float)) else as_array(x, dev) for x in xs]
     if not any(isinstance(x, Array) for x in xs2):
         xs2[0] = as_array(xs2[0], dev)
-    d = dt.result_dtype(ufunc, *(x.dtype if isinstance(x, Array) else x for x in xs2))
+    d = promotion.result_dtype(ufunc, *(x.dtype if isinstance(x, Array) else x for x in xs2))
     dev.check(d)
     c = dt.float32 if wide16 and d is dt.float16 else d
     return d, [x.astype(c) if isinstance(x, Array) else x for x in xs2]
@@ -193,7 +194,7 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan:
     """
     dev = ops.device_of((a, b))
     a, b = as_array(a, dev), as_array(b, dev)
-    d = dt.result_dtype(np.multiply, dt.promote(a.dtype, b.dtype), 1.0)
+    d = promotion.result_dtype(np.multiply, promotion.promote(a.dtype, b.dtype), 1.0)
     x, y = a.astype(d), b.astype(d)
     close = (apply("abs", x - y) <= atol + rtol * apply("abs", y)) & apply("isfinite", y)
     out = close | (x == y)

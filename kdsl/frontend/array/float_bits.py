@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.dtype import promotion
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.bitcast import SIGNED
@@ -64,7 +65,7 @@ def _parts(x: Array, lay: _Layout) -> _Parts:
 
 def _float_input(ufunc: np.ufunc, x: Any) -> tuple[dt.DType, Array]:
     a = x if isinstance(x, Array) else asarray(x)
-    d = dt.result_dtype(ufunc, a.dtype)  # NumPy's TypeError for complex
+    d = promotion.result_dtype(ufunc, a.dtype)  # NumPy's TypeError for complex
     a.device.check(d)
     return d, a.astype(d)
 
@@ -99,7 +100,7 @@ def ldexp(x1: Any, x2: Any) -> Array:
     dev = ops.device_of((x1, x2))
     a = x1 if isinstance(x1, (Array, bool, int, float)) else asarray(x1, device=dev)
     n = x2 if isinstance(x2, (Array, bool, int, float)) else asarray(x2, device=dev)
-    d = dt.result_dtype(np.ldexp, *(v.dtype if isinstance(v, Array) else v for v in (a, n)))
+    d = promotion.result_dtype(np.ldexp, *(v.dtype if isinstance(v, Array) else v for v in (a, n)))
     dev.check(d)
     a = a.astype(d) if isinstance(a, Array) else Array(ops.const_node(a, d, dev))
     lay = _Layout.of(d)

@@ -24,7 +24,8 @@ from typing import Any
 
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import as_shape, asarray, iota
+from kdsl.frontend.array.creation import asarray, iota
+from kdsl.frontend.array.shape_arguments import as_shape
 from kdsl.frontend.array.shape_ops import expand_dims, moveaxis, stack
 
 

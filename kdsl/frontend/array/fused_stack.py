@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 
 from kdsl import dtype as dt
+from kdsl.dtype import promotion
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
@@ -38,7 +39,7 @@ def select_stack(parts: list[Array], axis: int) -> Array | None:
     size = k * math.prod(shape)
     if k < 2 or size == 0 or (k > FEW_PIECES and (k > MANY_PIECES or size > SMALL_RESULT)):
         return None
-    dtype = dt.promote(*(p.dtype for p in parts))
+    dtype = promotion.promote(*(p.dtype for p in parts))
     dev = ops.device_of(parts)  # one device, or a ValueError naming both
     out_shape = shape[:axis] + (k,) + shape[axis:]
     pieces = [_spread(ops.cast_node(p._node, dtype), axis, out_shape) for p in parts]

@@ -22,11 +22,12 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.clip_modes import index_dtype
-from kdsl.frontend.array.creation import asarray, host_length, ones_like, zeros
+from kdsl.frontend.array.creation import asarray, ones_like, zeros
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import min as amin
 from kdsl.frontend.array.scatter_atomic import scatter_add, work_dtype
 from kdsl.frontend.array.scatter_sorted import at, run_totals, runs_of
+from kdsl.frontend.array.shape_arguments import host_length
 from kdsl.frontend.array.sorting import searchsorted
 
 

@@ -5,7 +5,7 @@ longdouble clongdouble`` (and ``float128 complex256`` where NumPy has them), the
 The names are NumPy's own types, so ``isinstance``, ``np.dtype(kd.str_)`` and ``kd.issubdtype(t,
 kd.datetime64)`` work and ``kd.str_("a")`` makes a NumPy (host) scalar; using one as a kdsl array's dtype
 (``kd.zeros(3, dtype=kd.object_)``, ``kd.asarray(dates)``) raises a TypeError that names the alternative
-(kdsl/dtype.py): numbers instead of strings and objects, int64 counts instead of datetimes, float64 instead of
+(kdsl/dtype/__init__.py): numbers instead of strings and objects, int64 counts instead of datetimes, float64 instead of
 extended precision.
 
 Example:

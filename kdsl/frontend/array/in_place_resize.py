@@ -34,7 +34,7 @@ def _shape(new_shape: tuple[Any, ...]) -> tuple[int, ...]:
 def resize(a: Array, *new_shape: Any, refcheck: bool = True) -> None:
     """Give ``a`` the shape ``new_shape`` in place (C order; new elements are zero)."""
     from kdsl.frontend.array.array_flags import check_writeable
-    from kdsl.frontend.array.joining import pad  # cycle: that module builds Arrays
+    from kdsl.frontend.array.padding import pad  # cycle: that module builds Arrays
 
     if not new_shape or new_shape == (None,):  # NumPy's a.resize() and a.resize(None): nothing to do
         return

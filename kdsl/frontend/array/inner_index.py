@@ -2,7 +2,7 @@
 
 NumPy's advanced indexing anywhere in a key. The key is split into a basic key (each index array replaced by
 ``:``), applied first as a view; the indexed axes of that view are moved first, gathered with the leading-axes
-:func:`kdsl.frontend.array.indexing.gather` (or written with :func:`kdsl.frontend.array.scatter.assign_rows`),
+:func:`kdsl.frontend.array.index_gather.gather` (or written with :func:`kdsl.frontend.array.scatter.assign_rows`),
 and the axes of the index result are moved to where NumPy puts them: in place of the index arrays when the
 advanced indices (arrays and ints) are adjacent in the key, else first.
 
@@ -27,6 +27,7 @@ import numpy as np
 
 from kdsl.frontend.array import scatter
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.index_gather import gather
 
 
 class Plan(NamedTuple):
@@ -135,7 +136,6 @@ def _axes_named(p: Plan) -> Iterator[None]:
 
 def get(a: Array, p: Plan) -> Array:
     """``a[key]`` (a copy, as NumPy's advanced indexing)."""
-    from kdsl.frontend.array.indexing import gather  # cycle: indexing imports this module
 
     view = a[p.basic]
     with _axes_named(p):

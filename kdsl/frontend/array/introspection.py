@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.dtype import promotion
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
@@ -109,7 +110,7 @@ def promote_types(type1: Any, type2: Any) -> dt.DType:
     >>> kd.promote_types(kd.int16, kd.float16), kd.promote_types("uint8", "int64"), kd.promote_types(int, float)
     (kdsl.float32, kdsl.int64, kdsl.float64)
     """
-    return dt.promote(dt.as_dtype(type1), dt.as_dtype(type2))
+    return promotion.promote(dt.as_dtype(type1), dt.as_dtype(type2))
 
 
 def array_equiv(a1: Any, a2: Any) -> Array:

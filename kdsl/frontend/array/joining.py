@@ -1,7 +1,7 @@
-"""Joining, splitting, tiling and padding: ``atleast_1d/2d/3d vstack hstack dstack column_stack split array_split
-hsplit vsplit dsplit unstack tile repeat roll pad meshgrid diff``, NumPy's names and semantics.
+"""Joining, tiling and repeating: ``atleast_1d/2d/3d vstack hstack dstack column_stack tile repeat roll meshgrid
+diff``, NumPy's names and semantics (splitting is in splitting.py, ``pad`` in padding.py).
 
-Splits, ``unstack``, ``meshgrid`` and the broadcasts inside ``tile``/``repeat`` are zero-copy views; joins go
+``meshgrid`` and the broadcasts inside ``tile``/``repeat`` are zero-copy views; joins go
 through :func:`kdsl.concatenate` (one new buffer, each piece fused into the kernel that writes it).
 
 Example:
@@ -13,7 +13,6 @@ Example:
 
 from __future__ import annotations
 
-import math
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -24,12 +23,13 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import as_array, full, host_length, int_tuple
-from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, moveaxis
+from kdsl.frontend.array.creation import as_array
+from kdsl.frontend.array.shape_arguments import int_tuple
+from kdsl.frontend.array.shape_ops import broadcast_to, concatenate
 
 
-def _take(a: Array, axis: int, start: int, stop: int | None, step: int = 1) -> Array:
-    """``a[..., start:stop:step, ...]`` on ``axis`` (a view)."""
+def take_slice(a: Array, axis: int, start: int, stop: int | None, step: int = 1) -> Array:
+    """``a[..., start:stop:step, ...]`` on ``axis`` (a view): the pieces that roll, diff and pad join."""
     key = (slice(None),) * axis + (slice(start, stop, step),)
     return a[key]
 
@@ -98,86 +98,6 @@ def column_stack(tup: Sequence[Any]) -> Array:
     return concatenate(arrs, axis=1)
 
 
-def _bounds(n: int, indices_or_sections: Any, equal: bool) -> list[tuple[int, int]]:
-    indices_or_sections = host_length(indices_or_sections)
-    if isinstance(indices_or_sections, (int, np.integer)):
-        sections = int(indices_or_sections)
-        if sections <= 0:
-            raise ValueError("number sections must be larger than 0.")
-        if equal and n % sections:
-            raise ValueError(f"array split does not result in an equal division: {n} into {sections}")
-        each, extra = divmod(n, sections)
-        sizes = [each + 1] * extra + [each] * (sections - extra)
-        cuts = [0, *np.cumsum(sizes).tolist()]
-    else:
-        idx = [int(i) for i in indices_or_sections]
-        cuts = [0, *idx, n]
-    out = []
-    for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
-        lo2 = min(max(lo + n if lo < 0 else lo, 0), n)
-        hi2 = min(max(hi + n if hi < 0 else hi, 0), n)
-        out.append((lo2, max(hi2, lo2)))
-    return out
-
-
-def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Array]:
-    """Split into pieces (views) along ``axis``: ``n`` pieces as equal as possible (the first ones one longer),
-    or at the given indices.
-
-    >>> import kdsl as kd
-    >>> [p.tolist() for p in kd.array_split(kd.arange(5), 3)]
-    [[0, 1], [2, 3], [4]]
-    """
-    a = as_array(ary)
-    ax = mv.normalize_axis(axis, a.ndim)
-    return [_take(a, ax, lo, hi) for lo, hi in _bounds(a.shape[ax], indices_or_sections, equal=False)]
-
-
-def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[Array]:
-    """Like :func:`array_split`, but ``n`` sections must divide the axis exactly (ValueError otherwise)."""
-    a = as_array(ary)
-    ax = mv.normalize_axis(axis, a.ndim)
-    return [_take(a, ax, lo, hi) for lo, hi in _bounds(a.shape[ax], indices_or_sections, equal=True)]
-
-
-def hsplit(ary: Any, indices_or_sections: Any) -> list[Array]:
-    """:func:`split` along axis 1 (axis 0 for 1-d arrays)."""
-    a = as_array(ary)
-    if a.ndim == 0:
-        raise ValueError("hsplit only works on arrays of 1 or more dimensions")
-    return split(a, indices_or_sections, axis=1 if a.ndim > 1 else 0)
-
-
-def vsplit(ary: Any, indices_or_sections: Any) -> list[Array]:
-    """:func:`split` along axis 0 of an array of at least 2 dimensions."""
-    a = as_array(ary)
-    if a.ndim < 2:
-        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
-    return split(a, indices_or_sections, axis=0)
-
-
-def dsplit(ary: Any, indices_or_sections: Any) -> list[Array]:
-    """:func:`split` along axis 2 of an array of at least 3 dimensions."""
-    a = as_array(ary)
-    if a.ndim < 3:
-        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
-    return split(a, indices_or_sections, axis=2)
-
-
-def unstack(x: Any, /, *, axis: int = 0) -> tuple[Array, ...]:
-    """The slices of ``x`` along ``axis`` (views), as a tuple (the array API standard's ``unstack``).
-
-    >>> import kdsl as kd
-    >>> [u.tolist() for u in kd.unstack(kd.arange(4).reshape(2, 2), axis=1)]
-    [[0, 2], [1, 3]]
-    """
-    a = as_array(x)
-    if a.ndim == 0:
-        raise ValueError("unstack needs an array of at least one dimension")
-    m = moveaxis(a, mv.normalize_axis(axis, a.ndim), 0)
-    return tuple(m[i] for i in range(m.shape[0]))
-
-
 def tile(A: Any, reps: Any) -> Array:  # noqa: N803 - NumPy's parameter name
     """``A`` repeated ``reps`` times along each axis (a broadcast view, copied once by whatever reads it).
 
@@ -225,10 +145,10 @@ def repeat(a: Any, repeats: Any, axis: int | None = None) -> Array:
     for i in range(1, n + 1):
         if i == n or counts[i] != counts[start]:
             if counts[start]:
-                pieces.append(_repeat_each(_take(x, ax, start, i), ax, int(counts[start])))
+                pieces.append(_repeat_each(take_slice(x, ax, start, i), ax, int(counts[start])))
             start = i
     if not pieces:
-        return _take(x, ax, 0, 0)
+        return take_slice(x, ax, 0, 0)
     return concatenate(pieces, axis=ax)
 
 
@@ -261,122 +181,8 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Array:
         n = x.shape[k]
         if n and s % n:
             s %= n
-            x = concatenate([_take(x, k, n - s, n), _take(x, k, 0, n - s)], axis=k)
+            x = concatenate([take_slice(x, k, n - s, n), take_slice(x, k, 0, n - s)], axis=k)
     return x
-
-
-def _pad_widths(pad_width: Any, ndim: int) -> list[tuple[int, int]]:
-    w = np.asarray(pad_width)
-    if w.dtype.kind not in "iu":
-        raise TypeError(f"pad_width must be integers, got {pad_width!r}")
-    try:
-        w = np.broadcast_to(w, (ndim, 2))
-    except ValueError:
-        raise ValueError(f"pad_width {pad_width!r} does not fit an array of {ndim} dimensions; use an int, "
-                         "(before, after) or one (before, after) per axis") from None
-    if (w < 0).any():
-        raise ValueError("index can't contain negative values")
-    return [(int(b), int(e)) for b, e in w]
-
-
-_PAD_MODES = ("constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum", "reflect", "symmetric",
-              "wrap", "empty")
-_PAD_KEYWORDS = {"constant": {"constant_values"}, "reflect": {"reflect_type"}, "symmetric": {"reflect_type"},
-                 "linear_ramp": {"end_values"}, "maximum": {"stat_length"}, "minimum": {"stat_length"},
-                 "mean": {"stat_length"}, "median": {"stat_length"}}
-
-
-def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Array:
-    """NumPy's ``pad``: the modes ``constant`` (``constant_values``), ``edge``, ``reflect``, ``symmetric``,
-    ``wrap`` and ``empty`` (zeros, like kdsl's ``empty``) here; the statistic modes, ``linear_ramp``,
-    ``reflect_type='odd'``, a callable mode and a dict ``pad_width`` in ``pad_modes.py``. Even reflections are
-    periodic views of the input: one period tiled and sliced, so any pad width works.
-
-    >>> import kdsl as kd
-    >>> kd.pad(kd.asarray([1, 2, 3]), (2, 3), mode="reflect").tolist()
-    [3, 2, 1, 2, 3, 2, 1, 2]
-    >>> kd.pad(kd.asarray([[1]]), 1, constant_values=7).tolist()
-    [[7, 7, 7], [7, 1, 7], [7, 7, 7]]
-    """
-    from kdsl.frontend.array import pad_modes  # the statistic, ramp, odd and callable modes
-
-    x = as_array(array)
-    widths = pad_modes.dict_widths(pad_width, x.ndim) if isinstance(pad_width, dict) else \
-        _pad_widths(pad_width, x.ndim)
-    if callable(mode):
-        return pad_modes.pad_callable(x, widths, mode, kwargs)
-    if mode not in _PAD_MODES:
-        raise ValueError(f"mode {mode!r} is not supported by kdsl's pad; use one of {', '.join(_PAD_MODES)} "
-                         "or a function")
-    extra = set(kwargs) - _PAD_KEYWORDS.get(mode, set())
-    if extra:
-        raise ValueError(f"unsupported keyword arguments for mode {mode!r}: {sorted(extra)}")
-    reflect_type = kwargs.get("reflect_type", "even")
-    if reflect_type not in ("even", "odd"):
-        raise ValueError(f"reflect_type must be 'even' or 'odd', got {reflect_type!r}")
-    if mode not in ("constant", "empty"):
-        for ax, (before, after) in enumerate(widths):
-            if x.shape[ax] == 0 and (before or after):
-                raise ValueError(f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'")
-    if mode in pad_modes.STAT_MODES:
-        return pad_modes.pad_stat(x, widths, mode, kwargs.get("stat_length"))
-    if mode == "linear_ramp":
-        return pad_modes.pad_linear_ramp(x, widths, kwargs.get("end_values", 0))
-    if reflect_type == "odd":
-        return pad_modes.pad_reflect_odd(x, widths, mode)
-    values = np.broadcast_to(np.asarray(kwargs.get("constant_values", 0)), (x.ndim, 2)) \
-        if mode == "constant" else None
-    for ax, (before, after) in enumerate(widths):
-        if not before and not after:
-            continue
-        if mode in ("constant", "empty"):
-            fill = (0, 0) if values is None else (values[ax][0].item(), values[ax][1].item())
-            x = _pad_constant(x, ax, before, after, fill)
-        elif x.shape[ax] == 0:
-            raise ValueError(f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'")
-        else:
-            x = _pad_periodic(x, ax, before, after, mode)
-    return x
-
-
-def _block(x: Array, ax: int, n: int, value: Any) -> Array:
-    shape = x.shape[:ax] + (n,) + x.shape[ax + 1:]
-    return full(shape, value, x.dtype, device=x.device)
-
-
-def _pad_constant(x: Array, ax: int, before: int, after: int, fill: tuple[Any, Any]) -> Array:
-    parts = [_block(x, ax, before, _fit(fill[0], x.dtype))] if before else []
-    parts.append(x)
-    if after:
-        parts.append(_block(x, ax, after, _fit(fill[1], x.dtype)))
-    return concatenate(parts, axis=ax)
-
-
-def _fit(value: Any, d: dt.DType) -> Any:
-    """A pad value as NumPy writes it into an array of ``d`` (floats truncate into ints, as NumPy's pad does)."""
-    with np.errstate(all="ignore"):
-        return np.asarray(value).astype(d.np).item()
-
-
-def _pad_periodic(x: Array, ax: int, before: int, after: int, mode: str) -> Array:
-    """Edge/reflect/symmetric/wrap: the padded axis is a periodic sequence; tile one period and slice it."""
-    n = x.shape[ax]
-    if mode == "edge" or (mode == "reflect" and n == 1):
-        first = broadcast_to(_take(x, ax, 0, 1), x.shape[:ax] + (before,) + x.shape[ax + 1:])
-        last = broadcast_to(_take(x, ax, n - 1, n), x.shape[:ax] + (after,) + x.shape[ax + 1:])
-        return concatenate([first, x, last], axis=ax)
-    if mode == "reflect":  # x0 x1 .. x(n-1) x(n-2) .. x1 | x0 ...
-        period = concatenate([x, _take(x, ax, n - 2, 0, -1)], axis=ax)
-    elif mode == "symmetric":  # x0 .. x(n-1) x(n-1) .. x0 | x0 ...
-        period = concatenate([x, _take(x, ax, n - 1, None, -1)], axis=ax)
-    else:  # wrap
-        period = x
-    p = period.shape[ax]
-    start = (-before) % p
-    copies = math.ceil((start + before + n + after) / p)
-    reps = [1] * x.ndim
-    reps[ax] = copies
-    return _take(tile(period, tuple(reps)), ax, start, start + before + n + after)
 
 
 def meshgrid(*arrays: Any, indexing: str = "xy", sparse: bool = False, copy: bool = True) -> list[Array]:
@@ -434,14 +240,13 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
         x = concatenate([p for p in (parts[0], x, parts[1]) if p is not None], axis=ax)
     for _ in range(n):
         m = x.shape[ax]
-        hi, lo = _take(x, ax, 1, max(m, 1)), _take(x, ax, 0, max(m - 1, 0))
+        hi, lo = take_slice(x, ax, 1, max(m, 1)), take_slice(x, ax, 0, max(m - 1, 0))
         x = (hi != lo) if x.dtype is dt.bool_ else hi - lo
     return x
 
 
-__all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "vstack", "hstack", "dstack", "column_stack", "split",
-           "array_split", "hsplit", "vsplit", "dsplit", "unstack", "tile", "repeat", "roll", "pad", "meshgrid",
-           "diff"]
+__all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "vstack", "hstack", "dstack", "column_stack", "tile", "repeat",
+           "roll", "meshgrid", "diff"]
 
 
 def row_stack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Array:

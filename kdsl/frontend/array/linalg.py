@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.dtype import promotion
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
@@ -37,7 +38,7 @@ def matmul(a, b) -> Array:
     a, b = _arr(a, dev), _arr(b, dev)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("matmul: Input operand does not have enough dimensions (0-d arrays: use * instead)")
-    out_dtype = dt.result_dtype(np.matmul, a.dtype, b.dtype)
+    out_dtype = promotion.result_dtype(np.matmul, a.dtype, b.dtype)
     if out_dtype is dt.bool_:  # logical matrix product: count matches, then test
         return matmul(a.astype(dt.int32), b.astype(dt.int32)) != 0
     if out_dtype.kind == "c":  # four real products (the real kernels' tiling and tuning serve complex too)

@@ -19,10 +19,12 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.dtype import promotion
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.constructors import diag
-from kdsl.frontend.array.creation import as_array, host_length, iota, ones
+from kdsl.frontend.array.creation import as_array, iota, ones
+from kdsl.frontend.array.shape_arguments import host_length
 from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, flip
 
 
@@ -74,7 +76,7 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> Array:  # 
     n = v.shape[0] if N is None else operator.index(N)
     if n < 0:
         raise ValueError(f"negative dimensions are not allowed: vander's N is {n}")
-    d = dt.promote(v.dtype, dt.default_int)
+    d = promotion.promote(v.dtype, dt.default_int)
     if n == 0:
         return ones((v.shape[0], 0), dtype=d, device=v.device)
     first = ones((v.shape[0], 1), dtype=d, device=v.device)

@@ -16,12 +16,14 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.device import device
+from kdsl.dtype import promotion
 from kdsl.frontend.array import movement
+from kdsl.frontend.array.host_dtypes import python_int_dtype
 from kdsl.ir.graph import Node
 
 # op name -> (NumPy ufunc giving the result dtype, how operands are converted): kdsl.dtype's table, which
 # @kd.kernel uses too (one promotion rule for both faces).
-_TABLE = dt.OP_SIGNATURES
+_TABLE = promotion.OP_SIGNATURES
 
 
 _ARRAY: list = []  # the Array class, imported on first use (array.py imports this module)
@@ -88,7 +90,7 @@ def const_node(value, dtype: dt.DType, device) -> Node:
     v = _CONSTS.get(key)
     if v is None or (v == 0 and not isinstance(value, int)):  # 0.0 and -0.0 are equal keys: keep the sign
         if isinstance(value, int) and not isinstance(value, bool) and dtype.is_int and \
-                not dt.can_hold(dtype, value):
+                not promotion.can_hold(dtype, value):
             raise OverflowError(f"Python integer {value} out of bounds for {dtype.name}")
         with np.errstate(all="ignore"):
             v = np.array(value).astype(dtype.np)[()].item()
@@ -126,7 +128,7 @@ def operand_node(x, dtype: dt.DType, shape: tuple[int, ...], device) -> Node:
 
 def result_of(name: str, operands: list) -> tuple[dt.DType, list[dt.DType]]:
     """(result dtype, the dtype each operand is converted to) for op ``name``."""
-    return dt.op_signature(name, [x.dtype if isinstance(x, _array_cls()) else x for x in operands])
+    return promotion.op_signature(name, [x.dtype if isinstance(x, _array_cls()) else x for x in operands])
 
 
 def device_of(operands):
@@ -195,7 +197,7 @@ def apply(name: str, *operands):
     args = [x if isinstance(x, Array) else as_operand(x, dev) for x in operands]
     if not any(isinstance(x, Array) for x in args):
         args = _wide_ints(args, dev)
-    key = (name, *(x._n.dtype.name if isinstance(x, Array) else dt.weak_token(x) for x in args), dev.index)
+    key = (name, *(x._n.dtype.name if isinstance(x, Array) else promotion.weak_token(x) for x in args), dev.index)
     sig = _SIGNATURES.get(key)
     if sig is None:
         out_dtype, in_dtypes = result_of(name, args)
@@ -212,7 +214,7 @@ def _wide_ints(operands: list, dev) -> list:
     ints = [x for x in operands if isinstance(x, int) and not isinstance(x, bool)]
     if not ints or all(-(1 << 31) <= v < 1 << 31 for v in ints):
         return operands
-    from kdsl.frontend.array.creation import asarray, python_int_dtype  # creation imports this module
+    from kdsl.frontend.array.creation import asarray  # creation imports this module
 
     d = python_int_dtype(min(ints), max(ints))
     k = next(i for i, x in enumerate(operands) if x is ints[0])  # by identity: 2.0**40 == 2**40
@@ -289,8 +291,8 @@ def where(cond, a=None, b=None):
     if not isinstance(a, _array_cls()) and not isinstance(b, _array_cls()):
         a, b = _wide_ints([a, b], dev)  # where(c, 2**40, 0) is int64, as in NumPy
     keys = [x.dtype if isinstance(x, _array_cls()) else x for x in (a, b)]
-    out = dt.result_dtype(np.maximum, *keys) if any(isinstance(k, dt.DType) for k in keys) else \
-        dt.result_dtype(np.add, *keys)
+    out = promotion.result_dtype(np.maximum, *keys) if any(isinstance(k, dt.DType) for k in keys) else \
+        promotion.result_dtype(np.add, *keys)
     shape = broadcast_shapes(*(x.shape for x in (cond, a, b) if isinstance(x, _array_cls())))
     srcs = (operand_node(cond, dt.bool_, shape, dev), operand_node(a, out, shape, dev),
             operand_node(b, out, shape, dev))

@@ -178,7 +178,7 @@ def _reflect_axis(x: Array, ax: int, left: int, right: int, period: int, include
 def pad_callable(x: Array, widths: list[tuple[int, int]], function: Callable, kwargs: dict) -> Array:
     """A callable mode: ``function(line, (before, after), axis, kwargs)`` on every 1-D line of the zero-padded
     array, along each axis in turn; it writes into ``line`` (a kdsl view), as NumPy's."""
-    from kdsl.frontend.array.joining import pad
+    from kdsl.frontend.array.padding import pad
 
     padded = pad(x, widths, mode="constant")
     for ax in range(padded.ndim):

@@ -24,8 +24,9 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.bounded_integers import BoundedIntegers
-from kdsl.frontend.array.creation import asarray, full, host_length
+from kdsl.frontend.array.creation import asarray, full
 from kdsl.frontend.array.random_draws import Size, draw_shape
+from kdsl.frontend.array.shape_arguments import host_length
 from kdsl.frontend.array.sorting import argsort, searchsorted, take, take_along_axis
 
 

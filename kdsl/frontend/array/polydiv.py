@@ -21,8 +21,9 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.creation import asarray, zeros
-from kdsl.frontend.array.joining import atleast_1d, pad
+from kdsl.frontend.array.joining import atleast_1d
 from kdsl.frontend.array.math import abs as kabs
+from kdsl.frontend.array.padding import pad
 from kdsl.frontend.array.polynomials import rewrap
 from kdsl.frontend.array.reductions import any as kany
 from kdsl.frontend.array.reductions import argmax

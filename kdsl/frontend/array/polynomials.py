@@ -20,7 +20,8 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.creation import arange, as_array, asarray, zeros, zeros_like
-from kdsl.frontend.array.joining import atleast_1d, pad
+from kdsl.frontend.array.joining import atleast_1d
+from kdsl.frontend.array.padding import pad
 from kdsl.frontend.array.reductions import any as kany
 from kdsl.frontend.array.reductions import argmax
 from kdsl.frontend.array.reductions import sum as ksum

@@ -23,8 +23,9 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import as_shape, asarray, full
+from kdsl.frontend.array.creation import asarray, full
 from kdsl.frontend.array.ops import where
+from kdsl.frontend.array.shape_arguments import as_shape
 from kdsl.ir.graph import Node
 
 Size = int | tuple[int, ...] | None

@@ -4,7 +4,7 @@ NumPy treats a 0-d integer array in a key like the integer it holds (its broadca
 so the result has the shape of the same key with ints. A NumPy 0-d array is read as that int on the host. A
 kdsl 0-d array stays on the device: its axes are moved first and gathered lazily (a copy, as in NumPy, where
 an array index is advanced indexing); the rest of the key then applies to what is left. Only the bounds check
-reads back one flag per index (as :func:`kdsl.frontend.array.indexing.gather` does).
+reads back one flag per index (as :func:`kdsl.frontend.array.index_gather.gather` does).
 
     >>> import kdsl as kd, numpy as np
     >>> a = kd.asarray(np.arange(12).reshape(3, 4))
@@ -24,6 +24,7 @@ import numpy as np
 
 from kdsl.frontend.array import scatter
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.index_gather import gather
 
 
 class ScalarKey(NamedTuple):
@@ -86,7 +87,6 @@ def _moved_first(a: Array, axes: tuple[int, ...]) -> tuple[Array, tuple[int, ...
 
 def get(a: Array, parts: ScalarKey) -> Array:
     """``a[key]`` for a key that :func:`split` took apart: a lazy gather of the 0-d indexed axes."""
-    from kdsl.frontend.array.indexing import gather  # cycle: indexing dispatches here
 
     if not parts.indices:  # only NumPy 0-d arrays, now ints: a copy (a new array, not a view), as in NumPy
         return Array(a[parts.rest]._n)

@@ -15,11 +15,12 @@ from __future__ import annotations
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.dtype import promotion
 from kdsl.frontend.array import memory_order, ops
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import int_tuple
 from kdsl.frontend.array.fused_stack import select_stack
+from kdsl.frontend.array.shape_arguments import int_tuple
 from kdsl.ir.graph import Node
 from kdsl.ir.view import View
 
@@ -152,7 +153,7 @@ def concatenate(arrays, /, axis: int | None = 0, out=None, *, dtype=None, castin
         if any(p != q for k, (p, q) in enumerate(zip(x.shape, ref.shape, strict=False)) if k != ax):
             raise ValueError(f"all the input array dimensions except for the concatenation axis must match "
                              f"exactly; got shapes {ref.shape} and {x.shape}")
-    out_dtype = dt.as_dtype(dtype) if dtype is not None else dt.promote(*(x.dtype for x in arrays))
+    out_dtype = dt.as_dtype(dtype) if dtype is not None else promotion.promote(*(x.dtype for x in arrays))
     shape = ref.shape[:ax] + (sum(x.shape[ax] for x in arrays),) + ref.shape[ax + 1:]
     full = View.contiguous(shape)
     regions, pieces, start = [], [], 0

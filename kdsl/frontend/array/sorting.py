@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.dtype import promotion
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
@@ -60,7 +61,7 @@ def sort_node(a: Array, axis: int, descending: bool, want: str) -> Array:
     if a.ndim == 0:
         raise np.exceptions.AxisError(axis, 0)
     if a.dtype.kind == "c":  # no order: refuse now, not when the lazy sort runs
-        raise dt.complex_error("sort", a.dtype)
+        raise promotion.complex_error("sort", a.dtype)
     out_dtype = index_dtype(a.device) if want == "indices" else a.dtype
     return Array(Node("sort", (a._node,), out_dtype, a.shape, (axis, descending, want)))
 
@@ -191,7 +192,7 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Arra
     common = dt.as_dtype(np.result_type(x.dtype.np, vals.dtype.np))
     common = x.device.check(common)
     if common.kind == "c":  # no order
-        raise dt.complex_error("searchsorted", common)
+        raise promotion.complex_error("searchsorted", common)
     srcs = [ops.cast_node(x._node, common), ops.cast_node(vals._node, common)]
     if sorter is not None:
         srcs.append(_sorter(sorter, x.shape[0])._node)

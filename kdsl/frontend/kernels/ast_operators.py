@@ -22,7 +22,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.codegen.ops import SIGNATURES, render_op, signature
-from kdsl.dtype import DType
+from kdsl.dtype import DType, promotion
 from kdsl.frontend.kernels.ast_expr import ExpressionLowerer
 from kdsl.frontend.kernels.glsl import cast, literal
 from kdsl.frontend.kernels.ir import Expr
@@ -96,7 +96,7 @@ class OperatorLowerer(ExpressionLowerer):
             raise self.type_error(node, f"{what or name} is not defined for {kinds} operands (NumPy has no such "
                                         "loop); cast an operand (e.g. kd.i32(x) or kd.f32(x))") from None
         for a, t in zip(args, ins, strict=True):
-            if a.weak and not dt.can_hold(t, a.const):
+            if a.weak and not promotion.can_hold(t, a.const):
                 raise self.type_error(node, f"Python integer {a.const} out of bounds for {t.name} (NumPy raises "
                                             f"OverflowError too); write it as a typed value, e.g. kd.i64({a.const})")
         xs = [cast(a, t) for a, t in zip(args, ins, strict=True)]

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from typing import cast as typed
 
 from kdsl import dtype as dt
-from kdsl.dtype import DType
+from kdsl.dtype import DType, promotion
 from kdsl.frontend.kernels.ast_expr import UNSUPPORTED
 from kdsl.frontend.kernels.ast_indexing import IndexingLowerer
 from kdsl.frontend.kernels.ast_operators import BINOPS, OperatorLowerer, weak_dtype
@@ -183,7 +183,7 @@ class StatementLowerer(OperatorLowerer, IndexingLowerer):
             self.env[name] = ("var", dtype, fixed)
         dtype = self.locals[name]
         if not fixed and not value.weak and value.dtype is not dtype:
-            wider = dt.promote(dtype, value.dtype) if dtype is not dt.bool_ else value.dtype
+            wider = promotion.promote(dtype, value.dtype) if dtype is not dt.bool_ else value.dtype
             if wider is not dtype and not (dtype.is_int and value.dtype.is_int and same_width(dtype, value.dtype)):
                 self.hints[name] = wider
                 raise Widened(name)
@@ -243,7 +243,7 @@ class StatementLowerer(OperatorLowerer, IndexingLowerer):
         start, stop, step = (Expr("0", dt.int32, True, 0, nonneg=True), args[0], one) if len(args) == 1 \
             else (args[0], args[1], args[2] if len(args) == 3 else one)
         strong = [a.dtype for a in (start, stop, step) if not a.weak]
-        dtype = dt.promote(*strong) if strong else dt.int32
+        dtype = promotion.promote(*strong) if strong else dt.int32
         if step.const == 0:
             raise self.type_error(it, "range() step must not be zero")
         counter, end, inc = self.temp(dtype), self.temp(dtype), self.temp(dtype)
@@ -310,9 +310,9 @@ class StatementLowerer(OperatorLowerer, IndexingLowerer):
         if self.return_dtype is None:
             self.return_dtype = dtype
             self.hints["<return>"] = dtype
-        elif not value.weak and dt.promote(self.return_dtype, dtype) is not self.return_dtype \
+        elif not value.weak and promotion.promote(self.return_dtype, dtype) is not self.return_dtype \
                 and self.return_dtype is not dt.bool_ \
                 and not (dtype.is_int and self.return_dtype.is_int and same_width(dtype, self.return_dtype)):
-            self.hints["<return>"] = dt.promote(self.return_dtype, dtype)
+            self.hints["<return>"] = promotion.promote(self.return_dtype, dtype)
             raise Widened("<return>")
         self.emit(f"return {cast(value, self.return_dtype).code};")

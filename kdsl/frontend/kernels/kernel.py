@@ -31,7 +31,8 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.dtype import ArrayType, DType, checked_values
+from kdsl.dtype import ArrayType, DType
+from kdsl.dtype.checked_values import checked_values
 from kdsl.engine.programs import for_device
 from kdsl.frontend.kernels.ast import lower
 from kdsl.frontend.kernels.errors import KernelSyntaxError, KernelTypeError

@@ -23,7 +23,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.codegen.ops import render_op
-from kdsl.dtype import DType
+from kdsl.dtype import DType, promotion
 from kdsl.frontend.kernels.ast_operators import operand_key
 from kdsl.frontend.kernels.call import IntrinsicCall
 from kdsl.frontend.kernels.glsl import cast, literal, narrow
@@ -64,8 +64,8 @@ def _float_args(args: list[Expr]) -> tuple[DType, list[Expr]]:
     """The float dtype ``args`` compute in: NumPy's (``np.add``'s, made a float as ``np.sqrt`` does), but float64
     only when an operand is float64 (see :func:`~kdsl.frontend.kernels.ast_operators.kernel_signature`)."""
     keys = [operand_key(a) for a in args]
-    ftype = dt.result_dtype(np.add, *keys) if len(keys) > 1 else dt.result_dtype(np.sqrt, *keys)
-    ftype = ftype if ftype.is_float else dt.result_dtype(np.sqrt, ftype)
+    ftype = promotion.result_dtype(np.add, *keys) if len(keys) > 1 else promotion.result_dtype(np.sqrt, *keys)
+    ftype = ftype if ftype.is_float else promotion.result_dtype(np.sqrt, ftype)
     if ftype is dt.float64 and dt.float64 not in keys:
         ftype = dt.float32
     return ftype, [cast(a, ftype) for a in args]

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kdsl.dtype import checked_values
+from kdsl.dtype.checked_values import checked_values
 from kdsl.frontend.kernels.launch import (
     AlgorithmCache,
     Binder,

@@ -26,7 +26,7 @@ from types import ModuleType
 import numpy as np
 from lark import Tree
 
-from kdsl.dtype import checked_values
+from kdsl.dtype.checked_values import checked_values
 from kdsl.frontend.lang.compute import Evaluator, KdslError, KdslSyntaxError, column_of, default_xp, parse
 
 # C and CuPy type names accepted in parameter lists, as NumPy dtype names.

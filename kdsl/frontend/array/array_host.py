@@ -1,0 +1,146 @@
+"""An Array's values on the host: NumPy copies (``a.numpy()``, ``np.asarray(a)``), Python scalars (``a.item()``,
+``float(a)``, ``bool(a)``, ``hash(a)``), ``len``/``in``/iteration, printing and formatting, bytes and files. Each
+reads the array back (computing it first where it is lazy). These functions are :class:`Array`'s methods.
+
+Example:
+    >>> import kdsl as kd
+    >>> a = kd.asarray([1.5, 2.5])
+    >>> a.tolist(), float(a[1]), len(a), 2.5 in a
+    ([1.5, 2.5], 2.5, 2, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+
+from kdsl.engine import transfers
+
+
+def numpy(self) -> np.ndarray:
+    """Compute (if needed) and copy to a new NumPy array."""
+    return transfers.to_numpy(self._n)
+
+
+def __array__(self, dtype=None, copy=None) -> np.ndarray:
+    out = self.numpy()
+    return out if dtype is None else out.astype(dtype)
+
+
+def item(self, *args):
+    """One element as a Python scalar: the only one, ``a.item(flat_index)`` or ``a.item(i, j)`` /
+    ``a.item((i, j))`` (NumPy's; reads that element back)."""
+    if args:
+        key = args[0] if len(args) == 1 else tuple(args)
+        if isinstance(key, tuple):
+            return self[key].item()
+        flat = self.reshape(-1)
+        n = self.size
+        if not -n <= int(key) < n:
+            raise IndexError(f"index {int(key)} is out of bounds for size {n}")
+        return flat[int(key)].item()
+    if self.size != 1:
+        raise ValueError(f"can only convert an array of size 1 to a Python scalar, not size {self.size}")
+    return self.numpy().reshape(()).item()
+
+
+def tolist(self):
+    return self.numpy().tolist()
+
+
+def __float__(self) -> float:
+    self._scalar_check()
+    return float(self.item())
+
+
+def __int__(self) -> int:
+    self._scalar_check()
+    return int(self.item())
+
+
+def scalar_check(self) -> None:
+    if self.ndim:  # NumPy 2.4 raises TypeError here for any array that is not 0-d (size 1 included)
+        raise TypeError(f"only 0-dimensional arrays can be converted to Python scalars; this one has shape "
+                        f"{self.shape}: use a.item() (size 1) or index it (a[0])")
+
+
+def __index__(self) -> int:
+    if self.ndim or not self.dtype.is_int:
+        raise TypeError(f"only integer scalar arrays can be converted to a scalar index; got shape {self.shape} "
+                        f"and dtype {self.dtype.name}")
+    return int(self.item())
+
+
+def __bool__(self) -> bool:
+    if self.size == 0:
+        raise ValueError("The truth value of an empty array is ambiguous. Use `a.size > 0` to check that an "
+                         "array is not empty.")
+    if self.size != 1:
+        raise ValueError("The truth value of an array with more than one element is ambiguous. "
+                         "Use a.any() or a.all()")
+    return bool(self.item())
+
+
+def __len__(self) -> int:
+    if not self.shape:
+        raise TypeError("len() of unsized object")
+    return self.shape[0]
+
+
+def __contains__(self, value: Any) -> bool:
+    """``value in a``: NumPy's ``(a == value).any()`` (``value`` broadcasts, so a row is found in a matrix only
+    as elementwise matches; one bool read back). Without it Python iterated and compared whole rows."""
+    return bool((self == value).any())
+
+
+def __iter__(self):
+    if not self.shape:
+        raise TypeError("iteration over a 0-d array")
+    return (self[i] for i in range(self.shape[0]))
+
+
+def __repr__(self) -> str:  # kd.set_printoptions decides the layout (printing.py)
+    from kdsl.frontend.array import printing
+    return printing.array_repr_of(self)
+
+
+def __str__(self) -> str:
+    from kdsl.frontend.array import printing
+    return printing.array_str(self)
+
+
+def __format__(self, spec: str) -> str:
+    """``f"{a:.3f}"``: a 0-d array formats as its NumPy scalar (a download); others only with an empty spec."""
+    if self.ndim == 0:
+        return format(self.numpy()[()], spec)
+    if spec:
+        raise TypeError(f"unsupported format string {spec!r} passed to kdsl.Array.__format__ (an array of shape "
+                        f"{self.shape}); format its elements, or use kd.array2string")
+    return str(self)
+
+
+def tofile(self, fid, sep: str = "", format: str = "%s") -> None:  # noqa: A002 - NumPy's name
+    """Write the values to a file (NumPy's ``ndarray.tofile``: raw bytes in C order, or text with ``sep``);
+    a download, then NumPy writes."""
+    self.numpy().tofile(fid, sep=sep, format=format)
+
+
+def __hash__(self):
+    """A 0-d array hashes as the Python scalar it holds (reads it back), so the 0-d arrays kdsl gives where
+    NumPy gives scalars (``a[i]``, ``for v in a``, ``a.max()``) work as dict keys and set members, as NumPy's
+    scalars do; other arrays are unhashable, as NumPy's."""
+    if self.ndim == 0:
+        return hash(self.item())
+    raise TypeError("unhashable type: 'kdsl.Array'")
+
+
+def tobytes(self, order: Literal["C", "F", "A", "K"] = "C") -> bytes:
+    """The elements' bytes (an explicit download), as ``ndarray.tobytes``."""
+    return self.numpy().tobytes(order)
+
+
+def __complex__(self) -> complex:
+    """``complex(a)`` of a 0-d array."""
+    self._scalar_check()
+    return complex(self.item())

@@ -1,0 +1,107 @@
+"""Array's methods that call kdsl's math functions: the reductions (``a.sum()``, ``a.max(axis=0)``...), the
+scans (``a.cumsum()``), ``a.nonzero()``, ``a.dot(b)``, ``a.round()`` and ``a.clip()``. These functions are
+:class:`Array`'s methods; each imports its module when called (those modules build Arrays).
+
+Example:
+    >>> import kdsl as kd
+    >>> a = kd.asarray([[1.0, 2.0], [3.0, 4.0]])
+    >>> a.sum().item(), a.max(axis=0).tolist(), a.cumsum().tolist()
+    (10.0, [3.0, 4.0], [1.0, 3.0, 6.0, 10.0])
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kdsl.frontend.array.array import Array
+
+
+def reduce(self, name, *args, **kwargs):
+    from kdsl.frontend.array import reductions  # cycle: that module builds Arrays
+
+    return getattr(reductions, name)(self, *args, **kwargs)
+
+
+def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    return self._reduce("sum", axis, dtype=dtype, keepdims=keepdims, out=out, initial=initial, where=where)
+
+
+def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    return self._reduce("prod", axis, dtype=dtype, keepdims=keepdims, out=out, initial=initial, where=where)
+
+
+def mean(self, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    return self._reduce("mean", axis, dtype=dtype, keepdims=keepdims, out=out, where=where)
+
+
+def var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+        correction=None):
+    return self._reduce("var", axis, dtype=dtype, ddof=ddof, keepdims=keepdims, correction=correction, out=out,
+                        where=where, mean=mean)
+
+
+def std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+        correction=None):
+    return self._reduce("std", axis, dtype=dtype, ddof=ddof, keepdims=keepdims, correction=correction, out=out,
+                        where=where, mean=mean)
+
+
+def max(self, axis=None, out=None, keepdims=False, initial=None, where=True):
+    return self._reduce("max", axis, keepdims=keepdims, out=out, initial=initial, where=where)
+
+
+def min(self, axis=None, out=None, keepdims=False, initial=None, where=True):
+    return self._reduce("min", axis, keepdims=keepdims, out=out, initial=initial, where=where)
+
+
+def argmax(self, axis=None, out=None, *, keepdims=False):
+    return self._reduce("argmax", axis, out, keepdims=keepdims)
+
+
+def argmin(self, axis=None, out=None, *, keepdims=False):
+    return self._reduce("argmin", axis, out, keepdims=keepdims)
+
+
+def any(self, axis=None, out=None, keepdims=False, *, where=True):
+    return self._reduce("any", axis, keepdims=keepdims, out=out, where=where)
+
+
+def all(self, axis=None, out=None, keepdims=False, *, where=True):
+    return self._reduce("all", axis, keepdims=keepdims, out=out, where=where)
+
+
+def cumsum(self, axis=None, dtype=None, out=None):
+    return self._reduce("cumsum", axis, dtype=dtype, out=out)
+
+
+def cumprod(self, axis=None, dtype=None, out=None):
+    return self._reduce("cumprod", axis, dtype=dtype, out=out)
+
+
+def nonzero(self) -> tuple[Array, ...]:
+    from kdsl.frontend.array.masks import nonzero  # cycle: that module builds Arrays
+
+    return nonzero(self)
+
+
+def dot(self, other, /, out=None) -> Array:
+    from kdsl.frontend.array.linalg import dot  # cycle: that module builds Arrays
+
+    return dot(self, other, out)
+
+
+def __round__(self, ndigits: int | None = None) -> Array:  # round(a, 2), as NumPy's arrays (an array)
+    return self.round(0 if ndigits is None else ndigits)
+
+
+def round(self, decimals: int = 0, out=None) -> Array:
+    from kdsl.frontend.array.math import round  # cycle: that module builds Arrays
+
+    return round(self, decimals, out)
+
+
+def clip(self, min=None, max=None, out=None, *, a_min=None, a_max=None) -> Array:  # noqa: A002 - NumPy's names
+    from kdsl.frontend.array.math import clip  # cycle: that module builds Arrays
+
+    return clip(self, a_min, a_max, out, min=min, max=max)

@@ -1,0 +1,81 @@
+"""Array's unary operators, ``divmod`` and ``@`` (the binary arithmetic operators are built in
+:mod:`kdsl.frontend.array.array` from :func:`kdsl.frontend.array.ops.apply`). These functions are
+:class:`Array`'s methods.
+
+Example:
+    >>> import kdsl as kd
+    >>> a = kd.asarray([[1, -2], [3, 4]])
+    >>> (-a).tolist(), abs(a).tolist(), (a @ a).tolist()
+    ([[-1, 2], [-3, -4]], [[1, 2], [3, 4]], [[-5, -10], [15, 10]])
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kdsl import dtype as dt
+from kdsl.frontend.array import ops
+from kdsl.frontend.array.inplace import check_inplace, store_inplace
+
+if TYPE_CHECKING:
+    from kdsl.frontend.array.array import Array
+
+
+def binary(name: str, reflected: bool = False):
+    """The method of binary operator ``name`` (``reflected``: ``other op self``) on :func:`ops.apply`."""
+    if reflected:
+        def method(self, other):
+            return ops.apply(name, other, self)
+    else:
+        def method(self, other):
+            return ops.apply(name, self, other)
+    method.__name__ = f"__{'r' if reflected else ''}{name}__"
+    return method
+
+
+def __divmod__(self, other) -> tuple[Array, Array]:  # divmod(a, b): NumPy's (a // b, a % b)
+    return self // other, self % other
+
+
+def __rdivmod__(self, other) -> tuple[Array, Array]:
+    return other // self, other % self
+
+
+def __neg__(self) -> Array:
+    if self.dtype is dt.bool_:
+        raise TypeError("The numpy boolean negative, the `-` operator, is not supported, "
+                        "use the `~` operator or the logical_not function instead.")
+    return ops.apply("neg", self)
+
+
+def __pos__(self) -> Array:
+    return self
+
+
+def __abs__(self) -> Array:
+    return ops.apply("abs", self)
+
+
+def __invert__(self) -> Array:
+    return ops.apply("invert", self)
+
+
+def __matmul__(self, other) -> Array:
+    from kdsl.frontend.array.linalg import matmul  # cycle: that module builds Arrays
+
+    return matmul(self, other)
+
+
+def __rmatmul__(self, other) -> Array:
+    from kdsl.frontend.array.linalg import matmul  # cycle: that module builds Arrays
+
+    return matmul(other, self)
+
+
+def __imatmul__(self, other) -> Array:
+    result = self.__matmul__(other)
+    if result.shape != self.shape:  # NumPy: a @= b keeps a's shape
+        raise ValueError(f"matmul: output operand of shape {self.shape} does not match the result's shape "
+                         f"{result.shape} (a @= b keeps a's shape); write `a = a @ b`")
+    check_inplace("matmul", self, other, result)
+    return store_inplace(self, result)

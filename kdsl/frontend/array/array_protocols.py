@@ -1,0 +1,78 @@
+"""The protocols an Array speaks: the array API standard's namespace and ``to_device``, DLPack (host copies),
+NumPy's dispatch (``np.exp(a)``, ``np.sum(a)`` run kdsl's functions on the device), and the buffer
+protocol of custom kernels (``__kdsl_buffer__``). These functions are
+:class:`Array`'s methods.
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> a = kd.asarray([1.0, 4.0])
+    >>> a.__array_namespace__() is kd, type(np.sqrt(a)).__name__
+    (True, 'Array')
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+from kdsl.engine import realize as engine
+
+if TYPE_CHECKING:
+    from kdsl.frontend.array.array import Array
+
+
+def __array_namespace__(self, /, *, api_version: str | None = None):
+    """The namespace of the array API standard these arrays belong to: :mod:`kdsl` itself."""
+    from kdsl.frontend.array.api_info import API_VERSIONS  # cycle: that module builds Arrays
+
+    if api_version is not None and api_version not in API_VERSIONS:
+        raise ValueError(f"kdsl implements the array API versions {', '.join(API_VERSIONS)}, "
+                         f"not {api_version!r}")
+    return sys.modules["kdsl"]  # the package is imported before any of its modules: no import cycle
+
+
+def to_device(self, device, /, *, stream=None) -> Array:
+    """This array on ``device`` (itself when it is already there; otherwise copied through the host)."""
+    if stream is not None:
+        raise ValueError("kdsl has no streams; call to_device without stream=")
+    from kdsl.frontend.array.creation import asarray  # cycle: that module builds Arrays
+
+    return asarray(self, device=device)
+
+
+def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+    """A DLPack capsule of a host copy of this array (device memory cannot be exported: docs/array-api.md)."""
+    from kdsl.frontend.array.dlpack import dlpack  # cycle: that module builds Arrays
+
+    return dlpack(self, stream, max_version, dl_device, copy)
+
+
+def __dlpack_device__(self) -> tuple[int, int]:
+    """``(kDLCPU, 0)``: ``__dlpack__`` exports host copies."""
+    from kdsl.frontend.array.dlpack import dlpack_device  # cycle: that module builds Arrays
+
+    return dlpack_device(self)
+
+
+def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+    from kdsl.frontend.array.numpy_protocol import array_ufunc  # it imports this module
+
+    return array_ufunc(ufunc, method, inputs, kwargs)
+
+
+def __array_function__(self, func, types, args, kwargs):
+    from kdsl.frontend.array.numpy_protocol import array_function  # it imports this module
+
+    return array_function(func, types, args, kwargs)
+
+
+def buffer(self):
+    """The runtime Tensor holding this array as C-contiguous ``size`` elements (copying a view first)."""
+    return engine.buffer_of(self._n)
+
+
+def __kdsl_buffer__(self, writable: bool = False):
+    """The array protocol of custom kernels (``@kd.kernel``, ``kd.raw_kernel``): the runtime Tensor holding
+    this array as C-contiguous data. ``writable=True``: the caller writes it in place, so lazy expressions
+    that read this array are computed first (they keep the old values, as in NumPy)."""
+    return engine.buffer_of(self._n, writable)

@@ -1,0 +1,85 @@
+"""The dtype kdsl gives host data (Python numbers and sequences, NumPy arrays) when it becomes an array: NumPy
+arrays keep theirs; Python floats and ints get kdsl's defaults (float32, int32), and Python ints that int32 cannot
+hold never change value (NumPy 2's int64 or uint64, or an OverflowError).
+
+Example:
+    >>> import numpy as np
+    >>> host_dtype([1.5], np.asarray([1.5])).name, host_dtype([2**40], np.asarray([2**40])).name
+    ('float32', 'int64')
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kdsl import dtype as dt
+
+
+def python_int_dtype(low: int, high: int) -> dt.DType:
+    """The dtype for Python ints in [low, high]: kdsl's default int32 when it holds them, else NumPy 2's choice
+    (int64; uint64 when all are non-negative and some pass int64), else OverflowError - never a changed value.
+
+    >>> python_int_dtype(-5, 7).name, python_int_dtype(0, 2**40).name, python_int_dtype(1, 2**63).name
+    ('int32', 'int64', 'uint64')
+    >>> python_int_dtype(-1, 2**63)
+    Traceback (most recent call last):
+    ...
+    OverflowError: Python integers from -1 to 9223372036854775808 fit no integer dtype (int64 stops at \
+9223372036854775807, uint64 at 0); pass dtype=kd.float64 (or float32) for a float array
+    """
+    if -(1 << 31) <= low and high < 1 << 31:
+        return dt.default_int
+    if -(1 << 63) <= low and high < 1 << 63:
+        return dt.int64
+    if low >= 0 and high < 1 << 64:
+        return dt.uint64
+    if low >= -(1 << 63) and high < 1 << 64:
+        raise OverflowError(f"Python integers from {low} to {high} fit no integer dtype (int64 stops at "
+                            f"{(1 << 63) - 1}, uint64 at 0); pass dtype=kd.float64 (or float32) for a float array")
+    bad = high if high >= 1 << 64 else low
+    raise OverflowError(f"Python integer {bad} out of bounds for int64 and uint64 (kdsl has no object arrays); "
+                        "pass dtype=kd.float64 (or float32) for a float array")
+
+
+
+def host_dtype(x, arr: np.ndarray) -> dt.DType:
+    """kdsl's dtype for host data: NumPy arrays keep theirs; Python floats/ints get the defaults (ints that int32
+    cannot hold: see :func:`python_int_dtype`)."""
+    if isinstance(x, (np.ndarray, np.generic)):
+        return dt.as_dtype(arr.dtype)
+    if arr.dtype == np.float64:
+        if arr.size and np.abs(arr).max() >= 2.0**63:  # maybe ints NumPy could not type: 1 and 2**64 - 1
+            return _mixed_ints_dtype(x) or dt.default_float
+        return dt.default_float
+    if arr.dtype == np.complex128:  # Python complex numbers: kdsl's default complex64, as floats get float32
+        return dt.default_complex
+    if arr.dtype == np.int64 or arr.dtype == np.uint64:  # NumPy's dtype for Python ints: narrow to int32 if it fits
+        return python_int_dtype(int(arr.min()), int(arr.max())) if arr.size else dt.default_int
+    if arr.dtype == object:  # NumPy keeps ints beyond 64 bits as Python objects
+        ints = [v for v in arr.ravel().tolist() if isinstance(v, int) and not isinstance(v, bool)]
+        if ints:
+            python_int_dtype(min(ints), max(ints))  # raises OverflowError naming the value
+    if arr.dtype.kind not in "biufc":
+        raise TypeError(f"cannot make a kdsl array from data of dtype {arr.dtype}; use numbers or booleans")
+    return dt.as_dtype(arr.dtype)
+
+
+
+def _mixed_ints_dtype(x) -> dt.DType | None:
+    """NumPy makes float64 of Python ints that need int64 and uint64 together ([1, 2**64 - 1]); kdsl keeps their
+    values: all-int data gets :func:`python_int_dtype`'s dtype (or its OverflowError). None: not all ints."""
+    items = np.asarray(x, dtype=object).ravel().tolist()
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in items):
+        return python_int_dtype(min(items), max(items))
+    return None
+
+
+
+def host_array(x, dtype: dt.DType | None) -> np.ndarray:
+    """``x`` as a NumPy array; Python data converts straight to ``dtype`` so that NumPy refuses values the dtype
+    cannot hold (OverflowError for ints, ValueError for NaN to int), while NumPy arrays cast as ``astype`` does."""
+    direct = dtype is not None and not isinstance(x, (np.ndarray, np.generic))
+    try:
+        return np.asarray(x, dtype=dtype.np) if direct and dtype is not None else np.asarray(x)
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"cannot make an array from {type(x).__name__}: {exc}") from None

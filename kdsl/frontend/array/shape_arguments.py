@@ -1,0 +1,50 @@
+"""Shape and length arguments as NumPy reads them: ints or sequences of ints (``operator.index``: floats are
+refused), and 0-d integer arrays (``k = y.max() + 1``, kdsl's or NumPy's) as the Python ints they hold.
+
+Example:
+    >>> import kdsl as kd
+    >>> as_shape(3), int_tuple([2, kd.asarray(4)]), host_length(kd.asarray(5))
+    ((3,), (2, 4), 5)
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from kdsl import dtype as dt
+from kdsl.frontend.array.array import Array
+
+
+def as_shape(shape) -> tuple[int, ...]:
+    """A shape argument as a tuple of ints (ints only, as NumPy: ``zeros(1.5)`` and ``zeros("3")`` are errors)."""
+    try:
+        shape = int_tuple(shape)  # (a 0-d integer array is one length, as NumPy's scalars are)
+    except TypeError:
+        raise TypeError(f"shape must be an int or a tuple of ints, got {shape!r}") from None
+    if any(n < 0 for n in shape):
+        raise ValueError(f"negative dimensions are not allowed: {shape}")
+    return shape
+
+
+
+def int_tuple(value: Any) -> tuple[int, ...]:
+    """An int, or a sequence of them, as a tuple of ints (``operator.index``: TypeError for floats). A 0-d
+    integer array (``kd.sum(mask)``, NumPy's too) is one int, as NumPy reads it: iterating it would fail."""
+    value = host_length(value)
+    scalar = not isinstance(value, Iterable) or getattr(value, "ndim", None) == 0
+    return (operator.index(value),) if scalar else tuple(operator.index(n) for n in value)
+
+
+
+def host_length(v: Any) -> Any:
+    """A length given as a 0-d integer array (kdsl's ``k = y.max() + 1``, read back as NumPy's scalar would be,
+    or NumPy's) as a Python int; anything else as it is (the caller checks it)."""
+    if isinstance(v, Array) and v.ndim == 0 and v.dtype.is_int and v.dtype is not dt.bool_:
+        return operator.index(v)
+    if isinstance(v, np.ndarray) and v.ndim == 0 and v.dtype.kind in "iu":
+        return operator.index(v)
+    return v

@@ -106,21 +106,30 @@ def test_async_sync_local_runs_post_eval_at_await(mgr):
     np.testing.assert_array_equal(t.data(), [10, 11, 12])
 
 
+def _fastest_of_two(mgr, algo, push) -> float:
+    times = []
+    for _ in range(2):
+        start = time.perf_counter()
+        mgr.sequence().eval(kp.OpAlgoDispatch(algo, push))
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
 @pytest.fixture(scope="module")
 def slow(mgr):
     """A kernel that runs for well over 100 ms on this device: its tensor, algorithm and push constants.
 
     Calibrated once: the inner loop grows to 32 000 steps (below lavapipe's loop cap), then the outer rounds
-    double until one dispatch takes > 150 ms (a GPU needs thousands of rounds, lavapipe one).
+    double until one dispatch takes > 150 ms (a GPU needs thousands of rounds, lavapipe one), timed as the
+    faster of two runs: a run slowed by a compile or by other work on the machine (a CI's other test worker)
+    must not stop the calibration at a kernel that later finishes before the test's Ctrl-C arrives.
     """
     n = 64 * 2048
     t = mgr.tensor_t(np.zeros(n, np.uint32))
     push = np.array([2000, 1], np.uint32)
     algo = mgr.algorithm([t], spirv(SLOW_LCG), workgroup=(n // 64, 1, 1), push_consts=push)
     while True:
-        start = time.perf_counter()
-        mgr.sequence().eval(kp.OpAlgoDispatch(algo, push))
-        if time.perf_counter() - start > 0.15 or push[1] >= 1 << 20:
+        if _fastest_of_two(mgr, algo, push) > 0.15 or push[1] >= 1 << 20:
             return t, algo, push
         push = push * np.array([2, 1] if push[0] < 32000 else [1, 2], np.uint32)
 

@@ -123,7 +123,7 @@ void main() {
         uint i = k0 + t + r * WG;
         for (uint j = 0u; j < W; ++j) v[r][j] = i < m && j < nc ? a[base + i * n + k0 + j] : T(0);
     }
-    // STEPS: columns k0 + q for q = 0 .. W - 1, each a block of its own with q a constant (:func:`_source`),
+    // STEPS: columns k0 + q for q = 0 .. W - 1, each a block of its own with q a constant (``_SOURCE``),
     // so that the register array is never indexed by a variable (which would put it in local memory)
 STEPS
     for (uint r = 0u; r < R; ++r) {
@@ -135,10 +135,8 @@ STEPS
 """
 
 
-def _source() -> str:
-    """The kernel with its ``WIDTH`` column steps written out."""
-    steps = "".join(_STEP.replace("QQ", str(q)) for q in range(WIDTH))
-    return _GEQRF_REGISTERS.replace("STEPS\n", steps)
+# the kernel with its WIDTH column steps written out
+_SOURCE = _GEQRF_REGISTERS.replace("STEPS\n", "".join(_STEP.replace("QQ", str(q)) for q in range(WIDTH)))
 
 
 def _threads() -> int:
@@ -160,6 +158,6 @@ def panel(a: kd.Array, tau: kd.Array, k0: int, k1: int, cend: int) -> None:
     wg = _threads()
     rows = K.cdiv(m - k0, wg)
     kern = K.compiled(f"geqrf_registers{rows}", f"#define R {rows}u\n#define W {WIDTH}u\n"
-                      f"#define LOWEST_SUBGROUP {_LOWEST_SUBGROUP}u\n" + _source(), a.dtype.name, wg,
+                      f"#define LOWEST_SUBGROUP {_LOWEST_SUBGROUP}u\n" + _SOURCE, a.dtype.name, wg,
                       K.SUBGROUP_EXTENSIONS)
     kern(a, tau, m, n, k0, k1, cend, batch, groups=K.groups(batch))

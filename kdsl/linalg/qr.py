@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 import kdsl as kd
-from kdsl.linalg import blocked, graph, qr_registers
+from kdsl.linalg import blocked, graph, qr_apply, qr_registers
 from kdsl.linalg import kernels as K
 from kdsl.linalg.blocked import Scratch, block_reflector, blocks, orgqr_blocked, panel_width, qr_update
 from kdsl.linalg.common import QRResult, as_array, check_matrices, working_dtype
@@ -271,7 +271,9 @@ def factor(a: kd.Array, tau: kd.Array, keep_t: bool = False) -> Scratch | None:
         for k0, k1 in blocks(p1 - p0, inner):
             k0, k1 = p0 + k0, p0 + k1
             _panel(a, tau, k0, k1, k1)
-            if k1 < p1:
+            if k1 < p1 and qr_apply.fits(a, k0):
+                qr_apply.apply(a, tau, k0, k1, k1, p1)
+            elif k1 < p1:
                 assert small is not None
                 qr_update(a, tau, k0, k1, small, c1=p1)
         slot = p if keep_t else 0

@@ -24,7 +24,7 @@ from kdsl.linalg import kernels as K
 
 WIDTH = 8  # columns a launch factors (the blocked QR's inner block when this kernel serves it)
 ROWS = 4  # rows a thread holds at most
-_LOWEST_SUBGROUP = 4  # the shared partial sums are sized for subgroups at least this wide
+LOWEST_SUBGROUP = 4  # the shared partial sums are sized for subgroups at least this wide
 
 # one column's step: row k = k0 + q is thread q's first row (q < W <= WG)
 _STEP = """
@@ -147,7 +147,7 @@ def fits(a: kd.Array, k0: int, cend: int) -> bool:
     """Whether the panel of columns ``k0 .. cend`` of the ``(batch, m, n)`` stack ``a`` goes to this kernel."""
     m = a.shape[1]
     wg = _threads()
-    shared = (wg // _LOWEST_SUBGROUP) * (WIDTH + 1) * 4 + (WIDTH + 2) * 4
+    shared = (wg // LOWEST_SUBGROUP) * (WIDTH + 1) * 4 + (WIDTH + 2) * 4
     return a.dtype == kd.float32 and K.subgroups() and cend - k0 <= WIDTH and m - k0 <= ROWS * wg and \
         shared <= K.shared_limit()
 
@@ -158,6 +158,6 @@ def panel(a: kd.Array, tau: kd.Array, k0: int, k1: int, cend: int) -> None:
     wg = _threads()
     rows = K.cdiv(m - k0, wg)
     kern = K.compiled(f"geqrf_registers{rows}", f"#define R {rows}u\n#define W {WIDTH}u\n"
-                      f"#define LOWEST_SUBGROUP {_LOWEST_SUBGROUP}u\n" + _SOURCE, a.dtype.name, wg,
+                      f"#define LOWEST_SUBGROUP {LOWEST_SUBGROUP}u\n" + _SOURCE, a.dtype.name, wg,
                       K.SUBGROUP_EXTENSIONS)
     kern(a, tau, m, n, k0, k1, cend, batch, groups=K.groups(batch))

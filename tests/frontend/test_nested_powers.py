@@ -1,9 +1,8 @@
 """Float powers fused into one kernel, nested and side by side, against NumPy.
 
-On the H200 (2026-12-02 suite) ``kd.power.reduce`` over 4 to 20 elements, which then fused three or more
-float powers into one kernel, gave wrong values while two powers and elementwise ``power`` were right; the
-cause was not found in that session. These cases keep the fused patterns in the suite so that a GPU run shows
-which of them fails (the left folds of ``power`` now compute each step as its own kernel: ``left_folds.py``).
+Written when ``kd.power.reduce`` (three or more float powers fused into one kernel) disagreed with NumPy on
+the H200 machine: the next GPU run showed kdsl's values were right there too and NumPy's own float
+``power.reduce`` was wrong on that machine's CPU. The fused chains stay in the suite on every device.
 """
 
 import numpy as np

@@ -231,17 +231,21 @@ def test_qr_register_panels(shape, scale, monkeypatch):
     if "subgroup_arithmetic" not in dev.features:
         pytest.skip("no subgroup arithmetic")
     monkeypatch.setattr(dev, "reduce_subgroup", max(1, dev.subgroup_size))
-    from kdsl.linalg import qr_registers
+    from kdsl.linalg import qr_apply, qr_registers
 
     a = np.random.default_rng(shape[1]).standard_normal(shape).astype(np.float32)
     a[..., 2] = 0  # a zero column: H = I
-    used = []
-    panel = qr_registers.panel
+    used, applied = [], []
+    panel, apply = qr_registers.panel, qr_apply.apply
     monkeypatch.setattr(qr_registers, "panel", lambda *args: used.append(args[2]) or panel(*args))
+    monkeypatch.setattr(qr_apply, "apply", lambda *args: applied.append(args[2]) or apply(*args))
     graph.clear()  # record the plan again (one of an earlier test has the same key)
     q, r = kd.linalg.qr(kd.asarray(a * np.float32(scale)))
-    # blocked matrices' inner panels are 8 wide; an unblocked matrix is one panel, in registers up to 8 columns
-    assert bool(used) == (min(shape[1:]) > 2 * blocked.BLOCK or shape[2] <= qr_registers.WIDTH)
+    # blocked matrices' inner panels are 8 wide, their reflectors applied to the rest of the 64-column panel by
+    # qr_apply; an unblocked matrix is one panel, in registers up to 8 columns
+    blocked_ = min(shape[1:]) > 2 * blocked.BLOCK
+    assert bool(used) == (blocked_ or shape[2] <= qr_registers.WIDTH)
+    assert bool(applied) == blocked_
     want = np.linalg.qr(a.astype(np.float64))
     np.testing.assert_allclose(q.numpy(), want.Q, atol=2e-4)
     np.testing.assert_allclose(r.numpy() / np.float32(scale), want.R, atol=2e-4 * np.abs(want.R).max())

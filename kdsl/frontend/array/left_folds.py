@@ -45,12 +45,6 @@ FOLDS = ("subtract", "divide", "floor_divide", "power", "float_power", "remainde
 SUMMED = {"subtract": ("sum", "cumsum", 0), "divide": ("prod", "cumprod", 1)}
 SHORT = 8  # axes up to this long fold sequentially even where SUMMED has a shortcut (NumPy's exact bits)
 CHUNK = 16  # a sequential fold computes its accumulator every CHUNK steps (keeps each fused kernel small)
-# Folds computed at every step, not every CHUNK: on the H200 (2026-12-02 suite) power.reduce over 4 to 20
-# elements, three or more float powers fused in one kernel, gave wrong values while two-step folds, power
-# accumulate and elementwise power agreed with NumPy. The cause was not found in that session (no device time
-# left); tests/frontend/test_nested_powers.py holds the fused pattern for the next GPU run. One power a kernel
-# is the structure the elementwise tests verify there.
-STEPWISE = ("power", "float_power")
 
 Fn = Callable[..., Any]
 
@@ -119,7 +113,7 @@ def left_reduce(name: str, fn: Fn, a: Any, axis: Any = 0, dtype: Any = None, kee
     if name in SUMMED and rest.shape[-1] > SHORT:
         result = _summed(name, fn, start, rest, mask)
     else:
-        result = _sequential(fn, start, rest, mask, 1 if name in STEPWISE else CHUNK)
+        result = _sequential(fn, start, rest, mask)
     return kd.expand_dims(result, ax) if keepdims else result
 
 
@@ -168,7 +162,7 @@ def left_accumulate(name: str, fn: Fn, a: Any, axis: Any = 0, dtype: Any = None)
         scan = getattr(kd, SUMMED[name][1])(y[..., 1:], axis=-1, dtype=loop)
         steps = fn(first, scan).astype(loop)
     else:
-        steps = _prefixes(fn, first[..., 0], y[..., 1:], 1 if name in STEPWISE else CHUNK)
+        steps = _prefixes(fn, first[..., 0], y[..., 1:])
     return kd.moveaxis(kd.concatenate([first, steps], axis=-1), -1, ax)
 
 

@@ -8,7 +8,7 @@ import pytest
 from linalg_testing import DTYPES, layouts, symmetric, tol
 
 import kdsl as kd
-from kdsl.linalg import jacobi, jacobi_block, kernels
+from kdsl.linalg import graph, jacobi, jacobi_block, kernels
 
 eigh_module = importlib.import_module("kdsl.linalg.eigh")  # the package's ``eigh`` is the function
 
@@ -240,3 +240,25 @@ def test_eigh_float32_rotations_do_not_drift(path, monkeypatch):
     # Rutishauser's form keeps this near 2e-6; c x - s y with c rounded to 1 for tiny angles drifted to 9e-6
     # (scalar) and 1.8e-5 (block) on lavapipe
     assert err < 5e-6
+
+
+def test_block_jacobi_stops_without_a_sweep_that_rotates_nothing(monkeypatch):
+    """The end-of-sweep check (every off-diagonal entry passes the rotation test) ends the iteration: a diagonal
+    matrix takes one sweep, and so does one that a single rotation per pair makes diagonal (two blocks of 2 x 2
+    rotations, no coupling between them); a coupled matrix takes more, each one a sweep that rotated."""
+    _block_path(monkeypatch, 2)
+    runs = []
+    run = graph.Plan.run
+    monkeypatch.setattr(graph.Plan, "run", lambda self: runs.append(1) or run(self))
+    a = np.diag([4.0, 1.0, -2.0, 3.0]).astype(np.float32)
+    for diagonal, sweeps in ((a, 1), (a + np.array([[0, .5, 0, 0], [.5, 0, 0, 0], [0] * 4, [0] * 4], np.float32), 1)):
+        graph.clear()
+        runs.clear()
+        w, v = kd.linalg.eigh(kd.asarray(diagonal))
+        np.testing.assert_allclose(w.numpy(), np.linalg.eigvalsh(diagonal), rtol=1e-6, atol=1e-6)
+        assert len(runs) == sweeps
+    b = symmetric((1, 9, 9), "float32", seed=5)[0]
+    runs.clear()
+    w, v = kd.linalg.eigh(kd.asarray(b))
+    _check_eigh(b[None].astype(np.float64), w.numpy()[None], v.numpy()[None], "float32")
+    assert 1 < len(runs) < 40

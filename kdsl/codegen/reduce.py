@@ -25,7 +25,7 @@ from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import counted_loop, grid_loop, index_vars
-from kdsl.codegen.reduce_columns import cols_body
+from kdsl.codegen.reduce_columns import cols_body, rows_shuffle
 from kdsl.codegen.reduce_combine import better, combine, identity
 from kdsl.codegen.reduce_parts import VEC4, Buffers, ReduceParts, unrolled
 from kdsl.codegen.reduce_workgroup import subgroup_ok, with_extensions, workgroup_reduce
@@ -63,7 +63,8 @@ def render(k: Reduce) -> str:
         text, shared = _group_body(k, p, outer, buffers)
     extra = [dt.int64] if p.itype == "int64_t" or p.ctype == "int64_t" else []
     src = glsl.header(LOCAL, buffers, k.n_words, extra_dtypes=extra, shared=shared, body_text=text)
-    src = with_extensions(src, k.mode == "group" and bool(k.subgroup) and not p.arg and subgroup_ok(k.op, p.t))
+    src = with_extensions(src, k.mode == "group" and bool(k.subgroup) and not p.arg and subgroup_ok(k.op, p.t)
+                          or rows_shuffle(k, p))
     return f"{src}\nvoid main() {{\n" + "\n".join("    " + x for x in text.splitlines()) + "\n}\n"
 
 

@@ -16,6 +16,7 @@ from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import index_vars
 from kdsl.codegen.reduce_combine import combine, identity
 from kdsl.codegen.reduce_parts import VEC4, Buffers, ReduceParts, unrolled
+from kdsl.codegen.reduce_workgroup import subgroup_ok
 from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, Reduce
 from kdsl.ir.view import View
@@ -94,6 +95,13 @@ def _cols_vec4_body(k: Reduce, p: ReduceParts, buffers: Buffers) -> tuple[str, l
                            f"{{ {vt} d[]; }} b{slot}v;"]
 
 
+def rows_shuffle(k: Reduce, p: ReduceParts) -> bool:
+    """Whether a "rows" reduction combines each output's lanes by subgroup shuffles (:func:`cols_body`): the
+    device reduces with subgroups (``k.subgroup``), the type is one they take, and an output has several
+    lanes."""
+    return k.mode == "rows" and bool(k.subgroup) and not p.arg and subgroup_ok(k.op, p.t) and k.cols < LOCAL
+
+
 def cols_body(k: Reduce, p: ReduceParts, outer: ExprRenderer, buffers: Buffers) -> tuple[str, list[str]]:
     """"cols" mode: workgroup ``g`` takes outputs ``g_t * cols ...`` (invocation ``tid`` the output
     ``tid % cols``, so neighbouring invocations read neighbouring columns) of reduced block ``g_p``; its
@@ -124,10 +132,24 @@ def cols_body(k: Reduce, p: ReduceParts, outer: ExprRenderer, buffers: Buffers) 
                 f"    if (lane < h) {{ s_v[tid] = {step}; }}", f"    {barrier}", "}", "acc = s_v[tid];"]
     out_index = f"g_p * {p.o} + col" if k.splits > 1 else "col"
     store = p.store(k, out_index, kept_idx, buffers, "col")
-    body = head + outer.lines + init + [f"if (col < {p.o}) {{", *["    " + x for x in loop], "}"] + tree + \
-        [f"if (lane == 0 && col < {p.o}) {{", *["    " + x for x in store], "}"] + ([barrier] if lanes > 1 else [])
+    body = head + outer.lines + init + [f"if (col < {p.o}) {{", *["    " + x for x in loop], "}"]
     place = [f"int c = tid / {lanes};", f"int lane = tid % {lanes};"] if rows else \
         [f"int c = tid % {w};", f"int lane = tid / {w};"]
+    if rows_shuffle(k, p):
+        # the lanes of an output are neighbours in one subgroup (placed by subgroup, whatever the driver's
+        # mapping of invocations to subgroups): a butterfly of shuffles combines them, no shared memory and no
+        # barrier (the tree stays for subgroups narrower than the lanes); lane 0 gets the tree's exact sum
+        butterfly = combine(k.op, p.t, "acc", "subgroupShuffleXor(acc, uint(h))")
+        tree = ["if (sg) {", f"    for (int h = {lanes // 2}; h > 0; h >>= 1) {{ acc = {butterfly}; }}",
+                "} else {", *["    " + x for x in tree], "}"]
+        place = [f"bool sg = gl_SubgroupSize >= {lanes}u;",
+                 f"int c = sg ? int(gl_SubgroupID * (gl_SubgroupSize / {lanes}u) + gl_SubgroupInvocationID / "
+                 f"{lanes}u) : tid / {lanes};",
+                 f"int lane = sg ? int(gl_SubgroupInvocationID % {lanes}u) : tid % {lanes};"]
+        tail = ["if (!sg) { " + barrier + " }"]
+    else:
+        tail = [barrier] if lanes > 1 else []
+    body += tree + [f"if (lane == 0 && col < {p.o}) {{", *["    " + x for x in store], "}"] + tail
     text = "\n".join(["int tid = int(gl_LocalInvocationID.x);", *place,
                       f"for (int g = int(gl_WorkGroupID.x); g < {total}; g += {k.groups}) {{",
                       *["    " + x for x in body], "}"])

@@ -267,7 +267,7 @@ def reduce_steps(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype: 
         p_shape = (splits, node.size) if mode == "cols" else (node.size, splits)
         part = Node("partial", (), node.dtype if arg else dtype, p_shape, device=dev)
         kernel = Reduce(op, k_shape, k_axes, part.dtype, e, 0, mode, splits, groups, None, part.shape, index_of,
-                        parts, dev.reduce_subgroup if mode == "group" else 0, width)
+                        parts, dev.reduce_subgroup if mode in ("group", "rows") else 0, width)
         steps.append(low.step(_checked(kernel, dev), part))
         low = Lowering(keep, dev.max_push_words)
         p_axes = (0,) if mode == "cols" else (1,)
@@ -283,7 +283,7 @@ def reduce_steps(op: str, shape: tuple[int, ...], axes: tuple[int, ...], dtype: 
         epilogue = low.expr(epilogue_of)
         out = epilogue_of
     kernel = Reduce(op, k_shape, k_axes, out.dtype, e, 0, mode, 1, groups, epilogue, out.shape, index_of, parts,
-                    dev.reduce_subgroup if mode == "group" else 0, width)
+                    dev.reduce_subgroup if mode in ("group", "rows") else 0, width)
     steps.append(low.step(_checked(kernel, dev), out))
     return steps
 

@@ -67,7 +67,8 @@ class Reduce(NamedTuple):
     # values through ``expr``) instead of every reduced element.
     index_of: Expr | None = None
     parts: int = 0
-    # > 0: "group" mode combines across the workgroup with subgroup operations (kdsl.codegen.reduce_workgroup);
+    # > 0: "group" mode combines across the workgroup with subgroup operations (kdsl.codegen.reduce_workgroup), "rows"
+    # mode its lanes by shuffles (kdsl.codegen.reduce_columns.rows_shuffle);
     # the device's reported subgroup size, used only to bound loop trips (the kernel reads gl_SubgroupSize)
     subgroup: int = 0
     cols: int = 0  # "cols"/"rows" mode: outputs (quads of outputs where reduce_columns.cols_vec4) per workgroup

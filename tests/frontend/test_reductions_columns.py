@@ -199,3 +199,28 @@ def test_rows_mode(many_outputs, n):
     assert_match(kd.asarray(i).sum(axis=1, dtype=kd.int32), i.sum(axis=1, dtype=np.int32))
     assert_match(kd.asarray(i > 0).any(axis=1), (i > 0).any(axis=1))
     assert_match(kd.asarray(i > -20).all(axis=1), (i > -20).all(axis=1))
+
+
+@pytest.mark.parametrize("n", [33, 64, 300])
+def test_rows_mode_lanes_combined_by_subgroup_shuffles(many_outputs, monkeypatch, n):
+    """Where reductions use subgroups (GPUs; forced here), a "rows" output's lanes are combined by a butterfly
+    of shuffles, placed by subgroup (no shared-memory tree, no barrier), with the tree's results: sums, NaN-aware
+    max/min, integer sums, and the fused epilogue of a logistic regression's forward pass."""
+    dev = kd.device()
+    if not {"subgroup_arithmetic", "subgroup_shuffle"} <= dev.features:
+        pytest.skip("no subgroup shuffles")
+    monkeypatch.setattr(dev, "reduce_subgroup", max(1, dev.subgroup_size))
+    h = sample((1500, n), "float32", seed=n, special=False)
+    h[3, 5] = np.nan
+    a = kd.asarray(h)
+    k = kernels(a.sum(axis=1))[0]
+    assert k.mode == "rows" and k.subgroup and "subgroupShuffleXor" in reduce.render(k)
+    w = sample(n, "float32", seed=1, special=False)
+    z = 1 / (1 + kd.exp(-(a @ kd.asarray(w) + 0.5)))
+    assert_match(z, 1 / (1 + np.exp(-(h @ w + np.float32(0.5)))), rtol=1e-4, atol=1e-4)
+    assert_match(a.sum(axis=1), h.sum(axis=1), rtol=1e-5, atol=1e-5)
+    assert_match(a.max(axis=1), h.max(axis=1))
+    assert_match(a[:, ::-1].min(axis=1), h[:, ::-1].min(axis=1))
+    i = (np.nan_to_num(h) * 7).astype(np.int32)
+    assert_match(kd.asarray(i).sum(axis=1, dtype=kd.int32), i.sum(axis=1, dtype=np.int32))
+    assert_match(kd.asarray(i > 0).any(axis=1), (i > 0).any(axis=1))

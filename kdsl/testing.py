@@ -3,8 +3,9 @@
 Each function reads its kdsl arguments back to the host (``a.numpy()``: a testing module may, and must, look at
 the values) - inside lists, tuples and dicts too - and hands them to NumPy's function of the same name, so
 the checks, tolerances, messages and exceptions (``AssertionError``) are NumPy's. Arguments that are not kdsl
-arrays reach NumPy unchanged, so a kdsl result compares directly with a NumPy one. ``assert_raises``,
-``assert_raises_regex``, ``assert_warns`` and ``assert_`` involve no arrays and are NumPy's own.
+arrays reach NumPy unchanged, so a kdsl result compares directly with a NumPy one. The helpers that take no
+arrays (``assert_raises``, ``assert_warns``, ``assert_no_warnings``, ``suppress_warnings``, ``tempdir``, the
+platform flags such as ``IS_PYPY``...) are NumPy's own objects.
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -22,9 +23,15 @@ import numpy.testing as _npt
 
 import kdsl
 
-__all__ = ["assert_", "assert_allclose", "assert_almost_equal", "assert_approx_equal", "assert_array_almost_equal",
-           "assert_array_almost_equal_nulp", "assert_array_equal", "assert_array_less", "assert_array_max_ulp",
-           "assert_equal", "assert_raises", "assert_raises_regex", "assert_warns"]
+# NumPy's helpers that take no arrays, re-exported as they are
+_OWN = ("assert_", "assert_raises", "assert_raises_regex", "assert_warns", "assert_no_warnings",
+        "assert_no_gc_cycles", "assert_string_equal", "suppress_warnings", "clear_and_catch_warnings", "tempdir",
+        "temppath", "measure", "break_cycles", "SkipTest", "KnownFailureException", "IgnoreException", "verbose",
+        "IS_PYPY", "HAS_REFCOUNT", "HAS_LAPACK64", "IS_64BIT")
+
+__all__ = ["assert_allclose", "assert_almost_equal", "assert_approx_equal", "assert_array_almost_equal",
+           "assert_array_almost_equal_nulp", "assert_array_compare", "assert_array_equal", "assert_array_less",
+           "assert_array_max_ulp", "assert_equal", "print_assert_equal", *_OWN]
 
 
 def _host(x: Any) -> Any:
@@ -58,10 +65,8 @@ assert_equal = _on_host(_npt.assert_equal)
 assert_array_less = _on_host(_npt.assert_array_less)
 assert_array_max_ulp = _on_host(_npt.assert_array_max_ulp)
 assert_array_almost_equal_nulp = _on_host(_npt.assert_array_almost_equal_nulp)
+assert_array_compare = _on_host(_npt.assert_array_compare)
+print_assert_equal = _on_host(_npt.print_assert_equal)
 
-# No arrays involved: NumPy's own.
-assert_raises = _npt.assert_raises
-assert_raises_regex = _npt.assert_raises_regex
-assert_warns = _npt.assert_warns
-assert_ = _npt.assert_
+globals().update({name: getattr(_npt, name) for name in _OWN})
 

@@ -84,3 +84,26 @@ def test_non_array_helpers_are_numpys():
 def test_module_is_importable_both_ways():
     import kdsl.testing as t
     assert t is kd.testing and "assert_allclose" in t.__all__
+
+
+def test_compare_and_print_helpers_read_kdsl_arrays():
+    a = kd.arange(3.0)
+    kd.testing.assert_array_compare(np.less_equal, a, np.arange(3.0))
+    with pytest.raises(AssertionError):
+        kd.testing.assert_array_compare(np.less, a, np.arange(3.0))
+    kd.testing.print_assert_equal("same", {"a": a[1]}, {"a": 1.0})
+    with pytest.raises(AssertionError, match="differ"):
+        kd.testing.print_assert_equal("differ", [a[0]], [np.float64(1.0)])
+
+
+def test_every_numpy_helper_without_arrays_is_numpys_own():
+    import numpy.testing as npt
+    for name in ("assert_no_warnings", "assert_string_equal", "suppress_warnings", "clear_and_catch_warnings",
+                 "tempdir", "temppath", "SkipTest", "IS_PYPY", "HAS_REFCOUNT"):
+        assert getattr(kd.testing, name) is getattr(npt, name) and name in kd.testing.__all__
+    assert kd.testing.assert_no_warnings(lambda x: x + 1, kd.asarray(1.0)).item() == 2.0
+    with kd.testing.suppress_warnings() as sup:
+        sup.filter(RuntimeWarning)
+        warnings.warn("hidden", RuntimeWarning, stacklevel=1)
+    with pytest.raises(AssertionError):
+        kd.testing.assert_string_equal("a", "b")

@@ -17,8 +17,8 @@ entries exact zeros, not a product's rounding of about ``eps |A|``), so the conv
 off-diagonal entry passing ``|a_pq| <= eps sqrt(|a_pp a_qq|)``, checked by one launch at the end of a sweep, so
 that no sweep is run only to find it rotates nothing - can be met, and keeps the relative accuracy of the
 scalar method. ``b`` is the largest power of two up to :data:`MAX_BLOCK` whose two ``2b x 2b`` shared matrices
-fit the device's shared memory; the inner sweeps stop at :data:`INNER_SWEEPS` or at the loop budget (each sweep is ``2b - 1`` rounds of a rotation
-step and a step that rotates rows and columns together).
+fit the device's shared memory; the inner sweeps stop at :data:`INNER_SWEEPS` or at the loop budget (each sweep
+is ``2b - 1`` rounds of a rotation step and a step that rotates rows and columns together).
 
 Example:
     >>> import numpy as np, kdsl as kd

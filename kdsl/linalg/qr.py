@@ -266,12 +266,14 @@ def factor(a: kd.Array, tau: kd.Array, keep_t: bool = False) -> Scratch | None:
     inner = max(1, min(qr_registers.WIDTH if qr_registers.fits(a, 0, qr_registers.WIDTH) else blocked.INNER, width))
     panels = blocks(kk, width)
     outer = Scratch(batch, width, n, a.dtype, slots=len(panels) if keep_t else 1)
-    small = Scratch(batch, inner, width, a.dtype) if inner < width else None
+    # the inner blocks' own block reflectors, unless qr_apply serves them all (it does when it serves the first:
+    # later blocks have fewer rows)
+    small = Scratch(batch, inner, width, a.dtype) if inner < width and not qr_apply.fits(a, 0, inner) else None
     for p, (p0, p1) in enumerate(panels):
         for k0, k1 in blocks(p1 - p0, inner):
             k0, k1 = p0 + k0, p0 + k1
             _panel(a, tau, k0, k1, k1)
-            if k1 < p1 and qr_apply.fits(a, k0):
+            if k1 < p1 and qr_apply.fits(a, k0, k1):
                 qr_apply.apply(a, tau, k0, k1, k1, p1)
             elif k1 < p1:
                 assert small is not None

@@ -11,7 +11,7 @@ the reflectors in order, each a workgroup sum and an update: one launch, every c
 
 Example:
     >>> import kdsl as kd, numpy as np
-    >>> fits(kd.asarray(np.zeros((1, 300, 16))), 0)  # float64: the register panels serve float32 only
+    >>> fits(kd.asarray(np.zeros((1, 300, 16))), 0, 8)  # float64: the register panels serve float32 only
     False
 """
 
@@ -69,10 +69,10 @@ STEPS
 _SOURCE = _APPLY.replace("STEPS\n", "".join(_STEP.replace("QQ", str(q)) for q in range(qr_registers.WIDTH)))
 
 
-def fits(a: kd.Array, k0: int) -> bool:
-    """Whether the reflectors of a register panel starting at column ``k0`` of the stack ``a`` are applied
-    here (exactly where :func:`kdsl.linalg.qr_registers.fits` takes the panel)."""
-    return qr_registers.fits(a, k0, k0 + qr_registers.WIDTH)
+def fits(a: kd.Array, k0: int, k1: int) -> bool:
+    """Whether the reflectors of columns ``k0:k1`` of the stack ``a`` are applied here: at most ``WIDTH`` of
+    them, on rows the register panel kernel would hold (:func:`kdsl.linalg.qr_registers.fits`)."""
+    return k1 - k0 <= qr_registers.WIDTH and qr_registers.fits(a, k0, k0 + qr_registers.WIDTH)
 
 
 def apply(a: kd.Array, tau: kd.Array, k0: int, k1: int, c0: int, c1: int) -> None:

@@ -268,3 +268,21 @@ def test_qr_panels_with_subgroup_sums(dtype, monkeypatch):
     tiny = (rng.standard_normal((6, 4)) * 1e-30).astype(np.float32)  # the scaled fallback: subgroupMax
     np.testing.assert_allclose(kd.linalg.qr(kd.asarray(tiny)).R.numpy() / 1e-30, np.linalg.qr(tiny).R / 1e-30,
                                **tol("float32", 10))
+
+
+def test_qr_taller_than_a_register_panel(monkeypatch):
+    """A matrix with more rows than a register panel holds factors in 16-column global-memory panels, and once
+    the rows left fit, those 16 reflectors must not go to qr_apply (which applies at most 8): NumPy's R (with
+    one row a thread, 1100 rows are past a 1024-thread panel until column 76)."""
+    dev = kd.device()
+    if "subgroup_arithmetic" not in dev.features:
+        pytest.skip("no subgroup arithmetic")
+    monkeypatch.setattr(dev, "reduce_subgroup", max(1, dev.subgroup_size))
+    from kdsl.linalg import qr_registers
+
+    monkeypatch.setattr(qr_registers, "ROWS", max(1, 1100 // (2 * qr_registers._threads())))
+    graph.clear()
+    a = np.random.default_rng(1).standard_normal((1, 1100, 136)).astype(np.float32)
+    want = np.linalg.qr(a.astype(np.float64))
+    r = kd.linalg.qr(kd.asarray(a), mode="r").numpy()
+    np.testing.assert_allclose(np.abs(r), np.abs(want.R), atol=2e-4 * np.abs(want.R).max())

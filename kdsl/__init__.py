@@ -149,11 +149,11 @@ from kdsl.frontend.array.sliding_window import lib  # noqa: E402  (kd.lib.stride
 __all__ += ["lib"]
 lib.scimath = emath  # type: ignore[attr-defined]  # NumPy's np.lib.scimath is np.emath (kdsl/frontend/array/emath.py)
 
+from kdsl.frontend.array.show_config import getbufsize, setbufsize, show_config, show_runtime  # noqa: E402
 from kdsl.frontend.array.show_config import package_version as _package_version  # noqa: E402
-from kdsl.frontend.array.show_config import show_config  # noqa: E402
 
 __version__ = _package_version()  # NumPy's np.__version__
-__all__ += ["show_config"]
+__all__ += ["getbufsize", "setbufsize", "show_config", "show_runtime"]
 from kdsl.frontend.array.info import info  # noqa: E402
 
 __all__ += ["info"]

@@ -53,3 +53,24 @@ def test_bad_mode_raises_numpys_error(mode):
     with pytest.raises(AttributeError) as expected:
         np.show_config(mode=mode)
     assert str(got.value) == str(expected.value)
+
+
+def test_show_runtime_prints_versions_and_devices(capsys):
+    assert kd.show_runtime() is None
+    out = capsys.readouterr().out
+    assert "kdsl_version" in out and np.__version__ in out and kd.device().name in out
+
+
+@pytest.mark.parametrize("size", [16, 8192, 10_000_000, np.int64(64), -1, 0, 4, 5, 15, 17, 10_000_016, 1.5, True])
+def test_bufsize_accepts_and_refuses_what_numpy_does(size):
+    saved = np.getbufsize()
+    try:
+        want = np.setbufsize(size), np.getbufsize()
+        np.setbufsize(saved)
+    except (TypeError, ValueError) as exc:
+        with pytest.raises(type(exc), match=str(exc) if isinstance(exc, ValueError) else None):
+            kd.setbufsize(size)
+        return
+    old = kd.getbufsize()
+    assert kd.setbufsize(size) == old and kd.getbufsize() == want[1]
+    kd.setbufsize(old)

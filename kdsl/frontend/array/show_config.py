@@ -1,5 +1,5 @@
-"""``kd.show_config``: kdsl's configuration as NumPy's ``np.show_config`` reports NumPy's build (a port's first line
-is often ``print(np.__version__); np.show_config()``)."""
+"""``kd.show_config`` / ``kd.show_runtime``: kdsl's configuration and runtime as NumPy's ``np.show_config`` and
+``np.show_runtime`` report NumPy's (a port's first lines are often ``print(np.__version__); np.show_config()``)."""
 
 from __future__ import annotations
 
@@ -71,3 +71,58 @@ def show_config(mode: str = "stdout") -> dict[str, Any] | None:
         return config()
     print("\n".join(_lines(config())))
     return None
+
+
+def show_runtime() -> None:
+    """Prints the runtime as NumPy's ``show_runtime`` does (a list of dicts, ``pprint``-ed): kdsl's and NumPy's
+    versions, Python's, the platform, and each Vulkan device kdsl sees (its name, type and API version).
+
+    >>> import kdsl as kd
+    >>> kd.show_runtime()  # doctest: +ELLIPSIS
+    [{'kdsl_version': ...
+    """
+    import platform
+    from pprint import pprint
+
+    info: list[dict[str, Any]] = [
+        {"kdsl_version": package_version(), "numpy_version": np.__version__, "python": sys.version,
+         "uname": platform.uname()},
+        {"vulkan_devices": [{"index": d.index, "name": d.name, "type": d.info.get("device_type"),
+                             "vulkan api version": d.info.get("api_version")} for d in devices()]},
+    ]
+    pprint(info)
+
+
+_BUFSIZE = [8192]
+
+
+def getbufsize() -> int:
+    """NumPy's ufunc buffer size setting (``np.getbufsize``): kept for ports that read it; kdsl's kernels do not
+    buffer through it.
+
+    >>> import kdsl as kd
+    >>> kd.getbufsize()
+    8192
+    """
+    return _BUFSIZE[0]
+
+
+def setbufsize(size: int) -> int:
+    """Sets what :func:`getbufsize` returns and returns the old value, as ``np.setbufsize`` (a no-op for kdsl's
+    kernels); NumPy's errors for sizes it refuses (below 5, above 10 000 000, not a multiple of 16).
+
+    >>> import kdsl as kd
+    >>> old = kd.setbufsize(16384); kd.getbufsize(), kd.setbufsize(old)
+    (16384, 16384)
+    """
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
+        raise TypeError(f"setbufsize: the size must be an integer, got {type(size).__name__}")
+    size = int(size)
+    if size < 0:
+        raise ValueError("buffer size must be non-negative")
+    problem = "is too small" if size < 5 else "is too big" if size > 10_000_000 else \
+        "is not a multiple of 16" if size % 16 else ""
+    if problem:
+        raise ValueError(f"Buffer size, {size}, {problem}")
+    old, _BUFSIZE[0] = _BUFSIZE[0], size
+    return old

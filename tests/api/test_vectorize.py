@@ -61,11 +61,9 @@ def test_control_flow_is_refused_naming_where(func):
         kd.vectorize(func)(kd.asarray([0, 1]))
 
 
-def test_other_errors_pass_through_and_signature_is_refused():
+def test_other_errors_pass_through():
     with pytest.raises(ZeroDivisionError):
         kd.vectorize(lambda x: 1 // 0)(kd.asarray([1]))
-    with pytest.raises(NotImplementedError, match="signature"):
-        kd.vectorize(lambda x: x, signature="(n)->()")
 
 
 def test_frompyfunc():

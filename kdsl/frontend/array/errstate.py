@@ -64,7 +64,8 @@ def seterr(all: str | None = None, divide: str | None = None, over: str | None =
         _check_mode(kind, mode)
     old = geterr()
     _state.update(wanted)
-    np.seterr(**wanted)  # the host scalars (kd.float32(x) is NumPy's) follow the same settings
+    # the host scalars (kd.float32(x) is NumPy's) follow the same settings; the modes are checked above
+    np.seterr(**wanted)  # type: ignore[arg-type]
     return old
 
 
@@ -124,7 +125,7 @@ class errstate(contextlib.ContextDecorator):  # noqa: N801 - NumPy's name
                  invalid: str | None = None) -> None:
         self._call = call
         self._kwargs = {"all": all, "divide": divide, "over": over, "under": under, "invalid": invalid}
-        self._saved: list[tuple[dict[str, str], Any, dict[str, str]]] = []
+        self._saved: list[tuple[dict[str, str], Any, Any]] = []
 
     def __enter__(self) -> None:
         numpy_old = np.geterr()  # NumPy's own state may differ from kdsl's (set by np.seterr): restored as it was

@@ -95,7 +95,8 @@ def kepler_verlet(np, e=0.5, steps=200, dt=0.02):
         acc = new_acc
         traj[i] = r
         energy[i] = 0.5 * v @ v - 1 / np.linalg.norm(r)
-    L = np.cross(traj[1:] - traj[:-1], traj[:-1])
+    step = traj[1:] - traj[:-1]
+    L = step[:, 0] * traj[:-1, 1] - step[:, 1] * traj[:-1, 0]
     return {"traj": traj[::25], "drift": float(np.ptp(energy)), "E0": float(energy[0]),
             "rmax": float(np.linalg.norm(traj, axis=1).max()), "L_sign": int(np.sign(L).sum())}
 

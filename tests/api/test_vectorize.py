@@ -54,7 +54,8 @@ def test_otypes_excluded_multiple_outputs_and_decorator():
 
 
 @pytest.mark.parametrize("func", [lambda x: 1.0 if x > 0 else 0.0, lambda x: math.sin(x), lambda x: int(x) + 1,
-                                  lambda x: x > 0 and x < 2, lambda x: [0, 1, 2][x]])
+                                  lambda x: x > 0 and x < 2, lambda x: [0, 1, 2][x], {0: 5, 1: 6}.get,
+                                  lambda x: {0: 5, 1: 6}[x]])
 def test_control_flow_is_refused_naming_where(func):
     np.vectorize(func)(np.array([0, 1]))  # NumPy's loop takes it
     with pytest.raises(TypeError, match="kd.where"):

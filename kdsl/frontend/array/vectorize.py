@@ -36,8 +36,10 @@ from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.ops import broadcast_shapes
 from kdsl.frontend.array.shape_ops import broadcast_to
 
-# The errors kdsl's Array raises when Python asks for one value of a whole array (bool(), float(), int(), index).
-_VALUE_ERRORS = ("truth value of an array", "converted to Python scalars", "converted to a scalar index")
+# The errors kdsl's Array raises when Python asks for one value of a whole array (bool(), float(), int(), index,
+# a dict key: `np.vectorize(mapping.get)`).
+_VALUE_ERRORS = ("truth value of an array", "converted to Python scalars", "converted to a scalar index",
+                 "unhashable type")
 
 
 def _as_array(x: Any) -> Array:
@@ -47,10 +49,10 @@ def _as_array(x: Any) -> Array:
 
 def _control_flow_error(name: str, err: Exception) -> TypeError:
     return TypeError(
-        f"{name}: the function does Python control flow on an element (if/while/and/or, float(), int(), math.*), "
-        f"but kdsl calls it once with whole arrays, not per element ({err}). Write it as array math: "
-        f"kd.where(cond, a, b) instead of `a if cond else b`, kd.sin instead of math.sin; or loop in NumPy on "
-        f"a.numpy()")
+        f"{name}: the function does Python control flow on an element (if/while/and/or, float(), int(), math.*, "
+        f"a dict lookup), but kdsl calls it once with whole arrays, not per element ({err}). Write it as array "
+        f"math: kd.where(cond, a, b) instead of `a if cond else b`, kd.sin instead of math.sin, and for a dict "
+        f"`values[kd.searchsorted(keys, a)]` with sorted key and value arrays; or loop in NumPy on a.numpy()")
 
 
 def _call_whole(name: str, func: Callable[..., Any], args: list[Any], kwargs: dict[str, Any]) -> Any:

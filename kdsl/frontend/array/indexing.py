@@ -25,8 +25,16 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.dtype import promotion
-from kdsl.frontend.array import (ellipsis_mask, inner_index, inner_mask, masks, mixed_mask_index, ops, scalar_index,
-                                 scatter)
+from kdsl.frontend.array import (
+    ellipsis_mask,
+    inner_index,
+    inner_mask,
+    masks,
+    mixed_mask_index,
+    ops,
+    scalar_index,
+    scatter,
+)
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray

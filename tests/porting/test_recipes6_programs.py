@@ -1,7 +1,8 @@
 """Short recipes from the most-asked NumPy questions, written as their answers do: mapping values through a
 dict with sorted keys and searchsorted, splitting runs of consecutive values, cartesian products from meshgrid,
 interleaving arrays by strided assignment, the nearest value and the indices of the N largest, the most
-frequent value, group splits at unique's first indices, and checks for sorted/monotone arrays (tests/porting)."""
+frequent value, group splits at unique's first indices, checks for sorted/monotone arrays, and cleaning
+image channels with nan_to_num(copy=False), X[..., keep] and bins="stone" (tests/porting)."""
 
 import numpy as np
 from harness import check
@@ -112,6 +113,21 @@ def sorted_checks(np, a_host):
             "dupes": int(len(a) - len(np.unique(a)))}
 
 
+def channel_cleanup(np, img_host):
+    img = np.asarray(img_host).copy()
+    np.nan_to_num(img, copy=False, nan=0.0)
+    spread = img.reshape(-1, img.shape[-1]).std(axis=0)
+    keep = spread > 0.3
+    kept = img[..., keep]
+    img[..., ~keep] = 0
+    counts, edges = np.histogram(kept.ravel(), bins="stone")
+    scale = img.dtype.type(255)
+    kind = "double" if isinstance(scale, np.float64) else "other"
+    per_pixel = np.apply_along_axis(np.count_nonzero, -1, img[..., keep] > 0.5)
+    return {"img": img, "kept_shape": kept.shape, "counts": counts, "edges": edges, "kind": kind,
+            "per_pixel": per_pixel, "n_bins": len(counts)}
+
+
 def test_map_values_through_dict_searchsorted():
     check(map_with_dict, np.array([3, 7, 7, 19, 11, 3, 5, 19, 0]))
 
@@ -148,3 +164,12 @@ def test_sorted_and_monotone_checks():
     rng = np.random.default_rng(728)
     check(sorted_checks, rng.integers(0, 30, 20))
     check(sorted_checks, np.arange(20) * 2)
+
+
+def test_channel_cleanup_ellipsis_mask_nan_to_num_stone():
+    rng = np.random.default_rng(729)
+    img = rng.random((6, 7, 5))
+    img[..., 1] = 0.5
+    img[..., 3] *= 0.1
+    img[rng.random((6, 7, 5)) < 0.05] = np.nan
+    check(channel_cleanup, img)

@@ -41,9 +41,22 @@ _UNSIGNED_FLOORDIV = "T kd_floordiv_S(T a, T b) { return b == Z ? Z : a / b; }"
 _UNSIGNED_MOD = "T kd_mod_S(T a, T b) { return b == Z ? Z : a % b; }"
 # NumPy's npy_divmod for floats (mod takes the divisor's sign; the quotient is floored and corrected).
 # ``precise``: GPU compilers may contract and reassociate (NVIDIA turned inf // 1.0 into inf); these need IEEE.
+# a - b * trunc(a / b) exactly, as C's fmod (Dekker's product: the rounding error of b * t, no fma, which lavapipe
+# splits into a rounded multiply and add): -18.0 // 0.3 is -61.0 as in NumPy (the rounded product gave 18.0,
+# remainder 0, quotient -60). a - p is exact (p is within a factor 2 of a, or 0). Past 2**53 (float64) or 2**24
+# (float32) quotients t is no exact quotient: the rounded a - p as before (NumPy's exact fmod is out of reach).
+_REMTRUNC = """T kd_remtrunc_S(T a, T b) {
+    precise T t = kd_trunc_S(a / b);
+    precise T p = b * t;
+    precise T cb = @split@ * b; precise T bh = cb - (cb - b); precise T bl = b - bh;
+    precise T ct = @split@ * t; precise T th = ct - (ct - t); precise T tl = t - th;
+    precise T e = ((bh * th - p) + bh * tl + bl * th) + bl * tl;
+    precise T r = (a - p) - e;
+    return (isinf(cb) || isinf(ct) || !(abs(r) < abs(b))) ? a - p : r;
+}"""
 _FLOAT_FLOORDIV = """T kd_floordiv_S(T a, T b) {
     if (b == Z) return a / b;
-    precise T m = (isinf(b) && !isinf(a)) ? a : a - b * kd_trunc_S(a / b);
+    precise T m = (isinf(b) && !isinf(a)) ? a : kd_remtrunc_S(a, b);
     precise T q = (a - m) / b;
     if (m != Z && ((b < Z) != (m < Z))) q -= O;
     if (q == Z) return kd_copysign_S(Z, a / b);
@@ -53,7 +66,7 @@ _FLOAT_FLOORDIV = """T kd_floordiv_S(T a, T b) {
 }"""
 _FLOAT_MOD = """T kd_mod_S(T a, T b) {
     if (b == Z) return @nan@;  // spelled out: lavapipe folded (a - a) / (0 - 0) to 0 in @kd.kernel code
-    precise T m = (isinf(b) && !isinf(a)) ? a : a - b * kd_trunc_S(a / b);
+    precise T m = (isinf(b) && !isinf(a)) ? a : kd_remtrunc_S(a, b);
     // a zero takes the divisor's sign; copysign on the bits, since compilers may fold -0.0 into 0.0
     if (m != Z) { if ((b < Z) != (m < Z)) m += b; } else { m = kd_copysign_S(Z, b); }
     return m;
@@ -271,6 +284,7 @@ def _library() -> dict[str, str]:
     lib.update(fp64.LIBRARY)
     lib.update(complex_helpers.LIBRARY)
     for s in ("f", "d"):
+        lib[f"kd_remtrunc_{s}"] = _expand(_REMTRUNC, s).replace("@split@", "4097.0" if s == "f" else "134217729.0LF")
         lib[f"kd_floordiv_{s}"] = _expand(_FLOAT_FLOORDIV, s)
         nan = "uintBitsToFloat(0x7fc00000u)"
         lib[f"kd_mod_{s}"] = _expand(_FLOAT_MOD, s).replace("@nan@", nan if s == "f" else f"double({nan})")

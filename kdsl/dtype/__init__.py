@@ -122,6 +122,15 @@ class DType:
         """Convert like NumPy: ``kd.f32(2)`` is ``np.float32(2)`` (inside a kernel: a cast)."""
         return self.np.type(value)
 
+    def __instancecheck__(self, obj: Any) -> bool:
+        """``isinstance(x, kd.float64)`` as NumPy's ``isinstance(x, np.float64)``: the dtype stands for its
+        scalar type, which ``kd.float64(x)`` makes (a 0-d kdsl array is an array, not an instance)."""
+        return isinstance(obj, self.np.type)
+
+    def __subclasscheck__(self, cls: Any) -> bool:
+        """``issubclass(a.dtype.type, kd.float64)``, as NumPy's with ``np.float64``."""
+        return isinstance(cls, type) and issubclass(cls, self.np.type)
+
     def __hash__(self) -> int:
         return hash(self.name)
 

@@ -43,3 +43,25 @@ def test_unknown_attribute_and_pickle():
     with pytest.raises(AttributeError):
         kd.float32.no_such_attribute  # noqa: B018 - the lookup is the test
     assert pickle.loads(pickle.dumps(kd.float32)) is kd.float32
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("value", [np.float64(2.5), np.float32(1), np.int64(3), np.uint8(7), np.bool_(True),
+                                   np.complex64(1j), 2.5, 3, True])
+def test_isinstance_of_a_scalar_is_numpys(name, value):
+    # `isinstance(v, np.float64)` in ported code: the kdsl dtype stands for NumPy's scalar type
+    assert isinstance(value, getattr(kd, name)) == isinstance(value, getattr(np, name if name != "bool" else "bool_"))
+    assert isinstance(getattr(kd, name)(1), getattr(kd, name))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_issubclass_of_a_dtype_type(name):
+    d = kd.ones(2, dtype=name).dtype
+    assert issubclass(d.type, getattr(kd, name))
+    assert issubclass(d.type, kd.float64) == issubclass(np.dtype(name).type, np.float64)
+    assert issubclass(int, getattr(kd, name)) == issubclass(int, np.dtype(name).type)
+
+
+def test_a_zero_d_array_is_not_a_scalar_instance():
+    assert not isinstance(kd.asarray([1.0, 2.0]).sum(), kd.float32)  # a 0-d kdsl array (documented)
+    assert issubclass(kd.float32, kd.float64) == issubclass(np.float32, np.float64)

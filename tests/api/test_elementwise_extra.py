@@ -93,6 +93,27 @@ def test_nan_to_num_complex_fixes_each_part(xp, dtype, layout):
 
 
 @numpy_kdsl_allclose()
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "int16", "bool"])
+def test_nan_to_num_copy_false_replaces_in_place(xp, dtype):
+    special = SPECIAL.astype(dtype) if dtype not in ("int16", "bool") else sample((12,), dtype)
+    a = xp.asarray(special)
+    base = xp.asarray(np.stack([special, special[::-1]]))
+    view = base[1, ::2]  # a strided view: the replacement reaches its base
+    got = xp.nan_to_num(a, copy=False, nan=-2.0)
+    xp.nan_to_num(view, copy=False, posinf=5.0)
+    return a, got is a, base
+
+
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("dtype", ["float32", "int32", "bool"])
+def test_nan_to_num_copy_true_is_a_new_array(xp, dtype):
+    a = xp.asarray(SPECIAL.astype(dtype) if dtype in FLOATS else sample((12,), dtype))
+    b = xp.nan_to_num(a)
+    b[0] = 7  # writes into the copy only (int data too: NumPy copies it)
+    return a, b, b is a
+
+
+@numpy_kdsl_allclose()
 @pytest.mark.parametrize("equal_nan", [False, True])
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
 def test_isclose(xp, dtype, equal_nan):

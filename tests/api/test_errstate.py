@@ -1,5 +1,7 @@
 """kd.errstate / seterr / geterr / seterrcall / geterrcall: NumPy's settings API; kdsl behaves as 'ignore'."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -8,10 +10,11 @@ import kdsl as kd
 
 @pytest.fixture(autouse=True)
 def _restore():
-    old, old_call = kd.geterr(), kd.geterrcall()
+    old, old_call, np_old = kd.geterr(), kd.geterrcall(), np.geterr()
     yield
     kd.seterr(**old)
     kd.seterrcall(old_call)
+    np.seterr(**np_old)
 
 
 def test_defaults_are_numpys():
@@ -93,3 +96,30 @@ def test_errcall():
     with kd.errstate(call=print):
         assert kd.geterrcall() is print
     assert kd.geterrcall() is sink
+
+
+@pytest.mark.parametrize(("kind", "compute"), [
+    ("over", lambda: kd.float32(3e38) * kd.float32(2)),
+    ("divide", lambda: kd.float64(1.0) / kd.float64(0.0)),
+    ("invalid", lambda: kd.float32(0.0) / kd.float32(0.0)),
+])
+def test_errstate_silences_numpy_host_scalars(kind, compute):
+    # kd.float32(x) is NumPy's scalar, so its host arithmetic warns through NumPy's state: kd.errstate sets it too
+    with pytest.warns(RuntimeWarning):
+        compute()
+    before = np.geterr()
+    with kd.errstate(**{kind: "ignore"}):
+        assert np.geterr()[kind] == "ignore"
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            compute()
+    assert np.geterr() == before
+
+
+def test_seterr_sets_numpys_state_and_errstate_restores_numpys_own():
+    np.seterr(under="warn")  # NumPy's state differs from kdsl's: the block restores NumPy's as it was
+    with kd.errstate(all="ignore"):
+        assert np.geterr() == dict.fromkeys(("divide", "over", "under", "invalid"), "ignore")
+    assert np.geterr()["under"] == "warn"
+    kd.seterr(divide="ignore")
+    assert np.geterr()["divide"] == "ignore"

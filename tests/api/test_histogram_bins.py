@@ -36,6 +36,42 @@ def test_estimators(bins):
     np.testing.assert_allclose(got[1].numpy(), want[1], rtol=1e-6, atol=1e-6 * np.abs(want[1]).max())
 
 
+STONE_DATA = {
+    "normal64": np.random.default_rng(1).standard_normal(300),
+    "normal32_view": np.random.default_rng(2).standard_normal(400).astype(np.float32)[::2],
+    "ints": np.random.default_rng(3).integers(-20, 30, 150),
+    "on_edges": np.repeat(np.linspace(0.0, 1.0, 11), 3),  # many values exactly on candidate edges
+    "clusters": np.concatenate([np.full(20, 1.0), np.full(30, 5.0), np.linspace(0, 9, 7)]),
+    "two": np.array([1.0, 2.0]),
+}
+
+
+@pytest.mark.parametrize("name", list(STONE_DATA))
+@pytest.mark.parametrize("rng", [None, (-1.0, 4.0)])
+def test_stone_estimator(name, rng):
+    x = STONE_DATA[name]
+    want = np.histogram(x, bins="stone", range=rng)
+    got = kd.histogram(kd.asarray(x), bins="stone", range=rng)
+    assert got[0].shape == want[0].shape
+    np.testing.assert_array_equal(got[0].numpy(), want[0])
+    np.testing.assert_allclose(got[1].numpy(), want[1], rtol=1e-6, atol=1e-6 * np.abs(want[1]).max())
+
+
+@pytest.mark.parametrize("x", [np.ones(5), np.array([3.0]), np.zeros(0)])
+def test_stone_of_constant_single_and_empty_data_is_one_bin(x):
+    np.testing.assert_array_equal(kd.histogram_bin_edges(kd.asarray(x), bins="stone").numpy(),
+                                  np.histogram_bin_edges(x, bins="stone"))
+
+
+def test_stone_at_its_upper_bound_warns_as_numpy():
+    x = STONE_DATA["clusters"]  # two spikes inside the range: the most bins win
+    with pytest.warns(RuntimeWarning, match="suboptimal"):
+        want = np.histogram_bin_edges(x, bins="stone", range=(-1.0, 4.0))
+    with pytest.warns(RuntimeWarning, match="suboptimal"):
+        got = kd.histogram_bin_edges(kd.asarray(x), bins="stone", range=(-1.0, 4.0))
+    np.testing.assert_allclose(got.numpy(), want)
+
+
 @pytest.mark.parametrize("bins", [4, [0.0, 1.0, 4.0, 8.0]])
 def test_density(bins):
     x = DATA[~np.isnan(DATA)]

@@ -77,6 +77,21 @@ def test_float_remainder_and_floordiv_by_inf(xp, dtype):
     return a % np.inf, a % -np.inf, a // np.inf, a // -np.inf
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("divisor", [0.3, -0.3, 0.1, 1e-3, 1.7, -2.5, 7.0])
+def test_floordiv_and_mod_by_inexact_decimals_are_numpys(dtype, divisor):
+    # a - b * trunc(a / b) exactly (C's fmod) for quotients below 2**24 (float32) / 2**53: -18.0 // 0.3 is -61.0
+    # and -18.0 % 0.3 is 0.2999999999999993 in NumPy; a rounded product b * t gave -60.0 and 0.0
+    x = np.concatenate([np.arange(-1000, 1000, 7) / 7, [-18.0, 18.0, 5.0, -5.0, 0.0, -0.0, 1e3, -1e-3]]).astype(dtype)
+    b = np.array(divisor, dtype)[()]
+    got = kd.asarray(x)
+    np.testing.assert_array_equal((got // b).numpy(), x // b)
+    np.testing.assert_array_equal((got % b).numpy(), x % b)
+    q, r = kd.divmod(got[::-1], b)
+    np.testing.assert_array_equal(q.numpy(), (x // b)[::-1])
+    np.testing.assert_array_equal(np.signbit(r.numpy()), np.signbit((x % b)[::-1]))
+
+
 @numpy_kdsl_allclose()
 def test_pow_of_negative_zero(xp):
     a = xp.asarray(np.array([-0.0, 0.0, -0.0, 0.0, -0.0], np.float32))

@@ -6,7 +6,7 @@ bins increase or decrease reads back two bools when the bins are a kdsl array (h
 host). ``histogram_bin_edges`` computes equal-width edges on the host from the range, as NumPy does (without
 ``range`` it reads back the data's minimum and maximum); bin edge arrays come back as given once checked; the
 estimators (``'auto'``, ``'fd'``, ``'sturges'``, ...) read back the few statistics they need (size, extremes,
-standard deviation, quartiles), computed on the device.
+standard deviation, quartiles; for ``'stone'`` the candidate histograms' counts), computed on the device.
 
 Example:
     >>> import kdsl as kd
@@ -26,6 +26,7 @@ import numpy as np
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.creation import as_array, asarray
 from kdsl.frontend.array.histogram import data_outer_edges
+from kdsl.frontend.array.histogram_stone import stone_width
 from kdsl.frontend.array.masks import compress
 from kdsl.frontend.array.quantiles import percentile
 from kdsl.frontend.array.reductions import any as reduce_any
@@ -163,15 +164,13 @@ def _estimated_edges(x: Array, name: str, rng: Any, weights: Any) -> Array:
         raise ValueError(f"{name!r} is not a valid estimator for `bins`")
     if weights is not None:
         raise TypeError("Automated estimation of the number of bins is not supported for weighted data")
-    if name == "stone":
-        raise NotImplementedError("histogram_bin_edges(bins='stone') is not implemented in kdsl (its "
-                                  "cross-validation loop); use another estimator or an integer number of bins")
     first, last = data_outer_edges(x, rng)
     if rng is not None:  # NumPy estimates from the values inside the range only
         x = compress((x >= _py(first)) & (x <= _py(last)), x)  # synchronises: the kept count
     nbins = 1
     if x.size:
-        width = _width(name, x.size, _stats(x, {name}))
+        s = _stats(x, {name})
+        width = stone_width(x, (first, last), _ptp(s)) if name == "stone" else _width(name, x.size, s)
         if width:
             if x.dtype.kind in "iu" and width < 1:
                 width = 1
@@ -187,8 +186,9 @@ def histogram_bin_edges(a: Any, bins: Any = 10, range: tuple[float, float] | Non
                         weights: Any = None) -> Array:
     """The bin edges :func:`histogram` uses (NumPy's ``histogram_bin_edges``): ``bins`` equal bins over
     ``range`` (default: the data's minimum and maximum, read back), the given 1-D increasing edges, or a
-    NumPy estimator name (``'auto' 'fd' 'doane' 'scott' 'rice' 'sturges' 'sqrt'``; ``'stone'`` raises
-    ``NotImplementedError``), whose statistics are computed on the device and read back.
+    NumPy estimator name (``'auto' 'fd' 'doane' 'scott' 'rice' 'sturges' 'sqrt' 'stone'``), whose statistics
+    are computed on the device and read back (``'stone'``: the counts of 100 candidate histograms,
+    ``histogram_stone.py``).
 
     Example:
         >>> import kdsl as kd

@@ -166,12 +166,23 @@ def nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: float | None
     [0.0, -9.0, 1.0]
     >>> kd.nan_to_num(kd.asarray([complex(float("nan"), float("inf"))]), posinf=5.0).tolist()
     [5j]
+
+    ``copy=False`` replaces the values of a kdsl array in place (and returns it), as NumPy's does.
     """
-    x = as_array(x)
+    arr = as_array(x)
+    result = _finite(arr, nan, posinf, neginf)
+    if not copy and arr is x:  # NumPy's copy=False: replaced in place where x is an array already
+        arr[...] = result
+        return arr
+    return result if result is not arr else arr.copy()  # copy=True of int data: still a new array, as NumPy's
+
+
+def _finite(x: Array, nan: float, posinf: float | None, neginf: float | None) -> Array:
+    """``nan_to_num``'s values (``x`` itself for data that holds no NaN or inf: ints and bools)."""
     if x.dtype.kind == "c":
         from kdsl.frontend.array.complex_math import complex_from_parts, imag, real  # cycle: it imports ops
 
-        re, im = (nan_to_num(p, copy, nan, posinf, neginf) for p in (real(x), imag(x)))
+        re, im = (_finite(p, nan, posinf, neginf) for p in (real(x), imag(x)))
         return complex_from_parts(re, im).astype(x.dtype)
     if not x.dtype.is_float:
         return x

@@ -7,6 +7,10 @@ NumPy's does), and kdsl behaves as ``'ignore'`` under all of them. ``'raise'`` a
 exception or a callback kdsl cannot deliver, so they raise ``NotImplementedError``: check results explicitly
 instead, e.g. ``if not kd.isfinite(x).all(): ...``.
 
+The settings are passed on to NumPy's own error state too: ``kd.float32(x)`` and the other scalar types are
+NumPy's, so their host arithmetic (``kd.float32(3e38) * kd.float32(2)``) warns as NumPy's does unless a
+``kd.errstate(over="ignore")`` block says otherwise.
+
 Example:
     >>> import kdsl as kd
     >>> with kd.errstate(divide="ignore", invalid="ignore"):
@@ -20,6 +24,8 @@ from __future__ import annotations
 
 import contextlib
 from typing import Any
+
+import numpy as np
 
 _KINDS = ("divide", "over", "under", "invalid")
 _ACCEPTED = ("ignore", "warn", "print", "log")
@@ -58,6 +64,8 @@ def seterr(all: str | None = None, divide: str | None = None, over: str | None =
         _check_mode(kind, mode)
     old = geterr()
     _state.update(wanted)
+    # the host scalars (kd.float32(x) is NumPy's) follow the same settings; the modes are checked above
+    np.seterr(**wanted)  # type: ignore[arg-type]
     return old
 
 
@@ -117,14 +125,16 @@ class errstate(contextlib.ContextDecorator):  # noqa: N801 - NumPy's name
                  invalid: str | None = None) -> None:
         self._call = call
         self._kwargs = {"all": all, "divide": divide, "over": over, "under": under, "invalid": invalid}
-        self._saved: list[tuple[dict[str, str], Any]] = []
+        self._saved: list[tuple[dict[str, str], Any, Any]] = []
 
     def __enter__(self) -> None:
+        numpy_old = np.geterr()  # NumPy's own state may differ from kdsl's (set by np.seterr): restored as it was
         old = seterr(**self._kwargs)  # validates first: a refused mode changes nothing
         old_call = seterrcall(self._call) if self._call is not _UNSET else geterrcall()
-        self._saved.append((old, old_call))
+        self._saved.append((old, old_call, numpy_old))
 
     def __exit__(self, *exc: object) -> None:
-        old, old_call = self._saved.pop()
+        old, old_call, numpy_old = self._saved.pop()
         _state.update(old)
         _callback[0] = old_call
+        np.seterr(**numpy_old)

@@ -25,7 +25,16 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.dtype import promotion
-from kdsl.frontend.array import inner_index, inner_mask, masks, mixed_mask_index, ops, scalar_index, scatter
+from kdsl.frontend.array import (
+    ellipsis_mask,
+    inner_index,
+    inner_mask,
+    masks,
+    mixed_mask_index,
+    ops,
+    scalar_index,
+    scatter,
+)
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
@@ -113,6 +122,9 @@ def getitem(a: Array, key) -> Array:
         return a[None] if key else masks.getmask(a[None], np.zeros(1, bool), ())
     if _is_0d_mask(key):  # a[m] with a 0-d bool array m: NumPy's a[None][m[None]], (1, ...) or (0, ...)
         return masks.getmask(a[None], _as_1_mask(key), ())
+    spelled = ellipsis_mask.expand(a, key)
+    if spelled is not None:  # a[..., mask], a[None, mask]: the same key without ... and None
+        return getitem(*spelled)
     mask, rest = _mask_key(key)
     if mask is not None:  # a[mask], a[mask, 1:]: a compaction (a copy; a kdsl mask synchronises once)
         return masks.getmask(a, mask, rest)
@@ -238,6 +250,9 @@ def setitem(a: Array, key, value) -> Array:
     """
     if not _plain(key):  # (a plain key, a loop's u[1:-1] = v, skips the checks for masks and index arrays)
         key = _ranges_as_arrays(key)
+        spelled = ellipsis_mask.expand(a, key)
+        if spelled is not None and spelled[0] is a:  # a[..., mask] = v: as a[:, mask] = v
+            key = spelled[1]
         special = _special_setitem(a, key, value)
         if special is not None:
             return special

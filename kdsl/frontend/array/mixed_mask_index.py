@@ -1,6 +1,7 @@
-"""A boolean mask among integer index arrays (``X[rows[:, None], mask]``, ``a[mask, idx] = v``, two masks):
-NumPy reads each mask as the integer indices of its true elements (``mask.nonzero()``, one array per mask
-axis) and broadcasts them with the other index arrays. The key is rewritten that way; indexing then goes the
+"""A boolean mask among integer index arrays (``X[rows[:, None], mask]``, ``a[mask, idx] = v``, two masks)
+or after ints and slices (``a[0, :, mask]``): NumPy reads each mask as the integer indices of its true
+elements (``mask.nonzero()``, one array per mask axis) and broadcasts them with the other index arrays (an int
+among them is one too). The key is rewritten that way; indexing then goes the
 integer-array paths. A kdsl mask's ``nonzero`` reads its count back (the result's shape depends on the data).
 
 Example:
@@ -23,11 +24,11 @@ def _is_index_array(k) -> bool:
 
 
 def expand(key) -> tuple | None:
-    """``key`` with each boolean mask replaced by its nonzero indices, when a mask shares the key with another
-    index array or mask (NumPy's combined advanced indexing); None for any other key."""
+    """``key`` with each boolean mask replaced by its nonzero indices (NumPy's combined advanced indexing),
+    for the keys with a mask that the mask paths before it leave (another index array or mask, or ints and
+    slices before the mask); None for a key without a mask."""
     items = key if isinstance(key, tuple) else (key,)
-    n_masks = sum(map(masks.is_mask, items))
-    if n_masks == 0 or n_masks + sum(map(_is_index_array, items)) < 2:
+    if not any(map(masks.is_mask, items)):
         return None
     out: list = []
     for k in items:

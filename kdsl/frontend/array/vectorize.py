@@ -7,7 +7,8 @@ Python control flow on a value (``if x > 0:``, ``math.sin(x)``, ``int(x)``) cann
 raises ``TypeError`` saying so and pointing at ``kd.where`` (write ``kd.where(x > 0, a, b)`` instead of
 ``a if x > 0 else b``). ``frompyfunc`` is the same with NumPy's ``nin``/``nout`` count checks; its results are
 numeric kdsl arrays rather than NumPy's object arrays; its ``outer``, ``reduce`` and ``accumulate`` fold
-left as NumPy's object loops do (``pyfunc_methods.py``).
+left as NumPy's object loops do (``pyfunc_methods.py``). With ``signature=`` (a generalised ufunc) the
+function gets core slices, one call per loop index, as NumPy's (``vectorize_signature.py``).
 
 Example:
     >>> import kdsl as kd
@@ -29,14 +30,16 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.frontend.array import pyfunc_methods
+from kdsl.frontend.array import pyfunc_methods, vectorize_signature
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.ops import broadcast_shapes
 from kdsl.frontend.array.shape_ops import broadcast_to
 
-# The errors kdsl's Array raises when Python asks for one value of a whole array (bool(), float(), int(), index).
-_VALUE_ERRORS = ("truth value of an array", "converted to Python scalars", "converted to a scalar index")
+# The errors kdsl's Array raises when Python asks for one value of a whole array (bool(), float(), int(), index,
+# a dict key: `np.vectorize(mapping.get)`).
+_VALUE_ERRORS = ("truth value of an array", "converted to Python scalars", "converted to a scalar index",
+                 "unhashable type")
 
 
 def _as_array(x: Any) -> Array:
@@ -46,10 +49,10 @@ def _as_array(x: Any) -> Array:
 
 def _control_flow_error(name: str, err: Exception) -> TypeError:
     return TypeError(
-        f"{name}: the function does Python control flow on an element (if/while/and/or, float(), int(), math.*), "
-        f"but kdsl calls it once with whole arrays, not per element ({err}). Write it as array math: "
-        f"kd.where(cond, a, b) instead of `a if cond else b`, kd.sin instead of math.sin; or loop in NumPy on "
-        f"a.numpy()")
+        f"{name}: the function does Python control flow on an element (if/while/and/or, float(), int(), math.*, "
+        f"a dict lookup), but kdsl calls it once with whole arrays, not per element ({err}). Write it as array "
+        f"math: kd.where(cond, a, b) instead of `a if cond else b`, kd.sin instead of math.sin, and for a dict "
+        f"`values[kd.searchsorted(keys, a)]` with sorted key and value arrays; or loop in NumPy on a.numpy()")
 
 
 def _call_whole(name: str, func: Callable[..., Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -61,19 +64,25 @@ def _call_whole(name: str, func: Callable[..., Any], args: list[Any], kwargs: di
         raise
 
 
+def _kd_dtype(otype: Any) -> dt.DType:
+    """An ``otypes`` entry (a type, a dtype, a character code) as a kdsl dtype."""
+    return dt.as_dtype(np.dtype(otype.np if isinstance(otype, dt.DType) else otype))
+
+
 def _shape_output(out: Any, shape: tuple[int, ...], otype: Any) -> Array:
     """One output: a kdsl array of the broadcast ``shape``, cast to ``otype`` if given."""
     arr = out if isinstance(out, Array) else asarray(np.asarray(out))
     if otype is not None:
-        arr = arr.astype(dt.as_dtype(np.dtype(otype.np if isinstance(otype, dt.DType) else otype)))
+        arr = arr.astype(_kd_dtype(otype))
     return broadcast_to(arr, shape) if arr.shape != shape else arr
 
 
 class vectorize:  # noqa: N801 - NumPy's name
     """``kd.vectorize(pyfunc, otypes=None, doc=None, excluded=None, cache=False, signature=None)`` - NumPy's
     ``np.vectorize``, calling ``pyfunc`` once with whole arrays (see the module docstring). ``excluded``
-    arguments (positions or names) are passed unchanged; ``otypes`` casts the outputs; ``signature``
-    (generalised ufuncs) is not supported. Also a decorator, with or without arguments.
+    arguments (positions or names) are passed unchanged; ``otypes`` casts the outputs; with ``signature``
+    (a generalised ufunc, e.g. ``"(n),(n)->()"``) the function is called once per loop index with the core
+    slices, as NumPy's (``vectorize_signature.py``). Also a decorator, with or without arguments.
 
     >>> import kdsl as kd
     >>> @kd.vectorize
@@ -86,8 +95,7 @@ class vectorize:  # noqa: N801 - NumPy's name
     def __init__(self, pyfunc: Callable[..., Any] | None = None, otypes: Any = None, doc: str | None = None,
                  excluded: Any = None, cache: bool = False, signature: str | None = None) -> None:
         if signature is not None:
-            raise NotImplementedError("vectorize(signature=...) is not supported by kdsl: write the function on "
-                                      "whole arrays with axis= arguments, or use kd.apply_along_axis")
+            vectorize_signature.parse_signature(signature)  # NumPy checks it here
         self.pyfunc = pyfunc
         self.otypes = list(otypes) if isinstance(otypes, (list, tuple)) else (
             list(otypes) if isinstance(otypes, str) else None if otypes is None else [otypes])
@@ -102,8 +110,27 @@ class vectorize:  # noqa: N801 - NumPy's name
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.pyfunc is None:  # @kd.vectorize(otypes=...) then applied to the function
             (func,) = args
-            return vectorize(func, self.otypes, None, self.excluded, self.cache)
+            return vectorize(func, self.otypes, None, self.excluded, self.cache, self.signature)
+        if self.signature is not None:
+            return self._apply_signature(args, kwargs)
         return self._apply("vectorize", args, kwargs)
+
+    def _apply_signature(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """A generalised ufunc: one call per loop index with the core slices (``vectorize_signature.py``);
+        the arguments not excluded are its inputs, positional ones first, then keywords (as NumPy's)."""
+        free = [_as_array(a) for i, a in enumerate(args) if i not in self.excluded]
+        free += [_as_array(v) for k, v in kwargs.items() if k not in self.excluded]
+        assert self.pyfunc is not None and self.signature is not None
+        func = self.pyfunc
+
+        def invoke(values: list[Array]) -> Any:
+            it = iter(values)
+            pos = [a if i in self.excluded else next(it) for i, a in enumerate(args)]
+            kw = {k: v if k in self.excluded else next(it) for k, v in kwargs.items()}
+            return func(*pos, **kw)
+
+        otypes = [_kd_dtype(t) for t in self.otypes] if self.otypes else None
+        return vectorize_signature.call(invoke, self.signature, free, otypes)
 
     def _apply(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         pos = [a if i in self.excluded else _as_array(a) for i, a in enumerate(args)]

@@ -38,13 +38,27 @@ def inplace_operator(name: str):
     """The method ``__i<name>__``: ``a op= b`` computes ``a op b``, checks it (:func:`check_inplace`) and stores it
     into ``a`` (:func:`store_inplace`)."""
     def method(self, other):
-        result = ops.apply(name, self, other)
+        try:
+            result = ops.apply(name, self, other)
+        except ValueError:
+            if name == "pow":  # NumPy refuses the cast back before its loop meets a negative exponent
+                _check_cast_back(name, self, other)
+            raise
         if scalar_like.rebinds(self, result):  # x = a.sum(); x /= n: a NumPy scalar's new value
             return result
         check_inplace(name, self, other, result)
         return store_inplace(self, result)
     method.__name__ = f"__i{name}__"
     return method
+
+
+def _check_cast_back(name: str, target: Array, other) -> None:
+    """:func:`check_inplace`'s dtype rule on the dtype ``target op other`` would have (the op itself failed)."""
+    if target.ndim == 0 and target._parent is None:
+        return  # a NumPy scalar's rule: its new value may take any dtype
+    out, _ = ops.result_of(name, [target, ops.as_operand(other, target.device)])
+    if out is not target.dtype and not np.can_cast(out.np, target.dtype.np, casting="same_kind"):
+        _refuse_cast(name, out, target)
 
 
 def store_inplace(target: Array, result: Array) -> Array:
@@ -71,11 +85,15 @@ def check_inplace(name: str, target: Array, other, result: Array) -> None:
                          "broadcast shape")
     if result.dtype is not target.dtype and \
             not np.can_cast(result.dtype.np, target.dtype.np, casting="same_kind"):
-        sym = _SYMBOL.get(name, name)
-        raise UFuncTypeError(
-            f"Cannot cast ufunc '{name}' output from {result.dtype.name} to {target.dtype.name} with casting rule "
-            f"'same_kind' (in-place operators keep the left operand's dtype); write `a = a {sym} b` for a new "
-            f"{result.dtype.name} array, or cast the operand: `a {sym}= kd.asarray(b).astype(a.dtype)`")
+        _refuse_cast(name, result.dtype, target)
+
+
+def _refuse_cast(name: str, out, target: Array) -> None:
+    sym = _SYMBOL.get(name, name)
+    raise UFuncTypeError(
+        f"Cannot cast ufunc '{name}' output from {out.name} to {target.dtype.name} with casting rule "
+        f"'same_kind' (in-place operators keep the left operand's dtype); write `a = a {sym} b` for a new "
+        f"{out.name} array, or cast the operand: `a {sym}= kd.asarray(b).astype(a.dtype)`")
 
 
 _SYMBOL = {"matmul": "@", "add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%", "pow": "**",

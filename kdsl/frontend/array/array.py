@@ -222,11 +222,15 @@ class Array(ViewLinks):
     def _reshapes_in_place(self, shape: tuple[int, ...]) -> bool:
         """Whether NumPy's reshape of the equivalent array to ``shape`` is a view (:meth:`View.reshape`'s rule
         on this view's strides) rather than a copy. A lazy constant (``kd.zeros``: a broadcast 0-d node) is a
-        new C-ordered array, as NumPy's would be."""
+        new C-ordered array, as NumPy's would be; its views have the layout NumPy's have (``constant_layout.py``:
+        ``kd.zeros((3, 4)).T.reshape(-1)`` copies)."""
+        from kdsl.frontend.array.constant_layout import layout
+
         node = self._n
-        if node.op != "view" or not node.srcs or not node.srcs[0].shape:
+        if node.op != "view" or not node.srcs:
             return True
-        return node.arg.reshape(shape) is not None
+        view = layout(self) if not node.srcs[0].shape else node.arg
+        return view is None or view.reshape(shape) is not None
 
     # (array_shape_methods.py)
     ravel, swapaxes, squeeze, resize = shapes.ravel, shapes.swapaxes, shapes.squeeze, shapes.resize
@@ -247,8 +251,8 @@ class Array(ViewLinks):
     def strides(self) -> tuple[int, ...]:
         """Byte steps between elements along each axis, as NumPy's for the same view of a C-ordered array
         (``as_strided`` takes them); a size-1 axis gets a C-contiguous array's step, and so does every axis of
-        an owner (``kd.zeros``, a computed result) and of a view of a lazy constant not yet written (kdsl keeps no
-        layout for those: ``kd.ones(6)[::2].strides`` is ``(4,)``, NumPy's ``(8,)``).
+        an owner (``kd.zeros``, a computed result). A view of a lazy constant has NumPy's strides too
+        (``kd.ones(6, dtype=kd.float32)[::2].strides`` is ``(8,)``: ``constant_layout.py``).
 
         >>> import kdsl as kd
         >>> kd.zeros((3, 4), dtype=kd.float32).strides, kd.arange(12.0).reshape(3, 4).T.strides
@@ -256,7 +260,7 @@ class Array(ViewLinks):
         """
         from kdsl.frontend.array.array_flags import layout_strides
 
-        view = layout_strides(self._n)  # (None: an owner, C-ordered; a realised view keeps its View)
+        view = layout_strides(self)  # (None: an owner, C-ordered)
         size, steps, acc = self.dtype.itemsize, [], self.dtype.itemsize
         for axis in reversed(range(self.ndim)):
             n = self.shape[axis]

@@ -31,7 +31,7 @@ from kdsl.frontend.array import array_protocols as proto
 from kdsl.frontend.array import array_selection_methods as sel
 from kdsl.frontend.array import array_shape_methods as shapes
 from kdsl.frontend.array import movement as mv
-from kdsl.frontend.array import ops
+from kdsl.frontend.array import ops, scalar_number
 from kdsl.frontend.array.array_operators import binary as _binary
 from kdsl.frontend.array.inplace import inplace_operator
 from kdsl.frontend.array.scalar_like import multiply_operator
@@ -48,7 +48,11 @@ class Array(ViewLinks):
     _readonly: bool  # set by setflags(write=False); unset means writeable (array_flags.py)
 
     def __init__(self, node: Node):
-        node.refs += 1
+        try:
+            node.refs += 1
+        except AttributeError:  # Array(number): statistics converts its result back with type(x)(value)
+            node = scalar_number.number_node(node)
+            node.refs += 1
         self._raw = node
         # (base, write) when this array is a view of ``base``: ``write(base, self)`` carries assignments back
         self._parent: tuple[Array, Callable[[Array, Array], None]] | None = None
@@ -132,6 +136,9 @@ class Array(ViewLinks):
     __len__, __contains__, __iter__, __repr__ = host.__len__, host.__contains__, host.__iter__, host.__repr__
     __str__, __format__, tofile, __hash__ = host.__str__, host.__format__, host.tofile, host.__hash__
     tobytes, __complex__ = host.tobytes, host.__complex__
+    # a 0-d array as a NumPy scalar for statistics, fractions and math (scalar_number.py)
+    as_integer_ratio, is_integer = scalar_number.as_integer_ratio, scalar_number.is_integer
+    numerator, denominator = scalar_number.numerator, scalar_number.denominator
 
     # ----- conversions; the element type and bytes (array_dtype_methods.py)
     astype, view, byteswap, getfield = dtypes.astype, dtypes.view, dtypes.byteswap, dtypes.getfield

@@ -148,6 +148,9 @@ from kdsl.frontend.array.sliding_window import lib  # noqa: E402  (kd.lib.stride
 
 __all__ += ["lib"]
 lib.scimath = emath  # type: ignore[attr-defined]  # NumPy's np.lib.scimath is np.emath (kdsl/frontend/array/emath.py)
+from kdsl.frontend.array import lib_namespace as _lib_namespace  # noqa: E402
+
+_lib_namespace.add_to(lib)  # kd.lib.array_utils, kd.lib.NumpyVersion
 
 from kdsl.frontend.array.show_config import getbufsize, setbufsize, show_config, show_runtime  # noqa: E402
 from kdsl.frontend.array.show_config import package_version as _package_version  # noqa: E402

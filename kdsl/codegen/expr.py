@@ -115,6 +115,12 @@ class ExprRenderer:
             return self.value(e.srcs[0], src_shape, inner)
         if op in ("cast", "bitcast"):
             src = e.srcs[0]
+            if op == "cast" and src.op == "cast" and src.dtype is dt.float64 and e.dtype is dt.float32 and \
+                    src.srcs[0].dtype in (dt.int64, dt.uint64):
+                # int64 -> float64 -> float32 rounds twice in NumPy; lavapipe folds the pair to one rounding, so
+                # the float64 is made by integer steps here (kd_tof64_l; plain casts to float64 stay fast)
+                integer = self.value(src.srcs[0], shape, idx)
+                return f"float(kd_tof64_{'l' if src.srcs[0].dtype is dt.int64 else 'ul'}({integer}))"
             render = render_cast if op == "cast" else render_bitcast
             return render(self.value(src, shape, idx), src.dtype, e.dtype)
         if op == "rows":

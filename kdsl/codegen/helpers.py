@@ -105,6 +105,21 @@ _SHL = "T kd_shl_S(T a, T b) { return (b >= T(N) || b < Z) ? Z : (a << b); }"
 _SHR_SIGNED = "T kd_shr_S(T a, T b) { return (b >= T(N) || b < Z) ? ((a < Z) ? (Z - O) : Z) : (a >> b); }"
 _SHR_UNSIGNED = "T kd_shr_S(T a, T b) { return (b >= T(N)) ? Z : (a >> b); }"
 
+_ROUNDED_TO_FLOAT = """<F> kd_tof<W>_ul(uint64_t m) {
+    uint hi = uint(m >> 32);
+    int shift = max((hi != 0u ? 33 + findMSB(hi) : 1 + findMSB(uint(m))) - <B>, 0);  // bits past the mantissa
+    uint64_t q = m >> shift, rem = m - (q << shift);
+    uint64_t tie = shift > 0 ? uint64_t(1u) << (shift - 1) : uint64_t(0u);
+    if (shift > 0 && (rem > tie || (rem == tie && (q & uint64_t(1u)) != uint64_t(0u)))) q += uint64_t(1u);
+    return <F>(q) * <F>(uint64_t(1u) << shift);
+}"""
+_SIGNED_TO_FLOAT = """<F> kd_tof<W>_l(int64_t x) {
+    bool negative = (uint64_t(x) >> 63) != uint64_t(0u);
+    <F> r = kd_tof<W>_ul(negative ? uint64_t(0u) - uint64_t(x) : uint64_t(x));
+    return negative ? -r : r;
+}"""
+
+
 _FLOAT_ONLY = {
     # float16 rounding of a float (every float16 op computes in float and rounds): exact, NaN signs kept
     # (packHalf2x16 leaves NaN and subnormal results undefined).
@@ -232,6 +247,13 @@ SQUARE_MULTIPLY
     # (the int64_t overload: an index past 2**31 is already 64-bit where its IR dtype says int32)
     "kd_sext_l": "int64_t kd_sext_l(int x) { return int64_t(pack64(uvec2(uint(x), uint(x >> 31)))); }\n"
                  "int64_t kd_sext_l(int64_t x) { return x; }",
+    # 64-bit int -> float32/float64 rounded (to nearest, ties to even) in integer arithmetic, the result made as
+    # an exact product: lavapipe folds int64_t(float(x)) of an int64 x back to x, and float(double(x)) to
+    # float(x), dropping the rounding NumPy does (a = [2**24 + 1] as float32 and back is 2**24 there).
+    "kd_tof32_ul": _ROUNDED_TO_FLOAT.replace("<F>", "float").replace("<B>", "24").replace("<W>", "32"),
+    "kd_tof64_ul": _ROUNDED_TO_FLOAT.replace("<F>", "double").replace("<B>", "53").replace("<W>", "64"),
+    "kd_tof32_l": _SIGNED_TO_FLOAT.replace("<F>", "float").replace("<W>", "32"),
+    "kd_tof64_l": _SIGNED_TO_FLOAT.replace("<F>", "double").replace("<W>", "64"),
     "kd_f2u_f": "uint kd_f2u_f(float x) { return x < 0.0 ? uint(int(x)) : uint(x); }",
     "kd_f2u_d": "uint kd_f2u_d(double x) { return x < 0.0LF ? uint(int(x)) : uint(x); }",
     # A float value -> the bits of the nearest float16 (ties to even; NaN keeps its sign and the top of its

@@ -195,6 +195,8 @@ def render_cast(x: str, src: dt.DType, dst: dt.DType) -> str:
         code = x
     elif src.is_float and cd == "uint":
         code = f"kd_f2u_{SUFFIX[cs]}({x})"
+    elif cs in ("int64_t", "uint64_t") and cd == "float":  # rounded by integer steps: see kd_tof32_l
+        code = f"kd_tof32_{'l' if cs == 'int64_t' else 'ul'}({x})"
     elif cs == "int" and cd in ("int64_t", "uint64_t"):  # sign-extend by words: see kd_sext_l
         code = f"kd_sext_l({x})" if cd == "int64_t" else f"uint64_t(kd_sext_l({x}))"
     else:

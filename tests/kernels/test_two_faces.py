@@ -152,8 +152,14 @@ def test_binary_functions_both_faces(kernels, dtype):
         if name == "arctan2" and dtype.startswith("int"):
             assert np.array_equal(z[k], np.arctan2(a, b).astype(dtype)), "arctan2 of ints: float64, stored back"
             continue
-        got = getattr(kd, name)(xa, xb).numpy()
-        assert _same_bits(z[k], got), f"{name} {dtype}: @kd.kernel and kd.{name}(arrays) differ"
+        if name == "power" and dtype.startswith("int"):  # kd.power refuses negative integer powers, as NumPy's
+            with pytest.raises(ValueError, match="negative integer powers"):
+                kd.power(xa, xb)
+            got = kd.power(xa, kd.asarray(np.where(b >= 0, b, 0).astype(dtype))).numpy()
+            assert _same_bits(z[k][b >= 0], got[b >= 0]), f"power {dtype}: @kd.kernel and kd.power differ"
+        else:
+            got = getattr(kd, name)(xa, xb).numpy()
+            assert _same_bits(z[k], got), f"{name} {dtype}: @kd.kernel and kd.{name}(arrays) differ"
         if dtype.startswith("int"):
             keep = b >= 0 if name == "power" else slice(None)  # NumPy refuses negative integer powers
             with np.errstate(all="ignore"):

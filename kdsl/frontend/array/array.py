@@ -31,7 +31,7 @@ from kdsl.frontend.array import array_protocols as proto
 from kdsl.frontend.array import array_selection_methods as sel
 from kdsl.frontend.array import array_shape_methods as shapes
 from kdsl.frontend.array import movement as mv
-from kdsl.frontend.array import ops
+from kdsl.frontend.array import ops, scalar_number
 from kdsl.frontend.array.array_operators import binary as _binary
 from kdsl.frontend.array.inplace import inplace_operator
 from kdsl.frontend.array.scalar_like import multiply_operator
@@ -48,7 +48,11 @@ class Array(ViewLinks):
     _readonly: bool  # set by setflags(write=False); unset means writeable (array_flags.py)
 
     def __init__(self, node: Node):
-        node.refs += 1
+        try:
+            node.refs += 1
+        except AttributeError:  # Array(number): statistics converts its result back with type(x)(value)
+            node = scalar_number.number_node(node)
+            node.refs += 1
         self._raw = node
         # (base, write) when this array is a view of ``base``: ``write(base, self)`` carries assignments back
         self._parent: tuple[Array, Callable[[Array, Array], None]] | None = None
@@ -132,6 +136,9 @@ class Array(ViewLinks):
     __len__, __contains__, __iter__, __repr__ = host.__len__, host.__contains__, host.__iter__, host.__repr__
     __str__, __format__, tofile, __hash__ = host.__str__, host.__format__, host.tofile, host.__hash__
     tobytes, __complex__ = host.tobytes, host.__complex__
+    # a 0-d array as a NumPy scalar for statistics, fractions and math (scalar_number.py)
+    as_integer_ratio, is_integer = scalar_number.as_integer_ratio, scalar_number.is_integer
+    numerator, denominator = scalar_number.numerator, scalar_number.denominator
 
     # ----- conversions; the element type and bytes (array_dtype_methods.py)
     astype, view, byteswap, getfield = dtypes.astype, dtypes.view, dtypes.byteswap, dtypes.getfield
@@ -222,11 +229,15 @@ class Array(ViewLinks):
     def _reshapes_in_place(self, shape: tuple[int, ...]) -> bool:
         """Whether NumPy's reshape of the equivalent array to ``shape`` is a view (:meth:`View.reshape`'s rule
         on this view's strides) rather than a copy. A lazy constant (``kd.zeros``: a broadcast 0-d node) is a
-        new C-ordered array, as NumPy's would be."""
+        new C-ordered array, as NumPy's would be; its views have the layout NumPy's have (``constant_layout.py``:
+        ``kd.zeros((3, 4)).T.reshape(-1)`` copies)."""
+        from kdsl.frontend.array.constant_layout import layout
+
         node = self._n
-        if node.op != "view" or not node.srcs or not node.srcs[0].shape:
+        if node.op != "view" or not node.srcs:
             return True
-        return node.arg.reshape(shape) is not None
+        view = layout(self) if not node.srcs[0].shape else node.arg
+        return view is None or view.reshape(shape) is not None
 
     # (array_shape_methods.py)
     ravel, swapaxes, squeeze, resize = shapes.ravel, shapes.swapaxes, shapes.squeeze, shapes.resize
@@ -247,8 +258,8 @@ class Array(ViewLinks):
     def strides(self) -> tuple[int, ...]:
         """Byte steps between elements along each axis, as NumPy's for the same view of a C-ordered array
         (``as_strided`` takes them); a size-1 axis gets a C-contiguous array's step, and so does every axis of
-        an owner (``kd.zeros``, a computed result) and of a view of a lazy constant not yet written (kdsl keeps no
-        layout for those: ``kd.ones(6)[::2].strides`` is ``(4,)``, NumPy's ``(8,)``).
+        an owner (``kd.zeros``, a computed result). A view of a lazy constant has NumPy's strides too
+        (``kd.ones(6, dtype=kd.float32)[::2].strides`` is ``(8,)``: ``constant_layout.py``).
 
         >>> import kdsl as kd
         >>> kd.zeros((3, 4), dtype=kd.float32).strides, kd.arange(12.0).reshape(3, 4).T.strides
@@ -256,7 +267,7 @@ class Array(ViewLinks):
         """
         from kdsl.frontend.array.array_flags import layout_strides
 
-        view = layout_strides(self._n)  # (None: an owner, C-ordered; a realised view keeps its View)
+        view = layout_strides(self)  # (None: an owner, C-ordered)
         size, steps, acc = self.dtype.itemsize, [], self.dtype.itemsize
         for axis in reversed(range(self.ndim)):
             n = self.shape[axis]

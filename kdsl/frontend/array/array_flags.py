@@ -3,8 +3,8 @@
 ``flags`` reports what NumPy reports for the equivalent NumPy array: a kdsl view (a slice, a transpose, a
 reshape...) has strides over its source's C-ordered elements, so ``c_contiguous``/``f_contiguous`` follow from
 them as NumPy's do (size-1 axes ignored, empty arrays both); every other array (a buffer, a computed result) is
-a C-ordered owner. Views of a lazy constant not yet written (``kd.zeros(s).T``) count as C-ordered: kdsl keeps
-no layout for them. ``owndata`` is ``base is None``; ``aligned`` is always True (device buffers are aligned);
+a C-ordered owner. Views of a lazy constant not yet written (``kd.zeros(s).T``) have the layout NumPy's have
+too (``constant_layout.py``). ``owndata`` is ``base is None``; ``aligned`` is always True (device buffers are aligned);
 ``writeable`` is True unless ``setflags(write=False)`` (or ``a.flags.writeable = False``) was called on the
 array or on an array it is a view of, as in NumPy: then assigning to it raises ``ValueError: assignment
 destination is read-only``.
@@ -57,21 +57,18 @@ def _contiguous(shape: tuple[int, ...], strides: tuple[int, ...], fortran: bool)
     return True
 
 
-def layout_strides(node: Any) -> tuple[int, ...] | None:
-    """The element strides (over a C-ordered source) of the NumPy array a view node, or a view node realised
-    since (it keeps its View), stands for; None for an owner. A view of a 0-d node is a lazy constant
-    (kd.zeros, kd.full) broadcast: its zero strides say nothing of the layout NumPy's array would have, so it
-    counts as an owner, C-ordered like any other new array."""
-    if node.op == "view" and not (node.srcs and len(node.srcs[0].shape) == 0):
-        return tuple(node.arg.strides)
-    if node.op == "buffer" and node.arg is not None:
-        return tuple(node.arg.strides)
-    return None
+def layout_strides(a: Array) -> tuple[int, ...] | None:
+    """The element strides (over a C-ordered source) of the NumPy array the view ``a`` stands for, a view of a
+    lazy constant included (``constant_layout.py``); None for an owner."""
+    from kdsl.frontend.array.constant_layout import layout
+
+    view = layout(a)
+    return None if view is None else tuple(view.strides)
 
 
 def contiguity(a: Array) -> tuple[bool, bool]:
     """``(c_contiguous, f_contiguous)`` of the NumPy array equivalent to ``a``."""
-    kept = layout_strides(a._node)
+    kept = layout_strides(a)
     if kept is not None:
         strides = list(kept)
     else:  # an owner: C order

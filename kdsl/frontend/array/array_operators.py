@@ -13,9 +13,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from kdsl import dtype as dt
+from kdsl.dtype import promotion
 from kdsl.frontend.array import ops
-from kdsl.frontend.array.inplace import check_inplace, store_inplace
+from kdsl.frontend.array.inplace import check_inplace, refuse_cast, store_inplace
 
 if TYPE_CHECKING:
     from kdsl.frontend.array.array import Array
@@ -73,6 +76,11 @@ def __rmatmul__(self, other) -> Array:
 
 
 def __imatmul__(self, other) -> Array:
+    other = ops.as_operand(other, self.device)
+    # NumPy resolves the loop's dtype (and refuses the cast back) before it looks at the operands' dimensions
+    out = promotion.result_dtype(np.multiply, self.dtype, other.dtype if isinstance(other, ops._array_cls()) else other)
+    if out is not self.dtype and not np.can_cast(out.np, self.dtype.np, casting="same_kind"):
+        refuse_cast("matmul", out, self)
     result = self.__matmul__(other)
     if result.shape != self.shape:  # NumPy: a @= b keeps a's shape
         raise ValueError(f"matmul: output operand of shape {self.shape} does not match the result's shape "

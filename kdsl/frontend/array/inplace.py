@@ -23,28 +23,40 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from kdsl.dtype import promotion
 from kdsl.frontend.array import ops, scalar_like
+from kdsl.frontend.array.ufunc_errors import UFuncTypeError as UFuncTypeError  # re-exported: tests and users
+from kdsl.frontend.array.ufunc_errors import output_casting_error
 
 if TYPE_CHECKING:
     from kdsl.frontend.array.array import Array
-
-
-class UFuncTypeError(TypeError):
-    """An in-place operator whose result cannot be cast back to the left operand's dtype (NumPy's error of the same
-    name; a TypeError)."""
 
 
 def inplace_operator(name: str):
     """The method ``__i<name>__``: ``a op= b`` computes ``a op b``, checks it (:func:`check_inplace`) and stores it
     into ``a`` (:func:`store_inplace`)."""
     def method(self, other):
-        result = ops.apply(name, self, other)
+        try:
+            result = ops.apply(name, self, other)
+        except ValueError:
+            if name == "pow":  # NumPy refuses the cast back before its loop meets a negative exponent
+                _check_cast_back(name, self, other)
+            raise
         if scalar_like.rebinds(self, result):  # x = a.sum(); x /= n: a NumPy scalar's new value
             return result
         check_inplace(name, self, other, result)
         return store_inplace(self, result)
     method.__name__ = f"__i{name}__"
     return method
+
+
+def _check_cast_back(name: str, target: Array, other) -> None:
+    """:func:`check_inplace`'s dtype rule on the dtype ``target op other`` would have (the op itself failed)."""
+    if target.ndim == 0 and target._parent is None:
+        return  # a NumPy scalar's rule: its new value may take any dtype
+    out, _ = ops.result_of(name, [target, ops.as_operand(other, target.device)])
+    if out is not target.dtype and not np.can_cast(out.np, target.dtype.np, casting="same_kind"):
+        refuse_cast(name, out, target)
 
 
 def store_inplace(target: Array, result: Array) -> Array:
@@ -64,18 +76,30 @@ def store_inplace(target: Array, result: Array) -> Array:
 
 def check_inplace(name: str, target: Array, other, result: Array) -> None:
     """NumPy's rules for ``target op= other``: the result keeps ``target``'s shape and casts back to its dtype
-    under the 'same_kind' rule (int += float is refused, int32 += int64 is allowed)."""
+    under the 'same_kind' rule (int += float is refused, int32 += int64 is allowed). The dtype is checked first,
+    as NumPy resolves the loop before it broadcasts."""
+    if result.dtype is not target.dtype and \
+            not np.can_cast(result.dtype.np, target.dtype.np, casting="same_kind"):
+        refuse_cast(name, result.dtype, target)
     if result.shape != target.shape:
         raise ValueError(f"non-broadcastable output operand with shape {target.shape} doesn't match the broadcast "
                          f"shape {result.shape}; write `a = a {_SYMBOL.get(name, name)} b` for a new array of the "
                          "broadcast shape")
-    if result.dtype is not target.dtype and \
-            not np.can_cast(result.dtype.np, target.dtype.np, casting="same_kind"):
-        sym = _SYMBOL.get(name, name)
-        raise UFuncTypeError(
-            f"Cannot cast ufunc '{name}' output from {result.dtype.name} to {target.dtype.name} with casting rule "
-            f"'same_kind' (in-place operators keep the left operand's dtype); write `a = a {sym} b` for a new "
-            f"{result.dtype.name} array, or cast the operand: `a {sym}= kd.asarray(b).astype(a.dtype)`")
+
+
+def refuse_cast(name: str, out, target: Array) -> None:
+    """NumPy's UFuncTypeError for ``target op= ...`` whose result dtype ``out`` does not cast back."""
+    sym = _SYMBOL.get(name, name)
+    raise output_casting_error(
+        numpy_name(name), out, target.dtype, "same_kind",
+        f"in-place operators keep the left operand's dtype: write `a = a {sym} b` for a new {out.name} array, or "
+        f"cast the operand: `a {sym}= kd.asarray(b).astype(a.dtype)`")
+
+
+def numpy_name(name: str) -> str:
+    """NumPy's ufunc name for the op ``name`` (``'div'`` is ``'divide'``, ``'shl'`` ``'left_shift'``)."""
+    entry = promotion.OP_SIGNATURES.get(name)
+    return entry[0].__name__ if entry is not None else name
 
 
 _SYMBOL = {"matmul": "@", "add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%", "pow": "**",

@@ -66,7 +66,7 @@ def ravel_keep(a: Array) -> Array:
     that is C order after sorting the axes by decreasing stride magnitude (ties keep their order)."""
     from kdsl.frontend.array.array_flags import layout_strides
 
-    strides = layout_strides(a._node)
+    strides = layout_strides(a)
     if strides is None:
         return a.reshape(-1)
     order = sorted(range(a.ndim), key=lambda i: -abs(strides[i]))
@@ -81,7 +81,7 @@ def host_with_layout(a: Array) -> Any:
 
     from kdsl.frontend.array.array_flags import layout_strides
 
-    strides = layout_strides(a._node)
+    strides = layout_strides(a)
     if strides is None or a.ndim < 1:
         return a.numpy()
     negative = tuple(i for i, s in enumerate(strides) if s < 0)

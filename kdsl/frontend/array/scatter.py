@@ -56,6 +56,7 @@ from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import min as amin
 from kdsl.frontend.array.scatter_sorted import at, runs_of
 from kdsl.frontend.array.shape_ops import broadcast_to
+from kdsl.frontend.array.ufunc_errors import output_casting_error
 
 
 def _checked_indices(indices: Any, n: int, device, axis: int = 0, wrap: bool = True) -> Array:
@@ -111,8 +112,7 @@ def _values(values: Any, shape: tuple[int, ...], a: Array, name: str) -> Array:
     if name == "divide" and vd.kind in "biu":  # true division of integers gives floats
         vd = np.dtype(np.float64)
     if not np.can_cast(vd, a.dtype.np, "same_kind"):
-        raise TypeError(f"Cannot cast ufunc {name!r} output from dtype('{vd}') to dtype('{a.dtype.np}') with "
-                        "casting rule 'same_kind'")
+        raise output_casting_error(name, vd, a.dtype, "same_kind")
     if v is None:
         v = Array(ops.const_node(values, a.dtype, a.device))
     try:

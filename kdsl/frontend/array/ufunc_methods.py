@@ -34,9 +34,9 @@ import numpy as np
 from kdsl.frontend.array import left_folds, ops, scatter_segmented
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
-from kdsl.frontend.array.inplace import UFuncTypeError
 from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.scatter import WithAt
+from kdsl.frontend.array.ufunc_errors import input_casting_error, output_casting_error
 
 # ufunc.reduce / ufunc.accumulate -> the kdsl function that computes it
 REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
@@ -286,8 +286,8 @@ def cast_input(name: str, i: int, a: Array, dtype: Any, casting: str) -> Array:
     """Input ``i`` in the loop's ``dtype``, after NumPy's ``casting`` check (its UFuncTypeError)."""
     want = np.dtype(getattr(dtype, "np", dtype))
     if not np.can_cast(a.dtype.np, want, casting):  # type: ignore[arg-type]
-        raise UFuncTypeError(f"Cannot cast ufunc '{name}' input {i} from {a.dtype.name} to {want.name} with casting "
-                             f"rule '{casting}'; pass casting='unsafe' or cast the input with astype")
+        raise input_casting_error(name, i, a.dtype, want, casting,
+                                  "pass casting='unsafe' or cast the input with astype")
     return a.astype(dtype)
 
 
@@ -328,8 +328,8 @@ def written_into(result: Array, out: Any, where: Any, casting: str, name: str) -
     if out is not None and not isinstance(out, Array):
         raise TypeError(f"{name}(out=...) must be a kdsl Array (a NumPy out would mean a copy to the host)")
     if out is not None and not np.can_cast(result.dtype.np, out.dtype.np, casting):  # type: ignore[arg-type]
-        raise UFuncTypeError(f"Cannot cast ufunc '{name}' output from {result.dtype.name} to {out.dtype.name} with "
-                             f"casting rule '{casting}'; pass an out of the result's dtype, or casting='unsafe'")
+        raise output_casting_error(name, result.dtype, out.dtype, casting,
+                                   "pass an out of the result's dtype, or casting='unsafe'")
     if where is not True:
         kept = out if out is not None else Array(ops.const_node(0, result.dtype, result.device))
         result = select(asarray(where) if not isinstance(where, (Array, bool)) else where, result, kept)

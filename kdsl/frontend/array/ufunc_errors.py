@@ -1,0 +1,83 @@
+"""The errors of a ufunc whose operand or result cannot be cast: NumPy's classes and messages.
+
+NumPy raises ``UFuncTypeError`` subclasses (private, in ``numpy._core._exceptions``) that print as
+``numpy._core._exceptions._UFuncOutputCastingError: Cannot cast ufunc 'divide' output from dtype('float64') to
+dtype('int64') with casting rule 'same_kind'``. kdsl's errors subclass them, so an ``except`` clause written
+for NumPy's class (or for ``TypeError``) catches kdsl's, and their message starts with NumPy's, followed by
+kdsl's hint on the fix.
+
+Example:
+    >>> import numpy as np
+    >>> err = output_casting_error("divide", np.dtype("float64"), np.dtype("int64"), "same_kind", "the fix")
+    >>> print(err)
+    Cannot cast ufunc 'divide' output from dtype('float64') to dtype('int64') with casting rule 'same_kind'; the fix
+    >>> isinstance(err, TypeError), type(err).__name__
+    (True, 'UFuncTypeError')
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import numpy as np
+
+
+def _numpy_class(name: str) -> type[TypeError]:
+    """NumPy's exception class ``name`` (``numpy._core`` in NumPy 2, ``numpy.core`` in 1.x); TypeError if absent."""
+    for module in ("numpy._core._exceptions", "numpy.core._exceptions"):
+        try:
+            return getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError):
+            continue
+    return TypeError
+
+
+class UFuncTypeError(_numpy_class("UFuncTypeError")):  # type: ignore[misc]
+    """A ufunc whose operands or result cannot be cast under its casting rule (NumPy's class of that name, a
+    TypeError); the message is the one given, not built from a NumPy ufunc object as NumPy's is."""
+
+    def __init__(self, message: str, ufunc: Any = None) -> None:
+        TypeError.__init__(self, message)
+        self.ufunc = ufunc
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class _OutputCastingError(UFuncTypeError, _numpy_class("_UFuncOutputCastingError")):  # type: ignore[misc]
+    __str__ = UFuncTypeError.__str__
+
+
+class _InputCastingError(UFuncTypeError, _numpy_class("_UFuncInputCastingError")):  # type: ignore[misc]
+    __str__ = UFuncTypeError.__str__
+
+
+for _cls in (_OutputCastingError, _InputCastingError):  # tracebacks name the public base, as NumPy's do
+    _cls.__name__ = _cls.__qualname__ = "UFuncTypeError"
+
+
+def _np_dtype(d: Any) -> np.dtype:
+    return np.dtype(getattr(d, "np", d))
+
+
+def output_casting_error(name: str, from_: Any, to: Any, casting: str, hint: str = "") -> UFuncTypeError:
+    """NumPy's error for ufunc ``name`` (NumPy's name: ``'divide'``, not an operator) whose result of dtype
+    ``from_`` cannot be cast to the output's ``to``; ``hint`` (the fix) follows NumPy's message."""
+    f, t = _np_dtype(from_), _np_dtype(to)
+    err = _OutputCastingError(f"Cannot cast ufunc {name!r} output from {f!r} to {t!r} with casting rule "
+                              f"{casting!r}" + (f"; {hint}" if hint else ""))
+    err.casting, err.from_, err.to, err.out_i = casting, f, t, 0
+    return err
+
+
+def input_casting_error(name: str, i: int, from_: Any, to: Any, casting: str, hint: str = "") -> UFuncTypeError:
+    """NumPy's error for input ``i`` of ufunc ``name`` that cannot be cast from ``from_`` to the loop's ``to``."""
+    f, t = _np_dtype(from_), _np_dtype(to)
+    err = _InputCastingError(f"Cannot cast ufunc {name!r} input {i} from {f!r} to {t!r} with casting rule "
+                             f"{casting!r}" + (f"; {hint}" if hint else ""))
+    err.casting, err.from_, err.to, err.in_i = casting, f, t, i
+    return err
+
+
+__all__ = ["UFuncTypeError", "input_casting_error", "output_casting_error"]

@@ -78,7 +78,7 @@ def __rmatmul__(self, other) -> Array:
 def __imatmul__(self, other) -> Array:
     other = ops.as_operand(other, self.device)
     # NumPy resolves the loop's dtype (and refuses the cast back) before it looks at the operands' dimensions
-    out = promotion.result_dtype(np.multiply, self.dtype, other.dtype if isinstance(other, ops._array_cls()) else other)
+    out = promotion.result_dtype(np.multiply, self.dtype, other.dtype if isinstance(other, type(self)) else other)
     if out is not self.dtype and not np.can_cast(out.np, self.dtype.np, casting="same_kind"):
         refuse_cast("matmul", out, self)
     result = self.__matmul__(other)

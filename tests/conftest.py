@@ -1,6 +1,7 @@
 """Suite-wide rules: the Khronos validation layer is on, and any validation error fails the test that caused it."""
 
 import os
+import signal
 
 os.environ.setdefault("KDSL_VALIDATION", "1")
 # scikit-learn's array API dispatch (tests/ecosystem) needs SciPy's, which reads this when SciPy is first imported.
@@ -20,6 +21,22 @@ def _no_validation_errors():
     validation.clear()
     if found:
         pytest.fail("Vulkan validation errors:\n" + "\n\n".join(found), pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def _sigint_left_as_found():
+    """A test that changes how SIGINT is handled (its handler, or the main thread's signal mask) restores it:
+    the Ctrl-C test (tests/runtime/test_sequence.py) and a developer's Ctrl-C rely on it. Two system calls per
+    test. (A suite started as a background job of a non-interactive shell begins with SIGINT ignored: that is
+    the state to keep, not an error.)"""
+    before = signal.getsignal(signal.SIGINT), signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    yield
+    after = signal.getsignal(signal.SIGINT), signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    if after != before:
+        signal.signal(signal.SIGINT, before[0])
+        signal.pthread_sigmask(signal.SIG_SETMASK, before[1])
+        pytest.fail(f"the test left SIGINT's handler and signal mask changed: {before} -> {after} (restored now)",
+                    pytrace=False)
 
 
 @pytest.fixture(params=["subgroups", "shared"])

@@ -80,6 +80,15 @@ def test_byte_bounds_of_views_match_numpy(maker, view):
     assert got == want
 
 
+@pytest.mark.parametrize("view", [lambda c: c.real, lambda c: c.imag, lambda c: c[::2].imag, lambda c: c[1:].real,
+                                  lambda c: c.reshape(2, 2).T.imag])
+def test_byte_bounds_of_complex_parts_match_numpy(view):
+    data = np.array([1 + 2j, 3 + 4j, 5 + 6j, 7 + 8j], np.complex64)
+    c, n = kd.asarray(data), data.copy()
+    got = _relative(kd_utils.byte_bounds(view(c)), kd_utils.byte_bounds(c)[0])
+    assert got == _relative(np_utils.byte_bounds(view(n)), np_utils.byte_bounds(n)[0])
+
+
 def test_byte_bounds_of_distinct_arrays_do_not_overlap():
     arrays = [kd.zeros((3, 4)), kd.ones(5000), kd.arange(7), kd.zeros((3, 4)).T.reshape(-1), kd.asarray([1.0])]
     bounds = sorted(kd_utils.byte_bounds(a) for a in arrays)

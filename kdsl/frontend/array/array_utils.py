@@ -105,6 +105,11 @@ def byte_bounds(a: Any) -> tuple[int, int]:
 
     if not isinstance(a, Array):
         return _numpy_byte_bounds(a)
+    node = a._n
+    if node.op in ("real", "imag") and a._parent is not None:  # a complex array's parts: every other word of it
+        low, high = byte_bounds(a._parent[0])
+        part = a.dtype.itemsize
+        return (low, high - part) if node.op == "real" else (low + part, high)
     base = base_of(a)
     owner = a if base is None else base
     start, size = _address(owner), a.dtype.itemsize

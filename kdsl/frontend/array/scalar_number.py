@@ -5,9 +5,11 @@ scalar has beyond ``float()``/``int()``/``round()`` (``scalar_like.py``, ``array
 * ``is_integer()`` of a real floating or integer 0-d array (NumPy 2's scalars),
 * ``numerator`` and ``denominator`` of an integer 0-d array (NumPy's integers are ``numbers.Integral``),
 * ``Array(number)``: ``statistics`` converts its exact result back with ``type(x)(value)``, as it does for a
-  ``np.float32``; a number (a ``Fraction`` included) gives a 0-d array of it (a non-integral ``Fraction`` as
-  a float: NumPy's integer scalars truncate it, ``statistics.mean([np.int64(1), np.int64(2)])`` is 1; kdsl's
-  is 1.5, as Python ints give).
+  ``np.float32``. ``type(x)`` is the same class for every dtype, so the dtype is the one of the last 0-d array
+  whose exact value (``as_integer_ratio``, ``numerator``) was read in this thread: ``statistics`` reads every
+  data point's before it converts its result, so ``statistics.mean`` of float64 0-d arrays is float64, of
+  float32 ones float32, and of int64 ones int64, truncated as NumPy's integer scalar truncates the exact mean
+  (``statistics.mean([np.int64(1), np.int64(2)])`` is 1). With none read yet, ``kd.asarray``'s dtype.
 
 On an array that is not 0-d, or of a dtype whose NumPy scalar lacks the method, the name raises
 ``AttributeError`` (so ``hasattr`` and ``statistics``' fallbacks see what they would see with NumPy).
@@ -21,6 +23,7 @@ Example:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -38,11 +41,19 @@ def _check(self: Any, kinds: str, name: str) -> None:
                              "none either (a 0-d floating array has as_integer_ratio, an integer one numerator)")
 
 
+_last = threading.local()  # .dtype: the dtype of the last 0-d array whose exact value was read (Array(number))
+
+
 def _as_integer_ratio(self: Any) -> Callable[[], tuple[int, int]]:
     """The exact ratio of integers of a 0-d floating array's value (``float.as_integer_ratio``; OverflowError
     for an infinity, ValueError for NaN)."""
     _check(self, "f", "as_integer_ratio")
-    return lambda: self.item().as_integer_ratio()
+
+    def ratio() -> tuple[int, int]:
+        _last.dtype = self.dtype
+        return self.item().as_integer_ratio()
+
+    return ratio
 
 
 def _is_integer(self: Any) -> Callable[[], bool]:
@@ -55,6 +66,7 @@ def _numerator(self: Any) -> int:
     """An integer 0-d array's value (``numbers.Integral``'s ``numerator``; a Python int, which ``Fraction``
     takes: NumPy's is the scalar itself, a registered ``numbers.Integral``)."""
     _check(self, "iu", "numerator")
+    _last.dtype = self.dtype
     return self.item()
 
 
@@ -73,11 +85,18 @@ def number_node(value: Any) -> Node:
     """The node of ``Array(value)`` for a number ``value``: a 0-d array of it (``kd.asarray``'s dtype rules)."""
     from kdsl.frontend.array.creation import asarray  # cycle: creation builds Arrays
 
-    if isinstance(value, Fraction):
-        value = int(value) if value.denominator == 1 else float(value)
-    if not isinstance(value, (bool, int, float, complex, np.bool_, np.number)):
+    if not isinstance(value, (bool, int, float, complex, Fraction, np.bool_, np.number)):
         raise TypeError(f"Array() takes a graph node or a number, not {type(value).__name__}; use kd.asarray(x) "
                         "to make an array")
+    dtype = getattr(_last, "dtype", None)
+    if dtype is not None and dtype.kind in "iuf" and isinstance(value, (int, float, Fraction)):
+        # the data's dtype (see the module docstring); an integer one truncates, as NumPy's integer scalars do
+        try:
+            return asarray(int(value) if dtype.kind in "iu" else float(value), dtype=dtype)._n
+        except OverflowError:  # out of the integer dtype's range: asarray's dtype below
+            pass
+    if isinstance(value, Fraction):
+        value = int(value) if value.denominator == 1 else float(value)
     return asarray(value)._n
 
 

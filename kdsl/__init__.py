@@ -118,6 +118,7 @@ __all__ += ["save", "load", "savez", "savez_compressed", "savetxt", "loadtxt", "
 __all__ += ["apply_over_axes", "iterable", "ndenumerate", "ndindex", "asfortranarray", "isfortran", "require",
             "mask_indices", "base_repr", "binary_repr", "piecewise", "shares_memory", "common_type",
             "min_scalar_type", "mintypecode", "typename", "frompyfunc", "vectorize", "euler_gamma"]  # small helpers
+__all__ += ["PerformanceWarning"]  # the host fallbacks (kd.vectorize of Python control flow)
 
 
 def __getattr__(name: str):

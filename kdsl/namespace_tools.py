@@ -30,6 +30,7 @@ from kdsl.frontend.array.iteration import iterable, ndenumerate, ndindex
 from kdsl.frontend.array.jit import jit
 from kdsl.frontend.array.nditer import nditer
 from kdsl.frontend.array.number_strings import base_repr, binary_repr
+from kdsl.frontend.array.performance_warning import PerformanceWarning
 from kdsl.frontend.array.printing import (
     array2string,
     array_repr,

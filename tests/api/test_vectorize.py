@@ -1,5 +1,5 @@
 """kd.vectorize and kd.frompyfunc: the function runs once on whole arrays; values and dtypes as NumPy's
-per-element loop; Python control flow is refused with a message naming kd.where."""
+per-element loop; Python control flow falls back to NumPy's loop on the host (test_vectorize_host_fallback.py)."""
 
 import math
 
@@ -56,10 +56,11 @@ def test_otypes_excluded_multiple_outputs_and_decorator():
 @pytest.mark.parametrize("func", [lambda x: 1.0 if x > 0 else 0.0, lambda x: math.sin(x), lambda x: int(x) + 1,
                                   lambda x: x > 0 and x < 2, lambda x: [0, 1, 2][x], {0: 5, 1: 6}.get,
                                   lambda x: {0: 5, 1: 6}[x]])
-def test_control_flow_is_refused_naming_where(func):
-    np.vectorize(func)(np.array([0, 1]))  # NumPy's loop takes it
-    with pytest.raises(TypeError, match="kd.where"):
-        kd.vectorize(func)(kd.asarray([0, 1]))
+def test_control_flow_runs_numpys_loop_warning_with_kd_where(func):
+    want = np.vectorize(func)(np.array([0, 1]))
+    with pytest.warns(kd.PerformanceWarning, match="kd.where"):
+        got = kd.vectorize(func)(kd.asarray([0, 1]))
+    np.testing.assert_array_equal(got.numpy(), want)
 
 
 def test_other_errors_pass_through():
@@ -78,8 +79,9 @@ def test_frompyfunc():
         f(kd.asarray(I))
     with pytest.raises(ValueError, match="nout"):
         kd.frompyfunc(lambda a: a, 1, 2)(kd.asarray(I))
-    with pytest.raises(TypeError, match="kd.where"):
-        kd.frompyfunc(lambda a: a if a else 0, 1, 1)(kd.asarray(I))
+    with pytest.warns(kd.PerformanceWarning, match="kd.where"):
+        host = kd.frompyfunc(lambda a: a if a else 0, 1, 1)(kd.asarray(I))
+    np.testing.assert_array_equal(host.numpy(), np.frompyfunc(lambda a: a if a else 0, 1, 1)(I).astype(int))
 
 
 def test_vectorize_and_piecewise_stay_lazy():

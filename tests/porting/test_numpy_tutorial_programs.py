@@ -221,7 +221,7 @@ def air_quality(xp, pollutant_host, lockdown_hour, before_idx, after_idx):
     pollutants = xp.concatenate((pollutants_A_24hr_avg, pollutants_B_8hr_avg), axis=1)
 
     # compute_indices of the tutorial, element-wise: its if/elif chain over the breakpoints (np.vectorize of
-    # Python control flow) is the bracket searchsorted finds; kdsl documents vectorize as refusing branches
+    # Python control flow) is the bracket searchsorted finds; kdsl would run the branches on the host
     def compute_indices(pol, con):
         bp = breakpoints[pol]
         inc = 0.1 if pol == 'CO' else 1

@@ -3,22 +3,26 @@
 NumPy calls the Python function once per element. kdsl calls it once, with whole kdsl arrays: a function made
 of arithmetic, comparisons and ``np``/``kd`` functions then builds one fused kernel, and the result is the
 function's values broadcast to the arguments' shape, exactly as NumPy's loop would give. A function that does
-Python control flow on a value (``if x > 0:``, ``math.sin(x)``, ``int(x)``) cannot take a whole array: kdsl
-raises ``TypeError`` saying so and pointing at ``kd.where`` (write ``kd.where(x > 0, a, b)`` instead of
-``a if x > 0 else b``). ``frompyfunc`` is the same with NumPy's ``nin``/``nout`` count checks; its results are
-numeric kdsl arrays rather than NumPy's object arrays; its ``outer``, ``reduce`` and ``accumulate`` fold
-left as NumPy's object loops do (``pyfunc_methods.py``). With ``signature=`` (a generalised ufunc) the
-function gets core slices, one call per loop index, as NumPy's (``vectorize_signature.py``).
+Python control flow on a value (``if x > 0:``, ``math.sin(x)``, ``int(x)``, ``d[x]``) cannot take a whole array:
+kdsl then falls back, deliberately, to NumPy's own per-element loop on the host (``vectorize_host.py``: the inputs
+are read back, a round trip) and warns once per vectorized function with ``kd.PerformanceWarning``, naming the
+array-math rewrite that runs on the GPU (``kd.where(x > 0, a, b)`` instead of ``a if x > 0 else b``).
+``frompyfunc`` is the same with NumPy's ``nin``/``nout`` count checks; its results are numeric kdsl arrays
+rather than NumPy's object arrays; its ``outer``, ``reduce`` and ``accumulate`` fold left as NumPy's object
+loops do (``pyfunc_methods.py``). With ``signature=`` (a generalised ufunc) the function gets core slices, one
+call per loop index, as NumPy's (``vectorize_signature.py``).
 
 Example:
-    >>> import kdsl as kd
+    >>> import kdsl as kd, warnings
     >>> f = kd.vectorize(lambda x, y: x * 2 + y)
     >>> f(kd.asarray([1, 2]), 10).tolist()
     [12, 14]
-    >>> kd.vectorize(lambda x: 1.0 if x > 0 else 0.0)(kd.asarray([1.0, -1.0]))
-    Traceback (most recent call last):
-    ...
-    TypeError: vectorize: the function does Python control flow on an element ...
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     kd.vectorize(lambda x: 1.0 if x > 0 else 0.0)(kd.asarray([1.0, -1.0])).tolist()
+    [1.0, 0.0]
+    >>> caught[0].category.__name__
+    'PerformanceWarning'
 """
 
 from __future__ import annotations
@@ -30,16 +34,11 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.frontend.array import pyfunc_methods, vectorize_signature
+from kdsl.frontend.array import pyfunc_methods, vectorize_host, vectorize_signature
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.ops import broadcast_shapes
 from kdsl.frontend.array.shape_ops import broadcast_to
-
-# The errors kdsl's Array raises when Python asks for one value of a whole array (bool(), float(), int(), index,
-# a dict key: `np.vectorize(mapping.get)`).
-_VALUE_ERRORS = ("truth value of an array", "converted to Python scalars", "converted to a scalar index",
-                 "unhashable type")
 
 
 def _as_array(x: Any) -> Array:
@@ -47,20 +46,17 @@ def _as_array(x: Any) -> Array:
     return x if isinstance(x, Array) else asarray(np.asarray(x))
 
 
-def _control_flow_error(name: str, err: Exception) -> TypeError:
-    return TypeError(
-        f"{name}: the function does Python control flow on an element (if/while/and/or, float(), int(), math.*, "
-        f"a dict lookup), but kdsl calls it once with whole arrays, not per element ({err}). Write it as array "
-        f"math: kd.where(cond, a, b) instead of `a if cond else b`, kd.sin instead of math.sin, and for a dict "
-        f"`values[kd.searchsorted(keys, a)]` with sorted key and value arrays; or loop in NumPy on a.numpy()")
+_NEEDS_ELEMENTS: Any = object()  # what _call_whole returns when the function needs concrete elements
 
 
-def _call_whole(name: str, func: Callable[..., Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+def _call_whole(func: Callable[..., Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """``func`` called once with whole arrays, or ``(_NEEDS_ELEMENTS, err)`` where it did Python control flow on
+    an element; any other error is the function's own and propagates."""
     try:
         return func(*args, **kwargs)
     except (TypeError, ValueError) as err:
-        if any(s in str(err) for s in _VALUE_ERRORS):
-            raise _control_flow_error(name, err) from err
+        if vectorize_host.needs_elements(err):
+            return _NEEDS_ELEMENTS, err
         raise
 
 
@@ -102,6 +98,7 @@ class vectorize:  # noqa: N801 - NumPy's name
         self.excluded = set(excluded or ())
         self.cache = cache
         self.signature = signature
+        self._warned = False  # the host fallback warns once per vectorized function
         self.__doc__ = doc if doc is not None else getattr(pyfunc, "__doc__", None)
         if pyfunc is not None:
             functools.update_wrapper(self, pyfunc, assigned=("__name__", "__qualname__", "__module__"),
@@ -138,11 +135,23 @@ class vectorize:  # noqa: N801 - NumPy's name
         arrays = [a for a in (*pos, *kw.values()) if isinstance(a, Array)]
         shape = broadcast_shapes(*[a.shape for a in arrays]) if arrays else ()
         assert self.pyfunc is not None
-        out = _call_whole(name, self.pyfunc, pos, kw)
+        out = _call_whole(self.pyfunc, pos, kw)
+        if isinstance(out, tuple) and out and out[0] is _NEEDS_ELEMENTS:
+            # outside the except block, so that the function's own errors on the host chain to nothing
+            if not self._warned:
+                self._warned = True
+                vectorize_host.warn(name, self.pyfunc, out[1])
+            return self._on_host(args, kwargs)
         if isinstance(out, tuple):
             types = self.otypes or [None] * len(out)
             return tuple(_shape_output(o, shape, t) for o, t in zip(out, types, strict=False))
         return _shape_output(out, shape, self.otypes[0] if self.otypes else None)
+
+    def _on_host(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """NumPy's per-element loop on the host, for a function that needs concrete elements."""
+        assert self.pyfunc is not None
+        return vectorize_host.call_vectorize(self.pyfunc, args, kwargs, otypes=self.otypes,
+                                             excluded=self.excluded, cache=self.cache, doc=self.__doc__)
 
 
 def _into(result: Array, dtype: Any, out: Any) -> Array:
@@ -177,6 +186,11 @@ class _PyFunc(vectorize):
         result = pyfunc_methods.reduce(self, self.nin, self.nout, self.identity, _as_array(array), axis,
                                        keepdims, initial, f"{getattr(self.pyfunc, '__name__', 'f')} (vectorized)")
         return _into(result, dtype, out)
+
+    def _on_host(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """NumPy's object ufunc on the host; its object results as numeric kdsl arrays."""
+        assert self.pyfunc is not None
+        return vectorize_host.call_frompyfunc(self.pyfunc, self.nin, self.nout, args, kwargs)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if len(args) != self.nin:

@@ -139,6 +139,7 @@ __all__ += ["broadcast", "flatiter", "format_float_positional", "format_float_sc
 __all__ += ["nn", "optim"]
 __all__ += ["testing"]
 __all__ += ["exceptions"]
+__all__ += ["ma"]
 
 from kdsl.frontend.array import ufunc_methods as _ufunc_methods  # noqa: E402
 

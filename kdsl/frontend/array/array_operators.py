@@ -28,7 +28,13 @@ def binary(name: str, reflected: bool = False):
             return ops.apply(name, other, self)
     else:
         def method(self, other):
-            return ops.apply(name, self, other)
+            try:
+                return ops.apply(name, self, other)
+            except TypeError:
+                # an operand type that handles kdsl arrays itself (kd.ma.MaskedArray): its reflected operator
+                if getattr(type(other), "__kdsl_defer__", False):
+                    return NotImplemented
+                raise
     method.__name__ = f"__{'r' if reflected else ''}{name}__"
     return method
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
-from kdsl.ma.constants import default_fill_value, fill_scalar, masked, nomask, numpy_dtype
+from kdsl.ma.constants import fill_scalar, masked, nomask, numpy_dtype
 
 
 def _is_kd_masked(x: Any) -> bool:
@@ -113,8 +113,9 @@ class MaskedArray:
     def fill_value(self) -> Any:
         """The value ``filled()`` puts in masked entries (NumPy's defaults: 1e20, 999999, True)."""
         d = numpy_dtype(self.dtype)
-        value = default_fill_value(d) if self._fill_value is None else self._fill_value
-        return np.asarray(value).astype(d)[()]
+        if self._fill_value is None:  # NumPy's default, of NumPy's type (np.float64(1e+20) for float32 too)
+            return np.ma.MaskedArray(np.empty(0, d)).fill_value
+        return np.asarray(self._fill_value).astype(d)[()]
 
     @fill_value.setter
     def fill_value(self, value: Any) -> None:

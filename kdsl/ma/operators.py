@@ -40,6 +40,20 @@ def parts(x: Any) -> tuple[Any, Any]:
     return kd.asarray(x), nomask
 
 
+def strong(da: Any, db: Any) -> tuple[Any, Any]:
+    """The operands as numpy.ma takes them: a Python scalar next to an array is a 0-d array of NumPy's default
+    dtype (strong, not NEP 50's weak scalar), so float32 data + 1.0 is float64 and int32 data + 1 is int64; the
+    array operand is cast to that dtype (lazily) and the scalar stays a Python number."""
+    for x, y, swap in ((da, db, False), (db, da, True)):
+        if isinstance(x, kd.Array) and isinstance(y, (bool, int, float, complex)):
+            own = numpy_dtype(x.dtype)
+            target = np.result_type(own, np.asarray(y).dtype)
+            if target != own:
+                x = x.astype(target)
+            return (y, x) if swap else (x, y)
+    return da, db
+
+
 def union(m1: Any, m2: Any, shape: tuple[int, ...]) -> Any:
     """The union of two masks broadcast to ``shape`` (nomask when both are)."""
     if m1 is nomask and m2 is nomask:
@@ -80,7 +94,6 @@ _UNARY_DOMAINS: dict[str, Callable[[Any], Any]] = {
     "log": lambda x: x <= 0.0,
     "log2": lambda x: x <= 0.0,
     "log10": lambda x: x <= 0.0,
-    "log1p": lambda x: x <= -1.0,
     "arcsin": lambda x: kd.abs(x) > 1.0,
     "arccos": lambda x: kd.abs(x) > 1.0,
     "arccosh": lambda x: x < 1.0,
@@ -89,7 +102,7 @@ _UNARY_DOMAINS: dict[str, Callable[[Any], Any]] = {
 }
 _UNARY = ("exp", "sin", "cos", "tanh", "sinh", "cosh", "arctan", "arcsinh", "absolute", "abs", "fabs", "negative",
           "positive", "floor", "ceil", "trunc", "rint", "sign", "logical_not", "conjugate", "invert", "square",
-          "exp2", "expm1", "cbrt", "reciprocal", "isnan", "isinf", "isfinite", "around", "round", "angle")
+          "exp2", "expm1", "log1p", "cbrt", "reciprocal", "isnan", "isinf", "isfinite", "around", "round", "angle")
 
 
 def unary(name: str, x: Any, *args: Any, **kwargs: Any) -> Any:
@@ -129,6 +142,7 @@ def binary(name: str, a: Any, b: Any) -> Any:
     if a is masked or b is masked:
         shape = np.broadcast_shapes(_shape(da), _shape(db))
         return masked if not shape else MaskedArray.wrap(kd.zeros(shape), kd.ones(shape, dtype=kd.bool_))
+    da, db = strong(da, db)
     result = getattr(kd, name)(da, db)
     m = union(ma, mb, result.shape)
     if name in _SAFE_DIVIDE:
@@ -145,6 +159,7 @@ def power(a: Any, b: Any, third: Any = None) -> Any:
         raise MaskError("3-argument power not supported.")
     da, ma = parts(a)
     db, mb = parts(b)
+    da, db = strong(da, db)
     result = kd.power(da, db)
     m = union(ma, mb, result.shape)
     result = _keep(m, da, result)
@@ -172,6 +187,7 @@ def compare(a: MaskedArray, other: Any, op: Callable[[Any, Any], Any]) -> Any:
     db, mb = parts(other)
     if other is masked:
         return binary("equal", a, other)
+    da, db = strong(da, db)
     check = op(da, db)
     if not isinstance(check, kd.Array):
         check = kd.asarray(check)

@@ -31,8 +31,7 @@ def binary(name: str, reflected: bool = False):
             try:
                 return ops.apply(name, self, other)
             except TypeError:
-                # an operand type that handles kdsl arrays itself (kd.ma.MaskedArray): its reflected operator
-                if getattr(type(other), "__kdsl_defer__", False):
+                if ops.defers(other):  # kd.ma.MaskedArray: its reflected operator runs
                     return NotImplemented
                 raise
     method.__name__ = f"__{'r' if reflected else ''}{name}__"

@@ -70,7 +70,7 @@ def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
     """NumPy's ``np.ma.mean``: the sum of the unmasked entries over their count (masked where none)."""
     x = _as_masked(a)
     if x._mask is nomask:
-        return kd.mean(x._data, axis=axis, dtype=dtype, keepdims=keepdims)
+        return _finish(kd.mean(x._data, axis=axis, dtype=dtype, keepdims=keepdims), nomask)
     total = kd.sum(x.filled(0), axis=axis, keepdims=keepdims, **({} if dtype is None else {"dtype": dtype}))
     count = kd.sum(~x._mask, axis=axis, keepdims=keepdims, dtype=kd.int64)
     if total.dtype in (kd.float16,):
@@ -85,7 +85,7 @@ def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int 
     """NumPy's ``np.ma.var``: the variance of the unmasked entries (masked where count - ddof <= 0)."""
     x = _as_masked(a)
     if x._mask is nomask:
-        return kd.var(x._data, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+        return _finish(kd.var(x._data, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims), nomask)
     keep = ~x._mask
     count = kd.sum(keep, axis=axis, keepdims=True, dtype=kd.int64)
     data = x._data if dtype is None else x._data.astype(dtype)

@@ -29,13 +29,14 @@ def _compare(name, n, k, axis, keepdims, **kwargs):
     assert_same(module, expected, rtol=2e-5, atol=1e-5, check_dtype=name not in ("ptp",))
 
 
-@pytest.mark.parametrize("name", FILLED + STATS)
-@pytest.mark.parametrize("dtype", DTYPES)
+# NumPy's ptp of bools raises (bool subtraction): that pair is left out
+CASES = [(name, dtype) for name in FILLED + STATS for dtype in DTYPES if (name, dtype) != ("ptp", np.bool_)]
+
+
+@pytest.mark.parametrize(("name", "dtype"), CASES, ids=lambda v: getattr(v, "__name__", v))
 @pytest.mark.parametrize("shape", [(7,), (3, 4), (2, 3, 5), (1, 4)])
 @pytest.mark.parametrize("kind", MASKS)
 def test_reductions(name, dtype, shape, kind):
-    if dtype == np.bool_ and name in STATS + ["ptp"]:
-        pytest.skip("NumPy's bool subtraction raises")
     n, k = pair(shape, dtype, kind)
     for axis in _axes(shape):
         _compare(name, n, k, axis, False)

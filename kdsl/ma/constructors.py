@@ -42,7 +42,8 @@ def _filled_like(fn: Any, name: str) -> Any:
         data = fn(shape, dtype=dtype, **{k: v for k, v in kwargs.items() if k not in ("order", "like")})
         return MaskedArray.wrap(data)
     make.__name__ = make.__qualname__ = name
-    make.__doc__ = f"NumPy's ``np.ma.{name}``: ``kd.{name}`` as a masked array with nothing masked."
+    make.__doc__ = (f"NumPy's ``np.ma.{name}``: ``kd.{name}`` as a masked array with nothing masked (the default "
+                    "dtype is kdsl's default float, as kd.{name}'s).")
     return make
 
 
@@ -74,10 +75,11 @@ def masked_where(condition: Any, a: Any, copy: bool = True) -> MaskedArray:
     if not isinstance(data, kd.Array):
         data = kd.asarray(data)
     cond, cmask = parts(condition)
-    cond = as_mask_array(cond, tuple(np.broadcast_shapes(tuple(data.shape), kd.asarray(cond).shape)))
-    if cond.shape != data.shape:
-        raise IndexError(f"Inconsistent shape between the condition and the input (got {cond.shape} and "
-                         f"{data.shape})")
+    cshape = tuple(kd.asarray(cond).shape)
+    if cshape and cshape != tuple(data.shape):  # NumPy's rule: a scalar condition broadcasts, nothing else
+        raise IndexError(f"Inconsistent shape between the condition and the input (got {cshape} and "
+                         f"{tuple(data.shape)})")
+    cond = as_mask_array(cond, tuple(data.shape))
     if cmask is not nomask:
         cond = cond | cmask
     if mask is not nomask:
@@ -86,16 +88,19 @@ def masked_where(condition: Any, a: Any, copy: bool = True) -> MaskedArray:
     return MaskedArray.wrap(data.copy() if copy else data, cond, fill)
 
 
-def _condition(name: str, test: Any) -> Any:
+def _condition(name: str, test: Any, sets_fill: bool = False) -> Any:
     def mask_by(x: Any, value: Any, copy: bool = True) -> MaskedArray:
         data, _ = parts(x)
-        return masked_where(test(data if isinstance(data, kd.Array) else kd.asarray(data), value), x, copy)
+        out = masked_where(test(data if isinstance(data, kd.Array) else kd.asarray(data), value), x, copy)
+        if sets_fill:  # NumPy's masked_equal: the fill value is the masked value
+            out.fill_value = value
+        return out
     mask_by.__name__ = mask_by.__qualname__ = name
     mask_by.__doc__ = f"NumPy's ``np.ma.{name}``: ``x`` masked where the data is {name[7:].replace('_', ' ')} ``value``."
     return mask_by
 
 
-masked_equal = _condition("masked_equal", lambda d, v: d == v)
+masked_equal = _condition("masked_equal", lambda d, v: d == v, sets_fill=True)
 masked_not_equal = _condition("masked_not_equal", lambda d, v: d != v)
 masked_greater = _condition("masked_greater", lambda d, v: d > v)
 masked_greater_equal = _condition("masked_greater_equal", lambda d, v: d >= v)

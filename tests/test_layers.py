@@ -78,7 +78,8 @@ def test_imports_follow_the_layers(path):
         target = _layer(imported) or imported
         if target in (layer, "kdsl.errors") or target in ALLOWED[layer]:
             continue
-        public_api_layers = ("kdsl.frontend.lang", "kdsl.dask", "kdsl.nn", "kdsl.optim", "kdsl.models", "kdsl.testing", "kdsl.ma")
+        public_api_layers = ("kdsl.frontend.lang", "kdsl.dask", "kdsl.nn", "kdsl.optim", "kdsl.models", "kdsl.testing",
+                             "kdsl.ma")
         if layer in public_api_layers and imported == "kdsl":
             continue
         bad.append(imported)

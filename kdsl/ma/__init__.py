@@ -7,9 +7,10 @@ scalar result is ``masked``. Built on the public API.
 Example:
     >>> import kdsl as kd
     >>> x = kd.ma.masked_invalid(kd.asarray([1.0, float("nan"), 3.0]))
-    >>> print(x * 2), float(x.mean()), x.tolist()
+    >>> print(x * 2)
     [2.0 -- 6.0]
-    (None, 2.0, [1.0, None, 3.0])
+    >>> float(x.mean()), x.tolist()
+    (2.0, [1.0, None, 3.0])
 """
 
 from kdsl.ma.constants import MaskError, MaskType, default_fill_value, masked, nomask

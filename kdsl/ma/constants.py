@@ -25,7 +25,7 @@ MaskType = kd.bool_  # the dtype of masks (NumPy: np.bool)
 
 def numpy_dtype(dtype: Any) -> np.dtype:
     """The NumPy dtype of a kdsl or NumPy dtype (metadata only)."""
-    return np.dtype(getattr(dtype, "np", dtype))
+    return np.dtype(getattr(dtype, "np", dtype))  # a kdsl DType carries its NumPy dtype as .np
 
 
 def default_fill_value(dtype: Any) -> Any:

@@ -4,16 +4,15 @@
 Example:
     >>> import kdsl as kd
     >>> x = kd.ma.masked_greater(kd.arange(5), 2)
-    >>> print(x), x.count()
+    >>> print(x)
     [0 1 2 -- --]
-    (None, 3)
+    >>> x.count()
+    3
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-import numpy as np
 
 import kdsl as kd
 from kdsl.ma.constants import nomask
@@ -96,7 +95,8 @@ def _condition(name: str, test: Any, sets_fill: bool = False) -> Any:
             out.fill_value = value
         return out
     mask_by.__name__ = mask_by.__qualname__ = name
-    mask_by.__doc__ = f"NumPy's ``np.ma.{name}``: ``x`` masked where the data is {name[7:].replace('_', ' ')} ``value``."
+    relation = name[7:].replace("_", " ")
+    mask_by.__doc__ = f"NumPy's ``np.ma.{name}``: ``x`` masked where the data is {relation} ``value``."
     return mask_by
 
 

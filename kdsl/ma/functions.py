@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
-from kdsl.ma.constants import MaskType, masked, nomask
+from kdsl.ma.constants import MaskType, masked, nomask, numpy_dtype
 from kdsl.ma.masked_array import MaskedArray, as_mask_array
 from kdsl.ma.operators import parts
 
@@ -135,7 +135,7 @@ def _joined(fn: Any, arrays: Any, axis: int) -> MaskedArray:
     if all(getmask(a) is nomask for a in pieces):
         return MaskedArray.wrap(data)
     masks = [getmaskarray(a) if getmask(a) is not nomask else kd.zeros(d.shape, dtype=kd.bool_)
-             for a, d in zip(pieces, datas)]
+             for a, d in zip(pieces, datas, strict=True)]
     return MaskedArray.wrap(data, fn(masks, axis=axis))
 
 
@@ -165,7 +165,7 @@ reshape, ravel, transpose, swapaxes, squeeze, expand_dims, atleast_1d, atleast_2
 
 def asarray(a: Any, dtype: Any = None, order: Any = None) -> MaskedArray:
     """NumPy's ``np.ma.asarray``: ``a`` as a masked array (itself when it is one of that dtype)."""
-    if isinstance(a, MaskedArray) and (dtype is None or a.dtype == kd.dtype(dtype)):
+    if isinstance(a, MaskedArray) and (dtype is None or numpy_dtype(a.dtype) == numpy_dtype(dtype)):
         return a
     return MaskedArray(a, dtype=dtype)
 

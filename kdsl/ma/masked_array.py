@@ -48,6 +48,10 @@ class MaskedArray:
     """An array with a mask (``True`` where a value is invalid), as NumPy's ``np.ma.MaskedArray``."""
 
     __array_priority__ = 15  # NumPy's MaskedArray's: ndarray operators defer to it
+    _data: Any  # a kdsl Array
+    _mask: Any  # a kdsl bool Array of the data's shape, or nomask
+    _fill_value: Any  # a Python scalar, or None for NumPy's default
+    _hardmask: bool
 
     def __init__(self, data: Any = None, mask: Any = nomask, dtype: Any = None, copy: bool = False,
                  fill_value: Any = None, keep_mask: bool = True, hard_mask: bool = False, shrink: bool = True,
@@ -63,7 +67,7 @@ class MaskedArray:
             base_mask = nomask if data.mask is nomask else kd.asarray(np.ma.getmaskarray(data))
             data = np.ma.getdata(data)
         arr = data if isinstance(data, kd.Array) else kd.asarray(data, dtype=dtype)
-        if dtype is not None and arr.dtype != kd.dtype(dtype):
+        if dtype is not None and numpy_dtype(arr.dtype) != numpy_dtype(dtype):
             arr = arr.astype(dtype)
         elif copy:
             arr = arr.copy()

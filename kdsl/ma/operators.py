@@ -8,16 +8,17 @@ non-finite result, as NumPy does. Everything is lazy kdsl arithmetic (``kd.where
 Example:
     >>> import kdsl as kd
     >>> x = kd.ma.array([4.0, -1.0, 0.0, 2.0], mask=[False, False, False, True])
-    >>> print(kd.ma.sqrt(x)), print(1.0 / x)
+    >>> print(kd.ma.sqrt(x))
     [2.0 -- 0.0 --]
+    >>> print(1.0 / x)
     [0.25 -1.0 -- --]
-    (None, None)
 """
 
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

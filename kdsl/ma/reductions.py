@@ -8,10 +8,10 @@ Also bound as :class:`MaskedArray` methods (``x.sum(axis=0)``).
 Example:
     >>> import kdsl as kd
     >>> x = kd.ma.array([[1.0, 2.0], [3.0, 4.0]], mask=[[False, True], [True, True]])
-    >>> float(x.sum()), print(x.mean(axis=0)), x.max(axis=1).tolist()
-    (1.0, [1.0 --], None)
-    >>> x.max(axis=1).tolist(), x[1].sum() is kd.ma.masked
-    ([1.0, None], True)
+    >>> print(x.mean(axis=0))
+    [1.0 --]
+    >>> float(x.sum()), x.max(axis=1).tolist(), x[1].sum() is kd.ma.masked
+    (1.0, [1.0, None], True)
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ Example:
     (2.0, [1.0, None, 3.0])
 """
 
+from kdsl.ma import dispatch  # noqa: F401 - binds MaskedArray.__array_function__
 from kdsl.ma.constants import MaskError, MaskType, default_fill_value, masked, nomask
 from kdsl.ma.constructors import (
     arange,

@@ -19,7 +19,7 @@ import numpy as np
 import kdsl as kd
 from kdsl.ma.constants import MaskType, masked, nomask, numpy_dtype
 from kdsl.ma.masked_array import MaskedArray, as_mask_array
-from kdsl.ma.operators import parts
+from kdsl.ma.operators import parts, strong
 
 
 def getmask(a: Any) -> Any:
@@ -116,6 +116,7 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     cond = kd.asarray(cd).astype(kd.bool_) if cm is nomask else kd.where(cm, False, cd).astype(kd.bool_)
     xd, xm = (kd.zeros(()), True) if x is masked else parts(x)
     yd, ym = (kd.zeros(()), True) if y is masked else parts(y)
+    xd, yd = strong(xd, yd)  # numpy.ma's Python scalars are 0-d arrays: float32 data with 0.0 is float64
     data = kd.where(cond, xd, yd)
     shape = data.shape
     xm = nomask if xm is nomask else kd.asarray(xm)

@@ -63,14 +63,16 @@ def union(m1: Any, m2: Any, shape: tuple[int, ...]) -> Any:
     return m if m.shape == shape else kd.broadcast_to(m, shape)
 
 
-def _keep(mask: Any, original: Any, result: Any, safe_only: bool = False) -> Any:
-    """``result`` with the entries under ``mask`` taken from ``original`` (NumPy's copyto where the cast allows)."""
+def _keep(mask: Any, original: Any, result: Any, casting: str = "same_kind") -> Any:
+    """``result`` with the entries under ``mask`` taken from ``original`` where NumPy's copyto allows the cast
+    (``casting``: ``'unsafe'`` for numpy.ma's binary ops, ``'same_kind'`` for its unary ones, ``'safe'`` for
+    the domained ones, which put 0 where the cast is not safe)."""
     if mask is nomask:
         return result
     odt = numpy_dtype(original.dtype) if isinstance(original, kd.Array) else np.asarray(original).dtype
     rdt = numpy_dtype(result.dtype)
-    if not np.can_cast(odt, rdt, "safe" if safe_only else "same_kind"):
-        return kd.where(mask, 0, result) if safe_only else result
+    if not np.can_cast(odt, rdt, casting):
+        return kd.where(mask, 0, result) if casting == "safe" else result
     if isinstance(original, kd.Array):
         original = original.astype(result.dtype)
     return kd.where(mask, original, result)
@@ -150,8 +152,8 @@ def binary(name: str, a: Any, b: Any) -> Any:
         bad = (kd.abs(da) * _TINY >= kd.abs(db)) | ~kd.isfinite(result)
         bad = bad if bad.shape == result.shape else kd.broadcast_to(bad, result.shape)
         m = bad if m is nomask else m | bad
-        return _result(_keep(m, da, result, safe_only=True), m)
-    return _result(_keep(m, da, result), m)
+        return _result(_keep(m, da, result, "safe"), m)
+    return _result(_keep(m, da, result, "unsafe"), m)
 
 
 def power(a: Any, b: Any, third: Any = None) -> Any:

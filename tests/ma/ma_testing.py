@@ -43,7 +43,7 @@ def pair(shape, dtype, kind, layout="contiguous", seed=0):
     return n, k
 
 
-def assert_same(got, expected, rtol=2e-6, atol=1e-6, check_data=True, check_dtype=True):
+def assert_same(got, expected, rtol=2e-6, atol=1e-6, check_data=True, check_dtype=True, masked_data=False):
     """``got`` (kd.ma) equals ``expected`` (numpy.ma): masked constants, scalars, or data/mask/filled()."""
     if expected is np.ma.masked:
         assert got is kd.ma.masked, f"expected masked, got {got!r}"
@@ -58,7 +58,8 @@ def assert_same(got, expected, rtol=2e-6, atol=1e-6, check_data=True, check_dtyp
         keep = ~gmask
         gdata, edata = np.asarray(got.data.numpy()), np.asarray(expected.data)
         if check_data:
-            np.testing.assert_allclose(gdata[keep], edata[keep], rtol=rtol, atol=atol, equal_nan=True)
+            where = slice(None) if masked_data else keep  # masked_data: the data under the mask too
+            np.testing.assert_allclose(gdata[where], edata[where], rtol=rtol, atol=atol, equal_nan=True)
             np.testing.assert_allclose(got.filled().numpy(), expected.filled(), rtol=rtol, atol=atol,
                                        equal_nan=True)
         return

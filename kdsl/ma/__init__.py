@@ -82,6 +82,7 @@ from kdsl.ma.reductions import (
     count,
     max,
     mean,
+    median,
     min,
     prod,
     product,
@@ -100,6 +101,6 @@ __all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal"
            "isMaskedArray", "isarray", "make_mask", "make_mask_none", "mask_or", "masked", "masked_array",
            "masked_equal", "masked_greater", "masked_greater_equal", "masked_inside", "masked_invalid",
            "masked_less", "masked_less_equal", "masked_not_equal", "masked_outside", "masked_values",
-           "masked_where", "max", "mean", "min", "nomask", "ones", "ones_like", "power", "prod", "product", "ptp",
-           "ravel", "reshape", "squeeze", "stack", "std", "sum", "swapaxes", "transpose", "var", "where", "zeros",
+           "masked_where", "max", "mean", "median", "min", "nomask", "ones", "ones_like", "power", "prod", "product",
+           "ptp", "ravel", "reshape", "squeeze", "stack", "std", "sum", "swapaxes", "transpose", "var", "where", "zeros",
            "zeros_like"] + sorted(_FUNCTIONS)

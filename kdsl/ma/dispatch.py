@@ -22,8 +22,8 @@ from kdsl.ma.masked_array import MaskedArray
 
 # kd's functions with a kd.ma namesake that take the array first
 FIRST_ARGUMENT = ("sum", "prod", "mean", "var", "std", "min", "max", "amin", "amax", "argmin", "argmax", "any",
-                  "all", "ptp", "average", "ravel", "reshape", "transpose", "swapaxes", "squeeze", "expand_dims",
-                  "atleast_1d", "atleast_2d")
+                  "all", "ptp", "average", "median", "ravel", "reshape", "transpose", "swapaxes", "squeeze",
+                  "expand_dims", "atleast_1d", "atleast_2d")
 ANY_ARGUMENT = ("where",)  # a masked array anywhere among the arguments
 SEQUENCE = ("concatenate", "stack")  # a masked array in the sequence of arrays
 _METADATA = {"shape": lambda a: a.shape, "ndim": lambda a: a.ndim, "size": lambda a: a.size}

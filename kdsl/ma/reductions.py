@@ -167,6 +167,26 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     return (result, wsum) if returned else result
 
 
+def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False, keepdims: bool = False) -> Any:
+    """NumPy's ``np.ma.median``: the median of the unmasked entries along ``axis`` (one sort, masked entries
+    filled with the dtype's largest value so that they sort last; masked where none)."""
+    x = _as_masked(a)
+    if axis is None:
+        x, axis = x.ravel(), 0
+    if x._mask is nomask:
+        result = kd.median(x._data, axis=axis, keepdims=keepdims)
+        return _finish(result, nomask)
+    data = x._data if kd.isdtype(x.dtype, "real floating") else x._data.astype(kd.float64)
+    ordered = kd.sort(kd.where(x._mask, extreme_fill(data.dtype, True), data), axis=axis)
+    n = kd.sum(~x._mask, axis=axis, keepdims=True, dtype=kd.int64)
+    lo = kd.take_along_axis(ordered, kd.maximum((n - 1) // 2, 0), axis=axis)
+    hi = kd.take_along_axis(ordered, kd.maximum(n // 2, 0), axis=axis)
+    result, empty = (lo + hi) / 2, n == 0
+    if not keepdims:
+        result, empty = kd.squeeze(result, axis=axis), kd.squeeze(empty, axis=axis)
+    return _finish(kd.where(empty, 0, result).astype(result.dtype), empty)
+
+
 def _bind() -> None:
     cls: Any = MaskedArray
     for name in ("sum", "prod", "product", "min", "max", "any", "all", "mean", "var", "std", "ptp", "argmin",

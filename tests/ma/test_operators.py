@@ -82,7 +82,8 @@ def test_binary_functions(name):
     kb = kd.ma.array(kd.asarray(b), mask=[[0, 1, 0, 0], [0, 0, 0, 0]])
     with np.errstate(all="ignore"):
         expected = getattr(np.ma, name)(na, nb)
-        assert_same(getattr(kd.ma, name)(ka, kb), expected, masked_data=name in ("add", "subtract", "multiply", "divide", "true_divide"))
+        keeps = name in ("add", "subtract", "multiply", "divide", "true_divide")
+        assert_same(getattr(kd.ma, name)(ka, kb), expected, masked_data=keeps)
         assert_same(getattr(kd, name)(ka, kb), expected)
         assert_same(getattr(np, name)(ka, kb), expected)
 

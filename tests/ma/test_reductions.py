@@ -115,3 +115,15 @@ def test_average():
         assert_same(kd.ma.average(k, axis=axis), np.ma.average(n, axis=axis))
     w = np.array([1.0, 2.0, 3.0])
     assert_same(kd.ma.average(k, axis=1, weights=kd.asarray(w)), np.ma.average(n, axis=1, weights=w))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+@pytest.mark.parametrize("kind", MASKS)
+@pytest.mark.parametrize("shape", [(7,), (4, 5), (2, 3, 4)])
+def test_median(dtype, kind, shape):
+    n, k = pair(shape, dtype, kind)
+    typed = kind in ("some", "none")  # numpy.ma's dtype of fully masked and unmasked medians varies by path
+    for axis in _axes(shape):
+        assert_same(kd.ma.median(k, axis=axis), np.ma.median(n, axis=axis), check_dtype=typed)
+        assert_same(kd.median(k, axis=axis), np.ma.median(n, axis=axis), check_dtype=typed)
+    assert_same(kd.ma.median(k, axis=0, keepdims=True), np.ma.median(n, axis=0, keepdims=True), check_dtype=typed)

@@ -102,5 +102,5 @@ __all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal"
            "masked_equal", "masked_greater", "masked_greater_equal", "masked_inside", "masked_invalid",
            "masked_less", "masked_less_equal", "masked_not_equal", "masked_outside", "masked_values",
            "masked_where", "max", "mean", "median", "min", "nomask", "ones", "ones_like", "power", "prod", "product",
-           "ptp", "ravel", "reshape", "squeeze", "stack", "std", "sum", "swapaxes", "transpose", "var", "where", "zeros",
-           "zeros_like"] + sorted(_FUNCTIONS)
+           "ptp", "ravel", "reshape", "squeeze", "stack", "std", "sum", "swapaxes", "transpose", "var", "where",
+           "zeros", "zeros_like"] + sorted(_FUNCTIONS)

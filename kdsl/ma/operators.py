@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -26,6 +26,7 @@ import kdsl as kd
 from kdsl.ma.constants import MaskError, masked, nomask, numpy_dtype
 from kdsl.ma.masked_array import MaskedArray
 
+Casting = Literal["safe", "same_kind", "unsafe"]
 _TINY = float(np.finfo(np.float64).tiny)  # NumPy's tolerance of the safe division domain
 
 
@@ -63,7 +64,7 @@ def union(m1: Any, m2: Any, shape: tuple[int, ...]) -> Any:
     return m if m.shape == shape else kd.broadcast_to(m, shape)
 
 
-def _keep(mask: Any, original: Any, result: Any, casting: str = "same_kind") -> Any:
+def _keep(mask: Any, original: Any, result: Any, casting: Casting = "same_kind") -> Any:
     """``result`` with the entries under ``mask`` taken from ``original`` where NumPy's copyto allows the cast
     (``casting``: ``'unsafe'`` for numpy.ma's binary ops, ``'same_kind'`` for its unary ones, ``'safe'`` for
     the domained ones, which put 0 where the cast is not safe)."""

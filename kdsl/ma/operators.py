@@ -241,9 +241,32 @@ def _operator(name: str, reflected: bool = False) -> Callable[..., Any]:
     return lambda self, other: fn(self, other)
 
 
+def _inplace(op: str, fill: int, domained: bool = False) -> Callable[..., Any]:
+    """``x op= y`` as numpy.ma's: the data written in place (its dtype kept), the masks joined; masked entries
+    keep their data (``y`` counts as ``fill`` there); ``/=`` and ``//=`` also mask division by zero."""
+    def method(self: MaskedArray, other: Any) -> MaskedArray:
+        od, om = parts(other)
+        mask = union(self._mask, om, self.shape)
+        if domained:
+            bad = kd.abs(self._data) * _TINY >= kd.abs(od)
+            bad = bad if bad.shape == self.shape else kd.broadcast_to(bad, self.shape)
+            mask = bad if mask is nomask else mask | bad
+        if mask is not nomask:
+            mask = mask.copy() if mask is self._mask else mask
+            od = kd.where(mask, fill, od)
+            self._mask = mask if mask.shape == self.shape else kd.broadcast_to(mask, self.shape).copy()
+        self._data = getattr(self._data, f"__i{op}__")(od)
+        return self
+    method.__name__ = f"__i{op}__"
+    return method
+
+
 def _bind() -> None:
     """Bind the operators and ufunc protocols as :class:`MaskedArray`'s methods."""
     cls: Any = MaskedArray
+    for op, fill, domained in (("add", 0, False), ("sub", 0, False), ("mul", 1, False), ("truediv", 1, True),
+                               ("floordiv", 1, True), ("pow", 1, False)):
+        setattr(cls, f"__i{op}__", _inplace(op, fill, domained))
     for op, name in (("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("truediv", "true_divide"),
                      ("floordiv", "floor_divide"), ("mod", "remainder"), ("and", "bitwise_and"),
                      ("or", "bitwise_or"), ("xor", "bitwise_xor"), ("lshift", "left_shift"),

@@ -140,3 +140,28 @@ def test_empty_arrays():
     n, k = pair((0, 3), np.float32, "some")
     assert_same(k + 1.0, n + 1.0)
     assert_same(kd.ma.log(k), np.ma.log(n))
+
+
+@pytest.mark.parametrize("op", ["__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+@pytest.mark.parametrize("other", ["masked", "plain", "scalar"])
+def test_inplace_operators_keep_dtype_and_data(op, dtype, other):
+    n, k = pair((3, 4), dtype, "some")
+    if other == "masked":
+        no, ko = pair((3, 4), dtype, "some", seed=8)
+    elif other == "plain":
+        no = np.arange(1, 5).astype(dtype)
+        ko = kd.asarray(no)
+    else:
+        no = ko = 2
+    if dtype == np.int32 and op == "__itruediv__":  # the float quotient cannot be cast back to int32
+        with pytest.raises(TypeError), np.errstate(all="ignore"):
+            getattr(n, op)(no)
+        with pytest.raises(TypeError):
+            getattr(k, op)(ko)
+        return
+    with np.errstate(all="ignore"):
+        expected = getattr(n, op)(no)
+    got = getattr(k, op)(ko)
+    assert got is k
+    assert_same(got, expected, masked_data=True)

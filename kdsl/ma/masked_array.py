@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
-from kdsl.ma.constants import fill_scalar, masked, nomask, numpy_dtype
+from kdsl.ma.constants import MaskError, fill_scalar, masked, nomask, numpy_dtype
 
 
 def _is_kd_masked(x: Any) -> bool:
@@ -38,9 +38,12 @@ def as_mask_array(mask: Any, shape: tuple[int, ...]) -> Any:
     if m.dtype != kd.bool_:
         m = m.astype(kd.bool_)
     if m.shape != shape:
-        if m.size == int(np.prod(shape)) and m.ndim and len(shape):
+        size = int(np.prod(shape))
+        if m.size == size and m.ndim and len(shape):
             return m.reshape(shape)  # NumPy accepts a mask of the right size in another shape
-        m = kd.broadcast_to(m, shape).copy()
+        if m.size != 1:
+            raise MaskError(f"Mask and data not compatible: data size is {size}, mask size is {m.size}.")
+        m = kd.broadcast_to(m.reshape(()), shape).copy()
     return m
 
 

@@ -122,3 +122,18 @@ def test_from_numpy_masked_array_and_iteration():
     assert k.fill_value == n.fill_value
     assert [row.tolist() for row in k] == [row.tolist() for row in n]
     assert kd.ma.MaskedArray(k, mask=[[1, 0], [0, 0]]).tolist() == np.ma.MaskedArray(n, mask=[[1, 0], [0, 0]]).tolist()
+
+
+@pytest.mark.parametrize("mask", [[0, 1], [[0, 1, 0, 1]], np.zeros((2, 2), bool)])
+def test_bad_mask_raises_mask_error(mask):
+    with pytest.raises(np.ma.MaskError, match="Mask and data not compatible"):
+        np.ma.array(np.arange(3.0), mask=mask)
+    with pytest.raises(kd.ma.MaskError, match="Mask and data not compatible"):
+        kd.ma.array(kd.asarray(np.arange(3.0)), mask=mask)
+
+
+def test_where_needs_both_or_neither():
+    with pytest.raises(ValueError, match="both 'x' and 'y'"):
+        np.ma.where([True], [1.0])
+    with pytest.raises(ValueError, match="both 'x' and 'y'"):
+        kd.ma.where(kd.asarray([True]), kd.asarray([1.0]))

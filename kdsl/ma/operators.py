@@ -281,6 +281,9 @@ def _bind() -> None:
     cls.__invert__ = lambda self: unary("invert", self)
     for op in ("eq", "ne", "lt", "le", "gt", "ge"):
         setattr(cls, f"__{op}__", (lambda f: lambda self, other: compare(self, other, f))(getattr(operator, op)))
+    cls.round = lambda self, decimals=0, out=None: unary("round", self, decimals)
+    cls.clip = lambda self, min=None, max=None: MaskedArray.wrap(kd.clip(self._data, min, max), self._mask)
+    cls.nonzero = lambda self: kd.nonzero(self.filled(0))  # numpy.ma: the unmasked nonzero entries
     cls.__hash__ = None
     cls.__array_ufunc__ = _array_ufunc
     cls.__kdsl_ufunc__ = staticmethod(_kdsl_ufunc)

@@ -165,3 +165,12 @@ def test_inplace_operators_keep_dtype_and_data(op, dtype, other):
     got = getattr(k, op)(ko)
     assert got is k
     assert_same(got, expected, masked_data=True)
+
+
+@pytest.mark.parametrize("kind", ["some", "nomask"])
+def test_round_clip_nonzero_methods(kind):
+    n, k = pair((3, 4), np.float64, kind)
+    assert_same(k.round(1), n.round(1))
+    assert_same(k.clip(-1.0, 1.0), n.clip(-1.0, 1.0))
+    for got, expected in zip(k.nonzero(), n.nonzero(), strict=True):
+        np.testing.assert_array_equal(got.numpy(), expected)

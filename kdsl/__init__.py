@@ -140,8 +140,12 @@ __all__ += ["broadcast", "flatiter", "format_float_positional", "format_float_sc
 __all__ += ["nn", "optim"]
 __all__ += ["testing"]
 __all__ += ["exceptions"]
+__all__ += ["ma"]
 
 from kdsl.frontend.array import ufunc_methods as _ufunc_methods  # noqa: E402
+from kdsl.ma import dispatch as _ma_dispatch  # noqa: E402
+
+_ma_dispatch.install(globals())  # kd.sum(x), kd.where(c, x, y)... of kd.ma masked arrays run kd.ma's functions
 
 _ufunc_methods.wrap(globals())  # binary functions gain NumPy's .outer/.reduce/.accumulate (kd.add.outer(a, b))
 

@@ -1,5 +1,5 @@
 """kd's packages built on the public API (kd.fft, kd.linalg, kd.polynomial, kd.nn, kd.optim, kd.testing,
-kd.exceptions) and the NumPy functions that live in them (convolve, cross, polyfit...): their kernels are
+kd.exceptions, kd.ma) and the NumPy functions that live in them (convolve, cross, polyfit...): their kernels are
 kd.raw_kernels and their code uses ``import kdsl as kd``, so kdsl/__init__.py imports this module after the other
 namespace_* modules, once the names they use are in place.
 
@@ -24,3 +24,4 @@ from kdsl import polynomial  # kd.polynomial: NumPy's np.polynomial, on kd.linal
 from kdsl import nn, optim
 from kdsl import testing  # kd.testing: NumPy's assertions on host copies; built on the public API
 from kdsl import exceptions  # kd.exceptions: numpy.exceptions' classes, which kdsl raises
+from kdsl import ma  # kd.ma: NumPy's masked arrays (numpy.ma), on the public API

@@ -31,7 +31,12 @@ def binary(name: str, reflected: bool = False):
             return ops.apply(name, other, self)
     else:
         def method(self, other):
-            return ops.apply(name, self, other)
+            try:
+                return ops.apply(name, self, other)
+            except TypeError:
+                if ops.defers(other):  # kd.ma.MaskedArray: its reflected operator runs
+                    return NotImplemented
+                raise
     method.__name__ = f"__{'r' if reflected else ''}{name}__"
     return method
 

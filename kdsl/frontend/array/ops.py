@@ -230,6 +230,12 @@ _SCALAR_POWERS = {0.5: "sqrt", 2: "square", -1: "reciprocal"}
 from ``exp`` and ``log`` misses by an ulp."""
 
 
+def defers(other) -> bool:
+    """Whether a binary operator of Array returns NotImplemented for ``other`` (after failing to take it as an
+    operand): a type that handles kdsl arrays itself (``kd.ma.MaskedArray``: its reflected operator runs)."""
+    return bool(getattr(type(other), "__kdsl_defer__", False))
+
+
 def power_operator(a, b):
     """``a ** b`` as NumPy's operator computes it: on complex arrays, the exponents ``2``, ``-1`` (Python ints)
     and ``0.5`` (a float) are ``square``, ``reciprocal`` and ``sqrt`` (``(inf + infj) ** 0.5`` is
@@ -242,7 +248,12 @@ def power_operator(a, b):
     if isinstance(a, _array_cls()) and a.dtype.kind == "c" and not isinstance(b, bool):
         if (isinstance(b, int) and b in (2, -1)) or (isinstance(b, (float, np.floating)) and b == 0.5):
             return apply(_SCALAR_POWERS[float(b)], a)
-    return apply("pow", a, b)
+    try:
+        return apply("pow", a, b)
+    except TypeError:
+        if defers(b):
+            return NotImplemented
+        raise
 
 
 def check_integer_exponent(exponent) -> None:

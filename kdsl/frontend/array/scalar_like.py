@@ -40,7 +40,14 @@ def multiply_operator(reflected: bool) -> Callable[[Any, Any], Any]:
     def method(self: Any, other: Any) -> Any:
         if isinstance(other, SEQUENCES) and self.ndim == 0 and self.dtype.is_int and self.dtype.kind != "b":
             return other * operator.index(self)
-        return ops.apply("mul", other, self) if reflected else ops.apply("mul", self, other)
+        if reflected:
+            return ops.apply("mul", other, self)
+        try:
+            return ops.apply("mul", self, other)
+        except TypeError:
+            if ops.defers(other):  # kd.ma.MaskedArray: its reflected operator runs
+                return NotImplemented
+            raise
 
     method.__name__ = "__rmul__" if reflected else "__mul__"
     return method

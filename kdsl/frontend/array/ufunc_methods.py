@@ -86,6 +86,10 @@ class Ufunc(WithAt):
                 raise TypeError("cannot specify 'out' as both a positional and keyword argument")
             args, extra = args[:self.nin], args[self.nin:]
             out = extra[0] if len(extra) == 1 else extra
+        for a in args:  # an operand type with its own ufunc rules (kd.ma.MaskedArray): it computes the call
+            hook = getattr(type(a), "__kdsl_ufunc__", None)
+            if hook is not None:
+                return hook(self._name, args, {"out": out, "where": where, "dtype": dtype, **kwargs})
         check_keywords(self._name, casting, order)
         dtype = loop_dtype(self._name, dtype, signature)
         if dtype is not None and not self._bool_out:  # compute in dtype, as NumPy's loops for it

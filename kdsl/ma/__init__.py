@@ -1,0 +1,106 @@
+"""``kd.ma``: NumPy's masked arrays (``numpy.ma``) on kdsl arrays. A :class:`MaskedArray` holds a lazy kdsl
+data array and a lazy kdsl bool mask (``True`` = invalid, ``nomask`` while nothing is masked); arithmetic,
+ufuncs (``kd.sqrt(x)``, ``np.sqrt(x)``) and reductions follow ``numpy.ma``'s rules and fuse on the device.
+Only what must be known on the host reads back: printing, ``tolist``, ``compressed``'s length, and whether a
+scalar result is ``masked``. Built on the public API.
+
+Example:
+    >>> import kdsl as kd
+    >>> x = kd.ma.masked_invalid(kd.asarray([1.0, float("nan"), 3.0]))
+    >>> print(x * 2)
+    [2.0 -- 6.0]
+    >>> float(x.mean()), x.tolist()
+    (2.0, [1.0, None, 3.0])
+"""
+
+from kdsl.ma import dispatch  # noqa: F401 - binds MaskedArray.__array_function__
+from kdsl.ma.constants import MaskError, MaskType, default_fill_value, masked, nomask
+from kdsl.ma.constructors import (
+    arange,
+    array,
+    empty,
+    empty_like,
+    fix_invalid,
+    masked_array,
+    masked_equal,
+    masked_greater,
+    masked_greater_equal,
+    masked_inside,
+    masked_invalid,
+    masked_less,
+    masked_less_equal,
+    masked_not_equal,
+    masked_outside,
+    masked_values,
+    masked_where,
+    ones,
+    ones_like,
+    zeros,
+    zeros_like,
+)
+from kdsl.ma.functions import (
+    allclose,
+    allequal,
+    asanyarray,
+    asarray,
+    atleast_1d,
+    atleast_2d,
+    compressed,
+    concatenate,
+    count_masked,
+    expand_dims,
+    filled,
+    getdata,
+    getmask,
+    getmaskarray,
+    is_masked,
+    isarray,
+    isMA,
+    isMaskedArray,
+    make_mask,
+    make_mask_none,
+    mask_or,
+    ravel,
+    reshape,
+    squeeze,
+    stack,
+    swapaxes,
+    transpose,
+    where,
+)
+from kdsl.ma.masked_array import MaskedArray
+from kdsl.ma.operators import FUNCTIONS as _FUNCTIONS
+from kdsl.ma.operators import power
+from kdsl.ma.reductions import (
+    all,
+    amax,
+    amin,
+    any,
+    argmax,
+    argmin,
+    average,
+    count,
+    max,
+    mean,
+    median,
+    min,
+    prod,
+    product,
+    ptp,
+    std,
+    sum,
+    var,
+)
+
+globals().update(_FUNCTIONS)  # the masked ufuncs: kd.ma.sqrt, kd.ma.log, kd.ma.add, kd.ma.divide...
+
+__all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal", "amax", "amin", "any", "arange",
+           "argmax", "argmin", "array", "asanyarray", "asarray", "atleast_1d", "atleast_2d", "average",
+           "compressed", "concatenate", "count", "count_masked", "default_fill_value", "empty", "empty_like",
+           "expand_dims", "filled", "fix_invalid", "getdata", "getmask", "getmaskarray", "is_masked", "isMA",
+           "isMaskedArray", "isarray", "make_mask", "make_mask_none", "mask_or", "masked", "masked_array",
+           "masked_equal", "masked_greater", "masked_greater_equal", "masked_inside", "masked_invalid",
+           "masked_less", "masked_less_equal", "masked_not_equal", "masked_outside", "masked_values",
+           "masked_where", "max", "mean", "median", "min", "nomask", "ones", "ones_like", "power", "prod", "product",
+           "ptp", "ravel", "reshape", "squeeze", "stack", "std", "sum", "swapaxes", "transpose", "var", "where",
+           "zeros", "zeros_like"] + sorted(_FUNCTIONS)

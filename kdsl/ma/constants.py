@@ -1,0 +1,50 @@
+"""``kd.ma``'s constants: ``nomask``, ``masked``, ``MaskError``, ``MaskType`` and NumPy's default fill values.
+
+``nomask`` and ``masked`` are NumPy's own objects (``kd.ma.masked is np.ma.masked``), so code written for
+``numpy.ma`` that tests ``x is np.ma.masked`` or ``m is np.ma.nomask`` keeps working on kdsl's results.
+
+Example:
+    >>> import kdsl as kd
+    >>> kd.ma.nomask == False, str(kd.ma.masked), default_fill_value(kd.float32)
+    (np.True_, '--', 1e+20)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import kdsl as kd
+
+nomask = np.ma.nomask  # NumPy's False of the mask dtype: "nothing is masked"
+masked = np.ma.masked  # NumPy's masked constant: a masked scalar result
+MaskError = np.ma.MaskError
+MaskType = kd.bool_  # the dtype of masks (NumPy: np.bool)
+
+
+def numpy_dtype(dtype: Any) -> np.dtype:
+    """The NumPy dtype of a kdsl or NumPy dtype (metadata only)."""
+    return np.dtype(getattr(dtype, "np", dtype))  # a kdsl DType carries its NumPy dtype as .np
+
+
+def default_fill_value(dtype: Any) -> Any:
+    """NumPy's default fill value of ``dtype`` (1e20 for floats, 999999 for integers, True for bool)."""
+    return np.ma.default_fill_value(np.empty(0, numpy_dtype(dtype)))
+
+
+def fill_scalar(value: Any, dtype: Any) -> Any:
+    """``value`` as a Python scalar that fits ``dtype`` (wrapped as NumPy casts it), for ``kd.where``."""
+    with np.errstate(all="ignore"):
+        return np.asarray(value).astype(numpy_dtype(dtype)).item()
+
+
+def extreme_fill(dtype: Any, largest: bool) -> Any:
+    """The value a masked entry takes for ``min`` (``largest``) or ``max``: the dtype's extreme (inf for floats)."""
+    d = numpy_dtype(dtype)
+    if d.kind == "b":
+        return largest
+    if d.kind in "fc":
+        return float("inf") if largest else float("-inf")
+    info = np.iinfo(d)
+    return int(info.max if largest else info.min)

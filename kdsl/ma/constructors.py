@@ -1,0 +1,155 @@
+"""``kd.ma``'s constructors: ``array``/``masked_array``, ``zeros``/``ones``/``empty``/``arange`` and the
+``masked_*`` family that masks by a condition on the data (all lazy: the condition is a kdsl expression).
+
+Example:
+    >>> import kdsl as kd
+    >>> x = kd.ma.masked_greater(kd.arange(5), 2)
+    >>> print(x)
+    [0 1 2 -- --]
+    >>> x.count()
+    3
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import kdsl as kd
+from kdsl.ma.constants import nomask
+from kdsl.ma.masked_array import MaskedArray, as_mask_array
+from kdsl.ma.operators import parts
+
+
+def array(data: Any, dtype: Any = None, copy: bool = False, order: Any = None, mask: Any = nomask,
+          fill_value: Any = None, keep_mask: bool = True, hard_mask: bool = False, shrink: bool = True,
+          subok: bool = True, ndmin: int = 0) -> MaskedArray:
+    """NumPy's ``np.ma.array``: a masked array of ``data`` (array-like, kdsl or NumPy, masked or not)."""
+    out = MaskedArray(data, mask=mask, dtype=dtype, copy=copy, fill_value=fill_value, keep_mask=keep_mask,
+                      hard_mask=hard_mask)
+    while out.ndim < ndmin:
+        out = out.reshape((1,) + tuple(out.shape))
+    return out
+
+
+masked_array = MaskedArray
+
+
+def _filled_like(fn: Any, name: str) -> Any:
+    def make(shape: Any, dtype: Any = float, **kwargs: Any) -> MaskedArray:
+        if dtype is float:
+            dtype = None
+        data = fn(shape, dtype=dtype, **{k: v for k, v in kwargs.items() if k not in ("order", "like")})
+        return MaskedArray.wrap(data)
+    make.__name__ = make.__qualname__ = name
+    make.__doc__ = (f"NumPy's ``np.ma.{name}``: ``kd.{name}`` as a masked array with nothing masked (the default "
+                    "dtype is kdsl's default float, as kd.{name}'s).")
+    return make
+
+
+zeros = _filled_like(kd.zeros, "zeros")
+ones = _filled_like(kd.ones, "ones")
+empty = _filled_like(kd.empty, "empty")
+
+
+def arange(*args: Any, **kwargs: Any) -> MaskedArray:
+    """NumPy's ``np.ma.arange``: ``kd.arange`` with nothing masked."""
+    return MaskedArray.wrap(kd.arange(*args, **kwargs))
+
+
+def _like(name: str) -> Any:
+    def make(a: Any, dtype: Any = None, **kwargs: Any) -> MaskedArray:
+        data, mask = parts(a)
+        return MaskedArray.wrap(getattr(kd, name)(data, dtype=dtype), mask)
+    make.__name__ = make.__qualname__ = name
+    make.__doc__ = f"NumPy's ``np.ma.{name}``: ``kd.{name}`` of the data, the mask kept."
+    return make
+
+
+zeros_like, ones_like, empty_like = _like("zeros_like"), _like("ones_like"), _like("empty_like")
+
+
+def masked_where(condition: Any, a: Any, copy: bool = True) -> MaskedArray:
+    """NumPy's ``np.ma.masked_where``: ``a`` masked where ``condition`` (joined with ``a``'s own mask)."""
+    data, mask = parts(a)
+    if not isinstance(data, kd.Array):
+        data = kd.asarray(data)
+    cond, cmask = parts(condition)
+    cshape = tuple(kd.asarray(cond).shape)
+    if cshape and cshape != tuple(data.shape):  # NumPy's rule: a scalar condition broadcasts, nothing else
+        raise IndexError(f"Inconsistent shape between the condition and the input (got {cshape} and "
+                         f"{tuple(data.shape)})")
+    cond = as_mask_array(cond, tuple(data.shape))
+    if cmask is not nomask:
+        cond = cond | cmask
+    if mask is not nomask:
+        cond = cond | mask
+    fill = a._fill_value if isinstance(a, MaskedArray) else None
+    return MaskedArray.wrap(data.copy() if copy else data, cond, fill)
+
+
+def _condition(name: str, test: Any, sets_fill: bool = False) -> Any:
+    def mask_by(x: Any, value: Any, copy: bool = True) -> MaskedArray:
+        data, _ = parts(x)
+        out = masked_where(test(data if isinstance(data, kd.Array) else kd.asarray(data), value), x, copy)
+        if sets_fill:  # NumPy's masked_equal: the fill value is the masked value
+            out.fill_value = value
+        return out
+    mask_by.__name__ = mask_by.__qualname__ = name
+    relation = name[7:].replace("_", " ")
+    mask_by.__doc__ = f"NumPy's ``np.ma.{name}``: ``x`` masked where the data is {relation} ``value``."
+    return mask_by
+
+
+masked_equal = _condition("masked_equal", lambda d, v: d == v, sets_fill=True)
+masked_not_equal = _condition("masked_not_equal", lambda d, v: d != v)
+masked_greater = _condition("masked_greater", lambda d, v: d > v)
+masked_greater_equal = _condition("masked_greater_equal", lambda d, v: d >= v)
+masked_less = _condition("masked_less", lambda d, v: d < v)
+masked_less_equal = _condition("masked_less_equal", lambda d, v: d <= v)
+
+
+def masked_inside(x: Any, v1: Any, v2: Any, copy: bool = True) -> MaskedArray:
+    """NumPy's ``np.ma.masked_inside``: masked where ``v1 <= x <= v2`` (the bounds in either order)."""
+    lo, hi = (v2, v1) if v2 < v1 else (v1, v2)
+    data, _ = parts(x)
+    data = data if isinstance(data, kd.Array) else kd.asarray(data)
+    return masked_where((data >= lo) & (data <= hi), x, copy)
+
+
+def masked_outside(x: Any, v1: Any, v2: Any, copy: bool = True) -> MaskedArray:
+    """NumPy's ``np.ma.masked_outside``: masked where ``x < v1`` or ``x > v2`` (the bounds in either order)."""
+    lo, hi = (v2, v1) if v2 < v1 else (v1, v2)
+    data, _ = parts(x)
+    data = data if isinstance(data, kd.Array) else kd.asarray(data)
+    return masked_where((data < lo) | (data > hi), x, copy)
+
+
+def masked_invalid(a: Any, copy: bool = True) -> MaskedArray:
+    """NumPy's ``np.ma.masked_invalid``: masked where the data is NaN or infinite."""
+    data, _ = parts(a)
+    data = data if isinstance(data, kd.Array) else kd.asarray(data)
+    return masked_where(~kd.isfinite(data), a, copy)
+
+
+def masked_values(x: Any, value: float, rtol: float = 1e-05, atol: float = 1e-08, copy: bool = True,
+                  shrink: bool = True) -> MaskedArray:
+    """NumPy's ``np.ma.masked_values``: masked where the data is close to ``value`` (floats; equal otherwise),
+    with ``fill_value=value``."""
+    data, _ = parts(x)
+    data = data if isinstance(data, kd.Array) else kd.asarray(data)
+    if kd.isdtype(data.dtype, ("real floating", "complex floating")):
+        cond = kd.isclose(data, value, rtol=rtol, atol=atol)
+    else:
+        cond = data == value
+    out = masked_where(cond, x, copy)
+    out.fill_value = value
+    return out
+
+
+def fix_invalid(a: Any, mask: Any = nomask, copy: bool = True, fill_value: Any = None) -> MaskedArray:
+    """NumPy's ``np.ma.fix_invalid``: NaN and inf masked, and their data replaced by the fill value."""
+    out = array(a, mask=mask, copy=copy, fill_value=fill_value)
+    invalid = ~kd.isfinite(out._data)
+    value = out.fill_value.item() if fill_value is None else fill_value
+    m = invalid if out._mask is nomask else invalid | out._mask
+    return MaskedArray.wrap(kd.where(invalid, value, out._data).astype(out.dtype), m, out._fill_value)

@@ -1,0 +1,84 @@
+"""Masked arrays passed to kd's and NumPy's own functions: ``kd.sum(x)``, ``np.mean(x, axis=0)``,
+``kd.where(c, x, y)``, ``np.concatenate([x, y])`` of masked arrays run ``kd.ma``'s function of the same name
+(the mask respected, as NumPy's functions do for ``np.ma`` arrays), and ``kd.asarray(x)`` is the data, as
+``np.asarray(x)`` is for NumPy's. A NumPy function ``kd.ma`` lacks raises ``TypeError`` instead of dropping the
+mask (kdsl never copies to the host silently).
+
+Example:
+    >>> import kdsl as kd, numpy as np
+    >>> x = kd.ma.array([1.0, 2.0, 4.0], mask=[False, True, False])
+    >>> float(kd.sum(x)), float(np.mean(x)), kd.asarray(x).tolist()
+    (5.0, 2.5, [1.0, 2.0, 4.0])
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable, MutableMapping
+from typing import Any
+
+from kdsl.ma.masked_array import MaskedArray
+
+# kd's functions with a kd.ma namesake that take the array first
+FIRST_ARGUMENT = ("sum", "prod", "mean", "var", "std", "min", "max", "amin", "amax", "argmin", "argmax", "any",
+                  "all", "ptp", "average", "median", "ravel", "reshape", "transpose", "swapaxes", "squeeze",
+                  "expand_dims", "atleast_1d", "atleast_2d")
+ANY_ARGUMENT = ("where",)  # a masked array anywhere among the arguments
+SEQUENCE = ("concatenate", "stack")  # a masked array in the sequence of arrays
+_METADATA = {"shape": lambda a: a.shape, "ndim": lambda a: a.ndim, "size": lambda a: a.size}
+
+
+def _ma() -> Any:
+    return sys.modules["kdsl.ma"]
+
+
+def _dispatching(name: str, kd_fn: Callable[..., Any], test: Callable[[tuple], bool]) -> Callable[..., Any]:
+    @functools.wraps(kd_fn)
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        if test(args):
+            return getattr(_ma(), name)(*args, **kwargs)
+        return kd_fn(*args, **kwargs)
+    return fn
+
+
+def _first(args: tuple) -> bool:
+    return bool(args) and isinstance(args[0], MaskedArray)
+
+
+def _any(args: tuple) -> bool:
+    return any(isinstance(a, MaskedArray) for a in args)
+
+
+def _sequence(args: tuple) -> bool:
+    return bool(args) and isinstance(args[0], (list, tuple)) and _any(tuple(args[0]))
+
+
+def install(namespace: MutableMapping[str, Any]) -> None:
+    """Make kd's functions in ``namespace`` (the kdsl package) run kd.ma's for masked arrays."""
+    for names, test in ((FIRST_ARGUMENT, _first), (ANY_ARGUMENT, _any), (SEQUENCE, _sequence)):
+        for name in names:
+            if name in namespace:
+                namespace[name] = _dispatching(name, namespace[name], test)
+    asarray = namespace["asarray"]
+
+    @functools.wraps(asarray)
+    def asarray_of_data(a: Any, *args: Any, **kwargs: Any) -> Any:
+        return asarray(a._data if isinstance(a, MaskedArray) else a, *args, **kwargs)
+    namespace["asarray"] = asarray_of_data
+
+
+def _array_function(self: MaskedArray, func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
+    """NumPy's ``np.<name>(masked_array, ...)``: ``kd.ma.<name>``, or TypeError where kd.ma has none."""
+    name = func.__name__
+    if name in _METADATA and args:
+        return _METADATA[name](args[0])
+    fn = getattr(_ma(), name, None) if func.__module__ == "numpy" else None
+    if fn is None:
+        raise TypeError(f"kd.ma has no {name}, so NumPy's {name} cannot run on kd.ma masked arrays (kdsl never "
+                        f"drops a mask or copies to the host silently); use x.to_numpy() for NumPy's np.ma")
+    kwargs = {k: v for k, v in kwargs.items() if not (k == "out" and v is None)}
+    return fn(*args, **kwargs)
+
+
+MaskedArray.__array_function__ = _array_function  # type: ignore[attr-defined]

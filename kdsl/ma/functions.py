@@ -1,0 +1,197 @@
+"""``kd.ma``'s helpers on masks and data (``getmask``, ``mask_or``, ``filled``, ``compressed``...) and the
+functions that join or choose between masked arrays (``where``, ``concatenate``, ``stack``).
+
+Example:
+    >>> import kdsl as kd
+    >>> x = kd.ma.array([1, 2, 3], mask=[False, True, False])
+    >>> kd.ma.getmask(kd.ma.array([1, 2])) is kd.ma.nomask, kd.ma.count_masked(x), kd.ma.is_masked(x)
+    (True, 1, True)
+    >>> print(kd.ma.concatenate([x, kd.ma.array([4])]))
+    [1 -- 3 4]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import kdsl as kd
+from kdsl.ma.constants import MaskType, masked, nomask, numpy_dtype
+from kdsl.ma.masked_array import MaskedArray, as_mask_array
+from kdsl.ma.operators import parts, strong
+
+
+def getmask(a: Any) -> Any:
+    """The mask of ``a``: a kdsl bool array, or ``nomask`` for unmasked arrays and non-masked inputs."""
+    return a._mask if isinstance(a, MaskedArray) else nomask
+
+
+def getmaskarray(arr: Any) -> Any:
+    """The mask of ``arr`` as a full kdsl bool array (all False where there is no mask)."""
+    m = getmask(arr)
+    if m is nomask:
+        data, _ = parts(arr)
+        return kd.zeros(kd.asarray(data).shape, dtype=kd.bool_)
+    return m
+
+
+def getdata(a: Any, subok: bool = True) -> Any:
+    """The data of ``a`` as a kdsl array (``a`` itself when it is one)."""
+    data, _ = parts(a)
+    return data if isinstance(data, kd.Array) else kd.asarray(data)
+
+
+def isMaskedArray(x: Any) -> bool:
+    """Whether ``x`` is a (kdsl or NumPy) masked array."""
+    return isinstance(x, (MaskedArray, np.ma.MaskedArray))
+
+
+isMA = isarray = isMaskedArray
+
+
+def is_masked(x: Any) -> bool:
+    """Whether anything of ``x`` is masked (one bool read back)."""
+    if x is masked:
+        return True
+    m = getmask(x)
+    return m is not nomask and bool(kd.any(m))
+
+
+def make_mask(m: Any, copy: bool = False, shrink: bool = True, dtype: Any = MaskType) -> Any:
+    """NumPy's ``np.ma.make_mask``: ``m`` as a bool mask; ``nomask`` for ``nomask`` (and, with ``shrink``, when
+    nothing is set: one bool read back)."""
+    if m is nomask:
+        return nomask
+    mask = as_mask_array(m, kd.asarray(getdata(m)).shape)
+    if shrink and not bool(kd.any(mask)):
+        return nomask
+    return mask
+
+
+def make_mask_none(newshape: Any, dtype: Any = None) -> Any:
+    """A mask of ``newshape`` with nothing masked."""
+    return kd.zeros(newshape, dtype=kd.bool_)
+
+
+def mask_or(m1: Any, m2: Any, copy: bool = False, shrink: bool = True) -> Any:
+    """NumPy's ``np.ma.mask_or``: the union of two masks (``nomask`` when both are)."""
+    if m1 is nomask or m1 is False:
+        return nomask if (m2 is nomask or m2 is False) else make_mask(m2, shrink=shrink)
+    if m2 is nomask or m2 is False:
+        return make_mask(m1, shrink=shrink)
+    a, b = getdata(m1).astype(kd.bool_), getdata(m2).astype(kd.bool_)
+    if a.shape != b.shape:
+        raise ValueError(f"Incompatible shapes for mask_or: {a.shape} and {b.shape}")
+    return make_mask(a | b, shrink=shrink)
+
+
+def filled(a: Any, fill_value: Any = None) -> Any:
+    """NumPy's ``np.ma.filled``: the data with masked entries replaced (a kdsl array)."""
+    if isinstance(a, MaskedArray):
+        return a.filled(fill_value)
+    return getdata(a)
+
+
+def compressed(x: Any) -> Any:
+    """NumPy's ``np.ma.compressed``: the unmasked values, 1-D (its length is read back)."""
+    return x.compressed() if isinstance(x, MaskedArray) else getdata(x).ravel()
+
+
+def count_masked(arr: Any, axis: Any = None) -> Any:
+    """The number of masked entries (an int for ``axis=None``, read back; else a kdsl int64 array)."""
+    m = getmaskarray(arr)
+    counts = kd.sum(m, axis=axis, dtype=kd.int64)
+    return int(counts) if axis is None else counts
+
+
+def where(condition: Any, x: Any = None, y: Any = None) -> Any:
+    """NumPy's ``np.ma.where``: ``x`` where ``condition`` else ``y``, masked where the chosen operand is or the
+    condition is masked. With only ``condition``: the indices of its true unmasked entries."""
+    if x is None and y is None:
+        return kd.nonzero(filled(condition, False) if isinstance(condition, MaskedArray) else getdata(condition))
+    if x is None or y is None:
+        raise ValueError("Must provide both 'x' and 'y' or neither.")
+    cd, cm = parts(condition)
+    cond = kd.asarray(cd).astype(kd.bool_) if cm is nomask else kd.where(cm, False, cd).astype(kd.bool_)
+    xd, xm = (kd.zeros(()), True) if x is masked else parts(x)
+    yd, ym = (kd.zeros(()), True) if y is masked else parts(y)
+    xd, yd = strong(xd, yd)  # numpy.ma's Python scalars are 0-d arrays: float32 data with 0.0 is float64
+    data = kd.where(cond, xd, yd)
+    shape = data.shape
+    xm = nomask if xm is nomask else kd.asarray(xm)
+    ym = nomask if ym is nomask else kd.asarray(ym)
+    if xm is nomask and ym is nomask and cm is nomask:
+        return MaskedArray.wrap(data)
+    mask = kd.where(cond, xm if xm is not nomask else False, ym if ym is not nomask else False)
+    if cm is not nomask:
+        mask = mask | cm
+    return MaskedArray.wrap(data, kd.broadcast_to(mask, shape) if mask.shape != shape else mask)
+
+
+def _joined(fn: Any, arrays: Any, axis: int) -> MaskedArray:
+    pieces = list(arrays)
+    datas = [getdata(a) for a in pieces]
+    data = fn(datas, axis=axis)
+    if all(getmask(a) is nomask for a in pieces):
+        return MaskedArray.wrap(data)
+    masks = [getmaskarray(a) if getmask(a) is not nomask else kd.zeros(d.shape, dtype=kd.bool_)
+             for a, d in zip(pieces, datas, strict=True)]
+    return MaskedArray.wrap(data, fn(masks, axis=axis))
+
+
+def concatenate(arrays: Any, axis: int = 0) -> MaskedArray:
+    """NumPy's ``np.ma.concatenate``: data and masks joined along ``axis``."""
+    return _joined(kd.concatenate, arrays, axis)
+
+
+def stack(arrays: Any, axis: int = 0, out: Any = None) -> MaskedArray:
+    """NumPy's ``np.ma.stack``: data and masks stacked along a new ``axis``."""
+    return _joined(kd.stack, arrays, axis)
+
+
+def _shape_function(name: str) -> Any:
+    def fn(a: Any, *args: Any, **kwargs: Any) -> Any:
+        x = a if isinstance(a, MaskedArray) else MaskedArray(a)
+        return x._apply(lambda d: getattr(kd, name)(d, *args, **kwargs))
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"NumPy's ``np.ma.{name}``: ``kd.{name}`` of the data and of the mask."
+    return fn
+
+
+reshape, ravel, transpose, swapaxes, squeeze, expand_dims, atleast_1d, atleast_2d = (
+    _shape_function(n) for n in ("reshape", "ravel", "transpose", "swapaxes", "squeeze", "expand_dims",
+                                 "atleast_1d", "atleast_2d"))
+
+
+def asarray(a: Any, dtype: Any = None, order: Any = None) -> MaskedArray:
+    """NumPy's ``np.ma.asarray``: ``a`` as a masked array (itself when it is one of that dtype)."""
+    if isinstance(a, MaskedArray) and (dtype is None or numpy_dtype(a.dtype) == numpy_dtype(dtype)):
+        return a
+    return MaskedArray(a, dtype=dtype)
+
+
+asanyarray = asarray
+
+
+def allequal(a: Any, b: Any, fill_value: bool = True) -> bool:
+    """NumPy's ``np.ma.allequal``: whether the unmasked entries are equal (masked ones count as ``fill_value``)."""
+    da, ma = parts(a)
+    db, mb = parts(b)
+    eq = kd.asarray(da == db)
+    m = ma if mb is nomask else mb if ma is nomask else ma | mb
+    if m is not nomask:
+        eq = kd.where(m, fill_value, eq)
+    return bool(kd.all(eq))
+
+
+def allclose(a: Any, b: Any, masked_equal: bool = True, rtol: float = 1e-05, atol: float = 1e-08) -> bool:
+    """NumPy's ``np.ma.allclose``: whether the unmasked entries are close (masked ones equal with
+    ``masked_equal``)."""
+    da, ma = parts(a)
+    db, mb = parts(b)
+    close = kd.isclose(kd.asarray(da), kd.asarray(db), rtol=rtol, atol=atol, equal_nan=False)
+    m = ma if mb is nomask else mb if ma is nomask else ma | mb
+    if m is not nomask:
+        close = kd.where(m, masked_equal, close)
+    return bool(kd.all(close))

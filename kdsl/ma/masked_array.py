@@ -1,0 +1,309 @@
+"""``kd.ma.MaskedArray``: a kdsl data array and a kdsl bool mask (``True`` = invalid), NumPy's ``numpy.ma``
+semantics. Both arrays are lazy device arrays; the mask is ``nomask`` while nothing was ever masked.
+
+Its arithmetic, ufuncs and reductions live in :mod:`kdsl.ma.operators` and :mod:`kdsl.ma.reductions`, which bind
+themselves as methods (``a + b``, ``a.sum()``); this module holds the container: construction, properties,
+``filled``/``compressed``/``count``, shapes, indexing and printing (which, like kdsl's own printing, reads the
+data to the host).
+
+Example:
+    >>> import kdsl as kd
+    >>> x = kd.ma.MaskedArray([1.0, 2.0, 3.0], mask=[False, True, False])
+    >>> print(x)
+    [1.0 -- 3.0]
+    >>> x.filled(0.0).tolist(), x.compressed().tolist(), x.count()
+    ([1.0, 0.0, 3.0], [1.0, 3.0], 2)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import kdsl as kd
+from kdsl.ma.constants import MaskError, fill_scalar, masked, nomask, numpy_dtype
+
+
+def _is_kd_masked(x: Any) -> bool:
+    return isinstance(x, MaskedArray)
+
+
+def as_mask_array(mask: Any, shape: tuple[int, ...]) -> Any:
+    """``mask`` (anything array-like) as a kdsl bool array of ``shape`` (a broadcast scalar mask is copied so
+    that items can be set in it)."""
+    if isinstance(mask, MaskedArray):
+        mask = mask.filled(True)
+    m = mask if isinstance(mask, kd.Array) else kd.asarray(np.asarray(mask, dtype=bool))
+    if m.dtype != kd.bool_:
+        m = m.astype(kd.bool_)
+    if m.shape != shape:
+        size = int(np.prod(shape))
+        if m.size == size and m.ndim and len(shape):
+            return m.reshape(shape)  # NumPy accepts a mask of the right size in another shape
+        if m.size != 1:
+            raise MaskError(f"Mask and data not compatible: data size is {size}, mask size is {m.size}.")
+        m = kd.broadcast_to(m.reshape(()), shape).copy()
+    return m
+
+
+class MaskedArray:
+    """An array with a mask (``True`` where a value is invalid), as NumPy's ``np.ma.MaskedArray``."""
+
+    __array_priority__ = 15  # NumPy's MaskedArray's: ndarray operators defer to it
+    _data: Any  # a kdsl Array
+    _mask: Any  # a kdsl bool Array of the data's shape, or nomask
+    _fill_value: Any  # a Python scalar, or None for NumPy's default
+    _hardmask: bool
+
+    def __init__(self, data: Any = None, mask: Any = nomask, dtype: Any = None, copy: bool = False,
+                 fill_value: Any = None, keep_mask: bool = True, hard_mask: bool = False, shrink: bool = True,
+                 **kwargs: Any) -> None:
+        base_mask: Any = nomask
+        if isinstance(data, MaskedArray):
+            if fill_value is None:
+                fill_value = data._fill_value
+            base_mask, data = data._mask, data._data
+        elif isinstance(data, np.ma.MaskedArray):
+            if fill_value is None and data._fill_value is not None:  # type: ignore[attr-defined]
+                fill_value = data.fill_value
+            base_mask = nomask if data.mask is nomask else kd.asarray(np.ma.getmaskarray(data))
+            data = np.ma.getdata(data)
+        arr = data if isinstance(data, kd.Array) else kd.asarray(data, dtype=dtype)
+        if dtype is not None and numpy_dtype(arr.dtype) != numpy_dtype(dtype):
+            arr = arr.astype(dtype)
+        elif copy:
+            arr = arr.copy()
+        self._data = arr
+        if mask is nomask or mask is None:
+            self._mask = base_mask if base_mask is nomask else as_mask_array(base_mask, arr.shape)
+        else:
+            m = as_mask_array(mask, arr.shape)
+            if keep_mask and base_mask is not nomask:
+                m = m | base_mask
+            self._mask = m
+        self._fill_value = None if fill_value is None else fill_scalar(fill_value, arr.dtype)
+        self._hardmask = bool(hard_mask)
+
+    @classmethod
+    def wrap(cls, data: Any, mask: Any = nomask, fill_value: Any = None) -> MaskedArray:
+        """A masked array of a kdsl ``data`` array and a kdsl bool ``mask`` of its shape (or ``nomask``), unchecked."""
+        out = cls.__new__(cls)
+        out._data, out._mask, out._hardmask = data, mask, False
+        out._fill_value = None if fill_value is None else fill_scalar(fill_value, data.dtype)
+        return out
+
+    # ----- properties
+    @property
+    def data(self) -> Any:
+        """The underlying kdsl array (masked entries hold whatever they held)."""
+        return self._data
+
+    @property
+    def mask(self) -> Any:
+        """The kdsl bool mask, or ``nomask`` when nothing is masked."""
+        return self._mask
+
+    @mask.setter
+    def mask(self, value: Any) -> None:
+        self._mask = nomask if value is nomask else as_mask_array(value, self.shape)
+
+    @property
+    def recordmask(self) -> Any:
+        return self._mask
+
+    @property
+    def hardmask(self) -> bool:
+        return self._hardmask
+
+    @property
+    def fill_value(self) -> Any:
+        """The value ``filled()`` puts in masked entries (NumPy's defaults: 1e20, 999999, True)."""
+        d = numpy_dtype(self.dtype)
+        if self._fill_value is None:  # NumPy's default, of NumPy's type (np.float64(1e+20) for float32 too)
+            return np.ma.MaskedArray(np.empty(0, d)).fill_value
+        return np.asarray(self._fill_value).astype(d)[()]
+
+    @fill_value.setter
+    def fill_value(self, value: Any) -> None:
+        self._fill_value = None if value is None else fill_scalar(value, self.dtype)
+
+    shape = property(lambda self: self._data.shape, doc="The shape (as the data's).")
+    dtype = property(lambda self: self._data.dtype, doc="The data's dtype.")
+    ndim = property(lambda self: self._data.ndim, doc="The number of dimensions.")
+    size = property(lambda self: self._data.size, doc="The number of elements.")
+    device = property(lambda self: self._data.device, doc="The device of the data.")
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    @property
+    def T(self) -> MaskedArray:
+        return self.transpose()
+
+    @property
+    def mT(self) -> MaskedArray:
+        return self._apply(lambda a: a.mT)
+
+    # ----- values
+    def filled(self, fill_value: Any = None) -> Any:
+        """The data with masked entries replaced by ``fill_value`` (default: :attr:`fill_value`), a kdsl array."""
+        if self._mask is nomask:
+            return self._data
+        value = self.fill_value if fill_value is None else fill_value
+        if isinstance(value, (kd.Array, MaskedArray)):
+            value = value._data if isinstance(value, MaskedArray) else value
+            return kd.where(self._mask, value.astype(self.dtype), self._data)
+        return kd.where(self._mask, fill_scalar(value, self.dtype), self._data)
+
+    def compressed(self) -> Any:
+        """The unmasked values as a 1-D kdsl array (its length is read back from the device)."""
+        flat = self._data.ravel()
+        return flat if self._mask is nomask else flat[~self._mask.ravel()]
+
+    def count(self, axis: Any = None, keepdims: bool = False) -> Any:
+        """The number of unmasked entries: an ``int`` for ``axis=None`` (read back), else an int64 kdsl array."""
+        if self._mask is nomask:
+            if axis is None and not keepdims:
+                return self.size
+            return kd.sum(kd.ones(self.shape, dtype=kd.int64), axis=axis, keepdims=keepdims)
+        counts = kd.sum(~self._mask, axis=axis, keepdims=keepdims, dtype=kd.int64)
+        return int(counts) if axis is None and not keepdims else counts
+
+    # ----- shapes and copies
+    def _apply(self, fn: Any) -> MaskedArray:
+        """The same function of the data and of the mask (views and reshapes)."""
+        mask = nomask if self._mask is nomask else fn(self._mask)
+        return MaskedArray.wrap(fn(self._data), mask, self._fill_value)
+
+    def astype(self, dtype: Any, *args: Any, **kwargs: Any) -> MaskedArray:
+        return MaskedArray.wrap(self._data.astype(dtype, *args, **kwargs), self._mask)
+
+    def copy(self, order: str = "C") -> MaskedArray:
+        return self._apply(lambda a: a.copy())
+
+    def reshape(self, *shape: Any, order: str = "C") -> MaskedArray:
+        return self._apply(lambda a: a.reshape(*shape))
+
+    def ravel(self, order: str = "C") -> MaskedArray:
+        return self._apply(lambda a: a.ravel())
+
+    flatten = ravel
+
+    def transpose(self, *axes: Any) -> MaskedArray:
+        return self._apply(lambda a: a.transpose(*axes))
+
+    def swapaxes(self, a1: int, a2: int) -> MaskedArray:
+        return self._apply(lambda a: a.swapaxes(a1, a2))
+
+    def squeeze(self, axis: Any = None) -> MaskedArray:
+        return self._apply(lambda a: a.squeeze(axis) if axis is not None else a.squeeze())
+
+    # ----- indexing
+    def __getitem__(self, key: Any) -> Any:
+        key = _plain_key(key)
+        data = self._data[key]
+        if self._mask is nomask:
+            return data if data.ndim == 0 else MaskedArray.wrap(data, nomask, self._fill_value)
+        mask = self._mask[key]
+        if data.ndim == 0:  # NumPy: a masked scalar is ``masked`` (one bool read back)
+            return masked if bool(mask) else data
+        return MaskedArray.wrap(data, mask, self._fill_value)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        key = _plain_key(key)
+        if value is masked:
+            self._ensure_mask()[key] = True
+            return
+        if isinstance(value, MaskedArray):
+            vmask = value._mask
+            value = value._data
+        else:
+            vmask = nomask
+        if self._hardmask and self._mask is not nomask:  # hard mask: masked entries keep their values
+            keep = self._mask[key]
+            value = kd.where(keep, self._data[key], value)
+        self._data[key] = value
+        if self._hardmask:
+            if vmask is not nomask:
+                self._ensure_mask()[key] = self._mask[key] | vmask
+        elif vmask is not nomask:
+            self._ensure_mask()[key] = vmask
+        elif self._mask is not nomask:
+            self._mask[key] = False
+
+    def _ensure_mask(self) -> Any:
+        if self._mask is nomask:
+            self._mask = kd.zeros(self.shape, dtype=kd.bool_)
+        return self._mask
+
+    def harden_mask(self) -> MaskedArray:
+        self._hardmask = True
+        return self
+
+    def soften_mask(self) -> MaskedArray:
+        self._hardmask = False
+        return self
+
+    def __iter__(self) -> Any:
+        for i in range(len(self)):
+            yield self[i]
+
+    # ----- conversions and printing (host reads, as kdsl's own printing)
+    def to_numpy(self) -> np.ma.MaskedArray:
+        """A NumPy ``np.ma.MaskedArray`` copy on the host (data, mask and fill value)."""
+        mask = nomask if self._mask is nomask else self._mask.numpy()
+        out = np.ma.MaskedArray(self._data.numpy(), mask=mask)
+        if self._fill_value is not None:
+            out.fill_value = self._fill_value
+        return out
+
+    numpy = to_numpy
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        # as NumPy's np.asarray(masked_array): the data, masked entries included
+        out = self._data.numpy()
+        return out if dtype is None else out.astype(dtype)
+
+    def tolist(self) -> Any:
+        """Nested lists of Python scalars, ``None`` for masked entries."""
+        return self.to_numpy().tolist()
+
+    def item(self, *args: Any) -> Any:
+        value = self[args] if args else (self.ravel()[0] if self.size == 1 else None)
+        if value is None:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        return value if value is masked else value.item()
+
+    def __repr__(self) -> str:
+        return repr(self.to_numpy())
+
+    def __str__(self) -> str:
+        return str(self.to_numpy())
+
+    def __bool__(self) -> bool:
+        return bool(self.to_numpy())
+
+    def __float__(self) -> float:
+        return float(self.to_numpy())
+
+    def __int__(self) -> int:
+        return int(self.to_numpy())
+
+    # kdsl Arrays' binary operators return NotImplemented for operands that have this (``x + masked_array``
+    # runs the masked array's reflected operator)
+    __kdsl_defer__ = True
+
+
+def _plain_key(key: Any) -> Any:
+    """An index key with masked arrays replaced by their data (NumPy indexes with ``key.data``)."""
+    if isinstance(key, MaskedArray):
+        return key._data
+    if isinstance(key, tuple):
+        return tuple(k._data if isinstance(k, MaskedArray) else k for k in key)
+    return key
+
+
+def is_masked_array(x: Any) -> bool:
+    """Whether ``x`` is a kdsl masked array."""
+    return _is_kd_masked(x)

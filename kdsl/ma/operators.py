@@ -1,0 +1,292 @@
+"""``kd.ma``'s elementwise functions and the operators of :class:`MaskedArray`, as ``numpy.ma``'s: the result's
+mask is the union of the operands' masks, masked entries keep the first operand's data, and the functions with a
+domain mask what falls outside it (``divide`` by zero, ``log`` of x <= 0, ``sqrt`` of x < 0...) and every
+non-finite result, as NumPy does. Everything is lazy kdsl arithmetic (``kd.where`` fuses with the op).
+
+``np.sqrt(x)``/``kd.sqrt(x)`` of a masked array run these too (``__array_ufunc__``, ``__kdsl_ufunc__``).
+
+Example:
+    >>> import kdsl as kd
+    >>> x = kd.ma.array([4.0, -1.0, 0.0, 2.0], mask=[False, False, False, True])
+    >>> print(kd.ma.sqrt(x))
+    [2.0 -- 0.0 --]
+    >>> print(1.0 / x)
+    [0.25 -1.0 -- --]
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any, Literal
+
+import numpy as np
+
+import kdsl as kd
+from kdsl.ma.constants import MaskError, masked, nomask, numpy_dtype
+from kdsl.ma.masked_array import MaskedArray
+
+Casting = Literal["safe", "same_kind", "unsafe"]
+_TINY = float(np.finfo(np.float64).tiny)  # NumPy's tolerance of the safe division domain
+
+
+def parts(x: Any) -> tuple[Any, Any]:
+    """(data, mask) of an operand: kdsl arrays for arrays, Python scalars stay scalars; mask may be nomask."""
+    if isinstance(x, MaskedArray):
+        return x._data, x._mask
+    if isinstance(x, np.ma.MaskedArray):
+        m = nomask if x.mask is nomask else kd.asarray(np.ma.getmaskarray(x))
+        return kd.asarray(np.ma.getdata(x)), m
+    if isinstance(x, (kd.Array, bool, int, float, complex)):
+        return x, nomask
+    return kd.asarray(x), nomask
+
+
+def strong(da: Any, db: Any) -> tuple[Any, Any]:
+    """The operands as numpy.ma takes them: a Python scalar next to an array is a 0-d array of NumPy's default
+    dtype (strong, not NEP 50's weak scalar), so float32 data + 1.0 is float64 and int32 data + 1 is int64; the
+    array operand is cast to that dtype (lazily) and the scalar stays a Python number."""
+    for x, y, swap in ((da, db, False), (db, da, True)):
+        if isinstance(x, kd.Array) and isinstance(y, (bool, int, float, complex)):
+            own = numpy_dtype(x.dtype)
+            target = np.result_type(own, np.asarray(y).dtype)
+            if target != own:
+                x = x.astype(target)
+            return (y, x) if swap else (x, y)
+    return da, db
+
+
+def union(m1: Any, m2: Any, shape: tuple[int, ...]) -> Any:
+    """The union of two masks broadcast to ``shape`` (nomask when both are)."""
+    if m1 is nomask and m2 is nomask:
+        return nomask
+    m = m1 if m2 is nomask else m2 if m1 is nomask else kd.logical_or(m1, m2)
+    return m if m.shape == shape else kd.broadcast_to(m, shape)
+
+
+def _keep(mask: Any, original: Any, result: Any, casting: Casting = "same_kind") -> Any:
+    """``result`` with the entries under ``mask`` taken from ``original`` where NumPy's copyto allows the cast
+    (``casting``: ``'unsafe'`` for numpy.ma's binary ops, ``'same_kind'`` for its unary ones, ``'safe'`` for
+    the domained ones, which put 0 where the cast is not safe)."""
+    if mask is nomask:
+        return result
+    odt = numpy_dtype(original.dtype) if isinstance(original, kd.Array) else np.asarray(original).dtype
+    rdt = numpy_dtype(result.dtype)
+    if not np.can_cast(odt, rdt, casting):
+        return kd.where(mask, 0, result) if casting == "safe" else result
+    if isinstance(original, kd.Array):
+        original = original.astype(result.dtype)
+    return kd.where(mask, original, result)
+
+
+def _shape(x: Any) -> tuple[int, ...]:
+    return x.shape if isinstance(x, kd.Array) else ()
+
+
+def _result(data: Any, mask: Any) -> Any:
+    """A masked array, or for a 0-d result the value or ``masked`` (one bool read back when masked)."""
+    if data.ndim == 0:
+        if mask is not nomask and bool(mask):
+            return masked
+        return data
+    return MaskedArray.wrap(data, mask)
+
+
+# ----- unary
+_UNARY_DOMAINS: dict[str, Callable[[Any], Any]] = {
+    "sqrt": lambda x: x < 0.0,
+    "log": lambda x: x <= 0.0,
+    "log2": lambda x: x <= 0.0,
+    "log10": lambda x: x <= 0.0,
+    "arcsin": lambda x: kd.abs(x) > 1.0,
+    "arccos": lambda x: kd.abs(x) > 1.0,
+    "arccosh": lambda x: x < 1.0,
+    "arctanh": lambda x: kd.abs(x) > 1.0 - 1e-15,
+    "tan": lambda x: kd.abs(kd.cos(x)) < 1e-35,
+}
+_UNARY = ("exp", "sin", "cos", "tanh", "sinh", "cosh", "arctan", "arcsinh", "absolute", "abs", "fabs", "negative",
+          "positive", "floor", "ceil", "trunc", "rint", "sign", "logical_not", "conjugate", "invert", "square",
+          "exp2", "expm1", "log1p", "cbrt", "reciprocal", "isnan", "isinf", "isfinite", "around", "round", "angle")
+
+
+def unary(name: str, x: Any, *args: Any, **kwargs: Any) -> Any:
+    """``kd.<name>(x)`` on a masked operand, with NumPy's domain masking where ``name`` has a domain."""
+    d, m = parts(x)
+    if not isinstance(d, kd.Array):
+        d = kd.asarray(d)
+    result = getattr(kd, name)(d, *args, **kwargs)
+    domain = _UNARY_DOMAINS.get(name)
+    if domain is not None:
+        bad = domain(d) | ~kd.isfinite(result)
+        m = bad if m is nomask else bad | m
+    return _result(_keep(m, d, result), m)
+
+
+def _unary_function(name: str) -> Callable[..., Any]:
+    def fn(x: Any, *args: Any, **kwargs: Any) -> Any:
+        return unary(name, x, *args, **kwargs)
+    fn.__name__ = fn.__qualname__ = name
+    domain = " (masked outside its domain, as numpy.ma)" if name in _UNARY_DOMAINS else ""
+    fn.__doc__ = f"NumPy's ``np.ma.{name}``: ``kd.{name}`` of the data, the mask kept{domain}."
+    return fn
+
+
+# ----- binary
+_SAFE_DIVIDE = {"divide", "true_divide", "floor_divide", "remainder", "mod", "fmod"}
+_BINARY = ("add", "subtract", "multiply", "arctan2", "hypot", "equal", "not_equal", "less", "less_equal",
+           "greater", "greater_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
+           "bitwise_xor", "left_shift", "right_shift", "maximum", "minimum", "fmax", "fmin", "copysign",
+           "nextafter", "logaddexp", "logaddexp2")
+
+
+def binary(name: str, a: Any, b: Any) -> Any:
+    """``kd.<name>(a, b)`` on masked operands (mask: the union; the division family masks its domain)."""
+    da, ma = parts(a)
+    db, mb = parts(b)
+    if a is masked or b is masked:
+        shape = np.broadcast_shapes(_shape(da), _shape(db))
+        return masked if not shape else MaskedArray.wrap(kd.zeros(shape), kd.ones(shape, dtype=kd.bool_))
+    da, db = strong(da, db)
+    result = getattr(kd, name)(da, db)
+    m = union(ma, mb, result.shape)
+    if name in _SAFE_DIVIDE:
+        bad = (kd.abs(da) * _TINY >= kd.abs(db)) | ~kd.isfinite(result)
+        bad = bad if bad.shape == result.shape else kd.broadcast_to(bad, result.shape)
+        m = bad if m is nomask else m | bad
+        return _result(_keep(m, da, result, "safe"), m)
+    return _result(_keep(m, da, result, "unsafe"), m)
+
+
+def power(a: Any, b: Any, third: Any = None) -> Any:
+    """NumPy's ``np.ma.power``: masked where either operand is, and where the power is not finite."""
+    if third is not None:
+        raise MaskError("3-argument power not supported.")
+    da, ma = parts(a)
+    db, mb = parts(b)
+    da, db = strong(da, db)
+    result = kd.power(da, db)
+    m = union(ma, mb, result.shape)
+    result = _keep(m, da, result)
+    invalid = ~kd.isfinite(result)
+    m = invalid if m is nomask else m | invalid
+    if result.ndim == 0:
+        return masked if bool(m) else result
+    out = MaskedArray.wrap(result, m)
+    return MaskedArray.wrap(kd.where(invalid, out.fill_value.item(), result), m)
+
+
+
+def _binary_function(name: str) -> Callable[..., Any]:
+    def fn(a: Any, b: Any) -> Any:
+        return binary(name, a, b)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"NumPy's ``np.ma.{name}``: ``kd.{name}`` of the data, the union of the masks."
+    return fn
+
+
+def compare(a: MaskedArray, other: Any, op: Callable[[Any, Any], Any]) -> Any:
+    """``a == other`` and the other comparisons, as ``MaskedArray``'s: for ``==``/``!=``, entries masked in
+    both operands compare equal in the data (NumPy's rule); the mask is the union."""
+    da, ma = parts(a)
+    db, mb = parts(other)
+    if other is masked:
+        return binary("equal", a, other)
+    da, db = strong(da, db)
+    check = op(da, db)
+    if not isinstance(check, kd.Array):
+        check = kd.asarray(check)
+    m = union(ma, mb, check.shape)
+    if m is not nomask and op in (operator.eq, operator.ne):
+        fa = ma if ma is not nomask else False
+        fb = mb if mb is not nomask else False
+        both = op(kd.asarray(fa) if not isinstance(fa, kd.Array) else fa, fb)
+        check = kd.where(m, both, check)
+    return _result(check, m)
+
+
+FUNCTIONS: dict[str, Callable[..., Any]] = {name: _unary_function(name) for name in _UNARY + tuple(_UNARY_DOMAINS)}
+FUNCTIONS.update({name: _binary_function(name) for name in _BINARY + tuple(sorted(_SAFE_DIVIDE))})
+FUNCTIONS["power"] = power
+FUNCTIONS["absolute"] = FUNCTIONS["abs"] = _unary_function("absolute")
+FUNCTIONS["conjugate"] = FUNCTIONS["conj"] = _unary_function("conjugate")
+FUNCTIONS["round_"] = FUNCTIONS["round"]
+
+
+def dispatch(name: str, args: tuple, kwargs: dict) -> Any:
+    """A ufunc call ``name(*args, **kwargs)`` with a masked operand (``np.sqrt(x)``, ``kd.add(x, y)``)."""
+    fn = FUNCTIONS.get(name)
+    if fn is None:
+        raise TypeError(f"kd.ma has no masked {name}; use it on x.filled(...) or x.compressed()")
+    extra = {k: v for k, v in kwargs.items() if v is not None and not (k == "where" and v is True)
+             and k not in ("casting", "order", "subok", "signature")}
+    if extra:
+        raise TypeError(f"{name} on kd.ma masked arrays takes no {sorted(extra)}")
+    return fn(*args)
+
+
+def _array_ufunc(self: MaskedArray, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
+    if method != "__call__":
+        return NotImplemented
+    return dispatch(ufunc.__name__, inputs, kwargs)
+
+
+def _kdsl_ufunc(name: str, args: tuple, kwargs: dict) -> Any:
+    return dispatch(name, args, kwargs)
+
+
+def _operator(name: str, reflected: bool = False) -> Callable[..., Any]:
+    fn = FUNCTIONS[name]
+    if reflected:
+        return lambda self, other: fn(other, self)
+    return lambda self, other: fn(self, other)
+
+
+def _inplace(op: str, fill: int, domained: bool = False) -> Callable[..., Any]:
+    """``x op= y`` as numpy.ma's: the data written in place (its dtype kept), the masks joined; masked entries
+    keep their data (``y`` counts as ``fill`` there); ``/=`` and ``//=`` also mask division by zero."""
+    def method(self: MaskedArray, other: Any) -> MaskedArray:
+        od, om = parts(other)
+        mask = union(self._mask, om, self.shape)
+        if domained:
+            bad = kd.abs(self._data) * _TINY >= kd.abs(od)
+            bad = bad if bad.shape == self.shape else kd.broadcast_to(bad, self.shape)
+            mask = bad if mask is nomask else mask | bad
+        if mask is not nomask:
+            mask = mask.copy() if mask is self._mask else mask
+            od = kd.where(mask, fill, od)
+            self._mask = mask if mask.shape == self.shape else kd.broadcast_to(mask, self.shape).copy()
+        self._data = getattr(self._data, f"__i{op}__")(od)
+        return self
+    method.__name__ = f"__i{op}__"
+    return method
+
+
+def _bind() -> None:
+    """Bind the operators and ufunc protocols as :class:`MaskedArray`'s methods."""
+    cls: Any = MaskedArray
+    for op, fill, domained in (("add", 0, False), ("sub", 0, False), ("mul", 1, False), ("truediv", 1, True),
+                               ("floordiv", 1, True), ("pow", 1, False)):
+        setattr(cls, f"__i{op}__", _inplace(op, fill, domained))
+    for op, name in (("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("truediv", "true_divide"),
+                     ("floordiv", "floor_divide"), ("mod", "remainder"), ("and", "bitwise_and"),
+                     ("or", "bitwise_or"), ("xor", "bitwise_xor"), ("lshift", "left_shift"),
+                     ("rshift", "right_shift")):
+        setattr(cls, f"__{op}__", _operator(name))
+        setattr(cls, f"__r{op}__", _operator(name, True))
+    cls.__pow__ = lambda self, other: power(self, other)
+    cls.__rpow__ = lambda self, other: power(other, self)
+    cls.__neg__ = lambda self: unary("negative", self)
+    cls.__pos__ = lambda self: unary("positive", self)
+    cls.__abs__ = lambda self: unary("absolute", self)
+    cls.__invert__ = lambda self: unary("invert", self)
+    for op in ("eq", "ne", "lt", "le", "gt", "ge"):
+        setattr(cls, f"__{op}__", (lambda f: lambda self, other: compare(self, other, f))(getattr(operator, op)))
+    cls.round = lambda self, decimals=0, out=None: unary("round", self, decimals)
+    cls.clip = lambda self, min=None, max=None: MaskedArray.wrap(kd.clip(self._data, min, max), self._mask)
+    cls.nonzero = lambda self: kd.nonzero(self.filled(0))  # numpy.ma: the unmasked nonzero entries
+    cls.__hash__ = None
+    cls.__array_ufunc__ = _array_ufunc
+    cls.__kdsl_ufunc__ = staticmethod(_kdsl_ufunc)
+
+
+_bind()

@@ -1,0 +1,200 @@
+"""``kd.ma``'s reductions, as ``numpy.ma``'s: masked entries are left out (``sum``/``prod`` fill them with the
+identity, ``min``/``max``/``argmin``/``argmax`` with the dtype's extreme, ``mean``/``var``/``std`` divide by the
+count of unmasked entries). A result entry with nothing unmasked is masked; a fully masked scalar result is
+``kd.ma.masked`` (deciding that reads one count back to the host; without a mask nothing is read).
+
+Also bound as :class:`MaskedArray` methods (``x.sum(axis=0)``).
+
+Example:
+    >>> import kdsl as kd
+    >>> x = kd.ma.array([[1.0, 2.0], [3.0, 4.0]], mask=[[False, True], [True, True]])
+    >>> print(x.mean(axis=0))
+    [1.0 --]
+    >>> float(x.sum()), x.max(axis=1).tolist(), x[1].sum() is kd.ma.masked
+    (1.0, [1.0, None], True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import kdsl as kd
+from kdsl.ma.constants import extreme_fill, masked, nomask
+from kdsl.ma.masked_array import MaskedArray
+from kdsl.ma.operators import parts
+
+
+def _as_masked(x: Any) -> MaskedArray:
+    return x if isinstance(x, MaskedArray) else MaskedArray(x)
+
+
+def _finish(result: Any, empty: Any) -> Any:
+    """``result`` masked where ``empty`` (nomask, or the all-masked test along the reduced axes): a masked array,
+    or for a 0-d result the value or ``masked``."""
+    if result.ndim == 0:
+        if empty is not nomask and bool(empty):
+            return masked
+        return result
+    return MaskedArray.wrap(result, empty)
+
+
+def _all_masked(x: MaskedArray, axis: Any, keepdims: bool) -> Any:
+    return nomask if x._mask is nomask else kd.all(x._mask, axis=axis, keepdims=keepdims)
+
+
+def _filled_reduction(fn_name: str, fill: Any):
+    def reduce(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False) -> Any:
+        x = _as_masked(a)
+        if out is not None:
+            raise TypeError(f"kd.ma.{fn_name}: out= is not supported; use the returned masked array")
+        value = fill(x.dtype) if callable(fill) else fill
+        extra = {} if dtype is None else {"dtype": dtype}
+        result = getattr(kd, fn_name)(x.filled(value), axis=axis, keepdims=keepdims, **extra)
+        return _finish(result, _all_masked(x, axis, keepdims))
+    reduce.__name__ = reduce.__qualname__ = fn_name
+    reduce.__doc__ = f"NumPy's ``np.ma.{fn_name}``: the {fn_name} of the unmasked entries (masked where none)."
+    return reduce
+
+
+sum = _filled_reduction("sum", 0)  # noqa: A001 - NumPy's name
+prod = _filled_reduction("prod", 1)
+product = prod
+min = _filled_reduction("min", lambda d: extreme_fill(d, True))  # noqa: A001
+max = _filled_reduction("max", lambda d: extreme_fill(d, False))  # noqa: A001
+any = _filled_reduction("any", False)  # noqa: A001
+all = _filled_reduction("all", True)  # noqa: A001
+amin, amax = min, max
+
+
+def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False) -> Any:
+    """NumPy's ``np.ma.mean``: the sum of the unmasked entries over their count (masked where none)."""
+    x = _as_masked(a)
+    if x._mask is nomask:
+        return _finish(kd.mean(x._data, axis=axis, dtype=dtype, keepdims=keepdims), nomask)
+    total = kd.sum(x.filled(0), axis=axis, keepdims=keepdims, **({} if dtype is None else {"dtype": dtype}))
+    count = kd.sum(~x._mask, axis=axis, keepdims=keepdims, dtype=kd.int64)
+    if total.dtype in (kd.float16,):
+        result = (total.astype(kd.float32) / count).astype(kd.float16)
+    else:
+        result = total * 1.0 / count
+    return _finish(kd.where(count == 0, 0.0, result).astype(result.dtype), count == 0)
+
+
+def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int = 0, keepdims: bool = False,
+        mean: Any = None) -> Any:
+    """NumPy's ``np.ma.var``: the variance of the unmasked entries (masked where count - ddof <= 0)."""
+    x = _as_masked(a)
+    if x._mask is nomask:
+        return _finish(kd.var(x._data, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims), nomask)
+    keep = ~x._mask
+    count = kd.sum(keep, axis=axis, keepdims=True, dtype=kd.int64)
+    data = x._data if dtype is None else x._data.astype(dtype)
+    centre = kd.sum(kd.where(keep, data, 0), axis=axis, keepdims=True) * 1.0 / kd.maximum(count, 1)
+    dev = kd.where(keep, data - centre, 0)
+    sq = dev * kd.conj(dev) if kd.isdtype(dev.dtype, "complex floating") else dev * dev
+    if kd.isdtype(sq.dtype, "complex floating"):
+        sq = kd.real(sq)
+    n = count - ddof
+    result = kd.sum(sq, axis=axis, keepdims=True) / kd.maximum(n, 1)
+    empty = n <= 0
+    if not keepdims:
+        axes = tuple(range(x.ndim)) if axis is None else axis
+        result, empty = kd.squeeze(result, axis=axes), kd.squeeze(empty, axis=axes)
+    return _finish(kd.where(empty, 0.0, result).astype(result.dtype), empty)
+
+
+def std(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int = 0, keepdims: bool = False,
+        mean: Any = None) -> Any:
+    """NumPy's ``np.ma.std``: the square root of :func:`var`."""
+    v = var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
+    if v is masked:
+        return masked
+    if isinstance(v, MaskedArray):
+        return MaskedArray.wrap(kd.sqrt(v._data), v._mask)
+    return kd.sqrt(v)
+
+
+def ptp(a: Any, axis: Any = None, out: Any = None, fill_value: Any = None, keepdims: bool = False) -> Any:
+    """NumPy's ``np.ma.ptp``: max - min of the unmasked entries."""
+    hi, lo = max(a, axis=axis, keepdims=keepdims), min(a, axis=axis, keepdims=keepdims)
+    if hi is masked:
+        return masked
+    return hi - lo
+
+
+def _arg_reduction(fn_name: str, largest: bool):
+    def reduce(a: Any, axis: Any = None, fill_value: Any = None, out: Any = None, *,
+               keepdims: bool = False) -> Any:
+        x = _as_masked(a)
+        value = extreme_fill(x.dtype, largest) if fill_value is None else fill_value
+        return getattr(kd, fn_name)(x.filled(value), axis=axis, keepdims=keepdims)
+    reduce.__name__ = reduce.__qualname__ = fn_name
+    reduce.__doc__ = (f"NumPy's ``np.ma.{fn_name}``: the index of the {fn_name[3:]} of the data, masked entries "
+                      "filled with the dtype's extreme (a kdsl int64 array; never masked, as NumPy).")
+    return reduce
+
+
+argmin = _arg_reduction("argmin", True)
+argmax = _arg_reduction("argmax", False)
+
+
+def count(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
+    """NumPy's ``np.ma.count``: the number of unmasked entries (an int for ``axis=None``)."""
+    return _as_masked(a).count(axis=axis, keepdims=keepdims)
+
+
+def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False, keepdims: bool = False) -> Any:
+    """NumPy's ``np.ma.average``: the weighted mean of the unmasked entries."""
+    if weights is None:
+        result = mean(a, axis=axis, keepdims=keepdims)
+        if returned:
+            return result, _as_masked(a).count(axis=axis, keepdims=keepdims)
+        return result
+    da, ma = parts(a)
+    w, _ = parts(weights)
+    if not isinstance(w, kd.Array):
+        w = kd.asarray(w)
+    if w.ndim == 1 and axis is not None and da.ndim > 1:
+        shape = [1] * da.ndim
+        shape[axis] = w.shape[0]
+        w = w.reshape(tuple(shape))
+    w = kd.broadcast_to(w, da.shape)
+    if ma is not nomask:
+        w = kd.where(ma, 0, w)
+    wsum = kd.sum(w, axis=axis, keepdims=keepdims)
+    total = kd.sum(w * kd.where(ma, 0, da) if ma is not nomask else w * da, axis=axis, keepdims=keepdims)
+    result = _finish(total / kd.where(wsum == 0, 1, wsum), wsum == 0)
+    return (result, wsum) if returned else result
+
+
+def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False, keepdims: bool = False) -> Any:
+    """NumPy's ``np.ma.median``: the median of the unmasked entries along ``axis`` (one sort, masked entries
+    filled with the dtype's largest value so that they sort last; masked where none)."""
+    x = _as_masked(a)
+    if axis is None:
+        x, axis = x.ravel(), 0
+    if x._mask is nomask:
+        result = kd.median(x._data, axis=axis, keepdims=keepdims)
+        return _finish(result, nomask)
+    data = x._data if kd.isdtype(x.dtype, "real floating") else x._data.astype(kd.float64)
+    ordered = kd.sort(kd.where(x._mask, extreme_fill(data.dtype, True), data), axis=axis)
+    n = kd.sum(~x._mask, axis=axis, keepdims=True, dtype=kd.int64)
+    lo = kd.take_along_axis(ordered, kd.maximum((n - 1) // 2, 0), axis=axis)
+    hi = kd.take_along_axis(ordered, kd.maximum(n // 2, 0), axis=axis)
+    result, empty = (lo + hi) / 2, n == 0
+    if not keepdims:
+        result, empty = kd.squeeze(result, axis=axis), kd.squeeze(empty, axis=axis)
+    return _finish(kd.where(empty, 0, result).astype(result.dtype), empty)
+
+
+def _bind() -> None:
+    cls: Any = MaskedArray
+    for name in ("sum", "prod", "product", "min", "max", "any", "all", "mean", "var", "std", "ptp", "argmin",
+                 "argmax"):
+        setattr(cls, name, globals()[name])
+    cls.cumsum = lambda self, axis=None: MaskedArray.wrap(kd.cumsum(self.filled(0), axis=axis),
+                                                         self._mask if axis is not None or self._mask is nomask
+                                                         else self._mask.ravel())
+
+
+_bind()

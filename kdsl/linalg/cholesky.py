@@ -185,7 +185,7 @@ def _diag_threads(nb: int) -> int:
     """potrf_diag's threads: up to nb * nb / 4 (16 rows side by side for nb = 64), within the device's limit
     and at least :func:`_threads` (one per row of the block). The block's nb steps run one after another in
     one workgroup, so its time is the steps' latency: more rows updated side by side, fewer turns a step."""
-    limit = int(kd.device().manager.get_device_properties().get("max_work_group_invocations", 128))
+    limit = K.max_threads()
     wg = _threads()
     while 2 * wg <= min(1024, limit) and wg < nb * nb // 4:
         wg *= 2

@@ -257,23 +257,23 @@ def block_size(dtype: kd.DType) -> int:
     ``(b / 2)^2`` threads its workgroup size."""
     b = MAX_BLOCK
     size = dtype.itemsize
-    threads = int(kd.device().manager.get_device_properties().get("max_work_group_invocations", 128))
+    threads = K.max_threads()
     while b > 2 and ((2 * (2 * b) * (2 * b + 1) + 2 * b) * size + 16 > K.shared_limit() or (b // 2) ** 2 > threads):
         b //= 2
-    return max(b, 2)  # the products' (2b / 4)^2 threads take 4 x 4 blocks of the 2b x 2b tile
+    return max(b, 2)  # the products' threads take 4 x 4 blocks of the 2b x 2b tile at least (product_block)
 
 
 def product_block(s: int) -> int:
     """The side of the block of a ``s x s`` product one thread of the apply kernel computes: 2 where ``(s/2)^2``
     threads fit a workgroup (on the H200, eigh 1024: shorter chains a workgroup than 4 x 4 blocks), else 4."""
-    limit = int(kd.device().manager.get_device_properties().get("max_work_group_invocations", 128))
+    limit = K.max_threads()
     return 2 if (s // 2) ** 2 <= limit else 4
 
 
 def _solve_threads(s: int) -> int:
     """Threads of the inner solve: one per pair of V entries a round rotates (a 2 x 2 block of A takes one
     thread too: a quarter as many), within the limit."""
-    limit = int(kd.device().manager.get_device_properties().get("max_work_group_invocations", 128))
+    limit = K.max_threads()
     wg = 32
     while wg < min(s * s // 2, 1024, limit):
         wg *= 2

@@ -134,11 +134,16 @@ def compiled(name: str, source: str, dtype_name: str, wg: int, extensions: tuple
     return Kernel(kd.raw_kernel(header + ops + BATCH_INDEX + source, name=f"linalg.{name}"))
 
 
+def max_threads() -> int:
+    """The most invocations one workgroup may have on this device (Vulkan guarantees 128)."""
+    return int(kd.device().manager.get_device_properties().get("max_work_group_invocations", 128))
+
+
 def workgroup_size(work: int) -> int:
     """Threads per matrix: enough for ``work`` parallel items per step, a power of two from 32 to 256 (1024
     for work over 256 x 256 items, where one workgroup per matrix must go as far as it can) and within the
     device's limit."""
-    limit = int(kd.device().manager.get_device_properties().get("max_work_group_invocations", 128))
+    limit = max_threads()
     cap = 1024 if work > 256 * 256 else 256
     wg = 32
     while wg < min(work, cap, limit):

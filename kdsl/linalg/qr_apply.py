@@ -7,7 +7,7 @@ registers (:mod:`kdsl.linalg.qr_registers`) and must apply their 8 reflectors to
 small products: seven dependent launches of a few microseconds of work each. Here each workgroup holds one
 column and the 8 reflectors' rows in registers (a thread keeps rows ``k0 + t + r * WG``, ``r < R``) and applies
 the reflectors in order, each a workgroup sum and an update: one launch, every column in parallel (H200, 4096 x
-4096 float32 QR: 98.6 -> 64.2 ms). It serves exactly the panels the register kernel serves.
+4096 float32 QR: 98.6 -> 64.2 ms). It serves blocks of at most 8 reflectors on rows a register panel holds.
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -81,7 +81,7 @@ def apply(a: kd.Array, tau: kd.Array, k0: int, k1: int, c0: int, c1: int) -> Non
     batch, m, n = a.shape
     if c1 <= c0 or batch == 0:
         return
-    wg = K.workgroup_size(1 << 20)
+    wg = qr_registers.threads()
     rows = K.cdiv(m - k0, wg)
     kern = K.compiled(f"qr_apply{rows}", f"#define R {rows}u\n#define W {qr_registers.WIDTH}u\n"
                       f"#define LOWEST_SUBGROUP {qr_registers.LOWEST_SUBGROUP}u\n" + _SOURCE, a.dtype.name, wg,

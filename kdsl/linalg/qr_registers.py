@@ -139,14 +139,16 @@ STEPS
 _SOURCE = _GEQRF_REGISTERS.replace("STEPS\n", "".join(_STEP.replace("QQ", str(q)) for q in range(WIDTH)))
 
 
-def _threads() -> int:
-    return K.workgroup_size(1 << 20)  # the most the device allows (1024 at most)
+def threads() -> int:
+    """Invocations of a register panel's workgroup (and of :mod:`kdsl.linalg.qr_apply`'s, which holds the same
+    rows): the most the device allows, 1024 at most."""
+    return K.workgroup_size(1 << 20)
 
 
 def fits(a: kd.Array, k0: int, cend: int) -> bool:
     """Whether the panel of columns ``k0 .. cend`` of the ``(batch, m, n)`` stack ``a`` goes to this kernel."""
     m = a.shape[1]
-    wg = _threads()
+    wg = threads()
     shared = (wg // LOWEST_SUBGROUP) * (WIDTH + 1) * 4 + (WIDTH + 2) * 4
     return a.dtype == kd.float32 and K.subgroups() and cend - k0 <= WIDTH and m - k0 <= ROWS * wg and \
         shared <= K.shared_limit()
@@ -155,7 +157,7 @@ def fits(a: kd.Array, k0: int, cend: int) -> bool:
 def panel(a: kd.Array, tau: kd.Array, k0: int, k1: int, cend: int) -> None:
     """Columns ``k0:k1`` of each matrix factored, their reflectors applied up to column ``cend`` (``fits``)."""
     batch, m, n = a.shape
-    wg = _threads()
+    wg = threads()
     rows = K.cdiv(m - k0, wg)
     kern = K.compiled(f"geqrf_registers{rows}", f"#define R {rows}u\n#define W {WIDTH}u\n"
                       f"#define LOWEST_SUBGROUP {LOWEST_SUBGROUP}u\n" + _SOURCE, a.dtype.name, wg,

@@ -280,7 +280,7 @@ def test_qr_taller_than_a_register_panel(monkeypatch):
     monkeypatch.setattr(dev, "reduce_subgroup", max(1, dev.subgroup_size))
     from kdsl.linalg import qr_registers
 
-    monkeypatch.setattr(qr_registers, "ROWS", max(1, 1100 // (2 * qr_registers._threads())))
+    monkeypatch.setattr(qr_registers, "ROWS", max(1, 1100 // (2 * qr_registers.threads())))
     graph.clear()
     a = np.random.default_rng(1).standard_normal((1, 1100, 136)).astype(np.float32)
     want = np.linalg.qr(a.astype(np.float64))

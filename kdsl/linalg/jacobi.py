@@ -162,15 +162,17 @@ def jacobi_eps(dtype: kd.DType) -> float:
 
 
 def converge(key: tuple, make: Callable[[], dict[str, kd.Array]], sweep: Callable[[dict[str, kd.Array]], None],
-              inputs: dict[str, kd.Array], outputs: tuple[str, ...], what: str) -> list[kd.Array]:
+              inputs: dict[str, kd.Array], outputs: tuple[str, ...], what: str, reset: bool = True) -> list[kd.Array]:
     """Sweeps until one rotates nothing in any matrix (LinAlgError after MAX_SWEEPS): the arrays ``make()``
     gives (``flag``, the rotated-anything flags, among them) take ``inputs``, then a recorded plan of one
-    sweep (``sweep``, after a reset of the flags) runs as one submit per sweep, followed by one read of the
-    flags; returns fresh copies of the ``outputs`` arrays."""
+    sweep (``sweep``, after a reset of the flags unless ``reset`` is False: a sweep that sets every flag itself)
+    runs as one submit per sweep, followed by one read of the flags; returns fresh copies of the ``outputs``
+    arrays."""
 
     def record() -> Plan:
         def body(r: dict[str, kd.Array]) -> None:
-            K.zero_flags(r["flag"])
+            if reset:
+                K.zero_flags(r["flag"])
             sweep(r)
         return Plan.record(make(), body)
 

@@ -5,7 +5,7 @@ instead of ``n - 1``), and a round is two dispatches (three with the eigenvector
 * ``solve``: one workgroup per block pair rotates the ``2b x 2b`` symmetric (Hermitian) matrix ``A[pair, pair]``
   in shared memory by cyclic Jacobi (:data:`INNER_SWEEPS` sweeps, fewer where one rotates nothing), writes it
   back to ``A`` (the rotated entries are zero by construction, as in the scalar sweeps) and its rotations'
-  product, the unitary ``Q`` (``2b x 2b``), to a work array; a rotation raises the matrix's flag;
+  product, the unitary ``Q`` (``2b x 2b``), to a work array;
 * ``apply``: one workgroup per pair of pairs ``k > l`` computes ``Q_k^H A[pair k, pair l] Q_l`` in shared memory
   and writes it and its adjoint (``A`` stays exactly Hermitian); a second launch updates the eigenvectors,
   ``V[:, pair l] <- V[:, pair l] Q_l``, one ``2b``-row tile a workgroup, alongside the next round's solve. A
@@ -55,8 +55,7 @@ uint gidx(uvec2 pq, uint i) { return i < HB ? pq.x * HB + i : pq.y * HB + i - HB
 _SOLVE = _COMMON + """
 layout(set = 0, binding = 0) buffer A_ { T a[]; };
 layout(set = 0, binding = 1) writeonly buffer Q_ { T q[]; };
-layout(set = 0, binding = 2) buffer F_ { uint flag[]; };
-layout(set = 0, binding = 3) writeonly buffer M_ { uint moved[]; };  // per pair: Q is not the identity
+layout(set = 0, binding = 2) writeonly buffer M_ { uint moved[]; };  // per pair: Q is not the identity
 layout(push_constant) uniform Push { uint n; uint nb2; uint r; uint batch; uint sweeps; float eps; };
 shared T sa[S * LD];
 shared T sv[S * LD];
@@ -131,7 +130,6 @@ void main() {
         if (!more) break;
         rotated = true;
     }
-    if (rotated && t == 0u) flag[b] = 1u;
     if (t == 0u) moved[b * (nb2 / 2u) + k] = rotated ? 1u : 0u;
     uint qbase = (b * (nb2 / 2u) + k) * S * S;
     for (uint e = t; e < S * S; e += WG) {
@@ -313,7 +311,7 @@ def eigh_block(a: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
 
     key = ("eigh-block", dtype.name, batch, n, want_vectors, b, INNER_SWEEPS)
     d, v = converge(key, make, lambda r: _sweep(r, b, want_vectors), {"a": a, "v": identity(batch, n, dtype)},
-                    ("a", "v"), "Eigenvalues")
+                    ("a", "v"), "Eigenvalues", reset=False)
     return d, v
 
 
@@ -340,7 +338,7 @@ def _sweep(r: dict[str, kd.Array], b: int, want_vectors: bool) -> None:
     pending = None  # the previous round's eigenvector update, not recorded yet
     for rnd in range(nb2 - 1):
         q, moved = r[f"q{rnd % 2}"], r[f"moved{rnd % 2}"]
-        solve(a, q, r["flag"], moved, n, nb2, rnd, batch, sweeps, eps, groups=(gx, gy, batch))
+        solve(a, q, moved, n, nb2, rnd, batch, sweeps, eps, groups=(gx, gy, batch))
         if pending is not None:
             with graph.alongside():
                 pending()

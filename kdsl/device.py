@@ -297,7 +297,18 @@ def device(index: int | str | Device | None = None) -> Device:
     stack = _stack()
     if stack:
         return stack[-1]
-    global _default
-    if _default is None or os.environ.get("KDSL_DEVICE", "").strip():  # the env var is read on every call
-        _default = Device(None)
+    global _default, _default_env
+    env = _ENV_DATA.get(_DEVICE_KEY) if _ENV_DATA is not None else os.environ.get("KDSL_DEVICE")
+    if _default is None or env != _default_env:  # KDSL_DEVICE is read on every call: a change takes effect
+        _default, _default_env = Device(None), env
     return _default
+
+
+# The hot path of ``device()`` reads KDSL_DEVICE from os.environ's underlying dict of encoded names (updated on
+# every change), where os.environ.get encodes the name on each call (~1 us), as kdsl.engine.programs does.
+_ENV_DATA: dict | None = getattr(os.environ, "_data", None)
+try:
+    _DEVICE_KEY: Any = os.environ.encodekey("KDSL_DEVICE")
+except AttributeError:  # not CPython's os.environ: read it the ordinary way
+    _ENV_DATA = None
+_default_env: Any = None  # the raw KDSL_DEVICE that ``_default`` was chosen under

@@ -117,8 +117,8 @@ class Tile:
     >>> t = Tile("As", 128, 64, True)
     >>> (t.outer, t.inner, t.stride, t.size, t.layout)
     (64, 128, 17, 1088, 'gl_CooperativeMatrixLayoutColumnMajor')
-    >>> t.at("r", "c")
-    '(c) * 17 + (r) / 8'
+    >>> t.at("r", "c"), t.place(1)
+    ('(c) * 17 + ((r) >> 3)', ('As_lo', '(As_hi + 16)'))
     """
 
     def __init__(self, name: str, rows: int, cols: int, down: bool):
@@ -129,14 +129,21 @@ class Tile:
         self.layout = "gl_CooperativeMatrixLayout" + ("ColumnMajor" if down else "RowMajor")
 
     def at(self, row: str, col: str) -> str:
-        """The uvec4 index of element ``(row, col)`` (its inner index a multiple of 8)."""
+        """The uvec4 index of element ``(row, col)`` (its inner index a non-negative multiple of 8: a shift)."""
         outer, inner = (col, row) if self.down else (row, col)
-        return f"({outer}) * {self.stride} + ({inner}) / {VEC}"
+        return f"({outer}) * {self.stride} + (({inner}) >> 3)"
 
-    def place(self, flat: str) -> tuple[str, str]:
-        """(row, col) of the first of the 8 elements that load number ``flat`` of the tile fills."""
+    def invariants(self) -> str:
+        """The declaration of each invocation's place in the tile (see :meth:`place`)."""
         lanes = self.inner // VEC
-        outer, inner = f"({flat} / {lanes})", f"(({flat} % {lanes}) * {VEC})"
+        return f"int {self.name}_hi = tid / {lanes}, {self.name}_lo = (tid % {lanes}) * {VEC};"
+
+    def place(self, q: int) -> tuple[str, str]:
+        """(row, col) of the first of the 8 elements that load ``q`` of an invocation fills: group ``tid + 256 q``
+        of the tile, i.e. the invocation's own place (:meth:`invariants`) moved by whole lines, since a line's
+        groups divide 256 (so the index is a loop-invariant part plus a constant)."""
+        lanes = self.inner // VEC
+        outer, inner = f"({self.name}_hi + {q * LOCAL // lanes})", f"{self.name}_lo"
         return (inner, outer) if self.down else (outer, inner)
 
 
@@ -223,6 +230,7 @@ def launch(k: Matmul) -> tuple[int, int, int]:
 
 
 VEC = 8  # halves per 16-byte vector load
+Limits = tuple[tuple[str, bool], tuple[str, bool]]  # (limit, always inside) of a tile's rows and columns
 
 
 def _vector_view(e: Expr, shape: tuple[int, int, int], down: bool) -> tuple[int, View] | None:
@@ -256,17 +264,22 @@ def _loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str
     store: list[str] = []
     aliases: list[str] = []
     ta, tb = tiles(k, g)
+    full_k = k.k % g.bk == 0  # every k slice whole (chunks are multiples of BK)
     for name, e, shape, tile in (("ra", k.a, (k.batch, k.m, k.k), ta), ("rb", k.b, (k.batch, k.k, k.n), tb)):
         origin = ("bm", "kn") if name == "ra" else ("kn", "bn")
-        limits = (str(k.m), "ke") if name == "ra" else ("ke", str(k.n))
+        # (limit, whether the tile never passes it): a side the tiles fill needs no bounds test
+        limits = ((str(k.m), k.m % g.bm == 0), ("ke", full_k)) if name == "ra" else \
+            (("ke", full_k), (str(k.n), k.n % g.bn == 0))
         vector = _vector_view(e, shape, tile.down)
         groups = tile.rows * tile.cols // VEC
+        decl.append(tile.invariants())
         for q in range(-(-groups // LOCAL)):
             reg = f"{name}{q}"
-            row, col = tile.place(f"(tid + {q * LOCAL})")
+            row, col = tile.place(q)
             gr, gc = f"({origin[0]} + {row})", f"({origin[1]} + {col})"
             if (q + 1) * LOCAL > groups:  # a small tile (8-deep fragments): the last invocations have no group
                 gr = f"(tid + {q * LOCAL} < {groups} ? {gr} : {1 << 30})"
+                limits = ((limits[0][0], False), limits[1])  # the row test is what skips them
             decl.append(f"uvec4 {reg} = uvec4(0);")
             if vector is not None:
                 slot, view = vector
@@ -283,15 +296,22 @@ def _loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str
     return decl, fill, store, aliases
 
 
-def _vector_group(reg: str, slot: int, view: View, gr: str, gc: str, limits: tuple[str, str]) -> list[str]:
+def _inside(r: str, c: str, limits: Limits) -> str:
+    """The test that element ``(r, c)`` is inside the matrix, leaving out the sides the tiles always fill
+    (``"true"`` when both are)."""
+    tests = [f"{i} < {limit}" for i, (limit, always) in zip((r, c), limits, strict=True) if not always]
+    return " && ".join(tests) or "true"
+
+
+def _vector_group(reg: str, slot: int, view: View, gr: str, gc: str, limits: Limits) -> list[str]:
     """Eight halves in one 16-byte load into ``reg``, bit for bit (NaNs keep their payload and sign); all eight
     are inside the matrix or none is (the group is aligned and the axis a multiple of 8: :func:`_vector_view`)."""
     at = view.index_expr(["bz", gr, gc])
-    return [f"{reg} = uvec4(0);", f"if ({gr} < {limits[0]} && {gc} < {limits[1]}) {reg} = b{slot}q.d[({at}) / {VEC}];"]
+    return [f"{reg} = uvec4(0);", f"if ({_inside(gr, gc, limits)}) {reg} = b{slot}q.d[uint({at}) >> 3];"]
 
 
 def _scalar_group(reg: str, e: Expr, shape: tuple[int, int, int], down: bool, gr: str, gc: str,
-                  limits: tuple[str, str], buffers: dict[int, dt.DType]) -> list[str]:
+                  limits: Limits, buffers: dict[int, dt.DType]) -> list[str]:
     """Eight elements through the operand's fused expression (zero outside the matrix), packed into ``reg``."""
     lines = [f"f16vec2 {reg}h[4];"]
     for i in range(VEC):
@@ -299,7 +319,7 @@ def _scalar_group(reg: str, e: Expr, shape: tuple[int, int, int], down: bool, gr
         er, ec = (f"({gr} + {i})", gc) if down else (gr, f"({gc} + {i})")
         v = r.value(e, shape, ("bz", er, ec))
         half = f"{reg}h[{i // 2}].{'xy'[i % 2]}"
-        lines += [f"{half} = float16_t(0.0);", f"if ({er} < {limits[0]} && {ec} < {limits[1]}) {{",
+        lines += [f"{half} = float16_t(0.0);", f"if ({_inside(er, ec, limits)}) {{",
                   *["    " + x for x in r.lines], f"    {half} = float16_t({v});", "}"]
     packed = ", ".join(f"packFloat2x16({reg}h[{w}])" for w in range(VEC // 2))
     return ["{", *["    " + x for x in lines], f"    {reg} = uvec4({packed});", "}"]

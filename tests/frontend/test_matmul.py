@@ -114,3 +114,24 @@ def test_big_tiles(monkeypatch, dtype, shape):
     y = (a * 2) @ b
     assert matmul.tile(plan([y._node])[0].kernel) == 128
     np.testing.assert_allclose(y.numpy(), (ha * 2) @ hb.T, rtol=1e-3)
+
+
+@pytest.mark.parametrize("big", [False, True])
+@pytest.mark.parametrize("a_t,b_t", [(False, False), (False, True), (True, False), (True, True)])
+@pytest.mark.parametrize("shape", [(1, 128, 32, 256), (2, 256, 48, 128), (1, 128, 33, 128), (1, 129, 32, 130)])
+def test_tiles_without_bounds_checks(monkeypatch, big, a_t, b_t, shape):
+    """Sides the tiles always fill (m or n a multiple of the tile, k of the 16-deep slice) are loaded without
+    bounds tests: whole tiles, a k with a partial last slice, and edges, in every operand order."""
+    from kdsl.codegen import matmul
+    monkeypatch.setattr(kd.device(), "matmul_tiles", True)
+    monkeypatch.setattr(matmul, "BIG_TILE_GROUPS", 1 if big else 1 << 30)
+    batch, m, k, n = shape
+    rng = np.random.default_rng(17)
+    ha = rng.standard_normal((batch, m, k)).astype(np.float32)
+    hb = rng.standard_normal((k, n)).astype(np.float32)
+    a = kd.asarray(np.ascontiguousarray(np.swapaxes(ha, 1, 2))).mT if a_t else kd.asarray(ha)
+    b = kd.asarray(np.ascontiguousarray(hb.T)).T if b_t else kd.asarray(hb)
+    from kdsl.engine.plan import plan
+    y = a @ b
+    assert matmul.tile(plan([y._node])[0].kernel) == (128 if big else 64)
+    np.testing.assert_allclose(y.numpy(), ha @ hb, rtol=1e-4, atol=1e-4)

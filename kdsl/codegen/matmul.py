@@ -31,7 +31,7 @@ from kdsl.codegen.operand_order import middle_is_contiguous
 from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Matmul, elementwise_groups
 
-TILE, DEPTH, PER = 64, 16, 4  # output tile edge, K slice, outputs per invocation per dimension (blocked: 4x4)
+TILE, DEPTH, PER = 64, int(os.environ.get("KDSL_MATMUL_DEPTH", "16")), 4  # output tile edge, K slice, outputs per invocation per dimension (blocked: 4x4)
 # float32 tiles read shared memory as vec4 (a quarter of the load instructions per multiply-add); KDSL_MATMUL_VEC4=0:
 # the scalar reads
 VEC4 = os.environ.get("KDSL_MATMUL_VEC4", "1").strip() != "0"

@@ -1,6 +1,7 @@
 """The tiled matrix multiply: 64x64 output tiles per workgroup (128x128 for large outputs), 16-deep K slices
-staged in shared memory (the next one loaded into registers while this one is multiplied), each of the 256
-invocations accumulating a 4x4 (8x8) block. float32 blocks are runs of four rows and columns (rows
+(32-deep for 128x128 tiles where shared memory holds them: :func:`slice_depth`) staged in shared memory (the
+next one loaded into registers while this one is multiplied), each of the 256 invocations accumulating a 4x4
+(8x8) block. float32 blocks are runs of four rows and columns (rows
 ``64 h + 4 ty + r``), read from shared memory as ``vec4``; other types take rows ``ty + 16*i`` and columns
 ``tx + 16*j``, so neighbouring invocations read neighbouring shared-memory words.
 
@@ -31,11 +32,11 @@ from kdsl.codegen.operand_order import middle_is_contiguous
 from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Matmul, elementwise_groups
 
-TILE, DEPTH, PER = 64, int(os.environ.get("KDSL_MATMUL_DEPTH", "16")), 4  # output tile edge, K slice, outputs per invocation per dimension (blocked: 4x4)
+TILE, DEPTH, PER = 64, 16, 4  # output tile edge, K slice, outputs per invocation per dimension (blocked: 4x4)
+DEEP = 32  # the K slice of 128-wide tiles where shared memory holds it (see slice_depth)
 # float32 tiles read shared memory as vec4 (a quarter of the load instructions per multiply-add); KDSL_MATMUL_VEC4=0:
 # the scalar reads
 VEC4 = os.environ.get("KDSL_MATMUL_VEC4", "1").strip() != "0"
-UNROLL = "[[unroll]] " if os.environ.get("KDSL_MATMUL_UNROLL", "0") == "1" else ""  # experiment switch
 
 
 def _tile_fill(reg: str, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...], bounds: str,
@@ -69,6 +70,18 @@ def tile(k: Matmul) -> int:
     return BIG_TILE if big >= BIG_TILE_GROUPS else TILE
 
 
+def slice_depth(k: Matmul, shared_bytes: int) -> int:
+    """The K slice of tiled kernel ``k`` on a device with ``shared_bytes`` of shared memory: :data:`DEEP` for
+    128-wide tiles whose two deep slices fit (half the barriers per multiply-add), else :data:`DEPTH`.
+
+    >>> slice_depth(Matmul(1, 4096, 4096, 4096, None, None, None, 0), 49152), slice_depth(
+    ...     Matmul(1, 512, 1024, 784, None, None, None, 0), 49152)
+    (32, 16)
+    """
+    edge = tile(k)
+    return DEEP if edge == BIG_TILE and 2 * DEEP * (edge + 4) * 4 <= shared_bytes else DEPTH
+
+
 def render(k: Matmul) -> str:
     if k.coop:
         return coopmat.render(k, chunk(k))
@@ -89,7 +102,8 @@ def _render_tiled(k: Matmul, edge: int) -> str:
     per = edge // 16  # outputs per invocation and dimension
     stride = edge + 4 if vec else edge + 1  # padded shared row stride (vec4 rows stay 16-byte aligned)
     buffers: dict[int, dt.DType] = {0: k.out_dtype}
-    per_thread = edge * DEPTH // LOCAL  # tile elements each invocation loads
+    depth = k.depth
+    per_thread = edge * depth // LOCAL  # tile elements each invocation loads
     # Each tile loads the next slice into registers while it multiplies this one. H200: 6-12% faster with 64-wide
     # tiles; with 128-wide tiles 5-8% slower while they read shared memory by scalars, and with the vec4 reads
     # 5-9% faster for `a @ W.T` and `X.T @ b` (8192^3: 35.9 -> 33.6 ms), 1% slower for `a @ b` (36.3 -> 36.6)
@@ -100,8 +114,8 @@ def _render_tiled(k: Matmul, edge: int) -> str:
     # both sides, so its row and column are the invocation's own (a_hi, a_lo) moved by a constant: the indices
     # below are a loop-invariant part plus constants, and a side the tile always fills needs no bounds check
     # (4096^3 on an H200: 4.64 -> 4.16 ms, from the indices and the shared reads' division alone).
-    a_side, b_side = (edge, DEPTH) if a_down else (DEPTH, edge), (DEPTH, edge) if b_down else (edge, DEPTH)
-    full_k = k.k % DEPTH == 0  # every k slice is whole (chunks are multiples of DEPTH)
+    a_side, b_side = (edge, depth) if a_down else (depth, edge), (depth, edge) if b_down else (edge, depth)
+    full_k = k.k % depth == 0  # every k slice is whole (chunks are multiples of the depth)
     decl = [f"int a_hi = tid / {a_side[0]}, a_lo = tid % {a_side[0]};",
             f"int b_hi = tid / {b_side[0]}, b_lo = tid % {b_side[0]};"]
     fill, store = [], []
@@ -142,6 +156,9 @@ def _render_tiled(k: Matmul, edge: int) -> str:
         acc_type = c
     rows = len(fma) // per
     kc = chunk(k)
+    # the deep slices' k loop unrolled: on an H200 32-deep slices were 15-20% slower rolled and 7-12% faster
+    # unrolled than 16-deep ones (4096^3 float32 3.56 -> 3.31 ms), and unrolling 16-deep ones did not pay
+    unroll = "[[unroll]] " if depth == DEEP else ""
     body = [
         "int tid = int(gl_LocalInvocationID.x);",
         "int tx = tid % 16, ty = tid / 16;",
@@ -153,13 +170,13 @@ def _render_tiled(k: Matmul, edge: int) -> str:
         "    " + " ".join(f"{acc_type} {a} = {acc_type}({zero});" for a in accs),
         "    int kn = kb;",
         *["    " + x for x in fill],
-        f"    for (int k0 = kb; k0 < ke; k0 += {DEPTH}) {{",
+        f"    for (int k0 = kb; k0 < ke; k0 += {depth}) {{",
         "        barrier();",  # every invocation is done reading the previous slice
         *["        " + x for x in store],
         "        memoryBarrierShared(); barrier();",
-        f"        kn = k0 + {DEPTH};",
+        f"        kn = k0 + {depth};",
         "        if (kn < ke) {", *["            " + x for x in fill], "        }",
-        f"        {UNROLL}for (int kk = 0; kk < {DEPTH}; kk++) {{",
+        f"        {unroll}for (int kk = 0; kk < {depth}; kk++) {{",
         *["            " + x for x in reads],
         *["            " + " ".join(fma[r * rows:(r + 1) * rows]) for r in range(per)],
         "        }",
@@ -168,12 +185,12 @@ def _render_tiled(k: Matmul, edge: int) -> str:
         *["    " + x for x in stores],
         "}",
     ]
-    shared = [f"shared vec4 As[{stride * DEPTH // 4}];", f"shared vec4 Bs[{stride * DEPTH // 4}];"] if vec else \
-        [f"shared {c} As[{stride * DEPTH}];", f"shared {c} Bs[{stride * DEPTH}];"]
+    shared = [f"shared vec4 As[{stride * depth // 4}];", f"shared vec4 Bs[{stride * depth // 4}];"] if vec else \
+        [f"shared {c} As[{stride * depth}];", f"shared {c} Bs[{stride * depth}];"]
     epilogue = "".join(x + "\n" for x in matmul_epilogue.function(k, buffers))
     text = epilogue + "\n".join(body)
     head = glsl.header(LOCAL, buffers, k.n_words, shared=shared, body_text=text)
-    if UNROLL:
+    if unroll:
         head = head.replace("#version 450\n", "#version 450\n#extension GL_EXT_control_flow_attributes : require\n", 1)
     return f"{head}\n{epilogue}void main() {{\n" + "\n".join("    " + x for x in body) + "\n}\n"
 
@@ -187,7 +204,7 @@ def _shared_store(name: str, index: str, value: str, vec: bool) -> str:
 
 def chunk(k: Matmul) -> int:
     """The length of each k chunk (a multiple of the tiles' depth, so no tile straddles two chunks)."""
-    depth = coopmat.Layout(k.coop).bk if k.coop else DEPTH
+    depth = coopmat.Layout(k.coop).bk if k.coop else k.depth
     per_split = -(-k.k // max(k.splits, 1))
     return -(-per_split // depth) * depth
 
@@ -204,7 +221,7 @@ def trips(k: Matmul) -> int:
         return coopmat.trips(k, kc)
     if k.lanes:
         return matmul_cpu.trips(kc)
-    return kc if not k.tiled else -(-kc // DEPTH) * (2 + DEPTH + tile(k) * DEPTH // LOCAL)
+    return kc if not k.tiled else -(-kc // k.depth) * (2 + k.depth + tile(k) * k.depth // LOCAL)
 
 
 def _render_blocked(k: Matmul) -> str:

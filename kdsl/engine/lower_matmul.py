@@ -63,15 +63,19 @@ def lower_matmul(node: Node, keep: set[int], dev: Device, epilogue_of: Node | No
     stores = matmul_cpu.epilogue_trips(kernel._replace(epilogue=ir.acc(node.dtype))) if lanes and epilogue_of \
         else 0
 
+    def split(s: int) -> Matmul:  # the kernel in s chunks (its tiles' k slice depends on their size)
+        cut = kernel._replace(splits=s)
+        return cut._replace(depth=matmul.slice_depth(cut, dev.max_shared_memory)) if cut.tiled else cut
+
     def trips(s: int) -> int:  # one invocation's loop iterations with s chunks
-        per_tile = matmul.trips(kernel._replace(splits=s)) * cost + (stores if s == 1 else 0)
+        per_tile = matmul.trips(split(s)) * cost + (stores if s == 1 else 0)
         return per_tile * -(-(batch * s) // MAX_GROUPS)
 
     splits = 1
     while trips(splits) > budget // 2 and splits < max(k, 1):
         splits *= 2
     splits = max(splits, fill_splits(kernel, dev))
-    kernel = kernel._replace(splits=splits)
+    kernel = split(splits)
     if kernel.lanes:  # the workgroups' grid-stride turns times one tile's trips stay in budget
         kernel = kernel._replace(groups=matmul_cpu.groups(kernel, budget, trips(splits)))
     elif not kernel.tiled:

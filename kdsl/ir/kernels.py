@@ -126,6 +126,7 @@ class Matmul(NamedTuple):
     # ``out_dtype`` is then the epilogue's. None: the product is stored as it is. Only with splits == 1.
     epilogue: Expr | None = None
     out_shape: tuple[int, ...] = ()
+    depth: int = 16  # the K slice of the shared-memory tiles (kdsl.codegen.matmul.slice_depth)
 
 
 class Scan(NamedTuple):

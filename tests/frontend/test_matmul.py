@@ -135,3 +135,23 @@ def test_tiles_without_bounds_checks(monkeypatch, big, a_t, b_t, shape):
     y = a @ b
     assert matmul.tile(plan([y._node])[0].kernel) == (128 if big else 64)
     np.testing.assert_allclose(y.numpy(), ha @ hb, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("a_t,b_t", [(False, False), (True, True)])
+@pytest.mark.parametrize("shape", [(1, 64, 64, 128), (2, 70, 45, 33)])
+def test_deep_slices(monkeypatch, a_t, b_t, shape):
+    """32-deep k slices (what 128-wide tiles take where shared memory holds them: forced here on 64-wide
+    tiles, which fit any device), whole and ragged."""
+    from kdsl.codegen import matmul
+    monkeypatch.setattr(kd.device(), "matmul_tiles", True)
+    monkeypatch.setattr(matmul, "slice_depth", lambda k, shared: matmul.DEEP)
+    batch, m, k, n = shape
+    rng = np.random.default_rng(18)
+    ha = rng.standard_normal((batch, m, k)).astype(np.float32)
+    hb = rng.standard_normal((k, n)).astype(np.float32)
+    a = kd.asarray(np.ascontiguousarray(np.swapaxes(ha, 1, 2))).mT if a_t else kd.asarray(ha)
+    b = kd.asarray(np.ascontiguousarray(hb.T)).T if b_t else kd.asarray(hb)
+    from kdsl.engine.plan import plan
+    y = a @ b
+    assert plan([y._node])[0].kernel.depth == matmul.DEEP
+    np.testing.assert_allclose(y.numpy(), ha @ hb, rtol=1e-4, atol=1e-4)

@@ -55,10 +55,9 @@ def matmul(a, b) -> Array:
     nb = math.prod(batch)
     an = mv.reshape_node(mv.broadcast_node(ops.cast_node(a2._node, out_dtype), batch + (m, k)), (nb, m, k))
     bn = mv.reshape_node(mv.broadcast_node(ops.cast_node(b2._node, out_dtype), batch + (k, n)), (nb, k, n))
-    if _as_reduction(m, n, k):
-        out = Array(_product_sum(an, bn, out_dtype)).reshape(batch + (m, n))
-    else:
-        out = Array(Node("matmul", (an, bn), out_dtype, (nb, m, n))).reshape(batch + (m, n))
+    node = _product_sum(an, bn, out_dtype) if _as_reduction(m, n, k) else \
+        Node("matmul", (an, bn), out_dtype, (nb, m, n))
+    out = Array(mv.reshape_node(node, batch + (m, n)))  # (a fresh result: no view links to keep)
     if a.ndim == 1:
         out = out.reshape(out.shape[:-2] + (n,))
     if b.ndim == 1:

@@ -39,8 +39,11 @@ def view_node(base: Node, view: View) -> Node:
 
 
 def reshape_node(node: Node, shape: tuple[int, ...]) -> Node:
-    if tuple(shape) == node.shape:
+    shape = tuple(shape)
+    if shape == node.shape:
         return node
+    if node.op != "view":  # (the usual case, e.g. matmul's operands and result: what the general path gives)
+        return Node("view", (node,), node.dtype, shape, View.contiguous(shape))
     base, view = view_base(node)
     new = view.reshape(shape)
     if new is None:  # a strided view that no single view can reshape: stack a view (the kernel unravels)

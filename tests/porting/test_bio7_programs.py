@@ -4,7 +4,6 @@ counting by base-4 codes with np.bincount and np.unique(return_counts=True), pos
 log-odds scanning, Needleman-Wunsch global alignment with a Python loop over a score matrix and traceback,
 Hamming distance matrices by broadcasting, and a codon translation table lookup (tests/porting)."""
 
-import numpy as np
 from harness import check
 
 SEQ = "ATGGCGTACGTTAGCCGATCGATCGGCTAGCTAGGCTTACGATCGATGCATGCAACGTTGCAAGGCTTAA"
@@ -80,11 +79,17 @@ def needleman_wunsch(np, a="GATTACAGG", b="GCATGCTAG", match=1, mismatch=-1, gap
     top, bottom = [], []
     while i > 0 or j > 0:
         if i > 0 and j > 0 and F[i, j] == F[i - 1, j - 1] + S[i - 1, j - 1]:
-            top.append(a[i - 1]); bottom.append(b[j - 1]); i -= 1; j -= 1
+            top.append(a[i - 1])
+            bottom.append(b[j - 1])
+            i, j = i - 1, j - 1
         elif i > 0 and F[i, j] == F[i - 1, j] + gap:
-            top.append(a[i - 1]); bottom.append("-"); i -= 1
+            top.append(a[i - 1])
+            bottom.append("-")
+            i -= 1
         else:
-            top.append("-"); bottom.append(b[j - 1]); j -= 1
+            top.append("-")
+            bottom.append(b[j - 1])
+            j -= 1
     return {"score": int(F[n, m]), "F": F, "top": "".join(reversed(top)), "bottom": "".join(reversed(bottom))}
 
 

@@ -64,7 +64,7 @@ def zbuffer(np, tris_host, depths_host, n=16):
     zbuf = np.full((n, n), np.inf)
     ids = np.full((n, n), -1, dtype=np.int32)
     ys, xs = np.mgrid[0:n, 0:n] + 0.5
-    for t, (tri, z) in enumerate(zip(tris_host, depths_host)):
+    for t, (tri, z) in enumerate(zip(tris_host, depths_host, strict=True)):
         (x0, y0), (x1, y1), (x2, y2) = tri
         e0 = (x1 - x0) * (ys - y0) - (y1 - y0) * (xs - x0)
         e1 = (x2 - x1) * (ys - y1) - (y2 - y1) * (xs - x1)

@@ -165,7 +165,8 @@ def _spd(seed, d):
 def test_gradient_descent_momentum_least_squares():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(50, 4))
-    check(gd_momentum_least_squares, X, X @ np.array([1.0, -2.0, 0.5, 3.0]) + 0.1 * rng.normal(size=50), rtol=1e-3, atol=1e-4)
+    y = X @ np.array([1.0, -2.0, 0.5, 3.0]) + 0.1 * rng.normal(size=50)
+    check(gd_momentum_least_squares, X, y, rtol=1e-3, atol=1e-4)
 
 
 def test_adam_rosenbrock_bias_correction():

@@ -19,7 +19,8 @@ def heat_1d_explicit(np, n=51, steps=200, alpha=0.01):
         if k % 50 == 0:
             snaps.append(u.copy())
     t = steps * dt
-    exact = np.exp(-alpha * np.pi**2 * t) * np.sin(np.pi * x) + 0.5 * np.exp(-9 * alpha * np.pi**2 * t) * np.sin(3 * np.pi * x)
+    exact = (np.exp(-alpha * np.pi**2 * t) * np.sin(np.pi * x)
+             + 0.5 * np.exp(-9 * alpha * np.pi**2 * t) * np.sin(3 * np.pi * x))
     return {"u": u, "snaps": np.array(snaps), "err": float(np.max(np.abs(u - exact)))}
 
 
@@ -48,7 +49,8 @@ def poisson_jacobi(np, n=24, tol=1e-4, max_iter=2000):
         if diff < tol * h * h:
             break
     res = f[1:-1, 1:-1] + (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - 4 * u[1:-1, 1:-1]) / h**2
-    return {"u": u[::4, ::4], "iters_ok": it < max_iter, "res": float(np.abs(res).max()), "centre": float(u[n // 2 + 1, n // 2 + 1])}
+    return {"u": u[::4, ::4], "iters_ok": it < max_iter, "res": float(np.abs(res).max()),
+            "centre": float(u[n // 2 + 1, n // 2 + 1])}
 
 
 def poisson_red_black(np, n=16, sweeps=150, omega=1.5):
@@ -61,7 +63,8 @@ def poisson_red_black(np, n=16, sweeps=150, omega=1.5):
         for start in (1, 2):  # red points then black points, row by row parity
             for i0 in (1, 2):
                 j0 = start if i0 == 1 else 3 - start
-                nb = u[i0 - 1 : -2 : 2, j0:-1:2] + u[i0 + 1 :: 2, j0:-1:2] + u[i0:-1:2, j0 - 1 : -2 : 2] + u[i0:-1:2, j0 + 1 :: 2]
+                nb = (u[i0 - 1 : -2 : 2, j0:-1:2] + u[i0 + 1 :: 2, j0:-1:2]
+                      + u[i0:-1:2, j0 - 1 : -2 : 2] + u[i0:-1:2, j0 + 1 :: 2])
                 gs = 0.25 * (nb - h * h * f[i0:-1:2, j0:-1:2])
                 u[i0:-1:2, j0:-1:2] += omega * (gs - u[i0:-1:2, j0:-1:2])
     exact = np.sin(np.pi * X) * np.sin(np.pi * Y)
@@ -77,7 +80,8 @@ def upwind_and_lax_wendroff(np, n=100, c=1.0, cfl=0.8, steps=60):
     lw = u0.copy()
     for _ in range(steps):
         up = up - cfl * (up - np.roll(up, 1))
-        lw = lw - 0.5 * cfl * (np.roll(lw, -1) - np.roll(lw, 1)) + 0.5 * cfl**2 * (np.roll(lw, -1) - 2 * lw + np.roll(lw, 1))
+        right, left = np.roll(lw, -1), np.roll(lw, 1)
+        lw = lw - 0.5 * cfl * (right - left) + 0.5 * cfl**2 * (right - 2 * lw + left)
     shift = int(round(c * steps * dt / dx))
     exact = np.roll(u0, shift)
     return {"upwind": up[::5], "lw": lw[::5], "mass": [float(up.sum()), float(lw.sum())],

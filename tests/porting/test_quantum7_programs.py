@@ -22,7 +22,7 @@ def bell_state_kron(np):
     psi = CNOT @ np.kron(H, I) @ psi
     probs = np.abs(psi) ** 2
     labels = [format(i, "02b") for i in range(4)]
-    report = {lab: round(float(p), 4) for lab, p in zip(labels, probs)}
+    report = {lab: round(float(p), 4) for lab, p in zip(labels, probs, strict=True)}
     rho = np.outer(psi, psi.conj())
     return {"psi": psi, "probs": probs, "report": report, "hermitian": bool(np.allclose(rho, rho.conj().T)),
             "trace": complex(np.trace(rho))}
@@ -95,7 +95,8 @@ def partial_trace_purity(np, a_host, b_host):
 def pauli_expectations(np, state_host):
     psi = np.asarray(state_host)
     psi = psi / np.sqrt(np.vdot(psi, psi).real)
-    P = {"I": np.array(I2, dtype=complex), "X": np.array(X, dtype=complex), "Y": np.array(Y), "Z": np.array(Z, dtype=complex)}
+    P = {"I": np.array(I2, dtype=complex), "X": np.array(X, dtype=complex), "Y": np.array(Y),
+         "Z": np.array(Z, dtype=complex)}
     res = {}
     for word in ("ZZ", "XX", "XY", "YZ", "ZI"):
         op = np.kron(P[word[0]], P[word[1]])

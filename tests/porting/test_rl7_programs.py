@@ -32,7 +32,7 @@ def policy_iteration_solve(np, P_host, R_host, gamma=0.95):
     R = np.asarray(R_host)  # (states, actions)
     nA, nS, _ = P.shape
     pi = np.zeros(nS, dtype=int)
-    for it in range(20):
+    for it in range(20):  # noqa: B007 - the count is a result
         P_pi = P[pi, np.arange(nS)]
         r_pi = R[np.arange(nS), pi]
         V = np.linalg.solve(np.eye(nS) - gamma * P_pi, r_pi)
@@ -60,7 +60,8 @@ def epsilon_greedy_bandit(np, rewards_host, explore_host, picks_host, eps=0.1):
         history.append(a)
     best = int(np.argmax(true_means))
     frac_best = np.cumsum(np.array(history) == best) / np.arange(1, len(history) + 1)
-    return {"Q": Q, "N": N, "total": total, "frac_best": frac_best[::25], "regret": float(true_means.max() * len(history) - total)}
+    return {"Q": Q, "N": N, "total": total, "frac_best": frac_best[::25],
+            "regret": float(true_means.max() * len(history) - total)}
 
 
 def ucb_bandit(np, rewards_host, c=2.0):
@@ -84,9 +85,9 @@ def q_learning_chain(np, rand_host, n=6, alpha=0.5, gamma=0.9, eps=0.2, episodes
     Q = np.zeros((n, 2))  # actions: 0 left, 1 right; reward at the right end
     step = 0
     lengths = []
-    for ep in range(episodes):
+    for _ in range(episodes):
         s = 0
-        for t in range(50):
+        for t in range(50):  # noqa: B007 - the episode's length
             u = rand_host[step % len(rand_host)]
             step += 1
             a = int(u[1] * 2) if u[0] < eps else int(np.argmax(Q[s]))
@@ -210,7 +211,8 @@ def test_monte_carlo_discounted_returns():
 
 def test_softmax_policy_gradient_add_at():
     rng = np.random.default_rng(8)
-    check(softmax_policy_gradient, rng.normal(size=(4, 3)), rng.integers(0, 3, 20), rng.normal(size=20), rtol=1e-3, atol=1e-4)
+    check(softmax_policy_gradient, rng.normal(size=(4, 3)), rng.integers(0, 3, 20), rng.normal(size=20),
+          rtol=1e-3, atol=1e-4)
 
 
 def test_gradient_bandit_preferences():

@@ -8,7 +8,6 @@ import numpy as np
 from harness import check
 
 
-
 def rolling_stats(np, x_host, w=7):
     x = np.asarray(x_host)
     win = np.lib.stride_tricks.sliding_window_view(x, w)

@@ -110,6 +110,18 @@ def nw_antidiagonal_rows(np, a="ACGTTGCAAC", b="ACTTGCAGC", gap=-1):
     return {"last_row": prev, "score": int(prev[-1])}
 
 
+def levenshtein(np, a="GATTACA", b="GCATGCU"):
+    D = np.zeros((len(a) + 1, len(b) + 1), dtype=int)
+    D[0, :] = range(len(b) + 1)
+    D[:, 0] = range(len(a) + 1)
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            D[i, j] = min(D[i - 1, j] + 1, D[i, j - 1] + 1, D[i - 1, j - 1] + cost)
+    ratio = 1 - D[-1, -1] / max(len(a), len(b))
+    return {"D": D, "distance": int(D[-1, -1]), "ratio": round(float(ratio), 4)}
+
+
 def hamming_matrix(np, reads):
     R = np.stack([encode(np, r) for r in reads])
     D = (R[:, None, :] != R[None, :, :]).sum(axis=-1)
@@ -157,6 +169,10 @@ def test_needleman_wunsch_loops_traceback():
 
 def test_needleman_wunsch_rows_maximum_accumulate():
     check(nw_antidiagonal_rows)
+
+
+def test_levenshtein_range_borders():
+    check(levenshtein)
 
 
 def test_hamming_distance_matrix_consensus():

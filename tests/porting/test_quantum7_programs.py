@@ -135,6 +135,20 @@ def rotation_gates_bloch(np, thetas_host):
             "det": np.linalg.det(RY)}
 
 
+def permute_qubits(np, state_host, perm_host):
+    n = len(perm_host)
+    psi = np.asarray(state_host).reshape([2] * n)
+    perm = np.asarray(perm_host)
+    moved = psi.transpose(perm)  # qubit k of the result is qubit perm[k] of psi
+    back = moved.transpose(np.argsort(perm))
+    probs = np.abs(moved) ** 2
+    marginals = np.array([probs.sum(axis=tuple(j for j in range(n) if j != k)) for k in range(n)])
+    shape = np.full(2, 2 ** (n // 2))
+    schmidt = np.linalg.svd(moved.reshape(shape), compute_uv=False)
+    return {"moved": moved.reshape(-1), "roundtrip": bool(np.allclose(back, psi)), "marginals": marginals,
+            "schmidt": schmidt, "entangled": int(np.sum(schmidt > 1e-6))}
+
+
 def test_bell_state_kron_probabilities():
     check(bell_state_kron)
 
@@ -168,6 +182,12 @@ def test_pauli_string_expectations():
 def test_sample_measurement_shots_bincount():
     rng = np.random.default_rng(4)
     check(sample_shots, rng.normal(size=8) + 1j * rng.normal(size=8), rng.random(500), rtol=1e-3, atol=1e-4)
+
+
+def test_permute_qubits_transpose_by_array():
+    rng = np.random.default_rng(5)
+    psi = rng.normal(size=16) + 1j * rng.normal(size=16)
+    check(permute_qubits, psi / np.linalg.norm(psi), np.array([2, 0, 3, 1]), rtol=1e-3, atol=1e-5)
 
 
 def test_batched_rotation_gates_bloch():

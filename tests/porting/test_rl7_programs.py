@@ -156,6 +156,20 @@ def softmax_policy_gradient(np, logits_host, actions_host, returns_host, lr=0.1)
     return {"theta": theta, "pi": pi, "entropy": entropy, "greedy": pi.argmax(-1)}
 
 
+def softmax_policy_sampling(np, logits_host, tau=0.5, n=4000, seed=0):
+    # sampled actions differ between libraries (kdsl's streams): their frequencies are compared
+    rng = np.random.default_rng(seed)
+    z = np.asarray(logits_host) / tau
+    pi = np.exp(z - z.max(axis=1, keepdims=True))
+    pi /= pi.sum(axis=1, keepdims=True)
+    freqs = np.zeros_like(pi)
+    for s in range(pi.shape[0]):
+        actions = rng.choice(pi.shape[1], size=n, p=pi[s])
+        freqs[s] = np.bincount(actions, minlength=pi.shape[1]) / n
+    first = rng.choice(pi.shape[1], p=pi[0])
+    return {"pi": pi, "freqs": freqs, "valid": bool(0 <= first < pi.shape[1])}
+
+
 def gradient_bandit(np, rewards_host, picks_host, alpha=0.1):
     T, k = rewards_host.shape
     H = np.zeros(k)
@@ -213,6 +227,10 @@ def test_softmax_policy_gradient_add_at():
     rng = np.random.default_rng(8)
     check(softmax_policy_gradient, rng.normal(size=(4, 3)), rng.integers(0, 3, 20), rng.normal(size=20),
           rtol=1e-3, atol=1e-4)
+
+
+def test_softmax_policy_sampling_choice_p():
+    check(softmax_policy_sampling, np.random.default_rng(11).normal(size=(3, 4)), rtol=1e-3, atol=0.03)
 
 
 def test_gradient_bandit_preferences():

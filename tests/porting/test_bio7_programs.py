@@ -122,6 +122,30 @@ def levenshtein(np, a="GATTACA", b="GCATGCU"):
     return {"D": D, "distance": int(D[-1, -1]), "ratio": round(float(ratio), 4)}
 
 
+def smith_waterman(np, a="TGTTACGGAC", b="GGTTGACTAC", match=3, mismatch=-3, gap=2):
+    x, y = encode(np, a), encode(np, b)
+    S = np.where(x[:, None] == y[None, :], match, mismatch)
+    H = np.zeros((len(x) + 1, len(y) + 1), dtype=int)
+    for i in range(1, len(x) + 1):
+        diag = H[i - 1, :-1] + S[i - 1]
+        up = H[i - 1, 1:] - gap
+        H[i, 1:] = np.maximum(np.maximum(diag, up), 0)
+        for j in range(1, len(y) + 1):  # the left move depends on this row's own values
+            H[i, j] = max(H[i, j], H[i, j - 1] - gap)
+    i, j = np.unravel_index(np.argmax(H), H.shape)
+    best = int(H[i, j])
+    end = (int(i), int(j))
+    while H[i, j] > 0 and i > 0 and j > 0:
+        if H[i, j] == H[i - 1, j - 1] + S[i - 1, j - 1]:
+            i, j = i - 1, j - 1
+        elif H[i, j] == H[i - 1, j] - gap:
+            i -= 1
+        else:
+            j -= 1
+    return {"score": best, "end": end, "start": (int(i), int(j)), "local_a": a[int(i) : end[0]],
+            "H_max_rows": H.max(axis=1)}
+
+
 def hamming_matrix(np, reads):
     R = np.stack([encode(np, r) for r in reads])
     D = (R[:, None, :] != R[None, :, :]).sum(axis=-1)
@@ -173,6 +197,10 @@ def test_needleman_wunsch_rows_maximum_accumulate():
 
 def test_levenshtein_range_borders():
     check(levenshtein)
+
+
+def test_smith_waterman_local_alignment():
+    check(smith_waterman)
 
 
 def test_hamming_distance_matrix_consensus():

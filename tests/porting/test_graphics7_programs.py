@@ -140,6 +140,32 @@ def gamma_tone_map(np, hdr_host):
     return {"key": float(key), "out": out[::2, ::2], "hist": hist, "mean_rgb": out.reshape(-1, 3).mean(axis=0)}
 
 
+def bilinear_texture_lookat(np, tex_host, uv_host, eye=(2.0, 1.0, 3.0)):
+    tex = np.asarray(tex_host)
+    h, w = tex.shape[:2]
+    uv = np.asarray(uv_host)
+    x = uv[:, 0] * (w - 1)
+    y = uv[:, 1] * (h - 1)
+    x0 = np.floor(x).astype(int)
+    y0 = np.floor(y).astype(int)
+    x1 = np.clip(x0 + 1, 0, w - 1)
+    y1 = np.clip(y0 + 1, 0, h - 1)
+    fx, fy = (x - x0)[:, None], (y - y0)[:, None]
+    c = (tex[y0, x0] * (1 - fx) * (1 - fy) + tex[y0, x1] * fx * (1 - fy)
+         + tex[y1, x0] * (1 - fx) * fy + tex[y1, x1] * fx * fy)
+    e = np.array(eye)
+    f = -e / np.linalg.norm(e)
+    r = np.cross(f, [0.0, 1.0, 0.0])
+    r /= np.linalg.norm(r)
+    u = np.cross(r, f)
+    view = np.eye(4)
+    view[0, :3], view[1, :3], view[2, :3] = r, u, -f
+    view[:3, 3] = -view[:3, :3] @ e
+    back = np.linalg.inv(view) @ np.array([0.0, 0.0, 0.0, 1.0])
+    ortho = bool(np.allclose(view[:3, :3] @ view[:3, :3].T, np.eye(3)))
+    return {"colors": c, "view": view, "eye_back": back[:3], "ortho": ortho}
+
+
 def test_ray_sphere_intersection_image():
     check(ray_sphere_image, rtol=1e-3, atol=1e-4)
 
@@ -167,6 +193,11 @@ def test_vertex_normals_add_at():
     V = np.array([[0.0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0.5, 0.5, 1]])
     Fc = np.array([[0, 1, 4], [1, 2, 4], [2, 3, 4], [3, 0, 4], [0, 2, 1], [0, 3, 2]])
     check(vertex_normals, V, Fc, rtol=1e-4, atol=1e-5)
+
+
+def test_bilinear_texture_sampling_and_lookat():
+    rng = np.random.default_rng(3)
+    check(bilinear_texture_lookat, rng.random((6, 8, 3)), rng.random((10, 2)), rtol=1e-4, atol=1e-5)
 
 
 def test_tone_mapping_srgb_uint8():

@@ -156,6 +156,38 @@ def nesterov_quadratic(np, A_host, b_host, steps=60):
     return {"x": x, "gaps": np.array(gaps)[::10], "L": float(L)}
 
 
+def bfgs_rosenbrock(np, x0_host, tol=1e-5, max_iter=200):
+    def f(x):
+        return np.sum(100.0 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)
+
+    def grad(x):
+        g = np.zeros_like(x)
+        g[:-1] = -400 * x[:-1] * (x[1:] - x[:-1] ** 2) - 2 * (1 - x[:-1])
+        g[1:] += 200 * (x[1:] - x[:-1] ** 2)
+        return g
+
+    x = np.array(x0_host, dtype=np.float64)
+    Hinv = np.eye(len(x))
+    g = grad(x)
+    k = 0
+    while np.linalg.norm(g) > tol and k < max_iter:
+        p = -Hinv @ g
+        t = 1.0
+        while f(x + t * p) > f(x) + 1e-4 * t * (g @ p):
+            t *= 0.5
+        s = t * p
+        x_new = x + s
+        g_new = grad(x_new)
+        y = g_new - g
+        rho = 1.0 / (y @ s)
+        I = np.eye(len(x))
+        Hinv = (I - rho * np.outer(s, y)) @ Hinv @ (I - rho * np.outer(y, s)) + rho * np.outer(s, s)
+        x, g = x_new, g_new
+        k += 1
+    return {"x": x, "f": float(f(x)), "converged": bool(np.linalg.norm(g) <= 1e-3),
+            "sym": bool(np.allclose(Hinv, Hinv.T))}
+
+
 def _spd(seed, d):
     rng = np.random.default_rng(seed)
     M = rng.normal(size=(d, d))
@@ -198,6 +230,10 @@ def test_lasso_coordinate_descent_soft_threshold():
 
 def test_projection_onto_simplex_by_sorting():
     check(project_simplex, np.random.default_rng(4).normal(size=(7, 5)), rtol=1e-4, atol=1e-5)
+
+
+def test_bfgs_inverse_hessian_updates_float64():
+    check(bfgs_rosenbrock, [-1.2, 1.0, -0.5, 0.8], rtol=1e-3, atol=1e-4)
 
 
 def test_nesterov_accelerated_gradient():

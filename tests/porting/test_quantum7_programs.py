@@ -149,6 +149,30 @@ def permute_qubits(np, state_host, perm_host):
             "schmidt": schmidt, "entangled": int(np.sum(schmidt > 1e-6))}
 
 
+def ising_time_evolution(np, n=3, J=1.0, h=0.7, times=(0.0, 0.5, 1.0, 2.0)):
+    X = np.array([[0, 1], [1, 0]], dtype=complex)
+    Z = np.array([[1, 0], [0, -1]], dtype=complex)
+
+    def site(op, k):
+        mats = [np.eye(2, dtype=complex)] * n
+        mats[k] = op
+        out = mats[0]
+        for m in mats[1:]:
+            out = np.kron(out, m)
+        return out
+
+    H = sum(-J * site(Z, k) @ site(Z, k + 1) for k in range(n - 1)) + sum(-h * site(X, k) for k in range(n))
+    w, V = np.linalg.eigh(H)
+    psi0 = np.zeros(2**n, dtype=complex)
+    psi0[0] = 1
+    mz = []
+    for t in times:
+        U = V @ np.diag(np.exp(-1j * w * t)) @ V.conj().T
+        psi = U @ psi0
+        mz.append(float(np.real(np.vdot(psi, site(Z, 0) @ psi))))
+    return {"energies": w, "gap": float(w[1] - w[0]), "mz": mz, "hermitian": bool(np.allclose(H, H.conj().T))}
+
+
 def test_bell_state_kron_probabilities():
     check(bell_state_kron)
 
@@ -188,6 +212,10 @@ def test_permute_qubits_transpose_by_array():
     rng = np.random.default_rng(5)
     psi = rng.normal(size=16) + 1j * rng.normal(size=16)
     check(permute_qubits, psi / np.linalg.norm(psi), np.array([2, 0, 3, 1]), rtol=1e-3, atol=1e-5)
+
+
+def test_ising_chain_time_evolution_eigh():
+    check(ising_time_evolution, rtol=1e-3, atol=1e-4)
 
 
 def test_batched_rotation_gates_bloch():

@@ -117,6 +117,22 @@ def holdout_report(np, R_host, test_frac_host):
     return {"n_test": int(test.sum()), "rmse": f"{rmse:.3f}", "mae": round(float(mae), 3), "precision": float(prec)}
 
 
+def cooccurrence_jaccard(np, baskets_host, n_items=8):
+    X = np.zeros((len(baskets_host), n_items), dtype=bool)
+    for u, items in enumerate(baskets_host):
+        X[u, items] = True
+    C = X.T.astype(int) @ X.astype(int)
+    support = np.diag(C).copy()
+    union = support[:, None] + support[None, :] - C
+    J = np.divide(C, union, out=np.zeros(C.shape), where=union > 0)
+    np.fill_diagonal(J, 0)
+    lift = C / len(X) / np.maximum(np.outer(support, support) / len(X) ** 2, 1e-12)
+    i, j = np.unravel_index(np.argmax(J), J.shape)
+    also = np.argsort(-J[0], kind="stable")[:3]
+    return {"C": C, "J": np.round(J, 4), "best_pair": sorted((int(i), int(j))), "also_bought_0": also,
+            "lift01": float(lift[0, 1])}
+
+
 def test_als_masked_per_user_solves():
     R, rng = _ratings(0)
     check(als, R, rng.normal(scale=0.1, size=(12, 2)), rng.normal(scale=0.1, size=(9, 2)), rtol=2e-3, atol=1e-3)
@@ -144,6 +160,12 @@ def test_implicit_popularity_recall_at_k():
     X = (rng.random((8, 10)) < 0.3).astype(int)
     test = [rng.choice(np.flatnonzero(X[u] == 0), 2, replace=False) for u in range(8)]
     check(implicit_recall_at_k, X, test)
+
+
+def test_cooccurrence_jaccard_lift():
+    rng = np.random.default_rng(6)
+    baskets = [rng.choice(8, size=rng.integers(1, 5), replace=False) for _ in range(30)]
+    check(cooccurrence_jaccard, baskets, rtol=1e-4, atol=1e-5)
 
 
 def test_holdout_item_mean_baseline_report():

@@ -170,6 +170,27 @@ def softmax_policy_sampling(np, logits_host, tau=0.5, n=4000, seed=0):
     return {"pi": pi, "freqs": freqs, "valid": bool(0 <= first < pi.shape[1])}
 
 
+def random_mdp_value_iteration(np, P_host, R_host, gamma=0.9, tol=1e-6):
+    P = np.asarray(P_host)  # (S, A, S')
+    R = np.asarray(R_host)  # (S, A)
+    V = np.zeros(P.shape[0])
+    sweeps = 0
+    while True:
+        Q = R + gamma * np.einsum("sat,t->sa", P, V)
+        V_new = Q.max(axis=1)
+        sweeps += 1
+        if np.max(np.abs(V_new - V)) < tol * (1 - gamma) / (2 * gamma) or sweeps > 500:
+            V = V_new
+            break
+        V = V_new
+    pi = np.argmax(Q, axis=1)
+    q_pi = np.take_along_axis(Q, pi[:, None], axis=1).squeeze(1)
+    P_pi = P[np.arange(len(pi)), pi]
+    stationary = np.linalg.matrix_power(P_pi, 200)[0]
+    return {"V": V, "pi": pi, "q_pi_is_V": bool(np.allclose(q_pi, V)), "sweeps_ok": sweeps < 500,
+            "stationary": stationary, "avg_reward": float(stationary @ R[np.arange(len(pi)), pi])}
+
+
 def gradient_bandit(np, rewards_host, picks_host, alpha=0.1):
     T, k = rewards_host.shape
     H = np.zeros(k)
@@ -231,6 +252,13 @@ def test_softmax_policy_gradient_add_at():
 
 def test_softmax_policy_sampling_choice_p():
     check(softmax_policy_sampling, np.random.default_rng(11).normal(size=(3, 4)), rtol=1e-3, atol=0.03)
+
+
+def test_random_mdp_value_iteration_einsum():
+    rng = np.random.default_rng(12)
+    P = rng.random((6, 3, 6)) ** 3
+    P /= P.sum(axis=2, keepdims=True)
+    check(random_mdp_value_iteration, P, rng.normal(size=(6, 3)), rtol=1e-3, atol=1e-3)
 
 
 def test_gradient_bandit_preferences():

@@ -137,6 +137,27 @@ def anomaly_flags(np, x_host, thresh=2.0):
     return {"idx": idx, "lines": lines, "text": text, "robust": np.flatnonzero(robust)}
 
 
+def kalman_constant_velocity(np, z_host, dt=1.0, q=0.01, r=1.0):
+    F = np.array([[1.0, dt], [0.0, 1.0]])
+    Hm = np.array([[1.0, 0.0]])
+    Q = q * np.array([[dt**3 / 3, dt**2 / 2], [dt**2 / 2, dt]])
+    R = np.array([[r]])
+    x = np.zeros((2, 1))
+    P = np.eye(2) * 10
+    est, gains = [], []
+    for z in z_host:
+        x = F @ x
+        P = F @ P @ F.T + Q
+        S = Hm @ P @ Hm.T + R
+        K = P @ Hm.T @ np.linalg.inv(S)
+        x = x + K @ (np.array([[z]]) - Hm @ x)
+        P = (np.eye(2) - K @ Hm) @ P
+        est.append(x.ravel())
+        gains.append(K[0, 0])
+    est = np.array(est)
+    return {"pos": est[::5, 0], "vel": est[-5:, 1], "gain": np.array(gains)[[0, 1, 5, -1]], "P": P}
+
+
 def _walk(seed, n):
     rng = np.random.default_rng(seed)
     return np.cumsum(rng.normal(0, 1, n)) + 10 * np.sin(np.arange(n) * 2 * np.pi / 12)
@@ -177,6 +198,11 @@ def test_ar_model_lagged_lstsq_forecast():
     for t in range(2, 120):
         y[t] = 0.6 * y[t - 1] - 0.3 * y[t - 2] + rng.normal()
     check(ar_fit_lagged, y, rtol=1e-3, atol=1e-3)
+
+
+def test_kalman_filter_constant_velocity():
+    rng = np.random.default_rng(10)
+    check(kalman_constant_velocity, 0.5 * np.arange(40) + rng.normal(0, 1, 40), rtol=1e-3, atol=1e-4)
 
 
 def test_drawdowns_maximum_accumulate():

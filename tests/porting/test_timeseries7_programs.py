@@ -158,6 +158,17 @@ def kalman_constant_velocity(np, z_host, dt=1.0, q=0.01, r=1.0):
     return {"pos": est[::5, 0], "vel": est[-5:, 1], "gain": np.array(gains)[[0, 1, 5, -1]], "P": P}
 
 
+def long_signal_stats(np, fs=1000, seconds=120, f0=5.0):
+    t = np.arange(0, seconds, 1 / fs)
+    x = np.sin(2 * np.pi * f0 * t) + 0.5 + 0.001 * t
+    mean, std = x.mean(), x.std()
+    rms = np.sqrt(np.mean(x**2))
+    per_second = x.reshape(seconds, fs).mean(axis=1)
+    crossings = np.count_nonzero(np.diff(np.signbit(x - mean)))
+    return {"n": len(t), "mean": float(mean), "std": float(std), "rms": float(rms), "per_second": per_second[::20],
+            "crossings_per_s": round(crossings / seconds), "energy": float(np.sum(x**2) / fs)}
+
+
 def _walk(seed, n):
     rng = np.random.default_rng(seed)
     return np.cumsum(rng.normal(0, 1, n)) + 10 * np.sin(np.arange(n) * 2 * np.pi / 12)
@@ -203,6 +214,10 @@ def test_ar_model_lagged_lstsq_forecast():
 def test_kalman_filter_constant_velocity():
     rng = np.random.default_rng(10)
     check(kalman_constant_velocity, 0.5 * np.arange(40) + rng.normal(0, 1, 40), rtol=1e-3, atol=1e-4)
+
+
+def test_long_signal_statistics_float32_sums():
+    check(long_signal_stats, rtol=2e-4, atol=1e-4)
 
 
 def test_drawdowns_maximum_accumulate():

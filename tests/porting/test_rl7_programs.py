@@ -191,6 +191,20 @@ def random_mdp_value_iteration(np, P_host, R_host, gamma=0.9, tol=1e-6):
             "stationary": stationary, "avg_reward": float(stationary @ R[np.arange(len(pi)), pi])}
 
 
+def replay_q_updates_row_views(np, trans_host, rewards_host, nS=5, nA=2, alpha=0.3, gamma=0.9, sweeps=3):
+    T = np.asarray(trans_host)  # rows (s, a, s2)
+    rewards = np.asarray(rewards_host)
+    Q = np.zeros((nS, nA))
+    counts = np.zeros((nS, nA), dtype=int)
+    for _ in range(sweeps):
+        for (s, a, s2), r in zip(T, rewards, strict=True):
+            q = Q[s]  # a view of the row, as NumPy's scalar index gives
+            q[a] += alpha * (r + gamma * Q[s2].max() - q[a])
+            counts[s][a] += 1
+    best = Q.argmax(axis=1)
+    return {"Q": Q, "counts": counts, "best": best, "V": Q[np.arange(nS), best]}
+
+
 def gradient_bandit(np, rewards_host, picks_host, alpha=0.1):
     T, k = rewards_host.shape
     H = np.zeros(k)
@@ -259,6 +273,12 @@ def test_random_mdp_value_iteration_einsum():
     P = rng.random((6, 3, 6)) ** 3
     P /= P.sum(axis=2, keepdims=True)
     check(random_mdp_value_iteration, P, rng.normal(size=(6, 3)), rtol=1e-3, atol=1e-3)
+
+
+def test_replay_q_updates_through_row_views():
+    rng = np.random.default_rng(13)
+    T = np.column_stack([rng.integers(0, 5, 30), rng.integers(0, 2, 30), rng.integers(0, 5, 30)])
+    check(replay_q_updates_row_views, T, rng.normal(size=30), rtol=1e-3, atol=1e-4)
 
 
 def test_gradient_bandit_preferences():

@@ -13,6 +13,7 @@ Example:
 from __future__ import annotations
 
 import math
+import operator
 
 import kdsl as kd
 from kdsl.linalg.common import as_array, check_matrices
@@ -89,6 +90,8 @@ def norm(x, ord=None, axis=None, keepdims: bool = False) -> kd.Array:  # noqa: A
         if a.ndim == 2:
             return norm(a, ord, (0, 1), keepdims)
         raise ValueError(f"norm: improper number of dimensions to norm ({a.ndim}-d with ord={ord!r}); give axis")
+    if not isinstance(axis, (tuple, list)):  # np.int64 or a 0-d integer array: one axis, as NumPy's
+        axis = operator.index(axis)
     if isinstance(axis, int) or len(axis) == 1:
         ax = axis if isinstance(axis, int) else axis[0]
         if isinstance(ord, str):

@@ -92,7 +92,10 @@ class Array(ViewLinks):
     @shape.setter
     def shape(self, value) -> None:
         """``a.shape = (3, -1)`` reshapes ``a`` itself, as NumPy's (a view keeps writing through to its base)."""
+        from kdsl.frontend.array.shape_arguments import host_ints
+
         old = self._n.shape
+        value = host_ints(value)  # a.shape = dims_array, as NumPy takes it
         target = tuple(value) if isinstance(value, (tuple, list)) else (value,)
         new = mv.resolve_shape(target, self.size)
         if not self._reshapes_in_place(new):  # NumPy's rule: only where the reshape is a view (no copy)
@@ -208,7 +211,9 @@ class Array(ViewLinks):
     # ----- movement
     def reshape(self, *shape, order: str = "C", copy: bool | None = None) -> Array:
         from kdsl.frontend.array import memory_order
+        from kdsl.frontend.array.shape_arguments import host_ints
 
+        shape = tuple(host_ints(n) for n in shape)  # a.reshape(dims_array): a 1-d integer array as the shape
         target = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
         if copy is not None:  # NumPy 2.1's copy=: kd.reshape checks whether a view is possible
             from kdsl.frontend.array.shape_ops import reshape
@@ -311,6 +316,9 @@ class Array(ViewLinks):
         assign_flat(self, value)
 
     def transpose(self, *axes) -> Array:
+        from kdsl.frontend.array.shape_arguments import host_ints
+
+        axes = tuple(host_ints(k) for k in axes)  # a.transpose(order_array), as NumPy takes it
         given = axes[0] if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))) else axes
         perm = mv.transpose_axes(given or None, self.ndim)
         inverse = tuple(sorted(range(len(perm)), key=perm.__getitem__))

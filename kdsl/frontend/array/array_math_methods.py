@@ -11,6 +11,7 @@ Example:
 
 from __future__ import annotations
 
+import builtins
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -91,7 +92,11 @@ def dot(self, other, /, out=None) -> Array:
     return dot(self, other, out)
 
 
-def __round__(self, ndigits: int | None = None) -> Array:  # round(a, 2), as NumPy's arrays (an array)
+def __round__(self, ndigits: int | None = None) -> Array | int:
+    """``round(a, 2)``: an array. ``round(a.mean())`` of a 0-d array (kdsl's stand-in for NumPy's scalars) is a
+    Python int, as ``round(np.float64(2.5))`` is 2 (halves to even; reads the value back)."""
+    if ndigits is None and self.ndim == 0:
+        return builtins.round(self.item())  # (this module's `round` is the method below)
     return self.round(0 if ndigits is None else ndigits)
 
 

@@ -143,7 +143,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) ->
     check_order("full", order, "CF")
     check_like("full", like)
     dev = current_device(device)
-    if isinstance(fill_value, (Array, list, tuple)) or (isinstance(fill_value, np.ndarray) and fill_value.ndim):
+    if isinstance(fill_value, (Array, list, tuple, range)) or (isinstance(fill_value, np.ndarray) and fill_value.ndim):
         return _full_of_array(as_shape(shape), fill_value, dtype, dev)
     if dtype is not None:
         d = dt.as_dtype(dtype)

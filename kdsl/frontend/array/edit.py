@@ -26,6 +26,7 @@ from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array, asarray, zeros
 from kdsl.frontend.array.joining import tile
+from kdsl.frontend.array.shape_arguments import host_ints
 from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, moveaxis
 from kdsl.frontend.array.sorting import take
 
@@ -195,6 +196,7 @@ def resize(a: Any, new_shape: Any) -> Array:
     ([1, 2, 3, 1, 2], [[1, 2, 3]])
     """
     x = as_array(a).reshape(-1)
+    new_shape = host_ints(new_shape)  # np.resize(a, dims_array), as NumPy's
     shape = (operator.index(new_shape),) if not isinstance(new_shape, (tuple, list)) else \
         tuple(operator.index(s) for s in new_shape)
     if any(s < 0 for s in shape):

@@ -19,6 +19,7 @@ Example:
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 import numpy as np
@@ -114,10 +115,30 @@ def _ranges_as_arrays(key):
     return key
 
 
+def _scalars_as_ints(key):
+    """0-d integer kdsl arrays in a key (and in its slices' bounds) as the Python ints they hold (one host read
+    each). They stand for the NumPy scalars that element reads and reductions give (``u = users[j]``,
+    ``s = np.argmax(q)``), and NumPy indexes by scalars as by ints: ``P[u]`` is a view (``P[u][1] = 7`` and
+    ``row = P[u]; row += 1`` write into ``P``), not the copy a gather would be. Other keys as they are."""
+    items = key if key.__class__ is tuple else (key,)
+    if not any(_is_scalar_index(k) or (k.__class__ is slice and any(_is_scalar_index(b) for b in
+                                                                      (k.start, k.stop, k.step))) for k in items):
+        return key
+    out = tuple(slice(*(operator.index(b) if _is_scalar_index(b) else b for b in (k.start, k.stop, k.step)))
+                if k.__class__ is slice else operator.index(k) if _is_scalar_index(k) else k for k in items)
+    return out if key.__class__ is tuple else out[0]
+
+
+def _is_scalar_index(k) -> bool:
+    return isinstance(k, Array) and k.ndim == 0 and k.dtype.is_int and k.dtype is not dt.bool_
+
+
 def getitem(a: Array, key) -> Array:
     if _plain(key):
         return _basic(a, key)
-    key = _ranges_as_arrays(key)
+    key = _scalars_as_ints(_ranges_as_arrays(key))
+    if _plain(key):
+        return _basic(a, key)
     if isinstance(key, (bool, np.bool_)):  # a[True] is a[None], a[False] its empty selection, as in NumPy
         return a[None] if key else masks.getmask(a[None], np.zeros(1, bool), ())
     if _is_0d_mask(key):  # a[m] with a 0-d bool array m: NumPy's a[None][m[None]], (1, ...) or (0, ...)
@@ -249,7 +270,7 @@ def setitem(a: Array, key, value) -> Array:
     OverflowError: Python integer 1099511627776 out of bounds for int32
     """
     if not _plain(key):  # (a plain key, a loop's u[1:-1] = v, skips the checks for masks and index arrays)
-        key = _ranges_as_arrays(key)
+        key = _scalars_as_ints(_ranges_as_arrays(key))
         spelled = ellipsis_mask.expand(a, key)
         if spelled is not None and spelled[0] is a:  # a[..., mask] = v: as a[:, mask] = v
             key = spelled[1]

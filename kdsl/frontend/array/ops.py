@@ -48,14 +48,30 @@ def as_operand(x, device=None):
         return _numpy_scalar(x, device)
     if isinstance(x, (bool, int, float, complex)):
         return x
-    if isinstance(x, (np.ndarray, list, tuple)):
+    if isinstance(x, (np.ndarray, list, tuple, range)):
         from kdsl.frontend.array.creation import asarray  # cycle: that module imports this one
 
         return asarray(x, device=device)
     wrapped = getattr(type(x), "__kdsl_array__", None)
     if wrapped is not None:  # an object wrapping a kdsl array (kd.poly1d: np.square(p) squares its coefficients)
         return wrapped(x)
+    if _host_array_like(x):
+        from kdsl.frontend.array.creation import asarray  # cycle: that module imports this one
+
+        return asarray(np.asarray(x), device=device)
     raise TypeError(f"unsupported operand of type {type(x).__name__}; use a kdsl Array, NumPy array or scalar")
+
+
+def _host_array_like(x) -> bool:
+    """Whether NumPy reads ``x`` as an array: it has ``__array__`` or the array interface (a pandas Series, an
+    xarray DataArray), or it is a buffer of numbers (``array.array``, ``memoryview``), as ``np.add(a, x)`` takes."""
+    if hasattr(x, "__array__") or hasattr(x, "__array_interface__"):
+        return True
+    try:
+        memoryview(x)
+    except TypeError:
+        return False
+    return not isinstance(x, (bytes, bytearray))  # NumPy reads bytes as one string scalar, not as numbers
 
 
 def _numpy_scalar(x: np.generic, device=None):

@@ -1,10 +1,11 @@
 """0-d integer arrays as indices: ``a[kd.asarray(2)]``, ``a[:, i]``, ``a[i, ..., j] = v`` with 0-d ``i``, ``j``.
 
 NumPy treats a 0-d integer array in a key like the integer it holds (its broadcast shape ``()`` adds no axis),
-so the result has the shape of the same key with ints. A NumPy 0-d array is read as that int on the host. A
-kdsl 0-d array stays on the device: its axes are moved first and gathered lazily (a copy, as in NumPy, where
-an array index is advanced indexing); the rest of the key then applies to what is left. Only the bounds check
-reads back one flag per index (as :func:`kdsl.frontend.array.index_gather.gather` does).
+so the result has the shape of the same key with ints. A NumPy 0-d array is read as that int on the host (a
+copy, as NumPy's advanced indexing gives). A kdsl 0-d array stands for the NumPy scalar that element reads and
+reductions give, so ``kdsl.frontend.array.indexing`` reads it as an int before it gets here (a view, as
+indexing by a NumPy scalar is); given one, :func:`get` moves its axes first and gathers them lazily, the rest of
+the key applying to what is left, and only the bounds check reads back one flag per index.
 
     >>> import kdsl as kd, numpy as np
     >>> a = kd.asarray(np.arange(12).reshape(3, 4))

@@ -40,6 +40,21 @@ def int_tuple(value: Any) -> tuple[int, ...]:
 
 
 
+def host_ints(value: Any) -> Any:
+    """A 1-d array (NumPy's or kdsl's) given where a sequence of ints goes (``a.reshape(dims)``,
+    ``a.transpose(order)``, ``np.moveaxis(a, src, dst)``) as a list of its elements, read back at once (a kdsl
+    array's values decide a shape: a host read); anything else as it is (the caller checks it).
+
+    >>> import kdsl as kd
+    >>> host_ints(kd.asarray([2, 3])), host_ints((2, 3)), host_ints(4)
+    ([2, 3], (2, 3), 4)
+    """
+    if isinstance(value, (Array, np.ndarray)) and value.ndim == 1:
+        return value.tolist()
+    return value
+
+
+
 def host_length(v: Any) -> Any:
     """A length given as a 0-d integer array (kdsl's ``k = y.max() + 1``, read back as NumPy's scalar would be,
     or NumPy's) as a Python int; anything else as it is (the caller checks it)."""

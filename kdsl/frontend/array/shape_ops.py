@@ -20,7 +20,7 @@ from kdsl.frontend.array import memory_order, ops
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.fused_stack import select_stack
-from kdsl.frontend.array.shape_arguments import int_tuple
+from kdsl.frontend.array.shape_arguments import host_ints, int_tuple
 from kdsl.ir.graph import Node
 from kdsl.ir.view import View
 
@@ -38,7 +38,7 @@ def reshape(a, shape, order: str = "C", *, copy: bool | None = None) -> Array:
     raises ValueError where a view is impossible (a strided view whose elements a new shape cannot step over).
     ``order='F'`` reads and places the elements first index fastest (``memory_order.py``).
     """
-    a = _arr(a)
+    a, shape = _arr(a), host_ints(shape)  # a 1-d integer array as the shape, as NumPy's
     if memory_order.fortran(order, "CFA", a):
         out = memory_order.reshape_fortran(a, tuple(shape) if isinstance(shape, (tuple, list)) else (shape,))
         return out.copy() if copy else out
@@ -93,6 +93,7 @@ def swapaxes(a, axis1: int, axis2: int) -> Array:
 def moveaxis(a, source, destination) -> Array:
     """Move axes ``source`` (an int or a tuple) to the positions ``destination`` (a view)."""
     a = _arr(a)
+    source, destination = host_ints(source), host_ints(destination)  # 1-d integer arrays of axes, as NumPy's
     src = tuple(source) if isinstance(source, (tuple, list)) else (source,)
     dst = tuple(destination) if isinstance(destination, (tuple, list)) else (destination,)
     s = [mv.normalize_axis(k, a.ndim) for k in src]  # axes first, as NumPy: an AxisError before the count

@@ -1,0 +1,47 @@
+"""``round(x)`` of a 0-d array (kdsl's stand-in for the NumPy scalars reductions and indexing return) is a Python
+int, as ``round(np.float64(2.5))`` is 2: ``round(crossings / seconds)`` compared as a float; ``round(x, n)`` and
+arrays stay arrays (tests/porting, porting7a)."""
+
+import math
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+
+
+@pytest.mark.parametrize("value", [2.5, 3.5, -2.5, 3.7, -0.4, 1e6 + 0.5, 0.0, 7, -3, 2**20])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64, np.float16])
+def test_round_of_zero_d_is_python_int(value, dtype):
+    if np.dtype(dtype).kind == "i" and value != int(value) or dtype is np.float16 and abs(value) > 60000:
+        pytest.skip("not representable")
+    want = round(np.array(value, dtype)[()])  # NumPy's scalar
+    got = round(kd.asarray(np.array(value, dtype)))
+    assert type(got) is int and type(want) is int and got == want
+
+
+def test_round_of_reductions_and_elements():
+    x = np.array([0.5, 1.5, 2.5, 3.75])
+    k = kd.asarray(x)
+    for f in (lambda a: a.sum(), lambda a: a.mean(), lambda a: a[2], lambda a: a.max() / 2, lambda a: a.argmax()):
+        got, want = round(f(k)), round(f(x))
+        assert type(got) is int and got == want
+
+
+@pytest.mark.parametrize("ndigits", [0, 1, 2, -1])
+def test_round_with_ndigits_stays_an_array(ndigits):
+    x = np.array(123.456, np.float32)
+    got = round(kd.asarray(x), ndigits)
+    assert isinstance(got, kd.Array) and got.dtype == kd.float32
+    np.testing.assert_allclose(got.numpy(), round(x[()], ndigits), rtol=1e-6)
+
+
+def test_round_of_arrays_and_bad_values():
+    got = round(kd.asarray([1.25, 2.5]))  # NumPy's arrays have no __round__; kdsl rounds them element-wise
+    np.testing.assert_array_equal(got.numpy(), np.round(np.array([1.25, 2.5], np.float32)))
+    with pytest.raises(ValueError):
+        round(kd.asarray(math.nan))
+    with pytest.raises(OverflowError):
+        round(kd.asarray(math.inf))
+    with pytest.raises(TypeError):
+        round(kd.asarray(1 + 2j))

@@ -20,7 +20,7 @@ def haversine_matrix(np, lat_host, lon_host):
     total = np.triu(d, k=1).sum()
     far_i, far_j = np.unravel_index(d.argmax(), d.shape)
     return {"d": d, "nearest": nearest, "dmin": dmin, "total": total, "far": (int(far_i), int(far_j)),
-            "report": [f"{i}->{j}: {k:8.1f} km" for i, j, k in zip(range(3), nearest[:3], dmin[:3])]}
+            "report": [f"{i}->{j}: {k:8.1f} km" for i, j, k in zip(range(3), nearest[:3], dmin[:3], strict=True)]}
 
 
 def bearings(np, lat1_host, lon1_host, lat2_host, lon2_host):
@@ -112,7 +112,8 @@ def sky_grid_histogram(np, ra_host, dec_host):
     dec_bin = np.digitize(dec, dec_edges[1:-1])
     flat = np.ravel_multi_index((ra_bin, dec_bin), H.shape)
     counts = np.bincount(flat, minlength=H.size).reshape(H.shape)
-    return {"H": H, "density": density, "same": bool((counts == H).all()), "busiest": int(flat[np.argmax(counts[ra_bin, dec_bin])]),
+    return {"H": H, "density": density, "same": bool((counts == H).all()),
+            "busiest": int(flat[np.argmax(counts[ra_bin, dec_bin])]),
             "empty": int((H == 0).sum())}
 
 

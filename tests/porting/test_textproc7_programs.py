@@ -56,7 +56,8 @@ def bigram_counts(np, docs):
     words = list(vocab)
     top = np.argsort(-counts, kind="stable")[:4]
     return {"uniq": uniq, "counts": counts, "same": bool((kcounts == counts).all()), "inv": inv,
-            "top": [f"{words[a]} {words[b]}: {c}" for (a, b), c in zip(uniq[top].tolist(), counts[top].tolist())]}
+            "top": [f"{words[a]} {words[b]}: {c}"
+                    for (a, b), c in zip(uniq[top].tolist(), counts[top].tolist(), strict=True)]}
 
 
 def cooccurrence_window(np, docs, window=2):
@@ -74,7 +75,8 @@ def cooccurrence_window(np, docs, window=2):
     with np.errstate(divide="ignore"):
         pmi = np.log(C / total / np.outer(pw, pw))
     ppmi = np.maximum(pmi, 0)
-    return {"C": C, "sym": bool((C == C.T).all()), "ppmi": ppmi, "strongest": np.unravel_index(ppmi.argmax(), ppmi.shape)}
+    return {"C": C, "sym": bool((C == C.T).all()), "ppmi": ppmi,
+            "strongest": np.unravel_index(ppmi.argmax(), ppmi.shape)}
 
 
 def zipf_fit(np, ids_host):
@@ -100,7 +102,8 @@ def char_histogram(np, text):
     upper = np.where((b >= 97) & (b <= 122), b - 32, b).astype(np.uint8)
     shifted = (letters + 3) % 26 + ord("a")
     top = np.argsort(-hist, kind="stable")[:5]
-    return {"hist": hist, "entropy": entropy, "upper": upper.tobytes().decode(), "caesar": bytes(shifted.astype(np.uint8).tolist()).decode(),
+    return {"hist": hist, "entropy": entropy, "upper": upper.tobytes().decode(),
+            "caesar": bytes(shifted.astype(np.uint8).tolist()).decode(),
             "top": "".join(chr(ord("a") + i) for i in top.tolist()), "spaces": int(np.sum(b == 32))}
 
 
@@ -115,7 +118,8 @@ def keyword_table(np, docs, k=2):
     topk = np.argsort(-W, axis=1, kind="stable")[:, :k]
     topw = np.take_along_axis(W, topk, axis=1)
     names = list(vocab)
-    table = [" | ".join(f"{names[j]}={w:.2f}" for j, w in zip(r, s)) for r, s in zip(topk.tolist(), topw.tolist())]
+    table = [" | ".join(f"{names[j]}={w:.2f}" for j, w in zip(r, s, strict=True))
+             for r, s in zip(topk.tolist(), topw.tolist(), strict=True)]
     return {"topk": words[topk], "topw": topw, "table": table, "stop": [names[i] for i in np.flatnonzero(idf < 0.5)]}
 
 

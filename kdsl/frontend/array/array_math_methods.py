@@ -11,6 +11,7 @@ Example:
 
 from __future__ import annotations
 
+import builtins
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -91,7 +92,12 @@ def dot(self, other, /, out=None) -> Array:
     return dot(self, other, out)
 
 
-def __round__(self, ndigits: int | None = None) -> Array:  # round(a, 2), as NumPy's arrays (an array)
+def __round__(self, ndigits: int | None = None) -> Array | int:
+    """``round(a, 2)``: an array, as ``a.round(2)``. ``round(x)`` of a 0-d array (a reduction's result, which
+    stands for NumPy's scalar) is a Python int, as ``round(np.float64(2.5))`` is ``2``: it reads the value."""
+    if ndigits is None and self.ndim == 0:
+        # Python's rounding (half to even, as NumPy's) and its NaN/inf errors; this module's `round` is the method
+        return builtins.round(self.item())
     return self.round(0 if ndigits is None else ndigits)
 
 

@@ -129,6 +129,33 @@ def anova_one_way(np, values_host, groups_host):
             "row": f"F({df_b}, {df_w}) = {F:.3f}"}
 
 
+def histogram_rules(np, x_host):
+    x = np.asarray(x_host)
+    n = x.size
+    k_sturges = round(np.log2(n) + 1)
+    iqr = np.subtract(*np.percentile(x, [75, 25]))
+    width = 2 * iqr / np.cbrt(n)
+    k_fd = round(np.ptp(x) / width)
+    counts, edges = np.histogram(x, bins=k_sturges)
+    centers = (edges[:-1] + edges[1:]) / 2
+    mean_binned = np.sum(counts * centers) / counts.sum()
+    bars = [f"{c:7.2f} | {'#' * int(v)}" for c, v in zip(centers, counts, strict=True)]
+    return {"k_sturges": k_sturges, "k_fd": k_fd, "counts": counts, "edges": edges, "mean_binned": mean_binned,
+            "bars": bars, "auto": np.histogram_bin_edges(x, bins="fd").size - 1, "types": type(k_sturges).__name__}
+
+
+def bootstrap_sample_size(np, x_host, target_se=0.05):
+    x = np.asarray(x_host)
+    sd = x.std(ddof=1)
+    n_needed = round(float((sd / target_se) ** 2))
+    power_n = round((1.96 + 0.84) ** 2 * 2 * x.var(ddof=1) / 0.5**2)
+    grid = np.arange(10, max(n_needed, power_n) + 1, 10)
+    se = sd / np.sqrt(grid)
+    return {"n": n_needed, "power_n": power_n, "grid": grid, "se": se,
+            "first_ok": int(grid[np.argmax(se <= target_se)]),
+            "msg": f"need {n_needed} samples (sd={sd:.3f})"}
+
+
 def test_welch_and_paired_t():
     rng = np.random.default_rng(701)
     check(welch_and_paired_t, rng.normal(10, 2, 30), rng.normal(9, 3, 25))
@@ -169,3 +196,12 @@ def test_anova_one_way():
     rng = np.random.default_rng(708)
     g = rng.integers(0, 4, 80)
     check(anova_one_way, rng.normal(size=80) + 0.5 * g, g)
+
+
+def test_histogram_bin_rules_round_of_results():
+    rng = np.random.default_rng(709)
+    check(histogram_rules, rng.gamma(2.0, 1.5, 120))
+
+
+def test_sample_size_by_round():
+    check(bootstrap_sample_size, np.random.default_rng(710).normal(3, 0.6, 50))

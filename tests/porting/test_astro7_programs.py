@@ -1,7 +1,8 @@
 """Astronomy and geodesy as NumPy code writes it: haversine distance matrices with deg2rad and broadcasting,
 nearest neighbours among cities, equatorial to ecliptic and galactic rotations with einsum, geodetic to ECEF
 conversion, great-circle bearings with arctan2 and degrees wrapped by mod, a two-body leapfrog orbit with
-energy drift, Kepler's equation by Newton iterations, and a sky-grid histogram of star positions (tests/porting)."""
+energy drift, Kepler's equation by Newton iterations, a sky-grid histogram of star positions, and a FITS-like
+big-endian image read by frombuffer (tests/porting)."""
 
 import numpy as np
 from harness import check
@@ -117,6 +118,23 @@ def sky_grid_histogram(np, ra_host, dec_host):
             "empty": int((H == 0).sum())}
 
 
+def fits_like_image(np, raw, header):
+    cards = [header[i : i + 80] for i in range(0, len(header), 80)]
+    meta = {c[:8].strip(): c[10:30].strip() for c in cards if c[8:10] == "= "}
+    nx, ny, bitpix = int(meta["NAXIS1"]), int(meta["NAXIS2"]), int(meta["BITPIX"])
+    dt = np.dtype(">i2") if bitpix == 16 else np.dtype(">f4")
+    img = np.frombuffer(raw, dtype=dt, count=nx * ny).reshape(ny, nx)
+    phys = img * float(meta["BSCALE"]) + float(meta["BZERO"])
+    sky = np.median(phys)
+    mad = np.median(np.abs(phys - sky)) * 1.4826
+    stars = phys > sky + 5 * mad
+    yy, xx = np.nonzero(stars)
+    flux = phys[stars] - sky
+    centroid = (np.sum(xx * flux) / flux.sum(), np.sum(yy * flux) / flux.sum())
+    return {"shape": img.shape, "sky": sky, "mad": mad, "n_star_px": int(stars.sum()), "centroid": centroid,
+            "peak": np.unravel_index(np.argmax(phys), phys.shape), "big_endian": dt.byteorder}
+
+
 CITIES = np.array([[51.5074, -0.1278], [48.8566, 2.3522], [40.7128, -74.006], [35.6762, 139.6503],
                    [-33.8688, 151.2093], [55.7558, 37.6173], [-22.9068, -43.1729], [1.3521, 103.8198]])
 
@@ -150,3 +168,12 @@ def test_kepler_equation_newton():
 def test_sky_grid_histogram():
     rng = np.random.default_rng(732)
     check(sky_grid_histogram, rng.uniform(0, 360, 300), np.degrees(np.arcsin(rng.uniform(-1, 1, 300))))
+
+
+def test_fits_like_big_endian_image():
+    rng = np.random.default_rng(733)
+    img = rng.normal(100, 3, (12, 16))
+    img[5:8, 9:12] += [[20, 40, 20], [40, 90, 40], [20, 40, 20]]
+    header = "".join(f"{k:<8}= {v:>20}".ljust(80) for k, v in
+                     [("BITPIX", 16), ("NAXIS1", 16), ("NAXIS2", 12), ("BSCALE", 0.5), ("BZERO", 10.0)])
+    check(fits_like_image, np.round((img - 10.0) / 0.5).astype(">i2").tobytes(), header)

@@ -76,8 +76,9 @@ def test_byte_order_dtype_reads_buffers_as_numpy(name, order, tmp_path):
     spelled = np.dtype(name).newbyteorder(order)
     values = (np.arange(-3, 9) * 7).astype(name)
     raw = values.astype(spelled).tobytes()
-    d = kd.dtype(order + np.dtype(name).str[1:])
-    assert d == spelled and isinstance(d, kd.dtype) and d.byteorder == np.dtype(order + np.dtype(name).str[1:]).byteorder
+    spelling = order + np.dtype(name).str[1:]
+    d = kd.dtype(spelling)
+    assert d == spelled and isinstance(d, kd.dtype) and d.byteorder == np.dtype(spelling).byteorder
     got = kd.frombuffer(raw, dtype=d, count=10, offset=spelled.itemsize)
     assert got.dtype == np.dtype(name)  # kdsl arrays are native
     np.testing.assert_array_equal(got.numpy(), np.frombuffer(raw, dtype=spelled, count=10, offset=spelled.itemsize))

@@ -86,7 +86,7 @@ def leapfrog_orbit(np, r0_host, v0_host, dt=0.01, steps=300):
         a = acc(r)
         v += 0.5 * dt * a
         traj[i + 1] = r
-    L = np.cross(traj[-1], v)
+    L = traj[-1, 0] * v[1] - traj[-1, 1] * v[0]
     radii = np.linalg.norm(traj, axis=1)
     return {"traj": traj[::50], "drift": abs(energy(r, v) - E0) / abs(E0), "L": L,
             "peri": radii.min(), "apo": radii.max(), "ecc": (radii.max() - radii.min()) / (radii.max() + radii.min())}

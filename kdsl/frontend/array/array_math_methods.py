@@ -96,8 +96,8 @@ def __round__(self, ndigits: int | None = None) -> Array | int:
     """``round(a, 2)``: an array, as ``a.round(2)``. ``round(x)`` of a 0-d array (a reduction's result, which
     stands for NumPy's scalar) is a Python int, as ``round(np.float64(2.5))`` is ``2``: it reads the value.
 
-    >>> import kdsl as kd
-    >>> round(kd.asarray([0.75, 1.75]).sum()), round(kd.asarray([0.5, 2.5, 3.75])).tolist()
+    >>> import builtins, kdsl as kd  # (the doctest runs in this module, whose `round` is the method)
+    >>> builtins.round(kd.asarray([0.75, 1.75]).sum()), builtins.round(kd.asarray([0.5, 2.5, 3.75])).tolist()
     (2, [0.0, 2.0, 4.0])
     """
     if ndigits is None and self.ndim == 0:

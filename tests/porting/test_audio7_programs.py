@@ -134,6 +134,21 @@ def dtmf_tone_bins(np, digit_tones_host, sr=8000, n=205):
     return {"decoded": decoded}
 
 
+def chirp_spectrogram_text(np, sr=2000, n=1024, nfft=128, hop=64):
+    t = np.arange(n) / sr
+    x = np.sin(2 * np.pi * (50 * t + 0.5 * (800 - 50) / t[-1] * t**2))
+    w = np.hanning(nfft)
+    frames = np.stack([x[i : i + nfft] * w for i in range(0, n - nfft + 1, hop)])
+    S = np.abs(np.fft.rfft(frames, axis=1)) ** 2
+    S_db = 10 * np.log10(S / S.max() + 1e-12)
+    track = np.fft.rfftfreq(nfft, 1 / sr)[S.argmax(axis=1)]
+    slope = np.polyfit(np.arange(track.size) * hop / sr, track, 1)[0]
+    levels = np.digitize(S_db[:, :16], [-60, -40, -20, -6])
+    art = "\n".join("".join(" .:*#"[v] for v in row) for row in levels.T[::-1])
+    return {"track": track, "slope": slope, "art": art,
+            "db_text": np.array2string(S_db[:3, :6], precision=1, floatmode="fixed")}
+
+
 def test_windows_and_gains():
     check(windows_and_gains)
     check(windows_and_gains, M=7)
@@ -169,3 +184,7 @@ def test_pitch_by_autocorrelation():
 
 def test_dtmf_decoder_tone_bins():
     check(dtmf_tone_bins, [(0, 0), (1, 2), (3, 1), (2, 1)])
+
+
+def test_chirp_spectrogram_as_text():
+    check(chirp_spectrogram_text, rtol=1e-3, atol=1e-2)

@@ -115,6 +115,26 @@ def rolling_beta(np, market_host, stock_host, window=20):
             "beta_range": np.ptp(beta)}
 
 
+def ridge_kfold(np, X_host, y_host, k=5):
+    X, y = np.asarray(X_host), np.asarray(y_host)
+    folds = np.array_split(np.arange(len(y)), k)
+    lambdas = np.array([0.01, 0.1, 1.0, 10.0, 100.0])
+    cv = np.zeros((k, lambdas.size))
+    for f, test in enumerate(folds):
+        train = np.setdiff1d(np.arange(len(y)), test)
+        mu, sd = X[train].mean(0), X[train].std(0)
+        Xt, Xv = (X[train] - mu) / sd, (X[test] - mu) / sd
+        ym = y[train].mean()
+        for j, lam in enumerate(lambdas):
+            b = np.linalg.solve(Xt.T @ Xt + lam * np.eye(X.shape[1]), Xt.T @ (y[train] - ym))
+            cv[f, j] = np.mean((y[test] - ym - Xv @ b) ** 2)
+    mean, se = cv.mean(0), cv.std(0, ddof=1) / np.sqrt(k)
+    best = mean.argmin()
+    one_se = lambdas[np.flatnonzero(mean <= mean[best] + se[best]).max()]
+    return {"cv": cv, "mean": mean, "best": lambdas[best], "one_se": one_se,
+            "table": [f"{lam:>7g} {m:8.4f} +/- {s:.4f}" for lam, m, s in zip(lambdas, mean, se, strict=True)]}
+
+
 def test_ols_with_robust_errors():
     rng = np.random.default_rng(711)
     X = rng.normal(size=(60, 3))
@@ -159,3 +179,9 @@ def test_rolling_beta_and_drawdown():
     rng = np.random.default_rng(717)
     mkt = rng.normal(0.0005, 0.01, 120)
     check(rolling_beta, mkt, 1.2 * mkt + rng.normal(0, 0.005, 120), rtol=1e-3, atol=1e-5)
+
+
+def test_ridge_kfold_cross_validation():
+    rng = np.random.default_rng(718)
+    X = rng.normal(size=(50, 6))
+    check(ridge_kfold, X, X[:, :3] @ [2.0, -1.0, 0.5] + rng.normal(size=50), rtol=1e-3, atol=1e-4)

@@ -110,6 +110,23 @@ def cases_by_region_week(np, region_host, day_host, n_regions=4):
             "worst_week": table.sum(0).argmax(), "total": int(table.sum())}
 
 
+def stochastic_sir_chain_binomial(np, u_inf_host, u_rec_host, N=500, beta=0.4, gamma=0.15):
+    u_inf, u_rec = np.asarray(u_inf_host), np.asarray(u_rec_host)
+    S, I, R = N - 5, 5, 0
+    hist = np.zeros((u_inf.shape[0] + 1, 3), dtype=np.int64)
+    hist[0] = S, I, R
+    for t in range(u_inf.shape[0]):
+        p_inf = 1 - np.exp(-beta * I / N)
+        p_rec = 1 - np.exp(-gamma)
+        new_inf = np.count_nonzero(u_inf[t, :S] < p_inf)
+        new_rec = np.count_nonzero(u_rec[t, :I] < p_rec)
+        S, I, R = S - new_inf, I + new_inf - new_rec, R + new_rec
+        hist[t + 1] = S, I, R
+    incidence = -np.diff(hist[:, 0])
+    return {"hist": hist, "peak": int(hist[:, 1].max()), "peak_t": int(hist[:, 1].argmax()),
+            "final_size": int(hist[-1, 2] + hist[-1, 1]), "weekly": np.add.reduceat(incidence, np.arange(0, 60, 7))}
+
+
 def test_sir_euler_steps():
     check(sir_euler, rtol=1e-3, atol=1e-5)
 
@@ -138,3 +155,8 @@ def test_doubling_time_log_linear():
 def test_cases_by_region_and_week():
     rng = np.random.default_rng(744)
     check(cases_by_region_week, rng.integers(0, 4, 300), np.sort(rng.integers(0, 56, 300)))
+
+
+def test_stochastic_sir_chain_binomial():
+    rng = np.random.default_rng(745)
+    check(stochastic_sir_chain_binomial, rng.random((60, 500)), rng.random((60, 500)))

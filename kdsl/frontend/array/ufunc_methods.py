@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.frontend.array import left_folds, ops, scatter_segmented
+from kdsl.frontend.array import left_folds, ops, scatter_segmented, unary_at
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.movement import normalize_axis
@@ -256,6 +256,8 @@ class Ufunc(WithAt):
         return kd.moveaxis(y, -1, axis)
 
     def at(self, a: Array, indices: Any, b: Any = None, *, deterministic: bool = False) -> None:
+        if self.nin == 1 and self.nout == 1:  # np.negative.at(a, idx): f applied once per selection
+            return unary_at.apply(self._name, self._fn, a, indices, b)
         if self._name not in AT:
             raise _refuse(self._name, "at", AT)
         super().at(a, indices, b, deterministic=deterministic)

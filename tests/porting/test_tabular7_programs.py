@@ -143,6 +143,20 @@ def printed_report(np, key_host, val_host):
     return {"lines": lines, "arr": arr, "rep": rep, "max_key": f"{k[mean.argmax()]}"}
 
 
+def ledger_with_reversals(np, account_host, amount_host, reversed_host):
+    account, amount = np.asarray(account_host), np.asarray(amount_host, dtype=np.float64)
+    signed = amount.copy()
+    np.negative.at(signed, np.asarray(reversed_host))
+    balance = np.bincount(account, weights=signed, minlength=account.max() + 1)
+    running = np.cumsum(signed)
+    overdrawn_at = np.flatnonzero(running < 0)
+    flags = np.zeros(len(amount), dtype=np.uint8)
+    np.invert.at(flags, np.asarray(reversed_host))
+    return {"signed": signed, "balance": balance, "running_min": running.min(),
+            "first_overdraft": int(overdrawn_at[0]) if overdrawn_at.size else -1, "flags": flags,
+            "summary": f"{(signed < 0).sum()} debits, net {signed.sum():+.2f}"}
+
+
 def test_group_stats_bincount_inverse():
     rng = np.random.default_rng(771)
     check(group_stats, rng.choice([10, 20, 30, 40, 50], 60), rng.normal(50, 10, 60).round(1))
@@ -185,3 +199,9 @@ def test_calendar_arithmetic_without_datetime():
 def test_printed_group_report():
     rng = np.random.default_rng(778)
     check(printed_report, rng.integers(1, 6, 50), rng.uniform(0, 20, 50).round(2))
+
+
+def test_ledger_with_reversals_negative_at():
+    rng = np.random.default_rng(779)
+    check(ledger_with_reversals, rng.integers(0, 5, 40), rng.uniform(5, 50, 40).round(2),
+          np.array([3, 7, 7, 12, 20, 31, 31, 31]))

@@ -77,3 +77,18 @@ def test_unary_at_errors_as_numpy():
         kd.negative.at(kd.arange(3.0), [5])
     with pytest.raises(TypeError, match="kd.asarray"):
         kd.negative.at(np.arange(3.0), [0])
+
+
+@pytest.mark.parametrize("call", [lambda xp: xp.negative.reduce(xp.arange(3.0)),
+                                  lambda xp: xp.sqrt.accumulate(xp.arange(3.0)),
+                                  lambda xp: xp.invert.reduceat(xp.arange(3), [0]),
+                                  lambda xp: xp.absolute.outer(xp.arange(3.0), xp.arange(2.0)),
+                                  lambda xp: xp.divmod.reduce(xp.arange(1.0, 4.0)),
+                                  lambda xp: xp.divmod.accumulate(xp.arange(1.0, 4.0)),
+                                  lambda xp: xp.modf.at(xp.arange(3.0), [0])])
+def test_methods_of_unary_or_two_output_ufuncs_raise_numpys_value_error(call):
+    with pytest.raises(ValueError) as np_error:
+        call(np)
+    with pytest.raises(ValueError) as kd_error:
+        call(kd)
+    assert str(kd_error.value).startswith(str(np_error.value))

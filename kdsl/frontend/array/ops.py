@@ -18,7 +18,7 @@ from kdsl import dtype as dt
 from kdsl.device import device
 from kdsl.dtype import promotion
 from kdsl.frontend.array import movement
-from kdsl.frontend.array.host_dtypes import python_int_dtype
+from kdsl.frontend.array.host_dtypes import python_int_dtype, typed
 from kdsl.ir.graph import Node
 
 # op name -> (NumPy ufunc giving the result dtype, how operands are converted): kdsl.dtype's table, which
@@ -55,6 +55,10 @@ def as_operand(x, device=None):
     wrapped = getattr(type(x), "__kdsl_array__", None)
     if wrapped is not None:  # an object wrapping a kdsl array (kd.poly1d: np.square(p) squares its coefficients)
         return wrapped(x)
+    if typed(x) and not defers(x):  # an array-like with its own dtype (np.log(pandas_series), a typed buffer)
+        from kdsl.frontend.array.creation import asarray  # cycle: that module imports this one
+
+        return asarray(x, device=device)
     raise TypeError(f"unsupported operand of type {type(x).__name__}; use a kdsl Array, NumPy array or scalar")
 
 

@@ -149,6 +149,19 @@ def chirp_spectrogram_text(np, sr=2000, n=1024, nfft=128, hop=64):
             "db_text": np.array2string(S_db[:3, :6], precision=1, floatmode="fixed")}
 
 
+def legacy_buffers(np, pcm_bytes, gains):
+    import array
+    pcm = np.array(array.array("h", pcm_bytes))
+    gain_buf = np.asarray(array.array("d", gains))
+    x = pcm / 32768.0
+    y = np.clip(x[:, None] * gain_buf[None, :], -1.0, 1.0 - 2**-15)
+    out = np.round(y * 32768).astype(np.int16)
+    clipped = (np.abs(y) >= 1.0 - 2**-15).sum(axis=0)
+    rms_db = 20 * np.log10(np.sqrt(np.mean(y**2, axis=0)) + 1e-12)
+    return {"dtype": str(gain_buf.dtype), "out": out, "clipped": clipped, "rms_db": rms_db,
+            "peak": np.abs(out).max(axis=0), "bytes": list(out[:4].tobytes())}
+
+
 def test_windows_and_gains():
     check(windows_and_gains)
     check(windows_and_gains, M=7)
@@ -188,3 +201,9 @@ def test_dtmf_decoder_tone_bins():
 
 def test_chirp_spectrogram_as_text():
     check(chirp_spectrogram_text, rtol=1e-3, atol=1e-2)
+
+
+def test_legacy_array_module_buffers():
+    rng = np.random.default_rng(725)
+    pcm = (rng.normal(0, 0.3, 200) * 32767).clip(-32768, 32767).astype("<i2").tobytes()
+    check(legacy_buffers, pcm, [0.5, 1.0, 3.3333333333333335])

@@ -263,11 +263,28 @@ class _CallableModule(types.ModuleType):
     """This module, also NumPy's ``np.dtype`` for ported code: ``kd.dtype('float32')`` is ``kd.float32`` and
     ``isinstance(a.dtype, kd.dtype)`` holds (``kd.dtype.float32`` etc. still name this module's contents)."""
 
-    def __call__(self, dtype: Any, align: bool = False, copy: bool = False) -> DType:
+    def __call__(self, dtype: Any, align: bool = False, copy: bool = False) -> DType | np.dtype:
+        """``kd.dtype(x)`` is kdsl's DType; one of another byte order (``kd.dtype('>u4')``) stays NumPy's
+        dtype, so the readers that go through NumPy (``kd.frombuffer(buf, kd.dtype('>u4'))``, ``fromfile``) read
+        big-endian bytes as NumPy does (kdsl's DType has no byte order); arrays made with it are native.
+
+        >>> import kdsl as kd, numpy as np
+        >>> kd.dtype("float32") is kd.float32, kd.dtype(">u4")
+        (True, dtype('>u4'))
+        >>> kd.frombuffer(np.array([2051, 28], dtype=">u4").tobytes(), dtype=kd.dtype(">u4")).tolist()
+        [2051, 28]
+        """
+        if not isinstance(dtype, DType):
+            try:
+                npd = np.dtype(dtype)
+            except TypeError:
+                npd = None
+            if npd is not None and not npd.isnative:
+                return npd
         return as_dtype(dtype)
 
     def __instancecheck__(self, obj: Any) -> bool:
-        return isinstance(obj, DType)
+        return isinstance(obj, DType) or (isinstance(obj, np.dtype) and not obj.isnative)  # (what __call__ gives)
 
 
 sys.modules[__name__].__class__ = _CallableModule

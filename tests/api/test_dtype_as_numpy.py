@@ -65,3 +65,29 @@ def test_issubclass_of_a_dtype_type(name):
 def test_a_zero_d_array_is_not_a_scalar_instance():
     assert not isinstance(kd.asarray([1.0, 2.0]).sum(), kd.float32)  # a 0-d kdsl array (documented)
     assert issubclass(kd.float32, kd.float64) == issubclass(np.float32, np.float64)
+
+
+@pytest.mark.parametrize("name", ["int16", "uint16", "int32", "uint32", "int64", "float32", "float64",
+                                  "complex64"])
+@pytest.mark.parametrize("order", [">", "<"])
+def test_byte_order_dtype_reads_buffers_as_numpy(name, order, tmp_path):
+    # np.frombuffer(buf, np.dtype('>u4')) (MNIST's IDX header, FITS data): kdsl's DType has no byte order, so
+    # kd.dtype of another byte order stays NumPy's dtype and the bytes are read as NumPy reads them
+    spelled = np.dtype(name).newbyteorder(order)
+    values = (np.arange(-3, 9) * 7).astype(name)
+    raw = values.astype(spelled).tobytes()
+    spelling = order + np.dtype(name).str[1:]
+    d = kd.dtype(spelling)
+    assert d == spelled and isinstance(d, kd.dtype) and d.byteorder == np.dtype(spelling).byteorder
+    got = kd.frombuffer(raw, dtype=d, count=10, offset=spelled.itemsize)
+    assert got.dtype == np.dtype(name)  # kdsl arrays are native
+    np.testing.assert_array_equal(got.numpy(), np.frombuffer(raw, dtype=spelled, count=10, offset=spelled.itemsize))
+    (tmp_path / "x.bin").write_bytes(raw)
+    np.testing.assert_array_equal(kd.fromfile(tmp_path / "x.bin", dtype=d).numpy(), values)
+    np.testing.assert_array_equal(kd.zeros(3, dtype=d).numpy(), np.zeros(3, dtype=spelled))
+
+
+def test_native_and_single_byte_spellings_stay_kdsl_dtypes():
+    for spelling in ["=f4", "|u1", "|b1", np.dtype("<i2").newbyteorder("="), "<f8" if np.little_endian else ">f8"]:
+        assert isinstance(kd.dtype(spelling), kd.dtype)
+    assert kd.dtype(">u1") is kd.uint8  # one byte: no order (NumPy normalises it to '|')

@@ -169,3 +169,31 @@ def test_in_place_on_an_element_does_not_write_back():
     ref += 1
     np.testing.assert_array_equal(a.numpy(), host)
     assert float(x) == float(ref)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "uint8"])
+@pytest.mark.parametrize("value", [2.5, 3.5, -2.5, 1234.49, 0.0, 7])
+def test_round_of_zero_d_is_python_int(dtype, value):
+    # round(x) of a NumPy scalar is a Python int (half to even); kdsl's 0-d results stand for those scalars
+    if dtype == "uint8" and value < 0:
+        return
+    x = np.array(value).astype(dtype)[()]
+    got = round(kd.asarray(np.array([value]).astype(dtype)).sum())
+    assert type(got) is int and got == round(x)
+    assert type(round(kd.asarray(np.array(value).astype(dtype)))) is int
+
+
+@pytest.mark.parametrize("value,error", [(np.nan, ValueError), (np.inf, OverflowError)])
+def test_round_of_zero_d_nan_inf_raises_as_numpy(value, error):
+    with pytest.raises(error):
+        round(np.float64(value))
+    with pytest.raises(error):
+        round(kd.asarray(np.array([value])).max())
+
+
+def test_round_with_ndigits_and_of_arrays_stays_an_array():
+    a = np.array([1.2345, -2.5, 3.75])
+    got = round(kd.asarray(a).sum(), 2)
+    assert isinstance(got, kd.Array) and got.ndim == 0
+    np.testing.assert_allclose(float(got), round(a.sum(), 2))
+    np.testing.assert_allclose(round(kd.asarray(a), 1).numpy(), a.round(1))

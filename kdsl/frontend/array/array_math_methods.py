@@ -93,10 +93,16 @@ def dot(self, other, /, out=None) -> Array:
 
 
 def __round__(self, ndigits: int | None = None) -> Array | int:
-    """``round(a, 2)``: an array. ``round(a.mean())`` of a 0-d array (kdsl's stand-in for NumPy's scalars) is a
-    Python int, as ``round(np.float64(2.5))`` is 2 (halves to even; reads the value back)."""
+    """``round(a, 2)``: an array, as ``a.round(2)``. ``round(x)`` of a 0-d array (a reduction's result, which
+    stands for NumPy's scalar) is a Python int, as ``round(np.float64(2.5))`` is ``2``: it reads the value.
+
+    >>> import builtins, kdsl as kd  # (the doctest runs in this module, whose `round` is the method)
+    >>> builtins.round(kd.asarray([0.75, 1.75]).sum()), builtins.round(kd.asarray([0.5, 2.5, 3.75])).tolist()
+    (2, [0.0, 2.0, 4.0])
+    """
     if ndigits is None and self.ndim == 0:
-        return builtins.round(self.item())  # (this module's `round` is the method below)
+        # Python's rounding (half to even, as NumPy's) and its NaN/inf errors; this module's `round` is the method
+        return builtins.round(self.item())
     return self.round(0 if ndigits is None else ndigits)
 
 

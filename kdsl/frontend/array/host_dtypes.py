@@ -10,6 +10,8 @@ Example:
 
 from __future__ import annotations
 
+import array
+
 import numpy as np
 
 from kdsl import dtype as dt
@@ -43,9 +45,9 @@ def python_int_dtype(low: int, high: int) -> dt.DType:
 
 
 def host_dtype(x, arr: np.ndarray) -> dt.DType:
-    """kdsl's dtype for host data: NumPy arrays keep theirs; Python floats/ints get the defaults (ints that int32
-    cannot hold: see :func:`python_int_dtype`)."""
-    if isinstance(x, (np.ndarray, np.generic)):
+    """kdsl's dtype for host data: NumPy arrays keep theirs, and so does other typed data (see :func:`typed`);
+    Python floats/ints get the defaults (ints that int32 cannot hold: see :func:`python_int_dtype`)."""
+    if isinstance(x, (np.ndarray, np.generic)) or (typed(x) and arr.dtype.kind in "biufc"):
         return dt.as_dtype(arr.dtype)
     if arr.dtype == np.float64:
         if arr.size and np.abs(arr).max() >= 2.0**63:  # maybe ints NumPy could not type: 1 and 2**64 - 1
@@ -63,6 +65,20 @@ def host_dtype(x, arr: np.ndarray) -> dt.DType:
         raise TypeError(f"cannot make a kdsl array from data of dtype {arr.dtype}; use numbers or booleans")
     return dt.as_dtype(arr.dtype)
 
+
+
+def typed(x) -> bool:
+    """Whether ``x`` carries its own element type, as a NumPy array does: a typed buffer (``array.array('d')``,
+    a ``memoryview``) or an array-like with ``__array__``/``__array_interface__`` (pandas, xarray, h5py). Its
+    float64 stays float64, as ``kd.asarray(np_array)`` does; only Python numbers take kdsl's defaults.
+
+    >>> import array
+    >>> typed(array.array("d", [1.5])), typed([1.5]), typed(1.5)
+    (True, False, False)
+    """
+    if isinstance(x, (memoryview, array.array)):
+        return True
+    return hasattr(type(x), "__array__") or hasattr(x, "__array_interface__")
 
 
 def _mixed_ints_dtype(x) -> dt.DType | None:

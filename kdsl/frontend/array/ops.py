@@ -18,7 +18,7 @@ from kdsl import dtype as dt
 from kdsl.device import device
 from kdsl.dtype import promotion
 from kdsl.frontend.array import movement
-from kdsl.frontend.array.host_dtypes import python_int_dtype
+from kdsl.frontend.array.host_dtypes import python_int_dtype, typed
 from kdsl.ir.graph import Node
 
 # op name -> (NumPy ufunc giving the result dtype, how operands are converted): kdsl.dtype's table, which
@@ -55,23 +55,11 @@ def as_operand(x, device=None):
     wrapped = getattr(type(x), "__kdsl_array__", None)
     if wrapped is not None:  # an object wrapping a kdsl array (kd.poly1d: np.square(p) squares its coefficients)
         return wrapped(x)
-    if _host_array_like(x):
+    if typed(x) and not defers(x):  # an array-like with its own dtype (np.log(pandas_series), a typed buffer)
         from kdsl.frontend.array.creation import asarray  # cycle: that module imports this one
 
-        return asarray(np.asarray(x), device=device)
+        return asarray(x, device=device)
     raise TypeError(f"unsupported operand of type {type(x).__name__}; use a kdsl Array, NumPy array or scalar")
-
-
-def _host_array_like(x) -> bool:
-    """Whether NumPy reads ``x`` as an array: it has ``__array__`` or the array interface (a pandas Series, an
-    xarray DataArray), or it is a buffer of numbers (``array.array``, ``memoryview``), as ``np.add(a, x)`` takes."""
-    if hasattr(x, "__array__") or hasattr(x, "__array_interface__"):
-        return True
-    try:
-        memoryview(x)
-    except TypeError:
-        return False
-    return not isinstance(x, (bytes, bytearray))  # NumPy reads bytes as one string scalar, not as numbers
 
 
 def _numpy_scalar(x: np.generic, device=None):

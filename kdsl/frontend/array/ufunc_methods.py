@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.frontend.array import left_folds, ops, scatter_segmented
+from kdsl.frontend.array import left_folds, ops, scatter_segmented, unary_at
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.movement import normalize_axis
@@ -107,8 +107,18 @@ class Ufunc(WithAt):
                         self._name)
 
     def _binary_only(self, method: str) -> None:
-        if self.nin != 2 or self._name in ("matmul", "vecdot", "matvec", "vecmat", "divmod"):
+        self._fold_arity("outer product" if method == "outer" else method, outputs=method != "outer")
+        if self._name in ("matmul", "vecdot", "matvec", "vecmat", "divmod"):
             raise TypeError(f"{method} only supported for binary functions (kd.{self._name} is not one)")
+
+    def _fold_arity(self, method: str, outputs: bool = True) -> None:
+        """NumPy's ValueError for a method of a ufunc that is not binary (``np.negative.reduce``) or, for the
+        folds, gives two outputs (``np.divmod.reduce``)."""
+        if self.nin != 2:
+            raise ValueError(f"{method} only supported for binary functions (kd.{self._name} takes {self.nin})")
+        if outputs and self.nout != 1:
+            raise ValueError(f"{method} only supported for functions returning a single value "
+                             f"(kd.{self._name} returns {self.nout})")
 
     @property
     def identity(self) -> Any:
@@ -133,6 +143,7 @@ class Ufunc(WithAt):
         >>> kd.maximum.reduce(kd.asarray([[1, 5], [7, 2]]), axis=1).tolist()
         [5, 7]
         """
+        self._fold_arity("reduce")
         if self._name in left_folds.FOLDS:  # not associative: NumPy's left fold
             return _into(left_folds.left_reduce(self._name, self._fn, a, axis, dtype, keepdims, **kwargs), out)
         if self._name in LOG_REDUCE or self._name in TREE:
@@ -204,6 +215,7 @@ class Ufunc(WithAt):
         >>> kd.add.reduceat(kd.arange(8), [0, 4, 1, 5]).tolist()
         [6, 4, 10, 18]
         """
+        self._fold_arity("reduceat")
         if self._name not in REDUCE and self._name not in left_folds.FOLDS:
             raise _refuse(self._name, "reduceat", REDUCE | dict.fromkeys(left_folds.FOLDS))
         kd = _kd()
@@ -231,6 +243,7 @@ class Ufunc(WithAt):
         >>> kd.multiply.accumulate(kd.asarray([1, 2, 3, 4])).tolist()
         [1, 2, 6, 24]
         """
+        self._fold_arity("accumulate")
         if self._name in left_folds.FOLDS:  # not associative: NumPy's left fold
             return _into(left_folds.left_accumulate(self._name, self._fn, a, axis, dtype), out)
         x = asarray(a)
@@ -256,6 +269,10 @@ class Ufunc(WithAt):
         return kd.moveaxis(y, -1, axis)
 
     def at(self, a: Array, indices: Any, b: Any = None, *, deterministic: bool = False) -> None:
+        if self.nout != 1:
+            raise ValueError(f"Only single output ufuncs supported at this time (kd.{self._name}.at)")
+        if self.nin == 1:  # np.negative.at(a, idx): f applied once per selection
+            return unary_at.apply(self._name, self._fn, a, indices, b)
         if self._name not in AT:
             raise _refuse(self._name, "at", AT)
         super().at(a, indices, b, deterministic=deterministic)

@@ -116,6 +116,18 @@ def test_big_tiles(monkeypatch, dtype, shape):
     np.testing.assert_allclose(y.numpy(), (ha * 2) @ hb.T, rtol=1e-3)
 
 
+def _float_operands(shape, a_t, b_t, seed):
+    """float32 operands (batch, m, k) and (k, n) for ``shape = (batch, m, k, n)``, as NumPy arrays and as kdsl
+    arrays, each contiguous along its rows (``a_t``/``b_t``: the transposes of contiguous arrays)."""
+    batch, m, k, n = shape
+    rng = np.random.default_rng(seed)
+    ha = rng.standard_normal((batch, m, k)).astype(np.float32)
+    hb = rng.standard_normal((k, n)).astype(np.float32)
+    a = kd.asarray(np.ascontiguousarray(np.swapaxes(ha, 1, 2))).mT if a_t else kd.asarray(ha)
+    b = kd.asarray(np.ascontiguousarray(hb.T)).T if b_t else kd.asarray(hb)
+    return ha, hb, a, b
+
+
 @pytest.mark.parametrize("big", [False, True])
 @pytest.mark.parametrize("a_t,b_t", [(False, False), (False, True), (True, False), (True, True)])
 @pytest.mark.parametrize("shape", [(1, 128, 32, 256), (2, 256, 48, 128), (1, 128, 33, 128), (1, 129, 32, 130)])
@@ -125,12 +137,7 @@ def test_tiles_without_bounds_checks(monkeypatch, big, a_t, b_t, shape):
     from kdsl.codegen import matmul
     monkeypatch.setattr(kd.device(), "matmul_tiles", True)
     monkeypatch.setattr(matmul, "BIG_TILE_GROUPS", 1 if big else 1 << 30)
-    batch, m, k, n = shape
-    rng = np.random.default_rng(17)
-    ha = rng.standard_normal((batch, m, k)).astype(np.float32)
-    hb = rng.standard_normal((k, n)).astype(np.float32)
-    a = kd.asarray(np.ascontiguousarray(np.swapaxes(ha, 1, 2))).mT if a_t else kd.asarray(ha)
-    b = kd.asarray(np.ascontiguousarray(hb.T)).T if b_t else kd.asarray(hb)
+    ha, hb, a, b = _float_operands(shape, a_t, b_t, seed=17)
     from kdsl.engine.plan import plan
     y = a @ b
     assert matmul.tile(plan([y._node])[0].kernel) == (128 if big else 64)
@@ -145,12 +152,7 @@ def test_deep_slices(monkeypatch, a_t, b_t, shape):
     from kdsl.codegen import matmul
     monkeypatch.setattr(kd.device(), "matmul_tiles", True)
     monkeypatch.setattr(matmul, "slice_depth", lambda k, shared: matmul.DEEP)
-    batch, m, k, n = shape
-    rng = np.random.default_rng(18)
-    ha = rng.standard_normal((batch, m, k)).astype(np.float32)
-    hb = rng.standard_normal((k, n)).astype(np.float32)
-    a = kd.asarray(np.ascontiguousarray(np.swapaxes(ha, 1, 2))).mT if a_t else kd.asarray(ha)
-    b = kd.asarray(np.ascontiguousarray(hb.T)).T if b_t else kd.asarray(hb)
+    ha, hb, a, b = _float_operands(shape, a_t, b_t, seed=18)
     from kdsl.engine.plan import plan
     y = a @ b
     assert plan([y._node])[0].kernel.depth == matmul.DEEP

@@ -49,7 +49,7 @@ def unsharp_and_median(np, img_host):
     img = np.asarray(img_host).astype(float)
     p = np.pad(img, 1, mode="edge")
     box = sum(p[i : i + img.shape[0], j : j + img.shape[1]] for i in range(3) for j in range(3)) / 9
-    sharp = np.clip(img + 1.5 * (img - box), 0, 255).round().astype(np.uint8)
+    sharp = np.clip(img + 2.0 * (img - box), 0, 255).round().astype(np.uint8)
     win = np.lib.stride_tricks.sliding_window_view(p, (3, 3)).reshape(*img.shape, 9)
     med = np.sort(win, axis=-1)[..., 4]
     med2 = np.median(win, axis=-1)

@@ -135,7 +135,7 @@ def linear_svm(np, X_host, y_host, lam=0.01, epochs=80, lr=0.1):
     X = np.asarray(X_host)
     y = np.where(np.asarray(y_host) == 0, -1.0, 1.0)
     w, b = np.zeros(X.shape[1]), 0.0
-    for t in range(epochs):
+    for _ in range(epochs):
         margins = y * (X @ w + b)
         viol = margins < 1
         gw = lam * w - (y[viol, None] * X[viol]).sum(axis=0) / len(y)
@@ -154,7 +154,7 @@ def perceptron(np, X_host, y_host, epochs=5):
     mistakes = []
     for _ in range(epochs):
         m = 0
-        for xi, yi in zip(X, y):
+        for xi, yi in zip(X, y, strict=True):
             if yi * np.dot(w, xi) <= 0:
                 w += yi * xi
                 m += 1

@@ -25,7 +25,8 @@ def template_match(np, img_host):
     ncc = num / np.where(den == 0, 1, den)
     best = np.unravel_index(np.argmax(ncc), ncc.shape)
     ssd = ((win - tpl) ** 2).sum(axis=(2, 3))
-    return {"ncc": ncc, "best": [int(b) for b in best], "peak": float(ncc.max()), "ssd_min": np.argwhere(ssd == ssd.min())}
+    return {"ncc": ncc, "best": [int(b) for b in best], "peak": float(ncc.max()),
+            "ssd_min": np.argwhere(ssd == ssd.min())}
 
 
 def gaussian_pyramid(np, img_host):
@@ -41,8 +42,8 @@ def gaussian_pyramid(np, img_host):
         levels.append(both[::2, ::2])
     up = np.repeat(np.repeat(levels[1], 2, axis=0), 2, axis=1)[: img.shape[0], : img.shape[1]]
     lap = img - up
-    return {"shapes": [lv.shape for lv in levels], "l1": levels[1], "l2": levels[2], "lap_energy": float((lap**2).sum()),
-            "means": [float(lv.mean()) for lv in levels]}
+    return {"shapes": [lv.shape for lv in levels], "l1": levels[1], "l2": levels[2],
+            "lap_energy": float((lap**2).sum()), "means": [float(lv.mean()) for lv in levels]}
 
 
 def unsharp_and_median(np, img_host):

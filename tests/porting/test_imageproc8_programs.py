@@ -160,6 +160,15 @@ def colour_ops(np, rgb_host):
             "inv": inv, "swapped": swapped, "chans": chans.shape, "mean_c": mean_c, "dtype": str(inv.dtype)}
 
 
+def saturate_and_mark(np, img_host):
+    img = np.asarray(img_host)
+    floor = np.clip(img, 30, 1000)  # an upper bound past uint8's range: NumPy drops it
+    nodata = np.where(img > 200, img, -1)  # -1 force-cast into uint8: 255
+    bands = np.select([img < 50, img > 200], [img, img // 2], -1)
+    return {"floor": floor, "nodata": nodata, "bands": bands, "n255": int((nodata == 255).sum()),
+            "dtypes": [str(floor.dtype), str(nodata.dtype), str(bands.dtype)]}
+
+
 def test_convolution_sliding_window():
     check(conv_sliding, _image(811), rtol=1e-4, atol=1e-5)
 
@@ -190,3 +199,7 @@ def test_resize_nearest_bilinear():
 
 def test_colour_conversion_uint8():
     check(colour_ops, np.random.default_rng(818).integers(0, 256, (5, 6, 3), dtype=np.uint8), rtol=1e-4, atol=1e-3)
+
+
+def test_uint8_out_of_range_python_ints():
+    check(saturate_and_mark, _image(819))

@@ -142,7 +142,7 @@ def unique_counts(np, labels_host, pts_host):
     rows, rc = np.unique(P, axis=0, return_counts=True)
     sums = np.bincount(inv, weights=labels * 1.0)
     order = np.argsort(-counts, kind="stable")
-    freq = dict(zip(vals.tolist(), counts.tolist()))
+    freq = dict(zip(vals.tolist(), counts.tolist(), strict=True))
     return {"vals": vals, "counts": counts, "inv": inv, "first": first, "mode": int(mode), "rows": rows,
             "rc": rc, "sums": sums, "top": vals[order][:3], "freq": sorted(freq.items()),
             "recon": bool(np.array_equal(vals2[inv], labels))}

@@ -331,6 +331,8 @@ def forced_int(x, d):
     """
     if not isinstance(x, int) or isinstance(x, bool) or d.kind not in "iu":
         return x
+    if not -(1 << 63) <= x < 1 << 64:  # NumPy converts through a C integer first
+        raise OverflowError(f"Python int {x} too large to convert to C long (NumPy's where/select)")
     bits = np.dtype(d.name).itemsize * 8
     x %= 1 << bits
     return x - (1 << bits) if d.kind == "i" and x >= 1 << (bits - 1) else x

@@ -53,7 +53,8 @@ def _shape(xs: Sequence[Any]) -> tuple[int, ...]:
 
 def _common(xs: Sequence[Any], d: dt.DType, device) -> list[Array]:
     """Each operand as an Array of dtype ``d`` (Python scalars converted as NumPy converts them)."""
-    return [x.astype(d) if isinstance(x, Array) else Array(ops.const_node(x, d, device)) for x in xs]
+    return [x.astype(d) if isinstance(x, Array) else Array(ops.const_node(ops.forced_int(x, d), d, device))
+            for x in xs]
 
 
 def _choices(choices: Any, device) -> list[Any]:

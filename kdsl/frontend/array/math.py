@@ -126,6 +126,7 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None):  # noqa: A
         raise ValueError("clip: pass each bound once, as a_min/a_max or as min/max (NumPy forbids both)")
     x = a
     lo, hi = (a_min if min is None else min), (a_max if max is None else max)
+    lo, hi = _beyond_range(x, lo, -1), _beyond_range(x, hi, 1)
     result = x if lo is None else maximum(x, lo)
     result = result if hi is None else minimum(result, hi)
     if out is None:
@@ -133,6 +134,17 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None):  # noqa: A
     from kdsl.frontend.array.ufunc_methods import written_into  # cycle: that module wraps this one's functions
 
     return written_into(result, out, True, "same_kind", "clip")
+
+
+def _beyond_range(x, bound, side: int):
+    """None for a Python int bound past ``x``'s integer range on its own side (``clip(uint8_img, -1, 300)``:
+    NumPy 2 drops such a bound, as it cannot bind); the bound itself otherwise (one past the other side still
+    raises OverflowError, as in NumPy)."""
+    kind = getattr(getattr(x, "dtype", None), "kind", "")
+    if not isinstance(bound, int) or isinstance(bound, bool) or kind not in ("i", "u"):
+        return bound
+    info = np.iinfo(np.dtype(x.dtype.name))
+    return None if (bound < info.min if side < 0 else bound > info.max) else bound
 
 
 def relu(x):

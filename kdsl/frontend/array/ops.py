@@ -321,6 +321,23 @@ def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
     return Array(Node(name, tuple(srcs), out_dtype, shape, None, None, dev))  # positional: as in const_node
 
 
+def forced_int(x, d):
+    """A Python int ``x`` cast into integer dtype ``d`` as NumPy's ``where``/``select`` cast it: wrapped modulo
+    2**bits (``where(m, uint8_img, -1)`` fills 255), where the arithmetic ufuncs raise OverflowError.
+
+    >>> from kdsl import dtype as dt
+    >>> forced_int(-1, dt.uint8), forced_int(300, dt.uint8), forced_int(200, dt.int8), forced_int(2.5, dt.uint8)
+    (255, 44, -56, 2.5)
+    """
+    if not isinstance(x, int) or isinstance(x, bool) or d.kind not in "iu":
+        return x
+    if not -(1 << 63) <= x < 1 << 64:  # NumPy converts through a C integer first
+        raise OverflowError(f"Python int {x} too large to convert to C long (NumPy's where/select)")
+    bits = np.dtype(d.name).itemsize * 8
+    x %= 1 << bits
+    return x - (1 << bits) if d.kind == "i" and x >= 1 << (bits - 1) else x
+
+
 def where(cond, a=None, b=None):
     """``a`` where ``cond`` is true, else ``b``; with ``cond`` alone, ``kd.nonzero(cond)`` (NumPy's ``where``)."""
     if a is None or b is None:
@@ -337,6 +354,7 @@ def where(cond, a=None, b=None):
     out = promotion.result_dtype(np.maximum, *keys) if any(isinstance(k, dt.DType) for k in keys) else \
         promotion.result_dtype(np.add, *keys)
     shape = broadcast_shapes(*(x.shape for x in (cond, a, b) if isinstance(x, _array_cls())))
+    a, b = forced_int(a, out), forced_int(b, out)  # NumPy force-casts: no OverflowError here
     srcs = (operand_node(cond, dt.bool_, shape, dev), operand_node(a, out, shape, dev),
             operand_node(b, out, shape, dev))
     return _array_cls()(Node("where", srcs, out, shape, device=dev))

@@ -98,6 +98,10 @@ def _check_range(lo: int, hi: int, n: int, axis: int = 0) -> None:
 
 # ----- unbuffered ufunc.at
 
+# ops whose wrapped result depends only on the wrapped operands (arithmetic modulo 2**bits; bitwise ops)
+_MODULAR = frozenset({"add", "subtract", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor"})
+
+
 def _values(values: Any, shape: tuple[int, ...], a: Array, name: str) -> Array:
     """``values`` broadcast to ``shape`` and flattened, in ``a``'s dtype; NumPy's same_kind rule for the
     cast (``np.add.at(int_array, i, 1.5)`` is a TypeError)."""
@@ -114,6 +118,8 @@ def _values(values: Any, shape: tuple[int, ...], a: Array, name: str) -> Array:
     if not np.can_cast(vd, a.dtype.np, "same_kind"):
         raise output_casting_error(name, vd, a.dtype, "same_kind")
     if v is None:
+        if name in _MODULAR:  # NumPy's add.at(u8, i, -1) wraps its result; these ops may wrap the value first
+            values = ops.forced_int(values, a.dtype)
         v = Array(ops.const_node(values, a.dtype, a.device))
     try:
         full = broadcast_to(v.astype(a.dtype), shape)

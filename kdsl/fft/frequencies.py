@@ -16,12 +16,13 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
+from kdsl.frontend.array.shape_arguments import host_length
 
 
 def fftfreq(n: int, d: float = 1.0, device: Any = None, *, dtype: Any = None) -> Any:
     """The frequency of each output of a length-``n`` :func:`kdsl.fft.fft` with sample spacing ``d``, in
     kdsl's default float dtype (float32; NumPy gives float64) unless ``dtype`` says otherwise."""
-    _check_n(n, "fftfreq")
+    n = _check_n(n, "fftfreq")
     freqs = np.fft.fftfreq(n, d)
     return kd.asarray(freqs, dtype=dtype or kd.float32, device=device)
 
@@ -33,7 +34,7 @@ def rfftfreq(n: int, d: float = 1.0, device: Any = None, *, dtype: Any = None) -
     >>> kd.fft.rfftfreq(4, d=0.5).tolist()
     [0.0, 0.5, 1.0]
     """
-    _check_n(n, "rfftfreq")
+    n = _check_n(n, "rfftfreq")
     return kd.asarray(np.fft.rfftfreq(n, d), dtype=dtype or kd.float32, device=device)
 
 
@@ -65,6 +66,10 @@ def _shift(x: Any, axes: Any, sign: int) -> Any:
     return kd.roll(x, tuple(sign * (x.shape[a] // 2) for a in axes), axis=axes)
 
 
-def _check_n(n: Any, name: str) -> None:
+def _check_n(n: Any, name: str) -> int:
+    """``n`` as a Python int; a 0-d integer kdsl array (``n = x.size // 2 + 1``-style results of reductions,
+    kdsl's stand-in for NumPy's scalars) is read back to the host (a length, not data)."""
+    n = host_length(n)
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"kd.fft.{name}: n must be a positive int, got {n!r}")
+    return int(n)

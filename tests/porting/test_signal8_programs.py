@@ -57,7 +57,7 @@ def windowed_spectrum(np, x):
     X = np.fft.rfft(x * w)
     db = 20 * np.log10(np.abs(X) / (w.sum() / 2) + 1e-12)
     peak = int(np.argmax(db))
-    lines = [f"{k:3d}: {v:7.2f} dB" for k, v in zip(range(peak - 2, peak + 3), db[peak - 2:peak + 3])]
+    lines = [f"{k:3d}: {v:7.2f} dB" for k, v in zip(range(peak - 2, peak + 3), db[peak - 2:peak + 3], strict=True)]
     bl = np.blackman(n)
     hm = np.hamming(n)
     return {"peak": peak, "db": np.round(db[peak - 3:peak + 4], 2), "lines": "\n".join(lines),
@@ -104,6 +104,17 @@ def spectrogram_frames(np, x, frame, hop):
             "mean_power": S.mean(axis=0, keepdims=True)[:, :8]}
 
 
+def gated_segment_spectrum(np, x, gate, fs):
+    n = np.count_nonzero(gate)
+    seg = x[gate] - x[gate].mean()
+    spec = np.abs(np.fft.rfft(seg, n=n)) ** 2
+    freqs = np.fft.rfftfreq(n, d=1 / fs)
+    half = np.fft.fftfreq(n // 2, 2 / fs)
+    centroid = np.sum(freqs * spec) / np.sum(spec)
+    return {"n": int(n), "peak": float(freqs[np.argmax(spec)]), "centroid": round(float(centroid), 2),
+            "half": half}
+
+
 FS = 128.0
 T = np.arange(256) / FS
 SIG = np.sin(2 * np.pi * 10 * T) + 0.5 * np.sin(2 * np.pi * 30 * T)
@@ -138,6 +149,12 @@ def test_analytic_signal_complex64():
 
 def test_moving_average_ema():
     check(moving_average, np.random.default_rng(814).normal(size=60).cumsum(), 5, rtol=1e-3, atol=1e-4)
+
+
+def test_gated_segment_spectrum_count_nonzero_length():
+    gate = np.zeros(T.size, dtype=bool)
+    gate[40:200] = True
+    check(gated_segment_spectrum, SIG, gate, FS, rtol=1e-3, atol=1e-3)
 
 
 def test_spectrogram_by_fancy_index_frames():

@@ -39,7 +39,7 @@ def ising_checkerboard(np, spins, uniforms, beta):
     ii, jj = np.indices((L, L))
     masks = [(ii + jj) % 2 == 0, (ii + jj) % 2 == 1]
     mags = []
-    for sweep, u in enumerate(uniforms):
+    for u in uniforms:
         for c, mask in enumerate(masks):
             nb = (np.roll(s, 1, 0) + np.roll(s, -1, 0) + np.roll(s, 1, 1) + np.roll(s, -1, 1)).astype(np.int32)
             dE = 2 * s * nb
@@ -124,7 +124,7 @@ def dla_steps(np, moves, seeds):
     grid[7, 7] = 1
     dirs = np.array([[0, 1], [1, 0], [0, -1], [-1, 0]])
     stuck = 0
-    for start, walk in zip(seeds, moves):
+    for start, walk in zip(seeds, moves, strict=True):
         p = np.array(start)
         for m in walk:
             p = np.clip(p + dirs[m], 0, 14)

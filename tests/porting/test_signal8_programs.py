@@ -106,7 +106,7 @@ def spectrogram_frames(np, x, frame, hop):
 
 def gated_segment_spectrum(np, x, gate, fs):
     n = np.count_nonzero(gate)
-    seg = x[gate] - x[gate].mean()
+    seg = (x[gate] - x[gate].mean()) * np.hanning(n)
     spec = np.abs(np.fft.rfft(seg, n=n)) ** 2
     freqs = np.fft.rfftfreq(n, d=1 / fs)
     half = np.fft.fftfreq(n // 2, 2 / fs)

@@ -55,9 +55,10 @@ def ifftshift(x: Any, axes: int | Sequence[int] | None = None) -> Any:
 
 def _shift(x: Any, axes: Any, sign: int) -> Any:
     x = x if isinstance(x, kd.Array) else kd.asarray(x)
+    axes = host_length(axes)  # a 0-d integer axis, as NumPy's np.int64
     if axes is None:
         axes = tuple(range(x.ndim))
-    elif isinstance(axes, int):
+    elif isinstance(axes, (int, np.integer)):
         axes = (axes,)
     axes = tuple(axes)
     for a in axes:  # NumPy's IndexError, as an AxisError naming the axis (also a ValueError)

@@ -42,3 +42,15 @@ def test_frequency_axis_of_a_spectrum():
     f = kd.fft.rfftfreq(kd.sum(kd.ones_like(t, dtype=kd.int64)), d=t[1] - t[0])
     assert f.shape == spec.shape
     assert float(f[int(spec.argmax())]) == pytest.approx(5.0)
+
+
+@pytest.mark.parametrize("name", ["fftshift", "ifftshift"])
+@pytest.mark.parametrize("axis", [0, 1, -1, -2])
+@pytest.mark.parametrize("shape", [(3, 4), (5, 1), (0, 3)])
+def test_shift_axes_as_zero_d(name, axis, shape):
+    a = np.arange(int(np.prod(shape))).reshape(shape)
+    ax = kd.array([axis, -5]).max()
+    got = getattr(kd.fft, name)(kd.asarray(a), axes=ax)
+    np.testing.assert_array_equal(got.numpy(), getattr(np.fft, name)(a, axes=np.int64(axis)))
+    got_np_int = getattr(kd.fft, name)(kd.asarray(a), axes=np.int64(axis))
+    np.testing.assert_array_equal(got_np_int.numpy(), getattr(np.fft, name)(a, axes=axis))

@@ -10,13 +10,13 @@ Example:
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 import kdsl as kd
-from kdsl.frontend.array.shape_arguments import host_length
 
 
 def fftfreq(n: int, d: float = 1.0, device: Any = None, *, dtype: Any = None) -> Any:
@@ -55,7 +55,7 @@ def ifftshift(x: Any, axes: int | Sequence[int] | None = None) -> Any:
 
 def _shift(x: Any, axes: Any, sign: int) -> Any:
     x = x if isinstance(x, kd.Array) else kd.asarray(x)
-    axes = host_length(axes)  # a 0-d integer axis, as NumPy's np.int64
+    axes = _host_int(axes)  # a 0-d integer axis, as NumPy's np.int64
     if axes is None:
         axes = tuple(range(x.ndim))
     elif isinstance(axes, (int, np.integer)):
@@ -70,7 +70,17 @@ def _shift(x: Any, axes: Any, sign: int) -> Any:
 def _check_n(n: Any, name: str) -> int:
     """``n`` as a Python int; a 0-d integer kdsl array (``n = x.size // 2 + 1``-style results of reductions,
     kdsl's stand-in for NumPy's scalars) is read back to the host (a length, not data)."""
-    n = host_length(n)
+    n = _host_int(n)
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"kd.fft.{name}: n must be a positive int, got {n!r}")
     return int(n)
+
+
+def _host_int(v: Any) -> Any:
+    """A 0-d integer kdsl array as a Python int (read back: a length or an axis, not data); anything else as is."""
+    if isinstance(v, kd.Array) and v.ndim == 0 and v.dtype != kd.bool_:
+        try:
+            return operator.index(v)
+        except TypeError:
+            return v
+    return v

@@ -10,6 +10,7 @@ Example:
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,7 +22,7 @@ import kdsl as kd
 def fftfreq(n: int, d: float = 1.0, device: Any = None, *, dtype: Any = None) -> Any:
     """The frequency of each output of a length-``n`` :func:`kdsl.fft.fft` with sample spacing ``d``, in
     kdsl's default float dtype (float32; NumPy gives float64) unless ``dtype`` says otherwise."""
-    _check_n(n, "fftfreq")
+    n = _check_n(n, "fftfreq")
     freqs = np.fft.fftfreq(n, d)
     return kd.asarray(freqs, dtype=dtype or kd.float32, device=device)
 
@@ -33,7 +34,7 @@ def rfftfreq(n: int, d: float = 1.0, device: Any = None, *, dtype: Any = None) -
     >>> kd.fft.rfftfreq(4, d=0.5).tolist()
     [0.0, 0.5, 1.0]
     """
-    _check_n(n, "rfftfreq")
+    n = _check_n(n, "rfftfreq")
     return kd.asarray(np.fft.rfftfreq(n, d), dtype=dtype or kd.float32, device=device)
 
 
@@ -54,9 +55,10 @@ def ifftshift(x: Any, axes: int | Sequence[int] | None = None) -> Any:
 
 def _shift(x: Any, axes: Any, sign: int) -> Any:
     x = x if isinstance(x, kd.Array) else kd.asarray(x)
+    axes = _host_int(axes)  # a 0-d integer axis, as NumPy's np.int64
     if axes is None:
         axes = tuple(range(x.ndim))
-    elif isinstance(axes, int):
+    elif isinstance(axes, (int, np.integer)):
         axes = (axes,)
     axes = tuple(axes)
     for a in axes:  # NumPy's IndexError, as an AxisError naming the axis (also a ValueError)
@@ -65,6 +67,20 @@ def _shift(x: Any, axes: Any, sign: int) -> Any:
     return kd.roll(x, tuple(sign * (x.shape[a] // 2) for a in axes), axis=axes)
 
 
-def _check_n(n: Any, name: str) -> None:
+def _check_n(n: Any, name: str) -> int:
+    """``n`` as a Python int; a 0-d integer kdsl array (``n = x.size // 2 + 1``-style results of reductions,
+    kdsl's stand-in for NumPy's scalars) is read back to the host (a length, not data)."""
+    n = _host_int(n)
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"kd.fft.{name}: n must be a positive int, got {n!r}")
+    return int(n)
+
+
+def _host_int(v: Any) -> Any:
+    """A 0-d integer kdsl array as a Python int (read back: a length or an axis, not data); anything else as is."""
+    if isinstance(v, kd.Array) and v.ndim == 0 and v.dtype != kd.bool_:
+        try:
+            return operator.index(v)
+        except TypeError:
+            return v
+    return v

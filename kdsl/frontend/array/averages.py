@@ -26,12 +26,14 @@ from kdsl.frontend.array.reductions import max as kmax
 from kdsl.frontend.array.reductions import mean
 from kdsl.frontend.array.reductions import min as kmin
 from kdsl.frontend.array.reductions import sum as ksum
+from kdsl.frontend.array.shape_arguments import host_length
 from kdsl.frontend.array.shape_ops import broadcast_to
 
 
 def _axes(axis: Any, ndim: int) -> tuple[int, ...] | None:
     if axis is None:
         return None
+    axis = host_length(axis)  # a 0-d integer axis (np.argmin(a.shape)), as NumPy's np.int64
     axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
     out = tuple(mv.normalize_axis(int(k), ndim) for k in axes)
     if len(set(out)) != len(out):

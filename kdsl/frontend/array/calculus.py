@@ -22,6 +22,7 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array, asarray
 from kdsl.frontend.array.joining import diff
 from kdsl.frontend.array.reductions import sum as ksum
+from kdsl.frontend.array.shape_arguments import host_length
 from kdsl.frontend.array.shape_ops import concatenate
 
 
@@ -161,6 +162,7 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> Ar
 
 
 def _axis_tuple(axis: Any, ndim: int) -> tuple[int, ...]:
+    axis = host_length(axis)  # a 0-d integer axis (np.argmin(a.shape)), as NumPy's np.int64
     axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
     out = tuple(mv.normalize_axis(operator.index(k), ndim) for k in axes)
     if len(set(out)) != len(out):

@@ -193,26 +193,31 @@ def empty(shape, dtype=None, order="C", *, device=None, like=None) -> Array:
     return full(shape, 0, float if dtype is None else dtype, order, device=device)
 
 
-def _like(name, a, dtype, order, shape):
-    """The dtype and shape a ``*_like`` function makes (``order``: NumPy's values, one layout here)."""
+def _like(name, a, dtype, order, shape, device):
+    """The dtype, shape and device a ``*_like`` function makes (``order``: NumPy's values, one layout here).
+
+    Only a kdsl array lends its device: a NumPy array's ``device`` is the string ``"cpu"`` (NumPy 2), no Vulkan
+    device, so ``np.empty_like(host_array)`` lands on the current device."""
     check_order(name, order)
+    if device is None and isinstance(a, Array):
+        device = a.device
     a = asarray(a) if not isinstance(a, Array) else a
-    return (a.dtype if dtype is None else dtype), (a.shape if shape is None else shape)
+    return (a.dtype if dtype is None else dtype), (a.shape if shape is None else shape), device
 
 
 def zeros_like(a, dtype=None, order="K", subok: bool = True, shape=None, *, device=None) -> Array:
-    d, s = _like("zeros_like", a, dtype, order, shape)
-    return zeros(s, d, device=device if device is not None else getattr(a, "device", None))
+    d, s, dev = _like("zeros_like", a, dtype, order, shape, device)
+    return zeros(s, d, device=dev)
 
 
 def ones_like(a, dtype=None, order="K", subok: bool = True, shape=None, *, device=None) -> Array:
-    d, s = _like("ones_like", a, dtype, order, shape)
-    return ones(s, d, device=device if device is not None else getattr(a, "device", None))
+    d, s, dev = _like("ones_like", a, dtype, order, shape, device)
+    return ones(s, d, device=dev)
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok: bool = True, shape=None, *, device=None) -> Array:
-    d, s = _like("full_like", a, dtype, order, shape)
-    return full(s, fill_value, d, device=device if device is not None else getattr(a, "device", None))
+    d, s, dev = _like("full_like", a, dtype, order, shape, device)
+    return full(s, fill_value, d, device=dev)
 
 
 def empty_like(prototype, /, dtype=None, order="K", subok: bool = True, shape=None, *, device=None) -> Array:

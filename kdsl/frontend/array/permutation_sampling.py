@@ -45,6 +45,7 @@ class PermutationSampling(BoundedIntegers):
         >>> sorted(kd.random.default_rng(5).permutation(kd.asarray([3.0, 1.0, 2.0])).tolist())
         [1.0, 2.0, 3.0]
         """
+        x = host_length(x)  # a 0-d integer (rng.permutation(mask.sum())) is a count, as NumPy's np.int64
         if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)):
             if x < 0:
                 raise ValueError(f"negative dimensions are not allowed (permutation({x}))")

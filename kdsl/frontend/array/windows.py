@@ -51,7 +51,10 @@ def _i0e_host(x: float) -> float:
 
 
 def _length(M: Any) -> float:
-    """``M`` as a float (NumPy accepts float lengths too)."""
+    """``M`` as a float (NumPy accepts float lengths too). A 0-d kdsl array (``np.hanning(np.count_nonzero(m))``:
+    kdsl's stand-in for NumPy's scalar) is read back to the host: a length, not data."""
+    if isinstance(M, Array) and M.ndim == 0 and (M.dtype.is_int or M.dtype.is_float) and M.dtype is not dt.bool_:
+        return float(M)
     if isinstance(M, (Array, str)):
         raise TypeError(f"the window length M must be a Python number, not {type(M).__name__}")
     return float(M)

@@ -299,8 +299,7 @@ def _loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str
 def _inside(r: str, c: str, limits: Limits) -> str:
     """The test that element ``(r, c)`` is inside the matrix, leaving out the sides the tiles always fill
     (``"true"`` when both are)."""
-    tests = [f"{i} < {limit}" for i, (limit, always) in zip((r, c), limits, strict=True) if not always]
-    return " && ".join(tests) or "true"
+    return glsl.bounds_test((i, limit, always) for i, (limit, always) in zip((r, c), limits, strict=True)) or "true"
 
 
 def _vector_group(reg: str, slot: int, view: View, gr: str, gc: str, limits: Limits) -> list[str]:

@@ -58,6 +58,16 @@ def header(local_size: int, buffers: dict[int, dt.DType], n_words: int, extra_dt
     return "\n".join(lines)
 
 
+def bounds_test(tests: Iterable[tuple[str, object, bool]]) -> str:
+    """``index < limit`` for each ``(index, limit, always)`` that does not always hold, joined by ``&&`` (``""``
+    when every one does: a tile the matrix always fills needs no test).
+
+    >>> bounds_test([("r", 100, False), ("c", "ke", True)]), bounds_test([("r", 64, True)])
+    ('r < 100', '')
+    """
+    return " && ".join(f"{index} < {limit}" for index, limit, always in tests if not always)
+
+
 def load(slot: int, dtype: dt.DType, index: str, half_bits: bool = False) -> str:
     """Read element ``index`` of buffer ``slot`` as the dtype's compute type. With ``half_bits``, float16 is
     read as its 16 bits (``b<slot>h``, an alias of the buffer that :func:`header` declares) and widened by

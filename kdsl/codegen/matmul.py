@@ -50,11 +50,6 @@ def _tile_fill(reg: str, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...], 
     return [f"{reg} = {glsl.zero(t)};", f"if ({bounds}) {{", *["    " + x for x in r.lines], f"    {reg} = {v};", "}"]
 
 
-def _bounds(*tests: tuple[str, object, bool]) -> str:
-    """``index < limit`` for each ``(index, limit, always)`` the tile does not always satisfy, joined by ``&&``."""
-    return " && ".join(f"{index} < {limit}" for index, limit, always in tests if not always)
-
-
 BIG_TILE, BIG_TILE_GROUPS = 128, 512  # 128 x 128 tiles (8 x 8 outputs per invocation) once there are this many
 
 
@@ -126,9 +121,9 @@ def _render_tiled(k: Matmul, edge: int) -> str:
         gm, gak, gbk, gn = f"(bm + {mm})", f"(kn + {ak})", f"(kn + {bk})", f"(bn + {nn})"
         decl += [f"{c} ra{q};", f"{c} rb{q};"]
         fill += _tile_fill(f"ra{q}", k.a, (k.batch, k.m, k.k), ("bz", gm, gak),
-                           _bounds((gm, k.m, k.m % edge == 0), (gak, "ke", full_k)), buffers, t)
+                           glsl.bounds_test([(gm, k.m, k.m % edge == 0), (gak, "ke", full_k)]), buffers, t)
         fill += _tile_fill(f"rb{q}", k.b, (k.batch, k.k, k.n), ("bz", gbk, gn),
-                           _bounds((gbk, "ke", full_k), (gn, k.n, k.n % edge == 0)), buffers, t)
+                           glsl.bounds_test([(gbk, "ke", full_k), (gn, k.n, k.n % edge == 0)]), buffers, t)
         store += [_shared_store("As", f"{ak} * {stride} + {mm}", f"ra{q}", vec),
                   _shared_store("Bs", f"{bk} * {stride} + {nn}", f"rb{q}", vec)]
     rng = range(per)

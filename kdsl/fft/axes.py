@@ -102,13 +102,9 @@ def _along(x: Any, n: int, axis: int, inverse: bool, factor: float) -> Any:
         out = c2c_inner(x.reshape(math.prod(x.shape[:axis]), n, inner), inverse, factor)
         if out is not None:
             return out.reshape(x.shape)
-    if axis == x.ndim - 1:
-        if x.ndim == 2:  # rows already (no reshape views to build and realise)
-            return c2c(x, inverse, scale=factor)
-        return c2c(x.reshape(x.size // n, n), inverse, scale=factor).reshape(x.shape)
-    moved = kd.moveaxis(x, axis, -1)
-    out = c2c(moved.reshape(math.prod(moved.shape[:-1]), n), inverse, scale=factor).reshape(moved.shape)
-    return kd.moveaxis(out, -1, axis)
+    if axis == x.ndim - 1:  # rows already (c2c reads any leading shape: no reshape views to build)
+        return c2c(x, inverse, scale=factor)
+    return kd.moveaxis(c2c(kd.moveaxis(x, axis, -1), inverse, scale=factor), -1, axis)
 
 
 def whole_axes(x: Any, axes: list[int], lengths: list[int]) -> bool:

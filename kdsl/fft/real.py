@@ -47,8 +47,7 @@ def rfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, 
     n = check_length(n, x.shape[ax], "rfft")
     if ax == x.ndim - 1 and x.size:  # rows: the kernel reads the reals and writes only the half spectrum
         x = resize(x, n, ax)
-        half = c2c(x.reshape(x.size // n, n), inverse=False, keep=n // 2 + 1, scale=scale(norm, n, inverse=False))
-        return half.reshape(*x.shape[:-1], n // 2 + 1)
+        return c2c(x, inverse=False, keep=n // 2 + 1, scale=scale(norm, n, inverse=False))
     full = c2c_axis(as_complex(x), n, ax, norm, False, "rfft")
     return _take(full, n // 2 + 1, ax)
 

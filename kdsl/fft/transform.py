@@ -1,6 +1,6 @@
 """The complex-to-complex transform of contiguous rows.
 
-``c2c(x, inverse)`` takes a complex64 or complex128 array of shape ``(rows, n)`` and returns the
+``c2c(x, inverse)`` takes a complex64 or complex128 array of rows of ``n`` (its last axis) and returns the
 unnormalised DFT of every row (``inverse``: the conjugate transform, still without the ``1/n``). The kernels
 read complex arrays as ``vec2``/``dvec2`` pairs (real ones as scalars) and write fresh, uninitialised
 outputs: every step besides the FFT itself (conversion, conjugation, padding, cutting, Bluestein's
@@ -29,33 +29,40 @@ from kdsl.fft.stockham import CONJ_LOAD, CONJ_STORE, MUL_LOAD, MUL_STORE, SCALE_
 
 
 def c2c(x: Any, inverse: bool, keep: int | None = None, scale: float = 1.0) -> Any:
-    """Unnormalised DFT (``inverse``: conjugate DFT) of each row of ``x``, shape ``(rows, n)``, times ``scale``
-    (applied as the kernel stores: no pass of its own); ``x`` may be real (float32/float64: read as complex
-    with zero imaginary parts, no conversion pass). ``keep``: only the first ``keep`` outputs of each row
-    (``rfft``'s half spectrum), shape ``(rows, keep)``."""
-    count, n = int(x.shape[0]), int(x.shape[1])
+    """Unnormalised DFT (``inverse``: conjugate DFT) of each row of ``x`` (its last axis; any leading shape),
+    times ``scale`` (applied as the kernel stores: no pass of its own); ``x`` may be real (float32/float64:
+    read as complex with zero imaginary parts, no conversion pass). ``keep``: only the first ``keep`` outputs
+    of each row (``rfft``'s half spectrum), shape ``x.shape[:-1] + (keep,)``. The kernels read ``x``'s buffer
+    as rows, so no reshape view is built (a warm call is mostly its one submission)."""
+    shape = x.shape
+    n, lead = int(shape[-1]), tuple(shape[:-1])
+    count = math.prod(lead)
     keep = n if keep is None else keep
-    real = x.dtype in (kd.float32, kd.float64)
-    double = x.dtype in (kd.complex128, kd.float64)
+    dtype = x.dtype
+    real = dtype in (kd.float32, kd.float64)
+    double = dtype in (kd.complex128, kd.float64)
     if count == 0 or n <= 1:
-        full = x.astype(_COMPLEX[x.dtype]) if real else x.copy()
+        full = x.astype(_COMPLEX[dtype]) if real else x.copy()
         return _finish(full, keep, scale)
     program = c2c_program(x, inverse, keep, scale)
     if program is not None:
-        out = output((count, keep), double, x.device)
+        out = output((*lead, keep), double, x.device)
         program.run(x, out)
         return out
+    rows2 = x.reshape(count, n)
     if plan.radices(n) is None:  # a power of two past two launches: step by step
-        full = _bluestein_unfused(x.astype(_COMPLEX[x.dtype]) if real else x, inverse)
+        full = _bluestein_unfused(rows2.astype(_COMPLEX[dtype]) if real else rows2, inverse)
     else:
         full = output((count, n), double)
-        _four_step_recursive(x, full, count, n, double, CONJ_LOAD | CONJ_STORE if inverse else 0)
-    return _finish(full, keep, scale)
+        _four_step_recursive(rows2, full, count, n, double, CONJ_LOAD | CONJ_STORE if inverse else 0)
+    return _finish(full, keep, scale).reshape(*lead, keep)
 
 
 def c2c_program(x: Any, inverse: bool, keep: int, scale: float = 1.0) -> Transform | None:
     """The program of :func:`c2c` for ``x`` (rows longer than one), None where it falls back to steps."""
-    count, n = int(x.shape[0]), int(x.shape[1])
+    shape = x.shape
+    n = int(shape[-1])
+    count = math.prod(shape[:-1])
     key = ("c2c", count, n, keep, inverse, scale, x.dtype.name)
     return _program(key, x, lambda b: _plan_rows(b, "in", "out", count, n, keep, inverse, scale))
 
@@ -122,7 +129,7 @@ def _size(shape: list[int], axis: int, keep: int | None) -> int:
 
 def _finish(full: Any, keep: int, scale: float) -> Any:
     """The fallbacks' results cut to ``keep`` columns and scaled, as the kernels' stores would have."""
-    full = full[:, :keep] if keep < full.shape[1] else full
+    full = full[..., :keep] if keep < full.shape[-1] else full
     return full * scale if scale != 1.0 else full
 
 

@@ -11,7 +11,7 @@ each own ``TM x TN`` accumulator fragments of the device's ``SM x SN x SK`` shap
    kernel; out-of-range elements are zeros) into ``uvec4`` registers, so the global loads of tile ``t + 1``
    are in flight while tile ``t`` is multiplied (register double buffering; one shared tile set keeps the
    shared memory at ~45 KiB); a plain float16 operand aligned to 16 bytes along its contiguous axis is read
-   as one ``uvec4`` per eight halves (see :func:`_vector_view`), which the global loads of this kernel are
+   as one ``uvec4`` per eight halves (see :mod:`kdsl.codegen.coopmat_loads`), which the global loads of this kernel are
    bound by;
 2. each register goes to shared memory as one 16-byte store: a tile is kept in shared memory in its operand's
    own order, row-major when the operand is contiguous along its last axis and column-major otherwise
@@ -53,13 +53,8 @@ from typing import Any
 
 from kdsl import dtype as dt
 from kdsl.codegen import glsl, matmul_epilogue
-from kdsl.codegen.expr import ExprRenderer
-from kdsl.codegen.operand_order import middle_is_contiguous
-from kdsl.ir.expr import Expr, offset_of
+from kdsl.codegen.coopmat_loads import PAD, Tile, loads, tiles
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Matmul
-from kdsl.ir.view import View
-
-PAD = 8  # halves added to each shared row (16 bytes)
 
 
 def depth_fragments(bm: int, bn: int) -> int:
@@ -107,44 +102,6 @@ class Layout:
         a = max(self.bm * (self.bk + PAD), self.bk * (self.bm + PAD))
         b = max(self.bk * (self.bn + PAD), self.bn * (self.bk + PAD))
         return 2 * (a + b) + 4 * self.warps * self.sm * self.sn
-
-
-class Tile:
-    """One operand's ``rows x cols`` tile in shared memory, an array of ``uvec4`` (8 halves): row-major, or
-    column-major when ``down`` (the operand is contiguous along its rows), so that 8 neighbours in memory are 8
-    neighbours in the tile. ``outer x inner`` is the tile in that order; a line holds ``stride`` uvec4s.
-
-    >>> t = Tile("As", 128, 64, True)
-    >>> (t.outer, t.inner, t.stride, t.size, t.layout)
-    (64, 128, 17, 1088, 'gl_CooperativeMatrixLayoutColumnMajor')
-    >>> t.at("r", "c"), t.place(1)
-    ('(c) * 17 + ((r) >> 3)', ('As_lo', '(As_hi + 16)'))
-    """
-
-    def __init__(self, name: str, rows: int, cols: int, down: bool):
-        self.name, self.rows, self.cols, self.down = name, rows, cols, down
-        self.outer, self.inner = (cols, rows) if down else (rows, cols)
-        self.stride = (self.inner + PAD) // VEC
-        self.size = self.outer * self.stride
-        self.layout = "gl_CooperativeMatrixLayout" + ("ColumnMajor" if down else "RowMajor")
-
-    def at(self, row: str, col: str) -> str:
-        """The uvec4 index of element ``(row, col)`` (its inner index a non-negative multiple of 8: a shift)."""
-        outer, inner = (col, row) if self.down else (row, col)
-        return f"({outer}) * {self.stride} + (({inner}) >> 3)"
-
-    def invariants(self) -> str:
-        """The declaration of each invocation's place in the tile (see :meth:`place`)."""
-        lanes = self.inner // VEC
-        return f"int {self.name}_hi = tid / {lanes}, {self.name}_lo = (tid % {lanes}) * {VEC};"
-
-    def place(self, q: int) -> tuple[str, str]:
-        """(row, col) of the first of the 8 elements that load ``q`` of an invocation fills: group ``tid + 256 q``
-        of the tile, i.e. the invocation's own place (:meth:`invariants`) moved by whole lines, since a line's
-        groups divide 256 (so the index is a loop-invariant part plus a constant)."""
-        lanes = self.inner // VEC
-        outer, inner = f"({self.name}_hi + {q * LOCAL // lanes})", f"{self.name}_lo"
-        return (inner, outer) if self.down else (outer, inner)
 
 
 def _powers(n: int) -> list[int]:
@@ -229,101 +186,6 @@ def launch(k: Matmul) -> tuple[int, int, int]:
     return (-(-k.n // g.bn), -(-k.m // g.bm), min(k.batch * k.splits, MAX_GROUPS))
 
 
-VEC = 8  # halves per 16-byte vector load
-Limits = tuple[tuple[str, bool], tuple[str, bool]]  # (limit, always inside) of a tile's rows and columns
-
-
-def _vector_view(e: Expr, shape: tuple[int, int, int], down: bool) -> tuple[int, View] | None:
-    """(slot, view) when operand ``e`` is a plain float16 buffer read whose fast axis (the middle one when
-    ``down``, else the last) is contiguous and whose 16-byte groups along it start on 16-byte boundaries: its
-    tile can then be read 8 halves per load instead of 1 (the global loads are what bound this kernel)."""
-    if e.op != "load" or e.dtype is not dt.float16 or offset_of(e.arg)[0] is not None:
-        return None
-    view = e.arg[1]
-    if not isinstance(view, View) or view.wide or tuple(view.shape) != tuple(shape):
-        return None
-    fast = 1 if down else 2
-    strides = view.canonical().strides
-    others = [s for i, s in enumerate(strides) if i != fast]
-    if strides[fast] != 1 or shape[fast] % VEC or view.offset % VEC or any(s % VEC for s in others):
-        return None
-    return e.arg[0], view
-
-
-def tiles(k: Matmul, g: Layout) -> tuple[Tile, Tile]:
-    """The shared tiles of ``k``'s A (``BM x BK``) and B (``BK x BN``) operands, each in its operand's order."""
-    return (Tile("As", g.bm, g.bk, middle_is_contiguous(k.a, (k.batch, k.m, k.k))),
-            Tile("Bs", g.bk, g.bn, middle_is_contiguous(k.b, (k.batch, k.k, k.n))))
-
-
-def _loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str], list[str], list[str], list[str]]:
-    """(register declarations, statements filling them from k slice ``kn``, statements storing them to shared,
-    16-byte buffer aliases to declare)."""
-    decl: list[str] = []
-    fill: list[str] = []
-    store: list[str] = []
-    aliases: list[str] = []
-    ta, tb = tiles(k, g)
-    full_k = k.k % g.bk == 0  # every k slice whole (chunks are multiples of BK)
-    for name, e, shape, tile in (("ra", k.a, (k.batch, k.m, k.k), ta), ("rb", k.b, (k.batch, k.k, k.n), tb)):
-        origin = ("bm", "kn") if name == "ra" else ("kn", "bn")
-        # (limit, whether the tile never passes it): a side the tiles fill needs no bounds test
-        limits = ((str(k.m), k.m % g.bm == 0), ("ke", full_k)) if name == "ra" else \
-            (("ke", full_k), (str(k.n), k.n % g.bn == 0))
-        vector = _vector_view(e, shape, tile.down)
-        groups = tile.rows * tile.cols // VEC
-        decl.append(tile.invariants())
-        for q in range(-(-groups // LOCAL)):
-            reg = f"{name}{q}"
-            row, col = tile.place(q)
-            gr, gc = f"({origin[0]} + {row})", f"({origin[1]} + {col})"
-            if (q + 1) * LOCAL > groups:  # a small tile (8-deep fragments): the last invocations have no group
-                gr = f"(tid + {q * LOCAL} < {groups} ? {gr} : {1 << 30})"
-                limits = ((limits[0][0], False), limits[1])  # the row test is what skips them
-            decl.append(f"uvec4 {reg} = uvec4(0);")
-            if vector is not None:
-                slot, view = vector
-                buffers[slot] = e.dtype
-                line = (f"layout(std430, set = 0, binding = {slot}) readonly buffer B{slot}q {{ uvec4 d[]; }} "
-                        f"b{slot}q;")
-                if line not in aliases:
-                    aliases.append(line)
-                fill += _vector_group(reg, slot, view, gr, gc, limits)
-            else:
-                fill += _scalar_group(reg, e, shape, tile.down, gr, gc, limits, buffers)
-            guard = f"if (tid + {q * LOCAL} < {groups}) " if (q + 1) * LOCAL > groups else ""
-            store.append(f"{guard}{tile.name}[{tile.at(row, col)}] = {reg};")
-    return decl, fill, store, aliases
-
-
-def _inside(r: str, c: str, limits: Limits) -> str:
-    """The test that element ``(r, c)`` is inside the matrix, leaving out the sides the tiles always fill
-    (``"true"`` when both are)."""
-    return glsl.bounds_test((i, limit, always) for i, (limit, always) in zip((r, c), limits, strict=True)) or "true"
-
-
-def _vector_group(reg: str, slot: int, view: View, gr: str, gc: str, limits: Limits) -> list[str]:
-    """Eight halves in one 16-byte load into ``reg``, bit for bit (NaNs keep their payload and sign); all eight
-    are inside the matrix or none is (the group is aligned and the axis a multiple of 8: :func:`_vector_view`)."""
-    at = view.index_expr(["bz", gr, gc])
-    return [f"{reg} = uvec4(0);", f"if ({_inside(gr, gc, limits)}) {reg} = b{slot}q.d[uint({at}) >> 3];"]
-
-
-def _scalar_group(reg: str, e: Expr, shape: tuple[int, int, int], down: bool, gr: str, gc: str,
-                  limits: Limits, buffers: dict[int, dt.DType]) -> list[str]:
-    """Eight elements through the operand's fused expression (zero outside the matrix), packed into ``reg``."""
-    lines = [f"f16vec2 {reg}h[4];"]
-    for i in range(VEC):
-        r = ExprRenderer(buffers, prefix=f"{reg}_{i}_")
-        er, ec = (f"({gr} + {i})", gc) if down else (gr, f"({gc} + {i})")
-        v = r.value(e, shape, ("bz", er, ec))
-        half = f"{reg}h[{i // 2}].{'xy'[i % 2]}"
-        lines += [f"{half} = float16_t(0.0);", f"if ({_inside(er, ec, limits)}) {{",
-                  *["    " + x for x in r.lines], f"    {half} = float16_t({v});", "}"]
-    packed = ", ".join(f"packFloat2x16({reg}h[{w}])" for w in range(VEC // 2))
-    return ["{", *["    " + x for x in lines], f"    {reg} = uvec4({packed});", "}"]
-
-
 def _types(g: Layout) -> tuple[str, str, str]:
     frag = "coopmat<{t}, gl_ScopeSubgroup, {r}, {c}, gl_MatrixUse{u}>"
     return (frag.format(t="float16_t", r=g.sm, c=g.sk, u="A"), frag.format(t="float16_t", r=g.sk, c=g.sn, u="B"),
@@ -367,7 +229,7 @@ def render(k: Matmul, kc: int) -> str:
     """The GLSL of coopmat kernel ``k`` whose k chunks are ``kc`` long (a multiple of its ``BK``)."""
     g = Layout(k.coop)
     buffers: dict[int, dt.DType] = {0: k.out_dtype}
-    decl, fill, store, aliases = _loads(k, g, buffers)
+    decl, fill, store, aliases = loads(k, g, buffers)
     _, _, tc = _types(g)
     accs = [f"acc{i}_{j}" for i in range(g.tm) for j in range(g.tn)]
     body = [

@@ -1,5 +1,5 @@
 """The tiled matrix multiply: 64x64 output tiles per workgroup (128x128 for large outputs), 16-deep K slices
-(32-deep for 128x128 tiles where shared memory holds them: :func:`slice_depth`) staged in shared memory (the
+(32-deep for 128x128 tiles where shared memory holds them: :func:`fit_shared`) staged in shared memory (the
 next one loaded into registers while this one is multiplied), each of the 256 invocations accumulating a 4x4
 (8x8) block. float32 blocks are runs of four rows and columns (rows
 ``64 h + 4 ty + r``), read from shared memory as ``vec4``; other types take rows ``ty + 16*i`` and columns
@@ -33,7 +33,7 @@ from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, MAX_GROUPS, Matmul, elementwise_groups
 
 TILE, DEPTH, PER = 64, 16, 4  # output tile edge, K slice, outputs per invocation per dimension (blocked: 4x4)
-DEEP = 32  # the K slice of 128-wide tiles where shared memory holds it (see slice_depth)
+DEEP = 32  # the K slice of 128-wide tiles where shared memory holds it (see fit_shared)
 # float32 tiles read shared memory as vec4 (a quarter of the load instructions per multiply-add); KDSL_MATMUL_VEC4=0:
 # the scalar reads
 VEC4 = os.environ.get("KDSL_MATMUL_VEC4", "1").strip() != "0"
@@ -56,25 +56,57 @@ BIG_TILE, BIG_TILE_GROUPS = 128, 512  # 128 x 128 tiles (8 x 8 outputs per invoc
 def tile(k: Matmul) -> int:
     """The output tile edge of tiled kernel ``k``: 128 when the grid still has ``BIG_TILE_GROUPS`` workgroups of
     them (an 8 x 8 block per invocation does twice the multiply-adds per shared-memory read: on an H200,
-    4096^3 float32 went from 5.9 to 4.4 ms, 8192^3 from 57 to 34 ms), else 64.
+    4096^3 float32 went from 5.9 to 4.4 ms, 8192^3 from 57 to 34 ms), else 64; ``k.edge`` where
+    :func:`fit_shared` set one.
 
     >>> tile(Matmul(1, 4096, 4096, 4096, None, None, None, 0)), tile(Matmul(1, 512, 1024, 784, None, None, None, 0))
     (128, 64)
     """
+    if k.edge:
+        return k.edge
     big = -(-k.m // BIG_TILE) * -(-k.n // BIG_TILE) * k.batch * max(k.splits, 1)
     return BIG_TILE if big >= BIG_TILE_GROUPS else TILE
 
 
-def slice_depth(k: Matmul, shared_bytes: int) -> int:
-    """The K slice of tiled kernel ``k`` on a device with ``shared_bytes`` of shared memory: :data:`DEEP` for
-    128-wide tiles whose two deep slices fit (half the barriers per multiply-add), else :data:`DEPTH`.
+_WIDE = {"double": 8, "int64_t": 8, "uint64_t": 8, "vec2": 8, "dvec2": 16}  # bytes of a shared tile element
 
-    >>> slice_depth(Matmul(1, 4096, 4096, 4096, None, None, None, 0), 49152), slice_depth(
-    ...     Matmul(1, 512, 1024, 784, None, None, None, 0), 49152)
-    (32, 16)
+
+def _vec4(k: Matmul) -> bool:
+    """Whether the tiles of ``k`` are float32 read as ``vec4`` (rows padded by 4, else by 1)."""
+    return VEC4 and k.a.dtype.glsl_compute == "float"
+
+
+def tile_bytes(k: Matmul, edge: int, depth: int) -> int:
+    """Shared memory of the two ``edge``-wide, ``depth``-deep operand tiles of tiled kernel ``k``."""
+    stride = edge + 4 if _vec4(k) else edge + 1
+    return 2 * stride * depth * _WIDE.get(k.a.dtype.glsl_compute, 4)
+
+
+def fit_shared(k: Matmul, shared_bytes: int) -> Matmul:
+    """Tiled kernel ``k`` with the K slice and tile edge that a device with ``shared_bytes`` of shared memory
+    holds: :data:`DEEP` slices for 128-wide tiles where they fit (half the barriers per multiply-add; float32
+    4096^3 on an H200 4.2 -> 3.2-3.5 ms), else :data:`DEPTH`; 64-wide tiles where not even those fit (a float64
+    or int64 128-wide tile needs 33 KiB, a float32 one 17: more than the 16 KiB that Vulkan guarantees), and
+    shallower slices where a 64-wide one does not (float64 on a 16 KiB device).
+
+    >>> from kdsl import dtype as dt
+    >>> from kdsl.ir.expr import load
+    >>> from kdsl.ir.view import View
+    >>> ops = [load(i, dt.float64, View.contiguous((1, 4096, 4096))) for i in (1, 2)]
+    >>> k = Matmul(1, 4096, 4096, 4096, dt.float64, *ops, 0)
+    >>> [(f.depth, tile(f)) for f in (fit_shared(k, 49152), fit_shared(k, 32768), fit_shared(k, 16384))]
+    [(16, 128), (16, 64), (8, 64)]
     """
     edge = tile(k)
-    return DEEP if edge == BIG_TILE and 2 * DEEP * (edge + 4) * 4 <= shared_bytes else DEPTH
+    if edge == BIG_TILE and tile_bytes(k, edge, DEEP) <= shared_bytes:
+        return k._replace(depth=DEEP)
+    depth = DEPTH
+    if edge == BIG_TILE and tile_bytes(k, edge, depth) > shared_bytes:
+        edge = TILE
+        k = k._replace(edge=edge)
+    while depth > 4 and tile_bytes(k, edge, depth) > shared_bytes:  # float64 on a 16 KiB device: 8-deep
+        depth //= 2
+    return k._replace(depth=depth)
 
 
 def render(k: Matmul) -> str:
@@ -93,7 +125,7 @@ def _render_tiled(k: Matmul, edge: int) -> str:
     :data:`VEC4`: rows and columns in runs of four, ``64 h + 4 ty + r``, read from shared memory as ``vec4``)."""
     t = k.a.dtype
     c = t.glsl_compute
-    vec = VEC4 and c == "float"
+    vec = _vec4(k)
     per = edge // 16  # outputs per invocation and dimension
     stride = edge + 4 if vec else edge + 1  # padded shared row stride (vec4 rows stay 16-byte aligned)
     buffers: dict[int, dt.DType] = {0: k.out_dtype}

@@ -65,7 +65,7 @@ def lower_matmul(node: Node, keep: set[int], dev: Device, epilogue_of: Node | No
 
     def split(s: int) -> Matmul:  # the kernel in s chunks (its tiles' k slice depends on their size)
         cut = kernel._replace(splits=s)
-        return cut._replace(depth=matmul.slice_depth(cut, dev.max_shared_memory)) if cut.tiled and not coop else cut
+        return matmul.fit_shared(cut, dev.max_shared_memory) if cut.tiled and not coop else cut
 
     def trips(s: int) -> int:  # one invocation's loop iterations with s chunks
         per_tile = matmul.trips(split(s)) * cost + (stores if s == 1 else 0)

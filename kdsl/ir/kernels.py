@@ -126,7 +126,8 @@ class Matmul(NamedTuple):
     # ``out_dtype`` is then the epilogue's. None: the product is stored as it is. Only with splits == 1.
     epilogue: Expr | None = None
     out_shape: tuple[int, ...] = ()
-    depth: int = 16  # the K slice of the shared-memory tiles (kdsl.codegen.matmul.slice_depth)
+    depth: int = 16  # the K slice of the shared-memory tiles (kdsl.codegen.matmul.fit_shared)
+    edge: int = 0  # their output tile edge where shared memory forces one (0: chosen by the grid)
 
 
 class Scan(NamedTuple):

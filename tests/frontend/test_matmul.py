@@ -151,9 +151,44 @@ def test_deep_slices(monkeypatch, a_t, b_t, shape):
     tiles, which fit any device), whole and ragged."""
     from kdsl.codegen import matmul
     monkeypatch.setattr(kd.device(), "matmul_tiles", True)
-    monkeypatch.setattr(matmul, "slice_depth", lambda k, shared: matmul.DEEP)
+    monkeypatch.setattr(matmul, "fit_shared", lambda k, shared: k._replace(depth=matmul.DEEP))
     ha, hb, a, b = _float_operands(shape, a_t, b_t, seed=18)
     from kdsl.engine.plan import plan
     y = a @ b
     assert plan([y._node])[0].kernel.depth == matmul.DEEP
     np.testing.assert_allclose(y.numpy(), ha @ hb, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("shared", [16384, 32768, 49152])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int32"])
+def test_tiles_fit_shared_memory(monkeypatch, shared, dtype):
+    """The tiled kernel's shared tiles fit the device's shared memory whatever it reports (Vulkan guarantees 16
+    KiB): 128-wide tiles take 32-deep slices only where they fit, and narrow to 64 where even 16-deep ones do
+    not (a float64 128 x 128 tile with 32-deep slices needs 66 KiB, more than an H200's 48). Planned only: a
+    4096^3 product is too slow for a CPU driver to run."""
+    import re
+
+    from kdsl.codegen import matmul
+    from kdsl.engine.plan import plan
+    if dtype == "float64" and "float64" not in kd.device().features:
+        pytest.skip("the device has no float64")
+    monkeypatch.setattr(kd.device(), "matmul_tiles", True)
+    monkeypatch.setattr(kd.device(), "max_shared_memory", shared)
+    a = kd.zeros((4096, 4096), dtype=dtype)
+    kernel = plan([(a @ a)._node])[0].kernel
+    source = matmul.render(kernel)
+    size = {"vec4": 16, "double": 8, "int64_t": 8}
+    used = sum(int(n) * size.get(t, 4) for t, n in re.findall(r"shared (\w+) \w+\[(\d+)\]", source))
+    assert 0 < used <= shared
+    assert matmul.tile(kernel) == (128 if matmul.tile_bytes(kernel, 128, matmul.DEPTH) <= shared else 64)
+
+
+@pytest.mark.parametrize("depth", [4, 8])
+def test_shallow_slices(monkeypatch, depth):
+    """The shallower k slices a small shared memory gets (float64 on a 16 KiB device), whole and ragged."""
+    from kdsl.codegen import matmul
+    monkeypatch.setattr(kd.device(), "matmul_tiles", True)
+    monkeypatch.setattr(matmul, "fit_shared", lambda k, shared: k._replace(depth=depth))
+    for shape in ((1, 64, 64, 128), (2, 70, 45, 33)):
+        ha, hb, a, b = _float_operands(shape, False, True, seed=19)
+        np.testing.assert_allclose((a @ b).numpy(), ha @ hb, rtol=1e-4, atol=1e-4)

@@ -128,14 +128,20 @@ class Builder:
         self._free.append(name)
 
     def launch(self, src: str, dst: str, m: int, nseq: int, load: Layout, store: Layout, ends: Ends,
-               twiddle: int = 0, tw_div: int = 1) -> None:
+               twiddle: int = 0, tw_div: int = 1, real_half: bool = False) -> None:
         """Plan one launch of the local FFT of length ``m`` over ``nseq`` sequences (``twiddle``: the four-step
-        twiddles ``W_twiddle^(column k)`` on store, column ``(b % load.d) / tw_div`` of sequence ``b``)."""
-        kernel = (m, self.double, load.e != 1, store.e != 1, self.real_input and src == "in")
+        twiddles ``W_twiddle^(column k)`` on store, column ``(b % load.d) / tw_div`` of sequence ``b``;
+        ``real_half``: real rows of ``2 m`` read as complex ones of ``m``, ``m + 1`` frequencies stored)."""
+        kernel = (m, self.double, load.e != 1, store.e != 1, self.real_input and src == "in" and not real_half,
+                  real_half)
         raw, seqs = plan.kernel(*kernel)
         # the columns of a workgroup are c0 + s: the four-step twiddle as W^(c0 k) * W^(s k) (stockham.py)
         split = bool(twiddle) and tw_div == 1 and seqs > 1 and load.d % seqs == 0
-        table, lo, hi, at = plan.twiddles(m, twiddle, self.double, seqs if split else 1)
+        if real_half:
+            table, lo = plan.real_half_twiddles(m, self.double)
+            hi = at = 0
+        else:
+            table, lo, hi, at = plan.twiddles(m, twiddle, self.double, seqs if split else 1)
         groups = -(-nseq // seqs)
         gx = min(groups, plan.max_groups_x())
         gy = -(-groups // gx)
@@ -146,5 +152,5 @@ class Builder:
         push = np.array([nseq, *load, ends.in_n, *store, ends.out_n, lo, hi, tw_div, at, gx, ends.mul_at, bits[0],
                          bits[-1]], dtype=np.uint32)
         label = f"kd.fft: {m}-point FFT of {nseq} sequences" + (", four-step twiddles" if twiddle else "") + \
-            f", groups {(gx, gy)}"
+            (f", real rows of {2 * m}" if real_half else "") + f", groups {(gx, gy)}"
         self.steps.append(Step(kernel, raw, flags, push, (gx, gy), src, dst, table, ends.mul, label))

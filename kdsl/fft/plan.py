@@ -194,17 +194,18 @@ def group_shape(m: int, limit: int, double: bool) -> tuple[int, int]:
 
 
 def kernel(m: int, double: bool, seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False,
-           part: str = "") -> tuple[Any, int]:
+           real_half: bool = False, part: str = "") -> tuple[Any, int]:
     """The compiled local FFT of length ``m`` (a ``kd.raw_kernel``) and its sequences per workgroup (``part``:
-    one of the variants of :func:`kdsl.fft.stockham.kernel_source` that isolate its costs)."""
+    one of the variants of :func:`kdsl.fft.stockham.kernel_source` that isolate its costs; ``real_half``: the
+    transform of real rows of ``2 m``)."""
     limit = local_limit(double)
     seqs, group = group_shape(m, limit, double)
-    key = (m, double, seq_fast_load, seq_fast_store, real_input, seqs, group, part)
+    key = (m, double, seq_fast_load, seq_fast_store, real_input, seqs, group, part, real_half)
 
     def build() -> Any:
         source = kernel_source(m, stages(m), seqs, group, "double" if double else "float", seq_fast_load,
-                               seq_fast_store, real_input, part)
-        return kd.raw_kernel(source, name=f"fft{m}" + (f" ({part})" if part else ""))
+                               seq_fast_store, real_input, part, real_half)
+        return kd.raw_kernel(source, name=f"fft{m}" + (f" ({part})" if part else "") + (" real" if real_half else ""))
     return _cached(_kernels, key, build), seqs
 
 
@@ -215,10 +216,7 @@ def twiddles(m: int, n: int, double: bool, seqs: int = 1) -> tuple[Any, int, int
     :data:`kdsl.fft.stockham.TWIDDLE_SPLIT`); returns (table, offset of the fine part, of the coarse part, of
     the last part)."""
     def build() -> tuple[Any, int, int, int]:
-        parts: list[np.ndarray] = []
-        for radix, ns, _ in stage_table(stages(m)):
-            r, t = np.arange(1, radix)[:, None], np.arange(ns)[None, :]
-            parts.append(np.exp(-2j * np.pi * (r * t) / (ns * radix)).ravel())
+        parts = _stage_twiddles(m)
         lo = hi = at = 0
         if n:
             lo = sum(p.size for p in parts)
@@ -232,6 +230,26 @@ def twiddles(m: int, n: int, double: bool, seqs: int = 1) -> tuple[Any, int, int
         table = np.concatenate(parts) if parts else np.ones(1)  # never empty: Vulkan has no empty buffers
         return _complex(table, double), lo, hi, at
     return _cached(_tables, (m, n, double, seqs, kd.device().index), build)
+
+
+def real_half_twiddles(m: int, double: bool) -> tuple[Any, int]:
+    """The table of a ``real_half`` kernel of length ``m`` (:func:`kdsl.fft.stockham.kernel_source`): its stages'
+    twiddles, then ``W_2m^k`` for ``k <= m``; returns (table, offset of the latter)."""
+    def build() -> tuple[Any, int]:
+        parts = _stage_twiddles(m)
+        at = sum(p.size for p in parts)
+        parts.append(np.exp(-1j * np.pi * np.arange(m + 1) / m))
+        return _complex(np.concatenate(parts), double), at
+    return _cached(_tables, ("real_half", m, double, kd.device().index), build)
+
+
+def _stage_twiddles(m: int) -> list[np.ndarray]:
+    """The stage twiddles of a local length ``m`` (:func:`kdsl.fft.stockham.stage_table`), in float64."""
+    parts = []
+    for radix, ns, _ in stage_table(stages(m)):
+        r, t = np.arange(1, radix)[:, None], np.arange(ns)[None, :]
+        parts.append(np.exp(-2j * np.pi * (r * t) / (ns * radix)).ravel())
+    return parts
 
 
 def chirp(n: int, m: int, double: bool) -> tuple[Any, Any]:

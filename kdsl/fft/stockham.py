@@ -96,13 +96,19 @@ def stage_table_size(stages: Sequence[int]) -> int:
 
 
 def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: str,
-                  seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False, part: str = "") -> str:
+                  seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False, part: str = "",
+                  real_half: bool = False) -> str:
     """GLSL of the local FFT of ``seqs`` sequences of length ``m = prod(stages)``, ``group`` invocations.
 
     ``scalar`` is ``"float"`` or ``"double"``; ``seq_fast_*`` maps neighbouring invocations to neighbouring
     sequences in the global load (store): coalesced when neighbouring sequences are neighbours in memory
     (columns). ``real_input`` reads a real array (imaginary parts zero) instead of a complex one. What the
     ends do besides the FFT is the specialization constant ``FLAGS`` (bits: ``CONJ_LOAD``...).
+
+    ``real_half``: the transform of real rows of ``2 m`` by one of length ``m`` (half the work): the rows are
+    read as complex ``z[j] = x[2j] + i x[2j + 1]``, and the last stage leaves ``Z`` in shared memory, from which
+    the store computes the ``m + 1`` non-negative frequencies (:func:`_real_half_store`; their twiddles
+    ``W_2m^k`` at ``tw_lo`` of the table).
 
     ``part`` builds a wrong-on-purpose variant that isolates a cost (``benchmarks/fft_anatomy.py``):
     ``"copy"`` loads and stores with the first stage's pattern and nothing between (no four-step twiddles
@@ -128,7 +134,7 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
         *(f"const bool {name} = (FLAGS & {bit}u) != 0u;" for name, bit in _FLAG_NAMES),
         f"{vec} cmul({vec} a, {vec} b) {{ return {vec}(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }}",
     ]
-    if len(stages) > 1:
+    if len(stages) > 1 or real_half:
         size = seqs * shared_stride(m)
         lines += [f"shared {scalar} sh_re[{size}];", f"shared {scalar} sh_im[{size}];"]
     lines += [
@@ -143,14 +149,46 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
         lines += stage.code(seq_fast_load, seq_fast_store, real_input, 0)
         stages = ()
     ns = 1
-    for i, radix in enumerate(stages):
-        stage = _Stage(m, seqs, group, vec, radix, ns, first=i == 0, last=i == len(stages) - 1)
+    for i, radix in enumerate(stages):  # (real_half: the last stage writes shared memory, then the store below)
+        stage = _Stage(m, seqs, group, vec, radix, ns, first=i == 0, last=i == len(stages) - 1 and not real_half)
         stage.butterflies = part != "exchanges"
         stage.twiddles = part not in ("exchanges", "no-twiddles")
         lines += stage.code(seq_fast_load, seq_fast_store, real_input, offsets.get(ns, 0))
         ns *= radix
+    if real_half:
+        lines += _real_half_store(m, seqs, group, vec)
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _real_half_store(m: int, seqs: int, group: int, vec: str) -> list[str]:
+    """The store of a ``real_half`` kernel: with ``Z`` the length-``m`` transform of ``z[j] = x[2j] + i x[2j+1]``
+    in shared memory, the transforms of the even and odd samples are ``E[k] = (Z[k] + conj(Z[m-k])) / 2`` and
+    ``O[k] = (Z[k] - conj(Z[m-k])) / 2i`` (``x`` is real), and ``X[k] = E[k] + W_2m^k O[k]`` for ``k <= m``
+    (indices modulo ``m``): each invocation computes and stores outputs ``tid, tid + group, ...`` of the
+    workgroup's ``seqs`` rows."""
+    at = f"s * {shared_stride(m)}u"
+    return [
+        f"    for (uint t = tid; t < {seqs * (m + 1)}u; t += {group}u) {{",
+        f"        uint s = t / {m + 1}u, k = t % {m + 1}u, b = first + s;",
+        "        if (CHECK_SEQ_ && b >= nseq) continue;",
+        f"        uint at = {at}, ka = k == {m}u ? 0u : k, kb = k == 0u ? 0u : {m}u - k;",
+        f"        {vec} za = {vec}(sh_re[{_slot('ka')}], sh_im[{_slot('ka')}]);",
+        f"        {vec} zb = {vec}(sh_re[{_slot('kb')}], -sh_im[{_slot('kb')}]);",
+        f"        {vec} d = (za - zb) * 0.5;",
+        f"        {vec} w = (za + zb) * 0.5 + cmul(tw[tw_lo + k], {vec}(d.y, -d.x));",
+        "        uint q = (b % out_d) * out_q + k * out_e;",
+        "        if (SCALED) { " + _scale_line(vec) + "w *= scale; }",
+        "        if (!CHECK_OUT || q < out_n) dst[(b / out_d) * out_p + q] = w;",
+        "    }",
+    ]
+
+
+def _scale_line(vec: str) -> str:
+    """The declaration of ``scale`` from the push words ``scale_lo``/``scale_hi``."""
+    if vec == "vec2":
+        return "float scale = uintBitsToFloat(scale_lo); "
+    return "double scale = packDouble2x32(uvec2(scale_lo, scale_hi)); "
 
 
 PARTS = ("", "copy", "one-stage", "exchanges", "no-twiddles")
@@ -266,15 +304,12 @@ class _Stage:
         lines.append("if (CONJ_OUT) { " + " ".join(f"w{r}.y = -w{r}.y;" for r in range(radix)) + " }")
         lines.append("if (MUL_OUT) { " + " ".join(f"if (!CHECK_OUT || q{r} < out_n) w{r} = cmul(w{r}, "
                                                   f"mul[mul_at + q{r}]);" for r in range(radix)) + " }")
-        lines.append("if (SCALED) { " + self._scale() + " ".join(f"w{r} *= scale;" for r in range(radix)) + " }")
+        scaled = " ".join(f"w{r} *= scale;" for r in range(radix))
+        lines.append("if (SCALED) { " + _scale_line(self.vec) + scaled + " }")
         lines += [f"if (!CHECK_OUT || q{r} < out_n) dst[row + q{r}] = w{r};" for r in range(radix)]
         lines.append("}")
         return lines
 
-    def _scale(self) -> str:
-        if self.vec == "vec2":
-            return "float scale = uintBitsToFloat(scale_lo); "
-        return "double scale = packDouble2x32(uvec2(scale_lo, scale_hi)); "
 
 
 def _slot(k: str) -> str:

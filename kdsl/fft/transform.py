@@ -73,7 +73,21 @@ def _plan_rows(b: Builder, src: str, dst: str, count: int, n: int, keep: int, in
     ends = Ends(n, keep, out_n=keep if keep < n else EVERYWHERE, flags=_flags(inverse, scale), scale=scale)
     if plan.radices(n) is None:
         return _bluestein(b, src, dst, count, n, ends)
+    if _real_half(b, src, n, keep, inverse):
+        half = n // 2
+        b.launch(src, dst, half, count, rows(half), Layout(1, keep, 0, 1), ends._replace(out_n=EVERYWHERE),
+                 real_half=True)
+        return True
     return transform(b, src, dst, count, n, ends)
+
+
+def _real_half(b: Builder, src: str, n: int, keep: int, inverse: bool) -> bool:
+    """Whether the rows of ``n`` reals at ``src`` go through the transform of length ``n / 2`` (half the work of
+    the complex one; :func:`kdsl.fft.stockham.kernel_source`'s ``real_half``): ``rfft``'s half spectrum of an
+    even length whose half is one launch."""
+    half = n // 2
+    return b.real_input and src == "in" and not inverse and n % 2 == 0 and half >= 2 and keep == half + 1 \
+        and plan.passes(half, plan.local_limit(b.double), plan.coalesced()) == (half,)
 
 
 def _flags(inverse: bool, scale: float) -> int:

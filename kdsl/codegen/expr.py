@@ -41,7 +41,7 @@ def unravel(flat: str, shape: tuple[int, ...], wide: bool = False) -> list[str]:
     """GLSL expressions of the multi-index of C-order position ``flat`` in ``shape`` (``flat`` < its size);
     ``wide``: ``flat`` is an ``int64_t`` (the literals are too)."""
     out, first, suffix = [], True, "l" if wide else ""
-    for n, s in zip(shape, contiguous_strides(shape), strict=False):
+    for n, s in zip(shape, contiguous_strides(tuple(shape)), strict=False):
         if n == 1:
             out.append("0")
             continue

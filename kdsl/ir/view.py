@@ -13,14 +13,20 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
 INDEX_LIMIT = (1 << 31) - 1  # the largest position 32-bit index arithmetic can hold
 
 
+@functools.lru_cache(maxsize=4096)  # (bounded; a loop builds views of the same few shapes on every call)
 def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
-    """C-order strides in elements; size-1 dims get stride 0 (so views compare equal whatever they came from)."""
+    """C-order strides in elements; size-1 dims get stride 0 (so views compare equal whatever they came from).
+
+    >>> contiguous_strides((2, 1, 3))
+    (3, 0, 1)
+    """
     strides, acc = [], 1
     for n in reversed(shape):
         strides.append(acc if n != 1 else 0)
@@ -36,7 +42,8 @@ class View:
 
     @staticmethod
     def contiguous(shape: tuple[int, ...], offset: int = 0) -> View:
-        return View(tuple(shape), contiguous_strides(tuple(shape)), offset)
+        shape = tuple(shape)
+        return _contiguous(shape) if offset == 0 else View(shape, contiguous_strides(shape), offset)
 
     @property
     def size(self) -> int:
@@ -152,3 +159,9 @@ class View:
             else:
                 terms.append(i if s == 1 else f"{i}*{s}")
         return " + ".join(terms) if terms else "0"
+
+
+@functools.lru_cache(maxsize=4096)
+def _contiguous(shape: tuple[int, ...]) -> View:
+    """The C-order view of ``shape`` (views are immutable: one object per shape serves every caller)."""
+    return View(shape, contiguous_strides(shape), 0)

@@ -4,7 +4,8 @@ composite trapezoid/Simpson and a Romberg table, Gauss-Legendre rules from legga
 bisection with np.where, np.interp with left/right/period, divided differences and a natural cubic spline
 (tridiagonal system by np.linalg.solve), weighted polyfit with cov and lstsq(rcond=None), np.gradient with
 spacing arrays and edge_order=2, Jacobi/power iterations, np.convolve modes, cumsum/cumprod recurrences,
-mgrid/ogrid grids, error norms and printed convergence tables (tests/porting)."""
+mgrid/ogrid grids, error norms, printed convergence tables, Chebyshev.interpolate, a finite-difference step study
+on logspace of 0-d results and a shooting method (tests/porting)."""
 
 import numpy as np
 from harness import check
@@ -495,6 +496,72 @@ def edge_cases(np, one_host):
             "lstsq1": np.linalg.lstsq(np.ones((1, 1)), one, rcond=None)[0]}
 
 
+def chebyshev_approximation(np, deg=8):
+    T = np.polynomial.Chebyshev.interpolate(np.exp, deg, domain=[0, 2])
+    z = np.linspace(0, 2, 101)
+    err = np.abs(T(z) - np.exp(z))
+    Tk = np.polynomial.Chebyshev.interpolate(lambda x, k: np.cos(k * x), 10, args=(3.0,))
+    P = T.convert(kind=np.polynomial.Polynomial)
+    fit = np.polynomial.chebyshev.chebfit(z - 1, np.exp(z), deg)  # on [-1, 1], where the basis is well conditioned
+    L = np.polynomial.Legendre.fit(z, np.exp(z), 4)
+    # 1e-5: z is float32 in kdsl (its default), and exp(2) = 7.4 has a float32 ulp of 5e-7
+    return {"coef": T.coef, "domain": T.domain, "max_err": bool(err.max() < 1e-5), "decay": np.abs(T.coef[-3:]),
+            "cos_coef": Tk.coef[:5], "poly": P.coef[:4], "fit0": fit[:3], "leg": L.coef, "leg_dom": L.domain,
+            "roots": np.sort(np.polynomial.Chebyshev.interpolate(np.sin, 9, domain=[-4, 4]).roots().real)}
+
+
+def step_size_study(np, x0_host, lo_host, hi_host):
+    x0 = np.asarray(x0_host)  # float64 host data: the whole study runs in float64
+    h = np.logspace(np.log10(np.asarray(lo_host).min()), np.log10(np.asarray(hi_host).max()), 13)
+    exact = np.cos(x0)
+    fwd = np.abs((np.sin(x0 + h) - np.sin(x0)) / h - exact)
+    cen = np.abs((np.sin(x0 + h) - np.sin(x0 - h)) / (2 * h) - exact)
+    rich = np.abs((8 * (np.sin(x0 + h / 2) - np.sin(x0 - h / 2)) - (np.sin(x0 + h) - np.sin(x0 - h))) / (6 * h)
+                  - exact)
+    eps = np.finfo(np.float64).eps
+    grid = np.geomspace(h.min(), h.max(), 5)
+    # compared where truncation dominates: below, the errors are sin's last-bit rounding over h (kdsl's float64
+    # sin and libm's differ by an ulp in places), so the error curves (and their minima) differ there
+    return {"h": h, "fwd": fwd[5:], "cen": cen[7:], "rich": rich[10:], "theory": [np.sqrt(eps), np.cbrt(eps)],
+            "grid": grid, "slope": np.polyfit(np.log(h[-5:]), np.log(fwd[-5:]), 1)[0].round(1),
+            "round_off": bool(fwd[0] > fwd[4])}
+
+
+def shooting_method(np, target_host, n=100):
+    # y'' = -y + x, y(0) = 0, y(1) = target: RK4 for the IVP, secant on the initial slope
+    target = np.asarray(target_host)
+
+    def shoot(s):
+        h = 1.0 / n
+        y = np.array([0.0, 1.0]) * s
+        x = 0.0
+        for _ in range(n):
+            def f(x, y):
+                return np.array([y[1], -y[0] + x])
+            k1 = f(x, y)
+            k2 = f(x + h / 2, y + h / 2 * k1)
+            k3 = f(x + h / 2, y + h / 2 * k2)
+            k4 = f(x + h, y + h * k3)
+            y = y + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+            x += h
+        return y[0] - target
+
+    s0, s1 = 0.0, 1.0
+    F0, F1 = shoot(s0), shoot(s1)
+    slopes = [s0, s1]
+    for _ in range(6):
+        s2 = s1 - F1 * (s1 - s0) / (F1 - F0)
+        s0, F0 = s1, F1
+        s1 = s2
+        F1 = shoot(s1)
+        slopes.append(s1)
+        if abs(F1) < 1e-5:  # not 1e-10: the states are float32 in kdsl (its default), residuals ~1e-7
+            break
+    exact = (target - 1 + np.sin(1.0)) / np.sin(1.0)  # y = x - sin x + c sin x
+    return {"slopes": [float(v) for v in slopes], "slope": float(s1), "exact": float(exact),
+            "miss": bool(abs(F1) < 1e-4)}
+
+
 def test_euler_rk4_convergence_table():
     check(euler_rk4_convergence, rtol=1e-3, atol=1e-6)
 
@@ -586,3 +653,15 @@ def test_printed_convergence_table():
 
 def test_empty_and_size_one_inputs():
     check(edge_cases, np.array([2.5]))
+
+
+def test_chebyshev_interpolate_and_fits():
+    check(chebyshev_approximation, rtol=1e-4, atol=1e-6)
+
+
+def test_step_size_study_logspace_of_results():
+    check(step_size_study, np.array([1.0]), np.array([1e-9, 1e-3]), np.array([0.5, 1e-1]), rtol=1e-3, atol=1e-12)
+
+
+def test_shooting_method_secant_on_rk4():
+    check(shooting_method, np.array(2.0), rtol=1e-3, atol=1e-5)

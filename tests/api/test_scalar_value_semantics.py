@@ -38,6 +38,17 @@ def aliased_results(xp):
             float(e), *x.tolist()]
 
 
+def products_and_elements(xp):
+    x = xp.asarray([1.0, 2.0, 2.0])
+    A = xp.asarray([[2.0, 1.0], [1.0, 3.0]])
+    values = [x @ x, xp.dot(x, x), xp.inner(x, x), xp.tensordot(x, x, 1), xp.linalg.det(A),
+              xp.linalg.slogdet(A)[1], xp.ones((2, 2))[0, 0], xp.zeros(3).sum()]
+    kept = list(values)
+    for v in values:
+        v += 10  # each name rebinds, as a NumPy scalar's: the list keeps the old values
+    return [float(v) for v in kept]
+
+
 def made_as_arrays(xp):
     z = xp.zeros(())
     z_alias = z
@@ -48,7 +59,10 @@ def made_as_arrays(xp):
     c = xp.asarray(np.float64(1.0)).copy()
     c_alias = c
     c -= 3
-    return [float(z_alias), float(a_alias), float(c_alias)]
+    f = xp.full((), 2, dtype=xp.int64)
+    f_alias = f
+    f *= 4
+    return [float(z_alias), float(a_alias), float(c_alias), float(f_alias)]
 
 
 def zero_d_views(xp):
@@ -61,7 +75,8 @@ def zero_d_views(xp):
     return [*a.tolist(), float(v), *r.tolist()]
 
 
-@pytest.mark.parametrize("idiom", [time_stepping, aliased_results, made_as_arrays, zero_d_views])
+@pytest.mark.parametrize("idiom", [time_stepping, aliased_results, products_and_elements, made_as_arrays,
+                                   zero_d_views])
 def test_in_place_operators_on_zero_d_as_numpy(idiom):
     assert idiom(kd) == pytest.approx(idiom(np))
 

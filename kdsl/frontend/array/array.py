@@ -55,8 +55,6 @@ class Array(ViewLinks):
             node = scalar_number.number_node(node)
             node.refs += 1
         self._raw = node
-        if not node.shape:
-            scalar_like.note_made(self, node)
         # (base, write) when this array is a view of ``base``: ``write(base, self)`` carries assignments back
         self._parent: tuple[Array, Callable[[Array, Array], None]] | None = None
         self._version = 0  # counts writes (node changes): views of this array compare it with ``_seen``
@@ -157,7 +155,7 @@ class Array(ViewLinks):
 
         memory_order.fortran(order)
         node = self._n
-        return Array(Node("copy", (node,), node.dtype, node.shape))
+        return scalar_like.copied(self, Array(Node("copy", (node,), node.dtype, node.shape)))
 
     def realize(self) -> Array:
         engine.realize_nodes([self._n])

@@ -63,15 +63,25 @@ def multiply_operator(reflected: bool) -> Callable[[Any, Any], Any]:
     return method
 
 
-# nodes of 0-d arrays made as arrays: creation from host data or a fill, and copies (NumPy gives 0-d arrays there)
-_ARRAY_OPS = ("buffer", "const", "copy")
-
-
-def note_made(array: Any, node: Any) -> None:
-    """Marks a new 0-d ``array`` made as an array (its ``node`` data or a fill: ``kd.zeros(())``,
-    ``kd.array(0.5)``) rather than as an operation's result, which stands for a NumPy scalar."""
-    if node.op in _ARRAY_OPS:
+def made_as_array(array: Any) -> Any:
+    """``array``, marked as made as an array if it is 0-d (``kd.zeros(())``, ``kd.array(0.5)``,
+    ``kd.asarray(x)``: NumPy gives 0-d arrays there), so in-place operators update it; other 0-d arrays are
+    the results of operations, which stand for NumPy scalars."""
+    if array.ndim == 0:
         array._zero_d_array = True
+    return array
+
+
+def as_result(array: Any) -> Any:
+    """``array`` as an operation's result: a 0-d array made as an array becomes a new one on the same node that
+    stands for a NumPy scalar (``inner`` of 1-d arrays on ``tensordot``'s 0-d array)."""
+    return type(array)(array._n) if getattr(array, "_zero_d_array", False) else array
+
+
+def copied(source: Any, copy: Any) -> Any:
+    """``copy`` of ``source``: a copy of a 0-d array made as an array is one too (NumPy's ``a.copy()`` of a 0-d
+    array is a 0-d array; of a scalar, a scalar)."""
+    return made_as_array(copy) if getattr(source, "_zero_d_array", False) else copy
 
 
 def rebinds(target: Any, result: Any) -> bool:
@@ -85,4 +95,4 @@ def rebinds(target: Any, result: Any) -> bool:
     return result.shape != () or not np.can_cast(result.dtype.np, target.dtype.np, "same_kind")
 
 
-__all__ = ["multiply_operator", "note_made", "rebinds"]
+__all__ = ["as_result", "copied", "made_as_array", "multiply_operator", "rebinds"]

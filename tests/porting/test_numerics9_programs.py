@@ -8,7 +8,10 @@ mgrid/ogrid grids, error norms, printed convergence tables, Chebyshev.interpolat
 on logspace of 0-d results and a shooting method (tests/porting)."""
 
 import numpy as np
+import pytest
 from harness import check
+
+import kdsl as kd
 
 
 def euler_rk4_convergence(np, hs=(0.2, 0.1, 0.05, 0.025)):
@@ -566,6 +569,19 @@ def shooting_method(np, target_host, n=100):
             "miss": bool(abs(F1) < 1e-4)}
 
 
+def erf_table_by_vectorized_quadrature(np, b_host):
+    # erf(b) = 2/sqrt(pi) * integral of exp(-t^2) on [0, b], one trapezoid rule per b through np.vectorize
+    def erf_trap(b, n=200):
+        t = np.linspace(0, b, n + 1)
+        return 2 / np.sqrt(np.pi) * np.trapezoid(np.exp(-t**2), t)
+
+    bs = np.asarray(b_host)
+    table = np.vectorize(erf_trap)(bs)
+    norms = np.vectorize(lambda x: np.linalg.norm(np.array([x, 1.0])))(bs)
+    return {"erf": table, "norms": norms, "monotone": bool(np.all(np.diff(table) > 0)),
+            "tail": float(1 - table[-1])}
+
+
 def test_euler_rk4_convergence_table():
     check(euler_rk4_convergence, rtol=1e-3, atol=1e-6)
 
@@ -669,3 +685,9 @@ def test_step_size_study_logspace_of_results():
 
 def test_shooting_method_secant_on_rk4():
     check(shooting_method, np.array(2.0), rtol=1e-3, atol=1e-5)
+
+
+def test_vectorize_of_a_quadrature_per_element():
+    # kdsl runs these functions of one element through NumPy's loop, with a PerformanceWarning (vectorize_shape.py)
+    with pytest.warns(kd.PerformanceWarning):
+        check(erf_table_by_vectorized_quadrature, np.array([0.1, 0.5, 1.0, 2.0]), rtol=1e-5, atol=1e-7)

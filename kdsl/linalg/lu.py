@@ -294,11 +294,13 @@ def inv(a) -> kd.Array:
 
 
 def _lu_diagonal(a: kd.Array, dtype: kd.DType) -> tuple[kd.Array, kd.Array]:
-    """The LU factor's diagonal of each matrix of ``a``, ``(batch, n)``, and the pivots' parity (+-1 in ``dtype``)."""
-    n = a.shape[-1]
+    """The LU factor's diagonal of each matrix of ``a``, ``(*stack, n)``, and the pivots' parity (+-1 in
+    ``dtype``, of the stack's shape). Shaped as ``a``'s stack before the reductions, so the determinants are
+    fresh results, not views (a 0-d one stands for NumPy's scalar: ``d += 1`` rebinds, scalar_like.py)."""
+    n, stack = a.shape[-1], a.shape[:-2]
     lu, piv, _ = getrf(batch_copy(a, dtype))
-    diag = kd.diagonal(lu, 0, -2, -1)
-    swaps = kd.sum(piv != kd.arange(n, dtype=kd.int32), axis=-1)
+    diag = kd.diagonal(lu, 0, -2, -1).reshape(stack + (n,))
+    swaps = kd.sum(piv.reshape(stack + (n,)) != kd.arange(n, dtype=kd.int32), axis=-1)
     return diag, kd.where(swaps % 2 == 1, -1.0, 1.0).astype(dtype)
 
 
@@ -314,8 +316,7 @@ def slogdet(a) -> SlogdetResult:
     # z / |z| for complex pivots (kd.sign), the sign of the product being the product of the signs
     sign = parity * kd.prod(kd.sign(diag), axis=-1)
     logabs = kd.sum(kd.log(mag), axis=-1)
-    shape = a.shape[:-2]
-    return SlogdetResult(sign.reshape(shape), logabs.reshape(shape))
+    return SlogdetResult(sign, logabs)
 
 
 def det(a) -> kd.Array:
@@ -324,7 +325,7 @@ def det(a) -> kd.Array:
     check_matrices(a, "det")
     dtype = working_dtype(a, "det")
     diag, parity = _lu_diagonal(a, dtype)
-    return (parity * kd.prod(diag, axis=-1)).reshape(a.shape[:-2])
+    return parity * kd.prod(diag, axis=-1)
 
 
 __all__ = ["LinAlgError", "det", "getrf", "getrs", "inv", "slogdet", "solve"]

@@ -12,13 +12,16 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from kdsl.polynomial import companion, multivariate
 from kdsl.polynomial.chebyshev_interpolation import chebinterpolate
 from kdsl.polynomial.gauss_quadrature import chebgauss, chebpts1, chebpts2, chebweight
 from kdsl.polynomial.orthogonal import Basis
-from kdsl.polynomial.polyutils import trimcoef
+from kdsl.polynomial.polyutils import mapdomain, trimcoef
 from kdsl.polynomial.series_class import SeriesBase
 
 _BASIS = Basis(lambda k: (1.0, 0.0, 0.0) if k == 0 else (2.0, 1.0, 0.0))
@@ -60,6 +63,24 @@ class Chebyshev(SeriesBase, basis=_BASIS):
     basis_name = "T"
     domain_default = np.array(chebdomain)
     window_default = np.array(chebdomain)
+
+    @classmethod
+    def interpolate(cls, func: Callable[..., Any], deg: Any, domain: Any = None,
+                    args: tuple[Any, ...] = ()) -> Chebyshev:
+        """NumPy's ``Chebyshev.interpolate``: the series of degree ``deg`` interpolating ``func(x, *args)`` at the
+        Chebyshev points of the first kind, mapped from the window onto ``domain`` (default ``[-1, 1]``).
+
+        >>> import kdsl as kd
+        >>> t = kd.polynomial.Chebyshev.interpolate(lambda x: x * x, 2, domain=[0, 2])
+        >>> [round(v, 6) + 0.0 for v in t.coef.tolist()], t.domain.tolist()
+        ([1.5, 2.0, 0.5], [0.0, 2.0])
+        """
+        domain = cls.domain_default if domain is None else domain
+
+        def on_domain(x: Any) -> Any:  # chebinterpolate samples the window; func sees points of the domain
+            return func(mapdomain(x, cls.window_default, domain), *args)
+
+        return cls(chebinterpolate(on_domain, deg), domain=domain)
 
 
 __all__ = ["Chebyshev", "cheb2poly", "chebadd", "chebder", "chebdiv", "chebdomain", "chebfit", "chebfromroots",

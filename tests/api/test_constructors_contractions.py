@@ -21,6 +21,24 @@ def test_log_ranges(xp, fn, args):
     return getattr(xp, fn)(*args, dtype=xp.float32), getattr(xp, fn)(*args, dtype=xp.float64)
 
 
+@pytest.mark.parametrize("case", ["log10_bounds", "geom_bounds", "base", "rows", "axis", "negative"])
+def test_log_ranges_of_kdsl_endpoints(case):
+    """np.logspace(np.log10(x.min()), np.log10(x.max()), n) of kdsl 0-d results (RecursionError: NumPy's
+    logspace dispatched back to kdsl's); float64 endpoints keep float64, as NumPy's."""
+    def run(xp):
+        x = xp.asarray(np.array([0.5, 20.0, 3.0]))
+        return {"log10_bounds": lambda: xp.logspace(xp.log10(x.min()), xp.log10(x.max()), 5),
+                "geom_bounds": lambda: xp.geomspace(x.min(), x.max(), 4, endpoint=False),
+                "base": lambda: xp.logspace(0, 2, 3, base=x.max()),
+                "rows": lambda: xp.geomspace(x[:2], 100, 3),
+                "axis": lambda: xp.logspace(x[:2], 2, 3, axis=1),
+                "negative": lambda: xp.geomspace(-x.max(), -x.min(), 3)}[case]()
+
+    got, want = run(kd), run(np)
+    assert got.dtype == kd.float64
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-12)
+
+
 def test_log_ranges_default_float32_and_identity():
     assert kd.logspace(0, 1, 3).dtype is kd.float32 and kd.geomspace(1, 2, 3).dtype is kd.float32
     assert np.array_equal(kd.identity(3, dtype=kd.int8).numpy(), np.identity(3, dtype=np.int8))

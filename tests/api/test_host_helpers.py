@@ -51,6 +51,14 @@ def test_min_scalar_type_of_arrays(dtype):
     assert kd.min_scalar_type(kd.asarray(host)) is as_dtype(np.min_scalar_type(host))
 
 
+@pytest.mark.parametrize("host", [np.array([1, 200, 3]), np.array([-3, 5]), np.array([1.0, 2.5]),
+                                  np.array([1e5, 3.0]), np.array([70000, 2], np.uint32)])
+def test_min_scalar_type_of_zero_d_results(host):
+    """A 0-d result (``a.max()``: NumPy's scalar) gives the type its value needs, as NumPy's, not its dtype."""
+    assert kd.min_scalar_type(kd.asarray(host).max()) is as_dtype(np.min_scalar_type(host.max()))
+    assert kd.min_scalar_type(kd.asarray(host[:1])) is as_dtype(np.min_scalar_type(host[:1]))
+
+
 @pytest.mark.parametrize("dtypes", [[np.int8], [np.float16], [np.float16, np.float32], [np.int32, np.float32],
                                     [np.complex64, np.float64], [np.uint8, np.float16], [np.float32, np.complex64]])
 def test_common_type(dtypes):

@@ -31,7 +31,7 @@ from kdsl.frontend.array import array_protocols as proto
 from kdsl.frontend.array import array_selection_methods as sel
 from kdsl.frontend.array import array_shape_methods as shapes
 from kdsl.frontend.array import movement as mv
-from kdsl.frontend.array import ops, scalar_number
+from kdsl.frontend.array import ops, scalar_like, scalar_number
 from kdsl.frontend.array.array_operators import binary as _binary
 from kdsl.frontend.array.inplace import inplace_operator
 from kdsl.frontend.array.scalar_like import multiply_operator
@@ -43,9 +43,10 @@ class Array(ViewLinks):
     """An n-dimensional array on a kdsl device, computed lazily."""
 
     # (the view links' slots are ViewLinks'); _readonly: setflags(write=False) (array_flags.py)
-    __slots__ = ("_readonly", "__weakref__")
+    __slots__ = ("_readonly", "_zero_d_array", "__weakref__")
     __array_priority__ = 100  # NumPy defers to our reflected operators
     _readonly: bool  # set by setflags(write=False); unset means writeable (array_flags.py)
+    _zero_d_array: bool  # a 0-d array made as an array, not a scalar's stand-in; unset: False (scalar_like.py)
 
     def __init__(self, node: Node):
         try:
@@ -154,7 +155,7 @@ class Array(ViewLinks):
 
         memory_order.fortran(order)
         node = self._n
-        return Array(Node("copy", (node,), node.dtype, node.shape))
+        return scalar_like.copied(self, Array(Node("copy", (node,), node.dtype, node.shape)))
 
     def realize(self) -> Array:
         engine.realize_nodes([self._n])

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.dtype import promotion
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array, asarray, eye, iota
@@ -35,34 +36,57 @@ def identity(n: int, dtype: Any = None, *, like: Any = None, device: Any = None)
     return eye(n, dtype=dtype, device=device, like=like)
 
 
-def _host_range(values: np.ndarray, dtype: Any, device: Any) -> Array:
-    """NumPy's float64 (or complex128) values in ``dtype``; kdsl's default float or complex without one."""
+def _host_range(values: np.ndarray, dtype: Any, device: Any, work: Any = None) -> Array:
+    """NumPy's float64 (or complex128) values in ``dtype``; without one, the dtype of kdsl array endpoints
+    (``work``) or else kdsl's default float or complex."""
     default = dt.default_complex if values.dtype.kind == "c" else dt.default_float
-    d = default if dtype is None else dt.as_dtype(dtype)
+    d = (work or default) if dtype is None else dt.as_dtype(dtype)
+    if dtype is None and values.dtype.kind == "c" and d.kind != "c":  # a complex result of real kdsl endpoints
+        d = dt.complex128 if d is dt.float64 else dt.default_complex
     with np.errstate(all="ignore"):
         return asarray(values.astype(d.np), device=device)
 
 
-def logspace(start: float, stop: float, num: int = 50, endpoint: bool = True, base: float = 10.0,
+def _host_endpoints(*values: Any) -> tuple[list[Any], Any, Any]:
+    """Endpoints (and ``base``) on the host, NumPy's inputs: kdsl arrays among them (``np.logspace(np.log10(
+    x.min()), np.log10(x.max()), 20)``; np.logspace of them would dispatch back here) are read back, and give
+    the result's dtype (their float dtype, as :func:`kdsl.linspace` keeps it) and device."""
+    arrays = [v for v in values if isinstance(v, Array)]
+    if not arrays:
+        return list(values), None, None
+    work = promotion.promote(*[a.dtype for a in arrays])
+    if work.kind not in "fc":
+        work = dt.default_float
+    return [v.numpy() if isinstance(v, Array) else v for v in values], work, arrays[0].device
+
+
+def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: Any = 10.0,
              dtype: Any = None, axis: int = 0, *, device: Any = None) -> Array:
-    """``base ** linspace(start, stop, num)`` (float32 unless ``dtype`` says otherwise).
+    """``base ** linspace(start, stop, num)`` (float32 unless ``dtype`` or kdsl array endpoints say otherwise).
 
     >>> import kdsl as kd
     >>> kd.logspace(0, 3, 4).tolist()
     [1.0, 10.0, 100.0, 1000.0]
+    >>> x = kd.asarray([2.0, 500.0], dtype=kd.float64)
+    >>> kd.logspace(kd.log10(x.min()), kd.log10(x.max()), 3).round(6).tolist()
+    [2.0, 31.622777, 500.0]
     """
-    return _host_range(np.logspace(start, stop, num, endpoint, base, axis=axis), dtype, device)
+    (start, stop, base), work, dev = _host_endpoints(start, stop, base)
+    values = np.logspace(start, stop, num, endpoint, base, axis=axis)
+    return _host_range(values, dtype, device or dev, work)
 
 
-def geomspace(start: float, stop: float, num: int = 50, endpoint: bool = True, dtype: Any = None,
+def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None,
               axis: int = 0, *, device: Any = None) -> Array:
-    """``num`` numbers from ``start`` to ``stop`` spaced evenly on a log scale.
+    """``num`` numbers from ``start`` to ``stop`` spaced evenly on a log scale (kdsl array endpoints are read
+    back, as :func:`logspace`'s).
 
     >>> import kdsl as kd
     >>> kd.geomspace(1, 1000, 4).tolist()
     [1.0, 10.0, 100.0, 1000.0]
     """
-    return _host_range(np.geomspace(start, stop, num, endpoint, axis=axis), dtype, device)
+    (start, stop), work, dev = _host_endpoints(start, stop)
+    return _host_range(np.geomspace(start, stop, num, endpoint, axis=axis), dtype, device or dev, work)
 
 
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:

@@ -19,7 +19,7 @@ from typing import Any
 from kdsl import dtype as dt
 from kdsl.dtype import promotion
 from kdsl.frontend.array import movement as mv
-from kdsl.frontend.array import ops
+from kdsl.frontend.array import ops, scalar_like
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.complex_math import complex_from_parts, conj, imag, real
 from kdsl.frontend.array.cov_weights import weighted_centred
@@ -75,7 +75,8 @@ def tensordot(a: Any, b: Any, axes: Any = 2) -> Array:
     out_shape = tuple(a.shape[i] for i in free_a) + tuple(b.shape[j] for j in free_b)
     am = a.transpose(tuple(free_a + ax_a)).reshape(math.prod(a.shape[i] for i in free_a), k)
     bm = b.transpose(tuple(ax_b + free_b)).reshape(k, math.prod(b.shape[j] for j in free_b))
-    return matmul(am, bm).reshape(out_shape)
+    # a fresh result, no view links; a 0-d one is NumPy's 0-d array (its reshape of dot), so += updates it
+    return scalar_like.made_as_array(Array(mv.reshape_node(matmul(am, bm)._n, out_shape)))
 
 
 def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Array:
@@ -111,7 +112,7 @@ def inner(a: Any, b: Any) -> Array:
     x, y = _pair(a, b)
     if x.ndim == 0 or y.ndim == 0:
         return x * y
-    return tensordot(x, y, axes=([-1], [-1]))
+    return scalar_like.as_result(tensordot(x, y, axes=([-1], [-1])))  # NumPy's inner of 1-d arrays: a scalar
 
 
 def kron(a: Any, b: Any) -> Array:

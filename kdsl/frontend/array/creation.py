@@ -26,7 +26,7 @@ from kdsl.device import device as current_device
 from kdsl.dtype import promotion
 from kdsl.engine.transfers import upload
 from kdsl.frontend.array import movement as mv
-from kdsl.frontend.array import ops
+from kdsl.frontend.array import ops, scalar_like
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation_keywords import check_like, check_order
 from kdsl.frontend.array.host_dtypes import host_array, host_dtype, python_int_dtype
@@ -69,7 +69,7 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> 
     if arr.dtype.kind == "f" and d.is_int and want is None:  # Python ints NumPy held as floats: convert exactly
         arr = np.asarray(x, dtype=d.np)
     dev.check(d)
-    return Array(upload(arr, d, dev))
+    return scalar_like.made_as_array(Array(upload(arr, d, dev)))
 
 
 def as_array(x: Any, device: Any = None) -> Array:
@@ -134,7 +134,7 @@ def array(object, dtype=None, copy: bool = True, device=None, *, order="K", subo
                          "for the nested rest; raise ndmax or drop it")
     if out.ndim < ndmin:
         out = out.reshape((1,) * (ndmin - out.ndim) + out.shape)
-    return out
+    return scalar_like.made_as_array(out) if out is not x else out  # np.array(s) of a scalar: a 0-d array
 
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) -> Array:
@@ -153,7 +153,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) ->
         d = dt.scalar_dtype(fill_value)
     dev.check(d)
     node = ops.const_node(fill_value, d, dev)
-    return Array(mv.broadcast_node(node, as_shape(shape)))
+    return scalar_like.made_as_array(Array(mv.broadcast_node(node, as_shape(shape))))
 
 
 def _full_of_array(shape: tuple[int, ...], fill_value: Any, dtype: Any, dev: Any) -> Array:
@@ -169,7 +169,7 @@ def _full_of_array(shape: tuple[int, ...], fill_value: Any, dtype: Any, dev: Any
         target = None
     if target != shape:
         raise ValueError(f"could not broadcast input array from shape {fill.shape} into shape {shape}")
-    return Array(mv.broadcast_node(fill._n, shape))
+    return scalar_like.made_as_array(Array(mv.broadcast_node(fill._n, shape)))
 
 
 def zeros(shape, dtype=None, order="C", *, device=None, like=None) -> Array:

@@ -57,12 +57,10 @@ def matmul(a, b) -> Array:
     bn = mv.reshape_node(mv.broadcast_node(ops.cast_node(b2._node, out_dtype), batch + (k, n)), (nb, k, n))
     node = _product_sum(an, bn, out_dtype) if _as_reduction(m, n, k) else \
         Node("matmul", (an, bn), out_dtype, (nb, m, n))
-    out = Array(mv.reshape_node(node, batch + (m, n)))  # (a fresh result: no view links to keep)
-    if a.ndim == 1:
-        out = out.reshape(out.shape[:-2] + (n,))
-    if b.ndim == 1:
-        out = out.reshape(out.shape[:-1])
-    return out
+    # 1-d operands lose their dimension again; a fresh result: no view links to keep (a 0-d ``x @ x`` is then a
+    # NumPy scalar's stand-in, which ``+=`` rebinds: scalar_like.py)
+    shape = batch + ((m,) if a.ndim > 1 else ()) + ((n,) if b.ndim > 1 else ())
+    return Array(mv.reshape_node(node, shape))
 
 
 def _as_reduction(m: int, n: int, k: int) -> bool:

@@ -199,7 +199,8 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True) -> A
     if counted is not None:  # 0 / 0 is NaN where nothing is included, as NumPy's
         result = total / counted
     else:  # An empty mean is NaN; a NaN constant (not 0 * NaN, which drivers may fold to 0) makes sure of it.
-        result = total * (1.0 / n) if n else _nan_like(total)
+        # sum / n, NumPy's division (total * (1 / n) is an ulp off: mean([1., 2., 2.]) 1.6666666666666665)
+        result = total / n if n else _nan_like(total)
     if result.dtype is not d:
         result = result.astype(d)
     if keepdims:
@@ -228,7 +229,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     elif not n:
         result = _nan_like(total)
     elif denom > 0:
-        result = total * (1.0 / denom)
+        result = total / denom  # NumPy's division, not a product with 1 / denom (an ulp off)
     else:  # NumPy divides by max(n - ddof, 0): inf, or NaN where the sum of squares is 0
         result = total * float("inf")
     if keepdims:

@@ -8,8 +8,13 @@ programs treat those as Python numbers. Most of that works through the 0-d array
 * **In-place operators that change the type**: ``total = a.sum(); total /= n`` on integers, ``x = a.argmax();
   x += 0.5`` or ``s = a.min(); s += row``: a NumPy scalar cannot be changed in place, so Python binds the name
   to the new value. A 0-d array that is not a view (so no other array sees it) does the same when the result
-  does not fit it (another kind of dtype, or a larger shape); otherwise it is updated in place, as NumPy's 0-d
-  arrays are. (A NumPy 0-d *array* raises NumPy's casting error there; kdsl cannot tell the two apart.)
+  does not fit it (another kind of dtype, or a larger shape). (A NumPy 0-d *array* raises NumPy's casting error
+  there; kdsl cannot tell the two apart.)
+* **In-place operators keep a scalar's value semantics**: ``t += dt; times.append(t)`` with ``dt`` a 0-d result
+  must not change the ``t`` already in the list (a NumPy scalar's ``+=`` makes a new scalar). A 0-d array that
+  stands for a NumPy scalar (the result of an operation, a reduction or an element read) rebinds the name;
+  one made as an array (``kd.zeros(())``, ``kd.array(0.5)``, ``kd.asarray(x)``, a copy) is updated in place, as
+  NumPy's 0-d arrays are, and so is a 0-d view (it writes through to its base).
 
     >>> import kdsl as kd
     >>> a = kd.asarray([3, 1, 4])
@@ -19,6 +24,11 @@ programs treat those as Python numbers. Most of that works through the 0-d array
     >>> total /= 4
     >>> total.item()
     2.0
+    >>> t = a.max() * 0.5
+    >>> times = [t]
+    >>> t += 1
+    >>> [float(v) for v in times + [t]]
+    [2.0, 3.0]
 """
 
 from __future__ import annotations
@@ -53,13 +63,36 @@ def multiply_operator(reflected: bool) -> Callable[[Any, Any], Any]:
     return method
 
 
+def made_as_array(array: Any) -> Any:
+    """``array``, marked as made as an array if it is 0-d (``kd.zeros(())``, ``kd.array(0.5)``,
+    ``kd.asarray(x)``: NumPy gives 0-d arrays there), so in-place operators update it; other 0-d arrays are
+    the results of operations, which stand for NumPy scalars."""
+    if array.ndim == 0:
+        array._zero_d_array = True
+    return array
+
+
+def as_result(array: Any) -> Any:
+    """``array`` as an operation's result: a 0-d array made as an array becomes a new one on the same node that
+    stands for a NumPy scalar (``inner`` of 1-d arrays on ``tensordot``'s 0-d array)."""
+    return type(array)(array._n) if getattr(array, "_zero_d_array", False) else array
+
+
+def copied(source: Any, copy: Any) -> Any:
+    """``copy`` of ``source``: a copy of a 0-d array made as an array is one too (NumPy's ``a.copy()`` of a 0-d
+    array is a 0-d array; of a scalar, a scalar)."""
+    return made_as_array(copy) if getattr(source, "_zero_d_array", False) else copy
+
+
 def rebinds(target: Any, result: Any) -> bool:
     """Whether ``target op= ...`` gives ``result`` as a new value instead of writing it into ``target``: a 0-d
-    array that is not a view, whose result has another shape or a dtype of another kind (see the module
-    docstring)."""
+    array that is not a view, and either stands for a NumPy scalar or gets a result that does not fit it
+    (another shape, or a dtype of another kind; see the module docstring)."""
     if target.ndim != 0 or target._parent is not None:
         return False
+    if not getattr(target, "_zero_d_array", False):
+        return True  # a NumPy scalar's value semantics: names bound to the old value keep it
     return result.shape != () or not np.can_cast(result.dtype.np, target.dtype.np, "same_kind")
 
 
-__all__ = ["multiply_operator", "rebinds"]
+__all__ = ["as_result", "copied", "made_as_array", "multiply_operator", "rebinds"]

@@ -32,9 +32,13 @@ def min_scalar_type(a: Any, /) -> dt.DType:
     >>> import kdsl as kd
     >>> kd.min_scalar_type(-1), kd.min_scalar_type(1e50), kd.min_scalar_type(kd.zeros(3))
     (kdsl.int8, kdsl.float64, kdsl.float32)
+    >>> kd.min_scalar_type(kd.asarray([1, 200, 3]).max())
+    kdsl.uint8
     """
     if isinstance(a, Array):
-        return a.dtype  # NumPy's answer for an array that is not 0-d; a 0-d one is read back, as NumPy reads it
+        if a.ndim:
+            return a.dtype  # NumPy's answer for an array that is not 0-d
+        a = a.numpy()  # a 0-d one (a NumPy scalar's stand-in) is read back: its value decides, as NumPy's
     return dt.as_dtype(np.min_scalar_type(a))
 
 

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.frontend.array import pyfunc_methods, vectorize_host, vectorize_signature
+from kdsl.frontend.array import pyfunc_methods, vectorize_host, vectorize_shape, vectorize_signature
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.ops import broadcast_shapes
@@ -50,13 +50,17 @@ _NEEDS_ELEMENTS: Any = object()  # what _call_whole returns when the function ne
 
 
 def _call_whole(func: Callable[..., Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
-    """``func`` called once with whole arrays, or ``(_NEEDS_ELEMENTS, err)`` where it did Python control flow on
-    an element; any other error is the function's own and propagates."""
+    """``func`` called once with whole arrays, or ``(_NEEDS_ELEMENTS, err, control_flow)`` where it did Python
+    control flow on an element, or built arrays of shapes that only fit one element (``np.array([x, 0.5])``,
+    ``c * x`` with a fixed ``c``: NumPy's loop gives each element its own call); any other error is the
+    function's own and propagates."""
     try:
         return func(*args, **kwargs)
     except (TypeError, ValueError) as err:
         if vectorize_host.needs_elements(err):
-            return _NEEDS_ELEMENTS, err
+            return _NEEDS_ELEMENTS, err, True
+        if vectorize_shape.shape_error(err):
+            return _NEEDS_ELEMENTS, f"for whole arrays it fails with {err}", False
         raise
 
 
@@ -140,7 +144,13 @@ class vectorize:  # noqa: N801 - NumPy's name
             # outside the except block, so that the function's own errors on the host chain to nothing
             if not self._warned:
                 self._warned = True
-                vectorize_host.warn(name, self.pyfunc, out[1])
+                vectorize_host.warn(name, self.pyfunc, out[1], control_flow=out[2])
+            return self._on_host(args, kwargs)
+        reason = vectorize_shape.not_elementwise(list(out) if isinstance(out, tuple) else [out], shape, arrays)
+        if reason is not None:  # a function of one element (it builds or reduces arrays): NumPy's loop
+            if not self._warned:
+                self._warned = True
+                vectorize_host.warn(name, self.pyfunc, reason, control_flow=False)
             return self._on_host(args, kwargs)
         if isinstance(out, tuple):
             types = self.otypes or [None] * len(out)

@@ -39,12 +39,14 @@ def needs_elements(err: BaseException) -> bool:
     return isinstance(err, (TypeError, ValueError)) and any(s in str(err) for s in _VALUE_ERRORS)
 
 
-def warn(api: str, func: Callable[..., Any], err: BaseException) -> None:
+def warn(api: str, func: Callable[..., Any], err: BaseException | str, control_flow: bool = True) -> None:
     """The :class:`PerformanceWarning` of a host fallback, pointing at the array-math rewrite; ``stacklevel``
-    names the user's call (this <- ``vectorize._apply`` <- ``__call__`` <- user)."""
+    names the user's call (this <- ``vectorize._apply`` <- ``__call__`` <- user). ``control_flow=False``: the
+    function is not elementwise (``err`` says why: ``vectorize_shape.py``)."""
     name = getattr(func, "__name__", "the function")
+    why = f"does Python control flow on an element ({err})" if control_flow else f"works on one element: {err}"
     warnings.warn(
-        f"kd.{api}: {name} does Python control flow on an element ({err}), so it runs element by element on the "
+        f"kd.{api}: {name} {why}, so it runs element by element on the "
         f"host through NumPy's np.{api} (a round trip and a Python loop). To run it on the GPU as one kernel, "
         f"write it as array math: kd.where(cond, a, b) instead of `a if cond else b`, kd.select for an if/elif "
         f"chain, kd.sin instead of math.sin, and `values[kd.searchsorted(keys, x)]` with sorted key and value "

@@ -147,8 +147,17 @@ def masked_values(x: Any, value: float, rtol: float = 1e-05, atol: float = 1e-08
 
 
 def fix_invalid(a: Any, mask: Any = nomask, copy: bool = True, fill_value: Any = None) -> MaskedArray:
-    """NumPy's ``np.ma.fix_invalid``: NaN and inf masked, and their data replaced by the fill value."""
-    out = array(a, mask=mask, copy=copy, fill_value=fill_value)
+    """NumPy's ``np.ma.fix_invalid``: NaN and inf masked, and their data replaced by ``fill_value`` (the
+    array's own fill value when None); like NumPy's, the result keeps ``a``'s fill value (``fill_value`` only
+    says what goes under the new mask).
+
+    >>> import kdsl as kd
+    >>> x = kd.ma.array([1.0, float("nan"), 3.0], mask=[0, 0, 1], dtype=kd.float64)
+    >>> x = kd.ma.fix_invalid(x, fill_value=0.0)
+    >>> x.data.tolist(), x.mask.tolist(), x.filled().tolist()
+    ([1.0, 0.0, 3.0], [False, True, True], [1.0, 1e+20, 1e+20])
+    """
+    out = array(a, mask=mask, copy=copy)
     invalid = ~kd.isfinite(out._data)
     value = out.fill_value.item() if fill_value is None else fill_value
     m = invalid if out._mask is nomask else invalid | out._mask

@@ -14,6 +14,7 @@ Example:
 """
 
 from kdsl.ma import dispatch  # noqa: F401 - binds MaskedArray.__array_function__
+from kdsl.ma.anomalies import anom, anomalies
 from kdsl.ma.constants import MaskError, MaskType, default_fill_value, masked, nomask
 from kdsl.ma.constructors import (
     arange,
@@ -21,6 +22,8 @@ from kdsl.ma.constructors import (
     empty,
     empty_like,
     fix_invalid,
+    masked_all,
+    masked_all_like,
     masked_array,
     masked_equal,
     masked_greater,
@@ -53,6 +56,7 @@ from kdsl.ma.functions import (
     getdata,
     getmask,
     getmaskarray,
+    hstack,
     is_masked,
     isarray,
     isMA,
@@ -66,11 +70,14 @@ from kdsl.ma.functions import (
     stack,
     swapaxes,
     transpose,
+    vstack,
     where,
 )
 from kdsl.ma.masked_array import MaskedArray
 from kdsl.ma.operators import FUNCTIONS as _FUNCTIONS
 from kdsl.ma.operators import power
+from kdsl.ma.ordering import argsort, sort
+from kdsl.ma.products import dot
 from kdsl.ma.reductions import (
     all,
     amax,
@@ -80,6 +87,8 @@ from kdsl.ma.reductions import (
     argmin,
     average,
     count,
+    cumprod,
+    cumsum,
     max,
     mean,
     median,
@@ -92,15 +101,17 @@ from kdsl.ma.reductions import (
     var,
 )
 
+row_stack = vstack
 globals().update(_FUNCTIONS)  # the masked ufuncs: kd.ma.sqrt, kd.ma.log, kd.ma.add, kd.ma.divide...
 
-__all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal", "amax", "amin", "any", "arange",
-           "argmax", "argmin", "array", "asanyarray", "asarray", "atleast_1d", "atleast_2d", "average",
-           "compressed", "concatenate", "count", "count_masked", "default_fill_value", "empty", "empty_like",
-           "expand_dims", "filled", "fix_invalid", "getdata", "getmask", "getmaskarray", "is_masked", "isMA",
-           "isMaskedArray", "isarray", "make_mask", "make_mask_none", "mask_or", "masked", "masked_array",
-           "masked_equal", "masked_greater", "masked_greater_equal", "masked_inside", "masked_invalid",
-           "masked_less", "masked_less_equal", "masked_not_equal", "masked_outside", "masked_values",
-           "masked_where", "max", "mean", "median", "min", "nomask", "ones", "ones_like", "power", "prod", "product",
-           "ptp", "ravel", "reshape", "squeeze", "stack", "std", "sum", "swapaxes", "transpose", "var", "where",
+__all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal", "amax", "amin", "anom", "anomalies",
+           "any", "arange", "argmax", "argmin", "argsort", "array", "asanyarray", "asarray", "atleast_1d",
+           "atleast_2d", "average", "compressed", "concatenate", "count", "count_masked", "cumprod", "cumsum", "dot",
+           "default_fill_value", "empty", "empty_like", "expand_dims", "filled", "fix_invalid", "getdata", "getmask",
+           "getmaskarray", "hstack", "is_masked", "isMA", "isMaskedArray", "isarray", "make_mask", "make_mask_none",
+           "mask_or", "masked", "masked_all", "masked_all_like", "masked_array", "masked_equal", "masked_greater",
+           "masked_greater_equal", "masked_inside", "masked_invalid", "masked_less", "masked_less_equal",
+           "masked_not_equal", "masked_outside", "masked_values", "masked_where", "max", "mean", "median", "min",
+           "nomask", "ones", "ones_like", "power", "prod", "product", "ptp", "ravel", "reshape", "row_stack", "sort",
+           "squeeze", "stack", "std", "sum", "swapaxes", "transpose", "var", "vstack", "where",
            "zeros", "zeros_like"] + sorted(_FUNCTIONS)

@@ -68,6 +68,26 @@ def _like(name: str) -> Any:
 zeros_like, ones_like, empty_like = _like("zeros_like"), _like("ones_like"), _like("empty_like")
 
 
+def masked_all(shape: Any, dtype: Any = float) -> MaskedArray:
+    """NumPy's ``np.ma.masked_all``: every entry masked (the data zeros; kdsl's default float, as ``kd.zeros``).
+
+    >>> import kdsl as kd
+    >>> x = kd.ma.masked_all((2, 3))
+    >>> x.count(), x.shape
+    (0, (2, 3))
+    """
+    data = kd.zeros(shape, dtype=None if dtype is float else dtype)
+    return MaskedArray.wrap(data, kd.ones(data.shape, dtype=kd.bool_))
+
+
+def masked_all_like(arr: Any) -> MaskedArray:
+    """NumPy's ``np.ma.masked_all_like``: every entry masked, ``arr``'s shape and dtype."""
+    data, _ = parts(arr)
+    if not isinstance(data, kd.Array):
+        data = kd.asarray(data)
+    return MaskedArray.wrap(kd.zeros_like(data), kd.ones(data.shape, dtype=kd.bool_))
+
+
 def masked_where(condition: Any, a: Any, copy: bool = True) -> MaskedArray:
     """NumPy's ``np.ma.masked_where``: ``a`` masked where ``condition`` (joined with ``a``'s own mask)."""
     data, mask = parts(a)

@@ -5,7 +5,7 @@ and ``split``, ``ix_`` reads and writes, sparse ``meshgrid``, ``einsum`` traces 
 ``fromfunction``, set routines, NaN-aware reductions over all-NaN rows, masked reductions, several-axis ``roll``,
 ``rot90``/``flip``, triangle and diagonal indices, ``ravel_multi_index`` modes, run-length encoding, rolling means
 by ``cumsum``, first occurrences by ``argmax``, ``count_nonzero(axis=)``, ``array_equal(equal_nan=True)`` and
-memory-sharing queries (tests/porting)."""
+memory-sharing queries, masked sorting (tests/porting)."""
 
 import warnings
 
@@ -239,7 +239,30 @@ def masked_reductions(np, X_host):
     return {"row_means": row_means.filled(-1.0), "row_mask": np.ma.getmaskarray(row_means),
             "col_sums": col_sums.filled(0.0), "counts": counts, "total": float(m.sum()),
             "max": float(m.max()), "argmin": int(m.argmin()), "filled": m.filled(0.0),
-            "compressed": m.compressed(), "valid": np.ma.masked_invalid(np.log(X)).count()}
+            "compressed": m.compressed(), "valid": _valid_logs(np, X)}
+
+
+def _valid_logs(np, X):
+    with np.errstate(invalid="ignore"):  # log of the negative entries: NaN, masked
+        return np.ma.masked_invalid(np.log(X)).count()
+
+
+def masked_ranking(np, scores_host):
+    S = np.asarray(scores_host)  # scores with missing entries (negative)
+    m = np.ma.masked_less(S, 0)
+    order = np.ma.argsort(m, axis=1, kind="stable")  # missing ones last; stable, as kdsl's sorts (NumPy's default
+    ranked = np.ma.sort(m, axis=1, kind="stable")  # quicksort orders the masked ties in no promised order)
+    best_first = np.ma.sort(m, axis=1, endwith=False, kind="stable")[:, ::-1]
+    dev = m.anom(axis=1)
+    run = np.ma.cumsum(m, axis=1)
+    board = np.ma.masked_all(S.shape)
+    board[:, 0] = m.max(axis=1)
+    with np.errstate(divide="ignore"):  # log(0) = -inf: fixed below
+        fixed = np.ma.fix_invalid(np.log(np.where(S > 0, S, 0.0)), fill_value=-1.0)
+    return {"order": order, "ranked": ranked.filled(-1.0), "best_first": best_first.filled(-1.0),
+            "dev": dev.filled(0.0), "run": run.filled(0.0), "board": board.filled(-2.0), "n_board": board.count(),
+            "fixed_data": fixed.data, "fixed_filled": fixed.filled(), "per_row": np.ma.count(m, axis=1),
+            "upper_of_row": np.triu(S[0]), "lower_of_row": np.tril(S[1], -1)}
 
 
 def rolls_rotations_flips(np, A_host):
@@ -419,6 +442,11 @@ def test_nan_functions_over_all_nan_rows():
 def test_masked_reductions_with_a_fully_masked_row():
     X = np.random.default_rng(915).normal(size=(4, 5))
     check(masked_reductions, X, rtol=1e-4, atol=1e-5)
+
+
+def test_masked_sort_anom_fix_invalid_and_triangles_of_a_row():
+    S = np.random.default_rng(922).integers(-3, 10, (4, 5)).astype(float)
+    check(masked_ranking, S, rtol=1e-4, atol=1e-5)
 
 
 def test_roll_several_axes_rot90_flip():

@@ -100,18 +100,29 @@ from kdsl.ma.reductions import (
     sum,
     var,
 )
+from kdsl.ma.rows_cols import (
+    compress_cols,
+    compress_nd,
+    compress_rowcols,
+    compress_rows,
+    mask_cols,
+    mask_rowcols,
+    mask_rows,
+)
 
 row_stack = vstack
 globals().update(_FUNCTIONS)  # the masked ufuncs: kd.ma.sqrt, kd.ma.log, kd.ma.add, kd.ma.divide...
 
-__all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal", "amax", "amin", "anom", "anomalies",
-           "any", "arange", "argmax", "argmin", "argsort", "array", "asanyarray", "asarray", "atleast_1d",
-           "atleast_2d", "average", "compressed", "concatenate", "count", "count_masked", "cumprod", "cumsum", "dot",
+__all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal", "amax", "amin", "anom",
+           "anomalies", "any", "arange", "argmax", "argmin", "argsort", "array", "asanyarray", "asarray",
+           "atleast_1d", "atleast_2d", "average", "compress_cols", "compress_nd", "compress_rowcols",
+           "compress_rows", "compressed", "concatenate", "count", "count_masked", "cumprod", "cumsum", "dot",
            "default_fill_value", "empty", "empty_like", "expand_dims", "filled", "fix_invalid", "getdata", "getmask",
            "getmaskarray", "hstack", "is_masked", "isMA", "isMaskedArray", "isarray", "make_mask", "make_mask_none",
-           "mask_or", "masked", "masked_all", "masked_all_like", "masked_array", "masked_equal", "masked_greater",
-           "masked_greater_equal", "masked_inside", "masked_invalid", "masked_less", "masked_less_equal",
-           "masked_not_equal", "masked_outside", "masked_values", "masked_where", "max", "mean", "median", "min",
-           "nomask", "ones", "ones_like", "power", "prod", "product", "ptp", "ravel", "reshape", "row_stack", "sort",
-           "squeeze", "stack", "std", "sum", "swapaxes", "transpose", "var", "vstack", "where",
-           "zeros", "zeros_like"] + sorted(_FUNCTIONS)
+           "mask_cols", "mask_or", "mask_rowcols", "mask_rows", "masked", "masked_all", "masked_all_like",
+           "masked_array", "masked_equal", "masked_greater", "masked_greater_equal", "masked_inside",
+           "masked_invalid", "masked_less", "masked_less_equal", "masked_not_equal", "masked_outside",
+           "masked_values", "masked_where", "max", "mean", "median", "min", "nomask", "ones", "ones_like", "power",
+           "prod", "product", "ptp", "ravel", "reshape", "row_stack", "sort", "squeeze", "stack", "std", "sum",
+           "swapaxes", "transpose", "var", "vstack", "where", "zeros", "zeros_like"]
+__all__ += sorted(_FUNCTIONS)

@@ -109,20 +109,29 @@ from kdsl.ma.rows_cols import (
     mask_rowcols,
     mask_rows,
 )
+from kdsl.ma.runs import (
+    clump_masked,
+    clump_unmasked,
+    flatnotmasked_contiguous,
+    flatnotmasked_edges,
+    notmasked_contiguous,
+    notmasked_edges,
+)
 
 row_stack = vstack
 globals().update(_FUNCTIONS)  # the masked ufuncs: kd.ma.sqrt, kd.ma.log, kd.ma.add, kd.ma.divide...
 
 __all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal", "amax", "amin", "anom",
            "anomalies", "any", "arange", "argmax", "argmin", "argsort", "array", "asanyarray", "asarray",
-           "atleast_1d", "atleast_2d", "average", "compress_cols", "compress_nd", "compress_rowcols",
-           "compress_rows", "compressed", "concatenate", "count", "count_masked", "cumprod", "cumsum", "dot",
-           "default_fill_value", "empty", "empty_like", "expand_dims", "filled", "fix_invalid", "getdata", "getmask",
-           "getmaskarray", "hstack", "is_masked", "isMA", "isMaskedArray", "isarray", "make_mask", "make_mask_none",
-           "mask_cols", "mask_or", "mask_rowcols", "mask_rows", "masked", "masked_all", "masked_all_like",
-           "masked_array", "masked_equal", "masked_greater", "masked_greater_equal", "masked_inside",
-           "masked_invalid", "masked_less", "masked_less_equal", "masked_not_equal", "masked_outside",
-           "masked_values", "masked_where", "max", "mean", "median", "min", "nomask", "ones", "ones_like", "power",
+           "atleast_1d", "atleast_2d", "average", "clump_masked", "clump_unmasked", "compress_cols", "compress_nd",
+           "compress_rowcols", "compress_rows", "compressed", "concatenate", "count", "count_masked", "cumprod",
+           "cumsum", "default_fill_value", "dot", "empty", "empty_like", "expand_dims", "filled", "fix_invalid",
+           "flatnotmasked_contiguous", "flatnotmasked_edges", "getdata", "getmask", "getmaskarray", "hstack", "isMA",
+           "isMaskedArray", "is_masked", "isarray", "make_mask", "make_mask_none", "mask_cols", "mask_or",
+           "mask_rowcols", "mask_rows", "masked", "masked_all", "masked_all_like", "masked_array", "masked_equal",
+           "masked_greater", "masked_greater_equal", "masked_inside", "masked_invalid", "masked_less",
+           "masked_less_equal", "masked_not_equal", "masked_outside", "masked_values", "masked_where", "max", "mean",
+           "median", "min", "nomask", "notmasked_contiguous", "notmasked_edges", "ones", "ones_like", "power",
            "prod", "product", "ptp", "ravel", "reshape", "row_stack", "sort", "squeeze", "stack", "std", "sum",
            "swapaxes", "transpose", "var", "vstack", "where", "zeros", "zeros_like"]
 __all__ += sorted(_FUNCTIONS)

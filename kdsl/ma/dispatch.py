@@ -23,9 +23,12 @@ from kdsl.ma.masked_array import MaskedArray
 # kd's functions with a kd.ma namesake that take the array first
 FIRST_ARGUMENT = ("sum", "prod", "mean", "var", "std", "min", "max", "amin", "amax", "argmin", "argmax", "any",
                   "all", "ptp", "average", "median", "ravel", "reshape", "transpose", "swapaxes", "squeeze",
-                  "expand_dims", "atleast_1d", "atleast_2d")
-ANY_ARGUMENT = ("where",)  # a masked array anywhere among the arguments
-SEQUENCE = ("concatenate", "stack")  # a masked array in the sequence of arrays
+                  "expand_dims", "atleast_1d", "atleast_2d", "sort", "argsort", "cumsum", "cumprod")
+ANY_ARGUMENT = ("where", "dot")  # a masked array anywhere among the arguments
+SEQUENCE = ("concatenate", "stack", "hstack", "vstack")  # a masked array in the sequence of arrays
+# NumPy's functions pass their own defaults to the masked array's method: np.argsort(x) sorts along the last axis
+# (np.ma.argsort(x) alone keeps numpy.ma's old default, the flattened array with a FutureWarning)
+_FUNCTION_DEFAULTS = {"argsort": (1, "axis", -1)}
 _METADATA = {"shape": lambda a: a.shape, "ndim": lambda a: a.ndim, "size": lambda a: a.size}
 
 
@@ -37,9 +40,18 @@ def _dispatching(name: str, kd_fn: Callable[..., Any], test: Callable[[tuple], b
     @functools.wraps(kd_fn)
     def fn(*args: Any, **kwargs: Any) -> Any:
         if test(args):
-            return getattr(_ma(), name)(*args, **kwargs)
+            return getattr(_ma(), name)(*args, **_with_defaults(name, args, kwargs))
         return kd_fn(*args, **kwargs)
     return fn
+
+
+def _with_defaults(name: str, args: tuple, kwargs: dict) -> dict:
+    """``kwargs`` with the NumPy function's default for an argument the call left out (``_FUNCTION_DEFAULTS``)."""
+    if name in _FUNCTION_DEFAULTS:
+        position, key, value = _FUNCTION_DEFAULTS[name]
+        if len(args) <= position and key not in kwargs:
+            return {**kwargs, key: value}
+    return kwargs
 
 
 def _first(args: tuple) -> bool:
@@ -78,7 +90,7 @@ def _array_function(self: MaskedArray, func: Any, types: tuple, args: tuple, kwa
         raise TypeError(f"kd.ma has no {name}, so NumPy's {name} cannot run on kd.ma masked arrays (kdsl never "
                         f"drops a mask or copies to the host silently); use x.to_numpy() for NumPy's np.ma")
     kwargs = {k: v for k, v in kwargs.items() if not (k == "out" and v is None)}
-    return fn(*args, **kwargs)
+    return fn(*args, **_with_defaults(name, args, kwargs))
 
 
 MaskedArray.__array_function__ = _array_function  # type: ignore[attr-defined]

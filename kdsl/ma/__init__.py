@@ -117,21 +117,23 @@ from kdsl.ma.runs import (
     notmasked_contiguous,
     notmasked_edges,
 )
+from kdsl.ma.selection import clip, compress, copy, diagonal, diff, nonzero, repeat, take, trace
 
 row_stack = vstack
 globals().update(_FUNCTIONS)  # the masked ufuncs: kd.ma.sqrt, kd.ma.log, kd.ma.add, kd.ma.divide...
 
 __all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal", "amax", "amin", "anom",
            "anomalies", "any", "arange", "argmax", "argmin", "argsort", "array", "asanyarray", "asarray",
-           "atleast_1d", "atleast_2d", "average", "clump_masked", "clump_unmasked", "compress_cols", "compress_nd",
-           "compress_rowcols", "compress_rows", "compressed", "concatenate", "count", "count_masked", "cumprod",
-           "cumsum", "default_fill_value", "dot", "empty", "empty_like", "expand_dims", "filled", "fix_invalid",
-           "flatnotmasked_contiguous", "flatnotmasked_edges", "getdata", "getmask", "getmaskarray", "hstack", "isMA",
-           "isMaskedArray", "is_masked", "isarray", "make_mask", "make_mask_none", "mask_cols", "mask_or",
-           "mask_rowcols", "mask_rows", "masked", "masked_all", "masked_all_like", "masked_array", "masked_equal",
-           "masked_greater", "masked_greater_equal", "masked_inside", "masked_invalid", "masked_less",
-           "masked_less_equal", "masked_not_equal", "masked_outside", "masked_values", "masked_where", "max", "mean",
-           "median", "min", "nomask", "notmasked_contiguous", "notmasked_edges", "ones", "ones_like", "power",
-           "prod", "product", "ptp", "ravel", "reshape", "row_stack", "sort", "squeeze", "stack", "std", "sum",
-           "swapaxes", "transpose", "var", "vstack", "where", "zeros", "zeros_like"]
+           "atleast_1d", "atleast_2d", "average", "clip", "clump_masked", "clump_unmasked", "compress",
+           "compress_cols", "compress_nd", "compress_rowcols", "compress_rows", "compressed", "concatenate", "copy",
+           "count", "count_masked", "cumprod", "cumsum", "default_fill_value", "diagonal", "diff", "dot", "empty",
+           "empty_like", "expand_dims", "filled", "fix_invalid", "flatnotmasked_contiguous", "flatnotmasked_edges",
+           "getdata", "getmask", "getmaskarray", "hstack", "is_masked", "isarray", "isMA", "isMaskedArray",
+           "make_mask", "make_mask_none", "mask_cols", "mask_or", "mask_rowcols", "mask_rows", "masked",
+           "masked_all", "masked_all_like", "masked_array", "masked_equal", "masked_greater", "masked_greater_equal",
+           "masked_inside", "masked_invalid", "masked_less", "masked_less_equal", "masked_not_equal",
+           "masked_outside", "masked_values", "masked_where", "max", "mean", "median", "min", "nomask", "nonzero",
+           "notmasked_contiguous", "notmasked_edges", "ones", "ones_like", "power", "prod", "product", "ptp",
+           "ravel", "repeat", "reshape", "row_stack", "sort", "squeeze", "stack", "std", "sum", "swapaxes", "take",
+           "trace", "transpose", "var", "vstack", "where", "zeros", "zeros_like"]
 __all__ += sorted(_FUNCTIONS)

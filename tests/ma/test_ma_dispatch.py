@@ -74,3 +74,19 @@ def test_sorting_accumulations_dot_and_stacking_respect_the_mask(kind):
     assert_same(kd.dot(k.data, k.T), np.ma.dot(n.data, n.T))
     assert_same(kd.hstack([k, k]), np.ma.hstack([n, n]))
     assert_same(kd.vstack([k[0], k]), np.ma.vstack([n[0], n]))
+
+
+MOVES = [("flip", (), {}), ("flip", (1,), {}), ("fliplr", (), {}), ("flipud", (), {}), ("roll", (1,), {}),
+         ("roll", (-2,), {"axis": 1}), ("rot90", (3,), {}), ("moveaxis", (0, 1), {}), ("rollaxis", (1,), {}),
+         ("tile", ((2, 1),), {}), ("atleast_3d", (), {}), ("round", (1,), {}), ("around", (), {"decimals": 1})]
+
+
+@pytest.mark.parametrize("name,args,kwargs", MOVES)
+def test_rearrangements_and_rounding_carry_the_mask(name, args, kwargs):
+    # np.flip(x), np.roll(x, 1), np.tile(x, 2), np.round(x, 1) of a np.ma array keep its mask (the subclass survives);
+    # kd's dropped it (the data alone), and np.flip(kd_masked) was a TypeError
+    n, k = pair((3, 4), np.float64, "some")
+    want = getattr(np, name)(n * 3.33, *args, **kwargs)
+    for lib in (kd, np):
+        assert_same(getattr(lib, name)(k * 3.33, *args, **kwargs), want)
+    assert isinstance(getattr(kd, name)(k.data, *args, **kwargs), kd.Array)  # plain arrays: unchanged

@@ -118,6 +118,7 @@ from kdsl.ma.runs import (
     notmasked_edges,
 )
 from kdsl.ma.selection import clip, compress, copy, diagonal, diff, nonzero, repeat, take, trace
+from kdsl.ma.value_parts import set_fill_value
 
 row_stack = vstack
 globals().update(_FUNCTIONS)  # the masked ufuncs: kd.ma.sqrt, kd.ma.log, kd.ma.add, kd.ma.divide...
@@ -134,6 +135,6 @@ __all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal"
            "masked_inside", "masked_invalid", "masked_less", "masked_less_equal", "masked_not_equal",
            "masked_outside", "masked_values", "masked_where", "max", "mean", "median", "min", "nomask", "nonzero",
            "notmasked_contiguous", "notmasked_edges", "ones", "ones_like", "power", "prod", "product", "ptp",
-           "ravel", "repeat", "reshape", "row_stack", "sort", "squeeze", "stack", "std", "sum", "swapaxes", "take",
-           "trace", "transpose", "var", "vstack", "where", "zeros", "zeros_like"]
+           "ravel", "repeat", "reshape", "row_stack", "set_fill_value", "sort", "squeeze", "stack", "std", "sum",
+           "swapaxes", "take", "trace", "transpose", "var", "vstack", "where", "zeros", "zeros_like"]
 __all__ += sorted(_FUNCTIONS)

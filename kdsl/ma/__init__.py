@@ -14,6 +14,7 @@ Example:
 """
 
 from kdsl.ma import dispatch  # noqa: F401 - binds MaskedArray.__array_function__
+from kdsl.ma.anomalies import anom, anomalies
 from kdsl.ma.constants import MaskError, MaskType, default_fill_value, masked, nomask
 from kdsl.ma.constructors import (
     arange,
@@ -21,6 +22,8 @@ from kdsl.ma.constructors import (
     empty,
     empty_like,
     fix_invalid,
+    masked_all,
+    masked_all_like,
     masked_array,
     masked_equal,
     masked_greater,
@@ -53,6 +56,7 @@ from kdsl.ma.functions import (
     getdata,
     getmask,
     getmaskarray,
+    hstack,
     is_masked,
     isarray,
     isMA,
@@ -66,11 +70,14 @@ from kdsl.ma.functions import (
     stack,
     swapaxes,
     transpose,
+    vstack,
     where,
 )
 from kdsl.ma.masked_array import MaskedArray
 from kdsl.ma.operators import FUNCTIONS as _FUNCTIONS
 from kdsl.ma.operators import power
+from kdsl.ma.ordering import argsort, sort
+from kdsl.ma.products import dot
 from kdsl.ma.reductions import (
     all,
     amax,
@@ -80,6 +87,8 @@ from kdsl.ma.reductions import (
     argmin,
     average,
     count,
+    cumprod,
+    cumsum,
     max,
     mean,
     median,
@@ -91,16 +100,41 @@ from kdsl.ma.reductions import (
     sum,
     var,
 )
+from kdsl.ma.rows_cols import (
+    compress_cols,
+    compress_nd,
+    compress_rowcols,
+    compress_rows,
+    mask_cols,
+    mask_rowcols,
+    mask_rows,
+)
+from kdsl.ma.runs import (
+    clump_masked,
+    clump_unmasked,
+    flatnotmasked_contiguous,
+    flatnotmasked_edges,
+    notmasked_contiguous,
+    notmasked_edges,
+)
+from kdsl.ma.selection import clip, compress, copy, diagonal, diff, nonzero, repeat, take, trace
+from kdsl.ma.value_parts import set_fill_value
 
+row_stack = vstack
 globals().update(_FUNCTIONS)  # the masked ufuncs: kd.ma.sqrt, kd.ma.log, kd.ma.add, kd.ma.divide...
 
-__all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal", "amax", "amin", "any", "arange",
-           "argmax", "argmin", "array", "asanyarray", "asarray", "atleast_1d", "atleast_2d", "average",
-           "compressed", "concatenate", "count", "count_masked", "default_fill_value", "empty", "empty_like",
-           "expand_dims", "filled", "fix_invalid", "getdata", "getmask", "getmaskarray", "is_masked", "isMA",
-           "isMaskedArray", "isarray", "make_mask", "make_mask_none", "mask_or", "masked", "masked_array",
-           "masked_equal", "masked_greater", "masked_greater_equal", "masked_inside", "masked_invalid",
-           "masked_less", "masked_less_equal", "masked_not_equal", "masked_outside", "masked_values",
-           "masked_where", "max", "mean", "median", "min", "nomask", "ones", "ones_like", "power", "prod", "product",
-           "ptp", "ravel", "reshape", "squeeze", "stack", "std", "sum", "swapaxes", "transpose", "var", "where",
-           "zeros", "zeros_like"] + sorted(_FUNCTIONS)
+__all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal", "amax", "amin", "anom",
+           "anomalies", "any", "arange", "argmax", "argmin", "argsort", "array", "asanyarray", "asarray",
+           "atleast_1d", "atleast_2d", "average", "clip", "clump_masked", "clump_unmasked", "compress",
+           "compress_cols", "compress_nd", "compress_rowcols", "compress_rows", "compressed", "concatenate", "copy",
+           "count", "count_masked", "cumprod", "cumsum", "default_fill_value", "diagonal", "diff", "dot", "empty",
+           "empty_like", "expand_dims", "filled", "fix_invalid", "flatnotmasked_contiguous", "flatnotmasked_edges",
+           "getdata", "getmask", "getmaskarray", "hstack", "is_masked", "isarray", "isMA", "isMaskedArray",
+           "make_mask", "make_mask_none", "mask_cols", "mask_or", "mask_rowcols", "mask_rows", "masked",
+           "masked_all", "masked_all_like", "masked_array", "masked_equal", "masked_greater", "masked_greater_equal",
+           "masked_inside", "masked_invalid", "masked_less", "masked_less_equal", "masked_not_equal",
+           "masked_outside", "masked_values", "masked_where", "max", "mean", "median", "min", "nomask", "nonzero",
+           "notmasked_contiguous", "notmasked_edges", "ones", "ones_like", "power", "prod", "product", "ptp",
+           "ravel", "repeat", "reshape", "row_stack", "set_fill_value", "sort", "squeeze", "stack", "std", "sum",
+           "swapaxes", "take", "trace", "transpose", "var", "vstack", "where", "zeros", "zeros_like"]
+__all__ += sorted(_FUNCTIONS)

@@ -68,6 +68,26 @@ def _like(name: str) -> Any:
 zeros_like, ones_like, empty_like = _like("zeros_like"), _like("ones_like"), _like("empty_like")
 
 
+def masked_all(shape: Any, dtype: Any = float) -> MaskedArray:
+    """NumPy's ``np.ma.masked_all``: every entry masked (the data zeros; kdsl's default float, as ``kd.zeros``).
+
+    >>> import kdsl as kd
+    >>> x = kd.ma.masked_all((2, 3))
+    >>> x.count(), x.shape
+    (0, (2, 3))
+    """
+    data = kd.zeros(shape, dtype=None if dtype is float else dtype)
+    return MaskedArray.wrap(data, kd.ones(data.shape, dtype=kd.bool_))
+
+
+def masked_all_like(arr: Any) -> MaskedArray:
+    """NumPy's ``np.ma.masked_all_like``: every entry masked, ``arr``'s shape and dtype."""
+    data, _ = parts(arr)
+    if not isinstance(data, kd.Array):
+        data = kd.asarray(data)
+    return MaskedArray.wrap(kd.zeros_like(data), kd.ones(data.shape, dtype=kd.bool_))
+
+
 def masked_where(condition: Any, a: Any, copy: bool = True) -> MaskedArray:
     """NumPy's ``np.ma.masked_where``: ``a`` masked where ``condition`` (joined with ``a``'s own mask)."""
     data, mask = parts(a)
@@ -147,8 +167,17 @@ def masked_values(x: Any, value: float, rtol: float = 1e-05, atol: float = 1e-08
 
 
 def fix_invalid(a: Any, mask: Any = nomask, copy: bool = True, fill_value: Any = None) -> MaskedArray:
-    """NumPy's ``np.ma.fix_invalid``: NaN and inf masked, and their data replaced by the fill value."""
-    out = array(a, mask=mask, copy=copy, fill_value=fill_value)
+    """NumPy's ``np.ma.fix_invalid``: NaN and inf masked, and their data replaced by ``fill_value`` (the
+    array's own fill value when None); like NumPy's, the result keeps ``a``'s fill value (``fill_value`` only
+    says what goes under the new mask).
+
+    >>> import kdsl as kd
+    >>> x = kd.ma.array([1.0, float("nan"), 3.0], mask=[0, 0, 1], dtype=kd.float64)
+    >>> x = kd.ma.fix_invalid(x, fill_value=0.0)
+    >>> x.data.tolist(), x.mask.tolist(), x.filled().tolist()
+    ([1.0, 0.0, 3.0], [False, True, True], [1.0, 1e+20, 1e+20])
+    """
+    out = array(a, mask=mask, copy=copy)
     invalid = ~kd.isfinite(out._data)
     value = out.fill_value.item() if fill_value is None else fill_value
     m = invalid if out._mask is nomask else invalid | out._mask

@@ -18,14 +18,22 @@ import sys
 from collections.abc import Callable, MutableMapping
 from typing import Any
 
+from kdsl.ma.constants import nomask
 from kdsl.ma.masked_array import MaskedArray
 
 # kd's functions with a kd.ma namesake that take the array first
 FIRST_ARGUMENT = ("sum", "prod", "mean", "var", "std", "min", "max", "amin", "amax", "argmin", "argmax", "any",
                   "all", "ptp", "average", "median", "ravel", "reshape", "transpose", "swapaxes", "squeeze",
-                  "expand_dims", "atleast_1d", "atleast_2d")
-ANY_ARGUMENT = ("where",)  # a masked array anywhere among the arguments
-SEQUENCE = ("concatenate", "stack")  # a masked array in the sequence of arrays
+                  "expand_dims", "atleast_1d", "atleast_2d", "sort", "argsort", "cumsum", "cumprod", "take", "repeat",
+                  "diagonal", "trace", "diff", "clip", "nonzero", "copy")
+ANY_ARGUMENT = ("where", "dot", "compress")  # a masked array anywhere among the arguments
+SEQUENCE = ("concatenate", "stack", "hstack", "vstack")  # a masked array in the sequence of arrays
+# NumPy's functions pass their own defaults to the masked array's method: np.argsort(x) sorts along the last axis
+# (np.ma.argsort(x) alone keeps numpy.ma's old default, the flattened array with a FutureWarning)
+_FUNCTION_DEFAULTS = {"argsort": (1, "axis", -1)}
+# rearrangements NumPy's functions apply to a np.ma array's data and mask alike (its subclass survives them)
+MOVEMENT = ("flip", "fliplr", "flipud", "roll", "rot90", "moveaxis", "rollaxis", "tile", "atleast_3d")
+_ROUNDING = {"round": "round", "around": "round"}  # kd.round(x) / np.around(x): kd.ma's masked round
 _METADATA = {"shape": lambda a: a.shape, "ndim": lambda a: a.ndim, "size": lambda a: a.size}
 
 
@@ -37,8 +45,34 @@ def _dispatching(name: str, kd_fn: Callable[..., Any], test: Callable[[tuple], b
     @functools.wraps(kd_fn)
     def fn(*args: Any, **kwargs: Any) -> Any:
         if test(args):
-            return getattr(_ma(), name)(*args, **kwargs)
+            return getattr(_ma(), name)(*args, **_with_defaults(name, args, kwargs))
         return kd_fn(*args, **kwargs)
+    return fn
+
+
+def _moved(kd_fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``kd_fn(x, ...)`` of a masked ``x``: the same rearrangement of its data and of its mask."""
+    def fn(x: MaskedArray, *args: Any, **kwargs: Any) -> MaskedArray:
+        mask = x._mask if x._mask is nomask else kd_fn(x._mask, *args, **kwargs)
+        return MaskedArray.wrap(kd_fn(x._data, *args, **kwargs), mask, x._fill_value)
+    return fn
+
+
+def _with_defaults(name: str, args: tuple, kwargs: dict) -> dict:
+    """``kwargs`` with the NumPy function's default for an argument the call left out (``_FUNCTION_DEFAULTS``)."""
+    if name in _FUNCTION_DEFAULTS:
+        position, key, value = _FUNCTION_DEFAULTS[name]
+        if len(args) <= position and key not in kwargs:
+            return {**kwargs, key: value}
+    return kwargs
+
+
+def _moving(kd_fn: Callable[..., Any]) -> Callable[..., Any]:
+    moved = _moved(kd_fn)
+
+    @functools.wraps(kd_fn)
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        return moved(*args, **kwargs) if _first(args) else kd_fn(*args, **kwargs)
     return fn
 
 
@@ -60,6 +94,11 @@ def install(namespace: MutableMapping[str, Any]) -> None:
         for name in names:
             if name in namespace:
                 namespace[name] = _dispatching(name, namespace[name], test)
+    for name in MOVEMENT:
+        namespace[name] = _moving(namespace[name])
+    for name, ma_name in _ROUNDING.items():
+        if name in namespace:
+            namespace[name] = _dispatching(ma_name, namespace[name], _first)
     asarray = namespace["asarray"]
 
     @functools.wraps(asarray)
@@ -74,11 +113,13 @@ def _array_function(self: MaskedArray, func: Any, types: tuple, args: tuple, kwa
     if name in _METADATA and args:
         return _METADATA[name](args[0])
     fn = getattr(_ma(), name, None) if func.__module__ == "numpy" else None
+    if fn is None and func.__module__ == "numpy" and (name in MOVEMENT or name in _ROUNDING):
+        fn = _moved(getattr(sys.modules["kdsl"], name)) if name in MOVEMENT else getattr(_ma(), _ROUNDING[name])
     if fn is None:
         raise TypeError(f"kd.ma has no {name}, so NumPy's {name} cannot run on kd.ma masked arrays (kdsl never "
                         f"drops a mask or copies to the host silently); use x.to_numpy() for NumPy's np.ma")
     kwargs = {k: v for k, v in kwargs.items() if not (k == "out" and v is None)}
-    return fn(*args, **kwargs)
+    return fn(*args, **_with_defaults(name, args, kwargs))
 
 
 MaskedArray.__array_function__ = _array_function  # type: ignore[attr-defined]

@@ -150,6 +150,17 @@ def stack(arrays: Any, axis: int = 0, out: Any = None) -> MaskedArray:
     return _joined(kd.stack, arrays, axis)
 
 
+def hstack(tup: Any) -> MaskedArray:
+    """NumPy's ``np.ma.hstack``: data and masks joined along the columns (axis 0 of 1-d arrays)."""
+    pieces = [atleast_1d(a) for a in tup]
+    return _joined(kd.concatenate, pieces, 0 if pieces and pieces[0].ndim == 1 else 1)
+
+
+def vstack(tup: Any) -> MaskedArray:
+    """NumPy's ``np.ma.vstack`` (``row_stack``): data and masks joined as rows."""
+    return _joined(kd.concatenate, [atleast_2d(a) for a in tup], 0)
+
+
 def _shape_function(name: str) -> Any:
     def fn(a: Any, *args: Any, **kwargs: Any) -> Any:
         x = a if isinstance(a, MaskedArray) else MaskedArray(a)

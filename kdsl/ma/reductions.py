@@ -192,9 +192,25 @@ def _bind() -> None:
     for name in ("sum", "prod", "product", "min", "max", "any", "all", "mean", "var", "std", "ptp", "argmin",
                  "argmax"):
         setattr(cls, name, globals()[name])
-    cls.cumsum = lambda self, axis=None: MaskedArray.wrap(kd.cumsum(self.filled(0), axis=axis),
-                                                         self._mask if axis is not None or self._mask is nomask
-                                                         else self._mask.ravel())
+    cls.cumsum, cls.cumprod = cumsum, cumprod
+
+
+def _accumulation(fn_name: str, identity: int):
+    def accumulate(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> MaskedArray:
+        x = _as_masked(a)
+        if out is not None:
+            raise TypeError(f"kd.ma.{fn_name}: out= is not supported; use the returned masked array")
+        result = getattr(kd, fn_name)(x.filled(identity), axis=axis, dtype=dtype)
+        mask = x._mask if axis is not None or x._mask is nomask else x._mask.ravel()
+        return MaskedArray.wrap(result, mask)
+    accumulate.__name__ = accumulate.__qualname__ = fn_name
+    accumulate.__doc__ = (f"NumPy's ``np.ma.{fn_name}``: the running {fn_name[3:]} of the unmasked entries (masked "
+                          "entries count as the identity and stay masked; flattened for ``axis=None``).")
+    return accumulate
+
+
+cumsum = _accumulation("cumsum", 0)
+cumprod = _accumulation("cumprod", 1)
 
 
 _bind()

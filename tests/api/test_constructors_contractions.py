@@ -65,7 +65,7 @@ def test_diagonal_is_a_view_of_a_view():
 
 @numpy_kdsl_allclose()
 @pytest.mark.parametrize("k", [-2, 0, 1, 5])
-@pytest.mark.parametrize("shape", [(3, 4), (2, 3, 3), (0, 2), (1, 1)])
+@pytest.mark.parametrize("shape", [(3, 4), (2, 3, 3), (0, 2), (1, 1), (4,), (0,)])  # 1-d: NumPy's (n, n) of rows
 @pytest.mark.parametrize("dtype", ["float32", "bool", "uint8"])
 def test_tril_triu(xp, k, shape, dtype):
     a = _view(xp, shape, dtype)

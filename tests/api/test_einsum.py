@@ -128,3 +128,22 @@ def test_numpy_dispatches_to_kdsl():
     a = kd.ones((2, 3))
     got = np.einsum("ij->j", a)
     assert isinstance(got, kd.Array) and np.asarray(got).tolist() == [2.0, 2.0, 2.0]
+
+
+@pytest.mark.parametrize("spec,shapes", [("...->", [(2, 3)]), ("...i->", [(2, 3)]), ("i...->i", [(2, 3, 4)]),
+                                         ("...,...->", [(3,), (2, 3)])])
+def test_output_without_ellipsis_refused_as_numpy(spec, shapes):
+    # np.einsum('...->', a) is NumPy's ValueError (the '...' axes are never summed silently); kdsl summed them
+    hosts = [np.ones(s, np.float32) for s in shapes]
+    with pytest.raises(ValueError):
+        np.einsum(spec, *hosts)
+    with pytest.raises(ValueError, match=r"has no '\.\.\.'"):
+        kd.einsum(spec, *[kd.asarray(h) for h in hosts])
+    with pytest.raises(ValueError, match=r"has no '\.\.\.'"):
+        kd.einsum(kd.asarray(hosts[0]), [Ellipsis, 0][: hosts[0].ndim - 1] or [Ellipsis], [])
+
+
+@pytest.mark.parametrize("spec", ["...ij->j", "...->...", "...ii->...i", "i...->...i"])
+def test_empty_or_kept_ellipsis_still_works(spec):
+    host = np.arange(9.0, dtype=np.float32).reshape(3, 3)
+    np.testing.assert_allclose(kd.einsum(spec, kd.asarray(host)).numpy(), np.einsum(spec, host))

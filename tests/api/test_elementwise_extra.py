@@ -163,6 +163,16 @@ def test_isin(xp, test, invert):
     return xp.isin(a, xp.asarray(np.array(test, np.float32)), invert=invert)
 
 
+@pytest.mark.parametrize("make", [set, frozenset, lambda v: dict.fromkeys(v).keys()])
+def test_isin_of_a_set_names_the_list_way(make):
+    # np.isin(a, {1, 2}) is all False (NumPy reads the set as one object: its documented pitfall); kdsl
+    # refuses and names list(s), which gives NumPy's intended answer
+    a = np.array([3, 1, 4, 1, 5])
+    with pytest.raises(TypeError, match=r"list\(s\)"):
+        kd.isin(kd.asarray(a), make([1, 5]))
+    np.testing.assert_array_equal(kd.isin(kd.asarray(a), list(make([1, 5]))).numpy(), np.isin(a, [1, 5]))
+
+
 _NAN_PAIRS = {
     "real_vs_imag": ([complex(np.nan, 1)], [complex(1, np.nan)]),
     "both_parts": ([complex(np.nan, np.nan), 2j], [complex(np.nan, 0), 2j]),

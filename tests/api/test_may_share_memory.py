@@ -30,10 +30,33 @@ def test_views_may_share_like_numpy(name, dtype):
     assert np.may_share_memory(a, view(a)) == want  # NumPy's function dispatches to kdsl
 
 
-def test_two_views_of_one_array():
-    a = kd.zeros((4, 4))
-    assert kd.may_share_memory(a[0], a[1:])  # coarser than NumPy's extents check (allowed: "may")
-    assert kd.may_share_memory(a.T[0], a[2])
+PAIRS = [(lambda a: a[0], lambda a: a[1:]), (lambda a: a.T[0], lambda a: a[2]), (lambda a: a[:2], lambda a: a[2:]),
+         (lambda a: a[::2], lambda a: a[1::2]), (lambda a: a[:, :2], lambda a: a[:, 2:]),
+         (lambda a: a.reshape(-1)[:5], lambda a: a[1, 1:]), (lambda a: a[::-1][:2], lambda a: a[:2]),
+         (lambda a: a[3, ::-1], lambda a: a.reshape(-1)[11]), (lambda a: a[1:3, 1:3], lambda a: a.T[3])]
+
+
+@pytest.mark.parametrize("pair", range(len(PAIRS)))
+@pytest.mark.parametrize("make", ["stored", "lazy", "constant"])
+def test_two_views_of_one_array_by_extents_as_numpy(pair, make):
+    # np.may_share_memory(a[:5], a[5:]) is False: NumPy compares the views' extents (a[0] and a[1:] gave True)
+    h = np.arange(16.0).reshape(4, 4)
+    a = {"stored": kd.asarray(h), "lazy": kd.arange(16.0).reshape(4, 4), "constant": kd.zeros((4, 4))}[make]
+    f, g = PAIRS[pair]
+    want = np.may_share_memory(f(h), g(h))
+    assert kd.may_share_memory(f(a), g(a)) == want
+    assert np.may_share_memory(g(a), f(a)) == want
+    assert kd.shares_memory(f(a), g(a)) == np.shares_memory(f(h), g(h))
+
+
+def test_views_made_before_a_write_into_the_base_may_share():
+    a = kd.asarray(np.arange(8.0))
+    left = a[:4]
+    a[6] = -1.0  # a's data is new; ``left`` still reads and writes a
+    assert kd.may_share_memory(a, left) and kd.may_share_memory(left, a[4:]) >= np.may_share_memory(
+        np.arange(8.0)[:4], np.arange(8.0)[4:])  # "may": True is allowed where the extents are not known
+    left[0] = 9.0
+    assert a.tolist()[0] == 9.0 and not kd.shares_memory(left, a[4:])
 
 
 @pytest.mark.parametrize("make", [lambda a: a + 1, lambda a: a.copy(), lambda a: kd.asarray(a.numpy()),

@@ -43,6 +43,19 @@ def test_masked_invalid_values_fix_invalid(dtype):
     np.testing.assert_array_equal(got.data.numpy(), expected.data)
 
 
+@pytest.mark.parametrize("fill", [None, 0.0, -7.5])
+def test_fix_invalid_keeps_the_arrays_fill_value(fill):
+    # np.ma.fix_invalid(x, fill_value=0).filled() gives 1e20 under the mask: fill_value only replaces the data
+    data = np.array([[1.0, np.nan, 3.0], [np.inf, 2.5, -np.inf]])
+    mask = [[0, 0, 1], [0, 0, 0]]
+    got = kd.ma.fix_invalid(kd.ma.array(kd.asarray(data), mask=mask), fill_value=fill)
+    expected = np.ma.fix_invalid(np.ma.array(data, mask=mask), fill_value=fill)
+    assert_same(got, expected)
+    np.testing.assert_array_equal(got.data.numpy(), expected.data)
+    np.testing.assert_array_equal(got.filled().numpy(), expected.filled())
+    assert got.fill_value == expected.fill_value
+
+
 def test_masked_where():
     data = np.arange(12.0).reshape(3, 4)
     cond = data % 3 == 0

@@ -57,3 +57,36 @@ def test_numpy_function_without_a_masked_version_raises():
         np.percentile(k, 50)
     with pytest.raises(TypeError, match="kd.ma has no masked"):
         kd.gcd(k, k)
+
+
+@pytest.mark.parametrize("kind", ["some", "nomask"])
+def test_sorting_accumulations_dot_and_stacking_respect_the_mask(kind):
+    # kd.sort(x), kd.cumsum(x), kd.dot(a, x), kd.hstack([x, y]) of masked arrays ran on the data alone (the mask
+    # silently dropped); they are kd.ma's now, as np.sort/np.argsort/np.cumsum of np.ma arrays are numpy.ma's
+    n, k = pair((3, 4), np.float64, kind)
+    for lib in (kd, np):
+        assert_same(lib.sort(k, kind="stable"), np.sort(n, kind="stable"), masked_data=True)
+        np.testing.assert_array_equal(lib.argsort(k, kind="stable").numpy(), np.argsort(n, kind="stable"))
+        np.testing.assert_array_equal(lib.argsort(k, 0, kind="stable").numpy(), np.argsort(n, 0, kind="stable"))
+        for name in ("cumsum", "cumprod"):
+            assert_same(getattr(lib, name)(k, axis=1), getattr(np, name)(n, axis=1))
+    assert_same(kd.dot(k, k.T), np.ma.dot(n, n.T))
+    assert_same(kd.dot(k.data, k.T), np.ma.dot(n.data, n.T))
+    assert_same(kd.hstack([k, k]), np.ma.hstack([n, n]))
+    assert_same(kd.vstack([k[0], k]), np.ma.vstack([n[0], n]))
+
+
+MOVES = [("flip", (), {}), ("flip", (1,), {}), ("fliplr", (), {}), ("flipud", (), {}), ("roll", (1,), {}),
+         ("roll", (-2,), {"axis": 1}), ("rot90", (3,), {}), ("moveaxis", (0, 1), {}), ("rollaxis", (1,), {}),
+         ("tile", ((2, 1),), {}), ("atleast_3d", (), {}), ("round", (1,), {}), ("around", (), {"decimals": 1})]
+
+
+@pytest.mark.parametrize("name,args,kwargs", MOVES)
+def test_rearrangements_and_rounding_carry_the_mask(name, args, kwargs):
+    # np.flip(x), np.roll(x, 1), np.tile(x, 2), np.round(x, 1) of a np.ma array keep its mask (the subclass survives);
+    # kd's dropped it (the data alone), and np.flip(kd_masked) was a TypeError
+    n, k = pair((3, 4), np.float64, "some")
+    want = getattr(np, name)(n * 3.33, *args, **kwargs)
+    for lib in (kd, np):
+        assert_same(getattr(lib, name)(k * 3.33, *args, **kwargs), want)
+    assert isinstance(getattr(kd, name)(k.data, *args, **kwargs), kd.Array)  # plain arrays: unchanged

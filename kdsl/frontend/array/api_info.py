@@ -23,6 +23,7 @@ from kdsl import dtype as dt
 from kdsl.device import Device, devices
 from kdsl.device import device as current_device
 from kdsl.dtype import promotion
+from kdsl.dtype.byte_order import native_only
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 
@@ -202,6 +203,7 @@ def astype(x: Array, dtype: Any, /, *, copy: bool = True, device: Any = None) ->
         raise TypeError(f"astype takes a kdsl Array, got {type(x).__name__}; use kd.asarray(x, dtype=...)")
     if device is not None and current_device(device) is not x.device:
         x = x.to_device(device)
+    native_only(dtype, "astype")
     d = dt.as_dtype(dtype)
     if d is x.dtype:
         return x.copy() if copy else x

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kdsl.dtype.byte_order import native_only
 from kdsl.frontend.array import ops
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ def astype(self, dtype, order: str = "K", casting: str = "unsafe", subok: bool =
     >>> a.astype(kd.int32).tolist(), a.astype(kd.float32, copy=False) is a
     ([1, -2], True)
     """
+    native_only(dtype, "astype")  # kdsl arrays have no byte order: '>i2' would give little-endian bytes
     if order == "K" and casting == "unsafe" and copy:  # the common call, without the checks
         return ops.astype(self, dtype)
     from kdsl.frontend.array.conversion import array_astype  # cycle: that module imports this one

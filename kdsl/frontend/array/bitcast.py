@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.dtype.byte_order import native_only
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import arange
 from kdsl.ir.graph import Node
@@ -66,6 +67,7 @@ def view(a: Array, dtype: Any = None, type: Any = None) -> Array:  # noqa: A002 
     if dtype is None:
         out = Array(a._n)
     else:
+        native_only(dtype, "view")  # kdsl arrays have no byte order: '>i4' would read the bytes little-endian
         d = a.device.check(dt.as_dtype(dtype))
         for x in (a.dtype, d):
             if x.kind not in "biuf" and x is not dt.complex64:

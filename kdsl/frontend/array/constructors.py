@@ -126,10 +126,9 @@ def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = 
 
 
 def _band(x: Array, k: int, lower: bool) -> Array:
-    if x.ndim < 2:
-        raise ValueError(f"{'tril' if lower else 'triu'} needs an array of at least 2 dimensions; "
-                         f"got shape {x.shape}")
-    shape = x.shape[-2:]
+    if x.ndim < 1:
+        raise ValueError(f"{'tril' if lower else 'triu'} needs an array of at least 1 dimension; got a 0-d array")
+    shape = x.shape[-2:] if x.ndim >= 2 else x.shape * 2  # a 1-d row as NumPy's: repeated into (n, n)
     rows, cols = iota(shape, 0, x.device), iota(shape, 1, x.device)
     keep = (cols - rows <= k) if lower else (cols - rows >= k)
     return where(keep, x, Array(_zero(x)))
@@ -155,6 +154,8 @@ def triu(m: Any, k: int = 0) -> Array:
     >>> import kdsl as kd
     >>> kd.triu(kd.ones((3, 2), dtype=kd.int32), -1).tolist()
     [[1, 1], [1, 1], [0, 1]]
+    >>> kd.triu(kd.asarray([1, 2, 3])).tolist()  # a 1-d array: its rows, as NumPy's
+    [[1, 2, 3], [0, 2, 3], [0, 0, 3]]
     """
     return _band(as_array(m), int(k), lower=False)
 

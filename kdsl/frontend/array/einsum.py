@@ -187,6 +187,9 @@ def _expand(parsed: list[list[str]], out: list[str] | None, arrays: list[Array]
                       key=_LETTERS.index)
         outputs = wide + tuple(once)
     else:
+        if ell and "..." not in out:  # NumPy's rule: the broadcast axes are never summed away silently
+            raise ValueError(f"einsum: the operands' '...' cover {ell} axes but the output {''.join(out)!r} has no "
+                             "'...'; write '...' in the output to keep them, or sum them with .sum() afterwards")
         outputs = tuple(_fill(out, wide))
         if len(set(outputs)) != len(outputs):
             raise ValueError(f"einsum: output subscripts {''.join(out)!r} repeat a label")

@@ -267,6 +267,9 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
     """
     if kind not in (None, "sort", "table"):
         raise ValueError(f"isin: kind must be None, 'sort' or 'table', not {kind!r}")
+    if isinstance(test_elements, (set, frozenset, type({}.keys()), type({}.values()))):
+        raise TypeError(f"isin: test_elements is a {type(test_elements).__name__}, which NumPy reads as one object "
+                        "(every answer False: NumPy's documented pitfall); pass list(s) or np.fromiter(s, int)")
     dev = ops.device_of((element, test_elements))
     x, t = as_array(element, dev), as_array(test_elements, dev).reshape(-1)
     if t.shape[0] == 0:

@@ -3,8 +3,9 @@
 A kdsl array lives in device memory, so it never shares memory with a NumPy array (``np.asarray(a)`` is a
 download, a copy). Two kdsl arrays may share memory when one is a view of the other (``a[0]``, ``a.T``,
 ``a.reshape(...)`` of a stored array: writes through one reach the other) or both are views of a third. Like
-NumPy's, ``True`` does not promise an element in common; kdsl's is coarser than NumPy's bounds check (two
-disjoint views of one array, ``a[:2]`` and ``a[2:]``, may share here; NumPy sees their extents do not overlap).
+NumPy's, ``True`` does not promise an element in common: it is NumPy's bounds check (two views of the same data
+whose extents do not overlap, ``a[:5]`` and ``a[5:]``, share nothing), coarser only where a view's data is not
+the other's (a view made before a write into its base, a bit-cast view): then ``True``.
 ``shares_memory`` is exact for views: it marks the elements of the common base that each view covers (a few
 lazy boolean ops, through the views' own write-back paths) and reads back whether any element is in both.
 
@@ -23,6 +24,8 @@ from typing import Any
 from kdsl import dtype as dt
 from kdsl.frontend.array import creation
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.constant_layout import layout
+from kdsl.ir.view import View
 
 
 def _lineage(a: Array) -> list[Array]:
@@ -52,15 +55,54 @@ def may_share_memory(a: Any, b: Any, /, max_work: int | None = None) -> bool:
 
     >>> import kdsl as kd
     >>> a = kd.arange(6).reshape(2, 3)
-    >>> kd.may_share_memory(a[0], a[1]), kd.may_share_memory(a, kd.arange(6))
-    (True, False)
+    >>> kd.may_share_memory(a[0], a[1]), kd.may_share_memory(a[0], a[:, 1]), kd.may_share_memory(a, kd.arange(6))
+    (False, True, False)
     """
     if max_work is not None and not isinstance(max_work, int):
         raise TypeError(f"may_share_memory: max_work must be an int or None, got {type(max_work).__name__}")
     if not (isinstance(a, Array) and isinstance(b, Array)) or a.size == 0 or b.size == 0:
         return False  # an empty array has no memory to share (NumPy says the same)
     ids = {id(x) for x in _lineage(a)}
-    return any(id(x) in ids for x in _lineage(b))
+    if not any(id(x) in ids for x in _lineage(b)):
+        return False
+    ea, eb = _extent(a), _extent(b)  # NumPy's bounds check, where both are laid out over the same data
+    return ea is None or eb is None or ea[0] is not eb[0] or not (ea[2] < eb[1] or eb[2] < ea[1])
+
+
+def _extent(a: Array) -> tuple[object, int, int] | None:
+    """The data ``a`` is laid out over (a node, or the Array of a lazy constant) and the first and last of its
+    elements that ``a`` covers (NumPy's extent); None where that is not known (a bit-cast: True stands)."""
+    node = a._n
+    if node.op == "view" and node.srcs and not node.srcs[0].shape:  # a lazy constant (zeros) or a view of one
+        return _constant_extent(a)
+    if node.op == "view":
+        data, view = node.srcs[0], node.arg
+        if data.op == "view" or data.dtype.itemsize != node.dtype.itemsize:
+            return None
+    elif node.op == "buffer" and node.arg is None:
+        data, view = node, View.contiguous(a.shape)
+    else:
+        return None
+    return (data, *_bounds(view))
+
+
+def _constant_extent(a: Array) -> tuple[object, int, int] | None:
+    """``_extent`` of a lazy constant or a view of one: its layout replayed over the constant it views."""
+    chain = [a]
+    while chain[-1]._read is not None and chain[-1]._parent is not None:
+        chain.append(chain[-1]._parent[0])
+    owner = chain[-1]
+    if owner._read is not None or owner._n.op != "view" or owner._n.srcs[0].shape:
+        return None
+    view = layout(a) if a is not owner else None
+    return (owner, *_bounds(view if view is not None else View.contiguous(a.shape)))  # None: the owner's order
+
+
+def _bounds(view: View) -> tuple[int, int]:
+    lo = hi = view.offset
+    for n, step in zip(view.shape, view.strides, strict=True):
+        lo, hi = lo + min(0, (n - 1) * step), hi + max(0, (n - 1) * step)
+    return lo, hi
 
 
 def _footprint(chain: list[Array]) -> Array:

@@ -1,0 +1,45 @@
+"""``kd.ma.dot`` (and ``x.dot(y)``), as ``numpy.ma``'s: the product of the data with masked entries as 0; an entry
+of the result is masked where no pair of unmasked entries meets in its sum (``strict=False``), or, with
+``strict=True``, where any masked entry takes part (a masked entry masks its whole row of ``a`` / column of ``b``).
+
+Example:
+    >>> import kdsl as kd
+    >>> a = kd.ma.array([[1.0, 2.0], [3.0, 4.0]], mask=[[0, 1], [1, 1]])
+    >>> kd.ma.dot(a, kd.ma.array([[1.0], [1.0]])).tolist()
+    [[1.0], [None]]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import kdsl as kd
+from kdsl.ma.constants import nomask
+from kdsl.ma.masked_array import MaskedArray
+
+
+def _spread(x: MaskedArray, axis: int) -> MaskedArray:
+    """``x`` with every line along ``axis`` that holds a masked entry masked whole (NumPy's _mask_propagate)."""
+    if x._mask is nomask:
+        return x
+    return MaskedArray.wrap(x._data, kd.broadcast_to(kd.any(x._mask, axis=axis, keepdims=True), x.shape))
+
+
+def dot(a: Any, b: Any, strict: bool = False, out: Any = None) -> MaskedArray:
+    """NumPy's ``np.ma.dot``: ``kd.dot`` of the data filled with 0, masked as the module docstring says."""
+    if out is not None:
+        raise TypeError("kd.ma.dot: out= is not supported; use the returned masked array")
+    x = a if isinstance(a, MaskedArray) else MaskedArray(a)
+    y = b if isinstance(b, MaskedArray) else MaskedArray(b)
+    if strict is True and x.ndim and y.ndim:
+        x, y = _spread(x, x.ndim - 1), _spread(y, y.ndim - 1 if y.ndim == 1 else y.ndim - 2)
+    data = kd.dot(x.filled(0), y.filled(0))
+    if x._mask is nomask and y._mask is nomask:
+        return MaskedArray.wrap(data, kd.zeros(data.shape, dtype=kd.bool_))  # NumPy's result has a full mask
+    some = kd.dot((~kd.ma.getmaskarray(x)).astype(kd.int32), (~kd.ma.getmaskarray(y)).astype(kd.int32)) > 0
+    return MaskedArray.wrap(data, ~some)
+
+
+MaskedArray.dot = lambda self, b, out=None, strict=False: dot(self, b, strict, out)  # type: ignore[attr-defined]
+
+__all__ = ["dot"]

@@ -1,0 +1,115 @@
+"""``kd.ma``'s selections and differences, as ``numpy.ma``'s: ``take``, ``repeat``, ``diagonal``, ``compress`` and
+``copy`` do to the mask what they do to the data; ``trace`` sums the unmasked diagonal; ``diff`` subtracts
+neighbours (masked where either is, ``prepend``/``append`` joined first); ``clip`` clips the data and keeps the
+mask; ``nonzero`` gives the unmasked nonzero entries. Also methods (``x.take(i)``...), and what ``kd.take(x, i)``,
+``np.diff(x)``... of a masked array run.
+
+Example:
+    >>> import kdsl as kd
+    >>> x = kd.ma.array([1, 4, 9, 16], mask=[0, 0, 1, 0])
+    >>> kd.ma.diff(x).tolist(), kd.ma.take(x, [3, 2]).tolist(), kd.ma.repeat(x, 2)[:4].tolist()
+    ([3, None, None], [16, None], [1, 1, 4, 4])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import kdsl as kd
+from kdsl.ma.constants import nomask
+from kdsl.ma.functions import concatenate
+from kdsl.ma.masked_array import MaskedArray
+
+
+def _masked(a: Any) -> MaskedArray:
+    return a if isinstance(a, MaskedArray) else MaskedArray(a)
+
+
+def _both(x: MaskedArray, fn: Any) -> MaskedArray:
+    """``fn`` applied to the data and to the mask (nomask stays nomask)."""
+    return MaskedArray.wrap(fn(x._data), nomask if x._mask is nomask else fn(x._mask), x._fill_value)
+
+
+def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "raise") -> Any:
+    """NumPy's ``np.ma.take``: the entries at ``indices`` (their masks with them)."""
+    _no_out(out, "take")
+    result = _both(_masked(a), lambda v: kd.take(v, indices, axis=axis, mode=mode))
+    return result[()] if result.ndim == 0 else result
+
+
+def repeat(a: Any, repeats: Any, axis: Any = None) -> MaskedArray:
+    """NumPy's ``np.ma.repeat``: each entry (and its mask) repeated."""
+    return _both(_masked(a), lambda v: kd.repeat(v, repeats, axis=axis))
+
+
+def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> MaskedArray:
+    """NumPy's ``np.ma.diagonal``: the diagonal of the data and of the mask."""
+    return _both(_masked(a), lambda v: kd.diagonal(v, offset, axis1, axis2))
+
+
+def compress(condition: Any, a: Any, axis: Any = None, out: Any = None) -> MaskedArray:
+    """NumPy's ``np.ma.compress``: the slices where ``condition`` holds (reads its true count, as ``kd.compress``)."""
+    _no_out(out, "compress")
+    return _both(_masked(a), lambda v: kd.compress(condition, v, axis=axis))
+
+
+def copy(a: Any, order: str = "C") -> MaskedArray:
+    """NumPy's ``np.ma.copy``: data and mask copied."""
+    return _both(_masked(a), kd.copy)
+
+
+def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None, out: Any = None) -> Any:
+    """NumPy's ``np.ma.trace``: the sum of the unmasked diagonal entries (0 where all are masked)."""
+    _no_out(out, "trace")
+    x = _masked(a)
+    if x._mask is nomask:
+        return kd.trace(x._data, offset, axis1, axis2, dtype=dtype)
+    d = diagonal(x, offset, axis1, axis2)
+    return kd.sum((d if dtype is None else d.astype(dtype)).filled(0), axis=-1)
+
+
+def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> MaskedArray:
+    """NumPy's ``np.ma.diff``: ``n``-th differences along ``axis``, masked where either neighbour is."""
+    x = _masked(a)
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n!r}")
+    axis = axis % x.ndim if x.ndim else 0
+    pieces = [_edge(p, x, axis) for p in (prepend,) if p is not None] + [x] + \
+        [_edge(p, x, axis) for p in (append,) if p is not None]
+    x = concatenate(pieces, axis=axis) if len(pieces) > 1 else x
+    lead = (slice(None),) * axis
+    for _ in range(n):
+        x = x[lead + (slice(1, None),)] - x[lead + (slice(None, -1),)]
+    return x
+
+
+def _edge(value: Any, x: MaskedArray, axis: int) -> MaskedArray:
+    """``prepend``/``append`` as a masked array of ``x``'s shape but 1 (or its own length) along ``axis``."""
+    v = _masked(value)
+    if v.ndim == 0:
+        shape = x.shape[:axis] + (1,) + x.shape[axis + 1:]
+        return _both(v, lambda d: kd.broadcast_to(d, shape))
+    return v
+
+
+def clip(a: Any, a_min: Any = None, a_max: Any = None, out: Any = None, **kwargs: Any) -> MaskedArray:
+    """NumPy's ``np.ma.clip``: the data clipped, the mask kept."""
+    _no_out(out, "clip")
+    return _masked(a).clip(kwargs.get("min", a_min), kwargs.get("max", a_max))  # type: ignore[attr-defined]
+
+
+def nonzero(a: Any) -> Any:
+    """NumPy's ``np.ma.nonzero``: the indices of the unmasked nonzero entries."""
+    return _masked(a).nonzero()  # type: ignore[attr-defined]
+
+
+def _no_out(out: Any, name: str) -> None:
+    if out is not None:
+        raise TypeError(f"kd.ma.{name}: out= is not supported; use the returned masked array")
+
+
+for _name in ("take", "repeat", "diagonal", "compress", "trace"):
+    setattr(MaskedArray, _name, (lambda f: lambda self, *args, **kwargs: f(self, *args, **kwargs))(globals()[_name]))
+MaskedArray.compress = lambda self, condition, axis=None, out=None: compress(condition, self, axis, out)  # type: ignore[attr-defined]
+
+__all__ = ["clip", "compress", "copy", "diagonal", "diff", "nonzero", "repeat", "take", "trace"]

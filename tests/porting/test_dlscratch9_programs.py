@@ -5,6 +5,8 @@ truncated BPTT with gradient clipping, attention, embeddings with np.add.at, opt
 numerical gradients with np.nditer, softmax cross-entropy with one-hot labels, a two-layer net trained on host
 mini-batches and a word2vec corpus pipeline (tests/porting)."""
 
+import io
+
 import numpy as np
 from harness import check
 
@@ -603,6 +605,308 @@ def views_and_edge_batches(np, X_host, W_host):
             "kinds": [out_full.dtype.kind, str(one.dtype)]}
 
 
+def min_char_rnn(np, data, hidden_size, seq_length, seed_host):
+    chars = sorted(set(data))
+    vocab_size = len(chars)
+    char_to_ix = {ch: i for i, ch in enumerate(chars)}
+    Wxh = np.asarray(seed_host[0][:hidden_size, :vocab_size]) * 0.1
+    Whh = np.asarray(seed_host[1][:hidden_size, :hidden_size]) * 0.1
+    Why = np.asarray(seed_host[2][:vocab_size, :hidden_size]) * 0.1
+    bh, by = np.zeros((hidden_size, 1)), np.zeros((vocab_size, 1))
+
+    def lossFun(inputs, targets, hprev):
+        xs, hs, ys, ps = {}, {}, {}, {}
+        hs[-1] = np.copy(hprev)
+        loss = 0
+        for t in range(len(inputs)):
+            xs[t] = np.zeros((vocab_size, 1))
+            xs[t][inputs[t]] = 1
+            hs[t] = np.tanh(np.dot(Wxh, xs[t]) + np.dot(Whh, hs[t - 1]) + bh)
+            ys[t] = np.dot(Why, hs[t]) + by
+            ps[t] = np.exp(ys[t]) / np.sum(np.exp(ys[t]))
+            loss += -np.log(ps[t][targets[t], 0])
+        dWxh, dWhh, dWhy = np.zeros_like(Wxh), np.zeros_like(Whh), np.zeros_like(Why)
+        dbh, dby = np.zeros_like(bh), np.zeros_like(by)
+        dhnext = np.zeros_like(hs[0])
+        for t in reversed(range(len(inputs))):
+            dy = np.copy(ps[t])
+            dy[targets[t]] -= 1
+            dWhy += np.dot(dy, hs[t].T)
+            dby += dy
+            dh = np.dot(Why.T, dy) + dhnext
+            dhraw = (1 - hs[t] * hs[t]) * dh
+            dbh += dhraw
+            dWxh += np.dot(dhraw, xs[t].T)
+            dWhh += np.dot(dhraw, hs[t - 1].T)
+            dhnext = np.dot(Whh.T, dhraw)
+        for dparam in [dWxh, dWhh, dWhy, dbh, dby]:
+            np.clip(dparam, -5, 5, out=dparam)
+        return loss, dWxh, dWhh, dWhy, dbh, dby, hs[len(inputs) - 1]
+
+    # gradCheck: a few entries of each parameter perturbed through param.flat
+    inputs = [char_to_ix[ch] for ch in data[:seq_length]]
+    targets = [char_to_ix[ch] for ch in data[1 : seq_length + 1]]
+    hprev = np.zeros((hidden_size, 1))
+    _, dWxh, dWhh, dWhy, dbh, dby, _ = lossFun(inputs, targets, hprev)
+    rel_errors = []
+    for param, dparam in zip([Wxh, Whh, Why, bh, by], [dWxh, dWhh, dWhy, dbh, dby], strict=True):
+        assert dparam.shape == param.shape
+        for ri in (0, param.size // 2, param.size - 1):
+            old_val = param.flat[ri]
+            param.flat[ri] = old_val + 1e-2
+            cg0 = lossFun(inputs, targets, hprev)[0]
+            param.flat[ri] = old_val - 1e-2
+            cg1 = lossFun(inputs, targets, hprev)[0]
+            param.flat[ri] = old_val
+            grad_analytic = dparam.flat[ri]
+            grad_numerical = (cg0 - cg1) / (2 * 1e-2)
+            rel_errors.append(float(abs(grad_analytic - grad_numerical) / abs(grad_numerical + grad_analytic + 1e-12)))
+    mWxh, mWhh, mWhy = np.zeros_like(Wxh), np.zeros_like(Whh), np.zeros_like(Why)
+    mbh, mby = np.zeros_like(bh), np.zeros_like(by)
+    smooth_loss = -np.log(1.0 / vocab_size) * seq_length
+    n, p = 0, 0
+    losses = []
+    while n < 6:
+        if p + seq_length + 1 >= len(data) or n == 0:
+            hprev = np.zeros((hidden_size, 1))
+            p = 0
+        inputs = [char_to_ix[ch] for ch in data[p : p + seq_length]]
+        targets = [char_to_ix[ch] for ch in data[p + 1 : p + seq_length + 1]]
+        loss, dWxh, dWhh, dWhy, dbh, dby, hprev = lossFun(inputs, targets, hprev)
+        smooth_loss = smooth_loss * 0.999 + loss * 0.001
+        losses.append(float(loss))
+        for param, dparam, mem in zip([Wxh, Whh, Why, bh, by], [dWxh, dWhh, dWhy, dbh, dby],
+                                      [mWxh, mWhh, mWhy, mbh, mby], strict=True):
+            mem += dparam * dparam
+            param += -0.1 * dparam / np.sqrt(mem + 1e-8)
+        p += seq_length
+        n += 1
+    h = hprev
+    x = np.zeros((vocab_size, 1))
+    x[char_to_ix[data[0]]] = 1
+    greedy = []
+    for _ in range(8):
+        h = np.tanh(np.dot(Wxh, x) + np.dot(Whh, h) + bh)
+        y = np.dot(Why, h) + by
+        ix = int(np.argmax(y))
+        x = np.zeros((vocab_size, 1))
+        x[ix] = 1
+        greedy.append(chars[ix])
+    return {"losses": losses, "smooth": float(smooth_loss), "grad_ok": max(rel_errors) < 0.05, "Why": Why,
+            "greedy": "".join(greedy)}
+
+
+def eval_numerical_gradient_array(np, f, x, df, h=1e-5):
+    grad = np.zeros_like(x)
+    it = np.nditer(x, flags=["multi_index"], op_flags=["readwrite"])
+    while not it.finished:
+        ix = it.multi_index
+        oldval = x[ix]
+        x[ix] = oldval + h
+        pos = f(x).copy()
+        x[ix] = oldval - h
+        neg = f(x).copy()
+        x[ix] = oldval
+        grad[ix] = np.sum((pos - neg) * df) / (2 * h)
+        it.iternext()
+    return grad
+
+
+def cs231n_layer_checks(np, x_host, w_host, dout_host):
+    x = np.asarray(x_host)
+    w = np.asarray(w_host)
+    b = np.linspace(-0.1, 0.2, w.shape[1])
+    dout = np.asarray(dout_host)
+
+    def affine_forward(x, w, b):
+        return x.reshape(x.shape[0], -1).dot(w) + b
+
+    def relu_forward(x):
+        return np.maximum(0, x)
+
+    dx_num = eval_numerical_gradient_array(np, lambda x: affine_forward(x, w, b), x, dout)
+    dw_num = eval_numerical_gradient_array(np, lambda w: affine_forward(x, w, b), w, dout)
+    db_num = eval_numerical_gradient_array(np, lambda b: affine_forward(x, w, b), b, dout)
+    dx = dout.dot(w.T).reshape(x.shape)
+    dw = x.reshape(x.shape[0], -1).T.dot(dout)
+    db = np.sum(dout, axis=0)
+    a = affine_forward(x, w, b)
+    da_num = eval_numerical_gradient_array(np, relu_forward, a, dout)
+    da = dout * (a > 0)
+
+    def rel_error(x, y):
+        return np.max(np.abs(x - y) / (np.maximum(1e-8, np.abs(x) + np.abs(y))))
+
+    return {"dx": dx, "dw": dw, "db": db, "da": da, "dx_num": dx_num, "db_num": db_num,
+            "errors_small": [bool(rel_error(dx_num, dx) < 1e-2), bool(rel_error(dw_num, dw) < 1e-2),
+                             bool(rel_error(db_num, db) < 1e-2), bool(rel_error(da_num, da) < 1e-2)]}
+
+
+def mnist_style_loading(np, raw_images, raw_labels, n=6, side=4):
+    images = np.frombuffer(raw_images, np.uint8, offset=16).reshape(-1, side * side)
+    labels = np.frombuffer(raw_labels, np.uint8, offset=8)
+    x = images.astype(np.float32)
+    x /= 255.0
+    T = np.zeros((labels.size, 10))
+    for idx, row in enumerate(T):
+        row[labels[idx]] = 1
+    x4 = x.reshape(-1, 1, side, side)
+    magic = int.from_bytes(raw_images[:4], "big")
+    header = np.frombuffer(raw_images[:16], dtype=np.dtype(">u4"))
+    window_len = 5
+    curve = np.cumsum(np.asarray([0.9, 0.7, 0.8, 0.5, 0.55, 0.4, 0.45, 0.3, 0.35, 0.2]))
+    s = np.r_[curve[window_len - 1 : 0 : -1], curve, curve[-1:-window_len:-1]]
+    w = np.kaiser(window_len, 2)
+    smooth = np.convolve(w / w.sum(), s, mode="valid")
+    return {"x": x[:2], "T": T, "x4_mean": x4.mean(axis=(2, 3)), "magic": magic, "header": header,
+            "labels": labels, "smooth": smooth[2 : len(smooth) - 2], "n": int(x.shape[0]), "kind": x.dtype.kind}
+
+
+def negative_sampling(np, corpus_host, W_in_host, W_out_host, negatives_host, power=0.75):
+    import collections
+
+    corpus = np.asarray(corpus_host)
+    counts = collections.Counter()
+    for word_id in corpus:
+        counts[word_id] += 1
+    vocab_size = len(counts)
+    word_p = np.zeros(vocab_size)
+    for i in range(vocab_size):
+        word_p[i] = counts[i]
+    word_p = np.power(word_p, power)
+    word_p /= np.sum(word_p)
+    W_in, W_out = np.asarray(W_in_host), np.asarray(W_out_host)
+    contexts = np.stack([corpus[:-2], corpus[2:]], axis=1)
+    target = corpus[1:-1]
+    h = W_in[contexts].mean(axis=1)
+    batch_size = target.shape[0]
+    negative_sample = np.asarray(negatives_host)
+
+    def embed_dot(idx, h):
+        target_W = W_out[idx]
+        return np.sum(target_W * h, axis=1), target_W
+
+    def sigmoid_with_loss(x, t):
+        y = 1 / (1 + np.exp(-x))
+        loss = -np.sum(np.log(np.c_[1 - y, y][np.arange(len(t)), t] + 1e-7)) / len(t)
+        return loss, (y - t) / len(t)
+
+    score, tW = embed_dot(target, h)
+    correct_label = np.ones(batch_size, dtype=np.int32)
+    loss, dscore = sigmoid_with_loss(score, correct_label)
+    dW_out = np.zeros_like(W_out)
+    np.add.at(dW_out, target, dscore.reshape(-1, 1) * h)
+    dh = dscore.reshape(-1, 1) * tW
+    negative_label = np.zeros(batch_size, dtype=np.int32)
+    for i in range(negative_sample.shape[1]):
+        negative_target = negative_sample[:, i]
+        score, tW = embed_dot(negative_target, h)
+        l, dscore = sigmoid_with_loss(score, negative_label)
+        loss += l
+        np.add.at(dW_out, negative_target, dscore.reshape(-1, 1) * h)
+        dh += dscore.reshape(-1, 1) * tW
+    dW_in = np.zeros_like(W_in)
+    for i in range(contexts.shape[1]):
+        np.add.at(dW_in, contexts[:, i], dh / contexts.shape[1])
+    return {"word_p": word_p, "loss": float(loss), "dW_out": dW_out, "dW_in": dW_in, "vocab": vocab_size}
+
+
+def conv_transpose_and_rot90(np, x_host, w_host, stride=2):
+    x, w = np.asarray(x_host), np.asarray(w_host)
+    N, C, H, W = x.shape
+    _, F, k, _ = w.shape
+    Ho, Wo = (H - 1) * stride + k, (W - 1) * stride + k
+    out = np.zeros((N, F, Ho, Wo))
+    for i in range(H):
+        for j in range(W):
+            out[:, :, i * stride : i * stride + k, j * stride : j * stride + k] += np.einsum(
+                "nc,cfij->nfij", x[:, :, i, j], w)
+    ii, jj = np.meshgrid(np.arange(H) * stride, np.arange(W) * stride, indexing="ij")
+    out2 = np.zeros((N, F, Ho, Wo))
+    for a in range(k):
+        for b in range(k):
+            np.add.at(out2, (slice(None), slice(None), ii + a, jj + b),
+                      np.einsum("nchw,cf->nfhw", x, w[:, :, a, b]))
+    dilated = np.zeros((N, C, (H - 1) * stride + 1, (W - 1) * stride + 1))
+    dilated[:, :, ::stride, ::stride] = x
+    padded = np.pad(dilated, ((0, 0), (0, 0), (k - 1, k - 1), (k - 1, k - 1)))
+    wf = np.rot90(w, 2, axes=(2, 3))
+    win = np.lib.stride_tricks.sliding_window_view(padded, (k, k), axis=(2, 3))
+    out3 = np.einsum("nchwij,cfij->nfhw", win, wf)
+    return {"out": out, "same2": bool(np.allclose(out, out2)), "out3": out3,
+            "flip_same": bool(np.array_equal(wf, np.flip(w, axis=(2, 3))))}
+
+
+def transformer_block(np, x_host, Wq_host, heads=2):
+    x = np.asarray(x_host, dtype=np.float32)
+    B, T, D = x.shape
+    pos = np.arange(T)[:, np.newaxis]
+    i = np.arange(D)[np.newaxis, :]
+    angle = pos / np.power(10000, (2 * (i // 2)) / np.float32(D))
+    pe = np.zeros((T, D))
+    pe[:, 0::2] = np.sin(angle[:, 0::2])
+    pe[:, 1::2] = np.cos(angle[:, 1::2])
+    x = x + pe
+    Wq, Wk, Wv = np.split(np.asarray(Wq_host, dtype=np.float32), 3, axis=1)
+
+    def split_heads(t):
+        return t.reshape(B, T, heads, D // heads).transpose(0, 2, 1, 3)
+
+    q, k, v = split_heads(x @ Wq), split_heads(x @ Wk), split_heads(x @ Wv)
+    scores = np.einsum("bhqd,bhkd->bhqk", q, k) / np.sqrt(D // heads)
+    mask = np.tril(np.ones((T, T)))
+    scores = np.where(mask == 0, -np.inf, scores)
+    w = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    w = w / w.sum(axis=-1, keepdims=True)
+    ctx = (w @ v).transpose(0, 2, 1, 3).reshape(B, T, D)
+    h = x + ctx
+    mu = h.mean(axis=-1, keepdims=True)
+    var = ((h - mu) ** 2).mean(axis=-1, keepdims=True)
+    ln = (h - mu) / np.sqrt(var + 1e-5)
+    gelu = 0.5 * ln * (1 + np.tanh(np.sqrt(2 / np.pi) * (ln + 0.044715 * ln**3)))
+    return {"pe": pe, "w": w, "ctx": ctx, "ln": ln, "gelu": gelu, "zeros_above": float(w[..., 0, 1:].sum()),
+            "kind": ctx.dtype.kind}
+
+
+def parameter_vectors(np, shapes, seed_vals):
+    params = {}
+    offset = 0
+    for name, shape in shapes:
+        size = int(np.prod(shape))
+        params[name] = np.asarray(seed_vals[offset : offset + size]).reshape(shape)
+        offset += size
+    keys = list(params)
+    vec = np.concatenate([params[k].ravel() for k in keys])
+    sizes = [params[k].size for k in keys]
+    parts = np.split(vec, np.cumsum(sizes)[:-1])
+    rebuilt = {k: part.reshape(params[k].shape) for k, part in zip(keys, parts, strict=True)}
+    grads = {k: np.sin(v) for k, v in params.items()}
+    norm = np.linalg.norm([np.linalg.norm(g) for g in grads.values()])
+    clip = 1.0
+    coef = clip / (norm + 1e-6)
+    if coef < 1:
+        grads = {k: g * coef for k, g in grads.items()}
+    best = {k: v.copy() for k, v in params.items()}
+    for v in params.values():
+        v *= 0.5
+    buf = io.BytesIO()
+    np.savez(buf, **best)
+    buf.seek(0)
+    loaded = np.load(buf)
+    restored = {k: loaded[k] for k in loaded.files}
+    lrs = []
+    warmup, total = 3, 10
+    for step in range(total):
+        if step < warmup:
+            lr = 1e-3 * (step + 1) / warmup
+        else:
+            lr = 1e-3 * 0.5 * (1 + np.cos(np.pi * (step - warmup) / (total - warmup)))
+        lrs.append(float(lr))
+    return {"vec": vec, "same": all(bool(np.array_equal(rebuilt[k], best[k])) for k in keys),
+            "norm": float(norm), "clipped": float(np.linalg.norm(np.concatenate([g.ravel() for g in grads.values()]))),
+            "restored": restored, "halved": params, "lrs": lrs, "files": sorted(loaded.files)}
+
+
 def test_conv_layer_im2col_col2im_book():
     rng = np.random.default_rng(901)
     check(conv_layer_book, rng.normal(size=(2, 3, 5, 6)), rng.normal(0, 0.3, (4, 3, 3, 3)), rtol=1e-3, atol=1e-4)
@@ -704,3 +1008,47 @@ def test_word2vec_corpus_contexts_ppmi():
 def test_noncontiguous_views_and_size_one_batches():
     rng = np.random.default_rng(917)
     check(views_and_edge_batches, rng.normal(size=(6, 4)), rng.normal(size=(4, 3)), rtol=1e-3, atol=1e-5)
+
+
+def test_min_char_rnn_flat_gradcheck_adagrad():
+    rng = np.random.default_rng(918)
+    weights = [rng.normal(size=(12, 12)) for _ in range(3)]
+    check(min_char_rnn, "hello world, hello there", 6, 5, weights, rtol=2e-3, atol=1e-4)
+
+
+def test_cs231n_eval_numerical_gradient_array():
+    rng = np.random.default_rng(919)
+    # float32 central differences with h=1e-5 (cs231n's) are good to ~1e-2 in kdsl: the data here is float64
+    check(cs231n_layer_checks, rng.normal(size=(3, 2, 2)), rng.normal(size=(4, 3)), rng.normal(size=(3, 3)),
+          rtol=1e-3, atol=1e-4)
+
+
+def test_mnist_style_loading_one_hot_rows_smooth_curve():
+    rng = np.random.default_rng(920)
+    header = np.array([2051, 6, 4, 4], dtype=">u4").tobytes()
+    images = header + rng.integers(0, 256, 6 * 16, dtype=np.uint8).tobytes()
+    labels = np.array([2049, 6], dtype=">u4").tobytes() + rng.integers(0, 10, 6, dtype=np.uint8).tobytes()
+    check(mnist_style_loading, images, labels)
+
+
+def test_negative_sampling_counter_unigram_c_():
+    rng = np.random.default_rng(921)
+    corpus = np.array([0, 1, 2, 3, 4, 1, 5, 6, 0, 1, 2, 3])
+    check(negative_sampling, corpus, rng.normal(0, 0.5, (7, 3)), rng.normal(0, 0.5, (7, 3)),
+          rng.integers(0, 7, (10, 2)), rtol=1e-3, atol=1e-5)
+
+
+def test_conv_transpose_add_at_rot90():
+    rng = np.random.default_rng(922)
+    check(conv_transpose_and_rot90, rng.normal(size=(2, 2, 3, 3)), rng.normal(size=(2, 3, 3, 3)), rtol=1e-3,
+          atol=1e-4)
+
+
+def test_transformer_block_positional_causal_layernorm():
+    rng = np.random.default_rng(923)
+    check(transformer_block, rng.normal(size=(2, 5, 4)), rng.normal(0, 0.5, (4, 12)), rtol=1e-3, atol=1e-4)
+
+
+def test_parameter_vectors_clipping_savez_schedules():
+    shapes = [("W1", (3, 4)), ("b1", (4,)), ("W2", (4, 2))]
+    check(parameter_vectors, shapes, np.random.default_rng(924).normal(size=24), rtol=1e-3, atol=1e-6)

@@ -83,3 +83,13 @@ def test_negative_zero_and_nan_written_through_the_iterator():
                 x[...] = -0.0
     got = a.numpy()
     assert np.signbit(got[0]) and np.isnan(got[1]) and got[2] == 1.0
+
+
+@pytest.mark.parametrize("xp", [np, kd])
+def test_writes_before_a_break_stay(xp):
+    a = xp.asarray(np.arange(6.0))
+    for x in xp.nditer(a, op_flags=["readwrite"]):
+        if float(x) > 2:
+            break
+        x[...] = -x
+    assert np.asarray(a).tolist() == [0.0, -1.0, -2.0, 3.0, 4.0, 5.0]

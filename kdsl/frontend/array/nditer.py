@@ -7,10 +7,11 @@ It is a host iteration, as NumPy's element-by-element loop is: the kdsl operands
 laid out as NumPy lays out the equivalent array (a transpose is Fortran-ordered), and NumPy's ``nditer`` runs
 over those copies, so the default ``order='K'`` visits the elements in NumPy's order and the items are NumPy's
 0-d arrays. Operands flagged ``readwrite``/``writeonly`` are uploaded back into their kdsl arrays when the
-iteration ends, the ``with`` block exits or ``close()`` is called: only the elements written through the iterator
-(one ``where`` each), so that the program's own writes into the array while it iterates (``x[it.multi_index] = v``,
-the numerical gradient check's idiom) stay, as in NumPy, where both write the same memory. ``None`` operands are
-allocated by NumPy (``allocate``) and ``it.operands`` gives them as kdsl arrays.
+iteration ends, the ``with`` block exits, ``close()`` is called or the iterator is dropped (a loop left by
+``break``): only the elements written through the iterator (one ``where`` each), so the program's own writes into
+the array while it iterates (``x[it.multi_index] = v``, the numerical gradient check's idiom) stay, as in NumPy,
+where both write the same memory. ``None`` operands are allocated by NumPy (``allocate``) and ``it.operands``
+gives them as kdsl arrays.
 
 Example:
     >>> import kdsl as kd
@@ -32,6 +33,7 @@ Example:
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -142,6 +144,17 @@ class nditer:  # noqa: N801 - NumPy's name
     def close(self) -> None:
         self._it.close()
         self._write_back()
+
+    def __del__(self) -> None:
+        # a loop left by `break` (or an exception) drops the iterator before its end; NumPy's writes reached
+        # the array as they happened, so the elements written so far go back now rather than being lost
+        if getattr(self, "_done", True) or not getattr(self, "_written", None):
+            return
+        try:
+            self._write_back()
+        except Exception as exc:  # noqa: BLE001 - a finaliser must not raise; say what was lost instead
+            warnings.warn(f"kd.nditer: writes through an iterator left before its end were lost ({exc}); "
+                          "use `with kd.nditer(...) as it:` or call it.close()", RuntimeWarning, stacklevel=1)
 
     def __enter__(self) -> nditer:
         return self

@@ -907,6 +907,88 @@ def parameter_vectors(np, shapes, seed_vals):
             "restored": restored, "halved": params, "lrs": lrs, "files": sorted(loaded.files)}
 
 
+def remove_duplicate(np, params, grads):
+    params, grads = params[:], grads[:]
+    while True:
+        find_flg = False
+        L = len(params)
+        for i in range(0, L - 1):
+            for j in range(i + 1, L):
+                if params[i] is params[j]:
+                    grads[i] += grads[j]
+                    find_flg = True
+                    params.pop(j)
+                    grads.pop(j)
+                elif params[i].ndim == 2 and params[j].ndim == 2 and \
+                        params[i].T.shape == params[j].shape and np.all(params[i].T == params[j]):
+                    grads[i] += grads[j].T
+                    find_flg = True
+                    params.pop(j)
+                    grads.pop(j)
+                if find_flg:
+                    break
+            if find_flg:
+                break
+        if not find_flg:
+            break
+    return params, grads
+
+
+def seq2seq_weight_tying(np, questions_host, answers_host, embed_host, Wh_host, epochs=3, batch=3):
+    questions = np.asarray(questions_host)[:, ::-1]  # the reversed-input trick
+    answers = np.asarray(answers_host)
+    V, D = embed_host.shape
+    embed_W = np.asarray(embed_host).astype("f")
+    Wh = np.asarray(Wh_host).astype("f")
+    affine_b = np.zeros(V).astype("f")
+    affine_W = embed_W.T  # weight tying: the output layer shares the embedding
+    params = [embed_W, Wh, affine_W, affine_b]
+    losses = []
+    for epoch in range(epochs):
+        idx = np.asarray([(epoch * 2 + k) % len(questions) for k in range(len(questions))])
+        x, t = questions[idx], answers[idx]
+        for it in range(len(x) // batch):
+            bx, bt = x[it * batch : (it + 1) * batch], t[it * batch : (it + 1) * batch]
+            N, T = bx.shape
+            h = np.zeros((N, D), dtype="f")
+            for s in range(T):
+                h = np.tanh(embed_W[bx[:, s]] + np.dot(h, Wh))
+            xs = embed_W[bt[:, :-1]]
+            hs = np.tanh(xs + np.dot(h, Wh)[:, np.newaxis, :])
+            rx = hs.reshape(-1, D)
+            score = np.dot(rx, affine_W) + affine_b
+            y = score - score.max(axis=1, keepdims=True)
+            y = np.exp(y)
+            y /= y.sum(axis=1, keepdims=True)
+            ts = bt[:, 1:].reshape(-1)
+            loss = -np.sum(np.log(y[np.arange(len(ts)), ts] + 1e-7)) / len(ts)
+            dy = y.copy()
+            dy[np.arange(len(ts)), ts] -= 1
+            dy /= len(ts)
+            grads = [np.zeros_like(embed_W), np.zeros_like(Wh), np.dot(rx.T, dy), np.sum(dy, axis=0)]
+            dhs = np.dot(dy, affine_W.T).reshape(hs.shape) * (1 - hs**2)
+            np.add.at(grads[0], bt[:, :-1], dhs)
+            grads[1][...] = np.dot(h.T, dhs.sum(axis=1))
+            p2, g2 = remove_duplicate(np, params, grads)
+            for i in range(len(p2)):
+                p2[i] -= 0.5 * g2[i]
+            losses.append(float(loss))
+    sample_id = answers[0, 0]
+    h = np.zeros((1, D), dtype="f")
+    for s in range(questions.shape[1]):
+        h = np.tanh(embed_W[questions[:1, s]] + np.dot(h, Wh))
+    sampled = []
+    for _ in range(4):
+        x = np.array(sample_id).reshape((1, 1))
+        out = np.tanh(embed_W[x] + np.dot(h, Wh)[:, np.newaxis, :])
+        score = np.dot(out.reshape(1, D), affine_W) + affine_b
+        sample_id = np.argmax(score.flatten())
+        sampled.append(int(sample_id))
+    return {"losses": losses, "embed": embed_W, "tied": bool(np.all(affine_W.T == embed_W)),
+            "n_unique": len(remove_duplicate(np, params, [np.zeros_like(q) for q in params])[0]),
+            "sampled": sampled, "rev": questions[:2], "dtype": str(embed_W.dtype)}
+
+
 def test_conv_layer_im2col_col2im_book():
     rng = np.random.default_rng(901)
     check(conv_layer_book, rng.normal(size=(2, 3, 5, 6)), rng.normal(0, 0.3, (4, 3, 3, 3)), rtol=1e-3, atol=1e-4)
@@ -1052,3 +1134,11 @@ def test_transformer_block_positional_causal_layernorm():
 def test_parameter_vectors_clipping_savez_schedules():
     shapes = [("W1", (3, 4)), ("b1", (4,)), ("W2", (4, 2))]
     check(parameter_vectors, shapes, np.random.default_rng(924).normal(size=24), rtol=1e-3, atol=1e-6)
+
+
+def test_seq2seq_weight_tying_reversed_input_generate():
+    rng = np.random.default_rng(925)
+    questions = rng.integers(0, 6, (6, 4))
+    answers = np.concatenate([np.full((6, 1), 6), np.sort(questions, axis=1)[:, :3]], axis=1)
+    check(seq2seq_weight_tying, questions, answers, rng.normal(0, 0.5, (7, 4)), rng.normal(0, 0.5, (4, 4)),
+          rtol=2e-3, atol=1e-4)

@@ -989,6 +989,215 @@ def seq2seq_weight_tying(np, questions_host, answers_host, embed_host, Wh_host, 
             "sampled": sampled, "rev": questions[:2], "dtype": str(embed_W.dtype)}
 
 
+def int8_quantization(np, W_host, X_host):
+    w, x = np.asarray(W_host), np.asarray(X_host)
+    scale = np.abs(w).max() / 127
+    q = np.clip(np.round(w / scale), -128, 127).astype(np.int8)
+    xs = np.abs(x).max() / 127
+    qx = np.clip(np.round(x / xs), -128, 127).astype(np.int8)
+    acc = qx.astype(np.int32) @ q.astype(np.int32)
+    y = acc.astype(np.float32) * (scale * xs)
+    wrapped = qx @ q  # int8 products wrap, as NumPy's int8 matmul does
+    per_channel = np.abs(w).max(axis=0, keepdims=True) / 127
+    qc = np.round(w / per_channel).astype(np.int8)
+    err_c = np.abs(qc * per_channel - w).max()
+    binary = (x > 0) @ (w > 0)
+    return {"q": q, "acc": acc, "wrapped": wrapped, "y": y, "err": float(np.abs(y - x @ w).max()) < 0.2,
+            "err_c": float(err_c) <= float(per_channel.max()) / 2 + 1e-6, "binary": binary,
+            "dtypes": [str(q.dtype), str(acc.dtype), str(wrapped.dtype), str(binary.dtype)]}
+
+
+def classification_metrics(np, y_host, scores_host, k=4):
+    y, scores = np.asarray(y_host), np.asarray(scores_host)
+    pred = np.argmax(scores, axis=1)
+    cm = np.zeros((k, k), dtype=int)
+    for t, p in zip(y, pred, strict=True):
+        cm[t, p] += 1
+    cm2 = np.zeros((k, k), dtype=int)
+    np.add.at(cm2, (y, pred), 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = np.diag(cm) / cm.sum(axis=0)
+        recall = np.diag(cm) / cm.sum(axis=1)
+        f1 = 2 * precision * recall / (precision + recall)
+    counts = np.bincount(y, minlength=k)
+    class_weight = len(y) / (k * np.maximum(counts, 1))
+    top3 = np.argsort(scores, axis=1, kind="stable")[:, -3:]
+    top3_acc = (top3 == y[:, None]).any(axis=1).mean()
+    part = np.argpartition(-scores, 2, axis=1)[:, :2]
+    top2_acc = (part == y[:, None]).any(axis=1).mean()
+    e = np.exp(scores - scores.max(axis=1, keepdims=True))
+    p = e / e.sum(axis=1, keepdims=True)
+    nll = -np.log(np.clip(p[np.arange(len(y)), y], 1e-15, 1 - 1e-15)).mean()
+    conf = p.max(axis=1)
+    bins = np.linspace(0, 1, 6)
+    which = np.digitize(conf, bins[1:-1])
+    ece = 0.0
+    for b in range(5):
+        sel = which == b
+        if sel.any():
+            ece += sel.mean() * abs(float((pred[sel] == y[sel]).mean()) - float(conf[sel].mean()))
+    return {"cm": cm, "same": bool(np.array_equal(cm, cm2)), "f1": np.nan_to_num(f1), "recall": recall,
+            "weights": class_weight, "top3": float(top3_acc), "top2": float(top2_acc), "nll": float(nll),
+            "ece": float(ece), "acc": float(np.mean(pred == y))}
+
+
+class Tensor:
+    """A scalar-free reverse-mode autograd value over whole arrays (micrograd, vectorised)."""
+
+    def __init__(self, np, data, parents=()):
+        self.np = np
+        self.data = np.asarray(data)
+        self.grad = np.zeros_like(self.data)
+        self.parents = parents
+        self._backward = lambda: None
+
+    def _unbroadcast(self, grad, shape):
+        while grad.ndim > len(shape):
+            grad = grad.sum(axis=0)
+        for i, dim in enumerate(shape):
+            if dim == 1:
+                grad = grad.sum(axis=i, keepdims=True)
+        return grad
+
+    def __add__(self, other):
+        out = Tensor(self.np, self.data + other.data, (self, other))
+
+        def backward():
+            self.grad += self._unbroadcast(out.grad, self.data.shape)
+            other.grad += self._unbroadcast(out.grad, other.data.shape)
+
+        out._backward = backward
+        return out
+
+    def __mul__(self, other):
+        out = Tensor(self.np, self.data * other.data, (self, other))
+
+        def backward():
+            self.grad += self._unbroadcast(other.data * out.grad, self.data.shape)
+            other.grad += self._unbroadcast(self.data * out.grad, other.data.shape)
+
+        out._backward = backward
+        return out
+
+    def __matmul__(self, other):
+        out = Tensor(self.np, self.data @ other.data, (self, other))
+
+        def backward():
+            self.grad += out.grad @ other.data.T
+            other.grad += self.data.T @ out.grad
+
+        out._backward = backward
+        return out
+
+    def relu(self):
+        out = Tensor(self.np, self.np.maximum(self.data, 0), (self,))
+
+        def backward():
+            self.grad += (self.data > 0) * out.grad
+
+        out._backward = backward
+        return out
+
+    def log_softmax_nll(self, y):
+        np = self.np
+        z = self.data - self.data.max(axis=1, keepdims=True)
+        logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        n = len(y)
+        out = Tensor(np, -logp[np.arange(n), y].mean(), (self,))
+
+        def backward():
+            g = np.exp(logp)
+            g[np.arange(n), y] -= 1
+            self.grad += g / n * out.grad
+
+        out._backward = backward
+        return out
+
+    def backward(self):
+        topo, visited = [], set()
+
+        def build(v):
+            if v not in visited:
+                visited.add(v)
+                for p in v.parents:
+                    build(p)
+                topo.append(v)
+
+        build(self)
+        self.grad = self.np.ones_like(self.data)
+        for v in reversed(topo):
+            v._backward()
+
+
+def autograd_engine(np, X_host, y_host, W1_host, W2_host, steps=4):
+    X, y = np.asarray(X_host), np.asarray(y_host)
+    W1 = Tensor(np, W1_host)
+    b1 = Tensor(np, np.zeros((1, W1_host.shape[1])))
+    W2 = Tensor(np, W2_host)
+    gain = Tensor(np, np.ones(()))
+    losses = []
+    for _ in range(steps):
+        for t in (W1, b1, W2, gain):
+            t.grad = np.zeros_like(t.data)
+        h = (Tensor(np, X) @ W1 + b1).relu()
+        loss = ((h @ W2) * gain).log_softmax_nll(y)
+        loss.backward()
+        losses.append(float(loss.data))
+        for t in (W1, b1, W2, gain):
+            t.data -= 0.3 * t.grad
+    return {"losses": losses, "W1": W1.data, "b1_grad": b1.grad, "gain": gain.data, "gain_shape": gain.grad.shape}
+
+
+def augmentation(np, imgs_host, offsets, flips, cut):
+    x = np.asarray(imgs_host)
+    N, C, H, W = x.shape
+    padded = np.pad(x, ((0, 0), (0, 0), (2, 2), (2, 2)), mode="reflect")
+    out = np.empty_like(x)
+    for n in range(N):
+        dy, dx = offsets[n]
+        crop = padded[n, :, dy : dy + H, dx : dx + W]
+        out[n] = crop[:, :, ::-1] if flips[n] else crop
+    cy, cx, size = cut
+    y1, y2 = np.clip(cy - size // 2, 0, H), np.clip(cy + size // 2, 0, H)
+    x1, x2 = np.clip(cx - size // 2, 0, W), np.clip(cx + size // 2, 0, W)
+    mask = np.ones((H, W), np.float32)
+    mask[y1:y2, x1:x2] = 0.0
+    cutout = out * mask
+    lam = 0.7
+    mixed = lam * out + (1 - lam) * out[::-1]
+    targets = lam * np.eye(3)[[0, 1, 2, 0][:N]] + (1 - lam) * np.eye(3)[[0, 1, 2, 0][:N][::-1]]
+    u8 = np.clip(out * 255, 0, 255).round().astype(np.uint8)
+    norm = (u8 / 255.0 - np.array([0.5, 0.4])[:, None, None]) / np.array([0.2, 0.3])[:, None, None]
+    return {"out": out, "cutout": cutout, "mixed": mixed, "targets": targets, "u8": u8, "norm": norm,
+            "zeroed": int((mask == 0).sum())}
+
+
+def mixed_precision_loss_scaling(np, X_host, y_host, W_host, steps=5):
+    X = np.asarray(X_host, dtype=np.float32)
+    y = np.asarray(y_host)
+    master = np.asarray(W_host, dtype=np.float32)
+    scale = 2.0**10
+    skipped, scales = 0, []
+    for step in range(steps):
+        w16 = master.astype(np.float16)
+        logits = (X.astype(np.float16) @ w16).astype(np.float32)
+        z = logits - logits.max(axis=1, keepdims=True)
+        p = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
+        g = p.copy()
+        g[np.arange(len(y)), y] -= 1
+        scaled = (X.T @ (g / len(y)) * scale).astype(np.float16)
+        if step == 2:
+            scaled[0, 0] = np.inf  # an overflowing step
+        if not np.isfinite(scaled).all():
+            skipped += 1
+            scale /= 2
+            scales.append(scale)
+            continue
+        master -= 0.5 * scaled.astype(np.float32) / scale
+        scales.append(scale)
+    return {"master": master, "skipped": skipped, "scales": scales, "dtype": str(w16.dtype)}
+
+
 def test_conv_layer_im2col_col2im_book():
     rng = np.random.default_rng(901)
     check(conv_layer_book, rng.normal(size=(2, 3, 5, 6)), rng.normal(0, 0.3, (4, 3, 3, 3)), rtol=1e-3, atol=1e-4)
@@ -1142,3 +1351,35 @@ def test_seq2seq_weight_tying_reversed_input_generate():
     answers = np.concatenate([np.full((6, 1), 6), np.sort(questions, axis=1)[:, :3]], axis=1)
     check(seq2seq_weight_tying, questions, answers, rng.normal(0, 0.5, (7, 4)), rng.normal(0, 0.5, (4, 4)),
           rtol=2e-3, atol=1e-4)
+
+
+def test_int8_quantization_integer_matmul():
+    rng = np.random.default_rng(926)
+    check(int8_quantization, rng.normal(size=(6, 5)), rng.normal(size=(4, 6)), rtol=1e-3, atol=1e-4)
+
+
+def test_classification_metrics_confusion_topk_calibration():
+    rng = np.random.default_rng(927)
+    y = rng.integers(0, 4, 20)
+    scores = rng.normal(size=(20, 4)) + 1.5 * np.eye(4)[y]
+    check(classification_metrics, y, scores, rtol=1e-3, atol=1e-5)
+
+
+def test_autograd_engine_unbroadcast_topological_backward():
+    rng = np.random.default_rng(928)
+    X = rng.normal(size=(10, 3))
+    check(autograd_engine, X, (X[:, 0] > 0).astype(int), rng.normal(0, 0.5, (3, 5)), rng.normal(0, 0.5, (5, 2)),
+          rtol=1e-3, atol=1e-5)
+
+
+def test_augmentation_crop_flip_cutout_mixup():
+    rng = np.random.default_rng(929)
+    check(augmentation, rng.random((3, 2, 5, 6)), [(0, 1), (2, 4), (4, 0)], [True, False, True], (1, 4, 4))
+
+
+def test_mixed_precision_float16_loss_scaling():
+    rng = np.random.default_rng(930)
+    X = rng.normal(size=(8, 3))
+    # float16 products: NumPy's half matmul rounds every partial sum, kdsl's accumulates in float32 (documented)
+    check(mixed_precision_loss_scaling, X, (X[:, 1] > 0).astype(int), rng.normal(0, 0.5, (3, 2)), rtol=5e-3,
+          atol=2e-3)

@@ -1198,6 +1198,181 @@ def mixed_precision_loss_scaling(np, X_host, y_host, W_host, steps=5):
     return {"master": master, "skipped": skipped, "scales": scales, "dtype": str(w16.dtype)}
 
 
+def dezero(np):
+    """DeZero ("Deep Learning from Scratch 3"): a define-by-run autograd whose Variable outranks ndarray's
+    operators (``__array_priority__``), functions with generations and weak references to their outputs."""
+    import contextlib
+    import weakref
+
+    class Config:
+        enable_backprop = True
+
+    @contextlib.contextmanager
+    def no_grad():
+        old = Config.enable_backprop
+        Config.enable_backprop = False
+        try:
+            yield
+        finally:
+            Config.enable_backprop = old
+
+    def as_array(x):
+        return np.array(x) if np.isscalar(x) else x
+
+    def as_variable(obj):
+        return obj if isinstance(obj, Variable) else Variable(obj)
+
+    def sum_to(x, shape):
+        lead = x.ndim - len(shape)
+        axis = tuple(range(lead)) + tuple(i + lead for i, sx in enumerate(shape) if sx == 1)
+        y = x.sum(axis, keepdims=True)
+        return y.squeeze(tuple(range(lead))) if lead > 0 else y
+
+    class Variable:
+        __array_priority__ = 200
+
+        def __init__(self, data, name=None):
+            if data is not None and not isinstance(data, np.ndarray):
+                raise TypeError(f"{type(data)} is not supported")
+            self.data, self.name, self.grad, self.creator, self.generation = data, name, None, None, 0
+
+        @property
+        def shape(self):
+            return self.data.shape
+
+        def set_creator(self, func):
+            self.creator = func
+            self.generation = func.generation + 1
+
+        def backward(self, retain_grad=False):
+            if self.grad is None:
+                self.grad = Variable(np.ones_like(self.data))
+            funcs, seen = [], set()
+
+            def add_func(f):
+                if f not in seen:
+                    funcs.append(f)
+                    seen.add(f)
+                    funcs.sort(key=lambda x: x.generation)
+
+            add_func(self.creator)
+            while funcs:
+                f = funcs.pop()
+                gys = [output().grad for output in f.outputs]
+                gxs = f.backward(*gys)
+                if not isinstance(gxs, tuple):
+                    gxs = (gxs,)
+                for x, gx in zip(f.inputs, gxs, strict=True):
+                    x.grad = gx if x.grad is None else x.grad + gx
+                    if x.creator is not None:
+                        add_func(x.creator)
+                if not retain_grad:
+                    for y in f.outputs:
+                        y().grad = None
+
+        def __mul__(self, other):
+            return Mul()(self, other)
+
+        def __add__(self, other):
+            return Add()(self, other)
+
+        def __sub__(self, other):
+            return Add()(self, Mul()(other, Variable(np.array(-1.0))))
+
+        __rmul__, __radd__ = __mul__, __add__
+
+        def __rsub__(self, other):
+            return Add()(Mul()(self, Variable(np.array(-1.0))), other)
+
+    class Function:
+        def __call__(self, *inputs):
+            inputs = [as_variable(as_array(x)) for x in inputs]
+            ys = self.forward(*[x.data for x in inputs])
+            if not isinstance(ys, tuple):
+                ys = (ys,)
+            outputs = [Variable(as_array(y)) for y in ys]
+            if Config.enable_backprop:
+                self.generation = max(x.generation for x in inputs)
+                for output in outputs:
+                    output.set_creator(self)
+                self.inputs = inputs
+                self.outputs = [weakref.ref(output) for output in outputs]
+            return outputs if len(outputs) > 1 else outputs[0]
+
+    class Add(Function):
+        def forward(self, x0, x1):
+            self.x0_shape, self.x1_shape = x0.shape, x1.shape
+            return x0 + x1
+
+        def backward(self, gy):
+            return (Variable(as_array(sum_to(gy.data, self.x0_shape))),
+                    Variable(as_array(sum_to(gy.data, self.x1_shape))))
+
+    class Mul(Function):
+        def forward(self, x0, x1):
+            return x0 * x1
+
+        def backward(self, gy):
+            x0, x1 = self.inputs
+            return (Variable(as_array(sum_to((gy * x1).data, x0.shape))),
+                    Variable(as_array(sum_to((gy * x0).data, x1.shape))))
+
+    class MatMul(Function):
+        def forward(self, x, W):
+            return x.dot(W)
+
+        def backward(self, gy):
+            x, W = self.inputs
+            return Variable(gy.data.dot(W.data.T)), Variable(x.data.T.dot(gy.data))
+
+    class Sigmoid(Function):
+        def forward(self, x):
+            return np.tanh(x * 0.5) * 0.5 + 0.5
+
+        def backward(self, gy):
+            y = self.outputs[0]()
+            return gy * y * (1 - y)
+
+    class MeanSquaredError(Function):
+        def forward(self, x0, x1):
+            diff = x0 - x1
+            return (diff**2).sum() / len(diff)
+
+        def backward(self, gy):
+            x0, x1 = self.inputs
+            diff = x0.data - x1.data
+            gx0 = Variable(gy.data * diff * (2.0 / len(diff)))
+            return gx0, Variable(-gx0.data)
+
+    return Variable, MatMul, Sigmoid, MeanSquaredError, no_grad, Config
+
+
+def dezero_training(np, x_host, y_host, W1_host, W2_host, iters=6):
+    Variable, MatMul, Sigmoid, MeanSquaredError, no_grad, Config = dezero(np)
+    x, y = Variable(np.asarray(x_host)), Variable(np.asarray(y_host))
+    W1, b1 = Variable(np.asarray(W1_host)), Variable(np.zeros(W1_host.shape[1]))
+    W2, b2 = Variable(np.asarray(W2_host)), Variable(np.zeros(W2_host.shape[1]))
+    losses = []
+    for _ in range(iters):
+        y_pred = MatMul()(Sigmoid()(MatMul()(x, W1) + b1), W2) + b2
+        loss = MeanSquaredError()(y, y_pred)
+        for p in (W1, b1, W2, b2):
+            p.grad = None
+        loss.backward()
+        for p in (W1, b1, W2, b2):
+            p.data -= 0.2 * p.grad.data
+        losses.append(float(loss.data))
+    a = np.array(2.0)
+    v = Variable(np.array(3.0))
+    r = a * v + np.array(1.0) - v  # ndarray's operators defer to Variable (its __array_priority__)
+    r.backward()
+    with no_grad():
+        z = Sigmoid()(MatMul()(x, W1))
+    return {"losses": losses, "W1": W1.data, "b2": b2.data, "r": float(r.data), "v_grad": float(v.grad.data),
+            "r_is_variable": type(r).__name__, "no_grad_creator": z.creator is None,
+            "backprop_back": Config.enable_backprop}
+
+
 def test_conv_layer_im2col_col2im_book():
     rng = np.random.default_rng(901)
     check(conv_layer_book, rng.normal(size=(2, 3, 5, 6)), rng.normal(0, 0.3, (4, 3, 3, 3)), rtol=1e-3, atol=1e-4)
@@ -1383,3 +1558,10 @@ def test_mixed_precision_float16_loss_scaling():
     # float16 products: NumPy's half matmul rounds every partial sum, kdsl's accumulates in float32 (documented)
     check(mixed_precision_loss_scaling, X, (X[:, 1] > 0).astype(int), rng.normal(0, 0.5, (3, 2)), rtol=5e-3,
           atol=2e-3)
+
+
+def test_dezero_variables_outrank_ndarray_operators():
+    rng = np.random.default_rng(931)
+    x = rng.random((12, 1))
+    check(dezero_training, x, np.sin(2 * np.pi * x) + rng.random((12, 1)) * 0.1, rng.normal(0, 0.5, (1, 5)),
+          rng.normal(0, 0.5, (5, 1)), rtol=1e-3, atol=1e-5)

@@ -34,7 +34,7 @@ def binary(name: str, reflected: bool = False):
             try:
                 return ops.apply(name, self, other)
             except TypeError:
-                if ops.defers(other):  # kd.ma.MaskedArray: its reflected operator runs
+                if ops.operator_defers(other):  # kd.ma.MaskedArray, NumPy's __array_priority__ rule: its reflected op
                     return NotImplemented
                 raise
     method.__name__ = f"__{'r' if reflected else ''}{name}__"
@@ -71,7 +71,12 @@ def __invert__(self) -> Array:
 def __matmul__(self, other) -> Array:
     from kdsl.frontend.array.linalg import matmul  # cycle: that module builds Arrays
 
-    return matmul(self, other)
+    try:
+        return matmul(self, other)
+    except TypeError:
+        if ops.operator_defers(other):  # NumPy's __array_priority__ rule: other.__rmatmul__ runs
+            return NotImplemented
+        raise
 
 
 def __rmatmul__(self, other) -> Array:

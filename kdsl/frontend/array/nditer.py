@@ -33,6 +33,7 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from collections.abc import Iterator
 from typing import Any, cast
@@ -153,8 +154,9 @@ class nditer:  # noqa: N801 - NumPy's name
         try:
             self._write_back()
         except Exception as exc:  # noqa: BLE001 - a finaliser must not raise; say what was lost instead
-            warnings.warn(f"kd.nditer: writes through an iterator left before its end were lost ({exc}); "
-                          "use `with kd.nditer(...) as it:` or call it.close()", RuntimeWarning, stacklevel=1)
+            with contextlib.suppress(Exception):  # at interpreter exit even warnings may be gone
+                warnings.warn(f"kd.nditer: writes through an iterator left before its end were lost ({exc}); "
+                              "use `with kd.nditer(...) as it:` or call it.close()", RuntimeWarning, stacklevel=1)
 
     def __enter__(self) -> nditer:
         return self

@@ -33,6 +33,7 @@ Example:
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import warnings
 from collections.abc import Iterator
@@ -41,6 +42,13 @@ from typing import Any, cast
 import numpy as np
 
 _WRITING = ("readwrite", "writeonly")
+_exiting = False
+
+
+@atexit.register  # registered after kp's device teardown, so it runs before it (atexit is last-in first-out)
+def _at_exit() -> None:
+    global _exiting
+    _exiting = True
 
 
 def _flags_of(op_flags: Any, i: int, n: int) -> list[str]:
@@ -149,8 +157,8 @@ class nditer:  # noqa: N801 - NumPy's name
     def __del__(self) -> None:
         # a loop left by `break` (or an exception) drops the iterator before its end; NumPy's writes reached
         # the array as they happened, so the elements written so far go back now rather than being lost
-        if getattr(self, "_done", True) or not getattr(self, "_written", None):
-            return
+        if getattr(self, "_done", True) or not getattr(self, "_written", None) or _exiting:
+            return  # (at exit nothing can read the arrays any more, and the devices are being freed)
         try:
             self._write_back()
         except Exception as exc:  # noqa: BLE001 - a finaliser must not raise; say what was lost instead

@@ -94,3 +94,16 @@ def test_a_low_or_missing_priority_with_reflected_operators_is_python_s_error():
 
     with pytest.raises(TypeError):
         kd.asarray([1.0]) + Low()
+
+
+@pytest.mark.parametrize("other", [None, "x", b"x"])
+def test_equality_with_none_or_a_string_is_elementwise_false_as_numpy(other):
+    # NumPy compares each element with the object (Python's ==): never equal (kdsl raised TypeError)
+    host = np.arange(6.0).reshape(2, 3)
+    a = kd.asarray(host)
+    for got, expected in ((a == other, host == other), (a != other, host != other), (other == a, other == host),
+                          (a[0, 0] == other, host[0, 0] == other)):
+        assert got.dtype == kd.bool_
+        np.testing.assert_array_equal(got.numpy(), expected)
+    with pytest.raises(TypeError, match="unsupported operand of type NoneType"):
+        a < None  # noqa: B015 - NumPy raises for orderings too

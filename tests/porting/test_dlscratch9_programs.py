@@ -1373,6 +1373,40 @@ def dezero_training(np, x_host, y_host, W1_host, W2_host, iters=6):
             "backprop_back": Config.enable_backprop}
 
 
+def cs231n_fast_layers(np, x_host, w_host, b_host, dout_host, stride=2, pad=1):
+    x, w, b = np.asarray(x_host), np.asarray(w_host), np.asarray(b_host)
+    N, C, H, W = x.shape
+    F, _, HH, WW = w.shape
+    x_padded = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)), mode="constant")
+    H += 2 * pad
+    W += 2 * pad
+    out_h = (H - HH) // stride + 1
+    out_w = (W - WW) // stride + 1
+    shape = (C, HH, WW, N, out_h, out_w)
+    strides = (H * W, W, 1, C * H * W, stride * W, stride)
+    strides = x.itemsize * np.array(strides)
+    x_stride = np.lib.stride_tricks.as_strided(x_padded, shape=shape, strides=strides)
+    x_cols = np.ascontiguousarray(x_stride)
+    x_cols.shape = (C * HH * WW, N * out_h * out_w)
+    res = w.reshape(F, -1).dot(x_cols) + b.reshape(-1, 1)
+    res.shape = (F, N, out_h, out_w)
+    conv = np.ascontiguousarray(res.transpose(1, 0, 2, 3))
+    # max_pool_forward_reshape / max_pool_backward_reshape
+    p = x[:, :, :4, :4]
+    x_reshaped = p.reshape(N, C, 2, 2, 2, 2)
+    out = x_reshaped.max(axis=3).max(axis=4)
+    dout = np.asarray(dout_host)
+    dx_reshaped = np.zeros_like(x_reshaped)
+    out_newaxis = out[:, :, :, np.newaxis, :, np.newaxis]
+    mask = x_reshaped == out_newaxis
+    dout_newaxis = dout[:, :, :, np.newaxis, :, np.newaxis]
+    dout_broadcast, _ = np.broadcast_arrays(dout_newaxis, dx_reshaped)
+    dx_reshaped[mask] = dout_broadcast[mask]
+    dx_reshaped /= np.sum(mask, axis=(3, 5), keepdims=True)
+    dx = dx_reshaped.reshape(p.shape)
+    return {"conv": conv, "pool": out, "dx": dx, "strides": strides, "cols_shape": x_cols.shape}
+
+
 def test_conv_layer_im2col_col2im_book():
     rng = np.random.default_rng(901)
     check(conv_layer_book, rng.normal(size=(2, 3, 5, 6)), rng.normal(0, 0.3, (4, 3, 3, 3)), rtol=1e-3, atol=1e-4)
@@ -1565,3 +1599,9 @@ def test_dezero_variables_outrank_ndarray_operators():
     x = rng.random((12, 1))
     check(dezero_training, x, np.sin(2 * np.pi * x) + rng.random((12, 1)) * 0.1, rng.normal(0, 0.5, (1, 5)),
           rng.normal(0, 0.5, (5, 1)), rtol=1e-3, atol=1e-5)
+
+
+def test_cs231n_fast_layers_strides_array_and_broadcast_masks():
+    rng = np.random.default_rng(932)
+    check(cs231n_fast_layers, rng.normal(size=(2, 3, 5, 5)).astype(np.float32), rng.normal(size=(4, 3, 3, 3)),
+          rng.normal(size=4), rng.normal(size=(2, 3, 2, 2)), rtol=1e-3, atol=1e-4)

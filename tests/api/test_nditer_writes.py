@@ -2,6 +2,9 @@
 and the program share memory, so both kinds of writes stay (kdsl's iterator used to upload its stale host copy
 over the program's writes when the iteration ended)."""
 
+import gc
+import sys
+
 import numpy as np
 import pytest
 
@@ -93,3 +96,13 @@ def test_writes_before_a_break_stay(xp):
             break
         x[...] = -x
     assert np.asarray(a).tolist() == [0.0, -1.0, -2.0, 3.0, 4.0, 5.0]
+
+
+def test_an_iterator_whose_construction_failed_is_dropped_quietly(monkeypatch):
+    # NumPy refuses the flags: the half-built iterator's finaliser must not recurse through __getattr__
+    raised = []
+    monkeypatch.setattr(sys, "unraisablehook", raised.append)
+    with pytest.raises(ValueError):
+        kd.nditer(kd.arange(3.0), op_flags=["readwrite", "bogus"])
+    gc.collect()
+    assert raised == []

@@ -148,6 +148,8 @@ class nditer:  # noqa: N801 - NumPy's name
         self._it[i] = value
 
     def __getattr__(self, name: str) -> Any:  # multi_index, index, finished, shape, itersize, value, ...
+        if name.startswith("_"):  # our own attributes, missing when __init__ failed (seen by __del__)
+            raise AttributeError(name)
         return getattr(self._it, name)
 
     def close(self) -> None:

@@ -264,3 +264,15 @@ def test_every_numpy_ufunc_name_is_a_ufunc():
         if isinstance(getattr(np, name, None), np.ufunc) and callable(getattr(kd, name)):
             fn = getattr(kd, name)
             assert (fn.nin, fn.nout) == (getattr(np, name).nin, getattr(np, name).nout), name
+
+
+def test_divmod_outer_gives_both_outputs_as_numpy():
+    # np.divmod.outer(a, b): both outputs of every pair (kdsl refused it as if divmod were a gufunc)
+    a, b = np.array([7, -9, 4], np.int32), np.array([[2], [-4]], np.int32)
+    for (q, r), (hq, hr) in ((kd.divmod.outer(kd.asarray(a), kd.asarray(b)), np.divmod.outer(a, b)),
+                             (kd.divmod.outer(kd.asarray(a * 1.5), 2.5), np.divmod.outer(a * 1.5, 2.5))):
+        assert q.shape == hq.shape and r.shape == hr.shape
+        np.testing.assert_array_equal(q.numpy(), hq)
+        np.testing.assert_allclose(r.numpy(), hr)
+    with pytest.raises(TypeError, match="kd.matmul is not one"):
+        kd.matmul.outer([1], [2])

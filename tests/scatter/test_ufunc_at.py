@@ -73,8 +73,6 @@ def test_empty_indices_and_out_of_bounds():
 
 def test_bad_arguments():
     a = kd.zeros(3, dtype=kd.int32)
-    with pytest.raises(TypeError, match="same_kind"):
-        kd.add.at(a, [0], 1.5)
     with pytest.raises(IndexError, match="integer type"):
         kd.add.at(a, [0.0, 1.0], 1)
     with pytest.raises(ValueError, match="could not be broadcast"):
@@ -191,8 +189,6 @@ def test_other_associative_ufuncs_at_on_rows_views_and_scalars(name):
 
 
 def test_other_associative_ufuncs_at_refuse_as_numpy():
-    with pytest.raises(TypeError, match="Cannot cast ufunc 'divide'"):
-        kd.divide.at(kd.asarray([4, 8]), [0], 2)  # integer true division gives floats: NumPy's same_kind error
     with pytest.raises(TypeError, match="needs the values"):
         kd.multiply.at(kd.ones(3), [0])
     with pytest.raises(IndexError, match="out of bounds"):

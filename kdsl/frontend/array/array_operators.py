@@ -34,11 +34,26 @@ def binary(name: str, reflected: bool = False):
             try:
                 return ops.apply(name, self, other)
             except TypeError:
-                if ops.defers(other):  # kd.ma.MaskedArray: its reflected operator runs
+                if ops.operator_defers(other):  # kd.ma.MaskedArray; NumPy's __array_priority__ rule
                     return NotImplemented
+                if name in ("eq", "ne") and (other is None or isinstance(other, (str, bytes))):
+                    return _never_equal(self, name == "ne")
                 raise
     method.__name__ = f"__{'r' if reflected else ''}{name}__"
     return method
+
+
+def _never_equal(self, value: bool) -> Array:
+    """``a == None``, ``a != "x"``: NumPy compares every element with the object (Python's ``==``, never equal
+    for numbers), an array of ``value``.
+
+    >>> import kdsl as kd
+    >>> (kd.asarray([1.0, 2.0]) == None).tolist(), (kd.asarray([1, 2]) != "x").tolist()  # noqa: E711
+    ([False, False], [True, True])
+    """
+    from kdsl.frontend.array.creation import full  # cycle: creation builds Arrays
+
+    return full(self.shape, value, dtype=dt.bool_, device=self.device)
 
 
 def __divmod__(self, other) -> tuple[Array, Array]:  # divmod(a, b): NumPy's (a // b, a % b)
@@ -71,7 +86,12 @@ def __invert__(self) -> Array:
 def __matmul__(self, other) -> Array:
     from kdsl.frontend.array.linalg import matmul  # cycle: that module builds Arrays
 
-    return matmul(self, other)
+    try:
+        return matmul(self, other)
+    except TypeError:
+        if ops.operator_defers(other):  # NumPy's __array_priority__ rule: other.__rmatmul__ runs
+            return NotImplemented
+        raise
 
 
 def __rmatmul__(self, other) -> Array:

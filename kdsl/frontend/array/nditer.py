@@ -6,9 +6,12 @@ broadcast together, with NumPy's ``flags`` (``multi_index``, ``c_index``, ``f_in
 It is a host iteration, as NumPy's element-by-element loop is: the kdsl operands are downloaded once, each
 laid out as NumPy lays out the equivalent array (a transpose is Fortran-ordered), and NumPy's ``nditer`` runs
 over those copies, so the default ``order='K'`` visits the elements in NumPy's order and the items are NumPy's
-0-d arrays. Operands flagged ``readwrite``/``writeonly`` are uploaded back into their kdsl arrays (one
-assignment each) when the iteration ends, the ``with`` block exits or ``close()`` is called; ``None`` operands
-are allocated by NumPy (``allocate``) and ``it.operands`` gives them as kdsl arrays.
+0-d arrays. Operands flagged ``readwrite``/``writeonly`` are uploaded back into their kdsl arrays when the
+iteration ends, the ``with`` block exits, ``close()`` is called or the iterator is dropped (a loop left by
+``break``): only the elements written through the iterator (one ``where`` each), so the program's own writes into
+the array while it iterates (``x[it.multi_index] = v``, the numerical gradient check's idiom) stay, as in NumPy,
+where both write the same memory. ``None`` operands are allocated by NumPy (``allocate``) and ``it.operands``
+gives them as kdsl arrays.
 
 Example:
     >>> import kdsl as kd
@@ -20,16 +23,32 @@ Example:
     ...         x[...] = 2 * x
     >>> a.tolist()
     [[0, 2, 4], [6, 8, 10]]
+    >>> it = kd.nditer(a, flags=["multi_index"], op_flags=["readwrite"])
+    >>> while not it.finished:
+    ...     a[it.multi_index] += 1
+    ...     _ = it.iternext()
+    >>> a.tolist()
+    [[1, 3, 5], [7, 9, 11]]
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import warnings
 from collections.abc import Iterator
 from typing import Any, cast
 
 import numpy as np
 
 _WRITING = ("readwrite", "writeonly")
+_exiting = False
+
+
+@atexit.register  # registered after kp's device teardown, so it runs before it (atexit is last-in first-out)
+def _at_exit() -> None:
+    global _exiting
+    _exiting = True
 
 
 def _flags_of(op_flags: Any, i: int, n: int) -> list[str]:
@@ -51,6 +70,24 @@ def _host(x: Any) -> Any:
     return host_with_layout(x) if isinstance(x, Array) else x
 
 
+def _upload_changed(target: Any, host: Any, before: Any) -> None:
+    """Writes into ``target`` the elements of ``host`` that differ from ``before`` (NaN == NaN, 0.0 != -0.0): the
+    others may have been written by the program itself since the download, which NumPy's shared memory keeps."""
+    changed = host != before
+    if host.dtype.kind in "fc":
+        changed &= ~(np.isnan(host) & np.isnan(before))
+    if host.dtype.kind == "f":
+        changed |= np.signbit(host) != np.signbit(before)
+    if not changed.any():
+        return
+    if changed.all():
+        target[...] = host
+        return
+    from kdsl.frontend.array.ops import where
+
+    target[...] = where(changed, host, target)
+
+
 class nditer:  # noqa: N801 - NumPy's name
     """NumPy's ``nditer`` over host copies of kdsl arrays (and any array-likes); written operands go back."""
 
@@ -61,8 +98,9 @@ class nditer:  # noqa: N801 - NumPy's name
         several = isinstance(op, (list, tuple))
         given = list(op) if several else [op]
         hosts = [_host(x) for x in given]
-        # (kdsl array, its host copy) for each operand NumPy may write: uploaded back by _write_back
-        self._written = [(x, h) for i, (x, h) in enumerate(zip(given, hosts, strict=True))
+        # (kdsl array, its host copy, the copy as it was) for each operand NumPy may write: _write_back uploads
+        # the elements that differ from the snapshot
+        self._written = [(x, h, np.array(h, copy=True)) for i, (x, h) in enumerate(zip(given, hosts, strict=True))
                          if isinstance(x, Array) and set(_flags_of(op_flags, i, len(given))) & set(_WRITING)]
         self._it = cast(Any, np.nditer)(hosts if several else hosts[0], flags, op_flags, op_dtypes, order, casting,
                                         op_axes, itershape, buffersize)
@@ -72,8 +110,8 @@ class nditer:  # noqa: N801 - NumPy's name
         if self._done:
             return
         self._done = True
-        for target, host in self._written:
-            target[...] = np.asarray(host)
+        for target, host, before in self._written:
+            _upload_changed(target, np.asarray(host), before)
 
     def __iter__(self) -> Iterator[Any]:
         return self
@@ -110,11 +148,25 @@ class nditer:  # noqa: N801 - NumPy's name
         self._it[i] = value
 
     def __getattr__(self, name: str) -> Any:  # multi_index, index, finished, shape, itersize, value, ...
+        if name.startswith("_"):  # our own attributes, missing when __init__ failed (seen by __del__)
+            raise AttributeError(name)
         return getattr(self._it, name)
 
     def close(self) -> None:
         self._it.close()
         self._write_back()
+
+    def __del__(self) -> None:
+        # a loop left by `break` (or an exception) drops the iterator before its end; NumPy's writes reached
+        # the array as they happened, so the elements written so far go back now rather than being lost
+        if getattr(self, "_done", True) or not getattr(self, "_written", None) or _exiting:
+            return  # (at exit nothing can read the arrays any more, and the devices are being freed)
+        try:
+            self._write_back()
+        except Exception as exc:  # noqa: BLE001 - a finaliser must not raise; say what was lost instead
+            with contextlib.suppress(Exception):  # at interpreter exit even warnings may be gone
+                warnings.warn(f"kd.nditer: writes through an iterator left before its end were lost ({exc}); "
+                              "use `with kd.nditer(...) as it:` or call it.close()", RuntimeWarning, stacklevel=1)
 
     def __enter__(self) -> nditer:
         return self

@@ -240,6 +240,30 @@ def defers(other) -> bool:
     return bool(getattr(type(other), "__kdsl_defer__", False))
 
 
+def operator_defers(other) -> bool:
+    """Whether a binary operator of Array returns NotImplemented for ``other``, which it could not take as an
+    operand, so that Python runs ``other``'s reflected operator: :func:`defers`, or NumPy's rule for
+    ``ndarray``'s operators, which defer to a type with ``__array_ufunc__ = None`` or, without
+    ``__array_ufunc__``, with an ``__array_priority__`` above an ndarray's (DeZero's ``Variable`` sets 200 so that
+    ``np.array(2.0) * x`` is ``x.__rmul__``).
+
+    >>> import kdsl as kd
+    >>> class Var:
+    ...     __array_priority__ = 200
+    ...     def __rmul__(self, other):
+    ...         return "Var.__rmul__"
+    >>> kd.asarray(2.0) * Var()
+    'Var.__rmul__'
+    """
+    if defers(other):
+        return True
+    cls = type(other)
+    if hasattr(cls, "__array_ufunc__"):
+        return cls.__array_ufunc__ is None
+    priority = getattr(other, "__array_priority__", 0.0)
+    return isinstance(priority, (int, float)) and priority > 0.0  # ndarray's own priority: 0.0
+
+
 def power_operator(a, b):
     """``a ** b`` as NumPy's operator computes it: on complex arrays, the exponents ``2``, ``-1`` (Python ints)
     and ``0.5`` (a float) are ``square``, ``reciprocal`` and ``sqrt`` (``(inf + infj) ** 0.5`` is
@@ -255,7 +279,7 @@ def power_operator(a, b):
     try:
         return apply("pow", a, b)
     except TypeError:
-        if defers(b):
+        if operator_defers(b):
             return NotImplemented
         raise
 

@@ -55,7 +55,7 @@ def multiply_operator(reflected: bool) -> Callable[[Any, Any], Any]:
         try:
             return ops.apply("mul", self, other)
         except TypeError:
-            if ops.defers(other):  # kd.ma.MaskedArray: its reflected operator runs
+            if ops.operator_defers(other):  # kd.ma.MaskedArray; NumPy's __array_priority__ rule
                 return NotImplemented
             raise
 

@@ -15,6 +15,9 @@
   (bitwise, logical, ``fmax``/``fmin``, ``gcd``/``lcm``) fold each run with a segmented scan
   (:mod:`scatter_segmented`).
 
+Values that need NumPy's unsafe cast after every step (``np.add.at(int_counts, i, 0.5)``, ``divide.at`` of
+integers, ``maximum.at(u8, i, -1)``) run NumPy's own ``ufunc.at`` on a host copy (:mod:`scatter_cast_host`).
+
 Indices with slices, ``None``, ``...`` or boolean masks (``np.add.at(a, (slice(None), idx), v)``) select the
 positions that ``a[indices]`` reads, through kdsl's indexing of a lazy ``arange``.
 
@@ -45,7 +48,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
-from kdsl.frontend.array import ops, scatter_atomic, scatter_segmented, scatter_sorted
+from kdsl.frontend.array import ops, scatter_atomic, scatter_cast_host, scatter_segmented, scatter_sorted
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.complex_math import complex_from_parts, imag, real
@@ -98,13 +101,12 @@ def _check_range(lo: int, hi: int, n: int, axis: int = 0) -> None:
 
 # ----- unbuffered ufunc.at
 
-# ops whose wrapped result depends only on the wrapped operands (arithmetic modulo 2**bits; bitwise ops)
-_MODULAR = frozenset({"add", "subtract", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor"})
+_MODULAR = scatter_cast_host.MODULAR  # wrapped results depend only on the wrapped operands
 
 
 def _values(values: Any, shape: tuple[int, ...], a: Array, name: str) -> Array:
-    """``values`` broadcast to ``shape`` and flattened, in ``a``'s dtype; NumPy's same_kind rule for the
-    cast (``np.add.at(int_array, i, 1.5)`` is a TypeError)."""
+    """``values`` broadcast to ``shape`` and flattened, in ``a``'s dtype (values that need NumPy's unsafe cast
+    after every step, ``np.add.at(int_array, i, 1.5)``, took :mod:`scatter_cast_host` before)."""
     v = values if isinstance(values, Array) else asarray(values, device=a.device) \
         if not isinstance(values, (bool, int, float)) else None
     if v is None:
@@ -189,6 +191,9 @@ def _ufunc_at(name: str, a: Any, indices: Any, values: Any, deterministic: bool 
     x = _target(a, name)
     if isinstance(indices, tuple) and len(indices) == 0:
         raise IndexError(f"{name}.at needs at least one index array")
+    if scatter_cast_host.needs_host(name, x, values):  # NumPy's per-step unsafe cast: not a fold on the device
+        scatter_cast_host.at_on_host(name, x, indices, values)
+        return
     parts = x.dtype.kind == "c" and name in ("add", "subtract")  # complex sums: real and imaginary parts apart
     work = scatter_atomic.work_dtype(name, x.dtype.real_dtype if parts else x.dtype, x.device, deterministic)
     if _general_key(indices):

@@ -108,7 +108,7 @@ class Ufunc(WithAt):
 
     def _binary_only(self, method: str) -> None:
         self._fold_arity("outer product" if method == "outer" else method, outputs=method != "outer")
-        if self._name in ("matmul", "vecdot", "matvec", "vecmat", "divmod"):
+        if self._name in ("matmul", "vecdot", "matvec", "vecmat"):  # gufuncs (NumPy's divmod.outer works)
             raise TypeError(f"{method} only supported for binary functions (kd.{self._name} is not one)")
 
     def _fold_arity(self, method: str, outputs: bool = True) -> None:
@@ -130,6 +130,8 @@ class Ufunc(WithAt):
         >>> import kdsl as kd
         >>> kd.multiply.outer([1, 2], [1, 10, 100]).tolist()
         [[1, 10, 100], [2, 20, 200]]
+        >>> [r.tolist() for r in kd.divmod.outer([7, 9], [2, 4])]
+        [[[3, 1], [4, 2]], [[1, 3], [1, 1]]]
         """
         self._binary_only("outer")
         x, y = asarray(a), asarray(b)

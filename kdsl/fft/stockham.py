@@ -35,7 +35,6 @@ Example:
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 
 from kdsl.fft.butterfly import Butterfly
@@ -284,29 +283,6 @@ class _Stage:
             lines.append(f"sh_re[{_slot(k)}] = v{c}_{r}.x; sh_im[{_slot(k)}] = v{c}_{r}.y;")
         return lines
 
-    def _four_step_twiddles(self) -> list[str]:
-        """Each element's four-step twiddle from the two-level table (times the split part)."""
-        radix, ns, vec = self.radix, self.ns, self.vec
-        lines = [f"    uint e{r} = column * (j + {r * ns}u);" for r in range(radix)]
-        lines += [f"    {vec} t{r} = cmul(tw[tw_lo + (e{r} & {TABLE_BLOCK - 1}u)], tw[tw_hi + e{r} / {TABLE_BLOCK}u]);"
-                  for r in range(radix)]
-        lines.append("    if (TW_SPLIT) { " + " ".join(
-            f"t{r} = cmul(t{r}, tw[tw_seq + (j + {r * ns}u) * {self.seqs}u + s]);" for r in range(radix)) + " }")
-        return lines + [f"    w{r} = cmul(w{r}, t{r});" for r in range(radix)]
-
-    def _four_step_steps(self) -> list[str]:
-        """The twiddles of :data:`TWIDDLE_STEPS`: the first element's and the step's from the table."""
-        radix, ns, vec = self.radix, self.ns, self.vec
-        mask, block = TABLE_BLOCK - 1, TABLE_BLOCK
-        lines = [f"    uint e0 = column * j, es = column * {ns}u;",
-                 f"    {vec} t = cmul(tw[tw_lo + (e0 & {mask}u)], tw[tw_hi + e0 / {block}u]);",
-                 f"    {vec} step = cmul(tw[tw_lo + (es & {mask}u)], tw[tw_hi + es / {block}u]);",
-                 f"    if (TW_SPLIT) {{ t = cmul(t, tw[tw_seq + j * {self.seqs}u + s]); "
-                 f"step = cmul(step, tw[tw_seq + {ns * self.seqs}u + s]); }}"]
-        for r in range(radix):
-            lines.append(f"    w{r} = cmul(w{r}, t);" + (" t = cmul(t, step);" if r < radix - 1 else ""))
-        return lines
-
     def _store(self, c: int) -> list[str]:
         """The last stage: element ``j + r * Ns`` straight to global memory, with the four-step twiddle,
         conjugation, multiplication and scale the launch asks for; the table loads of all elements are issued
@@ -318,7 +294,12 @@ class _Stage:
         # the four-step twiddle W_N^(column * k): column < N / m and k < m, so e < N needs no reduction
         lines.append("if (TWIDDLED) { uint column = TW_SPLIT ? first % in_d : (b % in_d) / tw_div;"
                      if self.twiddles else "if (false) { uint column = 0u;")
-        lines += self._four_step_twiddles() if not TWIDDLE_STEPS else self._four_step_steps()
+        lines += [f"    uint e{r} = column * (j + {r * ns}u);" for r in range(radix)]
+        lines += [f"    {vec} t{r} = cmul(tw[tw_lo + (e{r} & {TABLE_BLOCK - 1}u)], tw[tw_hi + e{r} / {TABLE_BLOCK}u]);"
+                  for r in range(radix)]
+        lines.append("    if (TW_SPLIT) { " + " ".join(
+            f"t{r} = cmul(t{r}, tw[tw_seq + (j + {r * ns}u) * {self.seqs}u + s]);" for r in range(radix)) + " }")
+        lines += [f"    w{r} = cmul(w{r}, t{r});" for r in range(radix)]
         lines.append("}")
         lines.append("if (CONJ_OUT) { " + " ".join(f"w{r}.y = -w{r}.y;" for r in range(radix)) + " }")
         lines.append("if (MUL_OUT) { " + " ".join(f"if (!CHECK_OUT || q{r} < out_n) w{r} = cmul(w{r}, "
@@ -329,19 +310,6 @@ class _Stage:
         lines.append("}")
         return lines
 
-
-
-def _env_steps() -> bool:
-    text = os.environ.get("KDSL_FFT_TWIDDLE_STEPS", "0").strip()
-    if text not in ("0", "1"):
-        raise ValueError(f"KDSL_FFT_TWIDDLE_STEPS must be 0 or 1, got {text!r}")
-    return text == "1"
-
-
-TWIDDLE_STEPS = _env_steps()
-"""An experiment (``KDSL_FFT_TWIDDLE_STEPS=1``, read at import): the four-step twiddles of a butterfly's
-elements ``j + r Ns`` as ``W^(c j) * (W^(c Ns))^r``, two table lookups and ``R - 1`` products, instead of
-two lookups per element."""
 
 
 def _slot(k: str) -> str:

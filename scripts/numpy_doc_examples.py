@@ -119,6 +119,8 @@ DELIBERATE = {
     ("nan_to_num", "np.nan_to_num(y)"): _F32 + " (inf becomes float32's max)",
     ("logaddexp", "prob12"): _F32 + " (log(1e-50): 1e-50 underflows to 0)",
     ("logaddexp2", "prob1, prob2, prob12"): _F32 + " (log2(1e-50): 1e-50 underflows to 0)",
+    ("isin", "np.isin(element, test_set)"): "a set as test_elements raises TypeError naming list(s) (NumPy reads it "
+                                               "as one object: every answer False, its documented pitfall)",
     ("prod", "np.prod(x).dtype == int"): "int32 default: the product of int8 is the default int, int32",
     ("real_if_close", "np.real_if_close([2.1 + 4e-13j"): "complex64 default: 4e-13 is within 1000 float32 eps",
     ("mintypecode", "np.mintypecode(x)"): "complex64 default: np.array([1.1, 2-3.j]) is complex64 ('F')",

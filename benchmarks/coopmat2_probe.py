@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 from dsl_common import kd
-from matmul_sweep import gpu_ms
+from matmul_sweep import gpu_ms, torch_ms
 
 import kdsl.kp as kp
 from kdsl.runtime import context
@@ -160,25 +160,14 @@ def _kdsl_ms(x: Any, y: Any) -> float:
 
 
 def _torch(a: np.ndarray, b: np.ndarray) -> str:
-    """PyTorch's time for the same product (CUDA events, median of 10 after 3), where it has a GPU."""
+    """PyTorch's time for the same product (``matmul_sweep.torch_ms``: CUDA events), where it has a GPU."""
     try:
         import torch
     except ImportError:
         return ""
     if not torch.cuda.is_available():
         return ""
-    x, y = torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()
-    for _ in range(3):
-        x @ y
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    times = []
-    for _ in range(10):
-        start.record()
-        x @ y
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    return f", cuBLAS {statistics.median(times):.3f} ms"
+    return f", cuBLAS {torch_ms(torch, torch.from_numpy(a).cuda(), torch.from_numpy(b).cuda()):.3f} ms"
 
 
 if __name__ == "__main__":

@@ -76,10 +76,14 @@ def _vec4(k: Matmul) -> bool:
     return VEC4 and k.a.dtype.glsl_compute == "float"
 
 
+def _row_stride(k: Matmul, edge: int) -> int:
+    """The padded shared row of an ``edge``-wide tile (vec4 rows stay 16-byte aligned)."""
+    return edge + 4 if _vec4(k) else edge + 1
+
+
 def tile_bytes(k: Matmul, edge: int, depth: int) -> int:
     """Shared memory of the two ``edge``-wide, ``depth``-deep operand tiles of tiled kernel ``k``."""
-    stride = edge + 4 if _vec4(k) else edge + 1
-    return 2 * stride * depth * _WIDE.get(k.a.dtype.glsl_compute, 4)
+    return 2 * _row_stride(k, edge) * depth * _WIDE.get(k.a.dtype.glsl_compute, 4)
 
 
 def fit_shared(k: Matmul, shared_bytes: int) -> Matmul:
@@ -127,7 +131,7 @@ def _render_tiled(k: Matmul, edge: int) -> str:
     c = t.glsl_compute
     vec = _vec4(k)
     per = edge // 16  # outputs per invocation and dimension
-    stride = edge + 4 if vec else edge + 1  # padded shared row stride (vec4 rows stay 16-byte aligned)
+    stride = _row_stride(k, edge)
     buffers: dict[int, dt.DType] = {0: k.out_dtype}
     depth = k.depth
     per_thread = edge * depth // LOCAL  # tile elements each invocation loads

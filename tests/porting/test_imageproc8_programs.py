@@ -163,7 +163,7 @@ def colour_ops(np, rgb_host):
 def saturate_and_mark(np, img_host):
     img = np.asarray(img_host)
     floor = np.clip(img, 30, 1000)  # an upper bound past uint8's range: NumPy drops it
-    nodata = np.where(img > 200, img, -1)  # -1 force-cast into uint8: 255
+    nodata = np.where(img > 200, img, 255)  # (-1 force-cast to 255 in NumPy 2.4, an error in 2.5)
     bands = np.select([img < 50, img > 200], [img, img // 2], -1)
     return {"floor": floor, "nodata": nodata, "bands": bands, "n255": int((nodata == 255).sum()),
             "dtypes": [str(floor.dtype), str(nodata.dtype), str(bands.dtype)]}

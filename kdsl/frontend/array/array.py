@@ -32,6 +32,7 @@ from kdsl.frontend.array import array_selection_methods as sel
 from kdsl.frontend.array import array_shape_methods as shapes
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops, scalar_like, scalar_number
+from kdsl.frontend.array.array_flags import strides as _flags_strides
 from kdsl.frontend.array.array_operators import binary as _binary
 from kdsl.frontend.array.inplace import inplace_operator
 from kdsl.frontend.array.scalar_like import multiply_operator
@@ -209,43 +210,8 @@ class Array(ViewLinks):
     __eq__, __ne__ = _binary("eq"), _binary("ne")
     __lt__, __le__, __gt__, __ge__ = _binary("lt"), _binary("le"), _binary("gt"), _binary("ge")
 
-    # ----- movement
-    def reshape(self, *shape, order: str = "C", copy: bool | None = None) -> Array:
-        from kdsl.frontend.array import memory_order
-        from kdsl.frontend.array.shape_arguments import host_ints
-
-        shape = tuple(host_ints(n) for n in shape)  # a.reshape(dims_array): a 1-d integer array as the shape
-        target = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
-        if copy is not None:  # NumPy 2.1's copy=: kd.reshape checks whether a view is possible
-            from kdsl.frontend.array.shape_ops import reshape
-
-            return reshape(self, target, order, copy=copy)
-        if memory_order.fortran(order, "CFA", self):
-            return memory_order.reshape_fortran(self, tuple(target))
-        new = mv.resolve_shape(target, self.size)
-        out = Array(mv.reshape_node(self._n, new))
-        if not self._reshapes_in_place(new):
-            # NumPy copies (``a.T.reshape(-1)``) and returns a view of that copy: writes reach neither way, and
-            # ``base`` is the (never computed) copy, as NumPy's. The values stay one lazy, fusable reshape.
-            out._parent = (self.copy(), lambda base, view: None)
-            return out
-        return out._view_of(self, lambda base, view: base.__setitem__(Ellipsis, view.reshape(base.shape)),
-                            lambda base: Array(mv.reshape_node(base._n, new)))
-
-    def _reshapes_in_place(self, shape: tuple[int, ...]) -> bool:
-        """Whether NumPy's reshape of the equivalent array to ``shape`` is a view (:meth:`View.reshape`'s rule
-        on this view's strides) rather than a copy. A lazy constant (``kd.zeros``: a broadcast 0-d node) is a
-        new C-ordered array, as NumPy's would be; its views have the layout NumPy's have (``constant_layout.py``:
-        ``kd.zeros((3, 4)).T.reshape(-1)`` copies)."""
-        from kdsl.frontend.array.constant_layout import layout
-
-        node = self._n
-        if node.op != "view" or not node.srcs:
-            return True
-        view = layout(self) if not node.srcs[0].shape else node.arg
-        return view is None or view.reshape(shape) is not None
-
-    # (array_shape_methods.py)
+    # ----- movement (array_shape_methods.py)
+    reshape, _reshapes_in_place = shapes.reshape, shapes.reshapes_in_place
     ravel, swapaxes, squeeze, resize = shapes.ravel, shapes.swapaxes, shapes.squeeze, shapes.resize
 
     def flatten(self, order: str = "C") -> Array:
@@ -260,27 +226,7 @@ class Array(ViewLinks):
     def itemsize(self) -> int:
         return self.dtype.itemsize
 
-    @property
-    def strides(self) -> tuple[int, ...]:
-        """Byte steps between elements along each axis, as NumPy's for the same view of a C-ordered array
-        (``as_strided`` takes them); a size-1 axis gets a C-contiguous array's step, and so does every axis of
-        an owner (``kd.zeros``, a computed result). A view of a lazy constant has NumPy's strides too
-        (``kd.ones(6, dtype=kd.float32)[::2].strides`` is ``(8,)``: ``constant_layout.py``).
-
-        >>> import kdsl as kd
-        >>> kd.zeros((3, 4), dtype=kd.float32).strides, kd.arange(12.0).reshape(3, 4).T.strides
-        ((16, 4), (4, 16))
-        """
-        from kdsl.frontend.array.array_flags import layout_strides
-
-        view = layout_strides(self)  # (None: an owner, C-ordered)
-        size, steps, acc = self.dtype.itemsize, [], self.dtype.itemsize
-        for axis in reversed(range(self.ndim)):
-            n = self.shape[axis]
-            step = view[axis] * size if view is not None and n != 1 else acc
-            steps.append(step)
-            acc *= max(n, 1)
-        return tuple(reversed(steps))
+    strides = property(_flags_strides)  # (array_flags.py)
 
     @property
     def base(self) -> Array | None:

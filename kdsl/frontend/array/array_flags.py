@@ -66,6 +66,26 @@ def layout_strides(a: Array) -> tuple[int, ...] | None:
     return None if view is None else tuple(view.strides)
 
 
+def strides(a: Array) -> tuple[int, ...]:
+    """``a.strides``: byte steps between elements along each axis, as NumPy's for the same view of a C-ordered
+    array (``as_strided`` takes them); a size-1 axis gets a C-contiguous array's step, and so does every axis of
+    an owner (``kd.zeros``, a computed result). A view of a lazy constant has NumPy's strides too
+    (``kd.ones(6, dtype=kd.float32)[::2].strides`` is ``(8,)``: ``constant_layout.py``).
+
+    >>> import kdsl as kd
+    >>> kd.zeros((3, 4), dtype=kd.float32).strides, kd.arange(12.0).reshape(3, 4).T.strides
+    ((16, 4), (4, 16))
+    """
+    view = layout_strides(a)  # (None: an owner, C-ordered)
+    size, steps, acc = a.dtype.itemsize, [], a.dtype.itemsize
+    for axis in reversed(range(a.ndim)):
+        n = a.shape[axis]
+        step = view[axis] * size if view is not None and n != 1 else acc
+        steps.append(step)
+        acc *= max(n, 1)
+    return tuple(reversed(steps))
+
+
 def contiguity(a: Array) -> tuple[bool, bool]:
     """``(c_contiguous, f_contiguous)`` of the NumPy array equivalent to ``a``."""
     kept = layout_strides(a)

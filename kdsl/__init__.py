@@ -54,7 +54,7 @@ __all__ = [
     "floor_divide", "greater", "greater_equal", "invert", "isfinite", "isinf", "isnan", "left_shift", "less",
     "less_equal", "log", "log1p", "log2", "log10", "logical_and", "logical_not", "logical_or", "logical_xor",
     "maximum", "minimum", "mod", "multiply", "negative", "not_equal", "positive", "power", "reciprocal",
-    "relu", "remainder", "right_shift", "rint", "round", "rsqrt", "sigmoid", "sign", "sin", "sinh", "sqrt",
+    "relu", "remainder", "right_shift", "rint", "round", "rsqrt", "sigmoid", "erf", "sign", "sin", "sinh", "sqrt",
     "square", "subtract", "tan", "tanh", "true_divide", "trunc", "where", "realize", "all", "amax", "amin",
     "any", "argmax", "argmin", "cumsum", "max", "mean", "min", "prod", "std", "sum", "var",
     "broadcast_arrays", "broadcast_to", "concatenate", "expand_dims", "flip", "moveaxis", "ravel", "reshape",

@@ -82,6 +82,7 @@ from kdsl.frontend.array.math import (
     cosh,
     divide,
     equal,
+    erf,
     exp,
     exp2,
     expm1,

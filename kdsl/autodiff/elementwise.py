@@ -50,6 +50,7 @@ _UNARY: dict[str, Callable[[Array, Array], Array]] = {
     "arccosh": lambda x, y: km.rsqrt((x - 1) * (x + 1)),
     "arctanh": lambda x, y: 1 / (1 - x * x),
     "sigmoid": lambda x, y: y * (1 - y),
+    "erf": lambda x, y: (2 / math.sqrt(math.pi)) * km.exp(-(x * x)),
 }
 # piecewise constant: zero derivative everywhere it exists (PyTorch's convention)
 _STEPS = ("sign", "floor", "ceil", "trunc", "rint", "floordiv")

@@ -15,7 +15,7 @@ import math
 import re
 
 from kdsl.codegen import complex as complex_helpers
-from kdsl.codegen import fp64
+from kdsl.codegen import erf, fp64
 from kdsl.codegen.precise import exact
 
 SUFFIX = {"int": "i", "uint": "u", "float": "f", "double": "d", "int64_t": "l", "uint64_t": "ul", "bool": "b"}
@@ -305,6 +305,7 @@ def _library() -> dict[str, str]:
                 lib[f"kd_{name}_{s}"] = _expand(template, s)
     lib.update(fp64.LIBRARY)
     lib.update(complex_helpers.LIBRARY)
+    lib.update(erf.LIBRARY)
     for s in ("f", "d"):
         lib[f"kd_remtrunc_{s}"] = _expand(_REMTRUNC, s).replace("@split@", "4097.0" if s == "f" else "134217729.0LF")
         lib[f"kd_floordiv_{s}"] = _expand(_FLOAT_FLOORDIV, s)

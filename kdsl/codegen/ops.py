@@ -44,7 +44,7 @@ _FLOAT_FUNCS = {
     "arcsinh": "kd_copysign_f(asinh({0}), {0})", "arccosh": "({0} >= 1.0 ? acosh({0}) : _NAN_)",
     "arctanh": "(abs({0}) < 1.0 ? kd_copysign_f(atanh({0}), {0}) "
                ": (abs({0}) == 1.0 ? ({0} > 0.0 ? _INF_ : -_INF_) : _NAN_))",
-    "sigmoid": "(1.0 / (1.0 + exp(-({0}))))",
+    "sigmoid": "(1.0 / (1.0 + exp(-({0}))))", "erf": "kd_erf_f({0})",  # (kdsl.codegen.erf)
 }
 # float64 versions: kdsl.codegen.fp64's kd_<name>_d (spelled as in GLSL where the names differ).
 _FP64 = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2", "arcsinh": "asinh",

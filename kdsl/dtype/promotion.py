@@ -98,6 +98,7 @@ OP_SIGNATURES: dict[str, tuple[np.ufunc, str]] = {
     "sign": (np.sign, "result"), "square": (np.square, "result"), "reciprocal": (np.reciprocal, "result"),
     "invert": (np.invert, "result"), "isnan": (np.isnan, "same"), "isinf": (np.isinf, "same"),
     "isfinite": (np.isfinite, "same"), "rsqrt": (np.sqrt, "result"), "sigmoid": (np.exp, "result"),
+    "erf": (np.exp, "result"),
     "rint": (np.rint, "result"),
 }
 # Complex-only ops: conj keeps the dtype; real, imag and angle give the component float (np.absolute's result).

@@ -17,7 +17,7 @@ UNARY = {
     "tan": (kd.tan, -1.2, 1.2), "arcsin": (kd.arcsin, -0.9, 0.9), "arccos": (kd.arccos, -0.9, 0.9),
     "arctan": (kd.arctan, -3, 3), "sinh": (kd.sinh, -2, 2), "cosh": (kd.cosh, -2, 2), "tanh": (kd.tanh, -2, 2),
     "arcsinh": (kd.arcsinh, -2, 2), "arccosh": (kd.arccosh, 1.2, 3), "arctanh": (kd.arctanh, -0.9, 0.9),
-    "sigmoid": (kd.sigmoid, -3, 3), "relu": (kd.relu, -2, 2), "positive": (kd.positive, -1, 1),
+    "sigmoid": (kd.sigmoid, -3, 3), "erf": (kd.erf, -2.5, 2.5), "relu": (kd.relu, -2, 2), "positive": (kd.positive, -1, 1),
     "softplus": (lambda x: kd.log1p(kd.exp(x)), -3, 3), "pow_scalar": (lambda x: x ** 3, -2, 2),
     "rpow": (lambda x: 2.0 ** x, -2, 2), "clip": (lambda x: kd.clip(x, -0.5, 0.5), -2, 2),
     "hypot": (lambda x: kd.hypot(x, 2.0), -2, 2), "logaddexp": (lambda x: kd.logaddexp(x, 0.5), -2, 2),

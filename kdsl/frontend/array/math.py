@@ -59,6 +59,7 @@ floor, ceil, trunc = _unary("floor", "floor"), _unary("ceil", "ceil"), _unary("t
 rint = _unary("rint", "rint round half to even")
 isnan, isinf, isfinite = _unary("isnan", "isnan"), _unary("isinf", "isinf"), _unary("isfinite", "isfinite")
 sigmoid = _unary("sigmoid", "sigmoid 1 / (1 + exp(-x))")
+erf = _unary("erf", "erf error function (kdsl.codegen.erf)")
 logical_not = _unary("not", "logical_not")
 invert = bitwise_not = _unary("invert", "invert ~x")
 

@@ -27,7 +27,8 @@ import kdsl
 _OWN = ("assert_", "assert_raises", "assert_raises_regex", "assert_warns", "assert_no_warnings",
         "assert_no_gc_cycles", "assert_string_equal", "suppress_warnings", "clear_and_catch_warnings", "tempdir",
         "temppath", "measure", "break_cycles", "SkipTest", "KnownFailureException", "IgnoreException", "verbose",
-        "IS_PYPY", "HAS_REFCOUNT", "HAS_LAPACK64", "IS_64BIT")
+        "IS_PYPY", "HAS_REFCOUNT", "HAS_LAPACK64", "IS_64BIT", "IS_WASM", "IS_MUSL", "IS_PYSTON",
+        "NOGIL_BUILD", "IS_EDITABLE", "IS_INSTALLED")
 
 __all__ = ["assert_allclose", "assert_almost_equal", "assert_approx_equal", "assert_array_almost_equal",
            "assert_array_almost_equal_nulp", "assert_array_compare", "assert_array_equal", "assert_array_less",

@@ -53,9 +53,18 @@ def compress(condition: Any, a: Any, axis: Any = None, out: Any = None) -> Maske
     return _both(_masked(a), lambda v: kd.compress(condition, v, axis=axis))
 
 
-def copy(a: Any, order: str = "C") -> MaskedArray:
-    """NumPy's ``np.ma.copy``: data and mask copied."""
-    return _both(_masked(a), kd.copy)
+def copy(a: Any, order: str = "C", subok: bool = True) -> Any:
+    """NumPy's ``np.ma.copy``: data and mask copied. ``subok=False`` (what ``kd.copy(x, subok=False)`` and
+    ``np.copy(x, subok=False)`` pass here) copies the data alone, a plain kdsl array, as NumPy's ``np.copy``
+    gives a plain ndarray then.
+
+    >>> import kdsl as kd
+    >>> x = kd.ma.array([1, 2, 3], mask=[False, True, False])
+    >>> type(kd.copy(x, subok=True)).__name__, kd.copy(x, subok=False).tolist()
+    ('MaskedArray', [1, 2, 3])
+    """
+    x = _masked(a)
+    return _both(x, kd.copy) if subok else kd.copy(x._data, order)
 
 
 def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None, out: Any = None) -> Any:

@@ -25,7 +25,7 @@ import numpy as np
 
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.creation import as_array, asarray
-from kdsl.frontend.array.histogram import data_outer_edges
+from kdsl.frontend.array.histogram import data_outer_edges, sample_values
 from kdsl.frontend.array.histogram_stone import stone_width
 from kdsl.frontend.array.masks import compress
 from kdsl.frontend.array.quantiles import percentile
@@ -197,7 +197,7 @@ def histogram_bin_edges(a: Any, bins: Any = 10, range: tuple[float, float] | Non
         >>> kd.histogram_bin_edges(kd.asarray([0.0, 1.0, 2.0, 3.0]), bins="sturges").tolist()
         [0.0, 1.0, 2.0, 3.0]
     """
-    x = as_array(a).reshape(-1)
+    x = sample_values(as_array(a))
     if weights is not None:
         w = as_array(weights, x.device)
         if w.shape != np.shape(a) and w.size != x.size:

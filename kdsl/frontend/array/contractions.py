@@ -177,8 +177,17 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
         out = matmul(centred, _adjoint(centred * w)) * factor
     else:
         centred, scale = _centred(m, y, rowvar, dtype, ddof)
-        out = matmul(centred, _adjoint(centred)) * scale
+        out = _nan_without_observations(matmul(centred, _adjoint(centred)) * scale, centred.shape[1])
     return out.reshape(()) if out.shape == (1, 1) else out
+
+
+def _nan_without_observations(out: Array, n: int) -> Array:
+    """``out``, or NaN everywhere when there are no observations (NumPy's ``0 * inf``: the empty sums are 0 and
+    their factor infinite; said explicitly, as the empty sum may be folded to a constant 0 whose product a
+    shader compiler may simplify to 0)."""
+    if n:
+        return out
+    return out + (complex(math.nan, math.nan) if out.dtype.kind == "c" else math.nan)
 
 
 def _centred(m: Any, y: Any, rowvar: bool, dtype: Any, ddof: int) -> tuple[Array, float]:
@@ -201,7 +210,7 @@ def corrcoef(x: Any, y: Any = None, rowvar: bool = True, *, dtype: Any = None) -
     # that reduction's own epilogue is not supported by the fusion engine yet.
     square = centred * conj(centred) if centred.dtype.kind == "c" else centred * centred
     norm = ops.apply("sqrt", real(ksum(square, axis=1)))
-    out = c / norm.reshape(-1, 1) / norm.reshape(1, -1)
+    out = _nan_without_observations(c / norm.reshape(-1, 1) / norm.reshape(1, -1), centred.shape[1])
     if out.dtype.kind == "c":  # NumPy clips the real and imaginary parts each
         out = complex_from_parts(_clip1(real(out)), _clip1(imag(out))).astype(out.dtype)
     else:

@@ -68,8 +68,9 @@ def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None, ou
 
 
 def _filled(x: Array, value: float) -> Array:
-    """``x`` with NaNs replaced by ``value`` (integers and bools have none: unchanged)."""
-    if not x.dtype.is_float:
+    """``x`` with NaNs replaced by ``value`` (integers and bools have none: unchanged; a complex element is NaN
+    when either part is, as in NumPy's ``isnan``)."""
+    if x.dtype.kind not in "fc":
         return x
     return where(apply("isnan", x), Array(const_node(value, x.dtype, x.device)), x)
 

@@ -121,8 +121,10 @@ def _insert_positions(obj: Any, n: int) -> np.ndarray:
         return np.flatnonzero(idx)
     if idx.size == 0 and not isinstance(obj, (np.ndarray, Array)):
         idx = idx.astype(np.int64)
-    if idx.dtype.kind not in "biu":
-        raise TypeError(f"insert: positions must be integers, got dtype {idx.dtype}")
+    if idx.dtype.kind not in "biu":  # NumPy: IndexError for an array of positions, TypeError for the rest
+        error = IndexError if isinstance(obj, (np.ndarray, Array)) else TypeError
+        raise error(f"insert: positions must be integers, got dtype {idx.dtype}; arrays used as indices must be "
+                    "of integer (or boolean) type (convert with .astype(int))")
     if idx.ndim > 1:
         raise ValueError("index array argument obj to insert must be one dimensional or scalar")
     return idx.astype(np.int64)

@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 import operator
+import warnings
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.clip_modes import index_dtype
+from kdsl.frontend.array.complex_math import complex_from_parts, imag, real
 from kdsl.frontend.array.creation import asarray, ones_like, zeros
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import min as amin
@@ -72,6 +74,9 @@ def bounded_bincount(xs: Array, weights: Any, length: int, deterministic: bool =
         w = weights if isinstance(weights, Array) else asarray(weights, device=dev)
         if w.shape != xs.shape:
             raise ValueError(f"The weights and list don't have the same length: {w.shape} and {xs.shape}")
+        if w.dtype.is_complex:  # NumPy's refusal (summing only the real parts would be silently wrong)
+            raise TypeError(f"Cannot cast array data from dtype('{w.dtype.np}') to dtype('float64') according to "
+                            "the rule 'safe': bincount sums real weights; sum kd.real(w) and kd.imag(w) apart")
     out_dtype = index_dtype(dev) if w is None else (dt.float64 if dev.supports(dt.float64) else dt.float32)
     if xs.size == 0 or length == 0:
         return zeros(length, dtype=out_dtype, device=dev)
@@ -110,12 +115,30 @@ def histogram(a: Any, bins: Any = 10, range: tuple[float, float] | None = None, 
     >>> kd.histogram(kd.asarray([0.0, 0.5, 1.0, 1.0, 3.0]), bins=[0.0, 1.0, 4.0])[0].tolist()
     [2, 3]
     """
-    counts, edges = _counts(a, bins, range, weights, deterministic)
+    counts, edges = _counts(sample_values(a), bins, range, weights, deterministic)
     if not density:
         return counts, edges
     ft = dt.float64 if counts.device.supports(dt.float64) else dt.float32
     widths = (edges[1:] - edges[:-1]).astype(ft)
-    return counts.astype(ft) / widths / counts.sum().astype(ft), edges
+    total = counts if counts.dtype.is_complex else counts.astype(ft)  # complex weights: a complex density
+    return total / widths / total.sum(), edges
+
+
+def sample_values(a: Any) -> Array:
+    """``a`` as the flat kdsl array a histogram bins: booleans become uint8 with NumPy's RuntimeWarning (their
+    0 and 1 have no subtraction for the bin arithmetic, NumPy's reason to convert them too).
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True):
+    ...     sample_values([True, False]).dtype.name
+    'uint8'
+    """
+    x = (a if isinstance(a, Array) else asarray(a)).reshape(-1)
+    if x.dtype is dt.bool_:
+        warnings.warn(f"Converting input from {x.dtype.np} to {np.uint8} for compatibility.", RuntimeWarning,
+                      stacklevel=3)
+        x = x.astype(dt.uint8)
+    return x
 
 
 def _counts(a: Any, bins: Any, range: Any, weights: Any, deterministic: bool) -> tuple[Array, Array]:  # noqa: A002
@@ -144,10 +167,7 @@ def _counts(a: Any, bins: Any, range: Any, weights: Any, deterministic: bool) ->
     edges = asarray(np.linspace(first, last, nbins + 1, endpoint=True, dtype=edge_type), device=x.device)
     b = _bin_index(x, first, last, nbins, edges)
     # values outside the range get bin ``nbins``, which is not counted
-    counts = bounded_bincount(b, None if weights is None else w, nbins, deterministic, dropped=True)
-    if weights is not None and w.dtype != counts.dtype:
-        counts = counts.astype(w.dtype)
-    return counts, edges
+    return binned_sums(b, None if weights is None else w, nbins, deterministic), edges
 
 
 def _counts_between(a: Any, edges: Array, weights: Any, deterministic: bool) -> Array:
@@ -161,10 +181,17 @@ def _counts_between(a: Any, edges: Array, weights: Any, deterministic: bool) -> 
     b = searchsorted(edges, x, side="right").astype(dt.int32) - 1
     b = km.where(x == edges[-1], n - 1, b)  # the last bin is closed
     b = km.where((b < 0) | (b >= n), n, b)  # below, above, NaN: the uncounted bin n
+    return binned_sums(b, w, n, deterministic)
+
+
+def binned_sums(b: Array, w: Array | None, n: int, deterministic: bool) -> Array:
+    """The counts of the bins ``b`` in ``[0, n]`` (bin ``n`` not counted), or the sums of the weights ``w`` in
+    ``w``'s dtype; complex weights sum their real and imaginary parts apart, as NumPy's histogram does."""
+    if w is not None and w.dtype.is_complex:
+        re, im = (binned_sums(b, part(w), n, deterministic) for part in (real, imag))
+        return complex_from_parts(re, im).astype(w.dtype)
     counts = bounded_bincount(b, w, n, deterministic, dropped=True)
-    if w is not None and w.dtype != counts.dtype:
-        counts = counts.astype(w.dtype)
-    return counts
+    return counts if w is None or w.dtype == counts.dtype else counts.astype(w.dtype)
 
 
 def data_outer_edges(x: Array, rng: tuple[Any, Any] | None) -> tuple[Any, Any]:

@@ -48,6 +48,17 @@ def _count(x: Array, axis: Any, d: dt.DType, keepdims: bool, where: Any = True) 
     return red.sum(~apply("isnan", x), axis, dtype=d, keepdims=keepdims, where=where)
 
 
+def _check_inexact(dtype: Any, out: Any) -> None:
+    """NumPy's refusal of an integer or bool ``dtype`` or ``out`` for the mean or variance of inexact data (the
+    non-NaN count divides, so an integer result would truncate)."""
+    if dtype is not None and dt.as_dtype(dtype).kind not in "fc":
+        raise TypeError(f"If a is inexact, then dtype must be inexact (got {dt.as_dtype(dtype).name}): pass a "
+                        "float dtype, or round the float result")
+    if out is not None and getattr(out, "dtype", None) is not None and dt.as_dtype(out.dtype).kind not in "fc":
+        raise TypeError(f"If a is inexact, then out must be inexact (got an out of {dt.as_dtype(out.dtype).name}):"
+                        " pass a float array as out")
+
+
 def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False, *,
             where: Any = True) -> Array:
     """Mean over ``axis`` of the non-NaN elements (NaN where there are none; ``where``: only those elements).
@@ -59,6 +70,7 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdi
     x = as_array(a)
     if x.dtype.kind not in "fc":  # complex: a NaN in either component drops the element, as in NumPy
         return red.mean(x, axis, dtype, out, keepdims, where=where)
+    _check_inexact(dtype, out)
     d = x.dtype if dtype is None else dt.as_dtype(dtype)
     total = red.sum(_filled(x, 0.0), axis, dtype=d, keepdims=keepdims, where=where)
     return rw.into(total / _count(x, axis, d, keepdims, where), out)  # 0 / 0 is NaN: the all-NaN slices
@@ -72,6 +84,7 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
     ddof = red.ddof_or_correction(ddof, correction)
     if x.dtype.kind not in "fc":
         return red.var(x, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
+    _check_inexact(dtype, out)
     d = x.dtype if dtype is None else dt.as_dtype(dtype)
     xd = x.astype(d)
     zero = Array(const_node(0.0, d, x.device))
@@ -89,6 +102,8 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
 def nanstd(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0, keepdims: bool = False,
            *, where: Any = True, mean: Any = None, correction: Any = None) -> Array:
     """Standard deviation over ``axis`` of the non-NaN elements (``sqrt(nanvar)``)."""
+    if as_array(a).dtype.kind in "fc":
+        _check_inexact(None, out)
     result = apply("sqrt", nanvar(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
                                   correction=correction))
     return rw.into(result, out)

@@ -40,9 +40,8 @@ def _conditions(x: Array, condlist: Any) -> list[Array]:
     conds = []
     for c in condlist:
         c = asarray(c)
-        if c.dtype is not dt.bool_:
-            raise TypeError(f"piecewise: conditions must be boolean arrays, got dtype {c.dtype.name}; compare "
-                            f"(x < 0) to make one")
+        if c.dtype is not dt.bool_:  # NumPy reads numbers as truth values (``(x > 3) * (x <= 5)`` of Python
+            c = c != 0  # bools is an int): nonzero holds
         conds.append(broadcast_to(c, x.shape))
     return conds
 

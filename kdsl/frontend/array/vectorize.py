@@ -94,6 +94,9 @@ class vectorize:  # noqa: N801 - NumPy's name
 
     def __init__(self, pyfunc: Callable[..., Any] | None = None, otypes: Any = None, doc: str | None = None,
                  excluded: Any = None, cache: bool = False, signature: str | None = None) -> None:
+        if pyfunc is not None and not callable(pyfunc):  # NumPy's check: a later call would fail far from here
+            raise TypeError(f"vectorize: pyfunc must be callable, not {type(pyfunc).__name__}; pass the function "
+                            "(the other settings by keyword, e.g. kd.vectorize(otypes='f'))")
         if signature is not None:
             vectorize_signature.parse_signature(signature)  # NumPy checks it here
         self.pyfunc = pyfunc

@@ -5,8 +5,8 @@ median`` with ``stat_length``), ``linear_ramp`` (``end_values``), ``reflect``/``
 Each axis is padded in turn on the array padded so far, as NumPy's (so the corners of a later axis see the
 pads of earlier ones). Statistics are kdsl reductions over the edge region (rounded half to even for integer
 arrays, as NumPy's); ramps are NumPy's ``linspace`` formula (``i * (edge - end) / width + end``, floored for
-integers) in float64, as NumPy's (float32 on a device without float64); odd reflections repeat NumPy's chunked reflection
-(each chunk ``2 * edge - mirror``, growing until the pad is filled), so wide pads match too. A callable mode
+integers) in float64, as NumPy's (float32 on a device without float64); odd reflections repeat NumPy's chunked
+reflection (each chunk ``2 * edge - mirror``, growing until the pad is filled), so wide pads match too. A callable mode
 runs once per 1-D line on views of the zero-padded result (a Python loop over lines, as NumPy's).
 
     >>> import kdsl as kd
@@ -131,8 +131,8 @@ def pad_linear_ramp(x: Array, widths: list[tuple[int, int]], end_values: Any) ->
 def _ramp(x: Array, ax: int, edge: Array, end: Any, width: int, work: dt.DType) -> Array:
     from kdsl.frontend.array.creation import arange
     from kdsl.frontend.array.math import floor
-    from kdsl.frontend.array.reductions import any as reduce_any
     from kdsl.frontend.array.ops import where
+    from kdsl.frontend.array.reductions import any as reduce_any
 
     shape = [1] * x.ndim
     shape[ax] = width

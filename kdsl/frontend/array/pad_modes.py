@@ -142,7 +142,7 @@ def _ramp(x: Array, ax: int, edge: Array, end: Any, width: int, work: dt.DType) 
     step = delta / width
     # NumPy's linspace: y = i * step + start, but (i / width) * delta for every line when any step is 0
     ramp = where(reduce_any(step == 0), i / width * delta, i * step) + start
-    if x.dtype.kind in "iub":
+    if x.dtype.kind in "iu":  # NumPy's linspace floors for integer dtypes; bool takes any nonzero as True
         ramp = floor(ramp)
     return ramp.astype(x.dtype)
 
@@ -172,14 +172,15 @@ def _reflect_axis(x: Array, ax: int, left: int, right: int, period: int, include
         if left > 0:
             k = min(usable, left)
             chunk = _take(x, ax, k - offset, None if offset else 0, -1)
-            x = concatenate([2 * _take(x, ax, 0, 1) - chunk, x], axis=ax)
+            # each chunk is written into the padded array as NumPy's is: bool arithmetic's ints go back to bool
+            x = concatenate([(2 * _take(x, ax, 0, 1) - chunk).astype(x.dtype), x], axis=ax)
             left -= k
         if right > 0:
             k = min(usable, right)
             v = x.shape[ax]
             stop = v - 1 + offset - k - 1
             chunk = _take(x, ax, v - 2 + offset, stop if stop >= 0 else None, -1)
-            x = concatenate([x, 2 * _take(x, ax, v - 1, v) - chunk], axis=ax)
+            x = concatenate([x, (2 * _take(x, ax, v - 1, v) - chunk).astype(x.dtype)], axis=ax)
             right -= k
     return x
 

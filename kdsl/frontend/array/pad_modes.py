@@ -88,8 +88,9 @@ def pad_stat(x: Array, widths: list[tuple[int, int]], mode: str, stat_length: An
 
     func: Any = {"maximum": amax, "minimum": amin, "mean": mean, "median": median}[mode]
     lengths = _pairs(stat_length, x.ndim, "stat_length")
-    if x.size and mode in ("maximum", "minimum") and any(k is not None and round(k) == 0 for pair in lengths for k in pair):
-        raise ValueError("stat_length of 0 yields no value for padding")  # NumPy checks unpadded axes too
+    zero = any(k is not None and round(k) == 0 for pair in lengths for k in pair)
+    if x.size and zero and mode in ("maximum", "minimum"):  # NumPy checks the axes it does not pad too
+        raise ValueError("stat_length of 0 yields no value for padding")
     for ax, (before, after) in enumerate(widths):
         if not before and not after:
             continue

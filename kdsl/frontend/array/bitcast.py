@@ -50,6 +50,10 @@ def bitcast(x: Array, dtype: dt.DType) -> Array:
     return x if node.dtype is dtype else Array(Node("bitcast", (node,), dtype, node.shape))
 
 
+def _is_array_class(t: Any) -> bool:
+    return isinstance(t, builtins.type) and issubclass(t, Array)
+
+
 def view(a: Array, dtype: Any = None, type: Any = None) -> Array:  # noqa: A002 - NumPy's name
     """``a.view(dtype)``: ``a``'s bytes read as ``dtype`` (see the module docstring); with no dtype, a new Array
     of the same data. Writing into the view writes into ``a``, as in NumPy.
@@ -61,6 +65,10 @@ def view(a: Array, dtype: Any = None, type: Any = None) -> Array:  # noqa: A002 
     >>> b.tolist()
     [-2147483648, 2]
     """
+    if _is_array_class(dtype):  # a.view(kd.ndarray): NumPy's idiom for "the plain array class", kdsl's only one
+        dtype, type = None, dtype if type is None else type
+    if _is_array_class(type):
+        type = None
     if type is not None or (isinstance(dtype, builtins.type) and issubclass(dtype, np.ndarray)):
         raise TypeError("kdsl arrays have no subclasses: view(type=...) is not supported; use "
                         "np.asarray(a).view(type) for a NumPy subclass of a host copy")

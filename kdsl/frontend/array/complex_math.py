@@ -91,7 +91,7 @@ def complex_from_parts(re: Any, im: Any) -> Array:
 
 def iscomplexobj(x: Any) -> bool:
     """Whether ``x`` has a complex dtype (whatever its values)."""
-    return _dtype_of(x).kind == "c"
+    return _kind_of(x) == "c"
 
 
 def isrealobj(x: Any) -> bool:
@@ -113,12 +113,20 @@ def isreal(x: Any) -> Array:
         mv.broadcast_node(ops.const_node(True, dt.bool_, x.device), x.shape))
 
 
-def _dtype_of(x: Any) -> dt.DType:
+def _kind_of(x: Any) -> str:
+    """NumPy's kind letter of ``x``'s dtype: a kdsl array's, a duck array's ``.dtype`` (pandas' dtypes carry a
+    ``kind``), or host data's, whatever it holds (strings and objects are just not complex)."""
     if isinstance(x, Array):
-        return x.dtype
+        return x.dtype.kind
     if isinstance(x, complex):
-        return dt.default_complex
-    return dt.as_dtype(np.asarray(x).dtype)
+        return "c"
+    d = getattr(x, "dtype", None)
+    if isinstance(getattr(d, "kind", None), str):
+        return d.kind  # type: ignore[union-attr]
+    try:
+        return np.dtype(d).kind if d is not None else np.asarray(x).dtype.kind
+    except TypeError:
+        return np.asarray(x).dtype.kind
 
 
 def warn_discarded_imag(src: dt.DType, dst: dt.DType) -> None:

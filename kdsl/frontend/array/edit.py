@@ -216,7 +216,8 @@ def _edge(values: Any, d: dt.DType, which: str, device: Any) -> Array:
     if not np.can_cast(src, d.np, casting="same_kind"):
         raise TypeError(f"dtype of `{which}` must be compatible with input `ary` under the `same_kind` rule "
                         f"({src} to {d.name})")
-    v = values.astype(d) if isinstance(values, Array) else asarray(values, dtype=d, device=device)
+    # past the check NumPy writes the values into the result, wrapping what does not fit (2**16 in int16 is 0)
+    v = values.astype(d) if isinstance(values, Array) else asarray(np.asarray(values).astype(d.np), device=device)
     return v.reshape(-1)
 
 

@@ -71,22 +71,39 @@ def unravel_index(indices: Any, shape: Any, order: str = "C") -> tuple[Any, ...]
     """
     dims, order = _dims(shape), _check_order(order)
     size = math.prod(dims)
+    if size > _INTP_MAX:
+        raise ValueError(f"dimensions {dims} are too large; arrays and shapes with a total size greater than "
+                         "'intp' (int64) are not supported")
     if _is_host_scalar(indices):
         i = _host_index(indices)
         _check_flat(i, i, size)
         return tuple(np.int64(c) for c in _unravel(i, dims, order))
     dev = indices.device if isinstance(indices, Array) else current_device()
-    idx = clip_modes.index_array(indices, dev, empty_ok=False)
+    idx = clip_modes.index_array(_signed(indices), dev, empty_ok=False)
     if idx.size:
         host = None if isinstance(indices, Array) else np.asarray(indices)
         lo, hi = (int(host.min()), int(host.max())) if host is not None else clip_modes.bounds(idx)
         _check_flat(lo, hi, size)
+    if not dims and idx.ndim:  # a 0-d shape has one position, which only a scalar (or 0-d) index names
+        raise ValueError("multiple indices are not supported for 0d arrays (shape ()); pass one scalar index")
     return tuple(_unravel(idx, dims, order))
+
+
+_INTP_MAX = np.iinfo(np.int64).max
+
+
+def _signed(x: Any) -> Any:
+    """uint64 index data as int64: NumPy's index tricks cast indices to intp by the 'same_kind' rule, which
+    allows uint64 (``take`` and ``put`` use 'safe', which does not); a value past int64 wraps negative and is
+    then out of bounds."""
+    if isinstance(x, Array):
+        return x.astype(dt.int64) if x.dtype is dt.uint64 else x
+    return x.astype(np.int64) if isinstance(x, (np.ndarray, np.generic)) and x.dtype == np.uint64 else x
 
 
 def _host_index(x: Any) -> int:
     d = np.asarray(x).dtype
-    if d.kind not in "biu" or d == np.uint64:
+    if d.kind not in "biu":
         raise TypeError(f"only int indices permitted, not {d}")
     return int(x)
 
@@ -125,8 +142,14 @@ def ravel_multi_index(multi_index: Any, dims: Any, mode: Any = "raise", order: s
     if len(coords) != len(shape):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(shape)}")
     modes = _modes(mode, len(shape))
-    if 0 in shape:
-        raise ValueError("cannot unravel if shape has zero entries (is empty).")
+    if math.prod(shape) > _INTP_MAX:
+        raise ValueError(f"invalid dims {shape}: the array size they define is larger than the maximum possible "
+                         "size (int64)")
+    if 0 in shape:  # no position exists, so only an empty set of coordinates has an answer
+        empty = _empty_positions(coords)
+        if empty is None:
+            raise ValueError("cannot unravel if shape has zero entries (is empty).")
+        return empty
     strides = _strides(shape, order)
     if all(map(_is_host_scalar, coords)):
         return np.int64(sum(_host_coordinate(c, n, m) * s for c, n, m, s in zip(coords, shape, modes, strides,
@@ -142,6 +165,18 @@ def ravel_multi_index(multi_index: Any, dims: Any, mode: Any = "raise", order: s
     for c, s in zip(cs[1:], strides[1:], strict=True):
         flat = flat + c * s
     return flat
+
+
+def _empty_positions(coords: list[Any]) -> Array | None:
+    """The empty int64 result of coordinates that broadcast to no elements (None if they name any)."""
+    try:
+        shape = np.broadcast_shapes(*[c.shape if isinstance(c, Array) else np.shape(c) for c in coords])
+    except ValueError:
+        return None
+    if math.prod(shape) or all(map(_is_host_scalar, coords)):
+        return None
+    dev = next((c.device for c in coords if isinstance(c, Array)), current_device())
+    return asarray(np.zeros(shape, np.int64), device=dev)
 
 
 def _modes(mode: Any, k: int) -> list[str]:
@@ -171,6 +206,7 @@ def _host_coordinate(c: Any, n: int, mode: str) -> int:
 
 def _coordinate(c: Any, n: int, mode: str, device) -> Array:
     """One coordinate array, mapped into ``[0, n)`` by ``mode`` (``'raise'``: checked)."""
+    c = _signed(c)
     idx = clip_modes.index_array(c, device, empty_ok=False)
     if mode != "raise":
         return clip_modes.in_range(idx, n, mode)

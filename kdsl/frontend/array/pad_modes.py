@@ -5,8 +5,8 @@ median`` with ``stat_length``), ``linear_ramp`` (``end_values``), ``reflect``/``
 Each axis is padded in turn on the array padded so far, as NumPy's (so the corners of a later axis see the
 pads of earlier ones). Statistics are kdsl reductions over the edge region (rounded half to even for integer
 arrays, as NumPy's); ramps are NumPy's ``linspace`` formula (``i * (edge - end) / width + end``, floored for
-integers) in the array's float type (float64 for integers); odd reflections repeat NumPy's chunked reflection
-(each chunk ``2 * edge - mirror``, growing until the pad is filled), so wide pads match too. A callable mode
+integers) in float64, as NumPy's (float32 on a device without float64); odd reflections repeat NumPy's chunked
+reflection (each chunk ``2 * edge - mirror``, growing until the pad is filled), so wide pads match too. A callable mode
 runs once per 1-D line on views of the zero-padded result (a Python loop over lines, as NumPy's).
 
     >>> import kdsl as kd
@@ -88,6 +88,9 @@ def pad_stat(x: Array, widths: list[tuple[int, int]], mode: str, stat_length: An
 
     func: Any = {"maximum": amax, "minimum": amin, "mean": mean, "median": median}[mode]
     lengths = _pairs(stat_length, x.ndim, "stat_length")
+    zero = any(k is not None and round(k) == 0 for pair in lengths for k in pair)
+    if x.size and zero and mode in ("maximum", "minimum"):  # NumPy checks the axes it does not pad too
+        raise ValueError("stat_length of 0 yields no value for padding")
     for ax, (before, after) in enumerate(widths):
         if not before and not after:
             continue
@@ -113,7 +116,11 @@ def pad_linear_ramp(x: Array, widths: list[tuple[int, int]], end_values: Any) ->
     """``linear_ramp``: each side runs from its end value towards the edge value, as ``np.linspace(end, edge,
     width, endpoint=False)`` (the right side reversed)."""
     ends = _pairs(end_values, x.ndim, "end_values")
-    work = x.dtype if x.dtype.kind in "fc" else dt.float64
+    # NumPy's linspace reads the end value as a float64 array (``asanyarray(end) * 1.0``), so every ramp is
+    # computed in float64 (complex128) and rounded once to the array's dtype; float32 steps differ by an ulp
+    wide = x.device.supports(dt.float64)
+    work = (dt.complex128 if wide else x.dtype) if x.dtype.kind == "c" else dt.float64 if wide else (
+        x.dtype if x.dtype.kind == "f" else dt.float32)
     for ax, (before, after) in enumerate(widths):
         if not before and not after:
             continue
@@ -127,13 +134,18 @@ def pad_linear_ramp(x: Array, widths: list[tuple[int, int]], end_values: Any) ->
 def _ramp(x: Array, ax: int, edge: Array, end: Any, width: int, work: dt.DType) -> Array:
     from kdsl.frontend.array.creation import arange
     from kdsl.frontend.array.math import floor
+    from kdsl.frontend.array.ops import where
+    from kdsl.frontend.array.reductions import any as reduce_any
 
     shape = [1] * x.ndim
     shape[ax] = width
     i = arange(width, dtype=work).reshape(tuple(shape))
     start = np.asarray(end).item()
-    ramp = i * ((edge.astype(work) - start) / width) + start  # NumPy's linspace: y = i * step + start
-    if x.dtype.kind in "iub":
+    delta = edge.astype(work) - start
+    step = delta / width
+    # NumPy's linspace: y = i * step + start, but (i / width) * delta for every line when any step is 0
+    ramp = where(reduce_any(step == 0), i / width * delta, i * step) + start
+    if x.dtype.kind in "iu":  # NumPy's linspace floors for integer dtypes; bool takes any nonzero as True
         ramp = floor(ramp)
     return ramp.astype(x.dtype)
 
@@ -163,14 +175,15 @@ def _reflect_axis(x: Array, ax: int, left: int, right: int, period: int, include
         if left > 0:
             k = min(usable, left)
             chunk = _take(x, ax, k - offset, None if offset else 0, -1)
-            x = concatenate([2 * _take(x, ax, 0, 1) - chunk, x], axis=ax)
+            # each chunk is written into the padded array as NumPy's is: bool arithmetic's ints go back to bool
+            x = concatenate([(2 * _take(x, ax, 0, 1) - chunk).astype(x.dtype), x], axis=ax)
             left -= k
         if right > 0:
             k = min(usable, right)
             v = x.shape[ax]
             stop = v - 1 + offset - k - 1
             chunk = _take(x, ax, v - 2 + offset, stop if stop >= 0 else None, -1)
-            x = concatenate([x, 2 * _take(x, ax, v - 1, v) - chunk], axis=ax)
+            x = concatenate([x, (2 * _take(x, ax, v - 1, v) - chunk).astype(x.dtype)], axis=ax)
             right -= k
     return x
 

@@ -26,6 +26,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray, ones, zeros
+from kdsl.frontend.array.lexicographic import lexsort
 from kdsl.frontend.array.masks import compress, flatnonzero
 from kdsl.frontend.array.math import minimum
 from kdsl.frontend.array.shape_ops import concatenate
@@ -102,8 +103,21 @@ def _contained(values: Array, sorted_ref: Array) -> Array:
     m = sorted_ref.shape[0]
     if m == 0:
         return zeros(values.shape, dtype=dt.bool_, device=values.device)
+    if values.dtype.kind == "c":
+        return _contained_by_merge(values, sorted_ref)
     at = minimum(searchsorted(sorted_ref, values), m - 1)
     return take(sorted_ref, at, mode="clip") == values
+
+
+def _contained_by_merge(values: Array, ref: Array) -> Array:
+    """:func:`_contained` for complex data, which has no ``searchsorted``: a stable lexicographic sort of
+    ``values`` then ``ref`` puts each value just before an equal element of ``ref`` (NumPy's ``isin`` with
+    ``assume_unique``; ``values`` are unique), read back into ``values``' order by the inverse permutation."""
+    n = values.shape[0]
+    order = lexsort((concatenate([values, ref]),))
+    s = take(concatenate([values, ref]), order, mode="clip")
+    equal_next = concatenate([s[1:] == s[:-1], zeros(1, dtype=dt.bool_, device=values.device)])
+    return take(equal_next, argsort(order)[:n], mode="clip")
 
 
 def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Array:

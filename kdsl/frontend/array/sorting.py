@@ -308,6 +308,10 @@ def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> Array:
         ax = mv.normalize_axis(axis, x.ndim)
     if np.ndim(indices) != x.ndim and not (isinstance(indices, Array) and indices.ndim == x.ndim):
         raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    kind = np.dtype(indices.dtype.np if isinstance(indices, Array) else np.asarray(indices).dtype)
+    if kind.kind not in "iu":  # NumPy refuses bool here (take() reads it as 0/1 positions; a mask would be meant)
+        hint = "; for a boolean mask use arr[mask] or kd.where(mask, arr, 0)" if kind.kind == "b" else ""
+        raise IndexError(f"`indices` must be an integer array, not {kind}{hint}")
     idx = _indices(indices, x.shape[ax], ax, "raise", x.device)
     shape = ops.broadcast_shapes(tuple(1 if k == ax else m for k, m in enumerate(x.shape)),
                                  tuple(1 if k == ax else m for k, m in enumerate(idx.shape)))

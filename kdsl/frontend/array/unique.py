@@ -124,9 +124,9 @@ def _unique_axis(a: Any, axis: int, want_inverse: bool) -> _Parts:
     moved = moveaxis(x, ax, 0)
     n = x.shape[ax]
     rows = moved.reshape(n, moved.size // n if n else 0)
-    if n == 0:
+    if n == 0:  # no sub-arrays: the values keep x's shape (axis ax stays where it was)
         none = asarray(np.zeros(0, d.np), device=x.device)
-        return _Parts(moved, none, none, none)
+        return _Parts(x.copy(), none, none, none)
     order = arange(n, dtype=d, device=x.device)
     for c in reversed(range(rows.shape[1])):
         order = take(order, argsort(take(rows[:, c], order, mode="clip")), mode="clip")
@@ -160,6 +160,11 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, re
         >>> kd.unique(kd.asarray([[1, 2], [0, 5], [1, 2]]), axis=0).tolist()
         [[0, 5], [1, 2]]
     """
+    if axis is not None:
+        ar = ar if isinstance(ar, Array) else asarray(ar)
+        if ar.ndim == 1:  # the sub-arrays are the elements: NumPy takes the flat path, equal_nan included
+            normalize_axis(axis, 1)
+            axis = None
     parts = _unique(ar, return_inverse, equal_nan) if axis is None else _unique_axis(ar, axis, return_inverse)
     extra = [part for part, want in ((parts.first, return_index), (parts.inverse, return_inverse),
                                      (parts.counts, return_counts)) if want]

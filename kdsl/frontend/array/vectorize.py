@@ -139,7 +139,10 @@ class vectorize:  # noqa: N801 - NumPy's name
     def _apply(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         pos = [a if i in self.excluded else _as_array(a) for i, a in enumerate(args)]
         kw = {k: v if k in self.excluded else _as_array(v) for k, v in kwargs.items()}
-        arrays = [a for a in (*pos, *kw.values()) if isinstance(a, Array)]
+        # excluded arguments pass through whole (a kdsl array among them too): they set no loop shape
+        free = [a for i, a in enumerate(pos) if i not in self.excluded]
+        free += [v for k, v in kw.items() if k not in self.excluded]
+        arrays = [a for a in free if isinstance(a, Array)]
         shape = broadcast_shapes(*[a.shape for a in arrays]) if arrays else ()
         assert self.pyfunc is not None
         out = _call_whole(self.pyfunc, pos, kw)

@@ -30,7 +30,8 @@ def _same(got, expected):
 def _where24(m, x, y):
     """NumPy 2.4's ``where(m, x, y)``: a Python int next to an integer array is cast to its dtype, wrapping."""
     def cast(s, other):
-        if isinstance(s, int) and not isinstance(s, bool) and isinstance(other, np.ndarray) and other.dtype.kind in "iu":
+        integer_array = isinstance(other, np.ndarray) and other.dtype.kind in "iu"
+        if isinstance(s, int) and not isinstance(s, bool) and integer_array:
             return np.array(s).astype(other.dtype)  # C's modular cast (an int beyond int64 is a uint64 array)
         return s
     return np.where(m, cast(x, y), cast(y, x))

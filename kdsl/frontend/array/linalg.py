@@ -55,8 +55,11 @@ def matmul(a, b) -> Array:
     nb = math.prod(batch)
     an = mv.reshape_node(mv.broadcast_node(ops.cast_node(a2._node, out_dtype), batch + (m, k)), (nb, m, k))
     bn = mv.reshape_node(mv.broadcast_node(ops.cast_node(b2._node, out_dtype), batch + (k, n)), (nb, k, n))
-    node = _product_sum(an, bn, out_dtype) if _as_reduction(m, n, k) else \
-        Node("matmul", (an, bn), out_dtype, (nb, m, n))
+    if k == 0:  # empty sums: zeros (a constant, so that ``(a @ b) * inf`` is NaN as NumPy's; see reductions)
+        node = mv.broadcast_node(ops.const_node(0, out_dtype, a.device), (nb, m, n))
+    else:
+        node = _product_sum(an, bn, out_dtype) if _as_reduction(m, n, k) else \
+            Node("matmul", (an, bn), out_dtype, (nb, m, n))
     # 1-d operands lose their dimension again; a fresh result: no view links to keep (a 0-d ``x @ x`` is then a
     # NumPy scalar's stand-in, which ``+=`` rebinds: scalar_like.py)
     shape = batch + ((m,) if a.ndim > 1 else ()) + ((n,) if b.ndim > 1 else ())

@@ -72,8 +72,18 @@ def _reduce(x: Array, op: str, axes: tuple[int, ...], out_dtype: dt.DType, keepd
     if not axes:  # nothing to reduce (0-d input): the value itself
         return Array(src) if op not in ("argmax", "argmin") else Array(ops.const_node(0, out_dtype, x.device))
     shape = tuple(n for a, n in enumerate(x.shape) if a not in axes)
+    identity = _EMPTY_IDENTITY.get((op, out_dtype is dt.bool_))
+    if identity is not None and builtins.any(x.shape[a] == 0 for a in axes):
+        # nothing to fold: the identity as a lazy constant, not a kernel whose empty loop leaves a literal 0 that
+        # the shader compiler folds into what follows (``sum(empty) * inf`` came out 0, NumPy's is NaN)
+        return _keep(x, mv.broadcast_node(ops.const_node(identity, out_dtype, x.device), shape), axes, keepdims)
     node = Node("reduce", (src,), out_dtype, shape, (op, axes))
     return _keep(x, node, axes, keepdims)
+
+
+# (op, on booleans) -> the value of a reduction over an empty axis (any/all reduce booleans by max/min)
+_EMPTY_IDENTITY = {("sum", False): 0, ("sum", True): 0, ("prod", False): 1, ("prod", True): 1,
+                   ("max", True): False, ("min", True): True}
 
 
 def require_nonempty(x: Array, axes, name: str) -> None:

@@ -134,7 +134,7 @@ def clip(a, a_min=_NO_BOUND, a_max=_NO_BOUND, out=None, *, min=_NO_BOUND, max=_N
     [0, 1, 2, 2]
     """
     lo, hi = _bounds(a_min, a_max, min, max)
-    casting, where, dtype = _clip_keywords(kwargs)
+    casting, mask, dtype = _clip_keywords(kwargs)
     x = a
     if dtype is not None:
         from kdsl.frontend.array.ufunc_methods import cast_input  # cycle: that module wraps this one's functions
@@ -145,11 +145,11 @@ def clip(a, a_min=_NO_BOUND, a_max=_NO_BOUND, out=None, *, min=_NO_BOUND, max=_N
     result = result if hi is None else minimum(result, hi)
     if dtype is not None:
         result = asarray(result).astype(dtype)
-    if out is None and where is True:
+    if out is None and mask is True:
         return result
     from kdsl.frontend.array.ufunc_methods import written_into  # cycle: that module wraps this one's functions
 
-    return written_into(asarray(result), out, where, casting, "clip")
+    return written_into(asarray(result), out, mask, casting, "clip")
 
 
 def _bounds(a_min, a_max, lo, hi):

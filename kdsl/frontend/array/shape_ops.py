@@ -149,9 +149,13 @@ def broadcast_arrays(*args, subok: bool = False) -> list[Array]:
     return [broadcast_to(x, shape) for x in arrs]
 
 
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+
+
 def concatenate(arrays, /, axis: int | None = 0, out=None, *, dtype=None, casting: str = "same_kind") -> Array:
     """Join arrays along an existing axis (``axis=None``: flatten first); ``out``, ``dtype`` and ``casting`` as
     NumPy's (the inputs must cast to ``dtype``, the result to ``out``, under ``casting``)."""
+    _check_casting(casting)
     if out is not None:
         from kdsl.frontend.array.ufunc_methods import written_into  # cycle: that module builds on this one
 
@@ -190,6 +194,12 @@ def concatenate(arrays, /, axis: int | None = 0, out=None, *, dtype=None, castin
     return Array(Node("assemble", tuple(pieces), out_dtype, shape, tuple(regions), device=dev))
 
 
+def _check_casting(casting: str) -> None:
+    """NumPy's ValueError for an unknown ``casting`` rule, checked up front (even with nothing to cast)."""
+    if casting not in _CASTINGS:
+        raise ValueError(f"casting must be one of {', '.join(map(repr, _CASTINGS))} (got {casting!r})")
+
+
 def _check_casts(arrays: list[Array], to: dt.DType, casting: str) -> None:
     """NumPy's TypeError for an input that ``casting`` does not allow to become ``to``."""
     for x in arrays:
@@ -200,6 +210,7 @@ def _check_casts(arrays: list[Array], to: dt.DType, casting: str) -> None:
 
 def stack(arrays, axis: int = 0, out=None, *, dtype=None, casting: str = "same_kind") -> Array:
     """Join arrays of one shape along a new axis (``out``, ``dtype``, ``casting`` as :func:`concatenate`)."""
+    _check_casting(casting)
     arrays = [_arr(x) for x in arrays]
     if not arrays:
         raise ValueError("need at least one array to stack")

@@ -138,8 +138,8 @@ def test_astype_function_and_copy():
     assert c is not a and np.array_equal(c.numpy(), a.numpy(), equal_nan=True)
     assert kd.astype(a[:2], kd.int16).tolist() == [1, -2]
     assert kd.astype(a, kd.float64, copy=False).dtype is kd.float64
-    with pytest.raises(TypeError, match="kd.asarray"):
-        kd.astype(np.ones(2), kd.float32)
+    with pytest.raises(TypeError, match="kd.asarray"):  # NumPy's astype takes its arrays (so does kdsl's), not lists
+        kd.astype([1.0, 2.0], kd.float32)
 
 
 @pytest.mark.parametrize("shapes", [[(3, 1), (4,)], [(), (2, 3)], [(0, 1), (1, 5)], [(1,)], [5, (3, 1)], []])
@@ -204,8 +204,12 @@ def test_clip_standard_keywords():
     assert kd.clip(x) is x
     older = x.clip(a_min=-1, a_max=0.25).numpy()  # NumPy's older names
     assert np.array_equal(kd.clip(x, -1, 0.25).numpy(), older, equal_nan=True)
-    with pytest.raises(ValueError, match="once"):  # NumPy: ValueError
+    with pytest.raises(TypeError, match="a_max"):  # NumPy: TypeError, a_max is missing
         kd.clip(x, a_min=0, min=1)
+    with pytest.raises(ValueError, match="forbidden"):  # NumPy: ValueError, both spellings
+        kd.clip(x, 0, 1, min=1)
+    with pytest.raises(ValueError, match="once"):  # the method: each bound once
+        x.clip(a_min=0, min=1)
 
 
 @pytest.mark.parametrize("correction", [0, 1, 2.5])

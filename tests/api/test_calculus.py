@@ -28,7 +28,9 @@ def test_trapezoid_with_host_coordinates():
     np.testing.assert_allclose(kd.trapezoid(kd.asarray(Y), x=X7).numpy(), np.trapezoid(Y, x=X7), rtol=1e-12)
     # a list of Python floats is float32 in kdsl (its default float)
     expected = np.trapezoid(Y, x=X7.astype(np.float32))
-    np.testing.assert_allclose(kd.trapezoid(kd.asarray(Y), x=list(X7)).numpy(), expected, rtol=1e-12)
+    np.testing.assert_allclose(kd.trapezoid(kd.asarray(Y), x=X7.tolist()).numpy(), expected, rtol=1e-12)
+    # a list of NumPy float64 scalars keeps float64, as np.array makes of it
+    np.testing.assert_allclose(kd.trapezoid(kd.asarray(Y), x=list(X7)).numpy(), np.trapezoid(Y, x=X7), rtol=1e-12)
 
 
 @numpy_kdsl_allclose()

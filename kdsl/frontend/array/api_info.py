@@ -199,6 +199,10 @@ def astype(x: Array, dtype: Any, /, *, copy: bool = True, device: Any = None) ->
     >>> kd.astype(a, kd.int32).tolist(), kd.astype(a, kd.float32, copy=False) is a
     ([1, -2], True)
     """
+    if isinstance(x, (np.ndarray, np.generic)):  # NumPy's astype takes its arrays and scalars: uploaded as they are
+        from kdsl.frontend.array.creation import asarray  # cycle: creation builds on this module
+
+        x = asarray(x, device=device)
     if not isinstance(x, Array):
         raise TypeError(f"astype takes a kdsl Array, got {type(x).__name__}; use kd.asarray(x, dtype=...)")
     if device is not None and current_device(device) is not x.device:

@@ -112,7 +112,9 @@ def round(self, decimals: int = 0, out=None) -> Array:
     return round(self, decimals, out)
 
 
-def clip(self, min=None, max=None, out=None, *, a_min=None, a_max=None) -> Array:  # noqa: A002 - NumPy's names
+def clip(self, min=None, max=None, out=None, *, a_min=None, a_max=None, **kwargs) -> Array:  # noqa: A002
     from kdsl.frontend.array.math import clip  # cycle: that module builds Arrays
 
-    return clip(self, a_min, a_max, out, min=min, max=max)
+    if (a_min is not None and min is not None) or (a_max is not None and max is not None):
+        raise ValueError("clip: pass each bound once, as a_min/a_max or as min/max (NumPy forbids both)")
+    return clip(self, out=out, min=a_min if min is None else min, max=a_max if max is None else max, **kwargs)

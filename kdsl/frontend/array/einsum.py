@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -144,15 +145,23 @@ def _split_term(term: str) -> list[str]:
 
 
 def _interleaved_term(sub: Any) -> list[str]:
+    """One sublist of the interleaved form: ints (any integer type, as NumPy's: ``np.int64``, an integer array as
+    the sublist, read back at once) and ``Ellipsis``."""
     labels = []
-    for s in sub:
+    for s in sub.tolist() if isinstance(sub, Array) or hasattr(sub, "__array_interface__") else sub:
         if s is Ellipsis:
             labels.append("...")
-        elif isinstance(s, int) and 0 <= s < len(_LETTERS):
-            labels.append(_LETTERS[s])
+        elif not _is_integer(s):
+            raise TypeError(f"einsum: subscript {s!r} must be an int in [0, 52) or Ellipsis (NumPy's TypeError)")
+        elif 0 <= operator.index(s) < len(_LETTERS):
+            labels.append(_LETTERS[operator.index(s)])
         else:
-            raise ValueError(f"einsum: subscript {s!r} must be an int in [0, 52) or Ellipsis")
+            raise ValueError(f"einsum: subscript {s!r} is not within the valid range [0, 52)")
     return labels
+
+
+def _is_integer(s: Any) -> bool:
+    return not isinstance(s, bool) and type(s).__name__ != "bool_" and hasattr(type(s), "__index__")
 
 
 def _interleave(inputs: list[Labels], outputs: Labels, arrays: list[Array]) -> list[Any]:

@@ -15,6 +15,7 @@ import array
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.dtype import promotion
 
 
 def python_int_dtype(low: int, high: int) -> dt.DType:
@@ -44,11 +45,18 @@ def python_int_dtype(low: int, high: int) -> dt.DType:
 
 
 
+_PYTHON_NUMBER_DTYPES = (np.dtype(np.float64), np.dtype(np.complex128), np.dtype(np.int64), np.dtype(np.uint64))
+
+
 def host_dtype(x, arr: np.ndarray) -> dt.DType:
     """kdsl's dtype for host data: NumPy arrays keep theirs, and so does other typed data (see :func:`typed`);
     Python floats/ints get the defaults (ints that int32 cannot hold: see :func:`python_int_dtype`)."""
     if isinstance(x, (np.ndarray, np.generic)) or (typed(x) and arr.dtype.kind in "biufc"):
         return dt.as_dtype(arr.dtype)
+    if isinstance(x, (list, tuple)) and arr.dtype in _PYTHON_NUMBER_DTYPES:  # maybe Python numbers: check the items
+        mixed = typed_items_dtype(x)  # [np_f64_row, np_f64_row]: NumPy's float64, not kdsl's Python default
+        if mixed is not None:
+            return mixed
     if arr.dtype == np.float64:
         if arr.size and np.abs(arr).max() >= 2.0**63:  # maybe ints NumPy could not type: 1 and 2**64 - 1
             return _mixed_ints_dtype(x) or dt.default_float
@@ -65,6 +73,38 @@ def host_dtype(x, arr: np.ndarray) -> dt.DType:
         raise TypeError(f"cannot make a kdsl array from data of dtype {arr.dtype}; use numbers or booleans")
     return dt.as_dtype(arr.dtype)
 
+
+
+def typed_items_dtype(x) -> dt.DType | None:
+    """The dtype of nested lists that hold typed items (NumPy arrays and scalars, typed buffers) among Python
+    numbers: NumPy's promotion of the items' own dtypes, a Python number counting as kdsl's default of its kind
+    (as a list holding kdsl arrays does). None when no item is typed (Python numbers only: kdsl's defaults).
+
+    >>> import numpy as np
+    >>> typed_items_dtype([np.ones(2), np.zeros(2)]).name, typed_items_dtype([np.int64(1), 2.5]).name
+    ('float64', 'float64')
+    >>> typed_items_dtype([np.float32(1), 2.5]).name, typed_items_dtype([[1.5, 2.0]]) is None
+    ('float32', True)
+    """
+    found: list[dt.DType] = []
+    ints: list[int] = []
+    others: list[dt.DType] = []
+    stack = [x]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, (np.ndarray, np.generic)) or typed(item):
+            found.append(dt.as_dtype(np.asarray(item).dtype))
+        elif isinstance(item, int) and not isinstance(item, bool):
+            ints.append(item)
+        else:
+            others.append(dt.scalar_dtype(item))
+    if not found:
+        return None
+    if ints:
+        others.append(python_int_dtype(min(ints), max(ints)))
+    return promotion.promote(*found, *others)
 
 
 def typed(x) -> bool:

@@ -33,6 +33,7 @@ from kdsl.frontend.array import (
     masks,
     mixed_mask_index,
     ops,
+    scalar_bool_index,
     scalar_index,
     scatter,
 )
@@ -136,6 +137,9 @@ def _is_scalar_index(k) -> bool:
 def getitem(a: Array, key) -> Array:
     if _plain(key):
         return _basic(a, key)
+    booleans = scalar_bool_index.split(key, a.ndim)
+    if booleans is not None:  # a[False, True, ...], a[0, True]: NumPy's 0-d masks, not the ints 0 and 1
+        return scalar_bool_index.get(a, booleans)
     key = _scalars_as_ints(_ranges_as_arrays(key))
     if _plain(key):
         return _basic(a, key)
@@ -270,6 +274,10 @@ def setitem(a: Array, key, value) -> Array:
     OverflowError: Python integer 1099511627776 out of bounds for int32
     """
     if not _plain(key):  # (a plain key, a loop's u[1:-1] = v, skips the checks for masks and index arrays)
+        booleans = scalar_bool_index.split(key, a.ndim)
+        if booleans is not None:  # a[0, True] = v: NumPy's 0-d masks, not the ints 0 and 1
+            scalar_bool_index.set(a, booleans, value)
+            return a
         key = _scalars_as_ints(_ranges_as_arrays(key))
         spelled = ellipsis_mask.expand(a, key)
         if spelled is not None and spelled[0] is a:  # a[..., mask] = v: as a[:, mask] = v

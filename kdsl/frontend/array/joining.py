@@ -106,7 +106,7 @@ def tile(A: Any, reps: Any) -> Array:  # noqa: N803 - NumPy's parameter name
     [[1, 2, 1, 2], [1, 2, 1, 2]]
     """
     a = as_array(A)
-    reps_t = int_tuple(reps)  # an int, np.int64 or 0-d integer array repeats every axis; floats: TypeError
+    reps_t = int_tuple(reps, bools=True)  # an int, np.int64 or 0-d integer array repeats every axis; floats: TypeError
     if any(r < 0 for r in reps_t):
         raise ValueError(f"tile: repetitions must be non-negative, got {reps_t}")
     nd = max(a.ndim, len(reps_t))

@@ -119,22 +119,64 @@ def round(a, decimals: int = 0, out=None):
 around = round
 
 
-def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None):  # noqa: A002 - the standard's/NumPy 2's names
+_NO_BOUND = np._NoValue  # NumPy's "not passed" marker: clip(a, 2) is an error, clip(a, 2, None) is not
+
+
+def clip(a, a_min=_NO_BOUND, a_max=_NO_BOUND, out=None, *, min=_NO_BOUND, max=_NO_BOUND,  # noqa: A002 - NumPy's names
+         **kwargs):
     """``minimum(maximum(a, min), max)``; either bound may be None (both None: ``a`` itself, as NumPy 2).
-    ``a_min``/``a_max`` (NumPy's positional names) and ``min``/``max`` (the standard's) are the same bounds;
-    ``out`` (a kdsl array, ``a`` itself in ``kd.clip(a, 0, 1, out=a)``) takes the result, as NumPy's."""
-    if (a_min is not None and min is not None) or (a_max is not None and max is not None):
-        raise ValueError("clip: pass each bound once, as a_min/a_max or as min/max (NumPy forbids both)")
+    The bounds come as ``a_min, a_max`` (NumPy's positional names: both, as NumPy requires) or as ``min=``/``max=``
+    (the standard's). ``out`` (a kdsl array, ``a`` itself in ``kd.clip(a, 0, 1, out=a)``) takes the result, and
+    NumPy's ufunc keywords apply: ``casting`` (for ``out``), ``where``, ``dtype``.
+
+    >>> import kdsl as kd
+    >>> out = kd.zeros(4, dtype=kd.int32)
+    >>> kd.clip(kd.arange(4), 0.5, 2.5, out=out, casting="unsafe").tolist()
+    [0, 1, 2, 2]
+    """
+    lo, hi = _bounds(a_min, a_max, min, max)
+    casting, mask, dtype = _clip_keywords(kwargs)
     x = a
-    lo, hi = (a_min if min is None else min), (a_max if max is None else max)
+    if dtype is not None:
+        from kdsl.frontend.array.ufunc_methods import cast_input  # cycle: that module wraps this one's functions
+
+        x = cast_input("clip", 0, asarray(x), dtype, casting)
     lo, hi = _beyond_range(x, lo, -1), _beyond_range(x, hi, 1)
     result = x if lo is None else maximum(x, lo)
     result = result if hi is None else minimum(result, hi)
-    if out is None:
+    if dtype is not None:
+        result = asarray(result).astype(dtype)
+    if out is None and mask is True:
         return result
     from kdsl.frontend.array.ufunc_methods import written_into  # cycle: that module wraps this one's functions
 
-    return written_into(result, out, True, "same_kind", "clip")
+    return written_into(asarray(result), out, mask, casting, "clip")
+
+
+def _bounds(a_min, a_max, lo, hi):
+    """``clip``'s two bounds from NumPy's spellings, with NumPy's errors for a missing or doubled bound."""
+    if a_min is _NO_BOUND and a_max is _NO_BOUND:
+        return (None if lo is _NO_BOUND else lo), (None if hi is _NO_BOUND else hi)
+    if a_min is _NO_BOUND:
+        raise TypeError("clip() missing 1 required positional argument: 'a_min' (pass None for no lower bound)")
+    if a_max is _NO_BOUND:
+        raise TypeError("clip() missing 1 required positional argument: 'a_max' (pass None for no upper bound)")
+    if lo is not _NO_BOUND or hi is not _NO_BOUND:
+        raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are provided is "
+                         "forbidden (NumPy's rule): pass the bounds one way")
+    return a_min, a_max
+
+
+def _clip_keywords(kwargs: dict):
+    """NumPy's ufunc keywords ``clip`` takes: (casting, where, dtype); ``order``/``subok`` change nothing."""
+    from kdsl.frontend.array.ufunc_methods import check_keywords  # cycle: that module wraps this one's functions
+
+    unknown = sorted(set(kwargs) - {"casting", "where", "dtype", "order", "subok"})
+    if unknown:
+        raise TypeError(f"clip() got an unexpected keyword argument {unknown[0]!r}")
+    casting = kwargs.get("casting", "same_kind")
+    check_keywords("clip", casting, kwargs.get("order", "K"))
+    return casting, kwargs.get("where", True), kwargs.get("dtype")
 
 
 def _beyond_range(x, bound, side: int):

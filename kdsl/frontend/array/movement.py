@@ -117,11 +117,24 @@ def normalize_axes(axis, ndim: int) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
+def length_index(n: Any) -> int:
+    """A length or axis as an int (``operator.index``), refusing booleans as NumPy 2 does: ``reshape(True, -1)``
+    and ``zeros((True, 2))`` are TypeErrors, not the length 1.
+
+    >>> length_index(3), length_index(np.int64(2))
+    (3, 2)
+    """
+    if isinstance(n, (bool, np.bool_)):
+        raise TypeError(f"an integer is required for a length, got {type(n).__name__} {n!r} (NumPy 2 refuses "
+                        "booleans in shapes); pass int(n)")
+    return operator.index(n)
+
+
 def resolve_shape(shape, size: int) -> tuple[int, ...]:
     """A reshape target with at most one -1 filled in; ValueError when sizes do not match."""
     if isinstance(shape, int):
         shape = (shape,)
-    shape = tuple(operator.index(n) for n in shape)  # NumPy: TypeError for reshape(2.0, 2)
+    shape = tuple(length_index(n) for n in shape)  # NumPy: TypeError for reshape(2.0, 2)
     if shape.count(-1) > 1:
         raise ValueError("can only specify one unknown dimension (-1)")
     if any(n < -1 for n in shape):

@@ -17,6 +17,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.movement import length_index
 
 
 def as_shape(shape) -> tuple[int, ...]:
@@ -31,13 +32,19 @@ def as_shape(shape) -> tuple[int, ...]:
 
 
 
-def int_tuple(value: Any) -> tuple[int, ...]:
+def int_tuple(value: Any, *, bools: bool = False) -> tuple[int, ...]:
     """An int, or a sequence of them, as a tuple of ints (``operator.index``: TypeError for floats). A 0-d
-    integer array (``kd.sum(mask)``, NumPy's too) is one int, as NumPy reads it: iterating it would fail."""
+    integer array (``kd.sum(mask)``, NumPy's too) is one int, as NumPy reads it: iterating it would fail.
+    Booleans are a TypeError, as in NumPy's shapes, unless ``bools`` (``tile``'s counts take them, as NumPy's)."""
     value = host_length(value)
     scalar = not isinstance(value, Iterable) or getattr(value, "ndim", None) == 0
-    return (operator.index(value),) if scalar else tuple(operator.index(n) for n in value)
+    index = _count if bools else length_index
+    return (index(value),) if scalar else tuple(index(n) for n in value)
 
+
+
+def _count(n: Any) -> int:
+    return int(n) if isinstance(n, np.bool_) else operator.index(n)  # np.bool_ has no __index__; NumPy counts it
 
 
 def host_ints(value: Any) -> Any:

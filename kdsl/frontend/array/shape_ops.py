@@ -12,6 +12,8 @@ Example:
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from kdsl import dtype as dt
@@ -93,11 +95,9 @@ def swapaxes(a, axis1: int, axis2: int) -> Array:
 def moveaxis(a, source, destination) -> Array:
     """Move axes ``source`` (an int or a tuple) to the positions ``destination`` (a view)."""
     a = _arr(a)
-    source, destination = host_ints(source), host_ints(destination)  # 1-d integer arrays of axes, as NumPy's
-    src = tuple(source) if isinstance(source, (tuple, list)) else (source,)
-    dst = tuple(destination) if isinstance(destination, (tuple, list)) else (destination,)
-    s = [mv.normalize_axis(k, a.ndim) for k in src]  # axes first, as NumPy: an AxisError before the count
-    d = [mv.normalize_axis(k, a.ndim) for k in dst]
+    src, dst = _axes_argument(source), _axes_argument(destination)
+    s = [_moved_axis(k, a.ndim, "source") for k in src]  # axes first, as NumPy: an AxisError before the count
+    d = [_moved_axis(k, a.ndim, "destination") for k in dst]
     if len(src) != len(dst):
         raise ValueError("`source` and `destination` arguments must have the same number of elements")
     if len(set(s)) != len(s) or len(set(d)) != len(d):
@@ -106,6 +106,28 @@ def moveaxis(a, source, destination) -> Array:
     for to, frm in sorted(zip(d, s, strict=True)):
         order.insert(to, frm)
     return a.transpose(tuple(order))
+
+
+def _axes_argument(axes) -> tuple:
+    """``moveaxis``'s ``source``/``destination`` as a tuple: one integer, or any iterable of them (a list, a
+    ``range``, a 1-d integer array), as NumPy's ``normalize_axis_tuple`` takes them."""
+    axes = host_ints(axes)  # 1-d integer arrays of axes, as NumPy's
+    try:
+        return (operator.index(axes),)
+    except TypeError:
+        pass
+    try:
+        return tuple(axes)
+    except TypeError:
+        raise TypeError(f"moveaxis: axes must be an int or a sequence of ints, got {type(axes).__name__}") from None
+
+
+def _moved_axis(axis, ndim: int, name: str) -> int:
+    """One axis of ``moveaxis``, non-negative; out of range: NumPy's AxisError naming the argument."""
+    try:
+        return mv.normalize_axis(axis, ndim)
+    except np.exceptions.AxisError:
+        raise np.exceptions.AxisError(axis, ndim, name) from None
 
 
 def broadcast_to(array, shape, subok: bool = False) -> Array:
@@ -127,9 +149,13 @@ def broadcast_arrays(*args, subok: bool = False) -> list[Array]:
     return [broadcast_to(x, shape) for x in arrs]
 
 
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+
+
 def concatenate(arrays, /, axis: int | None = 0, out=None, *, dtype=None, casting: str = "same_kind") -> Array:
     """Join arrays along an existing axis (``axis=None``: flatten first); ``out``, ``dtype`` and ``casting`` as
     NumPy's (the inputs must cast to ``dtype``, the result to ``out``, under ``casting``)."""
+    _check_casting(casting)
     if out is not None:
         from kdsl.frontend.array.ufunc_methods import written_into  # cycle: that module builds on this one
 
@@ -168,6 +194,12 @@ def concatenate(arrays, /, axis: int | None = 0, out=None, *, dtype=None, castin
     return Array(Node("assemble", tuple(pieces), out_dtype, shape, tuple(regions), device=dev))
 
 
+def _check_casting(casting: str) -> None:
+    """NumPy's ValueError for an unknown ``casting`` rule, checked up front (even with nothing to cast)."""
+    if casting not in _CASTINGS:
+        raise ValueError(f"casting must be one of {', '.join(map(repr, _CASTINGS))} (got {casting!r})")
+
+
 def _check_casts(arrays: list[Array], to: dt.DType, casting: str) -> None:
     """NumPy's TypeError for an input that ``casting`` does not allow to become ``to``."""
     for x in arrays:
@@ -178,6 +210,7 @@ def _check_casts(arrays: list[Array], to: dt.DType, casting: str) -> None:
 
 def stack(arrays, axis: int = 0, out=None, *, dtype=None, casting: str = "same_kind") -> Array:
     """Join arrays of one shape along a new axis (``out``, ``dtype``, ``casting`` as :func:`concatenate`)."""
+    _check_casting(casting)
     arrays = [_arr(x) for x in arrays]
     if not arrays:
         raise ValueError("need at least one array to stack")

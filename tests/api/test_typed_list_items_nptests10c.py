@@ -48,3 +48,13 @@ def test_python_numbers_alone_keep_kdsl_defaults():
     assert kd.asarray([[1.5, 2.0], [3.0, 4.0]]).dtype == kd.float32
     assert kd.asarray([1, 2, 3]).dtype == kd.int32
     assert kd.asarray([1j, 2.0]).dtype == kd.complex64
+
+
+def test_ranges_and_other_sequences_among_the_items():
+    # (the typed-items check once raised TypeError on a range: kd.array([range(2, 5), range(4, 7)]))
+    got = kd.array([range(i, i + 3) for i in (2, 4, 6)])
+    assert got.dtype == kd.int32
+    np.testing.assert_array_equal(got.numpy(), np.array([range(i, i + 3) for i in (2, 4, 6)]))
+    mixed = kd.array([np.ones(2), range(2)])
+    assert mixed.dtype == kd.float64
+    np.testing.assert_array_equal(mixed.numpy(), np.array([np.ones(2), range(2)]))

@@ -23,9 +23,13 @@ def test_a_device_without_the_extension_is_reported(capsys):
     instance = inst.Instance()
     try:
         has = coopmat2_probe.EXTENSION in inst.device_extensions(instance.physical_devices()[0])
+        layers = instance.layers
     finally:
         instance.destroy()
-    if has:
+    if has and layers:  # the suite's validation layer predates the extension's structs: not queried
+        assert coopmat2_probe.report() is False
+        assert "not queried under the validation layer" in capsys.readouterr().out
+    elif has:
         assert coopmat2_probe.report() in (True, False)
         assert "features:" in capsys.readouterr().out
     else:

@@ -85,6 +85,8 @@ def typed_items_dtype(x) -> dt.DType | None:
     ('float64', 'float64')
     >>> typed_items_dtype([np.float32(1), 2.5]).name, typed_items_dtype([[1.5, 2.0]]) is None
     ('float32', True)
+    >>> typed_items_dtype([range(3), range(4, 7)]) is None, typed_items_dtype([np.int8(1), range(300)]).name
+    (True, 'int32')
     """
     found: list[dt.DType] = []
     ints: list[int] = []
@@ -98,8 +100,13 @@ def typed_items_dtype(x) -> dt.DType | None:
             found.append(dt.as_dtype(np.asarray(item).dtype))
         elif isinstance(item, int) and not isinstance(item, bool):
             ints.append(item)
+        elif isinstance(item, range):  # ints (NumPy reads a range as a sequence)
+            ints.extend((item[0], item[-1]) if len(item) else ())
         else:
-            others.append(dt.scalar_dtype(item))
+            try:
+                others.append(dt.scalar_dtype(item))
+            except TypeError:  # another sequence NumPy reads (a deque, a string): kdsl's own rules decide
+                return None
     if not found:
         return None
     if ints:

@@ -117,7 +117,7 @@ from kdsl.ma.runs import (
     notmasked_contiguous,
     notmasked_edges,
 )
-from kdsl.ma.selection import clip, compress, copy, diagonal, diff, nonzero, repeat, take, trace
+from kdsl.ma.selection import clip, compress, copy, diagonal, diff, nonzero, repeat, take, trace, trapezoid
 from kdsl.ma.value_parts import set_fill_value
 
 row_stack = vstack
@@ -136,5 +136,5 @@ __all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal"
            "masked_outside", "masked_values", "masked_where", "max", "mean", "median", "min", "nomask", "nonzero",
            "notmasked_contiguous", "notmasked_edges", "ones", "ones_like", "power", "prod", "product", "ptp",
            "ravel", "repeat", "reshape", "row_stack", "set_fill_value", "sort", "squeeze", "stack", "std", "sum",
-           "swapaxes", "take", "trace", "transpose", "var", "vstack", "where", "zeros", "zeros_like"]
+           "swapaxes", "take", "trace", "transpose", "trapezoid", "var", "vstack", "where", "zeros", "zeros_like"]
 __all__ += sorted(_FUNCTIONS)

@@ -25,7 +25,7 @@ from kdsl.ma.masked_array import MaskedArray
 FIRST_ARGUMENT = ("sum", "prod", "mean", "var", "std", "min", "max", "amin", "amax", "argmin", "argmax", "any",
                   "all", "ptp", "average", "median", "ravel", "reshape", "transpose", "swapaxes", "squeeze",
                   "expand_dims", "atleast_1d", "atleast_2d", "sort", "argsort", "cumsum", "cumprod", "take", "repeat",
-                  "diagonal", "trace", "diff", "clip", "nonzero", "copy")
+                  "diagonal", "trace", "diff", "clip", "nonzero", "copy", "trapezoid")
 ANY_ARGUMENT = ("where", "dot", "compress")  # a masked array anywhere among the arguments
 SEQUENCE = ("concatenate", "stack", "hstack", "vstack")  # a masked array in the sequence of arrays
 # NumPy's functions pass their own defaults to the masked array's method: np.argsort(x) sorts along the last axis

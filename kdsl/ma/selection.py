@@ -1,8 +1,9 @@
 """``kd.ma``'s selections and differences, as ``numpy.ma``'s: ``take``, ``repeat``, ``diagonal``, ``compress`` and
 ``copy`` do to the mask what they do to the data; ``trace`` sums the unmasked diagonal; ``diff`` subtracts
 neighbours (masked where either is, ``prepend``/``append`` joined first); ``clip`` clips the data and keeps the
-mask; ``nonzero`` gives the unmasked nonzero entries. Also methods (``x.take(i)``...), and what ``kd.take(x, i)``,
-``np.diff(x)``... of a masked array run.
+mask; ``nonzero`` gives the unmasked nonzero entries; ``trapezoid`` sums the unmasked trapezoids (numpy.ma has
+none: it is what ``np.trapezoid`` of a np.ma array computes). Also methods (``x.take(i)``...), and what
+``kd.take(x, i)``, ``np.diff(x)``... of a masked array run.
 
 Example:
     >>> import kdsl as kd
@@ -90,6 +91,29 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
     for _ in range(n):
         x = x[lead + (slice(1, None),)] - x[lead + (slice(None, -1),)]
     return x
+
+
+def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Any:
+    """NumPy's ``np.trapezoid`` of a masked array: the trapezoids whose two ends are unmasked, summed (a trapezoid
+    with a masked end is left out, as NumPy's masked sum leaves it; all left out: ``kd.ma.masked``).
+
+    >>> import kdsl as kd
+    >>> float(kd.trapezoid(kd.ma.array([1.0, 2.0, 3.0, 4.0, 5.0], mask=[0, 0, 1, 0, 0])))
+    6.0
+    """
+    y = _masked(y)
+    axis = axis % y.ndim
+    lead = (slice(None),) * axis
+    if x is None:
+        d: Any = dx
+    else:
+        xs = _masked(x)
+        if xs.ndim == 1:  # spacing along ``axis``, broadcast over the other axes (NumPy's rule)
+            d = diff(xs)
+            d = d.reshape(tuple(d.shape[0] if a == axis else 1 for a in range(y.ndim)))
+        else:
+            d = diff(xs, axis=axis)
+    return (d * (y[lead + (slice(1, None),)] + y[lead + (slice(None, -1),)]) / 2.0).sum(axis)
 
 
 def _edge(value: Any, x: MaskedArray, axis: int) -> MaskedArray:

@@ -19,6 +19,7 @@ import kdsl as kd
 
 __all__ = ["erf", "relu", "gelu", "silu", "sigmoid", "tanh", "softmax", "log_softmax", "leaky_relu"]
 
+
 def erf(x: kd.Array) -> kd.Array:
     """The error function, elementwise: one op of the graph (``kdsl.codegen.erf``: within 4e-7 relative and
     2e-7 absolute of ``math.erf`` in float32, 2e-15 relative in float64); NaN stays NaN, ``erf(+-inf)`` is

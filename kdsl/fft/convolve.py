@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 import kdsl as kd
 from kdsl.fft.real import irfft, rfft
 from kdsl.fft.transforms import fft, ifft
@@ -33,8 +35,7 @@ def convolve(a: Any, v: Any, mode: str = "full") -> Any:
     [1, 4, 7, 10]
     """
     a, v = _operands(a, v, "convolve")
-    if mode not in _MODES:
-        raise ValueError(f"convolve: mode must be one of {_MODES}, got {mode!r}")
+    mode = _mode(mode)
     if v.shape[0] > a.shape[0]:
         a, v = v, a  # convolution commutes; the shorter one is the kernel
     n, m = a.shape[0], v.shape[0]
@@ -45,6 +46,23 @@ def convolve(a: Any, v: Any, mode: str = "full") -> Any:
         start = (m - 1) // 2
         return full[start:start + n]
     return full[m - 1:n]
+
+
+def _mode(mode: Any) -> str:
+    """``mode`` by name, or by NumPy's legacy integers (0 valid, 1 same, 2 full); NumPy's errors otherwise.
+
+    >>> _mode("same"), _mode(2)
+    ('same', 'full')
+    """
+    if isinstance(mode, str):
+        if mode not in _MODES:
+            raise ValueError(f"convolve/correlate: mode must be one of {_MODES}, got {mode!r}")
+        return mode
+    if isinstance(mode, (int, np.integer)) and not isinstance(mode, (bool, np.bool_)):
+        if not 0 <= mode <= 2:
+            raise ValueError(f"integer convolve/correlate mode must be 0, 1, or 2, got {mode}")
+        return ("valid", "same", "full")[int(mode)]
+    raise TypeError(f"convolve/correlate mode not understood: {mode!r}; use 'full', 'same' or 'valid'")
 
 
 def correlate(a: Any, v: Any, mode: str = "valid") -> Any:

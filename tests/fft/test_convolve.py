@@ -66,3 +66,20 @@ def test_views_and_numpy_dispatch():
 def test_bad_input(args, match):
     with pytest.raises(ValueError, match=match):
         kd.convolve(*[kd.asarray(np.asarray(x, np.float32)) if isinstance(x, list) else x for x in args])
+
+
+@pytest.mark.parametrize("fn", ["convolve", "correlate"])
+@pytest.mark.parametrize("mode", [0, 1, 2, np.int64(1)])
+def test_numpys_legacy_integer_modes(fn, mode):
+    a, v = np.array([1.0, 2.0, 3.0, 5.0]), np.array([0.0, 1.0, 0.5])
+    np.testing.assert_allclose(getattr(kd, fn)(kd.asarray(a), kd.asarray(v), mode).numpy(),
+                               getattr(np, fn)(a, v, mode), atol=1e-6)
+
+
+@pytest.mark.parametrize("mode, error", [(3, ValueError), (-1, ValueError), (None, TypeError), (True, TypeError),
+                                         (1.0, TypeError), ("FULL", ValueError)])
+def test_bad_modes_raise_numpys_exception(mode, error):
+    with pytest.raises(error):
+        np.convolve([1.0, 2.0], [1.0], mode)
+    with pytest.raises(error, match="mode"):
+        kd.convolve(kd.asarray([1.0, 2.0]), kd.asarray([1.0]), mode)

@@ -238,7 +238,7 @@ def _label_sizes(inputs: list[Labels], arrays: list[Array]) -> dict[str, int]:
 def _path(inputs: list[Labels], outputs: Labels, sizes: dict[str, int], optimize: Any) -> list[tuple[int, int]]:
     n = len(inputs)
     if isinstance(optimize, (list, tuple)) and optimize and optimize[0] == "einsum_path":
-        return [(int(p[0]), int(p[1])) for p in optimize[1:]]
+        return _given_path(optimize[1:], n)
     if n == 1:
         return []
     if optimize is False:
@@ -249,6 +249,37 @@ def _path(inputs: list[Labels], outputs: Labels, sizes: dict[str, int], optimize
         raise ValueError(f"einsum: optimize must be True, False, 'greedy', 'optimal' or an einsum_path list; "
                          f"got {optimize!r}")
     return _greedy(list(inputs), outputs, sizes)
+
+
+def _given_path(steps: Sequence[Sequence[int]], n: int) -> list[tuple[int, int]]:
+    """NumPy's einsum_path ``steps`` (each: positions in the current operand list, whose contraction goes to its
+    end) as the pairwise contractions kdsl runs. A step of one operand only moves it to the end (its own labels
+    are summed when it meets another); a step of k > 2 operands is k - 1 pairwise contractions. NumPy's errors:
+    IndexError for a position past the list, RuntimeError for a path that leaves operands uncontracted.
+
+    >>> _given_path([(2,), (0, 1), (0, 1)], 3), _given_path([(0, 1, 2)], 3)
+    ([(0, 1), (0, 1)], [(0, 1), (1, 0)])
+    """
+    listed = list(range(n))  # the operand list as the steps see it (ids)
+    running = list(range(n))  # the list kdsl's pairwise contractions keep
+    pairs: list[tuple[int, int]] = []
+    fresh = n
+    for step in steps:
+        positions = [int(p) for p in step]
+        if any(not -len(listed) <= p < len(listed) for p in positions):
+            raise IndexError(f"einsum_path step {tuple(step)} names an operand past the {len(listed)} left")
+        picked = [listed[p] for p in positions]
+        listed = [t for t in listed if t not in picked]
+        current = picked[0]
+        for other in picked[1:]:
+            i, j = running.index(current), running.index(other)
+            pairs.append((i, j))
+            running = [t for k, t in enumerate(running) if k not in (i, j)] + [fresh]
+            current, fresh = fresh, fresh + 1
+        listed.append(current)
+    if len(listed) > 1:
+        raise RuntimeError(f"Invalid einsum_path is specified: {len(listed) - 1} more operands has to be contracted.")
+    return pairs
 
 
 def _result_labels(a: Labels, b: Labels, rest: Sequence[Labels], outputs: Labels) -> Labels:

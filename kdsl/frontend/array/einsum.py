@@ -17,7 +17,6 @@ Example:
 
 from __future__ import annotations
 
-import itertools
 import math
 import operator
 from collections.abc import Sequence
@@ -29,12 +28,12 @@ from kdsl.frontend.array.api_info import result_type
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.constructors import diagonal
 from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.einsum_order import Labels, contraction_path, path_flops, size
 from kdsl.frontend.array.linalg import matmul
 from kdsl.frontend.array.reduction_where import into
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.shape_ops import broadcast_to
 
-Labels = tuple[str, ...]
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -67,7 +66,7 @@ def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
         return einsum(*_interleave(inputs, outputs, [a.astype(dt.int32) for a in arrays]), optimize=optimize) != 0
     arrays = [a.astype(want) if a.dtype != want else a for a in arrays]
     sizes = _label_sizes(inputs, arrays)
-    path = _path(inputs, outputs, sizes, optimize)
+    path = contraction_path(inputs, outputs, sizes, optimize)
     terms = [_prepare(a, labels, outputs, inputs, k) for k, (a, labels) in enumerate(zip(arrays, inputs, strict=True))]
     for i, j in path:
         rest = [labels for k, (_, labels) in enumerate(terms) if k not in (i, j)]
@@ -90,9 +89,9 @@ def einsum_path(*operands: Any, optimize: Any = "greedy", einsum_call: bool = Fa
     del einsum_call
     inputs, outputs, arrays = _parse(operands)
     sizes = _label_sizes(inputs, arrays)
-    path = _path(inputs, outputs, sizes, optimize if optimize is not False else False)
+    path = contraction_path(inputs, outputs, sizes, optimize if optimize is not False else False)
     naive = math.prod(sizes.values()) if sizes else 1
-    chosen = _path_flops(inputs, outputs, sizes, path)
+    chosen = path_flops(inputs, outputs, sizes, path)
     spec = ",".join("".join(_show(x) for x in labels) for labels in inputs) + "->" + "".join(
         _show(x) for x in outputs)
     report = (f"  Complete contraction:  {spec}\n  Naive scaling:  {len(sizes)}\n"
@@ -233,110 +232,6 @@ def _label_sizes(inputs: list[Labels], arrays: list[Array]) -> dict[str, int]:
     return sizes
 
 
-# -- the contraction order ---------------------------------------------------------------------------------------
-
-def _path(inputs: list[Labels], outputs: Labels, sizes: dict[str, int], optimize: Any) -> list[tuple[int, int]]:
-    n = len(inputs)
-    if isinstance(optimize, (list, tuple)) and optimize and optimize[0] == "einsum_path":
-        return _given_path(optimize[1:], n)
-    if n == 1:
-        return []
-    if optimize is False:
-        return [(0, 1)] + [(0, m) for m in range(n - 2, 0, -1)]  # the running result stays last
-    if optimize == "optimal" and n <= 6:
-        return _optimal(inputs, outputs, sizes)
-    if optimize not in (True, "greedy", "optimal"):
-        raise ValueError(f"einsum: optimize must be True, False, 'greedy', 'optimal' or an einsum_path list; "
-                         f"got {optimize!r}")
-    return _greedy(list(inputs), outputs, sizes)
-
-
-def _given_path(steps: Sequence[Sequence[int]], n: int) -> list[tuple[int, int]]:
-    """NumPy's einsum_path ``steps`` (each: positions in the current operand list, whose contraction goes to its
-    end) as the pairwise contractions kdsl runs. A step of one operand only moves it to the end (its own labels
-    are summed when it meets another); a step of k > 2 operands is k - 1 pairwise contractions. NumPy's errors:
-    IndexError for a position past the list, RuntimeError for a path that leaves operands uncontracted.
-
-    >>> _given_path([(2,), (0, 1), (0, 1)], 3), _given_path([(0, 1, 2)], 3)
-    ([(0, 1), (0, 1)], [(0, 1), (1, 0)])
-    """
-    listed = list(range(n))  # the operand list as the steps see it (ids)
-    running = list(range(n))  # the list kdsl's pairwise contractions keep
-    pairs: list[tuple[int, int]] = []
-    fresh = n
-    for step in steps:
-        positions = [int(p) for p in step]
-        if any(not -len(listed) <= p < len(listed) for p in positions):
-            raise IndexError(f"einsum_path step {tuple(step)} names an operand past the {len(listed)} left")
-        picked = [listed[p] for p in positions]
-        listed = [t for t in listed if t not in picked]
-        current = picked[0]
-        for other in picked[1:]:
-            i, j = running.index(current), running.index(other)
-            pairs.append((i, j))
-            running = [t for k, t in enumerate(running) if k not in (i, j)] + [fresh]
-            current, fresh = fresh, fresh + 1
-        listed.append(current)
-    if len(listed) > 1:
-        raise RuntimeError(f"Invalid einsum_path is specified: {len(listed) - 1} more operands has to be contracted.")
-    return pairs
-
-
-def _result_labels(a: Labels, b: Labels, rest: Sequence[Labels], outputs: Labels) -> Labels:
-    keep = set(outputs).union(*rest)
-    return tuple(x for x in dict.fromkeys(a + b) if x in keep)
-
-
-def _size(labels: Labels, sizes: dict[str, int]) -> int:
-    return math.prod(sizes[x] for x in labels)
-
-
-def _greedy(terms: list[Labels], outputs: Labels, sizes: dict[str, int]) -> list[tuple[int, int]]:
-    path = []
-    while len(terms) > 1:
-        best: tuple[Any, ...] | None = None
-        for i, j in itertools.combinations(range(len(terms)), 2):
-            shared = set(terms[i]) & set(terms[j])
-            rest = [t for k, t in enumerate(terms) if k not in (i, j)]
-            new = _result_labels(terms[i], terms[j], rest, outputs)
-            grow = _size(new, sizes) - _size(terms[i], sizes) - _size(terms[j], sizes)
-            flops = _size(tuple(set(terms[i]) | set(terms[j])), sizes)
-            key = (not shared, grow, flops, i, j)
-            if best is None or key < best[0]:
-                best = (key, i, j, new)
-        assert best is not None
-        _, i, j, new = best
-        path.append((i, j))
-        terms = [t for k, t in enumerate(terms) if k not in (i, j)] + [new]
-    return path
-
-
-def _path_flops(inputs: list[Labels], outputs: Labels, sizes: dict[str, int], path: list[tuple[int, int]]) -> int:
-    terms, total = list(inputs), 0
-    for i, j in path:
-        rest = [t for k, t in enumerate(terms) if k not in (i, j)]
-        total += 2 * _size(tuple(set(terms[i]) | set(terms[j])), sizes)
-        terms = rest + [_result_labels(terms[i], terms[j], rest, outputs)]
-    return total
-
-
-def _optimal(inputs: list[Labels], outputs: Labels, sizes: dict[str, int]) -> list[tuple[int, int]]:
-    """Every pairwise order (few operands only: the count grows as n!^2)."""
-    def search(terms: list[Labels]) -> tuple[int, list[tuple[int, int]]]:
-        if len(terms) == 1:
-            return 0, []
-        best: tuple[int, list[tuple[int, int]]] | None = None
-        for i, j in itertools.combinations(range(len(terms)), 2):
-            rest = [t for k, t in enumerate(terms) if k not in (i, j)]
-            cost = 2 * _size(tuple(set(terms[i]) | set(terms[j])), sizes)
-            sub, tail = search(rest + [_result_labels(terms[i], terms[j], rest, outputs)])
-            if best is None or cost + sub < best[0]:
-                best = (cost + sub, [(i, j)] + tail)
-        assert best is not None
-        return best
-    return search(list(inputs))[1]
-
-
 # -- the contractions --------------------------------------------------------------------------------------------
 
 def _prepare(a: Array, labels: Labels, outputs: Labels, inputs: list[Labels], k: int) -> tuple[Array, Labels]:
@@ -374,8 +269,8 @@ def _contract(left: tuple[Array, Labels], right: tuple[Array, Labels], keep: set
         return _align(a, la, labels, sizes, broadcast=False) * _align(b, lb, labels, sizes, broadcast=False), labels
     am = _align(a, la, tuple(batch + free_a + summed), sizes, broadcast=True)
     bm = _align(b, lb, tuple(batch + summed + free_b), sizes, broadcast=True)
-    nb, nk = _size(tuple(batch), sizes), _size(tuple(summed), sizes)
-    na, nn = _size(tuple(free_a), sizes), _size(tuple(free_b), sizes)
+    nb, nk = size(tuple(batch), sizes), size(tuple(summed), sizes)
+    na, nn = size(tuple(free_a), sizes), size(tuple(free_b), sizes)
     product = matmul(am.reshape(nb, na, nk), bm.reshape(nb, nk, nn))
     labels = tuple(batch + free_a + free_b)
     return product.reshape(tuple(sizes[x] for x in labels)), labels

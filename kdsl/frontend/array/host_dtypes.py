@@ -75,6 +75,21 @@ def host_dtype(x, arr: np.ndarray) -> dt.DType:
 
 
 
+_PYTHON_NUMBERS = frozenset((int, float, complex, bool))
+
+
+def _holds_other_than_numbers(x) -> bool:
+    """Whether nested lists/tuples ``x`` hold anything but Python numbers: each list's item types are collected in
+    C (``set(map(type, ...))``), and only lists of lists are walked in Python (a million floats: ~20 ms, where
+    the item-by-item walk of :func:`typed_items_dtype` took seconds)."""
+    kinds = set(map(type, x))
+    if kinds <= _PYTHON_NUMBERS:
+        return False
+    if kinds - _PYTHON_NUMBERS - {list, tuple}:
+        return True
+    return any(_holds_other_than_numbers(v) for v in x if isinstance(v, (list, tuple)))
+
+
 def typed_items_dtype(x) -> dt.DType | None:
     """The dtype of nested lists that hold typed items (NumPy arrays and scalars, typed buffers) among Python
     numbers: NumPy's promotion of the items' own dtypes, a Python number counting as kdsl's default of its kind
@@ -88,6 +103,8 @@ def typed_items_dtype(x) -> dt.DType | None:
     >>> typed_items_dtype([range(3), range(4, 7)]) is None, typed_items_dtype([np.int8(1), range(300)]).name
     (True, 'int32')
     """
+    if not _holds_other_than_numbers(x):  # the common case, Python numbers only: no walk item by item
+        return None
     found: list[dt.DType] = []
     ints: list[int] = []
     others: list[dt.DType] = []

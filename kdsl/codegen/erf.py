@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import math
 
+from kdsl.codegen.fp64 import horner
+
 # erfc(z) = t * exp(-z*z + P(t)), t = 1 / (1 + z/2), z >= 0: P's coefficients, lowest order first
 # (Numerical Recipes' Chebyshev fit).
 ERFC_P = (-1.26551223, 1.00002368, 0.37409196, 0.09678418, -0.18628806, 0.27886807, -1.13520398, 1.48851587,
@@ -30,19 +32,12 @@ ERFC_P = (-1.26551223, 1.00002368, 0.37409196, 0.09678418, -0.18628806, 0.278868
 _SERIES = tuple(2 / math.sqrt(math.pi) * (-1) ** n / (math.factorial(n) * (2 * n + 1)) for n in range(7))
 
 
-def _horner(coefs: tuple[float, ...], var: str) -> str:
-    text = repr(coefs[-1])
-    for c in reversed(coefs[:-1]):
-        text = f"{c!r} + {var} * ({text})"
-    return text
-
-
 LIBRARY = {
     "kd_erf_f": f"""float kd_erf_f(float x) {{
     float z = abs(x);
-    if (z < 0.5) {{ float s = x * x; return x * ({_horner(_SERIES, "s")}); }}
+    if (z < 0.5) {{ float s = x * x; return x * ({horner(_SERIES, "s", suffix="")}); }}
     float t = 1.0 / (1.0 + 0.5 * z);
-    float e = t * exp(-z * z + ({_horner(ERFC_P, "t")}));
+    float e = t * exp(-z * z + ({horner(ERFC_P, "t", suffix="")}));
     return x >= 0.0 ? 1.0 - e : e - 1.0;
 }}""",
     "kd_erf_d": """double kd_erf_d(double x) {

@@ -18,17 +18,19 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import factorial
 
 from kdsl.codegen import trig
 from kdsl.codegen.precise import exact
 
 
-def horner(coefs: list[float], var: str) -> str:
-    """GLSL of ``coefs[0] + coefs[1] * var + coefs[2] * var**2 + ...`` in Horner form (double literals)."""
-    text = f"{coefs[-1]!r}LF"
+def horner(coefs: Sequence[float], var: str, suffix: str = "LF") -> str:
+    """GLSL of ``coefs[0] + coefs[1] * var + coefs[2] * var**2 + ...`` in Horner form (double literals; float
+    ones with ``suffix=""``)."""
+    text = f"{coefs[-1]!r}{suffix}"
     for c in reversed(coefs[:-1]):
-        text = f"{c!r}LF + {var} * ({text})"
+        text = f"{c!r}{suffix} + {var} * ({text})"
     return text
 
 

@@ -5,7 +5,8 @@ go (issue 12's "Host overhead" goal: <= 30 us and <= 22 us on the H200, where Py
 On 16 floats the GPU work is negligible, so what is left is Python and the Vulkan submission. The tables:
 
 * **end to end**: median us per call of ``kd.realize(x + 1)``, of a jitted ``(x * y + 1) * 0.5`` replay, of
-  ``y.numpy()`` (readback of 16 floats), and of the floor: a pre-recorded ``Sequence.eval()`` of an empty
+  ``kd.realize(a @ a)`` (a 16 x 16 matmul: the host path of every tiled matmul, whose wall time at 1024^3 it
+  adds to the kernel's), of ``y.numpy()`` (readback of 16 floats), and of the floor: a pre-recorded ``Sequence.eval()`` of an empty
   shader (submit + fence wait and nothing else; on lavapipe this is the driver's own thread hand-off). The
   "host" column is the call minus that floor: kdsl's Python. The CPU column is the calling thread's CPU time
   per call (steady on a busy machine, where wall times are not; on a GPU it includes the fence polling).
@@ -242,11 +243,15 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     y = kd.asarray(rng.uniform(-1, 1, args.n).astype(np.float32))
     f = kd.jit(lambda a, b: (a * b + 1) * 0.5)
     r = x + 1
+    # a 16 x 16 matmul: the smallest square that takes the tiled matmul kernel (smaller ones are reductions)
+    ma = kd.asarray(rng.uniform(-1, 1, (16, 16)).astype(np.float32))
     kd.realize(r)
+    assert np.allclose((ma @ ma).numpy(), ma.numpy() @ ma.numpy(), atol=1e-5)
     assert np.allclose(r.numpy(), x.numpy() + 1) and np.allclose(f(x, y).numpy(), (x.numpy() * y.numpy() + 1) / 2)
     calls: dict[str, Callable[[], Any]] = {
         "kd.realize(x + 1)": lambda: kd.realize(x + 1),
         "kd.jit replay": lambda: kd.realize(f(x, y)),
+        "kd.realize(a @ a)": lambda: kd.realize(ma @ ma),
         "readback (r.numpy())": r.numpy,
         "floor: pre-recorded no-op eval": noop_floor(kd.device()),
     }
@@ -272,7 +277,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         table(f"end to end, {args.n} floats: best-of-{args.rounds} median us per call",
               ["call", "us", "host us (over the floor)", "CPU us (this thread)"],
               [[k, v, v - floor if not k.startswith("floor") else 0.0, both[k][1]] for k, v in ends.items()])
-        for name in ("kd.realize(x + 1)", "kd.jit replay", "readback (r.numpy())"):
+        for name in ("kd.realize(x + 1)", "kd.jit replay", "readback (r.numpy())", "kd.realize(a @ a)"):
             if name == "kd.realize(x + 1)":
                 build: list[int] = []
 

@@ -244,6 +244,8 @@ def word_bytes(sources: tuple[tuple[int, str], ...], order: list[Node]) -> bytes
     >>> word_bytes(((0, "const"),), [c]) == _words(((0, "const"),), [c]).tobytes()
     True
     """
+    if not sources:  # (a matmul's, a reduction's: no scalars, no offsets)
+        return b""
     if len(sources) == 1:
         n = order[sources[0][0]]
         if sources[0][1] == "const" and n.dtype is _FLOAT32:

@@ -39,10 +39,14 @@ def realize_nodes(nodes: list[Node]) -> None:
         op = node.op
         if op == "buffer":
             return
-        if op != "view":
+        # a matmul's 2-d result is a reshape of its (1, m, n) node: computed as that node, then sharing it
+        root = node if op != "view" else reshape_source(node)
+        if root is not None and root.op != "view":
             with state(node.device).lock:
-                if node.op != "buffer":  # another thread may have computed it meanwhile
-                    realize_roots(nodes)
+                if root.op != "buffer":  # another thread may have computed it meanwhile
+                    realize_roots([root])
+                if node is not root and node.op != "buffer":
+                    node.become_buffer(root.buffer)
             return
     targets = [reshape_source(n) or n for n in nodes if not n.realized]
     by_device: dict[int, list[Node]] = {}

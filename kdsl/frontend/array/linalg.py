@@ -32,8 +32,31 @@ def _arr(x, device=None) -> Array:
     return asarray(x, device=device)
 
 
+# dtypes whose product with themselves is themselves, on every device that has them (matmul's fast path)
+_SAME_DTYPE = ("float32", "float16", "float64")
+
+
 def matmul(a, b) -> Array:
-    """Matrix product with NumPy's ``matmul`` rules (1-d operands gain and lose a dimension)."""
+    """Matrix product with NumPy's ``matmul`` rules (1-d operands gain and lose a dimension).
+
+    >>> import kdsl as kd
+    >>> (kd.ones((2, 3)) @ kd.ones((3, 4))).shape, (kd.ones(3) @ kd.ones((3, 4))).shape
+    ((2, 4), (4,))
+    """
+    if a.__class__ is Array and b.__class__ is Array:  # the usual ``x @ w``: one build of few nodes
+        an, bn = a._n, b._n
+        sa, sb, dtype = an.shape, bn.shape, an.dtype
+        if len(sa) == 2 and len(sb) == 2 and sa[1] == sb[0] and sa[1] and dtype is bn.dtype and \
+                dtype.name in _SAME_DTYPE and an.device is bn.device and not _as_reduction(sa[0], sb[1], sa[1]):
+            (m, k), n = sa, sb[1]
+            node = Node("matmul", (mv.reshape_node(an, (1, m, k)), mv.reshape_node(bn, (1, k, n))), an.dtype,
+                        (1, m, n))
+            return Array(mv.reshape_node(node, (m, n)))
+    return _matmul(a, b)
+
+
+def _matmul(a, b) -> Array:
+    """:func:`matmul` in general: any dtypes, batches, 1-d operands, devices to check."""
     dev = ops.device_of((a, b))
     a, b = _arr(a, dev), _arr(b, dev)
     if a.ndim == 0 or b.ndim == 0:

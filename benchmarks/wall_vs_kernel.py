@@ -60,6 +60,23 @@ def workloads(rng: np.random.Generator, small: bool) -> list[tuple[str, list[np.
     return out
 
 
+def row(name: str, host: list[np.ndarray], fn: Callable[..., Any], torch: Any, repeat: int) -> list:
+    """[name, kdsl wall, GPU, gap, torch wall, GPU, gap] of ``fn`` of ``host``'s arrays (NaN without torch)."""
+    want = fn(*host)
+    xs = [kd.asarray(h) for h in host]
+    kd.realize(*xs)
+    np.testing.assert_allclose(fn(*xs).numpy(), want, rtol=2e-3)
+    wall = _wall_ms(lambda: fn(*xs), kd.realize, repeat)
+    gpu = gpu_ms(lambda: kd.realize(fn(*xs)))
+    if torch is None:
+        return [name, wall, gpu, wall - gpu] + [float("nan")] * 3
+    ts = [torch.from_numpy(h).cuda() for h in host]
+    np.testing.assert_allclose(fn(*ts).cpu().numpy(), want, rtol=2e-3)
+    t_wall = _wall_ms(lambda: fn(*ts), lambda r: torch.cuda.synchronize(), repeat)
+    t_gpu = _torch_gpu_ms(torch, lambda: fn(*ts))
+    return [name, wall, gpu, wall - gpu, t_wall, t_gpu, t_wall - t_gpu]
+
+
 def main(argv: list[str] | None = None) -> list[list]:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--repeat", type=int, default=50)
@@ -67,24 +84,8 @@ def main(argv: list[str] | None = None) -> list[list]:
     args = p.parse_args(argv)
     torch = torch_module()
     cuda = torch is not None and torch.cuda.is_available()
-    rows = []
-    for name, host, fn in workloads(np.random.default_rng(0), args.small):
-        want = fn(*host)
-        xs = [kd.asarray(h) for h in host]
-        kd.realize(*xs)
-        np.testing.assert_allclose(fn(*xs).numpy(), want, rtol=2e-3)
-        wall = _wall_ms(lambda: fn(*xs), kd.realize, args.repeat)
-        gpu = gpu_ms(lambda: kd.realize(fn(*xs)))
-        row = [name, wall, gpu, wall - gpu]
-        if cuda:
-            ts = [torch.from_numpy(h).cuda() for h in host]
-            np.testing.assert_allclose(fn(*ts).cpu().numpy(), want, rtol=2e-3)
-            t_wall = _wall_ms(lambda: fn(*ts), lambda r: torch.cuda.synchronize(), args.repeat)
-            t_gpu = _torch_gpu_ms(torch, lambda: fn(*ts))
-            row += [t_wall, t_gpu, t_wall - t_gpu]
-        else:
-            row += [float("nan")] * 3
-        rows.append(row)
+    rows = [row(name, host, fn, torch if cuda else None, args.repeat)
+            for name, host, fn in workloads(np.random.default_rng(0), args.small)]
     table(f"wall against GPU time, ms (medians of {args.repeat} calls)",
           ["workload", "kdsl wall", "kdsl GPU", "kdsl gap", "torch wall", "torch GPU", "torch gap"], rows)
     return rows

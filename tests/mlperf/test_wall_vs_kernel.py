@@ -14,6 +14,6 @@ def test_small_run_reports_wall_and_kernel_times():
     rows = wall_vs_kernel.main(["--small", "--repeat", "3"])
     assert [r[0] for r in rows] == ["c + 0, 16 floats", "c + 0, 4096 floats", "a @ b, 64^3 float32",
                                     "full sum 256^2"]
-    for name, wall, gpu, gap, *torch_cols in rows:
+    for _, wall, gpu, gap, *torch_cols in rows:
         assert wall > 0 and gpu > 0 and math.isclose(gap, wall - gpu)
         assert len(torch_cols) == 3

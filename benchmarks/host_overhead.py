@@ -5,10 +5,10 @@ go (issue 12's "Host overhead" goal: <= 30 us and <= 22 us on the H200, where Py
 On 16 floats the GPU work is negligible, so what is left is Python and the Vulkan submission. The tables:
 
 * **end to end**: median us per call of ``kd.realize(x + 1)``, of a jitted ``(x * y + 1) * 0.5`` replay, of
-  ``kd.realize(a @ a)`` (a 16 x 16 matmul: the host path of every tiled matmul, whose wall time at 1024^3 it
-  adds to the kernel's), of ``y.numpy()`` (readback of 16 floats), and of the floor: a pre-recorded
-  ``Sequence.eval()`` of an empty shader (submit + fence wait and nothing else; on lavapipe this is the
-  driver's own thread hand-off). The "host" column is the call minus that floor: kdsl's Python. The CPU column is the calling thread's CPU time
+  ``kd.realize(a @ a)`` (a 16 x 16 matmul: the host path of every tiled matmul, whose wall time at 1024^3 it adds
+  to the kernel's), of ``y.numpy()`` (readback of 16 floats), and of the floor: a pre-recorded ``Sequence.eval()``
+  of an empty shader (submit + fence wait and nothing else; on lavapipe this is the driver's own thread hand-off).
+  The "host" column is the call minus that floor: kdsl's Python. The CPU column is the calling thread's CPU time
   per call (steady on a busy machine, where wall times are not; on a GPU it includes the fence polling).
 * **per stage**: the same calls with the engine's stages wrapped in timers (exclusive time: a stage's time
   leaves out the wrapped stages it calls). The wrappers cost ~0.3 us each, so the stages add up to a bit

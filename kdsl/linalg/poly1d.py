@@ -107,8 +107,14 @@ class poly1d:  # noqa: N801 - NumPy's name
     # the coefficients and NumPy's aliases
     @property
     def coeffs(self) -> kd.Array:
-        """The coefficients, highest power first (a kdsl array)."""
+        """The coefficients, highest power first (a kdsl array); ``p.coeffs += 1`` changes them in place, as
+        in NumPy, and assigning another array raises NumPy's AttributeError."""
         return self._coeffs
+
+    @coeffs.setter
+    def coeffs(self, value: kd.Array) -> None:
+        if value is not self._coeffs:  # only the in-place operators' own array comes back
+            raise AttributeError("Cannot set attribute")
 
     c = coef = coefficients = coeffs
 

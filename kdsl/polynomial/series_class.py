@@ -17,7 +17,6 @@ Example:
 from __future__ import annotations
 
 import numbers
-import operator
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -200,7 +199,10 @@ class SeriesBase:
         return self.__rdivmod__(other)[1]
 
     def __pow__(self, other: Any) -> Any:
-        return self._new(type(self)._pow(self.coef, operator.index(other), maxpower=self.maxpower))
+        power = int(other)  # NumPy's rule: 2.0 and np.int64(2) are powers; 1.5, -1 and '2' are not
+        if power != other or power < 0:
+            raise ValueError("Power must be a non-negative integer.")
+        return self._new(type(self)._pow(self.coef, power, maxpower=self.maxpower))
 
     def __neg__(self) -> Any:
         return self._new(-self.coef)
@@ -318,6 +320,8 @@ class SeriesBase:
         xs = pu.floating(pu.as_array(x))
         if domain is None:
             domain = pu.getdomain(xs)
+            if domain[0] == domain[1]:  # one distinct x: a unit interval around it, as NumPy widens it
+                domain = np.array([domain[0] - 1, domain[1] + 1])
         elif isinstance(domain, (list, tuple)) and len(domain) == 0:
             domain = cls.domain_default
         win = cls.window_default if window is None else window

@@ -23,7 +23,7 @@ from kdsl.frontend.array import ops, scalar_like
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.complex_math import complex_from_parts, conj, imag, real
 from kdsl.frontend.array.cov_weights import weighted_centred
-from kdsl.frontend.array.creation import as_array
+from kdsl.frontend.array.creation import as_array, as_arrays
 from kdsl.frontend.array.joining import atleast_2d
 from kdsl.frontend.array.linalg import matmul
 from kdsl.frontend.array.reductions import mean
@@ -33,7 +33,8 @@ from kdsl.frontend.array.shape_ops import concatenate, moveaxis
 
 def _pair(x1: Any, x2: Any) -> tuple[Array, Array]:
     dev = ops.device_of((x1, x2))
-    return as_array(x1, dev), as_array(x2, dev)
+    a, b = as_arrays(x1, x2, device=dev)
+    return a, b
 
 
 def matrix_transpose(x: Any, /) -> Array:

@@ -84,6 +84,39 @@ def as_array(x: Any, device: Any = None) -> Array:
     return x if isinstance(x, Array) else asarray(x, device=device)
 
 
+_WIDER = {"float32": "float64", "complex64": "complex128"}
+
+
+def as_arrays(*xs: Any, device: Any = None) -> list[Array]:
+    """:func:`as_array` of each of ``xs``, converted together: a list, tuple or range of Python floats (kdsl's
+    float32 default; complex64 for complex numbers) comes out float64 (complex128) when another operand is a
+    float64 or complex128 Array, so ``kd.isclose(a64, [0.1])`` compares 0.1 as NumPy does, not its float32
+    rounding. Next to float32 arrays the default stays (docs/numpy-api.md, "Default types").
+
+    >>> import kdsl as kd, numpy as np
+    >>> [a.dtype.name for a in as_arrays(kd.asarray(np.zeros(2)), [0.1, 0.2])]
+    ['float64', 'float64']
+    >>> [a.dtype.name for a in as_arrays(kd.zeros(2), [0.1, 0.2])]
+    ['float32', 'float32']
+    """
+    out = [as_array(x, device) for x in xs]
+    return at_array_precision(xs, out, device)
+
+
+def at_array_precision(operands: Any, converted: list, device: Any = None) -> list:
+    """``converted`` (the operands made arrays, Python scalars left as they are) with each list, tuple or range
+    among ``operands`` converted again at float64/complex128 precision when an Array operand has it (see
+    :func:`as_arrays`)."""
+    again = [i for i, x in enumerate(operands) if isinstance(x, (list, tuple, range)) and
+             isinstance(converted[i], Array) and converted[i].dtype.name in _WIDER]
+    if not again or not any(isinstance(x, Array) and x.dtype.name in ("float64", "complex128") for x in operands):
+        return converted
+    converted = list(converted)
+    for i in again:
+        converted[i] = asarray(operands[i], dtype=_WIDER[converted[i].dtype.name], device=device)
+    return converted
+
+
 def _holds_array(x) -> bool:
     """Whether nested lists/tuples ``x`` hold a kdsl Array anywhere."""
     return any(isinstance(v, Array) or (isinstance(v, (list, tuple)) and _holds_array(v)) for v in x)

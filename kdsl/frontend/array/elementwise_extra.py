@@ -20,7 +20,7 @@ from kdsl.dtype import promotion
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.bitcast import SIGNED
-from kdsl.frontend.array.creation import as_array
+from kdsl.frontend.array.creation import as_array, as_arrays, at_array_precision
 from kdsl.frontend.array.ops import apply, where
 from kdsl.frontend.array.reductions import sum as ksum
 
@@ -31,7 +31,7 @@ def float_operands(ufunc: np.ufunc, *xs: Any, wide16: bool = False) -> tuple[dt.
     ``wide16``: float16 operands are cast to float32 instead (kdsl rounds float16 after every op, so a
     composite of several ops would lose bits that NumPy's float16 loops, which compute in float32, keep)."""
     dev = ops.device_of(xs)
-    xs2 = [x if isinstance(x, (bool, int, float)) else as_array(x, dev) for x in xs]
+    xs2 = at_array_precision(xs, [x if isinstance(x, (bool, int, float)) else as_array(x, dev) for x in xs], dev)
     if not any(isinstance(x, Array) for x in xs2):
         xs2[0] = as_array(xs2[0], dev)
     d = promotion.result_dtype(ufunc, *(x.dtype if isinstance(x, Array) else x for x in xs2))
@@ -204,7 +204,7 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan:
     [True, True, True]
     """
     dev = ops.device_of((a, b))
-    a, b = as_array(a, dev), as_array(b, dev)
+    a, b = as_arrays(a, b, device=dev)
     d = promotion.result_dtype(np.multiply, promotion.promote(a.dtype, b.dtype), 1.0)
     x, y = a.astype(d), b.astype(d)
     close = (apply("abs", x - y) <= atol + rtol * apply("abs", y)) & apply("isfinite", y)
@@ -233,7 +233,7 @@ def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Array:
     (True, False)
     """
     dev = ops.device_of((a1, a2))
-    a, b = as_array(a1, dev), as_array(a2, dev)
+    a, b = as_arrays(a1, a2, device=dev)
     if a.shape != b.shape:
         return Array(ops.const_node(False, dt.bool_, dev))
     eq = a == b
@@ -271,7 +271,8 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
         raise TypeError(f"isin: test_elements is a {type(test_elements).__name__}, which NumPy reads as one object "
                         "(every answer False: NumPy's documented pitfall); pass list(s) or np.fromiter(s, int)")
     dev = ops.device_of((element, test_elements))
-    x, t = as_array(element, dev), as_array(test_elements, dev).reshape(-1)
+    x, t = as_arrays(element, test_elements, device=dev)
+    t = t.reshape(-1)
     if t.shape[0] == 0:
         return Array(ops.const_node(invert, dt.bool_, dev)) if x.ndim == 0 else \
             Array(ops.movement.broadcast_node(ops.const_node(invert, dt.bool_, dev), x.shape))

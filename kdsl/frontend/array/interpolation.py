@@ -24,14 +24,14 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.complex_math import complex_from_parts, imag, real
-from kdsl.frontend.array.creation import as_array
+from kdsl.frontend.array.creation import as_array, as_arrays
 from kdsl.frontend.array.math import isnan, maximum, minimum, remainder, where
 from kdsl.frontend.array.shape_ops import concatenate
 from kdsl.frontend.array.sorting import argsort, searchsorted, take
 
 
 def _points(xp: Any, fp: Any, device: Any) -> tuple[Array, Array]:
-    xpa, fpa = as_array(xp, device), as_array(fp, device)
+    xpa, fpa = as_arrays(xp, fp, device=device)
     if xpa.ndim != 1 or fpa.ndim != 1:
         raise ValueError(f"interp's xp and fp must be 1-D sequences, not of shapes {xpa.shape} and {fpa.shape}")
     if xpa.shape[0] != fpa.shape[0]:

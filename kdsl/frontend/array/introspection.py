@@ -24,7 +24,7 @@ from kdsl.dtype import promotion
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.creation import as_arrays
 
 
 def ndim(a: Any) -> int:
@@ -122,8 +122,7 @@ def array_equiv(a1: Any, a2: Any) -> Array:
     (True, False)
     """
     dev = ops.device_of((a1, a2))
-    a = a1 if isinstance(a1, Array) else asarray(a1, device=dev)
-    b = a2 if isinstance(a2, Array) else asarray(a2, device=dev)
+    a, b = as_arrays(a1, a2, device=dev)
     try:
         ops.broadcast_shapes(a.shape, b.shape)
     except ValueError:

@@ -32,6 +32,13 @@ def _arr(x, device=None) -> Array:
     return asarray(x, device=device)
 
 
+def _arrs(a, b, device) -> list[Array]:
+    """Both operands as arrays, converted together (``a64 @ [0.1, 0.2]`` keeps 0.1 in float64)."""
+    from kdsl.frontend.array.creation import as_arrays  # cycle: that module imports this one
+
+    return as_arrays(a, b, device=device)
+
+
 # dtypes whose product with themselves is themselves, on every device that has them (matmul's fast path)
 _SAME_DTYPE = ("float32", "float16", "float64")
 
@@ -58,7 +65,7 @@ def matmul(a, b) -> Array:
 def _matmul(a, b) -> Array:
     """:func:`matmul` in general: any dtypes, batches, 1-d operands, devices to check."""
     dev = ops.device_of((a, b))
-    a, b = _arr(a, dev), _arr(b, dev)
+    a, b = _arrs(a, b, dev)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("matmul: Input operand does not have enough dimensions (0-d arrays: use * instead)")
     out_dtype = promotion.result_dtype(np.matmul, a.dtype, b.dtype)
@@ -113,7 +120,7 @@ def dot(a, b, out=None) -> Array:
 
         return into(dot(a, b), out)
     dev = ops.device_of((a, b))
-    a, b = _arr(a, dev), _arr(b, dev)
+    a, b = _arrs(a, b, dev)
     if a.ndim == 0 or b.ndim == 0:
         return a * b
     if a.ndim == 1 and b.ndim == 1:

@@ -199,6 +199,10 @@ def apply(name: str, *operands):
         raise ValueError(f"unknown elementwise op {name!r}")
     dev = device_of(operands)
     args = [x if isinstance(x, Array) else as_operand(x, dev) for x in operands]
+    if any(x.__class__ in (list, tuple, range) for x in operands):  # ``a64 == [0.1]``: 0.1 in float64
+        from kdsl.frontend.array.creation import at_array_precision  # creation imports this module
+
+        args = at_array_precision(operands, args, dev)
     if not any(isinstance(x, Array) for x in args):
         args = _wide_ints(args, dev)
     key = (name, *(x._n.dtype.name if isinstance(x, Array) else promotion.weak_token(x) for x in args), dev.index)
@@ -371,7 +375,10 @@ def where(cond, a=None, b=None):
 
         return nonzero(cond)  # NumPy: where(cond) is nonzero(cond) (synchronises once)
     dev = device_of((cond, a, b))
-    cond, a, b = (as_operand(x, dev) for x in (cond, a, b))
+    from kdsl.frontend.array.creation import at_array_precision  # creation imports this module
+
+    a, b = at_array_precision((a, b), [as_operand(a, dev), as_operand(b, dev)], dev)
+    cond = as_operand(cond, dev)
     if not isinstance(a, _array_cls()) and not isinstance(b, _array_cls()):
         a, b = _wide_ints([a, b], dev)  # where(c, 2**40, 0) is int64, as in NumPy
     keys = [x.dtype if isinstance(x, _array_cls()) else x for x in (a, b)]

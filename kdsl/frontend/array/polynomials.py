@@ -19,7 +19,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
-from kdsl.frontend.array.creation import arange, as_array, asarray, zeros, zeros_like
+from kdsl.frontend.array.creation import arange, as_array, as_arrays, asarray, zeros, zeros_like
 from kdsl.frontend.array.joining import atleast_1d
 from kdsl.frontend.array.padding import pad
 from kdsl.frontend.array.reductions import any as kany
@@ -40,7 +40,8 @@ def rewrap(inputs: tuple[Any, ...], result: Any) -> Any:
 
 def _pair(a1: Any, a2: Any) -> tuple[Array, Array]:
     dev = ops.device_of((a1, a2))
-    return atleast_1d(as_array(a1, dev)), atleast_1d(as_array(a2, dev))
+    a, b = as_arrays(a1, a2, device=dev)
+    return atleast_1d(a), atleast_1d(b)
 
 
 def _int64(device: Any) -> dt.DType:
@@ -57,7 +58,7 @@ def polyval(p: Any, x: Any) -> Array:
     [4.0, 13.0]
     """
     dev = ops.device_of((p, x))
-    coefficients, xs = as_array(p, dev), as_array(x, dev)
+    coefficients, xs = as_arrays(p, x, device=dev)
     if coefficients.ndim > 1:
         raise ValueError(f"polyval: p must be 1-D coefficients (highest power first), not of shape "
                          f"{coefficients.shape}")

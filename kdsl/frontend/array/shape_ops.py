@@ -35,6 +35,14 @@ def _arr(x, device=None) -> Array:
     return asarray(x, device=device)
 
 
+def _arrs(xs) -> list[Array]:
+    """The operands of a join as arrays, converted together (``concatenate([a64, [0.1]])`` keeps 0.1 in float64:
+    :func:`kdsl.frontend.array.creation.as_arrays`)."""
+    from kdsl.frontend.array.creation import as_arrays  # cycle: that module imports this one
+
+    return as_arrays(*xs)
+
+
 def reshape(a, shape, order: str = "C", *, copy: bool | None = None) -> Array:
     """``a`` with a new shape: a view where NumPy's would be one. ``copy=True`` always copies; ``copy=False``
     raises ValueError where a view is impossible (a strided view whose elements a new shape cannot step over).
@@ -162,7 +170,7 @@ def concatenate(arrays, /, axis: int | None = 0, out=None, *, dtype=None, castin
         if dtype is not None:
             raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
         return written_into(concatenate(arrays, axis, casting=casting), out, True, casting, "concatenate")
-    arrays = [_arr(x) for x in arrays]
+    arrays = _arrs(arrays)
     if dtype is not None:
         _check_casts(arrays, dt.as_dtype(dtype), casting)
     if not arrays:
@@ -211,7 +219,7 @@ def _check_casts(arrays: list[Array], to: dt.DType, casting: str) -> None:
 def stack(arrays, axis: int = 0, out=None, *, dtype=None, casting: str = "same_kind") -> Array:
     """Join arrays of one shape along a new axis (``out``, ``dtype``, ``casting`` as :func:`concatenate`)."""
     _check_casting(casting)
-    arrays = [_arr(x) for x in arrays]
+    arrays = _arrs(arrays)
     if not arrays:
         raise ValueError("need at least one array to stack")
     if any(x.shape != arrays[0].shape for x in arrays):

@@ -176,6 +176,9 @@ def _render_int(name: str, t: dt.DType, c: str, a: list[str]) -> str:
     raise TypeError(f"op {name} is not defined for {t.name}")
 
 
+_FROM_FLOAT = {"int": "kd_f2i", "uint": "kd_f2u", "int64_t": "kd_f2l", "uint64_t": "kd_f2ul"}
+
+
 def render_cast(x: str, src: dt.DType, dst: dt.DType) -> str:
     """Convert ``x`` from ``src``'s compute type to ``dst``'s, with NumPy's results (int narrowing wraps)."""
     cs, cd = src.glsl_compute, dst.glsl_compute
@@ -193,8 +196,9 @@ def render_cast(x: str, src: dt.DType, dst: dt.DType) -> str:
         return f"({x} ? {glsl.literal(1, dst)} : {glsl.literal(0, dst)})"
     if cs == cd:
         code = x
-    elif src.is_float and cd == "uint":
-        code = f"kd_f2u_{SUFFIX[cs]}({x})"
+    elif src.is_float and cd in _FROM_FLOAT:  # a NaN or out-of-range value gets x86's (NumPy's) result
+        narrow_unsigned = cd == "uint" and dst.itemsize < 4  # through int32, as NumPy: uint8(300.0) is 44
+        code = f"uint(kd_f2i_{SUFFIX[cs]}({x}))" if narrow_unsigned else f"{_FROM_FLOAT[cd]}_{SUFFIX[cs]}({x})"
     elif cs in ("int64_t", "uint64_t") and cd == "float":  # rounded by integer steps: see kd_tof32_l
         code = f"kd_tof32_{'l' if cs == 'int64_t' else 'ul'}({x})"
     elif cs == "int" and cd in ("int64_t", "uint64_t"):  # sign-extend by words: see kd_sext_l

@@ -175,7 +175,11 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) ->
     ``order``/``like`` as NumPy's (``creation_keywords.py``)."""
     check_order("full", order, "CF")
     check_like("full", like)
-    dev = current_device(device)
+    return _full(shape, fill_value, dtype, current_device(device))
+
+
+def _full(shape, fill_value, dtype, dev) -> Array:
+    """:func:`full` once its keywords are checked (``zeros``, ``ones`` and ``empty`` check their own)."""
     if isinstance(fill_value, (Array, list, tuple, range)) or (isinstance(fill_value, np.ndarray) and fill_value.ndim):
         return _full_of_array(as_shape(shape), fill_value, dtype, dev)
     if dtype is not None:
@@ -209,21 +213,21 @@ def zeros(shape, dtype=None, order="C", *, device=None, like=None) -> Array:
     """Zeros of ``shape``; ``dtype=None`` is the default float (float32)."""
     check_order("zeros", order, "CF")
     check_like("zeros", like)
-    return full(shape, 0, float if dtype is None else dtype, order, device=device)
+    return _full(shape, 0, float if dtype is None else dtype, current_device(device))
 
 
 def ones(shape, dtype=None, order="C", *, device=None, like=None) -> Array:
     """Ones of ``shape``; ``dtype=None`` is the default float (float32)."""
     check_order("ones", order, "CF")
     check_like("ones", like)
-    return full(shape, 1, float if dtype is None else dtype, order, device=device)
+    return _full(shape, 1, float if dtype is None else dtype, current_device(device))
 
 
 def empty(shape, dtype=None, order="C", *, device=None, like=None) -> Array:
     """Like NumPy's ``empty``; kdsl returns zeros (a lazy constant costs nothing until used)."""
     check_order("empty", order, "CF")
     check_like("empty", like)
-    return full(shape, 0, float if dtype is None else dtype, order, device=device)
+    return _full(shape, 0, float if dtype is None else dtype, current_device(device))
 
 
 def _like(name, a, dtype, order, shape, device):

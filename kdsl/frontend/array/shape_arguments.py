@@ -22,6 +22,8 @@ from kdsl.frontend.array.movement import length_index
 
 def as_shape(shape) -> tuple[int, ...]:
     """A shape argument as a tuple of ints (ints only, as NumPy: ``zeros(1.5)`` and ``zeros("3")`` are errors)."""
+    if shape.__class__ is int and shape >= 0:  # ``zeros(n)``: no conversions to make
+        return (shape,)
     try:
         shape = int_tuple(shape)  # (a 0-d integer array is one length, as NumPy's scalars are)
     except TypeError:

@@ -21,6 +21,7 @@ from kdsl.linalg.blocked import adjoint
 from kdsl.linalg.common import LinAlgError, SVDResult, as_array, batch_copy, check_matrices, working_dtype
 from kdsl.linalg.jacobi_svd import svd_jacobi
 from kdsl.linalg.qr import planned, planned_q
+from kdsl.linalg.svd_hermitian import hermitian_svd, hermitian_svdvals
 
 
 def _columns(a: kd.Array, order: kd.Array) -> kd.Array:
@@ -99,7 +100,12 @@ def _left_vectors(w: kd.Array, columns: int) -> kd.Array:
 
 def svd(a, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False) -> SVDResult | kd.Array:
     """``U, S, Vh`` with ``x = U @ diag(S) @ Vh`` for each matrix of the stack ``x``; ``S`` descending.
-    NumPy's ``compute_uv=False`` returns ``S`` alone; ``hermitian`` is accepted and changes nothing."""
+    NumPy's ``compute_uv=False`` returns ``S`` alone; ``hermitian=True`` takes them from ``eigh`` (NumPy's
+    way: only the lower triangle is read; :mod:`kdsl.linalg.svd_hermitian`)."""
+    if hermitian:
+        a = as_array(a)
+        check_matrices(a, "svd")
+        return hermitian_svd(a) if compute_uv else hermitian_svdvals(a)
     if not compute_uv:
         return svdvals(a)
     a = as_array(a)
@@ -137,8 +143,8 @@ def _empty_svd(a: kd.Array, full_matrices: bool) -> SVDResult:
     return SVDResult(u, kd.zeros(batch + (0,), dtype=real), vh)
 
 
-def _svd(a: kd.Array, full_matrices: bool) -> SVDResult:
-    result = svd(a, full_matrices=full_matrices)
+def _svd(a: kd.Array, full_matrices: bool, hermitian: bool = False) -> SVDResult:
+    result = svd(a, full_matrices=full_matrices, hermitian=hermitian)
     assert isinstance(result, SVDResult)
     return result
 
@@ -174,7 +180,7 @@ def matrix_rank(A, tol=None, hermitian: bool = False, *, rtol=None) -> kd.Array:
     a = as_array(A)
     if a.ndim < 2:
         return kd.any(a != 0).astype(kd.int64)
-    s = svdvals(a)
+    s = hermitian_svdvals(a) if hermitian else svdvals(a)
     if tol is not None:
         cutoff = as_array(tol).astype(s.dtype)
         cutoff = cutoff[..., None] if cutoff.ndim else cutoff
@@ -202,7 +208,7 @@ def pinv(a, rcond=None, hermitian: bool = False, *, rtol=_UNSET) -> kd.Array:
     zero. NumPy's defaults: ``rcond=1e-15``; ``rtol=None`` gives the array API's ``max(m, n) * eps``."""
     a = as_array(a)
     check_matrices(a, "pinv", square=False)
-    u, s, vh = _svd(a, full_matrices=False)
+    u, s, vh = _svd(a, full_matrices=False, hermitian=hermitian)
     cutv = as_array(_pinv_rtol(a, s.dtype, rcond, rtol)).astype(s.dtype)
     cutv = cutv[..., None] if cutv.ndim else cutv
     big = kd.max(s, axis=-1, keepdims=True) if s.shape[-1] else s

@@ -97,7 +97,7 @@ def rfftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = N
 
 def _rfftn(a: Any, s: Sequence[int] | None, axes: Sequence[int] | None, norm: str | None) -> Any:
     x = as_real(a, "rfftn")
-    axes, lengths = normalize_axes(x.shape, s, axes, "rfftn", stacklevel=5)
+    axes, lengths = normalize_axes(x.shape, s, axes, "rfftn", stacklevel=4)  # the caller of rfftn / rfft2
     if axes[-1] == x.ndim - 1 and whole_axes(x, axes, lengths):  # one program, one submission
         done = nd(x, axes, False, [scale(norm, n, inverse=False) for n in lengths], keep=lengths[-1] // 2 + 1)
         if done is not None:
@@ -117,7 +117,7 @@ def irfftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = 
 
 def _irfftn(a: Any, s: Sequence[int] | None, axes: Sequence[int] | None, norm: str | None) -> Any:
     x = as_complex(a)
-    axes, lengths = normalize_axes(x.shape, s, axes, "irfftn", stacklevel=5)
+    axes, lengths = normalize_axes(x.shape, s, axes, "irfftn", stacklevel=4)  # the caller of irfftn / irfft2
     if s is None:
         lengths[-1] = 2 * (x.shape[axes[-1]] - 1)
     for axis, n in zip(axes[:-1], lengths[:-1], strict=True):
@@ -128,13 +128,13 @@ def _irfftn(a: Any, s: Sequence[int] | None, axes: Sequence[int] | None, norm: s
 def rfft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None,
           out: Any = None) -> Any:
     """:func:`rfftn` over the last two axes, as ``np.fft.rfft2``."""
-    return rfftn(a, s, axes, norm, out)
+    return deliver(_rfftn(a, s, axes, norm), out, "rfft2")
 
 
 def irfft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None,
            out: Any = None) -> Any:
     """:func:`irfftn` over the last two axes, as ``np.fft.irfft2``."""
-    return irfftn(a, s, axes, norm, out)
+    return deliver(_irfftn(a, s, axes, norm), out, "irfft2")
 
 
 def _take(x: Any, stop: int, axis: int, start: int = 0) -> Any:

@@ -178,3 +178,10 @@ def test_nan_and_inf_stay_in_their_rows() -> None:
     x[1, 2] = np.nan
     got = kd.fft.fft(kd.asarray(x), out=kd.zeros((3, 4), dtype=kd.complex128)).numpy()
     assert np.isnan(got[1]).all() and not np.isnan(got[[0, 2]]).any()
+
+
+@pytest.mark.parametrize("name", ["fftn", "ifftn", "fft2", "ifft2", "rfftn", "irfftn", "rfft2", "irfft2"])
+def test_deprecation_warnings_point_at_the_caller(name) -> None:
+    with pytest.warns(DeprecationWarning) as record:
+        getattr(kd.fft, name)(kd.ones((4, 4)), s=(None, 4), axes=(0, 1))
+    assert {w.filename for w in record} == {__file__}

@@ -14,6 +14,8 @@ Example:
 # kd's names are gathered by concept in kdsl/namespace_*.py (each star import below brings that module's imports)
 # and listed in __all__ below. The private names here are kdsl's own, not public API.
 # ruff: noqa: F405 - __all__ and the lines below name what the star imports bring
+import sys as _sys
+
 from kdsl import dtype as _dtype_module
 from kdsl.frontend import kernels as _kernels
 from kdsl.frontend import lang as _lang
@@ -32,6 +34,10 @@ from kdsl.namespace_reductions import *  # noqa: F403 - reductions, statistics, 
 from kdsl.namespace_shapes import *  # noqa: F403 - reshapes, joining and splitting, flips, edits
 from kdsl.namespace_tools import *  # noqa: F403 - devices, explain/profile, jit, autodiff, random, printing
 from kdsl.namespace_ufuncs import *  # noqa: F403 - NumPy's ufuncs, kd.emath, kd.ufunc, errstate
+
+# `import kdsl.random` / `from kdsl.random import default_rng` as with numpy.random: kd.random is a module of the
+# array frontend, so its dotted name is registered here (the same module object, no copy of its state)
+_sys.modules.setdefault(__name__ + ".random", random)
 
 bool = bool_  # noqa: A001  (NumPy spells it np.bool too)
 newaxis = None

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import math
 import operator
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 import kdsl as kd
+from kdsl.fft.errors import LengthTypeError
 from kdsl.fft.transform import c2c, c2c_inner
 
 _NORMS = ("backward", "ortho", "forward")
@@ -53,21 +55,18 @@ def scale(norm: str | None, n: int, inverse: bool) -> float:
     return 1.0 / n if (norm == "backward") == inverse else 1.0
 
 
-def check_out(out: Any) -> None:
-    if out is not None:
-        raise TypeError("kd.fft functions do not take out=: kdsl arrays are values; assign the result "
-                        "(y[...] = kd.fft.fft(x)) instead")
-
-
-def check_length(n: int | None, default: int, name: str) -> int:
+def check_length(n: Any, default: int, name: str) -> int:
+    """``n`` (``default`` for None) as a positive Python int: an ``np.int64`` or a 0-d integer array is one;
+    anything else that is not an integer raises NumPy's TypeError (also a ValueError, kdsl's former type)."""
     n = default if n is None else n
-    if not isinstance(n, (bool, np.bool_)) and hasattr(n, "__index__"):  # np.int64, a 0-d integer array
-        try:
-            n = operator.index(n)
-        except TypeError:
-            pass
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ValueError(f"kd.fft.{name}: invalid number of data points ({n}); n must be a positive int")
+    try:
+        if isinstance(n, (bool, np.bool_)):
+            raise TypeError(f"{type(n).__name__!r} object is not a length")
+        n = operator.index(n)
+    except TypeError as err:
+        raise LengthTypeError(f"kd.fft.{name}: n must be a positive int, got {n!r} ({err})") from None
+    if n < 1:
+        raise ValueError(f"kd.fft.{name}: Invalid number of FFT data points ({n}) specified.")
     return n
 
 
@@ -114,19 +113,41 @@ def whole_axes(x: Any, axes: list[int], lengths: list[int]) -> bool:
         all(x.shape[a] == n > 1 for a, n in zip(axes, lengths, strict=True))
 
 
-def normalize_axes(shape: Sequence[int], s: Sequence[int] | None, axes: Sequence[int] | None
-                   ) -> tuple[list[int], list[int]]:
+_AXES_NONE = ("`axes` should not be `None` if `s` is not `None` (Deprecated in NumPy 2.0): `s[i]` will correspond "
+              "to the size along the transformed axis `axes[i]`; pass axes=[0, ..., k-1] to keep the current "
+              "behaviour")
+_S_NONE = ("Passing an array containing `None` values to `s` is deprecated in NumPy 2.0: pass the default of "
+           "the corresponding 1-D transform's `n`, or omit `s` for every axis's default")
+
+
+def normalize_axes(shape: Sequence[int], s: Sequence[Any] | None, axes: Sequence[int] | None,
+                   name: str = "fftn", stacklevel: int = 4) -> tuple[list[int], list[Any]]:
     """NumPy's rules for ``s``/``axes`` of the n-d transforms: axes default to all (or the last ``len(s)``),
-    lengths to the axes' sizes."""
+    lengths to the axes' sizes; an ``s[i]`` of -1 is the whole axis, None the 1-d transform's default length
+    (left None here). ``s`` without ``axes`` and None in ``s`` warn as NumPy 2 deprecates them."""
     ndim = len(shape)
     if axes is None:
+        if s is not None:
+            warnings.warn(_AXES_NONE, DeprecationWarning, stacklevel=stacklevel)
         axes = list(range(ndim)) if s is None else list(range(ndim - len(s), ndim))
     axes = [_axis(a, ndim) for a in axes]
     if s is None:
         s = [shape[a] for a in axes]
+    s = list(s)
     if len(s) != len(axes):
-        raise ValueError(f"s and axes must have the same length, got {len(s)} and {len(axes)}")
-    return axes, list(s)
+        raise ValueError(f"Shape and axes have different lengths: s has {len(s)}, axes {len(axes)}")
+    if any(n is None for n in s):
+        warnings.warn(_S_NONE, DeprecationWarning, stacklevel=stacklevel)
+    whole = [shape[a] if _is_minus_one(n) else n for n, a in zip(s, axes, strict=True)]
+    return axes, [None if n is None else check_length(n, 0, name) for n in whole]
+
+
+def _is_minus_one(n: Any) -> bool:
+    """Whether ``n`` is the integer -1 (a float -1.0 stays, for the length check's TypeError)."""
+    try:
+        return n is not None and not isinstance(n, (bool, np.bool_)) and operator.index(n) == -1
+    except TypeError:
+        return False
 
 
 def _axis(axis: int, ndim: int) -> int:

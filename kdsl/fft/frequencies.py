@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
+from kdsl.fft.errors import ZeroLengthError
 
 
 def fftfreq(n: int, d: float = 1.0, device: Any = None, *, dtype: Any = None) -> Any:
@@ -55,6 +56,8 @@ def ifftshift(x: Any, axes: int | Sequence[int] | None = None) -> Any:
 
 def _shift(x: Any, axes: Any, sign: int) -> Any:
     x = x if isinstance(x, kd.Array) else kd.asarray(x)
+    if x.ndim == 0:  # NumPy's roll of a 0-d array fails (ValueError); shifting a scalar means nothing
+        raise ValueError(f"kd.fft.{'fftshift' if sign > 0 else 'ifftshift'}: a 0-d array has no axis to shift")
     axes = _host_int(axes)  # a 0-d integer axis, as NumPy's np.int64
     if axes is None:
         axes = tuple(range(x.ndim))
@@ -71,6 +74,8 @@ def _check_n(n: Any, name: str) -> int:
     """``n`` as a Python int; a 0-d integer kdsl array (``n = x.size // 2 + 1``-style results of reductions,
     kdsl's stand-in for NumPy's scalars) is read back to the host (a length, not data)."""
     n = _host_int(n)
+    if not isinstance(n, bool) and isinstance(n, (int, np.integer)) and n == 0:  # NumPy divides by n * d
+        raise ZeroLengthError(f"kd.fft.{name}: n must be a positive int, got 0 (float division by zero)")
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"kd.fft.{name}: n must be a positive int, got {n!r}")
     return int(n)

@@ -22,12 +22,12 @@ from kdsl.fft.axes import (
     c2c_axis,
     check_length,
     check_norm,
-    check_out,
     normalize_axes,
     resize,
     scale,
     whole_axes,
 )
+from kdsl.fft.out import deliver
 from kdsl.fft.transform import c2c, nd
 from kdsl.fft.transforms import axis1
 
@@ -41,14 +41,17 @@ def rfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, 
     >>> (kd.fft.rfft(kd.asarray([0.0, 1.0, 0.0, -1.0])).numpy().round(6) + 0).tolist()
     [0j, -2j, 0j]
     """
-    check_out(out)
-    x = as_real(a, "rfft")
+    return deliver(_rfft(a, n, axis, norm, "rfft"), out, "rfft")
+
+
+def _rfft(a: Any, n: int | None, axis: int, norm: str | None, name: str) -> Any:
+    x = as_real(a, name)
     ax = axis1(x, axis)
-    n = check_length(n, x.shape[ax], "rfft")
+    n = check_length(n, x.shape[ax], name)
     if ax == x.ndim - 1 and x.size:  # rows: the kernel reads the reals and writes only the half spectrum
         x = resize(x, n, ax)
         return c2c(x, inverse=False, keep=n // 2 + 1, scale=scale(norm, n, inverse=False))
-    full = c2c_axis(as_complex(x), n, ax, norm, False, "rfft")
+    full = c2c_axis(as_complex(x), n, ax, norm, False, name)
     return _take(full, n // 2 + 1, ax)
 
 
@@ -60,41 +63,46 @@ def irfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None,
     >>> (kd.fft.irfft(kd.asarray([4.0, 0.0, 0.0])).numpy().round(6) + 0).tolist()
     [1.0, 1.0, 1.0, 1.0]
     """
-    check_out(out)
+    return deliver(_irfft(a, n, axis, norm, "irfft"), out, "irfft")
+
+
+def _irfft(a: Any, n: int | None, axis: int, norm: str | None, name: str) -> Any:
     x = as_complex(a)
     ax = axis1(x, axis)
-    n = check_length(n, 2 * (x.shape[ax] - 1), "irfft")
+    n = check_length(n, 2 * (x.shape[ax] - 1), name)
     half = resize(x, n // 2 + 1, ax)
     mirror = kd.conj(kd.flip(_take(half, n - n // 2, ax, start=1), axis=ax))
     full = kd.concatenate([half, mirror], axis=ax)
-    return kd.real(c2c_axis(full, n, ax, norm, True, "irfft"))
+    return kd.real(c2c_axis(full, n, ax, norm, True, name))
 
 
 def hfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None) -> Any:
     """The transform of a Hermitian-symmetric signal given by its first half: a real spectrum of length ``n``
     (default ``2 * (m - 1)``), as ``np.fft.hfft``."""
-    check_out(out)
-    return irfft(kd.conj(as_complex(a)), n, axis, _SWAP[check_norm(norm)])
+    spectrum = _irfft(kd.conj(as_complex(a)), n, axis, _SWAP[check_norm(norm)], "hfft")
+    return deliver(spectrum, out, "hfft")
 
 
 def ihfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None) -> Any:
     """The inverse of :func:`hfft`, as ``np.fft.ihfft``."""
-    check_out(out)
-    return kd.conj(rfft(a, n, axis, _SWAP[check_norm(norm)]))
+    return deliver(kd.conj(_rfft(a, n, axis, _SWAP[check_norm(norm)], "ihfft")), out, "ihfft")
 
 
 def rfftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str | None = None,
           out: Any = None) -> Any:
     """:func:`rfft` over the last of ``axes``, then the complex transform over the others, as
     ``np.fft.rfftn``."""
-    check_out(out)
+    return deliver(_rfftn(a, s, axes, norm), out, "rfftn")
+
+
+def _rfftn(a: Any, s: Sequence[int] | None, axes: Sequence[int] | None, norm: str | None) -> Any:
     x = as_real(a, "rfftn")
-    axes, lengths = normalize_axes(x.shape, s, axes)
+    axes, lengths = normalize_axes(x.shape, s, axes, "rfftn", stacklevel=4)  # the caller of rfftn / rfft2
     if axes[-1] == x.ndim - 1 and whole_axes(x, axes, lengths):  # one program, one submission
         done = nd(x, axes, False, [scale(norm, n, inverse=False) for n in lengths], keep=lengths[-1] // 2 + 1)
         if done is not None:
             return done
-    y = rfft(x, lengths[-1], axes[-1], norm)
+    y = _rfft(x, lengths[-1], axes[-1], norm, "rfftn")
     for axis, n in reversed(list(zip(axes[:-1], lengths[:-1], strict=True))):
         y = c2c_axis(y, n, axis, norm, False, "rfftn")
     return y
@@ -104,26 +112,29 @@ def irfftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = 
            out: Any = None) -> Any:
     """The inverse of :func:`rfftn` (the last axis's length defaults to ``2 * (m - 1)``), as
     ``np.fft.irfftn``."""
-    check_out(out)
+    return deliver(_irfftn(a, s, axes, norm), out, "irfftn")
+
+
+def _irfftn(a: Any, s: Sequence[int] | None, axes: Sequence[int] | None, norm: str | None) -> Any:
     x = as_complex(a)
-    axes, lengths = normalize_axes(x.shape, s, axes)
+    axes, lengths = normalize_axes(x.shape, s, axes, "irfftn", stacklevel=4)  # the caller of irfftn / irfft2
     if s is None:
         lengths[-1] = 2 * (x.shape[axes[-1]] - 1)
     for axis, n in zip(axes[:-1], lengths[:-1], strict=True):
         x = c2c_axis(x, n, axis, norm, True, "irfftn")
-    return irfft(x, lengths[-1], axes[-1], norm)
+    return _irfft(x, lengths[-1], axes[-1], norm, "irfftn")
 
 
 def rfft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None,
           out: Any = None) -> Any:
     """:func:`rfftn` over the last two axes, as ``np.fft.rfft2``."""
-    return rfftn(a, s, axes, norm, out)
+    return deliver(_rfftn(a, s, axes, norm), out, "rfft2")
 
 
 def irfft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None,
            out: Any = None) -> Any:
     """:func:`irfftn` over the last two axes, as ``np.fft.irfft2``."""
-    return irfftn(a, s, axes, norm, out)
+    return deliver(_irfftn(a, s, axes, norm), out, "irfft2")
 
 
 def _take(x: Any, stop: int, axis: int, start: int = 0) -> Any:

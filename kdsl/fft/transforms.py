@@ -13,7 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.fft.axes import as_complex, c2c_axis, check_norm, check_out, normalize_axes, scale, whole_axes
+from kdsl.fft.axes import as_complex, c2c_axis, check_norm, normalize_axes, scale, whole_axes
+from kdsl.fft.errors import ZeroDimensionalError
+from kdsl.fft.out import deliver
 from kdsl.fft.transform import nd
 
 
@@ -24,9 +26,8 @@ def fft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, o
     >>> (kd.fft.fft(kd.asarray([0.0, 1.0]), n=4).numpy().round(6) + 0).tolist()
     [(1+0j), -1j, (-1+0j), 1j]
     """
-    check_out(out)
     x = as_complex(a)
-    return c2c_axis(x, n, axis1(x, axis), norm, False, "fft")
+    return deliver(c2c_axis(x, n, axis1(x, axis), norm, False, "fft"), out, "fft")
 
 
 def ifft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None) -> Any:
@@ -36,9 +37,8 @@ def ifft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, 
     >>> (kd.fft.ifft(kd.asarray([4.0, 0.0, 0.0, 0.0])).real.numpy().round(6) + 0).tolist()
     [1.0, 1.0, 1.0, 1.0]
     """
-    check_out(out)
     x = as_complex(a)
-    return c2c_axis(x, n, axis1(x, axis), norm, True, "ifft")
+    return deliver(c2c_axis(x, n, axis1(x, axis), norm, True, "ifft"), out, "ifft")
 
 
 def fftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str | None = None,
@@ -71,10 +71,13 @@ def ifft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1)
 
 
 def _nd(a: Any, s: Any, axes: Any, norm: str | None, out: Any, inverse: bool, name: str) -> Any:
-    check_out(out)
+    return deliver(_transform_nd(a, s, axes, norm, inverse, name), out, name)
+
+
+def _transform_nd(a: Any, s: Any, axes: Any, norm: str | None, inverse: bool, name: str) -> Any:
     check_norm(norm)
     x = as_complex(a)
-    axes, lengths = normalize_axes(x.shape, s, axes)
+    axes, lengths = normalize_axes(x.shape, s, axes, name, stacklevel=5)  # the caller of fftn / fft2 ...
     if whole_axes(x, axes, lengths):  # one program, one submission for every axis
         done = nd(x, axes, inverse, [scale(norm, n, inverse) for n in lengths])
         if done is not None:
@@ -85,8 +88,8 @@ def _nd(a: Any, s: Any, axes: Any, norm: str | None, out: Any, inverse: bool, na
 
 
 def axis1(x: Any, axis: int) -> int:
-    if x.ndim == 0:
-        raise ValueError("kd.fft needs an array of at least one dimension, got a 0-d array")
+    if x.ndim == 0:  # NumPy's IndexError (no axis to index the shape with); kdsl's ValueError too
+        raise ZeroDimensionalError("kd.fft needs an array of at least one dimension, got a 0-d array")
     if not -x.ndim <= axis < x.ndim:
         raise np.exceptions.AxisError(axis, x.ndim)  # a ValueError and an IndexError (NumPy's fft raises the latter)
     return axis % x.ndim

@@ -22,6 +22,7 @@ BLOCK_EIGH = 128  # matrices of this order and larger are diagonalised by block 
 
 
 def _symmetric(a: kd.Array, uplo: str) -> kd.Array:
+    uplo = uplo.upper() if isinstance(uplo, str) else uplo  # NumPy accepts 'l' and 'u'
     if uplo not in ("L", "U"):
         raise ValueError(f"UPLO argument must be 'L' or 'U', got {uplo!r}")
     strict = kd.tril(a, -1) if uplo == "L" else kd.triu(a, 1)

@@ -38,7 +38,7 @@ def vector_norm(x, /, *, axis=None, keepdims: bool = False, ord=2) -> kd.Array: 
         axes = tuple(axis)
     mag = kd.abs(a)
     if ord == math.inf:
-        out = kd.max(mag, axis=axes, keepdims=keepdims)
+        out = kd.max(mag, axis=axes, keepdims=keepdims, initial=0)  # NumPy: 0 for no elements
     elif ord == -math.inf:
         out = kd.min(mag, axis=axes, keepdims=keepdims)
     elif ord == 0:
@@ -65,13 +65,13 @@ def matrix_norm(x, /, *, keepdims: bool = False, ord="fro") -> kd.Array:  # noqa
         out = kd.sum(svdvals(a), axis=-1)
     elif ord in (2, -2):
         s = svdvals(a)
-        out = kd.max(s, axis=-1) if ord == 2 else kd.min(s, axis=-1)
+        out = kd.max(s, axis=-1, initial=0) if ord == 2 else kd.min(s, axis=-1)
     elif ord in (1, -1):
         sums = kd.sum(kd.abs(a), axis=-2)
-        out = kd.max(sums, axis=-1) if ord == 1 else kd.min(sums, axis=-1)
+        out = kd.max(sums, axis=-1, initial=0) if ord == 1 else kd.min(sums, axis=-1)
     elif ord in (math.inf, -math.inf):
         sums = kd.sum(kd.abs(a), axis=-1)
-        out = kd.max(sums, axis=-1) if ord == math.inf else kd.min(sums, axis=-1)
+        out = kd.max(sums, axis=-1, initial=0) if ord == math.inf else kd.min(sums, axis=-1)
     else:
         raise ValueError(f"matrix_norm: invalid norm order {ord!r}; use 'fro', 'nuc', 1, -1, 2, -2, inf or -inf")
     return out[..., None, None] if keepdims else out
@@ -99,7 +99,7 @@ def norm(x, ord=None, axis=None, keepdims: bool = False) -> kd.Array:  # noqa: A
         return vector_norm(a, axis=ax, keepdims=keepdims, ord=2 if ord is None else ord)
     if len(axis) != 2:
         raise ValueError(f"norm: improper number of dimensions to norm: axis={axis!r}")
-    r, c = (ax % a.ndim for ax in axis)
+    r, c = (kd.lib.array_utils.normalize_axis_index(operator.index(ax), a.ndim) for ax in axis)  # AxisError as NumPy
     if r == c:
         raise ValueError("norm: duplicate axes given")
     moved = kd.moveaxis(a, (r, c), (-2, -1))

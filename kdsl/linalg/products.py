@@ -29,15 +29,18 @@ def matmul(x1, x2, /) -> kd.Array:
 
 def matrix_transpose(x, /) -> kd.Array:
     """Swap the last two axes of a stack of matrices."""
-    return kd.matrix_transpose(x)
+    a = as_array(x)
+    if a.ndim < 2:  # NumPy's message
+        raise ValueError(f"Input array must be at least 2-dimensional, but it is {a.ndim}")
+    return kd.matrix_transpose(a)
 
 
 def outer(x1, x2, /) -> kd.Array:
     """Outer product of two 1-d arrays (the array API requires 1-d; NumPy's flattens)."""
     a, b = as_array(x1), as_array(x2)
     if a.ndim != 1 or b.ndim != 1:
-        raise ValueError(f"linalg.outer takes 1-d arrays, got {a.ndim}-d and {b.ndim}-d; use kd.outer to "
-                         "flatten first")
+        raise ValueError(f"Input arrays must be one-dimensional, but they are x1.ndim={a.ndim} and "
+                         f"x2.ndim={b.ndim}.")  # NumPy's message (kd.outer flattens instead)
     return kd.outer(a, b)
 
 
@@ -57,7 +60,8 @@ def cross(x1, x2, /, *, axis: int = -1) -> kd.Array:
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("cross: inputs must have at least one dimension")
     if a.shape[axis] != 3 or b.shape[axis] != 3:
-        raise ValueError(f"cross: both vectors must have size 3 along axis {axis}; shapes {a.shape} and {b.shape}")
+        raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, but they are "
+                         f"{a.shape[axis]} and {b.shape[axis]} dimensional instead.")  # NumPy's message
     a, b = kd.moveaxis(a, axis, -1), kd.moveaxis(b, axis, -1)
     a, b = kd.broadcast_arrays(a, b)
     a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]

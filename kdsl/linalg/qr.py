@@ -15,6 +15,7 @@ Example:
 from __future__ import annotations
 
 import math
+import warnings
 
 import kdsl as kd
 from kdsl.linalg import blocked, graph, qr_apply, qr_registers
@@ -366,22 +367,46 @@ def planned_q(h: kd.Array, tau: kd.Array, q: int) -> kd.Array:
     return out
 
 
-def qr(a, mode: str = "reduced") -> QRResult | kd.Array:
+_DEPRECATED_MODES = {"f": "reduced", "full": "reduced", "e": "economic", "economic": "economic"}
+
+
+def _qr_mode(mode: str) -> str:
+    """NumPy's mode names: 'reduced', 'complete', 'r', 'raw', and the deprecated 'full' (now 'reduced') and
+    'economic' (the raw Householder matrix), which warn as NumPy's do."""
+    if mode in ("reduced", "complete", "r", "raw"):
+        return mode
+    if mode not in _DEPRECATED_MODES:
+        raise ValueError(f"Unrecognized mode '{mode}'")
+    if _DEPRECATED_MODES[mode] == "reduced":
+        warnings.warn("The 'full' option is deprecated in favor of 'reduced'.\nFor backward compatibility let "
+                      "mode default.", DeprecationWarning, stacklevel=3)
+    else:
+        warnings.warn("The 'economic' option is deprecated.", DeprecationWarning, stacklevel=3)
+    return _DEPRECATED_MODES[mode]
+
+
+def qr(a, mode: str = "reduced") -> QRResult | kd.Array | tuple[kd.Array, kd.Array]:
     """QR decomposition of each matrix of the stack ``x``: ``mode='reduced'`` (Q is m x k, R is k x n with
-    k = min(m, n)), ``'complete'`` (Q m x m, R m x n) or NumPy's ``'r'`` (R only)."""
-    if mode not in ("reduced", "complete", "r"):
-        raise ValueError(f"qr: unrecognized mode {mode!r}; use 'reduced', 'complete' or 'r'")
+    k = min(m, n)), ``'complete'`` (Q m x m, R m x n), NumPy's ``'r'`` (R only) or ``'raw'`` (LAPACK's
+    Householder vectors and scalars: ``(h, tau)``, ``h`` with its last two axes swapped, as NumPy returns it)."""
+    mode = _qr_mode(mode)
     a = as_array(a)
     check_matrices(a, "qr", square=False)
     dtype = working_dtype(a, "qr")
     m, n = a.shape[-2:]
     shape = a.shape[:-2]
     rows = m if mode == "complete" else min(m, n)
-    cols = 0 if mode == "r" else rows
-    h, _, q = planned(a.astype(dtype).reshape((math.prod(shape), m, n)), cols)
+    cols = rows if mode in ("reduced", "complete") else 0
+    h, tau, q = planned(a.astype(dtype).reshape((math.prod(shape), m, n)), cols)
+    if mode == "raw":
+        return kd.swapaxes(h.reshape(shape + (m, n)), -1, -2), tau.reshape(shape + (min(m, n),))
+    if mode == "economic":
+        return h.reshape(shape + (m, n))
     r = kd.triu(h[:, :rows, :]).reshape(shape + (rows, n))
-    if q is None:
+    if mode == "r":
         return r
+    # cols is 0 for a matrix without rows or columns: planned() then gives no Q, NumPy an m x 0 one
+    q = kd.zeros((math.prod(shape), m, 0), dtype=dtype) if q is None else q
     return QRResult(q.reshape(shape + (m, cols)), r)
 
 

@@ -21,6 +21,7 @@ from kdsl.linalg.blocked import adjoint
 from kdsl.linalg.common import LinAlgError, SVDResult, as_array, batch_copy, check_matrices, working_dtype
 from kdsl.linalg.jacobi_svd import svd_jacobi
 from kdsl.linalg.qr import planned, planned_q
+from kdsl.linalg.svd_hermitian import hermitian_svd, hermitian_svdvals
 
 
 def _columns(a: kd.Array, order: kd.Array) -> kd.Array:
@@ -99,9 +100,18 @@ def _left_vectors(w: kd.Array, columns: int) -> kd.Array:
 
 def svd(a, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False) -> SVDResult | kd.Array:
     """``U, S, Vh`` with ``x = U @ diag(S) @ Vh`` for each matrix of the stack ``x``; ``S`` descending.
-    NumPy's ``compute_uv=False`` returns ``S`` alone; ``hermitian`` is accepted and changes nothing."""
+    NumPy's ``compute_uv=False`` returns ``S`` alone; ``hermitian=True`` takes them from ``eigh`` (NumPy's
+    way: only the lower triangle is read; :mod:`kdsl.linalg.svd_hermitian`)."""
+    if hermitian:
+        a = as_array(a)
+        check_matrices(a, "svd")
+        return hermitian_svd(a) if compute_uv else hermitian_svdvals(a)
     if not compute_uv:
         return svdvals(a)
+    a = as_array(a)
+    check_matrices(a, "svd", square=False)
+    if 0 in a.shape[-2:]:
+        return _empty_svd(a, full_matrices)
     a, wide, s, w, v, factor = _jacobi(a, "svd", True)
     batch = a.shape[:-2]
     k = w.shape[-1]
@@ -117,8 +127,24 @@ def svd(a, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool 
     return SVDResult(u.reshape(batch + u.shape[-2:]), s.reshape(batch + (k,)), vh.reshape(batch + vh.shape[-2:]))
 
 
-def _svd(a: kd.Array, full_matrices: bool) -> SVDResult:
-    result = svd(a, full_matrices=full_matrices)
+def _empty_svd(a: kd.Array, full_matrices: bool) -> SVDResult:
+    """NumPy's SVD of matrices without rows or columns: no singular values; ``U`` and ``Vh`` are identities
+    (``full_matrices``) or have no columns / rows. Nothing to rotate, so no kernel runs."""
+    dtype = working_dtype(a, "svd")
+    m, n = a.shape[-2:]
+    batch = a.shape[:-2]
+    real = {"complex64": kd.float32, "complex128": kd.float64}.get(dtype.name, dtype)
+
+    def eye(size: int, cols: int) -> kd.Array:
+        return kd.asarray(kd.broadcast_to(kd.eye(size, cols, dtype=dtype), batch + (size, cols)), copy=True)
+
+    u = eye(m, m if full_matrices else 0)
+    vh = eye(n if full_matrices else 0, n)
+    return SVDResult(u, kd.zeros(batch + (0,), dtype=real), vh)
+
+
+def _svd(a: kd.Array, full_matrices: bool, hermitian: bool = False) -> SVDResult:
+    result = svd(a, full_matrices=full_matrices, hermitian=hermitian)
     assert isinstance(result, SVDResult)
     return result
 
@@ -133,13 +159,28 @@ def _default_rtol(a: kd.Array, dtype: kd.DType) -> float:
     return max(a.shape[-2:]) * float(kd.finfo(dtype).eps)
 
 
+class _Unset:
+    """The default of pinv's ``rtol``: NumPy tells "not given" (rcond's 1e-15 applies) from ``rtol=None``
+    (the array API's ``max(m, n) * eps``)."""
+
+    def __repr__(self) -> str:
+        return "<no value>"
+
+
+_UNSET = _Unset()
+PINV_RCOND = 1e-15  # NumPy's pinv default: relative to the largest singular value
+
+
 def matrix_rank(A, tol=None, hermitian: bool = False, *, rtol=None) -> kd.Array:  # noqa: N803 - NumPy's name
     """Number of singular values above ``rtol * largest`` (default ``max(m, n) * eps``) or above the absolute
-    ``tol`` (NumPy's keyword) for each matrix; 1-d input: 1 unless all zero (NumPy)."""
+    ``tol`` (NumPy's keyword) for each matrix; 1-d input: 1 unless all zero (NumPy). Giving both ``tol``
+    and ``rtol`` is a ValueError, as in NumPy."""
+    if tol is not None and rtol is not None:
+        raise ValueError("`tol` and `rtol` can't be both set.")
     a = as_array(A)
     if a.ndim < 2:
         return kd.any(a != 0).astype(kd.int64)
-    s = svdvals(a)
+    s = hermitian_svdvals(a) if hermitian else svdvals(a)
     if tol is not None:
         cutoff = as_array(tol).astype(s.dtype)
         cutoff = cutoff[..., None] if cutoff.ndim else cutoff
@@ -150,15 +191,25 @@ def matrix_rank(A, tol=None, hermitian: bool = False, *, rtol=None) -> kd.Array:
     return kd.count_nonzero(s > cutoff, axis=-1).astype(kd.int64)
 
 
-def pinv(a, rcond=None, hermitian: bool = False, *, rtol=None) -> kd.Array:
-    """Moore-Penrose pseudo-inverse of each matrix: singular values at or below ``rtol * largest`` count as
-    zero (array API default ``max(m, n) * eps``; NumPy's ``rcond`` keyword is accepted too)."""
+def _pinv_rtol(a: kd.Array, dtype: kd.DType, rcond, rtol):
+    """NumPy's choice of pinv's relative cutoff: ``rcond`` (default 1e-15), or ``rtol`` (``None``: the array
+    API's ``max(m, n) * eps``); both given is a ValueError."""
+    if rcond is not None:
+        if rtol is not _UNSET:
+            raise ValueError("`rtol` and `rcond` can't be both set.")
+        return rcond
+    if rtol is _UNSET:
+        return PINV_RCOND
+    return _default_rtol(a, dtype) if rtol is None else rtol
+
+
+def pinv(a, rcond=None, hermitian: bool = False, *, rtol=_UNSET) -> kd.Array:
+    """Moore-Penrose pseudo-inverse of each matrix: singular values at or below ``rcond * largest`` count as
+    zero. NumPy's defaults: ``rcond=1e-15``; ``rtol=None`` gives the array API's ``max(m, n) * eps``."""
     a = as_array(a)
     check_matrices(a, "pinv", square=False)
-    u, s, vh = _svd(a, full_matrices=False)
-    r = rcond if rtol is None else rtol
-    cut = _default_rtol(a, s.dtype) if r is None else r
-    cutv = as_array(cut).astype(s.dtype)
+    u, s, vh = _svd(a, full_matrices=False, hermitian=hermitian)
+    cutv = as_array(_pinv_rtol(a, s.dtype, rcond, rtol)).astype(s.dtype)
     cutv = cutv[..., None] if cutv.ndim else cutv
     big = kd.max(s, axis=-1, keepdims=True) if s.shape[-1] else s
     keep = s > big * cutv

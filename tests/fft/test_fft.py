@@ -128,9 +128,9 @@ def test_non_contiguous_views_and_size_1_axes():
 def test_empty_batches_and_invalid_lengths():
     empty = np.zeros((0, 8), np.complex64)
     assert kd.fft.fft(kd.asarray(empty)).shape == (0, 8)
-    with pytest.raises(ValueError, match="invalid number of data points"):
+    with pytest.raises(ValueError, match="Invalid number of FFT data points"):
         kd.fft.fft(kd.asarray(np.zeros(4, np.complex64)), n=0)
-    with pytest.raises(ValueError, match="invalid number of data points"):
+    with pytest.raises(ValueError, match="Invalid number of FFT data points"):
         kd.fft.fft(kd.asarray(np.zeros((2, 0), np.complex64)))
     with pytest.raises(ValueError, match="at least one dimension"):
         kd.fft.fft(kd.asarray(np.complex64(1)))
@@ -140,8 +140,8 @@ def test_empty_batches_and_invalid_lengths():
         kd.fft.fft(kd.asarray(np.zeros(4, np.complex64)), norm="sideways")
     with pytest.raises(TypeError, match="takes real input"):
         kd.fft.rfft(kd.asarray(np.zeros(4, np.complex64)))
-    with pytest.raises(TypeError, match="assign the result"):
-        kd.fft.fft(kd.zeros(4), out=kd.zeros(4, dtype=kd.complex64))
+    out = kd.zeros(4, dtype=kd.complex64)  # NumPy's out=: filled and returned
+    assert kd.fft.fft(kd.zeros(4), out=out) is out
 
 
 def test_nan_and_inf_spread_as_in_numpy():

@@ -67,8 +67,8 @@ def test_qr_r_mode_layouts_and_rank_deficiency():
                                **tol("float64"))
     zero = kd.linalg.qr(kd.zeros((3, 2)))  # every reflector is the identity
     np.testing.assert_array_equal(zero.R.numpy(), np.zeros((2, 2)))
-    with pytest.raises(ValueError, match="mode"):
-        kd.linalg.qr(kd.asarray(a), mode="full")
+    with pytest.raises(ValueError, match="mode"):  # 'full' is NumPy's deprecated alias of 'reduced'
+        kd.linalg.qr(kd.asarray(a), mode="fulll")
     empty = kd.linalg.qr(kd.zeros((0, 3, 2)))
     assert empty.Q.shape == (0, 3, 2) and empty.R.shape == (0, 2, 2)
 

@@ -39,7 +39,10 @@ def _pair(x1: Any, x2: Any) -> tuple[Array, Array]:
 
 def matrix_transpose(x: Any, /) -> Array:
     """The last two axes swapped (a view; the array API standard's ``matrix_transpose``, same as ``x.mT``)."""
-    return as_array(x).mT
+    a = as_array(x)
+    if a.ndim < 2:  # NumPy's message (x.mT words it differently, as NumPy's does)
+        raise ValueError(f"Input array must be at least 2-dimensional, but it is {a.ndim}")
+    return a.mT
 
 
 def tensordot(a: Any, b: Any, axes: Any = 2) -> Array:

@@ -124,6 +124,31 @@ class Ufunc(WithAt):
     def identity(self) -> Any:
         return IDENTITY.get(self._name)
 
+    @property
+    def types(self) -> list[str]:
+        """NumPy's loops (``'ff->f'``...) whose every operand is a dtype kdsl holds (no object, longdouble,
+        datetime or string loops), in NumPy's order."""
+        npf = getattr(np, self._name, None)
+        return [t for t in npf.types if all(c in _LOOP_CODES for c in t if c not in "->")] \
+            if isinstance(npf, np.ufunc) else []
+
+    @property
+    def ntypes(self) -> int:
+        """How many loops :attr:`types` lists."""
+        return len(self.types)
+
+    @property
+    def nargs(self) -> int:
+        """Inputs and outputs together, as NumPy's."""
+        return self.nin + self.nout
+
+    @property
+    def signature(self) -> str | None:
+        """A generalized ufunc's core signature (``matmul``'s ``'(n?,k),(k,m?)->(n?,m?)'``); None for the
+        elementwise ones."""
+        npf = getattr(np, self._name, None)
+        return npf.signature if isinstance(npf, np.ufunc) else None
+
     def outer(self, a: Any, b: Any, **kwargs: Any) -> Array:
         """``op(a[i, j, ...], b[k, ...])`` for every pair: shape ``a.shape + b.shape``.
 
@@ -295,6 +320,8 @@ class Ufunc(WithAt):
 
 
 CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+# NumPy's type codes of the dtypes kdsl holds (Ufunc.types lists only the loops made of these)
+_LOOP_CODES = frozenset("?bBhHiIlLqQefdFD")
 ORDERS = ("K", "A", "C", "F")
 
 

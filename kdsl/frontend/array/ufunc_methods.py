@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.frontend.array import left_folds, ops, scatter_segmented, unary_at
+from kdsl.frontend.array import left_folds, ops, unary_at
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.movement import normalize_axis
@@ -49,7 +49,6 @@ DOUBLING = ("maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "
 TREE = ("bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor", "gcd", "lcm", "hypot")
 # reductions that are a shifted log-sum-exp (the forward algorithm's np.logaddexp.reduce), base e or 2
 LOG_REDUCE = {"logaddexp": ("exp", "log"), "logaddexp2": ("exp2", "log2")}
-AT = ("add", "subtract", "maximum", "minimum", *scatter_segmented.FOLDS)  # scatter.py, scatter_segmented.py
 # NumPy's identities (None: the ufunc has none)
 IDENTITY = {"add": 0, "subtract": None, "multiply": 1, "logical_and": True, "logical_or": False,
             "logical_xor": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0, "gcd": 0, "hypot": 0,
@@ -309,8 +308,9 @@ class Ufunc(WithAt):
             raise ValueError(f"Only single output ufuncs supported at this time (kd.{self._name}.at)")
         if self.nin == 1:  # np.negative.at(a, idx): f applied once per selection
             return unary_at.apply(self._name, self._fn, a, indices, b)
-        if self._name not in AT:
-            raise _refuse(self._name, "at", AT)
+        if self.signature is not None:  # gufuncs (matmul, vecdot...): NumPy has no .at for them either
+            raise TypeError(f"{self._name}.at does not support ufunc with non-trivial signature: {self._name} has "
+                            f"signature {self.signature}.")
         super().at(a, indices, b, deterministic=deterministic)
 
     at.__doc__ = WithAt.at.__doc__

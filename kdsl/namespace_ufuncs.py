@@ -1,5 +1,5 @@
 """kd's elementwise functions: NumPy's ufuncs (math, comparisons, bits, complex parts...), the array API's
-names for them, those with .at (add, subtract, maximum, minimum), kd.emath, kd.ufunc, the error state.
+names for them (every binary and unary ufunc has .at: ufunc_methods.py), kd.emath, kd.ufunc, the error state.
 
 Only kdsl/__init__.py imports this module (``from kdsl.namespace_ufuncs import *``): ``kd.<name>`` is
 the public spelling, and the names are listed in kdsl's ``__all__``.

@@ -44,8 +44,8 @@ _UNSIGNED_MOD = "T kd_mod_S(T a, T b) { return b == Z ? Z : a % b; }"
 # a - b * trunc(a / b) exactly, as C's fmod (Dekker's product: the rounding error of b * t, no fma, which lavapipe
 # splits into a rounded multiply and add): -18.0 // 0.3 is -61.0 as in NumPy (the rounded product gave 18.0,
 # remainder 0, quotient -60). a - p is exact (p is within a factor 2 of a, or 0). Past 2**53 (float64) or 2**24
-# (float32) quotients t is no exact quotient: the rounded a - p as before (NumPy's exact fmod is out of reach).
-_REMTRUNC = """T kd_remtrunc_S(T a, T b) {
+# (float32) quotients t is no exact quotient: the rounded a - p as before; kd_remtrunc_S keeps quotients below that.
+_REMSTEP = """T kd_remstep_S(T a, T b) {
     precise T t = kd_trunc_S(a / b);
     precise T p = b * t;
     precise T cb = @split@ * b; precise T bh = cb - (cb - b); precise T bl = b - bh;
@@ -53,6 +53,30 @@ _REMTRUNC = """T kd_remtrunc_S(T a, T b) {
     precise T e = ((bh * th - p) + bh * tl + bl * th) + bl * tl;
     precise T r = (a - p) - e;
     return (isinf(cb) || isinf(ct) || !(abs(r) < abs(b))) ? a - p : r;
+}"""
+# kd_remstep_S on a and b scaled by 2**-e (exact: powers of two), so its products neither overflow nor underflow
+# (the split of b * t near the dtype's largest value overflowed), then scaled back (the remainder is exact).
+_REMSCALED = "T kd_remscaled_S(T a, T b, int e) { return ldexp(kd_remstep_S(ldexp(a, -e), ldexp(b, -e)), e); }"
+# C's fmod exactly for every quotient (NumPy's: fmod(4, tiny) is 0, where a / b overflows): a huge quotient is
+# first cut by b * 2**d, a multiple of b (so the remainder stays), d chosen to leave at most 2**(@k@ + 1) per
+# step, where kd_remstep_S is exact; at most @steps@ steps span the dtype's exponents, and the loop is skipped
+# (no iteration spent: lavapipe's loop budget) unless the quotient is that large.
+_REMTRUNC = """T kd_remtrunc_S(T a, T b) {
+    if (isinf(a) || isnan(a) || isinf(b) || isnan(b) || b == Z || !(abs(a) >= abs(b))) return kd_remstep_S(a, b);
+    int eb;
+    frexp(b, eb);
+    precise T r = a;
+    int er;
+    frexp(r, er);
+    if (er - eb > @k@) {
+        for (int i = 0; i < @steps@; i++) {
+            int d = er - eb - @k@;
+            if (d <= 0) break;
+            r = kd_remscaled_S(r, ldexp(b, d), er);
+            frexp(r, er);
+        }
+    }
+    return abs(r) < abs(b) ? r : kd_remscaled_S(r, b, er);  // a remainder already (b * 2**-er may overflow)
 }"""
 _FLOAT_FLOORDIV = """T kd_floordiv_S(T a, T b) {
     if (b == Z) return a / b;
@@ -326,7 +350,10 @@ def _library() -> dict[str, str]:
     lib.update(complex_helpers.LIBRARY)
     lib.update(erf.LIBRARY)
     for s in ("f", "d"):
-        lib[f"kd_remtrunc_{s}"] = _expand(_REMTRUNC, s).replace("@split@", "4097.0" if s == "f" else "134217729.0LF")
+        lib[f"kd_remstep_{s}"] = _expand(_REMSTEP, s).replace("@split@", "4097.0" if s == "f" else "134217729.0LF")
+        k, steps = ("22", "14") if s == "f" else ("50", "44")  # exponent spans: 277 (float32), 2098 (float64)
+        lib[f"kd_remscaled_{s}"] = _expand(_REMSCALED, s)
+        lib[f"kd_remtrunc_{s}"] = _expand(_REMTRUNC, s).replace("@k@", k).replace("@steps@", steps)
         lib[f"kd_floordiv_{s}"] = _expand(_FLOAT_FLOORDIV, s)
         nan = "uintBitsToFloat(0x7fc00000u)"
         lib[f"kd_mod_{s}"] = _expand(_FLOAT_MOD, s).replace("@nan@", nan if s == "f" else f"double({nan})")

@@ -81,5 +81,5 @@ def test_mask_key_and_errors():
         kd.add.at(kd.asarray(a), (slice(None), [4]), 1)
     with pytest.raises(ValueError, match="broadcast"):
         kd.add.at(kd.asarray(a), (slice(None), [0, 1]), [1, 2, 3])
-    with pytest.raises(TypeError, match="kdsl has no .*it has"):
-        kd.power.at(kd.asarray(a), [0], 2)
+    got, want = _both("power", a, [0, 0], 2)  # NumPy has power.at (applied in rounds here)
+    np.testing.assert_array_equal(got, want)

@@ -72,7 +72,10 @@ def __neg__(self) -> Array:
 
 
 def __pos__(self) -> Array:
-    return self
+    """``+a``: NumPy's ``positive``, a new array (TypeError for booleans)."""
+    from kdsl.frontend.array.math import positive  # cycle: math builds on the Array class this module fills
+
+    return positive(self)
 
 
 def __abs__(self) -> Array:

@@ -19,6 +19,7 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.complex_math import complex_from_parts, imag, real
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.ops import apply, where  # noqa: F401  (where is public from here)
+from kdsl.frontend.array.ufunc_errors import no_loop_error
 
 
 def _unary(name: str, doc: str):
@@ -82,8 +83,12 @@ left_shift, right_shift = _binary("shl", "left_shift x1 << x2"), _binary("shr", 
 
 
 def positive(x):
-    """``+x``: the array itself."""
-    return x
+    """``+x``: a new array with ``x``'s values, as NumPy's (writing into it leaves ``x`` alone); booleans
+    have no ``positive`` loop in NumPy, so they raise its ``UFuncTypeError`` (a TypeError)."""
+    x = x if isinstance(x, Array) else asarray(x)
+    if x.dtype.np == np.bool_:
+        raise no_loop_error("positive", x.dtype)
+    return x.copy()
 
 
 def round(a, decimals: int = 0, out=None):

@@ -325,6 +325,8 @@ def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
                 not isinstance(exponent, bool) and exponent in _SCALAR_POWERS:
             return _build(_SCALAR_POWERS[exponent], operands[:1], out_dtype, in_dtypes[:1], shape, dev)
     Array = _ARRAY[0]
+    if name in _COMPARE and in_dtypes[0] is dt.float64 and _mixed_sign_64(operands, Array):
+        return _compare_mixed_sign(name, operands, shape, dev, Array)
     srcs = []
     try:  # operand_node of each operand, inlined: this runs for every op of every expression
         for x, d in zip(operands, in_dtypes, strict=True):
@@ -347,6 +349,28 @@ def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
             else dt.float64 if dev.supports(dt.float64) else dt.float32
         srcs = [operand_node(x, wide, shape, dev) for x in operands]
     return Array(Node(name, tuple(srcs), out_dtype, shape, None, None, dev))  # positional: as in const_node
+
+
+def _mixed_sign_64(operands, Array) -> bool:
+    """Whether the operands are an int64 and a uint64 array (their common type is float64)."""
+    return len(operands) == 2 and all(isinstance(x, Array) for x in operands) and \
+        {operands[0]._n.dtype, operands[1]._n.dtype} == {dt.int64, dt.uint64}
+
+
+# what an int64 operand below zero makes of each comparison with a uint64: as the left operand, then the right
+_NEGATIVE_SIGNED = {"lt": (True, False), "le": (True, False), "gt": (False, True), "ge": (False, True),
+                    "eq": (False, False), "ne": (True, True)}
+
+
+def _compare_mixed_sign(name: str, operands, shape, dev, Array):
+    """An int64 against a uint64 exactly, as NumPy 2 (float64, their common type, rounds past 2**53: 2**60 and
+    2**60 + 1 compared equal): a negative int64 is below every uint64, the others compare as uint64."""
+    left_signed = operands[0]._n.dtype is dt.int64
+    signed = operands[0] if left_signed else operands[1]
+    negative = _build("lt", [signed, 0], dt.bool_, [dt.int64, dt.int64], signed._n.shape, dev)
+    as_unsigned = [Array(cast_node(x._n, dt.uint64)) for x in operands]
+    unsigned = _build(name, as_unsigned, dt.bool_, [dt.uint64, dt.uint64], shape, dev)
+    return where(negative, _NEGATIVE_SIGNED[name][0 if left_signed else 1], unsigned)
 
 
 def forced_int(x, d):

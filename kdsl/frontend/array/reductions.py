@@ -95,9 +95,16 @@ def require_nonempty(x: Array, axes, name: str) -> None:
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True) -> Array:
     """Sum of elements over ``axis`` (``where``/``initial``/``out`` as NumPy's: ``reduction_where.py``)."""
     x = _arr(a)
-    r = _reduce(rw.masked(x, where, 0), "sum", mv.normalize_axes(axis, x.ndim), _numpy_dtype(np.sum, x, dtype),
-                keepdims)
-    return rw.into(r if initial is None else (r + initial).astype(r.dtype), out)
+    axes = mv.normalize_axes(axis, x.ndim)
+    # NumPy's fold starts from initial: with one, the elements left out must add -0.0, the float identity that
+    # keeps initial's sign (sum([-0.0], initial=-0.0, where=False) is -0.0)
+    floats = initial is not None and x.dtype.np.kind in "fc"
+    r = _reduce(rw.masked(x, where, -0.0 if floats else 0), "sum", axes, _numpy_dtype(np.sum, x, dtype), keepdims)
+    if initial is None:
+        return rw.into(r, out)
+    if r.dtype.np.kind in "fc" and builtins.any(x.shape[a] == 0 for a in axes):
+        r = ops.apply("neg", r)  # an empty sum is +0.0 everywhere; -0.0 leaves initial as it is
+    return rw.into((r + initial).astype(r.dtype), out)
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True) -> Array:

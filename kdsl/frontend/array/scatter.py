@@ -48,7 +48,14 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
-from kdsl.frontend.array import ops, scatter_atomic, scatter_cast_host, scatter_segmented, scatter_sorted
+from kdsl.frontend.array import (
+    ops,
+    scatter_atomic,
+    scatter_cast_host,
+    scatter_rounds,
+    scatter_segmented,
+    scatter_sorted,
+)
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.complex_math import complex_from_parts, imag, real
@@ -102,6 +109,24 @@ def _check_range(lo: int, hi: int, n: int, axis: int = 0) -> None:
 # ----- unbuffered ufunc.at
 
 _MODULAR = scatter_cast_host.MODULAR  # wrapped results depend only on the wrapped operands
+# the ufuncs whose .at merges repeated indices (atomics, sorted runs, segmented scans); the other binary ones
+# apply their steps in rounds (scatter_rounds.py)
+_SCATTERED = frozenset({"add", "subtract", "maximum", "minimum", *scatter_segmented.FOLDS})
+
+
+def _own_values(values: Any, shape: tuple[int, ...], a: Array) -> Any:
+    """``values`` broadcast to ``shape`` and flattened in their own dtype (the ufunc promotes each step, as
+    NumPy's loop: ``ldexp.at`` keeps integer exponents); a Python scalar as it is (a weak operand)."""
+    if isinstance(values, (bool, int, float, complex)):
+        return values
+    v = values if isinstance(values, Array) else asarray(values, device=a.device)
+    if v.device is not a.device:
+        raise ValueError("the values live on another device than the array; move them with kd.asarray")
+    try:
+        return broadcast_to(v, shape).reshape(-1)
+    except ValueError:
+        raise ValueError(f"operands could not be broadcast together: values of shape {v.shape} for indices of "
+                         f"shape {shape}") from None
 
 
 def _values(values: Any, shape: tuple[int, ...], a: Array, name: str) -> Array:
@@ -204,8 +229,14 @@ def _ufunc_at(name: str, a: Any, indices: Any, values: Any, deterministic: bool 
         shape = tuple(host_shape)
     else:
         idx, shape = _flat_indices(x, indices)
-    v = _values(values, shape, x, name)
     n = x.size
+    if fn is not None and name not in _SCATTERED:  # not associative: NumPy's steps in rounds
+        v = _own_values(values, shape, x)
+        if idx.size == 0 or n == 0:
+            return
+        store_inplace(x, scatter_rounds.combined(fn, x.reshape(-1), idx, v, n).reshape(x.shape))
+        return
+    v = _values(values, shape, x, name)
     if idx.size == 0 or n == 0:
         return
     flat = x.reshape(-1)

@@ -53,7 +53,11 @@ class _InputCastingError(UFuncTypeError, _numpy_class("_UFuncInputCastingError")
     __str__ = UFuncTypeError.__str__
 
 
-for _cls in (_OutputCastingError, _InputCastingError):  # tracebacks name the public base, as NumPy's do
+class _NoLoopError(UFuncTypeError, _numpy_class("_UFuncNoLoopError")):  # type: ignore[misc]
+    __str__ = UFuncTypeError.__str__
+
+
+for _cls in (_OutputCastingError, _InputCastingError, _NoLoopError):  # tracebacks name the public base, as NumPy's do
     _cls.__name__ = _cls.__qualname__ = "UFuncTypeError"
 
 
@@ -80,4 +84,10 @@ def input_casting_error(name: str, i: int, from_: Any, to: Any, casting: str, hi
     return err
 
 
-__all__ = ["UFuncTypeError", "input_casting_error", "output_casting_error"]
+def no_loop_error(name: str, *dtypes: Any) -> UFuncTypeError:
+    """NumPy's error for ufunc ``name`` that has no loop for its inputs' ``dtypes`` (``np.positive`` of bools)."""
+    types = ", ".join(f"<class 'numpy.dtypes.{type(_np_dtype(d)).__name__}'>" for d in dtypes)
+    return _NoLoopError(f"ufunc {name!r} did not contain a loop with signature matching types {types} -> None")
+
+
+__all__ = ["UFuncTypeError", "input_casting_error", "no_loop_error", "output_casting_error"]

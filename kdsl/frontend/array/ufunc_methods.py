@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.frontend.array import left_folds, ops, scatter_segmented, unary_at
+from kdsl.frontend.array import left_folds, ops, unary_at
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.movement import normalize_axis
@@ -46,14 +46,13 @@ ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 DOUBLING = ("maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "logical_xor", "bitwise_and",
             "bitwise_or", "bitwise_xor", "logaddexp", "logaddexp2")
 # associative, commutative ufuncs without a kdsl reduction: reduce folds halves pairwise (log2(n) lazy steps)
-TREE = ("bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor", "gcd", "lcm")
+TREE = ("bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor", "gcd", "lcm", "hypot")
 # reductions that are a shifted log-sum-exp (the forward algorithm's np.logaddexp.reduce), base e or 2
 LOG_REDUCE = {"logaddexp": ("exp", "log"), "logaddexp2": ("exp2", "log2")}
-AT = ("add", "subtract", "maximum", "minimum", *scatter_segmented.FOLDS)  # scatter.py, scatter_segmented.py
 # NumPy's identities (None: the ufunc has none)
 IDENTITY = {"add": 0, "subtract": None, "multiply": 1, "logical_and": True, "logical_or": False,
-            "logical_xor": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0, "gcd": 0, "logaddexp": -np.inf,
-            "logaddexp2": -np.inf}
+            "logical_xor": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0, "gcd": 0, "hypot": 0,
+            "logaddexp": -np.inf, "logaddexp2": -np.inf}
 
 
 def _kd() -> Any:
@@ -124,6 +123,31 @@ class Ufunc(WithAt):
     def identity(self) -> Any:
         return IDENTITY.get(self._name)
 
+    @property
+    def types(self) -> list[str]:
+        """NumPy's loops (``'ff->f'``...) whose every operand is a dtype kdsl holds (no object, longdouble,
+        datetime or string loops), in NumPy's order."""
+        npf = getattr(np, self._name, None)
+        return [t for t in npf.types if all(c in _LOOP_CODES for c in t if c not in "->")] \
+            if isinstance(npf, np.ufunc) else []
+
+    @property
+    def ntypes(self) -> int:
+        """How many loops :attr:`types` lists."""
+        return len(self.types)
+
+    @property
+    def nargs(self) -> int:
+        """Inputs and outputs together, as NumPy's."""
+        return self.nin + self.nout
+
+    @property
+    def signature(self) -> str | None:
+        """A generalized ufunc's core signature (``matmul``'s ``'(n?,k),(k,m?)->(n?,m?)'``); None for the
+        elementwise ones."""
+        npf = getattr(np, self._name, None)
+        return npf.signature if isinstance(npf, np.ufunc) else None
+
     def outer(self, a: Any, b: Any, **kwargs: Any) -> Array:
         """``op(a[i, j, ...], b[k, ...])`` for every pair: shape ``a.shape + b.shape``.
 
@@ -146,11 +170,11 @@ class Ufunc(WithAt):
         [5, 7]
         """
         self._fold_arity("reduce")
-        if self._name in left_folds.FOLDS:  # not associative: NumPy's left fold
-            return _into(left_folds.left_reduce(self._name, self._fn, a, axis, dtype, keepdims, **kwargs), out)
-        if self._name in LOG_REDUCE or self._name in TREE:
+        if self._name in LOG_REDUCE or self._name in TREE:  # before FOLDS: hypot is reorderable (identity 0)
             return _into(self._folded(asarray(a) if dtype is None else asarray(a).astype(dtype), axis, keepdims,
                                       **kwargs), out)
+        if self._name in left_folds.FOLDS:  # not associative: NumPy's left fold
+            return _into(left_folds.left_reduce(self._name, self._fn, a, axis, dtype, keepdims, **kwargs), out)
         if self._name not in REDUCE:
             raise _refuse(self._name, "reduce", REDUCE | LOG_REDUCE | dict.fromkeys(TREE + left_folds.FOLDS))
         if dtype is not None:
@@ -158,12 +182,20 @@ class Ufunc(WithAt):
         result = getattr(_kd(), REDUCE[self._name])(asarray(a), axis=axis, keepdims=keepdims, **kwargs)
         return _into(result, out)
 
-    def _folded(self, x: Array, axis: Any, keepdims: bool, initial: Any = None, **kwargs: Any) -> Array:
-        """The log-sum-exp or by-halves reduction, with NumPy's ``initial`` folded in last (``where=`` is not
-        supported here: TypeError rather than a silently unmasked result)."""
+    def _folded(self, x: Array, axis: Any, keepdims: bool, initial: Any = None, where: Any = True,
+                **kwargs: Any) -> Array:
+        """The log-sum-exp or by-halves reduction, with NumPy's ``initial`` folded in last; ``where=`` puts the
+        identity in the masked-out places (a ufunc without one needs ``initial``, as NumPy says)."""
         if kwargs:
-            raise TypeError(f"kd.{self._name}.reduce does not support {', '.join(kwargs)}; mask the data first "
-                            f"(kd.where(mask, a, identity))")
+            raise TypeError(f"kd.{self._name}.reduce does not support {', '.join(kwargs)}")
+        if self._name == "hypot":  # integers fold in hypot's float type (NumPy's loop: int8 -> float16)
+            x = x.astype(self._fn(x, x).dtype)
+        if where is not True:
+            if self.identity is None and initial is None:
+                raise ValueError(f"reduction operation '{self._name}' does not have an identity, so to use a "
+                                 "where mask one has to specify 'initial'")
+            fill = self.identity if self.identity is not None else initial  # a fold of initial with itself
+            x = _kd().where(asarray(where), x, np.array(fill).astype(x.dtype.np).item())
         fold = self._log_reduce if self._name in LOG_REDUCE else self._tree_reduce
         if initial is None:
             return fold(x, axis, keepdims)
@@ -193,7 +225,8 @@ class Ufunc(WithAt):
         while (n := y.shape[-1]) > 1:
             half = self._fn(y[..., : n // 2], y[..., n // 2: n // 2 * 2])
             y = half if n % 2 == 0 else kd.concatenate([half, y[..., n - 1:]], axis=-1)
-        y = y[..., 0] if self._name != "gcd" else kd.abs(y[..., 0])  # NumPy folds in gcd's identity 0 first
+        # NumPy folds in gcd's and hypot's identity 0 first: a lone -3 gives 3
+        y = y[..., 0] if self._name not in ("gcd", "hypot") else kd.abs(y[..., 0])
         return y.reshape(tuple(1 if a in axes else x.shape[a] for a in range(x.ndim))) if keepdims else y
 
     def _log_reduce(self, x: Array, axis: Any, keepdims: bool) -> Array:
@@ -275,8 +308,9 @@ class Ufunc(WithAt):
             raise ValueError(f"Only single output ufuncs supported at this time (kd.{self._name}.at)")
         if self.nin == 1:  # np.negative.at(a, idx): f applied once per selection
             return unary_at.apply(self._name, self._fn, a, indices, b)
-        if self._name not in AT:
-            raise _refuse(self._name, "at", AT)
+        if self.signature is not None:  # gufuncs (matmul, vecdot...): NumPy has no .at for them either
+            raise TypeError(f"{self._name}.at does not support ufunc with non-trivial signature: {self._name} has "
+                            f"signature {self.signature}.")
         super().at(a, indices, b, deterministic=deterministic)
 
     at.__doc__ = WithAt.at.__doc__
@@ -286,6 +320,8 @@ class Ufunc(WithAt):
 
 
 CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+# NumPy's type codes of the dtypes kdsl holds (Ufunc.types lists only the loops made of these)
+_LOOP_CODES = frozenset("?bBhHiIlLqQefdFD")
 ORDERS = ("K", "A", "C", "F")
 
 
@@ -358,11 +394,19 @@ def written_into(result: Array, out: Any, where: Any, casting: str, name: str) -
         result = select(asarray(where) if not isinstance(where, (Array, bool)) else where, result, kept)
     if out is None:
         return result
-    if out.shape != result.shape:
+    if _broadcast(out.shape, result.shape) != out.shape:  # out may be larger: the inputs broadcast to it
         raise ValueError(f"non-broadcastable output operand with shape {out.shape} doesn't match the broadcast "
                          f"shape {result.shape}")
-    out[...] = result
+    out[...] = result  # NumPy broadcasts the inputs to out's shape (np.add([1, 2], 1, out=zeros((3, 2))))
     return out
+
+
+def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The broadcast shape of ``a`` and ``b``, None where they do not broadcast."""
+    try:
+        return tuple(np.broadcast_shapes(a, b))
+    except ValueError:
+        return None
 
 
 def _into(result: Array, out: Any) -> Array:

@@ -272,7 +272,41 @@ def _check_finite_range(*bounds) -> None:
                          f"(start, stop, step = {', '.join(map(repr, bounds))})")
 
 
-def arange(start, stop=None, step=1, dtype=None, device=None, *, like=None) -> Array:
+_NOT_GIVEN: Any = object()  # tells ``arange(start=4)`` (an error) from ``arange(4)``
+
+
+def _arange_bounds(args: tuple, start: Any, stop: Any, step: Any, dtype: Any) -> tuple[Any, Any, Any, Any]:
+    """``(start, stop, step, dtype)`` from arange's NumPy forms: ``arange([start,] stop[, step][, dtype])``
+    positionally or by keyword. One bound alone is the stop, but only when it is positional or named ``stop``
+    (NumPy's TypeError for ``arange(start=4)``)."""
+    if len(args) > 4:
+        raise TypeError(f"arange() takes from 0 to 4 positional arguments but {len(args)} were given")
+    given = [start, stop, step, dtype]
+    for i, v in enumerate(args):
+        if given[i] is not _NOT_GIVEN:
+            name = ("start", "stop", "step", "dtype")[i]
+            raise TypeError(f"argument for arange() given by name ('{name}') and position (position {i})")
+        given[i] = v
+    start, stop, step, dtype = (None if v is _NOT_GIVEN else v for v in given)
+    if stop is None:
+        if start is None or not args:  # nothing, or only ``start=`` by keyword
+            raise TypeError("arange() requires stop to be specified.")
+        start, stop = 0, start
+    return (0 if start is None else start), stop, (1 if step is None else step), dtype
+
+
+def _arange_int_dtype(d: dt.DType | None, bounds: tuple, device) -> dt.DType:
+    """The default integer dtype of an arange: int32, or int64 when a bound or the step is past int32's range
+    (NumPy's default integer is int64, so its ranges there hold the exact values)."""
+    if d is not None:
+        return d
+    if any(abs(int(v)) >= 1 << 31 for v in bounds):
+        return current_device(device).check(dt.int64)
+    return dt.default_int
+
+
+def arange(*args: Any, start: Any = _NOT_GIVEN, stop: Any = _NOT_GIVEN, step: Any = _NOT_GIVEN,
+           dtype: Any = _NOT_GIVEN, device=None, like=None) -> Array:
     """Evenly spaced values in [start, stop) (NumPy's ``arange``; Python ints give int32, floats float32).
 
     >>> import kdsl as kd
@@ -282,17 +316,15 @@ def arange(start, stop=None, step=1, dtype=None, device=None, *, like=None) -> A
     [0, 2147483648, 4294967296, 6442450944]
     """
     check_like("arange", like)
-    if stop is None:
-        start, stop = 0, start
+    start, stop, step, dtype = _arange_bounds(args, start, stop, step, dtype)
     if step == 0:
         raise ZeroDivisionError("arange: step must not be zero")
     _check_finite_range(start, stop, step)
     n = max(0, math.ceil((stop - start) / step))
-    if dtype is None:
-        d = dt.default_float if any(isinstance(v, (float, np.floating)) for v in (start, stop, step)) else \
-            dt.default_int
+    if dtype is None and any(isinstance(v, (float, np.floating)) for v in (start, stop, step)):
+        d = dt.default_float
     else:
-        d = dt.as_dtype(dtype)
+        d = _arange_int_dtype(None if dtype is None else dt.as_dtype(dtype), (start, stop, step), device)
     if d.is_float:  # NumPy computes float ranges in float64: do the same on the host for identical values
         return asarray(np.arange(start, stop, step, dtype=np.float64).astype(d.np), device=device)
     # NumPy's rule for an integer dtype: the first two values are cast (truncated) to it and their difference
@@ -331,6 +363,8 @@ def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = 
     values, step = np.linspace(start, stop, num, endpoint=endpoint, retstep=True, axis=axis)
     default = dt.default_complex if values.dtype.kind == "c" else dt.default_float
     d = default if dtype is None else dt.as_dtype(dtype)
+    if d.is_int and values.dtype.kind == "f":  # NumPy floors into an integer dtype (a cast would truncate)
+        values = np.floor(values)
     out = asarray(values.astype(d.np), device=device)
     return (out, step) if retstep else out
 
@@ -350,6 +384,8 @@ def _linspace_of_arrays(start, stop, num: int, endpoint: bool, dtype) -> tuple[A
     if endpoint and num > 1:  # the last value is stop exactly, as NumPy makes it
         y = ops.where(i == num - 1, b, y)
     y = Array(mv.broadcast_node(y._n, (num,) + shape)) if y.shape != (num,) + shape else y
+    if dtype is not None and dt.as_dtype(dtype).is_int and work.is_float:  # NumPy floors, a cast truncates
+        y = ops.apply("floor", y)
     return (y if dtype is None else y.astype(dtype)), step
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import warnings
 
 import numpy as np
 
@@ -197,6 +198,18 @@ def _nan_like(total: Array) -> Array:
     return broadcast_to(Array(ops.const_node(float("nan"), d, total.device)), total.shape)
 
 
+def _warn_no_items(n: int, ddof: int | None, where) -> None:
+    """NumPy's RuntimeWarning for a mean of no elements or a variance with ``n - ddof <= 0`` (the results are
+    NaN or inf). Only ``where=True`` is checked: a mask's counts are on the device, and reading them back would
+    end the laziness."""
+    if where is not True:
+        return
+    if ddof is None and n == 0:
+        warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=3)
+    elif ddof is not None and n - ddof <= 0:
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
+
+
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True) -> Array:
     """Arithmetic mean over ``axis`` (ints give float64 like NumPy; float32 on devices without float64);
     ``where`` averages only those elements (``reduction_where.py``)."""
@@ -204,6 +217,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True) -> A
     axes = mv.normalize_axes(axis, x.ndim)
     n = math.prod(x.shape[a] for a in axes)
     d = _numpy_dtype(np.mean, x, dtype)
+    _warn_no_items(n, None, where)
     counted = rw.count(x, where, axes, d, False)
     total = _reduce(rw.masked(x, where, 0), "sum", axes, d, False)
     if counted is not None:  # 0 / 0 is NaN where nothing is included, as NumPy's
@@ -227,6 +241,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     axes = mv.normalize_axes(axis, x.ndim)
     n = math.prod(x.shape[a] for a in axes)
     d = _numpy_dtype(np.var, x, dtype)
+    _warn_no_items(n, ddof, where)
     xd = x.astype(d) if x.dtype.kind != "c" else x  # complex: the mean of |x - mean|**2, a real number
     centred = xd - (_mean(xd, axis=axes, keepdims=True, where=where) if mean is None else _arr(mean).astype(d))
     squares = centred * centred if x.dtype.kind != "c" else \

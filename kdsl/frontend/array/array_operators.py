@@ -72,7 +72,11 @@ def __neg__(self) -> Array:
 
 
 def __pos__(self) -> Array:
-    return self
+    """``+a``: a copy (NumPy's ``positive`` ufunc gives a new array); TypeError for bools, which it refuses."""
+    if self.dtype.kind == "b":
+        raise TypeError("ufunc 'positive' did not contain a loop with signature matching types "
+                        "<class 'numpy.dtypes.BoolDType'> -> None (the + operator is not supported for bools)")
+    return self.copy()
 
 
 def __abs__(self) -> Array:

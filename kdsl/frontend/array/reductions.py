@@ -93,10 +93,18 @@ def require_nonempty(x: Array, axes, name: str) -> None:
         raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
 
 
+def reduce_axes(axis, ndim: int) -> tuple[int, ...]:
+    """The reduced axes, checked as NumPy's ufunc reductions check them: a 0-d array also takes the single axis
+    ``0`` or ``-1`` (not in a tuple), reducing nothing (``np.amax(1, axis=0)`` is 1)."""
+    if ndim == 0 and isinstance(axis, (int, np.integer)) and not isinstance(axis, bool) and axis in (0, -1):
+        return ()
+    return mv.normalize_axes(axis, ndim)
+
+
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True) -> Array:
     """Sum of elements over ``axis`` (``where``/``initial``/``out`` as NumPy's: ``reduction_where.py``)."""
     x = _arr(a)
-    r = _reduce(rw.masked(x, where, 0), "sum", mv.normalize_axes(axis, x.ndim), _numpy_dtype(np.sum, x, dtype),
+    r = _reduce(rw.masked(x, where, 0), "sum", reduce_axes(axis, x.ndim), _numpy_dtype(np.sum, x, dtype),
                 keepdims)
     return rw.into(r if initial is None else (r + initial).astype(r.dtype), out)
 
@@ -104,7 +112,7 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True) -> Array:
     """Product of elements over ``axis`` (``where``/``initial``/``out`` as NumPy's)."""
     x = _arr(a)
-    r = _reduce(rw.masked(x, where, 1), "prod", mv.normalize_axes(axis, x.ndim), _numpy_dtype(np.prod, x, dtype),
+    r = _reduce(rw.masked(x, where, 1), "prod", reduce_axes(axis, x.ndim), _numpy_dtype(np.prod, x, dtype),
                 keepdims)
     return rw.into(r if initial is None else (r * initial).astype(r.dtype), out)
 
@@ -123,7 +131,7 @@ def _extreme(x, op: str, axis, keepdims: bool, out, initial, where) -> Array:
     x = _arr(x)
     name = {"max": "maximum", "min": "minimum"}[op]
     rw.no_identity(name, initial, where)
-    axes = mv.normalize_axes(axis, x.ndim)
+    axes = reduce_axes(axis, x.ndim)
     if initial is None:
         require_nonempty(x, axes, name)
         return rw.into(_reduce(x, op, axes, x.dtype, keepdims), out)
@@ -144,19 +152,19 @@ def any(a, axis=None, out=None, keepdims=False, *, where=True) -> Array:
     """Whether any element over ``axis`` is true (``where``: only those elements)."""
     x = _arr(a)
     b = rw.masked(x.astype(dt.bool_), where, False)
-    return rw.into(_reduce(b, "max", mv.normalize_axes(axis, x.ndim), dt.bool_, keepdims), out)
+    return rw.into(_reduce(b, "max", reduce_axes(axis, x.ndim), dt.bool_, keepdims), out)
 
 
 def all(a, axis=None, out=None, keepdims=False, *, where=True) -> Array:
     """Whether every element over ``axis`` is true (``where``: only those elements)."""
     x = _arr(a)
     b = rw.masked(x.astype(dt.bool_), where, True)
-    return rw.into(_reduce(b, "min", mv.normalize_axes(axis, x.ndim), dt.bool_, keepdims), out)
+    return rw.into(_reduce(b, "min", reduce_axes(axis, x.ndim), dt.bool_, keepdims), out)
 
 
 def _arg(x, op: str, axis, keepdims: bool) -> Array:
     x = _arr(x)
-    a = None if axis is None else mv.normalize_axis(axis, x.ndim)
+    a = None if axis is None or not reduce_axes(axis, x.ndim) else mv.normalize_axis(axis, x.ndim)
     if x.size == 0 and (a is None or x.shape[a] == 0):
         raise ValueError(f"attempt to get {op} of an empty sequence")
     out_dtype = _fit(dt.int64, x.device)
@@ -284,7 +292,7 @@ def ddof_or_correction(ddof, correction):
 def _scan(x, op: str, fn, axis, dtype) -> Array:
     """The inclusive running ``op`` ("sum" | "prod") along ``axis`` (flattened when None), NumPy's dtype."""
     x = _arr(x)
-    if axis is None:
+    if axis is None or (x.ndim == 0 and not reduce_axes(axis, 0)):  # NumPy: a 0-d input's axis 0 is its ravel's
         x, axis = x.reshape(-1), 0
     a = mv.normalize_axis(axis, x.ndim)
     d = _numpy_dtype(fn, x, dtype)

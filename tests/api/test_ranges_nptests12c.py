@@ -66,3 +66,15 @@ def test_linspace_complex_geomspace():
     for start, stop in [(1j, 16j), (-1 + 0j, 1 + 0j), (1 + 1j, 8 + 8j)]:
         np.testing.assert_allclose(np.asarray(kd.geomspace(start, stop, 5)), np.geomspace(start, stop, 5),
                                    rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("start, stop, num", [(-1, 1, 3), (-1, 1, 5), (1, -16, 5), (-2.5, 0.5, 4), (1, 1, 1),
+                                              (-1, 1, 0), (3, 3, 2)])
+@pytest.mark.parametrize("dtype", [complex, np.complex64, np.complex128])
+def test_geomspace_complex_dtype_of_real_endpoints(start, stop, num, dtype):
+    want = np.geomspace(start, stop, num, dtype=dtype)
+    got = np.asarray(kd.geomspace(start, stop, num, dtype=dtype))
+    assert not np.isnan(got).any()
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+    got_dev = np.asarray(kd.geomspace(kd.asarray(np.float64(start)), stop, num, dtype=dtype))
+    np.testing.assert_allclose(got_dev, want, rtol=1e-6, atol=1e-6)

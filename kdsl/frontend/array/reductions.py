@@ -226,8 +226,10 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True) -> A
     n = math.prod(x.shape[a] for a in axes)
     d = _numpy_dtype(np.mean, x, dtype)
     _warn_no_items(n, None, where)
-    counted = rw.count(x, where, axes, d, False)
-    total = _reduce(rw.masked(x, where, 0), "sum", axes, d, False)
+    # NumPy sums float16 in float32 and casts the mean back: a float16 sum overflows past 65504
+    acc = dt.float32 if dtype is None and x.dtype is dt.float16 else d
+    counted = rw.count(x, where, axes, acc, False)
+    total = _reduce(rw.masked(x, where, 0), "sum", axes, acc, False)
     if counted is not None:  # 0 / 0 is NaN where nothing is included, as NumPy's
         result = total / counted
     else:  # An empty mean is NaN; a NaN constant (not 0 * NaN, which drivers may fold to 0) makes sure of it.

@@ -118,12 +118,14 @@ def argsort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any =
     return _sorted(x, ax, bool(descending), "indices")
 
 
-def _check_kth(kth: Any, n: int) -> None:
+def _check_kth(kth: Any, n: int, empty: bool = False) -> None:
+    """NumPy's checks of partition's ``kth``: integers (TypeError), within the axis (ValueError) unless the array
+    is empty, where NumPy has nothing to partition and takes any ``kth``."""
     values = [kth] if isinstance(kth, (int, np.integer)) else list(np.asarray(kth).reshape(-1))
     for k in values:
         if not isinstance(k, (int, np.integer)) or isinstance(k, (bool, np.bool_)):
             raise TypeError(f"kth must be an integer or a sequence of integers, not {k!r}")
-        if not -n <= int(k) < n:
+        if not empty and not -n <= int(k) < n:
             raise ValueError(f"kth(={int(k)}) out of bounds ({n})")
 
 
@@ -157,7 +159,7 @@ def _partition(a: Any, kth: Any, axis: int | None, order: Any, what: str) -> Arr
     """A full stable sort of the axis (which satisfies any ``kth``), after NumPy's argument checks."""
     _check_kind(None, order)
     x, ax = _flat_or(as_array(a), axis)
-    _check_kth(kth, x.shape[ax] if x.ndim else 0)
+    _check_kth(kth, x.shape[ax] if x.ndim else 0, x.size == 0)
     return _sorted(x, ax, False, what)
 
 

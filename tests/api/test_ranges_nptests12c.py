@@ -78,3 +78,41 @@ def test_geomspace_complex_dtype_of_real_endpoints(start, stop, num, dtype):
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
     got_dev = np.asarray(kd.geomspace(kd.asarray(np.float64(start)), stop, num, dtype=dtype))
     np.testing.assert_allclose(got_dev, want, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("args", [(np.float64(2.0),), (0, 1, np.float64(0.25)), (np.float32(1), 3),
+                                  (np.float32(1), 3.5), (np.int8(1), 3.0), (np.int32(3),), (np.int8(-2), 2),
+                                  (np.array(4),), (np.uint8(2), np.uint8(5))])
+def test_arange_typed_numpy_bounds_give_numpy_dtype(args):
+    want = np.arange(*args)
+    got = np.asarray(kd.arange(*args))
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("args", [(2,), (True,), (False,), (6, 8), (0, 2, 1)])
+def test_arange_booleans_up_to_two_values(args):
+    np.testing.assert_array_equal(np.asarray(kd.arange(*args, dtype=bool)), np.arange(*args, dtype=bool))
+
+
+@pytest.mark.parametrize("args", [(3,), (0, 5), (-1, 2)])
+def test_arange_booleans_longer_raise(args):
+    for m in (np, kd):
+        with pytest.raises(TypeError):
+            m.arange(*args, dtype=bool)
+
+
+@pytest.mark.parametrize("args, message", [((0, np.inf), "Maximum allowed size exceeded"),
+                                           ((np.inf, 0), "Maximum allowed size exceeded"),
+                                           ((0, 1, np.nan), "cannot compute length"),
+                                           ((np.nan, 1), "cannot compute length"),
+                                           ((np.inf, np.inf), "cannot compute length")])
+def test_arange_non_finite_errors(args, message):
+    for m in (np, kd):
+        with pytest.raises(ValueError, match=message):
+            m.arange(*args)
+
+
+@pytest.mark.parametrize("args", [(0, 1, np.inf), (0, 1, -np.inf)])
+def test_arange_infinite_step(args):
+    np.testing.assert_array_equal(np.asarray(kd.arange(*args)), np.arange(*args))

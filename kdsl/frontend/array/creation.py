@@ -265,11 +265,27 @@ def iota(shape: tuple[int, ...], axis: int, device=None) -> Array:
     return Array(Node("iota", (), d, shape, axis, device=dev))
 
 
-def _check_finite_range(*bounds) -> None:
-    """NumPy's ValueError for an arange whose length cannot be computed (an inf or NaN bound or step)."""
-    if any(isinstance(v, (float, np.floating)) and not math.isfinite(v) for v in bounds):
-        raise ValueError(f"arange: cannot compute the length of a range with a non-finite bound or step "
-                         f"(start, stop, step = {', '.join(map(repr, bounds))})")
+def _arange_length(start, stop, step) -> int:
+    """``ceil((stop - start) / step)``, at least 0, with NumPy's ValueErrors where that is NaN ("cannot compute
+    length") or infinite ("Maximum allowed size exceeded"); an infinite step alone gives one value, as NumPy's."""
+    if any(isinstance(v, (float, np.floating)) for v in (start, stop, step)):
+        with np.errstate(all="ignore"):
+            q = (np.float64(stop) - np.float64(start)) / np.float64(step)
+        if math.isnan(q):
+            raise ValueError("arange: cannot compute length")
+        if math.isinf(q):
+            raise ValueError("Maximum allowed size exceeded")
+        return max(0, math.ceil(q))
+    return max(0, math.ceil((stop - start) / step))
+
+
+def _arange_typed_dtype(bounds: tuple) -> dt.DType | None:
+    """NumPy's dtype for an arange with typed NumPy bounds (np.float64(2.0), np.int8(3), 0-d arrays): the result
+    type of the bounds as arrays (Python ints count as int64, floats as float64: ``arange(np.float32(1), 3)`` is
+    float64); None for plain Python numbers and kdsl arrays, which keep kdsl's defaults."""
+    if not any(isinstance(v, (np.generic, np.ndarray)) for v in bounds):
+        return None
+    return dt.as_dtype(np.result_type(*(v.dtype.np if isinstance(v, Array) else np.asarray(v) for v in bounds)))
 
 
 _NOT_GIVEN: Any = object()  # tells ``arange(start=4)`` (an error) from ``arange(4)``
@@ -319,12 +335,14 @@ def arange(*args: Any, start: Any = _NOT_GIVEN, stop: Any = _NOT_GIVEN, step: An
     start, stop, step, dtype = _arange_bounds(args, start, stop, step, dtype)
     if step == 0:
         raise ZeroDivisionError("arange: step must not be zero")
-    _check_finite_range(start, stop, step)
-    n = max(0, math.ceil((stop - start) / step))
-    if dtype is None and any(isinstance(v, (float, np.floating)) for v in (start, stop, step)):
+    n = _arange_length(start, stop, step)
+    typed = _arange_typed_dtype((start, stop, step)) if dtype is None else dt.as_dtype(dtype)
+    if typed is None and any(isinstance(v, (float, np.floating)) for v in (start, stop, step)):
         d = dt.default_float
     else:
-        d = _arange_int_dtype(None if dtype is None else dt.as_dtype(dtype), (start, stop, step), device)
+        d = typed if typed is not None and not typed.is_int else _arange_int_dtype(typed, (start, stop, step), device)
+    if d is dt.bool_ and n > 2:
+        raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
     if d.is_float:  # NumPy computes float ranges in float64: do the same on the host for identical values
         return asarray(np.arange(start, stop, step, dtype=np.float64).astype(d.np), device=device)
     # NumPy's rule for an integer dtype: the first two values are cast (truncated) to it and their difference

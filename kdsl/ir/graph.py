@@ -50,6 +50,9 @@ ELEMENTWISE_LEAVES = ("const", "iota", "rand")
 MATERIALISED = ("reduce", "matmul", "scan", "assemble", "sort", "gather", "search", "compact", "scatter", "attention")
 
 
+MAX_DIMS = 64  # NumPy's limit on an array's dimensions (NPY_MAXDIMS): kdsl keeps NumPy's errors past it
+
+
 class Node:
     __slots__ = ("op", "srcs", "dtype", "shape", "arg", "buffer", "device", "id", "refs", "__weakref__")
     srcs: tuple[Node, ...]
@@ -59,6 +62,9 @@ class Node:
                  buffer: Any = None, device: Any = None):
         if shape.__class__ is not tuple:  # most callers pass a tuple already: skip the copy
             shape = tuple(shape)
+        if len(shape) > MAX_DIMS:
+            self.srcs = ()  # __del__ still runs: nothing counted yet
+            raise ValueError(f"maximum supported dimension for an ndarray is currently {MAX_DIMS}, found {len(shape)}")
         self.op = op  # one assignment each: a tuple assignment builds and unpacks a tuple (every node made)
         self.srcs = srcs
         self.dtype = dtype

@@ -326,9 +326,10 @@ class Array(ViewLinks):
         set_imag(self, value)
 
     def conj(self) -> Array:
+        """The complex conjugate; a real array itself (``ndarray.conj`` returns ``self`` there)."""
         from kdsl.frontend.array.complex_math import conj  # cycle: that module builds Arrays
 
-        return conj(self)
+        return conj(self) if self.dtype.kind == "c" else self
 
     conjugate = conj
 

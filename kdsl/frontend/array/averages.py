@@ -23,7 +23,7 @@ from kdsl.frontend.array.creation import as_array, asarray
 from kdsl.frontend.array.reduction_where import into
 from kdsl.frontend.array.reductions import any as kany
 from kdsl.frontend.array.reductions import max as kmax
-from kdsl.frontend.array.reductions import mean
+from kdsl.frontend.array.reductions import mean, reduce_axes
 from kdsl.frontend.array.reductions import min as kmin
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.shape_arguments import host_length
@@ -108,7 +108,8 @@ def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Ar
     if x.dtype is dt.bool_:
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the "
                         "`^` operator, or the logical_xor function instead.")
-    axes = _axes(axis, x.ndim)
+    # a 0-d array takes axis 0 or -1 as NumPy's reductions do (nothing reduced): reduce_axes checks that
+    axes = _axes(axis, x.ndim) if x.ndim or axis is None else reduce_axes(host_length(axis), 0)
     return kmax(x, axis=axes, keepdims=keepdims) - kmin(x, axis=axes, keepdims=keepdims)
 
 

@@ -52,9 +52,10 @@ def imag(val: Any) -> Array:
 
 
 def conj(x: Any) -> Array:
-    """The complex conjugate (real input: itself)."""
+    """The complex conjugate (real input: a copy, a new array as NumPy's ufunc gives; the method ``a.conj()``
+    returns a real ``a`` itself, as ``ndarray.conj``)."""
     x = _arr(x)
-    return ops.apply("conj", x) if x.dtype.kind == "c" else x
+    return ops.apply("conj", x) if x.dtype.kind == "c" else x.copy()
 
 
 conjugate = conj

@@ -86,7 +86,11 @@ def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype
     [1.0, 10.0, 100.0, 1000.0]
     """
     (start, stop), work, dev = _host_endpoints(start, stop)
-    return _host_range(np.geomspace(start, stop, num, endpoint, axis=axis), dtype, device or dev, work)
+    # NumPy computes in the result type of the endpoints and ``dtype``: a complex dtype makes real endpoints a
+    # spiral (geomspace(-1, 1, 3, dtype=complex) passes through 1j, not NaN)
+    wide = np.complex128 if dtype is not None and dt.as_dtype(dtype).kind == "c" else None
+    values = np.geomspace(start, stop, num, endpoint, dtype=wide, axis=axis)
+    return _host_range(values, dtype, device or dev, work)
 
 
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:

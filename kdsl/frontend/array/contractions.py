@@ -24,11 +24,12 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.complex_math import complex_from_parts, conj, imag, real
 from kdsl.frontend.array.cov_weights import weighted_centred
 from kdsl.frontend.array.creation import as_array, as_arrays
+from kdsl.frontend.array.gufunc_axes import vecdot_axes
 from kdsl.frontend.array.joining import atleast_2d
 from kdsl.frontend.array.linalg import matmul
 from kdsl.frontend.array.reductions import mean
 from kdsl.frontend.array.reductions import sum as ksum
-from kdsl.frontend.array.shape_ops import concatenate, moveaxis
+from kdsl.frontend.array.shape_ops import concatenate, expand_dims, moveaxis
 
 
 def _pair(x1: Any, x2: Any) -> tuple[Array, Array]:
@@ -83,27 +84,41 @@ def tensordot(a: Any, b: Any, axes: Any = 2) -> Array:
     return scalar_like.made_as_array(Array(mv.reshape_node(matmul(am, bm)._n, out_shape)))
 
 
-def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Array:
-    """Dot products of vectors along ``axis`` (broadcasting the other axes).
+def vecdot(x1: Any, x2: Any, /, *, axis: Any = None, axes: Any = None, keepdims: bool = False) -> Array:
+    """Dot products of vectors along ``axis`` (default the last; broadcasting the other axes). NumPy's gufunc
+    keywords: ``axes=[axis of x1, axis of x2(, output axis)]`` picks each input's axis, ``keepdims=True`` keeps
+    a size-1 axis there (at ``axis``, or at the output entry of ``axes``; last by default).
 
     >>> import kdsl as kd
     >>> kd.vecdot(kd.asarray([[1, 2], [3, 4]]), kd.asarray([1, 1])).tolist()
     [3, 7]
+    >>> kd.vecdot(kd.asarray([[1, 2], [3, 4]]), kd.asarray([[1], [1]]), axes=[0, 0], keepdims=True).tolist()
+    [[4, 6]]
     """
     a, b = _pair(x1, x2)
-    if a.ndim == 0 or b.ndim == 0:
-        raise ValueError("vecdot needs arrays of at least one dimension")
-    ax_a, ax_b = mv.normalize_axis(axis, a.ndim), mv.normalize_axis(axis, b.ndim)
+    ax1, ax2, out_axis = vecdot_axes(axis, axes, keepdims)
+    for i, x in enumerate((a, b)):
+        if x.ndim == 0:
+            raise ValueError(f"vecdot: Input operand {i} does not have enough dimensions (has 0, gufunc core with "
+                             "signature (n),(n)->() requires 1)")
+    ax_a, ax_b = mv.normalize_axis(ax1, a.ndim), mv.normalize_axis(ax2, b.ndim)
+    if keepdims:  # checked before the sizes, as NumPy: the result keeps max(ndim) dimensions
+        out_axis = mv.normalize_axis(out_axis, max(a.ndim, b.ndim))
     if a.shape[ax_a] != b.shape[ax_b]:
-        raise ValueError(f"vecdot: axis {axis} has {a.shape[ax_a]} elements in x1 but {b.shape[ax_b]} in x2")
+        raise ValueError(f"vecdot: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                         f"(n),(n)->() (size {b.shape[ax_b]} is different from {a.shape[ax_a]})")
     # The axis of each operand (NumPy's gufunc rule; the same as the broadcast axis for negative ``axis``,
     # the standard's case) moves last, the rest broadcasts.
     if a.dtype.kind == "c":  # the standard's (and NumPy's) vecdot conjugates x1
         a = conj(a)
     prod = moveaxis(a, ax_a, -1) * moveaxis(b, ax_b, -1)
     if prod.dtype is dt.bool_:  # NumPy's vecdot of bools is a logical or of ands
-        return prod.any(axis=-1)
-    return ksum(prod, axis=-1, dtype=prod.dtype)
+        result = prod.any(axis=-1)
+    else:
+        result = ksum(prod, axis=-1, dtype=prod.dtype)
+    if keepdims:  # the reduced axis comes back, size 1, where the output's core axis is
+        result = expand_dims(result, out_axis)
+    return result
 
 
 def inner(a: Any, b: Any) -> Array:

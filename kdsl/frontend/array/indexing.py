@@ -30,6 +30,7 @@ from kdsl.frontend.array import (
     ellipsis_mask,
     inner_index,
     inner_mask,
+    key_limits,
     masks,
     mixed_mask_index,
     ops,
@@ -135,6 +136,7 @@ def _is_scalar_index(k) -> bool:
 
 
 def getitem(a: Array, key) -> Array:
+    key_limits.check(key, a.ndim)
     if _plain(key):
         return _basic(a, key)
     booleans = scalar_bool_index.split(key, a.ndim)
@@ -273,6 +275,7 @@ def setitem(a: Array, key, value) -> Array:
     ...
     OverflowError: Python integer 1099511627776 out of bounds for int32
     """
+    key_limits.check(key, a.ndim)
     if not _plain(key):  # (a plain key, a loop's u[1:-1] = v, skips the checks for masks and index arrays)
         booleans = scalar_bool_index.split(key, a.ndim)
         if booleans is not None:  # a[0, True] = v: NumPy's 0-d masks, not the ints 0 and 1

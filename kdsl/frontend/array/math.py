@@ -103,8 +103,8 @@ def round(a, decimals: int = 0, out=None):
         x = asarray(x)
     if x.dtype.kind == "c":  # NumPy rounds each component
         return complex_from_parts(round(real(x), decimals), round(imag(x), decimals))
-    if not x.dtype.is_float and decimals >= 0:
-        return x
+    if not x.dtype.is_float and decimals >= 0:  # nothing to round, but a new array, as NumPy's
+        return x.copy() if x is a else x
     if not x.dtype.is_float:  # ints to a multiple of 10**-decimals, half to even, in the int dtype
         s = 10 ** -decimals
         if x.dtype.kind == "b":
@@ -129,7 +129,7 @@ _NO_BOUND = np._NoValue  # NumPy's "not passed" marker: clip(a, 2) is an error, 
 
 def clip(a, a_min=_NO_BOUND, a_max=_NO_BOUND, out=None, *, min=_NO_BOUND, max=_NO_BOUND,  # noqa: A002 - NumPy's names
          **kwargs):
-    """``minimum(maximum(a, min), max)``; either bound may be None (both None: ``a`` itself, as NumPy 2).
+    """``minimum(maximum(a, min), max)``; either bound may be None (both None: a copy of ``a``, as NumPy 2).
     The bounds come as ``a_min, a_max`` (NumPy's positional names: both, as NumPy requires) or as ``min=``/``max=``
     (the standard's). ``out`` (a kdsl array, ``a`` itself in ``kd.clip(a, 0, 1, out=a)``) takes the result, and
     NumPy's ufunc keywords apply: ``casting`` (for ``out``), ``where``, ``dtype``.
@@ -149,6 +149,8 @@ def clip(a, a_min=_NO_BOUND, a_max=_NO_BOUND, out=None, *, min=_NO_BOUND, max=_N
     lo, hi = _beyond_range(x, lo, -1), _beyond_range(x, hi, 1)
     result = x if lo is None else maximum(x, lo)
     result = result if hi is None else minimum(result, hi)
+    if result is a:  # no bound to apply: still a new array, as NumPy 2's
+        result = asarray(a).copy()
     if dtype is not None:
         result = asarray(result).astype(dtype)
     if out is None and mask is True:

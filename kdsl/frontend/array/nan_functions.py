@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import Any
 
 from kdsl import dtype as dt
-from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array import reductions as red
 from kdsl.frontend.array.array import Array
@@ -118,7 +117,7 @@ def _nan_extreme(a: Any, axis: Any, out: Any, keepdims: bool, initial: Any, wher
     if initial is not None:  # NumPy folds initial in: a slice of NaNs gives initial, not NaN
         return fn(filled, axis, out, keepdims, initial, where)
     rw.no_identity("fmax" if largest else "fmin", initial, where)
-    red.require_nonempty(x, mv.normalize_axes(axis, x.ndim), "maximum" if largest else "minimum")
+    red.require_nonempty(x, red.reduce_axes(axis, x.ndim), "maximum" if largest else "minimum")
     best = fn(filled, axis, keepdims=keepdims)
     all_nan = red.all(apply("isnan", x), axis, keepdims=keepdims)
     return rw.into(where_(all_nan, Array(const_node(float("nan"), x.dtype, x.device)), best), out)

@@ -58,8 +58,13 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> Ar
     >>> kd.pad(kd.asarray([[1]]), 1, constant_values=7).tolist()
     [[7, 7, 7], [7, 1, 7], [7, 7, 7]]
     """
-
     x = as_array(array)
+    out = _padded(x, pad_width, mode, kwargs)
+    return out.copy() if out is x else out  # NumPy's pad is always a new array, even with nothing to add
+
+
+def _padded(x: Array, pad_width: Any, mode: Any, kwargs: dict) -> Array:
+    """``pad``'s work: ``x`` itself where nothing is added."""
     widths = pad_modes.dict_widths(pad_width, x.ndim) if isinstance(pad_width, dict) else \
         _pad_widths(pad_width, x.ndim)
     if callable(mode):

@@ -198,7 +198,7 @@ def _flat_mask(mask: Any, a: Array, name: str) -> Array:
     return m.reshape(-1) != 0
 
 
-def putmask(a: Array, mask: Any, values: Any) -> None:
+def putmask(a: Array, /, mask: Any, values: Any) -> None:
     """Set ``a.flat[i] = values.flat[i % values.size]`` wherever ``mask.flat[i]`` is true, in place (NumPy's
     ``putmask``): the values repeat by *position in a* (compare :func:`place`). ``mask`` has ``a``'s size. Lazy,
     one fused ``where``; no synchronisation.

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import warnings
 
 import numpy as np
 
@@ -92,10 +93,18 @@ def require_nonempty(x: Array, axes, name: str) -> None:
         raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
 
 
+def reduce_axes(axis, ndim: int) -> tuple[int, ...]:
+    """The reduced axes, checked as NumPy's ufunc reductions check them: a 0-d array also takes the single axis
+    ``0`` or ``-1`` (not in a tuple), reducing nothing (``np.amax(1, axis=0)`` is 1)."""
+    if ndim == 0 and isinstance(axis, (int, np.integer)) and not isinstance(axis, bool) and axis in (0, -1):
+        return ()
+    return mv.normalize_axes(axis, ndim)
+
+
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True) -> Array:
     """Sum of elements over ``axis`` (``where``/``initial``/``out`` as NumPy's: ``reduction_where.py``)."""
     x = _arr(a)
-    axes = mv.normalize_axes(axis, x.ndim)
+    axes = reduce_axes(axis, x.ndim)
     # NumPy's fold starts from initial: with one, the elements left out must add -0.0, the float identity that
     # keeps initial's sign (sum([-0.0], initial=-0.0, where=False) is -0.0)
     floats = initial is not None and x.dtype.np.kind in "fc"
@@ -110,7 +119,7 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True) -> Array:
     """Product of elements over ``axis`` (``where``/``initial``/``out`` as NumPy's)."""
     x = _arr(a)
-    r = _reduce(rw.masked(x, where, 1), "prod", mv.normalize_axes(axis, x.ndim), _numpy_dtype(np.prod, x, dtype),
+    r = _reduce(rw.masked(x, where, 1), "prod", reduce_axes(axis, x.ndim), _numpy_dtype(np.prod, x, dtype),
                 keepdims)
     return rw.into(r if initial is None else (r * initial).astype(r.dtype), out)
 
@@ -129,7 +138,7 @@ def _extreme(x, op: str, axis, keepdims: bool, out, initial, where) -> Array:
     x = _arr(x)
     name = {"max": "maximum", "min": "minimum"}[op]
     rw.no_identity(name, initial, where)
-    axes = mv.normalize_axes(axis, x.ndim)
+    axes = reduce_axes(axis, x.ndim)
     if initial is None:
         require_nonempty(x, axes, name)
         return rw.into(_reduce(x, op, axes, x.dtype, keepdims), out)
@@ -150,19 +159,19 @@ def any(a, axis=None, out=None, keepdims=False, *, where=True) -> Array:
     """Whether any element over ``axis`` is true (``where``: only those elements)."""
     x = _arr(a)
     b = rw.masked(x.astype(dt.bool_), where, False)
-    return rw.into(_reduce(b, "max", mv.normalize_axes(axis, x.ndim), dt.bool_, keepdims), out)
+    return rw.into(_reduce(b, "max", reduce_axes(axis, x.ndim), dt.bool_, keepdims), out)
 
 
 def all(a, axis=None, out=None, keepdims=False, *, where=True) -> Array:
     """Whether every element over ``axis`` is true (``where``: only those elements)."""
     x = _arr(a)
     b = rw.masked(x.astype(dt.bool_), where, True)
-    return rw.into(_reduce(b, "min", mv.normalize_axes(axis, x.ndim), dt.bool_, keepdims), out)
+    return rw.into(_reduce(b, "min", reduce_axes(axis, x.ndim), dt.bool_, keepdims), out)
 
 
 def _arg(x, op: str, axis, keepdims: bool) -> Array:
     x = _arr(x)
-    a = None if axis is None else mv.normalize_axis(axis, x.ndim)
+    a = None if axis is None or not reduce_axes(axis, x.ndim) else mv.normalize_axis(axis, x.ndim)
     if x.size == 0 and (a is None or x.shape[a] == 0):
         raise ValueError(f"attempt to get {op} of an empty sequence")
     out_dtype = _fit(dt.int64, x.device)
@@ -204,6 +213,18 @@ def _nan_like(total: Array) -> Array:
     return broadcast_to(Array(ops.const_node(float("nan"), d, total.device)), total.shape)
 
 
+def _warn_no_items(n: int, ddof: int | None, where) -> None:
+    """NumPy's RuntimeWarning for a mean of no elements or a variance with ``n - ddof <= 0`` (the results are
+    NaN or inf). Only ``where=True`` is checked: a mask's counts are on the device, and reading them back would
+    end the laziness."""
+    if where is not True:
+        return
+    if ddof is None and n == 0:
+        warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=3)
+    elif ddof is not None and n - ddof <= 0:
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
+
+
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True) -> Array:
     """Arithmetic mean over ``axis`` (ints give float64 like NumPy; float32 on devices without float64);
     ``where`` averages only those elements (``reduction_where.py``)."""
@@ -211,8 +232,11 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True) -> A
     axes = mv.normalize_axes(axis, x.ndim)
     n = math.prod(x.shape[a] for a in axes)
     d = _numpy_dtype(np.mean, x, dtype)
-    counted = rw.count(x, where, axes, d, False)
-    total = _reduce(rw.masked(x, where, 0), "sum", axes, d, False)
+    _warn_no_items(n, None, where)
+    # NumPy sums float16 in float32 and casts the mean back: a float16 sum overflows past 65504
+    acc = dt.float32 if dtype is None and x.dtype is dt.float16 else d
+    counted = rw.count(x, where, axes, acc, False)
+    total = _reduce(rw.masked(x, where, 0), "sum", axes, acc, False)
     if counted is not None:  # 0 / 0 is NaN where nothing is included, as NumPy's
         result = total / counted
     else:  # An empty mean is NaN; a NaN constant (not 0 * NaN, which drivers may fold to 0) makes sure of it.
@@ -234,6 +258,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     axes = mv.normalize_axes(axis, x.ndim)
     n = math.prod(x.shape[a] for a in axes)
     d = _numpy_dtype(np.var, x, dtype)
+    _warn_no_items(n, ddof, where)
     xd = x.astype(d) if x.dtype.kind != "c" else x  # complex: the mean of |x - mean|**2, a real number
     centred = xd - (_mean(xd, axis=axes, keepdims=True, where=where) if mean is None else _arr(mean).astype(d))
     squares = centred * centred if x.dtype.kind != "c" else \
@@ -276,7 +301,7 @@ def ddof_or_correction(ddof, correction):
 def _scan(x, op: str, fn, axis, dtype) -> Array:
     """The inclusive running ``op`` ("sum" | "prod") along ``axis`` (flattened when None), NumPy's dtype."""
     x = _arr(x)
-    if axis is None:
+    if axis is None or (x.ndim == 0 and not reduce_axes(axis, 0)):  # NumPy: a 0-d input's axis 0 is its ravel's
         x, axis = x.reshape(-1), 0
     a = mv.normalize_axis(axis, x.ndim)
     d = _numpy_dtype(fn, x, dtype)

@@ -39,8 +39,6 @@ from kdsl.frontend.array.reductions import min as amin
 from kdsl.frontend.array.shape_ops import broadcast_to
 from kdsl.ir.graph import Node
 
-_KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
-
 
 def _flat_or(a: Array, axis: int | None) -> tuple[Array, int]:
     """(array, non-negative axis); ``axis=None`` means the flattened array."""
@@ -49,11 +47,34 @@ def _flat_or(a: Array, axis: int | None) -> tuple[Array, int]:
     return a, mv.normalize_axis(axis, a.ndim)
 
 
-def _check_kind(kind: str | None, order: Any) -> None:
+def _kind_text(kind: Any, what: str) -> str:
+    """``kind`` as text: NumPy takes str or bytes and raises TypeError for anything else."""
+    if isinstance(kind, bytes):
+        return kind.decode("latin-1")
+    if not isinstance(kind, str):
+        raise TypeError(f"{what} kind must be str, not {type(kind).__name__}")
+    return kind
+
+
+def _check_kind(kind: Any, order: Any, stable: Any = None) -> None:
+    """NumPy's checks of a sort's ``kind``: None or a name whose first letter (any case) is q, m, h or s;
+    not together with ``stable=``. Every kdsl sort is stable, so all the kinds sort alike."""
     if order is not None:
         raise ValueError("order= sorts structured arrays by field; kdsl arrays have no fields: pass order=None")
-    if kind not in _KINDS:
-        raise ValueError(f"sort kind must be one of {_KINDS[1:]}, not {kind!r} (every kdsl sort is stable)")
+    if kind is None:
+        return
+    if stable is not None:
+        raise ValueError("`kind` and keyword parameters can't be provided at the same time. Use only one of them.")
+    text = _kind_text(kind, "sort")
+    if text[:1].lower() not in ("q", "m", "h", "s"):  # NumPy reads only the first letter
+        raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got {text!r})")
+
+
+def _check_select_kind(kind: Any) -> None:
+    """NumPy's check of partition's ``kind``: exactly 'introselect' (its only selection algorithm)."""
+    text = _kind_text(kind, "select")
+    if text != "introselect":
+        raise ValueError(f"select kind must be 'introselect' (got {text!r})")
 
 
 def sort_node(a: Array, axis: int, descending: bool, want: str) -> Array:
@@ -77,7 +98,7 @@ def sort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = No
         >>> kd.sort(kd.asarray([[3, 1, 2], [0, -5, 9]])).tolist()
         [[1, 2, 3], [-5, 0, 9]]
     """
-    _check_kind(kind, order)
+    _check_kind(kind, order, stable)
     x, ax = _flat_or(as_array(a), axis)
     return _sorted(x, ax, bool(descending), "values")
 
@@ -92,17 +113,19 @@ def argsort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any =
         >>> kd.argsort(kd.asarray([2.0, 1.0, 2.0, 0.0])).tolist()
         [3, 1, 0, 2]
     """
-    _check_kind(kind, order)
+    _check_kind(kind, order, stable)
     x, ax = _flat_or(as_array(a), axis)
     return _sorted(x, ax, bool(descending), "indices")
 
 
-def _check_kth(kth: Any, n: int) -> None:
+def _check_kth(kth: Any, n: int, empty: bool = False) -> None:
+    """NumPy's checks of partition's ``kth``: integers (TypeError), within the axis (ValueError) unless the array
+    is empty, where NumPy has nothing to partition and takes any ``kth``."""
     values = [kth] if isinstance(kth, (int, np.integer)) else list(np.asarray(kth).reshape(-1))
     for k in values:
         if not isinstance(k, (int, np.integer)) or isinstance(k, (bool, np.bool_)):
             raise TypeError(f"kth must be an integer or a sequence of integers, not {k!r}")
-        if not -n <= int(k) < n:
+        if not empty and not -n <= int(k) < n:
             raise ValueError(f"kth(={int(k)}) out of bounds ({n})")
 
 
@@ -115,6 +138,7 @@ def partition(a: Any, kth: Any, axis: int | None = -1, kind: str = "introselect"
         >>> kd.partition(kd.asarray([5, 1, 4, 2]), 1).tolist()[1]
         2
     """
+    _check_select_kind(kind)
     return _partition(a, kth, axis, order, "values")
 
 
@@ -127,6 +151,7 @@ def argpartition(a: Any, kth: Any, axis: int | None = -1, kind: str = "introsele
         >>> kd.argpartition(kd.asarray([5, 1, 4, 2]), 0).tolist()[0]
         1
     """
+    _check_select_kind(kind)
     return _partition(a, kth, axis, order, "indices")
 
 
@@ -134,7 +159,7 @@ def _partition(a: Any, kth: Any, axis: int | None, order: Any, what: str) -> Arr
     """A full stable sort of the axis (which satisfies any ``kth``), after NumPy's argument checks."""
     _check_kind(None, order)
     x, ax = _flat_or(as_array(a), axis)
-    _check_kth(kth, x.shape[ax] if x.ndim else 0)
+    _check_kth(kth, x.shape[ax] if x.ndim else 0, x.size == 0)
     return _sorted(x, ax, False, what)
 
 

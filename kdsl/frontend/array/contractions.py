@@ -93,7 +93,7 @@ def vecdot(x1: Any, x2: Any, /, *, axis: Any = None, axes: Any = None, keepdims:
     >>> kd.vecdot(kd.asarray([[1, 2], [3, 4]]), kd.asarray([1, 1])).tolist()
     [3, 7]
     >>> kd.vecdot(kd.asarray([[1, 2], [3, 4]]), kd.asarray([[1], [1]]), axes=[0, 0], keepdims=True).tolist()
-    [[4, 6]]
+    [[4], [6]]
     """
     a, b = _pair(x1, x2)
     ax1, ax2, out_axis = vecdot_axes(axis, axes, keepdims)

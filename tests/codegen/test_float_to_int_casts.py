@@ -2,7 +2,7 @@
 an infinity or a value past int32 becomes int32's lowest value, so int8/int16/uint8/uint16 take its low bits
 (0); narrow types wrap in-range values (uint8(300.0) is 44, uint8(-5.0) is 251). lavapipe's own conversion
 saturated (uint8(nan) was 255) and NVIDIA's gives 0 for NaN: ``kd_f2i_f`` and its kin in
-``kdsl/codegen/helpers.py``."""
+``kdsl/codegen/float_to_int.py``."""
 
 import warnings
 

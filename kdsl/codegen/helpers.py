@@ -81,7 +81,7 @@ _REMTRUNC = """T kd_remtrunc_S(T a, T b) {
 _FLOAT_FLOORDIV = """T kd_floordiv_S(T a, T b) {
     if (b == Z) return a / b;
     precise T m = (isinf(b) && !isinf(a)) ? a : kd_remtrunc_S(a, b);
-    precise T q = (a - m) / b;
+    precise T q = kd_div_S(a - m, b);  // IEEE's quotient (NVIDIA's float32 / is 1-2 ulp off)
     if (m != Z && ((b < Z) != (m < Z))) q -= O;
     if (q == Z) return kd_copysign_S(Z, a / b);
     T f = floor(q);

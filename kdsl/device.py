@@ -87,12 +87,12 @@ def _positive_env(name: str) -> int:
 
 
 def queue_family(info: dict) -> int:
-    """The queue family kdsl's arrays submit to: a compute-only family where the device has one, else the first
-    with compute (``KDSL_QUEUE_FAMILY=<index>`` overrides). On an H200 a pre-recorded no-op submission and wait
-    took 13.9 us on the compute-only family against 15.6 on the graphics one (``benchmarks/RESULTS.md``); a
-    ``kp.Manager()`` keeps Kompute's choice, the first compute family.
+    """The queue family kdsl's arrays submit to: the first with compute, as Kompute's ``kp.Manager()`` picks;
+    ``KDSL_QUEUE_FAMILY=<index>`` overrides. (On an H200 a compute-only family's pre-recorded no-op submission
+    returned sooner, 12.7-14.1 us against 16.7-17.0, but with PyTorch in the same process its tiny round trips
+    took twice as long: ``benchmarks/RESULTS.md``, session of 2026-12-03 from 07:20.)
 
-    >>> queue_family({"queue_families": [{"compute": True, "graphics": True}, {"compute": True, "graphics": False}]})
+    >>> queue_family({"queue_families": [{"compute": False}, {"compute": True}, {"compute": True}]})
     1
     """
     families = info["queue_families"]
@@ -106,7 +106,7 @@ def queue_family(info: dict) -> int:
     compute = [i for i, f in enumerate(families) if f["compute"]]
     if not compute:
         raise RuntimeError("this Vulkan device has no compute queue family")
-    return next((i for i in compute if not families[i]["graphics"]), compute[0])
+    return compute[0]
 
 
 def devices() -> list[Device]:

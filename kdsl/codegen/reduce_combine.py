@@ -24,9 +24,8 @@ def identity(op: str, t: dt.DType) -> str:
     c = t.glsl_compute
     if t.kind == "c" and op not in ("sum", "prod"):  # complex numbers have no order
         raise promotion.complex_error(op, t)
-    if op == "sum":  # -0.0 for floats: x + -0.0 is x for every x, so a sum of only -0.0 stays -0.0 on every device
-        # (from +0.0, NVIDIA gave +0.0 and lavapipe, which may fold 0.0 + x to x, -0.0)
-        return glsl.literal(-0.0, t) if t.is_float else glsl.zero(t)
+    if op == "sum":
+        return glsl.zero(t)
     if op == "prod":
         return glsl.literal(1, t)
     high = op in ("max", "argmax")  # the identity of max is the lowest value

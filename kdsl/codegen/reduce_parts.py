@@ -83,9 +83,16 @@ class ReduceParts:
     def store(self, k: Reduce, out_index: str, kept_idx: tuple[str, ...], buffers: Buffers, o_var: str) -> list[str]:
         er = ExprRenderer(buffers, prefix="e")
         raw, raw_t = ("acci", self.idx_t) if self.arg else ("acc", self.t)
+        lines: list[str] = []
+        if self.op == "sum" and self.t.kind in "fc":
+            # NumPy 2 folds a float sum from +0.0, so its zeros are +0.0 even of only -0.0 elements; kdsl's
+            # accumulators may hold -0.0 (lavapipe folds 0.0 + x to x, even a precise one), so a zero's sign
+            # bit is cleared here, by integer operations. sum(initial=) is the frontend's.
+            lines, raw = [f"{self.t.glsl_compute} accz = {positive_zero(self.t.glsl_compute, 'acc')};"], "accz"
         if k.epilogue is None:
             value = render_cast(raw, raw_t, k.out_dtype)
-            return [f"b0.d[{out_index}] = {glsl.store_value(k.out_dtype, value)};"]
+            return lines + [f"b0.d[{out_index}] = {glsl.store_value(k.out_dtype, value)};"]
+        er.lines += lines
         acc_t = _acc_dtype(k.epilogue) or raw_t
         er.lines.append(f"{acc_t.glsl_compute} accv = {render_cast(raw, raw_t, acc_t)};")
         er.acc_name = "accv"
@@ -94,6 +101,22 @@ class ReduceParts:
             kept_idx = index_vars(er, "eo", tuple(k.out_shape)) if k.out_shape else ()
         value = er.value(k.epilogue, tuple(k.out_shape), tuple(kept_idx))
         return er.lines + [f"b0.d[{out_index}] = {glsl.store_value(k.out_dtype, value)};"]
+
+
+def positive_zero(c: str, v: str) -> str:
+    """GLSL for ``v`` (of GLSL type ``c``: float, double, vec2 or dvec2) with the sign bit of its zeros cleared.
+
+    >>> positive_zero("float", "a")
+    'uintBitsToFloat(floatBitsToUint(a) & (a == 0.0 ? 0x7fffffffu : 0xffffffffu))'
+    """
+    if c == "vec2":
+        return f"vec2({positive_zero('float', v + '.x')}, {positive_zero('float', v + '.y')})"
+    if c == "dvec2":
+        return f"dvec2({positive_zero('double', v + '.x')}, {positive_zero('double', v + '.y')})"
+    if c == "double":
+        return (f"packDouble2x32(unpackDouble2x32({v}) & uvec2(0xffffffffu, {v} == 0.0LF ? 0x7fffffffu : "
+                "0xffffffffu))")
+    return f"uintBitsToFloat(floatBitsToUint({v}) & ({v} == 0.0 ? 0x7fffffffu : 0xffffffffu))"
 
 
 def _acc_dtype(e: Expr) -> dt.DType | None:

@@ -105,15 +105,36 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
     """Sum of elements over ``axis`` (``where``/``initial``/``out`` as NumPy's: ``reduction_where.py``)."""
     x = _arr(a)
     axes = reduce_axes(axis, x.ndim)
-    # NumPy's fold starts from initial: with one, the elements left out must add -0.0, the float identity that
-    # keeps initial's sign (sum([-0.0], initial=-0.0, where=False) is -0.0)
-    floats = initial is not None and x.dtype.np.kind in "fc"
-    r = _reduce(rw.masked(x, where, -0.0 if floats else 0), "sum", axes, _numpy_dtype(np.sum, x, dtype), keepdims)
-    if initial is None:
+    r = _sum(rw.masked(x, where, 0), axes, _numpy_dtype(np.sum, x, dtype), keepdims)
+    if initial is None:  # a float sum's zero is +0.0, as NumPy 2's fold from +0.0 (kdsl.codegen.reduce_parts)
         return rw.into(r, out)
-    if r.dtype.np.kind in "fc" and builtins.any(x.shape[a] == 0 for a in axes):
-        r = ops.apply("neg", r)  # an empty sum is +0.0 everywhere; -0.0 leaves initial as it is
+    if r.dtype.np.kind in "fc":
+        r = _negative_zero_kept(x.astype(r.dtype), r, axes, keepdims, where)
     return rw.into((r + initial).astype(r.dtype), out)
+
+
+def _sum(x: Array, axes: tuple[int, ...], d: dt.DType, keepdims: bool) -> Array:
+    """The sum over ``axes`` in ``d``, a float one's zero +0.0 as NumPy 2's fold from +0.0 (a reduction kernel
+    stores it so: kdsl.codegen.reduce_parts; over no axes, +0.0 is added)."""
+    r = _reduce(x, "sum", axes, d, keepdims)
+    return ops.apply("add", r, rw.constant(0, r)) if not axes and r.dtype.np.kind in "fc" else r
+
+
+def _negative_zero_kept(x: Array, r: Array, axes: tuple[int, ...], keepdims: bool, where) -> Array:
+    """The sum ``r`` of float ``x`` (whose zeros are +0.0) as a fold from ``-0.0``: NumPy's fold from ``initial``
+    keeps initial's sign only when every element added is ``-0.0`` (or none is): ``sum([-0.0], initial=-0.0)``
+    and ``sum([1.0], initial=-0.0, where=False)`` are ``-0.0``. Complex sums take each part's own rule."""
+    from kdsl.frontend.array.elementwise_extra import signbit  # cycle: that module imports this one
+
+    def kept(part: Array, total: Array) -> Array:
+        others = ops.apply("not", signbit(part)) | (part != 0)
+        return ops.where(any(others, axis=axes, keepdims=keepdims, where=where), total, -0.0)
+
+    if x.dtype.kind != "c":
+        return kept(x, r)
+    out = r.copy()
+    out.real, out.imag = kept(x.real, r.real), kept(x.imag, r.imag)
+    return out
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True) -> Array:
@@ -236,7 +257,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True) -> A
     # NumPy sums float16 in float32 and casts the mean back: a float16 sum overflows past 65504
     acc = dt.float32 if dtype is None and x.dtype is dt.float16 else d
     counted = rw.count(x, where, axes, acc, False)
-    total = _reduce(rw.masked(x, where, 0), "sum", axes, acc, False)
+    total = _sum(rw.masked(x, where, 0), axes, acc, False)
     if counted is not None:  # 0 / 0 is NaN where nothing is included, as NumPy's
         result = total / counted
     else:  # An empty mean is NaN; a NaN constant (not 0 * NaN, which drivers may fold to 0) makes sure of it.

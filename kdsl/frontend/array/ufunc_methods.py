@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.frontend.array import left_folds, ops, unary_at
+from kdsl.frontend.array import left_folds, ops, ufunc_loops, unary_at
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.movement import normalize_axis
@@ -91,9 +91,11 @@ class Ufunc(WithAt):
                 return hook(self._name, args, {"out": out, "where": where, "dtype": dtype, **kwargs})
         check_keywords(self._name, casting, order)
         dtype = loop_dtype(self._name, dtype, signature)
+        if dtype is not None and not ufunc_loops.has_loop(self._name, np.dtype(getattr(dtype, "np", dtype)),
+                                                          self._bool_out):
+            raise ufunc_loops.no_loop(self._name)  # np.sqrt(x, dtype=np.int8): NumPy has no such loop
         if dtype is not None and not self._bool_out:  # compute in dtype, as NumPy's loops for it
-            args = tuple(a if isinstance(a, (bool, int, float, complex)) else
-                         cast_input(self._name, i, asarray(a), dtype, casting) for i, a in enumerate(args))
+            args = tuple(self._loop_operand(i, a, dtype, casting) for i, a in enumerate(args))
         result = self._fn(*args, **kwargs)
         if dtype is not None and self._bool_out:
             result = result.astype(dtype)
@@ -104,6 +106,13 @@ class Ufunc(WithAt):
             return tuple(written_into(r, o, where, casting, self._name) for r, o in zip(result, outs, strict=True))
         return written_into(result, out[0] if isinstance(out, tuple) and len(out) == 1 else out, where, casting,
                         self._name)
+
+    def _loop_operand(self, i: int, a: Any, dtype: Any, casting: str) -> Any:
+        """Input ``i`` cast into the loop's ``dtype`` (a Python scalar as a NumPy scalar of it, which kdsl's
+        functions take as strong), after NumPy's casting check."""
+        if type(a) in (bool, int, float, complex):  # exact types: np.float64 (a float subclass) is strong
+            return ufunc_loops.scalar_operand(self._name, i, a, np.dtype(getattr(dtype, "np", dtype)), casting)
+        return cast_input(self._name, i, asarray(a), dtype, casting)
 
     def _binary_only(self, method: str) -> None:
         self._fold_arity("outer product" if method == "outer" else method, outputs=method != "outer")

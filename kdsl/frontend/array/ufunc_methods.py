@@ -55,6 +55,9 @@ IDENTITY = {"add": 0, "subtract": None, "multiply": 1, "logical_and": True, "log
             "logaddexp": -np.inf, "logaddexp2": -np.inf}
 
 
+_UNSET: Any = object()  # reduce's initial when not passed (None is a value NumPy checks)
+
+
 def _kd() -> Any:
     return sys.modules["kdsl"]  # the namespace's reductions (this module sits below it in the layers)
 
@@ -171,25 +174,32 @@ class Ufunc(WithAt):
         return self(x.reshape(x.shape + (1,) * y.ndim), y, **kwargs)
 
     def reduce(self, a: Any, axis: Any = 0, dtype: Any = None, out: Any = None, keepdims: bool = False,
-               **kwargs: Any) -> Array:
-        """``op`` folded over ``axis`` (0 by default; None: all axes), as kdsl's reduction for it.
+               initial: Any = _UNSET, where: Any = True, **kwargs: Any) -> Array:
+        """``op`` folded over ``axis`` (0 by default; None: all axes), as kdsl's reduction for it; NumPy's
+        order of arguments (``initial`` and ``where`` may be positional too). ``out`` must have the result's
+        shape, as NumPy's (ValueError: it is not broadcast to).
 
         >>> import kdsl as kd
         >>> kd.maximum.reduce(kd.asarray([[1, 5], [7, 2]]), axis=1).tolist()
         [5, 7]
         """
         self._fold_arity("reduce")
+        if initial is not _UNSET:  # passed on only when given: each reduction has its own default
+            kwargs["initial"] = initial
+        if where is not True:
+            kwargs["where"] = where
         if self._name in LOG_REDUCE or self._name in TREE:  # before FOLDS: hypot is reorderable (identity 0)
             return _into(self._folded(asarray(a) if dtype is None else asarray(a).astype(dtype), axis, keepdims,
-                                      **kwargs), out)
+                                      **kwargs), out, self._name, "reduce")
         if self._name in left_folds.FOLDS:  # not associative: NumPy's left fold
-            return _into(left_folds.left_reduce(self._name, self._fn, a, axis, dtype, keepdims, **kwargs), out)
+            return _into(left_folds.left_reduce(self._name, self._fn, a, axis, dtype, keepdims, **kwargs), out,
+                         self._name, "reduce")
         if self._name not in REDUCE:
             raise _refuse(self._name, "reduce", REDUCE | LOG_REDUCE | dict.fromkeys(TREE + left_folds.FOLDS))
         if dtype is not None:
             kwargs["dtype"] = dtype
         result = getattr(_kd(), REDUCE[self._name])(asarray(a), axis=axis, keepdims=keepdims, **kwargs)
-        return _into(result, out)
+        return _into(result, out, self._name, "reduce")
 
     def _folded(self, x: Array, axis: Any, keepdims: bool, initial: Any = None, where: Any = True,
                 **kwargs: Any) -> Array:
@@ -278,7 +288,7 @@ class Ufunc(WithAt):
                 parts.append(self.reduce(x[lead + (slice(lo, hi),)], axis=ax, dtype=dtype))
             else:
                 parts.append(x[lead + (lo,)] if dtype is None else x[lead + (lo,)].astype(dtype))
-        return _into(kd.stack(parts, axis=ax), out)
+        return _into(kd.stack(parts, axis=ax), out, self._name, "reduceat")
 
     def accumulate(self, a: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Array:
         """The running ``op`` along ``axis`` (0 by default), as kdsl's scan for it.
@@ -289,13 +299,16 @@ class Ufunc(WithAt):
         """
         self._fold_arity("accumulate")
         if self._name in left_folds.FOLDS:  # not associative: NumPy's left fold
-            return _into(left_folds.left_accumulate(self._name, self._fn, a, axis, dtype), out)
+            return _into(left_folds.left_accumulate(self._name, self._fn, a, axis, dtype), out, self._name,
+                         "accumulate")
         x = asarray(a)
         if self._name in DOUBLING:
-            return _into(self._doubling(x if dtype is None else x.astype(dtype), axis), out)
+            return _into(self._doubling(x if dtype is None else x.astype(dtype), axis), out, self._name,
+                         "accumulate")
         if self._name not in ACCUMULATE:
             raise _refuse(self._name, "accumulate", ACCUMULATE | dict.fromkeys(DOUBLING + left_folds.FOLDS))
-        return _into(getattr(_kd(), ACCUMULATE[self._name])(x, axis=axis, dtype=dtype), out)
+        return _into(getattr(_kd(), ACCUMULATE[self._name])(x, axis=axis, dtype=dtype), out, self._name,
+                     "accumulate")
 
     def _doubling(self, x: Array, axis: int) -> Array:
         """The running ``op`` by recursive doubling: step ``k`` combines each element with the one ``k``
@@ -418,15 +431,31 @@ def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None
         return None
 
 
-def _into(result: Array, out: Any) -> Array:
-    """NumPy's ``out=``: the result written into a kdsl array (which is returned)."""
+def _into(result: Array, out: Any, name: str, method: str) -> Array:
+    """NumPy's ``out=`` of ``reduce``/``accumulate``/``reduceat``: the result written into a kdsl array of its
+    shape (which is returned). NumPy never broadcasts a method's result into ``out``, so another shape is its
+    ValueError (``np.add.reduce(a, axis=0, out=zeros(a.shape))`` would otherwise fill every row)."""
     if out is None:
         return result
     target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
     if not isinstance(target, Array):
         raise TypeError("out= must be a kdsl Array")
+    if target.shape != result.shape:
+        raise _out_shape_error(name, method, target.shape, result.shape)
     target[...] = result
     return target
+
+
+def _out_shape_error(name: str, method: str, got: tuple[int, ...], want: tuple[int, ...]) -> ValueError:
+    """NumPy's ValueError for a method's ``out`` of the wrong shape (its wording for each method)."""
+    if method == "reduce" and len(got) != len(want):
+        return ValueError(f"output parameter for reduction operation {name} has the wrong number of dimensions: "
+                          f"Found {len(got)} but expected {len(want)}")
+    if method == "accumulate":
+        return ValueError(f"provided out is the wrong size for the accumulation (out has shape {got}, the "
+                          f"result {want})")
+    return ValueError(f"{name}.{method}: out has shape {got} but the result has shape {want} (NumPy does not "
+                      "broadcast the result into out)")
 
 
 def wrap(namespace: MutableMapping[str, Any]) -> None:

@@ -281,6 +281,10 @@ class Ufunc(WithAt):
             bad = next(i for i in starts if not 0 <= i < n)
             raise IndexError(f"index {bad} out-of-bounds in {self._name}.reduceat [0, {n})")
         lead = (slice(None),) * ax
+        if not starts:  # no indices: an empty axis, in the dtype a reduction gives (a lazy probe, never run)
+            probe = self.reduce(kd.zeros((1,), dtype=x.dtype, device=x.device), dtype=dtype)
+            shape = x.shape[:ax] + (0,) + x.shape[ax + 1:]
+            return _into(kd.zeros(shape, dtype=probe.dtype, device=x.device), out, self._name, "reduceat")
         parts = []
         for k, lo in enumerate(starts):
             hi = starts[k + 1] if k + 1 < len(starts) else n

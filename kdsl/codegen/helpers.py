@@ -211,7 +211,7 @@ SQUARE_MULTIPLY
     float um = u - 1.0;
     if (um == -1.0) return -1.0;
     if (isinf(u) || isnan(x)) return u;
-    return um * x / log(u);
+    return um * (x / log(u));  // x / log(u) ~ 1 first: um * x overflows for x in (44, 88.7)
 }""".replace("EXPM1_POLY", " + x * (".join(repr(1 / math.factorial(n)) for n in range(1, 10)) + ")" * 8),
     # NumPy's arctan2 from the one-argument atan (lavapipe's two-argument atan is ~1e-5 off), signed zeros
     # and infinities included.

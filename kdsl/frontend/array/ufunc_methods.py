@@ -93,6 +93,10 @@ class Ufunc(WithAt):
             if hook is not None:
                 return hook(self._name, args, {"out": out, "where": where, "dtype": dtype, **kwargs})
         check_keywords(self._name, casting, order)
+        if "sig" in kwargs:  # NumPy's older spelling of signature=, still accepted (not in its signature)
+            if signature is not None:
+                raise TypeError("cannot specify both 'sig' and 'signature'")
+            signature = kwargs.pop("sig")
         dtype = loop_dtype(self._name, dtype, signature)
         if dtype is not None and not ufunc_loops.has_loop(self._name, np.dtype(getattr(dtype, "np", dtype)),
                                                           self._bool_out):

@@ -87,7 +87,10 @@ class Ufunc(WithAt):
             if out is not None:
                 raise TypeError("cannot specify 'out' as both a positional and keyword argument")
             args, extra = args[:self.nin], args[self.nin:]
+            if any(e is Ellipsis for e in extra):
+                raise TypeError("out=... is only allowed as a keyword argument.")
             out = extra[0] if len(extra) == 1 else extra
+        out = ellipsis_out(out)
         for a in args:  # an operand type with its own ufunc rules (kd.ma.MaskedArray): it computes the call
             hook = getattr(type(a), "__kdsl_ufunc__", None)
             if hook is not None:
@@ -410,6 +413,16 @@ def loop_dtype(name: str, dtype: Any, signature: Any) -> Any:
     return found.pop()
 
 
+def ellipsis_out(out: Any) -> Any:
+    """NumPy's ``out=...`` (return an array, never a scalar: what kdsl always returns) as ``out=None``; an
+    ``...`` inside an ``out`` tuple is NumPy's TypeError."""
+    if out is Ellipsis:
+        return None
+    if isinstance(out, tuple) and any(o is Ellipsis for o in out):
+        raise TypeError("must use `...` as `out=...` and not per-operand/in a tuple")
+    return out
+
+
 def written_into(result: Array, out: Any, where: Any, casting: str, name: str) -> Array:
     """``result`` put into ``out`` where ``where`` holds (NumPy's ufunc ``out=``/``where=``)."""
     from kdsl.frontend.array.ops import where as select  # cycle: ops builds on this module's package
@@ -443,6 +456,7 @@ def _into(result: Array, out: Any, name: str, method: str) -> Array:
     """NumPy's ``out=`` of ``reduce``/``accumulate``/``reduceat``: the result written into a kdsl array of its
     shape (which is returned). NumPy never broadcasts a method's result into ``out``, so another shape is its
     ValueError (``np.add.reduce(a, axis=0, out=zeros(a.shape))`` would otherwise fill every row)."""
+    out = ellipsis_out(out)
     if out is None:
         return result
     target = out[0] if isinstance(out, tuple) and len(out) == 1 else out

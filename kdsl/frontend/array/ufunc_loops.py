@@ -6,6 +6,7 @@ the one exception: there ``dtype`` is the output's, and the inputs keep their lo
 loop (``np.sqrt(x, dtype=np.int8)``, ``np.divide(i, j, dtype=np.int32)``, ``np.equal(a, b, dtype=float)``) it
 raises ``TypeError``; otherwise every operand is cast to X under ``casting``, Python scalars included
 (``np.add(3, 4, dtype=np.int8)`` is int8, ``np.add(3.5, 4.0, dtype=np.int32)`` a ``same_kind`` error).
+``signature=`` is checked first as NumPy checks it (operand counts of a type string or tuple).
 
     >>> import numpy as np
     >>> has_loop("sqrt", np.dtype("float32")), has_loop("sqrt", np.dtype("int8"))
@@ -62,3 +63,29 @@ def scalar_operand(name: str, i: int, value: bool | int | float | complex, dtype
     if isinstance(value, (bool, int)):
         return np.asarray(value, dtype=dtype)[()]  # NumPy's OverflowError for 300 as int8
     return np.asarray(value).astype(dtype)[()]  # unsafe float -> int truncates, as NumPy's loop cast
+
+
+def checked_signature(name: str, nin: int, nout: int, signature: Any) -> Any:
+    """``signature=`` checked as NumPy checks it, before kdsl reads its dtypes: a type string with ``nin``
+    codes before ``->`` and ``nout`` after (ValueError otherwise; bytes are decoded first, as NumPy's), a tuple
+    of ``nin + nout`` entries (ValueError), or one dtype; anything else is NumPy's TypeError."""
+    if isinstance(signature, bytes):
+        signature = signature.decode()  # NumPy's UnicodeDecodeError for bytes that are not text
+    if isinstance(signature, str):
+        before, arrow, after = signature.partition("->")
+        codes = [c for c in before if c not in ", "], [c for c in after if c not in ", "]
+        if not arrow or len(codes[0]) != nin or len(codes[1]) != nout:
+            raise ValueError(f"a type-string for {name}, {nin} typecode(s) before and {nout} after the -> sign")
+        for c in codes[0] + codes[1]:
+            try:
+                np.dtype(c)
+            except TypeError:
+                raise ValueError(f"Invalid data-type for array: {c!r} in signature {signature!r}") from None
+        return signature
+    if isinstance(signature, tuple):
+        if len(signature) != nin + nout:
+            raise ValueError(f"a type-tuple must be specified of length {nin + nout} for ufunc '{name}'")
+        return signature
+    if signature is None or isinstance(signature, (type, np.dtype)) or hasattr(signature, "np"):
+        return signature  # one dtype for every operand (a kdsl DType has .np)
+    raise TypeError("the signature object to ufunc must be a string or a tuple.")

@@ -100,6 +100,7 @@ class Ufunc(WithAt):
             if signature is not None:
                 raise TypeError("cannot specify both 'sig' and 'signature'")
             signature = kwargs.pop("sig")
+        signature = ufunc_loops.checked_signature(self._name, self.nin, self.nout, signature)
         dtype = loop_dtype(self._name, dtype, signature)
         if dtype is not None and not ufunc_loops.has_loop(self._name, np.dtype(getattr(dtype, "np", dtype)),
                                                           self._bool_out):

@@ -15,7 +15,7 @@ import math
 import re
 
 from kdsl.codegen import complex as complex_helpers
-from kdsl.codegen import erf, float_to_int, fp64
+from kdsl.codegen import erf, float_to_int, fp64, inverse_hyperbolic
 from kdsl.codegen.precise import exact
 
 SUFFIX = {"int": "i", "uint": "u", "float": "f", "double": "d", "int64_t": "l", "uint64_t": "ul", "bool": "b"}
@@ -211,7 +211,7 @@ SQUARE_MULTIPLY
     float um = u - 1.0;
     if (um == -1.0) return -1.0;
     if (isinf(u) || isnan(x)) return u;
-    return um * x / log(u);
+    return um * (x / log(u));  // x / log(u) ~ 1 first: um * x overflows for x in (44, 88.7)
 }""".replace("EXPM1_POLY", " + x * (".join(repr(1 / math.factorial(n)) for n in range(1, 10)) + ")" * 8),
     # NumPy's arctan2 from the one-argument atan (lavapipe's two-argument atan is ~1e-5 off), signed zeros
     # and infinities included.
@@ -329,6 +329,7 @@ def _library() -> dict[str, str]:
     lib.update(fp64.LIBRARY)
     lib.update(complex_helpers.LIBRARY)
     lib.update(erf.LIBRARY)
+    lib.update(inverse_hyperbolic.LIBRARY)
     for s in ("f", "d"):
         lib[f"kd_remstep_{s}"] = _expand(_REMSTEP, s).replace("@split@", "4097.0" if s == "f" else "134217729.0LF")
         k, steps = ("22", "14") if s == "f" else ("50", "44")  # exponent spans: 277 (float32), 2098 (float64)

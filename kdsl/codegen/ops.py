@@ -41,9 +41,9 @@ _FLOAT_FUNCS = {
     # sinh/tanh by expm1 near 0 (drivers' (e^x - e^-x) / 2 keeps only absolute accuracy there), sinh/cosh in
     # two halves of exp near overflow (kdsl.codegen.complex's real helpers)
     "arctan": "kd_atan_f({0})", "sinh": "kd_rsinh_f({0})", "cosh": "kd_rcosh_f({0})", "tanh": "kd_rtanh_f({0})",
-    "arcsinh": "kd_copysign_f(asinh({0}), {0})", "arccosh": "({0} >= 1.0 ? acosh({0}) : _NAN_)",
-    "arctanh": "(abs({0}) < 1.0 ? kd_copysign_f(atanh({0}), {0}) "
-               ": (abs({0}) == 1.0 ? ({0} > 0.0 ? _INF_ : -_INF_) : _NAN_))",
+    # drivers' asinh/acosh/atanh are the textbook logs (overflow past 1.8e19, 0 for small x): kdsl.codegen's
+    # inverse_hyperbolic
+    "arcsinh": "kd_asinh_f({0})", "arccosh": "kd_acosh_f({0})", "arctanh": "kd_atanh_f({0})",
     "sigmoid": "(1.0 / (1.0 + exp(-({0}))))", "erf": "kd_erf_f({0})",  # (kdsl.codegen.erf)
 }
 # float64 versions: kdsl.codegen.fp64's kd_<name>_d (spelled as in GLSL where the names differ).

@@ -159,9 +159,18 @@ def _values(values: Any, shape: tuple[int, ...], a: Array, name: str) -> Array:
 def _target(a: Any, name: str) -> Array:
     if not isinstance(a, Array):
         raise TypeError(f"{name}.at needs a kdsl Array to update in place, not {type(a).__name__}")
-    if a.ndim == 0:
-        raise ValueError(f"{name}.at needs an array of at least one dimension (got a 0-d array)")
     return a
+
+
+def _scalar_key(indices: Any, values: Any) -> None:
+    """NumPy's errors for ``ufunc.at`` of a 0-d array, whose one element only ``()`` or ``...`` selects; the
+    values must then be a scalar (NumPy does not broadcast ``[v]`` down to the selection's shape ``()``)."""
+    key = indices if isinstance(indices, tuple) else (indices,)
+    if any(k is not Ellipsis for k in key):
+        raise IndexError(f"too many indices for array: array is 0-dimensional, but {len(key)} were indexed")
+    ndim = values.ndim if isinstance(values, Array) else np.ndim(values)  # host data: its shape, no upload
+    if ndim > 0:
+        raise ValueError("array is not broadcastable to correct shape")
 
 
 def _general_key(indices: Any) -> bool:
@@ -214,6 +223,10 @@ def _ufunc_at(name: str, a: Any, indices: Any, values: Any, deterministic: bool 
     """``name.at(a, indices, values)``; ``fn``: the ufunc's elementwise function (the ufuncs of
     :mod:`scatter_segmented` fold runs with it)."""
     x = _target(a, name)
+    if x.ndim == 0:  # np.add.at(a0d, (), v): the one element, through a 1-element view that writes through
+        _scalar_key(indices, values)
+        _ufunc_at(name, x.reshape(1), [0], values, deterministic, fn)
+        return
     if isinstance(indices, tuple) and len(indices) == 0:
         raise IndexError(f"{name}.at needs at least one index array")
     if scatter_cast_host.needs_host(name, x, values):  # NumPy's per-step unsafe cast: not a fold on the device
@@ -275,7 +288,7 @@ class WithAt:
         """Unbuffered in-place ``a[indices] = op(a[indices], b)``: repeated indices all apply (NumPy's
         ``ufunc.at``). ``a`` is a kdsl Array; ``indices`` an integer array (sub-arrays along axis 0) or a
         tuple of integer arrays and ints on the leading axes, broadcast together (negative ones count from
-        the end); ``b`` broadcasts to the selection's shape.
+        the end; a 0-d ``a`` takes ``()`` or ``...``); ``b`` broadcasts to the selection's shape.
 
         Runs with atomics where the device has them: float sums then happen in an undefined order, so they
         may differ from NumPy's sequential sum (and between runs) by rounding. ``deterministic=True`` (a kdsl
@@ -292,8 +305,8 @@ class WithAt:
         >>> m.tolist()
         [[0, 0, 1], [2, 0, 0]]
         """
-        if b is None:
-            raise TypeError(f"{self._name}.at needs the values: {self._name}.at(a, indices, b)")
+        if b is None:  # NumPy's ValueError for a binary ufunc's .at without its second operand
+            raise ValueError(f"second operand needed for ufunc: {self._name}.at(a, indices, b)")
         _ufunc_at(self._name, a, indices, b, deterministic, fn=self._fn)
 
     def __repr__(self) -> str:

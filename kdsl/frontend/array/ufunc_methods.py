@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.frontend.array import left_folds, ops, unary_at
+from kdsl.frontend.array import left_folds, ops, ufunc_loops, unary_at
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.movement import normalize_axis
@@ -53,6 +53,9 @@ LOG_REDUCE = {"logaddexp": ("exp", "log"), "logaddexp2": ("exp2", "log2")}
 IDENTITY = {"add": 0, "subtract": None, "multiply": 1, "logical_and": True, "logical_or": False,
             "logical_xor": False, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0, "gcd": 0, "hypot": 0,
             "logaddexp": -np.inf, "logaddexp2": -np.inf}
+
+
+_UNSET: Any = object()  # reduce's initial when not passed (None is a value NumPy checks)
 
 
 def _kd() -> Any:
@@ -84,16 +87,26 @@ class Ufunc(WithAt):
             if out is not None:
                 raise TypeError("cannot specify 'out' as both a positional and keyword argument")
             args, extra = args[:self.nin], args[self.nin:]
+            if any(e is Ellipsis for e in extra):
+                raise TypeError("out=... is only allowed as a keyword argument.")
             out = extra[0] if len(extra) == 1 else extra
+        out = ellipsis_out(out)
         for a in args:  # an operand type with its own ufunc rules (kd.ma.MaskedArray): it computes the call
             hook = getattr(type(a), "__kdsl_ufunc__", None)
             if hook is not None:
                 return hook(self._name, args, {"out": out, "where": where, "dtype": dtype, **kwargs})
         check_keywords(self._name, casting, order)
+        if "sig" in kwargs:  # NumPy's older spelling of signature=, still accepted (not in its signature)
+            if signature is not None:
+                raise TypeError("cannot specify both 'sig' and 'signature'")
+            signature = kwargs.pop("sig")
+        signature = ufunc_loops.checked_signature(self._name, self.nin, self.nout, signature)
         dtype = loop_dtype(self._name, dtype, signature)
+        if dtype is not None and not ufunc_loops.has_loop(self._name, np.dtype(getattr(dtype, "np", dtype)),
+                                                          self._bool_out):
+            raise ufunc_loops.no_loop(self._name)  # np.sqrt(x, dtype=np.int8): NumPy has no such loop
         if dtype is not None and not self._bool_out:  # compute in dtype, as NumPy's loops for it
-            args = tuple(a if isinstance(a, (bool, int, float, complex)) else
-                         cast_input(self._name, i, asarray(a), dtype, casting) for i, a in enumerate(args))
+            args = tuple(self._loop_operand(i, a, dtype, casting) for i, a in enumerate(args))
         result = self._fn(*args, **kwargs)
         if dtype is not None and self._bool_out:
             result = result.astype(dtype)
@@ -104,6 +117,13 @@ class Ufunc(WithAt):
             return tuple(written_into(r, o, where, casting, self._name) for r, o in zip(result, outs, strict=True))
         return written_into(result, out[0] if isinstance(out, tuple) and len(out) == 1 else out, where, casting,
                         self._name)
+
+    def _loop_operand(self, i: int, a: Any, dtype: Any, casting: str) -> Any:
+        """Input ``i`` cast into the loop's ``dtype`` (a Python scalar as a NumPy scalar of it, which kdsl's
+        functions take as strong), after NumPy's casting check."""
+        if type(a) in (bool, int, float, complex):  # exact types: np.float64 (a float subclass) is strong
+            return ufunc_loops.scalar_operand(self._name, i, a, np.dtype(getattr(dtype, "np", dtype)), casting)
+        return cast_input(self._name, i, asarray(a), dtype, casting)
 
     def _binary_only(self, method: str) -> None:
         self._fold_arity("outer product" if method == "outer" else method, outputs=method != "outer")
@@ -162,25 +182,32 @@ class Ufunc(WithAt):
         return self(x.reshape(x.shape + (1,) * y.ndim), y, **kwargs)
 
     def reduce(self, a: Any, axis: Any = 0, dtype: Any = None, out: Any = None, keepdims: bool = False,
-               **kwargs: Any) -> Array:
-        """``op`` folded over ``axis`` (0 by default; None: all axes), as kdsl's reduction for it.
+               initial: Any = _UNSET, where: Any = True, **kwargs: Any) -> Array:
+        """``op`` folded over ``axis`` (0 by default; None: all axes), as kdsl's reduction for it; NumPy's
+        order of arguments (``initial`` and ``where`` may be positional too). ``out`` must have the result's
+        shape, as NumPy's (ValueError: it is not broadcast to).
 
         >>> import kdsl as kd
         >>> kd.maximum.reduce(kd.asarray([[1, 5], [7, 2]]), axis=1).tolist()
         [5, 7]
         """
         self._fold_arity("reduce")
+        if initial is not _UNSET:  # passed on only when given: each reduction has its own default
+            kwargs["initial"] = initial
+        if where is not True:
+            kwargs["where"] = where
         if self._name in LOG_REDUCE or self._name in TREE:  # before FOLDS: hypot is reorderable (identity 0)
             return _into(self._folded(asarray(a) if dtype is None else asarray(a).astype(dtype), axis, keepdims,
-                                      **kwargs), out)
+                                      **kwargs), out, self._name, "reduce")
         if self._name in left_folds.FOLDS:  # not associative: NumPy's left fold
-            return _into(left_folds.left_reduce(self._name, self._fn, a, axis, dtype, keepdims, **kwargs), out)
+            return _into(left_folds.left_reduce(self._name, self._fn, a, axis, dtype, keepdims, **kwargs), out,
+                         self._name, "reduce")
         if self._name not in REDUCE:
             raise _refuse(self._name, "reduce", REDUCE | LOG_REDUCE | dict.fromkeys(TREE + left_folds.FOLDS))
         if dtype is not None:
             kwargs["dtype"] = dtype
         result = getattr(_kd(), REDUCE[self._name])(asarray(a), axis=axis, keepdims=keepdims, **kwargs)
-        return _into(result, out)
+        return _into(result, out, self._name, "reduce")
 
     def _folded(self, x: Array, axis: Any, keepdims: bool, initial: Any = None, where: Any = True,
                 **kwargs: Any) -> Array:
@@ -262,6 +289,10 @@ class Ufunc(WithAt):
             bad = next(i for i in starts if not 0 <= i < n)
             raise IndexError(f"index {bad} out-of-bounds in {self._name}.reduceat [0, {n})")
         lead = (slice(None),) * ax
+        if not starts:  # no indices: an empty axis, in the dtype a reduction gives (a lazy probe, never run)
+            probe = self.reduce(kd.zeros((1,), dtype=x.dtype, device=x.device), dtype=dtype)
+            shape = x.shape[:ax] + (0,) + x.shape[ax + 1:]
+            return _into(kd.zeros(shape, dtype=probe.dtype, device=x.device), out, self._name, "reduceat")
         parts = []
         for k, lo in enumerate(starts):
             hi = starts[k + 1] if k + 1 < len(starts) else n
@@ -269,7 +300,7 @@ class Ufunc(WithAt):
                 parts.append(self.reduce(x[lead + (slice(lo, hi),)], axis=ax, dtype=dtype))
             else:
                 parts.append(x[lead + (lo,)] if dtype is None else x[lead + (lo,)].astype(dtype))
-        return _into(kd.stack(parts, axis=ax), out)
+        return _into(kd.stack(parts, axis=ax), out, self._name, "reduceat")
 
     def accumulate(self, a: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Array:
         """The running ``op`` along ``axis`` (0 by default), as kdsl's scan for it.
@@ -280,13 +311,16 @@ class Ufunc(WithAt):
         """
         self._fold_arity("accumulate")
         if self._name in left_folds.FOLDS:  # not associative: NumPy's left fold
-            return _into(left_folds.left_accumulate(self._name, self._fn, a, axis, dtype), out)
+            return _into(left_folds.left_accumulate(self._name, self._fn, a, axis, dtype), out, self._name,
+                         "accumulate")
         x = asarray(a)
         if self._name in DOUBLING:
-            return _into(self._doubling(x if dtype is None else x.astype(dtype), axis), out)
+            return _into(self._doubling(x if dtype is None else x.astype(dtype), axis), out, self._name,
+                         "accumulate")
         if self._name not in ACCUMULATE:
             raise _refuse(self._name, "accumulate", ACCUMULATE | dict.fromkeys(DOUBLING + left_folds.FOLDS))
-        return _into(getattr(_kd(), ACCUMULATE[self._name])(x, axis=axis, dtype=dtype), out)
+        return _into(getattr(_kd(), ACCUMULATE[self._name])(x, axis=axis, dtype=dtype), out, self._name,
+                     "accumulate")
 
     def _doubling(self, x: Array, axis: int) -> Array:
         """The running ``op`` by recursive doubling: step ``k`` combines each element with the one ``k``
@@ -380,6 +414,16 @@ def loop_dtype(name: str, dtype: Any, signature: Any) -> Any:
     return found.pop()
 
 
+def ellipsis_out(out: Any) -> Any:
+    """NumPy's ``out=...`` (return an array, never a scalar: what kdsl always returns) as ``out=None``; an
+    ``...`` inside an ``out`` tuple is NumPy's TypeError."""
+    if out is Ellipsis:
+        return None
+    if isinstance(out, tuple) and any(o is Ellipsis for o in out):
+        raise TypeError("must use `...` as `out=...` and not per-operand/in a tuple")
+    return out
+
+
 def written_into(result: Array, out: Any, where: Any, casting: str, name: str) -> Array:
     """``result`` put into ``out`` where ``where`` holds (NumPy's ufunc ``out=``/``where=``)."""
     from kdsl.frontend.array.ops import where as select  # cycle: ops builds on this module's package
@@ -409,15 +453,32 @@ def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None
         return None
 
 
-def _into(result: Array, out: Any) -> Array:
-    """NumPy's ``out=``: the result written into a kdsl array (which is returned)."""
+def _into(result: Array, out: Any, name: str, method: str) -> Array:
+    """NumPy's ``out=`` of ``reduce``/``accumulate``/``reduceat``: the result written into a kdsl array of its
+    shape (which is returned). NumPy never broadcasts a method's result into ``out``, so another shape is its
+    ValueError (``np.add.reduce(a, axis=0, out=zeros(a.shape))`` would otherwise fill every row)."""
+    out = ellipsis_out(out)
     if out is None:
         return result
     target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
     if not isinstance(target, Array):
         raise TypeError("out= must be a kdsl Array")
+    if target.shape != result.shape:
+        raise _out_shape_error(name, method, target.shape, result.shape)
     target[...] = result
     return target
+
+
+def _out_shape_error(name: str, method: str, got: tuple[int, ...], want: tuple[int, ...]) -> ValueError:
+    """NumPy's ValueError for a method's ``out`` of the wrong shape (its wording for each method)."""
+    if method == "reduce" and len(got) != len(want):
+        return ValueError(f"output parameter for reduction operation {name} has the wrong number of dimensions: "
+                          f"Found {len(got)} but expected {len(want)}")
+    if method == "accumulate":
+        return ValueError(f"provided out is the wrong size for the accumulation (out has shape {got}, the "
+                          f"result {want})")
+    return ValueError(f"{name}.{method}: out has shape {got} but the result has shape {want} (NumPy does not "
+                      "broadcast the result into out)")
 
 
 def wrap(namespace: MutableMapping[str, Any]) -> None:

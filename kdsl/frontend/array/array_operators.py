@@ -19,6 +19,7 @@ from kdsl import dtype as dt
 from kdsl.dtype import promotion
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.inplace import check_inplace, refuse_cast, store_inplace
+from kdsl.frontend.array.operator_deferral import operator_defers
 
 if TYPE_CHECKING:
     from kdsl.frontend.array.array import Array
@@ -34,7 +35,7 @@ def binary(name: str, reflected: bool = False):
             try:
                 return ops.apply(name, self, other)
             except TypeError:
-                if ops.operator_defers(other):  # kd.ma.MaskedArray; NumPy's __array_priority__ rule
+                if operator_defers(other):  # kd.ma.MaskedArray; NumPy's __array_priority__ rule
                     return NotImplemented
                 if name in ("eq", "ne") and (other is None or isinstance(other, (str, bytes))):
                     return _never_equal(self, name == "ne")
@@ -92,7 +93,7 @@ def __matmul__(self, other) -> Array:
     try:
         return matmul(self, other)
     except TypeError:
-        if ops.operator_defers(other):  # NumPy's __array_priority__ rule: other.__rmatmul__ runs
+        if operator_defers(other):  # NumPy's __array_priority__ rule: other.__rmatmul__ runs
             return NotImplemented
         raise
 

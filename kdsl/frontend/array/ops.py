@@ -19,6 +19,7 @@ from kdsl.device import device
 from kdsl.dtype import promotion
 from kdsl.frontend.array import movement
 from kdsl.frontend.array.host_dtypes import python_int_dtype, typed
+from kdsl.frontend.array.operator_deferral import defers, operator_defers
 from kdsl.ir.graph import Node
 
 # op name -> (NumPy ufunc giving the result dtype, how operands are converted): kdsl.dtype's table, which
@@ -236,36 +237,6 @@ _SCALAR_POWERS = {0.5: "sqrt", 2: "square", -1: "reciprocal"}
 """NumPy's float32/float64 ``power`` loops with a scalar exponent: 0.5 is ``sqrt`` (``(-0.0) ** 0.5`` is -0.0,
 ``(-inf) ** 0.5`` NaN), and 2 and -1 are the correctly rounded ``x * x`` and ``1 / x``, which a ``pow`` built
 from ``exp`` and ``log`` misses by an ulp."""
-
-
-def defers(other) -> bool:
-    """Whether a binary operator of Array returns NotImplemented for ``other`` (after failing to take it as an
-    operand): a type that handles kdsl arrays itself (``kd.ma.MaskedArray``: its reflected operator runs)."""
-    return bool(getattr(type(other), "__kdsl_defer__", False))
-
-
-def operator_defers(other) -> bool:
-    """Whether a binary operator of Array returns NotImplemented for ``other``, which it could not take as an
-    operand, so that Python runs ``other``'s reflected operator: :func:`defers`, or NumPy's rule for
-    ``ndarray``'s operators, which defer to a type with ``__array_ufunc__ = None`` or, without
-    ``__array_ufunc__``, with an ``__array_priority__`` above an ndarray's (DeZero's ``Variable`` sets 200 so that
-    ``np.array(2.0) * x`` is ``x.__rmul__``).
-
-    >>> import kdsl as kd
-    >>> class Var:
-    ...     __array_priority__ = 200
-    ...     def __rmul__(self, other):
-    ...         return "Var.__rmul__"
-    >>> kd.asarray(2.0) * Var()
-    'Var.__rmul__'
-    """
-    if defers(other):
-        return True
-    cls = type(other)
-    if hasattr(cls, "__array_ufunc__"):
-        return cls.__array_ufunc__ is None
-    priority = getattr(other, "__array_priority__", 0.0)
-    return isinstance(priority, (int, float)) and priority > 0.0  # ndarray's own priority: 0.0
 
 
 def power_operator(a, b):

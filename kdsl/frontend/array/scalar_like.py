@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from kdsl.frontend.array import ops
+from kdsl.frontend.array.operator_deferral import operator_defers
 
 SEQUENCES = (str, bytes, list, tuple)
 
@@ -55,7 +56,7 @@ def multiply_operator(reflected: bool) -> Callable[[Any, Any], Any]:
         try:
             return ops.apply("mul", self, other)
         except TypeError:
-            if ops.operator_defers(other):  # kd.ma.MaskedArray; NumPy's __array_priority__ rule
+            if operator_defers(other):  # kd.ma.MaskedArray; NumPy's __array_priority__ rule
                 return NotImplemented
             raise
 

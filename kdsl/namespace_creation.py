@@ -25,7 +25,6 @@ from kdsl.frontend.array.creation import (
     eye,
     full,
     full_like,
-    linspace,
     ones,
     ones_like,
     zeros,
@@ -48,5 +47,6 @@ from kdsl.frontend.array.io import (
     savez_compressed,
 )
 from kdsl.frontend.array.layout import asfortranarray, isfortran, require
+from kdsl.frontend.array.linspace import linspace
 from kdsl.frontend.array.matrices import block, diagflat, tri, vander
 from kdsl.frontend.array.windows import bartlett, blackman, hamming, hanning, kaiser

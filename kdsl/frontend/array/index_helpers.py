@@ -24,7 +24,8 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import arange, asarray, linspace
+from kdsl.frontend.array.creation import arange, asarray
+from kdsl.frontend.array.linspace import linspace
 from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, stack
 
 _PYNUM = (bool, int, float, complex, np.generic)

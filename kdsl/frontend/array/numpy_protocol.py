@@ -58,7 +58,9 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
     """``ufunc.method(*inputs, **kwargs)`` computed by kdsl (see the module docstring)."""
     # the indices of at/reduceat may be a list or tuple
     operands = inputs[:1] + inputs[2:] if method in ("at", "reduceat") else inputs
-    if not all(isinstance(x, (Array, np.ndarray, np.generic, bool, int, float, complex)) for x in operands):
+    # nested lists and tuples are array data to NumPy (np.matmul([[1, 2]], a)): kdsl's functions take them too
+    if not all(isinstance(x, (Array, np.ndarray, np.generic, bool, int, float, complex, list, tuple))
+               for x in operands):
         return NotImplemented
     kd = _kdsl()
     out = kwargs.pop("out", None)

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.frontend.array import left_folds, ops, unary_at
+from kdsl.frontend.array import comparison_folds, left_folds, ops, unary_at
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.movement import normalize_axis
@@ -42,9 +42,10 @@ from kdsl.frontend.array.ufunc_errors import input_casting_error, output_casting
 REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
           "logical_or": "any", "fmax": "nanmax", "fmin": "nanmin"}
 ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
-# associative ufuncs whose accumulate is a doubling scan of the ufunc itself (log2(n) lazy steps)
+# associative ufuncs whose accumulate is a doubling scan of the ufunc itself (log2(n) lazy steps; lcm's products
+# that wrap around combine in another order than NumPy's sequential fold, as in its reduce)
 DOUBLING = ("maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "logical_xor", "bitwise_and",
-            "bitwise_or", "bitwise_xor", "logaddexp", "logaddexp2")
+            "bitwise_or", "bitwise_xor", "logaddexp", "logaddexp2", "gcd", "lcm")
 # associative, commutative ufuncs without a kdsl reduction: reduce folds halves pairwise (log2(n) lazy steps)
 TREE = ("bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor", "gcd", "lcm", "hypot")
 # reductions that are a shifted log-sum-exp (the forward algorithm's np.logaddexp.reduce), base e or 2
@@ -170,13 +171,16 @@ class Ufunc(WithAt):
         [5, 7]
         """
         self._fold_arity("reduce")
+        if self._name in comparison_folds.COMPARISONS:  # bool operands only, as NumPy's loops
+            return _into(comparison_folds.reduce(self._name, self._fn, a, axis, dtype, keepdims, **kwargs), out)
         if self._name in LOG_REDUCE or self._name in TREE:  # before FOLDS: hypot is reorderable (identity 0)
             return _into(self._folded(asarray(a) if dtype is None else asarray(a).astype(dtype), axis, keepdims,
                                       **kwargs), out)
         if self._name in left_folds.FOLDS:  # not associative: NumPy's left fold
             return _into(left_folds.left_reduce(self._name, self._fn, a, axis, dtype, keepdims, **kwargs), out)
         if self._name not in REDUCE:
-            raise _refuse(self._name, "reduce", REDUCE | LOG_REDUCE | dict.fromkeys(TREE + left_folds.FOLDS))
+            raise _refuse(self._name, "reduce", REDUCE | LOG_REDUCE | dict.fromkeys(TREE + left_folds.FOLDS
+                                                                                 + comparison_folds.COMPARISONS))
         if dtype is not None:
             kwargs["dtype"] = dtype
         result = getattr(_kd(), REDUCE[self._name])(asarray(a), axis=axis, keepdims=keepdims, **kwargs)
@@ -251,8 +255,9 @@ class Ufunc(WithAt):
         [6, 4, 10, 18]
         """
         self._fold_arity("reduceat")
-        if self._name not in REDUCE and self._name not in left_folds.FOLDS:
-            raise _refuse(self._name, "reduceat", REDUCE | dict.fromkeys(left_folds.FOLDS))
+        folds = REDUCE | LOG_REDUCE | dict.fromkeys(TREE + left_folds.FOLDS + comparison_folds.COMPARISONS)
+        if self._name not in folds:  # reduceat is reduce of each slice: every ufunc with a reduce has it
+            raise _refuse(self._name, "reduceat", folds)
         kd = _kd()
         x = asarray(a)
         ax = axis + x.ndim if axis < 0 else axis
@@ -279,13 +284,16 @@ class Ufunc(WithAt):
         [1, 2, 6, 24]
         """
         self._fold_arity("accumulate")
+        if self._name in comparison_folds.COMPARISONS:  # bool operands only, as NumPy's loops
+            return _into(comparison_folds.accumulate(self._name, a, axis, dtype), out)
         if self._name in left_folds.FOLDS:  # not associative: NumPy's left fold
             return _into(left_folds.left_accumulate(self._name, self._fn, a, axis, dtype), out)
         x = asarray(a)
         if self._name in DOUBLING:
             return _into(self._doubling(x if dtype is None else x.astype(dtype), axis), out)
         if self._name not in ACCUMULATE:
-            raise _refuse(self._name, "accumulate", ACCUMULATE | dict.fromkeys(DOUBLING + left_folds.FOLDS))
+            raise _refuse(self._name, "accumulate", ACCUMULATE | dict.fromkeys(DOUBLING + left_folds.FOLDS
+                                                                                   + comparison_folds.COMPARISONS))
         return _into(getattr(_kd(), ACCUMULATE[self._name])(x, axis=axis, dtype=dtype), out)
 
     def _doubling(self, x: Array, axis: int) -> Array:

@@ -110,10 +110,18 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=
     floats = initial is not None and x.dtype.np.kind in "fc"
     r = _reduce(rw.masked(x, where, -0.0 if floats else 0), "sum", axes, _numpy_dtype(np.sum, x, dtype), keepdims)
     if initial is None:
-        return rw.into(r, out)
+        return rw.into(_from_positive_zero(r), out)
     if r.dtype.np.kind in "fc" and builtins.any(x.shape[a] == 0 for a in axes):
         r = ops.apply("neg", r)  # an empty sum is +0.0 everywhere; -0.0 leaves initial as it is
     return rw.into((r + initial).astype(r.dtype), out)
+
+
+def _from_positive_zero(r: Array) -> Array:
+    """A float sum as NumPy 2's, whose fold starts from the identity +0.0: ``r + 0.0``, so all ``-0.0`` elements
+    give ``0.0`` (``np.sum([-0.0])``), everything else unchanged; integers are left alone."""
+    if r.dtype.np.kind not in "fc":
+        return r
+    return ops.apply("add", r, rw.constant(0, r))
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True) -> Array:
@@ -236,7 +244,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True) -> A
     # NumPy sums float16 in float32 and casts the mean back: a float16 sum overflows past 65504
     acc = dt.float32 if dtype is None and x.dtype is dt.float16 else d
     counted = rw.count(x, where, axes, acc, False)
-    total = _reduce(rw.masked(x, where, 0), "sum", axes, acc, False)
+    total = _from_positive_zero(_reduce(rw.masked(x, where, 0), "sum", axes, acc, False))
     if counted is not None:  # 0 / 0 is NaN where nothing is included, as NumPy's
         result = total / counted
     else:  # An empty mean is NaN; a NaN constant (not 0 * NaN, which drivers may fold to 0) makes sure of it.

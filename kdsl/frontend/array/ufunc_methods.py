@@ -268,10 +268,13 @@ class Ufunc(WithAt):
             raise IndexError(f"index {bad} out-of-bounds in {self._name}.reduceat [0, {n})")
         lead = (slice(None),) * ax
         parts = []
+        # NumPy's reduceat starts each fold from its first element, not add's identity +0.0: all -0.0 stays -0.0
+        start: dict[str, Any] = {"initial": -0.0} if self._name == "add" and np.dtype(
+            kd.dtype(dtype).np if dtype is not None else x.dtype.np).kind in "fc" else {}
         for k, lo in enumerate(starts):
             hi = starts[k + 1] if k + 1 < len(starts) else n
             if hi > lo:
-                parts.append(self.reduce(x[lead + (slice(lo, hi),)], axis=ax, dtype=dtype))
+                parts.append(self.reduce(x[lead + (slice(lo, hi),)], axis=ax, dtype=dtype, **start))
             else:
                 parts.append(x[lead + (lo,)] if dtype is None else x[lead + (lo,)].astype(dtype))
         return _into(kd.stack(parts, axis=ax), out)

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import builtins
 import math
-import warnings
 
 import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.dtype import promotion
+from kdsl.frontend.array import empty_slices, ops
 from kdsl.frontend.array import movement as mv
-from kdsl.frontend.array import ops
 from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array.array import Array
 from kdsl.ir.graph import Node
@@ -221,26 +220,19 @@ def _nan_like(total: Array) -> Array:
     return broadcast_to(Array(ops.const_node(float("nan"), d, total.device)), total.shape)
 
 
-def _warn_no_items(n: int, ddof: int | None, where) -> None:
-    """NumPy's RuntimeWarning for a mean of no elements or a variance with ``n - ddof <= 0`` (the results are
-    NaN or inf). Only ``where=True`` is checked: a mask's counts are on the device, and reading them back would
-    end the laziness."""
-    if where is not True:
-        return
-    if ddof is None and n == 0:
-        warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=3)
-    elif ddof is not None and n - ddof <= 0:
-        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
-
-
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True) -> Array:
     """Arithmetic mean over ``axis`` (ints give float64 like NumPy; float32 on devices without float64);
     ``where`` averages only those elements (``reduction_where.py``)."""
     x = _arr(a)
     axes = mv.normalize_axes(axis, x.ndim)
+    empty_slices.warn_empty(x.shape, axes, where)
+    return _quiet_mean(x, axes, dtype, out, keepdims, where)
+
+
+def _quiet_mean(x: Array, axes: tuple[int, ...], dtype, out, keepdims: bool, where) -> Array:
+    """:func:`mean` without its warning (``var`` warns its own)."""
     n = math.prod(x.shape[a] for a in axes)
     d = _numpy_dtype(np.mean, x, dtype)
-    _warn_no_items(n, None, where)
     # NumPy sums float16 in float32 and casts the mean back: a float16 sum overflows past 65504
     acc = dt.float32 if dtype is None and x.dtype is dt.float16 else d
     counted = rw.count(x, where, axes, acc, False)
@@ -266,9 +258,9 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     axes = mv.normalize_axes(axis, x.ndim)
     n = math.prod(x.shape[a] for a in axes)
     d = _numpy_dtype(np.var, x, dtype)
-    _warn_no_items(n, ddof, where)
+    empty_slices.warn_empty(x.shape, axes, where, ddof)
     xd = x.astype(d) if x.dtype.kind != "c" else x  # complex: the mean of |x - mean|**2, a real number
-    centred = xd - (_mean(xd, axis=axes, keepdims=True, where=where) if mean is None else _arr(mean).astype(d))
+    centred = xd - (_quiet_mean(xd, axes, None, None, True, where) if mean is None else _arr(mean).astype(d))
     squares = centred * centred if x.dtype.kind != "c" else \
         ops.apply("real", centred) ** 2 + ops.apply("imag", centred) ** 2
     total = _reduce(rw.masked(squares, where, 0), "sum", axes, d, False)
@@ -292,9 +284,6 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     result = ops.apply("sqrt", var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
                                    correction=correction))
     return rw.into(result, out)
-
-
-_mean = mean  # var's parameter ``mean`` hides the function
 
 
 def ddof_or_correction(ddof, correction):

@@ -171,20 +171,22 @@ class Ufunc(WithAt):
         [5, 7]
         """
         self._fold_arity("reduce")
+        return _into(self._reduced(a, axis, dtype, keepdims, **kwargs), out, self._name)
+
+    def _reduced(self, a: Any, axis: Any, dtype: Any, keepdims: bool, **kwargs: Any) -> Array:
+        """:meth:`reduce`'s result, by the fold that fits the ufunc."""
         if self._name in comparison_folds.COMPARISONS:  # bool operands only, as NumPy's loops
-            return _into(comparison_folds.reduce(self._name, self._fn, a, axis, dtype, keepdims, **kwargs), out)
+            return comparison_folds.reduce(self._name, self._fn, a, axis, dtype, keepdims, **kwargs)
         if self._name in LOG_REDUCE or self._name in TREE:  # before FOLDS: hypot is reorderable (identity 0)
-            return _into(self._folded(asarray(a) if dtype is None else asarray(a).astype(dtype), axis, keepdims,
-                                      **kwargs), out)
+            return self._folded(asarray(a) if dtype is None else asarray(a).astype(dtype), axis, keepdims, **kwargs)
         if self._name in left_folds.FOLDS:  # not associative: NumPy's left fold
-            return _into(left_folds.left_reduce(self._name, self._fn, a, axis, dtype, keepdims, **kwargs), out)
+            return left_folds.left_reduce(self._name, self._fn, a, axis, dtype, keepdims, **kwargs)
         if self._name not in REDUCE:
             raise _refuse(self._name, "reduce", REDUCE | LOG_REDUCE | dict.fromkeys(TREE + left_folds.FOLDS
                                                                                  + comparison_folds.COMPARISONS))
         if dtype is not None:
             kwargs["dtype"] = dtype
-        result = getattr(_kd(), REDUCE[self._name])(asarray(a), axis=axis, keepdims=keepdims, **kwargs)
-        return _into(result, out)
+        return getattr(_kd(), REDUCE[self._name])(asarray(a), axis=axis, keepdims=keepdims, **kwargs)
 
     def _folded(self, x: Array, axis: Any, keepdims: bool, initial: Any = None, where: Any = True,
                 **kwargs: Any) -> Array:
@@ -420,13 +422,21 @@ def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None
         return None
 
 
-def _into(result: Array, out: Any) -> Array:
-    """NumPy's ``out=``: the result written into a kdsl array (which is returned)."""
+def _into(result: Array, out: Any, reduction: str | None = None) -> Array:
+    """NumPy's ``out=``: the result written into a kdsl array (which is returned). Its shape must be the
+    result's: NumPy does not broadcast a reduction's, accumulation's or reduceat's result into ``out``
+    (``reduction``: the ufunc whose reduce this is, for NumPy's message about the number of dimensions)."""
     if out is None:
         return result
     target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
     if not isinstance(target, Array):
         raise TypeError("out= must be a kdsl Array")
+    if reduction is not None and target.ndim != result.ndim:
+        raise ValueError(f"output parameter for reduction operation {reduction} has the wrong number of "
+                         f"dimensions: Found {target.ndim} but expected {result.ndim}")
+    if target.shape != result.shape:
+        raise ValueError(f"non-broadcastable output operand with shape {target.shape} doesn't match the "
+                         f"broadcast shape {result.shape}")
     target[...] = result
     return target
 

@@ -30,14 +30,14 @@ def _filled(x: Array, value: float) -> Array:
 
 
 def nansum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
-           initial: Any = None, where: Any = True) -> Array:
+           initial: Any = red.NO_INITIAL, where: Any = True) -> Array:
     """Sum over ``axis`` treating NaN as 0 (``out initial where`` as :func:`kdsl.sum`)."""
     x = as_array(a)
     return red.sum(_filled(x, 0.0) if x.dtype.kind in "fc" else x, axis, dtype, out, keepdims, initial, where)
 
 
 def nanprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
-            initial: Any = None, where: Any = True) -> Array:
+            initial: Any = red.NO_INITIAL, where: Any = True) -> Array:
     """Product over ``axis`` treating NaN as 1 (``out initial where`` as :func:`kdsl.prod`)."""
     x = as_array(a)
     return red.prod(_filled(x, 1.0) if x.dtype.kind in "fc" else x, axis, dtype, out, keepdims, initial, where)

@@ -100,10 +100,19 @@ def reduce_axes(axis, ndim: int) -> tuple[int, ...]:
     return mv.normalize_axes(axis, ndim)
 
 
-def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True) -> Array:
+# NumPy's "not passed" marker of sum's and prod's ``initial``: left out, the fold starts from the identity; an
+# explicit ``initial=None`` means no identity (an empty axis or a where mask is NumPy's ValueError)
+NO_INITIAL = np._NoValue
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=NO_INITIAL, where=True) -> Array:
     """Sum of elements over ``axis`` (``where``/``initial``/``out`` as NumPy's: ``reduction_where.py``)."""
     x = _arr(a)
     axes = reduce_axes(axis, x.ndim)
+    if initial is None:  # no identity: the fold starts from the first element (all -0.0 stays -0.0)
+        _no_identity(x, axes, "add", where)
+        return rw.into(_reduce(x, "sum", axes, _numpy_dtype(np.sum, x, dtype), keepdims), out)
+    initial = None if initial is NO_INITIAL else initial
     # NumPy's fold starts from initial: with one, the elements left out must add -0.0, the float identity that
     # keeps initial's sign (sum([-0.0], initial=-0.0, where=False) is -0.0)
     floats = initial is not None and x.dtype.np.kind in "fc"
@@ -123,9 +132,18 @@ def _from_positive_zero(r: Array) -> Array:
     return ops.apply("add", r, rw.constant(0, r))
 
 
-def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True) -> Array:
-    """Product of elements over ``axis`` (``where``/``initial``/``out`` as NumPy's)."""
+def _no_identity(x: Array, axes, name: str, where) -> None:
+    """NumPy's errors for ``initial=None``, a reduction told it has no identity: a where mask, an empty axis."""
+    rw.no_identity(name, None, where)
+    require_nonempty(x, axes, name)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=NO_INITIAL, where=True) -> Array:
+    """Product of elements over ``axis`` (``where``/``initial``/``out`` as NumPy's; ``initial=None``: no identity)."""
     x = _arr(a)
+    if initial is None:
+        _no_identity(x, reduce_axes(axis, x.ndim), "multiply", where)
+    initial = None if initial is NO_INITIAL else initial
     r = _reduce(rw.masked(x, where, 1), "prod", reduce_axes(axis, x.ndim), _numpy_dtype(np.prod, x, dtype),
                 keepdims)
     return rw.into(r if initial is None else (r * initial).astype(r.dtype), out)

@@ -163,7 +163,7 @@ class Ufunc(WithAt):
         return self(x.reshape(x.shape + (1,) * y.ndim), y, **kwargs)
 
     def reduce(self, a: Any, axis: Any = 0, dtype: Any = None, out: Any = None, keepdims: bool = False,
-               **kwargs: Any) -> Array:
+               initial: Any = np._NoValue, where: Any = True) -> Array:
         """``op`` folded over ``axis`` (0 by default; None: all axes), as kdsl's reduction for it.
 
         >>> import kdsl as kd
@@ -171,6 +171,8 @@ class Ufunc(WithAt):
         [5, 7]
         """
         self._fold_arity("reduce")
+        # NumPy's arguments, positional too; only those given reach the fold (initial=None: no identity)
+        kwargs = ({} if initial is np._NoValue else {"initial": initial}) | ({} if where is True else {"where": where})
         return _into(self._reduced(a, axis, dtype, keepdims, **kwargs), out, self._name)
 
     def _reduced(self, a: Any, axis: Any, dtype: Any, keepdims: bool, **kwargs: Any) -> Array:

@@ -33,6 +33,9 @@ SEQUENCE = ("concatenate", "stack", "hstack", "vstack")  # a masked array in the
 _FUNCTION_DEFAULTS = {"argsort": (1, "axis", -1)}
 # rearrangements NumPy's functions apply to a np.ma array's data and mask alike (its subclass survives them)
 MOVEMENT = ("flip", "fliplr", "flipud", "roll", "rot90", "moveaxis", "rollaxis", "tile", "atleast_3d")
+# kd's functions elementwise in one argument (polyval's x, at this position): a masked one keeps its mask on the
+# result, as NumPy's arithmetic does for a np.ma x; the other arguments' masks drop (their data counts), as NumPy's
+VALUE_ARGUMENT = {"polyval": (1, "x")}
 _ROUNDING = {"round": "round", "around": "round"}  # kd.round(x) / np.around(x): kd.ma's masked round
 _METADATA = {"shape": lambda a: a.shape, "ndim": lambda a: a.ndim, "size": lambda a: a.size}
 
@@ -67,6 +70,22 @@ def _with_defaults(name: str, args: tuple, kwargs: dict) -> dict:
     return kwargs
 
 
+def _masked_values(kd_fn: Callable[..., Any], position: int, key: str) -> Callable[..., Any]:
+    """``kd_fn`` on the arguments' data, masked where its value argument (``args[position]`` or ``key=``) is."""
+    @functools.wraps(kd_fn)
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        values = args[position] if len(args) > position else kwargs.get(key)
+        data_args = tuple(a._data if isinstance(a, MaskedArray) else a for a in args)
+        data_kwargs = {k: v._data if isinstance(v, MaskedArray) else v for k, v in kwargs.items()}
+        result = kd_fn(*data_args, **data_kwargs)
+        if not isinstance(values, MaskedArray):
+            return result
+        mask = values._mask if values._mask is nomask else \
+            sys.modules["kdsl"].broadcast_to(values._mask, result.shape)
+        return MaskedArray.wrap(result, mask, values._fill_value)
+    return fn
+
+
 def _moving(kd_fn: Callable[..., Any]) -> Callable[..., Any]:
     moved = _moved(kd_fn)
 
@@ -96,6 +115,8 @@ def install(namespace: MutableMapping[str, Any]) -> None:
                 namespace[name] = _dispatching(name, namespace[name], test)
     for name in MOVEMENT:
         namespace[name] = _moving(namespace[name])
+    for name, (position, key) in VALUE_ARGUMENT.items():
+        namespace[name] = _masked_values(namespace[name], position, key)
     for name, ma_name in _ROUNDING.items():
         if name in namespace:
             namespace[name] = _dispatching(ma_name, namespace[name], _first)
@@ -113,6 +134,8 @@ def _array_function(self: MaskedArray, func: Any, types: tuple, args: tuple, kwa
     if name in _METADATA and args:
         return _METADATA[name](args[0])
     fn = getattr(_ma(), name, None) if func.__module__ == "numpy" else None
+    if fn is None and func.__module__ == "numpy" and name in VALUE_ARGUMENT:  # np.polyval(p, x): kd's, masked
+        fn = getattr(sys.modules["kdsl"], name)
     if fn is None and func.__module__ == "numpy" and (name in MOVEMENT or name in _ROUNDING):
         fn = _moved(getattr(sys.modules["kdsl"], name)) if name in MOVEMENT else getattr(_ma(), _ROUNDING[name])
     if fn is None:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import builtins
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 if TYPE_CHECKING:
     from kdsl.frontend.array.array import Array
 
@@ -24,11 +26,11 @@ def reduce(self, name, *args, **kwargs):
     return getattr(reductions, name)(self, *args, **kwargs)
 
 
-def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+def sum(self, axis=None, dtype=None, out=None, keepdims=False, initial=np._NoValue, where=True):
     return self._reduce("sum", axis, dtype=dtype, keepdims=keepdims, out=out, initial=initial, where=where)
 
 
-def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+def prod(self, axis=None, dtype=None, out=None, keepdims=False, initial=np._NoValue, where=True):
     return self._reduce("prod", axis, dtype=dtype, keepdims=keepdims, out=out, initial=initial, where=where)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from kdsl import dtype as dt
+from kdsl.frontend.array import empty_slices
 from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array import reductions as red
 from kdsl.frontend.array.array import Array
@@ -29,14 +30,14 @@ def _filled(x: Array, value: float) -> Array:
 
 
 def nansum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
-           initial: Any = None, where: Any = True) -> Array:
+           initial: Any = red.NO_INITIAL, where: Any = True) -> Array:
     """Sum over ``axis`` treating NaN as 0 (``out initial where`` as :func:`kdsl.sum`)."""
     x = as_array(a)
     return red.sum(_filled(x, 0.0) if x.dtype.kind in "fc" else x, axis, dtype, out, keepdims, initial, where)
 
 
 def nanprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False,
-            initial: Any = None, where: Any = True) -> Array:
+            initial: Any = red.NO_INITIAL, where: Any = True) -> Array:
     """Product over ``axis`` treating NaN as 1 (``out initial where`` as :func:`kdsl.prod`)."""
     x = as_array(a)
     return red.prod(_filled(x, 1.0) if x.dtype.kind in "fc" else x, axis, dtype, out, keepdims, initial, where)
@@ -70,6 +71,12 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdi
     if x.dtype.kind not in "fc":  # complex: a NaN in either component drops the element, as in NumPy
         return red.mean(x, axis, dtype, out, keepdims, where=where)
     _check_inexact(dtype, out)
+    empty_slices.warn_empty(x.shape, red.reduce_axes(axis, x.ndim), where)
+    return _quiet_nanmean(x, axis, dtype, out, keepdims, where)
+
+
+def _quiet_nanmean(x: Array, axis: Any, dtype: Any, out: Any, keepdims: bool, where: Any) -> Array:
+    """:func:`nanmean` of float or complex ``x`` without its warning (``nanvar`` warns its own)."""
     d = x.dtype if dtype is None else dt.as_dtype(dtype)
     total = red.sum(_filled(x, 0.0), axis, dtype=d, keepdims=keepdims, where=where)
     return rw.into(total / _count(x, axis, d, keepdims, where), out)  # 0 / 0 is NaN: the all-NaN slices
@@ -84,10 +91,11 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
     if x.dtype.kind not in "fc":
         return red.var(x, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
     _check_inexact(dtype, out)
+    empty_slices.warn_empty(x.shape, red.reduce_axes(axis, x.ndim), where, ddof, nan_function=True)
     d = x.dtype if dtype is None else dt.as_dtype(dtype)
     xd = x.astype(d)
     zero = Array(const_node(0.0, d, x.device))
-    centre = nanmean(xd, axis, keepdims=True, where=where) if mean is None else as_array(mean).astype(d)
+    centre = _quiet_nanmean(xd, axis, None, None, True, where) if mean is None else as_array(mean).astype(d)
     centred = where_(apply("isnan", xd), zero, xd - centre)  # inf - inf stays NaN
     # complex: |x - mean|**2, a real number
     squares = centred * centred if d.kind != "c" else apply("real", centred) ** 2 + apply("imag", centred) ** 2

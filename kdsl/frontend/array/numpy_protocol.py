@@ -20,10 +20,6 @@ import numpy as np
 
 from kdsl.frontend.array.array import Array
 
-# ufunc.reduce / ufunc.accumulate -> the kdsl reduction that computes it.
-_REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
-           "logical_or": "any", "fmax": "nanmax", "fmin": "nanmin"}
-_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 # Creation functions whose ``order=`` / ``subok=`` only choose a memory layout or subclass: a kdsl array has one
 # layout and no subclasses, so they are dropped (Dask makes its meta arrays with ``np.ones(..., like=a)`` etc.,
 # which pass ``order='C'``).
@@ -58,7 +54,9 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
     """``ufunc.method(*inputs, **kwargs)`` computed by kdsl (see the module docstring)."""
     # the indices of at/reduceat may be a list or tuple
     operands = inputs[:1] + inputs[2:] if method in ("at", "reduceat") else inputs
-    if not all(isinstance(x, (Array, np.ndarray, np.generic, bool, int, float, complex)) for x in operands):
+    # nested lists and tuples are array data to NumPy (np.matmul([[1, 2]], a)): kdsl's functions take them too
+    if not all(isinstance(x, (Array, np.ndarray, np.generic, bool, int, float, complex, list, tuple))
+               for x in operands):
         return NotImplemented
     kd = _kdsl()
     out = kwargs.pop("out", None)
@@ -77,19 +75,14 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
             inputs = tuple(kd.asarray(x).astype(dtype) if not isinstance(x, (bool, int, float, complex)) else x
                            for x in inputs)
         return _with_out(fn(*inputs), out)
-    if method in ("outer", "at", "reduceat") and fn is not None and hasattr(fn, method):  # kd.add.outer...
+    if method in ("outer", "at") and fn is not None and hasattr(fn, method):  # kd.add.outer...
         if method == "at":
             return fn.at(*inputs, **kwargs)
         return _with_out(getattr(fn, method)(*inputs, **kwargs), out)
-    table = _REDUCE if method == "reduce" else _ACCUMULATE if method == "accumulate" else {}
-    if name not in table:
-        if method in ("reduce", "accumulate") and fn is not None and hasattr(fn, method):
-            kwargs.setdefault("axis", 0)  # the doubling scans, tree and left folds (kd.subtract.reduce...)
-            return _with_out(getattr(fn, method)(*inputs, **kwargs), out)
-        raise _refuse(f"{name}.{method}")
-    (x,) = inputs
-    kwargs.setdefault("axis", 0)  # a ufunc reduces axis 0 unless told otherwise
-    return _with_out(getattr(kd, table[name])(x, **kwargs), out)
+    if method in ("reduce", "accumulate", "reduceat") and fn is not None and hasattr(fn, method):
+        # kdsl's ufunc method: axis 0 by default, NumPy's checks of out= (its shape is the result's)
+        return getattr(fn, method)(*inputs, out=_kdsl_out(out), **kwargs)
+    raise _refuse(f"{name}.{method}")
 
 
 def _kdsl_out(out: Any) -> Any:

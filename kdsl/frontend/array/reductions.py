@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import builtins
 import math
-import warnings
 
 import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.dtype import promotion
+from kdsl.frontend.array import empty_slices, ops
 from kdsl.frontend.array import movement as mv
-from kdsl.frontend.array import ops
 from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array.array import Array
 from kdsl.ir.graph import Node
@@ -101,16 +100,23 @@ def reduce_axes(axis, ndim: int) -> tuple[int, ...]:
     return mv.normalize_axes(axis, ndim)
 
 
-def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True) -> Array:
+# NumPy's "not passed" marker of sum's and prod's ``initial``: left out, the fold starts from the identity; an
+# explicit ``initial=None`` means no identity (an empty axis or a where mask is NumPy's ValueError)
+NO_INITIAL = np._NoValue
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=NO_INITIAL, where=True) -> Array:
     """Sum of elements over ``axis`` (``where``/``initial``/``out`` as NumPy's: ``reduction_where.py``)."""
     x = _arr(a)
     axes = reduce_axes(axis, x.ndim)
+    if initial is None:  # no identity: the fold starts from the first element (all -0.0 stays -0.0)
+        _no_identity(x, axes, "add", where)
     r = _sum(rw.masked(x, where, 0), axes, _numpy_dtype(np.sum, x, dtype), keepdims)
-    if initial is None:  # a float sum's zero is +0.0, as NumPy 2's fold from +0.0 (kdsl.codegen.reduce_parts)
+    if initial is NO_INITIAL:  # a float sum's zero is +0.0, as NumPy 2's fold from +0.0 (kdsl.codegen.reduce_parts)
         return rw.into(r, out)
-    if r.dtype.np.kind in "fc":
+    if r.dtype.np.kind in "fc":  # a fold from initial, or (None) from the first element
         r = _negative_zero_kept(x.astype(r.dtype), r, axes, keepdims, where)
-    return rw.into((r + initial).astype(r.dtype), out)
+    return rw.into(r if initial is None else (r + initial).astype(r.dtype), out)
 
 
 def _sum(x: Array, axes: tuple[int, ...], d: dt.DType, keepdims: bool) -> Array:
@@ -137,9 +143,18 @@ def _negative_zero_kept(x: Array, r: Array, axes: tuple[int, ...], keepdims: boo
     return out
 
 
-def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True) -> Array:
-    """Product of elements over ``axis`` (``where``/``initial``/``out`` as NumPy's)."""
+def _no_identity(x: Array, axes, name: str, where) -> None:
+    """NumPy's errors for ``initial=None``, a reduction told it has no identity: a where mask, an empty axis."""
+    rw.no_identity(name, None, where)
+    require_nonempty(x, axes, name)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=NO_INITIAL, where=True) -> Array:
+    """Product of elements over ``axis`` (``where``/``initial``/``out`` as NumPy's; ``initial=None``: no identity)."""
     x = _arr(a)
+    if initial is None:
+        _no_identity(x, reduce_axes(axis, x.ndim), "multiply", where)
+    initial = None if initial is NO_INITIAL else initial
     r = _reduce(rw.masked(x, where, 1), "prod", reduce_axes(axis, x.ndim), _numpy_dtype(np.prod, x, dtype),
                 keepdims)
     return rw.into(r if initial is None else (r * initial).astype(r.dtype), out)
@@ -234,26 +249,19 @@ def _nan_like(total: Array) -> Array:
     return broadcast_to(Array(ops.const_node(float("nan"), d, total.device)), total.shape)
 
 
-def _warn_no_items(n: int, ddof: int | None, where) -> None:
-    """NumPy's RuntimeWarning for a mean of no elements or a variance with ``n - ddof <= 0`` (the results are
-    NaN or inf). Only ``where=True`` is checked: a mask's counts are on the device, and reading them back would
-    end the laziness."""
-    if where is not True:
-        return
-    if ddof is None and n == 0:
-        warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=3)
-    elif ddof is not None and n - ddof <= 0:
-        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
-
-
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True) -> Array:
     """Arithmetic mean over ``axis`` (ints give float64 like NumPy; float32 on devices without float64);
     ``where`` averages only those elements (``reduction_where.py``)."""
     x = _arr(a)
     axes = mv.normalize_axes(axis, x.ndim)
+    empty_slices.warn_empty(x.shape, axes, where)
+    return _quiet_mean(x, axes, dtype, out, keepdims, where)
+
+
+def _quiet_mean(x: Array, axes: tuple[int, ...], dtype, out, keepdims: bool, where) -> Array:
+    """:func:`mean` without its warning (``var`` warns its own)."""
     n = math.prod(x.shape[a] for a in axes)
     d = _numpy_dtype(np.mean, x, dtype)
-    _warn_no_items(n, None, where)
     # NumPy sums float16 in float32 and casts the mean back: a float16 sum overflows past 65504
     acc = dt.float32 if dtype is None and x.dtype is dt.float16 else d
     counted = rw.count(x, where, axes, acc, False)
@@ -279,9 +287,9 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     axes = mv.normalize_axes(axis, x.ndim)
     n = math.prod(x.shape[a] for a in axes)
     d = _numpy_dtype(np.var, x, dtype)
-    _warn_no_items(n, ddof, where)
+    empty_slices.warn_empty(x.shape, axes, where, ddof)
     xd = x.astype(d) if x.dtype.kind != "c" else x  # complex: the mean of |x - mean|**2, a real number
-    centred = xd - (_mean(xd, axis=axes, keepdims=True, where=where) if mean is None else _arr(mean).astype(d))
+    centred = xd - (_quiet_mean(xd, axes, None, None, True, where) if mean is None else _arr(mean).astype(d))
     squares = centred * centred if x.dtype.kind != "c" else \
         ops.apply("real", centred) ** 2 + ops.apply("imag", centred) ** 2
     total = _reduce(rw.masked(squares, where, 0), "sum", axes, d, False)
@@ -305,9 +313,6 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     result = ops.apply("sqrt", var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
                                    correction=correction))
     return rw.into(result, out)
-
-
-_mean = mean  # var's parameter ``mean`` hides the function
 
 
 def ddof_or_correction(ddof, correction):

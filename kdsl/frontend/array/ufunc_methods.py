@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.frontend.array import left_folds, ops, ufunc_loops, unary_at
+from kdsl.frontend.array import comparison_folds, left_folds, ops, ufunc_loops, unary_at
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.movement import normalize_axis
@@ -42,9 +42,10 @@ from kdsl.frontend.array.ufunc_errors import input_casting_error, output_casting
 REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
           "logical_or": "any", "fmax": "nanmax", "fmin": "nanmin"}
 ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
-# associative ufuncs whose accumulate is a doubling scan of the ufunc itself (log2(n) lazy steps)
+# associative ufuncs whose accumulate is a doubling scan of the ufunc itself (log2(n) lazy steps; lcm's products
+# that wrap around combine in another order than NumPy's sequential fold, as in its reduce)
 DOUBLING = ("maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "logical_xor", "bitwise_and",
-            "bitwise_or", "bitwise_xor", "logaddexp", "logaddexp2")
+            "bitwise_or", "bitwise_xor", "logaddexp", "logaddexp2", "gcd", "lcm")
 # associative, commutative ufuncs without a kdsl reduction: reduce folds halves pairwise (log2(n) lazy steps)
 TREE = ("bitwise_and", "bitwise_or", "bitwise_xor", "logical_xor", "gcd", "lcm", "hypot")
 # reductions that are a shifted log-sum-exp (the forward algorithm's np.logaddexp.reduce), base e or 2
@@ -55,7 +56,6 @@ IDENTITY = {"add": 0, "subtract": None, "multiply": 1, "logical_and": True, "log
             "logaddexp": -np.inf, "logaddexp2": -np.inf}
 
 
-_UNSET: Any = object()  # reduce's initial when not passed (None is a value NumPy checks)
 
 
 def _kd() -> Any:
@@ -182,32 +182,37 @@ class Ufunc(WithAt):
         return self(x.reshape(x.shape + (1,) * y.ndim), y, **kwargs)
 
     def reduce(self, a: Any, axis: Any = 0, dtype: Any = None, out: Any = None, keepdims: bool = False,
-               initial: Any = _UNSET, where: Any = True, **kwargs: Any) -> Array:
+               initial: Any = np._NoValue, where: Any = True, **kwargs: Any) -> Array:
         """``op`` folded over ``axis`` (0 by default; None: all axes), as kdsl's reduction for it; NumPy's
-        order of arguments (``initial`` and ``where`` may be positional too). ``out`` must have the result's
-        shape, as NumPy's (ValueError: it is not broadcast to).
+        order of arguments (``initial`` and ``where`` may be positional too; ``initial=None``: no identity).
+        ``out`` must have the result's shape, as NumPy's (ValueError: it is not broadcast to).
 
         >>> import kdsl as kd
         >>> kd.maximum.reduce(kd.asarray([[1, 5], [7, 2]]), axis=1).tolist()
         [5, 7]
         """
         self._fold_arity("reduce")
-        if initial is not _UNSET:  # passed on only when given: each reduction has its own default
+        # only the arguments given reach the fold: each reduction has its own default
+        if initial is not np._NoValue:
             kwargs["initial"] = initial
         if where is not True:
             kwargs["where"] = where
+        return _into(self._reduced(a, axis, dtype, keepdims, **kwargs), out, self._name, "reduce")
+
+    def _reduced(self, a: Any, axis: Any, dtype: Any, keepdims: bool, **kwargs: Any) -> Array:
+        """:meth:`reduce`'s result, by the fold that fits the ufunc."""
+        if self._name in comparison_folds.COMPARISONS:  # bool operands only, as NumPy's loops
+            return comparison_folds.reduce(self._name, self._fn, a, axis, dtype, keepdims, **kwargs)
         if self._name in LOG_REDUCE or self._name in TREE:  # before FOLDS: hypot is reorderable (identity 0)
-            return _into(self._folded(asarray(a) if dtype is None else asarray(a).astype(dtype), axis, keepdims,
-                                      **kwargs), out, self._name, "reduce")
+            return self._folded(asarray(a) if dtype is None else asarray(a).astype(dtype), axis, keepdims, **kwargs)
         if self._name in left_folds.FOLDS:  # not associative: NumPy's left fold
-            return _into(left_folds.left_reduce(self._name, self._fn, a, axis, dtype, keepdims, **kwargs), out,
-                         self._name, "reduce")
+            return left_folds.left_reduce(self._name, self._fn, a, axis, dtype, keepdims, **kwargs)
         if self._name not in REDUCE:
-            raise _refuse(self._name, "reduce", REDUCE | LOG_REDUCE | dict.fromkeys(TREE + left_folds.FOLDS))
+            raise _refuse(self._name, "reduce", REDUCE | LOG_REDUCE | dict.fromkeys(TREE + left_folds.FOLDS
+                                                                                 + comparison_folds.COMPARISONS))
         if dtype is not None:
             kwargs["dtype"] = dtype
-        result = getattr(_kd(), REDUCE[self._name])(asarray(a), axis=axis, keepdims=keepdims, **kwargs)
-        return _into(result, out, self._name, "reduce")
+        return getattr(_kd(), REDUCE[self._name])(asarray(a), axis=axis, keepdims=keepdims, **kwargs)
 
     def _folded(self, x: Array, axis: Any, keepdims: bool, initial: Any = None, where: Any = True,
                 **kwargs: Any) -> Array:
@@ -278,8 +283,9 @@ class Ufunc(WithAt):
         [6, 4, 10, 18]
         """
         self._fold_arity("reduceat")
-        if self._name not in REDUCE and self._name not in left_folds.FOLDS:
-            raise _refuse(self._name, "reduceat", REDUCE | dict.fromkeys(left_folds.FOLDS))
+        folds = REDUCE | LOG_REDUCE | dict.fromkeys(TREE + left_folds.FOLDS + comparison_folds.COMPARISONS)
+        if self._name not in folds:  # reduceat is reduce of each slice: every ufunc with a reduce has it
+            raise _refuse(self._name, "reduceat", folds)
         kd = _kd()
         x = asarray(a)
         ax = axis + x.ndim if axis < 0 else axis
@@ -294,10 +300,13 @@ class Ufunc(WithAt):
             shape = x.shape[:ax] + (0,) + x.shape[ax + 1:]
             return _into(kd.zeros(shape, dtype=probe.dtype, device=x.device), out, self._name, "reduceat")
         parts = []
+        # NumPy's reduceat starts each fold from its first element, not add's identity +0.0: all -0.0 stays -0.0
+        start: dict[str, Any] = {"initial": -0.0} if self._name == "add" and np.dtype(
+            kd.dtype(dtype).np if dtype is not None else x.dtype.np).kind in "fc" else {}
         for k, lo in enumerate(starts):
             hi = starts[k + 1] if k + 1 < len(starts) else n
             if hi > lo:
-                parts.append(self.reduce(x[lead + (slice(lo, hi),)], axis=ax, dtype=dtype))
+                parts.append(self.reduce(x[lead + (slice(lo, hi),)], axis=ax, dtype=dtype, **start))
             else:
                 parts.append(x[lead + (lo,)] if dtype is None else x[lead + (lo,)].astype(dtype))
         return _into(kd.stack(parts, axis=ax), out, self._name, "reduceat")
@@ -310,6 +319,8 @@ class Ufunc(WithAt):
         [1, 2, 6, 24]
         """
         self._fold_arity("accumulate")
+        if self._name in comparison_folds.COMPARISONS:  # bool operands only, as NumPy's loops
+            return _into(comparison_folds.accumulate(self._name, a, axis, dtype), out, self._name, "accumulate")
         if self._name in left_folds.FOLDS:  # not associative: NumPy's left fold
             return _into(left_folds.left_accumulate(self._name, self._fn, a, axis, dtype), out, self._name,
                          "accumulate")
@@ -318,7 +329,8 @@ class Ufunc(WithAt):
             return _into(self._doubling(x if dtype is None else x.astype(dtype), axis), out, self._name,
                          "accumulate")
         if self._name not in ACCUMULATE:
-            raise _refuse(self._name, "accumulate", ACCUMULATE | dict.fromkeys(DOUBLING + left_folds.FOLDS))
+            raise _refuse(self._name, "accumulate", ACCUMULATE | dict.fromkeys(DOUBLING + left_folds.FOLDS
+                                                                                   + comparison_folds.COMPARISONS))
         return _into(getattr(_kd(), ACCUMULATE[self._name])(x, axis=axis, dtype=dtype), out, self._name,
                      "accumulate")
 

@@ -52,7 +52,7 @@ def test_messages():
     x = kd.asarray(np.ones((4, 3)))
     with pytest.raises(ValueError, match="wrong number of dimensions: Found 2 but expected 1"):
         kd.add.reduce(x, axis=0, out=kd.zeros((1, 3)))
-    with pytest.raises(ValueError, match="non-broadcastable output operand"):
-        kd.add.reduce(x, axis=0, out=kd.zeros((1,)))
+    with pytest.raises(ValueError, match=r"out has shape \(1,\) but the result has shape \(3,\)"):
+        kd.add.reduce(x, axis=0, out=kd.zeros((1,)))  # NumPy 2.4: its iterator's "requires a reduction" message
     empty = kd.zeros((0, 3))
     np.testing.assert_array_equal(kd.add.reduce(empty, out=kd.ones((3,))).numpy(), np.zeros(3))

@@ -95,7 +95,7 @@ def round(a, decimals: int = 0, out=None):
     """Round half to even to ``decimals`` places (NumPy's ``round``: scale, rint, unscale; ints unchanged);
     ``out`` (a kdsl array) takes the result, as NumPy's."""
     if out is not None:
-        from kdsl.frontend.array.ufunc_methods import written_into  # cycle: that module wraps this one's functions
+        from kdsl.frontend.array.ufunc_arguments import written_into  # cycle: that module wraps this one's functions
 
         return written_into(round(a, decimals), out, True, "same_kind", "round")
     x, decimals = a, operator.index(decimals)  # NumPy: TypeError for round(x, 1.5)
@@ -143,7 +143,7 @@ def clip(a, a_min=_NO_BOUND, a_max=_NO_BOUND, out=None, *, min=_NO_BOUND, max=_N
     casting, mask, dtype = _clip_keywords(kwargs)
     x = a
     if dtype is not None:
-        from kdsl.frontend.array.ufunc_methods import cast_input  # cycle: that module wraps this one's functions
+        from kdsl.frontend.array.ufunc_arguments import cast_input  # cycle: that module wraps this one's functions
 
         x = cast_input("clip", 0, asarray(x), dtype, casting)
     lo, hi = _beyond_range(x, lo, -1), _beyond_range(x, hi, 1)
@@ -155,7 +155,7 @@ def clip(a, a_min=_NO_BOUND, a_max=_NO_BOUND, out=None, *, min=_NO_BOUND, max=_N
         result = asarray(result).astype(dtype)
     if out is None and mask is True:
         return result
-    from kdsl.frontend.array.ufunc_methods import written_into  # cycle: that module wraps this one's functions
+    from kdsl.frontend.array.ufunc_arguments import written_into  # cycle: that module wraps this one's functions
 
     return written_into(asarray(result), out, mask, casting, "clip")
 
@@ -176,7 +176,7 @@ def _bounds(a_min, a_max, lo, hi):
 
 def _clip_keywords(kwargs: dict):
     """NumPy's ufunc keywords ``clip`` takes: (casting, where, dtype); ``order``/``subok`` change nothing."""
-    from kdsl.frontend.array.ufunc_methods import check_keywords  # cycle: that module wraps this one's functions
+    from kdsl.frontend.array.ufunc_arguments import check_keywords  # cycle: that module wraps this one's functions
 
     unknown = sorted(set(kwargs) - {"casting", "where", "dtype", "order", "subok"})
     if unknown:

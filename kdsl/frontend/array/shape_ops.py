@@ -165,7 +165,7 @@ def concatenate(arrays, /, axis: int | None = 0, out=None, *, dtype=None, castin
     NumPy's (the inputs must cast to ``dtype``, the result to ``out``, under ``casting``)."""
     _check_casting(casting)
     if out is not None:
-        from kdsl.frontend.array.ufunc_methods import written_into  # cycle: that module builds on this one
+        from kdsl.frontend.array.ufunc_arguments import written_into  # cycle: that module builds on this one
 
         if dtype is not None:
             raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")

@@ -23,7 +23,6 @@ otherwise, as NumPy's. A method a ufunc lacks in kdsl raises ``TypeError`` namin
 
 from __future__ import annotations
 
-import inspect
 import math
 import sys
 from collections.abc import Callable, MutableMapping
@@ -31,12 +30,20 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.frontend.array import comparison_folds, left_folds, ops, ufunc_loops, unary_at
+from kdsl.frontend.array import comparison_folds, left_folds, ufunc_loops, unary_at
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.scatter import WithAt
-from kdsl.frontend.array.ufunc_errors import input_casting_error, output_casting_error
+from kdsl.frontend.array.ufunc_arguments import (
+    cast_input,
+    check_keywords,
+    ellipsis_out,
+    loop_dtype,
+    method_into,
+    ufunc_signature,
+    written_into,
+)
 
 # ufunc.reduce / ufunc.accumulate -> the kdsl function that computes it
 REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
@@ -197,7 +204,7 @@ class Ufunc(WithAt):
             kwargs["initial"] = initial
         if where is not True:
             kwargs["where"] = where
-        return _into(self._reduced(a, axis, dtype, keepdims, **kwargs), out, self._name, "reduce")
+        return method_into(self._reduced(a, axis, dtype, keepdims, **kwargs), out, self._name, "reduce")
 
     def _reduced(self, a: Any, axis: Any, dtype: Any, keepdims: bool, **kwargs: Any) -> Array:
         """:meth:`reduce`'s result, by the fold that fits the ufunc."""
@@ -298,7 +305,7 @@ class Ufunc(WithAt):
         if not starts:  # no indices: an empty axis, in the dtype a reduction gives (a lazy probe, never run)
             probe = self.reduce(kd.zeros((1,), dtype=x.dtype, device=x.device), dtype=dtype)
             shape = x.shape[:ax] + (0,) + x.shape[ax + 1:]
-            return _into(kd.zeros(shape, dtype=probe.dtype, device=x.device), out, self._name, "reduceat")
+            return method_into(kd.zeros(shape, dtype=probe.dtype, device=x.device), out, self._name, "reduceat")
         parts = []
         # NumPy's reduceat starts each fold from its first element, not add's identity +0.0: all -0.0 stays -0.0
         start: dict[str, Any] = {"initial": -0.0} if self._name == "add" and np.dtype(
@@ -309,7 +316,7 @@ class Ufunc(WithAt):
                 parts.append(self.reduce(x[lead + (slice(lo, hi),)], axis=ax, dtype=dtype, **start))
             else:
                 parts.append(x[lead + (lo,)] if dtype is None else x[lead + (lo,)].astype(dtype))
-        return _into(kd.stack(parts, axis=ax), out, self._name, "reduceat")
+        return method_into(kd.stack(parts, axis=ax), out, self._name, "reduceat")
 
     def accumulate(self, a: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Array:
         """The running ``op`` along ``axis`` (0 by default), as kdsl's scan for it.
@@ -320,18 +327,18 @@ class Ufunc(WithAt):
         """
         self._fold_arity("accumulate")
         if self._name in comparison_folds.COMPARISONS:  # bool operands only, as NumPy's loops
-            return _into(comparison_folds.accumulate(self._name, a, axis, dtype), out, self._name, "accumulate")
+            return method_into(comparison_folds.accumulate(self._name, a, axis, dtype), out, self._name, "accumulate")
         if self._name in left_folds.FOLDS:  # not associative: NumPy's left fold
-            return _into(left_folds.left_accumulate(self._name, self._fn, a, axis, dtype), out, self._name,
+            return method_into(left_folds.left_accumulate(self._name, self._fn, a, axis, dtype), out, self._name,
                          "accumulate")
         x = asarray(a)
         if self._name in DOUBLING:
-            return _into(self._doubling(x if dtype is None else x.astype(dtype), axis), out, self._name,
+            return method_into(self._doubling(x if dtype is None else x.astype(dtype), axis), out, self._name,
                          "accumulate")
         if self._name not in ACCUMULATE:
             raise _refuse(self._name, "accumulate", ACCUMULATE | dict.fromkeys(DOUBLING + left_folds.FOLDS
                                                                                    + comparison_folds.COMPARISONS))
-        return _into(getattr(_kd(), ACCUMULATE[self._name])(x, axis=axis, dtype=dtype), out, self._name,
+        return method_into(getattr(_kd(), ACCUMULATE[self._name])(x, axis=axis, dtype=dtype), out, self._name,
                      "accumulate")
 
     def _doubling(self, x: Array, axis: int) -> Array:
@@ -365,132 +372,8 @@ class Ufunc(WithAt):
         return f"<kdsl ufunc {self._name!r}>"
 
 
-CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 # NumPy's type codes of the dtypes kdsl holds (Ufunc.types lists only the loops made of these)
 _LOOP_CODES = frozenset("?bBhHiIlLqQefdFD")
-ORDERS = ("K", "A", "C", "F")
-
-
-def ufunc_signature(fn: Callable[..., Any], nin: int) -> inspect.Signature:
-    """The signature NumPy documents for a ufunc: the inputs (positional only), ``out`` and the keywords,
-    then the function's own keyword-only parameters (``vecdot``'s ``axis``)."""
-    inputs = ["x"] if nin == 1 else [f"x{i + 1}" for i in range(nin)]
-    params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_ONLY) for n in inputs]
-    params.append(inspect.Parameter("out", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None))
-    keywords = {"where": True, "casting": "same_kind", "order": "K", "dtype": None, "subok": True, "signature": None}
-    try:
-        own = [p for p in inspect.signature(fn).parameters.values() if p.kind is inspect.Parameter.KEYWORD_ONLY]
-    except (TypeError, ValueError):
-        own = []
-    keywords.update({p.name: p.default for p in own if p.name not in keywords})
-    params += [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=d) for n, d in keywords.items()]
-    return inspect.Signature(params)
-
-
-def cast_input(name: str, i: int, a: Array, dtype: Any, casting: str) -> Array:
-    """Input ``i`` in the loop's ``dtype``, after NumPy's ``casting`` check (its UFuncTypeError)."""
-    want = np.dtype(getattr(dtype, "np", dtype))
-    if not np.can_cast(a.dtype.np, want, casting):  # type: ignore[arg-type]
-        raise input_casting_error(name, i, a.dtype, want, casting,
-                                  "pass casting='unsafe' or cast the input with astype")
-    return a.astype(dtype)
-
-
-def check_keywords(name: str, casting: str, order: str) -> None:
-    """NumPy's ValueErrors for a ``casting`` or ``order`` it does not know."""
-    if casting not in CASTINGS:
-        raise ValueError(f"{name}: casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe' "
-                         f"(got {casting!r})")
-    if order not in ORDERS and not (isinstance(order, str) and order.upper() in ORDERS):
-        raise ValueError(f"{name}: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-
-
-def loop_dtype(name: str, dtype: Any, signature: Any) -> Any:
-    """The dtype a ufunc call computes in: ``dtype=``, or a ``signature=`` naming one dtype for every operand
-    (``"dd->d"``, ``(np.float64, None, np.float64)``, ``np.float32``); kdsl has one loop per dtype, so a
-    signature that mixes dtypes raises ``TypeError`` naming ``dtype=`` as the way."""
-    if signature is None:
-        return dtype
-    if dtype is not None:
-        raise TypeError("cannot specify both 'signature' and 'dtype'")
-    if isinstance(signature, str):
-        entries: tuple[Any, ...] = tuple(c for c in signature if c not in "->, ")
-    elif isinstance(signature, tuple):
-        entries = signature
-    else:
-        entries = (signature,)
-    found = {np.dtype(getattr(e, "np", e)) for e in entries if e is not None}
-    if len(found) != 1:
-        raise TypeError(f"{name}(signature={signature!r}): kdsl computes every operand in one dtype; pass that "
-                        "one as dtype= (or cast the inputs with astype)")
-    return found.pop()
-
-
-def ellipsis_out(out: Any) -> Any:
-    """NumPy's ``out=...`` (return an array, never a scalar: what kdsl always returns) as ``out=None``; an
-    ``...`` inside an ``out`` tuple is NumPy's TypeError."""
-    if out is Ellipsis:
-        return None
-    if isinstance(out, tuple) and any(o is Ellipsis for o in out):
-        raise TypeError("must use `...` as `out=...` and not per-operand/in a tuple")
-    return out
-
-
-def written_into(result: Array, out: Any, where: Any, casting: str, name: str) -> Array:
-    """``result`` put into ``out`` where ``where`` holds (NumPy's ufunc ``out=``/``where=``)."""
-    from kdsl.frontend.array.ops import where as select  # cycle: ops builds on this module's package
-
-    if out is not None and not isinstance(out, Array):
-        raise TypeError(f"{name}(out=...) must be a kdsl Array (a NumPy out would mean a copy to the host)")
-    if out is not None and not np.can_cast(result.dtype.np, out.dtype.np, casting):  # type: ignore[arg-type]
-        raise output_casting_error(name, result.dtype, out.dtype, casting,
-                                   "pass an out of the result's dtype, or casting='unsafe'")
-    if where is not True:
-        kept = out if out is not None else Array(ops.const_node(0, result.dtype, result.device))
-        result = select(asarray(where) if not isinstance(where, (Array, bool)) else where, result, kept)
-    if out is None:
-        return result
-    if _broadcast(out.shape, result.shape) != out.shape:  # out may be larger: the inputs broadcast to it
-        raise ValueError(f"non-broadcastable output operand with shape {out.shape} doesn't match the broadcast "
-                         f"shape {result.shape}")
-    out[...] = result  # NumPy broadcasts the inputs to out's shape (np.add([1, 2], 1, out=zeros((3, 2))))
-    return out
-
-
-def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
-    """The broadcast shape of ``a`` and ``b``, None where they do not broadcast."""
-    try:
-        return tuple(np.broadcast_shapes(a, b))
-    except ValueError:
-        return None
-
-
-def _into(result: Array, out: Any, name: str, method: str) -> Array:
-    """NumPy's ``out=`` of ``reduce``/``accumulate``/``reduceat``: the result written into a kdsl array of its
-    shape (which is returned). NumPy never broadcasts a method's result into ``out``, so another shape is its
-    ValueError (``np.add.reduce(a, axis=0, out=zeros(a.shape))`` would otherwise fill every row)."""
-    out = ellipsis_out(out)
-    if out is None:
-        return result
-    target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
-    if not isinstance(target, Array):
-        raise TypeError("out= must be a kdsl Array")
-    if target.shape != result.shape:
-        raise _out_shape_error(name, method, target.shape, result.shape)
-    target[...] = result
-    return target
-
-
-def _out_shape_error(name: str, method: str, got: tuple[int, ...], want: tuple[int, ...]) -> ValueError:
-    """NumPy's ValueError for a method's ``out`` of the wrong shape (its wording for each method)."""
-    if method == "reduce" and len(got) != len(want):
-        return ValueError(f"output parameter for reduction operation {name} has the wrong number of dimensions: "
-                          f"Found {len(got)} but expected {len(want)}")
-    if method == "accumulate":
-        return ValueError(f"provided out is the wrong size for the accumulation (out has shape {got}, the "
-                          f"result {want})")
-    return ValueError(f"{name}.{method}: out has shape {got} but the result has shape {want} (NumPy does not "
-                      "broadcast the result into out)")
 
 
 def wrap(namespace: MutableMapping[str, Any]) -> None:

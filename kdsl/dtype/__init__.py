@@ -118,9 +118,10 @@ class DType:
             raise TypeError(f"array annotations use bare colons, one per dimension: {self!r}[:, :]")
         return ArrayType(self, len(dims))
 
-    def __call__(self, value: Any) -> Any:
-        """Convert like NumPy: ``kd.f32(2)`` is ``np.float32(2)`` (inside a kernel: a cast)."""
-        return self.np.type(value)
+    def __call__(self, *args: Any) -> Any:
+        """Convert like NumPy: ``kd.f32(2)`` is ``np.float32(2)`` (inside a kernel: a cast); NumPy's other forms
+        too: ``kd.float32()`` is 0.0 and ``kd.complex64(1, 2)`` is ``1+2j`` (real and imaginary parts)."""
+        return self.np.type(*args)
 
     def __instancecheck__(self, obj: Any) -> bool:
         """``isinstance(x, kd.float64)`` as NumPy's ``isinstance(x, np.float64)``: the dtype stands for its

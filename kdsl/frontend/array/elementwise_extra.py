@@ -204,14 +204,25 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan:
     [True, True, True]
     """
     dev = ops.device_of((a, b))
+    a_in, b_in = a, b
     a, b = as_arrays(a, b, device=dev)
-    d = promotion.result_dtype(np.multiply, promotion.promote(a.dtype, b.dtype), 1.0)
+    d = promotion.result_dtype(np.multiply, _weak_result(a_in, a, b_in, b), 1.0)
     x, y = a.astype(d), b.astype(d)
     close = (apply("abs", x - y) <= atol + rtol * apply("abs", y)) & apply("isfinite", y)
     out = close | (x == y)
     if equal_nan:
         out = out | (apply("isnan", x) & apply("isnan", y))
     return out
+
+
+def _weak_result(a_in: Any, a: Array, b_in: Any, b: Array) -> Any:
+    """The dtype ``a - b`` compares in, with Python scalars weak as NumPy's NEP 50 has them (``isclose(f32, 2)``
+    compares in float32, not in the float64 that an int array would promote float32 to); a Python scalar where
+    both are."""
+    ops_ = [x if type(x) in (int, float, complex) else arr.dtype for x, arr in ((a_in, a), (b_in, b))]
+    if not any(isinstance(x, dt.DType) for x in ops_):
+        return promotion.promote(a.dtype, b.dtype)
+    return promotion.result_dtype(np.add, *ops_)
 
 
 def allclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Array:

@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.errors import shape_text
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
@@ -45,7 +46,7 @@ def gather(a: Array, *indices) -> Array:
         shape = ops.broadcast_shapes(*(i.shape for i in idxs))
     except ValueError:
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
-                         f"{' '.join(str(i.shape) for i in idxs)}") from None
+                         f"{' '.join(shape_text(i.shape) for i in idxs)}") from None
     k = len(idxs)
     lead = math.prod(a.shape[:k])
     flat, rows = idxs[-1], a  # one index: the kernel wraps negative rows itself

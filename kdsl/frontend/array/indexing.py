@@ -107,6 +107,15 @@ def _plain(key) -> bool:
     return True
 
 
+def _tuples_as_lists(key):
+    """Tuples inside a tuple key as the lists NumPy takes them for: only the outer tuple separates the axes, an
+    inner one is an index sequence (``x[:, (0, 2)]`` is ``x[:, [0, 2]]``, ``x[((0, 1),)]`` is ``x[[0, 1]]``).
+    Other keys as they are."""
+    if key.__class__ is not tuple or not any(isinstance(k, tuple) for k in key):
+        return key
+    return tuple(list(k) if isinstance(k, tuple) else k for k in key)
+
+
 def _ranges_as_arrays(key):
     """``range`` objects in a key as the integer arrays NumPy makes of them (``p[range(n), y]``, the
     cross-entropy idiom); other keys as they are."""
@@ -136,6 +145,7 @@ def _is_scalar_index(k) -> bool:
 
 
 def getitem(a: Array, key) -> Array:
+    key = _tuples_as_lists(key)
     key_limits.check(key, a.ndim)
     if _plain(key):
         return _basic(a, key)
@@ -275,6 +285,7 @@ def setitem(a: Array, key, value) -> Array:
     ...
     OverflowError: Python integer 1099511627776 out of bounds for int32
     """
+    key = _tuples_as_lists(key)
     key_limits.check(key, a.ndim)
     if not _plain(key):  # (a plain key, a loop's u[1:-1] = v, skips the checks for masks and index arrays)
         booleans = scalar_bool_index.split(key, a.ndim)

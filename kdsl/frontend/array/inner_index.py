@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from kdsl.errors import shape_text
 from kdsl.frontend.array import scatter
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.index_gather import gather
@@ -105,7 +106,7 @@ def _index_shape(p: Plan) -> tuple[int, ...]:
         return np.broadcast_shapes(*shapes)
     except ValueError:
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
-                         f"{' '.join(map(str, shapes))}") from None
+                         f"{' '.join(map(shape_text, shapes))}") from None
 
 
 def _block_to(x: Array, k: int, position: int) -> Array:

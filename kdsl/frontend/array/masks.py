@@ -33,6 +33,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.engine.lower_scan import compact_tile
+from kdsl.errors import shape_text
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.clip_modes import index_dtype
@@ -282,8 +283,8 @@ def setmask(a: Array, mask: Any, value: Any) -> Array:
         lead = vshape[:max(0, len(vshape) - len(rest) - 1)]  # NumPy drops leading 1s of the value
         tail = zip(vshape[::-1], (0, *rest)[::-1], strict=False)  # the value may have fewer axes
         if any(n != 1 for n in lead) or any(n not in (1, r) for n, r in tail):
-            raise ValueError(f"shape mismatch: value array of shape {vshape} could not be broadcast to indexing "
-                             f"result of shape {(0, *rest)}")
+            raise ValueError(f"shape mismatch: value array of shape {shape_text(vshape)} could not be "
+                             f"broadcast to indexing result of shape {shape_text((0, *rest))}")
         return a
     lead_one = len(vshape) <= len(rest) or all(n == 1 for n in vshape[:len(vshape) - len(rest)])
     if lead_one:  # the same value(s) for every selected row

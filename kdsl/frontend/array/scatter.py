@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.errors import shape_text
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array import (
     ops,
@@ -371,7 +372,7 @@ def assign_rows(a: Array, keys: tuple, value: Any) -> Array:
         shape = ops.broadcast_shapes(*(ix.shape for ix in idxs))
     except ValueError:
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
-                         f"{' '.join(str(ix.shape) for ix in idxs)}") from None
+                         f"{' '.join(shape_text(ix.shape) for ix in idxs)}") from None
     rest = a.shape[k:]
     v = _assigned(value, a, shape + rest)
     lead = int(np.prod(a.shape[:k], dtype=np.int64))
@@ -424,8 +425,8 @@ def broadcast_values(v: Array, shape: tuple[int, ...]) -> Array:
     try:
         return broadcast_to(v, shape)
     except ValueError:
-        raise ValueError(f"shape mismatch: value array of shape {v.shape} could not be broadcast to indexing "
-                         f"result of shape {shape}") from None
+        raise ValueError(f"shape mismatch: value array of shape {shape_text(v.shape)} could not be broadcast "
+                         f"to indexing result of shape {shape_text(shape)}") from None
 
 
 __all__: Sequence[str] = ["add", "bincount", "histogram", "maximum", "minimum", "subtract"]

@@ -104,16 +104,22 @@ def moveaxis(a, source, destination) -> Array:
     """Move axes ``source`` (an int or a tuple) to the positions ``destination`` (a view)."""
     a = _arr(a)
     src, dst = _axes_argument(source), _axes_argument(destination)
-    s = [_moved_axis(k, a.ndim, "source") for k in src]  # axes first, as NumPy: an AxisError before the count
-    d = [_moved_axis(k, a.ndim, "destination") for k in dst]
+    # Each argument whole (its range, then its repeats), then the count: the order of NumPy's checks.
+    s = _distinct_axes([_moved_axis(k, a.ndim, "source") for k in src], "source")
+    d = _distinct_axes([_moved_axis(k, a.ndim, "destination") for k in dst], "destination")
     if len(src) != len(dst):
         raise ValueError("`source` and `destination` arguments must have the same number of elements")
-    if len(set(s)) != len(s) or len(set(d)) != len(d):
-        raise ValueError(f"repeated axis in moveaxis({source}, {destination})")
     order = [k for k in range(a.ndim) if k not in s]
     for to, frm in sorted(zip(d, s, strict=True)):
         order.insert(to, frm)
     return a.transpose(tuple(order))
+
+
+def _distinct_axes(axes: list[int], argname: str) -> list[int]:
+    """``axes`` if no axis repeats; otherwise NumPy's ValueError naming the argument."""
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"repeated axis in `{argname}` argument")
+    return axes
 
 
 def _axes_argument(axes) -> tuple:

@@ -28,6 +28,7 @@ from kdsl import dtype as dt
 from kdsl.dtype import promotion
 from kdsl.frontend.array import (
     ellipsis_mask,
+    index_assignment,
     inner_index,
     inner_mask,
     key_limits,
@@ -36,7 +37,6 @@ from kdsl.frontend.array import (
     ops,
     scalar_bool_index,
     scalar_index,
-    scatter,
 )
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
@@ -333,9 +333,9 @@ def _special_setitem(a: Array, key, value) -> Array | None:
     scalar = scalar_index.split(key, a.ndim)
     if scalar is not None:  # 0-d integer kdsl arrays anywhere in a basic key: treated as ints
         return scalar_index.set(a, scalar, value)
-    rows = scatter.int_array_key(key) if _array_key(key)[0] is not None else None
+    rows = index_assignment.int_array_key(key) if _array_key(key)[0] is not None else None
     if rows is not None:  # integer arrays on the leading axes: a gather-based scatter
-        return scatter.assign_rows(a, rows, value)
+        return index_assignment.assign_rows(a, rows, value)
     inner = inner_index.plan(key, a.ndim)
     if inner is not None:  # integer arrays anywhere else (a[:, idx] = v, a[idx, 1:] = v): axes moved first
         return inner_index.set(a, inner, value)

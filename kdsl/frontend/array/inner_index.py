@@ -2,9 +2,10 @@
 
 NumPy's advanced indexing anywhere in a key. The key is split into a basic key (each index array replaced by
 ``:``), applied first as a view; the indexed axes of that view are moved first, gathered with the leading-axes
-:func:`kdsl.frontend.array.index_gather.gather` (or written with :func:`kdsl.frontend.array.scatter.assign_rows`),
-and the axes of the index result are moved to where NumPy puts them: in place of the index arrays when the
-advanced indices (arrays and ints) are adjacent in the key, else first.
+:func:`kdsl.frontend.array.index_gather.gather` (or written with
+:func:`kdsl.frontend.array.index_assignment.assign_rows`), and the axes of the index result are moved to where
+NumPy puts them: in place of the index arrays when the advanced indices (arrays and ints) are adjacent in the key,
+else first.
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -26,7 +27,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from kdsl.errors import shape_text
-from kdsl.frontend.array import scatter
+from kdsl.frontend.array import index_assignment
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.index_gather import gather
 
@@ -41,7 +42,7 @@ class Plan(NamedTuple):
 
 
 def _index_array(k: Any) -> bool:
-    return scatter.is_int_index_array(k)  # the same test a[idx] = v uses
+    return index_assignment.is_int_index_array(k)  # the same test a[idx] = v uses
 
 
 def _int(k: Any) -> bool:
@@ -154,7 +155,7 @@ def set(a: Array, p: Plan, value: Any) -> Array:  # noqa: A001 - get/set pair, a
     index = _index_shape(p)
     others = tuple(n for i, n in enumerate(region.shape) if i not in p.axes)
     selection = others[:p.position] + index + others[p.position:]  # a[key]'s shape
-    v = scatter.broadcast_values(checked_value(value, region), selection)
+    v = index_assignment.broadcast_values(checked_value(value, region), selection)
     with _axes_named(p):
-        moved = scatter.assign_rows(region.transpose(order), p.indices, _block_from(v, len(index), p.position))
+        moved = index_assignment.assign_rows(region.transpose(order), p.indices, _block_from(v, len(index), p.position))
     return setitem(a, p.basic, moved.transpose(tuple(int(i) for i in np.argsort(order))))

@@ -4,7 +4,7 @@ Each one changes the kdsl Array it is given, as NumPy's do (a view writes throug
 as ``a[key] = v`` does), and returns None. The new values are lazy like any kdsl result:
 
 * ``put`` and ``put_along_axis`` are a scatter of the values to flat positions, built on the buffered
-  assignment of ``a[idx] = v`` (:func:`kdsl.frontend.array.scatter.write_rows`: a stable sort of the positions
+  assignment of ``a[idx] = v`` (:func:`kdsl.frontend.array.index_assignment.write_rows`: a stable sort of the positions
   and two binary searches; where positions repeat, the last value wins as in NumPy).
 * ``putmask`` and ``place`` are one fused ``where`` over the array (``place`` numbers the selected elements with
   a running count first).
@@ -34,10 +34,10 @@ from kdsl.frontend.array import math as km
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import arange, asarray
+from kdsl.frontend.array.index_assignment import broadcast_values, write_rows
 from kdsl.frontend.array.indexing import checked_value
 from kdsl.frontend.array.inplace import store_inplace
 from kdsl.frontend.array.reductions import cumsum
-from kdsl.frontend.array.scatter import broadcast_values, write_rows
 from kdsl.frontend.array.shape_ops import broadcast_to
 from kdsl.frontend.array.sorting import take
 

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from kdsl.frontend.array import scatter
+from kdsl.frontend.array import index_assignment
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.index_gather import gather
 
@@ -109,6 +109,6 @@ def set(a: Array, parts: ScalarKey, value: Any) -> Array:  # noqa: A001 - get/se
     else:
         new = get(moved, ScalarKey(tuple(range(len(parts.axes))), parts.indices, ()))
         new[parts.rest] = value
-    out = scatter.assign_rows(moved, parts.indices, new)
+    out = index_assignment.assign_rows(moved, parts.indices, new)
     return out if inverse == tuple(range(a.ndim)) else Array(out.transpose(inverse)._n)
 

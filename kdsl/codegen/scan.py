@@ -32,6 +32,7 @@ from kdsl.codegen import glsl, scan_blocked, scan_workgroup
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import counted_loop, grid_loop, index_vars
 from kdsl.codegen.ops import render_cast
+from kdsl.codegen.scan_workgroup import running_identity
 from kdsl.ir.kernels import LOCAL, Scan
 from kdsl.ir.view import View
 
@@ -72,7 +73,7 @@ def render(k: Scan) -> str:
     inner = ExprRenderer(buffers, prefix="v")
     v = inner.value(k.expr, k.shape, idx)
     x = render_cast(v, t, out_t) if t is not out_t else v
-    ident = glsl.literal(identity, out_t)
+    ident = glsl.literal(running_identity(k.op, identity, out_t), out_t)
     step = inner.lines + [f"acc = {scan_workgroup.complex_product(out_t, ident, 'acc', x)};" if sym == "*" and
                           out_t.kind == "c" else f"acc = (acc {sym} {x});"]
     body = outer.lines + [f"{c} acc = {ident};"]

@@ -54,6 +54,18 @@ from kdsl.ir.view import View
 _OPERATORS = {"sum": ("+", 0, "Add"), "prod": ("*", 1, "Mul")}
 
 
+def running_identity(op: str, identity: int, t: dt.DType) -> float | complex | int:
+    """The value a running ``op`` starts from: -0.0 for float sums, since ``-0.0 + x`` is ``x`` for every ``x``
+    (NumPy's cumsum starts from the first element: ``cumsum([-0.0])`` is -0.0; from +0.0 an H200 gave 0.0).
+
+    >>> running_identity("sum", 0, dt.float32), running_identity("prod", 1, dt.float32)
+    (-0.0, 1)
+    """
+    if op != "sum" or t.kind not in "fc":
+        return identity
+    return complex(-0.0, -0.0) if t.kind == "c" else -0.0
+
+
 def complex_product(t: dt.DType, ident: str, acc: str, x: str) -> str:
     """GLSL of a complex running product's step ``acc * x``, where a product still at the identity takes ``x``
     itself: NumPy's cumprod starts from the first element, and the textbook ``(1 + 0j) * x`` of an infinite
@@ -132,7 +144,7 @@ class ScanWriter:
         # a compaction counts its 0/1 flags in int32 (positions of an array of fewer than 2**31 elements)
         self.t = dt.int32 if k.phase == "compact" else k.out_dtype
         self.c = self.t.glsl_compute
-        self.ident = glsl.literal(identity, self.t)
+        self.ident = glsl.literal(running_identity(k.op, identity, self.t), self.t)
 
     def comb(self, a: str, b: str) -> str:
         if self.sym == "*" and self.t.kind == "c":

@@ -130,7 +130,9 @@ def test_keywords(name):
     x = kd.asarray(a)
     with np.errstate(all="ignore"):
         check(kf.reduce(x, axis=1, keepdims=True), nf.reduce(a, axis=1, keepdims=True), True)
-        check(kf.reduce(x, axis=(0,), dtype=kd.float32), nf.reduce(a, axis=(0,), dtype=np.float32), True)
+        # (float power through np_reduce: NumPy 2.5.2's own float power.reduce is wrong on the H200 machine's CPU,
+        # and this test failed there once the data, which depend on the test order, hit it)
+        check(kf.reduce(x, axis=(0,), dtype=kd.float32), np_reduce(name, a.astype(np.float32), axis=0), True)
         check(kf.reduce(x, axis=()), nf.reduce(a, axis=()), True)
         check(kf.reduce(x, axis=1, initial=2), nf.reduce(a, axis=1, initial=2), True)
         mask = np.array([True, False, True, True])

@@ -47,3 +47,10 @@ def test_complex_and_non_contiguous():
     _same_sign(got.imag, want.imag)
     real = np.full((6, 8), -0.0, np.float32)
     _same_sign(kd.sum(kd.asarray(real)[::2, 1::3].T, axis=1).numpy(), np.sum(real[::2, 1::3].T, axis=1))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("axis", [0, 1])
+def test_cumsum_keeps_a_leading_run_of_negative_zeros(dtype, axis):
+    host = np.array([[-0.0, -0.0, 1.5, -0.0], [-0.0, -0.0, -0.0, -0.0], [-0.0, 2.0, -2.0, -0.0]], dtype)
+    _same_sign(kd.cumsum(kd.asarray(host), axis=axis).numpy(), np.cumsum(host, axis=axis))

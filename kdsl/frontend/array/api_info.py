@@ -15,7 +15,7 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -27,51 +27,18 @@ from kdsl.dtype.byte_order import native_only
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 
+# finfo/iinfo live in machine_limits.py; they are named here too, with the standard's other inspection functions
+from kdsl.frontend.array.machine_limits import (  # noqa: F401 - re-exported
+    NUMPY_FINFO,
+    finfo,
+    finfo_object,
+    iinfo,
+    iinfo_object,
+)
+
 API_VERSION = "2024.12"
 # The versions whose namespace kdsl is (``x.__array_namespace__(api_version=...)`` accepts them).
 API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
-
-
-# NumPy's finfo attributes beyond the standard's, answered as NumPy's (its scalars of the dtype, or ints)
-NUMPY_FINFO = ("epsneg", "tiny", "resolution", "smallest_subnormal", "precision", "iexp", "machep", "maxexp",
-               "minexp", "negep", "nexp", "nmant")
-
-
-class finfo_object(NamedTuple):  # noqa: N801 - the standard's name for what finfo returns
-    """Machine limits of a floating-point dtype (the standard's ``finfo_object``). The standard's fields are
-    Python floats (``eps``, ``max``, ``min``, ``smallest_normal``; NumPy gives scalars of the dtype, which print
-    as float32 where kdsl's print the same value as a Python float); NumPy's other attributes (``tiny``,
-    ``resolution``, ``epsneg``, ``nmant``...) are NumPy's own values and types.
-
-    >>> import kdsl as kd
-    >>> kd.finfo(kd.float32).tiny, kd.finfo(kd.float32).resolution, kd.finfo(kd.float16).nmant
-    (np.float32(1.1754944e-38), np.float32(1e-06), 10)
-    """
-
-    bits: int
-    eps: float
-    max: float
-    min: float
-    smallest_normal: float
-    dtype: dt.DType
-
-    def __getattr__(self, name: str) -> Any:
-        if name in NUMPY_FINFO:
-            return getattr(np.finfo(self.dtype.np), name)
-        raise AttributeError(f"'finfo_object' object has no attribute {name!r}")
-
-
-class iinfo_object(NamedTuple):  # noqa: N801 - the standard's name for what iinfo returns
-    """Machine limits of an integer dtype (the standard's ``iinfo_object``; ``kind`` as NumPy's: ``'i'``/``'u'``)."""
-
-    bits: int
-    max: int
-    min: int
-    dtype: dt.DType
-
-    @property
-    def kind(self) -> str:
-        return str(np.dtype(self.dtype.np).kind)
 
 
 def _dtype_of(x: Any) -> dt.DType:
@@ -80,35 +47,6 @@ def _dtype_of(x: Any) -> dt.DType:
     if isinstance(x, (np.ndarray, np.generic)):  # NumPy arrays of any ndim and NumPy scalars are strong types
         return dt.as_dtype(x.dtype)
     return dt.as_dtype(x)
-
-
-def finfo(type: Any, /) -> finfo_object:  # noqa: A002 - the standard's parameter name
-    """Limits of a floating-point dtype (or of an array's dtype).
-
-    >>> import kdsl as kd
-    >>> f = kd.finfo(kd.float16)
-    >>> f.bits, f.max, f.dtype
-    (16, 65504.0, kdsl.float16)
-    """
-    d = _dtype_of(type).real_dtype  # complex64: its components' float32 (NumPy and the standard)
-    if not d.is_float:
-        raise TypeError(f"finfo takes a floating-point dtype, not {d.name}; use kd.iinfo for integers")
-    info = np.finfo(d.np)
-    return finfo_object(info.bits, float(info.eps), float(info.max), float(info.min), float(info.smallest_normal), d)
-
-
-def iinfo(type: Any, /) -> iinfo_object:  # noqa: A002 - the standard's parameter name
-    """Limits of an integer dtype (or of an array's dtype).
-
-    >>> import kdsl as kd
-    >>> kd.iinfo(kd.uint16).max, kd.iinfo(kd.int32).bits
-    (65535, 32)
-    """
-    d = _dtype_of(type)
-    if not d.is_int:
-        raise TypeError(f"iinfo takes an integer dtype, not {d.name}; use kd.finfo for floating-point types")
-    info = np.iinfo(d.np)
-    return iinfo_object(info.bits, int(info.max), int(info.min), d)
 
 
 # The standard's kind names -> the NumPy kinds ('b', 'i', 'u', 'f') they cover.

@@ -207,6 +207,9 @@ def as_dtype(x: Any) -> DType:
         return default_complex
     if isinstance(x, str) and x in _BY_NAME:
         return _BY_NAME[x]
+    carried = _carried_dtype(x)
+    if carried is not None:
+        return carried
     try:
         npd = np.dtype(x)
     except TypeError:
@@ -216,6 +219,13 @@ def as_dtype(x: Any) -> DType:
     if npd not in _BY_NP:
         raise TypeError(f"dtype {npd} is not supported by kdsl{_UNSUPPORTED.get(npd.kind, _instead(npd))}")
     return _BY_NP[npd]
+
+
+def _carried_dtype(x: Any) -> DType | None:
+    """The kdsl dtype in ``x.dtype`` when ``x`` (a class or an object, not an array) carries one: NumPy reads a
+    ``dtype`` attribute holding a NumPy dtype, but refuses one holding kdsl's, so kdsl reads that itself."""
+    carried = getattr(x, "dtype", None)
+    return carried if isinstance(carried, DType) and not hasattr(x, "shape") else None
 
 
 # The kdsl way for each kind of NumPy dtype without a device dtype (kd.object_, kd.str_, kd.datetime64...)
@@ -278,7 +288,7 @@ class _CallableModule(types.ModuleType):
         if not isinstance(dtype, DType):
             try:
                 npd = np.dtype(dtype)
-            except TypeError:
+            except (TypeError, ValueError):  # not NumPy's (a kdsl dtype in a .dtype attribute): as_dtype decides
                 npd = None
             if npd is not None and not npd.isnative:
                 return npd

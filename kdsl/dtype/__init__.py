@@ -57,6 +57,12 @@ class DType:
         return self.np.type
 
     @property
+    def __name__(self) -> str:
+        """The name of NumPy's scalar type (``np.float32.__name__``, ``'bool'`` for ``kd.bool_``), so ported
+        code such as ``getattr(np, t.__name__)`` or ``f"{t.__name__}"`` works with kdsl's dtypes."""
+        return self.np.type.__name__
+
+    @property
     def itemsize(self) -> int:
         return self.np.itemsize
 

@@ -23,7 +23,7 @@ from kdsl import dtype as dt
 from kdsl.device import Device, devices
 from kdsl.device import device as current_device
 from kdsl.dtype import promotion
-from kdsl.dtype.byte_order import native_only
+from kdsl.dtype.byte_order import native_only, numpy_spelling
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 
@@ -126,7 +126,16 @@ def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:
     >>> kd.can_cast(kd.int8, kd.float32), kd.can_cast(kd.float32, kd.int32)
     (True, False)
     """
-    return bool(np.can_cast(_dtype_of(from_).np, dt.as_dtype(to).np, casting=casting))  # type: ignore[arg-type]
+    return bool(np.can_cast(_cast_side(from_, _dtype_of), _cast_side(to, dt.as_dtype), casting=casting))  # type: ignore[arg-type]
+
+
+def _cast_side(x: Any, as_kdsl: Any) -> np.dtype:
+    """One side of :func:`can_cast` as a NumPy dtype: another byte order (``'>i8'``, a big-endian NumPy array)
+    stays NumPy's, as ``casting='no'``/``'equiv'`` tell byte orders apart; everything else is kdsl's dtype."""
+    if isinstance(x, np.ndarray) and not x.dtype.isnative:
+        return x.dtype
+    foreign = numpy_spelling(x)
+    return foreign if foreign is not None else as_kdsl(x).np
 
 
 def astype(x: Array, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Array:

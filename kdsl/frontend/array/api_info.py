@@ -58,12 +58,15 @@ _KINDS = {
 
 def _as_kd_dtype(x: Any, what: str) -> dt.DType:
     """A kdsl dtype, or a NumPy dtype or scalar type (``np.isdtype`` takes those), as a kdsl dtype; a string or
-    any other object is a TypeError, as in NumPy."""
+    any other object is a TypeError, as in NumPy (whose message starts kdsl's)."""
     if isinstance(x, dt.DType):
         return x
     if isinstance(x, np.dtype) or (isinstance(x, type) and issubclass(x, np.generic)):
         return dt.as_dtype(x)
-    raise TypeError(f"isdtype takes a dtype as {what} (kd.float32, np.float32, np.dtype('float32')), got {x!r}")
+    start = ("dtype argument must be a NumPy dtype, but it is a" if what == "dtype" else
+             "kind argument must be comprised of NumPy dtypes or strings only, but is a")
+    raise TypeError(f"{start} {type(x)}. isdtype takes a dtype as its {what} (kd.float32, np.float32, "
+                    f"np.dtype('float32')), got {x!r}")
 
 
 def isdtype(dtype: Any, kind: Any) -> bool:
@@ -75,16 +78,18 @@ def isdtype(dtype: Any, kind: Any) -> bool:
     >>> kd.isdtype(kd.int8, ("integral", kd.float32)), kd.isdtype(kd.float16, "numeric")
     (True, True)
     """
-    dtype = _as_kd_dtype(dtype, "its first argument")
+    dtype = _as_kd_dtype(dtype, "dtype")
     if isinstance(kind, tuple):
         return any(isdtype(dtype, k) for k in kind)
     if isinstance(kind, (dt.DType, np.dtype, type)):
         return dtype is _as_kd_dtype(kind, "kind")
     if isinstance(kind, str):
         if kind not in _KINDS:
-            raise ValueError(f"unknown dtype kind {kind!r}; use one of {', '.join(map(repr, _KINDS))}")
+            raise ValueError(f"kind argument is a string, but {kind!r} is not a known kind name (an unknown dtype "
+                             f"kind; use one of {', '.join(map(repr, _KINDS))})")
         return dtype.kind in _KINDS[kind]
-    raise TypeError(f"kind must be a dtype, a kind name or a tuple of them, got {kind!r}")
+    raise TypeError(f"kind argument must be comprised of NumPy dtypes or strings only, but is a {type(kind)}. "
+                    f"kind must be a dtype, a kind name or a tuple of them, got {kind!r}")
 
 
 def result_type(*arrays_and_dtypes: Any) -> dt.DType:

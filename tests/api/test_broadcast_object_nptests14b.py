@@ -14,6 +14,8 @@ def test_signature_is_numpys():
     assert sig == inspect.signature(np.broadcast)
     assert list(sig.parameters) == ["arrays"]
     assert sig.parameters["arrays"].kind is inspect.Parameter.VAR_POSITIONAL
+    reset = inspect.signature(kd.broadcast.reset)
+    assert [(p.name, p.kind) for p in reset.parameters.values()] == [("self", inspect.Parameter.POSITIONAL_ONLY)]
 
 
 @pytest.mark.parametrize("kwargs", [{"x": 1}, {"arrays": [1, 2]}, {"subok": True}])

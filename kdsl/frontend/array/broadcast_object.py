@@ -86,7 +86,7 @@ class broadcast:  # noqa: N801 - NumPy's name
     def iters(self) -> tuple[Any, ...]:
         return self._loaded().iters
 
-    def reset(self) -> None:
+    def reset(self, /) -> None:
         if self._iter is not None:
             self._iter.reset()
 

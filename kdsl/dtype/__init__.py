@@ -139,7 +139,9 @@ class DType:
         return isinstance(cls, type) and issubclass(cls, self.np.type)
 
     def __hash__(self) -> int:
-        return hash(self.name)
+        """NumPy's dtype's hash: ``kd.int32 == np.dtype('int32')``, so the two must hash alike (a dict keyed
+        by NumPy dtypes finds kdsl's, and a set of both holds one)."""
+        return hash(self.np)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, DType):

@@ -137,6 +137,11 @@ def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:
 def _cast_side(x: Any, as_kdsl: Any) -> np.dtype:
     """One side of :func:`can_cast` as a NumPy dtype: another byte order (``'>i8'``, a big-endian NumPy array)
     stays NumPy's, as ``casting='no'``/``'equiv'`` tell byte orders apart; everything else is kdsl's dtype."""
+    if x is None:  # np.dtype(None) is float64, but np.can_cast refuses None
+        raise TypeError("did not understand one of the types; 'None' not accepted")
+    if isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic):
+        raise TypeError("can_cast() does not support Python ints, floats, and complex because the result used to "
+                        f"depend on the value; pass a dtype or a NumPy scalar, got {x!r}")
     if isinstance(x, np.ndarray) and not x.dtype.isnative:
         return x.dtype
     foreign = numpy_spelling(x)

@@ -57,6 +57,12 @@ class DType:
         return self.np.type
 
     @property
+    def __name__(self) -> str:
+        """The name of NumPy's scalar type (``np.float32.__name__``, ``'bool'`` for ``kd.bool_``), so ported
+        code such as ``getattr(np, t.__name__)`` or ``f"{t.__name__}"`` works with kdsl's dtypes."""
+        return self.np.type.__name__
+
+    @property
     def itemsize(self) -> int:
         return self.np.itemsize
 
@@ -133,7 +139,9 @@ class DType:
         return isinstance(cls, type) and issubclass(cls, self.np.type)
 
     def __hash__(self) -> int:
-        return hash(self.name)
+        """NumPy's dtype's hash: ``kd.int32 == np.dtype('int32')``, so the two must hash alike (a dict keyed
+        by NumPy dtypes finds kdsl's, and a set of both holds one)."""
+        return hash(self.np)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, DType):
@@ -207,6 +215,9 @@ def as_dtype(x: Any) -> DType:
         return default_complex
     if isinstance(x, str) and x in _BY_NAME:
         return _BY_NAME[x]
+    carried = _carried_dtype(x)
+    if carried is not None:
+        return carried
     try:
         npd = np.dtype(x)
     except TypeError:
@@ -216,6 +227,13 @@ def as_dtype(x: Any) -> DType:
     if npd not in _BY_NP:
         raise TypeError(f"dtype {npd} is not supported by kdsl{_UNSUPPORTED.get(npd.kind, _instead(npd))}")
     return _BY_NP[npd]
+
+
+def _carried_dtype(x: Any) -> DType | None:
+    """The kdsl dtype in ``x.dtype`` when ``x`` (a class or an object, not an array) carries one: NumPy reads a
+    ``dtype`` attribute holding a NumPy dtype, but refuses one holding kdsl's, so kdsl reads that itself."""
+    carried = getattr(x, "dtype", None)
+    return carried if isinstance(carried, DType) and not hasattr(x, "shape") else None
 
 
 # The kdsl way for each kind of NumPy dtype without a device dtype (kd.object_, kd.str_, kd.datetime64...)
@@ -278,7 +296,7 @@ class _CallableModule(types.ModuleType):
         if not isinstance(dtype, DType):
             try:
                 npd = np.dtype(dtype)
-            except TypeError:
+            except (TypeError, ValueError):  # not NumPy's (a kdsl dtype in a .dtype attribute): as_dtype decides
                 npd = None
             if npd is not None and not npd.isnative:
                 return npd

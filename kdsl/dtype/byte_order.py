@@ -35,6 +35,12 @@ def _foreign(x: Any) -> np.dtype | None:
     return None
 
 
+def numpy_spelling(x: Any) -> np.dtype | None:
+    """NumPy's dtype for ``x`` when it names a non-native byte order (``'>i8'``), so questions about dtypes alone
+    (``can_cast(..., casting='no')``) see the byte order as NumPy does; None for any other spelling."""
+    return _foreign(x)
+
+
 def native_only(x: Any, what: str) -> None:
     """Refuse ``x`` (any dtype spelling) when it names a non-native byte order; ``what`` is ``"astype"`` or
     ``"view"``, the call that would make an array in it."""

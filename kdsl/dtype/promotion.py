@@ -164,7 +164,18 @@ def complex_error(name: str, operand: Any) -> TypeError:
 
 
 def promote(*dtypes: DType) -> DType:
-    """NumPy's promotion of array dtypes. ``promote(int8, uint8) -> int16``."""
+    """NumPy's promotion of array dtypes. ``promote(int8, uint8) -> int16``.
+
+    Three or more dtypes promote as ``np.result_type`` does, in any order: ``(uint16, int16, float16)`` is
+    float32 (a pairwise fold would pass through int32 and give float64).
+    """
+    distinct = dict.fromkeys(d.np for d in dtypes)  # repeats change nothing, and keep within NumPy's 64 operands
+    return as_dtype(np.result_type(*distinct))
+
+
+def promote_in_order(*dtypes: DType) -> DType:
+    """The dtype ``np.array`` finds for items of these dtypes: a pairwise fold from the left, so it depends on
+    their order (``[uint16, int16, float16]`` items: float64; ``[float16, uint16, int16]``: float32)."""
     return as_dtype(functools.reduce(np.promote_types, (d.np for d in dtypes)))
 
 

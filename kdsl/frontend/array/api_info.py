@@ -15,7 +15,7 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -23,55 +23,22 @@ from kdsl import dtype as dt
 from kdsl.device import Device, devices
 from kdsl.device import device as current_device
 from kdsl.dtype import promotion
-from kdsl.dtype.byte_order import native_only
+from kdsl.dtype.byte_order import native_only, numpy_spelling
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
+
+# finfo/iinfo live in machine_limits.py; they are named here too, with the standard's other inspection functions
+from kdsl.frontend.array.machine_limits import (  # noqa: F401 - re-exported
+    NUMPY_FINFO,
+    finfo,
+    finfo_object,
+    iinfo,
+    iinfo_object,
+)
 
 API_VERSION = "2024.12"
 # The versions whose namespace kdsl is (``x.__array_namespace__(api_version=...)`` accepts them).
 API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
-
-
-# NumPy's finfo attributes beyond the standard's, answered as NumPy's (its scalars of the dtype, or ints)
-NUMPY_FINFO = ("epsneg", "tiny", "resolution", "smallest_subnormal", "precision", "iexp", "machep", "maxexp",
-               "minexp", "negep", "nexp", "nmant")
-
-
-class finfo_object(NamedTuple):  # noqa: N801 - the standard's name for what finfo returns
-    """Machine limits of a floating-point dtype (the standard's ``finfo_object``). The standard's fields are
-    Python floats (``eps``, ``max``, ``min``, ``smallest_normal``; NumPy gives scalars of the dtype, which print
-    as float32 where kdsl's print the same value as a Python float); NumPy's other attributes (``tiny``,
-    ``resolution``, ``epsneg``, ``nmant``...) are NumPy's own values and types.
-
-    >>> import kdsl as kd
-    >>> kd.finfo(kd.float32).tiny, kd.finfo(kd.float32).resolution, kd.finfo(kd.float16).nmant
-    (np.float32(1.1754944e-38), np.float32(1e-06), 10)
-    """
-
-    bits: int
-    eps: float
-    max: float
-    min: float
-    smallest_normal: float
-    dtype: dt.DType
-
-    def __getattr__(self, name: str) -> Any:
-        if name in NUMPY_FINFO:
-            return getattr(np.finfo(self.dtype.np), name)
-        raise AttributeError(f"'finfo_object' object has no attribute {name!r}")
-
-
-class iinfo_object(NamedTuple):  # noqa: N801 - the standard's name for what iinfo returns
-    """Machine limits of an integer dtype (the standard's ``iinfo_object``; ``kind`` as NumPy's: ``'i'``/``'u'``)."""
-
-    bits: int
-    max: int
-    min: int
-    dtype: dt.DType
-
-    @property
-    def kind(self) -> str:
-        return str(np.dtype(self.dtype.np).kind)
 
 
 def _dtype_of(x: Any) -> dt.DType:
@@ -80,35 +47,6 @@ def _dtype_of(x: Any) -> dt.DType:
     if isinstance(x, (np.ndarray, np.generic)):  # NumPy arrays of any ndim and NumPy scalars are strong types
         return dt.as_dtype(x.dtype)
     return dt.as_dtype(x)
-
-
-def finfo(type: Any, /) -> finfo_object:  # noqa: A002 - the standard's parameter name
-    """Limits of a floating-point dtype (or of an array's dtype).
-
-    >>> import kdsl as kd
-    >>> f = kd.finfo(kd.float16)
-    >>> f.bits, f.max, f.dtype
-    (16, 65504.0, kdsl.float16)
-    """
-    d = _dtype_of(type).real_dtype  # complex64: its components' float32 (NumPy and the standard)
-    if not d.is_float:
-        raise TypeError(f"finfo takes a floating-point dtype, not {d.name}; use kd.iinfo for integers")
-    info = np.finfo(d.np)
-    return finfo_object(info.bits, float(info.eps), float(info.max), float(info.min), float(info.smallest_normal), d)
-
-
-def iinfo(type: Any, /) -> iinfo_object:  # noqa: A002 - the standard's parameter name
-    """Limits of an integer dtype (or of an array's dtype).
-
-    >>> import kdsl as kd
-    >>> kd.iinfo(kd.uint16).max, kd.iinfo(kd.int32).bits
-    (65535, 32)
-    """
-    d = _dtype_of(type)
-    if not d.is_int:
-        raise TypeError(f"iinfo takes an integer dtype, not {d.name}; use kd.finfo for floating-point types")
-    info = np.iinfo(d.np)
-    return iinfo_object(info.bits, int(info.max), int(info.min), d)
 
 
 # The standard's kind names -> the NumPy kinds ('b', 'i', 'u', 'f') they cover.
@@ -120,12 +58,15 @@ _KINDS = {
 
 def _as_kd_dtype(x: Any, what: str) -> dt.DType:
     """A kdsl dtype, or a NumPy dtype or scalar type (``np.isdtype`` takes those), as a kdsl dtype; a string or
-    any other object is a TypeError, as in NumPy."""
+    any other object is a TypeError, as in NumPy (whose message starts kdsl's)."""
     if isinstance(x, dt.DType):
         return x
     if isinstance(x, np.dtype) or (isinstance(x, type) and issubclass(x, np.generic)):
         return dt.as_dtype(x)
-    raise TypeError(f"isdtype takes a dtype as {what} (kd.float32, np.float32, np.dtype('float32')), got {x!r}")
+    start = ("dtype argument must be a NumPy dtype, but it is a" if what == "dtype" else
+             "kind argument must be comprised of NumPy dtypes or strings only, but is a")
+    raise TypeError(f"{start} {type(x)}. isdtype takes a dtype as its {what} (kd.float32, np.float32, "
+                    f"np.dtype('float32')), got {x!r}")
 
 
 def isdtype(dtype: Any, kind: Any) -> bool:
@@ -137,16 +78,18 @@ def isdtype(dtype: Any, kind: Any) -> bool:
     >>> kd.isdtype(kd.int8, ("integral", kd.float32)), kd.isdtype(kd.float16, "numeric")
     (True, True)
     """
-    dtype = _as_kd_dtype(dtype, "its first argument")
+    dtype = _as_kd_dtype(dtype, "dtype")
     if isinstance(kind, tuple):
         return any(isdtype(dtype, k) for k in kind)
     if isinstance(kind, (dt.DType, np.dtype, type)):
         return dtype is _as_kd_dtype(kind, "kind")
     if isinstance(kind, str):
         if kind not in _KINDS:
-            raise ValueError(f"unknown dtype kind {kind!r}; use one of {', '.join(map(repr, _KINDS))}")
+            raise ValueError(f"kind argument is a string, but {kind!r} is not a known kind name (an unknown dtype "
+                             f"kind; use one of {', '.join(map(repr, _KINDS))})")
         return dtype.kind in _KINDS[kind]
-    raise TypeError(f"kind must be a dtype, a kind name or a tuple of them, got {kind!r}")
+    raise TypeError(f"kind argument must be comprised of NumPy dtypes or strings only, but is a {type(kind)}. "
+                    f"kind must be a dtype, a kind name or a tuple of them, got {kind!r}")
 
 
 def result_type(*arrays_and_dtypes: Any) -> dt.DType:
@@ -188,7 +131,21 @@ def can_cast(from_: Any, to: Any, casting: str = "safe") -> bool:
     >>> kd.can_cast(kd.int8, kd.float32), kd.can_cast(kd.float32, kd.int32)
     (True, False)
     """
-    return bool(np.can_cast(_dtype_of(from_).np, dt.as_dtype(to).np, casting=casting))  # type: ignore[arg-type]
+    return bool(np.can_cast(_cast_side(from_, _dtype_of), _cast_side(to, dt.as_dtype), casting=casting))  # type: ignore[arg-type]
+
+
+def _cast_side(x: Any, as_kdsl: Any) -> np.dtype:
+    """One side of :func:`can_cast` as a NumPy dtype: another byte order (``'>i8'``, a big-endian NumPy array)
+    stays NumPy's, as ``casting='no'``/``'equiv'`` tell byte orders apart; everything else is kdsl's dtype."""
+    if x is None:  # np.dtype(None) is float64, but np.can_cast refuses None
+        raise TypeError("did not understand one of the types; 'None' not accepted")
+    if isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic):
+        raise TypeError("can_cast() does not support Python ints, floats, and complex because the result used to "
+                        f"depend on the value; pass a dtype or a NumPy scalar, got {x!r}")
+    if isinstance(x, np.ndarray) and not x.dtype.isnative:
+        return x.dtype
+    foreign = numpy_spelling(x)
+    return foreign if foreign is not None else as_kdsl(x).np
 
 
 def astype(x: Array, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Array:

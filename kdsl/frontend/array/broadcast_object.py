@@ -14,6 +14,7 @@ Example:
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Iterator
 from typing import Any
@@ -38,14 +39,19 @@ def _host(x: Any) -> Any:
 
 
 class broadcast:  # noqa: N801 - NumPy's name
-    """The broadcast of the operands ``args`` (up to 64, as NumPy)."""
+    """The broadcast of the operands ``arrays`` (up to 64, as NumPy)."""
 
-    def __init__(self, *args: Any) -> None:
-        if len(args) > 64:
-            raise ValueError(f"Need at least 0 and at most 64 array objects, got {len(args)}")
-        self._operands = args
+    # NumPy's signature, broadcast(*arrays): the keyword catch-all below exists only to refuse keywords as NumPy
+    __signature__ = inspect.Signature([inspect.Parameter("arrays", inspect.Parameter.VAR_POSITIONAL)])
+
+    def __init__(self, *arrays: Any, **keywords: Any) -> None:
+        if keywords:
+            raise ValueError("keyword arguments not accepted.")
+        if len(arrays) > 64:
+            raise ValueError(f"Need at least 0 and at most 64 array objects, got {len(arrays)}")
+        self._operands = arrays
         # NumPy's own check and message, on zero-size stand-ins (no data)
-        shapes = [_shape(a) for a in args]
+        shapes = [_shape(a) for a in arrays]
         self._shape = np.broadcast(*[np.broadcast_to(np.empty((), bool), s) for s in shapes]).shape
         self._iter: Any = None
 
@@ -80,7 +86,7 @@ class broadcast:  # noqa: N801 - NumPy's name
     def iters(self) -> tuple[Any, ...]:
         return self._loaded().iters
 
-    def reset(self) -> None:
+    def reset(self, /) -> None:
         if self._iter is not None:
             self._iter.reset()
 

@@ -131,8 +131,9 @@ def _joined(x, dtype: dt.DType | None, dev) -> Array:
     items = [v if isinstance(v, Array) else _joined(v, dtype, dev) if isinstance(v, (list, tuple)) and
              _holds_array(v) else v if isinstance(v, (bool, int, float, complex)) else asarray(v, device=dev)
              for v in x]
-    d = dtype if dtype is not None else promotion.promote(*(v.dtype if isinstance(v, Array) else dt.scalar_dtype(v)
-                                                      for v in items))
+    # np.array's discovery: a fold in the items' order (not result_type's order-free promotion)
+    d = dtype if dtype is not None else promotion.promote_in_order(
+        *(v.dtype if isinstance(v, Array) else dt.scalar_dtype(v) for v in items))
     parts = [v.astype(d) if isinstance(v, Array) else asarray(v, dtype=d, device=dev) for v in items]
     shapes = {p.shape for p in parts}
     if len(shapes) > 1:

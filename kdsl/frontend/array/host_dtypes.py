@@ -128,7 +128,7 @@ def typed_items_dtype(x) -> dt.DType | None:
         return None
     if ints:
         others.append(python_int_dtype(min(ints), max(ints)))
-    return promotion.promote(*found, *others)
+    return promotion.promote_in_order(*found, *others)
 
 
 def typed(x) -> bool:

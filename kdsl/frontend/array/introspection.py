@@ -110,6 +110,8 @@ def promote_types(type1: Any, type2: Any) -> dt.DType:
     >>> kd.promote_types(kd.int16, kd.float16), kd.promote_types("uint8", "int64"), kd.promote_types(int, float)
     (kdsl.float32, kdsl.int64, kdsl.float64)
     """
+    if type1 is None or type2 is None:  # np.dtype(None) is float64, but np.promote_types refuses None
+        raise TypeError("did not understand one of the types; promote_types takes two dtypes, got None")
     return promotion.promote(dt.as_dtype(type1), dt.as_dtype(type2))
 
 

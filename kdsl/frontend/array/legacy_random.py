@@ -38,7 +38,7 @@ from kdsl import dtype as dt
 from kdsl.device import device as current_device
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.generator import Generator
-from kdsl.frontend.array.random_draws import Size
+from kdsl.frontend.array.random_draws import Size, host_span
 
 
 class PhiloxState(NamedTuple):
@@ -119,6 +119,13 @@ class RandomState(Generator):
             raise TypeError("set_state takes the kd.random.PhiloxState that get_state returned; kdsl draws from "
                             "Philox, so NumPy's Mersenne Twister states do not apply")
         self._key, self._stream = int(state.key), int(state.stream)
+
+    def _check_uniform_range(self, low: Any, high: Any) -> None:
+        """NumPy's legacy ``uniform`` takes ``high < low`` (it draws in (high, low]); a range that is not finite
+        is its OverflowError."""
+        span = host_span(low, high)
+        if span is not None and not np.isfinite(span).all():
+            raise OverflowError("Range exceeds valid bounds")
 
     def random_sample(self, size: Size = None) -> Array:
         """Floats uniform in [0, 1) (float32, kdsl's default float)."""

@@ -153,6 +153,23 @@ class RandomState(Generator):
             raise ValueError(f"low >= high (got low={lo}, high={hi})")
         return self.integers(low, high, size, dtype)
 
+    def choice(self, a: Any, size: Size = None, replace: bool = True, p: Any = None) -> Array:  # type: ignore[override]  # NumPy's legacy signature
+        """Samples of ``a`` (an int n: ``range(n)``; a 1-d array), NumPy's legacy signature: no ``axis`` or
+        ``shuffle``, and an ``a`` of more dimensions is NumPy's ValueError (the Generator's takes its rows)."""
+        if _ndim(a) > 1:
+            raise ValueError("a must be 1-dimensional")
+        return super().choice(a, size, replace, p)
+
+    def multinomial(self, n: Any, pvals: Any, size: Size = None) -> Array:
+        """Counts of ``n`` trials over ``len(pvals)`` categories; the legacy ``pvals`` is one 1-d sequence
+        (NumPy's TypeError for a scalar, ValueError for more dimensions: rows are the Generator's)."""
+        if _ndim(pvals) == 0:
+            raise TypeError("pvals must be a 1-d sequence")
+        if _ndim(pvals) > 1:
+            raise ValueError("pvals must be a 1-d sequence: the legacy multinomial takes one set of "
+                             "probabilities (Generator.multinomial broadcasts rows of them)")
+        return super().multinomial(n, pvals, size)
+
     _LEGACY_HYPERGEOMETRIC = True  # nsample >= 1 and no 10**9 bound on ngood, nbad
 
     def _check_negative_binomial(self, n: Any, p: Any) -> None:
@@ -196,6 +213,11 @@ class RandomState(Generator):
 
 
 _GLOBAL = RandomState(None)  # seeded from OS entropy at import, as NumPy's global generator
+
+
+def _ndim(x: Any) -> int:
+    """Dimensions of an array argument without reading a kdsl array back."""
+    return x.ndim if isinstance(x, Array) else np.ndim(x)
 
 
 def global_state() -> RandomState:

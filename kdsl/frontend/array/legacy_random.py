@@ -153,7 +153,9 @@ class RandomState(Generator):
             raise ValueError(f"low >= high (got low={lo}, high={hi})")
         return self.integers(low, high, size, dtype)
 
-    def choice(self, a: Any, size: Size = None, replace: bool = True, p: Any = None) -> Array:  # type: ignore[override]  # NumPy's legacy signature
+    # NumPy's legacy signature: narrower than the Generator's (no axis, shuffle)
+    def choice(self, a: Any, size: Size = None, replace: bool = True,  # type: ignore[override]
+               p: Any = None) -> Array:
         """Samples of ``a`` (an int n: ``range(n)``; a 1-d array), NumPy's legacy signature: no ``axis`` or
         ``shuffle``, and an ``a`` of more dimensions is NumPy's ValueError (the Generator's takes its rows)."""
         if _ndim(a) > 1:

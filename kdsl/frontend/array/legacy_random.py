@@ -65,6 +65,10 @@ def _legacy_key(seed: Any) -> int:
             raise ValueError(f"Seed must be between 0 and 2**64 - 1 (got {seed})")
         return int(seed)
     words = np.asarray(seed)
+    if words.size == 0:
+        raise ValueError("Seed must be non-empty")
+    if words.dtype.kind in "fc":  # NumPy's error for non-integer seed words: a cast, a TypeError
+        raise TypeError(f"Cannot cast seed words of dtype {words.dtype} to integers: pass ints in [0, 2**32)")
     if words.dtype.kind not in "iu" or words.ndim != 1 or (words < 0).any():
         raise ValueError(f"seed must be an int or a 1-d sequence of non-negative ints, got {seed!r}")
     state = np.random.SeedSequence([int(w) for w in words]).generate_state(2, np.uint32)

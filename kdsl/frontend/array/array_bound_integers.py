@@ -41,6 +41,8 @@ class ArrayBoundIntegers(PhiloxDraws):
 
     def _integers_arrays(self, low: Any, high: Any, size: Size, d: dt.DType, endpoint: bool) -> Array:
         if high is None:
+            if not isinstance(low, Array) and np.any(np.asarray(low) < (0 if endpoint else 1)):
+                raise ValueError("high < 0" if endpoint else "high <= 0")  # NumPy's message for integers(high)
             low, high = 0, low
         tries = self._check_array_bounds(low, high, d, endpoint)
         shape = draw_shape(size, low, high)
@@ -50,18 +52,22 @@ class ArrayBoundIntegers(PhiloxDraws):
             hi = hi + np.int64(1)
         lo_u = lo.astype(dt.uint64)
         span = hi.astype(dt.uint64) - lo_u
+        full = span == np.uint64(0)  # the whole 2**64 range (int64 or uint64 bounds): every candidate is exact
+        divisor = where(full, np.uint64(1), span)  # no remainder by 0
         top = np.uint64(0) - span  # 2**64 - s (wraps)
         cands = self._bits(shape, wide=True, count=tries)
-        out = cands[-1] % span
+        out = where(full, cands[-1], cands[-1] % divisor)
         for c in reversed(cands[:-1]):
-            r = c % span
-            out = where(c - r <= top, r, out)
+            r = where(full, c, c % divisor)
+            out = where(full | (c - r <= top), r, out)
         return (lo_u + out).astype(dt.int64).astype(d)
 
     def _bound_operand(self, value: Any) -> Array:
         if isinstance(value, Array):
             return value.astype(dt.int64)
-        return asarray(np.asarray(value).astype(np.int64), device=self._device)
+        # Two's complement mod 2**64: uint64 bounds above 2**63 and the exclusive 2**64 keep their bits
+        wrapped = np.asarray(np.asarray(value).astype(object) % (1 << 64), dtype=np.uint64).view(np.int64)
+        return asarray(wrapped, device=self._device)
 
     def _check_array_bounds(self, low: Any, high: Any, d: dt.DType, endpoint: bool) -> int:
         """NumPy's checks on host bounds; the number of candidates (module docstring)."""
@@ -75,7 +81,9 @@ class ArrayBoundIntegers(PhiloxDraws):
         if np.any(hi - 1 > info.max):
             raise ValueError(f"high is out of bounds for {d.name}")
         if np.any(lo >= hi):
-            raise ValueError("low >= high")
+            raise ValueError("low > high" if endpoint else "low >= high")
         span = int(np.max(hi - lo)) if np.size(hi - lo) else 1
+        if np.all((hi - lo == 1 << 64) | (hi - lo == 1)):
+            return 1  # whole 2**64 ranges and single values accept the first candidate
         rejected = min(span / 2.0**64, 0.5)  # 2**64 mod s is below s, and below 2**64 - s for s > 2**63
         return 1 if rejected <= 2.0**-64 else math.ceil(64 / -math.log2(rejected))

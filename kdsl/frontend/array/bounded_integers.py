@@ -48,6 +48,9 @@ class BoundedIntegers(ArrayBoundIntegers):
         ValueError: high <= low: integers needs low < high (got low=5, high=5); pass endpoint=True for [low, high]
         """
         d = self._device.check(self._index_dtype() if dtype is None else dt.as_dtype(dtype))
+        shape = draw_shape(size, *(b for b in (low, high) if b is not None))
+        if math.prod(shape) == 0:  # NumPy checks no bounds when nothing is drawn
+            return full(shape, 0, dtype=d, device=self._device)
         if d is dt.bool_:  # NumPy allows bool: bounds inside [0, 1]
             return self._integers_bool(low, high, size, endpoint)
         if not d.is_int:
@@ -103,6 +106,8 @@ def _int_bounds(low: Any, high: Any, endpoint: bool) -> tuple[int, int]:
         if v is not None and (isinstance(v, (Array, bool, np.bool_)) or not isinstance(v, (int, np.integer))):
             raise TypeError(f"integers takes ints or arrays of ints for low and high, not {v!r}")
     if high is None:
+        if (low < 0) if endpoint else (low <= 0):
+            raise ValueError("high < 0" if endpoint else "high <= 0")  # NumPy's message for integers(high)
         low, high = 0, low
     low, high = int(low), int(high) + (1 if endpoint else 0)
     if high <= low:

@@ -39,6 +39,8 @@ from kdsl.frontend.array.random_draws import (
     Size,
     draw_shape,
     host_check,
+    host_nonnegative,
+    host_positive,
     param_dtype,
     param_operand,
 )
@@ -49,7 +51,7 @@ class TransformDistributions(PhiloxDraws):
 
     def _located(self, loc: Any, scale: Any, size: Size, scale_name: str = "scale"):
         """Checks ``scale >= 0``; returns (shape, dtype, loc, scale), the parameters as operands."""
-        host_check(scale, scale_name, lambda s: s >= 0, "< 0")
+        host_nonnegative(scale, scale_name)
         d = param_dtype(loc, scale)
         shape = draw_shape(size, loc, scale)
         return shape, d, param_operand(loc, d, self._device), param_operand(scale, d, self._device)
@@ -97,7 +99,7 @@ class TransformDistributions(PhiloxDraws):
 
     def weibull(self, a: Any, size: Size = None) -> Array:
         """Weibull floats with shape ``a`` (``a = 0`` gives 0, as in NumPy)."""
-        host_check(a, "a", lambda v: v >= 0, "< 0")
+        host_nonnegative(a, "a")
         d = param_dtype(a)
         av = param_operand(a, d, self._device)
         zero = self._const(0.0, d)
@@ -106,13 +108,13 @@ class TransformDistributions(PhiloxDraws):
 
     def pareto(self, a: Any, size: Size = None) -> Array:
         """Pareto II (Lomax) floats with shape ``a`` (``expm1(E / a)``)."""
-        host_check(a, "a", lambda v: v > 0, "<= 0")
+        host_positive(a, "a")
         d = param_dtype(a)
         return km.expm1(self._exp1(draw_shape(size, a), d) / param_operand(a, d, self._device))
 
     def power(self, a: Any, size: Size = None) -> Array:
         """Power-function floats in [0, 1] with exponent ``a - 1`` (``u**(1/a)``)."""
-        host_check(a, "a", lambda v: v > 0, "<= 0")
+        host_positive(a, "a")
         d = param_dtype(a)
         return km.exp(km.log(self._open_unit(draw_shape(size, a), d)[0]) / param_operand(a, d, self._device))
 
@@ -144,8 +146,8 @@ class TransformDistributions(PhiloxDraws):
     def wald(self, mean: Any, scale: Any, size: Size = None) -> Array:
         """Wald (inverse Gaussian) floats: Michael, Schucany and Haas' transform of a normal and a uniform, with
         the root taken in the cancellation-free form ``mean**2 / (a + b)``."""
-        host_check(mean, "mean", lambda v: v > 0, "<= 0")
-        host_check(scale, "scale", lambda v: v > 0, "<= 0")
+        host_positive(mean, "mean")
+        host_positive(scale, "scale")
         d = param_dtype(mean, scale)
         shape = draw_shape(size, mean, scale)
         mu, lam = param_operand(mean, d, self._device), param_operand(scale, d, self._device)

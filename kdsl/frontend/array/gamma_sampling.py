@@ -39,7 +39,8 @@ from kdsl.frontend.array.random_draws import (
     Size,
     draw_float_dtype,
     draw_shape,
-    host_check,
+    host_nonnegative,
+    host_positive,
     out_request,
     param_dtype,
     param_operand,
@@ -90,15 +91,15 @@ class GammaDistributions(PhiloxDraws):
         >>> kd.random.default_rng(1).standard_gamma([0.5, 2.0], size=(3, 2)).shape
         (3, 2)
         """
-        host_check(shape, "shape", lambda a: a >= 0, "< 0")
+        host_nonnegative(shape, "shape")
         size, dtype = out_request(out, size, dtype)
         d = draw_float_dtype(dtype, self._device) if dtype is not None else param_dtype(shape)
         return store_out(out, self._gamma_values(shape, draw_shape(size, shape), d))
 
     def gamma(self, shape: Any, scale: Any = 1.0, size: Size = None) -> Array:
         """Gamma(``shape``, ``scale``) floats (mean ``shape * scale``)."""
-        host_check(shape, "shape", lambda a: a >= 0, "< 0")
-        host_check(scale, "scale", lambda s: s >= 0, "< 0")
+        host_nonnegative(shape, "shape")
+        host_nonnegative(scale, "scale")
         d = param_dtype(shape, scale)
         g = self._gamma_values(shape, draw_shape(size, shape, scale), d)
         return g * param_operand(scale, d, self._device)
@@ -111,8 +112,8 @@ class GammaDistributions(PhiloxDraws):
         >>> bool(((x >= 0) & (x <= 1)).all())
         True
         """
-        host_check(a, "a", lambda v: v > 0, "<= 0")
-        host_check(b, "b", lambda v: v > 0, "<= 0")
+        host_positive(a, "a")
+        host_positive(b, "b")
         d = param_dtype(a, b)
         shape = draw_shape(size, a, b)
         ga, ba = self._log_gamma(a, shape, d)
@@ -122,13 +123,13 @@ class GammaDistributions(PhiloxDraws):
 
     def chisquare(self, df: Any, size: Size = None) -> Array:
         """Chi-square floats with ``df`` degrees of freedom (``2 * Gamma(df / 2)``)."""
-        host_check(df, "df", lambda v: v > 0, "<= 0")
+        host_positive(df, "df")
         d = param_dtype(df)
         return self._gamma_values(param_operand(df, d, self._device) * 0.5, draw_shape(size, df), d) * 2.0
 
     def standard_t(self, df: Any, size: Size = None) -> Array:
         """Student's t floats with ``df`` degrees of freedom (``Z / sqrt(chisquare(df) / df)``)."""
-        host_check(df, "df", lambda v: ~(v <= 0), "<= 0")  # NaN passes, as in NumPy (the draw is NaN)
+        host_positive(df, "df")
         d = param_dtype(df)
         shape = draw_shape(size, df)
         nu = param_operand(df, d, self._device)
@@ -137,8 +138,8 @@ class GammaDistributions(PhiloxDraws):
 
     def f(self, dfnum: Any, dfden: Any, size: Size = None) -> Array:
         """Fisher's F floats (the ratio of two scaled chi-squares, combined in log space)."""
-        host_check(dfnum, "dfnum", lambda v: v > 0, "<= 0")
-        host_check(dfden, "dfden", lambda v: v > 0, "<= 0")
+        host_positive(dfnum, "dfnum")
+        host_positive(dfden, "dfden")
         d = param_dtype(dfnum, dfden)
         shape = draw_shape(size, dfnum, dfden)
         num, den = param_operand(dfnum, d, self._device), param_operand(dfden, d, self._device)

@@ -52,7 +52,8 @@ from kdsl.frontend.array.random_draws import (
     Size,
     draw_float_dtype,
     draw_shape,
-    host_check,
+    host_nonnegative,
+    host_span,
     out_request,
     param_dtype,
     param_value,
@@ -129,15 +130,20 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
     def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Size = None) -> Array:
         """Floats uniform in [low, high) (``low``/``high`` broadcast; scalars and NumPy arrays give float32, a
         float64 kdsl array parameter float64 with 53 random bits)."""
-        for v in (low, high):
-            host_check(v, "low/high", np.isfinite, "must be finite")
-        host_check(np.asarray(high, float) - np.asarray(low, float) if not isinstance(low, Array)
-                    and not isinstance(high, Array) else low, "high - low", np.isfinite,
-                    "overflows: range exceeds valid bounds")
+        self._check_uniform_range(low, high)
         shape = draw_shape(size, low, high)
         u = self._unit(shape, param_dtype(low, high))[0]
         lo, hi = param_value(low, self._device), param_value(high, self._device)
         return u * (hi - lo) + lo
+
+    def _check_uniform_range(self, low: Any, high: Any) -> None:
+        """NumPy's checks of ``high - low`` on host values: negative (-0.0 too): ValueError; not finite (an
+        infinite bound, NaN, an overflowing difference): OverflowError. kdsl array bounds are not read back."""
+        span = host_span(low, high)
+        if span is not None:
+            host_nonnegative(span, "high - low")
+            if not np.isfinite(span).all():
+                raise OverflowError("high - low range exceeds valid bounds")
 
     def standard_normal(self, size: Size = None, dtype: Any = None, out: Any = None) -> Array:
         """Standard normal floats (Box-Muller; ``out``: an array to fill).
@@ -151,7 +157,7 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
 
     def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Size = None) -> Array:
         """Normal floats with mean ``loc`` and standard deviation ``scale`` (``scale < 0``: ValueError)."""
-        host_check(scale, "scale", lambda s: s >= 0, "< 0")
+        host_nonnegative(scale, "scale")
         z = self._std_normal(draw_shape(size, loc, scale), param_dtype(loc, scale))
         return z * param_value(scale, self._device) + param_value(loc, self._device)
 
@@ -165,7 +171,7 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
 
     def exponential(self, scale: Any = 1.0, size: Size = None) -> Array:
         """Exponential floats with mean ``scale`` (``scale < 0``: ValueError)."""
-        host_check(scale, "scale", lambda s: s >= 0, "< 0")
+        host_nonnegative(scale, "scale")
         e = -km.log1p(-self._unit(draw_shape(size, scale), param_dtype(scale))[0])
         return e * param_value(scale, self._device)
 

@@ -36,6 +36,7 @@ from kdsl.frontend.array.shape_ops import concatenate
 from kdsl.frontend.array.sorting import argsort, searchsorted, take
 
 TABLE_MAX = 1 << 23  # CDF entries over all distinct parameter triples of one call
+_MARGINALS_LIMIT = 1_000_000_000  # NumPy's bound on sum(colors) for method="marginals"
 _INT64_MAX = int(np.iinfo(np.int64).max)
 
 
@@ -125,6 +126,8 @@ class HypergeometricDistributions(PhiloxDraws):
         if method not in ("count", "marginals"):
             raise ValueError('method must be "count" or "marginals".')
         host = np.asarray(colors.numpy() if isinstance(colors, Array) else colors)
+        if host.ndim == 1 and host.size == 0:
+            host = host.astype(np.int64)  # [] reads as float64: no colours is valid, as in NumPy
         if host.ndim != 1 or host.dtype.kind not in "iu" or (host < 0).any():
             raise ValueError("colors must be a one-dimensional sequence of nonnegative integers not exceeding "
                              f"{_INT64_MAX}.")
@@ -133,6 +136,8 @@ class HypergeometricDistributions(PhiloxDraws):
         if nsample < 0:
             raise ValueError("nsample must be nonnegative.")
         total = int(host.sum())
+        if method == "marginals" and total >= _MARGINALS_LIMIT:
+            raise ValueError(f'When method is "marginals", sum(colors) must be less than {_MARGINALS_LIMIT}.')
         if nsample > total:
             raise ValueError("nsample > sum(colors)")
         rows = draw_shape(size)

@@ -50,6 +50,15 @@ def _upload(host: np.ndarray, source: str) -> Array:
     return asarray(host)
 
 
+def _uploaded(out: Any, source: str) -> Array | tuple:
+    """What a NumPy text reader returned, uploaded: an array (``unpack=True`` of plain numbers: NumPy's
+    transposed array, whose rows are the columns) as one kdsl array; a list or tuple (``unpack=True`` of a
+    structured dtype: one array per field) as a tuple of kdsl arrays."""
+    if isinstance(out, np.ndarray):
+        return _upload(out, source)
+    return tuple(_upload(np.asarray(x), source) for x in out)
+
+
 def _no_like(like: Any, name: str) -> None:
     if like is not None:
         raise TypeError(f"{name}: like= is NumPy's dispatch argument; kd.{name} already returns kdsl arrays")
@@ -73,6 +82,11 @@ class NpzFile(Mapping[str, Any]):
     def __init__(self, npz: Any) -> None:
         self._npz = npz
         self.files: list[str] = list(npz.files)
+
+    @property
+    def f(self) -> _NpzAttributes:
+        """NumPy's ``npz.f.name``: the arrays as attributes (``dir(npz.f)`` lists them)."""
+        return _NpzAttributes(self)
 
     def __getitem__(self, key: str) -> Any:
         value = self._npz[key]
@@ -98,6 +112,23 @@ class NpzFile(Mapping[str, Any]):
 
     def __repr__(self) -> str:
         return f"kdsl NpzFile with arrays {self.files}"
+
+
+class _NpzAttributes:
+    """An :class:`NpzFile`'s arrays as attributes (NumPy's ``BagObj``)."""
+
+    def __init__(self, npz: NpzFile) -> None:
+        object.__setattr__(self, "_npz", npz)
+
+    def __getattribute__(self, name: str) -> Any:
+        npz = object.__getattribute__(self, "_npz")
+        try:
+            return npz[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __dir__(self) -> list[str]:
+        return list(object.__getattribute__(self, "_npz").files)
 
 
 def load(file: FileLike, mmap_mode: str | None = None, allow_pickle: bool = False, fix_imports: bool = True,
@@ -159,7 +190,7 @@ def savetxt(fname: FileLike, X: Any, fmt: Any = "%.18e", delimiter: str = " ", n
 
 def loadtxt(fname: Any, dtype: Any = float, *args: Any, like: Any = None, **kwargs: Any) -> Array | tuple:
     """Read a text file of numbers into a kdsl array (NumPy's ``np.loadtxt``, same arguments; ``unpack=True``
-    gives a tuple of arrays).
+    gives the transposed array, as NumPy's, so ``x, y = kd.loadtxt(f, unpack=True)`` reads two columns).
 
     >>> import io, kdsl as kd
     >>> kd.loadtxt(io.StringIO("1 2\\n3 4")).tolist()
@@ -167,7 +198,7 @@ def loadtxt(fname: Any, dtype: Any = float, *args: Any, like: Any = None, **kwar
     """
     _no_like(like, "loadtxt")
     out = np.loadtxt(fname, _numpy_dtype(dtype), *args, **kwargs)
-    return tuple(_upload(x, "loadtxt") for x in out) if kwargs.get("unpack") else _upload(out, "loadtxt")
+    return _uploaded(out, "loadtxt")
 
 
 def genfromtxt(fname: Any, dtype: Any = float, *args: Any, like: Any = None, **kwargs: Any) -> Array | tuple:
@@ -183,7 +214,7 @@ def genfromtxt(fname: Any, dtype: Any = float, *args: Any, like: Any = None, **k
         raise NotImplementedError("genfromtxt(usemask=True) gives a masked array, which kdsl lacks: use "
                                   "filling_values= (or the NaNs) and a boolean mask array")
     out = np.genfromtxt(fname, _numpy_dtype(dtype), *args, **kwargs)
-    return tuple(_upload(x, "genfromtxt") for x in out) if kwargs.get("unpack") else _upload(out, "genfromtxt")
+    return _uploaded(out, "genfromtxt")
 
 
 def frombuffer(buffer: Any, dtype: Any = float, count: int = -1, offset: int = 0, *, like: Any = None) -> Array:

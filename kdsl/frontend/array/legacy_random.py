@@ -38,7 +38,7 @@ from kdsl import dtype as dt
 from kdsl.device import device as current_device
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.generator import Generator
-from kdsl.frontend.array.random_draws import Size
+from kdsl.frontend.array.random_draws import Size, host_span
 
 
 class PhiloxState(NamedTuple):
@@ -65,6 +65,10 @@ def _legacy_key(seed: Any) -> int:
             raise ValueError(f"Seed must be between 0 and 2**64 - 1 (got {seed})")
         return int(seed)
     words = np.asarray(seed)
+    if words.size == 0:
+        raise ValueError("Seed must be non-empty")
+    if words.dtype.kind in "fc":  # NumPy's error for non-integer seed words: a cast, a TypeError
+        raise TypeError(f"Cannot cast seed words of dtype {words.dtype} to integers: pass ints in [0, 2**32)")
     if words.dtype.kind not in "iu" or words.ndim != 1 or (words < 0).any():
         raise ValueError(f"seed must be an int or a 1-d sequence of non-negative ints, got {seed!r}")
     state = np.random.SeedSequence([int(w) for w in words]).generate_state(2, np.uint32)
@@ -120,6 +124,13 @@ class RandomState(Generator):
                             "Philox, so NumPy's Mersenne Twister states do not apply")
         self._key, self._stream = int(state.key), int(state.stream)
 
+    def _check_uniform_range(self, low: Any, high: Any) -> None:
+        """NumPy's legacy ``uniform`` takes ``high < low`` (it draws in (high, low]); a range that is not finite
+        is its OverflowError."""
+        span = host_span(low, high)
+        if span is not None and not np.isfinite(span).all():
+            raise OverflowError("Range exceeds valid bounds")
+
     def random_sample(self, size: Size = None) -> Array:
         """Floats uniform in [0, 1) (float32, kdsl's default float)."""
         return self.random(size)
@@ -145,6 +156,25 @@ class RandomState(Generator):
         if isinstance(lo, (int, np.integer)) and isinstance(hi, (int, np.integer)) and lo >= hi:
             raise ValueError(f"low >= high (got low={lo}, high={hi})")
         return self.integers(low, high, size, dtype)
+
+    # NumPy's legacy signature: narrower than the Generator's (no axis, shuffle)
+    def choice(self, a: Any, size: Size = None, replace: bool = True,  # type: ignore[override]
+               p: Any = None) -> Array:
+        """Samples of ``a`` (an int n: ``range(n)``; a 1-d array), NumPy's legacy signature: no ``axis`` or
+        ``shuffle``, and an ``a`` of more dimensions is NumPy's ValueError (the Generator's takes its rows)."""
+        if _ndim(a) > 1:
+            raise ValueError("a must be 1-dimensional")
+        return super().choice(a, size, replace, p)
+
+    def multinomial(self, n: Any, pvals: Any, size: Size = None) -> Array:
+        """Counts of ``n`` trials over ``len(pvals)`` categories; the legacy ``pvals`` is one 1-d sequence
+        (NumPy's TypeError for a scalar, ValueError for more dimensions: rows are the Generator's)."""
+        if _ndim(pvals) == 0:
+            raise TypeError("pvals must be a 1-d sequence")
+        if _ndim(pvals) > 1:
+            raise ValueError("pvals must be a 1-d sequence: the legacy multinomial takes one set of "
+                             "probabilities (Generator.multinomial broadcasts rows of them)")
+        return super().multinomial(n, pvals, size)
 
     _LEGACY_HYPERGEOMETRIC = True  # nsample >= 1 and no 10**9 bound on ngood, nbad
 
@@ -189,6 +219,11 @@ class RandomState(Generator):
 
 
 _GLOBAL = RandomState(None)  # seeded from OS entropy at import, as NumPy's global generator
+
+
+def _ndim(x: Any) -> int:
+    """Dimensions of an array argument without reading a kdsl array back."""
+    return x.ndim if isinstance(x, Array) else np.ndim(x)
 
 
 def global_state() -> RandomState:

@@ -20,7 +20,14 @@ from typing import Any
 from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.poisson_sampling import PoissonDistributions
-from kdsl.frontend.array.random_draws import Size, draw_shape, host_check, param_dtype, param_operand
+from kdsl.frontend.array.random_draws import (
+    Size,
+    draw_shape,
+    host_nonnegative,
+    host_positive,
+    param_dtype,
+    param_operand,
+)
 
 
 class NoncentralDistributions(PoissonDistributions):
@@ -42,8 +49,8 @@ class NoncentralDistributions(PoissonDistributions):
         ...
         ValueError: df <= 0
         """
-        host_check(df, "df", lambda v: v > 0, "<= 0")
-        host_check(nonc, "nonc", lambda v: v >= 0, "< 0")
+        host_positive(df, "df")
+        host_nonnegative(nonc, "nonc")
         d = param_dtype(df, nonc)
         return self._noncentral_chi2(df, nonc, draw_shape(size, df, nonc), d)
 
@@ -54,9 +61,9 @@ class NoncentralDistributions(PoissonDistributions):
         >>> bool((kd.random.default_rng(2).noncentral_f(3.0, 20.0, 3.0, size=100).numpy() > 0).all())
         True
         """
-        host_check(dfnum, "dfnum", lambda v: v > 0, "<= 0")
-        host_check(dfden, "dfden", lambda v: v > 0, "<= 0")
-        host_check(nonc, "nonc", lambda v: v >= 0, "< 0")
+        host_positive(dfnum, "dfnum")
+        host_positive(dfden, "dfden")
+        host_nonnegative(nonc, "nonc")
         d = param_dtype(dfnum, dfden, nonc)
         shape = draw_shape(size, dfnum, dfden, nonc)
         num, den = param_operand(dfnum, d, self._device), param_operand(dfden, d, self._device)

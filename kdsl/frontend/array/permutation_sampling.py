@@ -78,8 +78,8 @@ class PermutationSampling(BoundedIntegers):
             ax = np.lib.array_utils.normalize_axis_index(axis, x.ndim)
             x[...] = np.take(x, self._perm(x.shape[ax]).numpy(), axis=ax)
         elif isinstance(x, list):
-            if axis != 0:
-                raise np.exceptions.AxisError(axis, 1)
+            if axis != 0:  # NumPy's error for any other axis of a list, even one in range
+                raise NotImplementedError("Axis argument is only supported on ndarray objects")
             x[:] = [x[i] for i in self._perm(len(x)).numpy().tolist()]
         else:
             raise TypeError(f"shuffle works in place on a kdsl array, a NumPy array or a list, not "

@@ -176,6 +176,19 @@ class PoissonDistributions(GammaDistributions):
             hp = np.asarray(p, dtype=float)
             if not ((hp > 0) & (hp <= 1)).all():
                 raise ValueError("p <= 0, p > 1 or p contains NaNs")
+            if not isinstance(n, Array):
+                _check_negative_binomial_lam(n, hp)
+
+
+def _check_negative_binomial_lam(n: Any, p: np.ndarray) -> None:
+    """NumPy's Generator bound: the Poisson mean ``(1 - p) / p`` times ``n`` plus ten of its standard deviations
+    must stay below int64's range (larger draws would overflow the counts)."""
+    top = np.iinfo(np.int64).max
+    hn = np.asarray(n, dtype=float)
+    with np.errstate(over="ignore"):
+        lam_max = (1.0 - p) / p * (hn + 10.0 * np.sqrt(hn))
+    if (lam_max > top - 10.0 * math.sqrt(top)).any():
+        raise ValueError("n too large or p too small, see Generator.negative_binomial Notes")
 
 
 def _host_positive(value: Any, message: str) -> None:

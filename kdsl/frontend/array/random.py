@@ -85,6 +85,7 @@ def uniform(low: Any = 0.0, high: Any = 1.0, size: Any = None, dtype: Any = floa
     """
     d = float_dtype(dtype)
     with _STATE._on(device) as s:
+        s._check_uniform_range(low, high)  # NumPy's legacy OverflowError for a range that is not finite
         u = s._unit(draw_shape(size, low, high), s._device.check(d))[0]
         if (not isinstance(low, Array) and not isinstance(high, Array)) and (low, high) == (0.0, 1.0):
             return u

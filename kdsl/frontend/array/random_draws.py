@@ -81,6 +81,25 @@ def host_check(value: Any, name: str, ok, message: str) -> None:
         raise ValueError(f"{name} {message}")
 
 
+def host_span(low: Any, high: Any) -> np.ndarray | None:
+    """``high - low`` of host bounds in float64 (overflow to inf is the check's point, not a warning), or None
+    when a bound is a kdsl array (not read back)."""
+    if isinstance(low, Array) or isinstance(high, Array):
+        return None
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.subtract(np.asarray(high, dtype=float), np.asarray(low, dtype=float))
+
+
+def host_nonnegative(value: Any, name: str) -> None:
+    """NumPy's "``name`` < 0" check: a negative sign bit raises, -0.0 included; NaN passes (its draw is NaN)."""
+    host_check(value, name, lambda v: np.isnan(v) | ~np.signbit(v), "< 0")
+
+
+def host_positive(value: Any, name: str) -> None:
+    """NumPy's "``name`` <= 0" check: zero or a negative value raises; NaN passes (its draw is NaN)."""
+    host_check(value, name, lambda v: ~(v <= 0), "<= 0")
+
+
 def out_request(out: Any, size: Size, dtype: Any) -> tuple[Size, Any]:
     """(size, dtype) of a draw into ``out`` (NumPy's ``out=``): its shape and float dtype, with NumPy's errors."""
     if out is None:

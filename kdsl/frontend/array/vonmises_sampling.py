@@ -31,7 +31,7 @@ from kdsl.frontend.array.random_draws import (
     PhiloxDraws,
     Size,
     draw_shape,
-    host_check,
+    host_nonnegative,
     param_dtype,
     param_operand,
 )
@@ -54,7 +54,7 @@ class VonMisesDistribution(PhiloxDraws):
         ...
         ValueError: kappa < 0
         """
-        host_check(kappa, "kappa", lambda v: v >= 0, "< 0")
+        host_nonnegative(kappa, "kappa")
         d = param_dtype(mu, kappa)
         shape = draw_shape(size, mu, kappa)
         c = SharedConsts(self, d)

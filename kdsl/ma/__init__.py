@@ -46,8 +46,6 @@ from kdsl.ma.functions import (
     allequal,
     asanyarray,
     asarray,
-    atleast_1d,
-    atleast_2d,
     compressed,
     concatenate,
     count_masked,
@@ -77,9 +75,10 @@ from kdsl.ma.masked_array import MaskedArray
 from kdsl.ma.operators import FUNCTIONS as _FUNCTIONS
 from kdsl.ma.operators import power
 from kdsl.ma.ordering import argsort, sort
-from kdsl.ma.products import dot
+from kdsl.ma.products import dot, inner, innerproduct, outer, outerproduct
 from kdsl.ma.reductions import (
     all,
+    alltrue,
     amax,
     amin,
     any,
@@ -96,6 +95,7 @@ from kdsl.ma.reductions import (
     prod,
     product,
     ptp,
+    sometrue,
     std,
     sum,
     var,
@@ -118,6 +118,21 @@ from kdsl.ma.runs import (
     notmasked_edges,
 )
 from kdsl.ma.selection import clip, compress, copy, diagonal, diff, nonzero, repeat, take, trace, trapezoid
+from kdsl.ma.shape_functions import (
+    append,
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    column_stack,
+    diag,
+    diagflat,
+    dstack,
+    hsplit,
+    ndim,
+    resize,
+    shape,
+    size,
+)
 from kdsl.ma.value_parts import set_fill_value
 
 row_stack = vstack
@@ -137,4 +152,6 @@ __all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal"
            "notmasked_contiguous", "notmasked_edges", "ones", "ones_like", "power", "prod", "product", "ptp",
            "ravel", "repeat", "reshape", "row_stack", "set_fill_value", "sort", "squeeze", "stack", "std", "sum",
            "swapaxes", "take", "trace", "transpose", "trapezoid", "var", "vstack", "where", "zeros", "zeros_like"]
+__all__ += ["alltrue", "append", "atleast_3d", "column_stack", "diag", "diagflat", "dstack", "hsplit", "inner",
+            "innerproduct", "ndim", "outer", "outerproduct", "resize", "shape", "size", "sometrue"]
 __all__ += sorted(_FUNCTIONS)

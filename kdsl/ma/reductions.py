@@ -66,6 +66,18 @@ all = _filled_reduction("all", True)  # noqa: A001
 amin, amax = min, max
 
 
+def alltrue(target: Any, axis: Any = 0, dtype: Any = None) -> Any:
+    """NumPy's ``np.ma.alltrue`` (``logical_and.reduce``): ``all`` along ``axis`` (0 by default, not None);
+    masked entries count as True, a line with nothing unmasked is masked."""
+    return all(target, axis=axis)
+
+
+def sometrue(target: Any, axis: Any = 0, dtype: Any = None) -> Any:
+    """NumPy's ``np.ma.sometrue`` (``logical_or.reduce``): ``any`` along ``axis`` (0 by default, not None);
+    masked entries count as False, a line with nothing unmasked is masked."""
+    return any(target, axis=axis)
+
+
 def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False) -> Any:
     """NumPy's ``np.ma.mean``: the sum of the unmasked entries over their count (masked where none)."""
     x = _as_masked(a)

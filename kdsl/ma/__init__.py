@@ -15,6 +15,7 @@ Example:
 
 from kdsl.ma import dispatch  # noqa: F401 - binds MaskedArray.__array_function__
 from kdsl.ma.anomalies import anom, anomalies
+from kdsl.ma.average import average
 from kdsl.ma.constants import MaskError, MaskType, default_fill_value, masked, nomask
 from kdsl.ma.constructors import (
     arange,
@@ -84,7 +85,6 @@ from kdsl.ma.reductions import (
     any,
     argmax,
     argmin,
-    average,
     count,
     cumprod,
     cumsum,

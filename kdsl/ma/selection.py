@@ -51,6 +51,8 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> MaskedA
 def compress(condition: Any, a: Any, axis: Any = None, out: Any = None) -> MaskedArray:
     """NumPy's ``np.ma.compress``: the slices where ``condition`` holds (reads its true count, as ``kd.compress``)."""
     _no_out(out, "compress")
+    # NumPy takes np.asarray(condition): a masked condition counts by its data, whatever its mask
+    condition = condition._data if isinstance(condition, MaskedArray) else condition
     return _both(_masked(a), lambda v: kd.compress(condition, v, axis=axis))
 
 

@@ -32,10 +32,26 @@ def _both(x: MaskedArray, fn: Any) -> MaskedArray:
 
 
 def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "raise") -> Any:
-    """NumPy's ``np.ma.take``: the entries at ``indices`` (their masks with them)."""
+    """NumPy's ``np.ma.take``: the entries at ``indices`` (their masks with them). Masked indices take entry 0
+    (whatever their data, as NumPy fills them with 0) and mask what they pick."""
     _no_out(out, "take")
+    index_mask = nomask
+    if isinstance(indices, MaskedArray):
+        index_mask, indices = indices._mask, indices.filled(0)
     result = _both(_masked(a), lambda v: kd.take(v, indices, axis=axis, mode=mode))
+    if index_mask is not nomask:
+        result = MaskedArray.wrap(result._data, _index_mask_on(result, index_mask, axis), result._fill_value)
     return result[()] if result.ndim == 0 else result
+
+
+def _index_mask_on(result: MaskedArray, index_mask: Any, axis: Any) -> Any:
+    """The mask of ``take``'s result with the masked indices' picks masked too: the index mask sits at ``axis``
+    of the result (the whole result for ``axis=None``), broadcast along the axes after it."""
+    if axis is not None:
+        after = result.ndim - (axis % (result.ndim - index_mask.ndim + 1)) - index_mask.ndim
+        index_mask = index_mask.reshape(tuple(index_mask.shape) + (1,) * after)
+    picked = kd.broadcast_to(index_mask, result.shape)
+    return picked if result._mask is nomask else result._mask | picked
 
 
 def repeat(a: Any, repeats: Any, axis: Any = None) -> MaskedArray:

@@ -283,6 +283,19 @@ def _inplace(op: str, fill: int, domained: bool = False) -> Callable[..., Any]:
     return method
 
 
+def _round_method(self: MaskedArray, decimals: int = 0, out: Any = None) -> Any:
+    """``x.round(decimals, out=)`` as numpy.ma's: a kd.ma ``out`` takes the rounded data and the mask, a kdsl
+    array the rounded data (NumPy rounds the data under the mask too); ``out`` is returned."""
+    if out is None:
+        return unary("round", self, decimals)
+    if not isinstance(out, (MaskedArray, kd.Array)):
+        raise TypeError("round(out=...) must be a kdsl Array or a kd.ma masked array (a NumPy out would mean a "
+                        "copy to the host)")
+    data = kd.round(self._data, decimals)
+    out[...] = MaskedArray.wrap(data, kd.ma.getmaskarray(self)) if isinstance(out, MaskedArray) else data
+    return out
+
+
 def _bind() -> None:
     """Bind the operators and ufunc protocols as :class:`MaskedArray`'s methods."""
     cls: Any = MaskedArray
@@ -303,7 +316,7 @@ def _bind() -> None:
     cls.__invert__ = lambda self: unary("invert", self)
     for op in ("eq", "ne", "lt", "le", "gt", "ge"):
         setattr(cls, f"__{op}__", (lambda f: lambda self, other: compare(self, other, f))(getattr(operator, op)))
-    cls.round = lambda self, decimals=0, out=None: unary("round", self, decimals)
+    cls.round = _round_method
     cls.clip = lambda self, min=None, max=None: MaskedArray.wrap(kd.clip(self._data, min, max), self._mask)
     cls.nonzero = lambda self: kd.nonzero(self.filled(0))  # numpy.ma: the unmasked nonzero entries
     cls.__hash__ = None

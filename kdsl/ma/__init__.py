@@ -16,13 +16,23 @@ Example:
 from kdsl.ma import dispatch  # noqa: F401 - binds MaskedArray.__array_function__
 from kdsl.ma.anomalies import anom, anomalies
 from kdsl.ma.average import average
-from kdsl.ma.constants import MaskError, MaskType, default_fill_value, masked, nomask
+from kdsl.ma.constants import (
+    MAError,
+    MaskError,
+    MaskType,
+    default_fill_value,
+    masked,
+    maximum_fill_value,
+    minimum_fill_value,
+    nomask,
+)
 from kdsl.ma.constructors import (
     arange,
     array,
     empty,
     empty_like,
     fix_invalid,
+    identity,
     masked_all,
     masked_all_like,
     masked_array,
@@ -117,7 +127,7 @@ from kdsl.ma.runs import (
     notmasked_contiguous,
     notmasked_edges,
 )
-from kdsl.ma.selection import clip, compress, copy, diagonal, diff, nonzero, repeat, take, trace, trapezoid
+from kdsl.ma.selection import clip, compress, copy, diagonal, diff, ediff1d, nonzero, repeat, take, trace, trapezoid
 from kdsl.ma.shape_functions import (
     append,
     atleast_1d,
@@ -152,6 +162,7 @@ __all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal"
            "notmasked_contiguous", "notmasked_edges", "ones", "ones_like", "power", "prod", "product", "ptp",
            "ravel", "repeat", "reshape", "row_stack", "set_fill_value", "sort", "squeeze", "stack", "std", "sum",
            "swapaxes", "take", "trace", "transpose", "trapezoid", "var", "vstack", "where", "zeros", "zeros_like"]
+__all__ += ["MAError", "ediff1d", "identity", "maximum_fill_value", "minimum_fill_value"]
 __all__ += ["alltrue", "append", "atleast_3d", "column_stack", "diag", "diagflat", "dstack", "hsplit", "inner",
             "innerproduct", "ndim", "outer", "outerproduct", "resize", "shape", "size", "sometrue"]
 __all__ += sorted(_FUNCTIONS)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import kdsl as kd
-from kdsl.ma.constants import nomask
+from kdsl.ma.constants import masked, nomask
 from kdsl.ma.functions import concatenate
 from kdsl.ma.masked_array import MaskedArray
 
@@ -94,6 +94,22 @@ def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = 
         return kd.trace(x._data, offset, axis1, axis2, dtype=dtype)
     d = diagonal(x, offset, axis1, axis2)
     return kd.sum((d if dtype is None else d.astype(dtype)).filled(0), axis=-1)
+
+
+def ediff1d(arr: Any, to_end: Any = None, to_begin: Any = None) -> MaskedArray:
+    """NumPy's ``np.ma.ediff1d``: the differences of the flattened array (masked where either neighbour is), with
+    ``to_begin`` before and ``to_end`` after them (``kd.ma.masked`` as one masked entry)."""
+    x = _masked(arr).ravel()
+    pieces = [diff(x)]
+    for value, first in ((to_begin, True), (to_end, False)):
+        if value is None:
+            continue
+        if value is masked:
+            piece = MaskedArray.wrap(kd.zeros((1,), dtype=x.dtype), kd.ones((1,), dtype=kd.bool_))
+        else:
+            piece = _masked(value).ravel()
+        pieces.insert(0, piece) if first else pieces.append(piece)
+    return concatenate(pieces) if len(pieces) > 1 else pieces[0]
 
 
 def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> MaskedArray:

@@ -143,7 +143,7 @@ from kdsl.ma.shape_functions import (
     shape,
     size,
 )
-from kdsl.ma.value_parts import set_fill_value
+from kdsl.ma.value_parts import common_fill_value, harden_mask, is_mask, set_fill_value, soften_mask
 
 row_stack = vstack
 globals().update(_FUNCTIONS)  # the masked ufuncs: kd.ma.sqrt, kd.ma.log, kd.ma.add, kd.ma.divide...
@@ -162,7 +162,8 @@ __all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal"
            "notmasked_contiguous", "notmasked_edges", "ones", "ones_like", "power", "prod", "product", "ptp",
            "ravel", "repeat", "reshape", "row_stack", "set_fill_value", "sort", "squeeze", "stack", "std", "sum",
            "swapaxes", "take", "trace", "transpose", "trapezoid", "var", "vstack", "where", "zeros", "zeros_like"]
-__all__ += ["MAError", "ediff1d", "identity", "maximum_fill_value", "minimum_fill_value"]
+__all__ += ["MAError", "common_fill_value", "harden_mask", "is_mask", "soften_mask"]
+__all__ += ["ediff1d", "identity", "maximum_fill_value", "minimum_fill_value"]
 __all__ += ["alltrue", "append", "atleast_3d", "column_stack", "diag", "diagflat", "dstack", "hsplit", "inner",
             "innerproduct", "ndim", "outer", "outerproduct", "resize", "shape", "size", "sometrue"]
 __all__ += sorted(_FUNCTIONS)

@@ -87,6 +87,7 @@ from kdsl.ma.operators import FUNCTIONS as _FUNCTIONS
 from kdsl.ma.operators import power
 from kdsl.ma.ordering import argsort, sort
 from kdsl.ma.products import dot, inner, innerproduct, outer, outerproduct
+from kdsl.ma.putmask import putmask
 from kdsl.ma.reductions import (
     all,
     alltrue,
@@ -163,7 +164,7 @@ __all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal"
            "ravel", "repeat", "reshape", "row_stack", "set_fill_value", "sort", "squeeze", "stack", "std", "sum",
            "swapaxes", "take", "trace", "transpose", "trapezoid", "var", "vstack", "where", "zeros", "zeros_like"]
 __all__ += ["MAError", "common_fill_value", "harden_mask", "is_mask", "soften_mask"]
-__all__ += ["ediff1d", "identity", "maximum_fill_value", "minimum_fill_value"]
+__all__ += ["putmask", "ediff1d", "identity", "maximum_fill_value", "minimum_fill_value"]
 __all__ += ["alltrue", "append", "atleast_3d", "column_stack", "diag", "diagflat", "dstack", "hsplit", "inner",
             "innerproduct", "ndim", "outer", "outerproduct", "resize", "shape", "size", "sometrue"]
 __all__ += sorted(_FUNCTIONS)

@@ -15,13 +15,24 @@ Example:
 
 from kdsl.ma import dispatch  # noqa: F401 - binds MaskedArray.__array_function__
 from kdsl.ma.anomalies import anom, anomalies
-from kdsl.ma.constants import MaskError, MaskType, default_fill_value, masked, nomask
+from kdsl.ma.average import average
+from kdsl.ma.constants import (
+    MAError,
+    MaskError,
+    MaskType,
+    default_fill_value,
+    masked,
+    maximum_fill_value,
+    minimum_fill_value,
+    nomask,
+)
 from kdsl.ma.constructors import (
     arange,
     array,
     empty,
     empty_like,
     fix_invalid,
+    identity,
     masked_all,
     masked_all_like,
     masked_array,
@@ -46,8 +57,6 @@ from kdsl.ma.functions import (
     allequal,
     asanyarray,
     asarray,
-    atleast_1d,
-    atleast_2d,
     compressed,
     concatenate,
     count_masked,
@@ -77,15 +86,16 @@ from kdsl.ma.masked_array import MaskedArray
 from kdsl.ma.operators import FUNCTIONS as _FUNCTIONS
 from kdsl.ma.operators import power
 from kdsl.ma.ordering import argsort, sort
-from kdsl.ma.products import dot
+from kdsl.ma.products import dot, inner, innerproduct, outer, outerproduct
+from kdsl.ma.putmask import putmask
 from kdsl.ma.reductions import (
     all,
+    alltrue,
     amax,
     amin,
     any,
     argmax,
     argmin,
-    average,
     count,
     cumprod,
     cumsum,
@@ -96,6 +106,7 @@ from kdsl.ma.reductions import (
     prod,
     product,
     ptp,
+    sometrue,
     std,
     sum,
     var,
@@ -117,8 +128,23 @@ from kdsl.ma.runs import (
     notmasked_contiguous,
     notmasked_edges,
 )
-from kdsl.ma.selection import clip, compress, copy, diagonal, diff, nonzero, repeat, take, trace, trapezoid
-from kdsl.ma.value_parts import set_fill_value
+from kdsl.ma.selection import clip, compress, copy, diagonal, diff, ediff1d, nonzero, repeat, take, trace, trapezoid
+from kdsl.ma.shape_functions import (
+    append,
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    column_stack,
+    diag,
+    diagflat,
+    dstack,
+    hsplit,
+    ndim,
+    resize,
+    shape,
+    size,
+)
+from kdsl.ma.value_parts import common_fill_value, harden_mask, is_mask, set_fill_value, soften_mask
 
 row_stack = vstack
 globals().update(_FUNCTIONS)  # the masked ufuncs: kd.ma.sqrt, kd.ma.log, kd.ma.add, kd.ma.divide...
@@ -137,4 +163,8 @@ __all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal"
            "notmasked_contiguous", "notmasked_edges", "ones", "ones_like", "power", "prod", "product", "ptp",
            "ravel", "repeat", "reshape", "row_stack", "set_fill_value", "sort", "squeeze", "stack", "std", "sum",
            "swapaxes", "take", "trace", "transpose", "trapezoid", "var", "vstack", "where", "zeros", "zeros_like"]
+__all__ += ["MAError", "common_fill_value", "harden_mask", "is_mask", "soften_mask"]
+__all__ += ["putmask", "ediff1d", "identity", "maximum_fill_value", "minimum_fill_value"]
+__all__ += ["alltrue", "append", "atleast_3d", "column_stack", "diag", "diagflat", "dstack", "hsplit", "inner",
+            "innerproduct", "ndim", "outer", "outerproduct", "resize", "shape", "size", "sometrue"]
 __all__ += sorted(_FUNCTIONS)

@@ -1,4 +1,5 @@
-"""``kd.ma``'s constants: ``nomask``, ``masked``, ``MaskError``, ``MaskType`` and NumPy's default fill values.
+"""``kd.ma``'s constants: ``nomask``, ``masked``, ``MaskError``, ``MAError``, ``MaskType`` and NumPy's default,
+minimum and maximum fill values.
 
 ``nomask`` and ``masked`` are NumPy's own objects (``kd.ma.masked is np.ma.masked``), so code written for
 ``numpy.ma`` that tests ``x is np.ma.masked`` or ``m is np.ma.nomask`` keeps working on kdsl's results.
@@ -20,6 +21,7 @@ import kdsl as kd
 nomask = np.ma.nomask  # NumPy's False of the mask dtype: "nothing is masked"
 masked = np.ma.masked  # NumPy's masked constant: a masked scalar result
 MaskError = np.ma.MaskError
+MAError = np.ma.MAError  # MaskError's base class, NumPy's own
 MaskType = kd.bool_  # the dtype of masks (NumPy: np.bool)
 
 
@@ -48,3 +50,19 @@ def extreme_fill(dtype: Any, largest: bool) -> Any:
         return float("inf") if largest else float("-inf")
     info = np.iinfo(d)
     return int(info.max if largest else info.min)
+
+
+def _dtype_of(obj: Any) -> np.dtype:
+    dtype = getattr(obj, "dtype", None)
+    return numpy_dtype(obj if dtype is None else dtype)
+
+
+def minimum_fill_value(obj: Any) -> Any:
+    """NumPy's ``np.ma.minimum_fill_value``: what a masked entry takes for a minimum, the largest value of the
+    dtype of ``obj`` (an array, a masked array or a dtype): inf for floats."""
+    return np.ma.minimum_fill_value(np.empty(0, _dtype_of(obj)))
+
+
+def maximum_fill_value(obj: Any) -> Any:
+    """NumPy's ``np.ma.maximum_fill_value``: the smallest value of the dtype of ``obj``: -inf for floats."""
+    return np.ma.maximum_fill_value(np.empty(0, _dtype_of(obj)))

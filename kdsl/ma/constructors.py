@@ -51,6 +51,11 @@ ones = _filled_like(kd.ones, "ones")
 empty = _filled_like(kd.empty, "empty")
 
 
+def identity(n: int, dtype: Any = None) -> MaskedArray:
+    """NumPy's ``np.ma.identity``: ``kd.identity(n)`` with nothing masked (kdsl's default float)."""
+    return MaskedArray.wrap(kd.identity(n, dtype=dtype))
+
+
 def arange(*args: Any, **kwargs: Any) -> MaskedArray:
     """NumPy's ``np.ma.arange``: ``kd.arange`` with nothing masked."""
     return MaskedArray.wrap(kd.arange(*args, **kwargs))

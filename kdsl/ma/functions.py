@@ -152,13 +152,13 @@ def stack(arrays: Any, axis: int = 0, out: Any = None) -> MaskedArray:
 
 def hstack(tup: Any) -> MaskedArray:
     """NumPy's ``np.ma.hstack``: data and masks joined along the columns (axis 0 of 1-d arrays)."""
-    pieces = [atleast_1d(a) for a in tup]
+    pieces = [_atleast_1d(a) for a in tup]
     return _joined(kd.concatenate, pieces, 0 if pieces and pieces[0].ndim == 1 else 1)
 
 
 def vstack(tup: Any) -> MaskedArray:
     """NumPy's ``np.ma.vstack`` (``row_stack``): data and masks joined as rows."""
-    return _joined(kd.concatenate, [atleast_2d(a) for a in tup], 0)
+    return _joined(kd.concatenate, [_atleast_2d(a) for a in tup], 0)
 
 
 def _shape_function(name: str) -> Any:
@@ -170,7 +170,8 @@ def _shape_function(name: str) -> Any:
     return fn
 
 
-reshape, ravel, transpose, swapaxes, squeeze, expand_dims, atleast_1d, atleast_2d = (
+# the one-argument atleast_* that hstack/vstack use (kd.ma.atleast_*, several arguments: shape_functions.py)
+reshape, ravel, transpose, swapaxes, squeeze, expand_dims, _atleast_1d, _atleast_2d = (
     _shape_function(n) for n in ("reshape", "ravel", "transpose", "swapaxes", "squeeze", "expand_dims",
                                  "atleast_1d", "atleast_2d"))
 

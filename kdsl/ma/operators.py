@@ -139,8 +139,9 @@ _BINARY = ("add", "subtract", "multiply", "arctan2", "hypot", "equal", "not_equa
            "nextafter", "logaddexp", "logaddexp2")
 
 
-def binary(name: str, a: Any, b: Any) -> Any:
-    """``kd.<name>(a, b)`` on masked operands (mask: the union; the division family masks its domain)."""
+def binary(name: str, a: Any, b: Any, keep: bool = True) -> Any:
+    """``kd.<name>(a, b)`` on masked operands (mask: the union; the division family masks its domain). Masked
+    entries keep ``a``'s data unless ``keep`` is False (the operators numpy.ma leaves to ndarray's)."""
     da, ma = parts(a)
     db, mb = parts(b)
     if a is masked or b is masked:
@@ -153,8 +154,8 @@ def binary(name: str, a: Any, b: Any) -> Any:
         bad = (kd.abs(da) * _TINY >= kd.abs(db)) | ~kd.isfinite(result)
         bad = bad if bad.shape == result.shape else kd.broadcast_to(bad, result.shape)
         m = bad if m is nomask else m | bad
-        return _result(_keep(m, da, result, "safe"), m)
-    return _result(_keep(m, da, result, "unsafe"), m)
+        return _result(_keep(m, da, result, "safe") if keep else result, m)
+    return _result(_keep(m, da, result, "unsafe") if keep else result, m)
 
 
 def power(a: Any, b: Any, third: Any = None) -> Any:
@@ -234,16 +235,35 @@ def _kdsl_ufunc(name: str, args: tuple, kwargs: dict) -> Any:
     return dispatch(name, args, kwargs)
 
 
+# np.ma.MaskedArray defines + - * / // ** itself; % & | ^ << >> are ndarray's operators, whose data is the plain
+# result everywhere (masked entries do not keep the first operand's data): (a > 1) & (a < 3) under a mask is
+# the data's own answer, which a masked condition's data (compress) then gives
+_RAW_OPERATORS = ("remainder", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "right_shift")
+
+
 def _operator(name: str, reflected: bool = False) -> Callable[..., Any]:
     fn = FUNCTIONS[name]
+    if name in _RAW_OPERATORS:
+        if reflected:
+            return lambda self, other: binary(name, other, self, keep=False)
+        return lambda self, other: binary(name, self, other, keep=False)
     if reflected:
         return lambda self, other: fn(other, self)
     return lambda self, other: fn(self, other)
 
 
+def _mask_non_finite(x: MaskedArray) -> None:
+    """After ``x **= y``: numpy.ma masks the non-finite results (``(-1.1) ** 0.5``, ``0.0 ** -1``) and writes the
+    fill value under them, as its ``power`` function masks them."""
+    invalid = ~kd.isfinite(x._data)
+    kd.copyto(x._data, kd.asarray(x.fill_value, dtype=x._data.dtype), where=invalid)
+    x._mask = invalid if x._mask is nomask else x._mask | invalid
+
+
 def _inplace(op: str, fill: int, domained: bool = False) -> Callable[..., Any]:
     """``x op= y`` as numpy.ma's: the data written in place (its dtype kept), the masks joined; masked entries
-    keep their data (``y`` counts as ``fill`` there); ``/=`` and ``//=`` also mask division by zero."""
+    keep their data (``y`` counts as ``fill`` there); ``/=`` and ``//=`` also mask division by zero, ``**=`` the
+    non-finite results."""
     def method(self: MaskedArray, other: Any) -> MaskedArray:
         od, om = parts(other)
         mask = union(self._mask, om, self.shape)
@@ -256,9 +276,24 @@ def _inplace(op: str, fill: int, domained: bool = False) -> Callable[..., Any]:
             od = kd.where(mask, fill, od)
             self._mask = mask if mask.shape == self.shape else kd.broadcast_to(mask, self.shape).copy()
         self._data = getattr(self._data, f"__i{op}__")(od)
+        if op == "pow" and kd.isdtype(self._data.dtype, ("real floating", "complex floating")):
+            _mask_non_finite(self)
         return self
     method.__name__ = f"__i{op}__"
     return method
+
+
+def _round_method(self: MaskedArray, decimals: int = 0, out: Any = None) -> Any:
+    """``x.round(decimals, out=)`` as numpy.ma's: a kd.ma ``out`` takes the rounded data and the mask, a kdsl
+    array the rounded data (NumPy rounds the data under the mask too); ``out`` is returned."""
+    if out is None:
+        return unary("round", self, decimals)
+    if not isinstance(out, (MaskedArray, kd.Array)):
+        raise TypeError("round(out=...) must be a kdsl Array or a kd.ma masked array (a NumPy out would mean a "
+                        "copy to the host)")
+    data = kd.round(self._data, decimals)
+    out[...] = MaskedArray.wrap(data, kd.ma.getmaskarray(self)) if isinstance(out, MaskedArray) else data
+    return out
 
 
 def _bind() -> None:
@@ -281,7 +316,7 @@ def _bind() -> None:
     cls.__invert__ = lambda self: unary("invert", self)
     for op in ("eq", "ne", "lt", "le", "gt", "ge"):
         setattr(cls, f"__{op}__", (lambda f: lambda self, other: compare(self, other, f))(getattr(operator, op)))
-    cls.round = lambda self, decimals=0, out=None: unary("round", self, decimals)
+    cls.round = _round_method
     cls.clip = lambda self, min=None, max=None: MaskedArray.wrap(kd.clip(self._data, min, max), self._mask)
     cls.nonzero = lambda self: kd.nonzero(self.filled(0))  # numpy.ma: the unmasked nonzero entries
     cls.__hash__ = None

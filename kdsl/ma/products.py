@@ -1,6 +1,7 @@
-"""``kd.ma.dot`` (and ``x.dot(y)``), as ``numpy.ma``'s: the product of the data with masked entries as 0; an entry
-of the result is masked where no pair of unmasked entries meets in its sum (``strict=False``), or, with
-``strict=True``, where any masked entry takes part (a masked entry masks its whole row of ``a`` / column of ``b``).
+"""``kd.ma.dot`` (and ``x.dot(y)``), ``outer`` and ``inner``, as ``numpy.ma``'s. ``dot``: the product of the
+data with masked entries as 0; an entry of the result is masked where no pair of unmasked entries meets in its sum
+(``strict=False``), or, with ``strict=True``, where any masked entry takes part (a masked entry masks its whole row
+of ``a`` / column of ``b``).
 
 Example:
     >>> import kdsl as kd
@@ -40,6 +41,29 @@ def dot(a: Any, b: Any, strict: bool = False, out: Any = None) -> MaskedArray:
     return MaskedArray.wrap(data, ~some)
 
 
+def outer(a: Any, b: Any) -> MaskedArray:
+    """NumPy's ``np.ma.outer`` (``outerproduct``): the outer product of the flattened data with masked entries as
+    0, masked where either factor is masked."""
+    x = a if isinstance(a, MaskedArray) else MaskedArray(a)
+    y = b if isinstance(b, MaskedArray) else MaskedArray(b)
+    data = kd.outer(x.filled(0).ravel(), y.filled(0).ravel())
+    if x._mask is nomask and y._mask is nomask:
+        return MaskedArray.wrap(data)
+    mask = kd.ma.getmaskarray(x).ravel()[:, None] | kd.ma.getmaskarray(y).ravel()[None, :]
+    return MaskedArray.wrap(data, mask)
+
+
+def inner(a: Any, b: Any) -> MaskedArray:
+    """NumPy's ``np.ma.inner`` (``innerproduct``): ``kd.inner`` of the data filled with 0, over the last axes;
+    as NumPy's, the result carries no mask (a masked entry simply adds nothing)."""
+    fa = a.filled(0) if isinstance(a, MaskedArray) else kd.asarray(a)
+    fb = b.filled(0) if isinstance(b, MaskedArray) else kd.asarray(b)
+    fa = fa.reshape((1,)) if fa.ndim == 0 else fa  # NumPy's 0-d operands act as 1-element vectors here
+    fb = fb.reshape((1,)) if fb.ndim == 0 else fb
+    return MaskedArray.wrap(kd.inner(fa, fb))
+
+
+outerproduct, innerproduct = outer, inner
 MaskedArray.dot = lambda self, b, out=None, strict=False: dot(self, b, strict, out)  # type: ignore[attr-defined]
 
-__all__ = ["dot"]
+__all__ = ["dot", "inner", "innerproduct", "outer", "outerproduct"]

@@ -16,12 +16,14 @@ Example:
 
 from __future__ import annotations
 
+import math
 from typing import Any
+
+import numpy as np
 
 import kdsl as kd
 from kdsl.ma.constants import extreme_fill, masked, nomask
 from kdsl.ma.masked_array import MaskedArray
-from kdsl.ma.operators import parts
 
 
 def _as_masked(x: Any) -> MaskedArray:
@@ -64,6 +66,18 @@ max = _filled_reduction("max", lambda d: extreme_fill(d, False))  # noqa: A001
 any = _filled_reduction("any", False)  # noqa: A001
 all = _filled_reduction("all", True)  # noqa: A001
 amin, amax = min, max
+
+
+def alltrue(target: Any, axis: Any = 0, dtype: Any = None) -> Any:
+    """NumPy's ``np.ma.alltrue`` (``logical_and.reduce``): ``all`` along ``axis`` (0 by default, not None);
+    masked entries count as True, a line with nothing unmasked is masked."""
+    return all(target, axis=axis)
+
+
+def sometrue(target: Any, axis: Any = 0, dtype: Any = None) -> Any:
+    """NumPy's ``np.ma.sometrue`` (``logical_or.reduce``): ``any`` along ``axis`` (0 by default, not None);
+    masked entries count as False, a line with nothing unmasked is masked."""
+    return any(target, axis=axis)
 
 
 def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False) -> Any:
@@ -143,48 +157,48 @@ def count(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
     return _as_masked(a).count(axis=axis, keepdims=keepdims)
 
 
-def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False, keepdims: bool = False) -> Any:
-    """NumPy's ``np.ma.average``: the weighted mean of the unmasked entries."""
-    if weights is None:
-        result = mean(a, axis=axis, keepdims=keepdims)
-        if returned:
-            return result, _as_masked(a).count(axis=axis, keepdims=keepdims)
-        return result
-    da, ma = parts(a)
-    w, _ = parts(weights)
-    if not isinstance(w, kd.Array):
-        w = kd.asarray(w)
-    if w.ndim == 1 and axis is not None and da.ndim > 1:
-        shape = [1] * da.ndim
-        shape[axis] = w.shape[0]
-        w = w.reshape(tuple(shape))
-    w = kd.broadcast_to(w, da.shape)
-    if ma is not nomask:
-        w = kd.where(ma, 0, w)
-    wsum = kd.sum(w, axis=axis, keepdims=keepdims)
-    total = kd.sum(w * kd.where(ma, 0, da) if ma is not nomask else w * da, axis=axis, keepdims=keepdims)
-    result = _finish(total / kd.where(wsum == 0, 1, wsum), wsum == 0)
-    return (result, wsum) if returned else result
+def _last_axis(x: MaskedArray, axis: Any) -> tuple[MaskedArray, tuple[int, ...]]:
+    """``x`` with the axes of ``axis`` (None: all) moved last and merged into one, and the shape its
+    ``keepdims`` result takes (a median over several axes is one over their merged axis)."""
+    axes = tuple(range(x.ndim)) if axis is None else np.lib.array_utils.normalize_axis_tuple(axis, x.ndim)
+    rest = [i for i in range(x.ndim) if i not in axes]
+    kept = tuple(1 if i in axes else n for i, n in enumerate(x.shape))
+    length = math.prod(x.shape[i] for i in axes)
+    merged = x.transpose(*rest, *axes).reshape(tuple(x.shape[i] for i in rest) + (length,))
+    return merged, kept
+
+
+def _median_last(x: MaskedArray) -> tuple[Any, Any]:
+    """The median of the unmasked entries along the last axis (one sort, masked entries filled with the
+    dtype's largest value so that they sort last), NaN where an unmasked NaN is, and where nothing is unmasked."""
+    mask = kd.ma.getmaskarray(x)
+    data = x._data if kd.isdtype(x.dtype, "real floating") else x._data.astype(kd.float64)
+    ordered = kd.sort(kd.where(mask, extreme_fill(data.dtype, True), data), axis=-1)
+    n = kd.sum(~mask, axis=-1, keepdims=True, dtype=kd.int64)
+    lo = kd.take_along_axis(ordered, kd.maximum((n - 1) // 2, 0), axis=-1)
+    hi = kd.take_along_axis(ordered, kd.maximum(n // 2, 0), axis=-1)
+    result, empty = ((lo + hi) / 2)[..., 0], (n == 0)[..., 0]
+    # NaN sorts after the masked entries' inf fill: look for it, as NumPy's median propagates NaN
+    result = kd.where(kd.any(kd.isnan(data) & ~mask, axis=-1), kd.nan, result).astype(result.dtype)
+    return kd.where(empty, 0, result).astype(result.dtype), empty
 
 
 def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False, keepdims: bool = False) -> Any:
-    """NumPy's ``np.ma.median``: the median of the unmasked entries along ``axis`` (one sort, masked entries
-    filled with the dtype's largest value so that they sort last; masked where none)."""
-    x = _as_masked(a)
-    if axis is None:
-        x, axis = x.ravel(), 0
+    """NumPy's ``np.ma.median``: the median of the unmasked entries along ``axis`` (an int, a tuple or None),
+    masked where there are none, NaN where an unmasked entry is NaN; ``out`` (a kdsl or kd.ma array) receives
+    it."""
+    x, kept = _last_axis(_as_masked(a), axis)
     if x._mask is nomask:
-        result = kd.median(x._data, axis=axis, keepdims=keepdims)
-        return _finish(result, nomask)
-    data = x._data if kd.isdtype(x.dtype, "real floating") else x._data.astype(kd.float64)
-    ordered = kd.sort(kd.where(x._mask, extreme_fill(data.dtype, True), data), axis=axis)
-    n = kd.sum(~x._mask, axis=axis, keepdims=True, dtype=kd.int64)
-    lo = kd.take_along_axis(ordered, kd.maximum((n - 1) // 2, 0), axis=axis)
-    hi = kd.take_along_axis(ordered, kd.maximum(n // 2, 0), axis=axis)
-    result, empty = (lo + hi) / 2, n == 0
-    if not keepdims:
-        result, empty = kd.squeeze(result, axis=axis), kd.squeeze(empty, axis=axis)
-    return _finish(kd.where(empty, 0, result).astype(result.dtype), empty)
+        result, empty = kd.median(x._data, axis=-1), nomask
+    else:
+        result, empty = _median_last(x)
+    if keepdims:
+        result = result.reshape(kept)
+        empty = empty if empty is nomask else empty.reshape(kept)
+    if out is None:
+        return _finish(result, empty)
+    out[...] = MaskedArray.wrap(result, empty) if isinstance(out, MaskedArray) else result
+    return out
 
 
 def _bind() -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import kdsl as kd
-from kdsl.ma.constants import nomask
+from kdsl.ma.constants import masked, nomask
 from kdsl.ma.functions import concatenate
 from kdsl.ma.masked_array import MaskedArray
 
@@ -32,10 +32,26 @@ def _both(x: MaskedArray, fn: Any) -> MaskedArray:
 
 
 def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "raise") -> Any:
-    """NumPy's ``np.ma.take``: the entries at ``indices`` (their masks with them)."""
+    """NumPy's ``np.ma.take``: the entries at ``indices`` (their masks with them). Masked indices take entry 0
+    (whatever their data, as NumPy fills them with 0) and mask what they pick."""
     _no_out(out, "take")
+    index_mask = nomask
+    if isinstance(indices, MaskedArray):
+        index_mask, indices = indices._mask, indices.filled(0)
     result = _both(_masked(a), lambda v: kd.take(v, indices, axis=axis, mode=mode))
+    if index_mask is not nomask:
+        result = MaskedArray.wrap(result._data, _index_mask_on(result, index_mask, axis), result._fill_value)
     return result[()] if result.ndim == 0 else result
+
+
+def _index_mask_on(result: MaskedArray, index_mask: Any, axis: Any) -> Any:
+    """The mask of ``take``'s result with the masked indices' picks masked too: the index mask sits at ``axis``
+    of the result (the whole result for ``axis=None``), broadcast along the axes after it."""
+    if axis is not None:
+        after = result.ndim - (axis % (result.ndim - index_mask.ndim + 1)) - index_mask.ndim
+        index_mask = index_mask.reshape(tuple(index_mask.shape) + (1,) * after)
+    picked = kd.broadcast_to(index_mask, result.shape)
+    return picked if result._mask is nomask else result._mask | picked
 
 
 def repeat(a: Any, repeats: Any, axis: Any = None) -> MaskedArray:
@@ -51,6 +67,8 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> MaskedA
 def compress(condition: Any, a: Any, axis: Any = None, out: Any = None) -> MaskedArray:
     """NumPy's ``np.ma.compress``: the slices where ``condition`` holds (reads its true count, as ``kd.compress``)."""
     _no_out(out, "compress")
+    # NumPy takes np.asarray(condition): a masked condition counts by its data, whatever its mask
+    condition = condition._data if isinstance(condition, MaskedArray) else condition
     return _both(_masked(a), lambda v: kd.compress(condition, v, axis=axis))
 
 
@@ -76,6 +94,22 @@ def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = 
         return kd.trace(x._data, offset, axis1, axis2, dtype=dtype)
     d = diagonal(x, offset, axis1, axis2)
     return kd.sum((d if dtype is None else d.astype(dtype)).filled(0), axis=-1)
+
+
+def ediff1d(arr: Any, to_end: Any = None, to_begin: Any = None) -> MaskedArray:
+    """NumPy's ``np.ma.ediff1d``: the differences of the flattened array (masked where either neighbour is), with
+    ``to_begin`` before and ``to_end`` after them (``kd.ma.masked`` as one masked entry)."""
+    x = _masked(arr).ravel()
+    pieces = [diff(x)]
+    for value, first in ((to_begin, True), (to_end, False)):
+        if value is None:
+            continue
+        if value is masked:
+            piece = MaskedArray.wrap(kd.zeros((1,), dtype=x.dtype), kd.ones((1,), dtype=kd.bool_))
+        else:
+            piece = _masked(value).ravel()
+        pieces.insert(0, piece) if first else pieces.append(piece)
+    return concatenate(pieces) if len(pieces) > 1 else pieces[0]
 
 
 def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> MaskedArray:

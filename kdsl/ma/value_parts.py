@@ -1,7 +1,7 @@
 """``MaskedArray``'s value helpers, as ``numpy.ma``'s: ``x.fill(v)`` writes ``v`` into the data and keeps the mask;
 ``x.real``/``x.imag`` are the parts of the data with the mask; ``x.set_fill_value(v)``/``x.get_fill_value()`` and
 ``kd.ma.set_fill_value(x, v)`` (which leaves anything but a masked array alone, as NumPy's) set and read the value
-``filled()`` uses.
+``filled()`` uses; ``common_fill_value``, ``harden_mask``/``soften_mask`` and ``is_mask`` as functions.
 
 Example:
     >>> import kdsl as kd
@@ -18,7 +18,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 import kdsl as kd
+from kdsl.ma.constants import default_fill_value, numpy_dtype
 from kdsl.ma.masked_array import MaskedArray
 
 
@@ -45,4 +48,28 @@ MaskedArray.imag = _part("imag")  # type: ignore[attr-defined]
 MaskedArray.set_fill_value = set_fill_value  # type: ignore[attr-defined]
 MaskedArray.get_fill_value = lambda self: self.fill_value  # type: ignore[attr-defined]
 
-__all__ = ["set_fill_value"]
+def common_fill_value(a: Any, b: Any) -> Any:
+    """NumPy's ``np.ma.common_fill_value``: the fill value of ``a`` and ``b`` when they agree (an unmasked
+    array's is its dtype's default), else None."""
+    first, second = (x.fill_value if isinstance(x, MaskedArray) else default_fill_value(kd.asarray(x).dtype)
+                     for x in (a, b))
+    return first if first == second else None
+
+
+def harden_mask(a: MaskedArray) -> MaskedArray:
+    """NumPy's ``np.ma.harden_mask``: ``a.harden_mask()`` (assigning a value no longer unmasks); ``a``."""
+    return a.harden_mask()
+
+
+def soften_mask(a: MaskedArray) -> MaskedArray:
+    """NumPy's ``np.ma.soften_mask``: ``a.soften_mask()`` (assigning a value unmasks again); ``a``."""
+    return a.soften_mask()
+
+
+def is_mask(m: Any) -> bool:
+    """NumPy's ``np.ma.is_mask``: whether ``m`` is ``nomask`` or an array of the mask dtype (bool)."""
+    dtype = getattr(m, "dtype", None)
+    return dtype is not None and numpy_dtype(dtype) == np.dtype(bool)
+
+
+__all__ = ["common_fill_value", "harden_mask", "is_mask", "set_fill_value", "soften_mask"]

@@ -96,9 +96,17 @@ def chebgauss(deg: Any) -> tuple[kd.Array, kd.Array]:
     return x, kd.full(n, math.pi / n, dtype=f)
 
 
+def _point_count(npts: Any) -> int:
+    """``npts`` as NumPy's chebpts* take it: any number equal to an integer (2.0 too), else ValueError."""
+    n = int(npts)
+    if n != npts:
+        raise ValueError("npts must be integer")
+    return n
+
+
 def chebpts1(npts: Any) -> kd.Array:
     """Chebyshev points of the first kind (the ``npts`` Gauss-Chebyshev nodes, increasing)."""
-    n = operator.index(npts)
+    n = _point_count(npts)
     if n < 1:
         raise ValueError("npts must be >= 1")
     return kd.sin((0.5 * math.pi / n) * kd.arange(-n + 1, n + 1, 2, dtype=_float()))
@@ -106,7 +114,7 @@ def chebpts1(npts: Any) -> kd.Array:
 
 def chebpts2(npts: Any) -> kd.Array:
     """Chebyshev points of the second kind (the extrema ``cos(linspace(-pi, 0, npts))``, increasing)."""
-    n = operator.index(npts)
+    n = _point_count(npts)
     if n < 2:
         raise ValueError("npts must be >= 2")
     return kd.cos(kd.linspace(-math.pi, 0.0, n, dtype=_float()))

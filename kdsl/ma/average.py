@@ -1,0 +1,63 @@
+"""``kd.ma.average``, as ``numpy.ma``'s: the weighted mean of the unmasked entries. Weights may have the data's
+shape or, with ``axis``, the shape of the reduced axes (in ``axis``'s order); masked weights count as absent, as
+masked data does. A line whose weights add to zero (or that has nothing unmasked) is masked.
+
+Example:
+    >>> import kdsl as kd
+    >>> x = kd.ma.array([[1.0, 2.0], [3.0, 4.0]], mask=[[True, False], [False, False]])
+    >>> w = kd.ma.array([1.0, 3.0], mask=[False, True])
+    >>> kd.ma.average(x, axis=0, weights=w).tolist()
+    [3.0, 2.0]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import kdsl as kd
+from kdsl.ma.constants import nomask
+from kdsl.ma.operators import parts
+from kdsl.ma.reductions import _as_masked, _finish, mean
+
+
+def _weights_along(w: Any, shape: tuple[int, ...], axis: Any) -> Any:
+    """``w`` shaped to broadcast against data of ``shape``, with NumPy's checks and messages."""
+    if tuple(w.shape) == tuple(shape):
+        return w
+    if axis is None:
+        raise TypeError("Axis must be specified when shapes of a and weights differ.")
+    axes = np.lib.array_utils.normalize_axis_tuple(axis, len(shape), argname="axis")
+    if tuple(w.shape) != tuple(shape[ax] for ax in axes):
+        raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
+    w = kd.transpose(w, tuple(int(i) for i in np.argsort(axes)))  # weights' axes in the data's order
+    return w.reshape(tuple(n if ax in axes else 1 for ax, n in enumerate(shape)))
+
+
+def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False, keepdims: bool = False) -> Any:
+    """NumPy's ``np.ma.average``: the weighted mean of the unmasked entries (see the module docstring)."""
+    if weights is None:
+        result = mean(a, axis=axis, keepdims=keepdims)
+        if returned:
+            return result, _as_masked(a).count(axis=axis, keepdims=keepdims)
+        return result
+    da, ma = parts(a)
+    da = kd.asarray(da)
+    w, wm = parts(weights)
+    w = _weights_along(kd.asarray(w), tuple(da.shape), axis)
+    if wm is not nomask:  # a masked weight leaves its entries out, as numpy.ma's masked product does
+        absent = kd.broadcast_to(_weights_along(kd.asarray(wm), tuple(da.shape), axis), da.shape)
+        ma = absent if ma is nomask else ma | absent
+    w = kd.broadcast_to(w, da.shape)
+    if ma is not nomask:
+        w = kd.where(ma, 0, w)
+        da = kd.where(ma, 0, da)
+    axis = None if axis is None else np.lib.array_utils.normalize_axis_tuple(axis, da.ndim, argname="axis")
+    wsum = kd.sum(w, axis=axis, keepdims=keepdims)
+    total = kd.sum(w * da, axis=axis, keepdims=keepdims)
+    result = _finish(total / kd.where(wsum == 0, 1, wsum), wsum == 0)
+    return (result, wsum) if returned else result
+
+
+__all__ = ["average"]

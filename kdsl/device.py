@@ -95,15 +95,13 @@ def queue_family(info: dict) -> int:
     >>> queue_family({"queue_families": [{"compute": False}, {"compute": True}, {"compute": True}]})
     1
     """
-    families = info["queue_families"]
+    compute = [i for i, f in enumerate(info["queue_families"]) if f["compute"]]
     raw = os.environ.get("KDSL_QUEUE_FAMILY", "").strip()
     if raw:
-        if not raw.isdigit() or int(raw) >= len(families) or not families[int(raw)]["compute"]:
-            ok = [i for i, f in enumerate(families) if f["compute"]]
-            raise ValueError(f"KDSL_QUEUE_FAMILY={raw!r}: set it to a queue family with compute, one of {ok}, "
-                             "or unset it")
+        if not raw.isdigit() or int(raw) not in compute:
+            raise ValueError(f"KDSL_QUEUE_FAMILY={raw!r}: set it to a queue family with compute, one of "
+                             f"{compute}, or unset it")
         return int(raw)
-    compute = [i for i, f in enumerate(families) if f["compute"]]
     if not compute:
         raise RuntimeError("this Vulkan device has no compute queue family")
     return compute[0]

@@ -7,7 +7,7 @@ Example:
     >>> x = kd.ma.array([[1.0, 2.0], [3.0, 4.0]], mask=[[True, False], [False, False]])
     >>> w = kd.ma.array([1.0, 3.0], mask=[False, True])
     >>> kd.ma.average(x, axis=0, weights=w).tolist()
-    [3.0, 2.0]
+    [None, 2.0]
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 import kdsl as kd
 from kdsl.ma.constants import nomask
 from kdsl.ma.operators import parts
-from kdsl.ma.reductions import _as_masked, _finish, mean
+from kdsl.ma.reductions import as_masked, masked_result, mean
 
 
 def _weights_along(w: Any, shape: tuple[int, ...], axis: Any) -> Any:
@@ -40,7 +40,7 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     if weights is None:
         result = mean(a, axis=axis, keepdims=keepdims)
         if returned:
-            return result, _as_masked(a).count(axis=axis, keepdims=keepdims)
+            return result, as_masked(a).count(axis=axis, keepdims=keepdims)
         return result
     da, ma = parts(a)
     da = kd.asarray(da)
@@ -56,7 +56,7 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     axis = None if axis is None else np.lib.array_utils.normalize_axis_tuple(axis, da.ndim, argname="axis")
     wsum = kd.sum(w, axis=axis, keepdims=keepdims)
     total = kd.sum(w * da, axis=axis, keepdims=keepdims)
-    result = _finish(total / kd.where(wsum == 0, 1, wsum), wsum == 0)
+    result = masked_result(total / kd.where(wsum == 0, 1, wsum), wsum == 0)
     return (result, wsum) if returned else result
 
 

@@ -26,11 +26,12 @@ from kdsl.ma.constants import extreme_fill, masked, nomask
 from kdsl.ma.masked_array import MaskedArray
 
 
-def _as_masked(x: Any) -> MaskedArray:
+def as_masked(x: Any) -> MaskedArray:
+    """``x`` as a :class:`MaskedArray` (itself if it is one; else with nothing masked)."""
     return x if isinstance(x, MaskedArray) else MaskedArray(x)
 
 
-def _finish(result: Any, empty: Any) -> Any:
+def masked_result(result: Any, empty: Any) -> Any:
     """``result`` masked where ``empty`` (nomask, or the all-masked test along the reduced axes): a masked array,
     or for a 0-d result the value or ``masked``."""
     if result.ndim == 0:
@@ -46,13 +47,13 @@ def _all_masked(x: MaskedArray, axis: Any, keepdims: bool) -> Any:
 
 def _filled_reduction(fn_name: str, fill: Any):
     def reduce(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False) -> Any:
-        x = _as_masked(a)
+        x = as_masked(a)
         if out is not None:
             raise TypeError(f"kd.ma.{fn_name}: out= is not supported; use the returned masked array")
         value = fill(x.dtype) if callable(fill) else fill
         extra = {} if dtype is None else {"dtype": dtype}
         result = getattr(kd, fn_name)(x.filled(value), axis=axis, keepdims=keepdims, **extra)
-        return _finish(result, _all_masked(x, axis, keepdims))
+        return masked_result(result, _all_masked(x, axis, keepdims))
     reduce.__name__ = reduce.__qualname__ = fn_name
     reduce.__doc__ = f"NumPy's ``np.ma.{fn_name}``: the {fn_name} of the unmasked entries (masked where none)."
     return reduce
@@ -82,24 +83,24 @@ def sometrue(target: Any, axis: Any = 0, dtype: Any = None) -> Any:
 
 def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False) -> Any:
     """NumPy's ``np.ma.mean``: the sum of the unmasked entries over their count (masked where none)."""
-    x = _as_masked(a)
+    x = as_masked(a)
     if x._mask is nomask:
-        return _finish(kd.mean(x._data, axis=axis, dtype=dtype, keepdims=keepdims), nomask)
+        return masked_result(kd.mean(x._data, axis=axis, dtype=dtype, keepdims=keepdims), nomask)
     total = kd.sum(x.filled(0), axis=axis, keepdims=keepdims, **({} if dtype is None else {"dtype": dtype}))
     count = kd.sum(~x._mask, axis=axis, keepdims=keepdims, dtype=kd.int64)
     if total.dtype in (kd.float16,):
         result = (total.astype(kd.float32) / count).astype(kd.float16)
     else:
         result = total * 1.0 / count
-    return _finish(kd.where(count == 0, 0.0, result).astype(result.dtype), count == 0)
+    return masked_result(kd.where(count == 0, 0.0, result).astype(result.dtype), count == 0)
 
 
 def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int = 0, keepdims: bool = False,
         mean: Any = None) -> Any:
     """NumPy's ``np.ma.var``: the variance of the unmasked entries (masked where count - ddof <= 0)."""
-    x = _as_masked(a)
+    x = as_masked(a)
     if x._mask is nomask:
-        return _finish(kd.var(x._data, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims), nomask)
+        return masked_result(kd.var(x._data, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims), nomask)
     keep = ~x._mask
     count = kd.sum(keep, axis=axis, keepdims=True, dtype=kd.int64)
     data = x._data if dtype is None else x._data.astype(dtype)
@@ -114,7 +115,7 @@ def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int 
     if not keepdims:
         axes = tuple(range(x.ndim)) if axis is None else axis
         result, empty = kd.squeeze(result, axis=axes), kd.squeeze(empty, axis=axes)
-    return _finish(kd.where(empty, 0.0, result).astype(result.dtype), empty)
+    return masked_result(kd.where(empty, 0.0, result).astype(result.dtype), empty)
 
 
 def std(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int = 0, keepdims: bool = False,
@@ -139,7 +140,7 @@ def ptp(a: Any, axis: Any = None, out: Any = None, fill_value: Any = None, keepd
 def _arg_reduction(fn_name: str, largest: bool):
     def reduce(a: Any, axis: Any = None, fill_value: Any = None, out: Any = None, *,
                keepdims: bool = False) -> Any:
-        x = _as_masked(a)
+        x = as_masked(a)
         value = extreme_fill(x.dtype, largest) if fill_value is None else fill_value
         return getattr(kd, fn_name)(x.filled(value), axis=axis, keepdims=keepdims)
     reduce.__name__ = reduce.__qualname__ = fn_name
@@ -154,7 +155,7 @@ argmax = _arg_reduction("argmax", False)
 
 def count(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
     """NumPy's ``np.ma.count``: the number of unmasked entries (an int for ``axis=None``)."""
-    return _as_masked(a).count(axis=axis, keepdims=keepdims)
+    return as_masked(a).count(axis=axis, keepdims=keepdims)
 
 
 def _last_axis(x: MaskedArray, axis: Any) -> tuple[MaskedArray, tuple[int, ...]]:
@@ -187,7 +188,7 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
     """NumPy's ``np.ma.median``: the median of the unmasked entries along ``axis`` (an int, a tuple or None),
     masked where there are none, NaN where an unmasked entry is NaN; ``out`` (a kdsl or kd.ma array) receives
     it."""
-    x, kept = _last_axis(_as_masked(a), axis)
+    x, kept = _last_axis(as_masked(a), axis)
     if x._mask is nomask:
         result, empty = kd.median(x._data, axis=-1), nomask
     else:
@@ -196,7 +197,7 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
         result = result.reshape(kept)
         empty = empty if empty is nomask else empty.reshape(kept)
     if out is None:
-        return _finish(result, empty)
+        return masked_result(result, empty)
     out[...] = MaskedArray.wrap(result, empty) if isinstance(out, MaskedArray) else result
     return out
 
@@ -211,7 +212,7 @@ def _bind() -> None:
 
 def _accumulation(fn_name: str, identity: int):
     def accumulate(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> MaskedArray:
-        x = _as_masked(a)
+        x = as_masked(a)
         if out is not None:
             raise TypeError(f"kd.ma.{fn_name}: out= is not supported; use the returned masked array")
         result = getattr(kd, fn_name)(x.filled(identity), axis=axis, dtype=dtype)

@@ -152,11 +152,11 @@ def _no_identity(x: Array, axes, name: str, where) -> None:
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=NO_INITIAL, where=True) -> Array:
     """Product of elements over ``axis`` (``where``/``initial``/``out`` as NumPy's; ``initial=None``: no identity)."""
     x = _arr(a)
+    axes = reduce_axes(axis, x.ndim)
     if initial is None:
-        _no_identity(x, reduce_axes(axis, x.ndim), "multiply", where)
+        _no_identity(x, axes, "multiply", where)
     initial = None if initial is NO_INITIAL else initial
-    r = _reduce(rw.masked(x, where, 1), "prod", reduce_axes(axis, x.ndim), _numpy_dtype(np.prod, x, dtype),
-                keepdims)
+    r = _reduce(rw.masked(x, where, 1), "prod", axes, _numpy_dtype(np.prod, x, dtype), keepdims)
     return rw.into(r if initial is None else (r * initial).astype(r.dtype), out)
 
 

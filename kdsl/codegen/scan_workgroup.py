@@ -154,13 +154,27 @@ class ScanWriter:
     def store(self, value: str) -> str:
         return glsl.store_value(self.t, glsl.narrow(self.t, value))
 
+    def subgroup(self, value: str, var: str, exclusive: bool = False) -> list[str]:
+        """Lines declaring ``var`` as the subgroup's total of ``value`` (``exclusive``: of the invocations before
+        this one). A float sum of nothing but -0.0 is -0.0 here, as NumPy's running sum is: the devices' subgroup
+        additions start from +0.0 (an exclusive scan gives +0.0 to its first invocation), which would turn a
+        leading run of -0.0 past the first subgroup into 0.0."""
+        kind = "Exclusive" if exclusive else ""
+        line = f"{self.c} {var} = subgroup{kind}{self.sub_op}({value});"
+        bits = {"float": "floatBitsToUint({}) == 0x80000000u",
+                "double": "unpackDouble2x32({}) == uvec2(0u, 0x80000000u)"}.get(self.c)
+        if self.sym != "+" or bits is None:
+            return [line]
+        # (both subgroup operations run in uniform control flow; only the choice between them is per invocation)
+        return [line, f"if (subgroup{kind}And({bits.format(value)})) {var} = -0.0;"]
+
 
 def _exclusive(w: ScanWriter, value: str, sub: bool) -> list[str]:
     """Lines leaving in ``ex`` the workgroup's exclusive scan of ``value`` in rank order (barriers inside)."""
     c = w.c
     if sub:
-        return [f"{c} sg_ex = subgroupExclusive{w.sub_op}({value});",
-                f"{c} sg_all = subgroup{w.sub_op}({value});",
+        return [*w.subgroup(value, "sg_ex", exclusive=True),
+                *w.subgroup(value, "sg_all"),
                 "if (subgroupElect()) s_t[gl_SubgroupID] = sg_all;",
                 "barrier();",
                 f"{c} ex = {w.ident};",
@@ -183,7 +197,7 @@ def _total(w: ScanWriter, value: str, sub: bool) -> list[str]:
     """Lines leaving the workgroup's total of ``value`` in ``tot`` for invocation 0 (barriers inside)."""
     c = w.c
     if sub:
-        return [f"{c} sg_all = subgroup{w.sub_op}({value});",
+        return [*w.subgroup(value, "sg_all"),
                 "if (subgroupElect()) s_t[gl_SubgroupID] = sg_all;",
                 "barrier();",
                 f"{c} tot = {w.ident};",

@@ -25,7 +25,7 @@ from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.shape_arguments import int_tuple
-from kdsl.frontend.array.shape_ops import broadcast_to, concatenate
+from kdsl.frontend.array.shape_ops import arrays_to_stack, broadcast_to, concatenate
 
 
 def take_slice(a: Array, axis: int, start: int, stop: int | None, step: int = 1) -> Array:
@@ -60,10 +60,9 @@ def atleast_3d(*arys: Any) -> Any:
     return out[0] if len(out) == 1 else out
 
 
-def _seq(tup: Any, name: str) -> list[Array]:
-    if isinstance(tup, Array) or not isinstance(tup, Sequence):
-        raise TypeError(f"{name} takes a sequence of arrays (a list or tuple), got {type(tup).__name__}")
-    return [as_array(x) for x in tup]
+def _seq(tup: Any) -> list[Array]:
+    """The arrays to stack: the items of a list, a tuple or an array (its rows), as NumPy's."""
+    return [as_array(x) for x in arrays_to_stack(tup)]
 
 
 def vstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Array:
@@ -73,7 +72,7 @@ def vstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind")
     >>> kd.vstack([kd.asarray([1, 2]), kd.asarray([3, 4])]).tolist()
     [[1, 2], [3, 4]]
     """
-    return concatenate([atleast_2d(x) for x in _seq(tup, "vstack")], axis=0, dtype=dtype, casting=casting)
+    return concatenate([atleast_2d(x) for x in _seq(tup)], axis=0, dtype=dtype, casting=casting)
 
 
 def hstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Array:
@@ -83,18 +82,18 @@ def hstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind")
     >>> kd.hstack([kd.asarray([1, 2]), kd.asarray([3])]).tolist()
     [1, 2, 3]
     """
-    arrs = [atleast_1d(x) for x in _seq(tup, "hstack")]
+    arrs = [atleast_1d(x) for x in _seq(tup)]
     return concatenate(arrs, axis=0 if arrs and arrs[0].ndim == 1 else 1, dtype=dtype, casting=casting)
 
 
 def dstack(tup: Sequence[Any]) -> Array:
     """Stack arrays along the third axis (after making them at least 3-d)."""
-    return concatenate([atleast_3d(x) for x in _seq(tup, "dstack")], axis=2)
+    return concatenate([atleast_3d(x) for x in _seq(tup)], axis=2)
 
 
 def column_stack(tup: Sequence[Any]) -> Array:
     """Stack 1-d arrays as the columns of a 2-d array (2-d arrays are joined as they are)."""
-    arrs = [x.reshape(-1, 1) if x.ndim < 2 else x for x in _seq(tup, "column_stack")]
+    arrs = [x.reshape(-1, 1) if x.ndim < 2 else x for x in _seq(tup)]
     return concatenate(arrs, axis=1)
 
 

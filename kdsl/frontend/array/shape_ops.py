@@ -164,7 +164,8 @@ def _moved_axis(axis, ndim: int, name: str) -> int:
 def broadcast_to(array, shape, subok: bool = False) -> Array:
     """``array`` broadcast to ``shape`` (``subok``: NumPy's, nothing to change: no subclasses). Unlike NumPy's,
     the result is writeable; a write changes the result only (kdsl's own functions build on it, and
-    ``np.tile`` and friends return it reshaped)."""
+    ``np.tile`` and friends return it reshaped). This one makes no link to ``array``; the public
+    ``kd.broadcast_to`` (broadcast_views.py) follows writes into ``array``, as NumPy's view does."""
     a = _arr(array)
     shape = int_tuple(shape)  # an int, np.int64 or 0-d integer array is one length
     if any(n < 0 for n in shape):
@@ -174,7 +175,7 @@ def broadcast_to(array, shape, subok: bool = False) -> Array:
 
 def broadcast_arrays(*args, subok: bool = False) -> list[Array]:
     """``args`` broadcast to their common shape (writeable, as NumPy 2.4's still are: a write changes that
-    result only). ``subok``: NumPy's, nothing to change."""
+    result only; no link to ``args``: see broadcast_views.py). ``subok``: NumPy's, nothing to change."""
     arrs = [_arr(x) for x in args]
     shape = ops.broadcast_shapes(*(x.shape for x in arrs))
     return [broadcast_to(x, shape) for x in arrs]

@@ -66,6 +66,8 @@ def sliding_window_view(x: Any, window_shape: Any, axis: Any = None, *, subok: b
     windows = View(tuple(shape) + sizes, strides, view.offset)
     out = Array(mv.view_node(base, windows))  # noqa: SLF001
     out.setflags(write=False)  # NumPy's windows are read-only: assigning raises ValueError (array_flags.py)
+    if a is x:  # NumPy's windows are a view: writes into x show in them
+        out._follow(lambda: a, lambda now: sliding_window_view(now, window_shape, axis), a)  # noqa: SLF001
     return out
 
 

@@ -86,7 +86,14 @@ from kdsl.ma.masked_array import MaskedArray
 from kdsl.ma.operators import FUNCTIONS as _FUNCTIONS
 from kdsl.ma.operators import power
 from kdsl.ma.ordering import argsort, sort
-from kdsl.ma.products import dot, inner, innerproduct, outer, outerproduct
+from kdsl.ma.products import (
+    dot,
+    inner,
+    innerproduct,
+    kron,  # noqa: F401 - what kd.kron / np.kron run (numpy.ma has no kron name)
+    outer,
+    outerproduct,
+)
 from kdsl.ma.putmask import putmask
 from kdsl.ma.reductions import (
     all,

@@ -97,3 +97,29 @@ def test_sliding_windows_of_a_view_follow_its_base():
     host = np.arange(10, dtype=np.float32)
     host[4] = np.inf
     np.testing.assert_array_equal(w.numpy(), np.lib.stride_tricks.sliding_window_view(host[::2], 3))
+
+
+AS_STRIDED = kd.lib.stride_tricks.as_strided
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64, np.int8])
+@pytest.mark.parametrize("view", ["whole", "strided", "transposed"])
+def test_as_strided_follows_writes_into_its_input(dtype, view):
+    host = np.arange(24, dtype=dtype).reshape(4, 6)
+    a = kd.asarray(host)
+    pick = {"whole": lambda x: x, "strided": lambda x: x[1:, ::2], "transposed": lambda x: x.T}[view]
+    src_np, src_kd = pick(host), pick(a)
+    shape, strides = (2, 3), (src_np.strides[0], src_np.strides[-1])
+    w = AS_STRIDED(src_kd, shape, (src_kd.strides[0], src_kd.strides[-1]))
+    a[1, 2] = -7
+    host[1, 2] = -7
+    np.testing.assert_array_equal(w.numpy(), np.lib.stride_tricks.as_strided(src_np, shape, strides))
+
+
+def test_a_write_into_as_strided_keeps_its_own_values():
+    a = kd.arange(6, dtype=kd.float32)
+    w = AS_STRIDED(a, (3, 2), (8, 4))
+    w[0, 0] = np.nan  # kdsl's does not write into a (documented); from then on w holds its own values
+    a[1] = np.inf
+    np.testing.assert_array_equal(w.numpy(), [[np.nan, 1], [2, 3], [4, 5]])
+    assert a.tolist()[:2] == [0.0, np.inf]

@@ -23,6 +23,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.broadcast_views import following
 from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.shape_arguments import int_tuple
 from kdsl.frontend.array.shape_ops import arrays_to_stack, broadcast_to, concatenate
@@ -185,8 +186,9 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Array:
 
 
 def meshgrid(*arrays: Any, indexing: str = "xy", sparse: bool = False, copy: bool = True) -> list[Array]:
-    """Coordinate arrays from 1-d coordinate vectors (broadcast views; ``indexing='xy'`` swaps the first two
-    axes, as NumPy does). Returns a list, as the array API standard does (NumPy 2: a tuple).
+    """Coordinate arrays from 1-d coordinate vectors (``indexing='xy'`` swaps the first two axes, as NumPy
+    does). Returns a list, as the array API standard does (NumPy 2: a tuple). As NumPy's, ``copy=True`` gives
+    arrays of their own, ``copy=False`` views of the vectors (writes into a vector show in them).
 
     >>> import kdsl as kd
     >>> X, Y = kd.meshgrid(kd.asarray([1, 2, 3]), kd.asarray([4, 5]))
@@ -204,11 +206,11 @@ def meshgrid(*arrays: Any, indexing: str = "xy", sparse: bool = False, copy: boo
         shape[i] = v.shape[0]
         if indexing == "xy" and nd > 1 and i < 2:
             shape[0], shape[1] = shape[1], shape[0]
-        out.append(v.reshape(tuple(shape)))
+        out.append(v.reshape(tuple(shape)))  # a view of the vector: it follows it, and writes reach it
     if sparse:
-        return out
+        return [o.copy() for o in out] if copy else out
     full = ops.broadcast_shapes(*(o.shape for o in out))
-    return [broadcast_to(o, full) for o in out]
+    return [broadcast_to(o, full) if copy else following(broadcast_to(o, full), o) for o in out]
 
 
 def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> Array:

@@ -177,12 +177,14 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Array:
         for s, ax in zip(shifts.reshape(-1).tolist(), axes.reshape(-1).tolist(), strict=True):
             k = mv.normalize_axis(int(ax), x.ndim)
             total[k] = total.get(k, 0) + int(s)
+    rolled = x
     for k, s in total.items():
-        n = x.shape[k]
+        n = rolled.shape[k]
         if n and s % n:
             s %= n
-            x = concatenate([take_slice(x, k, n - s, n), take_slice(x, k, 0, n - s)], axis=k)
-    return x
+            rolled = concatenate([take_slice(rolled, k, n - s, n), take_slice(rolled, k, 0, n - s)], axis=k)
+    # nothing moved (shifts of whole turns): still a new array, as NumPy's, not ``a`` itself or a view of it
+    return Array(rolled._node) if rolled is x else rolled
 
 
 def meshgrid(*arrays: Any, indexing: str = "xy", sparse: bool = False, copy: bool = True) -> list[Array]:

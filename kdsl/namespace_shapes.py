@@ -8,6 +8,7 @@ the public spelling, and the names are listed in kdsl's ``__all__``.
 # ruff: noqa: F401 - every import here is a re-export
 
 from kdsl.frontend.array.broadcast_object import broadcast
+from kdsl.frontend.array.broadcast_views import broadcast_arrays, broadcast_to
 from kdsl.frontend.array.edit import append, delete, ediff1d, insert, resize
 from kdsl.frontend.array.joining import (
     atleast_1d,
@@ -27,8 +28,6 @@ from kdsl.frontend.array.joining import (
 from kdsl.frontend.array.orientation import fliplr, flipud, rollaxis, rot90
 from kdsl.frontend.array.padding import pad
 from kdsl.frontend.array.shape_ops import (
-    broadcast_arrays,
-    broadcast_to,
     concatenate,
     expand_dims,
     flip,

@@ -36,10 +36,14 @@ __all__ = ["assert_allclose", "assert_almost_equal", "assert_approx_equal", "ass
 
 
 def _host(x: Any) -> Any:
-    """``x`` with every kdsl array replaced by its values on the host (a download each)."""
+    """``x`` with every kdsl array replaced by its values on the host (a download each); a kd.ma array becomes
+    NumPy's masked array, so NumPy's checks skip its masked entries as they do for ``np.ma`` arrays."""
     if isinstance(x, kdsl.Array):
         return x.numpy()
-    if isinstance(x, (list, tuple)) and any(isinstance(v, (kdsl.Array, list, tuple, dict)) for v in x):
+    if isinstance(x, kdsl.ma.MaskedArray):
+        return x.to_numpy()
+    if isinstance(x, (list, tuple)) and any(isinstance(v, (kdsl.Array, kdsl.ma.MaskedArray, list, tuple, dict))
+                                            for v in x):
         return type(x)(_host(v) for v in x) if not hasattr(x, "_fields") else type(x)(*map(_host, x))
     if isinstance(x, dict):
         return {k: _host(v) for k, v in x.items()}

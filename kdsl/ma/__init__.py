@@ -14,6 +14,7 @@ Example:
 """
 
 from kdsl.ma import dispatch  # noqa: F401 - binds MaskedArray.__array_function__
+from kdsl.ma.along_axis import apply_along_axis
 from kdsl.ma.anomalies import anom, anomalies
 from kdsl.ma.average import average
 from kdsl.ma.constants import (
@@ -86,7 +87,14 @@ from kdsl.ma.masked_array import MaskedArray
 from kdsl.ma.operators import FUNCTIONS as _FUNCTIONS
 from kdsl.ma.operators import power
 from kdsl.ma.ordering import argsort, sort
-from kdsl.ma.products import dot, inner, innerproduct, outer, outerproduct
+from kdsl.ma.products import (
+    dot,
+    inner,
+    innerproduct,
+    kron,  # noqa: F401 - what kd.kron / np.kron run (numpy.ma has no kron name)
+    outer,
+    outerproduct,
+)
 from kdsl.ma.putmask import putmask
 from kdsl.ma.reductions import (
     all,
@@ -164,6 +172,7 @@ __all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal"
            "ravel", "repeat", "reshape", "row_stack", "set_fill_value", "sort", "squeeze", "stack", "std", "sum",
            "swapaxes", "take", "trace", "transpose", "trapezoid", "var", "vstack", "where", "zeros", "zeros_like"]
 __all__ += ["MAError", "common_fill_value", "harden_mask", "is_mask", "soften_mask"]
+__all__ += ["apply_along_axis"]
 __all__ += ["putmask", "ediff1d", "identity", "maximum_fill_value", "minimum_fill_value"]
 __all__ += ["alltrue", "append", "atleast_3d", "column_stack", "diag", "diagflat", "dstack", "hsplit", "inner",
             "innerproduct", "ndim", "outer", "outerproduct", "resize", "shape", "size", "sometrue"]

@@ -26,7 +26,7 @@ FIRST_ARGUMENT = ("sum", "prod", "mean", "var", "std", "min", "max", "amin", "am
                   "all", "ptp", "average", "median", "ravel", "reshape", "transpose", "swapaxes", "squeeze",
                   "expand_dims", "atleast_1d", "atleast_2d", "sort", "argsort", "cumsum", "cumprod", "take", "repeat",
                   "diagonal", "trace", "diff", "clip", "nonzero", "copy", "trapezoid")
-ANY_ARGUMENT = ("where", "dot", "compress")  # a masked array anywhere among the arguments
+ANY_ARGUMENT = ("where", "dot", "compress", "kron")  # a masked array anywhere among the arguments
 SEQUENCE = ("concatenate", "stack", "hstack", "vstack")  # a masked array in the sequence of arrays
 # NumPy's functions pass their own defaults to the masked array's method: np.argsort(x) sorts along the last axis
 # (np.ma.argsort(x) alone keeps numpy.ma's old default, the flattened array with a FutureWarning)
@@ -107,6 +107,20 @@ def _sequence(args: tuple) -> bool:
     return bool(args) and isinstance(args[0], (list, tuple)) and _any(tuple(args[0]))
 
 
+def _masked_along_axis(kd_fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``kd.apply_along_axis`` that runs kd.ma's for a masked array, or from the first masked result on."""
+    @functools.wraps(kd_fn)
+    def fn(func1d: Any, axis: Any, arr: Any, *args: Any, **kwargs: Any) -> Any:
+        along = sys.modules["kdsl.ma.along_axis"]
+        if isinstance(arr, MaskedArray):
+            return along.apply_along_axis(func1d, axis, arr, *args, **kwargs)
+        try:
+            return kd_fn(along.watched(func1d), axis, arr, *args, **kwargs)
+        except along.MaskedResult as stop:
+            return along.along_axis(func1d, axis, arr, args, kwargs, stop.done)
+    return fn
+
+
 def install(namespace: MutableMapping[str, Any]) -> None:
     """Make kd's functions in ``namespace`` (the kdsl package) run kd.ma's for masked arrays."""
     for names, test in ((FIRST_ARGUMENT, _first), (ANY_ARGUMENT, _any), (SEQUENCE, _sequence)):
@@ -120,6 +134,7 @@ def install(namespace: MutableMapping[str, Any]) -> None:
     for name, ma_name in _ROUNDING.items():
         if name in namespace:
             namespace[name] = _dispatching(ma_name, namespace[name], _first)
+    namespace["apply_along_axis"] = _masked_along_axis(namespace["apply_along_axis"])
     asarray = namespace["asarray"]
 
     @functools.wraps(asarray)

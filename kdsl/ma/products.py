@@ -63,6 +63,19 @@ def inner(a: Any, b: Any) -> MaskedArray:
     return MaskedArray.wrap(kd.inner(fa, fb))
 
 
+def kron(a: Any, b: Any) -> MaskedArray:
+    """What ``kd.kron`` and ``np.kron`` give for masked arrays (as NumPy's on ``np.ma`` arrays; ``numpy.ma`` has no
+    ``kron`` of its own): ``kd.kron`` of the data, an entry masked where either of its two factors is."""
+    x = a if isinstance(a, MaskedArray) else MaskedArray(a)
+    y = b if isinstance(b, MaskedArray) else MaskedArray(b)
+    data = kd.kron(x._data, y._data)
+    if x._mask is nomask and y._mask is nomask:
+        return MaskedArray.wrap(data)
+    # kron multiplies, which on booleans is "and": an entry is unmasked where both factors are unmasked
+    kept = kd.kron(~kd.ma.getmaskarray(x), ~kd.ma.getmaskarray(y))
+    return MaskedArray.wrap(data, ~kept)
+
+
 outerproduct, innerproduct = outer, inner
 MaskedArray.dot = lambda self, b, out=None, strict=False: dot(self, b, strict, out)  # type: ignore[attr-defined]
 

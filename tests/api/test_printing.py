@@ -1,10 +1,27 @@
 """kd.set_printoptions / get_printoptions / printoptions / array2string / array_repr / array_str, and the
 repr/str of kd.Array following them; NumPy's formatter is the oracle."""
 
+import re
+
 import numpy as np
 import pytest
 
 import kdsl as kd
+
+# NumPy names a subclass's repr after its class: this one's repr is NumPy's layout with kdsl's prefix.
+_KD_ARRAY = type("kd.array", (np.ndarray,), {})
+
+
+def assert_numpy_layout(text, host, **kwargs):
+    """``text`` is NumPy's repr of ``host`` as kdsl writes it: ``kd.array(`` and the dtype always named (NumPy
+    omits float64's, int64's, bool's and complex128's; there the rest is compared without it)."""
+    expected = np.array_repr(host.view(_KD_ARRAY), **kwargs)
+    if "dtype=" in expected:
+        assert text == expected
+    else:
+        assert text.endswith(f"dtype={host.dtype.name})")
+        without = re.sub(r",?\s*dtype=\w+\)$", ")", text)
+        assert without.split() == expected.split()
 
 DATA = [np.array([1.0, 2.0 / 3.0, -0.0, np.nan, np.inf], np.float32), np.arange(2000, dtype=np.int32),
         np.linspace(0, 1, 12).reshape(3, 4)[:, ::2], np.zeros((0, 3), np.float32), np.array(3.25),
@@ -38,8 +55,7 @@ def test_str_and_array2string_follow_the_options(opts, i):
         assert str(a) == str(host)
         assert kd.array_str(a) == np.array_str(host)
         assert kd.array2string(a, separator=", ") == np.array2string(host, separator=", ")
-        body = np.array2string(host, separator=", ", prefix="kd.array(", suffix=f", dtype={a.dtype.name})")
-    assert repr(a) == f"kd.array({body}, dtype={a.dtype.name})"
+        assert_numpy_layout(repr(a), host)
     assert np.array2string(a) == kd.array2string(a)  # NumPy's function dispatches to kdsl's
 
 
@@ -78,9 +94,7 @@ def test_array_repr_and_str_arguments(kwargs):
     host = np.array([1e-7, 0.123456, 10.5], np.float32)
     a = kd.asarray(host)
     assert kd.array_str(a, **kwargs) == np.array_str(host, **kwargs)
-    expected = np.array2string(host, kwargs.get("max_line_width"), kwargs.get("precision"),
-                               kwargs.get("suppress_small"), ", ", "kd.array(", suffix=", dtype=float32)")
-    assert kd.array_repr(a, **kwargs) == f"kd.array({expected}, dtype=float32)"
+    assert_numpy_layout(kd.array_repr(a, **kwargs), host, **kwargs)
     assert kd.array_repr(host, **kwargs) == np.array_repr(host, **kwargs)
 
 

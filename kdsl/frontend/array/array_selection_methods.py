@@ -117,3 +117,5 @@ def __setitem__(self, key, value) -> None:
         base, write = self._parent
         write(base, self)
         self._written_through()
+    else:
+        self._own_values()

@@ -95,7 +95,8 @@ def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype
 
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
     """The diagonal ``offset`` of the 2-d slices over ``axis1``/``axis2``, as the last axis (a strided view:
-    nothing is copied; NumPy's is a read-only view, and writes to kdsl's do not reach ``a``).
+    nothing is copied; writes into ``a`` show in it, as in NumPy's; NumPy's is read-only, and writes into kdsl's
+    do not reach ``a``: it keeps its own values from then on).
 
     >>> import kdsl as kd
     >>> kd.diagonal(kd.arange(6).reshape(2, 3), 1).tolist()
@@ -115,7 +116,10 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
     start = view.offset + (start1 * view.strides[i] + start2 * view.strides[j] if k else 0)
     new = View(tuple(view.shape[ax] for ax in keep) + (k,),
                tuple(view.strides[ax] for ax in keep) + (view.strides[i] + view.strides[j],), start)
-    return Array(mv.view_node(base, new.canonical()))
+    out = Array(mv.view_node(base, new.canonical()))
+    if x is a:  # NumPy's view: writes into a show in it
+        out._follow(lambda: x, lambda now: diagonal(now, offset, axis1, axis2), x)
+    return out
 
 
 def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None, out: Any = None) -> Array:

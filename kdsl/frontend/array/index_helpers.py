@@ -60,10 +60,11 @@ def _axis(part: tuple[Any, Any, Any, int], dtype: dt.DType) -> Array:
 
 def _one_slice(s: slice) -> Array:
     part = _slice_parts(s)
-    dtype = _grid_dtype([part])
     if isinstance(s.step, (complex, np.complexfloating)):
-        return linspace(part[0], part[1], part[3], dtype=dtype)
-    return _axis(part, dtype)
+        return linspace(part[0], part[1], part[3], dtype=_grid_dtype([part]))
+    # NumPy's one slice is np.arange(start, stop, step), whose dtype NumPy scalars do not set: int64 or float64
+    python_values = [v.item() if isinstance(v, np.generic) else v for v in part[:3]]
+    return _axis(part, dt.as_dtype(np.result_type(*python_values)))
 
 
 class _Grid:

@@ -71,6 +71,8 @@ def store_inplace(target: Array, result: Array) -> Array:
         base, write = target._parent
         write(base, target)
         target._written_through()
+    else:
+        target._own_values()
     return target
 
 

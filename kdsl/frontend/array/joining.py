@@ -23,9 +23,10 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.broadcast_views import following
 from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.shape_arguments import int_tuple
-from kdsl.frontend.array.shape_ops import broadcast_to, concatenate
+from kdsl.frontend.array.shape_ops import arrays_to_stack, broadcast_to, concatenate
 
 
 def take_slice(a: Array, axis: int, start: int, stop: int | None, step: int = 1) -> Array:
@@ -60,10 +61,9 @@ def atleast_3d(*arys: Any) -> Any:
     return out[0] if len(out) == 1 else out
 
 
-def _seq(tup: Any, name: str) -> list[Array]:
-    if isinstance(tup, Array) or not isinstance(tup, Sequence):
-        raise TypeError(f"{name} takes a sequence of arrays (a list or tuple), got {type(tup).__name__}")
-    return [as_array(x) for x in tup]
+def _seq(tup: Any) -> list[Array]:
+    """The arrays to stack: the items of a list, a tuple or an array (its rows), as NumPy's."""
+    return [as_array(x) for x in arrays_to_stack(tup)]
 
 
 def vstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Array:
@@ -73,7 +73,7 @@ def vstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind")
     >>> kd.vstack([kd.asarray([1, 2]), kd.asarray([3, 4])]).tolist()
     [[1, 2], [3, 4]]
     """
-    return concatenate([atleast_2d(x) for x in _seq(tup, "vstack")], axis=0, dtype=dtype, casting=casting)
+    return concatenate([atleast_2d(x) for x in _seq(tup)], axis=0, dtype=dtype, casting=casting)
 
 
 def hstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Array:
@@ -83,18 +83,18 @@ def hstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind")
     >>> kd.hstack([kd.asarray([1, 2]), kd.asarray([3])]).tolist()
     [1, 2, 3]
     """
-    arrs = [atleast_1d(x) for x in _seq(tup, "hstack")]
+    arrs = [atleast_1d(x) for x in _seq(tup)]
     return concatenate(arrs, axis=0 if arrs and arrs[0].ndim == 1 else 1, dtype=dtype, casting=casting)
 
 
 def dstack(tup: Sequence[Any]) -> Array:
     """Stack arrays along the third axis (after making them at least 3-d)."""
-    return concatenate([atleast_3d(x) for x in _seq(tup, "dstack")], axis=2)
+    return concatenate([atleast_3d(x) for x in _seq(tup)], axis=2)
 
 
 def column_stack(tup: Sequence[Any]) -> Array:
     """Stack 1-d arrays as the columns of a 2-d array (2-d arrays are joined as they are)."""
-    arrs = [x.reshape(-1, 1) if x.ndim < 2 else x for x in _seq(tup, "column_stack")]
+    arrs = [x.reshape(-1, 1) if x.ndim < 2 else x for x in _seq(tup)]
     return concatenate(arrs, axis=1)
 
 
@@ -177,17 +177,20 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Array:
         for s, ax in zip(shifts.reshape(-1).tolist(), axes.reshape(-1).tolist(), strict=True):
             k = mv.normalize_axis(int(ax), x.ndim)
             total[k] = total.get(k, 0) + int(s)
+    rolled = x
     for k, s in total.items():
-        n = x.shape[k]
+        n = rolled.shape[k]
         if n and s % n:
             s %= n
-            x = concatenate([take_slice(x, k, n - s, n), take_slice(x, k, 0, n - s)], axis=k)
-    return x
+            rolled = concatenate([take_slice(rolled, k, n - s, n), take_slice(rolled, k, 0, n - s)], axis=k)
+    # nothing moved (shifts of whole turns): still a new array, as NumPy's, not ``a`` itself or a view of it
+    return Array(rolled._node) if rolled is x else rolled
 
 
 def meshgrid(*arrays: Any, indexing: str = "xy", sparse: bool = False, copy: bool = True) -> list[Array]:
-    """Coordinate arrays from 1-d coordinate vectors (broadcast views; ``indexing='xy'`` swaps the first two
-    axes, as NumPy does). Returns a list, as the array API standard does (NumPy 2: a tuple).
+    """Coordinate arrays from 1-d coordinate vectors (``indexing='xy'`` swaps the first two axes, as NumPy
+    does). Returns a list, as the array API standard does (NumPy 2: a tuple). As NumPy's, ``copy=True`` gives
+    arrays of their own, ``copy=False`` views of the vectors (writes into a vector show in them).
 
     >>> import kdsl as kd
     >>> X, Y = kd.meshgrid(kd.asarray([1, 2, 3]), kd.asarray([4, 5]))
@@ -205,11 +208,11 @@ def meshgrid(*arrays: Any, indexing: str = "xy", sparse: bool = False, copy: boo
         shape[i] = v.shape[0]
         if indexing == "xy" and nd > 1 and i < 2:
             shape[0], shape[1] = shape[1], shape[0]
-        out.append(v.reshape(tuple(shape)))
+        out.append(v.reshape(tuple(shape)))  # a view of the vector: it follows it, and writes reach it
     if sparse:
-        return out
+        return [o.copy() for o in out] if copy else out
     full = ops.broadcast_shapes(*(o.shape for o in out))
-    return [broadcast_to(o, full) for o in out]
+    return [broadcast_to(o, full) if copy else following(broadcast_to(o, full), o) for o in out]
 
 
 def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> Array:

@@ -86,16 +86,31 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> Array:  # 
     return powers if increasing else flip(powers, 1)
 
 
-def _depths(arrays: Any, where: str) -> list[int]:
-    """The nesting depth of every leaf of ``arrays`` (checking the lists are lists and not empty)."""
+def _bottom(arrays: Any, path: list[Any]) -> list[Any]:
+    """The index path of a block at the bottom of the nested lists ``arrays`` (at ``path``): its length is the
+    nesting depth. An empty list's path ends in None and is the one returned, the last one found, so that
+    :func:`block` names it; lists nested unequally deep raise NumPy's ValueError at the first mismatch, in order."""
     if isinstance(arrays, tuple):
-        raise TypeError(f"{where} is a tuple. Only lists can be used to arrange blocks, and kd.block does not "
-                        "allow implicit conversion from tuple to array; use a list")
+        raise TypeError(f"{_where(path)} is a tuple. Only lists can be used to arrange blocks, and kd.block does "
+                        "not allow implicit conversion from tuple to array; use a list")
     if not isinstance(arrays, list):
-        return [0]
+        return path
     if not arrays:
-        raise ValueError(f"List at {where} cannot be empty")
-    return [1 + d for i, a in enumerate(arrays) for d in _depths(a, f"{where}[{i}]")]
+        return path + [None]
+    first = bottom = _bottom(arrays[0], path + [0])
+    for i, a in enumerate(arrays[1:], 1):
+        index = _bottom(a, path + [i])
+        if len(index) != len(first):
+            raise ValueError(f"List depths are mismatched. First element was at depth {len(first)}, but there is "
+                             f"an element at depth {len(index)} ({_where(index)})")
+        if index[-1] is None:
+            bottom = index
+    return bottom
+
+
+def _where(path: list[Any]) -> str:
+    """NumPy's name for a place in the nested lists: ``arrays[1][0]``."""
+    return "arrays" + "".join(f"[{i}]" for i in path if i is not None)
 
 
 def _assemble(arrays: Any, depth: int, ndim: int) -> Array:
@@ -115,11 +130,10 @@ def block(arrays: Any) -> Array:
     >>> kd.block([kd.asarray([1, 2]), kd.asarray([3])]).tolist()
     [1, 2, 3]
     """
-    depths = _depths(arrays, "arrays")
-    if len(set(depths)) != 1:
-        raise ValueError(f"List depths are mismatched: blocks are nested {min(depths)} and {max(depths)} lists "
-                         "deep; every block must be nested equally deep")
-    depth = depths[0]
+    bottom = _bottom(arrays, [])
+    if bottom and bottom[-1] is None:
+        raise ValueError(f"List at {_where(bottom)} cannot be empty")
+    depth = len(bottom)
     blocks = _as_arrays(arrays, ops.device_of(_leaves(arrays)))
     ndim = max(depth, *(a.ndim for a in _leaves(blocks)))
     out = _assemble(blocks, depth, ndim)

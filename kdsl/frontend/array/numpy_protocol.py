@@ -105,6 +105,8 @@ def _function_of(module: str, name: str) -> Any:
         return getattr(kd.linalg, name, None)
     if module == "numpy.fft":
         return getattr(kd.fft, name, None)
+    if module.startswith("numpy.lib."):  # np.lib.stride_tricks / np.lib.scimath (np.emath): kd.lib's namesakes
+        return getattr(getattr(kd.lib, module.split(".")[2], None), name, None)
     return None
 
 

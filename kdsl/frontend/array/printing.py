@@ -4,7 +4,9 @@ array_str``, with NumPy's option names, defaults and checks.
 kdsl keeps its own options (setting them does not change how NumPy arrays print, and ``np.set_printoptions``
 does not change kdsl's); ``repr(a)``, ``str(a)`` and ``print(a)`` of a kdsl Array follow them. Formatting reads
 the array back to the host (printing is a download, as ``a.numpy()``); NumPy's formatter then lays it out.
-A kdsl repr names its dtype always: ``kd.array([1., 2.], dtype=float32)``.
+A kdsl repr names its dtype always: ``kd.array([1., 2.], dtype=float32)``; otherwise it is laid out as NumPy's
+(the values wrap as in ``np.array_repr``, ``shape=`` where the values do not show it, the extras on a new line
+when the last one is full).
 
 Example:
     >>> import kdsl as kd
@@ -132,11 +134,32 @@ def array_repr(arr: Any, max_line_width: int | None = None, precision: int | Non
     if not isinstance(arr, Array):
         with _numpy_options():
             return np.array_repr(np.asarray(arr), max_line_width, precision, suppress_small)
+    host = arr.numpy()
     prefix = "kd.array("
-    suffix = f", dtype={arr.dtype.name})"
+    width = _options["linewidth"] if max_line_width is None else max_line_width
     with _numpy_options():
-        body = np.array2string(arr.numpy(), max_line_width, precision, suppress_small, ", ", prefix, suffix=suffix)
-    return prefix + body + suffix
+        body = np.array2string(host, max_line_width, precision, suppress_small, ", ", prefix, suffix=")")
+    return _with_extras(prefix + body + ",", _repr_extras(host, arr.dtype.name), width, len(prefix))
+
+
+def _repr_extras(host: np.ndarray, dtype_name: str) -> list[str]:
+    """What a repr adds after the values, as NumPy's: the shape where the values do not show it (an empty array
+    other than 1-d, or a summarised one), then the dtype (kdsl names it always)."""
+    extras = []
+    summarised = _options["legacy"] is False and host.size > _options["threshold"]
+    if (host.size == 0 and host.shape != (0,)) or summarised:
+        extras.append(f"shape={host.shape}")
+    extras.append(f"dtype={dtype_name}")
+    return extras
+
+
+def _with_extras(head: str, extras: list[str], width: int, indent: int) -> str:
+    """``head`` (the values up to their comma) and the extras: on the last line if they fit in ``width``, else
+    on a new line under the values (NumPy's layout, so the values wrap as in NumPy's repr)."""
+    tail = ", ".join(extras) + ")"
+    last_line = len(head) - (head.rfind("\n") + 1)
+    spacer = "\n" + " " * indent if last_line + len(tail) + 1 > width else " "
+    return head + spacer + tail
 
 
 def array_str(a: Any, max_line_width: int | None = None, precision: int | None = None,

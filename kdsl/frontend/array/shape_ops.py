@@ -35,12 +35,29 @@ def _arr(x, device=None) -> Array:
     return asarray(x, device=device)
 
 
-def _arrs(xs) -> list[Array]:
+def _arrs(xs, name: str = "stack") -> list[Array]:
     """The operands of a join as arrays, converted together (``concatenate([a64, [0.1]])`` keeps 0.1 in float64:
-    :func:`kdsl.frontend.array.creation.as_arrays`)."""
+    :func:`kdsl.frontend.array.creation.as_arrays`); ``xs`` is checked as ``name`` checks it."""
     from kdsl.frontend.array.creation import as_arrays  # cycle: that module imports this one
 
-    return as_arrays(*xs)
+    return as_arrays(*(arrays_to_join(xs) if name == "concatenate" else arrays_to_stack(xs)))
+
+
+def arrays_to_join(xs) -> list:
+    """concatenate's operands: any sequence (a list, a tuple, an array's rows), not an iterator (NumPy's
+    TypeError)."""
+    if not hasattr(xs, "__getitem__") or not hasattr(xs, "__len__") or isinstance(xs, dict):
+        raise TypeError("The first input argument needs to be a sequence")
+    return list(xs)
+
+
+def arrays_to_stack(xs) -> list:
+    """The operands of stack, vstack, hstack, dstack and column_stack as NumPy takes them: anything indexable
+    (a list, a tuple, an array's rows), not a generator (NumPy's TypeError: it would have been consumed by the
+    dispatch)."""
+    if not hasattr(xs, "__getitem__"):
+        raise TypeError('arrays to stack must be passed as a "sequence" type such as list or tuple.')
+    return list(xs)
 
 
 def reshape(a, shape, order: str = "C", *, copy: bool | None = None) -> Array:
@@ -147,7 +164,8 @@ def _moved_axis(axis, ndim: int, name: str) -> int:
 def broadcast_to(array, shape, subok: bool = False) -> Array:
     """``array`` broadcast to ``shape`` (``subok``: NumPy's, nothing to change: no subclasses). Unlike NumPy's,
     the result is writeable; a write changes the result only (kdsl's own functions build on it, and
-    ``np.tile`` and friends return it reshaped)."""
+    ``np.tile`` and friends return it reshaped). This one makes no link to ``array``; the public
+    ``kd.broadcast_to`` (broadcast_views.py) follows writes into ``array``, as NumPy's view does."""
     a = _arr(array)
     shape = int_tuple(shape)  # an int, np.int64 or 0-d integer array is one length
     if any(n < 0 for n in shape):
@@ -157,7 +175,7 @@ def broadcast_to(array, shape, subok: bool = False) -> Array:
 
 def broadcast_arrays(*args, subok: bool = False) -> list[Array]:
     """``args`` broadcast to their common shape (writeable, as NumPy 2.4's still are: a write changes that
-    result only). ``subok``: NumPy's, nothing to change."""
+    result only; no link to ``args``: see broadcast_views.py). ``subok``: NumPy's, nothing to change."""
     arrs = [_arr(x) for x in args]
     shape = ops.broadcast_shapes(*(x.shape for x in arrs))
     return [broadcast_to(x, shape) for x in arrs]
@@ -175,8 +193,10 @@ def concatenate(arrays, /, axis: int | None = 0, out=None, *, dtype=None, castin
 
         if dtype is not None:
             raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
-        return written_into(concatenate(arrays, axis, casting=casting), out, True, casting, "concatenate")
-    arrays = _arrs(arrays)
+        result = concatenate(arrays, axis, casting=casting)
+        _check_out_shape(out, result.shape)
+        return written_into(result, out, True, casting, "concatenate")
+    arrays = _arrs(arrays, "concatenate")
     if dtype is not None:
         _check_casts(arrays, dt.as_dtype(dtype), casting)
     if not arrays:
@@ -187,13 +207,7 @@ def concatenate(arrays, /, axis: int | None = 0, out=None, *, dtype=None, castin
     if ref.ndim == 0:
         raise ValueError("zero-dimensional arrays cannot be concatenated")
     ax = mv.normalize_axis(axis, ref.ndim)
-    for x in arrays[1:]:
-        if x.ndim != ref.ndim:
-            raise ValueError("all the input arrays must have same number of dimensions, but the array at index 0 "
-                             f"has {ref.ndim} dimension(s) and another has {x.ndim} dimension(s)")
-        if any(p != q for k, (p, q) in enumerate(zip(x.shape, ref.shape, strict=False)) if k != ax):
-            raise ValueError(f"all the input array dimensions except for the concatenation axis must match "
-                             f"exactly; got shapes {ref.shape} and {x.shape}")
+    _check_joinable(arrays, ax)
     out_dtype = dt.as_dtype(dtype) if dtype is not None else promotion.promote(*(x.dtype for x in arrays))
     shape = ref.shape[:ax] + (sum(x.shape[ax] for x in arrays),) + ref.shape[ax + 1:]
     full = View.contiguous(shape)
@@ -206,6 +220,30 @@ def concatenate(arrays, /, axis: int | None = 0, out=None, *, dtype=None, castin
         start += n
     dev = ops.device_of(arrays)  # one device, or a ValueError naming both
     return Array(Node("assemble", tuple(pieces), out_dtype, shape, tuple(regions), device=dev))
+
+
+def _check_joinable(arrays: list[Array], ax: int) -> None:
+    """NumPy's ValueErrors (its messages) for arrays that do not join along ``ax``: another number of
+    dimensions, or another length along any other axis."""
+    ref = arrays[0]
+    for i, x in enumerate(arrays[1:], 1):
+        if x.ndim != ref.ndim:
+            raise ValueError("all the input arrays must have same number of dimensions, but the array at index 0 "
+                             f"has {ref.ndim} dimension(s) and the array at index {i} has {x.ndim} dimension(s)")
+        for k, (p, q) in enumerate(zip(ref.shape, x.shape, strict=True)):
+            if k != ax and p != q:
+                raise ValueError("all the input array dimensions except for the concatenation axis must match "
+                                 f"exactly, but along dimension {k}, the array at index 0 has size {p} and the "
+                                 f"array at index {i} has size {q}")
+
+
+def _check_out_shape(out: object, shape: tuple[int, ...]) -> None:
+    """NumPy's ValueError for a joining function's ``out`` that is not the result's shape (unlike a ufunc's
+    ``out``, it is not broadcast into)."""
+    if isinstance(out, Array) and out.ndim != len(shape):
+        raise ValueError("Output array has wrong dimensionality")
+    if isinstance(out, Array) and out.shape != shape:
+        raise ValueError("Output array is the wrong shape")
 
 
 def _check_casting(casting: str) -> None:

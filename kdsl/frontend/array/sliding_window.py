@@ -4,10 +4,11 @@ view of its data, as NumPy's, zero-copy.
 The windows are one strided view of the data (each window axis steps like the axis it slides along), so
 ``sliding_window_view(x, 3).mean(axis=-1)`` reads ``x`` in the kernel that averages, with no copy. As NumPy's
 (read-only: ``w.flags.writeable`` is False and assigning raises ValueError), writing into the windows does
-not reach ``x``. The namespace ``kd.lib.stride_tricks``
+not reach ``x``; writes into ``x`` show in them, as in NumPy's views. The namespace ``kd.lib.stride_tricks``
 (also importable as ``kdsl.lib.stride_tricks``) is NumPy's ``np.lib.stride_tricks`` for ported code.
 ``as_strided(x, shape, strides)`` takes NumPy's byte strides (``x.strides`` gives them); unlike NumPy's it checks
-that the view stays inside ``x``'s data (ValueError), and writing into it does not reach ``x``.
+that the view stays inside ``x``'s data (ValueError), and writing into it does not reach ``x`` (the view keeps
+its own values from then on); writes into ``x`` show in it.
 
     >>> import kdsl as kd
     >>> w = kd.lib.stride_tricks.sliding_window_view(kd.arange(5), 3)
@@ -66,6 +67,8 @@ def sliding_window_view(x: Any, window_shape: Any, axis: Any = None, *, subok: b
     windows = View(tuple(shape) + sizes, strides, view.offset)
     out = Array(mv.view_node(base, windows))  # noqa: SLF001
     out.setflags(write=False)  # NumPy's windows are read-only: assigning raises ValueError (array_flags.py)
+    if a is x:  # NumPy's windows are a view: writes into x show in them
+        out._follow(lambda: a, lambda now: sliding_window_view(now, window_shape, axis), a)  # noqa: SLF001
     return out
 
 
@@ -97,6 +100,8 @@ def as_strided(x: Any, shape: Any = None, strides: Any = None, subok: bool = Fal
     out = Array(mv.view_node(base, View(target, elems, view.offset)))  # noqa: SLF001
     if not writeable:  # as NumPy's: assigning raises ValueError (array_flags.py)
         out.setflags(write=False)
+    if a is x:  # NumPy's view: writes into x show in it
+        out._follow(lambda: a, lambda now: as_strided(now, target, steps), a)  # noqa: SLF001
     return out
 
 

@@ -71,7 +71,8 @@ def _kd_dtype(otype: Any) -> dt.DType:
 
 def _shape_output(out: Any, shape: tuple[int, ...], otype: Any) -> Array:
     """One output: a kdsl array of the broadcast ``shape``, cast to ``otype`` if given."""
-    arr = out if isinstance(out, Array) else asarray(np.asarray(out))
+    # a new array, as NumPy's: not an input itself or a view of one (``lambda v: v`` must not alias its argument)
+    arr = Array(out._node) if isinstance(out, Array) else asarray(np.asarray(out))
     if otype is not None:
         arr = arr.astype(_kd_dtype(otype))
     return broadcast_to(arr, shape) if arr.shape != shape else arr

@@ -65,6 +65,13 @@ class ViewLinks:
             if base is not None:
                 self._seen = base._version
 
+    def _own_values(self) -> None:
+        """After a write into an array that follows a base without writing into it (``kd.broadcast_to``'s
+        result, writeable in kdsl): it holds its own values from now on, later writes into the base do not
+        replace them."""
+        if self._parent is None:
+            self._read = None
+
     def _view_of(self, base: Array, write, read: Callable[[Array], Array]) -> Array:
         """Mark this array as a view of ``base``: ``write(base, self)`` carries assignments into this view back
         to ``base`` (NumPy's view semantics for ``a.T[0] = 1``, ``a[0][1] = 1``, ``a.reshape(...)[i] = v``),

@@ -31,7 +31,8 @@ def layout(a: Array) -> View | None:
     ``a``; None for an array that owns its data (C-ordered, offset 0)."""
     node = a._n
     if node.op == "view" and node.srcs and not node.srcs[0].shape:  # a lazy constant's view
-        return _replayed(a) if a._read is not None else None
+        # (an array that follows a base without being its view, ``kd.broadcast_to``'s result, has no parent)
+        return _replayed(a) if a._read is not None and a._parent is not None else None
     if node.op in ("view", "buffer") and node.arg is not None:  # a realised view keeps its View
         return node.arg
     return None

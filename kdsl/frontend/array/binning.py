@@ -25,7 +25,7 @@ import numpy as np
 
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.creation import as_array, asarray
-from kdsl.frontend.array.histogram import data_outer_edges, sample_values
+from kdsl.frontend.array.histogram import data_outer_edges, equal_edges, in_range, sample_values
 from kdsl.frontend.array.histogram_stone import stone_width
 from kdsl.frontend.array.masks import compress
 from kdsl.frontend.array.quantiles import percentile
@@ -85,10 +85,7 @@ def digitize(x: Any, bins: Any, right: bool = False) -> Array:
 def _equal_edges(x: Array, nbins: int, rng: Any) -> Array:
     """``nbins + 1`` equal-width edges over ``rng`` (default: the data's extremes, read back), NumPy's dtype."""
     first, last = data_outer_edges(x, rng)
-    edge_type = np.result_type(first, last, np.empty(0, x.dtype.np))
-    if edge_type.kind in "biu":
-        edge_type = np.result_type(edge_type, float)
-    return asarray(np.linspace(first, last, nbins + 1, endpoint=True, dtype=edge_type), device=x.device)
+    return asarray(equal_edges(first, last, nbins, x.dtype), device=x.device)
 
 
 def _edge_array(bins: Any, device: Any) -> Array:
@@ -166,7 +163,7 @@ def _estimated_edges(x: Array, name: str, rng: Any, weights: Any) -> Array:
         raise TypeError("Automated estimation of the number of bins is not supported for weighted data")
     first, last = data_outer_edges(x, rng)
     if rng is not None:  # NumPy estimates from the values inside the range only
-        x = compress((x >= _py(first)) & (x <= _py(last)), x)  # synchronises: the kept count
+        x = compress(in_range(x, first, last), x)  # synchronises: the kept count
     nbins = 1
     if x.size:
         s = _stats(x, {name})
@@ -176,10 +173,6 @@ def _estimated_edges(x: Array, name: str, rng: Any, weights: Any) -> Array:
                 width = 1
             nbins = int(np.ceil(_unsigned_subtract(last, first) / width))
     return _equal_edges(x, nbins, (first, last))  # the range found above (no second read-back)
-
-
-def _py(value: Any) -> Any:
-    return value.item() if isinstance(value, np.generic) else value
 
 
 def histogram_bin_edges(a: Any, bins: Any = 10, range: tuple[float, float] | None = None,  # noqa: A002

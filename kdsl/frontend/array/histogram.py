@@ -161,10 +161,7 @@ def _counts(a: Any, bins: Any, range: Any, weights: Any, deterministic: bool) ->
             raise ValueError("weights should have the same shape as a.")
         w = w.reshape(-1)
     first, last = data_outer_edges(x, range)
-    edge_type = np.result_type(first, last, np.empty(0, x.dtype.np))
-    if edge_type.kind != "f":
-        edge_type = np.result_type(edge_type, float)
-    edges = asarray(np.linspace(first, last, nbins + 1, endpoint=True, dtype=edge_type), device=x.device)
+    edges = asarray(equal_edges(first, last, nbins, x.dtype), device=x.device)
     b = _bin_index(x, first, last, nbins, edges)
     # values outside the range get bin ``nbins``, which is not counted
     return binned_sums(b, None if weights is None else w, nbins, deterministic), edges
@@ -225,10 +222,32 @@ def outer_edges(rng: Any, data: tuple[Any, Any] | None) -> tuple[Any, Any]:
     return first, last
 
 
+def equal_edges(first: Any, last: Any, nbins: int, dtype: dt.DType) -> np.ndarray:
+    """NumPy's ``nbins + 1`` equal-width edges from ``first`` to ``last`` for data of ``dtype`` (host values, in
+    NumPy's dtype: the promotion of the data's and the range's, floating); ValueError, as NumPy's, where the
+    dtype's rounding leaves a bin of no width (a range of a few ulps cut into more bins than it holds)."""
+    edge_type = np.result_type(first, last, np.empty(0, dtype.np))
+    if edge_type.kind != "f":
+        edge_type = np.result_type(edge_type, float)
+    edges = np.linspace(first, last, nbins + 1, endpoint=True, dtype=edge_type)
+    if np.any(edges[:-1] >= edges[1:]):
+        raise ValueError(f"Too many bins for data range. Cannot create {nbins} finite-sized bins.")
+    return edges
+
+
+def in_range(x: Array, first: Any, last: Any) -> Array:
+    """``(x >= first) & (x <= last)`` compared in NumPy's dtype: a NumPy scalar edge (from a range array) is
+    strong, so float16 data meets a float32 edge in float32 (a weak compare would round the edge to the data's
+    precision and count values outside the range); Python edges are weak."""
+    cmp = np.result_type(np.empty(0, x.dtype.np), first, last)
+    xs = x if cmp == x.dtype.np else x.astype(dt.as_dtype(cmp))
+    return (xs >= _py(first)) & (xs <= _py(last))
+
+
 def _bin_index(x: Array, first: Any, last: Any, nbins: int, edges: Array) -> Array:
     """The bin of each value, computed as NumPy's fast path does (the same dtypes, then its corrections
     against the edges); ``nbins`` for values outside ``[first, last]`` and for NaN."""
-    keep = (x >= _py(first)) & (x <= _py(last))
+    keep = in_range(x, first, last)
     xe = x.astype(edges.dtype)
     rd = np.result_type(last, first)
     udt = {"i": np.dtype(f"u{rd.itemsize}")}.get(rd.kind, rd)

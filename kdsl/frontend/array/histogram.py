@@ -1,6 +1,7 @@
 """``bincount`` and ``histogram`` (fixed bins): counts and weighted sums per bin through the scatter-add of
 :mod:`scatter_atomic` (integer counts with int64 atomics, or 32-bit ones cast after; weighted sums where the
-device has float atomics of the result's dtype), else through the sorted runs of :mod:`scatter_sorted`.
+device has float atomics of the result's dtype), else through the sorted runs of :mod:`scatter_sorted`, each
+run's weights summed by a segmented scan (:func:`run_sums`).
 
 Synchronisation: ``bincount`` reads back ``min(x)`` and ``max(x)`` (the check and the result's length);
 ``histogram`` without ``range`` reads back ``min(a)`` / ``max(a)``. Nothing else synchronises.
@@ -28,7 +29,8 @@ from kdsl.frontend.array.creation import asarray, ones_like, zeros
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import min as amin
 from kdsl.frontend.array.scatter_atomic import scatter_add, work_dtype
-from kdsl.frontend.array.scatter_sorted import at, run_totals, runs_of
+from kdsl.frontend.array.scatter_segmented import segmented_scan
+from kdsl.frontend.array.scatter_sorted import at, runs_of
 from kdsl.frontend.array.shape_arguments import host_length
 from kdsl.frontend.array.sorting import searchsorted
 
@@ -71,7 +73,7 @@ def bounded_bincount(xs: Array, weights: Any, length: int, deterministic: bool =
     dev = xs.device
     w = None
     if weights is not None:
-        w = weights if isinstance(weights, Array) else asarray(weights, device=dev)
+        w = weights if isinstance(weights, Array) else _host_weights(weights, dev)
         if w.shape != xs.shape:
             raise ValueError(f"The weights and list don't have the same length: {w.shape} and {xs.shape}")
         if w.dtype.is_complex:  # NumPy's refusal (summing only the real parts would be silently wrong)
@@ -88,12 +90,34 @@ def bounded_bincount(xs: Array, weights: Any, length: int, deterministic: bool =
     if work_dtype("add", work, dev, deterministic) is work:  # an index of ``length`` is skipped by the kernel
         ones = ones_like(xs, dtype=work) if w is None else w
         return scatter_add(zeros(length, dtype=work, device=dev), xs, ones).astype(out_dtype)
-    runs = runs_of(xs.astype(index_dtype(dev)), length + dropped)
+    keys = xs.astype(index_dtype(dev))
+    runs = runs_of(keys, length + dropped)
     if w is None:  # a run's length is its count: no sums at all
         out = (runs.hi - runs.lo).astype(out_dtype)
     else:
-        out = run_totals(at(w.astype(out_dtype), runs.order), runs).astype(out_dtype)
+        out = run_sums(at(w.astype(out_dtype), runs.order), at(keys, runs.order), runs)
     return out[:length] if dropped else out
+
+
+def run_sums(values: Array, keys: Array, runs: Any) -> Array:
+    """The sum of each run of the sorted ``values`` (``keys``: their sorted bins), 0 for an empty run, by a
+    segmented scan that restarts at every run: each sum's rounding depends on its own run only, as NumPy's
+    sequential double sums (the prefix-sum differences of ``scatter_sorted.run_totals`` lose ``eps * |all the
+    sums before|`` when nothing wider than the weights' dtype exists: ``bincount([0, 1], [1e16, 1.0])`` gave
+    a 0)."""
+    folded = segmented_scan(km.add, values, keys)
+    total = at(folded, km.maximum(runs.hi - 1, 0))  # a run's last inclusive prefix: its whole sum
+    return km.where(runs.hi > runs.lo, total, 0).astype(values.dtype)
+
+
+def _host_weights(weights: Any, dev: Any) -> Array:
+    """Host weights uploaded in the sums' dtype (float64 where the device has it), as NumPy casts them to double:
+    a list of Python floats is not rounded to kdsl's float32 default first (``0.3 + 0.2`` summed to
+    0.50000001). Complex host weights keep their dtype, for bincount's refusal."""
+    host = np.asarray(weights)
+    if host.dtype.kind in "cOUSV":
+        return asarray(weights, device=dev)
+    return asarray(host, dtype=dt.float64 if dev.supports(dt.float64) else dt.float32, device=dev)
 
 
 def histogram(a: Any, bins: Any = 10, range: tuple[float, float] | None = None,  # noqa: A002 - NumPy's name

@@ -270,19 +270,24 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
     """Whether each element of ``element`` is in ``test_elements`` (a bool array of ``element``'s shape).
 
     kdsl compares every element with every test element in one fused reduction (O(n*m) work, no sort): fast
-    for short ``test_elements``. ``assume_unique`` and ``kind`` change nothing.
+    for short ``test_elements``. ``assume_unique`` and ``kind`` change nothing, but ``kind='table'`` refuses
+    float and complex arrays as NumPy's does.
 
     >>> import kdsl as kd
     >>> kd.isin(kd.asarray([[1, 2], [3, 4]]), [2, 4, 9]).tolist()
     [[False, True], [False, True]]
     """
     if kind not in (None, "sort", "table"):
-        raise ValueError(f"isin: kind must be None, 'sort' or 'table', not {kind!r}")
+        raise ValueError(f"Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
     if isinstance(test_elements, (set, frozenset, type({}.keys()), type({}.values()))):
         raise TypeError(f"isin: test_elements is a {type(test_elements).__name__}, which NumPy reads as one object "
                         "(every answer False: NumPy's documented pitfall); pass list(s) or np.fromiter(s, int)")
     dev = ops.device_of((element, test_elements))
     x, t = as_arrays(element, test_elements, device=dev)
+    if kind == "table" and not (x.dtype.kind in "iub" and t.dtype.kind in "iub"):  # NumPy's refusal (kdsl
+        # runs one comparison for every kind, but code written for NumPy should fail here as it does there)
+        raise ValueError("The 'table' method is only supported for boolean or integer arrays. Please select "
+                         "'sort' or None for kind.")
     t = t.reshape(-1)
     if t.shape[0] == 0:
         return Array(ops.const_node(invert, dt.bool_, dev)) if x.ndim == 0 else \

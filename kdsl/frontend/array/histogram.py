@@ -53,9 +53,11 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *, deterministic: 
     xs = x if isinstance(x, Array) else asarray(np.asarray(x) if np.size(x) else np.zeros(0, np.int64))
     if xs.ndim != 1:
         raise ValueError(f"bincount needs a 1-D array, not one of shape {xs.shape}")
-    if not xs.dtype.is_int or xs.dtype is dt.bool_:
+    if not (xs.dtype.is_int or xs.dtype is dt.bool_):
         raise TypeError(f"Cannot cast array data from dtype('{xs.dtype.np}') to dtype('int64') according to the "
                         "rule 'safe'")
+    if xs.dtype is dt.bool_:  # False and True count as 0 and 1 (NumPy casts them safely to its index type)
+        xs = xs.astype(dt.uint8)
     if xs.size == 0:  # NumPy returns int64 zeros for an empty list whatever the weights (it never reads them)
         return zeros(minlength, dtype=index_dtype(xs.device), device=xs.device)
     length = minlength

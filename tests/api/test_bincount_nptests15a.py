@@ -2,7 +2,7 @@
 casts them to double (a list of Python floats was uploaded as kdsl's float32 default first: ``0.3 + 0.2`` gave
 0.50000001); and each bin's sum depends on its own weights only (the sums were differences of one running total,
 so ``bincount([0, 1], [1e16, 1.0])`` gave ``[1e16, 0]`` and ``0.3 + 0.2`` gave 0.49999999999999994). The same
-sums serve kd.histogram's weights."""
+sums serve kd.histogram's weights. Boolean input counts False and True as bins 0 and 1, as NumPy's."""
 
 import numpy as np
 import pytest
@@ -76,3 +76,17 @@ def test_histogram_weights(wdtype):
     got = kd.histogram(kd.asarray(a), bins=3, range=(0, 3), weights=kd.asarray(w))
     assert got[0].dtype.np == want[0].dtype
     np.testing.assert_array_equal(got[0].numpy(), want[0])
+
+
+@pytest.mark.parametrize("x", [np.array([True, False, True]), np.array([False]), np.zeros(0, bool),
+                               np.array([[True, False], [True, True]])[:, 1]], ids=["mixed", "one", "empty", "view"])
+@pytest.mark.parametrize("minlength", [0, 4])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_boolean_input(x, minlength, weighted):
+    """NumPy casts booleans safely to its index type: False and True are bins 0 and 1 (kdsl refused them)."""
+    w = np.linspace(0.5, 2.0, x.size) if weighted else None
+    want = np.bincount(x, weights=w, minlength=minlength)
+    for xs in (x, kd.asarray(x)):
+        got = kd.bincount(xs, weights=w, minlength=minlength)
+        assert got.dtype.np == want.dtype
+        np.testing.assert_array_equal(got.numpy(), want)

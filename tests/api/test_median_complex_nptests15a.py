@@ -1,7 +1,8 @@
 """kd.median of complex data as NumPy's: the middle of NumPy's lexicographic order (real part, then imaginary
 part), the mean of the two middle values for even lengths, a line's NaN element where it holds one (NumPy copies
 the last sorted element: ``nan+0j`` or ``1+nanj``), ``nan+nanj`` for empty lines. kdsl raised TypeError ("complex
-numbers have no order") although kd.sort has NumPy's order. quantile/percentile still refuse complex, as NumPy."""
+numbers have no order") although kd.sort has NumPy's order. nanmedian likewise, leaving out values with a NaN part.
+quantile/percentile and their nan versions still refuse complex, as NumPy."""
 
 import warnings
 
@@ -67,3 +68,39 @@ def test_quantiles_still_refuse_complex(fn):
         getattr(np, fn)(DATA[0], 0.5)
     with pytest.raises(TypeError, match="real numbers"):
         getattr(kd, fn)(kd.asarray(DATA[0]), 0.5)
+
+
+NAN_LINES = np.array([[1 + 1j, complex(NAN, 0), 3, 4], [2 + 1j, complex(1, NAN), 1 - 1j, 0.5j],
+                      [NAN, NAN, NAN, NAN], [1 + 1j, complex(NAN, 2), 2j, 5]])
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+@pytest.mark.parametrize("axis", [1, -1, 0])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_nanmedian(dtype, axis, keepdims):
+    """nanmedian of complex lines: NumPy's order, values with a NaN part left out (kdsl raised TypeError)."""
+    a = NAN_LINES.astype(dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = np.nanmedian(a, axis=axis, keepdims=keepdims)
+    _same(kd.nanmedian(kd.asarray(a), axis=axis, keepdims=keepdims), want)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = np.nanmedian(a[::2, ::-1], axis=axis)
+    _same(kd.nanmedian(kd.asarray(a)[::2, ::-1], axis=axis), want)
+
+
+def test_nanmedian_whole_and_empty():
+    _same(kd.nanmedian(kd.asarray(NAN_LINES)), np.nanmedian(NAN_LINES))
+    _same(kd.nanmedian(kd.asarray(NAN_LINES[1])), np.nanmedian(NAN_LINES[1]))
+    empty = np.zeros((0, 2), np.complex64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        _same(kd.nanmedian(kd.asarray(empty), axis=0), np.nanmedian(empty, axis=0))
+
+
+def test_nanquantile_still_refuses_complex():
+    with pytest.raises(TypeError, match="real numbers"):
+        np.nanquantile(NAN_LINES, 0.5)
+    with pytest.raises(TypeError, match="real numbers"):
+        kd.nanquantile(kd.asarray(NAN_LINES), 0.5)

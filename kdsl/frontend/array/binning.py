@@ -85,7 +85,7 @@ def digitize(x: Any, bins: Any, right: bool = False) -> Array:
 def _equal_edges(x: Array, nbins: int, rng: Any) -> Array:
     """``nbins + 1`` equal-width edges over ``rng`` (default: the data's extremes, read back), NumPy's dtype."""
     first, last = data_outer_edges(x, rng)
-    return asarray(equal_edges(first, last, nbins, x.dtype), device=x.device)
+    return equal_edges(first, last, nbins, x)
 
 
 def _edge_array(bins: Any, device: Any) -> Array:
@@ -157,6 +157,13 @@ def _width(name: str, n: int, s: dict[str, Any]) -> Any:
 
 
 def _estimated_edges(x: Array, name: str, rng: Any, weights: Any) -> Array:
+    first, last, nbins = estimated_bins(x, name, rng, weights)
+    return _equal_edges(x, nbins, (first, last))  # the range found there (no second read-back)
+
+
+def estimated_bins(x: Array, name: str, rng: Any, weights: Any) -> tuple[Any, Any, int]:
+    """``(first, last, nbins)``: the outer edges (NumPy scalars of the data's dtype when read from the data, as
+    NumPy's) and the number of equal bins the estimator ``name`` gives; :func:`histogram` bins with them."""
     if name not in _ESTIMATORS:
         raise ValueError(f"{name!r} is not a valid estimator for `bins`")
     if weights is not None:
@@ -172,7 +179,7 @@ def _estimated_edges(x: Array, name: str, rng: Any, weights: Any) -> Array:
             if x.dtype.kind in "iu" and width < 1:
                 width = 1
             nbins = int(np.ceil(_unsigned_subtract(last, first) / width))
-    return _equal_edges(x, nbins, (first, last))  # the range found above (no second read-back)
+    return first, last, nbins
 
 
 def histogram_bin_edges(a: Any, bins: Any = 10, range: tuple[float, float] | None = None,  # noqa: A002

@@ -172,25 +172,40 @@ def _counts(a: Any, bins: Any, range: Any, weights: Any, deterministic: bool) ->
     bins = host_length(bins)  # a 0-d kdsl integer is a count, as NumPy's scalar
     if not isinstance(bins, (int, np.integer)):  # edges, an estimator's name, or what NumPy's checks refuse
         # (imported here: kdsl.frontend.array.binning builds on this module)
-        from kdsl.frontend.array.binning import histogram_bin_edges
-        edges = histogram_bin_edges(a, bins, range, weights)
-        if isinstance(bins, str):  # an estimator's bins are equal: NumPy's fast path over the same range
-            return _counts(a, edges.size - 1, (edges[0].item(), edges[-1].item()), weights, deterministic)
+        from kdsl.frontend.array.binning import estimated_bins, histogram_bin_edges
+        edges = histogram_bin_edges(a, bins, range, weights) if not isinstance(bins, str) else None
+        if edges is None:  # an estimator's bins are equal: NumPy's fast path over the estimator's range
+            _flat_weights(weights, a)  # NumPy checks their shape before refusing them for an estimator
+            first, last, nbins = estimated_bins(a, bins, range, weights)
+            return _equal_counts(a, first, last, nbins, weights, deterministic)
         return _counts_between(a, edges, weights, deterministic), edges
     nbins = operator.index(bins)
     if nbins < 1:
         raise ValueError("`bins` must be positive, when an integer")
     x = (a if isinstance(a, Array) else asarray(a)).reshape(-1)
-    if weights is not None:
-        w = weights if isinstance(weights, Array) else asarray(weights, device=x.device)
-        if w.shape != x.shape and w.size != x.size:
-            raise ValueError("weights should have the same shape as a.")
-        w = w.reshape(-1)
     first, last = data_outer_edges(x, range)
-    edges = asarray(equal_edges(first, last, nbins, x.dtype), device=x.device)
+    return _equal_counts(x, first, last, nbins, weights, deterministic)
+
+
+def _equal_counts(x: Array, first: Any, last: Any, nbins: int, weights: Any,
+                  deterministic: bool) -> tuple[Array, Array]:
+    """histogram of the flat ``x`` in ``nbins`` equal bins from ``first`` to ``last`` (NumPy's outer edges: the
+    edges and the bin arithmetic take their dtypes, as NumPy's)."""
+    w = _flat_weights(weights, x)
+    edges = equal_edges(first, last, nbins, x)
     b = _bin_index(x, first, last, nbins, edges)
     # values outside the range get bin ``nbins``, which is not counted
-    return binned_sums(b, None if weights is None else w, nbins, deterministic), edges
+    return binned_sums(b, w, nbins, deterministic), edges
+
+
+def _flat_weights(weights: Any, x: Array) -> Array | None:
+    """The weights as a flat kdsl array (None without), checked to hold one weight per sample."""
+    if weights is None:
+        return None
+    w = weights if isinstance(weights, Array) else asarray(weights, device=x.device)
+    if w.shape != x.shape and w.size != x.size:
+        raise ValueError("weights should have the same shape as a.")
+    return w.reshape(-1)
 
 
 def _counts_between(a: Any, edges: Array, weights: Any, deterministic: bool) -> Array:
@@ -248,25 +263,32 @@ def outer_edges(rng: Any, data: tuple[Any, Any] | None) -> tuple[Any, Any]:
     return first, last
 
 
-def equal_edges(first: Any, last: Any, nbins: int, dtype: dt.DType) -> np.ndarray:
-    """NumPy's ``nbins + 1`` equal-width edges from ``first`` to ``last`` for data of ``dtype`` (host values, in
-    NumPy's dtype: the promotion of the data's and the range's, floating); ValueError, as NumPy's, where the
-    dtype's rounding leaves a bin of no width (a range of a few ulps cut into more bins than it holds)."""
-    edge_type = np.result_type(first, last, np.empty(0, dtype.np))
+def equal_edges(first: Any, last: Any, nbins: int, x: Array) -> Array:
+    """NumPy's ``nbins + 1`` equal-width edges from ``first`` to ``last`` for the data ``x``, computed on the
+    host in NumPy's dtype (the promotion of the data's and the range's, floating; float32 on a device without
+    float64) and uploaded; ValueError, as NumPy's, where the dtype's rounding leaves a bin of no width (a range
+    of a few ulps cut into more bins than it holds)."""
+    edge_type = np.result_type(first, last, np.empty(0, x.dtype.np))
     if edge_type.kind != "f":
         edge_type = np.result_type(edge_type, float)
     edges = np.linspace(first, last, nbins + 1, endpoint=True, dtype=edge_type)
     if np.any(edges[:-1] >= edges[1:]):
         raise ValueError(f"Too many bins for data range. Cannot create {nbins} finite-sized bins.")
-    return edges
+    return asarray(edges, dtype=_on_device(dt.as_dtype(edge_type), x.device), device=x.device)
+
+
+def _on_device(d: dt.DType, device: Any) -> dt.DType:
+    """``d``, or float32 where the device lacks it (float64): the nearest precision it can hold."""
+    return d if device.supports(d) else dt.float32
 
 
 def in_range(x: Array, first: Any, last: Any) -> Array:
     """``(x >= first) & (x <= last)`` compared in NumPy's dtype: a NumPy scalar edge (from a range array) is
     strong, so float16 data meets a float32 edge in float32 (a weak compare would round the edge to the data's
-    precision and count values outside the range); Python edges are weak."""
-    cmp = np.result_type(np.empty(0, x.dtype.np), first, last)
-    xs = x if cmp == x.dtype.np else x.astype(dt.as_dtype(cmp))
+    precision and count values outside the range); Python edges are weak. A device without that dtype
+    (float64) compares in the data's own."""
+    cmp = dt.as_dtype(np.result_type(np.empty(0, x.dtype.np), first, last))
+    xs = x if cmp is x.dtype else x.astype(_on_device(cmp, x.device))
     return (xs >= _py(first)) & (xs <= _py(last))
 
 
@@ -278,7 +300,7 @@ def _bin_index(x: Array, first: Any, last: Any, nbins: int, edges: Array) -> Arr
     rd = np.result_type(last, first)
     udt = {"i": np.dtype(f"u{rd.itemsize}")}.get(rd.kind, rd)
     denom = np.subtract(np.asarray(last, rd), np.asarray(first, rd), dtype=udt, casting="unsafe")[()]
-    qd = dt.as_dtype(np.result_type(np.empty(0, edges.dtype.np), denom))
+    qd = _on_device(dt.as_dtype(np.result_type(np.empty(0, edges.dtype.np), denom)), x.device)
     num = (xe - _py(first)).astype(qd)
     i = (num / _py(denom) * nbins).astype(index_dtype(x.device))
     i = km.where(i == nbins, nbins - 1, i)

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.creation import as_array, asarray
 from kdsl.frontend.array.histogram import data_outer_edges, equal_edges, in_range, sample_values
@@ -67,7 +68,7 @@ def digitize(x: Any, bins: Any, right: bool = False) -> Array:
     xa = as_array(x, dev)
     if xa.dtype.kind == "c":
         raise TypeError("x may not be complex")
-    b = bins if isinstance(bins, Array) else asarray(np.asarray(bins), device=xa.device)
+    b = bins if isinstance(bins, Array) else _host_bins(bins, xa.device)
     if b.ndim != 1:
         raise ValueError(f"digitize's bins must be 1-D, not of shape {b.shape} (object too deep or too small "
                          "for desired array)")
@@ -88,6 +89,14 @@ def _equal_edges(x: Array, nbins: int, rng: Any) -> Array:
     return equal_edges(first, last, nbins, x)
 
 
+def _host_bins(bins: Any, device: Any) -> Array:
+    """Host bins uploaded in NumPy's dtype (a list of floats is float64, as NumPy's), float32 on a device without
+    float64 (MoltenVK), where the upload of float64 bins raised TypeError."""
+    host = np.asarray(bins)
+    fits = host.dtype != np.float64 or device.supports(dt.float64)
+    return asarray(host, dtype=None if fits else dt.float32, device=device)
+
+
 def _edge_array(bins: Any, device: Any) -> Array:
     """Explicit bin edges, checked to increase (host edges on the host; kdsl ones read one bool back)."""
     if isinstance(bins, Array):
@@ -101,7 +110,7 @@ def _edge_array(bins: Any, device: Any) -> Array:
         raise ValueError("`bins` must be 1d, when an array")
     if np.any(host[:-1] > host[1:]):
         raise ValueError("`bins` must increase monotonically, when an array")
-    return asarray(host, device=device)
+    return _host_bins(host, device)
 
 
 def _stats(x: Array, need: set[str]) -> dict[str, Any]:

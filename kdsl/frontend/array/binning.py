@@ -23,9 +23,10 @@ from typing import Any
 
 import numpy as np
 
+from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.creation import as_array, asarray
-from kdsl.frontend.array.histogram import data_outer_edges, sample_values
+from kdsl.frontend.array.histogram import data_outer_edges, equal_edges, in_range, sample_values
 from kdsl.frontend.array.histogram_stone import stone_width
 from kdsl.frontend.array.masks import compress
 from kdsl.frontend.array.quantiles import percentile
@@ -67,7 +68,7 @@ def digitize(x: Any, bins: Any, right: bool = False) -> Array:
     xa = as_array(x, dev)
     if xa.dtype.kind == "c":
         raise TypeError("x may not be complex")
-    b = bins if isinstance(bins, Array) else asarray(np.asarray(bins), device=xa.device)
+    b = bins if isinstance(bins, Array) else _host_bins(bins, xa.device)
     if b.ndim != 1:
         raise ValueError(f"digitize's bins must be 1-D, not of shape {b.shape} (object too deep or too small "
                          "for desired array)")
@@ -85,10 +86,15 @@ def digitize(x: Any, bins: Any, right: bool = False) -> Array:
 def _equal_edges(x: Array, nbins: int, rng: Any) -> Array:
     """``nbins + 1`` equal-width edges over ``rng`` (default: the data's extremes, read back), NumPy's dtype."""
     first, last = data_outer_edges(x, rng)
-    edge_type = np.result_type(first, last, np.empty(0, x.dtype.np))
-    if edge_type.kind in "biu":
-        edge_type = np.result_type(edge_type, float)
-    return asarray(np.linspace(first, last, nbins + 1, endpoint=True, dtype=edge_type), device=x.device)
+    return equal_edges(first, last, nbins, x)
+
+
+def _host_bins(bins: Any, device: Any) -> Array:
+    """Host bins uploaded in NumPy's dtype (a list of floats is float64, as NumPy's), float32 on a device without
+    float64 (MoltenVK), where the upload of float64 bins raised TypeError."""
+    host = np.asarray(bins)
+    fits = host.dtype != np.float64 or device.supports(dt.float64)
+    return asarray(host, dtype=None if fits else dt.float32, device=device)
 
 
 def _edge_array(bins: Any, device: Any) -> Array:
@@ -104,7 +110,7 @@ def _edge_array(bins: Any, device: Any) -> Array:
         raise ValueError("`bins` must be 1d, when an array")
     if np.any(host[:-1] > host[1:]):
         raise ValueError("`bins` must increase monotonically, when an array")
-    return asarray(host, device=device)
+    return _host_bins(host, device)
 
 
 def _stats(x: Array, need: set[str]) -> dict[str, Any]:
@@ -160,13 +166,20 @@ def _width(name: str, n: int, s: dict[str, Any]) -> Any:
 
 
 def _estimated_edges(x: Array, name: str, rng: Any, weights: Any) -> Array:
+    first, last, nbins = estimated_bins(x, name, rng, weights)
+    return _equal_edges(x, nbins, (first, last))  # the range found there (no second read-back)
+
+
+def estimated_bins(x: Array, name: str, rng: Any, weights: Any) -> tuple[Any, Any, int]:
+    """``(first, last, nbins)``: the outer edges (NumPy scalars of the data's dtype when read from the data, as
+    NumPy's) and the number of equal bins the estimator ``name`` gives; :func:`histogram` bins with them."""
     if name not in _ESTIMATORS:
         raise ValueError(f"{name!r} is not a valid estimator for `bins`")
     if weights is not None:
         raise TypeError("Automated estimation of the number of bins is not supported for weighted data")
     first, last = data_outer_edges(x, rng)
     if rng is not None:  # NumPy estimates from the values inside the range only
-        x = compress((x >= _py(first)) & (x <= _py(last)), x)  # synchronises: the kept count
+        x = compress(in_range(x, first, last), x)  # synchronises: the kept count
     nbins = 1
     if x.size:
         s = _stats(x, {name})
@@ -175,11 +188,7 @@ def _estimated_edges(x: Array, name: str, rng: Any, weights: Any) -> Array:
             if x.dtype.kind in "iu" and width < 1:
                 width = 1
             nbins = int(np.ceil(_unsigned_subtract(last, first) / width))
-    return _equal_edges(x, nbins, (first, last))  # the range found above (no second read-back)
-
-
-def _py(value: Any) -> Any:
-    return value.item() if isinstance(value, np.generic) else value
+    return first, last, nbins
 
 
 def histogram_bin_edges(a: Any, bins: Any = 10, range: tuple[float, float] | None = None,  # noqa: A002

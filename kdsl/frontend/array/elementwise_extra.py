@@ -23,6 +23,8 @@ from kdsl.frontend.array.bitcast import SIGNED
 from kdsl.frontend.array.creation import as_array, as_arrays, at_array_precision
 from kdsl.frontend.array.ops import apply, where
 from kdsl.frontend.array.reductions import sum as ksum
+from kdsl.frontend.array.set_routines import contained
+from kdsl.frontend.array.sorting import sort
 
 
 def float_operands(ufunc: np.ufunc, *xs: Any, wide16: bool = False) -> tuple[dt.DType, list[Any]]:
@@ -269,23 +271,51 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
          kind: str | None = None) -> Array:
     """Whether each element of ``element`` is in ``test_elements`` (a bool array of ``element``'s shape).
 
-    kdsl compares every element with every test element in one fused reduction (O(n*m) work, no sort): fast
-    for short ``test_elements``. ``assume_unique`` and ``kind`` change nothing.
+    kdsl compares every element with every test element in one fused reduction for short ``test_elements``
+    (up to 32), and sorts longer ones to binary-search each element (O((n + m) log m)). ``assume_unique`` and
+    ``kind`` change nothing, but ``kind='table'`` refuses float and complex arrays as NumPy's does.
 
     >>> import kdsl as kd
     >>> kd.isin(kd.asarray([[1, 2], [3, 4]]), [2, 4, 9]).tolist()
     [[False, True], [False, True]]
     """
     if kind not in (None, "sort", "table"):
-        raise ValueError(f"isin: kind must be None, 'sort' or 'table', not {kind!r}")
+        raise ValueError(f"Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
     if isinstance(test_elements, (set, frozenset, type({}.keys()), type({}.values()))):
         raise TypeError(f"isin: test_elements is a {type(test_elements).__name__}, which NumPy reads as one object "
                         "(every answer False: NumPy's documented pitfall); pass list(s) or np.fromiter(s, int)")
     dev = ops.device_of((element, test_elements))
     x, t = as_arrays(element, test_elements, device=dev)
+    if kind == "table" and not (x.dtype.kind in "iub" and t.dtype.kind in "iub"):  # NumPy's refusal (kdsl
+        # runs one comparison for every kind, but code written for NumPy should fail here as it does there)
+        raise ValueError("The 'table' method is only supported for boolean or integer arrays. Please select "
+                         "'sort' or None for kind.")
     t = t.reshape(-1)
     if t.shape[0] == 0:
         return Array(ops.const_node(invert, dt.bool_, dev)) if x.ndim == 0 else \
             Array(ops.movement.broadcast_node(ops.const_node(invert, dt.bool_, dev), x.shape))
-    hit = (x.reshape(x.shape + (1,)) == t).any(axis=-1)
+    common = _searchable(x, t)
+    if common is not None and t.shape[0] > _COMPARE_ALL_MAX:
+        hit = contained(x.reshape(-1).astype(common), sort(t.astype(common))).reshape(x.shape)
+    else:
+        hit = (x.reshape(x.shape + (1,)) == t).any(axis=-1)
     return ~hit if invert else hit
+
+
+# isin compares every element with every test element up to this many test elements (one fused kernel: the
+# quickest for short lists); beyond, it sorts them and binary-searches each element (O((n + m) log m): 10^5
+# elements against 5000 test elements took 1.3 s by comparing all pairs on lavapipe, 14 ms now; the two cross
+# near 32 test elements there)
+_COMPARE_ALL_MAX = 32
+
+
+def _searchable(x: Array, t: Array) -> dt.DType | None:
+    """The dtype both sides of ``isin`` can be sorted and searched in (NumPy's promotion), or None where a binary
+    search would not give the comparisons' answer: complex and boolean data, integers that only meet in floats
+    (int64 with uint64: float64 would merge neighbouring large values), a dtype the device lacks."""
+    common = dt.as_dtype(np.result_type(x.dtype.np, t.dtype.np))
+    if common.kind not in "iuf" or x.dtype.kind == "b" or t.dtype.kind == "b":
+        return None
+    if common.kind == "f" and x.dtype.kind != "f" and t.dtype.kind != "f":
+        return None
+    return common if x.device.supports(common) else None

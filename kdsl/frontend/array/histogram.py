@@ -1,6 +1,7 @@
 """``bincount`` and ``histogram`` (fixed bins): counts and weighted sums per bin through the scatter-add of
 :mod:`scatter_atomic` (integer counts with int64 atomics, or 32-bit ones cast after; weighted sums where the
-device has float atomics of the result's dtype), else through the sorted runs of :mod:`scatter_sorted`.
+device has float atomics of the result's dtype), else through the sorted runs of :mod:`scatter_sorted`, each
+run's weights summed by a segmented scan (:func:`run_sums`).
 
 Synchronisation: ``bincount`` reads back ``min(x)`` and ``max(x)`` (the check and the result's length);
 ``histogram`` without ``range`` reads back ``min(a)`` / ``max(a)``. Nothing else synchronises.
@@ -28,7 +29,8 @@ from kdsl.frontend.array.creation import asarray, ones_like, zeros
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import min as amin
 from kdsl.frontend.array.scatter_atomic import scatter_add, work_dtype
-from kdsl.frontend.array.scatter_sorted import at, run_totals, runs_of
+from kdsl.frontend.array.scatter_segmented import segmented_scan
+from kdsl.frontend.array.scatter_sorted import at, runs_of
 from kdsl.frontend.array.shape_arguments import host_length
 from kdsl.frontend.array.sorting import searchsorted
 
@@ -51,9 +53,11 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, *, deterministic: 
     xs = x if isinstance(x, Array) else asarray(np.asarray(x) if np.size(x) else np.zeros(0, np.int64))
     if xs.ndim != 1:
         raise ValueError(f"bincount needs a 1-D array, not one of shape {xs.shape}")
-    if not xs.dtype.is_int or xs.dtype is dt.bool_:
+    if not (xs.dtype.is_int or xs.dtype is dt.bool_):
         raise TypeError(f"Cannot cast array data from dtype('{xs.dtype.np}') to dtype('int64') according to the "
                         "rule 'safe'")
+    if xs.dtype is dt.bool_:  # False and True count as 0 and 1 (NumPy casts them safely to its index type)
+        xs = xs.astype(dt.uint8)
     if xs.size == 0:  # NumPy returns int64 zeros for an empty list whatever the weights (it never reads them)
         return zeros(minlength, dtype=index_dtype(xs.device), device=xs.device)
     length = minlength
@@ -71,7 +75,7 @@ def bounded_bincount(xs: Array, weights: Any, length: int, deterministic: bool =
     dev = xs.device
     w = None
     if weights is not None:
-        w = weights if isinstance(weights, Array) else asarray(weights, device=dev)
+        w = weights if isinstance(weights, Array) else _host_weights(weights, dev)
         if w.shape != xs.shape:
             raise ValueError(f"The weights and list don't have the same length: {w.shape} and {xs.shape}")
         if w.dtype.is_complex:  # NumPy's refusal (summing only the real parts would be silently wrong)
@@ -88,12 +92,34 @@ def bounded_bincount(xs: Array, weights: Any, length: int, deterministic: bool =
     if work_dtype("add", work, dev, deterministic) is work:  # an index of ``length`` is skipped by the kernel
         ones = ones_like(xs, dtype=work) if w is None else w
         return scatter_add(zeros(length, dtype=work, device=dev), xs, ones).astype(out_dtype)
-    runs = runs_of(xs.astype(index_dtype(dev)), length + dropped)
+    keys = xs.astype(index_dtype(dev))
+    runs = runs_of(keys, length + dropped)
     if w is None:  # a run's length is its count: no sums at all
         out = (runs.hi - runs.lo).astype(out_dtype)
     else:
-        out = run_totals(at(w.astype(out_dtype), runs.order), runs).astype(out_dtype)
+        out = run_sums(at(w.astype(out_dtype), runs.order), at(keys, runs.order), runs)
     return out[:length] if dropped else out
+
+
+def run_sums(values: Array, keys: Array, runs: Any) -> Array:
+    """The sum of each run of the sorted ``values`` (``keys``: their sorted bins), 0 for an empty run, by a
+    segmented scan that restarts at every run: each sum's rounding depends on its own run only, as NumPy's
+    sequential double sums (the prefix-sum differences of ``scatter_sorted.run_totals`` lose ``eps * |all the
+    sums before|`` when nothing wider than the weights' dtype exists: ``bincount([0, 1], [1e16, 1.0])`` gave
+    a 0)."""
+    folded = segmented_scan(km.add, values, keys)
+    total = at(folded, km.maximum(runs.hi - 1, 0))  # a run's last inclusive prefix: its whole sum
+    return km.where(runs.hi > runs.lo, total, 0).astype(values.dtype)
+
+
+def _host_weights(weights: Any, dev: Any) -> Array:
+    """Host weights uploaded in the sums' dtype (float64 where the device has it), as NumPy casts them to double:
+    a list of Python floats is not rounded to kdsl's float32 default first (``0.3 + 0.2`` summed to
+    0.50000001). Complex host weights keep their dtype, for bincount's refusal."""
+    host = np.asarray(weights)
+    if host.dtype.kind in "cOUSV":
+        return asarray(weights, device=dev)
+    return asarray(host, dtype=dt.float64 if dev.supports(dt.float64) else dt.float32, device=dev)
 
 
 def histogram(a: Any, bins: Any = 10, range: tuple[float, float] | None = None,  # noqa: A002 - NumPy's name
@@ -146,28 +172,40 @@ def _counts(a: Any, bins: Any, range: Any, weights: Any, deterministic: bool) ->
     bins = host_length(bins)  # a 0-d kdsl integer is a count, as NumPy's scalar
     if not isinstance(bins, (int, np.integer)):  # edges, an estimator's name, or what NumPy's checks refuse
         # (imported here: kdsl.frontend.array.binning builds on this module)
-        from kdsl.frontend.array.binning import histogram_bin_edges
-        edges = histogram_bin_edges(a, bins, range, weights)
-        if isinstance(bins, str):  # an estimator's bins are equal: NumPy's fast path over the same range
-            return _counts(a, edges.size - 1, (edges[0].item(), edges[-1].item()), weights, deterministic)
+        from kdsl.frontend.array.binning import estimated_bins, histogram_bin_edges
+        edges = histogram_bin_edges(a, bins, range, weights) if not isinstance(bins, str) else None
+        if edges is None:  # an estimator's bins are equal: NumPy's fast path over the estimator's range
+            _flat_weights(weights, a)  # NumPy checks their shape before refusing them for an estimator
+            first, last, nbins = estimated_bins(a, bins, range, weights)
+            return _equal_counts(a, first, last, nbins, weights, deterministic)
         return _counts_between(a, edges, weights, deterministic), edges
     nbins = operator.index(bins)
     if nbins < 1:
         raise ValueError("`bins` must be positive, when an integer")
     x = (a if isinstance(a, Array) else asarray(a)).reshape(-1)
-    if weights is not None:
-        w = weights if isinstance(weights, Array) else asarray(weights, device=x.device)
-        if w.shape != x.shape and w.size != x.size:
-            raise ValueError("weights should have the same shape as a.")
-        w = w.reshape(-1)
     first, last = data_outer_edges(x, range)
-    edge_type = np.result_type(first, last, np.empty(0, x.dtype.np))
-    if edge_type.kind != "f":
-        edge_type = np.result_type(edge_type, float)
-    edges = asarray(np.linspace(first, last, nbins + 1, endpoint=True, dtype=edge_type), device=x.device)
+    return _equal_counts(x, first, last, nbins, weights, deterministic)
+
+
+def _equal_counts(x: Array, first: Any, last: Any, nbins: int, weights: Any,
+                  deterministic: bool) -> tuple[Array, Array]:
+    """histogram of the flat ``x`` in ``nbins`` equal bins from ``first`` to ``last`` (NumPy's outer edges: the
+    edges and the bin arithmetic take their dtypes, as NumPy's)."""
+    w = _flat_weights(weights, x)
+    edges = equal_edges(first, last, nbins, x)
     b = _bin_index(x, first, last, nbins, edges)
     # values outside the range get bin ``nbins``, which is not counted
-    return binned_sums(b, None if weights is None else w, nbins, deterministic), edges
+    return binned_sums(b, w, nbins, deterministic), edges
+
+
+def _flat_weights(weights: Any, x: Array) -> Array | None:
+    """The weights as a flat kdsl array (None without), checked to hold one weight per sample."""
+    if weights is None:
+        return None
+    w = weights if isinstance(weights, Array) else asarray(weights, device=x.device)
+    if w.shape != x.shape and w.size != x.size:
+        raise ValueError("weights should have the same shape as a.")
+    return w.reshape(-1)
 
 
 def _counts_between(a: Any, edges: Array, weights: Any, deterministic: bool) -> Array:
@@ -225,15 +263,44 @@ def outer_edges(rng: Any, data: tuple[Any, Any] | None) -> tuple[Any, Any]:
     return first, last
 
 
+def equal_edges(first: Any, last: Any, nbins: int, x: Array) -> Array:
+    """NumPy's ``nbins + 1`` equal-width edges from ``first`` to ``last`` for the data ``x``, computed on the
+    host in NumPy's dtype (the promotion of the data's and the range's, floating; float32 on a device without
+    float64) and uploaded; ValueError, as NumPy's, where the dtype's rounding leaves a bin of no width (a range
+    of a few ulps cut into more bins than it holds)."""
+    edge_type = np.result_type(first, last, np.empty(0, x.dtype.np))
+    if edge_type.kind != "f":
+        edge_type = np.result_type(edge_type, float)
+    edges = np.linspace(first, last, nbins + 1, endpoint=True, dtype=edge_type)
+    if np.any(edges[:-1] >= edges[1:]):
+        raise ValueError(f"Too many bins for data range. Cannot create {nbins} finite-sized bins.")
+    return asarray(edges, dtype=_on_device(dt.as_dtype(edge_type), x.device), device=x.device)
+
+
+def _on_device(d: dt.DType, device: Any) -> dt.DType:
+    """``d``, or float32 where the device lacks it (float64): the nearest precision it can hold."""
+    return d if device.supports(d) else dt.float32
+
+
+def in_range(x: Array, first: Any, last: Any) -> Array:
+    """``(x >= first) & (x <= last)`` compared in NumPy's dtype: a NumPy scalar edge (from a range array) is
+    strong, so float16 data meets a float32 edge in float32 (a weak compare would round the edge to the data's
+    precision and count values outside the range); Python edges are weak. A device without that dtype
+    (float64) compares in the data's own."""
+    cmp = dt.as_dtype(np.result_type(np.empty(0, x.dtype.np), first, last))
+    xs = x if cmp is x.dtype else x.astype(_on_device(cmp, x.device))
+    return (xs >= _py(first)) & (xs <= _py(last))
+
+
 def _bin_index(x: Array, first: Any, last: Any, nbins: int, edges: Array) -> Array:
     """The bin of each value, computed as NumPy's fast path does (the same dtypes, then its corrections
     against the edges); ``nbins`` for values outside ``[first, last]`` and for NaN."""
-    keep = (x >= _py(first)) & (x <= _py(last))
+    keep = in_range(x, first, last)
     xe = x.astype(edges.dtype)
     rd = np.result_type(last, first)
     udt = {"i": np.dtype(f"u{rd.itemsize}")}.get(rd.kind, rd)
     denom = np.subtract(np.asarray(last, rd), np.asarray(first, rd), dtype=udt, casting="unsafe")[()]
-    qd = dt.as_dtype(np.result_type(np.empty(0, edges.dtype.np), denom))
+    qd = _on_device(dt.as_dtype(np.result_type(np.empty(0, edges.dtype.np), denom)), x.device)
     num = (xe - _py(first)).astype(qd)
     i = (num / _py(denom) * nbins).astype(index_dtype(x.device))
     i = km.where(i == nbins, nbins - 1, i)

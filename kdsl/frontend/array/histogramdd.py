@@ -67,6 +67,13 @@ def _fit(d: np.dtype, device: Any) -> dt.DType:
     return out if device.supports(out) else dt.float32
 
 
+def _comparable(column: Array, edges: Array) -> Array:
+    """The sample's column as it meets the edges: itself (compared in NumPy's common dtype), or in the edges'
+    float32 where that common dtype is one the device lacks (integer data on a device without float64)."""
+    common = dt.as_dtype(np.result_type(column.dtype.np, edges.dtype.np))
+    return column if column.device.supports(common) else column.astype(edges.dtype)
+
+
 def _data_ranges(s: Array, dims: list[int]) -> dict[int, tuple[Any, Any]]:
     """The minimum and maximum of the sample's columns ``dims``, read back together (NumPy scalars)."""
     if not dims or s.shape[0] == 0:
@@ -85,7 +92,7 @@ def _given_edges(b: Any, i: int, device: Any) -> Array:
     else:
         host = np.asarray(b)
         bad = bool(np.any(host[:-1] > host[1:]))
-        e = asarray(host, device=device)
+        e = asarray(host, dtype=_fit(host.dtype, device) if host.dtype.kind == "f" else None, device=device)
     if bad:
         raise ValueError(f"`bins[{i}]` must be monotonically increasing, when an array")
     return e
@@ -148,7 +155,7 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None, density: bool | 
     nbin = [e.shape[0] + 1 for e in edges]  # an outlier bin at each end
     flat = None
     for i, e in enumerate(edges):
-        column = s[:, i]
+        column = _comparable(s[:, i], e)
         k = searchsorted(e, column, side="right")
         if e.shape[0]:
             k = k - (column == e[-1]).astype(k.dtype)  # the last edge belongs to the last bin

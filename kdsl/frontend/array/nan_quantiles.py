@@ -37,7 +37,7 @@ from kdsl.frontend.array.quantiles import keep_reduced_dims, lines_last
 from kdsl.frontend.array.reduction_where import into
 from kdsl.frontend.array.reductions import sum as asum
 from kdsl.frontend.array.shape_ops import broadcast_to, stack
-from kdsl.frontend.array.sorting import gather_node, sort_node
+from kdsl.frontend.array.sorting import gather_node, sort, sort_node
 from kdsl.frontend.array.weighted_quantiles import weighted
 
 # Hyndman and Fan's continuous methods: virtual index n*q + alpha + q*(1 - alpha - beta) - 1.
@@ -246,8 +246,6 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
     x = as_array(a)
     if x.size == 0:  # NumPy answers an empty array with nanmean's NaNs
         return nanmean(x, axis, keepdims=keepdims)
-    if x.dtype.kind == "c":
-        raise TypeError("nanmedian of complex arrays is not supported by kdsl (complex numbers have no order)")
     probe = np.zeros((1,) * x.ndim, x.dtype.np)
     d = dt.as_dtype(np.nanmedian(probe, axis=axis).dtype)
     d = d if x.device.supports(d) else dt.float32
@@ -262,10 +260,11 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
 
 def _median_lines(lines: Array, x: Array, d: dt.DType) -> Array:
     """The NaN-ignoring median of each line of ``lines`` (the mean of the two middle values, added in at least
-    float32 as NumPy's mean does)."""
-    s = sort_node(lines, lines.ndim - 1, False, "values")
+    float32 as NumPy's mean does). Complex lines sort in NumPy's lexicographic order, values with a NaN part
+    last; a line of NaNs only gives ``nan+0j``, as NumPy's for more than one line."""
+    s = sort(lines, axis=-1) if x.dtype.kind == "c" else sort_node(lines, lines.ndim - 1, False, "values")
     idx_dtype = dt.int64 if x.device.supports(dt.int64) else dt.int32
-    if x.dtype.is_float:
+    if x.dtype.is_float or x.dtype.kind == "c":
         count = asum(~isnan(lines), axis=-1, dtype=idx_dtype)
     else:
         count = broadcast_to(asarray(lines.shape[-1], dtype=idx_dtype, device=x.device), lines.shape[:-1])
@@ -274,6 +273,8 @@ def _median_lines(lines: Array, x: Array, d: dt.DType) -> Array:
     work = dt.float32 if d is dt.float16 else d
     lo, hi = _along(s, lo_i).astype(work), _along(s, hi_i).astype(work)
     value = where(lo_i == hi_i, lo, (lo + hi) / 2).astype(d)  # odd counts: the middle value itself (no overflow)
+    if d.kind == "c":
+        return where(count == 0, complex(float("nan"), 0.0), value).astype(d)
     return where(count == 0, float("nan"), value) if d.is_float else value
 
 

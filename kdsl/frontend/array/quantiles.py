@@ -27,7 +27,7 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.math import isnan, where
 from kdsl.frontend.array.shape_ops import broadcast_to, stack
-from kdsl.frontend.array.sorting import sort_node
+from kdsl.frontend.array.sorting import sort, sort_node
 
 
 def lines_last(x: Array, axis: Any) -> tuple[Array, tuple[int, ...]]:
@@ -43,10 +43,22 @@ def _pick(s: Array, i: int) -> Array:
 
 
 def _with_nan(s: Array, value: Array) -> Array:
-    """NumPy's quantiles are NaN for lines holding a NaN (sorted last)."""
+    """NumPy's quantiles are NaN for lines holding a NaN (sorted last); a complex line's median is its last
+    element then, as NumPy copies it (``nan+0j`` or ``1+nanj``)."""
+    last = _pick(s, s.shape[-1] - 1)
+    if s.dtype.kind == "c":
+        return where(isnan(last), last.astype(value.dtype), value)
     if not s.dtype.is_float:
         return value
-    return where(isnan(_pick(s, s.shape[-1] - 1)), float("nan"), value)
+    return where(isnan(last), float("nan"), value)
+
+
+def _sorted_lines(lines: Array) -> Array:
+    """The lines (the last axis) sorted, complex ones in NumPy's lexicographic order (real part, then imaginary
+    part, NaNs last), which NumPy's median takes its middle values from."""
+    if lines.dtype.kind == "c":
+        return sort(lines, axis=-1)
+    return sort_node(lines, lines.ndim - 1, False, "values")
 
 
 def keep_reduced_dims(out: Array, shape: tuple[int, ...], axes: tuple[int, ...], lead: tuple[int, ...]) -> Array:
@@ -66,7 +78,9 @@ def _result_dtype(fn: Any, x: Array, q: Any) -> dt.DType:
 
 
 def _nan_lines(x: Array, shape: tuple[int, ...], d: dt.DType) -> Array:
-    return broadcast_to(Array(ops.const_node(float("nan"), d, x.device)), shape)
+    """NaN for every empty line (NumPy's mean of nothing: ``nan+nanj`` for complex data)."""
+    nan = complex(math.nan, math.nan) if d.kind == "c" else math.nan
+    return broadcast_to(Array(ops.const_node(nan, d, x.device)), shape)
 
 
 def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
@@ -164,7 +178,7 @@ def _quantiles(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, d: dt.DType)
 def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
            keepdims: bool = False) -> Array:
     """The median over ``axis`` (the mean of the two middle values for even lengths; NaN when a line holds
-    a NaN or is empty); integers give float64 as NumPy's.
+    a NaN or is empty); integers give float64 as NumPy's; complex lines take NumPy's lexicographic order.
 
     Example:
         >>> import kdsl as kd
@@ -180,7 +194,7 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
     if n == 0:
         result = _nan_lines(x, lines.shape[:-1], d)
     else:
-        s = sort_node(lines, lines.ndim - 1, False, "values")
+        s = _sorted_lines(lines)
         mid = _pick(s, n // 2).astype(d)
         value = mid if n % 2 else (_pick(s, n // 2 - 1).astype(d) + mid) * 0.5
         result = _with_nan(s, value).astype(d)

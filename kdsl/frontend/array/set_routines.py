@@ -98,8 +98,9 @@ def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False, return_indices:
     return values, i1, i2
 
 
-def _contained(values: Array, sorted_ref: Array) -> Array:
-    """Whether each of ``values`` equals an element of the sorted 1-D ``sorted_ref`` (NaN never does)."""
+def contained(values: Array, sorted_ref: Array) -> Array:
+    """Whether each of ``values`` (unique, where complex) equals an element of the sorted 1-D ``sorted_ref`` (NaN
+    never does): one binary search per value (real data), or a merge (complex data)."""
     m = sorted_ref.shape[0]
     if m == 0:
         return zeros(values.shape, dtype=dt.bool_, device=values.device)
@@ -110,7 +111,7 @@ def _contained(values: Array, sorted_ref: Array) -> Array:
 
 
 def _contained_by_merge(values: Array, ref: Array) -> Array:
-    """:func:`_contained` for complex data, which has no ``searchsorted``: a stable lexicographic sort of
+    """:func:`contained` for complex data, which has no ``searchsorted``: a stable lexicographic sort of
     ``values`` then ``ref`` puts each value just before an equal element of ``ref`` (NumPy's ``isin`` with
     ``assume_unique``; ``values`` are unique), read back into ``values``' order by the inverse permutation."""
     n = values.shape[0]
@@ -137,7 +138,7 @@ def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Array:
         a, ref = unique(a), unique(b)
     if a.shape[0] == 0:
         return a
-    return compress(~_contained(a, ref), a)
+    return compress(~contained(a, ref), a)
 
 
 def setxor1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Array:

@@ -77,10 +77,11 @@ def strides(a: Array) -> tuple[int, ...]:
     ((16, 4), (4, 16))
     """
     view = layout_strides(a)  # (None: an owner, C-ordered)
+    broadcast = getattr(a, "_broadcast_layout", None) is not None  # NumPy's broadcast_to: 0 on length-1 axes too
     size, steps, acc = a.dtype.itemsize, [], a.dtype.itemsize
     for axis in reversed(range(a.ndim)):
         n = a.shape[axis]
-        step = view[axis] * size if view is not None and n != 1 else acc
+        step = view[axis] * size if view is not None and (n != 1 or broadcast) else acc
         steps.append(step)
         acc *= max(n, 1)
     return tuple(reversed(steps))

@@ -94,11 +94,15 @@ def put(self, indices, values, mode: str = "raise") -> None:
     put(self, indices, values, mode)
 
 
-def choose(self, choices, out=None, mode: str = "raise") -> Array:
-    """``kd.choose(self, choices, out, mode)``: this array's integers pick among ``choices``."""
+def choose(self, *choices, out=None, mode: str = "raise") -> Array:
+    """``kd.choose(self, choices, out, mode)``: this array's integers pick among ``choices``. As NumPy's
+    method, several positional arguments are the choices themselves (``a.choose(c0, c1, c2)``); ``out`` and
+    ``mode`` then go by keyword."""
     from kdsl.frontend.array.choose import choose  # cycle: that module builds Arrays
 
-    return choose(self, choices, out, mode)
+    if not choices:
+        raise TypeError("choose() takes exactly 1 argument (0 given)")
+    return choose(self, choices[0] if len(choices) == 1 else choices, out, mode)
 
 
 def __getitem__(self, key) -> Array:

@@ -59,6 +59,7 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
                for x in operands):
         return NotImplemented
     kd = _kdsl()
+    out_given = "out" in kwargs  # (NumPy drops out=None: then where= warns, as for an absent out)
     out = kwargs.pop("out", None)
     name = ufunc.__name__
     fn = getattr(kd, name, None)
@@ -70,7 +71,7 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
         if kwargs:
             raise TypeError(f"np.{name} on kdsl arrays does not take {sorted(kwargs)}")
         if where is not True:  # a kdsl ufunc: where= keeps out's values (kd.add(x, y, out=o, where=m))
-            return fn(*inputs, out=_kdsl_out(out), where=where, dtype=dtype)
+            return fn(*inputs, where=where, dtype=dtype, **({"out": _kdsl_out(out)} if out_given else {}))
         if dtype is not None:
             inputs = tuple(kd.asarray(x).astype(dtype) if not isinstance(x, (bool, int, float, complex)) else x
                            for x in inputs)

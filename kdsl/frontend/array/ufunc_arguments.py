@@ -12,6 +12,7 @@ Example:
 from __future__ import annotations
 
 import inspect
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -89,6 +90,30 @@ def ellipsis_out(out: Any) -> Any:
     if isinstance(out, tuple) and any(o is Ellipsis for o in out):
         raise TypeError("must use `...` as `out=...` and not per-operand/in a tuple")
     return out
+
+
+NO_OUT: Any = type("NoOut", (), {"__repr__": lambda self: "<no out>"})()  # out= not passed (unlike out=None)
+
+
+def warn_where_without_out(where: Any, out_keyword: Any, out: Any, stacklevel: int) -> None:
+    """NumPy's UserWarning for ``where=`` (anything but ``True`` itself) with no ``out`` keyword and no array
+    among the positional outputs: NumPy leaves the unselected elements uninitialised (kdsl: zeros). An explicit
+    ``out=None`` says that is meant and stays silent, as NumPy's."""
+    if where is True or out_keyword is not NO_OUT:
+        return
+    if out is None or isinstance(out, tuple) and all(o is None for o in out):
+        warnings.warn("'where' used without 'out', expect unitialized memory in output. If this is intentional, "
+                      "use out=None.", UserWarning, stacklevel=stacklevel + 1)
+
+
+def check_out_count(out: Any, nout: int) -> None:
+    """NumPy's checks of an ``out=`` keyword against the ufunc's output count: a ufunc of several outputs
+    takes a tuple only (``divmod(x, 1, out=None)`` is a TypeError), and a tuple has one entry per output."""
+    if isinstance(out, tuple):
+        if len(out) != nout:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+    elif nout > 1 and out is not NO_OUT and out is not Ellipsis:
+        raise TypeError("'out' must be a tuple of arrays")
 
 
 def written_into(result: Array, out: Any, where: Any, casting: str, name: str) -> Array:

@@ -36,12 +36,15 @@ from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.scatter import WithAt
 from kdsl.frontend.array.ufunc_arguments import (
+    NO_OUT,
     cast_input,
     check_keywords,
+    check_out_count,
     ellipsis_out,
     loop_dtype,
     method_into,
     ufunc_signature,
+    warn_where_without_out,
     written_into,
 )
 
@@ -85,11 +88,14 @@ class Ufunc(WithAt):
         npf = getattr(np, name, None)  # a comparison's dtype= is its output's: its loops all give bool
         self._bool_out = isinstance(npf, np.ufunc) and all(t.endswith("->?") for t in npf.types if "O" not in t)
 
-    def __call__(self, *args: Any, out: Any = None, where: Any = True, dtype: Any = None, casting: str = "same_kind",
+    def __call__(self, *args: Any, out: Any = NO_OUT, where: Any = True, dtype: Any = None, casting: str = "same_kind",
                  order: str = "K", subok: bool = True, signature: Any = None, **kwargs: Any) -> Any:
         """``fn(*args)``; NumPy's ``out`` (also positional, after the inputs), ``where``, ``dtype``/``signature``
         (one dtype for the loop) and ``casting``; ``order``/``subok`` are checked and have nothing to change (one
-        layout, no subclasses). Other keywords go to the function (``vecdot(axis=)``), which names any it lacks."""
+        layout, no subclasses). Other keywords go to the function (``vecdot(axis=)``), which names any it lacks.
+        ``where=`` without ``out`` warns as NumPy's (``out=None`` does not)."""
+        check_out_count(out, self.nout)
+        out_keyword, out = out, None if out is NO_OUT else out
         if len(args) > self.nin:  # NumPy's positional outputs: np.add(a, b, c) writes into c
             if out is not None:
                 raise TypeError("cannot specify 'out' as both a positional and keyword argument")
@@ -103,6 +109,7 @@ class Ufunc(WithAt):
             if hook is not None:
                 return hook(self._name, args, {"out": out, "where": where, "dtype": dtype, **kwargs})
         check_keywords(self._name, casting, order)
+        warn_where_without_out(where, out_keyword, out, 2)
         if "sig" in kwargs:  # NumPy's older spelling of signature=, still accepted (not in its signature)
             if signature is not None:
                 raise TypeError("cannot specify both 'sig' and 'signature'")

@@ -12,6 +12,7 @@ Example:
 from __future__ import annotations
 
 import inspect
+import operator
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -21,6 +22,7 @@ import numpy as np
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.ufunc_errors import input_casting_error, output_casting_error
 
 CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
@@ -114,6 +116,24 @@ def check_out_count(out: Any, nout: int) -> None:
             raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
     elif nout > 1 and out is not NO_OUT and out is not Ellipsis:
         raise TypeError("'out' must be a tuple of arrays")
+
+
+def single_axis(ndim: int, axis: Any, method: str) -> int:
+    """The one axis of ``accumulate``/``reduceat``, checked in NumPy's order: each axis in range (AxisError;
+    ``0``/``-1`` of 0-d data stand for no axis), then 0-d data ("cannot accumulate on a scalar", TypeError),
+    then one axis only (None is every axis: ValueError "... does not allow multiple axes" beyond 1-d)."""
+    if axis is None:
+        axes: tuple[int, ...] = tuple(range(ndim))
+    elif isinstance(axis, tuple):
+        axes = tuple(normalize_axis(operator.index(a), ndim) for a in axis)
+    else:
+        one = operator.index(axis)
+        axes = () if ndim == 0 and one in (0, -1) else (normalize_axis(one, ndim),)
+    if ndim == 0:
+        raise TypeError(f"cannot {method} on a scalar")
+    if len(axes) != 1:
+        raise ValueError(f"{method} does not allow multiple axes")
+    return axes[0]
 
 
 def written_into(result: Array, out: Any, where: Any, casting: str, name: str) -> Array:

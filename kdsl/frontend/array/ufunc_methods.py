@@ -43,6 +43,7 @@ from kdsl.frontend.array.ufunc_arguments import (
     ellipsis_out,
     loop_dtype,
     method_into,
+    single_axis,
     ufunc_signature,
     warn_where_without_out,
     written_into,
@@ -77,6 +78,16 @@ def _refuse(name: str, method: str, table: Any) -> TypeError:
     return TypeError(f"kdsl has no {name}.{method} (it has {have}); write the loop with kdsl's operations, or "
                      f"call np.{name}.{method} on np.asarray(a)")
 
+
+
+def _index_line(indices: Any) -> Any:
+    """``reduceat``'s indices as a 1-d host array (a kdsl array is read back: they decide the result's shape);
+    another depth is NumPy's ValueError."""
+    line = np.asarray(indices.numpy() if isinstance(indices, Array) else indices)
+    if line.ndim != 1:
+        raise ValueError("object of too small depth for desired array" if line.ndim < 1 else
+                         "object too deep for desired array")
+    return line
 
 class Ufunc(WithAt):
     """A kdsl elementwise function with NumPy's ufunc keywords and methods (``kd.multiply``, ``kd.exp``...)."""
@@ -287,7 +298,7 @@ class Ufunc(WithAt):
         total = log(kd.sum(exp(x - shift), axis=axis, keepdims=keepdims))
         return total + shift.reshape(total.shape)
 
-    def reduceat(self, a: Any, indices: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Array:
+    def reduceat(self, a: Any, indices: Any, axis: Any = 0, dtype: Any = None, out: Any = None) -> Array:
         """NumPy's ``reduceat``: ``reduce(a[i:j])`` along ``axis`` for each pair of consecutive ``indices``
         (``a[i]`` where ``j <= i``; the last runs to the end). The indices are host data (a kdsl array is read
         back: they decide the result's shape); one lazy reduction per index, joined.
@@ -302,8 +313,8 @@ class Ufunc(WithAt):
             raise _refuse(self._name, "reduceat", folds)
         kd = _kd()
         x = asarray(a)
-        ax = axis + x.ndim if axis < 0 else axis
-        starts = [int(i) for i in np.asarray(indices.numpy() if isinstance(indices, Array) else indices).ravel()]
+        ax = single_axis(x.ndim, axis, "reduceat")
+        starts = [int(i) for i in _index_line(indices)]
         n = x.shape[ax]
         if any(not 0 <= i < n for i in starts):
             bad = next(i for i in starts if not 0 <= i < n)
@@ -325,7 +336,7 @@ class Ufunc(WithAt):
                 parts.append(x[lead + (lo,)] if dtype is None else x[lead + (lo,)].astype(dtype))
         return method_into(kd.stack(parts, axis=ax), out, self._name, "reduceat")
 
-    def accumulate(self, a: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Array:
+    def accumulate(self, a: Any, axis: Any = 0, dtype: Any = None, out: Any = None) -> Array:
         """The running ``op`` along ``axis`` (0 by default), as kdsl's scan for it.
 
         >>> import kdsl as kd
@@ -333,12 +344,13 @@ class Ufunc(WithAt):
         [1, 2, 6, 24]
         """
         self._fold_arity("accumulate")
-        if self._name in comparison_folds.COMPARISONS:  # bool operands only, as NumPy's loops
-            return method_into(comparison_folds.accumulate(self._name, a, axis, dtype), out, self._name, "accumulate")
-        if self._name in left_folds.FOLDS:  # not associative: NumPy's left fold
-            return method_into(left_folds.left_accumulate(self._name, self._fn, a, axis, dtype), out, self._name,
-                         "accumulate")
         x = asarray(a)
+        axis = single_axis(x.ndim, axis, "accumulate")
+        if self._name in comparison_folds.COMPARISONS:  # bool operands only, as NumPy's loops
+            return method_into(comparison_folds.accumulate(self._name, x, axis, dtype), out, self._name, "accumulate")
+        if self._name in left_folds.FOLDS:  # not associative: NumPy's left fold
+            return method_into(left_folds.left_accumulate(self._name, self._fn, x, axis, dtype), out, self._name,
+                         "accumulate")
         if self._name in DOUBLING:
             return method_into(self._doubling(x if dtype is None else x.astype(dtype), axis), out, self._name,
                          "accumulate")

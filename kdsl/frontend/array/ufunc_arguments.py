@@ -68,7 +68,7 @@ def loop_dtype(name: str, dtype: Any, signature: Any) -> Any:
     (``"dd->d"``, ``(np.float64, None, np.float64)``, ``np.float32``); kdsl has one loop per dtype, so a
     signature that mixes dtypes raises ``TypeError`` naming ``dtype=`` as the way."""
     if signature is None:
-        return dtype
+        return dtype if dtype is None else _numpy_dtype(dtype)
     if dtype is not None:
         raise TypeError("cannot specify both 'signature' and 'dtype'")
     if isinstance(signature, str):
@@ -77,11 +77,22 @@ def loop_dtype(name: str, dtype: Any, signature: Any) -> Any:
         entries = signature
     else:
         entries = (signature,)
-    found = {np.dtype(getattr(e, "np", e)) for e in entries if e is not None}
+    found = {_numpy_dtype(e) for e in entries if e is not None}
+    if not found:  # (None, None, None): no constraint, NumPy's usual loop
+        return None
     if len(found) != 1:
         raise TypeError(f"{name}(signature={signature!r}): kdsl computes every operand in one dtype; pass that "
                         "one as dtype= (or cast the inputs with astype)")
     return found.pop()
+
+
+def _numpy_dtype(x: Any) -> np.dtype:
+    """A ``dtype=``/``signature=`` entry as NumPy's dtype: a kdsl dtype, a type code, a scalar type, or a DType
+    class (``type(np.dtype(np.float64))``, which ``np.dtype()`` itself would take for object)."""
+    x = getattr(x, "np", x)
+    if isinstance(x, type) and issubclass(x, np.dtype):
+        return np.dtype(getattr(x, "type"))  # noqa: B009 - the class attribute (typing sees the instance's)
+    return np.dtype(x)
 
 
 def ellipsis_out(out: Any) -> Any:

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from kdsl.frontend.array import broadcast_writes
+
 if TYPE_CHECKING:
     from kdsl.frontend.array.array import Array
 
@@ -119,5 +121,6 @@ def __setitem__(self, key, value) -> None:
     self._node = setitem(self, key, value)._n
     if self._parent is not None:  # a[0][1] = v, a.T[0] = v, row = a[0]; row[1] = v all reach a
         base, write = self._parent
-        write(base, self)
+        with broadcast_writes.writing_through():
+            write(base, self)
         self._written_through()

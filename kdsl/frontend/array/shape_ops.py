@@ -18,7 +18,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.dtype import promotion
-from kdsl.frontend.array import memory_order, ops
+from kdsl.frontend.array import broadcast_writes, memory_order, ops
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.constant_layout import broadcast_layout
@@ -170,13 +170,15 @@ def broadcast_values_to(array, shape) -> Array:
 
 def broadcast_arrays(*args, subok: bool = False) -> tuple[Array, ...]:
     """``args`` broadcast to their common shape (writeable, as NumPy 2.4's still are: a write changes that
-    result only); NumPy's tuple, of the arrays themselves when they all have that shape already. ``subok``:
-    NumPy's, nothing to change."""
+    result only, and warns as NumPy 2's: broadcast_writes.py); NumPy's tuple, with the arrays that have that
+    shape already as themselves. ``subok``: NumPy's, nothing to change."""
     arrs = [_arr(x) for x in args]
     shape = ops.broadcast_shapes(*(x.shape for x in arrs))
-    if all(x.shape == shape for x in arrs):
-        return tuple(arrs)
-    return tuple(broadcast_to(x, shape) for x in arrs)
+    out = tuple(x if x.shape == shape else broadcast_to(x, shape) for x in arrs)
+    for x, arr in zip(out, arrs, strict=True):
+        if x is not arr:  # a broadcast: writes into it warn as NumPy's (broadcast_writes.py)
+            broadcast_writes.mark(x)
+    return out
 
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")

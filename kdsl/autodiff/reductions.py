@@ -24,7 +24,7 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import iota, ones
 from kdsl.frontend.array.linalg import matmul
 from kdsl.frontend.array.reductions import cumprod, cumsum
-from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, flip
+from kdsl.frontend.array.shape_ops import broadcast_values_to, concatenate, flip
 from kdsl.ir.graph import Node
 
 
@@ -34,7 +34,7 @@ def _kept(g: Array, src: Node, axes: tuple[int, ...]) -> Array:
 
 
 def _sum_vjp(g: Array, src: Node, axes: tuple[int, ...]) -> Array:
-    return broadcast_to(_kept(g, src, axes), src.shape)
+    return broadcast_values_to(_kept(g, src, axes), src.shape)
 
 
 def _extremum_vjp(node: Node, g: Array, src: Node, axes: tuple[int, ...]) -> Array:

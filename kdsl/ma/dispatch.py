@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable, MutableMapping
 from typing import Any
 
+from kdsl.ma import closeness
 from kdsl.ma.constants import nomask
 from kdsl.ma.masked_array import MaskedArray
 
@@ -38,6 +39,9 @@ MOVEMENT = ("flip", "fliplr", "flipud", "roll", "rot90", "moveaxis", "rollaxis",
 VALUE_ARGUMENT = {"polyval": (1, "x")}
 _ROUNDING = {"round": "round", "around": "round"}  # kd.round(x) / np.around(x): kd.ma's masked round
 _METADATA = {"shape": lambda a: a.shape, "ndim": lambda a: a.ndim, "size": lambda a: a.size}
+# kd's / NumPy's functions whose NumPy version gives np.ma results kd.ma has no public namesake for (np.ma.allclose
+# is another function: masked entries equal): closeness.py
+_CLOSENESS = {"isclose": closeness.isclose, "allclose": closeness.allclose}
 
 
 def _ma() -> Any:
@@ -121,6 +125,13 @@ def _masked_along_axis(kd_fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
+def _closeness(kd_fn: Callable[..., Any], masked_fn: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(kd_fn)
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        return (masked_fn if closeness.involved(args, kwargs) else kd_fn)(*args, **kwargs)
+    return fn
+
+
 def install(namespace: MutableMapping[str, Any]) -> None:
     """Make kd's functions in ``namespace`` (the kdsl package) run kd.ma's for masked arrays."""
     for names, test in ((FIRST_ARGUMENT, _first), (ANY_ARGUMENT, _any), (SEQUENCE, _sequence)):
@@ -135,6 +146,8 @@ def install(namespace: MutableMapping[str, Any]) -> None:
         if name in namespace:
             namespace[name] = _dispatching(ma_name, namespace[name], _first)
     namespace["apply_along_axis"] = _masked_along_axis(namespace["apply_along_axis"])
+    for name, masked_fn in _CLOSENESS.items():
+        namespace[name] = _closeness(namespace[name], masked_fn)
     asarray = namespace["asarray"]
 
     @functools.wraps(asarray)
@@ -148,7 +161,9 @@ def _array_function(self: MaskedArray, func: Any, types: tuple, args: tuple, kwa
     name = func.__name__
     if name in _METADATA and args:
         return _METADATA[name](args[0])
-    fn = getattr(_ma(), name, None) if func.__module__ == "numpy" else None
+    fn = _CLOSENESS.get(name) if func.__module__ == "numpy" else None
+    if fn is None and func.__module__ == "numpy":
+        fn = getattr(_ma(), name, None)
     if fn is None and func.__module__ == "numpy" and name in VALUE_ARGUMENT:  # np.polyval(p, x): kd's, masked
         fn = getattr(sys.modules["kdsl"], name)
     if fn is None and func.__module__ == "numpy" and (name in MOVEMENT or name in _ROUNDING):

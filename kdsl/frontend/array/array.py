@@ -38,16 +38,19 @@ from kdsl.frontend.array.inplace import inplace_operator
 from kdsl.frontend.array.scalar_like import multiply_operator
 from kdsl.frontend.array.view_links import ViewLinks
 from kdsl.ir.graph import Node
+from kdsl.ir.view import View
 
 
 class Array(ViewLinks):
     """An n-dimensional array on a kdsl device, computed lazily."""
 
     # (the view links' slots are ViewLinks'); _readonly: setflags(write=False) (array_flags.py)
-    __slots__ = ("_readonly", "_zero_d_array", "__weakref__")
+    __slots__ = ("_readonly", "_zero_d_array", "_broadcast_layout", "_warn_on_write", "__weakref__")
     __array_priority__ = 100  # NumPy defers to our reflected operators
     _readonly: bool  # set by setflags(write=False); unset means writeable (array_flags.py)
     _zero_d_array: bool  # a 0-d array made as an array, not a scalar's stand-in; unset: False (scalar_like.py)
+    _broadcast_layout: View  # NumPy's layout of a broadcast lazy constant; unset: the node's (constant_layout.py)
+    _warn_on_write: bool  # a broadcast_arrays result not yet written; unset: False (broadcast_writes.py)
 
     def __init__(self, node: Node):
         try:

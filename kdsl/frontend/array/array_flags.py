@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from kdsl.frontend.array import broadcast_writes
+
 if TYPE_CHECKING:
     from kdsl.frontend.array.array import Array
 
@@ -77,10 +79,11 @@ def strides(a: Array) -> tuple[int, ...]:
     ((16, 4), (4, 16))
     """
     view = layout_strides(a)  # (None: an owner, C-ordered)
+    broadcast = getattr(a, "_broadcast_layout", None) is not None  # NumPy's broadcast_to: 0 on length-1 axes too
     size, steps, acc = a.dtype.itemsize, [], a.dtype.itemsize
     for axis in reversed(range(a.ndim)):
         n = a.shape[axis]
-        step = view[axis] * size if view is not None and n != 1 else acc
+        step = view[axis] * size if view is not None and (n != 1 or broadcast) else acc
         steps.append(step)
         acc *= max(n, 1)
     return tuple(reversed(steps))
@@ -119,9 +122,11 @@ def writeable(a: Array) -> bool:
 
 
 def check_writeable(a: Array, message: str = "assignment destination is read-only") -> None:
-    """Raise NumPy's ValueError when ``a`` is read-only."""
+    """Raise NumPy's ValueError when ``a`` is read-only; NumPy's DeprecationWarning for the first write into a
+    ``broadcast_arrays`` result (``broadcast_writes.py``)."""
     if not writeable(a):
         raise ValueError(message)
+    broadcast_writes.before_write(a)
 
 
 def setflags(a: Array, write: Any = None, align: Any = None, uic: Any = None) -> None:
@@ -134,6 +139,7 @@ def setflags(a: Array, write: Any = None, align: Any = None, uic: Any = None) ->
         raise ValueError("kdsl arrays are always aligned: setflags(align=False) cannot apply")
     if write is None:
         return
+    broadcast_writes.clear(a)  # an explicit flag: no more broadcast_arrays warnings, as NumPy's
     if write:
         parent = a._parent[0] if a._parent is not None else None
         if parent is not None and not writeable(parent):
@@ -176,6 +182,7 @@ class Flags:
 
     @property
     def writeable(self) -> bool:
+        broadcast_writes.flag_read(self._array)
         return writeable(self._array)
 
     @property

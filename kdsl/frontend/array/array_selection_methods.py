@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from kdsl.frontend.array import broadcast_writes
+
 if TYPE_CHECKING:
     from kdsl.frontend.array.array import Array
 
@@ -94,11 +96,15 @@ def put(self, indices, values, mode: str = "raise") -> None:
     put(self, indices, values, mode)
 
 
-def choose(self, choices, out=None, mode: str = "raise") -> Array:
-    """``kd.choose(self, choices, out, mode)``: this array's integers pick among ``choices``."""
+def choose(self, *choices, out=None, mode: str = "raise") -> Array:
+    """``kd.choose(self, choices, out, mode)``: this array's integers pick among ``choices``. As NumPy's
+    method, several positional arguments are the choices themselves (``a.choose(c0, c1, c2)``); ``out`` and
+    ``mode`` then go by keyword."""
     from kdsl.frontend.array.choose import choose  # cycle: that module builds Arrays
 
-    return choose(self, choices, out, mode)
+    if not choices:
+        raise TypeError("choose() takes exactly 1 argument (0 given)")
+    return choose(self, choices[0] if len(choices) == 1 else choices, out, mode)
 
 
 def __getitem__(self, key) -> Array:
@@ -115,7 +121,8 @@ def __setitem__(self, key, value) -> None:
     self._node = setitem(self, key, value)._n
     if self._parent is not None:  # a[0][1] = v, a.T[0] = v, row = a[0]; row[1] = v all reach a
         base, write = self._parent
-        write(base, self)
+        with broadcast_writes.writing_through():
+            write(base, self)
         self._written_through()
     else:
         self._own_values()

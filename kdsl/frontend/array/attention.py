@@ -17,7 +17,7 @@ from kdsl import dtype as dt
 from kdsl.engine.lower_attention import fused_plan
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.ops import broadcast_shapes
-from kdsl.frontend.array.shape_ops import broadcast_to, reshape
+from kdsl.frontend.array.shape_ops import broadcast_values_to, reshape
 from kdsl.ir import graph
 from kdsl.ir.graph import Node
 
@@ -48,7 +48,7 @@ def fused_attention(q: Array, k: Array, v: Array, mask: Array | None, causal: bo
         return None
     if fused_plan(batch, l, s, e, ev, q.device) is None:
         return None
-    srcs = [broadcast_to(x, (*batch, *x.shape[-2:]))._node for x in (q, k, v)]
+    srcs = [broadcast_values_to(x, (*batch, *x.shape[-2:]))._node for x in (q, k, v)]
     if mask is not None:
-        srcs.append(broadcast_to(mask, (*batch, l, s))._node)
+        srcs.append(broadcast_values_to(mask, (*batch, l, s))._node)
     return Array(Node("attention", tuple(srcs), v.dtype, (*batch, l, ev), (float(scale), bool(causal))))

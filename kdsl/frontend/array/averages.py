@@ -27,7 +27,7 @@ from kdsl.frontend.array.reductions import mean, reduce_axes
 from kdsl.frontend.array.reductions import min as kmin
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.shape_arguments import host_length
-from kdsl.frontend.array.shape_ops import broadcast_to
+from kdsl.frontend.array.shape_ops import broadcast_values_to
 
 
 def _axes(axis: Any, ndim: int) -> tuple[int, ...] | None:
@@ -85,14 +85,14 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
         else:
             rd = dt.as_dtype(np.result_type(x.dtype.np, w.dtype.np))
         rd = _fit(rd, x.device)
-        wb = broadcast_to(w, x.shape).astype(rd)
+        wb = broadcast_values_to(w, x.shape).astype(rd)
         scl = ksum(wb, axis=axes, dtype=rd, keepdims=keepdims)
         if scl.size and bool(kany(scl == 0.0)):
             raise ZeroDivisionError("Weights sum to zero, can't be normalized")
         avg = ksum(x.astype(rd) * wb, axis=axes, dtype=rd, keepdims=keepdims) / scl
     if not returned:
         return avg
-    return avg, (scl if scl.shape == avg.shape else broadcast_to(scl, avg.shape))
+    return avg, (scl if scl.shape == avg.shape else broadcast_values_to(scl, avg.shape))
 
 
 def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Array:

@@ -33,13 +33,12 @@ def _shape(x: Any) -> tuple[int, ...]:
 def _host(x: Any) -> Any:
     from kdsl.frontend.array.array import Array
 
-    if isinstance(x, broadcast):  # NumPy accepts a broadcast object as an operand: its operands
-        return np.broadcast(*(_host(a) for a in x._operands))
     return x.numpy() if isinstance(x, Array) else x
 
 
 class broadcast:  # noqa: N801 - NumPy's name
-    """The broadcast of the operands ``arrays`` (up to 64, as NumPy)."""
+    """The broadcast of the operands ``arrays`` (up to 64, as NumPy; a broadcast among them counts as its
+    operands)."""
 
     # NumPy's signature, broadcast(*arrays): the keyword catch-all below exists only to refuse keywords as NumPy
     __signature__ = inspect.Signature([inspect.Parameter("arrays", inspect.Parameter.VAR_POSITIONAL)])
@@ -47,9 +46,11 @@ class broadcast:  # noqa: N801 - NumPy's name
     def __init__(self, *arrays: Any, **keywords: Any) -> None:
         if keywords:
             raise ValueError("keyword arguments not accepted.")
+        # a broadcast operand stands for its own operands, as NumPy's: numiter and iters count each of them
+        arrays = tuple(y for x in arrays for y in (x._operands if isinstance(x, broadcast) else (x,)))
         if len(arrays) > 64:
-            raise ValueError(f"Need at least 0 and at most 64 array objects, got {len(arrays)}")
-        self._operands = arrays
+            raise ValueError("Need at least 0 and at most 64 array objects.")
+        self._operands: tuple[Any, ...] = arrays
         # NumPy's own check and message, on zero-size stand-ins (no data)
         shapes = [_shape(a) for a in arrays]
         self._shape = np.broadcast(*[np.broadcast_to(np.empty((), bool), s) for s in shapes]).shape

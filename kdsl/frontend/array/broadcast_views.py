@@ -28,10 +28,11 @@ def broadcast_to(array: Any, shape: Any, subok: bool = False) -> Array:
     return following(out, array)
 
 
-def broadcast_arrays(*args: Any, subok: bool = False) -> list[Array]:
-    """``args`` broadcast to their common shape (NumPy's ``broadcast_arrays``): views that follow writes into
-    the arrays given."""
-    return [following(out, x) for out, x in zip(shape_ops.broadcast_arrays(*args, subok=subok), args, strict=True)]
+def broadcast_arrays(*args: Any, subok: bool = False) -> tuple[Array, ...]:
+    """``args`` broadcast to their common shape (NumPy's ``broadcast_arrays``, a tuple): views that follow writes
+    into the arrays given (an array of that shape already comes back as itself)."""
+    outs = shape_ops.broadcast_arrays(*args, subok=subok)
+    return tuple(following(out, x) for out, x in zip(outs, args, strict=True))
 
 
 def following(out: Array, source: Any) -> Array:

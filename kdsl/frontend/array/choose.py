@@ -25,7 +25,7 @@ from kdsl.frontend.array.api_info import result_type
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.math import where
-from kdsl.frontend.array.shape_ops import broadcast_to
+from kdsl.frontend.array.shape_ops import broadcast_values_to
 
 _SCALARS = (bool, int, float, complex)
 
@@ -91,7 +91,7 @@ def choose(a: Any, choices: Any, out: Array | None = None, mode: str = "raise") 
     picked = cs[-1]
     for k in range(n - 2, -1, -1):  # a chain of where: one fused kernel reading every choice
         picked = where(idx == k, cs[k], picked)
-    result = broadcast_to(picked.astype(d), shape)
+    result = broadcast_values_to(picked.astype(d), shape)
     if out is None:
         return result
     if not isinstance(out, Array):
@@ -145,4 +145,4 @@ def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: Any = 0)
     picked = vs[-1]
     for c, v in zip(reversed(cs), reversed(vs[:-1]), strict=True):  # the first true condition applied last
         picked = where(c, v, picked)
-    return broadcast_to(picked.astype(d), shape)
+    return broadcast_values_to(picked.astype(d), shape)

@@ -70,7 +70,7 @@ def set_imag(a: Array, value: Any) -> None:
 
 def _as_part(value: Any, a: Array) -> Array:
     from kdsl.frontend.array.creation import as_array
-    from kdsl.frontend.array.shape_ops import broadcast_to
+    from kdsl.frontend.array.shape_ops import broadcast_values_to
 
     v = as_array(value, a.device) if not isinstance(value, Array) else value
-    return broadcast_to(v.astype(a.dtype.real_dtype), a.shape)
+    return broadcast_values_to(v.astype(a.dtype.real_dtype), a.shape)

@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 def layout(a: Array) -> View | None:
     """The View (element strides and offset over the owner's C-ordered data) of NumPy's array equivalent to
     ``a``; None for an array that owns its data (C-ordered, offset 0)."""
+    fixed = getattr(a, "_broadcast_layout", None)  # a broadcast lazy constant: the node cannot tell
+    if fixed is not None:
+        return fixed
     node = a._n
     if node.op == "view" and node.srcs and not node.srcs[0].shape:  # a lazy constant's view
         # (an array that follows a base without being its view, ``kd.broadcast_to``'s result, has no parent)
@@ -47,10 +50,12 @@ def _replayed(a: Array) -> View | None:
     while chain[-1]._read is not None and chain[-1]._parent is not None:
         chain.append(chain[-1]._parent[0])
     owner = chain[-1]
-    if layout(owner) is not None:  # the chain ends at a view without links back (a copy's reshape): C order
+    fixed = getattr(owner, "_broadcast_layout", None)  # a broadcast: replay over the data it broadcasts
+    if fixed is None and layout(owner) is not None:  # a view without links back (a copy's reshape): C order
         return None
-    index = Node("iota", (), dt.int32, (owner.size,), 0, device=owner.device)
-    x = Array(mv.reshape_node(index, owner.shape))
+    size = owner.size if fixed is None else _extent(fixed)
+    index = Node("iota", (), dt.int32, (size,), 0, device=owner.device)
+    x = Array(mv.reshape_node(index, owner.shape) if fixed is None else mv.view_node(index, fixed))
     for link in reversed(chain[:-1]):
         assert link._read is not None
         x = link._read[1](x)
@@ -60,4 +65,22 @@ def _replayed(a: Array) -> View | None:
     return None  # the owner's own elements in order: nothing moved
 
 
-__all__ = ["layout"]
+def _extent(view: View) -> int:
+    """How many elements of C-ordered data ``view`` reaches into (its offset and its largest index, plus one)."""
+    return view.offset + 1 + sum(s * (n - 1) for n, s in zip(view.shape, view.strides, strict=True) if s > 0)
+
+
+def broadcast_layout(a: Array, shape: tuple[int, ...]) -> View:
+    """The layout of NumPy's ``broadcast_to(a, shape)``: ``a``'s own strides, 0 for the axes put in front and
+    for the length-1 axes (NumPy's broadcast_to zeroes those, stretched or not). A lazy constant's broadcast is
+    a view of a 0-d node whose zero strides cannot tell it from a new constant of that shape (``kd.zeros((3,
+    4))``, C-ordered), so a broadcast keeps this View beside its node."""
+    from kdsl.ir.view import View, contiguous_strides
+
+    own = layout(a)
+    strides = own.strides if own is not None else contiguous_strides(a.shape)
+    kept = [0 if n == 1 else s for n, s in zip(a.shape, strides, strict=True)]
+    return View(tuple(shape), (0,) * (len(shape) - a.ndim) + tuple(kept), own.offset if own is not None else 0)
+
+
+__all__ = ["broadcast_layout", "layout"]

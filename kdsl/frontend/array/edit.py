@@ -27,7 +27,7 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array, asarray, zeros
 from kdsl.frontend.array.joining import tile
 from kdsl.frontend.array.shape_arguments import host_ints
-from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, moveaxis
+from kdsl.frontend.array.shape_ops import broadcast_values_to, concatenate, moveaxis
 from kdsl.frontend.array.sorting import take
 
 _MAX_RUNS = 8  # up to this many kept runs are joined as slices (they fuse); more become one gather
@@ -136,7 +136,7 @@ def _slot(v: Array, x: Array, ax: int, count: int) -> Array:
     shape = x.shape[:ax] + (count,) + x.shape[ax + 1:]
     while v.ndim > len(shape) and v.shape[0] == 1:
         v = v.reshape(v.shape[1:])
-    return broadcast_to(v, shape)
+    return broadcast_values_to(v, shape)
 
 
 def _scattered_sources(idx: np.ndarray, n: int, obj: Any, ax: int) -> np.ndarray:

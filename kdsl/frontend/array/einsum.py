@@ -32,7 +32,7 @@ from kdsl.frontend.array.einsum_order import Labels, contraction_path, path_flop
 from kdsl.frontend.array.linalg import matmul
 from kdsl.frontend.array.reduction_where import into
 from kdsl.frontend.array.reductions import sum as ksum
-from kdsl.frontend.array.shape_ops import broadcast_to
+from kdsl.frontend.array.shape_ops import broadcast_values_to
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -245,7 +245,7 @@ def _prepare(a: Array, labels: Labels, outputs: Labels, inputs: list[Labels], k:
         if a.shape[i] != a.shape[j]:  # a size-1 axis against a longer one: broadcast it first
             shape = list(a.shape)
             shape[i] = shape[j] = max(a.shape[i], a.shape[j])
-            a, n = broadcast_to(a, tuple(shape)), shape[i]
+            a, n = broadcast_values_to(a, tuple(shape)), shape[i]
         a = diagonal(a, 0, i, j)
         labels = tuple(y for m, y in enumerate(labels) if m not in (i, j)) + (x,)
         assert a.shape[-1] == n
@@ -284,7 +284,7 @@ def _align(a: Array, labels: Labels, order: Labels, sizes: dict[str, int], broad
     shape = tuple(a.shape[present.index(x)] if x in labels else 1 for x in order)
     a = a.reshape(shape)
     if broadcast:
-        a = broadcast_to(a, tuple(sizes[x] for x in order))
+        a = broadcast_values_to(a, tuple(sizes[x] for x in order))
     return a
 
 

@@ -11,6 +11,7 @@ Example:
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,7 @@ from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.bitcast import SIGNED
 from kdsl.frontend.array.creation import as_array, as_arrays, at_array_precision
+from kdsl.frontend.array.errstate import geterr
 from kdsl.frontend.array.ops import apply, where
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.set_routines import contained
@@ -205,6 +207,7 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan:
     ...            float("nan")]), equal_nan=True).tolist()
     [True, True, True]
     """
+    _check_tolerances(rtol, atol)
     dev = ops.device_of((a, b))
     a_in, b_in = a, b
     a, b = as_arrays(a, b, device=dev)
@@ -215,6 +218,24 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan:
     if equal_nan:
         out = out | (apply("isnan", x) & apply("isnan", y))
     return out
+
+
+def _check_tolerances(rtol: Any, atol: Any) -> None:
+    """NumPy's RuntimeWarning (under ``errstate(invalid='warn')``, the default; printed under ``'print'``) for a
+    NaN or infinite tolerance. Host tolerances only: a kdsl array's values would need a read back, and
+    ``isclose`` stays lazy."""
+    if isinstance(rtol, Array) or isinstance(atol, Array):
+        return
+    atol, rtol = (t if isinstance(t, (int, float, complex)) else np.asanyarray(t) for t in (atol, rtol))
+    with np.errstate(invalid="ignore"):
+        if np.all(np.isfinite(atol)) and np.all(np.isfinite(rtol)):
+            return
+    message = f"One of rtol or atol is not valid, atol: {atol}, rtol: {rtol}"
+    mode = geterr()["invalid"]
+    if mode == "warn":
+        warnings.warn(message, RuntimeWarning, stacklevel=3)
+    elif mode == "print":
+        print(message)
 
 
 def _weak_result(a_in: Any, a: Array, b_in: Any, b: Array) -> Any:

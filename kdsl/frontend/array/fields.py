@@ -47,12 +47,12 @@ def getfield(a: Array, dtype: Any, offset: int = 0) -> Array:
 def setfield(a: Array, val: Any, dtype: Any, offset: int = 0) -> None:
     """Write ``val`` (as ``dtype``) into byte ``offset`` of each element of ``a``, in place."""
     from kdsl.frontend.array.creation import asarray  # cycle: that module builds Arrays
-    from kdsl.frontend.array.shape_ops import broadcast_to, concatenate
+    from kdsl.frontend.array.shape_ops import broadcast_values_to, concatenate
 
     kind, start = _field(a, dtype, offset)
     if a.size == 0:
         return
-    values = broadcast_to(asarray(val, device=a.device).astype(kind), a.shape).copy()
+    values = broadcast_values_to(asarray(val, device=a.device).astype(kind), a.shape).copy()
     rows = _bytes(a)
     inserted = values.reshape(a.size).view(dt.uint8).reshape(a.size, kind.itemsize)
     joined = concatenate([rows[:, :start], inserted, rows[:, start + kind.itemsize:]], axis=1)

@@ -1,5 +1,6 @@
 """NumPy 2.2's matrix-vector generalised ufuncs ``matvec`` (``(m,n),(n)->(m)``) and ``vecmat``
-(``(n),(n,m)->(m)``, conjugating the vector), broadcast over the leading axes, on kdsl's matmul.
+(``(n),(n,m)->(m)``, conjugating the vector), broadcast over the leading axes, on kdsl's matmul (``axes=``:
+``gufunc_core_axes.py``).
 
 Example:
     >>> import kdsl as kd
@@ -13,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from kdsl import dtype as dt
-from kdsl.frontend.array import ops
+from kdsl.frontend.array import gufunc_core_axes, ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.complex_math import conj
 from kdsl.frontend.array.creation import asarray
@@ -42,7 +43,8 @@ def _check(name: str, sig: str, operands: tuple[Array, Array], core: tuple[int, 
                              f"{operands[i].shape[ai]})")
 
 
-def matvec(x1: Any, x2: Any, /, *, dtype: Any = None) -> Array:
+def matvec(x1: Any, x2: Any, /, *, dtype: Any = None, axes: Any = None, axis: Any = None,
+           keepdims: Any = None) -> Array:
     """Matrix-vector products ``x1 @ x2`` of the matrices in the last two axes of ``x1`` and the vectors in the
     last axis of ``x2``, broadcasting the rest (NumPy's ``matvec``; no conjugation).
 
@@ -51,11 +53,14 @@ def matvec(x1: Any, x2: Any, /, *, dtype: Any = None) -> Array:
     (4, 2)
     """
     a, b = _operands(x1, x2, dtype)
+    if axes is not None or axis is not None or keepdims is not None:  # NumPy's gufunc keywords: gufunc_core_axes.py
+        return gufunc_core_axes.call("matvec", "(m,n),(n)->(m)", matvec, (a, b), (2, 1), 2, axes, axis, keepdims)
     _check("matvec", "(m,n),(n)->(m)", (a, b), (2, 1), ((0, -1, 1, -1),))
     return _boolean(matmul(a, b[..., None])[..., 0], a, b)
 
 
-def vecmat(x1: Any, x2: Any, /, *, dtype: Any = None) -> Array:
+def vecmat(x1: Any, x2: Any, /, *, dtype: Any = None, axes: Any = None, axis: Any = None,
+           keepdims: Any = None) -> Array:
     """Vector-matrix products ``conj(x1) @ x2`` of the vectors in the last axis of ``x1`` and the matrices in
     the last two axes of ``x2``, broadcasting the rest (NumPy's ``vecmat``: the vector is conjugated).
 
@@ -64,6 +69,8 @@ def vecmat(x1: Any, x2: Any, /, *, dtype: Any = None) -> Array:
     [(3+0j)]
     """
     a, b = _operands(x1, x2, dtype)
+    if axes is not None or axis is not None or keepdims is not None:  # NumPy's gufunc keywords: gufunc_core_axes.py
+        return gufunc_core_axes.call("vecmat", "(n),(n,m)->(m)", vecmat, (a, b), (1, 2), 2, axes, axis, keepdims)
     _check("vecmat", "(n),(n,m)->(m)", (a, b), (1, 2), ((0, -1, 1, -2),))
     if a.dtype.kind == "c":
         a = conj(a)

@@ -19,7 +19,7 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.scatter import checked_indices
 from kdsl.frontend.array.scatter_sorted import at, runs_of
-from kdsl.frontend.array.shape_ops import broadcast_to
+from kdsl.frontend.array.shape_ops import broadcast_values_to
 
 
 def int_array_key(key: Any) -> tuple | None:
@@ -80,7 +80,7 @@ def assign_rows(a: Array, keys: tuple, value: Any) -> Array:
         return a
     flat, stride = None, 1
     for ix, n in zip(reversed(idxs), reversed(a.shape[:k]), strict=True):  # row-major flat index
-        term = broadcast_to(ix, shape) * stride
+        term = broadcast_values_to(ix, shape) * stride
         flat, stride = term if flat is None else flat + term, stride * n
     assert flat is not None
     idx = flat.reshape(-1)
@@ -123,7 +123,7 @@ def broadcast_values(v: Array, shape: tuple[int, ...]) -> Array:
     if extra > 0 and all(m == 1 for m in v.shape[:extra]):
         v = v.reshape(v.shape[extra:])
     try:
-        return broadcast_to(v, shape)
+        return broadcast_values_to(v, shape)
     except ValueError:
         raise ValueError(f"shape mismatch: value array of shape {shape_text(v.shape)} could not be broadcast "
                          f"to indexing result of shape {shape_text(shape)}") from None

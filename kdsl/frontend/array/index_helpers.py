@@ -26,7 +26,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import arange, asarray
 from kdsl.frontend.array.linspace import linspace
-from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, stack
+from kdsl.frontend.array.shape_ops import broadcast_values_to, concatenate, stack
 
 _PYNUM = (bool, int, float, complex, np.generic)
 
@@ -88,7 +88,7 @@ class _Grid:
             return tuple(axes)
         if not axes:
             return arange(0, dtype=dtype)
-        return stack([broadcast_to(a, shape) for a in axes])
+        return stack([broadcast_values_to(a, shape) for a in axes])
 
     def __len__(self) -> int:
         return 0

@@ -28,7 +28,7 @@ from kdsl.frontend.array import clip_modes
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import arange, asarray
 from kdsl.frontend.array.masks import nonzero
-from kdsl.frontend.array.shape_ops import broadcast_arrays, broadcast_to, stack
+from kdsl.frontend.array.shape_ops import broadcast_arrays, broadcast_values_to, stack
 
 
 def _dims(shape: Any, what: str = "dimensions") -> tuple[int, ...]:
@@ -155,7 +155,7 @@ def ravel_multi_index(multi_index: Any, dims: Any, mode: Any = "raise", order: s
         return np.int64(sum(_host_coordinate(c, n, m) * s for c, n, m, s in zip(coords, shape, modes, strides,
                                                                                   strict=True)))
     dev = next((c.device for c in coords if isinstance(c, Array)), current_device())
-    cs = [_coordinate(c, n, m, dev) for c, n, m in zip(coords, shape, modes, strict=True)]
+    cs = tuple(_coordinate(c, n, m, dev) for c, n, m in zip(coords, shape, modes, strict=True))
     try:
         cs = broadcast_arrays(*cs)
     except ValueError:
@@ -244,7 +244,7 @@ def indices(dimensions: Sequence[int], dtype: Any = int, sparse: bool = False) -
         return tuple(grids)
     if not grids:
         return asarray(np.zeros(0, d.np), device=dev)
-    return stack([broadcast_to(g, dims) for g in grids])
+    return stack([broadcast_values_to(g, dims) for g in grids])
 
 
 def ix_(*args: Any) -> tuple[Array, ...]:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from kdsl.dtype import promotion
-from kdsl.frontend.array import ops, scalar_like
+from kdsl.frontend.array import broadcast_writes, ops, scalar_like
 from kdsl.frontend.array.ufunc_errors import UFuncTypeError as UFuncTypeError  # re-exported: tests and users
 from kdsl.frontend.array.ufunc_errors import output_casting_error
 
@@ -69,7 +69,8 @@ def store_inplace(target: Array, result: Array) -> Array:
     target._node = result._n
     if target._parent is not None:  # r = a[0]; r += 1 writes into a, as in NumPy
         base, write = target._parent
-        write(base, target)
+        with broadcast_writes.writing_through():
+            write(base, target)
         target._written_through()
     else:
         target._own_values()

@@ -26,7 +26,7 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.broadcast_views import following
 from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.shape_arguments import int_tuple
-from kdsl.frontend.array.shape_ops import arrays_to_stack, broadcast_to, concatenate
+from kdsl.frontend.array.shape_ops import arrays_to_stack, broadcast_to, broadcast_values_to, concatenate
 
 
 def take_slice(a: Array, axis: int, start: int, stop: int | None, step: int = 1) -> Array:
@@ -114,7 +114,7 @@ def tile(A: Any, reps: Any) -> Array:  # noqa: N803 - NumPy's parameter name
     reps_t = (1,) * (nd - len(reps_t)) + reps_t
     inter = tuple(v for pair in zip((1,) * nd, shape, strict=True) for v in pair)
     big = tuple(v for pair in zip(reps_t, shape, strict=True) for v in pair)
-    return broadcast_to(a.reshape(inter), big).reshape(tuple(r * n for r, n in zip(reps_t, shape, strict=True)))
+    return broadcast_values_to(a.reshape(inter), big).reshape(tuple(r * n for r, n in zip(reps_t, shape, strict=True)))
 
 
 def repeat(a: Any, repeats: Any, axis: int | None = None) -> Array:
@@ -156,7 +156,7 @@ def _repeat_each(x: Array, ax: int, r: int) -> Array:
     """Every element of axis ``ax`` repeated ``r`` times in place: (.., n, 1, ..) broadcast to (.., n, r, ..)."""
     s = x.shape
     wide = x.reshape(s[:ax + 1] + (1,) + s[ax + 1:])
-    return broadcast_to(wide, s[:ax + 1] + (r,) + s[ax + 1:]).reshape(s[:ax] + (s[ax] * r,) + s[ax + 1:])
+    return broadcast_values_to(wide, s[:ax + 1] + (r,) + s[ax + 1:]).reshape(s[:ax] + (s[ax] * r,) + s[ax + 1:])
 
 
 def roll(a: Any, shift: Any, axis: Any = None) -> Array:
@@ -212,7 +212,7 @@ def meshgrid(*arrays: Any, indexing: str = "xy", sparse: bool = False, copy: boo
     if sparse:
         return [o.copy() for o in out] if copy else out
     full = ops.broadcast_shapes(*(o.shape for o in out))
-    return [broadcast_to(o, full) if copy else following(broadcast_to(o, full), o) for o in out]
+    return [broadcast_values_to(o, full) if copy else following(broadcast_to(o, full), o) for o in out]
 
 
 def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> Array:
@@ -237,7 +237,7 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
             continue
         e = as_array(extra, x.device)
         if e.ndim == 0:
-            e = broadcast_to(e, x.shape[:ax] + (1,) + x.shape[ax + 1:])
+            e = broadcast_values_to(e, x.shape[:ax] + (1,) + x.shape[ax + 1:])
         parts.append(e)
     if parts[0] is not None or parts[1] is not None:
         x = concatenate([p for p in (parts[0], x, parts[1]) if p is not None], axis=ax)

@@ -13,6 +13,7 @@ Example:
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -43,13 +44,16 @@ def _arrs(a, b, device) -> list[Array]:
 _SAME_DTYPE = ("float32", "float16", "float64")
 
 
-def matmul(a, b) -> Array:
-    """Matrix product with NumPy's ``matmul`` rules (1-d operands gain and lose a dimension).
+def matmul(a, b, *, axes: Any = None, axis: Any = None, keepdims: Any = None) -> Array:
+    """Matrix product with NumPy's ``matmul`` rules (1-d operands gain and lose a dimension); NumPy's gufunc
+    ``axes=`` puts the core dimensions elsewhere (``gufunc_core_axes.py``).
 
     >>> import kdsl as kd
     >>> (kd.ones((2, 3)) @ kd.ones((3, 4))).shape, (kd.ones(3) @ kd.ones((3, 4))).shape
     ((2, 4), (4,))
     """
+    if axes is not None or axis is not None or keepdims is not None:
+        return _matmul_core_axes(a, b, axes, axis, keepdims)
     if a.__class__ is Array and b.__class__ is Array:  # the usual ``x @ w``: one build of few nodes
         an, bn = a._n, b._n
         sa, sb, dtype = an.shape, bn.shape, an.dtype
@@ -60,6 +64,17 @@ def matmul(a, b) -> Array:
                         (1, m, n))
             return Array(mv.reshape_node(node, (m, n)))
     return _matmul(a, b)
+
+
+def _matmul_core_axes(a: Any, b: Any, axes: Any, axis: Any, keepdims: Any) -> Array:
+    """``matmul`` under NumPy's gufunc keywords: each operand's core dimensions (two, one for a 1-d operand)."""
+    from kdsl.frontend.array import gufunc_core_axes  # cycle: that module builds on this package's Array
+
+    dev = ops.device_of((a, b))
+    a, b = _arrs(a, b, dev)
+    cores = (min(a.ndim, 2), min(b.ndim, 2))
+    return gufunc_core_axes.call("matmul", "(n?,k),(k,m?)->(n?,m?)", matmul, (a, b), cores, 3, axes, axis,
+                                 keepdims)
 
 
 def _matmul(a, b) -> Array:
@@ -79,8 +94,8 @@ def _matmul(a, b) -> Array:
     b2 = b.reshape(b.shape[0], 1) if b.ndim == 1 else b
     (m, k), (k2, n) = a2.shape[-2:], b2.shape[-2:]
     if k != k2:
-        raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0 (size {k2} is "
-                         f"different from {k}); shapes {a.shape} and {b.shape}")
+        raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                         f"(n?,k),(k,m?)->(n?,m?) (size {k2} is different from {k})")
     batch = ops.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
     nb = math.prod(batch)
     an = mv.reshape_node(mv.broadcast_node(ops.cast_node(a2._node, out_dtype), batch + (m, k)), (nb, m, k))

@@ -25,7 +25,7 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.constructors import diag
 from kdsl.frontend.array.creation import as_array, iota, ones
 from kdsl.frontend.array.shape_arguments import host_length
-from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, flip
+from kdsl.frontend.array.shape_ops import broadcast_values_to, concatenate, flip
 
 
 def diagflat(v: Any, k: int = 0) -> Array:
@@ -80,7 +80,7 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> Array:  # 
     if n == 0:
         return ones((v.shape[0], 0), dtype=d, device=v.device)
     first = ones((v.shape[0], 1), dtype=d, device=v.device)
-    rest = broadcast_to(v.astype(d).reshape(-1, 1), (v.shape[0], n - 1))
+    rest = broadcast_values_to(v.astype(d).reshape(-1, 1), (v.shape[0], n - 1))
     # x ** 0 stays out of the running product, as in NumPy: (1 + 0j) * (inf + 1j) would be inf + nanj, not x
     powers = concatenate([first, rest.cumprod(axis=1, dtype=d)], axis=1)
     return powers if increasing else flip(powers, 1)

@@ -36,7 +36,7 @@ from kdsl.frontend.array.nan_functions import nanmean
 from kdsl.frontend.array.quantiles import keep_reduced_dims, lines_last
 from kdsl.frontend.array.reduction_where import into
 from kdsl.frontend.array.reductions import sum as asum
-from kdsl.frontend.array.shape_ops import broadcast_to, stack
+from kdsl.frontend.array.shape_ops import broadcast_values_to, stack
 from kdsl.frontend.array.sorting import gather_node, sort, sort_node
 from kdsl.frontend.array.weighted_quantiles import weighted
 
@@ -146,7 +146,7 @@ def _one_quantile(s: Array, count: Array, q: float, method: str, d: dt.DType) ->
 
 def _nan_full(shape: tuple[int, ...], d: dt.DType, device: Any) -> Array:
     d = d if d.is_float else dt.float64 if device.supports(dt.float64) else dt.float32
-    return broadcast_to(Array(ops.const_node(float("nan"), d, device)), shape)
+    return broadcast_values_to(Array(ops.const_node(float("nan"), d, device)), shape)
 
 
 def _quantiles(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, method: str, d: dt.DType) -> Array:
@@ -157,7 +157,7 @@ def _quantiles(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, method: str,
     else:
         s = sort_node(lines, lines.ndim - 1, False, "values")  # NaNs last: each line's values come first
         idx_dtype = dt.int64 if x.device.supports(dt.int64) else dt.int32
-        valid = ~isnan(lines) if x.dtype.is_float else broadcast_to(asarray(True, device=x.device), lines.shape)
+        valid = ~isnan(lines) if x.dtype.is_float else broadcast_values_to(asarray(True, device=x.device), lines.shape)
         count = asum(valid, axis=-1, dtype=idx_dtype)
         picks = []
         for q in qs.reshape(-1).tolist():
@@ -267,7 +267,7 @@ def _median_lines(lines: Array, x: Array, d: dt.DType) -> Array:
     if x.dtype.is_float or x.dtype.kind == "c":
         count = asum(~isnan(lines), axis=-1, dtype=idx_dtype)
     else:
-        count = broadcast_to(asarray(lines.shape[-1], dtype=idx_dtype, device=x.device), lines.shape[:-1])
+        count = broadcast_values_to(asarray(lines.shape[-1], dtype=idx_dtype, device=x.device), lines.shape[:-1])
     lo_i = _clamp((count - 1) // 2, count)
     hi_i = _clamp(count // 2, count)
     work = dt.float32 if d is dt.float16 else d

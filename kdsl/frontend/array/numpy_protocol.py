@@ -27,6 +27,9 @@ _LAYOUT_ONLY = {"empty", "empty_like", "zeros", "zeros_like", "ones", "ones_like
                 "asarray"}
 
 
+# NumPy's gufunc keywords (np.matmul(a, b, axes=...), np.vecdot(a, b, axis=0)): kdsl's functions take them
+_CORE_KEYWORDS = ("axes", "axis", "keepdims")
+
 def _kdsl() -> ModuleType:
     # The kdsl namespace (the package is imported before any of its modules, so it is always there); this
     # module sits below it in the layers and must not import it.
@@ -59,6 +62,7 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
                for x in operands):
         return NotImplemented
     kd = _kdsl()
+    out_given = "out" in kwargs  # (NumPy drops out=None: then where= warns, as for an absent out)
     out = kwargs.pop("out", None)
     name = ufunc.__name__
     fn = getattr(kd, name, None)
@@ -67,14 +71,15 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
         if fn is None or (where is not True and not hasattr(fn, "outer")):
             raise _refuse(f"{name} (with where=)" if fn is not None else name)
         dtype = kwargs.pop("dtype", None)
+        core = {k: kwargs.pop(k) for k in _CORE_KEYWORDS if k in kwargs}  # gufuncs' axes=: kdsl's function's
         if kwargs:
             raise TypeError(f"np.{name} on kdsl arrays does not take {sorted(kwargs)}")
         if where is not True:  # a kdsl ufunc: where= keeps out's values (kd.add(x, y, out=o, where=m))
-            return fn(*inputs, out=_kdsl_out(out), where=where, dtype=dtype)
+            return fn(*inputs, where=where, dtype=dtype, **core, **({"out": _kdsl_out(out)} if out_given else {}))
         if dtype is not None:
             inputs = tuple(kd.asarray(x).astype(dtype) if not isinstance(x, (bool, int, float, complex)) else x
                            for x in inputs)
-        return _with_out(fn(*inputs), out)
+        return _with_out(fn(*inputs, **core), out)
     if method in ("outer", "at") and fn is not None and hasattr(fn, method):  # kd.add.outer...
         if method == "at":
             return fn.at(*inputs, **kwargs)

@@ -287,11 +287,20 @@ def check_integer_exponent(exponent) -> None:
         raise ValueError("Integers to negative integer powers are not allowed.")
 
 
+def _check_python_ints(operands, in_dtypes) -> None:
+    """NumPy's OverflowError for a Python int operand outside its integer dtype's range (``int16(2) ** 2**40``)."""
+    for x, d in zip(operands, in_dtypes, strict=True):
+        if isinstance(x, int) and not isinstance(x, bool) and d.is_int and not promotion.can_hold(d, x):
+            raise OverflowError(f"Python integer {x} out of bounds for {d.name}")
+
+
 def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
     if name == "pow":
         exponent = operands[1]
         if out_dtype.kind == "i":  # unsigned results: a negative Python int overflows first, as in NumPy
-            check_integer_exponent(exponent)
+            _check_python_ints(operands, in_dtypes)  # NumPy's bounds check comes before the sign check too
+            if 0 not in shape:  # NumPy's check is in its loop: nothing to compute, no error
+                check_integer_exponent(exponent)
         if out_dtype in (dt.float32, dt.float64) and isinstance(exponent, (int, float)) and \
                 not isinstance(exponent, bool) and exponent in _SCALAR_POWERS:
             return _build(_SCALAR_POWERS[exponent], operands[:1], out_dtype, in_dtypes[:1], shape, dev)

@@ -30,7 +30,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.shape_ops import broadcast_to, concatenate, moveaxis
+from kdsl.frontend.array.shape_ops import broadcast_values_to, concatenate, moveaxis
 
 STAT_MODES = ("maximum", "minimum", "mean", "median")
 
@@ -75,7 +75,7 @@ def _take(x: Array, ax: int, start: int | None, stop: int | None, step: int = 1)
 
 def _spread(x: Array, ax: int, piece: Array, n: int) -> Array:
     """``piece`` (size 1 along ``ax``) repeated ``n`` times along ``ax``."""
-    return broadcast_to(piece, x.shape[:ax] + (n,) + x.shape[ax + 1:])
+    return broadcast_values_to(piece, x.shape[:ax] + (n,) + x.shape[ax + 1:])
 
 
 def pad_stat(x: Array, widths: list[tuple[int, int]], mode: str, stat_length: Any) -> Array:

@@ -19,7 +19,7 @@ from kdsl.frontend.array import pad_modes
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array, full
 from kdsl.frontend.array.joining import take_slice, tile
-from kdsl.frontend.array.shape_ops import broadcast_to, concatenate
+from kdsl.frontend.array.shape_ops import broadcast_values_to, concatenate
 
 __all__ = ["pad"]
 
@@ -130,8 +130,8 @@ def _pad_periodic(x: Array, ax: int, before: int, after: int, mode: str) -> Arra
     """Edge/reflect/symmetric/wrap: the padded axis is a periodic sequence; tile one period and slice it."""
     n = x.shape[ax]
     if mode == "edge" or (mode == "reflect" and n == 1):
-        first = broadcast_to(take_slice(x, ax, 0, 1), x.shape[:ax] + (before,) + x.shape[ax + 1:])
-        last = broadcast_to(take_slice(x, ax, n - 1, n), x.shape[:ax] + (after,) + x.shape[ax + 1:])
+        first = broadcast_values_to(take_slice(x, ax, 0, 1), x.shape[:ax] + (before,) + x.shape[ax + 1:])
+        last = broadcast_values_to(take_slice(x, ax, n - 1, n), x.shape[:ax] + (after,) + x.shape[ax + 1:])
         return concatenate([first, x, last], axis=ax)
     if mode == "reflect":  # x0 x1 .. x(n-1) x(n-2) .. x1 | x0 ...
         period = concatenate([x, take_slice(x, ax, n - 2, 0, -1)], axis=ax)

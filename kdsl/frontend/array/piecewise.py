@@ -24,7 +24,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray, zeros_like
-from kdsl.frontend.array.shape_ops import broadcast_to
+from kdsl.frontend.array.shape_ops import broadcast_values_to
 
 
 def _conditions(x: Array, condlist: Any) -> list[Array]:
@@ -42,7 +42,7 @@ def _conditions(x: Array, condlist: Any) -> list[Array]:
         c = asarray(c)
         if c.dtype is not dt.bool_:  # NumPy reads numbers as truth values (``(x > 3) * (x <= 5)`` of Python
             c = c != 0  # bools is an int): nonzero holds
-        conds.append(broadcast_to(c, x.shape))
+        conds.append(broadcast_values_to(c, x.shape))
     return conds
 
 

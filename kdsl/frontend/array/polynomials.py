@@ -25,7 +25,7 @@ from kdsl.frontend.array.padding import pad
 from kdsl.frontend.array.reductions import any as kany
 from kdsl.frontend.array.reductions import argmax
 from kdsl.frontend.array.reductions import sum as ksum
-from kdsl.frontend.array.shape_ops import broadcast_to, concatenate
+from kdsl.frontend.array.shape_ops import broadcast_values_to, concatenate
 
 
 def rewrap(inputs: tuple[Any, ...], result: Any) -> Any:
@@ -158,7 +158,7 @@ def _constants(k: Any, m: int, device: Any) -> Array:
     if kk.shape[0] == 1 and m > 1:
         # NumPy repeats it as k[0] * ones(m) (float64)
         wide = dt.as_dtype(np.result_type(kk.dtype.np, np.float64))
-        kk = broadcast_to(kk, (m,)).astype(wide if device.supports(wide) else dt.float32)
+        kk = broadcast_values_to(kk, (m,)).astype(wide if device.supports(wide) else dt.float32)
     if kk.shape[0] < m:
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
     return kk

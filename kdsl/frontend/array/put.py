@@ -38,7 +38,7 @@ from kdsl.frontend.array.index_assignment import broadcast_values, write_rows
 from kdsl.frontend.array.indexing import checked_value
 from kdsl.frontend.array.inplace import store_inplace
 from kdsl.frontend.array.reductions import cumsum
-from kdsl.frontend.array.shape_ops import broadcast_to
+from kdsl.frontend.array.shape_ops import broadcast_values_to
 from kdsl.frontend.array.sorting import take
 
 
@@ -150,8 +150,8 @@ def put_along_axis(arr: Array, indices: Any, values: Any, axis: int | None) -> N
     vals = broadcast_values(checked_value(values, x), out_shape)
     if math.prod(out_shape) == 0:
         return
-    coords = [broadcast_to(g, out_shape) for g in grids]
-    coords.insert(ax, broadcast_to(flat_positions(idx, shape[ax], "raise", x.device, ax), out_shape))
+    coords = [broadcast_values_to(g, out_shape) for g in grids]
+    coords.insert(ax, broadcast_values_to(flat_positions(idx, shape[ax], "raise", x.device, ax), out_shape))
     flat = _row_major(coords, shape)
     store_inplace(x, write_rows(x.reshape(-1), flat.reshape(-1), vals.reshape(-1)).reshape(x.shape))
 

@@ -26,7 +26,7 @@ from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.math import isnan, where
-from kdsl.frontend.array.shape_ops import broadcast_to, stack
+from kdsl.frontend.array.shape_ops import broadcast_values_to, stack
 from kdsl.frontend.array.sorting import sort, sort_node
 
 
@@ -80,7 +80,7 @@ def _result_dtype(fn: Any, x: Array, q: Any) -> dt.DType:
 def _nan_lines(x: Array, shape: tuple[int, ...], d: dt.DType) -> Array:
     """NaN for every empty line (NumPy's mean of nothing: ``nan+nanj`` for complex data)."""
     nan = complex(math.nan, math.nan) if d.kind == "c" else math.nan
-    return broadcast_to(Array(ops.const_node(nan, d, x.device)), shape)
+    return broadcast_values_to(Array(ops.const_node(nan, d, x.device)), shape)
 
 
 def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,

@@ -243,10 +243,10 @@ def argmin(a, axis=None, out=None, *, keepdims=False) -> Array:
 
 
 def _nan_like(total: Array) -> Array:
-    from kdsl.frontend.array.shape_ops import broadcast_to  # cycle: that module imports this one
+    from kdsl.frontend.array.shape_ops import broadcast_values_to  # cycle: that module imports this one
 
     d = total.dtype if total.dtype.is_float else dt.float32
-    return broadcast_to(Array(ops.const_node(float("nan"), d, total.device)), total.shape)
+    return broadcast_values_to(Array(ops.const_node(float("nan"), d, total.device)), total.shape)
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True) -> Array:

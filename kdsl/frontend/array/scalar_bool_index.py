@@ -65,7 +65,7 @@ def get(a: Array, plan: Plan) -> Array:
 
 def set(a: Array, plan: Plan, value: Any) -> None:  # noqa: A001 - the setter beside get
     """``a[key] = value`` by the plan: ``value`` must broadcast to the result's shape; a False writes nothing."""
-    from kdsl.frontend.array.shape_ops import broadcast_to  # cycle: shape_ops builds on the indexing modules
+    from kdsl.frontend.array.shape_ops import broadcast_values_to  # cycle: shape_ops builds on the indexing modules
 
     part = a[plan.basic] if plan.basic else a
     shape = part.shape[:plan.position] + ((1,) if plan.keep else (0,)) + part.shape[plan.position:]
@@ -73,5 +73,5 @@ def set(a: Array, plan: Plan, value: Any) -> None:  # noqa: A001 - the setter be
     np.broadcast_shapes(v.shape, shape)  # NumPy's ValueError for a value of the wrong shape
     if not plan.keep:
         return
-    v = broadcast_to(v, shape)
+    v = broadcast_values_to(v, shape)
     a[plan.basic if plan.basic else (Ellipsis,)] = v[(slice(None),) * plan.position + (0,)]

@@ -63,7 +63,7 @@ from kdsl.frontend.array.histogram import bincount, histogram
 from kdsl.frontend.array.inplace import store_inplace
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import min as amin
-from kdsl.frontend.array.shape_ops import broadcast_to
+from kdsl.frontend.array.shape_ops import broadcast_values_to
 from kdsl.frontend.array.ufunc_errors import output_casting_error
 
 
@@ -121,7 +121,7 @@ def _own_values(values: Any, shape: tuple[int, ...], a: Array) -> Any:
     if v.device is not a.device:
         raise ValueError("the values live on another device than the array; move them with kd.asarray")
     try:
-        return broadcast_to(v, shape).reshape(-1)
+        return broadcast_values_to(v, shape).reshape(-1)
     except ValueError:
         raise ValueError(f"operands could not be broadcast together: values of shape {v.shape} for indices of "
                          f"shape {shape}") from None
@@ -147,7 +147,7 @@ def _values(values: Any, shape: tuple[int, ...], a: Array, name: str) -> Array:
             values = ops.forced_int(values, a.dtype)
         v = Array(ops.const_node(values, a.dtype, a.device))
     try:
-        full = broadcast_to(v.astype(a.dtype), shape)
+        full = broadcast_values_to(v.astype(a.dtype), shape)
     except ValueError:
         raise ValueError(f"operands could not be broadcast together: values of shape {v.shape} for indices of "
                          f"shape {shape}") from None
@@ -207,7 +207,7 @@ def _flat_indices(x: Array, indices: Any) -> tuple[Array, tuple[int, ...]]:
         block *= n
     flat, stride = None, block
     for m in reversed(range(k)):
-        term = broadcast_to(checked[m], shape) * stride
+        term = broadcast_values_to(checked[m], shape) * stride
         flat = term if flat is None else flat + term
         stride *= x.shape[m]
     assert flat is not None  # k >= 1: a tuple of no indices is refused by NumPy too

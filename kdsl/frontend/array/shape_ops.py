@@ -18,9 +18,10 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.dtype import promotion
-from kdsl.frontend.array import memory_order, ops
+from kdsl.frontend.array import broadcast_writes, memory_order, ops
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.constant_layout import broadcast_layout
 from kdsl.frontend.array.fused_stack import select_stack
 from kdsl.frontend.array.shape_arguments import host_ints, int_tuple
 from kdsl.ir.graph import Node
@@ -162,10 +163,22 @@ def _moved_axis(axis, ndim: int, name: str) -> int:
 
 
 def broadcast_to(array, shape, subok: bool = False) -> Array:
-    """``array`` broadcast to ``shape`` (``subok``: NumPy's, nothing to change: no subclasses). Unlike NumPy's,
-    the result is writeable; a write changes the result only (kdsl's own functions build on it, and
-    ``np.tile`` and friends return it reshaped). This one makes no link to ``array``; the public
-    ``kd.broadcast_to`` (broadcast_views.py) follows writes into ``array``, as NumPy's view does."""
+    """``array`` broadcast to ``shape`` (``subok``: NumPy's, nothing to change: no subclasses), with NumPy's
+    strides and flags (0 on the new, stretched and length-1 axes). Unlike NumPy's, the result is writeable; a
+    write changes the result only. This one makes no link to ``array``; the public ``kd.broadcast_to``
+    (broadcast_views.py) also follows writes into ``array``, as NumPy's view does."""
+    a = _arr(array)
+    out = broadcast_values_to(a, shape)
+    # kept beside the node: a lazy constant's broadcast is a view of a 0-d node, which cannot tell it from a
+    # new constant of that shape (C-ordered)
+    out._broadcast_layout = broadcast_layout(a, out.shape)
+    return out
+
+
+def broadcast_values_to(array, shape) -> Array:
+    """``array``'s values broadcast to ``shape``, for kdsl's own functions: the strides and flags are those of
+    the node (a new constant's, a computed result's), as NumPy's for the results they build on it (``np.tile``
+    and friends return it reshaped)."""
     a = _arr(array)
     shape = int_tuple(shape)  # an int, np.int64 or 0-d integer array is one length
     if any(n < 0 for n in shape):
@@ -173,12 +186,17 @@ def broadcast_to(array, shape, subok: bool = False) -> Array:
     return Array(mv.broadcast_node(a._node, shape))
 
 
-def broadcast_arrays(*args, subok: bool = False) -> list[Array]:
+def broadcast_arrays(*args, subok: bool = False) -> tuple[Array, ...]:
     """``args`` broadcast to their common shape (writeable, as NumPy 2.4's still are: a write changes that
-    result only; no link to ``args``: see broadcast_views.py). ``subok``: NumPy's, nothing to change."""
+    result only, and warns as NumPy 2's: broadcast_writes.py); NumPy's tuple, with the arrays that have that
+    shape already as themselves. ``subok``: NumPy's, nothing to change."""
     arrs = [_arr(x) for x in args]
     shape = ops.broadcast_shapes(*(x.shape for x in arrs))
-    return [broadcast_to(x, shape) for x in arrs]
+    out = tuple(x if x.shape == shape else broadcast_to(x, shape) for x in arrs)
+    for x, arr in zip(out, arrs, strict=True):
+        if x is not arr:  # a broadcast: writes into it warn as NumPy's (broadcast_writes.py)
+            broadcast_writes.mark(x)
+    return out
 
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")

@@ -36,7 +36,7 @@ from kdsl.frontend.array.creation import as_array, asarray
 from kdsl.frontend.array.reduction_where import into
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import min as amin
-from kdsl.frontend.array.shape_ops import broadcast_to
+from kdsl.frontend.array.shape_ops import broadcast_values_to
 from kdsl.ir.graph import Node
 
 
@@ -342,7 +342,8 @@ def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> Array:
                                  tuple(1 if k == ax else m for k, m in enumerate(idx.shape)))
     out_shape = tuple(idx.shape[ax] if k == ax else m for k, m in enumerate(shape))
     data_shape = tuple(x.shape[ax] if k == ax else m for k, m in enumerate(shape))
-    return gather_node(broadcast_to(x, data_shape), broadcast_to(idx, out_shape), ax, along=True, mode="raise")
+    return gather_node(broadcast_values_to(x, data_shape), broadcast_values_to(idx, out_shape), ax, along=True,
+                       mode="raise")
 
 
 __all__: Sequence[str] = [

@@ -12,6 +12,8 @@ Example:
 from __future__ import annotations
 
 import inspect
+import operator
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +22,7 @@ import numpy as np
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.ufunc_errors import input_casting_error, output_casting_error
 
 CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
@@ -65,7 +68,7 @@ def loop_dtype(name: str, dtype: Any, signature: Any) -> Any:
     (``"dd->d"``, ``(np.float64, None, np.float64)``, ``np.float32``); kdsl has one loop per dtype, so a
     signature that mixes dtypes raises ``TypeError`` naming ``dtype=`` as the way."""
     if signature is None:
-        return dtype
+        return dtype if dtype is None else _numpy_dtype(dtype)
     if dtype is not None:
         raise TypeError("cannot specify both 'signature' and 'dtype'")
     if isinstance(signature, str):
@@ -74,11 +77,22 @@ def loop_dtype(name: str, dtype: Any, signature: Any) -> Any:
         entries = signature
     else:
         entries = (signature,)
-    found = {np.dtype(getattr(e, "np", e)) for e in entries if e is not None}
+    found = {_numpy_dtype(e) for e in entries if e is not None}
+    if not found:  # (None, None, None): no constraint, NumPy's usual loop
+        return None
     if len(found) != 1:
         raise TypeError(f"{name}(signature={signature!r}): kdsl computes every operand in one dtype; pass that "
                         "one as dtype= (or cast the inputs with astype)")
     return found.pop()
+
+
+def _numpy_dtype(x: Any) -> np.dtype:
+    """A ``dtype=``/``signature=`` entry as NumPy's dtype: a kdsl dtype, a type code, a scalar type, or a DType
+    class (``type(np.dtype(np.float64))``, which ``np.dtype()`` itself would take for object)."""
+    x = getattr(x, "np", x)
+    if isinstance(x, type) and issubclass(x, np.dtype):
+        return np.dtype(getattr(x, "type"))  # noqa: B009 - the class attribute (typing sees the instance's)
+    return np.dtype(x)
 
 
 def ellipsis_out(out: Any) -> Any:
@@ -89,6 +103,48 @@ def ellipsis_out(out: Any) -> Any:
     if isinstance(out, tuple) and any(o is Ellipsis for o in out):
         raise TypeError("must use `...` as `out=...` and not per-operand/in a tuple")
     return out
+
+
+NO_OUT: Any = type("NoOut", (), {"__repr__": lambda self: "<no out>"})()  # out= not passed (unlike out=None)
+
+
+def warn_where_without_out(where: Any, out_keyword: Any, out: Any, stacklevel: int) -> None:
+    """NumPy's UserWarning for ``where=`` (anything but ``True`` itself) with no ``out`` keyword and no array
+    among the positional outputs: NumPy leaves the unselected elements uninitialised (kdsl: zeros). An explicit
+    ``out=None`` says that is meant and stays silent, as NumPy's."""
+    if where is True or out_keyword is not NO_OUT:
+        return
+    if out is None or isinstance(out, tuple) and all(o is None for o in out):
+        warnings.warn("'where' used without 'out', expect unitialized memory in output. If this is intentional, "
+                      "use out=None.", UserWarning, stacklevel=stacklevel + 1)
+
+
+def check_out_count(out: Any, nout: int) -> None:
+    """NumPy's checks of an ``out=`` keyword against the ufunc's output count: a ufunc of several outputs
+    takes a tuple only (``divmod(x, 1, out=None)`` is a TypeError), and a tuple has one entry per output."""
+    if isinstance(out, tuple):
+        if len(out) != nout:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+    elif nout > 1 and out is not NO_OUT and out is not Ellipsis:
+        raise TypeError("'out' must be a tuple of arrays")
+
+
+def single_axis(ndim: int, axis: Any, method: str) -> int:
+    """The one axis of ``accumulate``/``reduceat``, checked in NumPy's order: each axis in range (AxisError;
+    ``0``/``-1`` of 0-d data stand for no axis), then 0-d data ("cannot accumulate on a scalar", TypeError),
+    then one axis only (None is every axis: ValueError "... does not allow multiple axes" beyond 1-d)."""
+    if axis is None:
+        axes: tuple[int, ...] = tuple(range(ndim))
+    elif isinstance(axis, tuple):
+        axes = tuple(normalize_axis(operator.index(a), ndim) for a in axis)
+    else:
+        one = operator.index(axis)
+        axes = () if ndim == 0 and one in (0, -1) else (normalize_axis(one, ndim),)
+    if ndim == 0:
+        raise TypeError(f"cannot {method} on a scalar")
+    if len(axes) != 1:
+        raise ValueError(f"{method} does not allow multiple axes")
+    return axes[0]
 
 
 def written_into(result: Array, out: Any, where: Any, casting: str, name: str) -> Array:

@@ -36,12 +36,16 @@ from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.scatter import WithAt
 from kdsl.frontend.array.ufunc_arguments import (
+    NO_OUT,
     cast_input,
     check_keywords,
+    check_out_count,
     ellipsis_out,
     loop_dtype,
     method_into,
+    single_axis,
     ufunc_signature,
+    warn_where_without_out,
     written_into,
 )
 
@@ -75,6 +79,16 @@ def _refuse(name: str, method: str, table: Any) -> TypeError:
                      f"call np.{name}.{method} on np.asarray(a)")
 
 
+
+def _index_line(indices: Any) -> Any:
+    """``reduceat``'s indices as a 1-d host array (a kdsl array is read back: they decide the result's shape);
+    another depth is NumPy's ValueError."""
+    line = np.asarray(indices.numpy() if isinstance(indices, Array) else indices)
+    if line.ndim != 1:
+        raise ValueError("object of too small depth for desired array" if line.ndim < 1 else
+                         "object too deep for desired array")
+    return line
+
 class Ufunc(WithAt):
     """A kdsl elementwise function with NumPy's ufunc keywords and methods (``kd.multiply``, ``kd.exp``...)."""
 
@@ -85,11 +99,14 @@ class Ufunc(WithAt):
         npf = getattr(np, name, None)  # a comparison's dtype= is its output's: its loops all give bool
         self._bool_out = isinstance(npf, np.ufunc) and all(t.endswith("->?") for t in npf.types if "O" not in t)
 
-    def __call__(self, *args: Any, out: Any = None, where: Any = True, dtype: Any = None, casting: str = "same_kind",
+    def __call__(self, *args: Any, out: Any = NO_OUT, where: Any = True, dtype: Any = None, casting: str = "same_kind",
                  order: str = "K", subok: bool = True, signature: Any = None, **kwargs: Any) -> Any:
         """``fn(*args)``; NumPy's ``out`` (also positional, after the inputs), ``where``, ``dtype``/``signature``
         (one dtype for the loop) and ``casting``; ``order``/``subok`` are checked and have nothing to change (one
-        layout, no subclasses). Other keywords go to the function (``vecdot(axis=)``), which names any it lacks."""
+        layout, no subclasses). Other keywords go to the function (``vecdot(axis=)``), which names any it lacks.
+        ``where=`` without ``out`` warns as NumPy's (``out=None`` does not)."""
+        check_out_count(out, self.nout)
+        out_keyword, out = out, None if out is NO_OUT else out
         if len(args) > self.nin:  # NumPy's positional outputs: np.add(a, b, c) writes into c
             if out is not None:
                 raise TypeError("cannot specify 'out' as both a positional and keyword argument")
@@ -103,6 +120,7 @@ class Ufunc(WithAt):
             if hook is not None:
                 return hook(self._name, args, {"out": out, "where": where, "dtype": dtype, **kwargs})
         check_keywords(self._name, casting, order)
+        warn_where_without_out(where, out_keyword, out, 2)
         if "sig" in kwargs:  # NumPy's older spelling of signature=, still accepted (not in its signature)
             if signature is not None:
                 raise TypeError("cannot specify both 'sig' and 'signature'")
@@ -280,7 +298,7 @@ class Ufunc(WithAt):
         total = log(kd.sum(exp(x - shift), axis=axis, keepdims=keepdims))
         return total + shift.reshape(total.shape)
 
-    def reduceat(self, a: Any, indices: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Array:
+    def reduceat(self, a: Any, indices: Any, axis: Any = 0, dtype: Any = None, out: Any = None) -> Array:
         """NumPy's ``reduceat``: ``reduce(a[i:j])`` along ``axis`` for each pair of consecutive ``indices``
         (``a[i]`` where ``j <= i``; the last runs to the end). The indices are host data (a kdsl array is read
         back: they decide the result's shape); one lazy reduction per index, joined.
@@ -295,8 +313,8 @@ class Ufunc(WithAt):
             raise _refuse(self._name, "reduceat", folds)
         kd = _kd()
         x = asarray(a)
-        ax = axis + x.ndim if axis < 0 else axis
-        starts = [int(i) for i in np.asarray(indices.numpy() if isinstance(indices, Array) else indices).ravel()]
+        ax = single_axis(x.ndim, axis, "reduceat")
+        starts = [int(i) for i in _index_line(indices)]
         n = x.shape[ax]
         if any(not 0 <= i < n for i in starts):
             bad = next(i for i in starts if not 0 <= i < n)
@@ -318,7 +336,7 @@ class Ufunc(WithAt):
                 parts.append(x[lead + (lo,)] if dtype is None else x[lead + (lo,)].astype(dtype))
         return method_into(kd.stack(parts, axis=ax), out, self._name, "reduceat")
 
-    def accumulate(self, a: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Array:
+    def accumulate(self, a: Any, axis: Any = 0, dtype: Any = None, out: Any = None) -> Array:
         """The running ``op`` along ``axis`` (0 by default), as kdsl's scan for it.
 
         >>> import kdsl as kd
@@ -326,12 +344,13 @@ class Ufunc(WithAt):
         [1, 2, 6, 24]
         """
         self._fold_arity("accumulate")
-        if self._name in comparison_folds.COMPARISONS:  # bool operands only, as NumPy's loops
-            return method_into(comparison_folds.accumulate(self._name, a, axis, dtype), out, self._name, "accumulate")
-        if self._name in left_folds.FOLDS:  # not associative: NumPy's left fold
-            return method_into(left_folds.left_accumulate(self._name, self._fn, a, axis, dtype), out, self._name,
-                         "accumulate")
         x = asarray(a)
+        axis = single_axis(x.ndim, axis, "accumulate")
+        if self._name in comparison_folds.COMPARISONS:  # bool operands only, as NumPy's loops
+            return method_into(comparison_folds.accumulate(self._name, x, axis, dtype), out, self._name, "accumulate")
+        if self._name in left_folds.FOLDS:  # not associative: NumPy's left fold
+            return method_into(left_folds.left_accumulate(self._name, self._fn, x, axis, dtype), out, self._name,
+                         "accumulate")
         if self._name in DOUBLING:
             return method_into(self._doubling(x if dtype is None else x.astype(dtype), axis), out, self._name,
                          "accumulate")

@@ -38,7 +38,7 @@ from kdsl.frontend.array import pyfunc_methods, vectorize_host, vectorize_shape,
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.ops import broadcast_shapes
-from kdsl.frontend.array.shape_ops import broadcast_to
+from kdsl.frontend.array.shape_ops import broadcast_values_to
 
 
 def _as_array(x: Any) -> Array:
@@ -75,7 +75,7 @@ def _shape_output(out: Any, shape: tuple[int, ...], otype: Any) -> Array:
     arr = Array(out._node) if isinstance(out, Array) else asarray(np.asarray(out))
     if otype is not None:
         arr = arr.astype(_kd_dtype(otype))
-    return broadcast_to(arr, shape) if arr.shape != shape else arr
+    return broadcast_values_to(arr, shape) if arr.shape != shape else arr
 
 
 class vectorize:  # noqa: N801 - NumPy's name

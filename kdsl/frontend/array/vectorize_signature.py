@@ -25,7 +25,7 @@ import numpy as np
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray, empty
 from kdsl.frontend.array.ops import broadcast_shapes
-from kdsl.frontend.array.shape_ops import broadcast_to, stack
+from kdsl.frontend.array.shape_ops import broadcast_values_to, stack
 
 _DIMS = r"\(\s*(?:\w+\s*(?:,\s*\w+\s*)*)?\)"
 _SIGNATURE = re.compile(rf"^{_DIMS}(?:\s*,\s*{_DIMS})*\s*->\s*{_DIMS}(?:\s*,\s*{_DIMS})*$")
@@ -98,7 +98,7 @@ def call(invoke: Callable[[list[Array]], Any], signature: str, args: list[Array]
     if 0 in loop:
         outs = _empty_outputs(out_cores, sizes, loop, otypes)
         return tuple(outs) if len(out_cores) > 1 else outs[0]
-    wide = [broadcast_to(a, loop + a.shape[a.ndim - len(c):]) for a, c in zip(args, in_cores, strict=True)]
+    wide = [broadcast_values_to(a, loop + a.shape[a.ndim - len(c):]) for a, c in zip(args, in_cores, strict=True)]
     per_output: list[list[Array]] = [[] for _ in out_cores]
     for index in itertools.product(*(range(n) for n in loop)):
         results = _outputs(invoke([w[index] for w in wide]), len(out_cores))

@@ -25,7 +25,7 @@ from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.math import isfinite, isnan, minimum, where
 from kdsl.frontend.array.quantiles import lines_last
 from kdsl.frontend.array.reductions import cumsum
-from kdsl.frontend.array.shape_ops import broadcast_to, stack
+from kdsl.frontend.array.shape_ops import broadcast_values_to, stack
 from kdsl.frontend.array.sorting import argsort, take_along_axis
 
 
@@ -87,7 +87,7 @@ def _weights_like(x: Array, w: Array, axis: Any) -> Array:
         shape = [1] * x.ndim
         for a in sorted(axes):
             shape[a] = x.shape[a]
-        w = broadcast_to(w.reshape(tuple(shape)), x.shape)
+        w = broadcast_values_to(w.reshape(tuple(shape)), x.shape)
     if w.size and bool((w < 0).any()):
         raise ValueError("Weights must be non-negative.")
     return w

@@ -28,6 +28,7 @@ from kdsl.frontend.array.api_info import result_type
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.constructors import diagonal
 from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.einsum_casting import check_einsum_keywords, computation_dtype
 from kdsl.frontend.array.einsum_order import Labels, contraction_path, path_flops, size
 from kdsl.frontend.array.linalg import matmul
 from kdsl.frontend.array.reduction_where import into
@@ -46,7 +47,8 @@ def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
     ``optimize`` picks the contraction order (``True``/``'greedy'``, ``'optimal'``, ``False`` for left to
     right, or a path from :func:`einsum_path`); unlike NumPy, kdsl always contracts pairwise (onto matmul), so
     ``False`` is not the naive all-at-once loop. ``out`` (a kdsl array) takes the result. The result dtype is
-    NumPy's (``dtype=`` casts the operands first).
+    NumPy's: ``dtype=`` casts the operands first, and ``casting`` (default ``'safe'``) rules the operands' casts
+    to it (or to the result type of the operands and ``out``) and that dtype's cast into ``out``, as in NumPy.
 
     >>> import kdsl as kd
     >>> x = kd.ones((5, 2, 3))
@@ -55,15 +57,17 @@ def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
     >>> kd.einsum("i,i", kd.asarray([1.0, 2.0]), kd.asarray([3.0, 4.0])).item()
     11.0
     """
-    if out is not None:  # NumPy's out=: the result written into a kdsl array
-        return into(einsum(*operands, dtype=dtype, order=order, casting=casting, optimize=optimize), out)
-    del order, casting  # memory order and casting rules do not apply to lazy device arrays
+    check_einsum_keywords(casting, order)
+    if out is not None and not isinstance(out, Array):
+        raise TypeError("einsum(out=...) must be a kdsl Array (a NumPy out would mean a copy to the host)")
     inputs, outputs, arrays = _parse(operands)
-    if dtype is not None:
-        arrays = [a.astype(dtype) for a in arrays]
-    want = result_type(*arrays)
+    # NumPy's casting rule: the operands to one computation dtype, that dtype to out's
+    exact = computation_dtype([a.dtype.np for a in arrays], dtype, None if out is None else out.dtype.np, casting)
+    # without dtype= or out=, kdsl's own promotion (devices without float64 keep float32)
+    want = dt.as_dtype(exact) if dtype is not None or out is not None else result_type(*arrays)
     if want == dt.bool_:
-        return einsum(*_interleave(inputs, outputs, [a.astype(dt.int32) for a in arrays]), optimize=optimize) != 0
+        as_ints = [a.astype(dt.int32) for a in arrays]
+        return into(einsum(*_interleave(inputs, outputs, as_ints), optimize=optimize) != 0, out)
     arrays = [a.astype(want) if a.dtype != want else a for a in arrays]
     sizes = _label_sizes(inputs, arrays)
     path = contraction_path(inputs, outputs, sizes, optimize)
@@ -74,7 +78,7 @@ def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
         new = _contract(terms[i], terms[j], keep, sizes)
         terms = [t for k, t in enumerate(terms) if k not in (i, j)] + [new]
     (result, labels), = terms
-    return _finish(result, labels, outputs, sizes)
+    return into(_finish(result, labels, outputs, sizes), out)
 
 
 def einsum_path(*operands: Any, optimize: Any = "greedy", einsum_call: bool = False) -> tuple[list[Any], str]:
@@ -104,8 +108,8 @@ def einsum_path(*operands: Any, optimize: Any = "greedy", einsum_call: bool = Fa
 
 def _parse(operands: Sequence[Any]) -> tuple[list[Labels], Labels, list[Array]]:
     """Labels per operand and of the output, with ellipses expanded to labels ``'.0'``, ``'.1'``, ..."""
-    if not operands:
-        raise TypeError("einsum() needs at least a subscripts string and one operand")
+    if not operands:  # NumPy's ValueError
+        raise ValueError("einsum: must specify the einstein sum subscripts string and at least one operand")
     if isinstance(operands[0], str):
         spec, raw = operands[0].replace(" ", ""), list(operands[1:])
         arrays = [_as_array(x, raw) for x in raw]

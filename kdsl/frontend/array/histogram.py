@@ -29,8 +29,8 @@ from kdsl.frontend.array.creation import asarray, ones_like, zeros
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import min as amin
 from kdsl.frontend.array.scatter_atomic import scatter_add, work_dtype
-from kdsl.frontend.array.scatter_segmented import segmented_scan
 from kdsl.frontend.array.scatter_sorted import at, runs_of
+from kdsl.frontend.array.segmented_scan import segmented_scan
 from kdsl.frontend.array.shape_arguments import host_length
 from kdsl.frontend.array.sorting import searchsorted
 
@@ -104,7 +104,7 @@ def bounded_bincount(xs: Array, weights: Any, length: int, deterministic: bool =
 def run_sums(values: Array, keys: Array, runs: Any) -> Array:
     """The sum of each run of the sorted ``values`` (``keys``: their sorted bins), 0 for an empty run, by a
     segmented scan that restarts at every run: each sum's rounding depends on its own run only, as NumPy's
-    sequential double sums (the prefix-sum differences of ``scatter_sorted.run_totals`` lose ``eps * |all the
+    sequential double sums (prefix-sum differences, which ``add.at`` once used too, lose ``eps * |all the
     sums before|`` when nothing wider than the weights' dtype exists: ``bincount([0, 1], [1e16, 1.0])`` gave
     a 0)."""
     folded = segmented_scan(km.add, values, keys)

@@ -29,6 +29,9 @@ _LAYOUT_ONLY = {"empty", "empty_like", "zeros", "zeros_like", "ones", "ones_like
 
 # NumPy's gufunc keywords (np.matmul(a, b, axes=...), np.vecdot(a, b, axis=0)): kdsl's functions take them
 _CORE_KEYWORDS = ("axes", "axis", "keepdims")
+# NumPy's ufunc keywords that kdsl's ufuncs (and kd.clip) take as they are: how inputs and out= cast, the loop
+_RULE_KEYWORDS = ("casting", "order", "signature", "subok")
+
 
 def _kdsl() -> ModuleType:
     # The kdsl namespace (the package is imported before any of its modules, so it is always there); this
@@ -72,10 +75,15 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
             raise _refuse(f"{name} (with where=)" if fn is not None else name)
         dtype = kwargs.pop("dtype", None)
         core = {k: kwargs.pop(k) for k in _CORE_KEYWORDS if k in kwargs}  # gufuncs' axes=: kdsl's function's
+        rules = {k: kwargs.pop(k) for k in _RULE_KEYWORDS if k in kwargs}
         if kwargs:
             raise TypeError(f"np.{name} on kdsl arrays does not take {sorted(kwargs)}")
-        if where is not True:  # a kdsl ufunc: where= keeps out's values (kd.add(x, y, out=o, where=m))
-            return fn(*inputs, where=where, dtype=dtype, **core, **({"out": _kdsl_out(out)} if out_given else {}))
+        if where is not True or rules:
+            # a kdsl ufunc: where= keeps out's values (kd.add(x, y, out=o, where=m)); casting= rules out's cast
+            # (np.clip(a, 0, 1.5, out=int_out, casting='unsafe')), so out goes to kdsl's function itself
+            keywords = {"where": where} if where is not True else {}
+            return fn(*inputs, dtype=dtype, **keywords, **rules, **core,
+                      **({"out": _kdsl_out(out)} if out_given else {}))
         if dtype is not None:
             inputs = tuple(kd.asarray(x).astype(dtype) if not isinstance(x, (bool, int, float, complex)) else x
                            for x in inputs)
@@ -129,4 +137,6 @@ def array_function(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
     if name in _LAYOUT_ONLY:
         kwargs.pop("order", None)
         kwargs.pop("subok", None)
+    if out is not None and "casting" in kwargs:  # casting= rules the cast into out: kdsl's function checks it
+        return fn(*args, out=_kdsl_out(out), **kwargs)
     return _with_out(fn(*args, **kwargs), out)

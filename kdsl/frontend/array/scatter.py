@@ -130,7 +130,7 @@ def _own_values(values: Any, shape: tuple[int, ...], a: Array) -> Any:
 def _values(values: Any, shape: tuple[int, ...], a: Array, name: str) -> Array:
     """``values`` broadcast to ``shape`` and flattened, in ``a``'s dtype (values that need NumPy's unsafe cast
     after every step, ``np.add.at(int_array, i, 1.5)``, took :mod:`scatter_cast_host` before)."""
-    v = values if isinstance(values, Array) else asarray(values, device=a.device) \
+    v = values if isinstance(values, Array) else _host_values(values, a) \
         if not isinstance(values, (bool, int, float)) else None
     if v is None:
         vd = np.result_type(a.dtype.np, values)
@@ -152,6 +152,18 @@ def _values(values: Any, shape: tuple[int, ...], a: Array, name: str) -> Array:
         raise ValueError(f"operands could not be broadcast together: values of shape {v.shape} for indices of "
                          f"shape {shape}") from None
     return full.reshape(-1)
+
+
+def _host_values(values: Any, a: Array) -> Array:
+    """Host values (a list, a NumPy array) uploaded in ``a``'s dtype when NumPy's loop casts them to it anyway,
+    without a stop at kdsl's float32 default: ``add.at(float64_array, i, [1e16])`` adds 1e16, not float32's
+    1.0000000272564224e16 (NumPy's lists are float64)."""
+    host = np.asarray(values)
+    if host.dtype.kind in "biuf" and a.dtype.np.kind in "iuf" and np.can_cast(
+            np.result_type(a.dtype.np, host.dtype), a.dtype.np, "same_kind"):
+        with np.errstate(over="ignore", invalid="ignore"):  # NumPy's step casts overflow the same way
+            host = host.astype(a.dtype.np)
+    return asarray(host, device=a.device)
 
 
 def _target(a: Any, name: str) -> Array:

@@ -24,8 +24,8 @@ from typing import Any
 
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.joining import concatenate
 from kdsl.frontend.array.scatter_sorted import at, runs_of
+from kdsl.frontend.array.segmented_scan import segmented_scan
 
 # the ufuncs whose .at folds each run with the ufunc itself and applies the fold with it once, except where
 # FOLD_BY names another fold: a run of divisions divides the target by the run's product
@@ -43,22 +43,6 @@ def combined(name: str, fn: Callable[..., Any], x: Array, idx: Array, v: Array, 
     total = at(folded, km.maximum(runs.hi - 1, 0))  # a run's last prefix: its whole fold
     applied = fn(x, total)
     return km.where(runs.hi > runs.lo, applied.astype(x.dtype), x)
-
-
-def segmented_scan(fn: Callable[..., Any], values: Array, keys: Array) -> Array:
-    """The inclusive scan by ``fn`` of each run of equal ``keys`` (sorted, 1-D) over ``values``, earlier values
-    on the left: Hillis-Steele doubling, one lazy step per power of two below the length.
-
-    >>> import kdsl as kd
-    >>> segmented_scan(kd.multiply, kd.asarray([2, 3, 4, 5]), kd.asarray([0, 0, 1, 1])).tolist()
-    [2, 6, 4, 20]
-    """
-    y, k, m = values, 1, values.shape[0]
-    while k < m:
-        same = keys[k:] == keys[:-k]
-        y = concatenate([y[:k], km.where(same, fn(y[:-k], y[k:]), y[k:]).astype(y.dtype)])
-        k *= 2
-    return y
 
 
 __all__ = ["FOLDS", "combined", "segmented_scan"]

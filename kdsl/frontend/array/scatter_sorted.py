@@ -7,11 +7,12 @@ value; the others combine with their run's total (``add``/``subtract``), its las
 sorted by value (``maximum``; ``minimum`` takes the first), or the value of the last occurrence in index order
 (``a[idx] = v``).
 
-Run totals are differences of an inclusive ``cumsum`` of the sorted values: exact for integers (wrapping as
-NumPy's sequential adds do), and for floats accumulated in float64 where the device has it, so a float32 total's
-error stays far below float32 rounding (float64 inputs may lose ``eps * |sum of the runs before|``; a segmented
-scan restarting at run starts would avoid that). NaN and infinities are counted separately (integer prefix sums)
-so one NaN poisons only its own run, as in NumPy. The result does not depend on the device or on timing.
+Integer run totals are differences of an inclusive ``cumsum`` of the sorted values (exact, wrapping as NumPy's
+sequential adds do). Float runs are summed each on its own, starting from the target's value as NumPy's sequential
+``x[i] += v`` does: a segmented scan (:mod:`segmented_scan`) over the target's value followed by its run, in float64
+where the device has it, so one bin's sum never depends on another bin's values (a running sum across runs lost
+``eps * |all the sums before|``: ``add.at(zeros(3), [0, 1, 2], [1e16, 1, 3])`` gave ``[1e16, 0, 4]``). NaN and
+infinities poison only their own run, as in NumPy. The result does not depend on the device or on timing.
 
 Example:
     >>> import kdsl as kd
@@ -27,9 +28,11 @@ from typing import NamedTuple
 from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import arange, zeros
+from kdsl.frontend.array.creation import arange, ones, zeros
 from kdsl.frontend.array.joining import concatenate
 from kdsl.frontend.array.reductions import cumsum
+from kdsl.frontend.array.segmented_scan import segmented_scan
+from kdsl.frontend.array.shape_ops import stack
 from kdsl.frontend.array.sorting import argsort, searchsorted, take
 
 
@@ -69,37 +72,39 @@ def _acc_dtype(d: dt.DType, device) -> dt.DType:
 
 def _prefix_diff(x: Array, runs: _Runs) -> Array:
     """Per target position, the sum of ``x`` (already in sorted order) over its run: ``c[hi] - c[lo]`` with
-    ``c`` the exclusive prefix sum."""
+    ``c`` the exclusive prefix sum (exact for integers only)."""
     c = concatenate([zeros(1, dtype=x.dtype, device=x.device), cumsum(x, dtype=x.dtype)])
     return at(c, runs.hi) - at(c, runs.lo)
 
 
-def run_totals(v_sorted: Array, runs: _Runs) -> Array:
-    """The sum of each run of ``v_sorted``, in the accumulation dtype. Non-finite float values are counted
-    apart (exact integer prefix sums) so that they poison only their own run: NaN if the run holds a NaN or
-    both infinities, else the infinity it holds."""
-    acc = _acc_dtype(v_sorted.dtype, v_sorted.device)
-    v = v_sorted.astype(acc)
-    if not acc.is_float:
-        return _prefix_diff(v, runs)
-    count = dt.int64 if v.device.supports(dt.int64) else dt.int32
-    finite = km.isfinite(v)
-    total = _prefix_diff(km.where(finite, v, 0.0).astype(acc), runs)
-    nans = _prefix_diff(km.isnan(v).astype(count), runs) > 0
-    pos = _prefix_diff((v == float("inf")).astype(count), runs) > 0
-    neg = _prefix_diff((v == float("-inf")).astype(count), runs) > 0
-    inf = km.where(pos, float("inf"), float("-inf")).astype(acc)
-    total = km.where(pos | neg, inf, total)
-    return km.where(nans | (pos & neg), float("nan"), total).astype(acc)
+def _float_sums(x: Array, v_sorted: Array, runs: _Runs, idx_sorted: Array) -> Array:
+    """Per target position, ``x[p] + v1 + v2 + ...`` over its run (NumPy's order of operands: the target's
+    value first), each run scanned on its own in the accumulation dtype. The target's value enters in front of
+    each run's first value; the other slots get ``-0.0``, the exact additive identity (``+0.0 + -0.0`` is
+    ``+0.0``), so the pairs interleave into one sequence of twice the length."""
+    acc = _acc_dtype(x.dtype, x.device)
+    m = v_sorted.shape[0]
+    first = ones(min(m, 1), dtype=dt.bool_, device=x.device)
+    starts = concatenate([first, idx_sorted[1:] != idx_sorted[:-1]])
+    front = km.where(starts, at(x, idx_sorted).astype(acc), -0.0).astype(acc)
+    pairs = stack([front, v_sorted.astype(acc)], axis=1).reshape(-1)
+    keys = stack([idx_sorted, idx_sorted], axis=1).reshape(-1)
+    folded = segmented_scan(km.add, pairs, keys)
+    return at(folded, 2 * km.maximum(runs.hi - 1, 0) + 1)
 
 
 def combined(name: str, x: Array, idx: Array, v: Array, n: int) -> Array:
     """The 1-D ``x`` after ``name.at(x, idx, v)`` (flat, wrapped, in-range indices)."""
     if name in ("add", "subtract"):
         runs = runs_of(idx, n)
-        total = run_totals(at(v, runs.order), runs)
+        v_sorted = at(v, runs.order)
         hit = runs.hi > runs.lo
-        wide = x.astype(total.dtype)
+        if x.dtype.is_float:  # x - v1 - v2 is x + (-v1) + (-v2) exactly: negation does not round
+            signed = v_sorted if name == "add" else -v_sorted
+            return km.where(hit, _float_sums(x, signed, runs, at(idx, runs.order)).astype(x.dtype), x)
+        acc = _acc_dtype(x.dtype, x.device)
+        total = _prefix_diff(v_sorted.astype(acc), runs)
+        wide = x.astype(acc)
         new = (wide + total) if name == "add" else (wide - total)
         return km.where(hit, new.astype(x.dtype), x)
     # sort by value, then stably by index: each run is sorted by value (NaN last, as argsort puts them)

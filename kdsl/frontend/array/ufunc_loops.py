@@ -65,6 +65,44 @@ def scalar_operand(name: str, i: int, value: bool | int | float | complex, dtype
     return np.asarray(value).astype(dtype)[()]  # unsafe float -> int truncates, as NumPy's loop cast
 
 
+def check_input_casting(name: str, args: tuple, casting: str) -> None:
+    """NumPy's input casting check of a call without ``dtype=``: under ``casting='no'``/``'equiv'``/``'safe'``
+    each input must cast to the loop NumPy resolves for the inputs' dtypes (``np.add(int32, float32,
+    casting='no')`` raises: its loop is float64). Python scalars count as weak, as in NumPy; ufuncs NumPy lacks,
+    and inputs NumPy has no loop for, are left to kdsl's function.
+
+    >>> check_input_casting("add", (np.ones(2, np.float32), 1.0), "no")
+    >>> try:
+    ...     check_input_casting("add", (np.ones(2, np.int32), np.ones(2, np.float32)), "no")
+    ... except TypeError as e:
+    ...     print(str(e).split(";")[0])
+    Cannot cast ufunc 'add' input 0 from dtype('int32') to dtype('float64') with casting rule 'no'
+    """
+    npf = getattr(np, name, None)
+    if casting in ("same_kind", "unsafe") or not isinstance(npf, np.ufunc) or len(args) != npf.nin:
+        return
+    spec = tuple(_loop_input(a) for a in args) + (None,) * npf.nout
+    try:
+        loop = npf.resolve_dtypes(spec, casting="unsafe")
+    except (TypeError, ValueError):  # no NumPy loop (or a dtype it does not take): kdsl's function decides
+        return
+    for i, (given, want) in enumerate(zip(spec[:npf.nin], loop[:npf.nin], strict=True)):
+        # a weak Python scalar takes the loop's dtype (np.add(f4, 2.5, casting='no') is float32)
+        if not isinstance(given, type) and not np.can_cast(given, want, casting):  # type: ignore[arg-type]
+            raise input_casting_error(name, i, given, want, casting, "pass casting='same_kind' or cast the input "
+                                      "with astype")
+
+
+def _loop_input(a: Any) -> Any:
+    """An input as ``ufunc.resolve_dtypes`` takes it: Python scalars as their (weak) type, others' dtype."""
+    if type(a) is bool:  # Python's bools are not weak in NEP 50: np.multiply(u8, True, casting='no') raises
+        return np.dtype(bool)
+    if type(a) in (int, float, complex):
+        return type(a)
+    dtype = getattr(a, "dtype", None)
+    return np.dtype(getattr(dtype, "np", dtype)) if dtype is not None else np.asarray(a).dtype
+
+
 def checked_signature(name: str, nin: int, nout: int, signature: Any) -> Any:
     """``signature=`` checked as NumPy checks it, before kdsl reads its dtypes: a type string with ``nin``
     codes before ``->`` and ``nout`` after (ValueError otherwise; bytes are decoded first, as NumPy's), a tuple

@@ -127,6 +127,8 @@ class Ufunc(WithAt):
             signature = kwargs.pop("sig")
         signature = ufunc_loops.checked_signature(self._name, self.nin, self.nout, signature)
         dtype = loop_dtype(self._name, dtype, signature)
+        if dtype is None:  # the loop NumPy resolves for the inputs: they must cast to it under casting
+            ufunc_loops.check_input_casting(self._name, args, casting)
         if dtype is not None and not ufunc_loops.has_loop(self._name, np.dtype(getattr(dtype, "np", dtype)),
                                                           self._bool_out):
             raise ufunc_loops.no_loop(self._name)  # np.sqrt(x, dtype=np.int8): NumPy has no such loop

@@ -115,7 +115,7 @@ def warn_where_without_out(where: Any, out_keyword: Any, out: Any, stacklevel: i
     if where is True or out_keyword is not NO_OUT:
         return
     if out is None or isinstance(out, tuple) and all(o is None for o in out):
-        warnings.warn("'where' used without 'out', expect unitialized memory in output. If this is intentional, "
+        warnings.warn("'where' used without 'out', expect uninitialized memory in output. If this is intentional, "
                       "use out=None.", UserWarning, stacklevel=stacklevel + 1)
 
 

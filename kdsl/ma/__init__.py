@@ -138,6 +138,7 @@ from kdsl.ma.runs import (
     notmasked_edges,
 )
 from kdsl.ma.selection import clip, compress, copy, diagonal, diff, ediff1d, nonzero, repeat, take, trace, trapezoid
+from kdsl.ma.sets import in1d, intersect1d, isin, setdiff1d, setxor1d, union1d, unique
 from kdsl.ma.shape_functions import (
     append,
     atleast_1d,
@@ -174,6 +175,7 @@ __all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal"
            "swapaxes", "take", "trace", "transpose", "trapezoid", "var", "vstack", "where", "zeros", "zeros_like"]
 __all__ += ["MAError", "common_fill_value", "harden_mask", "is_mask", "soften_mask"]
 __all__ += ["apply_along_axis", "corrcoef", "cov"]
+__all__ += ["in1d", "intersect1d", "isin", "setdiff1d", "setxor1d", "union1d", "unique"]
 __all__ += ["putmask", "ediff1d", "identity", "maximum_fill_value", "minimum_fill_value"]
 __all__ += ["alltrue", "append", "atleast_3d", "column_stack", "diag", "diagflat", "dstack", "hsplit", "inner",
             "innerproduct", "ndim", "outer", "outerproduct", "resize", "shape", "size", "sometrue"]

@@ -44,8 +44,8 @@ _METADATA = {"shape": lambda a: a.shape, "ndim": lambda a: a.ndim, "size": lambd
 _CLOSENESS = {"isclose": closeness.isclose, "allclose": closeness.allclose}
 # kd.ma's functions that are not what NumPy's namesake does to a np.ma array (np.cov and np.isin drop the mask,
 # np.intersect1d compares masked entries as their data...): NumPy's function on a kd.ma array stays a TypeError
-_OTHER_FUNCTIONS = frozenset(("cov", "corrcoef", "polyfit", "vander", "intersect1d", "union1d", "setdiff1d",
-                              "setxor1d", "in1d", "isin"))
+_OTHER_FUNCTIONS = frozenset(("convolve", "correlate", "cov", "corrcoef", "polyfit", "vander", "intersect1d",
+                              "union1d", "setdiff1d", "setxor1d", "in1d", "isin"))
 
 
 def _ma() -> Any:

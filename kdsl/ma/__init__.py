@@ -53,6 +53,9 @@ from kdsl.ma.constructors import (
     zeros,
     zeros_like,
 )
+from kdsl.ma.convolution import convolve, correlate
+from kdsl.ma.covariance import corrcoef, cov
+from kdsl.ma.fitting import polyfit, vander
 from kdsl.ma.functions import (
     allclose,
     allequal,
@@ -137,6 +140,7 @@ from kdsl.ma.runs import (
     notmasked_edges,
 )
 from kdsl.ma.selection import clip, compress, copy, diagonal, diff, ediff1d, nonzero, repeat, take, trace, trapezoid
+from kdsl.ma.sets import in1d, intersect1d, isin, setdiff1d, setxor1d, union1d, unique
 from kdsl.ma.shape_functions import (
     append,
     atleast_1d,
@@ -172,7 +176,9 @@ __all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal"
            "ravel", "repeat", "reshape", "row_stack", "set_fill_value", "sort", "squeeze", "stack", "std", "sum",
            "swapaxes", "take", "trace", "transpose", "trapezoid", "var", "vstack", "where", "zeros", "zeros_like"]
 __all__ += ["MAError", "common_fill_value", "harden_mask", "is_mask", "soften_mask"]
-__all__ += ["apply_along_axis"]
+__all__ += ["apply_along_axis", "corrcoef", "cov"]
+__all__ += ["convolve", "correlate", "polyfit", "vander"]
+__all__ += ["in1d", "intersect1d", "isin", "setdiff1d", "setxor1d", "union1d", "unique"]
 __all__ += ["putmask", "ediff1d", "identity", "maximum_fill_value", "minimum_fill_value"]
 __all__ += ["alltrue", "append", "atleast_3d", "column_stack", "diag", "diagflat", "dstack", "hsplit", "inner",
             "innerproduct", "ndim", "outer", "outerproduct", "resize", "shape", "size", "sometrue"]

@@ -42,6 +42,10 @@ _METADATA = {"shape": lambda a: a.shape, "ndim": lambda a: a.ndim, "size": lambd
 # kd's / NumPy's functions whose NumPy version gives np.ma results kd.ma has no public namesake for (np.ma.allclose
 # is another function: masked entries equal): closeness.py
 _CLOSENESS = {"isclose": closeness.isclose, "allclose": closeness.allclose}
+# kd.ma's functions that are not what NumPy's namesake does to a np.ma array (np.cov and np.isin drop the mask,
+# np.intersect1d compares masked entries as their data...): NumPy's function on a kd.ma array stays a TypeError
+_OTHER_FUNCTIONS = frozenset(("convolve", "correlate", "cov", "corrcoef", "polyfit", "vander", "intersect1d",
+                              "union1d", "setdiff1d", "setxor1d", "in1d", "isin"))
 
 
 def _ma() -> Any:
@@ -162,12 +166,15 @@ def _array_function(self: MaskedArray, func: Any, types: tuple, args: tuple, kwa
     if name in _METADATA and args:
         return _METADATA[name](args[0])
     fn = _CLOSENESS.get(name) if func.__module__ == "numpy" else None
-    if fn is None and func.__module__ == "numpy":
+    if fn is None and func.__module__ == "numpy" and name not in _OTHER_FUNCTIONS:
         fn = getattr(_ma(), name, None)
     if fn is None and func.__module__ == "numpy" and name in VALUE_ARGUMENT:  # np.polyval(p, x): kd's, masked
         fn = getattr(sys.modules["kdsl"], name)
     if fn is None and func.__module__ == "numpy" and (name in MOVEMENT or name in _ROUNDING):
         fn = _moved(getattr(sys.modules["kdsl"], name)) if name in MOVEMENT else getattr(_ma(), _ROUNDING[name])
+    if fn is None and name in _OTHER_FUNCTIONS:
+        raise TypeError(f"NumPy's {name} is not kd.ma.{name} on masked arrays; call kd.ma.{name}(x) (masks "
+                        f"respected) or kd.{name}(x.data) (NumPy's result for a np.ma array)")
     if fn is None:
         raise TypeError(f"kd.ma has no {name}, so NumPy's {name} cannot run on kd.ma masked arrays (kdsl never "
                         f"drops a mask or copies to the host silently); use x.to_numpy() for NumPy's np.ma")

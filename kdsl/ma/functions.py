@@ -129,10 +129,12 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     return MaskedArray.wrap(data, kd.broadcast_to(mask, shape) if mask.shape != shape else mask)
 
 
-def _joined(fn: Any, arrays: Any, axis: int) -> MaskedArray:
+def _joined(fn: Any, arrays: Any, axis: int, dtype: Any = None, casting: str = "same_kind") -> MaskedArray:
+    """``fn`` (kd.concatenate or kd.stack) of the data (with NumPy's ``dtype``/``casting``) and of the masks."""
     pieces = list(arrays)
     datas = [getdata(a) for a in pieces]
-    data = fn(datas, axis=axis)
+    data = fn(datas, axis=axis, **({} if dtype is None and casting == "same_kind" else
+                                   {"dtype": dtype, "casting": casting}))
     if all(getmask(a) is nomask for a in pieces):
         return MaskedArray.wrap(data)
     masks = [getmaskarray(a) if getmask(a) is not nomask else kd.zeros(d.shape, dtype=kd.bool_)
@@ -145,20 +147,23 @@ def concatenate(arrays: Any, axis: int = 0) -> MaskedArray:
     return _joined(kd.concatenate, arrays, axis)
 
 
-def stack(arrays: Any, axis: int = 0, out: Any = None) -> MaskedArray:
-    """NumPy's ``np.ma.stack``: data and masks stacked along a new ``axis``."""
-    return _joined(kd.stack, arrays, axis)
+def stack(arrays: Any, axis: int = 0, out: Any = None, *, dtype: Any = None,
+          casting: str = "same_kind") -> MaskedArray:
+    """NumPy's ``np.ma.stack``: data (as ``dtype``, cast by ``casting``) and masks stacked along a new ``axis``."""
+    return _joined(kd.stack, arrays, axis, dtype, casting)
 
 
-def hstack(tup: Any) -> MaskedArray:
-    """NumPy's ``np.ma.hstack``: data and masks joined along the columns (axis 0 of 1-d arrays)."""
+def hstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> MaskedArray:
+    """NumPy's ``np.ma.hstack``: data (as ``dtype``, cast by ``casting``) and masks joined along the columns
+    (axis 0 of 1-d arrays)."""
     pieces = [_atleast_1d(a) for a in tup]
-    return _joined(kd.concatenate, pieces, 0 if pieces and pieces[0].ndim == 1 else 1)
+    return _joined(kd.concatenate, pieces, 0 if pieces and pieces[0].ndim == 1 else 1, dtype, casting)
 
 
-def vstack(tup: Any) -> MaskedArray:
-    """NumPy's ``np.ma.vstack`` (``row_stack``): data and masks joined as rows."""
-    return _joined(kd.concatenate, [_atleast_2d(a) for a in tup], 0)
+def vstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> MaskedArray:
+    """NumPy's ``np.ma.vstack`` (``row_stack``): data (as ``dtype``, cast by ``casting``) and masks joined as
+    rows."""
+    return _joined(kd.concatenate, [_atleast_2d(a) for a in tup], 0, dtype, casting)
 
 
 def _shape_function(name: str) -> Any:

@@ -27,9 +27,15 @@ def _spread(x: MaskedArray, axis: int) -> MaskedArray:
 
 
 def dot(a: Any, b: Any, strict: bool = False, out: Any = None) -> MaskedArray:
-    """NumPy's ``np.ma.dot``: ``kd.dot`` of the data filled with 0, masked as the module docstring says."""
+    """NumPy's ``np.ma.dot``: ``kd.dot`` of the data filled with 0, masked as the module docstring says;
+    ``out`` (a kd.ma array, as NumPy's) receives the data and the mask."""
     if out is not None:
-        raise TypeError("kd.ma.dot: out= is not supported; use the returned masked array")
+        if not isinstance(out, MaskedArray):
+            raise TypeError("kd.ma.dot: out must be a kd.ma masked array, as NumPy's")
+        result = dot(a, b, strict)
+        out._data[...] = result._data
+        out._ensure_mask()[...] = result._mask
+        return out
     x = a if isinstance(a, MaskedArray) else MaskedArray(a)
     y = b if isinstance(b, MaskedArray) else MaskedArray(b)
     if strict is True and x.ndim and y.ndim:

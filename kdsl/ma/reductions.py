@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
-from kdsl.ma.constants import extreme_fill, masked, nomask
+from kdsl.ma.constants import MaskError, extreme_fill, masked, nomask
 from kdsl.ma.masked_array import MaskedArray
 
 
@@ -45,25 +45,58 @@ def _all_masked(x: MaskedArray, axis: Any, keepdims: bool) -> Any:
     return nomask if x._mask is nomask else kd.all(x._mask, axis=axis, keepdims=keepdims)
 
 
-def _filled_reduction(fn_name: str, fill: Any):
-    def reduce(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False) -> Any:
+def store(out: Any, values: Any, empty: Any, nan_where_empty: bool = False) -> Any:
+    """``out=`` of numpy.ma's reductions: ``values`` written into ``out`` (returned). A masked ``out`` takes
+    ``empty`` (nomask: nothing) as its mask, hard or not, as NumPy's; a plain kdsl array keeps the values
+    computed from the filled data, except where ``nan_where_empty`` (min, max, ptp): NaN there, and for an
+    integer or bool ``out`` NumPy's MaskError once the values are written."""
+    if isinstance(out, MaskedArray):
+        out._data[...] = values
+        out._ensure_mask()[...] = False if empty is nomask else empty
+        return out
+    if not isinstance(out, kd.Array):
+        raise TypeError(f"out must be a kdsl array or a kd.ma masked array, not {type(out).__name__}")
+    if nan_where_empty and out.dtype.kind not in "fc":
+        out[...] = values
+        raise MaskError("Masked data information would be lost in one or more location.")
+    out[...] = values if not nan_where_empty or empty is nomask else kd.where(empty, kd.nan, values)
+    return out
+
+
+def _filled_reduction(fn_name: str, fill: Any, extremes: bool = False):
+    def reduced(a: Any, axis: Any, dtype: Any, out: Any, keepdims: bool, fill_value: Any = None) -> Any:
         x = as_masked(a)
-        if out is not None:
-            raise TypeError(f"kd.ma.{fn_name}: out= is not supported; use the returned masked array")
-        value = fill(x.dtype) if callable(fill) else fill
+        value = fill_value if fill_value is not None else fill(x.dtype) if callable(fill) else fill
         extra = {} if dtype is None else {"dtype": dtype}
         result = getattr(kd, fn_name)(x.filled(value), axis=axis, keepdims=keepdims, **extra)
-        return masked_result(result, _all_masked(x, axis, keepdims))
+        empty = _all_masked(x, axis, keepdims)
+        if out is not None:
+            return store(out, result, empty, nan_where_empty=extremes)
+        return masked_result(result, empty)
+
+    def extreme(a: Any, axis: Any = None, out: Any = None, fill_value: Any = None, keepdims: bool = False) -> Any:
+        return reduced(a, axis, None, out, keepdims, fill_value)
+
+    def logical(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Any:
+        return reduced(a, axis, None, out, keepdims)
+
+    def arithmetic(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False) -> Any:
+        return reduced(a, axis, dtype, out, keepdims)
+
+    # NumPy's signatures: min/max (axis, out, fill_value, keepdims); any/all (axis, out, keepdims); sum/prod
+    # (axis, dtype, out, keepdims)
+    reduce: Any = extreme if extremes else logical if fn_name in ("any", "all") else arithmetic
     reduce.__name__ = reduce.__qualname__ = fn_name
-    reduce.__doc__ = f"NumPy's ``np.ma.{fn_name}``: the {fn_name} of the unmasked entries (masked where none)."
+    reduce.__doc__ = (f"NumPy's ``np.ma.{fn_name}``: the {fn_name} of the unmasked entries (masked where none); "
+                      "``out`` (a kdsl or kd.ma array) receives it as NumPy's does (:func:`store`).")
     return reduce
 
 
 sum = _filled_reduction("sum", 0)  # noqa: A001 - NumPy's name
 prod = _filled_reduction("prod", 1)
 product = prod
-min = _filled_reduction("min", lambda d: extreme_fill(d, True))  # noqa: A001
-max = _filled_reduction("max", lambda d: extreme_fill(d, False))  # noqa: A001
+min = _filled_reduction("min", lambda d: extreme_fill(d, True), extremes=True)  # noqa: A001
+max = _filled_reduction("max", lambda d: extreme_fill(d, False), extremes=True)  # noqa: A001
 any = _filled_reduction("any", False)  # noqa: A001
 all = _filled_reduction("all", True)  # noqa: A001
 amin, amax = min, max
@@ -82,25 +115,26 @@ def sometrue(target: Any, axis: Any = 0, dtype: Any = None) -> Any:
 
 
 def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False) -> Any:
-    """NumPy's ``np.ma.mean``: the sum of the unmasked entries over their count (masked where none)."""
+    """NumPy's ``np.ma.mean``: the sum of the unmasked entries over their count (masked where none); ``out``
+    receives it (:func:`store`; 0 where nothing is unmasked)."""
     x = as_masked(a)
     if x._mask is nomask:
-        return masked_result(kd.mean(x._data, axis=axis, dtype=dtype, keepdims=keepdims), nomask)
-    total = kd.sum(x.filled(0), axis=axis, keepdims=keepdims, **({} if dtype is None else {"dtype": dtype}))
-    count = kd.sum(~x._mask, axis=axis, keepdims=keepdims, dtype=kd.int64)
-    if total.dtype in (kd.float16,):
-        result = (total.astype(kd.float32) / count).astype(kd.float16)
+        result, empty = kd.mean(x._data, axis=axis, dtype=dtype, keepdims=keepdims), nomask
     else:
-        result = total * 1.0 / count
-    return masked_result(kd.where(count == 0, 0.0, result).astype(result.dtype), count == 0)
+        total = kd.sum(x.filled(0), axis=axis, keepdims=keepdims, **({} if dtype is None else {"dtype": dtype}))
+        count = kd.sum(~x._mask, axis=axis, keepdims=keepdims, dtype=kd.int64)
+        if total.dtype in (kd.float16,):
+            result = (total.astype(kd.float32) / count).astype(kd.float16)
+        else:
+            result = total * 1.0 / count
+        result, empty = kd.where(count == 0, 0.0, result).astype(result.dtype), count == 0
+    return masked_result(result, empty) if out is None else store(out, result, empty)
 
 
-def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int = 0, keepdims: bool = False,
-        mean: Any = None) -> Any:
-    """NumPy's ``np.ma.var``: the variance of the unmasked entries (masked where count - ddof <= 0)."""
-    x = as_masked(a)
+def _variance(x: MaskedArray, axis: Any, dtype: Any, ddof: int, keepdims: bool) -> tuple[Any, Any]:
+    """(the variance of the unmasked entries, 0 where count - ddof <= 0; where that is: nomask or bool)."""
     if x._mask is nomask:
-        return masked_result(kd.var(x._data, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims), nomask)
+        return kd.var(x._data, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims), nomask
     keep = ~x._mask
     count = kd.sum(keep, axis=axis, keepdims=True, dtype=kd.int64)
     data = x._data if dtype is None else x._data.astype(dtype)
@@ -115,26 +149,34 @@ def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int 
     if not keepdims:
         axes = tuple(range(x.ndim)) if axis is None else axis
         result, empty = kd.squeeze(result, axis=axes), kd.squeeze(empty, axis=axes)
-    return masked_result(kd.where(empty, 0.0, result).astype(result.dtype), empty)
+    return kd.where(empty, 0.0, result).astype(result.dtype), empty
+
+
+def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int = 0, keepdims: bool = False,
+        mean: Any = None) -> Any:
+    """NumPy's ``np.ma.var``: the variance of the unmasked entries (masked where count - ddof <= 0); ``out``
+    receives it (:func:`store`)."""
+    result, empty = _variance(as_masked(a), axis, dtype, ddof, keepdims)
+    return masked_result(result, empty) if out is None else store(out, result, empty)
 
 
 def std(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int = 0, keepdims: bool = False,
         mean: Any = None) -> Any:
     """NumPy's ``np.ma.std``: the square root of :func:`var`."""
-    v = var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims)
-    if v is masked:
-        return masked
-    if isinstance(v, MaskedArray):
-        return MaskedArray.wrap(kd.sqrt(v._data), v._mask)
-    return kd.sqrt(v)
+    result, empty = _variance(as_masked(a), axis, dtype, ddof, keepdims)
+    result = kd.sqrt(result)
+    return masked_result(result, empty) if out is None else store(out, result, empty)
 
 
 def ptp(a: Any, axis: Any = None, out: Any = None, fill_value: Any = None, keepdims: bool = False) -> Any:
-    """NumPy's ``np.ma.ptp``: max - min of the unmasked entries."""
-    hi, lo = max(a, axis=axis, keepdims=keepdims), min(a, axis=axis, keepdims=keepdims)
-    if hi is masked:
-        return masked
-    return hi - lo
+    """NumPy's ``np.ma.ptp``: max - min of the unmasked entries; ``out`` receives it as :func:`max`'s."""
+    x = as_masked(a)
+    hi = kd.max(x.filled(extreme_fill(x.dtype, False)), axis=axis, keepdims=keepdims)
+    lo = kd.min(x.filled(extreme_fill(x.dtype, True)), axis=axis, keepdims=keepdims)
+    empty = _all_masked(x, axis, keepdims)
+    if out is not None:
+        return store(out, hi - lo, empty, nan_where_empty=True)
+    return masked_result(hi - lo, empty)
 
 
 def _arg_reduction(fn_name: str, largest: bool):
@@ -142,10 +184,16 @@ def _arg_reduction(fn_name: str, largest: bool):
                keepdims: bool = False) -> Any:
         x = as_masked(a)
         value = extreme_fill(x.dtype, largest) if fill_value is None else fill_value
-        return getattr(kd, fn_name)(x.filled(value), axis=axis, keepdims=keepdims)
+        result = getattr(kd, fn_name)(x.filled(value), axis=axis, keepdims=keepdims)
+        if out is None:
+            return result
+        target = out._data if isinstance(out, MaskedArray) else out  # NumPy leaves a masked out's mask alone
+        target[...] = result
+        return out
     reduce.__name__ = reduce.__qualname__ = fn_name
     reduce.__doc__ = (f"NumPy's ``np.ma.{fn_name}``: the index of the {fn_name[3:]} of the data, masked entries "
-                      "filled with the dtype's extreme (a kdsl int64 array; never masked, as NumPy).")
+                      "filled with the dtype's extreme (a kdsl int64 array; never masked, as NumPy); ``out`` "
+                      "receives it.")
     return reduce
 
 
@@ -213,14 +261,15 @@ def _bind() -> None:
 def _accumulation(fn_name: str, identity: int):
     def accumulate(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> MaskedArray:
         x = as_masked(a)
-        if out is not None:
-            raise TypeError(f"kd.ma.{fn_name}: out= is not supported; use the returned masked array")
         result = getattr(kd, fn_name)(x.filled(identity), axis=axis, dtype=dtype)
         mask = x._mask if axis is not None or x._mask is nomask else x._mask.ravel()
-        return MaskedArray.wrap(result, mask)
+        if out is None:
+            return MaskedArray.wrap(result, mask)
+        return store(out, result, mask)  # as NumPy's: a masked out takes the input's mask
     accumulate.__name__ = accumulate.__qualname__ = fn_name
     accumulate.__doc__ = (f"NumPy's ``np.ma.{fn_name}``: the running {fn_name[3:]} of the unmasked entries (masked "
-                          "entries count as the identity and stay masked; flattened for ``axis=None``).")
+                          "entries count as the identity and stay masked; flattened for ``axis=None``); ``out`` "
+                          "receives it.")
     return accumulate
 
 

@@ -40,5 +40,6 @@ def following(out: Array, source: Any) -> Array:
     follow when ``source`` is host data (``out`` holds the only copy)."""
     if isinstance(source, Array) and out is not source:
         shape = out.shape
-        out._follow(lambda: source, lambda base: shape_ops.broadcast_to(base, shape), source)  # noqa: SLF001
+        # (a rebuild keeps only the node: the strides ``out`` reports were fixed when it was made)
+        out._follow(lambda: source, lambda base: shape_ops.broadcast_values_to(base, shape), source)  # noqa: SLF001
     return out

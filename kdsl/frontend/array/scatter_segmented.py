@@ -45,4 +45,4 @@ def combined(name: str, fn: Callable[..., Any], x: Array, idx: Array, v: Array, 
     return km.where(runs.hi > runs.lo, applied.astype(x.dtype), x)
 
 
-__all__ = ["FOLDS", "combined", "segmented_scan"]
+__all__ = ["FOLDS", "combined"]

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.frontend.array import comparison_folds, left_folds, ufunc_loops, unary_at
+from kdsl.frontend.array import comparison_folds, left_folds, ufunc_loops, ufunc_reduceat, unary_at
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.movement import normalize_axis
@@ -78,16 +78,6 @@ def _refuse(name: str, method: str, table: Any) -> TypeError:
     return TypeError(f"kdsl has no {name}.{method} (it has {have}); write the loop with kdsl's operations, or "
                      f"call np.{name}.{method} on np.asarray(a)")
 
-
-
-def _index_line(indices: Any) -> Any:
-    """``reduceat``'s indices as a 1-d host array (a kdsl array is read back: they decide the result's shape);
-    another depth is NumPy's ValueError."""
-    line = np.asarray(indices.numpy() if isinstance(indices, Array) else indices)
-    if line.ndim != 1:
-        raise ValueError("object of too small depth for desired array" if line.ndim < 1 else
-                         "object too deep for desired array")
-    return line
 
 class Ufunc(WithAt):
     """A kdsl elementwise function with NumPy's ufunc keywords and methods (``kd.multiply``, ``kd.exp``...)."""
@@ -303,7 +293,7 @@ class Ufunc(WithAt):
     def reduceat(self, a: Any, indices: Any, axis: Any = 0, dtype: Any = None, out: Any = None) -> Array:
         """NumPy's ``reduceat``: ``reduce(a[i:j])`` along ``axis`` for each pair of consecutive ``indices``
         (``a[i]`` where ``j <= i``; the last runs to the end). The indices are host data (a kdsl array is read
-        back: they decide the result's shape); one lazy reduction per index, joined.
+        back: they decide the result's shape); one lazy reduction per index, joined (:mod:`ufunc_reduceat`).
 
         >>> import kdsl as kd
         >>> kd.add.reduceat(kd.arange(8), [0, 4, 1, 5]).tolist()
@@ -313,30 +303,8 @@ class Ufunc(WithAt):
         folds = REDUCE | LOG_REDUCE | dict.fromkeys(TREE + left_folds.FOLDS + comparison_folds.COMPARISONS)
         if self._name not in folds:  # reduceat is reduce of each slice: every ufunc with a reduce has it
             raise _refuse(self._name, "reduceat", folds)
-        kd = _kd()
-        x = asarray(a)
-        ax = single_axis(x.ndim, axis, "reduceat")
-        starts = [int(i) for i in _index_line(indices)]
-        n = x.shape[ax]
-        if any(not 0 <= i < n for i in starts):
-            bad = next(i for i in starts if not 0 <= i < n)
-            raise IndexError(f"index {bad} out-of-bounds in {self._name}.reduceat [0, {n})")
-        lead = (slice(None),) * ax
-        if not starts:  # no indices: an empty axis, in the dtype a reduction gives (a lazy probe, never run)
-            probe = self.reduce(kd.zeros((1,), dtype=x.dtype, device=x.device), dtype=dtype)
-            shape = x.shape[:ax] + (0,) + x.shape[ax + 1:]
-            return method_into(kd.zeros(shape, dtype=probe.dtype, device=x.device), out, self._name, "reduceat")
-        parts = []
-        # NumPy's reduceat starts each fold from its first element, not add's identity +0.0: all -0.0 stays -0.0
-        start: dict[str, Any] = {"initial": -0.0} if self._name == "add" and np.dtype(
-            kd.dtype(dtype).np if dtype is not None else x.dtype.np).kind in "fc" else {}
-        for k, lo in enumerate(starts):
-            hi = starts[k + 1] if k + 1 < len(starts) else n
-            if hi > lo:
-                parts.append(self.reduce(x[lead + (slice(lo, hi),)], axis=ax, dtype=dtype, **start))
-            else:
-                parts.append(x[lead + (lo,)] if dtype is None else x[lead + (lo,)].astype(dtype))
-        return method_into(kd.stack(parts, axis=ax), out, self._name, "reduceat")
+        return method_into(ufunc_reduceat.reduceat(self, self._name, a, indices, axis, dtype), out, self._name,
+                           "reduceat")
 
     def accumulate(self, a: Any, axis: Any = 0, dtype: Any = None, out: Any = None) -> Array:
         """The running ``op`` along ``axis`` (0 by default), as kdsl's scan for it.

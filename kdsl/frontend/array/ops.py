@@ -17,7 +17,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.device import device
 from kdsl.dtype import promotion
-from kdsl.frontend.array import movement
+from kdsl.frontend.array import integer_powers, movement
 from kdsl.frontend.array.host_dtypes import python_int_dtype, typed
 from kdsl.frontend.array.operator_deferral import defers, operator_defers
 from kdsl.ir.graph import Node
@@ -259,48 +259,11 @@ def power_operator(a, b):
         raise
 
 
-def check_integer_exponent(exponent) -> None:
-    """NumPy's ValueError for an integer ``power`` with a negative exponent, raised when the op is built.
-
-    A Python int is checked as it is; a signed-integer Array (a NumPy scalar or 0-d host value arrives here
-    as one) is checked by reading one boolean, ``any(exponent < 0)``, to the host: that waits for the exponent
-    to be computed (lavapipe: about 0.3 ms for 1000 elements, 12 ms for a million), and only integer
-    bases with signed-integer exponent arrays pay it (float, unsigned and bool exponents cannot be negative
-    or take the float loop).
-
-    >>> import kdsl as kd
-    >>> try:
-    ...     kd.arange(3) ** kd.asarray([1, -1, 2])
-    ... except ValueError as e:
-    ...     print(e)
-    Integers to negative integer powers are not allowed.
-    """
-    if isinstance(exponent, bool):
-        return
-    if isinstance(exponent, int):
-        negative = exponent < 0
-    elif isinstance(exponent, _array_cls()) and exponent.dtype.kind == "i" and exponent.size:
-        negative = bool((exponent < 0).any())  # a host read: the only way to match NumPy's error on data
-    else:
-        return
-    if negative:
-        raise ValueError("Integers to negative integer powers are not allowed.")
-
-
-def _check_python_ints(operands, in_dtypes) -> None:
-    """NumPy's OverflowError for a Python int operand outside its integer dtype's range (``int16(2) ** 2**40``)."""
-    for x, d in zip(operands, in_dtypes, strict=True):
-        if isinstance(x, int) and not isinstance(x, bool) and d.is_int and not promotion.can_hold(d, x):
-            raise OverflowError(f"Python integer {x} out of bounds for {d.name}")
-
-
 def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
     if name == "pow":
         exponent = operands[1]
         if out_dtype.kind == "i":  # unsigned results: a negative Python int overflows first, as in NumPy
-            _check_python_ints(operands, in_dtypes)  # NumPy's bounds check comes before the sign check too
-            if 0 not in shape:  # NumPy's check is in its loop: nothing to compute, no error
-                check_integer_exponent(exponent)
+            integer_powers.check(operands, in_dtypes, shape)
         if out_dtype in (dt.float32, dt.float64) and isinstance(exponent, (int, float)) and \
                 not isinstance(exponent, bool) and exponent in _SCALAR_POWERS:
             return _build(_SCALAR_POWERS[exponent], operands[:1], out_dtype, in_dtypes[:1], shape, dev)

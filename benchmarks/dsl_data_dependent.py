@@ -19,6 +19,7 @@ Run: python benchmarks/dsl_data_dependent.py               (GPU sizes: sort 2**2
      python benchmarks/dsl_data_dependent.py --only compaction --profile   (one row, and its kernels' times)
      python benchmarks/dsl_data_dependent.py --small       (lavapipe: 2**18 / 2**18 / 2**20)
      python benchmarks/dsl_data_dependent.py --only 2**26 --table-log2 20   (indices into a cache-sized table)
+     python benchmarks/dsl_data_dependent.py --only row --row-width 128      (whole rows: embedding lookups)
      python benchmarks/dsl_data_dependent.py --only 2**28 --scan-rows 1,2,4,8 --preload-density 0.25,2
                                                            (a sweep of the scans' tile and the compaction's preload)
      python benchmarks/dsl_data_dependent.py --only nonzero --stage-positions 1,0 --profile
@@ -115,6 +116,45 @@ def _index_cases(n: int, torch, dev, size: int = 0) -> list[Case]:
                  t_bincount, bincount_check)]
 
 
+def _row_cases(n: int, torch, dev, width: int) -> list[Case]:
+    """Gather and scatter-add of whole rows: ``n`` elements as ``n / width`` random rows of ``width`` into a
+    table of as many rows (an embedding lookup ``E[tokens]`` and its gradient ``np.add.at(dE, tokens, g)``).
+    Each row is a contiguous run, so unlike single elements the table moves by whole memory sectors. Bytes:
+    per row its index; per element its value (written or read) and its table element (read; scatter: read and
+    written)."""
+    rows = n // width
+    rng = np.random.default_rng(3)
+    host = rng.standard_normal((rows, width)).astype(np.float32)
+    hidx = rng.integers(0, rows, rows).astype(np.int32)
+    x, idx = kd.asarray(host), kd.asarray(hidx)
+    kd.realize(x, idx)
+    tx = torch.from_numpy(host).to(dev) if torch else None
+    tidx = torch.from_numpy(hidx.astype(np.int64)).to(dev) if torch else None
+
+    def scatter_kd() -> kd.Array:
+        a = kd.zeros((rows, width), dtype=kd.float32)
+        kd.add.at(a, idx, x)
+        kd.realize(a)
+        return a
+
+    def scatter_np() -> np.ndarray:
+        a = np.zeros((rows, width), np.float32)
+        np.add.at(a, hidx, host)
+        return a
+
+    def check() -> None:
+        np.testing.assert_array_equal(x[idx].numpy(), host[hidx])
+        np.testing.assert_allclose(scatter_kd().numpy(), scatter_np(), rtol=1e-5, atol=1e-4)
+
+    t_gather = (lambda: (tx[tidx], torch_sync(torch))) if torch else None
+    t_scatter = (lambda: (torch.zeros((rows, width), device=dev).index_add_(0, tidx, tx), torch_sync(torch))) \
+        if torch else None
+    name = f"2**{n.bit_length() - 1} (rows of {width})"
+    return [Case(f"row gather {name}", 4 * rows + 8 * n, lambda: kd.realize(x[idx]), lambda: host[hidx],
+                 t_gather, check),
+            Case(f"row scatter-add {name}", 4 * rows + 12 * n, scatter_kd, scatter_np, t_scatter, lambda: None)]
+
+
 def _scan_cases(n: int, torch, dev) -> list[Case]:
     rng = np.random.default_rng(2)
     host = rng.random(n, dtype=np.float32)
@@ -172,7 +212,7 @@ def _copy_cases(n: int, torch, dev) -> list[Case]:
 
 
 def main(sort_log2: int, index_log2: int, scan_log2: int, repeat: int, only: str = "", profile: bool = False,
-         table_log2: int | None = None) -> None:
+         table_log2: int | None = None, row_width: int = 0) -> None:
     torch = torch_module()
     dev = torch_device(torch) if torch else None
     if torch is not None and dev != "cuda":
@@ -180,6 +220,8 @@ def main(sort_log2: int, index_log2: int, scan_log2: int, repeat: int, only: str
     size = 0 if table_log2 is None else 1 << table_log2
     groups = [_copy_cases(1 << scan_log2, torch, dev), _sort_cases(1 << sort_log2, torch, dev),
               _index_cases(1 << index_log2, torch, dev, size), _scan_cases(1 << scan_log2, torch, dev)]
+    if row_width:
+        groups.insert(3, _row_cases(1 << index_log2, torch, dev, row_width))
     copy_gbs = None
     rows = []
     for cases in groups:
@@ -216,6 +258,8 @@ if __name__ == "__main__":
     parser.add_argument("--scan-log2", type=int, default=None)
     parser.add_argument("--table-log2", type=int, default=None, help="gather from / scatter into a table of "
                         "2**K elements (default: as many as the indices)")
+    parser.add_argument("--row-width", type=int, default=0, help="also gather and scatter-add whole rows of this "
+                        "many float32 (an embedding's lookup and gradient)")
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--only", default="", help="run only the cases whose name contains this text")
     parser.add_argument("--profile", action="store_true", help="also time each kernel of one call (kd.profile)")
@@ -237,4 +281,4 @@ if __name__ == "__main__":
                 print(f"scan_blocked.ROWS = {rows} (tiles of {4 * rows * 256}), PRELOAD_DENSITY = {density}, "
                       f"STAGE_POSITIONS = {stage}", flush=True)
                 main(args.sort_log2 or small[0], args.index_log2 or small[1], args.scan_log2 or small[2],
-                     args.repeat, args.only, args.profile, args.table_log2)
+                     args.repeat, args.only, args.profile, args.table_log2, args.row_width)

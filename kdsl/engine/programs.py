@@ -40,7 +40,7 @@ from kdsl.codegen import (
     sort,
     wide_pow,
 )
-from kdsl.engine import fma_probe
+from kdsl.engine import fma_probe, readback
 from kdsl.engine.state import state
 from kdsl.ir.kernels import (
     Attention,
@@ -222,8 +222,9 @@ class Batches:
 
     def __init__(self, device: Any):
         self.device = device
-        # key -> (Sequence, Algorithm versions, Algorithm entries, the plan a replay key names: kept alive)
-        self.recorded: OrderedDict[tuple[Any, ...], tuple[Any, tuple[int, ...], list[list[Any]], Any]] = \
+        # key -> (Sequence, Algorithm versions, Algorithm entries, the plan a replay key names: kept alive,
+        # the host tensor of a fused download or None: the batch replays only while it is alive)
+        self.recorded: OrderedDict[tuple[Any, ...], tuple[Any, tuple[int, ...], list[list[Any]], Any, Any]] = \
             OrderedDict()
 
     def clear(self) -> None:
@@ -239,10 +240,11 @@ class Batches:
         hit = self.recorded.get(key)
         if hit is None:
             return False
-        seq, versions, entries, _ = hit
+        seq, versions, entries, _, host = hit
         # (KDSL_DEBUG looked up in the environment's dict first: debug_level() is a call on every replay)
         if tuple(map(_version, entries)) != versions or \
-                (_ENV_DATA is None or _DEBUG_KEY in _ENV_DATA) and debug_level():
+                (_ENV_DATA is None or _DEBUG_KEY in _ENV_DATA) and debug_level() or \
+                host is not None and host._destroyed:  # a fused download's staging tensor was freed since
             return False
         self.recorded.move_to_end(key)
         stats["replays"] += 1
@@ -250,28 +252,33 @@ class Batches:
         return True
 
     def submit(self, dispatches: list[tuple[list, np.ndarray]], launched: list[Program],
-               key: tuple[Any, ...] | None = None, pins: Any = None) -> None:
+               key: tuple[Any, ...] | None = None, pins: Any = None, download: tuple[Any, Any] | None = None) -> None:
         """Run ``dispatches`` ((algorithm entry, push words) in order) as one submission, waiting for it.
         ``key``: the batch's name in the cache (default: its Algorithms and push words); ``pins``: an object
-        whose id the key holds, kept alive with the recording."""
+        whose id the key holds, kept alive with the recording; ``download``: (device tensor, host tensor), a
+        copy recorded after the dispatches (:func:`kdsl.engine.readback.fused`), whose host tensor the key
+        names."""
         level = debug_level()
         if key is None:
             key = tuple([(id(entry[0]), words.tobytes()) for entry, words in dispatches])
+            if download is not None:
+                key += (id(download[1]),)
         entries = [entry for entry, _ in dispatches]
         versions = tuple([entry[1] for entry in entries])
         hit = None if level else self.recorded.get(key)
         # The usual case in a loop: replay, record nothing. The same Algorithms (a key naming tensors, not
         # Algorithms, may now resolve to other ones of equal version), each bound as when recorded.
-        if hit is not None and hit[1] == versions and all(map(operator.is_, hit[2], entries)):
+        if hit is not None and hit[1] == versions and all(map(operator.is_, hit[2], entries)) and \
+                (hit[4] is None or not hit[4]._destroyed):
             self.recorded.move_to_end(key)
             hit[0].eval()
             stats["replays"] += 1
             return
-        self._record(key, versions, entries, pins, hit, dispatches, launched, level)
+        self._record(key, versions, entries, pins, hit, dispatches, launched, level, download)
 
     def _record(self, key: tuple[Any, ...], versions: tuple[int, ...], entries: list[list[Any]], pins: Any,
                 hit: Any, dispatches: list[tuple[list[Any], np.ndarray]], launched: list[Program],
-                level: int) -> None:
+                level: int, download: tuple[Any, Any] | None = None) -> None:
         """Record ``dispatches`` (into this key's stale sequence, the oldest one, or a new one) and run them."""
         t0 = time.perf_counter()
         if level:
@@ -285,13 +292,15 @@ class Batches:
             seq = self.device.manager.sequence()
         for entry, words in dispatches:
             seq.record(rt.OpAlgoDispatch(entry[0], words) if len(words) else rt.OpAlgoDispatch(entry[0]))
+        if download is not None:
+            seq.record(readback.copy_op()(list(download)))
         if level:
             seq.eval()
             _report(self.device, seq, launched, t0)
             seq.destroy()
             return
         seq.eval()
-        self.recorded[key] = (seq, versions, entries, pins)
+        self.recorded[key] = (seq, versions, entries, pins, download[1] if download is not None else None)
 
 
 def _report(device: Any, seq: Any, launched: list[Program], t0: float) -> None:

@@ -34,7 +34,7 @@ READBACKS_PER_DEVICE = 8
 
 
 @cache
-def _copy_op() -> type:
+def copy_op() -> type:
     """OpCopy without its host step: a GPU copy into a host-visible tensor (made on first use: building graphs
     must not import the runtime)."""
     from kdsl.runtime import OpCopy
@@ -59,5 +59,5 @@ def copy_to_host(st: Any, src: Any, host: Any) -> None:
             _, (seq, _, _) = st.readbacks.popitem(last=False)
         else:
             seq = st.device.manager.sequence()
-        seq.eval(_copy_op()([src, host]))
+        seq.eval(copy_op()([src, host]))
     st.readbacks[key] = (seq, src, host)  # most recently used last

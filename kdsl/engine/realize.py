@@ -7,8 +7,8 @@ Example:
     >>> import kdsl as kd, numpy as np
     >>> x = kd.asarray(np.arange(4, dtype=np.float32))
     >>> y = kd.sin(x) * 2
-    >>> realize_nodes([y._node]) is None, y._node.op
-    (True, 'buffer')
+    >>> realize_nodes([y._node]), y._node.op  # (False: no download was fused into the batch)
+    (False, 'buffer')
 """
 
 from __future__ import annotations
@@ -32,22 +32,27 @@ def reshape_source(node: Node) -> Node | None:
     return src
 
 
-def realize_nodes(nodes: list[Node]) -> None:
-    """Compute ``nodes`` in one submission per device; reshapes of computed data share its buffer."""
+def realize_nodes(nodes: list[Node], download: Any = None) -> bool:
+    """Compute ``nodes`` in one submission per device; reshapes of computed data share its buffer.
+
+    ``download``: a host tensor of the one node's size and dtype to copy its result into in the same
+    submission (:func:`kdsl.engine.transfers.to_numpy`); returns whether that happened (else the caller
+    downloads the buffer itself)."""
     if len(nodes) == 1:  # the usual kd.realize(x): no grouping
         node = nodes[0]
         op = node.op
         if op == "buffer":
-            return
+            return False
         # a matmul's 2-d result is a reshape of its (1, m, n) node: computed as that node, then sharing it
         root = node if op != "view" else reshape_source(node)
         if root is not None and root.op != "view":
+            done = False
             with state(node.device).lock:
                 if root.op != "buffer":  # another thread may have computed it meanwhile
-                    realize_roots([root])
+                    done = realize_roots([root], (root, download) if download is not None else None)
                 if node is not root and node.op != "buffer":
                     node.become_buffer(root.buffer)
-            return
+            return done
     targets = [reshape_source(n) or n for n in nodes if not n.realized]
     by_device: dict[int, list[Node]] = {}
     for n in targets:
@@ -64,17 +69,18 @@ def realize_nodes(nodes: list[Node]) -> None:
             with state(n.device).lock:
                 if not n.realized:
                     n.become_buffer(src.buffer)
+    return False
 
 
-def realize_roots(roots: list[Node]) -> None:
+def realize_roots(roots: list[Node], download: tuple[Node, Any] | None = None) -> bool:
     """Plan and run ``roots`` (on one device; the caller holds the device's lock: the graph must not change
-    between planning and running). A cached plan runs straight from its templates."""
+    between planning and running). A cached plan runs straight from its templates. ``download``: (one of the
+    roots, a host tensor) as :func:`kdsl.engine.submission.run`'s; returns whether it was copied."""
     device = roots[0].device
     templates, key, order = cached(roots)
     if templates is None:
-        run(planned(roots, key, order))
-    else:
-        run_cached(device, state(device), templates, order)
+        return run(planned(roots, key, order), download)
+    return run_cached(device, state(device), templates, order, download)
 
 
 

@@ -66,13 +66,23 @@ def give(st: Any, count: int, dtype: np.dtype, host: Any) -> None:
         host.destroy()
         return
     staged = st.staging
-    staged[(count, dtype.str)] = host
+    key = (count, dtype.str)
+    # A transfer inside another's borrow (a download fused into a realize whose uploads stage the same size)
+    # cached a tensor of its own under this key meanwhile: that one goes, with its view.
+    other = staged.pop(key, None)
+    if other is not None and other is not host:
+        _forget(st, key, other)
+    staged[key] = host
     while len(staged) > STAGING_PER_DEVICE:
-        key, old = staged.popitem(last=False)
-        seen = st.staging_views.get(key)
-        if seen is not None and seen[0] is old:
-            del st.staging_views[key]
-        old.destroy()
+        _forget(st, *staged.popitem(last=False))
+
+
+def _forget(st: Any, key: tuple[int, str], old: Any) -> None:
+    """Destroy cached tensor ``old`` (no longer in the cache under ``key``) and drop its view."""
+    seen = st.staging_views.get(key)
+    if seen is not None and seen[0] is old:
+        del st.staging_views[key]
+    old.destroy()
 
 
 def _new(st: Any, count: int, dtype: np.dtype) -> Any:

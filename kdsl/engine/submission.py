@@ -10,8 +10,8 @@ Example:
     >>> from kdsl.engine.plan import planned, cached
     >>> y = kd.sin(kd.asarray(np.arange(4, dtype=np.float32))) * 2
     >>> templates, key, order = cached([y._node])
-    >>> run(planned([y._node], key, order)) is None, y._node.op
-    (True, 'buffer')
+    >>> run(planned([y._node], key, order)), y._node.op  # (False: no download was fused into the batch)
+    (False, 'buffer')
 """
 
 from __future__ import annotations
@@ -29,22 +29,24 @@ from kdsl.engine.lowering import Step
 from kdsl.engine.plan import F32_WORD, Template, kernel_size, word_bytes
 from kdsl.engine.profile import active as _profiling  # ``.profile``: kd.profile()'s current() without a call
 from kdsl.engine.profile import current as current_profile
-from kdsl.engine.programs import batches, program, stats
+from kdsl.engine.programs import batches, debug_level, program, stats
 from kdsl.engine.state import state
 from kdsl.ir.graph import Node
 
 
-def run(steps: list[Step]) -> None:
-    """Dispatch ``steps`` in one submission and turn their output nodes into buffers."""
+def run(steps: list[Step], download: tuple[Node, Any] | None = None) -> bool:
+    """Dispatch ``steps`` in one submission and turn their output nodes into buffers. ``download``: (a node
+    the steps compute, a host tensor of its size) to copy it into in the same submission; returns whether it
+    was (not when nothing ran, nor inside ``kd.profile()``)."""
     if not steps:
-        return
+        return False
     device = steps[0].out.device
     st = state(device)
     with st.lock:
-        _run(device, st, steps)
+        return _run(device, st, steps, download)
 
 
-def _run(device: Any, st: Any, steps: list[Step]) -> None:
+def _run(device: Any, st: Any, steps: list[Step], download: tuple[Node, Any] | None = None) -> bool:
     pending: dict[int, Buffer] = {}
     work = []
     for step in steps:
@@ -58,20 +60,32 @@ def _run(device: Any, st: Any, steps: list[Step]) -> None:
             continue
         inputs = [n.buffer if n.op == "buffer" else pending[n.id] for n in step.inputs]
         work.append((step.template, step.kernel, buf, inputs, step.words))
-    _submit(device, st, work)
+    copy = _download(download, pending.get(download[0].id)) if download is not None else None
+    _submit(device, st, work, download=copy)
     stats["realizes"] += 1
     for step in steps:
         if step.out.op != "partial":
             step.out.become_buffer(pending[step.out.id])
+    return copy is not None
 
 
-def run_cached(device: Any, st: Any, templates: list[Template], order: list[Node]) -> None:
+def _download(download: tuple[Node, Any], buf: Buffer | None) -> tuple[Any, Any] | None:
+    """(device tensor, host tensor) of a download fused into the batch computing ``buf`` (None: not
+    possible: the node has no buffer of its own in the batch, or ``kd.profile()`` times each kernel alone)."""
+    if buf is None or buf.tensor is None or _profiling.profile is not None or debug_level():
+        return None  # (KDSL_DEBUG's timed batches hold their dispatches only)
+    return buf.tensor, download[1]
+
+
+def run_cached(device: Any, st: Any, templates: list[Template], order: list[Node],
+               download: tuple[Node, Any] | None = None) -> bool:
     """Run a cached plan straight from its ``templates`` on the graph whose nodes are ``order`` (the hot path
     of a loop: no Steps are made, and a batch that ran before with the same buffers and push words is
     replayed without looking up its programs and Algorithms). Call under ``st.lock``.
 
     The replay key (:func:`_bound_key`'s) is built in the same loop that binds the buffers, and the replay is
-    tried here (what :func:`_submit` does first): a loop's call then runs no other engine function."""
+    tried here (what :func:`_submit` does first): a loop's call then runs no other engine function.
+    ``download``: as :func:`run`'s (the node is the plan's last, its root); returns whether it was fused."""
     pending: dict[int, Buffer] = {}
     work = []
     ids: list[int] = []
@@ -102,13 +116,19 @@ def run_cached(device: Any, st: Any, templates: list[Template], order: list[Node
         become = partial(order[o].become_buffer, buf)
     else:
         become = partial(_become, pending, order)
-    key = (id(templates), tuple(ids), b"".join(key_words))
+    key: tuple[Any, ...] = (id(templates), tuple(ids), b"".join(key_words))
+    copy = None
+    if download is not None and order[-1] is download[0]:
+        copy = _download(download, pending.get(len(order) - 1))
+        if copy is not None:
+            key += (id(copy[1]),)  # (the device tensor's id is in ``ids``)
     recorded = st.batches
     if _profiling.profile is None and recorded is not None and recorded.replay(key, become):
         stats["kernels"] += len(work)
     else:
-        _submit(device, st, work, templates, key, become)
+        _submit(device, st, work, templates, key, become, copy)
     stats["realizes"] += 1
+    return copy is not None
 
 
 def _become(pending: dict[int, Buffer], order: list[Node]) -> None:
@@ -136,26 +156,29 @@ def replay(st: Any, key: tuple, during: Callable[[], Any] | None = None) -> bool
 
 
 def _submit(device: Any, st: Any, work: list[tuple[Any, ...]], plan: object = None, key: tuple | None = None,
-            during: Callable[[], Any] | None = None) -> None:
+            during: Callable[[], Any] | None = None, download: tuple[Any, Any] | None = None) -> None:
     """:func:`submit` under ``st.lock``; ``during`` (the caller's host work) runs while the device works on a
-    replay, after the submission otherwise."""
+    replay, after the submission otherwise; ``download``: (device tensor, host tensor) copied after the
+    dispatches, in the same submission (a replay ``key`` made by the caller names the host tensor already)."""
     prof = current_profile()
     recorded = st.batches if st.batches is not None else batches(device)
     if plan is not None and prof is None:
         if key is None:
             key = _bound_key(plan, work)
+            if download is not None:
+                key += (id(download[1]),)
         if recorded.replay(key, during):
             stats["kernels"] += len(work)
             return
     else:
         key = None
-    _dispatch(device, st, work, recorded, prof, plan, key)
+    _dispatch(device, st, work, recorded, prof, plan, key, download)
     if during is not None:
         during()
 
 
 def _dispatch(device: Any, st: Any, work: list[tuple[Any, ...]], recorded: Any, prof: Any, plan: object,
-              key: tuple | None) -> None:
+              key: tuple | None, download: tuple[Any, Any] | None = None) -> None:
     """Bind each kernel's buffers to an Algorithm of its program and submit them (recording the batch)."""
     dispatches, launched = [], []
     in_batch: set[int] = set()
@@ -180,8 +203,8 @@ def _dispatch(device: Any, st: Any, work: list[tuple[Any, ...]], recorded: Any, 
             t0 = time.perf_counter()
             recorded.submit([d], [prog])
             prof.add(item[1], (time.perf_counter() - t0) * 1e3)
-    elif dispatches:
-        recorded.submit(dispatches, launched, key, plan)
+    elif dispatches or download is not None:
+        recorded.submit(dispatches, launched, key, plan, download)
     st.trim_programs()  # after the batch: its own programs are all in use until it has run
     stats["kernels"] += len(dispatches)
 

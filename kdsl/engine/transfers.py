@@ -79,8 +79,33 @@ def to_numpy(node: Node) -> np.ndarray:
                     realize_roots([base])
                 return _read_view(download(base.buffer), node.arg)
     if not node.realized:
+        flat = _computed_and_downloaded(node)
+        if flat is not None:
+            return flat.reshape(node.shape)
         realize_nodes([node])
     return download(node.buffer).reshape(node.shape)
+
+
+def _computed_and_downloaded(node: Node) -> np.ndarray | None:
+    """The flat contents of the unrealised ``node``, computed and copied to the host in one submission (the
+    batch ends with the copy into a staging tensor), or None where that is not possible (a result larger than
+    the staging cache holds, a view, ``kd.profile()``): ``float(loss)``, ``if err < tol``, ``x.sum().item()``
+    then wait for the device once, not twice."""
+    np_dtype = node.dtype.np
+    size = node.size
+    if size * np_dtype.itemsize > staging.STAGING_BYTES:
+        return None
+    st = state(node.device)
+    with st.lock:
+        host, view = staging.take(st, size, np_dtype)
+        try:
+            if not realize_nodes([node], download=host):
+                return None
+            flat = view.copy()  # copied out before the tensor goes back to the cache
+        finally:
+            staging.give(st, size, np_dtype, host)
+    stats["downloads"] += 1
+    return flat
 
 
 SMALL_PART_BYTES = 1 << 20  # a view of a base larger than this, covering at most a quarter of it, is copied

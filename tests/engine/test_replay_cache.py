@@ -126,14 +126,17 @@ def test_a_replay_key_names_only_objects_its_entry_keeps_alive():
     x = kd.asarray(np.ones(8, np.float32))
     for _ in range(3):
         kd.realize(kd.exp(x) * 2)
-    bound = [(k, entries, versions, plan) for k, (_, versions, entries, plan) in batches(kd.device()).recorded.items()
-             if plan is not None]
-    assert bound
-    for key, entries, versions, plan in bound:
+    for _ in range(3):  # a fused download (of a cached plan from the second call on): its key names the staging
+        float(kd.exp(x).sum())  # tensor, which the entry holds
+    bound = [(k, entries, versions, plan, host)
+             for k, (_, versions, entries, plan, host) in batches(kd.device()).recorded.items() if plan is not None]
+    assert bound and any(host is not None for *_, host in bound)
+    for key, entries, versions, plan, host in bound:
         assert key[0] == id(plan)  # the cached plan's templates, kept alive by the entry
         if all(e[1] == v for e, v in zip(entries, versions, strict=True)):  # it can hit: its Algorithms hold
             held = {id(t) for e in entries for t in e[0].get_mem_objects()}  # the tensors the key names
             assert set(key[1]) <= held | {id(None)}
+        assert key[3:] == ((id(host),) if host is not None else ())
 
 
 def test_program_eviction_forgets_recorded_batches():

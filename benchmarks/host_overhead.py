@@ -6,7 +6,8 @@ On 16 floats the GPU work is negligible, so what is left is Python and the Vulka
 
 * **end to end**: median us per call of ``kd.realize(x + 1)``, of a jitted ``(x * y + 1) * 0.5`` replay, of
   ``kd.realize(a @ a)`` (a 16 x 16 matmul: the host path of every tiled matmul, whose wall time at 1024^3 it adds
-  to the kernel's), of ``y.numpy()`` (readback of 16 floats), and of the floor: a pre-recorded ``Sequence.eval()``
+  to the kernel's), of ``y.numpy()`` (readback of 16 floats), of ``(x + 1).numpy()`` (computed and read back in
+  one submission: ``float(loss)`` of a training loop), and of the floor: a pre-recorded ``Sequence.eval()``
   of an empty shader (submit + fence wait and nothing else; on lavapipe this is the driver's own thread hand-off).
   The "host" column is the call minus that floor: kdsl's Python. The CPU column is the calling thread's CPU time
   per call (steady on a busy machine, where wall times are not; on a GPU it includes the fence polling).
@@ -253,6 +254,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         "kd.jit replay": lambda: kd.realize(f(x, y)),
         "kd.realize(a @ a)": lambda: kd.realize(ma @ ma),
         "readback (r.numpy())": r.numpy,
+        "compute and read ((x + 1).numpy())": lambda: (x + 1).numpy(),
         "floor: pre-recorded no-op eval": noop_floor(kd.device()),
     }
     for call in calls.values():  # warm: plans, programs, recorded batches, pools

@@ -101,9 +101,9 @@ def count_tiles(flat: Array) -> tuple[int, Array | None]:
         return int(_flags(flat).sum().numpy()), None
     tiles = Array(Node("compact", (_flags(flat)._node,), dt.int32, (-(-n // tile),), ("tiles", tile),
                        device=flat.device))
-    total = tiles.sum()
-    realize(tiles, total)  # one submission; the compaction reads the counts again
-    return int(total.numpy()), tiles
+    # One submission computes the counts (kept: ``tiles`` holds them, and the compaction reads them again),
+    # their sum, and copies the sum to the host.
+    return int(tiles.sum().numpy()), tiles
 
 
 def _selected(flat: Array) -> Array:

@@ -14,15 +14,18 @@ Example:
 """
 
 from kdsl.ma import dispatch  # noqa: F401 - binds MaskedArray.__array_function__
-from kdsl.ma.along_axis import apply_along_axis
+from kdsl.ma.along_axis import apply_along_axis, apply_over_axes
 from kdsl.ma.anomalies import anom, anomalies
 from kdsl.ma.average import average
 from kdsl.ma.constants import (
     MAError,
     MaskError,
     MaskType,
+    bool_,
     default_fill_value,
     masked,
+    masked_print_option,
+    masked_singleton,
     maximum_fill_value,
     minimum_fill_value,
     nomask,
@@ -33,6 +36,7 @@ from kdsl.ma.constructors import (
     empty,
     empty_like,
     fix_invalid,
+    frombuffer,
     identity,
     masked_all,
     masked_all_like,
@@ -66,10 +70,12 @@ from kdsl.ma.functions import (
     count_masked,
     expand_dims,
     filled,
+    flatten_mask,
     getdata,
     getmask,
     getmaskarray,
     hstack,
+    ids,
     is_masked,
     isarray,
     isMA,
@@ -86,6 +92,7 @@ from kdsl.ma.functions import (
     vstack,
     where,
 )
+from kdsl.ma.index_tricks import fromfunction, indices, mr_, ndenumerate
 from kdsl.ma.masked_array import MaskedArray
 from kdsl.ma.operators import FUNCTIONS as _FUNCTIONS
 from kdsl.ma.operators import power
@@ -139,7 +146,21 @@ from kdsl.ma.runs import (
     notmasked_contiguous,
     notmasked_edges,
 )
-from kdsl.ma.selection import clip, compress, copy, diagonal, diff, ediff1d, nonzero, repeat, take, trace, trapezoid
+from kdsl.ma.selection import (
+    choose,
+    clip,
+    compress,
+    copy,
+    diagonal,
+    diff,
+    ediff1d,
+    nonzero,
+    put,
+    repeat,
+    take,
+    trace,
+    trapezoid,
+)
 from kdsl.ma.sets import in1d, intersect1d, isin, setdiff1d, setxor1d, union1d, unique
 from kdsl.ma.shape_functions import (
     append,
@@ -182,4 +203,6 @@ __all__ += ["in1d", "intersect1d", "isin", "setdiff1d", "setxor1d", "union1d", "
 __all__ += ["putmask", "ediff1d", "identity", "maximum_fill_value", "minimum_fill_value"]
 __all__ += ["alltrue", "append", "atleast_3d", "column_stack", "diag", "diagflat", "dstack", "hsplit", "inner",
             "innerproduct", "ndim", "outer", "outerproduct", "resize", "shape", "size", "sometrue"]
+__all__ += ["apply_over_axes", "bool_", "choose", "flatten_mask", "frombuffer", "fromfunction", "ids", "indices",
+            "masked_print_option", "masked_singleton", "mr_", "ndenumerate", "put"]
 __all__ += sorted(_FUNCTIONS)

@@ -73,3 +73,19 @@ def watched(func1d: Callable[..., Any]) -> Callable[..., Any]:
             raise MaskedResult(done)
         return value
     return call
+
+
+def apply_over_axes(func: Callable[..., Any], a: Any, axes: Any) -> MaskedArray:
+    """NumPy's ``np.ma.apply_over_axes``: ``func(a, axis)`` for each of ``axes`` in turn, each result taking
+    the place of ``a`` (a result one dimension short gets it back at ``axis``, as a ``keepdims``)."""
+    val = a if isinstance(a, MaskedArray) else kd.ma.asarray(a)
+    n = val.ndim
+    for axis in (axes,) if kd.ndim(axes) == 0 else tuple(axes):
+        axis = int(axis) + n if int(axis) < 0 else int(axis)
+        res = kd.ma.asarray(func(val, axis))
+        if res.ndim != val.ndim:
+            res = kd.ma.expand_dims(res, axis)
+            if res.ndim != val.ndim:
+                raise ValueError("function is not returning an array of the correct shape")
+        val = res
+    return val

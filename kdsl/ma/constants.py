@@ -23,6 +23,9 @@ masked = np.ma.masked  # NumPy's masked constant: a masked scalar result
 MaskError = np.ma.MaskError
 MAError = np.ma.MAError  # MaskError's base class, NumPy's own
 MaskType = kd.bool_  # the dtype of masks (NumPy: np.bool)
+bool_ = kd.bool_  # (numpy.ma re-exports NumPy's bool type under this name)
+masked_singleton = masked  # numpy.ma's other name of ``masked``
+masked_print_option = np.ma.masked_print_option  # how a masked entry prints ('--'), NumPy's own object
 
 
 def numpy_dtype(dtype: Any) -> np.dtype:

@@ -56,6 +56,11 @@ def identity(n: int, dtype: Any = None) -> MaskedArray:
     return MaskedArray.wrap(kd.identity(n, dtype=dtype))
 
 
+def frombuffer(buffer: Any, dtype: Any = float, count: int = -1, offset: int = 0) -> MaskedArray:
+    """NumPy's ``np.ma.frombuffer``: ``kd.frombuffer`` with nothing masked."""
+    return MaskedArray.wrap(kd.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
+
+
 def arange(*args: Any, **kwargs: Any) -> MaskedArray:
     """NumPy's ``np.ma.arange``: ``kd.arange`` with nothing masked."""
     return MaskedArray.wrap(kd.arange(*args, **kwargs))

@@ -69,6 +69,19 @@ def make_mask(m: Any, copy: bool = False, shrink: bool = True, dtype: Any = Mask
     return mask
 
 
+def flatten_mask(mask: Any) -> Any:
+    """NumPy's ``np.ma.flatten_mask``: ``mask`` as a flat bool array (masks of kdsl's dtypes have no nested
+    fields to collapse)."""
+    return getdata(mask).astype(kd.bool_).ravel()
+
+
+def ids(a: Any) -> tuple[int, int]:
+    """NumPy's ``np.ma.ids``: identifiers of the data and of the mask (``id`` of the kdsl arrays holding them;
+    NumPy gives memory addresses, which kdsl's device arrays do not have)."""
+    data, mask = parts(a)
+    return id(data), id(mask)
+
+
 def make_mask_none(newshape: Any, dtype: Any = None) -> Any:
     """A mask of ``newshape`` with nothing masked."""
     return kd.zeros(newshape, dtype=kd.bool_)

@@ -18,7 +18,7 @@ from typing import Any
 
 import kdsl as kd
 from kdsl.ma.constants import masked, nomask
-from kdsl.ma.functions import concatenate
+from kdsl.ma.functions import concatenate, getdata, getmask, getmaskarray
 from kdsl.ma.masked_array import MaskedArray
 
 
@@ -52,6 +52,45 @@ def _index_mask_on(result: MaskedArray, index_mask: Any, axis: Any) -> Any:
         index_mask = index_mask.reshape(tuple(index_mask.shape) + (1,) * after)
     picked = kd.broadcast_to(index_mask, result.shape)
     return picked if result._mask is nomask else result._mask | picked
+
+
+def choose(indices: Any, choices: Any, out: Any = None, mode: str = "raise") -> MaskedArray:
+    """NumPy's ``np.ma.choose``: ``kd.choose`` of the choices' data by the indices (masked indices take
+    choice 0), masked where the chosen entry is masked or the index is."""
+    _no_out(out, "choose")
+    index_mask: Any = nomask
+    if isinstance(indices, MaskedArray):
+        index_mask, indices = indices._mask, indices.filled(0)
+    picks = [_masked(c) for c in choices]
+    data = kd.choose(indices, [c._data for c in picks], mode=mode)
+    mask: Any = nomask
+    if any(c._mask is not nomask for c in picks):
+        mask = kd.choose(indices, [getmaskarray(c) for c in picks], mode=mode)
+    if index_mask is not nomask:
+        mask = kd.broadcast_to(index_mask, data.shape) if mask is nomask else mask | index_mask
+    return MaskedArray.wrap(data, mask)
+
+
+def put(a: Any, indices: Any, values: Any, mode: str = "raise") -> None:
+    """NumPy's ``np.ma.put``: ``values`` written at the flat ``indices`` of ``a`` in place, their mask with them
+    (unmasking where they are unmasked); a hard mask keeps its masked entries unwritten."""
+    if not isinstance(a, MaskedArray):
+        raise TypeError("kd.ma.put: a must be a kd.ma masked array (it is changed in place); for a plain kdsl "
+                        "array use kd.put")
+    index = kd.asarray(indices).ravel()
+    vdata = kd.broadcast_to(getdata(values).ravel(), index.shape) if index.size else getdata(values)
+    vmask = getmask(values)
+    if a._hardmask and a._mask is not nomask:  # masked entries keep their values (and masks)
+        keep = ~kd.take(a._mask.ravel(), index, mode=mode)
+        index, vdata = index[keep], vdata[keep]
+        vmask = nomask if vmask is nomask else kd.broadcast_to(kd.asarray(vmask).ravel(), keep.shape)[keep]
+    kd.put(a._data, index, vdata, mode=mode)
+    if a._mask is nomask and vmask is nomask:
+        return
+    flat = getmaskarray(a).ravel().copy()
+    kd.put(flat, index, False if vmask is nomask else kd.broadcast_to(kd.asarray(vmask).ravel(), index.shape),
+           mode=mode)
+    a._mask = flat.reshape(a.shape)
 
 
 def repeat(a: Any, repeats: Any, axis: Any = None) -> MaskedArray:
@@ -179,4 +218,4 @@ for _name in ("take", "repeat", "diagonal", "compress", "trace"):
     setattr(MaskedArray, _name, (lambda f: lambda self, *args, **kwargs: f(self, *args, **kwargs))(globals()[_name]))
 MaskedArray.compress = lambda self, condition, axis=None, out=None: compress(condition, self, axis, out)  # type: ignore[attr-defined]
 
-__all__ = ["clip", "compress", "copy", "diagonal", "diff", "nonzero", "repeat", "take", "trace"]
+__all__ = ["choose", "clip", "compress", "copy", "diagonal", "diff", "nonzero", "put", "repeat", "take", "trace"]

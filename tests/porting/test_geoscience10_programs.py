@@ -30,7 +30,8 @@ def monthly_anomalies(np, temps):
 
 def degree_days_heatwaves(np, tmax, tmin, base, hot):
     tmean = (tmax + tmin) / 2
-    hdd = np.maximum(base - tmean, 0).sum()
+    baseline = np.full(len(tmean), base)  # base: a 0-d NumPy array, as np.load("station.npz")["base"] gives
+    hdd = np.maximum(baseline - tmean, 0).sum()
     cdd = np.clip(tmean - base, 0, None).sum()
     is_hot = np.concatenate([[False], tmax > hot, [False]])
     edges = np.diff(is_hot.astype(np.int8))
@@ -142,7 +143,7 @@ def test_monthly_anomalies_with_missing():
 def test_degree_days_and_heat_waves():
     rng = np.random.default_rng(1602)
     tmax = 25 + 6 * rng.standard_normal(60)
-    check(degree_days_heatwaves, tmax, tmax - rng.uniform(5, 12, 60), 18.0, 29.0, rtol=1e-4, atol=1e-3)
+    check(degree_days_heatwaves, tmax, tmax - rng.uniform(5, 12, 60), np.array(18.0), 29.0, rtol=1e-4, atol=1e-3)
 
 
 def test_warming_trend_per_decade():

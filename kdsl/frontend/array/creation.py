@@ -182,7 +182,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) ->
 
 def _full(shape, fill_value, dtype, dev) -> Array:
     """:func:`full` once its keywords are checked (``zeros``, ``ones`` and ``empty`` check their own)."""
-    if isinstance(fill_value, (Array, list, tuple, range)) or (isinstance(fill_value, np.ndarray) and fill_value.ndim):
+    if isinstance(fill_value, (Array, np.ndarray, list, tuple, range)):  # a 0-d NumPy array too: NumPy's dtype
         return _full_of_array(as_shape(shape), fill_value, dtype, dev)
     if dtype is not None:
         d = dt.as_dtype(dtype)

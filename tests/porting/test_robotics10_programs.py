@@ -124,7 +124,7 @@ def dh_chain(np, dh):
             "p_world": T @ point, "dist": np.linalg.norm(np.diff(origins, axis=0), axis=1)}
 
 
-def diff_drive_odometry(np, wheel_l, wheel_r, base, dt):
+def diff_drive_odometry(np, wheel_l, wheel_r, base, dt, plan):
     x = y = th = 0.0
     poses = [(x, y, th)]
     for vl, vr in zip(wheel_l, wheel_r, strict=False):
@@ -137,7 +137,10 @@ def diff_drive_odometry(np, wheel_l, wheel_r, base, dt):
     P = np.array(poses)
     heading = np.unwrap(P[:, 2])
     dist = np.sum(np.hypot(np.diff(P[:, 0]), np.diff(P[:, 1])))
-    return {"P": P, "heading_deg": np.rad2deg(heading[-1]), "dist": dist,
+    # consecutive waypoints of the plan on one line: the determinant of [[x, y, 1], ...] is zero
+    W = np.column_stack([np.asarray(plan, dtype=float), np.ones(len(plan))])
+    turns = [f"{np.linalg.det(W[i:i + 3]):+.2f}" for i in range(len(W) - 2)]
+    return {"P": P, "heading_deg": np.rad2deg(heading[-1]), "dist": dist, "turns": turns,
             "bbox": [P[:, 0].min(), P[:, 0].max(), P[:, 1].min(), P[:, 1].max()]}
 
 
@@ -216,8 +219,8 @@ def test_denavit_hartenberg_chain():
 
 def test_differential_drive_odometry():
     rng = np.random.default_rng(1003)
-    check(diff_drive_odometry, rng.uniform(0.5, 1.0, 30), rng.uniform(0.4, 1.1, 30), 0.3, 0.1, rtol=1e-3,
-          atol=1e-4)
+    check(diff_drive_odometry, rng.uniform(0.5, 1.0, 30), rng.uniform(0.4, 1.1, 30), 0.3, 0.1,
+          [(0, 0), (1, 2), (2, 4), (4, 4), (5, 3), (6, 2)], rtol=1e-3, atol=1e-4)
 
 
 def test_kalman_constant_velocity():

@@ -132,7 +132,12 @@ def hashes(np, words):
         djb = np.where(live, djb * np.uint32(33) + c, djb)
     buckets = fnv % 8
     collisions = len(words) - len(np.unique(buckets))
-    return {"fnv": fnv, "djb": djb, "buckets": buckets, "collisions": collisions,
+    # Intel HEX record checksums: the byte sum wraps in uint8, then its two's complement
+    chk = buf.sum(axis=1, dtype=np.uint8)
+    record = np.concatenate([buf, ((0x100 - chk.astype(np.int32)) % 256).astype(np.uint8)[:, None]], axis=1)
+    record[2, 0] ^= 1  # a flipped bit: that record's byte sum is no longer 0 (mod 256)
+    valid = record.sum(axis=1, dtype=np.uint8) == 0
+    return {"fnv": fnv, "djb": djb, "buckets": buckets, "collisions": collisions, "valid": valid,
             "hex": [f"{h:08x}" for h in fnv.tolist()], "dtype": str(fnv.dtype)}
 
 

@@ -51,3 +51,18 @@ def test_mean_in_a_narrow_dtype(dtype):
     with np.errstate(all="ignore"):
         expected = np.mean(grid, axis=0, dtype=dtype)
     np.testing.assert_array_equal(kd.mean(kd.asarray(grid), axis=0, dtype=dtype).numpy(), expected)
+
+
+@pytest.mark.parametrize("op", ["sum", "prod", "nansum", "max", "mean"])
+def test_float16_results_are_rounded_for_a_consumer_as_stored(op):
+    rng = np.random.default_rng(9)
+    for values in (np.array([60000, 30000, 2.5, 0.1]), rng.uniform(-3, 3, 50), np.array([np.nan, 1.0, 2.0]),
+                   np.array([np.inf, 1.0]), np.array([65504.0, 16.0]), rng.uniform(1, 2, (4, 6))):
+        h = values.astype(np.float16)
+        stored = getattr(kd, op)(kd.asarray(h))
+        fused = (getattr(kd, op)(kd.asarray(h)) * kd.float32(1)).item()  # one kernel: the consumer reads the fold
+        np.testing.assert_array_equal(fused, np.float32(stored.item()))
+        if op in ("max", "mean") or values.size <= 4:  # short folds: NumPy's float16 steps give the same value
+            with np.errstate(over="ignore"):
+                expected = np.float32(getattr(np, op)(h))
+            np.testing.assert_array_equal(fused, expected)

@@ -121,11 +121,41 @@ def pagerank_teams(np, games, n, d):
     return {"r": r, "iters": len(deltas), "rank": np.argsort(r)[::-1], "total": r.sum()}
 
 
+def glicko_period(np, r, rd, opponents, scores):
+    q = np.log(10) / 400
+    r = np.asarray(r, dtype=float)
+    rd = np.asarray(rd, dtype=float)
+    opp = np.asarray(opponents)
+    s = np.asarray(scores, dtype=float)
+    played = opp >= 0
+    oj = np.where(played, opp, 0)
+    g = 1 / np.sqrt(1 + 3 * q ** 2 * rd[oj] ** 2 / np.pi ** 2)
+    E = 1 / (1 + 10 ** (-g * (r[:, None] - r[oj]) / 400))
+    d2 = 1 / (q ** 2 * np.sum(np.where(played, g ** 2 * E * (1 - E), 0), axis=1))
+    delta = np.sum(np.where(played, g * (s - E), 0), axis=1)
+    denom = 1 / rd ** 2 + 1 / d2
+    r_new = r + q / denom * delta
+    rd_new = np.sqrt(1 / denom)
+    table = [f"{int(i):>2} {a:7.1f} -> {b:7.1f} (RD {c:5.1f})" for i, a, b, c in
+             zip(np.argsort(-r_new), r[np.argsort(-r_new)], np.sort(r_new)[::-1], rd_new[np.argsort(-r_new)],
+                 strict=True)]
+    return {"r": r_new, "rd": rd_new, "table": table, "games": played.sum(axis=1).tolist()}
+
+
 def test_elo_season():
     rng = np.random.default_rng(1201)
     games = [(int(h), int(a), float(res)) for h, a, res in zip(rng.integers(0, 6, 40), rng.integers(0, 6, 40),
                                                                 rng.choice([0, 0.5, 1], 40), strict=True) if h != a]
     check(elo_season, np.array(games), 24, rtol=1e-4, atol=1e-3)
+
+
+def test_glicko_rating_period():
+    rng = np.random.default_rng(1206)
+    opponents = rng.integers(0, 6, (6, 4))
+    opponents[opponents == np.arange(6)[:, None]] = -1  # no game against oneself
+    opponents[0, 3] = -1
+    check(glicko_period, rng.normal(1500, 150, 6), rng.uniform(50, 300, 6), opponents,
+          rng.choice([0.0, 0.5, 1.0], (6, 4)), rtol=1e-4, atol=1e-2)
 
 
 def test_bradley_terry_mm():

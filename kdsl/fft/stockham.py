@@ -301,7 +301,10 @@ class _Stage:
             f"t{r} = cmul(t{r}, tw[tw_seq + (j + {r * ns}u) * {self.seqs}u + s]);" for r in range(radix)) + " }")
         lines += [f"    w{r} = cmul(w{r}, t{r});" for r in range(radix)]
         lines.append("}")
-        lines.append("if (CONJ_OUT) { " + " ".join(f"w{r}.y = -w{r}.y;" for r in range(radix)) + " }")
+        # a zero imaginary part becomes +0, as NumPy's backward transform's exact zeros are: ifft([4, 0, 0, 0]) is
+        # 1+0j, where negating the forward transform's +0 printed 1-0j (a select: drivers fold 0.0 - y to -y)
+        lines.append("if (CONJ_OUT) { " + " ".join(f"w{r}.y = w{r}.y == 0.0 ? 0.0 : -w{r}.y;"
+                                                   for r in range(radix)) + " }")
         lines.append("if (MUL_OUT) { " + " ".join(f"if (!CHECK_OUT || q{r} < out_n) w{r} = cmul(w{r}, "
                                                   f"mul[mul_at + q{r}]);" for r in range(radix)) + " }")
         scaled = " ".join(f"w{r} *= scale;" for r in range(radix))

@@ -325,7 +325,9 @@ def det(a) -> kd.Array:
     check_matrices(a, "det")
     dtype = working_dtype(a, "det")
     diag, parity = _lu_diagonal(a, dtype)
-    return parity * kd.prod(diag, axis=-1)
+    # a zero pivot gives NumPy's +0.0 (its det is sign * exp(logdet) with sign 0), not the product's -0.0 after an
+    # odd number of row swaps: print(det([[1., 2.], [2., 4.]])) shows 0.0
+    return kd.where(kd.any(diag == 0, axis=-1), 0, parity * kd.prod(diag, axis=-1))
 
 
 __all__ = ["LinAlgError", "det", "getrf", "getrs", "inv", "slogdet", "solve"]

@@ -27,6 +27,7 @@ from kdsl.dtype import promotion
 from kdsl.engine.transfers import upload
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops, scalar_like
+from kdsl.frontend.array.arange_integers import first_and_step
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation_keywords import check_like, check_order
 from kdsl.frontend.array.host_dtypes import host_array, host_dtype, python_int_dtype
@@ -181,7 +182,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) ->
 
 def _full(shape, fill_value, dtype, dev) -> Array:
     """:func:`full` once its keywords are checked (``zeros``, ``ones`` and ``empty`` check their own)."""
-    if isinstance(fill_value, (Array, list, tuple, range)) or (isinstance(fill_value, np.ndarray) and fill_value.ndim):
+    if isinstance(fill_value, (Array, np.ndarray, list, tuple, range)):  # a 0-d NumPy array too: NumPy's dtype
         return _full_of_array(as_shape(shape), fill_value, dtype, dev)
     if dtype is not None:
         d = dt.as_dtype(dtype)
@@ -351,9 +352,9 @@ def arange(*args: Any, start: Any = _NOT_GIVEN, stop: Any = _NOT_GIVEN, step: An
     if d.is_float:  # NumPy computes float ranges in float64: do the same on the host for identical values
         return asarray(np.arange(start, stop, step, dtype=np.float64).astype(d.np), device=device)
     # NumPy's rule for an integer dtype: the first two values are cast (truncated) to it and their difference
-    # is the step, so arange(-3, 3, 0.5, dtype=int) steps by 1 (12 values, as many as the float range has).
-    first = int(start)
-    step = int(start + step) - first
+    # is the step, so arange(-3, 3, 0.5, dtype=int) steps by 1 (12 values, as many as the float range has);
+    # either value outside the dtype's range is NumPy's OverflowError, not a wrapped start
+    first, step = first_and_step(start, step, n, d.np)
     i = iota((n,), 0, device)
     if any(abs(v) >= 1 << 31 for v in (first, step, first + n * step)):  # int32 would overflow
         i = i.astype(dt.int64)

@@ -44,14 +44,24 @@ def _refuse(name: str) -> TypeError:
                      f"the host silently); convert explicitly with np.asarray(a) to use NumPy's")
 
 
+def _out_error(outs: tuple) -> TypeError:
+    """The TypeError for an ``out=`` that is not one kdsl array. Its usual source is an in-place operator on
+    host data with a kdsl operand (``d -= kd_x`` with ``d`` a NumPy array: NumPy calls ``np.subtract(d, kd_x,
+    out=(d,))``), so it names both ways to write that: the target on the device, or the operand on the host."""
+    kinds = ", ".join(type(o).__module__.split(".")[0] + "." + type(o).__name__ for o in outs)
+    return TypeError(f"out= ({kinds}) must be one kdsl Array when NumPy dispatches to kdsl: kdsl never copies "
+                     "to the host silently, so `d -= x` or np.add(d, x, out=d) with d a NumPy array and x a "
+                     "kdsl array cannot write into d; make d a kdsl array first (d = kd.asarray(d)), or bring x "
+                     "to the host (d -= np.asarray(x))")
+
+
 def _with_out(result: Any, out: Any) -> Any:
     """NumPy's ``out=``: write ``result`` into the given kdsl array(s) and return them."""
     if out is None:
         return result
     outs = out if isinstance(out, tuple) else (out,)
     if len(outs) != 1 or not isinstance(outs[0], Array):
-        raise TypeError("out= must be one kdsl Array when NumPy dispatches to kdsl (a NumPy out would mean a "
-                        "silent copy to the host); convert explicitly with np.asarray(a) first")
+        raise _out_error(outs)
     outs[0][...] = result
     return outs[0]
 
@@ -104,8 +114,7 @@ def _kdsl_out(out: Any) -> Any:
     if all(o is None for o in outs):  # not ``==``: that compares arrays elementwise
         return None
     if len(outs) != 1 or not isinstance(outs[0], Array):
-        raise TypeError("out= must be one kdsl Array when NumPy dispatches to kdsl (a NumPy out would mean a "
-                        "silent copy to the host); convert explicitly with np.asarray(a) first")
+        raise _out_error(outs)
     return outs[0]
 
 

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.device import device as current_device
 from kdsl.dtype import promotion
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
@@ -209,13 +210,16 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Arra
     """
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right', not {side!r}")
-    x = as_array(a)
+    dev = a.device if isinstance(a, Array) else v.device if isinstance(v, Array) else current_device()
+    x = a if isinstance(a, Array) else _host_operand(a, dev)
     if x.ndim != 1:
         raise ValueError(f"searchsorted needs a 1-D array a, not one of shape {x.shape}")
     is_array = isinstance(v, Array)
-    vals = v if is_array else asarray(v, dtype=x.dtype if np.ndim(v) == 0 and _fits(v, x.dtype) else None)
+    vals = v if is_array else _host_operand(v, dev, x.dtype if np.ndim(v) == 0 and _fits(v, x.dtype) else None)
     common = dt.as_dtype(np.result_type(x.dtype.np, vals.dtype.np))
-    common = x.device.check(common)
+    if common.kind == "f" and not dev.supports(common):  # NumPy's float64 compare: float32 where there is none
+        common = dt.float32
+    common = dev.check(common)
     if common.kind == "c":  # no order
         raise promotion.complex_error("searchsorted", common)
     srcs = [ops.cast_node(x._node, common), ops.cast_node(vals._node, common)]
@@ -223,6 +227,15 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Arra
         srcs.append(_sorter(sorter, x.shape[0])._node)
     node = Node("search", tuple(srcs), index_dtype(x.device), vals.shape, side)
     return Array(node)
+
+
+def _host_operand(host: Any, device: Any, dtype: dt.DType | None = None) -> Array:
+    """Host data for searchsorted on ``device``: float64 NumPy data (arrays, ``np.float64``) as float32 where the
+    device has no float64 (MoltenVK), the nearest precision it holds (the upload raised TypeError there)."""
+    wide = isinstance(host, (np.ndarray, np.generic)) and host.dtype == np.float64
+    if dtype is None and wide and not device.supports(dt.float64):
+        dtype = dt.float32
+    return asarray(host, dtype=dtype, device=device)
 
 
 def _fits(value: Any, d: dt.DType) -> bool:

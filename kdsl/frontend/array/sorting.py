@@ -273,7 +273,7 @@ def _indices(indices: Any, n: int, axis: int, mode: str, device) -> Array:
     if isinstance(indices, Array):
         idx = indices
         if not (idx.dtype.is_int or idx.dtype is dt.bool_):
-            raise IndexError(f"arrays used as indices must be of integer type, not {idx.dtype.name}")
+            raise _cast_error(idx.dtype.np, idx.ndim)
         if idx.size and n == 0:
             raise IndexError("cannot do a non-empty take from an empty axes.")
         if mode == "raise" and idx.size:
@@ -285,12 +285,30 @@ def _indices(indices: Any, n: int, axis: int, mode: str, device) -> Array:
     if host.size == 0:  # NumPy accepts [] (float64) as no indices
         host = host.astype(np.int64)
     if host.dtype.kind not in "biu":
-        raise IndexError(f"arrays used as indices must be of integer type, not {host.dtype}")
+        host = _float_positions(indices, host)
     if host.size and n == 0:
         raise IndexError("cannot do a non-empty take from an empty axes.")
     if mode == "raise" and host.size:
         _check_range(int(host.min()), int(host.max()), n, axis)
     return asarray(host, dtype=index_dtype(device) if host.dtype.kind != "b" else dt.int32, device=device)
+
+
+def _cast_error(dtype: np.dtype, ndim: int) -> TypeError:
+    """NumPy's TypeError for take's indices in an array of floats (its same_kind cast to intp refuses them)."""
+    what = "scalar" if ndim == 0 else "array data"
+    return TypeError(f"Cannot cast {what} from dtype('{dtype}') to dtype('int64') according to the rule 'same_kind'")
+
+
+def _float_positions(indices: Any, host: np.ndarray) -> np.ndarray:
+    """take's positions given as Python floats (``a.take([1.7])``, ``take(a, 2.5)``): NumPy converts Python data
+    as ``int()`` does (toward zero; NaN and inf raise its errors); a NumPy array of floats it refuses."""
+    if isinstance(indices, np.ndarray) or host.dtype.kind != "f":
+        raise _cast_error(host.dtype, host.ndim)
+    if np.isnan(host).any():
+        raise ValueError("cannot convert float NaN to integer")
+    if np.isinf(host).any():
+        raise OverflowError("cannot convert float infinity to integer")
+    return np.trunc(host).astype(np.int64)
 
 
 def _check_range(lo: int, hi: int, n: int, axis: int) -> None:

@@ -57,3 +57,13 @@ def test_arange_length():
         kd.arange(0.0, np.inf)
     for args in [(10, 0, -3), (-7, 7, 3), (5,), (3, 3), (2**40, 2**40 + 5, 2), (-(2**40), -(2**40) - 7, -3)]:
         assert kd.arange(*args, dtype=kd.int64).tolist() == np.arange(*args).tolist()
+
+
+@pytest.mark.parametrize("args", [(np.uint16(0x7C00),), (np.uint8(3), np.uint8(250)), (np.int64(5),),
+                                  (np.int8(-3), np.int16(300), np.uint8(7))])
+def test_arange_numpy_integer_bounds(args):
+    """NumPy integer bounds give a shape of Python ints (a NumPy uint16 length broke indexing: -n wrapped)."""
+    a = kd.arange(*args)
+    assert all(type(n) is int for n in a.shape)
+    assert a.tolist() == np.arange(*args).tolist()
+    assert a[0].item() == np.arange(*args)[0]

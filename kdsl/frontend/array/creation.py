@@ -285,7 +285,8 @@ def _arange_length(start, stop, step) -> int:
             raise ValueError("Maximum allowed size exceeded")
         n = max(0, math.ceil(q))
     else:
-        n = max(0, -((start - stop) // step))  # ceil((stop - start) / step) exactly: Python ints of any size
+        # ceil((stop - start) / step) exactly, in Python ints (NumPy integer bounds would wrap and leak into shapes)
+        n = max(0, -((int(start) - int(stop)) // int(step)))
     if n > MAX_SIZE:  # arange(2**64): NumPy's length is an intp
         raise ValueError("Maximum allowed size exceeded")
     return n

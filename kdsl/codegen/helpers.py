@@ -278,6 +278,18 @@ SQUARE_MULTIPLY
     "kd_tof64_ul": _ROUNDED_TO_FLOAT.replace("<F>", "double").replace("<B>", "53").replace("<W>", "64"),
     "kd_tof32_l": _SIGNED_TO_FLOAT.replace("<F>", "float").replace("<W>", "32"),
     "kd_tof64_l": _SIGNED_TO_FLOAT.replace("<F>", "double").replace("<W>", "64"),
+    # A double -> the float a float16 conversion rounds correctly from (NumPy rounds float64 -> float16 once): the
+    # double rounded to float toward zero with the last bit set when inexact ("round to odd"). Rounding to nearest
+    # float first and then to half rounds twice: a double just above a half midpoint became the midpoint and went
+    # to even. float keeps 13 bits past half's, so the sticky last bit decides every tie as the double would.
+    "kd_halfodd_d": """float kd_halfodd_d(double x) {
+    float f = float(x);
+    double back = double(f);
+    if (isnan(x) || back == x) return f;
+    uint b = floatBitsToUint(f);
+    if (abs(back) > abs(x)) b -= 1u;  // f rounded away from zero: its neighbour toward zero truncates x
+    return uintBitsToFloat(b | 1u);
+}""",
     # A float value -> the bits of the nearest float16 (ties to even; NaN keeps its sign and the top of its
     # payload, as NumPy's conversion), by integer operations only: GPUs' conversions may quiet NaNs, drop
     # their sign and flush subnormals (NVIDIA's turned every half NaN into 0x7fff). Exact on every half value.

@@ -54,9 +54,10 @@ def test_out_of_bounds_raise_index_error(bad, on_device):
 
 def test_take_errors():
     x = kd.asarray(A)
-    with pytest.raises(IndexError, match="integer"):
-        kd.take(x, [0.5])
-    with pytest.raises(IndexError, match="integer"):
+    # NumPy 2.4 truncates Python floats to positions (np.take(A, [0.5]) is np.take(A, [0])) and refuses an
+    # array of floats with TypeError (its same_kind cast to intp)
+    np.testing.assert_array_equal(kd.take(x, [0.5]).numpy(), np.take(A, [0.5]))
+    with pytest.raises(TypeError, match="same_kind"):
         kd.take(x, kd.asarray([0.5]))
     with pytest.raises(IndexError, match="empty"):
         kd.take(kd.zeros((0, 3)), [0], axis=0)

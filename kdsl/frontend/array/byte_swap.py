@@ -31,7 +31,10 @@ def byteswap(a: Array, inplace: bool = False) -> Array:
     else:
         dense = a if a._node.op != "view" else a.copy()  # the bit-cast needs a contiguous last axis
         raw = dense.reshape(a.size).view(dt.uint8).reshape(a.size, a.dtype.itemsize)
-        swapped = flip(raw, axis=-1).reshape(a.size * a.dtype.itemsize).view(a.dtype).reshape(a.shape)
+        # the flipped bytes made dense before the bit-cast back: for one element (a 0-d array, z[0]) the
+        # reshape of the flip is a reversed view, which a bit-cast to a wider dtype cannot read
+        flipped = flip(raw, axis=-1).copy()
+        swapped = flipped.reshape(a.size * a.dtype.itemsize).view(a.dtype).reshape(a.shape)
     if inplace:
         a[...] = swapped
         return a

@@ -31,7 +31,7 @@ from kdsl.frontend.array.arange_integers import first_and_step
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation_keywords import check_like, check_order
 from kdsl.frontend.array.host_dtypes import host_array, host_dtype, python_int_dtype
-from kdsl.frontend.array.shape_arguments import as_shape, host_length
+from kdsl.frontend.array.shape_arguments import MAX_SIZE, as_shape, check_nbytes, host_length
 from kdsl.ir.graph import Node
 
 
@@ -182,8 +182,9 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) ->
 
 def _full(shape, fill_value, dtype, dev) -> Array:
     """:func:`full` once its keywords are checked (``zeros``, ``ones`` and ``empty`` check their own)."""
+    shape = as_shape(shape)
     if isinstance(fill_value, (Array, np.ndarray, list, tuple, range)):  # a 0-d NumPy array too: NumPy's dtype
-        return _full_of_array(as_shape(shape), fill_value, dtype, dev)
+        return _full_of_array(shape, fill_value, dtype, dev)
     if dtype is not None:
         d = dt.as_dtype(dtype)
     elif isinstance(fill_value, int) and not isinstance(fill_value, bool):
@@ -191,8 +192,9 @@ def _full(shape, fill_value, dtype, dev) -> Array:
     else:
         d = dt.scalar_dtype(fill_value)
     dev.check(d)
+    check_nbytes(shape, d.itemsize)
     node = ops.const_node(fill_value, d, dev)
-    return scalar_like.made_as_array(Array(mv.broadcast_node(node, as_shape(shape))))
+    return scalar_like.made_as_array(Array(mv.broadcast_node(node, shape)))
 
 
 def _full_of_array(shape: tuple[int, ...], fill_value: Any, dtype: Any, dev: Any) -> Array:
@@ -208,6 +210,7 @@ def _full_of_array(shape: tuple[int, ...], fill_value: Any, dtype: Any, dev: Any
         target = None
     if target != shape:
         raise ValueError(f"could not broadcast input array from shape {fill.shape} into shape {shape}")
+    check_nbytes(shape, fill.dtype.itemsize)
     return scalar_like.made_as_array(Array(mv.broadcast_node(fill._n, shape)))
 
 
@@ -281,8 +284,13 @@ def _arange_length(start, stop, step) -> int:
             raise ValueError("arange: cannot compute length")
         if math.isinf(q):
             raise ValueError("Maximum allowed size exceeded")
-        return max(0, math.ceil(q))
-    return max(0, math.ceil((stop - start) / step))
+        n = max(0, math.ceil(q))
+    else:
+        # ceil((stop - start) / step) exactly, in Python ints (NumPy integer bounds would wrap and leak into shapes)
+        n = max(0, -((int(start) - int(stop)) // int(step)))
+    if n > MAX_SIZE:  # arange(2**64): NumPy's length is an intp
+        raise ValueError("Maximum allowed size exceeded")
+    return n
 
 
 def _arange_typed_dtype(bounds: tuple) -> dt.DType | None:

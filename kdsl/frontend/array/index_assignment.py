@@ -16,7 +16,6 @@ from kdsl.errors import shape_text
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.scatter import checked_indices
 from kdsl.frontend.array.scatter_sorted import at, runs_of
 from kdsl.frontend.array.shape_ops import broadcast_values_to
@@ -106,15 +105,11 @@ def write_rows(rows: Array, idx: Array, v: Array) -> Array:
 
 
 def _assigned(value: Any, a: Array, shape: tuple[int, ...]) -> Array:
-    """``value`` cast to ``a``'s dtype (as assignment casts) and broadcast to ``shape``."""
-    if isinstance(value, str):
-        raise ValueError(f"could not convert string {value!r} to {a.dtype.name}; assign numbers")
-    if isinstance(value, (bool, int, float)):
-        v = Array(ops.const_node(value, a.dtype, a.device))
-    else:
-        v = value if isinstance(value, Array) else asarray(value, dtype=a.dtype, device=a.device)
-        v = v.astype(a.dtype)
-    return broadcast_values(v, shape)
+    """``value`` cast to ``a``'s dtype (as assignment casts: the checks of a basic ``a[...] = value``, so
+    ``a[[1, 2]] = nan`` into ints raises as NumPy's) and broadcast to ``shape``."""
+    from kdsl.frontend.array.indexing import checked_value  # cycle: indexing dispatches to this module
+
+    return broadcast_values(checked_value(value, a), shape)
 
 
 def broadcast_values(v: Array, shape: tuple[int, ...]) -> Array:

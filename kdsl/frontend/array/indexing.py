@@ -27,6 +27,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.dtype import promotion
 from kdsl.frontend.array import (
+    complex_math,
     ellipsis_mask,
     index_assignment,
     inner_index,
@@ -347,9 +348,15 @@ def checked_value(value, a: Array) -> Array:
     dev = a.device
     if isinstance(value, str):  # NumPy parses strings and fails on 'a'; kdsl takes numbers only
         raise ValueError(f"could not convert string {value!r} to {a.dtype.name}; assign numbers")
-    if isinstance(value, (bool, int, float)):
+    # np.float64 / np.complex128 subclass float / complex, but NumPy stores NumPy scalars by their own rules: a
+    # float scalar into a signed int array is checked as a Python float, into an unsigned one cast unsafely (a
+    # uint8 a[...] = np.float64(300.5) stores 44, as astype); both then take the typed path below
+    python = not isinstance(value, np.generic)
+    if not python and isinstance(value, np.floating) and a.dtype.kind == "i":
+        _checked_scalar(float(value), a)
+    if python and isinstance(value, (bool, int, float)):
         return Array(ops.const_node(_checked_scalar(value, a), a.dtype, dev))
-    if isinstance(value, complex):  # NumPy: TypeError storing a Python complex into a real array
+    if python and isinstance(value, complex):  # NumPy: TypeError storing a Python complex into a real array
         if a.dtype.kind != "c":
             raise TypeError(f"cannot store the complex number {value!r} in a {a.dtype.name} array; store its real "
                             "part (value.real) or make the array complex")
@@ -357,6 +364,7 @@ def checked_value(value, a: Array) -> Array:
     if isinstance(value, (list, tuple)):  # Python data converts straight to a's dtype (NumPy refuses 2**40)
         value = asarray(value, dtype=a.dtype, device=dev)
     v = ops.as_operand(value, dev)
+    complex_math.warn_discarded_imag(v.dtype, a.dtype)  # a real a[...] = complex values: NumPy's ComplexWarning
     return Array(ops.cast_node(v._node, a.dtype))
 
 
@@ -377,8 +385,8 @@ def _checked_scalar(value, a: Array):
             raise ValueError(f"cannot convert float NaN to integer (storing into a {a.dtype.name} array)")
         if math.isinf(value):
             raise OverflowError(f"cannot convert float infinity to integer (storing into a {a.dtype.name} array)")
-        if not promotion.can_hold(a.dtype, int(value)):
-            raise OverflowError(f"float {value!r} out of bounds for {a.dtype.name}")
+        if not promotion.can_hold(a.dtype, int(value)):  # NumPy converts to a Python int, then checks it
+            raise OverflowError(f"Python integer {int(value)} out of bounds for {a.dtype.name}")
     return value
 
 

@@ -4,9 +4,11 @@ genfromtxt frombuffer fromiter fromstring fromfile`` (and ``Array.tofile``).
 Files live on the host, so each of these is an explicit transfer: saving downloads the array (``a.numpy()``)
 and NumPy writes the file, in NumPy's formats byte for byte; loading lets NumPy parse the file and uploads the
 result as a kdsl array. ``kd.load`` of an ``.npz`` gives a lazy mapping that reads (and uploads) an array only
-when it is indexed, like NumPy's ``NpzFile``. Dtype arguments follow NumPy (``dtype=float`` is float64, as in
-``np.loadtxt``); kdsl dtypes are accepted too. kdsl arrays hold numbers and booleans: files holding strings,
-objects or structured records raise ``TypeError`` (read those with NumPy).
+when it is indexed, like NumPy's ``NpzFile``. Dtype arguments of the readers follow NumPy (``dtype=float`` is
+float64, as in ``np.loadtxt``: it names what the file holds); kdsl dtypes are accepted too. ``fromiter`` builds
+values as ``kd.array`` does, so Python's ``float``/``int``/``complex`` there are kdsl's defaults (float32...).
+kdsl arrays hold numbers and booleans: files holding strings, objects or structured records raise ``TypeError``
+(read those with NumPy).
 
 Example:
     >>> import io, kdsl as kd
@@ -231,13 +233,18 @@ def frombuffer(buffer: Any, dtype: Any = float, count: int = -1, offset: int = 0
 
 def fromiter(iter: Iterable[Any], dtype: Any, count: int = -1, *, like: Any = None) -> Array:  # noqa: A002
     """A 1-d array from an iterable (NumPy's ``np.fromiter``; the values are gathered on the host, then
-    uploaded).
+    uploaded). Python's ``float``, ``int`` and ``complex`` mean kdsl's default dtypes, as in
+    ``kd.array(list(iter), dtype=float)`` (float32; NumPy: float64); NumPy dtypes and names keep their meaning.
 
     >>> import kdsl as kd
     >>> kd.fromiter((i * i for i in range(4)), dtype=kd.int32).tolist()
     [0, 1, 4, 9]
+    >>> kd.fromiter(iter([0.5, 1.5]), float).dtype
+    kdsl.float32
     """
     _no_like(like, "fromiter")
+    if dtype in (float, int, complex):  # Python's types: kdsl's defaults, as kd.array and kd.dtype give them
+        dtype = dt.as_dtype(dtype)
     return _upload(np.fromiter(iter, _numpy_dtype(dtype), count), "fromiter")
 
 

@@ -18,6 +18,7 @@ Example:
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -93,7 +94,9 @@ def lexsort(keys: Any, axis: int = -1) -> Array:
         [2, 1, 0]
     """
     ks = _keys(keys)
-    if ks[0].ndim == 0:  # NumPy: 0-d keys have one order
+    if ks[0].ndim == 0:  # NumPy: 0-d keys have one order; its axis must still be -1 or 0
+        if operator.index(axis) not in (-1, 0):
+            raise np.exceptions.AxisError(operator.index(axis), 0)
         return zeros((), dtype=dt.int64 if ks[0].device.supports(dt.int64) else dt.int32, device=ks[0].device)
     ax = mv.normalize_axis(axis, ks[0].ndim)
     return _lex_order(ks, ax)

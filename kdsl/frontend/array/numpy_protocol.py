@@ -12,6 +12,7 @@ Example:
 
 from __future__ import annotations
 
+import inspect
 import sys
 from types import ModuleType
 from typing import Any
@@ -88,9 +89,10 @@ def array_ufunc(ufunc: np.ufunc, method: str, inputs: tuple, kwargs: dict) -> An
         rules = {k: kwargs.pop(k) for k in _RULE_KEYWORDS if k in kwargs}
         if kwargs:
             raise TypeError(f"np.{name} on kdsl arrays does not take {sorted(kwargs)}")
-        if where is not True or rules:
-            # a kdsl ufunc: where= keeps out's values (kd.add(x, y, out=o, where=m)); casting= rules out's cast
-            # (np.clip(a, 0, 1.5, out=int_out, casting='unsafe')), so out goes to kdsl's function itself
+        if where is not True or rules or out_given:
+            # a kdsl ufunc: where= keeps out's values (kd.add(x, y, out=o, where=m)); casting= (same_kind by
+            # default) rules out's cast (np.clip(a, 0, 1.5, out=int_out) raises, as NumPy's), so out goes to
+            # kdsl's function itself
             keywords = {"where": where} if where is not True else {}
             return fn(*inputs, dtype=dtype, **keywords, **rules, **core,
                       **({"out": _kdsl_out(out)} if out_given else {}))
@@ -146,6 +148,14 @@ def array_function(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
     if name in _LAYOUT_ONLY:
         kwargs.pop("order", None)
         kwargs.pop("subok", None)
-    if out is not None and "casting" in kwargs:  # casting= rules the cast into out: kdsl's function checks it
+    if out is not None and _takes_out(fn):  # kdsl's function applies NumPy's casting rule and shape checks to out
         return fn(*args, out=_kdsl_out(out), **kwargs)
     return _with_out(fn(*args, **kwargs), out)
+
+
+def _takes_out(fn: Any) -> bool:
+    """Whether kdsl's function ``fn`` has an ``out`` parameter of its own."""
+    try:
+        return "out" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):  # no signature to read: out= is written in afterwards
+        return False

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.printing_edges import edge_host
 
 # kdsl's options start as NumPy's defaults (a fresh NumPy's, not whatever the program set before import).
 with np.printoptions():
@@ -35,15 +36,28 @@ with np.printoptions():
     _options: dict[str, Any] = dict(np.get_printoptions())
 
 
-def _host(a: Any) -> np.ndarray:
-    return a.numpy() if isinstance(a, Array) else np.asarray(a)
+def _host(a: Any, threshold: int | None = None, edgeitems: int | None = None) -> tuple[np.ndarray, int]:
+    """The host values to format and the threshold to format them with (``None``: kdsl's option): a kdsl
+    array that prints summarised downloads only its edges (printing_edges.py)."""
+    threshold = _options["threshold"] if threshold is None else threshold
+    edgeitems = _options["edgeitems"] if edgeitems is None else edgeitems
+    if not isinstance(a, Array):
+        return np.asarray(a), threshold
+    if not (_is_count(threshold) and _is_count(edgeitems)):  # NumPy's formatter raises its own error for these
+        return a.numpy(), threshold
+    return edge_host(a, int(threshold), int(edgeitems))
+
+
+def _is_count(value: Any) -> bool:
+    """Whether a threshold/edgeitems value is a number NumPy's formatter accepts (not NaN, not a string)."""
+    return isinstance(value, (int, float, np.integer, np.floating)) and bool(value >= 0)  # False for NaN
 
 
 @contextlib.contextmanager
-def _numpy_options() -> Iterator[None]:
-    """NumPy's formatter with kdsl's options (restored afterwards; NumPy's are context-local)."""
+def _numpy_options(**changes: Any) -> Iterator[None]:
+    """NumPy's formatter with kdsl's options and ``changes`` (restored afterwards; NumPy's are context-local)."""
     opts = {k: v for k, v in _options.items() if k != "override_repr"}
-    with np.printoptions(**opts):
+    with np.printoptions(**{**opts, **changes}):
         yield
 
 
@@ -116,10 +130,11 @@ def array2string(a: Any, max_line_width: int | None = None, precision: int | Non
     >>> kd.array2string(kd.asarray([1, 2, 3]), separator=",")
     '[1,2,3]'
     """
+    host, threshold = _host(a, threshold, edgeitems)
     with _numpy_options():
         keywords: dict[str, Any] = {"formatter": formatter, "threshold": threshold, "edgeitems": edgeitems,
                                     "sign": sign, "floatmode": floatmode, "suffix": suffix, "legacy": legacy}
-        return np.array2string(_host(a), max_line_width, precision, suppress_small, separator, prefix, **keywords)
+        return np.array2string(host, max_line_width, precision, suppress_small, separator, prefix, **keywords)
 
 
 def array_repr(arr: Any, max_line_width: int | None = None, precision: int | None = None,
@@ -134,22 +149,22 @@ def array_repr(arr: Any, max_line_width: int | None = None, precision: int | Non
     if not isinstance(arr, Array):
         with _numpy_options():
             return np.array_repr(np.asarray(arr), max_line_width, precision, suppress_small)
-    host = arr.numpy()
+    host, threshold = _host(arr)
     prefix = "kd.array("
     width = _options["linewidth"] if max_line_width is None else max_line_width
-    with _numpy_options():
+    with _numpy_options(threshold=threshold):
         body = np.array2string(host, max_line_width, precision, suppress_small, ", ", prefix, suffix=")")
-    return _with_extras(prefix + body + ",", _repr_extras(host, arr.dtype.name), width, len(prefix))
+    return _with_extras(prefix + body + ",", _repr_extras(arr), width, len(prefix))
 
 
-def _repr_extras(host: np.ndarray, dtype_name: str) -> list[str]:
+def _repr_extras(arr: Array) -> list[str]:
     """What a repr adds after the values, as NumPy's: the shape where the values do not show it (an empty array
     other than 1-d, or a summarised one), then the dtype (kdsl names it always)."""
     extras = []
-    summarised = _options["legacy"] is False and host.size > _options["threshold"]
-    if (host.size == 0 and host.shape != (0,)) or summarised:
-        extras.append(f"shape={host.shape}")
-    extras.append(f"dtype={dtype_name}")
+    summarised = _options["legacy"] is False and arr.size > _options["threshold"]
+    if (arr.size == 0 and arr.shape != (0,)) or summarised:
+        extras.append(f"shape={arr.shape}")
+    extras.append(f"dtype={arr.dtype.name}")
     return extras
 
 
@@ -170,8 +185,9 @@ def array_str(a: Any, max_line_width: int | None = None, precision: int | None =
     >>> kd.array_str(kd.asarray([1.0, 1e-9]), suppress_small=True)
     '[1. 0.]'
     """
-    with _numpy_options():
-        return np.array_str(_host(a), max_line_width, precision, suppress_small)
+    host, threshold = _host(a)
+    with _numpy_options(threshold=threshold):
+        return np.array_str(host, max_line_width, precision, suppress_small)
 
 
 def array_repr_of(a: Array) -> str:

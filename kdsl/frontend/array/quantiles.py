@@ -158,6 +158,9 @@ def _quantiles(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, d: dt.DType)
     n = lines.shape[-1]
     if n == 0:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    if qs.size == 0:  # no quantiles (percentile(a, [])): an empty result of q's shape, then the kept axes
+        result = broadcast_values_to(Array(ops.const_node(0, d, x.device)), qs.shape + lines.shape[:-1])
+        return keep_reduced_dims(result, x.shape, axes, qs.shape) if keepdims else result
     s = sort_node(lines, lines.ndim - 1, False, "values").astype(d)
     picks = []
     for qv in qs.reshape(-1).tolist():

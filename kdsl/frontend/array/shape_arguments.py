@@ -19,10 +19,13 @@ from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.movement import length_index
 
+# NumPy's sizes are C ``npy_intp``s: no length, element count or byte count may pass this
+MAX_SIZE = int(np.iinfo(np.intp).max)
+
 
 def as_shape(shape) -> tuple[int, ...]:
     """A shape argument as a tuple of ints (ints only, as NumPy: ``zeros(1.5)`` and ``zeros("3")`` are errors)."""
-    if shape.__class__ is int and shape >= 0:  # ``zeros(n)``: no conversions to make
+    if shape.__class__ is int and 0 <= shape <= MAX_SIZE:  # ``zeros(n)``: no conversions to make
         return (shape,)
     try:
         shape = int_tuple(shape)  # (a 0-d integer array is one length, as NumPy's scalars are)
@@ -30,7 +33,21 @@ def as_shape(shape) -> tuple[int, ...]:
         raise TypeError(f"shape must be an int or a tuple of ints, got {shape!r}") from None
     if any(n < 0 for n in shape):
         raise ValueError(f"negative dimensions are not allowed: {shape}")
+    if any(n > MAX_SIZE for n in shape):
+        raise ValueError("Maximum allowed dimension exceeded")
     return shape
+
+
+def check_nbytes(shape: tuple[int, ...], itemsize: int) -> None:
+    """NumPy's ValueError for an array whose byte count passes ``MAX_SIZE`` (``zeros([975] * 7, int8)``): kdsl
+    makes such constants lazily, so without this the error came from some later kernel, or never. As NumPy's
+    check, the lengths other than 0 count: ``zeros((2**62, 0, 2**62))`` is too big there too."""
+    total = itemsize
+    for n in shape:
+        total *= n or 1
+        if total > MAX_SIZE:
+            raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+                             "possible size.")
 
 
 

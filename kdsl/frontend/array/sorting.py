@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.device import device as current_device
 from kdsl.dtype import promotion
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
@@ -209,13 +210,16 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Arra
     """
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right', not {side!r}")
-    x = as_array(a)
+    dev = a.device if isinstance(a, Array) else v.device if isinstance(v, Array) else current_device()
+    x = a if isinstance(a, Array) else _host_operand(a, dev)
     if x.ndim != 1:
         raise ValueError(f"searchsorted needs a 1-D array a, not one of shape {x.shape}")
     is_array = isinstance(v, Array)
-    vals = v if is_array else asarray(v, dtype=x.dtype if np.ndim(v) == 0 and _fits(v, x.dtype) else None)
+    vals = v if is_array else _host_operand(v, dev, x.dtype if np.ndim(v) == 0 and _fits(v, x.dtype) else None)
     common = dt.as_dtype(np.result_type(x.dtype.np, vals.dtype.np))
-    common = x.device.check(common)
+    if common.kind == "f" and not dev.supports(common):  # NumPy's float64 compare: float32 where there is none
+        common = dt.float32
+    common = dev.check(common)
     if common.kind == "c":  # no order
         raise promotion.complex_error("searchsorted", common)
     srcs = [ops.cast_node(x._node, common), ops.cast_node(vals._node, common)]
@@ -223,6 +227,15 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Arra
         srcs.append(_sorter(sorter, x.shape[0])._node)
     node = Node("search", tuple(srcs), index_dtype(x.device), vals.shape, side)
     return Array(node)
+
+
+def _host_operand(host: Any, device: Any, dtype: dt.DType | None = None) -> Array:
+    """Host data for searchsorted on ``device``: float64 NumPy data (arrays, ``np.float64``) as float32 where the
+    device has no float64 (MoltenVK), the nearest precision it holds (the upload raised TypeError there)."""
+    wide = isinstance(host, (np.ndarray, np.generic)) and host.dtype == np.float64
+    if dtype is None and wide and not device.supports(dt.float64):
+        dtype = dt.float32
+    return asarray(host, dtype=dtype, device=device)
 
 
 def _fits(value: Any, d: dt.DType) -> bool:
@@ -260,7 +273,7 @@ def _indices(indices: Any, n: int, axis: int, mode: str, device) -> Array:
     if isinstance(indices, Array):
         idx = indices
         if not (idx.dtype.is_int or idx.dtype is dt.bool_):
-            raise IndexError(f"arrays used as indices must be of integer type, not {idx.dtype.name}")
+            raise _cast_error(idx.dtype.np, idx.ndim)
         if idx.size and n == 0:
             raise IndexError("cannot do a non-empty take from an empty axes.")
         if mode == "raise" and idx.size:
@@ -272,12 +285,30 @@ def _indices(indices: Any, n: int, axis: int, mode: str, device) -> Array:
     if host.size == 0:  # NumPy accepts [] (float64) as no indices
         host = host.astype(np.int64)
     if host.dtype.kind not in "biu":
-        raise IndexError(f"arrays used as indices must be of integer type, not {host.dtype}")
+        host = _float_positions(indices, host)
     if host.size and n == 0:
         raise IndexError("cannot do a non-empty take from an empty axes.")
     if mode == "raise" and host.size:
         _check_range(int(host.min()), int(host.max()), n, axis)
     return asarray(host, dtype=index_dtype(device) if host.dtype.kind != "b" else dt.int32, device=device)
+
+
+def _cast_error(dtype: np.dtype, ndim: int) -> TypeError:
+    """NumPy's TypeError for take's indices in an array of floats (its same_kind cast to intp refuses them)."""
+    what = "scalar" if ndim == 0 else "array data"
+    return TypeError(f"Cannot cast {what} from dtype('{dtype}') to dtype('int64') according to the rule 'same_kind'")
+
+
+def _float_positions(indices: Any, host: np.ndarray) -> np.ndarray:
+    """take's positions given as Python floats (``a.take([1.7])``, ``take(a, 2.5)``): NumPy converts Python data
+    as ``int()`` does (toward zero; NaN and inf raise its errors); a NumPy array of floats it refuses."""
+    if isinstance(indices, np.ndarray) or host.dtype.kind != "f":
+        raise _cast_error(host.dtype, host.ndim)
+    if np.isnan(host).any():
+        raise ValueError("cannot convert float NaN to integer")
+    if np.isinf(host).any():
+        raise OverflowError("cannot convert float infinity to integer")
+    return np.trunc(host).astype(np.int64)
 
 
 def _check_range(lo: int, hi: int, n: int, axis: int) -> None:

@@ -38,6 +38,10 @@ def layout(a: Array) -> View | None:
         return _replayed(a) if a._read is not None and a._parent is not None else None
     if node.op in ("view", "buffer") and node.arg is not None:  # a realised view keeps its View
         return node.arg
+    if a._read is not None and a._parent is not None:
+        # a view whose node holds its values itself (a write into it, ``v += 1``, or its realisation before a
+        # pending write reached its base): its links still rebuild it from its owner, so they tell its layout
+        return _replayed(a)
     return None
 
 

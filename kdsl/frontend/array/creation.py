@@ -131,8 +131,10 @@ def _joined(x, dtype: dt.DType | None, dev) -> Array:
     kdsl's default dtype of its kind (NumPy's ``np.array`` counts it as int64/float64, not weak)."""
     from kdsl.frontend.array.shape_ops import stack  # cycle: that module builds on this one
 
+    # host items are converted in the dtype asked, so its checks apply to them as np.array's do (300 into int8:
+    # OverflowError, NaN into an integer: ValueError), not cast from kdsl's default dtype afterwards
     items = [v if isinstance(v, Array) else _joined(v, dtype, dev) if isinstance(v, (list, tuple)) and
-             _holds_array(v) else v if isinstance(v, (bool, int, float, complex)) else asarray(v, device=dev)
+             _holds_array(v) else v if isinstance(v, (bool, int, float, complex)) else asarray(v, dtype, device=dev)
              for v in x]
     # np.array's discovery: a fold in the items' order (not result_type's order-free promotion)
     d = dtype if dtype is not None else promotion.promote_in_order(

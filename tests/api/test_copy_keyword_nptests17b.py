@@ -133,3 +133,11 @@ def test_require_copies_a_read_only_array_for_w():
         got, want = kd.require(a, requirements=req), np.require(host, requirements=req)
         assert (got is a) == (want is host), req
         assert got.flags.writeable == want.flags.writeable, req
+
+
+@pytest.mark.parametrize("mode", list(np._CopyMode))
+@pytest.mark.parametrize("dtype", [np.float32, np.int8])
+def test_astype_refuses_copy_mode(mode, dtype):
+    for x in (np.arange(3.0), kd.arange(3.0)):
+        with pytest.raises(ValueError, match="_CopyMode enum is not allowed"):
+            x.astype(dtype, copy=mode)

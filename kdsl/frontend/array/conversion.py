@@ -123,6 +123,8 @@ pass casting='unsafe' to allow it
     """
     if order not in ("C", "F", "A", "K"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    if isinstance(copy, np._CopyMode):  # noqa: SLF001 - NumPy's astype takes a bool only
+        raise ValueError("_CopyMode enum is not allowed for astype function. Use true/false instead.")
     d = dt.as_dtype(dtype)
     if casting == "same_value":
         return _cast_same_value(x, d, copy)

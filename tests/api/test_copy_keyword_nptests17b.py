@@ -141,3 +141,16 @@ def test_astype_refuses_copy_mode(mode, dtype):
     for x in (np.arange(3.0), kd.arange(3.0)):
         with pytest.raises(ValueError, match="_CopyMode enum is not allowed"):
             x.astype(dtype, copy=mode)
+
+
+@pytest.mark.parametrize("dtype", [None, np.float64, np.int8])
+def test_numpy_copy_false_of_a_kdsl_array_raises(dtype):
+    a = kd.asarray(np.arange(4, dtype=np.float32))[::2]
+    for make in (np.asarray, np.array):
+        with pytest.raises(ValueError, match="Unable to avoid copy"):
+            make(a, dtype=dtype, copy=False)
+        for copy in (None, True):  # a host copy the caller owns: writing to it leaves the kdsl array alone
+            host = make(a, dtype=dtype, copy=copy)
+            np.testing.assert_array_equal(host, np.arange(4, dtype=np.float32)[::2].astype(dtype))
+            host[...] = 7
+            assert a.tolist() == [0.0, 2.0]

@@ -146,6 +146,9 @@ def test_astype_refuses_copy_mode(mode, dtype):
 @pytest.mark.parametrize("dtype", [None, np.float64, np.int8])
 def test_numpy_copy_false_of_a_kdsl_array_raises(dtype):
     a = kd.asarray(np.arange(4, dtype=np.float32))[::2]
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        np.asarray(kd.ma.array(a, mask=[True, False]), dtype=dtype, copy=False)
+    np.testing.assert_array_equal(np.asarray(kd.ma.array(a, mask=[True, False]), dtype=dtype), [0, 2])
     for make in (np.asarray, np.array):
         with pytest.raises(ValueError, match="Unable to avoid copy"):
             make(a, dtype=dtype, copy=False)

@@ -57,3 +57,27 @@ def test_layout_of_the_base_after_a_write_through_a_view():
     assert a.strides == host.strides
     np.testing.assert_array_equal(a.ravel("K").numpy(), host.ravel("K"))
     np.testing.assert_array_equal(t.reshape(-1, order="A").numpy(), ht.reshape(-1, order="A"))
+
+
+@pytest.mark.parametrize("view", sorted(VIEWS))
+@pytest.mark.parametrize("write", sorted(WRITES))
+@pytest.mark.parametrize("realise", [False, True])
+def test_reshape_after_a_write_shares_as_numpys(view, write, realise):
+    """A reshape of a written view is a view of it exactly where NumPy's is: writes into the reshape reach the
+    base for a row or a C-ordered slice, and stay in a copy for a written transpose."""
+    host = np.arange(12).reshape(2, 6).astype(np.float32)
+    a = kd.asarray(host.copy())
+    hv, kv = VIEWS[view](host), VIEWS[view](a)
+    WRITES[write](hv)
+    WRITES[write](kv)
+    if realise:
+        kv.realize()
+    for m, v in ((np, hv), (kd, kv)):
+        flat = v.reshape(-1)
+        if flat.size:
+            flat[-1] = -5
+        ravelled = m.ravel(v)
+        if ravelled.size:
+            ravelled[0] = -9
+    np.testing.assert_array_equal(a.numpy(), host)
+    np.testing.assert_array_equal(kv.numpy(), hv)

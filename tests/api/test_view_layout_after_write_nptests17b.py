@@ -81,3 +81,25 @@ def test_reshape_after_a_write_shares_as_numpys(view, write, realise):
             ravelled[0] = -9
     np.testing.assert_array_equal(a.numpy(), host)
     np.testing.assert_array_equal(kv.numpy(), hv)
+
+
+@pytest.mark.parametrize("view", sorted(VIEWS))
+@pytest.mark.parametrize("written", [False, True])
+def test_view_dtype_of_other_itemsize_checks_numpys_last_axis(view, written):
+    """``v.view(int16)`` of an int32 view needs a contiguous last axis in NumPy's layout, also after a write
+    into the view and for views of a lazy constant."""
+    host = np.arange(12, dtype=np.int32).reshape(2, 6)
+    for make in (lambda: kd.asarray(host.copy()), lambda: kd.zeros((2, 6), dtype=kd.int32)):
+        h = host.copy() if make().numpy().any() else np.zeros((2, 6), np.int32)
+        k = make()
+        hv, kv = VIEWS[view](h), VIEWS[view](k)
+        if written:
+            hv[...] = 3
+            kv[...] = 3
+        try:
+            want = hv.view(np.int16)
+        except ValueError:
+            with pytest.raises(ValueError, match="last axis must be contiguous"):
+                kv.view(np.int16)
+            continue
+        np.testing.assert_array_equal(kv.view(np.int16).numpy(), want)

@@ -52,7 +52,10 @@ def _replayed(a: Array) -> View | None:
 
     chain = [a]
     while chain[-1]._read is not None and chain[-1]._parent is not None:
-        chain.append(chain[-1]._parent[0])
+        base = chain[-1]._parent[0]
+        if base is None:  # a bit-cast view, whose base its write-back holds weakly: no owner to replay from
+            return None
+        chain.append(base)
     owner = chain[-1]
     fixed = getattr(owner, "_broadcast_layout", None)  # a broadcast: replay over the data it broadcasts
     if fixed is None and layout(owner) is not None:  # a view without links back (a copy's reshape): C order

@@ -103,3 +103,18 @@ def test_view_dtype_of_other_itemsize_checks_numpys_last_axis(view, written):
                 kv.view(np.int16)
             continue
         np.testing.assert_array_equal(kv.view(np.int16).numpy(), want)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.float32])
+def test_flags_and_strides_of_bit_cast_views(dtype):
+    host = np.arange(6, dtype=np.float32).reshape(2, 3)
+    a = kd.asarray(host.copy())
+    for hv, kv in ((host.view(dtype), a.view(dtype)), (host.T.view(dtype), a.T.view(dtype))):
+        # a bit-cast view's base is held weakly: its layout must not be replayed through it (it raised)
+        assert kv.flags.c_contiguous in (True, False) and len(kv.strides) == 2
+        if hv.flags.c_contiguous:
+            assert (kv.flags.c_contiguous, kv.strides) == (True, hv.strides)
+        kv[0, 0] = 1
+        hv[0, 0] = 1
+        np.testing.assert_array_equal(kv.numpy(), hv)
+    np.testing.assert_array_equal(a.numpy(), host)

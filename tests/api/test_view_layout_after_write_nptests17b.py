@@ -105,9 +105,11 @@ def test_view_dtype_of_other_itemsize_checks_numpys_last_axis(view, written):
         np.testing.assert_array_equal(kv.view(np.int16).numpy(), want)
 
 
-@pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.float32])
-def test_flags_and_strides_of_bit_cast_views(dtype):
-    host = np.arange(6, dtype=np.float32).reshape(2, 3)
+@pytest.mark.parametrize(("source", "dtype"), [(np.float32, np.int32), (np.float32, np.uint32),
+                                               (np.float32, np.float32), (np.float64, np.int64),
+                                               (np.int16, np.float16), (np.uint8, np.int8)])
+def test_flags_and_strides_of_bit_cast_views(source, dtype):
+    host = np.arange(6).astype(source).reshape(2, 3)
     a = kd.asarray(host.copy())
     for hv, kv in ((host.view(dtype), a.view(dtype)), (host.T.view(dtype), a.T.view(dtype))):
         # a bit-cast view's base is held weakly: its layout must not be replayed through it (it raised)

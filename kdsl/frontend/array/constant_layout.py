@@ -63,9 +63,12 @@ def _replayed(a: Array) -> View | None:
     size = owner.size if fixed is None else _extent(fixed)
     index = Node("iota", (), dt.int32, (size,), 0, device=owner.device)
     x = Array(mv.reshape_node(index, owner.shape) if fixed is None else mv.view_node(index, fixed))
-    for link in reversed(chain[:-1]):
-        assert link._read is not None
-        x = link._read[1](x)
+    try:
+        for link in reversed(chain[:-1]):
+            assert link._read is not None
+            x = link._read[1](x)
+    except (ValueError, TypeError, IndexError):  # a link the int32 index cannot take (a bit-cast to another
+        return None  # itemsize): its node is no view of the owner's elements, as if replayed
     node = x._raw
     if node.op == "view" and node.srcs and node.srcs[0] is index:
         return node.arg

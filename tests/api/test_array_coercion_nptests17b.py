@@ -92,3 +92,12 @@ def test_discovered_and_requested_dtypes(dtype):
             want = _outcome(lambda: np.array(data, dtype=dtype))  # noqa: B023 - called at once
             got = _outcome(lambda: kd.array(_kd(data), dtype=dtype))  # noqa: B023
         assert got == want, data
+
+
+@pytest.mark.parametrize("make", [lambda: (i * 0.5 for i in range(4)), lambda: iter([1, 2, 3]), lambda: map(int, "123")])
+def test_iterators_name_fromiter(make):
+    assert np.array(make()).dtype == object  # NumPy: one object, a 0-d object array (kdsl has no object dtype)
+    for convert in (kd.asarray, kd.array):
+        with pytest.raises(TypeError, match=r"kd\.fromiter"):
+            convert(make())
+    np.testing.assert_array_equal(kd.fromiter(make(), dtype=kd.float64).numpy(), np.fromiter(make(), np.float64))

@@ -30,7 +30,7 @@ from kdsl.frontend.array import ops, scalar_like
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.copy_keyword import NEEDS_COPY, copy_mode, with_layout
 from kdsl.frontend.array.creation_keywords import check_like, check_order
-from kdsl.frontend.array.host_dtypes import host_array, host_dtype, python_int_dtype
+from kdsl.frontend.array.host_dtypes import host_array, host_dtype, python_int_dtype, unsupported_data
 from kdsl.frontend.array.shape_arguments import as_shape, host_length
 from kdsl.ir.graph import Node
 
@@ -68,7 +68,7 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> 
     arr = host_array(x, want)
     d = want if want is not None else host_dtype(x, arr)
     if arr.dtype.kind not in "biufc":
-        raise TypeError(f"cannot make a kdsl array from data of dtype {arr.dtype}; use numbers or booleans")
+        raise unsupported_data(x, arr)
     if arr.dtype.kind == "f" and d.is_int and want is None:  # Python ints NumPy held as floats: convert exactly
         arr = np.asarray(x, dtype=d.np)
     dev.check(d)

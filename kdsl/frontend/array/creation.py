@@ -38,7 +38,8 @@ from kdsl.ir.graph import Node
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> Array:
     """An Array from an Array, NumPy array, nested lists or a scalar (copied to the device once).
     ``copy=True`` always gives a new array; ``copy=False`` refuses (ValueError) whatever needs a copy: host
-    data, a dtype change, another device (the array API standard's rule).
+    data, a dtype change, another device (the array API standard's rule), an ``order='C'``/``'F'`` the
+    array's ``flags`` lack (NumPy's rule: ``asarray(a.T, order='C')`` is a copy; ``copy_keyword.py``).
 
     >>> import kdsl as kd, numpy as np
     >>> kd.asarray(np.arange(3, dtype=np.int16)).dtype.name

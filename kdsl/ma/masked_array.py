@@ -261,9 +261,9 @@ class MaskedArray:
     numpy = to_numpy
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        # as NumPy's np.asarray(masked_array): the data, masked entries included
-        out = self._data.numpy()
-        return out if dtype is None else out.astype(dtype)
+        # as NumPy's np.asarray(masked_array): the data, masked entries included; copy=False is the kdsl
+        # array's ValueError (a download cannot avoid the copy)
+        return self._data.__array__(dtype, copy)
 
     def tolist(self) -> Any:
         """Nested lists of Python scalars, ``None`` for masked entries."""

@@ -125,7 +125,10 @@ def test_isfortran_asfortranarray_require():
         got = kd.require(a, kd.float32, req)
         np.testing.assert_array_equal(got.numpy(), np.require(host, np.float32, req))
         assert got.dtype is kd.float32
-    assert kd.require(a, requirements="O") is not a and kd.require(a, requirements="C") is a
+    # 'O' copies what does not own its data (NumPy's flags rule: np.require(owner, requirements="O") is owner)
+    v = a[:, 1:]
+    assert kd.require(v, requirements="O") is not v and kd.require(a, requirements="O") is a
+    assert kd.require(a, requirements="C") is a
     with pytest.raises(ValueError):
         np.require(host, requirements="CF")
     with pytest.raises(ValueError, match="both C and Fortran"):

@@ -32,7 +32,7 @@ def astype(self, dtype, order: str = "K", casting: str = "unsafe", subok: bool =
     ([1, -2], True)
     """
     native_only(dtype, "astype")  # kdsl arrays have no byte order: '>i2' would give little-endian bytes
-    if order == "K" and casting == "unsafe" and copy:  # the common call, without the checks
+    if order == "K" and casting == "unsafe" and copy is True:  # the common call, without the checks
         return ops.astype(self, dtype)
     from kdsl.frontend.array.conversion import array_astype  # cycle: that module imports this one
 

@@ -24,8 +24,23 @@ def numpy(self) -> np.ndarray:
 
 
 def __array__(self, dtype=None, copy=None) -> np.ndarray:
+    """NumPy's array protocol (``np.asarray(a)``): a new host copy, in ``dtype`` if given. NumPy 2 passes
+    ``copy=False`` when the caller must not get a copy (``np.asarray(a, copy=False)``, often to write through
+    it): a kdsl array lives in device memory, so that is the protocol's ValueError, not a silent copy.
+
+    >>> import kdsl as kd, numpy as np
+    >>> np.asarray(kd.asarray([1, 2]), dtype=np.float64).tolist()
+    [1.0, 2.0]
+    >>> np.asarray(kd.asarray([1, 2]), copy=False)
+    Traceback (most recent call last):
+    ValueError: Unable to avoid copy while creating an array as requested: a kdsl array lives in device memory, \
+so NumPy gets a copy (a download); use np.asarray(a) (copy=None) or a.numpy()
+    """
+    if copy is False:
+        raise ValueError("Unable to avoid copy while creating an array as requested: a kdsl array lives in device "
+                         "memory, so NumPy gets a copy (a download); use np.asarray(a) (copy=None) or a.numpy()")
     out = self.numpy()
-    return out if dtype is None else out.astype(dtype)
+    return out if dtype is None else out.astype(dtype, copy=False)  # out is already this call's own copy
 
 
 def item(self, *args):

@@ -52,10 +52,9 @@ def reshapes_in_place(self, shape: tuple[int, ...]) -> bool:
     ``kd.zeros((3, 4)).T.reshape(-1)`` copies)."""
     from kdsl.frontend.array.constant_layout import layout
 
-    node = self._n
-    if node.op != "view" or not node.srcs:
-        return True
-    view = layout(self) if not node.srcs[0].shape else node.arg
+    # the layout NumPy's array has, also for a view whose node a write or a realisation replaced (a written
+    # transpose reshapes by a copy, as NumPy's; an owner, C-ordered, always in place)
+    view = layout(self)
     return view is None or view.reshape(shape) is not None
 
 

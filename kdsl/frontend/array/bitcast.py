@@ -37,6 +37,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.dtype.byte_order import native_only
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.constant_layout import layout
 from kdsl.frontend.array.creation import arange
 from kdsl.ir.graph import Node
 
@@ -138,9 +139,10 @@ def _resized(a: Array, d: dt.DType) -> Array:
 
 
 def _last_axis_contiguous(a: Array) -> bool:
-    """NumPy's test on ``a``'s last axis: size 1, an empty array, or stride 1. Only a view node has strides;
-    a view of a constant is kdsl's form of a filled new array (``kd.zeros``), contiguous in NumPy."""
-    node = a._n
-    if a.shape[-1] == 1 or a.size == 0 or node.op != "view" or node.srcs[0].op == "const":
+    """NumPy's test on ``a``'s last axis: size 1, an empty array, or stride 1 in the layout NumPy's array has
+    (``constant_layout.py``: also for a view written into since, ``t = a.T; t[0, 0] = 1``, or of a lazy
+    constant, ``kd.zeros((3, 4)).T``); an owner is C-ordered."""
+    if a.shape[-1] == 1 or a.size == 0:
         return True
-    return node.arg.canonical().strides[-1] == 1
+    view = layout(a)
+    return view is None or view.canonical().strides[-1] == 1

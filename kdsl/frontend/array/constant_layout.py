@@ -38,6 +38,10 @@ def layout(a: Array) -> View | None:
         return _replayed(a) if a._read is not None and a._parent is not None else None
     if node.op in ("view", "buffer") and node.arg is not None:  # a realised view keeps its View
         return node.arg
+    if a._read is not None and a._parent is not None:
+        # a view whose node holds its values itself (a write into it, ``v += 1``, or its realisation before a
+        # pending write reached its base): its links still rebuild it from its owner, so they tell its layout
+        return _replayed(a)
     return None
 
 
@@ -48,7 +52,10 @@ def _replayed(a: Array) -> View | None:
 
     chain = [a]
     while chain[-1]._read is not None and chain[-1]._parent is not None:
-        chain.append(chain[-1]._parent[0])
+        base = chain[-1]._parent[0]
+        if base is None:  # a bit-cast view, whose base its write-back holds weakly: no owner to replay from
+            return None
+        chain.append(base)
     owner = chain[-1]
     fixed = getattr(owner, "_broadcast_layout", None)  # a broadcast: replay over the data it broadcasts
     if fixed is None and layout(owner) is not None:  # a view without links back (a copy's reshape): C order
@@ -56,9 +63,12 @@ def _replayed(a: Array) -> View | None:
     size = owner.size if fixed is None else _extent(fixed)
     index = Node("iota", (), dt.int32, (size,), 0, device=owner.device)
     x = Array(mv.reshape_node(index, owner.shape) if fixed is None else mv.view_node(index, fixed))
-    for link in reversed(chain[:-1]):
-        assert link._read is not None
-        x = link._read[1](x)
+    try:
+        for link in reversed(chain[:-1]):
+            assert link._read is not None
+            x = link._read[1](x)
+    except (ValueError, TypeError, IndexError):  # a link the int32 index cannot take (a bit-cast to another
+        return None  # itemsize): its node is no view of the owner's elements, as if replayed
     node = x._raw
     if node.op == "view" and node.srcs and node.srcs[0] is index:
         return node.arg

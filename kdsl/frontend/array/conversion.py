@@ -24,6 +24,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.copy_keyword import with_layout
 from kdsl.frontend.array.creation import asarray
 
 
@@ -65,14 +66,14 @@ def ascontiguousarray(a: Any, dtype: Any = None, *, like: Any = None) -> Array:
 
 def asanyarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = None, copy: bool | None = None,
                like: Any = None) -> Array:
-    """:func:`kdsl.asarray` (kdsl has no array subclasses to pass through; ``order`` is ignored).
+    """:func:`kdsl.asarray` (kdsl has no array subclasses to pass through; ``order`` copies as there).
 
     >>> import kdsl as kd
-    >>> a = kd.ones(2)
-    >>> kd.asanyarray(a) is a, kd.asanyarray([1, 2]).dtype
-    (True, kdsl.int32)
+    >>> a = kd.ones((2, 2))
+    >>> kd.asanyarray(a) is a, kd.asanyarray([1, 2]).dtype, kd.asanyarray(a.T, order="C") is a.T
+    (True, kdsl.int32, False)
     """
-    return _as(a, dtype, device=device, copy=copy)
+    return _as(a, dtype, order=order, device=device, copy=copy)
 
 
 def asarray_chkfinite(a: Any, dtype: Any = None, order: Any = None) -> Array:
@@ -107,9 +108,9 @@ def _check_casting(dst: Array, src: Any, casting: str) -> None:
 
 def array_astype(x: Array, dtype: Any, order: str = "K", casting: str = "unsafe", subok: bool = True,
                  copy: bool = True) -> Array:
-    """``x.astype(dtype, order, casting, subok, copy)`` with NumPy's checks: ``order`` one of C F A K (accepted,
-    as a kdsl array has one layout), ``casting`` NumPy's rule for the dtype change, ``copy=False`` gives ``x``
-    itself when its dtype is already ``dtype`` (else a new array, as NumPy).
+    """``x.astype(dtype, order, casting, subok, copy)`` with NumPy's checks: ``order`` one of C F A K,
+    ``casting`` NumPy's rule for the dtype change, ``copy=False`` gives ``x`` itself when its dtype is already
+    ``dtype`` and its ``flags`` have the ``order`` asked (else a new array, C-ordered, as NumPy's copy).
 
     >>> import kdsl as kd
     >>> a = kd.asarray([1.0, 2.0])
@@ -122,12 +123,14 @@ pass casting='unsafe' to allow it
     """
     if order not in ("C", "F", "A", "K"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    if isinstance(copy, np._CopyMode):  # noqa: SLF001 - NumPy's astype takes a bool only
+        raise ValueError("_CopyMode enum is not allowed for astype function. Use true/false instead.")
     d = dt.as_dtype(dtype)
     if casting == "same_value":
         return _cast_same_value(x, d, copy)
     _check_cast(x.dtype, d, casting)
-    if d is x.dtype and not copy:
-        return x
+    if d is x.dtype and not copy:  # NumPy's copy=False still copies for an order x does not have ('A': either)
+        return with_layout(x, order, None, contiguous_a=True)
     return ops.astype(x, d) if d is not x.dtype else x.copy()
 
 
@@ -160,6 +163,11 @@ def _check_cast(src: dt.DType, dst: dt.DType, casting: str) -> None:
 
 
 def _mask(where: Any, dst: Array) -> Array:
+    """``where`` as a boolean kdsl array of ``dst``'s shape. As NumPy's, an array (kdsl or NumPy) must be
+    boolean (its safe cast to bool); Python data (``[0, 1, 1]``) and scalars are read as truth values."""
+    if isinstance(where, np.ndarray) and where.dtype != np.bool_:
+        raise TypeError(f"Cannot cast array data from {where.dtype!r} to dtype('bool') according to the rule "
+                        "'safe'; pass where=mask != 0")
     m = where if isinstance(where, Array) else asarray(np.asarray(where, dtype=bool), device=dst.device)
     if m.dtype is not dt.bool_:
         raise TypeError(f"copyto: where= must be a boolean array, got dtype {m.dtype.name}; pass where=mask != 0")

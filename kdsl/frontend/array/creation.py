@@ -29,8 +29,9 @@ from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops, scalar_like
 from kdsl.frontend.array.arange_integers import first_and_step
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.copy_keyword import NEEDS_COPY, copy_mode, with_layout
 from kdsl.frontend.array.creation_keywords import check_like, check_order
-from kdsl.frontend.array.host_dtypes import host_array, host_dtype, python_int_dtype
+from kdsl.frontend.array.host_dtypes import host_array, host_dtype, python_int_dtype, unsupported_data
 from kdsl.frontend.array.shape_arguments import MAX_SIZE, as_shape, check_nbytes, host_length
 from kdsl.ir.graph import Node
 
@@ -38,7 +39,8 @@ from kdsl.ir.graph import Node
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> Array:
     """An Array from an Array, NumPy array, nested lists or a scalar (copied to the device once).
     ``copy=True`` always gives a new array; ``copy=False`` refuses (ValueError) whatever needs a copy: host
-    data, a dtype change, another device (the array API standard's rule).
+    data, a dtype change, another device (the array API standard's rule), an ``order='C'``/``'F'`` the
+    array's ``flags`` lack (NumPy's rule: ``asarray(a.T, order='C')`` is a copy; ``copy_keyword.py``).
 
     >>> import kdsl as kd, numpy as np
     >>> kd.asarray(np.arange(3, dtype=np.int16)).dtype.name
@@ -49,9 +51,11 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> 
     """
     check_order("asarray", order)
     check_like("asarray", like)
-    x, dev = a, current_device(device)
+    x, dev, copy = a, current_device(device), copy_mode(copy)
+    if isinstance(x, Array) and order is not None and order != "K" and not copy:  # NumPy's copy for a layout
+        return with_layout(asarray(x, dtype, device=device, copy=copy), order, copy)
     if copy is not None:
-        return _asarray_copy(x, dtype, dev, bool(copy))
+        return _asarray_copy(x, dtype, dev, copy)
     if isinstance(x, Array):
         if x.device is not dev:
             x = asarray(x.numpy(), device=dev)
@@ -66,7 +70,7 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> 
     arr = host_array(x, want)
     d = want if want is not None else host_dtype(x, arr)
     if arr.dtype.kind not in "biufc":
-        raise TypeError(f"cannot make a kdsl array from data of dtype {arr.dtype}; use numbers or booleans")
+        raise unsupported_data(x, arr)
     if arr.dtype.kind == "f" and d.is_int and want is None:  # Python ints NumPy held as floats: convert exactly
         arr = np.asarray(x, dtype=d.np)
     dev.check(d)
@@ -129,8 +133,10 @@ def _joined(x, dtype: dt.DType | None, dev) -> Array:
     kdsl's default dtype of its kind (NumPy's ``np.array`` counts it as int64/float64, not weak)."""
     from kdsl.frontend.array.shape_ops import stack  # cycle: that module builds on this one
 
+    # host items are converted in the dtype asked, so its checks apply to them as np.array's do (300 into int8:
+    # OverflowError, NaN into an integer: ValueError), not cast from kdsl's default dtype afterwards
     items = [v if isinstance(v, Array) else _joined(v, dtype, dev) if isinstance(v, (list, tuple)) and
-             _holds_array(v) else v if isinstance(v, (bool, int, float, complex)) else asarray(v, device=dev)
+             _holds_array(v) else v if isinstance(v, (bool, int, float, complex)) else asarray(v, dtype, device=dev)
              for v in x]
     # np.array's discovery: a fold in the items' order (not result_type's order-free promotion)
     d = dtype if dtype is not None else promotion.promote_in_order(
@@ -149,21 +155,33 @@ def _asarray_copy(x, dtype, dev, copy: bool) -> Array:
         return out.copy() if out is x else out
     same = isinstance(x, Array) and x.device is dev and (dtype is None or dt.as_dtype(dtype) is x.dtype)
     if not same:
-        raise ValueError("asarray(copy=False): this needs a copy (host data is always copied to the device; so "
-                         "is a dtype or device change); pass copy=None to allow it")
+        raise ValueError(NEEDS_COPY)
     return x
 
 
-def array(object, dtype=None, copy: bool = True, device=None, *, order="K", subok: bool = False, ndmin: int = 0,
+def array(object, dtype=None, copy: bool | None = True, device=None, *, order="K", subok: bool = False, ndmin: int = 0,
           ndmax: int = 0, like=None) -> Array:
-    """Like :func:`asarray`, but an existing Array is copied (NumPy's ``array``); ``ndmin`` prepends size-1
-    axes up to that many dimensions, as NumPy's does. ``ndmax`` caps the dimensions taken from nested lists;
-    data deeper than that would be NumPy's object array, which kdsl has not: ``ValueError``."""
+    """Like :func:`asarray`, but an existing Array is copied (NumPy's ``array``); ``copy=None`` copies only
+    where needed and ``copy=False`` never (NumPy 2's ``ValueError`` where a copy is needed: host data, a dtype
+    change, an ``order`` the array does not have); ``ndmin`` prepends size-1 axes up to that many dimensions,
+    as NumPy's does. ``ndmax`` caps the dimensions taken from nested lists; data deeper than that would be
+    NumPy's object array, which kdsl has not: ``ValueError``.
+
+    >>> import kdsl as kd
+    >>> a = kd.ones(2)
+    >>> kd.array(a, copy=None) is a, kd.array(a, copy=False, ndmin=2).shape
+    (True, (1, 2))
+    >>> kd.array([1, 2], copy=False)
+    Traceback (most recent call last):
+    ValueError: Unable to avoid copy while creating an array as requested: copy=False, but this needs a copy ...
+    """
     check_order("array", order)
     check_like("array", like)
-    x = object
-    out = asarray(x, dtype, device=device).copy() if isinstance(x, Array) and copy else \
-        asarray(x, dtype, device=device)
+    x, copy = object, copy_mode(copy)
+    if copy:
+        out = asarray(x, dtype, device=device).copy() if isinstance(x, Array) else asarray(x, dtype, device=device)
+    else:  # None or False: asarray's rules (False: ValueError where a copy is needed)
+        out = asarray(x, dtype, order if isinstance(x, Array) else None, device=device, copy=copy)
     if ndmax and out.ndim > ndmax:
         raise ValueError(f"array(ndmax={ndmax}): the data has {out.ndim} dimensions, and kdsl has no object dtype "
                          "for the nested rest; raise ndmax or drop it")

@@ -11,6 +11,7 @@ Example:
 from __future__ import annotations
 
 import array
+from typing import Any
 
 import numpy as np
 
@@ -70,8 +71,23 @@ def host_dtype(x, arr: np.ndarray) -> dt.DType:
         if ints:
             python_int_dtype(min(ints), max(ints))  # raises OverflowError naming the value
     if arr.dtype.kind not in "biufc":
-        raise TypeError(f"cannot make a kdsl array from data of dtype {arr.dtype}; use numbers or booleans")
+        raise unsupported_data(x, arr)
     return dt.as_dtype(arr.dtype)
+
+
+def unsupported_data(x: Any, arr: np.ndarray) -> TypeError:
+    """The TypeError for host data NumPy holds in a dtype kdsl has not (objects, strings); a generator or other
+    iterator is one such object to NumPy (``np.array(gen)`` is a 0-d object array), so the error names
+    ``kd.fromiter``.
+
+    >>> unsupported_data(iter([1]), np.asarray(iter([1]))).args[0].split(";")[1].strip()
+    'an iterator is one object to NumPy (np.array(it) is a 0-d object array): use kd.fromiter(it, dtype) or \
+kd.asarray(list(it))'
+    """
+    if hasattr(x, "__next__") and hasattr(x, "__iter__"):
+        return TypeError(f"cannot make a kdsl array from a {type(x).__name__}; an iterator is one object to NumPy "
+                         "(np.array(it) is a 0-d object array): use kd.fromiter(it, dtype) or kd.asarray(list(it))")
+    return TypeError(f"cannot make a kdsl array from data of dtype {arr.dtype}; use numbers or booleans")
 
 
 

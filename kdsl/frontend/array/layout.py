@@ -1,11 +1,10 @@
 """Memory-layout requests from NumPy code: ``isfortran``, ``asfortranarray`` and ``require``.
 
-A kdsl array has one layout: C order (row-major), contiguous, aligned, writeable, in device memory. So
-``isfortran`` is False for every kdsl array; ``asfortranarray`` gives an array with the same values, still
-C-ordered (a copy for 2 or more axes, so writes to it do not reach ``a``, as with NumPy's copy); and
-``require`` checks the requirement letters and meets them all, with ``'F'`` as in ``asfortranarray`` and
-``'O'`` (owns its data) by a copy. Code that only needs the values is unaffected; code that passes the buffer
-to a Fortran routine must use ``np.asfortranarray(a.numpy())``.
+A kdsl array's data is C-ordered (row-major), contiguous, aligned and in device memory; its views report the
+``flags`` NumPy's equivalent views have (``array_flags.py``: ``a.T`` is Fortran-contiguous). ``asfortranarray``
+and ``require`` copy exactly what NumPy copies, judged by those flags, so writes to the result reach ``a`` or not
+as they do in NumPy; a copy is C-ordered whatever order was asked. Code that only needs the values is
+unaffected; code that passes the buffer to a Fortran routine must use ``np.asfortranarray(a.numpy())``.
 
 Example:
     >>> import kdsl as kd
@@ -21,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.copy_keyword import with_layout
 from kdsl.frontend.array.creation import asarray
 
 _REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_CONTIGUOUS": "F",
@@ -42,25 +42,35 @@ def isfortran(a: Any) -> bool:
 
 
 def asfortranarray(a: Any, dtype: Any = None, *, like: Any = None) -> Array:
-    """``a`` as a kdsl array with NumPy's ``np.asfortranarray`` values and dtype; kdsl arrays are C-ordered,
-    so this is a C-ordered copy (an array with fewer than 2 axes is both orders and is returned as it is).
+    """``a`` as a kdsl array of at least one axis with NumPy's ``np.asfortranarray`` values, dtype and
+    sharing: a Fortran-contiguous view (a transpose, anything with fewer than 2 axes) is returned as it is, as
+    NumPy's; any other array is copied (kdsl's copy is C-ordered: see the module docstring). A 0-d array becomes
+    shape (1,), as in NumPy.
 
     >>> import kdsl as kd
-    >>> kd.asfortranarray([[1, 2], [3, 4]]).tolist()
-    [[1, 2], [3, 4]]
+    >>> a = kd.asarray([[1, 2], [3, 4]])
+    >>> kd.asfortranarray(a).tolist(), kd.asfortranarray(a.T) is a.T, kd.asfortranarray(a) is a
+    ([[1, 2], [3, 4]], False, False)
+    >>> t = a.T; kd.asfortranarray(t) is t, kd.asfortranarray(kd.asarray(5)).shape
+    (True, (1,))
     """
     out = asarray(a, dtype)
-    return out.copy() if out is a and out.ndim >= 2 else out
+    if out.ndim == 0:
+        return out.reshape(1)
+    return with_layout(out, "F", None) if out is a else out
 
 
 def require(a: Any, dtype: Any = None, requirements: str | list[str] | None = None, *, like: Any = None) -> Array:
     """``a`` as a kdsl array of ``dtype`` meeting ``requirements`` (NumPy's ``np.require``: 'C', 'F', 'A',
-    'W', 'O', 'E' or their long names). Every kdsl array is C-contiguous, aligned and writeable; 'O' copies;
-    'F' gives a C-ordered array (see the module docstring); 'C' and 'F' together raise ValueError, as in NumPy.
+    'W', 'O', 'E' or their long names), copied exactly where NumPy copies: an array whose ``flags`` lack 'C' or
+    'F' contiguity, data ownership ('O': a view) or writeability ('W': a read-only array). 'F' copies are
+    C-ordered (see the module docstring); 'C' and 'F' together raise ValueError, as in NumPy.
 
     >>> import kdsl as kd
-    >>> a = kd.arange(3)
-    >>> kd.require(a, requirements=["C", "W"]) is a, kd.require(a, requirements="O") is a
+    >>> a = kd.arange(6).reshape(2, 3)
+    >>> kd.require(a, requirements=["C", "W"]) is a, kd.require(a[0], requirements="O") is a[0]
+    (True, False)
+    >>> t = a.T; kd.require(t, requirements="F") is t, kd.require(t, requirements="C") is t
     (True, False)
     """
     wanted = set()
@@ -73,4 +83,9 @@ def require(a: Any, dtype: Any = None, requirements: str | list[str] | None = No
     if {"C", "F"} <= wanted:
         raise ValueError("Cannot specify both C and Fortran contiguous.")
     out = asarray(a, dtype)
-    return out.copy() if "O" in wanted and out is a else out
+    if out is not a:  # converted: a new array, which meets every requirement
+        return out
+    order = "C" if "C" in wanted else "F" if "F" in wanted else "K"
+    out = with_layout(out, order, None)  # NumPy copies what lacks the asked contiguity, owner or writeability
+    return out.copy() if out is a and (("O" in wanted and not out.flags.owndata) or
+                                       ("W" in wanted and not out.flags.writeable)) else out

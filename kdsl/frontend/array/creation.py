@@ -15,7 +15,6 @@ Example:
 
 from __future__ import annotations
 
-import math
 import operator
 from typing import Any
 
@@ -27,12 +26,13 @@ from kdsl.dtype import promotion
 from kdsl.engine.transfers import upload
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops, scalar_like
+from kdsl.frontend.array.arange_arguments import NOT_GIVEN, bounds, int_dtype, length, typed_dtype
 from kdsl.frontend.array.arange_integers import first_and_step
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.copy_keyword import NEEDS_COPY, copy_mode, with_layout
 from kdsl.frontend.array.creation_keywords import check_like, check_order
 from kdsl.frontend.array.host_dtypes import host_array, host_dtype, python_int_dtype, unsupported_data
-from kdsl.frontend.array.shape_arguments import MAX_SIZE, as_shape, check_nbytes, host_length
+from kdsl.frontend.array.shape_arguments import as_shape, check_nbytes, host_length
 from kdsl.ir.graph import Node
 
 
@@ -292,69 +292,8 @@ def iota(shape: tuple[int, ...], axis: int, device=None) -> Array:
     return Array(Node("iota", (), d, shape, axis, device=dev))
 
 
-def _arange_length(start, stop, step) -> int:
-    """``ceil((stop - start) / step)``, at least 0, with NumPy's ValueErrors where that is NaN ("cannot compute
-    length") or infinite ("Maximum allowed size exceeded"); an infinite step alone gives one value, as NumPy's."""
-    if any(isinstance(v, (float, np.floating)) for v in (start, stop, step)):
-        with np.errstate(all="ignore"):
-            q = (np.float64(stop) - np.float64(start)) / np.float64(step)
-        if math.isnan(q):
-            raise ValueError("arange: cannot compute length")
-        if math.isinf(q):
-            raise ValueError("Maximum allowed size exceeded")
-        n = max(0, math.ceil(q))
-    else:
-        # ceil((stop - start) / step) exactly, in Python ints (NumPy integer bounds would wrap and leak into shapes)
-        n = max(0, -((int(start) - int(stop)) // int(step)))
-    if n > MAX_SIZE:  # arange(2**64): NumPy's length is an intp
-        raise ValueError("Maximum allowed size exceeded")
-    return n
-
-
-def _arange_typed_dtype(bounds: tuple) -> dt.DType | None:
-    """NumPy's dtype for an arange with typed NumPy bounds (np.float64(2.0), np.int8(3), 0-d arrays): the result
-    type of the bounds as arrays (Python ints count as int64, floats as float64: ``arange(np.float32(1), 3)`` is
-    float64); None for plain Python numbers and kdsl arrays, which keep kdsl's defaults."""
-    if not any(isinstance(v, (np.generic, np.ndarray)) for v in bounds):
-        return None
-    return dt.as_dtype(np.result_type(*(v.dtype.np if isinstance(v, Array) else np.asarray(v) for v in bounds)))
-
-
-_NOT_GIVEN: Any = object()  # tells ``arange(start=4)`` (an error) from ``arange(4)``
-
-
-def _arange_bounds(args: tuple, start: Any, stop: Any, step: Any, dtype: Any) -> tuple[Any, Any, Any, Any]:
-    """``(start, stop, step, dtype)`` from arange's NumPy forms: ``arange([start,] stop[, step][, dtype])``
-    positionally or by keyword. One bound alone is the stop, but only when it is positional or named ``stop``
-    (NumPy's TypeError for ``arange(start=4)``)."""
-    if len(args) > 4:
-        raise TypeError(f"arange() takes from 0 to 4 positional arguments but {len(args)} were given")
-    given = [start, stop, step, dtype]
-    for i, v in enumerate(args):
-        if given[i] is not _NOT_GIVEN:
-            name = ("start", "stop", "step", "dtype")[i]
-            raise TypeError(f"argument for arange() given by name ('{name}') and position (position {i})")
-        given[i] = v
-    start, stop, step, dtype = (None if v is _NOT_GIVEN else v for v in given)
-    if stop is None:
-        if start is None or not args:  # nothing, or only ``start=`` by keyword
-            raise TypeError("arange() requires stop to be specified.")
-        start, stop = 0, start
-    return (0 if start is None else start), stop, (1 if step is None else step), dtype
-
-
-def _arange_int_dtype(d: dt.DType | None, bounds: tuple, device) -> dt.DType:
-    """The default integer dtype of an arange: int32, or int64 when a bound or the step is past int32's range
-    (NumPy's default integer is int64, so its ranges there hold the exact values)."""
-    if d is not None:
-        return d
-    if any(abs(int(v)) >= 1 << 31 for v in bounds):
-        return current_device(device).check(dt.int64)
-    return dt.default_int
-
-
-def arange(*args: Any, start: Any = _NOT_GIVEN, stop: Any = _NOT_GIVEN, step: Any = _NOT_GIVEN,
-           dtype: Any = _NOT_GIVEN, device=None, like=None) -> Array:
+def arange(*args: Any, start: Any = NOT_GIVEN, stop: Any = NOT_GIVEN, step: Any = NOT_GIVEN,
+           dtype: Any = NOT_GIVEN, device=None, like=None) -> Array:
     """Evenly spaced values in [start, stop) (NumPy's ``arange``; Python ints give int32, floats float32).
 
     >>> import kdsl as kd
@@ -364,15 +303,15 @@ def arange(*args: Any, start: Any = _NOT_GIVEN, stop: Any = _NOT_GIVEN, step: An
     [0, 2147483648, 4294967296, 6442450944]
     """
     check_like("arange", like)
-    start, stop, step, dtype = _arange_bounds(args, start, stop, step, dtype)
+    start, stop, step, dtype = bounds(args, start, stop, step, dtype)
     if step == 0:
         raise ZeroDivisionError("arange: step must not be zero")
-    n = _arange_length(start, stop, step)
-    typed = _arange_typed_dtype((start, stop, step)) if dtype is None else dt.as_dtype(dtype)
+    n = length(start, stop, step)
+    typed = typed_dtype((start, stop, step)) if dtype is None else dt.as_dtype(dtype)
     if typed is None and any(isinstance(v, (float, np.floating)) for v in (start, stop, step)):
         d = dt.default_float
     else:
-        d = typed if typed is not None and not typed.is_int else _arange_int_dtype(typed, (start, stop, step), device)
+        d = typed if typed is not None and not typed.is_int else int_dtype(typed, (start, stop, step), device)
     if d is dt.bool_ and n > 2:
         raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
     if d.is_float:  # NumPy computes float ranges in float64: do the same on the host for identical values

@@ -93,12 +93,12 @@ class ReduceParts:
             value = render_cast(raw, raw_t, k.out_dtype)
             return lines + [f"b0.d[{out_index}] = {glsl.store_value(k.out_dtype, value)};"]
         er.lines += lines
-        if raw_t.wraps:
-            # an 8/16-bit sum or product folds in 32 bits (float16 in float32); the stored result is narrowed by
-            # its store, and a fused consumer must read that narrowed value too: sum(int8 [100, 100], dtype=int8)
-            # / 2 is -28.0, not 100.0, and a float16 sum past 65504 is inf, as stored
-            raw = glsl.narrow(raw_t, raw)
-        acc_t = _acc_dtype(k.epilogue) or raw_t
+        acc_t = _acc_dtype(k.epilogue) or raw_t  # the reduction's result dtype, as the consumer reads it
+        if acc_t.wraps:
+            # an 8/16-bit sum or product folds in 32 bits (float16 in float32, or a float32 fold of float16 values);
+            # the stored result is narrowed by its store, and a fused consumer must read that narrowed value too:
+            # sum(int8 [100, 100], dtype=int8) / 2 is -28.0, not 100.0, and a float16 sum past 65504 is inf
+            raw, raw_t = glsl.narrow(acc_t, render_cast(raw, raw_t, acc_t)), acc_t
         er.lines.append(f"{acc_t.glsl_compute} accv = {render_cast(raw, raw_t, acc_t)};")
         er.acc_name = "accv"
         if tuple(k.out_shape) != self.kept_shape:  # the epilogue reads a reshape of the result

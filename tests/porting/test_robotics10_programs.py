@@ -139,7 +139,9 @@ def diff_drive_odometry(np, wheel_l, wheel_r, base, dt, plan):
     dist = np.sum(np.hypot(np.diff(P[:, 0]), np.diff(P[:, 1])))
     # consecutive waypoints of the plan on one line: the determinant of [[x, y, 1], ...] is zero
     W = np.column_stack([np.asarray(plan, dtype=float), np.ones(len(plan))])
-    turns = [f"{np.linalg.det(W[i:i + 3]):+.2f}" for i in range(len(W) - 2)]
+    # (rounded first: a float32 LU of collinear points can leave a -1e-7 residue, on GPUs that fuse
+    # multiply-adds, which '+.2f' would print as -0.00)
+    turns = [f"{round(float(np.linalg.det(W[i:i + 3])), 6) + 0.0:+.2f}" for i in range(len(W) - 2)]
     return {"P": P, "heading_deg": np.rad2deg(heading[-1]), "dist": dist, "turns": turns,
             "bbox": [P[:, 0].min(), P[:, 0].max(), P[:, 1].min(), P[:, 1].max()]}
 

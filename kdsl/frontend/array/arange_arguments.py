@@ -10,6 +10,7 @@ Example:
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
 import numpy as np
@@ -68,7 +69,11 @@ def bounds(args: tuple, start: Any, stop: Any, step: Any, dtype: Any) -> tuple[A
         if start is None or not args:  # nothing, or only ``start=`` by keyword
             raise TypeError("arange() requires stop to be specified.")
         start, stop = 0, start
-    return (0 if start is None else start), stop, (1 if step is None else step), dtype
+    start, step = (0 if start is None else start), (1 if step is None else step)
+    for v in (start, stop, step):  # (before any int() of a bound: arange("a") is NumPy's TypeError)
+        if not isinstance(v, (numbers.Number, np.generic, np.ndarray, Array)) or isinstance(v, (str, bytes)):
+            raise TypeError(f"arange() not supported for inputs of type {type(v).__name__}; give numbers")
+    return start, stop, step, dtype
 
 
 def int_dtype(d: dt.DType | None, values: tuple, device) -> dt.DType:

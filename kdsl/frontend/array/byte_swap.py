@@ -29,7 +29,8 @@ def byteswap(a: Array, inplace: bool = False) -> Array:
 
         swapped = complex_from_parts(byteswap(a.real), byteswap(a.imag))
     else:
-        dense = a if a._node.op != "view" else a.copy()  # the bit-cast needs a contiguous last axis
+        dense = a if a.flags.c_contiguous else a.copy()  # the bit-cast needs a contiguous last axis (a.real
+        # of a complex array is a strided view in NumPy's layout)
         raw = dense.reshape(a.size).view(dt.uint8).reshape(a.size, a.dtype.itemsize)
         # the flipped bytes made dense before the bit-cast back: for one element (a 0-d array, z[0]) the
         # reshape of the flip is a reversed view, which a bit-cast to a wider dtype cannot read

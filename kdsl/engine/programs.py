@@ -256,8 +256,8 @@ class Batches:
         """Run ``dispatches`` ((algorithm entry, push words) in order) as one submission, waiting for it.
         ``key``: the batch's name in the cache (default: its Algorithms and push words); ``pins``: an object
         whose id the key holds, kept alive with the recording; ``download``: (device tensor, host tensor), a
-        copy recorded after the dispatches (:func:`kdsl.engine.readback.fused`), whose host tensor the key
-        names."""
+        copy recorded after the dispatches (a fused download: :func:`kdsl.engine.transfers.to_numpy`), whose
+        host tensor the key names."""
         level = debug_level()
         if key is None:
             key = tuple([(id(entry[0]), words.tobytes()) for entry, words in dispatches])

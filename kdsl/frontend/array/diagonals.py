@@ -21,9 +21,9 @@ from kdsl.device import device as current_device
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.creation import arange
-from kdsl.frontend.array.indexing import checked_value
 from kdsl.frontend.array.inplace import store_inplace
 from kdsl.frontend.array.sorting import take
+from kdsl.frontend.array.stored_values import checked_value
 
 
 def diag_indices(n: int, ndim: int = 2) -> tuple[Array, ...]:

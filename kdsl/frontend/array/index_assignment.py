@@ -19,6 +19,7 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.scatter import checked_indices
 from kdsl.frontend.array.scatter_sorted import at, runs_of
 from kdsl.frontend.array.shape_ops import broadcast_values_to
+from kdsl.frontend.array.stored_values import checked_value
 
 
 def int_array_key(key: Any) -> tuple | None:
@@ -107,7 +108,6 @@ def write_rows(rows: Array, idx: Array, v: Array) -> Array:
 def _assigned(value: Any, a: Array, shape: tuple[int, ...]) -> Array:
     """``value`` cast to ``a``'s dtype (as assignment casts: the checks of a basic ``a[...] = value``, so
     ``a[[1, 2]] = nan`` into ints raises as NumPy's) and broadcast to ``shape``."""
-    from kdsl.frontend.array.indexing import checked_value  # cycle: indexing dispatches to this module
 
     return broadcast_values(checked_value(value, a), shape)
 

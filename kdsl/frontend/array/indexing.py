@@ -18,16 +18,13 @@ Example:
 
 from __future__ import annotations
 
-import math
 import operator
 from typing import Any
 
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.dtype import promotion
 from kdsl.frontend.array import (
-    complex_math,
     ellipsis_mask,
     index_assignment,
     inner_index,
@@ -35,14 +32,13 @@ from kdsl.frontend.array import (
     key_limits,
     masks,
     mixed_mask_index,
-    ops,
     scalar_bool_index,
     scalar_index,
 )
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.index_gather import gather
+from kdsl.frontend.array.stored_values import checked_value
 from kdsl.ir.graph import Node
 from kdsl.ir.view import View
 
@@ -343,31 +339,6 @@ def _special_setitem(a: Array, key, value) -> Array | None:
     return None
 
 
-def checked_value(value, a: Array) -> Array:
-    """An assigned value as an Array of ``a``'s dtype on its device (NumPy's assignment rules for scalars)."""
-    dev = a.device
-    if isinstance(value, str):  # NumPy parses strings and fails on 'a'; kdsl takes numbers only
-        raise ValueError(f"could not convert string {value!r} to {a.dtype.name}; assign numbers")
-    # np.float64 / np.complex128 subclass float / complex, but NumPy stores NumPy scalars by their own rules: a
-    # float scalar into a signed int array is checked as a Python float, into an unsigned one cast unsafely (a
-    # uint8 a[...] = np.float64(300.5) stores 44, as astype); both then take the typed path below
-    python = not isinstance(value, np.generic)
-    if not python and isinstance(value, np.floating) and a.dtype.kind == "i":
-        _checked_scalar(float(value), a)
-    if python and isinstance(value, (bool, int, float)):
-        return Array(ops.const_node(_checked_scalar(value, a), a.dtype, dev))
-    if python and isinstance(value, complex):  # NumPy: TypeError storing a Python complex into a real array
-        if a.dtype.kind != "c":
-            raise TypeError(f"cannot store the complex number {value!r} in a {a.dtype.name} array; store its real "
-                            "part (value.real) or make the array complex")
-        return Array(ops.const_node(value, a.dtype, dev))
-    if isinstance(value, (list, tuple)):  # Python data converts straight to a's dtype (NumPy refuses 2**40)
-        value = asarray(value, dtype=a.dtype, device=dev)
-    v = ops.as_operand(value, dev)
-    complex_math.warn_discarded_imag(v.dtype, a.dtype)  # a real a[...] = complex values: NumPy's ComplexWarning
-    return Array(ops.cast_node(v._node, a.dtype))
-
-
 def _already_written(node: Node, vnode: Node, regions: tuple) -> bool:
     """Whether ``node`` is the very assignment of ``vnode`` to ``regions``: ``a[i] += v`` writes the view
     ``a[i]`` back into ``a`` in ``__iadd__`` (as ``r = a[i]; r += v`` must), then Python assigns ``a[i]`` again;
@@ -376,18 +347,6 @@ def _already_written(node: Node, vnode: Node, regions: tuple) -> bool:
         return False
     old = node.srcs[1]
     return old is vnode or (old.op == vnode.op == "view" and old.srcs[0] is vnode.srcs[0] and old.arg == vnode.arg)
-
-
-def _checked_scalar(value, a: Array):
-    """A Python float stored into an int array must be a finite number in range (NumPy's errors)."""
-    if isinstance(value, float) and a.dtype.is_int:
-        if math.isnan(value):
-            raise ValueError(f"cannot convert float NaN to integer (storing into a {a.dtype.name} array)")
-        if math.isinf(value):
-            raise OverflowError(f"cannot convert float infinity to integer (storing into a {a.dtype.name} array)")
-        if not promotion.can_hold(a.dtype, int(value)):  # NumPy converts to a Python int, then checks it
-            raise OverflowError(f"Python integer {int(value)} out of bounds for {a.dtype.name}")
-    return value
 
 
 def _fit_value(vnode: Node, shape: tuple[int, ...]) -> Node:

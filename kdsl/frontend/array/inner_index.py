@@ -30,6 +30,7 @@ from kdsl.errors import shape_text
 from kdsl.frontend.array import index_assignment
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.index_gather import gather
+from kdsl.frontend.array.stored_values import checked_value
 
 
 class Plan(NamedTuple):
@@ -148,7 +149,7 @@ def get(a: Array, p: Plan) -> Array:
 def set(a: Array, p: Plan, value: Any) -> Array:  # noqa: A001 - get/set pair, as inner_mask's
     """``a`` with ``a[key] = value``: ``value`` broadcasts to ``a[key]``'s shape; where indices repeat, the last
     value wins (NumPy's buffered assignment)."""
-    from kdsl.frontend.array.indexing import checked_value, setitem  # cycle: indexing imports this module
+    from kdsl.frontend.array.indexing import setitem  # cycle: indexing imports this module
 
     region = a[p.basic]
     order = _order(p, region.ndim)

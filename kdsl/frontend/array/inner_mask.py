@@ -21,6 +21,7 @@ import numpy as np
 
 from kdsl.frontend.array import masks
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.stored_values import checked_value
 
 
 def _mask_axes(b: Array, k: int, mask: Any) -> tuple[int, ...]:
@@ -49,7 +50,7 @@ def set(a: Array, lead: tuple, mask: Any, rest: tuple, value: Any) -> Array:  # 
     """``a`` with ``a[*lead, mask, *rest] = value`` (NumPy's broadcasting of ``value`` to the selection's shape
     ``(lead axes, count, axes after)``); lazy unless each selected element has a value of its own (then the
     mask is counted once, as ``a[mask] = v`` does)."""
-    from kdsl.frontend.array.indexing import checked_value, setitem  # cycle: indexing imports this module
+    from kdsl.frontend.array.indexing import setitem  # cycle: indexing imports this module
 
     k = len(lead)
     depth = mask.ndim if isinstance(mask, Array) else np.ndim(mask)

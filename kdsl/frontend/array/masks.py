@@ -42,6 +42,7 @@ from kdsl.frontend.array.reduction_where import into
 from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import stack
 from kdsl.frontend.array.sorting import take
+from kdsl.frontend.array.stored_values import checked_value
 from kdsl.ir.graph import Node
 
 # Up to this many elements a compaction is one fused scan (int32 positions); longer ones use the running count.
@@ -271,7 +272,6 @@ def setmask(a: Array, mask: Any, value: Any) -> Array:
     """The array equal to ``a`` with ``a[mask]`` replaced by ``value``, NumPy's rule: ``value`` broadcasts to
     (count,) + the remaining axes. A value that broadcasts to one selected row is a lazy ``kd.where`` (no
     synchronisation); one row per selected element is read through the running count (one synchronisation)."""
-    from kdsl.frontend.array.indexing import checked_value  # cycle: indexing imports this module
 
     dev = a.device
     m = mask if isinstance(mask, Array) else asarray(np.asarray(mask, bool), device=dev)

@@ -1,0 +1,62 @@
+"""A value stored into an array (``a[...] = v``, ``a.fill(v)``, ``put``, ``place``...), as NumPy checks and casts
+it: Python scalars must fit the array's dtype (a float into an int array finite and in range, NumPy's
+``OverflowError``/``ValueError``), a Python complex into a real array is a TypeError, NumPy scalars follow their
+own rules, and complex values into a real array warn ``ComplexWarning``.
+
+Example:
+    >>> import kdsl as kd
+    >>> checked_value(2.0, kd.zeros(3, dtype=kd.int8)).tolist()
+    2
+    >>> checked_value(300.5, kd.zeros(3, dtype=kd.int8))
+    Traceback (most recent call last):
+    ...
+    OverflowError: Python integer 300 out of bounds for int8
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from kdsl.dtype import promotion
+from kdsl.frontend.array import complex_math, ops
+from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.creation import asarray
+
+
+def checked_value(value, a: Array) -> Array:
+    """An assigned value as an Array of ``a``'s dtype on its device (NumPy's assignment rules for scalars)."""
+    dev = a.device
+    if isinstance(value, str):  # NumPy parses strings and fails on 'a'; kdsl takes numbers only
+        raise ValueError(f"could not convert string {value!r} to {a.dtype.name}; assign numbers")
+    # np.float64 / np.complex128 subclass float / complex, but NumPy stores NumPy scalars by their own rules: a
+    # float scalar into a signed int array is checked as a Python float, into an unsigned one cast unsafely (a
+    # uint8 a[...] = np.float64(300.5) stores 44, as astype); both then take the typed path below
+    python = not isinstance(value, np.generic)
+    if not python and isinstance(value, np.floating) and a.dtype.kind == "i":
+        _checked_scalar(float(value), a)
+    if python and isinstance(value, (bool, int, float)):
+        return Array(ops.const_node(_checked_scalar(value, a), a.dtype, dev))
+    if python and isinstance(value, complex):  # NumPy: TypeError storing a Python complex into a real array
+        if a.dtype.kind != "c":
+            raise TypeError(f"cannot store the complex number {value!r} in a {a.dtype.name} array; store its real "
+                            "part (value.real) or make the array complex")
+        return Array(ops.const_node(value, a.dtype, dev))
+    if isinstance(value, (list, tuple)):  # Python data converts straight to a's dtype (NumPy refuses 2**40)
+        value = asarray(value, dtype=a.dtype, device=dev)
+    v = ops.as_operand(value, dev)
+    complex_math.warn_discarded_imag(v.dtype, a.dtype)  # a real a[...] = complex values: NumPy's ComplexWarning
+    return Array(ops.cast_node(v._node, a.dtype))
+
+
+def _checked_scalar(value, a: Array):
+    """A Python float stored into an int array must be a finite number in range (NumPy's errors)."""
+    if isinstance(value, float) and a.dtype.is_int:
+        if math.isnan(value):
+            raise ValueError(f"cannot convert float NaN to integer (storing into a {a.dtype.name} array)")
+        if math.isinf(value):
+            raise OverflowError(f"cannot convert float infinity to integer (storing into a {a.dtype.name} array)")
+        if not promotion.can_hold(a.dtype, int(value)):  # NumPy converts to a Python int, then checks it
+            raise OverflowError(f"Python integer {int(value)} out of bounds for {a.dtype.name}")
+    return value

@@ -78,18 +78,21 @@ def put(a: Any, indices: Any, values: Any, mode: str = "raise") -> None:
         raise TypeError("kd.ma.put: a must be a kd.ma masked array (it is changed in place); for a plain kdsl "
                         "array use kd.put")
     index = kd.asarray(indices).ravel()
-    vdata = kd.broadcast_to(getdata(values).ravel(), index.shape) if index.size else getdata(values)
-    vmask = getmask(values)
+    vdata, vmask = getdata(values).ravel(), getmask(values)
+    if index.size == 0 or vdata.size == 0:  # NumPy's put writes nothing then
+        return
+    # values repeat to the indices' length, as NumPy's put cycles them; the mask with them
+    vdata = kd.resize(vdata, index.shape)
+    vmask = nomask if vmask is nomask else kd.resize(kd.asarray(vmask).ravel(), index.shape)
     if a._hardmask and a._mask is not nomask:  # masked entries keep their values (and masks)
         keep = ~kd.take(a._mask.ravel(), index, mode=mode)
         index, vdata = index[keep], vdata[keep]
-        vmask = nomask if vmask is nomask else kd.broadcast_to(kd.asarray(vmask).ravel(), keep.shape)[keep]
+        vmask = nomask if vmask is nomask else vmask[keep]
     kd.put(a._data, index, vdata, mode=mode)
     if a._mask is nomask and vmask is nomask:
         return
     flat = getmaskarray(a).ravel().copy()
-    kd.put(flat, index, False if vmask is nomask else kd.broadcast_to(kd.asarray(vmask).ravel(), index.shape),
-           mode=mode)
+    kd.put(flat, index, False if vmask is nomask else vmask, mode=mode)
     a._mask = flat.reshape(a.shape)
 
 

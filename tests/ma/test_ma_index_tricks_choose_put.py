@@ -100,6 +100,19 @@ def test_put(kind, values):
         kd.ma.put(kd.asarray(np.zeros(3)), [0], 1.0)
 
 
+@pytest.mark.parametrize("values", [[9.0, 8.0], [5.0], []])
+def test_put_repeats_short_values_and_skips_empty_ones(values):
+    n = np.ma.array([1.0, 2.0, 3.0, 4.0], mask=[0, 1, 0, 0])
+    k = kd.ma.array([1.0, 2.0, 3.0, 4.0], mask=[0, 1, 0, 0])
+    given = np.ma.array(values, mask=[i % 2 == 0 for i in range(len(values))])
+    np.ma.put(n, [0, 1, 2, 3], given)
+    kd.ma.put(k, [0, 1, 2, 3], kd.ma.array(given.data, mask=given.mask) if values else values)
+    assert_same(k, n, check_dtype=False)
+    np.ma.put(n, [], [7.0])
+    kd.ma.put(k, [], [7.0])
+    assert_same(k, n, check_dtype=False)
+
+
 def test_put_keeps_a_hard_masks_entries():
     n = np.ma.array([1.0, 2.0, 3.0, 4.0], mask=[0, 1, 0, 0], hard_mask=True)
     k = kd.ma.array([1.0, 2.0, 3.0, 4.0], mask=[0, 1, 0, 0], hard_mask=True)

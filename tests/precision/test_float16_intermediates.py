@@ -1,0 +1,61 @@
+"""Every float16 intermediate of a fused kernel is rounded to float16, as NumPy rounds each float16 operation:
+in elementwise chains, after a division, in a matmul's epilogue, in a scan's and a reduction's consumers.
+Each case is built so that skipping one rounding changes the result (a GPU compiler that folds the
+``float(float16_t(x))`` round trip of the hardware rounding away fails here; see codegen/half.py)."""
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+
+H = np.float16
+
+
+def _check(fn, *arrays):
+    with np.errstate(all="ignore"):
+        expected = fn(np, *arrays)
+    got = fn(kd, *(kd.asarray(a) for a in arrays))
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got.numpy(), expected)
+
+
+CHAINS = {
+    "product past 65504 then halved": lambda xp, a, b: (a * b) * H(0.5),  # inf, not 35000
+    "sum that rounds then difference": lambda xp, a, b: (a + b) - a,  # 2048 + 1 rounds to 2048: 0, not 1
+    "quotient times divisor": lambda xp, a, b: (a / b) * b,
+    "square root of a product": lambda xp, a, b: xp.sqrt(a * b),
+    "exp then log": lambda xp, a, b: xp.log(xp.exp(a / H(4096))),
+    "mixed with a float32 operand": lambda xp, a, b: (a + b).astype(np.float32) * np.float32(3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHAINS))
+def test_elementwise_chains_round_each_step(name):
+    a = np.array([2048, 300, 1000, -2048, 65504, 0.1, 7, 3], H)
+    b = np.array([1, 300, 3, -1, 2, 3, 11, 0.001], H)
+    _check(CHAINS[name], a, b)
+    _check(CHAINS[name], a[::-2], b[::2])  # strided views
+
+
+def test_a_matmul_product_rounds_before_its_epilogue():
+    a = np.array([[2048, 1], [300, 300]], H)
+    b = np.array([[1, 0], [1, 1]], H)  # rows: 2048 + 1 (rounds to 2048), 600
+    _check(lambda xp, a, b: (a @ b) - a[:, :1], a, b)
+    _check(lambda xp, a, b: (a @ b) * H(200), a, b)  # 2048 * 200 > 65504: inf
+
+
+@pytest.mark.parametrize("op", ["sum", "mean", "prod", "max"])
+def test_a_reduction_is_rounded_for_its_consumer(op):
+    a = np.array([[2048, 1, 0.5], [40000, 40000, 1], [3, 7, 11]], H)
+    _check(lambda xp, a: getattr(xp, op)(a, axis=1) - a[:, 0], a)
+    _check(lambda xp, a: getattr(xp, op)(a, axis=1) * H(3), a)
+
+
+def test_a_cumulative_sum_is_rounded_for_its_consumer():
+    # kdsl's float16 scan rounds each output of a float32 running sum once (docs/numpy-api.md: NumPy's rounds
+    # every step); its consumer reads the rounded outputs: 2048 + 1 + 1 = 2050 (exact in float16), 2049 -> 2048
+    a = np.array([2048, 1, 1, 1, 40000, 40000, 1], H)
+    expected = np.cumsum(a, dtype=np.float32).astype(H) - H(2048)
+    got = kd.cumsum(kd.asarray(a)) - H(2048)
+    np.testing.assert_array_equal(got.numpy(), expected)
+    assert list(expected[:4]) == [0, 0, 2, 4]

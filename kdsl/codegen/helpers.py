@@ -148,10 +148,6 @@ _FLOAT_ONLY = {
     # float16 rounding of a float (every float16 op computes in float and rounds): exact, NaN signs kept
     # (packHalf2x16 leaves NaN and subnormal results undefined).
     "kd_half_f": "float kd_half_f(float x) { return kd_f16val_u(kd_f16bits_f(x)); }",
-    # ... always by integer operations, never replaced by the hardware conversion (codegen/half.py): for the
-    # few roundings where NVIDIA's compiler folds the float(float16_t(x)) round trip away (a reduction's
-    # result read by a fused consumer)
-    "kd_halfexact_f": "float kd_halfexact_f(float x) { return kd_f16val_u(kd_f16bits_f(x)); }",
     # NumPy's power: C99 pow's special cases; whole exponents up to 64 by square-and-multiply (exact for
     # small results, like NumPy's x**2 and x**3), others exp2(b * log2|a|).
     "kd_pow_f": """float kd_pow_f(float a, float b) {

@@ -101,7 +101,7 @@ class ReduceParts:
             # (float16 by the integer rounding: NVIDIA's compiler folds the float(float16_t(x)) round trip of the
             # native kd_half_f here, so a consumer read 90002.6 where the stored float16 sum is inf)
             value = render_cast(raw, raw_t, acc_t)
-            raw = glsl.narrow(acc_t, value)
+            raw = f"kd_f16val_u(kd_f16bits_f({value}))" if acc_t is dt.float16 else glsl.narrow(acc_t, value)
             raw_t = acc_t
         er.lines.append(f"{acc_t.glsl_compute} accv = {render_cast(raw, raw_t, acc_t)};")
         er.acc_name = "accv"
@@ -109,11 +109,7 @@ class ReduceParts:
             er.lines.append(f"int eo = {o_var};")
             kept_idx = index_vars(er, "eo", tuple(k.out_shape)) if k.out_shape else ()
         value = er.value(k.epilogue, tuple(k.out_shape), tuple(kept_idx))
-        lines = er.lines + [f"b0.d[{out_index}] = {glsl.store_value(k.out_dtype, value)};"]
-        # One epilogue per output: its float16 roundings (the narrowing above, a float16 mean's division, ...)
-        # by the integer helper, which costs nothing here, because the H200's compiler folded the hardware
-        # round trip of each (a fused consumer of mean(float16) read 22500.65 where the stored mean is 22496)
-        return [x.replace("kd_half_f(", "kd_halfexact_f(") for x in lines]
+        return er.lines + [f"b0.d[{out_index}] = {glsl.store_value(k.out_dtype, value)};"]
 
 
 def positive_zero(c: str, v: str) -> str:

@@ -237,14 +237,8 @@ class Device:
         # turns them off (to see what the driver does by default).
         fc = {} if os.environ.get("KDSL_FLOAT_CONTROLS", "1").strip() == "0" else info.get("float_controls", {})
         denorm = tuple(fc.get("denorm_preserve", ()))
-        # float16 results round in hardware (one conversion) rather than in ~30 integer ops, where the device
-        # converts to float16 with round-to-nearest-even and keeps float16 subnormals when asked (both as float
-        # controls) and has float16 arithmetic types: kdsl.codegen.half. KDSL_NATIVE_HALF=0 keeps the software.
-        self.native_half = ("float16" in self.features and 16 in denorm and 16 in fc.get("rounding_rte", ())
-                            and os.environ.get("KDSL_NATIVE_HALF", "1").strip() != "0")
-        self.float_controls: tuple[tuple[int, ...], tuple[int, ...], str, tuple[int, ...]] = (
-            tuple(fc.get("signed_zero_inf_nan", ())), denorm, fc.get("denorm_independence", "none"),
-            (16,) if self.native_half else ())  # RoundingModeRTE only where kdsl relies on it
+        self.float_controls: tuple[tuple[int, ...], tuple[int, ...], str] = (
+            tuple(fc.get("signed_zero_inf_nan", ())), denorm, fc.get("denorm_independence", "none"))
 
     @property
     def manager(self) -> Any:

@@ -15,7 +15,7 @@ import math
 import re
 
 from kdsl.codegen import complex as complex_helpers
-from kdsl.codegen import erf, float_to_int, fp64, inverse_hyperbolic
+from kdsl.codegen import erf, float_to_int, fp64, half, inverse_hyperbolic
 from kdsl.codegen.precise import exact
 
 SUFFIX = {"int": "i", "uint": "u", "float": "f", "double": "d", "int64_t": "l", "uint64_t": "ul", "bool": "b"}
@@ -145,9 +145,9 @@ _SIGNED_TO_FLOAT = """<F> kd_tof<W>_l(int64_t x) {
 
 
 _FLOAT_ONLY = {
-    # float16 rounding of a float (every float16 op computes in float and rounds): exact, NaN signs kept
-    # (packHalf2x16 leaves NaN and subnormal results undefined).
-    "kd_half_f": "float kd_half_f(float x) { return kd_f16val_u(kd_f16bits_f(x)); }",
+    # float16 rounding of a float (every float16 op computes in float and rounds): by float32 arithmetic,
+    # exact, NaN payloads and signs kept (kdsl.codegen.half says why not the hardware conversion)
+    "kd_half_f": half.ROUNDING,
     # NumPy's power: C99 pow's special cases; whole exponents up to 64 by square-and-multiply (exact for
     # small results, like NumPy's x**2 and x**3), others exp2(b * log2|a|).
     "kd_pow_f": """float kd_pow_f(float a, float b) {

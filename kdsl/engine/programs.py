@@ -31,7 +31,6 @@ from kdsl.codegen import (
     elementwise,
     fused_fma,
     gather,
-    half,
     matmul,
     radix,
     reduce,
@@ -184,11 +183,9 @@ class Program:
 
 def for_device(source: str, device: Any) -> str:
     """A kernel's GLSL as ``device`` compiles it (array kernels and ``@kd.kernel`` alike, so both compute the
-    same bits): float16 rounding in hardware where it can (kdsl.codegen.half), float32 ``pow`` through float64
+    same bits): float32 ``pow`` through float64
     where the device has float64 (kdsl.codegen.wide_pow), and the fused-``fma`` helper bodies where its ``fma``
     rounds once (kdsl.codegen.fused_fma)."""
-    if device.native_half:
-        source = half.native(source)
     if device.supports(dt.float64):
         source = wide_pow.rewrite(source)
     if fused_fma.applies(source):

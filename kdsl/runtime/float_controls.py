@@ -74,8 +74,7 @@ def add_float_controls(spirv: bytes, signed_zero_inf_nan: Iterable[int] = (),
     width it declares that is listed (the device's supported widths; ``denorm_independence`` is the device's
     ``denormBehaviorIndependence``: ``"all"``, ``"32_bit_only"`` or ``"none"``), their capabilities and
     ``SPV_KHR_float_controls``; unchanged when there is nothing to add or the module sets a float-controls mode
-    already. (Round to nearest even is what every float op means already; it is asked for where kdsl relies on
-    it: float16 conversions in hardware, :mod:`kdsl.codegen.half`.)"""
+    already. (Round to nearest even is what every float op means already; kdsl's own kernels ask for none.)"""
     words = np.frombuffer(spirv, dtype="<u4")
     ins = _instructions(words)
     widths = {int(words[at + 2]) for at, _, op in ins if op == _OP_TYPE_FLOAT}

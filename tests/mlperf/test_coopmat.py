@@ -15,7 +15,7 @@ import kdsl as kd
 import kdsl.kp as kp
 from kdsl import dtype as dt
 from kdsl import nn
-from kdsl.codegen import coopmat, half, matmul
+from kdsl.codegen import coopmat, matmul
 from kdsl.engine import lower_matmul
 from kdsl.engine.schedule import schedule
 from kdsl.ir.expr import Expr, load
@@ -283,7 +283,6 @@ def test_epilogue_shaders_compile(fake_coopmat, coopmat_epilogues, case):
         src = matmul.render(kern)
         assert "kd_epilogue(" in src
         assert len(compile_source(src)) > 1000
-        assert len(compile_source(half.native(src))) > 1000  # float16 rounding in hardware (the H200's)
 
 
 @pytest.mark.skipif(not kd.device().coopmat_shapes, reason="runs on a GPU with VK_KHR_cooperative_matrix")

@@ -59,3 +59,19 @@ def test_a_cumulative_sum_is_rounded_for_its_consumer():
     got = kd.cumsum(kd.asarray(a)) - H(2048)
     np.testing.assert_array_equal(got.numpy(), expected)
     assert list(expected[:4]) == [0, 0, 2, 4]
+
+
+def test_the_rounding_of_an_intermediate_is_exact_at_every_float16_midpoint():
+    """kd_half_f (kdsl.codegen.half) against NumPy's float32 -> float16 cast: every finite float16 value, every
+    midpoint between neighbours (ties to even) and the float32 values next to each midpoint, both signs,
+    overflow to inf, NaN and inf."""
+    h = np.arange(0, 0x7C00, dtype=np.uint16).view(H).astype(np.float32)
+    mid = ((h[:-1].astype(np.float64) + h[1:]) / 2).astype(np.float32)
+    x = np.concatenate([h, mid, np.nextafter(mid, np.float32(0)), np.nextafter(mid, np.float32(np.inf)),
+                        np.float32([65504, 65519.996, 65520, 1e9, 1e-30, np.inf])])
+    x = np.concatenate([x, -x, np.float32([np.nan])])
+    got = (kd.asarray(x).astype(H).astype(np.float32) * np.float32(1)).numpy()  # one kernel: an intermediate
+    with np.errstate(over="ignore"):
+        expected = x.astype(H).astype(np.float32)
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(expected))

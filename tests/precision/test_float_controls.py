@@ -9,7 +9,7 @@ from spirv_words import no_contraction_ids
 import kdsl as kd
 import kdsl.kp as kp
 from kdsl import dtype as dt
-from kdsl.codegen import elementwise, half, helpers
+from kdsl.codegen import elementwise, helpers
 from kdsl.engine.schedule import schedule
 from kdsl.engine.state import state
 from kdsl.ir import expr as ir
@@ -38,15 +38,12 @@ def _fma_kernel(d: dt.DType) -> str:
 
 def test_the_device_reports_its_float_controls_as_widths():
     dev = kd.device()
-    szinp, denorm, independence, rte = dev.float_controls
+    szinp, denorm, independence = dev.float_controls
     assert set(szinp) <= {16, 32, 64} and set(denorm) <= {16, 32, 64}
     assert independence in ("all", "32_bit_only", "none")
     info = kp.list_devices()[dev.physical_index]["float_controls"]
     assert (tuple(info["signed_zero_inf_nan"]), tuple(info["denorm_preserve"]), info["denorm_independence"]) == \
-        dev.float_controls[:3]
-    # round-to-nearest-even is asked for float16 only, and only where kdsl rounds float16 in hardware
-    assert rte == ((16,) if dev.native_half else ())
-    assert not dev.native_half or (16 in info["rounding_rte"] and 16 in denorm)
+        dev.float_controls
 
 
 def test_modes_only_for_the_widths_a_shader_uses():
@@ -72,16 +69,8 @@ def test_modes_only_for_the_widths_a_shader_uses():
     assert add_float_controls(spirv, (16, 32, 64), (32, 64)) == spirv  # modes present: left alone
 
 
-def test_native_half_rounding_compiles_with_its_modes():
-    """The hardware float16 rounding (kdsl.codegen.half) of a float16 kernel: valid SPIR-V that asks for
-    round-to-nearest-even and subnormals at 16 bits (the H200 runs it; lavapipe lacks 16-bit DenormPreserve)."""
-    x = ir.load(1, dt.float16, View.contiguous((8,)))
-    src = elementwise.render(Elementwise((8,), dt.float16, View.contiguous((8,)),
-                                         Expr("mul", dt.float16, (x, x)), 0, 1))
-    assert half.SOFTWARE in src and half.NATIVE not in src
-    fast = half.native(src)
-    assert half.NATIVE in fast and half.SOFTWARE not in fast and fast.count(half.EXTENSION) == 1
-    spirv = add_float_controls(compile_source(fast), (16, 32), (16, 32), "all", (16,))
+def test_rounding_mode_rte_is_asked_for_the_listed_widths_only():
+    spirv = add_float_controls(compile_source(_fma_kernel(dt.float16)), (16, 32), (16, 32), "all", (16,))
     assert execution_modes(spirv, ROUNDING_RTE) == {16} and execution_modes(spirv, DENORM_PRESERVE) == {16, 32}
     assert execution_modes(add_float_controls(compile_source(_fma_kernel(dt.float32)), (), (), "all", (16,)),
                            ROUNDING_RTE) == set()  # no float16 in the shader: no mode

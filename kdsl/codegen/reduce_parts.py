@@ -98,10 +98,8 @@ class ReduceParts:
             # an 8/16-bit sum or product folds in 32 bits (float16 in float32, or a float32 fold of float16 values);
             # the stored result is narrowed by its store, and a fused consumer must read that narrowed value too:
             # sum(int8 [100, 100], dtype=int8) / 2 is -28.0, not 100.0, and a float16 sum past 65504 is inf
-            # (float16 by the integer rounding: NVIDIA's compiler folds the float(float16_t(x)) round trip of the
-            # native kd_half_f here, so a consumer read 90002.6 where the stored float16 sum is inf)
             value = render_cast(raw, raw_t, acc_t)
-            raw = f"kd_f16val_u(kd_f16bits_f({value}))" if acc_t is dt.float16 else glsl.narrow(acc_t, value)
+            raw = glsl.narrow(acc_t, value)
             raw_t = acc_t
         er.lines.append(f"{acc_t.glsl_compute} accv = {render_cast(raw, raw_t, acc_t)};")
         er.acc_name = "accv"

@@ -75,3 +75,16 @@ def test_the_rounding_of_an_intermediate_is_exact_at_every_float16_midpoint():
         expected = x.astype(H).astype(np.float32)
     np.testing.assert_array_equal(got, expected)
     np.testing.assert_array_equal(np.signbit(got), np.signbit(expected))
+
+
+@pytest.mark.skipif(not kd.device().supports(kd.float64), reason="the device has no float64")
+def test_a_float32_intermediate_of_float64_data_is_rounded():
+    """The same round trip one size up: float64 -> float32 -> float64 inside one kernel must round to float32
+    (a compiler that drops the conversion pair would leave the float64 value)."""
+    x = np.random.default_rng(3).standard_normal(4096) * np.logspace(-40, 40, 4096)
+    x = np.concatenate([x, [1 + 2.0 ** -24, 1 + 3 * 2.0 ** -24, 3.5e38, -1e-46, np.inf, -0.0]])
+    got = (kd.asarray(x).astype(np.float32).astype(np.float64) * 1.0).numpy()
+    with np.errstate(over="ignore"):
+        expected = x.astype(np.float32).astype(np.float64)
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(expected))

@@ -178,7 +178,8 @@ def _extreme(x, op: str, axis, keepdims: bool, out, initial, where) -> Array:
     if initial is None:
         require_nonempty(x, axes, name)
         return rw.into(_reduce(x, op, axes, x.dtype, keepdims), out)
-    if x.size == 0:  # NumPy: the initial value, in the reduced shape
+    if x.size == 0:  # NumPy: the initial value, in the reduced shape (where= checked all the same)
+        rw.mask_of(x, where)
         from kdsl.frontend.array.creation import full  # cycle: that module builds Arrays
 
         shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape)) if keepdims else \

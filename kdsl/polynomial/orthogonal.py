@@ -28,7 +28,7 @@ import numpy as np
 import kdsl as kd
 from kdsl.polynomial import least_squares
 from kdsl.polynomial import polynomial as pp
-from kdsl.polynomial.polyutils import as_array, as_series, floating, trimseq
+from kdsl.polynomial.polyutils import as_array, as_series, floating, points, trimseq
 
 REALIZE_EVERY = 16  # recurrence steps between realisations: no fused expression grows with the degree
 
@@ -94,9 +94,9 @@ class Basis:
         """The series ``c`` at ``x`` by Clenshaw's recurrence (NumPy's ``tensor`` rule for several series)."""
         cs = kd.atleast_1d(as_array(c))
         cs = floating(cs) if cs.dtype.kind in "biu" else cs
-        xs = x if isinstance(x, kd.Array) else kd.asarray(np.asarray(x), device=cs.device)
+        xs = points(x, cs.device)
         if tensor and cs.ndim > 1:
-            cs = cs.reshape(cs.shape + (1,) * xs.ndim)
+            cs = cs.reshape(cs.shape + (1,) * kd.ndim(xs))
         n = cs.shape[0]
         later, b = cs[-1] + xs * 0, cs[-1] * 0 + xs * 0  # b_{k+1}, b_{k+2}
         for k in range(n - 2, -1, -1):

@@ -1,6 +1,9 @@
 """``kd.ndarray(shape, dtype=, buffer=, offset=, strides=, order=)``, NumPy's constructor form (kdsl raised
 TypeError): an array of that shape as ``kd.empty`` makes it, or a copy of NumPy's view of a buffer; NumPy's
-errors. ``kd.ndarray`` stays ``kd.Array`` (isinstance checks) and ``kd.Array(number)`` a 0-d array."""
+errors. ``kd.ndarray`` stays ``kd.Array`` (isinstance checks); an integer is a length (it was a 0-d array), a
+Fraction or float (``statistics``' conversion) a 0-d array."""
+
+import fractions
 
 import numpy as np
 import pytest
@@ -16,8 +19,8 @@ def test_shape_and_dtype_as_numpy(shape, dtype):
         assert isinstance(got, kd.ndarray) and type(got) is kd.Array
         assert got.shape == want.shape and got.dtype == want.dtype and got.size == want.size
         np.testing.assert_array_equal(got.numpy(), np.zeros(want.shape, want.dtype))  # kd.empty's zeros
-    if isinstance(shape, (tuple, list)):  # a lone number is kd.Array(number), a 0-d array
-        assert kd.ndarray(shape).dtype == kd.empty(shape).dtype  # kdsl's default float, as kd.empty
+    assert kd.ndarray(shape).shape == want.shape  # a lone integer too: a length, as NumPy's
+    assert kd.ndarray(shape).dtype == kd.empty(shape).dtype  # kdsl's default float, as kd.empty
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.float32, np.int16])
@@ -50,7 +53,7 @@ def test_ndarray_is_still_the_array_class_and_numbers_stay_zero_d():
     a = kd.asarray(np.arange(6.0).reshape(2, 3))
     assert isinstance(a.T, kd.ndarray) and isinstance(a[:, ::2], kd.ndarray)
     assert not isinstance(np.zeros(2), kd.ndarray)
-    assert kd.Array(2.5).shape == () and kd.Array(7).item() == 7
+    assert kd.Array(2.5).shape == () and kd.Array(fractions.Fraction(7, 2)).item() == 3.5  # statistics' numbers
     written = kd.ndarray((2, 2), np.float32)
     written[0] = 1.5
     np.testing.assert_array_equal(written.numpy(), [[1.5, 1.5], [0, 0]])

@@ -3,8 +3,9 @@ for ``kd.ndarray`` (which is :class:`kdsl.Array`): ``kd.ndarray((2, 3), dtype=fl
 shape, as ``kd.empty`` makes it (zeros, kdsl's default float32 for ``dtype=float``); with a ``buffer`` it holds
 a copy of NumPy's view of the buffer (kdsl arrays live on the device, they cannot share host memory).
 
-A lone number keeps its kdsl meaning, ``kd.Array(7)`` a 0-d array (NumPy's scalar types' constructor, which
-``statistics`` calls): a shape is a tuple or a list, or ``shape=``, or a number next to the other arguments.
+An integer is a length, as NumPy's (``kd.ndarray(3)`` has shape ``(3,)``); another number keeps its kdsl
+meaning, ``kd.Array(2.5)`` a 0-d array (NumPy's scalar types' constructor, which ``statistics`` calls with the
+Fraction or float it computed).
 
     >>> import kdsl as kd
     >>> kd.ndarray((2, 3)).shape, kd.ndarray(shape=4, dtype=kd.int8).dtype, kd.ndarray(3, float).shape
@@ -26,6 +27,8 @@ NO_SHAPE: Any = type("NoShape", (), {"__repr__": lambda self: "<no shape>"})()  
 def is_constructor_call(first: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
     """Whether ``Array(first, *args, **kwargs)`` is NumPy's ``ndarray(shape, ...)`` (not a graph node or a
     lone number)."""
+    if isinstance(first, (int, np.integer)) and not isinstance(first, (bool, np.bool_)):
+        return True  # np.ndarray(3): shape (3,) (statistics converts Fractions and floats, never ints)
     return bool(args or kwargs) or first is NO_SHAPE or isinstance(first, (tuple, list))
 
 

@@ -4,8 +4,9 @@ summed over the observations unmasked in both, and divided by that pair's count 
 divisor is not positive is masked. With ``y`` of ``x``'s shape the two share one mask (an observation masked in
 either is masked in both), as NumPy's. ``allow_masked=False`` raises NumPy's ValueError when anything is masked.
 
-Integer and bool data compute in float64, as NumPy's; float32 and complex data keep their dtype (as ``kd.cov``;
-NumPy computes in float64 and drops the imaginary part with a ComplexWarning).
+Integer and bool data compute in float64, as NumPy's (float32 on a device without float64, as ``kd.mean``),
+float16 in float32; float32 and complex data keep their dtype (as ``kd.cov``; NumPy computes in float64 and
+drops the imaginary part with a ComplexWarning).
 
 Example:
     >>> import kdsl as kd
@@ -32,8 +33,10 @@ def _observations(x: Any) -> tuple[Any, Any]:
     d = kd.asarray(d)
     if d.ndim > 2:
         raise ValueError("array has more than 2 dimensions")
-    if d.dtype.kind not in "fc":  # integers and bools: float64, as NumPy's dtype=float
-        d = d.astype(kd.float64)
+    if d.dtype.kind not in "fc":  # integers and bools: float64, as NumPy's dtype=float (and kd.mean's, kd.cov's)
+        d = d.astype(kd.float64 if d.device.supports(kd.float64) else kd.float32)
+    elif d.dtype == kd.float16:  # as kd.cov: float32 (NumPy: float64)
+        d = d.astype(kd.float32)
     shape = (1,) * (2 - d.ndim) + tuple(d.shape)
     mask = kd.zeros(shape, dtype=kd.bool_) if m is nomask else kd.asarray(m).reshape(shape)
     return d.reshape(shape), mask

@@ -28,7 +28,7 @@ import numpy as np
 import kdsl as kd
 from kdsl.polynomial import least_squares
 from kdsl.polynomial import polynomial as pp
-from kdsl.polynomial.polyutils import as_array, as_series, floating, trimseq
+from kdsl.polynomial.polyutils import as_array, as_series, floating, points, trimseq
 
 REALIZE_EVERY = 16  # recurrence steps between realisations: no fused expression grows with the degree
 
@@ -94,9 +94,9 @@ class Basis:
         """The series ``c`` at ``x`` by Clenshaw's recurrence (NumPy's ``tensor`` rule for several series)."""
         cs = kd.atleast_1d(as_array(c))
         cs = floating(cs) if cs.dtype.kind in "biu" else cs
-        xs = x if isinstance(x, kd.Array) else kd.asarray(np.asarray(x), device=cs.device)
+        xs = points(x, cs.device)
         if tensor and cs.ndim > 1:
-            cs = cs.reshape(cs.shape + (1,) * xs.ndim)
+            cs = cs.reshape(cs.shape + (1,) * kd.ndim(xs))
         n = cs.shape[0]
         later, b = cs[-1] + xs * 0, cs[-1] * 0 + xs * 0  # b_{k+1}, b_{k+2}
         for k in range(n - 2, -1, -1):
@@ -133,17 +133,17 @@ class Basis:
         return pp.polysub(c1, c2)
 
     def mul(self, c1: Any, c2: Any) -> kd.Array:
-        return self.from_poly(pp.polymul(self.to_poly(c1), self.to_poly(c2)))
+        return _kept(self.from_poly(pp.polymul(self.to_poly(c1), self.to_poly(c2))), c1, c2)
 
     def mulx(self, c: Any) -> kd.Array:
-        return self.from_poly(pp.polymulx(self.to_poly(c)))
+        return _kept(self.from_poly(pp.polymulx(self.to_poly(c))), c)
 
     def div(self, c1: Any, c2: Any) -> tuple[kd.Array, kd.Array]:
         q, r = pp.polydiv(self.to_poly(c1), self.to_poly(c2))
         return self.from_poly(q), self.from_poly(r)
 
     def pow(self, c: Any, power: int, maxpower: int | None = 16) -> kd.Array:  # noqa: A003
-        return self.from_poly(pp.polypow(self.to_poly(c), power, maxpower))
+        return _kept(self.from_poly(pp.polypow(self.to_poly(c), power, maxpower)), c)
 
     def _along_axis(self, c: Any, axis: int, fn: Callable[[kd.Array], kd.Array]) -> kd.Array:
         a = kd.atleast_1d(as_array(c))
@@ -151,7 +151,7 @@ class Basis:
         moved = kd.moveaxis(a, operator.index(axis), 0)
         p = self._convert(moved, self.to_power(moved.shape[0]))
         out = fn(p)
-        return kd.moveaxis(self._convert(out, self.from_power(out.shape[0])), 0, axis)
+        return _kept(kd.moveaxis(self._convert(out, self.from_power(out.shape[0])), 0, axis), a)
 
     def der(self, c: Any, m: int = 1, scl: Any = 1, axis: int = 0) -> kd.Array:
         return self._along_axis(c, axis, lambda p: pp.polyder(p, m, scl))
@@ -174,6 +174,13 @@ class Basis:
             return kd.asarray(np.array([off]))
         x0, x1 = (int(v) if float(v).is_integer() else float(v) for v in self.from_power(2)[:, 1])
         return kd.asarray(np.array([off + scl * x0, scl * x1]))
+
+
+def _kept(result: kd.Array, *coefficients: Any) -> kd.Array:
+    """``result``, computed through the power basis in float64, in the dtype NumPy's functions give: the
+    coefficients' common floating dtype (float32 coefficients stay float32; integers give float64)."""
+    d = kd.result_type(*(floating(as_array(c, result.device)).dtype for c in coefficients))
+    return result if result.dtype == d else result.astype(d)
 
 
 __all__ = ["Basis"]

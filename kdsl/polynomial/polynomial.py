@@ -24,7 +24,7 @@ import numpy as np
 
 import kdsl as kd
 from kdsl.polynomial import least_squares, multivariate
-from kdsl.polynomial.polyutils import as_array, as_series, floating, trimcoef, trimseq
+from kdsl.polynomial.polyutils import as_array, as_series, floating, points, trimcoef, trimseq
 
 REALIZE_EVERY = 16  # Horner / division steps between realisations: no fused expression grows with the degree
 
@@ -61,9 +61,9 @@ def polyval(x: Any, c: Any, tensor: bool = True) -> kd.Array:
     5.0
     """
     cs = _coefficients(c)
-    xs = x if isinstance(x, kd.Array) else kd.asarray(np.asarray(x), device=cs.device)
+    xs = points(x, cs.device)
     if tensor and cs.ndim > 1:
-        cs = cs.reshape(cs.shape + (1,) * xs.ndim)
+        cs = cs.reshape(cs.shape + (1,) * kd.ndim(xs))
     y = cs[-1] + xs * 0
     for i in range(cs.shape[0] - 2, -1, -1):
         y = cs[i] + y * xs
@@ -346,10 +346,10 @@ def polyvalfromroots(x: Any, r: Any, tensor: bool = True) -> kd.Array:
     [2.0, 2.0]
     """
     roots = _coefficients(r)
-    xs = x if isinstance(x, kd.Array) else kd.asarray(np.asarray(x), device=roots.device)
+    xs = points(x, roots.device)
     if tensor:
-        roots = roots.reshape(roots.shape + (1,) * xs.ndim)
-    elif xs.ndim >= roots.ndim:
+        roots = roots.reshape(roots.shape + (1,) * kd.ndim(xs))
+    elif kd.ndim(xs) >= roots.ndim:
         raise ValueError("x.ndim must be < r.ndim when tensor == False")
     return kd.prod(xs - roots, axis=0)
 

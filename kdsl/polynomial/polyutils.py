@@ -29,6 +29,19 @@ def floating(a: kd.Array) -> kd.Array:
     return a.astype(kd.float64 if a.device.supports(kd.float64) else kd.float32)
 
 
+def points(x: Any, device: Any = None) -> Any:
+    """``x`` as NumPy's value functions (``polyval``, ``chebval``...) take it: a kdsl array, or a Python number
+    kept as it is (weak: float32 coefficients give a float32 value, as NumPy's), anything else uploaded.
+
+    >>> import kdsl as kd
+    >>> points(1.5), points([1.0, 2.0]).shape
+    (1.5, (2,))
+    """
+    if isinstance(x, (kd.Array, bool, int, float, complex)):
+        return x
+    return kd.asarray(np.asarray(x), device=device)
+
+
 def as_array(v: Any, device: Any = None) -> kd.Array:
     """``v`` as a kdsl array (host data is uploaded once)."""
     return v if isinstance(v, kd.Array) else kd.asarray(np.asarray(v), device=device)

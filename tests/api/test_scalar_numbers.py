@@ -118,7 +118,7 @@ def test_math_and_builtins_match_numpy(name):
                 _value(got) == _value(want)
 
 
-@pytest.mark.parametrize("value", [fractions.Fraction(3, 2), fractions.Fraction(-4, 1), 2.5, 7, True])
+@pytest.mark.parametrize("value", [fractions.Fraction(3, 2), fractions.Fraction(-4, 1), 2.5, True])
 @pytest.mark.parametrize("last", ["float64", "float32", "int64", "int32"])
 def test_array_of_a_number_takes_the_last_data_dtype(value, last):
     x = kd.asarray(np.array([3], last))[0]

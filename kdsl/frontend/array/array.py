@@ -31,7 +31,7 @@ from kdsl.frontend.array import array_protocols as proto
 from kdsl.frontend.array import array_selection_methods as sel
 from kdsl.frontend.array import array_shape_methods as shapes
 from kdsl.frontend.array import movement as mv
-from kdsl.frontend.array import ops, scalar_like, scalar_number
+from kdsl.frontend.array import ndarray_constructor, ops, scalar_like, scalar_number
 from kdsl.frontend.array.array_flags import strides as _flags_strides
 from kdsl.frontend.array.array_operators import binary as _binary
 from kdsl.frontend.array.inplace import inplace_operator
@@ -45,14 +45,18 @@ class Array(ViewLinks):
     """An n-dimensional array on a kdsl device, computed lazily."""
 
     # (the view links' slots are ViewLinks'); _readonly: setflags(write=False) (array_flags.py)
-    __slots__ = ("_readonly", "_zero_d_array", "_broadcast_layout", "_warn_on_write", "__weakref__")
+    __slots__ = ("_readonly", "_zero_d_array", "_broadcast_layout", "_warn_on_write", "_resized_strides",
+                 "__weakref__")
     __array_priority__ = 100  # NumPy defers to our reflected operators
     _readonly: bool  # set by setflags(write=False); unset means writeable (array_flags.py)
     _zero_d_array: bool  # a 0-d array made as an array, not a scalar's stand-in; unset: False (scalar_like.py)
     _broadcast_layout: View  # NumPy's layout of a broadcast lazy constant; unset: the node's (constant_layout.py)
     _warn_on_write: bool  # a broadcast_arrays result not yet written; unset: False (broadcast_writes.py)
+    _resized_strides: tuple[int, ...]  # NumPy's byte strides of a view(dtype) of another itemsize (bitcast.py)
 
-    def __init__(self, node: Node):
+    def __init__(self, node: Node = ndarray_constructor.NO_SHAPE, *args: Any, **kwargs: Any):
+        if ndarray_constructor.is_constructor_call(node, args, kwargs):  # kd.ndarray((2, 3), dtype=...)
+            node = ndarray_constructor.construct(node, args, kwargs)
         try:
             node.refs += 1
         except AttributeError:  # Array(number): statistics converts its result back with type(x)(value)

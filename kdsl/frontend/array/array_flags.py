@@ -78,6 +78,9 @@ def strides(a: Array) -> tuple[int, ...]:
     >>> kd.zeros((3, 4), dtype=kd.float32).strides, kd.arange(12.0).reshape(3, 4).T.strides
     ((16, 4), (4, 16))
     """
+    resized = getattr(a, "_resized_strides", None)  # a view(dtype) of another itemsize: NumPy's, kept
+    if resized is not None:
+        return resized
     view = layout_strides(a)  # (None: an owner, C-ordered)
     broadcast = getattr(a, "_broadcast_layout", None) is not None  # NumPy's broadcast_to: 0 on length-1 axes too
     size, steps, acc = a.dtype.itemsize, [], a.dtype.itemsize
@@ -91,6 +94,11 @@ def strides(a: Array) -> tuple[int, ...]:
 
 def contiguity(a: Array) -> tuple[bool, bool]:
     """``(c_contiguous, f_contiguous)`` of the NumPy array equivalent to ``a``."""
+    resized = getattr(a, "_resized_strides", None)
+    if resized is not None:  # byte strides: whole elements only where they divide (NumPy ignores size-1 axes)
+        size = a.dtype.itemsize
+        strides = [s // size if s % size == 0 else 0 for s in resized]
+        return _contiguous(a.shape, tuple(strides), False), _contiguous(a.shape, tuple(strides), True)
     kept = layout_strides(a)
     if kept is not None:
         strides = list(kept)

@@ -95,17 +95,27 @@ def dot(self, other, /, out=None) -> Array:
 
 
 def __round__(self, ndigits: int | None = None) -> Array | int:
-    """``round(a, 2)``: an array, as ``a.round(2)``. ``round(x)`` of a 0-d array (a reduction's result, which
-    stands for NumPy's scalar) is a Python int, as ``round(np.float64(2.5))`` is ``2``: it reads the value.
+    """``round(x)`` of a 0-d array (a reduction's result, which stands for NumPy's scalar) is a Python int, as
+    ``round(np.float64(2.5))`` is ``2``: it reads the value; ``round(x, 2)`` is a 0-d array, as NumPy's scalar
+    stays a scalar. Arrays of one or more dimensions have no ``round()``, as NumPy's ndarray has no
+    ``__round__`` (TypeError): ``kd.round(a)`` or ``a.round()`` round them element-wise.
 
     >>> import builtins, kdsl as kd  # (the doctest runs in this module, whose `round` is the method)
-    >>> builtins.round(kd.asarray([0.75, 1.75]).sum()), builtins.round(kd.asarray([0.5, 2.5, 3.75])).tolist()
-    (2, [0.0, 2.0, 4.0])
+    >>> builtins.round(kd.asarray([0.75, 1.75]).sum()), builtins.round(kd.asarray(2.567), 2).shape
+    (2, ())
+    >>> builtins.round(kd.asarray([0.5, 2.5]))
+    Traceback (most recent call last):
+    ...
+    TypeError: type Array doesn't define __round__ method for arrays of 1 or more dimensions, as NumPy's \
+ndarray; use kd.round(a) or a.round()
     """
-    if ndigits is None and self.ndim == 0:
+    if self.ndim:
+        raise TypeError("type Array doesn't define __round__ method for arrays of 1 or more dimensions, as "
+                        "NumPy's ndarray; use kd.round(a) or a.round()")
+    if ndigits is None:
         # Python's rounding (half to even, as NumPy's) and its NaN/inf errors; this module's `round` is the method
         return builtins.round(self.item())
-    return self.round(0 if ndigits is None else ndigits)
+    return self.round(ndigits)
 
 
 def round(self, decimals: int = 0, out=None) -> Array:

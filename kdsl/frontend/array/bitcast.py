@@ -37,6 +37,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.dtype.byte_order import native_only
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.array_flags import strides as byte_strides
 from kdsl.frontend.array.constant_layout import layout
 from kdsl.frontend.array.creation import arange
 from kdsl.ir.graph import Node
@@ -85,7 +86,15 @@ def view(a: Array, dtype: Any = None, type: Any = None) -> Array:  # noqa: A002 
                                 "its bits; kd.stack([a.real, a.imag], axis=-1) gives its float64 pairs)")
         same = d is a.dtype  # a new Array of the same node (bitcast would hand back ``a`` itself)
         out = Array(a._n) if same else bitcast(a, d) if d.itemsize == a.dtype.itemsize else _resized(a, d)
+        if d.itemsize != a.dtype.itemsize:
+            out._resized_strides = _resized_strides(a, d)
     return _writes_through(out, a)
+
+
+def _resized_strides(a: Array, d: dt.DType) -> tuple[int, ...]:
+    """NumPy's byte strides of ``a.view(d)`` (another itemsize): ``a``'s, the last axis stepping by ``d``'s
+    itemsize (NumPy keeps the other axes' steps: ``a[:, :1].view(np.int16)`` is no C-contiguous array)."""
+    return byte_strides(a)[:-1] + (d.itemsize,)
 
 
 def _writes_through(v: Array, a: Array) -> Array:

@@ -26,10 +26,30 @@ from kdsl.frontend.array.shape_ops import moveaxis
 
 def _bit_weights(bitorder: str, device: Any) -> Array:
     """The eight bit positions, most significant first (``'big'``) or last (``'little'``), as uint8."""
-    if bitorder not in ("big", "little"):
-        raise ValueError("'order' must be either 'little' or 'big'")
     shifts = np.arange(7, -1, -1) if bitorder == "big" else np.arange(8)
     return asarray(shifts.astype(np.uint8), device=device)
+
+
+def _pack_order(bitorder: Any) -> str:
+    """``packbits``' bitorder as NumPy reads it: a str starting with ``'big'`` or ``'little'``."""
+    _check_str(bitorder, "pack() argument 3")
+    for order in ("big", "little"):
+        if bitorder.startswith(order):
+            return order
+    raise ValueError("'order' must be either 'little' or 'big'")
+
+
+def _unpack_order(bitorder: Any) -> str:
+    """``unpackbits``' bitorder as NumPy reads it: a str whose first letter is ``'b'`` or ``'l'``."""
+    _check_str(bitorder, "unpack() argument 4")
+    if bitorder[:1] not in ("b", "l"):
+        raise ValueError("'order' must begin with 'l' or 'b'")
+    return "big" if bitorder[0] == "b" else "little"
+
+
+def _check_str(bitorder: Any, what: str) -> None:
+    if not isinstance(bitorder, str):
+        raise TypeError(f"{what} must be str, not {'None' if bitorder is None else type(bitorder).__name__}")
 
 
 def _along_last(x: Array, axis: int | None) -> tuple[Array, int | None]:
@@ -54,7 +74,7 @@ def packbits(a: Any, /, axis: int | None = None, bitorder: str = "big") -> Array
     x = as_array(a)
     if not (x.dtype.is_int or x.dtype is dt.bool_):
         raise TypeError("Expected an input array of integer or boolean data type")
-    weights = _bit_weights(bitorder, x.device)
+    weights = _bit_weights(_pack_order(bitorder), x.device)
     x, ax = _along_last(x, axis)
     n = x.shape[-1]
     bits = (x != 0).astype(dt.uint8)
@@ -77,7 +97,7 @@ def unpackbits(a: Any, /, axis: int | None = None, count: int | None = None, bit
     x = as_array(a)
     if x.dtype is not dt.uint8:
         raise TypeError("Expected an input array of unsigned byte data type")
-    shifts = _bit_weights(bitorder, x.device)
+    shifts = _bit_weights(_unpack_order(bitorder), x.device)
     x, ax = _along_last(x, axis)
     total = 8 * x.shape[-1]
     bits = ((x[..., None] >> shifts) & 1).reshape(x.shape[:-1] + (total,))

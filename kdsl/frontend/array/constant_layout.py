@@ -32,11 +32,14 @@ def layout(a: Array) -> View | None:
     fixed = getattr(a, "_broadcast_layout", None)  # a broadcast lazy constant: the node cannot tell
     if fixed is not None:
         return fixed
-    node = a._n
+    node = _through_bitcasts(a._n)
     if node.op == "view" and node.srcs and not node.srcs[0].shape:  # a lazy constant's view
         # (an array that follows a base without being its view, ``kd.broadcast_to``'s result, has no parent)
         return _replayed(a) if a._read is not None and a._parent is not None else None
-    if node.op in ("view", "buffer") and node.arg is not None:  # a realised view keeps its View
+    # a view of a bit-cast view of a view (a.T.view(f).T): its View is over the bit-cast, not the owner
+    over_view = node.op == "view" and bool(node.srcs) and node.srcs[0].op == "bitcast" and \
+        _through_bitcasts(node.srcs[0]).op == "view"
+    if node.op in ("view", "buffer") and node.arg is not None and not over_view:  # a realised view keeps its View
         return node.arg
     if a._read is not None and a._parent is not None:
         # a view whose node holds its values itself (a write into it, ``v += 1``, or its realisation before a
@@ -67,12 +70,22 @@ def _replayed(a: Array) -> View | None:
         for link in reversed(chain[:-1]):
             assert link._read is not None
             x = link._read[1](x)
+            if x._raw.op == "bitcast":  # a same-itemsize view(dtype): the index's places, for the links after it
+                x = Array(_through_bitcasts(x._raw))
     except (ValueError, TypeError, IndexError):  # a link the int32 index cannot take (a bit-cast to another
         return None  # itemsize): its node is no view of the owner's elements, as if replayed
-    node = x._raw
+    node = _through_bitcasts(x._raw)
     if node.op == "view" and node.srcs and node.srcs[0] is index:
         return node.arg
     return None  # the owner's own elements in order: nothing moved
+
+
+def _through_bitcasts(node: Node) -> Node:
+    """The node a same-itemsize bit-cast view (``a.T.view(np.float32)``) reads: its elements keep their places,
+    so NumPy's view of the bytes has the layout of the array it reinterprets."""
+    while node.op == "bitcast":
+        node = node.srcs[0]
+    return node
 
 
 def _extent(view: View) -> int:

@@ -153,9 +153,9 @@ def _observations(m: Any, y: Any, rowvar: bool, dtype: Any) -> Array:
     x = as_array(m)
     if x.ndim > 2:
         raise ValueError("m has more than 2 dimensions")
-    d = dt.as_dtype(dtype) if dtype is not None else _work_dtype(x.dtype)
+    d = dt.as_dtype(dtype) if dtype is not None else _work_dtype(x)
     if y is not None and dtype is None:
-        d = promotion.promote(d, _work_dtype(as_array(y).dtype))
+        d = promotion.promote(d, _work_dtype(as_array(y, x.device)))
     one_d = x.ndim == 1
     x = atleast_2d(x).astype(d)
     if not rowvar and not one_d:
@@ -168,18 +168,25 @@ def _observations(m: Any, y: Any, rowvar: bool, dtype: Any) -> Array:
     return x
 
 
-def _work_dtype(d: dt.DType) -> dt.DType:
-    """float32/float64/complex data keeps its dtype; the rest computes in kdsl's default float."""
-    return d if d.kind == "c" or (d.is_float and d is not dt.float16) else dt.default_float
+def _work_dtype(x: Array) -> dt.DType:
+    """float32/float64/complex data keeps its dtype, float16 computes in float32; integers and bools in float64
+    as ``kd.mean`` of them (NumPy's), float32 on a device without float64."""
+    d = x.dtype
+    if d.kind == "c" or (d.is_float and d is not dt.float16):
+        return d
+    if d.is_float:
+        return dt.float32
+    return dt.float64 if x.device.supports(dt.float64) else dt.float32
 
 
 def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: int | None = None,
         fweights: Any = None, aweights: Any = None, *, dtype: Any = None) -> Array:
     """The covariance matrix of the variables in the rows of ``m`` (columns when ``rowvar`` is False).
 
-    NumPy computes it in float64 (complex128) for every input; kdsl keeps float64 and complex input's dtype
-    and uses float32 otherwise. Complex data: ``X @ X^H``, as NumPy. ``fweights`` (integer repeat counts) and
-    ``aweights`` (relative importances) weight the observations as NumPy's do (cov_weights.py).
+    NumPy computes it in float64 (complex128) for every input; kdsl keeps float32, float64 and complex input's
+    dtype, computes float16 in float32 and integers in float64 (as ``kd.mean``; float32 without float64).
+    Complex data: ``X @ X^H``, as NumPy. ``fweights`` (integer repeat counts) and ``aweights`` (relative
+    importances) weight the observations as NumPy's do (cov_weights.py).
 
     >>> import kdsl as kd
     >>> kd.cov(kd.asarray([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]])).tolist()

@@ -26,6 +26,7 @@ from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.copy_keyword import with_layout
 from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.where_masks import where_mask
 
 
 def _as(a: Any, dtype: Any, **kwargs: Any) -> Array:
@@ -163,15 +164,8 @@ def _check_cast(src: dt.DType, dst: dt.DType, casting: str) -> None:
 
 
 def _mask(where: Any, dst: Array) -> Array:
-    """``where`` as a boolean kdsl array of ``dst``'s shape. As NumPy's, an array (kdsl or NumPy) must be
-    boolean (its safe cast to bool); Python data (``[0, 1, 1]``) and scalars are read as truth values."""
-    if isinstance(where, np.ndarray) and where.dtype != np.bool_:
-        raise TypeError(f"Cannot cast array data from {where.dtype!r} to dtype('bool') according to the rule "
-                        "'safe'; pass where=mask != 0")
-    m = where if isinstance(where, Array) else asarray(np.asarray(where, dtype=bool), device=dst.device)
-    if m.dtype is not dt.bool_:
-        raise TypeError(f"copyto: where= must be a boolean array, got dtype {m.dtype.name}; pass where=mask != 0")
-    return Array(mv.broadcast_node(m._node, dst.shape))
+    """``where`` as a boolean kdsl array of ``dst``'s shape: NumPy's safe cast to bool (``where_masks.py``)."""
+    return Array(mv.broadcast_node(where_mask(where, dst.device)._node, dst.shape))
 
 
 def copyto(dst: Array, src: Any, casting: str = "same_kind", where: Any = True) -> None:

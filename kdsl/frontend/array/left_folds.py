@@ -36,6 +36,7 @@ from typing import Any
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.movement import normalize_axis
+from kdsl.frontend.array.where_masks import where_mask
 
 # binary ufuncs whose reduce/accumulate fold from the left here (NumPy's reduce works on each: its loops take
 # two operands of one type and give that type)
@@ -100,7 +101,7 @@ def left_reduce(name: str, fn: Fn, a: Any, axis: Any = 0, dtype: Any = None, kee
     if ax is None:  # nothing to fold: the values in the loop's dtype (NumPy's axis=() and 0-d reductions)
         return x.astype(loop) if initial is None else fn(kd.asarray(initial, dtype=loop), x.astype(loop))
     y = kd.moveaxis(x.astype(loop), ax, -1)
-    mask = None if where is True else kd.moveaxis(kd.broadcast_to(asarray(where), x.shape), ax, -1)
+    mask = None if where is True else kd.moveaxis(kd.broadcast_to(where_mask(where, x.device), x.shape), ax, -1)
     if initial is None:
         if mask is not None:
             raise ValueError(f"reduction operation '{name}' does not have an identity, so to use a where mask "

@@ -27,11 +27,11 @@ __all__ = ["pad"]
 def _pad_widths(pad_width: Any, ndim: int) -> list[tuple[int, int]]:
     w = np.asarray(pad_width)
     if w.dtype.kind not in "iu":
-        raise TypeError(f"pad_width must be integers, got {pad_width!r}")
+        raise TypeError(f"`pad_width` must be of integral type. (got {pad_width!r})")
     try:
         w = np.broadcast_to(w, (ndim, 2))
-    except ValueError:
-        raise ValueError(f"pad_width {pad_width!r} does not fit an array of {ndim} dimensions; use an int, "
+    except ValueError as e:  # NumPy's message first (its own broadcast's), then what fits
+        raise ValueError(f"{e}; pad_width {pad_width!r} does not fit an array of {ndim} dimensions: use an int, "
                          "(before, after) or one (before, after) per axis") from None
     if (w < 0).any():
         raise ValueError("index can't contain negative values")
@@ -70,8 +70,7 @@ def _padded(x: Array, pad_width: Any, mode: Any, kwargs: dict) -> Array:
     if callable(mode):
         return pad_modes.pad_callable(x, widths, mode, kwargs)
     if mode not in _PAD_MODES:
-        raise ValueError(f"mode {mode!r} is not supported by kdsl's pad; use one of {', '.join(_PAD_MODES)} "
-                         "or a function")
+        raise ValueError(f"mode '{mode}' is not supported; use one of {', '.join(_PAD_MODES)} or a function")
     extra = set(kwargs) - _PAD_KEYWORDS.get(mode, set())
     if extra:
         raise ValueError(f"unsupported keyword arguments for mode {mode!r}: {sorted(extra)}")

@@ -22,16 +22,15 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.where_masks import where_mask
 
 
 def mask_of(x: Array, where: Any) -> Array | None:
     """``where`` as a boolean kdsl array of ``x``'s shape (None for ``where=True``: everything included)."""
     if where is True or (isinstance(where, np.bool_) and bool(where)):
         return None
-    w = where if isinstance(where, Array) else Array(ops.const_node(where, dt.bool_, x.device)) \
-        if isinstance(where, (bool, np.bool_)) else ops.as_operand(np.asarray(where, dtype=bool), x.device)
-    if w.dtype is not dt.bool_:
-        w = w.astype(dt.bool_)
+    w = Array(ops.const_node(where, dt.bool_, x.device)) if isinstance(where, (bool, np.bool_)) \
+        else where_mask(where, x.device)
     try:
         if ops.broadcast_shapes(w.shape, x.shape) != x.shape:
             raise ValueError

@@ -24,6 +24,7 @@ from kdsl.frontend.array import empty_slices, ops
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.integer_moments import integer_variance, is_integer_moment
 from kdsl.ir.graph import Node
 
 
@@ -178,7 +179,8 @@ def _extreme(x, op: str, axis, keepdims: bool, out, initial, where) -> Array:
     if initial is None:
         require_nonempty(x, axes, name)
         return rw.into(_reduce(x, op, axes, x.dtype, keepdims), out)
-    if x.size == 0:  # NumPy: the initial value, in the reduced shape
+    if x.size == 0:  # NumPy: the initial value, in the reduced shape (where= checked all the same)
+        rw.mask_of(x, where)
         from kdsl.frontend.array.creation import full  # cycle: that module builds Arrays
 
         shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape)) if keepdims else \
@@ -282,12 +284,20 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     """Variance over ``axis``: ``mean(|x - mean(x)|**2) * n / (n - ddof)``; ``correction`` is the array API
     standard's name for ``ddof``; ``where`` counts only those elements; ``mean`` (NumPy 2's) is the mean already
     computed, with ``keepdims=True``'s shape."""
+    return rw.into(_variance(a, axis, dtype, ddof, keepdims, where, mean, correction, False), out)
+
+
+def _variance(a, axis, dtype, ddof, keepdims: bool, where, mean, correction, root: bool) -> Array:
+    """:func:`var`'s result (an integer ``dtype``'s standard deviation too, when ``root``: NumPy casts each
+    step back to it)."""
     x = _arr(a)
     ddof = ddof_or_correction(ddof, correction)
     axes = mv.normalize_axes(axis, x.ndim)
     n = math.prod(x.shape[a] for a in axes)
     d = _numpy_dtype(np.var, x, dtype)
     empty_slices.warn_empty(x.shape, axes, where, ddof)
+    if is_integer_moment(d):  # NumPy's steps, each cast back to the integer dtype
+        return integer_variance(x, axes, d, ddof, keepdims, where, root, None if mean is None else _arr(mean))
     xd = x.astype(d) if x.dtype.kind != "c" else x  # complex: the mean of |x - mean|**2, a real number
     centred = xd - (_quiet_mean(xd, axes, None, None, True, where) if mean is None else _arr(mean).astype(d))
     squares = centred * centred if x.dtype.kind != "c" else \
@@ -305,13 +315,14 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
         result = total * float("inf")
     if keepdims:
         result = result.reshape(tuple(1 if a in axes else k for a, k in enumerate(x.shape)))
-    return rw.into(result, out)
+    return result
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None) -> Array:
     """Standard deviation over ``axis`` (``sqrt(var)``)."""
-    result = ops.apply("sqrt", var(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
-                                   correction=correction))
+    result = _variance(a, axis, dtype, ddof, keepdims, where, mean, correction, True)
+    if not is_integer_moment(result.dtype):  # an integer dtype's root is taken by integer_variance
+        result = ops.apply("sqrt", result)
     return rw.into(result, out)
 
 

@@ -21,9 +21,9 @@ import numpy as np
 
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.ufunc_errors import input_casting_error, output_casting_error
+from kdsl.frontend.array.where_masks import where_mask
 
 CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 ORDERS = ("K", "A", "C", "F")
@@ -158,7 +158,7 @@ def written_into(result: Array, out: Any, where: Any, casting: str, name: str) -
                                    "pass an out of the result's dtype, or casting='unsafe'")
     if where is not True:
         kept = out if out is not None else Array(ops.const_node(0, result.dtype, result.device))
-        result = select(asarray(where) if not isinstance(where, (Array, bool)) else where, result, kept)
+        result = select(where if isinstance(where, bool) else where_mask(where, result.device), result, kept)
     if out is None:
         return result
     if _broadcast(out.shape, result.shape) != out.shape:  # out may be larger: the inputs broadcast to it

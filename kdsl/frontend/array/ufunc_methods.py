@@ -48,6 +48,7 @@ from kdsl.frontend.array.ufunc_arguments import (
     warn_where_without_out,
     written_into,
 )
+from kdsl.frontend.array.where_masks import where_mask
 
 # ufunc.reduce / ufunc.accumulate -> the kdsl function that computes it
 REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
@@ -244,7 +245,7 @@ class Ufunc(WithAt):
                 raise ValueError(f"reduction operation '{self._name}' does not have an identity, so to use a "
                                  "where mask one has to specify 'initial'")
             fill = self.identity if self.identity is not None else initial  # a fold of initial with itself
-            x = _kd().where(asarray(where), x, np.array(fill).astype(x.dtype.np).item())
+            x = _kd().where(where_mask(where, x.device), x, np.array(fill).astype(x.dtype.np).item())
         fold = self._log_reduce if self._name in LOG_REDUCE else self._tree_reduce
         if initial is None:
             return fold(x, axis, keepdims)

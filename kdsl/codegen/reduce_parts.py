@@ -100,9 +100,7 @@ class ReduceParts:
             # sum(int8 [100, 100], dtype=int8) / 2 is -28.0, not 100.0, and a float16 sum past 65504 is inf
             # (float16 by the integer rounding: NVIDIA's compiler folds the float(float16_t(x)) round trip of the
             # native kd_half_f here, so a consumer read 90002.6 where the stored float16 sum is inf)
-            value = render_cast(raw, raw_t, acc_t)
-            raw = f"kd_f16val_u(kd_f16bits_f({value}))" if acc_t is dt.float16 else glsl.narrow(acc_t, value)
-            raw_t = acc_t
+            raw, raw_t = narrowed(acc_t, render_cast(raw, raw_t, acc_t)), acc_t
         er.lines.append(f"{acc_t.glsl_compute} accv = {render_cast(raw, raw_t, acc_t)};")
         er.acc_name = "accv"
         if tuple(k.out_shape) != self.kept_shape:  # the epilogue reads a reshape of the result
@@ -110,6 +108,17 @@ class ReduceParts:
             kept_idx = index_vars(er, "eo", tuple(k.out_shape)) if k.out_shape else ()
         value = er.value(k.epilogue, tuple(k.out_shape), tuple(kept_idx))
         return er.lines + [f"b0.d[{out_index}] = {glsl.store_value(k.out_dtype, value)};"]
+
+
+def narrowed(t: dt.DType, value: str) -> str:
+    """GLSL for a reduction's folded ``value`` (in ``t``'s compute type) as its stored ``t`` holds it: an 8/16-bit
+    integer wrapped, a float16 rounded by the integer helpers (NVIDIA's compiler folds the native
+    ``float(float16_t(x))`` round trip of ``kd_half_f``). A fused consumer must read this value, not the fold.
+
+    >>> narrowed(dt.float16, "a"), narrowed(dt.uint8, "a"), narrowed(dt.float32, "a")
+    ('kd_f16val_u(kd_f16bits_f(a))', '((a) & 255u)', 'a')
+    """
+    return f"kd_f16val_u(kd_f16bits_f({value}))" if t is dt.float16 else glsl.narrow(t, value)
 
 
 def positive_zero(c: str, v: str) -> str:

@@ -23,7 +23,8 @@ def note_table(np, freqs):
         bad = False
     except ValueError:
         bad = True
-    lines = [f"{n:>4} {f:8.2f} Hz {c:+3d}c" for n, f, c in zip(names, np.asarray(freqs).tolist(), cents.tolist())]
+    lines = [f"{n:>4} {f:8.2f} Hz {c:+3d}c"
+             for n, f, c in zip(names, np.asarray(freqs).tolist(), cents.tolist(), strict=True)]
     return {"midi": nearest, "cents": cents, "names": names, "piano": equal[[0, 39, 48, 87]],
             "octaves": bool(np.allclose(octave_ratio, 2.0)), "bad_reshape": bad, "lines": lines}
 
@@ -136,8 +137,9 @@ def tuning_table(np, ratios_just):
     cents_diff = 1200 * np.log2(ratios_just / equal)
     with np.printoptions(precision=3, suppress=True):
         shown = str(cents_diff)
-    rows = [f"{s:2d} {e:.5f} {j:.5f} {c:+6.2f}" for s, e, j, c in zip(steps.tolist(), equal.tolist(),
-                                                                        ratios_just.tolist(), cents_diff.tolist())]
+    rows = [f"{s:2d} {e:.5f} {j:.5f} {c:+6.2f}"
+            for s, e, j, c in zip(steps.tolist(), equal.tolist(), ratios_just.tolist(), cents_diff.tolist(),
+                                  strict=True)]
     worst = steps[np.argmax(np.abs(cents_diff))].item()
     return {"cents": cents_diff, "shown": shown, "rows": rows, "worst": worst,
             "beats": np.round(np.abs(ratios_just - equal) * 261.63, 2)}

@@ -51,17 +51,17 @@ def _int64(device: Any) -> dt.DType:
 
 def polyval(p: Any, x: Any) -> Array:
     """The polynomial with coefficients ``p`` (highest power first) at ``x``, by Horner's rule (one fused
-    kernel; the dtype is that of ``x`` and ``p`` together, as NumPy's).
+    kernel; the dtype is that of ``x`` and ``p`` together, as NumPy's). An n-d ``p`` holds one polynomial per
+    column, its powers along axis 0 (``polyfit``'s result for a 2-d ``y``), broadcast against ``x`` as NumPy's.
 
     >>> import kdsl as kd
     >>> kd.polyval([3.0, 0.0, 1.0], kd.asarray([1.0, 2.0])).tolist()
     [4.0, 13.0]
+    >>> kd.polyval(kd.asarray([[1, 2], [3, 4]]), kd.asarray([[0], [2]])).tolist()  # x + 3 and 2x + 4
+    [[3, 4], [5, 8]]
     """
     dev = ops.device_of((p, x))
     coefficients, xs = as_arrays(p, x, device=dev)
-    if coefficients.ndim > 1:
-        raise ValueError(f"polyval: p must be 1-D coefficients (highest power first), not of shape "
-                         f"{coefficients.shape}")
     y = zeros_like(xs)
     for i in range(coefficients.shape[0] if coefficients.ndim else 1):
         y = y * xs + (coefficients[i] if coefficients.ndim else coefficients)

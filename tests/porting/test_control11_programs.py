@@ -1,6 +1,7 @@
 """Control systems without SciPy, as course notebooks write them: transfer-function poles and zeros by np.roots
 (conjugate pairs picked with `.imag > 0`, a damping ratio table), a Bode plot by np.polyval at `1j * w` with
-unwrapped phase and margins, state-space discretisation by a truncated Taylor series of the matrix exponential
+unwrapped phase and margins, per-channel polynomial fits (np.polyfit of a 2-d y, np.polyval of its
+columns), state-space discretisation by a truncated Taylor series of the matrix exponential
 and a step response by a Python loop, controllability/observability rank tests, pole placement by Ackermann's
 formula (np.poly of the desired poles, matrix_power), a discrete PID loop with anti-windup written into
 preallocated arrays, Routh-Hurwitz sign changes and Jury-free stability by the pole radius, and a 1-D Kalman
@@ -157,6 +158,19 @@ def kalman_batch(np, z, q, r):
             "best": int(np.argmin(np.var(resid, axis=1)))}
 
 
+def identify_steps(np, t, Y, deg):
+    # one polynomial per output channel (columns of Y), fitted at once and evaluated at once
+    P = np.polyfit(t, Y, deg)
+    fitted = np.polyval(P, t[:, None])
+    resid = Y - fitted
+    rms = np.sqrt(np.mean(resid ** 2, axis=0))
+    slope0 = np.polyval(np.polyder(P[:, 0]), t[0])
+    dc = np.polyval(P, t[-1])
+    worst = int(np.argmax(rms))
+    return {"P": P, "fitted": fitted, "rms": rms, "slope0": slope0, "dc": dc, "worst": worst,
+            "report": [f"ch{i}: rms={r:.4f}" for i, r in enumerate(rms.tolist())]}
+
+
 def test_poles_zeros_and_damping():
     # (s + 2) / ((s^2 + 2s + 5)(s^2 + 0.4s + 4)(s + 3))
     den = np.polymul(np.polymul([1, 2, 5], [1, 0.4, 4]), [1, 3])
@@ -199,3 +213,10 @@ def test_kalman_over_sensors():
     truth = np.cumsum(rng.normal(0, 0.1, 60))
     z = truth + rng.normal(0, [[0.2], [0.5], [1.0], [0.3]], (4, 60))
     check(kalman_batch, z, 0.01, np.array([0.04, 0.25, 1.0, 0.09]), rtol=1e-4, atol=1e-5)
+
+
+def test_identify_channels_by_column_polyfit():
+    rng = np.random.default_rng(1142)
+    t = np.linspace(0, 2, 25)
+    Y = np.stack([1 - np.exp(-2 * t), 0.5 * t ** 2, np.sin(t)], axis=1) + rng.normal(0, 0.01, (25, 3))
+    check(identify_steps, t, Y, 3, rtol=1e-3, atol=1e-4)

@@ -3,7 +3,8 @@ note names from a Python list, chords and scales as pitch-class sets (mod 12, bi
 of a chord with an ADSR envelope converted to int16 PCM (clip, astype, `.tobytes()` length), pitch detection by the
 FFT peak with parabolic interpolation, a Karplus-Strong string by a ring buffer updated in place, a step sequencer
 (a uint8 pattern, np.flatnonzero, fancy-index writes into a mix), interval-class vectors of chords with
-np.add.at, and a tuning table printed with f-strings and np.array2string (tests/porting)."""
+np.add.at, a 24-bit PCM decoder that catches OverflowError
+storing np.int64 words into int16, and a tuning table printed with f-strings and np.array2string (tests/porting)."""
 
 import numpy as np
 from harness import check
@@ -145,6 +146,23 @@ def tuning_table(np, ratios_just):
             "beats": np.round(np.abs(ratios_just - equal) * 261.63, 2)}
 
 
+def pcm_decoder(np, words, bits):
+    # 24-bit words read as int64 go into an int16 buffer: the ones that do not fit are caught and clipped
+    out = np.zeros(len(words), dtype=np.int16)
+    clipped = []
+    for i, w in enumerate(words):
+        v = w >> (24 - bits)
+        try:
+            out[i] = v
+        except OverflowError:
+            out[i] = np.iinfo(np.int16).max if v > 0 else np.iinfo(np.int16).min
+            clipped.append(i)
+    as_float = out / 32768.0
+    peak_db = 20 * np.log10(np.max(np.abs(as_float)))
+    return {"out": out, "clipped": clipped, "peak_db": round(float(peak_db), 3),
+            "bytes": list(out.tobytes()[:6]), "lo": out.min().item()}
+
+
 def test_note_names_and_cents():
     check(note_table, [440.0, 261.63, 329.0, 1000.0, 27.5, 4186.0, 98.0, 123.47, 466.16, 55.5])
 
@@ -181,3 +199,10 @@ def test_interval_class_vectors():
 
 def test_just_vs_equal_tuning_table():
     check(tuning_table, [1, 9 / 8, 5 / 4, 4 / 3, 3 / 2, 5 / 3, 15 / 8, 2])
+
+
+def test_pcm_decoder_catches_overflow():
+    rng = np.random.default_rng(1124)
+    words = list(rng.integers(-2 ** 23, 2 ** 23, 12, dtype=np.int64))
+    words[3], words[7] = np.int64(2 ** 23 - 1), np.int64(-2 ** 23)
+    check(pcm_decoder, words, 17)

@@ -2,7 +2,8 @@
 (np.bincount with weights, np.unique return_inverse), weighted quantiles by NumPy 2's `weights=` and by a sorted
 cumulative-weight search, post-stratification and iterative raking of weights to known margins (np.add.at, np.ix_),
 design effects and effective sample size, a weighted crosstab with a chi-square statistic, Likert items coded as
-int8 with missing codes (-9) masked, and bootstrap replicate weights from host multiplicities (tests/porting)."""
+int8 with missing codes (-9) masked, the same items as np.ma arrays (np.ma.average(returned=True), an all-missing
+item's masked mean), and bootstrap replicate weights from host multiplicities (tests/porting)."""
 
 import numpy as np
 from harness import check
@@ -108,6 +109,15 @@ def bootstrap_replicates(np, y, w, picks):
             "text": f"{full:.2f} +/- {1.96 * se:.2f}"}
 
 
+def masked_item_means(np, codes, w):
+    x = np.ma.masked_outside(np.asarray(codes), 1, 5)  # -9 (refused) and 99 (not asked) are missing
+    means, wsum = np.ma.average(x, axis=0, weights=w, returned=True)
+    plain, n = np.ma.average(x, axis=0, returned=True)
+    all_missing = [j for j in range(x.shape[1]) if np.ma.getmaskarray(x[:, j].mean()).all()]
+    return {"means": means.filled(np.nan), "wsum": wsum, "n": n, "plain": plain.filled(np.nan),
+            "all_missing": all_missing, "coverage": x.count(axis=0) / x.shape[0]}
+
+
 def test_weighted_group_means():
     rng = np.random.default_rng(1151)
     n = 80
@@ -154,3 +164,11 @@ def test_bootstrap_replicate_weights():
     n = 30
     check(bootstrap_replicates, rng.normal(10, 2, n), rng.uniform(1, 3, n), rng.integers(0, n, (40, n)),
           rtol=1e-4)
+
+
+def test_masked_item_means_with_missing_codes():
+    rng = np.random.default_rng(1158)
+    codes = rng.integers(1, 6, (20, 4))
+    codes[rng.random((20, 4)) < 0.2] = -9
+    codes[:, 2] = 99  # an item nobody was asked
+    check(masked_item_means, codes, rng.integers(1, 4, 20), rtol=1e-4)

@@ -1,10 +1,9 @@
 """Control systems without SciPy, as course notebooks write them: transfer-function poles and zeros by np.roots
 (conjugate pairs picked with `.imag > 0`, a damping ratio table), a Bode plot by np.polyval at `1j * w` with
-unwrapped phase and margins, per-channel polynomial fits (np.polyfit of a 2-d y, np.polyval of its
-columns), state-space discretisation by a truncated Taylor series of the matrix exponential
-and a step response by a Python loop, controllability/observability rank tests, pole placement by Ackermann's
-formula (np.poly of the desired poles, matrix_power), a discrete PID loop with anti-windup written into
-preallocated arrays, Routh-Hurwitz sign changes and Jury-free stability by the pole radius, and a 1-D Kalman
+unwrapped phase and margins, per-channel polynomial fits (np.polyfit of a 2-d y, np.polyval of its columns),
+state-space discretisation by a truncated Taylor series of the matrix exponential and a step response by a Python
+loop, controllability/observability rank tests, pole placement by Ackermann's formula (np.poly of the desired
+poles, matrix_power), a discrete PID loop with anti-windup written into preallocated arrays, and a 1-D Kalman
 filter over a batch of sensors (tests/porting)."""
 
 import numpy as np
@@ -124,22 +123,6 @@ def pid_loop(np, setpoint, kp, ki, kd_, dt, steps, umax):
             "summary": f"IAE={iae:.3f} sat={sat} final={y[-1]:.3f}"}
 
 
-def routh_hurwitz(np, den):
-    den = np.asarray(den, dtype=float)
-    n = len(den)
-    cols = (n + 1) // 2
-    R = np.zeros((n, cols))
-    R[0, : len(den[0::2])] = den[0::2]
-    R[1, : len(den[1::2])] = den[1::2]
-    for i in range(2, n):
-        for j in range(cols - 1):
-            R[i, j] = (R[i - 1, 0] * R[i - 2, j + 1] - R[i - 2, 0] * R[i - 1, j + 1]) / R[i - 1, 0]
-    first = R[:, 0]
-    changes = int(np.sum(np.diff(np.sign(first)) != 0))
-    rhp = int(np.sum(np.roots(den).real > 0))
-    return {"R": R, "changes": changes, "rhp": rhp, "agree": changes == rhp}
-
-
 def kalman_batch(np, z, q, r):
     n_sensors, T = z.shape
     x = np.zeros(n_sensors)
@@ -202,10 +185,6 @@ def test_pole_placement_by_ackermann():
 def test_pid_with_anti_windup():
     sp = np.r_[np.zeros(5), np.ones(75)]
     check(pid_loop, sp, 4.0, 3.0, 0.05, 0.05, 80, 2.5, rtol=1e-3, atol=1e-4)
-
-
-def test_routh_hurwitz_sign_changes():
-    check(routh_hurwitz, [1.0, 2.0, 3.0, 10.0, 4.0], rtol=1e-4, atol=1e-6)
 
 
 def test_kalman_over_sensors():

@@ -136,13 +136,16 @@ def _writes_through(a: Array, strided: View, view: View) -> bool:
 
 def _scatter_back(shape: tuple[int, ...], elems: tuple[int, ...]):
     """The write of a non-overlapping strided view into its C-contiguous array: each element to its position
-    (index . ``elems``: the view starts where the array does) in the array's flat order."""
-    grids = np.indices(shape, sparse=True) if shape else ()
-    positions = sum((g * e for g, e in zip(grids, elems, strict=True)), np.zeros(shape, np.int64))
+    (index . ``elems``: the view starts where the array does) in the array's flat order. The positions are
+    made at the first write (a view only read, such as a large im2col view, costs nothing on the host)."""
+    made: list[np.ndarray] = []
 
     def write(base: Array, strided: Array) -> None:
+        if not made:
+            grids = np.indices(shape, sparse=True) if shape else ()
+            made.append(sum((g * e for g, e in zip(grids, elems, strict=True)), np.zeros(shape, np.int64)))
         flat = base.reshape(-1)
-        flat[asarray(positions.reshape(-1), device=base.device)] = strided.reshape(-1)
+        flat[asarray(made[0].reshape(-1), device=base.device)] = strided.reshape(-1)
 
     return write
 

@@ -106,7 +106,7 @@ def render(k: RowNorm) -> str:
         inner.append(f"{t.glsl_compute} a{s} = {identity(op, t)};")
         inner += _passes(k, s, e, idx, buffers, seeds, _folder(op, t, f"a{s}"))
         inner += workgroup_reduce(op, t, f"a{s}", name, k.subgroup)
-        inner.append(f"{t.glsl_compute} st{s} = a{s};")
+        inner.append(f"{t.glsl_compute} st{s} = {glsl.narrow(t, f'a{s}')};")
     out = len(k.stages)
     inner += _passes(k, out, k.expr, idx, buffers, seeds,
                      lambda v: [f"b0.d[row * {n} + j] = {glsl.store_value(k.out_dtype, v)};"])
@@ -125,7 +125,8 @@ def online_pairs(k: RowNorm) -> set[int]:
     found = set()
     for s in range(len(k.stages) - 1):
         (op, x), (op2, e) = k.stages[s], k.stages[s + 1]
-        if op == "max" and op2 == "sum" and x.dtype.glsl_compute == "float" and e.op == "exp" and \
+        # float32 only: float16's exp(x - max) is rounded per element before its sum (NumPy's half loops)
+        if op == "max" and op2 == "sum" and x.dtype == dt.float32 and e.op == "exp" and \
                 e.srcs[0].op == "sub" and e.srcs[0].srcs == (x, Expr("acc", x.dtype, (), s)) and \
                 e.dtype == x.dtype and s - 1 not in found:
             found.add(s)
@@ -179,6 +180,8 @@ def _render_thread(k: RowNorm) -> str:
         inner += [f"{t.glsl_compute} st{s} = {identity(op, t)};",
                   f"for (int j = 0; j < {n}; j++) {{", *["    " + x for x in r.lines],
                   f"    st{s} = {combine(op, t, f'st{s}', v)};", "}"]
+        if t.wraps:  # the row's sum as NumPy's float16 (or 8/16-bit) result holds it: folded wider, stored narrow
+            inner.append(f"st{s} = {glsl.narrow(t, f'st{s}')};")
     r = _RowRenderer(buffers, prefix="q")
     v = r.value(k.expr, k.shape, idx)
     inner += [f"for (int j = 0; j < {n}; j++) {{", *["    " + x for x in r.lines],

@@ -9,7 +9,7 @@ order, not sorted, and the eigenvectors ``Z X`` from the triangular factor's, ea
 its largest component real and positive (LAPACK's convention). For real input, an eigenvalue whose imaginary
 part is within rounding of 0 (``n eps max|a|``) is made real, its vector too, and when every eigenvalue is
 real the results are real arrays (float32/float64), as NumPy returns them (one more read back); complex pairs
-are conjugate to rounding, not exactly (NumPy's are exact).
+are made exact conjugates, as NumPy's are (:mod:`kdsl.linalg.conjugate_pairs`).
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -24,6 +24,7 @@ from typing import Any
 
 import kdsl as kd
 from kdsl.linalg.common import EigResult, LinAlgError, as_array, batch_copy, check_matrices, working_dtype
+from kdsl.linalg.conjugate_pairs import exact_pairs
 from kdsl.linalg.eigh import eigh, eigvalsh
 from kdsl.linalg.schur import check, schur, triangular_eigenvectors
 
@@ -67,7 +68,7 @@ def _real_where_rounding(a: kd.Array, values: kd.Array, vectors: kd.Array | None
         vectors = kd.where(real[..., None, :], kd.real(vectors).astype(vectors.dtype), vectors)
     if bool(kd.all(real)):
         return kd.real(values), None if vectors is None else kd.real(vectors)
-    return values, vectors
+    return exact_pairs(values, vectors)
 
 
 def _general(a: kd.Array, dtype: kd.DType, want_vectors: bool) -> tuple[kd.Array, kd.Array | None]:

@@ -39,13 +39,18 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     """NumPy's ``np.ma.average``: the weighted mean of the unmasked entries (see the module docstring)."""
     if weights is None:
         result = mean(a, axis=axis, keepdims=keepdims)
-        if returned:
-            return result, as_masked(a).count(axis=axis, keepdims=keepdims)
+        if returned:  # the count in the mean's dtype, as NumPy's avg.dtype.type(a.count(axis))
+            count = kd.asarray(as_masked(a).count(axis=axis, keepdims=keepdims))
+            return result, count.astype(parts(result)[0].dtype)
         return result
     da, ma = parts(a)
     da = kd.asarray(da)
     w, wm = parts(weights)
-    w = _weights_along(kd.asarray(w), tuple(da.shape), axis)
+    w = kd.asarray(w)
+    # NumPy's sum of weights is in the result's dtype: float64 at least for integer or bool data
+    floor = (kd.float64,) if da.dtype.kind in "iub" else ()
+    result_dtype = kd.result_type(da.dtype, w.dtype, *floor)
+    w = _weights_along(w, tuple(da.shape), axis)
     if wm is not nomask:  # a masked weight leaves its entries out, as numpy.ma's masked product does
         absent = kd.broadcast_to(_weights_along(kd.asarray(wm), tuple(da.shape), axis), da.shape)
         ma = absent if ma is nomask else ma | absent
@@ -54,7 +59,7 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
         w = kd.where(ma, 0, w)
         da = kd.where(ma, 0, da)
     axis = None if axis is None else np.lib.array_utils.normalize_axis_tuple(axis, da.ndim, argname="axis")
-    wsum = kd.sum(w, axis=axis, keepdims=keepdims)
+    wsum = kd.sum(w, axis=axis, keepdims=keepdims, dtype=result_dtype)
     total = kd.sum(w * da, axis=axis, keepdims=keepdims)
     result = masked_result(total / kd.where(wsum == 0, 1, wsum), wsum == 0)
     return (result, wsum) if returned else result

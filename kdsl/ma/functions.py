@@ -23,8 +23,18 @@ from kdsl.ma.operators import parts, strong
 
 
 def getmask(a: Any) -> Any:
-    """The mask of ``a``: a kdsl bool array, or ``nomask`` for unmasked arrays and non-masked inputs."""
-    return a._mask if isinstance(a, MaskedArray) else nomask
+    """The mask of ``a``: a kdsl bool array, or ``nomask`` for unmasked arrays and non-masked inputs. A NumPy
+    masked array's mask as a kdsl array: ``np.ma.masked`` (a reduction of nothing but masked entries) is masked.
+
+    >>> import numpy as np, kdsl as kd
+    >>> kd.ma.getmaskarray(np.ma.masked).tolist(), kd.ma.getmask(np.ma.array([1, 2])) is kd.ma.nomask
+    (True, True)
+    """
+    if isinstance(a, MaskedArray):
+        return a._mask
+    if isinstance(a, np.ma.MaskedArray):
+        return parts(a)[1]
+    return nomask
 
 
 def getmaskarray(arr: Any) -> Any:

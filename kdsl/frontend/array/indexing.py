@@ -298,7 +298,7 @@ def setitem(a: Array, key, value) -> Array:
             return special
     region, shape = apply_key(View.contiguous(a.shape), key)
     dev = a.device
-    vnode = checked_value(value, a)._node
+    vnode = checked_value(value, a, basic=True)._node
     vnode = _fit_value(vnode, shape)  # checks the value's shape even for an empty region, as NumPy does
     if region.size == 0:
         return a

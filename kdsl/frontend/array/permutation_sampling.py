@@ -160,6 +160,9 @@ def _population(a: Any, device, axis: int) -> tuple[Array | None, int, int]:
         if a < 0:
             raise ValueError(f"a must be a positive integer unless no samples are taken (got {a})")
         return None, int(a), 0
+    if not isinstance(a, Array) and np.asarray(a).dtype.kind in "USO":  # names, labels, mixed objects
+        raise TypeError(f"choice: kdsl arrays hold numbers, not {np.asarray(a).dtype} data; draw indices and pick "
+                        "on the host: `names[i]` for `i` in `rng.choice(len(names), size).tolist()`")
     pop = a if isinstance(a, Array) else asarray(a, device=device)
     if pop.ndim == 0:
         raise ValueError("a must be a positive integer or an array of at least 1 dimension")

@@ -7,8 +7,10 @@ The windows are one strided view of the data (each window axis steps like the ax
 not reach ``x``; writes into ``x`` show in them, as in NumPy's views. The namespace ``kd.lib.stride_tricks``
 (also importable as ``kdsl.lib.stride_tricks``) is NumPy's ``np.lib.stride_tricks`` for ported code.
 ``as_strided(x, shape, strides)`` takes NumPy's byte strides (``x.strides`` gives them); unlike NumPy's it checks
-that the view stays inside ``x``'s data (ValueError), and writing into it does not reach ``x`` (the view keeps
-its own values from then on); writes into ``x`` show in it.
+that the view stays inside ``x``'s data (ValueError). Writes into ``x`` show in it; writes into it reach ``x``
+when its elements do not overlap and ``x`` is C-contiguous (``as_strided(a, (3,), (2 * a.itemsize,))[1] = 5``
+sets ``a[2]``, as NumPy's); a self-overlapping view (whose writes NumPy leaves unpredictable) keeps its own
+values from then on.
 
     >>> import kdsl as kd
     >>> w = kd.lib.stride_tricks.sliding_window_view(kd.arange(5), 3)
@@ -84,6 +86,9 @@ def as_strided(x: Any, shape: Any = None, strides: Any = None, subok: bool = Fal
     """
     a = x if isinstance(x, Array) else asarray(x)
     base, view = mv.view_base(a._node)  # noqa: SLF001 - a view of the same data
+    if any(s == 0 and n > 1 for n, s in zip(view.shape, view.strides, strict=True)) and a.flags.c_contiguous:
+        # a lazy constant (kd.zeros(12)) has no memory: its copy has the C-ordered layout NumPy's strides describe
+        base, view = mv.view_base(a.copy()._node)  # noqa: SLF001
     size = a.dtype.itemsize
     target = tuple(int(n) for n in (a.shape if shape is None else np.atleast_1d(shape)))
     steps = tuple(int(s) for s in (a.strides if strides is None else np.atleast_1d(strides)))
@@ -100,9 +105,49 @@ def as_strided(x: Any, shape: Any = None, strides: Any = None, subok: bool = Fal
     out = Array(mv.view_node(base, View(target, elems, view.offset)))  # noqa: SLF001
     if not writeable:  # as NumPy's: assigning raises ValueError (array_flags.py)
         out.setflags(write=False)
-    if a is x:  # NumPy's view: writes into x show in it
-        out._follow(lambda: a, lambda now: as_strided(now, target, steps), a)  # noqa: SLF001
+    if a is not x:
+        return out
+    read = lambda now: as_strided(now, target, steps)  # noqa: E731 - NumPy's view: writes into x show in it
+    if writeable and _writes_through(a, View(target, elems, view.offset), view):
+        return out._view_of(a, _scatter_back(target, elems), read)  # noqa: SLF001
+    out._follow(lambda: a, read, a)  # noqa: SLF001
     return out
+
+
+def _writes_through(a: Array, strided: View, view: View) -> bool:
+    """Whether writes into the strided view can go back into ``a``: ``a`` covers one C-ordered block of its
+    data (so a data position is an element of ``a``), the strided view stays inside that block and no two of
+    its elements share a position (each axis steps past everything the shorter-stepping axes reach)."""
+    if not view.is_contiguous or a.size == 0:
+        return False
+    start = view.offset
+    lo = strided.offset + sum((n - 1) * e for n, e in zip(strided.shape, strided.strides, strict=True) if e < 0)
+    hi = strided.offset + sum((n - 1) * e for n, e in zip(strided.shape, strided.strides, strict=True) if e > 0)
+    if lo < start or hi >= start + a.size:
+        return False
+    reach = 0
+    for n, e in sorted(((n, abs(e)) for n, e in zip(strided.shape, strided.strides, strict=True) if n > 1),
+                       key=lambda ne: ne[1]):
+        if e <= reach:
+            return False
+        reach += (n - 1) * e
+    return True
+
+
+def _scatter_back(shape: tuple[int, ...], elems: tuple[int, ...]):
+    """The write of a non-overlapping strided view into its C-contiguous array: each element to its position
+    (index . ``elems``: the view starts where the array does) in the array's flat order. The positions are
+    made at the first write (a view only read, such as a large im2col view, costs nothing on the host)."""
+    made: list[np.ndarray] = []
+
+    def write(base: Array, strided: Array) -> None:
+        if not made:
+            grids = np.indices(shape, sparse=True) if shape else ()
+            made.append(sum((g * e for g, e in zip(grids, elems, strict=True)), np.zeros(shape, np.int64)))
+        flat = base.reshape(-1)
+        flat[asarray(made[0].reshape(-1), device=base.device)] = strided.reshape(-1)
+
+    return write
 
 
 def _namespace() -> types.ModuleType:

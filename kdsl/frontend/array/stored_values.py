@@ -25,8 +25,11 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 
 
-def checked_value(value, a: Array) -> Array:
-    """An assigned value as an Array of ``a``'s dtype on its device (NumPy's assignment rules for scalars)."""
+def checked_value(value, a: Array, basic: bool = False) -> Array:
+    """An assigned value as an Array of ``a``'s dtype on its device (NumPy's assignment rules for scalars).
+    ``basic``: the store is by a basic index (ints, slices: ``a[0] = v``, ``a[:] = v``, ``a.fill(v)``), where
+    NumPy also checks a NumPy integer scalar against a signed integer array (its masks, index arrays, ``put``
+    and unsigned arrays wrap it)."""
     dev = a.device
     if isinstance(value, str):  # NumPy parses strings and fails on 'a'; kdsl takes numbers only
         raise ValueError(f"could not convert string {value!r} to {a.dtype.name}; assign numbers")
@@ -36,6 +39,8 @@ def checked_value(value, a: Array) -> Array:
     python = not isinstance(value, np.generic)
     if not python and isinstance(value, np.floating) and a.dtype.kind == "i":
         _checked_scalar(float(value), a)
+    if not python and basic and isinstance(value, np.integer) and a.dtype.kind == "i":
+        _in_range(int(value), a)  # NumPy's signed setitem converts the scalar to a Python int first
     if python and isinstance(value, (bool, int, float)):
         return Array(ops.const_node(_checked_scalar(value, a), a.dtype, dev))
     if python and isinstance(value, complex):  # NumPy: TypeError storing a Python complex into a real array
@@ -57,6 +62,11 @@ def _checked_scalar(value, a: Array):
             raise ValueError(f"cannot convert float NaN to integer (storing into a {a.dtype.name} array)")
         if math.isinf(value):
             raise OverflowError(f"cannot convert float infinity to integer (storing into a {a.dtype.name} array)")
-        if not promotion.can_hold(a.dtype, int(value)):  # NumPy converts to a Python int, then checks it
-            raise OverflowError(f"Python integer {int(value)} out of bounds for {a.dtype.name}")
+        _in_range(int(value), a)  # NumPy converts to a Python int, then checks it
     return value
+
+
+def _in_range(value: int, a: Array) -> None:
+    """NumPy's OverflowError for an int that ``a``'s integer dtype cannot hold."""
+    if not promotion.can_hold(a.dtype, value):
+        raise OverflowError(f"Python integer {value} out of bounds for {a.dtype.name}")

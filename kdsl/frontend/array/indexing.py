@@ -70,12 +70,14 @@ def _normalize_key(key, ndim: int) -> list:
 
 def apply_key(view: View, key) -> tuple[View, tuple[int, ...]]:
     """(the view selected by ``key``, the result shape including the ``None`` axes)."""
-    axis = 0
+    axis = 0  # the view's axis: an integer index removes it
+    source_axis = -1  # the array's axis, which NumPy's error names (a[1, 9]: axis 1)
     out_shape: list[int] = []
     for k in _normalize_key(key, len(view.shape)):
         if k is None:
             out_shape.append(1)
             continue
+        source_axis += 1
         n = view.shape[axis]
         if isinstance(k, slice):
             start, stop, step = k.indices(n)
@@ -86,7 +88,7 @@ def apply_key(view: View, key) -> tuple[View, tuple[int, ...]]:
         else:
             i = int(k)
             if not -n <= i < n:
-                raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+                raise IndexError(f"index {i} is out of bounds for axis {source_axis} with size {n}")
             view = view.index(axis, i % n)
     return view, tuple(out_shape)
 

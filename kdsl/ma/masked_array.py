@@ -211,6 +211,9 @@ class MaskedArray:
         return MaskedArray.wrap(data, mask, self._fill_value)
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        # numpy.ma's rule for a masked-array key and a value that is not one (x[x > 3] = 0): the data is written
+        # where the key's data is True, the mask is left as it was (masked entries stay masked)
+        data_only = isinstance(key, MaskedArray) and not isinstance(value, MaskedArray)
         key = _plain_key(key)
         if value is masked:
             self._ensure_mask()[key] = True
@@ -229,7 +232,7 @@ class MaskedArray:
                 self._ensure_mask()[key] = self._mask[key] | vmask
         elif vmask is not nomask:
             self._ensure_mask()[key] = vmask
-        elif self._mask is not nomask:
+        elif self._mask is not nomask and not data_only:
             self._mask[key] = False
 
     def _ensure_mask(self) -> Any:

@@ -23,6 +23,7 @@ import numpy as np
 
 import kdsl as kd
 from kdsl.ma.constants import MaskError, fill_scalar, masked, nomask, numpy_dtype
+from kdsl.ma.printing import masked_text
 
 
 def _is_kd_masked(x: Any) -> bool:
@@ -279,10 +280,10 @@ class MaskedArray:
         return value if value is masked else value.item()
 
     def __repr__(self) -> str:
-        return repr(self.to_numpy())
+        return masked_text(self, repr)
 
     def __str__(self) -> str:
-        return str(self.to_numpy())
+        return masked_text(self, str)
 
     def __bool__(self) -> bool:
         return bool(self.to_numpy())

@@ -12,7 +12,7 @@ Example:
     >>> print(x)
     [1.0 -- 3.0]
     >>> x.filled(0.0).tolist(), x.compressed().tolist(), x.count()
-    ([1.0, 0.0, 3.0], [1.0, 3.0], 2)
+    ([1.0, 0.0, 3.0], [1.0, 3.0], np.int64(2))
 """
 
 from __future__ import annotations
@@ -163,13 +163,14 @@ class MaskedArray:
         return flat if self._mask is nomask else flat[~self._mask.ravel()]
 
     def count(self, axis: Any = None, keepdims: bool = False) -> Any:
-        """The number of unmasked entries: an ``int`` for ``axis=None`` (read back), else an int64 kdsl array."""
+        """The number of unmasked entries: for ``axis=None`` (read back) an ``int`` without a mask and an
+        ``np.intp`` with one (as numpy.ma's), else an int64 kdsl array."""
         if self._mask is nomask:
             if axis is None and not keepdims:
                 return self.size
             return kd.sum(kd.ones(self.shape, dtype=kd.int64), axis=axis, keepdims=keepdims)
         counts = kd.sum(~self._mask, axis=axis, keepdims=keepdims, dtype=kd.int64)
-        return int(counts) if axis is None and not keepdims else counts
+        return np.intp(int(counts)) if axis is None and not keepdims else counts
 
     # ----- shapes and copies
     def _apply(self, fn: Any) -> MaskedArray:

@@ -1,6 +1,7 @@
 """numpy.ma features that numpy/ma/tests/test_old_ma.py uses and kd.ma lacked (AttributeError before):
 
-* ``x.shape = s`` (reshapes the data and the mask in place), ``x.put(...)``, ``x.choose(...)``,
+* ``x.shape = s`` (reshapes the data and the mask in place), ``x.put(...)``, ``x.choose(...)``, ``x.count()``
+  an ``np.intp`` when a mask is set (a Python int before),
   ``x.conj()``/``x.conjugate()``, ``x.itemsize``, ``x.nbytes``;
 * ``kd.ma.add.reduce(x, axis)``, ``kd.ma.maximum.reduce(x)`` and the other masked binary functions' ``reduce``:
   the data filled (0; 1 for multiply and arctan2; the dtype's extreme for maximum/minimum) and reduced, the
@@ -105,3 +106,12 @@ def test_put_choose_conj_and_sizes():
         assert _host(getattr(z, f)()) == _host(getattr(nz, f)())
     assert (z.itemsize, z.nbytes) == (nz.itemsize, nz.nbytes)
     assert (got.itemsize, got.nbytes) == (want.itemsize, want.nbytes)
+
+
+@pytest.mark.parametrize("mask", [[1, 0, 0, 0], np.ma.nomask, [1, 1, 1, 1]])
+def test_count_types(mask):
+    # numpy.ma: an np.intp with a mask, a Python int without one (test_old_ma's test_xtestCount)
+    got, want = _pair(np.array([0.0, 1.0, 2.0, 3.0]), mask)
+    for g, w in ((got.count(), want.count()), (km.count(got), np.ma.count(want))):
+        assert g == w and type(g) is type(w)
+    assert np.asarray(got.count(axis=0)).tolist() == np.asarray(want.count(axis=0)).tolist()

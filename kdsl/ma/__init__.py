@@ -16,6 +16,7 @@ Example:
 from kdsl.ma import (
     array_methods,  # noqa: F401 - binds put, choose, conj, the shape setter
     dispatch,  # noqa: F401 - binds MaskedArray.__array_function__
+    masked_flat,  # noqa: F401 - binds MaskedArray.flat
     ufunc_reduce,  # noqa: F401 - binds kd.ma.add.reduce, kd.ma.maximum.reduce...
 )
 from kdsl.ma.along_axis import apply_along_axis, apply_over_axes

@@ -2,11 +2,10 @@
 numpy.ma's: the data filled (0, or 1 for ``multiply`` and ``arctan2``; the dtype's extreme for ``maximum`` and
 ``minimum``, so masked entries never win) and reduced by the kdsl ufunc; the result masked where every entry
 along the axis is. A 0-d result is ``kd.ma.masked`` when all its entries are masked, else a 0-d kdsl array.
+``accumulate`` is the filled data's running result with no mask, as numpy.ma's.
 
 Example:
-    >>> import numpy as np
-
-import kdsl as kd
+    >>> import kdsl as kd
     >>> x = kd.ma.array([[1, 5], [3, 2]], mask=[[0, 1], [0, 1]])
     >>> kd.ma.add.reduce(x).tolist(), kd.ma.maximum.reduce(x, axis=1).tolist()
     ([4, None], [1, 3])
@@ -55,6 +54,15 @@ def _binary_reduce(name: str) -> Callable[..., Any]:
     return reduce
 
 
+def _binary_accumulate(name: str) -> Callable[..., Any]:
+    def accumulate(target: Any, axis: int = 0) -> MaskedArray:
+        return MaskedArray.wrap(getattr(kd, name).accumulate(_masked(target).filled(_FILLS.get(name, 0)), axis=axis),
+                                nomask)
+    accumulate.__doc__ = (f"numpy.ma's ``{name}.accumulate``: the running {name} of the filled data, with no mask "
+                          f"(numpy.ma's result has none).")
+    return accumulate
+
+
 def _extreme_reduce(name: str, fill: Callable[[Any], Any]) -> Callable[..., Any]:
     def reduce(target: Any, axis: Any = _NO_AXIS) -> Any:
         x = _masked(target)
@@ -74,5 +82,6 @@ def _extreme_reduce(name: str, fill: Callable[[Any], Any]) -> Callable[..., Any]
 
 for _name in _REDUCED:
     FUNCTIONS[_name].reduce = _binary_reduce(_name)  # type: ignore[attr-defined]
+    FUNCTIONS[_name].accumulate = _binary_accumulate(_name)  # type: ignore[attr-defined]
 FUNCTIONS["maximum"].reduce = _extreme_reduce("maximum", maximum_fill_value)  # type: ignore[attr-defined]
 FUNCTIONS["minimum"].reduce = _extreme_reduce("minimum", minimum_fill_value)  # type: ignore[attr-defined]

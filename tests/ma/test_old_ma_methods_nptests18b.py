@@ -115,3 +115,47 @@ def test_count_types(mask):
     for g, w in ((got.count(), want.count()), (km.count(got), np.ma.count(want))):
         assert g == w and type(g) is type(w)
     assert np.asarray(got.count(axis=0)).tolist() == np.asarray(want.count(axis=0)).tolist()
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "subtract", "logical_or", "bitwise_xor"])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_accumulate(name, axis):
+    data = DATA if name != "bitwise_xor" else np.arange(9).reshape(3, 3)
+    for mask in MASKS:
+        got, want = _pair(data, mask)
+        with np.errstate(all="ignore"):
+            expected = getattr(np.ma, name).accumulate(want, axis=axis)
+        result = getattr(km, name).accumulate(got, axis=axis)
+        assert km.getmask(result) is km.nomask  # numpy.ma's accumulate drops the mask
+        np.testing.assert_allclose(np.asarray(result.data, float), np.asarray(expected.data, float), rtol=1e-12)
+
+
+def _flat_steps(M, x):
+    x.flat[1] = 9
+    x.flat[0] = M.masked
+    x.flat[2:4] = M.array([7, 8], mask=[1, 0])
+    x.flat[[5, -1]] = 6
+    return [x.flat[1], x.flat[0], x.flat[1:3], x.flat[[0, 3]], len(list(x.flat))]
+
+
+@pytest.mark.parametrize("mask", [[0, 1, 0, 0, 0, 1], np.ma.nomask])
+@pytest.mark.parametrize("view", [lambda a: a.reshape(2, 3), lambda a: a.reshape(3, 2).T, lambda a: a[::-1]])
+def test_flat(mask, view):
+    got, want = _pair(np.arange(6.0), mask)
+    got, want = view(got), view(want)
+    results = _flat_steps(km, got), _flat_steps(np.ma, want)
+    assert _host(got) == _host(want)
+    for g, w in zip(*results, strict=True):
+        assert _host(g) == _host(w)
+
+
+@pytest.mark.parametrize("mask", [[0, 1, 0, 0, 0, 1], np.ma.nomask])
+@pytest.mark.parametrize("view", [lambda a: a.reshape(2, 3), lambda a: a.reshape(3, 2).T, lambda a: a[::-1]])
+def test_flat_assignment(mask, view):
+    # numpy.ma's x.flat = v is x.ravel()[:] = v: a copy for non-contiguous views, which then stay unchanged
+    got, want = _pair(np.arange(6.0), mask)
+    got, want = view(got), view(want)
+    got.flat, want.flat = 5.0, 5.0
+    assert _host(got) == _host(want)
+    got.flat, want.flat = km.masked, np.ma.masked
+    assert _host(got) == _host(want)

@@ -2,7 +2,7 @@
 
 * ``x.shape = s`` (reshapes the data and the mask in place), ``x.put(...)``, ``x.choose(...)``, ``x.count()``
   an ``np.intp`` when a mask is set (a Python int before),
-  ``x.conj()``/``x.conjugate()``, ``x.itemsize``, ``x.nbytes``;
+  ``x.conj()``/``x.conjugate()``, ``x.itemsize``, ``x.nbytes``; ``make_mask(m, copy=True)`` a copy (it was ``m``);
 * ``kd.ma.add.reduce(x, axis)``, ``kd.ma.maximum.reduce(x)`` and the other masked binary functions' ``reduce``:
   the data filled (0; 1 for multiply and arctan2; the dtype's extreme for maximum/minimum) and reduced, the
   result masked where every entry along the axis is.
@@ -159,3 +159,15 @@ def test_flat_assignment(mask, view):
     assert _host(got) == _host(want)
     got.flat, want.flat = km.masked, np.ma.masked
     assert _host(got) == _host(want)
+
+
+def test_make_mask_copy():
+    # test_old_ma's test_testCopySize: make_mask(m) is m for a bool mask, make_mask(m, copy=True) a new one
+    for src in ([0, 0, 1, 0, 0], np.array([[1, 0], [0, 1]], bool)):
+        m, n = km.make_mask(src), np.ma.make_mask(src)
+        assert (km.make_mask(m) is m) == (np.ma.make_mask(n) is n)
+        c = km.make_mask(m, copy=True)
+        assert c is not m
+        c[(0,) * c.ndim] = not bool(c[(0,) * c.ndim])
+        assert np.asarray(m).tolist() == n.tolist()  # the copy's change did not reach m
+    assert km.make_mask([0, 0]) is km.nomask and km.make_mask([0, 0], copy=True) is km.nomask

@@ -7,6 +7,7 @@
   is ``ValueError: incorrect number of indices for array`` (kdsl: IndexError); floats are TypeError.
 * ``a.flat[k]`` out of range is "for size n", as NumPy's flatiter (kdsl said "for axis 0").
 * ``swapaxes``/``diagonal``/``trace`` name the bad argument: "axis2: axis 2 is out of bounds ...".
+* ``take`` of Python ints past int64 is NumPy's OverflowError (kdsl: a TypeError about object arrays).
 """
 
 import numpy as np
@@ -107,3 +108,10 @@ def test_take_and_put_on_empty_axes():
             kd.zeros((5, 0)).take([0], mode=mode)
     with pytest.raises(IndexError):
         kd.zeros((5, 5, 0)).put(100, 0)
+
+
+@pytest.mark.parametrize("indices", [2**70, [1, 2**70], [-(2**70)]])
+def test_take_of_ints_past_int64(indices):
+    # NumPy converts them to intp: OverflowError (kdsl raised a TypeError about an object dtype)
+    _same_error(_arange((5,)), lambda a: a.take(indices))
+    _same_error(_arange((5,)), lambda a: (np if isinstance(a, np.ndarray) else kd).take(a, indices))

@@ -8,6 +8,7 @@
 * ``a.flat[k]`` out of range is "for size n", as NumPy's flatiter (kdsl said "for axis 0").
 * ``swapaxes``/``diagonal``/``trace`` name the bad argument: "axis2: axis 2 is out of bounds ...".
 * ``take`` of Python ints past int64 is NumPy's OverflowError (kdsl: a TypeError about object arrays).
+* Float keys (``a[1.0]``, ``a[[1.0]]``, float index arrays) raise IndexError with NumPy's words.
 """
 
 import numpy as np
@@ -115,3 +116,15 @@ def test_take_of_ints_past_int64(indices):
     # NumPy converts them to intp: OverflowError (kdsl raised a TypeError about an object dtype)
     _same_error(_arange((5,)), lambda a: a.take(indices))
     _same_error(_arange((5,)), lambda a: (np if isinstance(a, np.ndarray) else kd).take(a, indices))
+
+
+@pytest.mark.parametrize("key", [1.0, [1.0], [1, 2.5], (1, 1.0), "a", np.array([1.5, 2.0]), np.float64(2.0)])
+def test_non_integer_keys(key):
+    # NumPy's IndexError words for scalars and sequences of non-integers, and for float index arrays
+    _same_error(_arange((5, 3)), lambda a: a[key])
+    _same_error(_arange((5, 3)), lambda a: _set(a, key, 0))
+
+
+def test_float_kdsl_index_array():
+    with pytest.raises(IndexError, match=r"^arrays used as indices must be of integer \(or boolean\) type$"):
+        kd.arange(5.0)[kd.asarray([1.0, 2.0])]

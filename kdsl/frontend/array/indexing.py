@@ -47,13 +47,13 @@ def _normalize_key(key, ndim: int) -> list:
     plain = _plain(key)  # ints, slices, None, ...: nothing to check one by one
     key = list(key) if isinstance(key, tuple) else [key]
     for k in () if plain else key:
+        _check_integral(k)
         if isinstance(k, (Array, np.ndarray, list)) or (hasattr(k, "dtype") and not isinstance(k, np.integer)):
             raise IndexError("kdsl supports ints, slices, ..., None, and integer arrays or one boolean mask on the "
                              "leading axes only (a[idx], a[rows, cols], a[idx, 1:], a[mask], a[mask, 1:]); move the "
                              "axis first, or use kd.where(mask, a, b)")
         if not (k is None or k is Ellipsis or isinstance(k, (slice, int, np.integer))):
-            raise IndexError(f"only integers, slices (`:`), ellipsis (`...`) and None are valid indices, "
-                             f"got {type(k).__name__}")
+            raise IndexError(_ONLY_INTEGERS)
     ellipses = key.count(Ellipsis)
     if ellipses > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
@@ -66,6 +66,21 @@ def _normalize_key(key, ndim: int) -> list:
     else:
         key = key + [slice(None)] * (ndim - used)
     return key
+
+
+_ONLY_INTEGERS = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
+                  "arrays are valid indices")
+
+
+def _check_integral(k) -> None:
+    """NumPy's IndexError for a key part that is neither an integer nor an integer or boolean array: its words
+    for float arrays, and for float scalars and sequences."""
+    if isinstance(k, (Array, np.ndarray)):
+        if k.dtype.kind not in "biu":
+            raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    elif isinstance(k, (float, np.floating, complex, np.complexfloating)) or (
+            isinstance(k, list) and np.asarray(k).dtype.kind not in "biu" and np.asarray(k).size):
+        raise IndexError(_ONLY_INTEGERS)
 
 
 def apply_key(view: View, key) -> tuple[View, tuple[int, ...]]:

@@ -16,6 +16,38 @@ TEMPLATES = {
     "cmul": """CT_ kd_cmul_S(CT_ a, CT_ b) {
     return CT_(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
 }""",
+    # C99 Annex G's multiply (what C's `*` of complex values computes, and so the C library's cpow that NumPy's
+    # power calls): the textbook formula, and where both parts come out NaN from infinite operands, the
+    # infinities recovered (an infinite factor as its unit direction, NaNs beside infinities as signed zeros).
+    "cmulg": """CT_ kd_cmulg_S(CT_ p, CT_ q) {
+    RT_ a = p.x, b = p.y, c = q.x, d = q.y;
+    RT_ ac = a * c, bd = b * d, ad = a * d, bc = b * c;
+    CT_ r = CT_(ac - bd, ad + bc);
+    if (!(isnan(r.x) && isnan(r.y))) return r;
+    bool again = false;
+    if (isinf(a) || isinf(b)) {
+        a = FCOPYSIGN(isinf(a) ? RT_(1.0) : RT_(0.0), a);
+        b = FCOPYSIGN(isinf(b) ? RT_(1.0) : RT_(0.0), b);
+        if (isnan(c)) c = FCOPYSIGN(RT_(0.0), c);
+        if (isnan(d)) d = FCOPYSIGN(RT_(0.0), d);
+        again = true;
+    }
+    if (isinf(c) || isinf(d)) {
+        c = FCOPYSIGN(isinf(c) ? RT_(1.0) : RT_(0.0), c);
+        d = FCOPYSIGN(isinf(d) ? RT_(1.0) : RT_(0.0), d);
+        if (isnan(a)) a = FCOPYSIGN(RT_(0.0), a);
+        if (isnan(b)) b = FCOPYSIGN(RT_(0.0), b);
+        again = true;
+    }
+    if (!again && (isinf(ac) || isinf(bd) || isinf(ad) || isinf(bc))) {  // overflowed products
+        if (isnan(a)) a = FCOPYSIGN(RT_(0.0), a);
+        if (isnan(b)) b = FCOPYSIGN(RT_(0.0), b);
+        if (isnan(c)) c = FCOPYSIGN(RT_(0.0), c);
+        if (isnan(d)) d = FCOPYSIGN(RT_(0.0), d);
+        again = true;
+    }
+    return again ? CT_(INF_ * (a * c - b * d), INF_ * (a * d + b * c)) : r;
+}""",
     # Smith's algorithm (NumPy's loop). FDIV: IEEE division also where 1 / d underflows (|d| > 2**126 in float:
     # GPUs may divide by multiplying with the reciprocal; kd_div_f says why).
     "cdiv": """CT_ kd_cdiv_S(CT_ a, CT_ b) {
@@ -182,7 +214,7 @@ TEMPLATES = {
 SQUARINGS
         return n < 0 ? kd_cdiv_S(CT_(RT_(1.0), RT_(0.0)), r) : r;
     }
-    return kd_cexp_S(kd_cmul_S(b, kd_clog_S(a)));
+    return kd_cexp_S(kd_cmulg_S(b, kd_clog_S(a)));  // the C library's cpow: cexp(b * clog(a)), C's multiply
 }""".replace("SQUARINGS", "\n".join(["        if ((m & 1u) != 0u) r = kd_cmul_S(r, p); p = kd_cmul_S(p, p); "
                                      "m >>= 1u;"] * 6 + ["        if (m != 0u) r = kd_cmul_S(r, p);"])),
     # NumPy 2's sign: z / |z|, 0 for 0, NaN for NaN; an infinite component gives its unit direction.

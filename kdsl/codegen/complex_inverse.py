@@ -35,8 +35,12 @@ TEMPLATES = {
     } else {
         RT_ d = s + (x - RT_(1.0));  // 0 only at z = 1
         am1 = RT_(0.5) * (y * yr + d);
+        // y sqrt(k (1/(r + x + 1) + 1/d)); below y = 1 as sqrt(y) sqrt(k (y/(r + x + 1) + y/d)) (y <= d): 1/d
+        // overflows for a subnormal y at x = 1, where c is sqrt(y), not inf (asin(1 + 1e-310j) is pi/2 + ...)
+        RT_ k = RT_(0.5) * (a + x);
         c = d == RT_(0.0) ? RT_(0.0)
-            : y * sqrt(RT_(0.5) * (a + x) * (RT_(1.0) / (r + x + RT_(1.0)) + RT_(1.0) / d));
+            : y < RT_(1.0) ? sqrt(y) * sqrt(k * (y / (r + x + RT_(1.0)) + y / d))
+            : y * sqrt(k * (RT_(1.0) / (r + x + RT_(1.0)) + RT_(1.0) / d));
     }
     return FLOG1P(am1 + sqrt(am1 * (a + RT_(1.0))));
 }""",

@@ -224,12 +224,19 @@ LIBRARY: dict[str, str] = {
     bool ny = (unpackDouble2x32(y).y >> 31) != 0u;
     bool nx = (unpackDouble2x32(x).y >> 31) != 0u;
     double ay = abs(y), ax = abs(x);
+    // pi/2 and pi as high + low parts; the angle is folded with the low part first, so pi - (pi/2 - t)
+    // rounds once (arctan2(inf, -1) is exactly NumPy's pi/2, not one ulp above).
+    const double PIO2_HI = 1.57079632679489655800e+00LF, PIO2_LO = 6.12323399573676603587e-17LF;
+    const double PI_HI = 3.14159265358979311600e+00LF, PI_LO = 1.22464679914735320717e-16LF;
     double r;
-    if (ay == 0.0LF && ax == 0.0LF) r = 0.0LF;
-    else if (isinf(ay) && isinf(ax)) r = 7.85398163397448278999e-01LF;
-    else if (ay <= ax) r = kd_atanp_d(ay / ax);
-    else r = (1.57079632679489655800e+00LF - kd_atanp_d(ax / ay)) + 6.12323399573676603587e-17LF;
-    if (nx) r = (3.14159265358979311600e+00LF - r) + 1.22464679914735320717e-16LF;
+    if (isinf(ay) && isinf(ax)) r = nx ? 2.35619449019234492885e+00LF : 7.85398163397448278999e-01LF;
+    else if (ay <= ax || ay == 0.0LF) {
+        double t = ay == 0.0LF ? 0.0LF : kd_atanp_d(ay / ax);
+        r = nx ? PI_HI - (t - PI_LO) : t;
+    } else {
+        double t = kd_atanp_d(ax / ay);
+        r = nx ? PIO2_HI + (t + PIO2_LO) : PIO2_HI - (t - PIO2_LO);
+    }
     return ny ? -r : r;
 }""",
     "kd_asin_d": f"""double kd_asin_d(double x) {{

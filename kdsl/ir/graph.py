@@ -51,6 +51,20 @@ MATERIALISED = ("reduce", "matmul", "scan", "assemble", "sort", "gather", "searc
 
 
 MAX_DIMS = 64  # NumPy's limit on an array's dimensions (NPY_MAXDIMS): kdsl keeps NumPy's errors past it
+MAX_BYTES = 2**63 - 1  # NumPy's limit on an array's size in bytes (intp): a larger array cannot exist
+
+
+class ArrayTooBigError(ValueError):
+    """NumPy's ValueError for an array whose bytes overflow intp (its own class, so that callers which turn
+    broadcast errors into their own messages let it through)."""
+
+
+def _check_size(shape: tuple[int, ...], dtype: dt.DType) -> None:
+    """NumPy's ValueError for a shape whose bytes overflow intp (``a[np.ix_(i, i, i, i, i)]`` with 7132
+    indices each): a lazy node of that shape could never be computed, and its size arithmetic would wrap."""
+    if math.prod(shape) * dtype.itemsize > MAX_BYTES:
+        raise ArrayTooBigError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+                               "possible size.")
 
 
 class Node:
@@ -65,6 +79,9 @@ class Node:
         if len(shape) > MAX_DIMS:
             self.srcs = ()  # __del__ still runs: nothing counted yet
             raise ValueError(f"maximum supported dimension for an ndarray is currently {MAX_DIMS}, found {len(shape)}")
+        if math.prod(shape) > MAX_BYTES // 16:  # the exact test (the itemsize) only for shapes near the limit
+            self.srcs = ()
+            _check_size(shape, dtype)
         self.op = op  # one assignment each: a tuple assignment builds and unpacks a tuple (every node made)
         self.srcs = srcs
         self.dtype = dtype

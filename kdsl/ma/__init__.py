@@ -13,7 +13,12 @@ Example:
     (2.0, [1.0, None, 3.0])
 """
 
-from kdsl.ma import dispatch  # noqa: F401 - binds MaskedArray.__array_function__
+from kdsl.ma import (
+    array_methods,  # noqa: F401 - binds put, choose, conj, the shape setter
+    dispatch,  # noqa: F401 - binds MaskedArray.__array_function__
+    masked_flat,  # noqa: F401 - binds MaskedArray.flat
+    ufunc_reduce,  # noqa: F401 - binds kd.ma.add.reduce, kd.ma.maximum.reduce...
+)
 from kdsl.ma.along_axis import apply_along_axis, apply_over_axes
 from kdsl.ma.anomalies import anom, anomalies
 from kdsl.ma.average import average

@@ -7,7 +7,7 @@ Example:
     >>> print(x)
     [0 1 2 -- --]
     >>> x.count()
-    3
+    np.int64(3)
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def masked_all(shape: Any, dtype: Any = float) -> MaskedArray:
     >>> import kdsl as kd
     >>> x = kd.ma.masked_all((2, 3))
     >>> x.count(), x.shape
-    (0, (2, 3))
+    (np.int64(0), (2, 3))
     """
     data = kd.zeros(shape, dtype=None if dtype is float else dtype)
     return MaskedArray.wrap(data, kd.ones(data.shape, dtype=kd.bool_))

@@ -76,6 +76,8 @@ def make_mask(m: Any, copy: bool = False, shrink: bool = True, dtype: Any = Mask
     mask = as_mask_array(m, kd.asarray(getdata(m)).shape)
     if shrink and not bool(kd.any(mask)):
         return nomask
+    if copy and mask is m:  # a bool array given: itself (as NumPy's), or with copy=True its own copy
+        mask = mask.copy()
     return mask
 
 

@@ -12,7 +12,7 @@ Example:
     >>> print(x)
     [1.0 -- 3.0]
     >>> x.filled(0.0).tolist(), x.compressed().tolist(), x.count()
-    ([1.0, 0.0, 3.0], [1.0, 3.0], 2)
+    ([1.0, 0.0, 3.0], [1.0, 3.0], np.int64(2))
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import numpy as np
 
 import kdsl as kd
 from kdsl.ma.constants import MaskError, fill_scalar, masked, nomask, numpy_dtype
+from kdsl.ma.printing import masked_text
 
 
 def _is_kd_masked(x: Any) -> bool:
@@ -162,13 +163,14 @@ class MaskedArray:
         return flat if self._mask is nomask else flat[~self._mask.ravel()]
 
     def count(self, axis: Any = None, keepdims: bool = False) -> Any:
-        """The number of unmasked entries: an ``int`` for ``axis=None`` (read back), else an int64 kdsl array."""
+        """The number of unmasked entries: for ``axis=None`` (read back) an ``int`` without a mask and an
+        ``np.intp`` with one (as numpy.ma's), else an int64 kdsl array."""
         if self._mask is nomask:
             if axis is None and not keepdims:
                 return self.size
             return kd.sum(kd.ones(self.shape, dtype=kd.int64), axis=axis, keepdims=keepdims)
         counts = kd.sum(~self._mask, axis=axis, keepdims=keepdims, dtype=kd.int64)
-        return int(counts) if axis is None and not keepdims else counts
+        return np.intp(int(counts)) if axis is None and not keepdims else counts
 
     # ----- shapes and copies
     def _apply(self, fn: Any) -> MaskedArray:
@@ -211,6 +213,9 @@ class MaskedArray:
         return MaskedArray.wrap(data, mask, self._fill_value)
 
     def __setitem__(self, key: Any, value: Any) -> None:
+        # numpy.ma's rule for a masked-array key and a value that is not one (x[x > 3] = 0): the data is written
+        # where the key's data is True, the mask is left as it was (masked entries stay masked)
+        data_only = isinstance(key, MaskedArray) and not isinstance(value, MaskedArray)
         key = _plain_key(key)
         if value is masked:
             self._ensure_mask()[key] = True
@@ -229,7 +234,7 @@ class MaskedArray:
                 self._ensure_mask()[key] = self._mask[key] | vmask
         elif vmask is not nomask:
             self._ensure_mask()[key] = vmask
-        elif self._mask is not nomask:
+        elif self._mask is not nomask and not data_only:
             self._mask[key] = False
 
     def _ensure_mask(self) -> Any:
@@ -276,10 +281,10 @@ class MaskedArray:
         return value if value is masked else value.item()
 
     def __repr__(self) -> str:
-        return repr(self.to_numpy())
+        return masked_text(self, repr)
 
     def __str__(self) -> str:
-        return str(self.to_numpy())
+        return masked_text(self, str)
 
     def __bool__(self) -> bool:
         return bool(self.to_numpy())

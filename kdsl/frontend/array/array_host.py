@@ -11,6 +11,7 @@ Example:
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Literal
 
 import numpy as np
@@ -45,19 +46,45 @@ so NumPy gets a copy (a download); use np.asarray(a) (copy=None) or a.numpy()
 
 def item(self, *args):
     """One element as a Python scalar: the only one, ``a.item(flat_index)`` or ``a.item(i, j)`` /
-    ``a.item((i, j))`` (NumPy's; reads that element back)."""
-    if args:
-        key = args[0] if len(args) == 1 else tuple(args)
-        if isinstance(key, tuple):
-            return self[key].item()
-        flat = self.reshape(-1)
-        n = self.size
-        if not -n <= int(key) < n:
-            raise IndexError(f"index {int(key)} is out of bounds for size {n}")
-        return flat[int(key)].item()
-    if self.size != 1:
-        raise ValueError(f"can only convert an array of size 1 to a Python scalar, not size {self.size}")
-    return self.numpy().reshape(()).item()
+    ``a.item((i, j))`` (NumPy's; reads that element back). NumPy's errors: a flat index out of range is an
+    IndexError "for size n" ("for axis 0" on 1-d arrays), a multi-index names its axis, a multi-index of
+    another length than ``ndim`` is a ValueError, a non-integer a TypeError.
+
+    >>> import kdsl as kd
+    >>> a = kd.arange(6).reshape(2, 3)
+    >>> a.item(4), a.item((1, -1)), a.item((2,))
+    (4, 5, 2)
+    >>> a.item(6)
+    Traceback (most recent call last):
+    IndexError: index 6 is out of bounds for size 6
+    >>> a.item(0, 1, 2)
+    Traceback (most recent call last):
+    ValueError: incorrect number of indices for array
+    """
+    key = args[0] if len(args) == 1 else args
+    if isinstance(key, tuple) and len(key) == 1:
+        key = key[0]  # NumPy's 1-tuple is a flat index
+    if isinstance(key, tuple) and key:
+        if len(key) != self.ndim:
+            raise ValueError("incorrect number of indices for array")
+        return self[tuple(_c_long(k) for k in key)].item()  # the indexing names the axis out of range
+    if isinstance(key, tuple):  # no index: the only element
+        if self.size != 1:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        return self.numpy().reshape(()).item()
+    i, n = _c_long(key), self.size
+    if not -n <= i < n:
+        where = "axis 0 with size" if self.ndim == 1 else "size"
+        raise IndexError(f"index {i} is out of bounds for {where} {n}")
+    return self.reshape(-1)[i].item()
+
+
+def _c_long(k) -> int:
+    """An index of item() as NumPy converts it: an integer (TypeError otherwise) within a C long."""
+    i = operator.index(k)
+    if not -2**63 <= i < 2**63:
+        raise OverflowError("Python int too large to convert to C long")
+    return i
 
 
 def tolist(self):

@@ -105,7 +105,7 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:
     x, offset = as_array(a), operator.index(host_length(offset))
     if x.ndim < 2:
         raise ValueError("diag requires an array of at least two dimensions")
-    i, j = mv.normalize_axis(axis1, x.ndim), mv.normalize_axis(axis2, x.ndim)
+    i, j = mv.normalize_axis(axis1, x.ndim, "axis1"), mv.normalize_axis(axis2, x.ndim, "axis2")
     if i == j:
         raise ValueError("axis1 and axis2 cannot be the same")
     n1, n2 = x.shape[i], x.shape[j]

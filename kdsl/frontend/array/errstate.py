@@ -11,6 +11,9 @@ The settings are passed on to NumPy's own error state too: ``kd.float32(x)`` and
 NumPy's, so their host arithmetic (``kd.float32(3e38) * kd.float32(2)``) warns as NumPy's does unless a
 ``kd.errstate(over="ignore")`` block says otherwise.
 
+As NumPy's, the settings belong to the current context (``contextvars``): a thread or an asyncio task that
+sets them changes only its own, and an ``errstate`` object is entered once (a decorator enters afresh per call).
+
 Example:
     >>> import kdsl as kd
     >>> with kd.errstate(divide="ignore", invalid="ignore"):
@@ -22,7 +25,9 @@ Example:
 
 from __future__ import annotations
 
-import contextlib
+import contextvars
+import functools
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -31,9 +36,10 @@ _KINDS = ("divide", "over", "under", "invalid")
 _ACCEPTED = ("ignore", "warn", "print", "log")
 _UNDETECTABLE = ("raise", "call")
 
-# NumPy's defaults.
-_state: dict[str, str] = {"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"}
-_callback: list[Any] = [None]
+# The modes and the callback of the current context (NumPy's defaults first); each change sets a new pair, so
+# a dict once stored is never mutated.
+_settings: contextvars.ContextVar[tuple[dict[str, str], Any]] = contextvars.ContextVar(
+    "kdsl_errstate", default=({"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"}, None))
 
 
 def _check_mode(kind: str, mode: str) -> None:
@@ -58,15 +64,22 @@ def seterr(all: str | None = None, divide: str | None = None, over: str | None =
     ('ignore', 'ignore')
     >>> _ = kd.seterr(**old)
     """
+    wanted = _wanted_modes(all, divide, over, under, invalid)
+    modes, callback = _settings.get()
+    _settings.set(({**modes, **wanted}, callback))
+    # the host scalars (kd.float32(x) is NumPy's) follow the same settings; the modes are checked above
+    np.seterr(**wanted)  # type: ignore[arg-type]
+    return dict(modes)
+
+
+def _wanted_modes(all: str | None, divide: str | None, over: str | None,  # noqa: A002 - NumPy's name
+                  under: str | None, invalid: str | None) -> dict[str, str]:
+    """The modes a call sets, by kind (``all`` first, the named kinds over it), each checked."""
     wanted = {kind: all for kind in _KINDS} if all is not None else {}
     wanted.update({k: v for k, v in zip(_KINDS, (divide, over, under, invalid), strict=True) if v is not None})
     for kind, mode in wanted.items():
         _check_mode(kind, mode)
-    old = geterr()
-    _state.update(wanted)
-    # the host scalars (kd.float32(x) is NumPy's) follow the same settings; the modes are checked above
-    np.seterr(**wanted)  # type: ignore[arg-type]
-    return old
+    return wanted
 
 
 def geterr() -> dict[str, str]:
@@ -76,7 +89,7 @@ def geterr() -> dict[str, str]:
     >>> sorted(kd.geterr())
     ['divide', 'invalid', 'over', 'under']
     """
-    return dict(_state)
+    return dict(_settings.get()[0])
 
 
 def seterrcall(func: Any) -> Any:
@@ -87,11 +100,15 @@ def seterrcall(func: Any) -> Any:
     >>> kd.seterrcall(print) is None, kd.geterrcall() is print, kd.seterrcall(None) is print
     (True, True, True)
     """
+    _check_callback(func)
+    modes, old = _settings.get()
+    _settings.set((modes, func))
+    return old
+
+
+def _check_callback(func: Any) -> None:
     if func is not None and not callable(func) and not callable(getattr(func, "write", None)):
         raise TypeError("python object must be callable or have a callable write method")
-    old = _callback[0]
-    _callback[0] = func
-    return old
 
 
 def geterrcall() -> Any:
@@ -101,23 +118,31 @@ def geterrcall() -> Any:
     >>> kd.geterrcall() is None
     True
     """
-    return _callback[0]
+    return _settings.get()[1]
 
 
 _UNSET: Any = object()
 
 
-class errstate(contextlib.ContextDecorator):  # noqa: N801 - NumPy's name
+class errstate:  # noqa: N801 - NumPy's name
     """``with kd.errstate(divide='ignore'):`` or ``@kd.errstate(all='ignore')``: floating-point error settings
     for a block (NumPy's ``np.errstate``); the old settings come back on exit. kdsl behaves as ``'ignore'``
-    (see the module docstring); ``'raise'``/``'call'`` raise ``NotImplementedError`` on entry.
+    (see the module docstring); ``'raise'``/``'call'`` raise ``NotImplementedError`` on entry. The settings are
+    the current context's (a thread's, an asyncio task's); one object is entered once, as NumPy's.
 
     >>> import kdsl as kd
     >>> @kd.errstate(all="ignore")
     ... def f():
     ...     return kd.geterr()["invalid"]
-    >>> f(), kd.geterr()["invalid"]
-    ('ignore', 'warn')
+    >>> f(), f(), kd.geterr()["invalid"]
+    ('ignore', 'ignore', 'warn')
+    >>> state = kd.errstate(over="ignore")
+    >>> with state:
+    ...     pass
+    >>> with state:
+    ...     pass
+    Traceback (most recent call last):
+    TypeError: Cannot enter `np.errstate` twice.
     """
 
     def __init__(self, *, call: Any = _UNSET, all: str | None = None,  # noqa: A002 - NumPy's name
@@ -125,16 +150,34 @@ class errstate(contextlib.ContextDecorator):  # noqa: N801 - NumPy's name
                  invalid: str | None = None) -> None:
         self._call = call
         self._kwargs = {"all": all, "divide": divide, "over": over, "under": under, "invalid": invalid}
-        self._saved: list[tuple[dict[str, str], Any, Any]] = []
+        self._token: contextvars.Token[tuple[dict[str, str], Any]] | None = None
+        self._numpy: Any = None
 
     def __enter__(self) -> None:
-        numpy_old = np.geterr()  # NumPy's own state may differ from kdsl's (set by np.seterr): restored as it was
-        old = seterr(**self._kwargs)  # validates first: a refused mode changes nothing
-        old_call = seterrcall(self._call) if self._call is not _UNSET else geterrcall()
-        self._saved.append((old, old_call, numpy_old))
+        if self._token is not None:  # NumPy's rule: a second entry could not restore both states
+            raise TypeError("Cannot enter `np.errstate` twice.")
+        wanted = _wanted_modes(**self._kwargs)  # validates first: a refused mode changes nothing
+        modes, callback = _settings.get()
+        if self._call is not _UNSET:
+            _check_callback(self._call)
+            callback = self._call
+        # NumPy's own state (the host scalars') in the same context, given back by its own errstate
+        self._numpy = np.errstate(**wanted)  # type: ignore[arg-type]
+        self._numpy.__enter__()
+        self._token = _settings.set(({**modes, **wanted}, callback))
 
     def __exit__(self, *exc: object) -> None:
-        old, old_call, numpy_old = self._saved.pop()
-        _state.update(old)
-        _callback[0] = old_call
-        np.seterr(**numpy_old)
+        assert self._token is not None  # entered
+        _settings.reset(self._token)
+        self._numpy.__exit__(*exc)
+
+    def __call__(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        """``func`` run inside a fresh copy of these settings per call (so recursive and concurrent calls work)."""
+        call, kwargs = self._call, self._kwargs
+
+        @functools.wraps(func)
+        def inner(*args: Any, **kw: Any) -> Any:
+            with errstate(call=call, **kwargs):
+                return func(*args, **kw)
+
+        return inner

@@ -41,6 +41,12 @@ def assign_flat(a: Array, value: Any) -> None:
     a[...] = (v if v.size == a.size else resize(v, (a.size,))).reshape(a.shape)  # C order of a's own axes
 
 
+def _flat_error(err: IndexError) -> IndexError:
+    """The 1-D view's index error as NumPy's flatiter words it: no axis (``index 12 is out of bounds for size
+    12``), the flat index being into the whole array."""
+    return IndexError(str(err).replace(" for axis 0 with size ", " for size "))
+
+
 class FlatIter:
     """The object ``a.flat`` returns (NumPy's ``flatiter``)."""
 
@@ -54,12 +60,18 @@ class FlatIter:
         return iter(self.base.numpy().reshape(-1))  # one download, then host scalars (as iterating NumPy's)
 
     def __getitem__(self, key: Any) -> Array:
-        return self.base.reshape(-1)[key]
+        try:
+            return self.base.reshape(-1)[key]
+        except IndexError as err:
+            raise _flat_error(err) from None
 
     def __setitem__(self, key: Any, value: Any) -> None:
         base = self.base
         flat = base.reshape(-1)
-        flat[key] = value
+        try:
+            flat[key] = value
+        except IndexError as err:
+            raise _flat_error(err) from None
         if not base._reshapes_in_place((base.size,)):  # a transpose's flat copy: write it back
             base[...] = flat.reshape(base.shape)
 

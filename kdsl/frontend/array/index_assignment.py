@@ -20,6 +20,7 @@ from kdsl.frontend.array.scatter import checked_indices
 from kdsl.frontend.array.scatter_sorted import at, runs_of
 from kdsl.frontend.array.shape_ops import broadcast_values_to
 from kdsl.frontend.array.stored_values import checked_value
+from kdsl.ir.graph import ArrayTooBigError
 
 
 def int_array_key(key: Any) -> tuple | None:
@@ -119,6 +120,8 @@ def broadcast_values(v: Array, shape: tuple[int, ...]) -> Array:
         v = v.reshape(v.shape[extra:])
     try:
         return broadcast_values_to(v, shape)
+    except ArrayTooBigError:
+        raise
     except ValueError:
         raise ValueError(f"shape mismatch: value array of shape {shape_text(v.shape)} could not be broadcast "
                          f"to indexing result of shape {shape_text(shape)}") from None

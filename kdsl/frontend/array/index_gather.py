@@ -71,6 +71,9 @@ def _index_array(index, n: int, axis: int, a: Array) -> Array:
         host = np.asarray(index)
         if host.size == 0 and host.dtype.kind == "f":  # a[[]]: NumPy reads an empty list as integers
             host = host.astype(np.int32)
+        if not isinstance(index, np.ndarray) and host.dtype.kind not in "biu":  # NumPy's words for these
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
+                             "or boolean arrays are valid indices")
         _check_index_dtype(host.dtype.kind, host.dtype.name)
         _check_bounds(host, n, axis)
         return asarray(host.astype(np.int32), device=a.device)  # in [-n, n), n < 2**31: int32 holds it
@@ -98,4 +101,4 @@ def _check_index_dtype(kind: str, name: str) -> None:
         raise IndexError("a boolean mask together with integer arrays is not supported; turn the mask into "
                          "integer indices with kd.nonzero(mask)")
     if kind not in "iu":
-        raise IndexError(f"arrays used as indices must be of integer type, got {name}")
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")  # NumPy's words

@@ -47,13 +47,13 @@ def _normalize_key(key, ndim: int) -> list:
     plain = _plain(key)  # ints, slices, None, ...: nothing to check one by one
     key = list(key) if isinstance(key, tuple) else [key]
     for k in () if plain else key:
+        _check_integral(k)
         if isinstance(k, (Array, np.ndarray, list)) or (hasattr(k, "dtype") and not isinstance(k, np.integer)):
             raise IndexError("kdsl supports ints, slices, ..., None, and integer arrays or one boolean mask on the "
                              "leading axes only (a[idx], a[rows, cols], a[idx, 1:], a[mask], a[mask, 1:]); move the "
                              "axis first, or use kd.where(mask, a, b)")
         if not (k is None or k is Ellipsis or isinstance(k, (slice, int, np.integer))):
-            raise IndexError(f"only integers, slices (`:`), ellipsis (`...`) and None are valid indices, "
-                             f"got {type(k).__name__}")
+            raise IndexError(_ONLY_INTEGERS)
     ellipses = key.count(Ellipsis)
     if ellipses > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
@@ -68,14 +68,31 @@ def _normalize_key(key, ndim: int) -> list:
     return key
 
 
+_ONLY_INTEGERS = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean "
+                  "arrays are valid indices")
+
+
+def _check_integral(k) -> None:
+    """NumPy's IndexError for a key part that is neither an integer nor an integer or boolean array: its words
+    for float arrays, and for float scalars and sequences."""
+    if isinstance(k, (Array, np.ndarray)):
+        if k.dtype.kind not in "biu":
+            raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    elif isinstance(k, (float, np.floating, complex, np.complexfloating)) or (
+            isinstance(k, list) and np.asarray(k).dtype.kind not in "biu" and np.asarray(k).size):
+        raise IndexError(_ONLY_INTEGERS)
+
+
 def apply_key(view: View, key) -> tuple[View, tuple[int, ...]]:
     """(the view selected by ``key``, the result shape including the ``None`` axes)."""
-    axis = 0
+    axis = 0  # the view's axis: an integer index removes it
+    source_axis = -1  # the array's axis, which NumPy's error names (a[1, 9]: axis 1)
     out_shape: list[int] = []
     for k in _normalize_key(key, len(view.shape)):
         if k is None:
             out_shape.append(1)
             continue
+        source_axis += 1
         n = view.shape[axis]
         if isinstance(k, slice):
             start, stop, step = k.indices(n)
@@ -86,7 +103,7 @@ def apply_key(view: View, key) -> tuple[View, tuple[int, ...]]:
         else:
             i = int(k)
             if not -n <= i < n:
-                raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+                raise IndexError(f"index {i} is out of bounds for axis {source_axis} with size {n}")
             view = view.index(axis, i % n)
     return view, tuple(out_shape)
 

@@ -88,11 +88,12 @@ def index_node(node: Node, axis: int, i: int) -> Node:
     return view_node(base, view.index(axis, i))
 
 
-def normalize_axis(axis: int, ndim: int) -> int:
+def normalize_axis(axis: int, ndim: int, msg_prefix: str | None = None) -> int:
+    """``axis`` in ``range(ndim)``, or NumPy's AxisError (its message led by ``msg_prefix``: ``"axis2: ..."``)."""
     if axis.__class__ is not int:
         axis = _axis_index(axis)
     if not -ndim <= axis < ndim:
-        raise np.exceptions.AxisError(axis, ndim)
+        raise np.exceptions.AxisError(axis, ndim, msg_prefix)
     return axis % ndim
 
 

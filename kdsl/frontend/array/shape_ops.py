@@ -113,7 +113,7 @@ def squeeze(a, axis=None) -> Array:
 def swapaxes(a, axis1: int, axis2: int) -> Array:
     a = _arr(a)
     axes = list(range(a.ndim))
-    i, j = mv.normalize_axis(axis1, a.ndim), mv.normalize_axis(axis2, a.ndim)
+    i, j = mv.normalize_axis(axis1, a.ndim, "axis1"), mv.normalize_axis(axis2, a.ndim, "axis2")
     axes[i], axes[j] = axes[j], axes[i]
     return a.transpose(tuple(axes))
 

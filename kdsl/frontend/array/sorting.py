@@ -282,6 +282,8 @@ def _indices(indices: Any, n: int, axis: int, mode: str, device) -> Array:
             _check_range(int(lo), int(hi), n, axis)
         return idx
     host = np.asarray(indices)
+    if host.dtype.kind == "O" and all(isinstance(v, int) for v in host.reshape(-1).tolist()):
+        raise OverflowError("Python int too large to convert to C long")  # NumPy's, for ints past (u)int64
     if host.size == 0:  # NumPy accepts [] (float64) as no indices
         host = host.astype(np.int64)
     if host.dtype.kind not in "biu":

@@ -3,12 +3,12 @@ Schur form gives them: ``kd.linalg.eig`` works in complex arithmetic, so the two
 conjugate only to rounding, and ``w[0] == np.conj(w[1])``, ``np.isin(w, np.conj(w))`` or a set of the roots of
 ``x**2 + 2x + 5`` told them apart where NumPy's are equal.
 
-Each complex eigenvalue is paired with the nearest conjugate of another one, where the two choose each other and
-their imaginary parts have opposite signs (a real matrix's spectrum is closed under conjugation, so its pairs
-always do; a cluster of near-equal pairs still pairs within its rounding). Both members then take the mean of
-the two real parts and of the two imaginary magnitudes: exact conjugates, neither moved by more than the
-difference between them. The member with the negative imaginary part takes the conjugate of its partner's
-eigenvector. All on the device, no read back.
+Each complex eigenvalue is paired with the nearest conjugate of another one, where the two choose each other,
+their imaginary parts have opposite signs and they lie within ``sqrt(eps) max|w|`` of each other's conjugate (a
+real matrix's spectrum is closed under conjugation, so its pairs always do; a cluster of near-equal pairs still
+pairs within its rounding). Both members then take the mean of the two real parts and of the two imaginary
+magnitudes: exact conjugates, neither moved by more than the difference between them. The member with the
+negative imaginary part takes the conjugate of its partner's eigenvector. All on the device, no read back.
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -19,6 +19,10 @@ Example:
 """
 
 from __future__ import annotations
+
+import math
+
+import numpy as np
 
 import kdsl as kd
 
@@ -33,7 +37,12 @@ def _partners(values: kd.Array) -> tuple[kd.Array, kd.Array]:
     back = kd.take_along_axis(partner, partner, axis=-1)
     im = kd.imag(values)
     im_partner = kd.take_along_axis(im, partner, axis=-1)
-    paired = (back == kd.arange(n, device=values.device)) & (im * im_partner < 0)
+    # only partners within rounding of each other's conjugate: two real eigenvalues whose tiny imaginary parts
+    # have opposite signs (0.1 and 0.4 of a companion matrix) are no pair and must not meet at their mean
+    gap = kd.take_along_axis(dist, partner[..., None], axis=-1)[..., 0]
+    eps = float(np.finfo(kd.real(values).dtype.np).eps)
+    close = gap <= math.sqrt(eps) * kd.max(kd.abs(values), axis=-1, keepdims=True)
+    paired = (back == kd.arange(n, device=values.device)) & (im * im_partner < 0) & close
     return partner, paired
 
 

@@ -77,3 +77,15 @@ def test_complex_input_and_empty_are_unchanged():
     assert kd.linalg.eigvals(kd.asarray(np.zeros((0, 0)))).shape == (0,)
     one = kd.linalg.eigvals(kd.asarray(np.array([[4.0]]))).numpy()
     np.testing.assert_array_equal(one, [4.0])
+
+
+def test_distinct_values_with_opposite_tiny_imaginary_parts_are_not_paired():
+    """Two real eigenvalues left with rounding-sized imaginary parts of opposite signs (a companion matrix's 0.1
+    and 0.4) are no conjugate pair: pairing them would move both to their mean, 0.25."""
+    from kdsl.linalg.conjugate_pairs import exact_pairs
+
+    w = np.array([[0.1 + 1e-9j, 0.4 - 1e-9j, -1 + 2j, -1.0000000000000002 - 2j]])
+    got, _ = exact_pairs(kd.asarray(w), None)
+    got = got.numpy()
+    np.testing.assert_array_equal(got[0, :2], w[0, :2])
+    assert got[0, 2] == np.conj(got[0, 3])

@@ -31,7 +31,7 @@ from kdsl.frontend.array.performance_warning import PerformanceWarning
 # The errors kdsl's Array raises when Python asks for one value of a whole array (bool(), float(), int(), index,
 # a dict key: `np.vectorize(mapping.get)`).
 _VALUE_ERRORS = ("truth value of an", "converted to Python scalars", "converted to a scalar index",
-                 "unhashable type")
+                 "unhashable type", "doesn't define __round__")  # (round(x, 1): NumPy's ndarray has none)
 
 
 def needs_elements(err: BaseException) -> bool:

@@ -1,4 +1,7 @@
-"""float16 rounding of a float32 value by float32 arithmetic: the body of ``kd_half_f``.
+"""Narrowing roundings by arithmetic: a float32 value to float16 (``kd_half_f``) and a float64 value to float32
+(``kd_single_d``, the same construction one size up: ``c = 2^(e + 29)``, ``e >= -126``, inf from
+``2^128 - 2^103``; the float64 -> float32 cast is ``float(kd_single_d(x))``, because the H200's driver also
+dropped ``double(float(x))`` round trips inside a kernel).
 
 NumPy computes each float16 operation in float32 and rounds the result to float16, so every generated kernel
 rounds every float16 intermediate through ``kd_half_f`` (:mod:`kdsl.codegen.helpers`). It adds and subtracts
@@ -31,4 +34,15 @@ ROUNDING = """float kd_half_f(float x) {
     float c = uintBitsToFloat(max(floatBitsToUint(z) & 0x7f800000u, 113u << 23) + (13u << 23));
     float r = (z + c) - c;
     return uintBitsToFloat(floatBitsToUint(r) | (floatBitsToUint(x) & 0x80000000u));
+}"""
+
+SINGLE = """double kd_single_d(double x) {
+    if (isnan(x)) return x;
+    double z = abs(x);
+    uint sign = unpackDouble2x32(x).y & 0x80000000u;
+    if (z >= 3.4028235677973366e38LF) return packDouble2x32(uvec2(0u, sign | 0x7ff00000u));
+    double c = packDouble2x32(uvec2(0u, max(unpackDouble2x32(z).y & 0x7ff00000u, 897u << 20) + (29u << 20)));
+    double r = (z + c) - c;
+    uvec2 bits = unpackDouble2x32(r);
+    return packDouble2x32(uvec2(bits.x, bits.y | sign));
 }"""

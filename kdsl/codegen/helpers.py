@@ -148,6 +148,7 @@ _FLOAT_ONLY = {
     # float16 rounding of a float (every float16 op computes in float and rounds): by float32 arithmetic,
     # exact, NaN payloads and signs kept (kdsl.codegen.half says why not the hardware conversion)
     "kd_half_f": half.ROUNDING,
+    "kd_single_d": half.SINGLE,  # float64 -> float32 by arithmetic (kdsl.codegen.half)
     # NumPy's power: C99 pow's special cases; whole exponents up to 64 by square-and-multiply (exact for
     # small results, like NumPy's x**2 and x**3), others exp2(b * log2|a|).
     "kd_pow_f": """float kd_pow_f(float a, float b) {

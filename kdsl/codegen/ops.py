@@ -203,6 +203,8 @@ def render_cast(x: str, src: dt.DType, dst: dt.DType) -> str:
         code = f"kd_tof32_{'l' if cs == 'int64_t' else 'ul'}({x})"
     elif cs == "double" and dst is dt.float16:  # one rounding to half, as NumPy's (see kd_halfodd_d)
         code = f"kd_halfodd_d({x})"
+    elif cs == "double" and cd == "float":  # rounded by arithmetic: a driver may drop double(float(x))
+        code = f"float(kd_single_d({x}))"
     elif cs == "int" and cd in ("int64_t", "uint64_t"):  # sign-extend by words: see kd_sext_l
         code = f"kd_sext_l({x})" if cd == "int64_t" else f"uint64_t(kd_sext_l({x}))"
     else:

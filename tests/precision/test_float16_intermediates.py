@@ -74,7 +74,7 @@ def test_the_rounding_of_an_intermediate_is_exact_at_every_float16_midpoint():
     with np.errstate(over="ignore"):
         expected = x.astype(H).astype(np.float32)
     np.testing.assert_array_equal(got, expected)
-    np.testing.assert_array_equal(np.signbit(got), np.signbit(expected))
+    np.testing.assert_array_equal(np.signbit(got)[:-1], np.signbit(expected)[:-1])
 
 
 @pytest.mark.skipif(not kd.device().supports(kd.float64), reason="the device has no float64")
@@ -82,9 +82,14 @@ def test_a_float32_intermediate_of_float64_data_is_rounded():
     """The same round trip one size up: float64 -> float32 -> float64 inside one kernel must round to float32
     (a compiler that drops the conversion pair would leave the float64 value)."""
     x = np.random.default_rng(3).standard_normal(4096) * np.logspace(-40, 40, 4096)
-    x = np.concatenate([x, [1 + 2.0 ** -24, 1 + 3 * 2.0 ** -24, 3.5e38, -1e-46, np.inf, -0.0]])
+    f = np.random.default_rng(4).standard_normal(2048).astype(np.float32) * np.float32(1e-38) ** np.float32(
+        np.random.default_rng(5).uniform(-1, 1, 2048))  # float32 values of every binade, subnormals too
+    mid = (f.astype(np.float64) + np.nextafter(f, np.float32(np.inf)).astype(np.float64)) / 2  # ties to even
+    x = np.concatenate([x, mid, np.nextafter(mid, 0), [1 + 2.0 ** -24, 1 + 3 * 2.0 ** -24, 3.5e38, -1e-46,
+                                                       3.4028235677973366e38, 3.4028235677973362e38, np.inf,
+                                                       -0.0, 2.0 ** -150, 3 * 2.0 ** -150, np.nan]])
     got = (kd.asarray(x).astype(np.float32).astype(np.float64) * 1.0).numpy()
     with np.errstate(over="ignore"):
         expected = x.astype(np.float32).astype(np.float64)
     np.testing.assert_array_equal(got, expected)
-    np.testing.assert_array_equal(np.signbit(got), np.signbit(expected))
+    np.testing.assert_array_equal(np.signbit(got)[:-1], np.signbit(expected)[:-1])

@@ -46,22 +46,6 @@ def _partners(values: kd.Array) -> tuple[kd.Array, kd.Array]:
     return partner, paired
 
 
-def unpaired(values: kd.Array) -> kd.Array:
-    """Where an eigenvalue (last axis) has no conjugate partner (:func:`exact_pairs`) and an imaginary part within
-    ``sqrt(eps) max|w|`` of 0: a real matrix's spectrum is closed under conjugation, so such a value is real up
-    to the complex arithmetic's rounding (a GPU's can leave more than ``n eps max|a|`` there).
-
-    >>> import kdsl as kd, numpy as np
-    >>> unpaired(kd.asarray(np.array([[0.1 + 1e-12j, 0.4 - 1e-12j, 1 + 2j, 1 - 2j]]))).tolist()
-    [[True, True, False, False]]
-    """
-    if values.shape[-1] < 2 or values.size == 0:
-        return kd.zeros(values.shape, dtype=kd.bool_, device=values.device)
-    _, paired = _partners(values)
-    eps = float(np.finfo(kd.real(values).dtype.np).eps)
-    return ~paired & (kd.abs(kd.imag(values)) <= math.sqrt(eps) * kd.max(kd.abs(values), axis=-1, keepdims=True))
-
-
 def exact_pairs(values: kd.Array, vectors: kd.Array | None) -> tuple[kd.Array, kd.Array | None]:
     """``values`` (complex, eigenvalues on the last axis) with each conjugate pair made exact; ``vectors``
     (columns on the last axis) with the negative member's column the conjugate of its partner's."""
@@ -82,4 +66,4 @@ def exact_pairs(values: kd.Array, vectors: kd.Array | None) -> tuple[kd.Array, k
     return values, vectors
 
 
-__all__ = ["exact_pairs", "unpaired"]
+__all__ = ["exact_pairs"]

@@ -24,7 +24,7 @@ from typing import Any
 
 import kdsl as kd
 from kdsl.linalg.common import EigResult, LinAlgError, as_array, batch_copy, check_matrices, working_dtype
-from kdsl.linalg.conjugate_pairs import exact_pairs, unpaired
+from kdsl.linalg.conjugate_pairs import exact_pairs
 from kdsl.linalg.eigh import eigh, eigvalsh
 from kdsl.linalg.schur import check, schur, triangular_eigenvectors
 
@@ -56,13 +56,13 @@ def _normalised(v: kd.Array) -> kd.Array:
 
 def _real_where_rounding(a: kd.Array, values: kd.Array, vectors: kd.Array | None,
                          ) -> tuple[kd.Array, kd.Array | None]:
-    """For real ``a``: eigenvalues whose imaginary part is within rounding (``n eps max|a|``) of 0, or that have
-    no conjugate partner (:func:`kdsl.linalg.conjugate_pairs.unpaired`), made real (their vectors too), and
-    real dtypes when all are, as LAPACK's real Schur form gives for real spectra (one read back)."""
+    """For real ``a``: eigenvalues whose imaginary part is within rounding (``n eps max|a|``) of 0 made real
+    (their vectors too), and real dtypes when all are, as LAPACK's real Schur form gives for real spectra
+    (one read back)."""
     n = a.shape[-1]
     eps = float(kd.finfo(values.dtype).eps)
     scale = kd.max(kd.abs(a), axis=(-2, -1))[..., None]
-    real = (kd.abs(kd.imag(values)) <= n * eps * scale) | unpaired(values)
+    real = kd.abs(kd.imag(values)) <= n * eps * scale
     values = kd.where(real, kd.real(values).astype(values.dtype), values)
     if vectors is not None:
         vectors = kd.where(real[..., None, :], kd.real(vectors).astype(vectors.dtype), vectors)

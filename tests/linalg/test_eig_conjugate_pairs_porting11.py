@@ -27,7 +27,8 @@ def test_eigvals_pairs_are_exact_conjugates(n, dtype):
     expected = np.linalg.eigvals(a)
     assert _closed_under_conjugation(expected)
     assert _closed_under_conjugation(w)
-    assert w.dtype.kind == expected.dtype.kind
+    # real when every eigenvalue is, as NumPy 2.4's eigvals (2.5's, on the GPU machine, is complex always)
+    assert w.dtype.kind == ("c" if np.any(np.imag(expected) != 0) else "f")
     tol = 1e-4 if dtype == "float32" else 1e-10
     np.testing.assert_allclose(np.sort_complex(w), np.sort_complex(expected.astype(w.dtype)), rtol=tol, atol=tol)
 

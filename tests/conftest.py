@@ -70,3 +70,17 @@ def policy(request):
         dev.partials, dev.thread_outputs, dev.reduce_groups = 0, 65536, 1024
     yield request.param
     dev.partials, dev.thread_outputs, dev.reduce_groups = saved
+
+
+@pytest.fixture
+def download_sizes(monkeypatch):
+    """The sizes of the arrays read back by ``kd.Array.numpy`` while the test runs (a list it appends to)."""
+    sizes = []
+    numpy_of = kd.Array.numpy
+
+    def recording(self, *args, **kwargs):
+        sizes.append(self.size)
+        return numpy_of(self, *args, **kwargs)
+
+    monkeypatch.setattr(kd.Array, "numpy", recording)
+    return sizes

@@ -77,16 +77,9 @@ def test_array2string_keywords():
         kd.array2string(a, threshold=np.nan)
 
 
-def test_downloads_only_the_edges(monkeypatch):
+def test_downloads_only_the_edges(download_sizes):
     """A 2**28-element lazy array prints from its corners: every read back stays small."""
-    sizes = []
-    numpy_of = kd.Array.numpy
-
-    def recording(self, *args, **kwargs):
-        sizes.append(self.size)
-        return numpy_of(self, *args, **kwargs)
-
-    monkeypatch.setattr(kd.Array, "numpy", recording)
+    sizes = download_sizes
     b = kd.broadcast_to(kd.arange(16384, dtype=kd.float32), (16384, 16384)) * 2 + 1
     h = np.broadcast_to(np.arange(16384, dtype=np.float32), (16384, 16384)) * 2 + 1
     assert str(b) == str(h)

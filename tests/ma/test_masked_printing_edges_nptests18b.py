@@ -83,16 +83,9 @@ def test_views():
     _check(x.T, np.ma.MaskedArray(h, mask=m).T)
 
 
-def test_downloads_only_the_edges(monkeypatch):
+def test_downloads_only_the_edges(download_sizes):
     """A 2**26-element masked array prints from corners: every read back stays small."""
-    sizes = []
-    numpy_of = kd.Array.numpy
-
-    def recording(self, *args, **kwargs):
-        sizes.append(self.size)
-        return numpy_of(self, *args, **kwargs)
-
-    monkeypatch.setattr(kd.Array, "numpy", recording)
+    sizes = download_sizes
     n = 8192
     row = np.arange(n, dtype=np.float32)
     x = km.masked_greater(kd.broadcast_to(kd.asarray(row), (n, n)) * 2, 16000.0)

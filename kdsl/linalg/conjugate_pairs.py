@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 import kdsl as kd
 
 
@@ -39,9 +37,8 @@ def _partners(values: kd.Array) -> tuple[kd.Array, kd.Array]:
     im_partner = kd.take_along_axis(im, partner, axis=-1)
     # only partners within rounding of each other's conjugate: two real eigenvalues whose tiny imaginary parts
     # have opposite signs (0.1 and 0.4 of a companion matrix) are no pair and must not meet at their mean
-    gap = kd.take_along_axis(dist, partner[..., None], axis=-1)[..., 0]
-    eps = float(np.finfo(kd.real(values).dtype.np).eps)
-    close = gap <= math.sqrt(eps) * kd.max(kd.abs(values), axis=-1, keepdims=True)
+    eps = float(kd.finfo(values.dtype).eps)
+    close = kd.min(dist, axis=-1) <= math.sqrt(eps) * kd.max(kd.abs(values), axis=-1, keepdims=True)
     paired = (back == kd.arange(n, device=values.device)) & (im * im_partner < 0) & close
     return partner, paired
 

@@ -55,12 +55,11 @@ def test_zero_d_non_boolean_where_is_numpys_scalar_error(name):
         _run(np, name, x, np.array(1))
 
 
-@pytest.mark.parametrize("name", CALLS)
+# (hypot has no integer loop in NumPy to compare with: its int32 case is left out)
+@pytest.mark.parametrize("name,dtype", [(n, d) for n in CALLS for d in (np.float32, np.int32)
+                                        if not (n == "hypot.reduce" and d == np.int32)])
 @pytest.mark.parametrize("shape", SHAPES)
-@pytest.mark.parametrize("dtype", [np.float32, np.int32])
 def test_boolean_arrays_and_python_data_select_as_numpy(name, shape, dtype):
-    if name == "hypot.reduce" and dtype == np.int32:
-        pytest.skip("hypot has no integer loop to compare")
     x = _data(shape, dtype)
     masks = [(np.arange(np.prod(shape)) % 2 == 0).reshape(shape), np.array(True), 1, np.float64(0.5)]
     if x.size:  # a nested list of ints (an empty one would lose the shape)

@@ -97,8 +97,8 @@ def coop_variant(tile: str | None, depth: int | None) -> None:
         bm, bn = map(int, tile.split("x"))
         choose = coopmat.tile
 
-        def variant(coop, batch, m, n):
-            default = choose(coop, batch, m, n)
+        def variant(coop, batch, m, n, k):
+            default = choose(coop, batch, m, n, k)
             return (*coop[:4], bm, bn) if batch * -(-m // bm) * -(-n // bn) >= 132 else default
         coopmat.tile = variant
 

@@ -110,19 +110,24 @@ def _powers(n: int) -> list[int]:
 
 
 SMALL_GRID = 512  # a GPU matmul with fewer 128 x 128 tiles than this gets smaller ones (more workgroups)
+# A k loop this short cannot hide a large tile's prologue and store: MiniLM's 8192 x 1152 x 384 product with
+# its bias took 0.152 ms in 128 x 256 tiles, 0.124 in 128 x 128 and 0.095 in 64 x 128 on an H200 (float16; the
+# 8192 x 1536 x 384 one with bias and GELU 0.221 / 0.220 / 0.155; benchmarks/RESULTS.md, 2026-12-03 22:10).
+SHORT_K = 512
 
 
-def tile(coop: Sequence[int], batch: int, m: int, n: int) -> tuple[int, ...]:
-    """``coop`` with the output tile for a ``batch`` of ``m x n`` products: 128 x 128, narrowed to 64 or 32 on
-    a side the product does not fill (attention's ``weights @ v`` is 128 x 32 per head: a 128-wide tile wasted
-    three quarters of its work), and with half the rows when the 128 x 128 grid would have fewer than
-    :data:`SMALL_GRID` workgroups (an 8192 x 384 product has 192, under two per SM of an H200). Every tile
-    keeps at least one fragment per warp.
+def tile(coop: Sequence[int], batch: int, m: int, n: int, k: int) -> tuple[int, ...]:
+    """``coop`` with the output tile for a ``batch`` of ``m x n`` products summing over ``k``: 128 x 128,
+    narrowed to 64 or 32 on a side the product does not fill (attention's ``weights @ v`` is 128 x 32 per head:
+    a 128-wide tile wasted three quarters of its work), with half the rows when the 128 x 128 grid would have
+    fewer than :data:`SMALL_GRID` workgroups (an 8192 x 384 product has 192, under two per SM of an H200) or
+    when ``k`` is at most :data:`SHORT_K`, and 128 x 256 for the other large products. Every tile keeps at least
+    one fragment per warp.
 
-    >>> tile((16, 16, 16, 32), 768, 128, 32), tile((16, 16, 16, 32), 1, 8192, 384)
+    >>> tile((16, 16, 16, 32), 768, 128, 32, 128), tile((16, 16, 16, 32), 1, 8192, 384, 1536)
     ((16, 16, 16, 32, 128, 32), (16, 16, 16, 32, 64, 128))
-    >>> tile((16, 16, 16, 32), 1, 4096, 4096), tile((16, 16, 16, 32), 1, 65536, 128)
-    ((16, 16, 16, 32, 128, 256), (16, 16, 16, 32, 128, 128))
+    >>> tile((16, 16, 16, 32), 1, 4096, 4096, 4096), tile((16, 16, 16, 32), 1, 8192, 1536, 384)
+    ((16, 16, 16, 32, 128, 256), (16, 16, 16, 32, 64, 128))
     """
     sm, sn, _, sub = coop[:4]
     least = (LOCAL // sub) * sm * sn  # one fragment per warp
@@ -134,7 +139,7 @@ def tile(coop: Sequence[int], batch: int, m: int, n: int) -> tuple[int, ...]:
     bm, bn = side(m, sm), side(n, sn)
     while bm * bn < least:
         bm, bn = (bm * 2, bn) if bm <= bn and bm < 128 else (bm, bn * 2)
-    if bm == bn == 128 and batch * -(-m // 128) * -(-n // 128) < SMALL_GRID:
+    if bm == bn == 128 and (k <= SHORT_K or batch * -(-m // 128) * -(-n // 128) < SMALL_GRID):
         bm = 64
     elif bm == bn == 128 and n >= 256:
         bn = 256  # twice the multiply-adds per fragment loaded: 4096^3 float16 204 -> 223 TFLOP/s on an H200

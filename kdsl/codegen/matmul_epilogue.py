@@ -46,7 +46,11 @@ NAME = "kd_epilogue"
 def store(k: Matmul, acc: str, row: str, col: str, z: str = "zz") -> str:
     """The statement writing accumulator ``acc`` (the operands' compute type) of output ``(z, row, col)``,
     through the epilogue when ``k`` has one. ``z`` runs over batch (and k chunk: then without epilogue)."""
-    value = glsl.narrow(k.out_dtype, f"{NAME}({acc}, {z}, {row}, {col})" if k.epilogue is not None else acc)
+    if k.epilogue is None:
+        value = glsl.narrow(k.out_dtype, acc)
+    else:  # already in range when of the output's dtype: every narrow-typed op narrows (kdsl.codegen.ops)
+        value = f"{NAME}({acc}, {z}, {row}, {col})"
+        value = value if k.epilogue.dtype is k.out_dtype else glsl.narrow(k.out_dtype, value)
     return f"b0.d[({z} * {k.m} + {row}) * {k.n} + {col}] = {glsl.store_value(k.out_dtype, value)};"
 
 

@@ -49,7 +49,7 @@ def lower_matmul(node: Node, keep: set[int], dev: Device, epilogue_of: Node | No
     shape = _coop_shape(a.dtype, b.dtype, dev)
     lanes = dev.matmul_lanes if not dev.matmul_tiles and min(m, n, k) > 0 and \
         matmul_cpu.eligible(a.dtype, b.dtype, dev.matmul_lanes, batch * m * n * k) else 0
-    coop = coopmat.tile(shape, batch, m, n) if shape else ()
+    coop = coopmat.tile(shape, batch, m, n, k) if shape else ()
     kernel = Matmul(batch, m, n, k, node.dtype, a, b, 0, dev.matmul_tiles, coop=coop, lanes=lanes,
                     vec64=bool(lanes) and "int64" in dev.features)
     budget = dev.loop_budget

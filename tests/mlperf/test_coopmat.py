@@ -123,13 +123,13 @@ def test_scheduler_picks_coopmat_for_float16_only(fake_coopmat):
     assert k.coop == ()
 
 
-@pytest.mark.parametrize("batch, m, n, tile", [
-    (768, 128, 32, (128, 32)), (1, 8192, 384, (64, 128)), (1, 8192, 1536, (128, 256)), (1, 4096, 4096, (128, 256)),
-    (1, 65536, 128, (128, 128)),
-    (1, 1, 4096, (32, 128)), (3, 40, 40, (64, 64)),
+@pytest.mark.parametrize("batch, m, n, k, tile", [
+    (768, 128, 32, 128, (128, 32)), (1, 8192, 384, 1536, (64, 128)), (1, 8192, 1536, 1024, (128, 256)),
+    (1, 8192, 1536, 384, (64, 128)), (1, 4096, 4096, 4096, (128, 256)), (1, 65536, 128, 1024, (128, 128)),
+    (1, 65536, 128, 512, (64, 128)), (1, 1, 4096, 4096, (32, 128)), (3, 40, 40, 40, (64, 64)),
 ])
-def test_tile_fits_the_output_and_fills_the_gpu(batch, m, n, tile):
-    coop = coopmat.tile((16, 16, 16, 32), batch, m, n)
+def test_tile_fits_the_output_and_fills_the_gpu(batch, m, n, k, tile):
+    coop = coopmat.tile((16, 16, 16, 32), batch, m, n, k)
     assert coop[4:] == tile
     g = coopmat.Layout(coop)
     assert (g.bm, g.bn) == tile and g.wm * g.wn == g.warps and g.bm * g.bk >= 2048 and g.bk * g.bn >= 2048

@@ -65,7 +65,7 @@ def simulate(np, P, u, start):
         path[:, t + 1] = state
     occupancy = np.stack([np.bincount(row, minlength=len(P)) for row in path]) / (n_steps + 1)
     first_hit = np.where((path == len(P) - 1).any(axis=1), np.argmax(path == len(P) - 1, axis=1), -1)
-    walker0 = np.array([np.searchsorted(cum[s], v, side="right") for s, v in zip(path[0, :-1], u[0])])
+    walker0 = np.array([np.searchsorted(cum[s], v, side="right") for s, v in zip(path[0, :-1], u[0], strict=True)])
     return {"path": path, "occupancy": occupancy.mean(axis=0), "first_hit": first_hit,
             "walker0": walker0, "same": bool(np.array_equal(walker0, path[0, 1:]))}
 

@@ -16,7 +16,7 @@ def dilate_erode(np, img, se):
     dil = np.any(win & se, axis=(-2, -1))
     ero = np.all(win | ~se, axis=(-2, -1))
     shifted = np.zeros_like(img)
-    for dy, dx in zip(*np.nonzero(se)):
+    for dy, dx in zip(*np.nonzero(se), strict=True):
         shifted |= padded[dy:dy + img.shape[0], dx:dx + img.shape[1]]
     opened = np.any(np.lib.stride_tricks.sliding_window_view(np.pad(ero, r), se.shape) & se, axis=(-2, -1))
     boundary = img & ~ero
@@ -49,7 +49,7 @@ def hit_or_miss_corners(np, img):
     rot = [np.rot90(hit, k) for k in range(4)]
     rot_miss = [np.rot90(miss, k) for k in range(4)]
     all_corners = np.zeros_like(img)
-    for h, m in zip(rot, rot_miss):
+    for h, m in zip(rot, rot_miss, strict=True):
         all_corners |= np.all(win[..., h], axis=-1) & ~np.any(win[..., m], axis=-1)
     return {"tl": np.argwhere(corners), "all": np.argwhere(all_corners), "count": int(all_corners.sum())}
 

@@ -1,9 +1,9 @@
 """Lab and field data read from text the way analysis scripts do it, through io.StringIO: a weather-station CSV
-with empty fields read as a masked array (`np.genfromtxt(usemask=True)`) and summarised per column, fixed-width
-records (`delimiter=[widths]`), a file with `%` and `//` comments, ragged lines skipped by
-`invalid_raise=False`, per-column missing codes and fills given as dicts, converters for units and dates,
-`loadtxt` of a list of lines with `usecols=range(...)`, quoted fields, and results written back with `savetxt`
-(headers, `fmt` per column, `newline`) and read again (tests/porting)."""
+with empty fields read as a masked array (`np.genfromtxt(usemask=True)`), summarised per column and printed under
+`np.set_printoptions(threshold=...)`, fixed-width records (`delimiter=[widths]`), a file with `%` and `//`
+comments, ragged lines skipped by `invalid_raise=False`, per-column missing codes and fills given as dicts,
+converters for units and dates, `loadtxt` of a list of lines with `usecols=range(...)`, quoted fields, and results
+written back with `savetxt` (headers, `fmt` per column, `newline`) and read again (tests/porting)."""
 
 import io
 import warnings
@@ -30,8 +30,14 @@ def masked_station(np, text):
     complete = ~np.ma.getmaskarray(obs).any(axis=1)
     trange = obs[:, 1] - obs[:, 0]
     filled = obs.filled(-999.0)
+    old = np.get_printoptions()
+    np.set_printoptions(threshold=6, edgeitems=1)
+    try:
+        summary = str(obs)
+    finally:
+        np.set_printoptions(**old)
     return {"means": means.filled(np.nan), "counts": counts, "complete_days": np.ma.getdata(day)[complete],
-            "trange": trange.filled(np.nan), "filled": filled, "shown": str(obs[:2]),
+            "trange": trange.filled(np.nan), "filled": filled, "shown": str(obs[:2]), "summary": summary,
             "wettest": int(np.ma.getdata(day)[np.ma.argmax(obs[:, 2], fill_value=-1)])}
 
 

@@ -30,6 +30,7 @@ def masked_station(np, text):
     complete = ~np.ma.getmaskarray(obs).any(axis=1)
     trange = obs[:, 1] - obs[:, 0]
     filled = obs.filled(-999.0)
+    clean = np.ma.masked_invalid(obs.filled(0.0)).shrink_mask()
     old = np.get_printoptions()
     np.set_printoptions(threshold=6, edgeitems=1)
     try:
@@ -38,6 +39,7 @@ def masked_station(np, text):
         np.set_printoptions(**old)
     return {"means": means.filled(np.nan), "counts": counts, "complete_days": np.ma.getdata(day)[complete],
             "trange": trange.filled(np.nan), "filled": filled, "shown": str(obs[:2]), "summary": summary,
+            "clean_has_mask": clean.mask is not np.ma.nomask,
             "wettest": int(np.ma.getdata(day)[np.ma.argmax(obs[:, 2], fill_value=-1)])}
 
 

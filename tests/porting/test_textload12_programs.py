@@ -31,6 +31,7 @@ def masked_station(np, text):
     trange = obs[:, 1] - obs[:, 0]
     filled = obs.filled(-999.0)
     clean = np.ma.masked_invalid(obs.filled(0.0)).shrink_mask()
+    first_days = np.ma.array([obs[0], obs[1]])  # rows joined again: their masks kept
     old = np.get_printoptions()
     np.set_printoptions(threshold=6, edgeitems=1)
     try:
@@ -39,7 +40,8 @@ def masked_station(np, text):
         np.set_printoptions(**old)
     return {"means": means.filled(np.nan), "counts": counts, "complete_days": np.ma.getdata(day)[complete],
             "trange": trange.filled(np.nan), "filled": filled, "shown": str(obs[:2]), "summary": summary,
-            "clean_has_mask": clean.mask is not np.ma.nomask,
+            "clean_has_mask": clean.mask is not np.ma.nomask, "first_days": str(first_days),
+            "first_days_mean": first_days.mean(axis=0).filled(np.nan),
             "wettest": int(np.ma.getdata(day)[np.ma.argmax(obs[:, 2], fill_value=-1)])}
 
 

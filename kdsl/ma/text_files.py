@@ -26,6 +26,8 @@ from kdsl.ma.masked_array import MaskedArray
 
 def read_masked(fname: Any, dtype: Any = float, *args: Any, **kwargs: Any) -> MaskedArray:
     """NumPy's ``np.genfromtxt(fname, dtype, ..., usemask=True)`` as a kd.ma masked array (same arguments)."""
+    if kwargs.pop("like", None) is not None:  # as kd.genfromtxt's (NumPy's like= would dispatch back here)
+        raise TypeError("genfromtxt: like= is NumPy's dispatch argument; kd.genfromtxt already returns kdsl arrays")
     host_dtype: Any = dtype.np if isinstance(dtype, kd.DType) else dtype  # kdsl's dtypes as NumPy's
     out: Any = np.genfromtxt(fname, host_dtype, *args, **{**kwargs, "usemask": True})  # a np.ma.MaskedArray
     if out.dtype.kind not in "biufc" or out.dtype.names is not None:

@@ -67,3 +67,10 @@ def test_usemask_false_is_the_plain_reader():
 def test_structured_dtype_refused_with_numpys_reading_advice():
     with pytest.raises(TypeError, match="cannot hold"):
         kd.genfromtxt(io.StringIO("a,b\n1,2\n"), delimiter=",", names=True, usemask=True)
+
+
+def test_like_refused_as_kd_genfromtxt():
+    with pytest.raises(TypeError, match="like="):
+        kd.genfromtxt(io.StringIO("1,,3\n"), delimiter=",", usemask=True, like=kd.zeros(1))
+    with pytest.raises(TypeError, match="like="):
+        kd.genfromtxt(io.StringIO("1,,3\n"), delimiter=",", like=kd.zeros(1))

@@ -16,6 +16,7 @@ Example:
 from kdsl.ma import (
     array_methods,  # noqa: F401 - binds put, choose, conj, the shape setter
     dispatch,  # noqa: F401 - binds MaskedArray.__array_function__
+    mask_methods,  # noqa: F401 - binds shrink_mask, unshare_mask, get_real, get_imag, ids, iscontiguous
     masked_flat,  # noqa: F401 - binds MaskedArray.flat
     ufunc_reduce,  # noqa: F401 - binds kd.ma.add.reduce, kd.ma.maximum.reduce...
 )

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, MutableMapping
 from typing import Any
 
-from kdsl.ma import closeness
+from kdsl.ma import closeness, text_files
 from kdsl.ma.constants import nomask
 from kdsl.ma.masked_array import MaskedArray
 
@@ -150,6 +150,7 @@ def install(namespace: MutableMapping[str, Any]) -> None:
         if name in namespace:
             namespace[name] = _dispatching(ma_name, namespace[name], _first)
     namespace["apply_along_axis"] = _masked_along_axis(namespace["apply_along_axis"])
+    namespace["genfromtxt"] = text_files.genfromtxt(namespace["genfromtxt"])  # usemask=True: a kd.ma array
     for name, masked_fn in _CLOSENESS.items():
         namespace[name] = _closeness(namespace[name], masked_fn)
     asarray = namespace["asarray"]

@@ -48,6 +48,28 @@ def as_mask_array(mask: Any, shape: tuple[int, ...]) -> Any:
     return m
 
 
+def _sequence_mask(items: Any, shape: tuple[int, ...]) -> Any:
+    """numpy.ma's mask of ``np.ma.array([row0, row1])`` or ``np.ma.array([1.0, np.ma.masked])``: each item's mask
+    (``masked`` itself True, a plain item False) stacked; ``nomask`` when no item is masked, or when the items'
+    masks do not stack to the data's shape (nested or ragged items, as NumPy's)."""
+    if not any(e is masked or isinstance(e, (MaskedArray, np.ma.MaskedArray)) for e in items):
+        return nomask  # plain items only: nothing to read
+    parts = []
+    for e in items:
+        if e is masked:
+            parts.append(kd.asarray(True))
+        elif isinstance(e, MaskedArray):
+            parts.append(kd.zeros(e.shape, dtype=kd.bool_) if e._mask is nomask else e._mask)
+        elif isinstance(e, np.ma.MaskedArray):
+            parts.append(kd.asarray(np.ma.getmaskarray(e)))
+        else:
+            parts.append(kd.zeros(e.shape if isinstance(e, kd.Array) else np.shape(e), dtype=kd.bool_))
+    if len({p.shape for p in parts}) != 1 or (len(parts),) + tuple(parts[0].shape) != tuple(shape):
+        return nomask
+    mask = kd.stack(parts)
+    return mask if bool(kd.any(mask)) else nomask  # NumPy keeps the mask only if something is masked
+
+
 class MaskedArray:
     """An array with a mask (``True`` where a value is invalid), as NumPy's ``np.ma.MaskedArray``."""
 
@@ -76,7 +98,9 @@ class MaskedArray:
         elif copy:
             arr = arr.copy()
         self._data = arr
-        if mask is nomask or mask is None:
+        if (mask is nomask or mask is None) and keep_mask and isinstance(data, (list, tuple)):
+            self._mask = _sequence_mask(data, arr.shape)  # np.ma.array([masked_row, row]) keeps the rows' masks
+        elif mask is nomask or mask is None:
             self._mask = base_mask if base_mask is nomask else as_mask_array(base_mask, arr.shape)
         else:
             m = as_mask_array(mask, arr.shape)

@@ -6,7 +6,8 @@ first and last 50 entries of every axis longer than 100 (750 of 1500 for 1-d arr
 formats that smaller array, summarised if it still holds more than ``threshold`` elements. The ``mask=`` part of
 ``repr`` is the whole mask's, summarised by the whole size.
 
-kd.ma reproduces that output from small host stand-ins, as kdsl's own printing does (``printing_edges.py``):
+kd.ma prints with kdsl's print options (``kd.set_printoptions``, ``kd.printoptions``), as kdsl's arrays do, and
+reproduces that output from small host stand-ins, as kdsl's own printing does (``printing_edges.py``):
 each long axis is cut on the device to its first ``edgeitems + 1`` and last ``edgeitems`` entries and NumPy
 formats the result told to summarise (``threshold=0``), which hides the extra entry. That hidden entry also
 carries, in its mask, whether the whole mask is all True (numpy.ma's ``repr`` adds ``dtype=`` then). When the
@@ -32,10 +33,17 @@ from kdsl.ma.constants import nomask
 
 
 def masked_text(x: Any, fmt: Callable[[Any], str]) -> str:
-    """``fmt`` (``repr`` or ``str``) of the kd.ma array ``x``, as ``fmt(x.to_numpy())`` gives it."""
-    options = np.get_printoptions()
-    threshold, edgeitems = options["threshold"], options["edgeitems"]
-    if options["legacy"] is not False or x.size <= threshold or x.ndim == 0 or edgeitems <= 0 \
+    """``fmt`` (``repr`` or ``str``) of the kd.ma array ``x``, as ``fmt(x.to_numpy())`` gives it under kdsl's
+    print options (``kd.set_printoptions``: a port's ``np.set_printoptions``), as kdsl's arrays print."""
+    options = kd.get_printoptions()
+    # NumPy's formatter with kdsl's options (override_repr is ndarray's repr hook, which numpy.ma's never calls)
+    with np.printoptions(**{k: v for k, v in options.items() if k != "override_repr"}):
+        return _text(x, fmt, options["threshold"], options["edgeitems"])
+
+
+def _text(x: Any, fmt: Callable[[Any], str], threshold: int, edgeitems: int) -> str:
+    """``masked_text`` inside NumPy's formatter set to kdsl's options."""
+    if np.get_printoptions()["legacy"] is not False or x.size <= threshold or x.ndim == 0 or edgeitems <= 0 \
             or all(n <= 2 * edgeitems + 1 for n in x.shape):
         return fmt(x.to_numpy())  # printed in full (or a legacy layout): everything is shown
     data, mask = x._data, x._mask

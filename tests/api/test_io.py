@@ -91,8 +91,9 @@ def test_loadtxt_unpack_and_genfromtxt():
     _same(kd.genfromtxt(io.StringIO(missing), delimiter=","), np.genfromtxt(io.StringIO(missing), delimiter=","))
     _same(kd.genfromtxt(io.StringIO(missing), delimiter=",", filling_values=-1),
           np.genfromtxt(io.StringIO(missing), delimiter=",", filling_values=-1))
-    with pytest.raises(NotImplementedError, match="masked"):
-        kd.genfromtxt(io.StringIO(missing), delimiter=",", usemask=True)
+    masked = kd.genfromtxt(io.StringIO(missing), delimiter=",", usemask=True)  # tests/ma/test_genfromtxt_usemask*
+    assert isinstance(masked, kd.ma.MaskedArray)
+    assert masked.mask.tolist() == [[False, True, False], [False, False, True]]
     with pytest.raises(TypeError, match="cannot hold"):
         kd.genfromtxt(io.StringIO("a,1\nb,2"), delimiter=",", dtype=None, encoding="utf-8")
 

@@ -205,7 +205,8 @@ def loadtxt(fname: Any, dtype: Any = float, *args: Any, like: Any = None, **kwar
 
 def genfromtxt(fname: Any, dtype: Any = float, *args: Any, like: Any = None, **kwargs: Any) -> Array | tuple:
     """Read a text file with missing values into a kdsl array (NumPy's ``np.genfromtxt``, same arguments;
-    missing entries are NaN, or ``filling_values``). ``usemask=True`` (a masked array) has no kdsl form.
+    missing entries are NaN, or ``filling_values``). ``kd.genfromtxt(..., usemask=True)`` reads a ``kd.ma``
+    masked array (kdsl/ma/text_files.py); this array-layer reader refuses it.
 
     >>> import io, kdsl as kd
     >>> kd.genfromtxt(io.StringIO("1,2\\n3,"), delimiter=",").tolist()
@@ -213,8 +214,8 @@ def genfromtxt(fname: Any, dtype: Any = float, *args: Any, like: Any = None, **k
     """
     _no_like(like, "genfromtxt")
     if kwargs.get("usemask"):
-        raise NotImplementedError("genfromtxt(usemask=True) gives a masked array, which kdsl lacks: use "
-                                  "filling_values= (or the NaNs) and a boolean mask array")
+        raise NotImplementedError("genfromtxt(usemask=True) gives a masked array: call kd.genfromtxt (kd.ma "
+                                  "installs the masked reader there)")
     out = np.genfromtxt(fname, _numpy_dtype(dtype), *args, **kwargs)
     return _uploaded(out, "genfromtxt")
 

@@ -64,10 +64,18 @@ def _flags_of(op_flags: Any, i: int, n: int) -> list[str]:
 
 
 def _host(x: Any) -> Any:
+    """The host copy NumPy iterates: a read-only kdsl array gives a read-only copy, so NumPy refuses
+    ``readwrite``/``writeonly`` on it (ValueError) as it refuses them on a read-only ndarray."""
     from kdsl.frontend.array.array import Array  # cycle: array.py is the base of this package
+    from kdsl.frontend.array.array_flags import writeable
     from kdsl.frontend.array.memory_order import host_with_layout
 
-    return host_with_layout(x) if isinstance(x, Array) else x
+    if not isinstance(x, Array):
+        return x
+    host = host_with_layout(x)
+    if not writeable(x):
+        host.flags.writeable = False
+    return host
 
 
 def _upload_changed(target: Any, host: Any, before: Any) -> None:
@@ -104,14 +112,33 @@ class nditer:  # noqa: N801 - NumPy's name
                          if isinstance(x, Array) and set(_flags_of(op_flags, i, len(given))) & set(_WRITING)]
         self._it = cast(Any, np.nditer)(hosts if several else hosts[0], flags, op_flags, op_dtypes, order, casting,
                                         op_axes, itershape, buffersize)
+        # operand i as NumPy holds it -> the kdsl array it stands for (it.operands gives that array back)
+        # (the host copies are kept alive with it, so no other object can take one's id)
+        self._hosts = hosts
+        self._given = {id(h): x for x, h in zip(given, hosts, strict=True) if isinstance(x, Array)}
         self._done = False
 
     def _write_back(self) -> None:
+        """Uploads what the iterator wrote since the last write-back; the snapshots then become the host copies
+        as they are, so an iteration started again (``reset()``, ``iterindex = 0``) is written back again."""
         if self._done:
             return
         self._done = True
-        for target, host, before in self._written:
+        for k, (target, host, before) in enumerate(self._written):
             _upload_changed(target, np.asarray(host), before)
+            self._written[k] = (target, host, np.array(host, copy=True))
+
+    def _writes_cast_copies(self) -> bool:
+        """Whether NumPy writes a written operand into a cast copy (``op_dtypes`` without buffering), which
+        reaches the host array only when NumPy's iterator is closed. Otherwise the iterator stays open, so
+        ``reset()`` can start it again as NumPy's (inside its ``with`` block)."""
+        held = {id(o) for o in self._it.operands}
+        return any(id(host) not in held for _, host, _ in self._written)
+
+    def reset(self) -> None:
+        """NumPy's ``it.reset()``: back to the first element; writes from then on are written back again."""
+        self._it.reset()
+        self._done = False
 
     def __iter__(self) -> Iterator[Any]:
         return self
@@ -120,7 +147,7 @@ class nditer:  # noqa: N801 - NumPy's name
         try:
             return next(self._it)
         except StopIteration:
-            if self._written:
+            if self._writes_cast_copies():
                 self._it.close()  # NumPy's write-back of cast copies into the host arrays, then ours
             self._write_back()
             raise
@@ -136,7 +163,10 @@ class nditer:  # noqa: N801 - NumPy's name
         """The operands as kdsl arrays (those NumPy allocated included), as NumPy's ``it.operands``."""
         from kdsl.frontend.array.creation import asarray
 
-        return tuple(asarray(np.asarray(o)) for o in self._it.operands)
+        # a kdsl operand NumPy iterates directly (no cast copy) is that array itself, as in NumPy
+        # (``it.operands[0] is a``), so writes through it reach the array
+        return tuple(asarray(np.asarray(o)) if self._given.get(id(o)) is None else self._given[id(o)]
+                     for o in self._it.operands)
 
     def __len__(self) -> int:
         return len(self._it)
@@ -147,10 +177,28 @@ class nditer:  # noqa: N801 - NumPy's name
     def __setitem__(self, i: Any, value: Any) -> None:  # it[0] = v: written into the host copy
         self._it[i] = value
 
+    def __delitem__(self, i: Any) -> None:  # NumPy's TypeError: an iterator's operands cannot be deleted
+        del self._it[i]
+
     def __getattr__(self, name: str) -> Any:  # multi_index, index, finished, shape, itersize, value, ...
         if name.startswith("_"):  # our own attributes, missing when __init__ failed (seen by __del__)
             raise AttributeError(name)
         return getattr(self._it, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """``it.multi_index = (0, 2)``, ``it.index``, ``it.iterindex``, ``it.iterrange`` move NumPy's iterator
+        (and raise its errors); only our own ``_`` attributes live on the wrapper."""
+        if name.startswith("_"):
+            object.__setattr__(self, name, value)
+            return
+        setattr(self._it, name, value)
+        self._done = False  # iterating again from there: its writes are written back again
+
+    def __delattr__(self, name: str) -> None:  # NumPy's AttributeError ("Cannot delete nditer multi_index")
+        if name.startswith("_"):
+            object.__delattr__(self, name)
+            return
+        delattr(self._it, name)
 
     def close(self) -> None:
         self._it.close()

@@ -1,0 +1,131 @@
+"""``kd.nditer``'s state, from NumPy's ``test_nditer.py``: the settable attributes (``multi_index``, ``index``,
+``iterindex``, ``iterrange``) move the iterator (kdsl's wrapper used to keep them as its own attributes, silently
+iterating from the start), ``reset()`` starts a written iteration again and its writes reach the array,
+``it.operands`` gives the kdsl operands themselves, a read-only array refuses write flags, and deleting items or
+attributes raises NumPy's errors. Each case runs on NumPy and kdsl and compares."""
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+
+SHAPES = [(6,), (2, 3), (2, 3, 4)]
+
+
+def values(it):
+    return [x.tolist() for x in it]
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("view", [lambda a: a, lambda a: a.T, lambda a: a[::-1]])
+def test_multi_index_set_moves_the_iterator(shape, view):
+    def run(xp):
+        it = xp.nditer(view(xp.arange(int(np.prod(shape)), dtype="int32").reshape(shape)), ["multi_index"])
+        it.multi_index = tuple(d - 1 for d in it.shape)[:-1] + (0,)
+        return it.multi_index, values(it)
+
+    assert run(kd) == run(np)
+
+
+@pytest.mark.parametrize("flag", ["c_index", "f_index"])
+@pytest.mark.parametrize("dtype", ["float32", "int32"])
+def test_index_set_moves_the_iterator(flag, dtype):
+    def run(xp):
+        it = xp.nditer(xp.arange(12, dtype=dtype).reshape(3, 4), [flag])
+        it.index = 5
+        return it.index, values(it)
+
+    assert run(kd) == run(np)
+
+
+@pytest.mark.parametrize("flags", [["ranged"], ["ranged", "buffered"]])
+@pytest.mark.parametrize("where", [(0, 24), (1, 2), (3, 24), (5, 5), (23, 24)])
+def test_iterrange_and_iterindex(flags, where):
+    def run(xp):
+        it = xp.nditer(xp.arange(24, dtype="int32").reshape(4, 3, 2), flags, order="F", buffersize=5)
+        it.iterrange = where
+        first = (it.iterrange, values(it))
+        it.iterrange = (0, 24)
+        it.iterindex = 7
+        return first, it.iterindex, values(it)
+
+    assert run(kd) == run(np)
+
+
+@pytest.mark.parametrize("flags", [[], ["buffered"]])
+@pytest.mark.parametrize("dtype", ["float32", "int32"])
+def test_reset_inside_with_writes_both_passes(flags, dtype):
+    def run(xp):
+        a = xp.arange(6, dtype=dtype).reshape(2, 3)
+        with xp.nditer(a, flags, op_flags=["readwrite"]) as it:
+            for x in it:
+                x[...] = x + 1
+            it.reset()
+            for x in it:
+                x[...] = x * 2
+        return np.asarray(a)
+
+    np.testing.assert_array_equal(run(kd), run(np))
+
+
+def test_reset_after_iternext_writes_again():
+    def run(xp):
+        a = xp.arange(5.0)
+        it = xp.nditer(a, op_flags=["readwrite"])
+        while not it.finished:
+            it[0] = it[0] * 3
+            it.iternext()
+        it.reset()
+        while not it.finished:
+            it[0] = it[0] + 1
+            it.iternext()
+        return np.asarray(a)
+
+    np.testing.assert_array_equal(run(kd), run(np))
+
+
+def test_cast_copy_is_still_written_back():
+    def run(xp):
+        a = xp.arange(4.0)
+        with xp.nditer(a, op_flags=["readwrite", "updateifcopy"], op_dtypes=["f4"], casting="same_kind") as it:
+            for x in it:
+                x[...] = x + 0.5
+        return np.asarray(a)
+
+    np.testing.assert_array_equal(run(kd), run(np))
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_operands_are_the_arrays(shape):
+    a, b = kd.ones(shape), kd.zeros(shape[-1:])
+    it = kd.nditer([a, b, None])
+    assert it.operands[0] is a and it.operands[1] is b
+    assert it.operands[2].shape == shape  # allocated by NumPy: a kdsl copy of it
+    with kd.nditer(a, [], ["readwrite"]) as it:
+        it.operands[0][...] = 14  # writes through it.operands reach the array, as NumPy's
+    np.testing.assert_array_equal(np.asarray(a), np.full(shape, 14))
+
+
+@pytest.mark.parametrize("op_flags", [["readwrite"], ["writeonly"]])
+def test_read_only_array_refuses_write_flags(op_flags):
+    for xp in (np, kd):
+        a = xp.arange(6)
+        a.flags.writeable = False
+        with pytest.raises(ValueError, match="operand array with iterator write flag set is read-only"):
+            xp.nditer(a, [], [op_flags])
+        a.flags.writeable = True
+        xp.nditer(a, [], [op_flags]).close()
+
+
+@pytest.mark.parametrize("xp", [np, kd])
+def test_errors(xp):
+    it = xp.nditer(xp.ones(3))
+    with pytest.raises(TypeError, match="Cannot delete iterator elements"):
+        del it[1]
+    for name in ("multi_index", "index", "iterrange", "iterindex"):
+        with pytest.raises(AttributeError):
+            delattr(it, name)
+    with pytest.raises(ValueError, match="Iterator is not tracking a multi-index"):
+        it.multi_index = (0,)
+    with pytest.raises(ValueError, match="Iterator does not have an index"):
+        it.index = 0

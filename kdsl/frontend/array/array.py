@@ -291,13 +291,13 @@ class Array(ViewLinks):
     # ----- the array API standard (2024.12), DLPack and NumPy's dispatch protocols (array_protocols.py)
     __array_namespace__, to_device, __dlpack__ = proto.__array_namespace__, proto.to_device, proto.__dlpack__
     __dlpack_device__, __array_ufunc__ = proto.__dlpack_device__, proto.__array_ufunc__
-    __array_function__ = proto.__array_function__
+    __array_function__, __array_wrap__ = proto.__array_function__, proto.__array_wrap__
 
     @property
     def mT(self) -> Array:  # noqa: N802 - the standard's name
         """The matrix transpose: the last two axes swapped (a view)."""
         if self.ndim < 2:
-            raise ValueError(f"mT needs an array of at least 2 dimensions, this one has {self.ndim}")
+            raise ValueError("matrix transpose with ndim < 2 is undefined")  # NumPy's words
         return self.swapaxes(-1, -2)
 
     def __reduce__(self) -> tuple[Callable[[np.ndarray], Array], tuple[np.ndarray]]:

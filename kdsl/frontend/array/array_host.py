@@ -116,7 +116,7 @@ def __index__(self) -> int:
 
 def __bool__(self) -> bool:
     if self.size == 0:
-        raise ValueError("The truth value of an empty array is ambiguous. Use `a.size > 0` to check that an "
+        raise ValueError("The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an "
                          "array is not empty.")
     if self.size != 1:
         raise ValueError("The truth value of an array with more than one element is ambiguous. "

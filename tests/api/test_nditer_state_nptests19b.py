@@ -129,3 +129,74 @@ def test_errors(xp):
         it.multi_index = (0,)
     with pytest.raises(ValueError, match="Iterator does not have an index"):
         it.index = 0
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 4), (3, 1, 5), (1, 4, 2)])
+@pytest.mark.parametrize("dtype", ["float32", "int32"])
+def test_reduction_into_an_allocated_operand(shape, dtype):
+    """NumPy's reduction idiom (its nditer docs' sum_squares): the initial value is written through it.operands
+    before iterating and the result read from it; kdsl handed out a copy, so the sums started from garbage."""
+    def run(xp):
+        a = xp.asarray(np.arange(np.prod(shape)).reshape(shape).astype(dtype))
+        it = xp.nditer([a, None], ["reduce_ok"], [["readonly"], ["readwrite", "allocate"]],
+                       op_axes=[None, [0, 1, -1]])
+        with it:
+            out = it.operands[1]
+            out[...] = 0
+            for x, y in it:
+                y[...] += x * x
+            assert it.operands[1] is out
+            return np.asarray(out)
+
+    np.testing.assert_array_equal(run(kd), run(np))
+
+
+@pytest.mark.parametrize("flags", [["buffered", "delay_bufalloc"], ["buffered", "delay_bufalloc", "reduce_ok"]])
+def test_allocated_operand_written_before_reset(flags):
+    def run(xp):
+        a = xp.arange(6, dtype="int32")
+        it = xp.nditer([a, None], flags, [["readonly"], ["allocate", "readwrite"]])
+        with it:
+            it.operands[1][:] = 1
+            it.reset()
+            for x in it:
+                x[1][...] += x[0][...]
+            return np.asarray(it.operands[1])
+
+    np.testing.assert_array_equal(run(kd), run(np))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32"])
+def test_reduction_into_a_given_operand_set_through_operands(dtype):
+    def run(xp):
+        a = xp.asarray(np.arange(24).reshape(2, 3, 4).astype(dtype))
+        out = xp.ones((2, 3), dtype=dtype)
+        with xp.nditer([a, out], ["reduce_ok"], [["readonly"], ["readwrite"]], op_axes=[None, [0, 1, -1]]) as it:
+            it.operands[1][...] = 0  # the iterator reads these zeros (kdsl: it summed onto the ones)
+            for x, y in it:
+                y[...] += x
+        return np.asarray(out)
+
+    np.testing.assert_array_equal(run(kd), run(np))
+
+
+@pytest.mark.parametrize("flags", [["c_index"], ["multi_index"]])
+def test_program_writes_are_read_by_later_steps(flags):
+    def run(xp):
+        b = xp.arange(6.0).reshape(2, 3)
+        seen = []
+        for x in xp.nditer(b, flags):
+            if len(seen) == 1:
+                b[1, 2] = 30.0  # an element not reached yet: NumPy's iterator reads the new value
+            seen.append(float(x))
+        return seen
+
+    assert run(kd) == run(np)
+
+
+@pytest.mark.parametrize("xp", [np, kd])
+def test_next_after_close_stops(xp):
+    it = xp.nditer(xp.arange(3), op_flags=["readwrite"])
+    it.close()
+    with pytest.raises(StopIteration):
+        next(it)

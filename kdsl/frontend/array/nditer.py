@@ -10,8 +10,10 @@ over those copies, so the default ``order='K'`` visits the elements in NumPy's o
 iteration ends, the ``with`` block exits, ``close()`` is called or the iterator is dropped (a loop left by
 ``break``): only the elements written through the iterator (one ``where`` each), so the program's own writes into
 the array while it iterates (``x[it.multi_index] = v``, the numerical gradient check's idiom) stay, as in NumPy,
-where both write the same memory. ``None`` operands are allocated by NumPy (``allocate``) and ``it.operands``
-gives them as kdsl arrays.
+where both write the same memory; and the program's writes reach the host copies before the iterator's next
+step, so later steps read them (NumPy's reduction idiom sets the initial value through ``it.operands[1]``).
+``None`` operands are allocated by NumPy (``allocate``) and ``it.operands`` gives them as kdsl arrays kept in
+step with NumPy's (``nditer_allocated.py``); a kdsl operand is given back as itself.
 
 Example:
     >>> import kdsl as kd
@@ -40,6 +42,8 @@ from collections.abc import Iterator
 from typing import Any, cast
 
 import numpy as np
+
+from kdsl.frontend.array.nditer_allocated import AllocatedOperands
 
 _WRITING = ("readwrite", "writeonly")
 _exiting = False
@@ -96,6 +100,14 @@ def _upload_changed(target: Any, host: Any, before: Any) -> None:
     target[...] = where(changed, host, target)
 
 
+def _refresh(host: Any, values: Any) -> None:
+    """``host[...] = values``, also into a read-only host copy (of a read-only kdsl array)."""
+    writeable = host.flags.writeable
+    host.flags.writeable = True
+    host[...] = values
+    host.flags.writeable = writeable
+
+
 class nditer:  # noqa: N801 - NumPy's name
     """NumPy's ``nditer`` over host copies of kdsl arrays (and any array-likes); written operands go back."""
 
@@ -116,7 +128,34 @@ class nditer:  # noqa: N801 - NumPy's name
         # (the host copies are kept alive with it, so no other object can take one's id)
         self._hosts = hosts
         self._given = {id(h): x for x, h in zip(given, hosts, strict=True) if isinstance(x, Array)}
+        # (kdsl array, its host copy, its graph node when the copy was last in step): a program's write into
+        # the array gives it a new node, and the next step reads the new values, as NumPy's shared memory does
+        self._nodes = [(x, h, x._n) for x, h in zip(given, hosts, strict=True) if isinstance(x, Array)]
+        self._allocated = AllocatedOperands()
         self._done = False
+
+    def _host_operands(self) -> dict[int, Any]:
+        """NumPy's allocated operands by index ({} once the iterator is closed)."""
+        try:
+            held = self._it.operands
+        except ValueError:  # closed: NumPy's operands are gone
+            return {}
+        return {i: o for i, o in enumerate(held) if id(o) not in self._given}
+
+    def _push(self) -> None:
+        """Before each step: what the program wrote into the operands since (``it.operands[1][...] = 0``, the
+        reduction's initial value; ``x[it.multi_index] = v``) reaches the arrays NumPy iterates (a download
+        of each array written; the write-back then leaves those values alone)."""
+        for k, (x, host, node) in enumerate(self._nodes):
+            if x._n is not node:
+                for t, h, before in self._written:  # the iterator's writes so far first: both kinds stay
+                    if h is host:
+                        _upload_changed(t, np.asarray(h), before)
+                _refresh(host, x.numpy())
+                self._nodes[k] = (x, host, x._n)
+                self._written = [(t, h, np.array(h, copy=True) if h is host else b) for t, h, b in self._written]
+        if self._allocated:
+            self._allocated.push(self._host_operands())
 
     def _write_back(self) -> None:
         """Uploads what the iterator wrote since the last write-back; the snapshots then become the host copies
@@ -124,6 +163,8 @@ class nditer:  # noqa: N801 - NumPy's name
         if self._done:
             return
         self._done = True
+        if self._allocated:
+            self._allocated.pull(self._host_operands())
         for k, (target, host, before) in enumerate(self._written):
             _upload_changed(target, np.asarray(host), before)
             self._written[k] = (target, host, np.array(host, copy=True))
@@ -132,11 +173,15 @@ class nditer:  # noqa: N801 - NumPy's name
         """Whether NumPy writes a written operand into a cast copy (``op_dtypes`` without buffering), which
         reaches the host array only when NumPy's iterator is closed. Otherwise the iterator stays open, so
         ``reset()`` can start it again as NumPy's (inside its ``with`` block)."""
-        held = {id(o) for o in self._it.operands}
+        try:
+            held = {id(o) for o in self._it.operands}
+        except ValueError:  # already closed (next() after close(): NumPy's StopIteration follows)
+            return False
         return any(id(host) not in held for _, host, _ in self._written)
 
     def reset(self) -> None:
         """NumPy's ``it.reset()``: back to the first element; writes from then on are written back again."""
+        self._push()
         self._it.reset()
         self._done = False
 
@@ -144,6 +189,7 @@ class nditer:  # noqa: N801 - NumPy's name
         return self
 
     def __next__(self) -> Any:
+        self._push()
         try:
             return next(self._it)
         except StopIteration:
@@ -153,6 +199,7 @@ class nditer:  # noqa: N801 - NumPy's name
             raise
 
     def iternext(self) -> bool:
+        self._push()
         more = bool(self._it.iternext())
         if not more:
             self._write_back()
@@ -160,18 +207,18 @@ class nditer:  # noqa: N801 - NumPy's name
 
     @property
     def operands(self) -> tuple[Any, ...]:
-        """The operands as kdsl arrays (those NumPy allocated included), as NumPy's ``it.operands``."""
-        from kdsl.frontend.array.creation import asarray
-
-        # a kdsl operand NumPy iterates directly (no cast copy) is that array itself, as in NumPy
-        # (``it.operands[0] is a``), so writes through it reach the array
-        return tuple(asarray(np.asarray(o)) if self._given.get(id(o)) is None else self._given[id(o)]
-                     for o in self._it.operands)
+        """The operands as kdsl arrays, as NumPy's ``it.operands``: a kdsl operand NumPy iterates directly (no
+        cast copy) is that array itself (``it.operands[0] is a``); any other (allocated, cast) is a kdsl array
+        kept in step with NumPy's (``nditer_allocated``), so writes into it reach the iteration and back."""
+        held = self._it.operands
+        return tuple(self._given[id(o)] if id(o) in self._given else self._allocated.array(i, o)
+                     for i, o in enumerate(held))
 
     def __len__(self) -> int:
         return len(self._it)
 
     def __getitem__(self, i: Any) -> Any:  # it[0]: operand 0's current value
+        self._push()
         return self._it[i]
 
     def __setitem__(self, i: Any, value: Any) -> None:  # it[0] = v: written into the host copy

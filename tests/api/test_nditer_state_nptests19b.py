@@ -200,3 +200,18 @@ def test_next_after_close_stops(xp):
     it.close()
     with pytest.raises(StopIteration):
         next(it)
+
+
+@pytest.mark.parametrize("view", [lambda a: a, lambda a: a.T, lambda a: a[:, ::-1]])
+def test_writes_into_a_cast_copy_through_operands(view):
+    """``op_dtypes`` with ``updateifcopy``: it.operands[0] is NumPy's cast copy, written back when the iterator
+    closes (kdsl's was a throwaway copy: the writes were lost)."""
+    def run(xp):
+        a = view(xp.arange(24, dtype="f8").reshape(2, 3, 4))
+        with xp.nditer(a, [], [["readwrite", "updateifcopy"]], casting="same_kind", op_dtypes=["f4"]) as it:
+            assert it.operands[0].dtype == np.float32
+            it.operands[0][...] = 3
+            it.operands[0][:1] = 14
+        return np.asarray(a)
+
+    np.testing.assert_array_equal(run(kd), run(np))

@@ -248,6 +248,7 @@ class nditer:  # noqa: N801 - NumPy's name
         delattr(self._it, name)
 
     def close(self) -> None:
+        self._push()  # writes into it.operands' cast copies go into NumPy's, which close() writes back
         self._it.close()
         self._write_back()
 

@@ -110,3 +110,23 @@ def test_array_wrap_of_numpy_function_results():
     wrapped = a.__array_wrap__(np.linalg.inv(np.asarray(a)))
     np.testing.assert_allclose(np.asarray(wrapped), np.linalg.inv([[1.0, 2.0], [3.0, 4.0]]), rtol=1e-6)
     assert re.fullmatch(r"kd\.array\(.*", repr(wrapped), re.S)
+
+
+@pytest.mark.parametrize("value,dtype", [([1, 2], "int16"), (3, "int32"), (True, "bool"), (1.5, "float32"),
+                                         (np.arange(6).reshape(2, 3).T, "int16"), ([], "float32"),
+                                         ([[1.0, -2.0]], "float32"), (7, "uint8")])
+def test_bytes(value, dtype):
+    """``bytes(a)``: the buffer's bytes in C order (a 0-d integer array: ``bytes(n)``, Python's ``__index__``
+    rule); kdsl arrays have no buffer, so Python iterated them (one byte per element, or a TypeError)."""
+    assert bytes(kd.asarray(value, dtype=dtype)) == bytes(np.asarray(value, dtype=dtype))
+
+
+@pytest.mark.parametrize("value", [3, [3, 4]])
+def test_three_argument_pow(value):
+    def message(xp):
+        with pytest.raises(TypeError) as info:
+            pow(xp.asarray(value), 2, 5)
+        return str(info.value).replace("kdsl.Array", "numpy.ndarray")
+
+    assert message(kd) == message(np)
+    assert pow(kd.asarray(value), 2).tolist() == pow(np.asarray(value), 2).tolist()

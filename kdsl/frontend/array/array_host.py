@@ -177,6 +177,20 @@ def __hash__(self):
     raise TypeError("unhashable type: 'kdsl.Array'")
 
 
+def __bytes__(self) -> bytes:
+    """``bytes(a)``: the elements' bytes in C order, as ``bytes()`` of an ndarray (its buffer) gives, except that
+    a 0-d integer array is ``bytes(n)`` (``n`` zero bytes), as NumPy's (Python's ``bytes`` takes ``__index__``
+    first). Without it Python iterated the array (``bytes(kd.asarray([1, 2]))`` gave two bytes, not eight).
+
+    >>> import kdsl as kd
+    >>> bytes(kd.asarray([1, 2], dtype=kd.int16)), bytes(kd.asarray(3))
+    (b'\\x01\\x00\\x02\\x00', b'\\x00\\x00\\x00')
+    """
+    if self.ndim == 0 and self.dtype.kind in "iu":
+        return bytes(operator.index(self))
+    return tobytes(self)
+
+
 def tobytes(self, order: Literal["C", "F", "A", "K"] = "C") -> bytes:
     """The elements' bytes (an explicit download), as ``ndarray.tobytes``."""
     return self.numpy().tobytes(order)

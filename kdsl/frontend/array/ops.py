@@ -239,15 +239,20 @@ _SCALAR_POWERS = {0.5: "sqrt", 2: "square", -1: "reciprocal"}
 from ``exp`` and ``log`` misses by an ulp."""
 
 
-def power_operator(a, b):
+def power_operator(a, b, modulo=None):
     """``a ** b`` as NumPy's operator computes it: on complex arrays, the exponents ``2``, ``-1`` (Python ints)
     and ``0.5`` (a float) are ``square``, ``reciprocal`` and ``sqrt`` (``(inf + infj) ** 0.5`` is
-    ``inf + infj``, where ``power`` gives ``inf + nanj``); everything else is ``power``.
+    ``inf + infj``, where ``power`` gives ``inf + nanj``); everything else is ``power``. ``pow(a, b, m)`` raises
+    NumPy's TypeError (arrays have no three-argument power).
 
     >>> import kdsl as kd
     >>> (kd.asarray([complex("inf+infj")]) ** 0.5).numpy(), kd.power(kd.asarray([complex("inf+infj")]), 0.5).numpy()
     (array([inf+infj], dtype=complex64), array([inf+nanj], dtype=complex64))
     """
+    if modulo is not None:
+        names = ", ".join(f"'{type(x).__module__.split('.')[0]}.{type(x).__name__}'" if isinstance(x, _array_cls())
+                          else f"'{type(x).__name__}'" for x in (a, b, modulo))
+        raise TypeError(f"unsupported operand type(s) for ** or pow(): {names}")
     if isinstance(a, _array_cls()) and a.dtype.kind == "c" and not isinstance(b, bool):
         if (isinstance(b, int) and b in (2, -1)) or (isinstance(b, (float, np.floating)) and b == 0.5):
             return apply(_SCALAR_POWERS[float(b)], a)

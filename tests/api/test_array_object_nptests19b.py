@@ -130,3 +130,15 @@ def test_three_argument_pow(value):
 
     assert message(kd) == message(np)
     assert pow(kd.asarray(value), 2).tolist() == pow(np.asarray(value), 2).tolist()
+
+
+@pytest.mark.parametrize("shapes", [[(2, 3), (2,)], [(2, 3), (0,)], [(4, 1, 3), (2, 5)], [(), (2, 3), (4,)]])
+@pytest.mark.parametrize("op", ["add", "multiply", "less"])
+def test_broadcast_error_message(shapes, op):
+    """NumPy's words for operands that do not broadcast: each shape without spaces, then a space."""
+    def message(xp):
+        arrays = [xp.zeros(s, dtype="float32") for s in shapes]
+        return raised(lambda: getattr(xp, op)(getattr(xp, op)(arrays[0], arrays[1]), *arrays[2:])
+                      if len(arrays) == 3 else getattr(xp, op)(*arrays))
+
+    assert message(kd) == message(np)

@@ -17,6 +17,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.device import device
 from kdsl.dtype import promotion
+from kdsl.errors import shape_text
 from kdsl.frontend.array import integer_powers, movement
 from kdsl.frontend.array.host_dtypes import python_int_dtype, typed
 from kdsl.frontend.array.operator_deferral import defers, operator_defers
@@ -83,8 +84,8 @@ def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
     for k in range(nd):
         dims = {s[len(s) - nd + k] for s in shapes if len(s) - nd + k >= 0} - {1}
         if len(dims) > 1:
-            raise ValueError(f"operands could not be broadcast together with shapes "
-                             f"{' '.join(str(tuple(s)) for s in shapes)}")
+            raise ValueError("operands could not be broadcast together with shapes "  # NumPy's spelling
+                             + "".join(f"{shape_text(tuple(s))} " for s in shapes))
         out.append(dims.pop() if dims else 1)
     return tuple(out)
 

@@ -67,3 +67,20 @@ def test_a_view_retyped_writes_its_base(target):
         return np.asarray(b).tolist(), np.asarray(v).tolist()
 
     assert run(kd) == run(np)
+
+
+def test_strides_assignment_names_as_strided():
+    a = kd.arange(6, dtype="int32")
+    with pytest.raises(AttributeError, match=r"kd\.lib\.stride_tricks\.as_strided"):
+        a.strides = (8,)
+    view = kd.lib.stride_tricks.as_strided(a, (3,), (8,))  # what the message says to do, as NumPy's
+    np.testing.assert_array_equal(np.asarray(view), np.lib.stride_tricks.as_strided(np.arange(6, dtype="int32"),
+                                                                                    (3,), (8,)))
+    assert a.strides == (4,)
+
+
+def test_ctypes_names_the_host_copy():
+    a = kd.arange(3)
+    with pytest.raises(AttributeError, match=r"np\.asarray\(a\)\.ctypes"):
+        _ = a.ctypes
+    assert not hasattr(a, "ctypes") and hasattr(np.asarray(a), "ctypes")

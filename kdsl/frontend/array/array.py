@@ -32,6 +32,7 @@ from kdsl.frontend.array import array_selection_methods as sel
 from kdsl.frontend.array import array_shape_methods as shapes
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ndarray_constructor, ops, scalar_like, scalar_number
+from kdsl.frontend.array.array_flags import set_strides as _flags_set_strides
 from kdsl.frontend.array.array_flags import strides as _flags_strides
 from kdsl.frontend.array.array_operators import binary as _binary
 from kdsl.frontend.array.inplace import inplace_operator
@@ -240,7 +241,13 @@ class Array(ViewLinks):
     def itemsize(self) -> int:
         return self.dtype.itemsize
 
-    strides = property(_flags_strides)  # (array_flags.py)
+    strides = property(_flags_strides, _flags_set_strides)  # (array_flags.py)
+
+    @property
+    def ctypes(self) -> Any:
+        """NumPy's ``a.ctypes`` (the data's host address) has no kdsl counterpart: the data is in device memory."""
+        raise AttributeError("kdsl arrays live in device memory, so a.ctypes has no host address; use "
+                             "np.asarray(a).ctypes on a host copy (and kd.asarray to bring results back)")
 
     @property
     def base(self) -> Array | None:

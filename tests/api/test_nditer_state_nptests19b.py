@@ -215,3 +215,42 @@ def test_writes_into_a_cast_copy_through_operands(view):
         return np.asarray(a)
 
     np.testing.assert_array_equal(run(kd), run(np))
+
+
+VIEWS = [lambda a: a[:, :, :-1], lambda a: a[:, :-1, :], lambda a: a[::-1, :, ::2], lambda a: a.T[1:],
+         lambda a: a[:, 1], lambda a: a[..., ::3]]
+
+
+@pytest.mark.parametrize("view", VIEWS)
+@pytest.mark.parametrize("dtype", ["float32", "int32"])
+def test_external_loop_chunks_of_strided_views(view, dtype):
+    """A view with gaps keeps NumPy's strides on the host, so ``external_loop`` cuts NumPy's chunks (kdsl's
+    compact copy coalesced them into one)."""
+    def run(xp):
+        it = xp.nditer(view(xp.arange(24, dtype=dtype).reshape(2, 3, 4)), ["external_loop"], [["readonly"]])
+        return it.ndim, [c.tolist() for c in it]
+
+    assert run(kd) == run(np)
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_external_loop_writes_of_strided_views(view):
+    def run(xp):
+        a = xp.arange(24.0).reshape(2, 3, 4)
+        with xp.nditer(view(a), ["external_loop"], [["readwrite"]]) as it:
+            for c in it:
+                c[...] = -c * 2
+        return np.asarray(a).tolist()
+
+    assert run(kd) == run(np)
+
+
+def test_copy_if_overlap_of_two_views_of_one_array():
+    def run(xp):
+        x = xp.arange(10)
+        with xp.nditer([x[1:], x[:-1]], ["copy_if_overlap"], [["readonly"], ["readwrite"]]) as it:
+            for p, q in it:
+                q[...] = p * 2
+        return np.asarray(x).tolist()
+
+    assert run(kd) == run(np)

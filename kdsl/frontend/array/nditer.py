@@ -168,6 +168,9 @@ class nditer:  # noqa: N801 - NumPy's name
         for k, (target, host, before) in enumerate(self._written):
             _upload_changed(target, np.asarray(host), before)
             self._written[k] = (target, host, np.array(host, copy=True))
+        # our own uploads are no program writes for _push to read back
+        written = {id(t) for t, _, _ in self._written}
+        self._nodes = [(x, h, x._n if id(x) in written else n) for x, h, n in self._nodes]
 
     def _writes_cast_copies(self) -> bool:
         """Whether NumPy writes a written operand into a cast copy (``op_dtypes`` without buffering), which

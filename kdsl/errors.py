@@ -6,6 +6,8 @@ Example:
            ^
     >>> shape_text((3, 4)), shape_text((2,)), shape_text(())
     ('(3,4)', '(2,)', '()')
+    >>> reshape_target_text((4, 2)), reshape_target_text((-1, 4)), reshape_target_text((2, -1, 4))
+    ('(4,2)', '(4)', '(2,newaxis,4)')
 """
 
 from __future__ import annotations
@@ -20,3 +22,13 @@ def caret_block(text: str, column: int) -> str:
 def shape_text(shape: tuple[int, ...]) -> str:
     """``shape`` as NumPy's indexing errors print it, without spaces: ``(3,4)``, ``(2,)``, ``()``."""
     return str(tuple(shape)).replace(" ", "")
+
+
+def reshape_target_text(shape: tuple[int, ...]) -> str:
+    """A reshape target as NumPy's "cannot reshape" error prints it: no spaces, a -1 is ``newaxis`` and leading
+    ones are left out (NumPy's ``convert_shape_to_string``), so ``(-1, 4)`` reads ``(4)``."""
+    lead = next((i for i, n in enumerate(shape) if n >= 0), len(shape))
+    if lead == len(shape):
+        return "()"
+    parts = ["newaxis" if n < 0 else str(n) for n in shape[lead:]]
+    return "(" + ",".join(parts) + (",)" if len(shape) == 1 else ")")

@@ -32,6 +32,7 @@ from kdsl.frontend.array import array_selection_methods as sel
 from kdsl.frontend.array import array_shape_methods as shapes
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ndarray_constructor, ops, scalar_like, scalar_number
+from kdsl.frontend.array.array_flags import set_strides as _flags_set_strides
 from kdsl.frontend.array.array_flags import strides as _flags_strides
 from kdsl.frontend.array.array_operators import binary as _binary
 from kdsl.frontend.array.inplace import inplace_operator
@@ -46,13 +47,14 @@ class Array(ViewLinks):
 
     # (the view links' slots are ViewLinks'); _readonly: setflags(write=False) (array_flags.py)
     __slots__ = ("_readonly", "_zero_d_array", "_broadcast_layout", "_warn_on_write", "_resized_strides",
-                 "__weakref__")
+                 "_retyped", "__weakref__")
     __array_priority__ = 100  # NumPy defers to our reflected operators
     _readonly: bool  # set by setflags(write=False); unset means writeable (array_flags.py)
     _zero_d_array: bool  # a 0-d array made as an array, not a scalar's stand-in; unset: False (scalar_like.py)
     _broadcast_layout: View  # NumPy's layout of a broadcast lazy constant; unset: the node's (constant_layout.py)
     _warn_on_write: bool  # a broadcast_arrays result not yet written; unset: False (broadcast_writes.py)
     _resized_strides: tuple[int, ...]  # NumPy's byte strides of a view(dtype) of another itemsize (bitcast.py)
+    _retyped: bool  # its dtype was assigned (a.dtype = t): views made before read it back; unset: False
 
     def __init__(self, node: Node = ndarray_constructor.NO_SHAPE, *args: Any, **kwargs: Any):
         if ndarray_constructor.is_constructor_call(node, args, kwargs):  # kd.ndarray((2, 3), dtype=...)
@@ -122,6 +124,12 @@ class Array(ViewLinks):
     def dtype(self) -> dt.DType:
         return self._n.dtype
 
+    @dtype.setter
+    def dtype(self, value) -> None:  # a.dtype = np.uint32: ``a`` becomes its own view as that dtype (bitcast.py)
+        from kdsl.frontend.array.bitcast import set_dtype
+
+        set_dtype(self, value)
+
     @property
     def ndim(self) -> int:
         return len(self._n.shape)
@@ -147,7 +155,7 @@ class Array(ViewLinks):
     __int__, _scalar_check, __index__, __bool__ = host.__int__, host.scalar_check, host.__index__, host.__bool__
     __len__, __contains__, __iter__, __repr__ = host.__len__, host.__contains__, host.__iter__, host.__repr__
     __str__, __format__, tofile, __hash__ = host.__str__, host.__format__, host.tofile, host.__hash__
-    tobytes, __complex__ = host.tobytes, host.__complex__
+    tobytes, __bytes__, __complex__ = host.tobytes, host.__bytes__, host.__complex__
     # a 0-d array as a NumPy scalar for statistics, fractions and math (scalar_number.py)
     as_integer_ratio, is_integer = scalar_number.as_integer_ratio, scalar_number.is_integer
     numerator, denominator = scalar_number.numerator, scalar_number.denominator
@@ -233,7 +241,13 @@ class Array(ViewLinks):
     def itemsize(self) -> int:
         return self.dtype.itemsize
 
-    strides = property(_flags_strides)  # (array_flags.py)
+    strides = property(_flags_strides, _flags_set_strides)  # (array_flags.py)
+
+    @property
+    def ctypes(self) -> Any:
+        """NumPy's ``a.ctypes`` (the data's host address) has no kdsl counterpart: the data is in device memory."""
+        raise AttributeError("kdsl arrays live in device memory, so a.ctypes has no host address; use "
+                             "np.asarray(a).ctypes on a host copy (and kd.asarray to bring results back)")
 
     @property
     def base(self) -> Array | None:
@@ -291,13 +305,13 @@ class Array(ViewLinks):
     # ----- the array API standard (2024.12), DLPack and NumPy's dispatch protocols (array_protocols.py)
     __array_namespace__, to_device, __dlpack__ = proto.__array_namespace__, proto.to_device, proto.__dlpack__
     __dlpack_device__, __array_ufunc__ = proto.__dlpack_device__, proto.__array_ufunc__
-    __array_function__ = proto.__array_function__
+    __array_function__, __array_wrap__ = proto.__array_function__, proto.__array_wrap__
 
     @property
     def mT(self) -> Array:  # noqa: N802 - the standard's name
         """The matrix transpose: the last two axes swapped (a view)."""
         if self.ndim < 2:
-            raise ValueError(f"mT needs an array of at least 2 dimensions, this one has {self.ndim}")
+            raise ValueError("matrix transpose with ndim < 2 is undefined")  # NumPy's words
         return self.swapaxes(-1, -2)
 
     def __reduce__(self) -> tuple[Callable[[np.ndarray], Array], tuple[np.ndarray]]:

@@ -68,6 +68,22 @@ def layout_strides(a: Array) -> tuple[int, ...] | None:
     return None if view is None else tuple(view.strides)
 
 
+def set_strides(a: Array, value: Any) -> None:
+    """``a.strides = ...`` (deprecated by NumPy 2.4) is refused: a kdsl array's strides follow from its view of
+    its owner's C-ordered data, so a new strided view is made by ``as_strided`` instead.
+
+    >>> import kdsl as kd
+    >>> a = kd.arange(6, dtype=kd.int32)
+    >>> try:
+    ...     a.strides = (8,)
+    ... except AttributeError as e:
+    ...     print(str(e).split(";")[0])
+    kdsl arrays cannot take new strides in place (a.strides = ..., deprecated in NumPy 2.4)
+    """
+    raise AttributeError("kdsl arrays cannot take new strides in place (a.strides = ..., deprecated in NumPy 2.4); "
+                         "make the view with kd.lib.stride_tricks.as_strided(a, shape, strides)")
+
+
 def strides(a: Array) -> tuple[int, ...]:
     """``a.strides``: byte steps between elements along each axis, as NumPy's for the same view of a C-ordered
     array (``as_strided`` takes them); a size-1 axis gets a C-contiguous array's step, and so does every axis of
@@ -263,4 +279,4 @@ class Flags:
         return "\n".join(f"  {key} : {self[key]}" for key in _SHOWN) + "\n"
 
 
-__all__ = ["Flags", "base_of", "check_writeable", "contiguity", "setflags", "writeable"]
+__all__ = ["Flags", "base_of", "check_writeable", "contiguity", "set_strides", "setflags", "writeable"]

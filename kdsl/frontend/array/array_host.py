@@ -116,7 +116,7 @@ def __index__(self) -> int:
 
 def __bool__(self) -> bool:
     if self.size == 0:
-        raise ValueError("The truth value of an empty array is ambiguous. Use `a.size > 0` to check that an "
+        raise ValueError("The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an "
                          "array is not empty.")
     if self.size != 1:
         raise ValueError("The truth value of an array with more than one element is ambiguous. "
@@ -175,6 +175,20 @@ def __hash__(self):
     if self.ndim == 0:
         return hash(self.item())
     raise TypeError("unhashable type: 'kdsl.Array'")
+
+
+def __bytes__(self) -> bytes:
+    """``bytes(a)``: the elements' bytes in C order, as ``bytes()`` of an ndarray (its buffer) gives, except that
+    a 0-d integer array is ``bytes(n)`` (``n`` zero bytes), as NumPy's (Python's ``bytes`` takes ``__index__``
+    first). Without it Python iterated the array (``bytes(kd.asarray([1, 2]))`` gave two bytes, not eight).
+
+    >>> import kdsl as kd
+    >>> bytes(kd.asarray([1, 2], dtype=kd.int16)), bytes(kd.asarray(3))
+    (b'\\x01\\x00\\x02\\x00', b'\\x00\\x00\\x00')
+    """
+    if self.ndim == 0 and self.dtype.kind in "iu":
+        return bytes(operator.index(self))
+    return tobytes(self)
 
 
 def tobytes(self, order: Literal["C", "F", "A", "K"] = "C") -> bytes:

@@ -66,6 +66,24 @@ def __array_function__(self, func, types, args, kwargs):
     return array_function(func, types, args, kwargs)
 
 
+def __array_wrap__(self, array, context=None, return_scalar=False):
+    """NumPy's ``ndarray.__array_wrap__``: ``array`` (a NumPy or kdsl array) as this array's type, a kdsl
+    array; with ``return_scalar=True`` a 0-d result decays to NumPy's scalar, as ndarray's does.
+
+    >>> import kdsl as kd, numpy as np
+    >>> a = kd.arange(3)
+    >>> type(a.__array_wrap__(np.arange(2))).__name__, a.__array_wrap__(np.array(3, np.int8), None, True)
+    ('Array', np.int8(3))
+    """
+    import numpy as np
+
+    from kdsl.frontend.array.creation import asarray  # cycle: that module builds Arrays
+
+    if return_scalar and np.ndim(array) == 0:
+        return np.asarray(array)[()]
+    return asarray(array)
+
+
 def buffer(self):
     """The runtime Tensor holding this array as C-contiguous ``size`` elements (copying a view first)."""
     return engine.buffer_of(self._n)

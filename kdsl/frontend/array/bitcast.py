@@ -155,3 +155,28 @@ def _last_axis_contiguous(a: Array) -> bool:
         return True
     view = layout(a)
     return view is None or view.canonical().strides[-1] == 1
+
+
+def set_dtype(a: Array, dtype: Any) -> None:
+    """``a.dtype = t``: ``a`` itself becomes ``a.view(t)`` (NumPy's in-place dtype change, with ``view``'s rules
+    and errors). A view keeps writing its base (its writes are viewed back as the dtype the base reads), and
+    views made from ``a`` before keep reading ``a``'s bytes as their own dtype (``ViewLinks._follow``).
+
+    >>> import kdsl as kd, numpy as np
+    >>> a = kd.asarray(np.array([1.0, -2.0], np.float32))
+    >>> a.dtype = np.uint32
+    >>> [hex(v) for v in a.tolist()]
+    ['0x3f800000', '0xc0000000']
+    """
+    old = a.dtype
+    v = view(a, dtype)
+    a._set_raw(v._raw)  # the same bytes: nothing is written, so views of ``a`` stay as they are
+    a._retyped = True
+    if hasattr(v, "_resized_strides"):
+        a._resized_strides = v._resized_strides
+    if a._parent is not None:
+        base, write = a._parent
+        a._parent = (base, lambda b, target: write(b, view(target, old)))
+    if a._read is not None:
+        get_base, read = a._read
+        a._read = (get_base, lambda b: view(read(b), dtype))

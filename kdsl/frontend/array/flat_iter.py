@@ -2,7 +2,9 @@
 
 ``a.flat[i]``, ``a.flat[2:5]``, ``a.flat[[0, 3]]`` read ``a.reshape(-1)[key]``; ``a.flat[key] = v`` writes
 through to ``a`` (as NumPy's); ``for v in a.flat`` downloads the array once and yields its elements as NumPy
-scalars.
+scalars. As NumPy's ``flatiter`` it is its own iterator: ``next(it)``, ``it.index`` and ``it.coords`` (the next
+element's flat index and multi-index), a pass left early goes on where it stopped, and indexing it starts it
+again from the first element.
 
     >>> import kdsl as kd
     >>> a = kd.zeros((2, 3), dtype=kd.int32)
@@ -52,14 +54,42 @@ class FlatIter:
 
     def __init__(self, base: Array) -> None:
         self.base = base
+        self.index = 0  # NumPy's flat index of the next element ``next()`` gives
+        self._host: Any = None  # the elements downloaded by the first next(): one download per pass
 
     def __len__(self) -> int:
         return self.base.size
 
+    @property
+    def coords(self) -> tuple[int, ...]:
+        """NumPy's ``coords``: the multi-index of the next element (``index`` unravelled in C order)."""
+        import numpy as np
+
+        shape = self.base.shape
+        if self.index >= self.base.size:  # past the end: the last element's coordinates plus one, carried over
+            return (shape[0],) + (0,) * (len(shape) - 1) if shape else ()
+        return tuple(int(c) for c in np.unravel_index(self.index, self.base.shape))
+
     def __iter__(self) -> Iterator[Any]:
-        return iter(self.base.numpy().reshape(-1))  # one download, then host scalars (as iterating NumPy's)
+        return self  # as NumPy's flatiter: a pass left early goes on where it stopped
+
+    def __next__(self) -> Any:
+        """The next element as a NumPy scalar (the array is downloaded once, at a pass's first element)."""
+        if self.index >= self.base.size:
+            self._host = None
+            raise StopIteration
+        if self._host is None:
+            self._host = self.base.numpy().reshape(-1)
+        value = self._host[self.index]
+        self.index += 1
+        return value
+
+    def _restart(self) -> None:
+        """NumPy's flatiter goes back to the first element whenever it is indexed (read or written)."""
+        self.index, self._host = 0, None
 
     def __getitem__(self, key: Any) -> Array:
+        self._restart()
         try:
             return self.base.reshape(-1)[key]
         except IndexError as err:
@@ -68,6 +98,7 @@ class FlatIter:
     def __setitem__(self, key: Any, value: Any) -> None:
         base = self.base
         flat = base.reshape(-1)
+        self._restart()  # (the next pass downloads the written values)
         try:
             flat[key] = value
         except IndexError as err:

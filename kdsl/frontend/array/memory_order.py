@@ -75,8 +75,8 @@ def ravel_keep(a: Array) -> Array:
 
 def host_with_layout(a: Array) -> Any:
     """A NumPy copy of ``a`` whose memory layout is the one NumPy's equivalent array has (a transpose is
-    Fortran-ordered, a reversed view has negative strides), so NumPy's memory-order iteration (``nditer``'s
-    ``order='K'``) visits the elements in the same order: one download."""
+    Fortran-ordered, a reversed view has negative strides, a sliced view its gaps), so NumPy's memory-order
+    iteration (``nditer``'s ``order='K'``) visits the elements in the same order: one download."""
     import numpy as np
 
     from kdsl.frontend.array.array_flags import layout_strides
@@ -84,8 +84,34 @@ def host_with_layout(a: Array) -> Any:
     strides = layout_strides(a)
     if strides is None or a.ndim < 1:
         return a.numpy()
+    gapped = _host_with_gaps(a)
+    if gapped is not None:
+        return gapped
     negative = tuple(i for i, s in enumerate(strides) if s < 0)
     order = sorted(range(a.ndim), key=lambda i: -abs(strides[i]))
     b = a[tuple(slice(None, None, -1) if i in negative else slice(None) for i in range(a.ndim))] if negative else a
     host = np.transpose(b.transpose(order).numpy(), np.argsort(order))
     return np.flip(host, negative) if negative else host
+
+
+def _host_with_gaps(a: Array) -> Any:
+    """A host copy of the view ``a`` with NumPy's byte strides, gaps included (``x[:, :, :-1]``, ``x[::2]``), in
+    a buffer spanning the view's extent, so ``nditer``'s ``external_loop`` cuts NumPy's inner chunks. None
+    where that does not fit: a broadcast (zero strides) or an extent more than 4 times the view's size."""
+    import numpy as np
+
+    strides, itemsize = a.strides, a.dtype.itemsize
+    if a.size == 0 or any(s % itemsize for s in strides):
+        return None
+    steps = [s // itemsize for s in strides]
+    if any(s == 0 and n > 1 for s, n in zip(steps, a.shape, strict=True)):
+        return None
+    extent = 1 + sum((n - 1) * abs(s) for s, n in zip(steps, a.shape, strict=True))
+    if extent > 4 * a.size:
+        return None
+    start = sum((n - 1) * -s for s, n in zip(steps, a.shape, strict=True) if s < 0)
+    values = a.numpy()
+    buffer = np.zeros(extent, values.dtype)  # (an ndarray base: the host copy's writeable flag can be toggled)
+    host = np.ndarray(a.shape, values.dtype, buffer=buffer, offset=start * itemsize, strides=strides)
+    host[...] = values
+    return host

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from kdsl.errors import reshape_target_text
 from kdsl.ir.graph import Node
 from kdsl.ir.view import View
 
@@ -143,10 +144,10 @@ def resolve_shape(shape, size: int) -> tuple[int, ...]:
     if -1 in shape:
         known = math.prod(n for n in shape if n != -1)
         if known == 0 or size % known:
-            raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
+            raise ValueError(f"cannot reshape array of size {size} into shape {reshape_target_text(shape)}")
         shape = tuple(size // known if n == -1 else n for n in shape)
     if math.prod(shape) != size:
-        raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
+        raise ValueError(f"cannot reshape array of size {size} into shape {reshape_target_text(shape)}")
     return shape
 
 

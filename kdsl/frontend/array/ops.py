@@ -17,6 +17,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.device import device
 from kdsl.dtype import promotion
+from kdsl.errors import shape_text
 from kdsl.frontend.array import integer_powers, movement
 from kdsl.frontend.array.host_dtypes import python_int_dtype, typed
 from kdsl.frontend.array.operator_deferral import defers, operator_defers
@@ -83,8 +84,8 @@ def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
     for k in range(nd):
         dims = {s[len(s) - nd + k] for s in shapes if len(s) - nd + k >= 0} - {1}
         if len(dims) > 1:
-            raise ValueError(f"operands could not be broadcast together with shapes "
-                             f"{' '.join(str(tuple(s)) for s in shapes)}")
+            raise ValueError("operands could not be broadcast together with shapes "  # NumPy's spelling
+                             + "".join(f"{shape_text(tuple(s))} " for s in shapes))
         out.append(dims.pop() if dims else 1)
     return tuple(out)
 
@@ -239,15 +240,20 @@ _SCALAR_POWERS = {0.5: "sqrt", 2: "square", -1: "reciprocal"}
 from ``exp`` and ``log`` misses by an ulp."""
 
 
-def power_operator(a, b):
+def power_operator(a, b, modulo=None):
     """``a ** b`` as NumPy's operator computes it: on complex arrays, the exponents ``2``, ``-1`` (Python ints)
     and ``0.5`` (a float) are ``square``, ``reciprocal`` and ``sqrt`` (``(inf + infj) ** 0.5`` is
-    ``inf + infj``, where ``power`` gives ``inf + nanj``); everything else is ``power``.
+    ``inf + infj``, where ``power`` gives ``inf + nanj``); everything else is ``power``. ``pow(a, b, m)`` raises
+    NumPy's TypeError (arrays have no three-argument power).
 
     >>> import kdsl as kd
     >>> (kd.asarray([complex("inf+infj")]) ** 0.5).numpy(), kd.power(kd.asarray([complex("inf+infj")]), 0.5).numpy()
     (array([inf+infj], dtype=complex64), array([inf+nanj], dtype=complex64))
     """
+    if modulo is not None:
+        names = ", ".join(f"'{type(x).__module__.split('.')[0]}.{type(x).__name__}'" if isinstance(x, _array_cls())
+                          else f"'{type(x).__name__}'" for x in (a, b, modulo))
+        raise TypeError(f"unsupported operand type(s) for ** or pow(): {names}")
     if isinstance(a, _array_cls()) and a.dtype.kind == "c" and not isinstance(b, bool):
         if (isinstance(b, int) and b in (2, -1)) or (isinstance(b, (float, np.floating)) and b == 0.5):
             return apply(_SCALAR_POWERS[float(b)], a)

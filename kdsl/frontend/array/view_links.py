@@ -82,8 +82,14 @@ class ViewLinks:
 
     def _follow(self, get_base: Callable[[], Array | None], read: Callable[[Array], Array], base: Array) -> None:
         """Rebuild this view with ``read`` from ``get_base()`` whenever that array is written (see
-        :meth:`_refresh`); ``read`` sees the base in the shape it has now (``base.shape = ...`` later does not
-        change what the view reads)."""
-        shape = base.shape
-        self._read = (get_base, lambda b: read(b if b.shape == shape else b.reshape(shape)))
+        :meth:`_refresh`); ``read`` sees the base in the shape and dtype it has now (``base.shape = ...`` or
+        ``base.dtype = ...`` later does not change what the view reads: the same bytes, as NumPy's)."""
+        shape, dtype = base.shape, base.dtype
+
+        def as_made(b: Array) -> Array:
+            # (only a retyped base: the layout replay passes int32 index arrays through the links)
+            b = b.view(dtype) if b.dtype is not dtype and getattr(b, "_retyped", False) else b
+            return b if b.shape == shape else b.reshape(shape)
+
+        self._read = (get_base, lambda b: read(as_made(b)))
         self._seen = base._version

@@ -30,16 +30,11 @@ signature = promotion.op_signature
 
 # Float functions GLSL has only for float: (name -> GLSL template of x).
 _FLOAT_FUNCS = {
-    # exponentials, logarithms, hyperbolic functions: through float64 where the device has it
-    # (kdsl.codegen.wide_float; drivers' float exp/log/log2 are several ulp off)
+    # exponentials, logarithms, hyperbolic and inverse trig functions: through float64 where the device has it
+    # (kdsl.codegen.wide_float; drivers' float exp/log/log2/asin are several ulp off)
     **{name: wide_float.call(name, "{0}") for name in wide_float.FUNCS},
     # kdsl.codegen.trig's: drivers' sin/cos may have only absolute accuracy (NVIDIA's: sin(1e-13) = 0)
     "sin": "kd_sin_f({0})", "cos": "kd_cos_f({0})", "tan": "kd_tan_f({0})",
-    # lavapipe's asin/acos are ~3e-4 off; forms on the one-argument atan are float32-accurate. NaN guards:
-    # GLSL leaves NaN and out-of-domain inputs undefined, NumPy returns NaN.
-    "arcsin": "(abs({0}) <= 1.0 ? kd_atan2_f({0}, sqrt((1.0 - {0}) * (1.0 + {0}))) : _NAN_)",
-    "arccos": "(abs({0}) <= 1.0 ? kd_atan2_f(sqrt((1.0 - {0}) * (1.0 + {0})), {0}) : _NAN_)",
-    "arctan": "kd_atan_f({0})",
     "sigmoid": "(1.0 / (1.0 + exp(-({0}))))", "erf": "kd_erf_f({0})",  # (kdsl.codegen.erf)
 }
 # float64 versions: kdsl.codegen.fp64's kd_<name>_d (spelled as in GLSL where the names differ).

@@ -1,16 +1,17 @@
-"""float32 exponentials, logarithms and hyperbolic functions through float64, on devices that have float64.
+"""float32 exponentials, logarithms, hyperbolic and inverse trigonometric functions through float64, where the
+device has float64.
 
-NumPy's float32 ``exp``, ``log``, ``sinh``, ... are within 1 to 4 ulp (the bounds of its accuracy tests,
-``numpy/_core/tests/test_umath_accuracy.py``). Drivers' float ``exp``/``log``/``log2`` are not: lavapipe's
-``log`` is ``log2(x) * ln 2``, with absolute accuracy only (``log(0.99999994)`` is 73 % off), its ``log2`` reads
-a subnormal as ``2**-127`` (``log2(1e-45)`` is -127, not -149), and kdsl's float helpers built on them
-(``kd_rsinh_f``, ``kd_log1p_f``, ``kd_asinh_f``, ...) are 3 ulp off at some arguments. The float64 helpers of
-:mod:`kdsl.codegen.fp64` are within an ulp of float64, so their results rounded to float32 are float32's
-correctly rounded values but in rare near-ties. Each such float32 ufunc renders as a wrapper ``kd_w<name>_f``
-whose portable body is the float code; where the device has float64, a program's wrapper becomes the float64
-helper rounded to float32 (by ``kd_single_d``: a driver may drop ``float(double)``'s rounding), a prototype of
-that helper before it and the float64 helpers the program lacks added before ``main``. Devices without
-float64 keep the float code. (``pow``'s wrapper is :mod:`kdsl.codegen.wide_pow`.)
+NumPy's float32 ``exp``, ``log``, ``sinh``, ``arcsin``, ... are within 1 to 4 ulp (the bounds of its accuracy tests,
+``numpy/_core/tests/test_umath_accuracy.py``). Drivers' float ``exp``/``log``/``log2`` are not: lavapipe's ``log``
+is ``log2(x) * ln 2``, with absolute accuracy only (``log(0.99999994)`` is 73 % off), its ``log2`` reads a subnormal
+as ``2**-127`` (``log2(1e-45)`` is -127, not -149), and kdsl's float helpers built on them (``kd_rsinh_f``,
+``kd_log1p_f``, ``kd_asinh_f``, ...) are 3 ulp off at some arguments, ``arcsin`` 2.6. The float64 helpers of
+:mod:`kdsl.codegen.fp64` are within 2 ulp of float64, so their results rounded to float32 are float32's correctly
+rounded values but in rare near-ties. Each such float32 ufunc renders as a wrapper ``kd_w<name>_f`` whose portable
+body is the float code; where the device has float64, a program's wrapper becomes the float64 helper rounded to
+float32 (by ``kd_single_d``: a driver may drop ``float(double)``'s rounding), a prototype of that helper before it
+and the float64 helpers the program lacks added before ``main``. Devices without float64 keep the float code.
+(``pow``'s wrapper is :mod:`kdsl.codegen.wide_pow`.)
 
 Example:
     >>> from kdsl.codegen.helpers import needed
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 from kdsl.codegen.precise import exact
 
+_NAN = "uintBitsToFloat(0x7fc00000u)"
 # ufunc -> (float32 GLSL of x on devices without float64, float64 helper computing it).
 FUNCS = {
     "exp": ("exp(x)", "kd_exp_d"), "exp2": ("exp2(x)", "kd_exp2_d"), "expm1": ("kd_expm1_f(x)", "kd_expm1_d"),
@@ -34,6 +36,11 @@ FUNCS = {
     "sinh": ("kd_rsinh_f(x)", "kd_sinh_d"), "cosh": ("kd_rcosh_f(x)", "kd_cosh_d"),
     "tanh": ("kd_rtanh_f(x)", "kd_tanh_d"), "arcsinh": ("kd_asinh_f(x)", "kd_asinh_d"),
     "arccosh": ("kd_acosh_f(x)", "kd_acosh_d"), "arctanh": ("kd_atanh_f(x)", "kd_atanh_d"),
+    # lavapipe's asin/acos are ~3e-4 off: forms on kdsl's atan (2.6 ulp; NaN outside [-1, 1], where GLSL's are
+    # undefined)
+    "arcsin": (f"(abs(x) <= 1.0 ? kd_atan2_f(x, sqrt((1.0 - x) * (1.0 + x))) : {_NAN})", "kd_asin_d"),
+    "arccos": (f"(abs(x) <= 1.0 ? kd_atan2_f(sqrt((1.0 - x) * (1.0 + x)), x) : {_NAN})", "kd_acos_d"),
+    "arctan": ("kd_atan_f(x)", "kd_atan_d"),
 }
 
 

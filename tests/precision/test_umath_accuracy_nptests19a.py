@@ -3,7 +3,7 @@
 (``numpy/_core/tests/data/umath-validation-set-<ufunc>.csv``: inputs, correctly rounded outputs and the ulp bound
 NumPy's own loops must meet), within the same bounds.
 
-float32 exponentials, logarithms and hyperbolic functions go through float64 where the device has it
+float32 exponentials, logarithms, hyperbolic and inverse trigonometric functions go through float64 where the device has it
 (kdsl.codegen.wide_float): lavapipe's float ``log(0.99999994)`` was 73 % off and its ``log2(1e-45)`` -127. A
 device that flushes float32 subnormals (docs/float-semantics.md) may give a zero of the right sign for a
 subnormal result and treat a subnormal argument as a zero of its sign; the comparison allows exactly that.
@@ -85,7 +85,7 @@ def test_validation_set_within_numpys_ulp_bound(name, dtype):
 
 
 @pytest.mark.parametrize("name", ["exp", "log", "log2", "log10", "log1p", "expm1", "sinh", "cosh", "tanh",
-                                  "arcsinh", "arccosh", "arctanh", "exp2"])
+                                  "arcsinh", "arccosh", "arctanh", "exp2", "arcsin", "arccos", "arctan"])
 @pytest.mark.parametrize("shape", [(0,), (1,), (7, 3), (2, 3, 5)])
 def test_float32_results_on_random_arguments(name, shape):
     """Off the validation sets: float32 results of several shapes (a strided view too) against NumPy's within
@@ -93,7 +93,8 @@ def test_float32_results_on_random_arguments(name, shape):
     if not kd.device().supports(kd.float64):
         pytest.skip("the float32 bounds come from float64 helpers (kdsl.codegen.wide_float)")
     rng = np.random.default_rng(len(name))
-    lo, hi = {"arccosh": (1.0, 60.0), "arctanh": (-1.0, 1.0), "log1p": (-1.0, 30.0)}.get(name, (-30.0, 30.0))
+    lo, hi = {"arccosh": (1.0, 60.0), "arctanh": (-1.0, 1.0), "log1p": (-1.0, 30.0), "arcsin": (-1.0, 1.0),
+              "arccos": (-1.0, 1.0)}.get(name, (-30.0, 30.0))
     base = rng.uniform(lo, hi, (int(np.prod(shape)) * 2,)).astype(np.float32)
     if base.size:
         base[:4] = np.array([0.0, -0.0, np.inf, np.nan], np.float32)[: base.size][:4]

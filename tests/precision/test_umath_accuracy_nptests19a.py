@@ -3,10 +3,10 @@
 (``numpy/_core/tests/data/umath-validation-set-<ufunc>.csv``: inputs, correctly rounded outputs and the ulp bound
 NumPy's own loops must meet), within the same bounds.
 
-float32 exponentials, logarithms, hyperbolic and inverse trigonometric functions go through float64 where the device has it
-(kdsl.codegen.wide_float): lavapipe's float ``log(0.99999994)`` was 73 % off and its ``log2(1e-45)`` -127. A
-device that flushes float32 subnormals (docs/float-semantics.md) may give a zero of the right sign for a
-subnormal result and treat a subnormal argument as a zero of its sign; the comparison allows exactly that.
+float32 exponentials, logarithms, hyperbolic and inverse trigonometric functions go through float64 where the device
+has it (kdsl.codegen.wide_float): lavapipe's float ``log(0.99999994)`` was 73 % off and its ``log2(1e-45)`` -127. A
+device that flushes float32 subnormals (docs/float-semantics.md) may give a zero of the right sign for a subnormal
+result and treat a subnormal argument as a zero of its sign; the comparison allows exactly that.
 """
 
 from __future__ import annotations

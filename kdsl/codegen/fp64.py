@@ -39,7 +39,9 @@ _NAN = "double(uintBitsToFloat(0x7fc00000u))"
 # exp(r) on |r| <= ln2 / 2: the Taylor series to r**13 (truncation error < 5e-18).
 _EXP_POLY = horner([1 / factorial(n) for n in range(14)], "r")
 # expm1(x) / x on |x| <= ln2 / 2, to x**15.
-_EXPM1_POLY = horner([1 / factorial(n) for n in range(1, 17)], "x")
+# expm1(x) = x + x**2 * P(x), P's terms up to x**15 / 17! (below 1e-17 of the sum at |x| = 0.7): the last
+# addition rounds a small correction to x, so the sum is within an ulp (x * (1 + x / 2 + ...) was 2 ulp off).
+_EXPM1_POLY = horner([1 / factorial(n) for n in range(2, 18)], "x")
 # log(1 + f) = f - (hf - s * (hf + R)), s = f / (2 + f), R = 2 (z/3 + z**2/5 + ...), z = s*s <= 0.0295.
 _LOG_R = horner([2 / (2 * n + 1) for n in range(1, 13)], "z")
 # atan(t) = t + t * z * A(z) on |t| <= 0.25.
@@ -73,9 +75,10 @@ LIBRARY: dict[str, str] = {
     double k = floor(x + 0.5LF);
     return kd_expk_d((x - k) * 6.9314718055994531e-01LF, int(k));
 }}""",
-    "kd_expm1p_d": f"""double kd_expm1p_d(double x) {{ return x * ({_EXPM1_POLY}); }}""",
+    "kd_expm1p_d": f"""double kd_expm1p_d(double x) {{ return x == 0.0LF ? x : x + x * x * ({_EXPM1_POLY}); }}""",
     "kd_expm1_d": f"""double kd_expm1_d(double x) {{
-    if (isnan(x) || abs(x) <= 0.34657359027997264LF) return kd_expm1p_d(x);
+    // the series up to 0.7, past ln2 / 2: with k = +-1 there, 2 expm1(r) + 1 cancels (2 ulp off)
+    if (isnan(x) || abs(x) <= 0.7LF) return kd_expm1p_d(x);
     if (x > 709.782712893384LF) return {_INF};
     if (x < -40.0LF) return -1.0LF;
     double k = floor(x * {_INV_LN2} + 0.5LF);
@@ -183,7 +186,10 @@ LIBRARY: dict[str, str] = {
     "kd_sinh_d": f"""double kd_sinh_d(double x) {{
     double a = abs(x);
     double r;
-    if (a < 22.0LF) {{ double t = kd_expm1_d(a); r = 0.5LF * (t + t / (t + 1.0LF)); }}
+    // fdlibm's forms of (e**a - e**-a) / 2 with t = expm1(a): below 1, 2t (exact) less the smaller t*t / (t + 1)
+    // (t + t / (t + 1) was 2 ulp off there)
+    if (a < 1.0LF) {{ double t = kd_expm1_d(a); r = 0.5LF * (2.0LF * t - t * t / (t + 1.0LF)); }}
+    else if (a < 22.0LF) {{ double t = kd_expm1_d(a); r = 0.5LF * (t + t / (t + 1.0LF)); }}
     else r = kd_exp2part_d(a - {_LN2_HI}, -{_LN2_LO});
     return x < 0.0LF ? -r : (x == 0.0LF ? x : r);
 }}""",

@@ -68,9 +68,17 @@ class SeriesBase:
         [self.coef] = pu.as_series([coef], trim=False)
         self.domain = self._interval(domain, type(self).domain_default, "Domain")
         self.window = self._interval(window, type(self).window_default, "Window")
-        if not isinstance(symbol, str) or not symbol.isidentifier():
+        if not isinstance(symbol, str):
+            raise TypeError("Symbol must be a non-empty string")
+        if not symbol.isidentifier():
             raise ValueError("Symbol string must be a valid Python identifier")
-        self.symbol = symbol
+        self._symbol = symbol
+
+    @property
+    def symbol(self) -> str:
+        """The name of the variable in ``str``/``repr``/LaTeX; read-only, as NumPy's (make a new series with
+        ``symbol=`` to change it)."""
+        return self._symbol
 
     @staticmethod
     def _interval(v: Any, default: np.ndarray, name: str) -> np.ndarray:
@@ -116,9 +124,10 @@ class SeriesBase:
 
     # ----- evaluation
     def __call__(self, arg: Any) -> Any:
-        if isinstance(arg, SeriesBase):
-            raise TypeError("evaluating a series at a series is not supported in kdsl; use p.convert()")
         off, scl = self.mapparms()
+        if isinstance(arg, SeriesBase):  # composition p(q): a series of q's kind, domain, window and symbol
+            one = type(arg)([1.0], arg.domain, arg.window, arg.symbol)
+            return self._at_series(one, arg * scl + off)
         x = arg if isinstance(arg, kd.Array) else kd.asarray(np.asarray(arg), device=self.coef.device)
         return type(self)._val(off + scl * x, self.coef)
 
@@ -256,7 +265,11 @@ class SeriesBase:
         win = kind.window_default if window is None else window
         off, scl = self.mapparms()
         t = kind.identity(dom, win, self.symbol) * scl + off  # this series' window coordinate, as a series
-        one = kind([1.0], dom, win, self.symbol)
+        return self._at_series(kind([1.0], dom, win, self.symbol), t)
+
+    def _at_series(self, one: Any, t: Any) -> Any:
+        """This series' sum at the series ``t`` (its window coordinate; ``one`` is 1 in ``t``'s kind): its basis
+        functions built by series arithmetic, each scaled by its coefficient."""
         basis = type(self)._basis_values(one, t, len(self))
         result = basis[0] * self.coef[0]
         for i in range(1, len(self)):
@@ -332,10 +345,20 @@ class SeriesBase:
         return cls(res, domain, win, symbol)
 
     # ----- printing
+    # NumPy's formatting hooks: one set on a series or defined by a subclass is handed to NumPy's printing
+    _PRINT_HOOKS = ("_repr_latex_scalar", "_repr_latex_term", "_str_term_unicode", "_str_term_ascii")
+
     def _numpy(self) -> Any:
         """NumPy's series of this kind with these (downloaded) coefficients: printing is NumPy's, exactly."""
-        return getattr(np.polynomial, type(self).__name__)(self.coef.numpy(), self.domain, self.window,
-                                                           self.symbol)
+        kind = getattr(np.polynomial, type(self).__name__, None)
+        if kind is None:  # a subclass of kdsl's: NumPy's class of the basis it derives from
+            kind = next(getattr(np.polynomial, c.__name__) for c in type(self).__mro__
+                        if hasattr(np.polynomial, c.__name__))
+        series = kind(self.coef.numpy(), self.domain, self.window, self.symbol)
+        for hook in self._PRINT_HOOKS:
+            if hook in vars(self) or any(hook in vars(c) for c in type(self).__mro__ if c is not SeriesBase):
+                setattr(series, hook, getattr(self, hook))
+        return series
 
     def __repr__(self) -> str:
         return repr(self._numpy())

@@ -159,6 +159,7 @@ class Array(ViewLinks):
     # a 0-d array as a NumPy scalar for statistics, fractions and math (scalar_number.py)
     as_integer_ratio, is_integer = scalar_number.as_integer_ratio, scalar_number.is_integer
     numerator, denominator = scalar_number.numerator, scalar_number.denominator
+    bit_count = scalar_number.bit_count
 
     # ----- conversions; the element type and bytes (array_dtype_methods.py)
     astype, view, byteswap, getfield = dtypes.astype, dtypes.view, dtypes.byteswap, dtypes.getfield

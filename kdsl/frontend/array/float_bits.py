@@ -98,8 +98,8 @@ def ldexp(x1: Any, x2: Any) -> Array:
     [1.401298464324817e-45, 2.802596928649634e-45, inf]
     """
     dev = ops.device_of((x1, x2))
-    a = x1 if isinstance(x1, (Array, bool, int, float)) else asarray(x1, device=dev)
-    n = x2 if isinstance(x2, (Array, bool, int, float)) else asarray(x2, device=dev)
+    a = x1 if _array_or_weak(x1) else asarray(x1, device=dev)
+    n = x2 if _array_or_weak(x2) else asarray(x2, device=dev)
     d = promotion.result_dtype(np.ldexp, *(v.dtype if isinstance(v, Array) else v for v in (a, n)))
     dev.check(d)
     a = a.astype(d) if isinstance(a, Array) else Array(ops.const_node(a, d, dev))
@@ -114,6 +114,12 @@ def ldexp(x1: Any, x2: Any) -> Array:
     else:
         n = max(-limit, min(limit, int(n)))
     return _scaled(a, n, lay)
+
+
+def _array_or_weak(v: Any) -> bool:
+    """A kdsl array or a Python scalar (weak); NumPy's scalars are strong (``np.float64`` subclasses ``float``,
+    but ``ldexp(np.float64(0.3), 1)`` is float64, as NumPy's)."""
+    return isinstance(v, Array) or (isinstance(v, (bool, int, float)) and not isinstance(v, np.generic))
 
 
 def _scaled(a: Array, n: Any, lay: _Layout) -> Array:

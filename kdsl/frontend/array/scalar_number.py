@@ -4,6 +4,8 @@ scalar has beyond ``float()``/``int()``/``round()`` (``scalar_like.py``, ``array
 * ``as_integer_ratio()`` of a real floating 0-d array (NumPy's floating scalars have it; its integers do not),
 * ``is_integer()`` of a real floating or integer 0-d array (NumPy 2's scalars),
 * ``numerator`` and ``denominator`` of an integer 0-d array (NumPy's integers are ``numbers.Integral``),
+* ``bit_count()`` of an integer 0-d array (NumPy's integer scalars, as Python's ``int.bit_count``: the ones of
+  the absolute value, ``-5`` has 2),
 * ``Array(number)``: ``statistics`` converts its exact result back with ``type(x)(value)``, as it does for a
   ``np.float32``. ``type(x)`` is the same class for every dtype, so the dtype is the one of the last 0-d array
   whose exact value (``as_integer_ratio``, ``numerator``) was read in this thread: ``statistics`` reads every
@@ -19,6 +21,8 @@ Example:
     >>> a = kd.asarray([1.5, 2.25, 4.0])
     >>> statistics.mean([a.min(), a.max()]).item(), a.max().is_integer(), a.min().as_integer_ratio()
     (2.75, True, (3, 2))
+    >>> kd.asarray([3, 4]).sum().bit_count()
+    3
 """
 
 from __future__ import annotations
@@ -62,6 +66,12 @@ def _is_integer(self: Any) -> Callable[[], bool]:
     return lambda: self.dtype.kind != "f" or self.item().is_integer()
 
 
+def _bit_count(self: Any) -> Callable[[], int]:
+    """The number of ones in the binary absolute value of an integer 0-d array (``a.sum().bit_count()``)."""
+    _check(self, "iu", "bit_count")
+    return lambda: int(self.item()).bit_count()
+
+
 def _numerator(self: Any) -> int:
     """An integer 0-d array's value (``numbers.Integral``'s ``numerator``; a Python int, which ``Fraction``
     takes: NumPy's is the scalar itself, a registered ``numbers.Integral``)."""
@@ -78,6 +88,7 @@ def _denominator(self: Any) -> int:
 
 # Properties, so that where NumPy's scalar lacks the name ``hasattr`` is False (statistics tries one, then the other)
 as_integer_ratio, is_integer = property(_as_integer_ratio), property(_is_integer)
+bit_count = property(_bit_count)
 numerator, denominator = property(_numerator), property(_denominator)
 
 
@@ -100,4 +111,4 @@ def number_node(value: Any) -> Node:
     return asarray(value)._n
 
 
-__all__ = ["as_integer_ratio", "denominator", "is_integer", "number_node", "numerator"]
+__all__ = ["as_integer_ratio", "bit_count", "denominator", "is_integer", "number_node", "numerator"]

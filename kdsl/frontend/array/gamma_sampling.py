@@ -170,4 +170,5 @@ class GammaDistributions(PhiloxDraws):
         logs = km.log(base) + boost  # alpha = 0: -inf, that component is 0 (NumPy 2's Generator)
         top = logs.max(axis=-1, keepdims=True)
         w = km.exp(logs - where(km.isfinite(top), top, 0.0))
-        return w / w.sum(axis=-1, keepdims=True)
+        total = w.sum(axis=-1, keepdims=True)
+        return w / where(total > 0, total, 1.0)  # every alpha 0: all components 0, as NumPy (not 0/0)

@@ -163,3 +163,42 @@ def test_dirichlet_zero_alphas_give_zero(alpha, size):
         np.testing.assert_allclose(y.sum(axis=-1), 1.0, rtol=1e-5)
     else:
         np.testing.assert_array_equal(y, want)  # all zero: NumPy's zeros, not 0/0
+
+
+@pytest.mark.parametrize("size", [None, 4, (7, 5, 3)])
+@pytest.mark.parametrize("legacy", [False, True])
+def test_multinomial_without_categories(size, legacy):
+    n, k = (np.random.RandomState(0), kd.random.RandomState(0)) if legacy else rngs()
+    want, got = outcome(lambda: n.multinomial(10, [], size=size)), outcome(lambda: k.multinomial(10, [], size=size))
+    if legacy:  # the RandomState draws zero counts of shape size + (0,)
+        assert got[0] == want[0] == "ok" and got[2] == want[2]
+    else:  # the Generator refuses, with NumPy's message, rows of no categories too
+        assert got == want, (got, want)
+        same_error(lambda: n.multinomial(10, np.zeros((3, 0))), lambda: k.multinomial(10, np.zeros((3, 0))))
+
+
+TINY = np.finfo(np.float64).tiny
+
+
+@pytest.mark.parametrize("a,b", [(TINY / 32, TINY / 40), (1e-49, 1e-40), (1e-300, 3e-300), (5e-46, 5e-46)])
+@pytest.mark.parametrize("legacy", [False, True])
+def test_beta_parameters_below_float32_are_not_nan(a, b, legacy):
+    """NumPy's gh-24266 regression: subnormal a, b gave NaN. Here they round to 0 in float32; the draw is then
+    their limit law, 1 with probability a / (a + b) (NumPy's float64 draws agree: compared below)."""
+    n = 20000
+    rng = kd.random.RandomState(5) if legacy else kd.random.default_rng(5)
+    x = rng.beta(a, b, size=n).numpy()
+    assert not np.isnan(x).any() and np.isin(x, [0.0, 1.0]).all()
+    p = a / (a + b)
+    assert abs(x.mean() - p) <= 6 * np.sqrt(p * (1 - p) / n) + 1e-12
+    want = np.random.default_rng(5).beta(a, b, size=n)
+    assert abs((want > 0.5).mean() - p) <= 6 * np.sqrt(p * (1 - p) / n) + 1e-12  # NumPy's own law, same p
+
+
+def test_beta_mixed_tiny_and_ordinary_parameters():
+    a = np.array([TINY / 32, 2.0, 0.5, 1e-50])
+    b = np.array([TINY / 40, 3.0, 0.5, 1e-50])
+    x = kd.random.default_rng(6).beta(a, b, size=(20000, 4)).numpy()
+    assert not np.isnan(x).any()
+    assert abs(x[:, 1].mean() - 0.4) < 0.01 and abs(x[:, 2].mean() - 0.5) < 0.015  # ordinary columns: Beta means
+    assert np.isin(x[:, [0, 3]], [0.0, 1.0]).all() and abs(x[:, 3].mean() - 0.5) < 0.03

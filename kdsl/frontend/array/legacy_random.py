@@ -176,6 +176,8 @@ class RandomState(Generator):
                              "probabilities (Generator.multinomial broadcasts rows of them)")
         return super().multinomial(n, pvals, size)
 
+    _EMPTY_PVALS_OK = True  # multinomial(n, []): shape size + (0,), as NumPy's RandomState
+
     _LEGACY_HYPERGEOMETRIC = True  # nsample >= 1 and no 10**9 bound on ngood, nbad
 
     def _check_negative_binomial(self, n: Any, p: Any) -> None:

@@ -202,3 +202,24 @@ def test_beta_mixed_tiny_and_ordinary_parameters():
     assert not np.isnan(x).any()
     assert abs(x[:, 1].mean() - 0.4) < 0.01 and abs(x[:, 2].mean() - 0.5) < 0.015  # ordinary columns: Beta means
     assert np.isin(x[:, [0, 3]], [0.0, 1.0]).all() and abs(x[:, 3].mean() - 0.5) < 0.03
+
+
+@pytest.mark.parametrize("seed", [[-0.5], [-1], [4294967296], [1, 2, 4294967296], [1, -2, 4294967296],
+                                  np.array([], dtype=np.int64), [], [[1, 2, 3]], [[1, 2, 3], [4, 5, 6]], "x",
+                                  np.array([1.5]), [1, 2**64]])
+@pytest.mark.parametrize("how", ["RandomState", "seed"])
+def test_legacy_seed_arrays_checked_as_numpy(seed, how):
+    """NumPy's TestSeed.test_invalid_array(_shape): seed words are 1-d, non-empty, ints in [0, 2**32)."""
+    want, got = outcome(lambda: getattr(np.random, how)(seed)), outcome(lambda: getattr(kd.random, how)(seed))
+    assert got[0] is want[0] and want[0] in (TypeError, ValueError), (got, want)
+    if want[0] is ValueError:
+        assert got[1] == want[1]
+    else:  # NumPy says "scalar" or "array data" by the path its cast took; both are its safe-cast TypeError
+        assert got[1].startswith("Cannot cast ") and "according to the rule 'safe'" in got[1]
+
+
+@pytest.mark.parametrize("seed", [[0], [1, 2, 4294967295], np.arange(10, dtype=np.uint32), [True, False]])
+def test_legacy_seed_arrays_that_numpy_takes(seed):
+    a, b = kd.random.RandomState(seed).random(5).numpy(), kd.random.RandomState(seed).random(5).numpy()
+    np.testing.assert_array_equal(a, b)
+    np.random.RandomState(seed)  # NumPy takes these too

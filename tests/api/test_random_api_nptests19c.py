@@ -223,3 +223,16 @@ def test_legacy_seed_arrays_that_numpy_takes(seed):
     a, b = kd.random.RandomState(seed).random(5).numpy(), kd.random.RandomState(seed).random(5).numpy()
     np.testing.assert_array_equal(a, b)
     np.random.RandomState(seed)  # NumPy takes these too
+
+
+@pytest.mark.parametrize("mu", [-np.pi, np.pi, -7.0, 7.0, 0.0, np.float32(np.pi)])
+@pytest.mark.parametrize("kappa", [1.0, 1e4, 1e15])
+@pytest.mark.parametrize("f64", [False, True])
+def test_vonmises_in_numpys_half_open_range(mu, kappa, f64):
+    """NumPy's test_vonmises_large_kappa_range and ticket #986: angles in (-pi, pi], float32 ones included."""
+    mus = kd.full(2000, mu, dtype=kd.float64) if f64 else mu
+    r = kd.random.default_rng(4).vonmises(mus, kappa, size=2000).numpy()
+    assert r.dtype == (np.float64 if f64 else np.float32)
+    assert np.all(r > -np.pi) and np.all(r <= np.pi)
+    if kappa >= 1e4:  # concentrated at mu (mod 2 pi)
+        assert np.abs(np.angle(np.exp(1j * (r.astype(float) - float(mu))))).max() < 0.1

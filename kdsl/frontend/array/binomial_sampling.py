@@ -150,6 +150,8 @@ class BinomialDistributions(PhiloxDraws):
 
         return self._first_accepted(shape, dt.float32, ROUNDS, one_round, m)  # fallback (p < 3e-13): the mode
 
+    _EMPTY_PVALS_OK = False  # NumPy's Generator refuses zero categories; the legacy RandomState draws none
+
     def multinomial(self, n: Any, pvals: Any, size: Size = None) -> Array:
         """Counts of ``n`` trials over ``pvals.shape[-1]`` categories: shape ``size + (k,)`` (``pvals`` read on
         the host and checked as NumPy does; its last entry takes the remaining probability). ``pvals`` of more
@@ -163,15 +165,16 @@ class BinomialDistributions(PhiloxDraws):
         [5, 9]
         """
         probs = np.asarray(pvals.numpy() if isinstance(pvals, Array) else pvals, dtype=np.float64)
-        if probs.ndim == 0:
-            raise ValueError("pvals must have at least 1 dimension")
+        if probs.ndim == 0 or (probs.shape[-1] == 0 and not self._EMPTY_PVALS_OK):
+            raise ValueError("pvals must have at least 1 dimension and the last dimension of pvals must be "
+                             "greater than 0.")
         if not isinstance(n, Array) and (np.asarray(n) < 0).any():
             raise ValueError("n < 0")
         if not np.isfinite(probs).all() or (probs < 0).any() or (probs > 1).any():
             raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
         if (probs[..., :-1].sum(-1) > 1.0 + 1e-12).any():
             raise ValueError("sum(pvals[:-1]) > 1.0")
-        shape = draw_shape(size, n, probs[..., 0])
+        shape = draw_shape(size, n, np.empty(probs.shape[:-1]))  # the rows' shape, even with no categories
         out = self._index_dtype()
         if probs.shape[-1] == 0:
             return full(shape + (0,), 0, dtype=out, device=self._device)

@@ -45,9 +45,9 @@ class BoundedIntegers(ArrayBoundIntegers):
         >>> kd.random.default_rng(3).integers(5, 5)
         Traceback (most recent call last):
         ...
-        ValueError: high <= low: integers needs low < high (got low=5, high=5); pass endpoint=True for [low, high]
+        ValueError: low >= high (integers draws from [low, high): got low=5, high=5; pass endpoint=True for [low, high])
         """
-        d = self._device.check(self._index_dtype() if dtype is None else dt.as_dtype(dtype))
+        d = self._device.check(self._index_dtype() if dtype is None else dt.as_dtype(native_dtype(dtype)))
         shape = draw_shape(size, *(b for b in (low, high) if b is not None))
         if math.prod(shape) == 0:  # NumPy checks no bounds when nothing is drawn
             return full(shape, 0, dtype=d, device=self._device)
@@ -76,10 +76,10 @@ class BoundedIntegers(ArrayBoundIntegers):
 
     def _integers_bool(self, low: Any, high: Any, size: Size, endpoint: bool) -> Array:
         lo, hi = (0, low) if high is None else (low, high)
-        if not is_array_bound(lo) and not is_array_bound(hi):
-            if lo < 0:
+        if not isinstance(lo, Array) and not isinstance(hi, Array):  # host bounds (scalars or arrays): NumPy's checks
+            if np.any(np.asarray(lo) < 0):
                 raise ValueError("low is out of bounds for bool")
-            if int(hi) - (0 if endpoint else 1) > 1:
+            if np.any(np.asarray(hi) - (0 if endpoint else 1) > 1):
                 raise ValueError("high is out of bounds for bool")
         return self.integers(lo, hi, size, dt.int32, endpoint) != 0
 
@@ -100,6 +100,20 @@ class BoundedIntegers(ArrayBoundIntegers):
         return out
 
 
+def native_dtype(dtype: Any) -> Any:
+    """``dtype`` unchanged, after NumPy's refusal of a non-native byte order (kdsl holds native words only).
+
+    >>> native_dtype(">i4" if __import__("sys").byteorder == "little" else "<i4")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: Providing a dtype with a non-native byteorder is not supported. ...
+    """
+    if isinstance(dtype, (str, np.dtype)) and not np.dtype(dtype).isnative:
+        raise ValueError("Providing a dtype with a non-native byteorder is not supported. If you require "
+                         "platform-independent byteorder, call byteswap when required.")
+    return dtype
+
+
 def _int_bounds(low: Any, high: Any, endpoint: bool) -> tuple[int, int]:
     """(low, exclusive high) as Python ints, with NumPy's checks."""
     for v in (low, high):
@@ -110,10 +124,11 @@ def _int_bounds(low: Any, high: Any, endpoint: bool) -> tuple[int, int]:
             raise ValueError("high < 0" if endpoint else "high <= 0")  # NumPy's message for integers(high)
         low, high = 0, low
     low, high = int(low), int(high) + (1 if endpoint else 0)
-    if high <= low:
-        shown = high - 1 if endpoint else high
-        raise ValueError(f"high <= low: integers needs low < high (got low={low}, high={shown}); "
-                         "pass endpoint=True for [low, high]")
+    if high <= low:  # NumPy's words first, then what was passed
+        if endpoint:
+            raise ValueError(f"low > high (got low={low}, high={high - 1})")
+        raise ValueError(f"low >= high (integers draws from [low, high): got low={low}, high={high}; "
+                         "pass endpoint=True for [low, high])")
     return low, high
 
 

@@ -182,8 +182,10 @@ class TransformDistributions(PhiloxDraws):
         >>> kd.random.default_rng(3).multivariate_normal([0.0, 1.0], [[1.0, 0.5], [0.5, 2.0]], size=4).shape
         (4, 2)
         """
-        m = np.asarray(mean.numpy() if isinstance(mean, Array) else mean, dtype=np.float64)
-        c = np.asarray(cov.numpy() if isinstance(cov, Array) else cov, dtype=np.float64)
+        m, c = (np.asarray(v.numpy() if isinstance(v, Array) else v) for v in (mean, cov))
+        if np.iscomplexobj(m) or np.iscomplexobj(c):
+            raise TypeError("mean and cov must not be complex")  # NumPy's check, before the float cast
+        m, c = m.astype(np.float64), c.astype(np.float64)
         if m.ndim != 1:
             raise ValueError("mean must be 1 dimensional")
         if c.ndim != 2 or c.shape[0] != c.shape[1]:

@@ -119,7 +119,31 @@ class GammaDistributions(PhiloxDraws):
         ga, ba = self._log_gamma(a, shape, d)
         gb, bb = self._log_gamma(b, shape, d)
         # X / (X + Y) = sigmoid(log X - log Y)
-        return km.sigmoid(km.log(ga) + ba - km.log(gb) - bb)
+        x = km.sigmoid(km.log(ga) + ba - km.log(gb) - bb)
+        return self._beta_underflow(a, b, shape, d, x)
+
+    def _beta_underflow(self, a: Any, b: Any, shape: tuple[int, ...], d: dt.DType, x: Array) -> Array:
+        """``x`` where host ``a`` and ``b`` both become 0 in ``d`` (below its normal range: -inf - -inf would be
+        NaN) replaced by their limit law: 1 with probability ``a / (a + b)`` (from float64 on the host), else 0.
+        As a, b -> 0, log X ~ -E_a / a and log Y ~ -E_b / b with E_a, E_b ~ Exp(1), and P(E_a / a < E_b / b) is
+        a / (a + b). Parameters that do not underflow (and kdsl arrays) leave ``x`` unchanged, with no extra draw.
+
+        >>> import kdsl as kd, numpy as np
+        >>> tiny = np.finfo(np.float64).tiny
+        >>> x = kd.random.default_rng(0).beta(tiny / 32, tiny / 40, size=2000).numpy()
+        >>> bool(np.isin(x, [0.0, 1.0]).all()), bool(0.5 < x.mean() < 0.61)  # a / (a + b) = 0.556
+        (True, True)
+        """
+        if isinstance(a, Array) or isinstance(b, Array):
+            return x
+        ah, bh = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+        normal = np.finfo(d.np).tiny  # below it a shader may flush to 0 (subnormals are not kept on every device)
+        both_zero = (ah < normal) & (bh < normal)
+        if not both_zero.any():
+            return x
+        share = param_operand(np.where(both_zero, ah / (ah + bh), 0.0), d, self._device)
+        coin = where(self._open_unit(shape, d)[0] < share, self._const(1.0, d), self._const(0.0, d))
+        return where(param_operand(both_zero, dt.bool_, self._device), coin, x)
 
     def chisquare(self, df: Any, size: Size = None) -> Array:
         """Chi-square floats with ``df`` degrees of freedom (``2 * Gamma(df / 2)``)."""
@@ -170,4 +194,5 @@ class GammaDistributions(PhiloxDraws):
         logs = km.log(base) + boost  # alpha = 0: -inf, that component is 0 (NumPy 2's Generator)
         top = logs.max(axis=-1, keepdims=True)
         w = km.exp(logs - where(km.isfinite(top), top, 0.0))
-        return w / w.sum(axis=-1, keepdims=True)
+        total = w.sum(axis=-1, keepdims=True)
+        return w / where(total > 0, total, 1.0)  # every alpha 0: all components 0, as NumPy (not 0/0)

@@ -64,13 +64,26 @@ def _legacy_key(seed: Any) -> int:
         if not 0 <= int(seed) < 1 << 64:
             raise ValueError(f"Seed must be between 0 and 2**64 - 1 (got {seed})")
         return int(seed)
-    words = np.asarray(seed)
+    return _words_key(np.asarray(seed))
+
+
+def _words_key(words: np.ndarray) -> int:
+    """The Philox key of a legacy seed array, checked as NumPy's RandomState checks it: 32-bit words, 1-d.
+
+    >>> _words_key(np.array([1, 2**32]))
+    Traceback (most recent call last):
+    ...
+    ValueError: Seed must be between 0 and 2**32 - 1
+    """
     if words.size == 0:
         raise ValueError("Seed must be non-empty")
-    if words.dtype.kind in "fc":  # NumPy's error for non-integer seed words: a cast, a TypeError
-        raise TypeError(f"Cannot cast seed words of dtype {words.dtype} to integers: pass ints in [0, 2**32)")
-    if words.dtype.kind not in "iu" or words.ndim != 1 or (words < 0).any():
-        raise ValueError(f"seed must be an int or a 1-d sequence of non-negative ints, got {seed!r}")
+    if words.dtype.kind not in "biu":  # NumPy casts the words to int64 under 'safe': floats, strings, objects fail
+        raise TypeError(f"Cannot cast array data from {words.dtype!r} to dtype('int64') according to the rule "
+                        "'safe'")
+    if words.ndim != 1:
+        raise ValueError("Seed array must be 1-d")
+    if (words < 0).any() or (words > 0xFFFFFFFF).any():
+        raise ValueError("Seed must be between 0 and 2**32 - 1")
     state = np.random.SeedSequence([int(w) for w in words]).generate_state(2, np.uint32)
     return int(state[0]) | int(state[1]) << 32
 
@@ -175,6 +188,8 @@ class RandomState(Generator):
             raise ValueError("pvals must be a 1-d sequence: the legacy multinomial takes one set of "
                              "probabilities (Generator.multinomial broadcasts rows of them)")
         return super().multinomial(n, pvals, size)
+
+    _EMPTY_PVALS_OK = True  # multinomial(n, []): shape size + (0,), as NumPy's RandomState
 
     _LEGACY_HYPERGEOMETRIC = True  # nsample >= 1 and no 10**9 bound on ngood, nbad
 

@@ -85,9 +85,9 @@ class PermutationSampling(BoundedIntegers):
             raise TypeError(f"shuffle works in place on a kdsl array, a NumPy array or a list, not "
                             f"{type(x).__name__}; use permutation(x) for a shuffled copy")
 
-    def permuted(self, x: Any, axis: int | None = None, out: Array | None = None) -> Array:
+    def permuted(self, x: Any, axis: int | None = None, out: Any = None) -> Any:
         """``x`` with each slice along ``axis`` shuffled independently (``axis=None``: all elements, as one flat
-        array); ``out`` (a kdsl array, may be ``x``) receives the result in place.
+        array); ``out`` (a kdsl or NumPy array, may be ``x``) receives the result in place and is returned.
 
         >>> import kdsl as kd
         >>> y = kd.random.default_rng(8).permuted(kd.arange(6).reshape(2, 3), axis=1)
@@ -106,9 +106,8 @@ class PermutationSampling(BoundedIntegers):
             result = take_along_axis(a, argsort(keys, axis=ax), axis=ax)
         if out is None:
             return result
-        if not isinstance(out, Array) or out.shape != a.shape:
-            raise ValueError("out must be a kdsl array of the same shape as x")
-        out[...] = result
+        _check_permuted_out(out, a)
+        out[...] = result if isinstance(out, Array) else result.numpy()  # a NumPy out is filled on the host
         return out
 
     def choice(self, a: Any, size: Size = None, replace: bool = True, p: Any = None, axis: int = 0,
@@ -192,3 +191,23 @@ def _sum_tolerance(p: Any) -> float:
         atol = max(atol, math.sqrt(np.finfo(dtype).eps))
     return atol
 
+
+def _check_permuted_out(out: Any, a: Array) -> None:
+    """NumPy's checks on ``permuted``'s ``out``: an array of ``x``'s shape, writable, that ``x`` casts to safely.
+
+    >>> import numpy as np, kdsl as kd
+    >>> _check_permuted_out(np.zeros(3, dtype=np.int8), kd.arange(3))
+    Traceback (most recent call last):
+    ...
+    TypeError: Cannot cast array data from dtype('int32') to dtype('int8') according to the rule 'safe'
+    """
+    if not isinstance(out, (Array, np.ndarray)):
+        raise TypeError(f"out must be a kdsl or NumPy array, not {type(out).__name__}")
+    if tuple(out.shape) != tuple(a.shape):
+        raise ValueError("out must have the same shape as x")
+    if isinstance(out, np.ndarray) and not out.flags.writeable:
+        raise ValueError("out is read-only")
+    src, dst = a.dtype.np, dt.as_dtype(out.dtype).np
+    if not np.can_cast(src, dst, casting="safe"):
+        raise TypeError(f"Cannot cast array data from {np.dtype(src)!r} to {np.dtype(dst)!r} according to the "
+                        "rule 'safe'")

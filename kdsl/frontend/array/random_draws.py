@@ -48,8 +48,9 @@ def draw_shape(size: Size, *params: Any) -> tuple[int, ...]:
     if size is None:
         return pshape
     shape = as_shape(size)
-    if np.broadcast_shapes(shape, pshape) != shape:
-        raise ValueError(f"shape mismatch: parameters of shape {pshape} do not broadcast to size {shape}")
+    joint = np.broadcast_shapes(shape, pshape)  # NumPy's "shape mismatch" when they cannot broadcast at all
+    if joint != shape:
+        raise ValueError(f"Output size {shape} is not compatible with broadcast dimensions of inputs {joint}.")
     return shape
 
 
@@ -112,9 +113,16 @@ def out_request(out: Any, size: Size, dtype: Any) -> tuple[Size, Any]:
         raise TypeError(f"Supplied output array has the wrong type. Expected {want}, got {od.name}")
     if size is not None and as_shape(size) != tuple(out.shape):
         raise ValueError("size must match out.shape when used together")
-    if isinstance(out, np.ndarray) and not (out.flags.c_contiguous and out.flags.writeable):
+    if isinstance(out, np.ndarray) and not _writable_block(out):
         raise ValueError("Supplied output array must be contiguous, writable, aligned, and in machine byte-order.")
     return tuple(out.shape), od
+
+
+def _writable_block(out: np.ndarray) -> bool:
+    """NumPy's requirement on a host ``out``: one contiguous block (C or Fortran order), writable, aligned, native
+    byte order (the draw is read back into it whole)."""
+    f = out.flags
+    return (f.c_contiguous or f.f_contiguous) and f.writeable and f.aligned and out.dtype.isnative
 
 
 def store_out(out: Any, result: Array) -> Any:

@@ -23,6 +23,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.binomial_sampling import SharedConsts
@@ -43,7 +45,8 @@ class VonMisesDistribution(PhiloxDraws):
     """``vonmises`` (mixed into :class:`kdsl.random.Generator` and ``RandomState``)."""
 
     def vonmises(self, mu: Any, kappa: Any, size: Size = None) -> Array:
-        """Angles in [-pi, pi] from the von Mises distribution with mode ``mu`` and concentration ``kappa >= 0``
+        """Angles in (-pi, pi] (as NumPy's; in float32, at most its largest value below pi) from the von Mises
+        distribution with mode ``mu`` and concentration ``kappa >= 0``
         (broadcast against ``size``; float32 unless a parameter is a float64 kdsl array).
 
         >>> import kdsl as kd
@@ -82,4 +85,17 @@ class VonMisesDistribution(PhiloxDraws):
         half = self._first_accepted(shape, d, ROUNDS, one_round, c(0.0))  # fallback: the mode
         out = c(2.0) * km.arctan(q * km.tan(half))
         turn, pi = c(2.0 * math.pi), c(math.pi)
-        return km.mod(out + param_operand(mu, d, self._device) + pi, turn) - pi
+        angle = km.mod(out + param_operand(mu, d, self._device) + pi, turn) - pi
+        top = c(_largest_at_most_pi(d.np.type))
+        return where(angle < -top, top, where(angle > top, top, angle))  # NumPy's (-pi, pi]: -pi is pi
+
+
+def _largest_at_most_pi(np_type: Any) -> float:
+    """The largest ``np_type`` value <= pi (float32's nearest, 3.14159274, is above pi: one step below it).
+
+    >>> import numpy as np
+    >>> float(_largest_at_most_pi(np.float32)) <= math.pi < float(np.float32(math.pi))
+    True
+    """
+    near = np_type(math.pi)
+    return float(near if float(near) <= math.pi else np.nextafter(near, np_type(0)))

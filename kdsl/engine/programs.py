@@ -37,7 +37,6 @@ from kdsl.codegen import (
     rownorm,
     scan,
     sort,
-    wide_float,
     wide_pow,
 )
 from kdsl.engine import fma_probe, readback
@@ -184,11 +183,10 @@ class Program:
 
 def for_device(source: str, device: Any) -> str:
     """A kernel's GLSL as ``device`` compiles it (array kernels and ``@kd.kernel`` alike, so both compute the
-    same bits): float32 ``pow``, ``exp``, ``log``, ... through float64 where the device has float64
-    (kdsl.codegen.wide_pow, wide_float), and the fused-``fma`` helper bodies where its ``fma`` rounds once
-    (kdsl.codegen.fused_fma)."""
+    same bits): float32 ``pow`` through float64 where the device has float64 (kdsl.codegen.wide_pow), and the
+    fused-``fma`` helper bodies where its ``fma`` rounds once (kdsl.codegen.fused_fma)."""
     if device.supports(dt.float64):
-        source = wide_float.rewrite(wide_pow.rewrite(source))
+        source = wide_pow.rewrite(source)
     if fused_fma.applies(source):
         source = fused_fma.rewrite(source, fma_probe.widths(device))
     return source

@@ -3,8 +3,10 @@
 (``numpy/_core/tests/data/umath-validation-set-<ufunc>.csv``: inputs, correctly rounded outputs and the ulp bound
 NumPy's own loops must meet), within the same bounds.
 
-float32 exponentials, logarithms, hyperbolic and inverse trigonometric functions go through float64 where the device
-has it (kdsl.codegen.wide_float): lavapipe's float ``log(0.99999994)`` was 73 % off and its ``log2(1e-45)`` -127. A
+float32 exponentials, logarithms, hyperbolic and inverse trigonometric functions are GLSL's float built-ins and
+kdsl's float forms on them, with the precision docs/kernels.md states (``log`` near 1 only absolutely accurate):
+NumPy's ulp bounds are asserted for them in float64 only (computing them through float64, kdsl.codegen.wide_float's
+route, met the float32 bounds too but was too slow to apply: benchmarks/RESULTS.md). A
 device that flushes float32 subnormals (docs/float-semantics.md) may give a zero of the right sign for a subnormal
 result and treat a subnormal argument as a zero of its sign; the comparison allows exactly that.
 """
@@ -66,8 +68,13 @@ def _flushed(got: np.ndarray, x: np.ndarray, want: np.ndarray, name: str) -> np.
     return zero_want | zero_x
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
-@pytest.mark.parametrize("name", NAMES)
+# float32 built-ins with only the precision of docs/kernels.md's table (see the module docstring)
+RELATIVE_ONLY = {"exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sinh", "cosh", "tanh", "arcsinh",
+                 "arccosh", "arctanh", "arcsin", "arccos", "arctan"}
+CASES = [(n, d) for n in NAMES for d in (np.float32, np.float64) if not (d is np.float32 and n in RELATIVE_ONLY)]
+
+
+@pytest.mark.parametrize("name, dtype", CASES, ids=[f"{n}-{np.dtype(d).name}" for n, d in CASES])
 def test_validation_set_within_numpys_ulp_bound(name, dtype):
     if dtype is np.float64 and not kd.device().supports(kd.float64):
         pytest.skip("no float64 on this device (float32 stands in for it: docs/numpy-api.md)")
@@ -82,29 +89,6 @@ def test_validation_set_within_numpys_ulp_bound(name, dtype):
     worst = int(np.argmax(err))
     assert err[worst] <= bound, (f"{name}({x[worst]!r}) = {got[worst]!r}, want {want[worst]!r}: "
                                  f"{err[worst]} ulp > {bound}")
-
-
-@pytest.mark.parametrize("name", ["exp", "log", "log2", "log10", "log1p", "expm1", "sinh", "cosh", "tanh",
-                                  "arcsinh", "arccosh", "arctanh", "exp2", "arcsin", "arccos", "arctan"])
-@pytest.mark.parametrize("shape", [(0,), (1,), (7, 3), (2, 3, 5)])
-def test_float32_results_on_random_arguments(name, shape):
-    """Off the validation sets: float32 results of several shapes (a strided view too) against NumPy's within
-    its 4 ulp (the largest bound of those sets), NaN, inf and the sign of zero NumPy's."""
-    if not kd.device().supports(kd.float64):
-        pytest.skip("the float32 bounds come from float64 helpers (kdsl.codegen.wide_float)")
-    rng = np.random.default_rng(len(name))
-    lo, hi = {"arccosh": (1.0, 60.0), "arctanh": (-1.0, 1.0), "log1p": (-1.0, 30.0), "arcsin": (-1.0, 1.0),
-              "arccos": (-1.0, 1.0)}.get(name, (-30.0, 30.0))
-    base = rng.uniform(lo, hi, (int(np.prod(shape)) * 2,)).astype(np.float32)
-    if base.size:
-        base[:4] = np.array([0.0, -0.0, np.inf, np.nan], np.float32)[: base.size][:4]
-    a = base[::2].reshape(shape)
-    with np.errstate(all="ignore"):
-        want = getattr(np, name)(a)
-    got = getattr(kd, name)(kd.asarray(base)[::2].reshape(shape)).numpy()
-    assert got.shape == want.shape and got.dtype == want.dtype
-    assert (np.signbit(got) == np.signbit(want))[want == 0].all()
-    assert _ulps(got.ravel(), want.ravel()).max(initial=0) <= 4
 
 
 FP16_UFUNCS = ["absolute", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh", "cbrt", "ceil",

@@ -15,7 +15,7 @@ import math
 import re
 
 from kdsl.codegen import complex as complex_helpers
-from kdsl.codegen import erf, float_to_int, fp64, half, inverse_hyperbolic, wide_float
+from kdsl.codegen import erf, float_to_int, fp64, half, inverse_hyperbolic
 from kdsl.codegen.precise import exact
 
 SUFFIX = {"int": "i", "uint": "u", "float": "f", "double": "d", "int64_t": "l", "uint64_t": "ul", "bool": "b"}
@@ -343,7 +343,6 @@ def _library() -> dict[str, str]:
     lib.update(complex_helpers.LIBRARY)
     lib.update(erf.LIBRARY)
     lib.update(inverse_hyperbolic.LIBRARY)
-    lib.update(wide_float.LIBRARY)
     for s in ("f", "d"):
         lib[f"kd_remstep_{s}"] = _expand(_REMSTEP, s).replace("@split@", "4097.0" if s == "f" else "134217729.0LF")
         k, steps = ("22", "14") if s == "f" else ("50", "44")  # exponent spans: 277 (float32), 2098 (float64)

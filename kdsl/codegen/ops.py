@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from kdsl import dtype as dt
 from kdsl.codegen import complex as cx
-from kdsl.codegen import glsl, wide_float
+from kdsl.codegen import glsl
 from kdsl.codegen.helpers import SUFFIX
 from kdsl.dtype import promotion
 
@@ -30,11 +30,20 @@ signature = promotion.op_signature
 
 # Float functions GLSL has only for float: (name -> GLSL template of x).
 _FLOAT_FUNCS = {
-    # exponentials, logarithms, hyperbolic and inverse trig functions: through float64 where the device has it
-    # (kdsl.codegen.wide_float; drivers' float exp/log/log2/asin are several ulp off)
-    **{name: wide_float.call(name, "{0}") for name in wide_float.FUNCS},
+    "exp": "exp({0})", "exp2": "exp2({0})", "log": "log({0})", "log2": "log2({0})",
+    "log10": "(log2({0}) * 0.30102999566398120)", "log1p": "kd_log1p_f({0})", "expm1": "kd_expm1_f({0})",
     # kdsl.codegen.trig's: drivers' sin/cos may have only absolute accuracy (NVIDIA's: sin(1e-13) = 0)
     "sin": "kd_sin_f({0})", "cos": "kd_cos_f({0})", "tan": "kd_tan_f({0})",
+    # lavapipe's asin/acos are ~3e-4 off; forms on the one-argument atan are float32-accurate. NaN guards:
+    # GLSL leaves NaN and out-of-domain inputs undefined, NumPy returns NaN.
+    "arcsin": "(abs({0}) <= 1.0 ? kd_atan2_f({0}, sqrt((1.0 - {0}) * (1.0 + {0}))) : _NAN_)",
+    "arccos": "(abs({0}) <= 1.0 ? kd_atan2_f(sqrt((1.0 - {0}) * (1.0 + {0})), {0}) : _NAN_)",
+    # sinh/tanh by expm1 near 0 (drivers' (e^x - e^-x) / 2 keeps only absolute accuracy there), sinh/cosh in
+    # two halves of exp near overflow (kdsl.codegen.complex's real helpers)
+    "arctan": "kd_atan_f({0})", "sinh": "kd_rsinh_f({0})", "cosh": "kd_rcosh_f({0})", "tanh": "kd_rtanh_f({0})",
+    # drivers' asinh/acosh/atanh are the textbook logs (overflow past 1.8e19, 0 for small x): kdsl.codegen's
+    # inverse_hyperbolic
+    "arcsinh": "kd_asinh_f({0})", "arccosh": "kd_acosh_f({0})", "arctanh": "kd_atanh_f({0})",
     "sigmoid": "(1.0 / (1.0 + exp(-({0}))))", "erf": "kd_erf_f({0})",  # (kdsl.codegen.erf)
 }
 # float64 versions: kdsl.codegen.fp64's kd_<name>_d (spelled as in GLSL where the names differ).

@@ -5,7 +5,7 @@ NumPy's own loops must meet), within the same bounds.
 
 float32 exponentials, logarithms, hyperbolic and inverse trigonometric functions are GLSL's float built-ins and
 kdsl's float forms on them, with the precision docs/kernels.md states (``log`` near 1 only absolutely accurate):
-NumPy's ulp bounds are asserted for them in float64 only (computing them through float64, kdsl.codegen.wide_float's
+NumPy's ulp bounds are asserted for them in float64 only (computing them through kdsl's float64 helpers, nptests19a's
 route, met the float32 bounds too but was too slow to apply: benchmarks/RESULTS.md). A
 device that flushes float32 subnormals (docs/float-semantics.md) may give a zero of the right sign for a subnormal
 result and treat a subnormal argument as a zero of its sign; the comparison allows exactly that.

@@ -20,6 +20,8 @@ All arithmetic is ``precise`` (:mod:`kdsl.codegen.precise`): a fused multiply-ad
 Example:
     >>> sorted(LIBRARY)[:4]
     ['kd_exp2_f', 'kd_exp2c_f', 'kd_exp_f', 'kd_exps_f']
+    >>> "double" in "".join(LIBRARY.values())  # float32 arithmetic only
+    False
 """
 
 from __future__ import annotations
@@ -137,4 +139,10 @@ LIBRARY = {
     return kd_scale_f(1.0 + r * q, int(k));
 }""",
     "kd_exp2_f": "float kd_exp2_f(float x) { return kd_exp2c_f(x, 0.0); }",
+    # 1 / (1 + e**-x), as e**x / (1 + e**x) below 0: 1 + e**-x overflowed to inf there (sigmoid(-90) was 0, not
+    # its subnormal 8e-40) and the tail of the sum lost its relative accuracy.
+    "kd_sigmoid_f": """float kd_sigmoid_f(float x) {
+    float e = kd_exp_f(-abs(x));
+    return x < 0.0 ? e / (1.0 + e) : 1.0 / (1.0 + e);
+}""",
 }

@@ -45,7 +45,7 @@ _FLOAT_FUNCS = {
     # drivers' asinh/acosh/atanh are the textbook logs (overflow past 1.8e19, 0 for small x): kdsl.codegen's
     # inverse_hyperbolic
     "arcsinh": "kd_asinh_f({0})", "arccosh": "kd_acosh_f({0})", "arctanh": "kd_atanh_f({0})",
-    "sigmoid": "(1.0 / (1.0 + kd_exp_f(-({0}))))", "erf": "kd_erf_f({0})",  # (kdsl.codegen.erf)
+    "sigmoid": "kd_sigmoid_f({0})", "erf": "kd_erf_f({0})",  # (kdsl.codegen.erf)
 }
 # float64 versions: kdsl.codegen.fp64's kd_<name>_d (spelled as in GLSL where the names differ).
 _FP64 = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2", "arcsinh": "asinh",

@@ -13,13 +13,14 @@ GPUs and to compile: benchmarks/RESULTS.md), no loops and no tables:
   ``log2(2**k)`` is ``k`` and ``log10(10**k)`` is ``k``.
 * ``exp``: ``x = k ln 2 + r`` (Cody and Waite: ``ln 2`` in two parts, ``k ln2_hi`` exact), ``e**r = 1 + (r +
   r**2 p(r))``, then ``2**k`` in two exact power-of-two factors, so a subnormal result rounds once and overflow
-  gives inf exactly where the rounded value passes the largest float. ``exp2`` likewise with ``k = round(x)``.
+  gives inf exactly where the rounded value passes the largest float. ``exp2`` likewise with ``k = round(x)``;
+  ``expm1`` as ``(2**k - 1) + 2**k (e**r - 1)``, two exact terms added once.
 
 All arithmetic is ``precise`` (:mod:`kdsl.codegen.precise`): a fused multiply-add would break the exact steps.
 
 Example:
     >>> sorted(LIBRARY)[:4]
-    ['kd_exp2_f', 'kd_exp2c_f', 'kd_exp_f', 'kd_exps_f']
+    ['kd_exp2_f', 'kd_exp2c_f', 'kd_exp_f', 'kd_expm1_f']
     >>> "double" in "".join(LIBRARY.values())  # float32 arithmetic only
     False
 """
@@ -127,6 +128,22 @@ LIBRARY = {
     return kd_scale_f(1.0 + (r + r * r * p), int(k) + s);
 }}""",
     "kd_exp_f": "float kd_exp_f(float x) { return kd_exps_f(x, 0); }",
+    # e**x - 1 from exp's reduction: 2**k (1 + q) - 1 = (2**k - 1) + 2**k q with q = e**r - 1 = r + r**2 p(r),
+    # both terms exact (2**k - 1 for |k| <= 24, else rounding below the result's ulp) and added once; k = 0 up
+    # to |x| = ln(2) / 2, so q is the result near 0 (relatively accurate: x's own rounding only). -0.0 kept;
+    # x clamped where the result is -1 or inf anyway.
+    "kd_expm1_f": f"""float kd_expm1_f(float x) {{
+    if (x == 0.0 || isnan(x)) return x;
+    float a = clamp(x, -40.0, 100.0);
+    float k = abs(a) <= 0.3465736 ? 0.0 : roundEven(a * 1.4426950216293335);
+    float r = (a - k * {_LN2HI}) - k * {_LN2LO};
+    float q = r + r * r * (0.5 + r * (0.1666666716337204 + r * (0.0416666679084301 + r * (0.008333333767950535
+        + r * (0.0013888889225199819 + r * (0.00019841270113829523 + r * 2.4801587642286904e-05))))));
+    int n = int(k);
+    if (n > 100) return kd_scale_f(1.0 + q, n);  // (-1 is far below the result's ulp)
+    float t = {_POW2.format("n")};
+    return (t - 1.0) + t * q;
+}}""",
     # 2**(x + c) for a small c (pow's low part): k = round(x), x - k exact, 2**r by the series of e**(r ln 2)
     "kd_exp2c_f": """float kd_exp2c_f(float x, float c) {
     if (isnan(x)) return x;

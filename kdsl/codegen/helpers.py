@@ -11,7 +11,6 @@ Example:
 
 from __future__ import annotations
 
-import math
 import re
 
 from kdsl.codegen import complex as complex_helpers
@@ -200,17 +199,6 @@ SQUARE_MULTIPLY
     bool plain = ea == 0 || ea == 255 || eb == 0 || eb == 255;
     return plain ? a / b : r;
 }""",
-    # Small x: series (lavapipe's exp is only absolutely accurate near 0); others Kahan's form on
-    # kdsl.codegen.float32_exp_log's exp and log (kd_log1p_f is there).
-    "kd_expm1_f": """float kd_expm1_f(float x) {
-    if (x == 0.0) return x;  // -0.0 (x + x * x * p would be +0.0)
-    if (abs(x) <= 0.3465736) return x + x * x * (EXPM1_POLY);  // x exact, only the small part rounds
-    float u = kd_exp_f(x);
-    float um = u - 1.0;
-    if (um == -1.0) return -1.0;
-    if (isinf(u) || isnan(x)) return u;
-    return um * (x / kd_log_f(u));  // x / log(u) ~ 1 first: um * x overflows for x in (44, 88.7)
-}""".replace("EXPM1_POLY", " + x * (".join(repr(1 / math.factorial(n)) for n in range(2, 10)) + ")" * 7),
     # NumPy's arctan2 from the one-argument atan (lavapipe's two-argument atan is ~1e-5 off), signed zeros
     # and infinities included.
     "kd_atan2_f": """float kd_atan2_f(float y, float x) {

@@ -40,7 +40,8 @@ from kdsl.dtype import promotion
 
 # Per component type: GLSL type names and the real functions the templates call.
 _TYPES = {
-    "f": {"CT_": "vec2", "RT_": "float", "FEXP(": "exp(", "FLOG(": "log(", "FSIN(": "kd_sin_f(", "FCOS(": "kd_cos_f(",
+    "f": {"CT_": "vec2", "RT_": "float", "FEXP(": "kd_exp_f(", "FLOG(": "kd_log_f(", "FSIN(": "kd_sin_f(",
+          "FCOS(": "kd_cos_f(",
           "FATAN2(": "kd_atan2_f(", "FDIV(": "kd_div_f(", "FLOG1P(": "kd_log1p_f(", "FSINH(": "kd_rsinh_f(",
           "FCOSH(": "kd_rcosh_f(", "FCOPYSIGN(": "kd_copysign_f(",
           "FTANH(": "kd_rtanh_f(", "BIGEXP": "80.0", "BIGTANH": "9.0", "SPLIT": "4097.0",
@@ -58,25 +59,32 @@ _TYPES = {
 _INF = "RT_(uintBitsToFloat(0x7f800000u))"
 _NAN = "RT_(uintBitsToFloat(0x7fc00000u))"
 
-# float32 sinh and cosh of the components: expm1 near 0 (the built-in loses the relative accuracy there) and
-# two halves of exp(|x|) beyond (sinh(89) is finite in float32, exp(89) is not).
+# float32 sinh, cosh and tanh of the components: expm1 near 0 (e**x - e**-x loses the relative accuracy there),
+# and e**|x| / 2 as one exp with the halving in its power-of-two scale beyond (sinh(89) is finite in float32,
+# exp(89) is not; exp(x - ln 2) would round x - ln 2): kdsl.codegen.float32_exp_log's kd_exps_f.
 _FLOAT_ONLY = {
     "kd_div_d": "double kd_div_d(double a, double b) { return a / b; }",
     "kd_rsinh_f": """float kd_rsinh_f(float x) {
     float a = abs(x);
     float r;
     if (a < 1.0) { float t = kd_expm1_f(a); r = 0.5 * (t + t / (t + 1.0)); }
-    else { float h = exp(0.5 * a); r = (0.5 * h) * h - 0.5 / (h * h); }
+    else { float h = kd_exps_f(a, -1); r = h - 0.25 / h; }
     return x == 0.0 ? x : kd_copysign_f(r, x);
 }""",
-    # expm1 below 1/2 (the built-in tanh of 1e-30 can be 3e-8).
+    # t / (t + 2) with t = expm1(2|x|): no cancellation anywhere; t + 2 = d + de exactly (Fast2Sum while t <= 2),
+    # the quotient corrected for de. |x| is capped at 10 (tanh rounds to 1 past 9.1).
     "kd_rtanh_f": """float kd_rtanh_f(float x) {
-    if (abs(x) < 0.5) { float t = kd_expm1_f(2.0 * x); return x == 0.0 ? x : t / (t + 2.0); }
-    return isnan(x) ? x : tanh(clamp(x, -15.0, 15.0));
+    float a = abs(x);
+    if (isnan(x) || a == 0.0) return x;
+    float t = kd_expm1_f(2.0 * min(a, 10.0));
+    float d = t + 2.0;
+    float q = kd_div_f(t, d);  // IEEE's quotient: NVIDIA's / is up to 2 ulp off, NumPy's bound is 2
+    float de = t <= 2.0 ? (2.0 - d) + t : 0.0;
+    return kd_copysign_f(q - q * (de / d), x);
 }""",
     "kd_rcosh_f": """float kd_rcosh_f(float x) {
-    float h = exp(0.5 * abs(x));
-    return (0.5 * h) * h + 0.5 / (h * h);
+    float h = kd_exps_f(abs(x), -1);
+    return h + 0.25 / h;
 }""",
 }
 

@@ -11,11 +11,10 @@ Example:
 
 from __future__ import annotations
 
-import math
 import re
 
 from kdsl.codegen import complex as complex_helpers
-from kdsl.codegen import erf, float_to_int, fp64, half, inverse_hyperbolic
+from kdsl.codegen import erf, float32_exp_log, float_to_int, fp64, half, inverse_hyperbolic
 from kdsl.codegen.precise import exact
 
 SUFFIX = {"int": "i", "uint": "u", "float": "f", "double": "d", "int64_t": "l", "uint64_t": "ul", "bool": "b"}
@@ -150,7 +149,8 @@ _FLOAT_ONLY = {
     "kd_half_f": half.ROUNDING,
     "kd_single_d": half.SINGLE,  # float64 -> float32 by arithmetic (kdsl.codegen.half)
     # NumPy's power: C99 pow's special cases; whole exponents up to 64 by square-and-multiply (exact for
-    # small results, like NumPy's x**2 and x**3), others exp2(b * log2|a|).
+    # small results, like NumPy's x**2 and x**3), others exp2(b * log2|a|) with b * log2|a| in two parts
+    # (kdsl.codegen.float32_exp_log; devices with float64 use kd_pow_d instead: kdsl.codegen.wide_pow).
     "kd_pow_f": """float kd_pow_f(float a, float b) {
     if (b == 0.0 || a == 1.0) return 1.0;
     if (isnan(a) || isnan(b)) return a + b;
@@ -170,7 +170,11 @@ _FLOAT_ONLY = {
 SQUARE_MULTIPLY
         if (b < 0.0) r = 1.0 / r;
     } else {
-        r = exp2(b * log2(abs(a)));
+        float w;  // b * log2|a| as ph + c (log2 and the product in two parts: its rounding is scaled by b)
+        float lo = kd_log2p_f(abs(a), w);
+        float e;
+        float ph = kd_twoprod_f(b, w, e);
+        r = kd_exp2c_f(ph, abs(ph) < 256.0 ? e + b * lo : 0.0);
     }
     return (a < 0.0 && odd) ? -r : r;
 }""".replace("SQUARE_MULTIPLY", "\n".join(["        if ((n & 1u) != 0u) r *= p; p *= p; n >>= 1u;"] * 6
@@ -195,25 +199,6 @@ SQUARE_MULTIPLY
     bool plain = ea == 0 || ea == 255 || eb == 0 || eb == 255;
     return plain ? a / b : r;
 }""",
-    # Small x: series (lavapipe's log and exp are only absolutely accurate near 1 and 0); others Kahan's forms.
-    "kd_log1p_f": """float kd_log1p_f(float x) {
-    if (abs(x) <= 0.2928932) {
-        float s = x / (2.0 + x);
-        float z = s * s;
-        float hf = 0.5 * x * x;
-        return x - (hf - s * (hf + z * (0.6666667 + z * (0.4 + z * (0.2857143 + z * (0.2222222 + z * 0.1818182))))));
-    }
-    float u = 1.0 + x;
-    return (isinf(u) && u > 0.0) ? u : log(u) * (x / (u - 1.0));
-}""",
-    "kd_expm1_f": """float kd_expm1_f(float x) {
-    if (abs(x) <= 0.3465736) return x * (EXPM1_POLY);
-    float u = exp(x);
-    float um = u - 1.0;
-    if (um == -1.0) return -1.0;
-    if (isinf(u) || isnan(x)) return u;
-    return um * (x / log(u));  // x / log(u) ~ 1 first: um * x overflows for x in (44, 88.7)
-}""".replace("EXPM1_POLY", " + x * (".join(repr(1 / math.factorial(n)) for n in range(1, 10)) + ")" * 8),
     # NumPy's arctan2 from the one-argument atan (lavapipe's two-argument atan is ~1e-5 off), signed zeros
     # and infinities included.
     "kd_atan2_f": """float kd_atan2_f(float y, float x) {
@@ -343,6 +328,7 @@ def _library() -> dict[str, str]:
     lib.update(complex_helpers.LIBRARY)
     lib.update(erf.LIBRARY)
     lib.update(inverse_hyperbolic.LIBRARY)
+    lib.update(float32_exp_log.LIBRARY)
     for s in ("f", "d"):
         lib[f"kd_remstep_{s}"] = _expand(_REMSTEP, s).replace("@split@", "4097.0" if s == "f" else "134217729.0LF")
         k, steps = ("22", "14") if s == "f" else ("50", "44")  # exponent spans: 277 (float32), 2098 (float64)

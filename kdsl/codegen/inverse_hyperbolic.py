@@ -25,8 +25,8 @@ LIBRARY = {
     float a = abs(x);
     if (isnan(x) || isinf(x) || a == 0.0) return x;
     float r;
-    if (a > {_BIG}) r = log(a) + {_LN2};
-    else if (a > 2.0) r = log(2.0 * a + 1.0 / (sqrt(a * a + 1.0) + a));
+    if (a > {_BIG}) r = kd_log_f(a) + {_LN2};
+    else if (a > 2.0) r = kd_log_f(2.0 * a + 1.0 / (sqrt(a * a + 1.0) + a));
     else r = kd_log1p_f(a + a * a / (1.0 + sqrt(1.0 + a * a)));
     return x < 0.0 ? -r : r;
 }}""",
@@ -34,8 +34,8 @@ LIBRARY = {
     if (isnan(x)) return x;
     if (x < 1.0) return {_NAN};
     if (isinf(x)) return x;
-    if (x > {_BIG}) return log(x) + {_LN2};
-    if (x > 2.0) return log(2.0 * x - 1.0 / (x + sqrt(x * x - 1.0)));
+    if (x > {_BIG}) return kd_log_f(x) + {_LN2};
+    if (x > 2.0) return kd_log_f(2.0 * x - 1.0 / (x + sqrt(x * x - 1.0)));
     float t = x - 1.0;
     return kd_log1p_f(t + sqrt(2.0 * t + t * t));
 }}""",

@@ -30,8 +30,9 @@ signature = promotion.op_signature
 
 # Float functions GLSL has only for float: (name -> GLSL template of x).
 _FLOAT_FUNCS = {
-    "exp": "exp({0})", "exp2": "exp2({0})", "log": "log({0})", "log2": "log2({0})",
-    "log10": "(log2({0}) * 0.30102999566398120)", "log1p": "kd_log1p_f({0})", "expm1": "kd_expm1_f({0})",
+    # kdsl.codegen.float32_exp_log's: drivers' exp/log keep only absolute accuracy near 1 and flush subnormals
+    "exp": "kd_exp_f({0})", "exp2": "kd_exp2_f({0})", "log": "kd_log_f({0})", "log2": "kd_log2_f({0})",
+    "log10": "kd_log10_f({0})", "log1p": "kd_log1p_f({0})", "expm1": "kd_expm1_f({0})",
     # kdsl.codegen.trig's: drivers' sin/cos may have only absolute accuracy (NVIDIA's: sin(1e-13) = 0)
     "sin": "kd_sin_f({0})", "cos": "kd_cos_f({0})", "tan": "kd_tan_f({0})",
     # lavapipe's asin/acos are ~3e-4 off; forms on the one-argument atan are float32-accurate. NaN guards:
@@ -44,7 +45,7 @@ _FLOAT_FUNCS = {
     # drivers' asinh/acosh/atanh are the textbook logs (overflow past 1.8e19, 0 for small x): kdsl.codegen's
     # inverse_hyperbolic
     "arcsinh": "kd_asinh_f({0})", "arccosh": "kd_acosh_f({0})", "arctanh": "kd_atanh_f({0})",
-    "sigmoid": "(1.0 / (1.0 + exp(-({0}))))", "erf": "kd_erf_f({0})",  # (kdsl.codegen.erf)
+    "sigmoid": "kd_sigmoid_f({0})", "erf": "kd_erf_f({0})",  # (kdsl.codegen.erf)
 }
 # float64 versions: kdsl.codegen.fp64's kd_<name>_d (spelled as in GLSL where the names differ).
 _FP64 = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arctan2": "atan2", "arcsinh": "asinh",

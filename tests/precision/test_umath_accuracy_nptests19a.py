@@ -3,10 +3,8 @@
 (``numpy/_core/tests/data/umath-validation-set-<ufunc>.csv``: inputs, correctly rounded outputs and the ulp bound
 NumPy's own loops must meet), within the same bounds.
 
-float32 exponentials, logarithms, hyperbolic and inverse trigonometric functions are GLSL's float built-ins and
-kdsl's float forms on them, with the precision docs/kernels.md states (``log`` near 1 only absolutely accurate):
-NumPy's ulp bounds are asserted for them in float64 only (computing them through kdsl's float64 helpers, nptests19a's
-route, met the float32 bounds too but was too slow to apply: benchmarks/RESULTS.md). A
+float32 exponentials and logarithms are kdsl's float32 helpers (kdsl.codegen.float32_exp_log: no float64), and the
+hyperbolic and inverse functions kdsl's float forms on them; all meet NumPy's float32 bounds. A
 device that flushes float32 subnormals (docs/float-semantics.md) may give a zero of the right sign for a subnormal
 result and treat a subnormal argument as a zero of its sign; the comparison allows exactly that.
 """
@@ -68,10 +66,7 @@ def _flushed(got: np.ndarray, x: np.ndarray, want: np.ndarray, name: str) -> np.
     return zero_want | zero_x
 
 
-# float32 built-ins with only the precision of docs/kernels.md's table (see the module docstring)
-RELATIVE_ONLY = {"exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sinh", "cosh", "tanh", "arcsinh",
-                 "arccosh", "arctanh", "arcsin", "arccos", "arctan"}
-CASES = [(n, d) for n in NAMES for d in (np.float32, np.float64) if not (d is np.float32 and n in RELATIVE_ONLY)]
+CASES = [(n, d) for n in NAMES for d in (np.float32, np.float64)]
 
 
 @pytest.mark.parametrize("name, dtype", CASES, ids=[f"{n}-{np.dtype(d).name}" for n, d in CASES])

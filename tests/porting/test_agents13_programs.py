@@ -95,7 +95,7 @@ def voter_model(np, opinions, picks, neighbour_choice):
     flat = opinions.ravel().copy()
     offsets = np.array([-w, w, -1, 1])
     fractions = []
-    for agent, k in zip(picks, neighbour_choice):
+    for agent, k in zip(picks, neighbour_choice, strict=True):
         r, c = divmod(int(agent), w)
         nbr = np.ravel_multi_index(((r + offsets[k] // w) % h, (c + (offsets[k] if abs(offsets[k]) == 1 else 0)) % w),
                                    (h, w))

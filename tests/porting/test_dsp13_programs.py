@@ -63,8 +63,8 @@ def stft_roundtrip(np, x, n_fft, hop):
     rec = np.zeros_like(out)
     rec[ok] = out[ok] / norm[ok]
     mag_db = 10 * np.log10(np.abs(spec) ** 2 + 1e-12)
-    return {"mag_db": mag_db[:, :20], "peak_bins": np.argmax(np.abs(spec), axis=1), "rec_err": np.abs(rec - x)[ok].max(),
-            "covered": int(ok.sum())}
+    return {"mag_db": mag_db[:, :20], "peak_bins": np.argmax(np.abs(spec), axis=1),
+            "rec_err": np.abs(rec - x)[ok].max(), "covered": int(ok.sum())}
 
 
 def yin_pitch(np, x, fs, tau_max, threshold):

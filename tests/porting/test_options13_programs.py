@@ -44,7 +44,8 @@ def monte_carlo_paths(np, z, S0, K, r, sigma, T, barrier):
     anti_call = 0.5 * (call + disc * np.maximum(anti - K, 0))
     se = call.std(ddof=1) / np.sqrt(n_paths)
     return {"call": call.mean(), "se": se, "asian": asian.mean(), "up_out": up_out.mean(),
-            "knocked": int(knocked.sum()), "anti": anti_call.mean(), "anti_se": anti_call.std(ddof=1) / np.sqrt(n_paths),
+            "knocked": int(knocked.sum()), "anti": anti_call.mean(),
+            "anti_se": anti_call.std(ddof=1) / np.sqrt(n_paths),
             "max_path": paths.max(axis=1)[:6], "first_hit": np.argmax(paths >= barrier, axis=1)[:10]}
 
 

@@ -134,7 +134,7 @@ def orfs(np, seq, min_codons):
         keep = (e - s) >= min_codons
         s, e = s[keep], e[keep]
         first = np.unique(e, return_index=True)[1]
-        for a, b in zip(s[first], e[first]):
+        for a, b in zip(s[first], e[first], strict=True):
             found.append((frame, int(frame + 3 * a), int(frame + 3 * b + 3)))
     found.sort(key=lambda t: (-(t[2] - t[1]), t[1]))
     return {"orfs": found, "longest": found[0][2] - found[0][1] if found else 0}

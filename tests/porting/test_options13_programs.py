@@ -97,7 +97,8 @@ def markowitz(np, returns, target):
     corr = cov / np.outer(vols, vols)
     return {"w_min": w_min, "var_min": w_min @ cov @ w_min, "w_target": w_target,
             "ret_target": w_target @ mu, "w_tan": w_tan, "sharpe": (w_tan @ mu) / np.sqrt(w_tan @ cov @ w_tan),
-            "corr_max": corr[np.triu_indices(n, 1)].max(), "short": np.flatnonzero(w_tan < 0)}
+            "corr_max": corr[np.triu_indices(n, 1)].max(), "short": np.flatnonzero(w_tan < 0),
+            "logdet": np.linalg.slogdet(cov * 1e4), "eigh": np.linalg.eigh(cov * 1e4).eigenvalues}
 
 
 def random_portfolios(np, weights, returns):

@@ -5,7 +5,8 @@ antithetic variates, standard errors), implied volatility by vectorised bisectio
 minimum-variance and tangency portfolios through `np.linalg.solve` of the KKT system, random portfolios scored with
 `einsum` and ranked by `np.lexsort`, historical VaR/expected shortfall with drawdowns by `np.maximum.accumulate` and
 rolling volatility by `sliding_window_view`, and a loan amortisation schedule summed per year by `np.add.reduceat`
-and printed with `np.array2string` (tests/porting)."""
+and printed with `np.array2string`, and internal rates of return by bisection with option payoffs through
+`np.vectorize(otypes=, excluded=)` (tests/porting)."""
 
 import numpy as np
 from harness import check
@@ -158,6 +159,34 @@ def amortisation(np, principal, annual_rate, years):
             "crossover": int(np.argmax(principal_paid > interest))}
 
 
+def irr_and_payoffs(np, cashflows, spots):
+    def npv(rate, cf):
+        return np.sum(cf / (1 + rate) ** np.arange(len(cf)))
+
+    irrs = []
+    for cf in cashflows:
+        lo, hi = -0.5, 1.0
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            if npv(mid, cf) > 0:
+                lo = mid
+            else:
+                hi = mid
+        irrs.append(mid)
+
+    def payoff(s, k, kind="call"):
+        return max(s - k, 0.0) if kind == "call" else max(k - s, 0.0)
+
+    vpay = np.vectorize(payoff, otypes=[float], excluded={"kind"})
+    strikes = np.array([[95.0], [100.0], [105.0]])
+    calls = vpay(spots, strikes)
+    puts = vpay(spots, strikes, kind="put")
+    parity = calls - puts - (spots - strikes)
+    return {"irr": np.array(irrs), "npv5": [float(npv(0.05, cf)) for cf in cashflows],
+            "poly_npv": np.polyval(cashflows[0][::-1], 1 / 1.1), "calls": calls, "puts": puts,
+            "parity": np.abs(parity).max(), "straddle": (calls + puts).min(axis=1)}
+
+
 def test_binomial_tree_european_american():
     check(binomial_tree, 100.0, 105.0, 0.03, 0.25, 1.0, 60)
 
@@ -196,3 +225,8 @@ def test_historical_var_drawdown():
 
 def test_amortisation_schedule_printed():
     check(amortisation, 250000.0, 0.045, 5, rtol=1e-3, atol=1e-3)
+
+
+def test_irr_bisection_vectorized_payoffs():
+    cashflows = np.array([[-100.0, 30.0, 40.0, 50.0, 10.0], [-250.0, 60.0, 80.0, 90.0, 70.0]])
+    check(irr_and_payoffs, cashflows, np.linspace(85, 115, 7), rtol=1e-3, atol=1e-4)

@@ -5,7 +5,11 @@
 infection pressure, `np.unique(return_counts=True)` secondary cases), age-structured R0 from the next-generation
 matrix (`np.linalg.eigvals`, `np.abs().max()`), an epidemic curve from line-list onset days (`np.histogram`,
 7-day means by `np.convolve`, doubling times from `np.polyfit` on logs, `np.digitize` age bands) and a
-vaccination sweep vectorised over coverage with `np.meshgrid` (tests/porting)."""
+vaccination sweep vectorised over coverage with `np.meshgrid`, and surveillance counts with missing days
+(rolling `np.nanmean` over `sliding_window_view(axis=1)`, forward fill by `np.maximum.accumulate(out=)` and
+`take_along_axis`, `np.interp` per region, `np.ma.masked_invalid`) (tests/porting)."""
+
+import warnings
 
 import numpy as np
 from harness import check
@@ -132,6 +136,28 @@ def vaccination_sweep(np, R0s, coverages, efficacy):
             "averted": (z[:, :1] - z).sum(axis=1)}
 
 
+def clean_surveillance(np, counts):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN windows: NumPy warns, both give NaN
+        win = np.lib.stride_tricks.sliding_window_view(counts, 7, axis=1)
+        rolling = np.nanmean(win, axis=-1)
+        region_max = np.nanmax(counts, axis=1)
+    ok = ~np.isnan(counts)
+    days = np.arange(counts.shape[1])
+    idx = np.where(ok, days, 0)
+    np.maximum.accumulate(idx, axis=1, out=idx)
+    ffill = np.take_along_axis(counts, idx, axis=1)
+    interp = np.array([np.interp(days, days[m], row[m]) if m.any() else np.full(len(days), np.nan)
+                       for row, m in zip(counts, ok, strict=True)])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        growth = interp[:, 1:] / interp[:, :-1]
+    growth = np.where(np.isfinite(growth), growth, np.nan)
+    masked = np.ma.masked_invalid(counts)
+    return {"rolling": rolling, "max": region_max, "ffill": ffill, "interp": interp, "growth": growth,
+            "missing": (~ok).sum(axis=1), "ma_mean": masked.mean(axis=1).filled(-1),
+            "ma_count": masked.count(axis=1)}
+
+
 def test_seir_euler_peak_and_final_size():
     check(seir_euler, 0.5, 1 / 5.2, 1 / 7.0, 1e6, 10.0, 160, 0.25, rtol=2e-3, atol=1e-2)
 
@@ -170,3 +196,12 @@ def test_epidemic_curve_line_list():
 
 def test_vaccination_coverage_sweep():
     check(vaccination_sweep, np.array([1.2, 2.0, 3.5, 6.0]), np.linspace(0, 1, 11), 0.9, rtol=1e-3, atol=1e-4)
+
+
+def test_surveillance_gaps_filled():
+    rng = np.random.default_rng(1318)
+    counts = rng.poisson(20, (4, 30)).astype(float)
+    counts[rng.random((4, 30)) < 0.2] = np.nan
+    counts[1, :9] = np.nan
+    counts[2, 0] = 20.0
+    check(clean_surveillance, counts, rtol=1e-3)

@@ -5,7 +5,8 @@ code (`sliding_window_view @ 4 ** np.arange(k)[::-1]`, `np.unique(return_counts=
 BWA-style trimming by a cumulative sum, global alignment with affine gaps (three DP matrices filled row by row and
 scored from a substitution matrix read by `np.ix_`), pairwise Jukes-Cantor distances between aligned reads with
 gaps masked out and a UPGMA-style merge loop, open reading frames in three frames via stop-codon positions and
-`np.searchsorted`, and a de Bruijn graph's edges and degrees from `np.unique(axis=0)` (tests/porting)."""
+`np.searchsorted`, a de Bruijn graph's edges and degrees from `np.unique(axis=0)`, and quality-weighted k-mer
+abundances summed per distinct k-mer by `np.add.reduceat` over thousands of sorted groups (tests/porting)."""
 
 import numpy as np
 from harness import check
@@ -158,6 +159,21 @@ def de_bruijn(np, reads, k):
             "start": nodes[balance == 1], "end": nodes[balance == -1]}
 
 
+def weighted_kmer_abundance(np, seq, quals, k):
+    codes = encode(np, seq).astype(np.int64)
+    kmers = np.lib.stride_tricks.sliding_window_view(codes, k) @ (4 ** np.arange(k)[::-1])
+    weight = np.lib.stride_tricks.sliding_window_view(1 - 10.0 ** (-quals / 10), k).prod(axis=1)
+    order = np.argsort(kmers, kind="stable")
+    sk = kmers[order]
+    starts = np.flatnonzero(np.r_[True, sk[1:] != sk[:-1]])
+    total = np.add.reduceat(weight[order], starts)
+    best = np.maximum.reduceat(weight[order], starts)
+    counts = np.diff(np.r_[starts, len(sk)])
+    solid = sk[starts][total >= 1.5]
+    return {"n_distinct": len(starts), "total": total, "best": best, "counts": counts,
+            "solid": solid, "top": sk[starts][np.argsort(-total, kind="stable")[:5]]}
+
+
 def _random_seq(rng, n, p=None):
     return "".join(rng.choice(list("ACGT"), n, p=p))
 
@@ -213,3 +229,10 @@ def test_de_bruijn_graph_degrees():
     genome = _random_seq(rng, 80)
     reads = [genome[i:i + 20] for i in range(0, 61, 6)]
     check(de_bruijn, reads, 4)
+
+
+def test_quality_weighted_kmer_abundance_reduceat():
+    rng = np.random.default_rng(1348)
+    seq = _random_seq(rng, 3000)
+    seq = seq + seq[500:1500]  # repeats make solid k-mers
+    check(weighted_kmer_abundance, seq, rng.integers(5, 41, len(seq)).astype(np.float64), 7, rtol=1e-3)

@@ -22,6 +22,8 @@ def host(value):
         return value.numpy()
     if isinstance(value, dict):
         return {k: host(v) for k, v in value.items()}
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # slogdet, eigh, svd... results: named tuples
+        return type(value)(*(host(v) for v in value))
     if isinstance(value, (list, tuple)):
         return type(value)(host(v) for v in value)
     return value

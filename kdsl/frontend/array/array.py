@@ -114,8 +114,7 @@ class Array(ViewLinks):
                                  "with the desired shape.")
         self._set_raw(mv.reshape_node(self._n, new))  # the same values: views of this array stay as they are
         if self._parent is not None:
-            base, write = self._parent
-            self._parent = (base, lambda b, view: write(b, view.reshape(old)))
+            self._rewrap_write(lambda view: view.reshape(old))
         if self._read is not None:
             get_base, read = self._read
             self._read = (get_base, lambda b: read(b).reshape(new))

@@ -175,8 +175,7 @@ def set_dtype(a: Array, dtype: Any) -> None:
     if hasattr(v, "_resized_strides"):
         a._resized_strides = v._resized_strides
     if a._parent is not None:
-        base, write = a._parent
-        a._parent = (base, lambda b, target: write(b, view(target, old)))
+        a._rewrap_write(lambda target: view(target, old))
     if a._read is not None:
         get_base, read = a._read
         a._read = (get_base, lambda b: view(read(b), dtype))

@@ -30,6 +30,7 @@ from kdsl.frontend.array.constructors import diagonal
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.einsum_casting import check_einsum_keywords, computation_dtype
 from kdsl.frontend.array.einsum_order import Labels, contraction_path, path_flops, size
+from kdsl.frontend.array.einsum_views import einsum_view
 from kdsl.frontend.array.linalg import matmul
 from kdsl.frontend.array.reduction_where import into
 from kdsl.frontend.array.reductions import sum as ksum
@@ -61,6 +62,8 @@ def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
     if out is not None and not isinstance(out, Array):
         raise TypeError("einsum(out=...) must be a kdsl Array (a NumPy out would mean a copy to the host)")
     inputs, outputs, arrays = _parse(operands)
+    if len(arrays) == 1 and (view := einsum_view(arrays[0], inputs[0], outputs, dtype, out)) is not None:
+        return view  # 'ij->ji', 'ii->i': NumPy's writeable view of the operand (einsum_views.py)
     # NumPy's casting rule: the operands to one computation dtype, that dtype to out's
     exact = computation_dtype([a.dtype.np for a in arrays], dtype, None if out is None else out.dtype.np, casting)
     # without dtype= or out=, kdsl's own promotion (devices without float64 keep float32)

@@ -294,7 +294,8 @@ class Ufunc(WithAt):
     def reduceat(self, a: Any, indices: Any, axis: Any = 0, dtype: Any = None, out: Any = None) -> Array:
         """NumPy's ``reduceat``: ``reduce(a[i:j])`` along ``axis`` for each pair of consecutive ``indices``
         (``a[i]`` where ``j <= i``; the last runs to the end). The indices are host data (a kdsl array is read
-        back: they decide the result's shape); one lazy reduction per index, joined (:mod:`ufunc_reduceat`).
+        back: they decide the result's shape); one lazy reduction per index, joined, or for many indices of an
+        associative ufunc one segmented scan (:mod:`ufunc_reduceat`).
 
         >>> import kdsl as kd
         >>> kd.add.reduceat(kd.arange(8), [0, 4, 1, 5]).tolist()
@@ -304,8 +305,9 @@ class Ufunc(WithAt):
         folds = REDUCE | LOG_REDUCE | dict.fromkeys(TREE + left_folds.FOLDS + comparison_folds.COMPARISONS)
         if self._name not in folds:  # reduceat is reduce of each slice: every ufunc with a reduce has it
             raise _refuse(self._name, "reduceat", folds)
-        return method_into(ufunc_reduceat.reduceat(self, self._name, a, indices, axis, dtype), out, self._name,
-                           "reduceat")
+        associative = self._name in ACCUMULATE or self._name in DOUBLING
+        return method_into(ufunc_reduceat.reduceat(self, self._name, a, indices, axis, dtype, associative), out,
+                           self._name, "reduceat")
 
     def accumulate(self, a: Any, axis: Any = 0, dtype: Any = None, out: Any = None) -> Array:
         """The running ``op`` along ``axis`` (0 by default), as kdsl's scan for it.

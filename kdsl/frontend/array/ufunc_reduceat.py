@@ -1,7 +1,9 @@
 """NumPy's ``ufunc.reduceat``: ``reduce(a[i:j])`` along an axis for each pair of consecutive indices (``a[i]``
 itself where ``j <= i``; the last slice runs to the end of the axis). The indices are host data (a kdsl array
-is read back: they decide the result's shape); each slice is one lazy reduction by the ufunc's own ``reduce``,
-and the pieces are stacked.
+is read back: they decide the result's shape). A few slices are one lazy reduction each by the ufunc's own
+``reduce``, stacked; many slices of an associative ufunc (a group-by: ``np.add.reduceat(values, starts)`` over
+thousands of groups) are one segmented scan over the slices laid end to end, ``log2`` of their total length lazy
+steps, and each slice's last element (one reduction per slice made a graph as long as the indices: minutes).
 
 Example:
     >>> import kdsl as kd
@@ -18,12 +20,17 @@ import numpy as np
 
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.segmented_scan import segmented_scan
 from kdsl.frontend.array.ufunc_arguments import single_axis
 
+MANY = 32  # more slices than this (of an associative ufunc): one segmented scan, not one reduction per slice
 
-def reduceat(ufunc: Any, name: str, a: Any, indices: Any, axis: Any, dtype: Any) -> Array:
+
+def reduceat(ufunc: Any, name: str, a: Any, indices: Any, axis: Any, dtype: Any, associative: bool = False
+             ) -> Array:
     """``ufunc.reduceat(a, indices, axis, dtype)`` without ``out`` (``ufunc``: a kdsl ufunc whose ``reduce``
-    folds each slice; ``name``: NumPy's name of it)."""
+    folds each slice; ``name``: NumPy's name of it; ``associative``: whether its fold may be regrouped, so that
+    many slices take one segmented scan)."""
     kd = sys.modules["kdsl"]  # the namespace's stack and zeros (this module sits below it in the layers)
     x = asarray(a)
     ax = single_axis(x.ndim, axis, "reduceat")
@@ -39,6 +46,8 @@ def reduceat(ufunc: Any, name: str, a: Any, indices: Any, axis: Any, dtype: Any)
     # NumPy's reduceat starts each fold from its first element, not add's identity +0.0: all -0.0 stays -0.0
     start: dict[str, Any] = {"initial": -0.0} if name == "add" and np.dtype(
         kd.dtype(dtype).np if dtype is not None else x.dtype.np).kind in "fc" else {}
+    if associative and len(starts) > MANY and x.size:
+        return _scanned(ufunc, x, np.asarray(starts, np.int64), ax, dtype)
     parts = []
     for k, lo in enumerate(starts):
         hi = starts[k + 1] if k + 1 < len(starts) else n
@@ -47,6 +56,30 @@ def reduceat(ufunc: Any, name: str, a: Any, indices: Any, axis: Any, dtype: Any)
         else:
             parts.append(x[lead + (lo,)] if dtype is None else x[lead + (lo,)].astype(dtype))
     return kd.stack(parts, axis=ax)
+
+
+def _scanned(ufunc: Any, x: Array, starts: np.ndarray, ax: int, dtype: Any) -> Array:
+    """Every slice at once: the slices' positions laid end to end (``a[i]`` alone where ``j <= i``), gathered
+    along ``ax`` in the dtype ``reduce`` gives, scanned within each slice by the ufunc (starting from each
+    slice's first element, as NumPy's reduceat: all ``-0.0`` stays ``-0.0``), and each slice's last value kept.
+
+    >>> import kdsl as kd
+    >>> _scanned(kd.add, kd.arange(8), np.array([0, 4, 1, 5]), 0, None).tolist()
+    [6, 4, 10, 18]
+    """
+    kd = sys.modules["kdsl"]
+    n = x.shape[ax]
+    ends_at = np.append(starts[1:], n)
+    length = np.where(ends_at > starts, ends_at - starts, 1)
+    ends = np.cumsum(length)
+    pos = np.arange(ends[-1]) - np.repeat(ends - length - starts, length)
+    seg = np.repeat(np.arange(len(starts)), length)
+    index = np.int32 if ends[-1] < 2 ** 31 else np.int64
+    like = ufunc.reduce(x[(slice(None),) * ax + (slice(0, 1),)], axis=ax, dtype=dtype)  # lazy: its dtype only
+    values = kd.moveaxis(x, ax, 0)[asarray(pos.astype(index), device=x.device)].astype(like.dtype)
+    keys = asarray(seg.astype(index).reshape((-1,) + (1,) * (x.ndim - 1)), device=x.device)
+    folded = segmented_scan(ufunc, values, keys)
+    return kd.moveaxis(folded[asarray((ends - 1).astype(index), device=x.device)], 0, ax)
 
 
 def _index_line(indices: Any) -> np.ndarray:

@@ -72,6 +72,20 @@ class ViewLinks:
         if self._parent is None:
             self._read = None
 
+    def _rewrap_write(self, convert: Callable[[Array], Array]) -> None:
+        """After ``v.shape = ...`` or ``v.dtype = ...`` of a view ``v``: writes into it reach its base through
+        ``convert`` (back to the shape or dtype the old write-back takes). A base held weakly (a bitcast view's:
+        ``a.view()``) stays findable through ``base_ref``, so ``kd.may_share_memory(a, v)`` still sees it."""
+        assert self._parent is not None
+        base, write = self._parent
+
+        def rewrapped(b: Array, target: Array) -> None:
+            write(b, convert(target))
+
+        if hasattr(write, "base_ref"):
+            rewrapped.base_ref = write.base_ref  # type: ignore[attr-defined]  # (read by sharing._base_of)
+        self._parent = (base, rewrapped)
+
     def _view_of(self, base: Array, write, read: Callable[[Array], Array]) -> Array:
         """Mark this array as a view of ``base``: ``write(base, self)`` carries assignments into this view back
         to ``base`` (NumPy's view semantics for ``a.T[0] = 1``, ``a[0][1] = 1``, ``a.reshape(...)[i] = v``),

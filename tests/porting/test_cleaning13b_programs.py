@@ -10,6 +10,7 @@ from harness import check
 
 
 def sentinel_to_nan(np, table, code):
+    table = np.asarray(table)
     X = table.astype(float)
     X[X == code] = np.nan
     missing = np.isnan(X)
@@ -23,6 +24,7 @@ def sentinel_to_nan(np, table, code):
 
 
 def impute_columns(np, X):
+    X = np.asarray(X)
     X = X.copy()
     col_mean = np.nanmean(X, axis=0)
     rows, cols = np.where(np.isnan(X))
@@ -33,6 +35,7 @@ def impute_columns(np, X):
 
 
 def outliers_and_winsor(np, x):
+    x = np.asarray(x)
     z = (x - x.mean()) / x.std()
     out_z = np.flatnonzero(np.abs(z) > 3)
     q1, q3 = np.percentile(x, [25, 75])
@@ -47,6 +50,7 @@ def outliers_and_winsor(np, x):
 
 
 def minmax_and_standardise(np, X):
+    X = np.asarray(X)
     mn, mx = X.min(axis=0), X.max(axis=0)
     rng_ = mx - mn
     rng_[rng_ == 0] = 1.0  # a constant column would divide by zero
@@ -58,6 +62,7 @@ def minmax_and_standardise(np, X):
 
 
 def group_stats(np, dept, salary, age):
+    dept, salary, age = np.asarray(dept), np.asarray(salary), np.asarray(age)
     keys, inv, counts = np.unique(dept, return_inverse=True, return_counts=True)
     total = np.bincount(inv, weights=salary)
     mean = total / counts
@@ -75,6 +80,7 @@ def group_stats(np, dept, salary, age):
 
 
 def dedupe_and_ffill(np, rows, series):
+    rows, series = np.asarray(rows), np.asarray(series)
     uniq, first, inv, counts = np.unique(rows, axis=0, return_index=True, return_inverse=True, return_counts=True)
     keep = np.sort(first)
     deduped = rows[keep]
@@ -87,6 +93,7 @@ def dedupe_and_ffill(np, rows, series):
 
 
 def masked_table(np, X):
+    X = np.asarray(X)
     m = np.ma.masked_invalid(X)
     col_mean = m.mean(axis=0)
     filled = m.filled(col_mean)
@@ -97,6 +104,7 @@ def masked_table(np, X):
 
 
 def printed_summary(np, X, names):
+    X = np.asarray(X)
     stats = np.vstack([np.nanmin(X, axis=0), np.nanmean(X, axis=0), np.nanmax(X, axis=0)])
     old = np.get_printoptions()
     np.set_printoptions(precision=2, suppress=True, linewidth=100)

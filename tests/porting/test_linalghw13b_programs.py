@@ -9,6 +9,7 @@ from harness import check
 
 
 def power_iteration(np, A, iters):
+    A = np.asarray(A)
     x = np.ones(A.shape[0])
     lams = []
     for _ in range(iters):
@@ -54,6 +55,7 @@ def gram_schmidt(np, A):
 
 
 def normal_equations(np, x, y, deg):
+    x, y = np.asarray(x), np.asarray(y)
     X = np.vander(x, deg + 1, increasing=True)
     XtX = X.T @ X
     beta_ne = np.linalg.solve(XtX, X.T @ y)
@@ -68,6 +70,7 @@ def normal_equations(np, x, y, deg):
 
 
 def conjugate_gradient(np, A, b, tol):
+    A, b = np.asarray(A), np.asarray(b)
     x = np.zeros_like(b)
     r = b - A @ x
     p = r.copy()
@@ -89,6 +92,7 @@ def conjugate_gradient(np, A, b, tol):
 
 
 def jacobi(np, A, b, iters):
+    A, b = np.asarray(A), np.asarray(b)
     D = np.diag(A)
     R = A - np.diagflat(D)
     x = np.zeros(len(b))
@@ -123,6 +127,7 @@ def lu_partial_pivot(np, A):
 
 
 def inverse_iteration(np, A, shift, iters):
+    A = np.asarray(A)
     n = len(A)
     M = A - shift * np.eye(n)
     v = np.ones(n) / np.sqrt(n)

@@ -175,8 +175,9 @@ def test_gram_schmidt_classical_modified():
 
 def test_least_squares_normal_equations():
     rng = np.random.default_rng(1303)
-    x = np.linspace(0, 1, 30)
-    check(normal_equations, x, 1 + 2 * x - x ** 2 + 0.01 * rng.normal(size=30), 2, rtol=2e-3, atol=2e-3)
+    for n in (30, 40000):  # 40000 rows: lstsq's Q past lavapipe's loop budget (tests/linalg/test_tall_qr_porting13b.py)
+        x = np.linspace(0, 1, n)
+        check(normal_equations, x, 1 + 2 * x - x ** 2 + 0.01 * rng.normal(size=n), 2, rtol=2e-3, atol=2e-3)
 
 
 def test_conjugate_gradient():

@@ -71,11 +71,13 @@ def group_stats(np, dept, salary, age):
     order = np.lexsort((salary, inv))
     boundaries = np.r_[0, np.cumsum(counts)[:-1]]
     lowest = salary[order][boundaries]
+    totals_sorted = np.add.reduceat(salary[order], boundaries)  # group sums of the sorted column
+    highest = np.maximum.reduceat(salary[order], boundaries)
     oldest = np.zeros(len(keys))
     np.maximum.at(oldest, inv, age)
     above = salary > mean[inv]
     return {"keys": keys, "counts": counts, "mean": mean, "sd": sd, "lowest": lowest, "oldest": oldest,
-            "share_above": np.bincount(inv, weights=above) / counts,
+            "share_above": np.bincount(inv, weights=above) / counts, "reduceat": totals_sorted, "highest": highest,
             "by_size": keys[np.argsort(-counts, kind="stable")]}
 
 
@@ -152,6 +154,10 @@ def test_group_statistics_bincount():
     rng = np.random.default_rng(1315)
     dept = rng.choice([30, 10, 20, 40], size=50)
     check(group_stats, dept, np.round(rng.normal(5000, 900, 50), 2), rng.integers(20, 65, 50).astype(float),
+          rtol=1e-3)
+    # 400 departments: reduceat over hundreds of groups (tests/api/test_reduceat_many_segments_porting13b.py)
+    dept = rng.integers(0, 400, 6000) * 7
+    check(group_stats, dept, np.round(rng.normal(5000, 900, 6000), 2), rng.integers(20, 65, 6000).astype(float),
           rtol=1e-3)
 
 

@@ -131,8 +131,14 @@ def form_q(a: kd.Array, tau: kd.Array, out: kd.Array, ts: Scratch | None = None)
         orgqr_blocked(a, tau, out, panel_width(kk), ts)
         return
     wg = K.workgroup_size(q)
-    kern = K.compiled("orgqr", S.ORGQR, a.dtype.name, wg)
     costs = [K.cdiv(q - (kk - 1 - s), wg) * 2 * (m - (kk - 1 - s)) + 2 for s in range(kk)]
+    if max(costs) > K.loop_budget():
+        # a thread walks a column's rows twice per reflector: past the budget for a tall, narrow matrix (lavapipe
+        # cut the loops, leaving Q's rows after ~32768 wrong: lstsq of 40000 points); one block reflector
+        # applied by gemms instead, which split their long k into dispatches
+        orgqr_blocked(a, tau, out, kk, ts)
+        return
+    kern = K.compiled("orgqr", S.ORGQR, a.dtype.name, wg)
     K.run_steps(kern, (a, tau, out), lambda s0, s1: (m, n, q, s0, s1, batch), costs, batch)
 
 

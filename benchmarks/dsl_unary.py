@@ -3,7 +3,8 @@ ulp) against PyTorch on the same GPU, NumPy on the CPU and, with ``--builtin``, 
 ``exp``/``log`` (fast, but only absolutely accurate near 1 and flushing subnormals), the code before it.
 
 Each row: the median of ``--repeat`` synchronised calls after three warm-ups, one function on ``2**log2n``
-floats; every implementation's result is checked against NumPy first. Run:
+floats; every implementation's result is checked against NumPy first (the built-ins' largest relative error is
+printed instead). Run:
 ``python3 benchmarks/dsl_unary.py [--log2n 26] [--builtin]``
 """
 
@@ -42,14 +43,17 @@ def row(name: str, n: int, repeat: int, torch, rtol: float) -> list:
     a = kd.asarray(host)
     fn = kd.sigmoid if name == "sigmoid" else getattr(kd, name)
     want = _numpy(name, host)
-    np.testing.assert_allclose(fn(a).numpy(), want, rtol=rtol, atol=1e-30)
+    got = fn(a).numpy()
+    if rtol:  # (--builtin reports the built-ins' error instead: 4% near 1 for log on an H200)
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=1e-30)
+    worst = float(np.max(np.abs(got.astype(np.float64) - want) / np.maximum(np.abs(want), 1e-30)))
     t_kd = median_ms(lambda: kd.realize(fn(a)), repeat, warmup=3)
     t_np = median_ms(lambda: _numpy(name, host), 3, warmup=1)
-    out = [name, t_kd, t_np]
+    out = [name, t_kd, t_np, f"{worst:.1e}"]
     if torch is not None:
         ta = torch.from_numpy(host).to(torch_device(torch))
         tf = getattr(torch, name)
-        np.testing.assert_allclose(tf(ta).cpu().numpy(), want, rtol=rtol, atol=1e-30)
+        np.testing.assert_allclose(tf(ta).cpu().numpy(), want, rtol=2e-6, atol=1e-30)
         t_torch = median_ms(lambda: tf(ta), repeat, warmup=3, sync=lambda: torch_sync(torch))
         out += [t_torch, t_kd / t_torch]
     return out
@@ -66,8 +70,9 @@ def main() -> None:
     torch = torch_module()
     rows = []
     for name in FUNCS:
-        rows.append(row(name, 2 ** args.log2n, args.repeat, torch, 1e-4 if args.builtin else 2e-6))
-    header = ["function", "kdsl ms", "numpy ms"] + (["torch ms", "kdsl/torch"] if torch is not None else [])
+        rows.append(row(name, 2 ** args.log2n, args.repeat, torch, 0.0 if args.builtin else 2e-6))
+    header = ["function", "kdsl ms", "numpy ms", "kdsl max rel err"]
+    header += ["torch ms", "kdsl/torch"] if torch is not None else []
     what = "GLSL built-ins" if args.builtin else "kdsl's float32 code"
     table(f"float32 unary functions of 2**{args.log2n} values, {what}", header, rows)
 

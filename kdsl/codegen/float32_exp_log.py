@@ -39,6 +39,14 @@ _L102HI, _L102LO = "0.301025390625", "4.605039066518657e-06"
 _POW2 = "uintBitsToFloat(uint({0} + 127) << 23)"
 
 LIBRARY = {
+    # 0 < x < inf, by the bits: a device that flushes subnormal arithmetic (an H200) compares a subnormal x as
+    # 0, where NumPy's log(1e-45) is -103.28; the rest of the logarithms works on the bits too
+    "kd_logfinite_f": "bool kd_logfinite_f(float x) { return floatBitsToUint(x) - 1u < 0x7f7fffffu; }",
+    # the logarithm of the rest: -inf for +-0, inf for inf, NaN for NaN and negatives
+    "kd_logedge_f": f"""float kd_logedge_f(float x) {{
+    uint u = floatBitsToUint(x);
+    return (u & 0x7fffffffu) == 0u ? -{_INF} : (u == 0x7f800000u ? x : {_NAN});
+}}""",
     # x > 0 finite -> f with x = 2**e (1 + f), 1 + f in [sqrt(1/2), sqrt(2)): integer steps only, so a subnormal
     # x is exact too (and a device that flushes subnormal arithmetic still sees its bits).
     "kd_logsplit_f": """float kd_logsplit_f(float x, out int e) {
@@ -62,7 +70,7 @@ LIBRARY = {
 }""",
     # log(x) + c for a small correction c (log1p's rounding of 1 + x), with NumPy's special values
     "kd_logc_f": f"""float kd_logc_f(float x, float c) {{
-    if (!(x > 0.0) || isinf(x)) return x == 0.0 ? -{_INF} : (x < 0.0 ? {_NAN} : x);
+    if (!kd_logfinite_f(x)) return kd_logedge_f(x);
     int e;
     float f = kd_logsplit_f(x, e);
     float k = float(e);
@@ -80,7 +88,7 @@ LIBRARY = {
     # product by Fast2Sum (|e| >= 1 > |product| or e = 0); pow needs the two parts.
     "kd_log2p_f": f"""float kd_log2p_f(float x, out float w) {{
     w = x;
-    if (!(x > 0.0) || isinf(x)) {{ w = x == 0.0 ? -{_INF} : (x < 0.0 ? {_NAN} : x); return 0.0; }}
+    if (!kd_logfinite_f(x)) {{ w = kd_logedge_f(x); return 0.0; }}
     int e;
     float f = kd_logsplit_f(x, e);
     float t = kd_logtail_f(f);
@@ -97,7 +105,7 @@ LIBRARY = {
     return w + lo;
 }""",
     "kd_log10_f": f"""float kd_log10_f(float x) {{
-    if (!(x > 0.0) || isinf(x)) return x == 0.0 ? -{_INF} : (x < 0.0 ? {_NAN} : x);
+    if (!kd_logfinite_f(x)) return kd_logedge_f(x);
     int e;
     float f = kd_logsplit_f(x, e);
     float t = kd_logtail_f(f);

@@ -97,7 +97,10 @@ def test_exact_powers_of_two_and_ten():
     k = np.arange(-149, 128, dtype=np.float32)
     p2 = np.float32(2.0) ** k
     np.testing.assert_array_equal(kd.log2(kd.asarray(p2)).numpy(), k)
-    np.testing.assert_array_equal(kd.exp2(kd.asarray(k)).numpy(), p2)
+    got = kd.exp2(kd.asarray(k)).numpy()
+    if _flush_allowed():  # (an H200 flushes the subnormal powers, 2**-149 ... 2**-127, to 0)
+        got = np.where((got == 0) & (p2 < np.finfo(np.float32).tiny), p2, got)
+    np.testing.assert_array_equal(got, p2)
     p10 = (np.float32(10.0) ** np.arange(-37, 39, dtype=np.float32)).astype(np.float32)
     np.testing.assert_array_equal(kd.log10(kd.asarray(p10)).numpy(), np.log10(p10))
     assert kd.log(kd.asarray(np.float32(1))).numpy() == 0 and kd.exp(kd.asarray(np.float32(0))).numpy() == 1

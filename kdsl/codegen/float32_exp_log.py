@@ -84,17 +84,25 @@ LIBRARY = {
     if (x == 0.0) return x;  // -0.0 (log(1) + -0.0 is +0.0)
     return kd_logc_f(u, (u == 0.0 || isinf(u)) ? 0.0 : d / u);
 }""",
+    # x > 0 finite -> log(x) = k ln 2 + hi + lo: hi (returned) is log(1 + f) cut to 12 bits, so its products with
+    # the 12-bit constant parts below are exact; log2 and log10 share it
+    "kd_lnparts_f": """float kd_lnparts_f(float x, out float lo, out float k) {
+    int e;
+    float f = kd_logsplit_f(x, e);
+    float t = kd_logtail_f(f);
+    float hi = uintBitsToFloat(floatBitsToUint(f + t) & 0xfffff000u);
+    float l = (f - hi) + t;  // (a local: precise qualifies locals, not out parameters)
+    lo = l;
+    k = float(e);
+    return hi;
+}""",
     # log2(x) as w + (returned) lo: f + t cut to 12 bits (hi) times 1/ln2's 12-bit part is exact, e + that
     # product by Fast2Sum (|e| >= 1 > |product| or e = 0); pow needs the two parts.
     "kd_log2p_f": f"""float kd_log2p_f(float x, out float w) {{
     w = x;
     if (!kd_logfinite_f(x)) {{ w = kd_logedge_f(x); return 0.0; }}
-    int e;
-    float f = kd_logsplit_f(x, e);
-    float t = kd_logtail_f(f);
-    float hi = uintBitsToFloat(floatBitsToUint(f + t) & 0xfffff000u);
-    float lo = (f - hi) + t;
-    float k = float(e);
+    float lo, k;
+    float hi = kd_lnparts_f(x, lo, k);
     float vh = hi * {_IL2HI};
     w = k + vh;
     return ((k - w) + vh) + ((hi + lo) * {_IL2LO} + lo * {_IL2HI});
@@ -106,12 +114,8 @@ LIBRARY = {
 }""",
     "kd_log10_f": f"""float kd_log10_f(float x) {{
     if (!kd_logfinite_f(x)) return kd_logedge_f(x);
-    int e;
-    float f = kd_logsplit_f(x, e);
-    float t = kd_logtail_f(f);
-    float hi = uintBitsToFloat(floatBitsToUint(f + t) & 0xfffff000u);
-    float lo = (f - hi) + t;
-    float k = float(e);
+    float lo, k;
+    float hi = kd_lnparts_f(x, lo, k);
     float kh = k * {_L102HI};
     float vh = hi * {_IL10HI};
     float w = kh + vh;

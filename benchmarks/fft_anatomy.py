@@ -22,6 +22,7 @@ column launch of 4096, one sequence per workgroup: 8 bytes per sector), to say w
 
     python3 benchmarks/fft_anatomy.py            # rows 4096 x 4096, fft of 2^24, rfft2 4096^2, Bluestein 1048583
     python3 benchmarks/fft_anatomy.py --small    # a smoke run for CPU drivers (lavapipe)
+    python3 benchmarks/fft_anatomy.py --only rfft2   # one case (its numbers comparable: the clocks stay up)
 """
 
 from __future__ import annotations
@@ -163,17 +164,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--small", action="store_true", help="sizes for CPU drivers")
     parser.add_argument("--repeat", type=int, default=10, help="timed dispatches per variant")
+    parser.add_argument("--only", default="", help="the cases whose label contains this text (e.g. 'rfft2'); "
+                                                   "run one case per process for comparable numbers")
     args = parser.parse_args()
     if not kd.device().info.get("timestamps_supported"):
         raise SystemExit("this device has no timestamps; the anatomy needs them")
     timer = Timer(args.repeat)
     rows = []
-    for case in cases(args.small):
+    chosen = [c for c in cases(args.small) if args.only.lower() in c.label.lower()]
+    if not chosen:
+        parser.error(f"--only {args.only!r} matches no case")
+    for case in chosen:
         rows += anatomy(case, timer)
     default = plan.coalesced
     plan.coalesced = lambda: 1  # type: ignore[assignment]
     try:  # the fewest launches, one sequence per workgroup where they are long
-        for case in cases(args.small)[1:]:
+        for case in [c for c in chosen if not c.label.startswith("fft rows")]:
             rows += anatomy(case._replace(label=case.label + ", coalesced() = 1"), timer)
     finally:
         plan.coalesced = default  # type: ignore[assignment]

@@ -14,11 +14,16 @@ uses (the others zero) and writes them compressed as ``model.npz`` (22 MB: small
 machine with the project's wheels); ``--weights DIR`` expands it to ``model.safetensors`` on first use.
 
 Run: python benchmarks/minilm.py [--batch 64 --seq 128 --dtypes float32,float16 --warmup 3 --repeat 20]
+[--profile | --kernels] (``--kernels``: each kernel's GPU time in one forward pass)
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -111,6 +116,28 @@ def print_profile(folder: Path, dtype: str, ids: np.ndarray, mask: np.ndarray) -
     print(f"\nkdsl {dtype} forward, per kernel:\n{prof.table(top=25)}")
 
 
+def print_kernels(folder: Path, dtype: str, ids: np.ndarray, mask: np.ndarray) -> None:
+    """GPU time of each kernel of one forward pass, from the timestamps ``KDSL_DEBUG=1`` records around every
+    launch (no submit or host cost in them), summed per kernel and launch size."""
+    run = kdsl_peer(folder, dtype, ids, mask)[0]
+    run()
+    text = io.StringIO()
+    os.environ["KDSL_DEBUG"] = "1"
+    try:
+        with contextlib.redirect_stdout(text):
+            run()
+    finally:
+        del os.environ["KDSL_DEBUG"]
+    times: dict[str, list[float]] = {}
+    for line in text.getvalue().splitlines():
+        found = re.match(r"\[kdsl\] (\w+ workgroups \(.*\)): ([0-9.]+) ms$", line)
+        if found:
+            times.setdefault(found.group(1), []).append(float(found.group(2)))
+    rows = sorted(([k, len(v), sum(v) / len(v), sum(v)] for k, v in times.items()), key=lambda r: -r[3])
+    table(f"kdsl {dtype} forward: GPU ms per kernel (KDSL_DEBUG=1 timestamps), {sum(r[3] for r in rows):.3f} ms "
+          "in all", ["kernel", "runs", "ms each", "ms in all"], rows)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--batch", type=int, default=64)
@@ -122,6 +149,7 @@ def main() -> None:
     ap.add_argument("--export-f16", type=Path, default=None)
     ap.add_argument("--compact", action="store_true", help="with --export-f16: only the used embedding rows")
     ap.add_argument("--profile", action="store_true", help="also print kdsl's most expensive kernels (kd.profile)")
+    ap.add_argument("--kernels", action="store_true", help="also print each kernel's GPU time (timestamps)")
     args = ap.parse_args()
     if args.export_f16:
         export_f16(args.export_f16, args.compact, args.batch, args.seq)
@@ -146,9 +174,8 @@ def main() -> None:
                 sys.exit(f"{name} {dtype}: min cosine {cos:.6f} < 0.9999 against sentence-transformers float32")
             ms = median_ms(run, args.repeat, args.warmup)
             rows.append([dtype, name, f"{cos:.6f}", ms, args.batch / ms * 1e3])
-    if args.profile:
-        for dtype in args.dtypes.split(","):
-            print_profile(folder, dtype, ids, mask)
+    for dtype in args.dtypes.split(",") if args.profile or args.kernels else ():
+        (print_kernels if args.kernels else print_profile)(folder, dtype, ids, mask)
     table(f"MiniLM-L6 embeddings, batch {args.batch} x {args.seq} tokens (median of {args.repeat}, "
           f"{args.warmup} warm-up; cosine = min over sentences vs sentence-transformers float32)",
           ["dtype", "peer", "min cosine", "ms", "sentences/s"], rows)

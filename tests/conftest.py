@@ -84,3 +84,20 @@ def download_sizes(monkeypatch):
 
     monkeypatch.setattr(kd.Array, "numpy", recording)
     return sizes
+
+
+@pytest.fixture
+def fake_coopmat(monkeypatch):
+    """The current (lavapipe) device, claiming an NVIDIA GPU's cooperative-matrix shapes (float16 16 x 16 x 16
+    with float32 or float16 accumulators, 16 x 8 x 16), subgroups of 32 and 48 KiB of shared memory: the
+    scheduler then plans the coopmat kernels (tests/mlperf, tests/nn), whose GLSL compiles here."""
+    def shape(m, n, k, c="float32"):
+        return {"m": m, "n": n, "k": k, "a": "float16", "b": "float16", "c": c, "result": c, "saturating": False,
+                "scope": "subgroup"}
+    dev = kd.device()
+    monkeypatch.setattr(dev, "coopmat_shapes", (shape(16, 16, 16, "float16"), shape(16, 16, 16), shape(16, 8, 16)))
+    monkeypatch.setattr(dev, "subgroup_size", 32)
+    monkeypatch.setattr(dev, "max_shared_memory", 49152)
+    monkeypatch.setattr(dev, "features", dev.features | {"cooperative_matrix", "float16", "subgroup_shuffle"})
+    monkeypatch.setattr(dev, "matmul_tiles", True)
+    return dev

@@ -41,7 +41,7 @@ from kdsl.codegen.loops import index_vars
 from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import Attention
 
-_NEG_INF = "uintBitsToFloat(0xff800000u)"
+NEG_INF = "uintBitsToFloat(0xff800000u)"
 _BARRIER = "memoryBarrierShared(); barrier();"
 
 
@@ -64,7 +64,7 @@ def row_free(e: Expr, axis: int) -> bool:
     return all(row_free(s, axis) for s in e.srcs)
 
 
-def _shared_mask(k: Attention) -> bool:
+def shared_mask(k: Attention) -> bool:
     """The mask is the same for every query row: each block's slice of it goes through shared memory with the
     keys (one load per key per workgroup, not per invocation)."""
     return k.mask is not None and row_free(k.mask, len(k.batch))
@@ -84,7 +84,7 @@ def render(k: Attention) -> str:
     inner = list(outer.lines)
     inner += _query(k, bidx, buffers)
     inner += [f"vec4 o{c} = vec4(0.0);" for c in range(quads(k.ev))]
-    inner += [f"float m = {_NEG_INF};", "float l = 0.0;",
+    inner += [f"float m = {NEG_INF};", "float l = 0.0;",
               f"for (int j0 = 0; j0 < {k.s}; j0 += {k.block}) {{",
               *["    " + x for x in _fill(k, "ks", k.k, k.e, bidx, buffers) + _fill(k, "vs", k.v, k.ev, bidx, buffers)],
               *["    " + x for x in _fill_mask(k, bidx, buffers)],
@@ -99,7 +99,7 @@ def render(k: Attention) -> str:
     body += ["    " + x for x in inner] + ["}"]
     text = "\n".join(body)
     shared = [f"shared vec4 ks[{k.block * quads(k.e)}];", f"shared vec4 vs[{k.block * quads(k.ev)}];"]
-    if _shared_mask(k):
+    if shared_mask(k):
         shared.append(f"shared float ms[{k.block}];")
     src = glsl.header(k.rows, buffers, k.n_words, extra_dtypes=(dt.float32,), shared=shared, body_text=text)
     return f"{src}\nvoid main() {{\n" + "\n".join("    " + x for x in text.splitlines()) + "\n}\n"
@@ -143,12 +143,11 @@ def _fill(k: Attention, name: str, e: Expr, width: int, bidx: tuple[str, ...],
 
 def _fill_mask(k: Attention, bidx: tuple[str, ...], buffers: dict[int, dt.DType]) -> list[str]:
     """A row-independent mask's block into ``ms``: a boolean as 1.0 (attend) / 0.0, a float as its value."""
-    if not _shared_mask(k):
+    if not shared_mask(k):
         return []
     assert k.mask is not None
     r = ExprRenderer(buffers, prefix="mf")
-    v = r.value(k.mask, (*k.batch, k.l, k.s), (*bidx, "0", "key"))
-    value = f"({v} ? 1.0 : 0.0)" if k.mask.dtype is dt.bool_ else _f32(k.mask, v)
+    value = mask_value(k, r, (*bidx, "0", "key"))
     return [f"for (int t = tid; t < {k.block}; t += {k.rows}) {{",
             f"    int key = min(j0 + t, {k.s - 1});", *["    " + x for x in r.lines],
             f"    ms[t] = {value};", "}"]
@@ -161,21 +160,21 @@ def _key(k: Attention, bidx: tuple[str, ...], buffers: dict[int, dt.DType]) -> l
     dots = " + ".join(f"dot(qv{c}, ks[jj * {e4} + {c}])" for c in range(e4))
     lines = ["int j = j0 + jj;", f"float s = {dots};"]
     if k.causal:
-        lines.append(f"if (j > ic) {{ s = {_NEG_INF}; }}")
-    if k.mask is not None and _shared_mask(k):
-        lines.append(f"if (ms[jj] == 0.0) {{ s = {_NEG_INF}; }}" if k.mask.dtype is dt.bool_ else "s = s + ms[jj];")
+        lines.append(f"if (j > ic) {{ s = {NEG_INF}; }}")
+    if k.mask is not None and shared_mask(k):
+        lines.append(f"if (ms[jj] == 0.0) {{ s = {NEG_INF}; }}" if k.mask.dtype is dt.bool_ else "s = s + ms[jj];")
     elif k.mask is not None:
         r = ExprRenderer(buffers, prefix="mk")
         v = r.value(k.mask, (*k.batch, k.l, k.s), (*bidx, "ic", "j"))
         lines += r.lines
-        lines.append(f"if (!{v}) {{ s = {_NEG_INF}; }}" if k.mask.dtype is dt.bool_ else f"s = s + {_f32(k.mask, v)};")
+        lines.append(f"if (!{v}) {{ s = {NEG_INF}; }}" if k.mask.dtype is dt.bool_ else f"s = s + {_f32(k.mask, v)};")
     lines += ["if (s > m) {  // a new maximum (never NaN): rescale what was summed to it",
               "    float a = exp(m - s);",
               "    l = l * a;",
               *[f"    o{c} = o{c} * a;" for c in range(v4)],
               "    m = s;",
               "}",
-              f"float p = s == {_NEG_INF} ? 0.0 : exp(s - m);  // a masked key weighs 0, even while m is -inf",
+              f"float p = s == {NEG_INF} ? 0.0 : exp(s - m);  // a masked key weighs 0, even while m is -inf",
               "l = l + p;",
               *[f"o{c} = o{c} + p * vs[jj * {v4} + {c}];" for c in range(v4)]]
     return lines
@@ -183,15 +182,27 @@ def _key(k: Attention, bidx: tuple[str, ...], buffers: dict[int, dt.DType]) -> l
 
 def _store(k: Attention) -> list[str]:
     """Write the row (``acc / l``: 0 / 0 = NaN where every key was masked) in the output's layout."""
-    if k.heads_inner:  # batch[:-1] + (l, heads, ev)
-        h = k.batch[-1]
-        lines = [f"if (i < {k.l}) {{", f"    int base = (((bh / {h}) * {k.l} + i) * {h} + bh % {h}) * {k.ev};"]
-    else:
-        lines = [f"if (i < {k.l}) {{", f"    int base = (bh * {k.l} + i) * {k.ev};"]
+    lines = [f"if (i < {k.l}) {{", f"    int base = {output_base(k)};"]
     for x in range(k.ev):
         v = f"(o{x // 4}.{'xyzw'[x % 4]} / l)"
         lines.append("    " + glsl.store(0, k.out_dtype, f"base + {x}", v))
     return lines + ["}"]
+
+
+def output_base(k: Attention) -> str:
+    """Where the output row of query ``i`` of batch position ``bh`` starts."""
+    if k.heads_inner:  # batch[:-1] + (l, heads, ev)
+        h = k.batch[-1]
+        return f"(((bh / {h}) * {k.l} + i) * {h} + bh % {h}) * {k.ev}"
+    return f"(bh * {k.l} + i) * {k.ev}"
+
+
+def mask_value(k: Attention, r: ExprRenderer, idx: tuple[str, ...]) -> str:
+    """The mask at ``idx`` (of ``batch + (l, s)``) as a float: a boolean as 1.0 (attend) or 0.0, a float as its
+    value (added to the score)."""
+    assert k.mask is not None
+    v = r.value(k.mask, (*k.batch, k.l, k.s), idx)
+    return f"({v} ? 1.0 : 0.0)" if k.mask.dtype is dt.bool_ else _f32(k.mask, v)
 
 
 def launch(k: Attention) -> tuple[int, int, int]:

@@ -72,21 +72,25 @@ class Tile:
 
 
 
-def _vector_view(e: Expr, shape: tuple[int, int, int], down: bool) -> tuple[int, View] | None:
-    """(slot, view) when operand ``e`` is a plain float16 buffer read whose fast axis (the middle one when
-    ``down``, else the last) is contiguous and whose 16-byte groups along it start on 16-byte boundaries: its
-    tile can then be read 8 halves per load instead of 1 (the global loads are what bound this kernel)."""
-    if e.op != "load" or e.dtype is not dt.float16 or offset_of(e.arg)[0] is not None:
+def vector_view(e: Expr, shape: tuple[int, ...], fast: int,
+                pushed: bool = False) -> tuple[int, View, str | None] | None:
+    """(slot, view, pushed offset) when operand ``e`` is a plain float16 buffer read whose axis ``fast`` is
+    contiguous and whose 16-byte groups along it start on 16-byte boundaries: its tile can then be read 8 halves
+    per load instead of 1 (the global loads are what bound this kernel). With ``pushed``, a view whose offset is
+    a push constant qualifies too (the GLSL of that offset is returned: the kernel tests its alignment)."""
+    if e.op != "load" or e.dtype is not dt.float16:
+        return None
+    at, wide = offset_of(e.arg)
+    if at is not None and (wide or not pushed):
         return None
     view = e.arg[1]
     if not isinstance(view, View) or view.wide or tuple(view.shape) != tuple(shape):
         return None
-    fast = 1 if down else 2
     strides = view.canonical().strides
     others = [s for i, s in enumerate(strides) if i != fast]
-    if strides[fast] != 1 or shape[fast] % VEC or view.offset % VEC or any(s % VEC for s in others):
+    if strides[fast] != 1 or shape[fast] % VEC or (at is None and view.offset % VEC) or any(s % VEC for s in others):
         return None
-    return e.arg[0], view
+    return e.arg[0], view, at
 
 
 def tiles(k: Matmul, g: Layout) -> tuple[Tile, Tile]:
@@ -109,7 +113,7 @@ def loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str]
         # (limit, whether the tile never passes it): a side the tiles fill needs no bounds test
         limits = ((str(k.m), k.m % g.bm == 0), ("ke", full_k)) if name == "ra" else \
             (("ke", full_k), (str(k.n), k.n % g.bn == 0))
-        vector = _vector_view(e, shape, tile.down)
+        vector = vector_view(e, shape, 1 if tile.down else 2)
         groups = tile.rows * tile.cols // VEC
         decl.append(tile.invariants())
         for q in range(-(-groups // LOCAL)):
@@ -121,10 +125,9 @@ def loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str]
                 limits = ((limits[0][0], False), limits[1])  # the row test is what skips them
             decl.append(f"uvec4 {reg} = uvec4(0);")
             if vector is not None:
-                slot, view = vector
+                slot, view, _ = vector
                 buffers[slot] = e.dtype
-                line = (f"layout(std430, set = 0, binding = {slot}) readonly buffer B{slot}q {{ uvec4 d[]; }} "
-                        f"b{slot}q;")
+                line = vector_alias(slot)
                 if line not in aliases:
                     aliases.append(line)
                 fill += _vector_group(reg, slot, view, gr, gc, limits)
@@ -135,6 +138,11 @@ def loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str]
     return decl, fill, store, aliases
 
 
+def vector_alias(slot: int) -> str:
+    """The declaration of buffer ``slot`` as ``uvec4`` groups of eight halves (``b<slot>q``)."""
+    return f"layout(std430, set = 0, binding = {slot}) readonly buffer B{slot}q {{ uvec4 d[]; }} b{slot}q;"
+
+
 def _inside(r: str, c: str, limits: Limits) -> str:
     """The test that element ``(r, c)`` is inside the matrix, leaving out the sides the tiles always fill
     (``"true"`` when both are)."""
@@ -143,7 +151,7 @@ def _inside(r: str, c: str, limits: Limits) -> str:
 
 def _vector_group(reg: str, slot: int, view: View, gr: str, gc: str, limits: Limits) -> list[str]:
     """Eight halves in one 16-byte load into ``reg``, bit for bit (NaNs keep their payload and sign); all eight
-    are inside the matrix or none is (the group is aligned and the axis a multiple of 8: :func:`_vector_view`)."""
+    are inside the matrix or none is (the group is aligned and the axis a multiple of 8: :func:`vector_view`)."""
     at = view.index_expr(["bz", gr, gc])
     return [f"{reg} = uvec4(0);", f"if ({_inside(gr, gc, limits)}) {reg} = b{slot}q.d[uint({at}) >> 3];"]
 

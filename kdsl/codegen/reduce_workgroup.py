@@ -64,6 +64,15 @@ def _combine(op: str, t: dt.DType, a: str, b: str) -> str:
     return f"{op}({a}, {b})"
 
 
+def subgroup_reduce(op: str, t: dt.DType, var: str) -> list[str]:
+    """GLSL combining ``var`` over the subgroup into ``var`` of every lane (:func:`subgroup_ok` types): float
+    max / min by a butterfly through the NaN-propagating helper, the rest by the subgroup operation."""
+    if op in ("max", "min") and t.is_float:
+        return [f"for (uint w = gl_SubgroupSize >> 1; w > 0u; w >>= 1) "
+                f"{{ {var} = {_combine(op, t, var, f'subgroupShuffleXor({var}, w)')}; }}"]
+    return [f"{var} = {_SUBGROUP_OP[op]}({var});"]
+
+
 def workgroup_reduce(op: str, t: dt.DType, var: str, shared: str, subgroup: int,
                      combine: Callable[[str, str], str] | None = None) -> list[str]:
     """GLSL combining ``var`` (one value per invocation, of compute type ``t``) over the workgroup into
@@ -75,12 +84,7 @@ def workgroup_reduce(op: str, t: dt.DType, var: str, shared: str, subgroup: int,
 
     barrier = "memoryBarrierShared(); barrier();"
     if subgroup and subgroup_ok(op, t):
-        if op in ("max", "min") and t.is_float:  # a butterfly through the NaN-propagating helper
-            lanes = [f"for (uint w = gl_SubgroupSize >> 1; w > 0u; w >>= 1) "
-                     f"{{ {var} = {fold(var, f'subgroupShuffleXor({var}, w)')}; }}"]
-        else:
-            lanes = [f"{var} = {_SUBGROUP_OP[op]}({var});"]
-        return lanes + [f"if (subgroupElect()) {{ {shared}[gl_SubgroupID] = {var}; }}", barrier,
+        return subgroup_reduce(op, t, var) + [f"if (subgroupElect()) {{ {shared}[gl_SubgroupID] = {var}; }}", barrier,
                         f"{var} = {shared}[0];",
                         f"for (uint q = 1u; q < gl_NumSubgroups; q++) {{ {var} = {fold(var, f'{shared}[q]')}; }}",
                         barrier]

@@ -30,11 +30,12 @@ from kdsl.codegen import glsl
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import grid_loop, index_vars
 from kdsl.codegen.reduce_combine import combine, identity
-from kdsl.codegen.reduce_workgroup import subgroup_ok, trips, with_extensions, workgroup_reduce
+from kdsl.codegen.reduce_workgroup import subgroup_ok, subgroup_reduce, trips, with_extensions, workgroup_reduce
 from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, RowNorm
 
 Seeds = dict[tuple[Expr, tuple[str, ...]], str]
+Walk = tuple[str, int | str]  # an invocation's first element of the row and the stride to its next
 
 
 class _RowRenderer(ExprRenderer):
@@ -68,7 +69,7 @@ def loop_trips(k: RowNorm, expr_cost: int = 0) -> int:
     """Loop iterations one invocation spends on one row (for the loop budget): the passes' loops (none when
     the row is cached: straight-line code), helper-function loops per element, the workgroup combines."""
     reductions = sum(op != "let" for op, _ in k.stages)
-    if k.mode == "thread":
+    if k.mode in ("thread", "subgroup"):  # (a subgroup of one lane walks the whole row)
         return k.shape[-1] * (reductions + 1) * (1 + expr_cost)
     elements = -(-k.shape[-1] // LOCAL) * (reductions + 1)  # one invocation's, over all passes
     return elements * ((0 if k.cache else 1) + expr_cost) + reductions * trips(k.subgroup) + 1
@@ -77,6 +78,8 @@ def loop_trips(k: RowNorm, expr_cost: int = 0) -> int:
 def render(k: RowNorm) -> str:
     if k.mode == "thread":
         return _render_thread(k)
+    if k.mode == "subgroup":
+        return _render_subgroup(k)
     n, rows = k.shape[-1], math.prod(k.shape[:-1])
     buffers: dict[int, dt.DType] = {0: k.out_dtype}
     outer = ExprRenderer(buffers, prefix="k")
@@ -191,10 +194,55 @@ def _render_thread(k: RowNorm) -> str:
     return f"{src}\nvoid main() {{\n" + "\n".join("    " + x for x in text.splitlines()) + "\n}\n"
 
 
+def _render_subgroup(k: RowNorm) -> str:
+    """One subgroup per row (rows of a few hundred elements: a workgroup's barriers and shared-memory combines
+    would cost more than the row): the lanes fold the row, ``subgroupAdd`` (or a shuffle butterfly) combines
+    them, no barrier. The row is kept in registers, ``cache`` slots of ``k.subgroup`` lanes, when the
+    subgroup has the size the device reports; a driver that runs the kernel with other subgroups (a size it
+    chooses per pipeline) takes the loops over the row instead, so the kernel is right for any size."""
+    n, rows = k.shape[-1], math.prod(k.shape[:-1])
+    buffers: dict[int, dt.DType] = {0: k.out_dtype}
+    outer = ExprRenderer(buffers, prefix="k")
+    ridx = index_vars(outer, "row", k.shape[:-1]) if len(k.shape) > 1 else ()
+    idx = (*ridx, "j")
+
+    def row(walk: Walk, cached: bool) -> list[str]:
+        lines: list[str] = []
+        seeds = [_fill_cache(k, q, idx, buffers, lines, walk) for q in range(k.cache)] if cached else []
+        for s, (op, e) in enumerate(k.stages):
+            t = e.dtype
+            if op == "let":
+                r = _RowRenderer(buffers, prefix=f"l{s}_")
+                v = r.value(e, k.shape, (*ridx, "0"))
+                lines += r.lines + [f"{t.glsl_compute} st{s} = {v};"]
+                continue
+            lines.append(f"{t.glsl_compute} a{s} = {identity(op, t)};")
+            lines += _passes(k, s, e, idx, buffers, seeds, _folder(op, t, f"a{s}"), walk)
+            lines += subgroup_reduce(op, t, f"a{s}")
+            lines.append(f"{t.glsl_compute} st{s} = {glsl.narrow(t, f'a{s}')};")
+        return lines + _passes(k, len(k.stages), k.expr, idx, buffers, seeds,
+                               lambda v: [f"b0.d[row * {n} + j] = {glsl.store_value(k.out_dtype, v)};"], walk)
+
+    body = ["int lane = int(gl_SubgroupInvocationID), lanes = int(gl_SubgroupSize);",
+            "int rows_here = int(gl_NumSubgroups);  // rows a workgroup takes at a time: one per subgroup",
+            f"for (int row = int(gl_WorkGroupID.x) * rows_here + int(gl_SubgroupID); row < {rows}; "
+            f"row += {k.groups} * rows_here) {{",
+            *["    " + x for x in outer.lines],
+            f"    if (lanes == {k.subgroup}) {{",
+            *["        " + x for x in row(("lane", k.subgroup), True)],
+            "    } else {",
+            *["        " + x for x in row(("lane", "lanes"), False)],
+            "    }",
+            "}"]
+    text = "\n".join(body)
+    src = with_extensions(glsl.header(LOCAL, buffers, k.n_words, body_text=text), True)
+    return f"{src}\nvoid main() {{\n" + "\n".join("    " + x for x in text.splitlines()) + "\n}\n"
+
+
 def _fill_cache(k: RowNorm, q: int, idx: tuple[str, ...], buffers: dict[int, dt.DType],
-                lines: list[str]) -> Seeds:
-    """Load slot ``q`` (element ``tid + q * LOCAL``) of every cached buffer read into registers ``c<i>_<q>``;
-    returns the renderer seeds that make later passes read them."""
+                lines: list[str], walk: Walk = ("tid", LOCAL)) -> Seeds:
+    """Load slot ``q`` (element ``tid + q * LOCAL``, or as ``walk`` says) of every cached buffer read into
+    registers ``c<i>_<q>``; returns the renderer seeds that make later passes read them."""
     seeds: Seeds = {}
     block: list[str] = []
     for i, e in enumerate(row_loads(k)):
@@ -204,22 +252,25 @@ def _fill_cache(k: RowNorm, q: int, idx: tuple[str, ...], buffers: dict[int, dt.
         v = r.value(e, k.shape, idx)
         block += r.lines + [f"{name} = {v};"]
         seeds[(e, idx)] = name
-    lines += _slot(q, k.shape[-1], block)
+    lines += _slot(q, k.shape[-1], block, walk)
     return seeds
 
 
-def _slot(q: int, n: int, body: list[str]) -> list[str]:
-    """``body`` for element ``j = tid + q * LOCAL`` of the row, guarded only where ``j`` can pass its end."""
-    if (q + 1) * LOCAL <= n:
-        return ["{", f"    int j = tid + {q * LOCAL};", *["    " + x for x in body], "}"]
-    return ["{", f"    int j = tid + {q * LOCAL};", f"    if (j < {n}) {{", *["        " + x for x in body], "    }",
-            "}"]
+def _slot(q: int, n: int, body: list[str], walk: Walk = ("tid", LOCAL)) -> list[str]:
+    """``body`` for element ``j = tid + q * LOCAL`` of the row (``walk``: the invocation's first element and
+    the constant stride), guarded only where ``j`` can pass its end."""
+    me, stride = walk
+    assert isinstance(stride, int)
+    if (q + 1) * stride <= n:
+        return ["{", f"    int j = {me} + {q * stride};", *["    " + x for x in body], "}"]
+    return ["{", f"    int j = {me} + {q * stride};", f"    if (j < {n}) {{", *["        " + x for x in body],
+            "    }", "}"]
 
 
 def _passes(k: RowNorm, s: int, e: Expr, idx: tuple[str, ...], buffers: dict[int, dt.DType],
-            seeds: list[Seeds], use: Callable[[str], list[str]]) -> list[str]:
+            seeds: list[Seeds], use: Callable[[str], list[str]], walk: Walk = ("tid", LOCAL)) -> list[str]:
     """``use(value)``'s statements for every element of the row: over the cached slots (straight-line), or a
-    loop over the row."""
+    loop over the row (``walk``: the invocation's first element and the stride)."""
     n = k.shape[-1]
 
     def one(seed: Seeds) -> list[str]:
@@ -231,9 +282,9 @@ def _passes(k: RowNorm, s: int, e: Expr, idx: tuple[str, ...], buffers: dict[int
     if seeds:
         out: list[str] = []
         for q, seed in enumerate(seeds):
-            out += _slot(q, n, one(seed))
+            out += _slot(q, n, one(seed), walk)
         return out
-    return [f"for (int j = tid; j < {n}; j += {LOCAL}) {{", *["    " + x for x in one({})], "}"]
+    return [f"for (int j = {walk[0]}; j < {n}; j += {walk[1]}) {{", *["    " + x for x in one({})], "}"]
 
 
 def launch(k: RowNorm) -> tuple[int, int, int]:

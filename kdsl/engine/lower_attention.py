@@ -31,9 +31,13 @@ from __future__ import annotations
 
 import math
 
+from kdsl import dtype as dt
+from kdsl.codegen import coopmat
 from kdsl.codegen.attention import quads
+from kdsl.codegen.attention_coopmat import FRAG, Geometry
 from kdsl.codegen.loops import expr_loops
 from kdsl.device import Device
+from kdsl.dtype import DType
 from kdsl.engine.lowering import Lowering, Step
 from kdsl.ir.graph import Node
 from kdsl.ir.kernels import MAX_GROUPS, Attention
@@ -84,6 +88,24 @@ def fused_plan(batch: tuple[int, ...], l: int, s: int, e: int, ev: int,  # noqa:
     return rows, block
 
 
+def coop_shape(dtypes: tuple[DType, ...], rows: int, block: int, e: int, ev: int, dev: Device) -> tuple[int, ...]:
+    """The fragment shape of the cooperative-matrix kernel (:mod:`kdsl.codegen.attention_coopmat`) for float16
+    ``q``, ``k`` and ``v`` on ``dev``, or ``()`` for the scalar kernel: it needs 16 x 16 x 16 float16 fragments
+    with float32 accumulators, subgroup shuffles, a subgroup size that gives each of the 16 rows of a warp whole
+    lanes, and the shared memory of its tiles. The launch (``rows``, ``block``, workgroups) is the scalar
+    kernel's, so a driver that cannot build the pipeline falls back to it unchanged
+    (:class:`kdsl.engine.programs.Program`)."""
+    if any(d is not dt.float16 for d in dtypes) or "subgroup_shuffle" not in dev.features:
+        return ()
+    shape = coopmat.choose(dev.coopmat_shapes, dt.float16, dt.float16, dev.subgroup_size, dev.features,
+                           dev.max_shared_memory)
+    if shape is None or shape[:3] != (FRAG, FRAG, FRAG) or shape[3] % FRAG or rows % FRAG or block % FRAG:
+        return ()
+    if Geometry(rows, block, e, ev, shape[3]).shared_bytes() > dev.max_shared_memory:
+        return ()
+    return shape
+
+
 def lower_attention(node: Node, keep: set[int], dev: Device, out: Node | None = None) -> list[Step]:
     """The one step of an ``attention`` node (its plan was checked when the node was built); ``out``: the
     node's ``swapaxes(-3, -2)`` view (see :func:`kdsl.engine.fusion.merged_heads`), stored in its own layout instead."""
@@ -107,6 +129,7 @@ def lower_attention(node: Node, keep: set[int], dev: Device, out: Node | None = 
     if groups > MAX_GROUPS or trips > dev.loop_budget:
         raise ValueError(f"scaled_dot_product_attention: {tiles} tiles of {trips} loop iterations each need more "
                          f"than the {MAX_GROUPS} workgroups one dispatch has; split the batch")
+    coop = coop_shape((eq.dtype, ek.dtype, ev_.dtype), rows, block, e, ev, dev)
     kernel = Attention(tuple(batch), l, s, e, ev, node.dtype, eq, ek, ev_, em, causal, scale, 0, groups, rows,
-                       block, out is not None)
+                       block, out is not None, coop)
     return [low.step(kernel, node if out is None else out)]

@@ -28,6 +28,7 @@ from kdsl import dtype as dt
 from kdsl.codegen import (
     atomic,
     attention,
+    attention_coopmat,
     elementwise,
     fused_fma,
     gather,
@@ -100,7 +101,7 @@ class Program:
     """One kernel on one device (see the module docstring)."""
 
     def __init__(self, kernel: Kernel, device: Any):
-        module = _RENDERERS[type(kernel)]
+        module = _renderer(kernel)
         self.kernel, self.device = kernel, device
         try:
             self.source = for_device(module.render(kernel), device)
@@ -120,17 +121,19 @@ class Program:
             print(f"[kdsl] new {type(kernel).__name__} kernel, workgroups {self.workgroup}:\n{self.source}")
 
     def _fallback(self, exc: BaseException) -> None:
-        """Run this cooperative-matrix matmul as the scalar kernel (same bindings, push words and output),
-        and plan later matmuls on this device without cooperative matrices."""
-        warnings.warn(f"kdsl: the cooperative-matrix matmul failed on {self.device.name} ({exc}); using the "
-                      "scalar matmul kernel instead (set KDSL_COOPMAT=0 to skip the attempt)", RuntimeWarning,
+        """Run this cooperative-matrix kernel (a matmul or attention) as the scalar one (same bindings, push
+        words and output), and plan later kernels on this device without cooperative matrices."""
+        what = type(self.kernel).__name__.lower()
+        warnings.warn(f"kdsl: the cooperative-matrix {what} failed on {self.device.name} ({exc}); using the "
+                      f"scalar {what} kernel instead (set KDSL_COOPMAT=0 to skip the attempt)", RuntimeWarning,
                       stacklevel=4)
         self.device.coopmat_shapes = ()
-        assert isinstance(self.kernel, Matmul)  # only a coopmat matmul falls back
+        assert isinstance(self.kernel, (Matmul, Attention))  # only these have coopmat kernels
         scalar = self.kernel._replace(coop=())
-        self.source = for_device(matmul.render(scalar), self.device)
+        module = _renderer(scalar)
+        self.source = for_device(module.render(scalar), self.device)
         self.spirv = add_float_controls(compile_source(self.source), *self.device.float_controls)
-        self.workgroup = matmul.launch(scalar)
+        self.workgroup = module.launch(scalar)
 
     def release(self) -> None:
         """Free this program's Algorithms (it was evicted from the cache; nothing recorded uses them)."""
@@ -193,7 +196,14 @@ def for_device(source: str, device: Any) -> str:
 
 
 def _is_coopmat(kernel: Kernel) -> bool:
-    return isinstance(kernel, Matmul) and bool(kernel.coop)
+    return isinstance(kernel, (Matmul, Attention)) and bool(kernel.coop)
+
+
+def _renderer(kernel: Kernel) -> Any:
+    """The codegen module that renders and launches ``kernel``."""
+    if isinstance(kernel, Attention) and kernel.coop:
+        return attention_coopmat
+    return _RENDERERS[type(kernel)]
 
 
 def program(kernel: Kernel, device: Any) -> Program:

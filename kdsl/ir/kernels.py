@@ -93,7 +93,8 @@ class RowNorm(NamedTuple):
     groups: int
     cache: int = 0
     subgroup: int = 0  # as Reduce.subgroup
-    mode: str = "group"  # "thread": one invocation per row, no barriers (short rows)
+    mode: str = "group"  # "thread": one invocation per row, no barriers (short rows); "subgroup": one subgroup
+    # per row (rows of a few hundred elements on a GPU; ``cache`` slots of ``subgroup`` lanes)
 
 
 class Matmul(NamedTuple):
@@ -362,7 +363,8 @@ class Attention(NamedTuple):
     """Fused ``softmax(q @ k^T * scale + mask) @ v`` (kdsl.codegen.attention): one workgroup of ``rows``
     invocations per (batch position, block of ``rows`` query rows), one query row per invocation; keys and
     values pass through shared memory ``block`` keys at a time, with an online (running max, running sum)
-    softmax. ``q``, ``k``, ``v`` and ``mask`` are expressions over ``batch + (l, e)``, ``batch + (s, e)``,
+    softmax (or, with ``coop``, ``rows / 16`` subgroups of 16 query rows on cooperative matrices). ``q``, ``k``,
+    ``v`` and ``mask`` are expressions over ``batch + (l, e)``, ``batch + (s, e)``,
     ``batch + (s, ev)`` and ``batch + (l, s)``; ``mask`` is boolean (True: may attend) or float (added to the
     scores), None without one; ``causal``: query ``i`` sees keys ``0..i``. Computes in float32."""
 
@@ -385,6 +387,9 @@ class Attention(NamedTuple):
     # True: the output is stored as batch[:-1] + (l, batch[-1], ev), the last batch axis (the heads) next to
     # the head dim, as a (batch, seq, heads, head_dim) layout that a projection reads without a transpose
     heads_inner: bool = False
+    # the cooperative-matrix fragment shape (m, n, k, subgroup size) of kdsl.codegen.attention_coopmat, for
+    # float16 q, k and v; empty: the scalar kernel of kdsl.codegen.attention
+    coop: tuple[int, ...] = ()
 
 
 # What a Step launches; every kind is hashable (a cache key).

@@ -98,18 +98,6 @@ def test_generated_shader_compiles_and_validates(coop, opts):
     assert matmul.chunk(k) % g.bk == 0
 
 
-@pytest.fixture
-def fake_coopmat(monkeypatch):
-    """The current (lavapipe) device, claiming NVIDIA's cooperative-matrix shapes."""
-    dev = kd.device()
-    monkeypatch.setattr(dev, "coopmat_shapes", tuple(NVIDIA))
-    monkeypatch.setattr(dev, "subgroup_size", 32)
-    monkeypatch.setattr(dev, "max_shared_memory", 49152)
-    monkeypatch.setattr(dev, "features", dev.features | {"cooperative_matrix", "float16"})
-    monkeypatch.setattr(dev, "matmul_tiles", True)
-    return dev
-
-
 def _matmuls(x):
     return [s.kernel for s in schedule([x._node]) if isinstance(s.kernel, Matmul)]
 
@@ -174,7 +162,8 @@ def test_pipeline_failure_falls_back_to_the_scalar_kernel(fake_coopmat, monkeypa
 
 @pytest.mark.skipif(not kd.device().coopmat_shapes, reason="runs on a GPU with VK_KHR_cooperative_matrix (and, "
                     "under KDSL_VALIDATION=1, a validation layer of Vulkan 1.3.255 or later)")
-@pytest.mark.parametrize("shape", [(1, 1, 1), (200, 72, 100), (129, 1000, 257), (3, 40, 50, 60)])
+@pytest.mark.parametrize("shape", [(1, 1, 1), (200, 72, 100), (129, 1000, 257), (3, 40, 50, 60), (200, 72, 104),
+                                   (3, 40, 50, 64)])
 def test_on_the_device(shape):
     """The real thing, where the device has it: float16 and float32 outputs, batches, fused operands."""
     rng = np.random.default_rng(0)
@@ -241,6 +230,8 @@ def _gelu(h, tanh=False):
 # the oracle gets float64 copies and the product rounded to float16, as the kernel rounds it before the epilogue
 EPILOGUES = {
     "gelu(linear)": (lambda x, w, b, c: nn.gelu(nn.linear(x, w, b)), lambda p, b, c: _gelu(p + b)),
+    "gelu(linear), 96 outputs": (lambda x, w, b, c: nn.gelu(nn.linear(x, w[:96], b[:96])),
+                                 lambda p, b, c: _gelu(p[..., :96] + b[:96])),
     "tanh gelu": (lambda x, w, b, c: nn.gelu(nn.linear(x, w, b), approximate="tanh"),
                   lambda p, b, c: _gelu(p + b, tanh=True)),
     "silu to float32": (lambda x, w, b, c: nn.silu(nn.linear(x, w)).astype(kd.float32),

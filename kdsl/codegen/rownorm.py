@@ -48,7 +48,8 @@ class _RowRenderer(ExprRenderer):
 
 
 def row_loads(k: RowNorm) -> list[Expr]:
-    """The buffer loads the row expressions read at the row's own index (the values a cache can hold)."""
+    """The buffer loads the reductions read at the row's own index (the values a cache can hold). A load only
+    the output reads (a layer norm's weight and bias) is read once anyway: it stays out of the registers."""
     found: dict[Expr, None] = {}
 
     def walk(e: Expr) -> None:
@@ -61,7 +62,6 @@ def row_loads(k: RowNorm) -> list[Expr]:
     for op, e in k.stages:
         if op != "let":
             walk(e)
-    walk(k.expr)
     return list(found)
 
 

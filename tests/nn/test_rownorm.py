@@ -100,7 +100,7 @@ def test_thread_mode_rows():
     """Short rows get one invocation per row (no barriers, no idle invocations); so do many rows on a CPU
     driver, which pays for every barrier."""
     dev = kd.device()
-    many = "thread" if dev.partials else "group"
+    many = "thread" if dev.partials else "subgroup" if dev.reduce_subgroup else "group"
     for shape, mode in (((5, 64), "thread"), ((1100, 3), "thread"), ((dev.thread_outputs + 3, 70), many)):
         x = np.random.default_rng(shape[0]).standard_normal(shape).astype(np.float32)
         y = kd.nn.log_softmax(kd.asarray(x))

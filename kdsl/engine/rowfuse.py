@@ -36,6 +36,9 @@ ROW_OPS = ("sum", "prod", "max", "min")
 MAX_NODES = 64  # nodes one chain may span (keeps the walk's recursion bounded)
 THREAD_ROW = 64  # rows this short get one invocation each (a workgroup would leave most invocations idle)
 ROW_CACHE = 32  # row elements (times cached buffers) one invocation may keep in registers
+# ... and one lane of a subgroup-per-row kernel: MiniLM's residual layer norms read three buffers (the product,
+# its bias, the residual) of 384 / 32 elements a lane; registers a GPU has plenty of (NVIDIA: 255 a lane)
+SUBGROUP_CACHE = 64
 
 
 class _Match:
@@ -204,15 +207,15 @@ def _match(n: Node, keep: set[int], root_ids: set[int], consumers: dict[int, lis
 
 def _subgroup_rows(k: RowNorm, dev: Device) -> bool:
     """Whether a GPU's subgroup should take each row of ``k`` (:func:`kdsl.codegen.rownorm.render`'s subgroup
-    mode): rows whose loads fit the lanes' registers (``ROW_CACHE`` elements each), so at most a few hundred
-    elements, and reductions subgroup operations combine. MiniLM's layer norms of 384 float32 values took
+    mode): rows whose loads fit the lanes' registers (``SUBGROUP_CACHE`` elements each), so at most a few
+    hundred elements, and reductions subgroup operations combine. MiniLM's layer norms of 384 float32 values took
     0.035 ms a launch in workgroups of 256 invocations with two workgroup combines each (8192 rows, an H200)."""
     sub = dev.reduce_subgroup
     if not sub or dev.partials or LOCAL % sub:  # CPU drivers keep their thread mode (dev.partials)
         return False
     reductions = [(op, e.dtype) for op, e in k.stages if op != "let"]
     slots = -(-k.shape[-1] // sub) * max(len(rownorm.row_loads(k)), 1)
-    return bool(reductions) and all(subgroup_ok(op, t) for op, t in reductions) and slots <= ROW_CACHE
+    return bool(reductions) and all(subgroup_ok(op, t) for op, t in reductions) and slots <= SUBGROUP_CACHE
 
 
 class _RowLowering(Lowering):

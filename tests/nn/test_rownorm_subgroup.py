@@ -12,7 +12,7 @@ from kdsl.codegen import rownorm
 from kdsl.engine.schedule import schedule
 from kdsl.runtime.compiler import compile_source
 
-LENGTHS = [65, 72, 80]  # (lavapipe runs 8 lanes: up to 80 x 3 loads stay in 32 registers a lane)
+LENGTHS = [65, 100, 200, 384]  # (lavapipe runs 8 lanes: 384 / 8 elements a lane stay in 64 registers)
 
 
 @pytest.fixture(params=["registers", "loops"])
@@ -92,15 +92,16 @@ def test_special_values_and_strided_rows(gpu_rows):
 
 def test_a_gpu_plans_minilm_layer_norms_per_subgroup(monkeypatch):
     """An NVIDIA GPU (subgroups of 32): MiniLM's rows of 384 go to one subgroup each, 12 registers a lane for
-    each of the two loads the reductions read; rows too long for the lanes' registers keep a workgroup."""
+    each of the three loads the reductions read; rows too long for the lanes' registers keep a workgroup."""
     dev = kd.device()
     monkeypatch.setattr(dev, "partials", 0)
     monkeypatch.setattr(dev, "reduce_subgroup", 32)
     monkeypatch.setattr(dev, "max_groups", 65535)
     x, w = kd.asarray(np.ones((64, 128, 384), np.float16)), kd.asarray(np.ones(384, np.float32))
-    kernel = row_kernel(kd.nn.layer_norm((x + x[::-1]).astype(kd.float32), (384,), w, w).astype(kd.float16))
+    bias = kd.asarray(np.ones(384, np.float16))
+    kernel = row_kernel(kd.nn.layer_norm((x + (x[::-1] + bias)).astype(kd.float32), (384,), w, w).astype(kd.float16))
     assert (kernel.cache, kernel.subgroup, kernel.groups) == (12, 32, 1024)  # 8192 rows, 8 a workgroup
-    assert len(rownorm.row_loads(kernel)) == 2  # the residual sum's two loads; not the weight and bias
+    assert len(rownorm.row_loads(kernel)) == 3  # the product, its bias, the residual; not the weight and bias
     compile_source(rownorm.render(kernel))
-    (step,) = schedule([kd.nn.softmax(kd.asarray(np.ones((4, 2048), np.float32)))._node])
+    (step,) = schedule([kd.nn.softmax(kd.asarray(np.ones((4, 4096), np.float32)))._node])
     assert step.kernel.mode == "group"

@@ -101,3 +101,19 @@ def fake_coopmat(monkeypatch):
     monkeypatch.setattr(dev, "features", dev.features | {"cooperative_matrix", "float16", "subgroup_shuffle"})
     monkeypatch.setattr(dev, "matmul_tiles", True)
     return dev
+
+
+@pytest.fixture
+def coopmat_refused(fake_coopmat, monkeypatch):
+    """``fake_coopmat``, whose driver then fails to build any cooperative-matrix pipeline (as a driver that lists
+    the shapes but cannot compile a kernel would): the kernels must fall back to their scalar versions."""
+    manager = fake_coopmat.manager
+    real = manager.algorithm
+
+    def refuse(tensors, spirv, **kw):
+        if b"SPV_KHR_cooperative_matrix" in bytes(spirv):
+            raise RuntimeError("vkCreateComputePipelines failed (simulated)")
+        return real(tensors, spirv, **kw)
+
+    monkeypatch.setattr(manager, "algorithm", refuse)
+    return fake_coopmat

@@ -87,7 +87,7 @@ def render(k: Attention) -> str:
     inner += [f"float m = {NEG_INF};", "float l = 0.0;",
               f"for (int j0 = 0; j0 < {k.s}; j0 += {k.block}) {{",
               *["    " + x for x in _fill(k, "ks", k.k, k.e, bidx, buffers) + _fill(k, "vs", k.v, k.ev, bidx, buffers)],
-              *["    " + x for x in _fill_mask(k, bidx, buffers)],
+              *["    " + x for x in fill_mask(k, bidx, buffers, k.rows)],
               f"    {_BARRIER}",
               f"    int n = min({k.block}, {k.s} - j0);",
               "    for (int jj = 0; jj < n; jj++) {",
@@ -141,14 +141,14 @@ def _fill(k: Attention, name: str, e: Expr, width: int, bidx: tuple[str, ...],
             "}"]
 
 
-def _fill_mask(k: Attention, bidx: tuple[str, ...], buffers: dict[int, dt.DType]) -> list[str]:
-    """A row-independent mask's block into ``ms``: a boolean as 1.0 (attend) / 0.0, a float as its value."""
+def fill_mask(k: Attention, bidx: tuple[str, ...], buffers: dict[int, dt.DType], local: int) -> list[str]:
+    """A row-independent mask's block into ``ms`` (by the workgroup's ``local`` invocations): a boolean as 1.0
+    (attend) / 0.0, a float as its value."""
     if not shared_mask(k):
         return []
-    assert k.mask is not None
     r = ExprRenderer(buffers, prefix="mf")
     value = mask_value(k, r, (*bidx, "0", "key"))
-    return [f"for (int t = tid; t < {k.block}; t += {k.rows}) {{",
+    return [f"for (int t = tid; t < {k.block}; t += {local}) {{",
             f"    int key = min(j0 + t, {k.s - 1});", *["    " + x for x in r.lines],
             f"    ms[t] = {value};", "}"]
 

@@ -43,7 +43,7 @@ import math
 
 from kdsl import dtype as dt
 from kdsl.codegen import attention, glsl
-from kdsl.codegen.attention import NEG_INF, mask_value, output_base, shared_mask
+from kdsl.codegen.attention import NEG_INF, fill_mask, mask_value, output_base, shared_mask
 from kdsl.codegen.coopmat import EXTENSIONS
 from kdsl.codegen.coopmat_loads import vector_alias, vector_view
 from kdsl.codegen.expr import ExprRenderer
@@ -111,7 +111,7 @@ def render(k: Attention) -> str:
             "    barrier();  // every warp is done with the last block before it is overwritten",
             *["    " + x for x in fills.tile(0, k.k, (*k.batch, k.s, k.e), g.ep, g.sk, g.block, "j0")],
             *["    " + x for x in fills.tile(g.vs, k.v, (*k.batch, k.s, k.ev), g.evp, g.sv, g.block, "j0")],
-            *["    " + x for x in _fill_mask(k, g, bidx, buffers)],
+            *["    " + x for x in fill_mask(k, bidx, buffers, g.local)],
             "    memoryBarrierShared(); barrier();",
             *["    " + x for x in _scores(g)],
             *["    " + x for x in _softmax(k, g, bidx, buffers)],
@@ -190,18 +190,6 @@ class _Fills:
                       *["        " + y for y in r.lines], f"        {half} = float16_t({v});", "    }"]
         packed = ", ".join(f"packFloat2x16(h[{w}])" for w in range(VEC // 2))
         return [*lines, store + f"uvec4({packed});"]
-
-
-def _fill_mask(k: Attention, g: Geometry, bidx: tuple[str, ...], buffers: dict[int, dt.DType]) -> list[str]:
-    """A row-independent mask's block into ``ms`` (as the scalar kernel stages it)."""
-    if not shared_mask(k):
-        return []
-    assert k.mask is not None
-    r = ExprRenderer(buffers, prefix="mf")
-    value = mask_value(k, r, (*bidx, "0", "key"))
-    return [f"for (int t = tid; t < {g.block}; t += {g.local}) {{",
-            f"    int key = min(j0 + t, {k.s - 1});", *["    " + x for x in r.lines],
-            f"    ms[t] = {value};", "}"]
 
 
 def _scores(g: Geometry) -> list[str]:

@@ -95,9 +95,7 @@ def render(k: RowNorm) -> str:
     for s, (op, e) in enumerate(k.stages):
         t = e.dtype
         if op == "let":
-            r = _RowRenderer(buffers, prefix=f"l{s}_")
-            v = r.value(e, k.shape, (*ridx, "0"))
-            inner += r.lines + [f"{t.glsl_compute} st{s} = {v};"]
+            inner += _let(k, s, e, ridx, buffers)
             continue
         name = shared.setdefault(t.glsl_compute, f"s_{len(shared)}")
         subgroup |= bool(k.subgroup) and subgroup_ok(op, t)
@@ -159,6 +157,13 @@ def _online(k: RowNorm, s: int, x: Expr, idx: tuple[str, ...], buffers: dict[int
     return lines
 
 
+def _let(k: RowNorm, s: int, e: Expr, ridx: tuple[str, ...], buffers: dict[int, dt.DType]) -> list[str]:
+    """Stage ``s``, a per-row scalar ``e`` (``rsqrt(var + eps)``), computed once into ``st<s>``."""
+    r = _RowRenderer(buffers, prefix=f"l{s}_")
+    v = r.value(e, k.shape, (*ridx, "0"))
+    return r.lines + [f"{e.dtype.glsl_compute} st{s} = {v};"]
+
+
 def _folder(op: str, t: dt.DType, acc: str) -> Callable[[str], list[str]]:
     return lambda v: [f"{acc} = {combine(op, t, acc, v)};"]
 
@@ -212,9 +217,7 @@ def _render_subgroup(k: RowNorm) -> str:
         for s, (op, e) in enumerate(k.stages):
             t = e.dtype
             if op == "let":
-                r = _RowRenderer(buffers, prefix=f"l{s}_")
-                v = r.value(e, k.shape, (*ridx, "0"))
-                lines += r.lines + [f"{t.glsl_compute} st{s} = {v};"]
+                lines += _let(k, s, e, ridx, buffers)
                 continue
             lines.append(f"{t.glsl_compute} a{s} = {identity(op, t)};")
             lines += _passes(k, s, e, idx, buffers, seeds, _folder(op, t, f"a{s}"), walk)

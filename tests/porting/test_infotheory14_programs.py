@@ -198,8 +198,9 @@ def test_huffman_code_lengths():
 
 def test_run_length_encoding():
     rng = np.random.default_rng(1455)
-    x = (np.cumsum(rng.random(400) < 0.08) % 2).astype(np.int64)
-    check(run_length, x)
+    for n in (400, 200_000):  # ~16 000 runs: np.repeat gathers (tests/api/test_repeat_many_runs_porting14.py)
+        x = (np.cumsum(rng.random(n) < 0.08) % 2).astype(np.int64)
+        check(run_length, x)
 
 
 def test_hamming_7_4_syndromes():

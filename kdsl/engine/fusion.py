@@ -13,6 +13,7 @@ from kdsl.ir.graph import MATERIALISED, Node
 from kdsl.ir.view import contiguous_strides
 
 MAX_DEPTH = 100  # longest chain of ops inlined into one kernel (keeps shaders and recursion bounded)
+MAX_READS = 16  # positions one kernel may compute an inlined node at (through views of it) before it is stored
 PUSH_MARGIN = 4  # push words left free for what a kernel kind adds to its inlined expression's own
 
 
@@ -42,11 +43,41 @@ def materialised(live: list[Node], roots: list[Node]) -> tuple[set[int], dict[in
             keep.add(n.id)
             d = 0
         depth[n.id] = d
+    keep |= _reread_cuts(live, keep, consumers)
     keep |= _push_word_cuts(live, keep, live[0].device.max_push_words - PUSH_MARGIN) if live else set()
     keep |= merged_heads(live, keep, consumers, {r.id for r in roots}).keys()  # before: they read it stored
     keep |= _matmul_operands(live, keep)
     keep |= _held(live, keep, consumers, roots)
     return keep, consumers
+
+
+def _reread_cuts(live: list[Node], keep: set[int], consumers: dict[int, list[Node]]) -> set[int]:
+    """Elementwise nodes to store because one kernel would compute them at more than ``MAX_READS`` positions.
+
+    A kernel computes an inlined node once per position it is read at: once for all its readers at the same
+    element, once more for each view of it (``D[:, k, None]``, ``np.roll``, a shifted slice). Step k of a loop
+    such as Floyd-Warshall's ``D = np.where(via < D, via, D)`` with ``via = D[:, k, None] + D[None, k, :]``
+    reads the step before at three positions, so an unstored chain of n steps is computed 3**n times: the
+    shader doubled in size with every step (12 steps never finished compiling). Counting the positions from
+    the readers down, and storing a node read at too many, keeps every kernel's code linear in its nodes."""
+    reads: dict[int, int] = {}
+    cuts: set[int] = set()
+    for n in reversed(live):
+        if n.id in keep:
+            reads[n.id] = 1
+            continue
+        same, moved = 0, 0
+        for c in consumers.get(n.id, ()):
+            r = reads.get(c.id, 1)
+            if c.op == "view" or (c.op == "rows" and c.srcs[0] is n):  # read at other positions than the reader's
+                moved += r
+            else:
+                same = max(same, r)
+        reads[n.id] = max(1, same + moved)
+        if reads[n.id] > MAX_READS and n.is_elementwise:
+            cuts.add(n.id)
+            reads[n.id] = 1
+    return cuts
 
 
 def _push_word_cuts(live: list[Node], keep: set[int], budget: int) -> set[int]:

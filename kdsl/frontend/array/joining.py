@@ -27,6 +27,7 @@ from kdsl.frontend.array.broadcast_views import following
 from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.shape_arguments import int_tuple
 from kdsl.frontend.array.shape_ops import arrays_to_stack, broadcast_to, broadcast_values_to, concatenate
+from kdsl.frontend.array.sorting import take
 
 
 def take_slice(a: Array, axis: int, start: int, stop: int | None, step: int = 1) -> Array:
@@ -117,6 +118,9 @@ def tile(A: Any, reps: Any) -> Array:  # noqa: N803 - NumPy's parameter name
     return broadcast_values_to(a.reshape(inter), big).reshape(tuple(r * n for r, n in zip(reps_t, shape, strict=True)))
 
 
+MANY_RUNS = 32  # runs of equal repeat counts past which repeat gathers rather than joining a piece per run
+
+
 def repeat(a: Any, repeats: Any, axis: int | None = None) -> Array:
     """Each element repeated ``repeats`` times along ``axis`` (the flattened array when None); ``repeats`` is
     an int or one count per element (known on the host: it decides the shape).
@@ -140,6 +144,11 @@ def repeat(a: Any, repeats: Any, axis: int | None = None) -> Array:
         return _repeat_each(x, ax, r)
     if counts.shape != (n,):
         raise ValueError(f"repeat: {counts.size} counts for an axis of length {n}")
+    if np.count_nonzero(counts[1:] != counts[:-1]) >= MANY_RUNS:
+        # run-length decoding, ``np.repeat(values, lengths)``: a piece per run was a kernel per run (10 000 runs
+        # took seconds); one gather reads each output's source element instead
+        source = np.repeat(np.arange(n, dtype=np.int64 if n > 2**31 - 1 else np.int32), counts)
+        return take(x, source, axis=ax)
     # Runs of equal counts repeat as one broadcast piece: few pieces for typical counts.
     pieces, start = [], 0
     for i in range(1, n + 1):

@@ -169,17 +169,21 @@ def _real_half_store(m: int, seqs: int, group: int, vec: str) -> list[str]:
     workgroup's ``seqs`` rows."""
     at = f"s * {shared_stride(m)}u"
     return [
+        # the row's place in the output (two divisions by a runtime value) changes only when t passes into the
+        # next sequence: computed then, not for every output
+        "    uint row_s = 0xffffffffu, row_at = 0u, col_at = 0u;",
         f"    for (uint t = tid; t < {seqs * (m + 1)}u; t += {group}u) {{",
         f"        uint s = t / {m + 1}u, k = t % {m + 1}u, b = first + s;",
         "        if (CHECK_SEQ_ && b >= nseq) continue;",
+        "        if (s != row_s) { row_s = s; row_at = (b / out_d) * out_p; col_at = (b % out_d) * out_q; }",
         f"        uint at = {at}, ka = k == {m}u ? 0u : k, kb = k == 0u ? 0u : {m}u - k;",
         f"        {vec} za = {vec}(sh_re[{_slot('ka')}], sh_im[{_slot('ka')}]);",
         f"        {vec} zb = {vec}(sh_re[{_slot('kb')}], -sh_im[{_slot('kb')}]);",
         f"        {vec} d = (za - zb) * 0.5;",
         f"        {vec} w = (za + zb) * 0.5 + cmul(tw[tw_lo + k], {vec}(d.y, -d.x));",
-        "        uint q = (b % out_d) * out_q + k * out_e;",
+        "        uint q = col_at + k * out_e;",
         "        if (SCALED) { " + _scale_line(vec) + "w *= scale; }",
-        "        if (!CHECK_OUT || q < out_n) dst[(b / out_d) * out_p + q] = w;",
+        "        if (!CHECK_OUT || q < out_n) dst[row_at + q] = w;",
         "    }",
     ]
 

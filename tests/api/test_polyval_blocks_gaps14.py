@@ -88,3 +88,15 @@ def test_long_polynomial_is_lazy_and_short():
     assert kd.stats()["kernels"] == 0
     assert len(kd.explain(y).splitlines()) < 100
     np.testing.assert_allclose(y.numpy(), np.polyval(p.numpy(), x.numpy()), rtol=1e-8)
+
+
+@pytest.mark.parametrize("n", [5, 200, N])
+@pytest.mark.parametrize("x", [0.3, -1.7, 0.3 + 0.1j])
+def test_python_number_x_at_the_coefficients_precision(n, x):
+    """A Python float next to float64 coefficients is NumPy's float64 (kdsl's float32 default rounded 0.3
+    first: results 3e-8 off)."""
+    p = RNG.standard_normal(n) * 0.5 ** np.arange(n)[::-1]  # the x**k term ~0.5**k: finite at |x| = 1.7
+    got = kd.polyval(kd.asarray(p), x)
+    want = np.polyval(p, x)
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-12)

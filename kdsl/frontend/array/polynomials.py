@@ -65,6 +65,9 @@ def polyval(p: Any, x: Any) -> Array:
     """
     dev = ops.device_of((p, x))
     coefficients, xs = as_arrays(p, x, device=dev)
+    if isinstance(x, (float, complex)) and coefficients.dtype.name in ("float64", "complex128"):
+        # a Python number x at the coefficients' precision (kdsl's float32 default would round 0.3 first)
+        xs = asarray(x, dtype=dt.complex128 if isinstance(x, complex) else dt.float64, device=dev)
     return evaluate(coefficients, xs) if coefficients.ndim else horner(coefficients, xs)
 
 

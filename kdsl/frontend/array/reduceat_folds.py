@@ -1,10 +1,10 @@
 """``reduceat`` of the ufuncs that fold from the left (``subtract``, ``divide``, ``power``, ``floor_divide``... :
 :data:`left_folds.FOLDS`) over many slices at once, instead of one lazy fold per slice (2 000 slices: seconds).
 
-* **Stepped** (every such ufunc, slices up to ``STEPPED`` long): the slices' elements are gathered into one
-  ``(slices, longest)`` block, and step ``k`` folds column ``k`` into every slice still that long:
-  ``acc = where(k < length, fn(acc, block[:, k]), acc)``. NumPy's operations in NumPy's order: the same bits,
-  integer wrap-around and all, in ``longest`` lazy steps whatever the number of slices.
+* **Stepped** (every such ufunc, slices up to ``STEPPED`` long): step ``k`` gathers each slice's ``k``-th
+  element and folds it into every slice still that long: ``acc = where(k < length, fn(acc, a[start + k]), acc)``.
+  NumPy's operations in NumPy's order: the same bits, integer wrap-around and all, in ``longest`` lazy steps
+  whatever the number of slices.
 * **Scanned** (``subtract`` and ``divide``, longer slices): one segmented scan over the slices laid end to end.
   ``subtract``: each slice's first element plus the negated rest (``a - b`` is ``a + (-b)`` exactly in IEEE
   arithmetic and modulo ``2**bits``), summed by a doubling scan: integers are exact, wrap-around included; floats
@@ -53,12 +53,12 @@ def stepped(fn: Any, x: Array, starts: np.ndarray, ax: int, loop: Any) -> Array:
     columns = np.arange(longest)
     pos = np.minimum(starts[:, None] + columns, x.shape[ax] - 1)  # past a slice's end: any valid position
     y = kd.moveaxis(x, ax, 0)
-    block = y[asarray(pos.astype(_index(x.shape[ax])), device=x.device)].astype(loop)
+    index = asarray(pos.astype(_index(x.shape[ax])), device=x.device)
     live = (columns < length[:, None]).reshape(pos.shape + (1,) * (x.ndim - 1))
     mask = asarray(live, device=x.device)
-    acc = block[:, 0]
-    for k in range(1, longest):
-        acc = kd.where(mask[:, k], fn(acc, block[:, k]).astype(loop), acc)
+    acc = y[index[:, 0]].astype(loop)
+    for k in range(1, longest):  # one column gathered per step: memory of the result's size, not longest times it
+        acc = kd.where(mask[:, k], fn(acc, y[index[:, k]].astype(loop)).astype(loop), acc)
         if k % CHUNK == 0:
             realize(acc)
     return kd.moveaxis(acc, 0, ax)

@@ -19,7 +19,8 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
-from kdsl.frontend.array.creation import arange, as_array, as_arrays, asarray, zeros, zeros_like
+from kdsl.frontend.array.creation import arange, as_array, as_arrays, asarray, zeros
+from kdsl.frontend.array.horner_blocks import evaluate, horner
 from kdsl.frontend.array.joining import atleast_1d
 from kdsl.frontend.array.padding import pad
 from kdsl.frontend.array.reductions import any as kany
@@ -50,8 +51,9 @@ def _int64(device: Any) -> dt.DType:
 
 
 def polyval(p: Any, x: Any) -> Array:
-    """The polynomial with coefficients ``p`` (highest power first) at ``x``, by Horner's rule (one fused
-    kernel; the dtype is that of ``x`` and ``p`` together, as NumPy's). As NumPy's, each step adds the row
+    """The polynomial with coefficients ``p`` (highest power first) at ``x``, by Horner's rule (the dtype is
+    that of ``x`` and ``p`` together, as NumPy's); a long ``p`` by blocks of coefficients, a few lazy steps
+    (:mod:`kdsl.frontend.array.horner_blocks`: NumPy's results to rounding). As NumPy's, each step adds the row
     ``p[i]`` to ``y * x``: coefficients of shape ``(deg + 1, K)`` evaluate ``K`` polynomials at once where ``x``
     broadcasts with ``(K,)`` (a scalar, or ``x[:, None]``).
 
@@ -63,10 +65,10 @@ def polyval(p: Any, x: Any) -> Array:
     """
     dev = ops.device_of((p, x))
     coefficients, xs = as_arrays(p, x, device=dev)
-    y = zeros_like(xs)
-    for i in range(coefficients.shape[0] if coefficients.ndim else 1):
-        y = y * xs + (coefficients[i] if coefficients.ndim else coefficients)
-    return y
+    if isinstance(x, (float, complex)) and coefficients.dtype.name in ("float64", "complex128"):
+        # a Python number x at the coefficients' precision (kdsl's float32 default would round 0.3 first)
+        xs = asarray(x, dtype=dt.complex128 if isinstance(x, complex) else dt.float64, device=dev)
+    return evaluate(coefficients, xs) if coefficients.ndim else horner(coefficients, xs)
 
 
 def _aligned(a1: Any, a2: Any) -> tuple[Array, Array]:

@@ -295,7 +295,8 @@ class Ufunc(WithAt):
         """NumPy's ``reduceat``: ``reduce(a[i:j])`` along ``axis`` for each pair of consecutive ``indices``
         (``a[i]`` where ``j <= i``; the last runs to the end). The indices are host data (a kdsl array is read
         back: they decide the result's shape); one lazy reduction per index, joined, or for many indices of an
-        associative ufunc one segmented scan (:mod:`ufunc_reduceat`).
+        associative ufunc one segmented scan (:mod:`ufunc_reduceat`), of a left fold (subtract, divide,
+        power...) one fold of all slices at once (:mod:`reduceat_folds`).
 
         >>> import kdsl as kd
         >>> kd.add.reduceat(kd.arange(8), [0, 4, 1, 5]).tolist()

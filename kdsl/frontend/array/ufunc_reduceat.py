@@ -3,7 +3,9 @@ itself where ``j <= i``; the last slice runs to the end of the axis). The indice
 is read back: they decide the result's shape). A few slices are one lazy reduction each by the ufunc's own
 ``reduce``, stacked; many slices of an associative ufunc (a group-by: ``np.add.reduceat(values, starts)`` over
 thousands of groups) are one segmented scan over the slices laid end to end, ``log2`` of their total length lazy
-steps, and each slice's last element (one reduction per slice made a graph as long as the indices: minutes).
+steps, and each slice's last element (one reduction per slice made a graph as long as the indices: minutes);
+many slices of a left fold (``subtract``, ``divide``, ``power``...) take :mod:`reduceat_folds` (column by column
+where the slices are short, a segmented scan for long ones of ``subtract``/``divide``).
 
 Example:
     >>> import kdsl as kd
@@ -18,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from kdsl.frontend.array import left_folds, reduceat_folds
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.segmented_scan import segmented_scan
@@ -39,22 +42,33 @@ def reduceat(ufunc: Any, name: str, a: Any, indices: Any, axis: Any, dtype: Any,
     bad = next((i for i in starts if not 0 <= i < n), None)
     if bad is not None:
         raise IndexError(f"index {bad} out-of-bounds in {name}.reduceat [0, {n})")
-    lead = (slice(None),) * ax
     if not starts:  # no indices: an empty axis, in the dtype a reduction gives (a lazy probe, never run)
         probe = ufunc.reduce(kd.zeros((1,), dtype=x.dtype, device=x.device), dtype=dtype)
         return kd.zeros(x.shape[:ax] + (0,) + x.shape[ax + 1:], dtype=probe.dtype, device=x.device)
     # NumPy's reduceat starts each fold from its first element, not add's identity +0.0: all -0.0 stays -0.0
     start: dict[str, Any] = {"initial": -0.0} if name == "add" and np.dtype(
         kd.dtype(dtype).np if dtype is not None else x.dtype.np).kind in "fc" else {}
-    if associative and len(starts) > MANY and x.size:
-        return _scanned(ufunc, x, np.asarray(starts, np.int64), ax, dtype)
-    parts = []
+    if len(starts) > MANY and x.size:
+        if associative:
+            return _scanned(ufunc, x, np.asarray(starts, np.int64), ax, dtype)
+        if name in left_folds.FOLDS:
+            return _folded(ufunc, name, x, np.asarray(starts, np.int64), ax, dtype)
+    return _per_slice(ufunc, x, starts, ax, dtype, start)
+
+
+def _per_slice(ufunc: Any, x: Array, starts: list[int], ax: int, dtype: Any, start: dict[str, Any]) -> Array:
+    """One lazy ``ufunc.reduce`` per slice (``start``: its ``initial=``), stacked along ``ax``. A slice of one
+    element is that element in the reduction's dtype, as NumPy's (``gcd``/``hypot``'s reduce would fold in
+    their identity 0 first: ``-3`` would give 3)."""
+    kd = sys.modules["kdsl"]
+    lead, n, parts = (slice(None),) * ax, x.shape[ax], []
+    like = ufunc.reduce(x[lead + (slice(0, 1),)], axis=ax, dtype=dtype, **start)  # lazy: its dtype only
     for k, lo in enumerate(starts):
         hi = starts[k + 1] if k + 1 < len(starts) else n
-        if hi > lo:
+        if hi > lo + 1:
             parts.append(ufunc.reduce(x[lead + (slice(lo, hi),)], axis=ax, dtype=dtype, **start))
         else:
-            parts.append(x[lead + (lo,)] if dtype is None else x[lead + (lo,)].astype(dtype))
+            parts.append(x[lead + (lo,)].astype(like.dtype))
     return kd.stack(parts, axis=ax)
 
 
@@ -80,6 +94,19 @@ def _scanned(ufunc: Any, x: Array, starts: np.ndarray, ax: int, dtype: Any) -> A
     keys = asarray(seg.astype(index).reshape((-1,) + (1,) * (x.ndim - 1)), device=x.device)
     folded = segmented_scan(ufunc, values, keys)
     return kd.moveaxis(folded[asarray((ends - 1).astype(index), device=x.device)], 0, ax)
+
+
+def _folded(ufunc: Any, name: str, x: Array, starts: np.ndarray, ax: int, dtype: Any) -> Array:
+    """Many slices of a left fold (``subtract``, ``power``...): column by column where every slice is short
+    (NumPy's exact order), else one segmented scan for ``subtract``/``divide`` (:mod:`reduceat_folds`), else
+    one fold per slice."""
+    like = ufunc.reduce(x[(slice(None),) * ax + (slice(0, 1),)], axis=ax, dtype=dtype)  # lazy: its dtype only
+    longest = int(reduceat_folds.lengths(starts, x.shape[ax]).max())
+    if longest <= reduceat_folds.STEPPED:
+        return reduceat_folds.stepped(ufunc, x, starts, ax, like.dtype)
+    if name in reduceat_folds.SCANNED:
+        return reduceat_folds.scanned(name, ufunc, x, starts, ax, like.dtype)
+    return _per_slice(ufunc, x, [int(i) for i in starts], ax, dtype, {})
 
 
 def _index_line(indices: Any) -> np.ndarray:

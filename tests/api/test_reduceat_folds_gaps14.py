@@ -44,12 +44,16 @@ LIBM = ("power", "float_power", "arctan2", "hypot")  # kdsl's own implementation
 
 @pytest.mark.parametrize("name", FLOAT_FOLDS)
 def test_short_slices_fold_exactly_as_numpy(name):
-    """NumPy's operations in NumPy's order: the same bits (kdsl's own power, arctan2 and hypot are within an ulp
-    or two of the C library's, and a fold carries that along)."""
+    """NumPy's operations in NumPy's order: the same bits. kdsl's own power, arctan2 and hypot are within an ulp
+    or two of the C library's, and a fold carries that along; their folds are ill-conditioned on signed data with
+    zeros (an ulp decides the sign of ``atan2(acc, 0)``; ``acc ** b`` chains under- and overflow), so they get
+    positive data near 1 (NumPy's zeros, NaN and infinities go through the exact folds)."""
     a = RNG.uniform(0.5, 1.5, 3000) * RNG.choice([-1.0, 1.0], 3000)
     a[::97] = 0.0
     a[5::211] = np.nan
     a[7::331] = -np.inf
+    if name in LIBM:
+        a = RNG.uniform(0.9, 1.1, 3000)
     _compare(name, a, _starts(3000, 400), exact=name not in LIBM, rtol=1e-12)
 
 
@@ -88,7 +92,7 @@ def test_divide_long_slices_of_integers_are_float64():
 
 @pytest.mark.parametrize("name", ["subtract", "power"])
 def test_other_axis_and_dtype(name):
-    a = RNG.uniform(0.5, 1.5, (3, 900))
+    a = RNG.uniform(0.9, 1.1, (3, 900))  # (well-conditioned folds of power: see above)
     idx = _starts(900, 120)
     exact = name not in LIBM
     _compare(name, a, idx, axis=1, exact=exact)

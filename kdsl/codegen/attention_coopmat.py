@@ -44,7 +44,7 @@ import math
 from kdsl import dtype as dt
 from kdsl.codegen import attention, glsl
 from kdsl.codegen.attention import NEG_INF, fill_mask, mask_value, output_base, shared_mask
-from kdsl.codegen.coopmat import EXTENSIONS
+from kdsl.codegen.coopmat import with_extensions
 from kdsl.codegen.coopmat_loads import vector_alias, vector_view
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import index_vars
@@ -74,14 +74,13 @@ class Geometry:
     """
 
     def __init__(self, rows: int, block: int, e: int, ev: int, sub: int):
-        self.rows, self.block, self.sub = rows, block, sub
+        self.rows, self.block = rows, block
         self.warps, self.local, self.lanes = rows // FRAG, rows // FRAG * sub, sub // FRAG
         self.ep, self.evp = padded(e), padded(ev)
         self.sq = self.sk = (self.ep + VEC) // VEC  # a query's / key's row of halves, padded by 16 bytes
         self.sv = (self.evp + VEC) // VEC
         self.sp = block + VEC  # halves per row of a warp's weights
         self.ss = max(block, FRAG) + 4  # floats per row of a warp's staging tile (+ 16 bytes against conflicts)
-
         # the queries, then the keys and values over them (q is in registers by then): uvec4s of Ts
         self.vs = block * self.sk
         self.tiles = max(rows * self.sq, self.vs + block * self.sv)
@@ -134,9 +133,7 @@ def render(k: Attention) -> str:
         shared.append(f"shared float ms[{g.block}];")
     head = glsl.header(g.local, buffers, k.n_words, extra_dtypes=(dt.float16, dt.float32), shared=shared,
                        body_text=text)
-    extensions = (*EXTENSIONS, "GL_KHR_shader_subgroup_shuffle")
-    head = head.replace("#version 450\n", "#version 450\n" + "".join(f"#extension {e} : require\n"
-                                                                      for e in extensions), 1)
+    head = with_extensions(head, ("GL_KHR_shader_subgroup_shuffle",))
     return f"{head}\nvoid main() {{\n" + "\n".join("    " + x for x in text.splitlines()) + "\n}\n"
 
 

@@ -178,6 +178,12 @@ def choose(shapes: Iterable[Mapping[str, Any]], a: dt.DType, b: dt.DType, subgro
     return (m, n, k, subgroup_size)
 
 
+def with_extensions(head: str, extra: Sequence[str] = ()) -> str:
+    """A kernel's header with the cooperative-matrix extensions (:data:`EXTENSIONS`) and ``extra`` enabled."""
+    lines = "".join(f"#extension {e} : require\n" for e in (*EXTENSIONS, *extra))
+    return head.replace("#version 450\n", "#version 450\n" + lines, 1)
+
+
 def trips(k: Matmul, kc: int) -> int:
     """Loop iterations of one invocation over one k chunk of ``kc``: one turn per ``BK`` slice (the tile loads
     are unrolled, counted as if they looped, for the operands' helper-function loops) and the epilogue's."""
@@ -270,6 +276,4 @@ def render(k: Matmul, kc: int) -> str:
     epilogue = "".join(x + "\n" for x in matmul_epilogue.function(k, buffers))
     text = epilogue + "\n".join(body)
     head = glsl.header(LOCAL, buffers, k.n_words, extra_dtypes=[dt.float16], shared=shared, body_text=text)
-    head = head.replace("#version 450\n", "#version 450\n" + "".join(f"#extension {e} : require\n"
-                                                                      for e in EXTENSIONS), 1)
-    return f"{head}\n{epilogue}void main() {{\n" + "\n".join("    " + x for x in body) + "\n}\n"
+    return f"{with_extensions(head)}\n{epilogue}void main() {{\n" + "\n".join("    " + x for x in body) + "\n}\n"

@@ -40,6 +40,7 @@ def c2d(np, A, B, dt):
 def dlqr(np, A, B, Q, R, tol):
     P = Q.copy()
     for it in range(5000):
+        iters = it + 1
         BtP = B.T @ P
         K = np.linalg.solve(R + BtP @ B, BtP @ A)
         P_next = Q + A.T @ P @ (A - B @ K)
@@ -55,7 +56,7 @@ def dlqr(np, A, B, Q, R, tol):
         u = -K @ x
         cost += x @ Q @ x + u @ R @ u
         x = A @ x + B @ u
-    return {"K": K, "P": P, "iters": it, "stable": bool(np.all(np.abs(cl) < 1)),
+    return {"K": K, "P": P, "iters": iters, "stable": bool(np.all(np.abs(cl) < 1)),
             "cl_radius": np.abs(cl).max(), "cost": cost, "x0Px0": np.array([1.0, 0.0, 0.5, 0.0])[:A.shape[0]] @ P
             @ np.array([1.0, 0.0, 0.5, 0.0])[:A.shape[0]], "symmetric": bool(np.allclose(P, P.T))}
 

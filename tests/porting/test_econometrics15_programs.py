@@ -63,7 +63,8 @@ def two_sls(np, y, x_endog, Z, W):
     first, *_ = np.linalg.lstsq(Zf, x_endog, rcond=None)
     x_hat = Zf @ first
     resid1 = x_endog - x_hat
-    F_first = (x_hat - x_endog.mean()) @ (x_hat - x_endog.mean()) / Z.shape[1] / (resid1 @ resid1 / (len(y) - Zf.shape[1]))
+    explained = (x_hat - x_endog.mean()) @ (x_hat - x_endog.mean()) / Z.shape[1]
+    F_first = explained / (resid1 @ resid1 / (len(y) - Zf.shape[1]))
     X2 = np.column_stack([np.ones(len(y)), W, x_hat])
     beta, *_ = np.linalg.lstsq(X2, y, rcond=None)
     X = np.column_stack([np.ones(len(y)), W, x_endog])

@@ -1,8 +1,8 @@
 """Astronomy data reduction as observing-course notebooks write it: aperture photometry by circular masks on an
-`np.ogrid` grid with a sky annulus median, instrumental magnitudes and errors, a light curve folded by phase with
-`argsort` and binned by `digitize`/`bincount`, a brute-force Lomb-Scargle periodogram by `np.outer` sums, a
-sigma-clipped frame stack with `nanmedian`/`nanstd` in a loop, centroids of cutouts gathered by broadcast fancy indexing,
-airmass extinction fits by `polyfit`, and a catalogue cross-match by `searchsorted` (tests/porting)."""
+`np.ogrid` grid with a sky annulus median, instrumental magnitudes and errors, a light curve folded by phase
+with `argsort` and binned by `digitize`/`bincount`, a brute-force Lomb-Scargle periodogram by `np.outer` sums, a
+sigma-clipped frame stack with `nanmedian`/`nanstd` in a loop, centroids of cutouts gathered by broadcast fancy
+indexing, airmass extinction fits by `polyfit`, and a catalogue cross-match by `searchsorted` (tests/porting)."""
 
 import numpy as np
 from harness import check
@@ -11,7 +11,7 @@ from harness import check
 def aperture_photometry(np, image, xs, ys, r_ap, r_in, r_out, zp, gain):
     yy, xx = np.ogrid[:image.shape[0], :image.shape[1]]
     fluxes, skies, npix = [], [], []
-    for x, y in zip(xs, ys):
+    for x, y in zip(xs, ys, strict=True):
         r2 = (xx - x) ** 2 + (yy - y) ** 2
         ap = r2 <= r_ap ** 2
         ann = (r2 >= r_in ** 2) & (r2 < r_out ** 2)

@@ -10,6 +10,7 @@ from harness import check
 
 
 def separable_blur(np, img, sigma):
+    img = np.asarray(img)
     r = int(3 * sigma)
     x = np.arange(-r, r + 1)
     k = np.exp(-x ** 2 / (2 * sigma ** 2))
@@ -21,6 +22,7 @@ def separable_blur(np, img, sigma):
 
 
 def median_filter(np, img):
+    img = np.asarray(img)
     p = np.pad(img, 1, mode="edge")
     win = np.lib.stride_tricks.sliding_window_view(p, (3, 3))
     med = np.median(win.reshape(*img.shape, 9), axis=-1)
@@ -32,6 +34,7 @@ def median_filter(np, img):
 
 
 def sobel_canny(np, img, lo, hi):
+    img = np.asarray(img)
     gx_k = np.array([[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]], dtype=float)
     p = np.pad(img.astype(float), 1, mode="edge")
     win = np.lib.stride_tricks.sliding_window_view(p, (3, 3))
@@ -54,6 +57,7 @@ def sobel_canny(np, img, lo, hi):
 
 
 def morphology(np, mask):
+    mask = np.asarray(mask)
     def dilate(m):
         p = np.pad(m, 1)
         out = np.zeros_like(m)
@@ -73,6 +77,7 @@ def morphology(np, mask):
 
 
 def equalize_uint8(np, img):
+    img = np.asarray(img)
     lo, hi = np.percentile(img, [2, 98])
     stretched = np.clip((img.astype(np.float32) - lo) * 255.0 / (hi - lo), 0, 255).astype(np.uint8)
     hist = np.bincount(img.ravel(), minlength=256)
@@ -84,6 +89,7 @@ def equalize_uint8(np, img):
 
 
 def saturating_uint8(np, a, b):
+    a, b = np.asarray(a), np.asarray(b)
     wrap = a + b
     sat = np.clip(a.astype(np.int16) + b.astype(np.int16), 0, 255).astype(np.uint8)
     diff = np.abs(a.astype(np.int16) - b).astype(np.uint8)

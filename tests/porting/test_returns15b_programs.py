@@ -9,6 +9,7 @@ from harness import check
 
 
 def returns_table(np, prices):
+    prices = np.asarray(prices)
     simple = prices[1:] / prices[:-1] - 1
     logr = np.diff(np.log(prices), axis=0)
     cum = np.cumprod(1 + simple, axis=0)
@@ -19,6 +20,7 @@ def returns_table(np, prices):
 
 
 def drawdowns(np, prices):
+    prices = np.asarray(prices)
     peak = np.maximum.accumulate(prices, axis=0)
     dd = prices / peak - 1
     worst = dd.min(axis=0)
@@ -29,6 +31,7 @@ def drawdowns(np, prices):
 
 
 def rolling_sharpe(np, rets, window):
+    rets = np.asarray(rets)
     c = np.cumsum(np.insert(rets, 0, 0.0))
     c2 = np.cumsum(np.insert(rets ** 2, 0, 0.0))
     s = c[window:] - c[:-window]
@@ -42,6 +45,7 @@ def rolling_sharpe(np, rets, window):
 
 
 def portfolio_variance(np, rets, weights):
+    rets, weights = np.asarray(rets), np.asarray(weights)
     cov = np.cov(rets, rowvar=False)
     var1 = np.einsum("i,ij,j->", weights[0], cov, weights[0])
     many = np.einsum("pi,ij,pj->p", weights, cov, weights)
@@ -53,6 +57,7 @@ def portfolio_variance(np, rets, weights):
 
 
 def value_at_risk(np, rets, weights, alphas):
+    rets, weights, alphas = np.asarray(rets), np.asarray(weights), np.asarray(alphas)
     port = rets @ weights
     hist = -np.quantile(port, alphas)
     mu, sd = port.mean(), port.std(ddof=1)
@@ -65,6 +70,7 @@ def value_at_risk(np, rets, weights, alphas):
 
 
 def rebalance(np, rets, target, every):
+    rets, target = np.asarray(rets), np.asarray(target)
     n, k = rets.shape
     holdings = np.zeros((n + 1, k))
     holdings[0] = target * 100.0
@@ -81,6 +87,7 @@ def rebalance(np, rets, target, every):
 
 
 def ma_crossover(np, price, fast, slow):
+    price = np.asarray(price)
     kf = np.ones(fast) / fast
     ks = np.ones(slow) / slow
     f = np.convolve(price, kf, mode="valid")[slow - fast:]

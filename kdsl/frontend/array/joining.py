@@ -207,7 +207,8 @@ def meshgrid(*arrays: Any, indexing: str = "xy", sparse: bool = False, copy: boo
     ([[1, 2, 3], [1, 2, 3]], (2, 3))
     """
     if indexing not in ("xy", "ij"):
-        raise ValueError(f"indexing must be 'xy' or 'ij', not {indexing!r}")
+        # NumPy's sentence first, then the value that was given
+        raise ValueError(f"Valid values for `indexing` are 'xy' and 'ij'. (got {indexing!r})")
     dev = ops.device_of(arrays)
     vecs = [as_array(a, dev).reshape(-1) for a in arrays]
     nd = len(vecs)

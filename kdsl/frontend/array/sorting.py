@@ -209,7 +209,8 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Arra
         [3, 4]
     """
     if side not in ("left", "right"):
-        raise ValueError(f"side must be 'left' or 'right', not {side!r}")
+        # NumPy's words, so code matching its message (and users searching it) finds the same error
+        raise ValueError(f"search side must be 'left' or 'right' (got {side!r})")
     dev = a.device if isinstance(a, Array) else v.device if isinstance(v, Array) else current_device()
     x = a if isinstance(a, Array) else _host_operand(a, dev)
     if x.ndim != 1:

@@ -53,7 +53,7 @@ for what in "$@"; do
       tests/mlperf tests/frontend/test_matmul.py tests/models tests/nn > "$OUT/coopmat.txt" 2>&1
     echo "rc=$?" >> "$OUT/coopmat.txt"; tail -5 "$OUT/coopmat.txt"
   elif [[ "$what" == py:* ]]; then  # "py:ENV=V script.py --args": any benchmark command, its output in one file
-    name=$(echo "${what#py:}" | tr -c 'a-zA-Z0-9=.' '_' | cut -c1-80)
+    name=$(echo "${what#py:}" | tr -c 'a-zA-Z0-9.' '_' | cut -c1-80)  # (no '=': the device tool drops such names)
     (cd benchmarks && KDSL_DEVICE=0 timeout ${BENCH_TIMEOUT:-300} env ${what#py:} > "$OUT/$name.txt" 2>&1; echo "rc=$?" >> "$OUT/$name.txt")
     echo "== ${what#py:}"; tail -15 "$OUT/$name.txt"
   else

@@ -2,6 +2,8 @@
 lengths, NaN/inf/-0.0, duplicates, empty and size-1 lines, non-contiguous views, descending keys (topk), and both
 tile kinds (one invocation per tile on CPU drivers, one workgroup per tile on GPUs, forced here on lavapipe)."""
 
+import gc
+
 import numpy as np
 import pytest
 from sort_testing import ALL_DTYPES, assert_same, force_sort, sample
@@ -157,10 +159,19 @@ def test_a_repeated_sort_replays_its_recorded_batch(monkeypatch):
     the same buffers (from the pool) and replays the recorded command buffer."""
     force_sort(monkeypatch, "radix")
     x = kd.asarray(sample((5000,), "float32", seed=23))
-    for _ in range(3):
+    # This failed once at the end of a 41 000-test serial CI run and never alone or with its folder. The likely
+    # cause: other tests' cyclic garbage, collected when the collector chooses, returns buffers to the pool
+    # between two sorts, so the second takes other buffers. The sorts run with that garbage collected first and
+    # the collector paused.
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(3):
+            kd.realize(kd.argsort(x))
+        before = dict(programs.stats)
         kd.realize(kd.argsort(x))
-    before = dict(programs.stats)
-    kd.realize(kd.argsort(x))
+    finally:
+        gc.enable()
     assert programs.stats["replays"] == before["replays"] + 1
     assert programs.stats["programs"] == before["programs"]
 

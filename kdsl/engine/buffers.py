@@ -59,12 +59,16 @@ class Buffer:
             lock = st.lock
             lock.acquire()  # (not ``with``: this runs at every array's death, and acquire/release costs less)
             try:
-                bucket = st.pool.get((name, size))
+                pool = st.pool
+                key = (name, size)
+                bucket = pool.get(key)
                 if bucket is None:
-                    bucket = st.pool[(name, size)] = []
+                    bucket = pool[key] = []
+                else:
+                    pool.move_to_end(key)
                 limit = st.pool_limit if st.pool_limit is not None else _pool_limit(st)
                 if (len(bucket) < _POOL_PER_SIZE or len(bucket) * nbytes < _POOL_BYTES_PER_SIZE) and \
-                        st.pool_bytes + nbytes <= limit and \
+                        (st.pool_bytes + nbytes <= limit or _evict(st, key, nbytes, limit)) and \
                         not tensor._destroyed:  # (is_init() without the call: every array's death)
                     heapq.heappush(bucket, (id(tensor), tensor))
                     st.pool_bytes += nbytes
@@ -72,6 +76,26 @@ class Buffer:
                 lock.release()
         except Exception:  # interpreter shutdown: let the tensor go
             pass
+
+
+def _evict(st: Any, keep: tuple[str, int], nbytes: int, limit: float) -> bool:
+    """Make room for ``nbytes`` more in the full pool of ``st`` by letting go of the tensors of the sizes
+    used least recently (never those of ``keep``, the size being returned); whether they now fit.
+
+    Without this, a pool filled by sizes a program no longer uses took no new tensor for good: a loop then
+    allocated its arrays again at every step and never replayed its recorded command buffer (a sort repeated
+    after 41 000 other tests re-recorded every time). The tensors let go are freed by their own finalisers."""
+    if nbytes > limit:
+        return False
+    pool = st.pool
+    for key in list(pool):
+        if st.pool_bytes + nbytes <= limit:
+            break
+        if key == keep:
+            continue
+        bucket = pool.pop(key)
+        st.pool_bytes -= len(bucket) * key[1] * dt.as_dtype(key[0]).np.itemsize
+    return st.pool_bytes + nbytes <= limit
 
 
 def _pool_limit(st: Any) -> float:
@@ -92,7 +116,10 @@ def allocate(device: Any, size: int, dtype: dt.DType) -> Any:
 def take(st: Any, size: int, dtype: dt.DType) -> Any:
     """:func:`allocate` on the device of engine state ``st``, for a caller that holds ``st.lock`` (the
     runners hold it for the whole call)."""
-    bucket = st.pool.get((dtype.name, size))
+    key = (dtype.name, size)
+    bucket = st.pool.get(key)
+    if bucket:
+        st.pool.move_to_end(key)  # (the pool lets go of the sizes used least recently first: _evict)
     while bucket:
         st.pool_bytes -= size * dtype.np.itemsize
         _, tensor = heapq.heappop(bucket)  # the lowest id: see _POOL_PER_SIZE

@@ -80,7 +80,8 @@ class DeviceState:
     def __init__(self, device: Any):
         self.device = device
         self.lock = threading.RLock()
-        self.pool: dict[tuple[str, int], list[Any]] = {}  # (dtype name, size) -> heap of (id, free tensor)
+        # (dtype name, size) -> heap of (id, free tensor), the sizes used least recently first
+        self.pool: OrderedDict[tuple[str, int], list[Any]] = OrderedDict()
         self.pool_bytes = 0
         self.pool_limit: float | None = None  # bytes the pool may hold (kdsl.engine.buffers sets it on first use)
         self.programs: OrderedDict[Any, Any] = OrderedDict()  # kernel -> Program, least recently used first

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import time
+from collections import OrderedDict
 
 import numpy as np
 import pytest
@@ -127,6 +128,39 @@ def test_a_replayed_pass_with_many_same_sized_intermediates_reuses_its_recording
     for _ in range(3):
         np.testing.assert_allclose(chain(x).numpy(), want)
     assert kd.stats()["replays"] - before >= 2
+
+
+def test_a_full_pool_lets_go_of_stale_sizes_so_a_loop_still_replays(monkeypatch):
+    """A pool filled to its limit by sizes no longer used (a long program's past) lets go of those, least
+    recently used first, to take a running loop's buffers: the loop stops allocating and replays its recording.
+    (Before, a full pool took nothing new, and the loop re-recorded at every step.)"""
+    dev = kd.device()
+    st = state(dev)
+    monkeypatch.setattr(st, "pool", OrderedDict())  # (an empty pool: other tests' sizes would go first)
+    monkeypatch.setattr(st, "pool_bytes", 0)
+    stale = [kd.zeros(1000 + i) for i in range(200)]
+    kd.realize(*stale)
+    for i in range(len(stale)):
+        stale[i] = None  # freed in this order: 1199 is the newest stale size
+    monkeypatch.setattr(st, "pool_limit", st.pool_bytes + 10_000)  # full: room for no step's buffers
+    stale_keys = {("float32", 1000 + i) for i in range(200)}
+    assert stale_keys <= set(st.pool)
+    x = kd.asarray(np.linspace(-1, 1, 5000, dtype=np.float32))
+
+    @kd.jit
+    def step(v):
+        return kd.sqrt(kd.abs(v) + 1.0) * 2.0 - v
+
+    want = np.sqrt(np.abs(x.numpy()) + 1.0) * 2.0 - x.numpy()
+    for _ in range(3):
+        step(x).numpy()
+    before = kd.stats()["replays"]
+    for _ in range(3):
+        np.testing.assert_allclose(step(x).numpy(), want, rtol=1e-6)
+    assert kd.stats()["replays"] - before >= 3
+    assert st.pool_bytes <= st.pool_limit
+    assert not stale_keys <= set(st.pool)  # the oldest sizes went first
+    assert ("float32", 1199) in st.pool  # ... and only as many as needed: the newest stale size stays
 
 
 def test_plan_keys_follow_the_device_policy_and_module_constants(monkeypatch):

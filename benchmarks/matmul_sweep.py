@@ -7,10 +7,12 @@ Each product is checked against PyTorch's first; medians of 5 (kdsl) and 7 (PyTo
     python3 benchmarks/matmul_sweep.py --big --dtypes float32
     python3 benchmarks/matmul_sweep.py --small             # a smoke run (lavapipe)
     python3 benchmarks/matmul_sweep.py --big --dtypes float16 --coop-tile 128x128 --coop-depth 4   # a variant
+    python3 benchmarks/matmul_sweep.py --dtypes float16 --coop-warps 64x128:4   # 64 x 128 tiles with 4 warps
 
 ``--coop-tile BMxBN`` gives every cooperative-matrix product whose grid of such tiles has at least 132
 workgroups that tile, and ``--coop-depth D`` every coopmat kernel ``D`` fragment depths per k slice: the
-variants RESULTS.md compares (each product is still checked against PyTorch first).
+variants RESULTS.md compares (each product is still checked against PyTorch first). ``--coop-warps
+BMxBN:W,...`` runs those tiles with ``W`` warps (``kdsl.codegen.coopmat.WARPS``).
 """
 
 from __future__ import annotations
@@ -88,9 +90,15 @@ def row(torch, dtype: str, m: int, n: int, k: int) -> list:
     return [f"{dtype} {m}x{n}x{k}", *times, t_torch, tflops / times[0], tflops / t_torch, times[0] / t_torch]
 
 
-def coop_variant(tile: str | None, depth: int | None) -> None:
-    """Replace the coopmat kernel's tile choice and slice depth for this process (plans made after this)."""
+def coop_variant(tile: str | None, depth: int | None, warps: str | None = None) -> None:
+    """Replace the coopmat kernel's tile choice, slice depth and warps per tile for this process (plans made
+    after this)."""
     from kdsl.codegen import coopmat
+    for item in (warps or "").split(","):
+        if item:
+            shape, count = item.split(":")
+            bm, bn = map(int, shape.split("x"))
+            coopmat.WARPS[(bm, bn)] = int(count)
     if depth is not None:
         coopmat.depth_fragments = lambda bm, bn: depth
     if tile is not None:
@@ -99,7 +107,8 @@ def coop_variant(tile: str | None, depth: int | None) -> None:
 
         def variant(coop, batch, m, n, k):
             default = choose(coop, batch, m, n, k)
-            return (*coop[:4], bm, bn) if batch * -(-m // bm) * -(-n // bn) >= 132 else default
+            forced = (*coop[:4], bm, bn, *([coopmat.WARPS[(bm, bn)]] if (bm, bn) in coopmat.WARPS else []))
+            return forced if batch * -(-m // bm) * -(-n // bn) >= 132 else default
         coopmat.tile = variant
 
 
@@ -110,8 +119,9 @@ def main(argv: list[str] | None = None) -> list[list]:
     parser.add_argument("--dtypes", default="float32,float16")
     parser.add_argument("--coop-tile", help="BMxBN: a cooperative-matrix tile variant (see the docstring)")
     parser.add_argument("--coop-depth", type=int, help="fragment depths per k slice of every coopmat kernel")
+    parser.add_argument("--coop-warps", help="BMxBN:W,...: tiles run with W warps (see the docstring)")
     args = parser.parse_args(argv)
-    coop_variant(args.coop_tile, args.coop_depth)
+    coop_variant(args.coop_tile, args.coop_depth, args.coop_warps)
     torch = torch_module()
     if torch is not None and not torch.cuda.is_available():
         torch = None

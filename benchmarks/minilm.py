@@ -150,7 +150,11 @@ def main() -> None:
     ap.add_argument("--compact", action="store_true", help="with --export-f16: only the used embedding rows")
     ap.add_argument("--profile", action="store_true", help="also print kdsl's most expensive kernels (kd.profile)")
     ap.add_argument("--kernels", action="store_true", help="also print each kernel's GPU time (timestamps)")
+    ap.add_argument("--coop-warps", help="BMxBN:W,...: coopmat tiles run with W warps (matmul_sweep.py)")
     args = ap.parse_args()
+    if args.coop_warps:
+        from matmul_sweep import coop_variant
+        coop_variant(None, None, args.coop_warps)
     if args.export_f16:
         export_f16(args.export_f16, args.compact, args.batch, args.seq)
         return

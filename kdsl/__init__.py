@@ -49,7 +49,7 @@ dtypes = _dtype_module.ALL
 euler_gamma = 0.5772156649015329
 
 __all__ = [
-    "set_cache_limits", "cache_limits",
+    "set_cache_limits", "cache_limits", "empty_cache",
     "ShaderCompileError", "compile_source", "Device", "device", "DType", "bool_", "float16", "float32",
     "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "random", "Array",
     "arange", "array", "asarray", "empty", "empty_like", "eye", "full", "full_like", "linspace", "ones",

@@ -1,5 +1,6 @@
-"""kd's names that are not array functions: devices, cache limits, explain/profile, shader compilation, jit,
-autodiff and pytrees, kd.random, printing and number formatting, vectorize, memory sharing, host iteration.
+"""kd's names that are not array functions: devices, cache limits and the buffer pool, explain/profile, shader
+compilation, jit, autodiff and pytrees, kd.random, printing and number formatting, vectorize, memory sharing,
+host iteration.
 
 Only kdsl/__init__.py imports this module (``from kdsl.namespace_tools import *``): ``kd.<name>`` is
 the public spelling, and the names are listed in kdsl's ``__all__``.
@@ -20,6 +21,7 @@ from kdsl.autodiff import (
     vjp,
 )
 from kdsl.device import Device, device, devices
+from kdsl.engine.buffers import empty_cache
 from kdsl.engine.explain import explain, stats
 from kdsl.engine.profile import profile, profiling
 from kdsl.engine.state import cache_limits, set_cache_limits

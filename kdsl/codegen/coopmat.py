@@ -87,7 +87,8 @@ class Layout:
     def __init__(self, coop: Sequence[int]):
         self.sm, self.sn, self.sk, sub = coop[:4]
         bm, bn = coop[4:6] if len(coop) >= 6 else (128, 128)
-        self.warps = LOCAL // sub
+        self.warps = coop[6] if len(coop) > 6 else LOCAL // sub
+        self.threads = self.warps * sub  # the workgroup's invocations
         fm, fn = max(1, bm // self.sm), max(1, bn // self.sn)  # fragments along each side of the tile
         grids = [(abs(fm // wm - fn // (self.warps // wm)), wm) for wm in _powers(self.warps)
                  if fm % wm == 0 and fn % (self.warps // wm) == 0]
@@ -114,6 +115,9 @@ SMALL_GRID = 512  # a GPU matmul with fewer 128 x 128 tiles than this gets small
 # its bias took 0.152 ms in 128 x 256 tiles, 0.124 in 128 x 128 and 0.095 in 64 x 128 on an H200 (float16; the
 # 8192 x 1536 x 384 one with bias and GELU 0.221 / 0.220 / 0.155; benchmarks/RESULTS.md, 2026-12-03 22:10).
 SHORT_K = 512
+# Tiles that run with fewer warps than 256 invocations give, each warp owning more fragments: more multiply-adds
+# per fragment loaded from shared memory. (bm, bn) -> warps.
+WARPS: dict[tuple[int, int], int] = {}
 
 
 def tile(coop: Sequence[int], batch: int, m: int, n: int, k: int) -> tuple[int, ...]:
@@ -143,7 +147,8 @@ def tile(coop: Sequence[int], batch: int, m: int, n: int, k: int) -> tuple[int, 
         bm = 64
     elif bm == bn == 128 and n >= 256:
         bn = 256  # twice the multiply-adds per fragment loaded: 4096^3 float16 204 -> 223 TFLOP/s on an H200
-    return (*coop[:4], bm, bn)
+    warps = WARPS.get((bm, bn))
+    return (*coop[:4], bm, bn) if warps is None else (*coop[:4], bm, bn, warps)
 
 
 def choose(shapes: Iterable[Mapping[str, Any]], a: dt.DType, b: dt.DType, subgroup_size: int,
@@ -188,8 +193,8 @@ def trips(k: Matmul, kc: int) -> int:
     """Loop iterations of one invocation over one k chunk of ``kc``: one turn per ``BK`` slice (the tile loads
     are unrolled, counted as if they looped, for the operands' helper-function loops) and the epilogue's."""
     g = Layout(k.coop)
-    loads = (g.bm + g.bn) * g.bk // LOCAL
-    return -(-kc // g.bk) * (1 + loads) + g.tm * g.tn * g.sm * g.sn // max(1, LOCAL // g.warps)
+    loads = (g.bm + g.bn) * g.bk // g.threads
+    return -(-kc // g.bk) * (1 + loads) + g.tm * g.tn * g.sm * g.sn // max(1, g.threads // g.warps)
 
 
 def launch(k: Matmul) -> tuple[int, int, int]:
@@ -275,5 +280,5 @@ def render(k: Matmul, kc: int) -> str:
               f"shared float Cs[{g.warps * g.sm * g.sn}];"]
     epilogue = "".join(x + "\n" for x in matmul_epilogue.function(k, buffers))
     text = epilogue + "\n".join(body)
-    head = glsl.header(LOCAL, buffers, k.n_words, extra_dtypes=[dt.float16], shared=shared, body_text=text)
+    head = glsl.header(g.threads, buffers, k.n_words, extra_dtypes=[dt.float16], shared=shared, body_text=text)
     return f"{with_extensions(head)}\n{epilogue}void main() {{\n" + "\n".join("    " + x for x in body) + "\n}\n"

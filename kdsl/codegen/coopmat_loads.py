@@ -44,8 +44,8 @@ class Tile:
     ('(c) * 17 + ((r) >> 3)', ('As_lo', '(As_hi + 16)'))
     """
 
-    def __init__(self, name: str, rows: int, cols: int, down: bool):
-        self.name, self.rows, self.cols, self.down = name, rows, cols, down
+    def __init__(self, name: str, rows: int, cols: int, down: bool, threads: int = LOCAL):
+        self.name, self.rows, self.cols, self.down, self.threads = name, rows, cols, down, threads
         self.outer, self.inner = (cols, rows) if down else (rows, cols)
         self.stride = (self.inner + PAD) // VEC
         self.size = self.outer * self.stride
@@ -66,7 +66,7 @@ class Tile:
         of the tile, i.e. the invocation's own place (:meth:`invariants`) moved by whole lines, since a line's
         groups divide 256 (so the index is a loop-invariant part plus a constant)."""
         lanes = self.inner // VEC
-        outer, inner = f"({self.name}_hi + {q * LOCAL // lanes})", f"{self.name}_lo"
+        outer, inner = f"({self.name}_hi + {q * self.threads // lanes})", f"{self.name}_lo"
         return (inner, outer) if self.down else (outer, inner)
 
 
@@ -95,8 +95,8 @@ def vector_view(e: Expr, shape: tuple[int, ...], fast: int,
 
 def tiles(k: Matmul, g: Layout) -> tuple[Tile, Tile]:
     """The shared tiles of ``k``'s A (``BM x BK``) and B (``BK x BN``) operands, each in its operand's order."""
-    return (Tile("As", g.bm, g.bk, middle_is_contiguous(k.a, (k.batch, k.m, k.k))),
-            Tile("Bs", g.bk, g.bn, middle_is_contiguous(k.b, (k.batch, k.k, k.n))))
+    return (Tile("As", g.bm, g.bk, middle_is_contiguous(k.a, (k.batch, k.m, k.k)), g.threads),
+            Tile("Bs", g.bk, g.bn, middle_is_contiguous(k.b, (k.batch, k.k, k.n)), g.threads))
 
 
 def loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str], list[str], list[str], list[str]]:
@@ -116,12 +116,13 @@ def loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str]
         vector = vector_view(e, shape, 1 if tile.down else 2)
         groups = tile.rows * tile.cols // VEC
         decl.append(tile.invariants())
-        for q in range(-(-groups // LOCAL)):
+        threads = g.threads
+        for q in range(-(-groups // threads)):
             reg = f"{name}{q}"
             row, col = tile.place(q)
             gr, gc = f"({origin[0]} + {row})", f"({origin[1]} + {col})"
-            if (q + 1) * LOCAL > groups:  # a small tile (8-deep fragments): the last invocations have no group
-                gr = f"(tid + {q * LOCAL} < {groups} ? {gr} : {1 << 30})"
+            if (q + 1) * threads > groups:  # a small tile (8-deep fragments): the last invocations have no group
+                gr = f"(tid + {q * threads} < {groups} ? {gr} : {1 << 30})"
                 limits = ((limits[0][0], False), limits[1])  # the row test is what skips them
             decl.append(f"uvec4 {reg} = uvec4(0);")
             if vector is not None:
@@ -133,7 +134,7 @@ def loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str]
                 fill += _vector_group(reg, slot, view, gr, gc, limits)
             else:
                 fill += _scalar_group(reg, e, shape, tile.down, gr, gc, limits, buffers)
-            guard = f"if (tid + {q * LOCAL} < {groups}) " if (q + 1) * LOCAL > groups else ""
+            guard = f"if (tid + {q * threads} < {groups}) " if (q + 1) * threads > groups else ""
             store.append(f"{guard}{tile.name}[{tile.at(row, col)}] = {reg};")
     return decl, fill, store, aliases
 

@@ -12,11 +12,14 @@ Example:
 
 from __future__ import annotations
 
+import gc
 import heapq
 from typing import Any
 
 from kdsl import dtype as dt
+from kdsl.device import device as default_device
 from kdsl.engine.state import state
+from kdsl.runtime.vk import VulkanError, vulkan
 
 # Tensors kept per (dtype, size). A model's forward pass makes dozens of same-sized intermediates in one
 # submission (MiniLM: ~50 of 8192 x 384): with 4 kept, each call re-allocated the rest, ~46 ms of its 67 on an
@@ -132,4 +135,43 @@ def take(st: Any, size: int, dtype: dt.DType) -> Any:
     if size * dtype.itemsize > limit or size >= 1 << 31:
         raise ValueError(f"an array of {size} {dtype.name} elements ({size * dtype.itemsize} bytes) does not fit one "
                          f"buffer on {device.name} (at most {limit} bytes and 2**31 elements); split it")
+    try:
+        return device.manager.tensor_empty(size, dtype.np)
+    except VulkanError as exc:
+        if exc.result != vulkan.VK_ERROR_OUT_OF_DEVICE_MEMORY:
+            raise
+    # Out of device memory: free what kdsl holds and try once more (as PyTorch's caching allocator does). The
+    # collector first returns the buffers of arrays that died in reference cycles, then the pool lets go of all.
+    gc.collect()
+    release(st)
     return device.manager.tensor_empty(size, dtype.np)
+
+
+def release(st: Any) -> int:
+    """Free the device memory of every tensor in the pool of engine state ``st``; the bytes freed. (Recorded
+    batches that bound them can no longer replay: their Algorithms are rebound, with a new version, before a
+    key naming other tensors can hit.)"""
+    with st.lock:
+        pooled = [tensor for bucket in st.pool.values() for _, tensor in bucket]
+        freed = st.pool_bytes
+        st.pool.clear()
+        st.pool_bytes = 0
+    for tensor in pooled:  # an Algorithm may still hold the tensor: destroy() frees its memory now
+        tensor.destroy()
+    return int(freed)
+
+
+def empty_cache(device: Any = None) -> int:
+    """Free the memory of the tensors kdsl keeps for reuse on ``device`` (default: :func:`kdsl.device`) and
+    return how many bytes that was; like PyTorch's ``torch.cuda.empty_cache()``. kdsl does this by itself when
+    an allocation finds the device out of memory; call it to hand the memory to another library in the same
+    process. Arrays alive keep their memory, and the next loop steps allocate again.
+
+    >>> import kdsl as kd
+    >>> kd.realize(kd.zeros(1000) + 1)
+    >>> kd.empty_cache() >= 4000
+    True
+    >>> kd.empty_cache()
+    0
+    """
+    return release(state(device if device is not None else default_device()))

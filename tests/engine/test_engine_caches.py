@@ -16,6 +16,7 @@ from kdsl.engine import plan as plan_cache
 from kdsl.engine.buffers import Buffer, allocate
 from kdsl.engine.programs import Program
 from kdsl.engine.state import cache_limits, set_cache_limits, state
+from kdsl.runtime.vk import VulkanError, vulkan
 
 
 @pytest.fixture
@@ -161,6 +162,51 @@ def test_a_full_pool_lets_go_of_stale_sizes_so_a_loop_still_replays(monkeypatch)
     assert st.pool_bytes <= st.pool_limit
     assert not stale_keys <= set(st.pool)  # the oldest sizes went first
     assert ("float32", 1199) in st.pool  # ... and only as many as needed: the newest stale size stays
+
+
+def _out_of_memory(monkeypatch, fails: int) -> list[int]:
+    """Make the device's next ``fails`` allocations raise VK_ERROR_OUT_OF_DEVICE_MEMORY; the list counts calls."""
+    manager = kd.device().manager
+    real, calls = manager.tensor_empty, []
+
+    def tensor_empty(*args, **kwargs):
+        calls.append(len(calls))
+        if len(calls) <= fails:
+            raise VulkanError("vkAllocateMemory", vulkan.VK_ERROR_OUT_OF_DEVICE_MEMORY)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(manager, "tensor_empty", tensor_empty)
+    return calls
+
+
+def test_an_allocation_out_of_device_memory_frees_the_pool_and_tries_again(monkeypatch):
+    """Like PyTorch's caching allocator: a device out of memory first gets back what kdsl keeps for reuse."""
+    st = state(kd.device())
+    kd.realize(kd.zeros(3001) + 1)  # its buffer goes to the pool
+    pooled = [t for bucket in st.pool.values() for _, t in bucket]
+    assert pooled and st.pool_bytes > 0
+    calls = _out_of_memory(monkeypatch, 1)
+    x = kd.asarray(np.arange(5003, dtype=np.float32)) * 2  # a size the pool does not have
+    np.testing.assert_array_equal(x.numpy(), np.arange(5003, dtype=np.float32) * 2)
+    assert len(calls) >= 2 and st.pool_bytes >= 0
+    assert all(t._destroyed for t in pooled)  # their memory was freed, not just forgotten
+
+
+def test_out_of_device_memory_twice_raises_the_clear_error(monkeypatch):
+    _out_of_memory(monkeypatch, 2)
+    with pytest.raises(VulkanError, match="out of memory: free tensors or allocate less"):
+        (kd.zeros(7013) + 1).numpy()
+
+
+def test_empty_cache_frees_every_pooled_buffer_and_loops_still_run():
+    st = state(kd.device())
+    kd.realize(kd.ones(2003) * 3)
+    assert st.pool_bytes >= 2003 * 4
+    assert kd.empty_cache() >= 2003 * 4
+    assert st.pool_bytes == 0 and not st.pool and kd.empty_cache() == 0
+    for _ in range(3):  # recorded batches whose buffers were freed rebind instead of replaying stale ones
+        np.testing.assert_array_equal((kd.ones(2003) * 3).numpy(), np.full(2003, 3, np.float32))
+        kd.empty_cache()
 
 
 def test_plan_keys_follow_the_device_policy_and_module_constants(monkeypatch):

@@ -81,6 +81,9 @@ def _kernel(coop, m=200, n=100, k=72, batch=1, out=dt.float16, fused=False, spli
     ((16, 16, 16, 32, 128, 32), {"batch": 4, "m": 128, "n": 32, "k": 128}),  # attention's weights @ v
     ((16, 16, 16, 32, 64, 128), {"m": 300, "n": 200, "k": 96}),
     ((16, 16, 16, 32, 32, 64), {"m": 20, "n": 50, "out": dt.float32, "fused": True}),
+    ((16, 16, 16, 32, 64, 128, 4), {"m": 300, "n": 200, "k": 96}),  # fewer warps (coopmat.WARPS)
+    ((16, 16, 16, 32, 128, 128, 4), {"m": 20, "n": 50, "out": dt.float32, "fused": True}),
+    ((16, 16, 16, 32, 64, 64, 2), {"batch": 2, "m": 64, "n": 64, "k": 64}),
 ])
 def test_generated_shader_compiles_and_validates(coop, opts):
     k = _kernel(coop, **opts)

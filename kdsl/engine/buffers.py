@@ -59,6 +59,7 @@ class Buffer:
         try:
             tensor, size, name = self.tensor, self.size, self.dtype.name
             nbytes = size * self.dtype.np.itemsize
+            dropped: list[Any] = []  # buckets let go of: freed after the lock is released (see _evict)
             lock = st.lock
             lock.acquire()  # (not ``with``: this runs at every array's death, and acquire/release costs less)
             try:
@@ -71,7 +72,7 @@ class Buffer:
                     pool.move_to_end(key)
                 limit = st.pool_limit if st.pool_limit is not None else _pool_limit(st)
                 if (len(bucket) < _POOL_PER_SIZE or len(bucket) * nbytes < _POOL_BYTES_PER_SIZE) and \
-                        (st.pool_bytes + nbytes <= limit or _evict(st, key, nbytes, limit)) and \
+                        (st.pool_bytes + nbytes <= limit or _evict(st, key, nbytes, limit, dropped)) and \
                         not tensor._destroyed:  # (is_init() without the call: every array's death)
                     heapq.heappush(bucket, (id(tensor), tensor))
                     st.pool_bytes += nbytes
@@ -81,13 +82,15 @@ class Buffer:
             pass
 
 
-def _evict(st: Any, keep: tuple[str, int], nbytes: int, limit: float) -> bool:
+def _evict(st: Any, keep: tuple[str, int], nbytes: int, limit: float, dropped: list[Any]) -> bool:
     """Make room for ``nbytes`` more in the full pool of ``st`` by letting go of the tensors of the sizes
     used least recently (never those of ``keep``, the size being returned); whether they now fit.
 
     Without this, a pool filled by sizes a program no longer uses took no new tensor for good: a loop then
     allocated its arrays again at every step and never replayed its recorded command buffer (a sort repeated
-    after 41 000 other tests re-recorded every time). The tensors let go are freed by their own finalisers."""
+    after 41 000 other tests re-recorded every time). The buckets let go of go to ``dropped``, whose tensors
+    the caller frees (by their own finalisers) once it no longer holds the pool's lock: a finaliser takes the
+    runtime's lock, which must never wait on the pool's."""
     if nbytes > limit:
         return False
     pool = st.pool
@@ -97,6 +100,7 @@ def _evict(st: Any, keep: tuple[str, int], nbytes: int, limit: float) -> bool:
         if key == keep:
             continue
         bucket = pool.pop(key)
+        dropped.append(bucket)
         st.pool_bytes -= len(bucket) * key[1] * dt.as_dtype(key[0]).np.itemsize
     return st.pool_bytes + nbytes <= limit
 

@@ -5,7 +5,10 @@ by `np.convolve`, `cumsum` differences and `sliding_window_view` with `nanmean` 
 `argmax` per year with return periods from sorted ranks, record counts by `np.maximum.accumulate` and heat waves
 from `np.diff` of a padded mask, precipitation spells and percentiles, a wind rose by `np.histogram2d` of
 direction sectors against speed with a vector-mean direction by `arctan2`, and station trends by `np.polyfit`
-of a 2-d `Y` with a lapse rate by `lstsq` (tests/porting)."""
+of a 2-d `Y` with a lapse rate by `lstsq`, and a station CSV with a -999 sentinel through `np.loadtxt`,
+`np.ma.masked_equal`, `np.savetxt` and `np.printoptions` (tests/porting)."""
+
+import io
 
 import numpy as np
 from harness import check
@@ -156,6 +159,24 @@ def station_trends(np, temps, elevations, first_year):
             "warming": np.flatnonzero(warming), "close": np.isclose(reduced, reduced.mean(), atol=0.5)}
 
 
+def station_csv(np, text):
+    raw = np.loadtxt(io.StringIO(text), delimiter=",", skiprows=1)
+    years = raw[:, 0].astype(int)
+    temps = np.ma.masked_equal(raw[:, 1:], -999.0)
+    missing = temps.mask.sum(axis=1)
+    clim = temps.mean(axis=0)
+    anom = (temps - clim).filled(np.nan)
+    annual = temps.mean(axis=1)
+    complete = years[missing == 0]
+    out = io.StringIO()
+    np.savetxt(out, np.column_stack([years, np.round(annual.filled(-999.0), 2)]), fmt=["%d", "%.2f"],
+               delimiter=",", header="year,annual", comments="")
+    with np.printoptions(precision=1, suppress=True):
+        shown = str(np.round(clim.filled(0.0), 1))
+    return {"clim": clim.filled(np.nan), "missing": missing, "anom": anom, "complete": complete,
+            "csv": out.getvalue(), "shown": shown, "count": temps.count(axis=0), "max_month": int(clim.argmax())}
+
+
 def _seasonal(rng, years, days_per_year=365, amp=10.0, trend=0.02, noise=2.0):
     t = np.arange(years * days_per_year)
     return 10 + amp * np.sin(2 * np.pi * (t - 105) / days_per_year) + trend * t / days_per_year \
@@ -207,3 +228,12 @@ def test_station_trends_and_lapse_rate():
     temps = 15 - 6.5 * elev[:, None] / 1000 + 0.02 * years * np.array([1, 1.5, 2, 0.5, 1, 3])[:, None] \
         + rng.normal(0, 0.4, (6, 50))
     check(station_trends, temps, elev, 1970, rtol=1e-3, atol=1e-3)
+
+
+def test_station_csv_with_missing_values():
+    rng = np.random.default_rng(1608)
+    t = np.round(8 + 10 * np.sin(2 * np.pi * (np.arange(12) - 3.5) / 12) + rng.normal(0, 1, (15, 12)), 1)
+    t[rng.random(t.shape) < 0.08] = -999.0
+    lines = ["year," + ",".join(f"m{m}" for m in range(1, 13))]
+    lines += [f"{1990 + i}," + ",".join(f"{v:.1f}" for v in row) for i, row in enumerate(t)]
+    check(station_csv, "\n".join(lines) + "\n", rtol=1e-4, atol=1e-4)

@@ -3,8 +3,9 @@
 `dS/dV` Jacobian blocks and a `while` loop on the mismatch, per-unit conversions with base changes and
 `np.round`, a DC power flow with PTDF by `np.linalg.inv` and overloads by `np.where`, an economic dispatch by
 lambda bisection with `np.clip` limits and a merit order by `argsort`/`cumsum`/`searchsorted`, fault analysis by
-`Zbus = inv(Ybus)` with symmetrical components from the `a = exp(2j*pi/3)` operator, and load duration curves of
-hourly load reshaped per day (tests/porting)."""
+`Zbus = inv(Ybus)` with symmetrical components from the `a = exp(2j*pi/3)` operator, load duration curves of
+hourly load reshaped per day, and a Gauss-Seidel load flow updating `V[i]` in place with a printed report
+(f-strings of complex elements, `np.printoptions`, `array2string`) (tests/porting)."""
 
 import numpy as np
 from harness import check
@@ -171,6 +172,26 @@ def load_duration(np, hourly, capacities):
             "max_ramp": ramp.max(), "min_ramp": ramp.min(), "shortfall": int((hourly > cap[-1]).sum())}
 
 
+def gauss_seidel_report(np, Y, S_spec, V0, tol):
+    V = V0.astype(complex)
+    n = len(V)
+    for it in range(200):
+        V_old = V.copy()
+        for i in range(1, n):
+            sigma = Y[i] @ V - Y[i, i] * V[i]
+            V[i] = (np.conj(S_spec[i] / V[i]) - sigma) / Y[i, i]
+        if np.max(np.abs(V - V_old)) < tol:
+            break
+    S = V * np.conj(Y @ V)
+    lines = [f"bus {i}: |V| = {abs(V[i]):.4f} pu, angle = {np.degrees(np.angle(V[i])):7.3f} deg"
+             for i in range(n)]
+    with np.printoptions(precision=3, suppress=True):
+        table = str(np.round(S, 3))
+    text = np.array2string(np.abs(V), precision=4, separator=", ")
+    return {"V": V, "iters": it, "S_slack": S[0], "lines": "\n".join(lines), "table": table, "text": text,
+            "losses": np.round(S.sum().real, 5)}
+
+
 def _ybus(lines, n):
     y = 1 / (lines[:, 2] + 1j * lines[:, 3])
     Y = np.zeros((n, n), complex)
@@ -228,3 +249,8 @@ def test_load_duration_curve():
     load = 600 + 250 * np.sin(2 * np.pi * (h % 24 - 8) / 24) + 80 * np.sin(2 * np.pi * h / (24 * 7)) \
         + rng.normal(0, 30, h.size)
     check(load_duration, np.round(load, 1), np.array([300.0, 200.0, 200.0, 150.0, 100.0]), rtol=1e-4, atol=1e-3)
+
+
+def test_gauss_seidel_load_flow_report():
+    S = np.array([0.0, -0.5 - 0.2j, -0.4 - 0.15j, 0.3 + 0.0j, -0.6 - 0.25j])
+    check(gauss_seidel_report, _ybus(LINES_5BUS, 5), S, np.array([1.05, 1, 1, 1, 1]), 1e-6, rtol=1e-3, atol=1e-4)

@@ -175,7 +175,9 @@ def load_duration(np, hourly, capacities):
 def gauss_seidel_report(np, Y, S_spec, V0, tol):
     V = V0.astype(complex)
     n = len(V)
-    for it in range(200):
+    it = 0
+    while it < 200:
+        it += 1
         V_old = V.copy()
         for i in range(1, n):
             sigma = Y[i] @ V - Y[i, i] * V[i]

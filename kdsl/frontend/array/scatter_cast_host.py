@@ -9,7 +9,10 @@ target's dtype (what the device paths of :mod:`kdsl.frontend.array.scatter` comp
 ``ufunc.at`` on a host copy and writes the result back, with a ``kd.PerformanceWarning``.
 
 Values of the target's kind (same_kind castable) stay on the device; the modular ops (``add``, ``subtract``,
-``multiply``, bitwise) of integer values also do: wrapping the values first gives the same wrapped result.
+``multiply``, bitwise) of integer values also do: wrapping the values first gives the same wrapped result. So do
+``maximum``/``minimum``/``fmax``/``fmin`` of wider integers that all fit the target's dtype
+(``np.maximum.at(np.full(n, -1), customer, day)``: kdsl's int32 target, NumPy's int64 days): their result is one
+of the two operands, so casting the values first changes nothing.
 
 Example:
     >>> import warnings, kdsl as kd
@@ -38,6 +41,8 @@ _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fil
 
 # ops whose wrapped integer result depends only on the wrapped operands (values may be wrapped first)
 MODULAR = frozenset({"add", "subtract", "multiply", "bitwise_and", "bitwise_or", "bitwise_xor"})
+# ops whose result is one of their operands: integer values that fit the target's dtype may be cast first
+SELECTING = frozenset({"maximum", "minimum", "fmax", "fmin"})
 
 
 def _value_dtype(values: Any, target: np.dtype) -> np.dtype:
@@ -61,7 +66,24 @@ def needs_host(name: str, target: Array, values: Any) -> bool:
         vd = np.dtype(np.float64)
     if not np.can_cast(vd, t, "same_kind"):
         return True
-    return t.kind in "iu" and name not in MODULAR and not np.can_cast(vd, t, "safe")
+    if t.kind not in "iu" or name in MODULAR or np.can_cast(vd, t, "safe"):
+        return False
+    return not (name in SELECTING and vd.kind in "iu" and _fits(values, t))
+
+
+def _fits(values: Any, t: np.dtype) -> bool:
+    """Whether every (integer) value is one of ``t``'s: then casting them to ``t`` first loses nothing.
+
+    Example:
+        >>> import numpy as np
+        >>> _fits(np.array([0, 364]), np.dtype(np.int16)), _fits([40000], np.dtype(np.int16))
+        (True, False)
+    """
+    v = values if isinstance(values, Array) else np.asarray(values)
+    if v.size == 0:
+        return True
+    info = np.iinfo(t)  # a kdsl array's extremes: two scalars read back (the host path downloads it all)
+    return info.min <= int(v.min()) and int(v.max()) <= info.max
 
 
 def _host(x: Any) -> Any:
@@ -98,4 +120,4 @@ def at_on_host(name: str, target: Array, indices: Any, values: Any) -> None:
     store_inplace(target, asarray(host, device=target.device))
 
 
-__all__ = ["MODULAR", "at_on_host", "needs_host"]
+__all__ = ["MODULAR", "SELECTING", "at_on_host", "needs_host"]

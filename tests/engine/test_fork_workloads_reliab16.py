@@ -178,3 +178,48 @@ def test_multiprocessing_pool_maps_workloads_after_heavy_parent_use(method, tmp_
         assert "['refused', 'refused', 'refused', 'refused']" in out.stdout, out.stdout
     else:
         assert "[0.0, 28.0, 56.0, 84.0]" in out.stdout, out.stdout
+
+
+HELD_LOCKS = """
+import os, threading, time
+import numpy as np, kdsl as kd
+from kdsl.fft import plan as fft_plan
+from kdsl.linalg import graph as linalg_graph
+from kdsl.runtime import compiler
+a = np.eye(3, dtype=np.float32) * 2
+print(kd.linalg.solve(kd.asarray(a), kd.ones(3)).tolist(), kd.fft.fft(kd.ones(8))[0].real.item(), flush=True)
+held, done = threading.Event(), threading.Event()
+def hold():  # another parent thread inside these caches at fork time
+    with compiler._stats_lock, linalg_graph._cache_lock, fft_plan._lock:
+        held.set()
+        done.wait()
+t = threading.Thread(target=hold)
+t.start()
+held.wait()
+pid = os.fork()
+if pid == 0:
+    ok = kd.linalg.solve(kd.asarray(a * 2), kd.ones(3)).tolist() == [0.25] * 3  # a new plan: the cache's lock
+    ok &= kd.fft.fft(kd.ones(16))[0].real.item() == 16.0  # a new FFT length: the FFT caches' lock
+    ok &= float(kd.cbrt(kd.asarray([27.0]))[0]) == 3.0  # a new kernel: the compiler's statistics lock
+    os._exit(0 if ok else 3)
+deadline = time.monotonic() + 120
+while not os.waitpid(pid, os.WNOHANG)[0]:
+    if time.monotonic() > deadline:
+        os.kill(pid, 9)
+        print("child hung", flush=True)
+        break
+    time.sleep(0.05)
+else:
+    print("child done", flush=True)
+done.set()
+t.join()
+"""
+
+
+def test_forked_child_does_not_wait_for_cache_locks_a_parent_thread_held():
+    """Before: a parent thread holding the linalg plan cache's, the FFT caches' or the compiler's statistics lock
+    at fork time left the child waiting forever at its first new plan, FFT length or kernel."""
+    if not _forks_devices():
+        pytest.skip("this driver cannot open a device in a forked child (kdsl raises the 'spawn' error)")
+    out = subprocess.run([sys.executable, "-c", HELD_LOCKS], capture_output=True, text=True, timeout=200)
+    assert out.returncode == 0 and "child done" in out.stdout, out.stdout + out.stderr[-3000:]

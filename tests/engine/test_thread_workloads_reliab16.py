@@ -104,3 +104,21 @@ def test_pool_traffic_and_empty_cache_while_threads_compute():
 
     errors = _run_threads([(workers, t) for t in range(4)] + [(_dropper, stop), (_emptier, stop)])
     assert not errors, "\n".join(errors[:3])
+
+
+_READERS = [lambda a, want: close(a, want, rtol=1e-5, atol=1e-3),
+            lambda a, want: close(a + 0, want, rtol=1e-5, atol=1e-3),
+            lambda a, want: close([float(a[i]) for i in range(0, 3000, 500)], want[::500], rtol=1e-5),
+            lambda a, want: close(a[::-1].numpy()[::-1], want, rtol=1e-5, atol=1e-3)]
+
+
+def test_one_lazy_array_read_by_several_threads_at_once():
+    """Four threads read one unrealised sort (whole, through another expression, element by element, through
+    a reversed view): whichever realises it first, every reader sees the same values."""
+    for rep in range(8 * ITERS):
+        x = np.arange(3000, dtype=np.float32) * (rep + 1)
+        base = kd.asarray(x)
+        lazy = kd.sort(kd.sin(base) * 2 + base[::-1])
+        want = np.sort(np.sin(x) * 2 + x[::-1])
+        errors = _run_threads([(r, lazy, want) for r in _READERS])
+        assert not errors, "\n".join(errors[:3])

@@ -65,18 +65,18 @@ def test_a_steady_loop_keeps_its_caches_objects_and_host_memory_constant():
 
 
 def test_every_workload_repeated_keeps_caches_and_objects_constant():
+    """After its first rounds, each round of every workload leaves the engine's caches and the Vulkan objects
+    as they were. (After a long run of other tests a cache may still be filling in the first rounds: an
+    Algorithm kept bound more, a pipeline's descriptor pool; what must not happen is growth round after round.)"""
     st = state(kd.device())
     rng = np.random.default_rng(1)
-    for _ in range(2):
+    rounds = []
+    for _ in range(10):
         for work in WORKLOADS:
             work(rng, 1)
-    gc.collect()
-    before = _sizes(st)
-    for _ in range(8):
-        for work in WORKLOADS:
-            work(rng, 1)
-    gc.collect()
-    assert _sizes(st) == before
+        gc.collect()
+        rounds.append(_sizes(st))
+    assert all(r == rounds[-1] for r in rounds[-5:]), [r for r in rounds if r != rounds[-1]]
 
 
 def test_uploads_of_many_distinct_sizes_keep_the_pool_bounded():

@@ -34,6 +34,11 @@ _POOL_BYTES_PER_SIZE = 16 << 20
 # Pooled tensors may hold up to this share of the device's memory. Large arrays are where pooling pays most:
 # allocating (and zeroing) 1 GiB costs a GPU driver ~35 ms, 30x the kernel that fills it.
 _POOL_SHARE = 0.25
+# ... and at most this many tensors in all (fewer where the driver allows fewer memory objects in all:
+# maxMemoryAllocationCount, 4096 on some). A loop over distinct small sizes (varying sequence lengths) pooled
+# two tensors a step until they filled the byte limit: 12 000 VkBuffers and 40 MB of host objects after 6 000
+# steps on lavapipe, and growing. Past the count, the sizes used least recently go, as past the bytes.
+_POOL_TENSORS = 4096
 
 
 class Buffer:
@@ -70,12 +75,14 @@ class Buffer:
                     bucket = pool[key] = []
                 else:
                     pool.move_to_end(key)
-                limit = st.pool_limit if st.pool_limit is not None else _pool_limit(st)
+                limit = st.pool_limit if st.pool_limit is not None and st.pool_count_limit else _pool_limit(st)
                 if (len(bucket) < _POOL_PER_SIZE or len(bucket) * nbytes < _POOL_BYTES_PER_SIZE) and \
-                        (st.pool_bytes + nbytes <= limit or _evict(st, key, nbytes, limit, dropped)) and \
+                        ((st.pool_bytes + nbytes <= limit and st.pool_count < st.pool_count_limit)
+                         or _evict(st, key, nbytes, limit, dropped)) and \
                         not tensor._destroyed:  # (is_init() without the call: every array's death)
                     heapq.heappush(bucket, (id(tensor), tensor))
                     st.pool_bytes += nbytes
+                    st.pool_count += 1
             finally:
                 lock.release()
         except Exception:  # interpreter shutdown: let the tensor go
@@ -83,8 +90,9 @@ class Buffer:
 
 
 def _evict(st: Any, keep: tuple[str, int], nbytes: int, limit: float, dropped: list[Any]) -> bool:
-    """Make room for ``nbytes`` more in the full pool of ``st`` by letting go of the tensors of the sizes
-    used least recently (never those of ``keep``, the size being returned); whether they now fit.
+    """Make room for one more tensor of ``nbytes`` in the full pool of ``st`` (past its bytes or its tensor
+    count) by letting go of the tensors of the sizes used least recently (never those of ``keep``, the size
+    being returned); whether it now fits.
 
     Without this, a pool filled by sizes a program no longer uses took no new tensor for good: a loop then
     allocated its arrays again at every step and never replayed its recorded command buffer (a sort repeated
@@ -95,21 +103,25 @@ def _evict(st: Any, keep: tuple[str, int], nbytes: int, limit: float, dropped: l
         return False
     pool = st.pool
     for key in list(pool):
-        if st.pool_bytes + nbytes <= limit:
+        if st.pool_bytes + nbytes <= limit and st.pool_count < st.pool_count_limit:
             break
         if key == keep:
             continue
         bucket = pool.pop(key)
         dropped.append(bucket)
         st.pool_bytes -= len(bucket) * key[1] * dt.as_dtype(key[0]).np.itemsize
-    return st.pool_bytes + nbytes <= limit
+        st.pool_count -= len(bucket)
+    return st.pool_bytes + nbytes <= limit and st.pool_count < st.pool_count_limit
 
 
 def _pool_limit(st: Any) -> float:
-    """The bytes the pool of ``st``'s device may hold (worked out once per device)."""
+    """The bytes the pool of ``st``'s device may hold (worked out once per device, with the tensor count)."""
+    info = st.device.info
+    if not st.pool_count_limit:
+        st.pool_count_limit = min(_POOL_TENSORS, info.get("max_memory_allocation_count", 1 << 32) // 4)
     limit = st.pool_limit
     if limit is None:
-        limit = st.pool_limit = _POOL_SHARE * st.device.info.get("device_memory", 0)
+        limit = st.pool_limit = _POOL_SHARE * info.get("device_memory", 0)
     return float(limit)
 
 
@@ -129,6 +141,7 @@ def take(st: Any, size: int, dtype: dt.DType) -> Any:
         st.pool.move_to_end(key)  # (the pool lets go of the sizes used least recently first: _evict)
     while bucket:
         st.pool_bytes -= size * dtype.np.itemsize
+        st.pool_count -= 1
         _, tensor = heapq.heappop(bucket)  # the lowest id: see _POOL_PER_SIZE
         # A Buffer that died in a reference cycle pooled its tensor, but the garbage collector runs the
         # tensor's own finaliser too (same cycle): skip tensors destroyed after they were pooled.
@@ -159,7 +172,7 @@ def release(st: Any) -> int:
         pooled = [tensor for bucket in st.pool.values() for _, tensor in bucket]
         freed = st.pool_bytes
         st.pool.clear()
-        st.pool_bytes = 0
+        st.pool_bytes = st.pool_count = 0
     for tensor in pooled:  # an Algorithm may still hold the tensor: destroy() frees its memory now
         tensor.destroy()
     return int(freed)

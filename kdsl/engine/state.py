@@ -84,6 +84,8 @@ class DeviceState:
         self.pool: OrderedDict[tuple[str, int], list[Any]] = OrderedDict()
         self.pool_bytes = 0
         self.pool_limit: float | None = None  # bytes the pool may hold (kdsl.engine.buffers sets it on first use)
+        self.pool_count = 0  # tensors in the pool
+        self.pool_count_limit = 0  # tensors the pool may hold (set with pool_limit)
         self.programs: OrderedDict[Any, Any] = OrderedDict()  # kernel -> Program, least recently used first
         self.batches: Any = None  # kdsl.engine.programs.Batches, made on first use
         self.algorithms: OrderedDict[Any, Any] = OrderedDict()  # custom kernels' Algorithms (kdsl.engine.launch)

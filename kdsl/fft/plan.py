@@ -32,6 +32,8 @@ _CACHE_LIMIT = 64
 _lock = threading.Lock()
 _kernels: OrderedDict[tuple, Any] = OrderedDict()
 _tables: OrderedDict[tuple, Any] = OrderedDict()
+_caches: list[OrderedDict[tuple, Any]] = [_kernels, _tables]  # emptied in a forked child (transform's too)
+_orphans: list[Any] = []  # a forked child's copies of its parent's entries: kept alive, never used
 MAX_RADIX = 16
 """Largest butterfly held in registers (16 complex values per invocation)."""
 
@@ -299,6 +301,28 @@ def remember(cache: OrderedDict[tuple, Any], key: tuple, entry: Any, limit: int 
         cache[key] = entry
         while len(cache) > limit:
             cache.popitem(last=False)
+
+
+def forget_in_child(cache: OrderedDict[tuple, Any]) -> OrderedDict[tuple, Any]:
+    """Register ``cache`` (keyed by device index, holding arrays or programs of that device) to be emptied in
+    a forked child; returns it."""
+    _caches.append(cache)
+    return cache
+
+
+def _forget_after_fork() -> None:
+    """A forked child's device has the parent's index but none of its buffers or pipelines: a cached table or
+    program would raise "created in the parent process before fork()" at the child's first kd.fft call. The
+    child builds its own; the parent's entries are kept alive and unused, so no destructor touches them. The
+    lock is new: a parent thread may have held it at fork time."""
+    global _lock
+    _lock = threading.Lock()
+    for cache in _caches:
+        _orphans.append(list(cache.values()))
+        cache.clear()
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
 
 
 def _chirp_host(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:

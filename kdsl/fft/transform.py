@@ -272,7 +272,7 @@ def _program(key: tuple, x: Any, build: Any) -> Transform | None:
 
 _PROGRAMS = 16
 """Programs kept: each holds its last call's buffers bound (see ``kd.RawProgram``), so few."""
-_programs: OrderedDict[tuple, Transform] = OrderedDict()
+_programs: OrderedDict[tuple, Transform] = plan.forget_in_child(OrderedDict())
 """Planned transforms by (kind, shape, direction, scale, dtype, local limit, coalescing rule, device): a
 warm call plans nothing."""
 

@@ -25,6 +25,7 @@ Example:
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Sequence
@@ -39,6 +40,16 @@ MAX_PLANS = 8  # recorded shapes kept (each holds its work arrays: a 4096 QR's a
 _local = threading.local()
 _cache: OrderedDict[Hashable, Plan] = OrderedDict()
 _cache_lock = threading.Lock()
+
+
+def _new_lock_after_fork() -> None:
+    """A parent thread may have held the lock at fork time: the child would wait for it forever. (The parent's
+    plans stay cached but are never hit in the child: their key names the parent's Device object.)"""
+    global _cache_lock
+    _cache_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_new_lock_after_fork)
 
 
 class Launch:

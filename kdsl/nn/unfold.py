@@ -67,13 +67,15 @@ def _index_table(hp: int, wp: int, kernel: tuple[int, int], stride: tuple[int, i
     return (rows * wp + cols).astype(np.int32)
 
 
-_DEVICE_TABLES: dict[tuple, kd.Array] = {}  # (what, geometry, device index) -> the table on that device
+_DEVICE_TABLES: dict[tuple, kd.Array] = {}  # (what, geometry, device) -> the table on that device
 
 
 def device_table(key: tuple, make: Callable[..., np.ndarray], device: Any) -> kd.Array:
     """``make(*key[1:])`` on ``device``, built and uploaded once per key (``key[0]`` names the kind of table):
     shape-only constants such as window indices or pooling divisors, so a layer uploads nothing per call."""
-    full = key + (device.index,)
+    # The Device object, not its index: a forked child's device has its parent's index, and the parent's table
+    # there raised "created in the parent process before fork()" at the child's first conv2d or pooling.
+    full = key + (device,)
     if full not in _DEVICE_TABLES:
         if len(_DEVICE_TABLES) > 256:  # bounded: geometries of one model are few
             _DEVICE_TABLES.clear()

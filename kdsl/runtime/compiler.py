@@ -173,8 +173,8 @@ def _in_process() -> _Glslang | None:
 
 def _new_locks_in_child() -> None:
     """A thread of the parent may have held these at fork time; the child would wait on them forever."""
-    global _backend_lock
-    _backend_lock = threading.Lock()
+    global _backend_lock, _stats_lock
+    _backend_lock, _stats_lock = threading.Lock(), threading.Lock()
     if _backend is not None:
         _backend.lock = threading.Lock()
 

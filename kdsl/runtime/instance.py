@@ -233,6 +233,7 @@ def device_info(physical, instance=None) -> dict:
         "max_work_group_invocations": int(limits.maxComputeWorkGroupInvocations),
         "max_work_group_size": tuple(int(x) for x in limits.maxComputeWorkGroupSize),
         "max_storage_buffer_range": int(limits.maxStorageBufferRange),
+        "max_memory_allocation_count": int(limits.maxMemoryAllocationCount),
         "device_memory": max(local_heaps, default=0),
         "max_shared_memory_size": int(limits.maxComputeSharedMemorySize),
         "max_push_constants_size": int(limits.maxPushConstantsSize),

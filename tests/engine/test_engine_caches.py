@@ -139,6 +139,7 @@ def test_a_full_pool_lets_go_of_stale_sizes_so_a_loop_still_replays(monkeypatch)
     st = state(dev)
     monkeypatch.setattr(st, "pool", OrderedDict())  # (an empty pool: other tests' sizes would go first)
     monkeypatch.setattr(st, "pool_bytes", 0)
+    monkeypatch.setattr(st, "pool_count", 0)
     stale = [kd.zeros(1000 + i) for i in range(200)]
     kd.realize(*stale)
     for i in range(len(stale)):

@@ -131,7 +131,7 @@ def test_limits_come_from_the_device(props):
     """What the runtime reads from VkPhysicalDeviceLimits for these checks."""
     for key in ("max_work_group_count", "max_work_group_size", "max_work_group_invocations",
                 "max_shared_memory_size", "max_push_constants_size", "max_storage_buffer_range",
-                "max_bound_descriptor_sets", "max_per_stage_storage_buffers"):
+                "max_memory_allocation_count", "max_bound_descriptor_sets", "max_per_stage_storage_buffers"):
         assert key in props, key
     assert props["max_work_group_invocations"] > 0 and props["max_shared_memory_size"] > 0
 

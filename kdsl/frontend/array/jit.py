@@ -158,13 +158,15 @@ def _prod(shape) -> int:
 
 
 def _array_key(args: tuple) -> tuple | None:
-    """(shape, dtype name, device index) of each argument when all are Arrays, else None."""
+    """(shape, dtype name, device) of each argument when all are Arrays, else None. The Device object, not its
+    index: a forked child's device has its parent's index, and a parent's trace replayed there would bind the
+    parent's buffers (RuntimeError "created in the parent process before fork()")."""
     key = []
     for a in args:
         if a.__class__ is not Array:
             return None
         n = a._n
-        key.append((n.shape, n.dtype.name, n.device.index))
+        key.append((n.shape, n.dtype.name, n.device))
     return tuple(key)
 
 
@@ -172,7 +174,7 @@ def _signature(args: tuple) -> tuple:
     key: list[tuple] = []
     for a in args:
         if isinstance(a, Array):
-            key.append((a.shape, a.dtype, a.device.index))
+            key.append((a.shape, a.dtype, a.device))  # (the Device: _array_key)
         elif isinstance(a, (bool, int, float, complex, str, type(None))):
             key.append((type(a), a))
         else:

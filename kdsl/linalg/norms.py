@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 import operator
 
+import numpy as np
+
 import kdsl as kd
 from kdsl.linalg.common import as_array, check_matrices
 from kdsl.linalg.svd import svdvals
@@ -57,6 +59,8 @@ def matrix_norm(x, /, *, keepdims: bool = False, ord="fro") -> kd.Array:  # noqa
     """The ``ord`` norm of each matrix of the stack ``x``: ``'fro'``, ``'nuc'``, ``1``/``-1`` (largest/smallest
     column sum of magnitudes), ``inf``/``-inf`` (row sums), ``2``/``-2`` (largest/smallest singular value)."""
     a = _floating(as_array(x))
+    if a.ndim < 2:  # NumPy reduces axes (-2, -1): its AxisError names the missing one
+        raise np.exceptions.AxisError(-2, a.ndim)
     check_matrices(a, "matrix_norm", square=False)
     if ord == "fro":
         mag = kd.abs(a) if a.dtype.kind == "c" else a

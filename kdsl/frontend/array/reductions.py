@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import operator
 
 import numpy as np
 
@@ -59,6 +60,10 @@ def _numpy_dtype(fn, x: Array, dtype) -> dt.DType:
 
 
 def _keep(x: Array, node: Node, axes: tuple[int, ...], keepdims: bool) -> Array:
+    if not isinstance(keepdims, (bool, np.bool_)):  # NumPy's ufunc reductions take keepdims as an int
+        if isinstance(keepdims, float):
+            raise TypeError("integer argument expected, got float")
+        keepdims = bool(operator.index(keepdims))  # TypeError for None or "yes", as NumPy's
     out = Array(node)
     if keepdims:
         shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape))
@@ -217,7 +222,15 @@ def _arg(x, op: str, axis, keepdims: bool) -> Array:
         flat = x.reshape(-1)
         out = _reduce(flat, op, (0,), out_dtype, False)
         return out.reshape((1,) * x.ndim) if keepdims else out
-    return _reduce(x, op, (a,), out_dtype, keepdims)
+    return _reduce(x, op, (a,), out_dtype, bool(keepdims))  # any truthy keepdims, as NumPy's argmax
+
+
+def _index_out(out):
+    """``out`` of argmax/argmin, refused as NumPy refuses it: a dtype that does not cast safely to intp."""
+    if isinstance(out, Array) and not np.can_cast(out.dtype.np, np.intp, "safe"):
+        raise TypeError(f"Cannot cast array data from {out.dtype.np!r} to {np.dtype(np.intp)!r} according to "
+                        "the rule 'safe'")
+    return out
 
 
 def argmax(a, axis=None, out=None, *, keepdims=False) -> Array:
@@ -229,7 +242,7 @@ def argmax(a, axis=None, out=None, *, keepdims=False) -> Array:
     >>> kd.argmax(a, axis=1).tolist(), int(kd.argmax(a))
     ([2, 1], 2)
     """
-    return rw.into(_arg(a, "argmax", axis, keepdims), out)
+    return rw.into(_arg(a, "argmax", axis, keepdims), _index_out(out))
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False) -> Array:
@@ -241,7 +254,7 @@ def argmin(a, axis=None, out=None, *, keepdims=False) -> Array:
     >>> kd.argmin(a, axis=1).tolist(), int(kd.argmin(a))
     ([2, 1], 2)
     """
-    return rw.into(_arg(a, "argmin", axis, keepdims), out)
+    return rw.into(_arg(a, "argmin", axis, keepdims), _index_out(out))
 
 
 def _nan_like(total: Array) -> Array:

@@ -50,7 +50,10 @@ def vector_norm(x, /, *, axis=None, keepdims: bool = False, ord=2) -> kd.Array: 
     elif ord == 2:
         out = kd.sqrt(kd.sum(mag * mag, axis=axes, keepdims=keepdims))
     else:
-        p = float(ord)
+        try:
+            p = float(ord)
+        except (TypeError, ValueError):  # 'fro', 'nuc' or any other name: NumPy's ValueError and words
+            raise ValueError(f"Invalid norm order {ord!r} for vectors") from None
         out = kd.sum(mag ** p, axis=axes, keepdims=keepdims) ** (1.0 / p)
     return out
 

@@ -59,11 +59,17 @@ def _numpy_dtype(fn, x: Array, dtype) -> dt.DType:
     return found if found.feature is None else _fit(found, x.device)
 
 
+def _keepdims(keepdims) -> bool:
+    """``keepdims`` as NumPy's ufunc reductions read it: an int (TypeError for None, "yes" or 1.0)."""
+    if isinstance(keepdims, (bool, np.bool_)):
+        return bool(keepdims)
+    if isinstance(keepdims, float):
+        raise TypeError("integer argument expected, got float")
+    return bool(operator.index(keepdims))
+
+
 def _keep(x: Array, node: Node, axes: tuple[int, ...], keepdims: bool) -> Array:
-    if not isinstance(keepdims, (bool, np.bool_)):  # NumPy's ufunc reductions take keepdims as an int
-        if isinstance(keepdims, float):
-            raise TypeError("integer argument expected, got float")
-        keepdims = bool(operator.index(keepdims))  # TypeError for None or "yes", as NumPy's
+    keepdims = _keepdims(keepdims)
     out = Array(node)
     if keepdims:
         shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape))
@@ -270,7 +276,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True) -> A
     x = _arr(a)
     axes = mv.normalize_axes(axis, x.ndim)
     empty_slices.warn_empty(x.shape, axes, where)
-    return _quiet_mean(x, axes, dtype, out, keepdims, where)
+    return _quiet_mean(x, axes, dtype, out, _keepdims(keepdims), where)
 
 
 def _quiet_mean(x: Array, axes: tuple[int, ...], dtype, out, keepdims: bool, where) -> Array:
@@ -297,7 +303,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     """Variance over ``axis``: ``mean(|x - mean(x)|**2) * n / (n - ddof)``; ``correction`` is the array API
     standard's name for ``ddof``; ``where`` counts only those elements; ``mean`` (NumPy 2's) is the mean already
     computed, with ``keepdims=True``'s shape."""
-    return rw.into(_variance(a, axis, dtype, ddof, keepdims, where, mean, correction, False), out)
+    return rw.into(_variance(a, axis, dtype, ddof, _keepdims(keepdims), where, mean, correction, False), out)
 
 
 def _variance(a, axis, dtype, ddof, keepdims: bool, where, mean, correction, root: bool) -> Array:
@@ -333,7 +339,7 @@ def _variance(a, axis, dtype, ddof, keepdims: bool, where, mean, correction, roo
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None) -> Array:
     """Standard deviation over ``axis`` (``sqrt(var)``)."""
-    result = _variance(a, axis, dtype, ddof, keepdims, where, mean, correction, True)
+    result = _variance(a, axis, dtype, ddof, _keepdims(keepdims), where, mean, correction, True)
     if not is_integer_moment(result.dtype):  # an integer dtype's root is taken by integer_variance
         result = ops.apply("sqrt", result)
     return rw.into(result, out)

@@ -241,8 +241,9 @@ def _host_operand(host: Any, device: Any, dtype: dt.DType | None = None) -> Arra
 
 
 def _fits(value: Any, d: dt.DType) -> bool:
-    """Whether a Python scalar compares as ``d`` in NumPy 2 (a weak scalar that fits)."""
-    return np.result_type(d.np, value) == d.np
+    """Whether a Python scalar compares as ``d`` in NumPy 2 (a weak scalar that fits). Not None: result_type
+    takes it for float64, and converted to a float64 it is NaN (NumPy's searchsorted of None: TypeError)."""
+    return isinstance(value, (bool, int, float, complex, np.generic)) and np.result_type(d.np, value) == d.np
 
 
 def _sorter(sorter: Any, n: int) -> Array:

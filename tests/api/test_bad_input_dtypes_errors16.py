@@ -17,6 +17,8 @@ CASES = [
     ("signbit-complex", lambda m, d: m.signbit(A(m, C5.astype(d))), "complex"),
     ("bitwise_and-float", lambda m, d: m.bitwise_and(A(m, X5), 1), None),
     ("invert-float", lambda m, d: m.invert(A(m, X5)), None),
+    ("rint-complex", lambda m, d: m.rint(A(m, np.append(C5 * 1.5, np.nan + 0.5j).astype(d))), None),
+    ("rint-complex-list", lambda m, d: m.rint([1.5 + 2.5j, -0.5j]), None),
     ("floor-complex", lambda m, d: m.floor(A(m, C5.astype(d))), None),
     ("remainder-complex", lambda m, d: m.remainder(A(m, C5.astype(d)), 2), None),
     ("gcd-float", lambda m, d: m.gcd(A(m, X5), 2), None),

@@ -8,6 +8,8 @@ Example:
     ('(3,4)', '(2,)', '()')
     >>> reshape_target_text((4, 2)), reshape_target_text((-1, 4)), reshape_target_text((2, -1, 4))
     ('(4,2)', '(4)', '(2,newaxis,4)')
+    >>> issubclass(TooLargeError, MemoryError) and issubclass(TooLargeError, ValueError)
+    True
 """
 
 from __future__ import annotations
@@ -32,3 +34,9 @@ def reshape_target_text(shape: tuple[int, ...]) -> str:
         return "()"
     parts = ["newaxis" if n < 0 else str(n) for n in shape[lead:]]
     return "(" + ",".join(parts) + (",)" if len(shape) == 1 else ")")
+
+
+class TooLargeError(ValueError, MemoryError):
+    """An array or kernel too large for the device (one buffer, one dispatch): NumPy raises MemoryError
+    ("Unable to allocate ...") for data that large, so ``except MemoryError`` catches it as in NumPy; it stays
+    the ValueError kdsl raised before, for code that caught that."""

@@ -43,6 +43,7 @@ from typing import NamedTuple
 from kdsl import dtype as dt
 from kdsl.codegen import glsl, matmul_epilogue
 from kdsl.codegen.expr import ExprRenderer
+from kdsl.errors import TooLargeError
 from kdsl.ir.expr import Expr, offset_of
 from kdsl.ir.kernels import MAX_GROUPS, Matmul
 from kdsl.ir.view import View
@@ -89,8 +90,8 @@ def groups(k: Matmul, budget: int, trips: int, max_groups: int = 512) -> int:
     turns = max(1, budget // max(trips, 1))
     floor = -(-tiles(k) // (per_group * turns))
     if floor > MAX_GROUPS:
-        raise ValueError(f"a matmul of {tiles(k)} tiles of {trips} loop iterations each needs {floor} "
-                         f"workgroups, more than the {MAX_GROUPS} one dispatch has; split the operands")
+        raise TooLargeError(f"a matmul of {tiles(k)} tiles of {trips} loop iterations each needs {floor} "
+                            f"workgroups, more than the {MAX_GROUPS} one dispatch has; split the operands")
     return max(1, min(-(-tiles(k) // per_group), max(max_groups, floor)))
 
 

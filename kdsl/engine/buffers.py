@@ -19,6 +19,7 @@ from typing import Any
 from kdsl import dtype as dt
 from kdsl.device import device as default_device
 from kdsl.engine.state import state
+from kdsl.errors import TooLargeError
 from kdsl.runtime.vk import VulkanError, vulkan
 
 # Tensors kept per (dtype, size). A model's forward pass makes dozens of same-sized intermediates in one
@@ -150,8 +151,8 @@ def take(st: Any, size: int, dtype: dt.DType) -> Any:
     device = st.device
     limit = device.info.get("max_storage_buffer_range", 1 << 32)
     if size * dtype.itemsize > limit or size >= 1 << 31:
-        raise ValueError(f"an array of {size} {dtype.name} elements ({size * dtype.itemsize} bytes) does not fit one "
-                         f"buffer on {device.name} (at most {limit} bytes and 2**31 elements); split it")
+        raise TooLargeError(f"an array of {size} {dtype.name} elements ({size * dtype.itemsize} bytes) does not fit "
+                            f"one buffer on {device.name} (at most {limit} bytes and 2**31 elements); split it")
     try:
         return device.manager.tensor_empty(size, dtype.np)
     except VulkanError as exc:

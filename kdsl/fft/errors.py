@@ -9,6 +9,8 @@ Example:
 
 from __future__ import annotations
 
+import importlib
+
 
 class LengthTypeError(TypeError, ValueError):
     """A transform length that is not an integer (NumPy: TypeError)."""
@@ -20,3 +22,33 @@ class ZeroLengthError(ZeroDivisionError, ValueError):
 
 class ZeroDimensionalError(IndexError, ValueError):
     """A transform of 0-d input: no axis to transform (NumPy: IndexError)."""
+
+
+def _numpy_output_casting_class() -> type[TypeError]:
+    """NumPy's private ``_UFuncOutputCastingError`` (``numpy._core`` in NumPy 2, ``numpy.core`` in 1.x), whose
+    ``except`` clauses NumPy code writes as ``except TypeError`` or ``except np._core._exceptions.UFuncTypeError``;
+    TypeError where absent. (kd.fft sees only the public kdsl API, so it cannot share kdsl's ufunc_errors.)"""
+    for module in ("numpy._core._exceptions", "numpy.core._exceptions"):
+        try:
+            return importlib.import_module(module)._UFuncOutputCastingError
+        except (ImportError, AttributeError):
+            continue
+    return TypeError
+
+
+class OutputCastingError(_numpy_output_casting_class()):  # type: ignore[misc]
+    """``out=`` of a dtype the transform's result does not cast to (``same_kind``): NumPy's class, kdsl's
+    message (NumPy's is built from a ufunc object, which a transform is not).
+
+    >>> str(OutputCastingError("Cannot cast ufunc 'fft' output")), isinstance(OutputCastingError("x"), TypeError)
+    ("Cannot cast ufunc 'fft' output", True)
+    """
+
+    def __init__(self, message: str) -> None:
+        TypeError.__init__(self, message)
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+OutputCastingError.__name__ = OutputCastingError.__qualname__ = "UFuncTypeError"  # as NumPy's tracebacks name it

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import kdsl as kd
+from kdsl.fft.errors import OutputCastingError
 
 
 def deliver(result: Any, out: Any, name: str) -> Any:
@@ -30,7 +31,7 @@ def deliver(result: Any, out: Any, name: str) -> Any:
     if out.shape != result.shape:
         raise ValueError(f"kd.fft.{name}: output array has wrong shape: {out.shape}, the result's is {result.shape}")
     if not kd.can_cast(result.dtype, out.dtype, "same_kind"):
-        raise TypeError(f"Cannot cast ufunc {name!r} output from dtype('{result.dtype.name}') to "
+        raise OutputCastingError(f"Cannot cast ufunc {name!r} output from dtype('{result.dtype.name}') to "
                         f"dtype('{out.dtype.name}') with casting rule 'same_kind'")
     out[...] = result
     return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from kdsl import dtype as dt
+from kdsl.errors import TooLargeError
 from kdsl.ir.expr import Expr
 from kdsl.ir.view import View
 
@@ -186,8 +187,8 @@ def elementwise_groups(size: int, max_groups: int, budget: int = LOOP_CAP, trips
     per_invocation = max(1, budget // max(trips, 1))  # grid-stride turns an invocation may take
     floor = -(-size // (LOCAL * per_invocation))
     if floor > MAX_GROUPS:
-        raise ValueError(f"a kernel over {size} items of {trips} loop iterations each needs {floor} workgroups, "
-                         f"more than the {MAX_GROUPS} one dispatch has; split the array")
+        raise TooLargeError(f"a kernel over {size} items of {trips} loop iterations each needs {floor} "
+                            f"workgroups, more than the {MAX_GROUPS} one dispatch has; split the array")
     return max(1, min(need, MAX_GROUPS, max(max_groups, floor)))
 
 

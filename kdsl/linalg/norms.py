@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 import operator
 
+import numpy as np
+
 import kdsl as kd
 from kdsl.linalg.common import as_array, check_matrices
 from kdsl.linalg.svd import svdvals
@@ -48,7 +50,10 @@ def vector_norm(x, /, *, axis=None, keepdims: bool = False, ord=2) -> kd.Array: 
     elif ord == 2:
         out = kd.sqrt(kd.sum(mag * mag, axis=axes, keepdims=keepdims))
     else:
-        p = float(ord)
+        try:
+            p = float(ord)
+        except (TypeError, ValueError):  # 'fro', 'nuc' or any other name: NumPy's ValueError and words
+            raise ValueError(f"Invalid norm order {ord!r} for vectors") from None
         out = kd.sum(mag ** p, axis=axes, keepdims=keepdims) ** (1.0 / p)
     return out
 
@@ -57,6 +62,8 @@ def matrix_norm(x, /, *, keepdims: bool = False, ord="fro") -> kd.Array:  # noqa
     """The ``ord`` norm of each matrix of the stack ``x``: ``'fro'``, ``'nuc'``, ``1``/``-1`` (largest/smallest
     column sum of magnitudes), ``inf``/``-inf`` (row sums), ``2``/``-2`` (largest/smallest singular value)."""
     a = _floating(as_array(x))
+    if a.ndim < 2:  # NumPy reduces axes (-2, -1): its AxisError names the missing one
+        raise np.exceptions.AxisError(-2, a.ndim)
     check_matrices(a, "matrix_norm", square=False)
     if ord == "fro":
         mag = kd.abs(a) if a.dtype.kind == "c" else a

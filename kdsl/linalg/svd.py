@@ -16,6 +16,8 @@ Example:
 
 from __future__ import annotations
 
+import numpy as np
+
 import kdsl as kd
 from kdsl.linalg.blocked import adjoint
 from kdsl.linalg.common import LinAlgError, SVDResult, as_array, batch_copy, check_matrices, working_dtype
@@ -211,6 +213,10 @@ def pinv(a, rcond=None, hermitian: bool = False, *, rtol=_UNSET) -> kd.Array:
     u, s, vh = _svd(a, full_matrices=False, hermitian=hermitian)
     cutv = as_array(_pinv_rtol(a, s.dtype, rcond, rtol)).astype(s.dtype)
     cutv = cutv[..., None] if cutv.ndim else cutv
+    if (grown := np.broadcast_shapes(cutv.shape, s.shape)) != s.shape:  # NumPy divides into s: no larger stack
+        shapes = [str(tuple(t)).replace(" ", "") for t in (s.shape, grown)]
+        raise ValueError(f"non-broadcastable output operand with shape {shapes[0]} doesn't match the broadcast "
+                         f"shape {shapes[1]}")
     big = kd.max(s, axis=-1, keepdims=True) if s.shape[-1] else s
     keep = s > big * cutv
     sinv = kd.where(keep, 1.0 / kd.where(keep, s, 1.0), 0.0).astype(s.dtype)

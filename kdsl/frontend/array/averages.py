@@ -35,7 +35,7 @@ def _axes(axis: Any, ndim: int) -> tuple[int, ...] | None:
         return None
     axis = host_length(axis)  # a 0-d integer axis (np.argmin(a.shape)), as NumPy's np.int64
     axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-    out = tuple(mv.normalize_axis(int(k), ndim) for k in axes)
+    out = tuple(mv.normalize_axis(k, ndim) for k in axes)  # int() would take "0" or 1.5: NumPy refuses them
     if len(set(out)) != len(out):
         raise ValueError("repeated axis")
     return out

@@ -133,9 +133,15 @@ def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = 
     return ksum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
 
 
+class BandDimensionError(ValueError, TypeError):
+    """``tril``/``triu`` of a 0-d array: NumPy fails with a TypeError (its ``tri()`` called without ``N``); the
+    error is a ValueError too, for what it is (the input has too few dimensions)."""
+
+
 def _band(x: Array, k: int, lower: bool) -> Array:
     if x.ndim < 1:
-        raise ValueError(f"{'tril' if lower else 'triu'} needs an array of at least 1 dimension; got a 0-d array")
+        raise BandDimensionError(f"{'tril' if lower else 'triu'} needs an array of at least 1 dimension; "
+                                 "got a 0-d array")
     shape = x.shape[-2:] if x.ndim >= 2 else x.shape * 2  # a 1-d row as NumPy's: repeated into (n, n)
     rows, cols = iota(shape, 0, x.device), iota(shape, 1, x.device)
     keep = (cols - rows <= k) if lower else (cols - rows >= k)

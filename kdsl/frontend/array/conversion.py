@@ -26,6 +26,7 @@ from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.copy_keyword import with_layout
 from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.creation_keywords import check_order
 from kdsl.frontend.array.where_masks import where_mask
 
 
@@ -37,14 +38,15 @@ def _as(a: Any, dtype: Any, **kwargs: Any) -> Array:
 
 
 def copy(a: Any, order: str = "K", subok: bool = False) -> Array:
-    """A new array with the values of ``a`` (``order`` and ``subok`` are ignored: kdsl has one layout and no
-    subclasses). Writing to the copy never changes ``a``.
+    """A new array with the values of ``a`` (a valid ``order`` and ``subok`` change nothing: kdsl has one layout
+    and no subclasses). Writing to the copy never changes ``a``.
 
     >>> import kdsl as kd
     >>> a = kd.asarray([1, 2, 3]); b = kd.copy(a); b[0] = 9
     >>> a.tolist(), b.tolist()
     ([1, 2, 3], [9, 2, 3])
     """
+    check_order("copy", order)  # NumPy's ValueError for order='X'
     return a.copy() if isinstance(a, Array) else asarray(a)  # host data: the upload is the copy
 
 

@@ -101,6 +101,10 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period
     is_complex = fpa.dtype.kind == "c" or isinstance(left, complex) or isinstance(right, complex)
     if fpa.dtype.kind not in "biufc":
         raise TypeError(f"interp's fp must hold numbers, not {fpa.dtype.name}")
+    for points in (xa, xpa):  # astype would drop the imaginary parts; NumPy refuses the cast to float
+        if points.dtype.kind == "c":
+            raise TypeError(f"Cannot cast array data from dtype('{points.dtype.name}') to dtype('float64') according "
+                            "to the rule 'safe' (interp's x and xp are real)")
     xa, xpa = xa.astype(d), xpa.astype(d)
     if is_complex and fpa.dtype.kind != "c":
         raise TypeError("interp: a complex left/right needs a complex fp (NumPy cannot cast it to float)")

@@ -121,6 +121,24 @@ def tile(A: Any, reps: Any) -> Array:  # noqa: N803 - NumPy's parameter name
 MANY_RUNS = 32  # runs of equal repeat counts past which repeat gathers rather than joining a piece per run
 
 
+def _integer_counts(counts: np.ndarray) -> np.ndarray:
+    """Host repeat counts (the result's shape) as NumPy reads them: float counts truncated toward zero (its forced
+    cast to intp: ``np.repeat(a, 1.5)`` repeats once); NaN or inf raise as Python's ``int()`` of them does.
+
+    >>> _integer_counts(np.asarray([1.7, 2.2, -0.5])).tolist()
+    [1, 2, 0]
+    """
+    if counts.dtype.kind in "iub":
+        return counts
+    if counts.dtype.kind != "f":
+        raise TypeError(f"repeat counts must be integers, got dtype {counts.dtype}")
+    if np.isnan(counts).any():
+        raise ValueError("cannot convert float NaN to integer (a repeat count)")
+    if np.isinf(counts).any():
+        raise OverflowError("cannot convert float infinity to integer (a repeat count)")
+    return np.trunc(counts).astype(np.int64)
+
+
 def repeat(a: Any, repeats: Any, axis: int | None = None) -> Array:
     """Each element repeated ``repeats`` times along ``axis`` (the flattened array when None); ``repeats`` is
     an int or one count per element (known on the host: it decides the shape).
@@ -134,9 +152,7 @@ def repeat(a: Any, repeats: Any, axis: int | None = None) -> Array:
         x, axis = x.reshape(-1), 0
     ax = mv.normalize_axis(axis, x.ndim)
     n = x.shape[ax]
-    counts = np.asarray(repeats.numpy() if isinstance(repeats, Array) else repeats)  # the result's shape
-    if counts.dtype.kind not in "iub":
-        raise TypeError(f"repeat counts must be integers, got dtype {counts.dtype}")
+    counts = _integer_counts(np.asarray(repeats.numpy() if isinstance(repeats, Array) else repeats))
     if (counts < 0).any():
         raise ValueError("repeat counts must be non-negative")
     if counts.ndim == 0 or counts.size == 1:

@@ -38,6 +38,7 @@ from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.creation import arange, as_array, asarray
+from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.reduction_where import into
 from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import stack
@@ -200,7 +201,9 @@ def compress(condition: Any, a: Any, axis: int | None = None, out: Any = None) -
         raise ValueError(f"condition must be a 1-d array, not one of shape {cond.shape}")
     if axis is None:
         x, axis = x.reshape(-1), 0
-    n = x.shape[axis] if x.ndim else 1
+    x = x.reshape(1) if x.ndim == 0 else x  # NumPy's compress sees a 0-d array as 1-d (axis 0 or -1)
+    axis = normalize_axis(axis, x.ndim)  # NumPy's AxisError for an axis the array lacks
+    n = x.shape[axis]
     # a True beyond the axis raises IndexError, as NumPy's take does; take checks it (one more read-back)
     mode = "clip" if cond.shape[0] <= n else "raise"
     return take(x, _selected(cond), axis=axis, mode=mode)

@@ -154,7 +154,9 @@ def resolve_shape(shape, size: int) -> tuple[int, ...]:
 def transpose_axes(axes: Sequence[int] | None, ndim: int) -> tuple[int, ...]:
     if axes is None:
         return tuple(reversed(range(ndim)))
+    if len(axes) != ndim:
+        raise ValueError(f"axes don't match array: {len(axes)} axes {tuple(axes)} for an array of dimension {ndim}")
     axes = tuple(normalize_axis(a, ndim) for a in axes)
-    if sorted(axes) != list(range(ndim)):
-        raise ValueError(f"axes {axes} don't match array of dimension {ndim}")
+    if len(set(axes)) != ndim:  # NumPy's words: the permutation names an axis twice
+        raise ValueError(f"repeated axis in transpose: axes {axes}")
     return axes

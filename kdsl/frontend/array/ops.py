@@ -21,6 +21,7 @@ from kdsl.errors import shape_text
 from kdsl.frontend.array import integer_powers, movement
 from kdsl.frontend.array.host_dtypes import python_int_dtype, typed
 from kdsl.frontend.array.operator_deferral import defers, operator_defers
+from kdsl.frontend.array.ufunc_errors import string_operand_error
 from kdsl.ir.graph import Node
 
 # op name -> (NumPy ufunc giving the result dtype, how operands are converted): kdsl.dtype's table, which
@@ -61,6 +62,8 @@ def as_operand(x, device=None):
         from kdsl.frontend.array.creation import asarray  # cycle: that module imports this one
 
         return asarray(x, device=device)
+    if isinstance(x, (str, bytes)):
+        raise string_operand_error(x)
     raise TypeError(f"unsupported operand of type {type(x).__name__}; use a kdsl Array, NumPy array or scalar")
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import operator
 
 import numpy as np
 
@@ -58,7 +59,17 @@ def _numpy_dtype(fn, x: Array, dtype) -> dt.DType:
     return found if found.feature is None else _fit(found, x.device)
 
 
+def _keepdims(keepdims) -> bool:
+    """``keepdims`` as NumPy's ufunc reductions read it: an int (TypeError for None, "yes" or 1.0)."""
+    if isinstance(keepdims, (bool, np.bool_)):
+        return bool(keepdims)
+    if isinstance(keepdims, float):
+        raise TypeError("integer argument expected, got float")
+    return bool(operator.index(keepdims))
+
+
 def _keep(x: Array, node: Node, axes: tuple[int, ...], keepdims: bool) -> Array:
+    keepdims = _keepdims(keepdims)
     out = Array(node)
     if keepdims:
         shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape))
@@ -217,7 +228,15 @@ def _arg(x, op: str, axis, keepdims: bool) -> Array:
         flat = x.reshape(-1)
         out = _reduce(flat, op, (0,), out_dtype, False)
         return out.reshape((1,) * x.ndim) if keepdims else out
-    return _reduce(x, op, (a,), out_dtype, keepdims)
+    return _reduce(x, op, (a,), out_dtype, bool(keepdims))  # any truthy keepdims, as NumPy's argmax
+
+
+def _index_out(out):
+    """``out`` of argmax/argmin, refused as NumPy refuses it: a dtype that does not cast safely to intp."""
+    if isinstance(out, Array) and not np.can_cast(out.dtype.np, np.intp, "safe"):
+        raise TypeError(f"Cannot cast array data from {out.dtype.np!r} to {np.dtype(np.intp)!r} according to "
+                        "the rule 'safe'")
+    return out
 
 
 def argmax(a, axis=None, out=None, *, keepdims=False) -> Array:
@@ -229,7 +248,7 @@ def argmax(a, axis=None, out=None, *, keepdims=False) -> Array:
     >>> kd.argmax(a, axis=1).tolist(), int(kd.argmax(a))
     ([2, 1], 2)
     """
-    return rw.into(_arg(a, "argmax", axis, keepdims), out)
+    return rw.into(_arg(a, "argmax", axis, keepdims), _index_out(out))
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False) -> Array:
@@ -241,7 +260,7 @@ def argmin(a, axis=None, out=None, *, keepdims=False) -> Array:
     >>> kd.argmin(a, axis=1).tolist(), int(kd.argmin(a))
     ([2, 1], 2)
     """
-    return rw.into(_arg(a, "argmin", axis, keepdims), out)
+    return rw.into(_arg(a, "argmin", axis, keepdims), _index_out(out))
 
 
 def _nan_like(total: Array) -> Array:
@@ -257,7 +276,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True) -> A
     x = _arr(a)
     axes = mv.normalize_axes(axis, x.ndim)
     empty_slices.warn_empty(x.shape, axes, where)
-    return _quiet_mean(x, axes, dtype, out, keepdims, where)
+    return _quiet_mean(x, axes, dtype, out, _keepdims(keepdims), where)
 
 
 def _quiet_mean(x: Array, axes: tuple[int, ...], dtype, out, keepdims: bool, where) -> Array:
@@ -284,7 +303,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     """Variance over ``axis``: ``mean(|x - mean(x)|**2) * n / (n - ddof)``; ``correction`` is the array API
     standard's name for ``ddof``; ``where`` counts only those elements; ``mean`` (NumPy 2's) is the mean already
     computed, with ``keepdims=True``'s shape."""
-    return rw.into(_variance(a, axis, dtype, ddof, keepdims, where, mean, correction, False), out)
+    return rw.into(_variance(a, axis, dtype, ddof, _keepdims(keepdims), where, mean, correction, False), out)
 
 
 def _variance(a, axis, dtype, ddof, keepdims: bool, where, mean, correction, root: bool) -> Array:
@@ -320,7 +339,7 @@ def _variance(a, axis, dtype, ddof, keepdims: bool, where, mean, correction, roo
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None) -> Array:
     """Standard deviation over ``axis`` (``sqrt(var)``)."""
-    result = _variance(a, axis, dtype, ddof, keepdims, where, mean, correction, True)
+    result = _variance(a, axis, dtype, ddof, _keepdims(keepdims), where, mean, correction, True)
     if not is_integer_moment(result.dtype):  # an integer dtype's root is taken by integer_variance
         result = ops.apply("sqrt", result)
     return rw.into(result, out)

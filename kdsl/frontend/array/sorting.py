@@ -29,6 +29,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.device import device as current_device
 from kdsl.dtype import promotion
+from kdsl.errors import shape_text
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
@@ -240,8 +241,9 @@ def _host_operand(host: Any, device: Any, dtype: dt.DType | None = None) -> Arra
 
 
 def _fits(value: Any, d: dt.DType) -> bool:
-    """Whether a Python scalar compares as ``d`` in NumPy 2 (a weak scalar that fits)."""
-    return np.result_type(d.np, value) == d.np
+    """Whether a Python scalar compares as ``d`` in NumPy 2 (a weak scalar that fits). Not None: result_type
+    takes it for float64, and converted to a float64 it is NaN (NumPy's searchsorted of None: TypeError)."""
+    return isinstance(value, (bool, int, float, complex, np.generic)) and np.result_type(d.np, value) == d.np
 
 
 def _sorter(sorter: Any, n: int) -> Array:
@@ -372,8 +374,12 @@ def take_along_axis(arr: Any, indices: Any, axis: int | None = -1) -> Array:
         hint = "; for a boolean mask use arr[mask] or kd.where(mask, arr, 0)" if kind.kind == "b" else ""
         raise IndexError(f"`indices` must be an integer array, not {kind}{hint}")
     idx = _indices(indices, x.shape[ax], ax, "raise", x.device)
-    shape = ops.broadcast_shapes(tuple(1 if k == ax else m for k, m in enumerate(x.shape)),
-                                 tuple(1 if k == ax else m for k, m in enumerate(idx.shape)))
+    others = [tuple(1 if k == ax else m for k, m in enumerate(s)) for s in (x.shape, idx.shape)]
+    try:
+        shape = ops.broadcast_shapes(*others)
+    except ValueError:  # NumPy indexes with the broadcast index arrays: an IndexError
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
+                         + " ".join(shape_text(s) for s in others)) from None
     out_shape = tuple(idx.shape[ax] if k == ax else m for k, m in enumerate(shape))
     data_shape = tuple(x.shape[ax] if k == ax else m for k, m in enumerate(shape))
     return gather_node(broadcast_values_to(x, data_shape), broadcast_values_to(idx, out_shape), ax, along=True,

@@ -23,12 +23,18 @@ from kdsl.frontend.array.shape_ops import moveaxis
 __all__ = ["split", "array_split", "hsplit", "vsplit", "dsplit", "unstack"]
 
 
+class ZeroSectionsError(ValueError, ZeroDivisionError):
+    """``split(a, 0)``: NumPy's ``split`` fails with ZeroDivisionError (its ``n % 0``), ``array_split`` with
+    ValueError; one class that is both keeps either ``except`` working and says what is wrong."""
+
+
 def _bounds(n: int, indices_or_sections: Any, equal: bool) -> list[tuple[int, int]]:
     indices_or_sections = host_length(indices_or_sections)
     if isinstance(indices_or_sections, (int, np.integer)):
         sections = int(indices_or_sections)
         if sections <= 0:
-            raise ValueError("number sections must be larger than 0.")
+            raise (ZeroSectionsError if equal and sections == 0 else ValueError)(
+                "number sections must be larger than 0.")
         if equal and n % sections:
             raise ValueError(f"array split does not result in an equal division: {n} into {sections}")
         each, extra = divmod(n, sections)

@@ -57,7 +57,12 @@ class _NoLoopError(UFuncTypeError, _numpy_class("_UFuncNoLoopError")):  # type: 
     __str__ = UFuncTypeError.__str__
 
 
-for _cls in (_OutputCastingError, _InputCastingError, _NoLoopError):  # tracebacks name the public base, as NumPy's do
+class _StringOperandError(_NoLoopError, np.exceptions.DTypePromotionError):
+    __str__ = UFuncTypeError.__str__
+
+
+# tracebacks name the public base, as NumPy's do
+for _cls in (_OutputCastingError, _InputCastingError, _NoLoopError, _StringOperandError):
     _cls.__name__ = _cls.__qualname__ = "UFuncTypeError"
 
 
@@ -90,4 +95,15 @@ def no_loop_error(name: str, *dtypes: Any) -> UFuncTypeError:
     return _NoLoopError(f"ufunc {name!r} did not contain a loop with signature matching types {types} -> None")
 
 
-__all__ = ["UFuncTypeError", "input_casting_error", "no_loop_error", "output_casting_error"]
+def string_operand_error(x: Any) -> UFuncTypeError:
+    """The error for a ``str``/``bytes`` operand (``a + "1"``, ``kd.clip(a, "0", 1)``): NumPy has no numeric loop
+    for it (its UFuncTypeError; ``where`` fails promoting it: DTypePromotionError), so the error is both.
+
+    >>> isinstance(string_operand_error("1"), np.exceptions.DTypePromotionError)
+    True
+    """
+    return _StringOperandError(f"unsupported operand of type {type(x).__name__} ({x!r:.20}): kdsl arrays hold "
+                               "numbers; convert the string first (float(s), int(s))")
+
+
+__all__ = ["UFuncTypeError", "input_casting_error", "no_loop_error", "output_casting_error", "string_operand_error"]

@@ -10,6 +10,14 @@ import kdsl as kd
 RNG = np.random.default_rng(5)
 
 
+@pytest.fixture(autouse=True)
+def _same_data_in_any_order():
+    """Each test draws the same data whatever ran before it: with one generator for the module, a parallel run
+    (another order) once drew data on which float32 power folds differed by an ulp, and the test flaked."""
+    global RNG
+    RNG = np.random.default_rng(5)
+
+
 def data(shape, dtype):
     if np.dtype(dtype).kind == "f":
         return (RNG.random(shape) * 3 + 0.25).astype(dtype)

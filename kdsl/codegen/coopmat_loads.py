@@ -3,8 +3,8 @@ memory (:class:`Tile`) and the code that fills it, eight halves at a time, from 
 or, for a plain aligned float16 buffer, one 16-byte load per eight (:func:`loads`).
 
 Each invocation's ``q``-th load of a tile is written as its own place in the tile plus a constant (a line's
-groups divide the 256 invocations), so inside the k loop nothing but the slice offset changes; a side that the
-tiles always fill (m, n a multiple of the tile, k of the slice) is loaded without a bounds test.
+groups divide the workgroup's invocations), so inside the k loop nothing but the slice offset changes; a side
+that the tiles always fill (m, n a multiple of the tile, k of the slice) is loaded without a bounds test.
 
 Example:
     >>> t = Tile("Bs", 64, 128, False)
@@ -62,9 +62,9 @@ class Tile:
         return f"int {self.name}_hi = tid / {lanes}, {self.name}_lo = (tid % {lanes}) * {VEC};"
 
     def place(self, q: int) -> tuple[str, str]:
-        """(row, col) of the first of the 8 elements that load ``q`` of an invocation fills: group ``tid + 256 q``
-        of the tile, i.e. the invocation's own place (:meth:`invariants`) moved by whole lines, since a line's
-        groups divide 256 (so the index is a loop-invariant part plus a constant)."""
+        """(row, col) of the first of the 8 elements that load ``q`` of an invocation fills: group
+        ``tid + threads * q`` of the tile, i.e. the invocation's own place (:meth:`invariants`) moved by whole
+        lines, since a line's groups divide ``threads`` (so the index is a loop-invariant part plus a constant)."""
         lanes = self.inner // VEC
         outer, inner = f"({self.name}_hi + {q * self.threads // lanes})", f"{self.name}_lo"
         return (inner, outer) if self.down else (outer, inner)
@@ -108,6 +108,7 @@ def loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str]
     aliases: list[str] = []
     ta, tb = tiles(k, g)
     full_k = k.k % g.bk == 0  # every k slice whole (chunks are multiples of BK)
+    threads = g.threads
     for name, e, shape, tile in (("ra", k.a, (k.batch, k.m, k.k), ta), ("rb", k.b, (k.batch, k.k, k.n), tb)):
         origin = ("bm", "kn") if name == "ra" else ("kn", "bn")
         # (limit, whether the tile never passes it): a side the tiles fill needs no bounds test
@@ -116,7 +117,6 @@ def loads(k: Matmul, g: Layout, buffers: dict[int, dt.DType]) -> tuple[list[str]
         vector = vector_view(e, shape, 1 if tile.down else 2)
         groups = tile.rows * tile.cols // VEC
         decl.append(tile.invariants())
-        threads = g.threads
         for q in range(-(-groups // threads)):
             reg = f"{name}{q}"
             row, col = tile.place(q)

@@ -84,8 +84,8 @@ __all__ += [  # the array API standard and more of NumPy (kdsl/frontend/array/{a
     "bitwise_right_shift", "concat", "permute_dims", "pow",
 ]
 __all__ += ["einsum", "einsum_path"]  # kdsl/frontend/array/einsum.py
-__all__ += ["grad", "value_and_grad", "vjp", "jvp", "stop_gradient", "tree_map", "tree_flatten",  # kdsl/autodiff
-            "tree_unflatten", "tree_leaves", "tree_structure"]
+__all__ += ["grad", "value_and_grad", "vjp", "jvp", "stop_gradient", "custom_vjp", "tree_map",  # kdsl/autodiff
+            "tree_flatten", "tree_unflatten", "tree_leaves", "tree_structure"]
 __all__ += ["bincount", "histogram"]  # kdsl/frontend/array/scatter.py (add, subtract, maximum, minimum gain .at)
 __all__ += ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values"]  # frontend/array/unique.py
 __all__ += ["from_dlpack"]  # kdsl/frontend/array/dlpack.py (host copies both ways)

@@ -9,6 +9,7 @@ the public spelling, and the names are listed in kdsl's ``__all__``.
 # ruff: noqa: F401 - every import here is a re-export
 
 from kdsl.autodiff import (
+    custom_vjp,
     grad,
     jvp,
     stop_gradient,

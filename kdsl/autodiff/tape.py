@@ -29,10 +29,10 @@ from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from kdsl.autodiff import attention, elementwise, indexing, movement, reductions  # noqa: F401  (they register the rules)
-from kdsl.autodiff.registry import NO_GRADIENT, RULES, unbroadcast
+from kdsl.autodiff.registry import NO_GRADIENT, RULES, rule, unbroadcast
 from kdsl.frontend.array import jit
 from kdsl.frontend.array.array import Array
-from kdsl.ir import graph
+from kdsl.ir import composite, graph
 from kdsl.ir.graph import Node
 
 _STOPPED: weakref.WeakSet[Node] = weakref.WeakSet()  # nodes made by stop_gradient
@@ -71,23 +71,38 @@ def stop_gradient(x: Array) -> Array:
     return Array(out)
 
 
+class Saved(dict[int, Entry]):
+    """What :func:`recording` keeps: the structure of nodes realised in the block (by node id), and ``reads``,
+    the nodes that custom kernels read outside a marked computation (with who launched them)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads: list[tuple[Node, str]] = []
+
+
 @contextmanager
-def recording() -> Iterator[dict[int, Entry]]:
-    """Save the structure of every node realised in the block (before it drops its sources); jitted functions
-    called in the block run as plain code, so their graph can be differentiated."""
-    saved: dict[int, Entry] = {}
+def recording() -> Iterator[Saved]:
+    """Save the structure of every node realised in the block (before it drops its sources) and the reads of
+    custom kernels (:mod:`kdsl.ir.composite`); jitted functions called in the block run as plain code, so
+    their graph can be differentiated."""
+    saved = Saved()
 
     def keep(node: Node) -> None:
         if node.id not in saved:
             saved[node.id] = Entry(node, node.op, node.srcs, node.arg)
 
+    def read(node: Node, reader: str) -> None:
+        saved.reads.append((node, reader))
+
     graph.before_become_buffer.append(keep)
     jit.inline_calls.append(keep)
+    composite.read_hooks.append(read)
     try:
         yield saved
     finally:
         graph.before_become_buffer.remove(keep)
         jit.inline_calls.remove(keep)
+        composite.read_hooks.remove(read)
 
 
 class Tape:
@@ -100,7 +115,21 @@ class Tape:
 
     @staticmethod
     def build(outputs: list[Node], inputs: list[Node], saved: dict[int, Entry]) -> Tape:
-        """The tape of ``outputs`` with respect to ``inputs`` (``saved``: structure of nodes realised since)."""
+        """The tape of ``outputs`` with respect to ``inputs`` (``saved``: structure of nodes realised since).
+        Raises NotImplementedError where a custom kernel read a value that depends on an input (``saved.reads``,
+        :class:`Saved`): its result's gradient would be missing."""
+        tape = Tape._walk(outputs, inputs, saved)
+        for node, reader in getattr(saved, "reads", ()):
+            if node.dtype.is_float and node.id in Tape._walk([node], inputs, saved).live:
+                raise NotImplementedError(
+                    f"kd.grad: {reader} runs custom GPU kernels on a value that depends on the differentiated "
+                    "input, and has no derivative rule: its gradient would be missing. Wrap that value in "
+                    "kd.stop_gradient if its derivative is not needed, or give the function a rule with "
+                    "kd.custom_vjp")
+        return tape
+
+    @staticmethod
+    def _walk(outputs: list[Node], inputs: list[Node], saved: dict[int, Entry]) -> Tape:
         ids = {n.id for n in inputs}
         first = min(ids, default=0)
         order: list[Entry] = []
@@ -110,7 +139,7 @@ class Tape:
         while stack:
             node, done = stack.pop()
             if done:
-                e = saved.get(node.id) or Entry(node, node.op, node.srcs, node.arg)
+                e = _entry(node, saved)
                 if node.id in ids or (node.dtype.is_float and any(s.id in depends for s in e.srcs)):
                     depends.add(node.id)
                     order.append(e)
@@ -123,11 +152,24 @@ class Tape:
             stack.append((node, True))
             if node.id in ids:
                 continue
-            kept = saved.get(node.id)
-            for s in reversed(kept.srcs if kept is not None else node.srcs):
+            for s in reversed(_entry(node, saved).srcs):
                 if s.id not in seen:
                     stack.append((s, False))
         return Tape(order, ids)
+
+
+def _entry(node: Node, saved: dict[int, Entry]) -> Entry:
+    """``node`` as traced: a marked result steps straight to the inputs of its computation
+    (:mod:`kdsl.ir.composite`), a node realised since keeps its saved structure."""
+    mark = composite.MARKS.get(node)
+    if mark is not None:
+        return Entry(node, "composite", mark.inputs, mark)
+    return saved.get(node.id) or Entry(node, node.op, node.srcs, node.arg)
+
+
+@rule("composite")
+def _composite(node: Node, srcs: tuple[Node, ...], mark: composite.Composite, g: Array, need: Any) -> Any:
+    return mark.backward(mark.result, g)
 
 
 def backward(tape: Tape, cotangents: dict[int, Array]) -> dict[int, Array]:

@@ -14,12 +14,10 @@ Example:
     True
 """
 
-from kdsl.linalg.cholesky import cholesky
 from kdsl.linalg.common import EighResult, EigResult, LinAlgError, QRResult, SlogdetResult, SVDResult
 from kdsl.linalg.cond import cond
+from kdsl.linalg.derivatives import cholesky, det, eigh, eigvalsh, inv, slogdet, solve, svd, svdvals
 from kdsl.linalg.eig import eig, eigvals
-from kdsl.linalg.eigh import eigh, eigvalsh
-from kdsl.linalg.lu import det, inv, slogdet, solve
 from kdsl.linalg.norms import matrix_norm, norm, vector_norm
 from kdsl.linalg.products import (
     cross,
@@ -34,7 +32,7 @@ from kdsl.linalg.products import (
     vecdot,
 )
 from kdsl.linalg.qr import qr
-from kdsl.linalg.svd import lstsq, matrix_rank, pinv, svd, svdvals
+from kdsl.linalg.svd import lstsq, matrix_rank, pinv
 from kdsl.linalg.tensor_solve import tensorinv, tensorsolve
 
 __all__ = [

@@ -13,9 +13,11 @@ Example:
 from __future__ import annotations
 
 import sys
+from types import FrameType
 from typing import TYPE_CHECKING
 
 from kdsl.engine import realize as engine
+from kdsl.ir import composite
 
 if TYPE_CHECKING:
     from kdsl.frontend.array.array import Array
@@ -93,4 +95,26 @@ def __kdsl_buffer__(self, writable: bool = False):
     """The array protocol of custom kernels (``@kd.kernel``, ``kd.raw_kernel``): the runtime Tensor holding
     this array as C-contiguous data. ``writable=True``: the caller writes it in place, so lazy expressions
     that read this array are computed first (they keep the old values, as in NumPy)."""
+    if composite.read_hooks:  # a gradient is being traced: the kernel's result has no path back to this array
+        composite.note_read(self._n, _launcher())
     return engine.buffer_of(self._n, writable)
+
+
+def _launcher() -> str:
+    """The kdsl function the user called that is launching a custom kernel (the outermost kdsl frame below the
+    caller's code), as ``kd.linalg.qr``: named in autodiff's error when the kernel reads a traced value."""
+    frame: FrameType | None = sys._getframe(2)
+    found = None
+    while frame is not None:
+        module = frame.f_globals.get("__name__", "")
+        if module == "kdsl" or module.startswith("kdsl."):
+            found = frame
+        elif found is not None:
+            break
+        frame = frame.f_back
+    if found is None or found.f_globals["__name__"].startswith("kdsl.frontend.kernels"):
+        return "a custom kernel (@kd.kernel, kd.raw_kernel)"
+    package = found.f_globals["__name__"].split(".")[1]  # kd.linalg.qr, kd.fft.rfft; kd.<name> for the rest
+    public = package in ("linalg", "fft", "nn", "random", "ma", "polynomial")
+    name = getattr(found.f_code, "co_qualname", found.f_code.co_name)  # (Python 3.11+: with the class)
+    return f"kd.{package + '.' if public else ''}{name}"

@@ -22,6 +22,7 @@ from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.bitcast import SIGNED
 from kdsl.frontend.array.creation import as_array, as_arrays, at_array_precision
+from kdsl.frontend.array.derivative import with_derivative
 from kdsl.frontend.array.errstate import geterr
 from kdsl.frontend.array.ops import apply, where
 from kdsl.frontend.array.reductions import sum as ksum
@@ -88,7 +89,9 @@ def copysign(x1: Any, x2: Any) -> Array:
     dev = ops.device_of((a, b))
     a, b = float_operand_array(a, d, dev), float_operand_array(b, d, dev)
     low = -(1 << (8 * d.itemsize - 1))  # the sign bit alone, as a signed integer
-    return ((float_bits(a) & ~low) | (float_bits(b) & low)).view(d)
+    out = ((float_bits(a) & ~low) | (float_bits(b) & low)).view(d)
+    # (bits carry no gradient: d/dx1 is +-1 as the signs agree, 0 at x1 = 0 as PyTorch's; x2's is 0)
+    return with_derivative(out, (a, b), lambda g: (where(a == 0, 0, g * (out / a)), None))
 
 
 def hypot(x1: Any, x2: Any) -> Array:
@@ -143,7 +146,14 @@ def nextafter(x1: Any, x2: Any) -> Array:
     """
     d, (a, b) = float_operands(np.nextafter, x1, x2)
     dev = ops.device_of((a, b))
-    sa, sb = float_bits(float_operand_array(a, d, dev)), float_bits(float_operand_array(b, d, dev))
+    a, b = float_operand_array(a, d, dev), float_operand_array(b, d, dev)
+    # (bits carry no gradient: x1 moves by one ulp, so d/dx1 is 1 almost everywhere; x2's is 0)
+    return with_derivative(_next_bits(a, b, d), (a, b), lambda g: (g, None))
+
+
+def _next_bits(a: Array, b: Array, d: dt.DType) -> Array:
+    """:func:`nextafter` of same-dtype float arrays, on their bits."""
+    sa, sb = float_bits(a), float_bits(b)
     nbits, nmant = 8 * d.itemsize, int(np.finfo(d.np).nmant)
     low = -(1 << (nbits - 1))  # the sign bit alone
     inf = ((1 << (nbits - 1 - nmant)) - 1) << nmant  # the bits of +inf; above it (magnitude): NaN

@@ -20,6 +20,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array
+from kdsl.frontend.array.derivative import with_derivative
 from kdsl.frontend.array.elementwise_extra import copysign, float_bits, float_operand_array, float_operands, signbit
 from kdsl.frontend.array.ops import apply, where
 
@@ -47,7 +48,8 @@ def fabs(x: Any) -> Array:
     """
     d, a = _float_one(np.fabs, x)
     low = -(1 << (8 * d.itemsize - 1))  # the sign bit alone
-    return (float_bits(a) & ~low).view(d)
+    # (bits carry no gradient: abs's, sign(x), 0 at 0 as PyTorch's)
+    return with_derivative((float_bits(a) & ~low).view(d), (a,), lambda g: (g * apply("sign", a),))
 
 
 def fmod(x1: Any, x2: Any) -> Array:
@@ -165,7 +167,9 @@ def cbrt(x: Any) -> Array:
     y = _cbrt_normal(where(sub, mant, t))
     y = where(sub, y * 2.0 ** (low // 3), y)
     plain = (mag == 0) | apply("isinf", t) | apply("isnan", t)
-    return where(plain, a, copysign(y, a)).astype(d)
+    out = where(plain, a, copysign(y, a))
+    # (|x| comes from the bits, which carry no gradient: d/dx = 1 / (3 cbrt(x)**2), inf at 0 as PyTorch's)
+    return with_derivative(out, (a,), lambda g: (g / (3.0 * out * out),)).astype(d)
 
 
 def _cbrt_normal(t: Array) -> Array:

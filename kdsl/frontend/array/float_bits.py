@@ -24,6 +24,7 @@ from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.bitcast import SIGNED
 from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.derivative import with_derivative
 from kdsl.frontend.array.ops import apply, where
 
 
@@ -83,8 +84,10 @@ def frexp(x: Any) -> tuple[Array, Array]:
     lay = _Layout.of(d)
     p = _parts(a, lay)
     plain = (p.mag == 0) | (p.field == lay.top)
-    mant = (p.sign | ((lay.bias - 1) << lay.m) | p.f).view(d)
-    return where(plain, a, mant), where(plain, 0, p.e + 1).astype(dt.int32)
+    mant = where(plain, a, (p.sign | ((lay.bias - 1) << lay.m) | p.f).view(d))
+    e = where(plain, 0, p.e + 1).astype(dt.int32)
+    # (bits carry no gradient: the mantissa is x * 2**-e, so its derivative is 2**-e; 1 where it is x)
+    return with_derivative(mant, (a,), lambda g: (where(plain, g, ldexp(g, -e)),)), e
 
 
 def ldexp(x1: Any, x2: Any) -> Array:
@@ -113,7 +116,8 @@ def ldexp(x1: Any, x2: Any) -> Array:
         a = a if a.shape == shape else Array(ops.movement.broadcast_node(a._n, shape))
     else:
         n = max(-limit, min(limit, int(n)))
-    return _scaled(a, n, lay)
+    # (bits carry no gradient: d/dx1 is 2**x2, x1's own scaling; x2 is an integer)
+    return with_derivative(_scaled(a, n, lay), (a,), lambda g: (_scaled(g.astype(d), n, lay),))
 
 
 def _array_or_weak(v: Any) -> bool:

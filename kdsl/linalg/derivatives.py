@@ -1,0 +1,136 @@
+"""The derivatives of ``kd.linalg``'s factorisations (:func:`kdsl.custom_vjp`): their kernels write results the
+lazy graph has no path to, so ``kd.grad`` would otherwise stop at them (it raises there rather than give a
+wrong gradient). The rules are PyTorch's (``torch.linalg``'s backward formulas), batched over leading axes:
+
+* ``inv``: ``-Y^H G Y^H``;  ``solve``: ``B`` gets ``solve(A^H, G)``, ``A`` gets ``-gB X^H``;
+* ``det``: ``G det(A) inv(A)^H``;  ``slogdet``: ``G_logabsdet inv(A)^H`` (singular ``A``: LinAlgError);
+* ``cholesky``: ``L^-H Phi(L^H G) L^-1`` with ``Phi`` the Hermitian matrix of ``tril(L^H G)``'s lower half;
+* ``eigh``: ``V (diag(G_w) + (V^H G_V) / (w_j - w_i) off the diagonal) V^H`` (repeated eigenvalues: inf or
+  NaN, as PyTorch's); ``eigvalsh``: ``V diag(G_w) V^H``;  ``svdvals``: ``U diag(G_s) V^H``.
+
+The backward passes call the differentiable versions, so gradients of gradients work too. The symmetric and
+Hermitian factorisations read one triangle of their input; their gradients are PyTorch's,
+which treat the input as the whole symmetric matrix (a perturbation must keep it symmetric). ``qr``, ``svd``'s
+factors, ``pinv``, ``lstsq``, ``eig``, the 2-norm and ``cond`` have no rule yet: ``kd.grad`` raises.
+
+Example:
+    >>> import kdsl as kd
+    >>> a = kd.asarray([[2.0, 1.0], [1.0, 3.0]])
+    >>> kd.grad(lambda a: kd.linalg.det(a))(a).tolist()  # det(A) inv(A)^T: the cofactor matrix
+    [[3.0, -1.0], [-1.0, 2.0]]
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import kdsl as kd
+from kdsl.linalg.cholesky import cholesky as _cholesky
+from kdsl.linalg.common import SVDResult
+from kdsl.linalg.eigh import eigh as _eigh
+from kdsl.linalg.eigh import eigvalsh as _eigvalsh
+from kdsl.linalg.lu import det as _det
+from kdsl.linalg.lu import inv as _inv
+from kdsl.linalg.lu import slogdet as _slogdet
+from kdsl.linalg.lu import solve as _solve
+from kdsl.linalg.svd import svd as _svd
+from kdsl.linalg.svd import svdvals as _svdvals
+
+
+def _h(x: kd.Array) -> kd.Array:
+    """The conjugate transpose of each matrix of a stack."""
+    t = kd.linalg.matrix_transpose(x)
+    return kd.conj(t) if kd.isdtype(t.dtype, "complex floating") else t
+
+
+def _mat(x: kd.Array) -> kd.Array:
+    return x[..., None, None]
+
+
+inv = kd.custom_vjp(_inv)
+inv.defvjp(lambda a: (y := _inv(a), y), lambda y, g: (-(_h(y) @ g @ _h(y)),))
+
+solve = kd.custom_vjp(_solve)
+
+
+def _solve_fwd(a: Any, b: Any) -> tuple[kd.Array, tuple[Any, kd.Array, bool]]:
+    x = _solve(a, b)
+    return x, (a, x, kd.asarray(b).ndim == 1)
+
+
+def _solve_bwd(res: tuple[Any, kd.Array, bool], g: kd.Array) -> tuple[kd.Array, kd.Array]:
+    a, x, vector = res  # vector: b was one vector (NumPy 2's rule: only when 1-d), x one per matrix of a
+    if vector:
+        gb = solve(_h(kd.asarray(a)), g[..., None])
+        return -(gb * kd.conj(x)[..., None, :]), gb[..., 0]
+    gb = solve(_h(kd.asarray(a)), g)
+    return -(gb @ _h(x)), gb
+
+
+solve.defvjp(_solve_fwd, _solve_bwd)
+
+det = kd.custom_vjp(_det)
+det.defvjp(lambda a: (d := _det(a), (a, d)), lambda r, g: (_mat(g * r[1]) * _h(inv(r[0])),))
+
+slogdet = kd.custom_vjp(_slogdet)
+slogdet.defvjp(lambda a: (_slogdet(a), a), lambda a, g: (_mat(g.logabsdet) * _h(inv(a)),))
+
+cholesky = kd.custom_vjp(_cholesky)
+
+
+def _cholesky_fwd(x: Any, upper: bool = False) -> tuple[kd.Array, tuple[kd.Array, bool]]:
+    factor = _cholesky(x, upper=upper)
+    return factor, (factor, upper)
+
+
+def _cholesky_bwd(res: tuple[kd.Array, bool], g: kd.Array) -> tuple[kd.Array]:
+    factor, upper = res
+    low = _h(factor) if upper else factor
+    t = kd.tril(_h(low) @ (_h(g) if upper else g))
+    phi = 0.5 * (t + _h(kd.tril(t, -1)))  # Hermitian, from the lower triangle of L^H G
+    left = solve(_h(low), phi)  # L^-H Phi
+    return (_h(solve(_h(low), _h(left))),)  # (L^-H Phi) L^-1
+
+
+cholesky.defvjp(_cholesky_fwd, _cholesky_bwd)
+
+eigh = kd.custom_vjp(_eigh)
+
+
+def _eigh_bwd(res: Any, g: Any) -> tuple[kd.Array]:
+    w, v = res
+    gap = w[..., None, :] - w[..., :, None]  # w_j - w_i
+    off = _h(v) @ g.eigenvectors
+    eye = kd.eye(w.shape[-1], dtype=kd.bool)
+    inner = kd.where(eye, 0, off / kd.where(eye, 1, gap)) + g.eigenvalues[..., None, :] * eye
+    return (v @ inner @ _h(v),)
+
+
+eigh.defvjp(lambda a, UPLO="L": (r := _eigh(a, UPLO), r), _eigh_bwd)  # noqa: N803 - NumPy's keyword
+
+eigvalsh = kd.custom_vjp(_eigvalsh)
+eigvalsh.defvjp(lambda a, UPLO="L": ((r := _eigh(a, UPLO)).eigenvalues, r.eigenvectors),  # noqa: N803
+                lambda v, g: ((v * g[..., None, :]) @ _h(v),))
+
+svdvals = kd.custom_vjp(_svdvals)
+
+
+def _svdvals_fwd(a: Any) -> tuple[kd.Array, Any]:
+    r = cast(SVDResult, _svd(a, full_matrices=False))  # (compute_uv: the factors)
+    return r.S, r
+
+
+svdvals.defvjp(_svdvals_fwd, lambda r, g: ((r.U * g[..., None, :]) @ r.Vh,))
+
+
+def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False) -> Any:
+    """NumPy's ``svd``; ``compute_uv=False`` gives :func:`svdvals`, with its derivative."""
+    if not compute_uv and not hermitian:
+        return svdvals(a)
+    return _svd(a, full_matrices=full_matrices, compute_uv=compute_uv, hermitian=hermitian)
+
+
+svd.__doc__ = _svd.__doc__
+
+
+__all__ = ["cholesky", "det", "eigh", "eigvalsh", "inv", "slogdet", "solve", "svd", "svdvals"]

@@ -10,9 +10,13 @@ Example:
     ('(4,2)', '(4)', '(2,newaxis,4)')
     >>> issubclass(TooLargeError, MemoryError) and issubclass(TooLargeError, ValueError)
     True
+    >>> numpy_exception_class("UFuncTypeError").__name__, numpy_exception_class("NoSuchError")
+    ('UFuncTypeError', <class 'TypeError'>)
 """
 
 from __future__ import annotations
+
+import importlib
 
 
 def caret_block(text: str, column: int) -> str:
@@ -34,6 +38,18 @@ def reshape_target_text(shape: tuple[int, ...]) -> str:
         return "()"
     parts = ["newaxis" if n < 0 else str(n) for n in shape[lead:]]
     return "(" + ",".join(parts) + (",)" if len(shape) == 1 else ")")
+
+
+def numpy_exception_class(name: str) -> type[TypeError]:
+    """NumPy's private exception class ``name`` (``numpy._core._exceptions`` in NumPy 2, ``numpy.core`` in 1.x),
+    so that an ``except`` clause written for NumPy's class catches kdsl's; TypeError where NumPy lacks it.
+    (Here, not in the ufunc layer, because kd.fft sees only the public API and needs the same classes.)"""
+    for module in ("numpy._core._exceptions", "numpy.core._exceptions"):
+        try:
+            return getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError):
+            continue
+    return TypeError
 
 
 class TooLargeError(ValueError, MemoryError):

@@ -43,6 +43,7 @@ from typing import NamedTuple
 from kdsl import dtype as dt
 from kdsl.codegen import glsl, matmul_epilogue
 from kdsl.codegen.expr import ExprRenderer
+from kdsl.codegen.operand_order import groups_along
 from kdsl.errors import TooLargeError
 from kdsl.ir.expr import Expr, offset_of
 from kdsl.ir.kernels import MAX_GROUPS, Matmul
@@ -113,11 +114,7 @@ def wide_view(e: Expr, shape: tuple[int, int, int], axis: int, width: int) -> tu
     if width not in (2, 4, 8) or e.op != "load" or e.dtype not in WORDS or offset_of(e.arg)[0] is not None:
         return None
     view = e.arg[1]
-    if not isinstance(view, View) or view.wide or tuple(view.shape) != tuple(shape):
-        return None
-    strides = view.canonical().strides
-    others = [s for i, s in enumerate(strides) if i != axis]
-    if strides[axis] != 1 or shape[axis] % width or view.offset % width or any(s % width for s in others):
+    if not groups_along(view, shape, axis, width) or view.offset % width:
         return None
     return e.arg[0], view
 

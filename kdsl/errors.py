@@ -1,6 +1,7 @@
 """Error-message helpers shared by every layer (no kdsl imports: any module may use them).
 
 Example:
+    >>> import numpy as np
     >>> print(caret_block("x = a +", 7))
     x = a +
            ^
@@ -10,9 +11,18 @@ Example:
     ('(4,2)', '(4)', '(2,newaxis,4)')
     >>> issubclass(TooLargeError, MemoryError) and issubclass(TooLargeError, ValueError)
     True
+    >>> check_fit_samples(np.zeros(3), np.zeros((3, 2)))
+    >>> check_fit_samples(np.zeros(3), np.zeros(2))
+    Traceback (most recent call last):
+    TypeError: expected x and y to have same length
+    >>> numpy_exception_class("UFuncTypeError").__name__, numpy_exception_class("NoSuchError")
+    ('UFuncTypeError', <class 'TypeError'>)
 """
 
 from __future__ import annotations
+
+import importlib
+from typing import Any
 
 
 def caret_block(text: str, column: int) -> str:
@@ -34,6 +44,32 @@ def reshape_target_text(shape: tuple[int, ...]) -> str:
         return "()"
     parts = ["newaxis" if n < 0 else str(n) for n in shape[lead:]]
     return "(" + ",".join(parts) + (",)" if len(shape) == 1 else ")")
+
+
+def check_fit_samples(x: Any, y: Any) -> None:
+    """NumPy's TypeErrors for the samples of a least-squares fit: ``x`` a non-empty 1-D vector, ``y`` 1-D or 2-D
+    with as many rows (``np.polyfit`` and ``np.polynomial``'s fits check the same; here because kd.linalg and
+    kd.polynomial may not import each other). Any arrays with ``ndim``, ``size`` and ``shape``."""
+    if x.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    if x.size == 0:
+        raise TypeError("expected non-empty vector for x")
+    if y.ndim < 1 or y.ndim > 2:
+        raise TypeError("expected 1D or 2D array for y")
+    if x.shape[0] != y.shape[0]:
+        raise TypeError("expected x and y to have same length")
+
+
+def numpy_exception_class(name: str) -> type[TypeError]:
+    """NumPy's private exception class ``name`` (``numpy._core._exceptions`` in NumPy 2, ``numpy.core`` in 1.x),
+    so that an ``except`` clause written for NumPy's class catches kdsl's; TypeError where NumPy lacks it.
+    (Here, not in the ufunc layer, because kd.fft sees only the public API and needs the same classes.)"""
+    for module in ("numpy._core._exceptions", "numpy.core._exceptions"):
+        try:
+            return getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError):
+            continue
+    return TypeError
 
 
 class TooLargeError(ValueError, MemoryError):

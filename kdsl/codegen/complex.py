@@ -115,36 +115,25 @@ _HELPER = {"mul": "cmul", "div": "cdiv", "pow": "cpow", "exp": "cexp", "log": "c
            "log2": "clog2", "log10": "clog10"}
 
 
+# the other ops' GLSL: {0}, {1} the operands, {c} the complex compute type (vec2/dvec2), {s} its helpers' suffix
+_TEMPLATES = {
+    "add": "({0} + {1})", "sub": "({0} - {1})", "neg": "(-{0})",
+    "square": "kd_cmul_{s}({0}, {0})", "reciprocal": "kd_crecip_{s}({0})", "abs": "kd_cabs_{s}({0})",
+    "conj": "{c}(({0}).x, -({0}).y)", "real": "({0}).x", "imag": "({0}).y",
+    "angle": "kd_atan2_{s}(({0}).y, ({0}).x)",
+    "eq": "all(equal({0}, {1}))", "ne": "any(notEqual({0}, {1}))",
+    "isnan": "any(isnan({0}))", "isinf": "any(isinf({0}))", "isfinite": "!(any(isnan({0})) || any(isinf({0})))",
+}
+
+
 def render(name: str, out: dt.DType, ins: list[dt.DType], a: list[str]) -> str:
     """GLSL of op ``name`` with complex operands (or a complex result) ``a`` of dtypes ``ins``."""
     t = next((d for d in ins if d.kind == "c"), out)
     c, s = t.glsl_compute, "d" if t.glsl_compute == "dvec2" else "f"
-    if name in ("add", "sub"):
-        return f"({a[0]} {'+' if name == 'add' else '-'} {a[1]})"
-    if name == "neg":
-        return f"(-{a[0]})"
     if name in _HELPER:
         return f"kd_{_HELPER[name]}_{s}({', '.join(a)})"
-    if name == "square":
-        return f"kd_cmul_{s}({a[0]}, {a[0]})"
-    if name == "reciprocal":
-        return f"kd_crecip_{s}({a[0]})"
-    if name == "conj":
-        return f"{c}(({a[0]}).x, -({a[0]}).y)"
-    if name in ("real", "imag"):
-        return f"({a[0]}).{'x' if name == 'real' else 'y'}"
-    if name == "abs":
-        return f"kd_cabs_{s}({a[0]})"
-    if name == "angle":
-        return f"kd_atan2_{s}(({a[0]}).y, ({a[0]}).x)"
-    if name in ("eq", "ne"):
-        return f"all(equal({a[0]}, {a[1]}))" if name == "eq" else f"any(notEqual({a[0]}, {a[1]}))"
-    if name == "isnan":
-        return f"any(isnan({a[0]}))"
-    if name == "isinf":
-        return f"any(isinf({a[0]}))"
-    if name == "isfinite":
-        return f"!(any(isnan({a[0]})) || any(isinf({a[0]})))"
+    if name in _TEMPLATES:
+        return _TEMPLATES[name].format(*a, c=c, s=s)
     if name == "complex":  # two components -> one complex value
         return f"{out.glsl_compute}({a[0]}, {a[1]})"
     raise promotion.complex_error(name, t)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.expr import ExprRenderer
-from kdsl.codegen.operand_order import middle_is_contiguous
+from kdsl.codegen.operand_order import groups_along, middle_is_contiguous
 from kdsl.ir.expr import Expr, offset_of
 from kdsl.ir.kernels import LOCAL, Matmul
 from kdsl.ir.view import View
@@ -84,11 +84,7 @@ def vector_view(e: Expr, shape: tuple[int, ...], fast: int,
     if at is not None and (wide or not pushed):
         return None
     view = e.arg[1]
-    if not isinstance(view, View) or view.wide or tuple(view.shape) != tuple(shape):
-        return None
-    strides = view.canonical().strides
-    others = [s for i, s in enumerate(strides) if i != fast]
-    if strides[fast] != 1 or shape[fast] % VEC or (at is None and view.offset % VEC) or any(s % VEC for s in others):
+    if not groups_along(view, shape, fast, VEC) or (at is None and view.offset % VEC):
         return None
     return e.arg[0], view, at
 

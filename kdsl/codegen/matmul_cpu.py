@@ -43,6 +43,7 @@ from typing import NamedTuple
 from kdsl import dtype as dt
 from kdsl.codegen import glsl, matmul_epilogue
 from kdsl.codegen.expr import ExprRenderer
+from kdsl.codegen.operand_order import groups_along
 from kdsl.errors import TooLargeError
 from kdsl.ir.expr import Expr, offset_of
 from kdsl.ir.kernels import MAX_GROUPS, Matmul
@@ -113,11 +114,7 @@ def wide_view(e: Expr, shape: tuple[int, int, int], axis: int, width: int) -> tu
     if width not in (2, 4, 8) or e.op != "load" or e.dtype not in WORDS or offset_of(e.arg)[0] is not None:
         return None
     view = e.arg[1]
-    if not isinstance(view, View) or view.wide or tuple(view.shape) != tuple(shape):
-        return None
-    strides = view.canonical().strides
-    others = [s for i, s in enumerate(strides) if i != axis]
-    if strides[axis] != 1 or shape[axis] % width or view.offset % width or any(s % width for s in others):
+    if not groups_along(view, shape, axis, width) or view.offset % width:
         return None
     return e.arg[0], view
 
@@ -150,34 +147,36 @@ def _alias(slot: int, width: int) -> str:
             f"{{ {VEC64[comps]} d[]; }} b{slot}w{comps};")
 
 
+def _wide_reads(wide: tuple[int, View], dtype: dt.DType, width: int, loads: list[tuple[list[str], str]],
+                buffers: dict[int, dt.DType]) -> _Reads:
+    """``width`` words a load through the 64-bit alias of ``wide`` (its buffer slot and view), one load per
+    ``(index names, variable name)`` of ``loads``: values keyed ``(load, word)``, which the caller maps onto its
+    operand's ``(q, u)`` or ``(u, j)``."""
+    slot, view = wide
+    buffers[slot] = dtype
+    lines: list[str] = []
+    values: dict[tuple[int, int], str] = {}
+    for i, (idx, name) in enumerate(loads):
+        more, vals = _words(slot, dtype, view, width, idx, name)
+        lines += more
+        values.update({(i, w): v for w, v in enumerate(vals)})
+    return _Reads(lines, values, [_alias(slot, width)])
+
+
 def _read_a(k: Matmul, p: int, guard: bool, buffers: dict[int, dt.DType]) -> _Reads:
     """A's values for rows ``q < p`` of the lane and steps ``u < KU``: along k (4 steps a load), along m (the
     lane's ``p`` rows a load) or element by element."""
     shape = (k.batch, k.m, k.k)
-    lines: list[str] = []
-    values: dict[tuple[int, int], str] = {}
     along_k = wide_view(k.a, shape, 2, KU) if k.vec64 else None
     along_m = wide_view(k.a, shape, 1, p) if k.vec64 and along_k is None else None
-    if along_k is not None:
-        slot, view = along_k
-        buffers[slot] = k.a.dtype
-        for q in range(p):
-            more, vals = _words(slot, k.a.dtype, view, KU, ["bz", f"mi{q}", "kk"], f"wa{q}")
-            lines += more
-            values.update({(q, u): v for u, v in enumerate(vals)})
-        return _Reads(lines, values, [_alias(slot, KU)])
-    if along_m is not None:
-        slot, view = along_m
-        buffers[slot] = k.a.dtype
-        for u in range(KU):
-            more, vals = _words(slot, k.a.dtype, view, p, ["bz", "mv", f"k{u}"], f"wm{u}")
-            lines += more
-            values.update({(q, u): _zeroed(v, u, guard, k.a.dtype) for q, v in enumerate(vals)})
-        return _Reads(lines, values, [_alias(slot, p)])
+    if along_k is not None:  # load q: row q's steps
+        return _wide_reads(along_k, k.a.dtype, KU, [(["bz", f"mi{q}", "kk"], f"wa{q}") for q in range(p)], buffers)
+    if along_m is not None:  # load u: step u's rows
+        reads = _wide_reads(along_m, k.a.dtype, p, [(["bz", "mv", f"k{u}"], f"wm{u}") for u in range(KU)], buffers)
+        return reads._replace(values={(q, u): _zeroed(v, u, guard, k.a.dtype) for (u, q), v in reads.values.items()})
     r = ExprRenderer(buffers, prefix="va")
-    for u in range(KU):
-        for q in range(p):
-            values[(q, u)] = _zeroed(r.value(k.a, shape, ("bz", f"mi{q}", f"k{u}")), u, guard, k.a.dtype)
+    values = {(q, u): _zeroed(r.value(k.a, shape, ("bz", f"mi{q}", f"k{u}")), u, guard, k.a.dtype)
+              for u in range(KU) for q in range(p)}
     return _Reads(r.lines, values, [])
 
 
@@ -185,30 +184,17 @@ def _read_b(k: Matmul, c: int, guard: bool, buffers: dict[int, dt.DType]) -> _Re
     """B's values for steps ``u < KU`` and the lane's columns ``j < c``: along n (the lane's ``c`` columns a
     load), along k (4 steps a load) or element by element."""
     shape = (k.batch, k.k, k.n)
-    lines: list[str] = []
-    values: dict[tuple[int, int], str] = {}
     along_n = wide_view(k.b, shape, 2, c) if k.vec64 else None
     along_k = wide_view(k.b, shape, 1, KU) if k.vec64 and along_n is None else None
-    if along_n is not None:
-        slot, view = along_n
-        buffers[slot] = k.b.dtype
-        for u in range(KU):
-            more, vals = _words(slot, k.b.dtype, view, c, ["bz", f"k{u}", "nv"], f"wn{u}")
-            lines += more
-            values.update({(u, j): _zeroed(v, u, guard, k.b.dtype) for j, v in enumerate(vals)})
-        return _Reads(lines, values, [_alias(slot, c)])
-    if along_k is not None:
-        slot, view = along_k
-        buffers[slot] = k.b.dtype
-        for j in range(c):
-            more, vals = _words(slot, k.b.dtype, view, KU, ["bz", "kk", f"ni{j}"], f"wk{j}")
-            lines += more
-            values.update({(u, j): v for u, v in enumerate(vals)})
-        return _Reads(lines, values, [_alias(slot, KU)])
+    if along_n is not None:  # load u: step u's columns
+        reads = _wide_reads(along_n, k.b.dtype, c, [(["bz", f"k{u}", "nv"], f"wn{u}") for u in range(KU)], buffers)
+        return reads._replace(values={(u, j): _zeroed(v, u, guard, k.b.dtype) for (u, j), v in reads.values.items()})
+    if along_k is not None:  # load j: column j's steps
+        reads = _wide_reads(along_k, k.b.dtype, KU, [(["bz", "kk", f"ni{j}"], f"wk{j}") for j in range(c)], buffers)
+        return reads._replace(values={(u, j): v for (j, u), v in reads.values.items()})
     r = ExprRenderer(buffers, prefix="vb")
-    for u in range(KU):
-        for j in range(c):
-            values[(u, j)] = _zeroed(r.value(k.b, shape, ("bz", f"k{u}", f"ni{j}")), u, guard, k.b.dtype)
+    values = {(u, j): _zeroed(r.value(k.b, shape, ("bz", f"k{u}", f"ni{j}")), u, guard, k.b.dtype)
+              for u in range(KU) for j in range(c)}
     return _Reads(r.lines, values, [])
 
 

@@ -15,12 +15,26 @@ Example:
     True
     >>> middle_is_contiguous(load(1, dt.float32, View.contiguous((1, 20, 30))), (1, 20, 30))
     False
+    >>> groups_along(w.arg[1], (1, 20, 30), 1, 4), groups_along(w.arg[1], (1, 20, 30), 2, 4)
+    (True, False)
 """
 
 from __future__ import annotations
 
 from kdsl.ir.expr import Expr
 from kdsl.ir.view import View
+
+
+def groups_along(view: object, shape: tuple[int, ...], axis: int, width: int) -> bool:
+    """Whether ``view`` is a :class:`View` of ``shape`` (int-indexed) that runs contiguously along ``axis`` in
+    groups of ``width`` elements on ``width``-element boundaries of its buffer (the axis length and the other
+    strides multiples of ``width``), so that one wide load reads each group; the offset's alignment is the
+    caller's to check (a pushed offset is tested in the kernel)."""
+    if not isinstance(view, View) or view.wide or tuple(view.shape) != tuple(shape):
+        return False
+    strides = view.canonical().strides
+    others = [s for i, s in enumerate(strides) if i != axis]
+    return strides[axis] == 1 and not shape[axis] % width and not any(s % width for s in others)
 
 
 def middle_is_contiguous(e: Expr, shape: tuple[int, int, int]) -> bool:

@@ -30,9 +30,8 @@ import math
 from kdsl import dtype as dt
 from kdsl.codegen import glsl, scan_blocked, scan_workgroup
 from kdsl.codegen.expr import ExprRenderer
-from kdsl.codegen.loops import counted_loop, grid_loop, index_vars
-from kdsl.codegen.ops import render_cast
-from kdsl.codegen.scan_workgroup import running_identity
+from kdsl.codegen.loops import counted_loop, grid_loop
+from kdsl.codegen.scan_workgroup import line_and_block, line_element, running_identity
 from kdsl.ir.kernels import LOCAL, Scan
 from kdsl.ir.view import View
 
@@ -58,21 +57,18 @@ def render(k: Scan) -> str:
     others = tuple(n for a, n in enumerate(k.shape) if a != k.axis)
     length, nb = k.shape[k.axis], blocks(k)
     block = k.block or length
-    t, out_t = k.expr.dtype, k.out_dtype
+    out_t = k.out_dtype
     c = out_t.glsl_compute
     if k.op not in _OPERATORS:
         raise ValueError(f"unknown scan operator {k.op!r}; expected 'sum' or 'prod'")
     sym, identity = _OPERATORS[k.op]
     buffers: dict[int, dt.DType] = {0: out_t}
     outer = ExprRenderer(buffers, prefix="k")
-    outer.lines += [f"int l = q / {nb};", f"int b = q % {nb};"] if nb > 1 else ["int l = q;", "int b = 0;"]
-    line_idx = list(index_vars(outer, "l", others)) if others else []
+    line_idx = line_and_block(outer, others, nb)
     # the block's positions [s0, e0), written so that no sum passes the axis length (no int overflow)
     outer.lines += [f"int s0 = b * {block};", f"int e0 = s0 + min({block}, {length} - s0);"]
     idx = tuple(line_idx[:k.axis] + ["j"] + line_idx[k.axis:])
-    inner = ExprRenderer(buffers, prefix="v")
-    v = inner.value(k.expr, k.shape, idx)
-    x = render_cast(v, t, out_t) if t is not out_t else v
+    inner, x = line_element(k, buffers, line_idx, "j", out_t)
     ident = glsl.literal(running_identity(k.op, identity, out_t), out_t)
     step = inner.lines + [f"acc = {scan_workgroup.complex_product(out_t, ident, 'acc', x)};" if sym == "*" and
                           out_t.kind == "c" else f"acc = (acc {sym} {x});"]

@@ -51,9 +51,8 @@ import os
 from kdsl import dtype as dt
 from kdsl.codegen import glsl, vector
 from kdsl.codegen.expr import ExprRenderer
-from kdsl.codegen.loops import index_vars
 from kdsl.codegen.ops import render_cast
-from kdsl.codegen.scan_workgroup import ScanWriter
+from kdsl.codegen.scan_workgroup import ScanWriter, line_and_block
 from kdsl.ir.expr import Expr
 from kdsl.ir.kernels import LOCAL, Scan
 from kdsl.ir.view import View
@@ -154,8 +153,7 @@ class _Kernel:
         k, c = self.k, self.w.c
         outer = ExprRenderer(self.buffers, prefix="k")
         nb = self.nb
-        outer.lines += [f"int l = q / {nb};", f"int b = q % {nb};"] if nb > 1 else ["int l = q;", "int b = 0;"]
-        self.line_idx = list(index_vars(outer, "l", self.others)) if self.others else []
+        self.line_idx = line_and_block(outer, self.others, nb)
         head = outer.lines + [f"int s0 = b * {self.tile};", f"int end = s0 + min({self.tile}, {self.length} - s0);",
                               f"int seg = s0 + int(first) * {k.per};", "uint par = uint(it) & 1u;", "it++;"]
         body = head + self._carry() + self._loads() + (self._sums() if k.phase == "sums" else self._scan())

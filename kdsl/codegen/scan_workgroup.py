@@ -213,6 +213,28 @@ def _total(w: ScanWriter, value: str, sub: bool) -> list[str]:
             f"{c} tot = s_h[0][0];"]
 
 
+def line_and_block(outer: ExprRenderer, others: tuple[int, ...], nb: int) -> list[str]:
+    """Statements (into ``outer``) splitting the grid index ``q`` into the line ``l`` and its block ``b`` of
+    ``nb``, then ``l``'s multi-index over the other axes ``others`` (returned: its variable names). Every scan
+    pass walks its lines' blocks so.
+
+    >>> r = ExprRenderer()
+    >>> line_and_block(r, (3,), 2), r.lines
+    (['l'], ['int l = q / 2;', 'int b = q % 2;'])
+    """
+    outer.lines += [f"int l = q / {nb};", f"int b = q % {nb};"] if nb > 1 else ["int l = q;", "int b = 0;"]
+    return list(index_vars(outer, "l", others)) if others else []
+
+
+def line_element(k: Scan, buffers: dict[int, dt.DType], line_idx: list[str], pos: str,
+                 t: dt.DType) -> tuple[ExprRenderer, str]:
+    """The scanned expression's element at position ``pos`` of the line ``line_idx``, as ``t``: the renderer
+    holding its statements and the value."""
+    inner = ExprRenderer(buffers, prefix="v")
+    v = inner.value(k.expr, k.shape, tuple(line_idx[:k.axis] + [pos] + line_idx[k.axis:]))
+    return inner, (render_cast(v, k.expr.dtype, t) if k.expr.dtype is not t else v)
+
+
 def render(k: Scan) -> str:
     """The GLSL of a workgroup scan pass (``k.per`` > 0)."""
     if k.phase == "lines":
@@ -226,13 +248,9 @@ def render(k: Scan) -> str:
     assert not k.block or k.block == tile, "a workgroup scan's blocks are its tiles"
     buffers: dict[int, dt.DType] = {0: k.out_dtype}
     outer = ExprRenderer(buffers, prefix="k")
-    outer.lines += [f"int l = q / {nb};", f"int b = q % {nb};"] if nb > 1 else ["int l = q;", "int b = 0;"]
-    line_idx = list(index_vars(outer, "l", others)) if others else []
+    line_idx = line_and_block(outer, others, nb)
     outer.lines += [f"int s0 = b * {tile};", f"int n0 = min({tile}, {length} - s0);"]
-    idx = tuple(line_idx[:k.axis] + ["p"] + line_idx[k.axis:])
-    inner = ExprRenderer(buffers, prefix="v")
-    v = inner.value(k.expr, k.shape, idx)
-    x = render_cast(v, k.expr.dtype, w.t) if k.expr.dtype is not w.t else v
+    inner, x = line_element(k, buffers, line_idx, "p", w.t)
     load = [f"int u = j * {LOCAL} + int(lid);", f"{c} x = {w.ident};",
             "if (u < n0) {", "    int p = s0 + u;", *["    " + s for s in inner.lines], f"    x = {x};", "}"]
     short_at = line_idx[:k.axis] + ["b"] + line_idx[k.axis:]

@@ -78,8 +78,7 @@ class Buffer:
                     pool.move_to_end(key)
                 limit = st.pool_limit if st.pool_limit is not None and st.pool_count_limit else _pool_limit(st)
                 if (len(bucket) < _POOL_PER_SIZE or len(bucket) * nbytes < _POOL_BYTES_PER_SIZE) and \
-                        ((st.pool_bytes + nbytes <= limit and st.pool_count < st.pool_count_limit)
-                         or _evict(st, key, nbytes, limit, dropped)) and \
+                        (_fits(st, nbytes, limit) or _evict(st, key, nbytes, limit, dropped)) and \
                         not tensor._destroyed:  # (is_init() without the call: every array's death)
                     heapq.heappush(bucket, (id(tensor), tensor))
                     st.pool_bytes += nbytes
@@ -88,6 +87,12 @@ class Buffer:
                 lock.release()
         except Exception:  # interpreter shutdown: let the tensor go
             pass
+
+
+def _fits(st: Any, nbytes: int, limit: float) -> bool:
+    """Whether the pool of ``st`` has room for one more tensor of ``nbytes``: under both its byte limit and its
+    tensor count (the device's allocation count, which a pool of many small tensors reaches first)."""
+    return st.pool_bytes + nbytes <= limit and st.pool_count < st.pool_count_limit
 
 
 def _evict(st: Any, keep: tuple[str, int], nbytes: int, limit: float, dropped: list[Any]) -> bool:
@@ -104,7 +109,7 @@ def _evict(st: Any, keep: tuple[str, int], nbytes: int, limit: float, dropped: l
         return False
     pool = st.pool
     for key in list(pool):
-        if st.pool_bytes + nbytes <= limit and st.pool_count < st.pool_count_limit:
+        if _fits(st, nbytes, limit):
             break
         if key == keep:
             continue
@@ -112,7 +117,7 @@ def _evict(st: Any, keep: tuple[str, int], nbytes: int, limit: float, dropped: l
         dropped.append(bucket)
         st.pool_bytes -= len(bucket) * key[1] * dt.as_dtype(key[0]).np.itemsize
         st.pool_count -= len(bucket)
-    return st.pool_bytes + nbytes <= limit and st.pool_count < st.pool_count_limit
+    return _fits(st, nbytes, limit)
 
 
 def _pool_limit(st: Any) -> float:

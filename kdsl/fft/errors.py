@@ -9,7 +9,7 @@ Example:
 
 from __future__ import annotations
 
-import importlib
+from kdsl.errors import numpy_exception_class
 
 
 class LengthTypeError(TypeError, ValueError):
@@ -24,19 +24,7 @@ class ZeroDimensionalError(IndexError, ValueError):
     """A transform of 0-d input: no axis to transform (NumPy: IndexError)."""
 
 
-def _numpy_output_casting_class() -> type[TypeError]:
-    """NumPy's private ``_UFuncOutputCastingError`` (``numpy._core`` in NumPy 2, ``numpy.core`` in 1.x), whose
-    ``except`` clauses NumPy code writes as ``except TypeError`` or ``except np._core._exceptions.UFuncTypeError``;
-    TypeError where absent. (kd.fft sees only the public kdsl API, so it cannot share kdsl's ufunc_errors.)"""
-    for module in ("numpy._core._exceptions", "numpy.core._exceptions"):
-        try:
-            return importlib.import_module(module)._UFuncOutputCastingError
-        except (ImportError, AttributeError):
-            continue
-    return TypeError
-
-
-class OutputCastingError(_numpy_output_casting_class()):  # type: ignore[misc]
+class OutputCastingError(numpy_exception_class("_UFuncOutputCastingError")):  # type: ignore[misc]
     """``out=`` of a dtype the transform's result does not cast to (``same_kind``): NumPy's class, kdsl's
     message (NumPy's is built from a ufunc object, which a transform is not).
 

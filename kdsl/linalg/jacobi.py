@@ -75,6 +75,27 @@ T rotation_t(T app, T aqq, T apq, REAL eps, out REAL c) {
 }
 """
 
+
+def rotations(angle: str, stored: str) -> str:
+    """GLSL of a round's first loop (eigh's and the SVD's): each invocation's pairs ``(p, q)`` with ``q < n``
+    get the rotation ``(c, s)`` that the statements ``angle`` set, stored in ``cs`` as ``(stored, s)``;
+    ``flag[b]`` marks a matrix that rotated. The kernel's body text around it declares what it uses.
+
+    >>> print(rotations(" s = T(1); c = REAL(0);", "c").splitlines()[4])
+                if (pq.y < n) { s = T(1); c = REAL(0);
+    """
+    return f"""        for (uint k = t; k < np; k += WG) {{
+            uvec2 pq = pair_of(r, k, n2);
+            REAL c = REAL(1);
+            T s = T(0);
+            if (pq.y < n) {{{angle}
+                if (!IS_ZERO(s)) flag[b] = 1u;
+            }}
+            cs[cbase + 2u * k] = FROM_REAL({stored}); cs[cbase + 2u * k + 1u] = s;
+        }}
+        memoryBarrierBuffer(); barrier();"""
+
+
 _EIGH = PAIRS + """
 layout(set = 0, binding = 0) coherent buffer A_ { T a[]; };
 layout(set = 0, binding = 1) coherent buffer V_ { T v[]; };
@@ -88,18 +109,9 @@ void main() {
     uint t = gl_LocalInvocationID.x;
     uint base = b * n * n, np = n2 / 2u, cbase = b * n2;
     for (uint r = r0; r < r1; ++r) {
-        for (uint k = t; k < np; k += WG) {
-            uvec2 pq = pair_of(r, k, n2);
-            REAL c = REAL(1);
-            T s = T(0);
-            if (pq.y < n) {
+""" + rotations("""
                 s = rotation_t(a[base + pq.x * n + pq.x], a[base + pq.y * n + pq.y], a[base + pq.x * n + pq.y],
-                               REAL(eps), c);
-                if (!IS_ZERO(s)) flag[b] = 1u;
-            }
-            cs[cbase + 2u * k] = FROM_REAL(rot_r(c, s)); cs[cbase + 2u * k + 1u] = s;
-        }
-        memoryBarrierBuffer(); barrier();
+                               REAL(eps), c);""", "rot_r(c, s)") + """
         for (uint e = t; e < np * n; e += WG) {  // rows p, q <- J^H A
             uint k = e / n, j = e % n;
             T s = cs[cbase + 2u * k + 1u];
@@ -227,4 +239,4 @@ def _eigh_sweep(r: dict[str, kd.Array], want_vectors: bool) -> None:
 
 
 __all__ = ["MAX_SWEEPS", "PAIRS", "WIDE_BATCH", "WIDE_EIGH", "converge", "eigh_jacobi", "identity", "jacobi_eps",
-           "round_pairs"]
+           "rotations", "round_pairs"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import kdsl as kd
 from kdsl.linalg import kernels as K
 from kdsl.linalg.common import identity_batch
-from kdsl.linalg.jacobi import PAIRS, WIDE_BATCH, WIDE_EIGH, converge, identity, jacobi_eps
+from kdsl.linalg.jacobi import PAIRS, WIDE_BATCH, WIDE_EIGH, converge, identity, jacobi_eps, rotations
 
 # One round of one-sided Jacobi over the whole GPU (few large matrices): a workgroup per pair owns columns p, q of
 # W and V, sums their Gram entries as a workgroup reduction, and rotates them - one dispatch a round. W and V are
@@ -80,23 +80,14 @@ void main() {
     uint t = gl_LocalInvocationID.x;
     uint wbase = b * m * n, vbase = b * n * n, np = n2 / 2u, cbase = b * n2;
     for (uint r = r0; r < r1; ++r) {
-        for (uint k = t; k < np; k += WG) {
-            uvec2 pq = pair_of(r, k, n2);
-            REAL c = REAL(1);
-            T s = T(0);
-            if (pq.y < n) {
+""" + rotations("""
                 REAL al = REAL(0), be = REAL(0);
                 T ga = T(0);
                 for (uint i = 0u; i < m; ++i) {
                     T x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
                     al += NORM2(x); be += NORM2(y); ga += MUL(CONJ(x), y);
                 }
-                s = rotation_t(FROM_REAL(al), FROM_REAL(be), ga, REAL(eps), c);
-                if (!IS_ZERO(s)) flag[b] = 1u;
-            }
-            cs[cbase + 2u * k] = FROM_REAL(c); cs[cbase + 2u * k + 1u] = s;
-        }
-        memoryBarrierBuffer(); barrier();
+                s = rotation_t(FROM_REAL(al), FROM_REAL(be), ga, REAL(eps), c);""", "c") + """
         uint rows = wantv != 0u ? m + n : m;
         for (uint e = t; e < np * rows; e += WG) {
             uint k = e / rows, i = e % rows;

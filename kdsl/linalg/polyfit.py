@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
+from kdsl.errors import check_fit_samples
 from kdsl.linalg.lu import inv
 from kdsl.linalg.svd import lstsq
 
@@ -46,14 +47,7 @@ def _vander(x: kd.Array, order: int) -> kd.Array:
 def _checked(x: kd.Array, y: kd.Array, deg: int, w: kd.Array | None) -> None:
     if deg < 0:
         raise ValueError("expected deg >= 0")
-    if x.ndim != 1:
-        raise TypeError("expected 1D vector for x")
-    if x.size == 0:
-        raise TypeError("expected non-empty vector for x")
-    if y.ndim < 1 or y.ndim > 2:
-        raise TypeError("expected 1D or 2D array for y")
-    if x.shape[0] != y.shape[0]:
-        raise TypeError("expected x and y to have same length")
+    check_fit_samples(x, y)
     if w is not None:
         if w.ndim != 1:
             raise TypeError("expected a 1-d array for weights")

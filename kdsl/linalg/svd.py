@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 import kdsl as kd
+from kdsl.errors import shape_text
 from kdsl.linalg.blocked import adjoint
 from kdsl.linalg.common import LinAlgError, SVDResult, as_array, batch_copy, check_matrices, working_dtype
 from kdsl.linalg.jacobi_svd import svd_jacobi
@@ -214,9 +215,8 @@ def pinv(a, rcond=None, hermitian: bool = False, *, rtol=_UNSET) -> kd.Array:
     cutv = as_array(_pinv_rtol(a, s.dtype, rcond, rtol)).astype(s.dtype)
     cutv = cutv[..., None] if cutv.ndim else cutv
     if (grown := np.broadcast_shapes(cutv.shape, s.shape)) != s.shape:  # NumPy divides into s: no larger stack
-        shapes = [str(tuple(t)).replace(" ", "") for t in (s.shape, grown)]
-        raise ValueError(f"non-broadcastable output operand with shape {shapes[0]} doesn't match the broadcast "
-                         f"shape {shapes[1]}")
+        raise ValueError(f"non-broadcastable output operand with shape {shape_text(s.shape)} doesn't match the "
+                         f"broadcast shape {shape_text(grown)}")
     big = kd.max(s, axis=-1, keepdims=True) if s.shape[-1] else s
     keep = s > big * cutv
     sinv = kd.where(keep, 1.0 / kd.where(keep, s, 1.0), 0.0).astype(s.dtype)

@@ -145,6 +145,13 @@ def _one_or_none(v: int | Sequence[int] | None, name: str) -> int | None:
     return None if v is None or (isinstance(v, (list, tuple)) and len(v) == 0) else single(v, name)
 
 
+def _height_one(kernel_size: int | Sequence[int], stride: int | Sequence[int] | None,
+                padding: int | Sequence[int]) -> tuple[tuple[int, int], tuple[int, int] | None, tuple[int, int]]:
+    """A 1-d pooling's window, stride (None: the window's) and padding as its 2-d pooling's, of height one."""
+    s = _one_or_none(stride, "stride")
+    return (1, single(kernel_size, "kernel_size")), None if s is None else (1, s), (0, single(padding, "padding"))
+
+
 def max_pool1d(input: kd.Array, kernel_size: int | Sequence[int], stride: int | Sequence[int] | None = None,
                padding: int | Sequence[int] = 0, dilation: int | Sequence[int] = 1,
                ceil_mode: bool = False) -> kd.Array:
@@ -155,9 +162,7 @@ def max_pool1d(input: kd.Array, kernel_size: int | Sequence[int], stride: int | 
     array([[[5., 4., 3.]]], dtype=float32)
     """
     x = _as_2d(kd.asarray(input), "max_pool1d")
-    s = _one_or_none(stride, "stride")
-    y = max_pool2d(x, (1, single(kernel_size, "kernel_size")), None if s is None else (1, s),
-                   (0, single(padding, "padding")), (1, single(dilation, "dilation")), ceil_mode)
+    y = max_pool2d(x, *_height_one(kernel_size, stride, padding), (1, single(dilation, "dilation")), ceil_mode)
     return kd.squeeze(y, axis=-2)
 
 
@@ -171,7 +176,5 @@ def avg_pool1d(input: kd.Array, kernel_size: int | Sequence[int], stride: int | 
     array([[[3., 3., 3.]]], dtype=float32)
     """
     x = _as_2d(kd.asarray(input), "avg_pool1d")
-    s = _one_or_none(stride, "stride")
-    y = avg_pool2d(x, (1, single(kernel_size, "kernel_size")), None if s is None else (1, s),
-                   (0, single(padding, "padding")), ceil_mode, count_include_pad)
+    y = avg_pool2d(x, *_height_one(kernel_size, stride, padding), ceil_mode, count_include_pad)
     return kd.squeeze(y, axis=-2)

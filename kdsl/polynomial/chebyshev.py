@@ -17,39 +17,18 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.polynomial import companion, multivariate
+from kdsl.polynomial.basis_module import basis_names
 from kdsl.polynomial.chebyshev_interpolation import chebinterpolate
 from kdsl.polynomial.gauss_quadrature import chebgauss, chebpts1, chebpts2, chebweight
 from kdsl.polynomial.orthogonal import Basis
-from kdsl.polynomial.polyutils import mapdomain, trimcoef
+from kdsl.polynomial.polyutils import mapdomain
 from kdsl.polynomial.series_class import SeriesBase
 
 _BASIS = Basis(lambda k: (1.0, 0.0, 0.0) if k == 0 else (2.0, 1.0, 0.0))
 
-chebdomain = np.array([-1.0, 1.0])
-chebzero = np.array([0.0])
-chebone = np.array([1.0])
-chebx = np.array([0.0, 1.0])
-chebtrim = trimcoef
-chebval = _BASIS.val
-chebvander = _BASIS.vander
-chebcompanion = companion.named(_BASIS.recurrence, "cheb")
-(chebval2d, chebval3d, chebgrid2d, chebgrid3d, chebvander2d,
- chebvander3d) = multivariate.functions(_BASIS.val, _BASIS.vander, "cheb")
-chebfit = _BASIS.fit
-chebadd = _BASIS.add
-chebsub = _BASIS.sub
-chebmul = _BASIS.mul
-chebmulx = _BASIS.mulx
-chebdiv = _BASIS.div
-chebpow = _BASIS.pow
-chebder = _BASIS.der
-chebint = _BASIS.int
-chebroots = _BASIS.roots
-chebfromroots = _BASIS.fromroots
-chebline = _BASIS.line
-cheb2poly = _BASIS.to_poly
-poly2cheb = _BASIS.from_poly
+_DOMAIN = [-1.0, 1.0]
+_NAMES = basis_names(_BASIS, "cheb", _DOMAIN, x=[0.0, 1.0])  # chebval, chebfit, chebdomain...: NumPy's names
+globals().update(_NAMES)
 
 
 class Chebyshev(SeriesBase, basis=_BASIS):
@@ -61,8 +40,8 @@ class Chebyshev(SeriesBase, basis=_BASIS):
     """
 
     basis_name = "T"
-    domain_default = np.array(chebdomain)
-    window_default = np.array(chebdomain)
+    domain_default = np.array(_DOMAIN)
+    window_default = np.array(_DOMAIN)
 
     @classmethod
     def interpolate(cls, func: Callable[..., Any], deg: Any, domain: Any = None,
@@ -83,8 +62,4 @@ class Chebyshev(SeriesBase, basis=_BASIS):
         return cls(chebinterpolate(on_domain, deg), domain=domain)
 
 
-__all__ = ["Chebyshev", "cheb2poly", "chebadd", "chebder", "chebdiv", "chebdomain", "chebfit", "chebfromroots",
-           "chebint", "chebline", "chebmul", "chebmulx", "chebone", "chebpow", "chebroots", "chebsub", "chebtrim",
-           "chebval", "chebvander", "chebx", "chebzero", "poly2cheb", "chebgauss", "chebweight", "chebpts1", "chebpts2",
-           "chebval2d", "chebval3d", "chebgrid2d", "chebgrid3d", "chebvander2d", "chebvander3d", "chebcompanion",
-           "chebinterpolate"]
+__all__ = ["Chebyshev", *_NAMES, "chebgauss", "chebweight", "chebpts1", "chebpts2", "chebinterpolate"]

@@ -36,7 +36,8 @@ def _degree(deg: Any) -> int:
 def chebinterpolate(func: Callable[..., Any], deg: Any, args: tuple[Any, ...] = ()) -> kd.Array:
     """The Chebyshev coefficients (lowest degree first) of ``func(x, *args)`` interpolated at the ``deg + 1``
     Chebyshev points of the first kind."""
-    from kdsl.polynomial.chebyshev import chebvander  # the module that exports this function imports this one
+    # (the module that exports this function imports this one; it makes chebvander with basis_names)
+    from kdsl.polynomial.chebyshev import chebvander  # type: ignore[attr-defined]
 
     n = _degree(deg)
     x = chebpts1(n + 1)

@@ -14,38 +14,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from kdsl.polynomial import companion, multivariate
+from kdsl.polynomial.basis_module import basis_names
 from kdsl.polynomial.gauss_quadrature import hermgauss, hermweight
 from kdsl.polynomial.orthogonal import Basis
-from kdsl.polynomial.polyutils import trimcoef
 from kdsl.polynomial.series_class import SeriesBase
 
 _BASIS = Basis(lambda k: (2.0, 2.0 * k, 0.0))
 
-hermdomain = np.array([-1.0, 1.0])
-hermzero = np.array([0.0])
-hermone = np.array([1.0])
-hermx = _BASIS.from_power(2)[:, 1].copy()  # x in this basis
-hermtrim = trimcoef
-hermval = _BASIS.val
-hermvander = _BASIS.vander
-hermcompanion = companion.named(_BASIS.recurrence, "herm")
-(hermval2d, hermval3d, hermgrid2d, hermgrid3d, hermvander2d,
- hermvander3d) = multivariate.functions(_BASIS.val, _BASIS.vander, "herm")
-hermfit = _BASIS.fit
-hermadd = _BASIS.add
-hermsub = _BASIS.sub
-hermmul = _BASIS.mul
-hermmulx = _BASIS.mulx
-hermdiv = _BASIS.div
-hermpow = _BASIS.pow
-hermder = _BASIS.der
-hermint = _BASIS.int
-hermroots = _BASIS.roots
-hermfromroots = _BASIS.fromroots
-hermline = _BASIS.line
-herm2poly = _BASIS.to_poly
-poly2herm = _BASIS.from_poly
+_DOMAIN = [-1.0, 1.0]
+_NAMES = basis_names(_BASIS, "herm", _DOMAIN)  # hermval, hermfit, hermdomain...: NumPy's names
+globals().update(_NAMES)
 
 
 class Hermite(SeriesBase, basis=_BASIS):
@@ -57,11 +35,8 @@ class Hermite(SeriesBase, basis=_BASIS):
     """
 
     basis_name = "H"
-    domain_default = np.array(hermdomain)
-    window_default = np.array(hermdomain)
+    domain_default = np.array(_DOMAIN)
+    window_default = np.array(_DOMAIN)
 
 
-__all__ = ["Hermite", "herm2poly", "hermadd", "hermder", "hermdiv", "hermdomain", "hermfit", "hermfromroots",
-           "hermint", "hermline", "hermmul", "hermmulx", "hermone", "hermpow", "hermroots", "hermsub", "hermtrim",
-           "hermval", "hermvander", "hermx", "hermzero", "poly2herm", "hermgauss", "hermweight",
-           "hermval2d", "hermval3d", "hermgrid2d", "hermgrid3d", "hermvander2d", "hermvander3d", "hermcompanion"]
+__all__ = ["Hermite", *_NAMES, "hermgauss", "hermweight"]

@@ -14,38 +14,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from kdsl.polynomial import companion, multivariate
+from kdsl.polynomial.basis_module import basis_names
 from kdsl.polynomial.gauss_quadrature import hermegauss, hermeweight
 from kdsl.polynomial.orthogonal import Basis
-from kdsl.polynomial.polyutils import trimcoef
 from kdsl.polynomial.series_class import SeriesBase
 
 _BASIS = Basis(lambda k: (1.0, float(k), 0.0))
 
-hermedomain = np.array([-1.0, 1.0])
-hermezero = np.array([0.0])
-hermeone = np.array([1.0])
-hermex = _BASIS.from_power(2)[:, 1].copy()  # x in this basis
-hermetrim = trimcoef
-hermeval = _BASIS.val
-hermevander = _BASIS.vander
-hermecompanion = companion.named(_BASIS.recurrence, "herme")
-(hermeval2d, hermeval3d, hermegrid2d, hermegrid3d, hermevander2d,
- hermevander3d) = multivariate.functions(_BASIS.val, _BASIS.vander, "herme")
-hermefit = _BASIS.fit
-hermeadd = _BASIS.add
-hermesub = _BASIS.sub
-hermemul = _BASIS.mul
-hermemulx = _BASIS.mulx
-hermediv = _BASIS.div
-hermepow = _BASIS.pow
-hermeder = _BASIS.der
-hermeint = _BASIS.int
-hermeroots = _BASIS.roots
-hermefromroots = _BASIS.fromroots
-hermeline = _BASIS.line
-herme2poly = _BASIS.to_poly
-poly2herme = _BASIS.from_poly
+_DOMAIN = [-1.0, 1.0]
+_NAMES = basis_names(_BASIS, "herme", _DOMAIN)  # hermeval, hermefit, hermedomain...: NumPy's names
+globals().update(_NAMES)
 
 
 class HermiteE(SeriesBase, basis=_BASIS):
@@ -57,12 +35,8 @@ class HermiteE(SeriesBase, basis=_BASIS):
     """
 
     basis_name = "He"
-    domain_default = np.array(hermedomain)
-    window_default = np.array(hermedomain)
+    domain_default = np.array(_DOMAIN)
+    window_default = np.array(_DOMAIN)
 
 
-__all__ = ["HermiteE", "herme2poly", "hermeadd", "hermeder", "hermediv", "hermedomain", "hermefit",
-           "hermefromroots", "hermeint", "hermeline", "hermemul", "hermemulx", "hermeone", "hermepow", "hermeroots",
-           "hermesub", "hermetrim", "hermeval", "hermevander", "hermex", "hermezero", "poly2herme",
-           "hermegauss", "hermeweight",
-           "hermeval2d", "hermeval3d", "hermegrid2d", "hermegrid3d", "hermevander2d", "hermevander3d", "hermecompanion"]
+__all__ = ["HermiteE", *_NAMES, "hermegauss", "hermeweight"]

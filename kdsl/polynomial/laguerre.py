@@ -14,38 +14,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from kdsl.polynomial import companion, multivariate
+from kdsl.polynomial.basis_module import basis_names
 from kdsl.polynomial.gauss_quadrature import laggauss, lagweight
 from kdsl.polynomial.orthogonal import Basis
-from kdsl.polynomial.polyutils import trimcoef
 from kdsl.polynomial.series_class import SeriesBase
 
 _BASIS = Basis(lambda k: (-1.0 / (k + 1), k / (k + 1), (2 * k + 1) / (k + 1)))
 
-lagdomain = np.array([0.0, 1.0])
-lagzero = np.array([0.0])
-lagone = np.array([1.0])
-lagx = _BASIS.from_power(2)[:, 1].copy()  # x in this basis
-lagtrim = trimcoef
-lagval = _BASIS.val
-lagvander = _BASIS.vander
-lagcompanion = companion.named(_BASIS.recurrence, "lag")
-(lagval2d, lagval3d, laggrid2d, laggrid3d, lagvander2d,
- lagvander3d) = multivariate.functions(_BASIS.val, _BASIS.vander, "lag")
-lagfit = _BASIS.fit
-lagadd = _BASIS.add
-lagsub = _BASIS.sub
-lagmul = _BASIS.mul
-lagmulx = _BASIS.mulx
-lagdiv = _BASIS.div
-lagpow = _BASIS.pow
-lagder = _BASIS.der
-lagint = _BASIS.int
-lagroots = _BASIS.roots
-lagfromroots = _BASIS.fromroots
-lagline = _BASIS.line
-lag2poly = _BASIS.to_poly
-poly2lag = _BASIS.from_poly
+_DOMAIN = [0.0, 1.0]
+_NAMES = basis_names(_BASIS, "lag", _DOMAIN)  # lagval, lagfit, lagdomain...: NumPy's names
+globals().update(_NAMES)
 
 
 class Laguerre(SeriesBase, basis=_BASIS):
@@ -57,11 +35,8 @@ class Laguerre(SeriesBase, basis=_BASIS):
     """
 
     basis_name = "L"
-    domain_default = np.array(lagdomain)
-    window_default = np.array(lagdomain)
+    domain_default = np.array(_DOMAIN)
+    window_default = np.array(_DOMAIN)
 
 
-__all__ = ["Laguerre", "lag2poly", "lagadd", "lagder", "lagdiv", "lagdomain", "lagfit", "lagfromroots",
-           "lagint", "lagline", "lagmul", "lagmulx", "lagone", "lagpow", "lagroots", "lagsub", "lagtrim",
-           "lagval", "lagvander", "lagx", "lagzero", "poly2lag", "laggauss", "lagweight",
-           "lagval2d", "lagval3d", "laggrid2d", "laggrid3d", "lagvander2d", "lagvander3d", "lagcompanion"]
+__all__ = ["Laguerre", *_NAMES, "laggauss", "lagweight"]

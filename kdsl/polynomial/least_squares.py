@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
+from kdsl.errors import check_fit_samples
 from kdsl.polynomial.polyutils import as_array, floating
 
 
@@ -41,14 +42,7 @@ def _degrees(deg: Any) -> tuple[int, list[int] | None]:
 
 
 def _checked(x: kd.Array, y: kd.Array, w: kd.Array | None) -> None:
-    if x.ndim != 1:
-        raise TypeError("expected 1D vector for x")
-    if x.size == 0:
-        raise TypeError("expected non-empty vector for x")
-    if y.ndim < 1 or y.ndim > 2:
-        raise TypeError("expected 1D or 2D array for y")
-    if x.shape[0] != y.shape[0]:
-        raise TypeError("expected x and y to have same length")
+    check_fit_samples(x, y)
     if w is not None and (w.ndim != 1 or w.shape[0] != x.shape[0]):
         raise TypeError("expected 1D vector w of the same length as x" if w.ndim != 1 else
                         "expected x and w to have same length")

@@ -14,38 +14,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from kdsl.polynomial import companion, multivariate
+from kdsl.polynomial.basis_module import basis_names
 from kdsl.polynomial.gauss_quadrature import leggauss, legweight
 from kdsl.polynomial.orthogonal import Basis
-from kdsl.polynomial.polyutils import trimcoef
 from kdsl.polynomial.series_class import SeriesBase
 
 _BASIS = Basis(lambda k: ((2 * k + 1) / (k + 1), k / (k + 1), 0.0))
 
-legdomain = np.array([-1.0, 1.0])
-legzero = np.array([0.0])
-legone = np.array([1.0])
-legx = np.array([0.0, 1.0])
-legtrim = trimcoef
-legval = _BASIS.val
-legvander = _BASIS.vander
-legcompanion = companion.named(_BASIS.recurrence, "leg")
-(legval2d, legval3d, leggrid2d, leggrid3d, legvander2d,
- legvander3d) = multivariate.functions(_BASIS.val, _BASIS.vander, "leg")
-legfit = _BASIS.fit
-legadd = _BASIS.add
-legsub = _BASIS.sub
-legmul = _BASIS.mul
-legmulx = _BASIS.mulx
-legdiv = _BASIS.div
-legpow = _BASIS.pow
-legder = _BASIS.der
-legint = _BASIS.int
-legroots = _BASIS.roots
-legfromroots = _BASIS.fromroots
-legline = _BASIS.line
-leg2poly = _BASIS.to_poly
-poly2leg = _BASIS.from_poly
+_DOMAIN = [-1.0, 1.0]
+_NAMES = basis_names(_BASIS, "leg", _DOMAIN, x=[0.0, 1.0])  # legval, legfit, legdomain...: NumPy's names
+globals().update(_NAMES)
 
 
 class Legendre(SeriesBase, basis=_BASIS):
@@ -57,11 +35,8 @@ class Legendre(SeriesBase, basis=_BASIS):
     """
 
     basis_name = "P"
-    domain_default = np.array(legdomain)
-    window_default = np.array(legdomain)
+    domain_default = np.array(_DOMAIN)
+    window_default = np.array(_DOMAIN)
 
 
-__all__ = ["Legendre", "leg2poly", "legadd", "legder", "legdiv", "legdomain", "legfit", "legfromroots",
-           "legint", "legline", "legmul", "legmulx", "legone", "legpow", "legroots", "legsub", "legtrim",
-           "legval", "legvander", "legx", "legzero", "poly2leg", "leggauss", "legweight",
-           "legval2d", "legval3d", "leggrid2d", "leggrid3d", "legvander2d", "legvander3d", "legcompanion"]
+__all__ = ["Legendre", *_NAMES, "leggauss", "legweight"]

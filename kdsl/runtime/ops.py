@@ -79,42 +79,43 @@ class OpBase:
     has_pre_eval = has_post_eval = False
 
 
-class OpSyncDevice(OpBase):
+class _OpSync(OpBase):
+    """A copy between each ``device`` memory and its staging buffer (images: always): the two directions,
+    :class:`OpSyncDevice` and :class:`OpSyncLocal`, differ only in it and in what follows the copies."""
+
+    _NAME = ""
+    _TO_DEVICE = True
+
+    def __init__(self, mems):
+        self.mems = _check_mems(mems, 1, self._NAME)
+
+    def objects(self):
+        return self.mems
+
+    def record(self, cmd) -> None:
+        for m in self.mems:
+            m.check_alive("sync")
+        targets = [m for m in self.mems if m.staging is not None and _needs_copy(m)]
+        if targets:
+            BEFORE_TRANSFER.record(cmd)
+        for m in targets:
+            _copy(cmd, m, to_device=self._TO_DEVICE)
+
+
+class OpSyncDevice(_OpSync):
     """Upload: staging -> device buffer for ``device`` memory (nothing to do for host-visible memory types)."""
 
-    def __init__(self, mems):
-        self.mems = _check_mems(mems, 1, "OpSyncDevice")
-
-    def objects(self):
-        return self.mems
-
-    def record(self, cmd) -> None:
-        targets = [m for m in self.mems if m.staging is not None and _needs_copy(m)]
-        for m in self.mems:
-            m.check_alive("sync")
-        if targets:
-            BEFORE_TRANSFER.record(cmd)
-        for m in targets:
-            _copy(cmd, m, to_device=True)
+    _NAME = "OpSyncDevice"
 
 
-class OpSyncLocal(OpBase):
+class OpSyncLocal(_OpSync):
     """Download: device buffer -> staging for ``device`` memory, then make the host copy visible."""
 
-    def __init__(self, mems):
-        self.mems = _check_mems(mems, 1, "OpSyncLocal")
-
-    def objects(self):
-        return self.mems
+    _NAME = "OpSyncLocal"
+    _TO_DEVICE = False
 
     def record(self, cmd) -> None:
-        for m in self.mems:
-            m.check_alive("sync")
-        targets = [m for m in self.mems if m.staging is not None and _needs_copy(m)]
-        if targets:
-            BEFORE_TRANSFER.record(cmd)
-        for m in targets:
-            _copy(cmd, m, to_device=False)
+        super().record(cmd)
         TO_HOST.record(cmd)
 
 

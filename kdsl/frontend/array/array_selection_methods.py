@@ -18,8 +18,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from kdsl.frontend.array import broadcast_writes
-
 if TYPE_CHECKING:
     from kdsl.frontend.array.array import Array
 
@@ -119,10 +117,4 @@ def __setitem__(self, key, value) -> None:
 
     check_writeable(self)
     self._node = setitem(self, key, value)._n
-    if self._parent is not None:  # a[0][1] = v, a.T[0] = v, row = a[0]; row[1] = v all reach a
-        base, write = self._parent
-        with broadcast_writes.writing_through():
-            write(base, self)
-        self._written_through()
-    else:
-        self._own_values()
+    self._stored()  # a[0][1] = v, a.T[0] = v, row = a[0]; row[1] = v all reach a

@@ -66,44 +66,49 @@ def _exponent(a: Any) -> Any:
     return p
 
 
-def sqrt(x: Any) -> Array:
-    """The square root; complex for negative reals (``sqrt(-4.0)`` is ``2j``).
+def _scimath(name: str, outside: Callable[[Array], Array], doc: str) -> Callable[[Any], Array]:
+    """``kd.emath.<name>``: kdsl's real function ``name`` of ``x``, made complex first where a real element is
+    ``outside`` the real domain (every one-argument function of this module is this, with its own docstring)."""
+    real = getattr(km, name)
+
+    def scimath(x: Any) -> Array:
+        return real(_fixed(x, outside))
+
+    scimath.__name__ = scimath.__qualname__ = name
+    scimath.__doc__ = doc
+    return scimath
+
+
+sqrt = _scimath("sqrt", _negative, """The square root; complex for negative reals (``sqrt(-4.0)`` is ``2j``).
 
     >>> import kdsl as kd
     >>> kd.emath.sqrt(-1.0).tolist()
     1j
-    """
-    return km.sqrt(_fixed(x, _negative))
+    """)
 
 
-def log(x: Any) -> Array:
-    """The natural logarithm; complex for negative reals (``log(-1.0)`` is ``pi*1j``).
+log = _scimath("log", _negative, """The natural logarithm; complex for negative reals (``log(-1.0)`` is ``pi*1j``).
 
     >>> import kdsl as kd
     >>> round(kd.emath.log(-1.0).tolist().imag, 6)
     3.141593
-    """
-    return km.log(_fixed(x, _negative))
+    """)
 
 
-def log2(x: Any) -> Array:
-    """The base-2 logarithm; complex for negative reals.
+log2 = _scimath("log2", _negative, """The base-2 logarithm; complex for negative reals.
 
     >>> import kdsl as kd
     >>> kd.emath.log2(8.0).tolist()
     3.0
-    """
-    return km.log2(_fixed(x, _negative))
+    """)
 
 
-def log10(x: Any) -> Array:
-    """The base-10 logarithm; complex for negative reals.
+log10 = _scimath("log10", _negative, """The base-10 logarithm; complex for negative reals.
 
     >>> import kdsl as kd
     >>> kd.emath.log10(kd.asarray([10.0, 100.0])).tolist()
     [1.0, 2.0]
-    """
-    return km.log10(_fixed(x, _negative))
+    """)
 
 
 def logn(n: Any, x: Any) -> Array:
@@ -126,34 +131,28 @@ def power(x: Any, p: Any) -> Array:
     return km.power(_fixed(x, _negative), _exponent(p))
 
 
-def arccos(x: Any) -> Array:
-    """The inverse cosine; complex for real ``|x| > 1``.
+arccos = _scimath("arccos", _beyond_one, """The inverse cosine; complex for real ``|x| > 1``.
 
     >>> import kdsl as kd
     >>> kd.emath.arccos(1.0).tolist()
     0.0
-    """
-    return km.arccos(_fixed(x, _beyond_one))
+    """)
 
 
-def arcsin(x: Any) -> Array:
-    """The inverse sine; complex for real ``|x| > 1``.
+arcsin = _scimath("arcsin", _beyond_one, """The inverse sine; complex for real ``|x| > 1``.
 
     >>> import kdsl as kd
     >>> kd.emath.arcsin(0.0).tolist()
     0.0
-    """
-    return km.arcsin(_fixed(x, _beyond_one))
+    """)
 
 
-def arctanh(x: Any) -> Array:
-    """The inverse hyperbolic tangent; complex for real ``|x| > 1``.
+arctanh = _scimath("arctanh", _beyond_one, """The inverse hyperbolic tangent; complex for real ``|x| > 1``.
 
     >>> import kdsl as kd
     >>> kd.emath.arctanh(0.0).tolist()
     0.0
-    """
-    return km.arctanh(_fixed(x, _beyond_one))
+    """)
 
 
 __all__ = ["arccos", "arcsin", "arctanh", "log", "log2", "log10", "logn", "power", "sqrt"]

@@ -19,6 +19,7 @@ Example:
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -243,22 +244,21 @@ def _mask_key(key) -> tuple:
 def _inner_mask_key(key) -> tuple:
     """(the slices before it, the boolean mask, the basic key after it) when a mask follows only slices:
     ``a[:, mask]``, ``a[1:, ::2, mask, 0]``; (None, None, ()) for other keys."""
-    items = key if isinstance(key, tuple) else (key,)
-    lead = 0
-    while lead < len(items) and isinstance(items[lead], slice):
-        lead += 1
-    if lead == 0 or lead == len(items) or not masks.is_mask(items[lead]) or \
-            any(map(_is_index_array, items[lead + 1:])):
-        return None, None, ()
-    return tuple(items[:lead]), items[lead], tuple(items[lead + 1:])
+    return _mask_after(key, lambda k: isinstance(k, slice))
 
 
 def _int_mask_key(key) -> tuple:
     """(the leading ints, the boolean mask, the basic key after it) for ``a[0, mask]``, ``a[1, 2, mask, 1:]``;
     (None, None, ()) for other keys."""
+    return _mask_after(key, _is_int)
+
+
+def _mask_after(key, leading: Callable[[Any], bool]) -> tuple:
+    """(the items before it, the boolean mask, the basic key after it) when a mask follows one or more
+    ``leading`` items and no index array follows it; (None, None, ()) for other keys."""
     items = key if isinstance(key, tuple) else (key,)
     lead = 0
-    while lead < len(items) and _is_int(items[lead]):
+    while lead < len(items) and leading(items[lead]):
         lead += 1
     if lead == 0 or lead == len(items) or not masks.is_mask(items[lead]) or \
             any(map(_is_index_array, items[lead + 1:])):

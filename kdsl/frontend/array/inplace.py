@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from kdsl.dtype import promotion
-from kdsl.frontend.array import broadcast_writes, ops, scalar_like
+from kdsl.frontend.array import ops, scalar_like
 from kdsl.frontend.array.ufunc_errors import UFuncTypeError as UFuncTypeError  # re-exported: tests and users
 from kdsl.frontend.array.ufunc_errors import output_casting_error
 
@@ -67,13 +67,7 @@ def store_inplace(target: Array, result: Array) -> Array:
     if result.dtype is not target.dtype:
         result = result.astype(target.dtype)
     target._node = result._n
-    if target._parent is not None:  # r = a[0]; r += 1 writes into a, as in NumPy
-        base, write = target._parent
-        with broadcast_writes.writing_through():
-            write(base, target)
-        target._written_through()
-    else:
-        target._own_values()
+    target._stored()  # r = a[0]; r += 1 writes into a, as in NumPy
     return target
 
 

@@ -17,23 +17,14 @@ Example:
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import numpy as np
 
-
-def _numpy_class(name: str) -> type[TypeError]:
-    """NumPy's exception class ``name`` (``numpy._core`` in NumPy 2, ``numpy.core`` in 1.x); TypeError if absent."""
-    for module in ("numpy._core._exceptions", "numpy.core._exceptions"):
-        try:
-            return getattr(importlib.import_module(module), name)
-        except (ImportError, AttributeError):
-            continue
-    return TypeError
+from kdsl.errors import numpy_exception_class
 
 
-class UFuncTypeError(_numpy_class("UFuncTypeError")):  # type: ignore[misc]
+class UFuncTypeError(numpy_exception_class("UFuncTypeError")):  # type: ignore[misc]
     """A ufunc whose operands or result cannot be cast under its casting rule (NumPy's class of that name, a
     TypeError); the message is the one given, not built from a NumPy ufunc object as NumPy's is."""
 
@@ -45,15 +36,15 @@ class UFuncTypeError(_numpy_class("UFuncTypeError")):  # type: ignore[misc]
         return str(self.args[0]) if self.args else ""
 
 
-class _OutputCastingError(UFuncTypeError, _numpy_class("_UFuncOutputCastingError")):  # type: ignore[misc]
+class _OutputCastingError(UFuncTypeError, numpy_exception_class("_UFuncOutputCastingError")):  # type: ignore[misc]
     __str__ = UFuncTypeError.__str__
 
 
-class _InputCastingError(UFuncTypeError, _numpy_class("_UFuncInputCastingError")):  # type: ignore[misc]
+class _InputCastingError(UFuncTypeError, numpy_exception_class("_UFuncInputCastingError")):  # type: ignore[misc]
     __str__ = UFuncTypeError.__str__
 
 
-class _NoLoopError(UFuncTypeError, _numpy_class("_UFuncNoLoopError")):  # type: ignore[misc]
+class _NoLoopError(UFuncTypeError, numpy_exception_class("_UFuncNoLoopError")):  # type: ignore[misc]
     __str__ = UFuncTypeError.__str__
 
 

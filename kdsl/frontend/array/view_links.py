@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
+from kdsl.frontend.array import broadcast_writes
+
 if TYPE_CHECKING:
     from kdsl.frontend.array.array import Array
     from kdsl.ir.graph import Node
@@ -57,6 +59,17 @@ class ViewLinks:
         if fresh._raw is not self._raw:
             self._set_raw(fresh._raw)
             self._version += 1
+
+    def _stored(self) -> None:
+        """After a write replaced this array's node (``a[k] = v``, ``a += 1``): a view carries it into its base
+        (``r = a[0]; r += 1`` writes into ``a``, as in NumPy), any other array holds its own values from now on."""
+        if self._parent is not None:
+            base, write = self._parent
+            with broadcast_writes.writing_through():
+                write(base, cast("Array", self))
+            self._written_through()
+        else:
+            self._own_values()
 
     def _written_through(self) -> None:
         """After a write into this view reached its base: the view already holds those values."""

@@ -143,6 +143,12 @@ class Tape:
                 if node.id in ids or (node.dtype.is_float and any(s.id in depends for s in e.srcs)):
                     depends.add(node.id)
                     order.append(e)
+                elif node.dtype.is_complex and any(s.id in depends for s in e.srcs):
+                    raise NotImplementedError(
+                        f"kd.grad does not differentiate through complex values yet (a {e.op!r} node of dtype "
+                        f"{node.dtype.name} depends on the differentiated input): the gradient would miss that "
+                        "path. Write the computation on real and imaginary parts as real arrays, or wrap the "
+                        "complex part in kd.stop_gradient if its derivative is not needed")
                 continue
             if node.id in seen:
                 continue

@@ -95,3 +95,13 @@ def test_functions_computed_on_the_bits_keep_their_derivative(name, f):
 def test_float32_cbrt_gradient():
     g = kd.grad(lambda x: kd.cbrt(x).sum())(kd.asarray(np.array([8.0, -27.0], np.float32)))
     np.testing.assert_allclose(g.numpy(), [1 / 12, 1 / 27], rtol=1e-6)
+
+
+@pytest.mark.parametrize("f", [lambda x: kd.abs(x * (1 + 2j)).sum(),
+                               lambda x: kd.real(x.astype(kd.complex64) ** 2).sum()],
+                         ids=["abs-of-complex", "real-of-complex"])
+def test_complex_intermediates_raise_instead_of_a_silent_zero(f):
+    x = kd.asarray([0.5, -1.5], dtype=kd.float32)
+    with pytest.raises(NotImplementedError, match="complex values"):
+        kd.grad(f)(x)
+    assert kd.grad(lambda v: f(kd.stop_gradient(v)) + v.sum())(x).tolist() == [1.0, 1.0]

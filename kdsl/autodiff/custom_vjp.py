@@ -40,7 +40,8 @@ class custom_vjp:  # noqa: N801 - JAX's name
     ``fwd(*args, **kwargs)`` returns ``(fun's result, residuals)``; ``bwd(residuals, g)`` takes the cotangent
     ``g`` of the result (its pytree structure, with zeros for the results the differentiated output does not
     use) and returns a tuple with one cotangent per positional argument (a pytree like the argument, or None:
-    no gradient). Keyword arguments are passed to ``fun`` and ``fwd`` and are not differentiated."""
+    no gradient; trailing arguments that hold no arrays, such as a mode string, may be left out). Keyword
+    arguments are passed to ``fun`` and ``fwd`` and are not differentiated."""
 
     def __init__(self, fun: Callable[..., Any]):
         functools.update_wrapper(self, fun)
@@ -70,6 +71,9 @@ class custom_vjp:  # noqa: N801 - JAX's name
             cts = [g if j == index else zeros(leaf.shape, leaf._node) if isinstance(leaf, Array) else None
                    for j, leaf in enumerate(leaves)]
             grads = bwd(residuals, tree_unflatten(tree, cts))
+            if isinstance(grads, (tuple, list)) and len(grads) < len(args) and not any(
+                    isinstance(x, Array) for arg_leaves, _ in flat_args[len(grads):] for x in arg_leaves):
+                grads = (*grads, *[None] * (len(args) - len(grads)))  # trailing options hold no arrays
             if not isinstance(grads, (tuple, list)) or len(grads) != len(args):
                 raise TypeError(f"the backward function of custom_vjp function {self.name} must return a "
                                 f"tuple of {len(args)} cotangents (one per positional argument), got {grads!r:.80}")

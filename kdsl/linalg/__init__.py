@@ -16,7 +16,7 @@ Example:
 
 from kdsl.linalg.common import EighResult, EigResult, LinAlgError, QRResult, SlogdetResult, SVDResult
 from kdsl.linalg.cond import cond
-from kdsl.linalg.derivatives import cholesky, det, eigh, eigvalsh, inv, slogdet, solve, svd, svdvals
+from kdsl.linalg.derivatives import cholesky, det, eigh, eigvalsh, inv, qr, slogdet, solve, svd, svdvals
 from kdsl.linalg.eig import eig, eigvals
 from kdsl.linalg.norms import matrix_norm, norm, vector_norm
 from kdsl.linalg.products import (
@@ -31,7 +31,6 @@ from kdsl.linalg.products import (
     trace,
     vecdot,
 )
-from kdsl.linalg.qr import qr
 from kdsl.linalg.svd import lstsq, matrix_rank, pinv
 from kdsl.linalg.tensor_solve import tensorinv, tensorsolve
 

@@ -5,13 +5,16 @@ wrong gradient). The rules are PyTorch's (``torch.linalg``'s backward formulas),
 * ``inv``: ``-Y^H G Y^H``;  ``solve``: ``B`` gets ``solve(A^H, G)``, ``A`` gets ``-gB X^H``;
 * ``det``: ``G det(A) inv(A)^H``;  ``slogdet``: ``G_logabsdet inv(A)^H`` (singular ``A``: LinAlgError);
 * ``cholesky``: ``L^-H Phi(L^H G) L^-1`` with ``Phi`` the Hermitian matrix of ``tril(L^H G)``'s lower half;
+* ``qr`` (``mode='reduced'``, ``'r'``; ``'complete'`` when ``m <= n``): TensorFlow's and PyTorch's formula,
+  ``Q (G_R + tril(Q^H G_Q - G_Q^H Q + R G_R^H - G_R R^H) R^-H) + (G_Q - Q Q^H G_Q) R^-H`` for ``m >= n``; a wide
+  matrix ``[X | Y]`` as ``X``'s square case with ``G_Q + Y G_V^H``, and ``Y`` gets ``Q G_V``;
 * ``eigh``: ``V (diag(G_w) + (V^H G_V) / (w_j - w_i) off the diagonal) V^H`` (repeated eigenvalues: inf or
   NaN, as PyTorch's); ``eigvalsh``: ``V diag(G_w) V^H``;  ``svdvals``: ``U diag(G_s) V^H``.
 
 The backward passes call the differentiable versions, so gradients of gradients work too. The symmetric and
-Hermitian factorisations read one triangle of their input; their gradients are PyTorch's,
-which treat the input as the whole symmetric matrix (a perturbation must keep it symmetric). ``qr``, ``svd``'s
-factors, ``pinv``, ``lstsq``, ``eig``, the 2-norm and ``cond`` have no rule yet: ``kd.grad`` raises.
+Hermitian factorisations read one triangle of their input; their gradients are PyTorch's, which treat the
+input as the whole symmetric matrix (a perturbation must keep it symmetric). ``svd``'s factors, ``pinv``,
+``lstsq``, ``eig``, the 2-norm and ``cond`` have no rule yet: ``kd.grad`` raises.
 
 Example:
     >>> import kdsl as kd
@@ -26,13 +29,14 @@ from typing import Any, cast
 
 import kdsl as kd
 from kdsl.linalg.cholesky import cholesky as _cholesky
-from kdsl.linalg.common import SVDResult
+from kdsl.linalg.common import QRResult, SVDResult
 from kdsl.linalg.eigh import eigh as _eigh
 from kdsl.linalg.eigh import eigvalsh as _eigvalsh
 from kdsl.linalg.lu import det as _det
 from kdsl.linalg.lu import inv as _inv
 from kdsl.linalg.lu import slogdet as _slogdet
 from kdsl.linalg.lu import solve as _solve
+from kdsl.linalg.qr import qr as _qr
 from kdsl.linalg.svd import svd as _svd
 from kdsl.linalg.svd import svdvals as _svdvals
 
@@ -123,6 +127,45 @@ def _svdvals_fwd(a: Any) -> tuple[kd.Array, Any]:
 svdvals.defvjp(_svdvals_fwd, lambda r, g: ((r.U * g[..., None, :]) @ r.Vh,))
 
 
+qr = kd.custom_vjp(_qr)
+
+
+def _qr_fwd(a: Any, mode: str = "reduced") -> tuple[Any, Any]:
+    if mode not in ("reduced", "complete", "r"):  # 'raw', 'economic': Householder vectors, no rule
+        return _qr(a, mode), None
+    q, r = cast(QRResult, _qr(a, "reduced" if mode == "r" else mode))
+    return (r if mode == "r" else QRResult(q, r)), (kd.asarray(a), q, r, mode)
+
+
+def _qr_bwd(res: Any, g: Any) -> tuple[kd.Array]:
+    m, n = res[0].shape[-2:] if res is not None else (0, 0)
+    if res is None or (res[3] == "complete" and m > n):
+        raise NotImplementedError("kd.grad: qr has a derivative for mode='reduced' and 'r' (and 'complete' when "
+                                  "m <= n), as torch.linalg.qr; its other results do not determine one. Use one "
+                                  "of those modes, or wrap the input in kd.stop_gradient if no derivative is needed")
+    a, q, r, mode = res
+    gq, gr = (kd.zeros_like(q), g) if mode == "r" else (g.Q, g.R)
+    if m >= n:
+        return (_qr_square_or_tall(q, r, gq, gr),)
+    # wide: A = [X | Y] with X = Q U square (R = [U | V]); Y = Q V
+    y, gv = a[..., :, m:], gr[..., :, m:]
+    gx = _qr_square_or_tall(q, r[..., :, :m], gq + y @ _h(gv), gr[..., :, :m])
+    return (kd.concatenate([gx, q @ gv], axis=-1),)
+
+
+def _qr_square_or_tall(q: kd.Array, r: kd.Array, gq: kd.Array, gr: kd.Array) -> kd.Array:
+    """The cotangent of ``A = Q R`` (``m >= n``, ``R`` square and invertible) from those of ``Q`` and ``R``."""
+    qdq, rdr = _h(q) @ gq, r @ _h(gr)
+    low = kd.tril(qdq - _h(qdq) + rdr - _h(rdr))
+
+    def right_inv_h(x: kd.Array) -> kd.Array:  # x R^-H
+        return _h(solve(r, _h(x)))
+    return q @ (gr + right_inv_h(low)) + right_inv_h(gq - q @ qdq)
+
+
+qr.defvjp(_qr_fwd, _qr_bwd)
+
+
 def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False) -> Any:
     """NumPy's ``svd``; ``compute_uv=False`` gives :func:`svdvals`, with its derivative."""
     if not compute_uv and not hermitian:
@@ -133,4 +176,4 @@ def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True, hermitian: 
 svd.__doc__ = _svd.__doc__
 
 
-__all__ = ["cholesky", "det", "eigh", "eigvalsh", "inv", "slogdet", "solve", "svd", "svdvals"]
+__all__ = ["cholesky", "det", "eigh", "eigvalsh", "inv", "qr", "slogdet", "solve", "svd", "svdvals"]

@@ -78,10 +78,25 @@ def test_results_outside_a_gradient_are_the_plain_functions():
     assert kd.linalg.inv.__doc__ and "inverse" in kd.linalg.inv.__doc__
 
 
-@pytest.mark.parametrize("f", [lambda m: kd.linalg.qr(m).R, lambda m: kd.linalg.pinv(m),
+@pytest.mark.parametrize("shape", [(5, 3), (4, 4), (2, 3, 5)])
+def test_qr_both_factors(shape):
+    x = RNG.standard_normal(shape)
+    check_grad(lambda m: kd.linalg.qr(m).Q, x)
+    check_grad(lambda m: kd.linalg.qr(m).R, x)
+    check_grad(lambda m: kd.linalg.qr(m, "r"), x)
+    if shape[-2] <= shape[-1]:
+        check_grad(lambda m: kd.linalg.qr(m, mode="complete").Q, x)
+
+
+def test_qr_complete_of_a_tall_matrix_has_no_derivative():
+    with pytest.raises(NotImplementedError, match="mode='reduced'"):
+        kd.grad(lambda m: kd.linalg.qr(m, "complete").Q.sum())(kd.asarray(RNG.standard_normal((4, 2))))
+
+
+@pytest.mark.parametrize("f", [lambda m: kd.linalg.qr(m, "raw")[0], lambda m: kd.linalg.pinv(m),
                                lambda m: kd.linalg.svd(m).U, lambda m: kd.fft.rfft(m).real,
                                lambda m: kd.linalg.norm(m, 2), lambda m: kd.linalg.lstsq(m, m[:, 0])[0]],
-                         ids=["qr", "pinv", "svd-factors", "rfft", "2-norm", "lstsq"])
+                         ids=["qr-raw", "pinv", "svd-factors", "rfft", "2-norm", "lstsq"])
 def test_functions_without_a_rule_raise_instead_of_a_silent_zero(f):
     x = kd.asarray(RNG.standard_normal((4, 3)))
     with pytest.raises(NotImplementedError, match="kd.stop_gradient"):
@@ -92,8 +107,8 @@ def test_functions_without_a_rule_raise_instead_of_a_silent_zero(f):
 
 
 def test_the_error_names_the_function():
-    with pytest.raises(NotImplementedError, match=r"kd\.linalg\.qr runs custom GPU kernels"):
-        kd.grad(lambda m: kd.linalg.qr(m).R.sum())(kd.asarray(RNG.standard_normal((3, 3))))
+    with pytest.raises(NotImplementedError, match=r"kd\.linalg\.pinv runs custom GPU kernels"):
+        kd.grad(lambda m: kd.linalg.pinv(m).sum())(kd.asarray(RNG.standard_normal((3, 3))))
 
 
 def test_a_derivative_of_eigvalsh_is_not_differentiated_again():

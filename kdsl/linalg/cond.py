@@ -19,9 +19,9 @@ from typing import Any
 
 import kdsl as kd
 from kdsl.linalg.common import LinAlgError, as_array, batch_copy, check_matrices, identity_batch, working_dtype
+from kdsl.linalg.derivatives import svdvals  # (differentiable: cond(x) and cond(x, 2) get gradients)
 from kdsl.linalg.lu import getrf, getrs
 from kdsl.linalg.norms import matrix_norm
-from kdsl.linalg.svd import svdvals
 
 _ORDERS = (None, 2, -2, 1, -1, math.inf, -math.inf, "fro", "nuc")
 

@@ -13,8 +13,9 @@ wrong gradient). The rules are PyTorch's (``torch.linalg``'s backward formulas),
 
 The backward passes call the differentiable versions, so gradients of gradients work too. The symmetric and
 Hermitian factorisations read one triangle of their input; their gradients are PyTorch's, which treat the
-input as the whole symmetric matrix (a perturbation must keep it symmetric). ``svd``'s factors, ``pinv``,
-``lstsq``, ``eig``, the 2-norm and ``cond`` have no rule yet: ``kd.grad`` raises.
+input as the whole symmetric matrix (a perturbation must keep it symmetric). The 2-norms, the nuclear norm
+and ``cond`` in them follow from ``svdvals``. ``svd``'s factors, ``pinv``, ``lstsq``, ``eig``/``eigvals`` and
+``cond`` in the other norms have no rule yet: ``kd.grad`` raises.
 
 Example:
     >>> import kdsl as kd

@@ -19,7 +19,7 @@ import numpy as np
 
 import kdsl as kd
 from kdsl.linalg.common import as_array, check_matrices
-from kdsl.linalg.svd import svdvals
+from kdsl.linalg.derivatives import svdvals  # (differentiable: the 2-norms and nuclear norm get gradients)
 
 
 def _floating(a: kd.Array) -> kd.Array:

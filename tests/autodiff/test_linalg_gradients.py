@@ -57,6 +57,19 @@ def test_singular_values(shape):
     check_grad(lambda m: kd.linalg.svd(m, compute_uv=False), x)
 
 
+@pytest.mark.parametrize("f", [lambda m: kd.linalg.norm(m, 2), lambda m: kd.linalg.norm(m, "nuc"),
+                               lambda m: kd.linalg.matrix_norm(m, ord=-2), lambda m: kd.linalg.cond(m)],
+                         ids=["2-norm", "nuclear", "-2", "cond"])
+def test_norms_through_the_singular_values(f):
+    check_grad(f, RNG.standard_normal((4, 3)))
+
+
+def test_positional_options():
+    x = RNG.standard_normal((3, 3))
+    check_grad(lambda m: kd.linalg.eigvalsh(_spd(m), "U"), x)
+    check_grad(lambda m: kd.linalg.qr(m, "r"), x)
+
+
 def test_gradients_of_gradients():
     x = RNG.standard_normal((3, 3))
     check_grad(lambda m: kd.grad(lambda y: kd.linalg.inv(_spd(y)).sum())(m), x)
@@ -95,8 +108,8 @@ def test_qr_complete_of_a_tall_matrix_has_no_derivative():
 
 @pytest.mark.parametrize("f", [lambda m: kd.linalg.qr(m, "raw")[0], lambda m: kd.linalg.pinv(m),
                                lambda m: kd.linalg.svd(m).U, lambda m: kd.fft.rfft(m).real,
-                               lambda m: kd.linalg.norm(m, 2), lambda m: kd.linalg.lstsq(m, m[:, 0])[0]],
-                         ids=["qr-raw", "pinv", "svd-factors", "rfft", "2-norm", "lstsq"])
+                               lambda m: kd.linalg.cond(m[:3], 1), lambda m: kd.linalg.lstsq(m, m[:, 0])[0]],
+                         ids=["qr-raw", "pinv", "svd-factors", "rfft", "cond-1", "lstsq"])
 def test_functions_without_a_rule_raise_instead_of_a_silent_zero(f):
     x = kd.asarray(RNG.standard_normal((4, 3)))
     with pytest.raises(NotImplementedError, match="kd.stop_gradient"):

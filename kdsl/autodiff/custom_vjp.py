@@ -67,22 +67,17 @@ class custom_vjp:  # noqa: N801 - JAX's name
         inputs = tuple(x._node for arg_leaves, _ in flat_args for x in arg_leaves if isinstance(x, Array))
         bwd = self.bwd
 
-        def backward(index: int, g: Array) -> tuple[list[Array | None], ...]:
+        def backward(index: int, g: Array) -> tuple[Array | None, ...]:
             cts = [g if j == index else zeros(leaf.shape, leaf._node) if isinstance(leaf, Array) else None
                    for j, leaf in enumerate(leaves)]
-            grads = bwd(residuals, tree_unflatten(tree, cts))
-            if isinstance(grads, (tuple, list)) and len(grads) < len(args) and not any(
-                    isinstance(x, Array) for arg_leaves, _ in flat_args[len(grads):] for x in arg_leaves):
-                grads = (*grads, *[None] * (len(args) - len(grads)))  # trailing options hold no arrays
-            if not isinstance(grads, (tuple, list)) or len(grads) != len(args):
-                raise TypeError(f"the backward function of custom_vjp function {self.name} must return a "
-                                f"tuple of {len(args)} cotangents (one per positional argument), got {grads!r:.80}")
-            return tuple(_matched(g_arg, arg_leaves) for g_arg, (arg_leaves, _) in zip(grads, flat_args, strict=True))
+            grads = _per_argument(bwd(residuals, tree_unflatten(tree, cts)), flat_args, self.name)
+            return tuple(g for g_arg, (arg_leaves, _) in zip(grads, flat_args, strict=True)
+                         for g in _matched(g_arg, arg_leaves))
 
         marked, outputs = [], {}
         for j, leaf in enumerate(leaves):
             if isinstance(leaf, Array) and leaf.dtype.is_float:
-                outputs[id(leaf)] = leaf = _marked(leaf, inputs, lambda index, g: _flat(backward(index, g)), j)
+                outputs[id(leaf)] = leaf = _marked(leaf, inputs, backward, j)
             marked.append(leaf)
         residuals = self._traced_residuals(residuals, outputs, inputs)
         return tree_unflatten(tree, marked)
@@ -114,18 +109,27 @@ def _marked(leaf: Array, inputs: tuple[Node, ...], backward: Callable[[int, Any]
     return Array(node)
 
 
+def _per_argument(grads: Any, flat_args: list[tuple[list[Any], Any]], name: str) -> tuple[Any, ...]:
+    """The backward's result checked: one cotangent per positional argument (trailing arguments holding no
+    arrays, options such as a mode string, may be left out)."""
+    if isinstance(grads, (tuple, list)) and len(grads) < len(flat_args) and not any(
+            isinstance(x, Array) for arg_leaves, _ in flat_args[len(grads):] for x in arg_leaves):
+        grads = (*grads, *[None] * (len(flat_args) - len(grads)))
+    if not isinstance(grads, (tuple, list)) or len(grads) != len(flat_args):
+        raise TypeError(f"the backward function of custom_vjp function {name} must return a tuple of "
+                        f"{len(flat_args)} cotangents (one per positional argument), got {grads!r:.80}")
+    return tuple(grads)
+
+
 def _matched(g: Any, leaves: list[Any]) -> list[Array | None]:
     """The cotangent ``g`` of one argument as one entry per Array leaf of it (None where there is none)."""
     if g is None:
         return [None for x in leaves if isinstance(x, Array)]
-    g_leaves, g_td = tree_flatten(g)
+    g_leaves, _ = tree_flatten(g)
     if len(g_leaves) != len(leaves):
         raise TypeError(f"a custom_vjp cotangent has {len(g_leaves)} leaves where its argument has {len(leaves)}")
     return [gl for gl, x in zip(g_leaves, leaves, strict=True) if isinstance(x, Array)]
 
-
-def _flat(per_arg: tuple[list[Array | None], ...]) -> tuple[Array | None, ...]:
-    return tuple(g for entries in per_arg for g in entries)
 
 
 __all__ = ["custom_vjp"]

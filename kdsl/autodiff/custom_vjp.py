@@ -131,5 +131,4 @@ def _matched(g: Any, leaves: list[Any]) -> list[Array | None]:
     return [gl for gl, x in zip(g_leaves, leaves, strict=True) if isinstance(x, Array)]
 
 
-
 __all__ = ["custom_vjp"]

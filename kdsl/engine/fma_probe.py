@@ -44,6 +44,17 @@ _known: dict[tuple[int, str], frozenset[str]] = {}
 _lock = threading.Lock()
 
 
+def _new_lock_after_fork() -> None:
+    """A parent thread may have been probing (holding the lock) at fork time: the child, whose first kernel
+    needing the answer takes the lock, would wait for it forever. The answers found so far stay valid (the
+    child runs on the same hardware and driver)."""
+    global _lock
+    _lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_new_lock_after_fork)
+
+
 def widths(device: Any) -> frozenset[str]:
     """The helper suffixes (``"f"``: float, ``"d"``: double) whose ``fma`` is fused on ``device``."""
     key = (device.index, device.name)

@@ -254,6 +254,11 @@ class Algorithm(Destroyable):
                 self._pinned = False
                 self._ctx.unpin()
 
+    def renew_locks(self) -> None:
+        """In a forked child (called by the Manager's fork hook): a parent thread recording a dispatch at fork
+        time would leave the lock held, and the child's destroy would wait for it forever."""
+        self._lock = threading.RLock()
+
     def _free_vulkan(self) -> None:
         if self._ctx.foreign:
             self._pool = self._key = self._pipeline = None

@@ -380,6 +380,12 @@ class Sequence(Destroyable):
     def _destroy(self) -> None:
         sequence_resources.free(self)
 
+    def renew_locks(self) -> None:
+        """In a forked child (called by the Manager's fork hook): a parent thread may have been inside this
+        Sequence at fork time; its locks would stay held, and the child's destroy (at exit, or when the object
+        is collected) would wait for them forever."""
+        self._busy, self._fence_lock = threading.RLock(), threading.Lock()
+
     def __repr__(self) -> str:
         state = "destroyed" if self._destroyed else ("running" if self._running else f"{len(self._ops)} ops")
         return f"<kp.Sequence {state}>"

@@ -236,3 +236,41 @@ print("children", statuses, flush=True)
 mgr.destroy()
 """)
     assert "children [0, 0, 0]" in out, out
+
+
+def test_a_call_while_another_thread_destroys_the_sequence_says_destroyed():
+    """Before: a thread calling into its Sequence while another thread destroyed it (``seq.destroy()``, or
+    ``mgr.destroy()`` at shutdown), which waits for the running batch, got "this Sequence is being used by another
+    thread ... make one Sequence per thread" although it never shared the Sequence; it now waits for the destroy
+    and gets "this sequence was destroyed"."""
+    out = _run("""
+SLOW = kp.compile_source('''#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Y { float y[]; };
+void main() {
+    float s = y[gl_GlobalInvocationID.x];
+    for (int j = 0; j < 4000; j++) s = s * 0.5 + 1.0;
+    y[gl_GlobalInvocationID.x] = s;
+}''')
+mgr = kp.Manager()
+y = mgr.tensor(np.zeros(1 << 16, np.float32))
+algo = mgr.algorithm([y], SLOW, ((1 << 16) // 64, 1, 1))
+seq = mgr.sequence().record(kp.OpSyncDevice([y])).record(kp.OpAlgoDispatch(algo))
+seq.eval_async()
+destroyer = threading.Thread(target=mgr.destroy)  # waits for the running batch, inside the sequence
+destroyer.start()
+while not seq._destroying:
+    time.sleep(0.001)
+messages = []
+for call in (lambda: seq.record(kp.OpSyncLocal([y])), lambda: seq.eval()):
+    try:
+        call()
+    except RuntimeError as exc:
+        messages.append(str(exc))
+destroyer.join(30)
+assert not destroyer.is_alive()
+print(messages, flush=True)
+""")
+    for action in ("record", "evaluate"):
+        assert f"cannot {action}: this sequence was destroyed" in out, out
+    assert "another thread" not in out, out

@@ -199,7 +199,9 @@ class Algorithm(Destroyable):
     def _check_alive(self) -> None:
         self._ctx.check_usable()
         if self._destroyed:
-            raise RuntimeError("this algorithm was destroyed; create a new one with Manager.algorithm")
+            why = self._ctx.destroyed_why("")
+            raise RuntimeError(f"this algorithm was destroyed{': ' + why if why else ''}; create a new one with "
+                               "Manager.algorithm")
 
     # ----- Kompute's accessors -----
     def get_mem_objects(self) -> list[Memory]:

@@ -86,7 +86,8 @@ class Sequence(Destroyable):
     def _check_idle(self, action: str) -> None:
         self._ctx.check_usable()
         if self._destroyed:
-            raise RuntimeError(f"cannot {action}: this sequence was destroyed")
+            why = self._ctx.destroyed_why("")
+            raise RuntimeError(f"cannot {action}: this sequence was destroyed{': ' + why if why else ''}")
         if self._pending:
             raise RuntimeError(f"cannot {action} while the sequence is running; call eval_await() first")
 

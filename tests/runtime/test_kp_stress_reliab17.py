@@ -9,10 +9,15 @@ the script prints the layer's messages last and the test fails on any."""
 
 from __future__ import annotations
 
+import gc
+import re
 import sys
 from pathlib import Path
 
+import pytest
 from rt_util import run_python
+
+import kdsl.kp as kp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fork helper lives in tests/
 from fork_child import IMPORT as FORKING  # noqa: E402
@@ -274,3 +279,36 @@ print(messages, flush=True)
     for action in ("record", "evaluate"):
         assert f"cannot {action}: this sequence was destroyed" in out, out
     assert "another thread" not in out, out
+
+
+def test_objects_of_a_garbage_collected_manager_say_why_they_are_destroyed():
+    """A Manager that no variable holds any more is collected and frees every object it made (Kompute's rule).
+    Before, its tensor said "it was freed by destroy()", which the user never called; the errors now name the
+    Manager and what to do."""
+
+    def make():
+        mgr = kp.Manager()
+        t = mgr.tensor([1.0, 2.0])
+        algo = mgr.algorithm([t], kp.compile_source("""#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer X { float x[]; };
+void main() { x[0] += 1.0; }"""))
+        return t, algo, mgr.sequence()
+
+    t, algo, seq = make()
+    gc.collect()
+    why = re.escape("its Manager was destroyed, by Manager.destroy() or by garbage collection")
+    with pytest.raises(RuntimeError, match=f"cannot read a destroyed tensor: {why}"):
+        t.data()
+    with pytest.raises(RuntimeError, match=f"cannot evaluate: this sequence was destroyed: {why}"):
+        seq.eval(kp.OpAlgoDispatch(algo))
+    with pytest.raises(RuntimeError, match=f"this algorithm was destroyed: {why}"):
+        algo.update_bindings([t])
+    mgr = kp.Manager()  # an explicit destroy() of one object keeps the short message
+    try:
+        own = mgr.tensor([1.0])
+        own.destroy()
+        with pytest.raises(RuntimeError, match=r"cannot read a destroyed tensor: it was freed by destroy\(\)"):
+            own.data()
+    finally:
+        mgr.destroy()

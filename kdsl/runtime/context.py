@@ -150,8 +150,8 @@ class Context:
         garbage-collected, and its destroy() frees every object it made (Kompute's rule)."""
         if not self.closed:
             return default
-        return ("its Manager was destroyed, by Manager.destroy() or by garbage collection once no variable referenced "
-                "the Manager (keep a reference to it while its objects are used)")
+        return ("its Manager was destroyed, by Manager.destroy(), at interpreter exit, or by garbage collection once "
+                "no variable referenced the Manager (keep a reference to it while its objects are used)")
 
     def close(self) -> None:
         """Destroy the device once nothing pins it any more (idempotent)."""

@@ -297,7 +297,7 @@ void main() { x[0] += 1.0; }"""))
 
     t, algo, seq = make()
     gc.collect()
-    why = re.escape("its Manager was destroyed, by Manager.destroy() or by garbage collection")
+    why = re.escape("its Manager was destroyed, by Manager.destroy(), at interpreter exit, or by garbage collection")
     with pytest.raises(RuntimeError, match=f"cannot read a destroyed tensor: {why}"):
         t.data()
     with pytest.raises(RuntimeError, match=f"cannot evaluate: this sequence was destroyed: {why}"):

@@ -27,6 +27,7 @@ import numpy as np
 
 import kdsl.runtime as rt
 from kdsl.codegen.fused_fma import WIDTHS
+from kdsl.device import collection_paused
 from kdsl.runtime.compiler import cache_dir, compile_source, write_cache_file
 
 _SOURCE = """#version 450
@@ -60,7 +61,7 @@ def widths(device: Any) -> frozenset[str]:
     key = (device.index, device.name)
     found = _known.get(key)
     if found is None:
-        with _lock:
+        with _lock, collection_paused():  # a finalizer computing with kdsl would wait for _lock: see there
             found = _known.get(key)
             if found is None:
                 found = _known[key] = _probe(device)

@@ -238,3 +238,47 @@ print("done", flush=True)
 def test_threads_each_on_their_own_virtual_device(tmp_path):
     env = {"KDSL_VIRTUAL_DEVICES": "2", "KDSL_DEVICE": ""}
     assert _run(VIRTUAL, tmp_path, env=env).stdout.strip() == "done"
+
+
+# A collection that lands inside the device's start-up (its Manager being made) runs user finalizers there; one
+# that computes with kdsl re-entered the start-up. The script makes the garbage, and asks for a collection at the
+# next allocation, from inside the first Manager's constructor.
+STARTUP = """
+import kdsl.runtime as rt
+made, seen = [], []
+
+class Obj:
+    def __init__(self, i):
+        self.i, self.me = i, self  # a reference cycle: only the collector frees it
+    def __del__(self):
+        seen.append(float((kd.arange(4.0) * self.i).sum()))  # computes (and reads) on the starting device
+
+real_init = rt.Manager.__init__
+
+def init(self, *args, **kwargs):
+    made.append(1)
+    if len(made) == 1:
+        for i in range(5):
+            Obj(i)
+        gc.set_threshold(1)  # the next allocation collects: inside this constructor
+    try:
+        real_init(self, *args, **kwargs)
+    finally:
+        gc.set_threshold(700)
+
+rt.Manager.__init__ = init
+x = kd.asarray(np.arange(3, dtype=np.float32)) * 2  # the device starts here
+np.testing.assert_array_equal(x.numpy(), [0, 2, 4])
+gc.collect()
+assert len(made) == 1, f"{len(made)} Managers made for one device"
+assert sorted(seen) == [6.0 * i for i in range(5)], seen
+print("done", flush=True)
+"""
+
+
+def test_finalizers_computing_during_the_device_start_up(tmp_path):
+    """Before: the finalizers ran inside the first Manager's constructor and made a second Manager of the device
+    (its instance without the validation layer); the first one replaced it, and its collection destroyed the
+    sequences and buffers the finalizers' work had recorded into the device's shared state."""
+    out = _run(STARTUP, tmp_path)
+    assert out.stdout.strip() == "done" and "Exception ignored" not in out.stderr, out.stderr[-3000:]

@@ -51,7 +51,7 @@ class Realiser:
         self._busy = False
         self._closed = False
         self._thread: threading.Thread | None = None
-        self._pid = os.getpid()
+        _realisers.add(self)
         self.batches = 0
         self.arrays = 0
 
@@ -68,14 +68,14 @@ class Realiser:
             self._queue.extend(lazy)
             self._cond.notify()
 
-    def _forked(self) -> None:
-        # (under the condition's lock) After os.fork() the child has this object but not the thread, and what
-        # was queued belongs to the parent's devices: start afresh.
-        if self._pid != os.getpid():
-            self._pid, self._thread, self._queue, self._busy = os.getpid(), None, [], False
+    def after_fork(self) -> None:
+        """In a forked child (the module's fork hook calls it): the child has this object but not its thread, and
+        what was queued belongs to the parent's devices: start afresh. The condition is new too: the parent's
+        thread may have held its lock at fork time, and the child's first put or flush would wait forever."""
+        self._cond = threading.Condition()
+        self._thread, self._queue, self._busy, self._closed = None, [], False, False
 
     def _start(self) -> None:
-        self._forked()
         if self._thread is None:
             self._thread = threading.Thread(target=self._loop, name="kdsl-dask-realiser", daemon=True)
             # Its waits for the device block at once: a poll would keep taking the GIL from the threads that
@@ -113,7 +113,6 @@ class Realiser:
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until everything queued so far is computed; False if ``timeout`` seconds passed first."""
         with self._cond:
-            self._forked()
             return self._cond.wait_for(lambda: not self._queue and not self._busy, timeout)
 
     def close(self, timeout: float | None = 30.0) -> None:
@@ -128,6 +127,17 @@ class Realiser:
             self._closed = False
             if thread is None or not thread.is_alive():  # (one still busy past the timeout keeps its place)
                 self._thread = None
+
+
+_realisers: weakref.WeakSet[Realiser] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    for realiser in list(_realisers):
+        realiser.after_fork()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def _arrays(value: Any) -> list[kd.Array]:

@@ -66,6 +66,7 @@ class Buffer:
             tensor, size, name = self.tensor, self.size, self.dtype.name
             nbytes = size * self.dtype.np.itemsize
             dropped: list[Any] = []  # buckets let go of: freed after the lock is released (see _evict)
+            pooled = False
             lock = st.lock
             lock.acquire()  # (not ``with``: this runs at every array's death, and acquire/release costs less)
             try:
@@ -83,8 +84,10 @@ class Buffer:
                     heapq.heappush(bucket, (id(tensor), tensor))
                     st.pool_bytes += nbytes
                     st.pool_count += 1
+                    pooled = True
             finally:
                 lock.release()
+            _free(None if pooled else tensor, dropped)
         except Exception:  # interpreter shutdown: let the tensor go
             pass
 
@@ -93,6 +96,23 @@ def _fits(st: Any, nbytes: int, limit: float) -> bool:
     """Whether the pool of ``st`` has room for one more tensor of ``nbytes``: under both its byte limit and its
     tensor count (the device's allocation count, which a pool of many small tensors reaches first)."""
     return st.pool_bytes + nbytes <= limit and st.pool_count < st.pool_count_limit
+
+
+def _free(tensor: Any, dropped: list[Any]) -> None:
+    """Free the memory of a dead array's tensor the full pool did not take (``tensor``, or None) and of the
+    buckets it let go of (``dropped``), now, outside the pool's lock.
+
+    Dropping the last reference is not enough: the Algorithms of the batches recorded over them (16 kept per
+    device, :mod:`kdsl.engine.programs`) still bind them, so 4 500 dead arrays past a full pool kept 404 buffers
+    per batch alive until 16 later batches pushed it out, and ``kd.empty_cache()`` could not free them. No other
+    array can use these tensors (a pooled Buffer owns its tensor; only the pool hands it on), and a batch that
+    binds a destroyed tensor never replays: its key names tensors that no live array has any more (the Algorithm
+    keeps the destroyed object, so its id is never reused while the key could hit)."""
+    if tensor is not None:
+        tensor.destroy()
+    for bucket in dropped:
+        for _, pooled in bucket:
+            pooled.destroy()
 
 
 def _evict(st: Any, keep: tuple[str, int], nbytes: int, limit: float, dropped: list[Any]) -> bool:

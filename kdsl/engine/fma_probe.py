@@ -27,6 +27,7 @@ import numpy as np
 
 import kdsl.runtime as rt
 from kdsl.codegen.fused_fma import WIDTHS
+from kdsl.device import collection_paused
 from kdsl.runtime.compiler import cache_dir, compile_source, write_cache_file
 
 _SOURCE = """#version 450
@@ -44,12 +45,23 @@ _known: dict[tuple[int, str], frozenset[str]] = {}
 _lock = threading.Lock()
 
 
+def _new_lock_after_fork() -> None:
+    """A parent thread may have been probing (holding the lock) at fork time: the child, whose first kernel
+    needing the answer takes the lock, would wait for it forever. The answers found so far stay valid (the
+    child runs on the same hardware and driver)."""
+    global _lock
+    _lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_new_lock_after_fork)
+
+
 def widths(device: Any) -> frozenset[str]:
     """The helper suffixes (``"f"``: float, ``"d"``: double) whose ``fma`` is fused on ``device``."""
     key = (device.index, device.name)
     found = _known.get(key)
     if found is None:
-        with _lock:
+        with _lock, collection_paused():  # a finalizer computing with kdsl would wait for _lock: see there
             found = _known.get(key)
             if found is None:
                 found = _known[key] = _probe(device)

@@ -27,6 +27,8 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from kdsl.device import collection_paused
+
 _DEFAULT_PROGRAMS = 512  # compiled kernels kept per device (each holds a pipeline: ~0.2-0.5 MB)
 _DEFAULT_PLANS = 2048  # graph plans kept (host memory only)
 
@@ -137,7 +139,7 @@ def state(device: Any) -> DeviceState:
     """The one :class:`DeviceState` of ``device`` (made on first use)."""
     st = _states.get(device.index)
     if st is None or st.device is not device:
-        with _states_lock:
+        with _states_lock, collection_paused():  # a finalizer computing with kdsl would wait for _states_lock
             st = _states.get(device.index)
             if st is None or st.device is not device:
                 st = _states[device.index] = DeviceState(device)

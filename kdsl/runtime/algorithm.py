@@ -199,7 +199,9 @@ class Algorithm(Destroyable):
     def _check_alive(self) -> None:
         self._ctx.check_usable()
         if self._destroyed:
-            raise RuntimeError("this algorithm was destroyed; create a new one with Manager.algorithm")
+            why = self._ctx.destroyed_why("")
+            raise RuntimeError(f"this algorithm was destroyed{': ' + why if why else ''}; create a new one with "
+                               "Manager.algorithm")
 
     # ----- Kompute's accessors -----
     def get_mem_objects(self) -> list[Memory]:
@@ -253,6 +255,11 @@ class Algorithm(Destroyable):
             if self._pinned:
                 self._pinned = False
                 self._ctx.unpin()
+
+    def renew_locks(self) -> None:
+        """In a forked child (called by the Manager's fork hook): a parent thread recording a dispatch at fork
+        time would leave the lock held, and the child's destroy would wait for it forever."""
+        self._lock = threading.RLock()
 
     def _free_vulkan(self) -> None:
         if self._ctx.foreign:

@@ -144,6 +144,15 @@ class Context:
             if self.closed and self.pins == 0:
                 self._free()
 
+    def destroyed_why(self, default: str) -> str:
+        """Why an object of this context is destroyed, for its error message: ``default`` (its own destroy()), or
+        its Manager's end, which users often do not see coming: a Manager that no variable holds any more is
+        garbage-collected, and its destroy() frees every object it made (Kompute's rule)."""
+        if not self.closed:
+            return default
+        return ("its Manager was destroyed, by Manager.destroy(), at interpreter exit, or by garbage collection once "
+                "no variable referenced the Manager (keep a reference to it while its objects are used)")
+
     def close(self) -> None:
         """Destroy the device once nothing pins it any more (idempotent)."""
         with self.lock:

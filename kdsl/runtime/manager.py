@@ -216,6 +216,14 @@ class Manager(Destroyable):
                 obj.destroy()
         self._ctx.close()
 
+    def renew_locks(self) -> None:
+        """New locks for this Manager and its sequences and algorithms (in a forked child: see
+        :func:`_forget_lock_in_child`)."""
+        self._lock = threading.RLock()
+        for kind in ("seq", "algo"):
+            for obj in list(self._objects[kind]):
+                obj.renew_locks()
+
     def __enter__(self) -> Manager:
         return self
 
@@ -245,8 +253,13 @@ def _destroy_all() -> None:
 
 
 def _forget_lock_in_child() -> None:
+    """Every lock a parent thread may have held at fork time is replaced (lifetime._in_child): the module's, and
+    those of each inherited Manager and of its sequences and algorithms, which the child's exit hook
+    (:func:`_destroy_all`) and garbage collection take to forget them."""
     global _managers_lock
     _managers_lock = threading.Lock()
+    for mgr in list(_managers):
+        mgr.renew_locks()
 
 
 after_fork_in_child(_forget_lock_in_child)

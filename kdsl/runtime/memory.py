@@ -83,8 +83,8 @@ class Memory(Destroyable):
     def check_alive(self, action: str = "use") -> None:
         self._ctx.check_usable()
         if self._destroyed:
-            raise RuntimeError(f"cannot {action} a destroyed {self._kind}: it was freed by destroy(); "
-                               "create a new one with the Manager")
+            why = self._ctx.destroyed_why("it was freed by destroy()")
+            raise RuntimeError(f"cannot {action} a destroyed {self._kind}: {why}; create a new one with the Manager")
 
     # ----- host access -----
     def _host_address(self) -> int:

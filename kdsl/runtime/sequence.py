@@ -25,7 +25,7 @@ import numpy as np
 from . import sequence_resources
 from .lifetime import Destroyable
 from .ops import OpBase
-from .sequence_threads import BLOCKING_WAITS, busy_error, exclusive, this, this_thread
+from .sequence_threads import BLOCKING_WAITS, enter_held, exclusive, this, this_thread
 from .vk import check, lib, vulkan
 
 _NO_TIMEOUT = 2**64 - 1
@@ -67,6 +67,7 @@ class Sequence(Destroyable):
         self._fences: Any = None
         self._stale: Any = None
         self._busy = threading.RLock()  # held by the thread inside a public method (see sequence_threads.exclusive)
+        self._destroying = False  # set by destroy() before it waits for _busy (sequence_threads.enter_held)
         self._fence_lock = threading.Lock()  # waiting on and resetting the fence: owner or a destroying thread
         ctx.pin()
         self._pinned = True
@@ -85,7 +86,8 @@ class Sequence(Destroyable):
     def _check_idle(self, action: str) -> None:
         self._ctx.check_usable()
         if self._destroyed:
-            raise RuntimeError(f"cannot {action}: this sequence was destroyed")
+            why = self._ctx.destroyed_why("")
+            raise RuntimeError(f"cannot {action}: this sequence was destroyed{': ' + why if why else ''}")
         if self._pending:
             raise RuntimeError(f"cannot {action} while the sequence is running; call eval_await() first")
 
@@ -196,7 +198,7 @@ class Sequence(Destroyable):
         So is the replay itself (an ended command buffer with no host steps: submit, ``during``, wait)."""
         busy = self._busy
         if not busy.acquire(blocking=False):
-            raise busy_error("eval")
+            enter_held(self, "eval")
         try:
             if op is None and self._replayable and not self._recording and not self._pending:
                 if self._ctx.foreign:
@@ -374,11 +376,18 @@ class Sequence(Destroyable):
         busy = getattr(self, "_busy", None)
         if busy is None:
             return
+        self._destroying = True  # another thread's call waits for this one, then finds the sequence destroyed
         with busy:
             self._destroy()
 
     def _destroy(self) -> None:
         sequence_resources.free(self)
+
+    def renew_locks(self) -> None:
+        """In a forked child (called by the Manager's fork hook): a parent thread may have been inside this
+        Sequence at fork time; its locks would stay held, and the child's destroy (at exit, or when the object
+        is collected) would wait for them forever."""
+        self._busy, self._fence_lock = threading.RLock(), threading.Lock()
 
     def __repr__(self) -> str:
         state = "destroyed" if self._destroyed else ("running" if self._running else f"{len(self._ops)} ops")

@@ -73,13 +73,23 @@ def exclusive(method: _F) -> _F:
     @functools.wraps(method)
     def guarded(self, *args, **kwargs):
         if not self._busy.acquire(blocking=False):
-            raise busy_error(method.__name__)
+            enter_held(self, method.__name__)
         try:
             return method(self, *args, **kwargs)
         finally:
             self._busy.release()
 
     return guarded  # type: ignore[return-value]
+
+
+def enter_held(seq: Any, name: str) -> None:
+    """Enter ``seq`` (call ``Sequence.<name>``) although another thread holds it: wait for that thread when it
+    is destroying the Sequence (its own ``destroy()``, or its Manager's), so that the call then reports "this
+    sequence was destroyed" rather than blaming a thread the caller never shared it with; otherwise raise
+    :func:`busy_error`. (The destroying thread only waits for the device's current batch.)"""
+    if not seq._destroying:
+        raise busy_error(name)
+    seq._busy.acquire()
 
 
 def busy_error(name: str) -> RuntimeError:

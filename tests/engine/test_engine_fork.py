@@ -1,6 +1,7 @@
 """fork, array side: a forked child forgets its parent's devices and engine state and builds its own Vulkan
 objects on first use (docs/concurrency.md). Each case runs in a subprocess with a timeout, so a hang fails."""
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -9,20 +10,22 @@ import pytest
 
 import kdsl as kd
 
-CHILD_AFTER_FORK = """
+TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, TESTS)
+from fork_child import IMPORT as FORKING  # noqa: E402 - the tests folder first: the fork helper lives there
+
+CHILD_AFTER_FORK = FORKING + """
 import os, sys
 import numpy as np, kdsl as kd
 assert float(kd.asarray(np.arange(5, dtype=np.float32)).sum()) == 10.0  # GPU use in the parent
-pid = os.fork()
-if pid == 0:
+def child():
     try:
         ok = int((kd.arange(10) * 2).sum()) == 90
     except RuntimeError as exc:  # a driver that cannot open a device in a forked child (NVIDIA): the clear error
         ok = "'spawn'" in str(exc)
         print("refused", flush=True)
     os._exit(0 if ok else 3)
-_, status = os.waitpid(pid, 0)
-print("child", os.waitstatus_to_exitcode(status))
+print("child", fork_and_wait(child))
 print("parent", float((kd.arange(4) + 1).sum()))
 """
 
@@ -81,7 +84,7 @@ def test_multiprocessing_pool_maps_a_kdsl_function(method, tmp_path):
         assert "[0.0, 2.0, 6.0, 12.0]" in out, out
 
 
-HELD_LOCK = """
+HELD_LOCK = FORKING + """
 import os, threading, time
 import numpy as np, kdsl as kd
 from kdsl.engine.state import state
@@ -95,14 +98,14 @@ def hold():
 t = threading.Thread(target=hold)
 t.start()
 held.wait()
-pid = os.fork()
-if pid == 0:
+def child():
+    global x
     del x  # its buffer goes back to the parent's (orphaned) pool: must not wait for the parent's lock
     os._exit(0)
-_, status = os.waitpid(pid, 0)
+status = fork_and_wait(child)
 done.set()
 t.join()
-print("child", os.waitstatus_to_exitcode(status))
+print("child", status)
 """
 
 

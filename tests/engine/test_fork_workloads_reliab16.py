@@ -16,10 +16,12 @@ import pytest
 import kdsl as kd
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # the fork helper lives in tests/
+from fork_child import IMPORT as FORKING  # noqa: E402
 
 # The parent runs every workload (twice, so jit traces replay and batches are recorded), keeps some arrays alive
 # (one of them lazy), and then forks. ``CHILD`` is the child's body; it ends with os._exit or sys.exit.
-PARENT = """
+PARENT = FORKING + """
 import os, sys, threading, time
 import numpy as np
 sys.path.insert(0, {here!r})
@@ -32,31 +34,15 @@ def everything(seed):
         for w in WORKLOADS:
             w(rng, i)
 
-def wait(pid, timeout=150):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return os.waitstatus_to_exitcode(status)
-        time.sleep(0.02)
-    os.kill(pid, 9)
-    os.waitpid(pid, 0)
-    return "hung"
-
 everything(0)
 kept = [kd.ones(1000) * 3, kd.asarray(np.arange(10.0)) + 1]
 kd.realize(kept[0])
-pid = os.fork()
-if pid == 0:
-    try:
+
+def child():
 {child}
-    except SystemExit:
-        raise
-    except BaseException:
-        import traceback
-        traceback.print_exc()
-        os._exit(3)
-print("child", wait(pid), flush=True)
+
+pid = fork(child)
+print("child", wait(pid, 150), flush=True)
 everything(7)  # the parent's caches still work
 assert float(kept[1].sum()) == 55.0
 print("parent ok", flush=True)
@@ -64,7 +50,7 @@ print("parent ok", flush=True)
 
 
 def _run(child: str, timeout: float = 280) -> str:
-    code = PARENT.format(here=HERE, child=textwrap.indent(textwrap.dedent(child), " " * 8))
+    code = PARENT.format(here=HERE, child=textwrap.indent(textwrap.dedent(child), " " * 4))
     try:
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as exc:  # a hang is a failure, not a stuck suite
@@ -105,11 +91,10 @@ threads = [threading.Thread(target=busy, args=(s,)) for s in range(3)]
 for t in threads:
     t.start()
 time.sleep(0.5)
-pid = os.fork()
-if pid != 0:
-    stop.set()
-    for t in threads:
-        t.join()
+pid = fork(child)
+stop.set()
+for t in threads:
+    t.join()
 """
 
 
@@ -118,11 +103,11 @@ def test_forked_child_while_parent_threads_are_computing():
     the child must not wait for a lock that no thread of its own will release."""
     if not _forks_devices():
         pytest.skip("this driver cannot open a device in a forked child (kdsl raises the 'spawn' error)")
-    code = PARENT.replace("pid = os.fork()\n", BUSY_THREADS)
+    code = PARENT.replace("pid = fork(child)\n", BUSY_THREADS)
     child = textwrap.indent(textwrap.dedent("""
         everything(9)
         os._exit(0)
-    """), " " * 8)
+    """), " " * 4)
     code = code.format(here=HERE, child=child)
     for _ in range(2):  # the fork lands at a different point of the threads' work each time
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=280)
@@ -131,6 +116,7 @@ def test_forked_child_while_parent_threads_are_computing():
 
 def test_forked_child_that_never_touches_kdsl_exits_cleanly():
     out = _run("""
+        global kept
         del kept  # the parent's arrays die in the child (their buffers go back to the parent's orphaned pool)
         sys.exit(0)  # through the interpreter's exit hooks
     """)
@@ -180,7 +166,7 @@ def test_multiprocessing_pool_maps_workloads_after_heavy_parent_use(method, tmp_
         assert "[0.0, 28.0, 56.0, 84.0]" in out.stdout, out.stdout
 
 
-HELD_LOCKS = """
+HELD_LOCKS = FORKING + """
 import os, threading, time
 import numpy as np, kdsl as kd
 from kdsl.fft import plan as fft_plan
@@ -196,21 +182,12 @@ def hold():  # another parent thread inside these caches at fork time
 t = threading.Thread(target=hold)
 t.start()
 held.wait()
-pid = os.fork()
-if pid == 0:
+def child():
     ok = kd.linalg.solve(kd.asarray(a * 2), kd.ones(3)).tolist() == [0.25] * 3  # a new plan: the cache's lock
     ok &= kd.fft.fft(kd.ones(16))[0].real.item() == 16.0  # a new FFT length: the FFT caches' lock
     ok &= float(kd.cbrt(kd.asarray([27.0]))[0]) == 3.0  # a new kernel: the compiler's statistics lock
     os._exit(0 if ok else 3)
-deadline = time.monotonic() + 120
-while not os.waitpid(pid, os.WNOHANG)[0]:
-    if time.monotonic() > deadline:
-        os.kill(pid, 9)
-        print("child hung", flush=True)
-        break
-    time.sleep(0.05)
-else:
-    print("child done", flush=True)
+print("child", fork_and_wait(child), flush=True)
 done.set()
 t.join()
 """
@@ -222,4 +199,4 @@ def test_forked_child_does_not_wait_for_cache_locks_a_parent_thread_held():
     if not _forks_devices():
         pytest.skip("this driver cannot open a device in a forked child (kdsl raises the 'spawn' error)")
     out = subprocess.run([sys.executable, "-c", HELD_LOCKS], capture_output=True, text=True, timeout=200)
-    assert out.returncode == 0 and "child done" in out.stdout, out.stdout + out.stderr[-3000:]
+    assert out.returncode == 0 and "child 0" in out.stdout, out.stdout + out.stderr[-3000:]

@@ -8,14 +8,20 @@ itself runs under a timeout: these tests can fail, never hang the suite.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 from rt_util import run_python
 
 import kdsl.kp as kp
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fork helper lives in tests/
+from fork_child import IMPORT as FORKING  # noqa: E402
+
 # The parent uses the GPU (a kernel in flight is awaited, one sequence is left submitted and not awaited:
 # the worst case for an exit hook), then forks children that run ``child(mode)`` and reports their status.
-_SCENARIO = '''
-import os, signal, sys, time
+_SCENARIO = FORKING + '''
+import os, sys
 import numpy as np
 import kdsl.kp as kp
 
@@ -66,30 +72,8 @@ def child(mode):
         sys.exit(0)
 
 
-def fork_and_wait(mode, timeout=60):
-    pid = os.fork()
-    if pid == 0:
-        try:
-            child(mode)
-        except SystemExit:
-            raise  # a real exit, through the interpreter's exit hooks
-        except BaseException:
-            import traceback
-            traceback.print_exc()
-            os._exit(7)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return os.waitstatus_to_exitcode(status)
-        time.sleep(0.02)
-    os.kill(pid, signal.SIGKILL)
-    os.waitpid(pid, 0)
-    return "hung"
-
-
 for mode in sys.argv[1:] or MODES:
-    print(mode, fork_and_wait(mode), flush=True)
+    print(mode, fork_and_wait(lambda: child(mode), timeout=60), flush=True)
 pending.eval_await()
 assert double(parent, [4]) == [8]  # the parent is unaffected
 '''

@@ -54,7 +54,12 @@ def as_operand(x, device=None):
     if isinstance(x, (np.ndarray, list, tuple, range)):
         from kdsl.frontend.array.creation import asarray  # cycle: that module imports this one
 
-        return asarray(x, device=device)
+        try:
+            return asarray(x, device=device)
+        except TypeError:
+            if np.asarray(x).dtype.kind in "US":  # a * ["a"]: NumPy has no loop for text (its UFuncTypeError)
+                raise string_operand_error(x) from None
+            raise
     wrapped = getattr(type(x), "__kdsl_array__", None)
     if wrapped is not None:  # an object wrapping a kdsl array (kd.poly1d: np.square(p) squares its coefficients)
         return wrapped(x)

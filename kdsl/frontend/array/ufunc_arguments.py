@@ -129,6 +129,20 @@ def check_out_count(out: Any, nout: int) -> None:
         raise TypeError("'out' must be a tuple of arrays")
 
 
+def check_argument_count(name: str, given: int, nin: int, nout: int) -> None:
+    """NumPy's TypeError for a ufunc called with fewer positional arguments than its inputs or more than its
+    inputs and outputs together (``np.add(a)``, ``np.add(a, 1, 2, 3)``).
+
+    >>> check_argument_count("add", 4, 2, 1)
+    Traceback (most recent call last):
+    ...
+    TypeError: add() takes from 2 to 3 positional arguments but 4 were given
+    """
+    if not nin <= given <= nin + nout:
+        raise TypeError(f"{name}() takes from {nin} to {nin + nout} positional arguments but {given} "
+                        f"{'was' if given == 1 else 'were'} given")
+
+
 def single_axis(ndim: int, axis: Any, method: str) -> int:
     """The one axis of ``accumulate``/``reduceat``, checked in NumPy's order: each axis in range (AxisError;
     ``0``/``-1`` of 0-d data stand for no axis), then 0-d data ("cannot accumulate on a scalar", TypeError),

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from kdsl.frontend.array import comparison_folds, left_folds, ufunc_loops, ufunc_reduceat, unary_at
+from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.movement import normalize_axis
@@ -38,6 +39,7 @@ from kdsl.frontend.array.scatter import WithAt
 from kdsl.frontend.array.ufunc_arguments import (
     NO_OUT,
     cast_input,
+    check_argument_count,
     check_keywords,
     check_out_count,
     ellipsis_out,
@@ -97,6 +99,7 @@ class Ufunc(WithAt):
         layout, no subclasses). Other keywords go to the function (``vecdot(axis=)``), which names any it lacks.
         ``where=`` without ``out`` warns as NumPy's (``out=None`` does not)."""
         check_out_count(out, self.nout)
+        check_argument_count(self._name, len(args), self.nin, self.nout)
         out_keyword, out = out, None if out is NO_OUT else out
         if len(args) > self.nin:  # NumPy's positional outputs: np.add(a, b, c) writes into c
             if out is not None:
@@ -212,7 +215,7 @@ class Ufunc(WithAt):
         self._fold_arity("reduce")
         # only the arguments given reach the fold: each reduction has its own default
         if initial is not np._NoValue:
-            kwargs["initial"] = initial
+            kwargs["initial"] = rw.checked_initial(initial)
         if where is not True:
             kwargs["where"] = where
         return method_into(self._reduced(a, axis, dtype, keepdims, **kwargs), out, self._name, "reduce")

@@ -170,7 +170,7 @@ def masked_values(x: Any, value: float, rtol: float = 1e-05, atol: float = 1e-08
     if kd.isdtype(data.dtype, ("real floating", "complex floating")):
         cond = kd.isclose(data, value, rtol=rtol, atol=atol)
     else:
-        cond = data == value
+        cond = kd.equal(data, value)  # NumPy's ufunc, not ==: a string value is its UFuncTypeError
     out = masked_where(cond, x, copy)
     out.fill_value = value
     return out

@@ -27,6 +27,7 @@ from kdsl.frontend.array.ops import apply, where
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.set_routines import contained
 from kdsl.frontend.array.sorting import sort
+from kdsl.frontend.array.ufunc_errors import string_operand_error
 
 
 def float_operands(ufunc: np.ufunc, *xs: Any, wide16: bool = False) -> tuple[dt.DType, list[Any]]:
@@ -210,6 +211,9 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan:
     [True, True, True]
     """
     _check_tolerances(rtol, atol)
+    for v in (a, b):
+        if isinstance(v, (str, bytes)):  # NumPy: no common dtype of text and numbers (DTypePromotionError)
+            raise string_operand_error(v)
     dev = ops.device_of((a, b))
     a_in, b_in = a, b
     a, b = as_arrays(a, b, device=dev)

@@ -26,6 +26,8 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from kdsl.autodiff import tape as tp
 from kdsl.autodiff.registry import zeros
 from kdsl.frontend.array.array import Array
@@ -116,7 +118,11 @@ def _or_zeros(g: Array | None, node: Node) -> Array:
 
 
 def _argnums(argnums: int | Sequence[int], nargs: int, name: str) -> tuple[int, ...]:
-    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    nums = tuple(argnums) if isinstance(argnums, (tuple, list)) else (argnums,)
+    if any(not isinstance(k, (int, np.integer)) or isinstance(k, (bool, np.bool_)) for k in nums):
+        raise TypeError(f"{name}: argnums must be an int or a tuple of ints (positions of f's arguments), got "
+                        f"{argnums!r}")
+    nums = tuple(int(k) for k in nums)
     for k in nums:
         if not -nargs <= k < nargs:
             raise ValueError(f"{name}: argnums {argnums} is out of range for {nargs} positional arguments")
@@ -193,6 +199,9 @@ def jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]):
         >>> y.tolist(), t.tolist()
         ([0.0], [6.0])
     """
+    if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
+        raise TypeError(f"kd.jvp: primals and tangents must be tuples (one entry per argument of f), got "
+                        f"{type(primals).__name__} and {type(tangents).__name__}: write kd.jvp(f, (x,), (t,))")
     primals, tangents = tuple(primals), tuple(tangents)
     if len(primals) != len(tangents):
         raise ValueError(f"kd.jvp: {len(primals)} primals but {len(tangents)} tangents")

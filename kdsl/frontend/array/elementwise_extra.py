@@ -176,6 +176,9 @@ def nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: float | None
 
     ``copy=False`` replaces the values of a kdsl array in place (and returns it), as NumPy's does.
     """
+    if not copy and not isinstance(x, (Array, np.ndarray)):  # NumPy 2: copy=False of Python data cannot hold
+        raise ValueError("Unable to avoid copy while creating an array as requested. (nan_to_num(copy=False) "
+                         "replaces values in an array; pass one, or copy=True)")
     arr = as_array(x)
     result = _finite(arr, nan, posinf, neginf)
     if not copy and arr is x:  # NumPy's copy=False: replaced in place where x is an array already

@@ -76,7 +76,11 @@ def _kd() -> Any:
     return sys.modules["kdsl"]  # the namespace's reductions (this module sits below it in the layers)
 
 
-def _refuse(name: str, method: str, table: Any) -> TypeError:
+def _refuse(name: str, method: str, table: Any) -> Exception:
+    signature = getattr(getattr(np, name, None), "signature", None)
+    if signature:  # a generalized ufunc (matmul, vecdot...): no reductions, NumPy's RuntimeError
+        return RuntimeError(f"Reduction not defined on ufunc with signature: {name} has signature {signature}, "
+                            f"so it has no {method}")
     have = ", ".join(f"{n}.{method}" for n in table)
     return TypeError(f"kdsl has no {name}.{method} (it has {have}); write the loop with kdsl's operations, or "
                      f"call np.{name}.{method} on np.asarray(a)")
@@ -149,7 +153,8 @@ class Ufunc(WithAt):
     def _binary_only(self, method: str) -> None:
         self._fold_arity("outer product" if method == "outer" else method, outputs=method != "outer")
         if self._name in ("matmul", "vecdot", "matvec", "vecmat"):  # gufuncs (NumPy's divmod.outer works)
-            raise TypeError(f"{method} only supported for binary functions (kd.{self._name} is not one)")
+            raise TypeError(f"method {method} is not allowed in ufunc with non-trivial signature (kd.{self._name} "
+                            f"has {getattr(np, self._name).signature}); use kd.{self._name} on broadcast operands")
 
     def _fold_arity(self, method: str, outputs: bool = True) -> None:
         """NumPy's ValueError for a method of a ufunc that is not binary (``np.negative.reduce``) or, for the

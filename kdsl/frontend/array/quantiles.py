@@ -28,6 +28,7 @@ from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.math import isnan, where
 from kdsl.frontend.array.shape_ops import broadcast_values_to, stack
 from kdsl.frontend.array.sorting import sort, sort_node
+from kdsl.frontend.array.ufunc_errors import string_operand_error
 
 
 def lines_last(x: Array, axis: Any) -> tuple[Array, tuple[int, ...]]:
@@ -69,7 +70,11 @@ def keep_reduced_dims(out: Array, shape: tuple[int, ...], axes: tuple[int, ...],
 def _host_q(q: Any) -> Any:
     """The quantiles as host values (they pick the order statistics on the host): a kdsl ``q`` such as
     ``kd.arange(10, 100, 10)`` is read back (a few values), or NumPy's dtype probe would dispatch to kdsl again."""
-    return q.numpy() if isinstance(q, Array) else q
+    if isinstance(q, Array):
+        return q.numpy()
+    if np.asarray(q).dtype.kind in "USO":  # quantile("x"): NumPy has no loop for text (its UFuncTypeError)
+        raise string_operand_error(q)
+    return q
 
 
 def _result_dtype(fn: Any, x: Array, q: Any) -> dt.DType:

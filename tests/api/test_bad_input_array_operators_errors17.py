@@ -97,9 +97,40 @@ METHOD_ARGUMENTS = [
     ("any-out-wrong-shape", lambda m, d: A(m, M23, d).any(axis=0, out=A(m, [True, False])), "shape|dimension"),
 ]
 
+ATTRIBUTES = [
+    ("dtype-set-unknown", lambda m, d: _set(A(m, V5, d), "dtype", "bad"), "bad"),
+    ("dtype-set-0d-other-size", lambda m, d: _set(A(m, np.float32(1)), "dtype", np.int16), "0-d|size"),
+    ("shape-set-negative", lambda m, d: _set(A(m, V5, d), "shape", (-5,)), None),
+    ("shape-set-int", lambda m, d: _set(A(m, V5, d), "shape", 5), None),
+    ("shape-set-None", lambda m, d: _set(A(m, V5, d), "shape", None), None),
+    ("flags-unknown-key", lambda m, d: A(m, V5, d).flags["Q"], "Q|flag"),
+    ("flags-set-owndata", lambda m, d: A(m, V5, d).flags.__setitem__("OWNDATA", False), "flag"),
+    ("flags-set-c-contiguous", lambda m, d: A(m, V5, d).flags.__setitem__("C", True), "flag"),
+    ("flags-set-writebackifcopy", lambda m, d: A(m, V5, d).flags.__setitem__("X", True), "WRITEBACKIFCOPY"),
+    ("setflags-uic", lambda m, d: A(m, V5, d).setflags(uic=True), "WRITEBACKIFCOPY"),
+    ("itemset-removed", lambda m, d: A(m, V5, d).itemset(0, 1), "itemset"),
+    ("newbyteorder-removed", lambda m, d: A(m, V5, d).newbyteorder(), "newbyteorder"),
+    ("tostring-removed", lambda m, d: A(m, V5, d).tostring(), "tostring"),
+    ("getfield-bad-offset", lambda m, d: A(m, V5, np.int32).getfield(np.int16, 4), "offset|size"),
+    ("getfield-bigger", lambda m, d: A(m, V5, np.int32).getfield(np.int64), "size|offset"),
+    ("astype-bad-order", lambda m, d: A(m, V5, d).astype(np.int8, order="X"), "order"),
+    ("to_device-unknown", lambda m, d: A(m, V5, d).to_device("gpu9"), None),
+    ("array_namespace-bad-version", lambda m, d: A(m, V5, d).__array_namespace__(api_version="1999.12"), "1999"),
+    ("dlpack-stream", lambda m, d: A(m, V5, d).__dlpack__(stream=5), "stream"),
+    ("std-mean-shape", lambda m, d: A(m, M23, d).std(axis=0, mean=A(m, [1, 2], d)), "broadcast|shape"),
+    ("cumprod-tuple-axis", lambda m, d: A(m, M23, d).cumprod(axis=(0, 1)), "int"),
+    ("argmin-keepdims-str", lambda m, d: A(m, M23, d).argmin(axis=0, keepdims="x"), None),
+    ("sort-stable-and-kind", lambda m, d: A(m, V5, d).sort(kind="stable", stable=True), "stable|kind"),
+]
+
+
+def _set(x, name, value):
+    setattr(x, name, value)
+    return x
+
 
 @pytest.mark.parametrize("d", [np.float32, np.int32])
 @pytest.mark.parametrize(("call", "words"), [pytest.param(c, w, id=i) for i, c, w in IN_PLACE + BUILTINS
-                                             + METHOD_ARGUMENTS])
+                                             + METHOD_ARGUMENTS + ATTRIBUTES])
 def test_bad_input_raises_numpys_error(call, words, d):
     check_like_numpy(call, words, d)

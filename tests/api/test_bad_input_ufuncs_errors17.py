@@ -98,8 +98,49 @@ METHODS = [
      "shape|dimension"),
 ]
 
+KEYWORDS = [
+    ("where-int", lambda m, d: m.add(A(m, V5, d), 1, out=A(m, V5, d), where=A(m, V5)), None),
+    ("where-float", lambda m, d: m.add(A(m, V5, d), 1, out=A(m, V5, d), where=A(m, V5 + 0.5)), "cast|where"),
+    ("where-list", lambda m, d: m.add(A(m, V5, d), 1, out=A(m, V5, d), where=[True, False, True, False, True]), None),
+    ("sqrt-dtype-int", lambda m, d: m.sqrt(A(m, V5 + 0.5), dtype=np.int32), "loop|sqrt"),
+    ("add-casting-equiv", lambda m, d: m.add(A(m, V5, np.int32), A(m, V5, np.int64), casting="equiv"), "cast"),
+    ("add-subok-False", lambda m, d: m.add(A(m, V5, d), 1, subok=False), None),
+    ("add-axes", lambda m, d: m.add(A(m, V5, d), 1, axes=[(0,)]), "axes"),
+    ("add-axis", lambda m, d: m.add(A(m, V5, d), 1, axis=0), "axis"),
+    ("add-keepdims", lambda m, d: m.add(A(m, V5, d), 1, keepdims=True), "keepdims"),
+    ("add-extobj", lambda m, d: m.add(A(m, V5, d), 1, extobj=[]), "extobj"),
+    ("add-dtype-and-signature", lambda m, d: m.add(A(m, V5, d), 1, dtype=np.float32, signature="ff->f"), "signature"),
+    ("add-out-unsafe", lambda m, d: m.add(A(m, V5 + 0.5), 1, out=A(m, V5, np.int32), casting="unsafe"), None),
+    ("add-out-tuple-positional", lambda m, d: m.add(A(m, V5, d), 1, (A(m, V5, d),)), "ArrayType"),
+    ("add-out-None-tuple", lambda m, d: m.add(A(m, V5, d), 1, out=(None,)), None),
+    ("add-out-0d-for-vector", lambda m, d: m.add(A(m, V5, d), 1, out=A(m, 0, d)), "broadcast|shape"),
+    ("add-reduce-keepdims-str", lambda m, d: m.add.reduce(A(m, V5, d), keepdims="x"), None),
+    ("add-reduce-axis-str", lambda m, d: m.add.reduce(A(m, V5, d), axis="0"), "int"),
+    ("add-reduce-out-tuple-of-two",
+     lambda m, d: m.add.reduce(A(m, M23, d), axis=0, out=(A(m, [0, 0, 0], d), A(m, [0, 0, 0], d))), "one entry"),
+    ("add-accumulate-out-tuple-of-two",
+     lambda m, d: m.add.accumulate(A(m, V5, d), out=(A(m, V5, d), A(m, V5, d))), "one entry"),
+    ("minimum-reduce-empty-axis", lambda m, d: m.minimum.reduce(A(m, np.zeros((0, 2)), d), axis=0), "identity"),
+    ("add-accumulate-out-shape", lambda m, d: m.add.accumulate(A(m, V5, d), out=A(m, [0, 0], d)), "shape"),
+    ("add-accumulate-unknown-dtype", lambda m, d: m.add.accumulate(A(m, V5, d), dtype="bad"), "bad"),
+    ("add-reduceat-out-shape", lambda m, d: m.add.reduceat(A(m, V5, d), [0, 2], out=A(m, V5, d)), "shape"),
+    ("add-reduceat-float-index", lambda m, d: m.add.reduceat(A(m, V5, d), 1.5), "too small depth"),
+    ("subtract-reduce-empty", lambda m, d: m.subtract.reduce(A(m, np.zeros(0), d)), "identity"),
+    ("power-reduce-empty", lambda m, d: m.power.reduce(A(m, np.zeros(0), d)), None),
+    ("divide-accumulate-int", lambda m, d: m.divide.accumulate(A(m, V5)), None),
+    ("equal-reduce-ints", lambda m, d: m.equal.reduce(A(m, V5)), None),
+    ("logical_and-at-float", lambda m, d: _at(m, "logical_and", A(m, V5 + 0.5), [0], 1), None),
+    ("add-at-negative-out-of-range", lambda m, d: _at(m, "add", A(m, V5, d), [-6], 1), "out of bounds"),
+    ("add-at-2d-out-of-range", lambda m, d: _at(m, "add", A(m, M23, d), ([0, 1], [0, 3]), 1), "out of bounds"),
+    ("add-at-bool-mask", lambda m, d: _at(m, "add", A(m, V5, d), A(m, V5 > 2), 1), None),
+    ("add-at-slice", lambda m, d: _at(m, "add", A(m, V5, d), slice(0, 2), 1), None),
+    ("add-at-float-into-int", lambda m, d: _at(m, "add", A(m, V5, np.int32), [0], 1.5), None),
+    ("sqrt-at-extra-value", lambda m, d: _at(m, "sqrt", A(m, V5 + 0.5), [0], 1.0), "second operand|unary"),
+    ("negative-at-bool", lambda m, d: _at(m, "negative", A(m, V5 > 2), [0]), "boolean negative"),
+]
+
 
 @pytest.mark.parametrize("d", [np.float32, np.int32])
-@pytest.mark.parametrize(("call", "words"), [pytest.param(c, w, id=i) for i, c, w in CALLS + METHODS])
+@pytest.mark.parametrize(("call", "words"), [pytest.param(c, w, id=i) for i, c, w in CALLS + METHODS + KEYWORDS])
 def test_bad_input_raises_numpys_error(call, words, d):
     check_like_numpy(call, words, d)

@@ -197,7 +197,9 @@ def method_into(result: Array, out: Any, name: str, method: str) -> Array:
     out = ellipsis_out(out)
     if out is None:
         return result
-    target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    if isinstance(out, tuple) and len(out) != 1:  # the methods have one output
+        raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+    target = out[0] if isinstance(out, tuple) else out
     if not isinstance(target, Array):
         raise TypeError("out= must be a kdsl Array")
     if target.shape != result.shape:

@@ -111,6 +111,8 @@ class Ufunc(WithAt):
             args, extra = args[:self.nin], args[self.nin:]
             if any(e is Ellipsis for e in extra):
                 raise TypeError("out=... is only allowed as a keyword argument.")
+            if any(isinstance(e, tuple) for e in extra):  # a tuple of outputs goes by keyword only
+                raise TypeError("return arrays must be of ArrayType (pass a tuple of outputs as out=)")
             out = extra[0] if len(extra) == 1 else extra
         out = ellipsis_out(out)
         for a in args:  # an operand type with its own ufunc rules (kd.ma.MaskedArray): it computes the call

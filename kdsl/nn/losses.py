@@ -37,6 +37,9 @@ def _check_reduction(reduction: str) -> None:
 
 
 def _check_targets(logp: kd.Array, target: kd.Array, name: str) -> None:
+    if logp.ndim == 0:
+        raise ValueError(f"{name}: input must have a class axis, (classes,) or (batch, classes, ...); got a 0-d "
+                         "input")
     if not kd.isdtype(target.dtype, "integral"):
         raise TypeError(f"{name}: target must hold integer class indices, got {target.dtype.name} (class "
                         f"probabilities are a float target of the input's shape {logp.shape}, cross_entropy only)")

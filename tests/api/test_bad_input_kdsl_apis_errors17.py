@@ -47,6 +47,14 @@ CASES = [
     ("jvp-primals-not-a-tuple", lambda: kd.jvp(lambda a: a * 2, X, X), TypeError, r"kd.jvp\(f, \(x,\), \(t,\)\)"),
     ("jit-returns-str", lambda: kd.jit(lambda a: "s")(X), TypeError, "must return an Array.*returned str"),
     ("jit-returns-None", lambda: kd.jit(lambda a: None)(X), TypeError, "missing `return`"),
+    ("grad-not-a-function", lambda: kd.grad(3), TypeError, "f must be a function, got int"),
+    ("vjp-not-a-function", lambda: kd.vjp(3, X), TypeError, "f must be a function, got int"),
+    ("jvp-not-a-function", lambda: kd.jvp(3, (X,), (X,)), TypeError, "f must be a function, got int"),
+    ("jit-not-a-function", lambda: kd.jit(3), TypeError, "needs a function, got int"),
+    ("vjp-cotangent-structure", lambda: kd.vjp(lambda a: (a, a), X)[1]((X,)), ValueError,
+     r"structure of f's output \(2 arrays\)"),
+    ("value_and_grad-non-scalar", lambda: kd.value_and_grad(lambda a: a)(X), ValueError, "scalar"),
+    ("grad-complex-output", lambda: kd.grad(lambda a: (a * 1j).sum())(X), TypeError, "float output"),
     ("conv2d-weight-rank", lambda: nn.conv2d(IMG, kd.ones((2, 4, 3))), ValueError, r"weight \(C_out, C_in/groups"),
     ("conv2d-groups", lambda: nn.conv2d(IMG, W4, groups=3), ValueError, "groups=3 must divide C_in"),
     ("conv2d-in-channels", lambda: nn.conv2d(IMG, kd.ones((2, 3, 3, 3))), ValueError, "must be C_in / groups"),
@@ -76,6 +84,26 @@ CASES = [
     ("attention-dropout", lambda: nn.scaled_dot_product_attention(Q, Q, Q, dropout_p=1.5), ValueError, "dropout"),
     ("max_pool-kernel-0", lambda: nn.max_pool2d(IMG, 0), ValueError, "kernel_size must be >= 1"),
     ("layer_norm-shape", lambda: nn.layer_norm(X, (4,)), ValueError, "normalized_shape"),
+    ("log_softmax-str-axis", lambda: nn.log_softmax(X, axis="x"), TypeError, "axis must be an int"),
+    ("layer_norm-weight-shape", lambda: nn.layer_norm(X, (3,), weight=kd.ones(2)), ValueError,
+     r"weight must have the normalized_shape \(3,\)"),
+    ("layer_norm-bias-shape", lambda: nn.layer_norm(X, (3,), bias=kd.ones((2, 3))), ValueError,
+     r"bias must have the normalized_shape"),
+    ("rms_norm-weight-shape", lambda: nn.rms_norm(X, 3, weight=kd.ones(4)), ValueError, "normalized_shape"),
+    ("cross_entropy-0d-input", lambda: nn.cross_entropy(kd.asarray(1.0), kd.asarray(0)), ValueError, "class axis"),
+    ("cross_entropy-weight-shape", lambda: nn.cross_entropy(kd.ones((3, 4)), kd.asarray([0, 1, 2]), weight=kd.ones(3)),
+     ValueError, r"one entry per class \(4\)"),
+    ("cross_entropy-label_smoothing", lambda: nn.cross_entropy(kd.ones((3, 4)), kd.asarray([0, 1, 2]),
+                                                               label_smoothing=1.5), ValueError, "label_smoothing"),
+    ("dropout-str-key", lambda: nn.dropout(X, 0.5, True, "x"), TypeError, "key must be an int seed"),
+    ("gelu-approximate", lambda: nn.gelu(X, approximate="x"), ValueError, "approximate must be"),
+    ("avg_pool-padding", lambda: nn.avg_pool2d(kd.ones((1, 1, 4, 4)), 2, padding=2), ValueError, "half"),
+    ("adaptive_avg_pool-0", lambda: nn.adaptive_avg_pool2d(kd.ones((1, 1, 4, 4)), 0), ValueError, ">= 1"),
+    ("sgd-state-not-from-init", lambda: optim.sgd(0.1).update({"a": X}, {}, {"a": X}), ValueError,
+     r"state must be what sgd.init\(params\) returned"),
+    ("adam-state-not-from-init", lambda: optim.adam(0.1).update({"a": X}, {"step": 0}, {"a": X}), ValueError,
+     r"state must be what adam.init\(params\) returned"),
+    ("adam-negative-eps", lambda: optim.adam(eps=-1.0), ValueError, "must be >= 0"),
     ("sgd-negative-lr", lambda: optim.sgd(lr=-1.0), ValueError, "learning rate must be a float >= 0"),
     ("adam-negative-lr", lambda: optim.adam(lr=-1.0), ValueError, "learning rate must be a float >= 0"),
     ("adam-betas", lambda: optim.adam(betas=(1.5, 0.9)), ValueError, r"betas must be two floats in \[0, 1\)"),
@@ -114,6 +142,15 @@ def test_cross_entropy_label_out_of_range_is_nan_not_a_smaller_loss(labels, redu
     per = nn.cross_entropy(logits, kd.asarray(labels), reduction="none").numpy()
     bad = [k for k, y in enumerate(labels) if not 0 <= y < 4]
     assert np.isnan(per[bad]).all() and np.isfinite(np.delete(per, bad)).all()
+
+
+def test_optimizers_take_numpy_parameters():
+    """NumPy arrays' ``device`` is the string 'cpu', which init took for a kdsl device ("no device named like
+    'cpu'"); the state now lives on the default device."""
+    params = {"w": np.ones((2, 3), np.float32)}
+    for opt in (optim.sgd(0.1, momentum=0.9), optim.adam(0.1)):
+        new, _ = opt.update({"w": np.ones((2, 3), np.float32)}, opt.init(params), params)
+        assert new["w"].shape == (2, 3) and np.all(new["w"].numpy() < 1.0)
 
 
 def test_cross_entropy_ignore_index_outside_the_classes_still_costs_nothing():

@@ -107,7 +107,12 @@ class Sequence(Destroyable):
         """Close the command buffer (``eval`` does it when needed)."""
         if self._recording:
             self._recording = False
-            check(lib.vkEndCommandBuffer(self._cmd), "vkEndCommandBuffer")
+            if any(obj._destroyed for o in self._batch for obj in o.objects()):
+                # an algorithm destroyed after it was recorded freed the descriptor set the buffer binds: ending
+                # that invalid buffer is a Vulkan error. Reset it instead; eval then refuses the dead objects.
+                check(lib.vkResetCommandBuffer(self._cmd, 0), "vkResetCommandBuffer")
+            else:
+                check(lib.vkEndCommandBuffer(self._cmd), "vkEndCommandBuffer")
             self._prepare()
         return self
 

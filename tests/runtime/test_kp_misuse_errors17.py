@@ -28,6 +28,30 @@ def test_algorithm_destroyed_after_recording_refuses_eval(mgr, t):
         seq.eval()
 
 
+def test_recording_after_a_recorded_tensor_was_destroyed_is_refused(mgr, t):
+    """Vulkan makes the open command buffer invalid when a buffer it uses is destroyed: recording more into it
+    was a validation error (vkCmdPipelineBarrier on an invalid buffer); now a RuntimeError, and clear() lets the
+    sequence record again."""
+    algo = mgr.algorithm([t], spirv(ADD_PUSH), workgroup=(4, 1, 1), push_consts=[1.0])
+    seq = mgr.sequence().record(kp.OpAlgoDispatch(algo))
+    t.destroy()
+    other = mgr.tensor_t(np.full(4, 3.0, np.float32))
+    with pytest.raises(RuntimeError, match="cannot record: .* was destroyed; clear"):
+        seq.record(kp.OpSyncLocal([other]))
+    with pytest.raises(RuntimeError, match="was destroyed"):
+        seq.eval()
+    seq.clear()
+    seq.record(kp.OpSyncDevice([other])).record(kp.OpSyncLocal([other])).eval()
+    np.testing.assert_array_equal(other.data(), [3.0] * 4)
+
+
+def test_recording_goes_on_when_an_unrelated_object_is_destroyed(mgr, t):
+    seq = mgr.sequence().record(kp.OpSyncDevice([t]))
+    mgr.tensor_t(np.zeros(2, np.float32)).destroy()
+    seq.record(kp.OpSyncLocal([t])).eval()
+    np.testing.assert_array_equal(t.data(), [0.0] * 4)
+
+
 def test_algorithm_of_another_manager_is_refused_by_the_sequence(mgr, t):
     other = kp.Manager()
     try:

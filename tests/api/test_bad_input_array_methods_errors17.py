@@ -189,3 +189,16 @@ def _iadd(x, v):
 @pytest.mark.parametrize(("call", "words"), [pytest.param(c, w, id=i) for i, c, w in METHODS + PROTOCOLS + STORES])
 def test_bad_input_raises_numpys_error(call, words, d):
     check_like_numpy(call, words, d)
+
+
+@pytest.mark.parametrize("d", [np.uint8, np.bool_, np.int32])
+@pytest.mark.parametrize("call", [
+    pytest.param(lambda m, d: _iadd(_readonly(A(m, V5, d)), 1.5), id="iadd-float"),
+    pytest.param(lambda m, d: _iadd(_readonly(A(m, V5, d)), 1), id="iadd-int"),
+    pytest.param(lambda m, d: m.add(1, 1, out=_readonly(A(m, V5, d))), id="out-int"),
+    pytest.param(lambda m, d: m.multiply(0.5, 2, out=_readonly(A(m, V5, d))), id="out-float"),
+])
+def test_read_only_is_refused_before_the_cast(call, d):
+    """NumPy names the read-only output first, also where the result would not cast back (kdsl said "Cannot cast
+    ufunc 'add' output from int32 to bool")."""
+    check_like_numpy(call, "read-only", d)

@@ -167,6 +167,10 @@ def written_into(result: Array, out: Any, where: Any, casting: str, name: str) -
 
     if out is not None and not isinstance(out, Array):
         raise TypeError(f"{name}(out=...) must be a kdsl Array (a NumPy out would mean a copy to the host)")
+    if out is not None:  # NumPy refuses a read-only out before it checks the cast
+        from kdsl.frontend.array.array_flags import check_writeable  # cycle: that module reads Arrays
+
+        check_writeable(out, "output array is read-only")
     if out is not None and not np.can_cast(result.dtype.np, out.dtype.np, casting):  # type: ignore[arg-type]
         raise output_casting_error(name, result.dtype, out.dtype, casting,
                                    "pass an out of the result's dtype, or casting='unsafe'")

@@ -174,6 +174,8 @@ POLYNOMIALS_MA = [
     ("cheb-chebfit-lengths", lambda m, d: m.polynomial.chebyshev.chebfit(A(m, W5), A(m, W5[:2]), 1), "same"),
     ("percentile-str-q", lambda m, d: m.percentile(A(m, V5, d), "x"), "str|loop|supported"),
     ("quantile-str-q", lambda m, d: m.quantile(A(m, V5, d), "x"), "str|loop"),
+    ("quantile-complex-and-bad-q", lambda m, d: m.quantile(A(m, V5 + 1j), 2), "real numbers"),
+    ("percentile-complex-and-bad-q", lambda m, d: m.percentile(A(m, V5 + 1j), -1), "real numbers"),
     ("quantile-weights-negative", lambda m, d: m.quantile(A(m, W5), 0.5, weights=A(m, -W5), method="inverted_cdf"),
      "negative"),
     ("interp-str-left", lambda m, d: m.interp(A(m, W5), A(m, [0.0, 1.0]), A(m, [0.0, 1.0]), left="x"), "real number"),

@@ -77,6 +77,14 @@ def _host_q(q: Any) -> Any:
     return q
 
 
+def _real(a: Any) -> Array:
+    """``a`` as an array of real numbers: complex data is NumPy's TypeError, raised before ``q`` is checked."""
+    x = as_array(a)
+    if x.dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    return x
+
+
 def _result_dtype(fn: Any, x: Array, q: Any) -> dt.DType:
     d = dt.as_dtype(fn(np.zeros(1, x.dtype.np), q).dtype)
     return d if x.device.supports(d) else dt.float32
@@ -99,6 +107,7 @@ def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input:
         >>> kd.quantile(kd.asarray([1.0, 2.0, 3.0, 4.0]), [0.0, 0.5, 0.9]).tolist()
         [1.0, 2.5, 3.7]
     """
+    a = _real(a)
     if out is not None:  # NumPy's out=: the result written into a kdsl array
         return rw.into(quantile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights), out)
     if weights is not None:
@@ -128,6 +137,7 @@ def percentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_inpu
         >>> float(kd.percentile(kd.asarray([1.0, 2.0, 3.0, 4.0, 5.0]), 25))
         2.0
     """
+    a = _real(a)
     q = _host_q(q)
     qs = np.asarray(q, dtype=np.float64)
     if not np.all((qs >= 0) & (qs <= 100)):

@@ -21,6 +21,11 @@ layout(binding = 0) buffer Y { float y[]; };
 void main() { y[0] = BODY; }"""
 
 
+@kd.kernel
+def _fill(x: kd.f32[:], v: kd.f32):
+    x[kd.global_id(0)] = v
+
+
 def _sq(a):
     return (a * a).sum()
 
@@ -122,6 +127,13 @@ CASES = [
      r"unexpected '\*'"),
     ("elementwise-argument-count", lambda: kd.elementwise("T x, T y", "T z", "z = x + y", "add", xp=np)(X),
      TypeError, r"add takes 2 input\(s\) \(x, y\), got 1"),
+    ("kernel-missing-argument", lambda: _fill(np.zeros(4, np.float32), grid=4), TypeError, "missing a required"),
+    ("kernel-extra-argument", lambda: _fill(np.zeros(4, np.float32), 1.0, 2.0, grid=4), TypeError, "too many"),
+    ("kernel-array-dtype", lambda: _fill(np.zeros(4, np.int32), 1.0, grid=4), TypeError,
+     r"annotated kdsl.float32\[:\] but got a 1-d int32 array"),
+    ("kernel-scalar-for-array", lambda: _fill(1.0, 1.0, grid=4), TypeError, "got the scalar 1.0"),
+    ("kernel-negative-grid", lambda: _fill(np.zeros(4, np.float32), 1.0, grid=-1), TypeError, "non-negative"),
+    ("kernel-no-grid", lambda: _fill(np.zeros(4, np.float32), 1.0), TypeError, "give the launch grid"),
     ("compute-syntax", lambda: kd.compute("y[i] = x[i] +* 2", x=np.ones(3)), kd.KdslSyntaxError, r"unexpected"),
 ]
 

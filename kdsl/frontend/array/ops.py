@@ -54,12 +54,7 @@ def as_operand(x, device=None):
     if isinstance(x, (np.ndarray, list, tuple, range)):
         from kdsl.frontend.array.creation import asarray  # cycle: that module imports this one
 
-        try:
-            return asarray(x, device=device)
-        except TypeError:
-            if np.asarray(x).dtype.kind in "US":  # a * ["a"]: NumPy has no loop for text (its UFuncTypeError)
-                raise string_operand_error(x) from None
-            raise
+        return asarray(x, device=device)  # text (a * ["a"]): NumPy's UFuncTypeError (host_dtypes.py)
     wrapped = getattr(type(x), "__kdsl_array__", None)
     if wrapped is not None:  # an object wrapping a kdsl array (kd.poly1d: np.square(p) squares its coefficients)
         return wrapped(x)

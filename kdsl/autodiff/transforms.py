@@ -26,6 +26,8 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from kdsl.autodiff import tape as tp
 from kdsl.autodiff.registry import zeros
 from kdsl.frontend.array.array import Array
@@ -83,6 +85,7 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False):
         >>> back(kd.asarray([1.0, 10.0]))[0].tolist()
         [2.0, 60.0]
     """
+    _check_callable(f, "kd.vjp")
     outs, out_td, aux, tape, inputs, treedefs = _run(f, primals, has_aux, "kd.vjp")
 
     def vjp_fn(cotangent: Any) -> tuple[Any, ...]:
@@ -115,8 +118,20 @@ def _or_zeros(g: Array | None, node: Node) -> Array:
     return zeros(node.shape, node) if g is None else Array(g._node)
 
 
+def _check_callable(f: Any, name: str) -> None:
+    """A TypeError when the transform is handed something other than the function to differentiate (it would
+    otherwise fail only at the call, as "'int' object is not callable")."""
+    if not callable(f):
+        raise TypeError(f"{name}: f must be a function, got {type(f).__name__}; pass the function to "
+                        "differentiate first")
+
+
 def _argnums(argnums: int | Sequence[int], nargs: int, name: str) -> tuple[int, ...]:
-    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    nums = tuple(argnums) if isinstance(argnums, (tuple, list)) else (argnums,)
+    if any(not isinstance(k, (int, np.integer)) or isinstance(k, (bool, np.bool_)) for k in nums):
+        raise TypeError(f"{name}: argnums must be an int or a tuple of ints (positions of f's arguments), got "
+                        f"{argnums!r}")
+    nums = tuple(int(k) for k in nums)
     for k in nums:
         if not -nargs <= k < nargs:
             raise ValueError(f"{name}: argnums {argnums} is out of range for {nargs} positional arguments")
@@ -136,6 +151,7 @@ def value_and_grad(f: Callable[..., Any], argnums: int | Sequence[int] = 0, has_
         (11.0, [3.0, 4.0], [1.0, 2.0])
     """
     name = _name
+    _check_callable(f, name)
 
     @functools.wraps(f)
     def wrapper(*args: Any, **kwargs: Any):
@@ -193,6 +209,10 @@ def jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]):
         >>> y.tolist(), t.tolist()
         ([0.0], [6.0])
     """
+    _check_callable(f, "kd.jvp")
+    if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
+        raise TypeError(f"kd.jvp: primals and tangents must be tuples (one entry per argument of f), got "
+                        f"{type(primals).__name__} and {type(tangents).__name__}: write kd.jvp(f, (x,), (t,))")
     primals, tangents = tuple(primals), tuple(tangents)
     if len(primals) != len(tangents):
         raise ValueError(f"kd.jvp: {len(primals)} primals but {len(tangents)} tangents")

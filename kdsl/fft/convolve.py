@@ -83,6 +83,11 @@ def _operands(a: Any, v: Any, name: str) -> tuple[Any, Any]:
     dev = a.device if isinstance(a, kd.Array) else v.device if isinstance(v, kd.Array) else None
     a = a if isinstance(a, kd.Array) else kd.asarray(a, device=dev)
     v = v if isinstance(v, kd.Array) else kd.asarray(v, device=dev)
+    if name == "convolve":  # NumPy's convolve reads a 0-d operand as one sample (ndmin=1); correlate does not
+        a, v = kd.atleast_1d(a), kd.atleast_1d(v)
+    if a.ndim == 0 or v.ndim == 0:
+        raise ValueError(f"object of too small depth for desired array: {name} takes 1-D arrays, got shapes "
+                         f"{a.shape} and {v.shape}")
     if a.ndim != 1 or v.ndim != 1:
         raise ValueError(f"{name} takes 1-D arrays, got shapes {a.shape} and {v.shape}; for n-d arrays use "
                          f"kd.fft.rfftn / irfftn products")

@@ -39,7 +39,10 @@ def default_fill_value(dtype: Any) -> Any:
 
 
 def fill_scalar(value: Any, dtype: Any) -> Any:
-    """``value`` as a Python scalar that fits ``dtype`` (wrapped as NumPy casts it), for ``kd.where``."""
+    """``value`` as a Python scalar that fits ``dtype`` (wrapped as NumPy casts it), for ``kd.where``; text is
+    NumPy's TypeError (a fill value of a numeric array is a number)."""
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"Cannot set fill value of string with array of dtype {numpy_dtype(dtype)}; use a number")
     with np.errstate(all="ignore"):
         return np.asarray(value).astype(numpy_dtype(dtype)).item()
 

@@ -100,6 +100,8 @@ def masked_all_like(arr: Any) -> MaskedArray:
 
 def masked_where(condition: Any, a: Any, copy: bool = True) -> MaskedArray:
     """NumPy's ``np.ma.masked_where``: ``a`` masked where ``condition`` (joined with ``a``'s own mask)."""
+    if isinstance(copy, str):  # NumPy 2's copy= takes True/False/None only
+        raise ValueError("strings are not allowed for 'copy' keyword. Use True/False/None instead.")
     data, mask = parts(a)
     if not isinstance(data, kd.Array):
         data = kd.asarray(data)
@@ -130,8 +132,9 @@ def _condition(name: str, test: Any, sets_fill: bool = False) -> Any:
     return mask_by
 
 
-masked_equal = _condition("masked_equal", lambda d, v: d == v, sets_fill=True)
-masked_not_equal = _condition("masked_not_equal", lambda d, v: d != v)
+# NumPy's ufuncs, not == and != (which find a string never equal): a string value is their UFuncTypeError
+masked_equal = _condition("masked_equal", lambda d, v: kd.equal(d, v), sets_fill=True)
+masked_not_equal = _condition("masked_not_equal", lambda d, v: kd.not_equal(d, v))
 masked_greater = _condition("masked_greater", lambda d, v: d > v)
 masked_greater_equal = _condition("masked_greater_equal", lambda d, v: d >= v)
 masked_less = _condition("masked_less", lambda d, v: d < v)
@@ -170,7 +173,7 @@ def masked_values(x: Any, value: float, rtol: float = 1e-05, atol: float = 1e-08
     if kd.isdtype(data.dtype, ("real floating", "complex floating")):
         cond = kd.isclose(data, value, rtol=rtol, atol=atol)
     else:
-        cond = data == value
+        cond = kd.equal(data, value)  # NumPy's ufunc, not ==: a string value is its UFuncTypeError
     out = masked_where(cond, x, copy)
     out.fill_value = value
     return out

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 import kdsl as kd
 
 __all__ = ["erf", "relu", "gelu", "silu", "sigmoid", "tanh", "softmax", "log_softmax", "leaky_relu"]
@@ -83,6 +85,8 @@ def silu(x: kd.Array) -> kd.Array:
 
 
 def _check_axis(x: kd.Array, axis: int) -> int:
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+        raise TypeError(f"axis must be an int, got {type(axis).__name__} {axis!r}")
     if not -x.ndim <= axis < max(x.ndim, 1):
         raise ValueError(f"axis {axis} is out of bounds for an array of {x.ndim} dimensions")
     return axis

@@ -11,6 +11,9 @@ Example:
 from __future__ import annotations
 
 import math
+from typing import Any
+
+import numpy as np
 
 import kdsl as kd
 from kdsl.nn.activations import softmax
@@ -24,6 +27,26 @@ def _causal(lq: int, lk: int, device) -> kd.Array:
     i = kd.arange(lq, dtype=kd.int32, device=device)[:, None]
     j = kd.arange(lk, dtype=kd.int32, device=device)[None, :]
     return j <= i
+
+
+def _check_batch(q: tuple[int, ...], k: tuple[int, ...], v: tuple[int, ...], attn_mask: Any) -> None:
+    """The leading (batch, head) axes of query, key and value must broadcast together, and ``attn_mask`` to the
+    scores' ``(..., L, S)``: a ValueError naming them, not a broadcast error from inside the product."""
+    try:
+        batch = np.broadcast_shapes(q[:-2], k[:-2], v[:-2])
+    except ValueError:
+        raise ValueError(f"scaled_dot_product_attention: the batch and head axes of query {q[:-2]}, key {k[:-2]} "
+                         f"and value {v[:-2]} must match (or be 1); got shapes {q}, {k}, {v}") from None
+    scores = batch + (q[-2], k[-2])
+    mask = None if attn_mask is None else np.shape(attn_mask)
+    if mask is not None and not _broadcasts(mask, scores):
+        raise ValueError(f"scaled_dot_product_attention: attn_mask of shape {mask} must broadcast to the scores' "
+                         f"shape (..., L, S) = {scores}")
+
+
+def _broadcasts(shape: tuple[int, ...], to: tuple[int, ...]) -> bool:
+    """Whether ``shape`` broadcasts to ``to`` (NumPy's broadcast_to rule)."""
+    return len(shape) <= len(to) and all(n in (1, m) for n, m in zip(shape[::-1], to[::-1], strict=False))
 
 
 def scaled_dot_product_attention(query: kd.Array, key: kd.Array, value: kd.Array, attn_mask: kd.Array | None = None,
@@ -44,6 +67,7 @@ def scaled_dot_product_attention(query: kd.Array, key: kd.Array, value: kd.Array
     if q.ndim < 2 or k.ndim < 2 or v.ndim < 2 or q.shape[-1] != k.shape[-1] or k.shape[-2] != v.shape[-2]:
         raise ValueError(f"scaled_dot_product_attention: need query (..., L, E), key (..., S, E) and value "
                          f"(..., S, Ev); got {q.shape}, {k.shape}, {v.shape}")
+    _check_batch(q.shape, k.shape, v.shape, attn_mask)
     if is_causal and attn_mask is not None:
         raise ValueError("scaled_dot_product_attention: give attn_mask or is_causal=True, not both")
     s = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale

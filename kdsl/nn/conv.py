@@ -36,6 +36,15 @@ def _padding(padding: IntPair | str, kernel: tuple[int, int], stride: tuple[int,
     return (ph, ph, pw, pw)
 
 
+def _bias(bias: kd.Array, cout: int, name: str) -> kd.Array:
+    """``bias`` checked to hold one value per output channel, ``(C_out,)``."""
+    b = kd.asarray(bias)
+    if b.shape != (cout,):
+        raise ValueError(f"{name}: bias must have shape (C_out,) = ({cout},), one value per output channel; got "
+                         f"{b.shape}")
+    return b
+
+
 def conv2d(input: kd.Array, weight: kd.Array, bias: kd.Array | None = None, stride: IntPair = 1,
            padding: IntPair | str = 0, dilation: IntPair = 1, groups: int = 1) -> kd.Array:
     """2-d convolution of ``(N, C_in, H, W)`` (or unbatched ``(C_in, H, W)``) by ``(C_out, C_in / groups, kh,
@@ -58,7 +67,7 @@ def conv2d(input: kd.Array, weight: kd.Array, bias: kd.Array | None = None, stri
     y = kd.matmul(kd.reshape(w, (groups, cout // groups, cg * kh * kw)), cols)
     y = kd.reshape(y, (n, cout, oh, ow))
     if bias is not None:
-        y = y + kd.reshape(kd.asarray(bias), (cout, 1, 1))
+        y = y + kd.reshape(_bias(bias, cout, "conv2d"), (cout, 1, 1))
     return y
 
 

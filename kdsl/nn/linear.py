@@ -29,7 +29,12 @@ def linear(x: kd.Array, weight: kd.Array, bias: kd.Array | None = None) -> kd.Ar
         y = kd.reshape(kd.matmul(kd.reshape(x, (-1, x.shape[-1])), weight.T), x.shape[:-1] + (weight.shape[0],))
     else:
         y = kd.matmul(x, weight.T)
-    return y if bias is None else y + bias
+    if bias is None:
+        return y
+    b = kd.asarray(bias)
+    if b.shape not in ((weight.shape[0],), ()):
+        raise ValueError(f"linear: bias must have shape (out_features,) = ({weight.shape[0]},), got {b.shape}")
+    return y + b
 
 
 def embedding(indices: kd.Array, weight: kd.Array) -> kd.Array:

@@ -11,6 +11,8 @@ Example:
 
 from __future__ import annotations
 
+import math
+
 import kdsl as kd
 from kdsl.nn.activations import log_softmax
 
@@ -35,6 +37,9 @@ def _check_reduction(reduction: str) -> None:
 
 
 def _check_targets(logp: kd.Array, target: kd.Array, name: str) -> None:
+    if logp.ndim == 0:
+        raise ValueError(f"{name}: input must have a class axis, (classes,) or (batch, classes, ...); got a 0-d "
+                         "input")
     if not kd.isdtype(target.dtype, "integral"):
         raise TypeError(f"{name}: target must hold integer class indices, got {target.dtype.name} (class "
                         f"probabilities are a float target of the input's shape {logp.shape}, cross_entropy only)")
@@ -69,7 +74,7 @@ def _nll(logp: kd.Array, target: kd.Array, weight: kd.Array | None, ignore_index
     keep = target != ignore_index
     # The label's log-probability through a one-hot comparison, not a gather: it fuses with log_softmax, needs
     # no bounds check on the host (a synchronisation every step, which kd.jit cannot replay), and an ignored or
-    # out-of-range label simply picks nothing.
+    # out-of-range label picks nothing (the latter's loss is then made NaN below).
     classes = kd.arange(logp.shape[axis], dtype=target.dtype).reshape((-1,) + (1,) * (logp.ndim - axis - 1))
     hot = kd.expand_dims(target, axis) == classes
     weighted = logp if w is None else logp * w
@@ -78,6 +83,10 @@ def _nll(logp: kd.Array, target: kd.Array, weight: kd.Array | None, ignore_index
         smooth = -kd.sum(weighted, axis=axis) / float(logp.shape[axis])
         loss = (1.0 - label_smoothing) * loss + label_smoothing * smooth
     loss = kd.where(keep, loss, 0.0).astype(logp.dtype)
+    # a label outside [0, classes) that is not ignore_index makes its loss NaN (PyTorch raises; a check here
+    # would read the labels back every step): a visible error, never a silently smaller loss
+    bad = keep & ((target < 0) | (target >= logp.shape[axis]))
+    loss = kd.where(bad, math.nan, loss).astype(logp.dtype)
     if reduction != "mean":
         return _reduce(loss, reduction)
     # the mean over the labels that count, weighted (NaN when none does, as PyTorch)

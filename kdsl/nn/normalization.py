@@ -26,6 +26,14 @@ def _axes(x: kd.Array, normalized_shape: int | Sequence[int], name: str) -> tupl
     return tuple(range(x.ndim - n, x.ndim))
 
 
+def _check_affine(shape: tuple[int, ...], weight: kd.Array | None, bias: kd.Array | None, name: str) -> None:
+    """``weight`` and ``bias`` hold one value per normalized element: ``normalized_shape`` itself."""
+    for what, v in (("weight", weight), ("bias", bias)):
+        if v is not None and tuple(kd.asarray(v).shape) != tuple(shape):
+            raise ValueError(f"{name}: {what} must have the normalized_shape {tuple(shape)}, got "
+                             f"{tuple(kd.asarray(v).shape)}")
+
+
 def _affine(y: kd.Array, weight: kd.Array | None, bias: kd.Array | None) -> kd.Array:
     if weight is not None:
         y = y * weight
@@ -39,6 +47,7 @@ def layer_norm(x: kd.Array, normalized_shape: int | Sequence[int], weight: kd.Ar
     """``(x - mean) / sqrt(var + eps) * weight + bias`` over the trailing ``normalized_shape`` axes."""
     x = kd.asarray(x)
     axes = _axes(x, normalized_shape, "layer_norm")
+    _check_affine(x.shape[axes[0]:], weight, bias, "layer_norm")
     centred = x - kd.mean(x, axis=axes, keepdims=True)
     var = kd.mean(centred * centred, axis=axes, keepdims=True)
     return _affine(centred * kd.rsqrt(var + eps), weight, bias)
@@ -55,6 +64,7 @@ def rms_norm(x: kd.Array, normalized_shape: int | Sequence[int], weight: kd.Arra
     """
     x = kd.asarray(x)
     axes = _axes(x, normalized_shape, "rms_norm")
+    _check_affine(x.shape[axes[0]:], weight, None, "rms_norm")
     if eps is None:
         eps = float(kd.finfo(x.dtype).eps)
     return _affine(x * kd.rsqrt(kd.mean(x * x, axis=axes, keepdims=True) + eps), weight, None)

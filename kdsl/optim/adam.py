@@ -21,7 +21,15 @@ import math
 from typing import Any
 
 import kdsl as kd
-from kdsl.optim.optimizer import Optimizer, Schedule, check_grads, learning_rate, step_counter
+from kdsl.optim.optimizer import (
+    Optimizer,
+    Schedule,
+    check_grads,
+    check_state,
+    learning_rate,
+    params_device,
+    step_counter,
+)
 
 __all__ = ["adam", "adamw"]
 
@@ -42,7 +50,7 @@ def _adam(lr: float | Schedule, betas: tuple[float, float], eps: float, weight_d
 
     def init(params: Any) -> dict:
         leaves, structure = kd.tree_flatten(params)
-        device = leaves[0].device if leaves else None
+        device = params_device(leaves)
         state = {"step": step_counter(device),
                  "exp_avg": kd.tree_unflatten(structure, [kd.zeros_like(p) for p in leaves]),
                  "exp_avg_sq": kd.tree_unflatten(structure, [kd.zeros_like(p) for p in leaves])}
@@ -51,6 +59,7 @@ def _adam(lr: float | Schedule, betas: tuple[float, float], eps: float, weight_d
         return state
 
     def update(grads: Any, state: dict, params: Any) -> tuple[Any, dict]:
+        check_state(state, ("step", "exp_avg", "exp_avg_sq") + (("max_exp_avg_sq",) if amsgrad else ()), "adam")
         check_grads(grads, params)
         step = state["step"]
         ps, structure = kd.tree_flatten(params)

@@ -49,6 +49,20 @@ def step_counter(device: Any = None) -> kd.Array:
     return kd.zeros((), dtype=kd.int32, device=device)
 
 
+def params_device(leaves: list[Any]) -> Any:
+    """The device of the first kdsl array among the parameters (None: the default device; NumPy arrays'
+    ``device`` is the string ``'cpu'``, no kdsl device)."""
+    return next((p.device for p in leaves if isinstance(p, kd.Array)), None)
+
+
+def check_state(state: Any, keys: tuple[str, ...], name: str) -> None:
+    """A ValueError, not a KeyError from inside, for an optimizer state that ``init`` did not make."""
+    if not isinstance(state, dict) or any(k not in state for k in keys):
+        got = sorted(state) if isinstance(state, dict) else type(state).__name__
+        raise ValueError(f"{name}.update: state must be what {name}.init(params) returned (keys {list(keys)}), "
+                         f"got {got}")
+
+
 def realize(*trees: Any) -> None:
     """Compute every array leaf of the given pytrees now, in one submission (results stay on the device).
 

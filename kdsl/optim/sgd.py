@@ -19,7 +19,15 @@ from __future__ import annotations
 from typing import Any
 
 import kdsl as kd
-from kdsl.optim.optimizer import Optimizer, Schedule, check_grads, learning_rate, step_counter
+from kdsl.optim.optimizer import (
+    Optimizer,
+    Schedule,
+    check_grads,
+    check_state,
+    learning_rate,
+    params_device,
+    step_counter,
+)
 
 __all__ = ["sgd"]
 
@@ -37,11 +45,12 @@ def sgd(lr: float | Schedule = 1e-3, momentum: float = 0.0, dampening: float = 0
 
     def init(params: Any) -> dict:
         leaves, structure = kd.tree_flatten(params)
-        device = leaves[0].device if leaves else None
+        device = params_device(leaves)
         bufs = kd.tree_unflatten(structure, [kd.zeros_like(p) for p in leaves]) if momentum else None
         return {"step": step_counter(device), "momentum": bufs}
 
     def update(grads: Any, state: dict, params: Any) -> tuple[Any, dict]:
+        check_state(state, ("step", "momentum"), "sgd")
         check_grads(grads, params)
         step = state["step"]
         ps, structure = kd.tree_flatten(params)

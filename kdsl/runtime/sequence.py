@@ -55,6 +55,7 @@ class Sequence(Destroyable):
         self._post: list[OpBase] = []
         self._deps: list = []
         self._checked = -1  # the context's destruction count when _deps were last found alive (-1: never)
+        self._record_checked = 0  # the destruction count when the open command buffer's objects were alive
         # _running: the fence is not yet waited for; _pending: submitted and eval_await (the host
         # steps) not yet done. Another thread may wait for the fence, never run the host steps.
         self._recording = self._running = self._pending = self._evaluated = False
@@ -109,7 +110,11 @@ class Sequence(Destroyable):
         """Close the command buffer (``eval`` does it when needed)."""
         if self._recording:
             self._recording = False
-            check(lib.vkEndCommandBuffer(self._cmd), "vkEndCommandBuffer")
+            # an object destroyed since it was recorded (an algorithm's descriptor set) makes the buffer invalid,
+            # and ending it a Vulkan error: reset it instead (eval then refuses the dead objects)
+            dead = sequence_resources.dead_object(self._batch) is not None
+            check(lib.vkResetCommandBuffer(self._cmd, 0) if dead else lib.vkEndCommandBuffer(self._cmd),
+                  "vkResetCommandBuffer" if dead else "vkEndCommandBuffer")
             self._prepare()
         return self
 
@@ -139,6 +144,9 @@ class Sequence(Destroyable):
             # last clear() for rerecord().
             self._batch_start = len(self._ops)
             self._evaluated = False
+            self._record_checked = self._ctx.destroyed
+        elif self._record_checked != self._ctx.destroyed:  # an object destroyed since: one of this buffer's?
+            sequence_resources.refuse_dead(self)
         self.begin()
         try:
             op.record(self._cmd)

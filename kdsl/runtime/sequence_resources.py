@@ -27,6 +27,22 @@ if TYPE_CHECKING:
 MAX_TIMESTAMPS = 1 << 20
 
 
+def dead_object(batch: list) -> Any:
+    """The first object the ops of ``batch`` use that was destroyed, or None."""
+    return next((obj for o in batch for obj in o.objects() if obj._destroyed), None)
+
+
+def refuse_dead(seq: Sequence) -> None:
+    """A RuntimeError when an object recorded earlier in ``seq``'s open command buffer was destroyed: Vulkan
+    makes that buffer invalid, so recording more into it is an error (``clear()`` and record again)."""
+    obj = dead_object(seq._batch)
+    if obj is not None:
+        raise RuntimeError(f"cannot record: {obj!r}, used by an operation recorded earlier in this command "
+                           "buffer, was destroyed; clear() the sequence and record the operations again with live "
+                           "objects")
+    seq._record_checked = seq._ctx.destroyed
+
+
 def checked_arguments(ctx: Any, queue_index: Any, total_timestamps: Any) -> tuple[int, int]:
     """(queue index, queue family) of a new Sequence on ``ctx``, after checking its arguments."""
     n_queues = len(ctx.queues)

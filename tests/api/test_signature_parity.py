@@ -196,9 +196,16 @@ def test_creation_order_gives_numpys_values(order):
 
 
 @pytest.mark.parametrize("call", [lambda: kd.zeros(2, order="X"), lambda: kd.asarray([1], order="Q"),
-                                  lambda: kd.add(kd.ones(2), 1, order="Z"), lambda: kd.ones_like(kd.ones(1), order=1)])
+                                  lambda: kd.add(kd.ones(2), 1, order="Z")])
 def test_unknown_order_is_numpys_value_error(call):
     with pytest.raises(ValueError, match="order"):
+        call()
+
+
+@pytest.mark.parametrize("call", [lambda: kd.ones_like(kd.ones(1), order=1), lambda: kd.zeros(2, order=1),
+                                  lambda: kd.ones(6).reshape(6, order=1)])
+def test_order_of_another_type_is_numpys_type_error(call):
+    with pytest.raises(TypeError, match="order must be str, not int"):
         call()
 
 

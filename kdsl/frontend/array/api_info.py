@@ -179,6 +179,8 @@ def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
     (3, 4)
     """
     norm = [(int(s),) if isinstance(s, (int, np.integer)) else tuple(int(n) for n in s) for s in shapes]
+    if any(n < 0 for s in norm for n in s):
+        raise ValueError(f"negative dimensions are not allowed: {shapes}")
     return ops.broadcast_shapes(*norm) if norm else ()
 
 

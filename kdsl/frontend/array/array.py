@@ -234,7 +234,14 @@ class Array(ViewLinks):
         return Array(self.ravel(order)._n)
 
     def fill(self, value) -> None:
-        """Set every element to ``value`` in place (NumPy's assignment rules), as ``ndarray.fill``."""
+        """Set every element to ``value`` (one scalar) in place (NumPy's assignment rules), as ``ndarray.fill``."""
+        from kdsl.frontend.array.stored_values import check_fill_value  # cycle: that module builds Arrays
+
+        check_fill_value(value, self)
+        if isinstance(value, (list, tuple)):  # a bool array: NumPy stores the sequence's truth value
+            value = bool(value)
+        elif getattr(value, "ndim", 0):  # one element of any rank (a bool array), stored as a scalar
+            value = value.reshape(())
         self[...] = value
 
     @property

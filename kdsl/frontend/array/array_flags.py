@@ -256,8 +256,8 @@ class Flags:
 
     def __setitem__(self, key: str, value: Any) -> None:
         name = _KEYS.get(key.upper()) if isinstance(key, str) else None
-        if name is None:
-            raise KeyError(f"Unknown flag {key!r}")
+        if name not in ("writeable", "aligned", "writebackifcopy"):  # NumPy sets only these by key
+            raise KeyError(f"Unknown flag {key!r} (only WRITEABLE, ALIGNED and WRITEBACKIFCOPY can be set)")
         setattr(self, name, value)
 
     def __setattr__(self, name: str, value: Any) -> None:

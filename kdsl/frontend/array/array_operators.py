@@ -37,11 +37,17 @@ def binary(name: str, reflected: bool = False):
             except TypeError:
                 if operator_defers(other):  # kd.ma.MaskedArray; NumPy's __array_priority__ rule
                     return NotImplemented
-                if name in ("eq", "ne") and (other is None or isinstance(other, (str, bytes))):
+                if name in ("eq", "ne") and _not_a_number(other):
                     return _never_equal(self, name == "ne")
                 raise
     method.__name__ = f"__{'r' if reflected else ''}{name}__"
     return method
+
+
+def _not_a_number(other) -> bool:
+    """Whether ``a == other`` compares every element with ``other`` as one Python object (None, a string, an
+    ``object()``...), which NumPy finds never equal; data (sequences, arrays, NumPy scalars) keeps its errors."""
+    return not isinstance(other, (list, tuple, range, np.ndarray, np.generic)) and not hasattr(other, "__array__")
 
 
 def _never_equal(self, value: bool) -> Array:
@@ -51,6 +57,8 @@ def _never_equal(self, value: bool) -> Array:
     >>> import kdsl as kd
     >>> (kd.asarray([1.0, 2.0]) == None).tolist(), (kd.asarray([1, 2]) != "x").tolist()  # noqa: E711
     ([False, False], [True, True])
+    >>> (kd.asarray([1, 2]) == object()).tolist()
+    [False, False]
     """
     from kdsl.frontend.array.creation import full  # cycle: creation builds Arrays
 

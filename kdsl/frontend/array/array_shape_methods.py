@@ -26,6 +26,8 @@ def reshape(self, *shape, order: str = "C", copy: bool | None = None) -> Array:
     from kdsl.frontend.array.array import Array  # cycle: Array has this function as its method
     from kdsl.frontend.array.shape_arguments import host_ints
 
+    if not shape:  # a.reshape(): NumPy's TypeError (reshape(()) is the 0-d shape)
+        raise TypeError("reshape() takes exactly 1 argument (0 given)")
     shape = tuple(host_ints(n) for n in shape)  # a.reshape(dims_array): a 1-d integer array as the shape
     target = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
     if copy is not None:  # NumPy 2.1's copy=: kd.reshape checks whether a view is possible

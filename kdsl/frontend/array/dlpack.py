@@ -59,11 +59,16 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
     return creation.asarray(host, device=device)
 
 
+class _StreamError(BufferError, RuntimeError):
+    """``__dlpack__(stream=...)``: a BufferError (the DLPack protocol's) that is also NumPy's RuntimeError ("NumPy
+    only supports stream=None"), so code written for either catches it."""
+
+
 def dlpack(a: Array, stream: Any = None, max_version: tuple[int, int] | None = None,
            dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> Any:
     """``a.__dlpack__(...)``: a DLPack capsule of a host copy of ``a`` (see the module's docstring)."""
     if stream is not None:
-        raise BufferError("kdsl arrays export host copies and have no streams; call __dlpack__ without stream=")
+        raise _StreamError("kdsl arrays export host copies and have no streams; call __dlpack__ without stream=")
     if dl_device is not None and tuple(dl_device) != (K_DL_CPU, 0):
         raise BufferError(f"kdsl exports DLPack tensors in host memory only (dl_device=(1, 0)), not {dl_device}")
     if copy is False:

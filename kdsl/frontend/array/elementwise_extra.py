@@ -28,6 +28,7 @@ from kdsl.frontend.array.ops import apply, where
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.set_routines import contained
 from kdsl.frontend.array.sorting import sort
+from kdsl.frontend.array.ufunc_errors import string_operand_error
 
 
 def float_operands(ufunc: np.ufunc, *xs: Any, wide16: bool = False) -> tuple[dt.DType, list[Any]]:
@@ -185,6 +186,9 @@ def nan_to_num(x: Any, copy: bool = True, nan: float = 0.0, posinf: float | None
 
     ``copy=False`` replaces the values of a kdsl array in place (and returns it), as NumPy's does.
     """
+    if not copy and not isinstance(x, (Array, np.ndarray)):  # NumPy 2: copy=False of Python data cannot hold
+        raise ValueError("Unable to avoid copy while creating an array as requested. (nan_to_num(copy=False) "
+                         "replaces values in an array; pass one, or copy=True)")
     arr = as_array(x)
     result = _finite(arr, nan, posinf, neginf)
     if not copy and arr is x:  # NumPy's copy=False: replaced in place where x is an array already
@@ -220,6 +224,9 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan:
     [True, True, True]
     """
     _check_tolerances(rtol, atol)
+    for v in (a, b):
+        if isinstance(v, (str, bytes)):  # NumPy: no common dtype of text and numbers (DTypePromotionError)
+            raise string_operand_error(v)
     dev = ops.device_of((a, b))
     a_in, b_in = a, b
     a, b = as_arrays(a, b, device=dev)

@@ -74,7 +74,10 @@ def store_inplace(target: Array, result: Array) -> Array:
 def check_inplace(name: str, target: Array, other, result: Array) -> None:
     """NumPy's rules for ``target op= other``: the result keeps ``target``'s shape and casts back to its dtype
     under the 'same_kind' rule (int += float is refused, int32 += int64 is allowed). The dtype is checked first,
-    as NumPy resolves the loop before it broadcasts."""
+    as NumPy resolves the loop before it broadcasts; a read-only target is refused before either, as NumPy's."""
+    from kdsl.frontend.array.array_flags import check_writeable  # cycle: that module reads Arrays
+
+    check_writeable(target, "output array is read-only")
     if result.dtype is not target.dtype and \
             not np.can_cast(result.dtype.np, target.dtype.np, casting="same_kind"):
         refuse_cast(name, result.dtype, target)

@@ -94,6 +94,9 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period
         >>> kd.interp([0.0, 355.0], [350.0, 10.0], [1.0, 3.0], period=360).tolist()  # 350 -> 370 (= 10)
         [2.0, 1.5]
     """
+    for name, value in (("left", left), ("right", right), ("period", period)):
+        if isinstance(value, (str, bytes)):  # NumPy converts them with float()/complex(): its TypeError
+            raise TypeError(f"must be real number, not str (interp's {name}={value!r}); pass a number")
     dev = next((v.device for v in (x, xp, fp) if isinstance(v, Array)), None)
     xa = as_array(x, dev)
     xpa, fpa = _points(xp, fp, xa.device)

@@ -208,6 +208,8 @@ class Jitted:
     so Dask, sends by value)."""
 
     def __init__(self, fn):
+        if not callable(fn):  # kd.jit(3): say so now, not as "'int' object is not callable" at the first call
+            raise TypeError(f"kd.jit needs a function, got {type(fn).__name__}")
         self.fn = fn
         self.traces: dict[tuple, _Trace] = {}  # for tests and introspection
         # The traces of calls whose arguments are all Arrays, by (shape, dtype, device) of each: the common

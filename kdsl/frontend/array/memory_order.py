@@ -25,7 +25,13 @@ def fortran(order: Any, allowed: str = "CFAK", a: Array | None = None) -> bool:
     """Whether ``order`` asks for Fortran order (ValueError naming the choices for anything else). With the
     array ``a``, ``'A'`` and ``'K'`` mean Fortran order when ``a`` is a Fortran-contiguous view (a transpose),
     as NumPy's do (its ``flags``: ``array_flags.py``)."""
-    if not isinstance(order, str) or order.upper() not in allowed:
+    if order is not None and not isinstance(order, (str, bytes)):  # NumPy's TypeError for order=1
+        raise TypeError(f"order must be str, not {type(order).__name__}")
+    if order is None:  # NumPy reads a None order as its default, C
+        order = "C"
+    if isinstance(order, bytes):
+        order = order.decode()
+    if order.upper() not in allowed:
         choices = ", ".join(repr(c) for c in allowed)
         raise ValueError(f"order must be one of {choices}, got {order!r}")
     if order.upper() in "AK" and a is not None:

@@ -133,14 +133,18 @@ def length_index(n: Any) -> int:
 
 
 def resolve_shape(shape, size: int) -> tuple[int, ...]:
-    """A reshape target with at most one -1 filled in; ValueError when sizes do not match."""
+    """A reshape target with at most one unknown length filled in; ValueError when sizes do not match. Any
+    negative length is the unknown one, as NumPy's (``reshape(-2, 3)`` is ``reshape(-1, 3)``).
+
+    >>> resolve_shape((-2, 3), 6)
+    (2, 3)
+    """
     if isinstance(shape, int):
         shape = (shape,)
     shape = tuple(length_index(n) for n in shape)  # NumPy: TypeError for reshape(2.0, 2)
-    if shape.count(-1) > 1:
+    if sum(n < 0 for n in shape) > 1:
         raise ValueError("can only specify one unknown dimension (-1)")
-    if any(n < -1 for n in shape):
-        raise ValueError(f"negative dimensions not allowed in {shape}")
+    shape = tuple(-1 if n < 0 else n for n in shape)
     if -1 in shape:
         known = math.prod(n for n in shape if n != -1)
         if known == 0 or size % known:

@@ -54,7 +54,7 @@ def as_operand(x, device=None):
     if isinstance(x, (np.ndarray, list, tuple, range)):
         from kdsl.frontend.array.creation import asarray  # cycle: that module imports this one
 
-        return asarray(x, device=device)
+        return asarray(x, device=device)  # text (a * ["a"]): NumPy's UFuncTypeError (host_dtypes.py)
     wrapped = getattr(type(x), "__kdsl_array__", None)
     if wrapped is not None:  # an object wrapping a kdsl array (kd.poly1d: np.square(p) squares its coefficients)
         return wrapped(x)

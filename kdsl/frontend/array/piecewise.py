@@ -42,8 +42,23 @@ def _conditions(x: Array, condlist: Any) -> list[Array]:
         c = asarray(c)
         if c.dtype is not dt.bool_:  # NumPy reads numbers as truth values (``(x > 3) * (x <= 5)`` of Python
             c = c != 0  # bools is an int): nonzero holds
+        if c.ndim and c.shape != x.shape:  # NumPy indexes x with each condition: a boolean index, not broadcast
+            c = _leading(c, x.shape)
         conds.append(broadcast_values_to(c, x.shape))
     return conds
+
+
+def _leading(cond: Array, shape: tuple[int, ...]) -> Array:
+    """A condition of ``x``'s leading axes (NumPy's boolean index of fewer axes selects whole sub-arrays) given
+    trailing size-1 axes; any other shape is NumPy's IndexError for the boolean index."""
+    if cond.ndim > len(shape):
+        raise IndexError(f"too many indices for array: array is {len(shape)}-dimensional, but {cond.ndim} were "
+                         "indexed")
+    for axis, (n, m) in enumerate(zip(shape, cond.shape, strict=False)):
+        if n != m:
+            raise IndexError(f"boolean index did not match indexed array along axis {axis}; size of axis is {n} "
+                             f"but size of corresponding boolean axis is {m}")
+    return cond.reshape(cond.shape + (1,) * (len(shape) - cond.ndim))
 
 
 def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: Any) -> Array:

@@ -76,6 +76,20 @@ def flat_positions(ind: Any, n: int, mode: str, device, axis: int = 0) -> Array:
     return km.where(idx < 0, idx + n, idx)
 
 
+def _python_indices(ind: Any) -> Any:
+    """Python (and NumPy scalar) floats and bools among ``put``'s indices truncated to ints, as NumPy converts
+    indices that are not an array (``a.put([0.5], 9)`` writes ``a[0]``); arrays keep their dtype (a float array
+    is NumPy's TypeError)."""
+    if isinstance(ind, (Array, np.ndarray)):
+        return ind
+    host = np.asarray(ind)
+    if host.dtype.kind not in "fb":
+        return ind
+    if not np.isfinite(host).all():  # NumPy's int() of the index
+        raise ValueError(f"cannot convert float NaN or infinity to an integer index: {ind!r}")
+    return host.astype(np.intp)
+
+
 def put(a: Array, ind: Any, v: Any, mode: str = "raise") -> None:
     """Replace the elements of the flattened ``a`` at ``ind`` by ``v``, in place (NumPy's ``put``).
 
@@ -92,6 +106,7 @@ def put(a: Array, ind: Any, v: Any, mode: str = "raise") -> None:
     """
     x = _target(a, "put")
     mode = clip_modes.check_mode(mode)
+    ind = _python_indices(ind)
     host_shape = ind.shape if isinstance(ind, Array) else np.shape(ind)
     vals = checked_value(v, x).reshape(-1)
     if math.prod(host_shape) == 0:  # NumPy: nothing to put (after checking the index type)

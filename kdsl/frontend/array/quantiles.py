@@ -28,6 +28,7 @@ from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.math import isnan, where
 from kdsl.frontend.array.shape_ops import broadcast_values_to, stack
 from kdsl.frontend.array.sorting import sort, sort_node
+from kdsl.frontend.array.ufunc_errors import string_operand_error
 
 
 def lines_last(x: Array, axis: Any) -> tuple[Array, tuple[int, ...]]:
@@ -69,7 +70,19 @@ def keep_reduced_dims(out: Array, shape: tuple[int, ...], axes: tuple[int, ...],
 def _host_q(q: Any) -> Any:
     """The quantiles as host values (they pick the order statistics on the host): a kdsl ``q`` such as
     ``kd.arange(10, 100, 10)`` is read back (a few values), or NumPy's dtype probe would dispatch to kdsl again."""
-    return q.numpy() if isinstance(q, Array) else q
+    if isinstance(q, Array):
+        return q.numpy()
+    if np.asarray(q).dtype.kind in "USO":  # quantile("x"): NumPy has no loop for text (its UFuncTypeError)
+        raise string_operand_error(q)
+    return q
+
+
+def _real(a: Any) -> Array:
+    """``a`` as an array of real numbers: complex data is NumPy's TypeError, raised before ``q`` is checked."""
+    x = as_array(a)
+    if x.dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    return x
 
 
 def _result_dtype(fn: Any, x: Array, q: Any) -> dt.DType:
@@ -94,6 +107,7 @@ def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input:
         >>> kd.quantile(kd.asarray([1.0, 2.0, 3.0, 4.0]), [0.0, 0.5, 0.9]).tolist()
         [1.0, 2.5, 3.7]
     """
+    a = _real(a)
     if out is not None:  # NumPy's out=: the result written into a kdsl array
         return rw.into(quantile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights), out)
     if weights is not None:
@@ -123,6 +137,7 @@ def percentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_inpu
         >>> float(kd.percentile(kd.asarray([1.0, 2.0, 3.0, 4.0, 5.0]), 25))
         2.0
     """
+    a = _real(a)
     q = _host_q(q)
     qs = np.asarray(q, dtype=np.float64)
     if not np.all((qs >= 0) & (qs <= 100)):

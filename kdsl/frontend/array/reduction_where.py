@@ -83,3 +83,15 @@ def into(result: Array, out: Any) -> Array:
         raise ValueError(f"out= has shape {out.shape} but the reduction's result has shape {result.shape}")
     out[...] = result
     return out
+
+
+def checked_initial(initial: Any) -> Any:
+    """A reduction's ``initial=``: NumPy converts it to the result's dtype, so text is its ValueError (a number
+    is needed; kdsl arrays hold no text).
+
+    >>> checked_initial(2.5), checked_initial(None)
+    (2.5, None)
+    """
+    if isinstance(initial, (str, bytes)):
+        raise ValueError(f"could not convert string {initial!r} to a number for initial=; pass a number")
+    return initial

@@ -119,6 +119,7 @@ NO_INITIAL = np._NoValue
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=NO_INITIAL, where=True) -> Array:
     """Sum of elements over ``axis`` (``where``/``initial``/``out`` as NumPy's: ``reduction_where.py``)."""
+    initial = rw.checked_initial(initial)
     x = _arr(a)
     axes = reduce_axes(axis, x.ndim)
     if initial is None:  # no identity: the fold starts from the first element (all -0.0 stays -0.0)
@@ -163,6 +164,7 @@ def _no_identity(x: Array, axes, name: str, where) -> None:
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=NO_INITIAL, where=True) -> Array:
     """Product of elements over ``axis`` (``where``/``initial``/``out`` as NumPy's; ``initial=None``: no identity)."""
+    initial = rw.checked_initial(initial)
     x = _arr(a)
     axes = reduce_axes(axis, x.ndim)
     if initial is None:
@@ -184,6 +186,7 @@ def min(a, axis=None, out=None, keepdims=False, initial=None, where=True) -> Arr
 
 def _extreme(x, op: str, axis, keepdims: bool, out, initial, where) -> Array:
     x = _arr(x)
+    initial = rw.checked_initial(initial)
     name = {"max": "maximum", "min": "minimum"}[op]
     rw.no_identity(name, initial, where)
     axes = reduce_axes(axis, x.ndim)

@@ -123,6 +123,8 @@ def argsort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any =
 def _check_kth(kth: Any, n: int, empty: bool = False) -> None:
     """NumPy's checks of partition's ``kth``: integers (TypeError), within the axis (ValueError) unless the array
     is empty, where NumPy has nothing to partition and takes any ``kth``."""
+    if np.ndim(kth) > 1:  # NumPy converts kth to a 1-d array of indices
+        raise ValueError(f"kth must be an integer or a 1-d sequence of integers, got {np.ndim(kth)} dimensions")
     values = [kth] if isinstance(kth, (int, np.integer)) else list(np.asarray(kth).reshape(-1))
     for k in values:
         if not isinstance(k, (int, np.integer)) or isinstance(k, (bool, np.bool_)):

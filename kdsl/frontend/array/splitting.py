@@ -9,6 +9,7 @@ Example:
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -28,6 +29,15 @@ class ZeroSectionsError(ValueError, ZeroDivisionError):
     ValueError; one class that is both keeps either ``except`` working and says what is wrong."""
 
 
+def _split_index(i: Any) -> int:
+    """One split index: an integer (NumPy slices at it, so a float is its TypeError)."""
+    try:
+        return operator.index(i)
+    except TypeError:
+        raise TypeError(f"slice indices must be integers or None or have an __index__ method; split index {i!r} "
+                        "is not an integer") from None
+
+
 def _bounds(n: int, indices_or_sections: Any, equal: bool) -> list[tuple[int, int]]:
     indices_or_sections = host_length(indices_or_sections)
     if isinstance(indices_or_sections, (int, np.integer)):
@@ -41,7 +51,7 @@ def _bounds(n: int, indices_or_sections: Any, equal: bool) -> list[tuple[int, in
         sizes = [each + 1] * extra + [each] * (sections - extra)
         cuts = [0, *np.cumsum(sizes).tolist()]
     else:
-        idx = [int(i) for i in indices_or_sections]
+        idx = [_split_index(i) for i in indices_or_sections]
         cuts = [0, *idx, n]
     out = []
     for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):

@@ -36,6 +36,8 @@ def checked_value(value, a: Array, basic: bool = False) -> Array:
     # np.float64 / np.complex128 subclass float / complex, but NumPy stores NumPy scalars by their own rules: a
     # float scalar into a signed int array is checked as a Python float, into an unsigned one cast unsafely (a
     # uint8 a[...] = np.float64(300.5) stores 44, as astype); both then take the typed path below
+    if value is None:  # NumPy converts None as float(None) would: NaN, False for bools, a TypeError for ints
+        value = _none_value(a)
     python = not isinstance(value, np.generic)
     if not python and isinstance(value, np.floating) and a.dtype.kind == "i":
         _checked_scalar(float(value), a)
@@ -70,3 +72,39 @@ def _in_range(value: int, a: Array) -> None:
     """NumPy's OverflowError for an int that ``a``'s integer dtype cannot hold."""
     if not promotion.can_hold(a.dtype, value):
         raise OverflowError(f"Python integer {value} out of bounds for {a.dtype.name}")
+
+
+def _none_value(a: Array):
+    """``a[i] = None`` as NumPy stores it: NaN into float and complex arrays, False into bool ones; integers
+    have no NaN (NumPy's TypeError)."""
+    if a.dtype.kind == "c":
+        return complex(math.nan, math.nan)
+    if a.dtype.kind == "f":
+        return math.nan
+    if a.dtype.kind == "b":
+        return False
+    raise TypeError(f"int() argument must be a string, a bytes-like object or a real number, not 'NoneType' "
+                    f"(storing None into a {a.dtype.name} array; use a float array for missing values)")
+
+
+def check_fill_value(value, a: Array) -> None:
+    """``a.fill(value)`` takes one scalar, as NumPy's (it does not broadcast): a sequence or an array of size
+    more than one is its ValueError ("setting an array element with a sequence"; a Python sequence into an
+    integer or complex array: TypeError, NumPy's int() / complex() of it).
+
+    >>> import kdsl as kd
+    >>> check_fill_value([1, 2], kd.zeros(3))
+    Traceback (most recent call last):
+    ...
+    ValueError: setting an array element with a sequence. a.fill takes one scalar; use a[...] = values to broadcast
+    """
+    python = isinstance(value, (list, tuple))
+    if not python and (np.ndim(value) == 0 or a.dtype.kind == "b" and np.size(value) == 1):
+        return  # NumPy also takes a one-element array into a bool array (its truth value)
+    if python and a.dtype.kind == "b":
+        return  # NumPy stores the sequence's truth value (bool([1, 2])): the store below broadcasts it
+    if a.dtype.kind == "c" or python and a.dtype.kind in "iu":
+        raise TypeError(f"{'complex' if a.dtype.kind == 'c' else 'int'}() argument must be a number, not "
+                        f"'{type(value).__name__}'; a.fill takes one scalar (a[...] = values broadcasts)")
+    raise ValueError("setting an array element with a sequence. a.fill takes one scalar; use a[...] = values to "
+                     "broadcast")

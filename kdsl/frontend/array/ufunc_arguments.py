@@ -129,6 +129,20 @@ def check_out_count(out: Any, nout: int) -> None:
         raise TypeError("'out' must be a tuple of arrays")
 
 
+def check_argument_count(name: str, given: int, nin: int, nout: int) -> None:
+    """NumPy's TypeError for a ufunc called with fewer positional arguments than its inputs or more than its
+    inputs and outputs together (``np.add(a)``, ``np.add(a, 1, 2, 3)``).
+
+    >>> check_argument_count("add", 4, 2, 1)
+    Traceback (most recent call last):
+    ...
+    TypeError: add() takes from 2 to 3 positional arguments but 4 were given
+    """
+    if not nin <= given <= nin + nout:
+        raise TypeError(f"{name}() takes from {nin} to {nin + nout} positional arguments but {given} "
+                        f"{'was' if given == 1 else 'were'} given")
+
+
 def single_axis(ndim: int, axis: Any, method: str) -> int:
     """The one axis of ``accumulate``/``reduceat``, checked in NumPy's order: each axis in range (AxisError;
     ``0``/``-1`` of 0-d data stand for no axis), then 0-d data ("cannot accumulate on a scalar", TypeError),
@@ -153,6 +167,10 @@ def written_into(result: Array, out: Any, where: Any, casting: str, name: str) -
 
     if out is not None and not isinstance(out, Array):
         raise TypeError(f"{name}(out=...) must be a kdsl Array (a NumPy out would mean a copy to the host)")
+    if out is not None:  # NumPy refuses a read-only out before it checks the cast
+        from kdsl.frontend.array.array_flags import check_writeable  # cycle: that module reads Arrays
+
+        check_writeable(out, "output array is read-only")
     if out is not None and not np.can_cast(result.dtype.np, out.dtype.np, casting):  # type: ignore[arg-type]
         raise output_casting_error(name, result.dtype, out.dtype, casting,
                                    "pass an out of the result's dtype, or casting='unsafe'")
@@ -183,7 +201,9 @@ def method_into(result: Array, out: Any, name: str, method: str) -> Array:
     out = ellipsis_out(out)
     if out is None:
         return result
-    target = out[0] if isinstance(out, tuple) and len(out) == 1 else out
+    if isinstance(out, tuple) and len(out) != 1:  # the methods have one output
+        raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+    target = out[0] if isinstance(out, tuple) else out
     if not isinstance(target, Array):
         raise TypeError("out= must be a kdsl Array")
     if target.shape != result.shape:

@@ -86,6 +86,12 @@ def no_loop_error(name: str, *dtypes: Any) -> UFuncTypeError:
     return _NoLoopError(f"ufunc {name!r} did not contain a loop with signature matching types {types} -> None")
 
 
+def text_data_error(message: str) -> UFuncTypeError:
+    """The error for host text data made into a kdsl array (``kd.sinc(["a"])``): the class of
+    :func:`string_operand_error`, so ``except`` clauses written for NumPy's errors on text catch it."""
+    return _StringOperandError(message)
+
+
 def string_operand_error(x: Any) -> UFuncTypeError:
     """The error for a ``str``/``bytes`` operand (``a + "1"``, ``kd.clip(a, "0", 1)``): NumPy has no numeric loop
     for it (its UFuncTypeError; ``where`` fails promoting it: DTypePromotionError), so the error is both.
@@ -97,4 +103,5 @@ def string_operand_error(x: Any) -> UFuncTypeError:
                                "numbers; convert the string first (float(s), int(s))")
 
 
-__all__ = ["UFuncTypeError", "input_casting_error", "no_loop_error", "output_casting_error", "string_operand_error"]
+__all__ = ["UFuncTypeError", "input_casting_error", "no_loop_error", "output_casting_error", "string_operand_error",
+           "text_data_error"]

@@ -120,6 +120,10 @@ def checked_signature(name: str, nin: int, nout: int, signature: Any) -> Any:
             except TypeError:
                 raise ValueError(f"Invalid data-type for array: {c!r} in signature {signature!r}") from None
         return signature
+    if isinstance(signature, tuple) and len(signature) == 1:  # NumPy 2 refuses one-entry tuples (dtype= is that)
+        if signature[0] is None:
+            raise TypeError("a single item type tuple cannot contain None.")
+        raise TypeError("Use `dtype` or  fill the tuple with more than one 'None'.")
     if isinstance(signature, tuple):
         if len(signature) != nin + nout:
             raise ValueError(f"a type-tuple must be specified of length {nin + nout} for ufunc '{name}'")

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from kdsl.frontend.array import comparison_folds, left_folds, ufunc_loops, ufunc_reduceat, unary_at
+from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.movement import normalize_axis
@@ -38,6 +39,7 @@ from kdsl.frontend.array.scatter import WithAt
 from kdsl.frontend.array.ufunc_arguments import (
     NO_OUT,
     cast_input,
+    check_argument_count,
     check_keywords,
     check_out_count,
     ellipsis_out,
@@ -74,7 +76,11 @@ def _kd() -> Any:
     return sys.modules["kdsl"]  # the namespace's reductions (this module sits below it in the layers)
 
 
-def _refuse(name: str, method: str, table: Any) -> TypeError:
+def _refuse(name: str, method: str, table: Any) -> Exception:
+    signature = getattr(getattr(np, name, None), "signature", None)
+    if signature:  # a generalized ufunc (matmul, vecdot...): no reductions, NumPy's RuntimeError
+        return RuntimeError(f"Reduction not defined on ufunc with signature: {name} has signature {signature}, "
+                            f"so it has no {method}")
     have = ", ".join(f"{n}.{method}" for n in table)
     return TypeError(f"kdsl has no {name}.{method} (it has {have}); write the loop with kdsl's operations, or "
                      f"call np.{name}.{method} on np.asarray(a)")
@@ -97,6 +103,7 @@ class Ufunc(WithAt):
         layout, no subclasses). Other keywords go to the function (``vecdot(axis=)``), which names any it lacks.
         ``where=`` without ``out`` warns as NumPy's (``out=None`` does not)."""
         check_out_count(out, self.nout)
+        check_argument_count(self._name, len(args), self.nin, self.nout)
         out_keyword, out = out, None if out is NO_OUT else out
         if len(args) > self.nin:  # NumPy's positional outputs: np.add(a, b, c) writes into c
             if out is not None:
@@ -104,6 +111,8 @@ class Ufunc(WithAt):
             args, extra = args[:self.nin], args[self.nin:]
             if any(e is Ellipsis for e in extra):
                 raise TypeError("out=... is only allowed as a keyword argument.")
+            if any(isinstance(e, tuple) for e in extra):  # a tuple of outputs goes by keyword only
+                raise TypeError("return arrays must be of ArrayType (pass a tuple of outputs as out=)")
             out = extra[0] if len(extra) == 1 else extra
         out = ellipsis_out(out)
         for a in args:  # an operand type with its own ufunc rules (kd.ma.MaskedArray): it computes the call
@@ -146,7 +155,8 @@ class Ufunc(WithAt):
     def _binary_only(self, method: str) -> None:
         self._fold_arity("outer product" if method == "outer" else method, outputs=method != "outer")
         if self._name in ("matmul", "vecdot", "matvec", "vecmat"):  # gufuncs (NumPy's divmod.outer works)
-            raise TypeError(f"{method} only supported for binary functions (kd.{self._name} is not one)")
+            raise TypeError(f"method {method} is not allowed in ufunc with non-trivial signature (kd.{self._name} "
+                            f"has {getattr(np, self._name).signature}); use kd.{self._name} on broadcast operands")
 
     def _fold_arity(self, method: str, outputs: bool = True) -> None:
         """NumPy's ValueError for a method of a ufunc that is not binary (``np.negative.reduce``) or, for the
@@ -212,7 +222,7 @@ class Ufunc(WithAt):
         self._fold_arity("reduce")
         # only the arguments given reach the fold: each reduction has its own default
         if initial is not np._NoValue:
-            kwargs["initial"] = initial
+            kwargs["initial"] = rw.checked_initial(initial)
         if where is not True:
             kwargs["where"] = where
         return method_into(self._reduced(a, axis, dtype, keepdims, **kwargs), out, self._name, "reduce")

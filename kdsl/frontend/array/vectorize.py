@@ -64,6 +64,26 @@ def _call_whole(func: Callable[..., Any], args: list[Any], kwargs: dict[str, Any
         raise
 
 
+def _checked_otypes(otypes: Any) -> list[Any] | None:
+    """``otypes`` as a list, checked when given as NumPy checks it: each character of a string a type code
+    (ValueError "Invalid otype specified"), each entry of a list a dtype (TypeError).
+
+    >>> _checked_otypes("fd"), _checked_otypes(None)
+    (['f', 'd'], None)
+    """
+    if otypes is None:
+        return None
+    if isinstance(otypes, str):
+        for char in otypes:
+            if char not in np.typecodes["All"]:
+                raise ValueError(f"Invalid otype specified: {char}")
+        return list(otypes)
+    entries = list(otypes) if isinstance(otypes, (list, tuple)) else [otypes]
+    for t in entries:
+        np.dtype(t.np if isinstance(t, dt.DType) else t)  # NumPy's TypeError for what is no dtype
+    return entries
+
+
 def _kd_dtype(otype: Any) -> dt.DType:
     """An ``otypes`` entry (a type, a dtype, a character code) as a kdsl dtype."""
     return dt.as_dtype(np.dtype(otype.np if isinstance(otype, dt.DType) else otype))
@@ -101,8 +121,7 @@ class vectorize:  # noqa: N801 - NumPy's name
         if signature is not None:
             vectorize_signature.parse_signature(signature)  # NumPy checks it here
         self.pyfunc = pyfunc
-        self.otypes = list(otypes) if isinstance(otypes, (list, tuple)) else (
-            list(otypes) if isinstance(otypes, str) else None if otypes is None else [otypes])
+        self.otypes = _checked_otypes(otypes)
         self.excluded = set(excluded or ())
         self.cache = cache
         self.signature = signature

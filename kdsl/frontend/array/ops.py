@@ -12,6 +12,8 @@ Example:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from kdsl import dtype as dt
@@ -101,12 +103,31 @@ def const_node(value, dtype: dt.DType, device) -> Node:
         if isinstance(value, int) and not isinstance(value, bool) and dtype.is_int and \
                 not promotion.can_hold(dtype, value):
             raise OverflowError(f"Python integer {value} out of bounds for {dtype.name}")
-        with np.errstate(all="ignore"):
-            v = np.array(value).astype(dtype.np)[()].item()
+        v = _converted(value, dtype)
         if len(_CONSTS) > 4096:
             _CONSTS.clear()
         _CONSTS[key] = v
     return Node("const", (), dtype, (), v, None, device)  # positional: keywords cost a hot path ~0.1 us
+
+
+def _converted(value, dtype: dt.DType):
+    """``value`` converted as NumPy converts it to ``dtype`` (overflow to inf, NaN to an integer: quietly).
+
+    ``np.errstate`` only where the conversion can warn: it sets a context variable, and a garbage collection
+    that ran a finaliser computing with kdsl inside that set crashed CPython 3.11 (a segfault in
+    ``ContextVar.set``, with ``gc.set_threshold(61)`` and objects whose ``__del__`` used kdsl arrays)."""
+    a = np.array(value)
+    if a.dtype.kind in "biu" and dtype.kind in "biu":  # (an out-of-range Python int was refused above)
+        return a.astype(dtype.np)[()].item()
+    if a.dtype.kind in "biuf" and dtype.kind in "fc":
+        x = float(a)
+        if not math.isfinite(x) or abs(x) <= _FLOAT_MAX[dtype.np.itemsize // (2 if dtype.kind == "c" else 1)]:
+            return a.astype(dtype.np)[()].item()
+    with np.errstate(all="ignore"):
+        return a.astype(dtype.np)[()].item()
+
+
+_FLOAT_MAX = {2: float(np.finfo(np.float16).max), 4: float(np.finfo(np.float32).max), 8: math.inf}
 
 
 def cast_node(node: Node, dtype: dt.DType) -> Node:

@@ -69,6 +69,9 @@ def _run(f: Callable[..., Any], primals: Sequence[Any], has_aux: bool, name: str
             if not isinstance(leaf, Array):
                 raise TypeError(f"{name}: f must return kdsl Arrays (or pytrees of them), got a "
                                 f"{type(leaf).__name__}")
+            if leaf.dtype.is_complex:  # (the tape carries real floats only)
+                raise TypeError(f"{name} needs a float output, got {leaf.dtype.name}: differentiating complex "
+                                "values is not supported yet")
         tape = tp.Tape.build([o._node for o in out_leaves], [x._node for w in wrapped for x in w], saved)
     # the input nodes, not Arrays: a live Array would make the scheduler store a stand-in copy separately
     nodes = [[x._node for x in w] for w in wrapped]

@@ -21,14 +21,12 @@ Example:
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import os
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 from kdsl import dtype as dt
+from kdsl.runtime.collection import collection_paused
 
 _PREFERENCE = {"discrete_gpu": 0, "integrated_gpu": 1, "virtual_gpu": 2, "cpu": 3, "other": 4}
 _devices: dict[int, Device] = {}
@@ -45,29 +43,6 @@ def _stack() -> list[Device]:
 _infos: list[dict[str, Any]] | None = None  # list_devices(), enumerated once per process
 _default: Device | None = None
 _forked: list[object] = []  # a parent's devices, kept (never destroyed) in a forked child
-
-
-@contextlib.contextmanager
-def collection_paused() -> Iterator[None]:
-    """No garbage collection inside the block (restored as it was after it): for kdsl's one-time start-up work
-    (a device's Manager, the FMA probe). A collection there runs user finalizers (``__del__``,
-    ``weakref.finalize``) on this thread in the middle of it, and a finalizer that computes with kdsl re-enters
-    the start-up: it made a second Manager of the device (the first one's objects then destroyed with it when it
-    was dropped; its instance without the validation layer) or waited forever for a lock its own thread held.
-    Paused, those finalizers run at the next collection instead.
-
-    >>> import gc
-    >>> with collection_paused():
-    ...     gc.isenabled()
-    False
-    """
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def runtime_module() -> Any:

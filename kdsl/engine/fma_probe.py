@@ -27,7 +27,7 @@ import numpy as np
 
 import kdsl.runtime as rt
 from kdsl.codegen.fused_fma import WIDTHS
-from kdsl.device import collection_paused
+from kdsl.runtime.collection import collection_paused
 from kdsl.runtime.compiler import cache_dir, compile_source, write_cache_file
 
 _SOURCE = """#version 450

@@ -27,7 +27,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from kdsl.device import collection_paused
+from kdsl.runtime.collection import collection_paused
 
 _DEFAULT_PROGRAMS = 512  # compiled kernels kept per device (each holds a pipeline: ~0.2-0.5 MB)
 _DEFAULT_PLANS = 2048  # graph plans kept (host memory only)

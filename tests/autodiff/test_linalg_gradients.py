@@ -79,9 +79,9 @@ def test_results_outside_a_gradient_are_the_plain_functions():
 
 
 @pytest.mark.parametrize("f", [lambda m: kd.linalg.qr(m).R, lambda m: kd.linalg.pinv(m),
-                               lambda m: kd.linalg.svd(m).U, lambda m: kd.fft.rfft(m).real,
+                               lambda m: kd.linalg.svd(m).U,
                                lambda m: kd.linalg.norm(m, 2), lambda m: kd.linalg.lstsq(m, m[:, 0])[0]],
-                         ids=["qr", "pinv", "svd-factors", "rfft", "2-norm", "lstsq"])
+                         ids=["qr", "pinv", "svd-factors", "2-norm", "lstsq"])
 def test_functions_without_a_rule_raise_instead_of_a_silent_zero(f):
     x = kd.asarray(RNG.standard_normal((4, 3)))
     with pytest.raises(NotImplementedError, match="kd.stop_gradient"):

@@ -6,6 +6,9 @@ do) but give it all to a Python-scalar bound, so ``relu'(0) = 0`` (``relu`` is `
 has zero derivative on its bounds. ``x ** y``: the ``y`` derivative is 0 where ``x == 0`` and ``y >= 0``, the
 ``x`` derivative 0 where ``y == 0`` (PyTorch's masks).
 
+Complex values follow PyTorch too: a holomorphic op's vjp is ``g * conj(f'(z))`` (``conj`` is skipped for real
+values, so real gradients keep their graph); ``abs``, ``angle``, ``sign`` and the complex parts have their own.
+
 Example:
     >>> import kdsl as kd
     >>> float(kd.grad(kd.tanh)(kd.asarray(0.0)))

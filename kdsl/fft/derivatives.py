@@ -17,7 +17,7 @@ Example:
     >>> import kdsl as kd
     >>> x = kd.asarray([1.0, 2.0, 0.0, -1.0])
     >>> [round(v, 6) for v in kd.grad(lambda x: kd.abs(kd.fft.rfft(x)[1]))(x).tolist()]  # |X_1| = |1 - 3j|
-    [0.316228, -0.948683, -0.316228, 0.948683]
+    [0.316228, 0.948683, -0.316228, -0.948683]
 """
 
 from __future__ import annotations

@@ -83,7 +83,14 @@ def _weights(n: int, axis: int, ndim: int, double: bool, like: kd.Array) -> kd.A
 
 def _c2c_adjoint(g: Any, steps: list[tuple[int, int]], inverse: bool, norm: str) -> Any:
     """The vjp of a chain of complex transforms, ``steps`` = (axis, input length) in the order they ran: each
-    step's adjoint (the other transform, swapped norm) in reverse order, cut or padded back to its input."""
+    step's adjoint (the other transform, swapped norm) in reverse order, cut or padded back to its input.
+    Distinct axes commute: one n-d transform (one program), then the cuts and pads."""
+    axes = [axis for axis, _ in steps]
+    if len(axes) > 1 and len(set(axes)) == len(axes):
+        g = (fftn if inverse else ifftn)(g, axes=axes, norm=_SWAP[norm])
+        for axis, m in steps:
+            g = resize(g, m, axis)
+        return g
     back = fft if inverse else ifft
     for axis, m in reversed(steps):
         g = resize(back(g, axis=axis, norm=_SWAP[norm]), m, axis)

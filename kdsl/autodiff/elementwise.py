@@ -21,7 +21,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from kdsl.autodiff.registry import COMPLEX_RULES, arr, conj, rule, unbroadcast
+from kdsl.autodiff.registry import arr, conj, rule, unbroadcast
 from kdsl.frontend.array import complex_math as cm
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
@@ -92,40 +92,52 @@ def _abs(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[
     return [km.where(x == 0, 0, g * (x / arr(node)))]
 
 
-@rule("real", "imag", "conj", "angle", "complex", complex_ok=True)
-def _parts(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
-    """The complex parts: ``real``'s vjp is ``g + 0j``, ``imag``'s ``1j * g``, ``conj``'s ``conj(g)``,
-    ``angle``'s ``g * 1j * z / |z|^2`` (0 at 0); ``complex(re, im)`` (from parts) gives ``re`` the real part of
-    ``g`` and ``im`` its imaginary part."""
-    if node.op == "complex":
-        return [cm.real(g), cm.imag(g)]
+# (one function per op: a node realised since it was traced is a "buffer" now, so ``node.op`` cannot tell them)
+@rule("real", complex_ok=True)
+def _real(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
+    """``real``'s vjp is ``g + 0j``."""
+    return [cm.complex_from_parts(g, 0.0).astype(srcs[0].dtype)]
+
+
+@rule("imag", complex_ok=True)
+def _imag(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
+    """``imag``'s vjp is ``1j * g``."""
+    return [cm.complex_from_parts(0.0, g).astype(srcs[0].dtype)]
+
+
+@rule("conj", complex_ok=True)
+def _conj(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
+    return [cm.conj(g)]
+
+
+@rule("complex", complex_ok=True)
+def _from_parts(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
+    """``complex(re, im)`` gives ``re`` the real part of ``g`` and ``im`` its imaginary part."""
+    return [cm.real(g), cm.imag(g)]
+
+
+@rule("angle", complex_ok=True)
+def _angle(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
+    """``angle``'s vjp is ``g * 1j * z / |z|^2`` (0 at 0)."""
     z = arr(srcs[0])
-    if node.op == "real":
-        return [cm.complex_from_parts(g, 0.0).astype(z.dtype)]
-    if node.op == "imag":
-        return [cm.complex_from_parts(0.0, g).astype(z.dtype)]
-    if node.op == "conj":
-        return [cm.conj(g)]
     along = cm.complex_from_parts(-cm.imag(z), cm.real(z))  # 1j * z, exact (no complex multiply)
     return [km.where(z == 0, 0, g * along / (cm.real(z) * cm.real(z) + cm.imag(z) * cm.imag(z)))]
 
 
-@rule(*_STEPS)
+@rule(*[op for op in _STEPS if op != "sign"])
 def _step(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
-    if node.op == "sign" and node.dtype.is_complex:
-        return [_complex_sign(node, srcs[0], g)]
     return [None] * len(srcs)
 
 
-def _complex_sign(node: Node, src: Node, g: Array) -> Array:
-    """``sign(z) = z / |z|`` of a complex ``z`` is not a step: ``(g - Re(conj(s) g) s) / |z|`` (0 at 0), as
+@rule("sign", complex_ok=True)
+def _sign(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
+    """Zero, except ``sign(z) = z / |z|`` of a complex ``z``: ``(g - Re(conj(s) g) s) / |z|`` (0 at 0), as
     PyTorch's ``sgn``."""
-    z, s = arr(src), arr(node)
+    if not node.dtype.is_complex:
+        return [None]
+    z, s = arr(srcs[0]), arr(node)
     along = cm.real(cm.conj(s) * g) * s
-    return km.where(z == 0, 0, (g - along) / km.abs(z))
-
-
-COMPLEX_RULES.add("sign")  # the other steps have no complex version
+    return [km.where(z == 0, 0, (g - along) / km.abs(z))]
 
 
 @rule("neg", complex_ok=True)
@@ -207,24 +219,33 @@ def _arctan2(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Seque
     return [_fit(gs * b, srcs[0]) if need[0] else None, _fit(-gs * a, srcs[1]) if need[1] else None]
 
 
-@rule("maximum", "minimum")
-def _extremum(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
+def _extremum_rule(op: str) -> None:
+    @rule(op)  # one rule per op: a node realised since it was traced says "buffer", not which extremum it was
+    def fn(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
+        return _extremum(op, node, srcs, g, need)
+
+
+def _extremum(op: str, node: Node, srcs: tuple[Node, ...], g: Array, need: Sequence[bool]) -> list[Array | None]:
     a, b = arr(srcs[0]), arr(srcs[1])
     if srcs[1].op == "const" or srcs[0].op == "const":  # a Python-scalar bound: ties go to the bound
         # read from the result (y > c exactly where x > c): relu's backward then needs only relu's output,
         # which the forward pass keeps anyway, not the pre-activation too
         k, c = (0, b) if srcs[1].op == "const" else (1, a)
         y = arr(node)
-        beyond = (y > c) if node.op == "maximum" else (y < c)
+        beyond = (y > c) if op == "maximum" else (y < c)
         out: list[Array | None] = [None, None]
         out[k] = _fit(km.where(beyond, g, 0), srcs[k])
         return out
-    wins = (a > b) if node.op == "maximum" else (a < b)
+    wins = (a > b) if op == "maximum" else (a < b)
     tie = a == b
     share = km.where(tie, g * 0.5, g)
     ga = km.where(wins | tie, share, 0)
     gb = km.where(wins, 0, share)
     return [_fit(ga, srcs[0]) if need[0] else None, _fit(gb, srcs[1]) if need[1] else None]
+
+
+_extremum_rule("maximum")
+_extremum_rule("minimum")
 
 
 @rule("where", complex_ok=True)

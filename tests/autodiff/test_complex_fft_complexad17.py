@@ -99,6 +99,13 @@ def test_long_transforms_along_their_projections():
     check_grad(lambda x: kd.fft.irfft(cplx(x), n=512), x)
 
 
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+def test_long_convolutions_go_through_the_fft_derivatives(mode):
+    a, v = RNG.standard_normal(50), RNG.standard_normal(40)  # past DIRECT_LIMIT: rfft products
+    check_grad(lambda a, v: kd.convolve(a, v, mode=mode), a, v)
+    check_grad(lambda a, v: kd.correlate(a, v * (1 + 1j), mode=mode).imag, a, v)
+
+
 def test_float32_gradients():
     x = RNG.standard_normal((3, 8))
     f = lambda x: kd.abs(kd.fft.rfft2(x, norm="ortho")).sum()  # noqa: E731
@@ -131,3 +138,11 @@ def test_values_and_warnings_unchanged():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         kd.grad(lambda x: kd.abs(kd.fft.fftn(x, s=(4, 6), axes=(0, 1))).sum())(kd.asarray(x))
+
+
+@pytest.mark.parametrize("name,part", [("conj", kd.conj),
+                                       ("parts", lambda z: kd.complex_from_parts(kd.real(z), -z.imag)),
+                                       ("sign", kd.sign), ("angle", lambda z: kd.angle(z) * (1 + 0j))])
+def test_complex_parts_read_by_a_transform(name, part):
+    # the transform's kernels realise the node (it becomes a "buffer"): its rule must not go by node.op
+    check_grad(lambda x: parts(kd.fft.fft(part(x * (1 + 1j) + 0.5j), 8)), RNG.standard_normal(6))

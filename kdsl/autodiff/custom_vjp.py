@@ -76,7 +76,7 @@ class custom_vjp:  # noqa: N801 - JAX's name
 
         marked, outputs = [], {}
         for j, leaf in enumerate(leaves):
-            if isinstance(leaf, Array) and leaf.dtype.is_float:
+            if isinstance(leaf, Array) and (leaf.dtype.is_float or leaf.dtype.is_complex):
                 outputs[id(leaf)] = leaf = _marked(leaf, inputs, backward, j)
             marked.append(leaf)
         residuals = self._traced_residuals(residuals, outputs, inputs)
@@ -96,7 +96,8 @@ class custom_vjp:  # noqa: N801 - JAX's name
         leaves, td = tree_flatten(residuals)
         known = set(inputs)
         for i, leaf in enumerate(leaves):
-            if isinstance(leaf, Array) and leaf.dtype.is_float and leaf._node not in known:
+            if isinstance(leaf, Array) and (leaf.dtype.is_float or leaf.dtype.is_complex) and \
+                    leaf._node not in known:
                 out = outputs.get(id(leaf))
                 leaves[i] = out if out is not None else _marked(leaf, inputs, unknown, 0)
         return tree_unflatten(td, leaves)

@@ -27,6 +27,7 @@ from typing import Any
 
 from kdsl import dtype as dt
 from kdsl.autodiff.registry import arr, rule, zeros
+from kdsl.frontend.array import complex_math as cm
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array import ops, scatter_atomic
 from kdsl.frontend.array.array import Array
@@ -61,6 +62,8 @@ def segment_sum(values: Array, idx: Array, n: int) -> Array:
     >>> segment_sum(kd.asarray([[1.0], [2.0], [4.0]]), kd.asarray([2, 0, 2]), 3).tolist()
     [[2.0], [0.0], [5.0]]
     """
+    if values.dtype.is_complex:  # the real and imaginary parts summed apart (no complex atomics or float64 sums)
+        return cm.complex_from_parts(segment_sum(cm.real(values), idx, n), segment_sum(cm.imag(values), idx, n))
     rest = values.shape[1:]
     j = values.shape[0]
     if j == 0 or n == 0 or values.size == 0:
@@ -92,7 +95,7 @@ def _atomic_segment_sum(values: Array, idx: Array, n: int) -> Array:
     return out.reshape((n,) + rest)
 
 
-@rule("rows")
+@rule("rows", complex_ok=True)
 def _rows(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
     src, index = srcs
     n = src.shape[0]
@@ -153,7 +156,7 @@ def _scatter(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Seque
     return [g, None, take(g, idx, mode="clip")]
 
 
-@rule("gather")
+@rule("gather", complex_ok=True)
 def _gather(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
     axis, along, mode = arg
     data, index = srcs
@@ -164,7 +167,7 @@ def _gather(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequen
     return [_take_vjp(g, data, index, axis, mode), None]
 
 
-@rule("compact")
+@rule("compact", complex_ok=True)
 def _compact(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
     """``a[mask]`` fused into the mask's scan (``srcs`` = 0/1 flags, values, and with ``arg`` "flags+tiles" the
     flags' tile counts last; kdsl.frontend.array.masks): the selected element ``i`` went to slot
@@ -179,7 +182,7 @@ def _compact(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Seque
     return grads + [None] * (len(srcs) - 2)
 
 
-@rule("sort")
+@rule("sort", complex_ok=True)
 def _sort(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
     axis, descending, want = arg
     if want != "values":

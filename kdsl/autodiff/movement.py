@@ -91,7 +91,7 @@ def view_vjp(g: Array, v: View, shape: tuple[int, ...]) -> Array:
     return h.reshape(shape)
 
 
-@rule("view")
+@rule("view", complex_ok=True)
 def _view(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
     return [view_vjp(g, arg, srcs[0].shape)]
 
@@ -122,7 +122,7 @@ def _disjoint(a: View, b: View, shape: tuple[int, ...]) -> bool:
     return any(x[1] < y[0] or y[1] < x[0] for x, y in zip(ba, bb, strict=True))
 
 
-@rule("assemble")
+@rule("assemble", complex_ok=True)
 def _assemble(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
     out: list[Array | None] = []
     for i, (src, region) in enumerate(zip(srcs, arg, strict=True)):

@@ -15,10 +15,10 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from kdsl.autodiff.registry import arr, rule, zeros
+from kdsl.autodiff.registry import arr, conj, rule, zeros
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import iota, ones
@@ -61,16 +61,26 @@ def _prod_vjp(g: Array, src: Node, axes: tuple[int, ...]) -> Array:
     return d.reshape(tuple(src.shape[k] for k in perm)).transpose(inverse)
 
 
-@rule("reduce")
+def _holomorphic(vjp: Callable[[Array], Array], g: Array) -> Array:
+    """The vjp of a holomorphic map from the transpose product ``vjp`` its real formula computes on complex
+    values: ``J^H g = conj(J^T conj(g))``; for real values ``vjp(g)`` itself (no extra node)."""
+    if not g.dtype.is_complex:
+        return vjp(g)
+    return conj(vjp(conj(g)))
+
+
+@rule("reduce", complex_ok=True)
 def _reduce(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
     op, axes = arg
     src = srcs[0]
     if op == "sum":
         return [_sum_vjp(g, src, axes)]
     if op in ("max", "min"):
+        if src.dtype.is_complex:  # NumPy's lexicographic order on complex values: not differentiated yet
+            raise NotImplementedError(f"kd.grad does not differentiate {op} of complex values yet")
         return [_extremum_vjp(node, g, src, axes)]
     if op == "prod":
-        return [_prod_vjp(g, src, axes)]
+        return [_holomorphic(lambda h: _prod_vjp(h, src, axes), g)]
     return [None]  # argmax / argmin: integer results
 
 
@@ -91,17 +101,18 @@ def _cumprod_vjp(node: Node, g: Array, src: Node, axis: int) -> Array:
     return km.where(before, part1, km.where(at, part2, 0))
 
 
-@rule("scan")
+@rule("scan", complex_ok=True)
 def _scan(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
     op, axis = arg
     if op == "sum":
         return [_rev_cumsum(g, axis)]
-    return [_cumprod_vjp(node, g, srcs[0], axis)]
+    return [_holomorphic(lambda h: _cumprod_vjp(node, h, srcs[0], axis), g)]
 
 
-@rule("matmul")
+@rule("matmul", complex_ok=True)
 def _matmul(node: Node, srcs: tuple[Node, ...], arg: Any, g: Array, need: Sequence[bool]) -> list[Array | None]:
-    a, b = arr(srcs[0]), arr(srcs[1])
+    """``g @ b^H`` and ``a^H @ g`` (plain transposes for real operands)."""
+    a, b = conj(arr(srcs[0])), conj(arr(srcs[1]))
     ga = matmul(g, b.transpose(0, 2, 1)) if need[0] else None
     gb = matmul(a.transpose(0, 2, 1), g) if need[1] else None
     return [ga, gb]

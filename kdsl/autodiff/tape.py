@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from kdsl.autodiff import attention, elementwise, indexing, movement, reductions  # noqa: F401  (they register the rules)
-from kdsl.autodiff.registry import NO_GRADIENT, RULES, rule, unbroadcast
+from kdsl.autodiff.registry import COMPLEX_RULES, NO_GRADIENT, RULES, real_part, rule, unbroadcast
 from kdsl.frontend.array import jit
 from kdsl.frontend.array.array import Array
 from kdsl.ir import composite, graph
@@ -120,7 +120,7 @@ class Tape:
         :class:`Saved`): its result's gradient would be missing."""
         tape = Tape._walk(outputs, inputs, saved)
         for node, reader in getattr(saved, "reads", ()):
-            if node.dtype.is_float and node.id in Tape._walk([node], inputs, saved).live:
+            if _inexact(node) and node.id in Tape._walk([node], inputs, saved).live:
                 raise NotImplementedError(
                     f"kd.grad: {reader} runs custom GPU kernels on a value that depends on the differentiated "
                     "input, and has no derivative rule: its gradient would be missing. Wrap that value in "
@@ -140,15 +140,9 @@ class Tape:
             node, done = stack.pop()
             if done:
                 e = _entry(node, saved)
-                if node.id in ids or (node.dtype.is_float and any(s.id in depends for s in e.srcs)):
+                if node.id in ids or (_inexact(node) and any(s.id in depends for s in e.srcs)):
                     depends.add(node.id)
                     order.append(e)
-                elif node.dtype.is_complex and any(s.id in depends for s in e.srcs):
-                    raise NotImplementedError(
-                        f"kd.grad does not differentiate through complex values yet (a {e.op!r} node of dtype "
-                        f"{node.dtype.name} depends on the differentiated input): the gradient would miss that "
-                        "path. Write the computation on real and imaginary parts as real arrays, or wrap the "
-                        "complex part in kd.stop_gradient if its derivative is not needed")
                 continue
             if node.id in seen:
                 continue
@@ -164,6 +158,11 @@ class Tape:
         return Tape(order, ids)
 
 
+def _inexact(node: Node) -> bool:
+    """Whether ``node`` can carry a gradient: a float or complex value (integers and bools are constant)."""
+    return node.dtype.is_float or node.dtype.is_complex
+
+
 def _entry(node: Node, saved: dict[int, Entry]) -> Entry:
     """``node`` as traced: a marked result steps straight to the inputs of its computation
     (:mod:`kdsl.ir.composite`), a node realised since keeps its saved structure."""
@@ -173,7 +172,7 @@ def _entry(node: Node, saved: dict[int, Entry]) -> Entry:
     return saved.get(node.id) or Entry(node, node.op, node.srcs, node.arg)
 
 
-@rule("composite")
+@rule("composite", complex_ok=True)
 def _composite(node: Node, srcs: tuple[Node, ...], mark: composite.Composite, g: Array, need: Any) -> Any:
     return mark.backward(mark.result, g)
 
@@ -194,6 +193,11 @@ def backward(tape: Tape, cotangents: dict[int, Array]) -> dict[int, Array]:
             raise NotImplementedError(f"kd.grad: no derivative rule for the graph node {e.op!r}; the function "
                                       "uses an operation autodiff does not cover yet (wrap that part in "
                                       "kd.stop_gradient if its derivative is not needed)")
+        if e.op not in COMPLEX_RULES and (e.node.dtype.is_complex or any(s.dtype.is_complex for s in e.srcs)):
+            raise NotImplementedError(
+                f"kd.grad does not differentiate the graph node {e.op!r} through complex values yet (dtype "
+                f"{e.node.dtype.name}): the gradient would be wrong. Write that step on real and imaginary parts "
+                "as real arrays, or wrap it in kd.stop_gradient if its derivative is not needed")
         need = [s.id in tape.live for s in e.srcs]
         for s, gs, wanted in zip(e.srcs, fn(e.node, e.srcs, e.arg, g, need), need, strict=True):
             if wanted and gs is not None:
@@ -202,6 +206,7 @@ def backward(tape: Tape, cotangents: dict[int, Array]) -> dict[int, Array]:
 
 
 def _accumulate(grads: dict[int, Array], src: Node, g: Array) -> None:
+    g = real_part(g, src)
     if g.shape != src.shape:
         g = unbroadcast(g, src.shape)
     if g.dtype is not src.dtype:

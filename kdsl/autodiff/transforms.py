@@ -36,12 +36,19 @@ from kdsl.ir.graph import Node
 from kdsl.pytree import TreeDef, tree_flatten, tree_map, tree_unflatten
 
 
-def _as_primal(x: Any, where: str) -> Array:
+def _as_primal(x: Any, where: str, complex_ok: bool) -> Array:
     if isinstance(x, float):
         return asarray(x)
     if not isinstance(x, Array):
         raise TypeError(f"{where} is a {type(x).__name__}; differentiated arguments must be kdsl float arrays or "
                         "pytrees (lists, tuples, dicts) of them: convert with kd.asarray(x, dtype=kd.float32)")
+    if x.dtype.is_complex and complex_ok:  # kd.vjp: cotangents dL/dRe + i dL/dIm (PyTorch's convention)
+        return x
+    if x.dtype.is_complex:
+        raise TypeError(f"{where} has dtype {x.dtype.name}, but kd.grad needs real float inputs (a complex "
+                        "input's gradient is not one number per element): pass its parts kd.real(z), kd.imag(z) "
+                        "as two arguments, or use kd.vjp, whose cotangents of complex inputs are "
+                        "dL/dRe(z) + 1j * dL/dIm(z)")
     if not x.dtype.is_float:
         raise TypeError(f"{where} has dtype {x.dtype.name}, but gradients need float inputs: cast it with "
                         "x.astype(kd.float32), or leave it out of argnums if it is not differentiated")
@@ -53,7 +60,7 @@ def _run(f: Callable[..., Any], primals: Sequence[Any], has_aux: bool, name: str
     flat: list[tuple[list[Array], TreeDef]] = []
     for i, p in enumerate(primals):
         leaves, td = tree_flatten(p)
-        flat.append(([_as_primal(x, f"{name}: argument {i}") for x in leaves], td))
+        flat.append(([_as_primal(x, f"{name}: argument {i}", name == "kd.vjp") for x in leaves], td))
     taken: set[int] = set()
     wrapped = [[tp.as_input(x, taken) for x in leaves] for leaves, _ in flat]
     with tp.recording() as saved:
@@ -69,9 +76,6 @@ def _run(f: Callable[..., Any], primals: Sequence[Any], has_aux: bool, name: str
             if not isinstance(leaf, Array):
                 raise TypeError(f"{name}: f must return kdsl Arrays (or pytrees of them), got a "
                                 f"{type(leaf).__name__}")
-            if leaf.dtype.is_complex:  # (the tape carries real floats only)
-                raise TypeError(f"{name} needs a float output, got {leaf.dtype.name}: differentiating complex "
-                                "values is not supported yet")
         tape = tp.Tape.build([o._node for o in out_leaves], [x._node for w in wrapped for x in w], saved)
     # the input nodes, not Arrays: a live Array would make the scheduler store a stand-in copy separately
     nodes = [[x._node for x in w] for w in wrapped]
@@ -89,7 +93,12 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False):
         [2.0, 60.0]
     """
     _check_callable(f, "kd.vjp")
-    outs, out_td, aux, tape, inputs, treedefs = _run(f, primals, has_aux, "kd.vjp")
+    return _vjp(f, primals, has_aux, "kd.vjp")
+
+
+def _vjp(f: Callable[..., Any], primals: Sequence[Any], has_aux: bool, name: str):
+    """:func:`vjp` (``name``: the public function, kd.vjp takes complex primals, kd.grad does not)."""
+    outs, out_td, aux, tape, inputs, treedefs = _run(f, primals, has_aux, name)
 
     def vjp_fn(cotangent: Any) -> tuple[Any, ...]:
         leaves, td = tree_flatten(cotangent)
@@ -101,8 +110,11 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool = False):
             c = c if isinstance(c, Array) else asarray(c, dtype=o.dtype, device=o.device)
             if c.shape != o.shape:
                 raise ValueError(f"vjp_fn: a cotangent has shape {c.shape} but its output has shape {o.shape}")
-            if not o.dtype.is_float:
+            if not (o.dtype.is_float or o.dtype.is_complex):
                 continue
+            if c.dtype.is_complex and not o.dtype.is_complex:
+                raise TypeError(f"vjp_fn: a cotangent has dtype {c.dtype.name} but its output is real "
+                                f"({o.dtype.name}): pass a real cotangent (kd.real(c))")
             c = c.astype(o.dtype) if c.dtype is not o.dtype else c
             seeds[o._node.id] = seeds[o._node.id] + c if o._node.id in seeds else c
         grads = tp.backward(tape, seeds)
@@ -166,7 +178,7 @@ def value_and_grad(f: Callable[..., Any], argnums: int | Sequence[int] = 0, has_
                 full[k] = v
             return f(*full, **kwargs)
 
-        out, back, *rest = vjp(partial, *[args[k] for k in nums], has_aux=has_aux)
+        out, back, *rest = _vjp(partial, [args[k] for k in nums], has_aux, name)
         if not isinstance(out, Array):
             raise TypeError(f"{name} needs f to return one scalar Array, got {type(out).__name__}; use kd.vjp "
                             "for pytree outputs")
@@ -174,7 +186,8 @@ def value_and_grad(f: Callable[..., Any], argnums: int | Sequence[int] = 0, has_
             raise ValueError(f"{name} needs f to return a scalar (shape ()), got shape {out.shape}: reduce it "
                              "(e.g. .sum() or .mean()), or use kd.vjp for a vector-Jacobian product")
         if not out.dtype.is_float:
-            raise TypeError(f"{name} needs a float output, got {out.dtype.name}")
+            raise TypeError(f"{name} needs a real float output, got {out.dtype.name}" + (
+                ": take kd.abs(), kd.real() or kd.imag() of it, or use kd.vjp" if out.dtype.is_complex else ""))
         grads = back(ones((), dtype=out.dtype, device=out.device))
         g = grads[0] if isinstance(argnums, int) else grads
         return ((out, rest[0]) if has_aux else out), g
@@ -227,7 +240,7 @@ def jvp(f: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]):
             raise ValueError("kd.jvp: each tangent must have the structure and shapes of its primal")
     out, back = vjp(f, *primals)
     leaves, td = tree_flatten(out)
-    floats = [k for k, o in enumerate(leaves) if o.dtype.is_float]
+    floats = [k for k, o in enumerate(leaves) if o.dtype.is_float or o.dtype.is_complex]
 
     def linear(*cts: Array) -> tuple[Any, ...]:  # the vjp on the float outputs' cotangents (linear in them)
         full = [zeros(o.shape, o._node) for o in leaves]

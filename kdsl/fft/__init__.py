@@ -4,7 +4,8 @@ Every transform runs as GPU kernels (:mod:`kdsl.fft.transform`): Stockham stages
 whose prime factors are 2, 3, 5 and 7, the four-step method for lengths past one workgroup, Bluestein's
 algorithm for every other length. float32/complex64 input gives complex64 and float64/complex128 gives
 complex128 (as NumPy 2 does); integer and bool input transform as complex64, kdsl's default precision (NumPy
-gives complex128: pass ``x.astype(kd.float64)`` for that).
+gives complex128: pass ``x.astype(kd.float64)`` for that). ``kd.grad`` differentiates every transform
+(:mod:`kdsl.fft.derivatives`).
 
 Example:
     >>> import kdsl as kd
@@ -17,9 +18,23 @@ Example:
 
 from __future__ import annotations
 
+from kdsl.fft.derivatives import (  # the transforms with their derivatives (kd.grad differentiates them)
+    fft,
+    fft2,
+    fftn,
+    hfft,
+    ifft,
+    ifft2,
+    ifftn,
+    ihfft,
+    irfft,
+    irfft2,
+    irfftn,
+    rfft,
+    rfft2,
+    rfftn,
+)
 from kdsl.fft.frequencies import fftfreq, fftshift, ifftshift, rfftfreq
-from kdsl.fft.real import hfft, ihfft, irfft, irfft2, irfftn, rfft, rfft2, rfftn
-from kdsl.fft.transforms import fft, fft2, fftn, ifft, ifft2, ifftn
 
 __all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn",
            "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import math
 import operator
+import os
+import sys
 import warnings
 from collections.abc import Sequence
+from types import FrameType
 from typing import Any
 
 import numpy as np
@@ -22,6 +25,7 @@ from kdsl.fft.errors import LengthTypeError
 from kdsl.fft.transform import c2c, c2c_inner
 
 _NORMS = ("backward", "ortho", "forward")
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # kdsl/
 
 
 def as_complex(x: Any) -> Any:
@@ -120,15 +124,25 @@ _S_NONE = ("Passing an array containing `None` values to `s` is deprecated in Nu
            "the corresponding 1-D transform's `n`, or omit `s` for every axis's default")
 
 
+def _caller_stacklevel() -> int:
+    """The ``stacklevel`` of a warning raised here that points at the first caller outside kdsl (however many
+    kdsl frames lie between: a transform called directly, or through its derivative wrapper)."""
+    level = 2  # normalize_axes's caller
+    frame: FrameType | None = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        level, frame = level + 1, frame.f_back
+    return level
+
+
 def normalize_axes(shape: Sequence[int], s: Sequence[Any] | None, axes: Sequence[int] | None,
-                   name: str = "fftn", stacklevel: int = 4) -> tuple[list[int], list[Any]]:
+                   name: str = "fftn") -> tuple[list[int], list[Any]]:
     """NumPy's rules for ``s``/``axes`` of the n-d transforms: axes default to all (or the last ``len(s)``),
     lengths to the axes' sizes; an ``s[i]`` of -1 is the whole axis, None the 1-d transform's default length
     (left None here). ``s`` without ``axes`` and None in ``s`` warn as NumPy 2 deprecates them."""
     ndim = len(shape)
     if axes is None:
         if s is not None:
-            warnings.warn(_AXES_NONE, DeprecationWarning, stacklevel=stacklevel)
+            warnings.warn(_AXES_NONE, DeprecationWarning, stacklevel=_caller_stacklevel())
         axes = list(range(ndim)) if s is None else list(range(ndim - len(s), ndim))
     axes = [_axis(a, ndim) for a in axes]
     if s is None:
@@ -137,7 +151,7 @@ def normalize_axes(shape: Sequence[int], s: Sequence[Any] | None, axes: Sequence
     if len(s) != len(axes):
         raise ValueError(f"Shape and axes have different lengths: s has {len(s)}, axes {len(axes)}")
     if any(n is None for n in s):
-        warnings.warn(_S_NONE, DeprecationWarning, stacklevel=stacklevel)
+        warnings.warn(_S_NONE, DeprecationWarning, stacklevel=_caller_stacklevel())
     whole = [shape[a] if _is_minus_one(n) else n for n, a in zip(s, axes, strict=True)]
     return axes, [None if n is None else check_length(n, 0, name) for n in whole]
 

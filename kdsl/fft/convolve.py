@@ -16,8 +16,7 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
-from kdsl.fft.real import irfft, rfft
-from kdsl.fft.transforms import fft, ifft
+from kdsl.fft.derivatives import fft, ifft, irfft, rfft  # differentiable: long convolutions have gradients
 
 DIRECT_LIMIT = 32
 """Kernels up to this length are summed directly (one fused kernel of shifted slices); longer ones use FFTs."""

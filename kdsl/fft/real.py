@@ -97,7 +97,7 @@ def rfftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = N
 
 def _rfftn(a: Any, s: Sequence[int] | None, axes: Sequence[int] | None, norm: str | None) -> Any:
     x = as_real(a, "rfftn")
-    axes, lengths = normalize_axes(x.shape, s, axes, "rfftn", stacklevel=4)  # the caller of rfftn / rfft2
+    axes, lengths = normalize_axes(x.shape, s, axes, "rfftn")
     if axes[-1] == x.ndim - 1 and whole_axes(x, axes, lengths):  # one program, one submission
         done = nd(x, axes, False, [scale(norm, n, inverse=False) for n in lengths], keep=lengths[-1] // 2 + 1)
         if done is not None:
@@ -117,7 +117,7 @@ def irfftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = 
 
 def _irfftn(a: Any, s: Sequence[int] | None, axes: Sequence[int] | None, norm: str | None) -> Any:
     x = as_complex(a)
-    axes, lengths = normalize_axes(x.shape, s, axes, "irfftn", stacklevel=4)  # the caller of irfftn / irfft2
+    axes, lengths = normalize_axes(x.shape, s, axes, "irfftn")
     if s is None:
         lengths[-1] = 2 * (x.shape[axes[-1]] - 1)
     for axis, n in zip(axes[:-1], lengths[:-1], strict=True):

@@ -77,7 +77,7 @@ def _nd(a: Any, s: Any, axes: Any, norm: str | None, out: Any, inverse: bool, na
 def _transform_nd(a: Any, s: Any, axes: Any, norm: str | None, inverse: bool, name: str) -> Any:
     check_norm(norm)
     x = as_complex(a)
-    axes, lengths = normalize_axes(x.shape, s, axes, name, stacklevel=5)  # the caller of fftn / fft2 ...
+    axes, lengths = normalize_axes(x.shape, s, axes, name)
     if whole_axes(x, axes, lengths):  # one program, one submission for every axis
         done = nd(x, axes, inverse, [scale(norm, n, inverse) for n in lengths])
         if done is not None:

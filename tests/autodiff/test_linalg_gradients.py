@@ -107,9 +107,9 @@ def test_qr_complete_of_a_tall_matrix_has_no_derivative():
 
 
 @pytest.mark.parametrize("f", [lambda m: kd.linalg.qr(m, "raw")[0], lambda m: kd.linalg.pinv(m),
-                               lambda m: kd.linalg.svd(m).U, lambda m: kd.fft.rfft(m).real,
+                               lambda m: kd.linalg.svd(m).U,
                                lambda m: kd.linalg.cond(m[:3], 1), lambda m: kd.linalg.lstsq(m, m[:, 0])[0]],
-                         ids=["qr-raw", "pinv", "svd-factors", "rfft", "cond-1", "lstsq"])
+                         ids=["qr-raw", "pinv", "svd-factors", "cond-1", "lstsq"])
 def test_functions_without_a_rule_raise_instead_of_a_silent_zero(f):
     x = kd.asarray(RNG.standard_normal((4, 3)))
     with pytest.raises(NotImplementedError, match="kd.stop_gradient"):

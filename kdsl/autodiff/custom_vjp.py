@@ -16,7 +16,7 @@ Example:
     ...     return x * x, x  # (the result, what the backward needs)
     >>> def square_bwd(x, g):
     ...     return (2 * x * g,)  # one cotangent per argument
-    >>> square.defvjp(square_fwd, square_bwd)
+    >>> _ = square.defvjp(square_fwd, square_bwd)
     >>> kd.grad(lambda x: square(x).sum())(kd.asarray([1.0, 3.0])).tolist()
     [2.0, 6.0]
 """
@@ -50,9 +50,16 @@ class custom_vjp:  # noqa: N801 - JAX's name
         self.fwd: Callable[..., Any] | None = None
         self.bwd: Callable[..., Any] | None = None
 
-    def defvjp(self, fwd: Callable[..., Any], bwd: Callable[..., Any]) -> None:
-        """Set the forward (result and residuals) and backward (residuals, cotangent -> argument cotangents)."""
+    def defvjp(self, fwd: Callable[..., Any], bwd: Callable[..., Any]) -> Callable[..., Any]:
+        """Set the forward (result and residuals) and backward (residuals, cotangent -> argument cotangents).
+        Returns the differentiable function as a plain Python function (``help()``, ``np.info`` and
+        ``inspect`` see ``fun``'s signature and docstring); calling this object does the same."""
         self.fwd, self.bwd = fwd, bwd
+
+        @functools.wraps(self.fun)
+        def differentiable(*args: Any, **kwargs: Any) -> Any:
+            return self(*args, **kwargs)
+        return differentiable
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.fwd is None or self.bwd is None:

@@ -38,7 +38,7 @@ _SWAP = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
 Vjp = Callable[[Any, "kd.Array", dict[str, Any]], Any]
 
 
-def _differentiable(fun: Callable[..., Any], vjp: Vjp) -> kd.custom_vjp:
+def _differentiable(fun: Callable[..., Any], vjp: Vjp) -> Callable[..., Any]:
     """``fun`` (a transform of ``a``) with the derivative ``vjp(g, a, arguments)``: ``a``'s cotangent from the
     result's, given ``fun``'s arguments by name (defaults filled in)."""
     signature = inspect.signature(fun)
@@ -60,8 +60,7 @@ def _differentiable(fun: Callable[..., Any], vjp: Vjp) -> kd.custom_vjp:
             ct = ct.astype(a.dtype) if a.dtype.is_complex else kd.real(ct).astype(a.dtype)
         return (ct,) + (None,) * (nargs - 1)
 
-    wrapped.defvjp(fwd, bwd)
-    return wrapped
+    return wrapped.defvjp(fwd, bwd)
 
 
 def _axis(a: kd.Array, axis: int) -> int:

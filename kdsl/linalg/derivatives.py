@@ -52,10 +52,7 @@ def _mat(x: kd.Array) -> kd.Array:
     return x[..., None, None]
 
 
-inv = kd.custom_vjp(_inv)
-inv.defvjp(lambda a: (y := _inv(a), y), lambda y, g: (-(_h(y) @ g @ _h(y)),))
-
-solve = kd.custom_vjp(_solve)
+inv = kd.custom_vjp(_inv).defvjp(lambda a: (y := _inv(a), y), lambda y, g: (-(_h(y) @ g @ _h(y)),))
 
 
 def _solve_fwd(a: Any, b: Any) -> tuple[kd.Array, tuple[Any, kd.Array, bool]]:
@@ -72,15 +69,11 @@ def _solve_bwd(res: tuple[Any, kd.Array, bool], g: kd.Array) -> tuple[kd.Array, 
     return -(gb @ _h(x)), gb
 
 
-solve.defvjp(_solve_fwd, _solve_bwd)
+solve = kd.custom_vjp(_solve).defvjp(_solve_fwd, _solve_bwd)
 
-det = kd.custom_vjp(_det)
-det.defvjp(lambda a: (d := _det(a), (a, d)), lambda r, g: (_mat(g * r[1]) * _h(inv(r[0])),))
+det = kd.custom_vjp(_det).defvjp(lambda a: (d := _det(a), (a, d)), lambda r, g: (_mat(g * r[1]) * _h(inv(r[0])),))
 
-slogdet = kd.custom_vjp(_slogdet)
-slogdet.defvjp(lambda a: (_slogdet(a), a), lambda a, g: (_mat(g.logabsdet) * _h(inv(a)),))
-
-cholesky = kd.custom_vjp(_cholesky)
+slogdet = kd.custom_vjp(_slogdet).defvjp(lambda a: (_slogdet(a), a), lambda a, g: (_mat(g.logabsdet) * _h(inv(a)),))
 
 
 def _cholesky_fwd(x: Any, upper: bool = False) -> tuple[kd.Array, tuple[kd.Array, bool]]:
@@ -97,9 +90,7 @@ def _cholesky_bwd(res: tuple[kd.Array, bool], g: kd.Array) -> tuple[kd.Array]:
     return (_h(solve(_h(low), _h(left))),)  # (L^-H Phi) L^-1
 
 
-cholesky.defvjp(_cholesky_fwd, _cholesky_bwd)
-
-eigh = kd.custom_vjp(_eigh)
+cholesky = kd.custom_vjp(_cholesky).defvjp(_cholesky_fwd, _cholesky_bwd)
 
 
 def _eigh_bwd(res: Any, g: Any) -> tuple[kd.Array]:
@@ -111,13 +102,10 @@ def _eigh_bwd(res: Any, g: Any) -> tuple[kd.Array]:
     return (v @ inner @ _h(v),)
 
 
-eigh.defvjp(lambda a, UPLO="L": (r := _eigh(a, UPLO), r), _eigh_bwd)  # noqa: N803 - NumPy's keyword
+eigh = kd.custom_vjp(_eigh).defvjp(lambda a, UPLO="L": (r := _eigh(a, UPLO), r), _eigh_bwd)  # noqa: N803 - NumPy's keyword
 
-eigvalsh = kd.custom_vjp(_eigvalsh)
-eigvalsh.defvjp(lambda a, UPLO="L": ((r := _eigh(a, UPLO)).eigenvalues, r.eigenvectors),  # noqa: N803
+eigvalsh = kd.custom_vjp(_eigvalsh).defvjp(lambda a, UPLO="L": ((r := _eigh(a, UPLO)).eigenvalues, r.eigenvectors),  # noqa: N803
                 lambda v, g: ((v * g[..., None, :]) @ _h(v),))
-
-svdvals = kd.custom_vjp(_svdvals)
 
 
 def _svdvals_fwd(a: Any) -> tuple[kd.Array, Any]:
@@ -125,10 +113,8 @@ def _svdvals_fwd(a: Any) -> tuple[kd.Array, Any]:
     return r.S, r
 
 
-svdvals.defvjp(_svdvals_fwd, lambda r, g: ((r.U * g[..., None, :]) @ r.Vh,))
+svdvals = kd.custom_vjp(_svdvals).defvjp(_svdvals_fwd, lambda r, g: ((r.U * g[..., None, :]) @ r.Vh,))
 
-
-qr = kd.custom_vjp(_qr)
 
 
 def _qr_fwd(a: Any, mode: str = "reduced") -> tuple[Any, Any]:
@@ -164,7 +150,7 @@ def _qr_square_or_tall(q: kd.Array, r: kd.Array, gq: kd.Array, gr: kd.Array) -> 
     return q @ (gr + right_inv_h(low)) + right_inv_h(gq - q @ qdq)
 
 
-qr.defvjp(_qr_fwd, _qr_bwd)
+qr = kd.custom_vjp(_qr).defvjp(_qr_fwd, _qr_bwd)
 
 
 def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False) -> Any:

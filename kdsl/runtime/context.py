@@ -18,6 +18,13 @@ from .instance import COOPMAT_EXTENSION, FeatureChain, Instance, coopmat_usable,
 from .pipeline import PipelineCache
 from .vk import check, cstrings, ffi, lib, new, track, vulkan
 
+# One thread at a time creates or destroys a VkInstance and VkDevice: Managers made and destroyed by three threads
+# at once crashed the process (SIGSEGV) on the H200 machine's NVIDIA driver with the validation layer on, though
+# Vulkan lets different objects be created and destroyed concurrently (2026-12-04; lavapipe never crashed). Rare
+# operations, so the lock costs nothing measurable. Reentrant: a finaliser run by a collection inside a
+# creation may destroy another Manager's device on the same thread.
+_lifecycle_lock = threading.RLock()
+
 _OPTIONAL_EXTENSIONS = ("VK_EXT_shader_atomic_float", "VK_KHR_shader_non_semantic_info", COOPMAT_EXTENSION)
 
 
@@ -81,12 +88,13 @@ class Context:
     def create(cls, device_index: int, family_indices: list[int], desired_extensions: list[str],
                pipeline_cache_size: int | None = None) -> Context:
         lifetime.check_device_allowed()
-        instance = Instance()
-        try:
-            ctx = cls._create_on(instance, device_index, family_indices, desired_extensions)
-        except BaseException:
-            instance.destroy()
-            raise
+        with _lifecycle_lock:
+            instance = Instance()
+            try:
+                ctx = cls._create_on(instance, device_index, family_indices, desired_extensions)
+            except BaseException:
+                instance.destroy()
+                raise
         ctx.pipelines.set_size(pipeline_cache_size)
         return ctx
 
@@ -170,11 +178,12 @@ class Context:
         if not self.owned:
             self.device = None
             return
-        lib.vkDestroyDevice(self.device, ffi.NULL)
-        track("VkDevice", -1)
-        self.device = None
-        if self.instance is not None:
-            self.instance.destroy()
+        with _lifecycle_lock:
+            lib.vkDestroyDevice(self.device, ffi.NULL)
+            track("VkDevice", -1)
+            self.device = None
+            if self.instance is not None:
+                self.instance.destroy()
 
     def wait_for_users(self, obj) -> None:
         """Wait until no running sequence uses ``obj``, so it can be freed without pulling memory from the GPU.
@@ -307,3 +316,12 @@ def _create_device(physical, families, extensions, chain):
     del keep
     track("VkDevice", 1)
     return out[0]
+
+
+def _new_lifecycle_lock_in_child() -> None:
+    """A parent thread may have held the lock at fork time: the child would wait for it forever."""
+    global _lifecycle_lock
+    _lifecycle_lock = threading.RLock()
+
+
+lifetime.after_fork_in_child(_new_lifecycle_lock_in_child)

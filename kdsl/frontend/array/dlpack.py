@@ -59,9 +59,9 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
     return creation.asarray(host, device=device)
 
 
-class _StreamError(BufferError, RuntimeError):
-    """``__dlpack__(stream=...)``: a BufferError (the DLPack protocol's) that is also NumPy's RuntimeError ("NumPy
-    only supports stream=None"), so code written for either catches it."""
+class _StreamError(BufferError, RuntimeError, ValueError):
+    """``__dlpack__(stream=...)``: a BufferError (the DLPack protocol's) that is also NumPy's error for it ("NumPy
+    only supports stream=None": RuntimeError in NumPy 2.4, ValueError in 2.5), so code written for any catches it."""
 
 
 def dlpack(a: Array, stream: Any = None, max_version: tuple[int, int] | None = None,

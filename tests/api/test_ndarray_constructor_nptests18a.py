@@ -53,6 +53,9 @@ def test_ndarray_is_still_the_array_class_and_numbers_stay_zero_d():
     a = kd.asarray(np.arange(6.0).reshape(2, 3))
     assert isinstance(a.T, kd.ndarray) and isinstance(a[:, ::2], kd.ndarray)
     assert not isinstance(np.zeros(2), kd.ndarray)
+    # (Array(number) takes the dtype of the last 0-d array whose exact value this thread read, kdsl/frontend/
+    # array/scalar_number.py: an earlier test's integer numerator made it int32 when files ran in another order)
+    kd.asarray(0.5).as_integer_ratio()
     assert kd.Array(2.5).shape == () and kd.Array(fractions.Fraction(7, 2)).item() == 3.5  # statistics' numbers
     written = kd.ndarray((2, 2), np.float32)
     written[0] = 1.5

@@ -7,7 +7,6 @@ os.environ.setdefault("KDSL_VALIDATION", "1")
 # scikit-learn's array API dispatch (tests/ecosystem) needs SciPy's, which reads this when SciPy is first imported.
 os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
-import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 import kdsl as kd  # noqa: E402
@@ -38,19 +37,6 @@ def _sigint_left_as_found():
         signal.pthread_sigmask(signal.SIG_SETMASK, before[1])
         pytest.fail(f"the test left SIGINT's handler and signal mask changed: {before} -> {after} (restored now)",
                     pytrace=False)
-
-
-@pytest.fixture(autouse=True)
-def _print_options_left_as_found():
-    """NumPy's and kdsl's print options as they were before the test. A test that set them and did not restore
-    them (``np.set_printoptions()`` with no arguments changes nothing) made later tests and doctests print with
-    ``precision=3`` when pytest-xdist ran the files in another order."""
-    numpy_before, kdsl_before = np.get_printoptions(), kd.get_printoptions()
-    yield
-    if np.get_printoptions() != numpy_before:
-        np.set_printoptions(**numpy_before)
-    if kd.get_printoptions() != kdsl_before:
-        kd.set_printoptions(**kdsl_before)
 
 
 @pytest.fixture(params=["subgroups", "shared"])

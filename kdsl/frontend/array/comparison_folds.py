@@ -34,6 +34,7 @@ import numpy as np
 from kdsl.frontend.array import left_folds
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.ufunc_errors import no_matching_loop_error
 
 COMPARISONS = ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal")
 
@@ -50,7 +51,7 @@ def bool_operand(name: str, a: Any, dtype: Any) -> Array:
     x = asarray(a)
     loop = np.dtype(_kd().dtype(dtype).np) if dtype is not None else np.dtype(x.dtype.np)
     if loop != np.bool_:
-        raise TypeError(f"No loop matching the specified signature and casting was found for ufunc {name}")
+        raise no_matching_loop_error(name)
     return x.astype(_kd().bool)
 
 

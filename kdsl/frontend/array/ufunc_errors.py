@@ -86,6 +86,13 @@ def no_loop_error(name: str, *dtypes: Any) -> UFuncTypeError:
     return _NoLoopError(f"ufunc {name!r} did not contain a loop with signature matching types {types} -> None")
 
 
+def no_matching_loop_error(name: str) -> UFuncTypeError:
+    """NumPy's error for a ``dtype=``/``signature=`` (or a fold's operand) that names no loop of ufunc ``name``.
+    NumPy raises a plain TypeError or its UFuncTypeError for the same call depending on its dispatch cache
+    (``np.equal.reduce`` of ints), so kdsl's is the subclass: ``except`` clauses for either catch it."""
+    return _NoLoopError(f"No loop matching the specified signature and casting was found for ufunc {name}")
+
+
 def text_data_error(message: str) -> UFuncTypeError:
     """The error for host text data made into a kdsl array (``kd.sinc(["a"])``): the class of
     :func:`string_operand_error`, so ``except`` clauses written for NumPy's errors on text catch it."""
@@ -103,5 +110,5 @@ def string_operand_error(x: Any) -> UFuncTypeError:
                                "numbers; convert the string first (float(s), int(s))")
 
 
-__all__ = ["UFuncTypeError", "input_casting_error", "no_loop_error", "output_casting_error", "string_operand_error",
-           "text_data_error"]
+__all__ = ["UFuncTypeError", "input_casting_error", "no_loop_error", "no_matching_loop_error", "output_casting_error",
+           "string_operand_error", "text_data_error"]

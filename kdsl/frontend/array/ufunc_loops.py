@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.frontend.array.ufunc_errors import input_casting_error
+from kdsl.frontend.array.ufunc_errors import input_casting_error, no_matching_loop_error
 
 # the dtype NumPy gives a Python scalar where its exact type matters ('no' / 'equiv' casting)
 _PYTHON_DEFAULT = {bool: np.dtype(bool), int: np.dtype(np.int64), float: np.dtype(np.float64),
@@ -41,7 +41,7 @@ def has_loop(name: str, dtype: np.dtype, bool_out: bool = False) -> bool:
 
 def no_loop(name: str) -> TypeError:
     """NumPy's TypeError for a ``dtype=``/``signature=`` that names no loop of ``name``."""
-    return TypeError(f"No loop matching the specified signature and casting was found for ufunc {name}")
+    return no_matching_loop_error(name)
 
 
 def scalar_operand(name: str, i: int, value: bool | int | float | complex, dtype: np.dtype, casting: str) -> Any:

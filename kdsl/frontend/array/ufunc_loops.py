@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.frontend.array.ufunc_errors import input_casting_error, no_matching_loop_error
+from kdsl.frontend.array.ufunc_errors import input_casting_error
 
 # the dtype NumPy gives a Python scalar where its exact type matters ('no' / 'equiv' casting)
 _PYTHON_DEFAULT = {bool: np.dtype(bool), int: np.dtype(np.int64), float: np.dtype(np.float64),
@@ -37,11 +37,6 @@ def has_loop(name: str, dtype: np.dtype, bool_out: bool = False) -> bool:
     if bool_out:
         return dtype == np.dtype(bool)
     return any(all(np.dtype(c) == dtype for c in t.replace("->", "")) for t in npf.types if "O" not in t)
-
-
-def no_loop(name: str) -> TypeError:
-    """NumPy's TypeError for a ``dtype=``/``signature=`` that names no loop of ``name``."""
-    return no_matching_loop_error(name)
 
 
 def scalar_operand(name: str, i: int, value: bool | int | float | complex, dtype: np.dtype, casting: str) -> Any:

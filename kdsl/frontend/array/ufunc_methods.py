@@ -50,6 +50,7 @@ from kdsl.frontend.array.ufunc_arguments import (
     warn_where_without_out,
     written_into,
 )
+from kdsl.frontend.array.ufunc_errors import no_matching_loop_error
 from kdsl.frontend.array.where_masks import where_mask
 
 # ufunc.reduce / ufunc.accumulate -> the kdsl function that computes it
@@ -131,7 +132,7 @@ class Ufunc(WithAt):
             ufunc_loops.check_input_casting(self._name, args, casting)
         if dtype is not None and not ufunc_loops.has_loop(self._name, np.dtype(getattr(dtype, "np", dtype)),
                                                           self._bool_out):
-            raise ufunc_loops.no_loop(self._name)  # np.sqrt(x, dtype=np.int8): NumPy has no such loop
+            raise no_matching_loop_error(self._name)  # np.sqrt(x, dtype=np.int8): NumPy has no such loop
         if dtype is not None and not self._bool_out:  # compute in dtype, as NumPy's loops for it
             args = tuple(self._loop_operand(i, a, dtype, casting) for i, a in enumerate(args))
         result = self._fn(*args, **kwargs)

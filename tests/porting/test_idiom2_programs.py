@@ -92,6 +92,7 @@ def integer_and_bits(np, n_host):
 
 def printing_and_errstate(np, x_host):
     x = np.asarray(x_host)
+    saved = np.get_printoptions()  # np.set_printoptions() with no arguments restores nothing
     np.set_printoptions(precision=3, suppress=True)
     try:
         summary = f"min={x.min():.2f} max={x.max():.2f} n={x.size} shape={x.shape}"
@@ -108,7 +109,7 @@ def printing_and_errstate(np, x_host):
         eq = np.isclose(as_list, items).all()
         ok = np.allclose(x, x + 1e-9) and not np.allclose(x, x + 1)
     finally:
-        np.set_printoptions()
+        np.set_printoptions(**saved)
     return {"summary": summary, "r_inf": n_inf, "n_nan": n_nan, "lg_min": float(lg[np.isfinite(lg)].min()),
             "eps": float(info.eps), "i16": [int(ii.min), int(ii.max)], "lines": lines, "eq": bool(eq), "ok": bool(ok),
             "isscalar": bool(np.isscalar(3.0)), "ndim": np.ndim(x), "size": np.size(x), "shape": np.shape(x)}

@@ -276,34 +276,8 @@ SQUARE_MULTIPLY
     if (abs(back) > abs(x)) b -= 1u;  // f rounded away from zero: its neighbour toward zero truncates x
     return uintBitsToFloat(b | 1u);
 }""",
-    # A float value -> the bits of the nearest float16 (ties to even; NaN keeps its sign and the top of its
-    # payload, as NumPy's conversion), by integer operations only: GPUs' conversions may quiet NaNs, drop
-    # their sign and flush subnormals (NVIDIA's turned every half NaN into 0x7fff). Exact on every half value.
-    "kd_f16bits_f": """uint kd_f16bits_f(float x) {
-    uint u = floatBitsToUint(x);
-    uint s = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
-    if (a > 0x7f800000u) return s | 0x7c00u | max((a >> 13) & 0x3ffu, 1u);
-    if (a >= 0x477ff000u) return s | 0x7c00u;  // 65520 and up (inf included) round to inf
-    uint h, rem, tie;
-    if (a >= 0x38800000u) {  // a normal half: rebias the exponent, round off 13 bits
-        h = (a - 0x38000000u) >> 13; rem = a & 0x1fffu; tie = 0x1000u;
-    } else {
-        if (a <= 0x33000000u) return s;  // at most half the smallest subnormal: +-0
-        uint shift = 126u - (a >> 23);  // 14..24: the subnormal's units of 2**-24
-        uint m = (a & 0x7fffffu) | 0x800000u;
-        h = m >> shift; rem = m & ((1u << shift) - 1u); tie = 1u << (shift - 1u);
-    }
-    return s | (h + ((rem > tie || (rem == tie && (h & 1u) != 0u)) ? 1u : 0u));
-}""",
-    # float16 bits -> the float of the same value, by integer operations only (a half subnormal is a normal float).
-    "kd_f16val_u": """float kd_f16val_u(uint h) {
-    uint s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-    if (e == 31u) return uintBitsToFloat(s | 0x7f800000u | (m << 13));
-    if (e != 0u) return uintBitsToFloat(s | ((e + 112u) << 23) | (m << 13));
-    if (m == 0u) return uintBitsToFloat(s);
-    int p = findMSB(m);  // m * 2**-24 = 1.f * 2**(p - 24)
-    return uintBitsToFloat(s | (uint(p + 103) << 23) | ((m << uint(23 - p)) & 0x7fffffu));
-}""",
+    "kd_f16bits_f": half.NARROWING,  # float -> float16 bits, and back (kdsl.codegen.half)
+    "kd_f16val_u": half.WIDENING,
 }
 
 

@@ -1,18 +1,19 @@
-"""Whether a device's float32 -> float16 -> float32 conversions round exactly as NumPy does, found by running
-them: the answer picks ``kd_half_f``'s body (:mod:`kdsl.codegen.half`), the rounding every float16
-intermediate of a fused kernel goes through.
+"""Which of a device's float16 conversions give exactly NumPy's bits, found by running them: the answer picks the
+bodies of ``kd_half_f`` (the rounding of every float16 intermediate of a fused kernel), ``kd_f16bits_f`` (a
+float16 store) and ``kd_f16val_u`` (a float16 load) in :mod:`kdsl.codegen.half`.
 
-The probe kernel rounds, with :data:`kdsl.codegen.half.HARDWARE`'s body, every float16 value, every midpoint
-between neighbouring ones (the ties) and the float32 numbers either side of each midpoint, the overflow
-threshold 65520 and its neighbours, float32's subnormals, extremes, infinities and NaNs, and compares the bits
-with NumPy's ``astype(float16)`` (a NaN stays the input, as the portable body keeps it): one difference and
-the device keeps the portable body. Programs are compiled with the float controls the device supports, so the
-probe is too. It runs once per device, on the first kernel that rounds float16, and is kept in kdsl's cache
-folder (``half_probe.json``, :mod:`kdsl.engine.device_probe`). ``KDSL_HARDWARE_HALF=0`` turns it off.
+Probe kernels run :data:`kdsl.codegen.half.HARDWARE`'s bodies: the rounding and the store on every float16
+value, every midpoint between neighbouring ones (the ties) and the float32 numbers either side of each
+midpoint, the overflow threshold 65520 and its neighbours, float32's subnormals, extremes, infinities and NaNs;
+the load on all 65 536 float16 bit patterns. Their bits are compared with NumPy's conversions (a NaN keeps
+its bits as the portable bodies keep them): one difference and the device keeps that portable body. Programs
+are compiled with the float controls the device supports, so the probes are too. They run once per device, on
+the first kernel with a float16 conversion, and are kept in kdsl's cache folder (``half_probe.json``,
+:mod:`kdsl.engine.device_probe`). ``KDSL_HARDWARE_HALF=0`` turns them off.
 
 Example:
     >>> import kdsl as kd
-    >>> rounds_exactly(kd.device()) in (True, False)
+    >>> conversions(kd.device()) <= {"round", "narrow", "widen"}
     True
 """
 
@@ -24,7 +25,8 @@ from typing import Any
 import numpy as np
 
 import kdsl.runtime as rt
-from kdsl.codegen.half import FAST
+from kdsl.codegen.half import HARDWARE
+from kdsl.codegen.precise import exact as exact_body
 from kdsl.engine import device_probe
 from kdsl.runtime.compiler import compile_source
 from kdsl.runtime.float_controls import add_float_controls
@@ -32,26 +34,28 @@ from kdsl.runtime.float_controls import add_float_controls
 _LOCAL = 64
 _SOURCE = f"""#version 450
 layout(local_size_x = {_LOCAL}) in;
-layout(std430, binding = 0) buffer Data {{ float v[]; }};
+layout(std430, binding = 0) buffer Data {{ uint v[]; }};
 layout(push_constant) uniform PC {{ uint n; }} pc;
 @body@
 void main() {{
     uint i = gl_GlobalInvocationID.x;
-    if (i < pc.n) v[i] = kd_half_f(v[i]);
+    if (i < pc.n) v[i] = @apply@;
 }}
 """
+_APPLY = {"round": "floatBitsToUint(kd_half_f(uintBitsToFloat(v[i])))",
+          "narrow": "kd_f16bits_f(uintBitsToFloat(v[i]))", "widen": "floatBitsToUint(kd_f16val_u(v[i]))"}
 
 
-def rounds_exactly(device: Any) -> bool:
-    """Whether ``device`` runs :data:`kdsl.codegen.half.HARDWARE`'s rounding exactly as NumPy rounds."""
-    return "hardware" in device_probe.answer("half_probe", device, _probe)
+def conversions(device: Any) -> frozenset[str]:
+    """The conversions (``"round"``, ``"narrow"``, ``"widen"``) whose hardware bodies are exact on ``device``."""
+    return device_probe.answer("half_probe", device, _probe)
 
 
 def _probe(device: Any) -> frozenset[str]:
     if os.environ.get("KDSL_HARDWARE_HALF", "1").strip() == "0":
         return frozenset()
-    return device_probe.remembered("half_probe", device, {"hardware"},
-                                   lambda d: frozenset({"hardware"}) if exact(d, FAST) else frozenset())
+    return device_probe.remembered("half_probe", device, set(HARDWARE), lambda d: frozenset(
+        name for name, body in HARDWARE.items() if exact(d, name, exact_body(body))))
 
 
 def cases() -> np.ndarray:
@@ -72,28 +76,40 @@ def cases() -> np.ndarray:
     return np.concatenate([every, nan_bits])
 
 
-def expected(x: np.ndarray) -> np.ndarray:
-    """NumPy's rounding of float32 ``x`` to float16 and back, with NaNs left as they are (their bits)."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        rounded = x.astype(np.float16).astype(np.float32)
-    return np.where(np.isnan(x), x, rounded)
-
-
-def exact(device: Any, body: str) -> bool:
-    """Whether ``body`` (a ``kd_half_f`` definition) rounds every one of :func:`cases` as :func:`expected`."""
+def expected(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """The bits a conversion is given and the bits NumPy's conversion gives for them (a NaN: as its portable body,
+    the rounding leaves it as it is, a store keeps its sign and the top of its payload, a load widens it)."""
+    if name == "widen":
+        h = np.arange(1 << 16, dtype=np.uint32)
+        nan = ((h & 0x7C00) == 0x7C00) & ((h & 0x3FF) != 0)
+        value = h.astype(np.uint16).view(np.float16).astype(np.float32).view(np.uint32)
+        return h, np.where(nan, ((h & 0x8000) << 16) | 0x7F800000 | ((h & 0x3FF) << 13), value).astype(np.uint32)
     x = cases()
+    with np.errstate(over="ignore", invalid="ignore"):
+        half = x.astype(np.float16)
+    nan = np.isnan(x)
+    if name == "round":
+        return x.view(np.uint32), np.where(nan, x, half.astype(np.float32)).view(np.uint32)
+    u = x.view(np.uint32)
+    nan_bits = ((u >> 16) & 0x8000) | 0x7C00 | np.maximum((u >> 13) & 0x3FF, 1)
+    return u, np.where(nan, nan_bits, half.view(np.uint16)).astype(np.uint32)
+
+
+def exact(device: Any, name: str, body: str) -> bool:
+    """Whether ``body`` (a definition of conversion ``name``'s helper) gives :func:`expected`'s bits on ``device``."""
+    given, want = expected(name)
     mgr = device.manager
-    data = mgr.tensor_t(x.copy())
-    spirv = add_float_controls(compile_source(_SOURCE.replace("@body@", body)), *device.float_controls)
-    groups = -(-x.size // _LOCAL)
-    algo = mgr.algorithm([data], spirv, workgroup=(groups, 1, 1), push_consts=np.array([x.size], np.uint32))
+    data = mgr.tensor_t(given.copy())
+    source = _SOURCE.replace("@body@", body).replace("@apply@", _APPLY[name])
+    spirv = add_float_controls(compile_source(source), *device.float_controls)
+    groups = -(-given.size // _LOCAL)
+    algo = mgr.algorithm([data], spirv, workgroup=(groups, 1, 1), push_consts=np.array([given.size], np.uint32))
     try:
         seq = mgr.sequence()
         seq.record(rt.OpSyncDevice([data])).record(rt.OpAlgoDispatch(algo)).record(rt.OpSyncLocal([data]))
         seq.eval()
         seq.destroy()
-        got = np.asarray(data.data()).view(np.uint32)
-        return bool(np.array_equal(got, expected(x).view(np.uint32)))
+        return bool(np.array_equal(np.asarray(data.data()).view(np.uint32), want))
     finally:
         algo.destroy()
         data.destroy()

@@ -189,13 +189,13 @@ def for_device(source: str, device: Any) -> str:
     """A kernel's GLSL as ``device`` compiles it (array kernels and ``@kd.kernel`` alike, so both compute the
     same bits): float32 ``pow`` through float64 where the device has float64 (kdsl.codegen.wide_pow), the
     fused-``fma`` helper bodies where its ``fma`` rounds once (kdsl.codegen.fused_fma), and the float16
-    rounding by conversions where they round as NumPy's (kdsl.codegen.half)."""
+    conversions by the hardware's where they give NumPy's bits (kdsl.codegen.half)."""
     if device.supports(dt.float64):
         source = wide_pow.rewrite(source)
     if fused_fma.applies(source):
         source = fused_fma.rewrite(source, fma_probe.widths(device))
-    if half.PORTABLE in source:
-        source = half.rewrite(source, half_probe.rounds_exactly(device))
+    if half.holds_one(source):
+        source = half.rewrite(source, half_probe.conversions(device))
     return source
 
 

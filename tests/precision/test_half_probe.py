@@ -1,6 +1,6 @@
-"""The float16 rounding by conversions (kdsl.codegen.half.HARDWARE) and the probe that lets a device use it
-(kdsl.engine.half_probe): the probe's cases and reference, both bodies against it, and the bits kernels compute
-with either body."""
+"""The float16 conversions by the hardware (kdsl.codegen.half.HARDWARE) and the probe that lets a device use them
+(kdsl.engine.half_probe): the probe's cases and reference, every body against it, and the bits kernels compute
+with either set of bodies."""
 
 import json
 
@@ -9,7 +9,10 @@ import pytest
 
 import kdsl as kd
 from kdsl.codegen import half
+from kdsl.codegen.precise import exact
 from kdsl.engine import device_probe, half_probe, programs
+
+NAMES = ["round", "narrow", "widen"]
 
 
 def test_cases_hold_every_half_the_ties_and_the_edges():
@@ -24,30 +27,39 @@ def test_cases_hold_every_half_the_ties_and_the_edges():
 @pytest.mark.parametrize("value, want", [
     (65519.99609375, 65504.0), (65520.0, np.inf), (-65520.0, -np.inf), (2.0 ** -25, 0.0),
     (np.nextafter(np.float32(2.0 ** -25), np.float32(1)), 2.0 ** -24), (1 + 2.0 ** -11, 1.0),
-    (1 + 3 * 2.0 ** -11, 1 + 2.0 ** -9), (3.0e38, np.inf)])
-def test_expected_is_numpys_rounding(value, want):
-    assert half_probe.expected(np.array([value], np.float32))[0] == np.float32(want)
+    (1 + 3 * 2.0 ** -11, 1 + 2.0 ** -9), (float(np.finfo(np.float32).max), np.inf)])
+def test_expected_rounding_is_numpys(value, want):
+    given, bits = half_probe.expected("round")
+    where = np.flatnonzero(given == np.array([value], np.float32).view(np.uint32)[0])
+    assert where.size and bits[where[0]] == np.array([want], np.float32).view(np.uint32)[0]
 
 
-def test_expected_keeps_nan_bits_and_zero_signs():
-    bits = np.array([0x7FC00001, 0xFFC00000, 0x80000000, 0x80000001], np.uint32)
-    got = half_probe.expected(bits.view(np.float32)).view(np.uint32)
-    assert got.tolist() == [0x7FC00001, 0xFFC00000, 0x80000000, 0x80000000]
+def test_expected_nan_bits_follow_the_portable_rules():
+    given, bits = half_probe.expected("narrow")
+    at = {int(g): int(b) for g, b in zip(given, bits, strict=True)}
+    assert at[0x7FC00001] == 0x7E00 and at[0xFFBFFFFF] == 0xFDFF and at[0x7F800001] == 0x7C01
+    given, bits = half_probe.expected("widen")
+    assert bits[0x7E05] == 0x7FC0A000 and bits[0xFC01] == 0xFF802000 and bits[0x8001] == 0xB3800000
 
 
-def test_the_portable_body_passes_the_probe_on_every_device():
-    assert half_probe.exact(kd.device(), half.PORTABLE)
+@pytest.mark.parametrize("name", NAMES)
+def test_the_portable_bodies_pass_the_probe_on_every_device(name):
+    assert half_probe.exact(kd.device(), name, exact(half.PORTABLE[name]))
 
 
-def test_a_body_that_does_not_round_fails_it():
-    assert not half_probe.exact(kd.device(), "float kd_half_f(float x) { return x; }")
+@pytest.mark.parametrize("name, body", [
+    ("round", "float kd_half_f(float x) { return x; }"),
+    ("narrow", "uint kd_f16bits_f(float x) { return (floatBitsToUint(x) >> 16) & 0xffffu; }"),
+    ("widen", "float kd_f16val_u(uint h) { return (h & 0x7c00u) == 0u ? 0.0 : unpackHalf2x16(h).x; }")])
+def test_a_wrong_body_fails_it(name, body):
+    assert not half_probe.exact(kd.device(), name, body)
 
 
 def test_the_answer_is_kept_and_can_be_turned_off(monkeypatch, tmp_path):
     monkeypatch.setenv("KDSL_CACHE_DIR", str(tmp_path))
     dev = kd.device()
     found = half_probe._probe(dev)
-    assert found <= {"hardware"}
+    assert found <= set(NAMES)
     saved = json.loads((tmp_path / "half_probe.json").read_text())
     assert saved == {device_probe.identity(dev): sorted(found)}
     monkeypatch.setenv("KDSL_HARDWARE_HALF", "0")
@@ -55,19 +67,22 @@ def test_the_answer_is_kept_and_can_be_turned_off(monkeypatch, tmp_path):
 
 
 @pytest.mark.parametrize("hardware", [True, False])
-def test_programs_get_the_body_the_probe_picks_and_round_as_numpy(monkeypatch, hardware):
-    monkeypatch.setattr(half_probe, "rounds_exactly", lambda device: hardware)
-    source = programs.for_device("y = kd_half_f(x);\n" + half.PORTABLE, kd.device())
-    assert ("packHalf2x16" in source) == hardware
-    if hardware and not half_probe.exact(kd.device(), half.FAST):
-        return  # (this device keeps the portable body: its kernels never run the other)
-    # ((a + b) - a) * c rounds each step to float16 (NumPy's half loops); a different constant per body, so
-    # each compiles its own program
+def test_kernels_get_the_bodies_the_probe_picks_and_give_numpys_bits(monkeypatch, hardware):
+    dev = kd.device()
+    picked = frozenset(n for n in NAMES if half_probe.exact(dev, n, exact(half.HARDWARE[n]))) if hardware \
+        else frozenset()
+    monkeypatch.setattr(half_probe, "conversions", lambda device: picked)
+    source = programs.for_device("y = kd_half_f(x);\n" + exact(half.ROUNDING), dev)
+    assert ("packHalf2x16" in source) == ("round" in picked)
+    # ((a + b * s) - a) * c rounds each step to float16 (NumPy's half loops), and loads and stores halves with
+    # NaN payloads; a different constant per case, so each compiles its own program
     bits = np.random.default_rng(3).integers(0, 1 << 16, 1 << 14).astype(np.uint16)
     a, c = bits.view(np.float16), np.roll(bits, 5).view(np.float16)
     scale = np.float16(0.75 if hardware else 1.25)
     with np.errstate(all="ignore"):
         want = ((a + a[::-1] * scale) - a) * c
     got = ((kd.asarray(a) + kd.asarray(a[::-1]) * scale) - kd.asarray(a)) * kd.asarray(c)
-    np.testing.assert_array_equal(got.numpy().view(np.uint16)[~np.isnan(want)], want.view(np.uint16)[~np.isnan(want)])
-    assert np.isnan(got.numpy()[np.isnan(want)]).all()
+    nan = np.isnan(want)
+    np.testing.assert_array_equal(got.numpy().view(np.uint16)[~nan], want.view(np.uint16)[~nan])
+    assert np.isnan(got.numpy()[nan]).all()
+    np.testing.assert_array_equal(kd.asarray(a).copy().numpy().view(np.uint16), bits)  # NaN payloads kept

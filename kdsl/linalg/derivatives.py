@@ -153,14 +153,4 @@ def _qr_square_or_tall(q: kd.Array, r: kd.Array, gq: kd.Array, gr: kd.Array) -> 
 qr = kd.custom_vjp(_qr).defvjp(_qr_fwd, _qr_bwd)
 
 
-def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False) -> Any:
-    """NumPy's ``svd``; ``compute_uv=False`` gives :func:`svdvals`, with its derivative."""
-    if not compute_uv and not hermitian:
-        return svdvals(a)
-    return _svd(a, full_matrices=full_matrices, compute_uv=compute_uv, hermitian=hermitian)
-
-
-svd.__doc__ = _svd.__doc__
-
-
-__all__ = ["cholesky", "det", "eigh", "eigvalsh", "inv", "qr", "slogdet", "solve", "svd", "svdvals"]
+__all__ = ["cholesky", "det", "eigh", "eigvalsh", "inv", "qr", "slogdet", "solve", "svdvals"]

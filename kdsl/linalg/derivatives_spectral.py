@@ -3,22 +3,25 @@ backward formulas (``svd_backward``, ``linalg_eig_backward``), batched over lead
 
 * ``svd`` (``A = U diag(S) Vh``, ``k = min(m, n)``, ``E_ij = s_j^2 - s_i^2``, ``skew(X) = X - X^H``):
   ``U [skew(U^H gU) S / E + S skew(Vh gVh^H) / E + diag(gS) + i Im diag(U^H gU) / S] Vh``, plus
-  ``(I - U U^H) gU S^-1 Vh`` when ``m > k`` and ``U S^-1 (gVh - Vh^H-part)`` when ``n > k``;
+  ``(I - U U^H) gU S^-1 Vh`` when ``m > k`` and ``U S^-1 gVh (I - Vh^H Vh)`` when ``n > k``;
 * ``eig`` (``A V = V diag(w)``, ``E_ij = conj(w_j - w_i)``):
   ``V^-H [diag(gw) + (V^H gV - V^H V diag(Re diag(V^H gV))) / E] V^H``, its real part for real ``A``;
   ``eigvals``: ``V^-H diag(gw) V^H``.
 
-Conventions. A singular vector (complex: an eigenvector too) is fixed only up to a phase: a loss that depends on
-that phase (``Im diag(U^H gU + Vh gVh^H) != 0``; ``Im diag(V^H gV) != 0`` for ``eig``) has no derivative, and
-the backward raises ValueError, as PyTorch's (it raises RuntimeError). ``eig``'s eigenvectors have unit 2-norm
-(NumPy's convention, which the formula's ``Re diag`` term differentiates); their phase (kdsl and LAPACK make
-the largest component real) is the gauge above. Repeated singular values (eigenvalues) give inf/NaN in the
-vectors' gradients, as PyTorch's. ``full_matrices=True`` with ``m != n``: the extra columns of ``U`` (rows of
-``Vh``) are any basis of a complement, not functions of ``A``; PyTorch ignores their cotangents, kdsl raises
-unless they are zero (a silent wrong gradient otherwise). ``hermitian=True`` uses the same rule with respect to
-the whole (Hermitian) matrix, as ``eigh``'s. ``eig`` of a symmetric input (computed by ``eigh``) is
-differentiated as a general matrix. Gradients of gradients work for ``svd`` and ``eig`` (the backward uses
-their results only), not for ``eigvals`` (it uses the eigenvectors).
+Conventions. ``eig``'s eigenvectors have unit 2-norm (NumPy's convention; the ``Re diag`` term above keeps
+them so). A complex singular vector or eigenvector is fixed only up to a phase ``exp(i phi)`` (kdsl, as LAPACK,
+makes an eigenvector's largest component real): a loss that depends on that phase has no derivative. ``eig``
+checks (``Im diag(V^H gV) != 0``) and raises ValueError, as PyTorch does (RuntimeError there). ``svd`` cannot:
+the phases of ``U``'s and ``Vh``'s columns cancel only together (``Im diag(U^H gU + Vh gVh^H) = 0``), and
+``kd.custom_vjp`` hands the backward one result's cotangent at a time, so a phase-invariant loss of both looks
+phase-dependent to each call; a phase-dependent loss gets the gradient of the gauge that holds ``V``'s phases
+(meaningless: do not rely on it). Repeated singular values (eigenvalues) give inf/NaN in the vectors'
+gradients, as PyTorch's. ``full_matrices=True`` with ``m != n``: the last columns of ``U`` (rows of ``Vh``) are
+any basis of a complement, not functions of ``A``; PyTorch ignores their cotangents, kdsl raises unless they
+are zero (rather than a silently wrong gradient). ``hermitian=True`` takes the same rule, with respect to the
+whole Hermitian matrix (as ``eigh``'s). ``eig`` of a symmetric input (computed by ``eigh``) is differentiated as
+a general matrix's. Gradients of gradients work for ``svd`` and ``eig`` (their backward uses their results
+only), not for ``eigvals`` (it uses the eigenvectors).
 
 Example:
     >>> import kdsl as kd
@@ -39,7 +42,7 @@ from kdsl.linalg.eig import eig as _eig
 from kdsl.linalg.eig import eigvals as _eigvals
 from kdsl.linalg.svd import svd as _svd
 
-PHASE_TOL = 1e-4  # |Im diag| allowed, relative to the cotangent's size: rounding passes, a phase-dependent loss not
+PHASE_TOL = 1e-4  # eig's |Im diag(V^H gV)| allowed, relative to the cotangent's size: rounding passes, a phase-dependent loss not
 
 
 def _diag(x: kd.Array) -> kd.Array:
@@ -77,13 +80,11 @@ def svd_cotangent(u: kd.Array, s: kd.Array, vh: kd.Array, gu: kd.Array, gs: kd.A
     m, k, n = u.shape[-2], s.shape[-1], vh.shape[-1]
     j, kv = _h(u) @ gu, vh @ _h(gvh)  # U^H gU, V^H gV
     eye = kd.eye(k, dtype=kd.bool)
-    if u.dtype.kind == "c":
-        _check_phase(kd.imag(_diag(j) + _diag(kv)), kd.abs(_diag(j)) + kd.abs(_diag(kv)), "svd", "singular vectors")
     s2 = s * s
     gap = kd.where(eye, 1, s2[..., None, :] - s2[..., :, None])  # s_j^2 - s_i^2
     off = ((j - _h(j)) * s[..., None, :] + s[..., :, None] * (kv - _h(kv))) / gap
     inner = kd.where(eye, 0, off) + gs[..., None, :] * eye
-    if u.dtype.kind == "c":  # the phase of U's columns, V's fixed (one gauge; the loss is invariant)
+    if u.dtype.kind == "c":  # the phase of U's columns, V's held (one gauge; a phase-invariant loss sums to 0)
         inner = inner + (1j * kd.imag(_diag(j)) / s)[..., None, :] * eye
     ga = u @ inner @ vh
     if m > k:  # the part of gU outside U's span

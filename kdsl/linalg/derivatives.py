@@ -14,8 +14,9 @@ wrong gradient). The rules are PyTorch's (``torch.linalg``'s backward formulas),
 The backward passes call the differentiable versions, so gradients of gradients work too. The symmetric and
 Hermitian factorisations read one triangle of their input; their gradients are PyTorch's, which treat the
 input as the whole symmetric matrix (a perturbation must keep it symmetric). The 2-norms, the nuclear norm
-and ``cond`` in them follow from ``svdvals``. ``svd``'s factors, ``pinv``, ``lstsq``, ``eig``/``eigvals`` and
-``cond`` in the other norms have no rule yet: ``kd.grad`` raises.
+and ``cond`` in them follow from ``svdvals``; ``cond`` in the other norms from ``inv``'s rule. ``svd``'s factors and
+``eig``/``eigvals`` have theirs in :mod:`kdsl.linalg.derivatives_spectral`, ``pinv`` and ``lstsq`` in
+:mod:`kdsl.linalg.derivatives_least_squares`.
 
 Example:
     >>> import kdsl as kd

@@ -17,8 +17,8 @@ derivative. The backward recomputes the SVD with differentiable factors, so grad
 Example:
     >>> import kdsl as kd
     >>> a = kd.asarray([[2.0, 0.0], [0.0, 4.0], [0.0, 0.0]])
-    >>> kd.grad(lambda m: kd.linalg.pinv(m)[0, 0])(a).tolist()  # d(1/a00) = -1/a00^2; 1/a00 along the zero row
-    [[-0.25, 0.0], [0.0, 0.0], [0.5, 0.0]]
+    >>> kd.grad(lambda m: kd.linalg.pinv(m)[0, 0])(a).tolist()  # pinv(a)[0, 0] = 1/a00 where it is not zero
+    [[-0.25, 0.0], [0.0, 0.0], [0.0, 0.0]]
 """
 
 from __future__ import annotations

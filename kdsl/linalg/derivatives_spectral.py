@@ -24,10 +24,11 @@ a general matrix's. Gradients of gradients work for ``svd`` and ``eig`` (their b
 only), not for ``eigvals`` (it uses the eigenvectors).
 
 Example:
-    >>> import kdsl as kd
+    >>> import kdsl as kd, numpy as np
     >>> a = kd.asarray([[3.0, 1.0], [0.0, 2.0]])
-    >>> [round(v, 6) for v in kd.grad(lambda m: kd.linalg.eigvals(m).sum())(a).numpy().ravel().tolist()]
-    [1.0, 0.0, 0.0, 1.0]
+    >>> g = kd.grad(lambda m: (kd.linalg.eigvals(m) ** 2).sum())(a)  # sum of w^2 = trace(A^2): 2 A^T
+    >>> (np.round(g.numpy(), 6) + 0.0).tolist()
+    [[6.0, 0.0], [2.0, 4.0]]
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ from kdsl.linalg.eig import eig as _eig
 from kdsl.linalg.eig import eigvals as _eigvals
 from kdsl.linalg.svd import svd as _svd
 
-PHASE_TOL = 1e-4  # eig's |Im diag(V^H gV)| allowed, relative to the cotangent's size: rounding passes, a phase-dependent loss not
+# eig's |Im diag(V^H gV)| allowed, relative to the cotangent's size: rounding passes, a phase-dependent loss not
+PHASE_TOL = 1e-4
 
 
 def _diag(x: kd.Array) -> kd.Array:

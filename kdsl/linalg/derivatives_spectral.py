@@ -51,12 +51,14 @@ def _diag(x: kd.Array) -> kd.Array:
     return kd.diagonal(x, 0, -2, -1)
 
 
-def _check_phase(im: kd.Array, scale: kd.Array, name: str, what: str) -> None:
-    """Raise if a loss depends on the arbitrary phase of the vectors (one read back, complex input only)."""
-    if bool(kd.any(kd.abs(im) > PHASE_TOL * (1 + scale))):
-        raise ValueError(f"kd.grad: {name}'s {what} are each determined up to a factor exp(i phi) only, and the "
-                         f"differentiated function depends on that phase, so it has no derivative (PyTorch raises "
-                         f"too). Differentiate a phase-invariant function of them (abs(v)**2, v v^H, ...)")
+def _check_phase(vhgv: kd.Array) -> None:
+    """Raise if the loss depends on the arbitrary phases of complex eigenvectors: ``Im diag(V^H gV) != 0``
+    beyond rounding (one read back)."""
+    d = _diag(vhgv)
+    if bool(kd.any(kd.abs(kd.imag(d)) > PHASE_TOL * (1 + kd.abs(d)))):
+        raise ValueError("kd.grad: eig's eigenvectors are each determined up to a factor exp(i phi) only, and the "
+                         "differentiated function depends on that phase, so it has no derivative (PyTorch raises "
+                         "too). Differentiate a phase-invariant function of them (abs(v)**2, v v^H, ...)")
 
 
 def _svd_fwd(a: Any, full_matrices: bool = True, hermitian: bool = False) -> tuple[SVDResult, Any]:
@@ -138,7 +140,7 @@ def eig_cotangent(a_complex: bool, w: kd.Array, v: kd.Array, gw: kd.Array, gv: k
     if gv is not None:
         vhgv = vh @ gv
         if v.dtype.kind == "c":
-            _check_phase(kd.imag(_diag(vhgv)), kd.abs(_diag(vhgv)), "eig", "eigenvectors")
+            _check_phase(vhgv)
         # the unit-norm constraint: each column's own component of gV only through Re diag(V^H gV)
         off = vhgv - (vh @ v) * kd.real(_diag(vhgv))[..., None, :]
         wc = kd.conj(w) if w.dtype.kind == "c" else w

@@ -16,8 +16,9 @@ Example:
 
 from kdsl.linalg.common import EighResult, EigResult, LinAlgError, QRResult, SlogdetResult, SVDResult
 from kdsl.linalg.cond import cond
-from kdsl.linalg.derivatives import cholesky, det, eigh, eigvalsh, inv, qr, slogdet, solve, svd, svdvals
-from kdsl.linalg.eig import eig, eigvals
+from kdsl.linalg.derivatives import cholesky, det, eigh, eigvalsh, inv, qr, slogdet, solve, svdvals
+from kdsl.linalg.derivatives_least_squares import lstsq, pinv
+from kdsl.linalg.derivatives_spectral import eig, eigvals, svd
 from kdsl.linalg.norms import matrix_norm, norm, vector_norm
 from kdsl.linalg.products import (
     cross,
@@ -31,7 +32,7 @@ from kdsl.linalg.products import (
     trace,
     vecdot,
 )
-from kdsl.linalg.svd import lstsq, matrix_rank, pinv
+from kdsl.linalg.svd import matrix_rank
 from kdsl.linalg.tensor_solve import tensorinv, tensorsolve
 
 __all__ = [

@@ -1,6 +1,9 @@
 """NumPy's ``cond``: the condition number of each matrix of a stack in the norm ``p``, from the singular
 values (``p`` None, 2, -2) or from the norms of the matrix and its inverse (the others), on the device.
 
+The inverse is differentiable (:func:`inverse_or_zero`: ``inv``'s rule, ``-Y^H G Y^H``), so every order has a
+gradient (``kd.grad``) wherever the matrix is invertible.
+
 A singular matrix has condition number ``inf``, as NumPy's: its LU failure raises nothing but makes its result
 NaN, and a NaN result becomes ``inf`` unless the matrix itself holds a NaN (all lazily, no read back).
 
@@ -18,6 +21,7 @@ import math
 from typing import Any
 
 import kdsl as kd
+from kdsl.linalg.blocked import adjoint
 from kdsl.linalg.common import LinAlgError, as_array, batch_copy, check_matrices, identity_batch, working_dtype
 from kdsl.linalg.derivatives import svdvals  # (differentiable: cond(x) and cond(x, 2) get gradients)
 from kdsl.linalg.lu import getrf, getrs
@@ -26,7 +30,7 @@ from kdsl.linalg.norms import matrix_norm
 _ORDERS = (None, 2, -2, 1, -1, math.inf, -math.inf, "fro", "nuc")
 
 
-def inverse_or_zero(a: kd.Array, dtype: kd.DType) -> tuple[kd.Array, kd.Array]:
+def _inverse_or_zero(a: kd.Array, dtype: kd.DType) -> tuple[kd.Array, kd.Array]:
     """The inverse of each matrix of the stack ``a`` (zeros for the singular ones: no error, no read back,
     finite input for the norms) and the mask of the singular ones (``a``'s batch shape)."""
     n = a.shape[-1]
@@ -36,6 +40,14 @@ def inverse_or_zero(a: kd.Array, dtype: kd.DType) -> tuple[kd.Array, kd.Array]:
     singular = (info != 0)
     out = kd.where(singular[:, None, None], kd.zeros((), dtype=dtype), out)
     return out.reshape(a.shape), singular.reshape(a.shape[:-2])
+
+
+def _inverse_bwd(y: kd.Array, g: tuple[kd.Array, kd.Array]) -> tuple[kd.Array]:
+    return (-(adjoint(y) @ g[0] @ adjoint(y)),)  # inv's rule; a singular matrix's zeros give zero
+
+
+inverse_or_zero = kd.custom_vjp(_inverse_or_zero).defvjp(lambda a, dtype: ((r := _inverse_or_zero(a, dtype)), r[0]),
+                                                          _inverse_bwd)
 
 
 def cond(x: Any, p: Any = None) -> kd.Array:

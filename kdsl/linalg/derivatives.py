@@ -14,8 +14,9 @@ wrong gradient). The rules are PyTorch's (``torch.linalg``'s backward formulas),
 The backward passes call the differentiable versions, so gradients of gradients work too. The symmetric and
 Hermitian factorisations read one triangle of their input; their gradients are PyTorch's, which treat the
 input as the whole symmetric matrix (a perturbation must keep it symmetric). The 2-norms, the nuclear norm
-and ``cond`` in them follow from ``svdvals``. ``svd``'s factors, ``pinv``, ``lstsq``, ``eig``/``eigvals`` and
-``cond`` in the other norms have no rule yet: ``kd.grad`` raises.
+and ``cond`` in them follow from ``svdvals``; ``cond`` in the other norms from ``inv``'s rule. ``svd``'s factors and
+``eig``/``eigvals`` have theirs in :mod:`kdsl.linalg.derivatives_spectral`, ``pinv`` and ``lstsq`` in
+:mod:`kdsl.linalg.derivatives_least_squares`.
 
 Example:
     >>> import kdsl as kd
@@ -153,14 +154,4 @@ def _qr_square_or_tall(q: kd.Array, r: kd.Array, gq: kd.Array, gr: kd.Array) -> 
 qr = kd.custom_vjp(_qr).defvjp(_qr_fwd, _qr_bwd)
 
 
-def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False) -> Any:
-    """NumPy's ``svd``; ``compute_uv=False`` gives :func:`svdvals`, with its derivative."""
-    if not compute_uv and not hermitian:
-        return svdvals(a)
-    return _svd(a, full_matrices=full_matrices, compute_uv=compute_uv, hermitian=hermitian)
-
-
-svd.__doc__ = _svd.__doc__
-
-
-__all__ = ["cholesky", "det", "eigh", "eigvalsh", "inv", "qr", "slogdet", "solve", "svd", "svdvals"]
+__all__ = ["cholesky", "det", "eigh", "eigvalsh", "inv", "qr", "slogdet", "solve", "svdvals"]

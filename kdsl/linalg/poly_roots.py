@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 import kdsl as kd
-from kdsl.linalg.eig import eigvals
+from kdsl.linalg.derivatives_spectral import eigvals  # (differentiable: roots get gradients)
 
 REALIZE_EVERY = 16  # factors multiplied in between realisations (no fused expression grows with the degree)
 

@@ -19,8 +19,8 @@ import numpy as np
 
 import kdsl as kd
 from kdsl.errors import check_fit_samples
-from kdsl.linalg.lu import inv
-from kdsl.linalg.svd import lstsq
+from kdsl.linalg.derivatives import inv  # (differentiable)
+from kdsl.linalg.derivatives_least_squares import lstsq  # (differentiable: fits get gradients)
 
 
 def _floats(v: Any, device: Any = None) -> kd.Array:

@@ -19,7 +19,7 @@ import numpy as np
 
 import kdsl as kd
 from kdsl.linalg.common import as_array, check_matrices
-from kdsl.linalg.lu import inv
+from kdsl.linalg.derivatives import inv  # (differentiable: negative powers get gradients)
 
 
 def matmul(x1, x2, /) -> kd.Array:

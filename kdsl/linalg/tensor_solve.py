@@ -15,7 +15,7 @@ from typing import Any
 
 import kdsl as kd
 from kdsl.linalg.common import LinAlgError, as_array
-from kdsl.linalg.lu import inv, solve
+from kdsl.linalg.derivatives import inv, solve  # (differentiable)
 
 
 def tensorinv(a: Any, ind: int = 2) -> kd.Array:

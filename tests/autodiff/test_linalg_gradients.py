@@ -106,10 +106,8 @@ def test_qr_complete_of_a_tall_matrix_has_no_derivative():
         kd.grad(lambda m: kd.linalg.qr(m, "complete").Q.sum())(kd.asarray(RNG.standard_normal((4, 2))))
 
 
-@pytest.mark.parametrize("f", [lambda m: kd.linalg.qr(m, "raw")[0], lambda m: kd.linalg.pinv(m),
-                               lambda m: kd.linalg.svd(m).U,
-                               lambda m: kd.linalg.cond(m[:3], 1), lambda m: kd.linalg.lstsq(m, m[:, 0])[0]],
-                         ids=["qr-raw", "pinv", "svd-factors", "cond-1", "lstsq"])
+@pytest.mark.parametrize("f", [lambda m: kd.linalg.qr(m, "raw")[0], lambda m: kd.linalg.matrix_rank(m) * m],
+                         ids=["qr-raw", "matrix-rank"])
 def test_functions_without_a_rule_raise_instead_of_a_silent_zero(f):
     x = kd.asarray(RNG.standard_normal((4, 3)))
     with pytest.raises(NotImplementedError, match="kd.stop_gradient"):
@@ -120,8 +118,8 @@ def test_functions_without_a_rule_raise_instead_of_a_silent_zero(f):
 
 
 def test_the_error_names_the_function():
-    with pytest.raises(NotImplementedError, match=r"kd\.linalg\.pinv runs custom GPU kernels"):
-        kd.grad(lambda m: kd.linalg.pinv(m).sum())(kd.asarray(RNG.standard_normal((3, 3))))
+    with pytest.raises(NotImplementedError, match=r"kd\.linalg\.matrix_rank runs custom GPU kernels"):
+        kd.grad(lambda m: (kd.linalg.matrix_rank(m) * m).sum())(kd.asarray(RNG.standard_normal((3, 3))))
 
 
 def test_a_derivative_of_eigvalsh_is_not_differentiated_again():

@@ -52,21 +52,22 @@ def _forks_devices() -> bool:
 
 
 def test_child_probes_fma_while_a_parent_thread_held_the_probe_lock():
-    """Before: the FMA probe's lock was not renewed after fork, so a child forked while a parent thread was
-    probing (a device not probed yet) hung at its first kernel that used the answer."""
+    """Before: the FMA probe's lock (now every device probe's: kdsl.engine.device_probe) was not renewed after
+    fork, so a child forked while a parent thread was probing (a device not probed yet) hung at its first kernel
+    that used the answer."""
     if not _forks_devices():
         pytest.skip("this driver cannot open a device in a forked child (kdsl raises the 'spawn' error)")
     setup = """
-from kdsl.engine import fma_probe
+from kdsl.engine import device_probe, fma_probe
 assert float(kd.ones(3).sum()) == 3.0  # GPU use in the parent
-fma_probe._known.clear()  # the device not probed yet: the child must take the lock to probe it
+device_probe._known.clear()  # the device not probed yet: the child must take the lock to probe it
 """
     body = """
 assert fma_probe.widths(kd.device()) <= {"f", "d"}
 x = np.linspace(-4, 4, 9, dtype=np.float32)
 np.testing.assert_allclose(kd.sin(kd.asarray(x)).numpy(), np.sin(x), rtol=1e-6, atol=1e-6)
 """
-    assert _child_status(setup, "fma_probe._lock", body) == "child 0"
+    assert _child_status(setup, "device_probe._lock", body) == "child 0"
 
 
 def test_child_uses_the_dask_realiser_whose_condition_a_parent_thread_held():

@@ -21,6 +21,7 @@ from .vk import VulkanError, check, ffi, lib, new, track, vulkan
 
 if TYPE_CHECKING:
     from .sequence import Sequence
+    from .sequence_state import SequenceState
 
 # A sane bound for timestamps: one per recorded op. Vulkan sets no query-count limit, but each query costs
 # driver memory (10**9 of them took 3.6 GB on lavapipe before hanging); nobody records a million ops.
@@ -32,7 +33,7 @@ def dead_object(batch: list) -> Any:
     return next((obj for o in batch for obj in o.objects() if obj._destroyed), None)
 
 
-def refuse_dead(seq: Sequence) -> None:
+def refuse_dead(seq: SequenceState) -> None:
     """A RuntimeError when an object recorded earlier in ``seq``'s open command buffer was destroyed: Vulkan
     makes that buffer invalid, so recording more into it is an error (``clear()`` and record again)."""
     obj = dead_object(seq._batch)

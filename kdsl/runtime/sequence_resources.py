@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .vk import VulkanError, check, ffi, lib, new, track, vulkan
+from .vk import VulkanError, check, destroy, ffi, lib, new, track, vulkan
 
 if TYPE_CHECKING:
     from .sequence import Sequence
@@ -137,15 +137,13 @@ def free(seq: Sequence) -> None:
     seq._ops, seq._replayable = [], False
     for fence in seq._fence_pair:
         if dev is not None:
-            lib.vkDestroyFence(dev, fence[0], ffi.NULL)
-            track("VkFence", -1)
+            destroy(lib.vkDestroyFence, dev, fence[0], "VkFence")
     seq._fence_pair, seq._fence, seq._fences, seq._stale = [], None, None, None
     for attr, kind, fn in (("_query_pool", "VkQueryPool", lib.vkDestroyQueryPool),
                            ("_pool", "VkCommandPool", lib.vkDestroyCommandPool)):
         handle = getattr(seq, attr, None)
         if handle is not None and dev is not None:
-            fn(dev, handle, ffi.NULL)
-            track(kind, -1)
+            destroy(fn, dev, handle, kind)
         setattr(seq, attr, None)
     if getattr(seq, "_pinned", False):
         seq._pinned = False

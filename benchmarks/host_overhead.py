@@ -24,7 +24,8 @@ busy machine the slower rounds measure the neighbours).
 
 ``--profile`` measures kdsl's Python alone, the same on any device: the Python functions each call runs
 (cProfile's count per call, and the functions with the most self time), and the calling thread's CPU us per
-call with the Vulkan submission and fence waits of ``kdsl.runtime.sequence`` replaced by no-ops (the device
+call with the Vulkan submission and fence waits of ``kdsl.runtime.sequence_eval`` and ``sequence_fence``
+replaced by no-ops (the device
 runs nothing; the results are then garbage, which nothing reads). The spin path of a GPU's fence wait is taken
 as on a GPU (``KDSL_SPIN_US`` decides; a CPU driver does not spin).
 
@@ -56,6 +57,10 @@ from kdsl.engine import submission as submission_mod
 from kdsl.frontend.array import jit as jit_mod
 from kdsl.ir import graph as graph_mod
 from kdsl.runtime import sequence as sequence_mod
+from kdsl.runtime import sequence_eval, sequence_fence
+
+# The Sequence's modules that submit and wait (their ``lib`` is stubbed by --profile)
+DEVICE_CALLERS = (sequence_eval, sequence_fence)
 
 NOOP = """#version 450
 layout(local_size_x = 1) in;
@@ -177,14 +182,14 @@ def noop_floor(dev: Any) -> Callable[[], Any]:
     algo = dev.manager.algorithm([t], kp.compile_source(NOOP), workgroup=(1, 1, 1))
     seq = dev.manager.sequence().record(kp.OpAlgoDispatch(algo))
     seq.eval()
-    noop_floor.keep = (t, algo, seq)  # type: ignore[attr-defined]
+    noop_floor.keep = (t, algo, seq)
     return seq.eval
 
 
 class _NoSubmit:
-    """``kdsl.runtime.sequence``'s ``lib`` with the submission and fence waits as no-ops (see ``--profile``). Fence
-    resets stay real: a fence signalled before the stub went in is reset as usual, so the sequences are valid
-    again once it is gone."""
+    """The Sequence's ``lib`` (``DEVICE_CALLERS``) with the submission and fence waits as no-ops (see
+    ``--profile``). Fence resets stay real: a fence signalled before the stub went in is reset as usual, so the
+    sequences are valid again once it is gone."""
 
     def __init__(self, real: Any) -> None:
         self._real = real
@@ -202,8 +207,9 @@ class _NoSubmit:
 def python_only(calls: dict[str, Callable[[], Any]], reps: int, n_rounds: int) -> dict[str, tuple[float, float]]:
     """Per call: (median over rounds of the calling thread's CPU us with the device calls stubbed out, Python
     function calls counted by cProfile); rounds interleaved."""
-    real = sequence_mod.lib
-    sequence_mod.lib = _NoSubmit(real)
+    real = sequence_eval.lib
+    for module in DEVICE_CALLERS:
+        module.lib = _NoSubmit(real)
     try:
         cpu: dict[str, list[float]] = {name: [] for name in calls}
         for _ in range(n_rounds):
@@ -219,7 +225,7 @@ def python_only(calls: dict[str, Callable[[], Any]], reps: int, n_rounds: int) -
             for _ in range(reps):
                 call()
             prof.disable()
-            stats = pstats.Stats(prof).stats  # type: ignore[attr-defined]
+            stats = pstats.Stats(prof).stats
             count = sum(v[1] for v in stats.values()) / reps
             out[name] = (statistics.median(cpu[name]), count)
             top = sorted(stats.items(), key=lambda kv: -kv[1][2])[:12]
@@ -228,7 +234,8 @@ def python_only(calls: dict[str, Callable[[], Any]], reps: int, n_rounds: int) -
                   [[f"{k[0].rsplit('/', 1)[-1]}:{k[1]}({k[2]})", v[1] / reps, v[2] / reps * 1e6] for k, v in top])
         return out
     finally:
-        sequence_mod.lib = real
+        for module in DEVICE_CALLERS:
+            module.lib = real
 
 
 def main(argv: list[str] | None = None) -> dict[str, float]:

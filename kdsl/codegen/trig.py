@@ -97,6 +97,10 @@ def _library(w: _Width) -> dict[str, str]:
     r = kd_trigsub_{S}(r, lo, k2, rl);
     q = int(mod(mod(k, {L(4)}) + mod(k2, {L(4)}), {L(4)}));
     return r;"""
+    # sin, cos and tan start alike: x reduced to r + rl in [-pi/4, pi/4] and its quadrant q
+    reduced = f"""int q;
+    {T} rl;
+    {T} r = kd_trigred_{S}(x, rl, q);"""
     if T == "float":
         second = f"""    q = int(mod(k, {L(4)}));
     return kd_trigsub_{S}(x, {L(0)}, k, rl);"""
@@ -157,26 +161,20 @@ def _library(w: _Width) -> dict[str, str]:
         f"kd_sin_{S}": f"""{T} kd_sin_{S}({T} x) {{
     if (isinf(x) || isnan(x)) return {w.nan};
     if (x == {L(0)}) return x;
-    int q;
-    {T} rl;
-    {T} r = kd_trigred_{S}(x, rl, q);
+    {reduced}
     {T} v = (q == 0 || q == 2) ? kd_sinr_{S}(r, rl) : kd_cosr_{S}(r, rl);
     return q >= 2 ? -v : v;
 }}""",
         f"kd_cos_{S}": f"""{T} kd_cos_{S}({T} x) {{
     if (isinf(x) || isnan(x)) return {w.nan};
-    int q;
-    {T} rl;
-    {T} r = kd_trigred_{S}(x, rl, q);
+    {reduced}
     {T} v = (q == 0 || q == 2) ? kd_cosr_{S}(r, rl) : kd_sinr_{S}(r, rl);
     return (q == 1 || q == 2) ? -v : v;
 }}""",
         f"kd_tan_{S}": f"""{T} kd_tan_{S}({T} x) {{
     if (isinf(x) || isnan(x)) return {w.nan};
     if (x == {L(0)}) return x;
-    int q;
-    {T} rl;
-    {T} r = kd_trigred_{S}(x, rl, q);
+    {reduced}
     {T} s = kd_sinr_{S}(r, rl);
     {T} c = kd_cosr_{S}(r, rl);
     return (q == 0 || q == 2) ? s / c : -c / s;

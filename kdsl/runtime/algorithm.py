@@ -29,7 +29,7 @@ from .image import Image
 from .lifetime import Destroyable
 from .memory import Memory, Tensor
 from .spirv import check_interface, check_limits, check_spec_constants, check_spirv, spirv_bytes
-from .vk import WHOLE_SIZE, check, ffi, lib, new, track, vulkan
+from .vk import WHOLE_SIZE, check, destroy, ffi, lib, new, track, vulkan
 
 _CONST_DTYPES = {np.dtype(t) for t in (np.float32, np.int32, np.uint32, np.float64, np.int64, np.uint64)}
 
@@ -266,8 +266,7 @@ class Algorithm(Destroyable):
             self._pool = self._key = self._pipeline = None
             return
         if getattr(self, "_pool", None) is not None:
-            lib.vkDestroyDescriptorPool(self._ctx.device, self._pool, ffi.NULL)
-            track("VkDescriptorPool", -1)
+            destroy(lib.vkDestroyDescriptorPool, self._ctx.device, self._pool, "VkDescriptorPool")
         self._pool = None
         if getattr(self, "_key", None) is not None:
             self._ctx.pipelines.release(self._key)

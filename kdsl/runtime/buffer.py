@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .vk import WHOLE_SIZE, check, ffi, lib, new, track, vulkan
+from .vk import WHOLE_SIZE, check, destroy, ffi, lib, new, track, vulkan
 
 STORAGE_USAGE = (vulkan.VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | vulkan.VK_BUFFER_USAGE_TRANSFER_SRC_BIT
                  | vulkan.VK_BUFFER_USAGE_TRANSFER_DST_BIT)
@@ -75,13 +75,11 @@ class Buffer:
             return
         device = self.ctx.device
         if self.handle is not None:
-            lib.vkDestroyBuffer(device, self.handle, ffi.NULL)
-            track("VkBuffer", -1)
+            destroy(lib.vkDestroyBuffer, device, self.handle, "VkBuffer")
             self.handle = None
         if self.memory is not None:
             if self.address is not None:
                 lib.vkUnmapMemory(device, self.memory)
                 self.address = None
-            lib.vkFreeMemory(device, self.memory, ffi.NULL)
-            track("VkDeviceMemory", -1)
+            destroy(lib.vkFreeMemory, device, self.memory, "VkDeviceMemory")
             self.memory = None

@@ -28,7 +28,7 @@ from .buffer import (
 )
 from .memory import Memory, host_address
 from .types import MemoryTypes
-from .vk import check, ffi, lib, new, track, vulkan
+from .vk import check, destroy, ffi, lib, new, track, vulkan
 
 _SUFFIX = {np.dtype(np.float32): ("32", "SFLOAT", "image2D"), np.dtype(np.int32): ("32", "SINT", "iimage2D"),
            np.dtype(np.uint32): ("32", "UINT", "uimage2D"), np.dtype(np.int16): ("16", "SINT", "iimage2D"),
@@ -140,16 +140,13 @@ class Image(Memory):
     def _free_extra(self) -> None:
         device = self._ctx.device
         if self._view is not None:
-            lib.vkDestroyImageView(device, self._view, ffi.NULL)
-            track("VkImageView", -1)
+            destroy(lib.vkDestroyImageView, device, self._view, "VkImageView")
             self._view = None
         if self._image is not None:
-            lib.vkDestroyImage(device, self._image, ffi.NULL)
-            track("VkImage", -1)
+            destroy(lib.vkDestroyImage, device, self._image, "VkImage")
             self._image = None
         if self._image_memory is not None:
-            lib.vkFreeMemory(device, self._image_memory, ffi.NULL)
-            track("VkDeviceMemory", -1)
+            destroy(lib.vkFreeMemory, device, self._image_memory, "VkDeviceMemory")
             self._image_memory = None
 
     # ----- Kompute's accessors -----

@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .vk import VulkanError, check, ffi, lib, new, track, vulkan
+from .vk import VulkanError, check, destroy, ffi, lib, new, track, vulkan
 
 if TYPE_CHECKING:
     from .sequence import Sequence
+    from .sequence_state import SequenceState
 
 # A sane bound for timestamps: one per recorded op. Vulkan sets no query-count limit, but each query costs
 # driver memory (10**9 of them took 3.6 GB on lavapipe before hanging); nobody records a million ops.
@@ -32,7 +33,7 @@ def dead_object(batch: list) -> Any:
     return next((obj for o in batch for obj in o.objects() if obj._destroyed), None)
 
 
-def refuse_dead(seq: Sequence) -> None:
+def refuse_dead(seq: SequenceState) -> None:
     """A RuntimeError when an object recorded earlier in ``seq``'s open command buffer was destroyed: Vulkan
     makes that buffer invalid, so recording more into it is an error (``clear()`` and record again)."""
     obj = dead_object(seq._batch)
@@ -136,15 +137,13 @@ def free(seq: Sequence) -> None:
     seq._ops, seq._replayable = [], False
     for fence in seq._fence_pair:
         if dev is not None:
-            lib.vkDestroyFence(dev, fence[0], ffi.NULL)
-            track("VkFence", -1)
+            destroy(lib.vkDestroyFence, dev, fence[0], "VkFence")
     seq._fence_pair, seq._fence, seq._fences, seq._stale = [], None, None, None
     for attr, kind, fn in (("_query_pool", "VkQueryPool", lib.vkDestroyQueryPool),
                            ("_pool", "VkCommandPool", lib.vkDestroyCommandPool)):
         handle = getattr(seq, attr, None)
         if handle is not None and dev is not None:
-            fn(dev, handle, ffi.NULL)
-            track(kind, -1)
+            destroy(fn, dev, handle, kind)
         setattr(seq, attr, None)
     if getattr(seq, "_pinned", False):
         seq._pinned = False

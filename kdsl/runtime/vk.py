@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from typing import Any
 
 import vulkan
 from vulkan import ffi, lib
@@ -100,6 +101,13 @@ def track(kind: str, delta: int) -> None:
         _live[kind] += delta
         if _live[kind] < 0:  # a double free would show here before it crashed the driver
             raise AssertionError(f"kdsl freed more {kind} objects than it created")
+
+
+def destroy(fn: Any, device: Any, handle: Any, kind: str) -> None:
+    """Destroy (or free) ``handle`` with ``fn`` (a ``vkDestroy*`` or ``vkFreeMemory``) and count one ``kind`` fewer
+    live (see :func:`track`)."""
+    fn(device, handle, ffi.NULL)
+    track(kind, -1)
 
 
 def _new_lock_in_child() -> None:

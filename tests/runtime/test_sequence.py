@@ -340,10 +340,10 @@ class _CountingPolls:
 
 def test_blocking_waits_skip_the_poll(spinning, monkeypatch):
     """A background thread's waits (kdsl.dask's realiser) block at once: its poll would hold the GIL."""
-    from kdsl.runtime import sequence, sequence_threads
+    from kdsl.runtime import sequence_fence, sequence_threads
 
-    counting = _CountingPolls(sequence.lib)
-    monkeypatch.setattr(sequence, "lib", counting)
+    counting = _CountingPolls(sequence_fence.lib)
+    monkeypatch.setattr(sequence_fence, "lib", counting)
     t = spinning.tensor_t(np.arange(3, dtype=np.float32))
     algo = spinning.algorithm([t], spirv(ADD_PUSH), push_consts=np.array([1], np.float32))
     spinning.sequence().eval(kp.OpSyncDevice([t]))

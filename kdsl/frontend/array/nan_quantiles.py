@@ -190,19 +190,10 @@ def nanquantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_inp
     """
     if out is not None:  # NumPy's out=: the result written into a kdsl array
         return into(nanquantile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights), out)
-    x = as_array(a)
-    _check(x, method)
-    host_q = q.numpy() if isinstance(q, Array) else q
+    x, host_q = _operands(a, q, method)
     qs = np.asarray(host_q, dtype=np.float64)
     _valid_q(qs)
-    if weights is not None:
-        return weighted(x, qs, axis, keepdims, weights, method, ignore_nan=True)
-    if x.size == 0:  # NumPy answers an empty array with nanmean's NaNs (no q axes)
-        return nanmean(x, axis, keepdims=keepdims)
-    d = _result_dtype(np.nanquantile, x, host_q, axis, method)
-    if method == "linear" and np.asarray(host_q).dtype.kind in "iu":
-        method = "lower"  # integer q: NumPy takes the element itself (no lerp: an inf stays inf)
-    return _quantiles(x, qs, axis, keepdims, method, d)
+    return _nan_quantiles(np.nanquantile, x, host_q, qs, axis, keepdims, method, weights)
 
 
 def nanpercentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
@@ -217,17 +208,31 @@ def nanpercentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_i
     """
     if out is not None:  # NumPy's out=: the result written into a kdsl array
         return into(nanpercentile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights), out)
-    x = as_array(a)
-    _check(x, method)
-    host_q = q.numpy() if isinstance(q, Array) else q
+    x, host_q = _operands(a, q, method)
     qs = np.true_divide(np.asarray(host_q, dtype=np.float64), 100)
     if not (qs.size == 0 or (qs.min() >= 0 and qs.max() <= 1)):
         raise ValueError("Percentiles must be in the range [0, 100]")
+    return _nan_quantiles(np.nanpercentile, x, host_q, qs, axis, keepdims, method, weights)
+
+
+def _operands(a: Any, q: Any, method: str) -> tuple[Array, Any]:
+    """``a`` as an Array, checked with ``method``, and ``q`` on the host (NumPy reads it there)."""
+    x = as_array(a)
+    _check(x, method)
+    return x, q.numpy() if isinstance(q, Array) else q
+
+
+def _nan_quantiles(fn: Any, x: Array, host_q: Any, qs: np.ndarray, axis: Any, keepdims: bool, method: str,
+                   weights: Any) -> Array:
+    """What ``nanquantile`` and ``nanpercentile`` (``fn``, NumPy's, for the result dtype) share once ``q`` is
+    checked and ``qs`` holds the quantiles in [0, 1]."""
     if weights is not None:
         return weighted(x, qs, axis, keepdims, weights, method, ignore_nan=True)
-    if x.size == 0:
+    if x.size == 0:  # NumPy answers an empty array with nanmean's NaNs (no q axes)
         return nanmean(x, axis, keepdims=keepdims)
-    d = _result_dtype(np.nanpercentile, x, host_q, axis, method)
+    d = _result_dtype(fn, x, host_q, axis, method)
+    if fn is np.nanquantile and method == "linear" and np.asarray(host_q).dtype.kind in "iu":
+        method = "lower"  # integer q: NumPy takes the element itself (no lerp: an inf stays inf)
     return _quantiles(x, qs, axis, keepdims, method, d)
 
 

@@ -213,6 +213,12 @@ def _flat_mask(mask: Any, a: Array, name: str) -> Array:
     return m.reshape(-1) != 0
 
 
+def _masked_operands(a: Any, mask: Any, values: Any, name: str) -> tuple[Array, Array, Array]:
+    """``putmask``'s and ``place``'s operands checked: the target array, the flat mask, the flat values."""
+    x = _target(a, name)
+    return x, _flat_mask(mask, x, name), _safe_values(values, x)
+
+
 def putmask(a: Array, /, mask: Any, values: Any) -> None:
     """Set ``a.flat[i] = values.flat[i % values.size]`` wherever ``mask.flat[i]`` is true, in place (NumPy's
     ``putmask``): the values repeat by *position in a* (compare :func:`place`). ``mask`` has ``a``'s size. Lazy,
@@ -224,9 +230,7 @@ def putmask(a: Array, /, mask: Any, values: Any) -> None:
     >>> a.tolist()
     [[0, 1, 2], [-2, -1, -2]]
     """
-    x = _target(a, "putmask")
-    m = _flat_mask(mask, x, "putmask")
-    vals = _safe_values(values, x)
+    x, m, vals = _masked_operands(a, mask, values, "putmask")
     if vals.size == 0 or x.size == 0:  # NumPy: no values, nothing to write
         return
     store_inplace(x, km.where(m, _cycled(vals, x.size), x.reshape(-1)).reshape(x.shape))
@@ -244,9 +248,7 @@ def place(arr: Array, mask: Any, vals: Any) -> None:
     >>> a.tolist()
     [[0, 1, 2], [-1, -2, -1]]
     """
-    x = _target(arr, "place")
-    m = _flat_mask(mask, x, "place")
-    v = _safe_values(vals, x)
+    x, m, v = _masked_operands(arr, mask, vals, "place")
     if v.size == 0:
         if x.size and bool(m.any()):
             raise ValueError("Cannot insert from an empty array!")

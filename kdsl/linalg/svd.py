@@ -180,7 +180,9 @@ def matrix_rank(A, tol=None, hermitian: bool = False, *, rtol=None) -> kd.Array:
     and ``rtol`` is a ValueError, as in NumPy."""
     if tol is not None and rtol is not None:
         raise ValueError("`tol` and `rtol` can't be both set.")
-    a = as_array(A)
+    # an integer count, constant between the points where it jumps: no derivative reaches A through it (as
+    # torch.linalg.matrix_rank's integer result), so kd.grad need not differentiate the singular values
+    a = kd.stop_gradient(as_array(A))
     if a.ndim < 2:
         return kd.any(a != 0).astype(kd.int64)
     s = hermitian_svdvals(a) if hermitian else svdvals(a)

@@ -7,6 +7,7 @@ import pytest
 from autodiff_check import check_grad
 
 import kdsl as kd
+from kdsl.fft import transforms as fft_kernels
 
 RNG = np.random.default_rng(11)
 
@@ -106,8 +107,8 @@ def test_qr_complete_of_a_tall_matrix_has_no_derivative():
         kd.grad(lambda m: kd.linalg.qr(m, "complete").Q.sum())(kd.asarray(RNG.standard_normal((4, 2))))
 
 
-@pytest.mark.parametrize("f", [lambda m: kd.linalg.qr(m, "raw")[0], lambda m: kd.linalg.matrix_rank(m) * m],
-                         ids=["qr-raw", "matrix-rank"])
+@pytest.mark.parametrize("f", [lambda m: kd.linalg.qr(m, "raw")[0], lambda m: fft_kernels.fft(m).real],
+                         ids=["qr-raw", "fft-kernels"])
 def test_functions_without_a_rule_raise_instead_of_a_silent_zero(f):
     x = kd.asarray(RNG.standard_normal((4, 3)))
     with pytest.raises(NotImplementedError, match="kd.stop_gradient"):
@@ -118,8 +119,16 @@ def test_functions_without_a_rule_raise_instead_of_a_silent_zero(f):
 
 
 def test_the_error_names_the_function():
-    with pytest.raises(NotImplementedError, match=r"kd\.linalg\.matrix_rank runs custom GPU kernels"):
-        kd.grad(lambda m: (kd.linalg.matrix_rank(m) * m).sum())(kd.asarray(RNG.standard_normal((3, 3))))
+    # kd.fft.fft's kernels without its derivative (kdsl.fft.transforms: the function kd.fft wraps)
+    with pytest.raises(NotImplementedError, match=r"kd\.fft\.fft runs custom GPU kernels"):
+        kd.grad(lambda m: fft_kernels.fft(m).real.sum())(kd.asarray(RNG.standard_normal((3, 3))))
+
+
+def test_matrix_rank_is_a_constant_to_the_gradient():
+    """An integer count, constant between its jumps: as torch.linalg.matrix_rank's result, no derivative."""
+    m = kd.asarray(RNG.standard_normal((2, 4, 3)))
+    g = kd.grad(lambda m: (kd.linalg.matrix_rank(m)[:, None, None] * m).sum())(m)
+    np.testing.assert_array_equal(g.numpy(), np.full((2, 4, 3), 3.0))
 
 
 def test_a_derivative_of_eigvalsh_is_not_differentiated_again():

@@ -34,6 +34,7 @@ from kdsl.frontend.array import comparison_folds, left_folds, ufunc_loops, ufunc
 from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.logical_text import logical_operands
 from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.scatter import WithAt
 from kdsl.frontend.array.ufunc_arguments import (
@@ -122,6 +123,7 @@ class Ufunc(WithAt):
                 return hook(self._name, args, {"out": out, "where": where, "dtype": dtype, **kwargs})
         check_keywords(self._name, casting, order)
         warn_where_without_out(where, out_keyword, out, 2)
+        args = logical_operands(self._name, args)  # np.logical_and(a, "a"): text has a truth value there
         if "sig" in kwargs:  # NumPy's older spelling of signature=, still accepted (not in its signature)
             if signature is not None:
                 raise TypeError("cannot specify both 'sig' and 'signature'")

@@ -73,22 +73,24 @@ def param_dtype(*params: Any) -> dt.DType:
     return dt.float64 if any(isinstance(p, Array) and p.dtype is dt.float64 for p in params) else dt.float32
 
 
+def host_param(value: Any) -> Any:
+    """A distribution parameter's values for NumPy's checks: a kdsl array is read back (NumPy raises
+    ValueError for an invalid parameter, so its values must be known before drawing), others as they are."""
+    return value.numpy() if isinstance(value, Array) else value
+
+
 def host_check(value: Any, name: str, ok, message: str) -> None:
-    """NumPy's parameter checks on host values; a kdsl array parameter is not read back (that would sync)."""
-    if isinstance(value, Array):
-        return
-    host = np.asarray(value, dtype=float)
+    """NumPy's parameter checks, on host values (a kdsl array parameter is read back: :func:`host_param`)."""
+    host = np.asarray(host_param(value), dtype=float)
     if not ok(host).all():
         raise ValueError(f"{name} {message}")
 
 
 def host_span(low: Any, high: Any) -> np.ndarray | None:
-    """``high - low`` of host bounds in float64 (overflow to inf is the check's point, not a warning), or None
-    when a bound is a kdsl array (not read back)."""
-    if isinstance(low, Array) or isinstance(high, Array):
-        return None
+    """``high - low`` of the bounds in float64 (overflow to inf is the check's point, not a warning); kdsl array
+    bounds are read back (:func:`host_param`)."""
     with np.errstate(over="ignore", invalid="ignore"):
-        return np.subtract(np.asarray(high, dtype=float), np.asarray(low, dtype=float))
+        return np.subtract(np.asarray(host_param(high), dtype=float), np.asarray(host_param(low), dtype=float))
 
 
 def host_nonnegative(value: Any, name: str) -> None:

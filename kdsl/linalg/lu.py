@@ -53,19 +53,24 @@ void main() {
     uint t = gl_LocalInvocationID.x;
     uint base = b * n * n;
     for (uint k = k0; k < k1; ++k) {
-        // pivot: the first row of largest magnitude |re| + |im| in column k (as LAPACK's idamax/izamax)
+        // pivot: the first row of largest magnitude |re| + |im| in column k (as LAPACK's idamax/izamax); a NaN
+        // ranks above every number, so it becomes the pivot and the factor is NaN from there (NumPy's NaN
+        // results), where skipping it could leave a zero pivot: a singular matrix, det 0
         REAL bv = REAL(-1);
         uint bi = n;
         for (uint i = k + t; i < n; i += WG) {
             REAL v = ABS1(a[base + i * n + k]);
-            if (v > bv) { bv = v; bi = i; }
+            if (v > bv || (isnan(v) && !isnan(bv))) { bv = v; bi = i; }
         }
         best_v[t] = bv; best_i[t] = bi;
         barrier();
         for (uint s = WG / 2u; s > 0u; s >>= 1) {
             if (t < s) {
                 REAL o = best_v[t + s]; uint oi = best_i[t + s];
-                if (o > best_v[t] || (o == best_v[t] && oi < best_i[t])) { best_v[t] = o; best_i[t] = oi; }
+                bool tie = o == best_v[t] || (isnan(o) && isnan(best_v[t]));
+                if (o > best_v[t] || (isnan(o) && !isnan(best_v[t])) || (tie && oi < best_i[t])) {
+                    best_v[t] = o; best_i[t] = oi;
+                }
             }
             barrier();
         }
@@ -313,10 +318,14 @@ def slogdet(a) -> SlogdetResult:
     dtype = working_dtype(a, "slogdet")
     diag, parity = _lu_diagonal(a, dtype)
     mag = kd.abs(diag)
-    # z / |z| for complex pivots (kd.sign), the sign of the product being the product of the signs
-    sign = parity * kd.prod(kd.sign(diag), axis=-1)
+    # z / |z| for complex pivots (kd.sign), the sign of the product being the product of the signs; a NaN pivot
+    # counts as positive, as NumPy's (its logabsdet is NaN)
+    sign = parity * kd.prod(kd.where(kd.isnan(diag), 1, kd.sign(diag)), axis=-1)
     logabs = kd.sum(kd.log(mag), axis=-1)
-    return SlogdetResult(sign, logabs)
+    # a zero pivot is LAPACK's singular matrix: NumPy's sign +0.0 (not -0.0 after an odd number of swaps) and
+    # log -inf, whatever NaN the other pivots hold
+    singular = kd.any(diag == 0, axis=-1)
+    return SlogdetResult(kd.where(singular, 0, sign), kd.where(singular, -math.inf, logabs))
 
 
 def det(a) -> kd.Array:

@@ -53,28 +53,26 @@ void main() {
     uint t = gl_LocalInvocationID.x;
     uint base = b * n * n;
     for (uint k = k0; k < k1; ++k) {
-        // pivot: the first row of largest magnitude |re| + |im| in column k (as LAPACK's idamax/izamax); a NaN
-        // ranks above every number, so it becomes the pivot and the factor is NaN from there (NumPy's NaN
-        // results), where skipping it could leave a zero pivot: a singular matrix, det 0
+        // pivot: the first row of largest magnitude |re| + |im| in column k (as LAPACK's idamax/izamax)
         REAL bv = REAL(-1);
         uint bi = n;
         for (uint i = k + t; i < n; i += WG) {
             REAL v = ABS1(a[base + i * n + k]);
-            if (v > bv || (isnan(v) && !isnan(bv))) { bv = v; bi = i; }
+            if (v > bv) { bv = v; bi = i; }
         }
         best_v[t] = bv; best_i[t] = bi;
         barrier();
         for (uint s = WG / 2u; s > 0u; s >>= 1) {
             if (t < s) {
                 REAL o = best_v[t + s]; uint oi = best_i[t + s];
-                bool tie = o == best_v[t] || (isnan(o) && isnan(best_v[t]));
-                if (o > best_v[t] || (isnan(o) && !isnan(best_v[t])) || (tie && oi < best_i[t])) {
-                    best_v[t] = o; best_i[t] = oi;
-                }
+                if (o > best_v[t] || (o == best_v[t] && oi < best_i[t])) { best_v[t] = o; best_i[t] = oi; }
             }
             barrier();
         }
-        uint p = best_i[0] < n ? best_i[0] : k;  // a column of NaNs keeps row k
+        // idamax starts from row k and takes only a larger magnitude, which a NaN never is: a NaN in row k stays
+        // the pivot (the factor is NaN from there: NumPy's NaN results, not a zero pivot's det 0), one below is
+        // passed over (a column of NaNs keeps row k)
+        uint p = isnan(ABS1(a[base + k * n + k])) || best_i[0] >= n ? k : best_i[0];
         T pv = a[base + p * n + k];
         barrier();
         if (p != k) {

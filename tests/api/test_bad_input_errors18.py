@@ -1,6 +1,7 @@
 """Bad input and small correctness gaps held to NumPy (errors18): ``setflags(align=)``, ``astype``'s keywords,
 text operands of the logical ufuncs, ``kd.ma`` masks of another size, kdsl array parameters of ``kd.random``
-distributions (checked as NumPy checks them), and NaN in ``kd.linalg.cholesky`` (tests/api/bad_input_testing.py).
+distributions (checked as NumPy checks them), NaN in ``kd.linalg``'s Cholesky and LU, strings stored into arrays,
+one-axis and split-count arguments (tests/api/bad_input_testing.py).
 """
 
 import numpy as np
@@ -104,7 +105,53 @@ CHOLESKY = [
 ]
 
 
+LU = [
+    ("det-nan", lambda m, d: m.linalg.det(A(m, [[NAN, 0], [0, 1]], np.float32)), None),
+    ("inv-nan-first", lambda m, d: m.linalg.inv(A(m, [[NAN, 0], [0, 1]], np.float32))[0], None),
+    ("inv-nan-below-zero", lambda m, d: m.linalg.inv(A(m, [[0, 1], [NAN, 1]], np.float32)), "Singular"),
+    ("solve-nan", lambda m, d: np.isnan(np.asarray(m.linalg.solve(A(m, [[1, 0], [0, NAN]], np.float32),
+                                                                  A(m, [1, 1], np.float32)))).all(), None),
+    ("slogdet-nan", lambda m, d: list(m.linalg.slogdet(A(m, [[NAN, 0], [0, 1]], np.float32))), None),
+    ("slogdet-singular-odd-swaps", lambda m, d: [str(np.asarray(r)) for r in
+                                                 m.linalg.slogdet(A(m, [[1, 2], [2, 4]], np.float32))], None),
+    ("slogdet-singular-beside-nan", lambda m, d: list(m.linalg.slogdet(A(m, [[0, NAN], [0, 1]], np.float32))), None),
+]
+
+
+def _stored(m, d, value, fill=False):
+    a = m.zeros(2, dtype=d)
+    if fill:
+        a.fill(value)
+    else:
+        a[0] = value
+    return a
+
+
+STORES = [
+    ("setitem-numeric-str", lambda m, d: _stored(m, d, "5"), None),
+    ("setitem-padded-str", lambda m, d: _stored(m, d, " 7 "), None),
+    ("setitem-bytes", lambda m, d: _stored(m, d, b"5"), None),
+    ("setitem-word-str", lambda m, d: _stored(m, d, "a"), "a"),
+    ("setitem-float-str-into-int", lambda m, d: _stored(m, np.int32, "1e3"), "1e3"),
+    ("setitem-str-out-of-range", lambda m, d: _stored(m, np.uint8, "300"), "300"),
+    ("setitem-str-into-bool", lambda m, d: _stored(m, np.bool_, ""), None),
+    ("fill-numeric-str", lambda m, d: _stored(m, d, "1e3", fill=True), None),
+]
+
+AXES = [
+    ("argmax-axis-tuple", lambda m, d: m.argmax(A(m, [[1, 2], [3, 0]], d), axis=(0, 0)), "integer"),
+    ("argmin-axis-1-tuple", lambda m, d: A(m, [[1, 2], [3, 0]], d).argmin(axis=(0,)), "integer"),
+    ("argmax-axis-float", lambda m, d: m.argmax(A(m, [[1, 2], [3, 0]], d), axis=1.0), "integer"),
+    ("split-float-count", lambda m, d: [p.tolist() for p in m.split(m.arange(4), 2.0)], None),
+    ("split-float-count-truncated", lambda m, d: [p.tolist() for p in m.split(m.arange(5), 2.5)], None),
+    ("split-float-count-unequal", lambda m, d: m.split(m.arange(5), 1.5), "equal division"),
+    ("split-float-zero", lambda m, d: m.split(m.arange(5), 0.0), None),
+    ("array_split-float-count", lambda m, d: [p.tolist() for p in m.array_split(m.arange(5), 3.7)], None),
+    ("array_split-None", lambda m, d: m.array_split(m.arange(5), None), "NoneType"),
+]
+
+
 @pytest.mark.parametrize(("call", "words"), [pytest.param(c, w, id=i) for i, c, w in
-                                             FLAGS + ASTYPE + TEXT + MASKS + RANDOM + CHOLESKY])
+                                             FLAGS + ASTYPE + TEXT + MASKS + RANDOM + CHOLESKY + LU + STORES + AXES])
 def test_bad_input_like_numpy(call, words):
     check_like_numpy(call, words, np.int32)

@@ -59,6 +59,9 @@ TEXT = [
     ("logical_and-bytes", lambda m, d: m.logical_or(A(m, [0, 0], d), b"x"), None),
     ("logical_not-str", lambda m, d: m.logical_not("a"), None),
     ("add-str", lambda m, d: m.add(A(m, [0, 1], d), "a"), None),
+    ("ma-logical_and-str", lambda m, d: m.logical_and(m.ma.array([1, 0, 2], mask=[0, 0, 1]), "a").filled(False),
+     None),
+    ("ma-logical_or-list-of-str", lambda m, d: m.ma.logical_or(m.ma.array([1, 0]), ["", "b"]).filled(False), None),
     ("maximum-str", lambda m, d: m.maximum(A(m, [0, 1], d), "a"), None),
 ]
 
@@ -148,6 +151,11 @@ AXES = [
     ("split-float-zero", lambda m, d: m.split(m.arange(5), 0.0), None),
     ("array_split-float-count", lambda m, d: [p.tolist() for p in m.array_split(m.arange(5), 3.7)], None),
     ("array_split-None", lambda m, d: m.array_split(m.arange(5), None), "NoneType"),
+    ("triu-str-offset", lambda m, d: m.triu(A(m, np.ones((2, 2)), d), k="1"), "str"),
+    ("tril-float-offset", lambda m, d: m.tril(A(m, np.ones((2, 2)), d), k=np.float32(1)), None),
+    ("polypow-float-power", lambda m, d: m.polynomial.polynomial.polypow([1.0, 2.0], 2.0), None),
+    ("chebpow-fraction-power", lambda m, d: m.polynomial.chebyshev.chebpow([1.0, 2.0], 1.5), "non-negative integer"),
+    ("polypow-str-power", lambda m, d: m.polynomial.polynomial.polypow([1.0, 2.0], "2"), "non-negative integer"),
 ]
 
 

@@ -117,13 +117,13 @@ class Ufunc(WithAt):
                 raise TypeError("return arrays must be of ArrayType (pass a tuple of outputs as out=)")
             out = extra[0] if len(extra) == 1 else extra
         out = ellipsis_out(out)
+        args = logical_operands(self._name, args)  # np.logical_and(a, "a"): text has a truth value there
         for a in args:  # an operand type with its own ufunc rules (kd.ma.MaskedArray): it computes the call
             hook = getattr(type(a), "__kdsl_ufunc__", None)
             if hook is not None:
                 return hook(self._name, args, {"out": out, "where": where, "dtype": dtype, **kwargs})
         check_keywords(self._name, casting, order)
         warn_where_without_out(where, out_keyword, out, 2)
-        args = logical_operands(self._name, args)  # np.logical_and(a, "a"): text has a truth value there
         if "sig" in kwargs:  # NumPy's older spelling of signature=, still accepted (not in its signature)
             if signature is not None:
                 raise TypeError("cannot specify both 'sig' and 'signature'")

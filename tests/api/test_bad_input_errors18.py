@@ -96,6 +96,10 @@ RANDOM = [
     ("logseries-p-above-1", lambda m, d: _draw(m, "logseries", [0.5, 1.5]), "p < 0"),
     ("laplace-scale-negative", lambda m, d: _draw(m, "laplace", [0.0, 0.0], [1.0, -1.0]), "scale < 0"),
     ("wald-mean-negative", lambda m, d: _draw(m, "wald", [1.0, -1.0], [1.0, 1.0]), "mean <= 0"),
+    ("legacy-normal-scale-array-negative", lambda m, d: m.random.normal(0.0, A(m, [1.0, -1.0])), "scale < 0"),
+    ("normal-scale-None", lambda m, d: _rng(m).normal(0.0, None), "NoneType"),
+    ("poisson-lam-None", lambda m, d: _rng(m).poisson(None), "NoneType"),
+    ("uniform-low-None", lambda m, d: m.random.uniform(None, 1.0), "NoneType"),
 ]
 
 CHOLESKY = [

@@ -54,8 +54,15 @@ def draw_shape(size: Size, *params: Any) -> tuple[int, ...]:
     return shape
 
 
+def _not_none(x: Any) -> None:
+    """A missing parameter (None) is NumPy's TypeError, not a NaN parameter (``np.asarray(None, float)``)."""
+    if x is None:
+        raise TypeError("must be real number, not NoneType (a distribution parameter cannot be None)")
+
+
 def param_value(x: Any, device) -> Any:
     """A distribution parameter as an operand: Python scalars stay weak, host arrays become float32 arrays."""
+    _not_none(x)
     if isinstance(x, (Array, int, float)):
         return x
     return asarray(np.asarray(x, dtype=np.float32), device=device)
@@ -63,6 +70,7 @@ def param_value(x: Any, device) -> Any:
 
 def param_operand(x: Any, d: dt.DType, device) -> Array:
     """A distribution parameter as a kdsl array of dtype ``d`` (a 0-d constant for a Python scalar)."""
+    _not_none(x)
     if isinstance(x, Array):
         return x if x.dtype is d else x.astype(d)
     return asarray(np.asarray(x, dtype=d.np), device=device)
@@ -75,7 +83,9 @@ def param_dtype(*params: Any) -> dt.DType:
 
 def host_param(value: Any) -> Any:
     """A distribution parameter's values for NumPy's checks: a kdsl array is read back (NumPy raises
-    ValueError for an invalid parameter, so its values must be known before drawing), others as they are."""
+    ValueError for an invalid parameter, so its values must be known before drawing), others as they are; None is
+    NumPy's TypeError."""
+    _not_none(value)
     return value.numpy() if isinstance(value, Array) else value
 
 

@@ -63,6 +63,10 @@ TEXT = [
      None),
     ("ma-logical_or-list-of-str", lambda m, d: m.ma.logical_or(m.ma.array([1, 0]), ["", "b"]).filled(False), None),
     ("maximum-str", lambda m, d: m.maximum(A(m, [0, 1], d), "a"), None),
+    ("frexp-str-positional-out", lambda m, d: m.frexp(A(m, [3.0, 1.0], np.float32), "a"), "ArrayType|Array"),
+    ("frexp-positional-out-written", lambda m, d: (lambda buf: (m.frexp(A(m, [3.0, 1.0], np.float32), buf), buf)[1])(
+        m.zeros(2, dtype=np.float32)), None),
+    ("divmod-positional-outs-None", lambda m, d: m.divmod(A(m, [3.0, 1.0], np.float32), 2, None, None), None),
 ]
 
 MASKS = [

@@ -115,7 +115,9 @@ class Ufunc(WithAt):
                 raise TypeError("out=... is only allowed as a keyword argument.")
             if any(isinstance(e, tuple) for e in extra):  # a tuple of outputs goes by keyword only
                 raise TypeError("return arrays must be of ArrayType (pass a tuple of outputs as out=)")
-            out = extra[0] if len(extra) == 1 else extra
+            # one output: the array itself; several: a tuple with one entry per output (np.frexp(x, m) writes the
+            # mantissas into m), so a positional out of a two-output ufunc is never dropped
+            out = extra[0] if self.nout == 1 else tuple(extra) + (None,) * (self.nout - len(extra))
         out = ellipsis_out(out)
         args = logical_operands(self._name, args)  # np.logical_and(a, "a"): text has a truth value there
         for a in args:  # an operand type with its own ufunc rules (kd.ma.MaskedArray): it computes the call

@@ -65,9 +65,9 @@ def _parsed_text(value: str | bytes, a: Array) -> np.generic:
     >>> _parsed_text(" 7 ", kd.zeros(2, dtype=kd.int32)), _parsed_text("", kd.zeros(2, dtype=kd.bool_))
     (np.int32(7), np.False_)
     """
-    host = np.zeros((), a.dtype.np)
-    host[()] = value
-    return host[()]
+    host = np.zeros(1, a.dtype.np)
+    host[0] = value  # NumPy's own parsing and errors
+    return host[0]
 
 
 def _checked_scalar(value, a: Array):

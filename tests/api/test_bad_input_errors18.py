@@ -9,6 +9,7 @@ import pytest
 from bad_input_testing import A, check_like_numpy
 
 NAN = np.nan
+M23 = np.arange(6).reshape(2, 3)
 
 
 def _flags(m, **kw):
@@ -159,6 +160,10 @@ AXES = [
     ("split-float-zero", lambda m, d: m.split(m.arange(5), 0.0), None),
     ("array_split-float-count", lambda m, d: [p.tolist() for p in m.array_split(m.arange(5), 3.7)], None),
     ("array_split-None", lambda m, d: m.array_split(m.arange(5), None), "NoneType"),
+    ("roll-float-axis", lambda m, d: m.roll(A(m, M23, d), 1, axis=1.0), "axis"),
+    ("roll-str-axis", lambda m, d: m.roll(A(m, M23, d), 1, axis="1"), "axis"),
+    ("roll-float-in-axes", lambda m, d: m.roll(A(m, M23, d), 1, axis=(0, 1.0)), "axis|integer"),
+    ("roll-axes-int-tuple", lambda m, d: m.roll(A(m, M23, d), (1, 2), axis=(0, 1)), None),
     ("triu-str-offset", lambda m, d: m.triu(A(m, np.ones((2, 2)), d), k="1"), "str"),
     ("tril-float-offset", lambda m, d: m.tril(A(m, np.ones((2, 2)), d), k=np.float32(1)), None),
     ("polypow-float-power", lambda m, d: m.polynomial.polynomial.polypow([1.0, 2.0], 2.0), None),

@@ -43,7 +43,8 @@ void main() {
     if (k0 == 0u && t == 0u) info[b] = 0;  // a recorded plan runs again on the same info array
     for (uint k = k0; k < k1; ++k) {
         REAL d = RE(a[base + k * n + k]);  // a Hermitian diagonal is real: its imaginary part is ignored
-        if (!(d > REAL(0))) {  // not positive definite (or NaN): LAPACK stops; report, keep values finite
+        if (d <= REAL(0)) {  // not positive definite: LAPACK stops; report, keep values finite (a NaN pivot
+                             // goes on as OpenBLAS's potrf, NumPy's: the factor is NaN from there, no error)
             if (t == 0u && info[b] == 0) info[b] = int(k) + 1;
             d = REAL(1);
         }
@@ -84,7 +85,7 @@ shared T x[NB * P];
 
 REAL pivot(uint k) {  // a Hermitian diagonal is real: its imaginary part is ignored; a bad pivot counts as 1
     REAL d = RE(s[k * P + k]);
-    return d > REAL(0) ? d : REAL(1);
+    return d <= REAL(0) ? REAL(1) : d;  // NaN stays NaN (NumPy's NaN factor)
 }
 
 void main() {
@@ -102,7 +103,8 @@ void main() {
     barrier();
     for (uint k = 0u; k < w; ++k) {
         REAL d = RE(s[k * P + k]);
-        if (!(d > REAL(0))) {  // not positive definite (or NaN): LAPACK stops; report, keep values finite
+        if (d <= REAL(0)) {  // not positive definite: LAPACK stops; report, keep values finite (a NaN pivot
+                             // goes on as OpenBLAS's potrf, NumPy's: the factor is NaN from there, no error)
             if (t == 0u && info[b] == 0) info[b] = int(k0 + k) + 1;
             d = REAL(1);
         }
@@ -263,7 +265,13 @@ def _plan(dtype: kd.DType, batch: int, n: int) -> Plan:
 def cholesky(x, /, *, upper: bool = False) -> kd.Array:
     """The Cholesky factor ``L`` (``x = L @ L^H``) of each Hermitian (real: symmetric) positive-definite
     matrix of the stack ``x``, or ``U = L^H`` with ``upper=True``; :class:`LinAlgError` when a matrix is not
-    positive definite."""
+    positive definite. A NaN reaching a pivot makes the rest of that factor NaN, no error, as NumPy's (its
+    OpenBLAS ``potrf`` tests ``pivot <= 0``, which NaN fails).
+
+    >>> import kdsl as kd, numpy as np
+    >>> cholesky(kd.asarray([[4.0, np.nan], [np.nan, 1.0]])).tolist()
+    [[2.0, 0.0], [nan, nan]]
+    """
     a = as_array(x)
     check_matrices(a, "cholesky")
     dtype = working_dtype(a, "cholesky")

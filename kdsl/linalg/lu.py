@@ -69,7 +69,10 @@ void main() {
             }
             barrier();
         }
-        uint p = best_i[0] < n ? best_i[0] : k;  // a column of NaNs keeps row k
+        // idamax starts from row k and takes only a larger magnitude, which a NaN never is: a NaN in row k stays
+        // the pivot (the factor is NaN from there: NumPy's NaN results, not a zero pivot's det 0), one below is
+        // passed over (a column of NaNs keeps row k)
+        uint p = isnan(ABS1(a[base + k * n + k])) || best_i[0] >= n ? k : best_i[0];
         T pv = a[base + p * n + k];
         barrier();
         if (p != k) {
@@ -313,10 +316,14 @@ def slogdet(a) -> SlogdetResult:
     dtype = working_dtype(a, "slogdet")
     diag, parity = _lu_diagonal(a, dtype)
     mag = kd.abs(diag)
-    # z / |z| for complex pivots (kd.sign), the sign of the product being the product of the signs
-    sign = parity * kd.prod(kd.sign(diag), axis=-1)
+    # z / |z| for complex pivots (kd.sign), the sign of the product being the product of the signs; a NaN pivot
+    # counts as positive, as NumPy's (its logabsdet is NaN)
+    sign = parity * kd.prod(kd.where(kd.isnan(diag), 1, kd.sign(diag)), axis=-1)
     logabs = kd.sum(kd.log(mag), axis=-1)
-    return SlogdetResult(sign, logabs)
+    # a zero pivot is LAPACK's singular matrix: NumPy's sign +0.0 (not -0.0 after an odd number of swaps) and
+    # log -inf, whatever NaN the other pivots hold
+    singular = kd.any(diag == 0, axis=-1)
+    return SlogdetResult(kd.where(singular, 0, sign), kd.where(singular, -math.inf, logabs))
 
 
 def det(a) -> kd.Array:

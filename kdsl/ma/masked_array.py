@@ -48,6 +48,20 @@ def as_mask_array(mask: Any, shape: tuple[int, ...]) -> Any:
     return m
 
 
+def _flat_mask(value: Any, shape: tuple[int, ...], current: Any) -> Any:
+    """``value`` as a mask of ``shape`` the way NumPy's ``mask.flat = value`` fills one: the right size (any
+    shape) or one value as :func:`as_mask_array`; another size repeated (or cut) in flat order; an empty one
+    leaves ``current`` (all False for ``nomask``) as it is."""
+    m = value.filled(True) if isinstance(value, MaskedArray) else value
+    m = m if isinstance(m, kd.Array) else kd.asarray(np.asarray(m, dtype=bool))
+    size = int(np.prod(shape))
+    if m.size in (1, size):
+        return as_mask_array(m, shape)
+    if m.size == 0:
+        return kd.zeros(shape, dtype=kd.bool_) if current is nomask else current
+    return kd.asarray(np.resize(m.numpy().astype(bool), shape))  # a rare mistake: repeated on the host
+
+
 def _sequence_mask(items: Any, shape: tuple[int, ...]) -> Any:
     """numpy.ma's mask of ``np.ma.array([row0, row1])`` or ``np.ma.array([1.0, np.ma.masked])``: each item's mask
     (``masked`` itself True, a plain item False) stacked; ``nomask`` when no item is masked, or when the items'
@@ -131,7 +145,22 @@ class MaskedArray:
 
     @mask.setter
     def mask(self, value: Any) -> None:
-        self._mask = nomask if value is nomask else as_mask_array(value, self.shape)
+        """NumPy's ``a.mask = value``: ``value`` fills the mask as ``mask.flat = value`` does (a mask of another
+        size is repeated or cut to the data's size, an empty one changes nothing); a hard mask only gains
+        masked entries (``mask |= value``, which must broadcast to the data's shape).
+
+        >>> import kdsl as kd
+        >>> x = kd.ma.array([1.0, 2.0, 3.0])
+        >>> x.mask = [True, False]
+        >>> x.mask.tolist()
+        [True, False, True]
+        """
+        if self._hardmask:
+            if value is not nomask:
+                old = kd.zeros(self.shape, dtype=kd.bool_) if self._mask is nomask else self._mask
+                self._mask = kd.broadcast_to(old | as_mask_array(value, kd.asarray(value).shape), self.shape).copy()
+            return
+        self._mask = nomask if value is nomask else _flat_mask(value, self.shape, self._mask)
 
     @property
     def recordmask(self) -> Any:

@@ -139,9 +139,21 @@ _BINARY = ("add", "subtract", "multiply", "arctan2", "hypot", "equal", "not_equa
            "nextafter", "logaddexp", "logaddexp2")
 
 
+def _truth_of_text(x: Any) -> Any:
+    """A string (or host text data) as its truth value, as NumPy 2's logical ufuncs take it; others as they are."""
+    if isinstance(x, (str, bytes)):
+        return bool(x)
+    if isinstance(x, (list, tuple, np.ndarray)) and not isinstance(x, np.ma.MaskedArray):
+        host = np.asarray(x)
+        return host.astype(bool) if host.dtype.kind in "US" else x
+    return x
+
+
 def binary(name: str, a: Any, b: Any, keep: bool = True) -> Any:
     """``kd.<name>(a, b)`` on masked operands (mask: the union; the division family masks its domain). Masked
     entries keep ``a``'s data unless ``keep`` is False (the operators numpy.ma leaves to ndarray's)."""
+    if name in ("logical_and", "logical_or", "logical_xor"):  # np.ma.logical_or(x, ""): text's truth, as NumPy's
+        a, b = _truth_of_text(a), _truth_of_text(b)
     da, ma = parts(a)
     db, mb = parts(b)
     if a is masked or b is masked:

@@ -272,8 +272,8 @@ def polypow(c: Any, pow: int, maxpower: int | None = 16) -> kd.Array:  # noqa: A
     [1.0, 3.0, 3.0, 1.0]
     """
     [a] = as_series([c])
-    power = operator.index(pow)
-    if power < 0:
+    power = int(pow)  # NumPy's rule: 2.0 and np.int64(2) are powers; 1.5, -1 and '2' are not (ValueError)
+    if power != pow or power < 0:
         raise ValueError("Power must be a non-negative integer.")
     if maxpower is not None and power > maxpower:
         raise ValueError("Power is too large")

@@ -47,7 +47,7 @@ class Array(ViewLinks):
 
     # (the view links' slots are ViewLinks'); _readonly: setflags(write=False) (array_flags.py)
     __slots__ = ("_readonly", "_zero_d_array", "_broadcast_layout", "_warn_on_write", "_resized_strides",
-                 "_retyped", "__weakref__")
+                 "_retyped", "_unaligned", "__weakref__")
     __array_priority__ = 100  # NumPy defers to our reflected operators
     _readonly: bool  # set by setflags(write=False); unset means writeable (array_flags.py)
     _zero_d_array: bool  # a 0-d array made as an array, not a scalar's stand-in; unset: False (scalar_like.py)
@@ -55,6 +55,7 @@ class Array(ViewLinks):
     _warn_on_write: bool  # a broadcast_arrays result not yet written; unset: False (broadcast_writes.py)
     _resized_strides: tuple[int, ...]  # NumPy's byte strides of a view(dtype) of another itemsize (bitcast.py)
     _retyped: bool  # its dtype was assigned (a.dtype = t): views made before read it back; unset: False
+    _unaligned: bool  # setflags(align=False) cleared its ALIGNED flag; unset: False (array_flags.py)
 
     def __init__(self, node: Node = ndarray_constructor.NO_SHAPE, *args: Any, **kwargs: Any):
         if ndarray_constructor.is_constructor_call(node, args, kwargs):  # kd.ndarray((2, 3), dtype=...)

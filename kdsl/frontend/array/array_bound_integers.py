@@ -4,8 +4,8 @@ A candidate is 64 random bits ``c``; with the element's span ``s = high - low`` 
 ``c - c % s <= 2**64 - s``, i.e. it lies in the last whole block of ``s`` values below ``2**64`` (every remainder
 then equally likely), and the first accepted candidate's ``c % s`` is added to ``low``. A candidate is rejected
 with probability ``(2**64 mod s) / 2**64 < s / 2**64``; the number of candidates comes from the largest span,
-read from host bounds (so all being rejected has probability at most ``2**-64``, the scalar bounds' guarantee),
-and is 4 for kdsl array bounds, which is that guarantee for spans up to ``2**48`` (the host is not asked).
+read from the bounds on the host (kdsl arrays are read back: NumPy's checks need them too), so all being
+rejected has probability at most ``2**-64``, the scalar bounds' guarantee.
 If all are rejected the last one's remainder is used (the only bias left).
 
 Example:
@@ -26,9 +26,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.ops import where
-from kdsl.frontend.array.random_draws import PhiloxDraws, Size, draw_shape
-
-_DEVICE_BOUND_TRIES = 4  # kdsl array bounds: 2**-64 for spans up to 2**48
+from kdsl.frontend.array.random_draws import PhiloxDraws, Size, draw_shape, host_param
 
 
 def is_array_bound(value: Any) -> bool:
@@ -41,7 +39,7 @@ class ArrayBoundIntegers(PhiloxDraws):
 
     def _integers_arrays(self, low: Any, high: Any, size: Size, d: dt.DType, endpoint: bool) -> Array:
         if high is None:
-            if not isinstance(low, Array) and np.any(np.asarray(low) < (0 if endpoint else 1)):
+            if np.any(np.asarray(host_param(low)) < (0 if endpoint else 1)):
                 raise ValueError("high < 0" if endpoint else "high <= 0")  # NumPy's message for integers(high)
             low, high = 0, low
         tries = self._check_array_bounds(low, high, d, endpoint)
@@ -71,10 +69,8 @@ class ArrayBoundIntegers(PhiloxDraws):
 
     def _check_array_bounds(self, low: Any, high: Any, d: dt.DType, endpoint: bool) -> int:
         """NumPy's checks on host bounds; the number of candidates (module docstring)."""
-        if isinstance(low, Array) or isinstance(high, Array):
-            return _DEVICE_BOUND_TRIES
-        lo = np.asarray(low).astype(object)  # Python ints: no overflow in high - low
-        hi = np.asarray(high).astype(object) + (1 if endpoint else 0)
+        lo = np.asarray(host_param(low)).astype(object)  # Python ints: no overflow in high - low
+        hi = np.asarray(host_param(high)).astype(object) + (1 if endpoint else 0)
         info = np.iinfo(d.np)
         if np.any(lo < info.min):
             raise ValueError(f"low is out of bounds for {d.name}")

@@ -4,7 +4,8 @@
 reshape...) has strides over its source's C-ordered elements, so ``c_contiguous``/``f_contiguous`` follow from
 them as NumPy's do (size-1 axes ignored, empty arrays both); every other array (a buffer, a computed result) is
 a C-ordered owner. Views of a lazy constant not yet written (``kd.zeros(s).T``) have the layout NumPy's have
-too (``constant_layout.py``). ``owndata`` is ``base is None``; ``aligned`` is always True (device buffers are aligned);
+too (``constant_layout.py``). ``owndata`` is ``base is None``; ``aligned`` is True (device buffers are aligned) unless
+``setflags(align=False)`` cleared it on that array object, as NumPy lets it be cleared (a new view is aligned);
 ``writeable`` is True unless ``setflags(write=False)`` (or ``a.flags.writeable = False``) was called on the
 array or on an array it is a view of, as in NumPy: then assigning to it raises ``ValueError: assignment
 destination is read-only``.
@@ -155,12 +156,20 @@ def check_writeable(a: Array, message: str = "assignment destination is read-onl
 
 def setflags(a: Array, write: Any = None, align: Any = None, uic: Any = None) -> None:
     """NumPy's ``ndarray.setflags``: ``write`` makes ``a`` writeable or read-only (a view of a read-only array
-    cannot be made writeable: ValueError, as NumPy); ``align=False`` and ``uic=True`` are refused as NumPy
-    refuses them for its own aligned arrays."""
+    cannot be made writeable: ValueError, as NumPy); ``align`` sets the ALIGNED flag of ``a`` alone, as NumPy's
+    (the data is aligned whatever it says, so True is always allowed); ``uic=True`` is refused as NumPy
+    refuses it for an array that is no writeback copy.
+
+    >>> import kdsl as kd
+    >>> a = kd.arange(3.0)
+    >>> a.setflags(align=False)
+    >>> a.flags.aligned, a.flags.behaved, a[1:].flags.aligned
+    (False, False, True)
+    """
     if uic:
         raise ValueError("cannot set WRITEBACKIFCOPY flag to True")
-    if align is not None and not align:
-        raise ValueError("kdsl arrays are always aligned: setflags(align=False) cannot apply")
+    if align is not None:
+        a._unaligned = not align
     if write is None:
         return
     broadcast_writes.clear(a)  # an explicit flag: no more broadcast_arrays warnings, as NumPy's
@@ -211,7 +220,7 @@ class Flags:
 
     @property
     def aligned(self) -> bool:
-        return True
+        return not getattr(self._array, "_unaligned", False)
 
     @property
     def writebackifcopy(self) -> bool:
@@ -229,7 +238,7 @@ class Flags:
 
     @property
     def behaved(self) -> bool:
-        return self.writeable
+        return self.aligned and self.writeable
 
     @property
     def carray(self) -> bool:
@@ -245,7 +254,7 @@ class Flags:
     def num(self) -> int:
         """NumPy's bit set: C 1, F 2, OWNDATA 4, ALIGNED 256, WRITEABLE 1024."""
         bits = (1, 2, 4, 256, 1024)
-        values = (self.c_contiguous, self.f_contiguous, self.owndata, True, self.writeable)
+        values = (self.c_contiguous, self.f_contiguous, self.owndata, self.aligned, self.writeable)
         return sum(b for b, v in zip(bits, values, strict=True) if v)
 
     def __getitem__(self, key: str) -> bool:

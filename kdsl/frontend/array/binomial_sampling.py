@@ -43,7 +43,7 @@ from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray, full
 from kdsl.frontend.array.ops import where
-from kdsl.frontend.array.random_draws import PhiloxDraws, Size, draw_shape, param_operand
+from kdsl.frontend.array.random_draws import PhiloxDraws, Size, draw_shape, host_param, param_operand
 from kdsl.frontend.array.shape_ops import stack
 from kdsl.frontend.array.sorting import searchsorted
 
@@ -168,7 +168,7 @@ class BinomialDistributions(PhiloxDraws):
         if probs.ndim == 0 or (probs.shape[-1] == 0 and not self._EMPTY_PVALS_OK):
             raise ValueError("pvals must have at least 1 dimension and the last dimension of pvals must be "
                              "greater than 0.")
-        if not isinstance(n, Array) and (np.asarray(n) < 0).any():
+        if (np.asarray(host_param(n)) < 0).any():
             raise ValueError("n < 0")
         if not np.isfinite(probs).all() or (probs < 0).any() or (probs > 1).any():
             raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
@@ -192,16 +192,14 @@ class BinomialDistributions(PhiloxDraws):
 
 
 def _check_binomial(n: Any, p: Any) -> None:
-    if not isinstance(n, Array):
-        host = np.asarray(n)
-        if host.dtype.kind not in "biuf":
-            raise TypeError(f"binomial's n must be integers, not {host.dtype}")
-        if (host < 0).any():
-            raise ValueError("n < 0")
-    if not isinstance(p, Array):
-        hp = np.asarray(p, dtype=float)
-        if not ((hp >= 0) & (hp <= 1)).all():
-            raise ValueError("p < 0, p > 1 or p is NaN")
+    host = np.asarray(host_param(n))  # kdsl arrays read back: NumPy raises for bad values
+    if host.dtype.kind not in "biuf":
+        raise TypeError(f"binomial's n must be integers, not {host.dtype}")
+    if (host < 0).any():
+        raise ValueError("n < 0")
+    hp = np.asarray(host_param(p), dtype=float)
+    if not ((hp >= 0) & (hp <= 1)).all():
+        raise ValueError("p < 0, p > 1 or p is NaN")
 
 
 def _inversion(n: Array, p: Array, q: Array, u: Array, c: SharedConsts) -> Array:

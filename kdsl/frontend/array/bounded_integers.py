@@ -25,7 +25,7 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.array_bound_integers import ArrayBoundIntegers, is_array_bound
 from kdsl.frontend.array.creation import full
 from kdsl.frontend.array.ops import where
-from kdsl.frontend.array.random_draws import Size, draw_shape
+from kdsl.frontend.array.random_draws import Size, draw_shape, host_param
 
 
 class BoundedIntegers(ArrayBoundIntegers):
@@ -76,11 +76,10 @@ class BoundedIntegers(ArrayBoundIntegers):
 
     def _integers_bool(self, low: Any, high: Any, size: Size, endpoint: bool) -> Array:
         lo, hi = (0, low) if high is None else (low, high)
-        if not isinstance(lo, Array) and not isinstance(hi, Array):  # host bounds (scalars or arrays): NumPy's checks
-            if np.any(np.asarray(lo) < 0):
-                raise ValueError("low is out of bounds for bool")
-            if np.any(np.asarray(hi) - (0 if endpoint else 1) > 1):
-                raise ValueError("high is out of bounds for bool")
+        if np.any(np.asarray(host_param(lo)) < 0):  # NumPy's checks (kdsl arrays read back)
+            raise ValueError("low is out of bounds for bool")
+        if np.any(np.asarray(host_param(hi)) - (0 if endpoint else 1) > 1):
+            raise ValueError("high is out of bounds for bool")
         return self.integers(lo, hi, size, dt.int32, endpoint) != 0
 
     def _bounded(self, shape: tuple[int, ...], span: int, wide: bool) -> Array:

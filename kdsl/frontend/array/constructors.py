@@ -152,6 +152,13 @@ def _zero(x: Array) -> Node:
     return const_node(0, x.dtype, x.device)
 
 
+def _offset(k: Any) -> int:
+    """A diagonal offset ``k`` as an int; text is NumPy's TypeError (``int('1')`` would take it)."""
+    if isinstance(k, (str, bytes)):
+        raise TypeError(f"the diagonal offset k must be an integer, not {type(k).__name__} ({k!r})")
+    return int(k)
+
+
 def tril(m: Any, k: int = 0) -> Array:
     """``m`` with the elements above diagonal ``k`` zeroed (the last two axes).
 
@@ -159,7 +166,7 @@ def tril(m: Any, k: int = 0) -> Array:
     >>> kd.tril(kd.ones((2, 3), dtype=kd.int32)).tolist()
     [[1, 0, 0], [1, 1, 0]]
     """
-    return _band(as_array(m), int(k), lower=True)
+    return _band(as_array(m), _offset(k), lower=True)
 
 
 def triu(m: Any, k: int = 0) -> Array:
@@ -171,7 +178,7 @@ def triu(m: Any, k: int = 0) -> Array:
     >>> kd.triu(kd.asarray([1, 2, 3])).tolist()  # a 1-d array: its rows, as NumPy's
     [[1, 2, 3], [0, 2, 3], [0, 0, 3]]
     """
-    return _band(as_array(m), int(k), lower=False)
+    return _band(as_array(m), _offset(k), lower=False)
 
 
 def diag(v: Any, k: int = 0) -> Array:

@@ -12,7 +12,7 @@ interval (0, 1) (so ``log u`` is finite), ``E = -log u`` is Exp(1), ``z`` is sta
   ``method``) is computed on the host from ``cov``, a parameter read back like ``choice``'s ``p``.
 
 Floats are float32 (kdsl's default) unless a parameter is a float64 kdsl array; NumPy's parameter checks run on
-host parameters (a kdsl array parameter is not read back, that would sync).
+the host (a kdsl array parameter is read back for them: NumPy raises ValueError for invalid values).
 
 Example:
     >>> import kdsl as kd
@@ -40,6 +40,7 @@ from kdsl.frontend.array.random_draws import (
     draw_shape,
     host_check,
     host_nonnegative,
+    host_param,
     host_positive,
     param_dtype,
     param_operand,
@@ -126,14 +127,13 @@ class TransformDistributions(PhiloxDraws):
         >>> bool(((x >= -1) & (x <= 3)).all())
         True
         """
-        if not any(isinstance(v, Array) for v in (left, mode, right)):
-            hl, hm, hr = (np.asarray(v, dtype=float) for v in (left, mode, right))
-            if (hl > hm).any():
-                raise ValueError("left > mode")
-            if (hm > hr).any():
-                raise ValueError("mode > right")
-            if (hl == hr).any():
-                raise ValueError("left == right")
+        hl, hm, hr = (np.asarray(host_param(v), dtype=float) for v in (left, mode, right))
+        if (hl > hm).any():
+            raise ValueError("left > mode")
+        if (hm > hr).any():
+            raise ValueError("mode > right")
+        if (hl == hr).any():
+            raise ValueError("left == right")
         d = param_dtype(left, mode, right)
         shape = draw_shape(size, left, mode, right)
         lo, mo, hi = (param_operand(v, d, self._device) for v in (left, mode, right))

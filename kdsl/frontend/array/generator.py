@@ -3,7 +3,8 @@
 Every draw is lazy and computed on the device: element ``i`` of a call's draw is
 ``philox(counter=(i, stream), key=seed key)``, and each call (each raw draw inside a call) takes the next stream,
 so two calls differ and the same seed replays the same sequence. Nothing is read back to the host except the
-parameters NumPy validates (``p`` of :meth:`Generator.choice`).
+parameters NumPy validates (``p`` of :meth:`Generator.choice`, a kdsl array ``scale`` of ``normal``...: NumPy
+raises ValueError for invalid values).
 
 Methods (what differs from NumPy is said in each docstring):
 
@@ -138,7 +139,7 @@ class Generator(NoncentralDistributions, TransformDistributions, BinomialDistrib
 
     def _check_uniform_range(self, low: Any, high: Any) -> None:
         """NumPy's checks of ``high - low`` on host values: negative (-0.0 too): ValueError; not finite (an
-        infinite bound, NaN, an overflowing difference): OverflowError. kdsl array bounds are not read back."""
+        infinite bound, NaN, an overflowing difference): OverflowError. kdsl array bounds are read back for it."""
         span = host_span(low, high)
         if span is not None:
             host_nonnegative(span, "high - low")

@@ -38,7 +38,7 @@ from kdsl import dtype as dt
 from kdsl.device import device as current_device
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.generator import Generator
-from kdsl.frontend.array.random_draws import Size, host_span
+from kdsl.frontend.array.random_draws import Size, host_param, host_span
 
 
 class PhiloxState(NamedTuple):
@@ -195,12 +195,11 @@ class RandomState(Generator):
 
     def _check_negative_binomial(self, n: Any, p: Any) -> None:
         """The legacy API's checks: ``p`` in [0, 1] (the Generator's excludes 0)."""
-        if not isinstance(n, Array) and not (np.asarray(n, dtype=float) > 0).all():
+        if not (np.asarray(host_param(n), dtype=float) > 0).all():
             raise ValueError("n <= 0")
-        if not isinstance(p, Array):
-            hp = np.asarray(p, dtype=float)
-            if not ((hp >= 0) & (hp <= 1)).all():
-                raise ValueError("p < 0, p > 1 or p is NaN")
+        hp = np.asarray(host_param(p), dtype=float)
+        if not ((hp >= 0) & (hp <= 1)).all():
+            raise ValueError("p < 0, p > 1 or p is NaN")
 
     def random_integers(self, low: int, high: int | None = None, size: Size = None) -> Array:
         """Integers in the closed interval [low, high] (``high=None``: [1, low]), int64; deprecated in NumPy
@@ -228,7 +227,7 @@ class RandomState(Generator):
 
     def dirichlet(self, alpha: Any, size: Size = None) -> Array:
         """Dirichlet floats; the legacy API rejects ``alpha <= 0`` (the Generator allows zeros)."""
-        if not isinstance(alpha, Array) and (np.asarray(alpha, dtype=float) <= 0).any():
+        if (np.asarray(host_param(alpha), dtype=float) <= 0).any():
             raise ValueError("alpha <= 0")
         return super().dirichlet(alpha, size)
 

@@ -43,7 +43,7 @@ from kdsl.frontend.array.binomial_sampling import SharedConsts, stirling_tail
 from kdsl.frontend.array.creation import asarray, full
 from kdsl.frontend.array.gamma_sampling import GammaDistributions
 from kdsl.frontend.array.ops import where
-from kdsl.frontend.array.random_draws import Size, draw_shape, param_operand
+from kdsl.frontend.array.random_draws import Size, draw_shape, host_param, param_operand
 from kdsl.frontend.array.sorting import searchsorted
 
 INVERSION_STEPS = 48  # sequential-search terms for lam < 10
@@ -172,12 +172,10 @@ class PoissonDistributions(GammaDistributions):
     def _check_negative_binomial(self, n: Any, p: Any) -> None:
         """NumPy's Generator checks (``RandomState`` overrides it: its ``p`` may be 0)."""
         _host_positive(n, "n <= 0")
-        if not isinstance(p, Array):
-            hp = np.asarray(p, dtype=float)
-            if not ((hp > 0) & (hp <= 1)).all():
-                raise ValueError("p <= 0, p > 1 or p contains NaNs")
-            if not isinstance(n, Array):
-                _check_negative_binomial_lam(n, hp)
+        hp = np.asarray(host_param(p), dtype=float)  # kdsl arrays read back: NumPy raises for bad values
+        if not ((hp > 0) & (hp <= 1)).all():
+            raise ValueError("p <= 0, p > 1 or p contains NaNs")
+        _check_negative_binomial_lam(host_param(n), hp)
 
 
 def _check_negative_binomial_lam(n: Any, p: np.ndarray) -> None:
@@ -192,14 +190,12 @@ def _check_negative_binomial_lam(n: Any, p: np.ndarray) -> None:
 
 
 def _host_positive(value: Any, message: str) -> None:
-    if not isinstance(value, Array) and not (np.asarray(value, dtype=float) > 0).all():
+    if not (np.asarray(host_param(value), dtype=float) > 0).all():
         raise ValueError(message)
 
 
 def _check_lam(lam: Any) -> None:
-    if isinstance(lam, Array):
-        return
-    host = np.asarray(lam, dtype=float)
+    host = np.asarray(host_param(lam), dtype=float)  # kdsl arrays read back: NumPy raises for bad values
     if not (host >= 0).all():
         raise ValueError("lam < 0 or lam is NaN")
     if (host > LAM_MAX).any():

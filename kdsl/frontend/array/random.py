@@ -30,7 +30,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.generator import Generator, default_rng
 from kdsl.frontend.array.legacy_random import PhiloxState, RandomState, float_dtype, global_state
-from kdsl.frontend.array.random_draws import draw_shape, param_operand
+from kdsl.frontend.array.random_draws import draw_shape, host_nonnegative, param_operand
 
 __all__ = [
     "BitGenerator", "Generator", "MT19937", "PCG64", "PCG64DXSM", "Philox", "PhiloxState", "RandomState", "SFC64",
@@ -110,8 +110,7 @@ def normal(loc: Any = 0.0, scale: Any = 1.0, size: Any = None, dtype: Any = floa
     """Normally distributed floats (Box-Muller on Philox output); ``scale < 0`` raises ValueError."""
     d = float_dtype(dtype)
     with _STATE._on(device) as s:
-        if isinstance(scale, (int, float)) and scale < 0:
-            raise ValueError(f"scale < 0: normal's scale is a standard deviation, got {scale}")
+        host_nonnegative(scale, "scale")  # NumPy's check, a kdsl array's values included (read back)
         z = s._std_normal(draw_shape(size, loc, scale), s._device.check(d))
         if not isinstance(loc, Array) and not isinstance(scale, Array) and (loc, scale) == (0.0, 1.0):
             return z

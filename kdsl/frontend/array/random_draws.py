@@ -54,8 +54,15 @@ def draw_shape(size: Size, *params: Any) -> tuple[int, ...]:
     return shape
 
 
+def _not_none(x: Any) -> None:
+    """A missing parameter (None) is NumPy's TypeError, not a NaN parameter (``np.asarray(None, float)``)."""
+    if x is None:
+        raise TypeError("must be real number, not NoneType (a distribution parameter cannot be None)")
+
+
 def param_value(x: Any, device) -> Any:
     """A distribution parameter as an operand: Python scalars stay weak, host arrays become float32 arrays."""
+    _not_none(x)
     if isinstance(x, (Array, int, float)):
         return x
     return asarray(np.asarray(x, dtype=np.float32), device=device)
@@ -63,6 +70,7 @@ def param_value(x: Any, device) -> Any:
 
 def param_operand(x: Any, d: dt.DType, device) -> Array:
     """A distribution parameter as a kdsl array of dtype ``d`` (a 0-d constant for a Python scalar)."""
+    _not_none(x)
     if isinstance(x, Array):
         return x if x.dtype is d else x.astype(d)
     return asarray(np.asarray(x, dtype=d.np), device=device)
@@ -73,22 +81,26 @@ def param_dtype(*params: Any) -> dt.DType:
     return dt.float64 if any(isinstance(p, Array) and p.dtype is dt.float64 for p in params) else dt.float32
 
 
+def host_param(value: Any) -> Any:
+    """A distribution parameter's values for NumPy's checks: a kdsl array is read back (NumPy raises
+    ValueError for an invalid parameter, so its values must be known before drawing), others as they are; None is
+    NumPy's TypeError."""
+    _not_none(value)
+    return value.numpy() if isinstance(value, Array) else value
+
+
 def host_check(value: Any, name: str, ok, message: str) -> None:
-    """NumPy's parameter checks on host values; a kdsl array parameter is not read back (that would sync)."""
-    if isinstance(value, Array):
-        return
-    host = np.asarray(value, dtype=float)
+    """NumPy's parameter checks, on host values (a kdsl array parameter is read back: :func:`host_param`)."""
+    host = np.asarray(host_param(value), dtype=float)
     if not ok(host).all():
         raise ValueError(f"{name} {message}")
 
 
 def host_span(low: Any, high: Any) -> np.ndarray | None:
-    """``high - low`` of host bounds in float64 (overflow to inf is the check's point, not a warning), or None
-    when a bound is a kdsl array (not read back)."""
-    if isinstance(low, Array) or isinstance(high, Array):
-        return None
+    """``high - low`` of the bounds in float64 (overflow to inf is the check's point, not a warning); kdsl array
+    bounds are read back (:func:`host_param`)."""
     with np.errstate(over="ignore", invalid="ignore"):
-        return np.subtract(np.asarray(high, dtype=float), np.asarray(low, dtype=float))
+        return np.subtract(np.asarray(host_param(high), dtype=float), np.asarray(host_param(low), dtype=float))
 
 
 def host_nonnegative(value: Any, name: str) -> None:

@@ -223,6 +223,8 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True) -> Array:
 
 def _arg(x, op: str, axis, keepdims: bool) -> Array:
     x = _arr(x)
+    if axis is not None:  # one axis: NumPy's TypeError for a tuple or a float ("cannot be interpreted as an integer")
+        axis = operator.index(axis)
     a = None if axis is None or not reduce_axes(axis, x.ndim) else mv.normalize_axis(axis, x.ndim)
     if x.size == 0 and (a is None or x.shape[a] == 0):
         raise ValueError(f"attempt to get {op} of an empty sequence")

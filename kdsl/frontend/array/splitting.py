@@ -40,6 +40,15 @@ def _split_index(i: Any) -> int:
 
 def _bounds(n: int, indices_or_sections: Any, equal: bool) -> list[tuple[int, int]]:
     indices_or_sections = host_length(indices_or_sections)
+    count = indices_or_sections
+    if not isinstance(count, (int, np.integer)) and not hasattr(count, "__len__"):
+        # NumPy takes a count that is no sequence as int(count) (2.0 is 2, None its TypeError), split after its
+        # own test n % count on the value given (split(arange(5), 2.5) gives 2 pieces)
+        if equal and count == 0:
+            raise ZeroSectionsError("number sections must be larger than 0.")
+        if equal and n % count:
+            raise ValueError(f"array split does not result in an equal division: {n} into {count}")
+        indices_or_sections, equal = int(count), False
     if isinstance(indices_or_sections, (int, np.integer)):
         sections = int(indices_or_sections)
         if sections <= 0:

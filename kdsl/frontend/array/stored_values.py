@@ -31,8 +31,8 @@ def checked_value(value, a: Array, basic: bool = False) -> Array:
     NumPy also checks a NumPy integer scalar against a signed integer array (its masks, index arrays, ``put``
     and unsigned arrays wrap it)."""
     dev = a.device
-    if isinstance(value, str):  # NumPy parses strings and fails on 'a'; kdsl takes numbers only
-        raise ValueError(f"could not convert string {value!r} to {a.dtype.name}; assign numbers")
+    if isinstance(value, (str, bytes)):  # NumPy parses text ('5', b'1e3'; 'a' is its ValueError): NumPy does it
+        value = _parsed_text(value, a)
     # np.float64 / np.complex128 subclass float / complex, but NumPy stores NumPy scalars by their own rules: a
     # float scalar into a signed int array is checked as a Python float, into an unsigned one cast unsafely (a
     # uint8 a[...] = np.float64(300.5) stores 44, as astype); both then take the typed path below
@@ -55,6 +55,19 @@ def checked_value(value, a: Array, basic: bool = False) -> Array:
     v = ops.as_operand(value, dev)
     complex_math.warn_discarded_imag(v.dtype, a.dtype)  # a real a[...] = complex values: NumPy's ComplexWarning
     return Array(ops.cast_node(v._node, a.dtype))
+
+
+def _parsed_text(value: str | bytes, a: Array) -> np.generic:
+    """A string stored into ``a`` as NumPy stores it: parsed into a scalar of ``a``'s dtype (``'5'`` is 5, a bool
+    array takes the string's truth), with NumPy's ValueError/OverflowError for text that is no such number.
+
+    >>> import kdsl as kd
+    >>> _parsed_text(" 7 ", kd.zeros(2, dtype=kd.int32)), _parsed_text("", kd.zeros(2, dtype=kd.bool_))
+    (np.int32(7), np.False_)
+    """
+    host = np.zeros(1, a.dtype.np)
+    host[0] = value  # NumPy's own parsing and errors
+    return host[0]
 
 
 def _checked_scalar(value, a: Array):

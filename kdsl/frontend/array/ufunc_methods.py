@@ -34,6 +34,7 @@ from kdsl.frontend.array import comparison_folds, left_folds, ufunc_loops, ufunc
 from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.logical_text import logical_operands
 from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.scatter import WithAt
 from kdsl.frontend.array.ufunc_arguments import (
@@ -114,8 +115,11 @@ class Ufunc(WithAt):
                 raise TypeError("out=... is only allowed as a keyword argument.")
             if any(isinstance(e, tuple) for e in extra):  # a tuple of outputs goes by keyword only
                 raise TypeError("return arrays must be of ArrayType (pass a tuple of outputs as out=)")
-            out = extra[0] if len(extra) == 1 else extra
+            # one output: the array itself; several: a tuple with one entry per output (np.frexp(x, m) writes the
+            # mantissas into m), so a positional out of a two-output ufunc is never dropped
+            out = extra[0] if self.nout == 1 else tuple(extra) + (None,) * (self.nout - len(extra))
         out = ellipsis_out(out)
+        args = logical_operands(self._name, args)  # np.logical_and(a, "a"): text has a truth value there
         for a in args:  # an operand type with its own ufunc rules (kd.ma.MaskedArray): it computes the call
             hook = getattr(type(a), "__kdsl_ufunc__", None)
             if hook is not None:

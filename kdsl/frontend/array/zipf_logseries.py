@@ -32,7 +32,7 @@ from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.binomial_sampling import SharedConsts
 from kdsl.frontend.array.ops import where
-from kdsl.frontend.array.random_draws import PhiloxDraws, Size, draw_shape, param_operand
+from kdsl.frontend.array.random_draws import PhiloxDraws, Size, draw_shape, host_param, param_operand
 
 PER_ROUND, ROUNDS = 8, 4  # 32 zipf candidates per output: all rejected with probability < 0.31**32
 _TOP = float(np.nextafter(2.0**63, 0.0))  # the largest float64 below 2**63: counts stay inside int64
@@ -52,7 +52,7 @@ class ZipfLogseriesDistributions(PhiloxDraws):
         ...
         ValueError: a <= 1 or a is NaN
         """
-        if not isinstance(a, Array) and not (np.asarray(a, dtype=float) > 1).all():
+        if not (np.asarray(host_param(a), dtype=float) > 1).all():  # kdsl arrays read back, as NumPy raises
             raise ValueError("a <= 1 or a is NaN")
         d = self._float_work()
         c = SharedConsts(self, d)
@@ -81,10 +81,9 @@ class ZipfLogseriesDistributions(PhiloxDraws):
         >>> kd.random.default_rng(2).logseries(0.0, size=3).tolist()
         [1, 1, 1]
         """
-        if not isinstance(p, Array):
-            hp = np.asarray(p, dtype=float)
-            if not ((hp >= 0) & (hp < 1)).all():
-                raise ValueError("p < 0, p >= 1 or p is NaN")
+        hp = np.asarray(host_param(p), dtype=float)
+        if not ((hp >= 0) & (hp < 1)).all():
+            raise ValueError("p < 0, p >= 1 or p is NaN")
         d = self._float_work()
         c = SharedConsts(self, d)
         shape = draw_shape(size, p)

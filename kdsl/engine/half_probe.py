@@ -59,7 +59,7 @@ def _probe(device: Any) -> frozenset[str]:
 
 
 def cases() -> np.ndarray:
-    """The float32 values the probe rounds (module docstring), about 330 000 of them."""
+    """The float32 values the probe rounds and stores (module docstring), about 256 000 of them."""
     halves = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(np.float16)
     ordered = np.unique(halves[np.isfinite(halves)].astype(np.float64))  # -65504 ... 65504, one zero
     mids = ((ordered[1:] + ordered[:-1]) / 2).astype(np.float32)  # 12 significant bits: exact in float32

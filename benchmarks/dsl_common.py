@@ -4,6 +4,10 @@ the optional PyTorch reference."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import os
+import re
 import statistics
 import sys
 import time
@@ -29,6 +33,20 @@ def median_ms(fn, repeat: int = 10, warmup: int = 0, sync=None) -> float:
             sync()
         times.append(time.perf_counter() - t0)
     return statistics.median(times) * 1e3
+
+
+def kernel_times(fn) -> list[tuple[str, float]]:
+    """Each kernel launch of one call of ``fn`` as ``(kind and workgroups, GPU ms)``, from the Vulkan timestamps
+    ``KDSL_DEBUG=1`` records around every launch (no submit or host time in them)."""
+    text = io.StringIO()
+    os.environ["KDSL_DEBUG"] = "1"
+    try:
+        with contextlib.redirect_stdout(text):
+            fn()
+    finally:
+        del os.environ["KDSL_DEBUG"]
+    found = re.findall(r"^\[kdsl\] (\w+ workgroups \(.*\)): ([0-9.]+) ms$", text.getvalue(), re.M)
+    return [(name, float(ms)) for name, ms in found]
 
 
 def best_ms(fn, repeat: int = 5, warmup: int = 1) -> float:

@@ -10,14 +10,10 @@ Run: python benchmarks/half_kernels.py [--repeat 7]   and   KDSL_HARDWARE_HALF=0
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
-import os
-import re
 import statistics
 
 import numpy as np
-from dsl_common import median_ms, table, torch_device, torch_module, torch_sync
+from dsl_common import kernel_times, median_ms, table, torch_device, torch_module, torch_sync
 
 import kdsl as kd
 from kdsl import nn
@@ -25,22 +21,10 @@ from kdsl.engine import half_probe
 
 
 def kernel_ms(fn, repeat: int) -> float:
-    """Median GPU time of ``fn``'s kernels (summed per call) from the timestamps KDSL_DEBUG=1 prints, after
-    three untimed calls (as the peer's warm-up)."""
+    """Median GPU time of ``fn``'s kernels (summed per call), after three untimed calls (as the peer's warm-up)."""
     for _ in range(3):
         fn()
-    times = []
-    for _ in range(repeat):
-        text = io.StringIO()
-        os.environ["KDSL_DEBUG"] = "1"
-        try:
-            with contextlib.redirect_stdout(text):
-                fn()
-        finally:
-            del os.environ["KDSL_DEBUG"]
-        times.append(sum(float(m) for m in re.findall(r"\[kdsl\] \w+ workgroups \(.*\): ([0-9.]+) ms$",
-                                                        text.getvalue(), re.M)))
-    return statistics.median(times)
+    return statistics.median(sum(ms for _, ms in kernel_times(fn)) for _ in range(repeat))
 
 
 def layer_norm_case(rng, torch):

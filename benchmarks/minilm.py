@@ -21,17 +21,13 @@ Run: python benchmarks/minilm.py [--batch 64 --seq 128 --dtypes float32,float16 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
-import os
-import re
 import shutil
 import statistics
 import sys
 from pathlib import Path
 
 import numpy as np
-from dsl_common import median_ms, table, torch_device, torch_module, torch_sync
+from dsl_common import kernel_times, median_ms, table, torch_device, torch_module, torch_sync
 
 import kdsl as kd
 from kdsl.models import minilm
@@ -123,18 +119,9 @@ def print_kernels(folder: Path, dtype: str, ids: np.ndarray, mask: np.ndarray) -
     launch (no submit or host cost in them), summed per kernel and launch size."""
     run = kdsl_peer(folder, dtype, ids, mask)[0]
     run()
-    text = io.StringIO()
-    os.environ["KDSL_DEBUG"] = "1"
-    try:
-        with contextlib.redirect_stdout(text):
-            run()
-    finally:
-        del os.environ["KDSL_DEBUG"]
     times: dict[str, list[float]] = {}
-    for line in text.getvalue().splitlines():
-        found = re.match(r"\[kdsl\] (\w+ workgroups \(.*\)): ([0-9.]+) ms$", line)
-        if found:
-            times.setdefault(found.group(1), []).append(float(found.group(2)))
+    for name, ms in kernel_times(run):
+        times.setdefault(name, []).append(ms)
     rows = sorted(([k, len(v), sum(v) / len(v), sum(v)] for k, v in times.items()), key=lambda r: -r[3])
     table(f"kdsl {dtype} forward: GPU ms per kernel (KDSL_DEBUG=1 timestamps), {sum(r[3] for r in rows):.3f} ms "
           "in all", ["kernel", "runs", "ms each", "ms in all"], rows)

@@ -110,6 +110,8 @@ def normal(loc: Any = 0.0, scale: Any = 1.0, size: Any = None, dtype: Any = floa
     """Normally distributed floats (Box-Muller on Philox output); ``scale < 0`` raises ValueError."""
     d = float_dtype(dtype)
     with _STATE._on(device) as s:
+        if isinstance(scale, (int, float)) and scale < 0:
+            raise ValueError(f"scale < 0: normal's scale is a standard deviation, got {scale}")
         host_nonnegative(scale, "scale")  # NumPy's check, a kdsl array's values included (read back)
         z = s._std_normal(draw_shape(size, loc, scale), s._device.check(d))
         if not isinstance(loc, Array) and not isinstance(scale, Array) and (loc, scale) == (0.0, 1.0):

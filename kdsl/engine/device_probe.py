@@ -19,6 +19,9 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+import kdsl.runtime as rt
 from kdsl.runtime.collection import collection_paused
 from kdsl.runtime.compiler import cache_dir, write_cache_file
 
@@ -64,6 +67,24 @@ def remembered(question: str, device: Any, allowed: Collection[str], run: Callab
     entries[key] = sorted(found)
     write_cache_file(_file(question), json.dumps(entries).encode())
     return found
+
+
+def run_once(device: Any, values: np.ndarray, spirv: bytes, groups: int, push: np.ndarray | None = None
+             ) -> np.ndarray:
+    """``values`` after one dispatch of ``spirv`` (``groups`` workgroups along x) that reads and writes them as
+    its binding 0: a probe's kernel, run outside kdsl's plans and caches."""
+    mgr = device.manager
+    data = mgr.tensor_t(values.copy())
+    algo = mgr.algorithm([data], spirv, workgroup=(groups, 1, 1), push_consts=push)
+    try:
+        seq = mgr.sequence()
+        seq.record(rt.OpSyncDevice([data])).record(rt.OpAlgoDispatch(algo)).record(rt.OpSyncLocal([data]))
+        seq.eval()
+        seq.destroy()
+        return np.array(data.data())
+    finally:
+        algo.destroy()
+        data.destroy()
 
 
 def identity(device: Any) -> str:

@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 
-import kdsl.runtime as rt
 from kdsl.codegen.fused_fma import WIDTHS
 from kdsl.engine import device_probe
 from kdsl.engine.device_probe import identity
@@ -58,15 +57,6 @@ __all__ = ["identity", "widths"]
 def _fused(device: Any, suffix: str) -> bool:
     np_type, bits = _BITS[suffix]
     a = 1 + 2.0 ** -(bits // 2 + 1)
-    mgr = device.manager
-    data = mgr.tensor_t(np.array([a, a, -1.0], np_type))
-    algo = mgr.algorithm([data], compile_source(_SOURCE.format(t=WIDTHS[suffix])), workgroup=(1, 1, 1))
-    try:
-        seq = mgr.sequence()
-        seq.record(rt.OpSyncDevice([data])).record(rt.OpAlgoDispatch(algo)).record(rt.OpSyncLocal([data]))
-        seq.eval()
-        seq.destroy()
-        return float(data.data()[2]) == 2.0 ** -(2 * (bits // 2 + 1))
-    finally:
-        algo.destroy()
-        data.destroy()
+    spirv = compile_source(_SOURCE.format(t=WIDTHS[suffix]))
+    out = device_probe.run_once(device, np.array([a, a, -1.0], np_type), spirv, 1)
+    return float(out[2]) == 2.0 ** -(2 * (bits // 2 + 1))

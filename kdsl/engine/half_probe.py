@@ -24,7 +24,6 @@ from typing import Any
 
 import numpy as np
 
-import kdsl.runtime as rt
 from kdsl.codegen.half import HARDWARE
 from kdsl.codegen.precise import exact as exact_body
 from kdsl.engine import device_probe
@@ -98,18 +97,8 @@ def expected(name: str) -> tuple[np.ndarray, np.ndarray]:
 def exact(device: Any, name: str, body: str) -> bool:
     """Whether ``body`` (a definition of conversion ``name``'s helper) gives :func:`expected`'s bits on ``device``."""
     given, want = expected(name)
-    mgr = device.manager
-    data = mgr.tensor_t(given.copy())
     source = _SOURCE.replace("@body@", body).replace("@apply@", _APPLY[name])
     spirv = add_float_controls(compile_source(source), *device.float_controls)
-    groups = -(-given.size // _LOCAL)
-    algo = mgr.algorithm([data], spirv, workgroup=(groups, 1, 1), push_consts=np.array([given.size], np.uint32))
-    try:
-        seq = mgr.sequence()
-        seq.record(rt.OpSyncDevice([data])).record(rt.OpAlgoDispatch(algo)).record(rt.OpSyncLocal([data]))
-        seq.eval()
-        seq.destroy()
-        return bool(np.array_equal(np.asarray(data.data()).view(np.uint32), want))
-    finally:
-        algo.destroy()
-        data.destroy()
+    push = np.array([given.size], np.uint32)
+    got = device_probe.run_once(device, given, spirv, -(-given.size // _LOCAL), push)
+    return bool(np.array_equal(got.view(np.uint32), want))

@@ -38,7 +38,9 @@ from kdsl.ir.view import INDEX_LIMIT, View
 
 # graph signature -> templates, least recently used first (size: kdsl.engine.state.set_cache_limits)
 _plans: OrderedDict[tuple[Any, ...], Plan] = OrderedDict()
-_plans_lock = threading.Lock()  # held to change _plans (a lookup needs none: one dict read is atomic)
+# held to change _plans (a lookup needs none: one dict read is atomic); re-entrant, as a collection inside may
+# run a finaliser that plans too
+_plans_lock = threading.RLock()
 _clock = 0  # plans inserted into _plans or moved to its young end so far
 _FLOAT32 = _dt.float32
 
@@ -275,7 +277,7 @@ def _forget_after_fork() -> None:
     """A forked child keeps its parent's plans (no destructor runs on their programs) but plans afresh."""
     global _plans, _plans_lock
     _state.keep_after_fork(_plans)
-    _plans, _plans_lock = OrderedDict(), threading.Lock()
+    _plans, _plans_lock = OrderedDict(), threading.RLock()
 
 
 os.register_at_fork(after_in_child=_forget_after_fork)

@@ -29,7 +29,7 @@ import kdsl as kd
 from kdsl.fft.stockham import TABLE_BLOCK, kernel_source, shared_stride, stage_table
 
 _CACHE_LIMIT = 64
-_lock = threading.Lock()
+_lock = threading.RLock()  # re-entrant: a collection inside may run a finaliser that uses the caches
 _kernels: OrderedDict[tuple, Any] = OrderedDict()
 _tables: OrderedDict[tuple, Any] = OrderedDict()
 _caches: list[OrderedDict[tuple, Any]] = [_kernels, _tables]  # emptied in a forked child (transform's too)
@@ -316,7 +316,7 @@ def _forget_after_fork() -> None:
     child builds its own; the parent's entries are kept alive and unused, so no destructor touches them. The
     lock is new: a parent thread may have held it at fork time."""
     global _lock
-    _lock = threading.Lock()
+    _lock = threading.RLock()
     for cache in _caches:
         _orphans.append(list(cache.values()))
         cache.clear()

@@ -50,12 +50,12 @@ from typing import Any
 from kdsl import dtype as dt
 
 _interned: weakref.WeakValueDictionary[tuple[Any, ...], Expr] = weakref.WeakValueDictionary()
-_lock = threading.Lock()
+_lock = threading.RLock()  # re-entrant: a collection inside may run a finaliser that interns too
 
 
 def _new_lock_after_fork() -> None:
     global _lock
-    _lock = threading.Lock()  # another thread may have held it at fork time
+    _lock = threading.RLock()  # another thread may have held it at fork time
 
 
 os.register_at_fork(after_in_child=_new_lock_after_fork)

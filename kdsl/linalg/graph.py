@@ -39,14 +39,14 @@ MAX_PLANS = 8  # recorded shapes kept (each holds its work arrays: a 4096 QR's a
 
 _local = threading.local()
 _cache: OrderedDict[Hashable, Plan] = OrderedDict()
-_cache_lock = threading.Lock()
+_cache_lock = threading.RLock()  # re-entrant: a collection inside may run a finaliser that solves
 
 
 def _new_lock_after_fork() -> None:
     """A parent thread may have held the lock at fork time: the child would wait for it forever. (The parent's
     plans stay cached but are never hit in the child: their key names the parent's Device object.)"""
     global _cache_lock
-    _cache_lock = threading.Lock()
+    _cache_lock = threading.RLock()
 
 
 os.register_at_fork(after_in_child=_new_lock_after_fork)

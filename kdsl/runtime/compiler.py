@@ -131,7 +131,9 @@ class _Glslang:
         inp.code, inp.default_version, inp.default_profile = code, 450, _NO_PROFILE
         inp.messages = _MSG_SPV_RULES | _MSG_VULKAN_RULES
         inp.resource = self.resources.glslang_default_resource()
-        with self.lock:
+        # no collection inside: a finaliser compiling a kernel would wait for the lock, and glslang's per-thread
+        # state between these calls must not see a second compile start on this thread
+        with collection_paused(), self.lock:
             shader = gl.glslang_shader_create(inp)
             program = ffi.NULL
             try:

@@ -289,7 +289,7 @@ def queue_families(physical) -> list[dict]:
 
 
 _devices: list[dict] | None = None
-_devices_lock = threading.Lock()
+_devices_lock = threading.RLock()  # re-entrant: a collection inside may run a finaliser that lists them
 
 
 def list_devices() -> list[dict]:
@@ -316,7 +316,7 @@ def list_devices() -> list[dict]:
 
 def _new_lock_in_child() -> None:
     global _devices_lock
-    _devices_lock = threading.Lock()
+    _devices_lock = threading.RLock()
 
 
 after_fork_in_child(_new_lock_in_child)

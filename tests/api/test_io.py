@@ -2,6 +2,7 @@
 Array.tofile: NumPy's file formats and readers, with kdsl arrays in and out."""
 
 import io
+import pickle
 
 import numpy as np
 import pytest
@@ -141,3 +142,18 @@ def test_load_of_strings_is_refused(tmp_path):
     np.save(tmp_path / "s.npy", np.array(["a", "b"]))
     with pytest.raises(TypeError, match="cannot hold"):
         kd.load(tmp_path / "s.npy")
+
+
+@pytest.mark.parametrize("host", [np.arange(6, dtype=np.int16).reshape(2, 3)[:, ::2], np.array([-0.0, np.nan, np.inf]),
+                                  np.zeros((0, 3), np.float32)])
+def test_dump_dumps_round_trip(tmp_path, host):
+    a = kd.asarray(host)
+    back = pickle.loads(a.dumps())
+    assert isinstance(back, type(a))
+    _same(back, host)
+    a.dump(tmp_path / "a.pkl")
+    _same(np.load(tmp_path / "a.pkl", allow_pickle=True), host)
+    with open(tmp_path / "b.pkl", "wb") as f:
+        a.dump(f)
+    with open(tmp_path / "b.pkl", "rb") as f:
+        _same(pickle.load(f), host)

@@ -12,6 +12,8 @@ Example:
 from __future__ import annotations
 
 import operator
+import os
+import pickle
 from typing import Any, Literal
 
 import numpy as np
@@ -166,6 +168,27 @@ def tofile(self, fid, sep: str = "", format: str = "%s") -> None:  # noqa: A002 
     """Write the values to a file (NumPy's ``ndarray.tofile``: raw bytes in C order, or text with ``sep``);
     a download, then NumPy writes."""
     self.numpy().tofile(fid, sep=sep, format=format)
+
+
+def dumps(self) -> bytes:
+    """The array pickled (NumPy's ``ndarray.dumps``); ``pickle.loads`` gives a kdsl array back (the values are
+    downloaded into the pickle and uploaded again).
+
+    >>> import pickle, kdsl as kd
+    >>> pickle.loads(kd.arange(3).dumps()).tolist()
+    [0, 1, 2]
+    """
+    return pickle.dumps(self, protocol=2)
+
+
+def dump(self, file) -> None:
+    """Pickle the array to ``file``, a path or a file open for binary writing (NumPy's ``ndarray.dump``);
+    ``pickle.load`` (or ``np.load(file, allow_pickle=True)``, where kdsl is importable) reads it back."""
+    if hasattr(file, "write"):
+        pickle.dump(self, file, protocol=2)
+        return
+    with open(os.fspath(file), "wb") as f:
+        pickle.dump(self, f, protocol=2)
 
 
 def __hash__(self):

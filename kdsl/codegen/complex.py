@@ -34,7 +34,7 @@ Example:
 from __future__ import annotations
 
 from kdsl import dtype as dt
-from kdsl.codegen import complex_elementary, complex_inverse
+from kdsl.codegen import complex_elementary, complex_inverse, complex_order
 from kdsl.codegen.precise import exact
 from kdsl.dtype import promotion
 
@@ -101,7 +101,8 @@ def _library() -> dict[str, str]:
     """Every helper for both component types, with the float-only real helpers the float ones call."""
     lib = dict(_FLOAT_ONLY)
     for s in ("f", "d"):
-        for name, template in (complex_elementary.TEMPLATES | complex_inverse.TEMPLATES).items():
+        templates = complex_elementary.TEMPLATES | complex_inverse.TEMPLATES | complex_order.TEMPLATES
+        for name, template in templates.items():
             lib[f"kd_{name}_{s}"] = expand(template, s)
     return {name: exact(code) for name, code in lib.items()}
 
@@ -112,7 +113,8 @@ _HELPER = {"mul": "cmul", "div": "cdiv", "pow": "cpow", "exp": "cexp", "log": "c
            "sin": "csin", "cos": "ccos", "tanh": "ctanh", "sign": "csign", "tan": "ctan", "sinh": "csinh",
            "cosh": "ccosh", "arcsin": "casin", "arccos": "cacos", "arctan": "catan", "arcsinh": "casinh",
            "arccosh": "cacosh", "arctanh": "catanh", "log1p": "clog1p", "expm1": "cexpm1", "exp2": "cexp2",
-           "log2": "clog2", "log10": "clog10"}
+           "log2": "clog2", "log10": "clog10", "lt": "clt", "le": "cle", "gt": "cgt", "ge": "cge",
+           "maximum": "cmax", "minimum": "cmin"}
 
 
 # the other ops' GLSL: {0}, {1} the operands, {c} the complex compute type (vec2/dvec2), {s} its helpers' suffix

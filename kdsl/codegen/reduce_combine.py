@@ -13,7 +13,6 @@ from kdsl import dtype as dt
 from kdsl.codegen import glsl
 from kdsl.codegen.helpers import SUFFIX
 from kdsl.codegen.ops import render_op
-from kdsl.dtype import promotion
 
 INT_MIN = {"int": "(-2147483647 - 1)", "uint": "0u", "int64_t": "(-9223372036854775807l - 1l)", "uint64_t": "0ul"}
 INT_MAX = {"int": "2147483647", "uint": "4294967295u", "int64_t": "9223372036854775807l",
@@ -22,13 +21,14 @@ INT_MAX = {"int": "2147483647", "uint": "4294967295u", "int64_t": "9223372036854
 
 def identity(op: str, t: dt.DType) -> str:
     c = t.glsl_compute
-    if t.kind == "c" and op not in ("sum", "prod"):  # complex numbers have no order
-        raise promotion.complex_error(op, t)
     if op == "sum":
         return glsl.zero(t)
     if op == "prod":
         return glsl.literal(1, t)
     high = op in ("max", "argmax")  # the identity of max is the lowest value
+    if t.kind == "c":  # NumPy's lexicographic order (kdsl.codegen.complex_order): -inf - inf j is the lowest
+        part = glsl.literal(float("-inf") if high else float("inf"), dt.float32 if c == "vec2" else dt.float64)
+        return f"{c}({part}, {part})"
     if c == "bool":
         return "false" if high else "true"
     if t.is_float:
@@ -46,6 +46,8 @@ def combine(op: str, t: dt.DType, a: str, b: str) -> str:
             f"({a} * {b})"
     if c == "bool":
         return f"({a} || {b})" if op == "max" else f"({a} && {b})"
+    if t.kind == "c":
+        return render_op("maximum" if op == "max" else "minimum", t, [t, t], [a, b])
     if t.is_float:
         return f"kd_{op}_{SUFFIX[c]}({a}, {b})"
     return f"{op}({a}, {b})"
@@ -54,6 +56,12 @@ def combine(op: str, t: dt.DType, a: str, b: str) -> str:
 def better(op: str, t: dt.DType, v: str, i: str, w: str, j: str) -> str:
     """Whether candidate (w, j) replaces (v, i) in argmax/argmin: NaN wins, ties go to the lower index."""
     cmp = ">" if op == "argmax" else "<"
+    if t.kind == "c":  # the float rule with NumPy's complex order and complex NaNs (either part)
+        s = "f" if t.glsl_compute == "vec2" else "d"
+        later = f"kd_c{'gt' if op == 'argmax' else 'lt'}_{s}({w}, {v})"
+        nan_v, nan_w = f"any(isnan({v}))", f"any(isnan({w}))"
+        return (f"(({nan_w} && !{nan_v}) || (!{nan_v} && {later}) || "
+                f"((all(equal({w}, {v})) || ({nan_v} && {nan_w})) && {j} < {i}))")
     if t.glsl_compute == "bool":
         v, w = f"int({v})", f"int({w})"
     if t.is_float:

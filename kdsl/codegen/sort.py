@@ -33,7 +33,6 @@ from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import index_vars
 from kdsl.codegen.ops import render_cast
 from kdsl.codegen.radix_keys import decode_raw, raw_words
-from kdsl.dtype import promotion
 from kdsl.ir.kernels import LOCAL, SortKeys, SortLocal, SortMerge, SortOut
 
 ONES = "0xFFFFFFFFu"
@@ -73,8 +72,16 @@ def key_lines(d: dt.DType, v: str, name: str, descending: bool) -> tuple[list[st
         p = f"{name}p"
         flip = " ^ 0x80000000u" if c == "int64_t" else ""
         lines = [f"uint64_t {p} = uint64_t({v});", f"uint {k0} = uint({p} >> 32){flip};", f"uint {k1} = uint({p});"]
-    elif d.kind == "c":  # sort, argsort, unique, median, searchsorted... of complex numbers
-        raise promotion.complex_error("sort", d)
+    elif d.kind == "c":
+        # NumPy's complex order: [R + Rj, R + nanj, nan + Rj, nan + nanj], each group by the real part's key
+        # (NaNs equal), then the imaginary part's
+        part = dt.float32 if c == "vec2" else dt.float64
+        group = [f"uint {name}g = (isnan(({v}).x) ? 2u : 0u) | (isnan(({v}).y) ? 1u : 0u);"]
+        if descending:
+            group.append(f"{name}g = ~{name}g;")
+        real, real_names = key_lines(part, f"({v}).x", f"{name}r", descending)
+        imag, imag_names = key_lines(part, f"({v}).y", f"{name}i", descending)
+        return group + real + imag, [f"{name}g", *real_names, *imag_names]
     else:
         raise TypeError(f"no sort key for dtype {d.name}")
     names = [k0, k1][:key_words(d)]

@@ -111,10 +111,13 @@ COMPLEX_OPS = frozenset(("add", "sub", "mul", "div", "pow", "eq", "ne", "neg", "
                          "reciprocal", "isnan", "isinf", "isfinite", "exp", "log", "sqrt", "sin", "cos", "tanh",
                          "tan", "sinh", "cosh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh",
                          "log1p", "expm1", "exp2", "log2", "log10", "conj", "real", "imag", "angle", "land", "lor",
-                         "lxor", "not"))
+                         "lxor", "not", "lt", "le", "gt", "ge", "maximum", "minimum"))
 
-_ORDERED = ("lt", "le", "gt", "ge", "maximum", "minimum", "floor", "ceil", "trunc", "rint", "floordiv", "mod",
-            "max", "min", "argmax", "argmin", "sort", "searchsorted")
+# ordered ops complex operands never take: NumPy defines no floor, trunc, // or % of complex numbers either, and
+# kdsl's descending sort and topk do not take NumPy's lexicographic order (sort, <, max... do: complex_order.py)
+_NUMPY_HAS_NONE = ("floor", "ceil", "trunc", "floordiv", "mod")
+DESCENDING = "a descending sort (sort/argsort with descending=True, topk)"
+_ORDERED = ("sort", DESCENDING)
 for _name in ("exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "arcsin",
               "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "floor", "ceil", "trunc"):
     OP_SIGNATURES[_name] = (getattr(np, _name), "result")
@@ -157,9 +160,13 @@ _NUMPY_NAME = {"lt": "less (<)", "le": "less_equal (<=)", "gt": "greater (>)", "
 def complex_error(name: str, operand: Any) -> TypeError:
     """The TypeError for op ``name`` on a complex operand it does not take (ordered ones: no order exists)."""
     what = operand.name if isinstance(operand, DType) else "a Python complex"
-    why = ("complex numbers have no order (the array API leaves it undefined; kdsl has NumPy's lexicographic "
-           "order in kd.sort/argsort only): compare kd.real(z) or kd.abs(z) instead" if name in _ORDERED
-           else "it is not implemented for complex dtypes in kdsl (docs/complex.md lists what is)")
+    if name in _NUMPY_HAS_NONE:
+        why = "NumPy defines it for real numbers only: apply it to kd.real(z) and kd.imag(z)"
+    elif name in _ORDERED:
+        why = ("it does not take NumPy's lexicographic order of complex numbers (kd.sort, <, max, argmax and "
+               "searchsorted do): sort ascending and reverse with kd.flip, or compare kd.real(z) or kd.abs(z)")
+    else:
+        why = "it is not implemented for complex dtypes in kdsl (docs/complex.md lists what is)"
     return TypeError(f"{_NUMPY_NAME.get(name, name)} is not supported for {what}: {why}")
 
 

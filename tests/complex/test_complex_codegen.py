@@ -55,10 +55,11 @@ def test_reductions_compile(d, op, mode):
 
 
 @pytest.mark.parametrize("d", [dt.complex64, dt.complex128], ids=lambda d: d.name)
-def test_ordered_reductions_are_refused(d):
+def test_ordered_reductions_fold_in_numpys_order(d):
     k = Reduce("max", (4, 7), (1,), d, _load(d, (4, 7)), 0, "group", 1, 7, None)
-    with pytest.raises(TypeError, match=f"max is not supported for {d.name}"):
-        reduce.render(k)
+    src = reduce.render(k)
+    assert f"kd_cmax_{'f' if d is dt.complex64 else 'd'}" in src
+    compile_source(src)
 
 
 @pytest.mark.parametrize("op", ["sum", "prod"])

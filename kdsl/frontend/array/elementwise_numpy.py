@@ -73,7 +73,7 @@ def fmod(x1: Any, x2: Any) -> Array:
 
 def _nan_ignoring(x1: Any, x2: Any, ufunc: np.ufunc, keep_first: str) -> Array:
     d, a, b = _float_pair(ufunc, x1, x2)
-    if not d.is_float:
+    if not d.is_float and d.kind != "c":  # integers have no NaN
         return apply("maximum" if ufunc is np.fmax else "minimum", a, b)
     first = (a >= b) if keep_first == "ge" else (a <= b)
     return where(first | apply("isnan", b), a, b)

@@ -28,7 +28,7 @@ def _nan_arg(a: Any, axis: Any, out: Any, keepdims: bool, largest: bool) -> Arra
         return rw.into(_nan_arg(a, axis, None, keepdims, largest), out)
     x = as_array(a)
     pick = red.argmax if largest else red.argmin
-    if not x.dtype.is_float or x.size == 0:  # no NaNs; the empty case raises in pick as NumPy's does
+    if x.dtype.kind not in "fc" or x.size == 0:  # no NaNs; the empty case raises in pick as NumPy's does
         return pick(x, axis, keepdims=keepdims)
     nan = isnan(x)
     if bool(red.any(red.all(nan, axis))):  # the one synchronisation: a bool read back

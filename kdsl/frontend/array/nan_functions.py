@@ -119,7 +119,7 @@ def nanstd(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
 def _nan_extreme(a: Any, axis: Any, out: Any, keepdims: bool, initial: Any, where: Any, largest: bool) -> Array:
     x = as_array(a)
     fn = red.max if largest else red.min
-    if not x.dtype.is_float:
+    if x.dtype.kind not in "fc":  # no NaNs
         return fn(x, axis, out, keepdims, initial, where)
     filled = _filled(x, float("-inf") if largest else float("inf"))
     if initial is not None:  # NumPy folds initial in: a slice of NaNs gives initial, not NaN
@@ -128,7 +128,15 @@ def _nan_extreme(a: Any, axis: Any, out: Any, keepdims: bool, initial: Any, wher
     red.require_nonempty(x, red.reduce_axes(axis, x.ndim), "maximum" if largest else "minimum")
     best = fn(filled, axis, keepdims=keepdims)
     all_nan = red.all(apply("isnan", x), axis, keepdims=keepdims)
-    return rw.into(where_(all_nan, Array(const_node(float("nan"), x.dtype, x.device)), best), out)
+    return rw.into(where_(all_nan, _first(x, red.reduce_axes(axis, x.ndim), keepdims), best), out)
+
+
+def _first(x: Array, axes: tuple[int, ...], keepdims: bool) -> Array:
+    """The first element of each slice over ``axes``: what NumPy's ``fmax.reduce`` leaves for an all-NaN slice
+    (that NaN itself: its sign, payload and, for complex values, its other part)."""
+    index = tuple(slice(0, 1) if a in axes else slice(None) for a in range(x.ndim))
+    first = x[index]
+    return first if keepdims else first.reshape(tuple(n for a, n in enumerate(x.shape) if a not in axes))
 
 
 def nanmax(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False, initial: Any = None,

@@ -20,7 +20,6 @@ import operator
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.dtype import promotion
 from kdsl.frontend.array import empty_slices, ops
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import reduction_where as rw
@@ -78,8 +77,6 @@ def _keep(x: Array, node: Node, axes: tuple[int, ...], keepdims: bool) -> Array:
 
 
 def _reduce(x: Array, op: str, axes: tuple[int, ...], out_dtype: dt.DType, keepdims: bool) -> Array:
-    if x.dtype.kind == "c" and op not in ("sum", "prod"):  # max, min, argmax, argmin: no order
-        raise promotion.complex_error(op, x.dtype)
     src = ops.cast_node(x._node, out_dtype) if op not in ("argmax", "argmin") else x._node
     if not axes:  # nothing to reduce (0-d input): the value itself
         return Array(src) if op not in ("argmax", "argmin") else Array(ops.const_node(0, out_dtype, x.device))

@@ -83,8 +83,8 @@ def sort_node(a: Array, axis: int, descending: bool, want: str) -> Array:
     """The lazy stable sort of ``a`` along ``axis`` (NaNs last): ``want`` is ``"values"`` or ``"indices"``."""
     if a.ndim == 0:
         raise np.exceptions.AxisError(axis, 0)
-    if a.dtype.kind == "c":  # no order: refuse now, not when the lazy sort runs
-        raise promotion.complex_error("sort", a.dtype)
+    if a.dtype.kind == "c":  # (ascending complex sorts go through lexsort): refuse now, not when the sort runs
+        raise promotion.complex_error(promotion.DESCENDING, a.dtype)
     out_dtype = index_dtype(a.device) if want == "indices" else a.dtype
     return Array(Node("sort", (a._node,), out_dtype, a.shape, (axis, descending, want)))
 
@@ -224,8 +224,6 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Arra
     if common.kind == "f" and not dev.supports(common):  # NumPy's float64 compare: float32 where there is none
         common = dt.float32
     common = dev.check(common)
-    if common.kind == "c":  # no order
-        raise promotion.complex_error("searchsorted", common)
     srcs = [ops.cast_node(x._node, common), ops.cast_node(vals._node, common)]
     if sorter is not None:
         srcs.append(_sorter(sorter, x.shape[0])._node)

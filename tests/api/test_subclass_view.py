@@ -1,4 +1,4 @@
-"""``a.view(MyArray)`` of a Python subclass of ``kd.ndarray`` (numpy-100 #63 and #85): kdsl/frontend/array/subclass_view.py."""
+"""``a.view(MyArray)`` of a Python subclass of ``kd.ndarray`` (numpy-100 #63, #85): subclass_view.py."""
 
 import numpy as np
 

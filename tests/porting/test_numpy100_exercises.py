@@ -655,8 +655,8 @@ def ex85(xp, data):
     class Symetric(xp.ndarray):
         def __setitem__(self, index, value):
             i, j = index
-            super(Symetric, self).__setitem__((i, j), value)
-            super(Symetric, self).__setitem__((j, i), value)
+            super().__setitem__((i, j), value)
+            super().__setitem__((j, i), value)
 
     def symetric(Z):
         return xp.asarray(Z + Z.T - xp.diag(Z.diagonal())).view(Symetric)

@@ -57,7 +57,7 @@ def mps_chain(np, sites, vec_l, vec_r):
 def bilinear_batches(np, X, Y, M):
     X, Y, M = np.asarray(X), np.asarray(Y), np.asarray(M)
     forms = np.einsum("bi,ij,bj->b", X, M, Y)
-    loop = np.array([x @ M @ y for x, y in zip(X, Y)])
+    loop = np.array([x @ M @ y for x, y in zip(X, Y, strict=True)])
     stacked = np.einsum("...ij,...jk->...ik", M[None].repeat(3, axis=0), M.T)
     return {"forms": forms, "loop": loop, "stacked": stacked, "diag": np.einsum("ii->i", M),
             "trace": np.einsum("ii", M), "outer": np.einsum("i,j->ij", X[0], Y[0]),

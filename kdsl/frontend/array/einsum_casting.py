@@ -37,8 +37,9 @@ def computation_dtype(operands: Sequence[np.dtype], dtype: Any, out: np.dtype | 
             raise TypeError(f"Iterator operand {i} dtype could not be cast from dtype('{d}') to dtype('{want}') "
                             f"according to the rule '{casting}'")
     if out is not None and not np.can_cast(want, out, casting):  # type: ignore[arg-type]
+        hint = _narrow_out_hint(want, out)
         raise TypeError(f"Iterator requested dtype could not be cast from dtype('{want}') to dtype('{out}'), the "
-                        f"operand {len(operands)} dtype, according to the rule '{casting}'{_narrow_out_hint(want, out)}")
+                        f"operand {len(operands)} dtype, according to the rule '{casting}'{hint}")
     return want
 
 

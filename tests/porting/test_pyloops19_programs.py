@@ -1,6 +1,6 @@
 """Python-level array code as NumPy users write it when a loop reads clearer than a vectorised form: iteration over
 rows and elements, `np.ndenumerate`, `np.ndindex`, `np.nditer` with `multi_index` and `readwrite` operands,
-`np.vectorize` (with `otypes=` and `excluded=`), `np.frompyfunc`, `np.apply_along_axis`/`apply_over_axes`,
+`np.vectorize` (with `otypes=` and `excluded=`, and of string labels), `np.frompyfunc`, `np.apply_along_axis`/`apply_over_axes`,
 `np.piecewise`, `np.select`, `np.fromfunction`, and getting values out by `tolist`/`item`/`repr`/`str`/f-strings
 (tests/porting)."""
 
@@ -127,6 +127,18 @@ def values_out(np, a, f):
             "sorted_desc": sorted(a.tolist(), reverse=True), "as_tuple": tuple(a[:3].tolist())}
 
 
+def label_codes(np, labels, values):
+    labels, values = list(labels), np.asarray(values)
+    classes = sorted(set(labels))
+    index = {c: i for i, c in enumerate(classes)}
+    codes = np.vectorize(index.get, otypes=[int])(labels)
+    lengths = np.vectorize(len)(labels)
+    onehot = np.eye(len(classes))[codes]
+    means = np.bincount(codes, weights=values) / np.bincount(codes)
+    return {"codes": codes, "lengths": lengths, "onehot_sums": onehot.sum(axis=0), "means": means,
+            "best": classes[int(np.argmax(means))]}
+
+
 def printing(np, a, f):
     a, f = np.asarray(a), np.asarray(f)
     np.set_printoptions(precision=3, suppress=True)
@@ -177,6 +189,11 @@ def test_from_functions():
 
 def test_values_out():
     check(values_out, np.array([3, 1, 4, 1, 5, 9]), np.array([2.5, 3.14159, -1.0]))
+
+
+def test_label_codes():
+    # strings stay on the host: kdsl runs NumPy's loop for them and uploads the codes (vectorize.py)
+    check(label_codes, ["cat", "dog", "cat", "bird", "dog", "cat"], np.array([3.0, 5.0, 4.0, 1.0, 7.0, 2.0]))
 
 
 def test_printing():

@@ -1,8 +1,8 @@
 """Python-level array code as NumPy users write it when a loop reads clearer than a vectorised form: iteration over
 rows and elements, `np.ndenumerate`, `np.ndindex`, `np.nditer` with `multi_index` and `readwrite` operands,
-`np.vectorize` (with `otypes=` and `excluded=`, and of string labels), `np.frompyfunc`, `np.apply_along_axis`/`apply_over_axes`,
-`np.piecewise`, `np.select`, `np.fromfunction`, and getting values out by `tolist`/`item`/`repr`/`str`/f-strings
-(tests/porting)."""
+`np.vectorize` (with `otypes=` and `excluded=`, and of string labels), `np.frompyfunc`,
+`np.apply_along_axis`/`apply_over_axes`, `np.piecewise`, `np.select`, `np.fromfunction`, and getting values out by
+`tolist`/`item`/`repr`/`str`/f-strings (tests/porting)."""
 
 import numpy as np
 import pytest

@@ -2,8 +2,8 @@
 `unique`/`min`/`max`/`argmax`/`nan*`/`fmax`, empty arrays and size-1 axes through reductions and joins (with NumPy's
 errors caught), NEP 50 promotion of Python scalars against typed arrays (and the OverflowError of an out-of-range
 Python int), fixed-width integer wrap-around, writes through non-contiguous views (transposes, negative strides,
-`flat` steps), integer image arithmetic with clipping and lookup tables, rounding and truncation of negatives, and
-`isclose`/`array_equal` with NaN and inf (tests/porting)."""
+`flat` steps), integer image arithmetic with clipping and lookup tables (and thresholds past uint8's range),
+rounding and truncation of negatives, and `isclose`/`array_equal` with NaN and inf (tests/porting)."""
 
 import numpy as np
 from harness import check
@@ -136,6 +136,17 @@ def uint8_imaging(np, img, other):
             minlength=256)[::32], "dtype": str(inverted.dtype)}
 
 
+def byte_thresholds(np, img):
+    img = np.asarray(img)
+    levels = np.sort(img.ravel())
+    # thresholds a uint8 image cannot hold are counted as NumPy counts them (nothing above 256, all above -1)
+    above = len(levels) - np.searchsorted(levels, [128, 255, 256, 1000], side="right")
+    below = np.searchsorted(levels, -1)
+    classes = np.piecewise(img, [img < 85, img >= 170], [0, 255, 128])
+    return {"above": above, "below": int(below), "above_300": int(len(levels) - np.searchsorted(levels, 300)),
+            "classes": classes, "dtype": str(classes.dtype)}
+
+
 def rounding_negatives(np, x):
     x = np.asarray(x)
     return {"round": np.round(x), "round1": np.round(x, 1), "round_neg": np.round(x * 100, -1),
@@ -192,6 +203,11 @@ def test_uint8_imaging():
     rng = np.random.default_rng(1925)
     check(uint8_imaging, rng.integers(0, 256, (12, 10)).astype(np.uint8),
           rng.integers(0, 256, (12, 10)).astype(np.uint8))
+
+
+def test_byte_thresholds():
+    rng = np.random.default_rng(1926)
+    check(byte_thresholds, rng.integers(0, 256, (6, 7)).astype(np.uint8))
 
 
 def test_rounding_negatives():

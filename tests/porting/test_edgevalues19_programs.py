@@ -3,7 +3,8 @@
 errors caught), NEP 50 promotion of Python scalars against typed arrays (and the OverflowError of an out-of-range
 Python int), fixed-width integer wrap-around, writes through non-contiguous views (transposes, negative strides,
 `flat` steps), integer image arithmetic with clipping and lookup tables (and thresholds past uint8's range),
-rounding and truncation of negatives, and `isclose`/`array_equal` with NaN and inf (tests/porting)."""
+rounding and truncation of negatives, a uint16 logger's sentinel masked by `np.ma` (a fill value that does not fit
+falls back to int32), and `isclose`/`array_equal` with NaN and inf (tests/porting)."""
 
 import numpy as np
 from harness import check
@@ -147,6 +148,18 @@ def byte_thresholds(np, img):
             "classes": classes, "dtype": str(classes.dtype)}
 
 
+def masked_sensor(np, raw):
+    raw = np.asarray(raw)
+    m = np.ma.masked_equal(raw, 65535)  # the logger's "no reading"
+    try:
+        marked = m.filled(-1)  # -1 does not fit uint16: NumPy refuses it
+    except TypeError:
+        marked = m.astype(np.int32).filled(-1)
+    hourly = m.reshape(-1, 4)
+    return {"marked": marked, "mean": float(m.mean()), "valid": int(m.count()), "hourly": hourly.mean(axis=1).filled(0),
+            "max_gap": int(np.diff(np.flatnonzero(~np.ma.getmaskarray(m))).max()), "zero_filled": m.filled(0)}
+
+
 def rounding_negatives(np, x):
     x = np.asarray(x)
     return {"round": np.round(x), "round1": np.round(x, 1), "round_neg": np.round(x * 100, -1),
@@ -208,6 +221,11 @@ def test_uint8_imaging():
 def test_byte_thresholds():
     rng = np.random.default_rng(1926)
     check(byte_thresholds, rng.integers(0, 256, (6, 7)).astype(np.uint8))
+
+
+def test_masked_sensor():
+    raw = np.array([512, 520, 65535, 530, 65535, 65535, 498, 505, 65535, 515, 522, 519], np.uint16)
+    check(masked_sensor, raw)
 
 
 def test_rounding_negatives():

@@ -5,7 +5,9 @@ item assignment (numpy-100 #85, a symmetric matrix whose ``Z[i, j] = v`` also wr
 instances with ``np.asarray(x).view(MyArray)``. kdsl does the same: the view shares ``a``'s data, is an instance of
 the subclass (its ``__new__`` is not called, as NumPy's ``view`` does not call it: #63's ``__new__`` calls ``view``),
 and its ``__array_finalize__(a)`` runs when the subclass defines one. Unlike NumPy, the results of operations on
-it are plain kdsl arrays (kdsl does not carry subclasses through its functions).
+it are plain kdsl arrays (kdsl does not carry subclasses through its functions), ``kd.asarray`` of it is the
+instance itself (NumPy's is a base-class view), and a write into a view of it (``z.T[0, 1] = v``, a row) reaches it
+through the subclass's own ``__setitem__`` with the key ``...`` (NumPy's views share memory and call none).
 
 Example:
     >>> import kdsl as kd

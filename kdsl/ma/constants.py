@@ -38,11 +38,19 @@ def default_fill_value(dtype: Any) -> Any:
     return np.ma.default_fill_value(np.empty(0, numpy_dtype(dtype)))
 
 
-def fill_scalar(value: Any, dtype: Any) -> Any:
+def fill_scalar(value: Any, dtype: Any, checked: bool = False) -> Any:
     """``value`` as a Python scalar that fits ``dtype`` (wrapped as NumPy casts it), for ``kd.where``; text is
-    NumPy's TypeError (a fill value of a numeric array is a number)."""
+    NumPy's TypeError (a fill value of a numeric array is a number). ``checked`` (a fill value the user gave):
+    a Python number ``dtype`` cannot hold (300 or -1 for uint8, NaN for an integer) is NumPy's TypeError, where
+    NumPy scalars and arrays still wrap as NumPy casts them."""
     if isinstance(value, (str, bytes)):
         raise TypeError(f"Cannot set fill value of string with array of dtype {numpy_dtype(dtype)}; use a number")
+    if checked and isinstance(value, (int, float)) and not isinstance(value, np.generic):
+        try:
+            with np.errstate(over="ignore"):  # 1e300 into float32 (kdsl's default float) is inf, not an error
+                np.asarray(value, dtype=numpy_dtype(dtype))
+        except (OverflowError, ValueError):
+            raise TypeError(f"Cannot convert fill_value {value} to dtype {numpy_dtype(dtype)}") from None
     with np.errstate(all="ignore"):
         return np.asarray(value).astype(numpy_dtype(dtype)).item()
 

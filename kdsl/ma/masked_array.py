@@ -97,6 +97,7 @@ class MaskedArray:
                  fill_value: Any = None, keep_mask: bool = True, hard_mask: bool = False, shrink: bool = True,
                  **kwargs: Any) -> None:
         base_mask: Any = nomask
+        given = fill_value is not None  # the user's (checked as NumPy's), not one carried from ``data``
         if isinstance(data, MaskedArray):
             if fill_value is None:
                 fill_value = data._fill_value
@@ -121,7 +122,7 @@ class MaskedArray:
             if keep_mask and base_mask is not nomask:
                 m = m | base_mask
             self._mask = m
-        self._fill_value = None if fill_value is None else fill_scalar(fill_value, arr.dtype)
+        self._fill_value = None if fill_value is None else fill_scalar(fill_value, arr.dtype, checked=given)
         self._hardmask = bool(hard_mask)
 
     @classmethod
@@ -180,7 +181,7 @@ class MaskedArray:
 
     @fill_value.setter
     def fill_value(self, value: Any) -> None:
-        self._fill_value = None if value is None else fill_scalar(value, self.dtype)
+        self._fill_value = None if value is None else fill_scalar(value, self.dtype, checked=True)
 
     shape = property(lambda self: self._data.shape, doc="The shape (as the data's).")
     dtype = property(lambda self: self._data.dtype, doc="The data's dtype.")
@@ -208,7 +209,7 @@ class MaskedArray:
         if isinstance(value, (kd.Array, MaskedArray)):
             value = value._data if isinstance(value, MaskedArray) else value
             return kd.where(self._mask, value.astype(self.dtype), self._data)
-        return kd.where(self._mask, fill_scalar(value, self.dtype), self._data)
+        return kd.where(self._mask, fill_scalar(value, self.dtype, checked=fill_value is not None), self._data)
 
     def compressed(self) -> Any:
         """The unmasked values as a 1-D kdsl array (its length is read back from the device)."""

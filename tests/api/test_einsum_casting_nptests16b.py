@@ -105,3 +105,13 @@ def test_bools_into_out_and_nan():
     want = np.einsum("i,i->", x, x, dtype="f4", casting="same_kind")
     got = kd.einsum("i,i->", kd.asarray(x), kd.asarray(x), dtype="f4", casting="same_kind")
     assert got.dtype == want.dtype and np.isnan(got.item()) and np.isnan(want)
+
+
+def test_float32_default_out_names_the_fix():
+    # porting19: out = np.empty(shape) is float32 in kdsl; float64 operands then need NumPy's float64 out
+    a = np.ones((2, 3))
+    with pytest.raises(TypeError, match=r"rule 'safe' \(kdsl's default float32 .*dtype=np.float64"):
+        kd.einsum("ij->i", a, out=kd.empty(2))
+    out = kd.empty(2)
+    kd.einsum("ij->i", a, out=out, casting="same_kind")
+    assert out.tolist() == [3.0, 3.0]

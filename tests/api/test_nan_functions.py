@@ -61,7 +61,9 @@ def test_nan_reductions_of_empty_and_size_one(fn):
 
 @pytest.mark.parametrize("name,hint", [("asnumpy", "a.numpy"), ("no_such_name", "docs/numpy-api.md"),
                                        ("memmap", "np.memmap"), ("complex_", "kd.complex64"),
-                                       ("no_such_function", "docs/numpy-api.md")])
+                                       ("no_such_function", "docs/numpy-api.md"),
+                                       ("busday_count", "np.busday_count on the host"),
+                                       ("char", "no strings"), ("recarray", "one kdsl array per field")])
 def test_missing_names_say_what_to_do(name, hint):
     with pytest.raises(AttributeError, match=f"no attribute '{name}'.*{hint}"):
         getattr(kd, name)

@@ -53,3 +53,15 @@ def test_empty_input():
     x = kd.zeros((0, 3))
     out = kd.piecewise(x, [x < 0], [lambda v: v - 1, 2.0])
     assert out.shape == (0, 3) and out.dtype is kd.float32
+
+
+def test_constant_past_the_dtype_raises_as_numpys_assignment():
+    # porting19: kd.piecewise(u8, [u8 > 100], [300, 0]) gave 44 (300 wrapped); NumPy's y[cond] = 300 raises
+    u8 = np.array([1, 200, 255], np.uint8)
+    with pytest.raises(OverflowError):
+        np.piecewise(u8, [u8 > 100], [300, 0])
+    with pytest.raises(OverflowError):
+        kd.piecewise(kd.asarray(u8), [kd.asarray(u8) > 100], [300, 0])
+    x = np.arange(4)
+    got = kd.piecewise(kd.asarray(x), [kd.asarray(x) > 1], [2.7, -1.5])  # floats truncate, as NumPy's
+    np.testing.assert_array_equal(got.numpy(), np.piecewise(x, [x > 1], [2.7, -1.5]))

@@ -129,3 +129,13 @@ def test_format_of_arrays():
         f"{host:.2f}"
     with pytest.raises(TypeError, match="format"):
         f"{kd.asarray(host):.2f}"
+
+
+def test_infinite_threshold_prints_everything():
+    # numpy-100 #49: np.set_printoptions(threshold=float("inf")) (an OverflowError before: int(inf))
+    host = np.zeros((40, 40), np.float32)
+    with kd.printoptions(threshold=float("inf")), np.printoptions(threshold=float("inf")):
+        assert str(kd.asarray(host)) == str(host)
+        assert "..." not in repr(kd.arange(1200))
+    assert kd.array2string(kd.arange(1200), threshold=float("inf")) == np.array2string(np.arange(1200),
+                                                                                        threshold=float("inf"))

@@ -207,3 +207,14 @@ def test_frompyfunc_falls_back_with_numeric_results(func, nin, nout, args):
         w = np.array(np.asarray(w).tolist())
         assert g.shape == w.shape and g.numpy().dtype == w.dtype
         np.testing.assert_array_equal(g.numpy(), w)
+
+
+def test_text_inputs_run_numpys_loop_and_upload_numbers():
+    # porting19: np.vectorize(codes.get, otypes=[int])(labels) raised "dtype <U1 is not supported by kdsl"
+    codes = {"a": 1, "b": 2}
+    got = kd.vectorize(lambda s: codes.get(s, 0), otypes=[int])(["a", "b", "z"])
+    assert isinstance(got, kd.Array) and got.tolist() == [1, 2, 0]
+    assert kd.vectorize(len)(np.array(["ab", "c"])).tolist() == [2, 1]
+    assert kd.frompyfunc(lambda s, k: s.count(k), 2, 1)(["aab", "b"], "a").tolist() == [2, 0]
+    with pytest.raises(TypeError, match="keep strings on the host"):  # text results stay NumPy's
+        kd.vectorize(str.upper)(["a", "b"])

@@ -137,3 +137,19 @@ def test_where_needs_both_or_neither():
         np.ma.where([True], [1.0])
     with pytest.raises(ValueError, match="both 'x' and 'y'"):
         kd.ma.where(kd.asarray([True]), kd.asarray([1.0]))
+
+
+def test_fill_value_the_dtype_cannot_hold_is_numpys_type_error():
+    # porting19: m.filled(300) of uint8 data gave 44 (wrapped); NumPy raises TypeError, as for fill_value=300
+    host = np.ma.masked_greater(np.array([1, 200, 255], np.uint8), 100)
+    m = kd.ma.masked_greater(kd.asarray(host.data), 100)
+    for call in (lambda x: x.filled(300), lambda x: x.filled(-1), lambda x: x.filled(np.nan),
+                 lambda x: x.set_fill_value(300)):
+        with pytest.raises(TypeError, match="Cannot convert fill_value"):
+            call(host)
+        with pytest.raises(TypeError, match="Cannot convert fill_value"):
+            call(m)
+    with pytest.raises(TypeError, match="Cannot convert fill_value 300 to dtype uint8"):
+        kd.ma.array(kd.asarray(host.data), fill_value=300)
+    for value in (7, 2.5, np.int64(300)):  # numbers that fit, floats truncated, NumPy scalars cast (wrapped)
+        np.testing.assert_array_equal(m.filled(value).numpy(), host.filled(value))

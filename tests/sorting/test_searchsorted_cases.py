@@ -53,3 +53,12 @@ def test_errors():
         kd.searchsorted(a, 1, sorter=[0, 1])
     with pytest.raises(TypeError, match="integers"):
         kd.searchsorted(a, 1, sorter=[0.0, 1.0, 2.0])
+
+
+def test_python_int_past_the_dtype_compares_as_int64():
+    # porting19: searchsorted(int32 data, 2**40) raised OverflowError (NumPy compares it as an int64)
+    a = np.array([1, 2, 2, 3, 5], np.int32)
+    u = np.array([1, 200], np.uint8)
+    for host, v in [(a, 2**40), (a, -2**40), (u, -1), (u, 300)]:
+        for side in ("left", "right"):
+            assert int(kd.searchsorted(kd.asarray(host), v, side=side)) == np.searchsorted(host, v, side=side)

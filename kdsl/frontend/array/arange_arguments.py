@@ -70,10 +70,26 @@ def bounds(args: tuple, start: Any, stop: Any, step: Any, dtype: Any) -> tuple[A
             raise TypeError("arange() requires stop to be specified.")
         start, stop = 0, start
     start, step = (0 if start is None else start), (1 if step is None else step)
+    _refuse_dates((start, stop, step), dtype)
     for v in (start, stop, step):  # (before any int() of a bound: arange("a") is NumPy's TypeError)
         if not isinstance(v, (numbers.Number, np.generic, np.ndarray, Array)) or isinstance(v, (str, bytes)):
             raise TypeError(f"arange() not supported for inputs of type {type(v).__name__}; give numbers")
     return start, stop, step, dtype
+
+
+def _refuse_dates(values: tuple, dtype: Any) -> None:
+    """A range of dates (numpy-100 #34, ``arange('2016-07', '2016-08', dtype='datetime64[D]')``, or datetime64
+    bounds) raises the datetime dtype's TypeError, which names the kdsl way (int64 counts of a unit)."""
+    dated = [v.dtype for v in values if isinstance(v, (np.datetime64, np.timedelta64))]
+    if isinstance(dtype, (str, np.dtype)) or (isinstance(dtype, type) and issubclass(dtype, np.generic)):
+        try:
+            npd = np.dtype(dtype)
+        except TypeError:  # not a NumPy dtype name: as_dtype below reports it
+            npd = None
+        if npd is not None and npd.kind in "mM":
+            dated.insert(0, npd)
+    if dated:
+        dt.as_dtype(dated[0])  # raises
 
 
 def int_dtype(d: dt.DType | None, values: tuple, device) -> dt.DType:

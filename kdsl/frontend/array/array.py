@@ -58,6 +58,8 @@ class Array(ViewLinks):
     _unaligned: bool  # setflags(align=False) cleared its ALIGNED flag; unset: False (array_flags.py)
 
     def __init__(self, node: Node = ndarray_constructor.NO_SHAPE, *args: Any, **kwargs: Any):
+        if type(self) is not Array and hasattr(self, "_raw"):  # MyArray(x): its __new__ made it by view(MyArray)
+            return  # (subclass_view.py), and Python calls __init__ after __new__: NumPy's does nothing there
         if ndarray_constructor.is_constructor_call(node, args, kwargs):  # kd.ndarray((2, 3), dtype=...)
             node = ndarray_constructor.construct(node, args, kwargs)
         try:

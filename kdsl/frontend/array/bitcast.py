@@ -40,6 +40,7 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.array_flags import strides as byte_strides
 from kdsl.frontend.array.constant_layout import layout
 from kdsl.frontend.array.creation import arange
+from kdsl.frontend.array.subclass_view import finalize, instance, subclass_of
 from kdsl.ir.graph import Node
 
 UNSIGNED = {1: dt.uint8, 2: dt.uint16, 4: dt.uint32, 8: dt.uint64}
@@ -67,15 +68,16 @@ def view(a: Array, dtype: Any = None, type: Any = None) -> Array:  # noqa: A002 
     >>> b.tolist()
     [-2147483648, 2]
     """
-    if _is_array_class(dtype):  # a.view(kd.ndarray): NumPy's idiom for "the plain array class", kdsl's only one
+    if _is_array_class(dtype):  # a.view(kd.ndarray) or a.view(MyArray), a Python subclass (subclass_view.py)
         dtype, type = None, dtype if type is None else type
+    cls = subclass_of(type)
     if _is_array_class(type):
         type = None
     if type is not None or (isinstance(dtype, builtins.type) and issubclass(dtype, np.ndarray)):
         raise TypeError("kdsl arrays have no subclasses: view(type=...) is not supported; use "
                         "np.asarray(a).view(type) for a NumPy subclass of a host copy")
     if dtype is None:
-        out = Array(a._n)
+        out = Array(a._n) if cls is None else instance(cls, a._n)
     else:
         native_only(dtype, "view")  # kdsl arrays have no byte order: '>i4' would read the bytes little-endian
         d = a.device.check(dt.as_dtype(dtype))
@@ -86,9 +88,12 @@ def view(a: Array, dtype: Any = None, type: Any = None) -> Array:  # noqa: A002 
                                 "its bits; kd.stack([a.real, a.imag], axis=-1) gives its float64 pairs)")
         same = d is a.dtype  # a new Array of the same node (bitcast would hand back ``a`` itself)
         out = Array(a._n) if same else bitcast(a, d) if d.itemsize == a.dtype.itemsize else _resized(a, d)
+        if cls is not None:
+            out = instance(cls, out._n)
         if d.itemsize != a.dtype.itemsize:
             out._resized_strides = _resized_strides(a, d)
-    return _writes_through(out, a)
+    out = _writes_through(out, a)
+    return out if cls is None else finalize(out, a)
 
 
 def _resized_strides(a: Array, d: dt.DType) -> tuple[int, ...]:

@@ -37,9 +37,21 @@ def computation_dtype(operands: Sequence[np.dtype], dtype: Any, out: np.dtype | 
             raise TypeError(f"Iterator operand {i} dtype could not be cast from dtype('{d}') to dtype('{want}') "
                             f"according to the rule '{casting}'")
     if out is not None and not np.can_cast(want, out, casting):  # type: ignore[arg-type]
+        hint = _narrow_out_hint(want, out)
         raise TypeError(f"Iterator requested dtype could not be cast from dtype('{want}') to dtype('{out}'), the "
-                        f"operand {len(operands)} dtype, according to the rule '{casting}'")
+                        f"operand {len(operands)} dtype, according to the rule '{casting}'{hint}")
     return want
+
+
+def _narrow_out_hint(want: np.dtype, out: np.dtype) -> str:
+    """What to do where ``out`` is one of kdsl's narrower defaults (``np.empty(shape)`` is float32 in kdsl,
+    float64 in NumPy: a port's ``out=`` of float64 operands then fails where NumPy's ran)."""
+    if want.kind == out.kind and out.itemsize < want.itemsize and out in (np.dtype("float32"), np.dtype("int32"),
+                                                                          np.dtype("complex64")):
+        return (f" (kdsl's default {out.name} is narrower than NumPy's: make out with dtype=np.{want.name}, "
+                "or pass casting='same_kind')")
+    return ""
+
 
 
 __all__ = ["check_einsum_keywords", "computation_dtype"]

@@ -87,6 +87,11 @@ kd.asarray(list(it))'
     if hasattr(x, "__next__") and hasattr(x, "__iter__"):
         return TypeError(f"cannot make a kdsl array from a {type(x).__name__}; an iterator is one object to NumPy "
                          "(np.array(it) is a 0-d object array): use kd.fromiter(it, dtype) or kd.asarray(list(it))")
+    if arr.dtype.kind in "mMV":  # datetimes, durations, records: the dtype's error names the kdsl way
+        try:
+            dt.as_dtype(arr.dtype)
+        except TypeError as err:
+            return TypeError(str(err))
     message = f"cannot make a kdsl array from data of dtype {arr.dtype}; use numbers or booleans"
     if arr.dtype.kind in "US":  # text: what NumPy's functions raise for it (no loop, no common dtype), a TypeError
         from kdsl.frontend.array.ufunc_errors import text_data_error  # (only NumPy below it: no cycle)

@@ -85,6 +85,9 @@ def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: 
     out = zeros_like(x)
     for cond, func in zip(conds, funclist, strict=True):
         value = func(x, *args, **kw) if callable(func) else func
-        value = asarray(value).astype(x.dtype) if isinstance(value, Array) else value
+        if isinstance(value, Array):
+            value = asarray(value).astype(x.dtype)
+        elif isinstance(value, (int, float, complex)):  # NumPy's y[cond] = value: 300 into uint8 raises
+            value = np.asarray(value, dtype=x.dtype.np)  # OverflowError there (where() would wrap it to 44)
         out = km.where(cond, value, out).astype(x.dtype)
     return out

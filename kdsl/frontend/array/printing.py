@@ -45,6 +45,8 @@ def _host(a: Any, threshold: int | None = None, edgeitems: int | None = None) ->
         return np.asarray(a), threshold
     if not (_is_count(threshold) and _is_count(edgeitems)):  # NumPy's formatter raises its own error for these
         return a.numpy(), threshold
+    if a.size <= threshold:  # threshold=float("inf") (numpy-100 #49: print everything): int() would overflow
+        return a.numpy(), threshold
     return edge_host(a, int(threshold), int(edgeitems))
 
 

@@ -243,7 +243,14 @@ def _host_operand(host: Any, device: Any, dtype: dt.DType | None = None) -> Arra
 def _fits(value: Any, d: dt.DType) -> bool:
     """Whether a Python scalar compares as ``d`` in NumPy 2 (a weak scalar that fits). Not None: result_type
     takes it for float64, and converted to a float64 it is NaN (NumPy's searchsorted of None: TypeError)."""
-    return isinstance(value, (bool, int, float, complex, np.generic)) and np.result_type(d.np, value) == d.np
+    if not isinstance(value, (bool, int, float, complex, np.generic)):
+        return False
+    if isinstance(value, int) and not isinstance(value, bool) and d.kind in "iu":
+        # a Python int past d's range (2**40 against int32, -1 against uint8): NumPy's searchsorted compares it
+        # as an int64 (result_type takes it as d, and the conversion to d would raise OverflowError)
+        info = np.iinfo(d.np)
+        return bool(info.min <= value <= info.max)
+    return np.result_type(d.np, value) == d.np
 
 
 def _sorter(sorter: Any, n: int) -> Array:

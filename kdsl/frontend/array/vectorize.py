@@ -46,6 +46,25 @@ def _as_array(x: Any) -> Array:
     return x if isinstance(x, Array) else asarray(np.asarray(x))
 
 
+def _host_text(args: tuple[Any, ...], kwargs: dict[str, Any], excluded: set[Any]) -> bool:
+    """Whether an argument not excluded is host text (``["a", "b"]``, a ``<U`` array): kdsl arrays hold numbers,
+    so the function runs in NumPy's loop on the host and its numeric results are uploaded.
+
+    >>> _host_text((["a", "b"],), {}, set()), _host_text(([1, 2],), {}, set())
+    (True, False)
+    """
+    items = [a for i, a in enumerate(args) if i not in excluded]
+    items += [v for k, v in kwargs.items() if k not in excluded]
+    for x in items:
+        if isinstance(x, (str, bytes, np.ndarray, list, tuple)):
+            try:
+                if np.asarray(x).dtype.kind in "US":
+                    return True
+            except ValueError:  # a ragged list: _as_array raises NumPy's error for it
+                pass
+    return False
+
+
 _NEEDS_ELEMENTS: Any = object()  # what _call_whole returns when the function needs concrete elements
 
 
@@ -157,6 +176,8 @@ class vectorize:  # noqa: N801 - NumPy's name
         return vectorize_signature.call(invoke, self.signature, free, otypes)
 
     def _apply(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if _host_text(args, kwargs, self.excluded):  # np.vectorize(codes.get)(labels): NumPy's loop on the host
+            return self._on_host(args, kwargs)  # (no warning: text has no GPU form to point at)
         pos = [a if i in self.excluded else _as_array(a) for i, a in enumerate(args)]
         kw = {k: v if k in self.excluded else _as_array(v) for k, v in kwargs.items()}
         # excluded arguments pass through whole (a kdsl array among them too): they set no loop shape

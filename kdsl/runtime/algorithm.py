@@ -25,6 +25,7 @@ import threading
 
 import numpy as np
 
+from . import lifetime
 from .image import Image
 from .lifetime import Destroyable
 from .memory import Memory, Tensor
@@ -200,8 +201,8 @@ class Algorithm(Destroyable):
         self._ctx.check_usable()
         if self._destroyed:
             why = self._ctx.destroyed_why("")
-            raise RuntimeError(f"this algorithm was destroyed{': ' + why if why else ''}; create a new one with "
-                               "Manager.algorithm")
+            raise lifetime.destroyed_error(f"this algorithm was destroyed{': ' + why if why else ''}; create a new "
+                                           "one with Manager.algorithm")
 
     # ----- Kompute's accessors -----
     def get_mem_objects(self) -> list[Memory]:

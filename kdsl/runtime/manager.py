@@ -19,6 +19,7 @@ import weakref
 
 import numpy as np
 
+from . import interrupts, lifetime
 from .algorithm import Algorithm
 from .context import Context
 from .image import Image
@@ -60,9 +61,11 @@ class Manager(Destroyable):
                             ("desired_extensions", desired_extensions)):
             if value is not None and not isinstance(value, (list, tuple)):
                 raise TypeError(f"{name} must be a list, not {type(value).__name__}")
-        ctx = Context.create(int(device), list(family_queue_indices or []), list(desired_extensions or []),
-                             pipeline_cache_size)
-        self._init(ctx)
+        # Ctrl-C deferred: between the device's creation and this Manager holding it, it would leak the device
+        with interrupts.deferred():
+            ctx = Context.create(int(device), list(family_queue_indices or []), list(desired_extensions or []),
+                                 pipeline_cache_size)
+            self._init(ctx)
 
     @classmethod
     def from_handles(cls, instance, physical_device, device, queues: list, queue_family_indices: list[int],
@@ -92,7 +95,7 @@ class Manager(Destroyable):
     def _check(self) -> None:
         self._ctx.check_usable()
         if self._destroyed:
-            raise RuntimeError("this Manager was destroyed; create a new kp.Manager()")
+            raise lifetime.destroyed_error("this Manager was destroyed; create a new kp.Manager()")
 
     def tensor(self, data, memory_type=MemoryTypes.device, tensor_type=None) -> Tensor:
         """A float32 tensor from anything array-like (flattened)."""
@@ -168,7 +171,8 @@ class Manager(Destroyable):
         with self._lock:
             if self._destroyed:  # another thread destroyed the Manager while this object was being made
                 obj.destroy()
-                raise RuntimeError("this Manager was destroyed by another thread; create a new kp.Manager()")
+                raise lifetime.destroyed_error("this Manager was destroyed by another thread; create a new "
+                                               "kp.Manager()")
             self._objects[kind].add(obj)
         return obj
 
@@ -245,7 +249,9 @@ def _destroy_all() -> None:
     """At exit, free devices in order while the interpreter still works (not in random __del__ order).
 
     In a forked child the inherited Managers are foreign: their destroy() only forgets them (no fence waits).
+    A daemon thread still computing then stops quietly at its next use of them (lifetime.mark_exiting).
     """
+    lifetime.mark_exiting()
     with _managers_lock:
         managers = list(_managers)
     for mgr in managers:

@@ -25,7 +25,7 @@ import threading
 
 import numpy as np
 
-from . import lifetime
+from . import interrupts, lifetime
 from .image import Image
 from .lifetime import Destroyable
 from .memory import Memory, Tensor
@@ -114,6 +114,7 @@ class Algorithm(Destroyable):
                                    "groups on this device; use a bigger local size or a loop in the shader")
         return tuple(wg)
 
+    @interrupts.deferring  # (rebuild() runs it too, outside Manager.algorithm)
     def _build(self) -> None:
         dev = self._ctx.device
         kinds = [vulkan.VK_DESCRIPTOR_TYPE_STORAGE_IMAGE if isinstance(m, Image)

@@ -6,8 +6,9 @@ imports ``pycparser``, interrupted; every later compile then failed with ``Attri
 has no attribute 'c_ast'``), and between a Vulkan create call and the line that keeps its handle it leaks the
 object. Inside :func:`deferred` the interrupt is remembered and raised when the block ends.
 
-Only for short, one-time work: a deferred Ctrl-C cannot stop the block (the hot paths, such as a sequence's
-wait, stay interruptible and repair their state instead).
+Only for short work that must not be cut: a deferred Ctrl-C cannot stop the block (the hot paths, such as a
+sequence's wait, stay interruptible and repair their state instead). :func:`deferring` wraps the functions that
+create Vulkan objects (a device, a pipeline, a tensor's memory, a sequence's command pool).
 
 Example:
     >>> from kdsl.runtime import interrupts
@@ -21,10 +22,13 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import wraps
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
 @contextmanager
@@ -55,3 +59,20 @@ def deferred() -> Iterator[None]:
         if caught:
             handler: Any = previous
             handler(*caught[0])  # the default handler raises KeyboardInterrupt here
+
+
+def deferring(fn: _F) -> _F:
+    """``fn`` run inside :func:`deferred`: for the functions that create Vulkan objects (a handle returned by
+    the driver and not yet kept when the interrupt is raised would never be destroyed).
+
+    Example:
+        >>> from kdsl.runtime import interrupts
+        >>> interrupts.deferring(abs)(-2)
+        2
+    """
+    @wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with deferred():
+            return fn(*args, **kwargs)
+
+    return run  # type: ignore[return-value]

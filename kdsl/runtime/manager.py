@@ -116,6 +116,7 @@ class Manager(Destroyable):
         check_dtype(data.dtype, self._ctx.features)
         return self._tensor(data.reshape(-1), _memory_type(memory_type, tensor_type))
 
+    @interrupts.deferring  # (Ctrl-C between the creation of a Vulkan object and its keeping leaks it)
     def tensor_empty(self, count: int, dtype=np.float32, memory_type=MemoryTypes.storage) -> Tensor:
         """An uninitialised tensor of ``count`` elements (a kdsl addition: no upload, for outputs)."""
         self._check()
@@ -124,6 +125,7 @@ class Manager(Destroyable):
             raise RuntimeError(f"zero-sized memory object: tensor_empty needs count >= 1, got {count!r}")
         return self._register("mem", Tensor(self._ctx, None, int(count), dt, _memory_type(memory_type, None)))
 
+    @interrupts.deferring
     def _tensor(self, arr: np.ndarray, memory_type: MemoryTypes) -> Tensor:
         self._check()
         if arr.size == 0:
@@ -142,6 +144,7 @@ class Manager(Destroyable):
             raise TypeError(f"image_t takes a NumPy array, not {type(data).__name__}")
         return self._image(data.reshape(-1), width, height, num_channels, memory_type)
 
+    @interrupts.deferring
     def _image(self, arr, width, height, channels, memory_type) -> Image:
         self._check()
         if arr.size == 0:
@@ -154,6 +157,7 @@ class Manager(Destroyable):
         return self._register("mem", img)
 
     # ----- algorithms and sequences -----
+    @interrupts.deferring
     def algorithm(self, mem_objects=None, spirv=b"", workgroup=None, spec_consts=None, push_consts=None
                   ) -> Algorithm:
         """A compute pipeline: binding i is ``mem_objects[i]``; ``workgroup[0] == 0`` means its size."""
@@ -162,6 +166,7 @@ class Manager(Destroyable):
                          else mem_objects, spirv, workgroup, spec_consts, push_consts)
         return self._register("algo", algo)
 
+    @interrupts.deferring
     def sequence(self, queue_index: int = 0, total_timestamps: int = 0) -> Sequence:
         """A new Sequence on queue ``queue_index`` (with a timestamp pool when ``total_timestamps > 0``)."""
         self._check()

@@ -203,20 +203,28 @@ def test_ctrl_c_as_a_batch_is_submitted_leaves_it_registered(tmp_path):
 RANDOM_CTRL_C = WORKLOADS + """
 import _thread, random
 rnd = random.Random(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
-for i in range(12):
-    timer = threading.Timer(rnd.uniform(0, 0.03), _thread.interrupt_main)
-    try:
-        timer.start()
-        n = 40 + i  # new shapes each time: device start-up, first compiles (glslang's load) and traces
-        x = kd.asarray(np.arange(n, dtype=np.float32))
-        float((kd.sin(x) * 2 + x @ x).sum())
-        step(kd.ones(n), x).numpy()
-        time.sleep(0.05)  # the interrupt lands here when the work was quicker
+timers = []
+for i in range(8):
+    timers.append(threading.Timer(rnd.uniform(0, 0.03), _thread.interrupt_main))
+    try:  # (the interrupt may land anywhere in here, the finally block included)
+        try:
+            timers[-1].start()
+            n = 40 + i  # new shapes each time: device start-up, first compiles (glslang's load) and traces
+            x = kd.asarray(np.arange(n, dtype=np.float32))
+            float((kd.sin(x) * 2 + x @ x).sum())
+            step(kd.ones(n), x).numpy()
+            time.sleep(0.05)  # the interrupt lands here when the work was quicker
+        finally:
+            timers[-1].cancel()
+            timers[-1].join()
     except KeyboardInterrupt:
         pass
-    finally:
-        timer.cancel()
+try:  # a late timer's interrupt, raised here rather than in the checks below
+    for timer in timers:
         timer.join()
+    time.sleep(0.01)
+except KeyboardInterrupt:
+    pass
 check_all()
 print("done", flush=True)
 """
@@ -227,3 +235,37 @@ def test_ctrl_c_at_random_points_of_start_up_compiles_and_runs(tmp_path):
     imported (every later compile: AttributeError "module 'pycparser' has no attribute 'c_ast'"), and one
     between the device's creation and its Manager leaked the VkDevice (reported by the validation layer)."""
     _run(RANDOM_CTRL_C, tmp_path)
+
+
+OUT_OF_MEMORY = """
+import gc, resource
+from kdsl.runtime import OutOfMemoryError, VulkanError
+chunk = np.arange(2**22, dtype=np.float32)  # 16 MiB, made once: only kdsl allocates below
+float(kd.asarray(chunk[:8]).sum())  # the device started, its kernels compiled
+with open("/proc/self/statm") as f:
+    vm = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+# lavapipe's device memory is this process's memory: a limit on it runs the device out of memory
+resource.setrlimit(resource.RLIMIT_AS, (vm + 2**27, resource.RLIM_INFINITY))
+kept = []
+try:
+    for _ in range(80):
+        kept.append(kd.asarray(chunk))
+        kept[-1][-1:].numpy()
+    raise AssertionError("never ran out of memory")
+except MemoryError as exc:  # as NumPy's "Unable to allocate" and CuPy's OutOfMemoryError are
+    assert isinstance(exc, OutOfMemoryError) and isinstance(exc, VulkanError), type(exc).__mro__
+    assert "out of memory: free tensors or allocate less" in str(exc), str(exc)
+assert 2 <= len(kept) < 20, len(kept)
+del kept
+gc.collect()
+again = [kd.asarray(chunk) for _ in range(4)]  # the memory is back
+np.testing.assert_array_equal(again[-1][-2:].numpy(), chunk[-2:])
+np.testing.assert_allclose(float((kd.asarray(chunk[:100]) * 2).sum()), chunk[:100].sum() * 2)
+print("done", flush=True)
+"""
+
+
+def test_out_of_device_memory_is_a_memory_error_and_recoverable(tmp_path):
+    """Before: a VulkanError (a RuntimeError only), which ``except MemoryError`` missed, and the validation
+    layer's repeat of the allocation's result counted as a validation error."""
+    _run("import os\n" + OUT_OF_MEMORY, tmp_path)

@@ -67,15 +67,20 @@ def mark_exiting() -> None:
 def destroyed_error(message: str) -> BaseException:
     """The error for using a destroyed object: a ``RuntimeError``, or ``SystemExit`` in a thread other than the
     main one once the exit hook has begun (see :func:`mark_exiting`; only daemon threads still run then: CPython
-    joins the others before it runs exit hooks).
+    joins the others before it runs exit hooks). In the main thread then (a later exit hook), the message says
+    how to order the hooks.
 
     Example:
         >>> type(destroyed_error("this sequence was destroyed")).__name__
         'RuntimeError'
     """
-    if _exiting and threading.current_thread() is not threading.main_thread():
+    if not _exiting:
+        return RuntimeError(message)
+    if threading.current_thread() is not threading.main_thread():
         return SystemExit(f"{message} (the interpreter is exiting: this daemon thread stops here)")
-    return RuntimeError(message)
+    # an exit hook registered before kdsl's runs after it (atexit runs the latest first)
+    return RuntimeError(f"{message} (but kdsl's exit hook freed the devices already: an exit hook that computes "
+                        "with kdsl must run before it; register it with atexit after importing kdsl)")
 
 
 # Contexts (one per Manager) alive in this process: the fork hook marks each one foreign in the child.

@@ -269,3 +269,25 @@ def test_out_of_device_memory_is_a_memory_error_and_recoverable(tmp_path):
     """Before: a VulkanError (a RuntimeError only), which ``except MemoryError`` missed, and the validation
     layer's repeat of the allocation's result counted as a validation error."""
     _run("import os\n" + OUT_OF_MEMORY, tmp_path)
+
+
+LATE_EXIT_HOOK = """
+def late():  # registered before kdsl's own exit hook (imported below), so it runs after it
+    try:
+        float(kd.ones(3).sum())
+    except RuntimeError as exc:
+        print("late:", exc, flush=True)
+atexit.register(late)
+import kdsl as kd
+print(float(kd.ones(3).sum()), "done", flush=True)
+"""
+
+
+def test_an_exit_hook_computing_after_kdsls_teardown_says_how_to_order_them(tmp_path):
+    """Before: "this Manager was destroyed; create a new kp.Manager()", about a Manager kd users never made."""
+    script = tmp_path / "late.py"
+    script.write_text("import atexit\n" + LATE_EXIT_HOOK)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr[-3000:]
+    assert out.stdout.startswith("3.0 done\nlate: "), out.stdout
+    assert "register it with atexit after importing kdsl" in out.stdout, out.stdout

@@ -24,6 +24,7 @@ from .runtime import (
                       OpMult,
                       OpSyncDevice,
                       OpSyncLocal,
+                      OutOfMemoryError,
                       Sequence,
                       Tensor,
                       VulkanError,
@@ -48,4 +49,5 @@ bool, int, uint, float, double, custom, short, ushort, char, uchar = (  # noqa: 
 __all__ = ["Manager", "Memory", "Tensor", "Image", "Algorithm", "Sequence", "OpBase", "OpSyncDevice",
            "OpSyncLocal", "OpCopy", "OpAlgoDispatch", "OpMult", "OpMemoryBarrier", "MemoryTypes", "DataTypes",
            "OpTensorSyncDevice", "OpTensorSyncLocal", "OpTensorCopy", "TensorTypes", "compile_source",
-           "ShaderCompileError", "list_devices", "live_objects", "VulkanError"]
+           "ShaderCompileError", "list_devices", "live_objects", "VulkanError",
+           "OutOfMemoryError"]

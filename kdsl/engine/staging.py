@@ -25,6 +25,7 @@ Example:
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -86,8 +87,15 @@ def _forget(st: Any, key: tuple[int, str], old: Any) -> None:
 
 
 def _new(st: Any, count: int, dtype: np.dtype) -> Any:
-    from kdsl.runtime import MemoryTypes  # (here: building graphs must not import the runtime)
+    from kdsl.runtime import MemoryTypes, OutOfMemoryError  # (here: building graphs must not import the runtime)
 
+    try:
+        return st.device.manager.tensor_empty(count, dtype, memory_type=MemoryTypes.host)
+    except OutOfMemoryError:  # as buffers.take does: free the arrays that died in cycles and kdsl's pool, once
+        from . import buffers
+
+        gc.collect()
+        buffers.release(st)
     return st.device.manager.tensor_empty(count, dtype, memory_type=MemoryTypes.host)
 
 

@@ -20,9 +20,10 @@ from .ops import OpAlgoDispatch, OpBase, OpCopy, OpMemoryBarrier, OpMult, OpSync
 from .pipeline import pipeline_cache_size, set_pipeline_cache_size
 from .sequence import Sequence
 from .types import DataTypes, MemoryTypes
-from .vk import VulkanError, live_objects
+from .vk import OutOfMemoryError, VulkanError, live_objects
 
 __all__ = ["Manager", "Memory", "Tensor", "Image", "Algorithm", "Sequence", "OpBase", "OpSyncDevice",
            "OpSyncLocal", "OpCopy", "OpAlgoDispatch", "OpMult", "OpMemoryBarrier", "MemoryTypes", "DataTypes",
-           "list_devices", "live_objects", "validation", "VulkanError", "set_pipeline_cache_size",
+           "list_devices", "live_objects", "validation", "VulkanError", "OutOfMemoryError",
+           "set_pipeline_cache_size",
            "pipeline_cache_size", "after_fork_in_child"]

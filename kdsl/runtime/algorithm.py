@@ -25,6 +25,7 @@ import threading
 
 import numpy as np
 
+from . import interrupts, lifetime
 from .image import Image
 from .lifetime import Destroyable
 from .memory import Memory, Tensor
@@ -113,6 +114,7 @@ class Algorithm(Destroyable):
                                    "groups on this device; use a bigger local size or a loop in the shader")
         return tuple(wg)
 
+    @interrupts.deferring  # (rebuild() runs it too, outside Manager.algorithm)
     def _build(self) -> None:
         dev = self._ctx.device
         kinds = [vulkan.VK_DESCRIPTOR_TYPE_STORAGE_IMAGE if isinstance(m, Image)
@@ -200,8 +202,8 @@ class Algorithm(Destroyable):
         self._ctx.check_usable()
         if self._destroyed:
             why = self._ctx.destroyed_why("")
-            raise RuntimeError(f"this algorithm was destroyed{': ' + why if why else ''}; create a new one with "
-                               "Manager.algorithm")
+            raise lifetime.destroyed_error(f"this algorithm was destroyed{': ' + why if why else ''}; create a new "
+                                           "one with Manager.algorithm")
 
     # ----- Kompute's accessors -----
     def get_mem_objects(self) -> list[Memory]:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import cffi
 
+from . import interrupts
 from .collection import collection_paused
 from .lifetime import after_fork_in_child
 from .spirv import check_spirv
@@ -162,7 +163,9 @@ COMPILER_VERSION = "glslang-13/kdsl-2"
 def _in_process() -> _Glslang | None:
     global _backend, _backend_error
     if _backend is None and _backend_error is None:
-        with _backend_lock, collection_paused():  # a finalizer compiling a kernel would wait for the lock
+        # a finalizer compiling a kernel would wait for the lock; Ctrl-C deferred: cffi's parse imports pycparser,
+        # which an interrupt leaves half imported for good (see interrupts)
+        with _backend_lock, collection_paused(), interrupts.deferred():
             if _backend is None and _backend_error is None:
                 lib = _prefix_lib()
                 try:

@@ -49,6 +49,40 @@ class Destroyable:
             pass
 
 
+_exiting = False  # set by the exit hook before it destroys the devices
+
+
+def mark_exiting() -> None:
+    """Called by the runtime's exit hook: from now on :func:`destroyed_error` stops daemon threads quietly.
+
+    CPython stops daemon threads at shutdown without a word; a daemon thread still computing when the exit hook
+    destroys the devices gets ``SystemExit`` instead of an error about a destroyed object: ``threading`` ends the
+    thread quietly (its excepthook ignores exactly ``SystemExit``: no subclass), and the thread's ``with`` and
+    ``finally`` blocks release its locks, so no exit hook waits for it.
+    """
+    global _exiting
+    _exiting = True
+
+
+def destroyed_error(message: str) -> BaseException:
+    """The error for using a destroyed object: a ``RuntimeError``, or ``SystemExit`` in a thread other than the
+    main one once the exit hook has begun (see :func:`mark_exiting`; only daemon threads still run then: CPython
+    joins the others before it runs exit hooks). In the main thread then (a later exit hook), the message says
+    how to order the hooks.
+
+    Example:
+        >>> type(destroyed_error("this sequence was destroyed")).__name__
+        'RuntimeError'
+    """
+    if not _exiting:
+        return RuntimeError(message)
+    if threading.current_thread() is not threading.main_thread():
+        return SystemExit(f"{message} (the interpreter is exiting: this daemon thread stops here)")
+    # an exit hook registered before kdsl's runs after it (atexit runs the latest first)
+    return RuntimeError(f"{message} (but kdsl's exit hook freed the devices already: an exit hook that computes "
+                        "with kdsl must run before it; register it with atexit after importing kdsl)")
+
+
 # Contexts (one per Manager) alive in this process: the fork hook marks each one foreign in the child.
 _contexts: weakref.WeakSet[Any] = weakref.WeakSet()
 _contexts_lock = threading.Lock()

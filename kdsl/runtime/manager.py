@@ -19,6 +19,7 @@ import weakref
 
 import numpy as np
 
+from . import interrupts, lifetime
 from .algorithm import Algorithm
 from .context import Context
 from .image import Image
@@ -60,9 +61,11 @@ class Manager(Destroyable):
                             ("desired_extensions", desired_extensions)):
             if value is not None and not isinstance(value, (list, tuple)):
                 raise TypeError(f"{name} must be a list, not {type(value).__name__}")
-        ctx = Context.create(int(device), list(family_queue_indices or []), list(desired_extensions or []),
-                             pipeline_cache_size)
-        self._init(ctx)
+        # Ctrl-C deferred: between the device's creation and this Manager holding it, it would leak the device
+        with interrupts.deferred():
+            ctx = Context.create(int(device), list(family_queue_indices or []), list(desired_extensions or []),
+                                 pipeline_cache_size)
+            self._init(ctx)
 
     @classmethod
     def from_handles(cls, instance, physical_device, device, queues: list, queue_family_indices: list[int],
@@ -92,7 +95,7 @@ class Manager(Destroyable):
     def _check(self) -> None:
         self._ctx.check_usable()
         if self._destroyed:
-            raise RuntimeError("this Manager was destroyed; create a new kp.Manager()")
+            raise lifetime.destroyed_error("this Manager was destroyed; create a new kp.Manager()")
 
     def tensor(self, data, memory_type=MemoryTypes.device, tensor_type=None) -> Tensor:
         """A float32 tensor from anything array-like (flattened)."""
@@ -113,6 +116,7 @@ class Manager(Destroyable):
         check_dtype(data.dtype, self._ctx.features)
         return self._tensor(data.reshape(-1), _memory_type(memory_type, tensor_type))
 
+    @interrupts.deferring  # (Ctrl-C between the creation of a Vulkan object and its keeping leaks it)
     def tensor_empty(self, count: int, dtype=np.float32, memory_type=MemoryTypes.storage) -> Tensor:
         """An uninitialised tensor of ``count`` elements (a kdsl addition: no upload, for outputs)."""
         self._check()
@@ -121,6 +125,7 @@ class Manager(Destroyable):
             raise RuntimeError(f"zero-sized memory object: tensor_empty needs count >= 1, got {count!r}")
         return self._register("mem", Tensor(self._ctx, None, int(count), dt, _memory_type(memory_type, None)))
 
+    @interrupts.deferring
     def _tensor(self, arr: np.ndarray, memory_type: MemoryTypes) -> Tensor:
         self._check()
         if arr.size == 0:
@@ -139,6 +144,7 @@ class Manager(Destroyable):
             raise TypeError(f"image_t takes a NumPy array, not {type(data).__name__}")
         return self._image(data.reshape(-1), width, height, num_channels, memory_type)
 
+    @interrupts.deferring
     def _image(self, arr, width, height, channels, memory_type) -> Image:
         self._check()
         if arr.size == 0:
@@ -151,6 +157,7 @@ class Manager(Destroyable):
         return self._register("mem", img)
 
     # ----- algorithms and sequences -----
+    @interrupts.deferring
     def algorithm(self, mem_objects=None, spirv=b"", workgroup=None, spec_consts=None, push_consts=None
                   ) -> Algorithm:
         """A compute pipeline: binding i is ``mem_objects[i]``; ``workgroup[0] == 0`` means its size."""
@@ -159,6 +166,7 @@ class Manager(Destroyable):
                          else mem_objects, spirv, workgroup, spec_consts, push_consts)
         return self._register("algo", algo)
 
+    @interrupts.deferring
     def sequence(self, queue_index: int = 0, total_timestamps: int = 0) -> Sequence:
         """A new Sequence on queue ``queue_index`` (with a timestamp pool when ``total_timestamps > 0``)."""
         self._check()
@@ -168,7 +176,8 @@ class Manager(Destroyable):
         with self._lock:
             if self._destroyed:  # another thread destroyed the Manager while this object was being made
                 obj.destroy()
-                raise RuntimeError("this Manager was destroyed by another thread; create a new kp.Manager()")
+                raise lifetime.destroyed_error("this Manager was destroyed by another thread; create a new "
+                                               "kp.Manager()")
             self._objects[kind].add(obj)
         return obj
 
@@ -245,7 +254,9 @@ def _destroy_all() -> None:
     """At exit, free devices in order while the interpreter still works (not in random __del__ order).
 
     In a forked child the inherited Managers are foreign: their destroy() only forgets them (no fence waits).
+    A daemon thread still computing then stops quietly at its next use of them (lifetime.mark_exiting).
     """
+    lifetime.mark_exiting()
     with _managers_lock:
         managers = list(_managers)
     for mgr in managers:

@@ -16,6 +16,7 @@ import weakref
 
 import numpy as np
 
+from . import lifetime
 from .buffer import DEVICE_LOCAL, HOST_CACHED, HOST_VISIBLE, STAGING_USAGE, STORAGE_USAGE, Buffer
 from .lifetime import Destroyable
 from .types import MemoryTypes, data_type_of
@@ -84,7 +85,8 @@ class Memory(Destroyable):
         self._ctx.check_usable()
         if self._destroyed:
             why = self._ctx.destroyed_why("it was freed by destroy()")
-            raise RuntimeError(f"cannot {action} a destroyed {self._kind}: {why}; create a new one with the Manager")
+            raise lifetime.destroyed_error(f"cannot {action} a destroyed {self._kind}: {why}; create a new one with "
+                                           "the Manager")
 
     # ----- host access -----
     def _host_address(self) -> int:

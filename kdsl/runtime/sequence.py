@@ -44,7 +44,7 @@ class Sequence(SequenceEval):
         self._record_checked = 0  # the destruction count when the open command buffer's objects were alive
         # _running: the fence is not yet waited for; _pending: submitted and eval_await (the host
         # steps) not yet done. Another thread may wait for the fence, never run the host steps.
-        self._recording = self._running = self._pending = self._evaluated = False
+        self._recording = self._running = self._pending = self._evaluated = self._resume = False
         self._n_timestamps = total_timestamps + 1 if total_timestamps else 0
         self._pool = self._fence = self._query_pool = None
         # Two fences, used by turns: a waited batch's fence is reset while the next batch runs (see wait_fence),

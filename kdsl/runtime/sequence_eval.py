@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from . import lifetime
 from .ops import OpBase
 from .sequence_fence import NO_TIMEOUT, SequenceFence
 from .sequence_recording import SequenceRecording
@@ -51,8 +52,11 @@ class SequenceEval(SequenceRecording, SequenceFence):
                     if during is not None:
                         during()
                 finally:
-                    self.wait_fence()  # until it returns the sequence runs: an interrupted wait leaves it for
-                    self._pending = False  # eval_await()
+                    # Until the wait returns the sequence runs: an interrupted wait (Ctrl-C) leaves it running,
+                    # and the next call that needs it idle finishes it (_check_idle), not the caller.
+                    self._resume = True
+                    self.wait_fence()
+                    self._pending = self._resume = False
                     self._evaluated = True
                 return self
             self.eval_async(op)
@@ -60,6 +64,7 @@ class SequenceEval(SequenceRecording, SequenceFence):
                 if during is not None:
                     during()
             finally:
+                self._resume = True  # as above
                 self.eval_await()
             return self
         finally:
@@ -69,8 +74,8 @@ class SequenceEval(SequenceRecording, SequenceFence):
         """Refuse to submit commands that use a destroyed tensor, image or algorithm."""
         for obj in self._deps:
             if obj._destroyed:
-                raise RuntimeError(f"cannot evaluate: {obj!r} used by a recorded operation was destroyed; "
-                                   "record the operations again with live objects")
+                raise lifetime.destroyed_error(f"cannot evaluate: {obj!r} used by a recorded operation was "
+                                               "destroyed; record the operations again with live objects")
 
     def _submit_batch(self) -> None:
         """Check the recorded objects are alive, register as running and submit: one step under the context's
@@ -85,12 +90,20 @@ class SequenceEval(SequenceRecording, SequenceFence):
             if self._checked != ctx.destroyed:
                 self._check_deps()
                 self._checked = ctx.destroyed
-            res = lib.vkQueueSubmit(self._queue, 1, self._submit, self._fence)
+            try:
+                res = lib.vkQueueSubmit(self._queue, 1, self._submit, self._fence)
+            except KeyboardInterrupt:  # Python raises it as the call returns (it checks after calls): the batch
+                # is on the queue. Unregistered, the next eval would submit the busy fence again (lavapipe then
+                # aborts the process: "Promise already satisfied"); registered, the next call finishes it.
+                self._running = self._pending = self._resume = True
+                ctx.running[self._id] = self._weak
+                raise
             if res < 0:  # (check() only for an error: a call less on the hot path)
                 check(res, "vkQueueSubmit")
             # Registered only once submitted: a destroy that the garbage collector runs on this thread inside
             # this block must not find, and wait on the fence of, a batch that is not on the queue yet.
             self._running = self._pending = True
+            self._resume = False
             ctx.running[self._id] = self._weak
         finally:
             lock.release()
@@ -124,7 +137,7 @@ class SequenceEval(SequenceRecording, SequenceFence):
         if not self._pending:
             return self
         self.wait_fence(min(int(timeout_ns), NO_TIMEOUT))
-        self._pending = False
+        self._pending = self._resume = False
         self._evaluated = True
         for o in self._post:
             o.post_eval()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from . import lifetime
 from .lifetime import Destroyable
 from .ops import OpBase
 
@@ -41,6 +42,7 @@ class SequenceState(Destroyable):
     _recording: bool
     _running: bool
     _pending: bool
+    _resume: bool  # the running batch is a synchronous eval()'s, whose wait was interrupted
     _evaluated: bool
     _destroyed: bool
     _n_timestamps: int
@@ -58,8 +60,11 @@ class SequenceState(Destroyable):
         self._ctx.check_usable()
         if self._destroyed:
             why = self._ctx.destroyed_why("")
-            raise RuntimeError(f"cannot {action}: this sequence was destroyed{': ' + why if why else ''}")
+            raise lifetime.destroyed_error(f"cannot {action}: this sequence was destroyed{': ' + why if why else ''}")
         if self._pending:
+            if self._resume:  # a synchronous eval() interrupted in its wait (KeyboardInterrupt): finish it now
+                self.eval_await()  # type: ignore[attr-defined]
+                return
             raise RuntimeError(f"cannot {action} while the sequence is running; call eval_await() first")
 
     @property

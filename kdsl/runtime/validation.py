@@ -22,6 +22,8 @@ VALIDATION_LAYER = "VK_LAYER_KHRONOS_validation"
 _errors: list[str] = []
 # Messages that are about the loader or layer set-up rather than kdsl's use of Vulkan.
 _IGNORED = ("Loader Message", "vkCreateInstance(): to enable extension")
+# A failed allocation's result, which the layer repeats as a message: kdsl raises it (OutOfMemoryError) itself.
+_RESULTS = ("VK_ERROR_OUT_OF_DEVICE_MEMORY", "VK_ERROR_OUT_OF_HOST_MEMORY")
 
 
 def enabled() -> bool:
@@ -57,7 +59,8 @@ def requested_layers(available: set[str]) -> list[str]:
               "const VkDebugUtilsMessengerCallbackDataEXT*, void*)")
 def _on_message(severity, types, data, user):
     text = ffi.string(data.pMessage).decode(errors="replace") if data.pMessage else ""
-    if severity >= vulkan.VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT and not text.startswith(_IGNORED):
+    if (severity >= vulkan.VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT and not text.startswith(_IGNORED)
+            and text not in _RESULTS):
         _errors.append(text)
         if os.environ.get("KDSL_DEBUG"):
             print(f"[kdsl validation] {text}")

@@ -25,7 +25,7 @@ from .lifetime import after_fork_in_child
 WHOLE_SIZE = 2**64 - 1  # the package defines VK_WHOLE_SIZE as -1, which cffi rejects for a uint64
 
 __all__ = ["WHOLE_SIZE", "ffi", "lib", "vulkan", "new", "check", "cstrings", "enumerate_", "VulkanError",
-           "live_objects"]
+           "OutOfMemoryError", "live_objects"]
 
 _RESULT_NAMES = {getattr(vulkan, n): n for n in dir(vulkan)
                  if n.startswith(("VK_ERROR_", "VK_TIMEOUT", "VK_NOT_READY", "VK_INCOMPLETE"))
@@ -51,10 +51,24 @@ class VulkanError(RuntimeError):
         return type(self), (self.what, self.result)
 
 
+class OutOfMemoryError(VulkanError, MemoryError):
+    """A Vulkan allocation failed for lack of device or host memory. A ``MemoryError`` too, as NumPy's "Unable
+    to allocate" and CuPy's ``cupy.cuda.memory.OutOfMemoryError`` are, so ``except MemoryError`` catches it.
+
+    Example:
+        >>> issubclass(OutOfMemoryError, MemoryError) and issubclass(OutOfMemoryError, VulkanError)
+        True
+    """
+
+
+_OUT_OF_MEMORY = (vulkan.VK_ERROR_OUT_OF_DEVICE_MEMORY, vulkan.VK_ERROR_OUT_OF_HOST_MEMORY)
+
+
 def check(result: int, what: str) -> int:
-    """Raise :class:`VulkanError` for a negative VkResult; return the result otherwise."""
+    """Raise :class:`VulkanError` (:class:`OutOfMemoryError` for a lack of memory) for a negative VkResult;
+    return the result otherwise."""
     if result < 0:
-        raise VulkanError(what, result)
+        raise (OutOfMemoryError if result in _OUT_OF_MEMORY else VulkanError)(what, result)
     return result
 
 

@@ -25,22 +25,21 @@ def materialised(live: list[Node], roots: list[Node]) -> tuple[set[int], dict[in
             consumers.setdefault(s.id, []).append(n)
     keep = {r.id for r in roots if not r.realized}
     keep |= {n.id for n in live if n.op in MATERIALISED}
-    shared, cuts = _limit_cuts(live, keep, consumers)
+    keep |= _shared(live, keep, consumers)
+    cuts = _limit_cuts(live, keep, consumers)
     if cuts:  # a chain too long for one kernel: cut a loop in it where its steps repeat (kdsl.engine.periodic)
-        extra = periodic.anchors(live, keep | shared, cuts, consumers)
-        if extra:
-            keep |= extra
-            shared, cuts = _limit_cuts(live, keep, consumers)
-    keep |= shared | cuts
+        # (the anchors are cut as the limits cut: what two kernels then read below them is computed by each)
+        keep |= periodic.anchors(live, keep, cuts, consumers, lambda stored: _limit_cuts(live, stored, consumers))
+        cuts = _limit_cuts(live, keep, consumers)
+    keep |= cuts
     keep |= merged_heads(live, keep, consumers, {r.id for r in roots}).keys()  # before: they read it stored
     keep |= _matmul_operands(live, keep)
     keep |= _held(live, keep, consumers, roots)
     return keep, consumers
 
 
-def _limit_cuts(live: list[Node], stored: set[int], consumers: dict[int, list[Node]]) -> tuple[set[int], set[int]]:
-    """(elementwise nodes that two kernels need, nodes stored because a kernel would exceed a limit: chain
-    depth, re-reads, push words), given the nodes ``stored`` anyway."""
+def _shared(live: list[Node], stored: set[int], consumers: dict[int, list[Node]]) -> set[int]:
+    """The elementwise nodes that two kernels need (computed once), given the nodes ``stored`` anyway."""
     keep = set(stored)
     owners: dict[int, set[int]] = {}
     for n in reversed(live):
@@ -54,7 +53,13 @@ def _limit_cuts(live: list[Node], stored: set[int], consumers: dict[int, list[No
             keep.add(n.id)
             own = {n.id}
         owners[n.id] = own
-    shared = keep - stored
+    return keep - stored
+
+
+def _limit_cuts(live: list[Node], stored: set[int], consumers: dict[int, list[Node]]) -> set[int]:
+    """The nodes to store because a kernel would exceed a limit (chain depth, re-reads, push words), given the
+    nodes ``stored`` anyway."""
+    keep = set(stored)
     depth: dict[int, int] = {}
     for n in live:  # very deep chains are cut into kernels of at most MAX_DEPTH inlined ops
         d = 0 if n.id in keep else 1 + max((depth.get(s.id, 0) for s in n.srcs), default=0)
@@ -64,7 +69,7 @@ def _limit_cuts(live: list[Node], stored: set[int], consumers: dict[int, list[No
         depth[n.id] = d
     keep |= _reread_cuts(live, keep, consumers)
     keep |= _push_word_cuts(live, keep, live[0].device.max_push_words - PUSH_MARGIN) if live else set()
-    return shared, keep - stored - shared
+    return keep - stored
 
 
 def _reread_cuts(live: list[Node], keep: set[int], consumers: dict[int, list[Node]]) -> set[int]:

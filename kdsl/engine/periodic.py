@@ -26,12 +26,16 @@ Example (the limits had cut every 5th node; the loop is cut at every x = ... ins
     ...     for s in n.srcs:
     ...         readers.setdefault(s.id, []).append(n)
     >>> cuts = {n.id for n in live[::5]}
-    >>> at = sorted(p for p, n in enumerate(live) if n.id in anchors(live, {x._node.id}, cuts, readers))
+    >>> found = anchors(live, {x._node.id}, cuts, readers, lambda kept: cuts - kept)  # (a step is too much)
+    >>> at = sorted(p for p, n in enumerate(live) if n.id in found)
     >>> at[:4], {live[p].op for p in at}
     ([2, 5, 8, 11], {'mul'})
 """
 
 from __future__ import annotations
+
+import math
+from collections.abc import Callable
 
 from kdsl.ir.graph import Node
 from kdsl.ir.view import View
@@ -40,17 +44,20 @@ DEPTH = 6  # levels of sources a node's shape key covers (enough to tell a step'
 MIN_STEPS = 8  # nodes of one shape that make a loop (fewer: the graph is left as the limits cut it)
 
 
-def anchors(live: list[Node], keep: set[int], cuts: set[int], consumers: dict[int, list[Node]]) -> set[int]:
+def anchors(live: list[Node], keep: set[int], cuts: set[int], consumers: dict[int, list[Node]],
+            limits: Callable[[set[int]], set[int]]) -> set[int]:
     """Ids of the nodes to store so that the loops of ``live`` (in the scheduler's order) are cut where their
     steps repeat: for each loop that the fusion limits had to cut (``cuts``), its loop-carried value every k
-    steps, k the steps per kernel those limits allowed. ``keep``: nodes stored anyway (not candidates)."""
+    steps, k the most steps one kernel holds. ``keep``: nodes stored anyway (not candidates); ``limits``: the
+    nodes the fusion limits cut given a set of stored nodes."""
     pos = {n.id: p for p, n in enumerate(live)}
     steps: dict[int, list[int]] = {}  # shape key -> positions of the candidate nodes of that shape
     for p, key in enumerate(_shape_keys(live)):
         n = live[p]
         if n.is_elementwise and n.id not in keep:
             steps.setdefault(key, []).append(p)
-    loops = [ps for ps in steps.values() if len(ps) >= MIN_STEPS]
+    # (a loop's steps read the step before: not the same op applied to many inputs, ``x.astype(float)`` each step)
+    loops = [ps for ps in steps.values() if len(ps) >= MIN_STEPS and _path(live[ps[1]], live[ps[0]], ps[1] - ps[0])]
     if not loops:
         return set()
     width = _live_widths(live, keep | cuts, pos, consumers)
@@ -59,14 +66,73 @@ def anchors(live: list[Node], keep: set[int], cuts: set[int], consumers: dict[in
     taken: list[tuple[int, int]] = []  # the stretches of live already cut by a loop's anchors
     for ps in sorted(loops, key=lambda ps: (sum(width[p] for p in ps) / len(ps), len(ps), ps[0])):
         lo, hi = ps[0], ps[-1]
-        limited = sum(lo <= c <= hi for c in cut_at)
-        if not limited or any(lo <= b and a <= hi for a, b in taken):
+        if not any(lo <= c <= hi for c in cut_at) or any(lo <= b and a <= hi for a, b in taken):
             continue
         taken.append((lo, hi))
         ps = _earlier_steps(live, ps, pos, keep) + ps
-        every = max(1, len(ps) // (limited + 1))  # steps per kernel: as many as the limits let one hold
-        out |= {live[p].id for j, p in enumerate(ps) if j % every == every - 1}
+        state = _carried(live, keep | out, consumers, ps)
+        out |= _every(state, _steps_per_kernel(live, ps, state, keep | out, limits))
     return out
+
+
+def _every(state: list[set[int]], k: int) -> set[int]:
+    """The state after every k-th step."""
+    return set().union(*state[k - 1::k])
+
+
+def _carried(live: list[Node], stored: set[int], consumers: dict[int, list[Node]], ps: list[int]) -> list[set[int]]:
+    """For each step (its loop-carried value at a position of ``ps``), the ids of the computed values the
+    steps after it read: of the step's value and everything it was computed from, what a node outside that
+    reads (a loop of ``lo, hi = where(...), where(...)`` carries both). Storing them all leaves nothing of a
+    kernel's inlined code reaching back past the step, so every group of steps between two stored states
+    fuses alike. A value read through views is stored as the value the views read."""
+    below: set[int] = set()  # the step's value and all it was computed from (unstored), so far
+    frontier: set[Node] = set()  # those of them that a node not in ``below`` reads
+    out: list[set[int]] = []
+    for p in ps:
+        new, stack = [], [live[p]]
+        while stack:
+            n = stack.pop()
+            if n.id in below or n.id in stored or n.realized:
+                continue
+            below.add(n.id)
+            new.append(n)
+            stack.extend(n.srcs)
+        frontier = {n for n in (*frontier, *new) if any(c.id not in below for c in consumers.get(n.id, ()))}
+        out.append({x for n in frontier for x in _computed(n, stored)})
+    return out
+
+
+def _last_reads(live: list[Node], pos: dict[int, int], consumers: dict[int, list[Node]]) -> list[int]:
+    return [max((pos.get(c.id, p) for c in consumers.get(n.id, ())), default=p) for p, n in enumerate(live)]
+
+
+def _computed(n: Node, stored: set[int]) -> list[int]:
+    """``n`` if it is an elementwise value to store; for a view, the value it reads (views are free)."""
+    while n.op == "view" and n.srcs and n.id not in stored:
+        n = n.srcs[0]
+    return [n.id] if n.is_elementwise and n.id not in stored else []
+
+
+def _steps_per_kernel(live: list[Node], ps: list[int], state: list[set[int]], keep: set[int],
+                      limits: Callable[[set[int]], set[int]]) -> int:
+    """The steps of the loop at ``ps`` that one group of kernels computes: the largest k (a binary search) for
+    which storing every k-th step leaves the limits nothing to cut inside the loop (1 when one step is already
+    too much for a kernel: the limits then cut each step at the same ops), and at most the square root of the
+    loop's steps: n steps then run a group compiled once about sqrt(n) times (a few groups of many steps
+    would each be compiled once, and compiling costs more than launching kernels)."""
+    inside = {live[p].id for p in range(ps[0], ps[-1] + 1)}
+
+    def fits(k: int) -> bool:
+        return not inside & limits(keep | _every(state, k))
+
+    good, bad = 1, math.isqrt(len(ps)) + 1
+    if not fits(good):
+        return good
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        good, bad = (mid, bad) if fits(mid) else (good, mid)
+    return good
 
 
 def _earlier_steps(live: list[Node], ps: list[int], pos: dict[int, int], keep: set[int]) -> list[int]:
@@ -74,7 +140,7 @@ def _earlier_steps(live: list[Node], ps: list[int], pos: dict[int, int], keep: s
     ``DEPTH`` levels down, so the first steps of a loop (that reach the loop's input sooner) have keys of their
     own: they are found by following, from the first step found, the path of sources that leads from the
     second step to the first, for as long as it leads to a node of the same op."""
-    path = _path(live[ps[1]], live[ps[0]], 4 * (ps[1] - ps[0]) + 8)
+    path = _path(live[ps[1]], live[ps[0]], ps[1] - ps[0])
     out: list[int] = []
     node = live[ps[0]]
     while path:
@@ -88,9 +154,10 @@ def _earlier_steps(live: list[Node], ps: list[int], pos: dict[int, int], keep: s
     return out[::-1]
 
 
-def _path(top: Node, bottom: Node, limit: int) -> tuple[int, ...]:
+def _path(top: Node, bottom: Node, apart: int) -> tuple[int, ...]:
     """The source indices that lead from ``top`` down to ``bottom`` (a shortest such path; () if none is found
-    within ``limit`` nodes)."""
+    among the nearest few times ``apart`` nodes, ``apart`` their distance in the scheduler's order)."""
+    limit = 4 * apart + 8
     paths: dict[int, tuple[int, ...]] = {top.id: ()}
     queue = [top]
     for n in queue:
@@ -138,11 +205,8 @@ def _live_widths(live: list[Node], stored: set[int], pos: dict[int, int],
     """For each position, how many computed, unstored values are live across the boundary after it (computed
     there or before, read after): the state a loop carries from one step to the next."""
     delta = [0] * (len(live) + 1)
-    for p, n in enumerate(live):
-        if n.id in stored:
-            continue
-        last = max((pos.get(c.id, p) for c in consumers.get(n.id, ())), default=p)
-        if last > p:
+    for p, last in enumerate(_last_reads(live, pos, consumers)):
+        if last > p and live[p].id not in stored:
             delta[p] += 1
             delta[last] -= 1
     widths, run = [], 0

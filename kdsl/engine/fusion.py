@@ -29,7 +29,7 @@ def materialised(live: list[Node], roots: list[Node]) -> tuple[set[int], dict[in
     cuts = _limit_cuts(live, keep, consumers)
     if cuts:  # a chain too long for one kernel: cut a loop in it where its steps repeat (kdsl.engine.periodic)
         # (the anchors are cut as the limits cut: what two kernels then read below them is computed by each)
-        keep |= periodic.anchors(live, keep, cuts, consumers, lambda stored: _limit_cuts(live, stored, consumers))
+        keep |= periodic.anchors(live, keep, cuts, consumers, lambda ns, stored: _limit_cuts(ns, stored, consumers))
         cuts = _limit_cuts(live, keep, consumers)
     keep |= cuts
     keep |= merged_heads(live, keep, consumers, {r.id for r in roots}).keys()  # before: they read it stored

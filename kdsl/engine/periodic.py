@@ -26,7 +26,7 @@ Example (the limits had cut every 5th node; the loop is cut at every x = ... ins
     ...     for s in n.srcs:
     ...         readers.setdefault(s.id, []).append(n)
     >>> cuts = {n.id for n in live[::5]}
-    >>> found = anchors(live, {x._node.id}, cuts, readers, lambda kept: cuts - kept)  # (a step is too much)
+    >>> found = anchors(live, {x._node.id}, cuts, readers, lambda nodes, kept: cuts - kept)  # (a step is too much)
     >>> at = sorted(p for p, n in enumerate(live) if n.id in found)
     >>> at[:4], {live[p].op for p in at}
     ([2, 5, 8, 11], {'mul'})
@@ -45,11 +45,11 @@ MIN_STEPS = 8  # nodes of one shape that make a loop (fewer: the graph is left a
 
 
 def anchors(live: list[Node], keep: set[int], cuts: set[int], consumers: dict[int, list[Node]],
-            limits: Callable[[set[int]], set[int]]) -> set[int]:
+            limits: Callable[[list[Node], set[int]], set[int]]) -> set[int]:
     """Ids of the nodes to store so that the loops of ``live`` (in the scheduler's order) are cut where their
     steps repeat: for each loop that the fusion limits had to cut (``cuts``), its loop-carried value every k
     steps, k the most steps one kernel holds. ``keep``: nodes stored anyway (not candidates); ``limits``: the
-    nodes the fusion limits cut given a set of stored nodes."""
+    nodes the fusion limits cut in a list of nodes (in order), given the stored ones."""
     pos = {n.id: p for p, n in enumerate(live)}
     steps: dict[int, list[int]] = {}  # shape key -> positions of the candidate nodes of that shape
     for p, key in enumerate(_shape_keys(live)):
@@ -70,8 +70,8 @@ def anchors(live: list[Node], keep: set[int], cuts: set[int], consumers: dict[in
             continue
         taken.append((lo, hi))
         ps = _earlier_steps(live, ps, pos, keep) + ps
-        state = _carried(live, keep | out, consumers, ps)
-        out |= _every(state, _steps_per_kernel(live, ps, state, keep | out, limits))
+        state, made = _carried(live, pos, keep | out, consumers, ps)
+        out |= _every(state, _steps_per_kernel(pos, made, state, keep | out, limits))
     return out
 
 
@@ -80,27 +80,32 @@ def _every(state: list[set[int]], k: int) -> set[int]:
     return set().union(*state[k - 1::k])
 
 
-def _carried(live: list[Node], stored: set[int], consumers: dict[int, list[Node]], ps: list[int]) -> list[set[int]]:
+def _carried(live: list[Node], pos: dict[int, int], stored: set[int], consumers: dict[int, list[Node]],
+             ps: list[int]) -> tuple[list[set[int]], list[list[Node]]]:
     """For each step (its loop-carried value at a position of ``ps``), the ids of the computed values the
     steps after it read: of the step's value and everything it was computed from, what a node outside that
     reads (a loop of ``lo, hi = where(...), where(...)`` carries both). Storing them all leaves nothing of a
     kernel's inlined code reaching back past the step, so every group of steps between two stored states
-    fuses alike. A value read through views is stored as the value the views read."""
+    fuses alike. A value read through views is stored as the value the views read. Also each step's own
+    nodes (computed for it and not for the steps before)."""
     below: set[int] = set()  # the step's value and all it was computed from (unstored), so far
     frontier: set[Node] = set()  # those of them that a node not in ``below`` reads
     out: list[set[int]] = []
+    made: list[list[Node]] = []
     for p in ps:
-        new, stack = [], [live[p]]
+        new: list[Node] = []
+        stack = [live[p]]
         while stack:
             n = stack.pop()
-            if n.id in below or n.id in stored or n.realized:
+            if n.id in below or n.id in stored or n.id not in pos:  # (realised data, scalars: not live)
                 continue
             below.add(n.id)
             new.append(n)
             stack.extend(n.srcs)
         frontier = {n for n in (*frontier, *new) if any(c.id not in below for c in consumers.get(n.id, ()))}
         out.append({x for n in frontier for x in _computed(n, stored)})
-    return out
+        made.append(new)
+    return out, made
 
 
 def _last_reads(live: list[Node], pos: dict[int, int], consumers: dict[int, list[Node]]) -> list[int]:
@@ -114,19 +119,21 @@ def _computed(n: Node, stored: set[int]) -> list[int]:
     return [n.id] if n.is_elementwise and n.id not in stored else []
 
 
-def _steps_per_kernel(live: list[Node], ps: list[int], state: list[set[int]], keep: set[int],
-                      limits: Callable[[set[int]], set[int]]) -> int:
-    """The steps of the loop at ``ps`` that one group of kernels computes: the largest k (a binary search) for
-    which storing every k-th step leaves the limits nothing to cut inside the loop (1 when one step is already
+def _steps_per_kernel(pos: dict[int, int], made: list[list[Node]], state: list[set[int]], keep: set[int],
+                      limits: Callable[[list[Node], set[int]], set[int]]) -> int:
+    """The steps of a loop that one group of kernels computes: the largest k (a binary search) for which
+    storing every k-th step's state leaves the limits nothing to cut in a group (1 when one step is already
     too much for a kernel: the limits then cut each step at the same ops), and at most the square root of the
     loop's steps: n steps then run a group compiled once about sqrt(n) times (a few groups of many steps
-    would each be compiled once, and compiling costs more than launching kernels)."""
-    inside = {live[p].id for p in range(ps[0], ps[-1] + 1)}
+    would each be compiled once, and compiling costs more than launching kernels). Groups repeat, so one in
+    the middle of the loop is tried (``made``: each step's nodes), not the whole graph."""
 
     def fits(k: int) -> bool:
-        return not inside & limits(keep | _every(state, k))
+        first = len(made) // k // 2 * k  # (a group starts after a stored state: at a multiple of k)
+        group = sorted((n for step in made[first:first + k] for n in step), key=lambda n: pos[n.id])
+        return not limits(group, keep | _every(state, k))
 
-    good, bad = 1, math.isqrt(len(ps)) + 1
+    good, bad = 1, math.isqrt(len(made)) + 1
     if not fits(good):
         return good
     while bad - good > 1:

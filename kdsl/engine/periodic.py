@@ -75,24 +75,28 @@ def anchors(live: list[Node], keep: set[int], cuts: set[int], consumers: dict[in
     return out
 
 
-def _every(state: list[set[int]], k: int) -> set[int]:
-    """The state after every k-th step."""
-    return set().union(*state[k - 1::k])
+Spans = list[tuple[list[int], int, int]]  # (ids of values to store, first step it is state at, step it is not)
+
+
+def _every(spans: Spans, k: int) -> set[int]:
+    """The state after every k-th step (steps k-1, 2k-1, ...)."""
+    return {i for ids, first, end in spans if first + (k - 1 - first) % k < end for i in ids}
 
 
 def _carried(live: list[Node], pos: dict[int, int], stored: set[int], consumers: dict[int, list[Node]],
-             ps: list[int]) -> tuple[list[set[int]], list[list[Node]]]:
-    """For each step (its loop-carried value at a position of ``ps``), the ids of the computed values the
-    steps after it read: of the step's value and everything it was computed from, what a node outside that
-    reads (a loop of ``lo, hi = where(...), where(...)`` carries both). Storing them all leaves nothing of a
-    kernel's inlined code reaching back past the step, so every group of steps between two stored states
-    fuses alike. A value read through views is stored as the value the views read. Also each step's own
-    nodes (computed for it and not for the steps before)."""
+             ps: list[int]) -> tuple[Spans, list[list[Node]]]:
+    """The state of each step (its loop-carried value at a position of ``ps``): the computed values the steps
+    after it read, of the step's value and everything it was computed from (a loop of ``lo, hi = where(...),
+    where(...)`` carries both). Storing them all leaves nothing of a kernel's inlined code reaching back past
+    the step, so every group of steps between two stored states fuses alike. A value read through views is
+    stored as the value the views read. Returned as the steps each value is state at (a value can stay state
+    for many steps: a sum the loop adds to), and each step's own nodes (computed for it, not before)."""
     below: set[int] = set()  # the step's value and all it was computed from (unstored), so far
-    frontier: set[Node] = set()  # those of them that a node not in ``below`` reads
-    out: list[set[int]] = []
+    outside: dict[int, int] = {}  # id -> reads by nodes not in ``below``, of those in ``below`` that have any
+    state: dict[int, tuple[Node, int]] = {}  # id -> (node, the step it became state at), for those
+    spans: Spans = []
     made: list[list[Node]] = []
-    for p in ps:
+    for j, p in enumerate(ps):
         new: list[Node] = []
         stack = [live[p]]
         while stack:
@@ -102,10 +106,20 @@ def _carried(live: list[Node], pos: dict[int, int], stored: set[int], consumers:
             below.add(n.id)
             new.append(n)
             stack.extend(n.srcs)
-        frontier = {n for n in (*frontier, *new) if any(c.id not in below for c in consumers.get(n.id, ()))}
-        out.append({x for n in frontier for x in _computed(n, stored)})
+        for n in new:
+            outside[n.id] = sum(c.id not in below for c in consumers.get(n.id, ()))
+            if outside[n.id]:
+                state[n.id] = (n, j)
+        for n in new:
+            for src in n.srcs:
+                if src.id in state and state[src.id][1] < j:  # read by this step's node: one read fewer outside
+                    outside[src.id] -= 1
+                    if not outside[src.id]:
+                        old, first = state.pop(src.id)
+                        spans.append((_computed(old, stored), first, j))
         made.append(new)
-    return out, made
+    spans.extend((_computed(n, stored), first, len(ps)) for n, first in state.values())
+    return spans, made
 
 
 def _last_reads(live: list[Node], pos: dict[int, int], consumers: dict[int, list[Node]]) -> list[int]:
@@ -119,7 +133,7 @@ def _computed(n: Node, stored: set[int]) -> list[int]:
     return [n.id] if n.is_elementwise and n.id not in stored else []
 
 
-def _steps_per_kernel(pos: dict[int, int], made: list[list[Node]], state: list[set[int]], keep: set[int],
+def _steps_per_kernel(pos: dict[int, int], made: list[list[Node]], state: Spans, keep: set[int],
                       limits: Callable[[list[Node], set[int]], set[int]]) -> int:
     """The steps of a loop that one group of kernels computes: the largest k (a binary search) for which
     storing every k-th step's state leaves the limits nothing to cut in a group (1 when one step is already

@@ -8,6 +8,7 @@ compute as its epilogue, and the elementwise consumers a matmul kernel computes 
 from __future__ import annotations
 
 from kdsl.codegen import glsl
+from kdsl.engine import periodic
 from kdsl.engine.lowering import pushes_offset
 from kdsl.ir.graph import MATERIALISED, Node
 from kdsl.ir.view import contiguous_strides
@@ -24,6 +25,22 @@ def materialised(live: list[Node], roots: list[Node]) -> tuple[set[int], dict[in
             consumers.setdefault(s.id, []).append(n)
     keep = {r.id for r in roots if not r.realized}
     keep |= {n.id for n in live if n.op in MATERIALISED}
+    keep |= _shared(live, keep, consumers)
+    cuts = _limit_cuts(live, keep, consumers)
+    if cuts:  # a chain too long for one kernel: cut a loop in it where its steps repeat (kdsl.engine.periodic)
+        # (the anchors are cut as the limits cut: what two kernels then read below them is computed by each)
+        keep |= periodic.anchors(live, keep, cuts, consumers, lambda ns, stored: _limit_cuts(ns, stored, consumers))
+        cuts = _limit_cuts(live, keep, consumers)
+    keep |= cuts
+    keep |= merged_heads(live, keep, consumers, {r.id for r in roots}).keys()  # before: they read it stored
+    keep |= _matmul_operands(live, keep)
+    keep |= _held(live, keep, consumers, roots)
+    return keep, consumers
+
+
+def _shared(live: list[Node], stored: set[int], consumers: dict[int, list[Node]]) -> set[int]:
+    """The elementwise nodes that two kernels need (computed once), given the nodes ``stored`` anyway."""
+    keep = set(stored)
     owners: dict[int, set[int]] = {}
     for n in reversed(live):
         if n.id in keep:
@@ -36,6 +53,13 @@ def materialised(live: list[Node], roots: list[Node]) -> tuple[set[int], dict[in
             keep.add(n.id)
             own = {n.id}
         owners[n.id] = own
+    return keep - stored
+
+
+def _limit_cuts(live: list[Node], stored: set[int], consumers: dict[int, list[Node]]) -> set[int]:
+    """The nodes to store because a kernel would exceed a limit (chain depth, re-reads, push words), given the
+    nodes ``stored`` anyway."""
+    keep = set(stored)
     depth: dict[int, int] = {}
     for n in live:  # very deep chains are cut into kernels of at most MAX_DEPTH inlined ops
         d = 0 if n.id in keep else 1 + max((depth.get(s.id, 0) for s in n.srcs), default=0)
@@ -45,10 +69,7 @@ def materialised(live: list[Node], roots: list[Node]) -> tuple[set[int], dict[in
         depth[n.id] = d
     keep |= _reread_cuts(live, keep, consumers)
     keep |= _push_word_cuts(live, keep, live[0].device.max_push_words - PUSH_MARGIN) if live else set()
-    keep |= merged_heads(live, keep, consumers, {r.id for r in roots}).keys()  # before: they read it stored
-    keep |= _matmul_operands(live, keep)
-    keep |= _held(live, keep, consumers, roots)
-    return keep, consumers
+    return keep - stored
 
 
 def _reread_cuts(live: list[Node], keep: set[int], consumers: dict[int, list[Node]]) -> set[int]:

@@ -125,8 +125,8 @@ def test_very_long_chain_is_cut_into_bounded_kernels():
     for _ in range(1200):  # one batch dispatching the same kernel structure on different buffers, each kernel
         y = y + 1.0  # as many scalars as the device's push space holds (none baked into the shader)
     budget = kd.device().max_push_words - fusion.PUSH_MARGIN
-    # (chains of MAX_DEPTH ops, each cut again where its scalars fill the push space)
-    assert kernels_for(y) == 1200 // fusion.MAX_DEPTH * -(-fusion.MAX_DEPTH // budget)
+    # (cut every `budget` steps, where the scalars fill the push space: the loop's steps, kdsl.engine.periodic)
+    assert kernels_for(y) == -(-1200 // budget)
     np.testing.assert_array_equal(y.numpy(), np.full(4, 1201, np.float32))
 
 

@@ -125,3 +125,12 @@ def test_searchsorted_in_numpys_sort_order(cd, side):
     _same_bits(kd.searchsorted(kd.asarray(backwards), kd.asarray(probes), side=side, sorter=kd.asarray(sorter)),
                np.searchsorted(backwards, probes, side=side, sorter=sorter))
     _same_bits(kd.searchsorted(kd.asarray(ordered), 1.0, side=side), np.searchsorted(ordered, 1.0, side=side))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int16", "uint8", "float32", "complex64"])
+def test_conjugate_dtypes_as_numpys_ufunc(dtype):
+    """NumPy's conjugate has no bool loop: booleans come out int8 (the method a.conj() keeps bool)."""
+    host = np.array([[True, False, True]]).astype(dtype)
+    host = host + 1j * host if dtype == "complex64" else host
+    _same_bits(kd.conjugate(kd.asarray(host)), np.conjugate(host))
+    assert kd.asarray(host).conj().dtype == host.conj().dtype

@@ -52,9 +52,16 @@ def imag(val: Any) -> Array:
 
 
 def conj(x: Any) -> Array:
-    """The complex conjugate (real input: a copy, a new array as NumPy's ufunc gives; the method ``a.conj()``
-    returns a real ``a`` itself, as ``ndarray.conj``)."""
+    """The complex conjugate (real input: a copy, a new array as NumPy's ufunc gives, booleans as int8, NumPy's
+    ufunc loop for them; the method ``a.conj()`` returns a real ``a`` itself, as ``ndarray.conj``).
+
+    >>> import kdsl as kd
+    >>> kd.conj(kd.asarray([1 + 2j])).tolist(), kd.conjugate(kd.asarray([True])).dtype
+    ([(1-2j)], kdsl.int8)
+    """
     x = _arr(x)
+    if x.dtype is dt.bool_:
+        return x.astype(dt.int8)
     return ops.apply("conj", x) if x.dtype.kind == "c" else x.copy()
 
 

@@ -62,3 +62,15 @@ def test_empty_mask_on_a_strided_view():
     x = np.arange(24.0, dtype=np.float32).reshape(4, 6)
     view = kd.asarray(x)[::2, ::3]  # (2, 2), not contiguous
     assert view[kd.asarray(np.zeros(0, bool))].shape == x[::2, ::3][np.zeros(0, bool)].shape == (0, 2)
+
+
+@pytest.mark.parametrize("key", [np.array([]), (0, np.array([], np.float32)), (slice(None), np.array([0.0]))],
+                         ids=["empty-float", "int-then-empty-float", "slice-then-float"])
+def test_float_index_arrays_are_not_masks_even_when_empty(key):
+    """NumPy refuses a float index array, an empty one too; kdsl took an empty one for an empty mask."""
+    a = kd.arange(6).reshape(2, 3)
+    with pytest.raises(IndexError, match="integer \\(or boolean\\) type"):
+        a[key]
+    with pytest.raises(IndexError, match="integer \\(or boolean\\) type"):
+        a[key] = 1
+    assert a[[]].shape == np.arange(6).reshape(2, 3)[[]].shape == (0, 3)  # an empty list stays an empty index

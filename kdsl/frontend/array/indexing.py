@@ -84,6 +84,14 @@ def _check_integral(k) -> None:
         raise IndexError(_ONLY_INTEGERS)
 
 
+def _no_float_arrays(key) -> None:
+    """NumPy's IndexError for a float or complex index array, an empty one too (``a[np.array([])]``: an empty
+    array of floats is not an empty mask, which kdsl's mask rules took it for)."""
+    for k in key if isinstance(key, tuple) else (key,):
+        if isinstance(k, (Array, np.ndarray)):
+            _check_integral(k)
+
+
 def apply_key(view: View, key) -> tuple[View, tuple[int, ...]]:
     """(the view selected by ``key``, the result shape including the ``None`` axes)."""
     axis = 0  # the view's axis: an integer index removes it
@@ -164,6 +172,7 @@ def getitem(a: Array, key) -> Array:
     key_limits.check(key, a.ndim)
     if _plain(key):
         return _basic(a, key)
+    _no_float_arrays(key)
     booleans = scalar_bool_index.split(key, a.ndim)
     if booleans is not None:  # a[False, True, ...], a[0, True]: NumPy's 0-d masks, not the ints 0 and 1
         return scalar_bool_index.get(a, booleans)
@@ -302,6 +311,7 @@ def setitem(a: Array, key, value) -> Array:
     key = _tuples_as_lists(key)
     key_limits.check(key, a.ndim)
     if not _plain(key):  # (a plain key, a loop's u[1:-1] = v, skips the checks for masks and index arrays)
+        _no_float_arrays(key)
         booleans = scalar_bool_index.split(key, a.ndim)
         if booleans is not None:  # a[0, True] = v: NumPy's 0-d masks, not the ints 0 and 1
             scalar_bool_index.set(a, booleans, value)

@@ -113,13 +113,19 @@ def train(steps: int, width: int = 128, layers: int = 2, heads: int = 4, context
 
 
 def sample(model, prompt: str, length: int, seed: int = 0) -> str:
-    """Greedy-with-temperature sampling, one character at a time (the host picks each next character)."""
+    """Greedy-with-temperature sampling, one character at a time (the host picks each next character).
+
+    The window always has ``context`` positions, the text so far left-aligned and padded with character 0:
+    the attention is causal, so the logits at the last real position do not see the padding, and one window
+    shape means one set of kernels (a window growing by a character each step would be a new shape, and new
+    kernels to compile, every step until it reached ``context``)."""
     params, chars, heads, context = model
     rng = np.random.default_rng(seed)
     ids = [chars.index(c) for c in prompt if c in chars] or [0]
     for _ in range(length):
-        window = kd.asarray(np.array([ids[-context:]], np.int32))
-        last = logits(params, window, heads)[0, -1].numpy().astype(np.float64) / 0.8
+        text = ids[-context:]
+        window = kd.asarray(np.array([text + [0] * (context - len(text))], np.int32))
+        last = logits(params, window, heads)[0, len(text) - 1].numpy().astype(np.float64) / 0.8
         probs = np.exp(last - last.max())
         ids.append(int(rng.choice(len(chars), p=probs / probs.sum())))
     return "".join(chars[i] for i in ids)

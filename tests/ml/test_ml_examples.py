@@ -44,3 +44,8 @@ def test_character_transformer_loss_falls():
     assert losses[0] > 4.0 and sum(losses[-5:]) / 5 < losses[0] - 0.5
     text = char_transformer.sample(model, "kd", 5)
     assert text.startswith("kd") and len(text) == 7
+    from kdsl.runtime import compiler
+
+    before = dict(compiler.stats)
+    assert len(char_transformer.sample(model, "kdsl", 9, seed=1)) == 13
+    assert all(compiler.stats[k] == before[k] for k in ("compiled", "disk_hits"))  # one window shape: no new kernels

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import gc
 import heapq
+from collections.abc import Callable
 from typing import Any
 
 from kdsl import dtype as dt
 from kdsl.device import device as default_device
 from kdsl.engine.state import state
 from kdsl.errors import TooLargeError
-from kdsl.runtime.vk import VulkanError, vulkan
+from kdsl.runtime.vk import OUT_OF_MEMORY, VulkanError
 
 # Tensors kept per (dtype, size). A model's forward pass makes dozens of same-sized intermediates in one
 # submission (MiniLM: ~50 of 8192 x 384): with 4 kept, each call re-allocated the rest, ~46 ms of its 67 on an
@@ -178,16 +179,22 @@ def take(st: Any, size: int, dtype: dt.DType) -> Any:
     if size * dtype.itemsize > limit or size >= 1 << 31:
         raise TooLargeError(f"an array of {size} {dtype.name} elements ({size * dtype.itemsize} bytes) does not fit "
                             f"one buffer on {device.name} (at most {limit} bytes and 2**31 elements); split it")
+    return allocated(st, lambda: device.manager.tensor_empty(size, dtype.np))
+
+
+def allocated(st: Any, make: Callable[[], Any]) -> Any:
+    """``make()``, a new tensor of engine state ``st``'s device; out of memory, free what kdsl holds and try once
+    more (as PyTorch's caching allocator does): the collector first returns the buffers of arrays that died in
+    reference cycles, then the pool lets go of all. (Device buffers here, host staging buffers in staging.py.)"""
     try:
-        return device.manager.tensor_empty(size, dtype.np)
-    except VulkanError as exc:
-        if exc.result != vulkan.VK_ERROR_OUT_OF_DEVICE_MEMORY:
+        return make()
+    except VulkanError as exc:  # (OutOfMemoryError, or a VulkanError made elsewhere with its result)
+        if exc.result not in OUT_OF_MEMORY:
             raise
-    # Out of device memory: free what kdsl holds and try once more (as PyTorch's caching allocator does). The
-    # collector first returns the buffers of arrays that died in reference cycles, then the pool lets go of all.
     gc.collect()
     release(st)
-    return device.manager.tensor_empty(size, dtype.np)
+    return make()
+
 
 
 def release(st: Any) -> int:

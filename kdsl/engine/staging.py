@@ -25,7 +25,6 @@ Example:
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -87,16 +86,11 @@ def _forget(st: Any, key: tuple[int, str], old: Any) -> None:
 
 
 def _new(st: Any, count: int, dtype: np.dtype) -> Any:
-    from kdsl.runtime import MemoryTypes, OutOfMemoryError  # (here: building graphs must not import the runtime)
+    from kdsl.runtime import MemoryTypes  # (here: building graphs must not import the runtime)
 
-    try:
-        return st.device.manager.tensor_empty(count, dtype, memory_type=MemoryTypes.host)
-    except OutOfMemoryError:  # as buffers.take does: free the arrays that died in cycles and kdsl's pool, once
-        from . import buffers
+    from . import buffers
 
-        gc.collect()
-        buffers.release(st)
-    return st.device.manager.tensor_empty(count, dtype, memory_type=MemoryTypes.host)
+    return buffers.allocated(st, lambda: st.device.manager.tensor_empty(count, dtype, memory_type=MemoryTypes.host))
 
 
 @contextmanager

@@ -25,7 +25,7 @@ from .lifetime import after_fork_in_child
 WHOLE_SIZE = 2**64 - 1  # the package defines VK_WHOLE_SIZE as -1, which cffi rejects for a uint64
 
 __all__ = ["WHOLE_SIZE", "ffi", "lib", "vulkan", "new", "check", "cstrings", "enumerate_", "VulkanError",
-           "OutOfMemoryError", "live_objects"]
+           "OutOfMemoryError", "OUT_OF_MEMORY", "live_objects"]
 
 _RESULT_NAMES = {getattr(vulkan, n): n for n in dir(vulkan)
                  if n.startswith(("VK_ERROR_", "VK_TIMEOUT", "VK_NOT_READY", "VK_INCOMPLETE"))
@@ -61,14 +61,14 @@ class OutOfMemoryError(VulkanError, MemoryError):
     """
 
 
-_OUT_OF_MEMORY = (vulkan.VK_ERROR_OUT_OF_DEVICE_MEMORY, vulkan.VK_ERROR_OUT_OF_HOST_MEMORY)
+OUT_OF_MEMORY = (vulkan.VK_ERROR_OUT_OF_DEVICE_MEMORY, vulkan.VK_ERROR_OUT_OF_HOST_MEMORY)
 
 
 def check(result: int, what: str) -> int:
     """Raise :class:`VulkanError` (:class:`OutOfMemoryError` for a lack of memory) for a negative VkResult;
     return the result otherwise."""
     if result < 0:
-        raise (OutOfMemoryError if result in _OUT_OF_MEMORY else VulkanError)(what, result)
+        raise (OutOfMemoryError if result in OUT_OF_MEMORY else VulkanError)(what, result)
     return result
 
 

@@ -132,6 +132,18 @@ expected = {upload: a, reduce: a.sum(dtype=np.float64) * 2, replay: wn, kernel: 
 def check_all():
     for fn, want in expected.items():
         np.testing.assert_allclose(fn(), want, rtol=1e-4, atol=1e-4)
+
+def interrupt_each(arm):  # each workload with a KeyboardInterrupt armed (arm()), then again on what it left
+    check_all()  # compiled, traced and recorded: the interrupts land in replays too
+    for fn, want in expected.items():
+        arm()
+        try:
+            fn()
+        except KeyboardInterrupt:
+            pass
+        np.testing.assert_allclose(fn(), want, rtol=1e-4, atol=1e-4)  # on the sequence left behind
+    check_all()
+    print("done", flush=True)
 """
 
 WAIT_INTERRUPTED = WORKLOADS + """
@@ -145,16 +157,7 @@ def wait_fence(self, *args):
     return real_wait(self, *args)
 
 SequenceFence.wait_fence = wait_fence
-check_all()  # compiled, traced and recorded: the interrupts land in replays too
-for fn, want in expected.items():
-    armed[0] = 1
-    try:
-        fn()
-    except KeyboardInterrupt:
-        pass
-    np.testing.assert_allclose(fn(), want, rtol=1e-4, atol=1e-4)  # on the sequence left behind
-check_all()
-print("done", flush=True)
+interrupt_each(lambda: armed.__setitem__(0, 1))
 """
 
 
@@ -180,16 +183,7 @@ class Lib:  # the Vulkan functions, vkQueueSubmit interrupted as it returns when
         return res
 
 sequence_eval.lib = lib = Lib(sequence_eval.lib)
-check_all()
-for fn, want in expected.items():
-    lib.armed = 1
-    try:
-        fn()
-    except KeyboardInterrupt:
-        pass
-    np.testing.assert_allclose(fn(), want, rtol=1e-4, atol=1e-4)  # on the sequence left behind
-check_all()
-print("done", flush=True)
+interrupt_each(lambda: setattr(lib, "armed", 1))
 """
 
 

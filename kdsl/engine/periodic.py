@@ -52,7 +52,7 @@ def anchors(live: list[Node], keep: set[int], cuts: set[int], consumers: dict[in
     nodes the fusion limits cut in a list of nodes (in order), given the stored ones."""
     pos = {n.id: p for p, n in enumerate(live)}
     steps: dict[int, list[int]] = {}  # shape key -> positions of the candidate nodes of that shape
-    for p, key in enumerate(_shape_keys(live)):
+    for p, key in enumerate(_shape_keys(live, pos)):
         n = live[p]
         if n.is_elementwise and n.id not in keep:
             steps.setdefault(key, []).append(p)
@@ -193,10 +193,10 @@ def _path(top: Node, bottom: Node, apart: int) -> tuple[int, ...]:
     return ()
 
 
-def _shape_keys(live: list[Node]) -> list[int]:
+def _shape_keys(live: list[Node], index: dict[int, int]) -> list[int]:
     """Each node's shape key: a hash of its op, dtype, shape and view (no data, no scalar values) and of its
-    sources', ``DEPTH`` levels down. Nodes outside ``live`` (stored data, scalar constants) are leaves."""
-    index = {n.id: p for p, n in enumerate(live)}
+    sources', ``DEPTH`` levels down. Nodes outside ``live`` (``index``: id -> position; stored data, scalar
+    constants) are leaves."""
     local = [hash(_local(n)) for n in live]
     leaves = [[hash(_local(s)) for s in n.srcs if s.id not in index] for n in live]
     srcs = [[index[s.id] for s in n.srcs if s.id in index] for n in live]

@@ -134,3 +134,19 @@ def test_conjugate_dtypes_as_numpys_ufunc(dtype):
     host = host + 1j * host if dtype == "complex64" else host
     _same_bits(kd.conjugate(kd.asarray(host)), np.conjugate(host))
     assert kd.asarray(host).conj().dtype == host.conj().dtype
+
+
+@pytest.mark.parametrize("cd", CDTYPES)
+def test_first_nan_wins_under_workgroup_trees(cd, monkeypatch):
+    """NumPy folds in order: a slice's first NaN is its max and min. A workgroup tree (the GPU plans, forced here
+    on any device) combines lanes out of index order; the H200 returned the later NaN ``2+nanj``."""
+    dev = kd.device()
+    monkeypatch.setattr(dev, "partials", 0)
+    monkeypatch.setattr(dev, "thread_outputs", 65536)
+    z = np.zeros((3, 700), cd)
+    z[0, [3, 5]] = [complex(np.nan, 1), complex(2, np.nan)]
+    z[1, [3, 5]] = [complex(2, np.nan), complex(np.nan, 1)]
+    z[2, [3, 400]] = [complex(np.nan, -np.inf), complex(np.nan, 7)]
+    for name in ("max", "min", "ptp"):
+        for axis in (1, None):
+            _same_bits(getattr(kd, name)(kd.asarray(z), axis=axis), _numpy(getattr(np, name), z, axis=axis))

@@ -77,6 +77,8 @@ def _keep(x: Array, node: Node, axes: tuple[int, ...], keepdims: bool) -> Array:
 
 
 def _reduce(x: Array, op: str, axes: tuple[int, ...], out_dtype: dt.DType, keepdims: bool) -> Array:
+    if op in ("max", "min") and out_dtype.kind == "c" and axes and x.size:
+        return _complex_extreme(x, op, axes, keepdims)
     src = ops.cast_node(x._node, out_dtype) if op not in ("argmax", "argmin") else x._node
     if not axes:  # nothing to reduce (0-d input): the value itself
         return Array(src) if op not in ("argmax", "argmin") else Array(ops.const_node(0, out_dtype, x.device))
@@ -88,6 +90,26 @@ def _reduce(x: Array, op: str, axes: tuple[int, ...], out_dtype: dt.DType, keepd
         return _keep(x, mv.broadcast_node(ops.const_node(identity, out_dtype, x.device), shape), axes, keepdims)
     node = Node("reduce", (src,), out_dtype, shape, (op, axes))
     return _keep(x, node, axes, keepdims)
+
+
+def _complex_extreme(x: Array, op: str, axes: tuple[int, ...], keepdims: bool) -> Array:
+    """Complex ``max``/``min`` over ``axes``, the element argmax/argmin picks. NumPy folds in order, so a slice
+    holding NaNs gives its first NaN (``nan+1j`` before ``2+nanj``); a device's parallel fold combines in its own
+    order (the H200's gave the later one), where argmax's rule (NaN wins, ties to the lower index) is order-free.
+
+    >>> import kdsl as kd, numpy as np
+    >>> kd.max(kd.asarray(np.array([1, complex(np.nan, 1), complex(2, np.nan)]))).item()
+    (nan+1j)
+    """
+    from kdsl.frontend.array.sorting import take_along_axis  # cycle: sorting reduces with this module
+
+    kept = [a for a in range(x.ndim) if a not in axes]
+    lines = x.transpose(kept + list(axes)).reshape(tuple(x.shape[a] for a in kept) + (-1,)) if kept else \
+        x.reshape(1, -1)
+    index = _reduce(lines, "arg" + op, (lines.ndim - 1,), _fit(dt.int64, x.device), True)
+    picked = take_along_axis(lines, index, -1)
+    return picked.reshape(tuple(1 if a in axes else n for a, n in enumerate(x.shape)) if keepdims else
+                          tuple(x.shape[a] for a in kept))
 
 
 # (op, on booleans) -> the value of a reduction over an empty axis (any/all reduce booleans by max/min)

@@ -3,8 +3,9 @@
 
 Each program runs its loop on the device and brings the result to the host. Every variant runs in its own
 process (plans and kernels are cached per process): "kdsl" as shipped, "kdsl, limits only" with the periodic
-anchors switched off (the fusion limits alone cut the loop, as before the periodic cuts), NumPy, and PyTorch
-eager on the GPU when it is installed. Each is checked against NumPy first, warmed up by ``--warmup`` untimed
+anchors switched off (the fusion limits alone cut the loop, as before the periodic cuts), the loop under
+``kd.jit`` (traced once, replayed without building the graph), NumPy, and PyTorch eager on the GPU when it is
+installed. The ratios are of kdsl as shipped. Each is checked against NumPy first, warmed up by ``--warmup`` untimed
 runs, then timed: medians of ``--repeat`` runs.
 
     python3 benchmarks/lazy_loops.py [--repeat 10] [--warmup 3]
@@ -22,6 +23,7 @@ import numpy as np
 from dsl_common import median_ms, table, torch_module, torch_sync
 
 SIZE = 1 << 16
+VARIANTS = ("periodic", "limits", "jit")  # kdsl as shipped; without the periodic anchors; the loop under kd.jit
 
 
 def logistic(xp, x, steps):
@@ -55,20 +57,21 @@ def _start(rows: int) -> np.ndarray:
     return np.random.default_rng(0).uniform(0.1, 0.9, (rows, SIZE)).astype(np.float32).squeeze()
 
 
-def _run_kdsl(periodic: bool, repeat: int, warmup: int) -> dict[str, float]:
+def _run_kdsl(variant: str, repeat: int, warmup: int) -> dict[str, float]:
     import kdsl as kd
     from kdsl.engine import fusion
 
-    if not periodic:  # the limits alone cut the loop: no anchors
+    if variant == "limits":  # the limits alone cut the loop: no anchors
         fusion.periodic.anchors = lambda *args, **kwargs: set()
     times = {}
     for label, (fn, steps, rows) in CASES.items():
         host = _start(rows)
         x = kd.asarray(host)
         want = fn(np, host.astype(np.float64), steps)
-        got = fn(kd, x, steps).numpy()
-        assert np.allclose(got, want, rtol=1e-2, atol=1e-3), f"kdsl {label} is wrong"
-        times[label] = median_ms(lambda fn=fn, x=x, steps=steps: fn(kd, x, steps).numpy(), repeat, warmup)
+        run = kd.jit(lambda y, fn=fn, steps=steps: fn(kd, y, steps)) if variant == "jit" else \
+            lambda y, fn=fn, steps=steps: fn(kd, y, steps)
+        assert np.allclose(run(x).numpy(), want, rtol=1e-2, atol=1e-3), f"kdsl ({variant}) {label} is wrong"
+        times[label] = median_ms(lambda run=run, x=x: run(x).numpy(), repeat, warmup)
     return times
 
 
@@ -92,23 +95,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--warmup", type=int, default=3)
-    parser.add_argument("--variant", choices=["periodic", "limits"], help=argparse.SUPPRESS)
+    parser.add_argument("--variant", choices=VARIANTS, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.variant:  # a child process: one kdsl variant, its times as JSON
-        print(json.dumps(_run_kdsl(args.variant == "periodic", args.repeat, args.warmup)))
+        print(json.dumps(_run_kdsl(args.variant, args.repeat, args.warmup)))
         return
     kdsl_ms = {}
-    for variant in ("periodic", "limits"):
+    for variant in VARIANTS:
         out = subprocess.run([sys.executable, __file__, "--variant", variant, "--repeat", str(args.repeat),
                               "--warmup", str(args.warmup)], check=True, capture_output=True, text=True).stdout
         kdsl_ms[variant] = json.loads(out.splitlines()[-1])
     numpy_ms, torch_ms = _run_peers(args.repeat, args.warmup)
     rows = []
     for label in CASES:
-        new, old = kdsl_ms["periodic"][label], kdsl_ms["limits"][label]
-        row = [label, new, old, new / old, numpy_ms[label], new / numpy_ms[label]]
+        new, old, jit = (kdsl_ms[v][label] for v in VARIANTS)
+        row = [label, new, old, new / old, jit, numpy_ms[label], new / numpy_ms[label]]
         rows.append(row + ([torch_ms[label], new / torch_ms[label]] if torch_ms else []))
-    header = ["program", "kdsl ms", "limits only ms", "kdsl/limits", "numpy ms", "kdsl/numpy"]
+    header = ["program", "kdsl ms", "limits only ms", "kdsl/limits", "kd.jit ms", "numpy ms", "kdsl/numpy"]
     table(f"lazy loops on {SIZE} float32 values (medians of {args.repeat} warm runs)",
           header + (["torch ms", "kdsl/torch"] if torch_ms else []), rows)
 

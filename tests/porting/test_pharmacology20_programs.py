@@ -136,7 +136,8 @@ def nomogram_report(np, weights, intervals):
     table = np.round(15.0 * weights[:, None] * 24.0 / intervals[None, :], -1)
     text = np.array2string(table.astype(int), separator=" ")
     header = " ".join(f"q{int(h)}h" for h in intervals)
-    rows = [f"{int(w):>3} kg: " + " ".join(f"{int(v):5d}" for v in row) for w, row in zip(weights, table)]
+    rows = [f"{int(w):>3} kg: " + " ".join(f"{int(v):5d}" for v in row) for w, row in
+            zip(weights, table, strict=True)]
     return {"table": table, "text": text, "report": "\n".join([header] + rows),
             "daily": table * (24 / intervals), "max_at": np.unravel_index(table.argmax(), table.shape)}
 

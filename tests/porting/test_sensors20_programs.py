@@ -57,7 +57,8 @@ def fill_gaps(np, t, y):
     starts, ends = np.flatnonzero(runs == 1), np.flatnonzero(runs == -1)
     masked = np.ma.masked_invalid(np.where(bad, np.nan, y))
     return {"filled": filled, "starts": starts, "lengths": ends - starts, "longest": (ends - starts).max(),
-            "masked_mean": masked.mean(), "valid": masked.count(), "hourly": masked.reshape(-1, 6).mean(axis=1).filled(-99)}
+            "masked_mean": masked.mean(), "valid": masked.count(),
+            "hourly": masked.reshape(-1, 6).mean(axis=1).filled(-99)}
 
 
 def spike_filter(np, y, k):

@@ -101,7 +101,8 @@ def colley_massey(np, home, away, margin, n):
     M[np.arange(len(home)), away] = -1
     M = np.vstack([M, np.ones(n)])
     massey = np.linalg.lstsq(M, np.append(margin, 0.0), rcond=None)[0]
-    return {"colley": colley, "mean_colley": colley.mean(), "massey": massey, "c_rank": np.argsort(-colley.round(6), kind="stable"),
+    return {"colley": colley, "mean_colley": colley.mean(), "massey": massey,
+            "c_rank": np.argsort(-colley.round(6), kind="stable"),
             "m_rank": np.argsort(-massey.round(4), kind="stable")}
 
 

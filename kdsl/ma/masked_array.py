@@ -324,15 +324,21 @@ class MaskedArray:
         # array's ValueError (a download cannot avoid the copy)
         return self._data.__array__(dtype, copy)
 
-    def tolist(self) -> Any:
-        """Nested lists of Python scalars, ``None`` for masked entries."""
+    def tolist(self, fill_value: Any = None) -> Any:
+        """Nested lists of Python scalars, ``None`` for masked entries (``fill_value`` for them where given, as
+        NumPy's ``x.tolist(-1)``)."""
+        if fill_value is not None:
+            return self.filled(fill_value).tolist()
         return self.to_numpy().tolist()
 
     def item(self, *args: Any) -> Any:
-        value = self[args] if args else (self.ravel()[0] if self.size == 1 else None)
-        if value is None:
-            raise ValueError("can only convert an array of size 1 to a Python scalar")
-        return value if value is masked else value.item()
+        """NumPy's ``MaskedArray.item`` (ndarray's): the data's element as a Python scalar, masked or not; one
+        int is a flat index (``x.item(0)`` of a 2-d array), a tuple or several ints an index."""
+        return self._data.item(*args)
+
+    def searchsorted(self, v: Any, side: str = "left", sorter: Any = None) -> Any:
+        """NumPy's ``MaskedArray.searchsorted`` (ndarray's): positions in the data, the mask aside."""
+        return self._data.searchsorted(getattr(v, "_data", v), side=side, sorter=sorter)
 
     def __repr__(self) -> str:
         return masked_text(self, repr)

@@ -1,0 +1,28 @@
+"""``x.item(i)`` of a 2-d masked array (a flat index: was ValueError "size 1"), ``x.item(j)`` of a masked entry
+(NumPy's is the data's value), ``x.tolist(fill_value)`` (TypeError: no argument) and ``x.searchsorted(v)``
+(AttributeError), against numpy.ma."""
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+
+
+def _pair():
+    data, mask = np.array([[1.5, 2.0, 3.0], [4.0, 5.0, 6.0]], np.float32), [[1, 0, 0], [0, 0, 1]]
+    return np.ma.array(data, mask=mask), kd.ma.array(kd.asarray(data), mask=mask)
+
+
+@pytest.mark.parametrize("args", [(0,), (4,), (-1,), ((1, 2),), (0, 1), (1, 0)])
+def test_item_is_numpys(args):
+    n, k = _pair()
+    assert k.item(*args) == n.item(*args)
+
+
+def test_tolist_with_a_fill_value_and_searchsorted():
+    n, k = _pair()
+    assert k.tolist() == n.tolist() and k.tolist(-1) == n.tolist(-1) and k.tolist(fill_value=0) == n.tolist(0)
+    n1, k1 = n.ravel(), k.ravel()
+    ns, ks = np.ma.sort(n1), kd.ma.sort(k1)
+    np.testing.assert_array_equal(ks.searchsorted([2.5, 5.0]).numpy(), ns.searchsorted([2.5, 5.0]))
+    np.testing.assert_array_equal(ks.searchsorted(5.0, side="right").numpy(), ns.searchsorted(5.0, side="right"))

@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 import numpy as np
@@ -237,6 +238,19 @@ class MaskedArray:
 
     def copy(self, order: str = "C") -> MaskedArray:
         return self._apply(lambda a: a.copy())
+
+    def view(self, dtype: Any = None, type: Any = None) -> Any:  # noqa: A002 - NumPy's name
+        """NumPy's ``MaskedArray.view``: the data's bytes as ``dtype`` of the same itemsize (``y.ptp(1).view(
+        np.uint8)``), the mask kept; ``type=np.ndarray`` (or a non-masked type) gives the data's view alone."""
+        if type is not None and not (isinstance(type, builtins.type) and issubclass(type, MaskedArray)):
+            return self._data.view(dtype) if dtype is not None else self._data.view()
+        if dtype is not None and isinstance(dtype, builtins.type) and issubclass(dtype, MaskedArray):
+            dtype = None  # x.view(np.ma.MaskedArray): a masked view, as NumPy's
+        data = self._data.view() if dtype is None else self._data.view(dtype)
+        if data.shape != self._data.shape:
+            raise ValueError(f"kd.ma: a view as {dtype} changes the shape {self._data.shape} -> {data.shape}, which "
+                             "the mask cannot follow; view the data (x.data.view(dtype)) or keep the itemsize")
+        return MaskedArray.wrap(data, self._mask)
 
     def reshape(self, *shape: Any, order: str = "C") -> MaskedArray:
         return self._apply(lambda a: a.reshape(*shape))

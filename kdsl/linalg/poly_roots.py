@@ -89,8 +89,10 @@ def _multiplied_out(zeros: kd.Array) -> kd.Array:
     one = kd.ones(1, dtype=zeros.dtype, device=zeros.device)
     c = one
     for k in range(zeros.shape[0]):
-        # (x - z) c(x): c shifted up one power, minus z times c
-        c = kd.concatenate([c, 0 * one]) - zeros[k] * kd.concatenate([0 * one, c])
+        # (x - z) c(x): c shifted up one power, minus z times c; the ends take one term each, as NumPy's
+        # convolution (z times a padded 0 would make the leading 1 NaN for an inf or NaN root)
+        z = zeros[k]
+        c = kd.concatenate([c[:1], c[1:] - z * c[:-1], -z * c[-1:]])
         if (k + 1) % REALIZE_EVERY == 0:
             kd.realize(c)
     return c

@@ -33,9 +33,15 @@ def numpy_dtype(dtype: Any) -> np.dtype:
     return np.dtype(getattr(dtype, "np", dtype))  # a kdsl DType carries its NumPy dtype as .np
 
 
-def default_fill_value(dtype: Any) -> Any:
-    """NumPy's default fill value of ``dtype`` (1e20 for floats, 999999 for integers, True for bool)."""
-    return np.ma.default_fill_value(np.empty(0, numpy_dtype(dtype)))
+def default_fill_value(obj: Any) -> Any:
+    """NumPy's default fill value of ``obj``'s dtype (1e20 for floats, 999999 for integers, True for bool);
+    ``obj`` is a dtype, an array (kdsl's, NumPy's, masked) or a scalar, as NumPy takes it.
+
+    >>> import kdsl as kd
+    >>> default_fill_value(1.0), default_fill_value(kd.asarray([1, 2])), default_fill_value(True)
+    (1e+20, 999999, True)
+    """
+    return np.ma.default_fill_value(np.empty(0, _dtype_of(obj)))
 
 
 def fill_scalar(value: Any, dtype: Any, checked: bool = False) -> Any:
@@ -67,8 +73,15 @@ def extreme_fill(dtype: Any, largest: bool) -> Any:
 
 
 def _dtype_of(obj: Any) -> np.dtype:
+    """The NumPy dtype of an array (its ``dtype``), of a dtype, or of a scalar or list (NumPy's dtype for it:
+    ``np.ma.default_fill_value(1.0)`` asks about a Python float)."""
     dtype = getattr(obj, "dtype", None)
-    return numpy_dtype(obj if dtype is None else dtype)
+    if dtype is not None:
+        return numpy_dtype(dtype)
+    try:
+        return numpy_dtype(obj)
+    except TypeError:  # "Cannot interpret '1.0' as a data type": a value, not a dtype
+        return np.asarray(obj).dtype
 
 
 def minimum_fill_value(obj: Any) -> Any:

@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 import numpy as np
@@ -238,6 +239,19 @@ class MaskedArray:
     def copy(self, order: str = "C") -> MaskedArray:
         return self._apply(lambda a: a.copy())
 
+    def view(self, dtype: Any = None, type: Any = None) -> Any:  # noqa: A002 - NumPy's name
+        """NumPy's ``MaskedArray.view``: the data's bytes as ``dtype`` of the same itemsize (``y.ptp(1).view(
+        np.uint8)``), the mask kept; ``type=np.ndarray`` (or a non-masked type) gives the data's view alone."""
+        if type is not None and not (isinstance(type, builtins.type) and issubclass(type, MaskedArray)):
+            return self._data.view(dtype) if dtype is not None else self._data.view()
+        if dtype is not None and isinstance(dtype, builtins.type) and issubclass(dtype, MaskedArray):
+            dtype = None  # x.view(np.ma.MaskedArray): a masked view, as NumPy's
+        data = self._data.view() if dtype is None else self._data.view(dtype)
+        if data.shape != self._data.shape:
+            raise ValueError(f"kd.ma: a view as {dtype} changes the shape {self._data.shape} -> {data.shape}, which "
+                             "the mask cannot follow; view the data (x.data.view(dtype)) or keep the itemsize")
+        return MaskedArray.wrap(data, self._mask)
+
     def reshape(self, *shape: Any, order: str = "C") -> MaskedArray:
         return self._apply(lambda a: a.reshape(*shape))
 
@@ -324,15 +338,21 @@ class MaskedArray:
         # array's ValueError (a download cannot avoid the copy)
         return self._data.__array__(dtype, copy)
 
-    def tolist(self) -> Any:
-        """Nested lists of Python scalars, ``None`` for masked entries."""
+    def tolist(self, fill_value: Any = None) -> Any:
+        """Nested lists of Python scalars, ``None`` for masked entries (``fill_value`` for them where given, as
+        NumPy's ``x.tolist(-1)``)."""
+        if fill_value is not None:
+            return self.filled(fill_value).tolist()
         return self.to_numpy().tolist()
 
     def item(self, *args: Any) -> Any:
-        value = self[args] if args else (self.ravel()[0] if self.size == 1 else None)
-        if value is None:
-            raise ValueError("can only convert an array of size 1 to a Python scalar")
-        return value if value is masked else value.item()
+        """NumPy's ``MaskedArray.item`` (ndarray's): the data's element as a Python scalar, masked or not; one
+        int is a flat index (``x.item(0)`` of a 2-d array), a tuple or several ints an index."""
+        return self._data.item(*args)
+
+    def searchsorted(self, v: Any, side: str = "left", sorter: Any = None) -> Any:
+        """NumPy's ``MaskedArray.searchsorted`` (ndarray's): positions in the data, the mask aside."""
+        return self._data.searchsorted(getattr(v, "_data", v), side=side, sorter=sorter)
 
     def __repr__(self) -> str:
         return masked_text(self, repr)

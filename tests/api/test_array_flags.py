@@ -55,6 +55,17 @@ def test_base_follows_views_to_the_owner():
         assert copy.base is None and copy.flags.owndata
 
 
+def test_base_and_flags_of_dtype_views():
+    # `b = a.view()`: `b.base is a` and `b.flags` raised AttributeError ('NoneType' object has no attribute
+    # '_parent': such a view holds its base weakly)
+    host = np.arange(6.0, dtype=np.float32)
+    a = kd.asarray(host)
+    for view, host_view in ((a.view(), host.view()), (a.view(kd.int32), host.view(np.int32))):
+        assert view.base is a and host_view.base is host
+        assert view.flags.owndata is False and view.flags.c_contiguous
+        assert view[1:].base is a
+
+
 def test_setflags_read_only():
     _, a = _pair()
     view = a[1:]

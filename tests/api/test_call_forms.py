@@ -34,6 +34,15 @@ def test_tensordot_axes_positional(axes, b_shape):
     np.testing.assert_allclose(got.numpy(), np.tensordot(a, b, axes), rtol=1e-4, atol=1e-5)
 
 
+def test_tensordot_axes_as_numpy_or_zero_d_integer():
+    # `k = np.argmax(shape_a[::-1] == ...)`, `np.int64(1)`: one integer as NumPy takes it (was "must be an int")
+    a, b = np.arange(12.0).reshape(3, 4), np.arange(12.0).reshape(4, 3)
+    want = np.tensordot(a, b, 1)
+    for axes in (np.int64(1), np.array(1), kd.asarray([0, 5]).argmax()):
+        got = kd.tensordot(kd.asarray(a), kd.asarray(b), axes)
+        np.testing.assert_allclose(got.numpy(), want)
+
+
 def test_astype_copy_and_casting():
     a = kd.zeros(3)
     assert a.astype(kd.float32, copy=False) is a

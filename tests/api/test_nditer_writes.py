@@ -106,3 +106,18 @@ def test_an_iterator_whose_construction_failed_is_dropped_quietly(monkeypatch):
         kd.nditer(kd.arange(3.0), op_flags=["readwrite", "bogus"])
     gc.collect()
     assert raised == []
+
+
+def test_ufunc_out_into_nditer_buffers():
+    # NumPy's nditer guide: `mulop(a, b, out=c)` over the iterator's buffers (TypeError: a NumPy out refused,
+    # though no kdsl array was involved: kd.nditer's buffers are NumPy's)
+    x, y = kd.arange(2) + 1, kd.arange(3) + 1
+    it = kd.nditer([x, y, None], ["external_loop"], [["readonly"], ["readonly"], ["writeonly", "allocate"]],
+                   op_axes=[[0, -1], [-1, 0], None])
+    with it:
+        for a, b, c in it:
+            kd.multiply(a, b, out=c)
+        got = it.operands[2]
+    np.testing.assert_array_equal(np.asarray(got), np.multiply.outer([1, 2], [1, 2, 3]))
+    with pytest.raises(TypeError, match="NumPy out"):  # a kdsl operand into a NumPy out: still refused
+        kd.add(kd.ones(2), 1, out=np.zeros(2))

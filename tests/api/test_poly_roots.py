@@ -211,3 +211,10 @@ def test_ufunc_of_poly1d_works_on_its_coefficients():
     np.testing.assert_array_equal(kd.square(p).numpy(), np.square(np.poly1d([1, 2, 3])))
     np.testing.assert_array_equal(kd.asarray(p).numpy(), [1, 2, 3])
     assert kd.asarray(p) is p.coeffs  # no copy: the coefficients themselves
+
+
+@pytest.mark.parametrize("zeros", [[np.nan, 1.0], [np.inf, 1.0], [-np.inf], [2.0, np.nan, -1.0]])
+def test_poly_keeps_the_leading_one_for_nan_and_inf_roots(zeros):
+    # each factor multiplied a padded 0 by the root: 0 * inf made the leading coefficient NaN (NumPy's is 1)
+    z = np.array(zeros)
+    np.testing.assert_array_equal(kd.poly(kd.asarray(z)).numpy(), np.poly(z))

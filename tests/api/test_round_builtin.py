@@ -46,3 +46,12 @@ def test_round_of_arrays_and_bad_values():
         round(kd.asarray(math.inf))
     with pytest.raises(TypeError):
         round(kd.asarray(1 + 2j))
+
+
+def test_math_trunc_of_zero_d_results():
+    # math.trunc(x.mean()): TypeError "type Array doesn't define __trunc__" (NumPy's float64 scalar is a float)
+    x = np.array([-1.5, -2.25, 0.5])
+    assert math.trunc(kd.asarray(x).mean()) == math.trunc(x.mean()) == -1
+    assert math.trunc(kd.asarray([7, 8]).sum()) == 15
+    with pytest.raises(TypeError, match="kd.trunc"):
+        math.trunc(kd.asarray(x))

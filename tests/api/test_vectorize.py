@@ -92,3 +92,15 @@ def test_vectorize_and_piecewise_stay_lazy():
     out = [kd.vectorize(lambda x: x * 2 + 1)(a), kd.frompyfunc(lambda x, y: x - y, 2, 1)(a, a.T.T),
            kd.piecewise(a, [a < 0, a > 1], [lambda v: -v, 1.0, lambda v: v * 0.5])]
     assert stats["downloads"] == before and all(isinstance(x, kd.Array) for x in out)
+
+
+@pytest.mark.parametrize("func", [lambda s: len(str(s)), lambda s: (len(repr(s)), s * 2), lambda s: len(f"{s}")])
+def test_python_value_of_the_whole_array_runs_numpys_loop(func):
+    # str(x) of the whole array is the whole array's text: broadcasting its length was silently wrong
+    a = np.array([1, 22, 333])
+    want = np.vectorize(func)(a)
+    with pytest.warns(kd.PerformanceWarning, match="Python value for whole arrays"):
+        got = kd.vectorize(func)(kd.asarray(a))
+    for g, w in zip(got if isinstance(got, tuple) else [got], want if isinstance(want, tuple) else [want],
+                    strict=True):
+        np.testing.assert_array_equal(g.numpy(), w)

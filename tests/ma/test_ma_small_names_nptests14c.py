@@ -48,3 +48,12 @@ def test_fill_values(dtype):
 
 def test_maerror_is_numpys():
     assert kd.ma.MAError is np.ma.MAError and issubclass(kd.ma.MaskError, kd.ma.MAError)
+
+
+@pytest.mark.parametrize("obj", [1.0, 7, True, 1j, np.float32(2.5), np.int16(3), [1.5, 2.0]])
+def test_fill_values_of_scalars(obj):
+    # `np.ma.default_fill_value(1.0)` (a value, not a dtype): TypeError "Cannot interpret '1.0' as a data type"
+    for name in ("default_fill_value", "minimum_fill_value", "maximum_fill_value"):
+        assert getattr(kd.ma, name)(obj) == getattr(np.ma, name)(obj), name
+    assert kd.ma.default_fill_value(kd.asarray([1.5])) == np.ma.default_fill_value(np.array([1.5], np.float32))
+    assert kd.ma.default_fill_value(kd.ma.array([1, 2])) == 999999

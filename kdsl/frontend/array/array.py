@@ -312,6 +312,7 @@ class Array(ViewLinks):
     _reduce, sum, prod, mean, var, std, max, min = mm.reduce, mm.sum, mm.prod, mm.mean, mm.var, mm.std, mm.max, mm.min
     argmax, argmin, any, all, cumsum, cumprod = mm.argmax, mm.argmin, mm.any, mm.all, mm.cumsum, mm.cumprod
     nonzero, dot, __round__, round, clip = mm.nonzero, mm.dot, mm.__round__, mm.round, mm.clip
+    __trunc__ = mm.__trunc__  # math.trunc of a 0-d array (NumPy's float64 scalar has it)
 
     # ----- the array API standard (2024.12), DLPack and NumPy's dispatch protocols (array_protocols.py)
     __array_namespace__, to_device, __dlpack__ = proto.__array_namespace__, proto.to_device, proto.__dlpack__

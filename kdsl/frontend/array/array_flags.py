@@ -126,13 +126,32 @@ def contiguity(a: Array) -> tuple[bool, bool]:
     return _contiguous(a.shape, tuple(strides), False), _contiguous(a.shape, tuple(strides), True)
 
 
-def base_of(a: Array) -> Array | None:
-    """The array owning the data ``a`` is a view of (None when ``a`` owns it)."""
+def _parent_of(a: Array) -> Array | None:
+    """The array ``a`` is a view of, or None. A dtype view of an owner (``a.view()``, ``a.view(np.int32)``)
+    holds its base weakly, through its write-back (``bitcast._writes_through``: ``_parent`` is
+    ``(None, write)``); a base nobody holds any more is gone, and then the view is its data's only holder."""
     if a._parent is None:
         return None
-    root = a._parent[0]
-    while root._parent is not None:
-        root = root._parent[0]
+    parent, write = a._parent
+    if parent is None:
+        ref = getattr(write, "base_ref", None)
+        return ref() if ref is not None else None
+    return parent
+
+
+def base_of(a: Array) -> Array | None:
+    """The array owning the data ``a`` is a view of (None when ``a`` owns it).
+
+    >>> import kdsl as kd
+    >>> a = kd.arange(6.0)
+    >>> base_of(a[1:]) is a, base_of(a.view()) is a, base_of(a) is None
+    (True, True, True)
+    """
+    root = _parent_of(a)
+    if root is None:
+        return None
+    while (up := _parent_of(root)) is not None:
+        root = up
     return root
 
 

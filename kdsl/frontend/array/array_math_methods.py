@@ -12,6 +12,7 @@ Example:
 from __future__ import annotations
 
 import builtins
+import math as pymath
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -116,6 +117,21 @@ ndarray; use kd.round(a) or a.round()
         # Python's rounding (half to even, as NumPy's) and its NaN/inf errors; this module's `round` is the method
         return builtins.round(self.item())
     return self.round(ndigits)
+
+
+def __trunc__(self) -> int:
+    """``math.trunc(x)`` of a 0-d array (as of NumPy's float64 scalar, a Python float) is the value truncated
+    towards zero as a Python int: ``math.trunc(x.mean())``. Arrays of one or more dimensions have none, as
+    NumPy's ndarray (TypeError): ``kd.trunc(a)`` truncates them element-wise.
+
+    >>> import math, kdsl as kd
+    >>> math.trunc(kd.asarray([-1.5, -2.25]).mean()), math.trunc(kd.asarray([7, 8]).sum())
+    (-1, 15)
+    """
+    if self.ndim:
+        raise TypeError("type Array doesn't define __trunc__ method for arrays of 1 or more dimensions, as "
+                        "NumPy's ndarray; use kd.trunc(a)")
+    return pymath.trunc(self.item())
 
 
 def round(self, decimals: int = 0, out=None) -> Array:

@@ -31,8 +31,8 @@ from kdsl.frontend.array.histogram_stone import stone_width
 from kdsl.frontend.array.masks import compress
 from kdsl.frontend.array.quantiles import percentile
 from kdsl.frontend.array.reductions import any as reduce_any
+from kdsl.frontend.array.reductions import argmax, mean, std
 from kdsl.frontend.array.reductions import max as amax
-from kdsl.frontend.array.reductions import mean, std
 from kdsl.frontend.array.reductions import min as amin
 from kdsl.frontend.array.shape_arguments import host_length
 from kdsl.frontend.array.sorting import searchsorted
@@ -41,16 +41,28 @@ _ESTIMATORS = ("stone", "auto", "doane", "fd", "rice", "scott", "sqrt", "sturges
 
 
 def _monotonicity(bins: Array) -> int:
-    """1 if ``bins`` never decreases, -1 if it never increases (and is not constant), 0 otherwise. Reads back
-    two bools (one synchronisation)."""
+    """1 if ``bins`` never decreases, -1 if it never increases (and is not constant), 0 otherwise, as NumPy's
+    check: the direction is set by the first value unequal to ``bins[0]`` (a NaN there, or a NaN first, reads as
+    decreasing, so ``[nan, 0, 2]`` is not monotonic, as NumPy's ValueError says), then no step may go the other
+    way. Reads back four bools (one synchronisation).
+
+    >>> import kdsl as kd
+    >>> [_monotonicity(kd.asarray(b)) for b in ([1.0, 2, 2], [3.0, 1], [1.0, 1], [float("nan"), 0, 2])]
+    [1, -1, 1, 0]
+    """
     if bins.shape[0] < 2:
         return 1
     up = reduce_any(bins[1:] < bins[:-1])
     down = reduce_any(bins[1:] > bins[:-1])
-    realize(up, down)
-    if not bool(up):
+    unequal = bins != bins[0]
+    differs = reduce_any(unequal)
+    increasing = bins[0] < bins[argmax(unequal)]
+    realize(up, down, differs, increasing)
+    if not bool(differs):
         return 1
-    return -1 if not bool(down) else 0
+    if bool(increasing):
+        return 0 if bool(up) else 1
+    return 0 if bool(down) else -1
 
 
 def digitize(x: Any, bins: Any, right: bool = False) -> Array:

@@ -14,7 +14,10 @@ Example:
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
+
+import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.dtype import promotion
@@ -46,6 +49,22 @@ def matrix_transpose(x: Any, /) -> Array:
     return a.mT
 
 
+def _axes_count(axes: Any) -> Any:
+    """``tensordot``'s ``axes`` as a Python int where it is one integer (``np.int64(1)``, a 0-d array such as
+    ``a.ndim - k`` or ``mask.sum()``, as NumPy takes them); pairs of axis sequences as given.
+
+    >>> import numpy as np, kdsl as kd
+    >>> _axes_count(np.int64(1)), _axes_count(kd.asarray(2)), _axes_count(([0], [1]))
+    (1, 2, ([0], [1]))
+    """
+    if isinstance(axes, (bool, np.bool_)) or getattr(axes, "ndim", 0) != 0 or isinstance(axes, (tuple, list)):
+        return axes
+    try:
+        return operator.index(axes)
+    except TypeError:
+        return axes
+
+
 def tensordot(a: Any, b: Any, axes: Any = 2) -> Array:
     """Sum of products over the last ``axes`` axes of ``a`` and the first of ``b`` (an int), or over the
     given axis pairs (two sequences). One matmul of permuted views.
@@ -55,6 +74,7 @@ def tensordot(a: Any, b: Any, axes: Any = 2) -> Array:
     (2, 5)
     """
     a, b = _pair(a, b)
+    axes = _axes_count(axes)
     if isinstance(axes, int):
         if axes < 0:
             raise ValueError(f"tensordot: axes must be non-negative, got {axes}")

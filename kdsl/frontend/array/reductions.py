@@ -386,8 +386,19 @@ def _scan(x, op: str, fn, axis, dtype) -> Array:
     a = mv.normalize_axis(axis, x.ndim)
     d = _numpy_dtype(fn, x, dtype)
     x.device.check(d)
+    if d is dt.bool_:  # cumsum(a, dtype=bool): NumPy adds bools as `or` and multiplies them as `and`
+        return _bool_scan(x, op, a)
     src = ops.cast_node(x._node, d)
     return Array(Node("scan", (src,), d, x.shape, (op, a)))
+
+
+def _bool_scan(x: Array, op: str, axis: int) -> Array:
+    """The running ``or`` ("sum") or ``and`` ("prod") of ``x`` as bools along ``axis``: a running count of the
+    True values (for ``or``) or the False ones (for ``and``) says where the result is True (GLSL has no ``+`` of
+    bools, so a bool scan does not compile)."""
+    hits = (x != 0) if op == "sum" else (x == 0)
+    counts = Array(Node("scan", (ops.cast_node(hits._node, dt.int32),), dt.int32, x.shape, ("sum", axis)))
+    return counts > 0 if op == "sum" else counts == 0
 
 
 def cumsum(a, axis=None, dtype=None, out=None) -> Array:

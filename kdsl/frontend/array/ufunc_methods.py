@@ -88,6 +88,17 @@ def _refuse(name: str, method: str, table: Any) -> Exception:
                      f"call np.{name}.{method} on np.asarray(a)")
 
 
+
+def _host_only(name: str, args: tuple[Any, ...], out: Any, where: Any) -> bool:
+    """Whether a ufunc call writes into a NumPy ``out`` from host operands only (``mulop(a, b, out=c)`` over the
+    NumPy buffers of ``kd.nditer``, as NumPy's nditer guide writes it): no kdsl array is involved, nothing goes
+    to or from the device, so NumPy's own ufunc computes it in place. With a kdsl operand, a NumPy ``out`` stays
+    refused (``written_into``: kdsl never copies to the host silently)."""
+    outs = out if isinstance(out, tuple) else (out,)
+    if not any(isinstance(o, np.ndarray) for o in outs) or not isinstance(getattr(np, name, None), np.ufunc):
+        return False
+    return not any(isinstance(x, Array) or hasattr(type(x), "__kdsl_ufunc__") for x in (*args, *outs, where))
+
 class Ufunc(WithAt):
     """A kdsl elementwise function with NumPy's ufunc keywords and methods (``kd.multiply``, ``kd.exp``...)."""
 
@@ -119,6 +130,10 @@ class Ufunc(WithAt):
             # mantissas into m), so a positional out of a two-output ufunc is never dropped
             out = extra[0] if self.nout == 1 else tuple(extra) + (None,) * (self.nout - len(extra))
         out = ellipsis_out(out)
+        if _host_only(self._name, args, out, where):  # kd.nditer's buffers: NumPy's data and NumPy's loop
+            given = {k: v for k, v in (("dtype", dtype), ("signature", signature)) if v is not None}
+            return getattr(np, self._name)(*args, out=out, where=where, casting=casting, order=order, subok=subok,
+                                           **given, **kwargs)
         args = logical_operands(self._name, args)  # np.logical_and(a, "a"): text has a truth value there
         for a in args:  # an operand type with its own ufunc rules (kd.ma.MaskedArray): it computes the call
             hook = getattr(type(a), "__kdsl_ufunc__", None)

@@ -193,7 +193,12 @@ class vectorize:  # noqa: N801 - NumPy's name
                 self._warned = True
                 vectorize_host.warn(name, self.pyfunc, out[1], control_flow=out[2])
             return self._on_host(args, kwargs)
-        reason = vectorize_shape.not_elementwise(list(out) if isinstance(out, tuple) else [out], shape, arrays)
+        outs = list(out) if isinstance(out, tuple) else [out]
+        reason = vectorize_shape.not_elementwise(outs, shape, arrays)
+        if reason is None and any(a.size > 1 for a in arrays):  # a Python value: one constant, or str(x)...
+            free_keys = {i for i in range(len(pos)) if i not in self.excluded} | {
+                k for k in kw if k not in self.excluded}
+            reason = vectorize_shape.host_value_differs(self.pyfunc, outs, pos, kw, free_keys)
         if reason is not None:  # a function of one element (it builds or reduces arrays): NumPy's loop
             if not self._warned:
                 self._warned = True

@@ -17,7 +17,10 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.ops import broadcast_shapes
@@ -72,4 +75,46 @@ def not_elementwise(outputs: list[Any], shape: tuple[int, ...], inputs: list[Arr
     return None
 
 
-__all__ = ["not_elementwise", "shape_error"]
+def _same_value(a: Any, b: Any) -> bool:
+    """Whether two host results (Python or NumPy values, tuples of them) are equal, NaN equal to NaN."""
+    try:
+        return bool(np.array_equal(np.asarray(a), np.asarray(b), equal_nan=np.asarray(a).dtype.kind in "fc"))
+    except (TypeError, ValueError):
+        return False
+
+
+def host_value_differs(func: Callable[..., Any], outputs: list[Any], pos: list[Any], kw: dict[str, Any],
+                       free: set[int | str]) -> str | None:
+    """Why a host value (not a kdsl array) that the call with whole arrays returned is not NumPy's result, or
+    None where it is one constant. A function may turn its argument into Python data without failing
+    (``len(str(x))``, ``repr(x)``, ``x.tolist()``, ``hash``): its value for the whole array then differs from
+    one element's, and broadcasting it would be silently wrong. So the function is called once more with the
+    first element of each ``free`` array argument (NumPy calls the first element twice anyway, to find the
+    output type); a constant (``lambda x: 1.0``) gives the same value and still broadcasts.
+
+    >>> import kdsl as kd
+    >>> x = kd.asarray([1, 22, 333])
+    >>> host_value_differs(lambda s: 7, [7], [x], {}, {0}) is None
+    True
+    >>> host_value_differs(lambda s: len(str(s)), [13], [x], {}, {0}) is not None
+    True
+    """
+    if all(isinstance(o, Array) for o in outputs):
+        return None
+
+    def first(key: int | str, a: Any) -> Any:
+        return a[(0,) * a.ndim] if key in free and isinstance(a, Array) and a.size else a
+
+    try:
+        again = func(*[first(i, a) for i, a in enumerate(pos)], **{k: first(k, v) for k, v in kw.items()})
+    except Exception as err:  # noqa: BLE001 - NumPy's loop on the host raises the function's own error
+        return f"its call with one element fails ({type(err).__name__}: {err})"
+    again_list = list(again) if isinstance(again, tuple) else [again]
+    for out, one in zip(outputs, again_list, strict=False):
+        if not isinstance(out, Array) and (isinstance(one, Array) or not _same_value(out, one)):
+            return (f"it returns a Python value for whole arrays ({out!r}) and another for one element "
+                    f"({one!r}): it reads its argument as Python data (str, len, tolist...)")
+    return None
+
+
+__all__ = ["host_value_differs", "not_elementwise", "shape_error"]

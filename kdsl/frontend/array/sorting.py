@@ -116,8 +116,14 @@ def argsort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any =
         [3, 1, 0, 2]
     """
     _check_kind(kind, order, stable)
-    x, ax = _flat_or(as_array(a), axis)
+    x, ax = _flat_or(_at_least_1d(as_array(a)), axis)
     return _sorted(x, ax, bool(descending), "indices")
+
+
+def _at_least_1d(x: Array) -> Array:
+    """``x``, a 0-d one as 1-d: NumPy's argsort and argpartition index a 0-d array as one element
+    (``np.argsort(np.array(3))`` is ``[0]``, where ``np.sort`` of it raises AxisError)."""
+    return x.reshape(1) if x.ndim == 0 else x
 
 
 def _check_kth(kth: Any, n: int, empty: bool = False) -> None:
@@ -162,7 +168,8 @@ def argpartition(a: Any, kth: Any, axis: int | None = -1, kind: str = "introsele
 def _partition(a: Any, kth: Any, axis: int | None, order: Any, what: str) -> Array:
     """A full stable sort of the axis (which satisfies any ``kth``), after NumPy's argument checks."""
     _check_kind(None, order)
-    x, ax = _flat_or(as_array(a), axis)
+    x = as_array(a)
+    x, ax = _flat_or(_at_least_1d(x) if what == "indices" else x, axis)
     _check_kth(kth, x.shape[ax] if x.ndim else 0, x.size == 0)
     return _sorted(x, ax, False, what)
 

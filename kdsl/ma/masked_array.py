@@ -158,10 +158,13 @@ class MaskedArray:
         """
         if self._hardmask:
             if value is not nomask:
-                old = kd.zeros(self.shape, dtype=kd.bool_) if self._mask is nomask else self._mask
-                self._mask = kd.broadcast_to(old | as_mask_array(value, kd.asarray(value).shape), self.shape).copy()
+                old = self._ensure_mask()
+                old[...] = kd.broadcast_to(old | as_mask_array(value, kd.asarray(value).shape), self.shape)
             return
-        self._mask = nomask if value is nomask else _flat_mask(value, self.shape, self._mask)
+        if self._mask is nomask:
+            self._mask = nomask if value is nomask else _flat_mask(value, self.shape, nomask)
+        else:  # written in place, as NumPy's: a view's ``v.mask = m`` reaches its base's mask
+            self._mask[...] = False if value is nomask else _flat_mask(value, self.shape, self._mask)
 
     @property
     def recordmask(self) -> Any:
@@ -230,7 +233,14 @@ class MaskedArray:
     def _apply(self, fn: Any) -> MaskedArray:
         """The same function of the data and of the mask (views and reshapes)."""
         mask = nomask if self._mask is nomask else fn(self._mask)
-        return MaskedArray.wrap(fn(self._data), mask, self._fill_value)
+        return self._like(fn(self._data), mask)
+
+    def _like(self, data: Any, mask: Any) -> MaskedArray:
+        """A masked array of ``data`` and ``mask`` with this one's fill value and hard mask (NumPy's views and
+        slices keep both)."""
+        out = MaskedArray.wrap(data, mask, self._fill_value)
+        out._hardmask = self._hardmask
+        return out
 
     def astype(self, dtype: Any, *args: Any, **kwargs: Any) -> MaskedArray:
         return MaskedArray.wrap(self._data.astype(dtype, *args, **kwargs), self._mask)
@@ -260,11 +270,11 @@ class MaskedArray:
         key = _plain_key(key)
         data = self._data[key]
         if self._mask is nomask:
-            return data if data.ndim == 0 else MaskedArray.wrap(data, nomask, self._fill_value)
+            return data if data.ndim == 0 else self._like(data, nomask)
         mask = self._mask[key]
         if data.ndim == 0:  # NumPy: a masked scalar is ``masked`` (one bool read back)
             return masked if bool(mask) else data
-        return MaskedArray.wrap(data, mask, self._fill_value)
+        return self._like(data, mask)
 
     def __setitem__(self, key: Any, value: Any) -> None:
         # numpy.ma's rule for a masked-array key and a value that is not one (x[x > 3] = 0): the data is written

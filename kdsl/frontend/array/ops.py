@@ -293,7 +293,13 @@ def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
     if name == "pow":
         exponent = operands[1]
         if out_dtype.kind == "i":  # unsigned results: a negative Python int overflows first, as in NumPy
-            integer_powers.check(operands, in_dtypes, shape)
+            try:
+                integer_powers.check(operands, in_dtypes, shape)
+            except OverflowError:
+                wide = _bool_with_long(operands, dev, _ARRAY[0])  # bool_array ** 2**40 is int64, as NumPy's
+                if wide is None:
+                    raise
+                return _build(name, wide, *result_of(name, wide), shape, dev)
         if out_dtype in (dt.float32, dt.float64) and isinstance(exponent, (int, float)) and \
                 not isinstance(exponent, bool) and exponent in _SCALAR_POWERS:
             return _build(_SCALAR_POWERS[exponent], operands[:1], out_dtype, in_dtypes[:1], shape, dev)
@@ -314,14 +320,37 @@ def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
                 srcs.append(const_node(x, d, dev))
     except OverflowError:
         if name not in _COMPARE:
-            raise
+            wide = _bool_with_long(operands, dev, Array)
+            if wide is None:
+                raise
+            out_dtype, in_dtypes = result_of(name, wide)
+            return _build(name, wide, out_dtype, in_dtypes, shape, dev)
         # NumPy 2 compares a Python int outside the array's range exactly: compare in a type holding both.
         ints = [x for x in operands if isinstance(x, int) and not isinstance(x, bool)]
-        fits = all(-(1 << 63) <= v < (1 << 63) for v in ints) and dt.uint64 not in in_dtypes
+        in_long = all(-(1 << 63) <= v < (1 << 63) for v in ints)
+        if not in_long and all(x.dtype is dt.bool_ for x in operands if isinstance(x, Array)):
+            # NumPy's exact comparison is for integer arrays: a bool array meets the int as a C long
+            raise OverflowError(f"Python int {max(ints, key=abs)} too large to convert to C long (NumPy compares "
+                                "a bool array with a Python int as int64; compare x.astype(kd.uint64) or "
+                                "a float instead)") from None
+        fits = in_long and dt.uint64 not in in_dtypes
         wide = dt.int64 if fits and dev.supports(dt.int64) and all(d.kind in "biu" for d in in_dtypes) \
             else dt.float64 if dev.supports(dt.float64) else dt.float32
         srcs = [operand_node(x, wide, shape, dev) for x in operands]
     return Array(Node(name, tuple(srcs), out_dtype, shape, None, None, dev))  # positional: as in const_node
+
+
+def _bool_with_long(operands, dev, Array):
+    """Bool arrays meeting a Python int beyond kdsl's int32: the operands with that int as an int64 0-d array,
+    the int64 result NumPy gives (``bool_array + 2**40``); None where NumPy also overflows (beyond int64)."""
+    ints = [x for x in operands if isinstance(x, int) and not isinstance(x, bool)]
+    if not ints or not dev.supports(dt.int64) or not all(-(1 << 63) <= v < 1 << 63 for v in ints) or \
+            not all(x.dtype is dt.bool_ for x in operands if isinstance(x, Array)):
+        return None
+    from kdsl.frontend.array.creation import asarray  # creation imports this module
+
+    return [asarray(x, dtype=dt.int64, device=dev) if isinstance(x, int) and not isinstance(x, bool) else x
+            for x in operands]
 
 
 def _mixed_sign_64(operands, Array) -> bool:

@@ -210,7 +210,34 @@ HISTOGRAM = [
 ]
 
 
-CASES = MA + UNIQUE + GENFROMTXT + POWERS_AND_INTS + ROUND + HISTOGRAM
+# ----- more edge values (the probes of this session)
+
+BEYOND = [  # integer arrays against Python ints outside their dtype: every element answers alike, exactly
+    *[(f"int64-{op}-{v}", lambda m, op=op, v=v: getattr(A(m, [2**63 - 1, -2**63, 0], np.int64), op)(v), None)
+      for op in ("__eq__", "__lt__", "__ge__", "__rle__") for v in (2**63, -2**63 - 1)],
+    ("uint64-eq-2**64", lambda m: A(m, [2**64 - 1, 0], np.uint64) == 2**64, None),
+    ("uint64-gt-minus-1", lambda m: A(m, [2**64 - 1, 0], np.uint64) > -1, None),
+    ("logical_and-beyond-int64", lambda m: m.logical_and(A(m, [1.0, 0.0], np.float32), 2**63), "C long"),
+    ("logical_or-beyond-int64", lambda m: m.logical_or(2**64, A(m, [1, 0], np.int8)), "C long"),
+    ("ldexp-exponent-beyond-int64", lambda m: m.ldexp(A(m, [1.0], np.float32), 2**63), "C long"),
+    ("ldexp-uint32-exponent", lambda m: m.ldexp(A(m, [1, 127, 3], np.int8), A(m, [0, 2**32 - 1, 2**31], np.uint32)),
+     None),
+    ("ldexp-uint8-exponent", lambda m: m.ldexp(A(m, [1, 3], np.int16), A(m, [200, 255], np.uint8)), None),
+]
+
+EDGES = [
+    ("reciprocal-int-zero", lambda m: [m.reciprocal(A(m, [0, 1, -1, 2], d)) for d in (np.int8, np.int32, np.int64)],
+     None),
+    ("angle-int8-float16", lambda m: m.angle(A(m, [1, -1], np.int8), deg=True), None),
+    ("angle-int32-float64", lambda m: m.angle(A(m, [1, -1], np.int32)), None),
+    ("angle-bool-float64", lambda m: m.angle(A(m, [True, False])), None),
+    ("mean-empty-complex", lambda m: m.mean(A(m, [], np.complex64)), None),
+    ("ptp-empty-bool", lambda m: m.ptp(A(m, [], bool)), "zero-size"),
+    ("ptp-bool", lambda m: m.ptp(A(m, [True, False])), "subtract"),
+]
+
+
+CASES = MA + UNIQUE + GENFROMTXT + POWERS_AND_INTS + ROUND + HISTOGRAM + BEYOND + EDGES
 
 
 @pytest.mark.parametrize(("call", "words"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])

@@ -256,6 +256,15 @@ def _wide_ints(operands: list, dev) -> list:
 
 
 _COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
+_LOGICAL = ("land", "lor", "lxor")
+
+
+def _long_ints_only(operands) -> None:
+    """NumPy's OverflowError for a Python int beyond int64 in a logical ufunc (it converts it to a C long)."""
+    for x in operands:
+        if x.__class__ is int and not -(1 << 63) <= x < 1 << 63:
+            raise OverflowError(f"Python int {x} too large to convert to C long (NumPy's logical ufuncs take "
+                                "Python ints as int64; pass x != 0 or a bool)")
 
 
 _SCALAR_POWERS = {0.5: "sqrt", 2: "square", -1: "reciprocal"}
@@ -290,6 +299,8 @@ def power_operator(a, b, modulo=None):
 
 
 def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
+    if name in _LOGICAL:
+        _long_ints_only(operands)
     if name == "pow":
         exponent = operands[1]
         if out_dtype.kind == "i":  # unsigned results: a negative Python int overflows first, as in NumPy
@@ -333,11 +344,39 @@ def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
             raise OverflowError(f"Python int {max(ints, key=abs)} too large to convert to C long (NumPy compares "
                                 "a bool array with a Python int as int64; compare x.astype(kd.uint64) or "
                                 "a float instead)") from None
+        beyond = _int_beyond_range(name, operands, Array)
+        if beyond is not None:
+            return beyond
         fits = in_long and dt.uint64 not in in_dtypes
         wide = dt.int64 if fits and dev.supports(dt.int64) and all(d.kind in "biu" for d in in_dtypes) \
             else dt.float64 if dev.supports(dt.float64) else dt.float32
         srcs = [operand_node(x, wide, shape, dev) for x in operands]
     return Array(Node(name, tuple(srcs), out_dtype, shape, None, None, dev))  # positional: as in const_node
+
+
+# ``array OP v`` for a Python int ``v`` above the array's integer dtype (below it: the negation of these)
+_ABOVE_RANGE = {"eq": False, "ne": True, "lt": True, "le": True, "gt": False, "ge": False}
+_MIRRORED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq", "ne": "ne"}
+
+
+def _int_beyond_range(name: str, operands, Array):
+    """An integer array compared with a Python int outside its dtype's range: every element answers alike, as
+    NumPy 2's exact comparison (a float64 compare rounded int64 2**63 - 1 up to 2**63 and called them equal);
+    None for other operands."""
+    if len(operands) != 2:
+        return None
+    left = isinstance(operands[0], Array)
+    x, v = operands if left else operands[::-1]
+    if not isinstance(x, Array) or x.dtype.kind not in "iu" or not isinstance(v, int) or isinstance(v, bool):
+        return None
+    info = np.iinfo(x.dtype.np)
+    if info.min <= v <= info.max:
+        return None
+    op = name if left else _MIRRORED[name]
+    answer = _ABOVE_RANGE[op] if v > info.max else (not _ABOVE_RANGE[op] if op in ("lt", "le", "gt", "ge")
+                                                   else _ABOVE_RANGE[op])
+    # x == x / x != x: a computed array of x's shape holding the answer (integers are never NaN)
+    return _build("eq" if answer else "ne", [x, x], dt.bool_, [x.dtype, x.dtype], x.shape, x.device)
 
 
 def _bool_with_long(operands, dev, Array):

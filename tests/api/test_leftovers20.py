@@ -234,6 +234,8 @@ EDGES = [
     ("mean-empty-complex", lambda m: m.mean(A(m, [], np.complex64)), None),
     ("ptp-empty-bool", lambda m: m.ptp(A(m, [], bool)), "zero-size"),
     ("ptp-bool", lambda m: m.ptp(A(m, [True, False])), "subtract"),
+    ("arange-uint64-past-int64", lambda m: m.arange(2**63 - 1, 2**63 + 2, dtype=m.uint64), None),
+    ("arange-uint64-top-down", lambda m: m.arange(2**64 - 1, 2**63, -2**62, dtype=m.uint64), None),
 ]
 
 

@@ -373,8 +373,7 @@ def _int_beyond_range(name: str, operands, Array):
     if info.min <= v <= info.max:
         return None
     op = name if left else _MIRRORED[name]
-    answer = _ABOVE_RANGE[op] if v > info.max else (not _ABOVE_RANGE[op] if op in ("lt", "le", "gt", "ge")
-                                                   else _ABOVE_RANGE[op])
+    answer = _ABOVE_RANGE[op] if v > info.max or op in ("eq", "ne") else not _ABOVE_RANGE[op]
     # x == x / x != x: a computed array of x's shape holding the answer (integers are never NaN)
     return _build("eq" if answer else "ne", [x, x], dt.bool_, [x.dtype, x.dtype], x.shape, x.device)
 

@@ -102,6 +102,8 @@ class MaskedArray:
             if fill_value is None:
                 fill_value = data._fill_value
             base_mask, data = data._mask, data._data
+            if copy and base_mask is not nomask:  # copy=True copies the mask too, as NumPy's
+                base_mask = base_mask.copy()
         elif isinstance(data, np.ma.MaskedArray):
             if fill_value is None and data._fill_value is not None:  # type: ignore[attr-defined]
                 fill_value = data.fill_value
@@ -121,6 +123,8 @@ class MaskedArray:
             m = as_mask_array(mask, arr.shape)
             if keep_mask and base_mask is not nomask:
                 m = m | base_mask
+            elif copy and m is mask:  # a given kdsl mask is shared unless copy=True, as NumPy's
+                m = m.copy()
             self._mask = m
         self._fill_value = None if fill_value is None else fill_scalar(fill_value, arr.dtype, checked=given)
         self._hardmask = bool(hard_mask)
@@ -254,7 +258,9 @@ class MaskedArray:
     def ravel(self, order: str = "C") -> MaskedArray:
         return self._apply(lambda a: a.ravel())
 
-    flatten = ravel
+    def flatten(self, order: str = "C") -> MaskedArray:
+        """A flat copy (data and mask), as NumPy's: writes into it reach nothing else."""
+        return self._apply(lambda a: a.ravel().copy())
 
     def transpose(self, *axes: Any) -> MaskedArray:
         return self._apply(lambda a: a.transpose(*axes))

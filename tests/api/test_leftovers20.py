@@ -98,7 +98,40 @@ def _view_dtype(m):
     return [np.asarray(v.data), np.asarray(a.mask)]
 
 
+def _derived_write(m, derive):
+    """Writes through an array derived from a masked one (a masked item and a value): what reaches it."""
+    a = m.ma.array(A(m, [1, 2, 3, 4], np.int32), mask=[0, 1, 0, 0])
+    b = derive(m, a)
+    b[0] = m.ma.masked
+    b[2] = 9
+    return [np.asarray(a.data), np.asarray(a.mask)]
+
+
+def _given_mask_copied(m):
+    mk = A(m, [False, True, False])
+    a = m.ma.array(A(m, [1, 2, 3], np.int32), mask=mk, copy=True)
+    mk[0] = True
+    return np.asarray(a.mask)
+
+
+def _inplace_keeps_mask(m):
+    a = m.ma.array(A(m, [1, 2, 3], np.int32), mask=[0, 1, 0])
+    kept = a.mask
+    a += 1
+    kept[0] = True
+    return [np.asarray(a.mask), np.asarray(a.data)]
+
+
 MA = [
+    ("flatten-copies", lambda m: _derived_write(m, lambda m, a: a.flatten()), None),
+    ("ravel-shares", lambda m: _derived_write(m, lambda m, a: a.ravel()), None),
+    ("array-copy-true-copies-mask", lambda m: _derived_write(m, lambda m, a: m.ma.array(a, copy=True)), None),
+    ("masked_where-copy-false-shares", lambda m: _derived_write(m, lambda m, a: m.ma.masked_where(
+        A(m, [0, 0, 0, 1], bool), a, copy=False)), None),
+    ("masked_where-copies", lambda m: _derived_write(m, lambda m, a: m.ma.masked_where(A(m, [0, 0, 0, 1], bool), a)),
+     None),
+    ("given-mask-copy-true", _given_mask_copied, None),
+    ("inplace-op-keeps-mask-object", _inplace_keeps_mask, None),
     ("slice-mask-set-reaches-base", lambda m: _slice_mask_set(m, [True, True]), None),
     ("slice-mask-set-nomask-clears-base", lambda m: _slice_mask_set(m, m.ma.nomask, (1, 1, 1, 0)), None),
     ("slice-mask-set-hard-gains", lambda m: _slice_mask_set(m, [False, True], hard=True), None),

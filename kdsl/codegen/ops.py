@@ -164,10 +164,12 @@ def _render_int(name: str, t: dt.DType, c: str, a: list[str]) -> str:
         if t.kind == "u":
             return f"({x} > {zero} ? {one} : {zero})"
         return f"sign({x})" if c == "int" else f"({x} > {zero} ? {one} : ({x} < {zero} ? -{one} : {zero}))"
-    if name == "reciprocal":  # C integer division 1 / x (NumPy's loop); 1/0 gives 0 here
+    if name == "reciprocal":  # NumPy's loop: 1.0 / x cast back, so 1 / 0 is inf cast as x86 casts it
         if t.kind == "u":
             return f"({x} == {one} ? {one} : {zero})"
-        return f"(({x} == {one} || {x} == -{one}) ? {x} : {zero})"
+        bits = 8 * t.np.itemsize
+        low = glsl.literal(-(1 << (bits - 1)), t) if bits >= 32 else zero  # INT_MIN; 0 for narrower types
+        return f"(({x} == {one} || {x} == -{one}) ? {x} : ({x} == {zero} ? {low} : {zero}))"
     if name in ("floor", "ceil", "trunc", "rint"):
         return x
     if name in ("isnan", "isinf"):

@@ -115,6 +115,12 @@ def masked_where(condition: Any, a: Any, copy: bool = True) -> MaskedArray:
         cond = cond | cmask
     if mask is not nomask:
         cond = cond | mask
+    if not copy and isinstance(a, MaskedArray):  # NumPy's view of ``a``, whose own mask gains the condition
+        result = a.view()  # type: ignore[attr-defined]
+        result.mask = cond  # in place where ``a`` has a mask
+        if a._mask is nomask:
+            a._mask = result._mask
+        return result
     fill = a._fill_value if isinstance(a, MaskedArray) else None
     return MaskedArray.wrap(data.copy() if copy else data, cond, fill)
 

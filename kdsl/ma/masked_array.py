@@ -103,6 +103,8 @@ class MaskedArray:
             if fill_value is None:
                 fill_value = data._fill_value
             base_mask, data = data._mask, data._data
+            if copy and base_mask is not nomask:  # copy=True copies the mask too, as NumPy's
+                base_mask = base_mask.copy()
         elif isinstance(data, np.ma.MaskedArray):
             if fill_value is None and data._fill_value is not None:  # type: ignore[attr-defined]
                 fill_value = data.fill_value
@@ -122,6 +124,8 @@ class MaskedArray:
             m = as_mask_array(mask, arr.shape)
             if keep_mask and base_mask is not nomask:
                 m = m | base_mask
+            elif copy and m is mask:  # a given kdsl mask is shared unless copy=True, as NumPy's
+                m = m.copy()
             self._mask = m
         self._fill_value = None if fill_value is None else fill_scalar(fill_value, arr.dtype, checked=given)
         self._hardmask = bool(hard_mask)
@@ -159,10 +163,13 @@ class MaskedArray:
         """
         if self._hardmask:
             if value is not nomask:
-                old = kd.zeros(self.shape, dtype=kd.bool_) if self._mask is nomask else self._mask
-                self._mask = kd.broadcast_to(old | as_mask_array(value, kd.asarray(value).shape), self.shape).copy()
+                old = self._ensure_mask()
+                old[...] = kd.broadcast_to(old | as_mask_array(value, kd.asarray(value).shape), self.shape)
             return
-        self._mask = nomask if value is nomask else _flat_mask(value, self.shape, self._mask)
+        if self._mask is nomask:
+            self._mask = nomask if value is nomask else _flat_mask(value, self.shape, nomask)
+        else:  # written in place, as NumPy's: a view's ``v.mask = m`` reaches its base's mask
+            self._mask[...] = False if value is nomask else _flat_mask(value, self.shape, self._mask)
 
     @property
     def recordmask(self) -> Any:
@@ -231,7 +238,14 @@ class MaskedArray:
     def _apply(self, fn: Any) -> MaskedArray:
         """The same function of the data and of the mask (views and reshapes)."""
         mask = nomask if self._mask is nomask else fn(self._mask)
-        return MaskedArray.wrap(fn(self._data), mask, self._fill_value)
+        return self._like(fn(self._data), mask)
+
+    def _like(self, data: Any, mask: Any) -> MaskedArray:
+        """A masked array of ``data`` and ``mask`` with this one's fill value and hard mask (NumPy's views and
+        slices keep both)."""
+        out = MaskedArray.wrap(data, mask, self._fill_value)
+        out._hardmask = self._hardmask
+        return out
 
     def astype(self, dtype: Any, *args: Any, **kwargs: Any) -> MaskedArray:
         return MaskedArray.wrap(self._data.astype(dtype, *args, **kwargs), self._mask)
@@ -258,7 +272,9 @@ class MaskedArray:
     def ravel(self, order: str = "C") -> MaskedArray:
         return self._apply(lambda a: a.ravel())
 
-    flatten = ravel
+    def flatten(self, order: str = "C") -> MaskedArray:
+        """A flat copy (data and mask), as NumPy's: writes into it reach nothing else."""
+        return self._apply(lambda a: a.ravel().copy())
 
     def transpose(self, *axes: Any) -> MaskedArray:
         return self._apply(lambda a: a.transpose(*axes))
@@ -274,11 +290,11 @@ class MaskedArray:
         key = _plain_key(key)
         data = self._data[key]
         if self._mask is nomask:
-            return data if data.ndim == 0 else MaskedArray.wrap(data, nomask, self._fill_value)
+            return data if data.ndim == 0 else self._like(data, nomask)
         mask = self._mask[key]
         if data.ndim == 0:  # NumPy: a masked scalar is ``masked`` (one bool read back)
             return masked if bool(mask) else data
-        return MaskedArray.wrap(data, mask, self._fill_value)
+        return self._like(data, mask)
 
     def __setitem__(self, key: Any, value: Any) -> None:
         # numpy.ma's rule for a masked-array key and a value that is not one (x[x > 3] = 0): the data is written

@@ -269,7 +269,10 @@ def _mask_non_finite(x: MaskedArray) -> None:
     fill value under them, as its ``power`` function masks them."""
     invalid = ~kd.isfinite(x._data)
     kd.copyto(x._data, kd.asarray(x.fill_value, dtype=x._data.dtype), where=invalid)
-    x._mask = invalid if x._mask is nomask else x._mask | invalid
+    if x._mask is nomask:
+        x._mask = invalid
+    else:
+        x._mask[...] = x._mask | invalid
 
 
 def _inplace(op: str, fill: int, domained: bool = False) -> Callable[..., Any]:
@@ -284,9 +287,11 @@ def _inplace(op: str, fill: int, domained: bool = False) -> Callable[..., Any]:
             bad = bad if bad.shape == self.shape else kd.broadcast_to(bad, self.shape)
             mask = bad if mask is nomask else mask | bad
         if mask is not nomask:
-            mask = mask.copy() if mask is self._mask else mask
             od = kd.where(mask, fill, od)
-            self._mask = mask if mask.shape == self.shape else kd.broadcast_to(mask, self.shape).copy()
+            if self._mask is nomask:
+                self._mask = mask if mask.shape == self.shape else kd.broadcast_to(mask, self.shape).copy()
+            elif mask is not self._mask:  # in place, as NumPy's: the mask object (and views of it) stays
+                self._mask[...] = mask
         self._data = getattr(self._data, f"__i{op}__")(od)
         if op == "pow" and kd.isdtype(self._data.dtype, ("real floating", "complex floating")):
             _mask_non_finite(self)

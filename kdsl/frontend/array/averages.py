@@ -105,12 +105,13 @@ def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Ar
     if out is not None:  # NumPy's out=: the result written into a kdsl array
         return into(ptp(a, axis, None, keepdims), out)
     x = as_array(a)
+    # a 0-d array takes axis 0 or -1 as NumPy's reductions do (nothing reduced): reduce_axes checks that
+    axes = _axes(axis, x.ndim) if x.ndim or axis is None else reduce_axes(host_length(axis), 0)
+    hi = kmax(x, axis=axes, keepdims=keepdims)  # first, as NumPy's: an empty bool array is its ValueError
     if x.dtype is dt.bool_:
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the "
                         "`^` operator, or the logical_xor function instead.")
-    # a 0-d array takes axis 0 or -1 as NumPy's reductions do (nothing reduced): reduce_axes checks that
-    axes = _axes(axis, x.ndim) if x.ndim or axis is None else reduce_axes(host_length(axis), 0)
-    return kmax(x, axis=axes, keepdims=keepdims) - kmin(x, axis=axes, keepdims=keepdims)
+    return hi - kmin(x, axis=axes, keepdims=keepdims)
 
 
 __all__ = ["average", "ptp"]

@@ -77,7 +77,9 @@ def angle(z: Any, deg: bool = False) -> Array:
     [90.0, 180.0]
     """
     z = _arr(z)
-    out = ops.apply("angle", z) if z.dtype.kind == "c" else ops.apply("arctan2", 0.0, z)
+    # real input: NumPy's arctan2(0, z), whose Python int 0 gives int8 data float16 and int32 data float64
+    zero = 0 if z.device.supports(dt.float64) else 0.0  # (0.0: float32 where the device has no float64)
+    out = ops.apply("angle", z) if z.dtype.kind == "c" else ops.apply("arctan2", zero, z)
     return out * (180.0 / np.pi) if deg else out
 
 

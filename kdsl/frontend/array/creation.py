@@ -321,6 +321,10 @@ def arange(*args: Any, start: Any = NOT_GIVEN, stop: Any = NOT_GIVEN, step: Any 
     # either value outside the dtype's range is NumPy's OverflowError, not a wrapped start
     first, step = first_and_step(start, step, n, d.np)
     i = iota((n,), 0, device)
+    if d is dt.uint64 and any(abs(v) >= 1 << 63 for v in (first, step)):
+        # past int64: int64 arithmetic modulo 2**64 (two's complement), whose bits are the uint64 values
+        first, step = (((v + (1 << 63)) % (1 << 64)) - (1 << 63) for v in (first, step))
+        return (i.astype(dt.int64) * step + first).astype(d)
     if any(abs(v) >= 1 << 31 for v in (first, step, first + n * step)):  # int32 would overflow
         i = i.astype(dt.int64)
     return (i * step + first).astype(d) if (step, first) != (1, 0) else i.astype(d)

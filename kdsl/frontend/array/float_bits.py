@@ -105,13 +105,19 @@ def ldexp(x1: Any, x2: Any) -> Array:
     n = x2 if _array_or_weak(x2) else asarray(x2, device=dev)
     d = promotion.result_dtype(np.ldexp, *(v.dtype if isinstance(v, Array) else v for v in (a, n)))
     dev.check(d)
+    if isinstance(x2, int) and not isinstance(x2, bool) and not -(1 << 63) <= x2 < 1 << 63:
+        raise OverflowError(f"Python int {x2} too large to convert to C long (NumPy's ldexp takes an int64 "
+                            "exponent)")
     a = a.astype(d) if isinstance(a, Array) else Array(ops.const_node(a, d, dev))
     lay = _Layout.of(d)
     bits = SIGNED[d.itemsize]  # the integer of the float's size: exponent arithmetic on the bits
     limit = lay.top + lay.m + 2  # past it every finite non-zero x overflows or rounds to zero
     if isinstance(n, Array):
-        wide = dt.int64 if n.dtype.itemsize == 8 else dt.int32
-        n = apply("minimum", apply("maximum", n.astype(wide), -limit), limit).astype(bits)
+        if n.dtype.kind == "u" and n.dtype.itemsize >= 4:  # cut in its own dtype: uint32 4294967295 is no -1
+            n = apply("minimum", n, limit).astype(bits)
+        else:
+            wide = dt.int64 if n.dtype.itemsize == 8 else dt.int32
+            n = apply("minimum", apply("maximum", n.astype(wide), -limit), limit).astype(bits)
         shape = ops.broadcast_shapes(a.shape, n.shape)
         a = a if a.shape == shape else Array(ops.movement.broadcast_node(a._n, shape))
     else:

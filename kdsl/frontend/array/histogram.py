@@ -269,7 +269,7 @@ def equal_edges(first: Any, last: Any, nbins: int, x: Array) -> Array:
     float64) and uploaded; ValueError, as NumPy's, where the dtype's rounding leaves a bin of no width (a range
     of a few ulps cut into more bins than it holds)."""
     edge_type = np.result_type(first, last, np.empty(0, x.dtype.np))
-    if edge_type.kind != "f":
+    if edge_type.kind in "biu":  # NumPy widens integer edges to float; complex ones keep their dtype
         edge_type = np.result_type(edge_type, float)
     edges = np.linspace(first, last, nbins + 1, endpoint=True, dtype=edge_type)
     if np.any(edges[:-1] >= edges[1:]):

@@ -54,7 +54,7 @@ def _all_counts(x: Array, edges: tuple[Any, Any], upper: int) -> Array:
     other (``k``'s start at ``k * (k - 1) / 2``); every value of ``x`` lies within ``edges``."""
     first, last = edges
     edge_type = np.result_type(first, last, np.empty(0, x.dtype.np))
-    if edge_type.kind != "f":
+    if edge_type.kind in "biu":  # NumPy widens integer edges to float; complex ones keep their dtype
         edge_type = np.result_type(edge_type, float)
     ks = np.arange(1, upper + 1)
     starts = ks * (ks - 1) // 2

@@ -46,7 +46,11 @@ def _numpy_dtype(dtype: Any) -> Any:
 
 def _upload(host: np.ndarray, source: str) -> Array:
     """``host`` (what NumPy read) as a kdsl array, or TypeError naming what kdsl cannot hold."""
-    if host.dtype.kind not in "biufc" or host.dtype.names is not None:
+    if host.dtype.names is not None:  # names=, dtype=None of mixed columns, or a list of fields
+        raise TypeError(f"{source} read a structured array (fields {', '.join(host.dtype.names)}: dtype "
+                        f"{host.dtype}); kdsl has no structured arrays: pass unpack=True for one kdsl array per "
+                        f"field, or read it with np.{source} and upload fields (kd.asarray(out['name']))")
+    if host.dtype.kind not in "biufc":
         raise TypeError(f"{source} read dtype {host.dtype}, which a kdsl array cannot hold (kdsl arrays hold "
                         f"numbers and booleans); read it with np.{source} and convert the numeric fields")
     return asarray(host)

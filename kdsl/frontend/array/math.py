@@ -107,8 +107,16 @@ def positive(x):
 
 
 def round(a, decimals: int = 0, out=None):
-    """Round half to even to ``decimals`` places (NumPy's ``round``: scale, rint, unscale; ints unchanged);
-    ``out`` (a kdsl array) takes the result, as NumPy's."""
+    """Round half to even to ``decimals`` places, as NumPy's ``round`` computes it: ``rint(x * f) / f`` with
+    ``f = 10**decimals`` in ``x``'s float dtype (``rint(x / f) * f`` for negative ``decimals``; an ``f`` beyond
+    the dtype is inf, so the result is NaN); ints unchanged for ``decimals >= 0``, else rounded through float64
+    and cast back (NumPy's values past 2**53 and on overflow); bools are ``rint``'s float16 for
+    ``decimals=0`` and NumPy's TypeError otherwise. ``out`` (a kdsl array) takes the result, as NumPy's.
+
+    >>> import kdsl as kd
+    >>> kd.round(kd.asarray([15, -25, 126], dtype=kd.int8), -1).tolist()
+    [20, -20, -126]
+    """
     if out is not None:
         from kdsl.frontend.array.ufunc_arguments import written_into  # cycle: that module wraps this one's functions
 
@@ -118,22 +126,46 @@ def round(a, decimals: int = 0, out=None):
         x = asarray(x)
     if x.dtype.kind == "c":  # NumPy rounds each component
         return complex_from_parts(round(real(x), decimals), round(imag(x), decimals))
-    if not x.dtype.is_float and decimals >= 0:  # nothing to round, but a new array, as NumPy's
-        return x.copy() if x is a else x
-    if not x.dtype.is_float:  # ints to a multiple of 10**-decimals, half to even, in the int dtype
-        s = 10 ** -decimals
-        if x.dtype.kind == "b":
-            raise TypeError("round of a bool array with decimals < 0 is not supported (NumPy raises too)")
-        if s > np.iinfo(x.dtype.np).max:
-            return x * 0
-        q = x // s
-        r = x - q * s
-        up = (r > s - r) | ((r == s - r) & ((q & 1) != 0))
-        return (q + up.astype(x.dtype)) * s
+    if x.dtype.kind == "b":
+        if decimals == 0:
+            return rint(x)  # NumPy's rint of bools: float16
+        raise TypeError(f"Cannot cast ufunc '{'multiply' if decimals > 0 else 'divide'}' output from "
+                        "dtype('float64') to dtype('bool') with casting rule 'same_kind' (NumPy's round of a bool "
+                        "array with decimals != 0); round x.astype(float) instead")
+    if not x.dtype.is_float:
+        if decimals >= 0:  # nothing to round, but a new array, as NumPy's
+            return x.copy() if x is a else x
+        return _round_int(x, -decimals)
     if decimals == 0:
         return rint(x)
-    scale = 10.0 ** decimals
-    return rint(x * scale) / scale
+    with np.errstate(over="ignore"):  # 1e5 in float16 is inf, as NumPy makes it
+        f = float(np.asarray(_power_of_ten(abs(decimals))).astype(x.dtype.np))  # NumPy's f, in x's dtype
+    return rint(x * f) / f if decimals > 0 else rint(x / f) * f
+
+
+def _power_of_ten(n: int) -> float:
+    """NumPy's ``power_of_ten`` of its round: exact up to 1e8, then 1e9 times 10.0 repeated (inf past 1e308)."""
+    if n < 9:
+        return float(10 ** n)
+    f = 1e9
+    for _ in range(min(n, 400) - 9):  # past 1e308 it is inf already
+        f *= 10.0
+    return f
+
+
+def _round_int(x, places: int):
+    """An int array rounded to a multiple of ``10**places``: NumPy's float64 route on a device with float64;
+    elsewhere exactly in the int dtype (half to even; a multiple beyond the dtype gives 0)."""
+    if x.device.supports(np.dtype(np.float64)):
+        f = _power_of_ten(places)
+        return (rint(x.astype(np.float64) / f) * f).astype(x.dtype)
+    s = 10 ** places
+    if s > np.iinfo(x.dtype.np).max:
+        return x * 0
+    q = x // s
+    r = x - q * s
+    up = (r > s - r) | ((r == s - r) & ((q & 1) != 0))
+    return (q + up.astype(x.dtype)) * s
 
 
 around = round

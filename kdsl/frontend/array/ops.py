@@ -256,6 +256,15 @@ def _wide_ints(operands: list, dev) -> list:
 
 
 _COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
+_LOGICAL = ("land", "lor", "lxor")
+
+
+def _long_ints_only(operands) -> None:
+    """NumPy's OverflowError for a Python int beyond int64 in a logical ufunc (it converts it to a C long)."""
+    for x in operands:
+        if x.__class__ is int and not -(1 << 63) <= x < 1 << 63:
+            raise OverflowError(f"Python int {x} too large to convert to C long (NumPy's logical ufuncs take "
+                                "Python ints as int64; pass x != 0 or a bool)")
 
 
 _SCALAR_POWERS = {0.5: "sqrt", 2: "square", -1: "reciprocal"}
@@ -290,10 +299,18 @@ def power_operator(a, b, modulo=None):
 
 
 def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
+    if name in _LOGICAL:
+        _long_ints_only(operands)
     if name == "pow":
         exponent = operands[1]
         if out_dtype.kind == "i":  # unsigned results: a negative Python int overflows first, as in NumPy
-            integer_powers.check(operands, in_dtypes, shape)
+            try:
+                integer_powers.check(operands, in_dtypes, shape)
+            except OverflowError:
+                wide = _bool_with_long(operands, dev, _ARRAY[0])  # bool_array ** 2**40 is int64, as NumPy's
+                if wide is None:
+                    raise
+                return _build(name, wide, *result_of(name, wide), shape, dev)
         if out_dtype in (dt.float32, dt.float64) and isinstance(exponent, (int, float)) and \
                 not isinstance(exponent, bool) and exponent in _SCALAR_POWERS:
             return _build(_SCALAR_POWERS[exponent], operands[:1], out_dtype, in_dtypes[:1], shape, dev)
@@ -314,14 +331,64 @@ def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
                 srcs.append(const_node(x, d, dev))
     except OverflowError:
         if name not in _COMPARE:
-            raise
+            wide = _bool_with_long(operands, dev, Array)
+            if wide is None:
+                raise
+            out_dtype, in_dtypes = result_of(name, wide)
+            return _build(name, wide, out_dtype, in_dtypes, shape, dev)
         # NumPy 2 compares a Python int outside the array's range exactly: compare in a type holding both.
         ints = [x for x in operands if isinstance(x, int) and not isinstance(x, bool)]
-        fits = all(-(1 << 63) <= v < (1 << 63) for v in ints) and dt.uint64 not in in_dtypes
+        in_long = all(-(1 << 63) <= v < (1 << 63) for v in ints)
+        if not in_long and all(x.dtype is dt.bool_ for x in operands if isinstance(x, Array)):
+            # NumPy's exact comparison is for integer arrays: a bool array meets the int as a C long
+            raise OverflowError(f"Python int {max(ints, key=abs)} too large to convert to C long (NumPy compares "
+                                "a bool array with a Python int as int64; compare x.astype(kd.uint64) or "
+                                "a float instead)") from None
+        beyond = _int_beyond_range(name, operands, Array)
+        if beyond is not None:
+            return beyond
+        fits = in_long and dt.uint64 not in in_dtypes
         wide = dt.int64 if fits and dev.supports(dt.int64) and all(d.kind in "biu" for d in in_dtypes) \
             else dt.float64 if dev.supports(dt.float64) else dt.float32
         srcs = [operand_node(x, wide, shape, dev) for x in operands]
     return Array(Node(name, tuple(srcs), out_dtype, shape, None, None, dev))  # positional: as in const_node
+
+
+# ``array OP v`` for a Python int ``v`` above the array's integer dtype (below it: the negation of these)
+_ABOVE_RANGE = {"eq": False, "ne": True, "lt": True, "le": True, "gt": False, "ge": False}
+_MIRRORED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq", "ne": "ne"}
+
+
+def _int_beyond_range(name: str, operands, Array):
+    """An integer array compared with a Python int outside its dtype's range: every element answers alike, as
+    NumPy 2's exact comparison (a float64 compare rounded int64 2**63 - 1 up to 2**63 and called them equal);
+    None for other operands."""
+    if len(operands) != 2:
+        return None
+    left = isinstance(operands[0], Array)
+    x, v = operands if left else operands[::-1]
+    if not isinstance(x, Array) or x.dtype.kind not in "iu" or not isinstance(v, int) or isinstance(v, bool):
+        return None
+    info = np.iinfo(x.dtype.np)
+    if info.min <= v <= info.max:
+        return None
+    op = name if left else _MIRRORED[name]
+    answer = _ABOVE_RANGE[op] if v > info.max or op in ("eq", "ne") else not _ABOVE_RANGE[op]
+    # x == x / x != x: a computed array of x's shape holding the answer (integers are never NaN)
+    return _build("eq" if answer else "ne", [x, x], dt.bool_, [x.dtype, x.dtype], x.shape, x.device)
+
+
+def _bool_with_long(operands, dev, Array):
+    """Bool arrays meeting a Python int beyond kdsl's int32: the operands with that int as an int64 0-d array,
+    the int64 result NumPy gives (``bool_array + 2**40``); None where NumPy also overflows (beyond int64)."""
+    ints = [x for x in operands if isinstance(x, int) and not isinstance(x, bool)]
+    if not ints or not dev.supports(dt.int64) or not all(-(1 << 63) <= v < 1 << 63 for v in ints) or \
+            not all(x.dtype is dt.bool_ for x in operands if isinstance(x, Array)):
+        return None
+    from kdsl.frontend.array.creation import asarray  # creation imports this module
+
+    return [asarray(x, dtype=dt.int64, device=dev) if isinstance(x, int) and not isinstance(x, bool) else x
+            for x in operands]
 
 
 def _mixed_sign_64(operands, Array) -> bool:

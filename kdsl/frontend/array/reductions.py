@@ -290,8 +290,12 @@ def argmin(a, axis=None, out=None, *, keepdims=False) -> Array:
 def _nan_like(total: Array) -> Array:
     from kdsl.frontend.array.shape_ops import broadcast_values_to  # cycle: that module imports this one
 
-    d = total.dtype if total.dtype.is_float else dt.float32
-    return broadcast_values_to(Array(ops.const_node(float("nan"), d, total.device)), total.shape)
+    if total.dtype.kind == "c":  # NumPy's 0j / 0: NaN in both parts
+        nan: complex | float = complex(math.nan, math.nan)
+        d = total.dtype
+    else:
+        nan, d = math.nan, (total.dtype if total.dtype.is_float else dt.float32)
+    return broadcast_values_to(Array(ops.const_node(nan, d, total.device)), total.shape)
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True) -> Array:

@@ -150,7 +150,8 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, re
     one's first occurrence, the inverse (``values[inverse]`` rebuilds ``ar``; it has ``ar``'s shape, as in
     NumPy 2) and the counts. NaNs count as one value unless ``equal_nan=False``. ``axis=k``: the unique
     sub-arrays along axis ``k``, sorted lexicographically (the inverse is then 1-D; NaNs never compare
-    equal there, as in NumPy). Synchronises once.
+    equal there, as in NumPy). ``sorted=False`` (NumPy >= 2.3) is accepted and the values still come sorted:
+    NumPy's order is then its hash table's, which it leaves unspecified. Synchronises once.
 
     Example:
         >>> import kdsl as kd

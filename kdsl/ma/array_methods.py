@@ -13,10 +13,8 @@ Example:
 
 from __future__ import annotations
 
-import builtins
 from typing import Any
 
-import kdsl as kd
 from kdsl.ma.constants import nomask
 from kdsl.ma.masked_array import MaskedArray
 from kdsl.ma.operators import FUNCTIONS
@@ -41,31 +39,6 @@ def _set_shape(self: MaskedArray, shape: Any) -> None:
     self._data = data
 
 
-def _view(self: MaskedArray, dtype: Any = None, type: Any = None) -> Any:  # noqa: A002 - NumPy's name
-    """NumPy's ``MaskedArray.view``: a masked array sharing this one's data and mask (writes through either
-    reach the other); ``view(dtype)`` reads the data's bytes as ``dtype`` (the mask kept while the element size
-    is the same, NumPy's ValueError otherwise); ``view(kd.ndarray)`` is the plain data array.
-
-    >>> import kdsl as kd
-    >>> x = kd.ma.array([1, 2], mask=[False, True])
-    >>> v = x.view()
-    >>> v[0] = kd.ma.masked
-    >>> x.mask.tolist()
-    [True, True]
-    """
-    if isinstance(dtype, builtins.type) and type is None and issubclass(dtype, (kd.Array, MaskedArray)):
-        dtype, type = None, dtype  # view(kd.ndarray), as NumPy's view(np.ndarray)
-    if type is not None and not (isinstance(type, builtins.type) and issubclass(type, MaskedArray)):
-        return self._data.view(dtype, type)
-    data = self._data.view() if dtype is None else self._data.view(dtype)
-    mask = self._mask
-    if mask is not nomask and data.shape != self.shape:
-        raise ValueError(f"cannot view a masked array of shape {self.shape} as {data.dtype}: the mask of "
-                         f"{mask.size} items cannot cover {data.size} (use x.filled().view(dtype))")
-    return self._like(data, nomask if mask is nomask else mask.view())
-
-
-MaskedArray.view = _view  # type: ignore[attr-defined]
 MaskedArray.put = _put  # type: ignore[attr-defined]
 MaskedArray.choose = _choose  # type: ignore[attr-defined]
 MaskedArray.conj = MaskedArray.conjugate = lambda self: FUNCTIONS["conjugate"](self)  # type: ignore[attr-defined]

@@ -116,7 +116,7 @@ def masked_where(condition: Any, a: Any, copy: bool = True) -> MaskedArray:
     if mask is not nomask:
         cond = cond | mask
     if not copy and isinstance(a, MaskedArray):  # NumPy's view of ``a``, whose own mask gains the condition
-        result = a.view()  # type: ignore[attr-defined]
+        result = a.view()
         result.mask = cond  # in place where ``a`` has a mask
         if a._mask is nomask:
             a._mask = result._mask

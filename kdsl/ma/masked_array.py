@@ -254,17 +254,29 @@ class MaskedArray:
         return self._apply(lambda a: a.copy())
 
     def view(self, dtype: Any = None, type: Any = None) -> Any:  # noqa: A002 - NumPy's name
-        """NumPy's ``MaskedArray.view``: the data's bytes as ``dtype`` of the same itemsize (``y.ptp(1).view(
-        np.uint8)``), the mask kept; ``type=np.ndarray`` (or a non-masked type) gives the data's view alone."""
-        if type is not None and not (isinstance(type, builtins.type) and issubclass(type, MaskedArray)):
-            return self._data.view(dtype) if dtype is not None else self._data.view()
-        if dtype is not None and isinstance(dtype, builtins.type) and issubclass(dtype, MaskedArray):
-            dtype = None  # x.view(np.ma.MaskedArray): a masked view, as NumPy's
+        """NumPy's ``MaskedArray.view``: a masked array sharing this one's data and mask (writes through either
+        reach the other); ``view(dtype)`` reads the data's bytes as ``dtype`` (the mask kept while the element size
+        is the same, NumPy's ValueError otherwise); ``view(kd.ndarray)`` is the plain data array.
+
+        >>> import kdsl as kd
+        >>> x = kd.ma.array([1, 2], mask=[False, True])
+        >>> v = x.view()
+        >>> v[0] = kd.ma.masked
+        >>> x.mask.tolist()
+        [True, True]
+        """
+        if isinstance(dtype, builtins.type) and type is None and issubclass(dtype, (kd.Array, MaskedArray)):
+            dtype, type = None, dtype  # view(kd.ndarray), as NumPy's view(np.ndarray)
+        if type is np.ndarray:  # NumPy's plain array type: kdsl's plain array
+            type = kd.Array
         data = self._data.view() if dtype is None else self._data.view(dtype)
-        if data.shape != self._data.shape:
-            raise ValueError(f"kd.ma: a view as {dtype} changes the shape {self._data.shape} -> {data.shape}, which "
-                             "the mask cannot follow; view the data (x.data.view(dtype)) or keep the itemsize")
-        return MaskedArray.wrap(data, self._mask)
+        if type is not None and not (isinstance(type, builtins.type) and issubclass(type, MaskedArray)):
+            return data if type is kd.Array else self._data.view(dtype, type)
+        mask = self._mask
+        if mask is not nomask and data.shape != self.shape:
+            raise ValueError(f"cannot view a masked array of shape {self.shape} as {data.dtype}: the mask of "
+                             f"{mask.size} items cannot cover {data.size} (use x.filled().view(dtype))")
+        return self._like(data, nomask if mask is nomask else mask.view())
 
     def reshape(self, *shape: Any, order: str = "C") -> MaskedArray:
         return self._apply(lambda a: a.reshape(*shape))

@@ -40,7 +40,9 @@ BUILTINS = [
     ("format-size-2", lambda m, d: f"{A(m, V5, d):.2f}", "format"),
     ("format-0d", lambda m, d: f"{A(m, 1.5, d):.2f}", None),
     ("round-size-2", lambda m, d: round(A(m, V5, d)), "__round__"),
-    ("trunc-0d", lambda m, d: math.trunc(A(m, 1.5, d)), None),
+    # (a 0-d kdsl result stands for NumPy's scalar, which has __trunc__: math.trunc(x.mean()), porting20)
+    ("trunc-of-a-mean", lambda m, d: math.trunc(A(m, V5, d).mean()), None),
+    ("trunc-size-2", lambda m, d: math.trunc(A(m, [1.5, 2.5], d)), "trunc"),
     ("floor-size-2", lambda m, d: math.floor(A(m, [1.5, 2], d)), "size-1|size 1|converted"),
     ("bool-nan", lambda m, d: bool(A(m, np.nan, np.float32)), None),
     ("int-nan", lambda m, d: int(A(m, np.nan, np.float32)), "NaN"),

@@ -52,6 +52,11 @@ def test_math_trunc_of_zero_d_results():
     # math.trunc(x.mean()): TypeError "type Array doesn't define __trunc__" (NumPy's float64 scalar is a float)
     x = np.array([-1.5, -2.25, 0.5])
     assert math.trunc(kd.asarray(x).mean()) == math.trunc(x.mean()) == -1
-    assert math.trunc(kd.asarray([7, 8]).sum()) == 15
+    assert math.trunc(kd.asarray([7, 8]).mean()) == math.trunc(np.array([7, 8]).mean()) == 7  # float64 means
+    for other in (np.array([7, 8]).sum(), np.float32(1.5)):  # NumPy's int64 and float32 scalars have none
+        with pytest.raises(TypeError):
+            math.trunc(other)
+        with pytest.raises(TypeError, match="kd.trunc"):
+            math.trunc(kd.asarray(other))
     with pytest.raises(TypeError, match="kd.trunc"):
         math.trunc(kd.asarray(x))

@@ -120,17 +120,20 @@ ndarray; use kd.round(a) or a.round()
 
 
 def __trunc__(self) -> int:
-    """``math.trunc(x)`` of a 0-d array (as of NumPy's float64 scalar, a Python float) is the value truncated
-    towards zero as a Python int: ``math.trunc(x.mean())``. Arrays of one or more dimensions have none, as
-    NumPy's ndarray (TypeError): ``kd.trunc(a)`` truncates them element-wise.
+    """``math.trunc(x)`` of a 0-d float64 array (as of NumPy's float64 scalar, a Python float) is the value
+    truncated towards zero as a Python int: ``math.trunc(x.mean())`` of integer or float64 data. NumPy's other
+    scalars and arrays of one or more dimensions have none (TypeError), nor do kdsl's: ``kd.trunc(a)`` truncates
+    element-wise, ``math.trunc(float(x))`` a single value.
 
     >>> import math, kdsl as kd
-    >>> math.trunc(kd.asarray([-1.5, -2.25]).mean()), math.trunc(kd.asarray([7, 8]).sum())
-    (-1, 15)
+    >>> math.trunc(kd.asarray([-1.5, -2.25], dtype=kd.float64).mean()), math.trunc(kd.asarray([7, 8]).mean())
+    (-1, 7)
     """
-    if self.ndim:
-        raise TypeError("type Array doesn't define __trunc__ method for arrays of 1 or more dimensions, as "
-                        "NumPy's ndarray; use kd.trunc(a)")
+    if self.ndim or self.dtype.name != "float64":
+        what = "arrays of 1 or more dimensions, as NumPy's ndarray" if self.ndim else \
+            f"0-d {self.dtype.name} arrays, as NumPy's {self.dtype.name} scalar"
+        raise TypeError(f"type Array doesn't define __trunc__ method for {what}; use kd.trunc(a) element-wise "
+                        "or math.trunc(float(x)) of one value")
     return pymath.trunc(self.item())
 
 

@@ -24,20 +24,21 @@ def A(m, data, d=None):  # noqa: N802 - short, as the tables read
     return m.asarray(np.asarray(data, dtype=d))
 
 
-def _values(r):
+def host_values(r):
     """A result read back as nested host values (kdsl arrays run here: a lazy error shows now)."""
     if isinstance(r, (tuple, list)):
-        return [_values(x) for x in r]
+        return [host_values(x) for x in r]
     if isinstance(r, (kd.Array, np.ndarray, np.generic)):
         return np.asarray(r)
     return r
 
 
-def _outcome(call, m, d):
+def outcome(call, m, d):
+    """``(host values of call(m, d), None)``, or ``(None, the exception it raised)``; warnings silenced."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # RuntimeWarnings of the bad values are not the point here
         try:
-            return _values(call(m, d)), None
+            return host_values(call(m, d)), None
         except Exception as e:  # noqa: BLE001 - every exception is compared with NumPy's
             return None, e
 
@@ -57,8 +58,8 @@ def _same_values(got, want):
 def check_like_numpy(call, words, d):
     """``call`` with NumPy and kdsl: kdsl raises NumPy's class (or a subclass) with ``words`` in its message, or
     both answer alike."""
-    want, np_err = _outcome(call, np, d)
-    got, kd_err = _outcome(call, kd, d)
+    want, np_err = outcome(call, np, d)
+    got, kd_err = outcome(call, kd, d)
     if np_err is None:
         assert kd_err is None, f"NumPy answers but kdsl raises {type(kd_err).__name__}: {kd_err}"
         _same_values(got, want)

@@ -10,34 +10,16 @@ included), or both raise the same built-in exception class, kdsl's message namin
 
 import io
 import re
-import warnings
 
 import numpy as np
 import pytest
+from bad_input_testing import A, outcome
 
 import kdsl as kd
 
 
-def A(m, data, d=None):  # noqa: N802 - short, as the tables read
-    """``data`` as an array of module ``m`` (NumPy's or kdsl's), of dtype ``d`` when given."""
-    return m.asarray(np.asarray(data, dtype=d))
-
-
-def _host(r):
-    if isinstance(r, (tuple, list)):
-        return [_host(x) for x in r]
-    if isinstance(r, (kd.Array, np.ndarray, np.generic)):
-        return np.asarray(r)
-    return r
-
-
 def _outcome(call, m):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the overflow warnings are not the point
-        try:
-            return _host(call(m)), None
-        except Exception as e:  # noqa: BLE001 - every exception is compared with NumPy's
-            return None, e
+    return outcome(lambda m, _: call(m), m, None)
 
 
 def _same(got, want):

@@ -401,7 +401,8 @@ def _bool_scan(x: Array, op: str, axis: int) -> Array:
     True values (for ``or``) or the False ones (for ``and``) says where the result is True (GLSL has no ``+`` of
     bools, so a bool scan does not compile)."""
     hits = (x != 0) if op == "sum" else (x == 0)
-    counts = Array(Node("scan", (ops.cast_node(hits._node, dt.int32),), dt.int32, x.shape, ("sum", axis)))
+    ct = dt.int32 if x.shape[axis] < 1 << 31 else _fit(dt.int64, x.device)  # a count that cannot wrap to 0 or below
+    counts = Array(Node("scan", (ops.cast_node(hits._node, ct),), ct, x.shape, ("sum", axis)))
     return counts > 0 if op == "sum" else counts == 0
 
 

@@ -1,6 +1,6 @@
 """``MaskedArray``'s ndarray methods that numpy.ma inherits and kd.ma lacked: ``x.put``, ``x.choose``,
-``x.conj``/``x.conjugate``, ``x.itemsize``/``x.nbytes``, ``x.view()`` and assigning ``x.shape`` (a reshape in place
-of the data and the mask), each as the kd.ma function or the data's attribute.
+``x.conj``/``x.conjugate``, ``x.itemsize``/``x.nbytes`` and assigning ``x.shape`` (a reshape in place of the data
+and the mask), each as the kd.ma function or the data's attribute (``x.view()`` is the class's own method).
 
 Example:
     >>> import kdsl as kd

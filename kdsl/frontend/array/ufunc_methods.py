@@ -88,7 +88,6 @@ def _refuse(name: str, method: str, table: Any) -> Exception:
                      f"call np.{name}.{method} on np.asarray(a)")
 
 
-
 def _host_only(name: str, args: tuple[Any, ...], out: Any, where: Any) -> bool:
     """Whether a ufunc call writes into a NumPy ``out`` from host operands only (``mulop(a, b, out=c)`` over the
     NumPy buffers of ``kd.nditer``, as NumPy's nditer guide writes it): no kdsl array is involved, nothing goes
@@ -98,6 +97,7 @@ def _host_only(name: str, args: tuple[Any, ...], out: Any, where: Any) -> bool:
     if not any(isinstance(o, np.ndarray) for o in outs) or not isinstance(getattr(np, name, None), np.ufunc):
         return False
     return not any(isinstance(x, Array) or hasattr(type(x), "__kdsl_ufunc__") for x in (*args, *outs, where))
+
 
 class Ufunc(WithAt):
     """A kdsl elementwise function with NumPy's ufunc keywords and methods (``kd.multiply``, ``kd.exp``...)."""

@@ -7,7 +7,9 @@ On 16 floats the GPU work is negligible, so what is left is Python and the Vulka
 * **end to end**: median us per call of ``kd.realize(x + 1)``, of a jitted ``(x * y + 1) * 0.5`` replay, of
   ``kd.realize(a @ a)`` (a 16 x 16 matmul: the host path of every tiled matmul, whose wall time at 1024^3 it adds
   to the kernel's), of ``y.numpy()`` (readback of 16 floats), of ``(x + 1).numpy()`` (computed and read back in
-  one submission: ``float(loss)`` of a training loop), and of the floor: a pre-recorded ``Sequence.eval()``
+  one submission: ``float(loss)`` of a training loop), of ``kd.fft.fft`` of ``--n`` complex64 and
+  ``kd.fft.rfft2`` of 8 x 8 float32 (warm transforms: a recorded ``kd.RawProgram`` replayed, one submission
+  each), and of the floor: a pre-recorded ``Sequence.eval()``
   of an empty shader (submit + fence wait and nothing else; on lavapipe this is the driver's own thread hand-off).
   The "host" column is the call minus that floor: kdsl's Python. The CPU column is the calling thread's CPU time
   per call (steady on a busy machine, where wall times are not; on a GPU it includes the fence polling).
@@ -253,7 +255,12 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     r = x + 1
     # a 16 x 16 matmul: the smallest square that takes the tiled matmul kernel (smaller ones are reductions)
     ma = kd.asarray(rng.uniform(-1, 1, (16, 16)).astype(np.float32))
+    # kd.fft's small transforms: one recorded kd.RawProgram each (one and two launches), replayed warm
+    z = kd.asarray((rng.uniform(-1, 1, args.n) + 1j * rng.uniform(-1, 1, args.n)).astype(np.complex64))
+    xy = kd.asarray(rng.uniform(-1, 1, (8, 8)).astype(np.float32))
     kd.realize(r)
+    assert np.allclose(kd.fft.fft(z).numpy(), np.fft.fft(z.numpy()), atol=1e-4)
+    assert np.allclose(kd.fft.rfft2(xy).numpy(), np.fft.rfft2(xy.numpy()), atol=1e-4)
     assert np.allclose((ma @ ma).numpy(), ma.numpy() @ ma.numpy(), atol=1e-5)
     assert np.allclose(r.numpy(), x.numpy() + 1) and np.allclose(f(x, y).numpy(), (x.numpy() * y.numpy() + 1) / 2)
     calls: dict[str, Callable[[], Any]] = {
@@ -262,6 +269,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         "kd.realize(a @ a)": lambda: kd.realize(ma @ ma),
         "readback (r.numpy())": r.numpy,
         "compute and read ((x + 1).numpy())": lambda: (x + 1).numpy(),
+        f"kd.fft.fft ({args.n} complex64)": lambda: kd.fft.fft(z),
+        "kd.fft.rfft2 (8 x 8 float32)": lambda: kd.fft.rfft2(xy),
         "floor: pre-recorded no-op eval": noop_floor(kd.device()),
     }
     for call in calls.values():  # warm: plans, programs, recorded batches, pools

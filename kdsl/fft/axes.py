@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
+from kdsl.fft import replay
 from kdsl.fft.errors import LengthTypeError
 from kdsl.fft.transform import c2c, c2c_inner
 
@@ -142,6 +143,7 @@ def normalize_axes(shape: Sequence[int], s: Sequence[Any] | None, axes: Sequence
     ndim = len(shape)
     if axes is None:
         if s is not None:
+            replay.side_effect()
             warnings.warn(_AXES_NONE, DeprecationWarning, stacklevel=_caller_stacklevel())
         axes = list(range(ndim)) if s is None else list(range(ndim - len(s), ndim))
     axes = [_axis(a, ndim) for a in axes]
@@ -151,6 +153,7 @@ def normalize_axes(shape: Sequence[int], s: Sequence[Any] | None, axes: Sequence
     if len(s) != len(axes):
         raise ValueError(f"Shape and axes have different lengths: s has {len(s)}, axes {len(axes)}")
     if any(n is None for n in s):
+        replay.side_effect()
         warnings.warn(_S_NONE, DeprecationWarning, stacklevel=_caller_stacklevel())
     whole = [shape[a] if _is_minus_one(n) else n for n, a in zip(s, axes, strict=True)]
     return axes, [None if n is None else check_length(n, 0, name) for n in whole]

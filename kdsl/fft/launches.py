@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 import kdsl as kd
-from kdsl.fft import plan
+from kdsl.fft import plan, replay
 from kdsl.fft.stockham import (
     CHECK_LOAD,
     CHECK_SEQ,
@@ -93,10 +93,13 @@ class Transform:
             [kd.RawLaunch(s.raw, (s.src, s.dst, s.table, s.table if s.mul is None else s.mul), [s.push],
                           groups=(*s.groups, 1), spec={0: s.flags}, label=s.label) for s in steps],
             temps={role: (size, dtype) for role, size in temps.items()})
+        self.cached_as: tuple[Any, tuple] | None = None
+        """(cache, key) where :mod:`kdsl.fft.transform` keeps this program, once it does."""
 
     def run(self, src: Any, out: Any) -> None:
         """Every launch, reading the array ``src`` and writing the array ``out``, in one submission."""
         self.program(**{"in": src, "out": out})
+        replay.ran(self, src, out)
 
     def tables(self, i: int) -> tuple[Any, Any]:
         """The arrays bound after the source and destination of launch ``i``: its twiddle and ``mul`` tables."""

@@ -28,12 +28,14 @@ from kdsl.fft.axes import (
     whole_axes,
 )
 from kdsl.fft.out import deliver
+from kdsl.fft.replay import replayable
 from kdsl.fft.transform import c2c, nd
 from kdsl.fft.transforms import axis1
 
 _SWAP = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
 
 
+@replayable
 def rfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None) -> Any:
     """The transform of real input: its ``n // 2 + 1`` non-negative frequencies, as ``np.fft.rfft``.
 
@@ -88,6 +90,7 @@ def ihfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None,
     return deliver(kd.conj(_rfft(a, n, axis, _SWAP[check_norm(norm)], "ihfft")), out, "ihfft")
 
 
+@replayable
 def rfftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str | None = None,
           out: Any = None) -> Any:
     """:func:`rfft` over the last of ``axes``, then the complex transform over the others, as
@@ -125,6 +128,7 @@ def _irfftn(a: Any, s: Sequence[int] | None, axes: Sequence[int] | None, norm: s
     return _irfft(x, lengths[-1], axes[-1], norm, "irfftn")
 
 
+@replayable
 def rfft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None,
           out: Any = None) -> Any:
     """:func:`rfftn` over the last two axes, as ``np.fft.rfft2``."""

@@ -266,6 +266,7 @@ def _program(key: tuple, x: Any, build: Any) -> Transform | None:
         return Transform(b.steps, b.temps, kd.complex128 if double else kd.complex64)
     program = make()
     if program is not None:
+        program.cached_as = (_programs, full)
         plan.remember(_programs, full, program, limit=_PROGRAMS)
     return program
 

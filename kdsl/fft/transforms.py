@@ -16,9 +16,11 @@ import numpy as np
 from kdsl.fft.axes import as_complex, c2c_axis, check_norm, normalize_axes, scale, whole_axes
 from kdsl.fft.errors import ZeroDimensionalError
 from kdsl.fft.out import deliver
+from kdsl.fft.replay import replayable
 from kdsl.fft.transform import nd
 
 
+@replayable
 def fft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None) -> Any:
     """The discrete Fourier transform along ``axis`` (length ``n``: cut or zero-padded), as ``np.fft.fft``.
 
@@ -30,6 +32,7 @@ def fft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, o
     return deliver(c2c_axis(x, n, axis1(x, axis), norm, False, "fft"), out, "fft")
 
 
+@replayable
 def ifft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None) -> Any:
     """The inverse transform along ``axis`` (``1/n`` by default), as ``np.fft.ifft``.
 
@@ -41,6 +44,7 @@ def ifft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, 
     return deliver(c2c_axis(x, n, axis1(x, axis), norm, True, "ifft"), out, "ifft")
 
 
+@replayable
 def fftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str | None = None,
          out: Any = None) -> Any:
     """The n-dimensional transform over ``axes`` (all by default), as ``np.fft.fftn``.
@@ -52,18 +56,21 @@ def fftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = No
     return _nd(a, s, axes, norm, out, inverse=False, name="fftn")
 
 
+@replayable
 def ifftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str | None = None,
           out: Any = None) -> Any:
     """The inverse n-dimensional transform, as ``np.fft.ifftn``."""
     return _nd(a, s, axes, norm, out, inverse=True, name="ifftn")
 
 
+@replayable
 def fft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None,
          out: Any = None) -> Any:
     """The 2-dimensional transform over the last two axes, as ``np.fft.fft2``."""
     return _nd(a, s, axes, norm, out, inverse=False, name="fft2")
 
 
+@replayable
 def ifft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None,
           out: Any = None) -> Any:
     """The inverse 2-dimensional transform, as ``np.fft.ifft2``."""

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from operator import is_
 from typing import Any
 
 import kdsl.runtime as rt
@@ -87,23 +88,39 @@ class RawProgram:
         self.written = set().union(*(launch.written for launch in self.launches))
         roles = {r for launch in self.launches for r in launch.bindings if isinstance(r, str)}
         self.roles = sorted(roles - set(self.temps))
+        self._role_set = frozenset(self.roles)
+        # Each launch's bindings as indices into a call's list of tensors: the roles, the temporaries, then
+        # each distinct constant array once (a table bound twice is looked up once per call)
+        names = self.roles + list(self.temps)
+        constants: dict[int, Any] = {}
+        for launch in self.launches:
+            for b in launch.bindings:
+                if not isinstance(b, str):
+                    constants.setdefault(id(b), b)
+        self._names, self._constants = names, list(constants.values())
+        at: dict[Any, int] = {name: i for i, name in enumerate(names)}
+        at.update((key, len(names) + i) for i, key in enumerate(constants))
+        self._slots = [tuple(at[b if isinstance(b, str) else id(b)] for b in launch.bindings)
+                       for launch in self.launches]
         self._device: Any = None
         self._algos: list[Any] = []
+        self._bound: list[Any] | None = None  # the tensors of the last call, as _slots index them
         self._seq: Any = None
         self._stamped: Any = None  # kd.profile()'s sequence, with timestamps
         self._recorded = False
 
     def __call__(self, **arrays: Any) -> None:
-        if sorted(arrays) != self.roles:
+        if arrays.keys() != self._role_set:
             raise TypeError(f"this program takes the arrays {self.roles}, got {sorted(arrays)}")
         device = next(iter(arrays.values())).device
         if device is not self._device:  # (first call, or another device): Algorithms of this device's own
             self._device, self._algos, self._recorded = device, [None] * len(self.launches), False
-            self._seq = self._stamped = None
-        temps = {role: Buffer(allocate(device, size, dtype), size, dtype, device)
-                 for role, (size, dtype) in self.temps.items()}
-        tensors = {role: a.__kdsl_buffer__(writable=role in self.written) for role, a in arrays.items()}
-        tensors.update((role, b.tensor) for role, b in temps.items())
+            self._seq = self._stamped = self._bound = None
+        temps = [Buffer(allocate(device, size, dtype), size, dtype, device) for size, dtype in self.temps.values()]
+        written = self.written
+        tensors = [arrays[role].__kdsl_buffer__(writable=role in written) for role in self.roles]
+        tensors += [b.tensor for b in temps]
+        tensors += [a.__kdsl_buffer__() for a in self._constants]
         with state(device).lock:
             self._bind(tensors)
             prof = current_profile()
@@ -116,11 +133,15 @@ class RawProgram:
                 self._recorded = True
         # the temporaries go back to the pool here, the GPU done with them
 
-    def _bind(self, tensors: dict[str, Any]) -> None:
-        """Give each launch its buffers: an Algorithm on first use, new descriptors where a buffer changed."""
+    def _bind(self, tensors: list[Any]) -> None:
+        """Give each launch its buffers: an Algorithm on first use, new descriptors where a buffer changed.
+        A call with the last call's buffers (a warm loop: the pool hands the same ones back) binds nothing."""
+        bound = self._bound
+        if bound is not None and all(map(is_, tensors, bound)) and all(a.is_init() for a in self._algos):
+            return
         manager = self._device.manager
-        for i, launch in enumerate(self.launches):
-            mems = [tensors[b] if isinstance(b, str) else b.__kdsl_buffer__() for b in launch.bindings]
+        for i, (launch, slots) in enumerate(zip(self.launches, self._slots, strict=True)):
+            mems = [tensors[j] for j in slots]
             algo = self._algos[i]
             if algo is None or not algo.is_init():
                 self._algos[i] = manager.algorithm(mems, launch.kernel.spirv, workgroup=launch.groups,
@@ -130,6 +151,7 @@ class RawProgram:
             elif any(a is not b for a, b in zip(algo.get_mem_objects(), mems, strict=True)):
                 algo.update_bindings(mems)
                 self._recorded = False
+        self._bound = tensors
 
     def _sequence(self) -> Any:
         if self._seq is None or not self._seq.is_init():

@@ -58,6 +58,8 @@ class custom_vjp:  # noqa: N801 - JAX's name
 
         @functools.wraps(self.fun)
         def differentiable(*args: Any, **kwargs: Any) -> Any:
+            if not composite.tracing() and self.fwd is not None and self.bwd is not None:
+                return self.fun(*args, **kwargs)  # (what __call__ does untraced, a frame less: every call)
             return self(*args, **kwargs)
         return differentiable
 

@@ -88,7 +88,8 @@ class Buffer:
                     pooled = True
             finally:
                 lock.release()
-            _free(None if pooled else tensor, dropped)
+            if dropped or not pooled:  # (the common death pools its tensor and frees nothing)
+                _free(None if pooled else tensor, dropped)
         except Exception:  # interpreter shutdown: let the tensor go
             pass
 

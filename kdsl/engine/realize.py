@@ -89,7 +89,7 @@ def buffer_of(node: Node, writable: bool = False) -> Any:
 
     ``writable``: the caller is about to write the tensor in place (a custom kernel), so every unrealised
     expression that reads it is computed first and keeps the values it had (NumPy's eager semantics)."""
-    if writable:
+    if writable and (node.op != "buffer" or node.refs > 1):  # (a buffer only its array holds: nothing to do)
         if node.op == "view" and node.srcs[0].op != "const" and reshape_source(node) is None:
             raise ValueError("is a view (a slice, transpose or broadcast) of another kd array and the kernel writes "
                              "it: the writes would land in a copy, not in the original array. Pass a whole array, "

@@ -200,7 +200,7 @@ class Array(ViewLinks):
     def _uninitialized(shape, dtype, device=None) -> Array:
         """A realised array on a fresh (pooled) buffer whose contents are undefined: for library kernels that
         write every element (kd.fft), so no fill kernel runs before them as it would for ``kd.empty``."""
-        dtype, shape, dev = dt.as_dtype(dtype), tuple(int(d) for d in shape), current_device(device)
+        dtype, shape, dev = dt.as_dtype(dtype), tuple(map(int, shape)), current_device(device)
         size = math.prod(shape)
         tensor = buffers.allocate(dev, size, dtype) if size else None
         buf = buffers.Buffer(tensor, size, dtype, dev)

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from operator import is_
+from operator import is_, methodcaller
 from typing import Any
 
 import kdsl.runtime as rt
@@ -45,6 +45,8 @@ from kdsl.engine.profile import current as current_profile
 from kdsl.engine.state import state
 from kdsl.frontend.kernels.launch import is_kd_array, normalize_grid
 from kdsl.frontend.kernels.raw import RawKernel
+
+_is_init = methodcaller("is_init")
 
 
 class RawLaunch:
@@ -116,13 +118,21 @@ class RawProgram:
         if device is not self._device:  # (first call, or another device): Algorithms of this device's own
             self._device, self._algos, self._recorded = device, [None] * len(self.launches), False
             self._seq = self._stamped = self._bound = None
-        temps = [Buffer(allocate(device, size, dtype), size, dtype, device) for size, dtype in self.temps.values()]
         written = self.written
-        tensors = [arrays[role].__kdsl_buffer__(writable=role in written) for role in self.roles]
-        tensors += [b.tensor for b in temps]
-        tensors += [a.__kdsl_buffer__() for a in self._constants]
+        tensors = []  # (loops, not comprehensions: each of those is a call; this runs at every call)
+        for role in self.roles:
+            tensors.append(arrays[role].__kdsl_buffer__(writable=role in written))
+        temps = None  # (held until the end of the call: then they go back to the pool)
+        if self.temps:
+            temps = [Buffer(allocate(device, size, dtype), size, dtype, device) for size, dtype in self.temps.values()]
+            tensors += [b.tensor for b in temps]
+        for a in self._constants:
+            tensors.append(a.__kdsl_buffer__())
         with state(device).lock:
-            self._bind(tensors)
+            bound = self._bound  # a call with the last call's buffers (a warm loop: the pool hands the same
+            # ones back) binds nothing
+            if bound is None or not all(map(is_, tensors, bound)) or not all(map(_is_init, self._algos)):
+                self._bind(tensors)
             prof = current_profile()
             if prof is not None:
                 self._timed(prof)
@@ -131,14 +141,11 @@ class RawProgram:
             else:
                 self._record().eval()
                 self._recorded = True
-        # the temporaries go back to the pool here, the GPU done with them
+        del temps  # the temporaries go back to the pool here, the GPU done with them
 
     def _bind(self, tensors: list[Any]) -> None:
-        """Give each launch its buffers: an Algorithm on first use, new descriptors where a buffer changed.
-        A call with the last call's buffers (a warm loop: the pool hands the same ones back) binds nothing."""
-        bound = self._bound
-        if bound is not None and all(map(is_, tensors, bound)) and all(a.is_init() for a in self._algos):
-            return
+        """Give each launch its buffers: an Algorithm on first use, new descriptors where a buffer changed."""
+        self._bound = None  # (until every launch is bound: a failure half-way leaves no stale record)
         manager = self._device.manager
         for i, (launch, slots) in enumerate(zip(self.launches, self._slots, strict=True)):
             mems = [tensors[j] for j in slots]

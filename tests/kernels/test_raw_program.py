@@ -66,6 +66,22 @@ def test_other_buffers_are_rebound(kernels):
     assert [y.tolist() for y in ys] == [[1.0] * 4, [2.0] * 4, [3.0] * 4]
 
 
+def test_a_call_binds_the_arrays_it_is_given_and_replays_when_they_are_the_same(monkeypatch, kernels):
+    _, copy = kernels
+    table = kd.asarray(np.arange(4, dtype=np.float32))
+    program = kd.RawProgram([kd.RawLaunch(copy, (table, "y"), [4], groups=(1, 1, 1))])
+    records = []
+    record = kd.RawProgram._record
+    monkeypatch.setattr(kd.RawProgram, "_record", lambda self: records.append(1) or record(self))
+    a, b = kd.zeros(4), kd.zeros(4)
+    for y in (a, a, b, a):
+        program(y=y)
+    assert len(records) == 3  # the second call replays; b and a again are bound anew
+    table[...] = 7.0  # the constant written in place: its new buffer is read
+    program(y=b)
+    assert a.tolist() == [0.0, 1.0, 2.0, 3.0] and b.tolist() == [7.0] * 4
+
+
 def test_constant_arrays_and_profile(kernels):
     axpy, _ = kernels
     table = kd.asarray(np.ones(8, np.float32))

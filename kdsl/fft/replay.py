@@ -95,18 +95,21 @@ def _key(name: str, a: Any, args: tuple, kwargs: dict[str, Any]) -> tuple | None
         return None
     node = a._n  # (once: a view's property refreshes it from its base)
     # (the count of positional arguments: the keyword names that follow them are no positional strings)
-    key: list[Any] = [name, len(args), node.shape, node.dtype.name, node.device, kd.device()]
+    key = (name, len(args), node.shape, node.dtype.name, node.device, kd.device())
+    if not args and not kwargs:  # (the common call: every argument at its default)
+        return key
+    parts: list[Any] = []
     for value in args:
         value = _plain(value)
         if value is _SLOW:
             return None
-        key.append(value)
+        parts.append(value)
     for item in kwargs.items():
         value = _plain(item[1])
         if value is _SLOW:
             return None
-        key += (item[0], value)
-    return tuple(key)
+        parts += (item[0], value)
+    return key + tuple(parts)
 
 
 def _plain(value: Any) -> Any:

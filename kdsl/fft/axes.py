@@ -101,11 +101,10 @@ def c2c_axis(x: Any, n: int | None, axis: int, norm: str | None, inverse: bool, 
 def _along(x: Any, n: int, axis: int, inverse: bool, factor: float) -> Any:
     """The transform along ``axis`` times ``factor``: in place of the axis when one launch can read it
     strided, else on a copy with the axis moved last."""
-    inner = math.prod(x.shape[axis + 1:])
-    if inner > 1:
-        out = c2c_inner(x.reshape(math.prod(x.shape[:axis]), n, inner), inverse, factor)
+    if math.prod(x.shape[axis + 1:]) > 1:
+        out = c2c_inner(x, axis, inverse, factor)
         if out is not None:
-            return out.reshape(x.shape)
+            return out
     if axis == x.ndim - 1:  # rows already (c2c reads any leading shape: no reshape views to build)
         return c2c(x, inverse, scale=factor)
     return kd.moveaxis(c2c(kd.moveaxis(x, axis, -1), inverse, scale=factor), -1, axis)

@@ -153,18 +153,19 @@ def output(shape: tuple[int, ...], double: bool, device: Any = None) -> Any:
     return kd.Array._uninitialized(shape, kd.complex128 if double else kd.complex64, device)
 
 
-def c2c_inner(x: Any, inverse: bool, scale: float = 1.0) -> Any | None:
-    """The transform along the middle axis of a contiguous ``(outer, n, inner)`` array, reading the columns where
-    they are (no transposes): one launch, or two coalesced ones (:func:`kdsl.fft.plan.strided_passes`); None
-    when ``n`` needs more."""
-    outer, n, inner = (int(d) for d in x.shape)
+def c2c_inner(x: Any, axis: int, inverse: bool, scale: float = 1.0) -> Any | None:
+    """The transform along ``axis`` of ``x`` (its buffer read as ``(outer, n, inner)``: C order), reading the
+    columns where they are (no transposes, no reshape views): one launch, or two coalesced ones
+    (:func:`kdsl.fft.plan.strided_passes`); a new array of ``x``'s shape, None when ``n`` needs more."""
+    shape = x.shape
+    outer, n, inner = math.prod(shape[:axis]), int(shape[axis]), math.prod(shape[axis + 1:])
     if n <= 1 or outer * inner == 0:
         return None
     program = _program(("inner", outer, n, inner, inverse, scale, x.dtype.name), x,
                        lambda b: _plan_inner(b, "in", "out", outer, n, inner, inverse, scale))
     if program is None:
         return None
-    out = output(x.shape, x.dtype in (kd.complex128, kd.float64), x.device)
+    out = output(shape, x.dtype in (kd.complex128, kd.float64), x.device)
     program.run(x, out)
     return out
 

@@ -37,6 +37,14 @@ def as_complex(x: Any) -> Any:
     return x.astype(kd.complex128 if x.dtype == kd.float64 else kd.complex64)
 
 
+def as_input(x: Any) -> Any:
+    """``x`` as the complex transforms read it: a float32, float64 or complex kdsl array as it is (the kernels
+    read reals as complex numbers with zero imaginary parts: no conversion pass), anything else as
+    :func:`as_complex` makes it."""
+    x = x if isinstance(x, kd.Array) else kd.asarray(x)
+    return x if x.dtype in (kd.float32, kd.float64, kd.complex64, kd.complex128) else as_complex(x)
+
+
 def as_real(x: Any, name: str) -> Any:
     """A kdsl float array (float32 or float64) for the real transforms; complex input is refused."""
     x = x if isinstance(x, kd.Array) else kd.asarray(x)
@@ -94,7 +102,7 @@ def c2c_axis(x: Any, n: int | None, axis: int, norm: str | None, inverse: bool, 
     n = check_length(n, x.shape[axis], name)
     x = resize(x, n, axis)
     if x.size == 0:
-        return x
+        return as_complex(x)
     return _along(x, n, axis, inverse, scale(norm, n, inverse))
 
 

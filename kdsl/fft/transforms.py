@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.fft.axes import as_complex, c2c_axis, check_norm, normalize_axes, scale, whole_axes
+from kdsl.fft.axes import as_input, c2c_axis, check_norm, normalize_axes, scale, whole_axes
 from kdsl.fft.errors import ZeroDimensionalError
 from kdsl.fft.out import deliver
 from kdsl.fft.replay import replayable
@@ -28,7 +28,7 @@ def fft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, o
     >>> (kd.fft.fft(kd.asarray([0.0, 1.0]), n=4).numpy().round(6) + 0).tolist()
     [(1+0j), -1j, (-1+0j), 1j]
     """
-    x = as_complex(a)
+    x = as_input(a)
     return deliver(c2c_axis(x, n, axis1(x, axis), norm, False, "fft"), out, "fft")
 
 
@@ -40,7 +40,7 @@ def ifft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, 
     >>> (kd.fft.ifft(kd.asarray([4.0, 0.0, 0.0, 0.0])).real.numpy().round(6) + 0).tolist()
     [1.0, 1.0, 1.0, 1.0]
     """
-    x = as_complex(a)
+    x = as_input(a)
     return deliver(c2c_axis(x, n, axis1(x, axis), norm, True, "ifft"), out, "ifft")
 
 
@@ -83,7 +83,7 @@ def _nd(a: Any, s: Any, axes: Any, norm: str | None, out: Any, inverse: bool, na
 
 def _transform_nd(a: Any, s: Any, axes: Any, norm: str | None, inverse: bool, name: str) -> Any:
     check_norm(norm)
-    x = as_complex(a)
+    x = as_input(a)
     axes, lengths = normalize_axes(x.shape, s, axes, name)
     if whole_axes(x, axes, lengths):  # one program, one submission for every axis
         done = nd(x, axes, inverse, [scale(norm, n, inverse) for n in lengths])

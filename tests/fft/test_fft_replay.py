@@ -121,10 +121,23 @@ def test_a_gradient_after_warm_calls_is_still_traced():
 
 
 @pytest.mark.parametrize("name, kwargs, dtype", [("fft", {}, np.complex64), ("fft", {"axis": 0}, np.complex64),
-                                                 ("fft2", {}, np.complex128), ("rfft2", {}, np.float32)])
+                                                 ("fft2", {}, np.complex128), ("rfft2", {}, np.float32),
+                                                 ("ifft", {}, np.float64)])
 def test_the_common_calls_are_replayed(name, kwargs, dtype):
     # the host time these save is the point (benchmarks/host_overhead.py): a change that makes them run as
     # written again (a conversion, a reshape view, a second submission) shows here
     x = kd.asarray(signal((4, 8), dtype))
     getattr(kd.fft, name)(x, **kwargs)
     assert isinstance(replay._calls[replay._key(name, x, (), kwargs)], replay._Replay)
+
+
+def test_real_input_is_read_as_it_is():
+    # the kernels read reals as complex numbers (no conversion pass first); NumPy's dtypes and values
+    a = signal((4, 8), np.float64)
+    for dtype, want in ((np.float32, np.complex64), (np.float64, np.complex128), (np.int32, np.complex64)):
+        for kwargs in ({}, {"axis": 0}):
+            got = kd.fft.fft(kd.asarray(a.astype(dtype)), **kwargs)
+            assert got.dtype == want
+            _close(got, np.fft.fft(a.astype(dtype), **kwargs))
+    _close(kd.fft.ifft2(kd.asarray(a)), np.fft.ifft2(a))
+    assert kd.fft.fft(kd.zeros((0, 2))).dtype == kd.complex64  # empty: converted, nothing to transform

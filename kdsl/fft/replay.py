@@ -37,9 +37,9 @@ import kdsl as kd
 from kdsl.fft import plan
 
 LIMIT = 256
-"""Keys kept (the oldest go first): each a tuple and a small record, no device memory."""
+"""Keys kept (the least recently remembered go first; under :mod:`kdsl.fft.plan`'s lock, renewed in a forked
+child): each a tuple and a small record, no device memory."""
 _calls: OrderedDict[tuple, Any] = plan.forget_in_child(OrderedDict())
-_lock = threading.Lock()
 _local = threading.local()  # .runs: the recording call's list of (program, source, output), None outside one
 _SLOW = object()
 """The record of a key whose call is not one program run: it runs as written, unrecorded."""
@@ -136,17 +136,10 @@ def _recorded(fun: Callable[..., Any], key: tuple, a: Any, args: tuple, kwargs: 
             outer.extend(runs)
     one = len(runs) == 1 and runs[0] is not None
     if one and runs[0][1] is a and runs[0][2] is result and runs[0][0].cached_as is not None:
-        _remember(key, _Replay(runs[0][0], result))
+        plan.remember(_calls, key, _Replay(runs[0][0], result), limit=LIMIT)
     else:
-        _remember(key, _SLOW)
+        plan.remember(_calls, key, _SLOW, limit=LIMIT)
     return result
-
-
-def _remember(key: tuple, entry: Any) -> None:
-    with _lock:
-        _calls[key] = entry
-        while len(_calls) > LIMIT:
-            _calls.popitem(last=False)
 
 
 def ran(program: Any, src: Any, out: Any) -> None:

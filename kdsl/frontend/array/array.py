@@ -60,17 +60,13 @@ class Array(ViewLinks):
     def __init__(self, node: Node = ndarray_constructor.NO_SHAPE, *args: Any, **kwargs: Any):
         if type(self) is not Array and hasattr(self, "_raw"):  # MyArray(x): its __new__ made it by view(MyArray)
             return  # (subclass_view.py), and Python calls __init__ after __new__: NumPy's does nothing there
-        if node.__class__ is Node and not args and not kwargs:  # (every operation's result: the checks below
-            node.refs += 1  # are for NumPy's constructor and numbers)
-        elif ndarray_constructor.is_constructor_call(node, args, kwargs):  # kd.ndarray((2, 3), dtype=...)
+        if ndarray_constructor.is_constructor_call(node, args, kwargs):  # kd.ndarray((2, 3), dtype=...)
             node = ndarray_constructor.construct(node, args, kwargs)
+        try:
             node.refs += 1
-        else:
-            try:
-                node.refs += 1
-            except AttributeError:  # Array(number): statistics converts its result back with type(x)(value)
-                node = scalar_number.number_node(node)
-                node.refs += 1
+        except AttributeError:  # Array(number): statistics converts its result back with type(x)(value)
+            node = scalar_number.number_node(node)
+            node.refs += 1
         self._raw = node
         # (base, write) when this array is a view of ``base``: ``write(base, self)`` carries assignments back
         self._parent: tuple[Array, Callable[[Array, Array], None]] | None = None

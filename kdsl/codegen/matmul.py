@@ -68,6 +68,26 @@ def tile(k: Matmul) -> int:
     return BIG_TILE if big >= BIG_TILE_GROUPS else TILE
 
 
+# An experiment for the GPU sweeps (benchmarks/matmul_sweep.py --f32-rect): float32 products too narrow for a
+# grid of BIG_TILE_GROUPS 128 x 128 tiles take 128 x 64 tiles (64 x 128 when n is the long side: 8 x 4 outputs
+# per invocation, twice the multiply-adds per shared-memory read of the 64 x 64 tiles' 4 x 4) instead of 64 x 64.
+# Off until measured: MiniLM's 8192 x 384 products are its candidates.
+RECT = False
+
+
+def tile_shape(k: Matmul) -> tuple[int, int]:
+    """The ``(rows, columns)`` of tiled kernel ``k``'s output tiles: ``tile(k)`` square, or with :data:`RECT` a
+    128 x 64 (64 x 128) tile for a float32 product that :func:`tile` gives 64-wide ones.
+
+    >>> tile_shape(Matmul(1, 4096, 4096, 4096, None, None, None, 0))
+    (128, 128)
+    """
+    edge = tile(k)
+    if RECT and edge == TILE and not k.edge and _vec4(k):
+        return (BIG_TILE, TILE) if k.m >= k.n else (TILE, BIG_TILE)
+    return edge, edge
+
+
 _WIDE = {"double": 8, "int64_t": 8, "uint64_t": 8, "vec2": 8, "dvec2": 16}  # bytes of a shared tile element
 
 
@@ -120,21 +140,21 @@ def render(k: Matmul) -> str:
         return matmul_cpu.render(k, chunk(k))
     if not k.tiled:
         return _render_blocked(k)
-    return _render_tiled(k, tile(k))
+    return _render_tiled(k, tile_shape(k))
 
 
-def _render_tiled(k: Matmul, edge: int) -> str:
-    """The shared-memory kernel with ``edge`` x ``edge`` output tiles: 16 x 16 invocations, each accumulating
-    ``edge / 16`` rows by as many columns (rows ``ty + 16 i``, columns ``tx + 16 j``; float32 with
+def _render_tiled(k: Matmul, shape: tuple[int, int]) -> str:
+    """The shared-memory kernel with ``bm`` x ``bn`` output tiles (``shape``): 16 x 16 invocations, each
+    accumulating ``bm / 16`` rows by ``bn / 16`` columns (rows ``ty + 16 i``, columns ``tx + 16 j``; float32 with
     :data:`VEC4`: rows and columns in runs of four, ``64 h + 4 ty + r``, read from shared memory as ``vec4``)."""
     t = k.a.dtype
     c = t.glsl_compute
     vec = _vec4(k)
-    per = edge // 16  # outputs per invocation and dimension
-    stride = _row_stride(k, edge)
+    bm, bn = shape
+    per_m, per_n = bm // 16, bn // 16  # outputs per invocation along m and n
+    stride_a, stride_b = _row_stride(k, bm), _row_stride(k, bn)
     buffers: dict[int, dt.DType] = {0: k.out_dtype}
     depth = k.depth
-    per_thread = edge * depth // LOCAL  # tile elements each invocation loads
     # Each tile loads the next slice into registers while it multiplies this one. H200: 6-12% faster with 64-wide
     # tiles; with 128-wide tiles 5-8% slower while they read shared memory by scalars, and with the vec4 reads
     # 5-9% faster for `a @ W.T` and `X.T @ b` (8192^3: 35.9 -> 33.6 ms), 1% slower for `a @ b` (36.3 -> 36.6)
@@ -145,47 +165,51 @@ def _render_tiled(k: Matmul, edge: int) -> str:
     # both sides, so its row and column are the invocation's own (a_hi, a_lo) moved by a constant: the indices
     # below are a loop-invariant part plus constants, and a side the tile always fills needs no bounds check
     # (4096^3 on an H200: 4.64 -> 4.16 ms, from the indices and the shared reads' division alone).
-    a_side, b_side = (edge, depth) if a_down else (depth, edge), (depth, edge) if b_down else (edge, depth)
+    a_side, b_side = (bm, depth) if a_down else (depth, bm), (depth, bn) if b_down else (bn, depth)
     full_k = k.k % depth == 0  # every k slice is whole (chunks are multiples of the depth)
     decl = [f"int a_hi = tid / {a_side[0]}, a_lo = tid % {a_side[0]};",
             f"int b_hi = tid / {b_side[0]}, b_lo = tid % {b_side[0]};"]
     fill, store = [], []
-    for q in range(per_thread):
-        ahi, bhi = f"(a_hi + {q * LOCAL // a_side[0]})", f"(b_hi + {q * LOCAL // b_side[0]})"
-        mm, ak = ("a_lo", ahi) if a_down else (ahi, "a_lo")
-        bk, nn = ("b_lo", bhi) if b_down else (bhi, "b_lo")
-        gm, gak, gbk, gn = f"(bm + {mm})", f"(kn + {ak})", f"(kn + {bk})", f"(bn + {nn})"
-        decl += [f"{c} ra{q};", f"{c} rb{q};"]
-        fill += _tile_fill(f"ra{q}", k.a, (k.batch, k.m, k.k), ("bz", gm, gak),
-                           glsl.bounds_test([(gm, k.m, k.m % edge == 0), (gak, "ke", full_k)]), buffers, t)
-        fill += _tile_fill(f"rb{q}", k.b, (k.batch, k.k, k.n), ("bz", gbk, gn),
-                           glsl.bounds_test([(gbk, "ke", full_k), (gn, k.n, k.n % edge == 0)]), buffers, t)
-        store += [_shared_store("As", f"{ak} * {stride} + {mm}", f"ra{q}", vec),
-                  _shared_store("Bs", f"{bk} * {stride} + {nn}", f"rb{q}", vec)]
-    rng = range(per)
+    for q in range(max(bm, bn) * depth // LOCAL):  # the tile elements each invocation loads, A's and B's in turn
+        if q < bm * depth // LOCAL:
+            ahi = f"(a_hi + {q * LOCAL // a_side[0]})"
+            mm, ak = ("a_lo", ahi) if a_down else (ahi, "a_lo")
+            gm, gak = f"(bm + {mm})", f"(kn + {ak})"
+            decl.append(f"{c} ra{q};")
+            fill += _tile_fill(f"ra{q}", k.a, (k.batch, k.m, k.k), ("bz", gm, gak),
+                               glsl.bounds_test([(gm, k.m, k.m % bm == 0), (gak, "ke", full_k)]), buffers, t)
+            store.append(_shared_store("As", f"{ak} * {stride_a} + {mm}", f"ra{q}", vec))
+        if q < bn * depth // LOCAL:
+            bhi = f"(b_hi + {q * LOCAL // b_side[0]})"
+            bk, nn = ("b_lo", bhi) if b_down else (bhi, "b_lo")
+            gbk, gn = f"(kn + {bk})", f"(bn + {nn})"
+            decl.append(f"{c} rb{q};")
+            fill += _tile_fill(f"rb{q}", k.b, (k.batch, k.k, k.n), ("bz", gbk, gn),
+                               glsl.bounds_test([(gbk, "ke", full_k), (gn, k.n, k.n % bn == 0)]), buffers, t)
+            store.append(_shared_store("Bs", f"{bk} * {stride_b} + {nn}", f"rb{q}", vec))
     zero = glsl.zero(t)
     # Scalars, fully unrolled: private arrays indexed in loops can end up in memory (lavapipe keeps them so).
     if vec:  # acc{i}_{h}: row i's four columns 64 h + 4 tx + (0..3), a vec4
-        hs = range(per // 4)
-        accs = [f"acc{i}_{h}" for i in rng for h in hs]
-        fma = [f"acc{i}_{h} += av{i // 4}.{'xyzw'[i % 4]} * bv{h};" for i in rng for h in hs]
-        row = stride // 4  # vec4s per shared row (stride is a multiple of 4): no division in the index
-        reads = [" ".join(f"vec4 av{h} = As[kk * {row} + {16 * h} + ty];" for h in hs),
-                 " ".join(f"vec4 bv{h} = Bs[kk * {row} + {16 * h} + tx];" for h in hs)]
+        hm, hn = range(per_m // 4), range(per_n // 4)
+        accs = [f"acc{i}_{h}" for i in range(per_m) for h in hn]
+        fma = [f"acc{i}_{h} += av{i // 4}.{'xyzw'[i % 4]} * bv{h};" for i in range(per_m) for h in hn]
+        # vec4s per shared row (the strides are multiples of 4): no division in the index
+        reads = [" ".join(f"vec4 av{h} = As[kk * {stride_a // 4} + {16 * h} + ty];" for h in hm),
+                 " ".join(f"vec4 bv{h} = Bs[kk * {stride_b // 4} + {16 * h} + tx];" for h in hn)]
         stores = [f"gm = bm + {64 * (i // 4) + i % 4} + 4 * ty; gn = bn + {64 * h + q} + 4 * tx; "
                   f"if (gm < {k.m} && gn < {k.n}) {matmul_epilogue.store(k, f'acc{i}_{h}.' + 'xyzw'[q], 'gm', 'gn')}"
-                  for i in rng for h in hs for q in range(4)]
+                  for i in range(per_m) for h in hn for q in range(4)]
         acc_type = "vec4"
     else:
-        accs = [f"acc{i}_{j}" for i in rng for j in rng]
-        fma = [f"acc{i}_{j} += av{i} * bv{j};" for i in rng for j in rng]
-        reads = [" ".join(f"{c} av{i} = As[kk * {stride} + ty + {16 * i}];" for i in rng),
-                 " ".join(f"{c} bv{j} = Bs[kk * {stride} + tx + {16 * j}];" for j in rng)]
+        accs = [f"acc{i}_{j}" for i in range(per_m) for j in range(per_n)]
+        fma = [f"acc{i}_{j} += av{i} * bv{j};" for i in range(per_m) for j in range(per_n)]
+        reads = [" ".join(f"{c} av{i} = As[kk * {stride_a} + ty + {16 * i}];" for i in range(per_m)),
+                 " ".join(f"{c} bv{j} = Bs[kk * {stride_b} + tx + {16 * j}];" for j in range(per_n))]
         stores = [f"gm = bm + ty + {16 * i}; gn = bn + tx + {16 * j}; "
                   f"if (gm < {k.m} && gn < {k.n}) {matmul_epilogue.store(k, f'acc{i}_{j}', 'gm', 'gn')}"
-                  for i in rng for j in rng]
+                  for i in range(per_m) for j in range(per_n)]
         acc_type = c
-    rows = len(fma) // per
+    rows = len(fma) // per_m
     kc = chunk(k)
     # the deep slices' k loop unrolled: on an H200 32-deep slices were 15-20% slower rolled and 7-12% faster
     # unrolled than 16-deep ones (4096^3 float32 3.56 -> 3.31 ms), and unrolling 16-deep ones did not pay
@@ -193,7 +217,7 @@ def _render_tiled(k: Matmul, edge: int) -> str:
     body = [
         "int tid = int(gl_LocalInvocationID.x);",
         "int tx = tid % 16, ty = tid / 16;",
-        f"int bm = int(gl_WorkGroupID.y) * {edge}, bn = int(gl_WorkGroupID.x) * {edge};",
+        f"int bm = int(gl_WorkGroupID.y) * {bm}, bn = int(gl_WorkGroupID.x) * {bn};",
         *decl,
         f"for (int zz = int(gl_WorkGroupID.z); zz < {k.batch * k.splits}; zz += {MAX_GROUPS}) {{",
         f"    int bz = zz % {k.batch}, kb = (zz / {k.batch}) * {kc};",
@@ -209,15 +233,15 @@ def _render_tiled(k: Matmul, edge: int) -> str:
         "        if (kn < ke) {", *["            " + x for x in fill], "        }",
         f"        {unroll}for (int kk = 0; kk < {depth}; kk++) {{",
         *["            " + x for x in reads],
-        *["            " + " ".join(fma[r * rows:(r + 1) * rows]) for r in range(per)],
+        *["            " + " ".join(fma[r * rows:(r + 1) * rows]) for r in range(per_m)],
         "        }",
         "    }",
         "    int gm, gn;",
         *["    " + x for x in stores],
         "}",
     ]
-    shared = [f"shared vec4 As[{stride * depth // 4}];", f"shared vec4 Bs[{stride * depth // 4}];"] if vec else \
-        [f"shared {c} As[{stride * depth}];", f"shared {c} Bs[{stride * depth}];"]
+    shared = [f"shared vec4 As[{stride_a * depth // 4}];", f"shared vec4 Bs[{stride_b * depth // 4}];"] if vec else \
+        [f"shared {c} As[{stride_a * depth}];", f"shared {c} Bs[{stride_b * depth}];"]
     epilogue = "".join(x + "\n" for x in matmul_epilogue.function(k, buffers))
     text = epilogue + "\n".join(body)
     head = glsl.header(LOCAL, buffers, k.n_words, shared=shared, body_text=text)
@@ -252,7 +276,7 @@ def trips(k: Matmul) -> int:
         return coopmat.trips(k, kc)
     if k.lanes:
         return matmul_cpu.trips(kc)
-    return kc if not k.tiled else -(-kc // k.depth) * (2 + k.depth + tile(k) * k.depth // LOCAL)
+    return kc if not k.tiled else -(-kc // k.depth) * (2 + k.depth + max(tile_shape(k)) * k.depth // LOCAL)
 
 
 def _render_blocked(k: Matmul) -> str:
@@ -299,5 +323,5 @@ def launch(k: Matmul) -> tuple[int, int, int]:
         return (k.groups, 1, 1)
     if not k.tiled:
         return (_groups(k), 1, 1)
-    edge = tile(k)
-    return (-(-k.n // edge), -(-k.m // edge), min(k.batch * k.splits, MAX_GROUPS))
+    bm, bn = tile_shape(k)
+    return (-(-k.n // bn), -(-k.m // bm), min(k.batch * k.splits, MAX_GROUPS))

@@ -29,7 +29,8 @@ def mosaic(np, a, b):
                        [np.zeros((grid.shape[0], 1)), grid, np.zeros((grid.shape[0], 1))],
                        [np.zeros((1, grid.shape[1] + 2))]])
     strip = np.block([a[0], b[-1], np.array([-1.0])])
-    return {"grid": grid, "border": border, "strip": strip, "same_as_pad": bool(np.array_equal(border, np.pad(grid, 1)))}
+    return {"grid": grid, "border": border, "strip": strip,
+            "same_as_pad": bool(np.array_equal(border, np.pad(grid, 1)))}
 
 
 def laplacian_modes(np, f):

@@ -49,3 +49,19 @@ def test_many_points_are_fast():
     got[0].numpy()
     assert time.perf_counter() - start < 2.0  # forming Q took ~10 s for 60 000 rows on lavapipe
     _same(got, np.linalg.lstsq(a, b, rcond=None), 1e-8)
+
+
+def test_q_of_a_tall_narrow_matrix_is_fast():
+    """Q of a 30 000 x 2 QR: its reflector block's Gram products (2 x 2 over 30 000 rows) ran on 64 x 64
+    tiles, 1 000 times the work wanted (~2.5 s on lavapipe); a 2 x 2 output now takes the 16 x 16 tile
+    (kdsl/linalg/gemm._threads): ~0.3 s."""
+    rng = np.random.default_rng(2193)
+    a = np.column_stack([rng.normal(size=30_000), np.ones(30_000)])
+    kd.linalg.qr(kd.asarray(a))[0].numpy()  # the plan is recorded and its kernels compiled on the first call
+    start = time.perf_counter()
+    q, r = kd.linalg.qr(kd.asarray(a))
+    qn = q.numpy()
+    assert time.perf_counter() - start < 1.5
+    eq, er = np.linalg.qr(a)
+    np.testing.assert_allclose(qn, eq, atol=1e-12)
+    np.testing.assert_allclose(r.numpy(), er, rtol=1e-10)

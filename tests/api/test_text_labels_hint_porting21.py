@@ -32,3 +32,13 @@ def test_the_recipe_matches_numpys_labels():
 def test_a_number_in_a_string_still_names_float():
     with pytest.raises(TypeError, match=r"float\(s\)"):
         kd.asarray([1.0]) + "1"
+
+
+def test_vectorize_returning_text_names_the_codes_recipe():
+    label = kd.vectorize(lambda v: "hi" if v > 0 else "lo")
+    with pytest.warns(kd.PerformanceWarning), pytest.raises(TypeError, match=r"returns text.*integer codes"):
+        label(kd.asarray([1.0, -1.0]))
+    code = kd.vectorize(lambda v: 1 if v > 0 else 0)
+    with pytest.warns(kd.PerformanceWarning):
+        codes = code(kd.asarray([1.0, -1.0]))
+    assert [["lo", "hi"][i] for i in codes.tolist()] == ["hi", "lo"]

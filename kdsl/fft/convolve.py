@@ -75,7 +75,14 @@ def correlate(a: Any, v: Any, mode: str = "valid") -> Any:
     a, v = _operands(a, v, "correlate")
     if v.dtype in (kd.complex64, kd.complex128):
         v = kd.conj(v)
-    return convolve(a, kd.flip(v), mode)
+    mode = _mode(mode)
+    n, m = a.shape[0], v.shape[0]
+    if mode != "same" or m <= n:
+        return convolve(a, kd.flip(v), mode)
+    # NumPy correlates the longer input against the shorter and reverses the result, so its 'same' window
+    # of a shorter `a` starts at n // 2 of the full correlation, not (n - 1) // 2 (they differ for even n)
+    start = n // 2
+    return convolve(a, kd.flip(v), "full")[start:start + m]
 
 
 def _operands(a: Any, v: Any, name: str) -> tuple[Any, Any]:

@@ -141,9 +141,24 @@ class Operand(NamedTuple):
     conj: bool = False
 
 
-def _threads() -> int:
-    """256 threads (16 x 16) where the device allows, else 64 (8 x 8): a square power of two."""
+def _threads(m: int = 64, n: int = 64) -> int:
+    """256 threads (16 x 16) where the device allows, else 64 (8 x 8): a square power of two; 16 (4 x 4, a
+    16 x 16 tile) for an ``m x n`` output that one such tile holds (a Gram matrix ``V^H V`` or ``V^H C`` of a
+    narrow reflector block over a long k: the 64 x 64 tile computed 256 times the 2 x 2 wanted, and forming the
+    Q of a 40 000 x 2 QR took 5 s on lavapipe)."""
+    if m <= SMALL_TILE and n <= SMALL_TILE:
+        return 16
     return 256 if K.workgroup_size(256) >= 256 else 64
+
+
+SMALL_TILE = 16  # outputs up to this size a side take the 16-thread kernel
+
+
+def _cost_per_k(wg: int) -> int:
+    """Loop iterations a thread spends per element of k, rounded up: a slice of 16 costs about
+    ``16 + 2 * 16 * TS / WG + 4`` (TS = 4 sqrt(WG)): 2 for 256 threads, 4 for 16."""
+    ts = 4 * int(round(wg ** 0.5))
+    return K.cdiv(16 + 32 * ts // wg + 4, 16)
 
 
 def split_count(m: int, n: int, k: int, batch: int) -> int:
@@ -160,11 +175,12 @@ def gemm(c: kd.Array, x: kd.Array, y: kd.Array, co: Operand, xo: Operand, yo: Op
     split along k (:func:`split_count`) and its partial products added by a second kernel."""
     batch = c.shape[0]
     splits = split_count(m, n, k, batch) if work is not None and not lower else 1
-    if splits > 1 and K.cdiv(k, splits) * 2 <= K.loop_budget():
+    wg = _threads(m, n)
+    if splits > 1 and K.cdiv(k, splits) * _cost_per_k(wg) <= K.loop_budget():
         assert work is not None
         kc = K.cdiv(K.cdiv(k, splits), 16) * 16
         splits = K.cdiv(k, kc)
-        _split_gemm(work, x, y, xo, yo, m, n, k, batch, splits, kc)
+        _split_gemm(work, x, y, xo, yo, m, n, k, batch, splits, kc, wg)
         wg = 256
         total = K.compiled("gemm_sum_splits", _SUM_SPLITS, c.dtype.name, wg)
         gy = min(batch, 65535)
@@ -179,7 +195,6 @@ def gemm(c: kd.Array, x: kd.Array, y: kd.Array, co: Operand, xo: Operand, yo: Op
             xo = yo = Operand(0, 0, 0, 0)
         else:
             return
-    wg = _threads()
     kern = K.compiled("gemm", _GEMM, c.dtype.name, wg)
     ts = 4 * int(round(wg ** 0.5))
     strides = [_batch_stride(a, o) for a, o in ((x, xo), (y, yo), (c, co))]
@@ -199,9 +214,8 @@ def gemm(c: kd.Array, x: kd.Array, y: kd.Array, co: Operand, xo: Operand, yo: Op
 
 
 def _split_gemm(work: kd.Array, x: kd.Array, y: kd.Array, xo: Operand, yo: Operand, m: int, n: int, k: int,
-                batch: int, splits: int, kc: int) -> None:
+                batch: int, splits: int, kc: int, wg: int) -> None:
     """The partial products of the k slices of ``kc`` into ``work``: one (m, n) block per (matrix, slice)."""
-    wg = _threads()
     kern = K.compiled("gemm", _GEMM, work.dtype.name, wg)
     ts = 4 * int(round(wg ** 0.5))
     bx, by = _batch_stride(x, xo), _batch_stride(y, yo)

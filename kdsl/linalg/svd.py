@@ -225,6 +225,23 @@ def pinv(a, rcond=None, hermitian: bool = False, *, rtol=_UNSET) -> kd.Array:
     return kd.matmul(adjoint(vh) * sinv[..., None, :], adjoint(u))
 
 
+def _tall_factors(a: kd.Array, b: kd.Array) -> tuple[kd.Array, kd.Array, kd.Array]:
+    """``S``, ``Vh`` and ``U^H b`` of a tall ``a`` (m x n, m > n) without forming ``U``: one Householder QR
+    of ``[a | b]`` gives ``R`` and, in the rows above ``b``'s reflectors, ``Q^H b`` (each reflector changes
+    only the rows from its own down); then ``R = U_R S Vh`` and ``U^H b = U_R^H Q^H b``. Forming the m x n
+    ``Q`` cost 3 s for m = 20 000 on lavapipe (lstsq of 150 000 points: 22 s), the QR alone 0.1 s.
+
+    >>> import kdsl as kd
+    >>> s, vh, utb = _tall_factors(kd.asarray([[3.0], [4.0], [0.0]]), kd.asarray([[3.0], [4.0], [5.0]]))
+    >>> s.tolist(), abs(float(utb[0, 0]))
+    ([5.0], 5.0)
+    """
+    n = a.shape[1]
+    h, _, _ = planned(kd.concat([a, b], axis=1)[None], 0)
+    u_r, s, vh = _svd(kd.triu(h[0, :n, :n]), full_matrices=False)
+    return s, vh, kd.matmul(adjoint(u_r), h[0, :n, n:])
+
+
 def lstsq(a, b, rcond=None) -> tuple[kd.Array, kd.Array, kd.Array, kd.Array]:
     """NumPy's least-squares solution of ``a @ x = b`` (2-d ``a``): ``(x, residuals, rank, s)``, through the
     SVD; singular values at or below ``rcond * largest`` (default ``eps * max(m, n)``) count as zero.
@@ -247,13 +264,17 @@ def lstsq(a, b, rcond=None) -> tuple[kd.Array, kd.Array, kd.Array, kd.Array]:
     if bm.ndim != 2 or bm.shape[0] != m:
         raise LinAlgError(f"lstsq: Incompatible dimensions: a is {a.shape}, b is {b.shape}")
     dtype = kd.result_type(working_dtype(a, "lstsq"), working_dtype(b, "lstsq"))
-    u, s, vh = _svd(a.astype(dtype), full_matrices=False)
+    if m > PRECONDITION * n and n > 0:
+        s, vh, utb = _tall_factors(a.astype(dtype), bm.astype(dtype))
+    else:
+        u, s, vh = _svd(a.astype(dtype), full_matrices=False)
+        utb = kd.matmul(adjoint(u), bm.astype(dtype))
     cut = (float(kd.finfo(dtype).eps) * max(m, n)) if rcond is None else float(rcond)
     top = kd.max(s) if s.size else kd.asarray(0.0, dtype=dtype)
     keep = s > top * cut
     rank = kd.count_nonzero(keep).astype(kd.int32)  # NumPy's lstsq gives an int32 rank (LAPACK's integer)
     sinv = kd.where(keep, 1.0 / kd.where(keep, s, 1.0), 0.0).astype(dtype)
-    xm = kd.matmul(adjoint(vh) * sinv[None, :], kd.matmul(adjoint(u), bm.astype(dtype)))
+    xm = kd.matmul(adjoint(vh) * sinv[None, :], utb)
     if int(rank) == n and m > n:
         diff = kd.matmul(a.astype(dtype), xm) - bm.astype(dtype)
         resid = kd.sum(kd.abs(diff) ** 2 if dtype.kind == "c" else diff ** 2, axis=0)  # real, as NumPy's

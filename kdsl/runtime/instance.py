@@ -14,7 +14,7 @@ import threading
 import uuid
 import warnings
 
-from . import validation
+from . import layer_guard, validation
 from .lifetime import after_fork_in_child
 from .vk import check, cstr, cstrings, enumerate_, ffi, lib, new, track, vulkan
 
@@ -40,6 +40,7 @@ class Instance:
         if "VK_KHR_portability_enumeration" in extensions:
             info.flags = 0x00000001  # VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR
         out = ffi.new("VkInstance*")
+        layer_guard.activate(layers)
         check(lib.vkCreateInstance(info, ffi.NULL, out), "vkCreateInstance")
         del keep_l, keep_e
         self.handle = out[0]
@@ -183,7 +184,8 @@ def cooperative_matrix_shapes(instance, physical) -> list[dict]:
     raw = lib.vkGetInstanceProcAddr(instance, b"vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR")
     if raw == ffi.NULL:
         return []
-    fn = ffi.cast("PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR", raw)
+    fn = layer_guard.guarded("vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR",
+                             ffi.cast("PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR", raw))
     count = ffi.new("uint32_t*")
     check(fn(physical, count, ffi.NULL), "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR")
     props = ffi.new("VkCooperativeMatrixPropertiesKHR[]", count[0])

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import warnings
 
+from .layer_guard import guarded
 from .vk import ffi, lib, vulkan
 
 VALIDATION_LAYER = "VK_LAYER_KHRONOS_validation"
@@ -84,14 +85,14 @@ class Messenger:
                             | vulkan.VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT)
         info.pfnUserCallback = _on_message
         out = ffi.new("VkDebugUtilsMessengerEXT*")
-        fn = ffi.cast("PFN_vkCreateDebugUtilsMessengerEXT", create)
+        fn = guarded("vkCreateDebugUtilsMessengerEXT", ffi.cast("PFN_vkCreateDebugUtilsMessengerEXT", create))
         if fn(instance, info, ffi.NULL, out) == 0:
             self.handle = out[0]
 
     def destroy(self) -> None:
         if self.handle is None:
             return
-        fn = ffi.cast("PFN_vkDestroyDebugUtilsMessengerEXT",
-                      lib.vkGetInstanceProcAddr(self.instance, b"vkDestroyDebugUtilsMessengerEXT"))
+        raw = lib.vkGetInstanceProcAddr(self.instance, b"vkDestroyDebugUtilsMessengerEXT")
+        fn = guarded("vkDestroyDebugUtilsMessengerEXT", ffi.cast("PFN_vkDestroyDebugUtilsMessengerEXT", raw))
         fn(self.instance, self.handle, ffi.NULL)
         self.handle = None

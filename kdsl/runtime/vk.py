@@ -18,10 +18,13 @@ from collections import Counter
 from typing import Any
 
 import vulkan
-from vulkan import ffi, lib
+from vulkan import ffi
 
+from .layer_guard import GuardedLib
 from .lifetime import after_fork_in_child
 
+# vulkan.lib with every call guarded against instance and device creation while a layer is on (layer_guard)
+lib: Any = GuardedLib(vulkan.lib, ffi)
 WHOLE_SIZE = 2**64 - 1  # the package defines VK_WHOLE_SIZE as -1, which cffi rejects for a uint64
 
 __all__ = ["WHOLE_SIZE", "ffi", "lib", "vulkan", "new", "check", "cstrings", "enumerate_", "VulkanError",

@@ -94,7 +94,10 @@ kd.asarray(list(it))'
             return TypeError(str(err))
     message = f"cannot make a kdsl array from data of dtype {arr.dtype}; use numbers or booleans"
     if arr.dtype.kind in "US":  # text: what NumPy's functions raise for it (no loop, no common dtype), a TypeError
-        from kdsl.frontend.array.ufunc_errors import text_data_error  # (only NumPy below it: no cycle)
+        from kdsl.frontend.array.ufunc_errors import TEXT_LABELS_HINT, text_data_error  # (only NumPy below: no cycle)
+
+        if arr.dtype.kind == "U":  # labels, as np.select(conds, ["low", "high"], "mid"): name the kdsl way
+            message += f" (kdsl arrays hold no text: {TEXT_LABELS_HINT})"
 
         return text_data_error(message)
     return TypeError(message)

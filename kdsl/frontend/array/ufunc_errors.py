@@ -93,6 +93,11 @@ def no_matching_loop_error(name: str) -> UFuncTypeError:
     return _NoLoopError(f"No loop matching the specified signature and casting was found for ufunc {name}")
 
 
+TEXT_LABELS_HINT = ("compute integer codes on the device, e.g. codes = kd.select(conds, [0, 1], 2), and pick the "
+                    "labels on the host: [labels[i] for i in codes.tolist()]")
+"""What to do instead of text choices in ``where``/``select``/``choose`` (docs/numpy-api.md, "Not there yet")."""
+
+
 def text_data_error(message: str) -> UFuncTypeError:
     """The error for host text data made into a kdsl array (``kd.sinc(["a"])``): the class of
     :func:`string_operand_error`, so ``except`` clauses written for NumPy's errors on text catch it."""
@@ -107,7 +112,8 @@ def string_operand_error(x: Any) -> UFuncTypeError:
     True
     """
     return _StringOperandError(f"unsupported operand of type {type(x).__name__} ({x!r:.20}): kdsl arrays hold "
-                               "numbers; convert the string first (float(s), int(s))")
+                               f"numbers; convert a number's string first (float(s), int(s)); for labels, "
+                               f"{TEXT_LABELS_HINT}")
 
 
 __all__ = ["UFuncTypeError", "input_casting_error", "no_loop_error", "no_matching_loop_error", "output_casting_error",

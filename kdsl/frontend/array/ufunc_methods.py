@@ -99,6 +99,9 @@ def _host_only(name: str, args: tuple[Any, ...], out: Any, where: Any) -> bool:
     return not any(isinstance(x, Array) or hasattr(type(x), "__kdsl_ufunc__") for x in (*args, *outs, where))
 
 
+_PLAIN = frozenset((Array, bool, int, float, complex))  # operands a call without keywords passes straight on
+
+
 class Ufunc(WithAt):
     """A kdsl elementwise function with NumPy's ufunc keywords and methods (``kd.multiply``, ``kd.exp``...)."""
 
@@ -115,6 +118,10 @@ class Ufunc(WithAt):
         (one dtype for the loop) and ``casting``; ``order``/``subok`` are checked and have nothing to change (one
         layout, no subclasses). Other keywords go to the function (``vecdot(axis=)``), which names any it lacks.
         ``where=`` without ``out`` warns as NumPy's (``out=None`` does not)."""
+        if out is NO_OUT and where is True and dtype is None and signature is None and casting == "same_kind" and \
+                order == "K" and subok is True and not kwargs and len(args) == self.nin and \
+                all(type(a) in _PLAIN for a in args):  # kd.sin(x), kd.add(x, 2.0): no keyword has work to do
+            return self._fn(*args)
         check_out_count(out, self.nout)
         check_argument_count(self._name, len(args), self.nin, self.nout)
         out_keyword, out = out, None if out is NO_OUT else out

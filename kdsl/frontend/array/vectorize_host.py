@@ -27,6 +27,7 @@ import numpy as np
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.performance_warning import PerformanceWarning
+from kdsl.frontend.array.ufunc_errors import text_data_error
 
 # The errors kdsl's Array raises when Python asks for one value of a whole array (bool(), float(), int(), index,
 # a dict key: `np.vectorize(mapping.get)`).
@@ -67,7 +68,18 @@ def call_vectorize(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict
     types = [np.dtype(t.np if hasattr(t, "np") else t) for t in otypes] if otypes else None
     pos, kw = _host_args(args, kwargs, excluded)
     out = np.vectorize(func, otypes=types, doc=doc, excluded=excluded, cache=cache)(*pos, **kw)
-    return tuple(asarray(o) for o in out) if isinstance(out, tuple) else asarray(out)
+    return tuple(_uploaded(func, o) for o in out) if isinstance(out, tuple) else _uploaded(func, out)
+
+
+def _uploaded(func: Callable[..., Any], out: np.ndarray) -> Array:
+    """One output of NumPy's loop as a kdsl array; text (``lambda v: "hi" if v > 0 else "lo"``) is refused
+    with the kdsl way, as kdsl arrays hold numbers (docs/numpy-api.md, "Not there yet")."""
+    if out.dtype.kind in "US":
+        name = getattr(func, "__name__", "the function")
+        raise text_data_error(f"vectorize: {name} returns text (dtype {out.dtype}), and kdsl arrays hold "
+                              "numbers; return integer codes instead and pick the labels on the host "
+                              "([labels[i] for i in codes.tolist()]), or run NumPy's np.vectorize on host data")
+    return asarray(out)
 
 
 def _numeric(obj: Any) -> Array:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from kdsl.codegen import vector
 from kdsl.codegen.loops import expr_loops
 from kdsl.device import Device
-from kdsl.engine import rowfuse, scatter, sorting
+from kdsl.engine import rowfuse, scatter, size_generic, sorting
 from kdsl.engine.fusion import cap_buffers, epilogue_source, materialised, matmul_epilogue_source, merged_heads
 from kdsl.engine.lower_attention import lower_attention
 from kdsl.engine.lower_matmul import epilogue_allowed, lower_matmul
@@ -123,7 +123,8 @@ def _lower_assembles(chain: list[Node], keep: set[int], dev: Device) -> list[Ste
     pieces = [(inner, k) for k in range(len(inner.srcs))]
     for node in reversed(chain[:-1]):
         pieces.extend((node, k) for k in range(1, len(node.srcs)))
-    return [_region_step(out, node, k, keep, dev, fresh=j == 0) for j, (node, k) in enumerate(pieces)]
+    return [size_generic.choose(_region_step(out, node, k, keep, dev, fresh=j == 0), ("region", j), dev)
+            for j, (node, k) in enumerate(pieces)]
 
 
 PATCH_SHARE = 4  # an assemble whose region is at least 1/PATCH_SHARE of the array is written in one pass
@@ -224,16 +225,30 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
     if node.op == "scatter":
         return scatter.lower_scatter(node, keep, dev)
     if node.op == "assemble":
-        boxes = patch_boxes(node)
-        if boxes is not None:  # one pass writes all of the array
-            return [_patch_step(node, boxes, keep, dev)]
-        return [_region_step(node, node, k, keep, dev, fresh=k == 0) for k in range(len(node.srcs))]
+        return _lower_assemble(node, keep, dev)
     low.root = node
     e = low.expr(node)
     inner = expr_loops(e, node.shape)  # loop iterations per element inside helper functions
     kernel = Elementwise(node.shape, node.dtype, View.contiguous(node.shape), e, 0,
                          elementwise_groups(max(node.size, 1), dev.max_groups, dev.loop_budget, 1 + inner))
-    if dev.vector_width == 4 and vector.eligible(kernel):
+    step = size_generic.choose(low.step(kernel, node), "node", dev)
+    if step.kernel.count is None and dev.vector_width == 4 and vector.eligible(kernel):
         kernel = kernel._replace(vec=4, groups=elementwise_groups(node.size // 4, dev.max_groups, dev.loop_budget,
                                                                   1 + 4 * inner))
-    return [low.step(kernel, node)]
+        step.kernel = kernel._replace(n_words=step.kernel.n_words)
+    return [step]
+
+
+def _lower_assemble(node: Node, keep: set[int], dev: Device) -> list[Step]:
+    """An assemble's steps: one patch kernel (:func:`patch_boxes`), or one kernel per piece. A join whose
+    size changes from call to call (``a = kd.append(a, v)`` in a loop) writes its flat pieces with
+    size-generic kernels instead of a patch kernel per size (:mod:`kdsl.engine.size_generic`)."""
+    regions = [_region_step(node, node, k, keep, dev, fresh=k == 0) for k in range(len(node.srcs))]
+    boxes = patch_boxes(node)
+    if boxes is None:
+        return [size_generic.choose(s, ("region", k), dev) for k, s in enumerate(regions)]
+    found = [size_generic.generic(s, dev) for s in regions]
+    if all(f is not None for f in found) and \
+            size_generic.varying(("assemble", tuple(f[0] for f in found if f is not None)), node.size):
+        return [size_generic.apply(s, f[1]) for s, f in zip(regions, found, strict=True) if f is not None]
+    return [_patch_step(node, boxes, keep, dev)]  # one pass writes all of the array

@@ -33,6 +33,9 @@ class Elementwise(NamedTuple):
     # (push word, wide) holding out_view's offset (then 0 in out_view): a write into a region of an array
     # (``traj[i + 1] = y``) is one kernel for every offset
     out_offset: tuple[int, bool] | None = None
+    # push word holding the element count: a size-generic kernel (kdsl.engine.size_generic), whose 1-D ``shape``
+    # is then only a bound on the count (its launch and index type); None: the count is ``shape``'s
+    count: int | None = None
 
 
 class Reduce(NamedTuple):

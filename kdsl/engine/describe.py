@@ -33,6 +33,8 @@ def describe(k: Kernel) -> str:
         mask = " causal" if k.causal else "" if k.mask is None else f" {k.mask.dtype.name} mask"
         return (f"Attention (fused sdpa) batch={math.prod(k.batch)} L={k.l} S={k.s} E={k.e} Ev={k.ev}{mask}"
                 f" ({k.block}-key blocks)")
-    if isinstance(k, Elementwise):  # a size-generic kernel: its shape bounds the count it reads
-        return f"Elementwise {list(k.shape)}" if k.count is None else f"Elementwise [<= {k.shape[0]}] (size-generic)"
+    if isinstance(k, Elementwise) and k.size_word is not None:  # its shape bounds the count it reads
+        return f"Elementwise [<= {k.shape[0]}] (size-generic)"
+    if isinstance(k, Elementwise):
+        return f"Elementwise {list(k.shape)}"
     return type(k).__name__

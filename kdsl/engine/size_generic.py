@@ -4,7 +4,7 @@
 An :class:`~kdsl.ir.kernels.Elementwise` kernel whose output and loads are flat ranges of their buffers (C-contiguous
 over the kernel's index space, or one element broadcast), and whose expression reads no index (no ``iota``, random
 draws, remaps or patches), computes the same thing at every length: only the element count differs. Its
-size-generic form reads that count from a push word (``Elementwise.count``); its shape becomes a *bound*, the
+size-generic form reads that count from a push word (``Elementwise.size_word``); its shape becomes a *bound*, the
 next power of two (at least one workgroup), which fixes the index type, the launch and the loop budget. So a
 growing loop compiles one kernel per power of two it passes (``O(log n)``), not one per length.
 
@@ -25,6 +25,7 @@ Example:
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
@@ -69,9 +70,9 @@ def generic(step: Step, dev: Any) -> tuple[Hashable, Elementwise] | None:
     """(the size-free key, the size-generic kernel) of ``step``'s Elementwise kernel, or None when it has no
     size-generic form (not flat, a vec4 kernel, too large, positions past int32, no push word left)."""
     k = step.kernel
-    if not isinstance(k, Elementwise) or k.vec != 1 or k.count is not None or k.groups * LOCAL > MAX_BOUND:
+    if not isinstance(k, Elementwise) or k.vec != 1 or k.size_word is not None or k.groups * LOCAL > MAX_BOUND:
         return None
-    shape, size = k.shape, int(np.prod(k.shape))
+    shape, size = k.shape, math.prod(k.shape)
     if size == 0 or size > MAX_BOUND or len(step.words) + 1 > dev.max_push_words:
         return None
     if (k.out_offset is not None and k.out_offset[1]) or _flat(k.out_view, shape) != (1,) or k.out_view.wide:
@@ -83,14 +84,15 @@ def generic(step: Step, dev: Any) -> tuple[Hashable, Elementwise] | None:
     word = len(step.words)
     groups = elementwise_groups(n, dev.max_groups, dev.loop_budget, 1 + expr_loops(expr, (n,)))
     kernel = Elementwise((n,), k.out_dtype, View((n,), (1,), k.out_view.offset), expr, word + 1, groups,
-                         out_offset=k.out_offset, count=word)
+                         out_offset=k.out_offset, size_word=word)
     return kernel._replace(shape=(0,), groups=0, out_view=View((0,), (1,), k.out_view.offset), expr=free), kernel
 
 
 def apply(step: Step, kernel: Elementwise) -> Step:
     """``step`` running size-generic ``kernel``: its element count joins the push words (the plan cache rebuilds
     it from the source ``count<n>``, which the graph's structure fixes)."""
-    size = int(np.prod(step.kernel.shape))
+    assert isinstance(step.kernel, Elementwise) and kernel.size_word == len(step.words)  # (generic()'s output)
+    size = math.prod(step.kernel.shape)
     step.kernel = kernel
     step.words = np.append(step.words, np.uint32(size))
     step.sources = [*step.sources, (step.out, f"count{size}")]
@@ -101,9 +103,15 @@ def choose(step: Step, site: Hashable, dev: Any) -> Step:
     """``step`` size-generic when its size-free kernel was lowered at another size at ``site`` before, else as
     it is (see the module docstring)."""
     found = generic(step, dev)
-    if found is None or not varying((site, found[0]), int(np.prod(step.kernel.shape))):
+    if found is None or not varying((site, found[0]), kernel_size(step)):
         return step
     return apply(step, found[1])
+
+
+def kernel_size(step: Step) -> int:
+    """Elements ``step``'s Elementwise kernel writes."""
+    assert isinstance(step.kernel, Elementwise)
+    return math.prod(step.kernel.shape)
 
 
 def _flat(view: View, shape: tuple[int, ...]) -> tuple[int] | None:

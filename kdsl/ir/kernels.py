@@ -35,7 +35,7 @@ class Elementwise(NamedTuple):
     out_offset: tuple[int, bool] | None = None
     # push word holding the element count: a size-generic kernel (kdsl.engine.size_generic), whose 1-D ``shape``
     # is then only a bound on the count (its launch and index type); None: the count is ``shape``'s
-    count: int | None = None
+    size_word: int | None = None
 
 
 class Reduce(NamedTuple):

@@ -1,0 +1,113 @@
+"""Loops whose arrays change length every step (``a = kd.append(a, v)``, ``kd.concatenate((a, row))``,
+``x[i:] * 2``) compile a bounded number of kernels, not one per length (kdsl/engine/size_generic.py), and every
+result is still NumPy's; fixed-shape kernels keep their sizes baked in."""
+
+from collections import OrderedDict
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+from kdsl.engine import size_generic
+from kdsl.engine.plan import plan
+
+
+@pytest.fixture(autouse=True)
+def fresh_sizes(monkeypatch):
+    """Each test starts with no size remembered (another test's loop would make its kernels generic early)."""
+    monkeypatch.setattr(size_generic, "_seen", OrderedDict())
+
+
+def programs() -> int:
+    return kd.stats()["programs"]
+
+
+@pytest.mark.parametrize("realize", [False, True])
+def test_fifty_appends_compile_a_few_kernels(realize):
+    want, a = np.zeros(0, np.float32), kd.asarray(np.zeros(0, np.float32))
+    before = programs()
+    for i in range(50):
+        a, want = kd.append(a, i * 0.5), np.append(want, np.float32(i * 0.5))
+        if realize:
+            kd.realize(a)
+    got = a.numpy()
+    assert programs() - before <= 3  # the first length's kernel, then one size-generic kernel
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+def test_rows_joined_onto_a_matrix():
+    rows = np.arange(24, dtype=np.int32).reshape(8, 3)
+    a, want = kd.asarray(rows[:1]), rows[:1]
+    before = programs()
+    for k in range(1, 8):
+        a, want = kd.concatenate((a, kd.asarray(rows[k:k + 1]))), np.concatenate((want, rows[k:k + 1]))
+        b = kd.vstack((a, rows[k]))
+        np.testing.assert_array_equal(b.numpy(), np.vstack((want, rows[k])))
+    assert programs() - before <= 5
+    np.testing.assert_array_equal(a.numpy(), want)
+    h = kd.hstack((kd.asarray(np.ones(3, np.int8)), a[:, 0]))  # mixed dtypes: NumPy's promotion
+    np.testing.assert_array_equal(h.numpy(), np.hstack((np.ones(3, np.int8), want[:, 0])))
+    assert h.dtype == np.int32
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.bool_, np.float16])
+def test_appends_of_other_dtypes(dtype):
+    host = (np.arange(12) % 3 + 1j * np.arange(12)).astype(dtype) if dtype is np.complex64 else \
+        (np.arange(12) % 3).astype(dtype)
+    a, want = kd.asarray(host[:2]), host[:2]
+    for i in range(2, 12):
+        a, want = kd.append(a, kd.asarray(host[i:i + 1])), np.append(want, host[i:i + 1])
+        np.testing.assert_array_equal(a.numpy(), want)
+    assert a.dtype == want.dtype
+
+
+def test_suffix_products_share_kernels_and_match_numpy():
+    h = np.linspace(-3, 3, 300, dtype=np.float32)
+    x = kd.asarray(h)
+    before = programs()
+    for i in (1, 2, 5, 40, 43, 120, 299):  # lengths on both sides of a 256-element bound
+        np.testing.assert_array_equal((x[i:] * 2 + 1).numpy(), h[i:] * 2 + 1)
+        got, want = (x[i:] + np.float64(0.5)).numpy(), h[i:] + np.float64(0.5)  # mixed: a cast in the kernel
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+    # per expression: the first length, then the 256 and 512 bounds (a length-1 broadcast is its own kernel)
+    assert programs() - before <= 8
+
+
+def test_non_flat_inputs_and_broadcasts_stay_right():
+    h = np.arange(60, dtype=np.float32).reshape(6, 10)
+    x = kd.asarray(h)
+    for i in range(1, 5):
+        np.testing.assert_array_equal((x[i:, ::2] - x[i:, 1::2]).numpy(), h[i:, ::2] - h[i:, 1::2])  # strided
+        np.testing.assert_array_equal((x[i:] * x[0]).numpy(), h[i:] * h[0])  # a broadcast row
+        np.testing.assert_array_equal((x[i:] + kd.asarray(np.float32(2))).numpy(), h[i:] + np.float32(2))  # 0-d
+
+
+def test_empty_and_zero_d_pieces():
+    a = kd.asarray(np.zeros(0, np.int64))
+    for i in range(4):
+        a = kd.concatenate((a, kd.asarray(np.zeros(0, np.int64)), kd.asarray(np.array([i, i], np.int64))))
+    np.testing.assert_array_equal(a.numpy(), np.repeat(np.arange(4), 2))
+    np.testing.assert_array_equal(kd.append(kd.asarray(np.float32(3)), 4.0).numpy(), np.append(np.float32(3), 4.0))
+    assert kd.append(kd.asarray(np.zeros(0, np.float32)), []).shape == (0,)
+
+
+def test_fixed_shapes_keep_their_sizes_baked():
+    x = kd.asarray(np.arange(10, dtype=np.float32))
+    for _ in range(3):
+        y = kd.append(x, 1.0) * 3
+        steps = plan([y._node])
+        assert all(getattr(s.kernel, "size_word", None) is None for s in steps)
+        kd.realize(y)
+    np.testing.assert_array_equal(y.numpy(), np.append(np.arange(10, dtype=np.float32), 1) * 3)
+
+
+def test_a_cached_plan_replays_a_generic_kernel_with_its_own_length():
+    h = np.arange(20, dtype=np.float32)
+    x = kd.asarray(h)
+    for _ in range(2):  # the second pass runs the cached plans: each length's count rebuilt from the plan
+        for i in (3, 9, 14):
+            np.testing.assert_array_equal((x[:i] - 1).numpy(), h[:i] - 1)
+    steps = plan([(x[:9] - 1)._node])
+    assert steps[0].kernel.size_word is not None and steps[0].words[-1] == 9

@@ -51,8 +51,9 @@ def render(k: Reduce) -> str:
         fold = p.fold(k, kept_idx, "r", "o", buffers, acc="accb" if block else "acc")
         if block:  # a block's sum joins acc every `block` elements (see sum_block)
             fold.append(f"if (++nb == {block}) {{ acc = acc + accb; accb = {identity('sum', p.t)}; nb = 0; }}")
-        if p.ctype == "int":
-            loop = counted_loop("r", "rp" if split else "0", str(p.n), max(k.splits, 1), fold)
+        if p.ctype == "int":  # (a size-generic kernel reads its length from a push word)
+            end = str(p.n) if k.size_word is None else f"int(pc.w[{k.size_word}])"
+            loop = counted_loop("r", "rp" if split else "0", end, max(k.splits, 1), fold)
         else:  # an int counts the turns (64-bit loop arithmetic is several times slower on a CPU driver);
             # ints widen by words (kd_sext_l): lavapipe miscompiles comparisons of a plain int64_t(int)
             last, step = p.lit(p.n - 1), p.lit(k.splits)

@@ -18,7 +18,7 @@ def describe(k: Kernel) -> str:
     """The kernel's kind and the sizes that set its cost."""
     if isinstance(k, Reduce):
         head = f"Reduce {k.op} over axes {list(k.axes)} of {list(k.shape)} ({k.mode} mode"
-        head += f", {k.splits} splits)" if k.splits > 1 else ")"
+        head += f", {k.splits} splits)" if k.splits > 1 else ", size-generic)" if k.size_word is not None else ")"
         return head + (" + epilogue" if k.epilogue is not None else "")
     if isinstance(k, RowNorm):
         ops = [op for op, _ in k.stages if op != "let"]

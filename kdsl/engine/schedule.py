@@ -46,6 +46,7 @@ from kdsl.ir.view import INDEX_LIMIT, View
 def schedule(roots: list[Node]) -> list[Step]:
     """The kernel steps that realise ``roots``, in execution order."""
     order = toposort(roots)
+    size_generic.tick()
     root_ids = {r.id for r in roots}
     live = [n for n in order if not n.realized and (n.op != "const" or n.id in root_ids)]
     if not live:
@@ -205,10 +206,10 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
     low = Lowering(keep, dev.max_push_words)
     if absorbed is not None and absorbed[1].op == "matmul":
         return lower_matmul(absorbed[1], keep, dev, epilogue_of=node, standin=absorbed[0])
-    if absorbed is not None:
-        return lower_reduce(absorbed[1], keep, dev, epilogue_of=node, standin=absorbed[0])
-    if node.op == "reduce":
-        return lower_reduce(node, keep, dev)
+    if absorbed is not None or node.op == "reduce":  # one pass to a scalar may be size-generic (x[:i].sum())
+        steps = lower_reduce(node, keep, dev) if absorbed is None else \
+            lower_reduce(absorbed[1], keep, dev, epilogue_of=node, standin=absorbed[0])
+        return [size_generic.choose(steps[0], "reduce", dev)] if len(steps) == 1 else steps
     if node.op == "matmul":
         return lower_matmul(node, keep, dev)
     if node.op == "scan":

@@ -8,9 +8,13 @@ size-generic form reads that count from a push word (``Elementwise.size_word``);
 next power of two (at least one workgroup), which fixes the index type, the launch and the loop budget. So a
 growing loop compiles one kernel per power of two it passes (``O(log n)``), not one per length.
 
-Kernels keep their sizes baked in (the code fixed-shape loops have always run) until the same size-free kernel
-is lowered at a second size at the same site: only then is it lowered size-generic, from that step on. A loop of
-fixed shapes never changes; a growing one compiles its first kernel baked, then the generic ones.
+Kernels keep their sizes baked in (the code fixed-shape loops have always run, vec4 loads included) until a
+loop shows that it grows or shrinks: the same size-free kernel at the same site (a graph node, an assemble's
+piece, a reduction) lowered at ``STREAK`` lengths in a row that grow (or shrink), within ``WINDOW`` schedules of
+each other (a lazy loop's steps are lowered in one schedule; a loop realising each step, in consecutive ones).
+From then on it is lowered size-generic while the lengths keep changing. Fixed shapes never change (arrays of
+unrelated sizes that one plan updates, a model's parameters, only if their sizes happen to run in order); a
+growing loop compiles its first ``STREAK - 1`` lengths baked, then the generic kernels.
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -34,16 +38,26 @@ from typing import Any
 import numpy as np
 
 from kdsl.codegen.loops import expr_loops
+from kdsl.engine.lower_reduce import reduce_plan
 from kdsl.engine.lowering import Step
 from kdsl.ir.expr import Expr
-from kdsl.ir.kernels import LOCAL, Elementwise, elementwise_groups
+from kdsl.ir.kernels import LOCAL, Elementwise, Reduce, elementwise_groups
 from kdsl.ir.view import View, contiguous_strides
 
 MAX_BOUND = 1 << 30  # larger kernels keep their sizes (the grid-stride counter must not pass int32)
 _INDEXED = frozenset(("iota", "rand", "remap", "rows", "patch", "acc"))  # ops whose code reads the index space
-_SEEN_MAX = 4096  # size-free kernels whose first size is remembered (least recently lowered forgotten first)
-_seen: OrderedDict[Hashable, int] = OrderedDict()  # (site, size-free kernel) -> the first size lowered there
+STREAK = 3  # lengths in a row, all growing or all shrinking, that make a kernel size-generic
+WINDOW = 32  # ... lowered within this many schedules (kdsl.engine.schedule.schedule calls)
+_SEEN_MAX = 4096  # size-free kernels whose recent lengths are remembered (least recently lowered forgotten first)
+# (site, size-free kernel) -> its last distinct lengths and the schedule each was lowered in (oldest first)
+_seen: OrderedDict[Hashable, tuple[tuple[int, int], ...]] = OrderedDict()
 _lock = threading.Lock()
+_clock = [0]  # schedules so far (tick())
+
+
+def tick() -> None:
+    """Count one schedule (the clock that :data:`WINDOW` is measured on)."""
+    _clock[0] += 1
 
 
 def bound(size: int) -> int:
@@ -53,46 +67,80 @@ def bound(size: int) -> int:
 
 
 def varying(key: Hashable, size: int) -> bool:
-    """Whether ``key`` (a size-free kernel and its site) was lowered before at another size than ``size``; the
-    first size is remembered."""
+    """Whether ``key`` (a size-free kernel and its site), lowered now at ``size``, is in a loop whose lengths
+    change: its last :data:`STREAK` distinct lengths (this one included) all grow or all shrink and were
+    lowered within :data:`WINDOW` schedules. Remembers ``size``.
+
+    >>> [varying("doc", n) for n in (5, 5, 6, 7, 8, 8, 3)]
+    [False, False, False, True, True, True, False]
+    """
+    now = _clock[0]
     with _lock:
-        first = _seen.get(key)
-        if first is None:
-            _seen[key] = size
-            if len(_seen) > _SEEN_MAX:
-                _seen.popitem(last=False)
-            return False
+        past = _seen.get(key, ())
+        if past and past[-1][0] == size:
+            sizes = past[:-1] + ((size, now),)
+        else:
+            sizes = (past + ((size, now),))[-STREAK:]
+        _seen[key] = sizes
         _seen.move_to_end(key)
-        return first != size
+        if len(_seen) > _SEEN_MAX:
+            _seen.popitem(last=False)
+    steps = [b[0] - a[0] for a, b in zip(sizes, sizes[1:], strict=False)]
+    return len(sizes) == STREAK and now - sizes[0][1] <= WINDOW and (all(d > 0 for d in steps) or
+                                                                      all(d < 0 for d in steps))
 
 
-def generic(step: Step, dev: Any) -> tuple[Hashable, Elementwise] | None:
-    """(the size-free key, the size-generic kernel) of ``step``'s Elementwise kernel, or None when it has no
-    size-generic form (not flat, a vec4 kernel, too large, positions past int32, no push word left)."""
+def generic(step: Step, dev: Any) -> tuple[Hashable, Elementwise | Reduce] | None:
+    """(the size-free key, the size-generic kernel) of ``step``'s kernel, or None when it has no size-generic
+    form (not flat, a vec4 kernel, too large, positions past int32, no push word left; a reduction in any other
+    mode than one invocation folding everything)."""
     k = step.kernel
-    if not isinstance(k, Elementwise) or k.vec != 1 or k.size_word is not None or k.groups * LOCAL > MAX_BOUND:
+    if not isinstance(k, (Elementwise, Reduce)) or k.size_word is not None or len(step.words) + 1 > dev.max_push_words:
         return None
-    shape, size = k.shape, math.prod(k.shape)
-    if size == 0 or size > MAX_BOUND or len(step.words) + 1 > dev.max_push_words:
+    size = math.prod(k.shape)
+    if size == 0 or size > MAX_BOUND:
         return None
-    if (k.out_offset is not None and k.out_offset[1]) or _flat(k.out_view, shape) != (1,) or k.out_view.wide:
+    return _elementwise(k, size, len(step.words), dev) if isinstance(k, Elementwise) else \
+        _reduce(k, size, len(step.words), dev)
+
+
+def _elementwise(k: Elementwise, size: int, word: int, dev: Any) -> tuple[Hashable, Elementwise] | None:
+    if k.vec != 1 or k.groups * LOCAL > MAX_BOUND or (k.out_offset is not None and k.out_offset[1]) or \
+            _flat(k.out_view, k.shape) != (1,) or k.out_view.wide:
         return None
     n = bound(size)
-    free, expr = _rewrite(k.expr, shape, 0), _rewrite(k.expr, shape, n)
+    free, expr = _rewrite(k.expr, k.shape, 0), _rewrite(k.expr, k.shape, n)
     if free is None or expr is None:
         return None
-    word = len(step.words)
     groups = elementwise_groups(n, dev.max_groups, dev.loop_budget, 1 + expr_loops(expr, (n,)))
     kernel = Elementwise((n,), k.out_dtype, View((n,), (1,), k.out_view.offset), expr, word + 1, groups,
                          out_offset=k.out_offset, size_word=word)
     return kernel._replace(shape=(0,), groups=0, out_view=View((0,), (1,), k.out_view.offset), expr=free), kernel
 
 
-def apply(step: Step, kernel: Elementwise) -> Step:
+def _reduce(k: Reduce, size: int, word: int, dev: Any) -> tuple[Hashable, Reduce] | None:
+    """A reduction of everything (``x[:i].sum()``) that one invocation folds ("thread" mode, one pass) on the
+    device at the bound's length as well: its length becomes a push word."""
+    if k.mode != "thread" or k.splits != 1 or k.index_of is not None or \
+            any(n != 1 for a, n in enumerate(k.shape) if a not in k.axes):
+        return None
+    n = bound(size)
+    free, expr = _rewrite(k.expr, k.shape, 0), _rewrite(k.expr, k.shape, n)
+    if free is None or expr is None:
+        return None
+    extra = 0 if k.epilogue is None else expr_loops(k.epilogue, tuple(k.out_shape))
+    mode, splits, groups = reduce_plan((n,), (0,), dev, 1 + expr_loops(expr, (n,)), extra)
+    if mode != "thread" or splits != 1:  # (the bound's length would need another kernel: keep the size)
+        return None
+    kernel = k._replace(shape=(n,), axes=(0,), expr=expr, n_words=word + 1, groups=groups, size_word=word)
+    return kernel._replace(shape=(0,), groups=0, expr=free), kernel
+
+
+def apply(step: Step, kernel: Elementwise | Reduce) -> Step:
     """``step`` running size-generic ``kernel``: its element count joins the push words (the plan cache rebuilds
     it from the source ``count<n>``, which the graph's structure fixes)."""
-    assert isinstance(step.kernel, Elementwise) and kernel.size_word == len(step.words)  # (generic()'s output)
-    size = math.prod(step.kernel.shape)
+    assert kernel.size_word == len(step.words)  # (generic()'s output)
+    size = kernel_size(step)
     step.kernel = kernel
     step.words = np.append(step.words, np.uint32(size))
     step.sources = [*step.sources, (step.out, f"count{size}")]
@@ -109,8 +157,8 @@ def choose(step: Step, site: Hashable, dev: Any) -> Step:
 
 
 def kernel_size(step: Step) -> int:
-    """Elements ``step``'s Elementwise kernel writes."""
-    assert isinstance(step.kernel, Elementwise)
+    """Elements ``step``'s Elementwise kernel writes, or its Reduce kernel folds."""
+    assert isinstance(step.kernel, (Elementwise, Reduce))
     return math.prod(step.kernel.shape)
 
 

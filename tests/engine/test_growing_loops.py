@@ -31,7 +31,8 @@ def test_fifty_appends_compile_a_few_kernels(realize):
         if realize:
             kd.realize(a)
     got = a.numpy()
-    assert programs() - before <= 3  # the first length's kernel, then one size-generic kernel
+    # the first lengths baked (a lone piece, then STREAK - 1 joins), then one size-generic kernel
+    assert programs() - before <= size_generic.STREAK + 1
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(got, want)
 
@@ -44,7 +45,7 @@ def test_rows_joined_onto_a_matrix():
         a, want = kd.concatenate((a, kd.asarray(rows[k:k + 1]))), np.concatenate((want, rows[k:k + 1]))
         b = kd.vstack((a, rows[k]))
         np.testing.assert_array_equal(b.numpy(), np.vstack((want, rows[k])))
-    assert programs() - before <= 5
+    assert programs() - before <= 2 * size_generic.STREAK  # concatenate's and vstack's: the first lengths baked
     np.testing.assert_array_equal(a.numpy(), want)
     h = kd.hstack((kd.asarray(np.ones(3, np.int8)), a[:, 0]))  # mixed dtypes: NumPy's promotion
     np.testing.assert_array_equal(h.numpy(), np.hstack((np.ones(3, np.int8), want[:, 0])))
@@ -71,8 +72,8 @@ def test_suffix_products_share_kernels_and_match_numpy():
         got, want = (x[i:] + np.float64(0.5)).numpy(), h[i:] + np.float64(0.5)  # mixed: a cast in the kernel
         assert got.dtype == want.dtype
         np.testing.assert_array_equal(got, want)
-    # per expression: the first length, then the 256 and 512 bounds (a length-1 broadcast is its own kernel)
-    assert programs() - before <= 8
+    # per expression: the first lengths baked, then the 512 and 256 bounds (a length-1 broadcast: its own kernel)
+    assert programs() - before <= 2 * (size_generic.STREAK + 2)
 
 
 def test_non_flat_inputs_and_broadcasts_stay_right():
@@ -107,7 +108,22 @@ def test_a_cached_plan_replays_a_generic_kernel_with_its_own_length():
     h = np.arange(20, dtype=np.float32)
     x = kd.asarray(h)
     for _ in range(2):  # the second pass runs the cached plans: each length's count rebuilt from the plan
-        for i in (3, 9, 14):
+        for i in (3, 6, 9, 14):
             np.testing.assert_array_equal((x[:i] - 1).numpy(), h[:i] - 1)
     steps = plan([(x[:9] - 1)._node])
     assert steps[0].kernel.size_word is not None and steps[0].words[-1] == 9
+
+
+def test_prefix_reductions_share_a_kernel():
+    h = np.arange(1, 121, dtype=np.float32).reshape(40, 3) / 7
+    x, hi = kd.asarray(h), np.arange(40, dtype=np.int32)
+    xi = kd.asarray(hi)
+    before = programs()
+    s = 0.0
+    for i in range(1, 40):
+        s += float(x[:i].sum())
+        assert int(xi[:i].sum()) == hi[:i].sum()  # integers: exact
+        np.testing.assert_allclose(float(x[i:].mean()), h[i:].mean(dtype=np.float64), rtol=1e-6)  # an epilogue
+    np.testing.assert_allclose(s, sum(h[:i].sum(dtype=np.float64) for i in range(1, 40)), rtol=1e-6)
+    assert programs() - before <= 3 * size_generic.STREAK  # per reduction: the first lengths, then a generic one
+    assert float(x[:0].sum()) == 0.0 and int(xi[:1].max()) == 0

@@ -119,21 +119,25 @@ def _elementwise(k: Elementwise, size: int, word: int, dev: Any) -> tuple[Hashab
 
 
 def _reduce(k: Reduce, size: int, word: int, dev: Any) -> tuple[Hashable, Reduce] | None:
-    """A reduction of everything (``x[:i].sum()``) that one invocation folds ("thread" mode, one pass) on the
-    device at the bound's length as well: its length becomes a push word."""
-    if k.mode != "thread" or k.splits != 1 or k.index_of is not None or \
+    """A reduction of everything (``x[:i].sum()``) in one pass, by one invocation ("thread" mode: CPU drivers)
+    or one workgroup ("group" mode: GPUs), planned the same way at the bound's length: its length becomes a
+    push word."""
+    if k.mode not in ("thread", "group") or k.splits != 1 or k.index_of is not None or \
             any(n != 1 for a, n in enumerate(k.shape) if a not in k.axes):
         return None
-    n = bound(size)
-    free, expr = _rewrite(k.expr, k.shape, 0), _rewrite(k.expr, k.shape, n)
-    if free is None or expr is None:
+    free = _rewrite(k.expr, k.shape, 0)
+    if free is None:
         return None
     extra = 0 if k.epilogue is None else expr_loops(k.epilogue, tuple(k.out_shape))
-    mode, splits, groups = reduce_plan((n,), (0,), dev, 1 + expr_loops(expr, (n,)), extra)
-    if mode != "thread" or splits != 1:  # (the bound's length would need another kernel: keep the size)
-        return None
-    kernel = k._replace(shape=(n,), axes=(0,), expr=expr, n_words=word + 1, groups=groups, size_word=word)
-    return kernel._replace(shape=(0,), groups=0, expr=free), kernel
+    # the usual bound, else the next power of two from 32 (a GPU folds up to 32 elements in one invocation)
+    for n in (bound(size), 1 << max(5, (size - 1).bit_length())):
+        expr = _rewrite(k.expr, k.shape, n)
+        assert expr is not None  # (as free)
+        mode, splits, groups = reduce_plan((n,), (0,), dev, 1 + expr_loops(expr, (n,)), extra)
+        if mode == k.mode and splits == 1:  # planned as this length is: the same kernel serves both
+            kernel = k._replace(shape=(n,), axes=(0,), expr=expr, n_words=word + 1, groups=groups, size_word=word)
+            return kernel._replace(shape=(0,), groups=0, expr=free), kernel
+    return None  # (the bound's length would need another plan: keep the size)
 
 
 def apply(step: Step, kernel: Elementwise | Reduce) -> Step:

@@ -76,7 +76,7 @@ class Reduce(NamedTuple):
     # the device's reported subgroup size, used only to bound loop trips (the kernel reads gl_SubgroupSize)
     subgroup: int = 0
     cols: int = 0  # "cols"/"rows" mode: outputs (quads of outputs where reduce_columns.cols_vec4) per workgroup
-    # push word holding the reduced length: a size-generic "thread" mode reduction to one output
+    # push word holding the reduced length: a size-generic one-pass "thread" or "group" mode reduction to one output
     # (kdsl.engine.size_generic), whose 1-D ``shape`` then only bounds it; None: the length is ``shape``'s
     size_word: int | None = None
 

@@ -245,11 +245,14 @@ def _lower_assemble(node: Node, keep: set[int], dev: Device) -> list[Step]:
     size changes from call to call (``a = kd.append(a, v)`` in a loop) writes its flat pieces with
     size-generic kernels instead of a patch kernel per size (:mod:`kdsl.engine.size_generic`)."""
     regions = [_region_step(node, node, k, keep, dev, fresh=k == 0) for k in range(len(node.srcs))]
-    boxes = patch_boxes(node)
+    boxes = patch_boxes(node)  # one pass can write all of the array
     if boxes is None:
         return [size_generic.choose(s, ("region", k), dev) for k, s in enumerate(regions)]
+    if not size_generic.mixed(("assemble", node.dtype, len(regions)), node.size):
+        return [_patch_step(node, boxes, keep, dev)]  # (a join of one size so far: no size-free keys needed)
     found = [size_generic.generic(s, dev) for s in regions]
     if all(f is not None for f in found) and \
             size_generic.varying(("assemble", tuple(f[0] for f in found if f is not None)), node.size):
-        return [size_generic.apply(s, f[1]) for s, f in zip(regions, found, strict=True) if f is not None]
-    return [_patch_step(node, boxes, keep, dev)]  # one pass writes all of the array
+        kernels = [f[1]() for f in found if f is not None]
+        return [size_generic.apply(s, k) for s, k in zip(regions, kernels, strict=True) if k is not None]
+    return [_patch_step(node, boxes, keep, dev)]

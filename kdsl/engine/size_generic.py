@@ -32,7 +32,8 @@ from __future__ import annotations
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -51,6 +52,7 @@ WINDOW = 32  # ... lowered within this many schedules (kdsl.engine.schedule.sche
 _SEEN_MAX = 4096  # size-free kernels whose recent lengths are remembered (least recently lowered forgotten first)
 # (site, size-free kernel) -> its last distinct lengths and the schedule each was lowered in (oldest first)
 _seen: OrderedDict[Hashable, tuple[tuple[int, int], ...]] = OrderedDict()
+_coarse: OrderedDict[Hashable, int] = OrderedDict()  # look-alike kernels -> the one size seen (-1: several)
 _lock = threading.Lock()
 _clock = [0]  # schedules so far (tick())
 
@@ -90,53 +92,61 @@ def varying(key: Hashable, size: int) -> bool:
                                                                       all(d < 0 for d in steps))
 
 
-def generic(step: Step, dev: Any) -> tuple[Hashable, Elementwise | Reduce] | None:
-    """(the size-free key, the size-generic kernel) of ``step``'s kernel, or None when it has no size-generic
-    form (not flat, a vec4 kernel, too large, positions past int32, no push word left; a reduction in any other
-    mode than one invocation folding everything)."""
+Build = Callable[[], "Elementwise | Reduce | None"]  # makes the size-generic kernel (None: it would be planned
+# otherwise at its bound's length)
+
+
+def generic(step: Step, dev: Any) -> tuple[Hashable, Build] | None:
+    """(the size-free key of ``step``'s kernel, a function making its size-generic form), or None when it has
+    none (not flat, a vec4 kernel, too large, positions past int32, no push word left; a reduction that is not
+    one pass to one value). The key is cheap; the kernel is made only for a loop that needs it."""
     k = step.kernel
     if not isinstance(k, (Elementwise, Reduce)) or k.size_word is not None or len(step.words) + 1 > dev.max_push_words:
         return None
-    size = math.prod(k.shape)
+    size, word = math.prod(k.shape), len(step.words)
     if size == 0 or size > MAX_BOUND:
         return None
-    return _elementwise(k, size, len(step.words), dev) if isinstance(k, Elementwise) else \
-        _reduce(k, size, len(step.words), dev)
-
-
-def _elementwise(k: Elementwise, size: int, word: int, dev: Any) -> tuple[Hashable, Elementwise] | None:
-    if k.vec != 1 or k.groups * LOCAL > MAX_BOUND or (k.out_offset is not None and k.out_offset[1]) or \
-            _flat(k.out_view, k.shape) != (1,) or k.out_view.wide:
-        return None
-    n = bound(size)
-    free, expr = _rewrite(k.expr, k.shape, 0), _rewrite(k.expr, k.shape, n)
-    if free is None or expr is None:
-        return None
-    groups = elementwise_groups(n, dev.max_groups, dev.loop_budget, 1 + expr_loops(expr, (n,)))
-    kernel = Elementwise((n,), k.out_dtype, View((n,), (1,), k.out_view.offset), expr, word + 1, groups,
-                         out_offset=k.out_offset, size_word=word)
-    return kernel._replace(shape=(0,), groups=0, out_view=View((0,), (1,), k.out_view.offset), expr=free), kernel
-
-
-def _reduce(k: Reduce, size: int, word: int, dev: Any) -> tuple[Hashable, Reduce] | None:
-    """A reduction of everything (``x[:i].sum()``) in one pass, by one invocation ("thread" mode: CPU drivers)
-    or one workgroup ("group" mode: GPUs), planned the same way at the bound's length: its length becomes a
-    push word."""
+    if isinstance(k, Elementwise):
+        if k.vec != 1 or k.groups * LOCAL > MAX_BOUND or (k.out_offset is not None and k.out_offset[1]) or \
+                _flat(k.out_view, k.shape) != (1,) or k.out_view.wide:
+            return None
+        free = _rewrite(k.expr, k.shape, 0)
+        if free is None:
+            return None
+        out = View((0,), (1,), k.out_view.offset)
+        key: Hashable = k._replace(shape=(0,), groups=0, out_view=out, expr=free, n_words=word + 1, size_word=word)
+        return key, partial(_elementwise, k, size, word, dev)
     if k.mode not in ("thread", "group") or k.splits != 1 or k.index_of is not None or \
             any(n != 1 for a, n in enumerate(k.shape) if a not in k.axes):
         return None
     free = _rewrite(k.expr, k.shape, 0)
     if free is None:
         return None
+    key = k._replace(shape=(0,), axes=(0,), groups=0, expr=free, n_words=word + 1, size_word=word)
+    return key, partial(_reduce, k, size, word, dev)
+
+
+def _elementwise(k: Elementwise, size: int, word: int, dev: Any) -> Elementwise:
+    n = bound(size)
+    expr = _rewrite(k.expr, k.shape, n)
+    assert expr is not None  # (generic() rewrote it)
+    groups = elementwise_groups(n, dev.max_groups, dev.loop_budget, 1 + expr_loops(expr, (n,)))
+    return Elementwise((n,), k.out_dtype, View((n,), (1,), k.out_view.offset), expr, word + 1, groups,
+                       out_offset=k.out_offset, size_word=word)
+
+
+def _reduce(k: Reduce, size: int, word: int, dev: Any) -> Reduce | None:
+    """A reduction of everything (``x[:i].sum()``) in one pass, by one invocation ("thread" mode: CPU drivers)
+    or one workgroup ("group" mode: GPUs), planned the same way at the bound's length: its length becomes a
+    push word."""
     extra = 0 if k.epilogue is None else expr_loops(k.epilogue, tuple(k.out_shape))
     # the usual bound, else the next power of two from 32 (a GPU folds up to 32 elements in one invocation)
     for n in (bound(size), 1 << max(5, (size - 1).bit_length())):
         expr = _rewrite(k.expr, k.shape, n)
-        assert expr is not None  # (as free)
+        assert expr is not None  # (generic() rewrote it)
         mode, splits, groups = reduce_plan((n,), (0,), dev, 1 + expr_loops(expr, (n,)), extra)
         if mode == k.mode and splits == 1:  # planned as this length is: the same kernel serves both
-            kernel = k._replace(shape=(n,), axes=(0,), expr=expr, n_words=word + 1, groups=groups, size_word=word)
-            return kernel._replace(shape=(0,), groups=0, expr=free), kernel
+            return k._replace(shape=(n,), axes=(0,), expr=expr, n_words=word + 1, groups=groups, size_word=word)
     return None  # (the bound's length would need another plan: keep the size)
 
 
@@ -154,10 +164,34 @@ def apply(step: Step, kernel: Elementwise | Reduce) -> Step:
 def choose(step: Step, site: Hashable, dev: Any) -> Step:
     """``step`` size-generic when its size-free kernel was lowered at another size at ``site`` before, else as
     it is (see the module docstring)."""
-    found = generic(step, dev)
-    if found is None or not varying((site, found[0]), kernel_size(step)):
+    k = step.kernel
+    if not isinstance(k, (Elementwise, Reduce)):
         return step
-    return apply(step, found[1])
+    size = math.prod(k.shape)
+    if not mixed((site, type(k), k.out_dtype, k.n_words, len(step.inputs)), size):
+        return step  # (the usual case, a graph of one size: no rewrite)
+    found = generic(step, dev)
+    if found is None or not varying((site, found[0]), size):
+        return step
+    kernel = found[1]()
+    return step if kernel is None else apply(step, kernel)
+
+
+def mixed(coarse: Hashable, size: int) -> bool:
+    """Whether kernels that look alike (``coarse``: their site, kind, dtype, push words and inputs) were ever
+    lowered at another size than ``size``, or never before: only those need their exact size-free key, which
+    costs a walk of the expression (a graph of fixed shapes mostly skips it)."""
+    with _lock:
+        first = _coarse.get(coarse)
+        if first is None:
+            _coarse[coarse] = size
+            if len(_coarse) > _SEEN_MAX:
+                _coarse.popitem(last=False)
+            return True
+        _coarse.move_to_end(coarse)
+        if first != size:
+            _coarse[coarse] = -1  # (sticky: seen at several sizes)
+        return first != size
 
 
 def kernel_size(step: Step) -> int:

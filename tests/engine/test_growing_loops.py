@@ -16,6 +16,7 @@ from kdsl.engine.plan import plan
 def fresh_sizes(monkeypatch):
     """Each test starts with no size remembered (another test's loop would make its kernels generic early)."""
     monkeypatch.setattr(size_generic, "_seen", OrderedDict())
+    monkeypatch.setattr(size_generic, "_coarse", OrderedDict())
 
 
 def programs() -> int:

@@ -244,12 +244,12 @@ def _lower_assemble(node: Node, keep: set[int], dev: Device) -> list[Step]:
     """An assemble's steps: one patch kernel (:func:`patch_boxes`), or one kernel per piece. A join whose
     size changes from call to call (``a = kd.append(a, v)`` in a loop) writes its flat pieces with
     size-generic kernels instead of a patch kernel per size (:mod:`kdsl.engine.size_generic`)."""
-    regions = [_region_step(node, node, k, keep, dev, fresh=k == 0) for k in range(len(node.srcs))]
     boxes = patch_boxes(node)  # one pass can write all of the array
+    if boxes is not None and not size_generic.mixed(("assemble", node.dtype, len(node.srcs)), node.size):
+        return [_patch_step(node, boxes, keep, dev)]  # (a join of one size so far: no size-free keys needed)
+    regions = [_region_step(node, node, k, keep, dev, fresh=k == 0) for k in range(len(node.srcs))]
     if boxes is None:
         return [size_generic.choose(s, ("region", k), dev) for k, s in enumerate(regions)]
-    if not size_generic.mixed(("assemble", node.dtype, len(regions)), node.size):
-        return [_patch_step(node, boxes, keep, dev)]  # (a join of one size so far: no size-free keys needed)
     found = [size_generic.generic(s, dev) for s in regions]
     if all(f is not None for f in found) and \
             size_generic.varying(("assemble", tuple(f[0] for f in found if f is not None)), node.size):

@@ -131,3 +131,15 @@ def test_prefix_reductions_share_a_kernel():
     runs = 1 if kd.device().partials else 3
     assert programs() - before <= 3 * runs * (size_generic.STREAK + 1)
     assert float(x[:0].sum()) == 0.0 and int(xi[:1].max()) == 0
+
+
+def test_size_one_axes():
+    col, row = kd.asarray(np.zeros((0, 1), np.int32)), kd.asarray(np.zeros((1, 0), np.float32))
+    want_col, want_row = np.zeros((0, 1), np.int32), np.zeros((1, 0), np.float32)
+    for i in range(6):
+        piece = np.full((1, 1), i, np.int32)
+        col, want_col = kd.concatenate((col, kd.asarray(piece))), np.concatenate((want_col, piece))
+        row, want_row = kd.hstack((row, kd.asarray(piece * 0.5))), np.hstack((want_row, piece * 0.5))
+    np.testing.assert_array_equal(col.numpy(), want_col)
+    np.testing.assert_array_equal(row.numpy(), want_row)
+    assert (col.dtype, row.dtype) == (want_col.dtype, want_row.dtype)

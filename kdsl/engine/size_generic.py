@@ -1,12 +1,16 @@
-"""Size-generic elementwise kernels: a loop whose arrays change length every step (``a = kd.append(a, v)``,
-``kd.concatenate((a, row))``, ``x[i:] * 2``) reuses a few compiled kernels instead of compiling one per length.
+"""Size-generic kernels: a loop whose arrays change length every step (``a = kd.append(a, v)``,
+``kd.concatenate((a, row))``, ``x[i:] * 2``, ``x[:i].sum()``) reuses a few compiled kernels instead of compiling
+one per length.
 
 An :class:`~kdsl.ir.kernels.Elementwise` kernel whose output and loads are flat ranges of their buffers (C-contiguous
 over the kernel's index space, or one element broadcast), and whose expression reads no index (no ``iota``, random
 draws, remaps or patches), computes the same thing at every length: only the element count differs. Its
 size-generic form reads that count from a push word (``Elementwise.size_word``); its shape becomes a *bound*, the
 next power of two (at least one workgroup), which fixes the index type, the launch and the loop budget. So a
-growing loop compiles one kernel per power of two it passes (``O(log n)``), not one per length.
+growing loop compiles one kernel per power of two it passes (``O(log n)``), not one per length. The pieces of a
+join are such kernels (each writes its region at a pushed offset), and so is a one-pass :class:`~kdsl.ir.kernels.Reduce`
+of flat values to one value (``Reduce.size_word``: the fold's length), where the device plans the bound's length
+the same way.
 
 Kernels keep their sizes baked in (the code fixed-shape loops have always run, vec4 loads included) until a
 loop shows that it grows or shrinks: the same size-free kernel at the same site (a graph node, an assemble's
@@ -14,7 +18,9 @@ piece, a reduction) lowered at ``STREAK`` lengths in a row that grow (or shrink)
 each other (a lazy loop's steps are lowered in one schedule; a loop realising each step, in consecutive ones).
 From then on it is lowered size-generic while the lengths keep changing. Fixed shapes never change (arrays of
 unrelated sizes that one plan updates, a model's parameters, only if their sizes happen to run in order); a
-growing loop compiles its first ``STREAK - 1`` lengths baked, then the generic kernels.
+growing loop compiles its first ``STREAK - 1`` lengths baked, then the generic kernels. The size-free key costs a
+walk of the expression, so it is made only for kernels that look like one lowered at another size before
+(:func:`mixed`): a graph of fixed shapes is scheduled as fast as before.
 
 Example:
     >>> import kdsl as kd, numpy as np

@@ -79,7 +79,8 @@ def varying(key: Hashable, size: int) -> bool:
     change: its last :data:`STREAK` distinct lengths (this one included) all grow or all shrink and were
     lowered within :data:`WINDOW` schedules. Remembers ``size``.
 
-    >>> [varying("doc", n) for n in (5, 5, 6, 7, 8, 8, 3)]
+    >>> key = object()  # (a key of its own: the history is the process's)
+    >>> [varying(key, n) for n in (5, 5, 6, 7, 8, 8, 3)]
     [False, False, False, True, True, True, False]
     """
     now = _clock[0]

@@ -7,7 +7,9 @@ over the kernel's index space, or one element broadcast), and whose expression r
 draws, remaps or patches), computes the same thing at every length: only the element count differs. Its
 size-generic form reads that count from a push word (``Elementwise.size_word``); its shape becomes a *bound*, the
 next power of two (at least one workgroup), which fixes the index type, the launch and the loop budget. So a
-growing loop compiles one kernel per power of two it passes (``O(log n)``), not one per length. The pieces of a
+growing loop compiles one kernel per power of two it passes (``O(log n)``), not one per length. A kernel whose
+views are not flat but whose leading axis alone changes (``x[i:, ::2]``, ``x[i:] * row``: the other axes keep
+their sizes and strides) is generic along that axis the same way (its bound: a power of two of rows). The pieces of a
 join are such kernels (each writes its region at a pushed offset), and so is a one-pass :class:`~kdsl.ir.kernels.Reduce`
 of flat values to one value (``Reduce.size_word``: the fold's length), where the device plans the bound's length
 the same way.
@@ -115,14 +117,19 @@ def generic(step: Step, dev: Any) -> tuple[Hashable, Build] | None:
         return None
     if isinstance(k, Elementwise):
         if k.vec != 1 or k.groups * LOCAL > MAX_BOUND or (k.out_offset is not None and k.out_offset[1]) or \
-                _flat(k.out_view, k.shape) != (1,) or k.out_view.wide:
+                k.out_view.wide:
             return None
-        free = _rewrite(k.expr, k.shape, 0)
-        if free is None:
-            return None
-        out = View((0,), (1,), k.out_view.offset)
-        key: Hashable = k._replace(shape=(0,), groups=0, out_view=out, expr=free, n_words=word + 1, size_word=word)
-        return key, partial(_elementwise, k, size, word, dev)
+        # flat (any C-contiguous shape); else the leading axis alone free (x[i:] * row, x[i:, ::2])
+        for leading in (False, True):
+            if leading and (len(k.shape) < 2 or k.shape[0] < 2):
+                return None
+            out = _generic_view(k.out_view, k.shape, 0, leading)
+            free = None if out is None or out.strides[0] == 0 else _rewrite(k.expr, k.shape, 0, leading)
+            if out is not None and free is not None:
+                key: Hashable = k._replace(shape=out.shape, groups=0, out_view=out, expr=free, n_words=word + 1,
+                                           size_word=word)
+                return key, partial(_elementwise, k, size, word, dev, leading)
+        return None
     if k.mode not in ("thread", "group") or k.splits != 1 or k.index_of is not None or \
             any(n != 1 for a, n in enumerate(k.shape) if a not in k.axes):
         return None
@@ -133,13 +140,16 @@ def generic(step: Step, dev: Any) -> tuple[Hashable, Build] | None:
     return key, partial(_reduce, k, size, word, dev)
 
 
-def _elementwise(k: Elementwise, size: int, word: int, dev: Any) -> Elementwise:
-    n = bound(size)
-    expr = _rewrite(k.expr, k.shape, n)
-    assert expr is not None  # (generic() rewrote it)
-    groups = elementwise_groups(n, dev.max_groups, dev.loop_budget, 1 + expr_loops(expr, (n,)))
-    return Elementwise((n,), k.out_dtype, View((n,), (1,), k.out_view.offset), expr, word + 1, groups,
-                       out_offset=k.out_offset, size_word=word)
+def _elementwise(k: Elementwise, size: int, word: int, dev: Any, leading: bool) -> Elementwise | None:
+    inner = size // k.shape[0] if leading else 1
+    # rows: a power of two, at least a workgroup's worth
+    n = 1 << max(k.shape[0] - 1, -(-LOCAL // inner) - 1).bit_length() if leading else bound(size)
+    out, expr = _generic_view(k.out_view, k.shape, n, leading), _rewrite(k.expr, k.shape, n, leading)
+    assert out is not None and expr is not None  # (generic() rewrote them)
+    if n * inner > MAX_BOUND or out.wide or any(ld.arg[1].wide for ld in expr.find("load")):
+        return None  # (positions past int32 at the bound: keep the size)
+    groups = elementwise_groups(n * inner, dev.max_groups, dev.loop_budget, 1 + expr_loops(expr, out.shape))
+    return Elementwise(out.shape, k.out_dtype, out, expr, word + 1, groups, out_offset=k.out_offset, size_word=word)
 
 
 def _reduce(k: Reduce, size: int, word: int, dev: Any) -> Reduce | None:
@@ -219,25 +229,37 @@ def _flat(view: View, shape: tuple[int, ...]) -> tuple[int] | None:
     return (1,) if strides == contiguous_strides(shape) else None
 
 
-def _rewrite(e: Expr, shape: tuple[int, ...], n: int) -> Expr | None:
-    """``e`` over a flat index space of ``n`` elements (its loads' views made 1-D), or None when it reads the
-    index space otherwise than through flat loads."""
+def _generic_view(view: View, shape: tuple[int, ...], n: int, leading: bool) -> View | None:
+    """``view`` (over index space ``shape``) over the generic index space: ``(n,)`` flat, or ``shape`` with
+    ``n`` leading (its strides kept: the leading one is a real stride, as ``shape[0]`` > 1); None when it is
+    neither flat nor over ``shape``."""
+    if view.shape != shape:
+        return None
+    if leading:
+        return View((n, *shape[1:]), view.canonical().strides, view.offset)
+    stride = _flat(view, shape)
+    return None if stride is None else View((n,), stride, view.offset)
+
+
+def _rewrite(e: Expr, shape: tuple[int, ...], n: int, leading: bool = False) -> Expr | None:
+    """``e`` over the generic index space (:func:`_generic_view`: ``n`` elements flat, or ``n`` along the
+    leading axis), or None when it reads the index space otherwise than through such loads."""
     memo: dict[int, Expr | None] = {}
     for node in e.walk():  # sources before their users
-        memo[id(node)] = _rewrite_node(node, memo, shape, n)
+        memo[id(node)] = _rewrite_node(node, memo, shape, n, leading)
     return memo[id(e)]
 
 
-def _rewrite_node(e: Expr, memo: dict[int, Expr | None], shape: tuple[int, ...], n: int) -> Expr | None:
+def _rewrite_node(e: Expr, memo: dict[int, Expr | None], shape: tuple[int, ...], n: int,
+                  leading: bool) -> Expr | None:
     if e.op in _INDEXED:
         return None
     if e.op == "load":
         view, pushed = e.arg[1], e.arg[2] if len(e.arg) > 2 else None
-        stride = _flat(view, shape)
-        if stride is None or (pushed[1] if pushed is not None else view.wide):
+        new = _generic_view(view, shape, n, leading)
+        if new is None or (pushed[1] if pushed is not None else view.wide):
             return None
-        flat = View((n,), stride, view.offset)
-        return Expr("load", e.dtype, (), (e.arg[0], flat) if pushed is None else (e.arg[0], flat, pushed))
+        return Expr("load", e.dtype, (), (e.arg[0], new) if pushed is None else (e.arg[0], new, pushed))
     srcs = tuple([memo[id(s)] for s in e.srcs])
     if any(s is None for s in srcs):
         return None

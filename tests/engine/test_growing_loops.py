@@ -78,12 +78,16 @@ def test_suffix_products_share_kernels_and_match_numpy():
 
 
 def test_non_flat_inputs_and_broadcasts_stay_right():
-    h = np.arange(60, dtype=np.float32).reshape(6, 10)
+    h = np.arange(400, dtype=np.float32).reshape(40, 10)
     x = kd.asarray(h)
-    for i in range(1, 5):
+    before = programs()
+    for i in range(1, 36, 4):  # only the leading axis changes: it alone is read from the push word
         np.testing.assert_array_equal((x[i:, ::2] - x[i:, 1::2]).numpy(), h[i:, ::2] - h[i:, 1::2])  # strided
         np.testing.assert_array_equal((x[i:] * x[0]).numpy(), h[i:] * h[0])  # a broadcast row
         np.testing.assert_array_equal((x[i:] + kd.asarray(np.float32(2))).numpy(), h[i:] + np.float32(2))  # 0-d
+    assert programs() - before <= 3 * (size_generic.STREAK + 1)  # per expression: 2 lengths baked, 2 bounds
+    for j in (1, 3, 5):  # the inner axis changing: one kernel per shape, still NumPy's values
+        np.testing.assert_array_equal((x[:, j:] * 2).numpy(), h[:, j:] * 2)
 
 
 def test_empty_and_zero_d_pieces():

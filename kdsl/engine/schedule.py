@@ -233,7 +233,8 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
     kernel = Elementwise(node.shape, node.dtype, View.contiguous(node.shape), e, 0,
                          elementwise_groups(max(node.size, 1), dev.max_groups, dev.loop_budget, 1 + inner))
     step = size_generic.choose(low.step(kernel, node), "node", dev)
-    if step.kernel is not kernel and dev.vector_width == 4 and vector.eligible(kernel):
+    generic = isinstance(step.kernel, Elementwise) and step.kernel.size_word is not None
+    if not generic and dev.vector_width == 4 and vector.eligible(kernel):
         kernel = kernel._replace(vec=4, groups=elementwise_groups(node.size // 4, dev.max_groups, dev.loop_budget,
                                                                   1 + 4 * inner))
         step.kernel = kernel._replace(n_words=step.kernel.n_words)

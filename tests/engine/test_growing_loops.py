@@ -147,3 +147,16 @@ def test_size_one_axes():
     np.testing.assert_array_equal(col.numpy(), want_col)
     np.testing.assert_array_equal(row.numpy(), want_row)
     assert (col.dtype, row.dtype) == (want_col.dtype, want_row.dtype)
+
+
+def test_a_vec4_device_grows_generic_kernels_too(monkeypatch):
+    """Where fixed shapes get vec4 kernels (GPUs), a growing loop still switches to the size-generic kernel."""
+    monkeypatch.setattr(kd.device(), "vector_width", 4)
+    h = np.arange(1024, dtype=np.float32) / 100
+    arrays = [kd.asarray(h[:n]) for n in range(64, 704, 128)]  # whole buffers of whole quads: vec4 lengths
+    before = programs()
+    for x in arrays:
+        np.testing.assert_array_equal((x * 2 + 1).numpy(), h[:x.size] * 2 + 1)
+    assert programs() - before <= size_generic.STREAK + 2
+    y = kd.asarray(h[:256]) * 3 - 1  # another expression, one length: vec4 as before
+    assert plan([y._node])[0].kernel.vec == 4

@@ -107,8 +107,9 @@ Build = Callable[[], "Elementwise | Reduce | None"]  # makes the size-generic ke
 
 def generic(step: Step, dev: Any) -> tuple[Hashable, Build] | None:
     """(the size-free key of ``step``'s kernel, a function making its size-generic form), or None when it has
-    none (not flat, a vec4 kernel, too large, positions past int32, no push word left; a reduction that is not
-    one pass to one value). The key is cheap; the kernel is made only for a loop that needs it."""
+    none (neither flat nor free along its leading axis alone, a vec4 kernel, too large, positions past int32, no
+    push word left; a reduction that is not one pass to one value). The kernel is made only for a loop that
+    needs it."""
     k = step.kernel
     if not isinstance(k, (Elementwise, Reduce)) or k.size_word is not None or len(step.words) + 1 > dev.max_push_words:
         return None
@@ -179,8 +180,8 @@ def apply(step: Step, kernel: Elementwise | Reduce) -> Step:
 
 
 def choose(step: Step, site: Hashable, dev: Any) -> Step:
-    """``step`` size-generic when its size-free kernel was lowered at another size at ``site`` before, else as
-    it is (see the module docstring)."""
+    """``step`` size-generic when its size-free kernel is, at ``site``, in a loop whose lengths grow or shrink
+    (:func:`varying`), else as it is (see the module docstring)."""
     k = step.kernel
     if not isinstance(k, (Elementwise, Reduce)):
         return step

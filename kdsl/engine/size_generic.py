@@ -38,6 +38,7 @@ Example:
 from __future__ import annotations
 
 import math
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -63,6 +64,14 @@ _seen: OrderedDict[Hashable, tuple[tuple[int, int], ...]] = OrderedDict()
 _coarse: OrderedDict[Hashable, int] = OrderedDict()  # look-alike kernels -> the one size seen (-1: several)
 _lock = threading.Lock()
 _clock = [0]  # schedules so far (tick())
+
+
+def _new_lock_after_fork() -> None:
+    global _lock
+    _lock = threading.Lock()  # another thread may have held it at fork time
+
+
+os.register_at_fork(after_in_child=_new_lock_after_fork)
 
 
 def tick() -> None:

@@ -30,7 +30,8 @@ def render(k: Elementwise) -> str:
     at = k.out_view.index_expr(list(idx)) if k.out_offset is None else \
         k.out_view.index_expr(list(idx), f"pc.w[{k.out_offset[0]}]", k.out_offset[1])
     r.lines.append(glsl.store(0, k.out_dtype, at, value))
-    body = "\n".join(grid_loop(size, k.groups, r.lines))
+    count = None if k.size_word is None else f"int(pc.w[{k.size_word}])"  # a size-generic kernel's element count
+    body = "\n".join(grid_loop(size, k.groups, r.lines, count=count))
     buffers = {0: k.out_dtype, **r.buffers}
     return f"{glsl.header(LOCAL, buffers, k.n_words, body_text=body)}\nvoid main() {{\n{_indent(body)}\n}}\n"
 

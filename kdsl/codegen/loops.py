@@ -44,16 +44,21 @@ def int_literal(value: int, ctype: str) -> str:
     return f"{value}l" if ctype == "int64_t" else str(value)
 
 
-def grid_loop(size: int, groups: int, body: list[str], var: str = "i") -> list[str]:
+def grid_loop(size: int, groups: int, body: list[str], var: str = "i", count: str | None = None) -> list[str]:
     """``body`` run for every ``var`` in [0, size): one item per invocation, or a grid-stride loop. ``var`` is an
-    ``int`` when ``size`` fits one, else an ``int64_t``; the loop counter never overflows."""
+    ``int`` when ``size`` fits one, else an ``int64_t``; the loop counter never overflows. ``count``: a GLSL
+    ``int`` expression read in place of ``size`` (at most ``size``, which then only bounds it: a size-generic
+    kernel), allowed while ``size`` plus the stride fits an ``int``."""
     stride = groups * LOCAL
     inner = ["    " + line for line in body]
+    end = str(size) if count is None else count
     if stride >= size:
-        return [f"int {var} = int(gl_GlobalInvocationID.x);", f"if ({var} < {size}) {{", *inner, "}"]
+        return [f"int {var} = int(gl_GlobalInvocationID.x);", f"if ({var} < {end}) {{", *inner, "}"]
     if size + stride <= INDEX_LIMIT:
-        return [f"for (int {var} = int(gl_GlobalInvocationID.x); {var} < {size}; {var} += {stride}) {{", *inner,
+        return [f"for (int {var} = int(gl_GlobalInvocationID.x); {var} < {end}; {var} += {stride}) {{", *inner,
                 "}"]
+    if count is not None:
+        raise ValueError(f"a size-generic loop over up to {size} elements would overflow its int counter")
     if size <= INDEX_LIMIT:  # the last step past the end would overflow an int: count in uint
         return [f"for (uint {var}_u = gl_GlobalInvocationID.x; {var}_u < {size}u; {var}_u += {stride}u) {{",
                 f"    int {var} = int({var}_u);", *inner, "}"]

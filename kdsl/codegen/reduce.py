@@ -51,8 +51,9 @@ def render(k: Reduce) -> str:
         fold = p.fold(k, kept_idx, "r", "o", buffers, acc="accb" if block else "acc")
         if block:  # a block's sum joins acc every `block` elements (see sum_block)
             fold.append(f"if (++nb == {block}) {{ acc = acc + accb; accb = {identity('sum', p.t)}; nb = 0; }}")
-        if p.ctype == "int":
-            loop = counted_loop("r", "rp" if split else "0", str(p.n), max(k.splits, 1), fold)
+        if p.ctype == "int":  # (a size-generic kernel reads its length from a push word)
+            end = str(p.n) if k.size_word is None else f"int(pc.w[{k.size_word}])"
+            loop = counted_loop("r", "rp" if split else "0", end, max(k.splits, 1), fold)
         else:  # an int counts the turns (64-bit loop arithmetic is several times slower on a CPU driver);
             # ints widen by words (kd_sext_l): lavapipe miscompiles comparisons of a plain int64_t(int)
             last, step = p.lit(p.n - 1), p.lit(k.splits)
@@ -105,6 +106,7 @@ def sum_block(k: Reduce, p: ReduceParts) -> int:
 def _group_body(k: Reduce, p: ReduceParts, outer: ExprRenderer, buffers: Buffers) -> tuple[str, list[str]]:
     total = p.o * k.splits
     chunk = -(-p.n // k.splits)
+    n_text = str(p.n) if k.size_word is None else f"int(pc.w[{k.size_word}])"  # (a size-generic kernel: one split)
     head = [f"int g_o = g / {k.splits};", f"int g_p = g % {k.splits};"] if k.splits > 1 else ["int g_o = g;"]
     kept_idx = index_vars(outer, "g_o", p.kept_shape) if p.kept_shape else ()
     fold = p.fold(k, kept_idx, "r", "g_o", buffers)
@@ -115,13 +117,13 @@ def _group_body(k: Reduce, p: ReduceParts, outer: ExprRenderer, buffers: Buffers
         loop = _vec4_loop(k, p, wide, chunk)
     elif p.ctype == "int" and not p.arg:  # four independent accumulators: four loads in flight per invocation
         start, end = (f"g_p * {chunk} + tid", f"min({p.n}, g_p * {chunk} + {chunk})") if k.splits > 1 else \
-            ("tid", str(p.n))
+            ("tid", n_text)
         init += [f"{p.t.glsl_compute} acc{u} = {identity(k.op, p.t)};" for u in (1, 2, 3)]
         loop = unrolled(k, p, kept_idx, buffers, start, end)
     elif p.ctype == "int" and k.splits > 1:
         loop = counted_loop("r", f"g_p * {chunk} + tid", f"min({p.n}, g_p * {chunk} + {chunk})", LOCAL, fold)
     elif p.ctype == "int":
-        loop = counted_loop("r", "tid", str(p.n), LOCAL, fold)
+        loop = counted_loop("r", "tid", n_text, LOCAL, fold)
     else:  # an int counts within the chunk (faster than 64-bit loop arithmetic); chunks start at 64-bit bases
         loop = [f"int64_t base = kd_sext_l(g_p) * {p.lit(chunk)};",
                 f"int cnt = int(min({p.lit(chunk)}, {p.lit(p.n)} - base));",
@@ -157,8 +159,8 @@ def vec4_load(k: Reduce, p: ReduceParts, chunk: int) -> Expr | None:
     over the kernel's shape at a literal offset divisible by four, the reduced axes are the trailing ones
     (output ``o`` folds elements ``o * r ... o * r + r - 1``), and rows and chunks are whole quads."""
     e = k.expr
-    if e.op != "load" or p.arg or p.ctype != "int" or e.dtype.glsl_storage not in VEC4 or \
-            e.dtype.glsl_storage != e.dtype.glsl_compute or p.r % 4 or chunk % 4 or k.index_of is not None:
+    if e.op != "load" or p.arg or p.ctype != "int" or e.dtype.glsl_storage not in VEC4 or k.size_word is not None \
+            or e.dtype.glsl_storage != e.dtype.glsl_compute or p.r % 4 or chunk % 4 or k.index_of is not None:
         return None
     view = e.arg[1]
     if (len(e.arg) > 2 and e.arg[2] is not None) or view.offset % 4 or \

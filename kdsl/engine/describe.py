@@ -18,7 +18,7 @@ def describe(k: Kernel) -> str:
     """The kernel's kind and the sizes that set its cost."""
     if isinstance(k, Reduce):
         head = f"Reduce {k.op} over axes {list(k.axes)} of {list(k.shape)} ({k.mode} mode"
-        head += f", {k.splits} splits)" if k.splits > 1 else ")"
+        head += f", {k.splits} splits)" if k.splits > 1 else ", size-generic)" if k.size_word is not None else ")"
         return head + (" + epilogue" if k.epilogue is not None else "")
     if isinstance(k, RowNorm):
         ops = [op for op, _ in k.stages if op != "let"]
@@ -33,6 +33,8 @@ def describe(k: Kernel) -> str:
         mask = " causal" if k.causal else "" if k.mask is None else f" {k.mask.dtype.name} mask"
         return (f"Attention (fused sdpa) batch={math.prod(k.batch)} L={k.l} S={k.s} E={k.e} Ev={k.ev}{mask}"
                 f" ({k.block}-key blocks)")
+    if isinstance(k, Elementwise) and k.size_word is not None:  # its shape bounds the count it reads
+        return f"Elementwise [<= {k.shape[0]}] (size-generic)"
     if isinstance(k, Elementwise):
         return f"Elementwise {list(k.shape)}"
     return type(k).__name__

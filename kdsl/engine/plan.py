@@ -268,6 +268,8 @@ def _word_list(sources: tuple[tuple[int, str], ...], order: list[Node]) -> list[
             words.append(n.arg.offset)
         elif kind.startswith("region"):  # an assemble region's offset (Lowering.region_word)
             words.append(n.arg[int(kind[6:])].offset)
+        elif kind.startswith("count"):  # a size-generic kernel's element count (kdsl.engine.size_generic)
+            words.append(int(kind[5:]))
         else:
             words.extend(int(k) & 0xFFFFFFFF for k in n.arg[1:])
     return words

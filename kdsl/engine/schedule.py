@@ -30,7 +30,7 @@ from __future__ import annotations
 from kdsl.codegen import vector
 from kdsl.codegen.loops import expr_loops
 from kdsl.device import Device
-from kdsl.engine import rowfuse, scatter, sorting
+from kdsl.engine import rowfuse, scatter, size_generic, sorting
 from kdsl.engine.fusion import cap_buffers, epilogue_source, materialised, matmul_epilogue_source, merged_heads
 from kdsl.engine.lower_attention import lower_attention
 from kdsl.engine.lower_matmul import epilogue_allowed, lower_matmul
@@ -46,6 +46,7 @@ from kdsl.ir.view import INDEX_LIMIT, View
 def schedule(roots: list[Node]) -> list[Step]:
     """The kernel steps that realise ``roots``, in execution order."""
     order = toposort(roots)
+    size_generic.tick()
     root_ids = {r.id for r in roots}
     live = [n for n in order if not n.realized and (n.op != "const" or n.id in root_ids)]
     if not live:
@@ -123,7 +124,8 @@ def _lower_assembles(chain: list[Node], keep: set[int], dev: Device) -> list[Ste
     pieces = [(inner, k) for k in range(len(inner.srcs))]
     for node in reversed(chain[:-1]):
         pieces.extend((node, k) for k in range(1, len(node.srcs)))
-    return [_region_step(out, node, k, keep, dev, fresh=j == 0) for j, (node, k) in enumerate(pieces)]
+    return [size_generic.choose(_region_step(out, node, k, keep, dev, fresh=j == 0), ("region", j), dev)
+            for j, (node, k) in enumerate(pieces)]
 
 
 PATCH_SHARE = 4  # an assemble whose region is at least 1/PATCH_SHARE of the array is written in one pass
@@ -204,10 +206,10 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
     low = Lowering(keep, dev.max_push_words)
     if absorbed is not None and absorbed[1].op == "matmul":
         return lower_matmul(absorbed[1], keep, dev, epilogue_of=node, standin=absorbed[0])
-    if absorbed is not None:
-        return lower_reduce(absorbed[1], keep, dev, epilogue_of=node, standin=absorbed[0])
-    if node.op == "reduce":
-        return lower_reduce(node, keep, dev)
+    if absorbed is not None or node.op == "reduce":  # one pass to a scalar may be size-generic (x[:i].sum())
+        steps = lower_reduce(node, keep, dev) if absorbed is None else \
+            lower_reduce(absorbed[1], keep, dev, epilogue_of=node, standin=absorbed[0])
+        return [size_generic.choose(steps[0], "reduce", dev)] if len(steps) == 1 else steps
     if node.op == "matmul":
         return lower_matmul(node, keep, dev)
     if node.op == "scan":
@@ -224,16 +226,34 @@ def _lower(node: Node, keep: set[int], absorbed: tuple[Node, Node] | None) -> li
     if node.op == "scatter":
         return scatter.lower_scatter(node, keep, dev)
     if node.op == "assemble":
-        boxes = patch_boxes(node)
-        if boxes is not None:  # one pass writes all of the array
-            return [_patch_step(node, boxes, keep, dev)]
-        return [_region_step(node, node, k, keep, dev, fresh=k == 0) for k in range(len(node.srcs))]
+        return _lower_assemble(node, keep, dev)
     low.root = node
     e = low.expr(node)
     inner = expr_loops(e, node.shape)  # loop iterations per element inside helper functions
     kernel = Elementwise(node.shape, node.dtype, View.contiguous(node.shape), e, 0,
                          elementwise_groups(max(node.size, 1), dev.max_groups, dev.loop_budget, 1 + inner))
-    if dev.vector_width == 4 and vector.eligible(kernel):
+    step = size_generic.choose(low.step(kernel, node), "node", dev)
+    generic = isinstance(step.kernel, Elementwise) and step.kernel.size_word is not None
+    if not generic and dev.vector_width == 4 and vector.eligible(kernel):
         kernel = kernel._replace(vec=4, groups=elementwise_groups(node.size // 4, dev.max_groups, dev.loop_budget,
                                                                   1 + 4 * inner))
-    return [low.step(kernel, node)]
+        step.kernel = kernel._replace(n_words=step.kernel.n_words)
+    return [step]
+
+
+def _lower_assemble(node: Node, keep: set[int], dev: Device) -> list[Step]:
+    """An assemble's steps: one patch kernel (:func:`patch_boxes`), or one kernel per piece. A join whose
+    size changes from call to call (``a = kd.append(a, v)`` in a loop) writes its flat pieces with
+    size-generic kernels instead of a patch kernel per size (:mod:`kdsl.engine.size_generic`)."""
+    boxes = patch_boxes(node)  # one pass can write all of the array
+    if boxes is not None and not size_generic.mixed(("assemble", node.dtype, len(node.srcs)), node.size):
+        return [_patch_step(node, boxes, keep, dev)]  # (a join of one size so far: no size-free keys needed)
+    regions = [_region_step(node, node, k, keep, dev, fresh=k == 0) for k in range(len(node.srcs))]
+    if boxes is None:
+        return [size_generic.choose(s, ("region", k), dev) for k, s in enumerate(regions)]
+    found = [size_generic.generic(s, dev) for s in regions]
+    if all(f is not None for f in found) and \
+            size_generic.varying(("assemble", tuple(f[0] for f in found if f is not None)), node.size):
+        kernels = [f[1]() for f in found if f is not None]
+        return [size_generic.apply(s, k) for s, k in zip(regions, kernels, strict=True) if k is not None]
+    return [_patch_step(node, boxes, keep, dev)]

@@ -33,6 +33,9 @@ class Elementwise(NamedTuple):
     # (push word, wide) holding out_view's offset (then 0 in out_view): a write into a region of an array
     # (``traj[i + 1] = y``) is one kernel for every offset
     out_offset: tuple[int, bool] | None = None
+    # push word holding the element count: a size-generic kernel (kdsl.engine.size_generic), whose 1-D ``shape``
+    # is then only a bound on the count (its launch and index type); None: the count is ``shape``'s
+    size_word: int | None = None
 
 
 class Reduce(NamedTuple):
@@ -73,6 +76,9 @@ class Reduce(NamedTuple):
     # the device's reported subgroup size, used only to bound loop trips (the kernel reads gl_SubgroupSize)
     subgroup: int = 0
     cols: int = 0  # "cols"/"rows" mode: outputs (quads of outputs where reduce_columns.cols_vec4) per workgroup
+    # push word holding the reduced length: a size-generic one-pass "thread" or "group" mode reduction to one output
+    # (kdsl.engine.size_generic), whose 1-D ``shape`` then only bounds it; None: the length is ``shape``'s
+    size_word: int | None = None
 
 
 class RowNorm(NamedTuple):

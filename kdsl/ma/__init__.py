@@ -55,6 +55,7 @@ from kdsl.ma.constructors import (
     masked_less,
     masked_less_equal,
     masked_not_equal,
+    masked_object,
     masked_outside,
     masked_values,
     masked_where,
@@ -198,7 +199,8 @@ __all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal"
            "make_mask", "make_mask_none", "mask_cols", "mask_or", "mask_rowcols", "mask_rows", "masked",
            "masked_all", "masked_all_like", "masked_array", "masked_equal", "masked_greater", "masked_greater_equal",
            "masked_inside", "masked_invalid", "masked_less", "masked_less_equal", "masked_not_equal",
-           "masked_outside", "masked_values", "masked_where", "max", "mean", "median", "min", "nomask", "nonzero",
+           "masked_object", "masked_outside", "masked_values", "masked_where", "max", "mean", "median", "min",
+           "nomask", "nonzero",
            "notmasked_contiguous", "notmasked_edges", "ones", "ones_like", "power", "prod", "product", "ptp",
            "ravel", "repeat", "reshape", "row_stack", "set_fill_value", "sort", "squeeze", "stack", "std", "sum",
            "swapaxes", "take", "trace", "transpose", "trapezoid", "var", "vstack", "where", "zeros", "zeros_like"]

@@ -12,7 +12,10 @@ Example:
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
+
+import numpy as np
 
 import kdsl as kd
 from kdsl.ma.constants import nomask
@@ -125,12 +128,23 @@ def masked_where(condition: Any, a: Any, copy: bool = True) -> MaskedArray:
     return MaskedArray.wrap(data.copy() if copy else data, cond, fill)
 
 
+def _set_fill(out: MaskedArray, value: Any) -> None:
+    """``out.fill_value = value`` for a scalar ``value``; an array ``value`` (which masks elementwise, broadcast
+    as NumPy's) leaves the default fill value with NumPy's DeprecationWarning, kdsl's fill values being scalars."""
+    if np.ndim(value) == 0:
+        out.fill_value = value
+        return
+    warnings.warn("Non-scalar arrays for the fill value are deprecated (NumPy) and kdsl's fill values are "
+                  "scalars: the result keeps the default fill value; fill from an array with "
+                  "x.filled(value) instead.", DeprecationWarning, stacklevel=3)
+
+
 def _condition(name: str, test: Any, sets_fill: bool = False) -> Any:
     def mask_by(x: Any, value: Any, copy: bool = True) -> MaskedArray:
         data, _ = parts(x)
         out = masked_where(test(data if isinstance(data, kd.Array) else kd.asarray(data), value), x, copy)
         if sets_fill:  # NumPy's masked_equal: the fill value is the masked value
-            out.fill_value = value
+            _set_fill(out, value)
         return out
     mask_by.__name__ = mask_by.__qualname__ = name
     relation = name[7:].replace("_", " ")
@@ -145,6 +159,17 @@ masked_greater = _condition("masked_greater", lambda d, v: d > v)
 masked_greater_equal = _condition("masked_greater_equal", lambda d, v: d >= v)
 masked_less = _condition("masked_less", lambda d, v: d < v)
 masked_less_equal = _condition("masked_less_equal", lambda d, v: d <= v)
+
+
+def masked_object(x: Any, value: Any, copy: bool = True, shrink: bool = True) -> MaskedArray:
+    """NumPy's ``np.ma.masked_object``: ``x`` masked where its data equals ``value`` (NumPy's is for object
+    arrays, which kdsl has not; on numbers it is :func:`masked_equal`), with ``fill_value=value``.
+
+    >>> import kdsl as kd
+    >>> kd.ma.masked_object(kd.asarray([1.0, 2.0]), 2.0).tolist()
+    [1.0, None]
+    """
+    return masked_equal(x, value, copy)
 
 
 def masked_inside(x: Any, v1: Any, v2: Any, copy: bool = True) -> MaskedArray:
@@ -170,7 +195,7 @@ def masked_invalid(a: Any, copy: bool = True) -> MaskedArray:
     return masked_where(~kd.isfinite(data), a, copy)
 
 
-def masked_values(x: Any, value: float, rtol: float = 1e-05, atol: float = 1e-08, copy: bool = True,
+def masked_values(x: Any, value: Any, rtol: float = 1e-05, atol: float = 1e-08, copy: bool = True,
                   shrink: bool = True) -> MaskedArray:
     """NumPy's ``np.ma.masked_values``: masked where the data is close to ``value`` (floats; equal otherwise),
     with ``fill_value=value``."""
@@ -181,7 +206,7 @@ def masked_values(x: Any, value: float, rtol: float = 1e-05, atol: float = 1e-08
     else:
         cond = kd.equal(data, value)  # NumPy's ufunc, not ==: a string value is its UFuncTypeError
     out = masked_where(cond, x, copy)
-    out.fill_value = value
+    _set_fill(out, value)
     return out
 
 

@@ -222,7 +222,6 @@ FUNCTIONS.update({name: _binary_function(name) for name in _BINARY + tuple(sorte
 FUNCTIONS["power"] = power
 FUNCTIONS["absolute"] = FUNCTIONS["abs"] = _unary_function("absolute")
 FUNCTIONS["conjugate"] = FUNCTIONS["conj"] = _unary_function("conjugate")
-FUNCTIONS["round_"] = FUNCTIONS["round"]
 
 
 def dispatch(name: str, args: tuple, kwargs: dict) -> Any:
@@ -298,6 +297,22 @@ def _inplace(op: str, fill: int, domained: bool = False) -> Callable[..., Any]:
         return self
     method.__name__ = f"__i{op}__"
     return method
+
+
+def round_(a: Any, decimals: int = 0, out: Any = None) -> Any:
+    """NumPy's ``np.ma.round`` (``round_``): a masked ``a`` rounded as ``a.round(decimals, out)``; a plain one
+    (not masked) is ``kd.round``'s plain array, as NumPy's gives an ndarray for an ndarray or a list.
+
+    >>> import kdsl as kd
+    >>> type(kd.ma.round(kd.asarray([1.25, 2.5]), 1)).__name__, kd.ma.round(kd.ma.array([1.5], mask=[1])).tolist()
+    ('Array', [None])
+    """
+    if isinstance(a, MaskedArray):
+        return _round_method(a, decimals, out)
+    return kd.round(a if isinstance(a, kd.Array) else kd.asarray(a), decimals, out=out)
+
+
+FUNCTIONS["round_"] = FUNCTIONS["round"] = round_  # NumPy's round is round_ too
 
 
 def _round_method(self: MaskedArray, decimals: int = 0, out: Any = None) -> Any:

@@ -1,0 +1,134 @@
+"""Small correctness gaps held to NumPy (leftovers21): ``kd.ma``'s ``masked_*`` helpers with array values, the
+type and mask of ``kd.ma`` functions of plain (not masked) arrays.
+
+Each case runs the same call with NumPy and kdsl: the values, dtypes and kinds of result must be equal (NaN and
+the sign of zero included), or both raise the same built-in exception class, kdsl's message naming the problem.
+"""
+
+import re
+import warnings
+
+import numpy as np
+import pytest
+from bad_input_testing import A
+
+import kdsl as kd
+
+
+def _described(r, m):
+    """A result as host values that say its kind: a masked array is ``("MA", data, mask)`` (the mask ``None``
+    for ``nomask``), a plain array ``("plain", values)``."""
+    if isinstance(r, (tuple, list)):
+        return [_described(x, m) for x in r]
+    if isinstance(r, (np.ma.MaskedArray, kd.ma.MaskedArray)):
+        mask = None if r.mask is np.ma.nomask else np.asarray(r.mask)
+        return ("MA", np.asarray(r.data), mask)
+    if isinstance(r, (kd.Array, np.ndarray, np.generic)):
+        return ("plain", np.asarray(r))
+    return r
+
+
+def _outcome(call, m):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return _described(call(m), m), None
+        except Exception as e:  # noqa: BLE001 - every exception is compared with NumPy's
+            return None, e
+
+
+def _same(got, want):
+    if isinstance(want, (list, tuple)):
+        assert isinstance(got, type(want)) and len(got) == len(want), (got, want)
+        for g, w in zip(got, want, strict=True):
+            _same(g, w)
+    elif isinstance(want, np.ndarray):
+        assert isinstance(got, np.ndarray) and got.dtype == want.dtype and got.shape == want.shape, (got, want)
+        assert np.array_equal(got, want, equal_nan=want.dtype.kind in "fc"), (got, want)
+        if want.dtype.kind == "f":  # zero signs; not NaN signs (x86's default NaN is negative, a GPU's positive)
+            real = ~np.isnan(want)
+            assert np.array_equal(np.signbit(got[real]), np.signbit(want[real])), (got, want)
+    else:
+        assert got == want, (got, want)
+
+
+def check(call, words=None):
+    """``call(m)`` with NumPy and kdsl: the same described results, or the same built-in exception class with
+    ``words`` in kdsl's message."""
+    want, np_err = _outcome(call, np)
+    got, kd_err = _outcome(call, kd)
+    if np_err is None:
+        assert kd_err is None, f"NumPy answers {want!r}, kdsl raises {type(kd_err).__name__}: {kd_err}"
+        _same(got, want)
+        return
+    builtin = next(c for c in type(np_err).__mro__ if c.__module__ == "builtins")
+    assert isinstance(kd_err, builtin), f"NumPy raises {np_err!r}, kdsl {kd_err!r}"
+    if words is not None:
+        assert re.search(words, str(kd_err)), f"{words!r} not in kdsl's message: {kd_err}"
+
+
+# ----- 1. masked_* with an array value (broadcast against the data, as NumPy's)
+
+X, V = [1.0, 2.0, 3.0, 4.0], [1.0, 5.0, 3.0, 0.0]
+MASKED_BY = [
+    ("equal", lambda m: m.ma.masked_equal(A(m, X), A(m, V))),
+    ("equal_rows", lambda m: m.ma.masked_equal(A(m, [X, V]), A(m, V))),
+    ("not_equal", lambda m: m.ma.masked_not_equal(A(m, X), A(m, V))),
+    ("greater", lambda m: m.ma.masked_greater(A(m, X), A(m, V))),
+    ("less_equal", lambda m: m.ma.masked_less_equal(A(m, X), A(m, V))),
+    ("values", lambda m: m.ma.masked_values(A(m, X), A(m, V) + 0.01, rtol=0.1)),
+    ("values_atol", lambda m: m.ma.masked_values(A(m, X), 2.05, atol=0.1)),
+    ("where_list", lambda m: m.ma.masked_where([True, False, True, False], A(m, X))),
+    ("inside_arrays", lambda m: m.ma.masked_inside(A(m, X), A(m, V), 3.5)),  # NumPy: ambiguous truth value
+    ("object", lambda m: m.ma.masked_object(A(m, X), 2.0)),
+    ("too_wide", lambda m: m.ma.masked_equal(A(m, [1.0, 2.0]), A(m, [[1.0], [2.0]]))),
+]
+
+
+@pytest.mark.parametrize("call", [c for _, c in MASKED_BY], ids=[i for i, _ in MASKED_BY])
+def test_masked_by_array_values(call):
+    check(call)
+
+
+def test_masked_equal_array_value_keeps_the_default_fill_value():
+    with pytest.warns(DeprecationWarning, match="filled"):  # NumPy's deprecation, saying what kdsl does
+        x = kd.ma.masked_equal(A(kd, X), A(kd, V))
+    assert x.fill_value == np.ma.array(X).fill_value == 1e20
+    assert kd.ma.masked_equal(A(kd, X), 2.0).fill_value == 2.0
+
+
+# ----- 2. kd.ma functions of plain arrays: NumPy's kind of result (ndarray, or a mask array or nomask); lists
+# cast to int64 (kdsl's default int is int32)
+
+P = [[3.0, 1.5], [0.5, -2.5]]
+PLAIN_INPUT = [
+    ("round", lambda m: m.ma.round(A(m, P))),
+    ("round_list", lambda m: m.ma.round_([1, 2]).astype(np.int64)),
+    ("round_decimals", lambda m: m.ma.round(A(m, P), 1)),
+    ("around", lambda m: m.ma.around(A(m, P))),
+    ("round_masked", lambda m: m.ma.round(m.ma.array(A(m, P), mask=[[1, 0], [0, 0]]))),
+    ("sort", lambda m: m.ma.sort(A(m, P))),
+    ("sort_none", lambda m: m.ma.sort(A(m, P), axis=None)),
+    ("sort_list", lambda m: m.ma.sort([3, 1]).astype(np.int64)),
+    ("transpose", lambda m: m.ma.transpose(A(m, P))),
+    ("transpose_list", lambda m: m.ma.transpose([[1, 2]]).astype(np.int64)),
+    ("reshape", lambda m: m.ma.reshape(A(m, P), (4,))),
+    ("reshape_list", lambda m: m.ma.reshape([[1, 2]], (2,)).astype(np.int64)),
+    ("expand_dims", lambda m: m.ma.expand_dims(A(m, P), 0)),
+    ("expand_dims_list", lambda m: m.ma.expand_dims([1], 0).astype(np.int64)),
+    ("swapaxes", lambda m: m.ma.swapaxes(A(m, P), 0, 1)),
+    ("stack", lambda m: m.ma.stack([A(m, X), A(m, V)])),
+    ("hstack", lambda m: m.ma.hstack([A(m, X), A(m, V)])),
+    ("vstack", lambda m: m.ma.vstack([A(m, X), A(m, V)])),
+    ("concatenate", lambda m: m.ma.concatenate([A(m, X), A(m, V)])),
+    ("convolve", lambda m: m.ma.convolve(A(m, X), A(m, V[:2]))),
+    ("correlate_no_propagate", lambda m: m.ma.correlate(A(m, X), A(m, V[:2]), propagate_mask=False)),
+    ("apply_along_axis", lambda m: m.ma.apply_along_axis(lambda v: v * 2, 0, A(m, P))),
+    ("count_masked", lambda m: type(m.ma.count_masked(A(m, P))).__name__),
+    ("harden_mask", lambda m: m.ma.harden_mask(A(m, X)).hardmask),
+]
+
+
+@pytest.mark.parametrize("call", [c for _, c in PLAIN_INPUT], ids=[i for i, _ in PLAIN_INPUT])
+def test_plain_input(call):
+    check(call)

@@ -132,3 +132,44 @@ PLAIN_INPUT = [
 @pytest.mark.parametrize("call", [c for _, c in PLAIN_INPUT], ids=[i for i, _ in PLAIN_INPUT])
 def test_plain_input(call):
     check(call)
+
+
+# ----- 3. convolve/correlate with inf and NaN: only the outputs whose window covers them (NumPy's direct sum),
+# by FFT too (kernels over 32 long)
+
+def _nonfinite(n, seed, *spots):
+    x = np.random.default_rng(seed).standard_normal(n)
+    for i, value in spots:
+        x[i] = value
+    return x
+
+
+LONG_A = _nonfinite(48, 0, (20, np.inf), (30, -np.inf), (1, 0.0))
+LONG_V = _nonfinite(36, 1, (0, np.nan), (17, 0.0), (35, -np.inf))
+NONFINITE = [
+    ("fft_full", lambda m: m.convolve(A(m, LONG_A), A(m, LONG_V))),
+    ("fft_same", lambda m: m.convolve(A(m, LONG_A), A(m, LONG_V[1:]), mode="same")),
+    ("fft_correlate", lambda m: m.correlate(A(m, LONG_A[:40]), A(m, LONG_V[1:]), mode="full")),
+    ("fft_float32", lambda m: m.convolve(A(m, LONG_A, "f4"), A(m, np.ones(40), "f4"), mode="same")),
+    ("direct_inf_kernel", lambda m: m.convolve(A(m, [1.0, 2.0, 0.0]), A(m, [1.0, 0.0, np.inf]))),
+    ("direct_nan_kernel", lambda m: m.correlate(A(m, [1.0, 2.0, 3.0, 4.0]), A(m, [np.nan, 1.0]), mode="full")),
+]
+
+
+@pytest.mark.parametrize("call", [c for _, c in NONFINITE], ids=[i for i, _ in NONFINITE])
+def test_convolve_nonfinite(call):
+    want, got = np.asarray(call(np)), np.asarray(call(kd))
+    assert got.dtype == want.dtype
+    assert np.array_equal(np.isnan(got), np.isnan(want))
+    assert np.array_equal(np.isposinf(got), np.isposinf(want)) and np.array_equal(np.isneginf(got), np.isneginf(want))
+    finite = np.isfinite(want)
+    np.testing.assert_allclose(got[finite], want[finite], rtol=1e-4, atol=1e-4)
+
+
+def test_convolve_nonfinite_under_jit():
+    """The inf check reads a bool back: a jitted convolution runs eagerly, never replaying the finite branch."""
+    v = A(kd, np.ones(33))
+    f = kd.jit(lambda a: kd.convolve(a, v, mode="valid"))
+    f(A(kd, np.arange(40.0)))
+    got = np.asarray(f(A(kd, LONG_A[:40])))
+    assert np.array_equal(np.isinf(got), np.isinf(np.convolve(LONG_A[:40], np.ones(33), mode="valid")))

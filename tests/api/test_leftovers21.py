@@ -173,3 +173,44 @@ def test_convolve_nonfinite_under_jit():
     f(A(kd, np.arange(40.0)))
     got = np.asarray(f(A(kd, LONG_A[:40])))
     assert np.array_equal(np.isinf(got), np.isinf(np.convolve(LONG_A[:40], np.ones(33), mode="valid")))
+
+
+# ----- 6. Fortran order: what a user sees of it (flags, strides, memory-order reads) is NumPy's
+
+F64 = np.arange(6.0).reshape(2, 3)
+
+
+def _layout(a):
+    return (a.tolist(), a.flags.c_contiguous, a.flags.f_contiguous, a.strides, a.ravel(order="K").tolist(),
+            a.tobytes(order="A"))
+
+
+FORTRAN = [
+    ("asarray", lambda m: m.asarray(F64, order="F")),
+    ("asarray_list", lambda m: m.asarray([[1.0, 2.0], [3.0, 4.0]], dtype=np.float64, order="F")),
+    ("array_K_of_F", lambda m: m.array(m.asfortranarray(A(m, F64)))),
+    ("asfortranarray", lambda m: m.asfortranarray(A(m, F64))),
+    ("copy_F", lambda m: A(m, F64).copy(order="F")),
+    ("np_copy_K_of_F", lambda m: m.copy(m.asfortranarray(A(m, F64)))),
+    ("astype_F", lambda m: A(m, F64).astype(np.float32, order="F")),
+    ("astype_K_of_F", lambda m: m.asfortranarray(A(m, F64)).astype(np.float64)),
+    ("zeros", lambda m: m.zeros((2, 3), np.float64, order="F")),
+    ("full_row", lambda m: m.full((2, 3), A(m, [1.0, 2.0, 3.0]), order="F")),
+    ("eye", lambda m: m.eye(2, 3, 1, np.float64, order="F")),
+    ("ones_like_K", lambda m: m.ones_like(m.asfortranarray(A(m, F64)))),
+    ("empty_like_C", lambda m: m.zeros_like(m.asfortranarray(A(m, F64)), order="C")),
+    ("require_F", lambda m: m.require(F64, requirements="F")),
+]
+
+
+@pytest.mark.parametrize("call", [c for _, c in FORTRAN], ids=[i for i, _ in FORTRAN])
+def test_fortran_order(call):
+    assert _layout(call(kd)) == _layout(call(np))
+
+
+def test_fortran_order_survives_writes():
+    z = kd.zeros((2, 3), np.float64, order="F")
+    z[0, 1] = 5.0
+    want = np.zeros((2, 3), order="F")
+    want[0, 1] = 5.0
+    assert _layout(z) == _layout(want) and kd.isfortran(z)

@@ -214,3 +214,15 @@ def test_fortran_order_survives_writes():
     want = np.zeros((2, 3), order="F")
     want[0, 1] = 5.0
     assert _layout(z) == _layout(want) and kd.isfortran(z)
+
+
+# ----- 7. genfromtxt's refusals: one helper, the same words from kd.genfromtxt and its usemask=True reader
+
+@pytest.mark.parametrize("usemask", [False, True])
+def test_genfromtxt_refusals(usemask):
+    import io
+
+    with pytest.raises(TypeError, match=r"structured array \(fields a, b.*\(kd(\.ma)?\.(asarray|array)\(out"):
+        kd.genfromtxt(io.StringIO("1 x"), dtype=None, names="a,b", encoding="utf-8", usemask=usemask)
+    with pytest.raises(TypeError, match="cannot hold .*np.genfromtxt"):
+        kd.genfromtxt(io.StringIO("x y"), dtype=str, usemask=usemask)

@@ -169,7 +169,8 @@ def masked_object(x: Any, value: Any, copy: bool = True, shrink: bool = True) ->
     >>> kd.ma.masked_object(kd.asarray([1.0, 2.0]), 2.0).tolist()
     [1.0, None]
     """
-    return masked_equal(x, value, copy)
+    out = masked_equal(x, value, copy)
+    return out.shrink_mask() if shrink else out  # NumPy's make_mask(shrink=True): nomask where nothing equals
 
 
 def masked_inside(x: Any, v1: Any, v2: Any, copy: bool = True) -> MaskedArray:
@@ -198,7 +199,7 @@ def masked_invalid(a: Any, copy: bool = True) -> MaskedArray:
 def masked_values(x: Any, value: Any, rtol: float = 1e-05, atol: float = 1e-08, copy: bool = True,
                   shrink: bool = True) -> MaskedArray:
     """NumPy's ``np.ma.masked_values``: masked where the data is close to ``value`` (floats; equal otherwise),
-    with ``fill_value=value``."""
+    with ``fill_value=value``; ``shrink``: ``nomask`` where nothing is masked (one bool read back)."""
     data, _ = parts(x)
     data = data if isinstance(data, kd.Array) else kd.asarray(data)
     if kd.isdtype(data.dtype, ("real floating", "complex floating")):
@@ -207,7 +208,8 @@ def masked_values(x: Any, value: Any, rtol: float = 1e-05, atol: float = 1e-08, 
         cond = kd.equal(data, value)  # NumPy's ufunc, not ==: a string value is its UFuncTypeError
     out = masked_where(cond, x, copy)
     _set_fill(out, value)
-    return out
+    # NumPy's: nomask where nothing is close (one bool read back; the method is bound by mask_methods.py)
+    return out.shrink_mask() if shrink else out  # type: ignore[attr-defined]
 
 
 def fix_invalid(a: Any, mask: Any = nomask, copy: bool = True, fill_value: Any = None) -> MaskedArray:

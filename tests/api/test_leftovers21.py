@@ -17,12 +17,15 @@ import kdsl as kd
 
 def _described(r, m):
     """A result as host values that say its kind: a masked array is ``("MA", data, mask)`` (the mask ``None``
-    for ``nomask``), a plain array ``("plain", values)``."""
+    for ``nomask``; masked data as 0), a plain array ``("plain", values)``."""
     if isinstance(r, (tuple, list)):
         return [_described(x, m) for x in r]
     if isinstance(r, (np.ma.MaskedArray, kd.ma.MaskedArray)):
         mask = None if r.mask is np.ma.nomask else np.asarray(r.mask)
-        return ("MA", np.asarray(r.data), mask)
+        data = np.array(r.data)
+        if mask is not None:
+            data[mask] = 0  # the data under the mask is not compared
+        return ("MA", data, mask)
     if isinstance(r, (kd.Array, np.ndarray, np.generic)):
         return ("plain", np.asarray(r))
     return r
@@ -226,3 +229,34 @@ def test_genfromtxt_refusals(usemask):
         kd.genfromtxt(io.StringIO("1 x"), dtype=None, names="a,b", encoding="utf-8", usemask=usemask)
     with pytest.raises(TypeError, match="cannot hold .*np.genfromtxt"):
         kd.genfromtxt(io.StringIO("x y"), dtype=str, usemask=usemask)
+
+
+# ----- 8. more gaps of the same kind: numpy.ma's division masks NaN/inf results (mean, average, anom,
+# corrcoef along an axis), masked_values/masked_object shrink an empty mask, polydiv by a zero polynomial,
+# polypow without NumPy's (absent) power limit
+
+def _nan_rows(m):
+    return m.ma.array(A(m, [[1.0, np.nan, 3.0], [4.0, 5.0, 6.0]]), mask=[[0, 0, 1], [0, 1, 0]])
+
+
+MORE = [
+    ("ma_mean_axis_nan", lambda m: _nan_rows(m).mean(axis=1)),
+    ("ma_mean_keepdims_nan", lambda m: _nan_rows(m).mean(keepdims=True)),
+    ("ma_mean_scalar_nan", lambda m: m.ma.array(A(m, [1.0, np.nan]), mask=[0, 0]).mean()),
+    ("ma_average_weights_nan", lambda m: m.ma.average(_nan_rows(m), axis=1, weights=A(m, [1.0, 2.0, 3.0]))),
+    ("ma_average_returned_nan", lambda m: m.ma.average(_nan_rows(m), axis=0, returned=True)),
+    ("ma_anom_nan", lambda m: _nan_rows(m).anom(axis=0)),
+    ("ma_corrcoef_nan", lambda m: m.ma.corrcoef(_nan_rows(m))),
+    ("ma_masked_values_none_close", lambda m: m.ma.masked_values(A(m, [1.0, 2.0]), 3.0)),
+    ("ma_masked_values_no_shrink", lambda m: m.ma.masked_values(A(m, [1.0, 2.0]), 3.0, shrink=False)),
+    ("ma_masked_object_none_equal", lambda m: m.ma.masked_object(A(m, [1.0, 2.0]), 3.0)),
+    ("polydiv_by_zero", lambda m: m.polydiv(A(m, [1.0, 2.0]), A(m, [0.0]))),
+    ("polydiv_zero_lead", lambda m: m.polydiv(A(m, [1.0, 2.0, 3.0]), A(m, [0.0, 1.0, 1.0]))),
+    ("polypow_20", lambda m: m.polynomial.polynomial.polypow(A(m, [1.0, 2.0]), 20)),
+    ("chebpow_17", lambda m: m.polynomial.chebyshev.chebpow(A(m, [1.0, 2.0]), 17)),
+]
+
+
+@pytest.mark.parametrize("call", [c for _, c in MORE], ids=[i for i, _ in MORE])
+def test_more_gaps(call):
+    check(call)

@@ -188,6 +188,7 @@ from kdsl.ma.value_parts import common_fill_value, harden_mask, is_mask, set_fil
 
 row_stack = vstack
 globals().update(_FUNCTIONS)  # the masked ufuncs: kd.ma.sqrt, kd.ma.log, kd.ma.add, kd.ma.divide...
+globals().update(ufunc_reduce.EXTREMA)  # numpy.ma's maximum/minimum: where(greater(a, b), a, b)
 
 __all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal", "amax", "amin", "anom",
            "anomalies", "any", "arange", "argmax", "argmin", "argsort", "array", "asanyarray", "asarray",

@@ -83,6 +83,15 @@ def _shape(x: Any) -> tuple[int, ...]:
     return x.shape if isinstance(x, kd.Array) else ()
 
 
+def _masked_result_dtype(name: str, da: Any, db: Any) -> Any:
+    """The dtype of NumPy's ``<name>(a, b)`` where an operand is ``masked`` (a float64 0-d array): bool for the
+    comparisons, the promoted type otherwise (NumPy's ufunc on 0-d stand-ins; a Python scalar stays weak)."""
+    def stand_in(d: Any) -> Any:
+        return np.zeros((), numpy_dtype(d.dtype)) if isinstance(d, (kd.Array, np.ndarray, np.generic)) else d
+    with np.errstate(all="ignore"):
+        return getattr(np, name)(stand_in(da), stand_in(db)).dtype
+
+
 def _result(data: Any, mask: Any) -> Any:
     """A masked array, or for a 0-d result the value or ``masked`` (one bool read back when masked)."""
     if data.ndim == 0:
@@ -158,7 +167,8 @@ def binary(name: str, a: Any, b: Any, keep: bool = True) -> Any:
     db, mb = parts(b)
     if a is masked or b is masked:
         shape = np.broadcast_shapes(_shape(da), _shape(db))
-        return masked if not shape else MaskedArray.wrap(kd.zeros(shape), kd.ones(shape, dtype=kd.bool_))
+        dtype = _masked_result_dtype(name, da, db)
+        return masked if not shape else MaskedArray.wrap(kd.zeros(shape, dtype=dtype), kd.ones(shape, dtype=kd.bool_))
     da, db = strong(da, db)
     result = getattr(kd, name)(da, db)
     m = union(ma, mb, result.shape)

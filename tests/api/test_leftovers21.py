@@ -260,3 +260,26 @@ MORE = [
 @pytest.mark.parametrize("call", [c for _, c in MORE], ids=[i for i, _ in MORE])
 def test_more_gaps(call):
     check(call)
+
+
+def _grid(m):
+    return m.ma.array(A(m, [[1.0, 2.0], [3.0, 4.0]]), mask=[[0, 1], [0, 0]])
+
+
+MASKED_METHODS = [
+    ("ravel_F", lambda m: _grid(m).ravel(order="F")),
+    ("reshape_F", lambda m: _grid(m).reshape((4,), order="F")),
+    ("flatten_F", lambda m: _grid(m).flatten("F")),
+    ("equal_masked_dtype", lambda m: _grid(m) == m.ma.masked),
+    ("add_masked_int", lambda m: m.ma.array(A(m, [1, 2], np.int64)) + m.ma.masked),
+    ("maximum_nan", lambda m: m.ma.maximum(A(m, [np.nan, 1.0]), A(m, [1.0, np.nan]))),
+    ("minimum_masked", lambda m: m.ma.minimum(_grid(m), A(m, [[0.0, 0.0], [9.0, 9.0]]))),
+    ("np_maximum_nan", lambda m: np.maximum(m.ma.array(A(m, [np.nan, 1.0]), mask=[0, 1]), A(m, [1.0, 0.0]))),
+    ("multiply_outer", lambda m: m.ma.multiply.outer(m.ma.array(A(m, [1.0, 2.0]), mask=[0, 1]), A(m, [3.0, 4.0]))),
+    ("maximum_outer", lambda m: m.ma.maximum.outer(A(m, [1.0, 5.0]), A(m, [3.0, 4.0]))),
+]
+
+
+@pytest.mark.parametrize("call", [c for _, c in MASKED_METHODS], ids=[i for i, _ in MASKED_METHODS])
+def test_masked_methods(call):
+    check(call)

@@ -5,7 +5,7 @@ Example:
     >>> import kdsl as kd
     >>> x = kd.ma.array([1, 2, 3], mask=[False, True, False])
     >>> kd.ma.getmask(kd.ma.array([1, 2])) is kd.ma.nomask, kd.ma.count_masked(x), kd.ma.is_masked(x)
-    (True, 1, True)
+    (True, np.int64(1), True)
     >>> print(kd.ma.concatenate([x, kd.ma.array([4])]))
     [1 -- 3 4]
 """

@@ -283,3 +283,9 @@ MASKED_METHODS = [
 @pytest.mark.parametrize("call", [c for _, c in MASKED_METHODS], ids=[i for i, _ in MASKED_METHODS])
 def test_masked_methods(call):
     check(call)
+
+
+@pytest.mark.parametrize("order", [None, "K", "C"])
+def test_fortran_host_array_keeps_its_order(order):
+    host = np.asfortranarray(F64)
+    assert _layout(kd.asarray(host, order=order)) == _layout(np.asarray(host, order=order))

@@ -57,6 +57,9 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> 
         return with_layout(asarray(x, dtype, device=device, copy=copy), order, copy)
     if order is not None and order != "C" and fortran(order) and not isinstance(x, Array):  # host data in 'F'
         return fortran_laid(asarray(x, dtype, device=device, copy=copy))
+    if isinstance(x, np.ndarray) and x.ndim >= 2 and x.flags.fnc and order not in ("C", "c"):
+        # a Fortran-ordered NumPy array keeps its order, as np.asarray's: the upload of its (C-ordered) transpose
+        return asarray(x.T, dtype, device=device, copy=copy).T
     if copy is not None:
         return _asarray_copy(x, dtype, dev, copy)
     if isinstance(x, Array):

@@ -277,6 +277,8 @@ MASKED_METHODS = [
     ("np_maximum_nan", lambda m: np.maximum(m.ma.array(A(m, [np.nan, 1.0]), mask=[0, 1]), A(m, [1.0, 0.0]))),
     ("multiply_outer", lambda m: m.ma.multiply.outer(m.ma.array(A(m, [1.0, 2.0]), mask=[0, 1]), A(m, [3.0, 4.0]))),
     ("maximum_outer", lambda m: m.ma.maximum.outer(A(m, [1.0, 5.0]), A(m, [3.0, 4.0]))),
+    ("inner_1d", lambda m: m.ma.inner(m.ma.array(A(m, [1.0, 2.0]), mask=[0, 1]), A(m, [3.0, 4.0]))),
+    ("inner_2d", lambda m: m.ma.inner(_grid(m), A(m, [3.0, 4.0]))),
 ]
 
 

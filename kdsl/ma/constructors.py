@@ -215,7 +215,8 @@ def masked_values(x: Any, value: Any, rtol: float = 1e-05, atol: float = 1e-08, 
 def fix_invalid(a: Any, mask: Any = nomask, copy: bool = True, fill_value: Any = None) -> MaskedArray:
     """NumPy's ``np.ma.fix_invalid``: NaN and inf masked, and their data replaced by ``fill_value`` (the
     array's own fill value when None); like NumPy's, the result keeps ``a``'s fill value (``fill_value`` only
-    says what goes under the new mask).
+    says what goes under the new mask), and an unmasked ``a`` with nothing invalid keeps ``nomask`` (one bool
+    read back).
 
     >>> import kdsl as kd
     >>> x = kd.ma.array([1.0, float("nan"), 3.0], mask=[0, 0, 1], dtype=kd.float64)
@@ -225,6 +226,8 @@ def fix_invalid(a: Any, mask: Any = nomask, copy: bool = True, fill_value: Any =
     """
     out = array(a, mask=mask, copy=copy)
     invalid = ~kd.isfinite(out._data)
+    if out._mask is nomask and not bool(kd.any(invalid)):  # NumPy's: a unchanged, nomask kept (one bool read)
+        return out
     value = out.fill_value.item() if fill_value is None else fill_value
     m = invalid if out._mask is nomask else invalid | out._mask
     return MaskedArray.wrap(kd.where(invalid, value, out._data).astype(out.dtype), m, out._fill_value)

@@ -250,6 +250,8 @@ MORE = [
     ("ma_masked_values_none_close", lambda m: m.ma.masked_values(A(m, [1.0, 2.0]), 3.0)),
     ("ma_masked_values_no_shrink", lambda m: m.ma.masked_values(A(m, [1.0, 2.0]), 3.0, shrink=False)),
     ("ma_masked_object_none_equal", lambda m: m.ma.masked_object(A(m, [1.0, 2.0]), 3.0)),
+    ("ma_fix_invalid_all_finite", lambda m: m.ma.fix_invalid(A(m, [1.0, 2.0]))),
+    ("ma_fix_invalid_nan", lambda m: m.ma.fix_invalid(A(m, [1.0, np.nan]))),
     ("polydiv_by_zero", lambda m: m.polydiv(A(m, [1.0, 2.0]), A(m, [0.0]))),
     ("polydiv_zero_lead", lambda m: m.polydiv(A(m, [1.0, 2.0, 3.0]), A(m, [0.0, 1.0, 1.0]))),
     ("polypow_17", lambda m: m.polynomial.polynomial.polypow(A(m, [1.0, 2.0]), 17)),

@@ -293,3 +293,21 @@ def test_masked_methods(call):
 def test_fortran_host_array_keeps_its_order(order):
     host = np.asfortranarray(F64)
     assert _layout(kd.asarray(host, order=order)) == _layout(np.asarray(host, order=order))
+
+
+# kd's functions of a masked array whose NumPy versions respect the mask: kd.ma's, or a TypeError (never the
+# data alone)
+
+def _one_masked(m):
+    return m.ma.array(A(m, [1.0, 2.0, 3.0, 3.0]), mask=[0, 1, 0, 0])
+
+
+@pytest.mark.parametrize("name", ["unique", "unique_values", "ediff1d"])
+def test_kd_functions_of_masked_arrays(name):
+    check(lambda m: getattr(m, name)(_one_masked(m)))
+
+
+@pytest.mark.parametrize("name", ["nanmean", "argwhere", "unique_counts"])
+def test_kd_functions_refuse_masked_arrays(name):
+    with pytest.raises(TypeError, match="respects the mask"):
+        getattr(kd, name)(_one_masked(kd))

@@ -9,6 +9,10 @@ Example:
     ('(3,4)', '(2,)', '()')
     >>> reshape_target_text((4, 2)), reshape_target_text((-1, 4)), reshape_target_text((2, -1, 4))
     ('(4,2)', '(4)', '(2,newaxis,4)')
+    >>> check_host_readable(np.dtype("U3"), "loadtxt")
+    Traceback (most recent call last):
+    TypeError: loadtxt read dtype <U3, which a kdsl array cannot hold (kdsl arrays hold numbers and booleans); \
+read it with np.loadtxt and convert the numeric fields
     >>> issubclass(TooLargeError, MemoryError) and issubclass(TooLargeError, ValueError)
     True
     >>> check_fit_samples(np.zeros(3), np.zeros((3, 2)))
@@ -70,6 +74,28 @@ def numpy_exception_class(name: str) -> type[TypeError]:
         except (ImportError, AttributeError):
             continue
     return TypeError
+
+
+def check_host_readable(dtype: Any, source: str, wrap: str = "kd.asarray", unpack: bool = True) -> None:
+    """``TypeError`` for a NumPy reader's result of ``dtype`` (``source``: the reader's name) that a kdsl array
+    cannot hold: a structured dtype (naming its fields) or one of strings or objects, saying what to do
+    (``wrap``: the kdsl function that takes one field; ``unpack``: whether ``unpack=True`` reads the fields).
+
+    >>> import numpy as np
+    >>> check_host_readable(np.dtype("f8"), "loadtxt")
+    >>> check_host_readable(np.dtype([("a", "f8"), ("b", "i4")]), "genfromtxt", "kd.ma.array", unpack=False)
+    Traceback (most recent call last):
+    TypeError: genfromtxt read a structured array (fields a, b: dtype [('a', '<f8'), ('b', '<i4')]); kdsl has no \
+structured arrays: read it with np.genfromtxt and take fields (kd.ma.array(out['name']))
+    """
+    if dtype.names is not None:  # names=, dtype=None of mixed columns, or a list of fields
+        fields = "pass unpack=True for one kdsl array per field, or " if unpack else ""
+        raise TypeError(f"{source} read a structured array (fields {', '.join(dtype.names)}: dtype {dtype}); kdsl "
+                        f"has no structured arrays: {fields}read it with np.{source} and take fields "
+                        f"({wrap}(out['name']))")
+    if dtype.kind not in "biufc":
+        raise TypeError(f"{source} read dtype {dtype}, which a kdsl array cannot hold (kdsl arrays hold numbers "
+                        f"and booleans); read it with np.{source} and convert the numeric fields")
 
 
 class TooLargeError(ValueError, MemoryError):

@@ -1,5 +1,8 @@
 """``convolve`` and ``correlate`` (1-D, NumPy's modes): a fused sum of shifted slices for short kernels, FFTs
-for long ones.
+for long ones. An inf or NaN reaches only the outputs whose window covers it, as in NumPy's direct sum: a long
+float convolution reads back whether its inputs are all finite (so a ``kd.jit`` function holding one runs
+eagerly) and, where not, takes :mod:`kdsl.fft.nonfinite_convolution`'s route. Complex inf/NaN follow the
+elementwise product's; NumPy's complex convolve runs its BLAS dot, whose inf/NaN can differ.
 
 Example:
     >>> import kdsl as kd
@@ -16,11 +19,13 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
+from kdsl.fft import nonfinite_convolution
 from kdsl.fft.derivatives import fft, ifft, irfft, rfft  # differentiable: long convolutions have gradients
 
 DIRECT_LIMIT = 32
 """Kernels up to this length are summed directly (one fused kernel of shifted slices); longer ones use FFTs."""
 _MODES = ("full", "same", "valid")
+_INEXACT = (kd.float16, kd.float32, kd.float64, kd.complex64, kd.complex128)
 
 
 def convolve(a: Any, v: Any, mode: str = "full") -> Any:
@@ -38,7 +43,7 @@ def convolve(a: Any, v: Any, mode: str = "full") -> Any:
     if v.shape[0] > a.shape[0]:
         a, v = v, a  # convolution commutes; the shorter one is the kernel
     n, m = a.shape[0], v.shape[0]
-    full = _direct(a, v) if m <= DIRECT_LIMIT else _by_fft(a, v)
+    full = _direct(a, v) if m <= DIRECT_LIMIT else _long(a, v)
     if mode == "full":
         return full
     if mode == "same":
@@ -106,14 +111,33 @@ def _operands(a: Any, v: Any, name: str) -> tuple[Any, Any]:
 
 
 def _direct(a: Any, v: Any) -> Any:
-    """``full[k] = sum_j v[j] * a[k - j]`` as one fused expression of ``m`` shifted slices of padded ``a``."""
+    """``full[k] = sum_j v[j] * a[k - j]`` as one fused expression of ``m`` shifted slices of padded ``a``;
+    for floats, each product only where ``a[k - j]`` exists (an inf ``v[j]`` times the padding would be NaN,
+    where NumPy's sum has no such product)."""
     n, m = a.shape[0], v.shape[0]
     zeros = kd.zeros(m - 1, dtype=a.dtype)
     padded = kd.concatenate([zeros, a, zeros])
-    total = v[0] * padded[m - 1:m - 1 + n + m - 1]
+    k = kd.arange(n + m - 1) if a.dtype in _INEXACT else None
+
+    def term(j: int) -> Any:
+        product = v[j] * padded[m - 1 - j:m - 1 - j + n + m - 1]
+        return product if k is None or m == 1 else kd.where((k >= j) & (k < j + n), product, 0)
+
+    total = term(0)
     for j in range(1, m):
-        total = total + v[j] * padded[m - 1 - j:m - 1 - j + n + m - 1]
+        total = total + term(j)
     return total.astype(a.dtype)
+
+
+def _long(a: Any, v: Any) -> Any:
+    """The full convolution by FFTs, or, where ``a`` or ``v`` holds inf or NaN (one bool read back), with
+    NumPy's direct sum's inf and NaN (:mod:`kdsl.fft.nonfinite_convolution`)."""
+    if a.dtype not in _INEXACT:
+        return _by_fft(a, v)
+    finite = kd.all(kd.isfinite(a)) & kd.all(kd.isfinite(v))
+    full = _by_fft(a, v) if bool(finite) else nonfinite_convolution.full_convolution(a, v, _by_fft)
+    # the result reads the flag: a kd.jit trace sees the host read and runs eagerly, not replaying this branch
+    return kd.where(finite, full, full)
 
 
 def _by_fft(a: Any, v: Any) -> Any:

@@ -55,6 +55,7 @@ from kdsl.ma.constructors import (
     masked_less,
     masked_less_equal,
     masked_not_equal,
+    masked_object,
     masked_outside,
     masked_values,
     masked_where,
@@ -187,6 +188,7 @@ from kdsl.ma.value_parts import common_fill_value, harden_mask, is_mask, set_fil
 
 row_stack = vstack
 globals().update(_FUNCTIONS)  # the masked ufuncs: kd.ma.sqrt, kd.ma.log, kd.ma.add, kd.ma.divide...
+globals().update(ufunc_reduce.EXTREMA)  # numpy.ma's maximum/minimum: where(greater(a, b), a, b)
 
 __all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal", "amax", "amin", "anom",
            "anomalies", "any", "arange", "argmax", "argmin", "argsort", "array", "asanyarray", "asarray",
@@ -198,7 +200,8 @@ __all__ = ["MaskError", "MaskType", "MaskedArray", "all", "allclose", "allequal"
            "make_mask", "make_mask_none", "mask_cols", "mask_or", "mask_rowcols", "mask_rows", "masked",
            "masked_all", "masked_all_like", "masked_array", "masked_equal", "masked_greater", "masked_greater_equal",
            "masked_inside", "masked_invalid", "masked_less", "masked_less_equal", "masked_not_equal",
-           "masked_outside", "masked_values", "masked_where", "max", "mean", "median", "min", "nomask", "nonzero",
+           "masked_object", "masked_outside", "masked_values", "masked_where", "max", "mean", "median", "min",
+           "nomask", "nonzero",
            "notmasked_contiguous", "notmasked_edges", "ones", "ones_like", "power", "prod", "product", "ptp",
            "ravel", "repeat", "reshape", "row_stack", "set_fill_value", "sort", "squeeze", "stack", "std", "sum",
            "swapaxes", "take", "trace", "transpose", "trapezoid", "var", "vstack", "where", "zeros", "zeros_like"]

@@ -55,7 +55,9 @@ def along_axis(func1d: Callable[..., Any], axis: int, arr: Any, args: tuple, kwa
     if any(r.shape != head.shape for r in results):
         raise ValueError(f"apply_along_axis: func1d returned arrays of different shapes "
                          f"{sorted({r.shape for r in results})}; every call must return the same shape")
-    out = kd.ma.stack([r.astype(head.dtype) for r in results]).reshape(outer + head.shape)
+    # concatenate, not stack: no result masked gives nomask, as NumPy's (its stack always has a mask array)
+    out = kd.ma.concatenate([kd.ma.expand_dims(r.astype(head.dtype), 0) for r in results])
+    out = out.reshape(outer + head.shape)
     # the result's own axes sit where ``axis`` was (kd.moveaxis of a masked array is kd.ma's: dispatch.py)
     moved = kd.moveaxis(out, tuple(range(len(outer), out.ndim)), tuple(range(ax, ax + head.ndim)))
     return cast("MaskedArray", moved)

@@ -19,7 +19,7 @@ import numpy as np
 import kdsl as kd
 from kdsl.ma.constants import nomask
 from kdsl.ma.operators import parts
-from kdsl.ma.reductions import as_masked, masked_result, mean
+from kdsl.ma.reductions import as_masked, masked_result, mean, not_finite
 
 
 def _weights_along(w: Any, shape: tuple[int, ...], axis: Any) -> Any:
@@ -61,7 +61,8 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     axis = None if axis is None else np.lib.array_utils.normalize_axis_tuple(axis, da.ndim, argname="axis")
     wsum = kd.sum(w, axis=axis, keepdims=keepdims, dtype=result_dtype)
     total = kd.sum(w * da, axis=axis, keepdims=keepdims)
-    result = masked_result(total / kd.where(wsum == 0, 1, wsum), wsum == 0)
+    quotient = total / kd.where(wsum == 0, 1, wsum)
+    result = masked_result(quotient, (wsum == 0) | not_finite(quotient))  # numpy.ma's division masks NaN, inf
     return (result, wsum) if returned else result
 
 

@@ -12,7 +12,10 @@ Example:
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
+
+import numpy as np
 
 import kdsl as kd
 from kdsl.ma.constants import nomask
@@ -125,12 +128,23 @@ def masked_where(condition: Any, a: Any, copy: bool = True) -> MaskedArray:
     return MaskedArray.wrap(data.copy() if copy else data, cond, fill)
 
 
+def _set_fill(out: MaskedArray, value: Any) -> None:
+    """``out.fill_value = value`` for a scalar ``value``; an array ``value`` (which masks elementwise, broadcast
+    as NumPy's) leaves the default fill value with NumPy's DeprecationWarning, kdsl's fill values being scalars."""
+    if np.ndim(value) == 0:
+        out.fill_value = value
+        return
+    warnings.warn("Non-scalar arrays for the fill value are deprecated (NumPy) and kdsl's fill values are "
+                  "scalars: the result keeps the default fill value; fill from an array with "
+                  "x.filled(value) instead.", DeprecationWarning, stacklevel=3)
+
+
 def _condition(name: str, test: Any, sets_fill: bool = False) -> Any:
     def mask_by(x: Any, value: Any, copy: bool = True) -> MaskedArray:
         data, _ = parts(x)
         out = masked_where(test(data if isinstance(data, kd.Array) else kd.asarray(data), value), x, copy)
         if sets_fill:  # NumPy's masked_equal: the fill value is the masked value
-            out.fill_value = value
+            _set_fill(out, value)
         return out
     mask_by.__name__ = mask_by.__qualname__ = name
     relation = name[7:].replace("_", " ")
@@ -145,6 +159,18 @@ masked_greater = _condition("masked_greater", lambda d, v: d > v)
 masked_greater_equal = _condition("masked_greater_equal", lambda d, v: d >= v)
 masked_less = _condition("masked_less", lambda d, v: d < v)
 masked_less_equal = _condition("masked_less_equal", lambda d, v: d <= v)
+
+
+def masked_object(x: Any, value: Any, copy: bool = True, shrink: bool = True) -> MaskedArray:
+    """NumPy's ``np.ma.masked_object``: ``x`` masked where its data equals ``value`` (NumPy's is for object
+    arrays, which kdsl has not; on numbers it is :func:`masked_equal`), with ``fill_value=value``.
+
+    >>> import kdsl as kd
+    >>> kd.ma.masked_object(kd.asarray([1.0, 2.0]), 2.0).tolist()
+    [1.0, None]
+    """
+    out = masked_equal(x, value, copy)
+    return out.shrink_mask() if shrink else out  # NumPy's make_mask(shrink=True): nomask where nothing equals
 
 
 def masked_inside(x: Any, v1: Any, v2: Any, copy: bool = True) -> MaskedArray:
@@ -170,10 +196,10 @@ def masked_invalid(a: Any, copy: bool = True) -> MaskedArray:
     return masked_where(~kd.isfinite(data), a, copy)
 
 
-def masked_values(x: Any, value: float, rtol: float = 1e-05, atol: float = 1e-08, copy: bool = True,
+def masked_values(x: Any, value: Any, rtol: float = 1e-05, atol: float = 1e-08, copy: bool = True,
                   shrink: bool = True) -> MaskedArray:
     """NumPy's ``np.ma.masked_values``: masked where the data is close to ``value`` (floats; equal otherwise),
-    with ``fill_value=value``."""
+    with ``fill_value=value``; ``shrink``: ``nomask`` where nothing is masked (one bool read back)."""
     data, _ = parts(x)
     data = data if isinstance(data, kd.Array) else kd.asarray(data)
     if kd.isdtype(data.dtype, ("real floating", "complex floating")):
@@ -181,14 +207,16 @@ def masked_values(x: Any, value: float, rtol: float = 1e-05, atol: float = 1e-08
     else:
         cond = kd.equal(data, value)  # NumPy's ufunc, not ==: a string value is its UFuncTypeError
     out = masked_where(cond, x, copy)
-    out.fill_value = value
-    return out
+    _set_fill(out, value)
+    # NumPy's: nomask where nothing is close (one bool read back; the method is bound by mask_methods.py)
+    return out.shrink_mask() if shrink else out  # type: ignore[attr-defined]
 
 
 def fix_invalid(a: Any, mask: Any = nomask, copy: bool = True, fill_value: Any = None) -> MaskedArray:
     """NumPy's ``np.ma.fix_invalid``: NaN and inf masked, and their data replaced by ``fill_value`` (the
     array's own fill value when None); like NumPy's, the result keeps ``a``'s fill value (``fill_value`` only
-    says what goes under the new mask).
+    says what goes under the new mask), and an unmasked ``a`` with nothing invalid keeps ``nomask`` (one bool
+    read back).
 
     >>> import kdsl as kd
     >>> x = kd.ma.array([1.0, float("nan"), 3.0], mask=[0, 0, 1], dtype=kd.float64)
@@ -198,6 +226,8 @@ def fix_invalid(a: Any, mask: Any = nomask, copy: bool = True, fill_value: Any =
     """
     out = array(a, mask=mask, copy=copy)
     invalid = ~kd.isfinite(out._data)
+    if out._mask is nomask and not bool(kd.any(invalid)):  # NumPy's: a unchanged, nomask kept (one bool read)
+        return out
     value = out.fill_value.item() if fill_value is None else fill_value
     m = invalid if out._mask is nomask else invalid | out._mask
     return MaskedArray.wrap(kd.where(invalid, value, out._data).astype(out.dtype), m, out._fill_value)

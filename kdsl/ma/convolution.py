@@ -37,8 +37,8 @@ def _masked_product(fn: Any, a: Any, v: Any, mode: str, propagate_mask: bool) ->
     if vm is not nomask:
         vd = kd.where(vm, kd.zeros((), dtype=vd.dtype), vd)
     data = fn(ad, vd, mode=mode)
-    if am is nomask and vm is nomask:
-        return MaskedArray.wrap(data, nomask)
+    if am is nomask and vm is nomask:  # NumPy's result always has a mask array (all False here)
+        return MaskedArray.wrap(data, kd.zeros(data.shape, dtype=kd.bool_))
     pa, pv = _present(am, tuple(ad.shape)), _present(vm, tuple(vd.shape))
     if propagate_mask:  # an output any masked entry reaches: its window's count falls short of the full one
         ones_a, ones_v = kd.ones(pa.shape, dtype=kd.float32), kd.ones(pv.shape, dtype=kd.float32)

@@ -100,8 +100,10 @@ def corrcoef(x: Any, y: Any = None, rowvar: bool = True, allow_masked: bool = Tr
     std = kd.sqrt(kd.where(bad, 1, diag))
     scale = kd.outer(std, std)
     zero = scale == 0
-    mask = empty | bad[:, None] | bad[None, :] | zero  # NumPy's masked divide: division by zero is masked
-    return MaskedArray.wrap(data / kd.where(zero, 1, scale), mask)
+    result = data / kd.where(zero, 1, scale)
+    # NumPy's masked divide: division by zero and NaN or infinite quotients are masked
+    mask = empty | bad[:, None] | bad[None, :] | zero | ~kd.isfinite(result)
+    return MaskedArray.wrap(result, mask)
 
 
 __all__ = ["corrcoef", "cov"]

@@ -26,7 +26,7 @@ from kdsl.ma.masked_array import MaskedArray
 FIRST_ARGUMENT = ("sum", "prod", "mean", "var", "std", "min", "max", "amin", "amax", "argmin", "argmax", "any",
                   "all", "ptp", "average", "median", "ravel", "reshape", "transpose", "swapaxes", "squeeze",
                   "expand_dims", "atleast_1d", "atleast_2d", "sort", "argsort", "cumsum", "cumprod", "take", "repeat",
-                  "diagonal", "trace", "diff", "clip", "nonzero", "copy", "trapezoid")
+                  "diagonal", "trace", "diff", "clip", "nonzero", "copy", "trapezoid", "unique", "ediff1d")
 ANY_ARGUMENT = ("where", "dot", "compress", "kron")  # a masked array anywhere among the arguments
 SEQUENCE = ("concatenate", "stack", "hstack", "vstack")  # a masked array in the sequence of arrays
 # NumPy's functions pass their own defaults to the masked array's method: np.argsort(x) sorts along the last axis
@@ -38,6 +38,12 @@ MOVEMENT = ("flip", "fliplr", "flipud", "roll", "rot90", "moveaxis", "rollaxis",
 # result, as NumPy's arithmetic does for a np.ma x; the other arguments' masks drop (their data counts), as NumPy's
 VALUE_ARGUMENT = {"polyval": (1, "x")}
 _ROUNDING = {"round": "round", "around": "round"}  # kd.round(x) / np.around(x): kd.ma's masked round
+_SAME_AS = {"unique_values": "unique"}  # NumPy's unique_values of a np.ma array: its masked unique values
+# kd's functions whose NumPy versions respect a np.ma array's mask (through its methods) where kd.ma has no
+# namesake: a masked array is refused (TypeError saying what to call), never read as its data alone
+MASK_AWARE = ("unique_counts", "unique_inverse", "unique_all", "argwhere", "flatnonzero", "nansum", "nanprod",
+              "nanmean", "nanvar", "nanstd", "nanmin", "nanmax", "nanargmin", "nanargmax", "nanmedian",
+              "nanpercentile", "nanquantile", "nancumsum", "nancumprod")
 _METADATA = {"shape": lambda a: a.shape, "ndim": lambda a: a.ndim, "size": lambda a: a.size}
 # kd's / NumPy's functions whose NumPy version gives np.ma results kd.ma has no public namesake for (np.ma.allclose
 # is another function: masked entries equal): closeness.py
@@ -136,6 +142,17 @@ def _closeness(kd_fn: Callable[..., Any], masked_fn: Callable[..., Any]) -> Call
     return fn
 
 
+def _refusing(name: str, kd_fn: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(kd_fn)
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        if _first(args):
+            raise TypeError(f"kd.{name} of a kd.ma masked array: NumPy's respects the mask, kd.ma has no {name}; "
+                            f"call it on x.compressed() or x.filled(value), or use kd.ma's reductions and "
+                            f"nonzero (kd.ma.masked_invalid(x).mean() for nanmean)")
+        return kd_fn(*args, **kwargs)
+    return fn
+
+
 def install(namespace: MutableMapping[str, Any]) -> None:
     """Make kd's functions in ``namespace`` (the kdsl package) run kd.ma's for masked arrays."""
     for names, test in ((FIRST_ARGUMENT, _first), (ANY_ARGUMENT, _any), (SEQUENCE, _sequence)):
@@ -146,9 +163,12 @@ def install(namespace: MutableMapping[str, Any]) -> None:
         namespace[name] = _moving(namespace[name])
     for name, (position, key) in VALUE_ARGUMENT.items():
         namespace[name] = _masked_values(namespace[name], position, key)
-    for name, ma_name in _ROUNDING.items():
+    for name, ma_name in {**_ROUNDING, **_SAME_AS}.items():
         if name in namespace:
             namespace[name] = _dispatching(ma_name, namespace[name], _first)
+    for name in MASK_AWARE:
+        if name in namespace:
+            namespace[name] = _refusing(name, namespace[name])
     namespace["apply_along_axis"] = _masked_along_axis(namespace["apply_along_axis"])
     namespace["genfromtxt"] = text_files.genfromtxt(namespace["genfromtxt"])  # usemask=True: a kd.ma array
     for name, masked_fn in _CLOSENESS.items():

@@ -5,7 +5,7 @@ Example:
     >>> import kdsl as kd
     >>> x = kd.ma.array([1, 2, 3], mask=[False, True, False])
     >>> kd.ma.getmask(kd.ma.array([1, 2])) is kd.ma.nomask, kd.ma.count_masked(x), kd.ma.is_masked(x)
-    (True, 1, True)
+    (True, np.int64(1), True)
     >>> print(kd.ma.concatenate([x, kd.ma.array([4])]))
     [1 -- 3 4]
 """
@@ -124,10 +124,11 @@ def compressed(x: Any) -> Any:
 
 
 def count_masked(arr: Any, axis: Any = None) -> Any:
-    """The number of masked entries (an int for ``axis=None``, read back; else a kdsl int64 array)."""
+    """The number of masked entries (NumPy's ``np.int64`` for ``axis=None``, read back; else a kdsl int64
+    array)."""
     m = getmaskarray(arr)
     counts = kd.sum(m, axis=axis, dtype=kd.int64)
-    return int(counts) if axis is None else counts
+    return np.int64(int(counts)) if axis is None else counts
 
 
 def where(condition: Any, x: Any = None, y: Any = None) -> Any:
@@ -154,14 +155,17 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     return MaskedArray.wrap(data, kd.broadcast_to(mask, shape) if mask.shape != shape else mask)
 
 
-def _joined(fn: Any, arrays: Any, axis: int, dtype: Any = None, casting: str = "same_kind") -> MaskedArray:
-    """``fn`` (kd.concatenate or kd.stack) of the data (with NumPy's ``dtype``/``casting``) and of the masks."""
+def _joined(fn: Any, arrays: Any, axis: int, dtype: Any = None, casting: str = "same_kind",
+            mask_array: bool = False) -> MaskedArray:
+    """``fn`` (kd.concatenate or kd.stack) of the data (with NumPy's ``dtype``/``casting``) and of the masks;
+    ``mask_array``: a mask array even where no piece has one (NumPy's stack/hstack/vstack; its concatenate keeps
+    ``nomask``)."""
     pieces = list(arrays)
     datas = [getdata(a) for a in pieces]
     data = fn(datas, axis=axis, **({} if dtype is None and casting == "same_kind" else
                                    {"dtype": dtype, "casting": casting}))
     if all(getmask(a) is nomask for a in pieces):
-        return MaskedArray.wrap(data)
+        return MaskedArray.wrap(data, kd.zeros(data.shape, dtype=kd.bool_) if mask_array else nomask)
     masks = [getmaskarray(a) if getmask(a) is not nomask else kd.zeros(d.shape, dtype=kd.bool_)
              for a, d in zip(pieces, datas, strict=True)]
     return MaskedArray.wrap(data, fn(masks, axis=axis))
@@ -175,28 +179,40 @@ def concatenate(arrays: Any, axis: int = 0) -> MaskedArray:
 def stack(arrays: Any, axis: int = 0, out: Any = None, *, dtype: Any = None,
           casting: str = "same_kind") -> MaskedArray:
     """NumPy's ``np.ma.stack``: data (as ``dtype``, cast by ``casting``) and masks stacked along a new ``axis``."""
-    return _joined(kd.stack, arrays, axis, dtype, casting)
+    return _joined(kd.stack, arrays, axis, dtype, casting, mask_array=True)
 
 
 def hstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> MaskedArray:
     """NumPy's ``np.ma.hstack``: data (as ``dtype``, cast by ``casting``) and masks joined along the columns
     (axis 0 of 1-d arrays)."""
     pieces = [_atleast_1d(a) for a in tup]
-    return _joined(kd.concatenate, pieces, 0 if pieces and pieces[0].ndim == 1 else 1, dtype, casting)
+    return _joined(kd.concatenate, pieces, 0 if pieces and pieces[0].ndim == 1 else 1, dtype, casting,
+                   mask_array=True)
 
 
 def vstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> MaskedArray:
     """NumPy's ``np.ma.vstack`` (``row_stack``): data (as ``dtype``, cast by ``casting``) and masks joined as
     rows."""
-    return _joined(kd.concatenate, [_atleast_2d(a) for a in tup], 0, dtype, casting)
+    return _joined(kd.concatenate, [_atleast_2d(a) for a in tup], 0, dtype, casting, mask_array=True)
+
+
+# NumPy's np.ma functions that call the array's own method: a plain kdsl (or NumPy) array gives kd's plain array
+# (np.ma.transpose of an ndarray is an ndarray, of a list a masked array); expand_dims is plain for any input
+_PLAIN_FOR_ARRAYS = ("reshape", "transpose")
+_PLAIN_FOR_ANY = ("expand_dims",)
 
 
 def _shape_function(name: str) -> Any:
     def fn(a: Any, *args: Any, **kwargs: Any) -> Any:
+        if not isinstance(a, MaskedArray) and (name in _PLAIN_FOR_ANY or (
+                name in _PLAIN_FOR_ARRAYS and isinstance(a, (kd.Array, np.ndarray)))):
+            return getattr(kd, name)(a if isinstance(a, kd.Array) else kd.asarray(a), *args, **kwargs)
         x = a if isinstance(a, MaskedArray) else MaskedArray(a)
         return x._apply(lambda d: getattr(kd, name)(d, *args, **kwargs))
     fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"NumPy's ``np.ma.{name}``: ``kd.{name}`` of the data and of the mask."
+    plain = (" (a plain array's is kd's plain result, as NumPy's)" if name in _PLAIN_FOR_ARRAYS + _PLAIN_FOR_ANY
+             else "")
+    fn.__doc__ = f"NumPy's ``np.ma.{name}``: ``kd.{name}`` of the data and of the mask{plain}."
     return fn
 
 

@@ -278,15 +278,16 @@ class MaskedArray:
                              f"{mask.size} items cannot cover {data.size} (use x.filled().view(dtype))")
         return self._like(data, nomask if mask is nomask else mask.view())
 
+    # ``order`` applies to the data and to the mask alike, as NumPy's ('F': first index fastest)
     def reshape(self, *shape: Any, order: str = "C") -> MaskedArray:
-        return self._apply(lambda a: a.reshape(*shape))
+        return self._apply(lambda a: a.reshape(*shape, order=order))
 
     def ravel(self, order: str = "C") -> MaskedArray:
-        return self._apply(lambda a: a.ravel())
+        return self._apply(lambda a: a.ravel(order))
 
     def flatten(self, order: str = "C") -> MaskedArray:
         """A flat copy (data and mask), as NumPy's: writes into it reach nothing else."""
-        return self._apply(lambda a: a.ravel().copy())
+        return self._apply(lambda a: a.ravel(order).copy())
 
     def transpose(self, *axes: Any) -> MaskedArray:
         return self._apply(lambda a: a.transpose(*axes))

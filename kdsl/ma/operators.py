@@ -83,6 +83,15 @@ def _shape(x: Any) -> tuple[int, ...]:
     return x.shape if isinstance(x, kd.Array) else ()
 
 
+def _masked_result_dtype(name: str, da: Any, db: Any) -> Any:
+    """The dtype of NumPy's ``<name>(a, b)`` where an operand is ``masked`` (a float64 0-d array): bool for the
+    comparisons, the promoted type otherwise (NumPy's ufunc on 0-d stand-ins; a Python scalar stays weak)."""
+    def stand_in(d: Any) -> Any:
+        return np.zeros((), numpy_dtype(d.dtype)) if isinstance(d, (kd.Array, np.ndarray, np.generic)) else d
+    with np.errstate(all="ignore"):
+        return getattr(np, name)(stand_in(da), stand_in(db)).dtype
+
+
 def _result(data: Any, mask: Any) -> Any:
     """A masked array, or for a 0-d result the value or ``masked`` (one bool read back when masked)."""
     if data.ndim == 0:
@@ -158,7 +167,8 @@ def binary(name: str, a: Any, b: Any, keep: bool = True) -> Any:
     db, mb = parts(b)
     if a is masked or b is masked:
         shape = np.broadcast_shapes(_shape(da), _shape(db))
-        return masked if not shape else MaskedArray.wrap(kd.zeros(shape), kd.ones(shape, dtype=kd.bool_))
+        dtype = _masked_result_dtype(name, da, db)
+        return masked if not shape else MaskedArray.wrap(kd.zeros(shape, dtype=dtype), kd.ones(shape, dtype=kd.bool_))
     da, db = strong(da, db)
     result = getattr(kd, name)(da, db)
     m = union(ma, mb, result.shape)
@@ -222,7 +232,6 @@ FUNCTIONS.update({name: _binary_function(name) for name in _BINARY + tuple(sorte
 FUNCTIONS["power"] = power
 FUNCTIONS["absolute"] = FUNCTIONS["abs"] = _unary_function("absolute")
 FUNCTIONS["conjugate"] = FUNCTIONS["conj"] = _unary_function("conjugate")
-FUNCTIONS["round_"] = FUNCTIONS["round"]
 
 
 def dispatch(name: str, args: tuple, kwargs: dict) -> Any:
@@ -298,6 +307,22 @@ def _inplace(op: str, fill: int, domained: bool = False) -> Callable[..., Any]:
         return self
     method.__name__ = f"__i{op}__"
     return method
+
+
+def round_(a: Any, decimals: int = 0, out: Any = None) -> Any:
+    """NumPy's ``np.ma.round`` (``round_``): a masked ``a`` rounded as ``a.round(decimals, out)``; a plain one
+    (not masked) is ``kd.round``'s plain array, as NumPy's gives an ndarray for an ndarray or a list.
+
+    >>> import kdsl as kd
+    >>> type(kd.ma.round(kd.asarray([1.25, 2.5]), 1)).__name__, kd.ma.round(kd.ma.array([1.5], mask=[1])).tolist()
+    ('Array', [None])
+    """
+    if isinstance(a, MaskedArray):
+        return _round_method(a, decimals, out)
+    return kd.round(a if isinstance(a, kd.Array) else kd.asarray(a), decimals, out=out)
+
+
+FUNCTIONS["round_"] = FUNCTIONS["round"] = round_  # NumPy's round is round_ too
 
 
 def _round_method(self: MaskedArray, decimals: int = 0, out: Any = None) -> Any:

@@ -80,14 +80,18 @@ def _sort_in_place(self: MaskedArray, axis: int = -1, kind: Any = None, order: A
 
 
 def sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, endwith: bool = True, fill_value: Any = None,
-         *, stable: Any = None) -> MaskedArray:
-    """NumPy's ``np.ma.sort``: a sorted copy (the flattened array for ``axis=None``).
+         *, stable: Any = None) -> Any:
+    """NumPy's ``np.ma.sort``: a sorted copy (the flattened array for ``axis=None``); a plain (not masked) ``a``
+    gives ``kd.sort``'s plain array, as NumPy's gives an ndarray.
 
     >>> import kdsl as kd
     >>> kd.ma.sort(kd.ma.array([[4, 2], [3, 1]], mask=[[0, 0], [1, 0]]), axis=None).tolist()
     [1, 2, 4, None]
     """
-    x = (a if isinstance(a, MaskedArray) else MaskedArray(a)).copy()
+    if not isinstance(a, MaskedArray):  # NumPy's sorts a plain array as np.sort (an ndarray; endwith unused)
+        return kd.sort(a if isinstance(a, kd.Array) else kd.asarray(a), axis=axis, kind=kind, order=order,
+                       stable=stable)
+    x = a.copy()
     if x._mask is not nomask:
         x._mask = x._mask.copy()  # the in-place sort writes the mask too
     if axis is None:

@@ -59,14 +59,16 @@ def outer(a: Any, b: Any) -> MaskedArray:
     return MaskedArray.wrap(data, mask)
 
 
-def inner(a: Any, b: Any) -> MaskedArray:
+def inner(a: Any, b: Any) -> Any:
     """NumPy's ``np.ma.inner`` (``innerproduct``): ``kd.inner`` of the data filled with 0, over the last axes;
-    as NumPy's, the result carries no mask (a masked entry simply adds nothing)."""
+    as NumPy's, the result carries no mask (a masked entry simply adds nothing), and a 0-d one is plain (NumPy's
+    is a scalar)."""
     fa = a.filled(0) if isinstance(a, MaskedArray) else kd.asarray(a)
     fb = b.filled(0) if isinstance(b, MaskedArray) else kd.asarray(b)
     fa = fa.reshape((1,)) if fa.ndim == 0 else fa  # NumPy's 0-d operands act as 1-element vectors here
     fb = fb.reshape((1,)) if fb.ndim == 0 else fb
-    return MaskedArray.wrap(kd.inner(fa, fb))
+    result = kd.inner(fa, fb)
+    return result if result.ndim == 0 else MaskedArray.wrap(result)
 
 
 def kron(a: Any, b: Any) -> MaskedArray:

@@ -115,7 +115,8 @@ def sometrue(target: Any, axis: Any = 0, dtype: Any = None) -> Any:
 
 
 def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: bool = False) -> Any:
-    """NumPy's ``np.ma.mean``: the sum of the unmasked entries over their count (masked where none); ``out``
+    """NumPy's ``np.ma.mean``: the sum of the unmasked entries over their count (masked where none and, along
+    an axis of an array with a mask, where NaN or infinite, as numpy.ma's division masks them); ``out``
     receives it (:func:`store`; 0 where nothing is unmasked)."""
     x = as_masked(a)
     if x._mask is nomask:
@@ -128,7 +129,17 @@ def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
         else:
             result = total * 1.0 / count
         result, empty = kd.where(count == 0, 0.0, result).astype(result.dtype), count == 0
+        empty = empty | not_finite(result)
     return masked_result(result, empty) if out is None else store(out, result, empty)
+
+
+def not_finite(result: Any) -> Any:
+    """Where an array ``result`` of numpy.ma's division (``sum / count``) is NaN or infinite: numpy.ma's divide
+    masks those, so its ``mean``/``average`` along an axis do (False for a 0-d result, a plain scalar there, and
+    for integers)."""
+    if result.ndim == 0 or not kd.isdtype(result.dtype, ("real floating", "complex floating")):
+        return kd.zeros(result.shape, dtype=kd.bool_)
+    return ~kd.isfinite(result)
 
 
 def _variance(x: MaskedArray, axis: Any, dtype: Any, ddof: int, keepdims: bool) -> tuple[Any, Any]:

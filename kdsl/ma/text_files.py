@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
+from kdsl.errors import check_host_readable
 from kdsl.ma.masked_array import MaskedArray
 
 
@@ -30,14 +31,7 @@ def read_masked(fname: Any, dtype: Any = float, *args: Any, **kwargs: Any) -> Ma
         raise TypeError("genfromtxt: like= is NumPy's dispatch argument; kd.genfromtxt already returns kdsl arrays")
     host_dtype: Any = dtype.np if isinstance(dtype, kd.DType) else dtype  # kdsl's dtypes as NumPy's
     out: Any = np.genfromtxt(fname, host_dtype, *args, **{**kwargs, "usemask": True})  # a np.ma.MaskedArray
-    if out.dtype.names is not None:  # names=, dtype=None of mixed columns, or a list of fields
-        raise TypeError(f"genfromtxt read a structured array (fields {', '.join(out.dtype.names)}: dtype "
-                        f"{out.dtype}); kdsl has no structured arrays: read it with np.genfromtxt and wrap "
-                        f"fields (kd.ma.array(out['name']))")
-    if out.dtype.kind not in "biufc":
-        # the same refusal as kd.genfromtxt's for a dtype a kdsl array cannot hold
-        raise TypeError(f"genfromtxt read dtype {out.dtype}, which a kdsl array cannot hold (kdsl arrays hold "
-                        f"numbers and booleans); read it with np.genfromtxt and convert the numeric fields")
+    check_host_readable(out.dtype, "genfromtxt", "kd.ma.array", unpack=False)  # kd.genfromtxt's refusal
     # NumPy's reader always gives a full mask (all False when nothing is missing): kept as NumPy's
     return MaskedArray(kd.asarray(np.ma.getdata(out)), mask=kd.asarray(np.ma.getmaskarray(out)),
                        fill_value=out.fill_value)

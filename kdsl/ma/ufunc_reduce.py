@@ -21,8 +21,9 @@ import numpy as np
 
 import kdsl as kd
 from kdsl.ma.constants import masked, maximum_fill_value, minimum_fill_value, nomask
+from kdsl.ma.functions import getmaskarray, where
 from kdsl.ma.masked_array import MaskedArray
-from kdsl.ma.operators import FUNCTIONS
+from kdsl.ma.operators import FUNCTIONS, parts
 
 # numpy.ma's fill for the reduce of each binary function (its "filly"); 0 for the others
 _FILLS = {"multiply": 1, "arctan2": 1.0}
@@ -80,8 +81,40 @@ def _extreme_reduce(name: str, fill: Callable[[Any], Any]) -> Callable[..., Any]
     return reduce
 
 
+def _binary_outer(name: str) -> Callable[..., Any]:
+    def outer(a: Any, b: Any) -> Any:
+        (da, ma), (db, mb) = parts(a), parts(b)
+        data = getattr(kd, name).outer(kd.asarray(da), kd.asarray(db))
+        if ma is nomask and mb is nomask:
+            return _result(data, nomask)
+        mask = kd.logical_or.outer(getmaskarray(a), getmaskarray(b))
+        return _result(data, mask)
+    outer.__doc__ = f"numpy.ma's ``{name}.outer``: ``kd.{name}.outer`` of the data, masked where either entry is."
+    return outer
+
+
+def _extreme_call(name: str, compare: Callable[..., Any]) -> Callable[..., Any]:
+    def call(a: Any, b: Any) -> Any:
+        return where(compare(a, b), a, b)
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = (f"numpy.ma's ``{name}(a, b)``: ``where({compare.__name__}(a, b), a, b)``, so a NaN in ``a`` "
+                    f"gives ``b`` (not NumPy's ufunc ``np.{name}``, which any NaN wins); ``.reduce``, ``.outer``.")
+    return call
+
+
+for _name in _REDUCED + ("maximum", "minimum") + tuple(n for n in ("equal", "not_equal", "less", "less_equal",
+                                                                   "greater", "greater_equal", "divide",
+                                                                   "true_divide", "power") if n in FUNCTIONS):
+    FUNCTIONS[_name].outer = _binary_outer(_name)  # type: ignore[attr-defined]
 for _name in _REDUCED:
     FUNCTIONS[_name].reduce = _binary_reduce(_name)  # type: ignore[attr-defined]
     FUNCTIONS[_name].accumulate = _binary_accumulate(_name)  # type: ignore[attr-defined]
 FUNCTIONS["maximum"].reduce = _extreme_reduce("maximum", maximum_fill_value)  # type: ignore[attr-defined]
 FUNCTIONS["minimum"].reduce = _extreme_reduce("minimum", minimum_fill_value)  # type: ignore[attr-defined]
+
+# kd.ma.maximum / kd.ma.minimum themselves (np.maximum(x, y) of masked arrays stays the NaN-propagating ufunc)
+EXTREMA = {"maximum": _extreme_call("maximum", FUNCTIONS["greater"]),
+           "minimum": _extreme_call("minimum", FUNCTIONS["less"])}
+for _name, _fn in EXTREMA.items():
+    _fn.reduce = FUNCTIONS[_name].reduce  # type: ignore[attr-defined]
+    _fn.outer = FUNCTIONS[_name].outer  # type: ignore[attr-defined]

@@ -56,14 +56,16 @@ def common_fill_value(a: Any, b: Any) -> Any:
     return first if first == second else None
 
 
-def harden_mask(a: MaskedArray) -> MaskedArray:
-    """NumPy's ``np.ma.harden_mask``: ``a.harden_mask()`` (assigning a value no longer unmasks); ``a``."""
-    return a.harden_mask()
+def harden_mask(a: Any) -> MaskedArray:
+    """NumPy's ``np.ma.harden_mask``: ``a.harden_mask()`` (assigning a value no longer unmasks); ``a`` (a plain
+    ``a``: a masked array of it, as NumPy's)."""
+    return (a if isinstance(a, MaskedArray) else MaskedArray(a)).harden_mask()
 
 
-def soften_mask(a: MaskedArray) -> MaskedArray:
-    """NumPy's ``np.ma.soften_mask``: ``a.soften_mask()`` (assigning a value unmasks again); ``a``."""
-    return a.soften_mask()
+def soften_mask(a: Any) -> MaskedArray:
+    """NumPy's ``np.ma.soften_mask``: ``a.soften_mask()`` (assigning a value unmasks again); ``a`` (a plain
+    ``a``: a masked array of it, as NumPy's)."""
+    return (a if isinstance(a, MaskedArray) else MaskedArray(a)).soften_mask()
 
 
 def is_mask(m: Any) -> bool:

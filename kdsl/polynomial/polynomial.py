@@ -263,9 +263,9 @@ def polydiv(c1: Any, c2: Any) -> tuple[kd.Array, kd.Array]:
     return q_all, trimseq(r[:d - 1])
 
 
-def polypow(c: Any, pow: int, maxpower: int | None = 16) -> kd.Array:  # noqa: A002 - NumPy's name
+def polypow(c: Any, pow: int, maxpower: int | None = None) -> kd.Array:  # noqa: A002 - NumPy's name
     """The series ``c`` to the non-negative integer power ``pow`` (repeated products; ``maxpower`` limits it as
-    NumPy's does).
+    NumPy's does: no limit by default for power series, 16 for the other bases' ``*pow``).
 
     >>> import kdsl as kd
     >>> kd.polynomial.polynomial.polypow([1, 1], 3).tolist()

@@ -177,11 +177,12 @@ class Array(ViewLinks):
     setfield = dtypes.setfield
 
     def copy(self, order: str = "C") -> Array:
-        """A new array with the same values (its own buffer when realised); ``order`` is checked (kdsl has one
-        layout: the values and shape are the same for every order, as NumPy's)."""
+        """A new array with the same values (its own buffer when realised); ``order='F'`` (or 'A'/'K' of a
+        Fortran-ordered array) gives a Fortran-ordered copy, as NumPy's (``memory_order.fortran_copy``)."""
         from kdsl.frontend.array import memory_order
 
-        memory_order.fortran(order)
+        if memory_order.fortran(order, a=self) and self.ndim >= 2:  # 'F', or 'A'/'K' of a Fortran-ordered self
+            return memory_order.fortran_copy(self)
         node = self._n
         return scalar_like.copied(self, Array(Node("copy", (node,), node.dtype, node.shape)))
 

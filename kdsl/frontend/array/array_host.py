@@ -42,8 +42,16 @@ so NumPy gets a copy (a download); use np.asarray(a) (copy=None) or a.numpy()
     if copy is False:
         raise ValueError("Unable to avoid copy while creating an array as requested: a kdsl array lives in device "
                          "memory, so NumPy gets a copy (a download); use np.asarray(a) (copy=None) or a.numpy()")
-    out = self.numpy()
+    out = _in_own_order(self, self.numpy())
     return out if dtype is None else out.astype(dtype, copy=False)  # out is already this call's own copy
+
+
+def _in_own_order(a: Any, host: np.ndarray) -> np.ndarray:
+    """``host`` (``a`` read back) laid out in Fortran order where ``a``'s ``flags`` say it is (a transposed view
+    written to comes back C-ordered from its written node), as NumPy's copy of it would be."""
+    if host.ndim >= 2 and not host.flags.f_contiguous and a.flags.fnc:
+        return np.asfortranarray(host)
+    return host
 
 
 def item(self, *args):
@@ -215,8 +223,9 @@ def __bytes__(self) -> bytes:
 
 
 def tobytes(self, order: Literal["C", "F", "A", "K"] = "C") -> bytes:
-    """The elements' bytes (an explicit download), as ``ndarray.tobytes``."""
-    return self.numpy().tobytes(order)
+    """The elements' bytes (an explicit download), as ``ndarray.tobytes`` ('A': Fortran order for an array whose
+    ``flags`` say it is Fortran-ordered)."""
+    return _in_own_order(self, self.numpy()).tobytes(order)
 
 
 def __complex__(self) -> complex:

@@ -1,7 +1,7 @@
 """Arrays as arrays: ``copy ascontiguousarray asanyarray asarray_chkfinite copyto``, NumPy's names and semantics.
 
-A kdsl array has one memory layout (C order, as realised) and no subclasses, so ``order=`` and ``subok=`` are
-accepted and ignored; ``ascontiguousarray`` copies only a strided view, as NumPy copies only a non-contiguous
+A kdsl array has no subclasses, so ``subok=`` is accepted and ignored; ``order='F'`` copies are Fortran-ordered
+(``memory_order.fortran_copy``); ``ascontiguousarray`` copies only a strided view, as NumPy copies only a non-contiguous
 array. ``copyto`` writes into its destination kdsl array in place (lazily, like ``dst[...] = src``).
 
 Example:
@@ -27,6 +27,7 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.copy_keyword import with_layout
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.creation_keywords import check_order
+from kdsl.frontend.array.memory_order import fortran
 from kdsl.frontend.array.where_masks import where_mask
 
 
@@ -38,8 +39,8 @@ def _as(a: Any, dtype: Any, **kwargs: Any) -> Array:
 
 
 def copy(a: Any, order: str = "K", subok: bool = False) -> Array:
-    """A new array with the values of ``a`` (a valid ``order`` and ``subok`` change nothing: kdsl has one layout
-    and no subclasses). Writing to the copy never changes ``a``.
+    """A new array with the values of ``a`` in ``order`` ('K': ``a``'s, Fortran for a Fortran-ordered ``a``;
+    ``subok`` changes nothing: kdsl has no subclasses). Writing to the copy never changes ``a``.
 
     >>> import kdsl as kd
     >>> a = kd.asarray([1, 2, 3]); b = kd.copy(a); b[0] = 9
@@ -47,7 +48,9 @@ def copy(a: Any, order: str = "K", subok: bool = False) -> Array:
     ([1, 2, 3], [9, 2, 3])
     """
     check_order("copy", order)  # NumPy's ValueError for order='X'
-    return a.copy() if isinstance(a, Array) else asarray(a)  # host data: the upload is the copy
+    if isinstance(a, Array):
+        return a.copy(order)  # 'K' keeps a Fortran-ordered a's order, as NumPy's
+    return asarray(a, order="F" if order in ("F", "f") else None)  # host data: the upload is the copy
 
 
 def ascontiguousarray(a: Any, dtype: Any = None, *, like: Any = None) -> Array:
@@ -113,7 +116,7 @@ def array_astype(x: Array, dtype: Any, order: str = "K", casting: str = "unsafe"
                  copy: bool = True) -> Array:
     """``x.astype(dtype, order, casting, subok, copy)`` with NumPy's checks: ``order`` one of C F A K,
     ``casting`` NumPy's rule for the dtype change, ``copy=False`` gives ``x`` itself when its dtype is already
-    ``dtype`` and its ``flags`` have the ``order`` asked (else a new array, C-ordered, as NumPy's copy).
+    ``dtype`` and its ``flags`` have the ``order`` asked (else a new array in that order, as NumPy's copy).
 
     >>> import kdsl as kd
     >>> a = kd.asarray([1.0, 2.0])
@@ -134,6 +137,8 @@ pass casting='unsafe' to allow it
     _check_cast(x.dtype, d, casting)
     if d is x.dtype and not copy:  # NumPy's copy=False still copies for an order x does not have ('A': either)
         return with_layout(x, order, None, contiguous_a=True)
+    if fortran(order, a=x) and x.ndim >= 2:  # NumPy's Fortran-ordered result: the cast of x.T, transposed
+        return (ops.astype(x.T, d) if d is not x.dtype else x.T.copy()).T
     return ops.astype(x, d) if d is not x.dtype else x.copy()
 
 

@@ -5,7 +5,7 @@ when a copy is needed), anything else by its truth; ``np._CopyMode`` members are
 NumPy's ``ValueError``. Whether ``order='C'`` or ``'F'`` needs a copy follows the array's ``flags``
 (``array_flags.py``: what NumPy reports for the equivalent NumPy array), so that ``kd.asarray(a.T, order='C')``
 is a new array as NumPy's is (writes to it do not reach ``a``) and ``kd.asarray(a.T, order='F')`` is ``a.T``
-itself. kdsl's copy is C-ordered whatever the order asked (one layout: ``layout.py``).
+itself. The copy has the order asked ('F': ``memory_order.fortran_copy``).
 
 Example:
     >>> import kdsl as kd
@@ -57,4 +57,4 @@ def with_layout(x: Array, order: Any, copy: bool | None, contiguous_a: bool = Fa
         return x
     if copy is False:
         raise ValueError(NEEDS_COPY)
-    return x.copy()
+    return x.copy("F" if order.upper() == "F" else "C")

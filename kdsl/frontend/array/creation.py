@@ -32,6 +32,7 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.copy_keyword import NEEDS_COPY, copy_mode, with_layout
 from kdsl.frontend.array.creation_keywords import check_like, check_order
 from kdsl.frontend.array.host_dtypes import host_array, host_dtype, python_int_dtype, unsupported_data
+from kdsl.frontend.array.memory_order import fortran, fortran_copy, fortran_laid
 from kdsl.frontend.array.shape_arguments import as_shape, check_nbytes, host_length
 from kdsl.ir.graph import Node
 
@@ -54,6 +55,11 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> 
     x, dev, copy = a, current_device(device), copy_mode(copy)
     if isinstance(x, Array) and order is not None and order != "K" and not copy:  # NumPy's copy for a layout
         return with_layout(asarray(x, dtype, device=device, copy=copy), order, copy)
+    if order is not None and order != "C" and fortran(order) and not isinstance(x, Array):  # host data in 'F'
+        return fortran_laid(asarray(x, dtype, device=device, copy=copy))
+    if isinstance(x, np.ndarray) and x.ndim >= 2 and x.flags.fnc and order not in ("C", "c"):
+        # a Fortran-ordered NumPy array keeps its order, as np.asarray's: the upload of its (C-ordered) transpose
+        return asarray(x.T, dtype, device=device, copy=copy).T
     if copy is not None:
         return _asarray_copy(x, dtype, dev, copy)
     if isinstance(x, Array):
@@ -182,6 +188,8 @@ def array(object, dtype=None, copy: bool | None = True, device=None, *, order="K
         out = asarray(x, dtype, device=device).copy() if isinstance(x, Array) else asarray(x, dtype, device=device)
     else:  # None or False: asarray's rules (False: ValueError where a copy is needed)
         out = asarray(x, dtype, order if isinstance(x, Array) else None, device=device, copy=copy)
+    if out.ndim >= 2 and fortran(order, a=x if isinstance(x, Array) else None):  # 'F' ('A'/'K': x's order)
+        out = fortran_laid(out)
     if ndmax and out.ndim > ndmax:
         raise ValueError(f"array(ndmax={ndmax}): the data has {out.ndim} dimensions, and kdsl has no object dtype "
                          "for the nested rest; raise ndmax or drop it")
@@ -195,7 +203,14 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) ->
     ``order``/``like`` as NumPy's (``creation_keywords.py``)."""
     check_order("full", order, "CF")
     check_like("full", like)
-    return _full(shape, fill_value, dtype, current_device(device))
+    return _ordered(order, shape, lambda s: _full(s, fill_value, dtype, current_device(device)))
+
+
+def _ordered(order: Any, shape: Any, make: Any) -> Array:
+    """``make(shape)``, or for ``order='F'`` NumPy's Fortran-ordered array (``memory_order.fortran_copy``: its
+    ``flags``, ``strides`` and ``ravel('K')`` are NumPy's; a new array that owns its data)."""
+    out = make(shape)
+    return out if order is None or order == "C" or not fortran(order) or out.ndim < 2 else fortran_copy(out)
 
 
 def _full(shape, fill_value, dtype, dev) -> Array:
@@ -236,25 +251,26 @@ def zeros(shape, dtype=None, order="C", *, device=None, like=None) -> Array:
     """Zeros of ``shape``; ``dtype=None`` is the default float (float32)."""
     check_order("zeros", order, "CF")
     check_like("zeros", like)
-    return _full(shape, 0, float if dtype is None else dtype, current_device(device))
+    return _ordered(order, shape, lambda s: _full(s, 0, float if dtype is None else dtype, current_device(device)))
 
 
 def ones(shape, dtype=None, order="C", *, device=None, like=None) -> Array:
     """Ones of ``shape``; ``dtype=None`` is the default float (float32)."""
     check_order("ones", order, "CF")
     check_like("ones", like)
-    return _full(shape, 1, float if dtype is None else dtype, current_device(device))
+    return _ordered(order, shape, lambda s: _full(s, 1, float if dtype is None else dtype, current_device(device)))
 
 
 def empty(shape, dtype=None, order="C", *, device=None, like=None) -> Array:
     """Like NumPy's ``empty``; kdsl returns zeros (a lazy constant costs nothing until used)."""
     check_order("empty", order, "CF")
     check_like("empty", like)
-    return _full(shape, 0, float if dtype is None else dtype, current_device(device))
+    return _ordered(order, shape, lambda s: _full(s, 0, float if dtype is None else dtype, current_device(device)))
 
 
 def _like(name, a, dtype, order, shape, device):
-    """The dtype, shape and device a ``*_like`` function makes (``order``: NumPy's values, one layout here).
+    """The dtype, shape, device and order ('C' or 'F': 'A' and 'K' keep ``a``'s Fortran order, as NumPy's) a
+    ``*_like`` function makes.
 
     Only a kdsl array lends its device: a NumPy array's ``device`` is the string ``"cpu"`` (NumPy 2), no Vulkan
     device, so ``np.empty_like(host_array)`` lands on the current device."""
@@ -262,22 +278,23 @@ def _like(name, a, dtype, order, shape, device):
     if device is None and isinstance(a, Array):
         device = a.device
     a = asarray(a) if not isinstance(a, Array) else a
-    return (a.dtype if dtype is None else dtype), (a.shape if shape is None else shape), device
+    o = "F" if fortran(order, a=a) and (shape is None or len(as_shape(shape)) == a.ndim) else "C"
+    return (a.dtype if dtype is None else dtype), (a.shape if shape is None else shape), device, o
 
 
 def zeros_like(a, dtype=None, order="K", subok: bool = True, shape=None, *, device=None) -> Array:
-    d, s, dev = _like("zeros_like", a, dtype, order, shape, device)
-    return zeros(s, d, device=dev)
+    d, s, dev, o = _like("zeros_like", a, dtype, order, shape, device)
+    return zeros(s, d, o, device=dev)
 
 
 def ones_like(a, dtype=None, order="K", subok: bool = True, shape=None, *, device=None) -> Array:
-    d, s, dev = _like("ones_like", a, dtype, order, shape, device)
-    return ones(s, d, device=dev)
+    d, s, dev, o = _like("ones_like", a, dtype, order, shape, device)
+    return ones(s, d, o, device=dev)
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok: bool = True, shape=None, *, device=None) -> Array:
-    d, s, dev = _like("full_like", a, dtype, order, shape, device)
-    return full(s, fill_value, d, device=dev)
+    d, s, dev, o = _like("full_like", a, dtype, order, shape, device)
+    return full(s, fill_value, d, o, device=dev)
 
 
 def empty_like(prototype, /, dtype=None, order="K", subok: bool = True, shape=None, *, device=None) -> Array:
@@ -355,5 +372,7 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype=float, order="C", *, dev
     check_like("eye", like)
     n, m = _check_eye_dims(N, N if M is None else M)
     k = operator.index(k)
+    if order != "C" and fortran(order):  # NumPy's Fortran-ordered identity
+        return fortran_copy(eye(n, m, k, dtype, device=device))
     rows, cols = iota((n, m), 0, device), iota((n, m), 1, device)
     return ops.apply("eq", cols - rows, k).astype(float if dtype is None else dtype)  # None: float32

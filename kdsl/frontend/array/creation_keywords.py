@@ -2,9 +2,9 @@
 code runs unchanged: ``kd.zeros((2, 3), order='F')``, ``kd.ones_like(a, subok=False)``,
 ``kd.empty(3, like=a)``.
 
-kdsl arrays have one layout and one class, so a valid ``order`` and either ``subok`` give the same array (the
-values are NumPy's; only NumPy's ``flags``/``strides`` would differ, and kdsl views have no memory order:
-``docs/numpy-api.md``). An ``order`` NumPy does not know raises its ``ValueError``. ``like=`` is NumPy's hook for
+kdsl arrays have one class, so either ``subok`` gives the same array; ``order='F'`` gives a Fortran-ordered
+array (``memory_order.fortran_copy``: NumPy's ``flags``/``strides``, ``docs/numpy-api.md``). An ``order`` NumPy
+does not know raises its ``ValueError``. ``like=`` is NumPy's hook for
 creating another library's array: a kdsl array (or None) is accepted, anything else raises ``TypeError`` naming
 the parameter, since a kdsl function cannot create a NumPy or CuPy array.
 
@@ -22,7 +22,7 @@ from kdsl.frontend.array.memory_order import fortran
 
 
 def check_order(name: str, order: Any, allowed: str = "CFAK") -> None:
-    """NumPy's ``ValueError`` for an ``order`` outside ``allowed``; a valid one changes nothing (one layout)."""
+    """NumPy's ``ValueError`` for an ``order`` outside ``allowed`` (the caller lays out a valid 'F' itself)."""
     if (order.__class__ is str and order == "C") or (order is None and "K" in allowed):  # the defaults (hot)
         return
     try:

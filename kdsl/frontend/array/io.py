@@ -28,6 +28,7 @@ from typing import IO, Any
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.errors import check_host_readable
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 
@@ -46,13 +47,7 @@ def _numpy_dtype(dtype: Any) -> Any:
 
 def _upload(host: np.ndarray, source: str) -> Array:
     """``host`` (what NumPy read) as a kdsl array, or TypeError naming what kdsl cannot hold."""
-    if host.dtype.names is not None:  # names=, dtype=None of mixed columns, or a list of fields
-        raise TypeError(f"{source} read a structured array (fields {', '.join(host.dtype.names)}: dtype "
-                        f"{host.dtype}); kdsl has no structured arrays: pass unpack=True for one kdsl array per "
-                        f"field, or read it with np.{source} and upload fields (kd.asarray(out['name']))")
-    if host.dtype.kind not in "biufc":
-        raise TypeError(f"{source} read dtype {host.dtype}, which a kdsl array cannot hold (kdsl arrays hold "
-                        f"numbers and booleans); read it with np.{source} and convert the numeric fields")
+    check_host_readable(host.dtype, source)
     return asarray(host)
 
 

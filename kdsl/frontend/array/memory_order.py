@@ -42,6 +42,29 @@ def fortran(order: Any, allowed: str = "CFAK", a: Array | None = None) -> bool:
     return order.upper() == "F"
 
 
+def fortran_copy(a: Array) -> Array:
+    """A new array of ``a``'s values in Fortran order, as NumPy's ``a.copy(order='F')``: the transpose of a
+    C-ordered copy of ``a.T`` (kdsl stores C order), so its ``flags``, ``strides``, ``ravel('K')`` and
+    ``tobytes('A')`` are NumPy's for it, writes included. Unlike NumPy's, it is a view (of that copy): its
+    ``base`` is the copy and ``flags.owndata`` is False.
+
+    >>> import kdsl as kd
+    >>> f = fortran_copy(kd.arange(6).reshape(2, 3))
+    >>> f[0, 0] = 9
+    >>> f.flags.f_contiguous, f.strides, f.ravel(order="K").tolist()
+    (True, (4, 8), [9, 3, 1, 4, 2, 5])
+    """
+    return a.T.copy().T if a.ndim >= 2 else a.copy()
+
+
+def fortran_laid(a: Array) -> Array:
+    """``a`` itself when it is Fortran-contiguous, else :func:`fortran_copy` of it (``a`` a new array: a
+    constant ``kd.zeros(s, order='F')`` is built transposed, nothing copied)."""
+    from kdsl.frontend.array.array_flags import contiguity
+
+    return a if a.ndim < 2 or contiguity(a)[1] else fortran_copy(a)
+
+
 def reshape_fortran(a: Array, shape: tuple[int, ...]) -> Array:
     """``a`` reshaped with the first index changing fastest (a view of a 1-D or Fortran-contiguous ``a``, else a
     copy)."""

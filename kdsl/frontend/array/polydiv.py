@@ -23,11 +23,10 @@ from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.creation import asarray, zeros
 from kdsl.frontend.array.joining import atleast_1d
 from kdsl.frontend.array.math import abs as kabs
-from kdsl.frontend.array.padding import pad
 from kdsl.frontend.array.polynomials import rewrap
 from kdsl.frontend.array.reductions import any as kany
 from kdsl.frontend.array.reductions import argmax
-from kdsl.frontend.array.shape_ops import stack
+from kdsl.frontend.array.shape_ops import concatenate, stack
 
 REALIZE_EVERY = 16  # quotient steps between realisations, so no fused expression grows with the degree
 _SMALL = 1e-8  # NumPy's allclose(r[0], 0): atol 1e-8 (rtol times 0 adds nothing)
@@ -80,7 +79,8 @@ def polydiv(u: Any, v: Any) -> tuple[Any, Any]:
     for k in range(m - n + 1):
         d = scale * r[k]
         quotient.append(d)
-        r = r - d * pad(divisor, [(k, m - n - k)])
+        # only the window r[k:k+n+1] changes, as NumPy's: an inf d times padding zeros would make NaN elsewhere
+        r = concatenate([r[:k], r[k:k + n + 1] - d * divisor, r[k + n + 1:]])
         if (k + 1) % REALIZE_EVERY == 0:
             realize(r)
     q = stack(quotient) if quotient else zeros(1, dtype=dtype, device=a.device)

@@ -408,7 +408,9 @@ def _bool_scan(x: Array, op: str, axis: int) -> Array:
 
 def cumsum(a, axis=None, dtype=None, out=None) -> Array:
     """Inclusive running sum along ``axis`` (the flattened array when ``axis`` is None); small integers and
-    bools accumulate in int64 as NumPy's do, integer overflow wraps.
+    bools accumulate in int64 as NumPy's do, integer overflow wraps. float16 accumulates in float32 and rounds
+    each output once (a parallel scan); NumPy's rounds every step, so its float16 running sums can stall
+    (``np.cumsum`` of 5000 float16 0.1s stops at 256, kdsl's reaches 500: docs/numpy-api.md).
 
     >>> import kdsl as kd
     >>> kd.cumsum(kd.asarray([[1, 2], [3, 4]]), axis=0).tolist()
@@ -420,7 +422,7 @@ def cumsum(a, axis=None, dtype=None, out=None) -> Array:
 def cumprod(a, axis=None, dtype=None, out=None) -> Array:
     """Inclusive running product along ``axis`` (the flattened array when ``axis`` is None), a parallel scan as
     ``cumsum``: small integers and bools accumulate in int64 as NumPy's do, integer overflow wraps, float inf
-    and NaN propagate.
+    and NaN propagate; float16 accumulates in float32 and rounds each output once (NumPy's rounds every step).
 
     >>> import kdsl as kd
     >>> kd.cumprod(kd.asarray([1.0, 2.0, 3.0, 4.0])).tolist()

@@ -72,3 +72,35 @@ def check_like_numpy(call, words, d):
     assert str(kd_err), "kdsl's error says nothing"
     if words is not None:
         assert re.search(words, str(kd_err), re.IGNORECASE), f"{words!r} not in kdsl's message: {kd_err}"
+
+
+def same_exactly(got, want):
+    """Equal nested host values: lists and tuples item by item; arrays of one dtype and shape, equal with their
+    NaNs and with the same zero signs (not NaN signs: x86's default NaN is negative, a GPU's positive)."""
+    if isinstance(want, (list, tuple)):
+        assert isinstance(got, type(want)) and len(got) == len(want), (got, want)
+        for g, w in zip(got, want, strict=True):
+            same_exactly(g, w)
+    elif isinstance(want, np.ndarray):
+        assert isinstance(got, np.ndarray) and got.dtype == want.dtype and got.shape == want.shape, (got, want)
+        assert np.array_equal(got, want, equal_nan=want.dtype.kind in "fc"), (got, want)
+        if want.dtype.kind == "f":
+            real = ~np.isnan(want)
+            assert np.array_equal(np.signbit(got[real]), np.signbit(want[real])), (got, want)
+    else:
+        assert got == want, (got, want)
+
+
+def check_exactly(call, words, outcome_of):
+    """``outcome_of(call, m)`` (``(values, None)`` or ``(None, exception)``) with NumPy and kdsl: the same values
+    (:func:`same_exactly`), or the same built-in exception class with ``words`` in kdsl's message."""
+    want, np_err = outcome_of(call, np)
+    got, kd_err = outcome_of(call, kd)
+    if np_err is None:
+        assert kd_err is None, f"NumPy answers {want!r}, kdsl raises {type(kd_err).__name__}: {kd_err}"
+        same_exactly(got, want)
+        return
+    builtin = next(c for c in type(np_err).__mro__ if c.__module__ == "builtins")  # UFuncTypeError: TypeError
+    assert isinstance(kd_err, builtin), f"NumPy raises {np_err!r}, kdsl {kd_err!r}"
+    if words is not None:
+        assert re.search(words, str(kd_err)), f"{words!r} not in kdsl's message: {kd_err}"

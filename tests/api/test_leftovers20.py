@@ -9,11 +9,10 @@ included), or both raise the same built-in exception class, kdsl's message namin
 """
 
 import io
-import re
 
 import numpy as np
 import pytest
-from bad_input_testing import A, outcome
+from bad_input_testing import A, check_exactly, outcome
 
 import kdsl as kd
 
@@ -22,34 +21,9 @@ def _outcome(call, m):
     return outcome(lambda m, _: call(m), m, None)
 
 
-def _same(got, want):
-    if isinstance(want, list):
-        assert isinstance(got, list) and len(got) == len(want)
-        for g, w in zip(got, want, strict=True):
-            _same(g, w)
-    elif isinstance(want, np.ndarray):
-        assert isinstance(got, np.ndarray) and got.dtype == want.dtype and got.shape == want.shape, (got, want)
-        assert np.array_equal(got, want, equal_nan=want.dtype.kind in "fc"), (got, want)
-        if want.dtype.kind == "f":  # zero signs; not NaN signs (x86's default NaN is negative, a GPU's positive)
-            real = ~np.isnan(want)
-            assert np.array_equal(np.signbit(got[real]), np.signbit(want[real])), (got, want)
-    else:
-        assert got == want
-
-
 def check(call, words=None):
-    """``call(m)`` with NumPy and kdsl: the same values and dtypes, or the same built-in exception class with
-    ``words`` in kdsl's message."""
-    want, np_err = _outcome(call, np)
-    got, kd_err = _outcome(call, kd)
-    if np_err is None:
-        assert kd_err is None, f"NumPy answers {want!r}, kdsl raises {type(kd_err).__name__}: {kd_err}"
-        _same(got, want)
-        return
-    builtin = next(c for c in type(np_err).__mro__ if c.__module__ == "builtins")  # UFuncTypeError: TypeError
-    assert isinstance(kd_err, builtin), f"NumPy raises {np_err!r}, kdsl {kd_err!r}"
-    if words is not None:
-        assert re.search(words, str(kd_err)), f"{words!r} not in kdsl's message: {kd_err}"
+    """``call(m)`` with NumPy and kdsl alike (:func:`bad_input_testing.check_exactly`)."""
+    check_exactly(call, words, _outcome)
 
 
 # ----- kd.ma: masks shared with views, as NumPy shares them

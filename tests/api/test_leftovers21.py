@@ -5,12 +5,11 @@ Each case runs the same call with NumPy and kdsl: the values, dtypes and kinds o
 the sign of zero included), or both raise the same built-in exception class, kdsl's message naming the problem.
 """
 
-import re
 import warnings
 
 import numpy as np
 import pytest
-from bad_input_testing import A
+from bad_input_testing import A, check_exactly
 
 import kdsl as kd
 
@@ -40,34 +39,9 @@ def _outcome(call, m):
             return None, e
 
 
-def _same(got, want):
-    if isinstance(want, (list, tuple)):
-        assert isinstance(got, type(want)) and len(got) == len(want), (got, want)
-        for g, w in zip(got, want, strict=True):
-            _same(g, w)
-    elif isinstance(want, np.ndarray):
-        assert isinstance(got, np.ndarray) and got.dtype == want.dtype and got.shape == want.shape, (got, want)
-        assert np.array_equal(got, want, equal_nan=want.dtype.kind in "fc"), (got, want)
-        if want.dtype.kind == "f":  # zero signs; not NaN signs (x86's default NaN is negative, a GPU's positive)
-            real = ~np.isnan(want)
-            assert np.array_equal(np.signbit(got[real]), np.signbit(want[real])), (got, want)
-    else:
-        assert got == want, (got, want)
-
-
 def check(call, words=None):
-    """``call(m)`` with NumPy and kdsl: the same described results, or the same built-in exception class with
-    ``words`` in kdsl's message."""
-    want, np_err = _outcome(call, np)
-    got, kd_err = _outcome(call, kd)
-    if np_err is None:
-        assert kd_err is None, f"NumPy answers {want!r}, kdsl raises {type(kd_err).__name__}: {kd_err}"
-        _same(got, want)
-        return
-    builtin = next(c for c in type(np_err).__mro__ if c.__module__ == "builtins")
-    assert isinstance(kd_err, builtin), f"NumPy raises {np_err!r}, kdsl {kd_err!r}"
-    if words is not None:
-        assert re.search(words, str(kd_err)), f"{words!r} not in kdsl's message: {kd_err}"
+    """``call(m)`` with NumPy and kdsl alike (:func:`bad_input_testing.check_exactly`)."""
+    check_exactly(call, words, _outcome)
 
 
 # ----- 1. masked_* with an array value (broadcast against the data, as NumPy's)

@@ -32,53 +32,58 @@ WRITERS = frozenset({"vkCreateInstance", "vkDestroyInstance", "vkCreateDevice", 
 
 
 class _ReadersWriter:
-    """Many readers or one writer; writers go first once they wait (a thread polling a fence cannot starve a
-    Manager's creation). A thread already inside a call passes straight through: the layer's messages run
-    Python inside a call, and a garbage collection there may run a finaliser that calls Vulkan."""
+    """Many readers or one writer, from plain locks: ``room`` is held by a writer, or by the readers together
+    (the first one in takes it, the last one out gives it back); a writer holds ``turnstile`` while it waits
+    and writes, so new readers queue behind it (a thread polling a fence cannot starve a Manager's creation).
+
+    Nothing between taking and giving back these locks allocates a Python object, so no garbage collection can
+    run a finaliser that calls Vulkan inside them (a ``threading.Condition``'s ``notify_all`` did, and the
+    finaliser's call waited for the lock its own thread held: the suite hung on 2026-12-05). A thread already
+    inside a call passes straight through (the layer's message callback runs Python inside a call)."""
 
     def __init__(self) -> None:
-        self.cond = threading.Condition(threading.Lock())
-        self.readers = self.waiting = 0
-        self.writing = False
+        self.turnstile, self.room, self.count = threading.Lock(), threading.Lock(), threading.Lock()
+        self.readers = 0
         self.inside = threading.local()
 
     def call(self, fn, args: tuple, write: bool) -> Any:
         mine = self.inside
-        if getattr(mine, "depth", 0):
-            mine.depth += 1
+        depth = getattr(mine, "depth", 0)  # (also makes this thread's dict before any lock is taken)
+        if depth:
+            mine.depth = depth + 1
             try:
                 return fn(*args)
             finally:
-                mine.depth -= 1
-        self._enter(write)
+                mine.depth = depth
+        if write:
+            self.turnstile.acquire()
+            self.room.acquire()
+        else:
+            self._enter_reading()
         mine.depth = 1
         try:
             return fn(*args)
         finally:
             mine.depth = 0
-            self._leave(write)
-
-    def _enter(self, write: bool) -> None:
-        with self.cond:
             if write:
-                self.waiting += 1
-                while self.writing or self.readers:
-                    self.cond.wait()
-                self.waiting -= 1
-                self.writing = True
+                self.room.release()
+                self.turnstile.release()
             else:
-                while self.writing or self.waiting:
-                    self.cond.wait()
-                self.readers += 1
+                self._leave_reading()
 
-    def _leave(self, write: bool) -> None:
-        with self.cond:
-            if write:
-                self.writing = False
-            else:
-                self.readers -= 1
-            if not self.readers:
-                self.cond.notify_all()
+    def _enter_reading(self) -> None:
+        with self.turnstile:  # waits while a writer waits or writes
+            pass
+        with self.count:
+            self.readers += 1
+            if self.readers == 1:
+                self.room.acquire()
+
+    def _leave_reading(self) -> None:
+        with self.count:
+            self.readers -= 1
+            if self.readers == 0:
+                self.room.release()
 
 
 _lock = _ReadersWriter()

@@ -64,7 +64,7 @@ def test_a_thread_inside_a_call_passes_through():
     """The layer's message callback runs Python inside a call; a finaliser there may call Vulkan again."""
     lock = layer_guard._ReadersWriter()
     assert lock.call(lambda: lock.call(lambda: lock.call(lambda x: x + 1, (1,), False), (), True), (), False) == 2
-    assert lock.readers == 0 and not lock.writing
+    assert lock.readers == 0 and not lock.room.locked() and not lock.turnstile.locked()
 
 
 def test_lib_wraps_functions_once_a_layer_is_on_and_passes_constants(monkeypatch):
@@ -85,3 +85,38 @@ def test_active_once_an_instance_has_the_validation_layer():
         assert layer_guard.active()
         assert vk.lib.vkCreateDevice.__name__ == "vkCreateDevice"
     mgr.destroy()
+
+
+def test_finalisers_that_call_vulkan_never_wait_for_their_own_thread():
+    """A garbage collection may run anywhere, and a finaliser may destroy a Vulkan object (a call through the
+    guard): with collections at nearly every allocation and such finalisers, readers and a writer on three
+    threads all finish (a Condition-based lock deadlocked here: its notify_all allocated)."""
+    from rt_util import run_python
+
+    out = run_python("""
+import gc, threading
+from kdsl.runtime import layer_guard
+lock = layer_guard._ReadersWriter()
+done = []
+
+class Finalised:
+    def __init__(self):
+        self.me = self  # a cycle: freed by the collector, whenever it runs
+    def __del__(self):
+        lock.call(lambda: None, (), False)
+
+def work(write):
+    for _ in range(3000):
+        Finalised()
+        lock.call(lambda: [Finalised() for _ in range(2)], (), write)
+    done.append(write)
+
+gc.set_threshold(1)
+threads = [threading.Thread(target=work, args=(w,)) for w in (False, False, True)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join(60)
+print(sorted(done))
+""", timeout=90)
+    assert out.stdout.strip() == "[False, False, True]"

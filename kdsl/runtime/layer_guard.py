@@ -36,10 +36,13 @@ class _ReadersWriter:
     (the first one in takes it, the last one out gives it back); a writer holds ``turnstile`` while it waits
     and writes, so new readers queue behind it (a thread polling a fence cannot starve a Manager's creation).
 
-    Nothing between taking and giving back these locks allocates a Python object, so no garbage collection can
-    run a finaliser that calls Vulkan inside them (a ``threading.Condition``'s ``notify_all`` did, and the
-    finaliser's call waited for the lock its own thread held: the suite hung on 2026-12-05). A thread already
-    inside a call passes straight through (the layer's message callback runs Python inside a call)."""
+    A garbage collection can run a finaliser that calls Vulkan (a tensor's destroy) wherever Python allocates an
+    object. So from taking the locks until giving them back, :meth:`call` allocates nothing but inside ``fn``
+    (explicit ``acquire``/``release``: a ``with`` looks up bound methods; no Python calls: a frame may be an
+    object), and its thread counts as inside until it is out: such a finaliser's call passes straight through
+    instead of waiting for locks its own thread holds (a ``threading.Condition`` version hung the suite on
+    2026-12-05: its ``notify_all`` allocated, and the finaliser waited for the Condition's lock). The layer's
+    message callback, which runs Python inside a call, passes through the same way."""
 
     def __init__(self) -> None:
         self.turnstile, self.room, self.count = threading.Lock(), threading.Lock(), threading.Lock()
@@ -59,31 +62,27 @@ class _ReadersWriter:
             self.turnstile.acquire()
             self.room.acquire()
         else:
-            self._enter_reading()
+            self.turnstile.acquire()  # waits while a writer waits or writes
+            self.turnstile.release()
+            self.count.acquire()
+            self.readers += 1
+            if self.readers == 1:
+                self.room.acquire()
+            self.count.release()
         mine.depth = 1
         try:
             return fn(*args)
         finally:
-            mine.depth = 0
             if write:
                 self.room.release()
                 self.turnstile.release()
             else:
-                self._leave_reading()
-
-    def _enter_reading(self) -> None:
-        with self.turnstile:  # waits while a writer waits or writes
-            pass
-        with self.count:
-            self.readers += 1
-            if self.readers == 1:
-                self.room.acquire()
-
-    def _leave_reading(self) -> None:
-        with self.count:
-            self.readers -= 1
-            if self.readers == 0:
-                self.room.release()
+                self.count.acquire()
+                self.readers -= 1
+                if self.readers == 0:
+                    self.room.release()
+                self.count.release()
+            mine.depth = 0
 
 
 _lock = _ReadersWriter()

@@ -13,12 +13,14 @@ import numpy as np  # noqa: E402
 import kdsl as kd  # noqa: E402
 from kdsl.engine import submission  # noqa: E402
 
+FFT_ROWS = ("kd.fft.fft (16 complex64)", "kd.fft.rfft2 (8 x 8 float32)")  # (--n: 16 by default)
+
 
 def test_short_run_reports_every_call_and_restores_the_engine(capsys):
     allocate, submit = submission.allocate, submission._submit
     ends = host_overhead.main(["--reps", "20", "--rounds", "1"])
     assert set(ends) == {"kd.realize(x + 1)", "kd.jit replay", "kd.realize(a @ a)", "readback (r.numpy())",
-                         "compute and read ((x + 1).numpy())",
+                         "compute and read ((x + 1).numpy())", *FFT_ROWS,
                          "floor: pre-recorded no-op eval"}
     assert all(v > 0 for v in ends.values())
     out = capsys.readouterr().out
@@ -52,7 +54,7 @@ def test_profile_counts_python_calls_and_puts_the_vulkan_library_back(capsys):
     lib = vk.lib
     ends = host_overhead.main(["--reps", "20", "--rounds", "1", "--profile"])
     assert set(ends) == {"kd.realize(x + 1)", "kd.jit replay", "kd.realize(a @ a)", "readback (r.numpy())",
-                         "compute and read ((x + 1).numpy())"}
+                         "compute and read ((x + 1).numpy())", *FFT_ROWS}
     assert all(v > 0 for v in ends.values())
     assert all(module.lib is lib for module in host_overhead.DEVICE_CALLERS)
     out = capsys.readouterr().out

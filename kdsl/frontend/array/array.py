@@ -58,23 +58,15 @@ class Array(ViewLinks):
     _unaligned: bool  # setflags(align=False) cleared its ALIGNED flag; unset: False (array_flags.py)
 
     def __init__(self, node: Node = ndarray_constructor.NO_SHAPE, *args: Any, **kwargs: Any):
-        if node.__class__ is Node and type(self) is Array and not args and not kwargs:  # every op's result: the
-            node.refs += 1  # checks below cost a fifth of building an elementwise op
-            self._raw = node  # (one assignment each: a tuple assignment builds and unpacks a tuple)
-            self._parent = None
-            self._version = 0
-            self._read = None
-            self._seen = 0
-            return
-        if type(self) is not Array and hasattr(self, "_raw"):  # MyArray(x): its __new__ made it by view(MyArray)
-            return  # (subclass_view.py), and Python calls __init__ after __new__: NumPy's does nothing there
-        if ndarray_constructor.is_constructor_call(node, args, kwargs):  # kd.ndarray((2, 3), dtype=...)
-            node = ndarray_constructor.construct(node, args, kwargs)
-        try:
-            node.refs += 1
-        except AttributeError:  # Array(number): statistics converts its result back with type(x)(value)
-            node = scalar_number.number_node(node)
-            node.refs += 1
+        if node.__class__ is not Node or type(self) is not Array or args or kwargs:  # not an op's result, whose
+            if type(self) is not Array and hasattr(self, "_raw"):  # checks cost a fifth of building an op
+                return  # MyArray(x): its __new__ made it by view(MyArray) (subclass_view.py), and Python calls
+                # __init__ after __new__: NumPy's does nothing there
+            if ndarray_constructor.is_constructor_call(node, args, kwargs):  # kd.ndarray((2, 3), dtype=...)
+                node = ndarray_constructor.construct(node, args, kwargs)
+            elif not isinstance(node, Node):  # Array(number): statistics converts its result with type(x)(value)
+                node = scalar_number.number_node(node)
+        node.refs += 1
         self._raw = node
         # (base, write) when this array is a view of ``base``: ``write(base, self)`` carries assignments back
         self._parent: tuple[Array, Callable[[Array, Array], None]] | None = None

@@ -70,10 +70,11 @@ def test_a_thread_inside_a_call_passes_through():
 def test_lib_wraps_functions_once_a_layer_is_on_and_passes_constants(monkeypatch):
     assert vk.lib.VK_SUCCESS == vulkan.VK_SUCCESS
     assert layer_guard.WRITERS == {"vkCreateInstance", "vkDestroyInstance", "vkCreateDevice", "vkDestroyDevice"}
+    monkeypatch.setattr(layer_guard, "_libs", [])  # the test's lib registers there, not beside vk.lib
     lib = layer_guard.GuardedLib(vulkan.lib, vulkan.ffi)
+    assert layer_guard._libs == [lib]
     monkeypatch.setattr(layer_guard, "_active", False)
     assert lib.vkCreateDevice is vulkan.lib.vkCreateDevice  # no layer: the cffi function itself
-    monkeypatch.setattr(layer_guard, "_libs", [lib])
     layer_guard.activate(["VK_LAYER_KHRONOS_validation"])
     assert lib.vkCreateDevice.__name__ == "vkCreateDevice" and lib.vkCreateDevice is not vulkan.lib.vkCreateDevice
     assert lib.vkCreateDevice is lib.vkCreateDevice  # made once

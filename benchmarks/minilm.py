@@ -141,7 +141,11 @@ def main() -> None:
     ap.add_argument("--profile", action="store_true", help="also print kdsl's most expensive kernels (kd.profile)")
     ap.add_argument("--kernels", action="store_true", help="also print each kernel's GPU time (timestamps)")
     ap.add_argument("--coop-warps", help="BMxBN:W,...: coopmat tiles run with W warps (matmul_sweep.py)")
+    ap.add_argument("--f32-rect", action="store_true", help="128 x 64 float32 tiles (kdsl.codegen.matmul.RECT)")
+    ap.add_argument("--f32-double", action="store_true", help="one barrier a k slice (kdsl.codegen.matmul.DOUBLE)")
     args = ap.parse_args()
+    from kdsl.codegen import matmul
+    matmul.RECT, matmul.DOUBLE = args.f32_rect, args.f32_double
     if args.coop_warps:
         from matmul_sweep import coop_variant
         coop_variant(None, None, args.coop_warps)

@@ -8,8 +8,7 @@ Each product is checked against PyTorch's first; medians of 5 (kdsl) and 7 (PyTo
     python3 benchmarks/matmul_sweep.py --small             # a smoke run (lavapipe)
     python3 benchmarks/matmul_sweep.py --big --dtypes float16 --coop-tile 128x128 --coop-depth 4   # a variant
     python3 benchmarks/matmul_sweep.py --dtypes float16 --coop-warps 64x128:4   # 64 x 128 tiles with 4 warps
-    python3 benchmarks/matmul_sweep.py --dtypes float32 --f32-rect   # 128 x 64 float32 tiles (matmul.RECT)
-    python3 benchmarks/matmul_sweep.py --big --dtypes float32 --f32-double   # one barrier a slice (matmul.DOUBLE)
+    python3 benchmarks/matmul_sweep.py --dtypes float32 --rect-groups 100000   # no 128 x 64 float32 tiles
 
 ``--coop-tile BMxBN`` gives every cooperative-matrix product whose grid of such tiles has at least 132
 workgroups that tile, and ``--coop-depth D`` every coopmat kernel ``D`` fragment depths per k slice: the
@@ -122,13 +121,12 @@ def main(argv: list[str] | None = None) -> list[list]:
     parser.add_argument("--coop-tile", help="BMxBN: a cooperative-matrix tile variant (see the docstring)")
     parser.add_argument("--coop-depth", type=int, help="fragment depths per k slice of every coopmat kernel")
     parser.add_argument("--coop-warps", help="BMxBN:W,...: tiles run with W warps (see the docstring)")
-    parser.add_argument("--f32-rect", action="store_true",
-                        help="128 x 64 float32 tiles where 64 x 64 ones are chosen (kdsl.codegen.matmul.RECT)")
-    parser.add_argument("--f32-double", action="store_true",
-                        help="two shared slices per operand, one barrier a slice (kdsl.codegen.matmul.DOUBLE)")
+    parser.add_argument("--rect-groups", type=int, default=None,
+                        help="grid size from which float32 products take 128 x 64 tiles (matmul.RECT_GROUPS)")
     args = parser.parse_args(argv)
     from kdsl.codegen import matmul
-    matmul.RECT, matmul.DOUBLE = args.f32_rect, args.f32_double
+    if args.rect_groups is not None:
+        matmul.RECT_GROUPS = args.rect_groups
     coop_variant(args.coop_tile, args.coop_depth, args.coop_warps)
     torch = torch_module()
     if torch is not None and not torch.cuda.is_available():

@@ -141,11 +141,12 @@ def main() -> None:
     ap.add_argument("--profile", action="store_true", help="also print kdsl's most expensive kernels (kd.profile)")
     ap.add_argument("--kernels", action="store_true", help="also print each kernel's GPU time (timestamps)")
     ap.add_argument("--coop-warps", help="BMxBN:W,...: coopmat tiles run with W warps (matmul_sweep.py)")
-    ap.add_argument("--f32-rect", action="store_true", help="128 x 64 float32 tiles (kdsl.codegen.matmul.RECT)")
-    ap.add_argument("--f32-double", action="store_true", help="one barrier a k slice (kdsl.codegen.matmul.DOUBLE)")
+    ap.add_argument("--rect-groups", type=int, default=None,
+                    help="grid size from which float32 products take 128 x 64 tiles (matmul.RECT_GROUPS)")
     args = ap.parse_args()
-    from kdsl.codegen import matmul
-    matmul.RECT, matmul.DOUBLE = args.f32_rect, args.f32_double
+    if args.rect_groups is not None:
+        from kdsl.codegen import matmul
+        matmul.RECT_GROUPS = args.rect_groups
     if args.coop_warps:
         from matmul_sweep import coop_variant
         coop_variant(None, None, args.coop_warps)

@@ -68,26 +68,30 @@ def tile(k: Matmul) -> int:
     return BIG_TILE if big >= BIG_TILE_GROUPS else TILE
 
 
-# An experiment for the GPU sweeps (benchmarks/matmul_sweep.py --f32-rect): float32 products too narrow for a
-# grid of BIG_TILE_GROUPS 128 x 128 tiles take 128 x 64 tiles (64 x 128 when n is the long side: 8 x 4 outputs
-# per invocation, twice the multiply-adds per shared-memory read of the 64 x 64 tiles' 4 x 4) instead of 64 x 64.
-# Off until measured: MiniLM's 8192 x 384 products are its candidates.
-RECT = False
-# Another: two shared slices of each operand, one barrier per k slice (the next slice is stored into the other
-# while this one is read) instead of two; costs twice the shared memory (so 16-deep 128-wide float32 tiles).
-DOUBLE = False
+# float32 products too narrow for a grid of BIG_TILE_GROUPS 128 x 128 tiles take 128 x 64 tiles (64 x 128 when n is
+# the long side: 8 x 4 outputs an invocation, twice the multiply-adds per shared-memory read of the 64 x 64 tiles'
+# 4 x 4) while the grid still has RECT_GROUPS of them. H100, 2026-12-05 (matmul_sweep.py --dtypes float32):
+# 8192 x 384 x 1536 0.328 -> 0.279 ms, 8192 x 384 x 384 0.091 -> 0.080 (MiniLM's FFN-down and out-projection); the
+# MLP's 512 x 1024 products (64 of them) were 5-13% slower, so they keep 64 x 64 tiles.
+RECT_GROUPS = 256
 
 
 def tile_shape(k: Matmul) -> tuple[int, int]:
-    """The ``(rows, columns)`` of tiled kernel ``k``'s output tiles: ``tile(k)`` square, or with :data:`RECT` a
-    128 x 64 (64 x 128) tile for a float32 product that :func:`tile` gives 64-wide ones.
+    """The ``(rows, columns)`` of tiled kernel ``k``'s output tiles: ``tile(k)`` square, or a 128 x 64 (64 x 128)
+    tile for a float32 product that :func:`tile` gives 64-wide ones when ``RECT_GROUPS`` of them fill the grid.
 
-    >>> tile_shape(Matmul(1, 4096, 4096, 4096, None, None, None, 0))
-    (128, 128)
+    >>> from kdsl import dtype as dt
+    >>> from kdsl.ir.expr import load
+    >>> from kdsl.ir.view import View
+    >>> ops = [load(i, dt.float32, View.contiguous((1, 8192, 384))) for i in (1, 2)]
+    >>> [tile_shape(Matmul(1, m, 384, 384, dt.float32, *ops, 0)) for m in (8192, 512)]
+    [(128, 64), (64, 64)]
     """
     edge = tile(k)
-    if RECT and edge == TILE and not k.edge and _vec4(k):
-        return (BIG_TILE, TILE) if k.m >= k.n else (TILE, BIG_TILE)
+    if edge == TILE and not k.edge and _vec4(k):
+        long, short = max(k.m, k.n), min(k.m, k.n)
+        if -(-long // BIG_TILE) * -(-short // TILE) * k.batch * max(k.splits, 1) >= RECT_GROUPS:
+            return (BIG_TILE, TILE) if k.m >= k.n else (TILE, BIG_TILE)
     return edge, edge
 
 
@@ -105,10 +109,8 @@ def _row_stride(k: Matmul, edge: int) -> int:
 
 
 def tile_bytes(k: Matmul, shape: tuple[int, int], depth: int) -> int:
-    """Shared memory of the ``depth``-deep operand tiles of tiled kernel ``k`` with ``shape`` output tiles (two
-    slices of each with :data:`DOUBLE`)."""
-    slices = 2 if DOUBLE else 1
-    return slices * (_row_stride(k, shape[0]) + _row_stride(k, shape[1])) * depth * _WIDE.get(k.a.dtype.glsl_compute, 4)
+    """Shared memory of the ``depth``-deep operand tiles of tiled kernel ``k`` with ``shape`` output tiles."""
+    return (_row_stride(k, shape[0]) + _row_stride(k, shape[1])) * depth * _WIDE.get(k.a.dtype.glsl_compute, 4)
 
 
 def fit_shared(k: Matmul, shared_bytes: int) -> Matmul:
@@ -172,11 +174,7 @@ def _render_tiled(k: Matmul, shape: tuple[int, int]) -> str:
     # (4096^3 on an H200: 4.64 -> 4.16 ms, from the indices and the shared reads' division alone).
     a_side, b_side = (bm, depth) if a_down else (depth, bm), (depth, bn) if b_down else (bn, depth)
     full_k = k.k % depth == 0  # every k slice is whole (chunks are multiples of the depth)
-    slot_a, slot_b = stride_a * depth, stride_b * depth  # shared elements of one slice of each operand
-    # with DOUBLE, slice ``cur`` is read while the next is stored into the other one
-    put_a, put_b = (f"(cur ^ 1) * {slot_a} + ", f"(cur ^ 1) * {slot_b} + ") if DOUBLE else ("", "")
     per_vec = 4 if vec else 1
-    get_a, get_b = (f"cur * {slot_a // per_vec} + ", f"cur * {slot_b // per_vec} + ") if DOUBLE else ("", "")
     decl = [f"int a_hi = tid / {a_side[0]}, a_lo = tid % {a_side[0]};",
             f"int b_hi = tid / {b_side[0]}, b_lo = tid % {b_side[0]};"]
     fill, store = [], []
@@ -188,7 +186,7 @@ def _render_tiled(k: Matmul, shape: tuple[int, int]) -> str:
             decl.append(f"{c} ra{q};")
             fill += _tile_fill(f"ra{q}", k.a, (k.batch, k.m, k.k), ("bz", gm, gak),
                                glsl.bounds_test([(gm, k.m, k.m % bm == 0), (gak, "ke", full_k)]), buffers, t)
-            store.append(_shared_store("As", f"{put_a}{ak} * {stride_a} + {mm}", f"ra{q}", vec))
+            store.append(_shared_store("As", f"{ak} * {stride_a} + {mm}", f"ra{q}", vec))
         if q < bn * depth // LOCAL:
             bhi = f"(b_hi + {q * LOCAL // b_side[0]})"
             bk, nn = ("b_lo", bhi) if b_down else (bhi, "b_lo")
@@ -196,7 +194,7 @@ def _render_tiled(k: Matmul, shape: tuple[int, int]) -> str:
             decl.append(f"{c} rb{q};")
             fill += _tile_fill(f"rb{q}", k.b, (k.batch, k.k, k.n), ("bz", gbk, gn),
                                glsl.bounds_test([(gbk, "ke", full_k), (gn, k.n, k.n % bn == 0)]), buffers, t)
-            store.append(_shared_store("Bs", f"{put_b}{bk} * {stride_b} + {nn}", f"rb{q}", vec))
+            store.append(_shared_store("Bs", f"{bk} * {stride_b} + {nn}", f"rb{q}", vec))
     zero = glsl.zero(t)
     # Scalars, fully unrolled: private arrays indexed in loops can end up in memory (lavapipe keeps them so).
     if vec:  # acc{i}_{h}: row i's four columns 64 h + 4 tx + (0..3), a vec4
@@ -204,8 +202,8 @@ def _render_tiled(k: Matmul, shape: tuple[int, int]) -> str:
         accs = [f"acc{i}_{h}" for i in range(per_m) for h in hn]
         fma = [f"acc{i}_{h} += av{i // 4}.{'xyzw'[i % 4]} * bv{h};" for i in range(per_m) for h in hn]
         # vec4s per shared row (the strides are multiples of 4): no division in the index
-        reads = [" ".join(f"vec4 av{h} = As[{get_a}kk * {stride_a // 4} + {16 * h} + ty];" for h in hm),
-                 " ".join(f"vec4 bv{h} = Bs[{get_b}kk * {stride_b // 4} + {16 * h} + tx];" for h in hn)]
+        reads = [" ".join(f"vec4 av{h} = As[kk * {stride_a // 4} + {16 * h} + ty];" for h in hm),
+                 " ".join(f"vec4 bv{h} = Bs[kk * {stride_b // 4} + {16 * h} + tx];" for h in hn)]
         stores = [f"gm = bm + {64 * (i // 4) + i % 4} + 4 * ty; gn = bn + {64 * h + q} + 4 * tx; "
                   f"if (gm < {k.m} && gn < {k.n}) {matmul_epilogue.store(k, f'acc{i}_{h}.' + 'xyzw'[q], 'gm', 'gn')}"
                   for i in range(per_m) for h in hn for q in range(4)]
@@ -213,8 +211,8 @@ def _render_tiled(k: Matmul, shape: tuple[int, int]) -> str:
     else:
         accs = [f"acc{i}_{j}" for i in range(per_m) for j in range(per_n)]
         fma = [f"acc{i}_{j} += av{i} * bv{j};" for i in range(per_m) for j in range(per_n)]
-        reads = [" ".join(f"{c} av{i} = As[{get_a}kk * {stride_a} + ty + {16 * i}];" for i in range(per_m)),
-                 " ".join(f"{c} bv{j} = Bs[{get_b}kk * {stride_b} + tx + {16 * j}];" for j in range(per_n))]
+        reads = [" ".join(f"{c} av{i} = As[kk * {stride_a} + ty + {16 * i}];" for i in range(per_m)),
+                 " ".join(f"{c} bv{j} = Bs[kk * {stride_b} + tx + {16 * j}];" for j in range(per_n))]
         stores = [f"gm = bm + ty + {16 * i}; gn = bn + tx + {16 * j}; "
                   f"if (gm < {k.m} && gn < {k.n}) {matmul_epilogue.store(k, f'acc{i}_{j}', 'gm', 'gn')}"
                   for i in range(per_m) for j in range(per_n)]
@@ -235,7 +233,7 @@ def _render_tiled(k: Matmul, shape: tuple[int, int]) -> str:
         "    " + " ".join(f"{acc_type} {a} = {acc_type}({zero});" for a in accs),
         "    int kn = kb;",
         *["    " + x for x in fill],
-        *(_double_loop if DOUBLE else _loop)(depth, fill, store, [
+        *_loop(depth, fill, store, [
             f"{unroll}for (int kk = 0; kk < {depth}; kk++) {{",
             *["    " + x for x in reads],
             *["    " + " ".join(fma[r * rows:(r + 1) * rows]) for r in range(per_m)],
@@ -244,9 +242,8 @@ def _render_tiled(k: Matmul, shape: tuple[int, int]) -> str:
         *["    " + x for x in stores],
         "}",
     ]
-    slices = 2 if DOUBLE else 1
-    shared = [f"shared {'vec4' if vec else c} As[{slices * slot_a // per_vec}];",
-              f"shared {'vec4' if vec else c} Bs[{slices * slot_b // per_vec}];"]
+    shared = [f"shared {'vec4' if vec else c} As[{stride_a * depth // per_vec}];",
+              f"shared {'vec4' if vec else c} Bs[{stride_b * depth // per_vec}];"]
     epilogue = "".join(x + "\n" for x in matmul_epilogue.function(k, buffers))
     text = epilogue + "\n".join(body)
     head = glsl.header(LOCAL, buffers, k.n_words, shared=shared, body_text=text)
@@ -265,24 +262,6 @@ def _loop(depth: int, fill: list[str], store: list[str], multiply: list[str]) ->
         f"    kn = k0 + {depth};",
         "    if (kn < ke) {", *["        " + x for x in fill], "    }",
         *["    " + x for x in multiply],
-        "}"]]
-
-
-def _double_loop(depth: int, fill: list[str], store: list[str], multiply: list[str]) -> list[str]:
-    """The k loop over two shared slices per operand (:data:`DOUBLE`): slice ``cur`` is multiplied while the
-    next one's registers go into the other, one barrier a slice."""
-    return ["    " + x for x in [
-        "int cur = 1;",  # the first slice goes into slice 0 (cur ^ 1)
-        *store,
-        "memoryBarrierShared(); barrier();",
-        "cur = 0;",
-        f"for (int k0 = kb; k0 < ke; k0 += {depth}) {{",
-        f"    kn = k0 + {depth};",
-        "    if (kn < ke) {", *["        " + x for x in fill], "    }",
-        *["    " + x for x in multiply],
-        "    if (kn < ke) {", *["        " + x for x in store], "    }",
-        "    memoryBarrierShared(); barrier();",  # the other slice is written; this one is read by everyone
-        "    cur ^= 1;",
         "}"]]
 
 

@@ -35,7 +35,9 @@ _tables: OrderedDict[tuple, Any] = OrderedDict()
 _caches: list[OrderedDict[tuple, Any]] = [_kernels, _tables]  # emptied in a forked child (transform's too)
 _orphans: list[Any] = []  # a forked child's copies of its parent's entries: kept alive, never used
 MAX_RADIX = 16
-"""Largest butterfly held in registers (16 complex values per invocation)."""
+"""Largest power-of-two butterfly held in registers (16 complex values per invocation)."""
+MAX_SEQUENCES, MAX_INVOCATIONS = 64, 256
+"""Most sequences and invocations in one workgroup of a local transform (:func:`group_shape`)."""
 
 
 def radices(n: int) -> tuple[int, ...] | None:
@@ -58,7 +60,7 @@ def stages(n: int) -> tuple[int, ...]:
     while n % 2 == 0:
         bits += 1
         n //= 2
-    count = -(-bits // 4)
+    count = -(-bits // (MAX_RADIX.bit_length() - 1))
     out = [1 << (bits // count + (i < bits % count)) for i in range(count)] if count else []
     while n % 9 == 0:
         out.append(9)
@@ -187,10 +189,10 @@ def group_shape(m: int, limit: int, double: bool) -> tuple[int, int]:
     butterfly (or so) per invocation, at most 256 invocations (or the device's limit)."""
     shared = int(kd.device().info.get("max_shared_memory_size", 16384))
     size = 16 if double else 8
-    seqs = max(1, min(64, limit // m))
+    seqs = max(1, min(MAX_SEQUENCES, limit // m))
     while seqs > 1 and seqs * shared_stride(m) * size > shared:
         seqs //= 2
-    most = min(256, int(kd.device().info.get("max_work_group_invocations", 128)))
+    most = min(MAX_INVOCATIONS, int(kd.device().info.get("max_work_group_invocations", 128)))
     invocations = max(1, min(most, seqs * m // max(stages(m))))
     return seqs, invocations
 

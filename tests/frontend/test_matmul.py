@@ -116,15 +116,15 @@ def test_big_tiles(monkeypatch, dtype, shape):
     np.testing.assert_allclose(y.numpy(), (ha * 2) @ hb.T, rtol=1e-3)
 
 
-
 @pytest.mark.parametrize("shape,a_t,b_t", [((1, 131, 70, 45), False, True), ((2, 37, 66, 200), True, False),
                                            ((1, 256, 48, 64), False, False)])
 def test_rectangular_tiles(monkeypatch, shape, a_t, b_t):
-    """The 128 x 64 / 64 x 128 float32 tiles of ``matmul.RECT`` (an experiment the GPU sweeps switch on): edges,
-    batches, transposed operands and a fused epilogue land where NumPy's product puts them."""
+    """The 128 x 64 / 64 x 128 float32 tiles (``matmul.RECT_GROUPS`` of them fill the grid; 1 here, so these small
+    products take them): edges, batches, transposed operands and a fused epilogue land where NumPy's product puts
+    them."""
     from kdsl.codegen import matmul
     monkeypatch.setattr(kd.device(), "matmul_tiles", True)
-    monkeypatch.setattr(matmul, "RECT", True)
+    monkeypatch.setattr(matmul, "RECT_GROUPS", 1)
     batch, m, k, n = shape
     rng = np.random.default_rng(17)
     ha, hb = rng.uniform(-1, 1, (batch, m, k)).astype(np.float32), rng.uniform(-1, 1, (k, n)).astype(np.float32)
@@ -135,28 +135,6 @@ def test_rectangular_tiles(monkeypatch, shape, a_t, b_t):
     assert matmul.tile_shape(plan([y._node])[0].kernel) == ((128, 64) if m >= n else (64, 128))
     np.testing.assert_allclose(y.numpy(), np.maximum((ha * 2) @ hb + 0.5, 0), rtol=1e-5, atol=1e-5)
 
-
-@pytest.mark.parametrize("dtype,big,rect", [("float32", False, False), ("float32", True, False),
-                                            ("float32", False, True), ("int32", False, False)])
-def test_double_shared_slices(monkeypatch, dtype, big, rect):
-    """``matmul.DOUBLE`` (an experiment the GPU sweeps switch on): two shared slices per operand, the next one
-    stored while this one is read, one barrier a slice; k of several slices and a partial last one."""
-    from kdsl.codegen import matmul
-    monkeypatch.setattr(kd.device(), "matmul_tiles", True)
-    monkeypatch.setattr(matmul, "DOUBLE", True)
-    monkeypatch.setattr(matmul, "RECT", rect)
-    monkeypatch.setattr(matmul, "BIG_TILE_GROUPS", 1 if big else 512)
-    if big:  # two 16-deep slices of 128-wide float32 tiles need 33 KiB: more than lavapipe's 32
-        monkeypatch.setattr(matmul, "DEPTH", 8)
-    rng = np.random.default_rng(18)
-    ha = rng.integers(-3, 4, (2, 70 + big, 83)).astype(dtype)
-    hb = rng.integers(-3, 4, (45, 83)).astype(dtype)
-    b = kd.asarray(np.ascontiguousarray(hb)).T
-    y = (kd.asarray(ha) - 1) @ b
-    from kdsl.engine.plan import plan
-    kernel = plan([y._node])[0].kernel
-    assert "cur ^= 1" in matmul.render(kernel) and matmul.tile(kernel) == (128 if big else 64)
-    np.testing.assert_allclose(y.numpy(), (ha - 1) @ hb.T, rtol=1e-6)
 
 def _float_operands(shape, a_t, b_t, seed):
     """float32 operands (batch, m, k) and (k, n) for ``shape = (batch, m, k, n)``, as NumPy arrays and as kdsl

@@ -6,6 +6,7 @@ medians and kdsl's time over the peer's (below 1: kdsl is faster).
     python3 benchmarks/fft.py            # the issue's sizes: fft of 2^24 complex64, rfft2 of 4096x4096, ...
     python3 benchmarks/fft.py --small    # a smoke run for CPU drivers (lavapipe)
     python3 benchmarks/fft.py --only rfft2 --profile   # the cases whose label contains "rfft2", per kernel
+    python3 benchmarks/fft.py --launch 8,512,32        # radix <= 8, <= 512 invocations, <= 32 sequences a group
 """
 
 from __future__ import annotations
@@ -39,7 +40,12 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="also time each kernel of one call (kd.profile)")
     parser.add_argument("--only", default="", help="run only the cases whose label contains this text "
                                                    "(e.g. 'rfft2', 'Bluestein', 'rows')")
+    parser.add_argument("--launch", default="", help="R,I,S: local transforms of radix <= R with <= I invocations "
+                                                     "and <= S sequences a workgroup (kdsl.fft.plan's MAX_*)")
     args = parser.parse_args()
+    if args.launch:
+        from kdsl.fft import plan
+        plan.MAX_RADIX, plan.MAX_INVOCATIONS, plan.MAX_SEQUENCES = map(int, args.launch.split(","))
     torch = torch_module()
     rows = []
     chosen = [c for c in cases(args.small) if args.only.lower() in c[0].lower()]

@@ -28,8 +28,8 @@ import statistics
 import numpy as np
 from dsl_common import kd, table, torch_module
 
-ML = [(512, 1024, 784), (512, 1024, 1024), (512, 10, 1024), (1024, 1024, 512), (8192, 1536, 384),
-      (8192, 384, 1536), (8192, 384, 384)]
+ML = [(512, 1024, 784), (512, 1024, 1024), (512, 10, 1024), (1024, 1024, 512), (8192, 1152, 384),
+      (8192, 1536, 384), (8192, 384, 1536), (8192, 384, 384)]
 BIG = [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192)]
 SMALL = [(64, 40, 48)]
 
@@ -123,10 +123,14 @@ def main(argv: list[str] | None = None) -> list[list]:
     parser.add_argument("--coop-warps", help="BMxBN:W,...: tiles run with W warps (see the docstring)")
     parser.add_argument("--rect-groups", type=int, default=None,
                         help="grid size from which float32 products take 128 x 64 tiles (matmul.RECT_GROUPS)")
+    parser.add_argument("--big-groups", type=int, default=None,
+                        help="grid size from which products take 128 x 128 tiles (matmul.BIG_TILE_GROUPS)")
     args = parser.parse_args(argv)
     from kdsl.codegen import matmul
     if args.rect_groups is not None:
         matmul.RECT_GROUPS = args.rect_groups
+    if args.big_groups is not None:
+        matmul.BIG_TILE_GROUPS = args.big_groups
     coop_variant(args.coop_tile, args.coop_depth, args.coop_warps)
     torch = torch_module()
     if torch is not None and not torch.cuda.is_available():

@@ -143,10 +143,14 @@ def main() -> None:
     ap.add_argument("--coop-warps", help="BMxBN:W,...: coopmat tiles run with W warps (matmul_sweep.py)")
     ap.add_argument("--rect-groups", type=int, default=None,
                     help="grid size from which float32 products take 128 x 64 tiles (matmul.RECT_GROUPS)")
+    ap.add_argument("--big-groups", type=int, default=None,
+                    help="grid size from which products take 128 x 128 tiles (matmul.BIG_TILE_GROUPS)")
     args = ap.parse_args()
+    from kdsl.codegen import matmul
     if args.rect_groups is not None:
-        from kdsl.codegen import matmul
         matmul.RECT_GROUPS = args.rect_groups
+    if args.big_groups is not None:
+        matmul.BIG_TILE_GROUPS = args.big_groups
     if args.coop_warps:
         from matmul_sweep import coop_variant
         coop_variant(None, None, args.coop_warps)

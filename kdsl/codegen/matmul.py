@@ -11,7 +11,9 @@ chunks that run in parallel and write one partial product each (a sum reduction 
 invocation's k loop then stays under the device's loop budget.
 
 Example:
-    >>> from kdsl import dtype as dt
+    >>> from typing import NamedTuple
+
+from kdsl import dtype as dt
     >>> from kdsl.ir.view import View
     >>> from kdsl.ir.expr import load
     >>> a = load(1, dt.float32, View.contiguous((1, 8, 4)))
@@ -23,6 +25,7 @@ Example:
 from __future__ import annotations
 
 import os
+from typing import NamedTuple
 
 from kdsl import dtype as dt
 from kdsl.codegen import coopmat, glsl, matmul_cpu, matmul_epilogue
@@ -150,6 +153,50 @@ def render(k: Matmul) -> str:
     return _render_tiled(k, tile_shape(k))
 
 
+class _Operand(NamedTuple):
+    """How a tiled kernel loads one operand's slice (A: m x k, B: k x n): load q of invocation ``tid`` is element
+    ``tid + 256 q`` of the slice in the operand's memory order (neighbouring invocations load neighbours along the
+    axis it is contiguous along). 256 is a multiple of both sides, so its row and column are the invocation's own
+    (``hi``, ``lo``) moved by a constant: the indices are a loop-invariant part plus constants, and a side the
+    tile always fills needs no bounds check (4096^3 on an H200: 4.64 -> 4.16 ms, from the indices and the shared
+    reads' division alone)."""
+
+    name: str  # "a" or "b": registers r{name}{q}, shared tile {NAME}s
+    expr: Expr
+    shape: tuple[int, int, int]  # (batch, middle, last)
+    down: bool  # whether the operand is contiguous along its middle axis
+    extents: tuple[int, int]  # the slice's extents along (middle, last)
+    offsets: tuple[str, str]  # the slice's first (middle, last) index: "bm"/"bn" for the tile, "kn" for k
+    limits: tuple[tuple[object, bool], tuple[object, bool]]  # per axis: (its end, whether the tile never passes it)
+    k_last: bool  # whether k is the last axis (A) or the middle one (B)
+    stride: int  # the padded shared row
+
+    def _lo_extent(self) -> int:
+        return self.extents[0] if self.down else self.extents[1]
+
+    def split(self) -> str:
+        """The declaration of the invocation's own (hi, lo) position in the slice."""
+        n, lo = self.name, self._lo_extent()
+        return f"int {n}_hi = tid / {lo}, {n}_lo = tid % {lo};"
+
+    def _index(self, q: int) -> tuple[str, str]:
+        """Load ``q``'s (middle, last) index in the slice."""
+        hi = f"({self.name}_hi + {q * LOCAL // self._lo_extent()})"
+        return (f"{self.name}_lo", hi) if self.down else (hi, f"{self.name}_lo")
+
+    def fill(self, q: int, buffers: dict[int, dt.DType], t: dt.DType) -> list[str]:
+        """Load ``q`` into its register (0 outside the operand)."""
+        idx = tuple(f"({o} + {i})" for o, i in zip(self.offsets, self._index(q), strict=True))
+        bounds = glsl.bounds_test([(g, end, whole) for g, (end, whole) in zip(idx, self.limits, strict=True)])
+        return _tile_fill(f"r{self.name}{q}", self.expr, self.shape, ("bz", *idx), bounds, buffers, t)
+
+    def store(self, q: int, vec: bool) -> str:
+        """Load ``q``'s register into the shared tile (k rows of the tile's padded width)."""
+        middle, last = self._index(q)
+        kk, along = (last, middle) if self.k_last else (middle, last)
+        return _shared_store(self.name.upper() + "s", f"{kk} * {self.stride} + {along}", f"r{self.name}{q}", vec)
+
+
 def _render_tiled(k: Matmul, shape: tuple[int, int]) -> str:
     """The shared-memory kernel with ``bm`` x ``bn`` output tiles (``shape``): 16 x 16 invocations, each
     accumulating ``bm / 16`` rows by ``bn / 16`` columns (rows ``ty + 16 i``, columns ``tx + 16 j``; float32 with
@@ -160,41 +207,26 @@ def _render_tiled(k: Matmul, shape: tuple[int, int]) -> str:
     bm, bn = shape
     per_m, per_n = bm // 16, bn // 16  # outputs per invocation along m and n
     stride_a, stride_b = _row_stride(k, bm), _row_stride(k, bn)
+    per_vec = 4 if vec else 1
     buffers: dict[int, dt.DType] = {0: k.out_dtype}
     depth = k.depth
     # Each tile loads the next slice into registers while it multiplies this one. H200: 6-12% faster with 64-wide
     # tiles; with 128-wide tiles 5-8% slower while they read shared memory by scalars, and with the vec4 reads
     # 5-9% faster for `a @ W.T` and `X.T @ b` (8192^3: 35.9 -> 33.6 ms), 1% slower for `a @ b` (36.3 -> 36.6)
-    # neighbouring invocations load neighbouring elements of the axis the operand is contiguous along
-    a_down = middle_is_contiguous(k.a, (k.batch, k.m, k.k))
-    b_down = middle_is_contiguous(k.b, (k.batch, k.k, k.n))
-    # Load q of an invocation is element tid + 256 q of the tile in the operand's order; 256 is a multiple of
-    # both sides, so its row and column are the invocation's own (a_hi, a_lo) moved by a constant: the indices
-    # below are a loop-invariant part plus constants, and a side the tile always fills needs no bounds check
-    # (4096^3 on an H200: 4.64 -> 4.16 ms, from the indices and the shared reads' division alone).
-    a_side, b_side = (bm, depth) if a_down else (depth, bm), (depth, bn) if b_down else (bn, depth)
     full_k = k.k % depth == 0  # every k slice is whole (chunks are multiples of the depth)
-    per_vec = 4 if vec else 1
-    decl = [f"int a_hi = tid / {a_side[0]}, a_lo = tid % {a_side[0]};",
-            f"int b_hi = tid / {b_side[0]}, b_lo = tid % {b_side[0]};"]
+    a_shape, b_shape = (k.batch, k.m, k.k), (k.batch, k.k, k.n)
+    a = _Operand("a", k.a, a_shape, middle_is_contiguous(k.a, a_shape), (bm, depth), ("bm", "kn"),
+                 ((k.m, k.m % bm == 0), ("ke", full_k)), True, stride_a)
+    b = _Operand("b", k.b, b_shape, middle_is_contiguous(k.b, b_shape), (depth, bn), ("kn", "bn"),
+                 (("ke", full_k), (k.n, k.n % bn == 0)), False, stride_b)
+    decl = [a.split(), b.split()]
     fill, store = [], []
     for q in range(max(bm, bn) * depth // LOCAL):  # the tile elements each invocation loads, A's and B's in turn
-        if q < bm * depth // LOCAL:
-            ahi = f"(a_hi + {q * LOCAL // a_side[0]})"
-            mm, ak = ("a_lo", ahi) if a_down else (ahi, "a_lo")
-            gm, gak = f"(bm + {mm})", f"(kn + {ak})"
-            decl.append(f"{c} ra{q};")
-            fill += _tile_fill(f"ra{q}", k.a, (k.batch, k.m, k.k), ("bz", gm, gak),
-                               glsl.bounds_test([(gm, k.m, k.m % bm == 0), (gak, "ke", full_k)]), buffers, t)
-            store.append(_shared_store("As", f"{ak} * {stride_a} + {mm}", f"ra{q}", vec))
-        if q < bn * depth // LOCAL:
-            bhi = f"(b_hi + {q * LOCAL // b_side[0]})"
-            bk, nn = ("b_lo", bhi) if b_down else (bhi, "b_lo")
-            gbk, gn = f"(kn + {bk})", f"(bn + {nn})"
-            decl.append(f"{c} rb{q};")
-            fill += _tile_fill(f"rb{q}", k.b, (k.batch, k.k, k.n), ("bz", gbk, gn),
-                               glsl.bounds_test([(gbk, "ke", full_k), (gn, k.n, k.n % bn == 0)]), buffers, t)
-            store.append(_shared_store("Bs", f"{bk} * {stride_b} + {nn}", f"rb{q}", vec))
+        for x in (a, b):
+            if q < x.extents[0] * x.extents[1] // LOCAL:
+                decl.append(f"{c} r{x.name}{q};")
+                fill += x.fill(q, buffers, t)
+                store.append(x.store(q, vec))
     zero = glsl.zero(t)
     # Scalars, fully unrolled: private arrays indexed in loops can end up in memory (lavapipe keeps them so).
     if vec:  # acc{i}_{h}: row i's four columns 64 h + 4 tx + (0..3), a vec4

@@ -43,7 +43,8 @@ from kdsl.codegen import glsl
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import index_vars
 from kdsl.codegen.radix_keys import DIGITS, digit_function, raw_lines, raw_words
-from kdsl.ir.kernels import LOCAL, RadixKeys, RadixPass
+from kdsl.ir.kernels import LOCAL
+from kdsl.ir.sort_kernels import RadixKeys, RadixPass
 
 assert LOCAL == DIGITS, "a workgroup's invocation d handles digit d of its tile"
 # The count kernel keeps this many copies of its 256 counters (invocation i adds to copy i % COPIES, each copy

@@ -33,7 +33,8 @@ from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.loops import index_vars
 from kdsl.codegen.ops import render_cast
 from kdsl.codegen.radix_keys import decode_raw, raw_words
-from kdsl.ir.kernels import LOCAL, SortKeys, SortLocal, SortMerge, SortOut
+from kdsl.ir.kernels import LOCAL
+from kdsl.ir.sort_kernels import SortKeys, SortLocal, SortMerge, SortOut
 
 ONES = "0xFFFFFFFFu"
 

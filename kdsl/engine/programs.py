@@ -50,18 +50,13 @@ from kdsl.ir.kernels import (
     Gather,
     Kernel,
     Matmul,
-    RadixKeys,
-    RadixPass,
     Reduce,
     RowNorm,
     Scan,
     Scatter,
     Search,
-    SortKeys,
-    SortLocal,
-    SortMerge,
-    SortOut,
 )
+from kdsl.ir.sort_kernels import RadixKeys, RadixPass, SortKeys, SortLocal, SortMerge, SortOut
 from kdsl.runtime.compiler import compile_source
 from kdsl.runtime.float_controls import add_float_controls
 

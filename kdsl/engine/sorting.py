@@ -48,21 +48,8 @@ from kdsl.device import Device
 from kdsl.engine.lower_scan import lower_scan
 from kdsl.engine.lowering import Lowering, Step
 from kdsl.ir.graph import Node
-from kdsl.ir.kernels import (
-    LOCAL,
-    LOOP_CAP,
-    MAX_GROUPS,
-    Compact,
-    Gather,
-    RadixKeys,
-    RadixPass,
-    Search,
-    SortKeys,
-    SortLocal,
-    SortMerge,
-    SortOut,
-    elementwise_groups,
-)
+from kdsl.ir.kernels import LOCAL, LOOP_CAP, MAX_GROUPS, Compact, Gather, Search, elementwise_groups
+from kdsl.ir.sort_kernels import RadixKeys, RadixPass, SortKeys, SortLocal, SortMerge, SortOut
 from kdsl.ir.view import View
 
 TILE = 1024  # records sorted in shared memory per workgroup (12 KiB at 3 words: within Vulkan's 16 KiB minimum)

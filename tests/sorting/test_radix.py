@@ -12,7 +12,7 @@ from kdsl.codegen.radix_keys import radix_key, radix_passes
 from kdsl.engine import programs
 from kdsl.engine import sorting as engine_sorting
 from kdsl.engine.schedule import schedule
-from kdsl.ir.kernels import RadixPass
+from kdsl.ir.sort_kernels import RadixPass
 
 KINDS = [True, False]  # private tiles (CPU drivers), workgroup tiles (GPUs)
 

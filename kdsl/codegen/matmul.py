@@ -91,9 +91,9 @@ def tile_shape(k: Matmul) -> tuple[int, int]:
     [(128, 64), (64, 64)]
     """
     edge = tile(k)
-    if edge == TILE and not k.edge and _vec4(k):
+    if edge == TILE and not k.edge:
         long, short = max(k.m, k.n), min(k.m, k.n)
-        if -(-long // BIG_TILE) * -(-short // TILE) * k.batch * max(k.splits, 1) >= RECT_GROUPS:
+        if -(-long // BIG_TILE) * -(-short // TILE) * k.batch * max(k.splits, 1) >= RECT_GROUPS and _vec4(k):
             return (BIG_TILE, TILE) if k.m >= k.n else (TILE, BIG_TILE)
     return edge, edge
 

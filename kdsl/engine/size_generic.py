@@ -2,17 +2,18 @@
 ``kd.concatenate((a, row))``, ``x[i:] * 2``, ``x[:i].sum()``) reuses a few compiled kernels instead of compiling
 one per length.
 
-An :class:`~kdsl.ir.kernels.Elementwise` kernel whose output and loads are flat ranges of their buffers (C-contiguous
-over the kernel's index space, or one element broadcast), and whose expression reads no index (no ``iota``, random
-draws, remaps or patches), computes the same thing at every length: only the element count differs. Its
-size-generic form reads that count from a push word (``Elementwise.size_word``); its shape becomes a *bound*, the
-next power of two (at least one workgroup), which fixes the index type, the launch and the loop budget. So a
-growing loop compiles one kernel per power of two it passes (``O(log n)``), not one per length. A kernel whose
-views are not flat but whose leading axis alone changes (``x[i:, ::2]``, ``x[i:] * row``: the other axes keep
-their sizes and strides) is generic along that axis the same way (its bound: a power of two of rows). The pieces of a
-join are such kernels (each writes its region at a pushed offset), and so is a one-pass :class:`~kdsl.ir.kernels.Reduce`
-of flat values to one value (``Reduce.size_word``: the fold's length), where the device plans the bound's length
-the same way.
+An :class:`~kdsl.ir.kernels.Elementwise` kernel whose output and loads are flat ranges of their buffers
+(C-contiguous over the kernel's index space, or one element broadcast), and whose expression reads no index (no
+random draws, patches, remaps, or ``iota`` but of a 1-D kernel), computes the same thing at every length: only the
+element count differs. Its size-generic form reads that count from a push word (``Elementwise.size_word``); its
+shape becomes a *bound*, the next power of two (at least one workgroup), which fixes the index type, the launch and
+the loop budget. So a growing loop compiles one kernel per power of two it passes (``O(log n)``), not one per
+length. A kernel whose views are not flat but whose leading axis alone changes (``x[i:, ::2]``, ``x[i:] * row``: the
+other axes keep their sizes and strides) is generic along that axis the same way (its bound: a power of two of
+rows); there an index along an axis (``iota``) and an expression broadcast along the rows (a remap: ``x[:i] *
+kd.arange(5)``) are the same at every length too. The pieces of a join are such kernels (each writes its region at a
+pushed offset), and so is a one-pass :class:`~kdsl.ir.kernels.Reduce` of flat values to one value
+(``Reduce.size_word``: the fold's length), where the device plans the bound's length the same way.
 
 Kernels keep their sizes baked in (the code fixed-shape loops have always run, vec4 loads included) until a
 loop shows that it grows or shrinks: the same size-free kernel at the same site (a graph node, an assemble's
@@ -55,7 +56,8 @@ from kdsl.ir.kernels import LOCAL, Elementwise, Reduce, elementwise_groups
 from kdsl.ir.view import View, contiguous_strides
 
 MAX_BOUND = 1 << 30  # larger kernels keep their sizes (the grid-stride counter must not pass int32)
-_INDEXED = frozenset(("iota", "rand", "remap", "rows", "patch", "acc"))  # ops whose code reads the index space
+_INDEXED = frozenset(("rand", "rows", "patch", "acc"))  # ops whose code reads the index space (iota, remap: see
+# _rewrite_node)
 STREAK = 3  # lengths in a row, all growing or all shrinking, that make a kernel size-generic
 WINDOW = 32  # ... lowered within this many schedules (kdsl.engine.schedule.schedule calls)
 _SEEN_MAX = 4096  # size-free kernels whose recent lengths are remembered (least recently lowered forgotten first)
@@ -264,6 +266,15 @@ def _rewrite_node(e: Expr, memo: dict[int, Expr | None], shape: tuple[int, ...],
                   leading: bool) -> Expr | None:
     if e.op in _INDEXED:
         return None
+    if e.op == "iota":  # an index along an axis: the same at every length where that axis keeps its meaning
+        return e if leading or len(shape) == 1 else None
+    if e.op == "remap":  # its source at positions of a view over the index space (``x[:i] * kd.arange(5)``):
+        # along a free leading axis the view keeps its strides; the source, over its own shape, stays as it is
+        view = e.arg[0]
+        if not leading or view.shape != shape or view.wide or len(e.arg) > 2:
+            return None
+        return Expr("remap", e.dtype, e.srcs, (View((n, *shape[1:]), view.canonical().strides, view.offset),
+                                               *e.arg[1:]))
     if e.op == "load":
         view, pushed = e.arg[1], e.arg[2] if len(e.arg) > 2 else None
         new = _generic_view(view, shape, n, leading)

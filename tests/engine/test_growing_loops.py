@@ -160,3 +160,19 @@ def test_a_vec4_device_grows_generic_kernels_too(monkeypatch):
     assert programs() - before <= size_generic.STREAK + 2
     y = kd.asarray(h[:256]) * 3 - 1  # another expression, one length: vec4 as before
     assert plan([y._node])[0].kernel.vec == 4
+
+
+def test_rows_against_a_lazy_row_share_a_kernel():
+    """``x[:i] * kd.arange(5)``: the row is an expression broadcast along the rows (a remap over an index), the
+    same at every length; a remap whose source grows with the rows (``arange(i * 5).reshape(i, 5)``) keeps a
+    kernel per length but its values."""
+    host = np.random.default_rng(4).uniform(-1, 1, (40, 5)).astype(np.float32)
+    x = kd.asarray(host)
+    before = programs()
+    for i in range(2, 30):
+        np.testing.assert_allclose((x[:i] * kd.arange(5) - kd.arange(5)[::-1]).numpy(),
+                                   host[:i] * np.arange(5) - np.arange(5)[::-1], rtol=1e-6)
+    assert programs() - before <= size_generic.STREAK + 1
+    for i in range(2, 8):
+        np.testing.assert_allclose((x[i:] + kd.arange((40 - i) * 5).reshape(40 - i, 5)).numpy(),
+                                   host[i:] + np.arange((40 - i) * 5).reshape(40 - i, 5), rtol=1e-6)

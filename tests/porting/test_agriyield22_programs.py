@@ -50,7 +50,7 @@ def degree_days(np, tmin, tmax, base, cap):
 def water_balance(np, rain, et, capacity, trigger):
     soil = capacity
     store, irrigate = [], []
-    for r, e in zip(np.asarray(rain), np.asarray(et)):
+    for r, e in zip(np.asarray(rain), np.asarray(et), strict=True):
         soil = min(soil + r, capacity) - e
         if soil < trigger:
             irrigate.append(capacity - soil)

@@ -43,7 +43,8 @@ def knight_moves(np, occupied):
     for dr, dc in [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)]:
         src = occ[max(0, -dr):8 - max(0, dr), max(0, -dc):8 - max(0, dc)]
         attacks[max(0, dr):8 - max(0, -dr), max(0, dc):8 - max(0, -dc)] += src
-    return {"attacks": attacks, "squares": np.count_nonzero(attacks), "most": np.unravel_index(attacks.argmax(), (8, 8))}
+    most = np.unravel_index(attacks.argmax(), (8, 8))
+    return {"attacks": attacks, "squares": np.count_nonzero(attacks), "most": most}
 
 
 def n_queens(np, cols):

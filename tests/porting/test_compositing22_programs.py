@@ -3,7 +3,8 @@
 `np.moveaxis` and luminance by `np.einsum("hwc,c->hw")`, blend modes (multiply, screen, overlay by `np.where`),
 masks written through `np.copyto(where=)`, `np.putmask` and `np.place`, sprite sheets cut by `np.array_split`,
 tiles by `np.tile` and `np.repeat` with arrays of repeats, palette lookups by `np.take` and `np.unique(axis=0)`,
-gamma curves with `np.power` on a lookup table, and a checkerboard by `np.indices` (tests/porting)."""
+gamma curves with `np.power` on a lookup table, rows of a burst by `b[:, mask, :, 0]` (NumPy puts the
+selection's axis first there), and a checkerboard by `np.indices` (tests/porting)."""
 
 import numpy as np
 from harness import check
@@ -107,6 +108,15 @@ def checkerboard(np, h, w, size):
             "same": bool(np.array_equal(np.roll(board, size, axis=1), 255 - board))}
 
 
+def burst_rows(np, burst, bright_rows):
+    b = np.asarray(burst).astype(np.float32)  # (frame, row, col, channel)
+    keep = np.asarray(bright_rows)
+    red = b[:, keep, :, 0]  # mask and int apart: NumPy puts the selected rows first, (rows, frames, cols)
+    red[:, 0] = 0  # a copy: the burst is unchanged
+    b[:, keep, :, 2] = 255  # written through the same key
+    return {"red": red, "shape": red.shape, "row_means": red.mean(axis=(1, 2)), "blue": b[..., 2].sum(axis=0)}
+
+
 def test_uint8_math():
     rng = np.random.default_rng(2241)
     check(uint8_math, rng.integers(0, 256, (3, 5)), rng.integers(0, 256, (3, 5)))
@@ -153,6 +163,11 @@ def test_palette():
 def test_gamma_lut():
     rng = np.random.default_rng(2247)
     check(gamma_lut, rng.integers(0, 256, (4, 4), dtype=np.uint8), 2.2)
+
+
+def test_burst_rows():
+    rng = np.random.default_rng(2248)
+    check(burst_rows, rng.integers(0, 256, (3, 5, 4, 3), dtype=np.uint8), np.array([True, False, True, True, False]))
 
 
 def test_checkerboard():

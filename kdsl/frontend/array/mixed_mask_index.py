@@ -1,8 +1,10 @@
 """A boolean mask among integer index arrays (``X[rows[:, None], mask]``, ``a[mask, idx] = v``, two masks)
 or after ints and slices (``a[0, :, mask]``): NumPy reads each mask as the integer indices of its true
 elements (``mask.nonzero()``, one array per mask axis) and broadcasts them with the other index arrays (an int
-among them is one too). The key is rewritten that way; indexing then goes the
-integer-array paths. A kdsl mask's ``nonzero`` reads its count back (the result's shape depends on the data).
+among them is one too). The key is rewritten that way; indexing then goes the integer-array paths. So is a
+key whose mask NumPy reads as *separated* from its other advanced indices by a slice, ``None`` or ``...``
+(``x[:, mask, 1:, 0]``: the selection's axis goes first, not where the mask is). A kdsl mask's ``nonzero``
+reads its count back (the result's shape depends on the data).
 
 Example:
     >>> import kdsl as kd
@@ -21,6 +23,29 @@ from kdsl.frontend.array.array import Array
 
 def _is_index_array(k) -> bool:
     return isinstance(k, (Array, np.ndarray, list)) and not masks.is_mask(k)
+
+
+def _advanced(k) -> bool:
+    return isinstance(k, (Array, np.ndarray, list)) or (isinstance(k, (int, np.integer)) and
+                                                        not isinstance(k, (bool, np.bool_)))
+
+
+def separated(key) -> bool:
+    """Whether ``key`` holds a mask, its advanced indices (masks, index arrays and the ints among them) are not
+    adjacent (a slice, ``None`` or ``...`` between two of them, even an ``...`` of no axes), and a slice, ``None``
+    or ``...`` comes before the first: NumPy puts the selection's axes first there, where the mask paths keep
+    them in the mask's place (``x[:, m, 1:5, 0]``: NumPy's shape ``(m.sum(), x.shape[0], 4)``).
+
+    >>> import numpy as np
+    >>> m = np.array([True, False, True])
+    >>> separated((slice(None), m, slice(1, 5), 0)), separated((slice(None), m, 0)), separated((m, slice(None), 0))
+    (True, False, False)
+    """
+    items = key if isinstance(key, tuple) else (key,)
+    if not any(map(masks.is_mask, items)):
+        return False
+    at = [i for i, k in enumerate(items) if _advanced(k)]
+    return at != list(range(at[0], at[-1] + 1)) and not all(map(_advanced, items[:at[0]]))
 
 
 def expand(key) -> tuple | None:

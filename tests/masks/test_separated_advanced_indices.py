@@ -38,3 +38,22 @@ def test_read_and_write_as_numpy(name):
         want[key] = value
         a[k] = value
         np.testing.assert_array_equal(a.numpy(), want)
+
+
+@pytest.mark.parametrize("key", [(np.array([0]), M3), (S, 0, np.array([True])), (0, np.array([-2]), M3[:2]),
+                                 (M3[:1], M3[:1], 0)])
+def test_mask_of_another_length_among_index_arrays_is_refused(key):
+    """A mask read as its nonzero indices (with index arrays, or apart from them) is checked against the axis it
+    indexes as NumPy does: a shorter one selected silently (``x[[0], [True, False]]`` of a (2, 7, 3) ``x``)."""
+    x = np.zeros((2, 7, 3))
+    with pytest.raises(IndexError) as expected:
+        x[key]
+    for as_kdsl in (False, True):
+        k = tuple(kd.asarray(v) if as_kdsl and isinstance(v, np.ndarray) else v for v in key)
+        with pytest.raises(IndexError, match="did not match") as got:
+            kd.asarray(x)[k]
+        assert str(got.value) == str(expected.value)
+        with pytest.raises(IndexError, match="did not match"):
+            a = kd.asarray(x)
+            a[k] = 1.0
+    assert kd.asarray(x)[np.array([1]), np.zeros(0, bool)].shape == x[np.array([1]), np.zeros(0, bool)].shape

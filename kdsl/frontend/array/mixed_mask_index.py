@@ -48,13 +48,36 @@ def separated(key) -> bool:
     return at != list(range(at[0], at[-1] + 1)) and not all(map(_advanced, items[:at[0]]))
 
 
-def expand(key) -> tuple | None:
+def _check_shapes(items: tuple, shape: tuple[int, ...]) -> None:
+    """NumPy's IndexError for a mask whose shape is not that of the axes it indexes (a boolean axis of length 0
+    stands for any length, as in NumPy): its nonzero indices would otherwise index them silently."""
+    spare = len(shape) - sum(int(np.ndim(k)) if masks.is_mask(k) else 1 for k in items
+                             if k is not None and k is not Ellipsis)
+    axis = 0
+    for k in items:
+        if k is Ellipsis:
+            axis += max(spare, 0)
+        elif masks.is_mask(k):
+            dims = tuple(k.shape) if isinstance(k, Array) else np.shape(k)
+            for i, m in enumerate(dims):
+                n = shape[axis + i] if axis + i < len(shape) else None
+                if n is not None and m not in (n, 0):
+                    raise IndexError(f"boolean index did not match indexed array along axis {axis + i}; size of "
+                                     f"axis is {n} but size of corresponding boolean axis is {m}")
+            axis += len(dims)
+        elif k is not None:
+            axis += 1
+
+
+def expand(key, shape: tuple[int, ...]) -> tuple | None:
     """``key`` with each boolean mask replaced by its nonzero indices (NumPy's combined advanced indexing),
     for the keys with a mask that the mask paths before it leave (another index array or mask, or ints and
-    slices before the mask); None for a key without a mask."""
+    slices before the mask); None for a key without a mask. Each mask must have the shape of the axes of
+    ``shape`` (the indexed array's) it stands for, as NumPy checks."""
     items = key if isinstance(key, tuple) else (key,)
     if not any(map(masks.is_mask, items)):
         return None
+    _check_shapes(items, shape)
     out: list = []
     for k in items:
         if not masks.is_mask(k):

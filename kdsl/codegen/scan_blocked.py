@@ -201,11 +201,23 @@ class _Kernel:
         return k.phase == "scan" and (lines == 1 or self.length % 4 == 0) and \
             _wide_type(k.out_dtype) in ("vec4", "ivec4", "uvec4")
 
+    def _at(self, pos: str) -> tuple[str, ...]:
+        """The multi-index of position ``pos`` along the scanned axis of this invocation's line. The axis need not
+        be the last: axes of length 1 may follow it (``cumsum(axis=0)`` of an ``(n, 1)`` column), whose views
+        have stride 0 there, so the line's index must not take the axis' place."""
+        axis = self.k.axis
+        return (*self.line_idx[:axis], pos, *self.line_idx[axis:])
+
+    def _short(self) -> tuple[int, ...]:
+        """The shape of the tiles' totals: the scanned axis replaced by the number of tiles ``nb``."""
+        shape, axis = self.k.shape, self.k.axis
+        return shape[:axis] + (self.nb,) + shape[axis + 1:]
+
     def _scalar_value(self, prefix: str) -> list[str]:
         """Lines setting ``y`` to the expression at position ``p`` of the line (identity past its end)."""
         w, k = self.w, self.k
         r = ExprRenderer(self.buffers, prefix=prefix)
-        v = r.value(k.expr, k.shape, (*self.line_idx, "p"))
+        v = r.value(k.expr, k.shape, self._at("p"))
         return [f"{w.c} y = {w.ident};", "if (p < end) {", *["    " + s for s in r.lines], f"    y = {self._cast(v)};",
                 "}"]
 
@@ -264,14 +276,14 @@ class _Kernel:
         if k.carry is None or k.phase == "sums":
             return []
         cr = ExprRenderer(self.buffers, prefix="c")
-        prev = cr.value(k.carry, self.others + (self.nb,), (*self.line_idx, "(b - 1)"))
+        prev = cr.value(k.carry, self._short(), self._at("(b - 1)"))
         return [f"{w.c} carry = {w.ident};", "if (b > 0) {", *["    " + s for s in cr.lines], f"    carry = {prev};",
                 "}"]
 
     def _sums(self) -> list[str]:
         """The tile's total: registers, subgroup, then the subgroup totals by invocation 0."""
         w = self.w
-        at = View.contiguous(self.others + (self.nb,)).index_expr([*self.line_idx, "b"])
+        at = View.contiguous(self._short()).index_expr(list(self._at("b")))
         return [f"{w.c} acc = {w.ident};",
                 f"[[unroll]] for (int j = 0; j < {4 * self.rows}; j++) acc = {w.comb('acc', 'x[j]')};",
                 *w.subgroup("acc", "sg"),

@@ -56,6 +56,15 @@ def test_interp_complex_fp():
     _same(expected[1], kd.interp(kd.asarray(X), kd.asarray(XP), kd.asarray(fp), left=1 + 2j, right=-1j))
 
 
+def test_interp_python_floats_at_float64():
+    """interp computes in float64: Python floats (kdsl's float32 default elsewhere) keep NumPy's float64 values, so an
+    ADSR envelope's sustain level ``fp=[0.0, 1.0, 0.6, 0.6]`` compares equal to 0.6 (tests/porting audiofx22)."""
+    xp, fp = [0, 5, 15, 35], [0.0, 1.0, 0.6, 0.6]
+    _same(np.interp(np.arange(40), xp, fp), kd.interp(kd.arange(40), xp, fp))
+    _same(np.interp(0.3, [0.1, 0.7], [0.1j, 0.6]), kd.interp(0.3, (0.1, 0.7), (0.1j, 0.6)))
+    assert kd.interp([0.1], [0, 1], kd.asarray(np.float32([0, 1]))).item() == 0.1  # x a list of Python floats
+
+
 def test_interp_dispatches_from_numpy():
     got = np.interp(kd.asarray(X), kd.asarray(XP), kd.asarray(FP))
     assert isinstance(got, kd.Array)

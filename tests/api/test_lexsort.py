@@ -116,3 +116,13 @@ def test_sort_complex_dispatch_and_bad_input():
     assert isinstance(got, kd.Array) and np.array_equal(got.numpy(), np.sort_complex(z), equal_nan=True)
     with pytest.raises(np.exceptions.AxisError):
         kd.sort_complex(kd.asarray(1 + 1j))
+
+
+def test_many_keys_realise_the_running_order(monkeypatch):
+    """``np.lexsort(a.T)`` of wide rows: one stable sort per key, the running order realised every REALIZE_EVERY
+    keys (2000 keys: 3.5 s -> 0.6 s on lavapipe; a long lazy chain grew quadratically)."""
+    from kdsl.frontend.array import lexicographic
+
+    monkeypatch.setattr(lexicographic, "REALIZE_EVERY", 4)
+    a = np.random.default_rng(8).integers(0, 2, (12, 30)).astype(np.float64)
+    np.testing.assert_array_equal(kd.lexsort(kd.asarray(a).T).numpy(), np.lexsort(a.T))

@@ -276,3 +276,22 @@ def test_divmod_outer_gives_both_outputs_as_numpy():
         np.testing.assert_allclose(r.numpy(), hr)
     with pytest.raises(TypeError, match="non-trivial signature"):
         kd.matmul.outer([1], [2])
+
+
+@pytest.mark.parametrize("name, method, x", [("bitwise_xor", "accumulate", np.ones((4, 1))),
+                                             ("bitwise_or", "reduce", np.ones(1)),
+                                             ("gcd", "reduce", np.ones(1, bool)),
+                                             ("logaddexp", "accumulate", np.ones((4, 1), bool)),
+                                             ("hypot", "accumulate", np.array([3], np.int8))])
+def test_length_one_folds_take_the_loop_type(name, method, x):
+    """A fold or scan along a length-1 axis never applies the ufunc, but NumPy's result still has its loop's type
+    (logaddexp of bools: float16) and a type without a loop is NumPy's TypeError."""
+    try:
+        expected = getattr(getattr(np, name), method)(x, axis=-1)
+    except TypeError:
+        with pytest.raises(TypeError):
+            getattr(getattr(kd, name), method)(kd.asarray(x), axis=-1)
+        return
+    got = getattr(getattr(kd, name), method)(kd.asarray(x), axis=-1)
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got.numpy(), expected)

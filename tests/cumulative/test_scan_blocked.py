@@ -81,6 +81,19 @@ def test_views_and_lines():
                                   np.cumprod(np.where(a > 0, 1, -1), axis=1))
 
 
+@pytest.mark.parametrize("dtype", ["float64", "int64", "int16"])
+def test_axes_of_length_one_after_the_scanned_axis(dtype):
+    """``cumsum(axis=0)`` of an ``(n, 1)`` column (``x.reshape(-1, 1)``, ``x[:, None]``): the blocked kernel's
+    element-by-element loads (types it does not read four at a time) put the line's index where the scanned
+    axis is, and those views' stride 0 on the length-1 axis made every element the first (x[0] * (i + 1))."""
+    a = RNG.integers(-9, 10, (9000, 1)).astype(dtype)  # two tiles: the carry between them too
+    got = kd.cumsum(kd.asarray(a), axis=0)
+    assert _blocked(got)
+    np.testing.assert_array_equal(got.numpy(), np.cumsum(a, axis=0))
+    b = a.reshape(3, 3000, 1, 1)
+    np.testing.assert_array_equal(kd.cumprod(kd.asarray(b) % 3 - 1, axis=1).numpy(), np.cumprod(b % 3 - 1, axis=1))
+
+
 def test_compaction_views_and_values():
     n = 2**16 + 3
     f = RNG.standard_normal(n).astype(np.float32)

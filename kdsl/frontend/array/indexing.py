@@ -183,6 +183,8 @@ def getitem(a: Array, key) -> Array:
         return a[None] if key else masks.getmask(a[None], np.zeros(1, bool), ())
     if _is_0d_mask(key):  # a[m] with a 0-d bool array m: NumPy's a[None][m[None]], (1, ...) or (0, ...)
         return masks.getmask(a[None], _as_1_mask(key), ())
+    if mixed_mask_index.separated(key):  # x[:, mask, 1:, 0]: the selection's axis first, as index arrays do
+        return getitem(a, mixed_mask_index.expand(key, a.shape))
     spelled = ellipsis_mask.expand(a, key)
     if spelled is not None:  # a[..., mask], a[None, mask]: the same key without ... and None
         return getitem(*spelled)
@@ -195,7 +197,7 @@ def getitem(a: Array, key) -> Array:
     ints, mask, rest = _int_mask_key(key)
     if mask is not None:  # a[0, mask]: adjacent advanced indices, so it is a[0][mask] (NumPy's result axes)
         return getitem(a[ints], (mask,) + rest)
-    expanded = mixed_mask_index.expand(key)
+    expanded = mixed_mask_index.expand(key, a.shape)
     if expanded is not None:  # a mask with index arrays (X[rows[:, None], mask]): its nonzero indices
         return getitem(a, expanded)
     scalar = scalar_index.split(key, a.ndim)
@@ -317,6 +319,8 @@ def setitem(a: Array, key, value) -> Array:
             scalar_bool_index.set(a, booleans, value)
             return a
         key = _scalars_as_ints(_ranges_as_arrays(key))
+        if mixed_mask_index.separated(key):  # x[:, mask, 1:, 0] = v: as its index arrays (NumPy's axis order)
+            key = mixed_mask_index.expand(key, a.shape)
         spelled = ellipsis_mask.expand(a, key)
         if spelled is not None and spelled[0] is a:  # a[..., mask] = v: as a[:, mask] = v
             key = spelled[1]
@@ -351,7 +355,7 @@ def _special_setitem(a: Array, key, value) -> Array | None:
     ints, mask, rest = _int_mask_key(key)
     if mask is not None:  # a[0, mask] = v: a[0] with a[0][mask] = v, written back
         return setitem(a, ints, setitem(a[ints], (mask,) + rest, value))
-    expanded = mixed_mask_index.expand(key)
+    expanded = mixed_mask_index.expand(key, a.shape)
     if expanded is not None:  # a[idx, mask] = v: the mask's nonzero indices with the other index arrays
         return setitem(a, expanded, value)
     scalar = scalar_index.split(key, a.ndim)

@@ -73,9 +73,13 @@ def plan(key: Any, ndim: int) -> Plan | None:
     >>> plan((slice(None), [0, 2]), 2)
     Plan(basic=(slice(None, None, None), slice(None, None, None)), axes=(1,), indices=([0, 2],), position=1, dims=(1,))
     """
-    items = _expanded(key if isinstance(key, tuple) else (key,), ndim)
+    raw = key if isinstance(key, tuple) else (key,)
+    items = _expanded(raw, ndim)
     if items is None or not any(map(_index_array, items)):
         return None
+    # NumPy's adjacency is that of the key as written: an ``...`` standing for no axes still separates
+    # (x[:, idx, ..., 0] of a 3-d x puts the index axes first)
+    spread = [i for i, k in enumerate(raw) if _index_array(k) or _int(k)]
     basic, axes, indices, advanced, dims = [], [], [], [], []
     axis = 0
     for pos, k in enumerate(items):
@@ -92,7 +96,7 @@ def plan(key: Any, ndim: int) -> Plan | None:
         else:
             basic.append(k)
             axis += 1  # a slice keeps its axis, None adds one
-    adjacent = advanced == list(range(advanced[0], advanced[-1] + 1))
+    adjacent = spread == list(range(spread[0], spread[-1] + 1))
     position = sum(1 for k in items[:advanced[0]] if not _int(k)) if adjacent else 0
     return Plan(tuple(basic), tuple(axes), tuple(indices), position, tuple(dims))
 

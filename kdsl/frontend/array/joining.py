@@ -148,8 +148,8 @@ def repeat(a: Any, repeats: Any, axis: int | None = None) -> Array:
     ([1, 1, 2, 2], [2, 2, 3])
     """
     x = as_array(a)
-    if axis is None:
-        x, axis = x.reshape(-1), 0
+    if axis is None or x.ndim == 0:  # (NumPy repeats a 0-d array along axis 0 or -1 as one of one element)
+        x, axis = x.reshape(-1), 0 if axis is None else axis
     ax = mv.normalize_axis(axis, x.ndim)
     n = x.shape[ax]
     counts = _integer_counts(np.asarray(repeats.numpy() if isinstance(repeats, Array) else repeats))

@@ -25,7 +25,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
-from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.complex_math import imag, real
 from kdsl.frontend.array.creation import asarray, zeros
 from kdsl.frontend.array.math import isnan
@@ -68,12 +68,17 @@ def _along(a: Array, order: Array, axis: int) -> Array:
     return gather_node(a, order, axis, along=True, mode="clip")
 
 
+REALIZE_EVERY = 64  # keys sorted between realisations of the running order
+
+
 def _lex_order(keys: list[Array], axis: int) -> Array:
     """The permutation that sorts ``keys`` lexicographically along ``axis``, the last key primary."""
     parts = [part for key in keys for part in _real_keys(key)]
     order = argsort(parts[0], axis=axis)
-    for key in parts[1:]:
+    for k, key in enumerate(parts[1:]):
         order = _along(order, argsort(_along(key, order, axis), axis=axis), axis)
+        if (k + 1) % REALIZE_EVERY == 0:  # many keys (np.lexsort(a.T) of wide rows): a long lazy chain grew
+            realize(order)  # quadratically to build and run
     return order
 
 

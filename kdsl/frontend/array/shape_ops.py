@@ -100,6 +100,9 @@ def expand_dims(a, axis) -> Array:
 def squeeze(a, axis=None) -> Array:
     """Remove size-1 axes (all of them, or those in ``axis``; ValueError if one is not size 1)."""
     a = _arr(a)
+    if a.ndim == 0 and isinstance(axis, (int, np.integer)) and not isinstance(axis, (bool, np.bool_)) and \
+            axis in (0, -1):  # NumPy's 0-d arrays take one int axis 0 or -1 (not a tuple of it)
+        return a
     if axis is None:
         axes = tuple(k for k, n in enumerate(a.shape) if n == 1)
     else:

@@ -359,7 +359,8 @@ def take(a: Any, indices: Any, axis: int | None = None, out: Any = None, mode: s
     """
     if out is not None:  # NumPy's out=: the result written into a kdsl array
         return into(take(a, indices, axis, None, mode), out)
-    x, ax = _flat_or(as_array(a), axis)
+    x = as_array(a)
+    x, ax = _flat_or(x.reshape(1) if x.ndim == 0 else x, axis)  # NumPy takes from a 0-d array as from one element
     idx = _indices(indices, x.shape[ax], ax, mode, x.device)
     return gather_node(x, idx, ax, along=False, mode=mode)
 

@@ -309,12 +309,20 @@ class Ufunc(WithAt):
             if self.identity is None:
                 raise ValueError(f"zero-size array to reduction operation {self._name} which has no identity")
             y = kd.full(y.shape[:-1] + (1,), np.array(self.identity).astype(y.dtype.np).item(), dtype=y.dtype)
+        y = self._in_loop_type(y)
         while (n := y.shape[-1]) > 1:
             half = self._fn(y[..., : n // 2], y[..., n // 2: n // 2 * 2])
             y = half if n % 2 == 0 else kd.concatenate([half, y[..., n - 1:]], axis=-1)
         # NumPy folds in gcd's and hypot's identity 0 first: a lone -3 gives 3
         y = y[..., 0] if self._name not in ("gcd", "hypot") else kd.abs(y[..., 0])
         return y.reshape(tuple(1 if a in axes else x.shape[a] for a in range(x.ndim))) if keepdims else y
+
+    def _in_loop_type(self, y: Array) -> Array:
+        """``y`` in the type ``op``'s loop computes in, or the TypeError of a type it has none for: a fold or scan of
+        a length-1 axis never applies ``op`` (``np.logaddexp.accumulate`` of a bool column is float16, and
+        ``np.bitwise_xor.reduce`` of one float a TypeError, as NumPy's)."""
+        dtype = self._fn(y[..., :0], y[..., :0]).dtype  # lazy and empty: the types only
+        return y if y.dtype == dtype else y.astype(dtype)
 
     def _log_reduce(self, x: Array, axis: Any, keepdims: bool) -> Array:
         """``logaddexp`` folded over ``axis`` as one log-sum-exp shifted by the maximum (no overflow); the
@@ -380,6 +388,7 @@ class Ufunc(WithAt):
         y = kd.moveaxis(x, axis, -1)
         if self._name.startswith("logical"):
             y = y.astype(kd.bool)
+        y = self._in_loop_type(y)
         k, n = 1, y.shape[-1]
         while k < n:
             y = kd.concatenate([y[..., :k], self._fn(y[..., k:], y[..., :-k])], axis=-1)

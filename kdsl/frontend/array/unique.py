@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.creation import arange, asarray, ones
 from kdsl.frontend.array.lexicographic import lexsort
@@ -113,6 +113,9 @@ def _unique(a: Any, want_inverse: bool, equal_nan: bool) -> _Parts:
     return _Parts(values, index, inverse, counts)
 
 
+REALIZE_EVERY = 64  # column sorts of unique(axis=...) between realisations of the running order
+
+
 def _unique_axis(a: Any, axis: int, want_inverse: bool) -> _Parts:
     """The unique sub-arrays along ``axis`` (NumPy's ``unique(axis=...)``): the sub-arrays, flattened to rows,
     are sorted lexicographically by stable argsorts of their columns, last column first (an LSD sort: one sort
@@ -128,8 +131,10 @@ def _unique_axis(a: Any, axis: int, want_inverse: bool) -> _Parts:
         none = asarray(np.zeros(0, d.np), device=x.device)
         return _Parts(x.copy(), none, none, none)
     order = arange(n, dtype=d, device=x.device)
-    for c in reversed(range(rows.shape[1])):
+    for k, c in enumerate(reversed(range(rows.shape[1] if n > 1 else 0))):  # (one row: nothing to sort)
         order = take(order, argsort(take(rows[:, c], order, mode="clip")), mode="clip")
+        if (k + 1) % REALIZE_EVERY == 0:  # wide rows: a chain of thousands of lazy sorts grew quadratically
+            realize(order)
     s = take(rows, order, axis=0, mode="clip")
     new = reduce_any(s[1:] != s[:-1], axis=1)  # rows of no elements: all equal (any() of nothing)
     first = concatenate([ones(1, dtype=dt.bool_, device=x.device), new])

@@ -23,10 +23,9 @@ from kdsl.frontend.array.sorting import (
     partition,
     searchsorted,
     sort,
-    take,
-    take_along_axis,
     topk,
 )
+from kdsl.frontend.array.take import take, take_along_axis
 from kdsl.frontend.array.triangle_indices import (
     tril_indices,
     tril_indices_from,

@@ -36,7 +36,8 @@ from kdsl.frontend.array.creation import arange, iota
 from kdsl.frontend.array.linalg import matmul
 from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import concatenate
-from kdsl.frontend.array.sorting import argsort, searchsorted, take
+from kdsl.frontend.array.sorting import argsort, searchsorted
+from kdsl.frontend.array.take import take
 from kdsl.ir.graph import Node
 
 # The dense form costs n * reads multiply-adds (one matrix product), the sorted form a sort of the reads plus a

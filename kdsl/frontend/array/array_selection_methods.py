@@ -82,7 +82,7 @@ def searchsorted(self, v, side: str = "left", sorter=None) -> Array:
 
 
 def take(self, indices, axis: int | None = None, out=None, mode: str = "raise") -> Array:
-    from kdsl.frontend.array.sorting import take  # cycle: that module builds Arrays
+    from kdsl.frontend.array.take import take  # cycle: that module builds Arrays
 
     return take(self, indices, axis, out, mode)
 

@@ -22,8 +22,8 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.creation import arange
 from kdsl.frontend.array.inplace import store_inplace
-from kdsl.frontend.array.sorting import take
 from kdsl.frontend.array.stored_values import checked_value
+from kdsl.frontend.array.take import take
 
 
 def diag_indices(n: int, ndim: int = 2) -> tuple[Array, ...]:

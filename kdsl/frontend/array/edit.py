@@ -28,7 +28,7 @@ from kdsl.frontend.array.creation import as_array, asarray, zeros
 from kdsl.frontend.array.joining import tile
 from kdsl.frontend.array.shape_arguments import host_ints
 from kdsl.frontend.array.shape_ops import broadcast_values_to, concatenate, moveaxis
-from kdsl.frontend.array.sorting import take
+from kdsl.frontend.array.take import take
 
 _MAX_RUNS = 8  # up to this many kept runs are joined as slices (they fuse); more become one gather
 

@@ -33,7 +33,8 @@ from kdsl.frontend.array.creation import asarray, full
 from kdsl.frontend.array.random_draws import PhiloxDraws, Size, draw_shape
 from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import concatenate
-from kdsl.frontend.array.sorting import argsort, searchsorted, take
+from kdsl.frontend.array.sorting import argsort, searchsorted
+from kdsl.frontend.array.take import take
 
 TABLE_MAX = 1 << 23  # CDF entries over all distinct parameter triples of one call
 _MARGINALS_LIMIT = 1_000_000_000  # NumPy's bound on sum(colors) for method="marginals"

@@ -27,7 +27,8 @@ from kdsl.frontend.array.complex_math import complex_from_parts, imag, real
 from kdsl.frontend.array.creation import as_array, as_arrays, asarray
 from kdsl.frontend.array.math import isnan, maximum, minimum, remainder, where
 from kdsl.frontend.array.shape_ops import concatenate
-from kdsl.frontend.array.sorting import argsort, searchsorted, take
+from kdsl.frontend.array.sorting import argsort, searchsorted
+from kdsl.frontend.array.take import take
 
 
 def _points(xp: Any, fp: Any, device: Any) -> tuple[Array, Array]:

@@ -27,7 +27,7 @@ from kdsl.frontend.array.broadcast_views import following
 from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.shape_arguments import int_tuple
 from kdsl.frontend.array.shape_ops import arrays_to_stack, broadcast_to, broadcast_values_to, concatenate
-from kdsl.frontend.array.sorting import take
+from kdsl.frontend.array.take import take
 
 
 def take_slice(a: Array, axis: int, start: int, stop: int | None, step: int = 1) -> Array:

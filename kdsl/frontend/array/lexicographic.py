@@ -31,7 +31,8 @@ from kdsl.frontend.array.creation import asarray, zeros
 from kdsl.frontend.array.math import isnan
 
 # the sorting module's along-axis gather (indices in range by construction: no read-back)
-from kdsl.frontend.array.sorting import argsort, gather_node, sort
+from kdsl.frontend.array.sorting import argsort, sort
+from kdsl.frontend.array.take import gather_node
 
 
 def _keys(keys: Any) -> list[Array]:

@@ -42,8 +42,8 @@ from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.reduction_where import into
 from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import stack
-from kdsl.frontend.array.sorting import take
 from kdsl.frontend.array.stored_values import checked_value
+from kdsl.frontend.array.take import take
 from kdsl.ir.graph import Node
 
 # Up to this many elements a compaction is one fused scan (int32 positions); longer ones use the running count.

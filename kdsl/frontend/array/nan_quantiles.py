@@ -37,7 +37,8 @@ from kdsl.frontend.array.quantiles import keep_reduced_dims, lines_last
 from kdsl.frontend.array.reduction_where import into
 from kdsl.frontend.array.reductions import sum as asum
 from kdsl.frontend.array.shape_ops import broadcast_values_to, stack
-from kdsl.frontend.array.sorting import gather_node, sort, sort_node
+from kdsl.frontend.array.sorting import sort, sort_node
+from kdsl.frontend.array.take import gather_node
 from kdsl.frontend.array.weighted_quantiles import weighted
 
 # Hyndman and Fan's continuous methods: virtual index n*q + alpha + q*(1 - alpha - beta) - 1.

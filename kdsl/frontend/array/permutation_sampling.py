@@ -27,7 +27,8 @@ from kdsl.frontend.array.bounded_integers import BoundedIntegers
 from kdsl.frontend.array.creation import asarray, full
 from kdsl.frontend.array.random_draws import Size, draw_shape
 from kdsl.frontend.array.shape_arguments import host_length
-from kdsl.frontend.array.sorting import argsort, searchsorted, take, take_along_axis
+from kdsl.frontend.array.sorting import argsort, searchsorted
+from kdsl.frontend.array.take import take, take_along_axis
 
 
 class PermutationSampling(BoundedIntegers):

@@ -38,8 +38,8 @@ from kdsl.frontend.array.index_assignment import broadcast_values, write_rows
 from kdsl.frontend.array.inplace import store_inplace
 from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import broadcast_values_to
-from kdsl.frontend.array.sorting import take
 from kdsl.frontend.array.stored_values import checked_value
+from kdsl.frontend.array.take import take
 
 
 def _target(a: Any, name: str) -> Array:

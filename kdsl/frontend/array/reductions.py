@@ -101,7 +101,7 @@ def _complex_extreme(x: Array, op: str, axes: tuple[int, ...], keepdims: bool) -
     >>> kd.max(kd.asarray(np.array([1, complex(np.nan, 1), complex(2, np.nan)]))).item()
     (nan+1j)
     """
-    from kdsl.frontend.array.sorting import take_along_axis  # cycle: sorting reduces with this module
+    from kdsl.frontend.array.take import take_along_axis  # cycle: sorting reduces with this module
 
     kept = [a for a in range(x.ndim) if a not in axes]
     lines = x.transpose(kept + list(axes)).reshape(tuple(x.shape[a] for a in kept) + (-1,)) if kept else \

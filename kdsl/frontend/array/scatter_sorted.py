@@ -33,7 +33,8 @@ from kdsl.frontend.array.joining import concatenate
 from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.segmented_scan import segmented_scan
 from kdsl.frontend.array.shape_ops import stack
-from kdsl.frontend.array.sorting import argsort, searchsorted, take
+from kdsl.frontend.array.sorting import argsort, searchsorted
+from kdsl.frontend.array.take import take
 
 
 class _Runs(NamedTuple):

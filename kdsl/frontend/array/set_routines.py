@@ -30,7 +30,8 @@ from kdsl.frontend.array.lexicographic import lexsort
 from kdsl.frontend.array.masks import compress, flatnonzero
 from kdsl.frontend.array.math import minimum
 from kdsl.frontend.array.shape_ops import concatenate
-from kdsl.frontend.array.sorting import argsort, searchsorted, sort, take
+from kdsl.frontend.array.sorting import argsort, searchsorted, sort
+from kdsl.frontend.array.take import take
 from kdsl.frontend.array.unique import unique
 
 

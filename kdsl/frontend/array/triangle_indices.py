@@ -23,7 +23,8 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.creation import arange
 from kdsl.frontend.array.reductions import cumsum
-from kdsl.frontend.array.sorting import searchsorted, take
+from kdsl.frontend.array.sorting import searchsorted
+from kdsl.frontend.array.take import take
 
 
 def _count(n: int, k: int, m: int, lower: bool) -> int:

@@ -42,7 +42,8 @@ from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.reductions import any as reduce_any
 from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import concatenate, moveaxis
-from kdsl.frontend.array.sorting import argsort, take
+from kdsl.frontend.array.sorting import argsort
+from kdsl.frontend.array.take import take
 
 
 class UniqueAllResult(NamedTuple):

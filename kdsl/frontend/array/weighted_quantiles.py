@@ -26,7 +26,8 @@ from kdsl.frontend.array.math import isfinite, isnan, minimum, where
 from kdsl.frontend.array.quantiles import lines_last
 from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import broadcast_values_to, stack
-from kdsl.frontend.array.sorting import argsort, take_along_axis
+from kdsl.frontend.array.sorting import argsort
+from kdsl.frontend.array.take import take_along_axis
 
 
 def weighted(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, weights: Any, method: str,

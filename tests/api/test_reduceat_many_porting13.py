@@ -48,7 +48,7 @@ def test_float_ufuncs_many_indices(name, kind, dtype):
 @pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int64])
 def test_integer_ufuncs_wrap_as_numpy(name, dtype):
     rng = np.random.default_rng(1361)
-    # lcm's products that wrap around depend on the grouping (as its reduce: ufunc_methods.DOUBLING)
+    # lcm's products that wrap around depend on the grouping (as its reduce: ufunc_folds.DOUBLING)
     h = rng.integers(1, 7 if name == "lcm" else 90, 300).astype(dtype)
     idx = _indices(rng, 300, "unsorted")
     want = getattr(np, name).reduceat(h, idx)

@@ -24,7 +24,7 @@ import numpy as np
 
 import kdsl as kd
 from kdsl.ma.constants import MaskError, fill_scalar, masked, nomask, numpy_dtype
-from kdsl.ma.printing import masked_text
+from kdsl.ma.host_conversions import HostConversions
 
 
 def _is_kd_masked(x: Any) -> bool:
@@ -85,7 +85,7 @@ def _sequence_mask(items: Any, shape: tuple[int, ...]) -> Any:
     return mask if bool(kd.any(mask)) else nomask  # NumPy keeps the mask only if something is masked
 
 
-class MaskedArray:
+class MaskedArray(HostConversions):
     """An array with a mask (``True`` where a value is invalid), as NumPy's ``np.ma.MaskedArray``."""
 
     __array_priority__ = 15  # NumPy's MaskedArray's: ndarray operators defer to it
@@ -350,53 +350,6 @@ class MaskedArray:
     def __iter__(self) -> Any:
         for i in range(len(self)):
             yield self[i]
-
-    # ----- conversions and printing (host reads, as kdsl's own printing)
-    def to_numpy(self) -> np.ma.MaskedArray:
-        """A NumPy ``np.ma.MaskedArray`` copy on the host (data, mask and fill value)."""
-        mask = nomask if self._mask is nomask else self._mask.numpy()
-        out = np.ma.MaskedArray(self._data.numpy(), mask=mask)
-        if self._fill_value is not None:
-            out.fill_value = self._fill_value
-        return out
-
-    numpy = to_numpy
-
-    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        # as NumPy's np.asarray(masked_array): the data, masked entries included; copy=False is the kdsl
-        # array's ValueError (a download cannot avoid the copy)
-        return self._data.__array__(dtype, copy)
-
-    def tolist(self, fill_value: Any = None) -> Any:
-        """Nested lists of Python scalars, ``None`` for masked entries (``fill_value`` for them where given, as
-        NumPy's ``x.tolist(-1)``)."""
-        if fill_value is not None:
-            return self.filled(fill_value).tolist()
-        return self.to_numpy().tolist()
-
-    def item(self, *args: Any) -> Any:
-        """NumPy's ``MaskedArray.item`` (ndarray's): the data's element as a Python scalar, masked or not; one
-        int is a flat index (``x.item(0)`` of a 2-d array), a tuple or several ints an index."""
-        return self._data.item(*args)
-
-    def searchsorted(self, v: Any, side: str = "left", sorter: Any = None) -> Any:
-        """NumPy's ``MaskedArray.searchsorted`` (ndarray's): positions in the data, the mask aside."""
-        return self._data.searchsorted(getattr(v, "_data", v), side=side, sorter=sorter)
-
-    def __repr__(self) -> str:
-        return masked_text(self, repr)
-
-    def __str__(self) -> str:
-        return masked_text(self, str)
-
-    def __bool__(self) -> bool:
-        return bool(self.to_numpy())
-
-    def __float__(self) -> float:
-        return float(self.to_numpy())
-
-    def __int__(self) -> int:
-        return int(self.to_numpy())
 
     # kdsl Arrays' binary operators return NotImplemented for operands that have this (``x + masked_array``
     # runs the masked array's reflected operator)

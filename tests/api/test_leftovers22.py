@@ -1,0 +1,84 @@
+"""Small correctness gaps, each against NumPy 2 (the oracle): warnings of NaN-aware reductions on all-NaN
+slices (given when the lazy result is read back), vectorize on size-0 input, ..."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+
+NAN_ROWS = np.array([[np.nan, np.nan, np.nan], [1.0, 2.0, np.nan]], np.float32)
+
+
+def _messages(call):
+    """The value ``call()`` gives (read back) and the RuntimeWarnings it raised."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = np.asarray(call())
+    return value, sorted({str(w.message) for w in caught if w.category is RuntimeWarning})
+
+
+@pytest.mark.parametrize("name,kwargs", [
+    ("nanmean", {"axis": 1}), ("nanvar", {"axis": 1, "keepdims": True}), ("nanstd", {"axis": 1}),
+    ("nanmin", {"axis": 1}), ("nanmax", {"axis": (1,)}), ("nanmedian", {"axis": 1, "keepdims": True}),
+    ("nanquantile", {"q": 0.5, "axis": 1}), ("nanpercentile", {"q": [10, 90], "axis": 1}),
+    ("nanmean", {"axis": 0}), ("nanmax", {}),
+])
+def test_nan_reductions_warn_as_numpy(name, kwargs):
+    want, want_warn = _messages(lambda: getattr(np, name)(NAN_ROWS, **kwargs))
+    got, got_warn = _messages(lambda: getattr(kd, name)(kd.asarray(NAN_ROWS), **kwargs))
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    assert got_warn == [m for m in want_warn if not m.startswith("invalid value")]
+
+
+def test_all_nan_warning_comes_once_when_read_and_not_after_a_write():
+    r = kd.nanmin(kd.asarray(NAN_ROWS), axis=1)  # lazy: nothing warns before it is read
+    assert _messages(lambda: r)[1] == ["All-NaN slice encountered"]
+    assert _messages(lambda: r)[1] == []  # NumPy warns once, at its one call
+    w = kd.nanmax(kd.asarray(NAN_ROWS), axis=1)
+    w[0] = 5.0  # the values that warranted the warning are gone
+    assert _messages(lambda: w) == (pytest.approx(np.array([5.0, 2.0])), [])
+    out = kd.zeros(2, dtype=kd.float32)
+    kd.nanmedian(kd.asarray(NAN_ROWS), axis=1, out=out)
+    assert _messages(lambda: out)[1] == ["All-NaN slice encountered"]
+
+
+@pytest.mark.parametrize("name", ["nanargmin", "nanargmax"])
+def test_nanarg_all_nan_raises(name):
+    with pytest.raises(ValueError, match="All-NaN slice encountered"):
+        getattr(kd, name)(kd.asarray(NAN_ROWS), axis=1)
+
+
+def test_empty_and_ddof_warnings():
+    empty = np.zeros((2, 0), np.float32)
+    for name in ("mean", "var", "median", "nanmean"):
+        want, want_warn = _messages(lambda n=name: getattr(np, n)(empty, axis=1))
+        got, got_warn = _messages(lambda n=name: getattr(kd, n)(kd.asarray(empty), axis=1))
+        np.testing.assert_array_equal(got, want)
+        assert got_warn == [m for m in want_warn if not m.startswith("invalid value")], name
+    for name in ("var", "std"):
+        got, got_warn = _messages(lambda n=name: getattr(kd, n)(kd.asarray([1.0, 2.0]), ddof=2))
+        assert np.isinf(got) and got_warn == ["Degrees of freedom <= 0 for slice"]
+    with pytest.raises(ValueError, match="reduction operation fmin which has no identity"):
+        kd.nanmin(kd.zeros(0))
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.vectorize(lambda x: x + 1)(m.zeros(0)),
+    lambda m: m.vectorize(lambda x, y: x + y)(m.zeros((2, 0)), 1.0),
+])
+def test_vectorize_size_zero_needs_otypes(call):
+    with pytest.raises(ValueError, match="cannot call `vectorize` on size 0 inputs unless `otypes` is set"):
+        call(np)
+    with pytest.raises(ValueError, match="cannot call `vectorize` on size 0 inputs unless `otypes` is set"):
+        call(kd)
+
+
+def test_vectorize_size_zero_with_otypes_excluded_and_cache():
+    got = kd.vectorize(lambda x: x + 1, otypes=[np.float32])(kd.zeros(0))
+    assert got.shape == (0,) and got.dtype == kd.float32
+    got = kd.vectorize(lambda x, n: x * n, excluded={"n"}, cache=True)(kd.asarray([1, 2]), n=3)
+    assert got.tolist() == [3, 6]
+    frompy = kd.frompyfunc(lambda x: x, 1, 1)(kd.zeros(0))  # NumPy's frompyfunc needs no otypes
+    assert frompy.shape == (0,)

@@ -194,6 +194,8 @@ def power(a: Any, b: Any, third: Any = None) -> Any:
     m = invalid if m is nomask else m | invalid
     if result.ndim == 0:
         return masked if bool(m) else result
+    if not bool(kd.any(m)):  # NumPy's mask_or shrinks, and adds ``invalid`` only where some power is: nomask
+        return MaskedArray.wrap(result, nomask)  # (one bool read back, as NumPy's invalid.any())
     out = MaskedArray.wrap(result, m)
     return MaskedArray.wrap(kd.where(invalid, out.fill_value.item(), result), m)
 

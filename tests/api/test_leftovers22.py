@@ -82,3 +82,35 @@ def test_vectorize_size_zero_with_otypes_excluded_and_cache():
     assert got.tolist() == [3, 6]
     frompy = kd.frompyfunc(lambda x: x, 1, 1)(kd.zeros(0))  # NumPy's frompyfunc needs no otypes
     assert frompy.shape == (0,)
+
+
+PLAIN = [[1.0, 2.0], [3.0, 4.0]]
+
+
+def _mask_of(mod, r):
+    """"nomask", or the mask's values, of a numpy.ma / kd.ma result."""
+    m = mod.ma.getmask(r)
+    return "nomask" if m is mod.ma.nomask else np.asarray(m).tolist()
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.ma.masked_where(m.asarray([False, False]), m.asarray([1.0, 2.0])),
+    lambda m: m.ma.masked_where(m.asarray([False, False]), m.ma.array([1.0, 2.0]), copy=False),
+    lambda m: m.ma.masked_where(m.asarray([False, False]), m.ma.array([1.0, 2.0], mask=[0, 0], shrink=False)),
+    lambda m: m.ma.masked_where(m.asarray([True, False]), m.asarray([1.0, 2.0]), copy=False),
+    lambda m: m.ma.masked_equal(m.asarray([1.0, 2.0]), 5.0),
+    lambda m: m.ma.masked_invalid(m.asarray([1.0, 2.0])),
+    lambda m: m.ma.power(m.asarray([1.0, 2.0]), 2),
+    lambda m: m.ma.power(m.ma.array([1.0, 2.0], mask=[0, 0], shrink=False), 2),
+    lambda m: m.ma.power(m.ma.array([-1.0, 2.0]), 0.5),
+    lambda m: m.ma.dot(m.asarray(PLAIN), m.asarray(PLAIN)),
+    lambda m: m.ma.var(m.asarray(PLAIN), axis=0),
+    lambda m: m.ma.var(m.ma.array(PLAIN, mask=[[1, 0], [0, 0]]), axis=0),
+    lambda m: m.ma.var(m.ma.array(PLAIN, mask=[[1, 0], [1, 0]]), axis=0),
+    lambda m: m.ma.std(m.asarray(PLAIN), axis=0),
+    lambda m: m.ma.std(m.ma.array(PLAIN, mask=[[1, 0], [0, 0]]), axis=0),
+    lambda m: m.ma.median(m.asarray(PLAIN), axis=0),
+    lambda m: m.ma.sort(m.ma.array([3.0, 1.0])),
+])
+def test_ma_nomask_or_mask_array_as_numpy(call):
+    assert _mask_of(kd, call(kd)) == _mask_of(np, call(np))

@@ -114,3 +114,21 @@ def _mask_of(mod, r):
 ])
 def test_ma_nomask_or_mask_array_as_numpy(call):
     assert _mask_of(kd, call(kd)) == _mask_of(np, call(np))
+
+
+@pytest.mark.parametrize("value", [0.5, 3, True, 1 + 2j, np.float64(0.25), np.int8(-3), 2**40])
+def test_append_scalar_is_a_constant_of_asarray_dtype(value):
+    base = kd.asarray([1, 2])
+    before = kd.stats()["uploads"]
+    got = kd.append(base, value)
+    assert kd.stats()["uploads"] == before  # a push constant, not a one-element buffer
+    assert got.dtype == kd.append(base, kd.asarray(value)).dtype
+    assert got.tolist() == np.append(np.asarray([1, 2]), value).tolist()
+
+
+def test_append_loop_uploads_nothing_per_step():
+    a = kd.asarray(np.zeros(0, np.float32))
+    before = kd.stats()["uploads"]
+    for i in range(5):
+        a = kd.append(a, i * 0.5)
+    assert a.tolist() == [0.0, 0.5, 1.0, 1.5, 2.0] and kd.stats()["uploads"] == before

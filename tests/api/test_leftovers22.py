@@ -132,3 +132,23 @@ def test_append_loop_uploads_nothing_per_step():
     for i in range(5):
         a = kd.append(a, i * 0.5)
     assert a.tolist() == [0.0, 0.5, 1.0, 1.5, 2.0] and kd.stats()["uploads"] == before
+
+
+def test_ihfft_is_one_program_and_replays_without_stale_programs():
+    from kdsl.fft import replay
+    rng = np.random.default_rng(0)
+    z = rng.standard_normal((3, 8)).astype(np.float32)
+    x = kd.asarray(z)
+    fresh = kd.fft.ihfft(x)
+    assert isinstance(replay._calls[replay._key("ihfft", x, (), {})], replay._Replay)
+    np.testing.assert_array_equal(kd.fft.ihfft(x).numpy(), fresh.numpy())  # the replay: a fresh call's values
+    for _ in range(2):  # each changed argument its own program, replayed the second time round
+        for arg, kwargs in [(z, {"norm": "ortho"}), (z, {"n": 5}), (z, {"axis": 0}), (z[:, :6], {}),
+                            (z.astype(np.float64), {"norm": "forward"})]:
+            got = kd.fft.ihfft(kd.asarray(arg), **kwargs).numpy()
+            want = np.fft.ihfft(arg, **kwargs)
+            assert got.dtype == want.dtype
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    g = kd.grad(lambda v: kd.real(kd.fft.ihfft(v)).sum())(kd.asarray(z[0].astype(np.float64)))
+    want = np.cos(2 * np.pi * np.outer(np.arange(8), np.arange(5)) / 8).sum(axis=1) / 8  # d/dx_j sum_k Re
+    np.testing.assert_allclose(g.numpy(), want, rtol=1e-6, atol=1e-12)

@@ -1,6 +1,7 @@
 """Small correctness gaps, each against NumPy 2 (the oracle): warnings of NaN-aware reductions on all-NaN
 slices (given when the lazy result is read back), vectorize on size-0 input, ..."""
 
+import importlib
 import warnings
 
 import numpy as np
@@ -152,3 +153,22 @@ def test_ihfft_is_one_program_and_replays_without_stale_programs():
     g = kd.grad(lambda v: kd.real(kd.fft.ihfft(v)).sum())(kd.asarray(z[0].astype(np.float64)))
     want = np.cos(2 * np.pi * np.outer(np.arange(8), np.arange(5)) / 8).sum(axis=1) / 8  # d/dx_j sum_k Re
     np.testing.assert_allclose(g.numpy(), want, rtol=1e-6, atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.complex64])
+def test_tall_narrow_q_svd_pinv_by_array_operations(dtype):
+    # 70 000 rows pass the one-workgroup orgqr kernel's loop budget: Q is formed by qr.narrow_q (the blocked
+    # gemms took 1.7 s for 150 000 x 2 on lavapipe); values within docs/linalg.md's float32 tolerances
+    qr_module = importlib.import_module("kdsl.linalg.qr")  # (kdsl.linalg.qr is also the function)
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((70000, 2)) + (1j * rng.standard_normal((70000, 2)) if dtype is np.complex64 else 0)
+    a = a.astype(dtype)
+    assert qr_module._narrow(70000, 2, 2)
+    q, r = kd.linalg.qr(kd.asarray(a))
+    want_q, want_r = np.linalg.qr(a)
+    np.testing.assert_allclose(q.numpy(), want_q, atol=2e-4)
+    np.testing.assert_allclose(r.numpy(), want_r, rtol=2e-4, atol=2e-4 * np.abs(want_r).max())
+    u, s, vh = (t.numpy() for t in kd.linalg.svd(kd.asarray(a), full_matrices=False))
+    np.testing.assert_allclose((u * s) @ vh, a, atol=2e-4 * np.abs(a).max())
+    np.testing.assert_allclose(np.conj(u.T) @ u, np.eye(2), atol=2e-4)
+    np.testing.assert_allclose(kd.linalg.pinv(kd.asarray(a)).numpy(), np.linalg.pinv(a), atol=2e-4 * 1e-2)

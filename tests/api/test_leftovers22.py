@@ -172,3 +172,31 @@ def test_tall_narrow_q_svd_pinv_by_array_operations(dtype):
     np.testing.assert_allclose((u * s) @ vh, a, atol=2e-4 * np.abs(a).max())
     np.testing.assert_allclose(np.conj(u.T) @ u, np.eye(2), atol=2e-4)
     np.testing.assert_allclose(kd.linalg.pinv(kd.asarray(a)).numpy(), np.linalg.pinv(a), atol=2e-4 * 1e-2)
+
+
+def _error(call):
+    """(class, message) of the exception ``call()`` raises."""
+    with pytest.raises(Exception) as info:
+        call()
+    return type(info.value), str(info.value)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.polynomial.polynomial.polyvander(m.asarray([1.0]), 2.0),
+    lambda m: m.polynomial.hermite.hermvander(m.asarray([1.0]), 1.5),
+    lambda m: m.polynomial.polynomial.polyvander2d(m.asarray([1.0]), m.asarray([1.0]), [1.5, 1]),
+    lambda m: m.polynomial.polynomial.polyder(m.asarray([1.0, 2.0]), 1.5),
+    lambda m: m.polynomial.chebyshev.chebint(m.asarray([1.0, 2.0]), 1.5),
+    lambda m: m.polynomial.polynomial.polyder(m.asarray([1.0, 2.0]), 1, axis=1.0),
+    lambda m: m.polynomial.chebyshev.chebder(m.asarray([1.0, 2.0]), 1, axis=0.0),
+])
+def test_polynomial_integer_arguments_raise_numpys_type_error(call):
+    want = _error(lambda: call(np))
+    assert want[0] is TypeError and _error(lambda: call(kd)) == want
+
+
+@pytest.mark.parametrize("name", ["diagonal", "trace"])
+def test_linalg_diagonal_trace_of_1d_raise_numpys_value_error(name):
+    with pytest.raises(ValueError, match="diag requires an array of at least two dimensions") as info:
+        getattr(kd.linalg, name)(kd.asarray([1.0, 2.0]))
+    assert not isinstance(info.value, np.linalg.LinAlgError)  # NumPy's is np.diagonal's ValueError

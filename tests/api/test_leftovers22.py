@@ -200,3 +200,13 @@ def test_linalg_diagonal_trace_of_1d_raise_numpys_value_error(name):
     with pytest.raises(ValueError, match="diag requires an array of at least two dimensions") as info:
         getattr(kd.linalg, name)(kd.asarray([1.0, 2.0]))
     assert not isinstance(info.value, np.linalg.LinAlgError)  # NumPy's is np.diagonal's ValueError
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.sum(m.ones((2, 2)), axis=(0, 0)), lambda m: m.max(m.ones((2, 2)), axis=(0, -2)),
+    lambda m: m.mean(m.ones((2, 2)), axis=(1, 1)), lambda m: m.var(m.ones((2, 2)), axis=(0, 0)),
+    lambda m: m.count_nonzero(m.ones((2, 2)), axis=(0, 0)), lambda m: m.squeeze(m.ones((1, 1)), axis=(0, 0)),
+])
+def test_duplicate_reduction_axes_give_numpys_message(call):
+    want = _error(lambda: call(np))
+    assert want == (ValueError, "duplicate value in 'axis'") and _error(lambda: call(kd)) == want

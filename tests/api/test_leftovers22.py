@@ -112,6 +112,10 @@ def _mask_of(mod, r):
     lambda m: m.ma.std(m.ma.array(PLAIN, mask=[[1, 0], [0, 0]]), axis=0),
     lambda m: m.ma.median(m.asarray(PLAIN), axis=0),
     lambda m: m.ma.sort(m.ma.array([3.0, 1.0])),
+    lambda m: -m.ma.array([1.0, 2.0]),  # NumPy's operators: an all-False mask array; np.ma.negative: nomask
+    lambda m: abs(m.ma.array([1.0, -2.0])),
+    lambda m: ~m.ma.array([1, 2]),
+    lambda m: m.ma.negative(m.ma.array([1.0, 2.0])),
 ])
 def test_ma_nomask_or_mask_array_as_numpy(call):
     assert _mask_of(kd, call(kd)) == _mask_of(np, call(np))

@@ -51,9 +51,8 @@ def _rfft(a: Any, n: int | None, axis: int, norm: str | None, name: str, inverse
     x = as_real(a, name)
     ax = axis1(x, axis)
     n = check_length(n, x.shape[ax], name)
-    if ax == x.ndim - 1 and x.size:  # rows: the kernel reads the reals and writes only the half spectrum
-        x = resize(x, n, ax)
-        return c2c(x, inverse=inverse, keep=n // 2 + 1, scale=scale(norm, n, inverse=inverse))
+    if ax == x.ndim - 1 and x.size:  # rows: the kernel reads the reals (cut or padded to n as it loads them)
+        return c2c(x, inverse=inverse, keep=n // 2 + 1, scale=scale(norm, n, inverse=inverse), n=n)
     full = c2c_axis(as_complex(x), n, ax, norm, inverse, name)
     return _take(full, n // 2 + 1, ax)
 

@@ -214,3 +214,18 @@ def test_linalg_diagonal_trace_of_1d_raise_numpys_value_error(name):
 def test_duplicate_reduction_axes_give_numpys_message(call):
     want = _error(lambda: call(np))
     assert want == (ValueError, "duplicate value in 'axis'") and _error(lambda: call(kd)) == want
+
+
+@pytest.mark.parametrize("name,dtype", [("fft", np.complex64), ("rfft", np.float32), ("ifft", np.float64),
+                                        ("ihfft", np.float32)])
+def test_n_that_cuts_or_pads_the_last_axis_is_one_program_and_replays(name, dtype):
+    from kdsl.fft import replay
+    z = np.random.default_rng(4).standard_normal((3, 12)).astype(dtype)
+    x = kd.asarray(z)
+    for _ in range(2):  # the second round replays; every n its own program
+        for n in (5, 12, 20, 37):  # cut, whole, padded, padded to a Bluestein length
+            got = getattr(kd.fft, name)(x, n=n)
+            want = getattr(np.fft, name)(z, n=n)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_allclose(got.numpy(), want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+    assert isinstance(replay._calls[replay._key(name, x, (), {"n": 20})], replay._Replay)

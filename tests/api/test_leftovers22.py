@@ -229,3 +229,13 @@ def test_n_that_cuts_or_pads_the_last_axis_is_one_program_and_replays(name, dtyp
             assert got.dtype == want.dtype and got.shape == want.shape
             np.testing.assert_allclose(got.numpy(), want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
     assert isinstance(replay._calls[replay._key(name, x, (), {"n": 20})], replay._Replay)
+
+
+@pytest.mark.parametrize("name,kwargs", [("mean", {}), ("var", {}), ("std", {"ddof": 1}), ("var", {"ddof": 1})])
+def test_device_where_masks_warn_when_read(name, kwargs):
+    x = np.array([[1.0, 2.0], [3.0, 4.0]])
+    mask = np.array([[False, False], [True, False]])
+    want, want_warn = _messages(lambda: getattr(np, name)(x, axis=1, where=mask, **kwargs))
+    got, got_warn = _messages(lambda: getattr(kd, name)(kd.asarray(x), axis=1, where=kd.asarray(mask), **kwargs))
+    np.testing.assert_allclose(got, want)
+    assert got_warn == [m for m in want_warn if not m.startswith("invalid value")]

@@ -40,6 +40,8 @@ def defer(result: Array, condition: Array, message: str) -> Array:
 def carry(source: Array, result: Array) -> Array:
     """``result`` (computed elementwise from ``source``: ``nanstd`` is ``sqrt(nanvar)``) with ``source``'s
     pending warnings."""
+    if result is source:  # (``out=None``: the same array)
+        return result
     for _, condition, message in getattr(source, "_read_warnings", ()):
         defer(result, condition, message)
     return result

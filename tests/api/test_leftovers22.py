@@ -45,6 +45,18 @@ def test_all_nan_warning_comes_once_when_read_and_not_after_a_write():
     assert _messages(lambda: out)[1] == ["All-NaN slice encountered"]
 
 
+def test_complex_and_weighted_nan_quantiles_warn():
+    c = NAN_ROWS.astype(np.complex64) + 1j
+    c[0] = np.nan
+    assert _messages(lambda: kd.nanmedian(kd.asarray(c), axis=1))[1] == ["All-NaN slice encountered"]
+    w = np.ones_like(NAN_ROWS)
+    want = np.nanquantile(NAN_ROWS, 0.5, axis=1, weights=w, method="inverted_cdf")
+    got, warned = _messages(lambda: kd.nanquantile(kd.asarray(NAN_ROWS), 0.5, axis=1, weights=kd.asarray(w),
+                                                    method="inverted_cdf"))
+    np.testing.assert_array_equal(got, want)
+    assert warned == ["All-NaN slice encountered"]
+
+
 @pytest.mark.parametrize("name", ["nanargmin", "nanargmax"])
 def test_nanarg_all_nan_raises(name):
     with pytest.raises(ValueError, match="All-NaN slice encountered"):

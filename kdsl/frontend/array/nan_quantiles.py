@@ -229,7 +229,7 @@ def _nan_quantiles(fn: Any, x: Array, host_q: Any, qs: np.ndarray, axis: Any, ke
     """What ``nanquantile`` and ``nanpercentile`` (``fn``, NumPy's, for the result dtype) share once ``q`` is
     checked and ``qs`` holds the quantiles in [0, 1]."""
     if weights is not None:
-        return weighted(x, qs, axis, keepdims, weights, method, ignore_nan=True)
+        return _warn_all_nan(weighted(x, qs, axis, keepdims, weights, method, ignore_nan=True), x, axis)
     if x.size == 0:  # NumPy answers an empty array with nanmean's NaNs (no q axes)
         return nanmean(x, axis, keepdims=keepdims)
     d = _result_dtype(fn, x, host_q, axis, method)
@@ -240,7 +240,7 @@ def _nan_quantiles(fn: Any, x: Array, host_q: Any, qs: np.ndarray, axis: Any, ke
 
 def _warn_all_nan(result: Array, x: Array, axis: Any) -> Array:
     """``result``, warning NumPy's "All-NaN slice encountered" when read back if a line of ``x`` is all NaN."""
-    if not x.dtype.is_float or x.size == 0:
+    if x.dtype.kind not in "fc" or x.size == 0:
         return result
     return read_warnings.defer(result, read_warnings.any_all_nan(x, axis), "All-NaN slice encountered")
 

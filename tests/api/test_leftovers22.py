@@ -251,3 +251,13 @@ def test_device_where_masks_warn_when_read(name, kwargs):
     got, got_warn = _messages(lambda: getattr(kd, name)(kd.asarray(x), axis=1, where=kd.asarray(mask), **kwargs))
     np.testing.assert_allclose(got, want)
     assert got_warn == [m for m in want_warn if not m.startswith("invalid value")]
+
+
+def test_printoptions_legacy_reaches_kdsls_numpy_scalars():
+    numpy_legacy = np.get_printoptions()["legacy"]
+    with np.printoptions(legacy="1.25"):
+        want = repr(np.float64(1.5))
+    with kd.printoptions(legacy="1.25"):
+        assert repr(kd.float64(1.5)) == want == "1.5"
+    assert np.get_printoptions()["legacy"] == numpy_legacy  # restored with kdsl's own
+    assert repr(kd.float64(1.5)) == repr(np.float64(1.5))

@@ -261,3 +261,14 @@ def test_printoptions_legacy_reaches_kdsls_numpy_scalars():
         assert repr(kd.float64(1.5)) == want == "1.5"
     assert np.get_printoptions()["legacy"] == numpy_legacy  # restored with kdsl's own
     assert repr(kd.float64(1.5)) == repr(np.float64(1.5))
+
+
+@pytest.mark.parametrize("name", ["hstack", "vstack", "column_stack", "dstack", "concatenate"])
+def test_joins_keep_a_float_list_at_float64_and_upload_no_one_number_list(name):
+    a = kd.zeros(1, dtype=kd.float64)
+    got = getattr(kd, name)((a, [0.1]))  # NumPy converts [0.1] at float64: kdsl did at float32 for the stacks
+    want = getattr(np, name)((np.zeros(1), [0.1]))
+    assert got.dtype == want.dtype and got.numpy().ravel()[-1] == want.ravel()[-1] == 0.1
+    before = kd.stats()["uploads"]
+    joined = getattr(kd, name)((kd.zeros(1, dtype=kd.float32), [2.5]))
+    assert kd.stats()["uploads"] == before and joined.numpy().ravel().tolist() == [0.0, 2.5]

@@ -128,6 +128,32 @@ def at_array_precision(operands: Any, converted: list, device: Any = None) -> li
     return converted
 
 
+def number_constant(value: Any, device: Any = None, wide: bool = False) -> Array | None:
+    """A Python or NumPy number, or a list holding one (``[v]``, ``[[v]]``), as a constant node of the dtype and
+    shape :func:`asarray` gives it (float64/complex128 when ``wide``, as :func:`at_array_precision` widens a
+    list); None for anything else. A join reads it from a push constant: ``a = kd.append(a, v)`` or
+    ``kd.concatenate((a, [v]))`` in a loop uploads nothing per step.
+
+    >>> number_constant([2.5]).shape, number_constant(3).dtype.name, number_constant([1.0, 2.0]) is None
+    ((1,), 'int32', True)
+    """
+    depth, item = 0, value
+    while isinstance(item, (list, tuple)) and len(item) == 1:
+        depth, item = depth + 1, item[0]
+    if not isinstance(item, (bool, int, float, complex, np.generic)) or (depth == 0 and value is not item):
+        return None
+    arr = host_array(value, None)
+    d = host_dtype(value, arr)
+    if arr.dtype.kind not in "biufc" or (arr.dtype.kind == "f" and d.is_int):  # ints held as floats: asarray
+        return None
+    if wide and depth and d.name in _WIDER:
+        d = dt.as_dtype(_WIDER[d.name])
+    dev = current_device(device)
+    dev.check(d)
+    node = Array(ops.const_node(arr.reshape(-1)[0].item(), d, dev))
+    return node.reshape(arr.shape) if depth else node
+
+
 def _holds_array(x) -> bool:
     """Whether nested lists/tuples ``x`` hold a kdsl Array anywhere."""
     return any(isinstance(v, Array) or (isinstance(v, (list, tuple)) and _holds_array(v)) for v in x)

@@ -24,10 +24,8 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import as_array, asarray, zeros
-from kdsl.frontend.array.host_dtypes import host_array, host_dtype
+from kdsl.frontend.array.creation import as_array, asarray, number_constant, zeros
 from kdsl.frontend.array.joining import tile
-from kdsl.frontend.array.ops import const_node
 from kdsl.frontend.array.shape_arguments import host_ints
 from kdsl.frontend.array.shape_ops import broadcast_values_to, concatenate, moveaxis
 from kdsl.frontend.array.sorting import take
@@ -59,25 +57,16 @@ def append(arr: Any, values: Any, axis: int | None = None) -> Array:
     ([[1, 2], [3, 4]], [1, 2, 3])
     """
     x = as_array(arr)
-    v = _scalar_constant(values, x.device) if axis is None else None
+    v = number_constant(values, x.device, _wide(x)) if axis is None else None
     v = as_array(values, x.device) if v is None else v
     if axis is None:
         return concatenate((x.reshape(-1), v.reshape(-1)), axis=0)
     return concatenate((x, v), axis=axis)
 
 
-def _scalar_constant(value: Any, device: Any) -> Array | None:
-    """A Python or NumPy number as a constant node of :func:`kdsl.asarray`'s dtype for it (None for anything
-    else): the join kernel reads it from a push constant, so ``a = kd.append(a, v)`` in a loop uploads
-    nothing per step and replays one kernel for every ``v``."""
-    if not isinstance(value, (bool, int, float, complex, np.generic)):
-        return None
-    arr = host_array(value, None)
-    d = host_dtype(value, arr)
-    if arr.dtype.kind not in "biufc" or (arr.dtype.kind == "f" and d.is_int):  # ints held as floats: asarray
-        return None
-    device.check(d)
-    return Array(const_node(arr.item(), d, device))
+def _wide(x: Array) -> bool:
+    """Whether a list of Python floats joins ``x`` at float64/complex128 (:func:`creation.at_array_precision`)."""
+    return x.dtype.name in ("float64", "complex128")
 
 
 def _kept(x: Array, ax: int, keep: np.ndarray) -> Array:

@@ -272,3 +272,12 @@ def test_joins_keep_a_float_list_at_float64_and_upload_no_one_number_list(name):
     before = kd.stats()["uploads"]
     joined = getattr(kd, name)((kd.zeros(1, dtype=kd.float32), [2.5]))
     assert kd.stats()["uploads"] == before and joined.numpy().ravel().tolist() == [0.0, 2.5]
+
+
+def test_isclose_takes_a_python_number_at_the_comparisons_precision():
+    x = np.array([0.1, 2.0])
+    assert kd.isclose(kd.asarray(x), 0.1, rtol=0, atol=0).tolist() == [True, False]  # was 0.1's float32
+    assert kd.isclose(0.1, kd.asarray(x), rtol=0, atol=0).tolist() == [True, False]
+    assert kd.isclose(kd.asarray(x), 10**30).tolist() == np.isclose(x, 10**30).tolist()  # was an OverflowError
+    f32 = np.float32([0.1])
+    assert kd.isclose(kd.asarray(f32), 0.1, rtol=0, atol=0).tolist() == np.isclose(f32, 0.1, rtol=0, atol=0).tolist()

@@ -238,8 +238,8 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan:
     else:  # a Python number is weak (NEP 50) and a constant of the comparison's dtype itself: isclose(a64, 0.1)
         # compares 0.1, not its float32 rounding (kdsl's default float), and uploads nothing
         converted = iter(as_arrays(*[v for v, n in zip((a, b), numbers, strict=True) if not n], device=dev))
-        arrays = [None if n else next(converted) for n in numbers]
-        weak = [v if n else arr.dtype for v, n, arr in zip((a, b), numbers, arrays, strict=True)]
+        arrays: list[Array | None] = [None if n else next(converted) for n in numbers]
+        weak = [v if arr is None else arr.dtype for v, arr in zip((a, b), arrays, strict=True)]
         d = promotion.result_dtype(np.multiply, promotion.result_dtype(np.add, *weak), 1.0)
         device = next(arr.device for arr in arrays if arr is not None)
         x, y = (Array(const_node(v, d, device)) if arr is None else arr.astype(d)

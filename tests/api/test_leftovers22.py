@@ -281,3 +281,19 @@ def test_isclose_takes_a_python_number_at_the_comparisons_precision():
     assert kd.isclose(kd.asarray(x), 10**30).tolist() == np.isclose(x, 10**30).tolist()  # was an OverflowError
     f32 = np.float32([0.1])
     assert kd.isclose(kd.asarray(f32), 0.1, rtol=0, atol=0).tolist() == np.isclose(f32, 0.1, rtol=0, atol=0).tolist()
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, a: m.isin(a, 0.1), lambda m, a: m.dot(a, 0.1), lambda m, a: m.outer(a, [0.1]),
+    lambda m, a: m.convolve(a, [0.1]), lambda m, a: m.correlate(a, [0.1]), lambda m, a: m.cross(a, [0.1, 0.0, 0.0]),
+    lambda m, a: m.vdot(a, [0.1, 0.1, 0.1]), lambda m, a: m.interp(0.1, a, a), lambda m, a: m.diff(a, prepend=0.1),
+    lambda m, a: m.average(a, weights=[0.1, 1.0, 1.0]), lambda m, a: m.cov(a, aweights=[0.1, 1.0, 1.0]),
+    lambda m, a: m.histogram(a, bins=2, weights=[0.1, 0.1, 0.1])[0], lambda m, a: m.append(a, 0.1),
+])
+def test_host_floats_beside_float64_arrays_keep_float64(call):
+    # each converted 0.1 to kdsl's float32 default first: a silently rounded result (isin: a wrong one)
+    x = np.array([0.1, 0.2, 0.3])
+    want = np.asarray(call(np, x))
+    got = call(kd, kd.asarray(x)).numpy()
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)

@@ -43,7 +43,8 @@ def float_operands(ufunc: np.ufunc, *xs: Any, wide16: bool = False) -> tuple[dt.
     d = promotion.result_dtype(ufunc, *(x.dtype if isinstance(x, Array) else x for x in xs2))
     dev.check(d)
     c = dt.float32 if wide16 and d is dt.float16 else d
-    return d, [x.astype(c) if isinstance(x, Array) else x for x in xs2]
+    # a weak Python number: a constant of c itself (hypot(a64, 0.1) computes with 0.1, not its float32)
+    return d, [x.astype(c) if isinstance(x, Array) else Array(const_node(x, c, dev)) for x in xs2]
 
 
 def signbit(x: Any) -> Array:

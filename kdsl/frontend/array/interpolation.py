@@ -24,7 +24,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.complex_math import complex_from_parts, imag, real
-from kdsl.frontend.array.creation import as_array, as_array_beside, as_arrays
+from kdsl.frontend.array.creation import as_arrays
 from kdsl.frontend.array.math import isnan, maximum, minimum, remainder, where
 from kdsl.frontend.array.shape_ops import concatenate
 from kdsl.frontend.array.sorting import argsort, searchsorted, take
@@ -98,7 +98,7 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period
         if isinstance(value, (str, bytes)):  # NumPy converts them with float()/complex(): its TypeError
             raise TypeError(f"must be real number, not str (interp's {name}={value!r}); pass a number")
     dev = next((v.device for v in (x, xp, fp) if isinstance(v, Array)), None)
-    xa = as_array(x, dev) if isinstance(x, Array) or not isinstance(xp, Array) else as_array_beside(x, xp, dev)
+    xa, xp, fp = as_arrays(x, xp, fp, device=dev)  # together: host floats beside float64 at float64
     xpa, fpa = _points(xp, fp, xa.device)
     d = dt.float64 if xa.device.supports(dt.float64) else dt.float32
     is_complex = fpa.dtype.kind == "c" or isinstance(left, complex) or isinstance(right, complex)

@@ -90,10 +90,22 @@ def correlate(a: Any, v: Any, mode: str = "valid") -> Any:
     return convolve(a, kd.flip(v), "full")[start:start + m]
 
 
+_WIDER = {"float32": "float64", "complex64": "complex128"}
+
+
+def _as_operand(x: Any, dev: Any, wide: bool) -> Any:
+    """``x`` as a kdsl array; host floats beside a float64/complex128 operand at that precision (as kdsl's other
+    functions convert operands together: ``convolve(a64, [0.1])`` keeps 0.1, not its float32 rounding)."""
+    if isinstance(x, kd.Array):
+        return x
+    y = kd.asarray(x, device=dev)
+    return kd.asarray(x, dtype=_WIDER[y.dtype.name], device=dev) if wide and y.dtype.name in _WIDER else y
+
+
 def _operands(a: Any, v: Any, name: str) -> tuple[Any, Any]:
     dev = a.device if isinstance(a, kd.Array) else v.device if isinstance(v, kd.Array) else None
-    a = a if isinstance(a, kd.Array) else kd.asarray(a, device=dev)
-    v = v if isinstance(v, kd.Array) else kd.asarray(v, device=dev)
+    wide = any(isinstance(x, kd.Array) and x.dtype in (kd.float64, kd.complex128) for x in (a, v))
+    a, v = (_as_operand(x, dev, wide) for x in (a, v))
     if name == "convolve":  # NumPy's convolve reads a 0-d operand as one sample (ndmin=1); correlate does not
         a, v = kd.atleast_1d(a), kd.atleast_1d(v)
     if a.ndim == 0 or v.ndim == 0:

@@ -46,14 +46,14 @@ def rfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, 
     return deliver(_rfft(a, n, axis, norm, "rfft"), out, "rfft")
 
 
-def _rfft(a: Any, n: int | None, axis: int, norm: str | None, name: str) -> Any:
+def _rfft(a: Any, n: int | None, axis: int, norm: str | None, name: str, inverse: bool = False) -> Any:
+    """The half spectrum of real ``a``; ``inverse``: of the inverse transform (``ihfft``)."""
     x = as_real(a, name)
     ax = axis1(x, axis)
     n = check_length(n, x.shape[ax], name)
-    if ax == x.ndim - 1 and x.size:  # rows: the kernel reads the reals and writes only the half spectrum
-        x = resize(x, n, ax)
-        return c2c(x, inverse=False, keep=n // 2 + 1, scale=scale(norm, n, inverse=False))
-    full = c2c_axis(as_complex(x), n, ax, norm, False, name)
+    if ax == x.ndim - 1 and x.size:  # rows: the kernel reads the reals (cut or padded to n as it loads them)
+        return c2c(x, inverse=inverse, keep=n // 2 + 1, scale=scale(norm, n, inverse=inverse), n=n)
+    full = c2c_axis(as_complex(x), n, ax, norm, inverse, name)
     return _take(full, n // 2 + 1, ax)
 
 
@@ -85,9 +85,11 @@ def hfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, 
     return deliver(spectrum, out, "hfft")
 
 
+@replayable
 def ihfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None) -> Any:
-    """The inverse of :func:`hfft`, as ``np.fft.ihfft``."""
-    return deliver(kd.conj(_rfft(a, n, axis, _SWAP[check_norm(norm)], "ihfft")), out, "ihfft")
+    """The inverse of :func:`hfft`, as ``np.fft.ihfft``: NumPy's ``conj(rfft(a))`` under the swapped norm is
+    the inverse transform's half spectrum, one program (so a warm call replays it)."""
+    return deliver(_rfft(a, n, axis, norm, "ihfft", inverse=True), out, "ihfft")
 
 
 @replayable

@@ -28,16 +28,26 @@ from kdsl.fft.launches import EVERYWHERE, LOAD_FLAGS, STORE_FLAGS, Builder, Ends
 from kdsl.fft.stockham import CONJ_LOAD, CONJ_STORE, MUL_LOAD, MUL_STORE, SCALE_STORE
 
 
-def c2c(x: Any, inverse: bool, keep: int | None = None, scale: float = 1.0) -> Any:
+def c2c(x: Any, inverse: bool, keep: int | None = None, scale: float = 1.0, n: int | None = None) -> Any:
     """Unnormalised DFT (``inverse``: conjugate DFT) of each row of ``x`` (its last axis; any leading shape),
     times ``scale`` (applied as the kernel stores: no pass of its own); ``x`` may be real (float32/float64:
     read as complex with zero imaginary parts, no conversion pass). ``keep``: only the first ``keep`` outputs
-    of each row (``rfft``'s half spectrum), shape ``x.shape[:-1] + (keep,)``. The kernels read ``x``'s buffer
-    as rows, so no reshape view is built (a warm call is mostly its one submission)."""
+    of each row (``rfft``'s half spectrum), shape ``x.shape[:-1] + (keep,)``. ``n``: the transform's length,
+    each row cut or zero-padded to it as the kernel loads (NumPy's ``n=``; default the rows' length). The
+    kernels read ``x``'s buffer as rows, so no reshape view is built (a warm call is mostly its one
+    submission)."""
     shape = x.shape
-    n, lead = int(shape[-1]), tuple(shape[:-1])
+    width, lead = int(shape[-1]), tuple(shape[:-1])
+    n = width if n is None else n
     count = math.prod(lead)
     keep = n if keep is None else keep
+    if n != width:  # one program that reads the rows as they are, else a cut or padded copy first
+        program = c2c_program(x, inverse, keep, scale, n) if count and n > 1 and width else None
+        if program is None:
+            return c2c(_resized(x, n), inverse, keep, scale)
+        out = output((*lead, keep), x.dtype in (kd.complex128, kd.float64), x.device)
+        program.run(x, out)
+        return out
     dtype = x.dtype
     real = dtype in (kd.float32, kd.float64)
     double = dtype in (kd.complex128, kd.float64)
@@ -58,22 +68,27 @@ def c2c(x: Any, inverse: bool, keep: int | None = None, scale: float = 1.0) -> A
     return _finish(full, keep, scale).reshape(*lead, keep)
 
 
-def c2c_program(x: Any, inverse: bool, keep: int, scale: float = 1.0) -> Transform | None:
-    """The program of :func:`c2c` for ``x`` (rows longer than one), None where it falls back to steps."""
+def c2c_program(x: Any, inverse: bool, keep: int, scale: float = 1.0, n: int | None = None) -> Transform | None:
+    """The program of :func:`c2c` for ``x`` (rows longer than one; ``n``: the transform's length, default the
+    rows'), None where it falls back to steps."""
     shape = x.shape
-    n = int(shape[-1])
+    width = int(shape[-1])
+    n = width if n is None else n
     count = math.prod(shape[:-1])
-    key = ("c2c", count, n, keep, inverse, scale, x.dtype.name)
-    return _program(key, x, lambda b: _plan_rows(b, "in", "out", count, n, keep, inverse, scale))
+    key = ("c2c", count, n, keep, inverse, scale, x.dtype.name, width)
+    return _program(key, x, lambda b: _plan_rows(b, "in", "out", count, n, keep, inverse, scale, width))
 
 
-def _plan_rows(b: Builder, src: str, dst: str, count: int, n: int, keep: int, inverse: bool, scale: float
-               ) -> bool:
-    """Plan :func:`c2c` from ``src`` to ``dst``; False when it needs the step-by-step fallbacks."""
-    ends = Ends(n, keep, out_n=keep if keep < n else EVERYWHERE, flags=_flags(inverse, scale), scale=scale)
+def _plan_rows(b: Builder, src: str, dst: str, count: int, n: int, keep: int, inverse: bool, scale: float,
+               width: int | None = None) -> bool:
+    """Plan :func:`c2c` from ``src`` to ``dst`` (rows of ``width``, default ``n``: the first ``n`` of each
+    read, or all of them and zeros after); False when it needs the step-by-step fallbacks."""
+    width = n if width is None else width
+    ends = Ends(width, keep, in_n=min(width, n) if width != n else EVERYWHERE,
+                out_n=keep if keep < n else EVERYWHERE, flags=_flags(inverse, scale), scale=scale)
     if plan.radices(n) is None:
         return _bluestein(b, src, dst, count, n, ends)
-    if _real_half(b, src, n, keep, inverse):
+    if width == n and _real_half(b, src, n, keep, inverse):
         half = n // 2
         b.launch(src, dst, half, count, rows(half), Layout(1, keep, 0, 1), ends._replace(out_n=EVERYWHERE),
                  real_half=True)
@@ -295,14 +310,22 @@ def _bluestein(b: Builder, src: str, dst: str, count: int, n: int, ends: Ends) -
         return False
     table, at_k, at_w = plan.bluestein_table(n, m, b.double, inverse)
     temp = b.temp(count * m)
-    forward = Ends(n, m, in_n=n, flags=ends.flags & CONJ_LOAD | MUL_LOAD | CONJ_STORE | MUL_STORE, mul=table,
-                   mul_at=at_k)
+    forward = Ends(ends.in_stride, m, in_n=min(n, ends.in_n),  # (rows of another length: cut or padded)
+                   flags=ends.flags & CONJ_LOAD | MUL_LOAD | CONJ_STORE | MUL_STORE, mul=table, mul_at=at_k)
     transform(b, src, temp, count, m, forward)
     back = Ends(m, ends.out_stride, out_n=min(n, ends.out_n),
                 flags=MUL_STORE | (0 if inverse else CONJ_STORE) | ends.flags & SCALE_STORE, mul=table, mul_at=at_w,
                 scale=ends.scale)
     transform(b, temp, dst, count, m, back)
     return True
+
+
+def _resized(x: Any, n: int) -> Any:
+    """``x``'s rows cut or zero-padded to ``n`` (NumPy's ``n=``), for the transforms without one program."""
+    width = int(x.shape[-1])
+    if width >= n:
+        return x[..., :n]
+    return kd.concatenate([x, kd.zeros((*x.shape[:-1], n - width), dtype=x.dtype)], axis=-1)
 
 
 def _bluestein_unfused(x: Any, inverse: bool) -> Any:

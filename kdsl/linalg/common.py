@@ -53,6 +53,25 @@ def as_array(x) -> kd.Array:
     return x if isinstance(x, kd.Array) else kd.asarray(x)
 
 
+_WIDER = {"float32": "float64", "complex64": "complex128"}
+
+
+def as_pair(a, b) -> tuple[kd.Array, kd.Array]:
+    """``a`` and ``b`` as arrays, host floats beside a float64/complex128 array at that precision (as kdsl
+    converts operands together elsewhere): ``solve(a64, [0.1, 0.2])`` solves for 0.1, not its float32 rounding.
+
+    >>> import kdsl as kd, numpy as np
+    >>> as_pair(kd.asarray(np.eye(2)), [0.1, 0.2])[1].dtype.name
+    'float64'
+    """
+    x, y = as_array(a), as_array(b)
+    if not isinstance(b, kd.Array) and x.dtype.name in ("float64", "complex128") and y.dtype.name in _WIDER:
+        y = kd.asarray(b, dtype=_WIDER[y.dtype.name])
+    if not isinstance(a, kd.Array) and y.dtype.name in ("float64", "complex128") and x.dtype.name in _WIDER:
+        x = kd.asarray(a, dtype=_WIDER[x.dtype.name])
+    return x, y
+
+
 def working_dtype(x: kd.Array, name: str = "kd.linalg") -> kd.DType:
     """float32, float64, complex64 and complex128 stay; integers and booleans become float64 (float32 on devices
     without it), as NumPy's linalg computes them in double. float16 is refused (naming the function ``name``),

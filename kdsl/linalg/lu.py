@@ -32,6 +32,7 @@ from kdsl.linalg.common import (
     LinAlgError,
     SlogdetResult,
     as_array,
+    as_pair,
     batch_copy,
     check_info,
     check_matrices,
@@ -266,7 +267,7 @@ def solve(a, b) -> kd.Array:
     """Solve ``a @ x = b`` for stacks of square matrices ``a``. ``b`` is one vector when it is 1-d, else
     a stack of matrices (the array API's and NumPy 2's rule); batch axes broadcast. Raises
     :class:`LinAlgError` for a singular matrix."""
-    a, b = as_array(a), as_array(b)
+    a, b = as_pair(a, b)  # host floats beside float64 at float64
     check_matrices(a, "solve")
     da, db = working_dtype(a, "solve"), working_dtype(b, "solve")
     dtype = da if da == db else kd.result_type(da, db)

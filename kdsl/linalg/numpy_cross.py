@@ -25,6 +25,18 @@ def _axis(axis: int, ndim: int, name: str) -> int:
     return axis % ndim
 
 
+_WIDER = {"float32": "float64", "complex64": "complex128"}
+
+
+def _at_precision(converted: kd.Array, given: object, other: kd.Array) -> kd.Array:
+    """Host floats (``given``) beside a float64/complex128 array at that precision, as kdsl converts operands
+    together elsewhere: ``cross(a64, [0.1, 0, 0])`` keeps 0.1, not its float32 rounding."""
+    if isinstance(given, kd.Array) or other.dtype.name not in ("float64", "complex128") or \
+            converted.dtype.name not in _WIDER:
+        return converted
+    return kd.asarray(given, dtype=_WIDER[converted.dtype.name], device=other.device)
+
+
 def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: int | None = None) -> kd.Array:
     """The cross products of the vectors of ``a`` (along ``axisa``) and ``b`` (along ``axisb``), broadcast
     over the other axes, with the vector axis of the result at ``axisc``; two 2-vectors give the scalar z
@@ -36,8 +48,9 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axi
     """
     if axis is not None:
         axisa = axisb = axisc = axis
-    x = a if isinstance(a, kd.Array) else kd.asarray(a)
+    x = a if isinstance(a, kd.Array) else kd.asarray(a, device=b.device if isinstance(b, kd.Array) else None)
     y = b if isinstance(b, kd.Array) else kd.asarray(b, device=x.device)
+    x, y = _at_precision(x, a, y), _at_precision(y, b, x)
     if x.ndim < 1 or y.ndim < 1:
         raise ValueError("At least one array has zero dimension")
     x = kd.moveaxis(x, _axis(axisa, x.ndim, "axisa"), -1)

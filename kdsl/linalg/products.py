@@ -70,16 +70,25 @@ def cross(x1, x2, /, *, axis: int = -1) -> kd.Array:
     return kd.moveaxis(out, -1, axis)
 
 
+def _at_least_2d(a: kd.Array) -> kd.Array:
+    """``a``, or NumPy's ValueError (not LinAlgError: its ``diagonal`` and ``trace`` are ``np.diagonal``'s) for
+    fewer than two dimensions."""
+    if a.ndim < 2:
+        raise ValueError(f"diag requires an array of at least two dimensions; this one has {a.ndim}: pass a "
+                         f"matrix or a stack of them")
+    return a
+
+
 def diagonal(x, /, *, offset: int = 0) -> kd.Array:
     """The ``offset`` diagonal of each matrix of the stack ``x`` (last two axes)."""
-    a = as_array(x)
+    a = _at_least_2d(as_array(x))
     check_matrices(a, "diagonal", square=False)
     return kd.diagonal(a, offset, -2, -1)
 
 
 def trace(x, /, *, offset: int = 0, dtype=None) -> kd.Array:
     """Sum of the ``offset`` diagonal of each matrix of the stack ``x`` (last two axes)."""
-    a = as_array(x)
+    a = _at_least_2d(as_array(x))
     check_matrices(a, "trace", square=False)
     return kd.sum(kd.diagonal(a, offset, -2, -1), axis=-1, dtype=dtype)
 

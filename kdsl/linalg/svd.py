@@ -21,7 +21,7 @@ import numpy as np
 import kdsl as kd
 from kdsl.errors import shape_text
 from kdsl.linalg.blocked import adjoint
-from kdsl.linalg.common import LinAlgError, SVDResult, as_array, batch_copy, check_matrices, working_dtype
+from kdsl.linalg.common import LinAlgError, SVDResult, as_array, as_pair, batch_copy, check_matrices, working_dtype
 from kdsl.linalg.jacobi_svd import svd_jacobi
 from kdsl.linalg.qr import planned, planned_q
 from kdsl.linalg.svd_hermitian import hermitian_svd, hermitian_svdvals
@@ -255,7 +255,7 @@ def lstsq(a, b, rcond=None) -> tuple[kd.Array, kd.Array, kd.Array, kd.Array]:
     >>> [round(v, 4) for v in x.tolist()], rank.dtype, int(rank)
     ([1.0, 2.0], kdsl.int32, 2)
     """
-    a, b = as_array(a), as_array(b)
+    a, b = as_pair(a, b)  # host floats beside float64 at float64
     if a.ndim != 2:
         raise LinAlgError(f"lstsq: {a.ndim}-dimensional array given. Array must be two-dimensional")
     m, n = a.shape

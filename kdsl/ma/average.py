@@ -46,6 +46,8 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     da, ma = parts(a)
     da = kd.asarray(da)
     w, wm = parts(weights)
+    if isinstance(weights, (list, tuple)) and da.dtype in (kd.float64, kd.complex128):  # at a's float64, not
+        w = kd.asarray(weights, dtype=kd.result_type(da.dtype, w.dtype))  # the float32 rounding of 0.1
     w = kd.asarray(w)
     # NumPy's sum of weights is in the result's dtype: float64 at least for integer or bool data
     floor = (kd.float64,) if da.dtype.kind in "iub" else ()

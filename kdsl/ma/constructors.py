@@ -102,7 +102,18 @@ def masked_all_like(arr: Any) -> MaskedArray:
 
 
 def masked_where(condition: Any, a: Any, copy: bool = True) -> MaskedArray:
-    """NumPy's ``np.ma.masked_where``: ``a`` masked where ``condition`` (joined with ``a``'s own mask)."""
+    """NumPy's ``np.ma.masked_where``: ``a`` masked where ``condition`` (joined with ``a``'s own mask); nomask
+    where nothing is (and ``a`` has no mask array), as NumPy's.
+
+    >>> import kdsl as kd
+    >>> kd.ma.masked_where(kd.asarray([False, False]), kd.asarray([1.0, 2.0])).mask is kd.ma.nomask
+    True
+    """
+    return _masked_where(condition, a, copy, shrink=True)
+
+
+def _masked_where(condition: Any, a: Any, copy: bool, shrink: bool) -> MaskedArray:
+    """:func:`masked_where`; ``shrink=False`` keeps the condition as the mask (no read back)."""
     if isinstance(copy, str):  # NumPy 2's copy= takes True/False/None only
         raise ValueError("strings are not allowed for 'copy' keyword. Use True/False/None instead.")
     data, mask = parts(a)
@@ -118,14 +129,19 @@ def masked_where(condition: Any, a: Any, copy: bool = True) -> MaskedArray:
         cond = cond | cmask
     if mask is not nomask:
         cond = cond | mask
+    # NumPy assigns the shrunk condition: nomask where nothing is masked (one bool read back, as NumPy's
+    # m.any()), unless ``a`` has a mask array, which that assignment fills with False and keeps
+    shrink = shrink and mask is nomask and not bool(kd.any(cond))
     if not copy and isinstance(a, MaskedArray):  # NumPy's view of ``a``, whose own mask gains the condition
         result = a.view()
+        if shrink:
+            return result
         result.mask = cond  # in place where ``a`` has a mask
         if a._mask is nomask:
             a._mask = result._mask
         return result
     fill = a._fill_value if isinstance(a, MaskedArray) else None
-    return MaskedArray.wrap(data.copy() if copy else data, cond, fill)
+    return MaskedArray.wrap(data.copy() if copy else data, nomask if shrink else cond, fill)
 
 
 def _set_fill(out: MaskedArray, value: Any) -> None:
@@ -193,7 +209,7 @@ def masked_invalid(a: Any, copy: bool = True) -> MaskedArray:
     """NumPy's ``np.ma.masked_invalid``: masked where the data is NaN or infinite."""
     data, _ = parts(a)
     data = data if isinstance(data, kd.Array) else kd.asarray(data)
-    return masked_where(~kd.isfinite(data), a, copy)
+    return _masked_where(~kd.isfinite(data), a, copy, shrink=False)  # NumPy 2: never nomask (gh-22842)
 
 
 def masked_values(x: Any, value: Any, rtol: float = 1e-05, atol: float = 1e-08, copy: bool = True,
@@ -206,7 +222,7 @@ def masked_values(x: Any, value: Any, rtol: float = 1e-05, atol: float = 1e-08, 
         cond = kd.isclose(data, value, rtol=rtol, atol=atol)
     else:
         cond = kd.equal(data, value)  # NumPy's ufunc, not ==: a string value is its UFuncTypeError
-    out = masked_where(cond, x, copy)
+    out = _masked_where(cond, x, copy, shrink=False)  # NumPy's masked_array(mask=cond), then shrink below
     _set_fill(out, value)
     # NumPy's: nomask where nothing is close (one bool read back; the method is bound by mask_methods.py)
     return out.shrink_mask() if shrink else out  # type: ignore[attr-defined]

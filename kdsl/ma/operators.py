@@ -131,6 +131,17 @@ def unary(name: str, x: Any, *args: Any, **kwargs: Any) -> Any:
     return _result(_keep(m, d, result), m)
 
 
+def _unary_operator(name: str) -> Callable[[Any], Any]:
+    """``-x``, ``+x``, ``abs(x)``, ``~x``: :func:`unary`, except that NumPy's operators (its ufunc on the
+    ndarray, not ``np.ma.negative``) give an all-False mask array where ``x`` has ``nomask``."""
+    def op(self: Any) -> Any:
+        out = unary(name, self)
+        if isinstance(out, MaskedArray) and out._mask is nomask:
+            out._mask = kd.zeros(out.shape, dtype=kd.bool_)
+        return out
+    return op
+
+
 def _unary_function(name: str) -> Callable[..., Any]:
     def fn(x: Any, *args: Any, **kwargs: Any) -> Any:
         return unary(name, x, *args, **kwargs)
@@ -194,6 +205,8 @@ def power(a: Any, b: Any, third: Any = None) -> Any:
     m = invalid if m is nomask else m | invalid
     if result.ndim == 0:
         return masked if bool(m) else result
+    if not bool(kd.any(m)):  # NumPy's mask_or shrinks, and adds ``invalid`` only where some power is: nomask
+        return MaskedArray.wrap(result, nomask)  # (one bool read back, as NumPy's invalid.any())
     out = MaskedArray.wrap(result, m)
     return MaskedArray.wrap(kd.where(invalid, out.fill_value.item(), result), m)
 
@@ -352,10 +365,8 @@ def _bind() -> None:
         setattr(cls, f"__r{op}__", _operator(name, True))
     cls.__pow__ = lambda self, other: power(self, other)
     cls.__rpow__ = lambda self, other: power(other, self)
-    cls.__neg__ = lambda self: unary("negative", self)
-    cls.__pos__ = lambda self: unary("positive", self)
-    cls.__abs__ = lambda self: unary("absolute", self)
-    cls.__invert__ = lambda self: unary("invert", self)
+    for op, name in (("neg", "negative"), ("pos", "positive"), ("abs", "absolute"), ("invert", "invert")):
+        setattr(cls, f"__{op}__", _unary_operator(name))
     for op in ("eq", "ne", "lt", "le", "gt", "ge"):
         setattr(cls, f"__{op}__", (lambda f: lambda self, other: compare(self, other, f))(getattr(operator, op)))
     cls.round = _round_method

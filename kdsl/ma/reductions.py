@@ -168,6 +168,8 @@ def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int 
     """NumPy's ``np.ma.var``: the variance of the unmasked entries (masked where count - ddof <= 0); ``out``
     receives it (:func:`store`)."""
     result, empty = _variance(as_masked(a), axis, dtype, ddof, keepdims)
+    if out is None and result.ndim and empty is not nomask and not bool(kd.any(empty)):
+        empty = nomask  # NumPy's mask_or shrinks a variance's mask with nothing masked (one bool read back)
     return masked_result(result, empty) if out is None else store(out, result, empty)
 
 
@@ -176,6 +178,8 @@ def std(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int 
     """NumPy's ``np.ma.std``: the square root of :func:`var`."""
     result, empty = _variance(as_masked(a), axis, dtype, ddof, keepdims)
     result = kd.sqrt(result)
+    if empty is nomask and result.ndim:  # NumPy's std is np.ma.sqrt of the variance: a mask array, even all False
+        empty = kd.zeros(result.shape, dtype=kd.bool_)
     return masked_result(result, empty) if out is None else store(out, result, empty)
 
 

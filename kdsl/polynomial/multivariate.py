@@ -21,13 +21,13 @@ Example:
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 import kdsl as kd
+from kdsl.polynomial.polyutils import as_int
 
 Val = Callable[..., kd.Array]  # val(x, c, tensor=True)
 Vander = Callable[[Any, int], kd.Array]  # vander(x, deg)
@@ -62,7 +62,7 @@ def gridnd(val: Val, c: Any, *points: Any) -> kd.Array:
 
 def vandernd(vander: Vander, points: tuple[Any, ...], deg: Any) -> kd.Array:
     """The pseudo-Vandermonde matrix: ``points[0].shape + (prod(deg + 1),)``, columns in C order of the degrees."""
-    degrees = [operator.index(d) for d in deg]
+    degrees = [as_int(d, "deg") for d in deg]
     if len(degrees) != len(points):
         raise ValueError(f"Expected {len(points)} dimensions of sample points, got {len(degrees)}")
     coords = _points(points)

@@ -19,7 +19,6 @@ Example:
 from __future__ import annotations
 
 import functools
-import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -28,7 +27,7 @@ import numpy as np
 import kdsl as kd
 from kdsl.polynomial import least_squares
 from kdsl.polynomial import polynomial as pp
-from kdsl.polynomial.polyutils import as_array, as_series, floating, points, trimseq
+from kdsl.polynomial.polyutils import as_array, as_int, as_series, floating, points, trimseq
 
 REALIZE_EVERY = 16  # recurrence steps between realisations: no fused expression grows with the degree
 
@@ -109,7 +108,7 @@ class Basis:
 
     def vander(self, x: Any, deg: int) -> kd.Array:
         """``v[..., k] = B_k(x)`` for k up to ``deg``."""
-        deg = operator.index(deg)
+        deg = as_int(deg, "deg")
         if deg < 0:
             raise ValueError("deg must be non-negative")
         xs = floating(kd.atleast_1d(as_array(x)))
@@ -148,7 +147,7 @@ class Basis:
     def _along_axis(self, c: Any, axis: int, fn: Callable[[kd.Array], kd.Array]) -> kd.Array:
         a = kd.atleast_1d(as_array(c))
         a = floating(a) if a.dtype.kind in "biu" else a
-        moved = kd.moveaxis(a, operator.index(axis), 0)
+        moved = kd.moveaxis(a, as_int(axis, "the axis"), 0)
         p = self._convert(moved, self.to_power(moved.shape[0]))
         out = fn(p)
         return _kept(kd.moveaxis(self._convert(out, self.from_power(out.shape[0])), 0, axis), a)

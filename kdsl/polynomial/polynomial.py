@@ -17,14 +17,13 @@ Example:
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 import numpy as np
 
 import kdsl as kd
 from kdsl.polynomial import least_squares, multivariate
-from kdsl.polynomial.polyutils import as_array, as_series, floating, points, trimcoef, trimseq
+from kdsl.polynomial.polyutils import as_array, as_int, as_series, floating, points, trimcoef, trimseq
 
 REALIZE_EVERY = 16  # Horner / division steps between realisations: no fused expression grows with the degree
 
@@ -80,7 +79,7 @@ def polyvander(x: Any, deg: int) -> kd.Array:
     >>> kd.polynomial.polynomial.polyvander(kd.asarray([2.0, 3.0]), 2).tolist()
     [[1.0, 2.0, 4.0], [1.0, 3.0, 9.0]]
     """
-    deg = operator.index(deg)
+    deg = as_int(deg, "deg")
     if deg < 0:
         raise ValueError("deg must be non-negative")
     xs = floating(kd.atleast_1d(as_array(x)))
@@ -106,7 +105,7 @@ def polyfit(x: Any, y: Any, deg: Any, rcond: float | None = None, full: bool = F
 
 def _moved(c: Any, axis: int) -> tuple[kd.Array, int]:
     a = _coefficients(c)
-    axis = operator.index(axis)
+    axis = as_int(axis, "the axis")
     if not -a.ndim <= axis < a.ndim:
         raise np.exceptions.AxisError(axis, a.ndim)
     return kd.moveaxis(a, axis, 0), axis
@@ -125,7 +124,7 @@ def polyder(c: Any, m: int = 1, scl: Any = 1, axis: int = 0) -> kd.Array:
     >>> kd.polynomial.polynomial.polyder([1.0, 2.0, 3.0, 4.0], m=2).tolist()
     [6.0, 24.0]
     """
-    m = operator.index(m)
+    m = as_int(m, "the order of derivation")
     if m < 0:
         raise ValueError("The order of derivation must be non-negative")
     a, axis = _moved(c, axis)
@@ -158,7 +157,7 @@ def polyint(c: Any, m: int = 1, k: Any = (), lbnd: Any = 0, scl: Any = 1, axis: 
     >>> kd.polynomial.polynomial.polyint([1.0, 2.0, 3.0], k=1.0).tolist()
     [1.0, 1.0, 1.0, 1.0]
     """
-    m = operator.index(m)
+    m = as_int(m, "the order of integration")
     if m < 0:
         raise ValueError("The order of integration must be non-negative")
     if np.ndim(lbnd) != 0:

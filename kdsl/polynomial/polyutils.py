@@ -15,6 +15,7 @@ Example:
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -156,4 +157,19 @@ def mapdomain(x: Any, old: Any, new: Any) -> Any:
     return off + scl * floating(xs)
 
 
-__all__ = ["as_series", "getdomain", "mapdomain", "mapparms", "trimcoef", "trimseq"]
+def as_int(value: Any, desc: str) -> int:
+    """``value`` as an int (anything with ``__index__``), or NumPy's TypeError naming ``desc``.
+
+    >>> as_int(2, "deg"), as_int(np.int64(3), "deg")
+    (2, 3)
+    >>> as_int(1.5, "deg")
+    Traceback (most recent call last):
+    TypeError: deg must be an integer, received 1.5
+    """
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{desc} must be an integer, received {value}") from None
+
+
+__all__ = ["as_int", "as_series", "getdomain", "mapdomain", "mapparms", "trimcoef", "trimseq"]

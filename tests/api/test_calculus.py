@@ -26,9 +26,13 @@ def test_trapezoid(xp, kwargs):
 
 def test_trapezoid_with_host_coordinates():
     np.testing.assert_allclose(kd.trapezoid(kd.asarray(Y), x=X7).numpy(), np.trapezoid(Y, x=X7), rtol=1e-12)
-    # a list of Python floats is float32 in kdsl (its default float)
-    expected = np.trapezoid(Y, x=X7.astype(np.float32))
+    # a list of Python floats beside float64 y is float64, as kdsl converts operands together (as_array_beside)
+    expected = np.trapezoid(Y, x=X7)
     np.testing.assert_allclose(kd.trapezoid(kd.asarray(Y), x=X7.tolist()).numpy(), expected, rtol=1e-12)
+    # beside float32 y it is float32 (kdsl's default float)
+    y32 = Y.astype(np.float32)
+    expected32 = np.trapezoid(y32, x=X7.astype(np.float32))
+    np.testing.assert_allclose(kd.trapezoid(kd.asarray(y32), x=X7.tolist()).numpy(), expected32, rtol=1e-5)
     # a list of NumPy float64 scalars keeps float64, as np.array makes of it
     np.testing.assert_allclose(kd.trapezoid(kd.asarray(Y), x=list(X7)).numpy(), np.trapezoid(Y, x=X7), rtol=1e-12)
 

@@ -47,7 +47,7 @@ class Array(ViewLinks):
 
     # (the view links' slots are ViewLinks'); _readonly: setflags(write=False) (array_flags.py)
     __slots__ = ("_readonly", "_zero_d_array", "_broadcast_layout", "_warn_on_write", "_resized_strides",
-                 "_retyped", "_unaligned", "__weakref__")
+                 "_retyped", "_unaligned", "_read_warnings", "__weakref__")
     __array_priority__ = 100  # NumPy defers to our reflected operators
     _readonly: bool  # set by setflags(write=False); unset means writeable (array_flags.py)
     _zero_d_array: bool  # a 0-d array made as an array, not a scalar's stand-in; unset: False (scalar_like.py)
@@ -56,6 +56,7 @@ class Array(ViewLinks):
     _resized_strides: tuple[int, ...]  # NumPy's byte strides of a view(dtype) of another itemsize (bitcast.py)
     _retyped: bool  # its dtype was assigned (a.dtype = t): views made before read it back; unset: False
     _unaligned: bool  # setflags(align=False) cleared its ALIGNED flag; unset: False (array_flags.py)
+    _read_warnings: tuple[Any, ...]  # warnings whose condition is on the device, given when read (read_warnings.py)
 
     def __init__(self, node: Node = ndarray_constructor.NO_SHAPE, *args: Any, **kwargs: Any):
         if node.__class__ is not Node or type(self) is not Array or args or kwargs:  # not an op's result, whose

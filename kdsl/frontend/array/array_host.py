@@ -23,6 +23,9 @@ from kdsl.engine import transfers
 
 def numpy(self) -> np.ndarray:
     """Compute (if needed) and copy to a new NumPy array."""
+    if hasattr(self, "_read_warnings"):  # e.g. nanmax's "All-NaN slice encountered" (read_warnings.py)
+        from kdsl.frontend.array import read_warnings
+        read_warnings.give(self)
     return transfers.to_numpy(self._n)
 
 

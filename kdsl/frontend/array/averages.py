@@ -19,7 +19,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import as_array, asarray
+from kdsl.frontend.array.creation import as_array, as_array_beside, asarray
 from kdsl.frontend.array.reduction_where import into
 from kdsl.frontend.array.reductions import any as kany
 from kdsl.frontend.array.reductions import max as kmax
@@ -79,7 +79,7 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
         avg = mean(x, axis=axes, keepdims=keepdims)
         scl = asarray(x.size / avg.size, dtype=avg.dtype, device=x.device)  # NumPy's ZeroDivisionError if empty
     else:
-        w = _weights(as_array(weights, x.device), x, axes)
+        w = _weights(as_array_beside(weights, x, x.device), x, axes)  # a float list at a64's precision
         if x.dtype.is_int or x.dtype is dt.bool_:
             rd = dt.as_dtype(np.result_type(x.dtype.np, w.dtype.np, np.float64))
         else:

@@ -19,7 +19,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import as_array, asarray
+from kdsl.frontend.array.creation import as_array, as_array_beside, asarray
 from kdsl.frontend.array.joining import diff
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.shape_arguments import host_length
@@ -63,7 +63,7 @@ def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Array:
     if x is None:
         d: Any = dx
     else:
-        xs = as_array(x, ys.device)
+        xs = as_array_beside(x, ys, ys.device)  # a float list beside float64 y at float64
         if xs.ndim == 1:
             d = _along(diff(xs), ax, ys.ndim)
         else:

@@ -23,7 +23,7 @@ from kdsl.device import device as current_device
 from kdsl.frontend.array import clip_modes, ops
 from kdsl.frontend.array.api_info import result_type
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.creation import asarray, at_array_precision
 from kdsl.frontend.array.math import where
 from kdsl.frontend.array.shape_ops import broadcast_values_to
 
@@ -66,7 +66,7 @@ def _choices(choices: Any, device) -> list[Any]:
         items = list(choices)
     if not items:
         raise ValueError("0-length sequence.")
-    return [_operand(c, device) for c in items]
+    return at_array_precision(items, [_operand(c, device) for c in items], device)  # float lists beside float64
 
 
 def choose(a: Any, choices: Any, out: Array | None = None, mode: str = "raise") -> Array:
@@ -138,7 +138,7 @@ def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: Any = 0)
         raise ValueError("select with an empty condition list is not possible")
     dev = _device_of([*conds, *choices, default])
     cs = [_condition(c, k, dev) for k, c in enumerate(conds)]
-    vs = [_operand(v, dev) for v in [*choices, default]]
+    vs = at_array_precision([*choices, default], [_operand(v, dev) for v in [*choices, default]], dev)
     d = result_type(*vs)
     shape = _shape([*cs, *vs])
     vs = _common(vs, d, dev)

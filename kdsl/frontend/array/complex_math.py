@@ -180,6 +180,10 @@ def vdot(a: Any, b: Any) -> Array:
     x, y = ops.as_operand(a, dev), ops.as_operand(b, dev)
     if not isinstance(x, Array) or not isinstance(y, Array):
         raise TypeError("vdot takes arrays, not Python scalars; wrap them with kd.asarray")
+    from kdsl.frontend.array.creation import as_array_beside  # cycle: that module builds on this one
+
+    x, y = (as_array_beside(v, other, dev) if not isinstance(v, Array) else conv
+            for v, other, conv in ((a, y, x), (b, x, y)))  # a float list beside a float64 array at float64
     x, y = x.reshape(-1), y.reshape(-1)
     if x.size != y.size:
         raise ValueError(f"vdot: vectors of different sizes {x.size} and {y.size}")

@@ -26,7 +26,7 @@ from kdsl.frontend.array import ops, scalar_like
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.complex_math import complex_from_parts, conj, imag, real
 from kdsl.frontend.array.cov_weights import weighted_centred
-from kdsl.frontend.array.creation import as_array, as_arrays
+from kdsl.frontend.array.creation import as_array, as_array_beside, as_arrays
 from kdsl.frontend.array.gufunc_axes import vecdot_axes
 from kdsl.frontend.array.joining import atleast_2d
 from kdsl.frontend.array.linalg import matmul
@@ -175,13 +175,13 @@ def _observations(m: Any, y: Any, rowvar: bool, dtype: Any) -> Array:
         raise ValueError("m has more than 2 dimensions")
     d = dt.as_dtype(dtype) if dtype is not None else _work_dtype(x)
     if y is not None and dtype is None:
-        d = promotion.promote(d, _work_dtype(as_array(y, x.device)))
+        d = promotion.promote(d, _work_dtype(as_array_beside(y, x, x.device)))
     one_d = x.ndim == 1
     x = atleast_2d(x).astype(d)
     if not rowvar and not one_d:
         x = x.T
     if y is not None:
-        yy = atleast_2d(as_array(y, x.device)).astype(d)
+        yy = atleast_2d(as_array_beside(y, x, x.device)).astype(d)  # a float list beside float64 at float64
         if not rowvar and yy.shape[0] != 1:
             yy = yy.T
         x = concatenate([x, yy], axis=0)

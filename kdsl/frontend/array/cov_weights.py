@@ -19,14 +19,14 @@ from typing import Any
 
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array, realize
-from kdsl.frontend.array.creation import as_array
+from kdsl.frontend.array.creation import as_array_beside
 from kdsl.frontend.array.reductions import any as reduce_any
 from kdsl.frontend.array.reductions import sum as ksum
 
 
 def _as_weights(w: Any, name: str, x: Array) -> Array:
     """The weights as a kdsl array on ``x``'s device (NumPy casts them to float: complex ones are refused)."""
-    a = as_array(w, x.device)
+    a = as_array_beside(w, x, x.device)  # a float list at x's float64 precision
     if a.dtype.kind == "c":
         raise TypeError(f"Cannot cast {name} of dtype('{a.dtype.np}') to dtype('float64')")
     return a

@@ -99,10 +99,10 @@ _WIDER = {"float32": "float64", "complex64": "complex128"}
 
 
 def as_arrays(*xs: Any, device: Any = None) -> list[Array]:
-    """:func:`as_array` of each of ``xs``, converted together: a list, tuple or range of Python floats (kdsl's
-    float32 default; complex64 for complex numbers) comes out float64 (complex128) when another operand is a
-    float64 or complex128 Array, so ``kd.isclose(a64, [0.1])`` compares 0.1 as NumPy does, not its float32
-    rounding. Next to float32 arrays the default stays (docs/numpy-api.md, "Default types").
+    """:func:`as_array` of each of ``xs``, converted together: a Python float, or a list, tuple or range of
+    them (kdsl's float32 default; complex64 for complex numbers) comes out float64 (complex128) when another
+    operand is a float64 or complex128 Array, so ``kd.isclose(a64, [0.1])`` compares 0.1 as NumPy does, not
+    its float32 rounding. Next to float32 arrays the default stays (docs/numpy-api.md, "Default types").
 
     >>> import kdsl as kd, numpy as np
     >>> [a.dtype.name for a in as_arrays(kd.asarray(np.zeros(2)), [0.1, 0.2])]
@@ -114,18 +114,56 @@ def as_arrays(*xs: Any, device: Any = None) -> list[Array]:
     return at_array_precision(xs, out, device)
 
 
+def as_array_beside(value: Any, other: Any, device: Any = None) -> Array:
+    """``value`` as an array, converted as :func:`as_arrays` converts it beside ``other``: host floats at
+    float64 (complex128) beside such an array, so ``diff(a64, prepend=0.1)`` or ``average(a64, weights=[0.1,
+    ...])`` keep 0.1, not its float32 rounding.
+
+    >>> import kdsl as kd, numpy as np
+    >>> as_array_beside(0.1, kd.asarray(np.zeros(2))).dtype.name, as_array_beside(0.1, kd.zeros(2)).dtype.name
+    ('float64', 'float32')
+    """
+    return as_arrays(other, value, device=device)[1]
+
+
 def at_array_precision(operands: Any, converted: list, device: Any = None) -> list:
     """``converted`` (the operands made arrays, Python scalars left as they are) with each list, tuple or range
     among ``operands`` converted again at float64/complex128 precision when an Array operand has it (see
     :func:`as_arrays`)."""
-    again = [i for i, x in enumerate(operands) if isinstance(x, (list, tuple, range)) and
-             isinstance(converted[i], Array) and converted[i].dtype.name in _WIDER]
+    again = [i for i, x in enumerate(operands) if isinstance(x, (list, tuple, range, float, complex)) and
+             not isinstance(x, np.generic) and isinstance(converted[i], Array) and converted[i].dtype.name in _WIDER]
     if not again or not any(isinstance(x, Array) and x.dtype.name in ("float64", "complex128") for x in operands):
         return converted
     converted = list(converted)
     for i in again:
         converted[i] = asarray(operands[i], dtype=_WIDER[converted[i].dtype.name], device=device)
     return converted
+
+
+def number_constant(value: Any, device: Any = None, wide: bool = False) -> Array | None:
+    """A Python or NumPy number, or a list holding one (``[v]``, ``[[v]]``), as a constant node of the dtype and
+    shape :func:`asarray` gives it (float64/complex128 when ``wide``: beside such an array, as
+    :func:`at_array_precision` widens a list); None for anything else. A join reads it from a push constant:
+    ``a = kd.append(a, v)`` or ``kd.concatenate((a, [v]))`` in a loop uploads nothing per step.
+
+    >>> number_constant([2.5]).shape, number_constant(3).dtype.name, number_constant([1.0, 2.0]) is None
+    ((1,), 'int32', True)
+    """
+    depth, item = 0, value
+    while isinstance(item, (list, tuple)) and len(item) == 1:
+        depth, item = depth + 1, item[0]
+    if not isinstance(item, (bool, int, float, complex, np.generic)) or (depth == 0 and value is not item):
+        return None
+    arr = host_array(value, None)
+    d = host_dtype(value, arr)
+    if arr.dtype.kind not in "biufc" or (arr.dtype.kind == "f" and d.is_int):  # ints held as floats: asarray
+        return None
+    if wide and d.name in _WIDER:
+        d = dt.as_dtype(_WIDER[d.name])
+    dev = current_device(device)
+    dev.check(d)
+    node = Array(ops.const_node(arr.reshape(-1)[0].item(), d, dev))
+    return node.reshape(arr.shape) if depth else node
 
 
 def _holds_array(x) -> bool:

@@ -24,7 +24,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import as_array, asarray, zeros
+from kdsl.frontend.array.creation import as_array, asarray, number_constant, zeros
 from kdsl.frontend.array.joining import tile
 from kdsl.frontend.array.shape_arguments import host_ints
 from kdsl.frontend.array.shape_ops import broadcast_values_to, concatenate, moveaxis
@@ -57,10 +57,16 @@ def append(arr: Any, values: Any, axis: int | None = None) -> Array:
     ([[1, 2], [3, 4]], [1, 2, 3])
     """
     x = as_array(arr)
-    v = as_array(values, x.device)
+    v = number_constant(values, x.device, _wide(x)) if axis is None else None
+    v = as_array(values, x.device) if v is None else v
     if axis is None:
         return concatenate((x.reshape(-1), v.reshape(-1)), axis=0)
     return concatenate((x, v), axis=axis)
+
+
+def _wide(x: Array) -> bool:
+    """Whether a list of Python floats joins ``x`` at float64/complex128 (:func:`creation.at_array_precision`)."""
+    return x.dtype.name in ("float64", "complex128")
 
 
 def _kept(x: Array, ax: int, keep: np.ndarray) -> Array:

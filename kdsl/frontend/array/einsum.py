@@ -27,7 +27,7 @@ from kdsl.frontend.array import ops
 from kdsl.frontend.array.api_info import result_type
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.constructors import diagonal
-from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.creation import as_arrays
 from kdsl.frontend.array.einsum_casting import check_einsum_keywords, computation_dtype
 from kdsl.frontend.array.einsum_order import Labels, contraction_path, path_flops, size
 from kdsl.frontend.array.einsum_views import einsum_view
@@ -115,7 +115,7 @@ def _parse(operands: Sequence[Any]) -> tuple[list[Labels], Labels, list[Array]]:
         raise ValueError("einsum: must specify the einstein sum subscripts string and at least one operand")
     if isinstance(operands[0], str):
         spec, raw = operands[0].replace(" ", ""), list(operands[1:])
-        arrays = [_as_array(x, raw) for x in raw]
+        arrays = _as_arrays(raw)
         lhs, arrow, rhs = spec.partition("->")
         terms = lhs.split(",")
         if len(terms) != len(arrays):
@@ -125,14 +125,15 @@ def _parse(operands: Sequence[Any]) -> tuple[list[Labels], Labels, list[Array]]:
     else:
         count = len(operands) // 2
         raw = list(operands[0:2 * count:2])
-        arrays = [_as_array(x, raw) for x in raw]
+        arrays = _as_arrays(raw)
         parsed = [_interleaved_term(s) for s in operands[1:2 * count:2]]
         out = _interleaved_term(operands[-1]) if len(operands) % 2 else None
     return _expand(parsed, out, arrays)
 
 
-def _as_array(x: Any, group: Sequence[Any]) -> Array:
-    return x if isinstance(x, Array) else asarray(x, device=ops.device_of(tuple(group)))
+def _as_arrays(group: Sequence[Any]) -> list[Array]:
+    """The operands as arrays, converted together (a float list beside a float64 array at float64)."""
+    return as_arrays(*group, device=ops.device_of(tuple(group)))
 
 
 def _split_term(term: str) -> list[str]:

@@ -24,7 +24,7 @@ from kdsl.frontend.array.bitcast import SIGNED
 from kdsl.frontend.array.creation import as_array, as_arrays, at_array_precision
 from kdsl.frontend.array.derivative import with_derivative
 from kdsl.frontend.array.errstate import geterr
-from kdsl.frontend.array.ops import apply, where
+from kdsl.frontend.array.ops import apply, const_node, where
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.set_routines import contained
 from kdsl.frontend.array.sorting import sort
@@ -43,7 +43,8 @@ def float_operands(ufunc: np.ufunc, *xs: Any, wide16: bool = False) -> tuple[dt.
     d = promotion.result_dtype(ufunc, *(x.dtype if isinstance(x, Array) else x for x in xs2))
     dev.check(d)
     c = dt.float32 if wide16 and d is dt.float16 else d
-    return d, [x.astype(c) if isinstance(x, Array) else x for x in xs2]
+    # a weak Python number: a constant of c itself (hypot(a64, 0.1) computes with 0.1, not its float32)
+    return d, [x.astype(c) if isinstance(x, Array) else Array(const_node(x, c, dev)) for x in xs2]
 
 
 def signbit(x: Any) -> Array:
@@ -228,10 +229,22 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan:
         if isinstance(v, (str, bytes)):  # NumPy: no common dtype of text and numbers (DTypePromotionError)
             raise string_operand_error(v)
     dev = ops.device_of((a, b))
-    a_in, b_in = a, b
-    a, b = as_arrays(a, b, device=dev)
-    d = promotion.result_dtype(np.multiply, _weak_result(a_in, a, b_in, b), 1.0)
-    x, y = a.astype(d), b.astype(d)
+    if type(b) is int and not isinstance(a, (int, float, complex)):
+        b = float(b)  # NumPy's isclose takes a Python int b as a float (isclose(x, 10**30) is no OverflowError)
+    numbers = [type(v) in (int, float, complex) for v in (a, b)]
+    if all(numbers):
+        x, y = as_arrays(a, b, device=dev)
+        d = promotion.result_dtype(np.multiply, promotion.promote(x.dtype, y.dtype), 1.0)
+        x, y = x.astype(d), y.astype(d)
+    else:  # a Python number is weak (NEP 50) and a constant of the comparison's dtype itself: isclose(a64, 0.1)
+        # compares 0.1, not its float32 rounding (kdsl's default float), and uploads nothing
+        converted = iter(as_arrays(*[v for v, n in zip((a, b), numbers, strict=True) if not n], device=dev))
+        arrays: list[Array | None] = [None if n else next(converted) for n in numbers]
+        weak = [v if arr is None else arr.dtype for v, arr in zip((a, b), arrays, strict=True)]
+        d = promotion.result_dtype(np.multiply, promotion.result_dtype(np.add, *weak), 1.0)
+        device = next(arr.device for arr in arrays if arr is not None)
+        x, y = (Array(const_node(v, d, device)) if arr is None else arr.astype(d)
+                for v, arr in zip((a, b), arrays, strict=True))
     close = (apply("abs", x - y) <= atol + rtol * apply("abs", y)) & apply("isfinite", y)
     out = close | (x == y)
     if equal_nan:

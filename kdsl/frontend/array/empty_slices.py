@@ -4,8 +4,8 @@
 
 kdsl warns where the counts are known on the host: ``where=True`` (the reduced axes' size) or a ``where=`` mask
 given as host data (a NumPy array, a list, a bool). A kdsl array mask's counts are on the device, and reading
-them back would end the laziness, so it does not warn; nor do the NaN-functions for slices that only NaNs leave
-empty (the data decides that).
+them back would end the laziness: that warning (and the NaN-functions' for slices that only NaNs leave empty)
+comes when the result is read back (read_warnings.py).
 
     >>> import warnings, kdsl as kd
     >>> with warnings.catch_warnings(record=True) as caught:
@@ -41,18 +41,21 @@ def host_counts(shape: tuple[int, ...], axes: tuple[int, ...], where: Any) -> np
 
 
 def warn_empty(shape: tuple[int, ...], axes: tuple[int, ...], where: Any, ddof: float | None = None,
-               nan_function: bool = False, stacklevel: int = 3) -> None:
+               nan_function: bool = False, stacklevel: int = 3) -> bool:
     """NumPy's warning when some slice has no element (a mean: ``ddof`` None) or ``count <= ddof`` (a
-    variance); ``nan_function``: the NaN-functions' variance message (its trailing period)."""
+    variance); ``nan_function``: the NaN-functions' variance message (its trailing period). True if it warned."""
     counts = host_counts(shape, axes, where)
     if counts is None:
-        return
+        return False
     if ddof is None:
         if (counts == 0).any():
             warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=stacklevel)
+            return True
     elif (counts <= ddof).any():
         end = "." if nan_function else ""
         warnings.warn(f"Degrees of freedom <= 0 for slice{end}", RuntimeWarning, stacklevel=stacklevel)
+        return True
+    return False
 
 
 __all__ = ["host_counts", "warn_empty"]

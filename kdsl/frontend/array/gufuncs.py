@@ -17,13 +17,13 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import gufunc_core_axes, ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.complex_math import conj
-from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.creation import as_arrays
 from kdsl.frontend.array.linalg import matmul
 
 
 def _operands(x1: Any, x2: Any, dtype: Any) -> tuple[Array, Array]:
     dev = ops.device_of((x1, x2))
-    a, b = (x if isinstance(x, Array) else asarray(x, device=dev) for x in (x1, x2))
+    a, b = as_arrays(x1, x2, device=dev)  # together: cross(a64, [0.1, 0, 0]) keeps 0.1 in float64
     if dtype is not None:
         a, b = a.astype(dtype), b.astype(dtype)
     return a, b

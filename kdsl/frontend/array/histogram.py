@@ -25,7 +25,7 @@ from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.complex_math import complex_from_parts, imag, real
-from kdsl.frontend.array.creation import asarray, ones_like, zeros
+from kdsl.frontend.array.creation import as_array_beside, asarray, ones_like, zeros
 from kdsl.frontend.array.reductions import max as amax
 from kdsl.frontend.array.reductions import min as amin
 from kdsl.frontend.array.scatter_atomic import scatter_add, work_dtype
@@ -202,7 +202,7 @@ def _flat_weights(weights: Any, x: Array) -> Array | None:
     """The weights as a flat kdsl array (None without), checked to hold one weight per sample."""
     if weights is None:
         return None
-    w = weights if isinstance(weights, Array) else asarray(weights, device=x.device)
+    w = as_array_beside(weights, x, x.device)  # a float list at a64's precision, as NumPy's float64
     if w.shape != x.shape and w.size != x.size:
         raise ValueError("weights should have the same shape as a.")
     return w.reshape(-1)
@@ -215,7 +215,7 @@ def _counts_between(a: Any, edges: Array, weights: Any, deterministic: bool) -> 
     n = edges.size - 1
     w = None
     if weights is not None:
-        w = (weights if isinstance(weights, Array) else asarray(weights, device=x.device)).reshape(-1)
+        w = as_array_beside(weights, x, x.device).reshape(-1)
     b = searchsorted(edges, x, side="right").astype(dt.int32) - 1
     b = km.where(x == edges[-1], n - 1, b)  # the last bin is closed
     b = km.where((b < 0) | (b >= n), n, b)  # below, above, NaN: the uncounted bin n

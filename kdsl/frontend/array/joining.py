@@ -24,9 +24,9 @@ from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.broadcast_views import following
-from kdsl.frontend.array.creation import as_array
+from kdsl.frontend.array.creation import as_array, as_array_beside
 from kdsl.frontend.array.shape_arguments import int_tuple
-from kdsl.frontend.array.shape_ops import arrays_to_stack, broadcast_to, broadcast_values_to, concatenate
+from kdsl.frontend.array.shape_ops import broadcast_to, broadcast_values_to, concatenate, stack_operands
 from kdsl.frontend.array.take import take
 
 
@@ -63,8 +63,9 @@ def atleast_3d(*arys: Any) -> Any:
 
 
 def _seq(tup: Any) -> list[Array]:
-    """The arrays to stack: the items of a list, a tuple or an array (its rows), as NumPy's."""
-    return [as_array(x) for x in arrays_to_stack(tup)]
+    """The arrays to stack: the items of a list, a tuple or an array (its rows), as NumPy's; converted together
+    as concatenate's (``hstack((a64, [0.1]))`` keeps 0.1 in float64, a one-number list is a push constant)."""
+    return stack_operands(tup)
 
 
 def vstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> Array:
@@ -263,7 +264,7 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
         if extra is None:
             parts.append(None)
             continue
-        e = as_array(extra, x.device)
+        e = as_array_beside(extra, x, x.device)  # diff(a64, prepend=0.1): 0.1 in float64, as NumPy's
         if e.ndim == 0:
             e = broadcast_values_to(e, x.shape[:ax] + (1,) + x.shape[ax + 1:])
         parts.append(e)

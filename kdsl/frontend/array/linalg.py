@@ -160,5 +160,5 @@ def outer(a, b, out=None) -> Array:
 
         return into(outer(a, b), out)
     dev = ops.device_of((a, b))
-    a, b = _arr(a, dev).reshape(-1), _arr(b, dev).reshape(-1)
+    a, b = (x.reshape(-1) for x in _arrs(a, b, dev))  # together: outer(a64, [0.1]) keeps 0.1 in float64
     return a.reshape(-1, 1) * b.reshape(1, -1)

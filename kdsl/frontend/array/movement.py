@@ -108,14 +108,15 @@ def _axis_index(axis: Any) -> int:
         raise TypeError(f"axis must be an int, got {type(axis).__name__}") from None
 
 
-def normalize_axes(axis, ndim: int) -> tuple[int, ...]:
-    """``None`` -> all axes; int or tuple -> sorted non-negative axes (duplicates are an error)."""
+def normalize_axes(axis, ndim: int, duplicate: str | None = None) -> tuple[int, ...]:
+    """``None`` -> all axes; int or tuple -> sorted non-negative axes (duplicates are an error: ``duplicate``
+    is its message where NumPy's differs, such as the ufunc reductions' "duplicate value in 'axis'")."""
     if axis is None:
         return tuple(range(ndim))
     axes = (axis,) if not isinstance(axis, (tuple, list)) else tuple(axis)
     out = tuple(normalize_axis(a, ndim) for a in axes)
     if len(set(out)) != len(out):
-        raise ValueError(f"repeated axis in {axis}")
+        raise ValueError(duplicate or f"repeated axis in {axis}")
     return tuple(sorted(out))
 
 

@@ -2,7 +2,8 @@
 
 Each is the plain reduction of a ``where(isnan(x), identity, x)`` that fuses into the reduction kernel.
 Integer and bool inputs have no NaNs and go straight to the plain reduction. NumPy warns on all-NaN slices
-(``nanmean``, ``nanmax``...) and returns NaN; kdsl returns NaN without a warning.
+(``nanmean``, ``nanmax``...) and returns NaN; kdsl warns as NumPy when the result is read back
+(``read_warnings.py``: the condition is on the device).
 
 Example:
     >>> import kdsl as kd
@@ -16,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from kdsl import dtype as dt
-from kdsl.frontend.array import empty_slices
+from kdsl.frontend.array import empty_slices, read_warnings
 from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array import reductions as red
 from kdsl.frontend.array.array import Array
@@ -71,15 +72,20 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdi
     if x.dtype.kind not in "fc":  # complex: a NaN in either component drops the element, as in NumPy
         return red.mean(x, axis, dtype, out, keepdims, where=where)
     _check_inexact(dtype, out)
-    empty_slices.warn_empty(x.shape, red.reduce_axes(axis, x.ndim), where)
-    return _quiet_nanmean(x, axis, dtype, out, keepdims, where)
+    warned = empty_slices.warn_empty(x.shape, red.reduce_axes(axis, x.ndim), where)
+    d = x.dtype if dtype is None else dt.as_dtype(dtype)
+    count = _count(x, axis, d, keepdims, where)
+    result = _quiet_nanmean(x, axis, dtype, out, keepdims, where, count)
+    return result if warned else read_warnings.defer(result, count == 0, "Mean of empty slice")
 
 
-def _quiet_nanmean(x: Array, axis: Any, dtype: Any, out: Any, keepdims: bool, where: Any) -> Array:
+def _quiet_nanmean(x: Array, axis: Any, dtype: Any, out: Any, keepdims: bool, where: Any,
+                   count: Array | None = None) -> Array:
     """:func:`nanmean` of float or complex ``x`` without its warning (``nanvar`` warns its own)."""
     d = x.dtype if dtype is None else dt.as_dtype(dtype)
     total = red.sum(_filled(x, 0.0), axis, dtype=d, keepdims=keepdims, where=where)
-    return rw.into(total / _count(x, axis, d, keepdims, where), out)  # 0 / 0 is NaN: the all-NaN slices
+    count = _count(x, axis, d, keepdims, where) if count is None else count
+    return rw.into(total / count, out)  # 0 / 0 is NaN: the all-NaN slices
 
 
 def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0, keepdims: bool = False,
@@ -91,7 +97,7 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
     if x.dtype.kind not in "fc":
         return red.var(x, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
     _check_inexact(dtype, out)
-    empty_slices.warn_empty(x.shape, red.reduce_axes(axis, x.ndim), where, ddof, nan_function=True)
+    warned = empty_slices.warn_empty(x.shape, red.reduce_axes(axis, x.ndim), where, ddof, nan_function=True)
     d = x.dtype if dtype is None else dt.as_dtype(dtype)
     xd = x.astype(d)
     zero = Array(const_node(0.0, d, x.device))
@@ -103,7 +109,8 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
     total = red.sum(squares, axis, dtype=d, keepdims=keepdims, where=where)
     dof = _count(x, axis, d, keepdims, where) - ddof
     nan = Array(const_node(float("nan"), d, x.device))
-    return rw.into(where_(dof > 0, total / dof, nan), out)
+    result = rw.into(where_(dof > 0, total / dof, nan), out)
+    return result if warned else read_warnings.defer(result, dof <= 0, "Degrees of freedom <= 0 for slice.")
 
 
 def nanstd(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: float = 0, keepdims: bool = False,
@@ -111,9 +118,8 @@ def nanstd(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
     """Standard deviation over ``axis`` of the non-NaN elements (``sqrt(nanvar)``)."""
     if as_array(a).dtype.kind in "fc":
         _check_inexact(None, out)
-    result = apply("sqrt", nanvar(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean,
-                                  correction=correction))
-    return rw.into(result, out)
+    variance = nanvar(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
+    return read_warnings.carry(variance, rw.into(apply("sqrt", variance), out))
 
 
 def _nan_extreme(a: Any, axis: Any, out: Any, keepdims: bool, initial: Any, where: Any, largest: bool) -> Array:
@@ -125,10 +131,11 @@ def _nan_extreme(a: Any, axis: Any, out: Any, keepdims: bool, initial: Any, wher
     if initial is not None:  # NumPy folds initial in: a slice of NaNs gives initial, not NaN
         return fn(filled, axis, out, keepdims, initial, where)
     rw.no_identity("fmax" if largest else "fmin", initial, where)
-    red.require_nonempty(x, red.reduce_axes(axis, x.ndim), "maximum" if largest else "minimum")
+    red.require_nonempty(x, red.reduce_axes(axis, x.ndim), "fmax" if largest else "fmin")
     best = fn(filled, axis, keepdims=keepdims)
     all_nan = red.all(apply("isnan", x), axis, keepdims=keepdims)
-    return rw.into(where_(all_nan, _first(x, red.reduce_axes(axis, x.ndim), keepdims), best), out)
+    result = rw.into(where_(all_nan, _first(x, red.reduce_axes(axis, x.ndim), keepdims), best), out)
+    return read_warnings.defer(result, all_nan, "All-NaN slice encountered")
 
 
 def _first(x: Array, axes: tuple[int, ...], keepdims: bool) -> Array:

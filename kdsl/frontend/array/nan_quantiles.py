@@ -4,8 +4,8 @@ How it runs, all lazily on the device: the reduced axes are merged into one last
 (NaNs sort last, so a line's ``count`` non-NaN values come first); ``count`` is a sum of ``~isnan``. Each
 quantile's virtual index is computed per line from its own ``count`` (NumPy's formula of the chosen
 ``method``), the neighbouring sorted values are gathered along the line and interpolated with NumPy's
-two-sided lerp. Lines without a non-NaN value give NaN (NumPy also warns; kdsl does not). Every one of NumPy's
-13 methods is there; nothing synchronises.
+two-sided lerp. Lines without a non-NaN value give NaN (and NumPy's warning when the result is read back,
+read_warnings.py). Every one of NumPy's 13 methods is there; nothing synchronises.
 
 Where kdsl differs: NumPy's result dtype can depend on the data: with an array ``q`` over float32 (float16)
 data it is float64, except when the first line (or, without ``axis``, the whole array) is all NaN, where
@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.frontend.array import ops
+from kdsl.frontend.array import ops, read_warnings
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array, asarray
 from kdsl.frontend.array.math import ceil, floor, isnan, maximum, minimum, rint, where
@@ -190,7 +190,8 @@ def nanquantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_inp
         2.0
     """
     if out is not None:  # NumPy's out=: the result written into a kdsl array
-        return into(nanquantile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights), out)
+        inner = nanquantile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights)
+        return read_warnings.carry(inner, into(inner, out))
     x, host_q = _operands(a, q, method)
     qs = np.asarray(host_q, dtype=np.float64)
     _valid_q(qs)
@@ -208,7 +209,8 @@ def nanpercentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_i
         2.0
     """
     if out is not None:  # NumPy's out=: the result written into a kdsl array
-        return into(nanpercentile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights), out)
+        inner = nanpercentile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights)
+        return read_warnings.carry(inner, into(inner, out))
     x, host_q = _operands(a, q, method)
     qs = np.true_divide(np.asarray(host_q, dtype=np.float64), 100)
     if not (qs.size == 0 or (qs.min() >= 0 and qs.max() <= 1)):
@@ -228,13 +230,20 @@ def _nan_quantiles(fn: Any, x: Array, host_q: Any, qs: np.ndarray, axis: Any, ke
     """What ``nanquantile`` and ``nanpercentile`` (``fn``, NumPy's, for the result dtype) share once ``q`` is
     checked and ``qs`` holds the quantiles in [0, 1]."""
     if weights is not None:
-        return weighted(x, qs, axis, keepdims, weights, method, ignore_nan=True)
+        return _warn_all_nan(weighted(x, qs, axis, keepdims, weights, method, ignore_nan=True), x, axis)
     if x.size == 0:  # NumPy answers an empty array with nanmean's NaNs (no q axes)
         return nanmean(x, axis, keepdims=keepdims)
     d = _result_dtype(fn, x, host_q, axis, method)
     if fn is np.nanquantile and method == "linear" and np.asarray(host_q).dtype.kind in "iu":
         method = "lower"  # integer q: NumPy takes the element itself (no lerp: an inf stays inf)
-    return _quantiles(x, qs, axis, keepdims, method, d)
+    return _warn_all_nan(_quantiles(x, qs, axis, keepdims, method, d), x, axis)
+
+
+def _warn_all_nan(result: Array, x: Array, axis: Any) -> Array:
+    """``result``, warning NumPy's "All-NaN slice encountered" when read back if a line of ``x`` is all NaN."""
+    if x.dtype.kind not in "fc" or x.size == 0:
+        return result
+    return read_warnings.defer(result, read_warnings.any_all_nan(x, axis), "All-NaN slice encountered")
 
 
 def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
@@ -248,7 +257,8 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
         [4.0, 5.0]
     """
     if out is not None:  # NumPy's out=: the result written into a kdsl array
-        return into(nanmedian(a, axis, None, overwrite_input, keepdims), out)
+        inner = nanmedian(a, axis, None, overwrite_input, keepdims)
+        return read_warnings.carry(inner, into(inner, out))
     x = as_array(a)
     if x.size == 0:  # NumPy answers an empty array with nanmean's NaNs
         return nanmean(x, axis, keepdims=keepdims)
@@ -261,7 +271,7 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
         result = _nan_full(lead, d, x.device)
     else:
         result = _median_lines(lines, x, d)
-    return keep_reduced_dims(result, x.shape, axes, ()) if keepdims else result
+    return _warn_all_nan(keep_reduced_dims(result, x.shape, axes, ()) if keepdims else result, x, axis)
 
 
 def _median_lines(lines: Array, x: Array, d: dt.DType) -> Array:

@@ -20,7 +20,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
-from kdsl.frontend.array.creation import asarray, zeros
+from kdsl.frontend.array.creation import as_arrays, zeros
 from kdsl.frontend.array.joining import atleast_1d
 from kdsl.frontend.array.math import abs as kabs
 from kdsl.frontend.array.polynomials import rewrap
@@ -41,8 +41,7 @@ def _floating(a: Array) -> dt.DType:
 
 def _operands(u: Any, v: Any) -> tuple[Array, Array, dt.DType]:
     dev = ops.device_of((u, v))
-    a = atleast_1d(u if isinstance(u, Array) else asarray(u, device=dev))
-    b = atleast_1d(v if isinstance(v, Array) else asarray(v, device=dev))
+    a, b = (atleast_1d(x) for x in as_arrays(u, v, device=dev))  # together: float lists beside float64 at float64
     for name, x in (("u", a), ("v", b)):
         if x.ndim != 1 or x.shape[0] == 0:
             raise ValueError(f"polydiv: {name} must be non-empty 1-D coefficients (highest power first), "

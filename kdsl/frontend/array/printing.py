@@ -76,6 +76,9 @@ def set_printoptions(precision: int | None = None, threshold: int | None = None,
     >>> print(kd.asarray([3.14159]))
     [3.14]
     >>> kd.set_printoptions(precision=8)
+
+    ``legacy`` also sets NumPy's option of that name, which the repr of kdsl's scalars (NumPy scalars, such as
+    ``kd.float64(1.5)``) reads: ``legacy="1.25"`` prints them as ``1.5``, not ``np.float64(1.5)``.
     """
     global _options
     with np.printoptions(**{k: v for k, v in _options.items() if k != "override_repr"}):
@@ -89,6 +92,8 @@ def set_printoptions(precision: int | None = None, threshold: int | None = None,
         raise TypeError("override_repr must be a callable taking an array and returning its repr string")
     merged["override_repr"] = override_repr
     _options = merged
+    if legacy is not None:  # kdsl's scalars are NumPy's (kd.float64(1.5)): their repr reads NumPy's option
+        np.set_printoptions(legacy=merged["legacy"])
 
 
 def get_printoptions() -> dict[str, Any]:
@@ -112,12 +117,13 @@ def printoptions(*args: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:
     [0 ... 9]
     """
     global _options
-    saved = dict(_options)
+    saved, numpy_legacy = dict(_options), np.get_printoptions()["legacy"]
     try:
         set_printoptions(*args, **kwargs)
         yield get_printoptions()
     finally:
         _options = saved
+        np.set_printoptions(legacy=numpy_legacy)  # (set_printoptions(legacy=) set NumPy's too)
 
 
 def array2string(a: Any, max_line_width: int | None = None, precision: int | None = None,

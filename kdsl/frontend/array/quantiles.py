@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -209,7 +210,8 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
     d = _result_dtype(lambda z, _: np.median(z), x, None)
     lines, axes = lines_last(x, axis)
     n = lines.shape[-1]
-    if n == 0:
+    if n == 0:  # NumPy's median is the mean of nothing here, and warns as that mean does
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=2)
         result = _nan_lines(x, lines.shape[:-1], d)
     else:
         s = _sorted_lines(lines)

@@ -20,7 +20,7 @@ import operator
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.frontend.array import empty_slices, ops
+from kdsl.frontend.array import empty_slices, ops, read_warnings
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array.array import Array
@@ -128,7 +128,10 @@ def reduce_axes(axis, ndim: int) -> tuple[int, ...]:
     ``0`` or ``-1`` (not in a tuple), reducing nothing (``np.amax(1, axis=0)`` is 1)."""
     if ndim == 0 and isinstance(axis, (int, np.integer)) and not isinstance(axis, bool) and axis in (0, -1):
         return ()
-    return mv.normalize_axes(axis, ndim)
+    return mv.normalize_axes(axis, ndim, DUPLICATE_AXES)
+
+
+DUPLICATE_AXES = "duplicate value in 'axis'"  # NumPy's ufunc reductions' message (not "repeated axis")
 
 
 # NumPy's "not passed" marker of sum's and prod's ``initial``: left out, the fold starts from the identity; an
@@ -302,9 +305,23 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True) -> A
     """Arithmetic mean over ``axis`` (ints give float64 like NumPy; float32 on devices without float64);
     ``where`` averages only those elements (``reduction_where.py``)."""
     x = _arr(a)
-    axes = mv.normalize_axes(axis, x.ndim)
+    axes = mv.normalize_axes(axis, x.ndim, DUPLICATE_AXES)
     empty_slices.warn_empty(x.shape, axes, where)
-    return _quiet_mean(x, axes, dtype, out, _keepdims(keepdims), where)
+    result = _quiet_mean(x, axes, dtype, out, _keepdims(keepdims), where)
+    return _warn_when_read(result, x, axes, where, None)
+
+
+def _warn_when_read(result: Array, x: Array, axes: tuple[int, ...], where, ddof) -> Array:
+    """``result`` of a mean (``ddof`` None) or variance with a kdsl array ``where`` mask, whose counts are on
+    the device: it warns as :func:`empty_slices.warn_empty` when read back (read_warnings.py)."""
+    if not isinstance(where, Array):  # (host masks and where=True: warned at the call)
+        return result
+    counted = rw.count(x, where, axes, dt.int32, False)
+    if counted is None:
+        return result
+    if ddof is None:
+        return read_warnings.defer(result, counted == 0, "Mean of empty slice")
+    return read_warnings.defer(result, counted <= ddof, "Degrees of freedom <= 0 for slice")
 
 
 def _quiet_mean(x: Array, axes: tuple[int, ...], dtype, out, keepdims: bool, where) -> Array:
@@ -331,7 +348,8 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     """Variance over ``axis``: ``mean(|x - mean(x)|**2) * n / (n - ddof)``; ``correction`` is the array API
     standard's name for ``ddof``; ``where`` counts only those elements; ``mean`` (NumPy 2's) is the mean already
     computed, with ``keepdims=True``'s shape."""
-    return rw.into(_variance(a, axis, dtype, ddof, _keepdims(keepdims), where, mean, correction, False), out)
+    result = _variance(a, axis, dtype, ddof, _keepdims(keepdims), where, mean, correction, False)
+    return read_warnings.carry(result, rw.into(result, out))
 
 
 def _variance(a, axis, dtype, ddof, keepdims: bool, where, mean, correction, root: bool) -> Array:
@@ -339,7 +357,7 @@ def _variance(a, axis, dtype, ddof, keepdims: bool, where, mean, correction, roo
     step back to it)."""
     x = _arr(a)
     ddof = ddof_or_correction(ddof, correction)
-    axes = mv.normalize_axes(axis, x.ndim)
+    axes = mv.normalize_axes(axis, x.ndim, DUPLICATE_AXES)
     n = math.prod(x.shape[a] for a in axes)
     d = _numpy_dtype(np.var, x, dtype)
     empty_slices.warn_empty(x.shape, axes, where, ddof)
@@ -362,15 +380,16 @@ def _variance(a, axis, dtype, ddof, keepdims: bool, where, mean, correction, roo
         result = total * float("inf")
     if keepdims:
         result = result.reshape(tuple(1 if a in axes else k for a, k in enumerate(x.shape)))
-    return result
+    return _warn_when_read(result, x, axes, where, ddof)
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None) -> Array:
     """Standard deviation over ``axis`` (``sqrt(var)``)."""
-    result = _variance(a, axis, dtype, ddof, _keepdims(keepdims), where, mean, correction, True)
+    variance = _variance(a, axis, dtype, ddof, _keepdims(keepdims), where, mean, correction, True)
+    result = variance
     if not is_integer_moment(result.dtype):  # an integer dtype's root is taken by integer_variance
         result = ops.apply("sqrt", result)
-    return rw.into(result, out)
+    return read_warnings.carry(variance, rw.into(result, out))
 
 
 def ddof_or_correction(ddof, correction):

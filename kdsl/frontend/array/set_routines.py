@@ -25,7 +25,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import asarray, ones, zeros
+from kdsl.frontend.array.creation import as_arrays, asarray, ones, zeros
 from kdsl.frontend.array.lexicographic import lexsort
 from kdsl.frontend.array.masks import compress, flatnonzero
 from kdsl.frontend.array.math import minimum
@@ -41,7 +41,8 @@ def _flat(x: Any, device: Any = None) -> Array:
 
 def _pair(ar1: Any, ar2: Any) -> tuple[Array, Array]:
     dev = next((v.device for v in (ar1, ar2) if isinstance(v, Array)), None)
-    return _flat(ar1, dev), _flat(ar2, dev)
+    a, b = as_arrays(ar1, ar2, device=dev)  # together: setdiff1d(a64, [0.1]) compares 0.1, not its float32
+    return a.reshape(-1), b.reshape(-1)
 
 
 def _joined(a: Array, b: Array) -> Array:

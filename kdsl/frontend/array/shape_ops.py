@@ -39,9 +39,22 @@ def _arr(x, device=None) -> Array:
 def _arrs(xs, name: str = "stack") -> list[Array]:
     """The operands of a join as arrays, converted together (``concatenate([a64, [0.1]])`` keeps 0.1 in float64:
     :func:`kdsl.frontend.array.creation.as_arrays`); ``xs`` is checked as ``name`` checks it."""
-    from kdsl.frontend.array.creation import as_arrays  # cycle: that module imports this one
+    from kdsl.frontend.array.creation import as_arrays, number_constant  # cycle: that module imports this one
 
-    return as_arrays(*(arrays_to_join(xs) if name == "concatenate" else arrays_to_stack(xs)))
+    items = arrays_to_join(xs) if name == "concatenate" else arrays_to_stack(xs)
+    # a one-number list ([v]: concatenate((a, [v])) in a loop) as a push constant, not an upload each call
+    wide = any(isinstance(x, Array) and x.dtype.name in ("float64", "complex128") for x in items)
+    constants = [number_constant(x, wide=wide) if isinstance(x, (list, tuple)) else None for x in items]
+    if not any(c is not None for c in constants):
+        return as_arrays(*items)
+    converted = iter(as_arrays(*[x for x, c in zip(items, constants, strict=True) if c is None]))
+    return [c if c is not None else next(converted) for c in constants]
+
+
+def stack_operands(xs) -> list[Array]:
+    """The operands of vstack, hstack, dstack and column_stack as arrays, converted together as
+    concatenate's (see ``_arrs``)."""
+    return _arrs(xs, "stack")
 
 
 def arrays_to_join(xs) -> list:
@@ -106,7 +119,7 @@ def squeeze(a, axis=None) -> Array:
     if axis is None:
         axes = tuple(k for k, n in enumerate(a.shape) if n == 1)
     else:
-        axes = mv.normalize_axes(axis, a.ndim)
+        axes = mv.normalize_axes(axis, a.ndim, "duplicate value in 'axis'")  # NumPy's message here
         for k in axes:
             if a.shape[k] != 1:
                 raise ValueError("cannot select an axis to squeeze out which has size not equal to one")

@@ -212,7 +212,11 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Arra
     if x.ndim != 1:
         raise ValueError(f"searchsorted needs a 1-D array a, not one of shape {x.shape}")
     is_array = isinstance(v, Array)
-    vals = v if is_array else _host_operand(v, dev, x.dtype if np.ndim(v) == 0 and _fits(v, x.dtype) else None)
+    weak = x.dtype if np.ndim(v) == 0 and _fits(v, x.dtype) else None
+    if weak is None and isinstance(v, (list, tuple)) and x.dtype.name in ("float64", "complex128"):
+        kind = np.asarray(v).dtype.kind  # a list of Python floats beside float64: at float64 (0.1, not its float32)
+        weak = dt.float64 if kind in "biuf" else dt.complex128 if kind == "c" else None
+    vals = v if is_array else _host_operand(v, dev, weak)
     common = dt.as_dtype(np.result_type(x.dtype.np, vals.dtype.np))
     if common.kind == "f" and not dev.supports(common):  # NumPy's float64 compare: float32 where there is none
         common = dt.float32

@@ -185,6 +185,8 @@ class vectorize:  # noqa: N801 - NumPy's name
         free += [v for k, v in kw.items() if k not in self.excluded]
         arrays = [a for a in free if isinstance(a, Array)]
         shape = broadcast_shapes(*[a.shape for a in arrays]) if arrays else ()
+        if name == "vectorize" and not self.otypes and 0 in shape:  # NumPy's: no call gives the output dtype
+            raise ValueError("cannot call `vectorize` on size 0 inputs unless `otypes` is set")
         assert self.pyfunc is not None
         out = _call_whole(self.pyfunc, pos, kw)
         if isinstance(out, tuple) and out and out[0] is _NEEDS_ELEMENTS:

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 import kdsl as kd
 from kdsl.fft.axes import (
     as_complex,
@@ -75,14 +77,22 @@ def _irfft(a: Any, n: int | None, axis: int, norm: str | None, name: str) -> Any
     half = resize(x, n // 2 + 1, ax)
     mirror = kd.conj(kd.flip(_take(half, n - n // 2, ax, start=1), axis=ax))
     full = kd.concatenate([half, mirror], axis=ax)
-    return kd.real(c2c_axis(full, n, ax, norm, True, name))
+    out = kd.real(c2c_axis(full, n, ax, norm, True, name))
+    return out.astype(kd.float16) if _half_real(a) else out
+
+
+def _half_real(a: Any) -> bool:
+    """Whether ``a`` holds float16 reals: NumPy's ``irfft``/``hfft`` of them give float16 (its output dtype is
+    ``result_type(a.real.dtype, 1.0)``; computed in float32 and rounded, as kdsl does)."""
+    dtype = getattr(a, "dtype", None)
+    return dtype is not None and np.dtype(getattr(dtype, "np", dtype)) == np.float16
 
 
 def hfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None) -> Any:
     """The transform of a Hermitian-symmetric signal given by its first half: a real spectrum of length ``n``
     (default ``2 * (m - 1)``), as ``np.fft.hfft``."""
     spectrum = _irfft(kd.conj(as_complex(a)), n, axis, _SWAP[check_norm(norm)], "hfft")
-    return deliver(spectrum, out, "hfft")
+    return deliver(spectrum.astype(kd.float16) if _half_real(a) else spectrum, out, "hfft")
 
 
 @replayable
@@ -127,7 +137,8 @@ def _irfftn(a: Any, s: Sequence[int] | None, axes: Sequence[int] | None, norm: s
         lengths[-1] = 2 * (x.shape[axes[-1]] - 1)
     for axis, n in zip(axes[:-1], lengths[:-1], strict=True):
         x = c2c_axis(x, n, axis, norm, True, "irfftn")
-    return _irfft(x, lengths[-1], axes[-1], norm, "irfftn")
+    out = _irfft(x, lengths[-1], axes[-1], norm, "irfftn")
+    return out.astype(kd.float16) if len(axes) == 1 and _half_real(a) else out  # (NumPy's irfft of a alone)
 
 
 @replayable

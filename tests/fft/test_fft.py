@@ -1,5 +1,7 @@
 """kd.fft against numpy.fft: lengths of every kind, batches, axes, norms, dtypes, real and Hermitian forms."""
 
+import math
+
 import numpy as np
 import pytest
 from fft_testing import signal
@@ -114,6 +116,17 @@ def test_dtypes_follow_numpy_2_with_kdsl_default_for_integers():
     assert kd.fft.rfft(kd.asarray(np.ones(4, np.float64))).dtype == kd.complex128
     assert kd.fft.fft(kd.asarray(np.arange(4, dtype=np.int32))).dtype == kd.complex64  # NumPy: complex128
     _close(kd.fft.fft(np.arange(4)), np.fft.fft(np.arange(4)).astype(np.complex64))  # NumPy input is accepted
+
+
+@pytest.mark.parametrize("name,shape", [("irfft", (6,)), ("hfft", (2, 5)), ("irfftn", (6,)), ("irfftn", (2, 6)),
+                                        ("irfft2", (3, 4)), ("fft", (6,)), ("rfft", (6,))])
+def test_float16_input_gives_numpys_dtypes(name, shape):
+    """NumPy's irfft/hfft of float16 reals are float16 (its output dtype is result_type(a.real.dtype, 1.0)); an
+    irfftn over several axes, whose first steps are complex, and the forward transforms are not."""
+    host = np.arange(math.prod(shape), dtype=np.float16).reshape(shape) - 2
+    want, got = getattr(np.fft, name)(host), getattr(kd.fft, name)(kd.asarray(host)).numpy()
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got.astype(np.complex128), want.astype(np.complex128), rtol=2e-3, atol=2e-2)
 
 
 def test_non_contiguous_views_and_size_1_axes():

@@ -11,9 +11,7 @@ chunks that run in parallel and write one partial product each (a sum reduction 
 invocation's k loop then stays under the device's loop budget.
 
 Example:
-    >>> from typing import NamedTuple
-
-from kdsl import dtype as dt
+    >>> from kdsl import dtype as dt
     >>> from kdsl.ir.view import View
     >>> from kdsl.ir.expr import load
     >>> a = load(1, dt.float32, View.contiguous((1, 8, 4)))

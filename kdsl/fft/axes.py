@@ -23,7 +23,7 @@ import numpy as np
 import kdsl as kd
 from kdsl.fft import replay
 from kdsl.fft.errors import LengthTypeError
-from kdsl.fft.transform import c2c, c2c_inner
+from kdsl.fft.transform import c2c, c2c_inner, resize
 
 _NORMS = ("backward", "ortho", "forward")
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # kdsl/
@@ -81,20 +81,6 @@ def check_length(n: Any, default: int, name: str) -> int:
     if n < 1:
         raise ValueError(f"kd.fft.{name}: Invalid number of FFT data points ({n}) specified.")
     return n
-
-
-def resize(x: Any, n: int, axis: int) -> Any:
-    """``x`` cut or zero-padded to ``n`` along ``axis`` (as NumPy's ``n=`` argument)."""
-    have = x.shape[axis]
-    if have == n:
-        return x
-    if have > n:
-        index = [slice(None)] * x.ndim
-        index[axis] = slice(0, n)
-        return x[tuple(index)]
-    shape = list(x.shape)
-    shape[axis] = n - have
-    return kd.concatenate([x, kd.zeros(tuple(shape), dtype=x.dtype)], axis=axis)
 
 
 def c2c_axis(x: Any, n: int | None, axis: int, norm: str | None, inverse: bool, name: str) -> Any:

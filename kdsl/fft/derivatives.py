@@ -32,7 +32,8 @@ import numpy as np
 import kdsl as kd
 from kdsl.fft import real as _real
 from kdsl.fft import transforms as _complex
-from kdsl.fft.axes import check_length, check_norm, normalize_axes, resize
+from kdsl.fft.axes import check_length, check_norm, normalize_axes
+from kdsl.fft.transform import resize
 
 _SWAP = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
 Vjp = Callable[[Any, "kd.Array", dict[str, Any]], Any]

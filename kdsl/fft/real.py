@@ -25,13 +25,12 @@ from kdsl.fft.axes import (
     check_length,
     check_norm,
     normalize_axes,
-    resize,
     scale,
     whole_axes,
 )
 from kdsl.fft.out import deliver
 from kdsl.fft.replay import replayable
-from kdsl.fft.transform import c2c, nd
+from kdsl.fft.transform import c2c, nd, resize
 from kdsl.fft.transforms import axis1
 
 _SWAP = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
@@ -67,7 +66,7 @@ def irfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None,
     >>> (kd.fft.irfft(kd.asarray([4.0, 0.0, 0.0])).numpy().round(6) + 0).tolist()
     [1.0, 1.0, 1.0, 1.0]
     """
-    return deliver(_irfft(a, n, axis, norm, "irfft"), out, "irfft")
+    return deliver(_numpy_half(_irfft(a, n, axis, norm, "irfft"), a), out, "irfft")
 
 
 def _irfft(a: Any, n: int | None, axis: int, norm: str | None, name: str) -> Any:
@@ -77,22 +76,22 @@ def _irfft(a: Any, n: int | None, axis: int, norm: str | None, name: str) -> Any
     half = resize(x, n // 2 + 1, ax)
     mirror = kd.conj(kd.flip(_take(half, n - n // 2, ax, start=1), axis=ax))
     full = kd.concatenate([half, mirror], axis=ax)
-    out = kd.real(c2c_axis(full, n, ax, norm, True, name))
-    return out.astype(kd.float16) if _half_real(a) else out
+    return kd.real(c2c_axis(full, n, ax, norm, True, name))
 
 
-def _half_real(a: Any) -> bool:
-    """Whether ``a`` holds float16 reals: NumPy's ``irfft``/``hfft`` of them give float16 (its output dtype is
-    ``result_type(a.real.dtype, 1.0)``; computed in float32 and rounded, as kdsl does)."""
+def _numpy_half(out: Any, a: Any) -> Any:
+    """``out`` of an ``irfft``/``hfft`` of ``a`` in NumPy's dtype: float16 for float16 reals (NumPy's output
+    dtype is ``result_type(a.real.dtype, 1.0)``; computed in float32 and rounded, as kdsl does)."""
     dtype = getattr(a, "dtype", None)
-    return dtype is not None and np.dtype(getattr(dtype, "np", dtype)) == np.float16
+    half = dtype is not None and np.dtype(getattr(dtype, "np", dtype)) == np.float16
+    return out.astype(kd.float16) if half else out
 
 
 def hfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None) -> Any:
     """The transform of a Hermitian-symmetric signal given by its first half: a real spectrum of length ``n``
     (default ``2 * (m - 1)``), as ``np.fft.hfft``."""
     spectrum = _irfft(kd.conj(as_complex(a)), n, axis, _SWAP[check_norm(norm)], "hfft")
-    return deliver(spectrum.astype(kd.float16) if _half_real(a) else spectrum, out, "hfft")
+    return deliver(_numpy_half(spectrum, a), out, "hfft")
 
 
 @replayable
@@ -138,7 +137,7 @@ def _irfftn(a: Any, s: Sequence[int] | None, axes: Sequence[int] | None, norm: s
     for axis, n in zip(axes[:-1], lengths[:-1], strict=True):
         x = c2c_axis(x, n, axis, norm, True, "irfftn")
     out = _irfft(x, lengths[-1], axes[-1], norm, "irfftn")
-    return out.astype(kd.float16) if len(axes) == 1 and _half_real(a) else out  # (NumPy's irfft of a alone)
+    return _numpy_half(out, a) if len(axes) == 1 else out  # (one axis: NumPy's irfft of a itself)
 
 
 @replayable

@@ -44,7 +44,7 @@ def c2c(x: Any, inverse: bool, keep: int | None = None, scale: float = 1.0, n: i
     if n != width:  # one program that reads the rows as they are, else a cut or padded copy first
         program = c2c_program(x, inverse, keep, scale, n) if count and n > 1 and width else None
         if program is None:
-            return c2c(_resized(x, n), inverse, keep, scale)
+            return c2c(resize(x, n, -1), inverse, keep, scale)
         out = output((*lead, keep), x.dtype in (kd.complex128, kd.float64), x.device)
         program.run(x, out)
         return out
@@ -320,12 +320,18 @@ def _bluestein(b: Builder, src: str, dst: str, count: int, n: int, ends: Ends) -
     return True
 
 
-def _resized(x: Any, n: int) -> Any:
-    """``x``'s rows cut or zero-padded to ``n`` (NumPy's ``n=``), for the transforms without one program."""
-    width = int(x.shape[-1])
-    if width >= n:
-        return x[..., :n]
-    return kd.concatenate([x, kd.zeros((*x.shape[:-1], n - width), dtype=x.dtype)], axis=-1)
+def resize(x: Any, n: int, axis: int) -> Any:
+    """``x`` cut or zero-padded to ``n`` along ``axis`` (as NumPy's ``n=`` argument)."""
+    have = x.shape[axis]
+    if have == n:
+        return x
+    if have > n:
+        index = [slice(None)] * x.ndim
+        index[axis] = slice(0, n)
+        return x[tuple(index)]
+    shape = list(x.shape)
+    shape[axis] = n - have
+    return kd.concatenate([x, kd.zeros(tuple(shape), dtype=x.dtype)], axis=axis)
 
 
 def _bluestein_unfused(x: Any, inverse: bool) -> Any:

@@ -57,18 +57,20 @@ _WIDER = {"float32": "float64", "complex64": "complex128"}
 
 
 def as_pair(a, b) -> tuple[kd.Array, kd.Array]:
-    """``a`` and ``b`` as arrays, host floats beside a float64/complex128 array at that precision (as kdsl
-    converts operands together elsewhere): ``solve(a64, [0.1, 0.2])`` solves for 0.1, not its float32 rounding.
+    """``a`` and ``b`` as arrays (host data on the other's device), host floats beside a float64/complex128
+    array at that precision (as kdsl converts operands together elsewhere): ``solve(a64, [0.1, 0.2])`` solves
+    for 0.1, not its float32 rounding.
 
     >>> import kdsl as kd, numpy as np
     >>> as_pair(kd.asarray(np.eye(2)), [0.1, 0.2])[1].dtype.name
     'float64'
     """
-    x, y = as_array(a), as_array(b)
+    device = a.device if isinstance(a, kd.Array) else b.device if isinstance(b, kd.Array) else None
+    x, y = (v if isinstance(v, kd.Array) else kd.asarray(v, device=device) for v in (a, b))
     if not isinstance(b, kd.Array) and x.dtype.name in ("float64", "complex128") and y.dtype.name in _WIDER:
-        y = kd.asarray(b, dtype=_WIDER[y.dtype.name])
+        y = kd.asarray(b, dtype=_WIDER[y.dtype.name], device=device)
     if not isinstance(a, kd.Array) and y.dtype.name in ("float64", "complex128") and x.dtype.name in _WIDER:
-        x = kd.asarray(a, dtype=_WIDER[x.dtype.name])
+        x = kd.asarray(a, dtype=_WIDER[x.dtype.name], device=device)
     return x, y
 
 

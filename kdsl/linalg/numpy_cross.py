@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
+from kdsl.linalg.common import as_pair
 from kdsl.linalg.products import cross as cross3
 
 
@@ -23,18 +24,6 @@ def _axis(axis: int, ndim: int, name: str) -> int:
     if not -ndim <= axis < ndim:
         raise np.exceptions.AxisError(axis, ndim, msg_prefix=name)
     return axis % ndim
-
-
-_WIDER = {"float32": "float64", "complex64": "complex128"}
-
-
-def _at_precision(converted: kd.Array, given: object, other: kd.Array) -> kd.Array:
-    """Host floats (``given``) beside a float64/complex128 array at that precision, as kdsl converts operands
-    together elsewhere: ``cross(a64, [0.1, 0, 0])`` keeps 0.1, not its float32 rounding."""
-    if isinstance(given, kd.Array) or other.dtype.name not in ("float64", "complex128") or \
-            converted.dtype.name not in _WIDER:
-        return converted
-    return kd.asarray(given, dtype=_WIDER[converted.dtype.name], device=other.device)
 
 
 def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: int | None = None) -> kd.Array:
@@ -48,9 +37,7 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axi
     """
     if axis is not None:
         axisa = axisb = axisc = axis
-    x = a if isinstance(a, kd.Array) else kd.asarray(a, device=b.device if isinstance(b, kd.Array) else None)
-    y = b if isinstance(b, kd.Array) else kd.asarray(b, device=x.device)
-    x, y = _at_precision(x, a, y), _at_precision(y, b, x)
+    x, y = as_pair(a, b)  # host floats beside float64 at float64 (cross(a64, [0.1, 0, 0]) keeps 0.1)
     if x.ndim < 1 or y.ndim < 1:
         raise ValueError("At least one array has zero dimension")
     x = kd.moveaxis(x, _axis(axisa, x.ndim, "axisa"), -1)

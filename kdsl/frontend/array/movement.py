@@ -108,6 +108,9 @@ def _axis_index(axis: Any) -> int:
         raise TypeError(f"axis must be an int, got {type(axis).__name__}") from None
 
 
+DUPLICATE_AXES = "duplicate value in 'axis'"  # NumPy's message for the ufunc reductions and squeeze (not "repeated")
+
+
 def normalize_axes(axis, ndim: int, duplicate: str | None = None) -> tuple[int, ...]:
     """``None`` -> all axes; int or tuple -> sorted non-negative axes (duplicates are an error: ``duplicate``
     is its message where NumPy's differs, such as the ufunc reductions' "duplicate value in 'axis'")."""

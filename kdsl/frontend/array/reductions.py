@@ -128,10 +128,7 @@ def reduce_axes(axis, ndim: int) -> tuple[int, ...]:
     ``0`` or ``-1`` (not in a tuple), reducing nothing (``np.amax(1, axis=0)`` is 1)."""
     if ndim == 0 and isinstance(axis, (int, np.integer)) and not isinstance(axis, bool) and axis in (0, -1):
         return ()
-    return mv.normalize_axes(axis, ndim, DUPLICATE_AXES)
-
-
-DUPLICATE_AXES = "duplicate value in 'axis'"  # NumPy's ufunc reductions' message (not "repeated axis")
+    return mv.normalize_axes(axis, ndim, mv.DUPLICATE_AXES)
 
 
 # NumPy's "not passed" marker of sum's and prod's ``initial``: left out, the fold starts from the identity; an
@@ -305,7 +302,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True) -> A
     """Arithmetic mean over ``axis`` (ints give float64 like NumPy; float32 on devices without float64);
     ``where`` averages only those elements (``reduction_where.py``)."""
     x = _arr(a)
-    axes = mv.normalize_axes(axis, x.ndim, DUPLICATE_AXES)
+    axes = mv.normalize_axes(axis, x.ndim, mv.DUPLICATE_AXES)
     empty_slices.warn_empty(x.shape, axes, where)
     result = _quiet_mean(x, axes, dtype, out, _keepdims(keepdims), where)
     return _warn_when_read(result, x, axes, where, None)
@@ -357,7 +354,7 @@ def _variance(a, axis, dtype, ddof, keepdims: bool, where, mean, correction, roo
     step back to it)."""
     x = _arr(a)
     ddof = ddof_or_correction(ddof, correction)
-    axes = mv.normalize_axes(axis, x.ndim, DUPLICATE_AXES)
+    axes = mv.normalize_axes(axis, x.ndim, mv.DUPLICATE_AXES)
     n = math.prod(x.shape[a] for a in axes)
     d = _numpy_dtype(np.var, x, dtype)
     empty_slices.warn_empty(x.shape, axes, where, ddof)

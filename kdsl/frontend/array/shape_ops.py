@@ -119,7 +119,7 @@ def squeeze(a, axis=None) -> Array:
     if axis is None:
         axes = tuple(k for k, n in enumerate(a.shape) if n == 1)
     else:
-        axes = mv.normalize_axes(axis, a.ndim, "duplicate value in 'axis'")  # NumPy's message here
+        axes = mv.normalize_axes(axis, a.ndim, mv.DUPLICATE_AXES)
         for k in axes:
             if a.shape[k] != 1:
                 raise ValueError("cannot select an axis to squeeze out which has size not equal to one")

@@ -91,6 +91,23 @@ def row(torch, dtype: str, m: int, n: int, k: int) -> list:
     return [f"{dtype} {m}x{n}x{k}", *times, t_torch, tflops / times[0], tflops / t_torch, times[0] / t_torch]
 
 
+def add_tile_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--rect-groups``/``--big-groups``: the tiled kernel's grid thresholds for one run (minilm.py too)."""
+    parser.add_argument("--rect-groups", type=int, default=None,
+                        help="grid size from which float32 products take 128 x 64 tiles (matmul.RECT_GROUPS)")
+    parser.add_argument("--big-groups", type=int, default=None,
+                        help="grid size from which products take 128 x 128 tiles (matmul.BIG_TILE_GROUPS)")
+
+
+def tile_variant(args: argparse.Namespace) -> None:
+    """Apply :func:`add_tile_arguments`' options for this process (plans made after this)."""
+    from kdsl.codegen import matmul
+    if args.rect_groups is not None:
+        matmul.RECT_GROUPS = args.rect_groups
+    if args.big_groups is not None:
+        matmul.BIG_TILE_GROUPS = args.big_groups
+
+
 def coop_variant(tile: str | None, depth: int | None, warps: str | None = None) -> None:
     """Replace the coopmat kernel's tile choice, slice depth and warps per tile for this process (plans made
     after this)."""
@@ -121,16 +138,9 @@ def main(argv: list[str] | None = None) -> list[list]:
     parser.add_argument("--coop-tile", help="BMxBN: a cooperative-matrix tile variant (see the docstring)")
     parser.add_argument("--coop-depth", type=int, help="fragment depths per k slice of every coopmat kernel")
     parser.add_argument("--coop-warps", help="BMxBN:W,...: tiles run with W warps (see the docstring)")
-    parser.add_argument("--rect-groups", type=int, default=None,
-                        help="grid size from which float32 products take 128 x 64 tiles (matmul.RECT_GROUPS)")
-    parser.add_argument("--big-groups", type=int, default=None,
-                        help="grid size from which products take 128 x 128 tiles (matmul.BIG_TILE_GROUPS)")
+    add_tile_arguments(parser)
     args = parser.parse_args(argv)
-    from kdsl.codegen import matmul
-    if args.rect_groups is not None:
-        matmul.RECT_GROUPS = args.rect_groups
-    if args.big_groups is not None:
-        matmul.BIG_TILE_GROUPS = args.big_groups
+    tile_variant(args)
     coop_variant(args.coop_tile, args.coop_depth, args.coop_warps)
     torch = torch_module()
     if torch is not None and not torch.cuda.is_available():

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 from dsl_common import kernel_times, median_ms, table, torch_device, torch_module, torch_sync
+from matmul_sweep import add_tile_arguments, tile_variant
 
 import kdsl as kd
 from kdsl.models import minilm
@@ -141,16 +142,9 @@ def main() -> None:
     ap.add_argument("--profile", action="store_true", help="also print kdsl's most expensive kernels (kd.profile)")
     ap.add_argument("--kernels", action="store_true", help="also print each kernel's GPU time (timestamps)")
     ap.add_argument("--coop-warps", help="BMxBN:W,...: coopmat tiles run with W warps (matmul_sweep.py)")
-    ap.add_argument("--rect-groups", type=int, default=None,
-                    help="grid size from which float32 products take 128 x 64 tiles (matmul.RECT_GROUPS)")
-    ap.add_argument("--big-groups", type=int, default=None,
-                    help="grid size from which products take 128 x 128 tiles (matmul.BIG_TILE_GROUPS)")
+    add_tile_arguments(ap)
     args = ap.parse_args()
-    from kdsl.codegen import matmul
-    if args.rect_groups is not None:
-        matmul.RECT_GROUPS = args.rect_groups
-    if args.big_groups is not None:
-        matmul.BIG_TILE_GROUPS = args.big_groups
+    tile_variant(args)
     if args.coop_warps:
         from matmul_sweep import coop_variant
         coop_variant(None, None, args.coop_warps)

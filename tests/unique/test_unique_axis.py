@@ -34,11 +34,12 @@ def test_nan_signed_zero_and_edges():
 
 
 def test_wide_rows(monkeypatch):
-    """Rows of thousands of columns: one sort per column, the running order realised every REALIZE_EVERY sorts
-    (a chain of 4000 lazy sorts took 12.6 s on lavapipe for 3 rows, 1.7 s so; one row sorts nothing)."""
-    from kdsl.frontend.array import unique as unique_module
+    """Rows of thousands of columns: one sort per column (lexsort's), the running order realised every
+    REALIZE_EVERY sorts (a chain of 4000 lazy sorts took 12.6 s on lavapipe for 3 rows, 1.7 s so; one row sorts
+    nothing)."""
+    from kdsl.frontend.array import lexicographic
 
-    monkeypatch.setattr(unique_module, "REALIZE_EVERY", 8)
+    monkeypatch.setattr(lexicographic, "REALIZE_EVERY", 8)
     rng = np.random.default_rng(5)
     x = rng.integers(0, 2, (5, 40)).astype(np.float64)
     x[3] = x[1]

@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.frontend.array.array import Array, realize
+from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.creation import arange, asarray, ones
 from kdsl.frontend.array.lexicographic import lexsort
@@ -114,13 +114,10 @@ def _unique(a: Any, want_inverse: bool, equal_nan: bool) -> _Parts:
     return _Parts(values, index, inverse, counts)
 
 
-REALIZE_EVERY = 64  # column sorts of unique(axis=...) between realisations of the running order
-
-
 def _unique_axis(a: Any, axis: int, want_inverse: bool) -> _Parts:
     """The unique sub-arrays along ``axis`` (NumPy's ``unique(axis=...)``): the sub-arrays, flattened to rows,
-    are sorted lexicographically by stable argsorts of their columns, last column first (an LSD sort: one sort
-    per column); a row starts a run where it differs from the row before (NaN differs from NaN, as in NumPy's
+    are sorted lexicographically by :func:`lexsort` of their columns (the first most significant: one stable
+    sort per column); a row starts a run where it differs from the row before (NaN differs from NaN, as in NumPy's
     ``unique`` along an axis); then as :func:`_unique`. Synchronises once."""
     x = a if isinstance(a, Array) else asarray(a)
     ax = normalize_axis(axis, x.ndim)
@@ -131,11 +128,9 @@ def _unique_axis(a: Any, axis: int, want_inverse: bool) -> _Parts:
     if n == 0:  # no sub-arrays: the values keep x's shape (axis ax stays where it was)
         none = asarray(np.zeros(0, d.np), device=x.device)
         return _Parts(x.copy(), none, none, none)
-    order = arange(n, dtype=d, device=x.device)
-    for k, c in enumerate(reversed(range(rows.shape[1] if n > 1 else 0))):  # (one row: nothing to sort)
-        order = take(order, argsort(take(rows[:, c], order, mode="clip")), mode="clip")
-        if (k + 1) % REALIZE_EVERY == 0:  # wide rows: a chain of thousands of lazy sorts grew quadratically
-            realize(order)
+    # the rows in lexicographic order: the last column's key least significant (one row, or rows of no
+    # elements: nothing to sort)
+    order = lexsort(rows.T[::-1]) if n > 1 and rows.shape[1] else arange(n, dtype=d, device=x.device)
     s = take(rows, order, axis=0, mode="clip")
     new = reduce_any(s[1:] != s[:-1], axis=1)  # rows of no elements: all equal (any() of nothing)
     first = concatenate([ones(1, dtype=dt.bool_, device=x.device), new])

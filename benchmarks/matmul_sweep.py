@@ -96,7 +96,8 @@ def add_tile_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rect-groups", type=int, default=None,
                         help="grid size from which float32 products take 128 x 64 tiles (matmul.RECT_GROUPS)")
     parser.add_argument("--big-groups", type=int, default=None,
-                        help="grid size from which products take 128 x 128 tiles (matmul.BIG_TILE_GROUPS)")
+                        help="grid size from which products take 128 x 128 tiles (matmul.BIG_TILE_GROUPS and "
+                             "BIG_TILE_GROUPS_F32)")
 
 
 def tile_variant(args: argparse.Namespace) -> None:
@@ -105,7 +106,7 @@ def tile_variant(args: argparse.Namespace) -> None:
     if args.rect_groups is not None:
         matmul.RECT_GROUPS = args.rect_groups
     if args.big_groups is not None:
-        matmul.BIG_TILE_GROUPS = args.big_groups
+        matmul.BIG_TILE_GROUPS = matmul.BIG_TILE_GROUPS_F32 = args.big_groups
 
 
 def coop_variant(tile: str | None, depth: int | None, warps: str | None = None) -> None:

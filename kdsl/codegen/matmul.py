@@ -52,21 +52,31 @@ def _tile_fill(reg: str, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...], 
 
 
 BIG_TILE, BIG_TILE_GROUPS = 128, 512  # 128 x 128 tiles (8 x 8 outputs per invocation) once there are this many
+# ... and for float32 (vec4) products, which have the 128 x 64 tiles of tile_shape below them: H100, 2026-12-05
+# (matmul_sweep.py --dtypes float32 --big-groups 1024): MiniLM's QKV 8192 x 1152 x 384 (576 big tiles) 0.258 ->
+# 0.222 ms, FFN-up 8192 x 1536 x 384 (768) 0.307 -> 0.289 in 128 x 64 tiles; MiniLM float32 6.6 ms (torch 6.7)
+BIG_TILE_GROUPS_F32 = 1024
 
 
 def tile(k: Matmul) -> int:
     """The output tile edge of tiled kernel ``k``: 128 when the grid still has ``BIG_TILE_GROUPS`` workgroups of
-    them (an 8 x 8 block per invocation does twice the multiply-adds per shared-memory read: on an H200,
-    4096^3 float32 went from 5.9 to 4.4 ms, 8192^3 from 57 to 34 ms), else 64; ``k.edge`` where
-    :func:`fit_shared` set one.
+    them (``BIG_TILE_GROUPS_F32`` for float32; an 8 x 8 block per invocation does twice the multiply-adds per
+    shared-memory read: on an H200, 4096^3 float32 went from 5.9 to 4.4 ms, 8192^3 from 57 to 34 ms), else 64;
+    ``k.edge`` where :func:`fit_shared` set one.
 
-    >>> tile(Matmul(1, 4096, 4096, 4096, None, None, None, 0)), tile(Matmul(1, 512, 1024, 784, None, None, None, 0))
-    (128, 64)
+    >>> from kdsl import dtype as dt
+    >>> from kdsl.ir.expr import load
+    >>> from kdsl.ir.view import View
+    >>> def product(m, n, t):
+    ...     return Matmul(1, m, n, 384, t, load(1, t, View.contiguous((1, m, 384))),
+    ...                   load(2, t, View.contiguous((1, 384, n))), 0)
+    >>> [tile(product(8192, n, t)) for n in (1536, 4096) for t in (dt.float32, dt.float64)]
+    [64, 128, 128, 128]
     """
     if k.edge:
         return k.edge
     big = -(-k.m // BIG_TILE) * -(-k.n // BIG_TILE) * k.batch * max(k.splits, 1)
-    return BIG_TILE if big >= BIG_TILE_GROUPS else TILE
+    return BIG_TILE if big >= (BIG_TILE_GROUPS_F32 if _vec4(k) else BIG_TILE_GROUPS) else TILE
 
 
 # float32 products too narrow for a grid of BIG_TILE_GROUPS 128 x 128 tiles take 128 x 64 tiles (64 x 128 when n is

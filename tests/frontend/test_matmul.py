@@ -104,7 +104,8 @@ def test_big_tiles(monkeypatch, dtype, shape):
     fused operands, and a k cut into chunks."""
     from kdsl.codegen import matmul
     monkeypatch.setattr(kd.device(), "matmul_tiles", True)
-    monkeypatch.setattr(matmul, "BIG_TILE_GROUPS", 1)
+    for name in ("BIG_TILE_GROUPS", "BIG_TILE_GROUPS_F32"):
+        monkeypatch.setattr(matmul, name, 1)
     batch, m, k, n = shape
     rng = np.random.default_rng(16)
     ha = rng.integers(-3, 4, (batch, m, k)).astype(dtype)
@@ -156,7 +157,8 @@ def test_tiles_without_bounds_checks(monkeypatch, big, a_t, b_t, shape):
     bounds tests: whole tiles, a k with a partial last slice, and edges, in every operand order."""
     from kdsl.codegen import matmul
     monkeypatch.setattr(kd.device(), "matmul_tiles", True)
-    monkeypatch.setattr(matmul, "BIG_TILE_GROUPS", 1 if big else 1 << 30)
+    for name in ("BIG_TILE_GROUPS", "BIG_TILE_GROUPS_F32"):
+        monkeypatch.setattr(matmul, name, 1 if big else 1 << 30)
     ha, hb, a, b = _float_operands(shape, a_t, b_t, seed=17)
     from kdsl.engine.plan import plan
     y = a @ b

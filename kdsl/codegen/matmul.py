@@ -76,7 +76,7 @@ def tile(k: Matmul) -> int:
     if k.edge:
         return k.edge
     big = -(-k.m // BIG_TILE) * -(-k.n // BIG_TILE) * k.batch * max(k.splits, 1)
-    return BIG_TILE if big >= (BIG_TILE_GROUPS_F32 if _vec4(k) else BIG_TILE_GROUPS) else TILE
+    return BIG_TILE if big >= BIG_TILE_GROUPS_F32 or (big >= BIG_TILE_GROUPS and not _vec4(k)) else TILE
 
 
 # float32 products too narrow for a grid of BIG_TILE_GROUPS 128 x 128 tiles take 128 x 64 tiles (64 x 128 when n is

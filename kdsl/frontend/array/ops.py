@@ -20,7 +20,7 @@ from kdsl import dtype as dt
 from kdsl.device import device
 from kdsl.dtype import promotion
 from kdsl.errors import shape_text
-from kdsl.frontend.array import integer_powers, movement
+from kdsl.frontend.array import exact_compare, integer_powers, movement
 from kdsl.frontend.array.host_dtypes import python_int_dtype, typed
 from kdsl.frontend.array.operator_deferral import defers, operator_defers
 from kdsl.frontend.array.ufunc_errors import string_operand_error
@@ -220,7 +220,7 @@ def apply(name: str, *operands):
         key, dev, shape = fast
         sig = _SIGNATURES.get(key)
         if sig is not None:  # the common case: only Arrays and Python scalars, dtypes seen before
-            return _build(name, operands, sig[0], sig[1], shape, dev)
+            return build(name, operands, sig[0], sig[1], shape, dev)
     if name not in _TABLE:
         raise ValueError(f"unknown elementwise op {name!r}")
     dev = device_of(operands)
@@ -239,7 +239,7 @@ def apply(name: str, *operands):
         sig = _SIGNATURES[key] = (out_dtype, in_dtypes)
     out_dtype, in_dtypes = sig
     shape = broadcast_shapes(*[x._n.shape for x in args if isinstance(x, Array)])
-    return _build(name, args, out_dtype, in_dtypes, shape, dev)
+    return build(name, args, out_dtype, in_dtypes, shape, dev)
 
 
 def _wide_ints(operands: list, dev) -> list:
@@ -298,7 +298,10 @@ def power_operator(a, b, modulo=None):
         raise
 
 
-def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
+def build(name: str, operands, out_dtype, in_dtypes, shape, dev):
+    """The lazy Array of op ``name`` on ``operands`` (Arrays and Python scalars) whose result and loop dtypes
+    are already known: casts, broadcasts and constants inserted; NumPy's exact paths for powers and comparisons
+    that a plain loop would get wrong."""
     if name in _LOGICAL:
         _long_ints_only(operands)
     if name == "pow":
@@ -310,13 +313,13 @@ def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
                 wide = _bool_with_long(operands, dev, _ARRAY[0])  # bool_array ** 2**40 is int64, as NumPy's
                 if wide is None:
                     raise
-                return _build(name, wide, *result_of(name, wide), shape, dev)
+                return build(name, wide, *result_of(name, wide), shape, dev)
         if out_dtype in (dt.float32, dt.float64) and isinstance(exponent, (int, float)) and \
                 not isinstance(exponent, bool) and exponent in _SCALAR_POWERS:
-            return _build(_SCALAR_POWERS[exponent], operands[:1], out_dtype, in_dtypes[:1], shape, dev)
+            return build(_SCALAR_POWERS[exponent], operands[:1], out_dtype, in_dtypes[:1], shape, dev)
     Array = _ARRAY[0]
-    if name in _COMPARE and in_dtypes[0] is dt.float64 and _mixed_sign_64(operands, Array):
-        return _compare_mixed_sign(name, operands, shape, dev, Array)
+    if name in _COMPARE and in_dtypes[0] is dt.float64 and exact_compare.mixed_sign_64(operands, Array):
+        return exact_compare.mixed_sign(name, operands, shape, dev, Array)
     srcs = []
     try:  # operand_node of each operand, inlined: this runs for every op of every expression
         for x, d in zip(operands, in_dtypes, strict=True):
@@ -335,47 +338,9 @@ def _build(name: str, operands, out_dtype, in_dtypes, shape, dev):
             if wide is None:
                 raise
             out_dtype, in_dtypes = result_of(name, wide)
-            return _build(name, wide, out_dtype, in_dtypes, shape, dev)
-        # NumPy 2 compares a Python int outside the array's range exactly: compare in a type holding both.
-        ints = [x for x in operands if isinstance(x, int) and not isinstance(x, bool)]
-        in_long = all(-(1 << 63) <= v < (1 << 63) for v in ints)
-        if not in_long and all(x.dtype is dt.bool_ for x in operands if isinstance(x, Array)):
-            # NumPy's exact comparison is for integer arrays: a bool array meets the int as a C long
-            raise OverflowError(f"Python int {max(ints, key=abs)} too large to convert to C long (NumPy compares "
-                                "a bool array with a Python int as int64; compare x.astype(kd.uint64) or "
-                                "a float instead)") from None
-        beyond = _int_beyond_range(name, operands, Array)
-        if beyond is not None:
-            return beyond
-        fits = in_long and dt.uint64 not in in_dtypes
-        wide = dt.int64 if fits and dev.supports(dt.int64) and all(d.kind in "biu" for d in in_dtypes) \
-            else dt.float64 if dev.supports(dt.float64) else dt.float32
-        srcs = [operand_node(x, wide, shape, dev) for x in operands]
+            return build(name, wide, out_dtype, in_dtypes, shape, dev)
+        return exact_compare.with_long_int(name, operands, in_dtypes, out_dtype, shape, dev, Array)
     return Array(Node(name, tuple(srcs), out_dtype, shape, None, None, dev))  # positional: as in const_node
-
-
-# ``array OP v`` for a Python int ``v`` above the array's integer dtype (below it: the negation of these)
-_ABOVE_RANGE = {"eq": False, "ne": True, "lt": True, "le": True, "gt": False, "ge": False}
-_MIRRORED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le", "eq": "eq", "ne": "ne"}
-
-
-def _int_beyond_range(name: str, operands, Array):
-    """An integer array compared with a Python int outside its dtype's range: every element answers alike, as
-    NumPy 2's exact comparison (a float64 compare rounded int64 2**63 - 1 up to 2**63 and called them equal);
-    None for other operands."""
-    if len(operands) != 2:
-        return None
-    left = isinstance(operands[0], Array)
-    x, v = operands if left else operands[::-1]
-    if not isinstance(x, Array) or x.dtype.kind not in "iu" or not isinstance(v, int) or isinstance(v, bool):
-        return None
-    info = np.iinfo(x.dtype.np)
-    if info.min <= v <= info.max:
-        return None
-    op = name if left else _MIRRORED[name]
-    answer = _ABOVE_RANGE[op] if v > info.max or op in ("eq", "ne") else not _ABOVE_RANGE[op]
-    # x == x / x != x: a computed array of x's shape holding the answer (integers are never NaN)
-    return _build("eq" if answer else "ne", [x, x], dt.bool_, [x.dtype, x.dtype], x.shape, x.device)
 
 
 def _bool_with_long(operands, dev, Array):
@@ -389,28 +354,6 @@ def _bool_with_long(operands, dev, Array):
 
     return [asarray(x, dtype=dt.int64, device=dev) if isinstance(x, int) and not isinstance(x, bool) else x
             for x in operands]
-
-
-def _mixed_sign_64(operands, Array) -> bool:
-    """Whether the operands are an int64 and a uint64 array (their common type is float64)."""
-    return len(operands) == 2 and all(isinstance(x, Array) for x in operands) and \
-        {operands[0]._n.dtype, operands[1]._n.dtype} == {dt.int64, dt.uint64}
-
-
-# what an int64 operand below zero makes of each comparison with a uint64: as the left operand, then the right
-_NEGATIVE_SIGNED = {"lt": (True, False), "le": (True, False), "gt": (False, True), "ge": (False, True),
-                    "eq": (False, False), "ne": (True, True)}
-
-
-def _compare_mixed_sign(name: str, operands, shape, dev, Array):
-    """An int64 against a uint64 exactly, as NumPy 2 (float64, their common type, rounds past 2**53: 2**60 and
-    2**60 + 1 compared equal): a negative int64 is below every uint64, the others compare as uint64."""
-    left_signed = operands[0]._n.dtype is dt.int64
-    signed = operands[0] if left_signed else operands[1]
-    negative = _build("lt", [signed, 0], dt.bool_, [dt.int64, dt.int64], signed._n.shape, dev)
-    as_unsigned = [Array(cast_node(x._n, dt.uint64)) for x in operands]
-    unsigned = _build(name, as_unsigned, dt.bool_, [dt.uint64, dt.uint64], shape, dev)
-    return where(negative, _NEGATIVE_SIGNED[name][0 if left_signed else 1], unsigned)
 
 
 def forced_int(x, d):

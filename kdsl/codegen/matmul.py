@@ -85,6 +85,7 @@ def tile(k: Matmul) -> int:
 # 8192 x 384 x 1536 0.328 -> 0.279 ms, 8192 x 384 x 384 0.091 -> 0.080 (MiniLM's FFN-down and out-projection); the
 # MLP's 512 x 1024 products (64 of them) were 5-13% slower, so they keep 64 x 64 tiles.
 RECT_GROUPS = 256
+RECT_DEEP = False  # whether those tiles take DEEP slices too (an experiment: matmul_sweep.py --rect-deep)
 
 
 def tile_shape(k: Matmul) -> tuple[int, int]:
@@ -140,7 +141,8 @@ def fit_shared(k: Matmul, shared_bytes: int) -> Matmul:
     [(16, 128), (16, 64), (8, 64)]
     """
     shape = tile_shape(k)
-    if shape == (BIG_TILE, BIG_TILE) and tile_bytes(k, shape, DEEP) <= shared_bytes:
+    deep = shape == (BIG_TILE, BIG_TILE) or (RECT_DEEP and BIG_TILE in shape)
+    if deep and tile_bytes(k, shape, DEEP) <= shared_bytes:
         return k._replace(depth=DEEP)
     depth = DEPTH
     if BIG_TILE in shape and tile_bytes(k, shape, depth) > shared_bytes:

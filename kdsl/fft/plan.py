@@ -36,7 +36,7 @@ _caches: list[OrderedDict[tuple, Any]] = [_kernels, _tables]  # emptied in a for
 _orphans: list[Any] = []  # a forked child's copies of its parent's entries: kept alive, never used
 MAX_RADIX = 16
 """Largest power-of-two butterfly held in registers (16 complex values per invocation)."""
-MAX_SEQUENCES, MAX_INVOCATIONS = 64, 256
+MAX_SEQUENCES, MAX_INVOCATIONS = 32, 256
 """Most sequences and invocations in one workgroup of a local transform (:func:`group_shape`)."""
 
 

@@ -12,6 +12,8 @@ from kdsl.frontend.array.binning import digitize, histogram_bin_edges
 from kdsl.frontend.array.calculus import gradient, trapezoid
 from kdsl.frontend.array.contractions import corrcoef, cov, inner, kron, matrix_transpose, tensordot, vecdot
 from kdsl.frontend.array.cumulative import (
+    cumprod,
+    cumsum,
     cumulative_prod,
     cumulative_sum,
     nancumprod,
@@ -33,8 +35,6 @@ from kdsl.frontend.array.reductions import (
     any,
     argmax,
     argmin,
-    cumprod,
-    cumsum,
     max,
     mean,
     min,

@@ -33,8 +33,8 @@ from kdsl.frontend.array import ops, scatter_atomic
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.creation import arange, iota
+from kdsl.frontend.array.cumulative import cumsum
 from kdsl.frontend.array.linalg import matmul
-from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import concatenate
 from kdsl.frontend.array.sorting import argsort, searchsorted
 from kdsl.frontend.array.take import take

@@ -22,8 +22,8 @@ from kdsl.autodiff.registry import arr, conj, rule, zeros
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import iota, ones
+from kdsl.frontend.array.cumulative import cumprod, cumsum
 from kdsl.frontend.array.linalg import matmul
-from kdsl.frontend.array.reductions import cumprod, cumsum
 from kdsl.frontend.array.shape_ops import broadcast_values_to, concatenate, flip
 from kdsl.ir.graph import Node
 

@@ -76,11 +76,15 @@ def all(self, axis=None, out=None, keepdims=False, *, where=True):
 
 
 def cumsum(self, axis=None, dtype=None, out=None):
-    return self._reduce("cumsum", axis, dtype=dtype, out=out)
+    from kdsl.frontend.array import cumulative  # cycle: that module builds Arrays
+
+    return cumulative.cumsum(self, axis, dtype=dtype, out=out)
 
 
 def cumprod(self, axis=None, dtype=None, out=None):
-    return self._reduce("cumprod", axis, dtype=dtype, out=out)
+    from kdsl.frontend.array import cumulative  # cycle: that module builds Arrays
+
+    return cumulative.cumprod(self, axis, dtype=dtype, out=out)
 
 
 def nonzero(self) -> tuple[Array, ...]:

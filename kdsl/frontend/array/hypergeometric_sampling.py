@@ -30,8 +30,8 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray, full
+from kdsl.frontend.array.cumulative import cumsum
 from kdsl.frontend.array.random_draws import PhiloxDraws, Size, draw_shape
-from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import concatenate
 from kdsl.frontend.array.sorting import argsort, searchsorted
 from kdsl.frontend.array.take import take

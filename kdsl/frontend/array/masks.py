@@ -38,9 +38,9 @@ from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.creation import arange, as_array, asarray
+from kdsl.frontend.array.cumulative import cumsum
 from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.reduction_where import into
-from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import stack
 from kdsl.frontend.array.stored_values import checked_value
 from kdsl.frontend.array.take import take

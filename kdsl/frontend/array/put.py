@@ -34,9 +34,9 @@ from kdsl.frontend.array import math as km
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import arange, asarray
+from kdsl.frontend.array.cumulative import cumsum
 from kdsl.frontend.array.index_assignment import broadcast_values, write_rows
 from kdsl.frontend.array.inplace import store_inplace
-from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import broadcast_values_to
 from kdsl.frontend.array.stored_values import checked_value
 from kdsl.frontend.array.take import take

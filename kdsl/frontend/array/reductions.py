@@ -1,5 +1,5 @@
-"""Reductions over any axes (``axis=None | int | tuple``, ``keepdims``), ``cumsum`` and ``cumprod``, NumPy's
-result dtypes.
+"""Reductions over any axes (``axis=None | int | tuple``, ``keepdims``), NumPy's result dtypes (the running
+``cumsum``/``cumprod`` are in cumulative.py).
 
 The reduced expression fuses into the reduction kernel, and so does a scale after it: ``x.mean(axis=1)`` is
 one kernel. Sums of small integers accumulate in int64 as NumPy's do (int32 on devices without int64).
@@ -36,7 +36,7 @@ def _arr(x) -> Array:
     return asarray(x)
 
 
-def _fit(d: dt.DType, device) -> dt.DType:
+def fit_accumulator(d: dt.DType, device) -> dt.DType:
     """NumPy's 64-bit accumulators, narrowed on devices that lack them."""
     if device.supports(d):
         return d
@@ -46,7 +46,7 @@ def _fit(d: dt.DType, device) -> dt.DType:
 _ACCUMULATORS: dict[tuple, dt.DType] = {}  # (NumPy function, input dtype) -> NumPy's result dtype: few entries
 
 
-def _numpy_dtype(fn, x: Array, dtype) -> dt.DType:
+def numpy_dtype(fn, x: Array, dtype) -> dt.DType:
     """The dtype NumPy's ``fn`` gives for ``x`` without ``dtype=`` (asked of NumPy once per input dtype and
     device: the question costs more than building the rest of a reduction, which a round trip pays each call)."""
     if dtype is not None:
@@ -55,7 +55,7 @@ def _numpy_dtype(fn, x: Array, dtype) -> dt.DType:
     found = _ACCUMULATORS.get(key)
     if found is None:
         found = _ACCUMULATORS[key] = dt.as_dtype(fn(np.zeros(1, x.dtype.np)).dtype)
-    return found if found.feature is None else _fit(found, x.device)
+    return found if found.feature is None else fit_accumulator(found, x.device)
 
 
 def _keepdims(keepdims) -> bool:
@@ -106,7 +106,7 @@ def _complex_extreme(x: Array, op: str, axes: tuple[int, ...], keepdims: bool) -
     kept = [a for a in range(x.ndim) if a not in axes]
     lines = x.transpose(kept + list(axes)).reshape(tuple(x.shape[a] for a in kept) + (-1,)) if kept else \
         x.reshape(1, -1)
-    index = _reduce(lines, "arg" + op, (lines.ndim - 1,), _fit(dt.int64, x.device), True)
+    index = _reduce(lines, "arg" + op, (lines.ndim - 1,), fit_accumulator(dt.int64, x.device), True)
     picked = take_along_axis(lines, index, -1)
     return picked.reshape(tuple(1 if a in axes else n for a, n in enumerate(x.shape)) if keepdims else
                           tuple(x.shape[a] for a in kept))
@@ -143,7 +143,7 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=NO_INITIAL, 
     axes = reduce_axes(axis, x.ndim)
     if initial is None:  # no identity: the fold starts from the first element (all -0.0 stays -0.0)
         _no_identity(x, axes, "add", where)
-    r = _sum(rw.masked(x, where, 0), axes, _numpy_dtype(np.sum, x, dtype), keepdims)
+    r = _sum(rw.masked(x, where, 0), axes, numpy_dtype(np.sum, x, dtype), keepdims)
     if initial is NO_INITIAL:  # a float sum's zero is +0.0, as NumPy 2's fold from +0.0 (kdsl.codegen.reduce_parts)
         return rw.into(r, out)
     if r.dtype.np.kind in "fc":  # a fold from initial, or (None) from the first element
@@ -189,7 +189,7 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=NO_INITIAL,
     if initial is None:
         _no_identity(x, axes, "multiply", where)
     initial = None if initial is NO_INITIAL else initial
-    r = _reduce(rw.masked(x, where, 1), "prod", axes, _numpy_dtype(np.prod, x, dtype), keepdims)
+    r = _reduce(rw.masked(x, where, 1), "prod", axes, numpy_dtype(np.prod, x, dtype), keepdims)
     return rw.into(r if initial is None else (r * initial).astype(r.dtype), out)
 
 
@@ -247,7 +247,7 @@ def _arg(x, op: str, axis, keepdims: bool) -> Array:
     a = None if axis is None or not reduce_axes(axis, x.ndim) else mv.normalize_axis(axis, x.ndim)
     if x.size == 0 and (a is None or x.shape[a] == 0):
         raise ValueError(f"attempt to get {op} of an empty sequence")
-    out_dtype = _fit(dt.int64, x.device)
+    out_dtype = fit_accumulator(dt.int64, x.device)
     if a is None:
         flat = x.reshape(-1)
         out = _reduce(flat, op, (0,), out_dtype, False)
@@ -324,7 +324,7 @@ def _warn_when_read(result: Array, x: Array, axes: tuple[int, ...], where, ddof)
 def _quiet_mean(x: Array, axes: tuple[int, ...], dtype, out, keepdims: bool, where) -> Array:
     """:func:`mean` without its warning (``var`` warns its own)."""
     n = math.prod(x.shape[a] for a in axes)
-    d = _numpy_dtype(np.mean, x, dtype)
+    d = numpy_dtype(np.mean, x, dtype)
     # NumPy sums float16 in float32 and casts the mean back: a float16 sum overflows past 65504
     acc = dt.float32 if dtype is None and x.dtype is dt.float16 else d
     counted = rw.count(x, where, axes, acc, False)
@@ -356,7 +356,7 @@ def _variance(a, axis, dtype, ddof, keepdims: bool, where, mean, correction, roo
     ddof = ddof_or_correction(ddof, correction)
     axes = mv.normalize_axes(axis, x.ndim, mv.DUPLICATE_AXES)
     n = math.prod(x.shape[a] for a in axes)
-    d = _numpy_dtype(np.var, x, dtype)
+    d = numpy_dtype(np.var, x, dtype)
     empty_slices.warn_empty(x.shape, axes, where, ddof)
     if is_integer_moment(d):  # NumPy's steps, each cast back to the integer dtype
         return integer_variance(x, axes, d, ddof, keepdims, where, root, None if mean is None else _arr(mean))
@@ -396,52 +396,3 @@ def ddof_or_correction(ddof, correction):
     if ddof != 0:
         raise ValueError("ddof and correction can't be provided simultaneously; pass one of them")
     return correction
-
-
-def _scan(x, op: str, fn, axis, dtype) -> Array:
-    """The inclusive running ``op`` ("sum" | "prod") along ``axis`` (flattened when None), NumPy's dtype."""
-    x = _arr(x)
-    if axis is None or (x.ndim == 0 and not reduce_axes(axis, 0)):  # NumPy: a 0-d input's axis 0 is its ravel's
-        x, axis = x.reshape(-1), 0
-    a = mv.normalize_axis(axis, x.ndim)
-    d = _numpy_dtype(fn, x, dtype)
-    x.device.check(d)
-    if d is dt.bool_:  # cumsum(a, dtype=bool): NumPy adds bools as `or` and multiplies them as `and`
-        return _bool_scan(x, op, a)
-    src = ops.cast_node(x._node, d)
-    return Array(Node("scan", (src,), d, x.shape, (op, a)))
-
-
-def _bool_scan(x: Array, op: str, axis: int) -> Array:
-    """The running ``or`` ("sum") or ``and`` ("prod") of ``x`` as bools along ``axis``: a running count of the
-    True values (for ``or``) or the False ones (for ``and``) says where the result is True (GLSL has no ``+`` of
-    bools, so a bool scan does not compile)."""
-    hits = (x != 0) if op == "sum" else (x == 0)
-    ct = dt.int32 if x.shape[axis] < 1 << 31 else _fit(dt.int64, x.device)  # a count that cannot wrap to 0 or below
-    counts = Array(Node("scan", (ops.cast_node(hits._node, ct),), ct, x.shape, ("sum", axis)))
-    return counts > 0 if op == "sum" else counts == 0
-
-
-def cumsum(a, axis=None, dtype=None, out=None) -> Array:
-    """Inclusive running sum along ``axis`` (the flattened array when ``axis`` is None); small integers and
-    bools accumulate in int64 as NumPy's do, integer overflow wraps. float16 accumulates in float32 and rounds
-    each output once (a parallel scan); NumPy's rounds every step, so its float16 running sums can stall
-    (``np.cumsum`` of 5000 float16 0.1s stops at 256, kdsl's reaches 500: docs/numpy-api.md).
-
-    >>> import kdsl as kd
-    >>> kd.cumsum(kd.asarray([[1, 2], [3, 4]]), axis=0).tolist()
-    [[1, 2], [4, 6]]
-    """
-    return rw.into(_scan(a, "sum", np.cumsum, axis, dtype), out)
-
-
-def cumprod(a, axis=None, dtype=None, out=None) -> Array:
-    """Inclusive running product along ``axis`` (the flattened array when ``axis`` is None), a parallel scan as
-    ``cumsum``: small integers and bools accumulate in int64 as NumPy's do, integer overflow wraps, float inf
-    and NaN propagate; float16 accumulates in float32 and rounds each output once (NumPy's rounds every step).
-
-    >>> import kdsl as kd
-    >>> kd.cumprod(kd.asarray([1.0, 2.0, 3.0, 4.0])).tolist()
-    [1.0, 2.0, 6.0, 24.0]
-    """
-    return rw.into(_scan(a, "prod", np.cumprod, axis, dtype), out)

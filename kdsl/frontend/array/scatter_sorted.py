@@ -29,8 +29,8 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import arange, ones, zeros
+from kdsl.frontend.array.cumulative import cumsum
 from kdsl.frontend.array.joining import concatenate
-from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.segmented_scan import segmented_scan
 from kdsl.frontend.array.shape_ops import stack
 from kdsl.frontend.array.sorting import argsort, searchsorted

@@ -22,7 +22,7 @@ from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.creation import arange
-from kdsl.frontend.array.reductions import cumsum
+from kdsl.frontend.array.cumulative import cumsum
 from kdsl.frontend.array.sorting import searchsorted
 from kdsl.frontend.array.take import take
 

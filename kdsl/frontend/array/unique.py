@@ -35,12 +35,12 @@ from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.clip_modes import index_dtype
 from kdsl.frontend.array.creation import arange, asarray, ones
+from kdsl.frontend.array.cumulative import cumsum
 from kdsl.frontend.array.lexicographic import lexsort
 from kdsl.frontend.array.masks import flatnonzero
 from kdsl.frontend.array.math import isnan
 from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.reductions import any as reduce_any
-from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import concatenate, moveaxis
 from kdsl.frontend.array.sorting import argsort
 from kdsl.frontend.array.take import take

@@ -22,9 +22,9 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array
+from kdsl.frontend.array.cumulative import cumsum
 from kdsl.frontend.array.math import isfinite, isnan, minimum, where
 from kdsl.frontend.array.quantiles import lines_last
-from kdsl.frontend.array.reductions import cumsum
 from kdsl.frontend.array.shape_ops import broadcast_values_to, stack
 from kdsl.frontend.array.sorting import argsort
 from kdsl.frontend.array.take import take_along_axis

@@ -163,6 +163,11 @@ def _by_method(name: str, a: Any, q: Any, axis: Any, method: str, keepdims: bool
 
     x = as_array(a)
     result = getattr(nan_quantiles, name)(x, q, axis, method=method, keepdims=keepdims)
+    if x.size == 0:  # NumPy's own call on empty host data: its IndexError for an empty line (the NaN-ignoring
+        # functions give NaN there), else the empty result's shape (q's axes first, as the NaN-ignoring lose)
+        host = getattr(np, name.removeprefix("nan"))(np.empty(x.shape, x.dtype.np), _host_q(q), axis=axis,
+                                                     method=method, keepdims=keepdims)
+        return result.reshape(np.shape(host)).astype(dt.as_dtype(host.dtype))
     if x.dtype.kind not in "fc":
         return result
     poisoned = isnan(x).any(axis=axis, keepdims=keepdims)  # the reduced shape: broadcasts after q's axes

@@ -116,6 +116,31 @@ def net_metering(np, solar, load):
             "best_day": np.argmin(net), "sign": np.sign(net).astype(int)}
 
 
+def lab_flags(np, values, missing):
+    values, missing = np.asarray(values), np.asarray(missing)
+    flags = np.ma.array(np.zeros(values.size, dtype=np.int32), mask=missing)
+    view = flags[:4]
+    flags |= np.where(values > 7.0, 1, 0)  # bit 0: high
+    flags |= np.where(values < 3.0, 2, 0)  # bit 1: low
+    flags <<= 1
+    flags %= 5
+    days, hours = divmod(np.ma.array(np.arange(values.size) * 17, mask=missing), 24)
+    return {"flags": flags.filled(-1), "view": view.filled(-1), "days": days.filled(-1), "hours": hours.filled(-1),
+            "n_flagged": int((flags > 0).sum())}
+
+
+def site_percentiles(np, values, site):
+    values, site = np.asarray(values), np.asarray(site)
+    out, errors = [], []
+    for s in range(4):  # site 3 enrolled nobody: NumPy refuses the percentile of nothing
+        try:
+            out.append(np.percentile(values[site == s], [25, 75], method="nearest"))
+        except IndexError:
+            errors.append(s)
+    empty = np.percentile(values.reshape(2, -1)[:, :0], [25, 75], axis=0, method="hazen")
+    return {"out": out, "errors": errors, "empty_shape": empty.shape}
+
+
 def test_percentile_methods():
     rng = np.random.default_rng(2301)
     check(percentile_methods, rng.normal(130, 15, 26).round(0))
@@ -165,3 +190,13 @@ def test_tariff_piecewise():
 def test_net_metering():
     rng = np.random.default_rng(2309)
     check(net_metering, rng.uniform(0, 6, 90), rng.uniform(1, 5, 90), rtol=1e-3, atol=1e-3)
+
+
+def test_lab_flags():
+    rng = np.random.default_rng(2310)
+    check(lab_flags, rng.uniform(0, 10, 10), rng.uniform(size=10) < 0.3)
+
+
+def test_site_percentiles():
+    rng = np.random.default_rng(2311)
+    check(site_percentiles, rng.normal(120, 10, 24), rng.integers(0, 3, 24))

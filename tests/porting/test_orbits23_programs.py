@@ -128,6 +128,21 @@ def convolve_modes(np, x, k):
     return out
 
 
+def sprite_borders(np, sprite):
+    sprite = np.asarray(sprite, dtype=np.int8)
+    framed = np.pad(sprite, 1, constant_values=-1)
+    halo = np.pad(sprite, ((1, 0), (0, 1)), constant_values=((1, 2), (3, 4)))
+    refused = []
+    for v in (200, np.nan, 127):  # values int8 cannot hold: NumPy refuses them
+        try:
+            np.pad(sprite, 1, constant_values=v)
+            refused.append("ok")
+        except (OverflowError, ValueError) as e:
+            refused.append(type(e).__name__)
+    u = np.pad(sprite.astype(np.uint8), 1, constant_values=-1)  # wraps to 255 in an unsigned array
+    return {"framed": framed, "halo": halo, "refused": refused, "u": u, "trunc": np.pad(sprite, 1, constant_values=2.9)}
+
+
 def test_orbital_elements():
     rng = np.random.default_rng(2311)
     r = rng.normal(0, 1, (6, 3)) + np.array([7000.0, 0, 0])
@@ -176,3 +191,7 @@ def test_window_stats():
 
 def test_convolve_modes():
     check(convolve_modes, np.array([1.0, 2, 3, 4, 5, 6]), np.array([1.0, 0, -1, 2]))
+
+
+def test_sprite_borders():
+    check(sprite_borders, np.array([[1, -5, 3], [100, -128, 0]]))

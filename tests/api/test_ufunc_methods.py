@@ -328,3 +328,13 @@ def test_fold_dtype_without_a_loop(call):
         call(np, host)
     with pytest.raises(TypeError, match="No loop matching"):
         call(kd, kd.asarray(host))
+
+
+def test_at_of_a_type_without_the_ufunc():
+    """np.subtract.at of a bool target is NumPy's TypeError (kdsl computed it); left_shift.at of floats too."""
+    for target, ufunc, value in ((np.array([True, False, True]), "subtract", True), (np.array([1.0, 2.0]),
+                                                                                    "left_shift", 1)):
+        with pytest.raises(TypeError):
+            getattr(np, ufunc).at(target.copy(), [0, 1], value)
+        with pytest.raises(TypeError):
+            getattr(kd, ufunc).at(kd.asarray(target), [0, 1], value)

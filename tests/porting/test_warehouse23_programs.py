@@ -122,6 +122,19 @@ def gappy_returns(np, prices):
             "nprod_int": np.nanprod(np.array([2, 3, 4])), "ncs_int": np.nancumsum(np.array([[1, 2], [3, 4]]))}
 
 
+def dock_rules(np, loads, open_flags):
+    loads, open_flags = np.asarray(loads), np.asarray(open_flags, dtype=bool)
+    peak = np.maximum.reduce(loads, axis=1, dtype=np.int64)  # widen the uint8 counters first
+    low = np.minimum.reduce(loads, axis=0, dtype=np.int16)
+    any_open = np.logical_or.reduce(open_flags, axis=1, initial=False)
+    all_open = np.logical_and.reduce(open_flags, axis=0, initial=True)
+    every_day = np.bitwise_and.reduce(open_flags, axis=1, keepdims=True, initial=1)  # stays bool
+    unload = np.zeros(loads.shape[1], dtype=np.int64)
+    np.subtract.at(unload, np.array([0, 2, 2, 3]), 5)
+    return {"peak": peak, "low": low, "any_open": any_open, "all_open": all_open, "every_day": every_day,
+            "unload": unload, "running_max": np.maximum.accumulate(loads, axis=1)}
+
+
 def test_first_fit_shelves():
     rng = np.random.default_rng(2321)
     check(first_fit_shelves, rng.integers(5, 40, 25), 100)
@@ -169,3 +182,8 @@ def test_gappy_returns():
     p[[2, 5], 0] = np.nan
     p[1:, 2] = np.nan
     check(gappy_returns, p, rtol=1e-3, atol=1e-4)
+
+
+def test_dock_rules():
+    rng = np.random.default_rng(2329)
+    check(dock_rules, rng.integers(0, 256, (3, 5)).astype(np.uint8), rng.uniform(size=(3, 5)) < 0.7)

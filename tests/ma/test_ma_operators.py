@@ -186,7 +186,9 @@ def test_divmod():
     n, k = pair((2, 3), np.int32, "some")
     for got, expected in zip(divmod(k, 3), divmod(n, 3), strict=True):
         assert_same(got, expected)
-    for got, expected in zip(divmod(7, k % 4 + 1), divmod(7, n % 4 + 1), strict=True):
+    with np.errstate(divide="ignore"):  # numpy.ma's % leaves 0 under its mask: NumPy divides by it there
+        pairs = divmod(7, n % 4 + 1)
+    for got, expected in zip(divmod(7, k % 4 + 1), pairs, strict=True):
         assert_same(got, expected)
 
 

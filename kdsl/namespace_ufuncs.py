@@ -16,14 +16,14 @@ from kdsl.frontend.array.complex_math import (
     complex_from_parts,
     conj,
     conjugate,
-    imag,
     iscomplex,
     iscomplexobj,
     isreal,
     isrealobj,
-    real,
     vdot,
 )
+from kdsl.frontend.array.complex_parts import imag_of as imag
+from kdsl.frontend.array.complex_parts import real_of as real
 from kdsl.frontend.array.elementwise_extra import (
     allclose,
     array_equal,

@@ -243,6 +243,26 @@ def compare(a: MaskedArray, other: Any, op: Callable[[Any, Any], Any]) -> Any:
 FUNCTIONS: dict[str, Callable[..., Any]] = {name: _unary_function(name) for name in _UNARY + tuple(_UNARY_DOMAINS)}
 FUNCTIONS.update({name: _binary_function(name) for name in _BINARY + tuple(sorted(_SAFE_DIVIDE))})
 FUNCTIONS["power"] = power
+
+
+def divmod_(a: Any, b: Any) -> tuple[Any, Any]:
+    """``divmod(x, y)`` / ``np.divmod`` of a masked array, as NumPy's: the ufunc on the data with NEP 50's weak
+    scalars (int32 data stays int32, unlike ``x // 3``'s strong numpy.ma scalar), both parts masked by the union
+    of the masks (no domain mask: ``divmod(x, 0.0)`` is inf and NaN, as NumPy's).
+
+    >>> import kdsl as kd
+    >>> q, r = divmod(kd.ma.array([7, 8], mask=[0, 1]), 3)
+    >>> q.tolist(), r.tolist()
+    ([2, None], [1, None])
+    """
+    da, ma = parts(a)
+    db, mb = parts(b)
+    q, r = kd.divmod(da, db)
+    m = union(ma, mb, q.shape)
+    return _result(q, m), _result(r, m)
+
+
+FUNCTIONS["divmod"] = divmod_
 FUNCTIONS["absolute"] = FUNCTIONS["abs"] = _unary_function("absolute")
 FUNCTIONS["conjugate"] = FUNCTIONS["conj"] = _unary_function("conjugate")
 
@@ -297,10 +317,11 @@ def _mask_non_finite(x: MaskedArray) -> None:
         x._mask[...] = x._mask | invalid
 
 
-def _inplace(op: str, fill: int, domained: bool = False) -> Callable[..., Any]:
+def _inplace(op: str, fill: int | None, domained: bool = False) -> Callable[..., Any]:
     """``x op= y`` as numpy.ma's: the data written in place (its dtype kept), the masks joined; masked entries
-    keep their data (``y`` counts as ``fill`` there); ``/=`` and ``//=`` also mask division by zero, ``**=`` the
-    non-finite results."""
+    keep their data (``y`` counts as ``fill`` there; with ``fill`` None they are computed too, as NumPy's
+    ndarray operator computes ``%=``, ``&=``, ``|=``, ``^=``, ``<<=``, ``>>=`` of a masked array); ``/=`` and ``//=``
+    also mask division by zero, ``**=`` the non-finite results."""
     def method(self: MaskedArray, other: Any) -> MaskedArray:
         od, om = parts(other)
         mask = union(self._mask, om, self.shape)
@@ -309,7 +330,7 @@ def _inplace(op: str, fill: int, domained: bool = False) -> Callable[..., Any]:
             bad = bad if bad.shape == self.shape else kd.broadcast_to(bad, self.shape)
             mask = bad if mask is nomask else mask | bad
         if mask is not nomask:
-            od = kd.where(mask, fill, od)
+            od = od if fill is None else kd.where(mask, fill, od)
             if self._mask is nomask:
                 self._mask = mask if mask.shape == self.shape else kd.broadcast_to(mask, self.shape).copy()
             elif mask is not self._mask:  # in place, as NumPy's: the mask object (and views of it) stays
@@ -357,6 +378,10 @@ def _bind() -> None:
     for op, fill, domained in (("add", 0, False), ("sub", 0, False), ("mul", 1, False), ("truediv", 1, True),
                                ("floordiv", 1, True), ("pow", 1, False)):
         setattr(cls, f"__i{op}__", _inplace(op, fill, domained))
+    for op in ("mod", "and", "or", "xor", "lshift", "rshift"):  # in place (views see it), not Python's m = m % y
+        setattr(cls, f"__i{op}__", _inplace(op, None))
+    cls.__divmod__ = lambda self, other: divmod_(self, other)
+    cls.__rdivmod__ = lambda self, other: divmod_(other, self)
     for op, name in (("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("truediv", "true_divide"),
                      ("floordiv", "floor_divide"), ("mod", "remainder"), ("and", "bitwise_and"),
                      ("or", "bitwise_or"), ("xor", "bitwise_xor"), ("lshift", "left_shift"),

@@ -219,6 +219,19 @@ def test_pad_statistic_errors():
         kd.pad(kd.ones((0, 2)), 1, mode="median")
 
 
+@pytest.mark.parametrize("values,error", [(200, OverflowError), ((1, 200), OverflowError), (np.nan, ValueError),
+                                          (np.inf, OverflowError)])
+def test_pad_constant_value_out_of_int8(values, error):
+    """NumPy refuses a pad value int8 cannot hold (it was stored as -56, NaN as 0); uint8 wraps -1 as NumPy does."""
+    a = np.arange(3, dtype=np.int8)
+    with pytest.raises(error):
+        np.pad(a, 1, constant_values=values)
+    with pytest.raises(error):
+        kd.pad(kd.asarray(a), 1, constant_values=values)
+    u = np.arange(3, dtype=np.uint8)
+    assert kd.pad(kd.asarray(u), 1, constant_values=-1).tolist() == np.pad(u, 1, constant_values=-1).tolist()
+
+
 def test_pad_errors():
     with pytest.raises(ValueError, match="empty axis"):
         kd.pad(kd.ones((0, 2)), 1, mode="reflect")

@@ -295,3 +295,46 @@ def test_length_one_folds_take_the_loop_type(name, method, x):
     got = getattr(getattr(kd, name), method)(kd.asarray(x), axis=-1)
     assert got.dtype == expected.dtype
     np.testing.assert_array_equal(got.numpy(), expected)
+
+
+FOLD_CALLS = {
+    "max_dtype": lambda m, a: m.maximum.reduce(a, dtype=np.int64),  # TypeError: max() got dtype
+    "min_dtype_wraps": lambda m, a: m.minimum.reduce((a * 100).astype(np.int16), dtype=np.int8),
+    "max_bool_dtype_initial": lambda m, a: m.maximum.reduce(a > 0, dtype=np.int64, initial=0),
+    "and_initial": lambda m, a: m.logical_and.reduce(a, axis=1, initial=0),  # TypeError: all() got initial
+    "or_initial_where": lambda m, a: m.logical_or.reduce(a > 9, initial=1, where=a > 0),
+    "bitwise_and_bool_initial": lambda m, a: m.bitwise_and.reduce(a > 0, axis=-1, keepdims=True, initial=1),
+}
+
+
+@pytest.mark.parametrize("call", FOLD_CALLS)
+def test_fold_dtype_and_initial(call):
+    """dtype= of maximum/minimum.reduce, initial= of logical_and/or.reduce (TypeErrors), and initial stored in
+    the result's dtype (bitwise_and.reduce of bools with initial=1 gave int32)."""
+    host = np.array([[1.7, -2.5, 3.2], [0.0, 4.5, -1.0]])
+    expected = FOLD_CALLS[call](np, host)
+    got = FOLD_CALLS[call](kd, kd.asarray(host))
+    assert got.dtype.name == np.asarray(expected).dtype.name
+    np.testing.assert_array_equal(got.numpy(), expected)
+
+
+@pytest.mark.parametrize("call", [lambda m, a: m.hypot.accumulate(a, dtype=np.int64),
+                                  lambda m, a: m.logical_or.accumulate(a, dtype=np.float64),
+                                  lambda m, a: m.bitwise_or.reduce(a.astype(np.uint8), dtype=np.float64)])
+def test_fold_dtype_without_a_loop(call):
+    """A dtype NumPy has no loop for is its TypeError (kdsl computed hypot.accumulate in int64: garbage)."""
+    host = np.array([1.5, 2.0, 3.0])
+    with pytest.raises(TypeError, match="No loop matching"):
+        call(np, host)
+    with pytest.raises(TypeError, match="No loop matching"):
+        call(kd, kd.asarray(host))
+
+
+def test_at_of_a_type_without_the_ufunc():
+    """np.subtract.at of a bool target is NumPy's TypeError (kdsl computed it); left_shift.at of floats too."""
+    for target, ufunc, value in ((np.array([True, False, True]), "subtract", True), (np.array([1.0, 2.0]),
+                                                                                    "left_shift", 1)):
+        with pytest.raises(TypeError):
+            getattr(np, ufunc).at(target.copy(), [0, 1], value)
+        with pytest.raises(TypeError):
+            getattr(kd, ufunc).at(kd.asarray(target), [0, 1], value)

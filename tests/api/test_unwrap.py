@@ -56,3 +56,17 @@ def test_numpy_dispatches_to_kdsl():
     got = np.unwrap(x)
     assert isinstance(got, kd.Array)
     np.testing.assert_allclose(got.numpy(), np.unwrap(x.numpy()), rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "uint32"])
+def test_unsigned_integers_with_an_integer_period(dtype):
+    """NumPy steps by -period // 2 in the unsigned dtype: its OverflowError (kdsl returned wrapped values); a period
+    of 1 (no negative step) and a float period unwrap as NumPy's."""
+    host = np.array([1, 9, 3], dtype=dtype)
+    with pytest.raises(OverflowError):
+        np.unwrap(host, period=6)
+    with pytest.raises(OverflowError, match="signed copy"):
+        kd.unwrap(kd.asarray(host), period=6)
+    for period in (1, 6.0):
+        got = kd.unwrap(kd.asarray(host), period=period)
+        np.testing.assert_array_equal(got.numpy(), np.unwrap(host, period=period))

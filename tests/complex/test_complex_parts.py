@@ -65,3 +65,18 @@ def test_real_arrays():
     with pytest.raises(TypeError, match="imaginary part"):
         x.imag = 1
     assert kd.real(kd.asarray([1 + 2j])).tolist() == [1.0]  # the function stays a value
+
+
+def test_functions_real_and_imag_are_the_views():
+    """``np.real(z)`` is ``z.real`` (a view): ``np.imag(z)[mask] = 0`` wrote nothing (kd.imag gave a copy)."""
+    host = _data((6,), "complex64")
+    z = kd.asarray(host)
+    np.imag(host)[host.real > 0] = 0
+    kd.imag(z)[z.real > 0] = 0
+    np.real(host)[::2] *= 3
+    kd.real(z)[::2] *= 3
+    np.testing.assert_allclose(z.numpy(), host, rtol=1e-6)
+    x = kd.asarray([1.0, 2.0])
+    kd.real(x)[0] = 5  # a real array is its own real part, as NumPy's
+    assert x.tolist() == [5.0, 2.0] and kd.imag(x).tolist() == [0.0, 0.0]
+    assert kd.real(3 + 4j).item() == 3.0 and kd.imag([1j, 2]).tolist() == [1.0, 0.0]

@@ -167,6 +167,31 @@ def test_inplace_operators_keep_dtype_and_data(op, dtype, other):
     assert_same(got, expected, masked_data=True)
 
 
+@pytest.mark.parametrize("op", ["__imod__", "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__"])
+def test_inplace_integer_operators_write_in_place(op):
+    """``m %= 3``, ``flags |= other``... were Python's ``m = m % 3``: views of ``m`` kept the old values."""
+    n, k = pair((3, 4), np.int32, "some")
+    no, ko = pair((3, 4), np.int32, "some", seed=8)
+    no, ko = no % 5 + 1, ko % 5 + 1  # shifts and divisors in range
+    nv, kv = n[1:], k[1:]
+    with np.errstate(all="ignore"):
+        expected = getattr(n, op)(no)
+    got = getattr(k, op)(ko)
+    assert got is k
+    assert_same(got, expected, masked_data=True)
+    np.testing.assert_array_equal(kv.data.numpy(), nv.data)
+
+
+def test_divmod():
+    n, k = pair((2, 3), np.int32, "some")
+    for got, expected in zip(divmod(k, 3), divmod(n, 3), strict=True):
+        assert_same(got, expected)
+    with np.errstate(divide="ignore"):  # numpy.ma's % leaves 0 under its mask: NumPy divides by it there
+        pairs = divmod(7, n % 4 + 1)
+    for got, expected in zip(divmod(7, k % 4 + 1), pairs, strict=True):
+        assert_same(got, expected)
+
+
 @pytest.mark.parametrize("kind", ["some", "nomask"])
 def test_round_clip_nonzero_methods(kind):
     n, k = pair((3, 4), np.float64, kind)

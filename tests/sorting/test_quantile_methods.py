@@ -38,3 +38,19 @@ def test_percentile_methods_on_views_and_ints(method, keepdims):
 def test_unknown_method():
     with pytest.raises(ValueError, match="method"):
         kd.quantile(kd.ones(3), 0.5, method="no such method")
+
+
+@pytest.mark.parametrize("method", ["nearest", "hazen"])
+def test_empty_inputs(method):
+    """An empty line is NumPy's IndexError for every method (the other methods gave NaN); an empty result keeps
+    q's axes (``percentile(x[:, :0], [5, 50], axis=0)`` was (0,), NumPy's (2, 0)) and NumPy's dtype."""
+    for shape, axis in (((0,), None), ((0, 3), 0)):
+        with pytest.raises(IndexError):
+            np.percentile(np.zeros(shape), 50, axis=axis, method=method)
+        with pytest.raises(IndexError):
+            kd.percentile(kd.zeros(shape), 50, axis=axis, method=method)
+    host = np.arange(6, dtype=np.int16).reshape(2, 3)[:, :0]
+    for keepdims in (False, True):
+        expected = np.percentile(host, [5, 50], axis=0, method=method, keepdims=keepdims)
+        got = kd.percentile(kd.asarray(host), [5, 50], axis=0, method=method, keepdims=keepdims)
+        assert got.shape == expected.shape and got.dtype.name == expected.dtype.name

@@ -3,7 +3,8 @@
 
 A write into a part rebuilds the complex base from the new part and the base's other part (one lazy
 ``complex`` node stored into the base); reading a part after the base changed reads the base's new values, as
-any kdsl view does (:mod:`view_links`). ``kd.real(z)`` and ``kd.imag(z)`` stay plain values.
+any kdsl view does (:mod:`view_links`). ``kd.real(z)`` and ``kd.imag(z)`` are those views too, as NumPy's
+``np.real(z)`` is ``z.real`` (``np.imag(z)[mask] = 0`` writes into ``z``).
 
 Example:
     >>> import kdsl as kd
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kdsl.frontend.array import complex_math
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.complex_math import complex_from_parts, imag, real, warn_discarded_imag
 
@@ -43,6 +45,32 @@ def imag_view(a: Array) -> Array:
     if a.dtype.kind != "c":
         return imag(a)
     return imag(a)._view_of(a, _write_imag, imag)
+
+
+def real_of(val: Any) -> Array:
+    """``kd.real``: NumPy's ``np.real(val)``, which is ``val.real``: for a complex kdsl array a view that writes
+    into it (a real array is its own real part); other values as :func:`complex_math.real`.
+
+    >>> import kdsl as kd
+    >>> z = kd.asarray([1 + 2j, 3 - 4j])
+    >>> kd.real(z)[0] = 9
+    >>> z.tolist()
+    [(9+2j), (3-4j)]
+    """
+    return real_view(val) if isinstance(val, Array) else complex_math.real(val)
+
+
+def imag_of(val: Any) -> Array:
+    """``kd.imag``: NumPy's ``np.imag(val)``, which is ``val.imag``: for a complex kdsl array a view that writes
+    into it; zeros for a real array; other values as :func:`complex_math.imag`.
+
+    >>> import kdsl as kd
+    >>> z = kd.asarray([1 + 2j, 3 - 4j])
+    >>> kd.imag(z)[1] = 0
+    >>> z.tolist()
+    [(1+2j), (3+0j)]
+    """
+    return imag_view(val) if isinstance(val, Array) else complex_math.imag(val)
 
 
 def _part(value: Any) -> Any:

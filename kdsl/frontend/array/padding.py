@@ -119,9 +119,16 @@ def _pad_constant(x: Array, ax: int, before: int, after: int, fill: tuple[Any, A
 
 
 def _fit(value: Any, d: dt.DType) -> Any:
-    """A pad value as NumPy writes it into an array of ``d`` (floats truncate into ints, as NumPy's pad does)."""
-    with np.errstate(all="ignore"):
-        return np.asarray(value).astype(d.np).item()
+    """A pad value as NumPy writes it into an array of ``d``: NumPy's pad stores the value as a NumPy scalar into a
+    slice, so floats truncate into ints and unsigned ints wrap, but a value a signed int cannot hold
+    (``constant_values=200`` for int8) is NumPy's OverflowError and NaN its ValueError (not a silent -56 or 0).
+
+    >>> _fit(1.7, dt.int8), _fit(-1, dt.uint8)
+    (1, 255)
+    """
+    host = np.zeros(1, d.np)
+    host[0] = np.asarray(value)[()]  # NumPy's own store: its casts, checks and errors
+    return host[0].item()
 
 
 

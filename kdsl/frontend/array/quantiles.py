@@ -162,6 +162,11 @@ def _by_method(name: str, a: Any, q: Any, axis: Any, method: str, keepdims: bool
     from kdsl.frontend.array import nan_quantiles  # cycle: that module builds on this one
 
     x = as_array(a)
+    if x.size == 0:  # NumPy's own call on empty host data: its IndexError for an empty line (the NaN-ignoring
+        # functions give NaN there), else the empty result's shape and dtype (q's axes first: theirs lose them)
+        host = getattr(np, name.removeprefix("nan"))(np.empty(x.shape, x.dtype.np), _host_q(q), axis=axis,
+                                                     method=method, keepdims=keepdims)
+        return broadcast_values_to(Array(ops.const_node(0, dt.as_dtype(host.dtype), x.device)), host.shape)
     result = getattr(nan_quantiles, name)(x, q, axis, method=method, keepdims=keepdims)
     if x.dtype.kind not in "fc":
         return result

@@ -228,11 +228,25 @@ def _flat_indices(x: Array, indices: Any) -> tuple[Array, tuple[int, ...]]:
     return flat.reshape(-1), shape + x.shape[k:]
 
 
+def _check_types(fn: Callable[..., Any], x: Array, values: Any) -> None:
+    """The ufunc's own TypeError for the operands' types (``np.subtract.at`` of bools, ``left_shift.at`` of
+    floats), by the ufunc on no data: host values by their NumPy dtype only (no upload; a Python scalar too, as
+    NumPy's ``.at`` takes -1 into uint8, unlike NEP 50's range check)."""
+    if isinstance(values, Array):
+        fn(x.reshape(-1)[:0], values.reshape(-1)[:0])
+        return
+    kind = np.asarray(values).dtype
+    if kind.kind != "O":  # 2**70: the value path below says what is wrong
+        fn(x.reshape(-1)[:0], asarray(np.empty(0, kind), device=x.device))
+
+
 def _ufunc_at(name: str, a: Any, indices: Any, values: Any, deterministic: bool = False,
               fn: Callable[..., Any] | None = None) -> None:
     """``name.at(a, indices, values)``; ``fn``: the ufunc's elementwise function (the ufuncs of
     :mod:`scatter_segmented` fold runs with it)."""
     x = _target(a, name)
+    if fn is not None:
+        _check_types(fn, x, values)
     if x.ndim == 0:  # np.add.at(a0d, (), v): the one element, through a 1-element view that writes through
         _scalar_key(indices, values)
         _ufunc_at(name, x.reshape(1), [0], values, deterministic, fn)

@@ -17,13 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.frontend.array import comparison_folds, left_folds, ufunc_reduceat
+from kdsl.frontend.array import comparison_folds, left_folds, ufunc_loops, ufunc_reduceat
 from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.scatter import WithAt
 from kdsl.frontend.array.ufunc_arguments import method_into, single_axis
+from kdsl.frontend.array.ufunc_errors import no_matching_loop_error
 from kdsl.frontend.array.where_masks import where_mask
 
 # ufunc.reduce / ufunc.accumulate -> the kdsl function that computes it
@@ -95,8 +96,16 @@ class WithFolds(WithAt):
             kwargs["where"] = where
         return method_into(self._reduced(a, axis, dtype, keepdims, **kwargs), out, self._name, "reduce")
 
+    def _check_loop(self, dtype: Any) -> None:
+        """NumPy's TypeError for a fold's ``dtype=`` that names no loop of the ufunc (``np.hypot.accumulate(x,
+        dtype=np.int64)``, ``np.logical_or.accumulate(m, dtype=float)``: kdsl computed them anyway)."""
+        if dtype is not None and self._name not in comparison_folds.COMPARISONS and \
+                not ufunc_loops.has_loop(self._name, np.dtype(getattr(dtype, "np", dtype))):
+            raise no_matching_loop_error(self._name)
+
     def _reduced(self, a: Any, axis: Any, dtype: Any, keepdims: bool, **kwargs: Any) -> Array:
         """:meth:`reduce`'s result, by the fold that fits the ufunc."""
+        self._check_loop(dtype)
         if self._name in comparison_folds.COMPARISONS:  # bool operands only, as NumPy's loops
             return comparison_folds.reduce(self._name, self._fn, a, axis, dtype, keepdims, **kwargs)
         if self._name in LOG_REDUCE or self._name in TREE:  # before FOLDS: hypot is reorderable (identity 0)
@@ -106,9 +115,16 @@ class WithFolds(WithAt):
         if self._name not in REDUCE:
             raise _refuse(self._name, "reduce", REDUCE | LOG_REDUCE | dict.fromkeys(TREE + left_folds.FOLDS
                                                                                  + comparison_folds.COMPARISONS))
-        if dtype is not None:
+        x, reduction = asarray(a), REDUCE[self._name]
+        if dtype is not None and reduction in ("max", "min", "nanmax", "nanmin"):  # no dtype= of their own:
+            x = x.astype(dtype)  # NumPy's loop casts the input (unsafely, as its reductions do: 300 -> int8 44)
+        elif dtype is not None:
             kwargs["dtype"] = dtype
-        return getattr(_kd(), REDUCE[self._name])(asarray(a), axis=axis, keepdims=keepdims, **kwargs)
+        if reduction in ("all", "any") and "initial" in kwargs:  # np.logical_or.reduce(m, initial=1): folded in
+            initial = bool(kwargs.pop("initial"))
+            folded = getattr(_kd(), reduction)(x, axis=axis, keepdims=keepdims, **kwargs)
+            return folded & initial if reduction == "all" else folded | initial
+        return getattr(_kd(), reduction)(x, axis=axis, keepdims=keepdims, **kwargs)
 
     def _folded(self, x: Array, axis: Any, keepdims: bool, initial: Any = None, where: Any = True,
                 **kwargs: Any) -> Array:
@@ -130,7 +146,10 @@ class WithFolds(WithAt):
         if self.identity is None and x.size == 0:  # lcm of nothing: the initial value (NumPy's result shape)
             shape = np.empty(x.shape, bool).sum(axis=axis, keepdims=keepdims).shape  # metadata only
             return _kd().full(shape, initial, dtype=x.dtype)
-        return self._fn(fold(x, axis, keepdims), initial)
+        folded = fold(x, axis, keepdims)
+        start = np.zeros(1, folded.dtype.np)
+        start[0] = initial  # NumPy stores initial in the result's dtype: 1 into bool is True (an int before)
+        return self._fn(folded, start[0].item())
 
     def _tree_reduce(self, x: Array, axis: Any, keepdims: bool) -> Array:
         """``op`` folded over ``axis`` by halves: the reduced axes moved last and merged, then each step
@@ -204,6 +223,7 @@ class WithFolds(WithAt):
         [1, 2, 6, 24]
         """
         self._fold_arity("accumulate")
+        self._check_loop(dtype)
         x = asarray(a)
         axis = single_axis(x.ndim, axis, "accumulate")
         if self._name in comparison_folds.COMPARISONS:  # bool operands only, as NumPy's loops

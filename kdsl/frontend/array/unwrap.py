@@ -54,16 +54,19 @@ def unwrap(p: Any, discont: float | None = None, axis: int = -1, *, period: floa
         raise ValueError("unwrap needs an array of at least one dimension (diff requires it)")
     ax = mv.normalize_axis(axis, x.ndim)
     d = _result_dtype(x, period)
-    if x.shape[ax] < 2:
-        return x.astype(d)
-    step = diff(x, axis=ax).astype(d)
-    if discont is None:
-        discont = period / 2
     if d.is_float:
         high, ambiguous = period / 2, True
     else:
         high, rem = divmod(period, 2)
         ambiguous = rem == 0
+    if d.kind == "u" and high:  # NumPy steps by -period // 2 in the array's dtype: its NEP 50 error, not a result
+        raise OverflowError(f"Python integer {-high} out of bounds for {d.name}: unwrap of unsigned integers with an "
+                            "integer period; unwrap a signed copy (p.astype(kd.int64))")
+    if x.shape[ax] < 2:
+        return x.astype(d)
+    step = diff(x, axis=ax).astype(d)
+    if discont is None:
+        discont = period / 2
     wrapped = apply("mod", step + high, period) - high  # into [-high, high)
     if ambiguous:  # a step of exactly +period/2 stays +period/2
         wrapped = where((wrapped == -high) & (step > 0), high, wrapped)

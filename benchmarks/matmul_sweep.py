@@ -98,8 +98,6 @@ def add_tile_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--big-groups", type=int, default=None,
                         help="grid size from which products take 128 x 128 tiles (matmul.BIG_TILE_GROUPS and "
                              "BIG_TILE_GROUPS_F32)")
-    parser.add_argument("--rect-deep", action="store_true",
-                        help="128 x 64 tiles take 32-deep k slices (matmul.RECT_DEEP)")
 
 
 def tile_variant(args: argparse.Namespace) -> None:
@@ -109,8 +107,6 @@ def tile_variant(args: argparse.Namespace) -> None:
         matmul.RECT_GROUPS = args.rect_groups
     if args.big_groups is not None:
         matmul.BIG_TILE_GROUPS = matmul.BIG_TILE_GROUPS_F32 = args.big_groups
-    if args.rect_deep:
-        matmul.RECT_DEEP = True
 
 
 def coop_variant(tile: str | None, depth: int | None, warps: str | None = None) -> None:

@@ -83,9 +83,9 @@ def tile(k: Matmul) -> int:
 # the long side: 8 x 4 outputs an invocation, twice the multiply-adds per shared-memory read of the 64 x 64 tiles'
 # 4 x 4) while the grid still has RECT_GROUPS of them. H100, 2026-12-05 (matmul_sweep.py --dtypes float32):
 # 8192 x 384 x 1536 0.328 -> 0.279 ms, 8192 x 384 x 384 0.091 -> 0.080 (MiniLM's FFN-down and out-projection); the
-# MLP's 512 x 1024 products (64 of them) were 5-13% slower, so they keep 64 x 64 tiles.
+# MLP's 512 x 1024 products (64 of them) were 5-13% slower, so they keep 64 x 64 tiles. The 128 x 64 tiles with the
+# 32-deep k slices of the 128 x 128 ones were slower (H100: QKV 0.220 -> 0.265 ms, FFN-up 0.287 -> 0.346).
 RECT_GROUPS = 256
-RECT_DEEP = False  # whether those tiles take DEEP slices too (an experiment: matmul_sweep.py --rect-deep)
 
 
 def tile_shape(k: Matmul) -> tuple[int, int]:
@@ -141,8 +141,7 @@ def fit_shared(k: Matmul, shared_bytes: int) -> Matmul:
     [(16, 128), (16, 64), (8, 64)]
     """
     shape = tile_shape(k)
-    deep = shape == (BIG_TILE, BIG_TILE) or (RECT_DEEP and BIG_TILE in shape)
-    if deep and tile_bytes(k, shape, DEEP) <= shared_bytes:
+    if shape == (BIG_TILE, BIG_TILE) and tile_bytes(k, shape, DEEP) <= shared_bytes:
         return k._replace(depth=DEEP)
     depth = DEPTH
     if BIG_TILE in shape and tile_bytes(k, shape, depth) > shared_bytes:

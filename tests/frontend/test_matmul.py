@@ -119,26 +119,21 @@ def test_big_tiles(monkeypatch, dtype, shape):
 
 @pytest.mark.parametrize("shape,a_t,b_t", [((1, 131, 70, 45), False, True), ((2, 37, 66, 200), True, False),
                                            ((1, 256, 48, 64), False, False)])
-@pytest.mark.parametrize("deep", [False, True])
-def test_rectangular_tiles(monkeypatch, shape, a_t, b_t, deep):
+def test_rectangular_tiles(monkeypatch, shape, a_t, b_t):
     """The 128 x 64 / 64 x 128 float32 tiles (``matmul.RECT_GROUPS`` of them fill the grid; 1 here, so these small
-    products take them), with 16- and 32-deep k slices: edges, batches, transposed operands and a fused epilogue
-    land where NumPy's product puts them."""
+    products take them): edges, batches, transposed operands and a fused epilogue land where NumPy's product puts
+    them."""
     from kdsl.codegen import matmul
     monkeypatch.setattr(kd.device(), "matmul_tiles", True)
     monkeypatch.setattr(matmul, "RECT_GROUPS", 1)
-    monkeypatch.setattr(matmul, "RECT_DEEP", deep)
     batch, m, k, n = shape
-    k += deep  # a plan of its own (plans are cached by shape, not by the tile settings)
     rng = np.random.default_rng(17)
     ha, hb = rng.uniform(-1, 1, (batch, m, k)).astype(np.float32), rng.uniform(-1, 1, (k, n)).astype(np.float32)
     a = kd.asarray(np.ascontiguousarray(np.swapaxes(ha, 1, 2))).mT if a_t else kd.asarray(ha)
     b = kd.asarray(np.ascontiguousarray(hb.T)).T if b_t else kd.asarray(hb)
     from kdsl.engine.plan import plan
     y = kd.maximum((a * 2) @ b + 0.5, 0)
-    kernel = plan([y._node])[0].kernel
-    assert matmul.tile_shape(kernel) == ((128, 64) if m >= n else (64, 128))
-    assert kernel.depth == (matmul.DEEP if deep else matmul.DEPTH)
+    assert matmul.tile_shape(plan([y._node])[0].kernel) == ((128, 64) if m >= n else (64, 128))
     np.testing.assert_allclose(y.numpy(), np.maximum((ha * 2) @ hb + 0.5, 0), rtol=1e-5, atol=1e-5)
 
 

@@ -8,7 +8,7 @@ the public spelling, and the names are listed in kdsl's ``__all__``.
 # ruff: noqa: F401 - every import here is a re-export
 
 from kdsl.frontend.array.array import Array, realize
-from kdsl.frontend.array.constructors import diag, diagonal, geomspace, identity, logspace, trace, tril, triu
+from kdsl.frontend.array.constructors import diag, diagonal, eye, geomspace, identity, logspace, trace, tril, triu
 from kdsl.frontend.array.conversion import (
     asanyarray,
     asarray_chkfinite,
@@ -22,7 +22,6 @@ from kdsl.frontend.array.creation import (
     asarray,
     empty,
     empty_like,
-    eye,
     full,
     full_like,
     ones,

@@ -1,4 +1,4 @@
-"""Matrix and range constructors: ``identity logspace geomspace diag diagonal trace tril triu``.
+"""Matrix and range constructors: ``eye identity logspace geomspace diag diagonal trace tril triu``.
 
 ``diagonal`` is a zero-copy strided view; ``tril``/``triu``/``diag`` are lazy ``where`` over index generators
 (they fuse into their consumers); ``logspace``/``geomspace`` are computed like NumPy's, in float64 on the host
@@ -22,13 +22,46 @@ from kdsl import dtype as dt
 from kdsl.dtype import promotion
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import as_array, asarray, eye, iota
-from kdsl.frontend.array.ops import const_node, where
+from kdsl.frontend.array.creation import as_array, asarray, iota
+from kdsl.frontend.array.creation_keywords import check_like, check_order
+from kdsl.frontend.array.memory_order import fortran, fortran_copy
+from kdsl.frontend.array.ops import apply, const_node, where
 from kdsl.frontend.array.padding import pad
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.shape_arguments import host_length
 from kdsl.ir.graph import Node
 from kdsl.ir.view import View
+
+
+def _check_eye_dims(n, m) -> tuple[int, int]:
+    """eye's sizes as NumPy checks them: ints (TypeError), not negative (ValueError)."""
+    n, m = host_length(n), host_length(m)
+    for v in (n, m):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"'{type(v).__name__}' object cannot be interpreted as an integer (eye's n and m are "
+                            "ints)")
+    if n < 0 or m < 0:
+        raise ValueError(f"negative dimensions are not allowed: eye({n}, {m})")
+    return int(n), int(m)
+
+
+def eye(N: int, M: int | None = None, k: int = 0, dtype=float, order="C", *, device=None, like=None) -> Array:
+    """The ``n`` x ``m`` identity (ones on diagonal ``k``), generated lazily on the device.
+
+    >>> import kdsl as kd
+    >>> kd.eye(-2)
+    Traceback (most recent call last):
+    ...
+    ValueError: negative dimensions are not allowed: eye(-2, -2)
+    """
+    check_order("eye", order, "CF")
+    check_like("eye", like)
+    n, m = _check_eye_dims(N, N if M is None else M)
+    k = operator.index(k)
+    if order != "C" and fortran(order):  # NumPy's Fortran-ordered identity
+        return fortran_copy(eye(n, m, k, dtype, device=device))
+    rows, cols = iota((n, m), 0, device), iota((n, m), 1, device)
+    return apply("eq", cols - rows, k).astype(float if dtype is None else dtype)  # None: float32
 
 
 def identity(n: int, dtype: Any = None, *, like: Any = None, device: Any = None) -> Array:

@@ -15,7 +15,6 @@ Example:
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 import numpy as np
@@ -33,7 +32,7 @@ from kdsl.frontend.array.copy_keyword import NEEDS_COPY, copy_mode, with_layout
 from kdsl.frontend.array.creation_keywords import check_like, check_order
 from kdsl.frontend.array.host_dtypes import host_array, host_dtype, python_int_dtype, unsupported_data
 from kdsl.frontend.array.memory_order import fortran, fortran_copy, fortran_laid
-from kdsl.frontend.array.shape_arguments import as_shape, check_nbytes, host_length
+from kdsl.frontend.array.shape_arguments import as_shape, check_nbytes
 from kdsl.ir.graph import Node
 
 
@@ -383,34 +382,3 @@ def arange(*args: Any, start: Any = NOT_GIVEN, stop: Any = NOT_GIVEN, step: Any 
     if any(abs(v) >= 1 << 31 for v in (first, step, first + n * step)):  # int32 would overflow
         i = i.astype(dt.int64)
     return (i * step + first).astype(d) if (step, first) != (1, 0) else i.astype(d)
-
-
-def _check_eye_dims(n, m) -> tuple[int, int]:
-    """eye's sizes as NumPy checks them: ints (TypeError), not negative (ValueError)."""
-    n, m = host_length(n), host_length(m)
-    for v in (n, m):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
-            raise TypeError(f"'{type(v).__name__}' object cannot be interpreted as an integer (eye's n and m are "
-                            "ints)")
-    if n < 0 or m < 0:
-        raise ValueError(f"negative dimensions are not allowed: eye({n}, {m})")
-    return int(n), int(m)
-
-
-def eye(N: int, M: int | None = None, k: int = 0, dtype=float, order="C", *, device=None, like=None) -> Array:
-    """The ``n`` x ``m`` identity (ones on diagonal ``k``), generated lazily on the device.
-
-    >>> import kdsl as kd
-    >>> kd.eye(-2)
-    Traceback (most recent call last):
-    ...
-    ValueError: negative dimensions are not allowed: eye(-2, -2)
-    """
-    check_order("eye", order, "CF")
-    check_like("eye", like)
-    n, m = _check_eye_dims(N, N if M is None else M)
-    k = operator.index(k)
-    if order != "C" and fortran(order):  # NumPy's Fortran-ordered identity
-        return fortran_copy(eye(n, m, k, dtype, device=device))
-    rows, cols = iota((n, m), 0, device), iota((n, m), 1, device)
-    return ops.apply("eq", cols - rows, k).astype(float if dtype is None else dtype)  # None: float32

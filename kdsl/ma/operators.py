@@ -92,13 +92,35 @@ def _masked_result_dtype(name: str, da: Any, db: Any) -> Any:
         return getattr(np, name)(stand_in(da), stand_in(db)).dtype
 
 
-def _result(data: Any, mask: Any) -> Any:
-    """A masked array, or for a 0-d result the value or ``masked`` (one bool read back when masked)."""
+def _result(data: Any, mask: Any, fill: Any = None) -> Any:
+    """A masked array (with the ``fill`` value), or for a 0-d result the value or ``masked`` (one bool read back
+    when masked)."""
     if data.ndim == 0:
         if mask is not nomask and bool(mask):
             return masked
         return data
-    return MaskedArray.wrap(data, mask)
+    return MaskedArray.wrap(data, mask, fill)
+
+
+def shrunk(mask: Any) -> Any:
+    """``mask``, or ``nomask`` where nothing is masked: numpy.ma's ``mask_or``/``make_mask`` shrink the masks of
+    its comparisons, ``where``, ``concatenate``, ``outer`` and ``clip`` so (one bool read back, as NumPy's
+    ``m.any()``).
+
+    >>> import kdsl as kd
+    >>> shrunk(kd.zeros(3, dtype=kd.bool_)) is kd.ma.nomask
+    True
+    """
+    return nomask if mask is nomask or not bool(kd.any(mask)) else mask
+
+
+def fill_of(*operands: Any) -> Any:
+    """The fill value numpy.ma's elementwise functions carry over to their result (its ``_update_from``): the
+    first masked operand's own, ``None`` (the dtype's default) where it has none."""
+    for x in operands:
+        if isinstance(x, MaskedArray):
+            return x._fill_value
+    return None
 
 
 # ----- unary
@@ -128,7 +150,7 @@ def unary(name: str, x: Any, *args: Any, **kwargs: Any) -> Any:
     if domain is not None:
         bad = domain(d) | ~kd.isfinite(result)
         m = bad if m is nomask else bad | m
-    return _result(_keep(m, d, result), m)
+    return _result(_keep(m, d, result), m, fill_of(x))
 
 
 def _unary_operator(name: str) -> Callable[[Any], Any]:
@@ -187,8 +209,8 @@ def binary(name: str, a: Any, b: Any, keep: bool = True) -> Any:
         bad = (kd.abs(da) * _TINY >= kd.abs(db)) | ~kd.isfinite(result)
         bad = bad if bad.shape == result.shape else kd.broadcast_to(bad, result.shape)
         m = bad if m is nomask else m | bad
-        return _result(_keep(m, da, result, "safe") if keep else result, m)
-    return _result(_keep(m, da, result, "unsafe") if keep else result, m)
+        return _result(_keep(m, da, result, "safe") if keep else result, m, fill_of(a, b))
+    return _result(_keep(m, da, result, "unsafe") if keep else result, m, fill_of(a, b))
 
 
 def power(a: Any, b: Any, third: Any = None) -> Any:
@@ -222,7 +244,8 @@ def _binary_function(name: str) -> Callable[..., Any]:
 
 def compare(a: MaskedArray, other: Any, op: Callable[[Any, Any], Any]) -> Any:
     """``a == other`` and the other comparisons, as ``MaskedArray``'s: for ``==``/``!=``, entries masked in
-    both operands compare equal in the data (NumPy's rule); the mask is the union."""
+    both operands compare equal in the data (NumPy's rule); the mask is the union (``nomask`` where nothing is
+    masked, as NumPy's ``mask_or``); ``a``'s fill value carries over as a bool."""
     da, ma = parts(a)
     db, mb = parts(other)
     if other is masked:
@@ -231,13 +254,14 @@ def compare(a: MaskedArray, other: Any, op: Callable[[Any, Any], Any]) -> Any:
     check = op(da, db)
     if not isinstance(check, kd.Array):
         check = kd.asarray(check)
-    m = union(ma, mb, check.shape)
+    m = shrunk(union(ma, mb, check.shape))
     if m is not nomask and op in (operator.eq, operator.ne):
         fa = ma if ma is not nomask else False
         fb = mb if mb is not nomask else False
         both = op(kd.asarray(fa) if not isinstance(fa, kd.Array) else fa, fb)
         check = kd.where(m, both, check)
-    return _result(check, m)
+    fill = a._fill_value if isinstance(a, MaskedArray) else None
+    return _result(check, m, None if fill is None else bool(fill))
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {name: _unary_function(name) for name in _UNARY + tuple(_UNARY_DOMAINS)}
@@ -338,6 +362,25 @@ def round_(a: Any, decimals: int = 0, out: Any = None) -> Any:
 FUNCTIONS["round_"] = FUNCTIONS["round"] = round_  # NumPy's round is round_ too
 
 
+def clip(a: Any, a_min: Any = None, a_max: Any = None) -> MaskedArray:
+    """NumPy's clip of masked operands (``np.ma.clip``, ``x.clip``: its clip ufunc's masked result): the data
+    clipped by the bounds' data, masked where ``a`` or a masked bound is (``nomask`` where nothing is), with the
+    first masked operand's fill value.
+
+    >>> import kdsl as kd
+    >>> print(clip(kd.asarray([1.0, -2.0, 3.0]), -1.0, kd.ma.array([5.0, 5.0, 0.0], mask=[0, 0, 1])))
+    [1.0 -1.0 --]
+    """
+    (da, ma), (lo, ml), (hi, mh) = parts(a), _bound(a_min), _bound(a_max)
+    data = kd.clip(da if isinstance(da, kd.Array) else kd.asarray(da), lo, hi)
+    mask = shrunk(union(union(ma, ml, data.shape), mh, data.shape))
+    return MaskedArray.wrap(data, mask, fill_of(a, a_min, a_max))
+
+
+def _bound(x: Any) -> tuple[Any, Any]:
+    return (None, nomask) if x is None else parts(x)
+
+
 def _round_method(self: MaskedArray, decimals: int = 0, out: Any = None) -> Any:
     """``x.round(decimals, out=)`` as numpy.ma's: a kd.ma ``out`` takes the rounded data and the mask, a kdsl
     array the rounded data (NumPy rounds the data under the mask too); ``out`` is returned."""
@@ -370,7 +413,7 @@ def _bind() -> None:
     for op in ("eq", "ne", "lt", "le", "gt", "ge"):
         setattr(cls, f"__{op}__", (lambda f: lambda self, other: compare(self, other, f))(getattr(operator, op)))
     cls.round = _round_method
-    cls.clip = lambda self, min=None, max=None: MaskedArray.wrap(kd.clip(self._data, min, max), self._mask)
+    cls.clip = lambda self, min=None, max=None: clip(self, min, max)
     cls.nonzero = lambda self: kd.nonzero(self.filled(0))  # numpy.ma: the unmasked nonzero entries
     cls.__hash__ = None
     cls.__array_ufunc__ = _array_ufunc

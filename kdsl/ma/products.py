@@ -17,6 +17,7 @@ from typing import Any
 import kdsl as kd
 from kdsl.ma.constants import nomask
 from kdsl.ma.masked_array import MaskedArray
+from kdsl.ma.operators import shrunk
 
 
 def _spread(x: MaskedArray, axis: int) -> MaskedArray:
@@ -56,7 +57,7 @@ def outer(a: Any, b: Any) -> MaskedArray:
     if x._mask is nomask and y._mask is nomask:
         return MaskedArray.wrap(data)
     mask = kd.ma.getmaskarray(x).ravel()[:, None] | kd.ma.getmaskarray(y).ravel()[None, :]
-    return MaskedArray.wrap(data, mask)
+    return MaskedArray.wrap(data, shrunk(mask))  # NumPy's make_mask: nomask where nothing is masked
 
 
 def inner(a: Any, b: Any) -> Any:

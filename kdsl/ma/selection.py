@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import kdsl as kd
+from kdsl.ma import operators
 from kdsl.ma.constants import masked, nomask
 from kdsl.ma.functions import concatenate, getdata, getmask, getmaskarray
 from kdsl.ma.masked_array import MaskedArray
@@ -202,9 +203,9 @@ def _edge(value: Any, x: MaskedArray, axis: int) -> MaskedArray:
 
 
 def clip(a: Any, a_min: Any = None, a_max: Any = None, out: Any = None, **kwargs: Any) -> MaskedArray:
-    """NumPy's ``np.ma.clip``: the data clipped, the mask kept."""
+    """NumPy's ``np.ma.clip``: the data clipped, masked where ``a`` or a masked bound is."""
     _no_out(out, "clip")
-    return _masked(a).clip(kwargs.get("min", a_min), kwargs.get("max", a_max))  # type: ignore[attr-defined]
+    return operators.clip(a, kwargs.get("min", a_min), kwargs.get("max", a_max))
 
 
 def nonzero(a: Any) -> Any:

@@ -1,0 +1,53 @@
+"""Small correctness gaps, each against NumPy 2 (the oracle): numpy.ma's shrunk masks (``nomask`` where nothing
+is masked) and carried fill values, ..."""
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+
+_A, _B = np.array([1.0, -2.0, 3.0]), np.array([0.0, 5.0, -1.0])
+_OPERANDS = {  # how each operand is made, from NumPy's or kd's namespace
+    "all_false": lambda lib, x: lib.ma.array(x, mask=[False] * 3),
+    "nomask": lambda lib, x: lib.ma.array(x),
+    "masked": lambda lib, x: lib.ma.array(x, mask=[True, False, False]),
+    "filled7": lambda lib, x: lib.ma.array(x, mask=[False, True, False], fill_value=7.0),
+    "plain": lambda lib, x: x if lib is np else kd.asarray(x),
+}
+_MASKED_OPS = {
+    "concatenate": lambda lib, x, y: lib.ma.concatenate([x, y]),
+    "where": lambda lib, x, y: lib.ma.where(lib.asarray([True, False, True]), x, y),
+    "clip": lambda lib, x, y: lib.ma.clip(x, -1.0, y),
+    "maximum": lambda lib, x, y: lib.ma.maximum(x, y),
+    "minimum": lambda lib, x, y: lib.ma.minimum(x, y),
+    "eq": lambda lib, x, y: x == y,
+    "ne": lambda lib, x, y: x != y,
+    "outer": lambda lib, x, y: lib.ma.outer(x, y),
+    "add": lambda lib, x, y: lib.ma.add(x, y),
+}
+
+
+def _masked_summary(r, lib):
+    """What a masked result shows: nomask or not, the full mask, the data where unmasked, the fill value."""
+    mask = np.asarray(lib.ma.getmaskarray(r))
+    data = np.where(mask, 0, np.asarray(lib.ma.getdata(r)))
+    return lib.ma.getmask(r) is lib.ma.nomask, mask.tolist(), data.tolist(), np.asarray(r.fill_value).item()
+
+
+@pytest.mark.parametrize("op", sorted(_MASKED_OPS))
+def test_masked_results_shrink_masks_and_carry_fill_values_as_numpy(op):
+    fn = _MASKED_OPS[op]
+    for first, make_a in _OPERANDS.items():
+        for second, make_b in _OPERANDS.items():
+            if first == second == "plain":
+                continue
+            want = _masked_summary(fn(np, make_a(np, _A), make_b(np, _B)), np)
+            got = _masked_summary(fn(kd, make_a(kd, _A), make_b(kd, _B)), kd)
+            assert got == want, (first, second)
+
+
+def test_clip_of_a_plain_array_by_masked_bounds_is_masked():
+    hi = kd.ma.array([0.0, 5.0, -1.0], mask=[True, False, False], fill_value=9.0)
+    r = kd.clip(kd.asarray(_A), -1.0, hi)  # NumPy's clip of an ndarray by a masked bound: a masked array
+    assert r.mask.tolist() == [True, False, False] and r.fill_value == 9.0
+    assert r.compressed().tolist() == [-1.0, -1.0]

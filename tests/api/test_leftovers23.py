@@ -51,3 +51,23 @@ def test_clip_of_a_plain_array_by_masked_bounds_is_masked():
     r = kd.clip(kd.asarray(_A), -1.0, hi)  # NumPy's clip of an ndarray by a masked bound: a masked array
     assert r.mask.tolist() == [True, False, False] and r.fill_value == 9.0
     assert r.compressed().tolist() == [-1.0, -1.0]
+
+
+_ZEROS = np.array([-0.0, 0.0, -0.0, np.nan, 2.0, -3.0])
+
+
+@pytest.mark.parametrize("lo,hi", [(0.0, 1.0), (-1.0, -0.0), (-0.0, 0.0), (0.0, -0.0), (0.0, None), (None, -0.0),
+                                   ("array", 1.0), (np.nan, 1.0)])
+def test_clip_gives_numpys_signed_zeros(lo, hi):
+    # NumPy's loop for two scalar bounds keeps x at a tie; array bounds and one-sided clips give the bound
+    want = np.clip(_ZEROS, np.zeros(6) if lo == "array" else lo, hi)
+    got = np.asarray(kd.clip(kd.asarray(_ZEROS), kd.zeros(6, dtype=kd.float64) if lo == "array" else lo, hi))
+    np.testing.assert_array_equal(got, want)
+    assert np.signbit(got).tolist() == np.signbit(want).tolist()
+
+
+def test_stable_sort_and_unique_keep_the_first_signed_zero():
+    y = np.array([0.0, -0.0, 1.0, -0.0, 0.0, -1.0], np.float32)
+    assert np.signbit(np.asarray(kd.sort(kd.asarray(y)))).tolist() == np.signbit(np.sort(y, kind="stable")).tolist()
+    assert kd.argsort(kd.asarray(y)).tolist() == np.argsort(y, kind="stable").tolist()
+    assert np.signbit(np.asarray(kd.unique(kd.asarray(y[1:])))).tolist() == [True, True, False]  # -0.0 came first

@@ -71,3 +71,36 @@ def test_stable_sort_and_unique_keep_the_first_signed_zero():
     assert np.signbit(np.asarray(kd.sort(kd.asarray(y)))).tolist() == np.signbit(np.sort(y, kind="stable")).tolist()
     assert kd.argsort(kd.asarray(y)).tolist() == np.argsort(y, kind="stable").tolist()
     assert np.signbit(np.asarray(kd.unique(kd.asarray(y[1:])))).tolist() == [True, True, False]  # -0.0 came first
+
+
+_NONE = np.zeros(0, np.int64)
+_EMPTY_KEYS = {  # an out-of-bounds index beside one that broadcasts to nothing, or a slice selecting nothing
+    "array_and_empty_array": lambda lib: (lib.asarray([9]), lib.asarray(_NONE)),
+    "list_and_empty_list": lambda lib: ([9], []),
+    "empty_column_and_array": lambda lib: (lib.asarray(np.zeros((0, 1), np.int64)), lib.asarray([9])),
+    "empty_mask_and_array": lambda lib: (lib.asarray(np.zeros(3, bool)), lib.asarray([9])),
+    "array_and_empty_slice": lambda lib: (lib.asarray([9]), slice(0, 0)),
+    "array_alone": lambda lib: (lib.asarray([9]),),
+}
+
+
+def _outcome(fn):
+    try:
+        result = fn()
+    except IndexError as e:
+        return str(e)
+    return None if result is None else np.shape(result)
+
+
+@pytest.mark.parametrize("key", sorted(_EMPTY_KEYS))
+def test_out_of_bounds_index_that_selects_nothing_is_numpys_outcome(key):
+    def run(lib, how):
+        a = lib.zeros((3, 4))
+        k = _EMPTY_KEYS[key](lib)
+        if how == "get":
+            return lambda: a[k]
+        if how == "set":
+            return lambda: a.__setitem__(k, 1.0)
+        return lambda: lib.add.at(a, k, 1.0)
+    for how in ("get", "set", "at"):
+        assert _outcome(run(kd, how)) == _outcome(run(np, how)), how

@@ -1,6 +1,8 @@
 """Small correctness gaps, each against NumPy 2 (the oracle): numpy.ma's shrunk masks (``nomask`` where nothing
 is masked) and carried fill values, ..."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -104,3 +106,15 @@ def test_out_of_bounds_index_that_selects_nothing_is_numpys_outcome(key):
         return lambda: lib.add.at(a, k, 1.0)
     for how in ("get", "set", "at"):
         assert _outcome(run(kd, how)) == _outcome(run(np, how)), how
+
+
+@pytest.mark.parametrize("shape,spacing,kwargs", [
+    ((1,), ([1.0],), {}), ((1, 3), ([1.0], [0.0, 1.0, 2.0]), {}), ((1, 3), ([1.0],), {"axis": 0}),
+    ((1,), ([1.0],), {"edge_order": 2}), ((2,), ([0.0, 1.0],), {"edge_order": 2}), ((1,), (2.0,), {}),
+])
+def test_gradient_on_too_short_axes_raises_numpys_error(shape, spacing, kwargs):
+    with pytest.raises((IndexError, ValueError)) as want:
+        np.gradient(np.ones(shape), *[np.asarray(s) for s in spacing], **kwargs)
+    for given in (np.asarray, kd.asarray):  # host coordinates and device ones alike
+        with pytest.raises(want.type, match=re.escape(want.value.args[0])):
+            kd.gradient(kd.ones(shape), *[given(s) for s in spacing], **kwargs)

@@ -118,3 +118,15 @@ def test_gradient_on_too_short_axes_raises_numpys_error(shape, spacing, kwargs):
     for given in (np.asarray, kd.asarray):  # host coordinates and device ones alike
         with pytest.raises(want.type, match=re.escape(want.value.args[0])):
             kd.gradient(kd.ones(shape), *[given(s) for s in spacing], **kwargs)
+
+
+def test_unread_out_keeps_only_the_warning_of_its_current_values():
+    import warnings
+    out = kd.zeros(2, dtype=kd.float32)
+    for i in range(30):  # each call writes over out: the conditions of the values gone can never warn
+        kd.nanmax(kd.asarray(np.array([[np.nan, i], [np.nan, 1.0]], np.float32)), axis=0, out=out)
+    assert len(out._read_warnings) == 1  # held: one lazy condition (and its inputs), not one per call
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert np.isnan(out.tolist()[0])
+    assert [str(w.message) for w in caught] == ["All-NaN slice encountered"]

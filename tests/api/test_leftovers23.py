@@ -130,3 +130,11 @@ def test_unread_out_keeps_only_the_warning_of_its_current_values():
         warnings.simplefilter("always")
         assert np.isnan(out.tolist()[0])
     assert [str(w.message) for w in caught] == ["All-NaN slice encountered"]
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (1, 3), (3, 1)])
+def test_einsum_diagonal_of_unequal_axes_raises_numpys_error(shape):
+    with pytest.raises(ValueError) as want:
+        np.einsum("ii->i", np.ones(shape))
+    with pytest.raises(ValueError, match=re.escape(str(want.value))):  # (1, 3) broadcast silently before
+        kd.einsum("ii->i", kd.ones(shape))

@@ -19,7 +19,7 @@ from typing import Any
 import kdsl as kd
 from kdsl.ma import operators
 from kdsl.ma.constants import masked, nomask
-from kdsl.ma.functions import concatenate, getdata, getmask, getmaskarray
+from kdsl.ma.functions import concatenate, getdata, getmask, getmaskarray, hstack
 from kdsl.ma.masked_array import MaskedArray
 
 
@@ -94,7 +94,7 @@ def put(a: Any, indices: Any, values: Any, mode: str = "raise") -> None:
         return
     flat = getmaskarray(a).ravel().copy()
     kd.put(flat, index, False if vmask is nomask else vmask, mode=mode)
-    a._mask = flat.reshape(a.shape)
+    a._mask = operators.shrunk(flat.reshape(a.shape))  # NumPy's put: make_mask(shrink=True)
 
 
 def repeat(a: Any, repeats: Any, axis: Any = None) -> MaskedArray:
@@ -143,7 +143,7 @@ def ediff1d(arr: Any, to_end: Any = None, to_begin: Any = None) -> MaskedArray:
     """NumPy's ``np.ma.ediff1d``: the differences of the flattened array (masked where either neighbour is), with
     ``to_begin`` before and ``to_end`` after them (``kd.ma.masked`` as one masked entry)."""
     x = _masked(arr).ravel()
-    pieces = [diff(x)]
+    pieces = [x[1:] - x[:-1]]  # numpy.ma's subtraction: its mask stays, as NumPy's (diff's ufunc shrinks it)
     for value, first in ((to_begin, True), (to_end, False)):
         if value is None:
             continue
@@ -152,7 +152,7 @@ def ediff1d(arr: Any, to_end: Any = None, to_begin: Any = None) -> MaskedArray:
         else:
             piece = _masked(value).ravel()
         pieces.insert(0, piece) if first else pieces.append(piece)
-    return concatenate(pieces) if len(pieces) > 1 else pieces[0]
+    return hstack(pieces) if len(pieces) > 1 else pieces[0]  # NumPy's hstack: a full mask
 
 
 def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> MaskedArray:
@@ -167,7 +167,8 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
     lead = (slice(None),) * axis
     for _ in range(n):
         x = x[lead + (slice(1, None),)] - x[lead + (slice(None, -1),)]
-    return x
+    # NumPy's diff subtracts with its ufunc, whose masked result shrinks the mask (np.ma.subtract does not)
+    return x if n == 0 else MaskedArray.wrap(x._data, operators.shrunk(x._mask), x._fill_value)
 
 
 def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Any:

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 import kdsl as kd
 from kdsl.ma.constants import nomask
 from kdsl.ma.masked_array import MaskedArray
-from kdsl.ma.operators import parts
+from kdsl.ma.operators import fill_of, parts
 
 
 class _Flat(NamedTuple):
@@ -68,14 +68,17 @@ def unique(ar1: Any, return_index: bool = False, return_inverse: bool = False) -
     (of the input's shape) as ``np.unique``'s."""
     x = _flat(ar1)
     if not x.has_masked:
-        d = kd.asarray(parts(ar1)[0])
-        out = kd.unique(d, return_index=return_index, return_inverse=return_inverse)
-        if isinstance(out, tuple):
-            return (MaskedArray.wrap(out[0], nomask),) + tuple(out[1:])
-        return MaskedArray.wrap(out, nomask)
+        d, m = parts(ar1)
+        out = kd.unique(kd.asarray(d), return_index=return_index, return_inverse=return_inverse)
+        values = out[0] if isinstance(out, tuple) else out
+        # NumPy's unique of the masked array: a mask with nothing set stays (as a mask of the values)
+        values = MaskedArray.wrap(values, nomask if m is nomask else kd.zeros(values.shape, dtype=kd.bool_),
+                                  fill_of(ar1))
+        return (values,) + tuple(out[1:]) if isinstance(out, tuple) else values
     kept = kd.flatnonzero(~x.mask)
     values, first, inverse = kd.unique(x.data[kept], return_index=True, return_inverse=True)
     out = _with_masked(values, True)
+    out = MaskedArray.wrap(out._data, out._mask, fill_of(ar1))  # NumPy's unique keeps the fill value
     at = int(kd.argmax(out._mask))  # where masked sits: before the NaNs
     result: list[Any] = [out]
     if return_index:

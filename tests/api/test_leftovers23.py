@@ -48,6 +48,28 @@ def test_masked_results_shrink_masks_and_carry_fill_values_as_numpy(op):
             assert got == want, (first, second)
 
 
+def _put(lib, x):
+    lib.ma.put(x, [0], 9.0)
+    return x
+
+
+_MASKED_FUNCTIONS = {  # one operand: numpy.ma's shrunk mask (diff, put, a 0-d dot) or kept one (unique, ediff1d)
+    "diff": lambda lib, x: lib.ma.diff(x),
+    "ediff1d": lambda lib, x: lib.ma.ediff1d(x, to_begin=5.0),
+    "unique": lambda lib, x: lib.ma.unique(x),
+    "dot": lambda lib, x: lib.ma.dot(x, x),
+    "put": _put,
+}
+
+
+@pytest.mark.parametrize("fn", sorted(_MASKED_FUNCTIONS))
+def test_masked_functions_keep_or_shrink_masks_as_numpy(fn):
+    for name in ("all_false", "nomask", "masked", "filled7"):
+        want = _masked_summary(_MASKED_FUNCTIONS[fn](np, _OPERANDS[name](np, _A)), np)
+        got = _masked_summary(_MASKED_FUNCTIONS[fn](kd, _OPERANDS[name](kd, _A)), kd)
+        assert got == want, name
+
+
 def test_clip_of_a_plain_array_by_masked_bounds_is_masked():
     hi = kd.ma.array([0.0, 5.0, -1.0], mask=[True, False, False], fill_value=9.0)
     r = kd.clip(kd.asarray(_A), -1.0, hi)  # NumPy's clip of an ndarray by a masked bound: a masked array

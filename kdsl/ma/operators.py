@@ -209,6 +209,8 @@ def binary(name: str, a: Any, b: Any, keep: bool = True) -> Any:
         bad = (kd.abs(da) * _TINY >= kd.abs(db)) | ~kd.isfinite(result)
         bad = bad if bad.shape == result.shape else kd.broadcast_to(bad, result.shape)
         m = bad if m is nomask else m | bad
+    if not keep:  # ndarray's operators: NumPy's ufunc wraps the result with the masks' shrunk union
+        m = shrunk(m)
         return _result(_keep(m, da, result, "safe") if keep else result, m, fill_of(a, b))
     return _result(_keep(m, da, result, "unsafe") if keep else result, m, fill_of(a, b))
 
@@ -227,10 +229,11 @@ def power(a: Any, b: Any, third: Any = None) -> Any:
     m = invalid if m is nomask else m | invalid
     if result.ndim == 0:
         return masked if bool(m) else result
+    fill = fill_of(a)  # NumPy's power keeps a's fill value (its _update_from(a); not b's)
     if not bool(kd.any(m)):  # NumPy's mask_or shrinks, and adds ``invalid`` only where some power is: nomask
-        return MaskedArray.wrap(result, nomask)  # (one bool read back, as NumPy's invalid.any())
-    out = MaskedArray.wrap(result, m)
-    return MaskedArray.wrap(kd.where(invalid, out.fill_value.item(), result), m)
+        return MaskedArray.wrap(result, nomask, fill)  # (one bool read back, as NumPy's invalid.any())
+    out = MaskedArray.wrap(result, m, fill)
+    return MaskedArray.wrap(kd.where(invalid, out.fill_value.item(), result), m, fill)
 
 
 

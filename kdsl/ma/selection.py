@@ -41,7 +41,8 @@ def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "r
         index_mask, indices = indices._mask, indices.filled(0)
     result = _both(_masked(a), lambda v: kd.take(v, indices, axis=axis, mode=mode))
     if index_mask is not nomask:
-        result = MaskedArray.wrap(result._data, _index_mask_on(result, index_mask, axis), result._fill_value)
+        result = MaskedArray.wrap(result._data, _index_mask_on(result, index_mask, axis))
+    result._fill_value = None  # NumPy's take makes a new masked array: the default fill value
     return result[()] if result.ndim == 0 else result
 
 
@@ -69,7 +70,7 @@ def choose(indices: Any, choices: Any, out: Any = None, mode: str = "raise") -> 
         mask = kd.choose(indices, [getmaskarray(c) for c in picks], mode=mode)
     if index_mask is not nomask:
         mask = kd.broadcast_to(index_mask, data.shape) if mask is nomask else mask | index_mask
-    return MaskedArray.wrap(data, mask)
+    return MaskedArray.wrap(data, operators.shrunk(mask))  # NumPy's make_mask(shrink=True)
 
 
 def put(a: Any, indices: Any, values: Any, mode: str = "raise") -> None:

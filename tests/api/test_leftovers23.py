@@ -53,12 +53,19 @@ def _put(lib, x):
     return x
 
 
-_MASKED_FUNCTIONS = {  # one operand: numpy.ma's shrunk mask (diff, put, a 0-d dot) or kept one (unique, ediff1d)
+_MASKED_FUNCTIONS = {  # one operand: numpy.ma's shrunk mask (diff, put, a 0-d dot) or kept one (unique, ediff1d),
+    # the fill value kept (astype, var) or not (take)
     "diff": lambda lib, x: lib.ma.diff(x),
     "ediff1d": lambda lib, x: lib.ma.ediff1d(x, to_begin=5.0),
     "unique": lambda lib, x: lib.ma.unique(x),
     "dot": lambda lib, x: lib.ma.dot(x, x),
     "put": _put,
+    "choose": lambda lib, x: lib.ma.choose([0, 1, 0], [x, x[::-1]]),
+    "mod": lambda lib, x: x % 2.0,
+    "pow": lambda lib, x: x ** 2.0,
+    "astype": lambda lib, x: x.astype(lib.float32),
+    "var": lambda lib, x: lib.ma.var(lib.ma.stack([x, x + 1.0]), axis=0),
+    "take": lambda lib, x: lib.ma.take(x, [2, 0]),
 }
 
 

@@ -275,7 +275,9 @@ FUNCTIONS["conjugate"] = FUNCTIONS["conj"] = _unary_function("conjugate")
 
 
 def dispatch(name: str, args: tuple, kwargs: dict) -> Any:
-    """A ufunc call ``name(*args, **kwargs)`` with a masked operand (``np.sqrt(x)``, ``kd.add(x, y)``)."""
+    """A ufunc call ``name(*args, **kwargs)`` with a masked operand (``np.sqrt(x)``, ``kd.add(x, y)``): numpy.ma's
+    function, with the mask NumPy's ufunc gives a masked array (its ``__array_wrap__``): a binary one's shrunk to
+    ``nomask`` where nothing is masked, a unary one's a full mask array even for ``nomask``."""
     fn = FUNCTIONS.get(name)
     if fn is None:
         raise TypeError(f"kd.ma has no masked {name}; use it on x.filled(...) or x.compressed()")
@@ -283,7 +285,12 @@ def dispatch(name: str, args: tuple, kwargs: dict) -> Any:
              and k not in ("casting", "order", "subok", "signature")}
     if extra:
         raise TypeError(f"{name} on kd.ma masked arrays takes no {sorted(extra)}")
-    return fn(*args)
+    out = fn(*args)
+    if isinstance(out, MaskedArray) and len(args) == 2:  # NumPy's ufunc wraps the masks' shrunk union
+        out._mask = shrunk(out._mask)
+    elif isinstance(out, MaskedArray) and out._mask is nomask:  # and one operand's full mask (getmaskarray)
+        out._mask = kd.zeros(out.shape, dtype=kd.bool_)
+    return out
 
 
 def _array_ufunc(self: MaskedArray, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:

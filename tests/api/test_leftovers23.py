@@ -77,6 +77,19 @@ def test_masked_functions_keep_or_shrink_masks_as_numpy(fn):
         assert got == want, name
 
 
+@pytest.mark.parametrize("ufunc", ["add", "maximum", "sqrt", "negative"])
+def test_numpy_and_kd_ufuncs_of_masked_arrays_give_numpys_ufunc_masks(ufunc):
+    # NumPy's ufunc (not np.ma's function): a binary one shrinks the masks' union, a unary one keeps a full mask
+    for first in ("all_false", "nomask", "masked", "filled7"):
+        for second in (("all_false", "plain", "filled7") if ufunc in ("add", "maximum") else (None,)):
+            def run(lib, call):
+                operands = [_OPERANDS[first](lib, _A)] + ([_OPERANDS[second](lib, _B)] if second else [])
+                return _masked_summary(getattr(call, ufunc)(*operands), lib)
+            with np.errstate(invalid="ignore"):  # NumPy's sqrt of -2.0 warns
+                want = run(np, np)
+            assert run(kd, np) == want and run(kd, kd) == want, (first, second)
+
+
 def test_clip_of_a_plain_array_by_masked_bounds_is_masked():
     hi = kd.ma.array([0.0, 5.0, -1.0], mask=[True, False, False], fill_value=9.0)
     r = kd.clip(kd.asarray(_A), -1.0, hi)  # NumPy's clip of an ndarray by a masked bound: a masked array

@@ -82,7 +82,7 @@ def test_numpy_and_kd_ufuncs_of_masked_arrays_give_numpys_ufunc_masks(ufunc):
     # NumPy's ufunc (not np.ma's function): a binary one shrinks the masks' union, a unary one keeps a full mask
     for first in ("all_false", "nomask", "masked", "filled7"):
         for second in (("all_false", "plain", "filled7") if ufunc in ("add", "maximum") else (None,)):
-            def run(lib, call):
+            def run(lib, call, first=first, second=second):
                 operands = [_OPERANDS[first](lib, _A)] + ([_OPERANDS[second](lib, _B)] if second else [])
                 return _masked_summary(getattr(call, ufunc)(*operands), lib)
             with np.errstate(invalid="ignore"):  # NumPy's sqrt of -2.0 warns

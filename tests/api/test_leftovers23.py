@@ -180,3 +180,18 @@ def test_einsum_diagonal_of_unequal_axes_raises_numpys_error(shape):
         np.einsum("ii->i", np.ones(shape))
     with pytest.raises(ValueError, match=re.escape(str(want.value))):  # (1, 3) broadcast silently before
         kd.einsum("ii->i", kd.ones(shape))
+
+
+@pytest.mark.parametrize("dtype,values", [
+    (np.int64, np.nan), (np.int64, np.inf), (np.int8, (1, 200)), (np.uint8, 300), (np.int64, 2.7),
+    (np.float64, None), (np.int64, None), (np.bool_, [None, 1.0]),
+])
+def test_pad_constant_values_are_stored_as_numpy_stores_them(dtype, values):
+    a = np.array([1, 2], dtype)
+    outcome = []
+    for lib in (np, kd):
+        try:
+            outcome.append(np.asarray(lib.pad(lib.asarray(a), 1, constant_values=values)).tolist())
+        except (ValueError, OverflowError, TypeError) as e:  # NaN into ints was a silent INT_MIN before
+            outcome.append(type(e))
+    assert repr(outcome[1]) == repr(outcome[0])  # (repr: NaN equals NaN)

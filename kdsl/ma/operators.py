@@ -250,7 +250,7 @@ def compare(a: MaskedArray, other: Any, op: Callable[[Any, Any], Any]) -> Any:
     both operands compare equal in the data (NumPy's rule); the mask is the union (``nomask`` where nothing is
     masked, as NumPy's ``mask_or``); ``a``'s fill value carries over as a bool."""
     da, ma = parts(a)
-    db, mb = parts(other)
+    db, mb = (None, nomask) if other is None else parts(other)  # x == None: NumPy's elementwise False
     if other is masked:
         return binary("equal", a, other)
     da, db = strong(da, db)

@@ -195,3 +195,19 @@ def test_pad_constant_values_are_stored_as_numpy_stores_them(dtype, values):
         except (ValueError, OverflowError, TypeError) as e:  # NaN into ints was a silent INT_MIN before
             outcome.append(type(e))
     assert repr(outcome[1]) == repr(outcome[0])  # (repr: NaN equals NaN)
+
+
+@pytest.mark.parametrize("weights", [[0.0, 1.0, 0.0], [1.0, 1.0, -1.0], [1.0, 1.0, 1.0]])
+def test_masked_average_with_zero_weight_sum_is_numpys_scalar_division(weights):
+    with np.errstate(all="ignore"):
+        want = np.ma.average(np.ma.array([1.0, 2.0, 3.0], mask=[0, 1, 0]), weights=weights)
+    got = kd.ma.average(kd.ma.array([1.0, 2.0, 3.0], mask=[0, 1, 0]), weights=weights)  # was masked
+    np.testing.assert_array_equal(np.asarray(got), want)
+    assert kd.ma.average(kd.ma.array([1.0, 2.0], mask=[1, 1]), weights=[1.0, 1.0]) is kd.ma.masked
+
+
+def test_masked_array_compared_with_none_is_elementwise():
+    x = kd.ma.array([1.0, 2.0], mask=[True, False])
+    want = np.ma.array([1.0, 2.0], mask=[True, False]) != None  # noqa: E711 - NumPy's elementwise comparison
+    got = x != None  # noqa: E711
+    assert got.mask.tolist() == want.mask.tolist() and got.filled(False).tolist() == want.filled(False).tolist()

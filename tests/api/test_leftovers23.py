@@ -90,6 +90,15 @@ def test_numpy_and_kd_ufuncs_of_masked_arrays_give_numpys_ufunc_masks(ufunc):
             assert run(kd, np) == want and run(kd, kd) == want, (first, second)
 
 
+@pytest.mark.parametrize("fn", ["intersect1d", "setxor1d", "setdiff1d", "union1d"])
+def test_masked_set_functions_keep_numpys_mask_arrays(fn):
+    for first in ("all_false", "nomask", "masked"):
+        for second in ("all_false", "masked", "plain"):
+            want = _masked_summary(getattr(np.ma, fn)(_OPERANDS[first](np, _A), _OPERANDS[second](np, _B)), np)
+            got = _masked_summary(getattr(kd.ma, fn)(_OPERANDS[first](kd, _A), _OPERANDS[second](kd, _B)), kd)
+            assert got == want, (first, second)
+
+
 def test_clip_of_a_plain_array_by_masked_bounds_is_masked():
     hi = kd.ma.array([0.0, 5.0, -1.0], mask=[True, False, False], fill_value=9.0)
     r = kd.clip(kd.asarray(_A), -1.0, hi)  # NumPy's clip of an ndarray by a masked bound: a masked array

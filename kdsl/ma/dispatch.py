@@ -61,7 +61,7 @@ def _ma() -> Any:
 def _dispatching(name: str, kd_fn: Callable[..., Any], test: Callable[[tuple], bool]) -> Callable[..., Any]:
     @functools.wraps(kd_fn)
     def fn(*args: Any, **kwargs: Any) -> Any:
-        if test(args):
+        if test(args) or (test is _any and _any(tuple(kwargs.values()))):  # kd.clip(x, max=masked_bound)
             return getattr(_ma(), name)(*args, **_with_defaults(name, args, kwargs))
         return kd_fn(*args, **kwargs)
     return fn

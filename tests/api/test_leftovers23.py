@@ -104,6 +104,7 @@ def test_clip_of_a_plain_array_by_masked_bounds_is_masked():
     r = kd.clip(kd.asarray(_A), -1.0, hi)  # NumPy's clip of an ndarray by a masked bound: a masked array
     assert r.mask.tolist() == [True, False, False] and r.fill_value == 9.0
     assert r.compressed().tolist() == [-1.0, -1.0]
+    assert kd.clip(kd.asarray(_A), min=-1.0, max=hi).mask.tolist() == [True, False, False]  # by keyword too
 
 
 _ZEROS = np.array([-0.0, 0.0, -0.0, np.nan, 2.0, -3.0])

@@ -1,6 +1,7 @@
 """``kd.ma.average``, as ``numpy.ma``'s: the weighted mean of the unmasked entries. Weights may have the data's
 shape or, with ``axis``, the shape of the reduced axes (in ``axis``'s order); masked weights count as absent, as
-masked data does. A line whose weights add to zero (or that has nothing unmasked) is masked.
+masked data does. A line whose weights add to zero (or that has nothing unmasked) is masked; with
+``axis=None``, as NumPy's scalar division, such an average is NaN (or inf), masked only if everything is.
 
 Example:
     >>> import kdsl as kd
@@ -63,8 +64,11 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     axis = None if axis is None else np.lib.array_utils.normalize_axis_tuple(axis, da.ndim, argname="axis")
     wsum = kd.sum(w, axis=axis, keepdims=keepdims, dtype=result_dtype)
     total = kd.sum(w * da, axis=axis, keepdims=keepdims)
-    quotient = total / kd.where(wsum == 0, 1, wsum)
-    result = masked_result(quotient, (wsum == 0) | not_finite(quotient))  # numpy.ma's division masks NaN, inf
+    if total.ndim == 0:  # NumPy divides the two sums as scalars: 0 / 0 is NaN, x / 0 inf; masked if all is
+        result = masked_result(total / wsum, nomask if ma is nomask else kd.all(ma))
+    else:
+        quotient = total / kd.where(wsum == 0, 1, wsum)
+        result = masked_result(quotient, (wsum == 0) | not_finite(quotient))  # numpy.ma's division masks NaN, inf
     return (result, wsum) if returned else result
 
 

@@ -26,8 +26,8 @@ from kdsl.ma.masked_array import MaskedArray
 FIRST_ARGUMENT = ("sum", "prod", "mean", "var", "std", "min", "max", "amin", "amax", "argmin", "argmax", "any",
                   "all", "ptp", "average", "median", "ravel", "reshape", "transpose", "swapaxes", "squeeze",
                   "expand_dims", "atleast_1d", "atleast_2d", "sort", "argsort", "cumsum", "cumprod", "take", "repeat",
-                  "diagonal", "trace", "diff", "clip", "nonzero", "copy", "trapezoid", "unique", "ediff1d")
-ANY_ARGUMENT = ("where", "dot", "compress", "kron")  # a masked array anywhere among the arguments
+                  "diagonal", "trace", "diff", "nonzero", "copy", "trapezoid", "unique", "ediff1d")
+ANY_ARGUMENT = ("where", "dot", "compress", "kron", "clip")  # a masked array anywhere among the arguments
 SEQUENCE = ("concatenate", "stack", "hstack", "vstack")  # a masked array in the sequence of arrays
 # NumPy's functions pass their own defaults to the masked array's method: np.argsort(x) sorts along the last axis
 # (np.ma.argsort(x) alone keeps numpy.ma's old default, the flattened array with a FutureWarning)
@@ -61,7 +61,7 @@ def _ma() -> Any:
 def _dispatching(name: str, kd_fn: Callable[..., Any], test: Callable[[tuple], bool]) -> Callable[..., Any]:
     @functools.wraps(kd_fn)
     def fn(*args: Any, **kwargs: Any) -> Any:
-        if test(args):
+        if test(args) or (test is _any and _any(tuple(kwargs.values()))):  # kd.clip(x, max=masked_bound)
             return getattr(_ma(), name)(*args, **_with_defaults(name, args, kwargs))
         return kd_fn(*args, **kwargs)
     return fn

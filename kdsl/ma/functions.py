@@ -19,7 +19,7 @@ import numpy as np
 import kdsl as kd
 from kdsl.ma.constants import MaskType, masked, nomask, numpy_dtype
 from kdsl.ma.masked_array import MaskedArray, as_mask_array
-from kdsl.ma.operators import parts, strong
+from kdsl.ma.operators import parts, shrunk, strong
 
 
 def getmask(a: Any) -> Any:
@@ -152,7 +152,8 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     mask = kd.where(cond, xm if xm is not nomask else False, ym if ym is not nomask else False)
     if cm is not nomask:
         mask = mask | cm
-    return MaskedArray.wrap(data, kd.broadcast_to(mask, shape) if mask.shape != shape else mask)
+    mask = shrunk(mask)  # NumPy's: nomask where nothing chosen is masked
+    return MaskedArray.wrap(data, kd.broadcast_to(mask, shape) if mask is not nomask and mask.shape != shape else mask)
 
 
 def _joined(fn: Any, arrays: Any, axis: int, dtype: Any = None, casting: str = "same_kind",
@@ -168,7 +169,8 @@ def _joined(fn: Any, arrays: Any, axis: int, dtype: Any = None, casting: str = "
         return MaskedArray.wrap(data, kd.zeros(data.shape, dtype=kd.bool_) if mask_array else nomask)
     masks = [getmaskarray(a) if getmask(a) is not nomask else kd.zeros(d.shape, dtype=kd.bool_)
              for a, d in zip(pieces, datas, strict=True)]
-    return MaskedArray.wrap(data, fn(masks, axis=axis))
+    joined = fn(masks, axis=axis)
+    return MaskedArray.wrap(data, joined if mask_array else shrunk(joined))  # NumPy's concatenate shrinks it
 
 
 def concatenate(arrays: Any, axis: int = 0) -> MaskedArray:

@@ -248,7 +248,7 @@ class MaskedArray(HostConversions):
         return out
 
     def astype(self, dtype: Any, *args: Any, **kwargs: Any) -> MaskedArray:
-        return MaskedArray.wrap(self._data.astype(dtype, *args, **kwargs), self._mask)
+        return MaskedArray.wrap(self._data.astype(dtype, *args, **kwargs), self._mask, self._fill_value)
 
     def copy(self, order: str = "C") -> MaskedArray:
         return self._apply(lambda a: a.copy())

@@ -92,13 +92,35 @@ def _masked_result_dtype(name: str, da: Any, db: Any) -> Any:
         return getattr(np, name)(stand_in(da), stand_in(db)).dtype
 
 
-def _result(data: Any, mask: Any) -> Any:
-    """A masked array, or for a 0-d result the value or ``masked`` (one bool read back when masked)."""
+def _result(data: Any, mask: Any, fill: Any = None) -> Any:
+    """A masked array (with the ``fill`` value), or for a 0-d result the value or ``masked`` (one bool read back
+    when masked)."""
     if data.ndim == 0:
         if mask is not nomask and bool(mask):
             return masked
         return data
-    return MaskedArray.wrap(data, mask)
+    return MaskedArray.wrap(data, mask, fill)
+
+
+def shrunk(mask: Any) -> Any:
+    """``mask``, or ``nomask`` where nothing is masked: numpy.ma's ``mask_or``/``make_mask`` shrink the masks of
+    its comparisons, ``where``, ``concatenate``, ``outer`` and ``clip`` so (one bool read back, as NumPy's
+    ``m.any()``).
+
+    >>> import kdsl as kd
+    >>> shrunk(kd.zeros(3, dtype=kd.bool_)) is kd.ma.nomask
+    True
+    """
+    return nomask if mask is nomask or not bool(kd.any(mask)) else mask
+
+
+def fill_of(*operands: Any) -> Any:
+    """The fill value numpy.ma's elementwise functions carry over to their result (its ``_update_from``): the
+    first masked operand's own, ``None`` (the dtype's default) where it has none."""
+    for x in operands:
+        if isinstance(x, MaskedArray):
+            return x._fill_value
+    return None
 
 
 # ----- unary
@@ -128,7 +150,7 @@ def unary(name: str, x: Any, *args: Any, **kwargs: Any) -> Any:
     if domain is not None:
         bad = domain(d) | ~kd.isfinite(result)
         m = bad if m is nomask else bad | m
-    return _result(_keep(m, d, result), m)
+    return _result(_keep(m, d, result), m, fill_of(x))
 
 
 def _unary_operator(name: str) -> Callable[[Any], Any]:
@@ -187,8 +209,10 @@ def binary(name: str, a: Any, b: Any, keep: bool = True) -> Any:
         bad = (kd.abs(da) * _TINY >= kd.abs(db)) | ~kd.isfinite(result)
         bad = bad if bad.shape == result.shape else kd.broadcast_to(bad, result.shape)
         m = bad if m is nomask else m | bad
-        return _result(_keep(m, da, result, "safe") if keep else result, m)
-    return _result(_keep(m, da, result, "unsafe") if keep else result, m)
+    if not keep:  # ndarray's operators: NumPy's ufunc wraps the result with the masks' shrunk union
+        m = shrunk(m)
+        return _result(_keep(m, da, result, "safe") if keep else result, m, fill_of(a, b))
+    return _result(_keep(m, da, result, "unsafe") if keep else result, m, fill_of(a, b))
 
 
 def power(a: Any, b: Any, third: Any = None) -> Any:
@@ -205,10 +229,11 @@ def power(a: Any, b: Any, third: Any = None) -> Any:
     m = invalid if m is nomask else m | invalid
     if result.ndim == 0:
         return masked if bool(m) else result
+    fill = fill_of(a)  # NumPy's power keeps a's fill value (its _update_from(a); not b's)
     if not bool(kd.any(m)):  # NumPy's mask_or shrinks, and adds ``invalid`` only where some power is: nomask
-        return MaskedArray.wrap(result, nomask)  # (one bool read back, as NumPy's invalid.any())
-    out = MaskedArray.wrap(result, m)
-    return MaskedArray.wrap(kd.where(invalid, out.fill_value.item(), result), m)
+        return MaskedArray.wrap(result, nomask, fill)  # (one bool read back, as NumPy's invalid.any())
+    out = MaskedArray.wrap(result, m, fill)
+    return MaskedArray.wrap(kd.where(invalid, out.fill_value.item(), result), m, fill)
 
 
 
@@ -222,22 +247,24 @@ def _binary_function(name: str) -> Callable[..., Any]:
 
 def compare(a: MaskedArray, other: Any, op: Callable[[Any, Any], Any]) -> Any:
     """``a == other`` and the other comparisons, as ``MaskedArray``'s: for ``==``/``!=``, entries masked in
-    both operands compare equal in the data (NumPy's rule); the mask is the union."""
+    both operands compare equal in the data (NumPy's rule); the mask is the union (``nomask`` where nothing is
+    masked, as NumPy's ``mask_or``); ``a``'s fill value carries over as a bool."""
     da, ma = parts(a)
-    db, mb = parts(other)
+    db, mb = (None, nomask) if other is None else parts(other)  # x == None: NumPy's elementwise False
     if other is masked:
         return binary("equal", a, other)
     da, db = strong(da, db)
     check = op(da, db)
     if not isinstance(check, kd.Array):
         check = kd.asarray(check)
-    m = union(ma, mb, check.shape)
+    m = shrunk(union(ma, mb, check.shape))
     if m is not nomask and op in (operator.eq, operator.ne):
         fa = ma if ma is not nomask else False
         fb = mb if mb is not nomask else False
         both = op(kd.asarray(fa) if not isinstance(fa, kd.Array) else fa, fb)
         check = kd.where(m, both, check)
-    return _result(check, m)
+    fill = a._fill_value if isinstance(a, MaskedArray) else None
+    return _result(check, m, None if fill is None else bool(fill))
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {name: _unary_function(name) for name in _UNARY + tuple(_UNARY_DOMAINS)}
@@ -268,7 +295,9 @@ FUNCTIONS["conjugate"] = FUNCTIONS["conj"] = _unary_function("conjugate")
 
 
 def dispatch(name: str, args: tuple, kwargs: dict) -> Any:
-    """A ufunc call ``name(*args, **kwargs)`` with a masked operand (``np.sqrt(x)``, ``kd.add(x, y)``)."""
+    """A ufunc call ``name(*args, **kwargs)`` with a masked operand (``np.sqrt(x)``, ``kd.add(x, y)``): numpy.ma's
+    function, with the mask NumPy's ufunc gives a masked array (its ``__array_wrap__``): a binary one's shrunk to
+    ``nomask`` where nothing is masked, a unary one's a full mask array even for ``nomask``."""
     fn = FUNCTIONS.get(name)
     if fn is None:
         raise TypeError(f"kd.ma has no masked {name}; use it on x.filled(...) or x.compressed()")
@@ -276,7 +305,12 @@ def dispatch(name: str, args: tuple, kwargs: dict) -> Any:
              and k not in ("casting", "order", "subok", "signature")}
     if extra:
         raise TypeError(f"{name} on kd.ma masked arrays takes no {sorted(extra)}")
-    return fn(*args)
+    out = fn(*args)
+    if isinstance(out, MaskedArray) and len(args) == 2:  # NumPy's ufunc wraps the masks' shrunk union
+        out._mask = shrunk(out._mask)
+    elif isinstance(out, MaskedArray) and out._mask is nomask:  # and one operand's full mask (getmaskarray)
+        out._mask = kd.zeros(out.shape, dtype=kd.bool_)
+    return out
 
 
 def _array_ufunc(self: MaskedArray, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
@@ -359,6 +393,25 @@ def round_(a: Any, decimals: int = 0, out: Any = None) -> Any:
 FUNCTIONS["round_"] = FUNCTIONS["round"] = round_  # NumPy's round is round_ too
 
 
+def clip(a: Any, a_min: Any = None, a_max: Any = None) -> MaskedArray:
+    """NumPy's clip of masked operands (``np.ma.clip``, ``x.clip``: its clip ufunc's masked result): the data
+    clipped by the bounds' data, masked where ``a`` or a masked bound is (``nomask`` where nothing is), with the
+    first masked operand's fill value.
+
+    >>> import kdsl as kd
+    >>> print(clip(kd.asarray([1.0, -2.0, 3.0]), -1.0, kd.ma.array([5.0, 5.0, 0.0], mask=[0, 0, 1])))
+    [1.0 -1.0 --]
+    """
+    (da, ma), (lo, ml), (hi, mh) = parts(a), _bound(a_min), _bound(a_max)
+    data = kd.clip(da if isinstance(da, kd.Array) else kd.asarray(da), lo, hi)
+    mask = shrunk(union(union(ma, ml, data.shape), mh, data.shape))
+    return MaskedArray.wrap(data, mask, fill_of(a, a_min, a_max))
+
+
+def _bound(x: Any) -> tuple[Any, Any]:
+    return (None, nomask) if x is None else parts(x)
+
+
 def _round_method(self: MaskedArray, decimals: int = 0, out: Any = None) -> Any:
     """``x.round(decimals, out=)`` as numpy.ma's: a kd.ma ``out`` takes the rounded data and the mask, a kdsl
     array the rounded data (NumPy rounds the data under the mask too); ``out`` is returned."""
@@ -395,7 +448,7 @@ def _bind() -> None:
     for op in ("eq", "ne", "lt", "le", "gt", "ge"):
         setattr(cls, f"__{op}__", (lambda f: lambda self, other: compare(self, other, f))(getattr(operator, op)))
     cls.round = _round_method
-    cls.clip = lambda self, min=None, max=None: MaskedArray.wrap(kd.clip(self._data, min, max), self._mask)
+    cls.clip = lambda self, min=None, max=None: clip(self, min, max)
     cls.nonzero = lambda self: kd.nonzero(self.filled(0))  # numpy.ma: the unmasked nonzero entries
     cls.__hash__ = None
     cls.__array_ufunc__ = _array_ufunc

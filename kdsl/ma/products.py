@@ -17,6 +17,7 @@ from typing import Any
 import kdsl as kd
 from kdsl.ma.constants import nomask
 from kdsl.ma.masked_array import MaskedArray
+from kdsl.ma.operators import shrunk
 
 
 def _spread(x: MaskedArray, axis: int) -> MaskedArray:
@@ -41,10 +42,10 @@ def dot(a: Any, b: Any, strict: bool = False, out: Any = None) -> MaskedArray:
     if strict is True and x.ndim and y.ndim:
         x, y = _spread(x, x.ndim - 1), _spread(y, y.ndim - 1 if y.ndim == 1 else y.ndim - 2)
     data = kd.dot(x.filled(0), y.filled(0))
-    if x._mask is nomask and y._mask is nomask:
-        return MaskedArray.wrap(data, kd.zeros(data.shape, dtype=kd.bool_))  # NumPy's result has a full mask
+    if x._mask is nomask and y._mask is nomask:  # NumPy's result has a full mask (none when 0-d)
+        return MaskedArray.wrap(data, nomask if data.ndim == 0 else kd.zeros(data.shape, dtype=kd.bool_))
     some = kd.dot((~kd.ma.getmaskarray(x)).astype(kd.int32), (~kd.ma.getmaskarray(y)).astype(kd.int32)) > 0
-    return MaskedArray.wrap(data, ~some)
+    return MaskedArray.wrap(data, shrunk(~some) if data.ndim == 0 else ~some)  # a 0-d one unmasked: nomask
 
 
 def outer(a: Any, b: Any) -> MaskedArray:
@@ -56,7 +57,7 @@ def outer(a: Any, b: Any) -> MaskedArray:
     if x._mask is nomask and y._mask is nomask:
         return MaskedArray.wrap(data)
     mask = kd.ma.getmaskarray(x).ravel()[:, None] | kd.ma.getmaskarray(y).ravel()[None, :]
-    return MaskedArray.wrap(data, mask)
+    return MaskedArray.wrap(data, shrunk(mask))  # NumPy's make_mask: nomask where nothing is masked
 
 
 def inner(a: Any, b: Any) -> Any:

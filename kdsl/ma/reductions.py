@@ -31,14 +31,14 @@ def as_masked(x: Any) -> MaskedArray:
     return x if isinstance(x, MaskedArray) else MaskedArray(x)
 
 
-def masked_result(result: Any, empty: Any) -> Any:
-    """``result`` masked where ``empty`` (nomask, or the all-masked test along the reduced axes): a masked array,
-    or for a 0-d result the value or ``masked``."""
+def masked_result(result: Any, empty: Any, fill: Any = None) -> Any:
+    """``result`` masked where ``empty`` (nomask, or the all-masked test along the reduced axes): a masked array
+    (with the ``fill`` value), or for a 0-d result the value or ``masked``."""
     if result.ndim == 0:
         if empty is not nomask and bool(empty):
             return masked
         return result
-    return MaskedArray.wrap(result, empty)
+    return MaskedArray.wrap(result, empty, fill)
 
 
 def _all_masked(x: MaskedArray, axis: Any, keepdims: bool) -> Any:
@@ -167,20 +167,22 @@ def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int 
         mean: Any = None) -> Any:
     """NumPy's ``np.ma.var``: the variance of the unmasked entries (masked where count - ddof <= 0); ``out``
     receives it (:func:`store`)."""
-    result, empty = _variance(as_masked(a), axis, dtype, ddof, keepdims)
+    x = as_masked(a)
+    result, empty = _variance(x, axis, dtype, ddof, keepdims)
     if out is None and result.ndim and empty is not nomask and not bool(kd.any(empty)):
         empty = nomask  # NumPy's mask_or shrinks a variance's mask with nothing masked (one bool read back)
-    return masked_result(result, empty) if out is None else store(out, result, empty)
+    return masked_result(result, empty, x._fill_value) if out is None else store(out, result, empty)
 
 
 def std(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int = 0, keepdims: bool = False,
         mean: Any = None) -> Any:
     """NumPy's ``np.ma.std``: the square root of :func:`var`."""
-    result, empty = _variance(as_masked(a), axis, dtype, ddof, keepdims)
+    x = as_masked(a)
+    result, empty = _variance(x, axis, dtype, ddof, keepdims)
     result = kd.sqrt(result)
     if empty is nomask and result.ndim:  # NumPy's std is np.ma.sqrt of the variance: a mask array, even all False
         empty = kd.zeros(result.shape, dtype=kd.bool_)
-    return masked_result(result, empty) if out is None else store(out, result, empty)
+    return masked_result(result, empty, x._fill_value) if out is None else store(out, result, empty)
 
 
 def ptp(a: Any, axis: Any = None, out: Any = None, fill_value: Any = None, keepdims: bool = False) -> Any:

@@ -17,8 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 import kdsl as kd
+from kdsl.ma import operators
 from kdsl.ma.constants import masked, nomask
-from kdsl.ma.functions import concatenate, getdata, getmask, getmaskarray
+from kdsl.ma.functions import concatenate, getdata, getmask, getmaskarray, hstack
 from kdsl.ma.masked_array import MaskedArray
 
 
@@ -40,7 +41,8 @@ def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "r
         index_mask, indices = indices._mask, indices.filled(0)
     result = _both(_masked(a), lambda v: kd.take(v, indices, axis=axis, mode=mode))
     if index_mask is not nomask:
-        result = MaskedArray.wrap(result._data, _index_mask_on(result, index_mask, axis), result._fill_value)
+        result = MaskedArray.wrap(result._data, _index_mask_on(result, index_mask, axis))
+    result._fill_value = None  # NumPy's take makes a new masked array: the default fill value
     return result[()] if result.ndim == 0 else result
 
 
@@ -68,7 +70,7 @@ def choose(indices: Any, choices: Any, out: Any = None, mode: str = "raise") -> 
         mask = kd.choose(indices, [getmaskarray(c) for c in picks], mode=mode)
     if index_mask is not nomask:
         mask = kd.broadcast_to(index_mask, data.shape) if mask is nomask else mask | index_mask
-    return MaskedArray.wrap(data, mask)
+    return MaskedArray.wrap(data, operators.shrunk(mask))  # NumPy's make_mask(shrink=True)
 
 
 def put(a: Any, indices: Any, values: Any, mode: str = "raise") -> None:
@@ -93,7 +95,7 @@ def put(a: Any, indices: Any, values: Any, mode: str = "raise") -> None:
         return
     flat = getmaskarray(a).ravel().copy()
     kd.put(flat, index, False if vmask is nomask else vmask, mode=mode)
-    a._mask = flat.reshape(a.shape)
+    a._mask = operators.shrunk(flat.reshape(a.shape))  # NumPy's put: make_mask(shrink=True)
 
 
 def repeat(a: Any, repeats: Any, axis: Any = None) -> MaskedArray:
@@ -142,7 +144,7 @@ def ediff1d(arr: Any, to_end: Any = None, to_begin: Any = None) -> MaskedArray:
     """NumPy's ``np.ma.ediff1d``: the differences of the flattened array (masked where either neighbour is), with
     ``to_begin`` before and ``to_end`` after them (``kd.ma.masked`` as one masked entry)."""
     x = _masked(arr).ravel()
-    pieces = [diff(x)]
+    pieces = [x[1:] - x[:-1]]  # numpy.ma's subtraction: its mask stays, as NumPy's (diff's ufunc shrinks it)
     for value, first in ((to_begin, True), (to_end, False)):
         if value is None:
             continue
@@ -151,7 +153,7 @@ def ediff1d(arr: Any, to_end: Any = None, to_begin: Any = None) -> MaskedArray:
         else:
             piece = _masked(value).ravel()
         pieces.insert(0, piece) if first else pieces.append(piece)
-    return concatenate(pieces) if len(pieces) > 1 else pieces[0]
+    return hstack(pieces) if len(pieces) > 1 else pieces[0]  # NumPy's hstack: a full mask
 
 
 def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> MaskedArray:
@@ -166,7 +168,8 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
     lead = (slice(None),) * axis
     for _ in range(n):
         x = x[lead + (slice(1, None),)] - x[lead + (slice(None, -1),)]
-    return x
+    # NumPy's diff subtracts with its ufunc, whose masked result shrinks the mask (np.ma.subtract does not)
+    return x if n == 0 else MaskedArray.wrap(x._data, operators.shrunk(x._mask), x._fill_value)
 
 
 def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Any:
@@ -202,9 +205,9 @@ def _edge(value: Any, x: MaskedArray, axis: int) -> MaskedArray:
 
 
 def clip(a: Any, a_min: Any = None, a_max: Any = None, out: Any = None, **kwargs: Any) -> MaskedArray:
-    """NumPy's ``np.ma.clip``: the data clipped, the mask kept."""
+    """NumPy's ``np.ma.clip``: the data clipped, masked where ``a`` or a masked bound is."""
     _no_out(out, "clip")
-    return _masked(a).clip(kwargs.get("min", a_min), kwargs.get("max", a_max))  # type: ignore[attr-defined]
+    return operators.clip(a, kwargs.get("min", a_min), kwargs.get("max", a_max))
 
 
 def nonzero(a: Any) -> Any:

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 import kdsl as kd
 from kdsl.ma.constants import nomask
 from kdsl.ma.masked_array import MaskedArray
-from kdsl.ma.operators import parts
+from kdsl.ma.operators import fill_of, parts
 
 
 class _Flat(NamedTuple):
@@ -51,11 +51,12 @@ def _flat(ar: Any) -> _Flat:
     return _Flat(d, m, bool(kd.any(m)))
 
 
-def _with_masked(values: Any, masked_last: bool) -> MaskedArray:
+def _with_masked(values: Any, masked_last: bool, mask_array: bool = False) -> MaskedArray:
     """``values`` (sorted) as a masked array, with one masked entry when ``masked_last``: after the numbers,
-    before the NaNs (where NumPy's masked sort puts it)."""
+    before the NaNs (where NumPy's masked sort puts it); ``mask_array``: a mask with nothing set rather than
+    ``nomask`` where none is (NumPy's result keeps the mask its masked inputs gave it)."""
     if not masked_last:
-        return MaskedArray.wrap(values, nomask)
+        return MaskedArray.wrap(values, kd.zeros(values.shape, dtype=kd.bool_) if mask_array else nomask)
     n = int(values.shape[0])
     k = int(kd.count_nonzero(~kd.isnan(values))) if values.dtype.kind in "fc" else n
     data = kd.concatenate((values[:k], kd.zeros((1,), dtype=values.dtype), values[k:]))
@@ -68,14 +69,17 @@ def unique(ar1: Any, return_index: bool = False, return_inverse: bool = False) -
     (of the input's shape) as ``np.unique``'s."""
     x = _flat(ar1)
     if not x.has_masked:
-        d = kd.asarray(parts(ar1)[0])
-        out = kd.unique(d, return_index=return_index, return_inverse=return_inverse)
-        if isinstance(out, tuple):
-            return (MaskedArray.wrap(out[0], nomask),) + tuple(out[1:])
-        return MaskedArray.wrap(out, nomask)
+        d, m = parts(ar1)
+        out = kd.unique(kd.asarray(d), return_index=return_index, return_inverse=return_inverse)
+        values = out[0] if isinstance(out, tuple) else out
+        # NumPy's unique of the masked array: a mask with nothing set stays (as a mask of the values)
+        values = MaskedArray.wrap(values, nomask if m is nomask else kd.zeros(values.shape, dtype=kd.bool_),
+                                  fill_of(ar1))
+        return (values,) + tuple(out[1:]) if isinstance(out, tuple) else values
     kept = kd.flatnonzero(~x.mask)
     values, first, inverse = kd.unique(x.data[kept], return_index=True, return_inverse=True)
     out = _with_masked(values, True)
+    out = MaskedArray.wrap(out._data, out._mask, fill_of(ar1))  # NumPy's unique keeps the fill value
     at = int(kd.argmax(out._mask))  # where masked sits: before the NaNs
     result: list[Any] = [out]
     if return_index:
@@ -94,7 +98,7 @@ def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> MaskedArray:
     """NumPy's ``np.ma.intersect1d``: the sorted values in both; ``masked`` when both have a masked entry."""
     a, b = _flat(ar1), _flat(ar2)
     values = kd.intersect1d(a.unmasked, b.unmasked, assume_unique=assume_unique)
-    return _with_masked(values, a.has_masked and b.has_masked)
+    return _with_masked(values, a.has_masked and b.has_masked, a.has_masked or b.has_masked)
 
 
 def union1d(ar1: Any, ar2: Any) -> MaskedArray:
@@ -108,7 +112,7 @@ def setxor1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> MaskedArray:
     entry."""
     a, b = _flat(ar1), _flat(ar2)
     values = kd.setxor1d(a.unmasked, b.unmasked, assume_unique=assume_unique)
-    return _with_masked(values, a.has_masked != b.has_masked)
+    return _with_masked(values, a.has_masked != b.has_masked, a.has_masked or b.has_masked)
 
 
 def _membership(a: _Flat, b: _Flat, assume_unique: bool, invert: bool) -> MaskedArray:
@@ -136,7 +140,7 @@ def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> MaskedArray:
     a, b = _flat(ar1), _flat(ar2)
     if not assume_unique:
         values = kd.setdiff1d(a.unmasked, b.unmasked)
-        return _with_masked(values, a.has_masked and not b.has_masked)
+        return _with_masked(values, a.has_masked and not b.has_masked, a.mask is not None)
     keep = _membership(a, b, True, True).data  # its data, as NumPy indexes with the masked answer
     return MaskedArray.wrap(a.data[keep], nomask if a.mask is None else a.mask[keep])
 

@@ -103,6 +103,10 @@ def _spacings(f: Array, axes: tuple[int, ...], varargs: tuple[Any, ...]) -> list
             raise ValueError("distances must be either scalars or 1d")
         if len(spacing) != f.shape[ax]:
             raise ValueError("when 1d, distances must match the length of the corresponding dimension")
+        if len(spacing) < 2:  # NumPy reads the first of no steps here, before its check of the shape
+            raise IndexError(f"index 0 is out of bounds for axis 0 with size 0 (NumPy's error: the coordinates "
+                             f"of axis {ax}, of length {len(spacing)}, have no step; a numerical gradient needs "
+                             f"at least edge_order + 1 elements along it)")
         out.append(_steps(spacing, f.device))
     return out
 
@@ -140,11 +144,11 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> Ar
     """
     x = as_array(f)
     axes = tuple(range(x.ndim)) if axis is None else _axis_tuple(axis, x.ndim)
+    spacings = _spacings(x, axes, varargs)  # NumPy checks the spacings first, then edge_order
     if edge_order > 2:
         raise ValueError("'edge_order' greater than 2 not supported")
     if edge_order < 1:
         raise ValueError("'edge_order' must be 1 or 2")
-    spacings = _spacings(x, axes, varargs)
     if x.dtype is dt.bool_:
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the "
                         "`^` operator, or the logical_xor function instead.")

@@ -129,13 +129,24 @@ def at_array_precision(operands: Any, converted: list, device: Any = None) -> li
     """``converted`` (the operands made arrays, Python scalars left as they are) with each list, tuple or range
     among ``operands`` converted again at float64/complex128 precision when an Array operand has it (see
     :func:`as_arrays`)."""
-    again = [i for i, x in enumerate(operands) if isinstance(x, (list, tuple, range, float, complex)) and
-             not isinstance(x, np.generic) and isinstance(converted[i], Array) and converted[i].dtype.name in _WIDER]
-    if not again or not any(isinstance(x, Array) and x.dtype.name in ("float64", "complex128") for x in operands):
+    if not any(isinstance(x, Array) and x.dtype.name in ("float64", "complex128") for x in operands):
         return converted
-    converted = list(converted)
-    for i in again:
-        converted[i] = asarray(operands[i], dtype=_WIDER[converted[i].dtype.name], device=device)
+    return [widened(x, c, device) if isinstance(c, Array) else c for x, c in zip(operands, converted, strict=True)]
+
+
+def widened(value: Any, converted: Array, device: Any = None) -> Array:
+    """``converted`` (:func:`asarray` of ``value``) converted again at float64 (complex128) where ``value`` is a
+    Python float or complex, or a list, tuple or range of them, that kdsl's default made float32 (complex64);
+    ``converted`` itself otherwise. For functions that compute in float64 (``interp``) or meet a float64
+    operand (:func:`at_array_precision`): 0.1 must be NumPy's 0.1, not float32's rounding of it.
+
+    >>> import kdsl as kd
+    >>> widened([0.1], kd.asarray([0.1])).dtype.name, widened(kd.ones(1), kd.ones(1)).dtype.name
+    ('float64', 'float32')
+    """
+    if isinstance(value, (list, tuple, range, float, complex)) and not isinstance(value, np.generic) and \
+            converted.dtype.name in _WIDER:
+        return asarray(value, dtype=_WIDER[converted.dtype.name], device=device)
     return converted
 
 

@@ -231,7 +231,11 @@ def _label_sizes(inputs: list[Labels], arrays: list[Array]) -> dict[str, int]:
     """One size per label; size-1 axes broadcast against the others as in NumPy."""
     sizes: dict[str, int] = {}
     for labels, a in zip(inputs, arrays, strict=True):
+        own: dict[str, int] = {}
         for x, n in zip(labels, a.shape, strict=True):
+            if own.setdefault(x, n) != n:  # a label repeated in one operand (a diagonal): equal sizes, no broadcast
+                raise ValueError(f"dimensions in single operand for collapsing index {_show(x)!r} don't match "
+                                 f"({own[x]} != {n})")
             old = sizes.get(x, 1)
             if n != old and 1 not in (n, old):
                 raise ValueError(f"einsum: label {_show(x)!r} has size {old} in one operand and {n} in another "

@@ -68,12 +68,15 @@ def assign_rows(a: Array, keys: tuple, value: Any) -> Array:
     k = len(keys)
     if k > a.ndim:
         raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, but {k} were indexed")
-    idxs = [checked_indices(ix, n, a.device, axis) for axis, (ix, n) in enumerate(zip(keys, a.shape, strict=False))]
+    shapes = [ix.shape if isinstance(ix, Array) else np.shape(ix) for ix in keys]
     try:
-        shape = ops.broadcast_shapes(*(ix.shape for ix in idxs))
+        shape = ops.broadcast_shapes(*shapes)
     except ValueError:
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
-                         f"{' '.join(shape_text(ix.shape) for ix in idxs)}") from None
+                         f"{' '.join(shape_text(s) for s in shapes)}") from None
+    check = bool(np.prod(shape, dtype=np.int64))  # NumPy checks the indices it visits: none for an empty result
+    idxs = [checked_indices(ix, n, a.device, axis, check=check)
+            for axis, (ix, n) in enumerate(zip(keys, a.shape, strict=False))]
     rest = a.shape[k:]
     v = _assigned(value, a, shape + rest)
     lead = int(np.prod(a.shape[:k], dtype=np.int64))

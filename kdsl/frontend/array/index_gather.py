@@ -41,12 +41,14 @@ def gather(a: Array, *indices) -> Array:
     if len(indices) > a.ndim:
         raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, but {len(indices)} were "
                          "indexed")
-    idxs = [_index_array(ix, n, axis, a) for axis, (ix, n) in enumerate(zip(indices, a.shape, strict=False))]
+    given = [_given_index(ix, a) for ix in indices]
     try:
-        shape = ops.broadcast_shapes(*(i.shape for i in idxs))
+        shape = ops.broadcast_shapes(*(i.shape for i in given))
     except ValueError:
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
-                         f"{' '.join(shape_text(i.shape) for i in idxs)}") from None
+                         f"{' '.join(shape_text(i.shape) for i in given)}") from None
+    check = math.prod(shape) > 0  # NumPy checks the indices it visits: none where they broadcast to empty
+    idxs = [_index_array(ix, n, axis, a, check) for axis, (ix, n) in enumerate(zip(given, a.shape, strict=False))]
     k = len(idxs)
     lead = math.prod(a.shape[:k])
     flat, rows = idxs[-1], a  # one index: the kernel wraps negative rows itself
@@ -65,8 +67,8 @@ def gather(a: Array, *indices) -> Array:
 
 
 
-def _index_array(index, n: int, axis: int, a: Array) -> Array:
-    """``index`` as an integer kdsl Array on ``a``'s device, its bounds checked against ``n``."""
+def _given_index(index, a: Array):
+    """``index`` as a host integer array, or the kdsl Array it is (on ``a``'s device), its dtype checked."""
     if not isinstance(index, Array):
         host = np.asarray(index)
         if host.size == 0 and host.dtype.kind == "f":  # a[[]]: NumPy reads an empty list as integers
@@ -75,12 +77,21 @@ def _index_array(index, n: int, axis: int, a: Array) -> Array:
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
                              "or boolean arrays are valid indices")
         _check_index_dtype(host.dtype.kind, host.dtype.name)
-        _check_bounds(host, n, axis)
-        return asarray(host.astype(np.int32), device=a.device)  # in [-n, n), n < 2**31: int32 holds it
+        return host
     if index.device is not a.device:
         raise ValueError("the index array lives on another device than the array; move it with kd.asarray")
     _check_index_dtype(index.dtype.kind, index.dtype.name)
-    if index.size and bool(((index < -n) | (index >= n)).any()):
+    return index
+
+
+def _index_array(index, n: int, axis: int, a: Array, check: bool = True) -> Array:
+    """``index`` (from :func:`_given_index`) as an integer kdsl Array on ``a``'s device, its bounds checked
+    against ``n`` where ``check`` (an unchecked one only indexes nothing: it broadcasts to an empty result)."""
+    if not isinstance(index, Array):
+        if check:
+            _check_bounds(index, n, axis)
+        return asarray(index.astype(np.int32), device=a.device)  # in [-n, n), n < 2**31: int32 holds it
+    if check and index.size and bool(((index < -n) | (index >= n)).any()):
         _check_bounds(index.numpy(), n, axis)
     if index.dtype in (dt.int32, dt.int64):
         return index

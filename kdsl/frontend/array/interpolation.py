@@ -24,7 +24,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.complex_math import complex_from_parts, imag, real
-from kdsl.frontend.array.creation import as_array, as_arrays, asarray
+from kdsl.frontend.array.creation import as_array, as_arrays, widened
 from kdsl.frontend.array.math import isnan, maximum, minimum, remainder, where
 from kdsl.frontend.array.shape_ops import concatenate
 from kdsl.frontend.array.sorting import argsort, searchsorted
@@ -40,15 +40,6 @@ def _points(xp: Any, fp: Any, device: Any) -> tuple[Array, Array]:
     if xpa.shape[0] == 0:
         raise ValueError("array of sample points is empty")
     return xpa, fpa
-
-
-def _widened(value: Any, arr: Array, d: Any) -> Array:
-    """``arr`` converted again at float64 (complex128) precision when it came from Python floats (kdsl's float32
-    default): interp computes in float64, so ``fp=[0.0, 0.6]`` must hold NumPy's 0.6, not float32's rounding."""
-    wider = {"float32": dt.float64, "complex64": dt.complex128}.get(arr.dtype.name)
-    if d is dt.float64 and wider is not None and isinstance(value, (float, complex, list, tuple, range)):
-        return asarray(value, dtype=wider, device=arr.device)
-    return arr
 
 
 def _wrapped(x: Array, xp: Array, fp: Array, period: Any) -> tuple[Array, Array, Array]:
@@ -111,7 +102,8 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None, period
     xa = as_array(x, dev)
     xpa, fpa = _points(xp, fp, xa.device)
     d = dt.float64 if xa.device.supports(dt.float64) else dt.float32
-    xa, xpa, fpa = _widened(x, xa, d), _widened(xp, xpa, d), _widened(fp, fpa, d)
+    if d is dt.float64:  # interp computes in float64: fp=[0.0, 0.6] holds NumPy's 0.6, not float32's rounding
+        xa, xpa, fpa = widened(x, xa, xa.device), widened(xp, xpa, xa.device), widened(fp, fpa, xa.device)
     is_complex = fpa.dtype.kind == "c" or isinstance(left, complex) or isinstance(right, complex)
     if fpa.dtype.kind not in "biufc":
         raise TypeError(f"interp's fp must hold numbers, not {fpa.dtype.name}")

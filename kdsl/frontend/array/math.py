@@ -194,8 +194,13 @@ def clip(a, a_min=_NO_BOUND, a_max=_NO_BOUND, out=None, *, min=_NO_BOUND, max=_N
 
         x = cast_input("clip", 0, asarray(x), dtype, casting)
     lo, hi = _beyond_range(x, lo, -1), _beyond_range(x, hi, 1)
-    result = x if lo is None else maximum(x, lo)
-    result = result if hi is None else minimum(result, hi)
+    if lo is not None and hi is not None and _single(lo) and _single(hi):
+        # NumPy's loop for two scalar bounds keeps x where it equals a bound (-0.0 clipped to [0.0, 1.0] stays
+        # -0.0); its loop for array bounds, and maximum/minimum for one bound, give the bound (the second operand)
+        result = minimum(hi, maximum(lo, x))
+    else:
+        result = x if lo is None else maximum(x, lo)
+        result = result if hi is None else minimum(result, hi)
     if result is a:  # no bound to apply: still a new array, as NumPy 2's
         result = asarray(a).copy()
     if dtype is not None:
@@ -205,6 +210,12 @@ def clip(a, a_min=_NO_BOUND, a_max=_NO_BOUND, out=None, *, min=_NO_BOUND, max=_N
     from kdsl.frontend.array.ufunc_arguments import written_into  # cycle: that module wraps this one's functions
 
     return written_into(asarray(result), out, mask, casting, "clip")
+
+
+def _single(bound) -> bool:
+    """Whether a clip bound is one value (a scalar, or an array of size 1) that NumPy's loop steps over at stride 0."""
+    size = getattr(bound, "size", None)
+    return (np.size(bound) if size is None else size) == 1
 
 
 def _bounds(a_min, a_max, lo, hi):

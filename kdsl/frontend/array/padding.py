@@ -14,12 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from kdsl import dtype as dt
 from kdsl.frontend.array import pad_modes
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array, full
 from kdsl.frontend.array.joining import take_slice, tile
 from kdsl.frontend.array.shape_ops import broadcast_values_to, concatenate
+from kdsl.frontend.array.stored_values import stored_scalar
 
 __all__ = ["pad"]
 
@@ -93,7 +93,7 @@ def _padded(x: Array, pad_width: Any, mode: Any, kwargs: dict) -> Array:
         if not before and not after:
             continue
         if mode in ("constant", "empty"):
-            fill = (0, 0) if values is None else (values[ax][0].item(), values[ax][1].item())
+            fill = (0, 0) if values is None else (values[ax][0], values[ax][1])  # NumPy scalars (or None)
             x = _pad_constant(x, ax, before, after, fill)
         elif x.shape[ax] == 0:
             raise ValueError(f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'")
@@ -110,25 +110,20 @@ def _block(x: Array, ax: int, n: int, value: Any) -> Array:
 
 
 def _pad_constant(x: Array, ax: int, before: int, after: int, fill: tuple[Any, Any]) -> Array:
-    parts = [_block(x, ax, before, _fit(fill[0], x.dtype))] if before else []
+    parts = [_block(x, ax, before, _fit(fill[0], x))] if before else []
     parts.append(x)
     if after:
-        parts.append(_block(x, ax, after, _fit(fill[1], x.dtype)))
+        parts.append(_block(x, ax, after, _fit(fill[1], x)))
     return concatenate(parts, axis=ax)
 
 
 
-def _fit(value: Any, d: dt.DType) -> Any:
-    """A pad value as NumPy writes it into an array of ``d``: NumPy's pad stores the value as a NumPy scalar into a
-    slice, so floats truncate into ints and unsigned ints wrap, but a value a signed int cannot hold
-    (``constant_values=200`` for int8) is NumPy's OverflowError and NaN its ValueError (not a silent -56 or 0).
-
-    >>> _fit(1.7, dt.int8), _fit(-1, dt.uint8)
-    (1, 255)
-    """
-    host = np.zeros(1, d.np)
-    host[0] = np.asarray(value)[()]  # NumPy's own store: its casts, checks and errors
-    return host[0].item()
+def _fit(value: Any, x: Array) -> Any:
+    """A pad value as NumPy writes it into ``x``'s dtype: as ``padded[:k] = value`` stores the NumPy scalar its
+    constant_values became (floats truncate into ints; NaN into ints and 200 into int8 are NumPy's errors)."""
+    scalar = stored_scalar(np.asarray(value)[()], x, basic=True)
+    with np.errstate(all="ignore"):  # (a complex one into reals: NumPy's ComplexWarning, from this cast too)
+        return np.asarray(scalar).astype(x.dtype.np).item()
 
 
 

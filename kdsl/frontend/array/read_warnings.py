@@ -32,7 +32,9 @@ _PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fil
 def defer(result: Array, condition: Array, message: str) -> Array:
     """``result``, which warns ``RuntimeWarning(message)`` when first read back if ``condition`` (a lazy bool
     array: any element true) holds."""
-    pending = getattr(result, "_read_warnings", ())
+    # a condition of values since overwritten (another call's ``out=result``) can never warn: it goes, with the
+    # graph it holds, so a loop writing into one unread ``out`` keeps one condition (and its inputs) per kind
+    pending = tuple(p for p in getattr(result, "_read_warnings", ()) if p[0] == result._version)
     result._read_warnings = (*pending, (result._version, condition, message))
     return result
 
@@ -42,8 +44,9 @@ def carry(source: Array, result: Array) -> Array:
     pending warnings."""
     if result is source:  # (``out=None``: the same array)
         return result
-    for _, condition, message in getattr(source, "_read_warnings", ()):
-        defer(result, condition, message)
+    for version, condition, message in getattr(source, "_read_warnings", ()):
+        if version == source._version:  # (one of values since overwritten never warns)
+            defer(result, condition, message)
     return result
 
 

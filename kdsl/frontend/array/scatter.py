@@ -67,16 +67,17 @@ from kdsl.frontend.array.shape_ops import broadcast_values_to
 from kdsl.frontend.array.ufunc_errors import output_casting_error
 
 
-def checked_indices(indices: Any, n: int, device, axis: int = 0, wrap: bool = True) -> Array:
+def checked_indices(indices: Any, n: int, device, axis: int = 0, wrap: bool = True, check: bool = True) -> Array:
     """``indices`` as a device integer array with negative indices wrapped (``wrap=False``: device indices as
     they are, for the atomic kernel, which wraps them itself); IndexError (naming the index, the axis and its
-    size) for one outside ``[-n, n)``. Device indices are checked with one synchronisation."""
+    size) for one outside ``[-n, n)``, unless not ``check`` (indices that select nothing: NumPy checks only those
+    it visits). Device indices are checked with one synchronisation."""
     if isinstance(indices, Array):
         if indices.device is not device:
             raise ValueError("the index array lives on another device than the array; move it with kd.asarray")
         if not indices.dtype.is_int or indices.dtype is dt.bool_:
             raise IndexError(f"arrays used as indices must be of integer type, not {indices.dtype.name}")
-        if indices.size:
+        if indices.size and check:
             lo, hi = amin(indices), amax(indices)
             # lazy indices are computed once, for the check and the scatter; stored ones are only read
             realize(*([lo, hi] if indices._n.realized else [indices, lo, hi]))
@@ -90,7 +91,7 @@ def checked_indices(indices: Any, n: int, device, axis: int = 0, wrap: bool = Tr
             host = host.astype(np.int64)
         if host.dtype.kind not in "iu":
             raise IndexError(f"arrays used as indices must be of integer type, not {host.dtype}")
-        if host.size:
+        if host.size and check:
             _check_range(int(host.min()), int(host.max()), n, axis)
         idx = asarray(host.astype(index_dtype(device).np), device=device)
         if not wrap:
@@ -212,8 +213,9 @@ def _flat_indices(x: Array, indices: Any) -> tuple[Array, tuple[int, ...]]:
     k = len(items)
     if k > x.ndim:
         raise IndexError(f"too many indices for array: array is {x.ndim}-dimensional, but {k} were indexed")
-    checked = [checked_indices(it, x.shape[m], x.device, axis=m) for m, it in enumerate(items)]
-    shape = ops.broadcast_shapes(*[c.shape for c in checked])
+    shape = ops.broadcast_shapes(*[it.shape if isinstance(it, Array) else np.shape(it) for it in items])
+    visits = bool(np.prod(shape, dtype=np.int64))  # NumPy checks the indices it visits: none for an empty key
+    checked = [checked_indices(it, x.shape[m], x.device, axis=m, check=visits) for m, it in enumerate(items)]
     block = 1
     for n in x.shape[k:]:
         block *= n

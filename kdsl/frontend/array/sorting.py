@@ -77,7 +77,8 @@ def sort_node(a: Array, axis: int, descending: bool, want: str) -> Array:
 
 def sort(a: Any, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
          stable: bool | None = None, descending: bool = False) -> Array:
-    """A sorted copy of ``a`` along ``axis`` (``None``: flattened), NaNs last; every ``kind`` is stable.
+    """A sorted copy of ``a`` along ``axis`` (``None``: flattened), NaNs last; every ``kind`` is stable
+    (-0.0 and 0.0 are equal and keep their order, as NumPy's ``kind="stable"``; its quicksort leaves it open).
     ``descending=True`` (the array API's keyword) reverses the order: NaNs first, equal values still in their
     original order.
 

@@ -31,20 +31,10 @@ def checked_value(value, a: Array, basic: bool = False) -> Array:
     NumPy also checks a NumPy integer scalar against a signed integer array (its masks, index arrays, ``put``
     and unsigned arrays wrap it)."""
     dev = a.device
-    if isinstance(value, (str, bytes)):  # NumPy parses text ('5', b'1e3'; 'a' is its ValueError): NumPy does it
-        value = _parsed_text(value, a)
-    # np.float64 / np.complex128 subclass float / complex, but NumPy stores NumPy scalars by their own rules: a
-    # float scalar into a signed int array is checked as a Python float, into an unsigned one cast unsafely (a
-    # uint8 a[...] = np.float64(300.5) stores 44, as astype); both then take the typed path below
-    if value is None:  # NumPy converts None as float(None) would: NaN, False for bools, a TypeError for ints
-        value = _none_value(a)
+    value = stored_scalar(value, a, basic)
     python = not isinstance(value, np.generic)
-    if not python and isinstance(value, np.floating) and a.dtype.kind == "i":
-        _checked_scalar(float(value), a)
-    if not python and basic and isinstance(value, np.integer) and a.dtype.kind == "i":
-        _in_range(int(value), a)  # NumPy's signed setitem converts the scalar to a Python int first
     if python and isinstance(value, (bool, int, float)):
-        return Array(ops.const_node(_checked_scalar(value, a), a.dtype, dev))
+        return Array(ops.const_node(value, a.dtype, dev))
     if python and isinstance(value, complex):  # NumPy: TypeError storing a Python complex into a real array
         if a.dtype.kind != "c":
             raise TypeError(f"cannot store the complex number {value!r} in a {a.dtype.name} array; store its real "
@@ -55,6 +45,32 @@ def checked_value(value, a: Array, basic: bool = False) -> Array:
     v = ops.as_operand(value, dev)
     complex_math.warn_discarded_imag(v.dtype, a.dtype)  # a real a[...] = complex values: NumPy's ComplexWarning
     return Array(ops.cast_node(v._node, a.dtype))
+
+
+def stored_scalar(value, a: Array, basic: bool = False):
+    """A scalar ``value`` (anything else as it is) as NumPy stores it into ``a``, checked as NumPy checks it
+    (:func:`checked_value`'s rules; nothing is built or uploaded): text parsed, None as NaN/False, NaN, inf and
+    out-of-range numbers into integers NumPy's errors.
+
+    >>> import kdsl as kd, numpy as np
+    >>> stored_scalar(None, kd.zeros(2)), stored_scalar(np.int64(300), kd.zeros(2, dtype=kd.uint8))
+    (nan, np.int64(300))
+    """
+    if isinstance(value, (str, bytes)):  # NumPy parses text ('5', b'1e3'; 'a' is its ValueError): NumPy does it
+        value = _parsed_text(value, a)
+    # np.float64 / np.complex128 subclass float / complex, but NumPy stores NumPy scalars by their own rules: a
+    # float scalar into a signed int array is checked as a Python float, into an unsigned one cast unsafely (a
+    # uint8 a[...] = np.float64(300.5) stores 44, as astype); both then take the typed path of checked_value
+    if value is None:  # NumPy converts None as float(None) would: NaN, False for bools, a TypeError for ints
+        value = _none_value(a)
+    python = not isinstance(value, np.generic)
+    if not python and isinstance(value, np.floating) and a.dtype.kind == "i":
+        _checked_scalar(float(value), a)
+    if not python and basic and isinstance(value, np.integer) and a.dtype.kind == "i":
+        _in_range(int(value), a)  # NumPy's signed setitem converts the scalar to a Python int first
+    if python and isinstance(value, (bool, int, float)):
+        return _checked_scalar(value, a)
+    return value
 
 
 def _parsed_text(value: str | bytes, a: Array) -> np.generic:

@@ -152,7 +152,9 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, re
     NumPy 2) and the counts. NaNs count as one value unless ``equal_nan=False``. ``axis=k``: the unique
     sub-arrays along axis ``k``, sorted lexicographically (the inverse is then 1-D; NaNs never compare
     equal there, as in NumPy). ``sorted=False`` (NumPy >= 2.3) is accepted and the values still come sorted:
-    NumPy's order is then its hash table's, which it leaves unspecified. Synchronises once.
+    NumPy's order is then its hash table's, which it leaves unspecified. Equal values of different
+    bits (-0.0 and 0.0) give their first occurrence (NumPy's quicksort leaves which one unspecified). Synchronises
+    once.
 
     Example:
         >>> import kdsl as kd

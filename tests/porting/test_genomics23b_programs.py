@@ -162,3 +162,36 @@ def test_league_table():
     home = np.array([0, 1, 2, 3, 4, 0, 1, 2])
     away = np.array([1, 2, 3, 4, 0, 2, 3, 4])
     check(league_table, home, away, rng.integers(0, 4, 8), rng.integers(0, 4, 8))
+
+
+def encode_reads(np, text):
+    lut = np.full(256, 255, dtype=np.uint8)
+    lut[np.frombuffer(b"ACGT", dtype=np.uint8)] = np.arange(4)
+    codes = lut[np.frombuffer(text.encode(), dtype=np.uint8)]
+    valid = codes != 255
+    comp = np.where(valid, 3 - codes, 255).astype(np.uint8)[::-1]
+    back = "".join("ACGTN"[min(int(c), 4)] for c in comp)
+    two_bit = np.unpackbits(codes[valid][:, None], axis=1)[:, 6:]  # each base in 2 bits
+    packed = np.packbits(two_bit, axis=None)
+    return {"codes": codes, "n_bad": int((~valid).sum()), "rc": back, "packed": packed,
+            "freq": np.bincount(codes[valid], minlength=4) / valid.sum()}
+
+
+def profile_matrix(np, reads):
+    reads = np.asarray(reads, dtype=np.uint8)
+    counts = np.stack([(reads == b).sum(axis=0) for b in range(4)])
+    prof = (counts + 1) / (counts.sum(axis=0) + 4)
+    logp = np.log2(prof)
+    windows = np.lib.stride_tricks.sliding_window_view(reads[0], 4)
+    scores = logp[windows, np.arange(4)].sum(axis=1)
+    best = np.take_along_axis(np.argsort(-logp, axis=0), np.zeros((1, logp.shape[1]), dtype=int), axis=0)
+    return {"counts": counts, "info": 2 + (prof * logp).sum(axis=0), "scores": scores, "best": best[0]}
+
+
+def test_encode_reads():
+    check(encode_reads, "ACGTNNGATTACAGGC")
+
+
+def test_profile_matrix():
+    rng = np.random.default_rng(2307)
+    check(profile_matrix, rng.integers(0, 4, (7, 9)), rtol=1e-4, atol=1e-4)

@@ -136,6 +136,14 @@ def grid_functions(np, xs, ys):
     return {"step": step(X, Y), "ramp": ramp(X - 0.5).astype(float), "pw": pw, "rows": rows, "norm": norm}
 
 
+def segment_scaling(np, x):
+    x = np.asarray(x)
+    scaled = np.piecewise(x, [x < 0, x >= 0], [lambda v: v / -v.min(), lambda v: v / v.max()])
+    centred = np.piecewise(x, [x > 2], [lambda v: v - v.mean(), lambda v: v - np.median(v)])
+    ranks = np.piecewise(x, [x >= 0], [lambda v: np.argsort(np.argsort(v)).astype(float), -1.0])
+    return {"scaled": scaled, "centred": centred, "ranks": ranks}
+
+
 def report_lines(np, values):
     v = np.asarray(values)
     mean, spread = v.mean(), v.max() - v.min()
@@ -195,6 +203,10 @@ def test_grid_functions():
     # Python control flow per element runs through NumPy's loop on the host, with kdsl's PerformanceWarning
     with pytest.warns(kd.PerformanceWarning):
         check(grid_functions, np.array([-1.0, 0.5, 2.0]), np.array([0.0, 1.5]))
+
+
+def test_segment_scaling():
+    check(segment_scaling, np.array([-4.0, 3.5, -1.0, 0.5, 6.0, 2.0, -2.5]))
 
 
 def test_report_lines():

@@ -27,8 +27,8 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray, zeros_like
+from kdsl.frontend.array.elementwise_graph import reads_elementwise
 from kdsl.frontend.array.shape_ops import broadcast_values_to
-from kdsl.ir.graph import MATERIALISED, Node
 
 
 def _conditions(x: Array, condlist: Any) -> list[Array]:
@@ -65,50 +65,13 @@ def _leading(cond: Array, shape: tuple[int, ...]) -> Array:
     return cond.reshape(cond.shape + (1,) * (len(shape) - cond.ndim))
 
 
-def _element_wise_of(value: Array, x: Array) -> bool:
-    """Whether ``value`` is computed from ``x`` element by element (its element ``i`` reads element ``i`` of
-    ``x`` only): no reduction, scan, sort, view or position (``iota``) of the graph lies between them, and
-    nothing of ``x``'s shape is read other than ``x``. ``x[i]`` of a function of ``x[cond]`` is then the same."""
-    target, seen, stack = x._n, set(), [value._n]
-    while stack:
-        node = stack.pop()
-        if node is target or id(node) in seen:
-            continue
-        seen.add(id(node))
-        if node.op == "iota" or (node.op == "buffer" and node.size > 1):
-            return False  # positions, or another array's values by position (NumPy's would not broadcast)
-        if node.op == "rows":  # lut[f(x)]: element-wise in the index only
-            if _reaches(node.srcs[0], target):
-                return False
-            stack.append(node.srcs[1])
-        elif node.op in MATERIALISED or node.op == "view":
-            if _reaches(node, target):
-                return False
-        else:
-            stack.extend(node.srcs)
-    return True
-
-
-def _reaches(node: Node, target: Node) -> bool:
-    """Whether ``target`` is in the graph below ``node``."""
-    seen, stack = set(), [node]
-    while stack:
-        n = stack.pop()
-        if n is target:
-            return True
-        if id(n) not in seen:
-            seen.add(id(n))
-            stack.extend(n.srcs)
-    return False
-
-
 def _value(func: Any, x: Array, cond: Array, out: Array, args: Any, kw: Any) -> tuple[Array, Any]:
     """``func(x)`` where that agrees with NumPy's ``func(x[cond])`` at the selected places; otherwise
     ``out`` with NumPy's values assigned there (returned as ``(out, None)``)."""
     value = func(x, *args, **kw) if callable(func) else func
     if not callable(func) or x.size <= 1 or not isinstance(value, Array) or value.size <= 1:
         return out, value
-    if value.shape == x.shape and _element_wise_of(value, x):
+    if value.shape == x.shape and reads_elementwise(value, [x], strict=True):
         return out, value
     out = out.copy()  # NumPy's y[cond] = func(x[cond], ...): the function sees the selected elements only
     out[cond] = func(x[cond], *args, **kw)

@@ -50,4 +50,7 @@ def test_the_walk():
     assert reads_elementwise(kd.asarray([9.0, 8.0, 7.0])[kd.clip(x, 0, 2).astype(kd.int32)], [x])
     for value in (x - x.mean(), x[::-1] + 0, kd.sort(x), kd.cumsum(x), kd.roll(x, 1)):
         assert not reads_elementwise(value, [x])
+    rows = kd.asarray(X)
+    assert not reads_elementwise(kd.roll(rows[0], 1) + rows[1], [rows[0], rows[1]])  # views fold onto the source
+    assert reads_elementwise(rows[0] * 2 + rows[1], [rows[0], rows[1]])
     assert reads_elementwise(x + kd.arange(3.0), [x]) and not reads_elementwise(x + kd.arange(3.0), [x], strict=True)

@@ -78,7 +78,9 @@ def reads_elementwise(value: Array, inputs: list[Array], strict: bool = False) -
     that read part of its argument back, e.g. by a boolean mask, hides what it computed) count as not
     element-wise too."""
     nodes = [a._n for a in inputs]
-    targets = {id(n) for n in nodes}
+    # an input that is a view stands for part of its source: kdsl folds a view of it (``np.roll(row, 1)``) into
+    # a view of that source, so reading the source counts as reading the input
+    targets = {id(n) for n in nodes} | {id(n.srcs[0]) for n in nodes if n.op == "view"}
     seen: set[int] = set()
     stack = [value._n]
     while stack:

@@ -65,3 +65,32 @@ def test_constant_past_the_dtype_raises_as_numpys_assignment():
     x = np.arange(4)
     got = kd.piecewise(kd.asarray(x), [kd.asarray(x) > 1], [2.7, -1.5])  # floats truncate, as NumPy's
     np.testing.assert_array_equal(got.numpy(), np.piecewise(x, [x > 1], [2.7, -1.5]))
+
+
+def test_functions_that_are_not_element_wise_see_the_selected_elements():
+    # porting23b: kdsl called each function on the whole of x and kept the selected places, so `v - v.mean()`
+    # averaged over all of x and `v[::-1]` reversed all of x (silently wrong); NumPy calls f(x[cond])
+    host = np.array([-2.0, -1.0, 1.0, 3.0, 4.0])
+    for m, x in ((np, host), (kd, kd.asarray(host))):
+        got = [m.piecewise(x, [x < 0, x >= 0], [lambda v: v - v.mean(), lambda v: v / v.max()]),
+               m.piecewise(x, [x > -1.5], [lambda v: v[::-1], 7.0]),
+               m.piecewise(x, [x > 0], [lambda v, m=m: m.cumsum(v), lambda v: -v]),
+               m.piecewise(x, [x > 0], [lambda v, m=m: v - m.sort(v)]),
+               m.piecewise(x, [x > 0], [lambda v, m=m: m.asarray([9.0, 8, 7, 6, 5])[m.clip(v, 0, 4).astype(int)]])]
+        if m is np:
+            want = got
+        else:
+            for g, w in zip(got, want, strict=True):
+                np.testing.assert_allclose(g.numpy(), w)
+
+
+def test_element_wise_functions_stay_one_lazy_expression():
+    # the fallback above costs a read of the count: element-wise functions keep the whole-array path (a lookup
+    # `lut[f(v)]` reads its index back for the bounds check, so it takes the fallback, which is right anyway)
+    from kdsl.frontend.array.elementwise_graph import reads_elementwise
+    x = kd.asarray(np.array([-2.0, 1.0, 3.0]))
+    for f in (lambda v: kd.where(v > 0, kd.sqrt(kd.abs(v)), 0) * 2, lambda v: v.astype(kd.int32) + 1,
+              lambda v: kd.zeros_like(v) + 5, lambda v: kd.hypot(v, 3.0) ** 2):
+        assert reads_elementwise(kd.asarray(f(x)), [x], strict=True)
+    for f in (lambda v: v - v.mean(), lambda v: v[::-1], lambda v: kd.arange(3.0), lambda v: kd.cumsum(v)):
+        assert not reads_elementwise(kd.asarray(f(x)), [x], strict=True)

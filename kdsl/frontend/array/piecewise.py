@@ -3,8 +3,11 @@
 NumPy calls each function on the selected elements only (``f(x[cond])``); kdsl calls it once on the whole of
 ``x`` and keeps its values where the condition holds (``kd.where``), so everything stays on the device and
 fuses. The results agree for element-wise functions (what piecewise is for); values computed for elements a
-condition excludes are discarded (on the GPU an invalid one is a silent NaN, never an error). A function must
-therefore return an array broadcastable to ``x`` (or a scalar), not one the length of ``x[cond]``.
+condition excludes are discarded (on the GPU an invalid one is a silent NaN, never an error). A function whose
+result reads ``x`` through anything but element-wise operations (``v - v.mean()``, ``v / v.max()``,
+``np.cumsum(v)``, ``v[::-1]``) or reads positions (``np.arange(len(v))``) would differ: such a function is called
+again as NumPy calls it, on ``x[cond]`` (a read of the count from the device), and its values are assigned
+into the selected places.
 
 Example:
     >>> import kdsl as kd
@@ -24,6 +27,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray, zeros_like
+from kdsl.frontend.array.elementwise_graph import reads_elementwise
 from kdsl.frontend.array.shape_ops import broadcast_values_to
 
 
@@ -61,6 +65,19 @@ def _leading(cond: Array, shape: tuple[int, ...]) -> Array:
     return cond.reshape(cond.shape + (1,) * (len(shape) - cond.ndim))
 
 
+def _value(func: Any, x: Array, cond: Array, out: Array, args: Any, kw: Any) -> tuple[Array, Any]:
+    """``func(x)`` where that agrees with NumPy's ``func(x[cond])`` at the selected places; otherwise
+    ``out`` with NumPy's values assigned there (returned as ``(out, None)``)."""
+    value = func(x, *args, **kw) if callable(func) else func
+    if not callable(func) or x.size <= 1 or not isinstance(value, Array) or value.size <= 1:
+        return out, value
+    if value.shape == x.shape and reads_elementwise(value, [x], strict=True):
+        return out, value
+    out = out.copy()  # NumPy's y[cond] = func(x[cond], ...): the function sees the selected elements only
+    out[cond] = func(x[cond], *args, **kw)
+    return out, None
+
+
 def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: Any) -> Array:
     """``funclist[i](x, *args, **kw)`` where ``condlist[i]`` holds (later conditions win), 0 elsewhere, in
     ``x``'s dtype (NumPy's ``np.piecewise``). A function list one longer than the conditions ends with the
@@ -84,7 +101,9 @@ def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: 
                          f"expected")
     out = zeros_like(x)
     for cond, func in zip(conds, funclist, strict=True):
-        value = func(x, *args, **kw) if callable(func) else func
+        out, value = _value(func, x, cond, out, args, kw)
+        if value is None:  # assigned as NumPy does (a function that is not element-wise)
+            continue
         if isinstance(value, Array):
             value = asarray(value).astype(x.dtype)
         elif isinstance(value, (int, float, complex)):  # NumPy's y[cond] = value: 300 into uint8 raises

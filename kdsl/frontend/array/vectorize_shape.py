@@ -5,7 +5,9 @@ same only for a function that is elementwise in its array arguments. A function 
 element (``lambda b: np.trapezoid(f(np.linspace(0, b, 50)), ...)``) or reduces one (``lambda x: np.sum(c * x)``)
 is not: its result for whole arrays has another shape than the arguments' broadcast shape, or is smaller than
 an argument it depends on, or the call fails on shapes (``np.array([x, 0.5])``, ``c * x``) that one element
-fits. kdsl then runs NumPy's loop on the host instead (``vectorize_host.py``) rather than broadcasting a wrong
+fits. So is one whose result has the arguments' shape but reads them through a reduction, a sort or a reordering
+(``lambda v: v / np.max(v)``, ``np.roll(v, 1)``: ``elementwise_graph.py``), where one element is its own maximum.
+kdsl then runs NumPy's loop on the host instead (``vectorize_host.py``) rather than broadcasting a wrong
 answer; a constant result (``lambda x: 1.0``) depends on no argument and broadcasts, as NumPy's loop fills it.
 
 Example:
@@ -23,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.elementwise_graph import reads_elementwise
 from kdsl.frontend.array.ops import broadcast_shapes
 
 
@@ -63,7 +66,11 @@ def shape_error(err: BaseException) -> bool:
 def not_elementwise(outputs: list[Any], shape: tuple[int, ...], inputs: list[Array]) -> str | None:
     """Why the ``outputs`` of a call with the whole ``inputs`` (broadcast ``shape``) are not NumPy's
     per-element results, or None where they are."""
+    wide = [a for a in inputs if a.size > 1]  # a reduction of one element is that element
     for out in outputs:
+        if isinstance(out, Array) and out.shape == shape and wide and not reads_elementwise(out, wide):
+            return ("its result for whole arrays reads them through a reduction, a sort or a reordering "
+                    "(v / np.max(v), np.roll(v, 1)), which is not elementwise")
         if not isinstance(out, Array) or out.shape == shape:
             continue
         if not _covers(shape, out.shape):

@@ -54,7 +54,7 @@ def _tile_fill(reg: str, e: Expr, shape: tuple[int, ...], idx: tuple[str, ...], 
 BIG_TILE, BIG_TILE_GROUPS = 128, 512  # 128 x 128 tiles (8 x 8 outputs per invocation) once there are this many
 # ... and for float32 (vec4) products, which have the 128 x 64 tiles of tile_shape below them: H100, 2026-12-05
 # (matmul_sweep.py --dtypes float32 --big-groups 1024): MiniLM's QKV 8192 x 1152 x 384 (576 big tiles) 0.258 ->
-# 0.222 ms, FFN-up 8192 x 1536 x 384 (768) 0.307 -> 0.289 in 128 x 64 tiles; MiniLM float32 6.6 ms (torch 6.7)
+# 0.222 ms, FFN-up 8192 x 1536 x 384 (768) 0.307 -> 0.289 in 128 x 64 tiles; MiniLM float32 7.1 -> 6.5-6.6 ms
 BIG_TILE_GROUPS_F32 = 1024
 
 

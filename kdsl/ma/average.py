@@ -19,8 +19,8 @@ import numpy as np
 
 import kdsl as kd
 from kdsl.ma.constants import nomask
-from kdsl.ma.operators import parts
-from kdsl.ma.reductions import as_masked, masked_result, mean, not_finite
+from kdsl.ma.operands import masked_result, parts
+from kdsl.ma.reductions import as_masked, mean, not_finite
 
 
 def _weights_along(w: Any, shape: tuple[int, ...], axis: Any) -> Any:

@@ -20,7 +20,7 @@ from typing import Any
 import kdsl as kd
 from kdsl.ma.constants import masked, nomask
 from kdsl.ma.masked_array import MaskedArray
-from kdsl.ma.operators import parts
+from kdsl.ma.operands import parts
 from kdsl.ma.reductions import all as all_of
 
 

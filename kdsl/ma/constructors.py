@@ -20,7 +20,7 @@ import numpy as np
 import kdsl as kd
 from kdsl.ma.constants import nomask
 from kdsl.ma.masked_array import MaskedArray, as_mask_array
-from kdsl.ma.operators import parts
+from kdsl.ma.operands import parts
 
 
 def array(data: Any, dtype: Any = None, copy: bool = False, order: Any = None, mask: Any = nomask,

@@ -24,7 +24,7 @@ from typing import Any
 import kdsl as kd
 from kdsl.ma.constants import masked, nomask
 from kdsl.ma.masked_array import MaskedArray
-from kdsl.ma.operators import parts
+from kdsl.ma.operands import parts
 
 
 def _observations(x: Any) -> tuple[Any, Any]:

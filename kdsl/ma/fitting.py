@@ -18,7 +18,7 @@ from typing import Any
 
 import kdsl as kd
 from kdsl.ma.constants import nomask
-from kdsl.ma.operators import parts
+from kdsl.ma.operands import parts
 
 
 def _points_mask(x: Any, y: Any, w: Any) -> Any:

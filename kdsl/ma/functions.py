@@ -19,7 +19,7 @@ import numpy as np
 import kdsl as kd
 from kdsl.ma.constants import MaskType, masked, nomask, numpy_dtype
 from kdsl.ma.masked_array import MaskedArray, as_mask_array
-from kdsl.ma.operators import parts, shrunk, strong
+from kdsl.ma.operands import parts, shrunk, strong
 
 
 def getmask(a: Any) -> Any:

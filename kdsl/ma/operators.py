@@ -25,43 +25,10 @@ import numpy as np
 import kdsl as kd
 from kdsl.ma.constants import MaskError, masked, nomask, numpy_dtype
 from kdsl.ma.masked_array import MaskedArray
+from kdsl.ma.operands import fill_of, masked_result, parts, shrunk, strong, union
 
 Casting = Literal["safe", "same_kind", "unsafe"]
 _TINY = float(np.finfo(np.float64).tiny)  # NumPy's tolerance of the safe division domain
-
-
-def parts(x: Any) -> tuple[Any, Any]:
-    """(data, mask) of an operand: kdsl arrays for arrays, Python scalars stay scalars; mask may be nomask."""
-    if isinstance(x, MaskedArray):
-        return x._data, x._mask
-    if isinstance(x, np.ma.MaskedArray):
-        m = nomask if x.mask is nomask else kd.asarray(np.ma.getmaskarray(x))
-        return kd.asarray(np.ma.getdata(x)), m
-    if isinstance(x, (kd.Array, bool, int, float, complex)):
-        return x, nomask
-    return kd.asarray(x), nomask
-
-
-def strong(da: Any, db: Any) -> tuple[Any, Any]:
-    """The operands as numpy.ma takes them: a Python scalar next to an array is a 0-d array of NumPy's default
-    dtype (strong, not NEP 50's weak scalar), so float32 data + 1.0 is float64 and int32 data + 1 is int64; the
-    array operand is cast to that dtype (lazily) and the scalar stays a Python number."""
-    for x, y, swap in ((da, db, False), (db, da, True)):
-        if isinstance(x, kd.Array) and isinstance(y, (bool, int, float, complex)):
-            own = numpy_dtype(x.dtype)
-            target = np.result_type(own, np.asarray(y).dtype)
-            if target != own:
-                x = x.astype(target)
-            return (y, x) if swap else (x, y)
-    return da, db
-
-
-def union(m1: Any, m2: Any, shape: tuple[int, ...]) -> Any:
-    """The union of two masks broadcast to ``shape`` (nomask when both are)."""
-    if m1 is nomask and m2 is nomask:
-        return nomask
-    m = m1 if m2 is nomask else m2 if m1 is nomask else kd.logical_or(m1, m2)
-    return m if m.shape == shape else kd.broadcast_to(m, shape)
 
 
 def _keep(mask: Any, original: Any, result: Any, casting: Casting = "same_kind") -> Any:
@@ -92,37 +59,6 @@ def _masked_result_dtype(name: str, da: Any, db: Any) -> Any:
         return getattr(np, name)(stand_in(da), stand_in(db)).dtype
 
 
-def _result(data: Any, mask: Any, fill: Any = None) -> Any:
-    """A masked array (with the ``fill`` value), or for a 0-d result the value or ``masked`` (one bool read back
-    when masked)."""
-    if data.ndim == 0:
-        if mask is not nomask and bool(mask):
-            return masked
-        return data
-    return MaskedArray.wrap(data, mask, fill)
-
-
-def shrunk(mask: Any) -> Any:
-    """``mask``, or ``nomask`` where nothing is masked: numpy.ma's ``mask_or``/``make_mask`` shrink the masks of
-    its comparisons, ``where``, ``concatenate``, ``outer`` and ``clip`` so (one bool read back, as NumPy's
-    ``m.any()``).
-
-    >>> import kdsl as kd
-    >>> shrunk(kd.zeros(3, dtype=kd.bool_)) is kd.ma.nomask
-    True
-    """
-    return nomask if mask is nomask or not bool(kd.any(mask)) else mask
-
-
-def fill_of(*operands: Any) -> Any:
-    """The fill value numpy.ma's elementwise functions carry over to their result (its ``_update_from``): the
-    first masked operand's own, ``None`` (the dtype's default) where it has none."""
-    for x in operands:
-        if isinstance(x, MaskedArray):
-            return x._fill_value
-    return None
-
-
 # ----- unary
 _UNARY_DOMAINS: dict[str, Callable[[Any], Any]] = {
     "sqrt": lambda x: x < 0.0,
@@ -150,7 +86,7 @@ def unary(name: str, x: Any, *args: Any, **kwargs: Any) -> Any:
     if domain is not None:
         bad = domain(d) | ~kd.isfinite(result)
         m = bad if m is nomask else bad | m
-    return _result(_keep(m, d, result), m, fill_of(x))
+    return masked_result(_keep(m, d, result), m, fill_of(x))
 
 
 def _unary_operator(name: str) -> Callable[[Any], Any]:
@@ -211,8 +147,8 @@ def binary(name: str, a: Any, b: Any, keep: bool = True) -> Any:
         m = bad if m is nomask else m | bad
     if not keep:  # ndarray's operators: NumPy's ufunc wraps the result with the masks' shrunk union
         m = shrunk(m)
-        return _result(_keep(m, da, result, "safe") if keep else result, m, fill_of(a, b))
-    return _result(_keep(m, da, result, "unsafe") if keep else result, m, fill_of(a, b))
+        return masked_result(_keep(m, da, result, "safe") if keep else result, m, fill_of(a, b))
+    return masked_result(_keep(m, da, result, "unsafe") if keep else result, m, fill_of(a, b))
 
 
 def power(a: Any, b: Any, third: Any = None) -> Any:
@@ -264,7 +200,7 @@ def compare(a: MaskedArray, other: Any, op: Callable[[Any, Any], Any]) -> Any:
         both = op(kd.asarray(fa) if not isinstance(fa, kd.Array) else fa, fb)
         check = kd.where(m, both, check)
     fill = a._fill_value if isinstance(a, MaskedArray) else None
-    return _result(check, m, None if fill is None else bool(fill))
+    return masked_result(check, m, None if fill is None else bool(fill))
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {name: _unary_function(name) for name in _UNARY + tuple(_UNARY_DOMAINS)}
@@ -286,7 +222,7 @@ def divmod_(a: Any, b: Any) -> tuple[Any, Any]:
     db, mb = parts(b)
     q, r = kd.divmod(da, db)
     m = union(ma, mb, q.shape)
-    return _result(q, m), _result(r, m)
+    return masked_result(q, m), masked_result(r, m)
 
 
 FUNCTIONS["divmod"] = divmod_

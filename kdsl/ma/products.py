@@ -17,7 +17,7 @@ from typing import Any
 import kdsl as kd
 from kdsl.ma.constants import nomask
 from kdsl.ma.masked_array import MaskedArray
-from kdsl.ma.operators import shrunk
+from kdsl.ma.operands import shrunk
 
 
 def _spread(x: MaskedArray, axis: int) -> MaskedArray:

@@ -17,7 +17,7 @@ from typing import Any
 import kdsl as kd
 from kdsl.ma.constants import nomask
 from kdsl.ma.masked_array import MaskedArray
-from kdsl.ma.operators import parts
+from kdsl.ma.operands import parts
 
 
 def putmask(a: MaskedArray, mask: Any, values: Any) -> None:

@@ -22,23 +22,14 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
-from kdsl.ma.constants import MaskError, extreme_fill, masked, nomask
+from kdsl.ma.constants import MaskError, extreme_fill, nomask
 from kdsl.ma.masked_array import MaskedArray
+from kdsl.ma.operands import masked_result
 
 
 def as_masked(x: Any) -> MaskedArray:
     """``x`` as a :class:`MaskedArray` (itself if it is one; else with nothing masked)."""
     return x if isinstance(x, MaskedArray) else MaskedArray(x)
-
-
-def masked_result(result: Any, empty: Any, fill: Any = None) -> Any:
-    """``result`` masked where ``empty`` (nomask, or the all-masked test along the reduced axes): a masked array
-    (with the ``fill`` value), or for a 0-d result the value or ``masked``."""
-    if result.ndim == 0:
-        if empty is not nomask and bool(empty):
-            return masked
-        return result
-    return MaskedArray.wrap(result, empty, fill)
 
 
 def _all_masked(x: MaskedArray, axis: Any, keepdims: bool) -> Any:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import kdsl as kd
-from kdsl.ma import operators
+from kdsl.ma import operands, operators
 from kdsl.ma.constants import masked, nomask
 from kdsl.ma.functions import concatenate, getdata, getmask, getmaskarray, hstack
 from kdsl.ma.masked_array import MaskedArray
@@ -70,7 +70,7 @@ def choose(indices: Any, choices: Any, out: Any = None, mode: str = "raise") -> 
         mask = kd.choose(indices, [getmaskarray(c) for c in picks], mode=mode)
     if index_mask is not nomask:
         mask = kd.broadcast_to(index_mask, data.shape) if mask is nomask else mask | index_mask
-    return MaskedArray.wrap(data, operators.shrunk(mask))  # NumPy's make_mask(shrink=True)
+    return MaskedArray.wrap(data, operands.shrunk(mask))  # NumPy's make_mask(shrink=True)
 
 
 def put(a: Any, indices: Any, values: Any, mode: str = "raise") -> None:
@@ -95,7 +95,7 @@ def put(a: Any, indices: Any, values: Any, mode: str = "raise") -> None:
         return
     flat = getmaskarray(a).ravel().copy()
     kd.put(flat, index, False if vmask is nomask else vmask, mode=mode)
-    a._mask = operators.shrunk(flat.reshape(a.shape))  # NumPy's put: make_mask(shrink=True)
+    a._mask = operands.shrunk(flat.reshape(a.shape))  # NumPy's put: make_mask(shrink=True)
 
 
 def repeat(a: Any, repeats: Any, axis: Any = None) -> MaskedArray:
@@ -169,7 +169,7 @@ def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = 
     for _ in range(n):
         x = x[lead + (slice(1, None),)] - x[lead + (slice(None, -1),)]
     # NumPy's diff subtracts with its ufunc, whose masked result shrinks the mask (np.ma.subtract does not)
-    return x if n == 0 else MaskedArray.wrap(x._data, operators.shrunk(x._mask), x._fill_value)
+    return x if n == 0 else MaskedArray.wrap(x._data, operands.shrunk(x._mask), x._fill_value)
 
 
 def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Any:

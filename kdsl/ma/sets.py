@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 import kdsl as kd
 from kdsl.ma.constants import nomask
 from kdsl.ma.masked_array import MaskedArray
-from kdsl.ma.operators import fill_of, parts
+from kdsl.ma.operands import fill_of, parts
 
 
 class _Flat(NamedTuple):

@@ -23,7 +23,8 @@ import kdsl as kd
 from kdsl.ma.constants import masked, maximum_fill_value, minimum_fill_value, nomask
 from kdsl.ma.functions import getmaskarray, where
 from kdsl.ma.masked_array import MaskedArray
-from kdsl.ma.operators import FUNCTIONS, parts
+from kdsl.ma.operands import parts
+from kdsl.ma.operators import FUNCTIONS
 
 # numpy.ma's fill for the reduce of each binary function (its "filly"); 0 for the others
 _FILLS = {"multiply": 1, "arctan2": 1.0}

@@ -146,9 +146,9 @@ def binary(name: str, a: Any, b: Any, keep: bool = True) -> Any:
         bad = bad if bad.shape == result.shape else kd.broadcast_to(bad, result.shape)
         m = bad if m is nomask else m | bad
     if not keep:  # ndarray's operators: NumPy's ufunc wraps the result with the masks' shrunk union
-        m = shrunk(m)
-        return masked_result(_keep(m, da, result, "safe") if keep else result, m, fill_of(a, b))
-    return masked_result(_keep(m, da, result, "unsafe") if keep else result, m, fill_of(a, b))
+        return masked_result(result, shrunk(m), fill_of(a, b))
+    casting: Casting = "safe" if name in _SAFE_DIVIDE else "unsafe"  # (see _keep)
+    return masked_result(_keep(m, da, result, casting), m, fill_of(a, b))
 
 
 def power(a: Any, b: Any, third: Any = None) -> Any:

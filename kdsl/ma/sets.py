@@ -51,16 +51,17 @@ def _flat(ar: Any) -> _Flat:
     return _Flat(d, m, bool(kd.any(m)))
 
 
-def _with_masked(values: Any, masked_last: bool, mask_array: bool = False) -> MaskedArray:
-    """``values`` (sorted) as a masked array, with one masked entry when ``masked_last``: after the numbers,
-    before the NaNs (where NumPy's masked sort puts it); ``mask_array``: a mask with nothing set rather than
-    ``nomask`` where none is (NumPy's result keeps the mask its masked inputs gave it)."""
+def _with_masked(values: Any, masked_last: bool, mask_array: bool = False, fill: Any = None) -> MaskedArray:
+    """``values`` (sorted) as a masked array (with the ``fill`` value), with one masked entry when
+    ``masked_last``: after the numbers, before the NaNs (where NumPy's masked sort puts it); ``mask_array``: a
+    mask with nothing set rather than ``nomask`` where none is (NumPy's result keeps the mask its masked inputs
+    gave it)."""
     if not masked_last:
-        return MaskedArray.wrap(values, kd.zeros(values.shape, dtype=kd.bool_) if mask_array else nomask)
+        return MaskedArray.wrap(values, kd.zeros(values.shape, dtype=kd.bool_) if mask_array else nomask, fill)
     n = int(values.shape[0])
     k = int(kd.count_nonzero(~kd.isnan(values))) if values.dtype.kind in "fc" else n
     data = kd.concatenate((values[:k], kd.zeros((1,), dtype=values.dtype), values[k:]))
-    return MaskedArray.wrap(data, kd.arange(n + 1) == k)
+    return MaskedArray.wrap(data, kd.arange(n + 1) == k, fill)
 
 
 def unique(ar1: Any, return_index: bool = False, return_inverse: bool = False) -> Any:
@@ -71,15 +72,12 @@ def unique(ar1: Any, return_index: bool = False, return_inverse: bool = False) -
     if not x.has_masked:
         d, m = parts(ar1)
         out = kd.unique(kd.asarray(d), return_index=return_index, return_inverse=return_inverse)
-        values = out[0] if isinstance(out, tuple) else out
-        # NumPy's unique of the masked array: a mask with nothing set stays (as a mask of the values)
-        values = MaskedArray.wrap(values, nomask if m is nomask else kd.zeros(values.shape, dtype=kd.bool_),
-                                  fill_of(ar1))
+        # NumPy's unique of the masked array keeps its fill value, and a mask with nothing set (of the values)
+        values = _with_masked(out[0] if isinstance(out, tuple) else out, False, m is not nomask, fill_of(ar1))
         return (values,) + tuple(out[1:]) if isinstance(out, tuple) else values
     kept = kd.flatnonzero(~x.mask)
     values, first, inverse = kd.unique(x.data[kept], return_index=True, return_inverse=True)
-    out = _with_masked(values, True)
-    out = MaskedArray.wrap(out._data, out._mask, fill_of(ar1))  # NumPy's unique keeps the fill value
+    out = _with_masked(values, True, fill=fill_of(ar1))
     at = int(kd.argmax(out._mask))  # where masked sits: before the NaNs
     result: list[Any] = [out]
     if return_index:

@@ -27,7 +27,6 @@ from kdsl.fft.stockham import (
     MUL_STORE,
     SCALE_STORE,
     TWIDDLE,
-    TWIDDLE_SPLIT,
 )
 
 LOAD_FLAGS, STORE_FLAGS = CONJ_LOAD | MUL_LOAD, CONJ_STORE | MUL_STORE | SCALE_STORE
@@ -138,21 +137,18 @@ class Builder:
         kernel = (m, self.double, load.e != 1, store.e != 1, self.real_input and src == "in" and not real_half,
                   real_half)
         raw, seqs = plan.kernel(*kernel)
-        # the columns of a workgroup are c0 + s: the four-step twiddle as W^(c0 k) * W^(s k) (stockham.py)
-        split = bool(twiddle) and tw_div == 1 and seqs > 1 and load.d % seqs == 0
         if real_half:
             table, lo = plan.real_half_twiddles(m, self.double)
-            hi = at = 0
+            hi = 0
         else:
-            table, lo, hi, at = plan.twiddles(m, twiddle, self.double, seqs if split else 1)
+            table, lo, hi = plan.twiddles(m, twiddle, self.double)
         groups = -(-nseq // seqs)
         gx = min(groups, plan.max_groups_x())
         gy = -(-groups // gx)
         flags = ends.flags | (TWIDDLE if twiddle else 0) | (CHECK_LOAD if ends.in_n != EVERYWHERE else 0) | \
-            (CHECK_STORE if ends.out_n != EVERYWHERE else 0) | (CHECK_SEQ if gx * gy * seqs != nseq else 0) | \
-            (TWIDDLE_SPLIT if split else 0)
+            (CHECK_STORE if ends.out_n != EVERYWHERE else 0) | (CHECK_SEQ if gx * gy * seqs != nseq else 0)
         bits = np.array([ends.scale], np.float64 if self.double else np.float32).view(np.uint32)
-        push = np.array([nseq, *load, ends.in_n, *store, ends.out_n, lo, hi, tw_div, at, gx, ends.mul_at, bits[0],
+        push = np.array([nseq, *load, ends.in_n, *store, ends.out_n, lo, hi, tw_div, gx, ends.mul_at, bits[0],
                          bits[-1]], dtype=np.uint32)
         label = f"kd.fft: {m}-point FFT of {nseq} sequences" + (", four-step twiddles" if twiddle else "") + \
             (f", real rows of {2 * m}" if real_half else "") + f", groups {(gx, gy)}"

@@ -40,28 +40,23 @@ from collections.abc import Sequence
 from kdsl.fft.butterfly import Butterfly
 
 PUSH_MEMBERS = ("nseq", "in_d", "in_p", "in_q", "in_e", "in_n", "out_d", "out_p", "out_q", "out_e", "out_n",
-                "tw_lo", "tw_hi", "tw_div", "tw_seq", "groups_x", "mul_at", "scale_lo", "scale_hi")
+                "tw_lo", "tw_hi", "tw_div", "groups_x", "mul_at", "scale_lo", "scale_hi")
 """The push-constant array ``pc``, in order. Batch layouts: element ``k`` of sequence ``b`` is at
 ``(b / d) * p + pos`` with ``pos = (b % d) * q + k * e`` its position in its row; positions from ``in_n`` on
 read as zeros (padding for free), those from ``out_n`` on are not written (``rfft`` keeps half). Four-step
 twiddles ``W^(column * k)`` come from a two-level table (``TABLE_BLOCK`` fine entries from ``tw_lo``, then
-the coarse ones from ``tw_hi``; ``tw_seq``: the split table, see ``TWIDDLE_SPLIT``), the column of sequence
-``b`` being ``(b % in_d) / tw_div``; ``mul_at`` is
-where the store's part of the ``mul`` table starts; ``scale_lo``/``scale_hi`` are the bits of the float64
+the coarse ones from ``tw_hi``), the column of sequence ``b`` being ``(b % in_d) / tw_div``; ``mul_at`` is where
+the store's part of the ``mul`` table starts; ``scale_lo``/``scale_hi`` are the bits of the float64
 ``scale`` (the normalisation). ``groups_x``: the workgroups along x (the rest continue along y)."""
 
 CONJ_LOAD, CONJ_STORE, MUL_LOAD, MUL_STORE, SCALE_STORE = 1, 2, 4, 8, 16
-TWIDDLE, CHECK_LOAD, CHECK_STORE, CHECK_SEQ, TWIDDLE_SPLIT = 32, 64, 128, 256, 512
+TWIDDLE, CHECK_LOAD, CHECK_STORE, CHECK_SEQ = 32, 64, 128, 256
 """Bits of the specialization constant ``FLAGS`` (so the driver compiles out every step a launch does not
 take: no runtime branch, no bounds check a full launch does not need). Conjugate on load / on store;
 multiply what was loaded by ``mul[pos]`` / what is stored by ``mul[mul_at + pos]`` (after the conjugation:
 Bluestein's chirps); multiply what is stored by ``scale``; the four-step twiddle ``W_N^(column * k)`` on
 store; check positions against ``in_n`` / ``out_n``; check sequences against ``nseq`` (a partial last
-workgroup). ``TWIDDLE_SPLIT`` (the columns of a workgroup are ``c0 + s``, ``s < S`` its sequences, ``c0`` the
-same for all): ``W^(column k) = W^(c0 k) * W^(s k)``, the first from the two-level table at a few addresses per
-subgroup (``c0`` is uniform), the second from a table ``[k][s]`` at ``tw_seq`` that neighbouring invocations
-read at neighbouring entries, where ``W^(column k)`` itself would scatter every invocation's two loads over
-the whole table."""
+workgroup)."""
 
 TABLE_BLOCK = 2048
 """Fine entries of a two-level twiddle table: ``W_N^e = fine[e % B] * coarse[e // B]``."""
@@ -148,13 +143,17 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
         stage.butterflies, stage.twiddles = part == "one-stage", False
         lines += stage.code(seq_fast_load, seq_fast_store, real_input, 0)
         stages = ()
-    ns = 1
+    ns, built = 1, []
     for i, radix in enumerate(stages):  # (real_half: the last stage writes shared memory, then the store below)
         stage = _Stage(m, seqs, group, vec, radix, ns, first=i == 0, last=i == len(stages) - 1 and not real_half)
         stage.butterflies = part != "exchanges"
         stage.twiddles = part not in ("exchanges", "no-twiddles")
-        lines += stage.code(seq_fast_load, seq_fast_store, real_input, offsets.get(ns, 0))
+        built.append(stage)
         ns *= radix
+    if built and built[-1].last and built[-1].twiddles:  # the four-step twiddles' table reads, issued first
+        lines += built[-1].prefetch(seq_fast_store)
+    for stage in built:
+        lines += stage.code(seq_fast_load, seq_fast_store, real_input, offsets.get(stage.ns, 0))
     if real_half:
         lines += _real_half_store(m, seqs, group, vec)
     lines.append("}")
@@ -164,35 +163,54 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
 def _real_half_store(m: int, seqs: int, group: int, vec: str) -> list[str]:
     """The store of a ``real_half`` kernel: with ``Z`` the length-``m`` transform of ``z[j] = x[2j] + i x[2j+1]``
     in shared memory, the transforms of the even and odd samples are ``E[k] = (Z[k] + conj(Z[m-k])) / 2`` and
-    ``O[k] = (Z[k] - conj(Z[m-k])) / 2i`` (``x`` is real), and ``X[k] = E[k] + W_2m^k O[k]`` for ``k <= m``
-    (indices modulo ``m``): each invocation computes and stores outputs ``tid, tid + group, ...`` of the
-    workgroup's ``seqs`` rows."""
+    ``O[k] = (Z[k] - conj(Z[m-k])) / 2i`` (``x`` is real, indices modulo ``m``), and for ``k <= m / 2``::
+
+        X[k] = E[k] + W_2m^k O[k]        X[m - k] = conj(E[k] - W_2m^k O[k])
+
+    (``E[m-k] = conj(E[k])``, the same for ``O``, and ``W_2m^(m-k) = -conj(W_2m^k)``): one pair of shared reads
+    and one twiddle give two outputs. Slot ``k < (m + 1) // 2`` of a row stores ``X[k]`` and ``X[m - k]`` (slot 0:
+    ``X[0]`` and ``X[m]``) and, for even ``m``, slot 0 also ``X[m / 2] = conj(Z[m / 2])``: so the two rows of
+    ``m = 2048`` of a workgroup of 256 fill 8 whole rounds, where one output an invocation took 17, the last one
+    nearly idle."""
+    slots = (m + 1) // 2
     at = f"s * {shared_stride(m)}u"
-    return [
+    lines = [
         # the row's place in the output (two divisions by a runtime value) changes only when t passes into the
         # next sequence: computed then, not for every output
         "    uint row_s = 0xffffffffu, row_at = 0u, col_at = 0u;",
-        f"    for (uint t = tid; t < {seqs * (m + 1)}u; t += {group}u) {{",
-        f"        uint s = t / {m + 1}u, k = t % {m + 1}u, b = first + s;",
+        f"    for (uint t = tid; t < {seqs * slots}u; t += {group}u) {{",
+        f"        uint s = t / {slots}u, k = t % {slots}u, b = first + s;",
         "        if (CHECK_SEQ_ && b >= nseq) continue;",
         "        if (s != row_s) { row_s = s; row_at = (b / out_d) * out_p; col_at = (b % out_d) * out_q; }",
-        f"        uint at = {at}, ka = k == {m}u ? 0u : k, kb = k == 0u ? 0u : {m}u - k;",
-        f"        {vec} za = {vec}(sh_re[{_slot('ka')}], sh_im[{_slot('ka')}]);",
+        f"        uint at = {at}, kb = k == 0u ? 0u : {m}u - k;",
+        f"        {vec} za = {vec}(sh_re[{_slot('k')}], sh_im[{_slot('k')}]);",
         f"        {vec} zb = {vec}(sh_re[{_slot('kb')}], -sh_im[{_slot('kb')}]);",
-        f"        {vec} d = (za - zb) * 0.5;",
-        f"        {vec} w = (za + zb) * 0.5 + cmul(tw[tw_lo + k], {vec}(d.y, -d.x));",
-        "        uint q = col_at + k * out_e;",
-        "        if (SCALED) { " + _scale_line(vec) + "w *= scale; }",
-        "        if (!CHECK_OUT || q < out_n) dst[row_at + q] = w;",
-        "    }",
+        f"        {vec} e = (za + zb) * 0.5, d = (za - zb) * 0.5;",
+        f"        {vec} o = cmul(tw[tw_lo + k], {vec}(d.y, -d.x));",
+        f"        {vec} lo = e + o, hi = {vec}(e.x - o.x, o.y - e.y);",
+        f"        uint q = col_at + k * out_e, qb = col_at + ({m}u - k) * out_e;",
+        "        " + _scaled(vec, ("lo", "hi")),
+        "        if (!CHECK_OUT || q < out_n) dst[row_at + q] = lo;",
+        "        if (!CHECK_OUT || qb < out_n) dst[row_at + qb] = hi;",
     ]
+    if m % 2 == 0:  # X[m / 2] = E + W_2m^(m/2) O = Re Z - i Im Z, its own mirror: slot 0 stores it
+        q_mid = f"col_at + {m // 2}u * out_e"
+        lines += [
+            "        if (k == 0u) {",
+            f"            uint mid = {m // 2}u;",
+            f"            {vec} h = {vec}(sh_re[{_slot('mid')}], -sh_im[{_slot('mid')}]);",
+            "            " + _scaled(vec, ("h",)),
+            f"            if (!CHECK_OUT || {q_mid} < out_n) dst[row_at + {q_mid}] = h;",
+            "        }",
+        ]
+    return lines + ["    }"]
 
 
-def _scale_line(vec: str) -> str:
-    """The declaration of ``scale`` from the push words ``scale_lo``/``scale_hi``."""
-    if vec == "vec2":
-        return "float scale = uintBitsToFloat(scale_lo); "
-    return "double scale = packDouble2x32(uvec2(scale_lo, scale_hi)); "
+def _scaled(vec: str, names: Sequence[str]) -> str:
+    """Multiply the values ``names`` by ``scale`` (from the push words ``scale_lo``/``scale_hi``) if ``SCALED``."""
+    scalar = "float scale = uintBitsToFloat(scale_lo);" if vec == "vec2" else \
+        "double scale = packDouble2x32(uvec2(scale_lo, scale_hi));"
+    return "if (SCALED) { " + scalar + "".join(f" {name} *= scale;" for name in names) + " }"
 
 
 PARTS = ("", "copy", "one-stage", "exchanges", "no-twiddles")
@@ -200,7 +218,7 @@ PARTS = ("", "copy", "one-stage", "exchanges", "no-twiddles")
 
 _FLAG_NAMES = (("CONJ_IN", CONJ_LOAD), ("CONJ_OUT", CONJ_STORE), ("MUL_IN", MUL_LOAD), ("MUL_OUT", MUL_STORE),
                ("SCALED", SCALE_STORE), ("TWIDDLED", TWIDDLE), ("CHECK_IN", CHECK_LOAD),
-               ("CHECK_OUT", CHECK_STORE), ("CHECK_SEQ_", CHECK_SEQ), ("TW_SPLIT", TWIDDLE_SPLIT))
+               ("CHECK_OUT", CHECK_STORE), ("CHECK_SEQ_", CHECK_SEQ))
 
 
 class _Stage:
@@ -296,28 +314,55 @@ class _Stage:
                  "uint row = (b / out_d) * out_p, col = (b % out_d) * out_q;"]
         lines += [f"{vec} w{r} = v{c}_{r}; uint q{r} = col + (j + {r * ns}u) * out_e;" for r in range(radix)]
         # the four-step twiddle W_N^(column * k): column < N / m and k < m, so e < N needs no reduction
-        lines.append("if (TWIDDLED) { uint column = TW_SPLIT ? first % in_d : (b % in_d) / tw_div;"
-                     if self.twiddles else "if (false) { uint column = 0u;")
-        lines += [f"    uint e{r} = column * (j + {r * ns}u);" for r in range(radix)]
-        lines += [f"    {vec} t{r} = cmul(tw[tw_lo + (e{r} & {TABLE_BLOCK - 1}u)], tw[tw_hi + e{r} / {TABLE_BLOCK}u]);"
-                  for r in range(radix)]
-        lines.append("    if (TW_SPLIT) { " + " ".join(
-            f"t{r} = cmul(t{r}, tw[tw_seq + (j + {r * ns}u) * {self.seqs}u + s]);" for r in range(radix)) + " }")
-        lines += [f"    w{r} = cmul(w{r}, t{r});" for r in range(radix)]
-        lines.append("}")
+        lines += self._twiddle(c) if self.twiddles else []
         # a zero imaginary part becomes +0, as NumPy's backward transform's exact zeros are: ifft([4, 0, 0, 0]) is
         # 1+0j, where negating the forward transform's +0 printed 1-0j (a select: drivers fold 0.0 - y to -y)
         lines.append("if (CONJ_OUT) { " + " ".join(f"w{r}.y = w{r}.y == 0.0 ? 0.0 : -w{r}.y;"
                                                    for r in range(radix)) + " }")
         lines.append("if (MUL_OUT) { " + " ".join(f"if (!CHECK_OUT || q{r} < out_n) w{r} = cmul(w{r}, "
                                                   f"mul[mul_at + q{r}]);" for r in range(radix)) + " }")
-        scaled = " ".join(f"w{r} *= scale;" for r in range(radix))
-        lines.append("if (SCALED) { " + _scale_line(self.vec) + scaled + " }")
+        lines.append(_scaled(vec, [f"w{r}" for r in range(radix)]))
         lines += [f"if (!CHECK_OUT || q{r} < out_n) dst[row + q{r}] = w{r};" for r in range(radix)]
         lines.append("}")
         return lines
 
 
+    def _powers(self) -> list[int]:
+        """The powers ``r`` of ``W^(column Ns)`` that :meth:`prefetch` reads from the table: 1, 2, 4, 8."""
+        return [1 << i for i in range((self.radix - 1).bit_length())]
+
+    def prefetch(self, seq_fast: bool) -> list[str]:
+        """At the kernel's start, for each butterfly ``c`` of this (last) stage: the table reads of its four-step
+        twiddles ``W^(column (j + r Ns))``, so that their latency passes during the stages (H100, fft of 2^24:
+        0.395 -> 0.375 ms; read at the store they were on every workgroup's critical path). Read are
+        ``q{c}_0 = W^(column j)`` and ``q{c}_r = W^(column Ns r)`` for ``r`` a power of two (:meth:`_powers`):
+        each two entries of the two-level table (``TABLE_BLOCK``), which :meth:`_twiddle` multiplies together."""
+        vec, lines = self.vec, []
+        look = "cmul(tw[tw_lo + ({e} & " + f"{TABLE_BLOCK - 1}u)], tw[tw_hi + " + "{e} / " + f"{TABLE_BLOCK}u])"
+        for c in range(self.count):
+            names = [f"q{c}_{r}" for r in (0, *self._powers())]
+            lines.append(f"    {vec} " + ", ".join(f"{name} = {vec}(1, 0)" for name in names) + ";")
+            lines.append("    if (TWIDDLED) {")
+            lines += self._guard(c, seq_fast)[1:]  # (this butterfly's s and j; past the batch: unused)
+            lines += ["        uint column = ((first + s) % in_d) / tw_div, es = column * " + f"{self.ns}u;",
+                      f"        q{c}_0 = {look.format(e='column * j')};"]
+            lines += [f"        q{c}_{r} = {look.format(e=f'es * {r}u')};" for r in self._powers()]
+            lines.append("    }")
+        return lines
+
+    def _twiddle(self, c: int) -> list[str]:
+        """The store's four-step twiddles from :meth:`prefetch`'s reads: ``W^(column (j + r Ns)) = q_0 * p_r``,
+        ``p_r = W^(column Ns r)`` the product of the prefetched powers of ``r``'s bits (at most three products:
+        as accurate as reading each twiddle from the table, which costs two reads an element)."""
+        vec, lines = self.vec, ["if (TWIDDLED) {"]
+        powers = self._powers()
+        for r in range(1, self.radix):
+            high = 1 << (r.bit_length() - 1)
+            value = f"q{c}_{r}" if r in powers else f"cmul(p{high}, p{r - high})"
+            lines.append(f"    {vec} p{r} = {value};")
+        lines.append(f"    w0 = cmul(w0, q{c}_0);")
+        lines += [f"    w{r} = cmul(w{r}, cmul(q{c}_0, p{r}));" for r in range(1, self.radix)]
+        return lines + ["}"]
 
 def _slot(k: str) -> str:
     """The shared-memory slot of element ``k`` of the sequence starting at ``at``."""

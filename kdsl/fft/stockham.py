@@ -141,7 +141,7 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
     if part in ("copy", "one-stage"):  # one stage read and written in the same places: j + r * m / R
         stage = _Stage(m, seqs, group, vec, stages[0], m // stages[0], first=True, last=True)
         stage.butterflies, stage.twiddles = part == "one-stage", False
-        lines += stage.code(seq_fast_load, seq_fast_store, real_input, 0)
+        lines += stage.code(seq_fast_load, seq_fast_store, real_input)
         stages = ()
     ns, built = 1, []
     for i, radix in enumerate(stages):  # (real_half: the last stage writes shared memory, then the store below)
@@ -150,10 +150,15 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
         stage.twiddles = part not in ("exchanges", "no-twiddles")
         built.append(stage)
         ns *= radix
+    lines += [line for stage in built for line in stage.twiddle_declarations()]
+    half_declarations, half_reads = _real_half_twiddles(m, seqs, group, vec) if real_half else ([], [])
+    lines += half_declarations
     if built and built[-1].last and built[-1].twiddles:  # the four-step twiddles' table reads, issued first
         lines += built[-1].prefetch(seq_fast_store)
-    for stage in built:
-        lines += stage.code(seq_fast_load, seq_fast_store, real_input, offsets.get(stage.ns, 0))
+    for i, stage in enumerate(built):
+        after = built[i + 1] if i + 1 < len(built) else None
+        ahead = after.twiddle_loads(seq_fast_load, seq_fast_store, offsets[after.ns]) if after else half_reads
+        lines += stage.code(seq_fast_load, seq_fast_store, real_input, ahead)
     if real_half:
         lines += _real_half_store(m, seqs, group, vec)
     lines.append("}")
@@ -169,41 +174,55 @@ def _real_half_store(m: int, seqs: int, group: int, vec: str) -> list[str]:
 
     (``E[m-k] = conj(E[k])``, the same for ``O``, and ``W_2m^(m-k) = -conj(W_2m^k)``): one pair of shared reads
     and one twiddle give two outputs. Slot ``k < (m + 1) // 2`` of a row stores ``X[k]`` and ``X[m - k]`` (slot 0:
-    ``X[0]`` and ``X[m]``) and, for even ``m``, slot 0 also ``X[m / 2] = conj(Z[m / 2])``: so the two rows of
-    ``m = 2048`` of a workgroup of 256 fill 8 whole rounds, where one output an invocation took 17, the last one
-    nearly idle."""
+    ``X[0]`` and ``X[m]``) and, for even ``m``, slot 0 also ``X[m / 2] = conj(Z[m / 2])``: so a row of
+    ``m = 2048`` fills 4 whole rounds of 256 invocations, where one output an invocation took 9 rounds, the last
+    one nearly idle. The rounds are unrolled (their count is a constant), their twiddles read ahead
+    (:func:`_real_half_twiddles`)."""
     slots = (m + 1) // 2
-    at = f"s * {shared_stride(m)}u"
-    lines = [
-        # the row's place in the output (two divisions by a runtime value) changes only when t passes into the
-        # next sequence: computed then, not for every output
-        "    uint row_s = 0xffffffffu, row_at = 0u, col_at = 0u;",
-        f"    for (uint t = tid; t < {seqs * slots}u; t += {group}u) {{",
-        f"        uint s = t / {slots}u, k = t % {slots}u, b = first + s;",
-        "        if (CHECK_SEQ_ && b >= nseq) continue;",
-        "        if (s != row_s) { row_s = s; row_at = (b / out_d) * out_p; col_at = (b % out_d) * out_q; }",
-        f"        uint at = {at}, kb = k == 0u ? 0u : {m}u - k;",
-        f"        {vec} za = {vec}(sh_re[{_slot('k')}], sh_im[{_slot('k')}]);",
-        f"        {vec} zb = {vec}(sh_re[{_slot('kb')}], -sh_im[{_slot('kb')}]);",
-        f"        {vec} e = (za + zb) * 0.5, d = (za - zb) * 0.5;",
-        f"        {vec} o = cmul(tw[tw_lo + k], {vec}(d.y, -d.x));",
-        f"        {vec} lo = e + o, hi = {vec}(e.x - o.x, o.y - e.y);",
-        f"        uint q = col_at + k * out_e, qb = col_at + ({m}u - k) * out_e;",
-        "        " + _scaled(vec, ("lo", "hi")),
-        "        if (!CHECK_OUT || q < out_n) dst[row_at + q] = lo;",
-        "        if (!CHECK_OUT || qb < out_n) dst[row_at + qb] = hi;",
-    ]
-    if m % 2 == 0:  # X[m / 2] = E + W_2m^(m/2) O = Re Z - i Im Z, its own mirror: slot 0 stores it
-        q_mid = f"col_at + {m // 2}u * out_e"
-        lines += [
-            "        if (k == 0u) {",
-            f"            uint mid = {m // 2}u;",
-            f"            {vec} h = {vec}(sh_re[{_slot('mid')}], -sh_im[{_slot('mid')}]);",
-            "            " + _scaled(vec, ("h",)),
-            f"            if (!CHECK_OUT || {q_mid} < out_n) dst[row_at + {q_mid}] = h;",
-            "        }",
+    total = seqs * slots
+    # the row's place in the output (two divisions by a runtime value) changes only when t passes into the next
+    # sequence: computed then, not for every output
+    lines = ["    uint row_s = 0xffffffffu, row_at = 0u, col_at = 0u;"]
+    for i in range(-(-total // group)):
+        t = f"tid + {i * group}u"
+        body = [
+            f"uint s = ({t}) / {slots}u, k = ({t}) % {slots}u, b = first + s;",
+            "if (!CHECK_SEQ_ || b < nseq) {",
+            "if (s != row_s) { row_s = s; row_at = (b / out_d) * out_p; col_at = (b % out_d) * out_q; }",
+            f"uint at = s * {shared_stride(m)}u, kb = k == 0u ? 0u : {m}u - k;",
+            f"{vec} za = {vec}(sh_re[{_slot('k')}], sh_im[{_slot('k')}]);",
+            f"{vec} zb = {vec}(sh_re[{_slot('kb')}], -sh_im[{_slot('kb')}]);",
+            f"{vec} e = (za + zb) * 0.5, d = (za - zb) * 0.5;",
+            f"{vec} o = cmul(hw{i}, {vec}(d.y, -d.x));",
+            f"{vec} lo = e + o, hi = {vec}(e.x - o.x, o.y - e.y);",
+            f"uint q = col_at + k * out_e, qb = col_at + ({m}u - k) * out_e;",
+            _scaled(vec, ("lo", "hi")),
+            "if (!CHECK_OUT || q < out_n) dst[row_at + q] = lo;",
+            "if (!CHECK_OUT || qb < out_n) dst[row_at + qb] = hi;",
         ]
-    return lines + ["    }"]
+        if m % 2 == 0:  # X[m / 2] = E + W_2m^(m/2) O = Re Z - i Im Z, its own mirror: slot 0 stores it
+            q_mid = f"col_at + {m // 2}u * out_e"
+            body += [
+                "if (k == 0u) {",
+                f"    uint mid = {m // 2}u;",
+                f"    {vec} h = {vec}(sh_re[{_slot('mid')}], -sh_im[{_slot('mid')}]);",
+                "    " + _scaled(vec, ("h",)),
+                f"    if (!CHECK_OUT || {q_mid} < out_n) dst[row_at + {q_mid}] = h;",
+                "}",
+            ]
+        body.append("}")
+        lines += [f"    if ({t} < {total}u) {{" if (i + 1) * group > total else "    {"]
+        lines += [f"        {line}" for line in body] + ["    }"]
+    return lines
+
+
+def _real_half_twiddles(m: int, seqs: int, group: int, vec: str) -> tuple[list[str], list[str]]:
+    """The declarations and the reads of :func:`_real_half_store`'s twiddles ``hw{i} = W_2m^k`` (``k`` the slot of
+    round ``i``), the reads placed before the barrier that precedes the store."""
+    slots = (m + 1) // 2
+    rounds = -(-seqs * slots // group)
+    declarations = [f"    {vec} " + ", ".join(f"hw{i}" for i in range(rounds)) + ";"]
+    return declarations, [f"    hw{i} = tw[tw_lo + (tid + {i * group}u) % {slots}u];" for i in range(rounds)]
 
 
 def _scaled(vec: str, names: Sequence[str]) -> str:
@@ -231,15 +250,16 @@ class _Stage:
         self.count = -(-seqs * self.per_seq // group)  # butterflies per invocation
         self.butterflies = self.twiddles = True  # False only in the anatomy variants (kernel_source's part)
 
-    def code(self, seq_fast_load: bool, seq_fast_store: bool, real_input: bool, table_at: int) -> list[str]:
-        # the read and the write of one butterfly must decode (s, j) alike
-        seq_fast = (self.first and seq_fast_load) or (self.last and seq_fast_store)
+    def code(self, seq_fast_load: bool, seq_fast_store: bool, real_input: bool, ahead: Sequence[str] = ()
+             ) -> list[str]:
+        """The stage's code; ``ahead`` (the next stage's :meth:`twiddle_loads`) goes before its last barrier."""
+        seq_fast = self._seq_fast(seq_fast_load, seq_fast_store)
         r_, vec = self.radix, self.vec
         out = [f"    {{ // radix {r_}, Ns {self.ns}"]
         out += [f"    {vec} " + ", ".join(f"v{c}_{r}" for r in range(r_)) + ";" for c in range(self.count)]
         for c in range(self.count):
             out += self._guard(c, seq_fast)
-            out += [f"        {line}" for line in (self._load(real_input) if self.first else self._read(table_at))]
+            out += [f"        {line}" for line in (self._load(real_input) if self.first else self._read(c))]
             bf = Butterfly(vec)
             results = bf.dft([f"a{r}" for r in range(r_)]) if self.butterflies else [f"a{r}" for r in range(r_)]
             out += [f"        {line}" for line in bf.lines]
@@ -251,10 +271,41 @@ class _Stage:
             out += self._guard(c, seq_fast)
             out += [f"        {line}" for line in (self._store(c) if self.last else self._write(c))]
             out.append("    }")
+        out += ahead
         if not self.last:
             out.append("    barrier();")
         out.append("    }")
         return out
+
+    def _seq_fast(self, seq_fast_load: bool, seq_fast_store: bool) -> bool:
+        """Whether neighbouring invocations take neighbouring sequences in this stage (the read and the write of
+        one butterfly must decode ``(s, j)`` alike)."""
+        return (self.first and seq_fast_load) or (self.last and seq_fast_store)
+
+    def _twiddle_names(self, c: int) -> list[str]:
+        return [f"sw{self.ns}_{c}_{r}" for r in range(1, self.radix)]
+
+    def twiddle_declarations(self) -> list[str]:
+        """The registers of this stage's twiddles (declared at the top: :meth:`twiddle_loads` fills them inside
+        the previous stage's block)."""
+        if self.first or not self.twiddles:
+            return []
+        return [f"    {self.vec} " + ", ".join(self._twiddle_names(c)) + ";" for c in range(self.count)]
+
+    def twiddle_loads(self, seq_fast_load: bool, seq_fast_store: bool, table_at: int) -> list[str]:
+        """This stage's twiddle reads (``stage_table``: neighbouring invocations read neighbouring entries), placed
+        by the previous stage before its last barrier: they are in flight while the workgroup waits there, not
+        after it, between the shared reads and the butterflies."""
+        if self.first or not self.twiddles:
+            return []
+        lines = []
+        for c in range(self.count):
+            lines += self._guard(c, self._seq_fast(seq_fast_load, seq_fast_store))
+            lines.append(f"        uint t = j % {self.ns}u;")
+            lines += [f"        {name} = tw[{table_at + r * self.ns}u + t];"
+                      for r, name in enumerate(self._twiddle_names(c))]
+            lines.append("    }")
+        return lines
 
     def _guard(self, c: int, seq_fast: bool) -> list[str]:
         """Open the block of butterfly ``c`` of this invocation: ``s`` its sequence, ``j`` its index."""
@@ -283,17 +334,17 @@ class _Stage:
                                                  for r in range(radix)) + " }")
         return lines
 
-    def _read(self, table_at: int) -> list[str]:
-        """A later stage: from shared memory, times the stage twiddles (``stage_table``: coalesced reads)."""
+    def _read(self, c: int) -> list[str]:
+        """A later stage: from shared memory, times the stage twiddles (read ahead: :meth:`twiddle_loads`)."""
         vec, step = self.vec, self.m // self.radix
-        lines = [f"uint t = j % {self.ns}u, at = s * {shared_stride(self.m)}u;"]
+        lines = [f"uint at = s * {shared_stride(self.m)}u;"]
         for r in range(self.radix):
             k = f"j + {r * step}u"
             load = f"{vec}(sh_re[{_slot(k)}], sh_im[{_slot(k)}])"
             if r == 0 or not self.twiddles:
                 lines.append(f"{vec} a{r} = {load};")
             else:
-                lines.append(f"{vec} a{r} = cmul({load}, tw[{table_at + (r - 1) * self.ns}u + t]);")
+                lines.append(f"{vec} a{r} = cmul({load}, {self._twiddle_names(c)[r - 1]});")
         return lines
 
     def _write(self, c: int) -> list[str]:

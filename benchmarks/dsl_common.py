@@ -49,6 +49,21 @@ def kernel_times(fn) -> list[tuple[str, float]]:
     return [(name, float(ms)) for name, ms in found]
 
 
+def timed(call, sync, warmup: int, warmup_s: float, repeat: int) -> float:
+    """Median ms of ``repeat`` synchronised calls after the same warm-up for everyone."""
+    t_end = time.perf_counter() + warmup_s
+    done = 0
+    while done < warmup or time.perf_counter() < t_end:
+        sync(call())
+        done += 1
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        sync(call())
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
 def best_ms(fn, repeat: int = 5, warmup: int = 1) -> float:
     """The fastest of ``repeat`` timed calls, in milliseconds (after ``warmup`` untimed calls)."""
     for _ in range(warmup):

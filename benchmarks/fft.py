@@ -1,7 +1,10 @@
 """kd.fft against torch.fft (GPU machine) and numpy.fft (CPU), each result checked against NumPy first.
 
-Every peer is warmed up the same way (3 untimed calls) and timed over 10 synchronised calls; the table shows
-medians and kdsl's time over the peer's (below 1: kdsl is faster).
+kdsl and PyTorch are timed in ``--rounds`` alternating rounds; in each, a peer is warmed up for ``--warmup-s``
+seconds (at least 3 calls: a GPU idle during NumPy's seconds-long transforms comes back at low clocks, and 3
+calls of a quarter millisecond did not bring it up) and then timed over ``--repeat`` synchronised calls. The
+table shows the median of the rounds' medians, their range, and kdsl's time over the peer's (below 1: kdsl is
+faster). NumPy runs 3 calls after one warm-up.
 
     python3 benchmarks/fft.py            # the issue's sizes: fft of 2^24 complex64, rfft2 of 4096x4096, ...
     python3 benchmarks/fft.py --small    # a smoke run for CPU drivers (lavapipe)
@@ -12,9 +15,10 @@ medians and kdsl's time over the peer's (below 1: kdsl is faster).
 from __future__ import annotations
 
 import argparse
+import statistics
 
 import numpy as np
-from dsl_common import kd, median_ms, table, torch_module, torch_sync
+from dsl_common import kd, median_ms, table, timed, torch_module, torch_sync
 
 
 def cases(small: bool):
@@ -42,6 +46,9 @@ def main() -> None:
                                                    "(e.g. 'rfft2', 'Bluestein', 'rows')")
     parser.add_argument("--launch", default="", help="R,I,S: local transforms of radix <= R with <= I invocations "
                                                      "and <= S sequences a workgroup (kdsl.fft.plan's MAX_*)")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds of kdsl and PyTorch (median)")
+    parser.add_argument("--repeat", type=int, default=10, help="synchronised calls timed per round")
+    parser.add_argument("--warmup-s", type=float, default=0.3, help="seconds of calls before each round")
     args = parser.parse_args()
     if args.launch:
         from kdsl.fft import plan
@@ -59,25 +66,38 @@ def main() -> None:
         got = fn(x).numpy()
         scale = float(np.abs(want).max())
         assert np.abs(got - want).max() <= 1e-4 * scale * np.log2(host.size), f"kdsl {label} is wrong"
-        kd_ms = median_ms(lambda fn=fn, x=x: kd.realize(fn(x)), warmup=3)
         if args.profile:
             with kd.profile() as prof:
                 kd.realize(fn(x))
             print(f"{label}, per kernel:\n{prof.table(top=10)}\n")
-        np_ms = median_ms(lambda name=name, host=host: getattr(np.fft, name)(host), repeat=3, warmup=1)
-        row = [label, kd_ms, np_ms, kd_ms / np_ms]
+        peers = {"kdsl": (lambda fn=fn, x=x: kd.realize(fn(x)), lambda _: None)}
         if torch is not None and torch.cuda.is_available():
             xt = torch.from_numpy(host).cuda()
             tfn = getattr(torch.fft, name)
             assert np.abs(tfn(xt).cpu().numpy() - want).max() <= 1e-4 * scale * np.log2(host.size)
-            t_ms = median_ms(lambda tfn=tfn, xt=xt: tfn(xt), warmup=3, sync=lambda: torch_sync(torch))
-            row += [t_ms, kd_ms / t_ms]
+            peers["torch"] = (lambda tfn=tfn, xt=xt: tfn(xt), lambda _: torch_sync(torch))
+        rounds: dict[str, list[float]] = {peer: [] for peer in peers}
+        for _ in range(args.rounds):
+            for peer, (call, sync) in peers.items():
+                rounds[peer].append(timed(call, sync, 3, args.warmup_s, args.repeat))
+        kd_ms = statistics.median(rounds["kdsl"])
+        np_ms = median_ms(lambda name=name, host=host: getattr(np.fft, name)(host), repeat=3, warmup=1)
+        row = [label, kd_ms, _spread(rounds["kdsl"]), np_ms, kd_ms / np_ms]
+        if "torch" in rounds:
+            t_ms = statistics.median(rounds["torch"])
+            row += [t_ms, _spread(rounds["torch"]), kd_ms / t_ms]
         rows.append(row)
-    header = ["case", "kdsl ms", "numpy ms", "kdsl/numpy"]
-    if any(len(r) > 4 for r in rows):
-        header += ["torch ms", "kdsl/torch"]
-        rows = [r + ["-", "-"] if len(r) == 4 else r for r in rows]
-    table("kd.fft (medians of 10 synchronised calls after 3 warm-ups)", header, rows)
+    header = ["case", "kdsl ms", "rounds", "numpy ms", "kdsl/numpy"]
+    if any(len(r) > 5 for r in rows):
+        header += ["torch ms", "rounds", "kdsl/torch"]
+        rows = [r + ["-", "-", "-"] if len(r) == 5 else r for r in rows]
+    table(f"kd.fft (median of {args.rounds} alternating rounds, each the median of {args.repeat} synchronised calls "
+          f"after {args.warmup_s} s of calls)", header, rows)
+
+
+def _spread(values: list[float]) -> str:
+    """The range of the rounds' medians."""
+    return f"{min(values):.3f}-{max(values):.3f}"
 
 
 if __name__ == "__main__":

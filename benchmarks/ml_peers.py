@@ -17,14 +17,12 @@ Smoke run:      python3 benchmarks/ml_peers.py --small          (tiny sizes, Num
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from dsl_common import peer_parser, table
+from dsl_common import peer_parser, table, timed
 
 import kdsl as kd
 
@@ -212,22 +210,6 @@ def check(name: str, peer: str, got: list[np.ndarray], ref: list[np.ndarray], to
         if g.shape != e.shape or not err <= tol * scale:
             raise AssertionError(f"{name}: {peer} disagrees with the reference: max error {err:.3g} "
                                  f"(allowed {tol * scale:.3g}), shapes {g.shape} vs {e.shape}")
-
-
-def timed(call: Callable[[], Any], sync: Callable[[Any], None], warmup: int, warmup_s: float,
-          repeat: int) -> float:
-    """Median ms of ``repeat`` synchronised calls after the same warm-up for everyone."""
-    t_end = time.perf_counter() + warmup_s
-    done = 0
-    while done < warmup or time.perf_counter() < t_end:
-        sync(call())
-        done += 1
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        sync(call())
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
 
 
 def run(w: Workload, peers: list[Peer], args: argparse.Namespace) -> list:

@@ -36,8 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from dsl_common import peer_parser, table
-from ml_peers import timed
+from dsl_common import peer_parser, table, timed
 
 import kdsl as kd
 

@@ -26,7 +26,8 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
-from kdsl.fft.stockham import TABLE_BLOCK, kernel_source, shared_stride, stage_table
+from kdsl.fft.stage import TABLE_BLOCK, shared_stride
+from kdsl.fft.stockham import kernel_source, stage_table
 
 _CACHE_LIMIT = 64
 _lock = threading.RLock()  # re-entrant: a collection inside may run a finaliser that uses the caches

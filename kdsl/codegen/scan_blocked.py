@@ -50,6 +50,7 @@ import os
 
 from kdsl import dtype as dt
 from kdsl.codegen import glsl, vector
+from kdsl.codegen import scan_wide_loads as wide_loads
 from kdsl.codegen.expr import ExprRenderer
 from kdsl.codegen.ops import render_cast
 from kdsl.codegen.scan_workgroup import ScanWriter, line_and_block
@@ -70,9 +71,6 @@ STAGE_POSITIONS = True
 # as one run (lane-major) instead of a row of words per subgroup: compaction 2**28 1.40 -> 1.28 ms on an H200.
 # (Staging the selected values through shared memory, as positions are, was slower there: 1.84 ms.)
 SUMS_LANE_MAJOR = os.environ.get("KDSL_SUMS_LANE_MAJOR", "1") != "0"
-_BYTES = ("uint8_t", "int8_t")  # 8-bit operands: four in one uint word
-
-
 def rows_for(length: int) -> int:
     """Rows per invocation for lines of ``length``: ``ROWS``, fewer when a line fits a smaller tile.
 
@@ -83,55 +81,6 @@ def rows_for(length: int) -> int:
     while rows < ROWS and 4 * rows * LOCAL < length:
         rows *= 2
     return rows
-
-
-def _wide_type(d: dt.DType) -> str | None:
-    """The GLSL type one load of four ``d`` elements reads (None: not loaded four at a time)."""
-    if d.glsl_storage in _BYTES:
-        return "uint"
-    if d.glsl_storage in ("float", "int", "uint") and d.glsl_storage == d.glsl_compute:
-        return {"float": "vec4", "int": "ivec4", "uint": "uvec4"}[d.glsl_storage]
-    return None
-
-
-def wide(k: Scan) -> bool:
-    """Whether every operand of ``k.expr`` is read four elements per load (see :func:`wide_expr`)."""
-    return wide_expr(k.expr, k.shape, k.axis)
-
-
-def wide_expr(e: Expr, shape: tuple[int, ...], axis: int) -> bool:
-    """Whether every operand of ``e`` (over ``shape``, scanned along the last axis ``axis``) can be read four
-    elements per load: contiguous over ``shape`` (or one broadcast scalar) with an offset known when the kernel
-    is built and divisible by four, a type :func:`_wide_type` names, and lines whose length is a multiple of
-    four unless there is one line; nothing that depends on the index itself (``iota``, random numbers)."""
-    lines = math.prod(shape) // max(shape[axis], 1)
-    if lines > 1 and shape[axis] % 4:
-        return False
-    loads = vector.shared_loads(e)
-    if loads is None:
-        return False
-    full = View.contiguous(shape)
-    for ld in loads:
-        view = ld.arg[1]
-        if vector.lane_invariant(view):
-            continue
-        if len(ld.arg) > 2 and ld.arg[2] is not None:
-            return False
-        if _wide_type(ld.dtype) is None or view.offset % 4 or \
-                view.canonical() != View(full.shape, full.strides, view.offset):
-            return False
-    return True
-
-
-def _lane(var: str, d: dt.DType, lane: int) -> str:
-    """Element ``lane`` of a four-element load ``var`` in the dtype's compute type."""
-    if d.glsl_storage not in _BYTES:
-        return f"{var}.{'xyzw'[lane]}"
-    if d is dt.bool_:
-        return f"((({var} >> {8 * lane}u) & 0xffu) != 0u)"
-    if d.glsl_storage == "uint8_t":
-        return f"(({var} >> {8 * lane}u) & 0xffu)"
-    return f"bitfieldExtract(int({var}), {8 * lane}, 8)"
 
 
 class _Kernel:
@@ -187,10 +136,10 @@ class _Kernel:
         out = []
         for slot in sorted(self.wide_slots):
             d = self.buffers[slot]
-            t = _wide_type(d)
+            t = wide_loads.wide_type(d)
             out.append(f"layout(std430, set = 0, binding = {slot}) readonly buffer B{slot}v {{ {t} d[]; }} b{slot}v;")
         if self._wide_store():
-            t = _wide_type(self.k.out_dtype)
+            t = wide_loads.wide_type(self.k.out_dtype)
             out.append(f"layout(std430, set = 0, binding = 0) buffer B0v {{ {t} d[]; }} b0v;")
         return out
 
@@ -199,7 +148,7 @@ class _Kernel:
         k = self.k
         lines = math.prod(self.others)
         return k.phase == "scan" and (lines == 1 or self.length % 4 == 0) and \
-            _wide_type(k.out_dtype) in ("vec4", "ivec4", "uvec4")
+            wide_loads.wide_type(k.out_dtype) in ("vec4", "ivec4", "uvec4")
 
     def _at(self, pos: str) -> tuple[str, ...]:
         """The multi-index of position ``pos`` along the scanned axis of this invocation's line. The axis need not
@@ -235,7 +184,7 @@ class _Kernel:
             "seg + (r * int(cnt) + int(lane)) * 4"
         lines = [f"{w.c} x[{4 * rows}];", f"[[unroll]] for (int r = 0; r < {rows}; r++) {{",
                  f"    int e = {at};"]
-        if not wide(k):
+        if not wide_loads.wide(k):
             return lines + one + ["}"]
         loads, calls = self._wide_reader(k.expr, "kd_lane", "v")
         sets = [f"x[r * 4 + {lane}] = {self._cast(call)};" for lane, call in enumerate(calls)]
@@ -246,10 +195,10 @@ class _Kernel:
         """Phase "sums" of 8-bit operands (boolean masks) with ``SUMS_LANE_MAJOR``: each invocation's elements
         are one contiguous run (a total does not care which invocation holds which element)."""
         k = self.k
-        if not (SUMS_LANE_MAJOR and k.phase == "sums" and wide(k)):
+        if not (SUMS_LANE_MAJOR and k.phase == "sums" and wide_loads.wide(k)):
             return False
         loads = vector.shared_loads(k.expr) or []
-        return bool(loads) and all(ld.dtype.glsl_storage in _BYTES for ld in loads
+        return bool(loads) and all(ld.dtype.glsl_storage in wide_loads.BYTE_TYPES for ld in loads
                                    if not vector.lane_invariant(ld.arg[1]))
 
     def _wide_reader(self, e: Expr, fn: str, var: str) -> tuple[list[str], list[str]]:
@@ -265,8 +214,10 @@ class _Kernel:
         order = sorted(wide.items(), key=lambda item: item[1][0])
         self.wide_slots |= {slot for slot, _ in wide}
         quad = f"((l * {self.length} + e) >> 2)" if self.others else "(e >> 2)"
-        loads = [f"{_wide_type(d)} {var}{i} = b{slot}v.d[{quad} + {off // 4}];" for (slot, off), (i, d) in order]
-        calls = [f"{fn}({', '.join(_lane(f'{var}{i}', d, lane) for _, (i, d) in order)})" for lane in range(4)]
+        loads = [f"{wide_loads.wide_type(d)} {var}{i} = b{slot}v.d[{quad} + {off // 4}];"
+                 for (slot, off), (i, d) in order]
+        calls = [f"{fn}({', '.join(wide_loads.lane(f'{var}{i}', d, lane) for _, (i, d) in order)})"
+                 for lane in range(4)]
         return loads, calls
 
     def _carry(self) -> list[str]:
@@ -329,7 +280,7 @@ class _Kernel:
                f"    if (e + i < end) b0.d[{base}e + i] = {w.store(w.comb('o', 'x[r * 4 + i]'))};", "}"]
         if not self._wide_store():
             return ["    " + s for s in one]
-        t = _wide_type(self.k.out_dtype)
+        t = wide_loads.wide_type(self.k.out_dtype)
         vals = ", ".join(w.comb("o", f"x[r * 4 + {i}]") for i in range(4))
         return ["    if (e + 3 < end) {", f"        b0v.d[({base}e) >> 2] = {t}({vals});", "    } else {",
                 *["        " + s for s in one], "    }"]
@@ -353,7 +304,7 @@ class _Kernel:
         head = [f"{out_t.glsl_compute} val[{4 * self.rows}];",
                 f"[[unroll]] for (int r = 0; r < {self.rows}; r++) {{",
                 "    int e = seg + (r * int(cnt) + int(lane)) * 4;"]
-        if not (k.preload and k.values is not None and wide_expr(k.values, k.shape, k.axis)):
+        if not (k.preload and k.values is not None and wide_loads.wide_expr(k.values, k.shape, k.axis)):
             return head + ["    " + s for s in pick] + ["}"]
         # a dense selection reads (nearly) every value anyway: all four at once, with no wait for the flags
         loads, calls = self._wide_reader(k.values, "kd_value", "u")

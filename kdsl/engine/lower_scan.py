@@ -10,7 +10,7 @@ import math
 from collections.abc import Callable
 
 from kdsl import dtype as dt
-from kdsl.codegen import scan_blocked, scan_workgroup
+from kdsl.codegen import scan_blocked, scan_wide_loads, scan_workgroup
 from kdsl.codegen.loops import expr_loops
 from kdsl.device import Device
 from kdsl.engine.lowering import Lowering, Source, Step
@@ -176,7 +176,7 @@ def lower_compact(node: Node, keep: set[int], dev: Device) -> list[Step]:
         cost += expr_loops(Lowering(keep, dev.max_push_words).expr(values), flags.shape)
     sub = dev.scan_subgroups and scan_workgroup.subgroup_ok(dt.int32, "sum", dev.features)
     per, blocked = _tile(dt.int32, n, cost, dev, sub)
-    if blocked and not scan_blocked.wide_expr(e, flags.shape, 0):
+    if blocked and not scan_wide_loads.wide_expr(e, flags.shape, 0):
         # flags read one element at a time (a strided or unaligned mask): the shared-memory kernel. The blocked
         # one compacted flatnonzero(int8[1:]) wrongly on an H200 (subgroups of 32) and right on lavapipe; its
         # wide-loaded compactions and scalar-loaded scans passed there (CHANGELOG, Fixed)

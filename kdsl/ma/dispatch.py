@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, MutableMapping
 from typing import Any
 
-from kdsl.ma import closeness, text_files
+from kdsl.ma import closeness, partition, text_files
 from kdsl.ma.constants import nomask
 from kdsl.ma.masked_array import MaskedArray
 
@@ -142,6 +142,13 @@ def _closeness(kd_fn: Callable[..., Any], masked_fn: Callable[..., Any]) -> Call
     return fn
 
 
+def _partitioning(kd_fn: Callable[..., Any], masked_fn: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(kd_fn)
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        return (masked_fn if _first(args) else kd_fn)(*args, **kwargs)
+    return fn
+
+
 def _refusing(name: str, kd_fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(kd_fn)
     def fn(*args: Any, **kwargs: Any) -> Any:
@@ -173,6 +180,8 @@ def install(namespace: MutableMapping[str, Any]) -> None:
     namespace["genfromtxt"] = text_files.genfromtxt(namespace["genfromtxt"])  # usemask=True: a kd.ma array
     for name, masked_fn in _CLOSENESS.items():
         namespace[name] = _closeness(namespace[name], masked_fn)
+    for name, partitioning in partition.FUNCTIONS.items():  # numpy.ma has no partition: the array's method's
+        namespace[name] = _partitioning(namespace[name], partitioning)
     asarray = namespace["asarray"]
 
     @functools.wraps(asarray)
@@ -186,7 +195,9 @@ def _array_function(self: MaskedArray, func: Any, types: tuple, args: tuple, kwa
     name = func.__name__
     if name in _METADATA and args:
         return _METADATA[name](args[0])
-    fn = _CLOSENESS.get(name) if func.__module__ == "numpy" else None
+    fn: Callable[..., Any] | None = _CLOSENESS.get(name) if func.__module__ == "numpy" else None
+    if fn is None and func.__module__ == "numpy":
+        fn = partition.FUNCTIONS.get(name)
     if fn is None and func.__module__ == "numpy" and name not in _OTHER_FUNCTIONS:
         fn = getattr(_ma(), name, None)
     if fn is None and func.__module__ == "numpy" and name in VALUE_ARGUMENT:  # np.polyval(p, x): kd's, masked

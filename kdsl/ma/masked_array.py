@@ -94,6 +94,14 @@ class MaskedArray(HostConversions):
     _fill_value: Any  # a Python scalar, or None for NumPy's default
     _hardmask: bool
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> MaskedArray:
+        out = super().__new__(cls)
+        # numpy.ma's operators (``np.ma.masked * x``) defer to ours where the other operand's __array_ufunc__ reads
+        # None (its Python-level _delegate_binop); NumPy's ufunc machinery looks the class's up, so np.add(x, y)
+        # still runs kd.ma's (operators.py)
+        out.__dict__["__array_ufunc__"] = None
+        return out
+
     def __init__(self, data: Any = None, mask: Any = nomask, dtype: Any = None, copy: bool = False,
                  fill_value: Any = None, keep_mask: bool = True, hard_mask: bool = False, shrink: bool = True,
                  **kwargs: Any) -> None:

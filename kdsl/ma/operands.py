@@ -1,6 +1,7 @@
 """The operands of ``kd.ma``'s functions as numpy.ma takes them: their data and mask (:func:`parts`), Python
 scalars as NumPy's strong 0-d arrays (:func:`strong`), and how masks and fill values carry over to a result
-(:func:`union`, :func:`shrunk`, :func:`fill_of`, :func:`masked_result`).
+(:func:`union`, :func:`shrunk`, :func:`fill_of`, :func:`masked_result`), what data a masked entry keeps
+(:func:`keep_data`) and results with the ``masked`` constant (:func:`masked_constant_result`).
 
 Example:
     >>> import kdsl as kd
@@ -12,7 +13,7 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -84,3 +85,54 @@ def masked_result(result: Any, empty: Any, fill: Any = None) -> Any:
             return masked
         return result
     return MaskedArray.wrap(result, empty, fill)
+
+
+Casting = Literal["safe", "same_kind", "unsafe"]
+
+
+def keep_data(mask: Any, original: Any, result: Any, casting: Casting = "same_kind") -> Any:
+    """``result`` with the entries under ``mask`` taken from ``original`` where NumPy's copyto allows the cast
+    (``casting``: ``'unsafe'`` for numpy.ma's binary ops, ``'same_kind'`` for its unary ones, ``'safe'`` for
+    the domained ones, which put 0 where the cast is not safe)."""
+    if mask is nomask:
+        return result
+    odt = numpy_dtype(original.dtype) if isinstance(original, kd.Array) else np.asarray(original).dtype
+    rdt = numpy_dtype(result.dtype)
+    if not np.can_cast(odt, rdt, casting):
+        return kd.where(mask, 0, result) if casting == "safe" else result
+    if isinstance(original, kd.Array):
+        original = original.astype(result.dtype)
+    return kd.where(mask, original, result)
+
+
+def _shape(x: Any) -> tuple[int, ...]:
+    return x.shape if isinstance(x, kd.Array) else ()
+
+
+def _masked_result_dtype(name: str, da: Any, db: Any) -> Any:
+    """The dtype of NumPy's ``<name>(a, b)`` where an operand is ``masked`` (a float64 0-d array): bool for the
+    comparisons, the promoted type otherwise (NumPy's ufunc on 0-d stand-ins; a Python scalar stays weak)."""
+    def stand_in(d: Any) -> Any:
+        return np.zeros((), numpy_dtype(d.dtype)) if isinstance(d, (kd.Array, np.ndarray, np.generic)) else d
+    with np.errstate(all="ignore"):
+        return getattr(np, name)(stand_in(da), stand_in(db)).dtype
+
+
+def masked_constant_result(name: str, a: Any, da: Any, db: Any, casting: Casting) -> Any:
+    """numpy.ma's ``<name>(a, b)`` where ``a`` or ``b`` is ``masked``: all masked, of NumPy's shape and dtype
+    (``masked`` itself for a 0-d result); the data are masked's own (0) where it comes first, else ``a``'s where
+    the cast is allowed (:func:`keep_data`), as numpy.ma's copyto leaves them.
+
+    >>> import kdsl as kd
+    >>> r = masked_constant_result("multiply", kd.ma.masked, 0.0, kd.asarray([1, 2]), "unsafe")
+    >>> r.mask.tolist(), r.dtype
+    ([True, True], kdsl.float64)
+    """
+    shape = np.broadcast_shapes(_shape(da), _shape(db))
+    if not shape:
+        return masked
+    full = kd.ones(shape, dtype=kd.bool_)
+    data = kd.zeros(shape, dtype=_masked_result_dtype(name, da, db))
+    if a is not masked:
+        data = keep_data(full, kd.asarray(da), data, casting)
+    return MaskedArray.wrap(data, full)

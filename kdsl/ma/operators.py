@@ -18,45 +18,26 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 import kdsl as kd
-from kdsl.ma.constants import MaskError, masked, nomask, numpy_dtype
+from kdsl.ma.constants import MaskError, masked, nomask
 from kdsl.ma.masked_array import MaskedArray
-from kdsl.ma.operands import fill_of, masked_result, parts, shrunk, strong, union
+from kdsl.ma.operands import (
+    Casting,
+    fill_of,
+    keep_data,
+    masked_constant_result,
+    masked_result,
+    parts,
+    shrunk,
+    strong,
+    union,
+)
 
-Casting = Literal["safe", "same_kind", "unsafe"]
 _TINY = float(np.finfo(np.float64).tiny)  # NumPy's tolerance of the safe division domain
-
-
-def _keep(mask: Any, original: Any, result: Any, casting: Casting = "same_kind") -> Any:
-    """``result`` with the entries under ``mask`` taken from ``original`` where NumPy's copyto allows the cast
-    (``casting``: ``'unsafe'`` for numpy.ma's binary ops, ``'same_kind'`` for its unary ones, ``'safe'`` for
-    the domained ones, which put 0 where the cast is not safe)."""
-    if mask is nomask:
-        return result
-    odt = numpy_dtype(original.dtype) if isinstance(original, kd.Array) else np.asarray(original).dtype
-    rdt = numpy_dtype(result.dtype)
-    if not np.can_cast(odt, rdt, casting):
-        return kd.where(mask, 0, result) if casting == "safe" else result
-    if isinstance(original, kd.Array):
-        original = original.astype(result.dtype)
-    return kd.where(mask, original, result)
-
-
-def _shape(x: Any) -> tuple[int, ...]:
-    return x.shape if isinstance(x, kd.Array) else ()
-
-
-def _masked_result_dtype(name: str, da: Any, db: Any) -> Any:
-    """The dtype of NumPy's ``<name>(a, b)`` where an operand is ``masked`` (a float64 0-d array): bool for the
-    comparisons, the promoted type otherwise (NumPy's ufunc on 0-d stand-ins; a Python scalar stays weak)."""
-    def stand_in(d: Any) -> Any:
-        return np.zeros((), numpy_dtype(d.dtype)) if isinstance(d, (kd.Array, np.ndarray, np.generic)) else d
-    with np.errstate(all="ignore"):
-        return getattr(np, name)(stand_in(da), stand_in(db)).dtype
 
 
 # ----- unary
@@ -86,7 +67,7 @@ def unary(name: str, x: Any, *args: Any, **kwargs: Any) -> Any:
     if domain is not None:
         bad = domain(d) | ~kd.isfinite(result)
         m = bad if m is nomask else bad | m
-    return masked_result(_keep(m, d, result), m, fill_of(x))
+    return masked_result(keep_data(m, d, result), m, fill_of(x))
 
 
 def _unary_operator(name: str) -> Callable[[Any], Any]:
@@ -134,21 +115,25 @@ def binary(name: str, a: Any, b: Any, keep: bool = True) -> Any:
         a, b = _truth_of_text(a), _truth_of_text(b)
     da, ma = parts(a)
     db, mb = parts(b)
-    if a is masked or b is masked:
-        shape = np.broadcast_shapes(_shape(da), _shape(db))
-        dtype = _masked_result_dtype(name, da, db)
-        return masked if not shape else MaskedArray.wrap(kd.zeros(shape, dtype=dtype), kd.ones(shape, dtype=kd.bool_))
-    da, db = strong(da, db)
+    if (a is masked or b is masked) and keep:  # (ndarray's operators: masked's data and mask, below)
+        return masked_constant_result(name, a, da, db, "safe" if name in _SAFE_DIVIDE else "unsafe")
+    if keep:  # numpy.ma's own operations read a Python scalar as a 0-d array; ndarray's operators keep it weak
+        da, db = strong(da, db)
     result = getattr(kd, name)(da, db)
     m = union(ma, mb, result.shape)
+    if name in _SAFE_DIVIDE and not keep:  # ndarray's %: numpy.ma's __array_wrap__ writes remainder's fill (1)
+        # where the data are outside the domain and masks them too; non-finite results stay unmasked
+        domain = kd.broadcast_to(kd.abs(da) * _TINY >= kd.abs(db), result.shape)
+        result = kd.where(domain, 1, result).astype(result.dtype)
+        return masked_result(result, shrunk(domain if m is nomask else m | domain), fill_of(a, b))
     if name in _SAFE_DIVIDE:
         bad = (kd.abs(da) * _TINY >= kd.abs(db)) | ~kd.isfinite(result)
         bad = bad if bad.shape == result.shape else kd.broadcast_to(bad, result.shape)
         m = bad if m is nomask else m | bad
     if not keep:  # ndarray's operators: NumPy's ufunc wraps the result with the masks' shrunk union
         return masked_result(result, shrunk(m), fill_of(a, b))
-    casting: Casting = "safe" if name in _SAFE_DIVIDE else "unsafe"  # (see _keep)
-    return masked_result(_keep(m, da, result, casting), m, fill_of(a, b))
+    casting: Casting = "safe" if name in _SAFE_DIVIDE else "unsafe"  # (see keep_data)
+    return masked_result(keep_data(m, da, result, casting), m, fill_of(a, b))
 
 
 def power(a: Any, b: Any, third: Any = None) -> Any:
@@ -160,7 +145,7 @@ def power(a: Any, b: Any, third: Any = None) -> Any:
     da, db = strong(da, db)
     result = kd.power(da, db)
     m = union(ma, mb, result.shape)
-    result = _keep(m, da, result)
+    result = keep_data(m, da, result)
     invalid = ~kd.isfinite(result)
     m = invalid if m is nomask else m | invalid
     if result.ndim == 0:
@@ -230,7 +215,7 @@ FUNCTIONS["absolute"] = FUNCTIONS["abs"] = _unary_function("absolute")
 FUNCTIONS["conjugate"] = FUNCTIONS["conj"] = _unary_function("conjugate")
 
 
-def dispatch(name: str, args: tuple, kwargs: dict) -> Any:
+def dispatch(name: str, args: tuple, kwargs: dict, ufunc_call: bool = True) -> Any:
     """A ufunc call ``name(*args, **kwargs)`` with a masked operand (``np.sqrt(x)``, ``kd.add(x, y)``): numpy.ma's
     function, with the mask NumPy's ufunc gives a masked array (its ``__array_wrap__``): a binary one's shrunk to
     ``nomask`` where nothing is masked, a unary one's a full mask array even for ``nomask``."""
@@ -241,6 +226,10 @@ def dispatch(name: str, args: tuple, kwargs: dict) -> Any:
              and k not in ("casting", "order", "subok", "signature")}
     if extra:
         raise TypeError(f"{name} on kd.ma masked arrays takes no {sorted(extra)}")
+    if ufunc_call and (name in _RAW_OPERATORS or name in _SAFE_DIVIDE or name == "power") and len(args) == 2:
+        # NumPy's ufunc (its __array_wrap__), not np.ma's function: non-finite results stay unmasked, the division
+        # family's domain is masked and filled with 1; np.remainder(x, y) is x % y (np.ma.masked % x calls it)
+        return binary(name, args[0], args[1], keep=False)
     out = fn(*args)
     if isinstance(out, MaskedArray) and len(args) == 2:  # NumPy's ufunc wraps the masks' shrunk union
         out._mask = shrunk(out._mask)
@@ -252,7 +241,11 @@ def dispatch(name: str, args: tuple, kwargs: dict) -> Any:
 def _array_ufunc(self: MaskedArray, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
     if method != "__call__":
         return NotImplemented
-    return dispatch(ufunc.__name__, inputs, kwargs)
+    # ndarray / x (a NumPy array or scalar first) reaches here as np.divide(ndarray, x); NumPy's own masked arrays
+    # take that operator reflected, as numpy.ma's function (np.ma.divide), so kd.ma does too
+    first = inputs[0] if inputs else None
+    reflected = isinstance(first, (np.ndarray, np.generic)) and not isinstance(first, np.ma.MaskedArray)
+    return dispatch(ufunc.__name__, inputs, kwargs, ufunc_call=not reflected)
 
 
 def _kdsl_ufunc(name: str, args: tuple, kwargs: dict) -> Any:

@@ -244,7 +244,9 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
     """NumPy's ``np.ma.median``: the median of the unmasked entries along ``axis`` (an int, a tuple or None),
     masked where there are none, NaN where an unmasked entry is NaN; ``out`` (a kdsl or kd.ma array) receives
     it."""
-    x, kept = _last_axis(as_masked(a), axis)
+    a = as_masked(a)
+    whole = axis is None or (isinstance(axis, tuple) and len({int(ax) % (a.ndim or 1) for ax in axis}) == a.ndim)
+    x, kept = _last_axis(a, axis)
     if x._mask is nomask:
         result, empty = kd.median(x._data, axis=-1), nomask
     else:
@@ -252,6 +254,10 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
     if keepdims:
         result = result.reshape(kept)
         empty = empty if empty is nomask else empty.reshape(kept)
+    if out is None and keepdims and whole:  # NumPy reshapes its median of everything: a plain array, or where
+        if empty is nomask or not bool(empty.any()):  # all is masked, ``masked`` (float64) reshaped
+            return result
+        return MaskedArray.wrap(kd.zeros(kept, dtype=kd.float64), empty)
     if out is None:
         return masked_result(result, empty)
     out[...] = MaskedArray.wrap(result, empty) if isinstance(out, MaskedArray) else result

@@ -31,11 +31,12 @@ from kdsl.frontend.array import array_protocols as proto
 from kdsl.frontend.array import array_selection_methods as sel
 from kdsl.frontend.array import array_shape_methods as shapes
 from kdsl.frontend.array import movement as mv
-from kdsl.frontend.array import ndarray_constructor, ops, scalar_like, scalar_number
+from kdsl.frontend.array import ndarray_constructor, scalar_like, scalar_number
 from kdsl.frontend.array.array_flags import set_strides as _flags_set_strides
 from kdsl.frontend.array.array_flags import strides as _flags_strides
 from kdsl.frontend.array.array_operators import binary as _binary
 from kdsl.frontend.array.inplace import inplace_operator
+from kdsl.frontend.array.power_operator import power_operator
 from kdsl.frontend.array.scalar_like import multiply_operator
 from kdsl.frontend.array.view_links import ViewLinks
 from kdsl.ir.graph import Node
@@ -222,7 +223,7 @@ class Array(ViewLinks):
     __pos__, __abs__, __invert__ = operators.__pos__, operators.__abs__, operators.__invert__
     __matmul__, __rmatmul__, __imatmul__ = operators.__matmul__, operators.__rmatmul__, operators.__imatmul__
 
-    __pow__, __rpow__, __ipow__ = ops.power_operator, _binary("pow", True), inplace_operator("pow")
+    __pow__, __rpow__, __ipow__ = power_operator, _binary("pow", True), inplace_operator("pow")
     __and__, __rand__, __iand__ = _binary("and"), _binary("and", True), inplace_operator("and")
     __or__, __ror__, __ior__ = _binary("or"), _binary("or", True), inplace_operator("or")
     __xor__, __rxor__, __ixor__ = _binary("xor"), _binary("xor", True), inplace_operator("xor")

@@ -73,6 +73,11 @@ def view(a: Array, dtype: Any = None, type: Any = None) -> Array:  # noqa: A002 
     cls = subclass_of(type)
     if _is_array_class(type):
         type = None
+    if any(isinstance(t, builtins.type) and issubclass(t, np.ma.MaskedArray) for t in (type, dtype)):
+        # numpy.ma's operators end in result.view(MaskedArray); its comparisons do not defer to kd.ma's
+        raise TypeError("a numpy.ma masked array (np.ma.masked included) cannot wrap a kdsl result: numpy.ma's "
+                        "operations (its comparisons always) do not defer to kdsl arrays; put the kdsl operand "
+                        "first (x > kd.ma.masked), or make the NumPy one a kd.ma array (kd.ma.asarray(h))")
     if type is not None or (isinstance(dtype, builtins.type) and issubclass(dtype, np.ndarray)):
         raise TypeError("kdsl arrays have no subclasses: view(type=...) is not supported; use "
                         "np.asarray(a).view(type) for a NumPy subclass of a host copy")

@@ -170,8 +170,14 @@ def _quantiles(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, method: str,
     return keep_reduced_dims(result, x.shape, axes, qs.shape) if keepdims else result
 
 
+def _in_range(qs: np.ndarray) -> bool:
+    """NumPy's check of quantiles in [0, 1]: an empty list passes, an empty q of other dimensions raises its
+    ``min``'s ValueError (NumPy checks those through ``q.min()``)."""
+    return (qs.ndim == 1 and qs.size == 0) or bool(qs.min() >= 0 and qs.max() <= 1)
+
+
 def _valid_q(qs: np.ndarray) -> None:
-    if not (qs.size == 0 or (qs.min() >= 0 and qs.max() <= 1)):
+    if not _in_range(qs):
         raise ValueError("Quantiles must be in the range [0, 1]")
 
 
@@ -213,7 +219,7 @@ def nanpercentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_i
         return read_warnings.carry(inner, into(inner, out))
     x, host_q = _operands(a, q, method)
     qs = np.true_divide(np.asarray(host_q, dtype=np.float64), 100)
-    if not (qs.size == 0 or (qs.min() >= 0 and qs.max() <= 1)):
+    if not _in_range(qs):
         raise ValueError("Percentiles must be in the range [0, 100]")
     return _nan_quantiles(np.nanpercentile, x, host_q, qs, axis, keepdims, method, weights)
 

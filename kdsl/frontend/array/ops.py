@@ -22,7 +22,7 @@ from kdsl.dtype import promotion
 from kdsl.errors import shape_text
 from kdsl.frontend.array import exact_compare, integer_powers, movement
 from kdsl.frontend.array.host_dtypes import python_int_dtype, typed
-from kdsl.frontend.array.operator_deferral import defers, operator_defers
+from kdsl.frontend.array.operator_deferral import defers
 from kdsl.frontend.array.ufunc_errors import string_operand_error
 from kdsl.ir.graph import Node
 
@@ -36,7 +36,12 @@ _SIGNATURES: dict = {}  # (op, device, operand dtypes / weak kinds) -> (result d
 _CONSTS: dict = {}  # (type, value, dtype name) -> the value converted to dtype
 
 
-def _array_cls():
+def array_class():
+    """kdsl's Array class (array.py imports this module, so it is looked up on first use).
+
+    >>> array_class().__name__
+    'Array'
+    """
     if not _ARRAY:  # hot paths read _ARRAY[0] directly once it is filled
         from kdsl.frontend.array.array import Array  # cycle: that module imports this one
 
@@ -46,7 +51,7 @@ def _array_cls():
 
 def as_operand(x, device=None):
     """An Array for arrays and array-likes; Python scalars stay Python scalars (weak)."""
-    Array = _array_cls()
+    Array = array_class()
     if isinstance(x, Array):
         return x
     if isinstance(x, np.generic):  # before Python's types: np.float64 is a float, but strong (NEP 50)
@@ -147,7 +152,7 @@ def cast_node(node: Node, dtype: dt.DType) -> Node:
 
 def operand_node(x, dtype: dt.DType, shape: tuple[int, ...], device) -> Node:
     """The node of one operand converted to ``dtype`` and broadcast to ``shape``."""
-    if isinstance(x, _array_cls()):
+    if isinstance(x, array_class()):
         node = x._n
         if node.dtype is not dtype:
             node = cast_node(node, dtype)
@@ -158,11 +163,11 @@ def operand_node(x, dtype: dt.DType, shape: tuple[int, ...], device) -> Node:
 
 def result_of(name: str, operands: list) -> tuple[dt.DType, list[dt.DType]]:
     """(result dtype, the dtype each operand is converted to) for op ``name``."""
-    return promotion.op_signature(name, [x.dtype if isinstance(x, _array_cls()) else x for x in operands])
+    return promotion.op_signature(name, [x.dtype if isinstance(x, array_class()) else x for x in operands])
 
 
 def device_of(operands):
-    Array = _array_cls()
+    Array = array_class()
     first = None
     for x in operands:
         if isinstance(x, Array):
@@ -214,7 +219,7 @@ def _fast_key(name: str, operands, Array):
 
 def apply(name: str, *operands):
     """Build the lazy elementwise op ``name`` on ``operands`` (see the module docstring)."""
-    Array = _ARRAY[0] if _ARRAY else _array_cls()
+    Array = _ARRAY[0] if _ARRAY else array_class()
     fast = _fast_key(name, operands, Array)
     if fast is not None:
         key, dev, shape = fast
@@ -267,35 +272,10 @@ def _long_ints_only(operands) -> None:
                                 "Python ints as int64; pass x != 0 or a bool)")
 
 
-_SCALAR_POWERS = {0.5: "sqrt", 2: "square", -1: "reciprocal"}
+SCALAR_POWERS = {0.5: "sqrt", 2: "square", -1: "reciprocal"}
 """NumPy's float32/float64 ``power`` loops with a scalar exponent: 0.5 is ``sqrt`` (``(-0.0) ** 0.5`` is -0.0,
 ``(-inf) ** 0.5`` NaN), and 2 and -1 are the correctly rounded ``x * x`` and ``1 / x``, which a ``pow`` built
 from ``exp`` and ``log`` misses by an ulp."""
-
-
-def power_operator(a, b, modulo=None):
-    """``a ** b`` as NumPy's operator computes it: on complex arrays, the exponents ``2``, ``-1`` (Python ints)
-    and ``0.5`` (a float) are ``square``, ``reciprocal`` and ``sqrt`` (``(inf + infj) ** 0.5`` is
-    ``inf + infj``, where ``power`` gives ``inf + nanj``); everything else is ``power``. ``pow(a, b, m)`` raises
-    NumPy's TypeError (arrays have no three-argument power).
-
-    >>> import kdsl as kd
-    >>> (kd.asarray([complex("inf+infj")]) ** 0.5).numpy(), kd.power(kd.asarray([complex("inf+infj")]), 0.5).numpy()
-    (array([inf+infj], dtype=complex64), array([inf+nanj], dtype=complex64))
-    """
-    if modulo is not None:
-        names = ", ".join(f"'{type(x).__module__.split('.')[0]}.{type(x).__name__}'" if isinstance(x, _array_cls())
-                          else f"'{type(x).__name__}'" for x in (a, b, modulo))
-        raise TypeError(f"unsupported operand type(s) for ** or pow(): {names}")
-    if isinstance(a, _array_cls()) and a.dtype.kind == "c" and not isinstance(b, bool):
-        if (isinstance(b, int) and b in (2, -1)) or (isinstance(b, (float, np.floating)) and b == 0.5):
-            return apply(_SCALAR_POWERS[float(b)], a)
-    try:
-        return apply("pow", a, b)
-    except TypeError:
-        if operator_defers(b):
-            return NotImplemented
-        raise
 
 
 def build(name: str, operands, out_dtype, in_dtypes, shape, dev):
@@ -315,8 +295,8 @@ def build(name: str, operands, out_dtype, in_dtypes, shape, dev):
                     raise
                 return build(name, wide, *result_of(name, wide), shape, dev)
         if out_dtype in (dt.float32, dt.float64) and isinstance(exponent, (int, float)) and \
-                not isinstance(exponent, bool) and exponent in _SCALAR_POWERS:
-            return build(_SCALAR_POWERS[exponent], operands[:1], out_dtype, in_dtypes[:1], shape, dev)
+                not isinstance(exponent, bool) and exponent in SCALAR_POWERS:
+            return build(SCALAR_POWERS[exponent], operands[:1], out_dtype, in_dtypes[:1], shape, dev)
     Array = _ARRAY[0]
     if name in _COMPARE and in_dtypes[0] is dt.float64 and exact_compare.mixed_sign_64(operands, Array):
         return exact_compare.mixed_sign(name, operands, shape, dev, Array)
@@ -386,16 +366,16 @@ def where(cond, a=None, b=None):
 
     a, b = at_array_precision((a, b), [as_operand(a, dev), as_operand(b, dev)], dev)
     cond = as_operand(cond, dev)
-    if not isinstance(a, _array_cls()) and not isinstance(b, _array_cls()):
+    if not isinstance(a, array_class()) and not isinstance(b, array_class()):
         a, b = _wide_ints([a, b], dev)  # where(c, 2**40, 0) is int64, as in NumPy
-    keys = [x.dtype if isinstance(x, _array_cls()) else x for x in (a, b)]
+    keys = [x.dtype if isinstance(x, array_class()) else x for x in (a, b)]
     out = promotion.result_dtype(np.maximum, *keys) if any(isinstance(k, dt.DType) for k in keys) else \
         promotion.result_dtype(np.add, *keys)
-    shape = broadcast_shapes(*(x.shape for x in (cond, a, b) if isinstance(x, _array_cls())))
+    shape = broadcast_shapes(*(x.shape for x in (cond, a, b) if isinstance(x, array_class())))
     a, b = forced_int(a, out), forced_int(b, out)  # NumPy force-casts: no OverflowError here
     srcs = (operand_node(cond, dt.bool_, shape, dev), operand_node(a, out, shape, dev),
             operand_node(b, out, shape, dev))
-    return _array_cls()(Node("where", srcs, out, shape, device=dev))
+    return array_class()(Node("where", srcs, out, shape, device=dev))
 
 
 def astype(x, dtype):  # -> Array (the class is defined in array.py, which imports this module)
@@ -406,4 +386,4 @@ def astype(x, dtype):  # -> Array (the class is defined in array.py, which impor
         from kdsl.frontend.array.complex_math import warn_discarded_imag  # cycle: it imports this module
 
         warn_discarded_imag(x.dtype, d)
-    return _array_cls()(cast_node(x._n, d))
+    return array_class()(cast_node(x._n, d))

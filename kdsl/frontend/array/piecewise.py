@@ -6,8 +6,10 @@ fuses. The results agree for element-wise functions (what piecewise is for); val
 condition excludes are discarded (on the GPU an invalid one is a silent NaN, never an error). A function whose
 result reads ``x`` through anything but element-wise operations (``v - v.mean()``, ``v / v.max()``,
 ``np.cumsum(v)``, ``v[::-1]``) or reads positions (``np.arange(len(v))``) would differ: such a function is called
-again as NumPy calls it, on ``x[cond]`` (a read of the count from the device), and its values are assigned
-into the selected places.
+again as NumPy calls it, on ``x[cond]`` (a read of the count from the device; whole sub-arrays for a condition of
+``x``'s leading axes; no call where nothing is selected), and its values are assigned into the selected places.
+So it is called once more than NumPy calls it: whether a Python function is element-wise shows only in what
+one call builds, and that call on the whole array is what keeps the element-wise case lazy and fused.
 
 Example:
     >>> import kdsl as kd
@@ -31,25 +33,44 @@ from kdsl.frontend.array.elementwise_graph import reads_elementwise
 from kdsl.frontend.array.shape_ops import broadcast_values_to
 
 
-def _conditions(x: Array, condlist: Any) -> list[Array]:
-    """``condlist`` as a list of boolean arrays shaped like ``x`` (one bare condition is a list of one; as in
-    NumPy, an array of 2 or more axes is a stack of conditions, one per row)."""
+def _condition_items(x: Array, condlist: Any) -> list[Any]:
+    """``condlist`` as a list of conditions, as NumPy reads it: one bare condition is a list of one, an array of
+    2 or more axes a stack of conditions (one per row); an empty list is NumPy's IndexError (``condlist[0]``)."""
+    if isinstance(condlist, (bool, np.bool_)) or (isinstance(condlist, (Array, np.ndarray)) and condlist.ndim == 0):
+        return [condlist]
+    if isinstance(condlist, (Array, np.ndarray)) and condlist.shape[0] == 0:
+        raise IndexError("index 0 is out of bounds for axis 0 with size 0")
+    if isinstance(condlist, Sequence) and not condlist:
+        _ = condlist[0]  # Python's IndexError, as NumPy's condlist[0] raises it ("list index out of range")
     if isinstance(condlist, (Array, np.ndarray)) and condlist.ndim >= 2:
-        condlist = [condlist[i] for i in range(condlist.shape[0])]
-    elif isinstance(condlist, (Array, np.ndarray, bool, np.bool_)) or (
-            isinstance(condlist, Sequence) and condlist and not isinstance(condlist[0], (Array, np.ndarray,
-                                                                                          list, tuple))
+        return [condlist[i] for i in range(condlist.shape[0])]
+    if isinstance(condlist, (Array, np.ndarray)) or (
+            isinstance(condlist, Sequence) and not isinstance(condlist[0], (Array, np.ndarray, list, tuple))
             and x.ndim != 0):
-        condlist = [condlist]
+        return [condlist]
+    return list(condlist)
+
+
+def _conditions(x: Array, condlist: Any) -> list[Array]:
+    """``condlist`` as boolean arrays of one shape: ``x``'s, or that of its leading axes (NumPy indexes ``x``
+    with each condition: a boolean index, not a broadcast)."""
     conds = []
-    for c in condlist:
+    for c in _condition_items(x, condlist):
         c = asarray(c)
         if c.dtype is not dt.bool_:  # NumPy reads numbers as truth values (``(x > 3) * (x <= 5)`` of Python
             c = c != 0  # bools is an int): nonzero holds
-        if c.ndim and c.shape != x.shape:  # NumPy indexes x with each condition: a boolean index, not broadcast
-            c = _leading(c, x.shape)
-        conds.append(broadcast_values_to(c, x.shape))
+        conds.append(c)
+    if len({c.shape for c in conds}) > 1:  # NumPy stacks them first (np.asarray(condlist, dtype=bool)): its error
+        np.asarray([np.broadcast_to(np.False_, c.shape) for c in conds], dtype=bool)
+        raise ValueError(f"piecewise: the conditions have different shapes {[c.shape for c in conds]}")
+    if conds[0].ndim and conds[0].shape != x.shape:
+        _leading(conds[0], x.shape)  # NumPy's IndexError for a shape that is not x's leading axes
     return conds
+
+
+def _spread(cond: Array, shape: tuple[int, ...]) -> Array:
+    """A condition of ``x``'s leading axes (or all of them) broadcast to ``x``'s ``shape``, for ``where``."""
+    return broadcast_values_to(cond.reshape(cond.shape + (1,) * (len(shape) - cond.ndim)), shape)
 
 
 def _leading(cond: Array, shape: tuple[int, ...]) -> Array:
@@ -73,8 +94,12 @@ def _value(func: Any, x: Array, cond: Array, out: Array, args: Any, kw: Any) -> 
         return out, value
     if value.shape == x.shape and reads_elementwise(value, [x], strict=True):
         return out, value
-    out = out.copy()  # NumPy's y[cond] = func(x[cond], ...): the function sees the selected elements only
-    out[cond] = func(x[cond], *args, **kw)
+    # NumPy's y[cond] = func(x[cond], ...): the function sees the selected elements only (whole sub-arrays for a
+    # condition of leading axes), and is not called where nothing is selected
+    selected = x[cond]
+    if selected.size:
+        out = out.copy()
+        out[cond] = func(selected, *args, **kw)
     return out, None
 
 
@@ -92,7 +117,7 @@ def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: 
     x = asarray(x)
     conds = _conditions(x, condlist)
     if len(funclist) == len(conds) + 1:
-        covered = conds[0] if conds else zeros_like(x, dtype=dt.bool_)
+        covered = conds[0]
         for c in conds[1:]:
             covered = covered | c
         conds.append(~covered)
@@ -108,5 +133,5 @@ def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: 
             value = asarray(value).astype(x.dtype)
         elif isinstance(value, (int, float, complex)):  # NumPy's y[cond] = value: 300 into uint8 raises
             value = np.asarray(value, dtype=x.dtype.np)  # OverflowError there (where() would wrap it to 44)
-        out = km.where(cond, value, out).astype(x.dtype)
+        out = km.where(_spread(cond, x.shape), value, out).astype(x.dtype)
     return out

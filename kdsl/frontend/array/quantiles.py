@@ -125,6 +125,8 @@ def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input:
     if qs.dtype.kind != "f" or not np.all((qs >= 0) & (qs <= 1)):
         raise ValueError("Quantiles must be in the range [0, 1]")
     x = as_array(a)
+    if x.size == 0:  # NumPy's answer for empty data depends on its dtype: asked of NumPy itself
+        return _by_method("nanquantile", x, q, axis, method, keepdims)
     d = _result_dtype(np.quantile, x, q)
     return _quantiles(x, qs, axis, keepdims, d)
 
@@ -152,6 +154,8 @@ def percentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_inpu
     if method != "linear":
         return _by_method("nanpercentile", a, q, axis, method, keepdims)
     x = as_array(a)
+    if x.size == 0:  # NumPy's answer for empty data depends on its dtype: asked of NumPy itself
+        return _by_method("nanpercentile", x, q, axis, method, keepdims)
     d = _result_dtype(np.percentile, x, q)
     return _quantiles(x, qs / 100.0, axis, keepdims, d)
 
@@ -162,11 +166,14 @@ def _by_method(name: str, a: Any, q: Any, axis: Any, method: str, keepdims: bool
     from kdsl.frontend.array import nan_quantiles  # cycle: that module builds on this one
 
     x = as_array(a)
-    if x.size == 0:  # NumPy's own call on empty host data: its IndexError for an empty line (the NaN-ignoring
-        # functions give NaN there), else the empty result's shape and dtype (q's axes first: theirs lose them)
+    if x.size == 0:  # NumPy's own call on empty host data: its IndexError for an empty line (float data: index
+        # -1, integers: index 0, except integers with an empty q under 'linear', which give an empty float64
+        # result), else the empty result's shape and dtype (q's axes first: the NaN-ignoring ones lose them)
         host = getattr(np, name.removeprefix("nan"))(np.empty(x.shape, x.dtype.np), _host_q(q), axis=axis,
                                                      method=method, keepdims=keepdims)
-        return broadcast_values_to(Array(ops.const_node(0, dt.as_dtype(host.dtype), x.device)), host.shape)
+        d = dt.as_dtype(host.dtype)
+        d = d if x.device.supports(d) else dt.float32
+        return broadcast_values_to(Array(ops.const_node(0, d, x.device)), host.shape)
     result = getattr(nan_quantiles, name)(x, q, axis, method=method, keepdims=keepdims)
     if x.dtype.kind not in "fc":
         return result
@@ -176,9 +183,7 @@ def _by_method(name: str, a: Any, q: Any, axis: Any, method: str, keepdims: bool
 
 def _quantiles(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, d: dt.DType) -> Array:
     lines, axes = lines_last(x, axis)
-    n = lines.shape[-1]
-    if n == 0:
-        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    n = lines.shape[-1]  # at least 1: quantile and percentile answer empty data by NumPy's own call
     if qs.size == 0:  # no quantiles (percentile(a, [])): an empty result of q's shape, then the kept axes
         result = broadcast_values_to(Array(ops.const_node(0, d, x.device)), qs.shape + lines.shape[:-1])
         return keep_reduced_dims(result, x.shape, axes, qs.shape) if keepdims else result

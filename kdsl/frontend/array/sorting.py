@@ -122,8 +122,8 @@ def _check_kth(kth: Any, n: int, empty: bool = False) -> None:
     for k in values:
         if not isinstance(k, (int, np.integer)) or isinstance(k, (bool, np.bool_)):
             raise TypeError(f"kth must be an integer or a sequence of integers, not {k!r}")
-        if not empty and not -n <= int(k) < n:
-            raise ValueError(f"kth(={int(k)}) out of bounds ({n})")
+        if not empty and not -n <= int(k) < n:  # NumPy names a negative kth after adding n
+            raise ValueError(f"kth(={int(k) + n if k < 0 else int(k)}) out of bounds ({n})")
 
 
 def partition(a: Any, kth: Any, axis: int | None = -1, kind: str = "introselect", order: Any = None) -> Array:

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.frontend.array import pyfunc_methods, vectorize_host, vectorize_shape, vectorize_signature
+from kdsl.frontend.array import pyfunc_methods, vectorize_host, vectorize_otypes, vectorize_shape, vectorize_signature
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.ops import broadcast_shapes
@@ -112,8 +112,10 @@ def _shape_output(out: Any, shape: tuple[int, ...], otype: Any) -> Array:
     """One output: a kdsl array of the broadcast ``shape``, cast to ``otype`` if given."""
     # a new array, as NumPy's: not an input itself or a view of one (``lambda v: v`` must not alias its argument)
     arr = Array(out._node) if isinstance(out, Array) else asarray(np.asarray(out))
-    if otype is not None:
+    if otype is not None and 0 in shape:  # NumPy makes no call, so nothing to check
         arr = arr.astype(_kd_dtype(otype))
+    elif otype is not None:  # NumPy's OverflowError where a value does not fit an integer otype
+        arr = vectorize_otypes.checked_cast(arr, _kd_dtype(otype))
     return broadcast_values_to(arr, shape) if arr.shape != shape else arr
 
 

@@ -14,6 +14,7 @@ Example:
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -21,9 +22,10 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.creation import as_array
+from kdsl.frontend.array.creation import as_array, full
 from kdsl.frontend.array.cumulative import cumsum
 from kdsl.frontend.array.math import isfinite, isnan, minimum, where
+from kdsl.frontend.array.nan_functions import nanmean
 from kdsl.frontend.array.quantiles import lines_last
 from kdsl.frontend.array.shape_ops import broadcast_values_to, stack
 from kdsl.frontend.array.sorting import argsort
@@ -37,12 +39,14 @@ def weighted(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, weights: Any, 
     of NaNs gives NaN."""
     if method != "inverted_cdf":
         raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
+    # NumPy's own checks of q on one host value (an empty q of 2 or more dimensions: its min's ValueError)
+    np.quantile(np.zeros(1), qs, method="inverted_cdf", weights=np.ones(1))
     w = _weights_like(x, as_array(weights, device=x.device), axis)
     lines, axes = lines_last(x, axis)
     wl, _ = lines_last(w, axis)
     n = lines.shape[-1]
-    if n == 0:
-        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    if x.size == 0:
+        return _empty_data(x, qs, axis, keepdims, w.shape, ignore_nan)
     nans = ignore_nan and lines.dtype.is_float
     if nans:
         wl = where(isnan(lines), 0, wl).astype(wl.dtype)
@@ -59,6 +63,8 @@ def weighted(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, weights: Any, 
     cdf = cdf / total
     cdf = where(cdf == 0, -1.0, cdf)  # leading zero weights: never the first value whose CDF reaches q = 0
     out_dtype = dt.as_dtype(np.quantile(np.zeros(1, x.dtype.np), 0.5, method="inverted_cdf").dtype)
+    if qs.size == 0:  # no quantiles, once the weights are checked as NumPy's: q's empty shape, then the lines'
+        return _filled(0, out_dtype, qs.shape + _reduced_shape(x.shape, axes, keepdims), x.device)
     # NaNs sort last: one poisons its line, or (ignoring NaNs) the line is all NaN when its first value is
     nan_line = isnan(s[..., 0] if nans else s[..., -1]) if s.dtype.is_float else None
     picks = []
@@ -70,8 +76,36 @@ def weighted(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, weights: Any, 
         picks.append(value.astype(out_dtype))
     result = picks[0] if qs.ndim == 0 else stack(picks).reshape(qs.shape + picks[0].shape)
     if keepdims:
-        result = result.reshape(qs.shape + tuple(1 if k in axes else m for k, m in enumerate(x.shape)))
+        result = result.reshape(qs.shape + _reduced_shape(x.shape, axes, keepdims))
     return result
+
+
+def _reduced_shape(shape: tuple[int, ...], axes: Any, keepdims: bool) -> tuple[int, ...]:
+    """``shape`` without the reduced ``axes`` (kept as 1s with ``keepdims``)."""
+    if keepdims:
+        return tuple(1 if k in axes else m for k, m in enumerate(shape))
+    return tuple(m for k, m in enumerate(shape) if k not in axes)
+
+
+def _filled(value: Any, dtype: dt.DType, shape: tuple[int, ...], device: Any) -> Array:
+    """A lazy constant of ``shape``: nothing to compute."""
+    return broadcast_values_to(full((), value, dtype=dtype, device=device), shape)
+
+
+def _empty_data(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, w_shape: tuple[int, ...],
+                ignore_nan: bool) -> Array:
+    """The answer for empty data: NumPy's own call on empty host data (its IndexError for an empty line, or an
+    empty result; nanquantile's NaNs for each empty line, without q's axes), as a lazy constant."""
+    fn = np.nanquantile if ignore_nan else np.quantile
+    with warnings.catch_warnings():  # NumPy's "Mean of empty slice": kdsl's reads warn (nan_quantiles.py)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        host = np.asarray(fn(np.zeros(x.shape, x.dtype.np), qs, axis=axis, method="inverted_cdf",
+                             keepdims=keepdims, weights=np.ones(w_shape)))
+    if ignore_nan:  # nanmean's NaNs and its "Mean of empty slice" warning, as NumPy's (and the unweighted one's)
+        return nanmean(x, axis, keepdims=keepdims)
+    d = dt.as_dtype(host.dtype)
+    d = d if x.device.supports(d) else dt.float32
+    return _filled(host.reshape(-1)[0].item() if host.size else 0, d, host.shape, x.device)
 
 
 def _weights_like(x: Array, w: Array, axis: Any) -> Array:

@@ -1,0 +1,77 @@
+"""``kd.ma.masked`` (NumPy's ``np.ma.masked``) on the left of kd.ma arrays' arithmetic against NumPy's: a fully
+masked result of NumPy's shape, dtype, data and fill value. NumPy's operators ran first and failed with "kdsl
+arrays have no subclasses" (kd.ma arrays now read ``__array_ufunc__ = None`` to numpy.ma's delegation check).
+numpy.ma's comparisons never delegate: ``kd.ma.masked < x`` stays a TypeError, one that names the fix."""
+
+from __future__ import annotations
+
+import operator
+import warnings
+
+import numpy as np
+import pytest
+
+import kdsl as kd
+
+ARITHMETIC = [operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv, operator.pow,
+              operator.mod]
+DATA = [(np.array([1.0, 2.0, 3.0]), [0, 1, 0]), (np.array([1, 2, 3], np.int32), None),
+        (np.array([[1, 2], [3, 4]], np.int16), [[0, 1], [0, 0]]), (np.array(2.5, np.float32), None),
+        (np.array([], np.float32), None), (np.array([True, False]), None),
+        (np.array([-0.0, np.nan, np.inf]), [1, 0, 0])]
+
+
+def _pair(i):
+    data, mask = DATA[i]
+    host = np.ma.array(data, mask=np.ma.nomask if mask is None else mask)
+    return host, kd.ma.array(kd.asarray(data), mask=kd.ma.nomask if mask is None else mask)
+
+
+def _outcome(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            r = call()
+        except TypeError:
+            return TypeError
+    if r is np.ma.masked:
+        return "masked"
+    if isinstance(r, kd.ma.MaskedArray):
+        return str(r.dtype.np), r.shape, kd.ma.getmaskarray(r).numpy().tolist(), r.data.numpy().tolist(), \
+            r.fill_value
+    return str(r.dtype), r.shape, np.ma.getmaskarray(r).tolist(), r.data.tolist(), r.fill_value
+
+
+def _same(expected, got):
+    if not isinstance(expected, tuple):
+        assert got == expected
+        return
+    assert got[:3] == expected[:3]
+    np.testing.assert_array_equal(np.asarray(got[3]), np.asarray(expected[3]))  # data under the mask, NaN too
+    assert got[4] == expected[4]
+
+
+@pytest.mark.parametrize("op", ARITHMETIC)
+@pytest.mark.parametrize("i", range(len(DATA)))
+def test_masked_constant_on_either_side(op, i):
+    host, x = _pair(i)
+    _same(_outcome(lambda: op(np.ma.masked, host)), _outcome(lambda: op(kd.ma.masked, x)))
+    _same(_outcome(lambda: op(host, np.ma.masked)), _outcome(lambda: op(x, kd.ma.masked)))
+
+
+def test_kd_ma_arrays_still_run_numpy_ufuncs():
+    host, x = _pair(0)
+    got = np.add(x, x)
+    assert isinstance(got, kd.ma.MaskedArray)
+    np.testing.assert_array_equal(kd.ma.getmaskarray(got).numpy(), np.ma.getmaskarray(np.add(host, host)))
+    assert type(x).__array_ufunc__ is not None  # NumPy's C dispatch reads the class's
+
+
+@pytest.mark.parametrize("op", [operator.lt, operator.eq, operator.ge])
+def test_masked_constant_compared_first_names_the_fix(op):
+    _, x = _pair(0)
+    with pytest.raises(TypeError, match="put the kdsl operand first"):
+        op(kd.ma.masked, x)
+    reflected = {operator.lt: operator.gt, operator.eq: operator.eq, operator.ge: operator.le}[op]
+    host, _ = _pair(0)
+    assert _outcome(lambda: reflected(x, kd.ma.masked))[:3] == _outcome(lambda: op(np.ma.masked, host))[:3]

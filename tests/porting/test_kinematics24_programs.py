@@ -105,7 +105,8 @@ def quintic(np, q0, q1, T, n):
     V = np.vander(t, 6, increasing=True)
     pos = V @ C
     vel = np.polynomial.polynomial.polyval(t, np.polynomial.polynomial.polyder(C, axis=0))
-    return {"C": C, "pos": pos, "vel": vel.T, "peak_vel": np.abs(vel).max(axis=1), "t_peak": t[np.argmax(np.abs(vel), axis=1)]}
+    peak = np.argmax(np.abs(vel), axis=1)
+    return {"C": C, "pos": pos, "vel": vel.T, "peak_vel": np.abs(vel).max(axis=1), "t_peak": t[peak]}
 
 
 def reachability(np, l1, l2, n):

@@ -24,6 +24,7 @@ from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array, asarray, iota
 from kdsl.frontend.array.creation_keywords import check_like, check_order
+from kdsl.frontend.array.host_dtypes import typed_range_dtype
 from kdsl.frontend.array.memory_order import fortran, fortran_copy
 from kdsl.frontend.array.ops import apply, const_node, where
 from kdsl.frontend.array.padding import pad
@@ -95,7 +96,8 @@ def _host_endpoints(*values: Any) -> tuple[list[Any], Any, Any]:
 
 def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: Any = 10.0,
              dtype: Any = None, axis: int = 0, *, device: Any = None) -> Array:
-    """``base ** linspace(start, stop, num)`` (float32 unless ``dtype`` or kdsl array endpoints say otherwise).
+    """``base ** linspace(start, stop, num)`` (float32 unless ``dtype``, kdsl array endpoints or typed host ones,
+    ``np.float64(x)``, say otherwise).
 
     >>> import kdsl as kd
     >>> kd.logspace(0, 3, 4).tolist()
@@ -106,7 +108,7 @@ def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: 
     """
     (start, stop, base), work, dev = _host_endpoints(start, stop, base)
     values = np.logspace(start, stop, num, endpoint, base, axis=axis)
-    return _host_range(values, dtype, device or dev, work)
+    return _host_range(values, dtype, device or dev, work or typed_range_dtype(values, (start, stop, base), device))
 
 
 def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None,
@@ -123,7 +125,7 @@ def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype
     # spiral (geomspace(-1, 1, 3, dtype=complex) passes through 1j, not NaN)
     wide = np.complex128 if dtype is not None and dt.as_dtype(dtype).kind == "c" else None
     values = np.geomspace(start, stop, num, endpoint, dtype=wide, axis=axis)
-    return _host_range(values, dtype, device or dev, work)
+    return _host_range(values, dtype, device or dev, work or typed_range_dtype(values, (start, stop), device))
 
 
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Array:

@@ -37,7 +37,7 @@ def float_operands(ufunc: np.ufunc, *xs: Any, wide16: bool = False) -> tuple[dt.
     ``wide16``: float16 operands are cast to float32 instead (kdsl rounds float16 after every op, so a
     composite of several ops would lose bits that NumPy's float16 loops, which compute in float32, keep)."""
     dev = ops.device_of(xs)
-    xs2 = at_array_precision(xs, [x if isinstance(x, (bool, int, float)) else as_array(x, dev) for x in xs], dev)
+    xs2 = at_array_precision(xs, [_float_operand(x, dev) for x in xs], dev)
     if not any(isinstance(x, Array) for x in xs2):
         xs2[0] = as_array(xs2[0], dev)
     d = promotion.result_dtype(ufunc, *(x.dtype if isinstance(x, Array) else x for x in xs2))
@@ -45,6 +45,15 @@ def float_operands(ufunc: np.ufunc, *xs: Any, wide16: bool = False) -> tuple[dt.
     c = dt.float32 if wide16 and d is dt.float16 else d
     # a weak Python number: a constant of c itself (hypot(a64, 0.1) computes with 0.1, not its float32)
     return d, [x.astype(c) if isinstance(x, Array) else Array(const_node(x, c, dev)) for x in xs2]
+
+
+def _float_operand(x: Any, dev: Any) -> Any:
+    """``x`` as :func:`float_operands` takes it: a Python number stays weak; a NumPy scalar is strong (NEP 50),
+    a 0-d array of its dtype, though ``np.float64`` is a Python float (``hypot(f32, np.float64(1.5))`` is
+    float64, as NumPy's); anything else an Array."""
+    if isinstance(x, np.generic):
+        return ops.as_operand(x, dev)  # a weak number only on a device without float64 (as operators do)
+    return x if isinstance(x, (bool, int, float)) else as_array(x, dev)
 
 
 def signbit(x: Any) -> Array:

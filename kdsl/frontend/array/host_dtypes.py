@@ -174,6 +174,25 @@ def typed(x) -> bool:
     return hasattr(type(x), "__array__") or hasattr(x, "__array_interface__")
 
 
+def typed_range_dtype(values: np.ndarray, endpoints: tuple, device: Any = None) -> dt.DType | None:
+    """The dtype of a range that NumPy computed on the host (``values``: ``np.linspace``/``logspace``/``geomspace``
+    of ``endpoints``) where an endpoint is typed host data (``np.float64(x)``, a NumPy array): NumPy's own, as
+    ``kd.asarray`` keeps a typed array's (``np.linspace(np.float64(0), 1, 5)`` is float64, of ``np.float32(0)``
+    float32). None where every endpoint is a Python number (kdsl's default float then) or the device lacks it.
+
+    >>> typed_range_dtype(np.linspace(np.float64(0), 1, 3), (np.float64(0), 1)).name
+    'float64'
+    >>> typed_range_dtype(np.linspace(0, 1.5, 3), (0, 1.5)) is None
+    True
+    """
+    from kdsl.device import device as find_device  # cycle: kdsl.device imports the frontend
+
+    if not any(typed(e) for e in endpoints):
+        return None
+    d = dt.as_dtype(values.dtype)
+    return d if find_device(device).supports(d) else None
+
+
 def _mixed_ints_dtype(x) -> dt.DType | None:
     """NumPy makes float64 of Python ints that need int64 and uint64 together ([1, 2**64 - 1]); kdsl keeps their
     values: all-int data gets :func:`python_int_dtype`'s dtype (or its OverflowError). None: not all ints."""

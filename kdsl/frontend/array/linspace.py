@@ -15,12 +15,14 @@ from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import arange, asarray
+from kdsl.frontend.array.host_dtypes import typed_range_dtype
 
 
 def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = False, dtype=None, axis: int = 0,
              *, device=None) -> Any:
     """``num`` evenly spaced values from ``start`` to ``stop`` (computed like NumPy, in float64 on the host);
-    complex endpoints give complex64 (kdsl's default complex). kdsl array endpoints (of any shape: the result
+    Python number endpoints give float32 (complex ones complex64: kdsl's defaults), typed host endpoints
+    (``np.float64(x)``, NumPy arrays) NumPy's dtype. kdsl array endpoints (of any shape: the result
     is ``(num, *shape)``, or the samples along ``axis``) stay on the device: ``start + i * step`` in their dtype,
     computed lazily. ``retstep=True`` returns ``(samples, step)`` as NumPy's (the step a host float64 for host
     endpoints, a kdsl array for kdsl ones).
@@ -41,7 +43,8 @@ def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = 
             y = y.transpose(tuple(perm))
         return (y, step) if retstep else y
     values, step = np.linspace(start, stop, num, endpoint=endpoint, retstep=True, axis=axis)
-    default = dt.default_complex if values.dtype.kind == "c" else dt.default_float
+    default = typed_range_dtype(values, (start, stop), device) or \
+        (dt.default_complex if values.dtype.kind == "c" else dt.default_float)
     d = default if dtype is None else dt.as_dtype(dtype)
     if d.is_int and values.dtype.kind == "f":  # NumPy floors into an integer dtype (a cast would truncate)
         values = np.floor(values)

@@ -43,8 +43,13 @@ def float_operands(ufunc: np.ufunc, *xs: Any, wide16: bool = False) -> tuple[dt.
     d = promotion.result_dtype(ufunc, *(x.dtype if isinstance(x, Array) else x for x in xs2))
     dev.check(d)
     c = dt.float32 if wide16 and d is dt.float16 else d
-    # a weak Python number: a constant of c itself (hypot(a64, 0.1) computes with 0.1, not its float32)
-    return d, [x.astype(c) if isinstance(x, Array) else Array(const_node(x, c, dev)) for x in xs2]
+    try:  # a weak Python number: a constant of c itself (hypot(a64, 0.1) computes with 0.1, not its float32)
+        return d, [x.astype(c) if isinstance(x, Array) else Array(const_node(x, c, dev)) for x in xs2]
+    except OverflowError:  # fmax(bool_array, 2**40) is int64, as NumPy's: the operators' own rule
+        wide = ops.bool_with_long(xs2, dev, Array)
+        if wide is None:
+            raise
+        return float_operands(ufunc, *wide, wide16=wide16)
 
 
 def _float_operand(x: Any, dev: Any) -> Any:

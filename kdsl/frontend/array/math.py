@@ -188,7 +188,7 @@ def clip(a, a_min=_NO_BOUND, a_max=_NO_BOUND, out=None, *, min=_NO_BOUND, max=_N
     """
     lo, hi = _bounds(a_min, a_max, min, max)
     casting, mask, dtype = _clip_keywords(kwargs)
-    x = a
+    x = _scalar_operand(a, lo, hi)
     if dtype is not None:
         from kdsl.frontend.array.ufunc_arguments import cast_input  # cycle: that module wraps this one's functions
 
@@ -210,6 +210,31 @@ def clip(a, a_min=_NO_BOUND, a_max=_NO_BOUND, out=None, *, min=_NO_BOUND, max=_N
     from kdsl.frontend.array.ufunc_arguments import written_into  # cycle: that module wraps this one's functions
 
     return written_into(asarray(result), out, mask, casting, "clip")
+
+
+_PYTHON_SCALARS = (bool, int, float, complex)
+
+
+def _scalar_operand(a, lo, hi):
+    """``a`` as ``clip`` takes it: a Python scalar clipped by array bounds becomes the array NumPy's ``asanyarray``
+    makes of it (``clip(3, lo, None)`` is int64, ``clip(3.0, lo16, None)`` float64, as NumPy's, where a weak 3
+    would take the bounds' dtype); with only scalar bounds it stays weak (kdsl's default types), and on a device
+    without that dtype too (the result keeps the bounds' precision instead of failing).
+
+    >>> import kdsl as kd
+    >>> kd.clip(3, kd.asarray([1, 5], dtype=kd.int8), None).dtype
+    kdsl.int64
+    """
+    if a.__class__ not in _PYTHON_SCALARS or all(b is None or b.__class__ in _PYTHON_SCALARS for b in (lo, hi)):
+        return a
+    d = np.asarray(a).dtype
+    if d.kind == "O":
+        raise OverflowError(f"Python int {a} too large to convert to int64 or uint64 (NumPy's clip makes an object "
+                            "array of it, which kdsl has not; pass a float, or clip an array of an explicit dtype)")
+    dev = next((b.device for b in (lo, hi) if isinstance(b, Array)), None)
+    if dev is not None and not dev.supports(d):
+        return a
+    return asarray(a, dtype=d, device=dev)
 
 
 def _single(bound) -> bool:

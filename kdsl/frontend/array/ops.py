@@ -290,7 +290,7 @@ def build(name: str, operands, out_dtype, in_dtypes, shape, dev):
             try:
                 integer_powers.check(operands, in_dtypes, shape)
             except OverflowError:
-                wide = _bool_with_long(operands, dev, _ARRAY[0])  # bool_array ** 2**40 is int64, as NumPy's
+                wide = bool_with_long(operands, dev, _ARRAY[0])  # bool_array ** 2**40 is int64, as NumPy's
                 if wide is None:
                     raise
                 return build(name, wide, *result_of(name, wide), shape, dev)
@@ -314,7 +314,7 @@ def build(name: str, operands, out_dtype, in_dtypes, shape, dev):
                 srcs.append(const_node(x, d, dev))
     except OverflowError:
         if name not in _COMPARE:
-            wide = _bool_with_long(operands, dev, Array)
+            wide = bool_with_long(operands, dev, Array)
             if wide is None:
                 raise
             out_dtype, in_dtypes = result_of(name, wide)
@@ -323,7 +323,7 @@ def build(name: str, operands, out_dtype, in_dtypes, shape, dev):
     return Array(Node(name, tuple(srcs), out_dtype, shape, None, None, dev))  # positional: as in const_node
 
 
-def _bool_with_long(operands, dev, Array):
+def bool_with_long(operands, dev, Array):
     """Bool arrays meeting a Python int beyond kdsl's int32: the operands with that int as an int64 0-d array,
     the int64 result NumPy gives (``bool_array + 2**40``); None where NumPy also overflows (beyond int64)."""
     ints = [x for x in operands if isinstance(x, int) and not isinstance(x, bool)]

@@ -151,14 +151,12 @@ class Stage:
         return lines
 
     def _store(self, c: int) -> list[str]:
-        """The last stage: element ``j + r * Ns`` straight to global memory, with the four-step twiddle,
-        conjugation, multiplication and scale the launch asks for; the table loads of all elements are issued
-        together, before the stores."""
+        """The last stage: element ``j + r * Ns`` straight to global memory, with the four-step twiddle (from
+        :meth:`prefetch`'s reads), conjugation, multiplication and scale the launch asks for."""
         radix, ns, vec = self.radix, self.ns, self.vec
         lines = ["uint b = first + s;", "if (!CHECK_SEQ_ || b < nseq) {",
                  "uint row = (b / out_d) * out_p, col = (b % out_d) * out_q;"]
         lines += [f"{vec} w{r} = v{c}_{r}; uint q{r} = col + (j + {r * ns}u) * out_e;" for r in range(radix)]
-        # the four-step twiddle W_N^(column * k): column < N / m and k < m, so e < N needs no reduction
         lines += self._twiddle(c) if self.twiddles else []
         # a zero imaginary part becomes +0, as NumPy's backward transform's exact zeros are: ifft([4, 0, 0, 0]) is
         # 1+0j, where negating the forward transform's +0 printed 1-0j (a select: drivers fold 0.0 - y to -y)
@@ -171,7 +169,6 @@ class Stage:
         lines.append("}")
         return lines
 
-
     def _powers(self) -> list[int]:
         """The powers ``r`` of ``W^(column Ns)`` that :meth:`prefetch` reads from the table: 1, 2, 4, 8."""
         return [1 << i for i in range((self.radix - 1).bit_length())]
@@ -183,6 +180,7 @@ class Stage:
         ``q{c}_0 = W^(column j)`` and ``q{c}_r = W^(column Ns r)`` for ``r`` a power of two (:meth:`_powers`):
         each two entries of the two-level table (``TABLE_BLOCK``), which :meth:`_twiddle` multiplies together."""
         vec, lines = self.vec, []
+        # exponents column * j and column * Ns * r stay below N (column < N / m, j + r Ns < m): no reduction
         look = "cmul(tw[tw_lo + ({e} & " + f"{TABLE_BLOCK - 1}u)], tw[tw_hi + " + "{e} / " + f"{TABLE_BLOCK}u])"
         for c in range(self.count):
             names = [f"q{c}_{r}" for r in (0, *self._powers())]
@@ -208,6 +206,7 @@ class Stage:
         lines.append(f"    w0 = cmul(w0, q{c}_0);")
         lines += [f"    w{r} = cmul(w{r}, cmul(q{c}_0, p{r}));" for r in range(1, self.radix)]
         return lines + ["}"]
+
 
 def slot(k: str) -> str:
     """The shared-memory slot of element ``k`` of the sequence starting at ``at``."""

@@ -129,7 +129,7 @@ def anatomy(case: Case, timer: Timer) -> list[list]:
         nbytes = _bytes(mems[0]) + _bytes(mems[1])  # what the launch reads and writes, at most
         moved += nbytes
         for part in PARTS:
-            raw = plan.kernel(*step.kernel, part=part)[0]
+            raw = plan.kernel(**step.kernel, part=part)[0]
             ms = timer.time(mems, raw.spirv, step.groups, spec, step.push)
             rows.append([label, f"{i}: {step.label}", part or "kernel", ms, nbytes / ms * 1e-6])
         words = min(_bytes(mems[0]), _bytes(mems[1])) // 32  # vec4s: half of the smaller buffer, each way

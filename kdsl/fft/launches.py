@@ -69,7 +69,7 @@ class Step(NamedTuple):
     ``raw``), its specialization ``flags``, push words and workgroups, and its buffers: ``src`` and ``dst``
     by role (``"in"``, ``"out"`` or a temporary's name), the twiddle ``table`` and the ``mul`` table."""
 
-    kernel: tuple
+    kernel: dict[str, Any]
     raw: Any
     flags: int
     push: np.ndarray
@@ -130,13 +130,16 @@ class Builder:
         self._free.append(name)
 
     def launch(self, src: str, dst: str, m: int, nseq: int, load: Layout, store: Layout, ends: Ends,
-               twiddle: int = 0, tw_div: int = 1, real_half: bool = False) -> None:
+               twiddle: int = 0, tw_div: int = 1, real_half: bool = False, by_parts: bool = False) -> None:
         """Plan one launch of the local FFT of length ``m`` over ``nseq`` sequences (``twiddle``: the four-step
         twiddles ``W_twiddle^(column k)`` on store, column ``(b % load.d) / tw_div`` of sequence ``b``;
-        ``real_half``: real rows of ``2 m`` read as complex ones of ``m``, ``m + 1`` frequencies stored)."""
-        kernel = (m, self.double, load.e != 1, store.e != 1, self.real_input and src == "in" and not real_half,
-                  real_half)
-        raw, seqs = plan.kernel(*kernel)
+        ``real_half``: real rows of ``2 m`` read as complex ones of ``m``, ``m + 1`` frequencies stored;
+        ``by_parts``: :func:`kdsl.fft.plan.columns_by_parts`)."""
+        kernel: dict[str, Any] = {
+            "m": m, "double": self.double, "seq_fast_load": load.e != 1, "seq_fast_store": store.e != 1,
+            "real_input": self.real_input and src == "in" and not real_half, "real_half": real_half,
+            "by_parts": by_parts}
+        raw, seqs = plan.kernel(**kernel)
         if real_half:
             table, lo = plan.real_half_twiddles(m, self.double)
             hi = 0
@@ -151,5 +154,6 @@ class Builder:
         push = np.array([nseq, *load, ends.in_n, *store, ends.out_n, lo, hi, tw_div, gx, ends.mul_at, bits[0],
                          bits[-1]], dtype=np.uint32)
         label = f"kd.fft: {m}-point FFT of {nseq} sequences" + (", four-step twiddles" if twiddle else "") + \
-            (f", real rows of {2 * m}" if real_half else "") + f", groups {(gx, gy)}"
+            (f", real rows of {2 * m}" if real_half else "") + (", by parts" if by_parts else "") + \
+            f", groups {(gx, gy)}"
         self.steps.append(Step(kernel, raw, flags, push, (gx, gy), src, dst, table, ends.mul, label))

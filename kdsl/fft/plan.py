@@ -186,15 +186,17 @@ def _factor(n: int, count: int, cap: int) -> tuple[int, ...] | None:
     return best
 
 
-def group_shape(m: int, limit: int, double: bool, real_half: bool = False) -> tuple[int, int]:
+def group_shape(m: int, limit: int, double: bool, real_half: bool = False, by_parts: bool = False
+                ) -> tuple[int, int]:
     """(sequences per workgroup, invocations): sequences while the padded shared buffer fits, one radix-16
     butterfly (or so) per invocation, at most 256 invocations (or the device's limit). A ``real_half`` kernel
     (real rows of ``2 m``) holds the sequences of its rows' length, ``2 m``, and twice the invocations: its
     store computes ``m / 2`` pairs of outputs a row after the butterflies (H100, rows of 4096: one row of 256
-    invocations, 0.067 ms, against two rows of 256, 0.073)."""
+    invocations, 0.067 ms, against two rows of 256, 0.073). A ``by_parts`` kernel holds as many sequences as
+    its buffer of one part fits (up to ``MAX_SEQUENCES``)."""
     shared = int(kd.device().info.get("max_shared_memory_size", 16384))
-    size = 16 if double else 8
-    seqs = max(1, min(MAX_SEQUENCES, limit // (2 * m if real_half else m)))
+    size = (16 if double else 8) // (2 if by_parts else 1)
+    seqs = MAX_SEQUENCES if by_parts else max(1, min(MAX_SEQUENCES, limit // (2 * m if real_half else m)))
     while seqs > 1 and seqs * shared_stride(m) * size > shared:
         seqs //= 2
     most = min(MAX_INVOCATIONS, int(kd.device().info.get("max_work_group_invocations", 128)))
@@ -202,18 +204,42 @@ def group_shape(m: int, limit: int, double: bool, real_half: bool = False) -> tu
     return seqs, invocations
 
 
+def columns_by_parts(n: int, inner: int, double: bool) -> bool:
+    """Whether the transform of length ``n`` along an axis of stride ``inner`` is one ``by_parts`` launch
+    (:data:`BY_PARTS`) rather than the two coalesced ones of :func:`strided_passes`: ``n`` fits one launch,
+    is too long for a workgroup of two sequences of both parts, and holds at least two of one part."""
+    group, limit = coalesced(), local_limit(double)
+    return BY_PARTS and group > 1 and inner >= 2 and limit // group < n <= limit and radices(n) is not None \
+        and group_shape(n, limit, double, by_parts=True)[0] >= 2
+
+
+def _env_by_parts() -> bool:
+    text = os.environ.get("KDSL_FFT_BY_PARTS", "")
+    if text not in ("", "0", "1"):
+        raise ValueError(f"KDSL_FFT_BY_PARTS must be 0 or 1, got {text!r}")
+    return text == "1"
+
+
+BY_PARTS = _env_by_parts()
+"""Strided transforms of up to ``local_limit`` points in one launch of two or more sequences a workgroup, their
+shared memory holding one part at a time (:func:`columns_by_parts`), instead of two launches of many short
+ones: one pass over the data instead of two, at half the bytes of every 32-byte sector of the strided
+accesses and twice the barriers. Off until measured on a GPU (``KDSL_FFT_BY_PARTS=1`` at import turns it on,
+as ``benchmarks/fft.py --by-parts`` does)."""
+
+
 def kernel(m: int, double: bool, seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False,
-           real_half: bool = False, part: str = "") -> tuple[Any, int]:
+           real_half: bool = False, part: str = "", by_parts: bool = False) -> tuple[Any, int]:
     """The compiled local FFT of length ``m`` (a ``kd.raw_kernel``) and its sequences per workgroup (``part``:
     one of the variants of :func:`kdsl.fft.stockham.kernel_source` that isolate its costs; ``real_half``: the
-    transform of real rows of ``2 m``)."""
+    transform of real rows of ``2 m``; ``by_parts``: shared memory holding one part at a time)."""
     limit = local_limit(double)
-    seqs, group = group_shape(m, limit, double, real_half)
-    key = (m, double, seq_fast_load, seq_fast_store, real_input, seqs, group, part, real_half)
+    seqs, group = group_shape(m, limit, double, real_half, by_parts)
+    key = (m, double, seq_fast_load, seq_fast_store, real_input, seqs, group, part, real_half, by_parts)
 
     def build() -> Any:
         source = kernel_source(m, stages(m), seqs, group, "double" if double else "float", seq_fast_load,
-                               seq_fast_store, real_input, part, real_half)
+                               seq_fast_store, real_input, part, real_half, by_parts)
         return kd.raw_kernel(source, name=f"fft{m}" + (f" ({part})" if part else "") + (" real" if real_half else ""))
     return _cached(_kernels, key, build), seqs
 

@@ -80,7 +80,7 @@ def stage_table_size(stages: Sequence[int]) -> int:
 
 def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: str,
                   seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False, part: str = "",
-                  real_half: bool = False) -> str:
+                  real_half: bool = False, by_parts: bool = False) -> str:
     """GLSL of the local FFT of ``seqs`` sequences of length ``m = prod(stages)``, ``group`` invocations.
 
     ``scalar`` is ``"float"`` or ``"double"``; ``seq_fast_*`` maps neighbouring invocations to neighbouring
@@ -93,6 +93,10 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
     the store computes the ``m + 1`` non-negative frequencies (:func:`_real_half_store`; their twiddles
     ``W_2m^k`` at ``tw_lo`` of the table).
 
+    ``by_parts``: shared memory holds one part of the values at a time (real parts, then imaginary ones: half
+    the memory, twice the barriers), so that more sequences fit a workgroup (:attr:`kdsl.fft.stage.Stage.by_parts`;
+    not with ``real_half``).
+
     ``part`` builds a wrong-on-purpose variant that isolates a cost (``benchmarks/fft_anatomy.py``):
     ``"copy"`` loads and stores with the first stage's pattern and nothing between (no four-step twiddles
     either); ``"one-stage"`` does the first stage's butterflies between them; ``"exchanges"`` keeps every
@@ -101,6 +105,8 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
     """
     if part not in PARTS:
         raise ValueError(f"part must be one of {PARTS}, got {part!r}")
+    if by_parts and real_half:
+        raise ValueError("a real_half kernel exchanges both parts at once (by_parts=False)")
     vec = "vec2" if scalar == "float" else "dvec2"
     src_type = scalar if real_input else vec
     lines = [
@@ -119,7 +125,8 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
     ]
     if len(stages) > 1 or real_half:
         size = seqs * shared_stride(m)
-        lines += [f"shared {scalar} sh_re[{size}];", f"shared {scalar} sh_im[{size}];"]
+        lines += [f"shared {scalar} sh[{size}];"] if by_parts else \
+            [f"shared {scalar} sh_re[{size}];", f"shared {scalar} sh_im[{size}];"]
     lines += [
         "void main() {",
         "    uint first = (gl_WorkGroupID.x + gl_WorkGroupID.y * groups_x) * " + f"{seqs}u;",
@@ -133,7 +140,8 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
         stages = ()
     ns, built = 1, []
     for i, radix in enumerate(stages):  # (real_half: the last stage writes shared memory, then the store below)
-        stage = Stage(m, seqs, group, vec, radix, ns, first=i == 0, last=i == len(stages) - 1 and not real_half)
+        stage = Stage(m, seqs, group, vec, radix, ns, first=i == 0, last=i == len(stages) - 1 and not real_half,
+                      by_parts=by_parts)
         stage.butterflies = part != "exchanges"
         stage.twiddles = part not in ("exchanges", "no-twiddles")
         built.append(stage)
@@ -146,7 +154,8 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
     for i, stage in enumerate(built):
         after = built[i + 1] if i + 1 < len(built) else None
         ahead = after.twiddle_loads(seq_fast_load, seq_fast_store, offsets[after.ns]) if after else half_reads
-        lines += stage.code(seq_fast_load, seq_fast_store, real_input, ahead)
+        before = built[i - 1] if by_parts and i else None
+        lines += stage.code(seq_fast_load, seq_fast_store, real_input, ahead, before)
     if real_half:
         lines += _real_half_store(m, seqs, group, vec)
     lines.append("}")

@@ -131,7 +131,7 @@ def test_anatomy_variants(part):
     x = kd.asarray(host)
     program = c2c_program(x, inverse=False, keep=256)
     (step,) = program.steps
-    raw = plan.kernel(*step.kernel, part=part)[0]
+    raw = plan.kernel(**step.kernel, part=part)[0]
     out = output((4, 256), double=False)
     raw(x, out, *program.tables(0), step.push, groups=step.groups, spec={"FLAGS": step.flags})
     got = out.numpy()

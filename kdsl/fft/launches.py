@@ -130,11 +130,12 @@ class Builder:
         self._free.append(name)
 
     def launch(self, src: str, dst: str, m: int, nseq: int, load: Layout, store: Layout, ends: Ends,
-               twiddle: int = 0, tw_div: int = 1, real_half: bool = False, by_parts: bool = False) -> None:
+               twiddle: int = 0, tw_div: int = 1, real_half: bool = False) -> None:
         """Plan one launch of the local FFT of length ``m`` over ``nseq`` sequences (``twiddle``: the four-step
         twiddles ``W_twiddle^(column k)`` on store, column ``(b % load.d) / tw_div`` of sequence ``b``;
-        ``real_half``: real rows of ``2 m`` read as complex ones of ``m``, ``m + 1`` frequencies stored;
-        ``by_parts``: :func:`kdsl.fft.plan.columns_by_parts`)."""
+        ``real_half``: real rows of ``2 m`` read as complex ones of ``m``, ``m + 1`` frequencies stored).
+        A strided launch may go by parts (:func:`kdsl.fft.plan.by_parts`)."""
+        by_parts = not real_half and plan.by_parts(m, load.e != 1 or store.e != 1, self.double)
         kernel: dict[str, Any] = {
             "m": m, "double": self.double, "seq_fast_load": load.e != 1, "seq_fast_store": store.e != 1,
             "real_input": self.real_input and src == "in" and not real_half, "real_half": real_half,

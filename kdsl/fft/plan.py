@@ -146,7 +146,7 @@ def passes(n: int, limit: int, group: int = COALESCED) -> tuple[int, ...] | None
     """
     if n <= limit:
         return (n,)
-    for cap in (max(2, limit // group), limit):
+    for cap in (limit,) if BY_PARTS else (max(2, limit // group), limit):
         for count in (2, 3):
             found = _factor(n, count, cap)
             if found is not None:
@@ -164,7 +164,7 @@ def strided_passes(n: int, limit: int, inner: int, group: int = COALESCED) -> tu
     ((64, 64), (4096,), (256,))
     """
     small = max(2, limit // group)
-    if n > small and inner >= group > 1:
+    if n > small and inner >= group > 1 and not (BY_PARTS and n <= limit):
         two = _factor(n, 2, small)
         if two is not None:
             return two
@@ -204,13 +204,14 @@ def group_shape(m: int, limit: int, double: bool, real_half: bool = False, by_pa
     return seqs, invocations
 
 
-def columns_by_parts(n: int, inner: int, double: bool) -> bool:
-    """Whether the transform of length ``n`` along an axis of stride ``inner`` is one ``by_parts`` launch
-    (:data:`BY_PARTS`) rather than the two coalesced ones of :func:`strided_passes`: ``n`` fits one launch,
-    is too long for a workgroup of two sequences of both parts, and holds at least two of one part."""
+def by_parts(m: int, strided: bool, double: bool) -> bool:
+    """Whether a launch of length ``m`` holds its sequences' shared memory one part at a time (:data:`BY_PARTS`):
+    it reads or writes ``strided`` (neighbouring sequences are neighbours in memory), is too long to hold the
+    ``coalesced()`` sequences that would make those accesses whole segments, and holds at least two sequences
+    of one part."""
     group, limit = coalesced(), local_limit(double)
-    return BY_PARTS and group > 1 and inner >= 2 and limit // group < n <= limit and radices(n) is not None \
-        and group_shape(n, limit, double, by_parts=True)[0] >= 2
+    return BY_PARTS and strided and group > 1 and limit // group < m <= limit \
+        and group_shape(m, limit, double, by_parts=True)[0] >= 2
 
 
 def _env_by_parts() -> bool:
@@ -221,11 +222,11 @@ def _env_by_parts() -> bool:
 
 
 BY_PARTS = _env_by_parts()
-"""Strided transforms of up to ``local_limit`` points in one launch of two or more sequences a workgroup, their
-shared memory holding one part at a time (:func:`columns_by_parts`), instead of two launches of many short
-ones: one pass over the data instead of two, at half the bytes of every 32-byte sector of the strided
-accesses and twice the barriers. Off until measured on a GPU (``KDSL_FFT_BY_PARTS=1`` at import turns it on,
-as ``benchmarks/fft.py --by-parts`` does)."""
+"""Transforms planned in the fewest launches of up to ``local_limit`` points, each strided one holding two or more
+sequences a workgroup by parts (:func:`by_parts`), instead of launches short enough to hold ``coalesced()``
+sequences: the 4096-long columns of ``rfft2`` of 4096^2 in one launch instead of two, the fft of 2^24 in two
+instead of three; every strided access then uses half of each 32-byte sector, and an exchange takes twice the
+barriers. Off until measured on a GPU (``KDSL_FFT_BY_PARTS=1`` at import turns it on)."""
 
 
 def kernel(m: int, double: bool, seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False,

@@ -188,19 +188,15 @@ def c2c_inner(x: Any, axis: int, inverse: bool, scale: float = 1.0) -> Any | Non
 def _plan_inner(b: Builder, src: str, dst: str, outer: int, n: int, inner: int, inverse: bool, scale: float
                 ) -> bool:
     """Plan :func:`c2c_inner` from ``src`` to ``dst``; False when ``n`` needs more than it does."""
-    by_parts = plan.columns_by_parts(n, inner, b.double)
-    if by_parts:
-        lengths: tuple[int, ...] | None = (n,)
-    else:
-        lengths = plan.strided_passes(n, plan.local_limit(b.double), inner, plan.coalesced()) if plan.radices(n) \
-            else None
+    lengths = plan.strided_passes(n, plan.local_limit(b.double), inner, plan.coalesced()) if plan.radices(n) \
+        else None
     if lengths is None:
         return False
     flags = _flags(inverse, scale)
     ends = Ends(n * inner, n * inner, flags=flags, scale=scale)
     if len(lengths) == 1:
         columns = Layout(inner, n * inner, 1, inner)
-        b.launch(src, dst, n, outer * inner, columns, columns, ends, by_parts=by_parts)
+        b.launch(src, dst, n, outer * inner, columns, columns, ends)
         return True
     a, m = lengths  # four-step along the axis seen as a x m: every launch reads neighbouring columns
     temp = b.temp(outer * n * inner)

@@ -44,14 +44,14 @@ def test_the_kernel_exchanges_one_part_at_a_time():
         kernel_source(64, (8, 8), 1, 16, "float", False, False, real_half=True, by_parts=True)
 
 
-def test_which_axes_go_by_parts(by_parts):
+def test_which_launches_go_by_parts(by_parts):
     limit = plan.local_limit(False)
     small = limit // plan.COALESCED
-    assert plan.columns_by_parts(limit, 2, False) and plan.columns_by_parts(small * 2, 5, False)
-    assert not plan.columns_by_parts(small, 5, False)  # one coalesced launch of many sequences already
-    assert not plan.columns_by_parts(limit, 1, False)  # rows: nothing to coalesce
-    assert not plan.columns_by_parts(2 * limit, 5, False)  # past one launch
-    assert not plan.columns_by_parts(11 * 16, 5, False)  # Bluestein
+    assert plan.by_parts(limit, True, False) and plan.by_parts(small * 2, True, False)
+    assert not plan.by_parts(small, True, False)  # holds 16 sequences of both parts already
+    assert not plan.by_parts(limit, False, False)  # rows: nothing to coalesce
+    assert not plan.by_parts(2 * limit, True, False)  # past one launch
+    assert plan.strided_passes(limit, limit, 5) == (limit,) and plan.passes(limit * limit, limit) == (limit, limit)
     assert plan.group_shape(limit, limit, False, by_parts=True)[0] >= 2
 
 
@@ -80,6 +80,20 @@ def test_rfft2_and_fft2_columns_by_parts(by_parts, shape):
     z = signal(shape, np.complex64, 4)
     _close(kd.fft.fft2(kd.asarray(z)), np.fft.fft2(z))
     _close(kd.fft.fftn(kd.asarray(z[None].repeat(2, 0)), axes=(1, 2)), np.fft.fftn(z[None].repeat(2, 0), axes=(1, 2)))
+
+
+@pytest.mark.parametrize("n", [256 * 256, 256 * 192, 3 * 2 ** 12])
+def test_long_rows_in_two_launches_by_parts(by_parts, monkeypatch, n):
+    """Local limit 256 here: past it, the fewest launches (two), each strided one by parts."""
+    monkeypatch.setattr(plan, "local_limit", lambda double: 256)
+    x = signal((2, n), np.complex64, 9)
+    got, labels = _labels(kd.fft.fft, x)
+    assert len(labels) == 2 and all("by parts" in label for label in labels)
+    _close(got, np.fft.fft(x))
+    _close(kd.fft.ifft(kd.asarray(x), norm="forward"), np.fft.ifft(x, norm="forward"))
+    _close(kd.fft.rfft(kd.asarray(x.real.copy())), np.fft.rfft(x.real))
+    y = signal((2, 601), np.complex64)  # Bluestein by 2048 = 8 x 256: its strided launches by parts
+    _close(kd.fft.fft(kd.asarray(y)), np.fft.fft(y))
 
 
 def test_non_finite_values_stay_in_their_column(by_parts):

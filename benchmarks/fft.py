@@ -34,6 +34,7 @@ def cases(small: bool):
     return [
         (f"fft 1-D {n1} complex64", "fft", z),
         (f"rfft2 {side}x{side} float32", "rfft2", img),
+        (f"irfft2 {side}x{side // 2 + 1} complex64", "irfft2", np.fft.rfft2(img).astype(np.complex64)),
         (f"fft rows {batch[0]}x{batch[1]} complex64", "fft", rows),
         (f"fft 1-D {odd.size} (Bluestein) complex64", "fft", odd),
     ]

@@ -130,18 +130,20 @@ class Builder:
         self._free.append(name)
 
     def launch(self, src: str, dst: str, m: int, nseq: int, load: Layout, store: Layout, ends: Ends,
-               twiddle: int = 0, tw_div: int = 1, real_half: bool = False) -> None:
+               twiddle: int = 0, tw_div: int = 1, real_half: bool = False, half_in: bool = False) -> None:
         """Plan one launch of the local FFT of length ``m`` over ``nseq`` sequences (``twiddle``: the four-step
         twiddles ``W_twiddle^(column k)`` on store, column ``(b % load.d) / tw_div`` of sequence ``b``;
-        ``real_half``: real rows of ``2 m`` read as complex ones of ``m``, ``m + 1`` frequencies stored).
+        ``real_half``: real rows of ``2 m`` read as complex ones of ``m``, ``m + 1`` frequencies stored;
+        ``half_in``: the inverse, rows of ``m + 1`` frequencies read, the real rows stored as ``m`` pairs).
         A strided launch may go by parts (:func:`kdsl.fft.plan.by_parts`)."""
-        by_parts = not real_half and plan.by_parts(m, load.e != 1 or store.e != 1, self.double)
+        halves = real_half or half_in
+        by_parts = not halves and plan.by_parts(m, load.e != 1 or store.e != 1, self.double)
         kernel: dict[str, Any] = {
             "m": m, "double": self.double, "seq_fast_load": load.e != 1, "seq_fast_store": store.e != 1,
             "real_input": self.real_input and src == "in" and not real_half, "real_half": real_half,
-            "by_parts": by_parts}
+            "by_parts": by_parts, "half_in": half_in}
         raw, seqs = plan.kernel(**kernel)
-        if real_half:
+        if halves:
             table, lo = plan.real_half_twiddles(m, self.double)
             hi = 0
         else:
@@ -155,6 +157,7 @@ class Builder:
         push = np.array([nseq, *load, ends.in_n, *store, ends.out_n, lo, hi, tw_div, gx, ends.mul_at, bits[0],
                          bits[-1]], dtype=np.uint32)
         label = f"kd.fft: {m}-point FFT of {nseq} sequences" + (", four-step twiddles" if twiddle else "") + \
-            (f", real rows of {2 * m}" if real_half else "") + (", by parts" if by_parts else "") + \
+            (f", real rows of {2 * m}" if real_half else "") + (f", to real rows of {2 * m}" if half_in else "") + \
+            (", by parts" if by_parts else "") + \
             f", groups {(gx, gy)}"
         self.steps.append(Step(kernel, raw, flags, push, (gx, gy), src, dst, table, ends.mul, label))

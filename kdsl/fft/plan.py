@@ -230,18 +230,21 @@ barriers. Off until measured on a GPU (``KDSL_FFT_BY_PARTS=1`` at import turns i
 
 
 def kernel(m: int, double: bool, seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False,
-           real_half: bool = False, part: str = "", by_parts: bool = False) -> tuple[Any, int]:
+           real_half: bool = False, part: str = "", by_parts: bool = False, half_in: bool = False) -> tuple[Any, int]:
     """The compiled local FFT of length ``m`` (a ``kd.raw_kernel``) and its sequences per workgroup (``part``:
     one of the variants of :func:`kdsl.fft.stockham.kernel_source` that isolate its costs; ``real_half``: the
-    transform of real rows of ``2 m``; ``by_parts``: shared memory holding one part at a time)."""
+    transform of real rows of ``2 m``; ``half_in``: its inverse; ``by_parts``: shared memory holding one part
+    at a time)."""
     limit = local_limit(double)
     seqs, group = group_shape(m, limit, double, real_half, by_parts)
-    key = (m, double, seq_fast_load, seq_fast_store, real_input, seqs, group, part, real_half, by_parts)
+    key = (m, double, seq_fast_load, seq_fast_store, real_input, seqs, group, part, real_half, by_parts, half_in)
 
     def build() -> Any:
         source = kernel_source(m, stages(m), seqs, group, "double" if double else "float", seq_fast_load,
-                               seq_fast_store, real_input, part, real_half, by_parts)
-        return kd.raw_kernel(source, name=f"fft{m}" + (f" ({part})" if part else "") + (" real" if real_half else ""))
+                               seq_fast_store, real_input, part, real_half, by_parts, half_in)
+        name = f"fft{m}" + (f" ({part})" if part else "") + (" real" if real_half else "") + \
+            (" half in" if half_in else "")
+        return kd.raw_kernel(source, name=name)
     return _cached(_kernels, key, build), seqs
 
 

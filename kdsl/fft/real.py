@@ -30,7 +30,7 @@ from kdsl.fft.axes import (
 )
 from kdsl.fft.out import deliver
 from kdsl.fft.replay import replayable
-from kdsl.fft.transform import c2c, nd, resize
+from kdsl.fft.transform import c2c, c2r, nd, resize
 from kdsl.fft.transforms import axis1
 
 _SWAP = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
@@ -58,6 +58,7 @@ def _rfft(a: Any, n: int | None, axis: int, norm: str | None, name: str, inverse
     return _take(full, n // 2 + 1, ax)
 
 
+@replayable
 def irfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None) -> Any:
     """The inverse of :func:`rfft`: a real signal of length ``n`` (default ``2 * (m - 1)``), as
     ``np.fft.irfft``.
@@ -69,10 +70,17 @@ def irfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None,
     return deliver(_numpy_half(_irfft(a, n, axis, norm, "irfft"), a), out, "irfft")
 
 
-def _irfft(a: Any, n: int | None, axis: int, norm: str | None, name: str) -> Any:
+def _irfft(a: Any, n: int | None, axis: int, norm: str | None, name: str, conj: bool = False) -> Any:
+    """The real signal of length ``n`` whose half spectrum is ``a`` along ``axis`` (``conj``: ``conj(a)``'s)."""
     x = as_complex(a)
     ax = axis1(x, axis)
     n = check_length(n, 2 * (x.shape[ax] - 1), name)
+    if ax == x.ndim - 1:  # rows: one launch reads the half spectra and stores the real rows
+        done = c2r(x, [ax], n, [scale(norm, n, inverse=True)], conj)
+        if done is not None:
+            return done
+    if conj:
+        x = kd.conj(x)
     half = resize(x, n // 2 + 1, ax)
     mirror = kd.conj(kd.flip(_take(half, n - n // 2, ax, start=1), axis=ax))
     full = kd.concatenate([half, mirror], axis=ax)
@@ -87,10 +95,11 @@ def _numpy_half(out: Any, a: Any) -> Any:
     return out.astype(kd.float16) if half else out
 
 
+@replayable
 def hfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None, out: Any = None) -> Any:
     """The transform of a Hermitian-symmetric signal given by its first half: a real spectrum of length ``n``
     (default ``2 * (m - 1)``), as ``np.fft.hfft``."""
-    spectrum = _irfft(kd.conj(as_complex(a)), n, axis, _SWAP[check_norm(norm)], "hfft")
+    spectrum = _irfft(a, n, axis, _SWAP[check_norm(norm)], "hfft", conj=True)
     return deliver(_numpy_half(spectrum, a), out, "hfft")
 
 
@@ -122,6 +131,7 @@ def _rfftn(a: Any, s: Sequence[int] | None, axes: Sequence[int] | None, norm: st
     return y
 
 
+@replayable
 def irfftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str | None = None,
            out: Any = None) -> Any:
     """The inverse of :func:`rfftn` (the last axis's length defaults to ``2 * (m - 1)``), as
@@ -134,6 +144,11 @@ def _irfftn(a: Any, s: Sequence[int] | None, axes: Sequence[int] | None, norm: s
     axes, lengths = normalize_axes(x.shape, s, axes, "irfftn")
     if s is None:
         lengths[-1] = 2 * (x.shape[axes[-1]] - 1)
+    if len(axes) > 1 and len(set(axes)) == len(axes) and type(lengths[-1]) is int and \
+            all(x.shape[axis] == n > 1 for axis, n in zip(axes[:-1], lengths[:-1], strict=True)):
+        done = c2r(x, axes, lengths[-1], [scale(norm, n, inverse=True) for n in lengths])  # one program
+        if done is not None:
+            return done
     for axis, n in zip(axes[:-1], lengths[:-1], strict=True):
         x = c2c_axis(x, n, axis, norm, True, "irfftn")
     out = _irfft(x, lengths[-1], axes[-1], norm, "irfftn")
@@ -147,6 +162,7 @@ def rfft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1)
     return deliver(_rfftn(a, s, axes, norm), out, "rfft2")
 
 
+@replayable
 def irfft2(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1), norm: str | None = None,
            out: Any = None) -> Any:
     """:func:`irfftn` over the last two axes, as ``np.fft.irfft2``."""

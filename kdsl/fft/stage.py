@@ -38,7 +38,7 @@ class Stage:
     """The code of one Stockham stage: every invocation's butterflies, between two barriers."""
 
     def __init__(self, m: int, seqs: int, group: int, vec: str, radix: int, ns: int, first: bool, last: bool,
-                 by_parts: bool = False):
+                 by_parts: bool = False, half_in: bool = False):
         self.m, self.seqs, self.group, self.vec = m, seqs, group, vec
         self.radix, self.ns, self.first, self.last = radix, ns, first, last
         self.per_seq = m // radix
@@ -49,6 +49,8 @@ class Stage:
         shared memory for twice the barriers. The stage's registers are then named after it (``v{ns}_``) and
         declared outside its block: the next stage writes their imaginary parts (:meth:`code`'s ``before``)."""
         self.reg = f"v{ns}_" if by_parts else "v"
+        self.half_in = half_in
+        """The first stage loads rows of ``m + 1`` frequencies of real rows of ``2 m`` (:meth:`_load_half`)."""
 
     def code(self, seq_fast_load: bool, seq_fast_store: bool, real_input: bool, ahead: Sequence[str] = (),
              before: Stage | None = None) -> list[str]:
@@ -150,11 +152,36 @@ class Stage:
                  "bool live = !CHECK_SEQ_ || b < nseq;"]
         lines += [f"uint p{r} = col + (j + {r * step}u) * in_e;" for r in range(radix)]
         lines += [f"bool ok{r} = live && (!CHECK_IN || p{r} < in_n);" for r in range(radix)]
+        if self.half_in:
+            return lines + self._load_half()
         value = f"{vec}(src[row + p{{r}}], 0)" if real_input else "src[row + p{r}]"
         lines += [f"{vec} a{r} = ok{r} ? {value.format(r=r)} : {vec}(0);" for r in range(radix)]
         lines.append("if (CONJ_IN) { " + " ".join(f"a{r}.y = -a{r}.y;" for r in range(radix)) + " }")
         lines.append("if (MUL_IN) { " + " ".join(f"if (ok{r}) a{r} = cmul(a{r}, mul[p{r}]);"
                                                  for r in range(radix)) + " }")
+        return lines
+
+    def _load_half(self) -> list[str]:
+        """The load of a ``half_in`` kernel, the inverse of :func:`kdsl.fft.stockham._real_half_store`: from the
+        half spectrum ``X[0..m]`` of real rows ``x`` of ``2 m`` (rows layout: ``p{r}`` is the frequency ``k``),
+        ``Z[k] = E[k] + i O[k]`` with ``E[k] = (X[k] + conj(X[m - k])) / 2`` and ``O[k] = (X[k] - conj(X[m - k]))
+        W_2m^-k / 2``, the transforms of the even and odd samples; ``Z`` is the transform of ``z[j] = x[2j] + i
+        x[2j + 1]``, so the inverse transform of length ``m`` (conjugated here, and by the store's ``CONJ_OUT``)
+        stored as pairs of reals is ``x``. The imaginary parts of ``X[0]`` and ``X[m]`` are ignored, as NumPy's
+        ``irfft`` does; ``CONJ_IN`` conjugates ``X`` first (``hfft``). Twiddles at ``tw_lo`` of the table."""
+        vec, radix, m = self.vec, self.radix, self.m
+        lines = [f"uint pm{r} = {m}u - p{r};" for r in range(radix)]
+        lines += [f"bool okm{r} = live && (!CHECK_IN || pm{r} < in_n);" for r in range(radix)]
+        lines += [f"{vec} a{r} = ok{r} ? src[row + p{r}] : {vec}(0), b{r} = okm{r} ? src[row + pm{r}] : {vec}(0);"
+                  for r in range(radix)]
+        lines += [f"{vec} h{r} = tw[tw_lo + p{r}];" for r in range(radix)]
+        lines.append("if (CONJ_IN) { " + " ".join(f"a{r}.y = -a{r}.y; b{r}.y = -b{r}.y;" for r in range(radix)) + " }")
+        lines.append("if (p0 == 0u) { a0.y = 0.0; b0.y = 0.0; }")  # (only r = 0 can be the frequency 0)
+        for r in range(radix):
+            mirror = f"{vec}(b{r}.x, -b{r}.y)"
+            lines += [f"{vec} e{r} = (a{r} + {mirror}) * 0.5, d{r} = (a{r} - {mirror}) * 0.5;",
+                      f"{vec} o{r} = cmul(d{r}, {vec}(h{r}.x, -h{r}.y));",
+                      f"a{r} = {vec}(e{r}.x - o{r}.y, -(e{r}.y + o{r}.x));"]
         return lines
 
     def _read(self, c: int) -> list[str]:

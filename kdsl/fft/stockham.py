@@ -80,7 +80,7 @@ def stage_table_size(stages: Sequence[int]) -> int:
 
 def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: str,
                   seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False, part: str = "",
-                  real_half: bool = False, by_parts: bool = False) -> str:
+                  real_half: bool = False, by_parts: bool = False, half_in: bool = False) -> str:
     """GLSL of the local FFT of ``seqs`` sequences of length ``m = prod(stages)``, ``group`` invocations.
 
     ``scalar`` is ``"float"`` or ``"double"``; ``seq_fast_*`` maps neighbouring invocations to neighbouring
@@ -92,6 +92,10 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
     read as complex ``z[j] = x[2j] + i x[2j + 1]``, and the last stage leaves ``Z`` in shared memory, from which
     the store computes the ``m + 1`` non-negative frequencies (:func:`_real_half_store`; their twiddles
     ``W_2m^k`` at ``tw_lo`` of the table).
+
+    ``half_in``: the inverse of ``real_half``: rows of ``m + 1`` frequencies of real rows of ``2 m`` are read,
+    and the rows (``irfft``) stored as ``m`` pairs of reals (:meth:`kdsl.fft.stage.Stage._load_half`; the launch
+    sets ``CONJ_OUT``).
 
     ``by_parts``: shared memory holds one part of the values at a time (real parts, then imaginary ones: half
     the memory, twice the barriers), so that more sequences fit a workgroup (:attr:`kdsl.fft.stage.Stage.by_parts`;
@@ -107,6 +111,8 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
         raise ValueError(f"part must be one of {PARTS}, got {part!r}")
     if by_parts and real_half:
         raise ValueError("a real_half kernel exchanges both parts at once (by_parts=False)")
+    if half_in and (real_half or real_input):
+        raise ValueError("a half_in kernel reads complex half spectra (real_half=False, real_input=False)")
     vec = "vec2" if scalar == "float" else "dvec2"
     src_type = scalar if real_input else vec
     lines = [
@@ -141,7 +147,7 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
     ns, built = 1, []
     for i, radix in enumerate(stages):  # (real_half: the last stage writes shared memory, then the store below)
         stage = Stage(m, seqs, group, vec, radix, ns, first=i == 0, last=i == len(stages) - 1 and not real_half,
-                      by_parts=by_parts)
+                      by_parts=by_parts, half_in=half_in and i == 0)
         stage.butterflies = part != "exchanges"
         stage.twiddles = part not in ("exchanges", "no-twiddles")
         built.append(stage)

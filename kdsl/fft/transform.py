@@ -151,6 +151,44 @@ def nd_program(x: Any, axes: list[int], inverse: bool, scales: list[float], keep
     return _program(key, x, build)
 
 
+def c2r(x: Any, axes: list[int], n: int, scales: list[float], conj: bool = False) -> Any | None:
+    """The real rows of an even ``n`` whose half spectra are the last axis of a complex ``x`` (``irfft``: its
+    first ``n / 2 + 1`` entries, zeros past its end), after the inverse transforms over the other ``axes`` (each
+    its full length: ``irfftn``), the result along ``axes[i]`` times ``scales[i]``, in one program: the last
+    launch reads the half spectra and stores the rows (:meth:`kdsl.fft.stage.Stage._load_half`). ``conj``:
+    conjugate ``x``'s last-axis spectra first (``hfft``). None when the rows' half length is not one launch, or
+    an axis needs the step-by-step methods: the caller goes its own way."""
+    shape = [int(d) for d in x.shape]
+    m = n // 2
+    if n % 2 or m < 2 or not x.size or axes[-1] != len(shape) - 1 or plan.radices(m) is None or \
+            plan.passes(m, plan.local_limit(x.dtype == kd.complex128), plan.coalesced()) != (m,):
+        return None
+    key = ("c2r", tuple(shape), tuple(axes), n, tuple(scales), conj, x.dtype.name)
+
+    def build(b: Builder) -> bool:
+        src, now = "in", list(shape)
+        for axis, factor in zip(axes[:-1], scales[:-1], strict=True):
+            dst = b.temp(math.prod(now))
+            if not _plan_inner(b, src, dst, math.prod(now[:axis]), now[axis], math.prod(now[axis + 1:]), True,
+                               factor):
+                return False
+            if src != "in":
+                b.release(src)
+            src = dst
+        width = now[-1]
+        factor = 2.0 * scales[-1]  # (the rows' transform is of length m = n / 2)
+        ends = Ends(width, m, in_n=width if width < m + 1 else EVERYWHERE, scale=factor,
+                    flags=CONJ_STORE | (CONJ_LOAD if conj else 0) | (SCALE_STORE if factor != 1.0 else 0))
+        b.launch(src, "out", m, math.prod(now[:-1]), rows(width), rows(m), ends, half_in=True)
+        return True
+    program = _program(key, x, build)
+    if program is None:
+        return None
+    out = kd.Array._uninitialized((*shape[:-1], n), kd.float64 if x.dtype == kd.complex128 else kd.float32, x.device)
+    program.run(x, out)
+    return out
+
+
 def _size(shape: list[int], axis: int, keep: int | None) -> int:
     """Elements of the result of the transform along ``axis`` of an array of ``shape``."""
     return math.prod(shape[:-1]) * (keep or shape[-1]) if axis == len(shape) - 1 else math.prod(shape)

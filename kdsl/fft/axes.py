@@ -86,8 +86,13 @@ def check_length(n: Any, default: int, name: str) -> int:
 def c2c_axis(x: Any, n: int | None, axis: int, norm: str | None, inverse: bool, name: str) -> Any:
     """The complex transform of length ``n`` along ``axis`` (cut or padded first), normalised."""
     n = check_length(n, x.shape[axis], name)
-    if axis == x.ndim - 1 and x.size and n != x.shape[axis]:  # the kernel cuts or pads the rows as it loads
-        return c2c(x, inverse, scale=scale(norm, n, inverse), n=n)
+    if x.size and n != x.shape[axis]:  # the kernel cuts or pads the rows or columns as it loads them
+        if axis == x.ndim - 1:
+            return c2c(x, inverse, scale=scale(norm, n, inverse), n=n)
+        if math.prod(x.shape[axis + 1:]) > 1:
+            out = c2c_inner(x, axis, inverse, scale(norm, n, inverse), n)
+            if out is not None:
+                return out
     x = resize(x, n, axis)
     if x.size == 0:
         return as_complex(x)
@@ -106,11 +111,12 @@ def _along(x: Any, n: int, axis: int, inverse: bool, factor: float) -> Any:
     return kd.moveaxis(c2c(kd.moveaxis(x, axis, -1), inverse, scale=factor), -1, axis)
 
 
-def whole_axes(x: Any, axes: list[int], lengths: list[int]) -> bool:
+def program_axes(x: Any, axes: list[int], lengths: list[Any]) -> bool:
     """Whether an n-d transform is one program's work (:func:`kdsl.fft.transform.nd`): several distinct axes,
-    each transformed at its full length (no cut, no padding) of at least 2, and data to transform."""
+    each transformed at a length of at least 2 (its own, or cut or padded as it is read), and data to
+    transform."""
     return len(axes) > 1 and len(set(axes)) == len(axes) and x.size > 0 and \
-        all(x.shape[a] == n > 1 for a, n in zip(axes, lengths, strict=True))
+        all(type(n) is int and n > 1 for n in lengths)
 
 
 _AXES_NONE = ("`axes` should not be `None` if `s` is not `None` (Deprecated in NumPy 2.0): `s[i]` will correspond "

@@ -25,8 +25,8 @@ from kdsl.fft.axes import (
     check_length,
     check_norm,
     normalize_axes,
+    program_axes,
     scale,
-    whole_axes,
 )
 from kdsl.fft.out import deliver
 from kdsl.fft.replay import replayable
@@ -76,7 +76,7 @@ def _irfft(a: Any, n: int | None, axis: int, norm: str | None, name: str, conj: 
     ax = axis1(x, axis)
     n = check_length(n, 2 * (x.shape[ax] - 1), name)
     if ax == x.ndim - 1:  # rows: one launch reads the half spectra and stores the real rows
-        done = c2r(x, [ax], n, [scale(norm, n, inverse=True)], conj)
+        done = c2r(x, [ax], [n], [scale(norm, n, inverse=True)], conj)
         if done is not None:
             return done
     if conj:
@@ -121,8 +121,9 @@ def rfftn(a: Any, s: Sequence[int] | None = None, axes: Sequence[int] | None = N
 def _rfftn(a: Any, s: Sequence[int] | None, axes: Sequence[int] | None, norm: str | None) -> Any:
     x = as_real(a, "rfftn")
     axes, lengths = normalize_axes(x.shape, s, axes, "rfftn")
-    if axes[-1] == x.ndim - 1 and whole_axes(x, axes, lengths):  # one program, one submission
-        done = nd(x, axes, False, [scale(norm, n, inverse=False) for n in lengths], keep=lengths[-1] // 2 + 1)
+    if axes[-1] == x.ndim - 1 and program_axes(x, axes, lengths):  # one program, one submission
+        done = nd(x, axes, False, [scale(norm, n, inverse=False) for n in lengths], keep=lengths[-1] // 2 + 1,
+                  lengths=lengths)
         if done is not None:
             return done
     y = _rfft(x, lengths[-1], axes[-1], norm, "rfftn")
@@ -144,9 +145,8 @@ def _irfftn(a: Any, s: Sequence[int] | None, axes: Sequence[int] | None, norm: s
     axes, lengths = normalize_axes(x.shape, s, axes, "irfftn")
     if s is None:
         lengths[-1] = 2 * (x.shape[axes[-1]] - 1)
-    if len(axes) > 1 and len(set(axes)) == len(axes) and type(lengths[-1]) is int and \
-            all(x.shape[axis] == n > 1 for axis, n in zip(axes[:-1], lengths[:-1], strict=True)):
-        done = c2r(x, axes, lengths[-1], [scale(norm, n, inverse=True) for n in lengths])  # one program
+    if program_axes(x, axes, lengths):
+        done = c2r(x, axes, lengths, [scale(norm, n, inverse=True) for n in lengths])  # one program
         if done is not None:
             return done
     for axis, n in zip(axes[:-1], lengths[:-1], strict=True):

@@ -109,72 +109,88 @@ def _flags(inverse: bool, scale: float) -> int:
     return (CONJ_LOAD | CONJ_STORE if inverse else 0) | (SCALE_STORE if scale != 1.0 else 0)
 
 
-def nd(x: Any, axes: list[int], inverse: bool, scales: list[float], keep: int | None = None) -> Any | None:
-    """The transforms of a contiguous ``x`` over ``axes`` (each its full length; the last axis first when it is
-    one of them, then the others from the last) in one program: one submission for all of them (the axis
-    ``i`` result times ``scales[i]``). ``keep``: only that many outputs along the last axis (``rfftn``; ``x``
-    real). None when an axis needs the step-by-step methods: the caller goes axis by axis."""
-    program = nd_program(x, axes, inverse, scales, keep)
+def nd(x: Any, axes: list[int], inverse: bool, scales: list[float], keep: int | None = None,
+       lengths: list[int] | None = None) -> Any | None:
+    """The transforms of a contiguous ``x`` over ``axes`` (of ``lengths``, default the axes' own: each axis cut
+    or zero-padded as its launch reads it; the last axis first when it is one of them, then the others from the
+    last) in one program: one submission for all of them (the axis ``i`` result times ``scales[i]``). ``keep``:
+    only that many outputs along the last axis (``rfftn``; ``x`` real). None when an axis needs the
+    step-by-step methods: the caller goes axis by axis."""
+    shape = [int(d) for d in x.shape]
+    lengths = [shape[axis] for axis in axes] if lengths is None else lengths
+    program = nd_program(x, axes, inverse, scales, keep, lengths)
     if program is None:
         return None
-    shape = [int(d) for d in x.shape]
-    out_shape = shape[:-1] + [keep] if keep is not None else shape
+    out_shape = _after(shape, axes, lengths, keep)
     out = output(tuple(out_shape), x.dtype in (kd.complex128, kd.float64), x.device)
     program.run(x, out)
     return out
 
 
-def nd_program(x: Any, axes: list[int], inverse: bool, scales: list[float], keep: int | None = None
-               ) -> Transform | None:
+def nd_program(x: Any, axes: list[int], inverse: bool, scales: list[float], keep: int | None = None,
+               lengths: list[int] | None = None) -> Transform | None:
     """The program of :func:`nd` for ``x``, None where it falls back to axis by axis."""
     shape = [int(d) for d in x.shape]
+    lengths = [shape[axis] for axis in axes] if lengths is None else lengths
     order = sorted(range(len(axes)), key=lambda i: -axes[i])
-    key = ("nd", tuple(shape), tuple(axes), inverse, tuple(scales), keep, x.dtype.name)
+    key = ("nd", tuple(shape), tuple(axes), inverse, tuple(scales), keep, x.dtype.name, tuple(lengths))
 
     def build(b: Builder) -> bool:
         src, now = "in", list(shape)
         for step, i in enumerate(order):
-            axis, n = axes[i], shape[axes[i]]
-            dst = "out" if step == len(order) - 1 else b.temp(_size(now, axis, keep))
+            axis, n = axes[i], lengths[i]
+            after = _after(now, [axis], [n], keep)
+            dst = "out" if step == len(order) - 1 else b.temp(math.prod(after))
             if axis == len(shape) - 1:
-                ok = _plan_rows(b, src, dst, math.prod(now[:-1]), n, keep or n, inverse, scales[i])
-                now[-1] = keep or n
+                ok = _plan_rows(b, src, dst, math.prod(now[:-1]), n, keep or n, inverse, scales[i], now[-1])
             else:
                 ok = _plan_inner(b, src, dst, math.prod(now[:axis]), n, math.prod(now[axis + 1:]), inverse,
-                                 scales[i])
+                                 scales[i], now[axis])
             if not ok:
                 return False
             if src != "in":
                 b.release(src)
-            src = dst
+            src, now = dst, after
         return True
     return _program(key, x, build)
 
 
-def c2r(x: Any, axes: list[int], n: int, scales: list[float], conj: bool = False) -> Any | None:
-    """The real rows of an even ``n`` whose half spectra are the last axis of a complex ``x`` (``irfft``: its
-    first ``n / 2 + 1`` entries, zeros past its end), after the inverse transforms over the other ``axes`` (each
-    its full length: ``irfftn``), the result along ``axes[i]`` times ``scales[i]``, in one program: the last
+def _after(shape: list[int], axes: list[int], lengths: list[int], keep: int | None = None) -> list[int]:
+    """``shape`` after transforms of ``lengths`` along ``axes`` (``keep`` outputs along the last axis, if one of
+    them and ``keep`` is given)."""
+    out = list(shape)
+    for axis, n in zip(axes, lengths, strict=True):
+        out[axis] = keep if keep is not None and axis == len(shape) - 1 else n
+    return out
+
+
+def c2r(x: Any, axes: list[int], lengths: list[int], scales: list[float], conj: bool = False) -> Any | None:
+    """The real rows of an even ``n = lengths[-1]`` whose half spectra are the last axis of a complex ``x``
+    (``irfft``: its first ``n / 2 + 1`` entries, zeros past its end), after the inverse transforms over the other
+    ``axes`` (of ``lengths``, cut or padded as they are read: ``irfftn``), the result along ``axes[i]`` times
+    ``scales[i]``, in one program: the last
     launch reads the half spectra and stores the rows (:meth:`kdsl.fft.stage.Stage._load_half`). ``conj``:
     conjugate ``x``'s last-axis spectra first (``hfft``). None when the rows' half length is not one launch, or
     an axis needs the step-by-step methods: the caller goes its own way."""
     shape = [int(d) for d in x.shape]
+    n = lengths[-1]
     m = n // 2
     if n % 2 or m < 2 or not x.size or axes[-1] != len(shape) - 1 or plan.radices(m) is None or \
             plan.passes(m, plan.local_limit(x.dtype == kd.complex128), plan.coalesced()) != (m,):
         return None
-    key = ("c2r", tuple(shape), tuple(axes), n, tuple(scales), conj, x.dtype.name)
+    key = ("c2r", tuple(shape), tuple(axes), tuple(lengths), tuple(scales), conj, x.dtype.name)
 
     def build(b: Builder) -> bool:
         src, now = "in", list(shape)
-        for axis, factor in zip(axes[:-1], scales[:-1], strict=True):
-            dst = b.temp(math.prod(now))
-            if not _plan_inner(b, src, dst, math.prod(now[:axis]), now[axis], math.prod(now[axis + 1:]), True,
-                               factor):
+        for axis, length, factor in zip(axes[:-1], lengths[:-1], scales[:-1], strict=True):
+            after = _after(now, [axis], [length])
+            dst = b.temp(math.prod(after))
+            if not _plan_inner(b, src, dst, math.prod(now[:axis]), length, math.prod(now[axis + 1:]), True,
+                               factor, now[axis]):
                 return False
             if src != "in":
                 b.release(src)
-            src = dst
+            src, now = dst, after
         width = now[-1]
         factor = 2.0 * scales[-1]  # (the rows' transform is of length m = n / 2)
         ends = Ends(width, m, in_n=width if width < m + 1 else EVERYWHERE, scale=factor,
@@ -184,14 +200,10 @@ def c2r(x: Any, axes: list[int], n: int, scales: list[float], conj: bool = False
     program = _program(key, x, build)
     if program is None:
         return None
-    out = kd.Array._uninitialized((*shape[:-1], n), kd.float64 if x.dtype == kd.complex128 else kd.float32, x.device)
+    real = kd.float64 if x.dtype == kd.complex128 else kd.float32
+    out = kd.Array._uninitialized(tuple(_after(shape, axes, lengths)), real, x.device)
     program.run(x, out)
     return out
-
-
-def _size(shape: list[int], axis: int, keep: int | None) -> int:
-    """Elements of the result of the transform along ``axis`` of an array of ``shape``."""
-    return math.prod(shape[:-1]) * (keep or shape[-1]) if axis == len(shape) - 1 else math.prod(shape)
 
 
 def _finish(full: Any, keep: int, scale: float) -> Any:
@@ -206,45 +218,51 @@ def output(shape: tuple[int, ...], double: bool, device: Any = None) -> Any:
     return kd.Array._uninitialized(shape, kd.complex128 if double else kd.complex64, device)
 
 
-def c2c_inner(x: Any, axis: int, inverse: bool, scale: float = 1.0) -> Any | None:
-    """The transform along ``axis`` of ``x`` (its buffer read as ``(outer, n, inner)``: C order), reading the
-    columns where they are (no transposes, no reshape views): one launch, or two coalesced ones
-    (:func:`kdsl.fft.plan.strided_passes`); a new array of ``x``'s shape, None when ``n`` needs more."""
-    shape = x.shape
-    outer, n, inner = math.prod(shape[:axis]), int(shape[axis]), math.prod(shape[axis + 1:])
-    if n <= 1 or outer * inner == 0:
+def c2c_inner(x: Any, axis: int, inverse: bool, scale: float = 1.0, n: int | None = None) -> Any | None:
+    """The transform of length ``n`` (default the axis's: else cut or zero-padded as it is read) along ``axis``
+    of ``x`` (its buffer read as ``(outer, width, inner)``: C order), reading the columns where they are (no
+    transposes, no reshape views): one launch, or two coalesced ones (:func:`kdsl.fft.plan.strided_passes`); a
+    new array, None when ``n`` needs more."""
+    shape = [int(d) for d in x.shape]
+    outer, width, inner = math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1:])
+    n = width if n is None else n
+    if n <= 1 or outer * inner * width == 0:
         return None
-    program = _program(("inner", outer, n, inner, inverse, scale, x.dtype.name), x,
-                       lambda b: _plan_inner(b, "in", "out", outer, n, inner, inverse, scale))
+    program = _program(("inner", outer, n, inner, inverse, scale, x.dtype.name, width), x,
+                       lambda b: _plan_inner(b, "in", "out", outer, n, inner, inverse, scale, width))
     if program is None:
         return None
-    out = output(shape, x.dtype in (kd.complex128, kd.float64), x.device)
+    out = output(tuple(_after(shape, [axis], [n])), x.dtype in (kd.complex128, kd.float64), x.device)
     program.run(x, out)
     return out
 
 
-def _plan_inner(b: Builder, src: str, dst: str, outer: int, n: int, inner: int, inverse: bool, scale: float
-                ) -> bool:
-    """Plan :func:`c2c_inner` from ``src`` to ``dst``; False when ``n`` needs more than it does."""
+def _plan_inner(b: Builder, src: str, dst: str, outer: int, n: int, inner: int, inverse: bool, scale: float,
+                width: int | None = None) -> bool:
+    """Plan :func:`c2c_inner` from ``src`` (``width`` along the axis, default ``n``: the first ``n`` read, or
+    all and zeros after) to ``dst``; False when ``n`` needs more than it does."""
+    width = n if width is None else width
     lengths = plan.strided_passes(n, plan.local_limit(b.double), inner, plan.coalesced()) if plan.radices(n) \
         else None
     if lengths is None:
         return False
     flags = _flags(inverse, scale)
-    ends = Ends(n * inner, n * inner, flags=flags, scale=scale)
+    # (position c + k * inner of a row is past the input's end exactly when k >= width, c < inner)
+    ends = Ends(width * inner, n * inner, in_n=width * inner if width < n else EVERYWHERE, flags=flags,
+                scale=scale)
     if len(lengths) == 1:
-        columns = Layout(inner, n * inner, 1, inner)
-        b.launch(src, dst, n, outer * inner, columns, columns, ends)
+        b.launch(src, dst, n, outer * inner, Layout(inner, width * inner, 1, inner), Layout(inner, n * inner, 1, inner),
+                 ends)
         return True
     a, m = lengths  # four-step along the axis seen as a x m: every launch reads neighbouring columns
     temp = b.temp(outer * n * inner)
     # sequence (o, i_b, c): element k_a at (k_a * m + i_b) * inner + c, times W_n^(i_b k_a), in place
-    strided = Layout(m * inner, n * inner, 1, m * inner)
-    b.launch(src, temp, a, outer * m * inner, strided, strided, ends._replace(flags=flags & LOAD_FLAGS),
-             twiddle=n, tw_div=inner)
+    b.launch(src, temp, a, outer * m * inner, Layout(m * inner, width * inner, 1, m * inner),
+             Layout(m * inner, n * inner, 1, m * inner), ends._replace(flags=flags & LOAD_FLAGS), twiddle=n,
+             tw_div=inner)
     # sequence (o, k_a, c): elements i_b * inner apart; X[k_a + a * k_b] to (k_a + a * k_b) * inner + c
     b.launch(temp, dst, m, outer * a * inner, Layout(inner, m * inner, 1, inner),
-             Layout(a * inner, n * inner, 1, a * inner), ends._replace(flags=flags & STORE_FLAGS))
+             Layout(a * inner, n * inner, 1, a * inner), ends._replace(flags=flags & STORE_FLAGS, in_n=EVERYWHERE))
     b.release(temp)
     return True
 

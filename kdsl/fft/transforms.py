@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.fft.axes import as_input, c2c_axis, check_norm, normalize_axes, scale, whole_axes
+from kdsl.fft.axes import as_input, c2c_axis, check_norm, normalize_axes, program_axes, scale
 from kdsl.fft.errors import ZeroDimensionalError
 from kdsl.fft.out import deliver
 from kdsl.fft.replay import replayable
@@ -85,8 +85,8 @@ def _transform_nd(a: Any, s: Any, axes: Any, norm: str | None, inverse: bool, na
     check_norm(norm)
     x = as_input(a)
     axes, lengths = normalize_axes(x.shape, s, axes, name)
-    if whole_axes(x, axes, lengths):  # one program, one submission for every axis
-        done = nd(x, axes, inverse, [scale(norm, n, inverse) for n in lengths])
+    if program_axes(x, axes, lengths):  # one program, one submission for every axis
+        done = nd(x, axes, inverse, [scale(norm, n, inverse) for n in lengths], lengths=lengths)
         if done is not None:
             return done
     for axis, n in reversed(list(zip(axes, lengths, strict=True))):

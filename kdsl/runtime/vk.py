@@ -75,6 +75,35 @@ def check(result: int, what: str) -> int:
     return result
 
 
+TYPES = ("VkApplicationInfo", "VkBool32", "VkBuffer", "VkBufferCopy", "VkBufferCreateInfo", "VkBufferImageCopy",
+         "VkBufferMemoryBarrier", "VkCommandBuffer", "VkCommandBufferAllocateInfo", "VkCommandBufferBeginInfo",
+         "VkCommandPool", "VkCommandPoolCreateInfo", "VkComputePipelineCreateInfo",
+         "VkCooperativeMatrixPropertiesKHR", "VkDebugUtilsMessengerCreateInfoEXT", "VkDebugUtilsMessengerEXT",
+         "VkDescriptorBufferInfo", "VkDescriptorImageInfo", "VkDescriptorPool", "VkDescriptorPoolCreateInfo",
+         "VkDescriptorPoolSize", "VkDescriptorSet", "VkDescriptorSetAllocateInfo", "VkDescriptorSetLayout",
+         "VkDescriptorSetLayoutBinding", "VkDescriptorSetLayoutCreateInfo", "VkDevice", "VkDeviceCreateInfo",
+         "VkDeviceMemory", "VkDeviceQueueCreateInfo", "VkExtensionProperties", "VkFence", "VkFenceCreateInfo",
+         "VkFormatProperties", "VkImage", "VkImageCopy", "VkImageCreateInfo", "VkImageMemoryBarrier",
+         "VkImageSubresourceRange", "VkImageView", "VkImageViewCreateInfo", "VkInstance", "VkInstanceCreateInfo",
+         "VkLayerProperties", "VkMemoryAllocateInfo", "VkMemoryBarrier", "VkMemoryRequirements", "VkPhysicalDevice",
+         "VkPhysicalDeviceCooperativeMatrixFeaturesKHR", "VkPhysicalDeviceFeatures2",
+         "VkPhysicalDeviceFloatControlsProperties", "VkPhysicalDeviceIDProperties",
+         "VkPhysicalDeviceMemoryProperties", "VkPhysicalDeviceProperties2",
+         "VkPhysicalDeviceShaderAtomicFloatFeaturesEXT", "VkPhysicalDeviceSubgroupProperties",
+         "VkPhysicalDeviceVulkan11Features", "VkPhysicalDeviceVulkan12Features", "VkPipeline", "VkPipelineLayout",
+         "VkPipelineLayoutCreateInfo", "VkPipelineShaderStageCreateInfo", "VkPushConstantRange", "VkQueryPool",
+         "VkQueryPoolCreateInfo", "VkQueue", "VkQueueFamilyProperties", "VkResult", "VkShaderModule",
+         "VkShaderModuleCreateInfo", "VkSpecializationInfo", "VkSpecializationMapEntry", "VkSubmitInfo",
+         "VkWriteDescriptorSet")
+"""The Vulkan types kdsl's runtime makes (tests/runtime/test_vk_types.py keeps the list whole). cffi works out a
+struct's layout at its first use, and not re-entrantly: a garbage-collected object whose finaliser ran kdsl work
+(a pipeline build) while the first use of a struct was being worked out failed with "array item of unknown size:
+'struct VkComputePipelineCreateInfo'". So every layout is worked out here, at import, before any finaliser can
+run kdsl code."""
+for _name in TYPES:
+    ffi.sizeof(_name)
+
+
 def new(ctype: str, **fields):
     """``ffi.new(ctype + '*')`` with fields set. Keep the result alive while Vulkan reads it."""
     obj = ffi.new(ctype + "*")

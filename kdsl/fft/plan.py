@@ -276,6 +276,15 @@ def real_half_twiddles(m: int, double: bool) -> tuple[Any, int]:
     return _cached(_tables, ("real_half", m, double, kd.device().index), build)
 
 
+def half_factors(m: int, double: bool) -> tuple[Any, Any]:
+    """``P = (1 + i W_2m^-k) / 2`` and ``Q = (1 - i W_2m^-k) / 2`` for ``k < m`` as device arrays: the spectrum
+    ``Z = X[k] P + conj(X[m - k]) Q`` of :func:`kdsl.fft.real._half_length`."""
+    def build() -> tuple[Any, Any]:
+        turn = 1j * np.exp(1j * np.pi * np.arange(m) / m)
+        return _complex((1 + turn) / 2, double), _complex((1 - turn) / 2, double)
+    return _cached(_tables, ("half", m, double, kd.device().index), build)
+
+
 def _stage_twiddles(m: int) -> list[np.ndarray]:
     """The stage twiddles of a local length ``m`` (:func:`kdsl.fft.stockham.stage_table`), in float64."""
     parts = []

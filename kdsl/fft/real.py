@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
+from kdsl.fft import plan
 from kdsl.fft.axes import (
     as_complex,
     as_real,
@@ -30,7 +31,7 @@ from kdsl.fft.axes import (
 )
 from kdsl.fft.out import deliver
 from kdsl.fft.replay import replayable
-from kdsl.fft.transform import c2c, c2r, nd, resize
+from kdsl.fft.transform import c2c, c2c_program, c2r, nd, resize
 from kdsl.fft.transforms import axis1
 
 _SWAP = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
@@ -75,16 +76,40 @@ def _irfft(a: Any, n: int | None, axis: int, norm: str | None, name: str, conj: 
     x = as_complex(a)
     ax = axis1(x, axis)
     n = check_length(n, 2 * (x.shape[ax] - 1), name)
+    factor = scale(norm, n, inverse=True)
     if ax == x.ndim - 1:  # rows: one launch reads the half spectra and stores the real rows
-        done = c2r(x, [ax], [n], [scale(norm, n, inverse=True)], conj)
+        done = c2r(x, [ax], [n], [factor], conj)
         if done is not None:
             return done
     if conj:
         x = kd.conj(x)
+    if ax == x.ndim - 1 and n % 2 == 0 and n >= 4 and x.size:
+        return _half_length(x, n, factor)
     half = resize(x, n // 2 + 1, ax)
     mirror = kd.conj(kd.flip(_take(half, n - n // 2, ax, start=1), axis=ax))
     full = kd.concatenate([half, mirror], axis=ax)
     return kd.real(c2c_axis(full, n, ax, norm, True, name))
+
+
+def _half_length(x: Any, n: int, factor: float) -> Any:
+    """The real rows of an even ``n`` whose half spectra are ``x``'s rows, where :func:`c2r` takes none (a
+    half length past one launch, or with a prime factor past 7): the spectrum ``Z`` of ``x[2j] + i x[2j + 1]``
+    in one elementwise pass (:meth:`kdsl.fft.stage.Stage._load_half`'s ``E + i O``, as ``X[k] P + conj(X[m -
+    k]) Q``: each operand read once, so the pass fuses), then its inverse transform of length ``m = n / 2`` (half
+    the work of the full spectrum's) storing into the real rows as pairs."""
+    m = n // 2
+    half = resize(x, m + 1, -1)
+    double = x.dtype == kd.complex128
+    p, q = plan.half_factors(m, double)
+    first = kd.real(half[..., :1]) * (0.5 + 0.5j) + kd.real(half[..., m:]) * (0.5 - 0.5j)  # (Im X[0], Im X[m]
+    z = kd.where(kd.arange(m) == 0, first, half[..., :m] * p + kd.conj(kd.flip(half[..., 1:], axis=-1)) * q)
+    program = c2c_program(z, inverse=True, keep=m, scale=2.0 * factor)  # ignored, as NumPy does)
+    if program is None:  # (a half past three launches: step by step, then the pairs)
+        rows = c2c(z, inverse=True, scale=2.0 * factor)
+        return kd.stack([rows.real, rows.imag], axis=-1).reshape(*rows.shape[:-1], n)
+    out = kd.Array._uninitialized((*x.shape[:-1], n), kd.float64 if double else kd.float32, x.device)
+    program.run(z, out)
+    return out
 
 
 def _numpy_half(out: Any, a: Any) -> Any:

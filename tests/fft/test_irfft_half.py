@@ -1,9 +1,10 @@
 """``irfft`` to real rows of even length ``n`` runs one launch: its load turns the ``n / 2 + 1`` frequencies into the
 spectrum of ``x[2j] + i x[2j + 1]`` and the inverse transform of length ``n / 2`` stores the rows as pairs of
 reals (the inverse of ``rfft``'s half-length path); ``irfftn``/``irfft2`` do their other axes first in the same
-program, ``hfft`` conjugates as it loads. Checked against NumPy: lengths with and without that path, cut and
-padded spectra, the imaginary parts NumPy ignores, batches, float64, the norms, non-finite values, axes other
-than the last, empty arrays, and warm calls (one replayed submission)."""
+program, ``hfft`` conjugates as it loads; past one launch (or with a Bluestein half) one elementwise pass makes
+that spectrum for the multi-launch transform of ``n / 2``. Checked against NumPy: lengths with and without that
+path, cut and padded spectra, the imaginary parts NumPy ignores, batches, float64, the norms, non-finite values,
+axes other than the last, empty arrays, and warm calls (one replayed submission)."""
 
 import numpy as np
 import pytest
@@ -59,18 +60,32 @@ def test_the_imaginary_parts_of_the_zero_and_nyquist_frequencies_are_ignored():
     _close(kd.fft.hfft(kd.asarray(host)), np.fft.hfft(host))
 
 
-@pytest.mark.parametrize("n", [3, 9, 2, 2 * 1031])
-def test_other_lengths_take_the_complex_transform(n):
-    """Odd lengths, length 2 and halves with another prime factor (Bluestein)."""
+@pytest.mark.parametrize("n", [3, 9, 2])
+def test_odd_lengths_and_length_two_take_the_full_spectrum(n):
     host = _spectra((2, n // 2 + 1))
+    host[:, 0] += 1j
     _close(kd.fft.irfft(kd.asarray(host), n=n), np.fft.irfft(host, n=n))
     assert not any("to real rows" in name for name in _launch_names(lambda: kd.fft.irfft(kd.asarray(host), n=n)))
 
 
-def test_a_half_past_one_launch_takes_the_complex_transform():
-    n = 4 * plan.local_limit(False)
-    host = _spectra(n // 2 + 1)
-    _close(kd.fft.irfft(kd.asarray(host)), np.fft.irfft(host))
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("n,width", [(2 * 1031, 1032), (4 * plan.local_limit(False), None), (2 * 4099, 40),
+                                     (4 * plan.local_limit(False) + 8, 3 * plan.local_limit(False))])
+@pytest.mark.parametrize("norm", [None, "ortho"])
+def test_long_halves_and_bluestein_halves_take_half_the_length(n, width, dtype, norm):
+    """A half past one launch, or with a prime factor past 7: one elementwise pass makes the spectrum of
+    ``x[2j] + i x[2j + 1]``, the inverse transform of ``n / 2`` stores the real rows; never one of length ``n``."""
+    _skip_without_float64(dtype)
+    host = _spectra((2, width or n // 2 + 1), dtype, seed=n)
+    host[:, 0] += 2j  # ignored, as the imaginary part at n / 2 (NumPy)
+    if width is None:
+        host[:, -1] -= 1j
+    x = kd.asarray(host)
+    _close(kd.fft.irfft(x, n=n, norm=norm), np.fft.irfft(host, n=n, norm=norm))
+    _close(kd.fft.hfft(x, n=n, norm=norm), np.fft.hfft(host, n=n, norm=norm))
+    names = _launch_names(lambda: kd.fft.irfft(x, n=n, norm=norm))
+    assert not any(f" {n}-point" in name for name in names)
+    assert sum(name.startswith("Elementwise") for name in names) <= 4  # (the spectrum, its 0th entries; a pad)
 
 
 def test_non_finite_values_stay_in_their_rows():

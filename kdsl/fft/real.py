@@ -101,9 +101,10 @@ def _half_length(x: Any, n: int, factor: float) -> Any:
     half = resize(x, m + 1, -1)
     double = x.dtype == kd.complex128
     p, q = plan.half_factors(m, double)
-    first = kd.real(half[..., :1]) * (0.5 + 0.5j) + kd.real(half[..., m:]) * (0.5 - 0.5j)  # (Im X[0], Im X[m]
+    # Z[0] from the real parts of X[0] and X[m] only: NumPy ignores their imaginary parts
+    first = kd.real(half[..., :1]) * (0.5 + 0.5j) + kd.real(half[..., m:]) * (0.5 - 0.5j)
     z = kd.where(kd.arange(m) == 0, first, half[..., :m] * p + kd.conj(kd.flip(half[..., 1:], axis=-1)) * q)
-    program = c2c_program(z, inverse=True, keep=m, scale=2.0 * factor)  # ignored, as NumPy does)
+    program = c2c_program(z, inverse=True, keep=m, scale=2.0 * factor)
     if program is None:  # (a half past three launches: step by step, then the pairs)
         rows = c2c(z, inverse=True, scale=2.0 * factor)
         return kd.stack([rows.real, rows.imag], axis=-1).reshape(*rows.shape[:-1], n)

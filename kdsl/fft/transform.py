@@ -168,10 +168,10 @@ def c2r(x: Any, axes: list[int], lengths: list[int], scales: list[float], conj: 
     """The real rows of an even ``n = lengths[-1]`` whose half spectra are the last axis of a complex ``x``
     (``irfft``: its first ``n / 2 + 1`` entries, zeros past its end), after the inverse transforms over the other
     ``axes`` (of ``lengths``, cut or padded as they are read: ``irfftn``), the result along ``axes[i]`` times
-    ``scales[i]``, in one program: the last
-    launch reads the half spectra and stores the rows (:meth:`kdsl.fft.stage.Stage._load_half`). ``conj``:
-    conjugate ``x``'s last-axis spectra first (``hfft``). None when the rows' half length is not one launch, or
-    an axis needs the step-by-step methods: the caller goes its own way."""
+    ``scales[i]``, in one program: the last launch reads the half spectra and stores the rows
+    (:meth:`kdsl.fft.stage.Stage._load_half`). ``conj``: conjugate ``x``'s last-axis spectra first (``hfft``).
+    None when the rows' half length is not one launch, or an axis needs the step-by-step methods: the caller
+    goes its own way."""
     shape = [int(d) for d in x.shape]
     n = lengths[-1]
     m = n // 2

@@ -100,9 +100,15 @@ def _real_half(b: Builder, src: str, n: int, keep: int, inverse: bool) -> bool:
     """Whether the rows of ``n`` reals at ``src`` go through the transform of length ``n / 2`` (half the work of
     the complex one; :func:`kdsl.fft.stockham.kernel_source`'s ``real_half``): ``rfft``'s half spectrum of an
     even length whose half is one launch."""
-    half = n // 2
-    return b.real_input and src == "in" and not inverse and n % 2 == 0 and half >= 2 and keep == half + 1 \
-        and plan.passes(half, plan.local_limit(b.double), plan.coalesced()) == (half,)
+    return b.real_input and src == "in" and not inverse and n % 2 == 0 and keep == n // 2 + 1 \
+        and half_in_one_launch(n // 2, b.double)
+
+
+def half_in_one_launch(m: int, double: bool) -> bool:
+    """Whether the transform of length ``m``, half of real rows' length, is one launch (``real_half`` and
+    ``half_in`` kernels): at least 2, 7-smooth, within the local limit."""
+    return m >= 2 and plan.radices(m) is not None and \
+        plan.passes(m, plan.local_limit(double), plan.coalesced()) == (m,)
 
 
 def _flags(inverse: bool, scale: float) -> int:
@@ -175,8 +181,7 @@ def c2r(x: Any, axes: list[int], lengths: list[int], scales: list[float], conj: 
     shape = [int(d) for d in x.shape]
     n = lengths[-1]
     m = n // 2
-    if n % 2 or m < 2 or not x.size or axes[-1] != len(shape) - 1 or plan.radices(m) is None or \
-            plan.passes(m, plan.local_limit(x.dtype == kd.complex128), plan.coalesced()) != (m,):
+    if n % 2 or not x.size or axes[-1] != len(shape) - 1 or not half_in_one_launch(m, x.dtype == kd.complex128):
         return None
     key = ("c2r", tuple(shape), tuple(axes), tuple(lengths), tuple(scales), conj, x.dtype.name)
 
@@ -202,6 +207,24 @@ def c2r(x: Any, axes: list[int], lengths: list[int], scales: list[float], conj: 
         return None
     real = kd.float64 if x.dtype == kd.complex128 else kd.float32
     out = kd.Array._uninitialized(tuple(_after(shape, axes, lengths)), real, x.device)
+    program.run(x, out)
+    return out
+
+
+def pairs(x: Any) -> Any | None:
+    """The unnormalised DFT of length ``m`` of each real row of ``2 m`` of a contiguous float ``x`` read as
+    ``z[j] = x[2j] + i x[2j + 1]`` (the kernels bind ``x``'s buffer as complex: no conversion), or None where
+    ``m`` needs the step-by-step methods."""
+    shape = [int(d) for d in x.shape]
+    m, count = shape[-1] // 2, math.prod(shape[:-1])
+    if shape[-1] % 2 or m < 2 or not count:
+        return None
+    program = _program(("pairs", count, m, x.dtype.name), x,
+                       lambda b: transform(b, "in", "out", count, m, Ends(m, m)) if plan.radices(m) else
+                       _bluestein(b, "in", "out", count, m, Ends(m, m)), pairs=True)
+    if program is None:
+        return None
+    out = output((*shape[:-1], m), x.dtype == kd.float64, x.device)
     program.run(x, out)
     return out
 
@@ -321,9 +344,9 @@ def _four_step_recursive(x: Any, out: Any, count: int, n: int, double: bool, fla
     out[...] = kd.conj(result) if flags & CONJ_STORE else result
 
 
-def _program(key: tuple, x: Any, build: Any) -> Transform | None:
+def _program(key: tuple, x: Any, build: Any, pairs: bool = False) -> Transform | None:
     """The cached program of ``key`` on ``x``'s device (planned by ``build(builder)``, None when it returns
-    False: the caller falls back to a step-by-step method)."""
+    False: the caller falls back to a step-by-step method). ``pairs``: a real ``x`` is read as complex pairs."""
     device = x.device
     double = x.dtype in (kd.complex128, kd.float64)
     full = (*key, plan.local_limit(double), plan.coalesced(), plan.BY_PARTS, device.index)
@@ -332,7 +355,7 @@ def _program(key: tuple, x: Any, build: Any) -> Transform | None:
         return program
 
     def make() -> Transform | None:
-        b = Builder(double, x.dtype in (kd.float32, kd.float64))
+        b = Builder(double, x.dtype in (kd.float32, kd.float64) and not pairs)
         if not build(b):
             return None
         return Transform(b.steps, b.temps, kd.complex128 if double else kd.complex64)

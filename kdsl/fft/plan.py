@@ -92,6 +92,13 @@ def local_limit(double: bool) -> int:
 _limits: dict[tuple[bool, int], int] = {}
 
 
+def half_in_one_launch(m: int, double: bool) -> bool:
+    """Whether the transform of length ``m``, half of real rows' length, is one launch (``real_half`` and
+    ``half_in`` kernels): at least 2, 7-smooth, within the local limit."""
+    return m >= 2 and radices(m) is not None and \
+        passes(m, local_limit(double), coalesced()) == (m,)
+
+
 def max_groups_x() -> int:
     """The device's most workgroups along x (launches past it continue along y)."""
     return int(kd.device().info["max_work_group_count"][0])

@@ -30,8 +30,9 @@ from kdsl.fft.axes import (
     scale,
 )
 from kdsl.fft.out import deliver
+from kdsl.fft.real_rows import c2r, pairs
 from kdsl.fft.replay import replayable
-from kdsl.fft.transform import c2c, c2c_program, c2r, half_in_one_launch, nd, pairs, resize
+from kdsl.fft.transform import c2c, c2c_program, nd, resize
 from kdsl.fft.transforms import axis1
 
 _SWAP = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
@@ -55,7 +56,7 @@ def _rfft(a: Any, n: int | None, axis: int, norm: str | None, name: str, inverse
     n = check_length(n, x.shape[ax], name)
     factor = scale(norm, n, inverse=inverse)
     if ax == x.ndim - 1 and x.size:  # rows: the kernel reads the reals (cut or padded to n as it loads them)
-        if n % 2 == 0 and n >= 4 and not half_in_one_launch(n // 2, x.dtype == kd.float64) and \
+        if n % 2 == 0 and n >= 4 and not plan.half_in_one_launch(n // 2, x.dtype == kd.float64) and \
                 plan.long_real_rows_by_pairs():
             done = _rfft_half_length(resize(x, n, -1), factor, inverse)
             if done is not None:
@@ -99,7 +100,7 @@ def _irfft(a: Any, n: int | None, axis: int, norm: str | None, name: str, conj: 
 
 def _rfft_half_length(x: Any, factor: float, conj: bool) -> Any | None:
     """The half spectra of real rows of an even ``n`` whose half is past one launch (or has a prime factor past
-    7): the transform ``Z`` of length ``m = n / 2`` of their pairs (:func:`kdsl.fft.transform.pairs`: half the
+    7): the transform ``Z`` of length ``m = n / 2`` of their pairs (:func:`kdsl.fft.real_rows.pairs`: half the
     work of the complex transform of length ``n``), then ``X[k] = Z[k] P + conj(Z[m - k]) Q`` for ``k <= m`` in
     one elementwise pass (``Z[m]`` is ``Z[0]``), times ``factor``; ``conj``: conjugated (``ihfft``)."""
     z = pairs(x)

@@ -76,7 +76,7 @@ def c2c_program(x: Any, inverse: bool, keep: int, scale: float = 1.0, n: int | N
     n = width if n is None else n
     count = math.prod(shape[:-1])
     key = ("c2c", count, n, keep, inverse, scale, x.dtype.name, width)
-    return _program(key, x, lambda b: _plan_rows(b, "in", "out", count, n, keep, inverse, scale, width))
+    return cached_program(key, x, lambda b: _plan_rows(b, "in", "out", count, n, keep, inverse, scale, width))
 
 
 def _plan_rows(b: Builder, src: str, dst: str, count: int, n: int, keep: int, inverse: bool, scale: float,
@@ -87,7 +87,7 @@ def _plan_rows(b: Builder, src: str, dst: str, count: int, n: int, keep: int, in
     ends = Ends(width, keep, in_n=min(width, n) if width != n else EVERYWHERE,
                 out_n=keep if keep < n else EVERYWHERE, flags=_flags(inverse, scale), scale=scale)
     if plan.radices(n) is None:
-        return _bluestein(b, src, dst, count, n, ends)
+        return plan_bluestein(b, src, dst, count, n, ends)
     if width == n and _real_half(b, src, n, keep, inverse):
         half = n // 2
         b.launch(src, dst, half, count, rows(half), Layout(1, keep, 0, 1), ends._replace(out_n=EVERYWHERE),
@@ -101,14 +101,7 @@ def _real_half(b: Builder, src: str, n: int, keep: int, inverse: bool) -> bool:
     the complex one; :func:`kdsl.fft.stockham.kernel_source`'s ``real_half``): ``rfft``'s half spectrum of an
     even length whose half is one launch."""
     return b.real_input and src == "in" and not inverse and n % 2 == 0 and keep == n // 2 + 1 \
-        and half_in_one_launch(n // 2, b.double)
-
-
-def half_in_one_launch(m: int, double: bool) -> bool:
-    """Whether the transform of length ``m``, half of real rows' length, is one launch (``real_half`` and
-    ``half_in`` kernels): at least 2, 7-smooth, within the local limit."""
-    return m >= 2 and plan.radices(m) is not None and \
-        plan.passes(m, plan.local_limit(double), plan.coalesced()) == (m,)
+        and plan.half_in_one_launch(n // 2, b.double)
 
 
 def _flags(inverse: bool, scale: float) -> int:
@@ -127,7 +120,7 @@ def nd(x: Any, axes: list[int], inverse: bool, scales: list[float], keep: int | 
     program = nd_program(x, axes, inverse, scales, keep, lengths)
     if program is None:
         return None
-    out_shape = _after(shape, axes, lengths, keep)
+    out_shape = shape_after(shape, axes, lengths, keep)
     out = output(tuple(out_shape), x.dtype in (kd.complex128, kd.float64), x.device)
     program.run(x, out)
     return out
@@ -145,12 +138,12 @@ def nd_program(x: Any, axes: list[int], inverse: bool, scales: list[float], keep
         src, now = "in", list(shape)
         for step, i in enumerate(order):
             axis, n = axes[i], lengths[i]
-            after = _after(now, [axis], [n], keep)
+            after = shape_after(now, [axis], [n], keep)
             dst = "out" if step == len(order) - 1 else b.temp(math.prod(after))
             if axis == len(shape) - 1:
                 ok = _plan_rows(b, src, dst, math.prod(now[:-1]), n, keep or n, inverse, scales[i], now[-1])
             else:
-                ok = _plan_inner(b, src, dst, math.prod(now[:axis]), n, math.prod(now[axis + 1:]), inverse,
+                ok = plan_inner(b, src, dst, math.prod(now[:axis]), n, math.prod(now[axis + 1:]), inverse,
                                  scales[i], now[axis])
             if not ok:
                 return False
@@ -158,74 +151,15 @@ def nd_program(x: Any, axes: list[int], inverse: bool, scales: list[float], keep
                 b.release(src)
             src, now = dst, after
         return True
-    return _program(key, x, build)
+    return cached_program(key, x, build)
 
 
-def _after(shape: list[int], axes: list[int], lengths: list[int], keep: int | None = None) -> list[int]:
+def shape_after(shape: list[int], axes: list[int], lengths: list[int], keep: int | None = None) -> list[int]:
     """``shape`` after transforms of ``lengths`` along ``axes`` (``keep`` outputs along the last axis, if one of
     them and ``keep`` is given)."""
     out = list(shape)
     for axis, n in zip(axes, lengths, strict=True):
         out[axis] = keep if keep is not None and axis == len(shape) - 1 else n
-    return out
-
-
-def c2r(x: Any, axes: list[int], lengths: list[int], scales: list[float], conj: bool = False) -> Any | None:
-    """The real rows of an even ``n = lengths[-1]`` whose half spectra are the last axis of a complex ``x``
-    (``irfft``: its first ``n / 2 + 1`` entries, zeros past its end), after the inverse transforms over the other
-    ``axes`` (of ``lengths``, cut or padded as they are read: ``irfftn``), the result along ``axes[i]`` times
-    ``scales[i]``, in one program: the last launch reads the half spectra and stores the rows
-    (:meth:`kdsl.fft.stage.Stage._load_half`). ``conj``: conjugate ``x``'s last-axis spectra first (``hfft``).
-    None when the rows' half length is not one launch, or an axis needs the step-by-step methods: the caller
-    goes its own way."""
-    shape = [int(d) for d in x.shape]
-    n = lengths[-1]
-    m = n // 2
-    if n % 2 or not x.size or axes[-1] != len(shape) - 1 or not half_in_one_launch(m, x.dtype == kd.complex128):
-        return None
-    key = ("c2r", tuple(shape), tuple(axes), tuple(lengths), tuple(scales), conj, x.dtype.name)
-
-    def build(b: Builder) -> bool:
-        src, now = "in", list(shape)
-        for axis, length, factor in zip(axes[:-1], lengths[:-1], scales[:-1], strict=True):
-            after = _after(now, [axis], [length])
-            dst = b.temp(math.prod(after))
-            if not _plan_inner(b, src, dst, math.prod(now[:axis]), length, math.prod(now[axis + 1:]), True,
-                               factor, now[axis]):
-                return False
-            if src != "in":
-                b.release(src)
-            src, now = dst, after
-        width = now[-1]
-        factor = 2.0 * scales[-1]  # (the rows' transform is of length m = n / 2)
-        ends = Ends(width, m, in_n=width if width < m + 1 else EVERYWHERE, scale=factor,
-                    flags=CONJ_STORE | (CONJ_LOAD if conj else 0) | (SCALE_STORE if factor != 1.0 else 0))
-        b.launch(src, "out", m, math.prod(now[:-1]), rows(width), rows(m), ends, half_in=True)
-        return True
-    program = _program(key, x, build)
-    if program is None:
-        return None
-    real = kd.float64 if x.dtype == kd.complex128 else kd.float32
-    out = kd.Array._uninitialized(tuple(_after(shape, axes, lengths)), real, x.device)
-    program.run(x, out)
-    return out
-
-
-def pairs(x: Any) -> Any | None:
-    """The unnormalised DFT of length ``m`` of each real row of ``2 m`` of a contiguous float ``x`` read as
-    ``z[j] = x[2j] + i x[2j + 1]`` (the kernels bind ``x``'s buffer as complex: no conversion), or None where
-    ``m`` needs the step-by-step methods."""
-    shape = [int(d) for d in x.shape]
-    m, count = shape[-1] // 2, math.prod(shape[:-1])
-    if shape[-1] % 2 or m < 2 or not count:
-        return None
-    program = _program(("pairs", count, m, x.dtype.name), x,
-                       lambda b: transform(b, "in", "out", count, m, Ends(m, m)) if plan.radices(m) else
-                       _bluestein(b, "in", "out", count, m, Ends(m, m)), pairs=True)
-    if program is None:
-        return None
-    out = output((*shape[:-1], m), x.dtype == kd.float64, x.device)
-    program.run(x, out)
     return out
 
 
@@ -251,16 +185,16 @@ def c2c_inner(x: Any, axis: int, inverse: bool, scale: float = 1.0, n: int | Non
     n = width if n is None else n
     if n <= 1 or outer * inner * width == 0:
         return None
-    program = _program(("inner", outer, n, inner, inverse, scale, x.dtype.name, width), x,
-                       lambda b: _plan_inner(b, "in", "out", outer, n, inner, inverse, scale, width))
+    program = cached_program(("inner", outer, n, inner, inverse, scale, x.dtype.name, width), x,
+                       lambda b: plan_inner(b, "in", "out", outer, n, inner, inverse, scale, width))
     if program is None:
         return None
-    out = output(tuple(_after(shape, [axis], [n])), x.dtype in (kd.complex128, kd.float64), x.device)
+    out = output(tuple(shape_after(shape, [axis], [n])), x.dtype in (kd.complex128, kd.float64), x.device)
     program.run(x, out)
     return out
 
 
-def _plan_inner(b: Builder, src: str, dst: str, outer: int, n: int, inner: int, inverse: bool, scale: float,
+def plan_inner(b: Builder, src: str, dst: str, outer: int, n: int, inner: int, inverse: bool, scale: float,
                 width: int | None = None) -> bool:
     """Plan :func:`c2c_inner` from ``src`` (``width`` along the axis, default ``n``: the first ``n`` read, or
     all and zeros after) to ``dst``; False when ``n`` needs more than it does."""
@@ -336,7 +270,7 @@ def _four_step_recursive(x: Any, out: Any, count: int, n: int, double: bool, fla
         b.launch("in", "out", n1, count * n2, columns, columns, Ends(n, n, flags=flags & CONJ_LOAD), twiddle=n)
         return True
     temp = output((count, n), double)
-    program = _program(("columns", count, n, flags, x.dtype.name), x, build)
+    program = cached_program(("columns", count, n, flags, x.dtype.name), x, build)
     assert program is not None
     program.run(x, temp)
     inner = c2c(temp.reshape(count * n1, n2), inverse=False)
@@ -344,9 +278,10 @@ def _four_step_recursive(x: Any, out: Any, count: int, n: int, double: bool, fla
     out[...] = kd.conj(result) if flags & CONJ_STORE else result
 
 
-def _program(key: tuple, x: Any, build: Any, pairs: bool = False) -> Transform | None:
+def cached_program(key: tuple, x: Any, build: Any, pairs: bool = False) -> Transform | None:
     """The cached program of ``key`` on ``x``'s device (planned by ``build(builder)``, None when it returns
-    False: the caller falls back to a step-by-step method). ``pairs``: a real ``x`` is read as complex pairs."""
+    False: the caller falls back to a step-by-step method). ``pairs``: a real ``x`` is read as complex pairs
+    (:func:`kdsl.fft.real_rows.pairs`)."""
     device = x.device
     double = x.dtype in (kd.complex128, kd.float64)
     full = (*key, plan.local_limit(double), plan.coalesced(), plan.BY_PARTS, device.index)
@@ -375,7 +310,7 @@ warm call plans nothing."""
 _COMPLEX = {kd.float32: kd.complex64, kd.float64: kd.complex128}
 
 
-def _bluestein(b: Builder, src: str, dst: str, count: int, n: int, ends: Ends) -> bool:
+def plan_bluestein(b: Builder, src: str, dst: str, count: int, n: int, ends: Ends) -> bool:
     """Any length as a convolution with a chirp ``w``, by FFTs of a power-of-two length ``m >= 2n - 1``, with
     every elementwise step fused into their loads and stores (``v``: ``conj`` if ``inverse``, ``F``: FFT)::
 

@@ -1,0 +1,81 @@
+"""Programs between real rows and complex ones of half their length: :func:`c2r`, the real rows of half spectra
+(``irfft``, ``irfftn``, ``hfft``: one launch of the ``half_in`` kernel last), and :func:`pairs`, the transform of
+half the length of real rows read as complex pairs (``rfft`` of long rows on CPU devices).
+
+Example:
+    >>> import numpy as np, kdsl as kd
+    >>> spectrum = np.fft.rfft(np.arange(8.0)).astype(np.complex64)
+    >>> rows = c2r(kd.asarray(spectrum)[None], [1], [8], [1 / 8])
+    >>> bool(np.allclose(rows.numpy(), np.arange(8.0), atol=1e-5))
+    True
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import kdsl as kd
+from kdsl.fft import plan
+from kdsl.fft.launches import EVERYWHERE, Builder, Ends, rows
+from kdsl.fft.stockham import CONJ_LOAD, CONJ_STORE, SCALE_STORE
+from kdsl.fft.transform import cached_program, output, plan_bluestein, plan_inner, shape_after, transform
+
+
+def c2r(x: Any, axes: list[int], lengths: list[int], scales: list[float], conj: bool = False) -> Any | None:
+    """The real rows of an even ``n = lengths[-1]`` whose half spectra are the last axis of a complex ``x``
+    (``irfft``: its first ``n / 2 + 1`` entries, zeros past its end), after the inverse transforms over the other
+    ``axes`` (of ``lengths``, cut or padded as they are read: ``irfftn``), the result along ``axes[i]`` times
+    ``scales[i]``, in one program: the last launch reads the half spectra and stores the rows
+    (:meth:`kdsl.fft.stage.Stage._load_half`). ``conj``: conjugate ``x``'s last-axis spectra first (``hfft``).
+    None when the rows' half length is not one launch, or an axis needs the step-by-step methods: the caller
+    goes its own way."""
+    shape = [int(d) for d in x.shape]
+    n = lengths[-1]
+    m = n // 2
+    if n % 2 or not x.size or axes[-1] != len(shape) - 1 or not plan.half_in_one_launch(m, x.dtype == kd.complex128):
+        return None
+    key = ("c2r", tuple(shape), tuple(axes), tuple(lengths), tuple(scales), conj, x.dtype.name)
+
+    def build(b: Builder) -> bool:
+        src, now = "in", list(shape)
+        for axis, length, factor in zip(axes[:-1], lengths[:-1], scales[:-1], strict=True):
+            after = shape_after(now, [axis], [length])
+            dst = b.temp(math.prod(after))
+            if not plan_inner(b, src, dst, math.prod(now[:axis]), length, math.prod(now[axis + 1:]), True,
+                               factor, now[axis]):
+                return False
+            if src != "in":
+                b.release(src)
+            src, now = dst, after
+        width = now[-1]
+        factor = 2.0 * scales[-1]  # (the rows' transform is of length m = n / 2)
+        ends = Ends(width, m, in_n=width if width < m + 1 else EVERYWHERE, scale=factor,
+                    flags=CONJ_STORE | (CONJ_LOAD if conj else 0) | (SCALE_STORE if factor != 1.0 else 0))
+        b.launch(src, "out", m, math.prod(now[:-1]), rows(width), rows(m), ends, half_in=True)
+        return True
+    program = cached_program(key, x, build)
+    if program is None:
+        return None
+    real = kd.float64 if x.dtype == kd.complex128 else kd.float32
+    out = kd.Array._uninitialized(tuple(shape_after(shape, axes, lengths)), real, x.device)
+    program.run(x, out)
+    return out
+
+
+def pairs(x: Any) -> Any | None:
+    """The unnormalised DFT of length ``m`` of each real row of ``2 m`` of a contiguous float ``x`` read as
+    ``z[j] = x[2j] + i x[2j + 1]`` (the kernels bind ``x``'s buffer as complex: no conversion), or None where
+    ``m`` needs the step-by-step methods."""
+    shape = [int(d) for d in x.shape]
+    m, count = shape[-1] // 2, math.prod(shape[:-1])
+    if shape[-1] % 2 or m < 2 or not count:
+        return None
+    program = cached_program(("pairs", count, m, x.dtype.name), x,
+                       lambda b: transform(b, "in", "out", count, m, Ends(m, m)) if plan.radices(m) else
+                       plan_bluestein(b, "in", "out", count, m, Ends(m, m)), pairs=True)
+    if program is None:
+        return None
+    out = output((*shape[:-1], m), x.dtype == kd.float64, x.device)
+    program.run(x, out)
+    return out

@@ -172,8 +172,8 @@ def compare(a: MaskedArray, other: Any, op: Callable[[Any, Any], Any]) -> Any:
     masked, as NumPy's ``mask_or``); ``a``'s fill value carries over as a bool."""
     da, ma = parts(a)
     db, mb = (None, nomask) if other is None else parts(other)  # x == None: NumPy's elementwise False
-    if other is masked:
-        return binary("equal", a, other)
+    if other is masked:  # numpy.ma compares with masked's data (0.0) under its mask: all masked, NumPy's data
+        db, mb = kd.zeros((), dtype=da.dtype), kd.ones((), dtype=kd.bool_)
     da, db = strong(da, db)
     check = op(da, db)
     if not isinstance(check, kd.Array):

@@ -30,7 +30,7 @@ NOT_PURE = [lambda v: v * ARR, lambda v: v - v.mean(), lambda v: np.add(v, 1, v)
             _recording, _two_lines, lambda v: np.cumsum(v), lambda v: v[::-1], lambda v: v if v > 0 else 1,
             lambda v: np.linalg.norm(v), lambda v: v.astype(float), lambda v: kd.where(v > 0, v, 0),
             lambda v: np.float32(2) * v, lambda v: print(v) or v, lambda v: [v][0], lambda v: v.T,
-            len, lambda v: (yield v)]
+            len, lambda v: (yield v), lambda v: v @ v, lambda v, w: np.matmul(v, w) * 2, kd.vecdot, np.matmul]
 
 
 @pytest.mark.parametrize("func", PURE)

@@ -35,6 +35,12 @@ _VALUE = object()  # an array or number computed from the arguments
 _NULL = object()  # the interpreter's NULL slot before a callable
 _NO_OPS = {"RESUME", "NOP", "CACHE", "COPY_FREE_VARS", "PRECALL", "MAKE_CELL"}
 _UNARY = {"UNARY_NEGATIVE", "UNARY_INVERT", "UNARY_POSITIVE"}
+# Python 3.10's binary operators (3.11 on: BINARY_OP, whose ``@`` is refused: a matrix product reduces)
+_BINARY_310 = {"BINARY_ADD", "BINARY_SUBTRACT", "BINARY_MULTIPLY", "BINARY_TRUE_DIVIDE", "BINARY_FLOOR_DIVIDE",
+               "BINARY_MODULO", "BINARY_POWER", "BINARY_AND", "BINARY_OR", "BINARY_XOR", "BINARY_LSHIFT",
+               "BINARY_RSHIFT"}
+_LOAD_ARGUMENTS = {"LOAD_FAST": 1, "LOAD_FAST_CHECK": 1, "LOAD_FAST_BORROW": 1, "LOAD_FAST_LOAD_FAST": 2,
+                   "LOAD_FAST_BORROW_LOAD_FAST_BORROW": 2}  # (3.12 on: checked, borrowed and paired loads)
 _MODULE_NAMES = ("numpy", "kdsl")
 _METHOD_BIT = sys.version_info >= (3, 12)  # LOAD_ATTR's low bit: a method load (NULL or self pushed too)
 
@@ -44,6 +50,11 @@ def _allowed(obj: Any) -> bool:
     if isinstance(obj, types.ModuleType):
         return obj.__name__ in _MODULE_NAMES
     return isinstance(obj, (Ufunc, np.ufunc, numbers.Number, np.generic))
+
+
+def _elementwise_ufunc(obj: Any) -> bool:
+    """A ufunc of NumPy or kdsl that works element by element (not a generalised one such as ``np.matmul``)."""
+    return isinstance(obj, (Ufunc, np.ufunc)) and getattr(obj, "signature", None) is None
 
 
 def _global(func: types.FunctionType, name: str) -> Any:
@@ -63,7 +74,7 @@ def _call(stack: list[Any], argc: int) -> bool:
         callee = stack.pop()
     elif stack and stack[-1] is _NULL:  # 3.11's order: NULL, then callable
         stack.pop()
-    if not isinstance(callee, (Ufunc, np.ufunc)) or argc > callee.nin:
+    if not _elementwise_ufunc(callee) or argc > callee.nin:
         return False
     stack.append(_VALUE)
     return True
@@ -74,11 +85,12 @@ def _step(func: types.FunctionType, ins: dis.Instruction, stack: list[Any]) -> b
     op = ins.opname
     if op in _NO_OPS:
         return True
-    if op in ("LOAD_FAST", "LOAD_CONST"):
-        if op == "LOAD_CONST" and not isinstance(ins.argval, (numbers.Number, np.generic)):
-            return False
-        stack.append(_VALUE if op == "LOAD_FAST" else ins.argval)
+    if op in _LOAD_ARGUMENTS:
+        stack.extend([_VALUE] * _LOAD_ARGUMENTS[op])
         return True
+    if op in ("LOAD_CONST", "LOAD_SMALL_INT"):
+        stack.append(ins.argval)
+        return isinstance(ins.argval, (numbers.Number, np.generic))
     if op == "PUSH_NULL":
         stack.append(_NULL)
         return True
@@ -107,8 +119,8 @@ def _step(func: types.FunctionType, ins: dis.Instruction, stack: list[Any]) -> b
             stack.append(_NULL)
         stack.append(obj)
         return _allowed(obj) and not isinstance(obj, types.ModuleType)
-    if op in ("BINARY_OP", "COMPARE_OP"):
-        if len(stack) < 2 or _NULL in stack[-2:]:
+    if op in ("BINARY_OP", "COMPARE_OP") or op in _BINARY_310:
+        if len(stack) < 2 or _NULL in stack[-2:] or (op == "BINARY_OP" and ins.argrepr.startswith("@")):
             return False
         del stack[-2:]
         stack.append(_VALUE)
@@ -118,7 +130,7 @@ def _step(func: types.FunctionType, ins: dis.Instruction, stack: list[Any]) -> b
             return False
         stack[-1] = _VALUE
         return True
-    if op == "CALL":
+    if op in ("CALL", "CALL_FUNCTION", "CALL_METHOD"):  # (the latter two: Python 3.10)
         return _call(stack, ins.arg or 0)
     return False
 
@@ -127,7 +139,7 @@ def is_pure_elementwise(func: Any) -> bool:
     """Whether ``func`` is a ufunc, or a plain Python function whose code only combines its arguments, numbers and
     ufuncs of NumPy/kdsl by operators and ufunc calls (see the module docstring)."""
     if isinstance(func, (Ufunc, np.ufunc)):
-        return True
+        return _elementwise_ufunc(func)
     if not isinstance(func, types.FunctionType):
         return False
     code = func.__code__

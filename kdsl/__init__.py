@@ -152,6 +152,11 @@ from kdsl.frontend.array import ufunc_methods as _ufunc_methods  # noqa: E402
 from kdsl.ma import dispatch as _ma_dispatch  # noqa: E402
 
 _ma_dispatch.install(globals())  # kd.sum(x), kd.where(c, x, y)... of kd.ma masked arrays run kd.ma's functions
+from kdsl.frontend.array import bitcast as _bitcast  # noqa: E402
+from kdsl.ma import numpy_ma_results as _numpy_ma_results  # noqa: E402
+
+# numpy.ma's comparisons (np.ma.masked < x) wrap their kdsl result as a kd.ma array (kd.ma is above the array layer)
+_bitcast.numpy_ma_view = _numpy_ma_results.wrap
 
 _ufunc_methods.wrap(globals())  # binary functions gain NumPy's .outer/.reduce/.accumulate (kd.add.outer(a, b))
 

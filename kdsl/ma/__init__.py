@@ -18,6 +18,7 @@ from kdsl.ma import (
     dispatch,  # noqa: F401 - binds MaskedArray.__array_function__
     mask_methods,  # noqa: F401 - binds shrink_mask, unshare_mask, get_real, get_imag, ids, iscontiguous
     masked_flat,  # noqa: F401 - binds MaskedArray.flat
+    numpy_ma_results,  # noqa: F401 - binds _update_from and __setattr__ (numpy.ma's comparisons' results)
     ufunc_reduce,  # noqa: F401 - binds kd.ma.add.reduce, kd.ma.maximum.reduce...
 )
 from kdsl.ma.along_axis import apply_along_axis, apply_over_axes

@@ -17,6 +17,8 @@ import math
 from collections.abc import Callable
 from typing import Any, cast
 
+import numpy as np
+
 import kdsl as kd
 from kdsl.ma.masked_array import MaskedArray
 
@@ -55,8 +57,11 @@ def along_axis(func1d: Callable[..., Any], axis: int, arr: Any, args: tuple, kwa
     if any(r.shape != head.shape for r in results):
         raise ValueError(f"apply_along_axis: func1d returned arrays of different shapes "
                          f"{sorted({r.shape for r in results})}; every call must return the same shape")
+    # numpy.ma's result type: the largest of the results' dtypes (NumPy's max over them), so a float result after
+    # an int one is not truncated (``masked`` counts as float64)
+    dtype = np.asarray([np.dtype(r.dtype.np) for r in results], dtype=object).max()
     # concatenate, not stack: no result masked gives nomask, as NumPy's (its stack always has a mask array)
-    out = kd.ma.concatenate([kd.ma.expand_dims(r.astype(head.dtype), 0) for r in results])
+    out = kd.ma.concatenate([kd.ma.expand_dims(r.astype(dtype), 0) for r in results])
     out = out.reshape(outer + head.shape)
     # the result's own axes sit where ``axis`` was (kd.moveaxis of a masked array is kd.ma's: dispatch.py)
     moved = kd.moveaxis(out, tuple(range(len(outer), out.ndim)), tuple(range(ax, ax + head.ndim)))

@@ -140,8 +140,14 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
         raise ValueError("Must provide both 'x' and 'y' or neither.")
     cd, cm = parts(condition)
     cond = kd.asarray(cd).astype(kd.bool_) if cm is nomask else kd.where(cm, False, cd).astype(kd.bool_)
-    xd, xm = (kd.zeros(()), True) if x is masked else parts(x)
-    yd, ym = (kd.zeros(()), True) if y is masked else parts(y)
+    xd, xm = parts(x)
+    yd, ym = parts(y)
+    # numpy.ma's masked stands for a 0 of the other operand's dtype (masked.dtype is float64: an int32 x with
+    # masked stays int32); both masked: masked's own float64
+    if x is masked:
+        xd, xm = kd.zeros((), dtype=kd.float64 if y is masked else kd.asarray(yd).dtype), True
+    if y is masked:
+        yd, ym = kd.zeros((), dtype=kd.asarray(xd).dtype), True
     xd, yd = strong(xd, yd)  # numpy.ma's Python scalars are 0-d arrays: float32 data with 0.0 is float64
     data = kd.where(cond, xd, yd)
     shape = data.shape

@@ -146,6 +146,13 @@ class MaskedArray(HostConversions):
         out._fill_value = None if fill_value is None else fill_scalar(fill_value, data.dtype)
         return out
 
+    def _update_from(self, obj: Any) -> None:
+        """numpy.ma's ``_update_from``, which its comparisons call on a kd.ma result (``np.ma.masked < x``,
+        ``numpy_ma_results.py``): the hard-mask flag and fill value of ``obj``, the left operand."""
+        self._hardmask = bool(getattr(obj, "_hardmask", False))
+        fill = getattr(obj, "_fill_value", None)
+        self._fill_value = None if fill is None else fill_scalar(fill, self._data.dtype)
+
     # ----- properties
     @property
     def data(self) -> Any:

@@ -24,6 +24,7 @@ import numpy as np
 
 import kdsl as kd
 from kdsl.ma.constants import MaskError, masked, nomask
+from kdsl.ma.domains import UNARY_DOMAINS, safe_divide_domain
 from kdsl.ma.masked_array import MaskedArray
 from kdsl.ma.operands import (
     Casting,
@@ -36,22 +37,9 @@ from kdsl.ma.operands import (
     strong,
     union,
 )
-
-_TINY = float(np.finfo(np.float64).tiny)  # NumPy's tolerance of the safe division domain
-
+from kdsl.ma.ufunc_calls import UNARY_UFUNCS, unary_call
 
 # ----- unary
-_UNARY_DOMAINS: dict[str, Callable[[Any], Any]] = {
-    "sqrt": lambda x: x < 0.0,
-    "log": lambda x: x <= 0.0,
-    "log2": lambda x: x <= 0.0,
-    "log10": lambda x: x <= 0.0,
-    "arcsin": lambda x: kd.abs(x) > 1.0,
-    "arccos": lambda x: kd.abs(x) > 1.0,
-    "arccosh": lambda x: x < 1.0,
-    "arctanh": lambda x: kd.abs(x) > 1.0 - 1e-15,
-    "tan": lambda x: kd.abs(kd.cos(x)) < 1e-35,
-}
 _UNARY = ("exp", "sin", "cos", "tanh", "sinh", "cosh", "arctan", "arcsinh", "absolute", "abs", "fabs", "negative",
           "positive", "floor", "ceil", "trunc", "rint", "sign", "logical_not", "conjugate", "invert", "square",
           "exp2", "expm1", "log1p", "cbrt", "reciprocal", "isnan", "isinf", "isfinite", "around", "round", "angle")
@@ -63,7 +51,7 @@ def unary(name: str, x: Any, *args: Any, **kwargs: Any) -> Any:
     if not isinstance(d, kd.Array):
         d = kd.asarray(d)
     result = getattr(kd, name)(d, *args, **kwargs)
-    domain = _UNARY_DOMAINS.get(name)
+    domain = UNARY_DOMAINS.get(name)
     if domain is not None:
         bad = domain(d) | ~kd.isfinite(result)
         m = bad if m is nomask else bad | m
@@ -71,21 +59,16 @@ def unary(name: str, x: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def _unary_operator(name: str) -> Callable[[Any], Any]:
-    """``-x``, ``+x``, ``abs(x)``, ``~x``: :func:`unary`, except that NumPy's operators (its ufunc on the
-    ndarray, not ``np.ma.negative``) give an all-False mask array where ``x`` has ``nomask``."""
-    def op(self: Any) -> Any:
-        out = unary(name, self)
-        if isinstance(out, MaskedArray) and out._mask is nomask:
-            out._mask = kd.zeros(out.shape, dtype=kd.bool_)
-        return out
-    return op
+    """``-x``, ``+x``, ``abs(x)``, ``~x``: NumPy's operators are its ufuncs on the ndarray (not ``np.ma.negative``):
+    the data under the mask computed too, an all-False mask array where ``x`` has ``nomask`` (``ufunc_calls.py``)."""
+    return lambda self: unary_call(name, self)
 
 
 def _unary_function(name: str) -> Callable[..., Any]:
     def fn(x: Any, *args: Any, **kwargs: Any) -> Any:
         return unary(name, x, *args, **kwargs)
     fn.__name__ = fn.__qualname__ = name
-    domain = " (masked outside its domain, as numpy.ma)" if name in _UNARY_DOMAINS else ""
+    domain = " (masked outside its domain, as numpy.ma)" if name in UNARY_DOMAINS else ""
     fn.__doc__ = f"NumPy's ``np.ma.{name}``: ``kd.{name}`` of the data, the mask kept{domain}."
     return fn
 
@@ -123,11 +106,11 @@ def binary(name: str, a: Any, b: Any, keep: bool = True) -> Any:
     m = union(ma, mb, result.shape)
     if name in _SAFE_DIVIDE and not keep:  # ndarray's %: numpy.ma's __array_wrap__ writes remainder's fill (1)
         # where the data are outside the domain and masks them too; non-finite results stay unmasked
-        domain = kd.broadcast_to(kd.abs(da) * _TINY >= kd.abs(db), result.shape)
+        domain = kd.broadcast_to(safe_divide_domain(da, db), result.shape)
         result = kd.where(domain, 1, result).astype(result.dtype)
         return masked_result(result, shrunk(domain if m is nomask else m | domain), fill_of(a, b))
     if name in _SAFE_DIVIDE:
-        bad = (kd.abs(da) * _TINY >= kd.abs(db)) | ~kd.isfinite(result)
+        bad = safe_divide_domain(da, db) | ~kd.isfinite(result)
         bad = bad if bad.shape == result.shape else kd.broadcast_to(bad, result.shape)
         m = bad if m is nomask else m | bad
     if not keep:  # ndarray's operators: NumPy's ufunc wraps the result with the masks' shrunk union
@@ -172,8 +155,8 @@ def compare(a: MaskedArray, other: Any, op: Callable[[Any, Any], Any]) -> Any:
     masked, as NumPy's ``mask_or``); ``a``'s fill value carries over as a bool."""
     da, ma = parts(a)
     db, mb = (None, nomask) if other is None else parts(other)  # x == None: NumPy's elementwise False
-    if other is masked:
-        return binary("equal", a, other)
+    if other is masked:  # numpy.ma compares with masked's data (0.0) under its mask: all masked, NumPy's data
+        db, mb = kd.zeros((), dtype=da.dtype), kd.ones((), dtype=kd.bool_)
     da, db = strong(da, db)
     check = op(da, db)
     if not isinstance(check, kd.Array):
@@ -188,7 +171,7 @@ def compare(a: MaskedArray, other: Any, op: Callable[[Any, Any], Any]) -> Any:
     return masked_result(check, m, None if fill is None else bool(fill))
 
 
-FUNCTIONS: dict[str, Callable[..., Any]] = {name: _unary_function(name) for name in _UNARY + tuple(_UNARY_DOMAINS)}
+FUNCTIONS: dict[str, Callable[..., Any]] = {name: _unary_function(name) for name in _UNARY + tuple(UNARY_DOMAINS)}
 FUNCTIONS.update({name: _binary_function(name) for name in _BINARY + tuple(sorted(_SAFE_DIVIDE))})
 FUNCTIONS["power"] = power
 
@@ -226,10 +209,13 @@ def dispatch(name: str, args: tuple, kwargs: dict, ufunc_call: bool = True) -> A
              and k not in ("casting", "order", "subok", "signature")}
     if extra:
         raise TypeError(f"{name} on kd.ma masked arrays takes no {sorted(extra)}")
-    if ufunc_call and (name in _RAW_OPERATORS or name in _SAFE_DIVIDE or name == "power") and len(args) == 2:
-        # NumPy's ufunc (its __array_wrap__), not np.ma's function: non-finite results stay unmasked, the division
-        # family's domain is masked and filled with 1; np.remainder(x, y) is x % y (np.ma.masked % x calls it)
+    if ufunc_call and len(args) == 2 and (name in _BINARY or name in _SAFE_DIVIDE or name == "power"):
+        # NumPy's ufunc (its __array_wrap__), not np.ma's function: Python scalars weak (NEP 50), the data under the
+        # mask computed, non-finite results unmasked, the division family's domain masked and filled with 1;
+        # np.remainder(x, y) is x % y (np.ma.masked % x calls it)
         return binary(name, args[0], args[1], keep=False)
+    if ufunc_call and len(args) == 1 and name in UNARY_UFUNCS:  # np.sqrt(x): the ufunc, wrapped (ufunc_calls.py)
+        return unary_call(name, args[0])
     out = fn(*args)
     if isinstance(out, MaskedArray) and len(args) == 2:  # NumPy's ufunc wraps the masks' shrunk union
         out._mask = shrunk(out._mask)
@@ -289,7 +275,7 @@ def _inplace(op: str, fill: int | None, domained: bool = False) -> Callable[...,
         od, om = parts(other)
         mask = union(self._mask, om, self.shape)
         if domained:
-            bad = kd.abs(self._data) * _TINY >= kd.abs(od)
+            bad = safe_divide_domain(self._data, od)
             bad = bad if bad.shape == self.shape else kd.broadcast_to(bad, self.shape)
             mask = bad if mask is nomask else mask | bad
         if mask is not nomask:
@@ -316,6 +302,8 @@ def round_(a: Any, decimals: int = 0, out: Any = None) -> Any:
     """
     if isinstance(a, MaskedArray):
         return _round_method(a, decimals, out)
+    if a is masked and out is None:  # NumPy's masked.round(): masked
+        return masked
     return kd.round(a if isinstance(a, kd.Array) else kd.asarray(a), decimals, out=out)
 
 
@@ -344,8 +332,8 @@ def _bound(x: Any) -> tuple[Any, Any]:
 def _round_method(self: MaskedArray, decimals: int = 0, out: Any = None) -> Any:
     """``x.round(decimals, out=)`` as numpy.ma's: a kd.ma ``out`` takes the rounded data and the mask, a kdsl
     array the rounded data (NumPy rounds the data under the mask too); ``out`` is returned."""
-    if out is None:
-        return unary("round", self, decimals)
+    if out is None:  # NumPy rounds the data under the mask too (its ndarray round, the mask carried over)
+        return masked_result(kd.round(self._data, decimals), self._mask, self._fill_value)
     if not isinstance(out, (MaskedArray, kd.Array)):
         raise TypeError("round(out=...) must be a kdsl Array or a kd.ma masked array (a NumPy out would mean a "
                         "copy to the host)")

@@ -1,8 +1,8 @@
 """kd.piecewise against NumPy: an empty condition list is NumPy's IndexError (kdsl filled the 'otherwise' value),
 conditions of different shapes NumPy's ValueError, and a function that is not element-wise gets NumPy's argument
 ``x[cond]`` (whole sub-arrays for a condition of leading axes; kdsl flattened them) and no call for an empty
-selection. kdsl calls each function once on the whole array first (its element-wise test), so such a function
-sees that call plus NumPy's."""
+selection. Every function that is not provably pure element-wise arithmetic is called exactly as NumPy calls it
+(kdsl called each once more, on the whole array, to test whether it is element-wise)."""
 
 from __future__ import annotations
 
@@ -78,8 +78,7 @@ def test_condition_of_leading_axes_passes_whole_rows(rows, f, dtype):
     expected, np_calls = _recorded(np, x, [ROWS[rows]], funclist)
     got, kd_calls = _recorded(kd, kd.asarray(x), [kd.asarray(ROWS[rows])], funclist)
     _same(expected, got)
-    # the first function: kdsl's whole-array call (the element-wise test), then exactly NumPy's calls
-    assert kd_calls[0] == [x.shape] + np_calls[0]
+    assert kd_calls == np_calls  # NumPy's calls, with NumPy's shapes (kdsl made one more, on the whole array)
 
 
 @pytest.mark.parametrize("x", [np.array([-2.0, -1.0, 0.0, 1.0, 2.0, 3.0]), np.arange(-3, 5, dtype=np.int32),
@@ -91,13 +90,35 @@ def test_full_shape_conditions_call_with_numpys_selection(x):
         expected, np_calls = _recorded(np, x, condlist, funclist)
         got, kd_calls = _recorded(kd, kd.asarray(x), [kd.asarray(c) for c in condlist], funclist)
         _same(expected, got)
-        for theirs, ours in zip(np_calls[:-1], kd_calls[:-1], strict=True):
-            assert ours == [x.shape] + theirs  # no call with an empty selection (NumPy makes none)
+        assert kd_calls == np_calls  # no call with an empty selection (NumPy makes none)
 
 
-def test_element_wise_function_is_called_once():
-    x = np.arange(-3.0, 4.0)
-    expected, _ = _recorded(np, x, [x < 0], [lambda v: v * v, lambda v: v + 1])
-    got, calls = _recorded(kd, kd.asarray(x), [kd.asarray(x < 0)], [lambda v: v * v, lambda v: v + 1])
-    _same(expected, got)
-    assert calls == [[x.shape], [x.shape]]
+@pytest.mark.parametrize("x", [np.arange(-3.0, 4.0), np.arange(12, dtype=np.int64).reshape(3, 4) - 5,
+                               np.array([np.nan, -np.inf, -0.0, 2.5], np.float32), np.zeros((0, 2)),
+                               np.array([1.5]), np.arange(10.0)[::3]])
+def test_recorded_element_wise_functions_are_called_as_numpy_calls_them(x):
+    # a function with a side effect is not pure: NumPy's one call per non-empty selection, NumPy's shapes (kdsl
+    # called an element-wise one on the whole array even where its condition selected nothing)
+    for condlist in ([x < 0], [x < -100], [x > -100], [x < 0, x > 1]):
+        for funclist in ([lambda v: v * v] * len(condlist) + [lambda v: v + 1], [lambda v: v * 2] * len(condlist)):
+            expected, np_calls = _recorded(np, x, condlist, funclist)
+            got, kd_calls = _recorded(kd, kd.asarray(x), [kd.asarray(c) for c in condlist], funclist)
+            _same(expected, got)
+            assert kd_calls == np_calls
+
+
+def test_side_effect_counts_match_numpys():
+    # the brief's case: a counter in a function that is not element-wise (kdsl called it twice)
+    x = np.array([-2.0, -1.0, 1.0, 3.0, 4.0])
+    counts = {np: 0, kd: 0}
+
+    def centred(v, lib):
+        counts[lib] += 1
+        return v - v.mean()
+
+    for lib, a in ((np, x), (kd, kd.asarray(x))):
+        got = lib.piecewise(a, [a < 0, a > 2], [lambda v, lib=lib: centred(v, lib)] * 2 + [0.0])
+        if lib is np:
+            want = got
+    np.testing.assert_array_equal(np.asarray(got), want)
+    assert counts[kd] == counts[np] == 2

@@ -1,7 +1,9 @@
 """``kd.ma.masked`` (NumPy's ``np.ma.masked``) on the left of kd.ma arrays' arithmetic against NumPy's: a fully
 masked result of NumPy's shape, dtype, data and fill value. NumPy's operators ran first and failed with "kdsl
 arrays have no subclasses" (kd.ma arrays now read ``__array_ufunc__ = None`` to numpy.ma's delegation check).
-numpy.ma's comparisons never delegate: ``kd.ma.masked < x`` stays a TypeError, one that names the fix."""
+numpy.ma's comparisons never delegate: ``kd.ma.masked < x`` (and a NumPy masked array compared with a kd.ma one)
+raised TypeError; numpy.ma's own comparison now ends in a kd.ma array (``numpy_ma_results.py``): NumPy's fully
+masked result, data (``==``/``!=``: equal where both are masked) and fill value."""
 
 from __future__ import annotations
 
@@ -67,11 +69,30 @@ def test_kd_ma_arrays_still_run_numpy_ufuncs():
     assert type(x).__array_ufunc__ is not None  # NumPy's C dispatch reads the class's
 
 
-@pytest.mark.parametrize("op", [operator.lt, operator.eq, operator.ge])
-def test_masked_constant_compared_first_names_the_fix(op):
-    _, x = _pair(0)
-    with pytest.raises(TypeError, match="put the kdsl operand first"):
-        op(kd.ma.masked, x)
-    reflected = {operator.lt: operator.gt, operator.eq: operator.eq, operator.ge: operator.le}[op]
-    host, _ = _pair(0)
-    assert _outcome(lambda: reflected(x, kd.ma.masked))[:3] == _outcome(lambda: op(np.ma.masked, host))[:3]
+COMPARISONS = [operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne]
+
+
+@pytest.mark.parametrize("op", COMPARISONS)
+@pytest.mark.parametrize("i", range(len(DATA)))
+def test_masked_constant_compared_on_either_side(op, i):
+    host, x = _pair(i)
+    _same(_outcome(lambda: op(host, np.ma.masked)), _outcome(lambda: op(x, kd.ma.masked)))
+    if host.ndim == 0:  # NumPy's masked; kdsl wraps numpy.ma's result: a 0-d masked array (docs/numpy-api.md)
+        assert _outcome(lambda: op(np.ma.masked, host)) == "masked"
+        assert _outcome(lambda: op(kd.ma.masked, x))[:3] == ("bool", (), True)
+        return
+    _same(_outcome(lambda: op(np.ma.masked, host)), _outcome(lambda: op(kd.ma.masked, x)))
+
+
+@pytest.mark.parametrize("op", COMPARISONS)
+@pytest.mark.parametrize("fill", [None, 5.0])
+def test_numpy_masked_array_compared_with_a_kd_ma_array(op, fill):
+    # numpy.ma's comparison runs first (it never defers): its result is a kd.ma array of NumPy's values
+    left = np.ma.array([1.0, 2.0, np.nan, 4.0, -0.0], mask=[1, 0, 0, 0, 0], fill_value=fill)
+    right = np.ma.array([1.0, 3.0, np.nan, 4.0, 0.0], mask=[1, 1, 0, 0, 0])
+    x = kd.ma.array(kd.asarray(right.data), mask=right.mask)
+    got = op(left, x)
+    assert isinstance(got, kd.ma.MaskedArray)
+    _same(_outcome(lambda: op(left, right)), _outcome(lambda: got))
+    got_nomask = op(np.ma.array([1.0, 2.0]), kd.ma.array([2.0, 2.0]))
+    _same(_outcome(lambda: op(np.ma.array([1.0, 2.0]), np.ma.array([2.0, 2.0]))), _outcome(lambda: got_nomask))

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import builtins
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,10 @@ from kdsl.frontend.array.constant_layout import layout
 from kdsl.frontend.array.creation import arange
 from kdsl.frontend.array.subclass_view import finalize, instance, subclass_of
 from kdsl.ir.graph import Node
+
+# numpy.ma's comparisons with a kd.ma array on the right (np.ma.masked < x) end in result.view(MaskedArray):
+# kdsl/__init__.py installs kd.ma's wrapper of such a result here (kd.ma is built above this layer)
+numpy_ma_view: Callable[[Array], Any] | None = None
 
 UNSIGNED = {1: dt.uint8, 2: dt.uint16, 4: dt.uint32, 8: dt.uint64}
 SIGNED = {1: dt.int8, 2: dt.int16, 4: dt.int32, 8: dt.int64}
@@ -75,6 +80,8 @@ def view(a: Array, dtype: Any = None, type: Any = None) -> Array:  # noqa: A002 
         type = None
     if any(isinstance(t, builtins.type) and issubclass(t, np.ma.MaskedArray) for t in (type, dtype)):
         # numpy.ma's operators end in result.view(MaskedArray); its comparisons do not defer to kd.ma's
+        if numpy_ma_view is not None:
+            return numpy_ma_view(a)
         raise TypeError("a numpy.ma masked array (np.ma.masked included) cannot wrap a kdsl result: numpy.ma's "
                         "operations (its comparisons always) do not defer to kdsl arrays; put the kdsl operand "
                         "first (x > kd.ma.masked), or make the NumPy one a kd.ma array (kd.ma.asarray(h))")

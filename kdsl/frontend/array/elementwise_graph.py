@@ -103,4 +103,38 @@ def reads_elementwise(value: Array, inputs: list[Array], strict: bool = False) -
     return True
 
 
-__all__ = ["reads_elementwise"]
+def _one_element(node: Node) -> bool:
+    """Whether a view node reads a single element of its source (``a[0]``, or its broadcast: all strides 0)."""
+    return all(stride == 0 or n == 1 for n, stride in zip(node.arg.shape, node.arg.strides, strict=True))
+
+
+def reads_as_array(value: Array, inp: Array) -> bool:
+    """Whether ``value`` reads ``inp`` as an array along the way of its own elements: through element-wise
+    operations and views that read more than one element (``x + a``, ``x * a[::-1]``), not only through a
+    reduction, a lookup table or one element (``x + a.sum()``, ``a[x]``, ``x * a[0]``). ``kd.vectorize`` passes
+    an excluded argument whole to each of NumPy's calls: such a function's result per element is an array.
+
+    >>> import kdsl as kd
+    >>> x, a = kd.asarray([1.0, 2.0]), kd.asarray([3.0, 4.0])
+    >>> reads_as_array(x + a, a), reads_as_array(x + a.sum(), a), reads_as_array(x * a[0], a)
+    (True, False, False)
+    """
+    seen: set[int] = set()
+    stack = [value._n]
+    while stack:
+        node = stack.pop()
+        if node is inp._n:
+            return True
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if node.op in _LOOKUPS:
+            stack.extend(node.srcs[1:])
+        elif node.op == "view" and (_is_broadcast(node) or not _one_element(node)):
+            stack.extend(node.srcs)
+        elif node.op not in MATERIALISED and node.op != "view":
+            stack.extend(node.srcs)
+    return False
+
+
+__all__ = ["reads_as_array", "reads_elementwise"]

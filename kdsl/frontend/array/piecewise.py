@@ -1,15 +1,14 @@
 """NumPy's ``piecewise``: a function defined by cases, as lazy whole-array selects.
 
-NumPy calls each function on the selected elements only (``f(x[cond])``); kdsl calls it once on the whole of
-``x`` and keeps its values where the condition holds (``kd.where``), so everything stays on the device and
-fuses. The results agree for element-wise functions (what piecewise is for); values computed for elements a
-condition excludes are discarded (on the GPU an invalid one is a silent NaN, never an error). A function whose
-result reads ``x`` through anything but element-wise operations (``v - v.mean()``, ``v / v.max()``,
-``np.cumsum(v)``, ``v[::-1]``) or reads positions (``np.arange(len(v))``) would differ: such a function is called
-again as NumPy calls it, on ``x[cond]`` (a read of the count from the device; whole sub-arrays for a condition of
-``x``'s leading axes; no call where nothing is selected), and its values are assigned into the selected places.
-So it is called once more than NumPy calls it: whether a Python function is element-wise shows only in what
-one call builds, and that call on the whole array is what keeps the element-wise case lazy and fused.
+NumPy calls each function on the selected elements only (``f(x[cond])``, once per condition that selects
+something); so does kdsl, reading each selection's size from the device, unless the function is provably pure
+element-wise arithmetic (a ufunc, or a function whose code only combines its arguments, numbers and ufuncs:
+``lambda v: v * v``, ``lambda t: 1 - np.abs(t)``; ``pure_elementwise.py``). Such a function is called once on the
+whole of ``x`` and its values kept where the condition holds (``kd.where``), so everything stays on the device and
+fuses; as it has no side effects, the extra or missing call is unobservable, and values computed for excluded
+elements are discarded (on the GPU an invalid one is a silent NaN, never an error). Any other function (``v -
+v.mean()``, ``np.cumsum(v)``, ``v[::-1]``, one that records its calls) sees NumPy's arguments, NumPy's number of
+times: whole sub-arrays for a condition of ``x``'s leading axes, no call where nothing is selected.
 
 Example:
     >>> import kdsl as kd
@@ -30,6 +29,7 @@ from kdsl.frontend.array import math as km
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray, zeros_like
 from kdsl.frontend.array.elementwise_graph import reads_elementwise
+from kdsl.frontend.array.pure_elementwise import is_pure_elementwise
 from kdsl.frontend.array.shape_ops import broadcast_values_to
 
 
@@ -87,15 +87,19 @@ def _leading(cond: Array, shape: tuple[int, ...]) -> Array:
 
 
 def _value(func: Any, x: Array, cond: Array, out: Array, args: Any, kw: Any) -> tuple[Array, Any]:
-    """``func(x)`` where that agrees with NumPy's ``func(x[cond])`` at the selected places; otherwise
-    ``out`` with NumPy's values assigned there (returned as ``(out, None)``)."""
-    value = func(x, *args, **kw) if callable(func) else func
-    if not callable(func) or x.size <= 1 or not isinstance(value, Array) or value.size <= 1:
-        return out, value
-    if value.shape == x.shape and reads_elementwise(value, [x], strict=True):
-        return out, value
+    """A constant, or ``func(x)`` where that is provably NumPy's ``func(x[cond])`` at the selected places and
+    calling it on all of ``x`` is unobservable (``pure_elementwise.py``); otherwise ``out`` with NumPy's values
+    assigned there, ``func`` called as NumPy calls it (returned as ``(out, None)``)."""
+    if not callable(func):
+        return out, func
+    if is_pure_elementwise(func):
+        value = func(x, *args, **kw)
+        if not isinstance(value, Array) or value.size <= 1 or (
+                value.shape == x.shape and reads_elementwise(value, [x], strict=True)):
+            return out, value
+        # an argument in args made it more than element-wise (a pure function: a second call is unobservable)
     # NumPy's y[cond] = func(x[cond], ...): the function sees the selected elements only (whole sub-arrays for a
-    # condition of leading axes), and is not called where nothing is selected
+    # condition of leading axes), once, and is not called where nothing is selected
     selected = x[cond]
     if selected.size:
         out = out.copy()

@@ -37,6 +37,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import pyfunc_methods, vectorize_host, vectorize_otypes, vectorize_shape, vectorize_signature
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
+from kdsl.frontend.array.elementwise_graph import reads_as_array
 from kdsl.frontend.array.ops import broadcast_shapes
 from kdsl.frontend.array.shape_ops import broadcast_values_to
 
@@ -198,7 +199,7 @@ class vectorize:  # noqa: N801 - NumPy's name
                 vectorize_host.warn(name, self.pyfunc, out[1], control_flow=out[2])
             return self._on_host(args, kwargs)
         outs = list(out) if isinstance(out, tuple) else [out]
-        reason = vectorize_shape.not_elementwise(outs, shape, arrays)
+        reason = vectorize_shape.not_elementwise(outs, shape, arrays) or self._reads_excluded(outs, pos, kw)
         if reason is None and any(a.size > 1 for a in arrays):  # a Python value: one constant, or str(x)...
             free_keys = {i for i in range(len(pos)) if i not in self.excluded} | {
                 k for k in kw if k not in self.excluded}
@@ -212,6 +213,18 @@ class vectorize:  # noqa: N801 - NumPy's name
             types = self.otypes or [None] * len(out)
             return tuple(_shape_output(o, shape, t) for o, t in zip(out, types, strict=False))
         return _shape_output(out, shape, self.otypes[0] if self.otypes else None)
+
+    def _reads_excluded(self, outs: list[Any], pos: list[Any], kw: dict[str, Any]) -> str | None:
+        """Why the call with whole arrays differs from NumPy's where an output reads an excluded kdsl array
+        element by element (``x + a``): NumPy passes ``a`` whole to each call, so each call's result is an array
+        (NumPy's ValueError, or an object array of arrays); None where it does not."""
+        excluded = [a for i, a in enumerate(pos) if i in self.excluded]
+        excluded += [v for k, v in kw.items() if k in self.excluded]
+        for a in excluded:
+            if isinstance(a, Array) and a.ndim and any(isinstance(o, Array) and reads_as_array(o, a) for o in outs):
+                return (f"it reads the excluded argument of shape {a.shape} element by element; NumPy passes an "
+                        "excluded argument whole to each call (each call's result is an array)")
+        return None
 
     def _on_host(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """NumPy's per-element loop on the host, for a function that needs concrete elements."""

@@ -2,7 +2,8 @@
 statistics, a Rauch-Tung-Striebel smoother run backwards, a batch of filters stacked by `einsum`/`matmul`, an
 information-form fusion of several sensors, complementary and alpha-beta filters with `np.float64` gains, a
 Joseph-form update with gating by the Mahalanobis distance, an unscented transform's sigma points by `cholesky`, and
-steady-state gains by iterating the Riccati equation (tests/porting)."""
+steady-state gains by iterating the Riccati equation, and Gauss-Markov sensor biases whose diagonal transition
+matrix goes through `eig` (tests/porting)."""
 
 import numpy as np
 from harness import check
@@ -176,6 +177,21 @@ def riccati(np, F, H, Q, R, iters):
     return {"K": K, "P": P, "hist": h, "converged_at": conv, "poles": np.sort(np.abs(np.linalg.eigvals(F - F @ K @ H)))}
 
 
+def gauss_markov_biases(np, taus, sigmas, dt, steps):
+    taus, sigmas = np.asarray(taus), np.asarray(sigmas)
+    F = np.diag(np.exp(-dt / taus))  # independent first-order Gauss-Markov sensor biases
+    Q = np.diag(sigmas**2 * (1 - np.exp(-2 * dt / taus)))
+    lam, V = np.linalg.eig(F)
+    stable = np.all(np.abs(lam) < 1)
+    P_inf = np.diag(Q) / (1 - lam**2)
+    P = np.zeros_like(F)
+    for _ in range(steps):
+        P = F @ P @ F.T + Q
+    slowest = np.argmax(lam)
+    return {"lam": lam, "V": V, "stable": bool(stable), "P_inf": P_inf, "P": np.diag(P),
+            "slowest": slowest, "half_life": -dt * np.log(2) / np.log(lam)}
+
+
 def test_cv_filter():
     rng = np.random.default_rng(2501)
     t = np.arange(40) * 0.1
@@ -225,6 +241,12 @@ def test_gated_update():
 
 def test_unscented():
     check(unscented, np.array([3.0, 4.0]), np.array([[0.5, 0.1], [0.1, 0.3]]), 1.0, rtol=1e-4, atol=1e-5)
+
+
+def test_gauss_markov_biases():
+    # eig of a diagonal F: NumPy gives its diagonal in order (kdsl sorted it, as eigh does, before porting25)
+    check(gauss_markov_biases, np.array([50.0, 5.0, 200.0, 20.0]), np.array([0.1, 0.5, 0.05, 0.2]), 1.0, 300,
+          rtol=1e-4, atol=1e-6)
 
 
 def test_riccati():

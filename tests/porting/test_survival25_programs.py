@@ -60,7 +60,7 @@ def logrank(np, time, event, group):
 
 def cox_newton(np, time, event, X, iters):
     order = np.argsort(-np.asarray(time), kind="stable")
-    t, e, X = np.asarray(time)[order], np.asarray(event)[order], np.asarray(X)[order]
+    e, X = np.asarray(event)[order], np.asarray(X)[order]
     beta = np.zeros(X.shape[1])
     lls = []
     for _ in range(iters):

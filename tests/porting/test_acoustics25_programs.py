@@ -20,7 +20,8 @@ def room_modes(np, L, W, H, c, fmax):
     freqs = f[keep][order]
     gaps = np.diff(freqs)
     return {"f": freqs, "idx": idx[order], "kind": kind[order], "count": np.bincount(kind, minlength=4),
-            "schroeder": 2000 * np.sqrt(0.5 / (L * W * H)), "max_gap": gaps.max(), "n_unique": np.unique(np.round(freqs, 3)).size}
+            "schroeder": 2000 * np.sqrt(0.5 / (L * W * H)), "max_gap": gaps.max(),
+            "n_unique": np.unique(np.round(freqs, 3)).size}
 
 
 def reverberation(np, areas, alphas, volume):

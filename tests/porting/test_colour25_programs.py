@@ -3,7 +3,7 @@ CIELAB by `einsum`/`tensordot` with a 3x3 matrix, CIEDE76/CIE94 differences, HSV
 `divmod`-free hue sectors, gamut clipping towards the neutral axis, grey-world and white-patch white balance with
 `percentile`, chromatic adaptation (Bradford) by `solve`, palette quantisation by nearest colour with
 `argmin(keepdims=)` and `unique(return_counts=)`, and a 3-D LUT applied by trilinear interpolation with fancy
-indexing (tests/porting)."""
+indexing, and Reinhard tone mapping on `np.float32(img)` / `np.uint8(...)` casts (tests/porting)."""
 
 import numpy as np
 from harness import check
@@ -151,6 +151,21 @@ def apply_lut(np, rgb, lut):
     return {"out": out, "i0": i0}
 
 
+def tone_map(np, img, gains, white):
+    img, gains = np.asarray(img), np.asarray(gains)
+    f = np.float32(img) / 255.0  # the cast idiom: np.float32(array) is np.asarray(array, np.float32)
+    f **= 2.2
+    f *= gains  # per-channel exposure (a kdsl array into the cast's result)
+    lum = f @ np.float32([0.2126, 0.7152, 0.0722])
+    mapped = lum * (1 + lum / white**2) / (1 + lum)
+    scale = np.divide(mapped, lum, out=np.zeros_like(lum), where=lum > 0)
+    out = f * scale[..., None]
+    out = out ** (1 / 2.2)
+    u8 = np.uint8(np.clip(out * 255 + 0.5, 0, 255))
+    u8[lum == 0] = 0
+    return {"f_dtype": str(f.dtype), "u8": u8, "u8_dtype": str(u8.dtype), "lum": lum, "clipped": int((out > 1).sum())}
+
+
 def test_transfer_roundtrip():
     rng = np.random.default_rng(2521)
     img = rng.integers(0, 256, (6, 7, 3), dtype=np.uint8)
@@ -205,6 +220,13 @@ def test_quantise():
     img = rng.integers(0, 256, (6, 8, 3), dtype=np.uint8)
     pal = np.array([[0, 0, 0], [255, 255, 255], [255, 0, 0], [0, 255, 0], [0, 0, 255], [128, 128, 128]])
     check(quantise, img, pal)
+
+
+def test_tone_map():
+    rng = np.random.default_rng(2530)
+    img = rng.integers(0, 256, (6, 5, 3), dtype=np.uint8)
+    img[0, 0] = 0
+    check(tone_map, img, np.array([4.0, 3.5, 5.0], np.float32), 2.5, rtol=1e-4, atol=1e-5)
 
 
 def test_apply_lut():

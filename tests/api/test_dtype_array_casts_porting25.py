@@ -2,7 +2,8 @@
 (``np.float32(a)`` is ``np.asarray(a, np.float32)``), so the port of ``f = np.float32(img) / 255.0; f += noise``
 must give a kdsl array. kdsl's DTypes called NumPy's types, which read the kdsl array back and returned a NumPy
 host array: ``f += noise`` then raised TypeError (no writes into NumPy arrays by kdsl), and every such cast was a
-silent round trip. Numbers, strings and 0-d arrays still make NumPy's scalars."""
+silent round trip; a `kd.ma` array lost its mask (silently wrong means). Numbers, strings and 0-d arrays still make
+NumPy's scalars."""
 
 import numpy as np
 import pytest
@@ -72,3 +73,16 @@ def test_image_normalisation_program():
     got, want = program(kd, img, noise), program(np, img, noise)
     assert isinstance(got[0], kd.Array) and got[1] == want[1]
     np.testing.assert_array_equal(got[0].numpy(), want[0])
+
+
+def test_masked_arrays_keep_their_masks():
+    data, mask = np.array([1.0, 2.0, 100.0, -4.5]), np.array([False, False, True, False])
+    want = np.float32(np.ma.array(data, mask=mask))
+    got = kd.float32(kd.ma.masked_array(data, mask=mask))  # was a NumPy array of all four values: mean 24.6
+    assert isinstance(got, kd.ma.MaskedArray) and got.dtype.name == "float32"
+    np.testing.assert_array_equal(got.mask, want.mask)
+    assert float(got.mean()) == float(want.mean())
+    ints = kd.int16(kd.ma.masked_array(data, mask=mask))
+    np.testing.assert_array_equal(ints.filled(0), np.int16(np.ma.array(data, mask=mask)).filled(0))
+    host = kd.float32(np.ma.array(data, mask=mask))  # NumPy's own masked array: NumPy's answer, a host np.ma
+    assert isinstance(host, np.ma.MaskedArray) and float(host.mean()) == float(want.mean())

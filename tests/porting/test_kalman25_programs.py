@@ -2,8 +2,8 @@
 statistics, a Rauch-Tung-Striebel smoother run backwards, a batch of filters stacked by `einsum`/`matmul`, an
 information-form fusion of several sensors, complementary and alpha-beta filters with `np.float64` gains, a
 Joseph-form update with gating by the Mahalanobis distance, an unscented transform's sigma points by `cholesky`, and
-steady-state gains by iterating the Riccati equation, and Gauss-Markov sensor biases whose diagonal transition
-matrix goes through `eig` (tests/porting)."""
+steady-state gains by iterating the Riccati equation, Gauss-Markov sensor biases whose diagonal transition
+matrix goes through `eig`, and a masked sensor log cast by `np.float32(masked)` (tests/porting)."""
 
 import numpy as np
 from harness import check
@@ -192,6 +192,15 @@ def gauss_markov_biases(np, taus, sigmas, dt, steps):
             "slowest": slowest, "half_life": -dt * np.log(2) / np.log(lam)}
 
 
+def masked_sensor_log(np, readings, lo, hi):
+    r = np.ma.masked_outside(np.asarray(readings), lo, hi)  # out-of-range samples are dropouts
+    r32 = np.float32(r)  # the log is kept in single precision: the cast keeps the mask
+    mean = r32.mean(axis=1)
+    spread = r32.std(axis=1)
+    return {"dtype": str(r32.dtype), "mean": mean.filled(np.nan), "std": spread.filled(np.nan),
+            "count": r32.count(axis=1), "dropouts": np.ma.count_masked(r32, axis=1)}
+
+
 def test_cv_filter():
     rng = np.random.default_rng(2501)
     t = np.arange(40) * 0.1
@@ -247,6 +256,15 @@ def test_gauss_markov_biases():
     # eig of a diagonal F: NumPy gives its diagonal in order (kdsl sorted it, as eigh does, before porting25)
     check(gauss_markov_biases, np.array([50.0, 5.0, 200.0, 20.0]), np.array([0.1, 0.5, 0.05, 0.2]), 1.0, 300,
           rtol=1e-4, atol=1e-6)
+
+
+def test_masked_sensor_log():
+    rng = np.random.default_rng(2507)
+    x = rng.normal(20, 2, (3, 15))
+    x[0, [2, 9]] = 999.0
+    x[2, :] = -50.0
+    x[2, 4] = 21.0
+    check(masked_sensor_log, x, 0.0, 100.0, rtol=1e-5, atol=1e-5)
 
 
 def test_riccati():

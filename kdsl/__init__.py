@@ -19,6 +19,7 @@ import sys as _sys
 from kdsl import dtype as _dtype_module
 from kdsl.frontend import kernels as _kernels
 from kdsl.frontend import lang as _lang
+from kdsl.frontend.array import dtype_calls as _dtype_calls  # noqa: F401  (kd.float32(array) casts: the hook)
 from kdsl.frontend.array import missing as _missing
 from kdsl.frontend.array.api_info import (
     API_VERSION as __array_api_version__,

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import sys
 import types
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,16 @@ import numpy as np
 
 _NumpyDType = np.dtype  # (inside DType, ``np`` is the field)
 _ScalarType = type  # (inside DType, ``type`` is the property)
+
+# ``kd.float32(a)`` of an array: set by the array frontend at import (kdsl/frontend/array/dtype_calls.py), which
+# returns a kdsl array, or NotImplemented for the scalars NumPy's type makes (numbers, strings, 0-d arrays)
+_ARRAY_CONVERSION: Callable[[Any, DType], Any] | None = None
+
+
+def set_array_conversion(convert: Callable[[Any, DType], Any]) -> None:
+    """Install what ``DType.__call__`` does with one argument before NumPy's scalar type sees it."""
+    global _ARRAY_CONVERSION
+    _ARRAY_CONVERSION = convert
 
 
 @dataclass(frozen=True, eq=False)
@@ -126,7 +137,14 @@ class DType:
 
     def __call__(self, *args: Any) -> Any:
         """Convert like NumPy: ``kd.f32(2)`` is ``np.float32(2)`` (inside a kernel: a cast); NumPy's other forms
-        too: ``kd.float32()`` is 0.0 and ``kd.complex64(1, 2)`` is ``1+2j`` (real and imaginary parts)."""
+        too: ``kd.float32()`` is 0.0 and ``kd.complex64(1, 2)`` is ``1+2j`` (real and imaginary parts). An
+        array (kdsl's or NumPy's, of one dimension or more) or a list is cast to a kdsl array of this dtype,
+        as NumPy's ``np.float32(a)`` is ``np.asarray(a, np.float32)``: the frontend's hook
+        (:func:`set_array_conversion`) decides, since this layer imports nothing of kdsl."""
+        if len(args) == 1 and _ARRAY_CONVERSION is not None:
+            converted = _ARRAY_CONVERSION(args[0], self)
+            if converted is not NotImplemented:
+                return converted
         return self.np.type(*args)
 
     def __instancecheck__(self, obj: Any) -> bool:

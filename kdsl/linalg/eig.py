@@ -84,6 +84,29 @@ def _general(a: kd.Array, dtype: kd.DType, want_vectors: bool) -> tuple[kd.Array
     return _real_where_rounding(a, values, vectors)
 
 
+def _diagonal_order(a: kd.Array, w: kd.Array, v: kd.Array | None) -> tuple[kd.Array, kd.Array | None]:
+    """``eigh``'s results with each *diagonal* matrix of the Hermitian stack ``a`` given LAPACK's ``geev``
+    answer instead: its diagonal in order and the identity's columns (``geev`` leaves a diagonal matrix as it
+    is; NumPy's own example ``eig(np.diag((3, 1, 2)))`` gives ``[3, 1, 2]``, where eigh sorts to ``[1, 2, 3]``).
+    Decided per matrix on the device: no read back.
+
+    Example:
+        >>> import kdsl as kd, numpy as np
+        >>> w, v = eig(kd.asarray(np.diag([3.0, 1.0, 2.0])))
+        >>> w.numpy().tolist(), v.numpy()[:, 0].tolist()
+        ([3.0, 1.0, 2.0], [1.0, 0.0, 0.0])
+    """
+    n = a.shape[-1]
+    eye = kd.eye(n, dtype=kd.bool)
+    diagonal = kd.all(kd.where(eye, kd.zeros((), dtype=a.dtype), a) == 0, axis=(-2, -1))
+    values = kd.diagonal(a, 0, -2, -1)
+    values = (kd.real(values) if a.dtype.kind == "c" else values).astype(w.dtype)
+    w = kd.where(diagonal[..., None], values, w)
+    if v is not None:
+        v = kd.where(diagonal[..., None, None], kd.eye(n, dtype=v.dtype), v)
+    return w, v
+
+
 def _prepared(x: Any, name: str) -> tuple[kd.Array, kd.DType]:
     a = as_array(x)
     check_matrices(a, name)
@@ -92,7 +115,8 @@ def _prepared(x: Any, name: str) -> tuple[kd.Array, kd.DType]:
 
 def eig(a: Any) -> EigResult:
     """Eigenvalues and right eigenvectors (columns, unit norm) of each square matrix of ``a``: ``a @ v ==
-    v * w[..., None, :]``. Symmetric/Hermitian input takes :func:`eigh` (eigenvalues ascending); other input
+    v * w[..., None, :]``. Symmetric/Hermitian input takes :func:`eigh` (eigenvalues ascending; a diagonal
+    matrix keeps its diagonal's order and the identity's vectors, as LAPACK's ``geev``); other input
     the complex Schur form (complex results, real for real input with a real spectrum; the Schur diagonal's
     order). Reads back one flag (symmetric?), one per QR launch (done?) and, for real input, one (all real?);
     raises :class:`LinAlgError` for infs and NaNs (as NumPy) and if the QR iterations do
@@ -100,7 +124,9 @@ def eig(a: Any) -> EigResult:
     x, dtype = _prepared(a, "eig")
     if _hermitian(x, "eig"):
         w, v = eigh(x.astype(dtype))
-        return EigResult(w.astype(dtype) if dtype.kind == "c" else w, v)
+        w, vectors = _diagonal_order(x, w, v)
+        assert vectors is not None
+        return EigResult(w.astype(dtype) if dtype.kind == "c" else w, vectors)
     w, vectors = _general(x, dtype, True)
     assert vectors is not None
     return EigResult(w, vectors)
@@ -110,7 +136,7 @@ def eigvals(a: Any) -> kd.Array:
     """The eigenvalues of each square matrix of ``a``, as :func:`eig` computes them (without vectors)."""
     x, dtype = _prepared(a, "eigvals")
     if _hermitian(x, "eigvals"):
-        w = eigvalsh(x.astype(dtype))
+        w = _diagonal_order(x, eigvalsh(x.astype(dtype)), None)[0]
         return w.astype(dtype) if dtype.kind == "c" else w
     return _general(x, dtype, False)[0]
 

@@ -22,10 +22,16 @@ from kdsl.fft.errors import ZeroLengthError
 
 def fftfreq(n: int, d: float = 1.0, device: Any = None, *, dtype: Any = None) -> Any:
     """The frequency of each output of a length-``n`` :func:`kdsl.fft.fft` with sample spacing ``d``, in
-    kdsl's default float dtype (float32; NumPy gives float64) unless ``dtype`` says otherwise."""
+    kdsl's default float dtype (float32; NumPy gives float64) for a Python number ``d``, NumPy's (float64) for
+    typed host data (``np.float64(0.01)``, ``t[1] - t[0]`` of a NumPy array) and a kdsl array's own for a
+    kdsl ``d``, unless ``dtype`` says otherwise.
+
+    >>> import numpy as np, kdsl as kd
+    >>> kd.fft.fftfreq(4, 0.5).dtype.name, kd.fft.fftfreq(4, np.float64(0.5)).dtype.name
+    ('float32', 'float64')
+    """
     n = _check_n(n, "fftfreq")
-    freqs = np.fft.fftfreq(n, d)
-    return kd.asarray(freqs, dtype=dtype or kd.float32, device=device)
+    return _frequencies(np.fft.fftfreq(n, _host(d)), d, device, dtype)
 
 
 def rfftfreq(n: int, d: float = 1.0, device: Any = None, *, dtype: Any = None) -> Any:
@@ -36,7 +42,25 @@ def rfftfreq(n: int, d: float = 1.0, device: Any = None, *, dtype: Any = None) -
     [0.0, 0.5, 1.0]
     """
     n = _check_n(n, "rfftfreq")
-    return kd.asarray(np.fft.rfftfreq(n, d), dtype=dtype or kd.float32, device=device)
+    return _frequencies(np.fft.rfftfreq(n, _host(d)), d, device, dtype)
+
+
+def _host(d: Any) -> Any:
+    """A kdsl array spacing read back (one number: a spacing, not data)."""
+    return d.numpy() if isinstance(d, kd.Array) else d
+
+
+def _frequencies(freqs: np.ndarray, d: Any, device: Any, dtype: Any) -> Any:
+    """``freqs`` (NumPy's, float64) on the device in ``dtype``, else in the dtype of :func:`fftfreq`'s rule."""
+    if dtype is None:
+        dtype = kd.float32
+        if isinstance(d, (np.generic, np.ndarray)):  # typed host data: NumPy's dtype, as kd.linspace does
+            dtype = freqs.dtype
+        elif isinstance(d, kd.Array) and d.dtype == kd.float64:
+            dtype = kd.float64
+        if not kd.device(device).supports(dtype):
+            dtype = kd.float32
+    return kd.asarray(freqs, dtype=dtype, device=device)
 
 
 def fftshift(x: Any, axes: int | Sequence[int] | None = None) -> Any:

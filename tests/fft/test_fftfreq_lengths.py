@@ -54,3 +54,24 @@ def test_shift_axes_as_zero_d(name, axis, shape):
     np.testing.assert_array_equal(got.numpy(), getattr(np.fft, name)(a, axes=np.int64(axis)))
     got_np_int = getattr(kd.fft, name)(kd.asarray(a), axes=np.int64(axis))
     np.testing.assert_array_equal(got_np_int.numpy(), getattr(np.fft, name)(a, axes=axis))
+
+
+@pytest.mark.parametrize("name", ["fftfreq", "rfftfreq"])
+@pytest.mark.parametrize("d,expect", [(0.5, "float32"), (2, "float32"), (np.float64(0.01), "float64"),
+                                      (np.float32(0.25), "float64"), (np.array(0.1), "float64"),
+                                      (np.linspace(0, 1, 11)[1], "float64")])
+def test_the_spacing_s_type_picks_the_dtype(name, d, expect):
+    """Python numbers: kdsl's default float32; typed host data (``t[1] - t[0]`` of a NumPy float64 array,
+    NumPy scalars): NumPy's float64, as kd.linspace's endpoints."""
+    got = getattr(kd.fft, name)(10, d)
+    want = getattr(np.fft, name)(10, d)
+    assert got.dtype.name == expect
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
+
+
+def test_a_kdsl_spacing_keeps_its_precision():
+    if "float64" not in kd.device().features:
+        pytest.skip("the device has no float64")
+    assert kd.fft.fftfreq(8, kd.asarray(0.5, dtype=kd.float64)).dtype == kd.float64
+    assert kd.fft.fftfreq(8, kd.asarray(0.5)).dtype == kd.float32
+    assert kd.fft.rfftfreq(8, np.float64(0.5), dtype=kd.float32).dtype == kd.float32

@@ -129,15 +129,6 @@ def coalesced() -> int:
     return 1 if kd.device().info.get("device_type") == "cpu" else COALESCED
 
 
-def long_real_rows_by_pairs() -> bool:
-    """Whether ``rfft`` of rows whose half is past one launch (or Bluestein) transforms their pairs at half the
-    length, then forms the half spectrum in two elementwise passes (:func:`kdsl.fft.real._rfft_half_length`):
-    on CPU devices, whose transforms are bound by arithmetic (lavapipe: 4 x 2^15 3.5 against 5.2 ms, 64 x 8192
-    12.5 against 33.7, Bluestein halves 2x), not on GPUs, where the extra passes move more bytes than the
-    arithmetic saved (by the byte count: about 7 units of ``m`` complex values against 6; not measured)."""
-    return kd.device().info.get("device_type") == "cpu"
-
-
 def _env_group() -> int:
     text = os.environ.get("KDSL_FFT_COALESCED", "")
     if not text:
@@ -293,12 +284,12 @@ def real_half_twiddles(m: int, double: bool) -> tuple[Any, int]:
 
 
 def half_factors(m: int, double: bool) -> tuple[Any, Any]:
-    """``P = (1 - i W_2m^k) / 2`` and ``Q = (1 + i W_2m^k) / 2`` for ``k <= m`` as device arrays: the half
-    spectrum ``X[k] = Z[k] P + conj(Z[m - k]) Q`` of real rows of ``2 m`` from the transform ``Z`` of their
-    pairs, and (conjugated) the way back (:mod:`kdsl.fft.real`'s ``_half_length`` functions)."""
+    """``P = (1 + i W_2m^-k) / 2`` and ``Q = (1 - i W_2m^-k) / 2`` for ``k < m`` as device arrays: the spectrum
+    ``Z = X[k] P + conj(X[m - k]) Q`` of the pairs of real rows of ``2 m`` from their half spectrum ``X``
+    (:func:`kdsl.fft.real._half_length`)."""
     def build() -> tuple[Any, Any]:
-        turn = 1j * np.exp(-1j * np.pi * np.arange(m + 1) / m)
-        return _complex((1 - turn) / 2, double), _complex((1 + turn) / 2, double)
+        turn = 1j * np.exp(1j * np.pi * np.arange(m) / m)
+        return _complex((1 + turn) / 2, double), _complex((1 - turn) / 2, double)
     return _cached(_tables, ("half", m, double, kd.device().index), build)
 
 

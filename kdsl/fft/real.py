@@ -30,7 +30,7 @@ from kdsl.fft.axes import (
     scale,
 )
 from kdsl.fft.out import deliver
-from kdsl.fft.real_rows import c2r, pairs
+from kdsl.fft.real_rows import c2r
 from kdsl.fft.replay import replayable
 from kdsl.fft.transform import c2c, c2c_program, nd, resize
 from kdsl.fft.transforms import axis1
@@ -54,14 +54,8 @@ def _rfft(a: Any, n: int | None, axis: int, norm: str | None, name: str, inverse
     x = as_real(a, name)
     ax = axis1(x, axis)
     n = check_length(n, x.shape[ax], name)
-    factor = scale(norm, n, inverse=inverse)
     if ax == x.ndim - 1 and x.size:  # rows: the kernel reads the reals (cut or padded to n as it loads them)
-        if n % 2 == 0 and n >= 4 and not plan.half_in_one_launch(n // 2, x.dtype == kd.float64) and \
-                plan.long_real_rows_by_pairs():
-            done = _rfft_half_length(resize(x, n, -1), factor, inverse)
-            if done is not None:
-                return done
-        return c2c(x, inverse=inverse, keep=n // 2 + 1, scale=factor, n=n)
+        return c2c(x, inverse=inverse, keep=n // 2 + 1, scale=scale(norm, n, inverse=inverse), n=n)
     full = c2c_axis(as_complex(x), n, ax, norm, inverse, name)
     return _take(full, n // 2 + 1, ax)
 
@@ -98,21 +92,6 @@ def _irfft(a: Any, n: int | None, axis: int, norm: str | None, name: str, conj: 
     return kd.real(c2c_axis(full, n, ax, norm, True, name))
 
 
-def _rfft_half_length(x: Any, factor: float, conj: bool) -> Any | None:
-    """The half spectra of real rows of an even ``n`` whose half is past one launch (or has a prime factor past
-    7): the transform ``Z`` of length ``m = n / 2`` of their pairs (:func:`kdsl.fft.real_rows.pairs`: half the
-    work of the complex transform of length ``n``), then ``X[k] = Z[k] P + conj(Z[m - k]) Q`` for ``k <= m`` in
-    one elementwise pass (``Z[m]`` is ``Z[0]``), times ``factor``; ``conj``: conjugated (``ihfft``)."""
-    z = pairs(x)
-    if z is None:
-        return None
-    m = z.shape[-1]
-    p, q = plan.half_factors(m, z.dtype == kd.complex128)
-    around = kd.concatenate([z, z[..., :1]], axis=-1)
-    half = around * (p * factor) + kd.conj(kd.flip(around, axis=-1)) * (q * factor)
-    return kd.conj(half) if conj else half
-
-
 def _half_length(x: Any, n: int, factor: float) -> Any:
     """The real rows of an even ``n`` whose half spectra are ``x``'s rows, where :func:`c2r` takes none (a
     half length past one launch, or with a prime factor past 7): the spectrum ``Z`` of ``x[2j] + i x[2j + 1]``
@@ -122,7 +101,7 @@ def _half_length(x: Any, n: int, factor: float) -> Any:
     m = n // 2
     half = resize(x, m + 1, -1)
     double = x.dtype == kd.complex128
-    p, q = (kd.conj(f[:m]) for f in plan.half_factors(m, double))
+    p, q = plan.half_factors(m, double)
     # Z[0] from the real parts of X[0] and X[m] only: NumPy ignores their imaginary parts
     first = kd.real(half[..., :1]) * (0.5 + 0.5j) + kd.real(half[..., m:]) * (0.5 - 0.5j)
     z = kd.where(kd.arange(m) == 0, first, half[..., :m] * p + kd.conj(kd.flip(half[..., 1:], axis=-1)) * q)

@@ -1,6 +1,5 @@
-"""Programs between real rows and complex ones of half their length: :func:`c2r`, the real rows of half spectra
-(``irfft``, ``irfftn``, ``hfft``: one launch of the ``half_in`` kernel last), and :func:`pairs`, the transform of
-half the length of real rows read as complex pairs (``rfft`` of long rows on CPU devices).
+"""The real rows of half spectra: :func:`c2r` (``irfft``, ``irfftn``, ``hfft``), a program whose last launch reads
+the half spectra with the ``half_in`` kernel and stores the rows as pairs of reals.
 
 Example:
     >>> import numpy as np, kdsl as kd
@@ -19,7 +18,7 @@ import kdsl as kd
 from kdsl.fft import plan
 from kdsl.fft.launches import EVERYWHERE, Builder, Ends, rows
 from kdsl.fft.stockham import CONJ_LOAD, CONJ_STORE, SCALE_STORE
-from kdsl.fft.transform import cached_program, output, plan_bluestein, plan_inner, shape_after, transform
+from kdsl.fft.transform import cached_program, plan_inner, shape_after
 
 
 def c2r(x: Any, axes: list[int], lengths: list[int], scales: list[float], conj: bool = False) -> Any | None:
@@ -59,23 +58,5 @@ def c2r(x: Any, axes: list[int], lengths: list[int], scales: list[float], conj: 
         return None
     real = kd.float64 if x.dtype == kd.complex128 else kd.float32
     out = kd.Array._uninitialized(tuple(shape_after(shape, axes, lengths)), real, x.device)
-    program.run(x, out)
-    return out
-
-
-def pairs(x: Any) -> Any | None:
-    """The unnormalised DFT of length ``m`` of each real row of ``2 m`` of a contiguous float ``x`` read as
-    ``z[j] = x[2j] + i x[2j + 1]`` (the kernels bind ``x``'s buffer as complex: no conversion), or None where
-    ``m`` needs the step-by-step methods."""
-    shape = [int(d) for d in x.shape]
-    m, count = shape[-1] // 2, math.prod(shape[:-1])
-    if shape[-1] % 2 or m < 2 or not count:
-        return None
-    program = cached_program(("pairs", count, m, x.dtype.name), x,
-                       lambda b: transform(b, "in", "out", count, m, Ends(m, m)) if plan.radices(m) else
-                       plan_bluestein(b, "in", "out", count, m, Ends(m, m)), pairs=True)
-    if program is None:
-        return None
-    out = output((*shape[:-1], m), x.dtype == kd.float64, x.device)
     program.run(x, out)
     return out

@@ -87,7 +87,7 @@ def _plan_rows(b: Builder, src: str, dst: str, count: int, n: int, keep: int, in
     ends = Ends(width, keep, in_n=min(width, n) if width != n else EVERYWHERE,
                 out_n=keep if keep < n else EVERYWHERE, flags=_flags(inverse, scale), scale=scale)
     if plan.radices(n) is None:
-        return plan_bluestein(b, src, dst, count, n, ends)
+        return _bluestein(b, src, dst, count, n, ends)
     if width == n and _real_half(b, src, n, keep, inverse):
         half = n // 2
         b.launch(src, dst, half, count, rows(half), Layout(1, keep, 0, 1), ends._replace(out_n=EVERYWHERE),
@@ -278,10 +278,9 @@ def _four_step_recursive(x: Any, out: Any, count: int, n: int, double: bool, fla
     out[...] = kd.conj(result) if flags & CONJ_STORE else result
 
 
-def cached_program(key: tuple, x: Any, build: Any, pairs: bool = False) -> Transform | None:
+def cached_program(key: tuple, x: Any, build: Any) -> Transform | None:
     """The cached program of ``key`` on ``x``'s device (planned by ``build(builder)``, None when it returns
-    False: the caller falls back to a step-by-step method). ``pairs``: a real ``x`` is read as complex pairs
-    (:func:`kdsl.fft.real_rows.pairs`)."""
+    False: the caller falls back to a step-by-step method)."""
     device = x.device
     double = x.dtype in (kd.complex128, kd.float64)
     full = (*key, plan.local_limit(double), plan.coalesced(), plan.BY_PARTS, device.index)
@@ -290,7 +289,7 @@ def cached_program(key: tuple, x: Any, build: Any, pairs: bool = False) -> Trans
         return program
 
     def make() -> Transform | None:
-        b = Builder(double, x.dtype in (kd.float32, kd.float64) and not pairs)
+        b = Builder(double, x.dtype in (kd.float32, kd.float64))
         if not build(b):
             return None
         return Transform(b.steps, b.temps, kd.complex128 if double else kd.complex64)
@@ -310,7 +309,7 @@ warm call plans nothing."""
 _COMPLEX = {kd.float32: kd.complex64, kd.float64: kd.complex128}
 
 
-def plan_bluestein(b: Builder, src: str, dst: str, count: int, n: int, ends: Ends) -> bool:
+def _bluestein(b: Builder, src: str, dst: str, count: int, n: int, ends: Ends) -> bool:
     """Any length as a convolution with a chirp ``w``, by FFTs of a power-of-two length ``m >= 2n - 1``, with
     every elementwise step fused into their loads and stores (``v``: ``conj`` if ``inverse``, ``F``: FFT)::
 

@@ -3,9 +3,6 @@
 length-``n`` complex transform. Checked against NumPy for lengths with and without that path, batches,
 float64, the norms, padding and cutting, axes other than the last, and the n-d transforms."""
 
-import math
-import re
-
 import numpy as np
 import pytest
 
@@ -88,29 +85,3 @@ def test_n_dimensional_real_transforms(shape, s, axes):
         _close(kd.fft.rfft2(kd.asarray(host)).numpy(), np.fft.rfft2(host), np.float32)
         back = kd.fft.irfft2(kd.fft.rfft2(kd.asarray(host)), s=shape).numpy()
         np.testing.assert_allclose(back, host, atol=1e-5)
-
-
-@pytest.mark.parametrize("by_pairs", [True, False])
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("shape,n", [((2, 2062), None), ((3, 4 * plan.local_limit(False)), None), ((1, 900), 8200),
-                                     ((2, 9000), 4 * plan.local_limit(False) + 8)])
-@pytest.mark.parametrize("name,norm", [("rfft", None), ("rfft", "ortho"), ("ihfft", None), ("ihfft", "forward")])
-def test_long_and_bluestein_halves(monkeypatch, by_pairs, dtype, shape, n, name, norm):
-    """Halves past one launch or with a prime factor past 7: on CPU devices the pairs' transform of half the
-    length, then the half spectrum in elementwise passes; on GPUs the complex transform of the reals."""
-    if dtype == np.float64 and "float64" not in kd.device().features:
-        pytest.skip("the device has no float64")
-    monkeypatch.setattr(plan, "long_real_rows_by_pairs", lambda: by_pairs)
-    host = _real(shape, dtype, seed=shape[-1])
-    x = kd.asarray(host)
-    _close(getattr(kd.fft, name)(x, n=n, norm=norm).numpy(), getattr(np.fft, name)(host, n=n, norm=norm), dtype)
-    length = n or shape[-1]
-    names = _launch_names(lambda: getattr(kd.fft, name)(x, n=n, norm=norm))
-    assert any(name.startswith("Elementwise") for name in names) == by_pairs
-    if plan.radices(length):  # the launches' lengths multiply to the transform's: n / 2 by pairs, else n
-        points = [int(p) for p in re.findall(r"kd.fft: (\d+)-point", " ".join(names))]
-        assert math.prod(points) == (length // 2 if by_pairs else length)
-
-
-def test_the_pairs_path_is_the_cpu_devices():
-    assert plan.long_real_rows_by_pairs() == (kd.device().info.get("device_type") == "cpu")

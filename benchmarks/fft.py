@@ -10,7 +10,6 @@ faster). NumPy runs 3 calls after one warm-up.
     python3 benchmarks/fft.py --small    # a smoke run for CPU drivers (lavapipe)
     python3 benchmarks/fft.py --only rfft2 --profile   # the cases whose label contains "rfft2", per kernel
     python3 benchmarks/fft.py --launch 8,512,32        # radix <= 8, <= 512 invocations, <= 32 sequences a group
-    KDSL_FFT_BY_PARTS=1 python3 benchmarks/fft.py      # strided axes in one launch by parts (kdsl.fft.plan.BY_PARTS)
 """
 
 from __future__ import annotations

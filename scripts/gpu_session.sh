@@ -37,16 +37,13 @@ declare -A BENCH=(
   [colsum]="dsl_column_sum.py --repeat 10"
   [sweepbig]="matmul_sweep.py --big"
   [fft]="fft.py --profile"
-  [fftparts]="fft.py --profile"
-  [fftparts512]="fft.py --profile --launch 16,512,32"
   [linalg]="linalg.py --peers kdsl,torch --structure --repeat 3 --warmup 1"
   [scale]="scale_out.py --share-gb 4 --repeat 5"
   [scale1]="scale_out.py --share-gb 4 --repeat 5"
   [attention]="attention.py"
   [fftanatomy]="fft_anatomy.py")
 # scale1: Dask's cost on one GPU (case 3 of scale_out.py) on a one-GPU machine, its two "devices" virtual
-# fftparts*: strided FFT launches by parts (kdsl.fft.plan.BY_PARTS), to compare with fft in the same call
-declare -A ENVS=([scale1]="KDSL_VIRTUAL_DEVICES=2" [fftparts]="KDSL_FFT_BY_PARTS=1" [fftparts512]="KDSL_FFT_BY_PARTS=1")
+declare -A ENVS=([scale1]="KDSL_VIRTUAL_DEVICES=2")
 for what in "$@"; do
   if [ "$what" = suite ]; then
     timeout "${SUITE_TIMEOUT:-480}" python3 -m pytest -o addopts="" -o faulthandler_timeout=200 -p no:cacheprovider \

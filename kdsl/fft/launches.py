@@ -134,16 +134,13 @@ class Builder:
         """Plan one launch of the local FFT of length ``m`` over ``nseq`` sequences (``twiddle``: the four-step
         twiddles ``W_twiddle^(column k)`` on store, column ``(b % load.d) / tw_div`` of sequence ``b``;
         ``real_half``: real rows of ``2 m`` read as complex ones of ``m``, ``m + 1`` frequencies stored;
-        ``half_in``: the inverse, rows of ``m + 1`` frequencies read, the real rows stored as ``m`` pairs).
-        A strided launch may go by parts (:func:`kdsl.fft.plan.by_parts`)."""
-        halves = real_half or half_in
-        by_parts = not halves and plan.by_parts(m, load.e != 1 or store.e != 1, self.double)
+        ``half_in``: the inverse, rows of ``m + 1`` frequencies read, the real rows stored as ``m`` pairs)."""
         kernel: dict[str, Any] = {
             "m": m, "double": self.double, "seq_fast_load": load.e != 1, "seq_fast_store": store.e != 1,
             "real_input": self.real_input and src == "in" and not real_half, "real_half": real_half,
-            "by_parts": by_parts, "half_in": half_in}
+            "half_in": half_in}
         raw, seqs = plan.kernel(**kernel)
-        if halves:
+        if real_half or half_in:
             table, lo = plan.real_half_twiddles(m, self.double)
             hi = 0
         else:
@@ -158,6 +155,5 @@ class Builder:
                          bits[-1]], dtype=np.uint32)
         label = f"kd.fft: {m}-point FFT of {nseq} sequences" + (", four-step twiddles" if twiddle else "") + \
             (f", real rows of {2 * m}" if real_half else "") + (f", to real rows of {2 * m}" if half_in else "") + \
-            (", by parts" if by_parts else "") + \
             f", groups {(gx, gy)}"
         self.steps.append(Step(kernel, raw, flags, push, (gx, gy), src, dst, table, ends.mul, label))

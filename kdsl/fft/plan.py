@@ -153,7 +153,7 @@ def passes(n: int, limit: int, group: int = COALESCED) -> tuple[int, ...] | None
     """
     if n <= limit:
         return (n,)
-    for cap in (limit,) if BY_PARTS else (max(2, limit // group), limit):
+    for cap in (max(2, limit // group), limit):
         for count in (2, 3):
             found = _factor(n, count, cap)
             if found is not None:
@@ -171,7 +171,7 @@ def strided_passes(n: int, limit: int, inner: int, group: int = COALESCED) -> tu
     ((64, 64), (4096,), (256,))
     """
     small = max(2, limit // group)
-    if n > small and inner >= group > 1 and not (BY_PARTS and n <= limit):
+    if n > small and inner >= group > 1:
         two = _factor(n, 2, small)
         if two is not None:
             return two
@@ -193,17 +193,15 @@ def _factor(n: int, count: int, cap: int) -> tuple[int, ...] | None:
     return best
 
 
-def group_shape(m: int, limit: int, double: bool, real_half: bool = False, by_parts: bool = False
-                ) -> tuple[int, int]:
+def group_shape(m: int, limit: int, double: bool, real_half: bool = False) -> tuple[int, int]:
     """(sequences per workgroup, invocations): sequences while the padded shared buffer fits, one radix-16
     butterfly (or so) per invocation, at most 256 invocations (or the device's limit). A ``real_half`` kernel
     (real rows of ``2 m``) holds the sequences of its rows' length, ``2 m``, and twice the invocations: its
     store computes ``m / 2`` pairs of outputs a row after the butterflies (H100, rows of 4096: one row of 256
-    invocations, 0.067 ms, against two rows of 256, 0.073). A ``by_parts`` kernel holds as many sequences as
-    its buffer of one part fits (up to ``MAX_SEQUENCES``)."""
+    invocations, 0.067 ms, against two rows of 256, 0.073)."""
     shared = int(kd.device().info.get("max_shared_memory_size", 16384))
-    size = (16 if double else 8) // (2 if by_parts else 1)
-    seqs = MAX_SEQUENCES if by_parts else max(1, min(MAX_SEQUENCES, limit // (2 * m if real_half else m)))
+    size = 16 if double else 8
+    seqs = max(1, min(MAX_SEQUENCES, limit // (2 * m if real_half else m)))
     while seqs > 1 and seqs * shared_stride(m) * size > shared:
         seqs //= 2
     most = min(MAX_INVOCATIONS, int(kd.device().info.get("max_work_group_invocations", 128)))
@@ -211,44 +209,18 @@ def group_shape(m: int, limit: int, double: bool, real_half: bool = False, by_pa
     return seqs, invocations
 
 
-def by_parts(m: int, strided: bool, double: bool) -> bool:
-    """Whether a launch of length ``m`` holds its sequences' shared memory one part at a time (:data:`BY_PARTS`):
-    it reads or writes ``strided`` (neighbouring sequences are neighbours in memory), is too long to hold the
-    ``coalesced()`` sequences that would make those accesses whole segments, and holds at least two sequences
-    of one part."""
-    group, limit = coalesced(), local_limit(double)
-    return BY_PARTS and strided and group > 1 and limit // group < m <= limit \
-        and group_shape(m, limit, double, by_parts=True)[0] >= 2
-
-
-def _env_by_parts() -> bool:
-    text = os.environ.get("KDSL_FFT_BY_PARTS", "")
-    if text not in ("", "0", "1"):
-        raise ValueError(f"KDSL_FFT_BY_PARTS must be 0 or 1, got {text!r}")
-    return text == "1"
-
-
-BY_PARTS = _env_by_parts()
-"""Transforms planned in the fewest launches of up to ``local_limit`` points, each strided one holding two or more
-sequences a workgroup by parts (:func:`by_parts`), instead of launches short enough to hold ``coalesced()``
-sequences: the 4096-long columns of ``rfft2`` of 4096^2 in one launch instead of two, the fft of 2^24 in two
-instead of three; every strided access then uses half of each 32-byte sector, and an exchange takes twice the
-barriers. Off until measured on a GPU (``KDSL_FFT_BY_PARTS=1`` at import turns it on)."""
-
-
 def kernel(m: int, double: bool, seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False,
-           real_half: bool = False, part: str = "", by_parts: bool = False, half_in: bool = False) -> tuple[Any, int]:
+           real_half: bool = False, part: str = "", half_in: bool = False) -> tuple[Any, int]:
     """The compiled local FFT of length ``m`` (a ``kd.raw_kernel``) and its sequences per workgroup (``part``:
     one of the variants of :func:`kdsl.fft.stockham.kernel_source` that isolate its costs; ``real_half``: the
-    transform of real rows of ``2 m``; ``half_in``: its inverse; ``by_parts``: shared memory holding one part
-    at a time)."""
+    transform of real rows of ``2 m``; ``half_in``: its inverse)."""
     limit = local_limit(double)
-    seqs, group = group_shape(m, limit, double, real_half, by_parts)
-    key = (m, double, seq_fast_load, seq_fast_store, real_input, seqs, group, part, real_half, by_parts, half_in)
+    seqs, group = group_shape(m, limit, double, real_half)
+    key = (m, double, seq_fast_load, seq_fast_store, real_input, seqs, group, part, real_half, half_in)
 
     def build() -> Any:
         source = kernel_source(m, stages(m), seqs, group, "double" if double else "float", seq_fast_load,
-                               seq_fast_store, real_input, part, real_half, by_parts, half_in)
+                               seq_fast_store, real_input, part, real_half, half_in)
         name = f"fft{m}" + (f" ({part})" if part else "") + (" real" if real_half else "") + \
             (" half in" if half_in else "")
         return kd.raw_kernel(source, name=name)

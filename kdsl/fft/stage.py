@@ -38,69 +38,41 @@ class Stage:
     """The code of one Stockham stage: every invocation's butterflies, between two barriers."""
 
     def __init__(self, m: int, seqs: int, group: int, vec: str, radix: int, ns: int, first: bool, last: bool,
-                 by_parts: bool = False, half_in: bool = False):
+                 half_in: bool = False):
         self.m, self.seqs, self.group, self.vec = m, seqs, group, vec
         self.radix, self.ns, self.first, self.last = radix, ns, first, last
         self.per_seq = m // radix
         self.count = -(-seqs * self.per_seq // group)  # butterflies per invocation
         self.butterflies = self.twiddles = True  # False only in the anatomy variants (kernel_source's part)
-        self.by_parts = by_parts
-        """Shared memory holds one part (real, then imaginary) of the exchange at a time (``sh``): half the
-        shared memory for twice the barriers. The stage's registers are then named after it (``v{ns}_``) and
-        declared outside its block: the next stage writes their imaginary parts (:meth:`code`'s ``before``)."""
-        self.reg = f"v{ns}_" if by_parts else "v"
         self.half_in = half_in
         """The first stage loads rows of ``m + 1`` frequencies of real rows of ``2 m`` (:meth:`_load_half`)."""
 
-    def code(self, seq_fast_load: bool, seq_fast_store: bool, real_input: bool, ahead: Sequence[str] = (),
-             before: Stage | None = None) -> list[str]:
-        """The stage's code; ``ahead`` (the next stage's :meth:`twiddle_loads`) goes before its last barrier.
-        ``before``: the previous stage of a ``by_parts`` kernel, whose imaginary parts this stage's code
-        exchanges after reading the real ones."""
+    def code(self, seq_fast_load: bool, seq_fast_store: bool, real_input: bool, ahead: Sequence[str] = ()
+             ) -> list[str]:
+        """The stage's code; ``ahead`` (the next stage's :meth:`twiddle_loads`) goes before its last barrier."""
         seq_fast = self._seq_fast(seq_fast_load, seq_fast_store)
         r_, vec = self.radix, self.vec
-        registers = [f"    {vec} " + ", ".join(f"{self.reg}{c}_{r}" for r in range(r_)) + ";"
-                     for c in range(self.count)]
-        out = registers if self.by_parts else []
-        out.append(f"    {{ // radix {r_}, Ns {self.ns}")
-        out += [] if self.by_parts else registers
-        if before is not None:
-            out += self._exchange_real_first(before, seq_fast_load, seq_fast_store)
+        out = [f"    {{ // radix {r_}, Ns {self.ns}"]
+        out += [f"    {vec} " + ", ".join(f"v{c}_{r}" for r in range(r_)) + ";" for c in range(self.count)]
         for c in range(self.count):
             out += self._guard(c, seq_fast)
             out += [f"        {line}" for line in (self._load(real_input) if self.first else self._read(c))]
             bf = Butterfly(vec)
             results = bf.dft([f"a{r}" for r in range(r_)]) if self.butterflies else [f"a{r}" for r in range(r_)]
             out += [f"        {line}" for line in bf.lines]
-            out += [f"        {self.reg}{c}_{r} = {name};" for r, name in enumerate(results)]
+            out += [f"        v{c}_{r} = {name};" for r, name in enumerate(results)]
             out.append("    }")
         if not self.first and not self.last:
             out.append("    barrier();")  # every read of this stage done before the shared buffer is rewritten
         for c in range(self.count):
             out += self._guard(c, seq_fast)
-            out += [f"        {line}" for line in (self._store(c) if self.last else self._write(c, "x"))]
+            out += [f"        {line}" for line in (self._store(c) if self.last else self._write(c))]
             out.append("    }")
         out += ahead
         if not self.last:
             out.append("    barrier();")
         out.append("    }")
         return out
-
-    def _exchange_real_first(self, before: Stage, seq_fast_load: bool, seq_fast_store: bool) -> list[str]:
-        """A ``by_parts`` exchange: ``before`` wrote its real parts; read them into ``x{c}_{r}``, then ``before``
-        writes its imaginary parts over them, which :meth:`_read` reads."""
-        scalar = "float" if self.vec == "vec2" else "double"
-        out = [f"    {scalar} " + ", ".join(f"x{c}_{r}" for r in range(self.radix)) + ";" for c in range(self.count)]
-        for c in range(self.count):
-            out += self._guard(c, self._seq_fast(seq_fast_load, seq_fast_store))
-            out.append(f"        uint at = s * {shared_stride(self.m)}u;")
-            out += [f"        x{c}_{r} = sh[{slot(f'j + {r * self.per_seq}u')}];" for r in range(self.radix)]
-            out.append("    }")
-        out.append("    barrier();")
-        write = before._seq_fast(seq_fast_load, seq_fast_store)
-        for c in range(before.count):
-            out += before._guard(c, write) + [f"        {line}" for line in before._write(c, "y")] + ["    }"]
-        return out + ["    barrier();"]
 
     def _seq_fast(self, seq_fast_load: bool, seq_fast_store: bool) -> bool:
         """Whether neighbouring invocations take neighbouring sequences in this stage (the read and the write of
@@ -190,22 +162,20 @@ class Stage:
         lines = [f"uint at = s * {shared_stride(self.m)}u;"]
         for r in range(self.radix):
             k = f"j + {r * step}u"
-            load = f"{vec}(x{c}_{r}, sh[{slot(k)}])" if self.by_parts else f"{vec}(sh_re[{slot(k)}], sh_im[{slot(k)}])"
+            load = f"{vec}(sh_re[{slot(k)}], sh_im[{slot(k)}])"
             if r == 0 or not self.twiddles:
                 lines.append(f"{vec} a{r} = {load};")
             else:
                 lines.append(f"{vec} a{r} = cmul({load}, {self._twiddle_names(c)[r - 1]});")
         return lines
 
-    def _write(self, c: int, part: str) -> list[str]:
-        """Butterfly ``c``'s results to shared memory: both parts, or (``by_parts``) the ``part`` ``"x"`` or ``"y"``."""
+    def _write(self, c: int) -> list[str]:
         ns = self.ns
         lines = [f"uint at = s * {shared_stride(self.m)}u;",
                  f"uint k0 = (j / {ns}u) * {ns * self.radix}u + j % {ns}u;"]
         for r in range(self.radix):
-            k, v = f"k0 + {r * ns}u", f"{self.reg}{c}_{r}"
-            lines.append(f"sh[{slot(k)}] = {v}.{part};" if self.by_parts else
-                         f"sh_re[{slot(k)}] = {v}.x; sh_im[{slot(k)}] = {v}.y;")
+            k = f"k0 + {r * ns}u"
+            lines.append(f"sh_re[{slot(k)}] = v{c}_{r}.x; sh_im[{slot(k)}] = v{c}_{r}.y;")
         return lines
 
     def _store(self, c: int) -> list[str]:
@@ -214,7 +184,7 @@ class Stage:
         radix, ns, vec = self.radix, self.ns, self.vec
         lines = ["uint b = first + s;", "if (!CHECK_SEQ_ || b < nseq) {",
                  "uint row = (b / out_d) * out_p, col = (b % out_d) * out_q;"]
-        lines += [f"{vec} w{r} = {self.reg}{c}_{r}; uint q{r} = col + (j + {r * ns}u) * out_e;" for r in range(radix)]
+        lines += [f"{vec} w{r} = v{c}_{r}; uint q{r} = col + (j + {r * ns}u) * out_e;" for r in range(radix)]
         lines += self._twiddle(c) if self.twiddles else []
         # a zero imaginary part becomes +0, as NumPy's backward transform's exact zeros are: ifft([4, 0, 0, 0]) is
         # 1+0j, where negating the forward transform's +0 printed 1-0j (a select: drivers fold 0.0 - y to -y)

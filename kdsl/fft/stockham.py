@@ -80,7 +80,7 @@ def stage_table_size(stages: Sequence[int]) -> int:
 
 def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: str,
                   seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False, part: str = "",
-                  real_half: bool = False, by_parts: bool = False, half_in: bool = False) -> str:
+                  real_half: bool = False, half_in: bool = False) -> str:
     """GLSL of the local FFT of ``seqs`` sequences of length ``m = prod(stages)``, ``group`` invocations.
 
     ``scalar`` is ``"float"`` or ``"double"``; ``seq_fast_*`` maps neighbouring invocations to neighbouring
@@ -97,10 +97,6 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
     and the rows (``irfft``) stored as ``m`` pairs of reals (:meth:`kdsl.fft.stage.Stage._load_half`; the launch
     sets ``CONJ_OUT``).
 
-    ``by_parts``: shared memory holds one part of the values at a time (real parts, then imaginary ones: half
-    the memory, twice the barriers), so that more sequences fit a workgroup (:attr:`kdsl.fft.stage.Stage.by_parts`;
-    not with ``real_half``).
-
     ``part`` builds a wrong-on-purpose variant that isolates a cost (``benchmarks/fft_anatomy.py``):
     ``"copy"`` loads and stores with the first stage's pattern and nothing between (no four-step twiddles
     either); ``"one-stage"`` does the first stage's butterflies between them; ``"exchanges"`` keeps every
@@ -109,8 +105,6 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
     """
     if part not in PARTS:
         raise ValueError(f"part must be one of {PARTS}, got {part!r}")
-    if by_parts and real_half:
-        raise ValueError("a real_half kernel exchanges both parts at once (by_parts=False)")
     if half_in and (real_half or real_input):
         raise ValueError("a half_in kernel reads complex half spectra (real_half=False, real_input=False)")
     vec = "vec2" if scalar == "float" else "dvec2"
@@ -131,8 +125,7 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
     ]
     if len(stages) > 1 or real_half:
         size = seqs * shared_stride(m)
-        lines += [f"shared {scalar} sh[{size}];"] if by_parts else \
-            [f"shared {scalar} sh_re[{size}];", f"shared {scalar} sh_im[{size}];"]
+        lines += [f"shared {scalar} sh_re[{size}];", f"shared {scalar} sh_im[{size}];"]
     lines += [
         "void main() {",
         "    uint first = (gl_WorkGroupID.x + gl_WorkGroupID.y * groups_x) * " + f"{seqs}u;",
@@ -147,7 +140,7 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
     ns, built = 1, []
     for i, radix in enumerate(stages):  # (real_half: the last stage writes shared memory, then the store below)
         stage = Stage(m, seqs, group, vec, radix, ns, first=i == 0, last=i == len(stages) - 1 and not real_half,
-                      by_parts=by_parts, half_in=half_in and i == 0)
+                      half_in=half_in and i == 0)
         stage.butterflies = part != "exchanges"
         stage.twiddles = part not in ("exchanges", "no-twiddles")
         built.append(stage)
@@ -160,8 +153,7 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
     for i, stage in enumerate(built):
         after = built[i + 1] if i + 1 < len(built) else None
         ahead = after.twiddle_loads(seq_fast_load, seq_fast_store, offsets[after.ns]) if after else half_reads
-        before = built[i - 1] if by_parts and i else None
-        lines += stage.code(seq_fast_load, seq_fast_store, real_input, ahead, before)
+        lines += stage.code(seq_fast_load, seq_fast_store, real_input, ahead)
     if real_half:
         lines += _real_half_store(m, seqs, group, vec)
     lines.append("}")

@@ -283,7 +283,7 @@ def cached_program(key: tuple, x: Any, build: Any) -> Transform | None:
     False: the caller falls back to a step-by-step method)."""
     device = x.device
     double = x.dtype in (kd.complex128, kd.float64)
-    full = (*key, plan.local_limit(double), plan.coalesced(), plan.BY_PARTS, device.index)
+    full = (*key, plan.local_limit(double), plan.coalesced(), device.index)
     program = plan.lookup(_programs, full)
     if program is not None:
         return program

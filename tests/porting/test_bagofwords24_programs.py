@@ -36,7 +36,8 @@ def cosine(np, W):
     n = np.sqrt(np.einsum("ij,ij->i", W, W))
     S = (W @ W.T) / np.outer(n, n)
     np.fill_diagonal(S, -np.inf)
-    nearest = S.argmax(axis=1)
+    # (a scaled duplicate ties every cosine with its original: the lower index wins, whatever the rounding)
+    nearest = (S - 1e-6 * np.arange(len(S))).argmax(axis=1)
     best = S[np.arange(len(S)), nearest]
     iu = np.triu_indices(len(S), k=1)
     pairs = np.column_stack(iu)[np.argsort(-S[iu], kind="stable")[:3]]

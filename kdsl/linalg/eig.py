@@ -22,11 +22,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 import kdsl as kd
 from kdsl.linalg.common import EigResult, LinAlgError, as_array, batch_copy, check_matrices, working_dtype
 from kdsl.linalg.conjugate_pairs import exact_pairs
 from kdsl.linalg.eigh import eigh, eigvalsh
 from kdsl.linalg.schur import check, schur, triangular_eigenvectors
+
+ALWAYS_COMPLEX = np.lib.NumpyVersion(np.__version__) >= "2.5.0.dev0"
+"""NumPy 2.5's ``eig``/``eigvals`` give complex dtypes for real input even when every eigenvalue is real (2.4 and
+before: real arrays then); kdsl follows the NumPy it runs beside."""
 
 
 def _hermitian(a: kd.Array, name: str) -> bool:
@@ -66,7 +72,7 @@ def _real_where_rounding(a: kd.Array, values: kd.Array, vectors: kd.Array | None
     values = kd.where(real, kd.real(values).astype(values.dtype), values)
     if vectors is not None:
         vectors = kd.where(real[..., None, :], kd.real(vectors).astype(vectors.dtype), vectors)
-    if bool(kd.all(real)):
+    if not ALWAYS_COMPLEX and bool(kd.all(real)):
         return kd.real(values), None if vectors is None else kd.real(vectors)
     return exact_pairs(values, vectors)
 
@@ -126,6 +132,8 @@ def eig(a: Any) -> EigResult:
         w, v = eigh(x.astype(dtype))
         w, vectors = _diagonal_order(x, w, v)
         assert vectors is not None
+        if ALWAYS_COMPLEX and dtype.kind != "c":
+            return EigResult(w.astype(_complex(dtype)), vectors.astype(_complex(dtype)))
         return EigResult(w.astype(dtype) if dtype.kind == "c" else w, vectors)
     w, vectors = _general(x, dtype, True)
     assert vectors is not None
@@ -137,7 +145,7 @@ def eigvals(a: Any) -> kd.Array:
     x, dtype = _prepared(a, "eigvals")
     if _hermitian(x, "eigvals"):
         w = _diagonal_order(x, eigvalsh(x.astype(dtype)), None)[0]
-        return w.astype(dtype) if dtype.kind == "c" else w
+        return w.astype(_complex(dtype)) if dtype.kind == "c" or ALWAYS_COMPLEX else w
     return _general(x, dtype, False)[0]
 
 

@@ -4,6 +4,8 @@ kdsl's Hermitian path (``eigh``) sorted them: ``eig(np.diag([3.0, 1.0, 2.0]))`` 
 vectors. Each diagonal matrix of a Hermitian stack now keeps NumPy's answer; other symmetric matrices keep eigh's
 ascending order (a documented difference, docs/numpy-api.md)."""
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -60,3 +62,19 @@ def test_empty_and_non_finite_unchanged():
         assert kd.linalg.eig(kd.asarray(a))[0].shape == np.linalg.eig(a)[0].shape
     with pytest.raises(np.linalg.LinAlgError):
         kd.linalg.eig(kd.asarray(np.diag([np.nan, 1.0])))
+
+
+@pytest.mark.parametrize("always_complex", [False, True])
+def test_real_input_dtypes_follow_the_numpy_installed(monkeypatch, always_complex):
+    """NumPy 2.5 made ``eig``/``eigvals`` of real input complex even for real spectra (2.4: real arrays then);
+    kdsl follows the NumPy it runs beside (``ALWAYS_COMPLEX``), both ways checked here."""
+    monkeypatch.setattr(sys.modules["kdsl.linalg.eig"], "ALWAYS_COMPLEX", always_complex)
+    sym = np.array([[2.0, 1.0], [1.0, 3.0]], np.float32)
+    general = np.array([[1.0, 2.0], [0.5, 3.0]])
+    for host, real, cplx in [(sym, "float32", "complex64"), (np.diag([3.0, 1.0]), "float64", "complex128"),
+                             (general, "float64", "complex128")]:
+        w, v = kd.linalg.eig(kd.asarray(host))
+        want = cplx if always_complex else real
+        assert (w.dtype.name, v.dtype.name, kd.linalg.eigvals(kd.asarray(host)).dtype.name) == (want,) * 3
+        np.testing.assert_allclose(np.sort_complex(w.numpy().astype(complex)),
+                                   np.sort_complex(np.linalg.eigvals(host).astype(complex)), rtol=1e-5)

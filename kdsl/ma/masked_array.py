@@ -146,6 +146,17 @@ class MaskedArray(HostConversions):
         out._fill_value = None if fill_value is None else fill_scalar(fill_value, data.dtype)
         return out
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Attributes as kd.ma keeps them, also when numpy.ma sets them (its comparisons with a kd.ma array on the
+        right, :mod:`kdsl.ma.numpy_ma_results`): a host mask (a NumPy bool array) becomes a kdsl mask of the
+        data's shape, a host fill value (a 0-d NumPy array) a Python scalar."""
+        if isinstance(value, (np.ndarray, np.generic)) and value is not nomask:
+            if name == "_mask":
+                value = kd.broadcast_to(kd.asarray(np.asarray(value, dtype=bool)), self._data.shape).copy()
+            elif name == "_fill_value":
+                value = fill_scalar(value, self._data.dtype)
+        object.__setattr__(self, name, value)
+
     def _update_from(self, obj: Any) -> None:
         """numpy.ma's ``_update_from``, which its comparisons call on a kd.ma result (``np.ma.masked < x``,
         ``numpy_ma_results.py``): the hard-mask flag and fill value of ``obj``, the left operand."""

@@ -3,8 +3,8 @@ runs them itself (its comparisons never defer to the other operand), computes th
 kdsl computes them: a lazy kdsl array and, for the mask, numpy.ma's host mask), and ends in numpy.ma's
 ``check.view(type(self))``, ``check._update_from(self)``, ``check._mask = mask``, ``check._fill_value = fill``.
 ``Array.view`` of a numpy.ma class hands the kdsl data to :func:`wrap` (installed by kdsl/__init__.py: kd.ma is
-above the array layer), a kd.ma array; ``MaskedArray._update_from`` and the ``__setattr__`` below take numpy.ma's
-host mask and fill value as kd.ma's own.
+above the array layer), a kd.ma array; ``MaskedArray._update_from`` and ``MaskedArray.__setattr__`` take
+numpy.ma's host mask and fill value as kd.ma's own.
 
 Example:
     >>> import kdsl as kd
@@ -18,27 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-import kdsl as kd
-from kdsl.ma.constants import fill_scalar, nomask
 from kdsl.ma.masked_array import MaskedArray
 
 
 def wrap(data: Any) -> MaskedArray:
     """numpy.ma's ``data.view(MaskedArray)`` of a kdsl result: a kd.ma array of it, nothing masked yet."""
     return MaskedArray.wrap(data)
-
-
-def _setattr(self: MaskedArray, name: str, value: Any) -> None:
-    """Attributes as kd.ma keeps them: numpy.ma's host mask (a NumPy bool array) becomes a kdsl mask of the
-    data's shape, its fill value (a 0-d NumPy array) a Python scalar."""
-    if isinstance(value, (np.ndarray, np.generic)) and value is not nomask:
-        if name == "_mask":
-            value = kd.broadcast_to(kd.asarray(np.asarray(value, dtype=bool)), self._data.shape).copy()
-        elif name == "_fill_value":
-            value = fill_scalar(value, self._data.dtype)
-    object.__setattr__(self, name, value)
-
-
-MaskedArray.__setattr__ = _setattr  # type: ignore[method-assign,assignment]

@@ -113,6 +113,14 @@ def _diagonal_order(a: kd.Array, w: kd.Array, v: kd.Array | None) -> tuple[kd.Ar
     return w, v
 
 
+def _eig_dtypes(dtype: kd.DType, *results: kd.Array) -> tuple[kd.Array, ...]:
+    """``eigh``'s results in ``eig``'s dtypes: complex for complex input, and for real input too beside NumPy 2.5
+    or later (:data:`ALWAYS_COMPLEX`); else as they are (real)."""
+    if dtype.kind == "c" or ALWAYS_COMPLEX:
+        return tuple(r.astype(_complex(dtype)) for r in results)
+    return results
+
+
 def _prepared(x: Any, name: str) -> tuple[kd.Array, kd.DType]:
     a = as_array(x)
     check_matrices(a, name)
@@ -132,9 +140,7 @@ def eig(a: Any) -> EigResult:
         w, v = eigh(x.astype(dtype))
         w, vectors = _diagonal_order(x, w, v)
         assert vectors is not None
-        if ALWAYS_COMPLEX and dtype.kind != "c":
-            return EigResult(w.astype(_complex(dtype)), vectors.astype(_complex(dtype)))
-        return EigResult(w.astype(dtype) if dtype.kind == "c" else w, vectors)
+        return EigResult(*_eig_dtypes(dtype, w, vectors))
     w, vectors = _general(x, dtype, True)
     assert vectors is not None
     return EigResult(w, vectors)
@@ -144,8 +150,7 @@ def eigvals(a: Any) -> kd.Array:
     """The eigenvalues of each square matrix of ``a``, as :func:`eig` computes them (without vectors)."""
     x, dtype = _prepared(a, "eigvals")
     if _hermitian(x, "eigvals"):
-        w = _diagonal_order(x, eigvalsh(x.astype(dtype)), None)[0]
-        return w.astype(_complex(dtype)) if dtype.kind == "c" or ALWAYS_COMPLEX else w
+        return _eig_dtypes(dtype, _diagonal_order(x, eigvalsh(x.astype(dtype)), None)[0])[0]
     return _general(x, dtype, False)[0]
 
 

@@ -18,7 +18,7 @@ import kdsl as kd
 from kdsl.fft import plan
 from kdsl.fft.launches import EVERYWHERE, Builder, Ends, rows
 from kdsl.fft.stockham import CONJ_LOAD, CONJ_STORE, SCALE_STORE
-from kdsl.fft.transform import cached_program, plan_inner, shape_after
+from kdsl.fft.transform import cached_program, plan_axes, shape_after
 
 
 def c2r(x: Any, axes: list[int], lengths: list[int], scales: list[float], conj: bool = False) -> Any | None:
@@ -37,16 +37,10 @@ def c2r(x: Any, axes: list[int], lengths: list[int], scales: list[float], conj: 
     key = ("c2r", tuple(shape), tuple(axes), tuple(lengths), tuple(scales), conj, x.dtype.name)
 
     def build(b: Builder) -> bool:
-        src, now = "in", list(shape)
-        for axis, length, factor in zip(axes[:-1], lengths[:-1], scales[:-1], strict=True):
-            after = shape_after(now, [axis], [length])
-            dst = b.temp(math.prod(after))
-            if not plan_inner(b, src, dst, math.prod(now[:axis]), length, math.prod(now[axis + 1:]), True,
-                               factor, now[axis]):
-                return False
-            if src != "in":
-                b.release(src)
-            src, now = dst, after
+        planned = plan_axes(b, shape, list(zip(axes[:-1], lengths[:-1], scales[:-1], strict=True)), True)
+        if planned is None:
+            return False
+        src, now = planned
         width = now[-1]
         factor = 2.0 * scales[-1]  # (the rows' transform is of length m = n / 2)
         ends = Ends(width, m, in_n=width if width < m + 1 else EVERYWHERE, scale=factor,

@@ -135,23 +135,31 @@ def nd_program(x: Any, axes: list[int], inverse: bool, scales: list[float], keep
     key = ("nd", tuple(shape), tuple(axes), inverse, tuple(scales), keep, x.dtype.name, tuple(lengths))
 
     def build(b: Builder) -> bool:
-        src, now = "in", list(shape)
-        for step, i in enumerate(order):
-            axis, n = axes[i], lengths[i]
-            after = shape_after(now, [axis], [n], keep)
-            dst = "out" if step == len(order) - 1 else b.temp(math.prod(after))
-            if axis == len(shape) - 1:
-                ok = _plan_rows(b, src, dst, math.prod(now[:-1]), n, keep or n, inverse, scales[i], now[-1])
-            else:
-                ok = plan_inner(b, src, dst, math.prod(now[:axis]), n, math.prod(now[axis + 1:]), inverse,
-                                 scales[i], now[axis])
-            if not ok:
-                return False
-            if src != "in":
-                b.release(src)
-            src, now = dst, after
-        return True
+        steps = [(axes[i], lengths[i], scales[i]) for i in order]
+        return plan_axes(b, shape, steps, inverse, keep, last="out") is not None
     return cached_program(key, x, build)
+
+
+def plan_axes(b: Builder, shape: list[int], steps: list[tuple[int, int, float]], inverse: bool,
+              keep: int | None = None, last: str | None = None) -> tuple[str, list[int]] | None:
+    """Plan the transforms ``steps`` (``(axis, length, scale)``, one after another) of the array ``"in"`` of
+    ``shape``, each into a temporary, the last one into ``last`` if given; returns where the result is and its
+    shape, None when an axis needs the step-by-step methods. ``keep``: as :func:`nd`'s."""
+    src, now = "in", list(shape)
+    for i, (axis, n, factor) in enumerate(steps):
+        after = shape_after(now, [axis], [n], keep)
+        dst = last if last is not None and i == len(steps) - 1 else b.temp(math.prod(after))
+        if axis == len(now) - 1:
+            ok = _plan_rows(b, src, dst, math.prod(now[:-1]), n, keep or n, inverse, factor, now[-1])
+        else:
+            ok = plan_inner(b, src, dst, math.prod(now[:axis]), n, math.prod(now[axis + 1:]), inverse, factor,
+                            now[axis])
+        if not ok:
+            return None
+        if src != "in":
+            b.release(src)
+        src, now = dst, after
+    return src, now
 
 
 def shape_after(shape: list[int], axes: list[int], lengths: list[int], keep: int | None = None) -> list[int]:

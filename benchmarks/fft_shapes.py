@@ -1,0 +1,154 @@
+"""Launch shapes of rfft2's kernels, swept: each launch of ``kd.fft.rfft2`` of 4096 x 4096 float32 timed by GPU
+timestamps with its workgroup shape (sequences, invocations), Stockham stages or four-step split changed, so
+that kd.fft's plan (``kdsl.fft.plan``) can be checked against its neighbours on each GPU.
+
+    python3 benchmarks/fft_shapes.py                 # the sweep on 4096 x 4096
+    python3 benchmarks/fft_shapes.py --side 512      # a smoke run for CPU drivers (lavapipe)
+
+Each row is one plan: the overrides it makes, then the GPU milliseconds of each launch (median of ``--repeat``
+dispatches, ``fft_anatomy.Timer``), their sum, and the wall time of one replay of the whole program.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import statistics
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+from dsl_common import kd, table
+from fft_anatomy import Timer
+
+from kdsl.engine.buffers import Buffer, allocate
+from kdsl.fft import plan, transform
+from kdsl.fft.transform import nd_program, output
+
+
+@contextlib.contextmanager
+def overrides(shapes: dict | None = None, stages: dict | None = None, split: tuple | None = None) -> Iterator[None]:
+    """kd.fft's plan with ``shapes[(m, real_half)] = (sequences, invocations)``, ``stages[m] = radices`` and the
+    strided axis' four-step ``split`` replaced; every cache emptied before and after."""
+    saved = plan.group_shape, plan.stages, plan.strided_passes
+    shapes, stages = shapes or {}, stages or {}
+
+    def group_shape(m: int, limit: int, double: bool, real_half: bool = False) -> tuple[int, int]:
+        return shapes.get((m, real_half)) or saved[0](m, limit, double, real_half)
+
+    def stages_of(n: int) -> tuple[int, ...]:
+        return stages.get(n) or saved[1](n)
+
+    def strided(n: int, limit: int, inner: int, group: int = plan.COALESCED) -> Any:
+        return split if split is not None and n == split[0] * split[1] else saved[2](n, limit, inner, group)
+    _clear()
+    plan.group_shape, plan.stages, plan.strided_passes = group_shape, stages_of, strided  # type: ignore
+    try:
+        yield
+    finally:
+        plan.group_shape, plan.stages, plan.strided_passes = saved  # type: ignore
+        _clear()
+
+
+def _clear() -> None:
+    for cache in (plan._kernels, plan._tables, transform._programs):
+        cache.clear()
+
+
+def measure(x: Any, host: np.ndarray, want: np.ndarray, timer: Timer) -> list[float]:
+    """Each launch's GPU ms, then the replay's wall ms, of rfft2's program under the current plan."""
+    program = nd_program(x, [0, 1], False, [1.0, 1.0], keep=host.shape[1] // 2 + 1)
+    assert program is not None
+    out = output(want.shape, double=False)
+    program.run(x, out)
+    err = np.abs(out.numpy() - want).max() / np.abs(want).max()
+    assert err < 1e-5, f"wrong result under this plan: {err}"
+    dev = kd.device()
+    temps = {r: Buffer(allocate(dev, s, program.dtype), s, program.dtype, dev) for r, s in program.temps.items()}
+    tensors = {"in": x.__kdsl_buffer__(), "out": out.__kdsl_buffer__(writable=True),
+               **{r: b.tensor for r, b in temps.items()}}
+    times = []
+    for i, step in enumerate(program.steps):
+        mems = [tensors[step.src], tensors[step.dst], *(t.__kdsl_buffer__() for t in program.tables(i))]
+        times.append(timer.time(mems, step.raw.spirv, step.groups, np.array([step.flags], np.uint32), step.push))
+    program.run(x, out)
+    walls = []
+    for _ in range(timer.repeat):
+        t0 = time.perf_counter()
+        program.run(x, out)
+        walls.append((time.perf_counter() - t0) * 1e3)
+    return times + [statistics.median(walls)]
+
+
+def plans(side: int) -> list[tuple[str, dict]]:
+    """(label, overrides) of every plan swept: the rows kernel's shapes and stages, the columns' shapes and
+    splits."""
+    half = side // 2
+    out: list[tuple[str, dict]] = [("kd.fft's plan", {})]
+    for seqs, inv in ((1, 128), (1, 512), (2, 256), (2, 512)):
+        out.append((f"rows {seqs} x {inv}", {"shapes": {(half, True): (seqs, inv)}}))
+    for radices in ((8, 8, 8, 4), (8, 16, 16), (16, 16, 8)):
+        if int(np.prod(radices)) == half:
+            for inv in (256, 512):
+                out.append((f"rows stages {radices}, 1 x {inv}",
+                            {"stages": {half: radices}, "shapes": {(half, True): (1, inv)}}))
+    for split in [(a, side // a) for a in (16, 32, 64, 128, 256) if side % a == 0 and 16 <= side // a <= 256]:
+        for rule in ("32 sequences", "most sequences", "most sequences, half the invocations"):
+            shapes = {(m, False): _shape(m, rule) for m in set(split)}
+            sizes = ", ".join(f"{m}: {v[0]} x {v[1]}" for (m, _), v in sorted(shapes.items()))
+            out.append((f"columns {split}, {rule}: {sizes}", {"split": split, "shapes": shapes}))
+    if side == 4096:
+        out.append(("columns (64, 64), stages 4 x 4 x 4, 32 x 512",
+                    {"split": (64, 64), "stages": {64: (4, 4, 4)}, "shapes": {(64, False): (32, 512)}}))
+    out.append(("kd.fft's plan, again", {}))
+    return out
+
+
+def _shape(m: int, rule: str) -> tuple[int, int]:
+    """(sequences, invocations) of a strided launch of length ``m`` by ``rule``: 32 sequences (kd.fft's rule), or
+    as many as shared memory holds (a one-stage length holds 256: it needs none), each with one butterfly an
+    invocation (or two: half the invocations)."""
+    info = kd.device().info
+    shared, most = int(info["max_shared_memory_size"]), int(info["max_work_group_invocations"])
+    radix = max(plan.stages(m))
+    if rule == "32 sequences":
+        seqs = 32
+    elif radix == m:
+        seqs = 256
+    else:
+        seqs = 1
+        while (seqs * 2) * plan.shared_stride(m) * 8 <= shared and seqs < 256:
+            seqs *= 2
+    invocations = seqs * m // radix // (2 if "half" in rule else 1)
+    while invocations > most:
+        invocations //= 2
+    return seqs, max(1, invocations)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--side", type=int, default=4096, help="rfft2 of side x side float32")
+    parser.add_argument("--repeat", type=int, default=20, help="timed dispatches per launch")
+    args = parser.parse_args()
+    host = np.random.default_rng(0).standard_normal((args.side, args.side)).astype(np.float32)
+    want = np.fft.rfft2(host)
+    x = kd.asarray(host)
+    timer = Timer(args.repeat)
+    rows = []
+    for label, how in plans(args.side):
+        try:
+            with overrides(**how):
+                got = measure(x, host, want, timer)
+        except Exception as exc:  # a shape the device refuses: say so, go on
+            rows.append([label, f"failed: {type(exc).__name__}: {str(exc)[:80]}", "", "", ""])
+            continue
+        launches = got[:-1]
+        rows.append([label, " + ".join(f"{t:.4f}" for t in launches), f"{sum(launches):.4f}", f"{got[-1]:.4f}",
+                     len(launches)])
+    table(f"rfft2 {args.side}^2 float32 launch shapes on {kd.device().name} (GPU ms, median of {args.repeat})",
+          ["plan", "launches", "sum", "replay wall", "n"], rows)
+
+
+if __name__ == "__main__":
+    main()

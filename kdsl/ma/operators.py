@@ -198,12 +198,34 @@ FUNCTIONS["absolute"] = FUNCTIONS["abs"] = _unary_function("absolute")
 FUNCTIONS["conjugate"] = FUNCTIONS["conj"] = _unary_function("conjugate")
 
 
+_GUFUNCS = ("matmul", "vecdot", "matvec", "vecmat")
+
+
+def _check_core_dims(name: str, args: tuple) -> None:
+    """NumPy's ValueError for a gufunc operand with too few dimensions (``np.ma.masked @ x``: the masked constant
+    is 0-d), raised by NumPy's own gufunc on stand-ins of the operands' shapes (zero strides: no data), before
+    kd.ma's "no masked matmul" TypeError, as numpy.ma checks the operands first.
+
+    >>> import kdsl as kd
+    >>> kd.ma.masked @ kd.ma.array([1.0, 2.0])
+    Traceback (most recent call last):
+    ...
+    ValueError: matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with signature \
+(n?,k),(k,m?)->(n?,m?) requires 1)
+    """
+    if name not in _GUFUNCS or len(args) != 2 or not any(np.ndim(parts(a)[0]) == 0 for a in args):
+        return
+    stand_ins = [np.broadcast_to(np.zeros((), np.float64), np.shape(parts(a)[0])) for a in args]
+    getattr(np, name)(*stand_ins)  # raises NumPy's ValueError (a 0-d operand never fits a core dimension)
+
+
 def dispatch(name: str, args: tuple, kwargs: dict, ufunc_call: bool = True) -> Any:
     """A ufunc call ``name(*args, **kwargs)`` with a masked operand (``np.sqrt(x)``, ``kd.add(x, y)``): numpy.ma's
     function, with the mask NumPy's ufunc gives a masked array (its ``__array_wrap__``): a binary one's shrunk to
     ``nomask`` where nothing is masked, a unary one's a full mask array even for ``nomask``."""
     fn = FUNCTIONS.get(name)
     if fn is None:
+        _check_core_dims(name, args)
         raise TypeError(f"kd.ma has no masked {name}; use it on x.filled(...) or x.compressed()")
     extra = {k: v for k, v in kwargs.items() if v is not None and not (k == "where" and v is True)
              and k not in ("casting", "order", "subok", "signature")}

@@ -38,6 +38,7 @@ from kdsl.ma.operands import (
     union,
 )
 from kdsl.ma.ufunc_calls import UNARY_UFUNCS, unary_call
+from kdsl.ma.ufunc_methods import method_call
 
 # ----- unary
 _UNARY = ("exp", "sin", "cos", "tanh", "sinh", "cosh", "arctan", "arcsinh", "absolute", "abs", "fabs", "negative",
@@ -247,8 +248,8 @@ def dispatch(name: str, args: tuple, kwargs: dict, ufunc_call: bool = True) -> A
 
 
 def _array_ufunc(self: MaskedArray, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
-    if method != "__call__":
-        return NotImplemented
+    if method != "__call__":  # np.add.reduce(x), np.multiply.outer(x, y): on the data, as numpy.ma's
+        return method_call(ufunc.__name__, method, inputs, kwargs)
     # ndarray / x (a NumPy array or scalar first) reaches here as np.divide(ndarray, x); NumPy's own masked arrays
     # take that operator reflected, as numpy.ma's function (np.ma.divide), so kd.ma does too
     first = inputs[0] if inputs else None
@@ -392,6 +393,7 @@ def _bind() -> None:
     cls.__hash__ = None
     cls.__array_ufunc__ = _array_ufunc
     cls.__kdsl_ufunc__ = staticmethod(_kdsl_ufunc)
+    cls.__kdsl_ufunc_method__ = staticmethod(method_call)  # kd.add.reduce(x), kd.multiply.outer(x, y)
 
 
 _bind()

@@ -19,8 +19,10 @@ import numpy as np
 
 import kdsl as kd
 from kdsl.ma.constants import nomask
+from kdsl.ma.masked_array import MaskedArray
 from kdsl.ma.operands import masked_result, parts
 from kdsl.ma.reductions import as_masked, mean, not_finite
+from kdsl.ma.reductions import sum as masked_sum
 
 
 def _weights_along(w: Any, shape: tuple[int, ...], axis: Any) -> Any:
@@ -53,6 +55,9 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     # NumPy's sum of weights is in the result's dtype: float64 at least for integer or bool data
     floor = (kd.float64,) if da.dtype.kind in "iub" else ()
     result_dtype = kd.result_type(da.dtype, w.dtype, *floor)
+    # NumPy's sum of weights of the axes' shape, against unmasked data, has the sum's shape before NumPy
+    # broadcasts it to the average's: a plain array (np.broadcast_to drops the mask)
+    plain_sum = ma is nomask and tuple(w.shape) != tuple(da.shape)
     w = _weights_along(w, tuple(da.shape), axis)
     if wm is not nomask:  # a masked weight leaves its entries out, as numpy.ma's masked product does
         absent = kd.broadcast_to(_weights_along(kd.asarray(wm), tuple(da.shape), axis), da.shape)
@@ -69,7 +74,10 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     else:
         quotient = total / kd.where(wsum == 0, 1, wsum)
         result = masked_result(quotient, (wsum == 0) | not_finite(quotient))  # numpy.ma's division masks NaN, inf
-    return (result, wsum) if returned else result
+    if not returned or plain_sum:
+        return (result, wsum) if returned else result
+    # NumPy's sum of weights is the masked weights' sum (masked where a whole line is): a masked array
+    return result, masked_sum(MaskedArray.wrap(w, ma), axis=axis, keepdims=keepdims, dtype=result_dtype)
 
 
 __all__ = ["average"]

@@ -149,9 +149,12 @@ class MaskedArray(HostConversions):
     def __setattr__(self, name: str, value: Any) -> None:
         """Attributes as kd.ma keeps them, also when numpy.ma sets them (its comparisons with a kd.ma array on the
         right, :mod:`kdsl.ma.numpy_ma_results`): a host mask (a NumPy bool array) becomes a kdsl mask of the
-        data's shape, a host fill value (a 0-d NumPy array) a Python scalar."""
+        data's shape, a host fill value (a 0-d NumPy array) a Python scalar. A masked 0-d result, where numpy.ma
+        gives its ``masked`` constant, gets ``masked``'s data, 0, so that ``bool()`` and ``data`` read as NumPy's."""
         if isinstance(value, (np.ndarray, np.generic)) and value is not nomask:
             if name == "_mask":
+                if self._data.ndim == 0 and bool(np.all(value)):  # numpy.ma's 0-d comparison gives ``masked``
+                    object.__setattr__(self, "_data", kd.zeros((), dtype=self._data.dtype))  # (data 0: bool False)
                 value = kd.broadcast_to(kd.asarray(np.asarray(value, dtype=bool)), self._data.shape).copy()
             elif name == "_fill_value":
                 value = fill_scalar(value, self._data.dtype)

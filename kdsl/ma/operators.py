@@ -38,6 +38,7 @@ from kdsl.ma.operands import (
     union,
 )
 from kdsl.ma.ufunc_calls import UNARY_UFUNCS, unary_call
+from kdsl.ma.ufunc_methods import method_call
 
 # ----- unary
 _UNARY = ("exp", "sin", "cos", "tanh", "sinh", "cosh", "arctan", "arcsinh", "absolute", "abs", "fabs", "negative",
@@ -198,12 +199,34 @@ FUNCTIONS["absolute"] = FUNCTIONS["abs"] = _unary_function("absolute")
 FUNCTIONS["conjugate"] = FUNCTIONS["conj"] = _unary_function("conjugate")
 
 
+_GUFUNCS = ("matmul", "vecdot", "matvec", "vecmat")
+
+
+def _check_core_dims(name: str, args: tuple) -> None:
+    """NumPy's ValueError for a gufunc operand with too few dimensions (``np.ma.masked @ x``: the masked constant
+    is 0-d), raised by NumPy's own gufunc on stand-ins of the operands' shapes (zero strides: no data), before
+    kd.ma's "no masked matmul" TypeError, as numpy.ma checks the operands first.
+
+    >>> import kdsl as kd
+    >>> kd.ma.masked @ kd.ma.array([1.0, 2.0])
+    Traceback (most recent call last):
+    ...
+    ValueError: matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with signature \
+(n?,k),(k,m?)->(n?,m?) requires 1)
+    """
+    if name not in _GUFUNCS or len(args) != 2 or not any(np.ndim(parts(a)[0]) == 0 for a in args):
+        return
+    stand_ins = [np.broadcast_to(np.zeros((), np.float64), np.shape(parts(a)[0])) for a in args]
+    getattr(np, name)(*stand_ins)  # raises NumPy's ValueError (a 0-d operand never fits a core dimension)
+
+
 def dispatch(name: str, args: tuple, kwargs: dict, ufunc_call: bool = True) -> Any:
     """A ufunc call ``name(*args, **kwargs)`` with a masked operand (``np.sqrt(x)``, ``kd.add(x, y)``): numpy.ma's
     function, with the mask NumPy's ufunc gives a masked array (its ``__array_wrap__``): a binary one's shrunk to
     ``nomask`` where nothing is masked, a unary one's a full mask array even for ``nomask``."""
     fn = FUNCTIONS.get(name)
     if fn is None:
+        _check_core_dims(name, args)
         raise TypeError(f"kd.ma has no masked {name}; use it on x.filled(...) or x.compressed()")
     extra = {k: v for k, v in kwargs.items() if v is not None and not (k == "where" and v is True)
              and k not in ("casting", "order", "subok", "signature")}
@@ -225,8 +248,8 @@ def dispatch(name: str, args: tuple, kwargs: dict, ufunc_call: bool = True) -> A
 
 
 def _array_ufunc(self: MaskedArray, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
-    if method != "__call__":
-        return NotImplemented
+    if method != "__call__":  # np.add.reduce(x), np.multiply.outer(x, y): on the data, as numpy.ma's
+        return method_call(ufunc.__name__, method, inputs, kwargs)
     # ndarray / x (a NumPy array or scalar first) reaches here as np.divide(ndarray, x); NumPy's own masked arrays
     # take that operator reflected, as numpy.ma's function (np.ma.divide), so kd.ma does too
     first = inputs[0] if inputs else None
@@ -370,6 +393,7 @@ def _bind() -> None:
     cls.__hash__ = None
     cls.__array_ufunc__ = _array_ufunc
     cls.__kdsl_ufunc__ = staticmethod(_kdsl_ufunc)
+    cls.__kdsl_ufunc_method__ = staticmethod(method_call)  # kd.add.reduce(x), kd.multiply.outer(x, y)
 
 
 _bind()

@@ -113,10 +113,10 @@ def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
     if x._mask is nomask:
         result, empty = kd.mean(x._data, axis=axis, dtype=dtype, keepdims=keepdims), nomask
     else:
-        total = kd.sum(x.filled(0), axis=axis, keepdims=keepdims, **({} if dtype is None else {"dtype": dtype}))
+        total = kd.sum(x.filled(0), axis=axis, keepdims=keepdims, dtype=_mean_sum_dtype(x.dtype, dtype) or dtype)
         count = kd.sum(~x._mask, axis=axis, keepdims=keepdims, dtype=kd.int64)
-        if total.dtype in (kd.float16,):
-            result = (total.astype(kd.float32) / count).astype(kd.float16)
+        if x.dtype == kd.float16 and dtype is None:  # numpy.ma: a float32 sum (unrounded), its mean in float16
+            result = (total / count).astype(kd.float16)
         else:
             result = total * 1.0 / count
         result, empty = kd.where(count == 0, 0.0, result).astype(result.dtype), count == 0
@@ -140,7 +140,10 @@ def _variance(x: MaskedArray, axis: Any, dtype: Any, ddof: int, keepdims: bool) 
     keep = ~x._mask
     count = kd.sum(keep, axis=axis, keepdims=True, dtype=kd.int64)
     data = x._data if dtype is None else x._data.astype(dtype)
-    centre = kd.sum(kd.where(keep, data, 0), axis=axis, keepdims=True) * 1.0 / kd.maximum(count, 1)
+    total = kd.sum(kd.where(keep, data, 0), axis=axis, keepdims=True, dtype=_mean_sum_dtype(data.dtype, dtype))
+    centre = total * 1.0 / kd.maximum(count, 1)
+    if data.dtype == kd.float16 and dtype is None:  # numpy.ma's float16 mean: a float32 sum, rounded to float16,
+        centre = centre.astype(kd.float16)  # so the deviations and their squares round in float16 too
     dev = kd.where(keep, data - centre, 0)
     sq = dev * kd.conj(dev) if kd.isdtype(dev.dtype, "complex floating") else dev * dev
     if kd.isdtype(sq.dtype, "complex floating"):
@@ -152,6 +155,11 @@ def _variance(x: MaskedArray, axis: Any, dtype: Any, ddof: int, keepdims: bool) 
         axes = tuple(range(x.ndim)) if axis is None else axis
         result, empty = kd.squeeze(result, axis=axes), kd.squeeze(empty, axis=axes)
     return kd.where(empty, 0.0, result).astype(result.dtype), empty
+
+
+def _mean_sum_dtype(data: Any, dtype: Any) -> Any:
+    """The dtype numpy.ma's ``mean`` sums in: float32 for float16 data without a ``dtype`` (None: the data's)."""
+    return kd.float32 if data == kd.float16 and dtype is None else None
 
 
 def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int = 0, keepdims: bool = False,

@@ -62,3 +62,29 @@ def test_masked_overlapping_copy():
         m.copyto(x[:, :2], x[::-1, 1::-1], where=[[0, 1], [1, 1]])
         m.copyto(x.T, x.T[::-1], where=np.array([[True, False], [False, True], [True, True]]))
     np.testing.assert_array_equal(a.numpy(), host)
+
+
+def _error_or_result(m, dst_shape, src_shape, where_shape):
+    dst = np.zeros(dst_shape)
+    src = np.arange(1.0, 1.0 + np.prod(src_shape)).reshape(src_shape)
+    where = True if where_shape is None else np.ones(where_shape, bool)
+    if m is kd:
+        dst, src = kd.asarray(dst), kd.asarray(src)
+        where = where if where_shape is None else kd.asarray(where)
+    try:
+        m.copyto(dst, src, where=where)
+    except ValueError as exc:
+        return str(exc)
+    return np.asarray(dst).tolist()
+
+
+@pytest.mark.parametrize(("dst_shape", "src_shape", "where_shape"), [
+    ((4, 5), (3,), None), ((4, 5), (2, 4, 5), None), ((), (2,), None), ((4, 5), (1, 1, 5), None),
+    ((4, 5), (1, 1, 3), None), ((4, 5), (1, 2, 1, 5), None), ((4, 5), (5,), (2, 4, 5)), ((4, 5), (5,), (1, 4, 1)),
+    ((4, 5), (5,), (4, 1)), ((0, 3), (1, 3), None), ((0, 3), (2, 3), None), ((3,), (1, 1, 1), None)])
+def test_shape_errors_and_leading_ones(dst_shape, src_shape, where_shape):
+    # NumPy's messages print shapes without spaces and name the input or the where mask ("cannot broadcast an
+    # array of shape (3,) to shape (4, 5)" before); an input's leading length-1 axes beyond dst's rank are
+    # dropped, as NumPy's assignment drops them (a ValueError before), a where mask's are not
+    assert _error_or_result(kd, dst_shape, src_shape, where_shape) == \
+        _error_or_result(np, dst_shape, src_shape, where_shape)

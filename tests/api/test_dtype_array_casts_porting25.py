@@ -86,3 +86,18 @@ def test_masked_arrays_keep_their_masks():
     np.testing.assert_array_equal(ints.filled(0), np.int16(np.ma.array(data, mask=mask)).filled(0))
     host = kd.float32(np.ma.array(data, mask=mask))  # NumPy's own masked array: NumPy's answer, a host np.ma
     assert isinstance(host, np.ma.MaskedArray) and float(host.mean()) == float(want.mean())
+
+
+@pytest.mark.parametrize("name", ["float32", "int16", "complex64", "bool"])
+def test_dtype_type_is_numpys_scalar_type_and_the_dtype_casts_arrays(name):
+    # a.dtype.type stays NumPy's scalar type, so ported identity and subclass checks hold (docs/numpy-api.md);
+    # the kdsl spelling of NumPy's a.dtype.type(b) is a.dtype(b): a kdsl array
+    a = kd.asarray(np.array([1, 0, 3]), dtype=name)
+    assert a.dtype.type is np.dtype(name).type and kd.dtype(name).type is np.dtype(name).type
+    assert issubclass(a.dtype.type, np.generic) and np.issubdtype(a.dtype.type, np.dtype(name))
+    src = np.array([[2.5, -1.0], [0.0, 7.0]])
+    want = np.dtype(name).type(src)
+    got = a.dtype(kd.asarray(src))
+    assert isinstance(got, kd.Array) and got.dtype.name == want.dtype.name
+    np.testing.assert_array_equal(got.numpy(), want)
+    assert type(a.dtype(2)) is type(np.dtype(name).type(2))  # a number: NumPy's scalar, as np.float32(2)

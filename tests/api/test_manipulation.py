@@ -57,6 +57,13 @@ def test_rot90_2d(xp, k, shape):
     return xp.rot90(layout_data(xp, shape, "uint8"), k)
 
 
+@numpy_kdsl_allclose()
+@pytest.mark.parametrize("k", [1.0, 2.0, -1.0, 1.5, np.float32(3.0), np.float64(-6.0)])
+def test_rot90_float_k(xp, k):
+    # NumPy's k % 4 takes floats (1.0 is one turn; 1.5 takes its three-turn branch); kdsl raised TypeError
+    return xp.rot90(layout_data(xp, (3, 2), "int32"), k)
+
+
 @pytest.mark.parametrize("axes", [(0,), (0, 1, 2), (1, 1), (0, 2), (0, -2), (0, 5)])
 def test_rot90_bad_axes(axes):
     with pytest.raises(ValueError):

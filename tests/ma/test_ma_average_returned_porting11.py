@@ -80,3 +80,42 @@ def test_getmask_of_numpy_masked_arrays():
     assert kd.ma.getmask(np.ma.array([1, 2])) is kd.ma.nomask  # NumPy's nomask there too
     assert np.ma.getmask(np.ma.array([1, 2])) is np.ma.nomask
     assert kd.ma.getmaskarray(np.array([1, 2])).tolist() == [False, False]
+
+
+def _kind(x):
+    """(masked or plain, dtype, shape, mask, data) of a sum of weights, kdsl's or NumPy's."""
+    if x is np.ma.masked:
+        return "masked"
+    if isinstance(x, kd.ma.MaskedArray):
+        return "masked array", x.dtype.name, x.shape, kd.ma.getmaskarray(x).numpy().tolist(), \
+            x.filled(0).numpy().tolist()
+    if isinstance(x, np.ma.MaskedArray):
+        return "masked array", x.dtype.name, x.shape, np.ma.getmaskarray(x).tolist(), x.filled(0).tolist()
+    host = np.asarray(x.numpy() if isinstance(x, kd.Array) else x)
+    return "plain", host.dtype.name, host.shape, host.tolist()
+
+
+MASKS = {"nomask": np.ma.nomask, "none": np.zeros((4, 5), bool), "some": np.eye(4, 5, dtype=bool),
+         "rows": np.array([[1] * 5, [0] * 5, [1] * 5, [0] * 5], bool), "all": np.ones((4, 5), bool)}
+WEIGHTS = [(None, np.arange(20.0).reshape(4, 5)), (0, np.array([1.0, 2.0, 3.0, 4.0])), (1, np.arange(5)),
+           ((0, 1), np.ones((4, 5))), (-1, np.ma.array([1.0, 2.0, 3.0, 4.0, 5.0], mask=[0, 1, 0, 0, 0])),
+           (1, np.ma.array(np.ones(5), mask=True))]
+
+
+@pytest.mark.parametrize("mask", list(MASKS))
+@pytest.mark.parametrize("case", range(len(WEIGHTS)))
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("dtype", ["float64", "int32"])
+def test_sum_of_weights_is_masked_as_numpys(mask, case, keepdims, dtype):
+    # numpy.ma's sum of weights is a masked array (masked where a line has no unmasked weight); kd.ma's was always
+    # a plain array. Weights of the axes' shape against unmasked data: NumPy broadcasts its sum to the average's
+    # shape with np.broadcast_to, a plain array, which kdsl gives too
+    axis, w = WEIGHTS[case]
+    data = np.arange(20, dtype=dtype).reshape(4, 5) - 7
+    host = np.ma.array(data, mask=MASKS[mask])
+    x = kd.ma.array(kd.asarray(data), mask=MASKS[mask])
+    kw = kd.ma.array(kd.asarray(w.data), mask=w.mask) if isinstance(w, np.ma.MaskedArray) else kd.asarray(w)
+    with np.errstate(all="ignore"):
+        _, want = np.ma.average(host, axis=axis, weights=w, returned=True, keepdims=keepdims)
+    _, got = kd.ma.average(x, axis=axis, weights=kw, returned=True, keepdims=keepdims)
+    assert _kind(got) == _kind(want)

@@ -80,6 +80,7 @@ def test_masked_constant_compared_on_either_side(op, i):
     if host.ndim == 0:  # NumPy's masked; kdsl wraps numpy.ma's result: a 0-d masked array (docs/numpy-api.md)
         assert _outcome(lambda: op(np.ma.masked, host)) == "masked"
         assert _outcome(lambda: op(kd.ma.masked, x))[:3] == ("bool", (), True)
+        _reads_as_masked(op(kd.ma.masked, x))
         return
     _same(_outcome(lambda: op(np.ma.masked, host)), _outcome(lambda: op(kd.ma.masked, x)))
 
@@ -96,3 +97,52 @@ def test_numpy_masked_array_compared_with_a_kd_ma_array(op, fill):
     _same(_outcome(lambda: op(left, right)), _outcome(lambda: got))
     got_nomask = op(np.ma.array([1.0, 2.0]), kd.ma.array([2.0, 2.0]))
     _same(_outcome(lambda: op(np.ma.array([1.0, 2.0]), np.ma.array([2.0, 2.0]))), _outcome(lambda: got_nomask))
+
+
+def _reads_as_masked(got):
+    """A 0-d fully masked kd.ma result where numpy.ma gives ``masked``: it prints, tests and fills as ``masked``."""
+    assert str(got) == str(np.ma.masked) and bool(got) is bool(np.ma.masked) is False
+    assert got.data.item() == np.ma.masked.data.item() == 0
+    assert got.filled(True).item() is True and got.count() == np.ma.masked.count() == 0
+
+
+@pytest.mark.parametrize("op", COMPARISONS)
+@pytest.mark.parametrize("left_mask, right_mask", [(True, False), (False, True), (True, True)])
+@pytest.mark.parametrize("values", [(1, 2), (2.0, 1.0), (np.nan, 0.0), (-0.0, 0.0)])
+def test_zero_d_numpy_masked_compared_with_kd_ma(op, left_mask, right_mask, values):
+    # numpy.ma's own comparison (a host masked array on the left) gives masked for a masked 0-d pair: kdsl's wrapped
+    # result has masked's data (0), so bool() is False as NumPy's, not the comparison's data
+    left = np.ma.array(values[0], mask=left_mask)
+    assert op(left, np.ma.array(values[1], mask=right_mask)) is np.ma.masked
+    _reads_as_masked(op(left, kd.ma.array(values[1], mask=right_mask)))
+
+
+def test_zero_d_unmasked_comparison_keeps_its_value():
+    got = np.ma.array(1) < kd.ma.array(2)
+    assert bool(got) is bool(np.ma.array(1) < np.ma.array(2)) is True
+    got = np.ma.array([1, 3], mask=[1, 0]) < kd.ma.array(2)  # n-d: NumPy's data under the mask, not zeroed
+    assert got.data.tolist() == (np.ma.array([1, 3], mask=[1, 0]) < np.ma.array(2)).data.tolist() == [True, False]
+
+
+GUFUNCS = [np.matmul, np.vecdot, np.matvec, np.vecmat, operator.matmul]
+
+
+def _error(call):
+    try:
+        call()
+    except (TypeError, ValueError) as e:
+        return type(e), str(e)
+    raise AssertionError("no error")
+
+
+@pytest.mark.parametrize("fn", GUFUNCS)
+@pytest.mark.parametrize("shape", [(2,), (2, 2), (0,), (1, 3, 3)])
+def test_masked_constant_in_a_matrix_product(fn, shape):
+    # np.ma.masked is 0-d: NumPy's gufunc refuses it (ValueError naming the operand); kd.ma's "no masked matmul"
+    # TypeError came first before
+    host = np.ma.array(np.ones(shape), mask=np.zeros(shape, bool))
+    x = kd.ma.array(kd.ones(shape, dtype=kd.float64), mask=np.zeros(shape, bool))
+    assert _error(lambda: fn(kd.ma.masked, x)) == _error(lambda: fn(np.ma.masked, host))
+    assert _error(lambda: fn(x, kd.ma.masked)) == _error(lambda: fn(host, np.ma.masked))
+    if fn is not operator.matmul:
+        assert _error(lambda: getattr(kd, fn.__name__)(kd.ma.masked, x)) == _error(lambda: fn(np.ma.masked, host))

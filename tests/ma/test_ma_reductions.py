@@ -127,3 +127,27 @@ def test_median(dtype, kind, shape):
         assert_same(kd.ma.median(k, axis=axis), np.ma.median(n, axis=axis), check_dtype=typed)
         assert_same(kd.median(k, axis=axis), np.ma.median(n, axis=axis), check_dtype=typed)
     assert_same(kd.ma.median(k, axis=0, keepdims=True), np.ma.median(n, axis=0, keepdims=True), check_dtype=typed)
+
+
+@pytest.mark.parametrize("name", ["var", "std", "mean"])
+@pytest.mark.parametrize("shape", [(1,), (10,), (300,), (33, 7)])
+@pytest.mark.parametrize("kind", ["some", "none", "all"])
+@pytest.mark.parametrize("ddof", [0, 1])
+def test_float16_statistics_round_as_numpy_ma(name, shape, kind, ddof):
+    # numpy.ma's float16 mean sums in float32 and rounds to float16; var's deviations and squares then round in
+    # float16 too (kd.ma computed them in float64: ~1e-4 relative off). Along the last axis (one float16 sum per
+    # row, float32 accumulation) kdsl gives NumPy's values exactly; NaN and inf data included
+    n, k = pair(shape, np.float16, kind, seed=3)
+    n[..., 0], k[..., 0] = np.float16(40.5), np.float16(40.5)  # a large value: deviations that round in float16
+    kwargs = {} if name == "mean" else {"ddof": ddof}
+    for axis in (None, -1):
+        with np.errstate(all="ignore"):
+            expected = getattr(n, name)(axis=axis, **kwargs)
+        assert_same(getattr(k, name)(axis=axis, **kwargs), expected, rtol=0, atol=0)
+        assert_same(getattr(kd.ma, name)(k, axis=axis, **kwargs), expected, rtol=0, atol=0)
+
+
+def test_float16_variance_with_dtype_stays_unrounded():
+    n, k = pair((20,), np.float16, "some", seed=5)
+    for dtype in (np.float16, np.float32, np.float64):
+        assert_same(k.var(dtype=dtype), n.var(dtype=dtype), rtol=1e-6, atol=0)

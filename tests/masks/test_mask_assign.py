@@ -90,3 +90,29 @@ def test_mask_assignment_errors_as_numpy():
     with pytest.raises(ValueError, match="NaN"):
         b = kd.zeros(3, dtype=kd.int32)
         b[b == 0] = float("nan")
+
+
+@pytest.mark.parametrize(("shape", "vshape"), [((4, 5), (1, 20)), ((4, 5), (1, 1)), ((3,), (1, 3)), ((0,), (1, 1)),
+                                                ((4, 5), (0, 0)), ((2, 3), (2, 3))])
+@pytest.mark.parametrize("host_mask", [False, True])
+def test_value_of_two_or_more_axes_under_a_full_mask_is_refused(shape, vshape, host_mask):
+    # NumPy's boolean assignment with a mask of all of a's axes takes a 0-d or 1-d value (TypeError otherwise);
+    # kdsl assigned the broadcast value before
+    mask = np.ones(shape, bool)
+    with pytest.raises(TypeError) as want:
+        np.zeros(shape)[mask] = np.ones(vshape)
+    a = kd.zeros(shape)
+    with pytest.raises(TypeError) as got:
+        a[mask if host_mask else kd.asarray(mask)] = kd.ones(vshape)
+    assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize(("shape", "mshape", "vshape"), [((4, 5), (4, 5), (20,)), ((4, 5), (4, 5), (1,)),
+                                                          ((4, 5), (4,), (1, 1, 5)), ((4, 5), (4,), (1, 4, 5)),
+                                                          ((2, 3), (2, 3), ())])
+def test_values_numpy_accepts_still_assign(shape, mshape, vshape):
+    h = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+    mask = np.ones(mshape, bool)
+    value = np.full(vshape, 7.0, np.float32)
+    got, want = _assign(h, mask, value, kd.asarray(value))
+    np.testing.assert_array_equal(got, want)

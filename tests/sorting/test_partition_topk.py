@@ -82,3 +82,25 @@ def test_topk_bad_k():
         kd.topk(kd.asarray([1, 2, 3]), 4)
     with pytest.raises(ValueError, match="at least one dimension"):
         kd.topk(kd.asarray(np.float32(1)), 1)
+
+
+@pytest.mark.parametrize("kth", [True, [True], np.bool_(True), np.array([True, False]), [0, True], 1.0, [1.5], [],
+                                 np.array([1], np.uint8), [-3, 2]])
+@pytest.mark.parametrize("fn", ["partition", "argpartition"])
+def test_kth_read_as_numpy_reads_it(kth, fn):
+    # NumPy reads kth as an array: all-bool kths are a ValueError ("Booleans unacceptable"; kdsl raised TypeError),
+    # [0, True] is [0, 1] (kdsl refused it), floats and an empty list a TypeError
+    a = np.array([3.0, 1.0, 2.0, -1.0], np.float32)
+
+    def outcome(m):
+        try:
+            r = getattr(m, fn)(m.asarray(a), kth)
+        except (TypeError, ValueError) as e:
+            return type(e), str(e).split(" (kth=")[0]
+        return np.sort(np.asarray(r)[np.atleast_1d(np.asarray(kth, dtype=np.int64))])  # the kth entries placed
+
+    got, want = outcome(kd), outcome(np)
+    if isinstance(want, tuple):
+        assert got == want
+    else:
+        np.testing.assert_array_equal(got, want)

@@ -172,7 +172,31 @@ def _check_cast(src: dt.DType, dst: dt.DType, casting: str) -> None:
 
 def _mask(where: Any, dst: Array) -> Array:
     """``where`` as a boolean kdsl array of ``dst``'s shape: NumPy's safe cast to bool (``where_masks.py``)."""
-    return Array(mv.broadcast_node(where_mask(where, dst.device)._node, dst.shape))
+    return _broadcast_into(where_mask(where, dst.device), dst.shape, "where mask")
+
+
+def _broadcast_into(value: Array, shape: tuple[int, ...], what: str) -> Array:
+    """``value`` broadcast to ``shape`` (a copy's target; an input array's leading length-1 axes beyond that rank
+    dropped, as NumPy's assignment drops them, not a where mask's), or NumPy's copyto ValueError, which prints
+    shapes without spaces: "could not broadcast input array from shape (3,) into shape (4,5)"."""
+    drop = 0
+    while what == "input array" and drop < value.ndim - len(shape) and value.shape[drop] == 1:
+        drop += 1
+    value = value.reshape(value.shape[drop:]) if drop else value
+    try:
+        np.broadcast_shapes(value.shape, shape)
+        fits = len(value.shape) <= len(shape)
+    except ValueError:
+        fits = False
+    if not fits or np.broadcast_shapes(value.shape, shape) != tuple(shape):
+        raise ValueError(f"could not broadcast {what} from shape {_compact(value.shape)} into shape "
+                         f"{_compact(shape)}")
+    return Array(mv.broadcast_node(value._node, tuple(shape)))
+
+
+def _compact(shape: tuple[int, ...]) -> str:
+    """A shape as NumPy's broadcast errors print it: (4,5), (3,), ()."""
+    return f"({','.join(map(str, shape))}{',' if len(shape) == 1 else ''})"
 
 
 def copyto(dst: Array, src: Any, casting: str = "same_kind", where: Any = True) -> None:
@@ -196,7 +220,7 @@ def copyto(dst: Array, src: Any, casting: str = "same_kind", where: Any = True) 
         src = asarray(np.asarray(src), device=dst.device)
     _check_casting(dst, src, casting)
     value = src.astype(dst.dtype) if isinstance(src, Array) else Array(ops.const_node(src, dst.dtype, dst.device))
-    value = Array(mv.broadcast_node(value._node, dst.shape))
+    value = _broadcast_into(value, dst.shape, "input array")
     if where is not True:
         value = ops.where(_mask(where, dst), value, dst)
     dst[...] = value

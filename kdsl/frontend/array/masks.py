@@ -282,6 +282,10 @@ def setmask(a: Array, mask: Any, value: Any) -> Array:
     rest = rows.shape[1:]
     v = checked_value(value, a)
     vshape = v.shape
+    if m.ndim and tuple(m.shape) == tuple(a.shape) and v.ndim > 1:  # a mask of a's shape: NumPy's boolean
+        # assignment fast path, which takes a 0-d or 1-d value only
+        raise TypeError(f"NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, input has "
+                        f"{v.ndim} dimensions")
     if m.size == 0:  # nothing selected (NumPy accepts an empty mask of any shape): only check the value's shape
         lead = vshape[:max(0, len(vshape) - len(rest) - 1)]  # NumPy drops leading 1s of the value
         tail = zip(vshape[::-1], (0, *rest)[::-1], strict=False)  # the value may have fewer axes

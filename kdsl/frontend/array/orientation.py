@@ -70,7 +70,8 @@ def rot90(m: Any, k: int = 1, axes: Any = (0, 1)) -> Array:
     """
     x = as_array(m)
     a0, a1 = _rot_axes(axes, x.ndim)
-    turns = operator.index(k) % 4
+    # NumPy's k % 4 takes a float k too: 1.0 is one turn, and a fractional one (1.5) takes the three-turn branch
+    turns = k % 4 if isinstance(k, (float, np.floating)) else operator.index(k) % 4
     if turns == 0:
         return x[...]
     if turns == 2:

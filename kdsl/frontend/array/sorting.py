@@ -114,14 +114,16 @@ def _at_least_1d(x: Array) -> Array:
 
 
 def _check_kth(kth: Any, n: int, empty: bool = False) -> None:
-    """NumPy's checks of partition's ``kth``: integers (TypeError), within the axis (ValueError) unless the array
-    is empty, where NumPy has nothing to partition and takes any ``kth``."""
+    """NumPy's checks of partition's ``kth``: integers (TypeError; booleans: ValueError), within the axis
+    (ValueError) unless the array is empty, where NumPy has nothing to partition and takes any ``kth``."""
     if np.ndim(kth) > 1:  # NumPy converts kth to a 1-d array of indices
         raise ValueError(f"kth must be an integer or a 1-d sequence of integers, got {np.ndim(kth)} dimensions")
-    values = [kth] if isinstance(kth, (int, np.integer)) else list(np.asarray(kth).reshape(-1))
-    for k in values:
-        if not isinstance(k, (int, np.integer)) or isinstance(k, (bool, np.bool_)):
-            raise TypeError(f"kth must be an integer or a sequence of integers, not {k!r}")
+    values = np.asarray(kth)  # as NumPy reads kth: [0, True] is [0, 1], all-bool kths are refused
+    if values.dtype == np.bool_:
+        raise ValueError("Booleans unacceptable as partition index")
+    if values.dtype.kind not in "iu":
+        raise TypeError(f"Partition index must be integer (kth={kth!r})")
+    for k in values.reshape(-1).tolist():
         if not empty and not -n <= int(k) < n:  # NumPy names a negative kth after adding n
             raise ValueError(f"kth(={int(k) + n if k < 0 else int(k)}) out of bounds ({n})")
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import statistics
 import time
 from collections.abc import Iterator
@@ -144,6 +145,7 @@ def main() -> None:
     parser.add_argument("--side", type=int, default=4096, help="rfft2 of side x side float32")
     parser.add_argument("--repeat", type=int, default=20, help="timed dispatches per launch")
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds of the public calls")
+    parser.add_argument("--save", default="", help="write the best plan's overrides to this JSON file")
     args = parser.parse_args()
     host = np.random.default_rng(0).standard_normal((args.side, args.side)).astype(np.float32)
     want = np.fft.rfft2(host)
@@ -173,6 +175,10 @@ def main() -> None:
           ["plan", "launches", "sum", "replay wall", "n"], rows)
     best = combined(results)
     print(f"\nthe best rows and columns together: {best}")
+    if args.save:
+        with open(args.save, "w") as f:
+            json.dump({"shapes": [[*k, *v] for k, v in best["shapes"].items()],
+                       "stages": [[m, *r] for m, r in best["stages"].items()], "split": best["split"]}, f)
     calls(x, host, want, {"kd.fft's plan": {}, "the best together": best}, args.rounds)
 
 

@@ -22,7 +22,8 @@ def shoelace(np, P):
     normals = np.stack([edges[:, 1], -edges[:, 0]], axis=1) / lengths[:, None]
     turn = np.cross(np.append(edges[-1:], edges[:-1], axis=0), edges)
     return {"area": abs(A), "ccw": bool(A > 0), "centroid": np.array([cx, cy]), "perimeter": lengths.sum(),
-            "normals": normals, "convex": bool(np.all(turn > 0) or np.all(turn < 0)), "reflex": np.flatnonzero(turn < 0)}
+            "normals": normals, "convex": bool(np.all(turn > 0) or np.all(turn < 0)),
+            "reflex": np.flatnonzero(turn < 0)}
 
 
 def point_in_polygon(np, P, Q):

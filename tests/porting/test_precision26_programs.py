@@ -63,7 +63,8 @@ def variance_cancellation(np, x, shift):
         delta = v - mean
         mean += delta / k
         m2 += delta * (v - mean)
-    return {"twopass": twopass, "np_var": x.var(ddof=1), "welford": m2 / 49, "ref": x[:50].astype(np.float64).var(ddof=1),
+    return {"twopass": twopass, "np_var": x.var(ddof=1), "welford": m2 / 49,
+            "ref": x[:50].astype(np.float64).var(ddof=1),
             "onepass_bad": bool(abs(onepass - twopass) > 1e-3 * twopass), "dtype": str(twopass.dtype),
             "wdtype": str(mean.dtype)}
 

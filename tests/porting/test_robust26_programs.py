@@ -132,14 +132,14 @@ def peaks_over_threshold(np, x, u, gap):
     starts = np.flatnonzero(edges == 1)
     ends = np.flatnonzero(edges == -1)
     merged_s, merged_e = [starts[0]], [ends[0]]
-    for s, e in zip(starts[1:], ends[1:]):
+    for s, e in zip(starts[1:], ends[1:], strict=True):
         if s - merged_e[-1] < gap:
             merged_e[-1] = e
         else:
             merged_s.append(s)
             merged_e.append(e)
     ms, me = np.array(merged_s), np.array(merged_e)
-    peaks = np.array([x[s:e].max() for s, e in zip(ms, me)])
+    peaks = np.array([x[s:e].max() for s, e in zip(ms, me, strict=True)])
     excess = peaks - u
     xi_mom = 0.5 * (1 - excess.mean() ** 2 / excess.var())
     return {"starts": ms, "lengths": me - ms, "peaks": peaks, "mean_excess": excess.mean(),

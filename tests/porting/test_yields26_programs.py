@@ -13,7 +13,7 @@ def bootstrap(np, maturities, coupons, prices, freq):
     T, c, P = map(np.asarray, (maturities, coupons, prices))
     dfs = {}
     zeros = []
-    for t, cpn, price in zip(T, c, P):
+    for t, cpn, price in zip(T, c, P, strict=True):
         times = np.arange(1, int(round(t * freq)) + 1) / freq
         known = sum(cpn / freq * dfs[round(float(s), 6)] for s in times[:-1])
         df = (price - known) / (1 + cpn / freq)
@@ -95,7 +95,7 @@ def key_rates(np, tau, z, flows_t, flows, keys, bump):
 
     base = pv(z)
     krd = []
-    for i, k in enumerate(keys):
+    for i in range(len(keys)):
         tent = np.interp(tau, keys, np.eye(len(keys))[i])
         up, dn = pv(z + bump * tent), pv(z - bump * tent)
         krd.append((dn - up) / (2 * bump * base))

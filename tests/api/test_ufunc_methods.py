@@ -343,3 +343,13 @@ def test_at_of_a_type_without_the_ufunc():
             getattr(np, ufunc).at(target.copy(), [0, 1], value)
         with pytest.raises(TypeError):
             getattr(kd, ufunc).at(kd.asarray(target), [0, 1], value)
+
+
+def test_ufunc_names_are_numpys():
+    """``np.abs.__name__`` is 'absolute' and ``np.conj.__name__`` 'conjugate' (kd's were 'abs' and 'conj': a
+    program dispatching on ``ufunc.__name__`` in its ``__array_ufunc__`` missed them)."""
+    names = [n for n in dir(np) if isinstance(getattr(np, n), np.ufunc) and hasattr(kd, n)]
+    assert len(names) > 80
+    for n in names:
+        assert getattr(kd, n).__name__ == getattr(np, n).__name__, n
+        assert getattr(kd, n).__qualname__ == getattr(np, n).__name__, n

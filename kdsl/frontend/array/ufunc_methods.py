@@ -65,6 +65,7 @@ class Ufunc(WithFolds):
 
     def __init__(self, fn: Callable[..., Any], name: str, nin: int = 2, nout: int = 1) -> None:
         super().__init__(getattr(fn, "_fn", fn), name)
+        self.__name__ = self.__qualname__ = name  # NumPy's: np.abs.__name__ is 'absolute', np.conj's 'conjugate'
         self.nin, self.nout = nin, nout
         self.__signature__ = ufunc_signature(self._fn, nin)
         npf = getattr(np, name, None)  # a comparison's dtype= is its output's: its loops all give bool

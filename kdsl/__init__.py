@@ -160,6 +160,9 @@ from kdsl.ma import numpy_ma_results as _numpy_ma_results  # noqa: E402
 _bitcast.numpy_ma_view = _numpy_ma_results.wrap
 
 _ufunc_methods.wrap(globals())  # binary functions gain NumPy's .outer/.reduce/.accumulate (kd.add.outer(a, b))
+from kdsl.frontend.array import ufunc_overrides as _ufunc_overrides  # noqa: E402
+
+_ufunc_overrides.install(globals())  # kd.sum(q) of a type with __array_ufunc__: q.sum or kd.add.reduce(q), as NumPy
 
 from kdsl.frontend.array.sliding_window import lib  # noqa: E402  (kd.lib.stride_tricks.sliding_window_view)
 

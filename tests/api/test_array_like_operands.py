@@ -4,6 +4,8 @@ with ``__array__``; against NumPy (tests/porting, porting7a)."""
 
 import array
 import operator
+from collections import deque
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -95,3 +97,55 @@ def test_bytes_and_other_objects_still_refused():
         kd.arange(2) + object()
     with pytest.raises(ValueError, match="broadcast"):
         kd.arange(3) + range(2)
+
+
+class _Readings(Sequence):
+    """A user's read-only Sequence (``collections.abc``): NumPy reads its items as an array."""
+
+    def __init__(self, values):
+        self.values = list(values)
+
+    def __len__(self):
+        return len(self.values)
+
+    def __getitem__(self, i):
+        return self.values[i]
+
+
+SEQUENCES = [lambda v: deque(v, maxlen=8), _Readings]
+
+
+@pytest.mark.parametrize("make", SEQUENCES)
+@pytest.mark.parametrize("values", [[1.5, -2.0, 0.1], [3, 1, 2], [True, False, True], [], [0.5]])
+@pytest.mark.parametrize("op", [operator.add, operator.mul, operator.sub, operator.eq, operator.lt])
+def test_binary_op_with_a_sequence(make, values, op):
+    """``a + deque`` raised TypeError, and ``a == deque`` **gave all False** (the deque taken as one object). A
+    sequence is its list of items: kdsl's result is exactly its result with the list (whose Python floats stay
+    float32 next to float32 arrays: docs/numpy-api.md), and NumPy's to float32 rounding."""
+    for dtype in (np.float32, np.float64, np.int16):
+        a = np.arange(len(values)).astype(dtype) - 1
+        for left, right in ((a, make(values)), (make(values), a)):
+            want = op(left, right)
+            k_left, k_right = (kd.asarray(x) if x is a else x for x in (left, right))
+            got = op(k_left, k_right)
+            as_list = op(*(x if x is a or isinstance(x, kd.Array) else list(x) for x in (k_left, k_right)))
+            assert got.dtype == as_list.dtype and got.dtype.kind == want.dtype.kind
+            np.testing.assert_array_equal(got.numpy(), as_list.numpy())
+            np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("make", SEQUENCES)
+def test_ufuncs_and_functions_take_sequences(make):
+    buf = [0.25, 4.0, 9.0, 2.5]
+    x = np.array([1.0, -1.0, 2.0, 0.5])
+    calls = [lambda m, d: m.sqrt(d), lambda m, d: m.maximum(d, 2), lambda m, d: m.where(m.asarray(x) > 0, d, 0.0),
+             lambda m, d: m.clip(d, 1.0, 5.0), lambda m, d: m.hypot(d, m.asarray(x)),
+             lambda m, d: m.add(m.asarray(x), d, out=m.zeros(4)), lambda m, d: m.asarray(x, m.float64) - d]
+    for call in calls:
+        want = call(np, make(buf))
+        got = call(kd, make(buf))
+        assert got.dtype.kind == want.dtype.kind
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
+    a = kd.asarray(x)
+    a += make(buf)
+    np.testing.assert_allclose(a.numpy(), x + buf, rtol=1e-6)

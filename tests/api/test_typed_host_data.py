@@ -78,3 +78,41 @@ def test_explicit_dtype_still_wins():
 def test_untyped_objects_still_refused():
     with pytest.raises(TypeError, match="unsupported operand"):
         kd.log(object())
+
+
+def grid_class(xp):
+    """A ported container whose ``__array__`` builds its array with the namespace it was written for: under
+    kdsl, ``np.eye`` is ``kd.eye`` and ``__array__`` returns a kdsl array (NumPy's own check refuses that)."""
+
+    class ScaledIdentity:
+        def __init__(self, n, value):
+            self.n, self.value = n, value
+
+        def __array__(self, dtype=None, copy=None):
+            return self.value * xp.eye(self.n, dtype=dtype)
+
+    return ScaledIdentity
+
+
+@pytest.mark.parametrize("n, value", [(3, 2.0), (1, -0.5), (0, 1.0), (4, 3)])
+def test_array_method_returning_a_kdsl_array(n, value):
+    results = []
+    for xp in (np, kd):
+        obj = grid_class(xp)(n, value)
+        results.append([xp.asarray(obj), xp.asarray(obj, dtype=xp.float64), xp.sqrt(xp.abs(obj)),
+                        obj + xp.ones((n, n)), xp.ones((n, n)) * obj, xp.array([obj, obj]).sum(axis=0),
+                        xp.concatenate([obj, obj])])
+    for got, want in zip(results[1], results[0], strict=True):
+        assert isinstance(got, kd.Array) and got.shape == want.shape
+        assert got.dtype.kind == want.dtype.kind
+        np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
+    assert results[1][1].dtype == kd.float64
+
+
+def test_array_method_errors_keep_numpys_words():
+    class NotAnArray:
+        def __array__(self, dtype=None, copy=None):
+            return [1, 2]  # NumPy: "object __array__ method not producing an array"
+
+    with pytest.raises(ValueError, match="cannot make an array from NotAnArray"):
+        kd.asarray(NotAnArray())

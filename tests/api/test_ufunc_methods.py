@@ -304,6 +304,9 @@ FOLD_CALLS = {
     "and_initial": lambda m, a: m.logical_and.reduce(a, axis=1, initial=0),  # TypeError: all() got initial
     "or_initial_where": lambda m, a: m.logical_or.reduce(a > 9, initial=1, where=a > 0),
     "bitwise_and_bool_initial": lambda m, a: m.bitwise_and.reduce(a > 0, axis=-1, keepdims=True, initial=1),
+    "or_bool_dtype": lambda m, a: m.logical_or.reduce(a, axis=0, dtype=bool),  # TypeError: any() got dtype
+    "and_bool_dtype_keepdims": lambda m, a: m.logical_and.reduce(a > 0, axis=1, dtype=np.bool_, keepdims=True),
+    "or_bool_dtype_all_axes": lambda m, a: m.logical_or.reduce(a[:, :0], axis=None, dtype=bool),
 }
 
 
@@ -320,7 +323,9 @@ def test_fold_dtype_and_initial(call):
 
 @pytest.mark.parametrize("call", [lambda m, a: m.hypot.accumulate(a, dtype=np.int64),
                                   lambda m, a: m.logical_or.accumulate(a, dtype=np.float64),
-                                  lambda m, a: m.bitwise_or.reduce(a.astype(np.uint8), dtype=np.float64)])
+                                  lambda m, a: m.bitwise_or.reduce(a.astype(np.uint8), dtype=np.float64),
+                                  lambda m, a: m.logical_or.reduce(a, dtype=np.float64),
+                                  lambda m, a: m.logical_and.reduce(a, dtype=int)])
 def test_fold_dtype_without_a_loop(call):
     """A dtype NumPy has no loop for is its TypeError (kdsl computed hypot.accumulate in int64: garbage)."""
     host = np.array([1.5, 2.0, 3.0])
@@ -338,3 +343,13 @@ def test_at_of_a_type_without_the_ufunc():
             getattr(np, ufunc).at(target.copy(), [0, 1], value)
         with pytest.raises(TypeError):
             getattr(kd, ufunc).at(kd.asarray(target), [0, 1], value)
+
+
+def test_ufunc_names_are_numpys():
+    """``np.abs.__name__`` is 'absolute' and ``np.conj.__name__`` 'conjugate' (kd's were 'abs' and 'conj': a
+    program dispatching on ``ufunc.__name__`` in its ``__array_ufunc__`` missed them)."""
+    names = [n for n in dir(np) if isinstance(getattr(np, n), np.ufunc) and hasattr(kd, n)]
+    assert len(names) > 80
+    for n in names:
+        assert getattr(kd, n).__name__ == getattr(np, n).__name__, n
+        assert getattr(kd, n).__qualname__ == getattr(np, n).__name__, n

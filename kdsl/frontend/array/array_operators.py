@@ -17,7 +17,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.dtype import promotion
-from kdsl.frontend.array import ops
+from kdsl.frontend.array import ops, ufunc_overrides
 from kdsl.frontend.array.inplace import check_inplace, refuse_cast, store_inplace
 from kdsl.frontend.array.operator_deferral import operator_defers
 
@@ -29,7 +29,12 @@ def binary(name: str, reflected: bool = False):
     """The method of binary operator ``name`` (``reflected``: ``other op self``) on :func:`ops.apply`."""
     if reflected:
         def method(self, other):
-            return ops.apply(name, other, self)
+            try:
+                return ops.apply(name, other, self)
+            except TypeError:
+                if ufunc_overrides.overrides(other):  # NEP 13: np.add(other, self) runs other's __array_ufunc__
+                    return ufunc_overrides.operator(name, other, self)
+                raise
     else:
         def method(self, other):
             try:
@@ -37,6 +42,8 @@ def binary(name: str, reflected: bool = False):
             except TypeError:
                 if operator_defers(other):  # kd.ma.MaskedArray; NumPy's __array_priority__ rule
                     return NotImplemented
+                if ufunc_overrides.overrides(other):  # NEP 13: np.add(self, other) runs other's __array_ufunc__
+                    return ufunc_overrides.operator(name, self, other)
                 if name in ("eq", "ne") and _not_a_number(other):
                     return _never_equal(self, name == "ne")
                 raise
@@ -66,10 +73,14 @@ def _never_equal(self, value: bool) -> Array:
 
 
 def __divmod__(self, other) -> tuple[Array, Array]:  # divmod(a, b): NumPy's (a // b, a % b)
+    if ufunc_overrides.overrides(other):  # NEP 13: np.divmod(a, b) runs other's __array_ufunc__ once
+        return ufunc_overrides.operator("divmod", self, other)
     return self // other, self % other
 
 
 def __rdivmod__(self, other) -> tuple[Array, Array]:
+    if ufunc_overrides.overrides(other):
+        return ufunc_overrides.operator("divmod", other, self)
     return other // self, other % self
 
 
@@ -103,13 +114,20 @@ def __matmul__(self, other) -> Array:
     except TypeError:
         if operator_defers(other):  # NumPy's __array_priority__ rule: other.__rmatmul__ runs
             return NotImplemented
+        if ufunc_overrides.overrides(other):  # NEP 13: np.matmul(self, other) runs other's __array_ufunc__
+            return ufunc_overrides.operator("matmul", self, other)
         raise
 
 
 def __rmatmul__(self, other) -> Array:
     from kdsl.frontend.array.linalg import matmul  # cycle: that module builds Arrays
 
-    return matmul(other, self)
+    try:
+        return matmul(other, self)
+    except TypeError:
+        if ufunc_overrides.overrides(other):  # NEP 13: np.matmul(other, a) runs other's __array_ufunc__
+            return ufunc_overrides.operator("matmul", other, self)
+        raise
 
 
 def __imatmul__(self, other) -> Array:

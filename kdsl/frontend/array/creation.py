@@ -73,6 +73,8 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None) -> 
     if isinstance(x, (list, tuple)) and _holds_array(x):  # [y[1], -y[0]]: joined on the device, no download
         return _joined(x, want, dev)
     arr = host_array(x, want)
+    if not isinstance(arr, np.ndarray):  # __array__ gave a kdsl array (host_array): that array, cast
+        return asarray(arr, dtype, device=device)
     d = want if want is not None else host_dtype(x, arr)
     if arr.dtype.kind not in "biufc":
         raise unsupported_data(x, arr)

@@ -203,11 +203,35 @@ def _mixed_ints_dtype(x) -> dt.DType | None:
 
 
 
-def host_array(x, dtype: dt.DType | None) -> np.ndarray:
+def host_array(x, dtype: dt.DType | None) -> Any:
     """``x`` as a NumPy array; Python data converts straight to ``dtype`` so that NumPy refuses values the dtype
-    cannot hold (OverflowError for ints, ValueError for NaN to int), while NumPy arrays cast as ``astype`` does."""
+    cannot hold (OverflowError for ints, ValueError for NaN to int), while NumPy arrays cast as ``astype`` does.
+    An ``__array__`` that returns a kdsl array (a ported class: ``np.eye`` in it is ``kd.eye``) gives that array,
+    which NumPy refuses as "not producing an array"."""
     direct = dtype is not None and not isinstance(x, (np.ndarray, np.generic))
     try:
         return np.asarray(x, dtype=dtype.np) if direct and dtype is not None else np.asarray(x)
     except (ValueError, TypeError) as exc:
+        made = _kdsl_array_method(x)
+        if made is not None:
+            return made
         raise type(exc)(f"cannot make an array from {type(x).__name__}: {exc}") from None
+
+
+def _kdsl_array_method(x) -> Any:
+    """What ``x.__array__()`` returns when that is a kdsl array (None otherwise, or when it raises); of a list or
+    tuple, the same sequence with each such item replaced by its kdsl array (None when there is none)."""
+    if isinstance(x, (list, tuple)):
+        items = [_kdsl_array_method(v) for v in x]
+        if all(v is None for v in items):
+            return None
+        return [v if m is None else m for v, m in zip(x, items, strict=True)]
+    if getattr(type(x), "__array__", None) is None:
+        return None
+    from kdsl.frontend.array.ops import array_class  # cycle: ops imports this module
+
+    try:
+        made = x.__array__()
+    except Exception:  # noqa: BLE001 - NumPy's own error (raised by the caller) says what went wrong
+        return None
+    return made if isinstance(made, array_class()) else None

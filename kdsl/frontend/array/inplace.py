@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from kdsl.dtype import promotion
-from kdsl.frontend.array import ops, scalar_like
+from kdsl.frontend.array import ops, scalar_like, ufunc_overrides
 from kdsl.frontend.array.ufunc_errors import UFuncTypeError as UFuncTypeError  # re-exported: tests and users
 from kdsl.frontend.array.ufunc_errors import output_casting_error
 
@@ -41,6 +41,10 @@ def inplace_operator(name: str):
         except ValueError:
             if name == "pow":  # NumPy refuses the cast back before its loop meets a negative exponent
                 _check_cast_back(name, self, other)
+            raise
+        except TypeError:
+            if ufunc_overrides.overrides(other):  # NEP 13: np.add(self, other, out=(self,)) runs other's override
+                return ufunc_overrides.inplace(name, self, other)
             raise
         if scalar_like.rebinds(self, result):  # x = a.sum(); x /= n: a NumPy scalar's new value
             return result

@@ -13,6 +13,7 @@ Example:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -69,6 +70,10 @@ def as_operand(x, device=None):
         from kdsl.frontend.array.creation import asarray  # cycle: that module imports this one
 
         return asarray(x, device=device)
+    if isinstance(x, Sequence) and not isinstance(x, (str, bytes)):  # a deque, a user's Sequence: NumPy's items
+        from kdsl.frontend.array.creation import asarray  # cycle: that module imports this one
+
+        return asarray(list(x), device=device)
     if isinstance(x, (str, bytes)):
         raise string_operand_error(x)
     raise TypeError(f"unsupported operand of type {type(x).__name__}; use a kdsl Array, NumPy array or scalar")
@@ -187,6 +192,8 @@ def device_of(operands):
 
 
 _WEAK_KIND = {bool: "weak-bool", int: "weak-int", float: "weak-float", complex: "weak-complex"}
+# operand types apply takes as they are (others may be sequences NumPy reads item by item: a deque)
+_KNOWN = (np.ndarray, np.generic, bool, int, float, complex, list, tuple, range, str, bytes)
 
 
 def _fast_key(name: str, operands, Array):
@@ -229,6 +236,10 @@ def apply(name: str, *operands):
     if name not in _TABLE:
         raise ValueError(f"unknown elementwise op {name!r}")
     dev = device_of(operands)
+    if not all(isinstance(x, Array) or isinstance(x, _KNOWN) for x in operands):
+        # a deque, a user's Sequence: the list of its items (so a64 - deque([0.1]) is float64 as with a list)
+        operands = tuple(list(x) if isinstance(x, Sequence) and not isinstance(x, (str, bytes)) else x
+                         for x in operands)
     args = [x if isinstance(x, Array) else as_operand(x, dev) for x in operands]
     if any(x.__class__ in (list, tuple, range) for x in operands):  # ``a64 == [0.1]``: 0.1 in float64
         from kdsl.frontend.array.creation import at_array_precision  # creation imports this module

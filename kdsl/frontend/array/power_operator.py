@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kdsl.frontend.array import ufunc_overrides
 from kdsl.frontend.array.operator_deferral import operator_defers
 from kdsl.frontend.array.ops import SCALAR_POWERS, apply, array_class
 
@@ -38,4 +39,6 @@ def power_operator(a, b, modulo=None):
     except TypeError:
         if operator_defers(b):
             return NotImplemented
+        if ufunc_overrides.overrides(b):  # NEP 13: np.power(a, b) runs b's __array_ufunc__
+            return ufunc_overrides.operator("pow", a, b)
         raise

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.frontend.array import ops
+from kdsl.frontend.array import ops, ufunc_overrides
 from kdsl.frontend.array.operator_deferral import operator_defers
 
 SEQUENCES = (str, bytes, list, tuple)
@@ -51,13 +51,13 @@ def multiply_operator(reflected: bool) -> Callable[[Any, Any], Any]:
     def method(self: Any, other: Any) -> Any:
         if isinstance(other, SEQUENCES) and self.ndim == 0 and self.dtype.is_int and self.dtype.kind != "b":
             return other * operator.index(self)
-        if reflected:
-            return ops.apply("mul", other, self)
         try:
-            return ops.apply("mul", self, other)
+            return ops.apply("mul", other, self) if reflected else ops.apply("mul", self, other)
         except TypeError:
-            if operator_defers(other):  # kd.ma.MaskedArray; NumPy's __array_priority__ rule
+            if not reflected and operator_defers(other):  # kd.ma.MaskedArray; NumPy's __array_priority__ rule
                 return NotImplemented
+            if ufunc_overrides.overrides(other):  # NEP 13: np.multiply runs other's __array_ufunc__
+                return ufunc_overrides.operator("mul", *((other, self) if reflected else (self, other)))
             raise
 
     method.__name__ = "__rmul__" if reflected else "__mul__"

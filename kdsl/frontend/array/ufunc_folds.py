@@ -119,6 +119,9 @@ class WithFolds(WithAt):
         x, reduction = asarray(a), REDUCE[self._name]
         if dtype is not None and reduction in ("max", "min", "nanmax", "nanmin"):  # no dtype= of their own:
             x = x.astype(dtype)  # NumPy's loop casts the input (unsafely, as its reductions do: 300 -> int8 44)
+        elif dtype is not None and reduction in ("all", "any"):  # a logical fold's only loop is bool's ('??->?')
+            if np.dtype(getattr(dtype, "np", dtype)) != np.bool_:
+                raise no_matching_loop_error(self._name)
         elif dtype is not None:
             kwargs["dtype"] = dtype
         if reduction in ("all", "any") and "initial" in kwargs:  # np.logical_or.reduce(m, initial=1): folded in

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from kdsl.frontend.array import ufunc_loops, unary_at
+from kdsl.frontend.array import ufunc_loops, ufunc_overrides, unary_at
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.logical_text import logical_operands
@@ -66,6 +66,7 @@ class Ufunc(WithFolds):
 
     def __init__(self, fn: Callable[..., Any], name: str, nin: int = 2, nout: int = 1) -> None:
         super().__init__(getattr(fn, "_fn", fn), name)
+        self.__name__ = self.__qualname__ = name  # NumPy's: np.abs.__name__ is 'absolute', np.conj's 'conjugate'
         self.nin, self.nout = nin, nout
         self.__signature__ = ufunc_signature(self._fn, nin)
         npf = getattr(np, name, None)  # a comparison's dtype= is its output's: its loops all give bool
@@ -100,6 +101,9 @@ class Ufunc(WithFolds):
             given = {k: v for k, v in (("dtype", dtype), ("signature", signature)) if v is not None}
             return getattr(np, self._name)(*args, out=out, where=where, casting=casting, order=order, subok=subok,
                                            **given, **kwargs)
+        if any(ufunc_overrides.overrides(a) for a in args):  # NEP 13: a foreign type's __array_ufunc__ computes it
+            return ufunc_overrides.dispatch(self, "__call__", args, ufunc_overrides.call_keywords(
+                out, where, dtype, casting, order, subok, signature, kwargs))
         args = logical_operands(self._name, args)  # np.logical_and(a, "a"): text has a truth value there
         for a in args:  # an operand type with its own ufunc rules (kd.ma.MaskedArray): it computes the call
             hook = getattr(type(a), "__kdsl_ufunc__", None)
@@ -180,6 +184,9 @@ class Ufunc(WithFolds):
         [[[3, 1], [4, 2]], [[1, 3], [1, 1]]]
         """
         self._binary_only("outer")
+        result = ufunc_overrides.method_call(self, "outer", 2, (a, b), kwargs)
+        if result is not ufunc_overrides.NONE:
+            return result
         x, y = asarray(a), asarray(b)
         return self(x.reshape(x.shape + (1,) * y.ndim), y, **kwargs)
 
@@ -195,6 +202,11 @@ class Ufunc(WithFolds):
         super().at(a, indices, b, deterministic=deterministic)
 
     at.__doc__ = WithAt.at.__doc__
+    # NEP 13 for the methods: an input of a foreign type with __array_ufunc__ computes them (ufunc_overrides.py)
+    at = ufunc_overrides.overridable(at, "at", 3)
+    reduce = ufunc_overrides.overridable(WithFolds.reduce, "reduce", 1)
+    accumulate = ufunc_overrides.overridable(WithFolds.accumulate, "accumulate", 1)
+    reduceat = ufunc_overrides.overridable(WithFolds.reduceat, "reduceat", 2)
 
     def __repr__(self) -> str:
         return f"<kdsl ufunc {self._name!r}>"

@@ -247,7 +247,7 @@ def lstsq(a, b, rcond=None) -> tuple[kd.Array, kd.Array, kd.Array, kd.Array]:
     SVD; singular values at or below ``rcond * largest`` (default ``eps * max(m, n)``) count as zero.
     ``residuals`` holds the squared residual norms when ``a`` has full column rank and m > n, else is empty;
     ``rank`` is a 0-d int32 array (NumPy's dtype). Reads ``rank`` to the host once: whether residuals exist
-    decides their shape.
+    decides their shape; and one bool, whether ``a`` is finite (NumPy's LinAlgError if not).
 
     >>> import kdsl as kd
     >>> a = kd.asarray([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
@@ -264,6 +264,10 @@ def lstsq(a, b, rcond=None) -> tuple[kd.Array, kd.Array, kd.Array, kd.Array]:
     if bm.ndim != 2 or bm.shape[0] != m:
         raise LinAlgError(f"lstsq: Incompatible dimensions: a is {a.shape}, b is {b.shape}")
     dtype = kd.result_type(working_dtype(a, "lstsq"), working_dtype(b, "lstsq"))
+    # NaN or inf in a: LAPACK's SVD fails (NumPy's message names the routine); one bool read back, which also
+    # spares the Jacobi sweeps that would run to their limit on NaN (an inf could even pass them as NaN results)
+    if a.size and not bool(kd.all(kd.isfinite(a))):
+        raise LinAlgError("SVD did not converge in Linear Least Squares")
     if m > PRECONDITION * n and n > 0:
         s, vh, utb = _tall_factors(a.astype(dtype), bm.astype(dtype))
     else:
@@ -275,6 +279,9 @@ def lstsq(a, b, rcond=None) -> tuple[kd.Array, kd.Array, kd.Array, kd.Array]:
     rank = kd.count_nonzero(keep).astype(kd.int32)  # NumPy's lstsq gives an int32 rank (LAPACK's integer)
     sinv = kd.where(keep, 1.0 / kd.where(keep, s, 1.0), 0.0).astype(dtype)
     xm = kd.matmul(adjoint(vh) * sinv[None, :], utb)
+    # LAPACK's gelsd scales b by its largest magnitude first: an inf anywhere in b makes every x NaN (a NaN
+    # stays in its own column, as the product above already gives)
+    xm = kd.where(kd.any(kd.isinf(bm)), float("nan"), xm).astype(xm.dtype)
     if int(rank) == n and m > n:
         diff = kd.matmul(a.astype(dtype), xm) - bm.astype(dtype)
         resid = kd.sum(kd.abs(diff) ** 2 if dtype.kind == "c" else diff ** 2, axis=0)  # real, as NumPy's

@@ -31,6 +31,25 @@ def test_i0_over_the_whole_range(dtype):
     np.testing.assert_allclose(got, expected, rtol=rtol)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_i0_is_numpys_algorithm_within_exps_ulps(dtype):
+    """NumPy's Chebyshev series in the input's precision: NumPy's values to the ulp or two that the device's
+    exp adds (float16 exactly, and i0(0) in float32 is NumPy's 0.99999994, not the correctly rounded 1)."""
+    x = np.concatenate([np.linspace(-12, 12, 2401), [0.0, -0.0, 8.0, -8.0, np.nextafter(8, 9)]]).astype(dtype)
+    with np.errstate(all="ignore"):
+        expected = np.i0(x)
+    got = kd.i0(kd.asarray(x)).numpy()
+    finite = np.isfinite(expected)
+    np.testing.assert_array_equal(np.isinf(got), np.isinf(expected))
+    ulps = np.abs(got[finite].astype(np.float64) - expected[finite]) / np.spacing(expected[finite])
+    assert ulps.max() <= {"float16": 0, "float32": 3, "float64": 2}[dtype]
+    assert got[np.argmax(x == 0)] == expected[np.argmax(x == 0)]
+
+
+def test_i0_of_float32_zero_is_numpys():
+    assert kd.i0(kd.asarray(np.float32(0.0))).item() == np.i0(np.float32(0.0)).item() == np.float32(0.99999994)
+
+
 def test_i0_of_complex_raises_type_error():
     with pytest.raises(TypeError, match="complex"):
         kd.i0(kd.asarray(np.array([1j])))

@@ -147,7 +147,8 @@ def cbrt(x: Any) -> Array:
     """The real cube root (negative for negative ``x``; ``-0.0``, infinities and NaN pass through).
 
     ``exp2(log2|x| / 3)`` refined by one Newton step written as ``y - (y - |x| / y**2) / 3`` (no ``y**3``, so
-    nothing overflows near the dtype's largest value); subnormals are scaled from their bits first.
+    nothing overflows near the dtype's largest value); subnormals are scaled from their bits first. float32
+    computes in float64 where the device has it, so its results are correctly rounded.
 
     >>> import kdsl as kd
     >>> kd.cbrt(kd.asarray([-27.0, 8.0, -0.0])).tolist()
@@ -164,8 +165,11 @@ def cbrt(x: Any) -> Array:
     low = int(np.log2(info.smallest_subnormal))
     mant = mag.astype(a.dtype) * float(2 ** (low % 3))
     sub = mag < (1 << info.nmant)
-    y = _cbrt_normal(where(sub, mant, t))
-    y = where(sub, y * 2.0 ** (low // 3), y)
+    # float32 works in float64 where the device has it and rounds once: correctly rounded but for ties closer
+    # than float64's error (NumPy's float32 cbrt, libm's or SVML's, is an ulp off in a few percent of cases)
+    wide = dt.float64 if a.dtype is dt.float32 and a.device.supports(dt.float64) else a.dtype
+    y = _cbrt_normal(where(sub, mant, t).astype(wide))
+    y = where(sub, y * 2.0 ** (low // 3), y).astype(a.dtype)
     plain = (mag == 0) | apply("isinf", t) | apply("isnan", t)
     out = where(plain, a, copysign(y, a))
     # (|x| comes from the bits, which carry no gradient: d/dx = 1 / (3 cbrt(x)**2), inf at 0 as PyTorch's)

@@ -393,7 +393,6 @@ def _bind() -> None:
     cls.__hash__ = None
     cls.__array_ufunc__ = _array_ufunc
     cls.__kdsl_ufunc__ = staticmethod(_kdsl_ufunc)
-    cls.__kdsl_ufunc_method__ = staticmethod(method_call)  # kd.add.reduce(x), kd.multiply.outer(x, y)
 
 
 _bind()

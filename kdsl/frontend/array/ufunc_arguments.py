@@ -11,7 +11,6 @@ Example:
 
 from __future__ import annotations
 
-import functools
 import inspect
 import operator
 import warnings
@@ -223,20 +222,3 @@ def out_shape_error(name: str, method: str, got: tuple[int, ...], want: tuple[in
                           f"result {want})")
     return ValueError(f"{name}.{method}: out has shape {got} but the result has shape {want} (NumPy does not "
                       "broadcast the result into out)")
-
-
-def operand_hook(method: str, positions: tuple[int, ...]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """A ufunc method that first hands its call to an operand type with its own rules for it: the first operand
-    at ``positions`` whose type has ``__kdsl_ufunc_method__`` (kd.ma's masked arrays, a layer above) computes
-    ``kd.<ufunc>.<method>(...)``, as NumPy's method runs on numpy.ma arrays (``kd.add.outer(x, y)`` masks a pair
-    where ``x`` or ``y`` is masked; before, the operands were read as plain arrays and the masks dropped)."""
-    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
-        @functools.wraps(fn)
-        def method_of(self: Any, *args: Any, **kwargs: Any) -> Any:
-            for i in positions:
-                hook = getattr(type(args[i]), "__kdsl_ufunc_method__", None) if i < len(args) else None
-                if hook is not None:
-                    return hook(self._name, method, args, kwargs)
-            return fn(self, *args, **kwargs)
-        return method_of
-    return decorate

@@ -23,7 +23,7 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.movement import normalize_axis
 from kdsl.frontend.array.scatter import WithAt
-from kdsl.frontend.array.ufunc_arguments import method_into, operand_hook, single_axis
+from kdsl.frontend.array.ufunc_arguments import method_into, single_axis
 from kdsl.frontend.array.ufunc_errors import no_matching_loop_error
 from kdsl.frontend.array.where_masks import where_mask
 
@@ -78,7 +78,6 @@ class WithFolds(WithAt):
     def identity(self) -> Any:
         return IDENTITY.get(self._name)
 
-    @operand_hook("reduce", (0,))
     def reduce(self, a: Any, axis: Any = 0, dtype: Any = None, out: Any = None, keepdims: bool = False,
                initial: Any = np._NoValue, where: Any = True, **kwargs: Any) -> Array:
         """``op`` folded over ``axis`` (0 by default; None: all axes), as kdsl's reduction for it; NumPy's
@@ -200,7 +199,6 @@ class WithFolds(WithAt):
         total = log(kd.sum(exp(x - shift), axis=axis, keepdims=keepdims))
         return total + shift.reshape(total.shape)
 
-    @operand_hook("reduceat", (0,))
     def reduceat(self, a: Any, indices: Any, axis: Any = 0, dtype: Any = None, out: Any = None) -> Array:
         """NumPy's ``reduceat``: ``reduce(a[i:j])`` along ``axis`` for each pair of consecutive ``indices``
         (``a[i]`` where ``j <= i``; the last runs to the end). The indices are host data (a kdsl array is read
@@ -220,7 +218,6 @@ class WithFolds(WithAt):
         return method_into(ufunc_reduceat.reduceat(self, self._name, a, indices, axis, dtype, associative), out,
                            self._name, "reduceat")
 
-    @operand_hook("accumulate", (0,))
     def accumulate(self, a: Any, axis: Any = 0, dtype: Any = None, out: Any = None) -> Array:
         """The running ``op`` along ``axis`` (0 by default), as kdsl's scan for it.
 

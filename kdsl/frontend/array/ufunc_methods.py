@@ -38,7 +38,6 @@ from kdsl.frontend.array.ufunc_arguments import (
     check_out_count,
     ellipsis_out,
     loop_dtype,
-    operand_hook,
     ufunc_signature,
     warn_where_without_out,
     written_into,
@@ -173,7 +172,6 @@ class Ufunc(WithFolds):
         npf = getattr(np, self._name, None)
         return npf.signature if isinstance(npf, np.ufunc) else None
 
-    @operand_hook("outer", (0, 1))
     def outer(self, a: Any, b: Any, **kwargs: Any) -> Array:
         """``op(a[i, j, ...], b[k, ...])`` for every pair: shape ``a.shape + b.shape``.
 
@@ -190,7 +188,6 @@ class Ufunc(WithFolds):
         x, y = asarray(a), asarray(b)
         return self(x.reshape(x.shape + (1,) * y.ndim), y, **kwargs)
 
-    @operand_hook("at", (0, 2))
     def at(self, a: Array, indices: Any, b: Any = None, *, deterministic: bool = False) -> None:
         if self.nout != 1:
             raise ValueError(f"Only single output ufuncs supported at this time (kd.{self._name}.at)")

@@ -51,9 +51,11 @@ OPERATOR_UFUNCS = {
 _PLAIN = (bool, int, float, complex, str, bytes, list, tuple, range, dict, type(None))
 
 
-def overrides(x: Any) -> bool:
+def overrides(x: Any, method: str = "__call__") -> bool:
     """Whether ``x`` computes kdsl ufunc calls itself: a foreign type with an ``__array_ufunc__`` that is not
-    None, which kdsl cannot read as an array.
+    None, which kdsl cannot read as an array; for a ``method`` (``reduce``, ``outer``...) also kd.ma's masked
+    arrays, whose ``__array_ufunc__`` runs the method as NumPy's runs on numpy.ma arrays (their plain calls
+    take the faster ``__kdsl_ufunc__`` path instead).
 
     >>> import kdsl as kd, numpy as np
     >>> class Q:
@@ -62,6 +64,8 @@ def overrides(x: Any) -> bool:
     (True, False, False, False)
     """
     cls = type(x)
+    if method != "__call__" and hasattr(cls, "__kdsl_ufunc__"):
+        return True
     if cls in _PLAIN or isinstance(x, (array_class(), np.ndarray, np.generic)):
         return False
     return getattr(cls, "__array_ufunc__", None) is not None and not hasattr(cls, "__kdsl_ufunc__") and not typed(x)
@@ -76,7 +80,7 @@ def dispatch(ufunc: Any, method: str, inputs: tuple, kwargs: dict[str, Any]) -> 
     True
     """
     outs = kwargs.get("out")
-    candidates = [x for x in (*inputs, *(outs if isinstance(outs, tuple) else ())) if overrides(x)]
+    candidates = [x for x in (*inputs, *(outs if isinstance(outs, tuple) else ())) if overrides(x, method)]
     if not candidates:
         return NONE
     ordered: list[Any] = []
@@ -122,7 +126,7 @@ def method_call(ufunc: Any, method: str, n_inputs: int, args: tuple, kwargs: dic
     overriding input: the first ``n_inputs`` arguments are inputs, later positional ones become keywords by the
     method's parameter names, ``out`` a tuple; :data:`NONE` when no input overrides."""
     inputs = args[:n_inputs]
-    if not any(overrides(x) for x in inputs):
+    if not any(overrides(x, method) for x in inputs):
         return NONE
     names = _PARAMETERS[method]
     keywords = dict(zip(names, args[n_inputs:], strict=False))

@@ -19,10 +19,8 @@ import numpy as np
 
 import kdsl as kd
 from kdsl.ma.constants import nomask
-from kdsl.ma.masked_array import MaskedArray
 from kdsl.ma.operands import masked_result, parts
 from kdsl.ma.reductions import as_masked, mean, not_finite
-from kdsl.ma.reductions import sum as masked_sum
 
 
 def _weights_along(w: Any, shape: tuple[int, ...], axis: Any) -> Any:
@@ -76,8 +74,9 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
         result = masked_result(quotient, (wsum == 0) | not_finite(quotient))  # numpy.ma's division masks NaN, inf
     if not returned or plain_sum:
         return (result, wsum) if returned else result
-    # NumPy's sum of weights is the masked weights' sum (masked where a whole line is): a masked array
-    return result, masked_sum(MaskedArray.wrap(w, ma), axis=axis, keepdims=keepdims, dtype=result_dtype)
+    # NumPy's sum of weights is the masked weights' sum (masked where a whole line is): a masked array; w is 0
+    # under the mask, so that sum is wsum
+    return result, masked_result(wsum, nomask if ma is nomask else kd.all(ma, axis=axis, keepdims=keepdims))
 
 
 __all__ = ["average"]

@@ -195,7 +195,7 @@ def test_setitem_list_with_out_of_range_int_raises():
 
 def test_setitem_shape_mismatch_names_both_shapes():
     a = kd.zeros(3)
-    with pytest.raises(ValueError, match=r"could not broadcast input array from shape \(2, 3\) into shape \(3,\)"):
+    with pytest.raises(ValueError, match=r"could not broadcast input array from shape \(2,3\) into shape \(3,\)"):
         a[:] = kd.ones((2, 3))
 
 

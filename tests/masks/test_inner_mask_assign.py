@@ -61,7 +61,8 @@ def test_through_a_transposed_view_writes_the_base():
 
 def test_numpys_errors():
     a = kd.zeros((3, 5))
-    with pytest.raises(ValueError, match="cannot assign 4 input values to the 3"):
+    with pytest.raises(ValueError, match=r"shape mismatch: value array of shape \(4,\) could not be broadcast to "
+                                         r"indexing result of shape \(3,3\)"):  # NumPy 2.4's words
         a[:, kd.asarray(MASK)] = kd.ones(4)
     with pytest.raises(IndexError, match="boolean index did not match indexed array along axis 1"):
         a[:, np.ones(4, bool)] = 1.0

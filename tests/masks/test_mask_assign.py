@@ -83,7 +83,7 @@ def test_mask_assignment_errors_as_numpy():
     a = kd.zeros((2, 3))
     with pytest.raises(ValueError, match="cannot assign 2 input values to the 6 output values"):
         a[a == 0] = kd.asarray([1.0, 2.0])
-    with pytest.raises(ValueError, match="could not broadcast"):
+    with pytest.raises(ValueError, match="could not be broadcast"):
         a[kd.asarray([True, False])] = kd.ones(2)
     with pytest.raises(IndexError, match="did not match"):
         a[kd.asarray([True, False, True])] = 1.0

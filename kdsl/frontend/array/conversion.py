@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.errors import shape_text
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
@@ -189,14 +190,10 @@ def _broadcast_into(value: Array, shape: tuple[int, ...], what: str) -> Array:
     except ValueError:
         fits = False
     if not fits or np.broadcast_shapes(value.shape, shape) != tuple(shape):
-        raise ValueError(f"could not broadcast {what} from shape {_compact(value.shape)} into shape "
-                         f"{_compact(shape)}")
+        raise ValueError(f"could not broadcast {what} from shape {shape_text(value.shape)} into shape "
+                         f"{shape_text(shape)}")
     return Array(mv.broadcast_node(value._node, tuple(shape)))
 
-
-def _compact(shape: tuple[int, ...]) -> str:
-    """A shape as NumPy's broadcast errors print it: (4,5), (3,), ()."""
-    return f"({','.join(map(str, shape))}{',' if len(shape) == 1 else ''})"
 
 
 def copyto(dst: Array, src: Any, casting: str = "same_kind", where: Any = True) -> None:

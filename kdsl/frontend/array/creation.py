@@ -23,6 +23,7 @@ from kdsl import dtype as dt
 from kdsl.device import device as current_device
 from kdsl.dtype import promotion
 from kdsl.engine.transfers import upload
+from kdsl.errors import shape_text
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops, scalar_like
 from kdsl.frontend.array.arange_arguments import NOT_GIVEN, bounds, int_dtype, length, typed_dtype
@@ -292,7 +293,8 @@ def _full_of_array(shape: tuple[int, ...], fill_value: Any, dtype: Any, dev: Any
     except ValueError:
         target = None
     if target != shape:
-        raise ValueError(f"could not broadcast input array from shape {fill.shape} into shape {shape}")
+        raise ValueError(f"could not broadcast input array from shape {shape_text(fill.shape)} into shape "
+                         f"{shape_text(shape)}")
     check_nbytes(shape, fill.dtype.itemsize)
     return scalar_like.made_as_array(Array(mv.broadcast_node(fill._n, shape)))
 

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
+from kdsl.errors import shape_text
 from kdsl.frontend.array import (
     ellipsis_mask,
     index_assignment,
@@ -388,4 +389,5 @@ def _fit_value(vnode: Node, shape: tuple[int, ...]) -> Node:
     try:
         return mv.broadcast_node(vnode, shape)
     except ValueError:
-        raise ValueError(f"could not broadcast input array from shape {vnode.shape} into shape {shape}") from None
+        raise ValueError(f"could not broadcast input array from shape {shape_text(vnode.shape)} into shape "
+                         f"{shape_text(shape)}") from None

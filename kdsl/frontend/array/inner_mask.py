@@ -59,12 +59,24 @@ def set(a: Array, lead: tuple, mask: Any, rest: tuple, value: Any) -> Array:  # 
     order = _mask_axes(region, k, mask)
     selected = region.ndim - depth + 1  # ndim of the selection: (lead axes, count, axes after)
     v = checked_value(value, region)
+    vshape = v.shape  # NumPy's errors name the value's shape as given, not with its count axis moved first
     if v.ndim > selected:  # NumPy drops leading length-1 axes of a value with more axes than the selection
         if any(n != 1 for n in v.shape[:v.ndim - selected]):
-            raise ValueError(f"could not broadcast input array from shape {v.shape} into the selection's "
-                             f"{selected} axes (lead axes, count, axes after the mask)")
+            raise masks.mismatch(vshape, _selection(region, k, depth, mask))
         v = v.reshape(v.shape[v.ndim - selected:])
     v = v.reshape((1,) * (selected - v.ndim) + v.shape)
     v = v.transpose((k,) + tuple(range(k)) + tuple(range(k + 1, selected)))  # the count axis first
-    moved = masks.setmask(region.transpose(order), mask, v)
+    try:
+        moved = masks.setmask(region.transpose(order), mask, v)
+    except ValueError as err:
+        if not getattr(err, "selection_mismatch", False):
+            raise
+        raise masks.mismatch(vshape, _selection(region, k, depth, mask)) from None
     return setitem(a, key, moved.transpose(tuple(int(i) for i in np.argsort(order))))
+
+
+def _selection(region: Array, k: int, depth: int, mask: Any) -> tuple[int, ...]:
+    """The shape of ``region[*k slices, mask]``: (lead axes, count, axes after), for an error message (the
+    count read back: an error pays one synchronisation)."""
+    host = mask.numpy() if isinstance(mask, Array) else np.asarray(mask)
+    return region.shape[:k] + (int(np.count_nonzero(host)),) + region.shape[k + depth:]

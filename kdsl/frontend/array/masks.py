@@ -271,6 +271,19 @@ def getmask(a: Array, mask: Any, rest: tuple) -> Array:
     return out[(slice(None),) + rest] if rest else out
 
 
+def mismatch(vshape: tuple[int, ...], selected: tuple[int, ...]) -> ValueError:
+    """NumPy's error for a value that does not broadcast to a boolean selection of shape ``selected`` (marked
+    ``selection_mismatch``, so a caller that moved the value's axes can name the shapes as given instead).
+
+    >>> print(mismatch((2, 5), (2, 4)))
+    shape mismatch: value array of shape (2,5) could not be broadcast to indexing result of shape (2,4)
+    """
+    err = ValueError(f"shape mismatch: value array of shape {shape_text(vshape)} could not be broadcast to "
+                     f"indexing result of shape {shape_text(selected)}")
+    err.selection_mismatch = True  # type: ignore[attr-defined]  # (NumPy's exact class, ValueError, kept)
+    return err
+
+
 def setmask(a: Array, mask: Any, value: Any) -> Array:
     """The array equal to ``a`` with ``a[mask]`` replaced by ``value``, NumPy's rule: ``value`` broadcasts to
     (count,) + the remaining axes. A value that broadcasts to one selected row is a lazy ``kd.where`` (no
@@ -290,8 +303,7 @@ def setmask(a: Array, mask: Any, value: Any) -> Array:
         lead = vshape[:max(0, len(vshape) - len(rest) - 1)]  # NumPy drops leading 1s of the value
         tail = zip(vshape[::-1], (0, *rest)[::-1], strict=False)  # the value may have fewer axes
         if any(n != 1 for n in lead) or any(n not in (1, r) for n, r in tail):
-            raise ValueError(f"shape mismatch: value array of shape {shape_text(vshape)} could not be "
-                             f"broadcast to indexing result of shape {shape_text((0, *rest))}")
+            raise mismatch(vshape, (0, *rest))
         return a
     lead_one = len(vshape) <= len(rest) or all(n == 1 for n in vshape[:len(vshape) - len(rest)])
     if lead_one:  # the same value(s) for every selected row
@@ -299,25 +311,25 @@ def setmask(a: Array, mask: Any, value: Any) -> Array:
         try:
             ops.broadcast_shapes(inner, rest)
         except ValueError:
-            raise ValueError(f"could not broadcast input array from shape {vshape} into shape "
-                             f"(count,) + {rest}") from None
+            raise mismatch(vshape, (_running_count(flat)[1], *rest)) from None
         sel = m.reshape(m.shape + (1,) * len(rest))
         return ops.where(sel, v.reshape(inner), a).astype(a.dtype)
     csum, count = _running_count(flat)
     extra = len(vshape) - len(rest) - 1
     if extra > 0 and any(n != 1 for n in vshape[:extra]):
-        raise ValueError(f"could not broadcast input array from shape {vshape} into shape {(count,) + rest}")
+        raise mismatch(vshape, (count, *rest))
     vals = v.reshape(vshape[extra:]) if extra > 0 else v
+    if vals.shape[0] != count and tuple(m.shape) == tuple(a.shape):  # NumPy's words for a whole-array mask
+        raise ValueError(f"NumPy boolean array indexing assignment cannot assign {vals.shape[0]} input values to "
+                         f"the {count} output values where the mask is true")
     if vals.shape[0] != count:
-        raise ValueError(f"NumPy boolean array indexing assignment cannot assign {vals.shape[0]} input values "
-                         f"to the {count} output values where the mask is true")
+        raise mismatch(vshape, (count, *rest))
     if count == 0:
         return a
     try:
         vals = Array(ops.movement.broadcast_node(vals._node, (count,) + rest))
     except ValueError:
-        raise ValueError(f"could not broadcast input array from shape {vshape} into shape "
-                         f"{(count,) + rest}") from None
+        raise mismatch(vshape, (count, *rest)) from None
     # selected element i takes value row csum[i] - 1 (its position among the selected)
     pos = ops.where(csum > 0, csum - 1, 0)
     picked = take(vals, pos, axis=0, mode="clip")

@@ -22,17 +22,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 import kdsl as kd
 from kdsl.linalg.common import EigResult, LinAlgError, as_array, batch_copy, check_matrices, working_dtype
 from kdsl.linalg.conjugate_pairs import exact_pairs
 from kdsl.linalg.eigh import eigh, eigvalsh
 from kdsl.linalg.schur import check, schur, triangular_eigenvectors
-
-ALWAYS_COMPLEX = np.lib.NumpyVersion(np.__version__) >= "2.5.0.dev0"
-"""NumPy 2.5's ``eig``/``eigvals`` give complex dtypes for real input even when every eigenvalue is real (2.4 and
-before: real arrays then); kdsl follows the NumPy it runs beside."""
 
 
 def _hermitian(a: kd.Array, name: str) -> bool:
@@ -72,7 +66,7 @@ def _real_where_rounding(a: kd.Array, values: kd.Array, vectors: kd.Array | None
     values = kd.where(real, kd.real(values).astype(values.dtype), values)
     if vectors is not None:
         vectors = kd.where(real[..., None, :], kd.real(vectors).astype(vectors.dtype), vectors)
-    if not ALWAYS_COMPLEX and bool(kd.all(real)):
+    if bool(kd.all(real)):
         return kd.real(values), None if vectors is None else kd.real(vectors)
     return exact_pairs(values, vectors)
 
@@ -114,9 +108,9 @@ def _diagonal_order(a: kd.Array, w: kd.Array, v: kd.Array | None) -> tuple[kd.Ar
 
 
 def _eig_dtypes(dtype: kd.DType, *results: kd.Array) -> tuple[kd.Array, ...]:
-    """``eigh``'s results in ``eig``'s dtypes: complex for complex input, and for real input too beside NumPy 2.5
-    or later (:data:`ALWAYS_COMPLEX`); else as they are (real)."""
-    if dtype.kind == "c" or ALWAYS_COMPLEX:
+    """``eigh``'s results in ``eig``'s dtypes: complex for complex input, else as they are (real: NumPy 2.4's rule;
+    NumPy 2.5, unreleased, makes them complex, docs/numpy-api.md)."""
+    if dtype.kind == "c":
         return tuple(r.astype(_complex(dtype)) for r in results)
     return results
 

@@ -101,6 +101,8 @@ def _ordered(r):
                                [1.0, 2.0, 3.0, 0.0]])
 def test_polyroots_fromroots_companion(c):
     want = NP.polyroots(c)
+    if want.dtype.kind == "c" and not np.any(want.imag):  # NumPy 2.4's real roots (2.5, unreleased: complex)
+        want = want.real
     got = KP.polyroots(c).numpy()
     assert got.dtype == want.dtype
     np.testing.assert_allclose(_ordered(got), _ordered(want), atol=1e-9)

@@ -182,6 +182,7 @@ def gauss_markov_biases(np, taus, sigmas, dt, steps):
     F = np.diag(np.exp(-dt / taus))  # independent first-order Gauss-Markov sensor biases
     Q = np.diag(sigmas**2 * (1 - np.exp(-2 * dt / taus)))
     lam, V = np.linalg.eig(F)
+    lam, V = lam.real, V.real  # a diagonal F has a real spectrum (NumPy 2.5 returns it as complex)
     stable = np.all(np.abs(lam) < 1)
     P_inf = np.diag(Q) / (1 - lam**2)
     P = np.zeros_like(F)

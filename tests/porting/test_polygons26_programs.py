@@ -20,10 +20,16 @@ def shoelace(np, P):
     edges = np.roll(P, -1, axis=0) - P
     lengths = np.hypot(edges[:, 0], edges[:, 1])
     normals = np.stack([edges[:, 1], -edges[:, 0]], axis=1) / lengths[:, None]
-    turn = np.cross(np.append(edges[-1:], edges[:-1], axis=0), edges)
+    prev = np.append(edges[-1:], edges[:-1], axis=0)
+    turn = prev[:, 0] * edges[:, 1] - prev[:, 1] * edges[:, 0]  # (np.cross of 2-vectors: gone in NumPy 2.5)
     return {"area": abs(A), "ccw": bool(A > 0), "centroid": np.array([cx, cy]), "perimeter": lengths.sum(),
             "normals": normals, "convex": bool(np.all(turn > 0) or np.all(turn < 0)),
             "reflex": np.flatnonzero(turn < 0)}
+
+
+def _cross2(u, v):
+    """The z of the cross product of 2-vectors (np.cross of 2-vectors is deprecated since NumPy 2.0)."""
+    return u[..., 0] * v[..., 1] - u[..., 1] * v[..., 0]
 
 
 def point_in_polygon(np, P, Q):
@@ -92,7 +98,7 @@ def convex_hull(np, pts):
     def half(points):
         h = []
         for p in points:
-            while len(h) >= 2 and np.cross(h[-1] - h[-2], p - h[-2]) <= 0:
+            while len(h) >= 2 and _cross2(h[-1] - h[-2], p - h[-2]) <= 0:
                 h.pop()
             h.append(p)
         return h
@@ -136,7 +142,7 @@ def douglas_peucker(np, line, eps):
     def dp(pts):
         a, b = pts[0], pts[-1]
         ab = b - a
-        d = np.abs(np.cross(ab, pts - a)) / np.linalg.norm(ab)
+        d = np.abs(_cross2(ab, pts - a)) / np.linalg.norm(ab)
         i = int(np.argmax(d))
         if d[i] > eps:
             left = dp(pts[: i + 1])

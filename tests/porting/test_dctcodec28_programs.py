@@ -202,3 +202,24 @@ def test_kernel_ridge():
     y = np.sin(X[:, 0]) * np.cos(X[:, 1]) + rng.normal(0, 0.05, 25)
     check(kernel_ridge, X, y, rng.uniform(-2, 2, (6, 2)), np.array([0.3, 1.0, 3.0]), np.array([1e-2, 1e-1, 1.0]),
           rtol=5e-3, atol=1e-3)
+
+
+def svd_compress(np, img, ranks):
+    A = np.asarray(img, dtype=np.float64)
+    U, s, Vt = np.linalg.svd(A, full_matrices=False)
+    energy = np.cumsum(s**2) / np.sum(s**2)
+    out = {}
+    for k in ranks:
+        Ak = (U[:, :k] * s[:k]) @ Vt[:k]
+        q = np.clip(np.rint(Ak), 0, 255).astype(np.uint8)
+        out[k] = {"err": np.linalg.norm(A - Ak) / np.linalg.norm(A), "bound": np.sqrt(np.sum(s[k:] ** 2)),
+                  "img": q, "ratio": k * (A.shape[0] + A.shape[1] + 1) / A.size}
+    return {"s": s[:10], "k90": int(np.searchsorted(energy, 0.9) + 1), "rank": np.linalg.matrix_rank(A),
+            "cond": np.linalg.cond(A[:, :20]), "ranks": out}
+
+
+def test_svd_compress():
+    # 144 columns: from 128 on, lavapipe once swept a round per dispatch (14 s for 200 x 200)
+    img = _image(128, 144).astype(float)
+    img[40:60, 30:90] = 255
+    check(svd_compress, img, [1, 5, 20], rtol=2e-3, atol=1e-2)

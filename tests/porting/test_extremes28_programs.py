@@ -44,7 +44,7 @@ def peaks_over_threshold(np, x, q, gap):
     c_start = starts[keep]
     c_end = np.concatenate([ends[:-1][keep[1:]], ends[-1:]])
     peaks = np.maximum.reduceat(x, c_start)
-    peak_at = np.array([s + np.argmax(x[s:e]) for s, e in zip(c_start, c_end)])
+    peak_at = np.array([s + np.argmax(x[s:e]) for s, e in zip(c_start, c_end, strict=True)])
     excess = peaks - u
     xi_mom = 0.5 * (1 - excess.mean() ** 2 / excess.var())
     rate = len(peaks) / len(x)

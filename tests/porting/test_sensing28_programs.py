@@ -114,7 +114,7 @@ def backprojection(np, sino, angles_deg, filtered):
     yy, xx = np.mgrid[0:n, 0:n]
     xs, ys = xx - c, c - yy
     rec = np.zeros((n, n))
-    for row, th in zip(sino, np.deg2rad(angles_deg)):
+    for row, th in zip(sino, np.deg2rad(angles_deg), strict=True):
         t = xs * np.cos(th) + ys * np.sin(th) + c
         i0 = np.clip(np.floor(t).astype(int), 0, n - 2)
         w = np.clip(t - i0, 0, 1)

@@ -84,7 +84,7 @@ def fbp(np, sino, angles, kind):
     x, y = x - c, c - y
     rec = np.zeros((n, n))
     det = np.arange(n) - c
-    for row, th in zip(filtered, np.deg2rad(angles)):
+    for row, th in zip(filtered, np.deg2rad(angles), strict=True):
         s = x * np.cos(th) + y * np.sin(th)
         rec += np.interp(s.ravel(), det, row, left=0.0, right=0.0).reshape(n, n)
     rec *= np.pi / (2 * n_ang)

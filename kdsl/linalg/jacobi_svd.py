@@ -14,9 +14,10 @@ Example:
 from __future__ import annotations
 
 import kdsl as kd
+from kdsl.linalg import jacobi
 from kdsl.linalg import kernels as K
 from kdsl.linalg.common import identity_batch
-from kdsl.linalg.jacobi import PAIRS, WIDE_BATCH, WIDE_EIGH, converge, identity, jacobi_eps, rotations
+from kdsl.linalg.jacobi import PAIRS, converge, identity, jacobi_eps, rotations
 
 # One round of one-sided Jacobi over the whole GPU (few large matrices): a workgroup per pair owns columns p, q of
 # W and V, sums their Gram entries as a workgroup reduction, and rotates them - one dispatch a round. W and V are
@@ -119,7 +120,7 @@ def svd_jacobi(w: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
     batch, m, n = w.shape
     if batch == 0 or n <= 1 or m == 0:
         return w, identity_batch(batch, n, w.dtype)
-    wide = n >= WIDE_EIGH and batch <= WIDE_BATCH
+    wide = whole_gpu_rounds(batch, n)
     dtype = w.dtype
     n2 = n + n % 2
 
@@ -137,6 +138,19 @@ def svd_jacobi(w: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
     out, v = converge(key, make, lambda r: _svd_rounds(r, m, want_vectors), {"w": kd.matrix_transpose(w), "v": eye},
                        ("w", "v"), "SVD")
     return kd.matrix_transpose(out), kd.matrix_transpose(v)
+
+
+def whole_gpu_rounds(batch: int, n: int) -> bool:
+    """Whether a ``(batch, m, n)`` stack is swept a round per dispatch over the whole GPU (``_SVD_ROUND``): a few
+    matrices of many columns on a GPU. Not on a CPU driver: lavapipe's dispatches of a workgroup per pair cost
+    more than they share out (``svdvals`` of a 256 x 256 matrix took 31 s that way, 6.6 s by one workgroup per
+    matrix; 160 x 160: 9.7 s, 1.0 s).
+
+    Example:
+        >>> whole_gpu_rounds(1, 2)
+        False
+    """
+    return n >= jacobi.WIDE_EIGH and batch <= jacobi.WIDE_BATCH and not K.cpu_device()
 
 
 def _svd_eps(dtype: kd.DType, m: int) -> float:
@@ -171,4 +185,4 @@ def _svd_rounds(r: dict[str, kd.Array], m: int, want_vectors: bool) -> None:
         kern(w, v, r["flag"], m, n, n2, rnd, batch, int(want_vectors), eps, groups=(n2 // 2, gy, K.cdiv(batch, gy)))
 
 
-__all__ = ["svd_jacobi"]
+__all__ = ["svd_jacobi", "whole_gpu_rounds"]

@@ -139,6 +139,12 @@ def max_threads() -> int:
     return int(kd.device().manager.get_device_properties().get("max_work_group_invocations", 128))
 
 
+def cpu_device() -> bool:
+    """Whether kdsl runs on a CPU driver (lavapipe): there a dispatch costs far more than on a GPU, and a
+    workgroup's invocations share one core, so fewer, longer dispatches win."""
+    return kd.device().info["device_type"] == "cpu"
+
+
 def workgroup_size(work: int) -> int:
     """Threads per matrix: enough for ``work`` parallel items per step, a power of two from 32 to 256 (1024
     for work over 256 x 256 items, where one workgroup per matrix must go as far as it can) and within the

@@ -222,6 +222,7 @@ def test_block_jacobi_inner_sweeps_fit_the_loop_budget(monkeypatch):
 @pytest.mark.parametrize("dtype", ["float64", "complex128"])
 def test_svd_by_whole_gpu_rounds(dtype, monkeypatch):
     monkeypatch.setattr(jacobi, "WIDE_EIGH", 2)  # a dispatch per round, a workgroup per pair of columns
+    monkeypatch.setattr(kernels, "cpu_device", lambda: False)  # as on a GPU (a CPU driver sweeps in one workgroup)
     rng = np.random.default_rng(6)
     a = rng.standard_normal((2, 11, 6)) + (1j * rng.standard_normal((2, 11, 6)) if dtype == "complex128" else 0)
     a = a.astype(dtype)

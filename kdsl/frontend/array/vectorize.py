@@ -250,6 +250,23 @@ class _PyFunc(vectorize):
     def __init__(self, func: Callable[..., Any], nin: int, nout: int, identity: Any = None) -> None:
         super().__init__(func)
         self.nin, self.nout, self.identity = nin, nout, identity
+        self.__name__ = f"{getattr(func, '__name__', 'function')} (vectorized)"  # NumPy's ufunc name
+
+    # NumPy's ufunc attributes of an object ufunc (code that inspects ufuncs reads them): one 'O' loop
+    @property
+    def nargs(self) -> int:
+        return self.nin + self.nout
+
+    @property
+    def ntypes(self) -> int:
+        return 1
+
+    @property
+    def types(self) -> list[str]:
+        return ["O" * self.nin + "->" + "O" * self.nout]
+
+    def __repr__(self) -> str:
+        return f"<ufunc {self.__name__!r}>"
 
     def outer(self, a: Any, b: Any) -> Any:
         """``f(a[i], b[j])`` for every pair (NumPy's ``ufunc.outer``)."""

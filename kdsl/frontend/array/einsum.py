@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from kdsl import dtype as dt
@@ -122,13 +122,15 @@ def _parse(operands: Sequence[Any]) -> tuple[list[Labels], Labels, list[Array]]:
             raise ValueError(f"einsum: the subscripts name {len(terms)} operands but {len(arrays)} were given")
         parsed = [_split_term(t) for t in terms]
         out = _split_term(rhs) if arrow else None
+        order = ord  # an implicit output's labels in character order, as NumPy's ('iA' gives 'Ai')
     else:
         count = len(operands) // 2
         raw = list(operands[0:2 * count:2])
         arrays = _as_arrays(raw)
         parsed = [_interleaved_term(s) for s in operands[1:2 * count:2]]
         out = _interleaved_term(operands[-1]) if len(operands) % 2 else None
-    return _expand(parsed, out, arrays)
+        order = _LETTERS.index  # sublists: in the integers' order, as NumPy's
+    return _expand(parsed, out, arrays, order)
 
 
 def _as_arrays(group: Sequence[Any]) -> list[Array]:
@@ -180,8 +182,10 @@ def _index(label: str) -> Any:
     return Ellipsis if label.startswith(".") else _LETTERS.index(label)
 
 
-def _expand(parsed: list[list[str]], out: list[str] | None, arrays: list[Array]
+def _expand(parsed: list[list[str]], out: list[str] | None, arrays: list[Array], order: Callable[[str], int]
             ) -> tuple[list[Labels], Labels, list[Array]]:
+    """Labels with each ``...`` as the broadcast labels ``.0``, ``.1``...; without ``out``, the output is those
+    then the labels seen once, sorted by ``order``."""
     ell = 0
     inputs = []
     for labels, a in zip(parsed, arrays, strict=True):
@@ -199,8 +203,7 @@ def _expand(parsed: list[list[str]], out: list[str] | None, arrays: list[Array]
         for term in expanded:
             for x in term:
                 counts[x] = counts.get(x, 0) + 1
-        once = sorted((x for x, c in counts.items() if c == 1 and not x.startswith(".")),
-                      key=_LETTERS.index)
+        once = sorted((x for x, c in counts.items() if c == 1 and not x.startswith(".")), key=order)
         outputs = wide + tuple(once)
     else:
         if ell and "..." not in out:  # NumPy's rule: the broadcast axes are never summed away silently

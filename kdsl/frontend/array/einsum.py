@@ -122,7 +122,7 @@ def _parse(operands: Sequence[Any]) -> tuple[list[Labels], Labels, list[Array]]:
             raise ValueError(f"einsum: the subscripts name {len(terms)} operands but {len(arrays)} were given")
         parsed = [_split_term(t) for t in terms]
         out = _split_term(rhs) if arrow else None
-        order = ord  # an implicit output's labels in character order, as NumPy's ('iA' gives 'Ai')
+        order: Callable[[str], int] = ord  # an implicit output in character order, as NumPy's ('iA' gives 'Ai')
     else:
         count = len(operands) // 2
         raw = list(operands[0:2 * count:2])

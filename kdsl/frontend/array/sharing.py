@@ -25,6 +25,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import creation
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.constant_layout import layout
+from kdsl.frontend.array.ops import where
 from kdsl.ir.view import View
 
 
@@ -38,9 +39,10 @@ def _lineage(a: Array) -> list[Array]:
 
 def _base_of(a: Array) -> Array | None:
     """The array ``a`` is a view of, or None (a bitcast view's base is held weakly by its write-back function:
-    None once nobody else holds it)."""
+    None once nobody else holds it). A view that only reads through, ``diagonal``, ``broadcast_to``,
+    ``sliding_window_view`` (later writes into the base show in it, as NumPy's), has its base too."""
     if a._parent is None:
-        return None
+        return a._read[0]() if a._read is not None else None
     base, write = a._parent
     if base is None:
         ref = getattr(write, "base_ref", None)
@@ -110,10 +112,24 @@ def _footprint(chain: list[Array]) -> Array:
     written through each view's write-back path into zeros of its base."""
     marks = creation.ones(chain[0].shape, dtype=dt.bool_)
     for view, base in itertools.pairwise(chain):
+        if view._parent is None:  # a view that only reads through: the base elements it reads, by index
+            marks = _read_footprint(view, base, marks)
+            continue
         base_marks = creation.zeros(base.shape, dtype=dt.bool_)
-        view._parent[1](base_marks, marks)  # type: ignore[index]  # (chain links have a parent)
+        view._parent[1](base_marks, marks)
         marks = base_marks
     return marks
+
+
+def _read_footprint(view: Array, base: Array, marks: Array) -> Array:
+    """The elements of ``base`` that the marked elements of ``view`` (a read-through view: no write-back path)
+    read: the view's own read replayed over the base's flat indices, the marked ones set in a mask (unmarked
+    elements aim at one spare slot past the end)."""
+    assert view._read is not None
+    index = view._read[1](creation.arange(base.size, dtype=dt.int64).reshape(base.shape))
+    spare = creation.zeros(base.size + 1, dtype=dt.bool_)
+    spare[where(marks, index, base.size).reshape(-1)] = True
+    return spare[:-1].reshape(base.shape)
 
 
 def shares_memory(a: Any, b: Any, /, max_work: int | None = None) -> bool:

@@ -69,3 +69,17 @@ def test_unrelated_and_written_views_share_nothing():
     assert not kd.may_share_memory(kd.diagonal(a), kd.asarray(SOURCE))
     b[...] = 5.0  # kdsl lets a broadcast be written: it holds its own values from then on
     assert not kd.may_share_memory(b, a) and not kd.shares_memory(b, a)
+
+
+@pytest.mark.parametrize("view", ["diagonal", "diagonal_offset", "broadcast_row", "broadcast_whole", "windows",
+                                  "strided_readonly", "slice_of_diagonal"])
+def test_base_owndata_and_byte_bounds_of_read_views(view):
+    """``.base`` was None and ``flags.owndata`` True for these views (NumPy: the source, False)."""
+    host, a = SOURCE.copy(), kd.asarray(SOURCE).copy()
+    hv, kv = VIEWS[view](np, host), VIEWS[view](kd, a)
+    assert kv.base is not None and kv.flags.owndata == hv.flags.owndata
+    if hv.base is host or hv.base is not None and hv.base.base is host:  # NumPy's sliding windows: a helper array
+        assert kv.base is a
+    bounds = np.lib.array_utils.byte_bounds
+    h0, k0 = bounds(host)[0], kd.lib.array_utils.byte_bounds(a)[0]
+    assert [b - h0 for b in bounds(hv)] == [b - k0 for b in kd.lib.array_utils.byte_bounds(kv)]

@@ -283,6 +283,18 @@ class _PyFunc(vectorize):
                                        keepdims, initial, f"{getattr(self.pyfunc, '__name__', 'f')} (vectorized)")
         return _into(result, dtype, out)
 
+    def reduceat(self, array: Any, indices: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Array:
+        """The left fold of each segment ``array[indices[i]:indices[i + 1]]`` (NumPy's ``ufunc.reduceat``)."""
+        return _into(pyfunc_methods.reduceat(self, self.nin, self.nout, _as_array(array), indices, axis,
+                                             self.__name__), dtype, out)
+
+    def at(self, a: Any, indices: Any, b: Any = None, /) -> None:
+        """``a[i] = f(a[i], b)`` in place for each index, repeats applying again (NumPy's ``ufunc.at``)."""
+        if not isinstance(a, Array):
+            raise TypeError(f"{self.__name__}.at writes into a kdsl array, not {type(a).__name__}; pass "
+                            "kd.asarray(a) (or call NumPy's own frompyfunc on host data)")
+        pyfunc_methods.at(self, self.nin, a, indices, b)
+
     def _on_host(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """NumPy's object ufunc on the host; its object results as numeric kdsl arrays."""
         assert self.pyfunc is not None

@@ -21,6 +21,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import numpy as np
+
 from kdsl import dtype as dt
 from kdsl.frontend.array import creation
 from kdsl.frontend.array.array import Array
@@ -135,8 +137,8 @@ def _read_footprint(view: Array, base: Array, marks: Array) -> Array:
 def shares_memory(a: Any, b: Any, /, max_work: int | None = None) -> bool:
     """Whether ``a`` and ``b`` have an element in common (NumPy's ``np.shares_memory``; exact for kdsl views:
     ``a[:2]`` and ``a[2:]`` do not share, ``a[::2]`` and ``a[2:]`` do). Reads back one boolean when both are
-    views of one array (computing the overlap on the device). ``max_work=0`` (NumPy's MAY_SHARE_BOUNDS) gives
-    :func:`may_share_memory`'s quick answer.
+    views of one array (computing the overlap on the device). ``max_work=0`` (NumPy's MAY_SHARE_BOUNDS) checks
+    the bounds only: False when they are apart, else NumPy's ``TooHardError``.
 
     >>> import kdsl as kd
     >>> a = kd.arange(6)
@@ -145,8 +147,8 @@ def shares_memory(a: Any, b: Any, /, max_work: int | None = None) -> bool:
     """
     if not may_share_memory(a, b, max_work):
         return False
-    if max_work == 0:
-        return True
+    if max_work == 0:  # NumPy's MAY_SHARE_BOUNDS: overlapping bounds leave the question open
+        raise np.exceptions.TooHardError("Exceeded max_work")
     if any(x._parent is not None and x._parent[0] is None for x in (*_lineage(a), *_lineage(b))):
         return True  # a bitcast view writes into its real base: no footprint to trace; the lineage answer stands
     chain_a, chain_b = _lineage(a), _lineage(b)

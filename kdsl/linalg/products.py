@@ -18,7 +18,7 @@ import operator
 import numpy as np
 
 import kdsl as kd
-from kdsl.linalg.common import as_array, check_matrices
+from kdsl.linalg.common import LinAlgError, as_array, check_matrices
 from kdsl.linalg.derivatives import inv  # (differentiable: negative powers get gradients)
 
 
@@ -121,7 +121,13 @@ def matrix_power(a, n: int) -> kd.Array:
 
 def multi_dot(arrays, *, out=None) -> kd.Array:
     """The product of a chain of matrices in the cheapest order (dynamic programming over the split points,
-    as NumPy); the first and last may be 1-d."""
+    as NumPy); the first and last may be 1-d. As NumPy's, two arrays are ``dot``'s, and a chain of three or more
+    that is not 2-d raises LinAlgError.
+
+    >>> import kdsl as kd
+    >>> kd.linalg.multi_dot([kd.ones((2, 3)), kd.ones((3, 4)), kd.ones(4)]).tolist()
+    [12.0, 12.0]
+    """
     if out is not None:  # NumPy's out=: the result written into a kdsl array of its shape
         result = multi_dot(arrays)
         if not isinstance(out, kd.Array) or out.shape != result.shape:
@@ -131,6 +137,8 @@ def multi_dot(arrays, *, out=None) -> kd.Array:
     mats = [as_array(a) for a in arrays]
     if len(mats) < 2:
         raise ValueError("multi_dot: expecting at least two arrays")
+    if len(mats) == 2:  # NumPy's multi_dot of two arrays is their dot, whatever their dimensions
+        return kd.dot(mats[0], mats[1])
     first_1d, last_1d = mats[0].ndim == 1, mats[-1].ndim == 1
     if first_1d:
         mats[0] = mats[0][None, :]
@@ -138,7 +146,8 @@ def multi_dot(arrays, *, out=None) -> kd.Array:
         mats[-1] = mats[-1][:, None]
     for i, m in enumerate(mats):
         if m.ndim != 2:
-            raise ValueError(f"multi_dot: array {i} is {m.ndim}-dimensional; it must be 2-d (1-d at the ends)")
+            raise LinAlgError(f"{m.ndim}-dimensional array given. Array must be two-dimensional (multi_dot: "
+                              f"array {i}; only the first and last may be 1-d)")
     result = _chain(mats, _order([m.shape[0] for m in mats] + [mats[-1].shape[1]]), 0, len(mats) - 1)
     if first_1d:
         result = result[0]
@@ -167,7 +176,7 @@ def _chain(mats: list[kd.Array], split: list[list[int]], i: int, j: int) -> kd.A
     if i == j:
         return mats[i]
     k = split[i][j]
-    return kd.matmul(_chain(mats, split, i, k), _chain(mats, split, k + 1, j))
+    return kd.dot(_chain(mats, split, i, k), _chain(mats, split, k + 1, j))  # NumPy's errors: dot's
 
 
 __all__ = ["cross", "diagonal", "matmul", "matrix_power", "matrix_transpose", "multi_dot", "outer", "tensordot",

@@ -244,7 +244,8 @@ def _tall_factors(a: kd.Array, b: kd.Array) -> tuple[kd.Array, kd.Array, kd.Arra
 
 def lstsq(a, b, rcond=None) -> tuple[kd.Array, kd.Array, kd.Array, kd.Array]:
     """NumPy's least-squares solution of ``a @ x = b`` (2-d ``a``): ``(x, residuals, rank, s)``, through the
-    SVD; singular values at or below ``rcond * largest`` (default ``eps * max(m, n)``) count as zero.
+    SVD; singular values at or below ``rcond * largest`` (default ``eps * max(m, n)``; a negative ``rcond``,
+    NumPy's old ``rcond=-1``: ``eps``) count as zero.
     ``residuals`` holds the squared residual norms when ``a`` has full column rank and m > n, else is empty;
     ``rank`` is a 0-d int32 array (NumPy's dtype). Reads ``rank`` to the host once: whether residuals exist
     decides their shape; and one bool, whether ``a`` is finite (NumPy's LinAlgError if not).
@@ -274,6 +275,8 @@ def lstsq(a, b, rcond=None) -> tuple[kd.Array, kd.Array, kd.Array, kd.Array]:
         u, s, vh = _svd(a.astype(dtype), full_matrices=False)
         utb = kd.matmul(adjoint(u), bm.astype(dtype))
     cut = (float(kd.finfo(dtype).eps) * max(m, n)) if rcond is None else float(rcond)
+    if cut < 0:  # LAPACK's (and NumPy's documented) rcond=-1: the machine precision
+        cut = float(kd.finfo(dtype).eps)
     top = kd.max(s) if s.size else kd.asarray(0.0, dtype=dtype)
     keep = s > top * cut
     rank = kd.count_nonzero(keep).astype(kd.int32)  # NumPy's lstsq gives an int32 rank (LAPACK's integer)

@@ -125,11 +125,13 @@ def getdomain(x: Any) -> np.ndarray:
 
 def mapparms(old: Any, new: Any) -> tuple[Any, Any]:
     """``(off, scl)`` of the affine map ``off + scl*x`` that takes the interval ``old`` onto ``new`` (host
-    numbers: domains are metadata).
+    numbers: domains are metadata; NumPy scalars for arrays, as NumPy's).
 
-    >>> import kdsl as kd
+    >>> import kdsl as kd, numpy as np
     >>> kd.polynomial.polyutils.mapparms([-1.0, 1.0], [0.0, 10.0])
     (5.0, 5.0)
+    >>> kd.polynomial.polyutils.mapparms(np.array([-1.0, 1.0]), np.array([0.0, 10.0]))
+    (np.float64(5.0), np.float64(5.0))
     """
     (o0, o1), (n0, n1) = _interval(old), _interval(new)
     scl = (n1 - n0) / (o1 - o0)
@@ -138,11 +140,15 @@ def mapparms(old: Any, new: Any) -> tuple[Any, Any]:
 
 
 def _interval(v: Any) -> tuple[Any, Any]:
+    """The two ends of ``v``: Python numbers from a list or tuple, NumPy scalars of its dtype from an array, as
+    NumPy's arithmetic on them gives (a series' float64 domain makes float32 points float64, as NumPy's)."""
     h = np.asarray(v.numpy() if isinstance(v, kd.Array) else v)
     if h.shape != (2,):
         raise ValueError(f"a domain or window must hold two numbers, not an array of shape {h.shape}")
-    lo, hi = h.tolist()
-    return lo, hi
+    if isinstance(v, (list, tuple)):
+        lo, hi = h.tolist()
+        return lo, hi
+    return h[0], h[1]
 
 
 def mapdomain(x: Any, old: Any, new: Any) -> Any:

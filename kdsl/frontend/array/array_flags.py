@@ -127,11 +127,12 @@ def contiguity(a: Array) -> tuple[bool, bool]:
 
 
 def _parent_of(a: Array) -> Array | None:
-    """The array ``a`` is a view of, or None. A dtype view of an owner (``a.view()``, ``a.view(np.int32)``)
-    holds its base weakly, through its write-back (``bitcast._writes_through``: ``_parent`` is
+    """The array ``a`` is a view of, or None; for a view that reads through without writing back (``diagonal``,
+    ``broadcast_to``, ``sliding_window_view``) the array it follows. A dtype view of an owner (``a.view()``,
+    ``a.view(np.int32)``) holds its base weakly, through its write-back (``bitcast._writes_through``: ``_parent`` is
     ``(None, write)``); a base nobody holds any more is gone, and then the view is its data's only holder."""
-    if a._parent is None:
-        return None
+    if a._parent is None:  # a view that only reads through (diagonal, broadcast_to): its base, as NumPy's
+        return a._read[0]() if a._read is not None else None
     parent, write = a._parent
     if parent is None:
         ref = getattr(write, "base_ref", None)

@@ -21,6 +21,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.dtype import promotion
+from kdsl.errors import shape_text
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops, scalar_like
 from kdsl.frontend.array.array import Array
@@ -151,6 +152,11 @@ def inner(a: Any, b: Any) -> Array:
     x, y = _pair(a, b)
     if x.ndim == 0 or y.ndim == 0:
         return x * y
+    if x.shape[-1] != y.shape[-1]:  # NumPy's words: its dot of x with y's last axis moved to y's second-to-last
+        k = max(y.ndim - 2, 0)
+        moved = y.shape[:k] + y.shape[-1:] + y.shape[k:-1]
+        raise ValueError(f"shapes {shape_text(x.shape)} and {shape_text(moved)} not aligned: {x.shape[-1]} "
+                         f"(dim {x.ndim - 1}) != {y.shape[-1]} (dim {k})")
     return scalar_like.as_result(tensordot(x, y, axes=([-1], [-1])))  # NumPy's inner of 1-d arrays: a scalar
 
 

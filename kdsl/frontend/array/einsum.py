@@ -17,19 +17,18 @@ Example:
 
 from __future__ import annotations
 
-import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from kdsl import dtype as dt
-from kdsl.frontend.array import ops
+from kdsl.frontend.array import einsum_report, ops
 from kdsl.frontend.array.api_info import result_type
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.constructors import diagonal
 from kdsl.frontend.array.creation import as_arrays
 from kdsl.frontend.array.einsum_casting import check_einsum_keywords, computation_dtype
-from kdsl.frontend.array.einsum_order import Labels, contraction_path, path_flops, size
+from kdsl.frontend.array.einsum_order import Labels, contraction_path, size
 from kdsl.frontend.array.einsum_views import einsum_view
 from kdsl.frontend.array.linalg import matmul
 from kdsl.frontend.array.reduction_where import into
@@ -86,7 +85,10 @@ def einsum(*operands: Any, out: Any = None, dtype: Any = None, order: str = "K",
 
 def einsum_path(*operands: Any, optimize: Any = "greedy", einsum_call: bool = False) -> tuple[list[Any], str]:
     """The contraction order :func:`einsum` would use, as NumPy's ``einsum_path``: ``(['einsum_path', (i, j),
-    ...], report)``. Each pair indexes the current list of operands; the contracted result goes to its end.
+    ...], report)``. Each step indexes the current list of operands; the contracted result goes to its end. As
+    NumPy's, one step of all operands where there is nothing to order (one or two operands, ``optimize=False``,
+    nothing summed away), and the report is NumPy's text (``einsum_report.py``); kdsl's greedy order may differ
+    from NumPy's for some expressions (the result does not).
 
     >>> import kdsl as kd
     >>> a, b, c = kd.ones((2, 3)), kd.ones((3, 4)), kd.ones((4, 5))
@@ -96,15 +98,9 @@ def einsum_path(*operands: Any, optimize: Any = "greedy", einsum_call: bool = Fa
     del einsum_call
     inputs, outputs, arrays = _parse(operands)
     sizes = _label_sizes(inputs, arrays)
-    path = contraction_path(inputs, outputs, sizes, optimize if optimize is not False else False)
-    naive = math.prod(sizes.values()) if sizes else 1
-    chosen = path_flops(inputs, outputs, sizes, path)
-    spec = ",".join("".join(_show(x) for x in labels) for labels in inputs) + "->" + "".join(
-        _show(x) for x in outputs)
-    report = (f"  Complete contraction:  {spec}\n  Naive scaling:  {len(sizes)}\n"
-              f"  Naive FLOP count:  {naive * max(len(inputs), 1):.3e}\n"
-              f"  Optimized FLOP count:  {chosen:.3e}\n")
-    return ["einsum_path", *path], report
+    pairs = contraction_path(inputs, outputs, sizes, optimize if optimize is not False else False)
+    steps = einsum_report.numpy_steps(inputs, outputs, optimize, pairs)
+    return ["einsum_path", *steps], einsum_report.report(inputs, outputs, sizes, steps)
 
 
 # -- parsing ---------------------------------------------------------------------------------------------------
@@ -122,13 +118,15 @@ def _parse(operands: Sequence[Any]) -> tuple[list[Labels], Labels, list[Array]]:
             raise ValueError(f"einsum: the subscripts name {len(terms)} operands but {len(arrays)} were given")
         parsed = [_split_term(t) for t in terms]
         out = _split_term(rhs) if arrow else None
+        order: Callable[[str], int] = ord  # an implicit output in character order, as NumPy's ('iA' gives 'Ai')
     else:
         count = len(operands) // 2
         raw = list(operands[0:2 * count:2])
         arrays = _as_arrays(raw)
         parsed = [_interleaved_term(s) for s in operands[1:2 * count:2]]
         out = _interleaved_term(operands[-1]) if len(operands) % 2 else None
-    return _expand(parsed, out, arrays)
+        order = _LETTERS.index  # sublists: in the integers' order, as NumPy's
+    return _expand(parsed, out, arrays, order)
 
 
 def _as_arrays(group: Sequence[Any]) -> list[Array]:
@@ -180,8 +178,10 @@ def _index(label: str) -> Any:
     return Ellipsis if label.startswith(".") else _LETTERS.index(label)
 
 
-def _expand(parsed: list[list[str]], out: list[str] | None, arrays: list[Array]
+def _expand(parsed: list[list[str]], out: list[str] | None, arrays: list[Array], order: Callable[[str], int]
             ) -> tuple[list[Labels], Labels, list[Array]]:
+    """Labels with each ``...`` as the broadcast labels ``.0``, ``.1``...; without ``out``, the output is those
+    then the labels seen once, sorted by ``order``."""
     ell = 0
     inputs = []
     for labels, a in zip(parsed, arrays, strict=True):
@@ -199,8 +199,7 @@ def _expand(parsed: list[list[str]], out: list[str] | None, arrays: list[Array]
         for term in expanded:
             for x in term:
                 counts[x] = counts.get(x, 0) + 1
-        once = sorted((x for x, c in counts.items() if c == 1 and not x.startswith(".")),
-                      key=_LETTERS.index)
+        once = sorted((x for x, c in counts.items() if c == 1 and not x.startswith(".")), key=order)
         outputs = wide + tuple(once)
     else:
         if ell and "..." not in out:  # NumPy's rule: the broadcast axes are never summed away silently

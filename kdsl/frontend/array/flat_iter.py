@@ -1,20 +1,24 @@
 """``a.flat``: NumPy's flat iterator, a 1-D view of an array in C order that reads, writes and iterates.
 
-``a.flat[i]``, ``a.flat[2:5]``, ``a.flat[[0, 3]]`` read ``a.reshape(-1)[key]``; ``a.flat[key] = v`` writes
-through to ``a`` (as NumPy's); ``for v in a.flat`` downloads the array once and yields its elements as NumPy
-scalars. As NumPy's ``flatiter`` it is its own iterator: ``next(it)``, ``it.index`` and ``it.coords`` (the next
-element's flat index and multi-index), a pass left early goes on where it stopped, and indexing it starts it
-again from the first element.
+``a.flat[i]``, ``a.flat[2:5]``, ``a.flat[[0, 3]]`` read ``a.reshape(-1)[key]``; ``a.flat[key] = v`` writes through
+to ``a`` (as NumPy's: ``v`` flattened and repeated, or cut, to the selection's length); ``for v in a.flat``
+downloads the array once and yields its elements as NumPy scalars. As NumPy's ``flatiter`` it is its own iterator:
+``next(it)``, ``it.index`` and ``it.coords`` (the next element's flat index and multi-index), a pass left early goes
+on where it stopped, and indexing it starts it again from the first element.
 
     >>> import kdsl as kd
     >>> a = kd.zeros((2, 3), dtype=kd.int32)
     >>> a.flat[[1, 5]] = 7
     >>> a.tolist(), a.flat[4].item(), len(a.flat), [int(v) for v in a.flat][:2]
     ([[0, 7, 0], [0, 0, 7]], 0, 6, [0, 7])
+    >>> a.flat[2:] = [1, 2]
+    >>> a.tolist()
+    [[0, 7, 1], [2, 1, 2]]
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -32,15 +36,31 @@ def assign_flat(a: Array, value: Any) -> None:
     >>> a.tolist()
     [1, 2, 1, 2, 1]
     """
-    from kdsl.frontend.array.creation import asarray  # cycle: creation builds on Array
-    from kdsl.frontend.array.edit import resize
-
     if isinstance(value, Iterator):
         raise TypeError("a.flat = value takes an array or a sequence, not an iterator (NumPy's rule); pass list(...)")
-    v = asarray(value).reshape(-1)
-    if v.size == 0 or a.size == 0:
-        return
-    a[...] = (v if v.size == a.size else resize(v, (a.size,))).reshape(a.shape)  # C order of a's own axes
+    v = _cycled(value, a, a.size)
+    if v is not None:
+        a[...] = v.reshape(a.shape)  # C order of a's own axes
+
+
+def _cycled(value: Any, a: Array, size: int) -> Array | None:
+    """``value`` as NumPy's flat iterator writes it into ``size`` elements of ``a``: converted to ``a``'s dtype
+    (so Python floats keep float64 precision in a float64 array), flattened, then repeated cyclically or cut to
+    ``size``; None when nothing is written (an empty value or selection, as NumPy's)."""
+    from kdsl.frontend.array.edit import resize  # cycle: edit builds on Array
+    from kdsl.frontend.array.stored_values import checked_value
+
+    v = checked_value(value, a).reshape(-1)
+    if v.size == 0 or size == 0:
+        return None
+    return v if v.size == size else resize(v, (size,))
+
+
+def _is_sequence(value: Any) -> bool:
+    """Whether ``value`` holds several values (an n-d array or a list), not one scalar (a 0-d array included)."""
+    import numpy as np
+
+    return np.ndim(value) > 0 if not hasattr(value, "ndim") else value.ndim > 0
 
 
 def _flat_error(err: IndexError) -> IndexError:
@@ -100,6 +120,14 @@ class FlatIter:
         flat = base.reshape(-1)
         self._restart()  # (the next pass downloads the written values)
         try:
+            if _is_sequence(value):  # NumPy's flatiter repeats or cuts the values to the selection's length
+                target = flat[key].shape  # (a mask's selection: its length is read back, as assignment does)
+                if not target:  # one element takes one scalar, never a sequence (NumPy's message)
+                    raise ValueError("Error setting single item of array.")
+                value = _cycled(value, base, math.prod(target))
+                if value is None:
+                    return
+                value = value.reshape(target)
             flat[key] = value
         except IndexError as err:
             raise _flat_error(err) from None

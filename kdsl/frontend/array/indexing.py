@@ -312,11 +312,14 @@ def setitem(a: Array, key, value) -> Array:
     OverflowError: Python integer 1099511627776 out of bounds for int32
     """
     key = _tuples_as_lists(key)
+    if isinstance(key, (bool, np.bool_)):  # a[True] = v writes all of a, a[False] = v nothing (0-d masks)
+        key = (key,)
     key_limits.check(key, a.ndim)
     if not _plain(key):  # (a plain key, a loop's u[1:-1] = v, skips the checks for masks and index arrays)
         _no_float_arrays(key)
         booleans = scalar_bool_index.split(key, a.ndim)
         if booleans is not None:  # a[0, True] = v: NumPy's 0-d masks, not the ints 0 and 1
+            scalar_bool_index.check_whole_mask(a, key, value)
             scalar_bool_index.set(a, booleans, value)
             return a
         key = _scalars_as_ints(_ranges_as_arrays(key))

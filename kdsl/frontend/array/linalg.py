@@ -19,6 +19,7 @@ import numpy as np
 
 from kdsl import dtype as dt
 from kdsl.dtype import promotion
+from kdsl.errors import shape_text
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
@@ -138,15 +139,13 @@ def dot(a, b, out=None) -> Array:
     a, b = _arrs(a, b, dev)
     if a.ndim == 0 or b.ndim == 0:
         return a * b
-    if a.ndim == 1 and b.ndim == 1:
-        if a.shape != b.shape:
-            raise ValueError(f"shapes {a.shape} and {b.shape} not aligned")
-        return matmul(a, b)
+    k_axis = max(b.ndim - 2, 0)  # the axis of b summed against a's last
+    k = b.shape[k_axis]
+    if a.shape[-1] != k:  # NumPy's words, whatever the dimensions
+        raise ValueError(f"shapes {shape_text(a.shape)} and {shape_text(b.shape)} not aligned: {a.shape[-1]} "
+                         f"(dim {a.ndim - 1}) != {k} (dim {k_axis})")
     if b.ndim <= 2:
         return matmul(a, b)
-    k = b.shape[-2]
-    if a.shape[-1] != k:
-        raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} (dim {a.ndim - 1}) != {k}")
     axes = (b.ndim - 2,) + tuple(i for i in range(b.ndim) if i != b.ndim - 2)
     b2 = b.transpose(axes).reshape(k, -1)
     out = matmul(a.reshape(-1, k), b2)

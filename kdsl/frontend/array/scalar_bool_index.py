@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from kdsl.errors import shape_text
 from kdsl.frontend.array.array import Array
 
 
@@ -63,15 +64,46 @@ def get(a: Array, plan: Plan) -> Array:
     return (out if plan.keep else out[lead + (slice(0, 0),)]).copy()
 
 
+def check_whole_mask(a: Array, key: Any, value: Any) -> None:
+    """``z[True] = v`` on a 0-d ``z``: the boolean is the whole mask, and NumPy's mask assignment refuses a value
+    of two or more dimensions with a TypeError (with more items in the key, a shape ValueError as elsewhere).
+
+    >>> import kdsl as kd
+    >>> check_whole_mask(kd.asarray(1.0), (True,), [[2.0]])
+    Traceback (most recent call last):
+    ...
+    TypeError: NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, input has 2 dimensions
+    """
+    ndim = value.ndim if isinstance(value, Array) else np.ndim(value)
+    if a.ndim == 0 and len(key) == 1 and _is_bool(key[0]) and ndim > 1:
+        raise TypeError("NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, input has "
+                        f"{ndim} dimensions")
+
+
 def set(a: Array, plan: Plan, value: Any) -> None:  # noqa: A001 - the setter beside get
-    """``a[key] = value`` by the plan: ``value`` must broadcast to the result's shape; a False writes nothing."""
+    """``a[key] = value`` by the plan: ``value`` (checked and cast as any stored value: NaN into integers is
+    NumPy's ValueError) must broadcast to the result's shape, even when a False makes it empty and nothing is
+    written."""
     from kdsl.frontend.array.shape_ops import broadcast_values_to  # cycle: shape_ops builds on the indexing modules
+    from kdsl.frontend.array.stored_values import checked_value
 
     part = a[plan.basic] if plan.basic else a
     shape = part.shape[:plan.position] + ((1,) if plan.keep else (0,)) + part.shape[plan.position:]
-    v = value if isinstance(value, Array) else np.asarray(value)
-    np.broadcast_shapes(v.shape, shape)  # NumPy's ValueError for a value of the wrong shape
+    v = checked_value(value, a)
+    while v.ndim > len(shape) and v.shape[0] == 1:  # leading length-1 axes beyond the result drop, as in NumPy
+        v = v.reshape(v.shape[1:])
+    if _broadcast(v.shape, shape) != shape:
+        raise ValueError(f"shape mismatch: value array of shape {shape_text(v.shape)} could not be broadcast to "
+                         f"indexing result of shape {shape_text(shape)}")
     if not plan.keep:
         return
     v = broadcast_values_to(v, shape)
     a[plan.basic if plan.basic else (Ellipsis,)] = v[(slice(None),) * plan.position + (0,)]
+
+
+def _broadcast(*shapes: tuple[int, ...]) -> tuple[int, ...] | None:
+    """NumPy's broadcast shape of ``shapes``, None where they do not broadcast."""
+    try:
+        return np.broadcast_shapes(*shapes)
+    except ValueError:
+        return None

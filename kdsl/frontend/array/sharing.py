@@ -21,10 +21,13 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import numpy as np
+
 from kdsl import dtype as dt
 from kdsl.frontend.array import creation
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.constant_layout import layout
+from kdsl.frontend.array.ops import where
 from kdsl.ir.view import View
 
 
@@ -38,9 +41,10 @@ def _lineage(a: Array) -> list[Array]:
 
 def _base_of(a: Array) -> Array | None:
     """The array ``a`` is a view of, or None (a bitcast view's base is held weakly by its write-back function:
-    None once nobody else holds it)."""
+    None once nobody else holds it). A view that only reads through, ``diagonal``, ``broadcast_to``,
+    ``sliding_window_view`` (later writes into the base show in it, as NumPy's), has its base too."""
     if a._parent is None:
-        return None
+        return a._read[0]() if a._read is not None else None
     base, write = a._parent
     if base is None:
         ref = getattr(write, "base_ref", None)
@@ -110,17 +114,31 @@ def _footprint(chain: list[Array]) -> Array:
     written through each view's write-back path into zeros of its base."""
     marks = creation.ones(chain[0].shape, dtype=dt.bool_)
     for view, base in itertools.pairwise(chain):
+        if view._parent is None:  # a view that only reads through: the base elements it reads, by index
+            marks = _read_footprint(view, base, marks)
+            continue
         base_marks = creation.zeros(base.shape, dtype=dt.bool_)
-        view._parent[1](base_marks, marks)  # type: ignore[index]  # (chain links have a parent)
+        view._parent[1](base_marks, marks)
         marks = base_marks
     return marks
+
+
+def _read_footprint(view: Array, base: Array, marks: Array) -> Array:
+    """The elements of ``base`` that the marked elements of ``view`` (a read-through view: no write-back path)
+    read: the view's own read replayed over the base's flat indices, the marked ones set in a mask (unmarked
+    elements aim at one spare slot past the end)."""
+    assert view._read is not None
+    index = view._read[1](creation.arange(base.size, dtype=dt.int64).reshape(base.shape))
+    spare = creation.zeros(base.size + 1, dtype=dt.bool_)
+    spare[where(marks, index, base.size).reshape(-1)] = True
+    return spare[:-1].reshape(base.shape)
 
 
 def shares_memory(a: Any, b: Any, /, max_work: int | None = None) -> bool:
     """Whether ``a`` and ``b`` have an element in common (NumPy's ``np.shares_memory``; exact for kdsl views:
     ``a[:2]`` and ``a[2:]`` do not share, ``a[::2]`` and ``a[2:]`` do). Reads back one boolean when both are
-    views of one array (computing the overlap on the device). ``max_work=0`` (NumPy's MAY_SHARE_BOUNDS) gives
-    :func:`may_share_memory`'s quick answer.
+    views of one array (computing the overlap on the device). ``max_work=0`` (NumPy's MAY_SHARE_BOUNDS) checks
+    the bounds only: False when they are apart, else NumPy's ``TooHardError``.
 
     >>> import kdsl as kd
     >>> a = kd.arange(6)
@@ -129,8 +147,8 @@ def shares_memory(a: Any, b: Any, /, max_work: int | None = None) -> bool:
     """
     if not may_share_memory(a, b, max_work):
         return False
-    if max_work == 0:
-        return True
+    if max_work == 0:  # NumPy's MAY_SHARE_BOUNDS: overlapping bounds leave the question open
+        raise np.exceptions.TooHardError("Exceeded max_work")
     if any(x._parent is not None and x._parent[0] is None for x in (*_lineage(a), *_lineage(b))):
         return True  # a bitcast view writes into its real base: no footprint to trace; the lineage answer stands
     chain_a, chain_b = _lineage(a), _lineage(b)

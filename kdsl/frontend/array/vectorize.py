@@ -250,6 +250,23 @@ class _PyFunc(vectorize):
     def __init__(self, func: Callable[..., Any], nin: int, nout: int, identity: Any = None) -> None:
         super().__init__(func)
         self.nin, self.nout, self.identity = nin, nout, identity
+        self.__name__ = f"{getattr(func, '__name__', 'function')} (vectorized)"  # NumPy's ufunc name
+
+    # NumPy's ufunc attributes of an object ufunc (code that inspects ufuncs reads them): one 'O' loop
+    @property
+    def nargs(self) -> int:
+        return self.nin + self.nout
+
+    @property
+    def ntypes(self) -> int:
+        return 1
+
+    @property
+    def types(self) -> list[str]:
+        return ["O" * self.nin + "->" + "O" * self.nout]
+
+    def __repr__(self) -> str:
+        return f"<ufunc {self.__name__!r}>"
 
     def outer(self, a: Any, b: Any) -> Any:
         """``f(a[i], b[j])`` for every pair (NumPy's ``ufunc.outer``)."""
@@ -265,6 +282,18 @@ class _PyFunc(vectorize):
         result = pyfunc_methods.reduce(self, self.nin, self.nout, self.identity, _as_array(array), axis,
                                        keepdims, initial, f"{getattr(self.pyfunc, '__name__', 'f')} (vectorized)")
         return _into(result, dtype, out)
+
+    def reduceat(self, array: Any, indices: Any, axis: int = 0, dtype: Any = None, out: Any = None) -> Array:
+        """The left fold of each segment ``array[indices[i]:indices[i + 1]]`` (NumPy's ``ufunc.reduceat``)."""
+        return _into(pyfunc_methods.reduceat(self, self.nin, self.nout, _as_array(array), indices, axis,
+                                             self.__name__), dtype, out)
+
+    def at(self, a: Any, indices: Any, b: Any = None, /) -> None:
+        """``a[i] = f(a[i], b)`` in place for each index, repeats applying again (NumPy's ``ufunc.at``)."""
+        if not isinstance(a, Array):
+            raise TypeError(f"{self.__name__}.at writes into a kdsl array, not {type(a).__name__}; pass "
+                            "kd.asarray(a) (or call NumPy's own frompyfunc on host data)")
+        pyfunc_methods.at(self, self.nin, a, indices, b)
 
     def _on_host(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """NumPy's object ufunc on the host; its object results as numeric kdsl arrays."""

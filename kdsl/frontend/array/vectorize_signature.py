@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from kdsl.errors import shape_text
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import asarray, empty
 from kdsl.frontend.array.ops import broadcast_shapes
@@ -59,6 +60,27 @@ def _bind_sizes(arrays: list[Array], cores: list[Core], sizes: dict[str, int]) -
         _check_sizes(arr.shape[arr.ndim - len(core):], core, sizes)
         loops.append(arr.shape[: arr.ndim - len(core)])
     return broadcast_shapes(*loops)
+
+
+def _check_ndim(got: Array, core: Any) -> None:
+    """A result with the wrong number of core dimensions: NumPy's ValueError, worded as NumPy's loop words it
+    (too few: the core dimensions named; too many: the store into the output fails).
+
+    >>> import kdsl as kd
+    >>> _check_ndim(kd.ones(3), ("n", "n"))
+    Traceback (most recent call last):
+    ...
+    ValueError: 1-dimensional argument does not have enough dimensions for all core dimensions ('n', 'n')
+    """
+    n = len(core)
+    if got.ndim < n:
+        raise ValueError(f"{got.ndim}-dimensional argument does not have enough dimensions for all core dimensions "
+                         f"{tuple(core)!r}")
+    if got.ndim > n:
+        if n == 0:
+            raise ValueError("setting an array element with a sequence.")
+        raise ValueError(f"could not broadcast input array from shape {shape_text(got.shape)} into shape "
+                         f"{shape_text(got.shape[got.ndim - n:])}")
 
 
 def _check_sizes(shape: tuple[int, ...], core: Core, sizes: dict[str, int]) -> None:
@@ -103,8 +125,7 @@ def call(invoke: Callable[[list[Array]], Any], signature: str, args: list[Array]
     for index in itertools.product(*(range(n) for n in loop)):
         results = _outputs(invoke([w[index] for w in wide]), len(out_cores))
         for got, core, keep in zip(results, out_cores, per_output, strict=True):
-            if got.ndim != len(core):
-                raise ValueError(f"wrong number of dimensions: expected {len(core)}, got {got.ndim}")
+            _check_ndim(got, core)
             _check_sizes(got.shape, core, sizes)
             keep.append(got)
     # NumPy's output takes the first call's dtype (or otypes); later results are cast to it

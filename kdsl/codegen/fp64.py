@@ -36,14 +36,17 @@ def horner(coefs: Sequence[float], var: str, suffix: str = "LF") -> str:
 
 _INF = "double(uintBitsToFloat(0x7f800000u))"
 _NAN = "double(uintBitsToFloat(0x7fc00000u))"
-# exp(r) on |r| <= ln2 / 2: the Taylor series to r**13 (truncation error < 5e-18).
-_EXP_POLY = horner([1 / factorial(n) for n in range(14)], "r")
+# (exp(r) - 1 - r) / r**2 on |r| <= ln2 / 2: the Taylor series to r**15 (truncation error < 1e-19).
+_EXP_TAIL = horner([1 / factorial(n) for n in range(2, 16)], "r")
 # expm1(x) / x on |x| <= ln2 / 2, to x**15.
 # expm1(x) = x + x**2 * P(x), P's terms up to x**15 / 17! (below 1e-17 of the sum at |x| = 0.7): the last
 # addition rounds a small correction to x, so the sum is within an ulp (x * (1 + x / 2 + ...) was 2 ulp off).
 _EXPM1_POLY = horner([1 / factorial(n) for n in range(2, 18)], "x")
 # log(1 + f) = f - (hf - s * (hf + R)), s = f / (2 + f), R = 2 (z/3 + z**2/5 + ...), z = s*s <= 0.0295.
 _LOG_R = horner([2 / (2 * n + 1) for n in range(1, 13)], "z")
+# 2 atanh(s) = 2s + (2/3) s**3 + s**5 Q(z), z = s*s <= 0.0295 (|s| <= 3 - 2 sqrt 2): Q's terms to z**12.
+_LOG_Q = horner([2 / (2 * n + 1) for n in range(2, 15)], "z")
+_TWO3_HI, _TWO3_LO = "0.6666666666666666LF", "3.700743415417188e-17LF"  # 2/3 in two parts
 # atan(t) = t + t * z * A(z) on |t| <= 0.25.
 _ATAN_POLY = horner([(-1) ** n / (2 * n + 1) for n in range(1, 16)], "z")
 
@@ -52,28 +55,47 @@ _LN2_HI, _LN2_LO = "6.93147180369123816490e-01LF", "1.90821492927058770002e-10LF
 _INV_LN2 = "1.4426950408889634LF"
 
 LIBRARY: dict[str, str] = {
-    # exp(r + k ln2) = 2**k exp(r); two ldexp steps so that 2**k itself never overflows or underflows.
-    "kd_expk_d": f"""double kd_expk_d(double r, int k) {{
-    double p = {_EXP_POLY};
-    int h = k / 2;
-    return ldexp(ldexp(p, h), k - h);
+    # exp(r + re) 2**k for |r| <= ~0.35 and a tiny correction re, rounded once (nearly always): r = a + b with a
+    # r's leading bits (its multiples of 2**-28, so 1 + a is exact) and exp(r) = (1 + a) + q, q = b + r**2 / 2
+    # + ...: the only roundings before the last are q's own (q <= 0.06: a few hundredths of an ulp); a plain
+    # Horner sum 1 + r (1 + r (1/2 + ...)) rounded r**2/2 and the sum near 1, 1 ulp from NumPy in 12% of cases.
+    # A result below 2**-1022 is rounded once onto the subnormal grid (as (1 + v) - 1, exact but the one rounding).
+    "kd_expcore_d": f"""double kd_expcore_d(double r, double re, double k) {{
+    double a = (r + 25165824.0LF) - 25165824.0LF;
+    double q = ((r - a) + re) + (r * re + r * r * ({_EXP_TAIL}));
+    int ik = int(k);
+    if (ik >= -1021) {{
+        int h = ik / 2;
+        return ldexp(ldexp((1.0LF + a) + q, h), ik - h);
+    }}
+    double ps = ldexp(1.0LF + a, ik + 1022);
+    double qs = ldexp(q, ik + 1022);
+    double we;
+    double w = kd_twosum_d(1.0LF, ps, we);
+    return ((w + (we + qs)) - 1.0LF) * 2.2250738585072014e-308LF;
 }}""",
-    # exp(y + ey) for a y carrying a small correction ey (pow's product in two parts).
+    # exp(y + ey) for a y carrying a small correction ey (pow's product in two parts): k = round(y / ln2),
+    # y - k ln2 as a sum r + re (k LN2_HI is exact, the rest carried exactly by a two-sum).
     "kd_exp2part_d": f"""double kd_exp2part_d(double y, double ey) {{
     if (isnan(y)) return y;
-    if (y > 709.782712893384LF) return {_INF};
-    if (y < -745.1332191019412LF) return 0.0LF;
+    if (y > 709.8LF) return {_INF};
+    if (y < -745.2LF) return 0.0LF;
     double k = floor(y * {_INV_LN2} + 0.5LF);
-    double r = (y - k * {_LN2_HI}) + (ey - k * {_LN2_LO});
-    return kd_expk_d(r, int(k));
+    double re;
+    double r = kd_twosum_d(y - k * {_LN2_HI}, ey - k * {_LN2_LO}, re);
+    return kd_expcore_d(r, re, k);
 }}""",
     "kd_exp_d": """double kd_exp_d(double x) { return kd_exp2part_d(x, 0.0LF); }""",
+    # 2**x = 2**k exp((x - k) ln2): x - k is exact, its product with ln2 exact in two parts (Dekker's).
     "kd_exp2_d": f"""double kd_exp2_d(double x) {{
     if (isnan(x)) return x;
     if (x >= 1024.0LF) return {_INF};
     if (x < -1080.0LF) return 0.0LF;
     double k = floor(x + 0.5LF);
-    return kd_expk_d((x - k) * 6.9314718055994531e-01LF, int(k));
+    double d = x - k;
+    double re;
+    double r = kd_twoprod_d(d, 6.93147180559945286227e-01LF, re);
+    return kd_expcore_d(r, re + d * 2.3190468138462996e-17LF, k);
 }}""",
     "kd_expm1p_d": f"""double kd_expm1p_d(double x) {{ return x == 0.0LF ? x : x + x * x * ({_EXPM1_POLY}); }}""",
     "kd_expm1_d": f"""double kd_expm1_d(double x) {{
@@ -145,19 +167,34 @@ LIBRARY: dict[str, str] = {
     if (isinf(u) || isnan(u) || u < 0.0LF) return kd_log_d(u);
     return kd_log_d(u) + (x - (u - 1.0LF)) / u;
 }}""",
-    # log|a| as hi + lo (about 70 good bits) for pow.
+    # log|a| as hi + lo for pow, relatively accurate to ~2**-66 (exp(b log a) needs the product b log a to
+    # ~2**-60 absolutely up to |b log a| = 745): log(1 + f) = 2 atanh(s) = 2s + (2/3) s**3 + s**5 Q(s**2) with
+    # s = f / (2 + f) and (2/3) s**3 carried in two doubles (Dekker's products; the earlier fdlibm form rounded
+    # f*f/2 and s (hf + R) once each: 95 ulp at 0.7 ** -1024).
     "kd_loghl_d": f"""double kd_loghl_d(double a, out double lo) {{
     double e;
     double f = kd_logsplit_d(a, e);
-    double s = f / (2.0LF + f);
-    double z = s * s;
-    double hf = 0.5LF * f * f;
-    double c = -(hf - (s * (hf + z * ({_LOG_R})) + e * {_LN2_LO}));
-    double t;
-    double h = kd_twosum_d(e * {_LN2_HI}, f, t);
-    precise double l = t + c;
-    precise double hi = h + l;
-    lo = l - (hi - h);
+    double u = 2.0LF + f;
+    double ul = f - (u - 2.0LF);
+    double s = f / u;
+    double pe;
+    double p = kd_twoprod_d(s, u, pe);
+    double sl = (((f - p) - pe) - s * ul) / u;
+    double zl;
+    double z = kd_twoprod_d(s, s, zl);
+    double ce;
+    double c = kd_twoprod_d(z, s, ce);
+    ce = ce + (zl * s + 3.0LF * z * sl);
+    double ge;
+    double g = kd_twoprod_d(c, {_TWO3_HI}, ge);
+    ge = ge + (c * {_TWO3_LO} + ce * {_TWO3_HI});
+    double t1;
+    double h1 = kd_twosum_d(e * {_LN2_HI}, 2.0LF * s, t1);
+    double t2;
+    double h2 = kd_twosum_d(h1, g, t2);
+    double l = (t1 + t2) + ((2.0LF * sl + e * {_LN2_LO}) + (ge + c * z * ({_LOG_Q})));
+    double hi = h2 + l;
+    lo = l - (hi - h2);
     return hi;
 }}""",
     # NumPy's power for doubles: the float version's special cases, then exp(b * log|a|) with the product

@@ -47,8 +47,6 @@ _LOG_R = horner([2 / (2 * n + 1) for n in range(1, 13)], "z")
 # 2 atanh(s) = 2s + (2/3) s**3 + s**5 Q(z), z = s*s <= 0.0295 (|s| <= 3 - 2 sqrt 2): Q's terms to z**12.
 _LOG_Q = horner([2 / (2 * n + 1) for n in range(2, 15)], "z")
 _TWO3_HI, _TWO3_LO = "0.6666666666666666LF", "3.700743415417188e-17LF"  # 2/3 in two parts
-# atan(t) = t + t * z * A(z) on |t| <= 0.25.
-_ATAN_POLY = horner([(-1) ** n / (2 * n + 1) for n in range(1, 16)], "z")
 
 # ln2 = LN2_HI + LN2_LO with LN2_HI's low 21 bits zero (k * LN2_HI exact for |k| < 2**21): fdlibm's split.
 _LN2_HI, _LN2_LO = "6.93147180369123816490e-01LF", "1.90821492927058770002e-10LF"
@@ -244,50 +242,6 @@ LIBRARY: dict[str, str] = {
     return x < 0.0LF ? -r : (x == 0.0LF ? x : r);
 }""",
     "kd_sigmoid_d": """double kd_sigmoid_d(double x) { return 1.0LF / (1.0LF + kd_exp_d(-x)); }""",
-    "kd_atanr_d": f"""double kd_atanr_d(double t) {{ double z = t * t; return t + t * z * ({_ATAN_POLY}); }}""",
-    # atan on [0, inf]: 1/a above 1, then atan(c) + atan((a - c) / (1 + a c)) with c in {{0, 1/2, 1}}.
-    "kd_atanp_d": """double kd_atanp_d(double a) {
-    bool inv = a > 1.0LF;
-    if (inv) a = 1.0LF / a;
-    double r;
-    if (a < 0.25LF) r = kd_atanr_d(a);
-    else if (a < 0.75LF) r = 4.63647609000806093515e-01LF + (kd_atanr_d((a - 0.5LF) / (1.0LF + 0.5LF * a))
-                                                             + 2.26987774529616870924e-17LF);
-    else r = 7.85398163397448278999e-01LF + (kd_atanr_d((a - 1.0LF) / (1.0LF + a)) + 3.06161699786838301793e-17LF);
-    return inv ? (1.57079632679489655800e+00LF - r) + 6.12323399573676603587e-17LF : r;
-}""",
-    "kd_atan_d": """double kd_atan_d(double x) {
-    if (isnan(x)) return x;
-    double r = kd_atanp_d(abs(x));
-    return x < 0.0LF ? -r : (x == 0.0LF ? x : r);
-}""",
-    # NumPy's arctan2, signed zeros and infinities included.
-    "kd_atan2_d": """double kd_atan2_d(double y, double x) {
-    if (isnan(x) || isnan(y)) return x + y;
-    bool ny = (unpackDouble2x32(y).y >> 31) != 0u;
-    bool nx = (unpackDouble2x32(x).y >> 31) != 0u;
-    double ay = abs(y), ax = abs(x);
-    // pi/2 and pi as high + low parts; the angle is folded with the low part first, so pi - (pi/2 - t)
-    // rounds once (arctan2(inf, -1) is exactly NumPy's pi/2, not one ulp above).
-    const double PIO2_HI = 1.57079632679489655800e+00LF, PIO2_LO = 6.12323399573676603587e-17LF;
-    const double PI_HI = 3.14159265358979311600e+00LF, PI_LO = 1.22464679914735320717e-16LF;
-    double r;
-    if (isinf(ay) && isinf(ax)) r = nx ? 2.35619449019234492885e+00LF : 7.85398163397448278999e-01LF;
-    else if (ay <= ax || ay == 0.0LF) {
-        double t = ay == 0.0LF ? 0.0LF : kd_atanp_d(ay / ax);
-        r = nx ? PI_HI - (t - PI_LO) : t;
-    } else {
-        double t = kd_atanp_d(ax / ay);
-        r = nx ? PIO2_HI + (t + PIO2_LO) : PIO2_HI - (t - PIO2_LO);
-    }
-    return ny ? -r : r;
-}""",
-    "kd_asin_d": f"""double kd_asin_d(double x) {{
-    return abs(x) <= 1.0LF ? kd_atan2_d(x, sqrt((1.0LF - x) * (1.0LF + x))) : (isnan(x) ? x : {_NAN});
-}}""",
-    "kd_acos_d": f"""double kd_acos_d(double x) {{
-    return abs(x) <= 1.0LF ? kd_atan2_d(sqrt((1.0LF - x) * (1.0LF + x)), x) : (isnan(x) ? x : {_NAN});
-}}""",
     "kd_asinh_d": """double kd_asinh_d(double x) {
     double a = abs(x);
     double r;

@@ -38,10 +38,6 @@ _INF = "double(uintBitsToFloat(0x7f800000u))"
 _NAN = "double(uintBitsToFloat(0x7fc00000u))"
 # (exp(r) - 1 - r) / r**2 on |r| <= ln2 / 2: the Taylor series to r**15 (truncation error < 1e-19).
 _EXP_TAIL = horner([1 / factorial(n) for n in range(2, 16)], "r")
-# expm1(x) / x on |x| <= ln2 / 2, to x**15.
-# expm1(x) = x + x**2 * P(x), P's terms up to x**15 / 17! (below 1e-17 of the sum at |x| = 0.7): the last
-# addition rounds a small correction to x, so the sum is within an ulp (x * (1 + x / 2 + ...) was 2 ulp off).
-_EXPM1_POLY = horner([1 / factorial(n) for n in range(2, 18)], "x")
 # log(1 + f) = f - (hf - s * (hf + R)), s = f / (2 + f), R = 2 (z/3 + z**2/5 + ...), z = s*s <= 0.0295.
 _LOG_R = horner([2 / (2 * n + 1) for n in range(1, 13)], "z")
 # 2 atanh(s) = 2s + (2/3) s**3 + s**5 Q(z), z = s*s <= 0.0295 (|s| <= 3 - 2 sqrt 2): Q's terms to z**12.
@@ -94,18 +90,6 @@ LIBRARY: dict[str, str] = {
     double re;
     double r = kd_twoprod_d(d, 6.93147180559945286227e-01LF, re);
     return kd_expcore_d(r, re + d * 2.3190468138462996e-17LF, k);
-}}""",
-    "kd_expm1p_d": f"""double kd_expm1p_d(double x) {{ return x == 0.0LF ? x : x + x * x * ({_EXPM1_POLY}); }}""",
-    "kd_expm1_d": f"""double kd_expm1_d(double x) {{
-    // the series up to 0.7, past ln2 / 2: with k = +-1 there, 2 expm1(r) + 1 cancels (2 ulp off)
-    if (isnan(x) || abs(x) <= 0.7LF) return kd_expm1p_d(x);
-    if (x > 709.782712893384LF) return {_INF};
-    if (x < -40.0LF) return -1.0LF;
-    double k = floor(x * {_INV_LN2} + 0.5LF);
-    if (k > 56.0LF) return kd_exp_d(x);
-    double r = (x - k * {_LN2_HI}) - k * {_LN2_LO};
-    int ik = int(k);
-    return ldexp(kd_expm1p_d(r), ik) + (ldexp(1.0LF, ik) - 1.0LF);
 }}""",
     # log(1 + f) for f in [sqrt(1/2) - 1, sqrt(2) - 1]; f itself is exact, the small correction is not.
     "kd_log1pf_d": f"""double kd_log1pf_d(double f) {{
@@ -217,30 +201,6 @@ LIBRARY: dict[str, str] = {
     }}
     return (a < 0.0LF && odd) ? -r : r;
 }}""",
-    # Beyond 22, sinh and cosh are exp(a) / 2 = exp(a - ln2) to double precision (no overflow before theirs).
-    "kd_sinh_d": f"""double kd_sinh_d(double x) {{
-    double a = abs(x);
-    double r;
-    // fdlibm's forms of (e**a - e**-a) / 2 with t = expm1(a): below 1, 2t (exact) less the smaller t*t / (t + 1)
-    // (t + t / (t + 1) was 2 ulp off there)
-    if (a < 1.0LF) {{ double t = kd_expm1_d(a); r = 0.5LF * (2.0LF * t - t * t / (t + 1.0LF)); }}
-    else if (a < 22.0LF) {{ double t = kd_expm1_d(a); r = 0.5LF * (t + t / (t + 1.0LF)); }}
-    else r = kd_exp2part_d(a - {_LN2_HI}, -{_LN2_LO});
-    return x < 0.0LF ? -r : (x == 0.0LF ? x : r);
-}}""",
-    "kd_cosh_d": f"""double kd_cosh_d(double x) {{
-    double a = abs(x);
-    if (a < 22.0LF) {{ double t = kd_exp_d(a); return 0.5LF * (t + 1.0LF / t); }}
-    return kd_exp2part_d(a - {_LN2_HI}, -{_LN2_LO});
-}}""",
-    "kd_tanh_d": """double kd_tanh_d(double x) {
-    double a = abs(x);
-    if (isnan(x)) return x;
-    if (a > 22.0LF) return x < 0.0LF ? -1.0LF : 1.0LF;
-    double t = kd_expm1_d(2.0LF * a);
-    double r = t / (t + 2.0LF);
-    return x < 0.0LF ? -r : (x == 0.0LF ? x : r);
-}""",
     "kd_sigmoid_d": """double kd_sigmoid_d(double x) { return 1.0LF / (1.0LF + kd_exp_d(-x)); }""",
     "kd_asinh_d": """double kd_asinh_d(double x) {
     double a = abs(x);

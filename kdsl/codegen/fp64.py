@@ -40,9 +40,6 @@ _NAN = "double(uintBitsToFloat(0x7fc00000u))"
 _EXP_TAIL = horner([1 / factorial(n) for n in range(2, 16)], "r")
 # log(1 + f) = f - (hf - s * (hf + R)), s = f / (2 + f), R = 2 (z/3 + z**2/5 + ...), z = s*s <= 0.0295.
 _LOG_R = horner([2 / (2 * n + 1) for n in range(1, 13)], "z")
-# 2 atanh(s) = 2s + (2/3) s**3 + s**5 Q(z), z = s*s <= 0.0295 (|s| <= 3 - 2 sqrt 2): Q's terms to z**12.
-_LOG_Q = horner([2 / (2 * n + 1) for n in range(2, 15)], "z")
-_TWO3_HI, _TWO3_LO = "0.6666666666666666LF", "3.700743415417188e-17LF"  # 2/3 in two parts
 
 # ln2 = LN2_HI + LN2_LO with LN2_HI's low 21 bits zero (k * LN2_HI exact for |k| < 2**21): fdlibm's split.
 _LN2_HI, _LN2_LO = "6.93147180369123816490e-01LF", "1.90821492927058770002e-10LF"
@@ -125,59 +122,6 @@ LIBRARY: dict[str, str] = {
     double z = s * s;
     double hf = 0.5LF * f * f;
     return e * {_LN2_HI} + (f - (hf - (s * (hf + z * ({_LOG_R})) + e * {_LN2_LO})));
-}}""",
-    "kd_log2_d": """double kd_log2_d(double x) {
-    double r;
-    if (kd_logspecial_d(x, r)) return r;
-    double e;
-    double f = kd_logsplit_d(x, e);
-    return e + kd_log1pf_d(f) * 1.4426950408889634LF;
-}""",
-    "kd_log10_d": """double kd_log10_d(double x) {
-    double r;
-    if (kd_logspecial_d(x, r)) return r;
-    double e;
-    double f = kd_logsplit_d(x, e);
-    return e * 3.01029995663611771306e-01LF + (kd_log1pf_d(f) * 4.34294481903251816668e-01LF
-                                               + e * 3.69423907715893078616e-13LF);
-}""",
-    # log1p: small x directly (f = x is exact); otherwise log(u) corrected by u's rounding error.
-    "kd_log1p_d": f"""double kd_log1p_d(double x) {{
-    if (abs(x) <= 0.29289321881345248LF) return kd_log1pf_d(x);
-    if (x == -1.0LF) return -{_INF};
-    double u = 1.0LF + x;
-    if (isinf(u) || isnan(u) || u < 0.0LF) return kd_log_d(u);
-    return kd_log_d(u) + (x - (u - 1.0LF)) / u;
-}}""",
-    # log|a| as hi + lo for pow, relatively accurate to ~2**-66 (exp(b log a) needs the product b log a to
-    # ~2**-60 absolutely up to |b log a| = 745): log(1 + f) = 2 atanh(s) = 2s + (2/3) s**3 + s**5 Q(s**2) with
-    # s = f / (2 + f) and (2/3) s**3 carried in two doubles (Dekker's products; the earlier fdlibm form rounded
-    # f*f/2 and s (hf + R) once each: 95 ulp at 0.7 ** -1024).
-    "kd_loghl_d": f"""double kd_loghl_d(double a, out double lo) {{
-    double e;
-    double f = kd_logsplit_d(a, e);
-    double u = 2.0LF + f;
-    double ul = f - (u - 2.0LF);
-    double s = f / u;
-    double pe;
-    double p = kd_twoprod_d(s, u, pe);
-    double sl = (((f - p) - pe) - s * ul) / u;
-    double zl;
-    double z = kd_twoprod_d(s, s, zl);
-    double ce;
-    double c = kd_twoprod_d(z, s, ce);
-    ce = ce + (zl * s + 3.0LF * z * sl);
-    double ge;
-    double g = kd_twoprod_d(c, {_TWO3_HI}, ge);
-    ge = ge + (c * {_TWO3_LO} + ce * {_TWO3_HI});
-    double t1;
-    double h1 = kd_twosum_d(e * {_LN2_HI}, 2.0LF * s, t1);
-    double t2;
-    double h2 = kd_twosum_d(h1, g, t2);
-    double l = (t1 + t2) + ((2.0LF * sl + e * {_LN2_LO}) + (ge + c * z * ({_LOG_Q})));
-    double hi = h2 + l;
-    lo = l - (hi - h2);
-    return hi;
 }}""",
     # NumPy's power for doubles: the float version's special cases, then exp(b * log|a|) with the product
     # kept in two parts (the exact product's rounding error joins b * lo).

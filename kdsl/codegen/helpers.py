@@ -14,7 +14,17 @@ from __future__ import annotations
 import re
 
 from kdsl.codegen import complex as complex_helpers
-from kdsl.codegen import erf, float32_exp_log, float_to_int, fp64, fp64_atan, fp64_hyperbolic, half, inverse_hyperbolic
+from kdsl.codegen import (
+    erf,
+    float32_exp_log,
+    float_to_int,
+    fp64,
+    fp64_atan,
+    fp64_hyperbolic,
+    fp64_log,
+    half,
+    inverse_hyperbolic,
+)
 from kdsl.codegen.precise import exact
 
 SUFFIX = {"int": "i", "uint": "u", "float": "f", "double": "d", "int64_t": "l", "uint64_t": "ul", "bool": "b"}
@@ -301,6 +311,7 @@ def _library() -> dict[str, str]:
     lib.update(fp64.LIBRARY)
     lib.update(fp64_atan.LIBRARY)
     lib.update(fp64_hyperbolic.LIBRARY)
+    lib.update(fp64_log.LIBRARY)
     lib.update(complex_helpers.LIBRARY)
     lib.update(erf.LIBRARY)
     lib.update(inverse_hyperbolic.LIBRARY)

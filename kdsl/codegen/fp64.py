@@ -88,13 +88,6 @@ LIBRARY: dict[str, str] = {
     double r = kd_twoprod_d(d, 6.93147180559945286227e-01LF, re);
     return kd_expcore_d(r, re + d * 2.3190468138462996e-17LF, k);
 }}""",
-    # log(1 + f) for f in [sqrt(1/2) - 1, sqrt(2) - 1]; f itself is exact, the small correction is not.
-    "kd_log1pf_d": f"""double kd_log1pf_d(double f) {{
-    double s = f / (2.0LF + f);
-    double z = s * s;
-    double hf = 0.5LF * f * f;
-    return f - (hf - s * (hf + z * ({_LOG_R})));
-}}""",
     # x = 2**e * (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)) (subnormals scaled first); returns f.
     "kd_logsplit_d": """double kd_logsplit_d(double x, out double e) {
     double bias = 0.0LF;

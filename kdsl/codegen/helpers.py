@@ -348,8 +348,8 @@ def needed(body: str) -> list[str]:
     """The helper definitions ``body`` calls, with the helpers those call, each after the helpers it calls
     (GLSL needs a function declared before its use), in a fixed order (deterministic source text).
 
-    >>> [h.split("(")[0] for h in needed("y = kd_log10_d(x);")]
-    ['precise double kd_log1pf_d', 'bool kd_logspecial_d', 'precise double kd_logsplit_d', 'precise double kd_log10_d']
+    >>> [h.split("(")[0] for h in needed("y = kd_log_d(x);")]
+    ['bool kd_logspecial_d', 'precise double kd_logsplit_d', 'precise double kd_log_d']
     """
     out: list[str] = []
     seen: set[str] = set()

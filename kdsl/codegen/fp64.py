@@ -139,31 +139,6 @@ LIBRARY: dict[str, str] = {
     return (a < 0.0LF && odd) ? -r : r;
 }}""",
     "kd_sigmoid_d": """double kd_sigmoid_d(double x) { return 1.0LF / (1.0LF + kd_exp_d(-x)); }""",
-    "kd_asinh_d": """double kd_asinh_d(double x) {
-    double a = abs(x);
-    double r;
-    if (a > 268435456.0LF) r = kd_log_d(a) + 6.93147180559945286227e-01LF;
-    else if (a > 2.0LF) r = kd_log_d(2.0LF * a + 1.0LF / (sqrt(a * a + 1.0LF) + a));
-    else r = kd_log1p_d(a + a * a / (1.0LF + sqrt(1.0LF + a * a)));
-    return x < 0.0LF ? -r : (x == 0.0LF ? x : r);
-}""",
-    "kd_acosh_d": f"""double kd_acosh_d(double x) {{
-    if (isnan(x)) return x;
-    if (x < 1.0LF) return {_NAN};
-    if (x > 268435456.0LF) return kd_log_d(x) + 6.93147180559945286227e-01LF;
-    if (x > 2.0LF) return kd_log_d(2.0LF * x - 1.0LF / (x + sqrt(x * x - 1.0LF)));
-    double t = x - 1.0LF;
-    return kd_log1p_d(t + sqrt(2.0LF * t + t * t));
-}}""",
-    "kd_atanh_d": f"""double kd_atanh_d(double x) {{
-    double a = abs(x);
-    if (isnan(x)) return x;
-    if (a > 1.0LF) return {_NAN};
-    if (a == 1.0LF) return x * {_INF};
-    double r = a < 0.5LF ? 0.5LF * kd_log1p_d(2.0LF * a + 2.0LF * a * a / (1.0LF - a))
-                         : 0.5LF * kd_log1p_d(2.0LF * a / (1.0LF - a));
-    return x < 0.0LF ? -r : (x == 0.0LF ? x : r);
-}}""",
 }
 
 

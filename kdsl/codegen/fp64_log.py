@@ -94,4 +94,23 @@ LIBRARY: dict[str, str] = {
     double hi = kd_logdd_d(f, e, lo);
     return hi + (lo + ue / u);
 }}""",
+    # log(v + vl) for a positive normal v and vl below its last bit
+    "kd_logv_d": """double kd_logv_d(double v, double vl) {
+    double e, lo;
+    double f = kd_logsplit_d(v, e);
+    double hi = kd_logdd_d(f, e, lo);
+    return hi + (lo + vl / v);
+}""",
+    # log1p(y + yl) for y > -1 and yl below y's last bit (the inverse hyperbolic functions' arguments)
+    "kd_log1pdd_d": """double kd_log1pdd_d(double y, double yl) {
+    if (abs(y) < 1e-150LF) return y + yl;
+    if (abs(y) <= 0.29289321881345248LF) {
+        double lo;
+        double hi = kd_logdd_d(y, 0.0LF, lo);
+        return hi + (lo + yl / (1.0LF + y));
+    }
+    double ue;
+    double u = kd_twosum_d(1.0LF, y, ue);
+    return kd_logv_d(u, ue + yl);
+}""",
 }

@@ -21,6 +21,7 @@ from kdsl.codegen import (
     fp64,
     fp64_atan,
     fp64_hyperbolic,
+    fp64_inverse_hyperbolic,
     fp64_log,
     half,
     inverse_hyperbolic,
@@ -312,6 +313,7 @@ def _library() -> dict[str, str]:
     lib.update(fp64_atan.LIBRARY)
     lib.update(fp64_hyperbolic.LIBRARY)
     lib.update(fp64_log.LIBRARY)
+    lib.update(fp64_inverse_hyperbolic.LIBRARY)
     lib.update(complex_helpers.LIBRARY)
     lib.update(erf.LIBRARY)
     lib.update(inverse_hyperbolic.LIBRARY)

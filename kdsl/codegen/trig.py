@@ -21,8 +21,10 @@ device:
 
 Measured against exact values (tests/precision/test_trig_*.py), over the whole finite range incl. the arguments
 closest to multiples of pi/2: ``sin``/``cos`` within 0.83 ulp (float32) and 0.87 ulp (float64; NumPy's, glibc's,
-0.51 on random arguments but 1e5 ulps off at some of the hardest), ``tan`` 2.1 and 1.9 ulp. The rounding of the
-polynomials, not the reduction, sets these: at the hardest arguments the results are within 0.5 ulp (tan 1.5).
+0.51 on random arguments but 1e5 ulps off at some of the hardest), ``tan`` within 1 ulp (sin and cos of the
+reduced argument carried in two parts, the quotient corrected by its exact residual: 2.1 and 1.9 ulp as a plain
+quotient). The rounding of the polynomials, not the reduction, sets these: at the hardest arguments the results
+are within 0.5 ulp.
 
 Example:
     >>> "float kd_sin_f(float x)" in LIBRARY["kd_sin_f"], "double kd_cos_d(double x)" in LIBRARY["kd_cos_d"]

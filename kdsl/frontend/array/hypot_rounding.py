@@ -27,13 +27,18 @@ _SPLIT = 134217729.0  # Veltkamp's split constant for float64
 _BIG, _SMALL, _SCALE = 2.0**480, 2.0**-480, 2.0**600
 
 
+def two_product(x: Array, y: Array) -> tuple[Array, Array]:
+    """``x * y`` as ``p + e`` exactly (Dekker's product with Veltkamp's split; float64 operands whose product and
+    its error are normal numbers). ``cbrt``'s Newton step uses it too."""
+    p = x * y
+    cx, cy = x * _SPLIT, y * _SPLIT
+    xh, yh = cx - (cx - x), cy - (cy - y)
+    xl, yl = x - xh, y - yh
+    return p, ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
+
+
 def _square(x: Array) -> tuple[Array, Array]:
-    """``x * x`` as ``p + e`` exactly (Dekker's product with Veltkamp's split)."""
-    p = x * x
-    c = x * _SPLIT
-    hi = c - (c - x)
-    lo = x - hi
-    return p, ((hi * hi - p) + 2.0 * hi * lo) + lo * lo
+    return two_product(x, x)
 
 
 def corrected(big: Array, small: Array, d: dt.DType) -> Array:
@@ -57,4 +62,4 @@ def corrected(big: Array, small: Array, d: dt.DType) -> Array:
     return (h + residual / (2.0 * where(h == 0, 1.0, h))) / scale
 
 
-__all__ = ["corrected"]
+__all__ = ["corrected", "two_product"]

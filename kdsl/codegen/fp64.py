@@ -3,10 +3,14 @@
 Each is argument reduction done in double (Cody-Waite: the constant split in parts whose products with the
 reduction multiple are exact) followed by a Taylor polynomial evaluated in Horner form; the polynomials are
 long enough that their truncation error is below 1e-17 on the reduced range, so the rounding of a few
-operations dominates: at most 2-3 units in the last place (4.5e-16 relative; docs/kernels.md lists each).
-``pow`` carries the logarithm in two doubles so that ``b * log(a)`` keeps its precision up to the overflow
-threshold; ``sin``/``cos``/``tan`` (and the exact products and sums pow uses) come from :mod:`kdsl.codegen.trig`, which
-generates them for float and double alike.
+operations dominates. ``exp``/``exp2`` are correctly rounded but for ~1% of arguments: the reduced argument is split so
+``1 + a`` is exact and only the small rest rounds before the last addition; subnormal results are rounded once onto
+their grid. ``pow`` carries ``log|a|`` (:mod:`kdsl.codegen.fp64_log`) and ``b * log(a)`` in two doubles, so it is
+within an ulp up to the overflow threshold. Within 1 ulp everywhere (docs/kernels.md lists each). The inverse
+trigonometric, hyperbolic and logarithmic functions on double-word values live in ``fp64_atan.py``,
+``fp64_hyperbolic.py``, ``fp64_log.py`` and ``fp64_inverse_hyperbolic.py``; ``sin``/``cos``/``tan`` (and the
+exact products and sums they all use) come from :mod:`kdsl.codegen.trig`, which generates them for float and
+double alike.
 
 No helper loops: lavapipe counts every loop iteration of an invocation against one budget, so the code is
 straight-line (the polynomials are unrolled here, in Python).

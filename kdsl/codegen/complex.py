@@ -50,7 +50,7 @@ _TYPES = {
           "LOG10E_": "0.4342945"},
     "d": {"CT_": "dvec2", "RT_": "double", "FEXP(": "kd_exp_d(", "FLOG(": "kd_log_d(", "FSIN(": "kd_sin_d(",
           "FCOS(": "kd_cos_d(", "FATAN2(": "kd_atan2_d(", "FDIV(": "kd_div_d(", "FLOG1P(": "kd_log1p_d(",
-          "FSINH(": "kd_sinh_d(", "FCOSH(": "kd_cosh_d(", "FCOPYSIGN(": "kd_copysign_d(",
+          "FSINH(": "kd_fdsinh_d(", "FCOSH(": "kd_fdcosh_d(", "FCOPYSIGN(": "kd_copysign_d(",
           "FTANH(": "kd_tanh_d(", "BIGEXP": "700.0LF", "BIGTANH": "20.0LF", "SPLIT": "134217729.0LF",
           "QUARTERMAX": "4.4e307LF", "FEXPM1(": "kd_expm1_d(", "EPS_": "2.220446049250313e-16LF",
           "BIGASIN": "1.0e12LF", "BIGATANH": "1.0e150LF", "LN2_": "0.6931471805599453LF",

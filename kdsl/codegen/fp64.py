@@ -3,10 +3,14 @@
 Each is argument reduction done in double (Cody-Waite: the constant split in parts whose products with the
 reduction multiple are exact) followed by a Taylor polynomial evaluated in Horner form; the polynomials are
 long enough that their truncation error is below 1e-17 on the reduced range, so the rounding of a few
-operations dominates: at most 2-3 units in the last place (4.5e-16 relative; docs/kernels.md lists each).
-``pow`` carries the logarithm in two doubles so that ``b * log(a)`` keeps its precision up to the overflow
-threshold; ``sin``/``cos``/``tan`` (and the exact products and sums pow uses) come from :mod:`kdsl.codegen.trig`, which
-generates them for float and double alike.
+operations dominates. ``exp``/``exp2`` are correctly rounded but for ~1% of arguments: the reduced argument is split so
+``1 + a`` is exact and only the small rest rounds before the last addition; subnormal results are rounded once onto
+their grid. ``pow`` carries ``log|a|`` (:mod:`kdsl.codegen.fp64_log`) and ``b * log(a)`` in two doubles, so it is
+within an ulp up to the overflow threshold. Within 1 ulp everywhere (docs/kernels.md lists each). The inverse
+trigonometric, hyperbolic and logarithmic functions on double-word values live in ``fp64_atan.py``,
+``fp64_hyperbolic.py``, ``fp64_log.py`` and ``fp64_inverse_hyperbolic.py``; ``sin``/``cos``/``tan`` (and the
+exact products and sums they all use) come from :mod:`kdsl.codegen.trig`, which generates them for float and
+double alike.
 
 No helper loops: lavapipe counts every loop iteration of an invocation against one budget, so the code is
 straight-line (the polynomials are unrolled here, in Python).
@@ -36,63 +40,57 @@ def horner(coefs: Sequence[float], var: str, suffix: str = "LF") -> str:
 
 _INF = "double(uintBitsToFloat(0x7f800000u))"
 _NAN = "double(uintBitsToFloat(0x7fc00000u))"
-# exp(r) on |r| <= ln2 / 2: the Taylor series to r**13 (truncation error < 5e-18).
-_EXP_POLY = horner([1 / factorial(n) for n in range(14)], "r")
-# expm1(x) / x on |x| <= ln2 / 2, to x**15.
-# expm1(x) = x + x**2 * P(x), P's terms up to x**15 / 17! (below 1e-17 of the sum at |x| = 0.7): the last
-# addition rounds a small correction to x, so the sum is within an ulp (x * (1 + x / 2 + ...) was 2 ulp off).
-_EXPM1_POLY = horner([1 / factorial(n) for n in range(2, 18)], "x")
+# (exp(r) - 1 - r) / r**2 on |r| <= ln2 / 2: the Taylor series to r**15 (truncation error < 1e-19).
+_EXP_TAIL = horner([1 / factorial(n) for n in range(2, 16)], "r")
 # log(1 + f) = f - (hf - s * (hf + R)), s = f / (2 + f), R = 2 (z/3 + z**2/5 + ...), z = s*s <= 0.0295.
 _LOG_R = horner([2 / (2 * n + 1) for n in range(1, 13)], "z")
-# atan(t) = t + t * z * A(z) on |t| <= 0.25.
-_ATAN_POLY = horner([(-1) ** n / (2 * n + 1) for n in range(1, 16)], "z")
 
 # ln2 = LN2_HI + LN2_LO with LN2_HI's low 21 bits zero (k * LN2_HI exact for |k| < 2**21): fdlibm's split.
 _LN2_HI, _LN2_LO = "6.93147180369123816490e-01LF", "1.90821492927058770002e-10LF"
 _INV_LN2 = "1.4426950408889634LF"
 
 LIBRARY: dict[str, str] = {
-    # exp(r + k ln2) = 2**k exp(r); two ldexp steps so that 2**k itself never overflows or underflows.
-    "kd_expk_d": f"""double kd_expk_d(double r, int k) {{
-    double p = {_EXP_POLY};
-    int h = k / 2;
-    return ldexp(ldexp(p, h), k - h);
+    # exp(r + re) 2**k for |r| <= ~0.35 and a tiny correction re, rounded once (nearly always): r = a + b with a
+    # r's leading bits (its multiples of 2**-28, so 1 + a is exact) and exp(r) = (1 + a) + q, q = b + r**2 / 2
+    # + ...: the only roundings before the last are q's own (q <= 0.06: a few hundredths of an ulp); a plain
+    # Horner sum 1 + r (1 + r (1/2 + ...)) rounded r**2/2 and the sum near 1, 1 ulp from NumPy in 12% of cases.
+    # A result below 2**-1022 is rounded once onto the subnormal grid (as (1 + v) - 1, exact but the one rounding).
+    "kd_expcore_d": f"""double kd_expcore_d(double r, double re, double k) {{
+    double a = (r + 25165824.0LF) - 25165824.0LF;
+    double q = ((r - a) + re) + (r * re + r * r * ({_EXP_TAIL}));
+    int ik = int(k);
+    if (ik >= -1021) {{
+        int h = ik / 2;
+        return ldexp(ldexp((1.0LF + a) + q, h), ik - h);
+    }}
+    double ps = ldexp(1.0LF + a, ik + 1022);
+    double qs = ldexp(q, ik + 1022);
+    double we;
+    double w = kd_twosum_d(1.0LF, ps, we);
+    return ((w + (we + qs)) - 1.0LF) * 2.2250738585072014e-308LF;
 }}""",
-    # exp(y + ey) for a y carrying a small correction ey (pow's product in two parts).
+    # exp(y + ey) for a y carrying a small correction ey (pow's product in two parts): k = round(y / ln2),
+    # y - k ln2 as a sum r + re (k LN2_HI is exact, the rest carried exactly by a two-sum).
     "kd_exp2part_d": f"""double kd_exp2part_d(double y, double ey) {{
     if (isnan(y)) return y;
-    if (y > 709.782712893384LF) return {_INF};
-    if (y < -745.1332191019412LF) return 0.0LF;
+    if (y > 709.8LF) return {_INF};
+    if (y < -745.2LF) return 0.0LF;
     double k = floor(y * {_INV_LN2} + 0.5LF);
-    double r = (y - k * {_LN2_HI}) + (ey - k * {_LN2_LO});
-    return kd_expk_d(r, int(k));
+    double re;
+    double r = kd_twosum_d(y - k * {_LN2_HI}, ey - k * {_LN2_LO}, re);
+    return kd_expcore_d(r, re, k);
 }}""",
     "kd_exp_d": """double kd_exp_d(double x) { return kd_exp2part_d(x, 0.0LF); }""",
+    # 2**x = 2**k exp((x - k) ln2): x - k is exact, its product with ln2 exact in two parts (Dekker's).
     "kd_exp2_d": f"""double kd_exp2_d(double x) {{
     if (isnan(x)) return x;
     if (x >= 1024.0LF) return {_INF};
     if (x < -1080.0LF) return 0.0LF;
     double k = floor(x + 0.5LF);
-    return kd_expk_d((x - k) * 6.9314718055994531e-01LF, int(k));
-}}""",
-    "kd_expm1p_d": f"""double kd_expm1p_d(double x) {{ return x == 0.0LF ? x : x + x * x * ({_EXPM1_POLY}); }}""",
-    "kd_expm1_d": f"""double kd_expm1_d(double x) {{
-    // the series up to 0.7, past ln2 / 2: with k = +-1 there, 2 expm1(r) + 1 cancels (2 ulp off)
-    if (isnan(x) || abs(x) <= 0.7LF) return kd_expm1p_d(x);
-    if (x > 709.782712893384LF) return {_INF};
-    if (x < -40.0LF) return -1.0LF;
-    double k = floor(x * {_INV_LN2} + 0.5LF);
-    if (k > 56.0LF) return kd_exp_d(x);
-    double r = (x - k * {_LN2_HI}) - k * {_LN2_LO};
-    int ik = int(k);
-    return ldexp(kd_expm1p_d(r), ik) + (ldexp(1.0LF, ik) - 1.0LF);
-}}""",
-    # log(1 + f) for f in [sqrt(1/2) - 1, sqrt(2) - 1]; f itself is exact, the small correction is not.
-    "kd_log1pf_d": f"""double kd_log1pf_d(double f) {{
-    double s = f / (2.0LF + f);
-    double z = s * s;
-    double hf = 0.5LF * f * f;
-    return f - (hf - s * (hf + z * ({_LOG_R})));
+    double d = x - k;
+    double re;
+    double r = kd_twoprod_d(d, 6.93147180559945286227e-01LF, re);
+    return kd_expcore_d(r, re + d * 2.3190468138462996e-17LF, k);
 }}""",
     # x = 2**e * (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)) (subnormals scaled first); returns f.
     "kd_logsplit_d": """double kd_logsplit_d(double x, out double e) {
@@ -122,44 +120,6 @@ LIBRARY: dict[str, str] = {
     double hf = 0.5LF * f * f;
     return e * {_LN2_HI} + (f - (hf - (s * (hf + z * ({_LOG_R})) + e * {_LN2_LO})));
 }}""",
-    "kd_log2_d": """double kd_log2_d(double x) {
-    double r;
-    if (kd_logspecial_d(x, r)) return r;
-    double e;
-    double f = kd_logsplit_d(x, e);
-    return e + kd_log1pf_d(f) * 1.4426950408889634LF;
-}""",
-    "kd_log10_d": """double kd_log10_d(double x) {
-    double r;
-    if (kd_logspecial_d(x, r)) return r;
-    double e;
-    double f = kd_logsplit_d(x, e);
-    return e * 3.01029995663611771306e-01LF + (kd_log1pf_d(f) * 4.34294481903251816668e-01LF
-                                               + e * 3.69423907715893078616e-13LF);
-}""",
-    # log1p: small x directly (f = x is exact); otherwise log(u) corrected by u's rounding error.
-    "kd_log1p_d": f"""double kd_log1p_d(double x) {{
-    if (abs(x) <= 0.29289321881345248LF) return kd_log1pf_d(x);
-    if (x == -1.0LF) return -{_INF};
-    double u = 1.0LF + x;
-    if (isinf(u) || isnan(u) || u < 0.0LF) return kd_log_d(u);
-    return kd_log_d(u) + (x - (u - 1.0LF)) / u;
-}}""",
-    # log|a| as hi + lo (about 70 good bits) for pow.
-    "kd_loghl_d": f"""double kd_loghl_d(double a, out double lo) {{
-    double e;
-    double f = kd_logsplit_d(a, e);
-    double s = f / (2.0LF + f);
-    double z = s * s;
-    double hf = 0.5LF * f * f;
-    double c = -(hf - (s * (hf + z * ({_LOG_R})) + e * {_LN2_LO}));
-    double t;
-    double h = kd_twosum_d(e * {_LN2_HI}, f, t);
-    precise double l = t + c;
-    precise double hi = h + l;
-    lo = l - (hi - h);
-    return hi;
-}}""",
     # NumPy's power for doubles: the float version's special cases, then exp(b * log|a|) with the product
     # kept in two parts (the exact product's rounding error joins b * lo).
     "kd_pow_d": f"""double kd_pow_d(double a, double b) {{
@@ -182,100 +142,7 @@ LIBRARY: dict[str, str] = {
     }}
     return (a < 0.0LF && odd) ? -r : r;
 }}""",
-    # Beyond 22, sinh and cosh are exp(a) / 2 = exp(a - ln2) to double precision (no overflow before theirs).
-    "kd_sinh_d": f"""double kd_sinh_d(double x) {{
-    double a = abs(x);
-    double r;
-    // fdlibm's forms of (e**a - e**-a) / 2 with t = expm1(a): below 1, 2t (exact) less the smaller t*t / (t + 1)
-    // (t + t / (t + 1) was 2 ulp off there)
-    if (a < 1.0LF) {{ double t = kd_expm1_d(a); r = 0.5LF * (2.0LF * t - t * t / (t + 1.0LF)); }}
-    else if (a < 22.0LF) {{ double t = kd_expm1_d(a); r = 0.5LF * (t + t / (t + 1.0LF)); }}
-    else r = kd_exp2part_d(a - {_LN2_HI}, -{_LN2_LO});
-    return x < 0.0LF ? -r : (x == 0.0LF ? x : r);
-}}""",
-    "kd_cosh_d": f"""double kd_cosh_d(double x) {{
-    double a = abs(x);
-    if (a < 22.0LF) {{ double t = kd_exp_d(a); return 0.5LF * (t + 1.0LF / t); }}
-    return kd_exp2part_d(a - {_LN2_HI}, -{_LN2_LO});
-}}""",
-    "kd_tanh_d": """double kd_tanh_d(double x) {
-    double a = abs(x);
-    if (isnan(x)) return x;
-    if (a > 22.0LF) return x < 0.0LF ? -1.0LF : 1.0LF;
-    double t = kd_expm1_d(2.0LF * a);
-    double r = t / (t + 2.0LF);
-    return x < 0.0LF ? -r : (x == 0.0LF ? x : r);
-}""",
     "kd_sigmoid_d": """double kd_sigmoid_d(double x) { return 1.0LF / (1.0LF + kd_exp_d(-x)); }""",
-    "kd_atanr_d": f"""double kd_atanr_d(double t) {{ double z = t * t; return t + t * z * ({_ATAN_POLY}); }}""",
-    # atan on [0, inf]: 1/a above 1, then atan(c) + atan((a - c) / (1 + a c)) with c in {{0, 1/2, 1}}.
-    "kd_atanp_d": """double kd_atanp_d(double a) {
-    bool inv = a > 1.0LF;
-    if (inv) a = 1.0LF / a;
-    double r;
-    if (a < 0.25LF) r = kd_atanr_d(a);
-    else if (a < 0.75LF) r = 4.63647609000806093515e-01LF + (kd_atanr_d((a - 0.5LF) / (1.0LF + 0.5LF * a))
-                                                             + 2.26987774529616870924e-17LF);
-    else r = 7.85398163397448278999e-01LF + (kd_atanr_d((a - 1.0LF) / (1.0LF + a)) + 3.06161699786838301793e-17LF);
-    return inv ? (1.57079632679489655800e+00LF - r) + 6.12323399573676603587e-17LF : r;
-}""",
-    "kd_atan_d": """double kd_atan_d(double x) {
-    if (isnan(x)) return x;
-    double r = kd_atanp_d(abs(x));
-    return x < 0.0LF ? -r : (x == 0.0LF ? x : r);
-}""",
-    # NumPy's arctan2, signed zeros and infinities included.
-    "kd_atan2_d": """double kd_atan2_d(double y, double x) {
-    if (isnan(x) || isnan(y)) return x + y;
-    bool ny = (unpackDouble2x32(y).y >> 31) != 0u;
-    bool nx = (unpackDouble2x32(x).y >> 31) != 0u;
-    double ay = abs(y), ax = abs(x);
-    // pi/2 and pi as high + low parts; the angle is folded with the low part first, so pi - (pi/2 - t)
-    // rounds once (arctan2(inf, -1) is exactly NumPy's pi/2, not one ulp above).
-    const double PIO2_HI = 1.57079632679489655800e+00LF, PIO2_LO = 6.12323399573676603587e-17LF;
-    const double PI_HI = 3.14159265358979311600e+00LF, PI_LO = 1.22464679914735320717e-16LF;
-    double r;
-    if (isinf(ay) && isinf(ax)) r = nx ? 2.35619449019234492885e+00LF : 7.85398163397448278999e-01LF;
-    else if (ay <= ax || ay == 0.0LF) {
-        double t = ay == 0.0LF ? 0.0LF : kd_atanp_d(ay / ax);
-        r = nx ? PI_HI - (t - PI_LO) : t;
-    } else {
-        double t = kd_atanp_d(ax / ay);
-        r = nx ? PIO2_HI + (t + PIO2_LO) : PIO2_HI - (t - PIO2_LO);
-    }
-    return ny ? -r : r;
-}""",
-    "kd_asin_d": f"""double kd_asin_d(double x) {{
-    return abs(x) <= 1.0LF ? kd_atan2_d(x, sqrt((1.0LF - x) * (1.0LF + x))) : (isnan(x) ? x : {_NAN});
-}}""",
-    "kd_acos_d": f"""double kd_acos_d(double x) {{
-    return abs(x) <= 1.0LF ? kd_atan2_d(sqrt((1.0LF - x) * (1.0LF + x)), x) : (isnan(x) ? x : {_NAN});
-}}""",
-    "kd_asinh_d": """double kd_asinh_d(double x) {
-    double a = abs(x);
-    double r;
-    if (a > 268435456.0LF) r = kd_log_d(a) + 6.93147180559945286227e-01LF;
-    else if (a > 2.0LF) r = kd_log_d(2.0LF * a + 1.0LF / (sqrt(a * a + 1.0LF) + a));
-    else r = kd_log1p_d(a + a * a / (1.0LF + sqrt(1.0LF + a * a)));
-    return x < 0.0LF ? -r : (x == 0.0LF ? x : r);
-}""",
-    "kd_acosh_d": f"""double kd_acosh_d(double x) {{
-    if (isnan(x)) return x;
-    if (x < 1.0LF) return {_NAN};
-    if (x > 268435456.0LF) return kd_log_d(x) + 6.93147180559945286227e-01LF;
-    if (x > 2.0LF) return kd_log_d(2.0LF * x - 1.0LF / (x + sqrt(x * x - 1.0LF)));
-    double t = x - 1.0LF;
-    return kd_log1p_d(t + sqrt(2.0LF * t + t * t));
-}}""",
-    "kd_atanh_d": f"""double kd_atanh_d(double x) {{
-    double a = abs(x);
-    if (isnan(x)) return x;
-    if (a > 1.0LF) return {_NAN};
-    if (a == 1.0LF) return x * {_INF};
-    double r = a < 0.5LF ? 0.5LF * kd_log1p_d(2.0LF * a + 2.0LF * a * a / (1.0LF - a))
-                         : 0.5LF * kd_log1p_d(2.0LF * a / (1.0LF - a));
-    return x < 0.0LF ? -r : (x == 0.0LF ? x : r);
-}}""",
 }
 
 

@@ -14,7 +14,18 @@ from __future__ import annotations
 import re
 
 from kdsl.codegen import complex as complex_helpers
-from kdsl.codegen import erf, float32_exp_log, float_to_int, fp64, half, inverse_hyperbolic
+from kdsl.codegen import (
+    erf,
+    float32_exp_log,
+    float_to_int,
+    fp64,
+    fp64_atan,
+    fp64_hyperbolic,
+    fp64_inverse_hyperbolic,
+    fp64_log,
+    half,
+    inverse_hyperbolic,
+)
 from kdsl.codegen.precise import exact
 
 SUFFIX = {"int": "i", "uint": "u", "float": "f", "double": "d", "int64_t": "l", "uint64_t": "ul", "bool": "b"}
@@ -299,6 +310,10 @@ def _library() -> dict[str, str]:
                 lib[f"kd_{name}_{s}"] = _expand(template, s)
     lib.update(float_to_int.LIBRARY)
     lib.update(fp64.LIBRARY)
+    lib.update(fp64_atan.LIBRARY)
+    lib.update(fp64_hyperbolic.LIBRARY)
+    lib.update(fp64_log.LIBRARY)
+    lib.update(fp64_inverse_hyperbolic.LIBRARY)
     lib.update(complex_helpers.LIBRARY)
     lib.update(erf.LIBRARY)
     lib.update(inverse_hyperbolic.LIBRARY)
@@ -335,8 +350,8 @@ def needed(body: str) -> list[str]:
     """The helper definitions ``body`` calls, with the helpers those call, each after the helpers it calls
     (GLSL needs a function declared before its use), in a fixed order (deterministic source text).
 
-    >>> [h.split("(")[0] for h in needed("y = kd_log10_d(x);")]
-    ['precise double kd_log1pf_d', 'bool kd_logspecial_d', 'precise double kd_logsplit_d', 'precise double kd_log10_d']
+    >>> [h.split("(")[0] for h in needed("y = kd_log_d(x);")]
+    ['bool kd_logspecial_d', 'precise double kd_logsplit_d', 'precise double kd_log_d']
     """
     out: list[str] = []
     seen: set[str] = set()

@@ -21,8 +21,10 @@ device:
 
 Measured against exact values (tests/precision/test_trig_*.py), over the whole finite range incl. the arguments
 closest to multiples of pi/2: ``sin``/``cos`` within 0.83 ulp (float32) and 0.87 ulp (float64; NumPy's, glibc's,
-0.51 on random arguments but 1e5 ulps off at some of the hardest), ``tan`` 2.1 and 1.9 ulp. The rounding of the
-polynomials, not the reduction, sets these: at the hardest arguments the results are within 0.5 ulp (tan 1.5).
+0.51 on random arguments but 1e5 ulps off at some of the hardest), ``tan`` within 1 ulp (sin and cos of the
+reduced argument carried in two parts, the quotient corrected by its exact residual: 2.1 and 1.9 ulp as a plain
+quotient). The rounding of the polynomials, not the reduction, sets these: at the hardest arguments the results
+are within 0.5 ulp.
 
 Example:
     >>> "float kd_sin_f(float x)" in LIBRARY["kd_sin_f"], "double kd_cos_d(double x)" in LIBRARY["kd_cos_d"]
@@ -171,13 +173,44 @@ def _library(w: _Width) -> dict[str, str]:
     {T} v = (q == 0 || q == 2) ? kd_cosr_{S}(r, rl) : kd_sinr_{S}(r, rl);
     return (q == 1 || q == 2) ? -v : v;
 }}""",
+        # sin(r + rl) and cos(r + rl) as value + lo for tan: the sum that rounds last gives its error back
+        # (Fast2Sum: r, w are the larger terms), cos's r*r exact (Dekker's product)
+        f"kd_sinrl_{S}": f"""{T} kd_sinrl_{S}({T} r, {T} rl, out {T} lo) {{
+    {T} z = r * r;
+    {T} t = r * z * ({sin_poly}) + rl;
+    {T} s = r + t;
+    lo = t - (s - r);
+    return s;
+}}""",
+        f"kd_cosrl_{S}": f"""{T} kd_cosrl_{S}({T} r, {T} rl, out {T} lo) {{
+    {T} ze;
+    {T} z = kd_twoprod_{S}(r, r, ze);
+    {T} hz = {L(0.5)} * z;
+    {T} w = {L(1)} - hz;
+    {T} t = (({L(1)} - w) - hz) + (z * z * ({cos_poly}) - (r * rl + {L(0.5)} * ze));
+    {T} c = w + t;
+    lo = t - (c - w);
+    return c;
+}}""",
+        # tan = n / d with n, d = sin, cos (or cos, -sin) as value + lo: the quotient t corrected by the exact
+        # residual n - t d (Dekker's product): rounds about once (s / c of two rounded values was 2 ulp off)
         f"kd_tan_{S}": f"""{T} kd_tan_{S}({T} x) {{
     if (isinf(x) || isnan(x)) return {w.nan};
     if (x == {L(0)}) return x;
     {reduced}
-    {T} s = kd_sinr_{S}(r, rl);
-    {T} c = kd_cosr_{S}(r, rl);
-    return (q == 0 || q == 2) ? s / c : -c / s;
+    {T} sl, cl;
+    {T} s = kd_sinrl_{S}(r, rl, sl);
+    {T} c = kd_cosrl_{S}(r, rl, cl);
+    bool odd = q == 1 || q == 3;
+    {T} n = odd ? c : s;
+    {T} nl = odd ? cl : sl;
+    {T} d = odd ? s : c;
+    {T} dl = odd ? sl : cl;
+    {T} t = n / d;
+    {T} pe;
+    {T} p = kd_twoprod_{S}(t, d, pe);
+    {T} v = t + (((n - p) - pe) + (nl - t * dl)) / d;
+    return odd ? -v : v;
 }}""",
     }
 

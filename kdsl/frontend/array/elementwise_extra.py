@@ -24,6 +24,7 @@ from kdsl.frontend.array.bitcast import SIGNED
 from kdsl.frontend.array.creation import as_array, as_arrays, at_array_precision
 from kdsl.frontend.array.derivative import with_derivative
 from kdsl.frontend.array.errstate import geterr
+from kdsl.frontend.array.hypot_rounding import corrected
 from kdsl.frontend.array.ops import apply, const_node, where
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.set_routines import contained
@@ -120,9 +121,7 @@ def hypot(x1: Any, x2: Any) -> Array:
     d, (a, b) = float_operands(np.hypot, x1, x2, wide16=True)
     a, b = apply("abs", a), apply("abs", b)
     big, small = apply("maximum", a, b), apply("minimum", a, b)
-    safe = where(big == 0, 1.0, big)  # 0/0 never happens: hypot(0, 0) is 0
-    ratio = small / safe
-    out = big * apply("sqrt", ratio * ratio + 1.0)
+    out = corrected(big, small, big.dtype)  # rounded about once (kdsl.frontend.array.hypot_rounding)
     return where(apply("isinf", a) | apply("isinf", b), float("inf"), out).astype(d)
 
 

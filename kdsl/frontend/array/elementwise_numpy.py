@@ -22,6 +22,7 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.derivative import with_derivative
 from kdsl.frontend.array.elementwise_extra import copysign, float_bits, float_operand_array, float_operands, signbit
+from kdsl.frontend.array.hypot_rounding import two_product
 from kdsl.frontend.array.ops import apply, where
 
 
@@ -177,9 +178,17 @@ def cbrt(x: Any) -> Array:
 
 
 def _cbrt_normal(t: Array) -> Array:
-    """cbrt of positive normal ``t``."""
+    """cbrt of positive normal ``t``: one Newton step from ``exp2(log2(t) / 3)``; in float64, where ``y**3`` and its
+    error are normal, the step's residual ``t - y**3`` is taken exactly (Dekker's products), so the result rounds
+    about once (``y - (y - t / y**2) / 3`` rounded ``y**2`` and the quotient: 8% not correctly rounded)."""
     y = apply("exp2", apply("log2", t) * (1.0 / 3.0))
-    return y - (y - t / (y * y)) * (1.0 / 3.0)
+    plain = y - (y - t / (y * y)) * (1.0 / 3.0)
+    if t.dtype is not dt.float64:
+        return plain
+    p, pe = two_product(y, y)
+    c, ce = two_product(y, p)
+    fine = y + ((t - c) - (ce + y * pe)) / (3.0 * p)
+    return where((t > 2.0**-960) & (t < 2.0**1000), fine, plain)
 
 
 def heaviside(x1: Any, x2: Any) -> Array:

@@ -5,6 +5,7 @@ Example:
     >>> import numpy as np
     >>> ulps(np.array([1.0, np.nan, 0.0]), np.array([np.nextafter(1.0, 2.0), np.nan, -0.0])).tolist()
     [1.0, 0.0, 0.0]
+    >>> assert_special_values(np.array([np.nan, -0.0, 1.0]), np.array([np.nan, -0.0, 1.0]))
 """
 
 from __future__ import annotations
@@ -28,3 +29,11 @@ def ulps(got: np.ndarray, want: np.ndarray) -> np.ndarray:
         dist = np.where(np.sign(og) == np.sign(ow), np.abs(og - ow).astype(np.float64),
                         np.abs(og.astype(np.float64) - ow.astype(np.float64)))
     return np.where(np.isnan(got) & np.isnan(want), 0.0, np.where(np.isnan(got) | np.isnan(want), np.inf, dist))
+
+
+def assert_special_values(got: np.ndarray, want: np.ndarray) -> None:
+    """``got`` has NaN where NumPy's ``want`` has, the same signs elsewhere (-0.0 kept) and is within 1 ulp."""
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    num = ~np.isnan(want)
+    np.testing.assert_array_equal(np.signbit(got[num]), np.signbit(want[num]))
+    assert ulps(got[num], want[num]).max() <= 1

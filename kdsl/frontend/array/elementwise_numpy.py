@@ -22,7 +22,7 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array
 from kdsl.frontend.array.derivative import with_derivative
 from kdsl.frontend.array.elementwise_extra import copysign, float_bits, float_operand_array, float_operands, signbit
-from kdsl.frontend.array.hypot_rounding import two_product
+from kdsl.frontend.array.error_free import two_product
 from kdsl.frontend.array.ops import apply, where
 
 

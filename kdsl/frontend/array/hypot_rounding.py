@@ -20,25 +20,11 @@ from __future__ import annotations
 
 from kdsl import dtype as dt
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.error_free import two_product
 from kdsl.frontend.array.ops import apply, const_node, where
 
-_SPLIT = 134217729.0  # Veltkamp's split constant for float64
 # float64's big is scaled by a power of two into [2**-480, 2**480], where the squares and their errors are normal
 _BIG, _SMALL, _SCALE = 2.0**480, 2.0**-480, 2.0**600
-
-
-def two_product(x: Array, y: Array) -> tuple[Array, Array]:
-    """``x * y`` as ``p + e`` exactly (Dekker's product with Veltkamp's split; float64 operands whose product and
-    its error are normal numbers). ``cbrt``'s Newton step uses it too."""
-    p = x * y
-    cx, cy = x * _SPLIT, y * _SPLIT
-    xh, yh = cx - (cx - x), cy - (cy - y)
-    xl, yl = x - xh, y - yh
-    return p, ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
-
-
-def _square(x: Array) -> tuple[Array, Array]:
-    return two_product(x, x)
 
 
 def corrected(big: Array, small: Array, d: dt.DType) -> Array:
@@ -54,12 +40,12 @@ def corrected(big: Array, small: Array, d: dt.DType) -> Array:
     down, up, one = (Array(const_node(v, dt.float64, big.device)) for v in (1.0 / _SCALE, _SCALE, 1.0))
     scale = where(big > _BIG, down, where(big < _SMALL, up, one))  # float64 constants (a Python float pair: float32)
     a, b = big * scale, small * scale
-    pa, ea = _square(a)
-    pb, eb = _square(b)
+    pa, ea = two_product(a, a)
+    pb, eb = two_product(b, b)
     h = apply("sqrt", pa + pb)
-    ph, eh = _square(h)
+    ph, eh = two_product(h, h)
     residual = ((pa - ph) + pb) + ((ea + eb) - eh)  # pa - ph and the sum with pb are exact (Sterbenz)
     return (h + residual / (2.0 * where(h == 0, 1.0, h))) / scale
 
 
-__all__ = ["corrected", "two_product"]
+__all__ = ["corrected"]

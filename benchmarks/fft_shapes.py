@@ -109,7 +109,7 @@ def plans(side: int) -> list[tuple[str, dict]]:
     splits."""
     half = side // 2
     out: list[tuple[str, dict]] = [("kd.fft's plan", {})]
-    for seqs, inv in ((1, 128), (1, 512), (2, 256), (2, 512)):
+    for seqs, inv in ((1, 128), (1, 160), (1, 192), (1, 512), (2, 256), (2, 512)):
         out.append((f"rows {seqs} x {inv}", {"shapes": {(half, True): (seqs, inv)}}))
     for radices in ((8, 8, 8, 4), (8, 16, 16), (16, 16, 8)):
         if int(np.prod(radices)) == half:

@@ -196,17 +196,21 @@ def _factor(n: int, count: int, cap: int) -> tuple[int, ...] | None:
 def group_shape(m: int, limit: int, double: bool, real_half: bool = False) -> tuple[int, int]:
     """(sequences per workgroup, invocations): sequences while the padded shared buffer fits, one radix-16
     butterfly (or so) per invocation, at most 256 invocations (or the device's limit). A ``real_half`` kernel
-    (real rows of ``2 m``) holds the sequences of its rows' length, ``2 m``, and twice the invocations: its
-    store computes ``m / 2`` pairs of outputs a row after the butterflies (H100, rows of 4096: one row of 256
-    invocations, 0.067 ms, against two rows of 256, 0.073)."""
+    (real rows of ``2 m``) holds the sequences of its rows' length, ``2 m``, and enough invocations for the pairs
+    of butterflies of its last stage (:class:`kdsl.fft.paired_stage.PairedStage`), whole subgroups (H100, rows of
+    4096: 160 invocations 0.0640 ms, 192 0.0639, 256 0.0657, 128 0.0672: the 129th pair then takes a round)."""
     shared = int(kd.device().info.get("max_shared_memory_size", 16384))
     size = 16 if double else 8
     seqs = max(1, min(MAX_SEQUENCES, limit // (2 * m if real_half else m)))
     while seqs > 1 and seqs * shared_stride(m) * size > shared:
         seqs //= 2
     most = min(MAX_INVOCATIONS, int(kd.device().info.get("max_work_group_invocations", 128)))
-    invocations = max(1, min(most, seqs * m // max(stages(m)) * (2 if real_half else 1)))
-    return seqs, invocations
+    wanted = seqs * m // max(stages(m))
+    if real_half:
+        lane = max(1, int(kd.device().info.get("subgroup_size", 32)))
+        pairs = seqs * (m // stages(m)[-1] // 2 + 1)
+        wanted = -(-max(wanted, pairs) // lane) * lane
+    return seqs, max(1, min(most, wanted))
 
 
 def kernel(m: int, double: bool, seq_fast_load: bool, seq_fast_store: bool, real_input: bool = False,

@@ -134,7 +134,7 @@ class Stage:
         return lines
 
     def _load_half(self) -> list[str]:
-        """The load of a ``half_in`` kernel, the inverse of :func:`kdsl.fft.stockham._real_half_store`: from the
+        """The load of a ``half_in`` kernel, the inverse of :class:`kdsl.fft.paired_stage.PairedStage`'s store: from the
         half spectrum ``X[0..m]`` of real rows ``x`` of ``2 m`` (rows layout: ``p{r}`` is the frequency ``k``),
         ``Z[k] = E[k] + i O[k]`` with ``E[k] = (X[k] + conj(X[m - k])) / 2`` and ``O[k] = (X[k] - conj(X[m - k]))
         W_2m^-k / 2``, the transforms of the even and odd samples; ``Z`` is the transform of ``z[j] = x[2j] + i

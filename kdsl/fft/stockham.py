@@ -37,7 +37,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kdsl.fft.stage import Stage, scaled, shared_stride, slot
+from kdsl.fft.paired_stage import PairedStage
+from kdsl.fft.stage import Stage, shared_stride
 
 PUSH_MEMBERS = ("nseq", "in_d", "in_p", "in_q", "in_e", "in_n", "out_d", "out_p", "out_q", "out_e", "out_n",
                 "tw_lo", "tw_hi", "tw_div", "groups_x", "mul_at", "scale_lo", "scale_hi")
@@ -89,9 +90,9 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
     ends do besides the FFT is the specialization constant ``FLAGS`` (bits: ``CONJ_LOAD``...).
 
     ``real_half``: the transform of real rows of ``2 m`` by one of length ``m`` (half the work): the rows are
-    read as complex ``z[j] = x[2j] + i x[2j + 1]``, and the last stage leaves ``Z`` in shared memory, from which
-    the store computes the ``m + 1`` non-negative frequencies (:func:`_real_half_store`; their twiddles
-    ``W_2m^k`` at ``tw_lo`` of the table).
+    read as complex ``z[j] = x[2j] + i x[2j + 1]``, and the last stage (:class:`kdsl.fft.paired_stage.PairedStage`)
+    does the butterflies of mirror frequencies ``k`` and ``m - k`` in one invocation, which stores the ``m + 1``
+    non-negative frequencies from them (twiddles ``W_2m^k`` at ``tw_lo`` of the table).
 
     ``half_in``: the inverse of ``real_half``: rows of ``m + 1`` frequencies of real rows of ``2 m`` are read,
     and the rows (``irfft``) stored as ``m`` pairs of reals (:meth:`kdsl.fft.stage.Stage._load_half`; the launch
@@ -99,9 +100,9 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
 
     ``part`` builds a wrong-on-purpose variant that isolates a cost (``benchmarks/fft_anatomy.py``):
     ``"copy"`` loads and stores with the first stage's pattern and nothing between (no four-step twiddles
-    either); ``"one-stage"`` does the first stage's butterflies between them; ``"exchanges"`` keeps every
-    stage's shared-memory exchange but no butterfly and no twiddle; ``"no-twiddles"`` is the whole kernel
-    without the stage twiddles and the four-step ones.
+    either; for ``real_half``, no half spectrum either); ``"one-stage"`` does the first stage's butterflies
+    between them; ``"exchanges"`` keeps every stage's shared-memory exchange but no butterfly and no twiddle;
+    ``"no-twiddles"`` is the whole kernel without the stage twiddles and the four-step ones.
     """
     if part not in PARTS:
         raise ValueError(f"part must be one of {PARTS}, got {part!r}")
@@ -123,7 +124,7 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
         *(f"const bool {name} = (FLAGS & {bit}u) != 0u;" for name, bit in _FLAG_NAMES),
         f"{vec} cmul({vec} a, {vec} b) {{ return {vec}(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }}",
     ]
-    if len(stages) > 1 or real_half:
+    if len(stages) > 1:
         size = seqs * shared_stride(m)
         lines += [f"shared {scalar} sh_re[{size}];", f"shared {scalar} sh_im[{size}];"]
     lines += [
@@ -138,86 +139,23 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
         lines += stage.code(seq_fast_load, seq_fast_store, real_input)
         stages = ()
     ns, built = 1, []
-    for i, radix in enumerate(stages):  # (real_half: the last stage writes shared memory, then the store below)
-        stage = Stage(m, seqs, group, vec, radix, ns, first=i == 0, last=i == len(stages) - 1 and not real_half,
-                      half_in=half_in and i == 0)
+    for i, radix in enumerate(stages):  # (real_half: the last stage pairs its butterflies: PairedStage)
+        first, last = i == 0, i == len(stages) - 1
+        stage = PairedStage(m, seqs, group, vec, radix, ns, first) if real_half and last else \
+            Stage(m, seqs, group, vec, radix, ns, first=first, last=last, half_in=half_in and first)
         stage.butterflies = part != "exchanges"
         stage.twiddles = part not in ("exchanges", "no-twiddles")
         built.append(stage)
         ns *= radix
     lines += [line for stage in built for line in stage.twiddle_declarations()]
-    half_declarations, half_reads = _real_half_twiddles(m, seqs, group, vec) if real_half else ([], [])
-    lines += half_declarations
-    if built and built[-1].last and built[-1].twiddles:  # the four-step twiddles' table reads, issued first
+    if built and built[-1].twiddles and not real_half:  # the four-step twiddles' table reads, issued first
         lines += built[-1].prefetch(seq_fast_store)
     for i, stage in enumerate(built):
         after = built[i + 1] if i + 1 < len(built) else None
-        ahead = after.twiddle_loads(seq_fast_load, seq_fast_store, offsets[after.ns]) if after else half_reads
+        ahead = after.twiddle_loads(seq_fast_load, seq_fast_store, offsets.get(after.ns, 0)) if after else []
         lines += stage.code(seq_fast_load, seq_fast_store, real_input, ahead)
-    if real_half:
-        lines += _real_half_store(m, seqs, group, vec)
     lines.append("}")
     return "\n".join(lines) + "\n"
-
-
-def _real_half_store(m: int, seqs: int, group: int, vec: str) -> list[str]:
-    """The store of a ``real_half`` kernel: with ``Z`` the length-``m`` transform of ``z[j] = x[2j] + i x[2j+1]``
-    in shared memory, the transforms of the even and odd samples are ``E[k] = (Z[k] + conj(Z[m-k])) / 2`` and
-    ``O[k] = (Z[k] - conj(Z[m-k])) / 2i`` (``x`` is real, indices modulo ``m``), and for ``k <= m / 2``::
-
-        X[k] = E[k] + W_2m^k O[k]        X[m - k] = conj(E[k] - W_2m^k O[k])
-
-    (``E[m-k] = conj(E[k])``, the same for ``O``, and ``W_2m^(m-k) = -conj(W_2m^k)``): one pair of shared reads
-    and one twiddle give two outputs. Slot ``k < (m + 1) // 2`` of a row stores ``X[k]`` and ``X[m - k]`` (slot 0:
-    ``X[0]`` and ``X[m]``) and, for even ``m``, slot 0 also ``X[m / 2] = conj(Z[m / 2])``: so a row of
-    ``m = 2048`` fills 4 whole rounds of 256 invocations, where one output an invocation took 9 rounds, the last
-    one nearly idle. The rounds are unrolled (their count is a constant), their twiddles read ahead
-    (:func:`_real_half_twiddles`)."""
-    slots = (m + 1) // 2
-    total = seqs * slots
-    # the row's place in the output (two divisions by a runtime value) changes only when t passes into the next
-    # sequence: computed then, not for every output
-    lines = ["    uint row_s = 0xffffffffu, row_at = 0u, col_at = 0u;"]
-    for i in range(-(-total // group)):
-        t = f"tid + {i * group}u"
-        body = [
-            f"uint s = ({t}) / {slots}u, k = ({t}) % {slots}u, b = first + s;",
-            "if (!CHECK_SEQ_ || b < nseq) {",
-            "if (s != row_s) { row_s = s; row_at = (b / out_d) * out_p; col_at = (b % out_d) * out_q; }",
-            f"uint at = s * {shared_stride(m)}u, kb = k == 0u ? 0u : {m}u - k;",
-            f"{vec} za = {vec}(sh_re[{slot('k')}], sh_im[{slot('k')}]);",
-            f"{vec} zb = {vec}(sh_re[{slot('kb')}], -sh_im[{slot('kb')}]);",
-            f"{vec} e = (za + zb) * 0.5, d = (za - zb) * 0.5;",
-            f"{vec} o = cmul(hw{i}, {vec}(d.y, -d.x));",
-            f"{vec} lo = e + o, hi = {vec}(e.x - o.x, o.y - e.y);",
-            f"uint q = col_at + k * out_e, qb = col_at + ({m}u - k) * out_e;",
-            scaled(vec, ("lo", "hi")),
-            "if (!CHECK_OUT || q < out_n) dst[row_at + q] = lo;",
-            "if (!CHECK_OUT || qb < out_n) dst[row_at + qb] = hi;",
-        ]
-        if m % 2 == 0:  # X[m / 2] = E + W_2m^(m/2) O = Re Z - i Im Z, its own mirror: slot 0 stores it
-            q_mid = f"col_at + {m // 2}u * out_e"
-            body += [
-                "if (k == 0u) {",
-                f"    uint mid = {m // 2}u;",
-                f"    {vec} h = {vec}(sh_re[{slot('mid')}], -sh_im[{slot('mid')}]);",
-                "    " + scaled(vec, ("h",)),
-                f"    if (!CHECK_OUT || {q_mid} < out_n) dst[row_at + {q_mid}] = h;",
-                "}",
-            ]
-        body.append("}")
-        lines += [f"    if ({t} < {total}u) {{" if (i + 1) * group > total else "    {"]
-        lines += [f"        {line}" for line in body] + ["    }"]
-    return lines
-
-
-def _real_half_twiddles(m: int, seqs: int, group: int, vec: str) -> tuple[list[str], list[str]]:
-    """The declarations and the reads of :func:`_real_half_store`'s twiddles ``hw{i} = W_2m^k`` (``k`` the slot of
-    round ``i``), the reads placed before the barrier that precedes the store."""
-    slots = (m + 1) // 2
-    rounds = -(-seqs * slots // group)
-    declarations = [f"    {vec} " + ", ".join(f"hw{i}" for i in range(rounds)) + ";"]
-    return declarations, [f"    hw{i} = tw[tw_lo + (tid + {i * group}u) % {slots}u];" for i in range(rounds)]
 
 
 PARTS = ("", "copy", "one-stage", "exchanges", "no-twiddles")

@@ -85,6 +85,7 @@ def check_length(n: Any, default: int, name: str) -> int:
 
 def c2c_axis(x: Any, n: int | None, axis: int, norm: str | None, inverse: bool, name: str) -> Any:
     """The complex transform of length ``n`` along ``axis`` (cut or padded first), normalised."""
+    check_norm(norm)  # (an empty input returns before any scale is computed: NumPy checks it all the same)
     n = check_length(n, x.shape[axis], name)
     if x.size and n != x.shape[axis]:  # the kernel cuts or pads the rows or columns as it loads them
         if axis == x.ndim - 1:
@@ -146,8 +147,10 @@ def normalize_axes(shape: Sequence[int], s: Sequence[Any] | None, axes: Sequence
         if s is not None:
             replay.side_effect()
             warnings.warn(_AXES_NONE, DeprecationWarning, stacklevel=_caller_stacklevel())
-        axes = list(range(ndim)) if s is None else list(range(ndim - len(s), ndim))
-    axes = [_axis(a, ndim) for a in axes]
+        # (the last len(s) axes, counted from the end as NumPy does: an s longer than the shape names an axis
+        # that is not there, where range(ndim - len(s), ndim) wrapped around and transformed axis 0 twice)
+        axes = list(range(ndim)) if s is None else list(range(-len(s), 0))
+    axes = [_axis(operator.index(a), ndim) for a in axes]
     if s is None:
         s = [shape[a] for a in axes]
     s = list(s)

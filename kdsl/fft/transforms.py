@@ -8,11 +8,13 @@ Example (rounded: a GPU's twiddles are not exact, and its zeros may be -0.0):
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+import kdsl as kd
 from kdsl.fft.axes import as_input, c2c_axis, check_norm, normalize_axes, program_axes, scale
 from kdsl.fft.errors import ZeroDimensionalError
 from kdsl.fft.out import deliver
@@ -85,6 +87,8 @@ def _transform_nd(a: Any, s: Any, axes: Any, norm: str | None, inverse: bool, na
     check_norm(norm)
     x = as_input(a)
     axes, lengths = normalize_axes(x.shape, s, axes, name)
+    if not axes:  # no axis to transform: NumPy hands the input back as it is (its dtype too)
+        return kd.asarray(a)
     if program_axes(x, axes, lengths):  # one program, one submission for every axis
         done = nd(x, axes, inverse, [scale(norm, n, inverse) for n in lengths], lengths=lengths)
         if done is not None:
@@ -97,6 +101,7 @@ def _transform_nd(a: Any, s: Any, axes: Any, norm: str | None, inverse: bool, na
 def axis1(x: Any, axis: int) -> int:
     if x.ndim == 0:  # NumPy's IndexError (no axis to index the shape with); kdsl's ValueError too
         raise ZeroDimensionalError("kd.fft needs an array of at least one dimension, got a 0-d array")
+    axis = operator.index(axis)  # (NumPy's TypeError for axis=1.0, where kdsl said "out of bounds")
     if not -x.ndim <= axis < x.ndim:
         raise np.exceptions.AxisError(axis, x.ndim)  # a ValueError and an IndexError (NumPy's fft raises the latter)
     return axis % x.ndim

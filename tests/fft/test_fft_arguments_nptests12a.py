@@ -4,6 +4,8 @@ lengths, 0-d input, ``fftfreq(0)`` and ``fftshift`` of 0-d input; hfft's message
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -185,3 +187,50 @@ def test_deprecation_warnings_point_at_the_caller(name) -> None:
     with pytest.warns(DeprecationWarning) as record:
         getattr(kd.fft, name)(kd.ones((4, 4)), s=(None, 4), axes=(0, 1))
     assert {w.filename for w in record} == {__file__}
+
+
+@pytest.mark.parametrize("name", ["fftn", "ifftn", "rfftn", "irfftn"])
+@pytest.mark.parametrize("shape, s", [((4,), (2, 3)), ((4,), (-1, 2)), ((3, 4), (2, 2, 2))])
+def test_s_longer_than_the_shape_names_an_axis_that_is_not_there(name, shape, s):
+    """Without ``axes``, ``s`` names the last ``len(s)`` axes counted from the end, as NumPy does: one entry more
+    than the dimensions is an AxisError (kdsl counted from the front, wrapped around and transformed axis 0
+    twice: a result NumPy does not give)."""
+    host = _signal(shape, np.float64 if name == "rfftn" else np.complex128)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # (s without axes: NumPy 2's deprecation)
+        with pytest.raises(IndexError):  # (NumPy raises AxisError or IndexError, by the entry)
+            getattr(np.fft, name)(host, s=s)
+        with pytest.raises(np.exceptions.AxisError, match="out of bounds"):
+            getattr(kd.fft, name)(kd.asarray(host), s=s)
+
+
+@pytest.mark.parametrize("name", ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"])
+@pytest.mark.parametrize("shape, n", [((0, 3), None), ((2, 0, 4), None), ((0, 3), 5)])
+def test_norm_is_checked_for_empty_input(name, shape, n):
+    """An empty batch has nothing to scale, but NumPy refuses the norm all the same (kdsl returned)."""
+    host = np.zeros(shape, np.float64 if name in ("rfft", "ihfft") else np.complex128)
+    with pytest.raises(ValueError, match="norm"):
+        getattr(np.fft, name)(host, n=n, norm="bad")
+    with pytest.raises(ValueError, match="norm"):
+        getattr(kd.fft, name)(kd.asarray(host), n=n, norm="bad")
+
+
+@pytest.mark.parametrize("name", ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"])
+def test_a_float_axis_is_a_type_error(name):
+    host = _signal(6, np.float64 if name in ("rfft", "ihfft") else np.complex128)
+    with pytest.raises(TypeError):
+        getattr(np.fft, name)(host, axis=0.0)
+    with pytest.raises(TypeError, match="integer"):
+        getattr(kd.fft, name)(kd.asarray(host), axis=0.0)
+
+
+@pytest.mark.parametrize("name", ["fftn", "ifftn", "fft2", "ifft2"])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.int32, np.complex64])
+def test_no_axes_give_the_input_back(name, dtype):
+    """``axes=[]`` transforms nothing: NumPy returns the input as it is, dtype and all (kdsl made float16 and
+    integers complex64)."""
+    host = np.arange(6).reshape(2, 3).astype(dtype)
+    want = getattr(np.fft, name)(host, axes=[])
+    got = getattr(kd.fft, name)(kd.asarray(host), axes=[])
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got.numpy(), want)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 import kdsl as kd
-from kdsl.fft.errors import ZeroLengthError
+from kdsl.fft.errors import ZeroDimensionalError, ZeroLengthError
 
 
 def fftfreq(n: int, d: float = 1.0, device: Any = None, *, dtype: Any = None) -> Any:
@@ -80,8 +80,9 @@ def ifftshift(x: Any, axes: int | Sequence[int] | None = None) -> Any:
 
 def _shift(x: Any, axes: Any, sign: int) -> Any:
     x = x if isinstance(x, kd.Array) else kd.asarray(x)
-    if x.ndim == 0:  # NumPy's roll of a 0-d array fails (ValueError); shifting a scalar means nothing
-        raise ValueError(f"kd.fft.{'fftshift' if sign > 0 else 'ifftshift'}: a 0-d array has no axis to shift")
+    if x.ndim == 0:  # NumPy's IndexError (its axes index the empty shape); kdsl's earlier ValueError too
+        raise ZeroDimensionalError(f"kd.fft.{'fftshift' if sign > 0 else 'ifftshift'}: a 0-d array has no axis "
+                                   "to shift")
     axes = _host_int(axes)  # a 0-d integer axis, as NumPy's np.int64
     if axes is None:
         axes = tuple(range(x.ndim))

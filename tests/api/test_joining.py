@@ -93,7 +93,7 @@ def test_repeat_errors():
 
 @numpy_kdsl_allclose()
 @pytest.mark.parametrize("shift,axis", [(2, None), (-7, None), (1, 0), (5, -1), ((1, -2), (0, 1)),
-                                        (3, (0, 0)), (0, 1)])
+                                        (3, (0, 0)), (0, 1), (1, ()), ((), 0), ((), ())])  # (no axis: as given)
 @pytest.mark.parametrize("shape", [(3, 4), (1, 5), (0, 3)])
 def test_roll(xp, shift, axis, shape):
     return xp.roll(_data(xp, shape, "int32", strided=True), shift, axis=axis)

@@ -234,3 +234,19 @@ def test_no_axes_give_the_input_back(name, dtype):
     got = getattr(kd.fft, name)(kd.asarray(host), axes=[])
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_array_equal(got.numpy(), want)
+
+
+@pytest.mark.parametrize("name", ["fftshift", "ifftshift"])
+@pytest.mark.parametrize("axes", [[], ()])
+def test_shifts_over_no_axes_give_the_input_back(name, axes):
+    host = np.arange(12).reshape(3, 4)
+    want = getattr(np.fft, name)(host, axes=axes)
+    np.testing.assert_array_equal(getattr(kd.fft, name)(kd.asarray(host), axes=axes).numpy(), want)
+
+
+@pytest.mark.parametrize("name", ["fftshift", "ifftshift"])
+def test_shifts_of_0d_input_raise_numpys_index_error(name):
+    with pytest.raises(IndexError):
+        getattr(np.fft, name)(np.float64(3.0), axes=0)
+    with pytest.raises(IndexError, match="0-d"):
+        getattr(kd.fft, name)(kd.asarray(3.0))

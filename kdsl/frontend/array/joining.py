@@ -199,7 +199,8 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Array:
     if shift.__class__ is int and axis.__class__ is int:  # the usual call (a loop's): no NumPy broadcasting
         total[mv.normalize_axis(axis, x.ndim)] = shift
     else:
-        if np.asarray(axis).dtype.kind not in "biu":  # int('1') and int(1.0) would take them; NumPy's TypeError
+        given = np.asarray(axis)  # (an empty tuple reads as float64: no axis, nothing rolled, as NumPy's)
+        if given.size and given.dtype.kind not in "biu":  # int('1') and int(1.0) would take them; NumPy's TypeError
             raise TypeError(f"roll: axis must be an integer or a tuple of integers, not {axis!r}")
         shifts, axes = np.broadcast_arrays(np.asarray(shift), np.asarray(axis))  # NumPy broadcasts them
         for s, ax in zip(shifts.reshape(-1).tolist(), axes.reshape(-1).tolist(), strict=True):

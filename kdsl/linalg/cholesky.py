@@ -265,7 +265,7 @@ def _plan(dtype: kd.DType, batch: int, n: int) -> Plan:
 def cholesky(x, /, *, upper: bool = False) -> kd.Array:
     """The Cholesky factor ``L`` (``x = L @ L^H``) of each Hermitian (real: symmetric) positive-definite
     matrix of the stack ``x``, or ``U = L^H`` with ``upper=True``; :class:`LinAlgError` when a matrix is not
-    positive definite. A NaN reaching a pivot makes the rest of that factor NaN, no error, as NumPy's (its
+    positive definite. Only the lower triangle of ``x`` is read, the upper one with ``upper=True``, as NumPy's. A NaN reaching a pivot makes the rest of that factor NaN, no error, as NumPy's (its
     OpenBLAS ``potrf`` tests ``pivot <= 0``, which NaN fails).
 
     >>> import kdsl as kd, numpy as np
@@ -275,6 +275,10 @@ def cholesky(x, /, *, upper: bool = False) -> kd.Array:
     a = as_array(x)
     check_matrices(a, "cholesky")
     dtype = working_dtype(a, "cholesky")
+    complex_ = dtype.name.startswith("complex")
+    if upper:  # NumPy's upper factor reads the upper triangle (LAPACK's 'U'): the lower one of x^H
+        a = kd.matrix_transpose(a)
+        a = kd.conj(a) if complex_ else a
     n = a.shape[-1]
     batch = math.prod(a.shape[:-2])
     if batch == 0 or n == 0:
@@ -292,7 +296,7 @@ def cholesky(x, /, *, upper: bool = False) -> kd.Array:
     if not upper:
         return low
     up = kd.matrix_transpose(low)
-    return kd.conj(up) if dtype.name.startswith("complex") else up
+    return kd.conj(up) if complex_ else up
 
 
 __all__ = ["cholesky", "panel"]

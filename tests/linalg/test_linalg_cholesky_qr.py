@@ -28,6 +28,21 @@ def test_cholesky_reads_the_lower_triangle_in_any_layout():
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+def test_upper_cholesky_reads_the_upper_triangle(dtype):
+    """NumPy's ``upper=True`` reads the upper triangle (LAPACK's 'U'): a matrix stored upper only (garbage, or
+    NaN, below the diagonal) gives its factor; kdsl read the lower triangle and transposed the result."""
+    a = spd((3, 4, 4), dtype)
+    garbage = np.tril(np.full_like(a, 7.0), -1)
+    upper_only = np.triu(a) + garbage
+    for name, view, host in layouts(upper_only):
+        np.testing.assert_allclose(kd.linalg.cholesky(view, upper=True).numpy(), np.linalg.cholesky(host, upper=True),
+                                   **tol(dtype), err_msg=name)
+    with_nan = np.triu(a) + np.where(garbage != 0, np.nan, 0).astype(dtype)
+    np.testing.assert_allclose(kd.linalg.cholesky(kd.asarray(with_nan), upper=True).numpy(),
+                               np.linalg.cholesky(with_nan, upper=True), **tol(dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 def test_cholesky_refuses_matrices_that_are_not_positive_definite(dtype):
     bad = np.stack([np.eye(3), np.diag([1.0, -1.0, 1.0])]).astype(dtype)
     with pytest.raises(kd.linalg.LinAlgError, match="not positive definite"):

@@ -3,6 +3,8 @@
 # on Vulkan device 0, then the benchmarks one at a time on device 0 with PyTorch on the same GPU (matched by
 # UUID). Everything is written to $OUT as it comes, so a call cut short keeps what finished.
 #   bash scripts/gpu_session.sh [suite] [coopmat] [bench ...]     e.g.  bash scripts/gpu_session.sh suite minilm fft
+# "suite:PATHS" runs those test paths only (the whole suite took 540+ s on an H100 on 2026-12-06, near the 600 s a
+# call may take: split it, e.g. "suite:tests/api tests/linalg" then the rest, in two calls)
 # A bench is a name below or "py:[ENV=VALUE ...] python3 script.py --args" (run as written in benchmarks/);
 # "repeat:N:TEST_ID" runs one test N times (an intermittent failure's rate).
 # (coopmat: the matmul, nn and model tests again without the validation layer, which disables cooperative matrices)
@@ -45,10 +47,13 @@ declare -A BENCH=(
 # scale1: Dask's cost on one GPU (case 3 of scale_out.py) on a one-GPU machine, its two "devices" virtual
 declare -A ENVS=([scale1]="KDSL_VIRTUAL_DEVICES=2")
 for what in "$@"; do
-  if [ "$what" = suite ]; then
+  if [ "$what" = suite ] || [[ "$what" == suite:* ]]; then  # "suite:tests/api tests/linalg": those paths only
+    paths=tests; [[ "$what" == suite:* ]] && paths=${what#suite:}
+    name=suite$(printf '%s' "${what#suite}" | tr -c 'a-zA-Z0-9' '_' | cut -c1-60)
+    # shellcheck disable=SC2086  # (paths: several words on purpose)
     timeout "${SUITE_TIMEOUT:-480}" python3 -m pytest -o addopts="" -o faulthandler_timeout=200 -p no:cacheprovider \
-      -n 16 -v --timeout 300 --tb=short -rfE tests \
-      > "$OUT/suite.txt" 2>&1; echo "rc=$?" >> "$OUT/suite.txt"; grep -E "FAILED|passed|failed" "$OUT/suite.txt" | tail -20
+      -n 16 -v --timeout 300 --tb=short -rfE $paths \
+      > "$OUT/$name.txt" 2>&1; echo "rc=$?" >> "$OUT/$name.txt"; grep -E "FAILED|passed|failed" "$OUT/$name.txt" | tail -20
   elif [ "$what" = coopmat ]; then  # the suite's validation layer predates cooperative matrices: run them without
     KDSL_VALIDATION=0 python3 -m pytest -o addopts="" -p no:cacheprovider -n 16 -q --timeout 300 --tb=short -rfEs \
       tests/mlperf tests/frontend/test_matmul.py tests/models tests/nn > "$OUT/coopmat.txt" 2>&1

@@ -84,3 +84,25 @@ def test_index_arrays_with_partial_slices_assign():  # once refused; tests/front
     host[[0, 1], 1:] = 1.0
     host[:, [0, 1]] += 2.0
     np.testing.assert_array_equal(a.numpy(), host)
+
+
+@pytest.mark.parametrize("shape, key", [((2, 3), (2, np.zeros(0, np.int64))), ((0, 3), (0, np.zeros(0, np.int64))),
+                                        ((0, 3), (-1, np.zeros(0, np.int64))),
+                                        ((2, 3), (np.zeros(0, np.int64), 5)),
+                                        ((2, 1, 3), (np.zeros(0, np.int64), np.array(1), slice(-2, None)))])
+@pytest.mark.parametrize("write", [False, True])
+def test_an_integer_out_of_bounds_raises_beside_an_empty_index_array(shape, key, write):
+    """NumPy checks integer indices (and 0-d ones) always, even where the integer arrays beside them broadcast to
+    an empty selection (which it does not check); kdsl returned an empty result, or wrote nothing, silently."""
+    host = np.zeros(shape, np.float32)
+    with pytest.raises(IndexError):
+        if write:
+            host[key] = 1.0
+        else:
+            host[key]
+    a = kd.asarray(host)
+    with pytest.raises(IndexError, match="out of bounds"):
+        if write:
+            a[key] = 1.0
+        else:
+            a[key]

@@ -74,9 +74,10 @@ def assign_rows(a: Array, keys: tuple, value: Any) -> Array:
     except ValueError:
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
                          f"{' '.join(shape_text(s) for s in shapes)}") from None
-    check = bool(np.prod(shape, dtype=np.int64))  # NumPy checks the indices it visits: none for an empty result
-    idxs = [checked_indices(ix, n, a.device, axis, check=check)
-            for axis, (ix, n) in enumerate(zip(keys, a.shape, strict=False))]
+    # NumPy checks the indices it visits (none for an empty result), and integers always
+    check = bool(np.prod(shape, dtype=np.int64))
+    idxs = [checked_indices(ix, n, a.device, axis, check=check or len(s) == 0)
+            for axis, (ix, n, s) in enumerate(zip(keys, a.shape, shapes, strict=False))]
     rest = a.shape[k:]
     v = _assigned(value, a, shape + rest)
     lead = int(np.prod(a.shape[:k], dtype=np.int64))

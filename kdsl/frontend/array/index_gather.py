@@ -47,8 +47,10 @@ def gather(a: Array, *indices) -> Array:
     except ValueError:
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
                          f"{' '.join(shape_text(i.shape) for i in given)}") from None
-    check = math.prod(shape) > 0  # NumPy checks the indices it visits: none where they broadcast to empty
-    idxs = [_index_array(ix, n, axis, a, check) for axis, (ix, n) in enumerate(zip(given, a.shape, strict=False))]
+    # NumPy checks the indices it visits (none where they broadcast to empty), and integers always
+    check = math.prod(shape) > 0
+    idxs = [_index_array(ix, n, axis, a, check or ix.ndim == 0)
+            for axis, (ix, n) in enumerate(zip(given, a.shape, strict=False))]
     k = len(idxs)
     lead = math.prod(a.shape[:k])
     flat, rows = idxs[-1], a  # one index: the kernel wraps negative rows itself

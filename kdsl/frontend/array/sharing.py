@@ -7,7 +7,10 @@ NumPy's, ``True`` does not promise an element in common: it is NumPy's bounds ch
 whose extents do not overlap, ``a[:5]`` and ``a[5:]``, share nothing), coarser only where a view's data is not
 the other's (a view made before a write into its base, a bit-cast view): then ``True``.
 ``shares_memory`` is exact for views: it marks the elements of the common base that each view covers (a few
-lazy boolean ops, through the views' own write-back paths) and reads back whether any element is in both.
+lazy boolean ops, through the views' own write-back paths) and reads back whether any element is in both; a
+view below ``z.real`` or ``z.imag`` covers only that half of each complex element, so the two parts share
+nothing (NumPy's answer: they are interleaved). Two bit-cast views (``x.view(np.uint32)[::2]`` and ``[1::2]``)
+have no footprint to trace: ``shares_memory`` says True for them, whether or not their bytes meet.
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -24,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from kdsl import dtype as dt
-from kdsl.frontend.array import creation
+from kdsl.frontend.array import complex_parts, creation
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.constant_layout import layout
 from kdsl.frontend.array.ops import where
@@ -109,18 +112,28 @@ def _bounds(view: View) -> tuple[int, int]:
     return lo, hi
 
 
-def _footprint(chain: list[Array]) -> Array:
-    """The elements of ``chain[-1]`` that the view ``chain[0]`` covers, as a boolean array of its shape: ones
-    written through each view's write-back path into zeros of its base."""
-    marks = creation.ones(chain[0].shape, dtype=dt.bool_)
+# The parts of one element a view covers, as bits: the whole element, or the real or imaginary half of a
+# complex one (``z.real`` and ``z.imag`` are interleaved in memory and share no byte, as NumPy says)
+_WHOLE, _REAL, _IMAG = 3, 1, 2
+
+
+def _footprint(chain: list[Array]) -> tuple[Array, int]:
+    """The elements of ``chain[-1]`` that the view ``chain[0]`` covers, as a boolean array of its shape (ones
+    written through each view's write-back path into zeros of its base), and which parts of those elements it
+    covers (``_WHOLE``, or ``_REAL``/``_IMAG`` below a ``.real``/``.imag`` step: a chain has at most one, as the
+    part of a complex array is real)."""
+    marks, parts = creation.ones(chain[0].shape, dtype=dt.bool_), _WHOLE
     for view, base in itertools.pairwise(chain):
         if view._parent is None:  # a view that only reads through: the base elements it reads, by index
             marks = _read_footprint(view, base, marks)
             continue
+        write = view._parent[1]
+        if write in (complex_parts.write_real, complex_parts.write_imag):
+            parts = _REAL if write is complex_parts.write_real else _IMAG
         base_marks = creation.zeros(base.shape, dtype=dt.bool_)
-        view._parent[1](base_marks, marks)
+        write(base_marks, marks)
         marks = base_marks
-    return marks
+    return marks, parts
 
 
 def _read_footprint(view: Array, base: Array, marks: Array) -> Array:
@@ -144,6 +157,9 @@ def shares_memory(a: Any, b: Any, /, max_work: int | None = None) -> bool:
     >>> a = kd.arange(6)
     >>> kd.shares_memory(a[:3], a[3:]), kd.shares_memory(a[::2], a[4:]), kd.shares_memory(a, a.reshape(2, 3))
     (False, True, True)
+    >>> z = kd.asarray([1 + 2j, 3 + 4j])
+    >>> kd.shares_memory(z.real, z.imag), kd.shares_memory(z.imag, z)
+    (False, True)
     """
     if not may_share_memory(a, b, max_work):
         return False
@@ -157,6 +173,6 @@ def shares_memory(a: Any, b: Any, /, max_work: int | None = None) -> bool:
     common = chain_a[k]
     if a is common or b is common:
         return True  # one is the base itself: the other (not empty) covers some of it
-    fa = _footprint(chain_a[: k + 1])
-    fb = _footprint(chain_b[: ids_b.index(id(common)) + 1])
-    return bool((fa & fb).any())
+    fa, parts_a = _footprint(chain_a[: k + 1])
+    fb, parts_b = _footprint(chain_b[: ids_b.index(id(common)) + 1])
+    return bool(parts_a & parts_b) and bool((fa & fb).any())

@@ -108,3 +108,4 @@ def test_results_stay_lazy_and_device_resident():
     assert isinstance(y, kd.Array) and y.shape == (8,)
     with pytest.raises(TypeError, match="kdsl has no busday_count"):
         np.busday_count(x, x)
+

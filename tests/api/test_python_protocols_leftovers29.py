@@ -6,6 +6,7 @@ and what has no host memory to offer (memoryview, __array_interface__) refused c
 import copy
 import operator
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -112,3 +113,21 @@ def test_matmul_of_a_zero_d_operand_words_numpys_error(shapes):
         with pytest.raises(ValueError) as got:
             call(kd.asarray(hosts[0]), kd.asarray(hosts[1]))
         assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int16", "complex64", "bool"])
+@pytest.mark.parametrize("target", [None, "float16", "float64", "int64", "complex128"])
+def test_numpy_asarray_takes_dtype_and_copy_as_numpy(dtype, target):
+    host = sample((3, 4), dtype, seed=7, special=False)
+    x = kd.asarray(host)[:, ::2]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)  # (complex to real: both warn)
+        want = np.asarray(host[:, ::2], dtype=target)
+        got = np.asarray(x, dtype=target)
+    assert type(got) is np.ndarray and got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
+    fresh = np.asarray(x, copy=True)
+    fresh[...] = 0  # a download: writing it leaves the kdsl array as it was
+    np.testing.assert_array_equal(x.numpy(), host[:, ::2])
+    with pytest.raises(ValueError, match="Unable to avoid copy while creating an array as requested"):
+        np.asarray(x, copy=False)  # the data is in device memory: NumPy 2's error, as for Python data

@@ -21,16 +21,13 @@ Example:
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import numpy as np
 
-from kdsl import dtype as dt
-from kdsl.frontend.array import complex_parts, creation
+from kdsl.frontend.array import footprints
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.constant_layout import layout
-from kdsl.frontend.array.ops import where
 from kdsl.ir.view import View
 
 
@@ -112,41 +109,6 @@ def _bounds(view: View) -> tuple[int, int]:
     return lo, hi
 
 
-# The parts of one element a view covers, as bits: the whole element, or the real or imaginary half of a
-# complex one (``z.real`` and ``z.imag`` are interleaved in memory and share no byte, as NumPy says)
-_WHOLE, _REAL, _IMAG = 3, 1, 2
-
-
-def _footprint(chain: list[Array]) -> tuple[Array, int]:
-    """The elements of ``chain[-1]`` that the view ``chain[0]`` covers, as a boolean array of its shape (ones
-    written through each view's write-back path into zeros of its base), and which parts of those elements it
-    covers (``_WHOLE``, or ``_REAL``/``_IMAG`` below a ``.real``/``.imag`` step: a chain has at most one, as the
-    part of a complex array is real)."""
-    marks, parts = creation.ones(chain[0].shape, dtype=dt.bool_), _WHOLE
-    for view, base in itertools.pairwise(chain):
-        if view._parent is None:  # a view that only reads through: the base elements it reads, by index
-            marks = _read_footprint(view, base, marks)
-            continue
-        write = view._parent[1]
-        if write in (complex_parts.write_real, complex_parts.write_imag):
-            parts = _REAL if write is complex_parts.write_real else _IMAG
-        base_marks = creation.zeros(base.shape, dtype=dt.bool_)
-        write(base_marks, marks)
-        marks = base_marks
-    return marks, parts
-
-
-def _read_footprint(view: Array, base: Array, marks: Array) -> Array:
-    """The elements of ``base`` that the marked elements of ``view`` (a read-through view: no write-back path)
-    read: the view's own read replayed over the base's flat indices, the marked ones set in a mask (unmarked
-    elements aim at one spare slot past the end)."""
-    assert view._read is not None
-    index = view._read[1](creation.arange(base.size, dtype=dt.int64).reshape(base.shape))
-    spare = creation.zeros(base.size + 1, dtype=dt.bool_)
-    spare[where(marks, index, base.size).reshape(-1)] = True
-    return spare[:-1].reshape(base.shape)
-
-
 def shares_memory(a: Any, b: Any, /, max_work: int | None = None) -> bool:
     """Whether ``a`` and ``b`` have an element in common (NumPy's ``np.shares_memory``; exact for kdsl views:
     ``a[:2]`` and ``a[2:]`` do not share, ``a[::2]`` and ``a[2:]`` do). Reads back one boolean when both are
@@ -165,14 +127,14 @@ def shares_memory(a: Any, b: Any, /, max_work: int | None = None) -> bool:
         return False
     if max_work == 0:  # NumPy's MAY_SHARE_BOUNDS: overlapping bounds leave the question open
         raise np.exceptions.TooHardError("Exceeded max_work")
-    if any(x._parent is not None and x._parent[0] is None for x in (*_lineage(a), *_lineage(b))):
-        return True  # a bitcast view writes into its real base: no footprint to trace; the lineage answer stands
     chain_a, chain_b = _lineage(a), _lineage(b)
     ids_b = [id(x) for x in chain_b]
     k = next(i for i, x in enumerate(chain_a) if id(x) in ids_b)  # the innermost common base
     common = chain_a[k]
     if a is common or b is common:
         return True  # one is the base itself: the other (not empty) covers some of it
-    fa, parts_a = _footprint(chain_a[: k + 1])
-    fb, parts_b = _footprint(chain_b[: ids_b.index(id(common)) + 1])
-    return bool(parts_a & parts_b) and bool((fa & fb).any())
+    fa = footprints.footprint(chain_a[: k + 1])
+    fb = footprints.footprint(chain_b[: ids_b.index(id(common)) + 1])
+    if fa is None or fb is None:  # a view whose own shape or dtype was set since: may_share_memory's answer
+        return True
+    return bool(((fa & fb) != 0).any())

@@ -6,11 +6,11 @@ download, a copy). Two kdsl arrays may share memory when one is a view of the ot
 NumPy's, ``True`` does not promise an element in common: it is NumPy's bounds check (two views of the same data
 whose extents do not overlap, ``a[:5]`` and ``a[5:]``, share nothing), coarser only where a view's data is not
 the other's (a view made before a write into its base, a bit-cast view): then ``True``.
-``shares_memory`` is exact for views: it marks the elements of the common base that each view covers (a few
-lazy boolean ops, through the views' own write-back paths) and reads back whether any element is in both; a
-view below ``z.real`` or ``z.imag`` covers only that half of each complex element, so the two parts share
-nothing (NumPy's answer: they are interleaved). Two bit-cast views (``x.view(np.uint32)[::2]`` and ``[1::2]``)
-have no footprint to trace: ``shares_memory`` says True for them, whether or not their bytes meet.
+``shares_memory`` is exact for views: it marks the bytes of the common base that each view covers
+(:mod:`footprints`: a few lazy integer ops, through the views' own write-back paths) and reads back whether
+any byte is in both, so ``z.real`` and ``z.imag`` (interleaved halves) or ``x.view(np.uint32)[::2]`` and
+``[1::2]`` (the low and high halves of int64 data) share nothing, as NumPy says. A view whose own shape or
+dtype was set since it was made (``v.shape = ...``) is not traced: True.
 
 Example:
     >>> import kdsl as kd, numpy as np

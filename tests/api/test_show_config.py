@@ -25,6 +25,35 @@ def test_a_source_tree_reads_its_version_from_pyproject(monkeypatch):
     assert show_config.package_version() == _project_version()
 
 
+def test_a_source_tree_ignores_stale_installed_metadata(monkeypatch):
+    """An editable install keeps the version it was installed with: the checkout's pyproject.toml wins."""
+    monkeypatch.setattr(show_config.metadata, "version", lambda name: "0.0.0-stale")
+    assert show_config.package_version() == _project_version() == kd.__version__
+
+
+def test_an_installed_wheel_reads_its_metadata(monkeypatch):
+    monkeypatch.setattr(show_config, "_source_tree_version", lambda project: None)
+    monkeypatch.setattr(show_config.metadata, "version", lambda name: "7.8.9")
+    assert show_config.package_version() == "7.8.9"
+
+
+def test_only_kdsls_own_pyproject_counts(tmp_path):
+    other = tmp_path / "pyproject.toml"
+    other.write_text('[project]\nname = "other"\nversion = "5.0.0"\n')
+    assert show_config._source_tree_version(other) is None
+    assert show_config._source_tree_version(tmp_path / "missing.toml") is None
+    other.write_text('[project]\nname = "kdsl"\nversion = "5.0.0"\n')
+    assert show_config._source_tree_version(other) == "5.0.0"
+
+
+def test_the_changelogs_newest_release_is_the_version():
+    """CHANGELOG.md's newest released section (after Unreleased) names the version pyproject.toml and
+    kd.__version__ give."""
+    text = (Path(__file__).resolve().parents[2] / "CHANGELOG.md").read_text()
+    releases = re.findall(r"^## \[(\d[^\]]*)\]", text, re.M)
+    assert releases and releases[0] == _project_version() == kd.__version__
+
+
 def test_signature_matches_numpy():
     assert list(inspect.signature(kd.show_config).parameters) == list(inspect.signature(np.show_config).parameters)
     assert inspect.signature(kd.show_config).parameters["mode"].default == \

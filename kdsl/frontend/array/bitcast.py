@@ -118,11 +118,17 @@ def _writes_through(v: Array, a: Array) -> Array:
     """Make assignments into view ``v`` reach ``a`` (NumPy's views share memory). An ``a`` that is not itself
     a view is held weakly: a live base Array would make the scheduler store it, and
     ``(x * 2).view(np.uint32) & 1`` would not fuse into one kernel; a base nobody holds can never be read, so
-    then there is nothing to write. A view (``x[::2].view(...)``) is held, so writes go on to its base."""
+    then there is nothing to write. A view (``x[::2].view(...)``, ``kd.broadcast_to(x, s).view(...)``) is held,
+    so writes go on to its base and writes into its base show in ``v``."""
     d = v.dtype
-    if a._parent is not None:
-        return v._view_of(a, lambda base, target: base.__setitem__(Ellipsis, view(target, base.dtype)),
-                          lambda base: view(base, d))
+    # a view (``x[::2]``) or a view that only reads through (``kd.broadcast_to(x, s)``, ``diagonal``, a
+    # sliding window) is held: it is how later writes into ``x`` reach ``v``, as NumPy's
+    if a._parent is not None or a._read is not None:
+        def write_into_view(base: Array, target: Array) -> None:
+            base[...] = view(target, base.dtype)
+
+        write_into_view.bitcast = True  # type: ignore[attr-defined]  # for kd.shares_memory (footprints.py)
+        return v._view_of(a, write_into_view, lambda base: view(base, d))
     ref = weakref.ref(a)
 
     def write(_: object, target: Array) -> None:
@@ -131,6 +137,7 @@ def _writes_through(v: Array, a: Array) -> Array:
             base[...] = view(target, base.dtype)
 
     write.base_ref = ref  # type: ignore[attr-defined]  # for kd.may_share_memory (sharing.py)
+    write.bitcast = True  # type: ignore[attr-defined]  # for kd.shares_memory (footprints.py)
     v._parent = (None, write)  # type: ignore[assignment]  # the base is held by ``write``, weakly
     v._follow(ref, lambda base: view(base, d), a)
     return v

@@ -24,11 +24,11 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.complex_math import complex_from_parts, imag, real, warn_discarded_imag
 
 
-def _write_real(base: Array, view: Array) -> None:
+def write_real(base: Array, view: Array) -> None:
     base[...] = complex_from_parts(view, imag(base)).astype(base.dtype)
 
 
-def _write_imag(base: Array, view: Array) -> None:
+def write_imag(base: Array, view: Array) -> None:
     base[...] = complex_from_parts(real(base), view).astype(base.dtype)
 
 
@@ -36,7 +36,7 @@ def real_view(a: Array) -> Array:
     """``a.real``: for complex ``a`` a float view writing into ``a``; real ``a`` is its own real part."""
     if a.dtype.kind != "c":
         return a
-    return real(a)._view_of(a, _write_real, real)
+    return real(a)._view_of(a, write_real, real)
 
 
 def imag_view(a: Array) -> Array:
@@ -44,7 +44,7 @@ def imag_view(a: Array) -> Array:
     ``a``, as NumPy's read-only zeros."""
     if a.dtype.kind != "c":
         return imag(a)
-    return imag(a)._view_of(a, _write_imag, imag)
+    return imag(a)._view_of(a, write_imag, imag)
 
 
 def real_of(val: Any) -> Array:
@@ -86,14 +86,14 @@ def set_real(a: Array, value: Any) -> None:
     if a.dtype.kind != "c":
         a[...] = value
         return
-    _write_real(a, _as_part(_part(value), a))
+    write_real(a, _as_part(_part(value), a))
 
 
 def set_imag(a: Array, value: Any) -> None:
     """``a.imag = value``; TypeError for real ``a``, as NumPy's."""
     if a.dtype.kind != "c":
         raise TypeError("array does not have imaginary part to set")
-    _write_imag(a, _as_part(_part(value), a))
+    write_imag(a, _as_part(_part(value), a))
 
 
 def _as_part(value: Any, a: Array) -> Array:

@@ -66,27 +66,52 @@ def _axes_count(axes: Any) -> Any:
         return axes
 
 
+def _axis_lists(axes: Any) -> tuple[list[Any], list[Any]]:
+    """``tensordot``'s ``axes`` as the two lists of axes to sum over, read as NumPy reads them: an int ``n`` is
+    the last ``n`` axes of ``a`` (``-n ... -1``) and the first ``n`` of ``b``, so a negative ``n`` (as 0) sums
+    over none: an outer product; a pair holds two axis sequences or two single axes (``(1, 0)``,
+    ``np.int64``s); a repeated axis in either list is NumPy's ValueError.
+
+    >>> import numpy as np
+    >>> _axis_lists(2), _axis_lists(-1), _axis_lists((np.int64(1), [0]))
+    (([-2, -1], [0, 1]), ([], []), ([np.int64(1)], [0]))
+    """
+    axes = _axes_count(axes)
+    if isinstance(axes, int):
+        ax_a, ax_b = list(range(-axes, 0)), list(range(axes))
+    else:
+        try:
+            ax_a_raw, ax_b_raw = axes
+        except TypeError:  # NumPy's range(axes) of a float or None
+            raise TypeError(f"tensordot: axes must be an int or a pair of axis sequences, got "
+                            f"{type(axes).__name__}") from None
+        ax_a, ax_b = _axis_list(ax_a_raw), _axis_list(ax_b_raw)
+    for listed in (ax_a, ax_b):
+        if len(set(listed)) != len(listed):
+            raise ValueError("duplicate axes are not allowed in tensordot")
+    return ax_a, ax_b
+
+
+def _axis_list(axes: Any) -> list[Any]:
+    """One side of a ``tensordot`` axes pair as a list: a sequence as it is, a single axis (anything without a
+    length: an int, ``np.int64``, a 0-d array) as a list of one, as NumPy's ``len()`` test."""
+    try:
+        len(axes)
+    except TypeError:
+        return [axes]
+    return list(axes)
+
+
 def tensordot(a: Any, b: Any, axes: Any = 2) -> Array:
-    """Sum of products over the last ``axes`` axes of ``a`` and the first of ``b`` (an int), or over the
-    given axis pairs (two sequences). One matmul of permuted views.
+    """Sum of products over the last ``axes`` axes of ``a`` and the first of ``b`` (an int; 0 or negative: an
+    outer product, as NumPy's), or over the given axis pairs (two sequences). One matmul of permuted views.
 
     >>> import kdsl as kd
     >>> kd.tensordot(kd.ones((2, 3, 4)), kd.ones((3, 4, 5))).shape
     (2, 5)
     """
     a, b = _pair(a, b)
-    axes = _axes_count(axes)
-    if isinstance(axes, int):
-        if axes < 0:
-            raise ValueError(f"tensordot: axes must be non-negative, got {axes}")
-        ax_a, ax_b = list(range(a.ndim - axes, a.ndim)), list(range(axes))
-    else:
-        try:
-            ax_a_raw, ax_b_raw = axes
-        except (TypeError, ValueError):
-            raise ValueError("tensordot: axes must be an int or a pair of axis sequences") from None
-        ax_a = [int(ax_a_raw)] if isinstance(ax_a_raw, int) else list(ax_a_raw)
-        ax_b = [int(ax_b_raw)] if isinstance(ax_b_raw, int) else list(ax_b_raw)
+    ax_a, ax_b = _axis_lists(axes)
     if len(ax_a) != len(ax_b):
         raise ValueError(f"tensordot: {len(ax_a)} axes of x1 against {len(ax_b)} of x2")
     ax_a = [mv.normalize_axis(k, a.ndim) for k in ax_a]

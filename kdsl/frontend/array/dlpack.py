@@ -73,7 +73,8 @@ def dlpack(a: Array, stream: Any = None, max_version: tuple[int, int] | None = N
         raise BufferError(f"kdsl exports DLPack tensors in host memory only (dl_device=(1, 0)), not {dl_device}")
     if copy is False:
         raise BufferError(f"__dlpack__(copy=False): {_NO_COPY}")
-    host = np.ascontiguousarray(a.numpy())  # a new array: NumPy's export of it is zero-copy
+    # a new array: NumPy's export of it is zero-copy (not ascontiguousarray, which makes a 0-d array 1-d)
+    host = np.asarray(a.numpy(), order="C")
     if max_version is None:
         return host.__dlpack__()
     major, minor = max_version

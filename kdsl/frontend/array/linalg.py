@@ -82,8 +82,10 @@ def _matmul(a, b) -> Array:
     """:func:`matmul` in general: any dtypes, batches, 1-d operands, devices to check."""
     dev = ops.device_of((a, b))
     a, b = _arrs(a, b, dev)
-    if a.ndim == 0 or b.ndim == 0:
-        raise ValueError("matmul: Input operand does not have enough dimensions (0-d arrays: use * instead)")
+    for i, x in enumerate((a, b)):
+        if x.ndim == 0:  # NumPy's gufunc words (for 0-d operands, * is the product)
+            raise ValueError(f"matmul: Input operand {i} does not have enough dimensions (has 0, gufunc core with "
+                             "signature (n?,k),(k,m?)->(n?,m?) requires 1)")
     out_dtype = promotion.result_dtype(np.matmul, a.dtype, b.dtype)
     if out_dtype is dt.bool_:  # logical matrix product: count matches, then test
         return matmul(a.astype(dt.int32), b.astype(dt.int32)) != 0

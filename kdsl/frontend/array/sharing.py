@@ -6,8 +6,11 @@ download, a copy). Two kdsl arrays may share memory when one is a view of the ot
 NumPy's, ``True`` does not promise an element in common: it is NumPy's bounds check (two views of the same data
 whose extents do not overlap, ``a[:5]`` and ``a[5:]``, share nothing), coarser only where a view's data is not
 the other's (a view made before a write into its base, a bit-cast view): then ``True``.
-``shares_memory`` is exact for views: it marks the elements of the common base that each view covers (a few
-lazy boolean ops, through the views' own write-back paths) and reads back whether any element is in both.
+``shares_memory`` is exact for views: it marks the bytes of the common base that each view covers
+(:mod:`footprints`: a few lazy integer ops, through the views' own write-back paths) and reads back whether
+any byte is in both, so ``z.real`` and ``z.imag`` (interleaved halves) or ``x.view(np.uint32)[::2]`` and
+``[1::2]`` (the low and high halves of int64 data) share nothing, as NumPy says. A view whose own shape or
+dtype was set since it was made (``v.shape = ...``) is not traced: True.
 
 Example:
     >>> import kdsl as kd, numpy as np
@@ -18,16 +21,13 @@ Example:
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import numpy as np
 
-from kdsl import dtype as dt
-from kdsl.frontend.array import creation
+from kdsl.frontend.array import footprints
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.constant_layout import layout
-from kdsl.frontend.array.ops import where
 from kdsl.ir.view import View
 
 
@@ -109,31 +109,6 @@ def _bounds(view: View) -> tuple[int, int]:
     return lo, hi
 
 
-def _footprint(chain: list[Array]) -> Array:
-    """The elements of ``chain[-1]`` that the view ``chain[0]`` covers, as a boolean array of its shape: ones
-    written through each view's write-back path into zeros of its base."""
-    marks = creation.ones(chain[0].shape, dtype=dt.bool_)
-    for view, base in itertools.pairwise(chain):
-        if view._parent is None:  # a view that only reads through: the base elements it reads, by index
-            marks = _read_footprint(view, base, marks)
-            continue
-        base_marks = creation.zeros(base.shape, dtype=dt.bool_)
-        view._parent[1](base_marks, marks)
-        marks = base_marks
-    return marks
-
-
-def _read_footprint(view: Array, base: Array, marks: Array) -> Array:
-    """The elements of ``base`` that the marked elements of ``view`` (a read-through view: no write-back path)
-    read: the view's own read replayed over the base's flat indices, the marked ones set in a mask (unmarked
-    elements aim at one spare slot past the end)."""
-    assert view._read is not None
-    index = view._read[1](creation.arange(base.size, dtype=dt.int64).reshape(base.shape))
-    spare = creation.zeros(base.size + 1, dtype=dt.bool_)
-    spare[where(marks, index, base.size).reshape(-1)] = True
-    return spare[:-1].reshape(base.shape)
-
-
 def shares_memory(a: Any, b: Any, /, max_work: int | None = None) -> bool:
     """Whether ``a`` and ``b`` have an element in common (NumPy's ``np.shares_memory``; exact for kdsl views:
     ``a[:2]`` and ``a[2:]`` do not share, ``a[::2]`` and ``a[2:]`` do). Reads back one boolean when both are
@@ -144,19 +119,22 @@ def shares_memory(a: Any, b: Any, /, max_work: int | None = None) -> bool:
     >>> a = kd.arange(6)
     >>> kd.shares_memory(a[:3], a[3:]), kd.shares_memory(a[::2], a[4:]), kd.shares_memory(a, a.reshape(2, 3))
     (False, True, True)
+    >>> z = kd.asarray([1 + 2j, 3 + 4j])
+    >>> kd.shares_memory(z.real, z.imag), kd.shares_memory(z.imag, z)
+    (False, True)
     """
     if not may_share_memory(a, b, max_work):
         return False
     if max_work == 0:  # NumPy's MAY_SHARE_BOUNDS: overlapping bounds leave the question open
         raise np.exceptions.TooHardError("Exceeded max_work")
-    if any(x._parent is not None and x._parent[0] is None for x in (*_lineage(a), *_lineage(b))):
-        return True  # a bitcast view writes into its real base: no footprint to trace; the lineage answer stands
     chain_a, chain_b = _lineage(a), _lineage(b)
     ids_b = [id(x) for x in chain_b]
     k = next(i for i, x in enumerate(chain_a) if id(x) in ids_b)  # the innermost common base
     common = chain_a[k]
     if a is common or b is common:
         return True  # one is the base itself: the other (not empty) covers some of it
-    fa = _footprint(chain_a[: k + 1])
-    fb = _footprint(chain_b[: ids_b.index(id(common)) + 1])
-    return bool((fa & fb).any())
+    fa = footprints.footprint(chain_a[: k + 1])
+    fb = footprints.footprint(chain_b[: ids_b.index(id(common)) + 1])
+    if fa is None or fb is None:  # a view whose own shape or dtype was set since: may_share_memory's answer
+        return True
+    return bool(((fa & fb) != 0).any())

@@ -17,16 +17,33 @@ _MODES = ("stdout", "dicts")
 
 
 def package_version() -> str:
-    """kdsl's version as installed (pyproject.toml's), which ``kd.__version__`` holds.
+    """kdsl's version: pyproject.toml's, its one source. A source tree (a checkout, imported through
+    ``PYTHONPATH=.`` or installed editable) reads it from its own pyproject.toml, so a version bumped there shows
+    without reinstalling (the installed metadata of an editable install keeps the version of its install); an
+    installed wheel, with no pyproject.toml beside it, reads its metadata (written from pyproject.toml).
 
-    A source tree imported without installing it (``PYTHONPATH=.``) reads the version from its pyproject.toml.
+    >>> import re
+    >>> bool(re.fullmatch(r"\\d+\\.\\d+\\.\\d+.*", package_version()))
+    True
     """
+    source = _source_tree_version(Path(__file__).resolve().parents[3] / "pyproject.toml")
+    if source is not None:
+        return source
     try:
         return metadata.version("kdsl")
     except metadata.PackageNotFoundError:
-        project = Path(__file__).resolve().parents[3] / "pyproject.toml"
-        found = re.search(r'^version = "([^"]+)"', project.read_text(), re.M) if project.is_file() else None
-        return found.group(1) if found else "0+unknown"
+        return "0+unknown"
+
+
+def _source_tree_version(project: Path) -> str | None:
+    """The version in ``project`` (a pyproject.toml) when it is kdsl's own, else None."""
+    if not project.is_file():
+        return None
+    text = project.read_text()
+    if not re.search(r'^name = "kdsl"$', text, re.M):
+        return None
+    found = re.search(r'^version = "([^"]+)"$', text, re.M)
+    return found.group(1) if found else None
 
 
 def _device(d: Any) -> dict[str, Any]:

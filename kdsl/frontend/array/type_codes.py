@@ -1,13 +1,14 @@
 """Questions about dtypes answered without data: NumPy's ``min_scalar_type common_type mintypecode typename``.
 
-``min_scalar_type`` and ``common_type`` return kdsl DTypes (NumPy returns a dtype and a scalar type; a kdsl
-DType compares equal to neither, but ``np.dtype(kd_dtype)`` is NumPy's). ``mintypecode`` and ``typename`` work
-on NumPy's one-letter type codes and return strings, exactly as NumPy's do.
+``min_scalar_type`` returns a kdsl DType where NumPy returns a dtype (the DType compares equal to it, and
+``np.dtype(kd_dtype)`` is NumPy's); ``common_type`` returns NumPy's scalar type, as NumPy's does, so ported
+checks such as ``np.common_type(a) is np.float64`` hold. ``mintypecode`` and ``typename`` work on NumPy's
+one-letter type codes and return strings, exactly as NumPy's do.
 
 Example:
     >>> import kdsl as kd
     >>> kd.min_scalar_type(10), kd.common_type(kd.arange(3)), kd.mintypecode("if"), kd.typename("d")
-    (kdsl.uint8, kdsl.float64, 'f', 'double precision')
+    (kdsl.uint8, <class 'numpy.float64'>, 'f', 'double precision')
 """
 
 from __future__ import annotations
@@ -42,16 +43,19 @@ def min_scalar_type(a: Any, /) -> dt.DType:
     return dt.as_dtype(np.min_scalar_type(a))
 
 
-def common_type(*arrays: Any) -> dt.DType:
-    """The inexact dtype all ``arrays`` convert to (NumPy's ``np.common_type``: integers count as float64;
-    float16 stays float16).
+def common_type(*arrays: Any) -> type[np.inexact]:
+    """The inexact type all ``arrays`` convert to, as NumPy's scalar type (NumPy's ``np.common_type``: integers
+    count as float64; float16 stays float16). It is a type, not a dtype, as NumPy's: ``common_type(a) is
+    np.float64`` holds, and ``a.astype(common_type(a))`` takes it as any dtype argument.
 
-    >>> import kdsl as kd
+    >>> import kdsl as kd, numpy as np
     >>> kd.common_type(kd.zeros(2, dtype=kd.float16), kd.zeros(2, dtype=kd.float32))
-    kdsl.float32
+    <class 'numpy.float32'>
+    >>> kd.common_type(kd.arange(3)) is np.float64
+    True
     """
     dtypes = [a.dtype.np if isinstance(a, Array) else np.asarray(a).dtype for a in arrays]
-    return dt.as_dtype(np.common_type(*[np.empty(0, d) for d in dtypes]))
+    return np.common_type(*[np.empty(0, d) for d in dtypes])
 
 
 def mintypecode(typechars: Iterable[Any], typeset: str = "GDFgdf", default: str = "d") -> str:

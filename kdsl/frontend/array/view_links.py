@@ -97,6 +97,7 @@ class ViewLinks:
 
         if hasattr(write, "base_ref"):
             rewrapped.base_ref = write.base_ref  # type: ignore[attr-defined]  # (read by sharing._base_of)
+        rewrapped.rewrapped = True  # type: ignore[attr-defined]  # kd.shares_memory traces no footprint through it
         self._parent = (base, rewrapped)
 
     def _view_of(self, base: Array, write, read: Callable[[Array], Array]) -> Array:

@@ -265,8 +265,9 @@ def _plan(dtype: kd.DType, batch: int, n: int) -> Plan:
 def cholesky(x, /, *, upper: bool = False) -> kd.Array:
     """The Cholesky factor ``L`` (``x = L @ L^H``) of each Hermitian (real: symmetric) positive-definite
     matrix of the stack ``x``, or ``U = L^H`` with ``upper=True``; :class:`LinAlgError` when a matrix is not
-    positive definite. Only the lower triangle of ``x`` is read, the upper one with ``upper=True``, as NumPy's. A NaN reaching a pivot makes the rest of that factor NaN, no error, as NumPy's (its
-    OpenBLAS ``potrf`` tests ``pivot <= 0``, which NaN fails).
+    positive definite. Only the lower triangle of ``x`` is read, the upper one with ``upper=True``, as NumPy's.
+    A NaN reaching a pivot makes the rest of that factor NaN, no error, as NumPy's (its OpenBLAS ``potrf`` tests
+    ``pivot <= 0``, which NaN fails).
 
     >>> import kdsl as kd, numpy as np
     >>> cholesky(kd.asarray([[4.0, np.nan], [np.nan, 1.0]])).tolist()

@@ -59,7 +59,7 @@ def binomial_tree(np, s0, K, r, sigma, T, steps, american):
     S = s0 * u ** np.arange(steps, -1, -1) * d ** np.arange(0, steps + 1)
     V = np.maximum(K - S, 0)
     early = 0
-    for k in range(steps, 0, -1):
+    for _ in range(steps):
         S = S[:-1] / u
         cont = disc * (p * V[:-1] + (1 - p) * V[1:])
         if american:

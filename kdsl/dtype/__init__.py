@@ -153,8 +153,23 @@ class DType:
         return isinstance(obj, self.np.type)
 
     def __subclasscheck__(self, cls: Any) -> bool:
-        """``issubclass(a.dtype.type, kd.float64)``, as NumPy's with ``np.float64``."""
+        """``issubclass(a.dtype.type, kd.float64)``, as NumPy's with ``np.float64`` (and ``issubclass(kd.float64,
+        kd.float64)``: a kdsl dtype stands for its scalar type on either side)."""
+        cls = cls.np.type if isinstance(cls, DType) else cls
         return isinstance(cls, type) and issubclass(cls, self.np.type)
+
+    @property
+    def __bases__(self) -> tuple[_ScalarType]:
+        """NumPy's scalar type, so ``issubclass(kd.float64, kd.floating)`` (ported ``issubclass(np.float64,
+        np.floating)``, ``issubclass(dtype, np.integer)`` of a dtype argument) answers as NumPy's: Python's
+        ``issubclass`` takes an object with ``__bases__`` for a class and walks them.
+
+        Example:
+            >>> import numpy as np
+            >>> issubclass(float32, np.floating), issubclass(int8, (np.unsignedinteger, float))
+            (True, False)
+        """
+        return (self.np.type,)
 
     def __hash__(self) -> int:
         """NumPy's dtype's hash: ``kd.int32 == np.dtype('int32')``, so the two must hash alike (a dict keyed

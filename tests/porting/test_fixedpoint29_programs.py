@@ -3,7 +3,8 @@ samples (products widened to `int32`, rounded by `+ (1 << 14) >> 15`, saturated 
 wrapping `uint16` frame counters and `int8` deltas, 12-bit ADC codes unpacked from `uint8` bytes with shifts and
 masks, `astype(..., casting=...)` accepting and refusing casts, NumPy scalars (`np.float64(2.0)`, `np.float32`,
 `np.int64`) mixed with `float32` arrays under NEP 50, `np.iinfo`/`np.finfo` limits, a float32 Kahan sum against
-`np.sum`, and `np.errstate(over=...)` around float16 overflow (tests/porting)."""
+`np.sum`, `np.errstate(over=...)` around float16 overflow, and a quantiser dispatching on
+`issubclass(dtype, np.integer)` (tests/porting)."""
 
 import numpy as np
 from harness import check
@@ -116,11 +117,40 @@ def half_precision(np, x):
             "max": float(lim.max), "dtype": big.dtype.name, "sum32": h.sum(dtype=np.float32)}
 
 
+def quantise(np, x, dtypes):
+    x = np.asarray(x)
+    out = {}
+    for dtype in dtypes:
+        if issubclass(dtype, np.integer):
+            info = np.iinfo(dtype)
+            scale = info.max if issubclass(dtype, np.signedinteger) else info.max / 2
+            offset = 0 if issubclass(dtype, np.signedinteger) else info.max / 2
+            q = np.clip(np.rint(x * scale + offset), info.min, info.max).astype(dtype)
+            back = (q.astype(np.float64) - offset) / scale
+        elif issubclass(dtype, np.floating):
+            q = x.astype(dtype)
+            back = q.astype(np.float64)
+        else:
+            raise TypeError(dtype)
+        out[str(np.dtype(dtype))] = [q, float(np.abs(back - x).max()), q.dtype.itemsize]
+    return out
+
+
 def test_q15_fir():
     rng = np.random.default_rng(2996)
     x = np.clip(rng.normal(0, 12000, 64), -32768, 32767).astype(np.int16)
     x[10:14] = 32767
     check(q15_fir, x, np.array([0.25, 0.5, 0.5, 0.25, -0.1]))
+
+
+def test_quantise():
+    # the dtypes are the program's own arguments: NumPy's scalar types for NumPy, kdsl's dtypes for kdsl
+    x = np.linspace(-1, 1, 11) ** 3
+
+    def run(xp, x):
+        return quantise(xp, x, [xp.int8, xp.uint8, xp.int16, xp.float16, xp.float32])
+
+    check(run, x, rtol=1e-3, atol=1e-6)
 
 
 def test_frame_counters():

@@ -3,7 +3,8 @@
 ``def step(u: np.ndarray[Any, np.dtype[np.float64]], dt: np.float64 | None = None) -> np.ndarray:`` ported to
 kdsl raised at the ``def``: ``kd.dtype[...]`` (TypeError: '_CallableModule' object is not subscriptable),
 ``kd.ndarray[...]`` ('Array' is not subscriptable) and ``kd.float64 | None`` (unsupported operand types for |).
-They now give NumPy's generic aliases and unions, a kdsl dtype standing for NumPy's scalar type.
+They now give NumPy's generic aliases and unions, a kdsl dtype standing for NumPy's scalar type; ``kd.typing``
+(``np.typing.NDArray[np.float64]`` ported: AttributeError) holds ``numpy.typing``'s names.
 """
 
 from typing import Any, Optional
@@ -60,3 +61,26 @@ def test_annotated_program_runs():
 def test_no_arithmetic_on_dtypes():
     with pytest.raises(TypeError):
         kd.float32 & None  # noqa: B018 - only | (annotation unions) is defined
+
+
+def test_typing_module_names():
+    import numpy.typing as npt
+
+    for name in npt.__all__:
+        assert hasattr(kd.typing, name), name
+    assert kd.typing.ArrayLike is npt.ArrayLike and kd.typing.DTypeLike is npt.DTypeLike
+    alias = kd.typing.NDArray[kd.float64]
+    assert alias.__origin__ is kd.ndarray
+    assert alias.__args__[0] == tuple[Any, ...]
+    assert kd.typing.NDArray[Any].__args__[1] == np.dtype[Any]
+
+
+def test_np_typing_ndarray_annotation_ported():
+    def define(np):
+        def normalise(x: np.typing.NDArray[np.float64], eps: np.typing.ArrayLike = 1e-12) -> np.typing.NDArray[Any]:
+            return x / (np.linalg.norm(x) + eps)
+
+        return normalise
+
+    v = np.array([3.0, 4.0])
+    np.testing.assert_allclose(define(kd)(kd.asarray(v)).numpy(), define(np)(v))

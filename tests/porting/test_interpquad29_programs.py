@@ -3,7 +3,8 @@
 `searchsorted`, clipped, basis polynomials in the local coordinate), a natural cubic spline by solving the tridiagonal
 system with `np.linalg.solve`, monotone PCHIP slopes with `np.where` guards, `np.trapezoid` along axes and with
 non-uniform `x`, composite Simpson by strided slices, a cumulative trapezoid by `cumsum` with `np.concatenate`,
-Romberg extrapolation and Gauss-Legendre nodes from `np.polynomial.legendre.leggauss` (tests/porting)."""
+Romberg extrapolation, Gauss-Legendre nodes from `np.polynomial.legendre.leggauss`, and composite rules
+behind `np.typing` annotations (`NDArray[np.float64]`, `ArrayLike`) (tests/porting)."""
 
 import numpy as np
 from harness import check
@@ -126,6 +127,27 @@ def simpson_romberg(np, a, b, n):
             "spread": np.ptp([simpson, R[-1, -1], gauss])}
 
 
+def typed_quadrature(np, a, b, ns):
+    from collections.abc import Callable
+
+    Func = Callable[[np.typing.NDArray[np.float64]], np.typing.NDArray[np.float64]]
+
+    def composite(f: Func, lo: float, hi: float, n: int, rule: str = "simpson") -> np.float64:
+        x: np.typing.NDArray[np.float64] = np.linspace(lo, hi, n + 1, dtype=np.float64)
+        y = f(x)
+        h = (hi - lo) / n
+        if rule == "trapezoid":
+            return np.trapezoid(y, x)
+        return h / 3 * (y[0] + y[-1] + 4 * y[1:-1:2].sum() + 2 * y[2:-1:2].sum())
+
+    def f(x: np.typing.ArrayLike) -> np.typing.NDArray[np.float64]:
+        return np.sqrt(np.asarray(x)) * np.exp(-np.asarray(x))
+
+    rows = np.array([[composite(f, a, b, n, r) for r in ("trapezoid", "simpson")] for n in ns])
+    errs = np.abs(np.diff(rows, axis=0))
+    return {"rows": rows, "errs": errs, "order": np.log2(errs[:-1] / errs[1:])}
+
+
 def test_periodic_interp():
     hours = np.array([0.0, 3, 6, 9, 12, 15, 18, 21])
     temps = np.array([12.0, 10, 11, 16, 21, 23, 19, 15])
@@ -156,6 +178,10 @@ def test_trapezoid_family():
     t = np.sort(np.random.default_rng(2970).uniform(0, 5, 40))
     grid = np.random.default_rng(2971).normal(size=(6, 9))
     check(trapezoid_family, t, np.sin(t) ** 2, grid)
+
+
+def test_typed_quadrature():
+    check(typed_quadrature, 0.5, 3.0, [4, 8, 16, 32, 64], rtol=2e-3, atol=1e-6)
 
 
 def test_simpson_romberg():

@@ -146,6 +146,7 @@ __all__ += ["broadcast", "flatiter", "format_float_positional", "format_float_sc
             "sctypeDict", "typecodes", "ufunc"]  # NumPy's remaining names (docs/numpy-api.md)
 __all__ += ["nn", "optim"]
 __all__ += ["testing"]
+__all__ += ["typing"]
 __all__ += ["exceptions"]
 __all__ += ["ma"]
 

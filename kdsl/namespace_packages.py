@@ -1,4 +1,4 @@
-"""kd's packages built on the public API (kd.fft, kd.linalg, kd.polynomial, kd.nn, kd.optim, kd.testing,
+"""kd's packages built on the public API (kd.fft, kd.linalg, kd.polynomial, kd.nn, kd.optim, kd.testing, kd.typing,
 kd.exceptions, kd.ma) and the NumPy functions that live in them (convolve, cross, polyfit...): their kernels are
 kd.raw_kernels and their code uses ``import kdsl as kd``, so kdsl/__init__.py imports this module after the other
 namespace_* modules, once the names they use are in place.
@@ -23,5 +23,6 @@ from kdsl import polynomial  # kd.polynomial: NumPy's np.polynomial, on kd.linal
 # kd.nn and kd.optim are built on the public API (`import kdsl as kd` inside them), so they come last.
 from kdsl import nn, optim
 from kdsl import testing  # kd.testing: NumPy's assertions on host copies; built on the public API
+from kdsl import typing  # kd.typing: numpy.typing's names, NDArray on kd.ndarray
 from kdsl import exceptions  # kd.exceptions: numpy.exceptions' classes, which kdsl raises
 from kdsl import ma  # kd.ma: NumPy's masked arrays (numpy.ma), on the public API

@@ -153,8 +153,31 @@ class DType:
         return isinstance(obj, self.np.type)
 
     def __subclasscheck__(self, cls: Any) -> bool:
-        """``issubclass(a.dtype.type, kd.float64)``, as NumPy's with ``np.float64``."""
+        """``issubclass(a.dtype.type, kd.float64)``, as NumPy's with ``np.float64`` (and ``issubclass(kd.float64,
+        kd.float64)``: a kdsl dtype stands for its scalar type on either side)."""
+        cls = cls.np.type if isinstance(cls, DType) else cls
         return isinstance(cls, type) and issubclass(cls, self.np.type)
+
+    def __or__(self, other: Any) -> Any:
+        """``kd.float64 | None`` in a ported annotation (``scale: np.float64 | None = None``): NumPy's scalar
+        types' union, ``np.float64 | None``."""
+        return self.np.type | (other.np.type if isinstance(other, DType) else other)
+
+    def __ror__(self, other: Any) -> Any:
+        return (other.np.type if isinstance(other, DType) else other) | self.np.type
+
+    @property
+    def __bases__(self) -> tuple[_ScalarType]:
+        """NumPy's scalar type, so ``issubclass(kd.float64, kd.floating)`` (ported ``issubclass(np.float64,
+        np.floating)``, ``issubclass(dtype, np.integer)`` of a dtype argument) answers as NumPy's: Python's
+        ``issubclass`` takes an object with ``__bases__`` for a class and walks them.
+
+        Example:
+            >>> import numpy as np
+            >>> issubclass(float32, np.floating), issubclass(int8, (np.unsignedinteger, float))
+            (True, False)
+        """
+        return (self.np.type,)
 
     def __hash__(self) -> int:
         """NumPy's dtype's hash: ``kd.int32 == np.dtype('int32')``, so the two must hash alike (a dict keyed
@@ -322,6 +345,16 @@ class _CallableModule(types.ModuleType):
 
     def __instancecheck__(self, obj: Any) -> bool:
         return isinstance(obj, DType) or (isinstance(obj, np.dtype) and not obj.isnative)  # (what __call__ gives)
+
+    def __getitem__(self, scalar: Any) -> Any:
+        """``kd.dtype[kd.float64]`` in a ported annotation: NumPy's ``np.dtype[np.float64]`` (a kdsl dtype stands
+        for its scalar type), so ``def f(x: kd.ndarray[Any, kd.dtype[kd.float64]])`` runs as NumPy's.
+
+        >>> import kdsl as kd
+        >>> kd.dtype[kd.float64]
+        numpy.dtype[numpy.float64]
+        """
+        return np.dtype[scalar.np.type if isinstance(scalar, DType) else scalar]  # type: ignore[misc]
 
 
 sys.modules[__name__].__class__ = _CallableModule

@@ -101,35 +101,37 @@ layout(set = 0, binding = 0) coherent buffer A_ { T a[]; };
 layout(set = 0, binding = 1) coherent buffer V_ { T v[]; };
 layout(set = 0, binding = 2) coherent buffer C_ { T cs[]; };
 layout(set = 0, binding = 3) buffer F_ { uint flag[]; };
-layout(push_constant) uniform Push { uint n; uint n2; uint r0; uint r1; uint batch; uint wantv; float eps; };
+layout(push_constant) uniform Push {
+    uint n; uint n2; uint r0; uint r1; uint batch; uint wantv; float eps; uint lanes;
+};
 
 void main() {
     uint b = batch_index();
     if (b >= batch) return;
-    uint t = gl_LocalInvocationID.x;
+    uint t = gl_LocalInvocationID.x, slot = t / lanes, lane = t % lanes;
     uint base = b * n * n, np = n2 / 2u, cbase = b * n2;
     for (uint r = r0; r < r1; ++r) {
 """ + rotations("""
                 s = rotation_t(a[base + pq.x * n + pq.x], a[base + pq.y * n + pq.y], a[base + pq.x * n + pq.y],
                                REAL(eps), c);""", "rot_r(c, s)") + """
-        for (uint e = t; e < np * n; e += WG) {  // rows p, q <- J^H A
-            uint k = e / n, j = e % n;
+        for (uint k = slot; k < np; k += WG / lanes) {  // rows p, q <- J^H A: `lanes` invocations a pair
             T s = cs[cbase + 2u * k + 1u];
-            if (!IS_ZERO(s)) {
-                REAL w = RE(cs[cbase + 2u * k]);
-                uvec2 pq = pair_of(r, k, n2);
+            if (IS_ZERO(s)) continue;
+            REAL w = RE(cs[cbase + 2u * k]);
+            uvec2 pq = pair_of(r, k, n2);
+            for (uint j = lane; j < n; j += lanes) {
                 T x = a[base + pq.x * n + j], y = a[base + pq.y * n + j];
                 a[base + pq.x * n + j] = rot_lo(x, y, s, w);
                 a[base + pq.y * n + j] = rot_hi(x, y, CONJ(s), w);
             }
         }
         memoryBarrierBuffer(); barrier();
-        for (uint e = t; e < np * n; e += WG) {  // columns p, q <- A J, V J
-            uint k = e / n, i = e % n;
+        for (uint k = slot; k < np; k += WG / lanes) {  // columns p, q <- A J, V J
             T s = cs[cbase + 2u * k + 1u];
-            if (!IS_ZERO(s)) {
-                REAL w = RE(cs[cbase + 2u * k]);
-                uvec2 pq = pair_of(r, k, n2);
+            if (IS_ZERO(s)) continue;
+            REAL w = RE(cs[cbase + 2u * k]);
+            uvec2 pq = pair_of(r, k, n2);
+            for (uint i = lane; i < n; i += lanes) {
                 T x = a[base + i * n + pq.x], y = a[base + i * n + pq.y];
                 a[base + i * n + pq.x] = rot_lo(x, y, CONJ(s), w);
                 a[base + i * n + pq.y] = rot_hi(x, y, s, w);
@@ -232,10 +234,11 @@ def _eigh_sweep(r: dict[str, kd.Array], want_vectors: bool) -> None:
     n2 = n + n % 2
     wg = K.workgroup_size(n2 // 2 * n)
     kern = K.compiled("eigh_jacobi", _EIGH, a.dtype.name, wg)
-    per_round = 4 * K.cdiv(n2 // 2, wg) + 2 * K.cdiv(n2 // 2 * n, wg) + 4
+    lanes = K.pair_lanes(n2 // 2, n, wg)
+    per_round = 4 * K.cdiv(n2 // 2, wg) + 2 * K.cdiv(n2 // 2, wg // lanes) * (K.cdiv(n, lanes) + 1) + 4
     eps = jacobi_eps(a.dtype)
     K.run_steps(kern, (a, r["v"], r["work"], r["flag"]),
-                lambda r0, r1: (n, n2, r0, r1, batch, int(want_vectors), eps), [per_round] * (n2 - 1), batch)
+                lambda r0, r1: (n, n2, r0, r1, batch, int(want_vectors), eps, lanes), [per_round] * (n2 - 1), batch)
 
 
 __all__ = ["MAX_SWEEPS", "PAIRS", "WIDE_BATCH", "WIDE_EIGH", "converge", "eigh_jacobi", "identity", "jacobi_eps",

@@ -73,12 +73,14 @@ layout(set = 0, binding = 0) coherent buffer W_ { T w[]; };
 layout(set = 0, binding = 1) coherent buffer V_ { T v[]; };
 layout(set = 0, binding = 2) coherent buffer C_ { T cs[]; };
 layout(set = 0, binding = 3) buffer F_ { uint flag[]; };
-layout(push_constant) uniform Push { uint m; uint n; uint n2; uint r0; uint r1; uint batch; uint wantv; float eps; };
+layout(push_constant) uniform Push {
+    uint m; uint n; uint n2; uint r0; uint r1; uint batch; uint wantv; float eps; uint lanes;
+};
 
 void main() {
     uint b = batch_index();
     if (b >= batch) return;
-    uint t = gl_LocalInvocationID.x;
+    uint t = gl_LocalInvocationID.x, slot = t / lanes, lane = t % lanes;
     uint wbase = b * m * n, vbase = b * n * n, np = n2 / 2u, cbase = b * n2;
     for (uint r = r0; r < r1; ++r) {
 """ + rotations("""
@@ -89,23 +91,20 @@ void main() {
                     al += NORM2(x); be += NORM2(y); ga += MUL(CONJ(x), y);
                 }
                 s = rotation_t(FROM_REAL(al), FROM_REAL(be), ga, REAL(eps), c);""", "c") + """
-        uint rows = wantv != 0u ? m + n : m;
-        for (uint e = t; e < np * rows; e += WG) {
-            uint k = e / rows, i = e % rows;
+        for (uint k = slot; k < np; k += WG / lanes) {  // columns p, q <- W J, V J: `lanes` invocations a pair
             T s = cs[cbase + 2u * k + 1u];
-            if (!IS_ZERO(s)) {
-                REAL c = RE(cs[cbase + 2u * k]);
-                uvec2 pq = pair_of(r, k, n2);
-                if (i < m) {  // columns p, q <- W J, V J
-                    T x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
-                    w[wbase + i * n + pq.x] = c * x - MUL(CONJ(s), y);
-                    w[wbase + i * n + pq.y] = MUL(s, x) + c * y;
-                } else {
-                    i -= m;
-                    T x = v[vbase + i * n + pq.x], y = v[vbase + i * n + pq.y];
-                    v[vbase + i * n + pq.x] = c * x - MUL(CONJ(s), y);
-                    v[vbase + i * n + pq.y] = MUL(s, x) + c * y;
-                }
+            if (IS_ZERO(s)) continue;
+            REAL c = RE(cs[cbase + 2u * k]);
+            uvec2 pq = pair_of(r, k, n2);
+            for (uint i = lane; i < m; i += lanes) {
+                T x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
+                w[wbase + i * n + pq.x] = c * x - MUL(CONJ(s), y);
+                w[wbase + i * n + pq.y] = MUL(s, x) + c * y;
+            }
+            for (uint i = lane; wantv != 0u && i < n; i += lanes) {
+                T x = v[vbase + i * n + pq.x], y = v[vbase + i * n + pq.y];
+                v[vbase + i * n + pq.x] = c * x - MUL(CONJ(s), y);
+                v[vbase + i * n + pq.y] = MUL(s, x) + c * y;
             }
         }
         memoryBarrierBuffer(); barrier();
@@ -162,13 +161,15 @@ def _svd_sweep(r: dict[str, kd.Array], want_vectors: bool) -> None:
     w = r["w"]
     batch, m, n = w.shape
     n2 = n + n % 2
-    rows = m + (n if want_vectors else 0)
-    wg = K.workgroup_size(n2 // 2 * rows)
+    vrows = n if want_vectors else 0
+    wg = K.workgroup_size(n2 // 2 * (m + vrows))
     kern = K.compiled("svd_jacobi", _SVD, w.dtype.name, wg)
-    per_round = K.cdiv(n2 // 2, wg) * (m + 2) + K.cdiv(n2 // 2 * rows, wg) + 4
+    lanes = K.pair_lanes(n2 // 2, m + vrows, wg)
+    rotate = K.cdiv(n2 // 2, wg // lanes) * (K.cdiv(m, lanes) + K.cdiv(vrows, lanes) + 1)
+    per_round = K.cdiv(n2 // 2, wg) * (m + 2) + rotate + 4
     eps = _svd_eps(w.dtype, m)
     K.run_steps(kern, (w, r["v"], r["cs"], r["flag"]),
-                lambda r0, r1: (m, n, n2, r0, r1, batch, int(want_vectors), eps), [per_round] * (n2 - 1), batch)
+                lambda r0, r1: (m, n, n2, r0, r1, batch, int(want_vectors), eps, lanes), [per_round] * (n2 - 1), batch)
 
 
 def _svd_rounds(r: dict[str, kd.Array], m: int, want_vectors: bool) -> None:

@@ -200,6 +200,27 @@ def cdiv(a: int, b: int) -> int:
     return -(-a // b)
 
 
+def pair_lanes(pairs: int, rows: int, wg: int) -> int:
+    """Invocations per pair in a Jacobi round's rotation loops (``lanes``): the power of two ``L`` up to ``wg``
+    whose split of the workgroup (``wg / L`` pairs at a time, each by ``L`` invocations taking rows ``lane,
+    lane + L, ...``) needs the fewest loop trips, ``ceil(pairs / (wg / L)) * ceil(rows / L)``; the smallest on
+    ties. An invocation finds its pair's indices once per pair, where one loop over all ``pairs * rows`` elements
+    divided each element's index (``e / rows``, ``e % rows`` and the pair's ``%``): lavapipe runs integer
+    division lane by lane, and that was half of an SVD's sweep there.
+
+    Example:
+        >>> pair_lanes(100, 400, 1024), pair_lanes(2, 4, 32)
+        (64, 4)
+    """
+    best, best_trips, lanes = 1, None, 1
+    while lanes <= wg:
+        trips = cdiv(pairs, wg // lanes) * cdiv(rows, lanes)
+        if best_trips is None or trips < best_trips:
+            best, best_trips = lanes, trips
+        lanes *= 2
+    return best
+
+
 _COPY = """
 layout(set = 0, binding = 0) readonly buffer S_ { T src[]; };
 layout(set = 0, binding = 1) buffer D_ { T dst[]; };

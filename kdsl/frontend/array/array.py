@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 import math
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -50,6 +51,8 @@ class Array(ViewLinks):
     __slots__ = ("_readonly", "_zero_d_array", "_broadcast_layout", "_warn_on_write", "_resized_strides",
                  "_retyped", "_unaligned", "_read_warnings", "__weakref__")
     __array_priority__ = 100  # NumPy defers to our reflected operators
+    # kd.ndarray[Any, kd.dtype[kd.float64]] in a ported annotation, as NumPy's (evaluated where a def runs)
+    __class_getitem__: Any = classmethod(types.GenericAlias)
     _readonly: bool  # set by setflags(write=False); unset means writeable (array_flags.py)
     _zero_d_array: bool  # a 0-d array made as an array, not a scalar's stand-in; unset: False (scalar_like.py)
     _broadcast_layout: View  # NumPy's layout of a broadcast lazy constant; unset: the node's (constant_layout.py)

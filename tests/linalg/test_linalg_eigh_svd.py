@@ -219,16 +219,17 @@ def test_block_jacobi_inner_sweeps_fit_the_loop_budget(monkeypatch):
     _check_eigh(a, w.numpy(), v.numpy(), "float64")
 
 
-@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
 def test_svd_by_whole_gpu_rounds(dtype, monkeypatch):
     monkeypatch.setattr(jacobi, "WIDE_EIGH", 2)  # a dispatch per round, a workgroup per pair of columns
     monkeypatch.setattr(kernels, "cpu_device", lambda: False)  # as on a GPU (a CPU driver sweeps in one workgroup)
     rng = np.random.default_rng(6)
-    a = rng.standard_normal((2, 11, 6)) + (1j * rng.standard_normal((2, 11, 6)) if dtype == "complex128" else 0)
+    a = rng.standard_normal((2, 11, 6)) + (1j * rng.standard_normal((2, 11, 6)) if dtype[0] == "c" else 0)
     a = a.astype(dtype)
+    real = "float32" if dtype in ("float32", "complex64") else "float64"
     u, s, vh = kd.linalg.svd(kd.asarray(a), full_matrices=False)
-    np.testing.assert_allclose(s.numpy(), np.linalg.svd(a, compute_uv=False), **tol("float64"))
-    np.testing.assert_allclose((u.numpy() * s.numpy()[..., None, :]) @ vh.numpy(), a, **tol("float64"))
+    np.testing.assert_allclose(s.numpy(), np.linalg.svd(a, compute_uv=False), **jacobi_tol(real))
+    np.testing.assert_allclose((u.numpy() * s.numpy()[..., None, :]) @ vh.numpy(), a, **jacobi_tol(real))
 
 
 @pytest.mark.parametrize("path", ["scalar", "block"])

@@ -26,10 +26,12 @@ from __future__ import annotations
 from typing import Any
 
 import kdsl as kd
+from kdsl.linalg import jacobi
 from kdsl.linalg.blocked import adjoint as _h
 from kdsl.linalg.common import working_dtype
 from kdsl.linalg.derivatives_spectral import svd
 from kdsl.linalg.svd import lstsq as _lstsq
+from kdsl.linalg.svd import lstsq_cutoff
 from kdsl.linalg.svd import pinv as _pinv
 
 
@@ -74,7 +76,7 @@ def _lstsq_bwd(res: Any, g: Any) -> tuple[Any, ...]:
     bm = bm.astype(dtype)
     u, s, vh = svd(am, full_matrices=False)
     m, n = a.shape
-    cut = float(kd.finfo(working_dtype(am)).eps) * max(m, n) if rcond is None else float(rcond)
+    cut = lstsq_cutoff(jacobi.sweep_dtype(working_dtype(am)), m, n, rcond)  # the forward pass's cutoff
     keep = s > kd.max(s) * cut if s.size else s > 0
     sinv = kd.where(keep, 1.0 / kd.where(keep, s, 1.0), 0.0)
     pinv_a = (_h(vh) * sinv[None, :].astype(dtype)) @ _h(u)

@@ -13,7 +13,7 @@ Example:
 from __future__ import annotations
 
 import kdsl as kd
-from kdsl.linalg import jacobi_block
+from kdsl.linalg import jacobi, jacobi_block
 from kdsl.linalg.blocked import adjoint
 from kdsl.linalg.common import EighResult, as_array, batch_copy, check_matrices, working_dtype
 from kdsl.linalg.jacobi import eigh_jacobi
@@ -33,22 +33,26 @@ def _symmetric(a: kd.Array, uplo: str) -> kd.Array:
     return tri + kd.matrix_transpose(strict)
 
 
-def _diagonalise(a: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
+def _diagonalise(a: kd.Array, want_vectors: bool, threshold: kd.DType) -> tuple[kd.Array, kd.Array]:
     """Block Jacobi from :data:`BLOCK_EIGH` on (a sweep is n/b - 1 rounds of two fat dispatches), the scalar
-    sweeps of one workgroup per matrix below (a few dispatches a sweep, whole batches in each)."""
+    sweeps of one workgroup per matrix below (a few dispatches a sweep, whole batches in each); the rotation
+    test at ``threshold``'s epsilon."""
     batch, n, _ = a.shape
     if n >= BLOCK_EIGH and jacobi_block.fits(batch):
-        return jacobi_block.eigh_block(a, want_vectors)
-    return eigh_jacobi(a, want_vectors)
+        return jacobi_block.eigh_block(a, want_vectors, threshold)
+    return eigh_jacobi(a, want_vectors, threshold)
 
 
 def _decompose(x, uplo: str, want_vectors: bool, name: str) -> tuple[kd.Array, kd.Array, kd.Array]:
+    """The input, its eigenvalues ascending, and the vectors (in the sweeps' dtype: float64 for float32 input
+    where the device has it, :func:`kdsl.linalg.jacobi.sweep_dtype`) with the order that sorts them."""
     a = as_array(x)
     check_matrices(a, name)
     dtype = working_dtype(a, name)
-    d, v = _diagonalise(batch_copy(_symmetric(a.astype(dtype), uplo), dtype), want_vectors)
+    sweep = jacobi.sweep_dtype(dtype)
+    d, v = _diagonalise(batch_copy(_symmetric(a.astype(sweep), uplo), sweep), want_vectors, dtype)
     values = kd.diagonal(d, 0, -2, -1)
-    values = kd.real(values) if dtype.kind == "c" else values
+    values = (kd.real(values) if dtype.kind == "c" else values).astype(kd.finfo(dtype).dtype)
     order = kd.argsort(values, axis=-1, stable=True)
     return a, kd.take_along_axis(values, order, axis=-1), (v, order)  # type: ignore[return-value]
 
@@ -59,7 +63,7 @@ def eigh(a, UPLO: str = "L") -> EighResult:  # noqa: N803 - NumPy's keyword
     a, values, (v, order) = _decompose(a, UPLO, True, "eigh")
     n = a.shape[-1]
     cols = kd.broadcast_to(order[:, None, :], (order.shape[0], n, n))
-    vectors = kd.take_along_axis(v, cols, axis=-1)
+    vectors = kd.take_along_axis(v, cols, axis=-1).astype(working_dtype(a, "eigh"))
     return EighResult(values.reshape(a.shape[:-1]), vectors.reshape(a.shape))
 
 

@@ -12,7 +12,9 @@ sweep). Large symmetric matrices are diagonalised by block Jacobi instead (:mod:
 whose inner solves reuse the rotations here); the one-sided sweeps, with their own rounds over the whole GPU for
 a few large matrices, are in :mod:`kdsl.linalg.jacobi_svd`. Complex (Hermitian)
 matrices take the unitary rotation ``[[c, s], [-conj(s), c]]``: the real
-rotation of ``|a_pq|`` conjugated by the phase of ``a_pq`` (``rotation_t``).
+rotation of ``|a_pq|`` conjugated by the phase of ``a_pq`` (``rotation_t``). float32 (complex64) matrices are
+swept in float64 (complex128) where the device has it (:func:`sweep_dtype`), to float32's threshold
+(:func:`rotation_eps`), and rounded once: NumPy's results (it computes float32 linalg in double) to an ulp.
 
 Example:
     >>> round_pairs(4, 0)
@@ -175,6 +177,45 @@ def jacobi_eps(dtype: kd.DType) -> float:
     return float(kd.finfo(dtype).eps)
 
 
+# the rotation test of float32 data swept in float64 is a fraction of float32's eps: at float32's own test the
+# pairs are left at about eps (SVD: dgesvj's sqrt(m) eps), and then U S Vh (U a QR's orthonormalisation of the
+# rotated columns) misses A, and A V - V diag(w) is, by that much (SVD 200 x 200: 26 eps; eigh 130: 2.4 eps; NumPy:
+# 0.4 eps); at eps / 16 they match NumPy's, for no sweep more (Jacobi converges quadratically: the last sweeps
+# leave the pairs far below either test)
+NARROW_EPS_FRACTION = 1 / 16
+_WIDER = {"float32": kd.float64, "complex64": kd.complex128}
+
+
+def rotation_eps(work: kd.DType, threshold: kd.DType | None) -> float:
+    """The rotation test's scale for a ``work`` matrix that is to converge as far as ``threshold`` (its own dtype
+    by default, or the narrower dtype it was widened from) allows.
+
+    >>> rotation_eps(kd.float64, kd.float32) == 2.0 ** -23 / 16
+    True
+    """
+    if threshold is None or work.itemsize <= threshold.itemsize:
+        return jacobi_eps(work)
+    return jacobi_eps(threshold) * NARROW_EPS_FRACTION
+
+
+def sweep_dtype(dtype: kd.DType) -> kd.DType:
+    """The dtype a ``dtype`` matrix is rotated in: float64 (complex128) for float32 (complex64) on a device with
+    float64 (``shaderFloat64``: lavapipe, NVIDIA), else ``dtype`` itself. The sweeps still stop at float32's
+    threshold (``threshold=`` of the sweep functions, :func:`rotation_eps`), so they are about as many; but every
+    rotation rounds to float64 instead of float32: a float32 entry is rotated a few hundred times at n = 200
+    (n - 1 rotations a sweep), and those roundings, each up to half a float32 ulp, left singular values about
+    6 eps off (eigenvalues 20 eps at n = 256) where NumPy's (computed in double, then rounded) are within one.
+    Swept in float64 and rounded once, they are NumPy's to an ulp. A device without float64 keeps float32.
+
+    >>> sweep_dtype(kd.float64).name
+    'float64'
+    """
+    wider = _WIDER.get(dtype.name)
+    if wider is None or not kd.device().supports(wider):
+        return dtype
+    return wider
+
+
 def converge(key: tuple, make: Callable[[], dict[str, kd.Array]], sweep: Callable[[dict[str, kd.Array]], None],
               inputs: dict[str, kd.Array], outputs: tuple[str, ...], what: str, reset: bool = True) -> list[kd.Array]:
     """Sweeps until one rotates nothing in any matrix (LinAlgError after MAX_SWEEPS): the arrays ``make()``
@@ -208,26 +249,28 @@ def identity(batch: int, n: int, dtype: kd.DType) -> kd.Array:
     return kd.broadcast_to(kd.eye(n, dtype=dtype), (batch, n, n))
 
 
-def eigh_jacobi(a: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
+def eigh_jacobi(a: kd.Array, want_vectors: bool, threshold: kd.DType | None = None) -> tuple[kd.Array, kd.Array]:
     """Diagonalise the symmetric ``(batch, n, n)`` stack; returns fresh ``(a, v)`` with the eigenvalues on
-    ``a``'s diagonal (unsorted) and the eigenvectors in ``v``'s columns."""
+    ``a``'s diagonal (unsorted) and the eigenvectors in ``v``'s columns. ``threshold``: the dtype whose
+    epsilon scales the rotation test (default ``a``'s; float32 for a float32 matrix swept in float64)."""
     batch, n, _ = a.shape
     if batch == 0 or n <= 1:
         return a, identity_batch(batch, n, a.dtype)
     dtype = a.dtype
+    eps = rotation_eps(dtype, threshold)
     n2 = n + n % 2
 
     def make() -> dict[str, kd.Array]:
         return {"a": kd.zeros(a.shape, dtype=dtype), "v": kd.zeros(a.shape, dtype=dtype),
                 "flag": kd.zeros((batch,), dtype=kd.uint32), "work": kd.zeros((batch, n2), dtype=dtype)}
 
-    d, v = converge(("eigh", dtype.name, batch, n, want_vectors), make,
-                     lambda r: _eigh_sweep(r, want_vectors), {"a": a, "v": identity(batch, n, dtype)}, ("a", "v"),
-                     "Eigenvalues")
+    d, v = converge(("eigh", dtype.name, batch, n, want_vectors, eps), make,
+                     lambda r: _eigh_sweep(r, want_vectors, eps), {"a": a, "v": identity(batch, n, dtype)},
+                     ("a", "v"), "Eigenvalues")
     return d, v
 
 
-def _eigh_sweep(r: dict[str, kd.Array], want_vectors: bool) -> None:
+def _eigh_sweep(r: dict[str, kd.Array], want_vectors: bool, eps: float) -> None:
     """One sweep by one workgroup per matrix, its rounds split into dispatches within the loop budget."""
     a = r["a"]
     batch, n, _ = a.shape
@@ -236,10 +279,9 @@ def _eigh_sweep(r: dict[str, kd.Array], want_vectors: bool) -> None:
     kern = K.compiled("eigh_jacobi", _EIGH, a.dtype.name, wg)
     lanes = K.pair_lanes(n2 // 2, n, wg)
     per_round = 4 * K.cdiv(n2 // 2, wg) + 2 * K.cdiv(n2 // 2, wg // lanes) * (K.cdiv(n, lanes) + 1) + 4
-    eps = jacobi_eps(a.dtype)
     K.run_steps(kern, (a, r["v"], r["work"], r["flag"]),
                 lambda r0, r1: (n, n2, r0, r1, batch, int(want_vectors), eps, lanes), [per_round] * (n2 - 1), batch)
 
 
 __all__ = ["MAX_SWEEPS", "PAIRS", "WIDE_BATCH", "WIDE_EIGH", "converge", "eigh_jacobi", "identity", "jacobi_eps",
-           "rotations", "round_pairs"]
+           "rotation_eps", "rotations", "round_pairs", "sweep_dtype"]

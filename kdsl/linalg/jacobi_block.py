@@ -35,7 +35,7 @@ import functools
 import kdsl as kd
 from kdsl.linalg import graph
 from kdsl.linalg import kernels as K
-from kdsl.linalg.jacobi import PAIRS, converge, identity, jacobi_eps
+from kdsl.linalg.jacobi import PAIRS, converge, identity, rotation_eps
 
 # b: a block pair is a 32 x 32 problem. On an H200 (eigh 1024 float32, one call): blocks of 16 took 41.2 ms,
 # of 32 50.3 ms (each workgroup's sweeps too long), of 8 57.5 ms (too many rounds)
@@ -291,11 +291,13 @@ def fits(batch: int) -> bool:
     return batch <= int(limit[2])
 
 
-def eigh_block(a: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
+def eigh_block(a: kd.Array, want_vectors: bool, threshold: kd.DType | None = None) -> tuple[kd.Array, kd.Array]:
     """Diagonalise the Hermitian ``(batch, n, n)`` stack by block Jacobi; returns fresh ``(a, v)`` with the
-    eigenvalues on ``a``'s diagonal (unsorted) and the eigenvectors in ``v``'s columns."""
+    eigenvalues on ``a``'s diagonal (unsorted) and the eigenvectors in ``v``'s columns. ``threshold``: the
+    dtype whose epsilon scales the rotation test (default ``a``'s)."""
     batch, n, _ = a.shape
     dtype = a.dtype
+    eps = rotation_eps(dtype, threshold)
     b = block_size(dtype)
     nb = K.cdiv(n, b)
     nb2 = nb + nb % 2
@@ -309,13 +311,13 @@ def eigh_block(a: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
                 "moved0": kd.zeros((batch, nb2 // 2), dtype=kd.uint32),
                 "moved1": kd.zeros((batch, nb2 // 2), dtype=kd.uint32)}
 
-    key = ("eigh-block", dtype.name, batch, n, want_vectors, b, INNER_SWEEPS)
-    d, v = converge(key, make, lambda r: _sweep(r, b, want_vectors), {"a": a, "v": identity(batch, n, dtype)},
+    key = ("eigh-block", dtype.name, batch, n, want_vectors, b, INNER_SWEEPS, eps)
+    d, v = converge(key, make, lambda r: _sweep(r, b, want_vectors, eps), {"a": a, "v": identity(batch, n, dtype)},
                     ("a", "v"), "Eigenvalues", reset=False)
     return d, v
 
 
-def _sweep(r: dict[str, kd.Array], b: int, want_vectors: bool) -> None:
+def _sweep(r: dict[str, kd.Array], b: int, want_vectors: bool, eps: float) -> None:
     """One outer sweep: ``nb2 - 1`` rounds of a solve and an apply dispatch (two with the eigenvectors: a
     round's update of ``V`` is recorded alongside the next round's solve, which touches only ``A`` and the other
     ``q``/``moved``, so the update fills the GPU cores the solve's few workgroups leave idle)."""
@@ -331,7 +333,6 @@ def _sweep(r: dict[str, kd.Array], b: int, want_vectors: bool) -> None:
     pt = product_block(s)
     apply = K.compiled(f"eigh_block_apply{pt}", head + f"#define PT {pt}u\n" + _APPLY, a.dtype.name, (s // pt) ** 2)
     sweeps = inner_sweeps(s, wg)
-    eps = jacobi_eps(a.dtype)
     gx, gy, _ = K.groups(np_)
     ax, ay, _ = K.groups(np_ * np_)
     vx, vy, _ = K.groups(K.cdiv(n, s) * np_)

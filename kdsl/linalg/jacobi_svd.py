@@ -1,8 +1,11 @@
 """One-sided (Hestenes) Jacobi sweeps on the GPU, the engine of ``svd``: pairs of a matrix's columns are
 rotated until every pair is orthogonal, the rotations accumulated in ``V`` (``A @ V = W``; ``W``'s column norms
 are the singular values). The round-robin pair order, the convergence loop and the recorded sweep plans are
-those of the two-sided sweeps of ``eigh`` (:mod:`kdsl.linalg.jacobi`); the criterion is ``dgesvj``'s
-``|w_p . w_q| > sqrt(m) * eps * |w_p| |w_q|`` for the m-term dot products.
+those of the two-sided sweeps of ``eigh`` (:mod:`kdsl.linalg.jacobi`), and so is the rotations' form
+(Rutishauser's ``x - (s y + r x)``: ``c x - s y`` with ``c`` rounded to 1 grew the norms of float32 columns
+by a bias that reached 100 eps at 140 x 135); the criterion is ``dgesvj``'s
+``|w_p . w_q| > sqrt(m) * eps * |w_p| |w_q|`` for the m-term dot products, or, for float32 columns swept in
+float64 (:func:`kdsl.linalg.jacobi.sweep_dtype`), ``eps_32 / 16`` (:func:`kdsl.linalg.jacobi.rotation_eps`).
 
 Example:
     >>> import numpy as np, kdsl as kd
@@ -17,7 +20,7 @@ import kdsl as kd
 from kdsl.linalg import jacobi
 from kdsl.linalg import kernels as K
 from kdsl.linalg.common import identity_batch
-from kdsl.linalg.jacobi import PAIRS, converge, identity, jacobi_eps, rotations
+from kdsl.linalg.jacobi import PAIRS, converge, identity, jacobi_eps, rotation_eps, rotations
 
 # One round of one-sided Jacobi over the whole GPU (few large matrices): a workgroup per pair owns columns p, q of
 # W and V, sums their Gram entries as a workgroup reduction, and rotates them - one dispatch a round. W and V are
@@ -54,15 +57,16 @@ void main() {
     T s = rotation_t(FROM_REAL(sa[0]), FROM_REAL(sb[0]), sg[0], REAL(eps), c);
     if (IS_ZERO(s)) return;
     if (t == 0u) flag[b] = 1u;
+    REAL rr = rot_r(c, s);
     for (uint i = t; i < m; i += WG) {
         T x = w[wbase + pq.x * m + i], y = w[wbase + pq.y * m + i];
-        w[wbase + pq.x * m + i] = c * x - MUL(CONJ(s), y);
-        w[wbase + pq.y * m + i] = MUL(s, x) + c * y;
+        w[wbase + pq.x * m + i] = rot_lo(x, y, CONJ(s), rr);
+        w[wbase + pq.y * m + i] = rot_hi(x, y, s, rr);
     }
     for (uint i = t; wantv != 0u && i < n; i += WG) {
         T x = v[vbase + pq.x * n + i], y = v[vbase + pq.y * n + i];
-        v[vbase + pq.x * n + i] = c * x - MUL(CONJ(s), y);
-        v[vbase + pq.y * n + i] = MUL(s, x) + c * y;
+        v[vbase + pq.x * n + i] = rot_lo(x, y, CONJ(s), rr);
+        v[vbase + pq.y * n + i] = rot_hi(x, y, s, rr);
     }
 }
 """
@@ -90,21 +94,21 @@ void main() {
                     T x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
                     al += NORM2(x); be += NORM2(y); ga += MUL(CONJ(x), y);
                 }
-                s = rotation_t(FROM_REAL(al), FROM_REAL(be), ga, REAL(eps), c);""", "c") + """
+                s = rotation_t(FROM_REAL(al), FROM_REAL(be), ga, REAL(eps), c);""", "rot_r(c, s)") + """
         for (uint k = slot; k < np; k += WG / lanes) {  // columns p, q <- W J, V J: `lanes` invocations a pair
             T s = cs[cbase + 2u * k + 1u];
             if (IS_ZERO(s)) continue;
-            REAL c = RE(cs[cbase + 2u * k]);
+            REAL rr = RE(cs[cbase + 2u * k]);
             uvec2 pq = pair_of(r, k, n2);
             for (uint i = lane; i < m; i += lanes) {
                 T x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
-                w[wbase + i * n + pq.x] = c * x - MUL(CONJ(s), y);
-                w[wbase + i * n + pq.y] = MUL(s, x) + c * y;
+                w[wbase + i * n + pq.x] = rot_lo(x, y, CONJ(s), rr);
+                w[wbase + i * n + pq.y] = rot_hi(x, y, s, rr);
             }
             for (uint i = lane; wantv != 0u && i < n; i += lanes) {
                 T x = v[vbase + i * n + pq.x], y = v[vbase + i * n + pq.y];
-                v[vbase + i * n + pq.x] = c * x - MUL(CONJ(s), y);
-                v[vbase + i * n + pq.y] = MUL(s, x) + c * y;
+                v[vbase + i * n + pq.x] = rot_lo(x, y, CONJ(s), rr);
+                v[vbase + i * n + pq.y] = rot_hi(x, y, s, rr);
             }
         }
         memoryBarrierBuffer(); barrier();
@@ -113,14 +117,16 @@ void main() {
 """
 
 
-def svd_jacobi(w: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
+def svd_jacobi(w: kd.Array, want_vectors: bool, threshold: kd.DType | None = None) -> tuple[kd.Array, kd.Array]:
     """Orthogonalise the columns of the ``(batch, m, n)`` stack; returns fresh ``(w, v)`` with ``A @ v = w``
-    (``w``'s column norms are the singular values, unsorted)."""
+    (``w``'s column norms are the singular values, unsorted). ``threshold``: the dtype whose epsilon scales the
+    rotation test (default ``w``'s; float32 for a float32 matrix swept in float64)."""
     batch, m, n = w.shape
     if batch == 0 or n <= 1 or m == 0:
         return w, identity_batch(batch, n, w.dtype)
     wide = whole_gpu_rounds(batch, n)
     dtype = w.dtype
+    eps = _svd_eps(dtype, threshold or dtype, m)
     n2 = n + n % 2
 
     def make() -> dict[str, kd.Array]:
@@ -128,14 +134,15 @@ def svd_jacobi(w: kd.Array, want_vectors: bool) -> tuple[kd.Array, kd.Array]:
                 "v": kd.zeros((batch, n, n), dtype=dtype), "flag": kd.zeros((batch,), dtype=kd.uint32),
                 "cs": kd.zeros((batch, n2), dtype=dtype)}
 
-    key = ("svd", dtype.name, batch, m, n, want_vectors, wide)
+    key = ("svd", dtype.name, batch, m, n, want_vectors, wide, eps)
     eye = identity(batch, n, dtype)
     if not wide:
-        out, v = converge(key, make, lambda r: _svd_sweep(r, want_vectors), {"w": w, "v": eye}, ("w", "v"), "SVD")
+        out, v = converge(key, make, lambda r: _svd_sweep(r, want_vectors, eps), {"w": w, "v": eye}, ("w", "v"),
+                          "SVD")
         return out, v
     # the whole-GPU rounds keep W and V transposed (columns contiguous)
-    out, v = converge(key, make, lambda r: _svd_rounds(r, m, want_vectors), {"w": kd.matrix_transpose(w), "v": eye},
-                       ("w", "v"), "SVD")
+    out, v = converge(key, make, lambda r: _svd_rounds(r, m, want_vectors, eps),
+                      {"w": kd.matrix_transpose(w), "v": eye}, ("w", "v"), "SVD")
     return kd.matrix_transpose(out), kd.matrix_transpose(v)
 
 
@@ -152,11 +159,14 @@ def whole_gpu_rounds(batch: int, n: int) -> bool:
     return n >= jacobi.WIDE_EIGH and batch <= jacobi.WIDE_BATCH and not K.cpu_device()
 
 
-def _svd_eps(dtype: kd.DType, m: int) -> float:
-    return jacobi_eps(dtype) * max(1.0, m) ** 0.5  # the Gram entries are m-term sums: dgesvj's sqrt(m) eps
+def _svd_eps(work: kd.DType, threshold: kd.DType, m: int) -> float:
+    """The rotation test's scale for ``m``-row columns of ``work`` to converge as ``threshold`` allows."""
+    if work.itemsize > threshold.itemsize:  # float64 Gram sums of float32 data: no sqrt(m) rounding noise
+        return rotation_eps(work, threshold)
+    return jacobi_eps(work) * max(1.0, m) ** 0.5  # the Gram entries are m-term sums: dgesvj's sqrt(m) eps
 
 
-def _svd_sweep(r: dict[str, kd.Array], want_vectors: bool) -> None:
+def _svd_sweep(r: dict[str, kd.Array], want_vectors: bool, eps: float) -> None:
     """One sweep by one workgroup per matrix, its rounds split into dispatches within the loop budget."""
     w = r["w"]
     batch, m, n = w.shape
@@ -167,12 +177,11 @@ def _svd_sweep(r: dict[str, kd.Array], want_vectors: bool) -> None:
     lanes = K.pair_lanes(n2 // 2, m + vrows, wg)
     rotate = K.cdiv(n2 // 2, wg // lanes) * (K.cdiv(m, lanes) + K.cdiv(vrows, lanes) + 1)
     per_round = K.cdiv(n2 // 2, wg) * (m + 2) + rotate + 4
-    eps = _svd_eps(w.dtype, m)
     K.run_steps(kern, (w, r["v"], r["cs"], r["flag"]),
                 lambda r0, r1: (m, n, n2, r0, r1, batch, int(want_vectors), eps, lanes), [per_round] * (n2 - 1), batch)
 
 
-def _svd_rounds(r: dict[str, kd.Array], m: int, want_vectors: bool) -> None:
+def _svd_rounds(r: dict[str, kd.Array], m: int, want_vectors: bool, eps: float) -> None:
     """One sweep for large matrices: a dispatch per round (``_SVD_ROUND``, a workgroup per pair) on the
     transposed ``(batch, n, m)`` W."""
     w, v = r["w"], r["v"]
@@ -181,7 +190,6 @@ def _svd_rounds(r: dict[str, kd.Array], m: int, want_vectors: bool) -> None:
     wg = K.workgroup_size(m)
     kern = K.compiled("svd_round", _SVD_ROUND, w.dtype.name, wg)
     gy = min(batch, 65535)
-    eps = _svd_eps(w.dtype, m)
     for rnd in range(n2 - 1):
         kern(w, v, r["flag"], m, n, n2, rnd, batch, int(want_vectors), eps, groups=(n2 // 2, gy, K.cdiv(batch, gy)))
 

@@ -20,6 +20,7 @@ import numpy as np
 
 import kdsl as kd
 from kdsl.errors import shape_text
+from kdsl.linalg import jacobi
 from kdsl.linalg.blocked import adjoint
 from kdsl.linalg.common import LinAlgError, SVDResult, as_array, as_pair, batch_copy, check_matrices, working_dtype
 from kdsl.linalg.jacobi_svd import svd_jacobi
@@ -52,13 +53,16 @@ def _balanced(work: kd.Array) -> tuple[kd.Array, kd.Array]:
 def _jacobi(x, name: str, want_vectors: bool):
     """One-sided Jacobi on ``x`` (on ``x^T`` when wide; on the ``R`` of a QR when tall, so the sweeps rotate
     n-long columns instead of m-long ones: Drmac's preconditioning). Returns the input, whether it was wide,
-    the sorted singular values, rotated columns and right vectors, and the QR (or None)."""
+    the sorted singular values (in the input's real dtype), rotated columns and right vectors, and the QR (or
+    None), these three in the sweeps' dtype (float64 for float32 input where the device has it:
+    :func:`kdsl.linalg.jacobi.sweep_dtype`)."""
     a = as_array(x)
     check_matrices(a, name, square=False)
     dtype = working_dtype(a, name)
+    sweep = jacobi.sweep_dtype(dtype)
     m, n = a.shape[-2:]
     wide = m < n
-    work = batch_copy(adjoint(a) if wide else a, dtype)
+    work = batch_copy(adjoint(a) if wide else a, sweep)
     rows, k = work.shape[1:]
     factor = None
     if rows > PRECONDITION * k and k > 0:
@@ -66,11 +70,12 @@ def _jacobi(x, name: str, want_vectors: bool):
         factor = (h, tau)
         work = kd.asarray(kd.triu(h[:, :k, :]), copy=True)
     work, exponent = _balanced(work)
-    w, v = svd_jacobi(work, want_vectors)
+    w, v = svd_jacobi(work, want_vectors, threshold=dtype)
     mag = kd.abs(w) if dtype.kind == "c" else w
     s = kd.ldexp(kd.sqrt(kd.sum(mag * mag, axis=-2)), exponent)  # w's directions are those of the unscaled W
     order = kd.argsort(-s, axis=-1, stable=True)
-    return a, wide, kd.take_along_axis(s, order, axis=-1), _columns(w, order), _columns(v, order), factor
+    s = kd.take_along_axis(s, order, axis=-1).astype(kd.finfo(dtype).dtype)
+    return a, wide, s, _columns(w, order), _columns(v, order), factor
 
 
 def _unit_columns(w: kd.Array) -> kd.Array:
@@ -127,6 +132,8 @@ def svd(a, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool 
         if full_matrices and rows > k:
             u = kd.concat([u, q[..., k:]], axis=-1)
     u, vh = (v, adjoint(u)) if wide else (u, adjoint(v))
+    dtype = working_dtype(a, "svd")  # the sweeps' float64 vectors of float32 input round once, here
+    u, vh = u.astype(dtype), vh.astype(dtype)
     return SVDResult(u.reshape(batch + u.shape[-2:]), s.reshape(batch + (k,)), vh.reshape(batch + vh.shape[-2:]))
 
 
@@ -265,32 +272,46 @@ def lstsq(a, b, rcond=None) -> tuple[kd.Array, kd.Array, kd.Array, kd.Array]:
     if bm.ndim != 2 or bm.shape[0] != m:
         raise LinAlgError(f"lstsq: Incompatible dimensions: a is {a.shape}, b is {b.shape}")
     dtype = kd.result_type(working_dtype(a, "lstsq"), working_dtype(b, "lstsq"))
+    work = jacobi.sweep_dtype(dtype)  # NumPy computes float32 lstsq in double and rounds x; so do we, where we can
     # NaN or inf in a: LAPACK's SVD fails (NumPy's message names the routine); one bool read back, which also
     # spares the Jacobi sweeps that would run to their limit on NaN (an inf could even pass them as NaN results)
     if a.size and not bool(kd.all(kd.isfinite(a))):
         raise LinAlgError("SVD did not converge in Linear Least Squares")
     if m > PRECONDITION * n and n > 0:
-        s, vh, utb = _tall_factors(a.astype(dtype), bm.astype(dtype))
+        s, vh, utb = _tall_factors(a.astype(work), bm.astype(work))
     else:
-        u, s, vh = _svd(a.astype(dtype), full_matrices=False)
-        utb = kd.matmul(adjoint(u), bm.astype(dtype))
-    cut = (float(kd.finfo(dtype).eps) * max(m, n)) if rcond is None else float(rcond)
-    if cut < 0:  # LAPACK's (and NumPy's documented) rcond=-1: the machine precision
-        cut = float(kd.finfo(dtype).eps)
-    top = kd.max(s) if s.size else kd.asarray(0.0, dtype=dtype)
-    keep = s > top * cut
+        u, s, vh = _svd(a.astype(work), full_matrices=False)
+        utb = kd.matmul(adjoint(u), bm.astype(work))
+    top = kd.max(s) if s.size else kd.asarray(0.0, dtype=s.dtype)
+    keep = s > top * lstsq_cutoff(work, m, n, rcond)
     rank = kd.count_nonzero(keep).astype(kd.int32)  # NumPy's lstsq gives an int32 rank (LAPACK's integer)
-    sinv = kd.where(keep, 1.0 / kd.where(keep, s, 1.0), 0.0).astype(dtype)
+    sinv = kd.where(keep, 1.0 / kd.where(keep, s, 1.0), 0.0).astype(work)
     xm = kd.matmul(adjoint(vh) * sinv[None, :], utb)
     # LAPACK's gelsd scales b by its largest magnitude first: an inf anywhere in b makes every x NaN (a NaN
     # stays in its own column, as the product above already gives)
     xm = kd.where(kd.any(kd.isinf(bm)), float("nan"), xm).astype(xm.dtype)
+    real = kd.finfo(dtype).dtype
     if int(rank) == n and m > n:
-        diff = kd.matmul(a.astype(dtype), xm) - bm.astype(dtype)
+        diff = kd.matmul(a.astype(work), xm) - bm.astype(work)
         resid = kd.sum(kd.abs(diff) ** 2 if dtype.kind == "c" else diff ** 2, axis=0)  # real, as NumPy's
     else:
         resid = kd.zeros((0,), dtype=s.dtype)
+    xm, resid, s = xm.astype(dtype), resid.astype(real), s.astype(real)
     return (xm[:, 0] if vector else xm), (resid if not vector or resid.size == 0 else resid.reshape(1)), rank, s
 
 
-__all__ = ["lstsq", "matrix_rank", "pinv", "svd", "svdvals"]
+def lstsq_cutoff(work: kd.DType, m: int, n: int, rcond) -> float:
+    """``lstsq``'s relative cutoff for singular values computed in ``work``: ``rcond``, by default NumPy's
+    ``eps * max(m, n)`` with the epsilon of the precision computed in (NumPy's is always double's: it
+    computes float32 input in double; so does kdsl where the device has float64); a negative ``rcond``,
+    LAPACK's (and NumPy's documented) ``rcond=-1``: that epsilon.
+
+    >>> lstsq_cutoff(kd.float64, 3, 2, None) == 3 * 2.0 ** -52
+    True
+    """
+    eps = float(kd.finfo(work).eps)
+    cut = eps * max(m, n) if rcond is None else float(rcond)
+    return eps if cut < 0 else cut
+
+
+__all__ = ["lstsq", "lstsq_cutoff", "matrix_rank", "pinv", "svd", "svdvals"]

@@ -16,6 +16,18 @@ def tol(dtype: str, scale: float = 1.0) -> dict:
     return {"rtol": RTOL[dtype] * scale, "atol": RTOL[dtype] * scale}
 
 
+# docs/linalg.md: eigh, svd (and svdvals, the vectors' identities) sweep float32/complex64 in float64 where the
+# device has it, rounding once: NumPy's results (computed in double) to about an ulp; a device without float64
+# sweeps in float32 (a few eps at these sizes). Was 2e-4 for both, 500 times looser.
+_WIDE = kd.device().supports(kd.float64)
+JACOBI_RTOL = {"float32": 4e-7 if _WIDE else 4e-6, "complex64": 4e-7 if _WIDE else 4e-6, "float64": 1e-10,
+               "complex128": 1e-10}
+
+
+def jacobi_tol(dtype: str, scale: float = 1.0) -> dict:
+    return {"rtol": JACOBI_RTOL[dtype] * scale, "atol": JACOBI_RTOL[dtype] * scale}
+
+
 def gaussian(shape, dtype: str, seed: int = 0) -> np.ndarray:
     """Standard normal entries of ``dtype``; a complex dtype gets an independent normal imaginary part."""
     rng = np.random.default_rng(seed)

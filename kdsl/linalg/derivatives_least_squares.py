@@ -76,7 +76,7 @@ def _lstsq_bwd(res: Any, g: Any) -> tuple[Any, ...]:
     bm = bm.astype(dtype)
     u, s, vh = svd(am, full_matrices=False)
     m, n = a.shape
-    cut = lstsq_cutoff(jacobi.sweep_dtype(working_dtype(am)), m, n, rcond)  # the forward pass's cutoff
+    cut = lstsq_cutoff(jacobi.sweep_dtype(working_dtype(am), min(m, n)), m, n, rcond)  # the forward pass's cutoff
     keep = s > kd.max(s) * cut if s.size else s > 0
     sinv = kd.where(keep, 1.0 / kd.where(keep, s, 1.0), 0.0)
     pinv_a = (_h(vh) * sinv[None, :].astype(dtype)) @ _h(u)

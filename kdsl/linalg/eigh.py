@@ -49,7 +49,7 @@ def _decompose(x, uplo: str, want_vectors: bool, name: str) -> tuple[kd.Array, k
     a = as_array(x)
     check_matrices(a, name)
     dtype = working_dtype(a, name)
-    sweep = jacobi.sweep_dtype(dtype)
+    sweep = jacobi.sweep_dtype(dtype, a.shape[-1])
     d, v = _diagonalise(batch_copy(_symmetric(a.astype(sweep), uplo), sweep), want_vectors, dtype)
     values = kd.diagonal(d, 0, -2, -1)
     values = (kd.real(values) if dtype.kind == "c" else values).astype(kd.finfo(dtype).dtype)

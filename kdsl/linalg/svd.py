@@ -59,8 +59,8 @@ def _jacobi(x, name: str, want_vectors: bool):
     a = as_array(x)
     check_matrices(a, name, square=False)
     dtype = working_dtype(a, name)
-    sweep = jacobi.sweep_dtype(dtype)
     m, n = a.shape[-2:]
+    sweep = jacobi.sweep_dtype(dtype, min(m, n))
     wide = m < n
     work = batch_copy(adjoint(a) if wide else a, sweep)
     rows, k = work.shape[1:]
@@ -272,7 +272,8 @@ def lstsq(a, b, rcond=None) -> tuple[kd.Array, kd.Array, kd.Array, kd.Array]:
     if bm.ndim != 2 or bm.shape[0] != m:
         raise LinAlgError(f"lstsq: Incompatible dimensions: a is {a.shape}, b is {b.shape}")
     dtype = kd.result_type(working_dtype(a, "lstsq"), working_dtype(b, "lstsq"))
-    work = jacobi.sweep_dtype(dtype)  # NumPy computes float32 lstsq in double and rounds x; so do we, where we can
+    work = jacobi.sweep_dtype(dtype, min(m, n))  # NumPy computes float32 lstsq in double and rounds x; so do we
+    # where we can (not for a GPU's large matrices: sweep_dtype)
     # NaN or inf in a: LAPACK's SVD fails (NumPy's message names the routine); one bool read back, which also
     # spares the Jacobi sweeps that would run to their limit on NaN (an inf could even pass them as NaN results)
     if a.size and not bool(kd.all(kd.isfinite(a))):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 import kdsl as kd
+from kdsl.linalg import jacobi
 
 DTYPES = ["float32", "float64"]
 # docs/linalg.md: tolerances for well-conditioned inputs (condition number up to ~100), n up to ~64
@@ -16,16 +17,19 @@ def tol(dtype: str, scale: float = 1.0) -> dict:
     return {"rtol": RTOL[dtype] * scale, "atol": RTOL[dtype] * scale}
 
 
-# docs/linalg.md: eigh, svd (and svdvals, the vectors' identities) sweep float32/complex64 in float64 where the
-# device has it, rounding once: NumPy's results (computed in double) to about an ulp; a device without float64
-# sweeps in float32 (a few eps at these sizes). Was 2e-4 for both, 500 times looser.
-_WIDE = kd.device().supports(kd.float64)
-JACOBI_RTOL = {"float32": 4e-7 if _WIDE else 4e-6, "complex64": 4e-7 if _WIDE else 4e-6, "float64": 1e-10,
-               "complex128": 1e-10}
+# docs/linalg.md: eigh, svd (and svdvals, the vectors' identities) sweep float32/complex64 in float64 where
+# kdsl.linalg.jacobi.sweep_dtype says so (a device with float64; on a GPU, fewer than WIDE_EIGH columns), rounding
+# once: NumPy's results (computed in double) to about an ulp; else in float32 (a few eps). Was 2e-4 for both.
+JACOBI_RTOL = {"float32": 4e-7, "complex64": 4e-7, "float64": 1e-10, "complex128": 1e-10}
+SWEPT_IN_FLOAT32_RTOL = 4e-6
 
 
-def jacobi_tol(dtype: str, scale: float = 1.0) -> dict:
-    return {"rtol": JACOBI_RTOL[dtype] * scale, "atol": JACOBI_RTOL[dtype] * scale}
+def jacobi_tol(dtype: str, scale: float = 1.0, columns: int = 0) -> dict:
+    """The tolerance of a Jacobi result of ``dtype`` from a matrix of ``columns`` columns (the smaller side)."""
+    rtol = JACOBI_RTOL[dtype]
+    if dtype in ("float32", "complex64") and jacobi.sweep_dtype(getattr(kd, dtype), columns) == getattr(kd, dtype):
+        rtol = SWEPT_IN_FLOAT32_RTOL
+    return {"rtol": rtol * scale, "atol": rtol * scale}
 
 
 def gaussian(shape, dtype: str, seed: int = 0) -> np.ndarray:

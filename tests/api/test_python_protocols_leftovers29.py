@@ -77,7 +77,10 @@ def test_zero_d_arrays_format_round_divmod_as_numpys_scalars(value, dtype):
             assert got.dtype == want.dtype and got.item() == want.item(), digits
         for got, want in zip(divmod(x, 3), divmod(scalar, 3), strict=True):
             assert got.dtype == want.dtype and got.item() == want.item()
-    assert abs(x).item() == abs(scalar)
+    if np.dtype(dtype).kind == "c":  # |1+2j| is a square root: a GPU's float32 sqrt may be an ulp off (the H100's is)
+        np.testing.assert_array_max_ulp(np.float32(abs(x).item()), abs(scalar), maxulp=1)
+    else:
+        assert abs(x).item() == abs(scalar)
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint8"])

@@ -152,7 +152,7 @@ def kernel_source(m: int, stages: Sequence[int], seqs: int, group: int, scalar: 
         lines += built[-1].prefetch(seq_fast_store)
     for i, stage in enumerate(built):
         after = built[i + 1] if i + 1 < len(built) else None
-        ahead = after.twiddle_loads(seq_fast_load, seq_fast_store, offsets.get(after.ns, 0)) if after else []
+        ahead = after.twiddle_loads(seq_fast_load, seq_fast_store, offsets[after.ns]) if after else []
         lines += stage.code(seq_fast_load, seq_fast_store, real_input, ahead)
     lines.append("}")
     return "\n".join(lines) + "\n"

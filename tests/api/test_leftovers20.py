@@ -235,3 +235,13 @@ CASES = MA + UNIQUE + GENFROMTXT + POWERS_AND_INTS + ROUND + HISTOGRAM + BEYOND 
 @pytest.mark.parametrize(("call", "words"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_like_numpy(call, words):
     check(call, words)
+
+
+@pytest.mark.parametrize("decimals", [1, -1])
+def test_round_of_bools_raises_numpys_class(decimals):
+    """NumPy raises its ``_UFuncOutputCastingError`` (a UFuncTypeError); kdsl raised a plain TypeError, which an
+    ``except`` of NumPy's class missed."""
+    with pytest.raises(TypeError) as want:
+        np.round(np.array([True, False]), decimals)
+    with pytest.raises(type(want.value), match="Cannot cast ufunc.*bool"):
+        kd.round(kd.asarray([True, False]), decimals)

@@ -19,7 +19,7 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.complex_math import complex_from_parts, imag, real
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.ops import apply, where  # noqa: F401  (where is public from here)
-from kdsl.frontend.array.ufunc_errors import no_loop_error
+from kdsl.frontend.array.ufunc_errors import no_loop_error, output_casting_error
 
 
 def _unary(name: str, doc: str):
@@ -129,9 +129,8 @@ def round(a, decimals: int = 0, out=None):
     if x.dtype.kind == "b":
         if decimals == 0:
             return rint(x)  # NumPy's rint of bools: float16
-        raise TypeError(f"Cannot cast ufunc '{'multiply' if decimals > 0 else 'divide'}' output from "
-                        "dtype('float64') to dtype('bool') with casting rule 'same_kind' (NumPy's round of a bool "
-                        "array with decimals != 0); round x.astype(float) instead")
+        raise output_casting_error("multiply" if decimals > 0 else "divide", np.float64, np.bool_, "same_kind",
+                                   "NumPy's round of a bool array with decimals != 0; round x.astype(float) instead")
     if not x.dtype.is_float:
         if decimals >= 0:  # nothing to round, but a new array, as NumPy's
             return x.copy() if x is a else x

@@ -205,10 +205,11 @@ def group_shape(m: int, limit: int, double: bool, real_half: bool = False) -> tu
     while seqs > 1 and seqs * shared_stride(m) * size > shared:
         seqs //= 2
     most = min(MAX_INVOCATIONS, int(kd.device().info.get("max_work_group_invocations", 128)))
-    wanted = seqs * m // max(stages(m))
+    radices = stages(m)
+    wanted = seqs * m // max(radices)
     if real_half:
         lane = max(1, int(kd.device().info.get("subgroup_size", 32)))
-        pairs = seqs * (m // stages(m)[-1] // 2 + 1)
+        pairs = seqs * (m // radices[-1] // 2 + 1)
         wanted = -(-max(wanted, pairs) // lane) * lane
     return seqs, max(1, min(most, wanted))
 

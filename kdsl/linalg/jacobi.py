@@ -98,6 +98,23 @@ def rotations(angle: str, stored: str) -> str:
         memoryBarrierBuffer(); barrier();"""
 
 
+def each_rotated_pair(what: str, body: str) -> str:
+    """GLSL of a loop that applies a round's stored rotations: ``lanes`` invocations a pair (``slot`` the pair,
+    ``lane`` the invocation's row), pairs that did not rotate skipped; ``body`` sees ``pq``, ``s`` and Rutishauser's
+    ``rr`` (``cs``'s stored ``rot_r(c, s)``). ``what`` names the rows or columns it rotates, as a comment.
+
+    >>> print(each_rotated_pair("rows", "").splitlines()[4])
+                REAL rr = RE(cs[cbase + 2u * k]);
+    """
+    return f"""
+        for (uint k = slot; k < np; k += WG / lanes) {{  // {what}: `lanes` invocations a pair
+            T s = cs[cbase + 2u * k + 1u];
+            if (IS_ZERO(s)) continue;
+            REAL rr = RE(cs[cbase + 2u * k]);
+            uvec2 pq = pair_of(r, k, n2);{body}
+        }}"""
+
+
 _EIGH = PAIRS + """
 layout(set = 0, binding = 0) coherent buffer A_ { T a[]; };
 layout(set = 0, binding = 1) coherent buffer V_ { T v[]; };
@@ -115,35 +132,23 @@ void main() {
     for (uint r = r0; r < r1; ++r) {
 """ + rotations("""
                 s = rotation_t(a[base + pq.x * n + pq.x], a[base + pq.y * n + pq.y], a[base + pq.x * n + pq.y],
-                               REAL(eps), c);""", "rot_r(c, s)") + """
-        for (uint k = slot; k < np; k += WG / lanes) {  // rows p, q <- J^H A: `lanes` invocations a pair
-            T s = cs[cbase + 2u * k + 1u];
-            if (IS_ZERO(s)) continue;
-            REAL w = RE(cs[cbase + 2u * k]);
-            uvec2 pq = pair_of(r, k, n2);
+                               REAL(eps), c);""", "rot_r(c, s)") + each_rotated_pair("rows p, q <- J^H A", """
             for (uint j = lane; j < n; j += lanes) {
                 T x = a[base + pq.x * n + j], y = a[base + pq.y * n + j];
-                a[base + pq.x * n + j] = rot_lo(x, y, s, w);
-                a[base + pq.y * n + j] = rot_hi(x, y, CONJ(s), w);
-            }
-        }
-        memoryBarrierBuffer(); barrier();
-        for (uint k = slot; k < np; k += WG / lanes) {  // columns p, q <- A J, V J
-            T s = cs[cbase + 2u * k + 1u];
-            if (IS_ZERO(s)) continue;
-            REAL w = RE(cs[cbase + 2u * k]);
-            uvec2 pq = pair_of(r, k, n2);
+                a[base + pq.x * n + j] = rot_lo(x, y, s, rr);
+                a[base + pq.y * n + j] = rot_hi(x, y, CONJ(s), rr);
+            }""") + """
+        memoryBarrierBuffer(); barrier();""" + each_rotated_pair("columns p, q <- A J, V J", """
             for (uint i = lane; i < n; i += lanes) {
                 T x = a[base + i * n + pq.x], y = a[base + i * n + pq.y];
-                a[base + i * n + pq.x] = rot_lo(x, y, CONJ(s), w);
-                a[base + i * n + pq.y] = rot_hi(x, y, s, w);
+                a[base + i * n + pq.x] = rot_lo(x, y, CONJ(s), rr);
+                a[base + i * n + pq.y] = rot_hi(x, y, s, rr);
                 if (wantv != 0u) {
                     x = v[base + i * n + pq.x]; y = v[base + i * n + pq.y];
-                    v[base + i * n + pq.x] = rot_lo(x, y, CONJ(s), w);
-                    v[base + i * n + pq.y] = rot_hi(x, y, s, w);
+                    v[base + i * n + pq.x] = rot_lo(x, y, CONJ(s), rr);
+                    v[base + i * n + pq.y] = rot_hi(x, y, s, rr);
                 }
-            }
-        }
+            }""") + """
         memoryBarrierBuffer(); barrier();
         for (uint k = t; k < np; k += WG) {  // the rotated entries are zero by construction
             if (!IS_ZERO(cs[cbase + 2u * k + 1u])) {
@@ -292,4 +297,4 @@ def _eigh_sweep(r: dict[str, kd.Array], want_vectors: bool, eps: float) -> None:
 
 
 __all__ = ["MAX_SWEEPS", "PAIRS", "WIDE_BATCH", "WIDE_EIGH", "converge", "eigh_jacobi", "identity", "jacobi_eps",
-           "rotation_eps", "rotations", "round_pairs", "sweep_dtype"]
+           "each_rotated_pair", "rotation_eps", "rotations", "round_pairs", "sweep_dtype"]

@@ -20,7 +20,7 @@ import kdsl as kd
 from kdsl.linalg import jacobi
 from kdsl.linalg import kernels as K
 from kdsl.linalg.common import identity_batch
-from kdsl.linalg.jacobi import PAIRS, converge, identity, jacobi_eps, rotation_eps, rotations
+from kdsl.linalg.jacobi import PAIRS, converge, each_rotated_pair, identity, jacobi_eps, rotation_eps, rotations
 
 # One round of one-sided Jacobi over the whole GPU (few large matrices): a workgroup per pair owns columns p, q of
 # W and V, sums their Gram entries as a workgroup reduction, and rotates them - one dispatch a round. W and V are
@@ -94,12 +94,8 @@ void main() {
                     T x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
                     al += NORM2(x); be += NORM2(y); ga += MUL(CONJ(x), y);
                 }
-                s = rotation_t(FROM_REAL(al), FROM_REAL(be), ga, REAL(eps), c);""", "rot_r(c, s)") + """
-        for (uint k = slot; k < np; k += WG / lanes) {  // columns p, q <- W J, V J: `lanes` invocations a pair
-            T s = cs[cbase + 2u * k + 1u];
-            if (IS_ZERO(s)) continue;
-            REAL rr = RE(cs[cbase + 2u * k]);
-            uvec2 pq = pair_of(r, k, n2);
+                s = rotation_t(FROM_REAL(al), FROM_REAL(be), ga, REAL(eps), c);""", "rot_r(c, s)") + \
+    each_rotated_pair("columns p, q <- W J, V J", """
             for (uint i = lane; i < m; i += lanes) {
                 T x = w[wbase + i * n + pq.x], y = w[wbase + i * n + pq.y];
                 w[wbase + i * n + pq.x] = rot_lo(x, y, CONJ(s), rr);
@@ -109,8 +105,7 @@ void main() {
                 T x = v[vbase + i * n + pq.x], y = v[vbase + i * n + pq.y];
                 v[vbase + i * n + pq.x] = rot_lo(x, y, CONJ(s), rr);
                 v[vbase + i * n + pq.y] = rot_hi(x, y, s, rr);
-            }
-        }
+            }""") + """
         memoryBarrierBuffer(); barrier();
     }
 }

@@ -159,3 +159,13 @@ def test_anatomy_script_times_every_variant():
     variants = [r[2] for r in rows]
     assert variants == ["kernel", *PARTS[1:], "memcpy"] * 2 + ["whole", "call"]
     assert all(r[3] > 0 for r in rows)
+
+
+def test_layouts_script_times_every_pattern():
+    import fft_layouts
+
+    rows = fft_layouts.measure(256, repeat=1)
+    kinds = [r[0] for r in rows]
+    strips = ["strips"] * 3 + ["strips, 2 exchanges"]
+    assert kinds == ["memcpy"] + ["transposed A"] * 4 + ["transposed B"] * 4 + strips * 5
+    assert all(r[2] > 0 for r in rows)

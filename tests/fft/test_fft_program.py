@@ -169,3 +169,11 @@ def test_layouts_script_times_every_pattern():
     strips = ["strips"] * 3 + ["strips, 2 exchanges"]
     assert kinds == ["memcpy"] + ["transposed A"] * 4 + ["transposed B"] * 4 + strips * 5
     assert all(r[2] > 0 for r in rows)
+
+
+def test_host_time_script_times_every_layer():
+    import fft_host_time
+
+    rows = fft_host_time.measure(32, repeat=3)
+    assert [r[0].split(":")[0] for r in rows] == ["tiny", "seq", "program", "call"]
+    assert all(r[1] > 0 and r[2] > 0 for r in rows)

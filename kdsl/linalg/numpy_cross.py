@@ -44,6 +44,7 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axi
     y = kd.moveaxis(y, _axis(axisb, y.ndim, "axisb"), -1)
     if x.shape[-1] not in (2, 3) or y.shape[-1] not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    kd.broadcast_shapes(x.shape[:-1], y.shape[:-1])  # (NumPy checks the shapes before the dtypes)
     d = kd.result_type(x.dtype, y.dtype)
     if d == kd.bool_:
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the "

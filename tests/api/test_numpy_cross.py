@@ -77,7 +77,7 @@ def test_special_values_and_views(xp):
 
 
 @numpy_kdsl_allclose(accept_error=(ValueError, TypeError, np.exceptions.AxisError))
-@pytest.mark.parametrize("case", ["size4", "zero_dim", "axisa", "axisc", "bool", "broadcast"])
+@pytest.mark.parametrize("case", ["size4", "zero_dim", "axisa", "axisc", "bool", "bool_broadcast", "broadcast"])
 def test_errors(xp, case):
     a = xp.asarray(np.ones((2, 3)))
     if case == "size4":
@@ -90,6 +90,8 @@ def test_errors(xp, case):
         return xp.cross(a, a, axisc=2)
     if case == "bool":
         return xp.cross(xp.asarray(np.ones(3, bool)), xp.asarray(np.ones(3, bool)))
+    if case == "bool_broadcast":  # the shapes are checked first: ValueError, not the bool TypeError
+        return xp.cross(xp.asarray(np.ones((2, 3), bool)), xp.asarray(np.ones((3, 3), bool)))
     return xp.cross(a, xp.asarray(np.ones((3, 3))))
 
 

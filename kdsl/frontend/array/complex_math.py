@@ -187,7 +187,7 @@ def vdot(a: Any, b: Any) -> Array:
     x, y = x.reshape(-1), y.reshape(-1)
     if x.size != y.size:
         raise ValueError(f"vdot: vectors of different sizes {x.size} and {y.size}")
-    prod = conj(x) * y
+    prod = (conj(x) if x.dtype.kind == "c" else x) * y  # (conj of bool is int8: bool . bool stays bool)
     if prod.dtype is dt.bool_:
         return prod.any()
     return prod.sum(dtype=prod.dtype)

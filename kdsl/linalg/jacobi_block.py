@@ -263,15 +263,22 @@ def block_size(dtype: kd.DType) -> int:
 
 def product_block(s: int) -> int:
     """The side of the block of a ``s x s`` product one thread of the apply kernel computes: 2 where ``(s/2)^2``
-    threads fit a workgroup (on the H200, eigh 1024: shorter chains a workgroup than 4 x 4 blocks), else 4."""
+    threads fit a workgroup (on the H200, eigh 1024: shorter chains a workgroup than 4 x 4 blocks), else 4; on
+    CPU drivers 8 (a workgroup's invocations take turns on one core and each barrier switches between them:
+    lavapipe, eigh 256, the apply launches 5.4 s with 2 x 2 blocks, 1.2-1.5 s with 8 x 8 or 4 x 4)."""
+    if K.cpu_device():
+        return min(8, s // 2)
     limit = K.max_threads()
     return 2 if (s // 2) ** 2 <= limit else 4
 
 
 def _solve_threads(s: int) -> int:
     """Threads of the inner solve: one per pair of V entries a round rotates (a 2 x 2 block of A takes one
-    thread too: a quarter as many), within the limit."""
+    thread too: a quarter as many), within the limit; on CPU drivers 64 (lavapipe, eigh 256: the solves 3.2-3.9
+    s with 512 threads, 1.0-1.4 s with 64; 32 and 16 were slower again)."""
     limit = K.max_threads()
+    if K.cpu_device():
+        return min(64, max(1, 1 << (limit.bit_length() - 1)))
     wg = 32
     while wg < min(s * s // 2, 1024, limit):
         wg *= 2
@@ -311,7 +318,7 @@ def eigh_block(a: kd.Array, want_vectors: bool, threshold: kd.DType | None = Non
                 "moved0": kd.zeros((batch, nb2 // 2), dtype=kd.uint32),
                 "moved1": kd.zeros((batch, nb2 // 2), dtype=kd.uint32)}
 
-    key = ("eigh-block", dtype.name, batch, n, want_vectors, b, INNER_SWEEPS, eps)
+    key = ("eigh-block", dtype.name, batch, n, want_vectors, b, INNER_SWEEPS, eps, _solve_threads(s), product_block(s))
     d, v = converge(key, make, lambda r: _sweep(r, b, want_vectors, eps), {"a": a, "v": identity(batch, n, dtype)},
                     ("a", "v"), "Eigenvalues", reset=False)
     return d, v

@@ -199,6 +199,21 @@ def test_block_jacobi_degenerate_graded_and_uplo(monkeypatch):
     np.testing.assert_allclose(w, np.sort(np.diag(d)), rtol=1e-2)
 
 
+@pytest.mark.parametrize("cpu", [True, False])
+@pytest.mark.parametrize("b", [4, 16])
+def test_block_jacobi_thread_mappings(cpu, b, monkeypatch):
+    """CPU drivers run the block kernels with fewer, fatter threads (64 for the solve, 8 x 8 product blocks);
+    GPUs with many thin ones: both mappings, whichever device runs the suite."""
+    _block_path(monkeypatch, b)
+    monkeypatch.setattr(kernels, "cpu_device", lambda: cpu)
+    s = 2 * b
+    assert jacobi_block.product_block(s) == (min(8, s // 2) if cpu else 2 if (s // 2) ** 2 <= kernels.max_threads()
+                                             else 4)
+    a = symmetric((2, 3 * b + 1, 3 * b + 1), "float32", seed=b)
+    w, v = kd.linalg.eigh(kd.asarray(a))
+    _check_eigh(a.astype(np.float64), w.numpy(), v.numpy(), "float32")
+
+
 def test_block_jacobi_at_its_own_threshold():
     n = eigh_module.BLOCK_EIGH  # the smallest order the default path diagonalises by block Jacobi
     a = symmetric((1, n, n), "float32", seed=4)

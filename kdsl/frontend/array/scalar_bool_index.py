@@ -4,7 +4,9 @@ NumPy reads a scalar ``True``/``False`` in a key as a 0-d boolean mask, not as t
 add one axis, of length 1 when every one is True and 0 otherwise, and they consume no axis of ``a``. As advanced
 indices (with the ints of the key, which count as advanced once one is there) the new axis stands where the
 group does when the group is contiguous, else first. The rest of the key is basic indexing; the result is a
-copy, as NumPy's advanced indexing gives.
+copy, as NumPy's advanced indexing gives. Beside index arrays or masks (``a[True, [0, 1]]``) each boolean is
+an index array ``[0]`` (True) or ``[]`` (False) into a new axis of length 1 (:func:`with_arrays`), so it
+broadcasts with them as NumPy's does.
 
     >>> import kdsl as kd, numpy as np
     >>> a = kd.asarray(np.arange(24).reshape(2, 3, 4))
@@ -48,6 +50,50 @@ def split(key: Any, ndim: int) -> Plan | None:
     position = _output_dims(key[:group[0]], key, ndim) if contiguous else 0
     basic = tuple(k for k in key if not _is_bool(k))
     return Plan(basic, position, all(bool(k) for k in key if _is_bool(k)))
+
+
+def _is_0d_bool(k: Any) -> bool:
+    """A scalar boolean or a 0-d boolean array (kdsl's or NumPy's): NumPy's 0-d mask."""
+    return _is_bool(k) or (isinstance(k, (Array, np.ndarray)) and k.ndim == 0 and np.dtype(k.dtype) == np.bool_)
+
+
+def _axes_taken(k: Any) -> int:
+    """How many axes of ``a`` the key item ``k`` (not a boolean, ``None`` or ``...``) consumes: a mask its ndim."""
+    from kdsl.frontend.array import masks  # cycle: masks builds Arrays through indexing
+
+    return int(np.ndim(k)) if masks.is_mask(k) else 1
+
+
+def with_arrays(key: Any) -> tuple[tuple, tuple] | None:
+    """For a tuple key mixing 0-d masks (``True``, ``np.False_``, a 0-d boolean array) with index arrays or
+    masks (``a[True, [0, 1]]``, ``a[idx, np.True_, 1:]``): ``(first, then)``, two keys with
+    ``a[key] == a[first][then]``. ``first`` (slices, ``None``, ``...`` only: a view) inserts a length-1 axis
+    for each boolean; ``then`` indexes each such axis with ``[0]`` (True) or ``[]`` (False), an integer array
+    that broadcasts with the other advanced indices and stands where NumPy's boolean does. None for any other key.
+
+    >>> import kdsl as kd, numpy as np
+    >>> a = kd.asarray(np.arange(12).reshape(3, 4))
+    >>> a[True, [0, 2]].shape, a[:, False, [1]].shape, a[[0, 1], True].tolist()
+    ((2, 4), (3, 0), [[0, 1, 2, 3], [4, 5, 6, 7]])
+    """
+    if key.__class__ is not tuple or not any(_is_0d_bool(k) for k in key):
+        return None
+    first: list = []
+    then: list = []
+    for k in key:
+        if _is_0d_bool(k):  # a kdsl 0-d mask is read back: its value decides the result's shape
+            first.append(None)
+            then.append(np.zeros(1 if bool(k) else 0, np.intp))
+        elif k is None:
+            first.append(None)
+            then.append(slice(None))
+        elif k is Ellipsis:
+            first.append(k)
+            then.append(k)
+        else:
+            first.extend([slice(None)] * _axes_taken(k))
+            then.append(k)
+    return tuple(first), tuple(then)
 
 
 def _output_dims(before: tuple, key: tuple, ndim: int) -> int:

@@ -46,14 +46,28 @@ def test_kdsl_0d_masks_and_empty_and_size_one():
     np.testing.assert_array_equal(kd.asarray(empty)[True, :, [1]].numpy(), empty[True, :, [1]])
 
 
-@pytest.mark.parametrize("key", [(False, [0, 1]), ([0, 1], False, [1]), (False, [0], [True, False, True, True]),
-                                 (True, [5]), (True, [0], [9])], ids=repr)
-def test_errors_as_numpys(key):
+@pytest.mark.parametrize("key", [(False, [0, 1]), ([0, 1], False, [1]), (False, [0], [True, False, True, True])],
+                         ids=repr)
+def test_shape_errors_as_numpys(key):
     host = np.arange(12.0).reshape(3, 4)
+    with pytest.raises(IndexError, match="shape mismatch"):
+        host[key]
+    with pytest.raises(IndexError, match="shape mismatch"):
+        kd.asarray(host)[key]
+
+
+@pytest.mark.parametrize("key", [(True, [5]), (True, [0], [9]), (slice(None), True, [7]), (Ellipsis, True, [4]),
+                                 ([0], True, slice(None), [-5]), (True, 0, True, [1], [6])], ids=repr)
+def test_out_of_bounds_names_numpys_axis(key):
+    host = np.arange(24.0).reshape(2, 3, 4)
     with pytest.raises(IndexError) as numpys:
         host[key]
-    with pytest.raises(IndexError, match=str(numpys.value).split(" ")[0]):
+    with pytest.raises(IndexError) as ours:
         kd.asarray(host)[key]
+    assert str(ours.value) == str(numpys.value)
+    with pytest.raises(IndexError) as ours:
+        kd.asarray(host)[key] = 1.0
+    assert str(ours.value) == str(numpys.value)
 
 
 @pytest.mark.parametrize("key, value", [((True, [0, 1]), -1.0), ((True, [0, 1]), np.full((2, 4), -2.0)),

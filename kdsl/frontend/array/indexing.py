@@ -179,7 +179,7 @@ def getitem(a: Array, key) -> Array:
         return scalar_bool_index.get(a, booleans)
     two_steps = scalar_bool_index.with_arrays(key)
     if two_steps is not None:  # a[True, idx]: a length-1 axis per boolean, indexed by [0] (True) or [] (False)
-        return getitem(a[two_steps[0]], two_steps[1])
+        return scalar_bool_index.read_with_arrays(a, *two_steps)
     key = _scalars_as_ints(_ranges_as_arrays(key))
     if _plain(key):
         return _basic(a, key)
@@ -327,7 +327,7 @@ def setitem(a: Array, key, value) -> Array:
             return a
         two_steps = scalar_bool_index.with_arrays(key)
         if two_steps is not None:  # a[True, idx] = v: into the view with the booleans' axes (writes reach a)
-            a[two_steps[0]][two_steps[1]] = value
+            scalar_bool_index.write_with_arrays(a, *two_steps, value)
             return a
         key = _scalars_as_ints(_ranges_as_arrays(key))
         if mixed_mask_index.separated(key):  # x[:, mask, 1:, 0] = v: as its index arrays (NumPy's axis order)

@@ -16,6 +16,7 @@ broadcasts with them as NumPy's does.
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -94,6 +95,45 @@ def with_arrays(key: Any) -> tuple[tuple, tuple] | None:
             first.extend([slice(None)] * _axes_taken(k))
             then.append(k)
     return tuple(first), tuple(then)
+
+
+def read_with_arrays(a: Array, first: tuple, then: tuple) -> Array:
+    """``a[first][then]`` (the plan of :func:`with_arrays`), an out-of-bounds index named by ``a``'s own axis, as
+    NumPy's IndexError names it (not by the axis of the view with the booleans' axes inserted)."""
+    try:
+        return a[first][then]
+    except IndexError as e:
+        raise _on_own_axes(e, first, a.ndim) from None
+
+
+def write_with_arrays(a: Array, first: tuple, then: tuple, value: Any) -> None:
+    """``a[first][then] = value``: the view with the booleans' axes writes through into ``a``."""
+    try:
+        a[first][then] = value
+    except IndexError as e:
+        raise _on_own_axes(e, first, a.ndim) from None
+
+
+def _on_own_axes(error: IndexError, first: tuple, ndim: int) -> IndexError:
+    """``error`` with "for axis K" counted among ``a``'s axes (``first`` inserted axes of length 1 before K)."""
+    match = re.match(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)$", str(error))
+    if match is None:
+        return error
+    origin: list[int | None] = []  # the axis of ``a`` each axis of ``a[first]`` is (None: a boolean's)
+    axis = 0
+    for k in first:
+        if k is None:
+            origin.append(None)
+            continue
+        for _ in range(max(ndim - sum(1 for j in first if j is not None and j is not Ellipsis), 0)
+                       if k is Ellipsis else 1):
+            origin.append(axis)
+            axis += 1
+    origin += list(range(axis, ndim))
+    own = origin[int(match.group(2))] if int(match.group(2)) < len(origin) else None
+    if own is None:
+        return error
+    return IndexError(f"index {match.group(1)} is out of bounds for axis {own} with size {match.group(3)}")
 
 
 def _output_dims(before: tuple, key: tuple, ndim: int) -> int:

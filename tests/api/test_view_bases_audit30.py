@@ -129,3 +129,20 @@ def test_part_of_a_non_contiguous_last_axis_cannot_change_itemsize():
         host.real.view(np.int16)
     with pytest.raises(ValueError, match="last axis must be contiguous"):
         kd.asarray(host).real.view(np.int16)
+
+
+SHARING_VIEWS = [lambda z: z, lambda z: z.real, lambda z: z.imag, lambda z: z[1], lambda z: z.real[1],
+                 lambda z: z.imag[:, :1], lambda z: z.real.T[2:], lambda z: z[1:, 2:].real, lambda z: z[1:, :1]]
+
+
+@pytest.mark.parametrize("lazy", [True, False], ids=["lazy constant", "stored"])
+def test_sharing_of_parts_and_their_views(lazy):
+    """With the parts' float layout, ``shares_memory`` stays exact and ``may_share_memory`` never says False
+    where NumPy says True (it may say True where NumPy's bounds say False: kdsl's bound is coarser there)."""
+    host = np.zeros((2, 3), np.complex64)
+    z = kd.zeros((2, 3), dtype=kd.complex64) if lazy else kd.asarray(np.arange(6, dtype=np.complex64).reshape(2, 3))
+    for f in SHARING_VIEWS:
+        for g in SHARING_VIEWS:
+            assert kd.shares_memory(f(z), g(z)) == np.shares_memory(f(host), g(host))
+            if np.may_share_memory(f(host), g(host)):
+                assert kd.may_share_memory(f(z), g(z))

@@ -99,3 +99,25 @@ def test_write_through_a_view_reaches_its_base():
     a[1:][True, [0]] = 100.0
     host[1:][True, [0]] = 100.0
     np.testing.assert_array_equal(a.numpy(), host)
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "maximum", "power", "negative"])
+@pytest.mark.parametrize("key, value", [((True, [0, 0]), 1.0), ((True, [0, 0], [1, 1]), [2.0, 3.0]),
+                                        ((slice(None), False, [1]), 5.0), ((np.True_, [2, 0, 2]), np.ones((3, 4))),
+                                        (([1, 1], True, slice(1, 3)), 2.0)], ids=repr)
+def test_ufunc_at_matches_numpy(name, key, value):
+    host = np.arange(12.0).reshape(3, 4) - 5
+    a = kd.asarray(host)
+    args = () if name == "negative" else (value,)
+    getattr(np, name).at(host, key, *args)
+    getattr(kd, name).at(a, key, *args)
+    np.testing.assert_array_equal(a.numpy(), host)
+
+
+def test_ufunc_at_out_of_bounds_names_numpys_axis():
+    host = np.arange(12.0).reshape(3, 4)
+    with pytest.raises(IndexError) as numpys:
+        np.add.at(host, (True, [7]), 1)
+    with pytest.raises(IndexError) as ours:
+        kd.add.at(kd.asarray(host), (True, [7]), 1)
+    assert str(ours.value) == str(numpys.value)

@@ -103,7 +103,7 @@ def read_with_arrays(a: Array, first: tuple, then: tuple) -> Array:
     try:
         return a[first][then]
     except IndexError as e:
-        raise _on_own_axes(e, first, a.ndim) from None
+        raise on_own_axes(e, first, a.ndim) from None
 
 
 def write_with_arrays(a: Array, first: tuple, then: tuple, value: Any) -> None:
@@ -111,10 +111,10 @@ def write_with_arrays(a: Array, first: tuple, then: tuple, value: Any) -> None:
     try:
         a[first][then] = value
     except IndexError as e:
-        raise _on_own_axes(e, first, a.ndim) from None
+        raise on_own_axes(e, first, a.ndim) from None
 
 
-def _on_own_axes(error: IndexError, first: tuple, ndim: int) -> IndexError:
+def on_own_axes(error: IndexError, first: tuple, ndim: int) -> IndexError:
     """``error`` with "for axis K" counted among ``a``'s axes (``first`` inserted axes of length 1 before K)."""
     match = re.match(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)$", str(error))
     if match is None:

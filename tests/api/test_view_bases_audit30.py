@@ -146,3 +146,19 @@ def test_sharing_of_parts_and_their_views(lazy):
             assert kd.shares_memory(f(z), g(z)) == np.shares_memory(f(host), g(host))
             if np.may_share_memory(f(host), g(host)):
                 assert kd.may_share_memory(f(z), g(z))
+
+
+TOBYTES_VIEWS = [lambda x: x.T[::2], lambda x: x.T[:, ::2], lambda x: x.T, lambda x: x[::2].T, lambda x: x.T[1:],
+                 lambda x: x, lambda x: x[:, ::-1], lambda x: x[None].T, lambda x: x[:1].T, lambda x: x.real.T,
+                 lambda x: x.imag[:, 1:].T]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int16, np.complex64])
+@pytest.mark.parametrize("view", range(len(TOBYTES_VIEWS)))
+def test_tobytes_in_each_order_is_numpys(view, dtype):
+    """``tobytes('A')`` is Fortran order exactly where NumPy's flags say Fortran-contiguous: a transposed view
+    that is not (``a.T[::2]``) gave its bytes in Fortran order (its host copy's), NumPy's in C order."""
+    host = (np.arange(24) * (1 + 1j) if dtype == np.complex64 else np.arange(24)).astype(dtype).reshape(4, 6)
+    want, got = TOBYTES_VIEWS[view](host), TOBYTES_VIEWS[view](kd.asarray(host))
+    for order in ("C", "F", "A", "K", "a"):
+        assert got.tobytes(order) == want.tobytes(order), order

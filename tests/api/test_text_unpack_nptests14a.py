@@ -29,12 +29,13 @@ def _same(got, want):
 @pytest.mark.parametrize("text", TEXTS)
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_unpack_is_numpys_transposed_array(reader, text, dtype):
-    if dtype is not None and np.dtype(dtype).kind == "i" and ("nan" in text or "1e308" in text):
-        pytest.skip("NaN and 1e308 do not parse as integers (in NumPy either)")
-    if dtype is None and reader == 0:
-        pytest.skip("loadtxt has no dtype=None")
     ours, numpys = _readers()[reader]
-    want = numpys(io.StringIO(text), delimiter=",", dtype=dtype, unpack=True)
+    try:
+        want = numpys(io.StringIO(text), delimiter=",", dtype=dtype, unpack=True)
+    except (ValueError, OverflowError) as e:  # NaN, inf and 1e308 as integers: NumPy's error, ours the same type
+        with pytest.raises(type(e)):
+            ours(io.StringIO(text), delimiter=",", dtype=dtype, unpack=True)
+        return
     got = ours(io.StringIO(text), delimiter=",", dtype=dtype, unpack=True)
     _same(got, want)
 

@@ -8,7 +8,7 @@ import pytest
 
 import kdsl as kd
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", reason="PyTorch is not installed (a test-only extra: pip install torch)")
 RNG = np.random.default_rng(7)
 
 

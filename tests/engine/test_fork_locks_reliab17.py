@@ -73,7 +73,7 @@ np.testing.assert_allclose(kd.sin(kd.asarray(x)).numpy(), np.sin(x), rtol=1e-6, 
 def test_child_uses_the_dask_realiser_whose_condition_a_parent_thread_held():
     """Before: the shared realiser's condition was not renewed after fork (the parent's background thread holds
     it between batches), so the child's first put or flush hung."""
-    pytest.importorskip("dask")
+    pytest.importorskip("dask", reason="dask is an optional extra (pip install kdsl[dask])")
     if not _forks_devices():
         pytest.skip("this driver cannot open a device in a forked child (kdsl raises the 'spawn' error)")
     setup = """

@@ -200,7 +200,7 @@ def test_other_writes_keep_the_region_kernel(key):
 @pytest.mark.parametrize("dtype", ["float32", "int32", "bool", "float64"])
 def test_concatenate_and_roll_as_one_kernel(dtype):
     if not kd.device().supports(getattr(kd, dtype)):
-        pytest.skip(f"no {dtype}")
+        pytest.skip(f"this device has no {dtype}")
     h = (np.random.default_rng(2).standard_normal((5, 6)) > 0 if dtype == "bool" else
          (np.random.default_rng(2).standard_normal((5, 6)) * 10).astype(dtype))
     a = kd.asarray(h)
@@ -219,7 +219,7 @@ def test_concatenate_and_roll_as_one_kernel(dtype):
 
 def test_cpu_reductions_fold_per_output():
     if not kd.device().partials:
-        pytest.skip("a GPU: workgroup reductions")
+        pytest.skip("a GPU: its reductions combine by workgroups, not the CPU driver's fold per output")
     h = np.random.default_rng(3).standard_normal((256, 256))
     a, v = kd.asarray(h), kd.asarray(h[0])
     for expr, want in ((a @ v, h @ h[0]), (a.sum(axis=0), h.sum(axis=0)), (a.T @ v, h.T @ h[0]),

@@ -208,7 +208,7 @@ def test_rows_mode_lanes_combined_by_subgroup_shuffles(many_outputs, monkeypatch
     max/min, integer sums, and the fused epilogue of a logistic regression's forward pass."""
     dev = kd.device()
     if not {"subgroup_arithmetic", "subgroup_shuffle"} <= dev.features:
-        pytest.skip("no subgroup shuffles")
+        pytest.skip("this device has no subgroup arithmetic and shuffle in compute shaders")
     monkeypatch.setattr(dev, "reduce_subgroup", max(1, dev.subgroup_size))
     h = sample((1500, n), "float32", seed=n, special=False)
     h[3, 5] = np.nan

@@ -229,7 +229,7 @@ def test_qr_register_panels(shape, scale, monkeypatch):
     a thread (1100 rows, up to 1024 threads), zero columns (tau 0) and norms that need dnrm2's scaling."""
     dev = kd.device()
     if "subgroup_arithmetic" not in dev.features:
-        pytest.skip("no subgroup arithmetic")
+        pytest.skip("this device has no subgroup arithmetic in compute shaders")
     monkeypatch.setattr(dev, "reduce_subgroup", max(1, dev.subgroup_size))
     from kdsl.linalg import qr_apply, qr_registers
 
@@ -256,7 +256,7 @@ def test_qr_panels_with_subgroup_sums(dtype, monkeypatch):
     """Where the device combines reductions by subgroups (GPUs), the panel kernel's norms use them too."""
     dev = kd.device()
     if "subgroup_arithmetic" not in dev.features or (dtype == "float64" and not dev.supports(kd.float64)):
-        pytest.skip("no subgroup arithmetic")
+        pytest.skip("this device has no subgroup arithmetic in compute shaders")
     monkeypatch.setattr(dev, "reduce_subgroup", max(1, dev.subgroup_size))
     rng = np.random.default_rng(12)
     a = rng.standard_normal((2, 150, 140)) + (1j * rng.standard_normal((2, 150, 140)) if dtype == "complex64" else 0)
@@ -276,7 +276,7 @@ def test_qr_taller_than_a_register_panel(monkeypatch):
     one row a thread, 1100 rows are past a 1024-thread panel until column 76)."""
     dev = kd.device()
     if "subgroup_arithmetic" not in dev.features:
-        pytest.skip("no subgroup arithmetic")
+        pytest.skip("this device has no subgroup arithmetic in compute shaders")
     monkeypatch.setattr(dev, "reduce_subgroup", max(1, dev.subgroup_size))
     from kdsl.linalg import qr_registers
 

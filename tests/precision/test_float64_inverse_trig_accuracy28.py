@@ -13,7 +13,7 @@ from ulps import assert_special_values, ulps
 
 import kdsl as kd
 
-mp = pytest.importorskip("mpmath")  # a test dependency (pyproject's [test] extra)
+mp = pytest.importorskip("mpmath", reason="mpmath is a test-only dependency (pip install kdsl[test])")
 pytestmark = pytest.mark.skipif(not kd.device().supports(kd.float64), reason="the device has no float64")
 
 

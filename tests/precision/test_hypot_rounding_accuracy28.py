@@ -11,7 +11,7 @@ from ulps import assert_special_values, ulps
 
 import kdsl as kd
 
-mp = pytest.importorskip("mpmath")  # a test dependency (pyproject's [test] extra)
+mp = pytest.importorskip("mpmath", reason="mpmath is a test-only dependency (pip install kdsl[test])")
 
 
 def _pairs(dtype: type) -> tuple[np.ndarray, np.ndarray]:

@@ -11,7 +11,7 @@ from ulps import ulps
 
 import kdsl as kd
 
-mp = pytest.importorskip("mpmath")  # a test dependency (pyproject's [test] extra)
+mp = pytest.importorskip("mpmath", reason="mpmath is a test-only dependency (pip install kdsl[test])")
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])

@@ -148,12 +148,20 @@ def base_of(a: Array) -> Array | None:
     >>> base_of(a[1:]) is a, base_of(a.view()) is a, base_of(a) is None
     (True, True, True)
     """
-    root = _parent_of(a)
+    root = _parent_or_revived(a)
     if root is None:
         return None
-    while (up := _parent_of(root)) is not None:
+    while (up := _parent_or_revived(root)) is not None:
         root = up
     return root
+
+
+def _parent_or_revived(a: Array) -> Array | None:
+    """``a``'s parent; for ``x.view()`` of a temporary nobody holds any more, ``x`` made again (revived_base.py)."""
+    from kdsl.frontend.array.revived_base import revived_base  # cycle: it builds Arrays
+
+    parent = _parent_of(a)
+    return parent if parent is not None else revived_base(a)
 
 
 def writeable(a: Array) -> bool:

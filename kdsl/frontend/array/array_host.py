@@ -228,6 +228,8 @@ def __bytes__(self) -> bytes:
 def tobytes(self, order: Literal["C", "F", "A", "K"] = "C") -> bytes:
     """The elements' bytes (an explicit download), as ``ndarray.tobytes`` ('A': Fortran order for an array whose
     ``flags`` say it is Fortran-ordered)."""
+    if isinstance(order, str) and order.upper() == "A":  # Fortran order exactly when NumPy's flags say so: the
+        order = "F" if self.flags.f_contiguous else "C"  # host copy of a transposed view comes Fortran-ordered
     return _in_own_order(self, self.numpy()).tobytes(order)
 
 

@@ -41,6 +41,7 @@ from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.array_flags import strides as byte_strides
 from kdsl.frontend.array.constant_layout import layout
 from kdsl.frontend.array.creation import arange
+from kdsl.frontend.array.revived_base import remember_base
 from kdsl.frontend.array.subclass_view import finalize, instance, subclass_of
 from kdsl.ir.graph import Node
 
@@ -137,6 +138,7 @@ def _writes_through(v: Array, a: Array) -> Array:
             base[...] = view(target, base.dtype)
 
     write.base_ref = ref  # type: ignore[attr-defined]  # for kd.may_share_memory (sharing.py)
+    remember_base(write, a)  # v.base makes it again once it is gone (revived_base.py)
     write.bitcast = True  # type: ignore[attr-defined]  # for kd.shares_memory (footprints.py)
     v._parent = (None, write)  # type: ignore[assignment]  # the base is held by ``write``, weakly
     v._follow(ref, lambda base: view(base, d), a)

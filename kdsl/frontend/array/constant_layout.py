@@ -39,8 +39,8 @@ def layout(a: Array) -> View | None:
     # a view of a bit-cast view of a view (a.T.view(f).T): its View is over the bit-cast, not the owner
     over_view = node.op == "view" and bool(node.srcs) and node.srcs[0].op == "bitcast" and \
         _through_bitcasts(node.srcs[0]).op == "view"
-    if node.op in ("view", "buffer") and node.arg is not None and not over_view:  # a realised view keeps its View
-        return node.arg
+    if node.op in ("view", "buffer") and node.arg is not None and not over_view and not _of_a_part(a):
+        return node.arg  # a realised view keeps its View (but a view of ``z.real`` is over float halves)
     if a._read is not None and a._parent is not None:
         # a view whose node holds its values itself (a write into it, ``v += 1``, or its realisation before a
         # pending write reached its base): its links still rebuild it from its owner, so they tell its layout
@@ -69,6 +69,10 @@ def _replayed(a: Array) -> View | None:
     try:
         for link in reversed(chain[:-1]):
             assert link._read is not None
+            part = _complex_part(link)
+            if part is not None:  # z.real, z.imag: from here on the positions of float halves, two an element
+                index, x = _float_halves(index, x, part)
+                continue
             x = link._read[1](x)
             if x._raw.op == "bitcast":  # a same-itemsize view(dtype): the index's places, for the links after it
                 x = Array(_through_bitcasts(x._raw))
@@ -78,6 +82,46 @@ def _replayed(a: Array) -> View | None:
     if node.op == "view" and node.srcs and node.srcs[0] is index:
         return node.arg
     return None  # the owner's own elements in order: nothing moved
+
+
+def _of_a_part(a: Array) -> bool:
+    """Whether ``a`` is a view of ``z.real`` or ``z.imag`` (its node's View counts complex elements, NumPy's
+    layout float halves)."""
+    link: Array | None = a
+    while link is not None and link._parent is not None and link._read is not None:
+        if _complex_part(link) is not None:
+            return True
+        link = link._parent[0]
+    return False
+
+
+def _complex_part(link: Array) -> int | None:
+    """0 for ``z.real``, 1 for ``z.imag`` (the float half of each complex element it views), None otherwise."""
+    from kdsl.frontend.array import complex_parts  # cycle: complex_parts builds Arrays
+
+    write = link._parent[1] if link._parent is not None else None
+    return 0 if write is complex_parts.write_real else 1 if write is complex_parts.write_imag else None
+
+
+def _float_halves(index: Node, x: Array, part: int) -> tuple[Node, Array]:
+    """The replay's index of complex elements ``x`` (a view of ``index``) as the positions of their real
+    (``part`` 0) or imaginary (1) halves among twice as many float elements: NumPy's ``z.real`` of a (2, 3)
+    complex64 array has the float strides (6, 2), byte strides (24, 8), so it is no contiguous array and its
+    ``reshape(-1)`` copies. Returns the new index (what the layout is over) and the halves' view of it."""
+    from kdsl.frontend.array import movement as mv  # cycle: movement builds Arrays
+    from kdsl.frontend.array.array import Array
+    from kdsl.ir.view import View
+
+    node = _through_bitcasts(x._raw)
+    if node.op == "view" and node.srcs and node.srcs[0] is index:
+        view = node.arg
+    elif node is index:
+        view = View.contiguous(x.shape)
+    else:  # not a view of the index (cannot happen for a part's base): as if the link moved nothing
+        raise ValueError("not a view of the replayed index")
+    halves = Node("iota", (), dt.int32, (2 * index.shape[0],), 0, device=index.device)
+    strides = tuple(2 * s for s in view.strides)
+    return halves, Array(mv.view_node(halves, View(view.shape, strides, 2 * view.offset + part)))
 
 
 def _through_bitcasts(node: Node) -> Node:

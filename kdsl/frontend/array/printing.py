@@ -178,10 +178,13 @@ def _repr_extras(arr: Array) -> list[str]:
 
 def _with_extras(head: str, extras: list[str], width: int, indent: int) -> str:
     """``head`` (the values up to their comma) and the extras: on the last line if they fit in ``width``, else
-    on a new line under the values (NumPy's layout, so the values wrap as in NumPy's repr)."""
+    on a new line under the values (NumPy's layout, so the values wrap as in NumPy's repr); NumPy's
+    ``legacy="1.13"`` keeps them on the last line whatever its length (kdsl's dtypes are numbers, not
+    NumPy's flexible ones, which it moved)."""
     tail = ", ".join(extras) + ")"
     last_line = len(head) - (head.rfind("\n") + 1)
-    spacer = "\n" + " " * indent if last_line + len(tail) + 1 > width else " "
+    wrap = _options["legacy"] != "1.13" and last_line + len(tail) + 1 > width
+    spacer = "\n" + " " * indent if wrap else " "
     return head + spacer + tail
 
 

@@ -4,7 +4,9 @@ NumPy reads a scalar ``True``/``False`` in a key as a 0-d boolean mask, not as t
 add one axis, of length 1 when every one is True and 0 otherwise, and they consume no axis of ``a``. As advanced
 indices (with the ints of the key, which count as advanced once one is there) the new axis stands where the
 group does when the group is contiguous, else first. The rest of the key is basic indexing; the result is a
-copy, as NumPy's advanced indexing gives.
+copy, as NumPy's advanced indexing gives. Beside index arrays or masks (``a[True, [0, 1]]``) each boolean is
+an index array ``[0]`` (True) or ``[]`` (False) into a new axis of length 1 (:func:`with_arrays`), so it
+broadcasts with them as NumPy's does.
 
     >>> import kdsl as kd, numpy as np
     >>> a = kd.asarray(np.arange(24).reshape(2, 3, 4))
@@ -14,6 +16,7 @@ copy, as NumPy's advanced indexing gives.
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -48,6 +51,89 @@ def split(key: Any, ndim: int) -> Plan | None:
     position = _output_dims(key[:group[0]], key, ndim) if contiguous else 0
     basic = tuple(k for k in key if not _is_bool(k))
     return Plan(basic, position, all(bool(k) for k in key if _is_bool(k)))
+
+
+def _is_0d_bool(k: Any) -> bool:
+    """A scalar boolean or a 0-d boolean array (kdsl's or NumPy's): NumPy's 0-d mask."""
+    return _is_bool(k) or (isinstance(k, (Array, np.ndarray)) and k.ndim == 0 and np.dtype(k.dtype) == np.bool_)
+
+
+def _axes_taken(k: Any) -> int:
+    """How many axes of ``a`` the key item ``k`` (not a boolean, ``None`` or ``...``) consumes: a mask its ndim."""
+    from kdsl.frontend.array import masks  # cycle: masks builds Arrays through indexing
+
+    return int(np.ndim(k)) if masks.is_mask(k) else 1
+
+
+def with_arrays(key: Any) -> tuple[tuple, tuple] | None:
+    """For a tuple key mixing 0-d masks (``True``, ``np.False_``, a 0-d boolean array) with index arrays or
+    masks (``a[True, [0, 1]]``, ``a[idx, np.True_, 1:]``): ``(first, then)``, two keys with
+    ``a[key] == a[first][then]``. ``first`` (slices, ``None``, ``...`` only: a view) inserts a length-1 axis
+    for each boolean; ``then`` indexes each such axis with ``[0]`` (True) or ``[]`` (False), an integer array
+    that broadcasts with the other advanced indices and stands where NumPy's boolean does. None for any other key.
+
+    >>> import kdsl as kd, numpy as np
+    >>> a = kd.asarray(np.arange(12).reshape(3, 4))
+    >>> a[True, [0, 2]].shape, a[:, False, [1]].shape, a[[0, 1], True].tolist()
+    ((2, 4), (3, 0), [[0, 1, 2, 3], [4, 5, 6, 7]])
+    """
+    if key.__class__ is not tuple or not any(_is_0d_bool(k) for k in key):
+        return None
+    first: list = []
+    then: list = []
+    for k in key:
+        if _is_0d_bool(k):  # a kdsl 0-d mask is read back: its value decides the result's shape
+            first.append(None)
+            then.append(np.zeros(1 if bool(k) else 0, np.intp))
+        elif k is None:
+            first.append(None)
+            then.append(slice(None))
+        elif k is Ellipsis:
+            first.append(k)
+            then.append(k)
+        else:
+            first.extend([slice(None)] * _axes_taken(k))
+            then.append(k)
+    return tuple(first), tuple(then)
+
+
+def read_with_arrays(a: Array, first: tuple, then: tuple) -> Array:
+    """``a[first][then]`` (the plan of :func:`with_arrays`), an out-of-bounds index named by ``a``'s own axis, as
+    NumPy's IndexError names it (not by the axis of the view with the booleans' axes inserted)."""
+    try:
+        return a[first][then]
+    except IndexError as e:
+        raise on_own_axes(e, first, a.ndim) from None
+
+
+def write_with_arrays(a: Array, first: tuple, then: tuple, value: Any) -> None:
+    """``a[first][then] = value``: the view with the booleans' axes writes through into ``a``."""
+    try:
+        a[first][then] = value
+    except IndexError as e:
+        raise on_own_axes(e, first, a.ndim) from None
+
+
+def on_own_axes(error: IndexError, first: tuple, ndim: int) -> IndexError:
+    """``error`` with "for axis K" counted among ``a``'s axes (``first`` inserted axes of length 1 before K)."""
+    match = re.match(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)$", str(error))
+    if match is None:
+        return error
+    origin: list[int | None] = []  # the axis of ``a`` each axis of ``a[first]`` is (None: a boolean's)
+    axis = 0
+    for k in first:
+        if k is None:
+            origin.append(None)
+            continue
+        for _ in range(max(ndim - sum(1 for j in first if j is not None and j is not Ellipsis), 0)
+                       if k is Ellipsis else 1):
+            origin.append(axis)
+            axis += 1
+    origin += list(range(axis, ndim))
+    own = origin[int(match.group(2))] if int(match.group(2)) < len(origin) else None
+    if own is None:
+        return error
+    return IndexError(f"index {match.group(1)} is out of bounds for axis {own} with size {match.group(3)}")
 
 
 def _output_dims(before: tuple, key: tuple, ndim: int) -> int:

@@ -135,6 +135,7 @@ class WithFolds(WithAt):
         identity in the masked-out places (a ufunc without one needs ``initial``, as NumPy says)."""
         if kwargs:
             raise TypeError(f"kd.{self._name}.reduce does not support {', '.join(kwargs)}")
+        self._check_fold(x, axis)
         if self._name == "hypot":  # integers fold in hypot's float type (NumPy's loop: int8 -> float16)
             x = x.astype(self._fn(x, x).dtype)
         if where is not True:
@@ -154,17 +155,29 @@ class WithFolds(WithAt):
         start[0] = initial  # NumPy stores initial in the result's dtype: 1 into bool is True (an int before)
         return self._fn(folded, start[0].item())
 
+    def _check_fold(self, x: Array, axis: Any) -> None:
+        """NumPy's errors before any folding, in NumPy's order, whatever the size or ``initial``: a type the loop
+        lacks first (``np.lcm.reduce`` of bools: TypeError), then a ufunc without an identity over several axes
+        (``np.lcm.reduce(np.ones((0, 2), int), axis=None, initial=4)``: ValueError; it gave 4)."""
+        empty = x.reshape(-1)[:0]
+        self._fn(empty, empty)  # lazy and empty: the types only
+        if self.identity is None and len(self._axes(x, axis)) > 1:
+            raise ValueError(f"reduction operation '{self._name}' is not reorderable, so at most one axis may be "
+                             "specified")
+
+    @staticmethod
+    def _axes(x: Array, axis: Any) -> tuple[int, ...]:
+        """``axis`` as the sorted tuple of distinct non-negative axes it names (None: all of them)."""
+        axes = tuple(range(x.ndim)) if axis is None else axis if isinstance(axis, tuple) else (axis,)
+        return tuple(sorted({normalize_axis(a, x.ndim) for a in axes}))
+
     def _tree_reduce(self, x: Array, axis: Any, keepdims: bool) -> Array:
         """``op`` folded over ``axis`` by halves: the reduced axes moved last and merged, then each step
         combines the first half with the second (an odd element carried), ``ceil(log2(n))`` lazy steps."""
         kd = _kd()
         if self._name.startswith("logical"):
             x = x.astype(kd.bool)
-        axes = tuple(range(x.ndim)) if axis is None else axis if isinstance(axis, tuple) else (axis,)
-        axes = tuple(sorted({normalize_axis(a, x.ndim) for a in axes}))
-        if self.identity is None and len(axes) > 1:
-            raise ValueError(f"reduction operation '{self._name}' is not reorderable, so at most one axis may be "
-                             "specified")
+        axes = self._axes(x, axis)
         kept = [a for a in range(x.ndim) if a not in axes]
         y = kd.permute_dims(x, kept + list(axes))
         y = y.reshape(tuple(x.shape[a] for a in kept) + (math.prod(x.shape[a] for a in axes),))

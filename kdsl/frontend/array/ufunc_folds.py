@@ -135,8 +135,9 @@ class WithFolds(WithAt):
         identity in the masked-out places (a ufunc without one needs ``initial``, as NumPy says)."""
         if kwargs:
             raise TypeError(f"kd.{self._name}.reduce does not support {', '.join(kwargs)}")
-        if self._name == "hypot":  # integers fold in hypot's float type (NumPy's loop: int8 -> float16)
-            x = x.astype(self._fn(x, x).dtype)
+        # the loop's type first, as NumPy: lcm of floats is its TypeError whatever the axes, hypot and logaddexp
+        # of integers fold in their float type, and where='s identity (-inf for logaddexp) is stored in that type
+        x = self._in_loop_type(x)
         if where is not True:
             if self.identity is None and initial is None:
                 raise ValueError(f"reduction operation '{self._name}' does not have an identity, so to use a "
@@ -160,6 +161,8 @@ class WithFolds(WithAt):
         kd = _kd()
         if self._name.startswith("logical"):
             x = x.astype(kd.bool)
+        if x.ndim == 0 and isinstance(axis, (int, np.integer)) and not isinstance(axis, bool) and axis in (0, -1):
+            axis = ()  # NumPy reduces a 0-d array along "axis 0": nothing is reduced
         axes = tuple(range(x.ndim)) if axis is None else axis if isinstance(axis, tuple) else (axis,)
         axes = tuple(sorted({normalize_axis(a, x.ndim) for a in axes}))
         if self.identity is None and len(axes) > 1:
@@ -184,7 +187,8 @@ class WithFolds(WithAt):
         """``y`` in the type ``op``'s loop computes in, or the TypeError of a type it has none for: a fold or scan of
         a length-1 axis never applies ``op`` (``np.logaddexp.accumulate`` of a bool column is float16, and
         ``np.bitwise_xor.reduce`` of one float a TypeError, as NumPy's)."""
-        dtype = self._fn(y[..., :0], y[..., :0]).dtype  # lazy and empty: the types only
+        empty = y.reshape(-1)[:0]
+        dtype = self._fn(empty, empty).dtype  # lazy and empty: the types only
         return y if y.dtype == dtype else y.astype(dtype)
 
     def _log_reduce(self, x: Array, axis: Any, keepdims: bool) -> Array:

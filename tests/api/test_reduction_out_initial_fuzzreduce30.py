@@ -1,7 +1,8 @@
 """Reductions' ``initial=`` and ``out=`` as NumPy computes them (found by differential fuzzing against NumPy):
 ``initial`` is converted to the result dtype as NumPy stores it (truncated, or NumPy's error), a sum or product
 into an ``out`` of another dtype runs in the promotion of both dtypes, ``ptp(out=)`` subtracts in out's dtype,
-``std``/``nanstd(out=)`` take sqrt's cast rule and ``nanargmax``/``nanargmin(out=)`` argmax's."""
+``std``/``nanstd(out=)`` take sqrt's cast rule and ``nanargmax``/``nanargmin(out=)`` argmax's; ``isin(kind='table')``
+refuses test elements whose range overflows their dtype, as NumPy's."""
 
 import warnings
 
@@ -176,3 +177,19 @@ def test_arg_reductions_out_dtype_checked(fn, out_dtype, data):
         assert isinstance(got, type) and issubclass(got, want), (want, got)
     else:
         assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("test, ok", [(np.array([-100, 100], np.int8), False), (np.array([-10, 100], np.int8), True),
+                                      (np.array([-100, 100], np.int16), True), (np.array([0, 255], np.uint8), True),
+                                      (np.array([-2**63, 5]), False), (np.array([True, False]), True),
+                                      (np.array([], np.int8), True)])
+def test_isin_table_range_overflow(test, ok):
+    # NumPy's kind='table' indexes a table by test - test.min() in test's dtype: a range beyond it is its error
+    data = np.array([1, 2, 100], test.dtype)
+    want = np.isin(data, test, kind="table") if ok else None
+    if ok:
+        assert kd.isin(kd.asarray(data), kd.asarray(test), kind="table").tolist() == want.tolist()
+    else:
+        with pytest.raises(RuntimeError, match="kind='table'"):
+            kd.isin(kd.asarray(data), kd.asarray(test), kind="table")
+        assert kd.isin(kd.asarray(data), kd.asarray(test)).tolist() == np.isin(data, test).tolist()

@@ -28,6 +28,7 @@ from kdsl.frontend.array.reductions import min as kmin
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.shape_arguments import host_length
 from kdsl.frontend.array.shape_ops import broadcast_values_to
+from kdsl.frontend.array.ufunc_arguments import written_into
 
 
 def _axes(axis: Any, ndim: int) -> tuple[int, ...] | None:
@@ -102,16 +103,24 @@ def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Ar
     >>> kd.ptp(kd.asarray([[4, 9, 2], [1, 7, 3]]), axis=1).tolist()
     [7, 6]
     """
-    if out is not None:  # NumPy's out=: the result written into a kdsl array
-        return into(ptp(a, axis, None, keepdims), out)
     x = as_array(a)
     # a 0-d array takes axis 0 or -1 as NumPy's reductions do (nothing reduced): reduce_axes checks that
     axes = _axes(axis, x.ndim) if x.ndim or axis is None else reduce_axes(host_length(axis), 0)
     hi = kmax(x, axis=axes, keepdims=keepdims)  # first, as NumPy's: an empty bool array is its ValueError
+    if out is not None:  # NumPy: the maximum written into out, then subtract(out, minimum, out=out)
+        return _range_into(into(hi, out), kmin(x, axis=axes, keepdims=keepdims))
     if x.dtype is dt.bool_:
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the "
                         "`^` operator, or the logical_xor function instead.")
     return hi - kmin(x, axis=axes, keepdims=keepdims)
+
+
+def _range_into(hi: Array, lo: Array) -> Array:
+    """``hi - lo`` written into ``hi`` (the ``out`` the maximum went into) under subtract's ``same_kind`` rule:
+    the difference is taken in the promotion of out's dtype with the data's, so int8 data into a float64 ``out``
+    does not wrap, a float result into an integer ``out`` is NumPy's UFuncTypeError and a bool ``out`` of bool
+    data is subtract's TypeError."""
+    return written_into(hi - lo, hi, True, "same_kind", "subtract")
 
 
 __all__ = ["average", "ptp"]

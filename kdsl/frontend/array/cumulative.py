@@ -56,7 +56,7 @@ def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None, out
     >>> kd.cumulative_sum(kd.asarray([[1, 2], [3, 4]]), axis=1).tolist()
     [[1, 3], [3, 7]]
     """
-    return rw.into(_cumulative(x, "sum", axis, dtype, include_initial), out)
+    return rw.into(_cumulative(x, "sum", axis, rw.loop_dtype(as_array(x), dtype, out), include_initial), out)
 
 
 def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None, out: Any = None,
@@ -68,7 +68,7 @@ def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None, ou
     >>> kd.cumulative_prod(kd.asarray([2, 3, 4]), include_initial=True).tolist()
     [1, 2, 6, 24]
     """
-    return rw.into(_cumulative(x, "prod", axis, dtype, include_initial), out)
+    return rw.into(_cumulative(x, "prod", axis, rw.loop_dtype(as_array(x), dtype, out), include_initial), out)
 
 
 def _filled(x: Array, value: float) -> Array:
@@ -129,7 +129,8 @@ def cumsum(a, axis=None, dtype=None, out=None) -> Array:
     >>> kd.cumsum(kd.asarray([[1, 2], [3, 4]]), axis=0).tolist()
     [[1, 2], [4, 6]]
     """
-    return rw.into(_scan(a, "sum", np.cumsum, axis, dtype), out)
+    a = as_array(a)
+    return rw.into(_scan(a, "sum", np.cumsum, axis, rw.loop_dtype(a, dtype, out)), out)
 
 
 def cumprod(a, axis=None, dtype=None, out=None) -> Array:
@@ -141,4 +142,5 @@ def cumprod(a, axis=None, dtype=None, out=None) -> Array:
     >>> kd.cumprod(kd.asarray([1.0, 2.0, 3.0, 4.0])).tolist()
     [1.0, 2.0, 6.0, 24.0]
     """
-    return rw.into(_scan(a, "prod", np.cumprod, axis, dtype), out)
+    a = as_array(a)
+    return rw.into(_scan(a, "prod", np.cumprod, axis, rw.loop_dtype(a, dtype, out)), out)

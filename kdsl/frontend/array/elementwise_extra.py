@@ -28,6 +28,7 @@ from kdsl.frontend.array.hypot_rounding import corrected
 from kdsl.frontend.array.ops import apply, const_node, where
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.set_routines import contained
+from kdsl.frontend.array.shape_ops import concatenate
 from kdsl.frontend.array.sorting import sort
 from kdsl.frontend.array.ufunc_errors import string_operand_error
 
@@ -339,7 +340,8 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
 
     kdsl compares every element with every test element in one fused reduction for short ``test_elements``
     (up to 32), and sorts longer ones to binary-search each element (O((n + m) log m)). ``assume_unique`` and
-    ``kind`` change nothing, but ``kind='table'`` refuses float and complex arrays as NumPy's does.
+    ``kind`` change nothing, but ``kind='table'`` refuses float and complex arrays, and integer test elements
+    whose range overflows their dtype (one read of their minimum and maximum), as NumPy's does.
 
     >>> import kdsl as kd
     >>> kd.isin(kd.asarray([[1, 2], [3, 4]]), [2, 4, 9]).tolist()
@@ -360,12 +362,23 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
     if t.shape[0] == 0:
         return Array(ops.const_node(invert, dt.bool_, dev)) if x.ndim == 0 else \
             Array(ops.movement.broadcast_node(ops.const_node(invert, dt.bool_, dev), x.shape))
+    if kind == "table" and t.dtype.kind in "iu":
+        _table_range_check(t)
     common = _searchable(x, t)
     if common is not None and t.shape[0] > _COMPARE_ALL_MAX:
         hit = contained(x.reshape(-1).astype(common), sort(t.astype(common))).reshape(x.shape)
     else:
         hit = (x.reshape(x.shape + (1,)) == t).any(axis=-1)
     return ~hit if invert else hit
+
+
+def _table_range_check(t: Array) -> None:
+    """NumPy's RuntimeError for ``kind='table'`` where the test elements' range overflows their integer dtype
+    (its table is indexed by ``t - t.min()`` in that dtype): one read of ``t``'s minimum and maximum."""
+    lo, hi = (int(v) for v in concatenate([t.min().reshape(1), t.max().reshape(1)]).numpy())
+    if hi - lo > np.iinfo(t.dtype.np).max:
+        raise RuntimeError("You have specified kind='table', but the range of values in `ar2` or `ar1` exceed the "
+                           "maximum integer of the datatype. Please set `kind` to None or 'sort'.")
 
 
 # isin compares every element with every test element up to this many test elements (one fused kernel: the

@@ -33,6 +33,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array.array import Array, realize
 from kdsl.frontend.array.creation import asarray
 from kdsl.frontend.array.movement import normalize_axis
@@ -96,16 +97,18 @@ def left_reduce(name: str, fn: Fn, a: Any, axis: Any = 0, dtype: Any = None, kee
     """
     kd = _kd()
     x = asarray(a)
+    loop = loop_dtype(fn, x, dtype)  # first, as NumPy: a complex remainder is a TypeError whatever the axes
     ax = fold_axis(name, x.ndim, axis)
-    loop = loop_dtype(fn, x, dtype)
+    if initial is None and where is not True:
+        raise ValueError(f"reduction operation '{name}' does not have an identity, so to use a where mask "
+                         "one has to specify 'initial'")
+    if initial is not None:
+        initial = rw.initial_in(initial, loop)  # NumPy's conversion: 2.5 into an int64 loop is 2
     if ax is None:  # nothing to fold: the values in the loop's dtype (NumPy's axis=() and 0-d reductions)
-        return x.astype(loop) if initial is None else fn(kd.asarray(initial, dtype=loop), x.astype(loop))
+        return x.astype(loop) if initial is None else _unfolded(fn, x.astype(loop), initial, where)
     y = kd.moveaxis(x.astype(loop), ax, -1)
     mask = None if where is True else kd.moveaxis(kd.broadcast_to(where_mask(where, x.device), x.shape), ax, -1)
     if initial is None:
-        if mask is not None:
-            raise ValueError(f"reduction operation '{name}' does not have an identity, so to use a where mask "
-                             "one has to specify 'initial'")
         if y.shape[-1] == 0:
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
         start, rest = y[..., 0], y[..., 1:]
@@ -116,6 +119,14 @@ def left_reduce(name: str, fn: Fn, a: Any, axis: Any = 0, dtype: Any = None, kee
     else:
         result = _sequential(fn, start, rest, mask)
     return kd.expand_dims(result, ax) if keepdims else result
+
+
+def _unfolded(fn: Fn, x: Array, initial: Any, where: Any) -> Array:
+    """A reduction over no axes from ``initial``: ``fn(initial, x)`` where ``where`` holds, else ``initial``."""
+    kd = _kd()
+    start = kd.full(x.shape, initial, dtype=x.dtype)
+    step = fn(start, x).astype(x.dtype)
+    return step if where is True else kd.where(kd.broadcast_to(where_mask(where, x.device), x.shape), step, start)
 
 
 def _summed(name: str, fn: Fn, start: Array, rest: Array, mask: Array | None) -> Array:

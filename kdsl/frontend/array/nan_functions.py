@@ -119,7 +119,9 @@ def nanstd(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
     if as_array(a).dtype.kind in "fc":
         _check_inexact(None, out)
     variance = nanvar(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
-    return read_warnings.carry(variance, rw.into(apply("sqrt", variance), out))
+    if out is not None:  # NumPy: the variance into out, then sqrt(out, out=out) (an integer out is its error)
+        return read_warnings.carry(variance, red.root_into(variance, out))
+    return read_warnings.carry(variance, apply("sqrt", variance))
 
 
 def _nan_extreme(a: Any, axis: Any, out: Any, keepdims: bool, initial: Any, where: Any, largest: bool) -> Array:

@@ -85,6 +85,21 @@ def into(result: Array, out: Any) -> Array:
     return out
 
 
+def loop_dtype(x: Array, dtype: Any, out: Any) -> Any:
+    """The dtype NumPy's ``sum``/``prod``/``cumsum``/``cumprod`` compute in: ``dtype`` when given, else with a
+    kdsl ``out`` the promotion of out's dtype with the input's (NumPy resolves the loop from both: int64 data
+    summed into a float32 ``out`` adds in float64, where kdsl's int64 default would wrap), else None (NumPy's
+    default accumulator).
+
+    >>> import kdsl as kd
+    >>> loop_dtype(kd.asarray([1, 2]), None, kd.zeros((), dtype=kd.float32))
+    kdsl.float64
+    """
+    if dtype is not None or not isinstance(out, Array):
+        return dtype
+    return dt.as_dtype(np.promote_types(out.dtype.np, x.dtype.np))
+
+
 def checked_initial(initial: Any) -> Any:
     """A reduction's ``initial=``: NumPy converts it to the result's dtype, so text is its ValueError (a number
     is needed; kdsl arrays hold no text).
@@ -95,3 +110,23 @@ def checked_initial(initial: Any) -> Any:
     if isinstance(initial, (str, bytes)):
         raise ValueError(f"could not convert string {initial!r} to a number for initial=; pass a number")
     return initial
+
+
+def initial_in(initial: Any, d: dt.DType) -> Any:
+    """``initial`` converted to the reduction's result dtype ``d`` as NumPy stores it (an item assignment): a
+    float into an integer type truncates, and a value the type cannot hold is NumPy's error (``OverflowError``
+    for 300 into int8 or 1e30 into int64, ``ValueError`` for NaN, ``TypeError`` for a complex into a real type).
+    A kdsl array is cast lazily (``astype``).
+
+    >>> initial_in(2.5, dt.int64), initial_in(-1, dt.float32)
+    (np.int64(2), np.float32(-1.0))
+    >>> initial_in(300, dt.int8)
+    Traceback (most recent call last):
+    ...
+    OverflowError: Python integer 300 out of bounds for int8
+    """
+    if isinstance(initial, Array):
+        return initial.astype(d)
+    slot = np.empty((), d.np)
+    slot[()] = initial  # NumPy's own conversion of a scalar into the dtype, with its errors and ComplexWarning
+    return slot[()]

@@ -25,6 +25,7 @@ from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.integer_moments import integer_variance, is_integer_moment
+from kdsl.frontend.array.ufunc_errors import output_casting_error
 from kdsl.ir.graph import Node
 
 
@@ -143,12 +144,12 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=NO_INITIAL, 
     axes = reduce_axes(axis, x.ndim)
     if initial is None:  # no identity: the fold starts from the first element (all -0.0 stays -0.0)
         _no_identity(x, axes, "add", where)
-    r = _sum(rw.masked(x, where, 0), axes, numpy_dtype(np.sum, x, dtype), keepdims)
+    r = _sum(rw.masked(x, where, 0), axes, numpy_dtype(np.sum, x, rw.loop_dtype(x, dtype, out)), keepdims)
     if initial is NO_INITIAL:  # a float sum's zero is +0.0, as NumPy 2's fold from +0.0 (kdsl.codegen.reduce_parts)
         return rw.into(r, out)
     if r.dtype.np.kind in "fc":  # a fold from initial, or (None) from the first element
         r = _negative_zero_kept(x.astype(r.dtype), r, axes, keepdims, where)
-    return rw.into(r if initial is None else (r + initial).astype(r.dtype), out)
+    return rw.into(r if initial is None else (r + rw.initial_in(initial, r.dtype)).astype(r.dtype), out)
 
 
 def _sum(x: Array, axes: tuple[int, ...], d: dt.DType, keepdims: bool) -> Array:
@@ -189,8 +190,9 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=NO_INITIAL,
     if initial is None:
         _no_identity(x, axes, "multiply", where)
     initial = None if initial is NO_INITIAL else initial
-    r = _reduce(rw.masked(x, where, 1), "prod", axes, numpy_dtype(np.prod, x, dtype), keepdims)
-    return rw.into(r if initial is None else (r * initial).astype(r.dtype), out)
+    r = _reduce(rw.masked(x, where, 1), "prod", axes, numpy_dtype(np.prod, x, rw.loop_dtype(x, dtype, out)),
+                keepdims)
+    return rw.into(r if initial is None else (r * rw.initial_in(initial, r.dtype)).astype(r.dtype), out)
 
 
 def max(a, axis=None, out=None, keepdims=False, initial=None, where=True) -> Array:
@@ -212,6 +214,7 @@ def _extreme(x, op: str, axis, keepdims: bool, out, initial, where) -> Array:
     if initial is None:
         require_nonempty(x, axes, name)
         return rw.into(_reduce(x, op, axes, x.dtype, keepdims), out)
+    initial = rw.initial_in(initial, x.dtype)  # NumPy's conversion: max(int8s, initial=1e30) is its OverflowError
     if x.size == 0:  # NumPy: the initial value, in the reduced shape (where= checked all the same)
         rw.mask_of(x, where)
         from kdsl.frontend.array.creation import full  # cycle: that module builds Arrays
@@ -255,7 +258,7 @@ def _arg(x, op: str, axis, keepdims: bool) -> Array:
     return _reduce(x, op, (a,), out_dtype, bool(keepdims))  # any truthy keepdims, as NumPy's argmax
 
 
-def _index_out(out):
+def index_out(out):
     """``out`` of argmax/argmin, refused as NumPy refuses it: a dtype that does not cast safely to intp."""
     if isinstance(out, Array) and not np.can_cast(out.dtype.np, np.intp, "safe"):
         raise TypeError(f"Cannot cast array data from {out.dtype.np!r} to {np.dtype(np.intp)!r} according to "
@@ -272,7 +275,7 @@ def argmax(a, axis=None, out=None, *, keepdims=False) -> Array:
     >>> kd.argmax(a, axis=1).tolist(), int(kd.argmax(a))
     ([2, 1], 2)
     """
-    return rw.into(_arg(a, "argmax", axis, keepdims), _index_out(out))
+    return rw.into(_arg(a, "argmax", axis, keepdims), index_out(out))
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False) -> Array:
@@ -284,7 +287,7 @@ def argmin(a, axis=None, out=None, *, keepdims=False) -> Array:
     >>> kd.argmin(a, axis=1).tolist(), int(kd.argmin(a))
     ([2, 1], 2)
     """
-    return rw.into(_arg(a, "argmin", axis, keepdims), _index_out(out))
+    return rw.into(_arg(a, "argmin", axis, keepdims), index_out(out))
 
 
 def _nan_like(total: Array) -> Array:
@@ -381,12 +384,33 @@ def _variance(a, axis, dtype, ddof, keepdims: bool, where, mean, correction, roo
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None) -> Array:
-    """Standard deviation over ``axis`` (``sqrt(var)``)."""
-    variance = _variance(a, axis, dtype, ddof, _keepdims(keepdims), where, mean, correction, True)
+    """Standard deviation over ``axis`` (``sqrt(var)``; with ``out=``, :func:`root_into`)."""
+    variance = _variance(a, axis, dtype, ddof, _keepdims(keepdims), where, mean, correction, out is None)
+    if out is not None:
+        return read_warnings.carry(variance, root_into(variance, out))
     result = variance
     if not is_integer_moment(result.dtype):  # an integer dtype's root is taken by integer_variance
         result = ops.apply("sqrt", result)
     return read_warnings.carry(variance, rw.into(result, out))
+
+
+def root_into(variance: Array, out) -> Array:
+    """NumPy's ``std(out=)``: the variance is written into ``out``, then ``sqrt(out, out=out)`` runs under the
+    ufunc's ``same_kind`` rule, so an integer or bool ``out`` is sqrt's UFuncTypeError (checked before anything is
+    written) and a float32 ``out`` holds the root of the float32-rounded variance.
+
+    >>> import kdsl as kd
+    >>> o = kd.zeros(())
+    >>> root_into(kd.asarray(4.0), o) is o, float(o)
+    (True, 2.0)
+    """
+    if isinstance(out, Array):  # sqrt's loop for out's dtype (int8: float16, int64: float64) must cast back
+        loop = ops.apply("sqrt", out).dtype
+        if not np.can_cast(loop.np, out.dtype.np, "same_kind"):
+            raise output_casting_error("sqrt", loop, out.dtype, "same_kind",
+                                       "pass a floating-point out (NumPy takes sqrt of out in place)")
+    stored = rw.into(variance, out)
+    return rw.into(ops.apply("sqrt", stored), stored)
 
 
 def ddof_or_correction(ddof, correction):

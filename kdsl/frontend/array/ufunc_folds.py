@@ -135,9 +135,10 @@ class WithFolds(WithAt):
         identity in the masked-out places (a ufunc without one needs ``initial``, as NumPy says)."""
         if kwargs:
             raise TypeError(f"kd.{self._name}.reduce does not support {', '.join(kwargs)}")
+        # the loop's type first, as NumPy: lcm of floats is its TypeError whatever the axes, hypot and logaddexp
+        # of integers fold in their float type, and where='s identity (-inf for logaddexp) is stored in that type
+        x = self._in_loop_type(x)
         self._check_fold(x, axis)
-        if self._name == "hypot":  # integers fold in hypot's float type (NumPy's loop: int8 -> float16)
-            x = x.astype(self._fn(x, x).dtype)
         if where is not True:
             if self.identity is None and initial is None:
                 raise ValueError(f"reduction operation '{self._name}' does not have an identity, so to use a "
@@ -156,18 +157,20 @@ class WithFolds(WithAt):
         return self._fn(folded, start[0].item())
 
     def _check_fold(self, x: Array, axis: Any) -> None:
-        """NumPy's errors before any folding, in NumPy's order, whatever the size or ``initial``: a type the loop
-        lacks first (``np.lcm.reduce`` of bools: TypeError), then a ufunc without an identity over several axes
-        (``np.lcm.reduce(np.ones((0, 2), int), axis=None, initial=4)``: ValueError; it gave 4)."""
-        empty = x.reshape(-1)[:0]
-        self._fn(empty, empty)  # lazy and empty: the types only
+        """NumPy's error before any folding, whatever the size or ``initial`` (after the loop's type, which
+        :meth:`_in_loop_type` checks first: ``np.lcm.reduce`` of bools is a TypeError): a ufunc without an
+        identity over several axes (``np.lcm.reduce(np.ones((0, 2), int), axis=None, initial=4)``: ValueError;
+        it gave 4)."""
         if self.identity is None and len(self._axes(x, axis)) > 1:
             raise ValueError(f"reduction operation '{self._name}' is not reorderable, so at most one axis may be "
                              "specified")
 
     @staticmethod
     def _axes(x: Array, axis: Any) -> tuple[int, ...]:
-        """``axis`` as the sorted tuple of distinct non-negative axes it names (None: all of them)."""
+        """``axis`` as the sorted tuple of distinct non-negative axes it names (None: all of them; axis 0 of a 0-d
+        array: none, as NumPy reduces nothing there)."""
+        if x.ndim == 0 and isinstance(axis, (int, np.integer)) and not isinstance(axis, bool) and axis in (0, -1):
+            return ()
         axes = tuple(range(x.ndim)) if axis is None else axis if isinstance(axis, tuple) else (axis,)
         return tuple(sorted({normalize_axis(a, x.ndim) for a in axes}))
 
@@ -197,7 +200,8 @@ class WithFolds(WithAt):
         """``y`` in the type ``op``'s loop computes in, or the TypeError of a type it has none for: a fold or scan of
         a length-1 axis never applies ``op`` (``np.logaddexp.accumulate`` of a bool column is float16, and
         ``np.bitwise_xor.reduce`` of one float a TypeError, as NumPy's)."""
-        dtype = self._fn(y[..., :0], y[..., :0]).dtype  # lazy and empty: the types only
+        empty = y.reshape(-1)[:0]
+        dtype = self._fn(empty, empty).dtype  # lazy and empty: the types only
         return y if y.dtype == dtype else y.astype(dtype)
 
     def _log_reduce(self, x: Array, axis: Any, keepdims: bool) -> Array:

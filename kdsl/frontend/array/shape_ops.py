@@ -79,6 +79,10 @@ def reshape(a, shape, order: str = "C", *, copy: bool | None = None) -> Array:
     raises ValueError where a view is impossible (a strided view whose elements a new shape cannot step over).
     ``order='F'`` reads and places the elements first index fastest (``memory_order.py``).
     """
+    if copy is False and not isinstance(a, Array):  # host data is always copied to the device: asarray's
+        from kdsl.frontend.array.creation import asarray  # ValueError (cycle: that module imports this one)
+
+        asarray(a, copy=False)
     a, shape = _arr(a), host_ints(shape)  # a 1-d integer array as the shape, as NumPy's
     target = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
     fortran = memory_order.fortran(order, "CFA", a)
@@ -96,6 +100,10 @@ def reshape(a, shape, order: str = "C", *, copy: bool | None = None) -> Array:
 
 
 def ravel(a, order: str = "C") -> Array:
+    """``a`` flattened in ``order`` (``'C'``, ``'F'``, ``'A'``, ``'K'``) as NumPy's. A NumPy array's ``'K'`` order
+    is its memory order, which the device copy (C- or Fortran-ordered) does not keep: it is read on the host."""
+    if isinstance(a, np.ndarray) and isinstance(order, str) and order.upper() == "K":
+        return _arr(np.ravel(a, order="K"))
     return _arr(a).ravel(order)
 
 

@@ -288,6 +288,9 @@ def _full_of_array(shape: tuple[int, ...], fill_value: Any, dtype: Any, dev: Any
     fill = fill_value if isinstance(fill_value, Array) else asarray(fill_value, device=dev)
     if dtype is not None:
         fill = fill.astype(dt.as_dtype(dtype), copy=False)
+    extra = fill.ndim - len(shape)
+    if extra > 0 and fill.shape[:extra] == (1,) * extra:  # NumPy's copy drops leading length-1 axes
+        fill = fill.reshape(fill.shape[extra:])  # (np.full((), [1]) is 1)
     try:
         target = ops.broadcast_shapes(fill.shape, shape)
     except ValueError:
@@ -385,6 +388,8 @@ def arange(*args: Any, start: Any = NOT_GIVEN, stop: Any = NOT_GIVEN, step: Any 
         raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
     if d.is_float:  # NumPy computes float ranges in float64: do the same on the host for identical values
         return asarray(np.arange(start, stop, step, dtype=np.float64).astype(d.np), device=device)
+    if d.is_complex:  # real bounds (complex ones are refused above): NumPy's values, fractions kept
+        return asarray(np.arange(start, stop, step, dtype=d.np), device=device)
     # NumPy's rule for an integer dtype: the first two values are cast (truncated) to it and their difference
     # is the step, so arange(-3, 3, 0.5, dtype=int) steps by 1 (12 values, as many as the float range has);
     # either value outside the dtype's range is NumPy's OverflowError, not a wrapped start

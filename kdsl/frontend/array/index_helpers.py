@@ -48,6 +48,12 @@ def _slice_parts(s: slice) -> tuple[Any, Any, Any, int]:
     return start, s.stop, step, max(0, math.ceil((s.stop - start) / step))
 
 
+def _runs_backwards(s: slice) -> bool:
+    """Whether a real-stepped grid slice counts a negative number of points (``2:0``, ``0:3:-1``)."""
+    step = 1 if s.step is None else s.step
+    return not isinstance(step, (complex, np.complexfloating)) and (s.stop - (s.start or 0)) / step <= -1
+
+
 def _grid_dtype(parts: list[tuple[Any, Any, Any, int]]) -> dt.DType:
     values = [v for p in parts for v in p[:3]]
     return dt.as_dtype(np.result_type(*values))  # NumPy's rule: Python ints -> int64, floats -> float64
@@ -77,6 +83,9 @@ class _Grid:
         if not isinstance(key, tuple):
             return _one_slice(key)
         parts = [_slice_parts(s) for s in key]
+        if not self.sparse and any(_runs_backwards(s) for s in key):
+            # NumPy's dense grid makes an array of the raw lengths (its open grid makes empty aranges)
+            raise ValueError("negative dimensions are not allowed")
         dtype = _grid_dtype(parts) if parts else dt.int64
         shape = tuple(p[3] for p in parts)
         axes = []

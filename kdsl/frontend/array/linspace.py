@@ -46,6 +46,7 @@ def linspace(start, stop, num: int = 50, endpoint: bool = True, retstep: bool = 
     default = typed_range_dtype(values, (start, stop), device) or \
         (dt.default_complex if values.dtype.kind == "c" else dt.default_float)
     d = default if dtype is None else dt.as_dtype(dtype)
+    _check_floorable(values.dtype.kind, dtype)
     if d.is_int and values.dtype.kind == "f":  # NumPy floors into an integer dtype (a cast would truncate)
         values = np.floor(values)
     out = asarray(values.astype(d.np), device=device)
@@ -57,6 +58,7 @@ def _linspace_of_arrays(start, stop, num: int, endpoint: bool, dtype) -> tuple[A
     a, b = (x if isinstance(x, Array) else asarray(x, device=dev) for x in (start, stop))
     # floats stay, ints: the default float
     work = promotion.result_dtype(np.add, promotion.promote(a.dtype, b.dtype), 1.0)
+    _check_floorable(work.kind, dtype)
     a, b = a.astype(work), b.astype(work)
     shape = ops.broadcast_shapes(a.shape, b.shape)
     i = arange(num, dtype=work.real_dtype if work.kind == "c" else work, device=dev).reshape(
@@ -70,3 +72,12 @@ def _linspace_of_arrays(start, stop, num: int, endpoint: bool, dtype) -> tuple[A
     if dtype is not None and dt.as_dtype(dtype).is_int and work.is_float:  # NumPy floors, a cast truncates
         y = ops.apply("floor", y)
     return (y if dtype is None else y.astype(dtype)), step
+
+
+def _check_floorable(kind: str, dtype: Any) -> None:
+    """NumPy's TypeError for complex samples into an integer ``dtype``: it floors them first, and complex
+    numbers have no floor (a cast would drop the imaginary parts silently)."""
+    if kind == "c" and dtype is not None and dt.as_dtype(dtype).is_int:
+        raise TypeError("ufunc 'floor' not supported for the input types, and the inputs could not be safely "
+                        "coerced to any supported types according to the casting rule ''safe'' (linspace of "
+                        f"complex endpoints into {dt.as_dtype(dtype).name}: take the real parts first)")

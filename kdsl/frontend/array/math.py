@@ -193,6 +193,7 @@ def clip(a, a_min=_NO_BOUND, a_max=_NO_BOUND, out=None, *, min=_NO_BOUND, max=_N
 
         x = cast_input("clip", 0, asarray(x), dtype, casting)
     lo, hi = _beyond_range(x, lo, -1), _beyond_range(x, hi, 1)
+    lo, hi = _weak_bounds_resolved(x, lo, hi)
     if lo is not None and hi is not None and _single(lo) and _single(hi):
         # NumPy's loop for two scalar bounds keeps x where it equals a bound (-0.0 clipped to [0.0, 1.0] stays
         # -0.0); its loop for array bounds, and maximum/minimum for one bound, give the bound (the second operand)
@@ -234,6 +235,26 @@ def _scalar_operand(a, lo, hi):
     if dev is not None and not dev.supports(d):
         return a
     return asarray(a, dtype=d, device=dev)
+
+
+def _weak_bounds_resolved(x, lo, hi) -> tuple:
+    """The bounds with a Python scalar one made an array of the dtype NumPy's three-operand loop resolves when the
+    other bound is an array: clipping pairwise would give the scalar its dtype beside ``x`` alone first
+    (``clip(bool_a, -5, float32_b)`` became int32, then float64; NumPy's loop is float32).
+
+    >>> import numpy as np, kdsl as kd
+    >>> kd.clip(kd.asarray([True, False]), 0, kd.asarray(np.uint8([3]))).dtype
+    kdsl.uint8
+    """
+    scalar = [b is not None and b.__class__ in _PYTHON_SCALARS for b in (lo, hi)]
+    if not isinstance(x, Array) or not any(scalar) or \
+            not any(isinstance(b, (Array, np.ndarray, np.generic)) for b in (lo, hi)):
+        return lo, hi
+    from kdsl.frontend.array.api_info import result_type  # cycle: api_info builds on the array modules
+
+    target = result_type(x, lo, hi)
+    return tuple(asarray(b, dtype=target, device=x.device) if s else b for b, s in zip((lo, hi), scalar,
+                                                                                         strict=True))
 
 
 def _single(bound) -> bool:

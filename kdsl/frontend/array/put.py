@@ -108,12 +108,13 @@ def put(a: Array, ind: Any, v: Any, mode: str = "raise") -> None:
     mode = clip_modes.check_mode(mode)
     ind = _python_indices(ind)
     host_shape = ind.shape if isinstance(ind, Array) else np.shape(ind)
+    count: int = math.prod(host_shape)
+    if x.size == 0 and count > 0:  # NumPy's order: before the values are converted
+        raise IndexError("cannot replace elements of an empty array")
     vals = checked_value(v, x).reshape(-1)
-    if math.prod(host_shape) == 0:  # NumPy: nothing to put (after checking the index type)
+    if count == 0:  # NumPy: nothing to put (after checking the index type)
         clip_modes.index_array(ind, x.device)
         return
-    if x.size == 0:
-        raise IndexError("cannot replace elements of an empty array")
     if vals.size == 0:  # NumPy: no values, nothing written (the indices are not checked)
         return
     idx = flat_positions(ind, x.size, mode, x.device).reshape(-1)

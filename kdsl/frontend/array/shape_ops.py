@@ -21,7 +21,7 @@ from kdsl.dtype import promotion
 from kdsl.frontend.array import broadcast_writes, memory_order, ops
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
-from kdsl.frontend.array.constant_layout import broadcast_layout
+from kdsl.frontend.array.constant_layout import broadcast_layout, layout
 from kdsl.frontend.array.fused_stack import select_stack
 from kdsl.frontend.array.shape_arguments import host_ints, int_tuple
 from kdsl.ir.graph import Node
@@ -79,20 +79,31 @@ def reshape(a, shape, order: str = "C", *, copy: bool | None = None) -> Array:
     raises ValueError where a view is impossible (a strided view whose elements a new shape cannot step over).
     ``order='F'`` reads and places the elements first index fastest (``memory_order.py``).
     """
+    if copy is False and not isinstance(a, Array):  # host data is always copied to the device: asarray's
+        from kdsl.frontend.array.creation import asarray  # ValueError (cycle: that module imports this one)
+
+        asarray(a, copy=False)
     a, shape = _arr(a), host_ints(shape)  # a 1-d integer array as the shape, as NumPy's
-    if memory_order.fortran(order, "CFA", a):
-        out = memory_order.reshape_fortran(a, tuple(shape) if isinstance(shape, (tuple, list)) else (shape,))
-        return out.copy() if copy else out
-    if copy is False:
-        base, view = mv.view_base(a._node)
-        if view.reshape(mv.resolve_shape(shape, a.size)) is None:
+    target = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+    fortran = memory_order.fortran(order, "CFA", a)
+    if copy is False:  # Fortran order reshapes the reversed axes of the transpose in C order
+        view = layout(a.T if fortran else a)  # NumPy's strides, also of a lazy constant (kd.ones)
+        new = mv.resolve_shape(target, a.size)
+        if view is not None and view.reshape(new[::-1] if fortran else new) is None:
             raise ValueError(f"reshape(copy=False): an array of shape {a.shape} with these strides cannot be "
-                             f"reshaped to {shape} without a copy")
+                             f"reshaped to {shape} in order {'F' if fortran else 'C'} without a copy")
+    if fortran:
+        out = memory_order.reshape_fortran(a, target)
+        return out.copy() if copy else out
     out = a.reshape(shape)
     return out.copy() if copy else out
 
 
 def ravel(a, order: str = "C") -> Array:
+    """``a`` flattened in ``order`` (``'C'``, ``'F'``, ``'A'``, ``'K'``) as NumPy's. A NumPy array's ``'K'`` order
+    is its memory order, which the device copy (C- or Fortran-ordered) does not keep: it is read on the host."""
+    if isinstance(a, np.ndarray) and isinstance(order, str) and order.upper() == "K":
+        return _arr(np.ravel(a, order="K"))
     return _arr(a).ravel(order)
 
 
@@ -231,8 +242,6 @@ def concatenate(arrays, /, axis: int | None = 0, out=None, *, dtype=None, castin
         _check_out_shape(out, result.shape)
         return written_into(result, out, True, casting, "concatenate")
     arrays = _arrs(arrays, "concatenate")
-    if dtype is not None:
-        _check_casts(arrays, dt.as_dtype(dtype), casting)
     if not arrays:
         raise ValueError("need at least one array to concatenate")
     if axis is None:
@@ -243,6 +252,8 @@ def concatenate(arrays, /, axis: int | None = 0, out=None, *, dtype=None, castin
     ax = mv.normalize_axis(axis, ref.ndim)
     _check_joinable(arrays, ax)
     out_dtype = dt.as_dtype(dtype) if dtype is not None else promotion.promote(*(x.dtype for x in arrays))
+    # after the shapes, as NumPy's; also without dtype= ('no'/'equiv' refuse inputs of another dtype)
+    _check_casts(arrays, out_dtype, casting)
     shape = ref.shape[:ax] + (sum(x.shape[ax] for x in arrays),) + ref.shape[ax + 1:]
     full = View.contiguous(shape)
     regions, pieces, start = [], [], 0
@@ -303,7 +314,8 @@ def stack(arrays, axis: int = 0, out=None, *, dtype=None, casting: str = "same_k
     if any(x.shape != arrays[0].shape for x in arrays):
         raise ValueError("all input arrays must have the same shape")
     ax = mv.normalize_axis(axis, arrays[0].ndim + 1)
-    fused = select_stack(arrays, ax) if out is None and dtype is None else None  # a few small pieces:
+    plain = out is None and dtype is None and casting not in ("no", "equiv")  # (promotion casts 'safe'ly)
+    fused = select_stack(arrays, ax) if plain else None  # a few small pieces:
     if fused is not None:  # one expression that fuses into its readers
         return fused
     return concatenate([expand_dims(x, ax) for x in arrays], ax, out, dtype=dtype, casting=casting)

@@ -63,7 +63,8 @@ def test_base_chains_match_numpy(dtype, temporary, first, second):
                                   lambda xp: xp.arange(3.0, dtype=np.float32).view(),
                                   lambda xp: (xp.ones((2, 3), dtype=np.float32) * 2).view(np.int16),
                                   lambda xp: (xp.zeros(0, dtype=np.float32) - 0.0).view(),
-                                  lambda xp: (xp.asarray([-0.0, np.nan, np.inf], dtype=np.float32) + 0).view(np.int32)])
+                                  # (no NaN: the bits of a NaN an addition returns are the GPU's own)
+                                  lambda xp: (xp.asarray([-0.0, 1.5, np.inf], dtype=np.float32) + 0).view(np.int32)])
 def test_base_of_a_view_of_a_temporary(make):
     want, got = make(np), make(kd)
     b = got.base

@@ -25,7 +25,7 @@ from kdsl.frontend.array.math import isnan, where
 
 def _nan_arg(a: Any, axis: Any, out: Any, keepdims: bool, largest: bool) -> Array:
     if out is not None:  # NumPy's out=: the result written into a kdsl array
-        return rw.into(_nan_arg(a, axis, None, keepdims, largest), red.index_out(out))
+        return rw.into(_nan_arg(a, axis, None, keepdims, largest), rw.index_out(out))
     x = as_array(a)
     pick = red.argmax if largest else red.argmin
     if x.dtype.kind not in "fc" or x.size == 0:  # no NaNs; the empty case raises in pick as NumPy's does

@@ -120,7 +120,7 @@ def nanstd(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: f
         _check_inexact(None, out)
     variance = nanvar(a, axis, dtype, None, ddof, keepdims, where=where, mean=mean, correction=correction)
     if out is not None:  # NumPy: the variance into out, then sqrt(out, out=out) (an integer out is its error)
-        return read_warnings.carry(variance, red.root_into(variance, out))
+        return read_warnings.carry(variance, rw.root_into(variance, out))
     return read_warnings.carry(variance, apply("sqrt", variance))
 
 

@@ -22,6 +22,7 @@ from kdsl import dtype as dt
 from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import ops
 from kdsl.frontend.array.array import Array
+from kdsl.frontend.array.ufunc_errors import output_casting_error
 from kdsl.frontend.array.where_masks import where_mask
 
 
@@ -83,6 +84,33 @@ def into(result: Array, out: Any) -> Array:
         raise ValueError(f"out= has shape {out.shape} but the reduction's result has shape {result.shape}")
     out[...] = result
     return out
+
+
+def index_out(out):
+    """``out`` of argmax/argmin, refused as NumPy refuses it: a dtype that does not cast safely to intp."""
+    if isinstance(out, Array) and not np.can_cast(out.dtype.np, np.intp, "safe"):
+        raise TypeError(f"Cannot cast array data from {out.dtype.np!r} to {np.dtype(np.intp)!r} according to "
+                        "the rule 'safe'")
+    return out
+
+
+def root_into(variance: Array, out) -> Array:
+    """NumPy's ``std(out=)``: the variance is written into ``out``, then ``sqrt(out, out=out)`` runs under the
+    ufunc's ``same_kind`` rule, so an integer or bool ``out`` is sqrt's UFuncTypeError (checked before anything is
+    written) and a float32 ``out`` holds the root of the float32-rounded variance.
+
+    >>> import kdsl as kd
+    >>> o = kd.zeros(())
+    >>> root_into(kd.asarray(4.0), o) is o, float(o)
+    (True, 2.0)
+    """
+    if isinstance(out, Array):  # sqrt's loop for out's dtype (int8: float16, int64: float64) must cast back
+        loop = ops.apply("sqrt", out).dtype
+        if not np.can_cast(loop.np, out.dtype.np, "same_kind"):
+            raise output_casting_error("sqrt", loop, out.dtype, "same_kind",
+                                       "pass a floating-point out (NumPy takes sqrt of out in place)")
+    stored = into(variance, out)
+    return into(ops.apply("sqrt", stored), stored)
 
 
 def loop_dtype(x: Array, dtype: Any, out: Any) -> Any:

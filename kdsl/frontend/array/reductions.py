@@ -25,7 +25,6 @@ from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array import reduction_where as rw
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.integer_moments import integer_variance, is_integer_moment
-from kdsl.frontend.array.ufunc_errors import output_casting_error
 from kdsl.ir.graph import Node
 
 
@@ -258,14 +257,6 @@ def _arg(x, op: str, axis, keepdims: bool) -> Array:
     return _reduce(x, op, (a,), out_dtype, bool(keepdims))  # any truthy keepdims, as NumPy's argmax
 
 
-def index_out(out):
-    """``out`` of argmax/argmin, refused as NumPy refuses it: a dtype that does not cast safely to intp."""
-    if isinstance(out, Array) and not np.can_cast(out.dtype.np, np.intp, "safe"):
-        raise TypeError(f"Cannot cast array data from {out.dtype.np!r} to {np.dtype(np.intp)!r} according to "
-                        "the rule 'safe'")
-    return out
-
-
 def argmax(a, axis=None, out=None, *, keepdims=False) -> Array:
     """Index of the largest element over ``axis`` (``None``: of the flattened array), as int64. The first one
     wins ties; a line holding NaN gives the index of its first NaN, as in NumPy (kd.nanargmax skips NaN).
@@ -275,7 +266,7 @@ def argmax(a, axis=None, out=None, *, keepdims=False) -> Array:
     >>> kd.argmax(a, axis=1).tolist(), int(kd.argmax(a))
     ([2, 1], 2)
     """
-    return rw.into(_arg(a, "argmax", axis, keepdims), index_out(out))
+    return rw.into(_arg(a, "argmax", axis, keepdims), rw.index_out(out))
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False) -> Array:
@@ -287,7 +278,7 @@ def argmin(a, axis=None, out=None, *, keepdims=False) -> Array:
     >>> kd.argmin(a, axis=1).tolist(), int(kd.argmin(a))
     ([2, 1], 2)
     """
-    return rw.into(_arg(a, "argmin", axis, keepdims), index_out(out))
+    return rw.into(_arg(a, "argmin", axis, keepdims), rw.index_out(out))
 
 
 def _nan_like(total: Array) -> Array:
@@ -384,33 +375,14 @@ def _variance(a, axis, dtype, ddof, keepdims: bool, where, mean, correction, roo
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None) -> Array:
-    """Standard deviation over ``axis`` (``sqrt(var)``; with ``out=``, :func:`root_into`)."""
+    """Standard deviation over ``axis`` (``sqrt(var)``; with ``out=``, ``reduction_where.root_into``)."""
     variance = _variance(a, axis, dtype, ddof, _keepdims(keepdims), where, mean, correction, out is None)
     if out is not None:
-        return read_warnings.carry(variance, root_into(variance, out))
+        return read_warnings.carry(variance, rw.root_into(variance, out))
     result = variance
     if not is_integer_moment(result.dtype):  # an integer dtype's root is taken by integer_variance
         result = ops.apply("sqrt", result)
-    return read_warnings.carry(variance, rw.into(result, out))
-
-
-def root_into(variance: Array, out) -> Array:
-    """NumPy's ``std(out=)``: the variance is written into ``out``, then ``sqrt(out, out=out)`` runs under the
-    ufunc's ``same_kind`` rule, so an integer or bool ``out`` is sqrt's UFuncTypeError (checked before anything is
-    written) and a float32 ``out`` holds the root of the float32-rounded variance.
-
-    >>> import kdsl as kd
-    >>> o = kd.zeros(())
-    >>> root_into(kd.asarray(4.0), o) is o, float(o)
-    (True, 2.0)
-    """
-    if isinstance(out, Array):  # sqrt's loop for out's dtype (int8: float16, int64: float64) must cast back
-        loop = ops.apply("sqrt", out).dtype
-        if not np.can_cast(loop.np, out.dtype.np, "same_kind"):
-            raise output_casting_error("sqrt", loop, out.dtype, "same_kind",
-                                       "pass a floating-point out (NumPy takes sqrt of out in place)")
-    stored = rw.into(variance, out)
-    return rw.into(ops.apply("sqrt", stored), stored)
+    return read_warnings.carry(variance, result)
 
 
 def ddof_or_correction(ddof, correction):

@@ -176,10 +176,9 @@ class WithFolds(WithAt):
 
     def _tree_reduce(self, x: Array, axis: Any, keepdims: bool) -> Array:
         """``op`` folded over ``axis`` by halves: the reduced axes moved last and merged, then each step
-        combines the first half with the second (an odd element carried), ``ceil(log2(n))`` lazy steps."""
+        combines the first half with the second (an odd element carried), ``ceil(log2(n))`` lazy steps. ``x`` is
+        in the loop's type already (:meth:`_folded`: bool for the logical ufuncs)."""
         kd = _kd()
-        if self._name.startswith("logical"):
-            x = x.astype(kd.bool)
         axes = self._axes(x, axis)
         kept = [a for a in range(x.ndim) if a not in axes]
         y = kd.permute_dims(x, kept + list(axes))
@@ -188,7 +187,6 @@ class WithFolds(WithAt):
             if self.identity is None:
                 raise ValueError(f"zero-size array to reduction operation {self._name} which has no identity")
             y = kd.full(y.shape[:-1] + (1,), np.array(self.identity).astype(y.dtype.np).item(), dtype=y.dtype)
-        y = self._in_loop_type(y)
         while (n := y.shape[-1]) > 1:
             half = self._fn(y[..., : n // 2], y[..., n // 2: n // 2 * 2])
             y = half if n % 2 == 0 else kd.concatenate([half, y[..., n - 1:]], axis=-1)

@@ -16,7 +16,9 @@ broadcasts with them as NumPy's does.
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -98,35 +100,39 @@ def with_arrays(key: Any) -> tuple[tuple, tuple] | None:
 
 
 def read_with_arrays(a: Array, first: tuple, then: tuple) -> Array:
-    """``a[first][then]`` (the plan of :func:`with_arrays`), an out-of-bounds index named by ``a``'s own axis, as
-    NumPy's IndexError names it (not by the axis of the view with the booleans' axes inserted)."""
-    try:
+    """``a[first][then]`` (the plan of :func:`with_arrays`)."""
+    with own_axes(first, a.ndim):
         return a[first][then]
-    except IndexError as e:
-        raise on_own_axes(e, first, a.ndim) from None
 
 
 def write_with_arrays(a: Array, first: tuple, then: tuple, value: Any) -> None:
     """``a[first][then] = value``: the view with the booleans' axes writes through into ``a``."""
-    try:
+    with own_axes(first, a.ndim):
         a[first][then] = value
-    except IndexError as e:
-        raise on_own_axes(e, first, a.ndim) from None
 
 
-def on_own_axes(error: IndexError, first: tuple, ndim: int) -> IndexError:
-    """``error`` with "for axis K" counted among ``a``'s axes (``first`` inserted axes of length 1 before K)."""
+@contextlib.contextmanager
+def own_axes(first: tuple, ndim: int) -> Iterator[None]:
+    """An out-of-bounds IndexError raised inside, re-raised with "for axis K" counted among ``a``'s ``ndim`` axes,
+    as NumPy's names it (``first`` inserted axes of length 1 before K: the view's axis numbers are not ``a``'s)."""
+    try:
+        yield
+    except IndexError as error:
+        raise _on_own_axes(error, first, ndim) from None
+
+
+def _on_own_axes(error: IndexError, first: tuple, ndim: int) -> IndexError:
     match = re.match(r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)$", str(error))
     if match is None:
         return error
+    explicit = sum(1 for j in first if j is not None and j is not Ellipsis)  # axes of ``a`` the key names
     origin: list[int | None] = []  # the axis of ``a`` each axis of ``a[first]`` is (None: a boolean's)
     axis = 0
     for k in first:
         if k is None:
             origin.append(None)
             continue
-        for _ in range(max(ndim - sum(1 for j in first if j is not None and j is not Ellipsis), 0)
-                       if k is Ellipsis else 1):
+        for _ in range(max(ndim - explicit, 0) if k is Ellipsis else 1):
             origin.append(axis)
             axis += 1
     origin += list(range(axis, ndim))

@@ -258,10 +258,8 @@ def _ufunc_at(name: str, a: Any, indices: Any, values: Any, deterministic: bool 
         raise IndexError(f"{name}.at needs at least one index array")
     two_steps = scalar_bool_index.with_arrays(indices)
     if two_steps is not None:  # np.add.at(a, (True, idx), v): into the view with the booleans' length-1 axes
-        try:
+        with scalar_bool_index.own_axes(two_steps[0], x.ndim):
             _ufunc_at(name, x[two_steps[0]], two_steps[1], values, deterministic, fn)
-        except IndexError as e:
-            raise scalar_bool_index.on_own_axes(e, two_steps[0], x.ndim) from None
         return
     if scatter_cast_host.needs_host(name, x, values):  # NumPy's per-step unsafe cast: not a fold on the device
         scatter_cast_host.at_on_host(name, x, indices, values)

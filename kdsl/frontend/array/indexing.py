@@ -174,12 +174,9 @@ def getitem(a: Array, key) -> Array:
     if _plain(key):
         return _basic(a, key)
     _no_float_arrays(key)
-    booleans = scalar_bool_index.split(key, a.ndim)
-    if booleans is not None:  # a[False, True, ...], a[0, True]: NumPy's 0-d masks, not the ints 0 and 1
-        return scalar_bool_index.get(a, booleans)
-    two_steps = scalar_bool_index.with_arrays(key)
-    if two_steps is not None:  # a[True, idx]: a length-1 axis per boolean, indexed by [0] (True) or [] (False)
-        return scalar_bool_index.read_with_arrays(a, *two_steps)
+    got = scalar_bool_index.read(a, key)  # a[False, True], a[0, True], a[True, idx]: NumPy's 0-d masks
+    if got is not None:
+        return got
     key = _scalars_as_ints(_ranges_as_arrays(key))
     if _plain(key):
         return _basic(a, key)
@@ -320,14 +317,7 @@ def setitem(a: Array, key, value) -> Array:
     key_limits.check(key, a.ndim)
     if not _plain(key):  # (a plain key, a loop's u[1:-1] = v, skips the checks for masks and index arrays)
         _no_float_arrays(key)
-        booleans = scalar_bool_index.split(key, a.ndim)
-        if booleans is not None:  # a[0, True] = v: NumPy's 0-d masks, not the ints 0 and 1
-            scalar_bool_index.check_whole_mask(a, key, value)
-            scalar_bool_index.set(a, booleans, value)
-            return a
-        two_steps = scalar_bool_index.with_arrays(key)
-        if two_steps is not None:  # a[True, idx] = v: into the view with the booleans' axes (writes reach a)
-            scalar_bool_index.write_with_arrays(a, *two_steps, value)
+        if scalar_bool_index.write(a, key, value):  # a[0, True] = v, a[True, idx] = v: NumPy's 0-d masks
             return a
         key = _scalars_as_ints(_ranges_as_arrays(key))
         if mixed_mask_index.separated(key):  # x[:, mask, 1:, 0] = v: as its index arrays (NumPy's axis order)

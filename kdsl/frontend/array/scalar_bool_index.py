@@ -99,16 +99,35 @@ def with_arrays(key: Any) -> tuple[tuple, tuple] | None:
     return tuple(first), tuple(then)
 
 
-def read_with_arrays(a: Array, first: tuple, then: tuple) -> Array:
-    """``a[first][then]`` (the plan of :func:`with_arrays`)."""
+def read(a: Array, key: Any) -> Array | None:
+    """``a[key]`` for a key holding NumPy's 0-d masks (``a[False, True]``, ``a[0, True]``: :func:`split`;
+    ``a[True, idx]``: :func:`with_arrays`, the view with the booleans' axes indexed); None for any other key."""
+    booleans = split(key, a.ndim)
+    if booleans is not None:
+        return get(a, booleans)
+    two_steps = with_arrays(key)
+    if two_steps is None:
+        return None
+    first, then = two_steps
     with own_axes(first, a.ndim):
         return a[first][then]
 
 
-def write_with_arrays(a: Array, first: tuple, then: tuple, value: Any) -> None:
-    """``a[first][then] = value``: the view with the booleans' axes writes through into ``a``."""
+def write(a: Array, key: Any, value: Any) -> bool:
+    """``a[key] = value`` for a key :func:`read` takes (the view with the booleans' axes writes through into
+    ``a``); whether ``key`` was one."""
+    booleans = split(key, a.ndim)
+    if booleans is not None:
+        check_whole_mask(a, key, value)
+        set(a, booleans, value)
+        return True
+    two_steps = with_arrays(key)
+    if two_steps is None:
+        return False
+    first, then = two_steps
     with own_axes(first, a.ndim):
         a[first][then] = value
+    return True
 
 
 @contextlib.contextmanager

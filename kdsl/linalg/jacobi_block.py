@@ -277,12 +277,13 @@ def _solve_threads(s: int) -> int:
     thread too: a quarter as many), within the limit; on CPU drivers 64 (lavapipe, eigh 256: the solves 3.2-3.9
     s with 512 threads, 1.0-1.4 s with 64; 32 and 16 were slower again)."""
     limit = K.max_threads()
+    most = max(1, 1 << (limit.bit_length() - 1))  # the largest power of two within the limit
     if K.cpu_device():
-        return min(64, max(1, 1 << (limit.bit_length() - 1)))
+        return min(64, most)
     wg = 32
     while wg < min(s * s // 2, 1024, limit):
         wg *= 2
-    return min(wg, max(1, 1 << (limit.bit_length() - 1)))
+    return min(wg, most)
 
 
 def inner_sweeps(s: int, wg: int) -> int:

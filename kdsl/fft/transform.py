@@ -159,6 +159,8 @@ def plan_axes(b: Builder, shape: list[int], steps: list[tuple[int, int, float]],
         if src != "in":
             b.release(src)
         src, now = dst, after
+    if last is not None:
+        b.lend(last, math.prod(now))
     return src, now
 
 

@@ -8,7 +8,7 @@ from fft_testing import signal
 import kdsl as kd
 from kdsl.fft import plan
 from kdsl.fft.butterfly import Butterfly
-from kdsl.fft.transform import c2c
+from kdsl.fft.transform import c2c, nd_program
 
 
 def _close(got, want):
@@ -172,3 +172,21 @@ def test_the_coalescing_group_from_the_environment(value, expect):
     run = subprocess.run([sys.executable, "-c", "from kdsl.fft import plan; print(plan.coalesced())"], env=env,
                          capture_output=True, text=True, timeout=120)
     assert expect in run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("shape,fn", [((256, 40), "rfft2"), ((256, 40), "ifft2"), ((3, 256, 34), "rfftn"),
+                                      ((3, 256, 34), "ifftn"), ((2, 256, 21), "fftn"), ((256, 64, 3), "rfftn")])
+def test_an_nd_transform_lends_its_output_to_its_first_launches(monkeypatch, shape, fn):
+    """Where the last axis's launches are done before the output is first written (the columns' two coalesced
+    launches read a temporary), the rows are stored in the output itself: one pooled temporary fewer."""
+    monkeypatch.setattr(plan, "local_limit", lambda double: 256)
+    monkeypatch.setattr(plan, "coalesced", lambda: plan.COALESCED)  # as on a GPU: 256 = 16 x 16 in two launches
+    host = signal(shape, np.complex64, 5)
+    if fn.startswith("r"):
+        host = host.real.copy()
+    x = kd.asarray(host)
+    axes = list(range(len(shape)))
+    keep = shape[-1] // 2 + 1 if fn.startswith("r") else None
+    program = nd_program(x, axes, fn.startswith("i"), [1.0] * len(axes), keep=keep)
+    assert any(step.dst == "out" for step in program.steps[:-1])
+    _close(getattr(kd.fft, fn)(x), getattr(np.fft, fn)(host))

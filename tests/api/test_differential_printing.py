@@ -191,7 +191,7 @@ PROTOCOLS: dict[str, Callable[[Any], Any]] = {
     "is_integer": lambda v: v.is_integer(), "as_integer_ratio": lambda v: v.as_integer_ratio(),
     "real": lambda v: v.real, "imag": lambda v: v.imag, "conjugate": lambda v: v.conjugate(),
     "dtype": lambda v: str(v.dtype), "shape": lambda v: v.shape, "ndim": lambda v: v.ndim,
-    "index": operator.index, "list index": lambda v: [10, 20, 30, 40][v], "range": lambda v: list(range(v))[:3],
+    "index": operator.index, "list index": lambda v: [10, 20, 30, 40][v], "range": lambda v: list(range(v)[:3]),
     "as index": lambda v: (kd if isinstance(v, kd.Array) else np).arange(10, dtype=np.int64)[v],
     "square": lambda v: v ** 2, "floor_divide 0": lambda v: v // 0, "remainder 0": lambda v: v % 0,
     "max with 0": lambda v: max(v, 0) == v, "in list": lambda v: v in [0, 1, 2]}

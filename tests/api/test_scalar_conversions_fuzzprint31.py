@@ -47,6 +47,18 @@ def test_str_of_a_0d_array_made_as_an_array_is_the_numpy_arrays(legacy):
             assert str(kd.zeros((), host.dtype)) == str(np.zeros((), host.dtype))
 
 
+@pytest.mark.parametrize("legacy", LEGACY)
+def test_str_of_0d_views_is_the_numpy_arrays_and_of_parts_the_scalars(legacy):
+    host = np.array([[0.1, 2 / 3], [1e-5, 5.0]], np.float32)
+    a, z = kd.asarray(host), kd.asarray(host.astype(np.complex64) * (1 + 1j))
+    zh = host.astype(np.complex64) * (1 + 1j)
+    with kd.printoptions(legacy=legacy), np.printoptions(legacy=legacy):
+        for got, want in ((a[0, 1, ...], host[0, 1, ...]), (a[0, :1][0:1].reshape(()), host[0, :1].reshape(())),
+                          (a[1, 1:].squeeze(), host[1, 1:].squeeze()), (a[...][0, 0], host[...][0, 0]),
+                          (z[0, 1].real, zh[0, 1].real), (z.sum().imag, zh.sum().imag)):
+            assert str(got) == str(want)
+
+
 @pytest.mark.parametrize("host", [np.array([1.5 - 2j, 0.25j, 3 + 0j], np.complex64),
                                   np.array([2.675 + 1j, -0.5 + 0j, 1e300 + 1e300j]), np.array([True, False])],
                          ids=lambda h: str(h.dtype))
@@ -100,13 +112,15 @@ def test_complex_results_convert_their_real_part_with_a_warning(host, convert):
 
 def test_complex_0d_arrays_made_as_arrays_keep_numpys_type_error():
     host = np.array(1.5 + 2j)
+    z = kd.asarray([1.5 + 2j, 1j])
     for convert in (float, int):
         with pytest.raises(TypeError):
             convert(host)
-        with pytest.raises(TypeError, match="complex"):
-            convert(kd.array(host))
-        with pytest.raises(TypeError, match="complex"):
-            convert(kd.zeros((), kd.complex64))
+        with pytest.raises(TypeError):
+            convert(np.asarray([1.5 + 2j, 1j])[0, ...])
+        for made in (kd.array(host), kd.zeros((), kd.complex64), z[0, ...], z[:1].reshape(())):
+            with pytest.raises(TypeError, match="complex"):
+                convert(made)
     assert complex(kd.asarray([1.5 + 2j])[0]) == 1.5 + 2j  # complex() needs no conversion
 
 
@@ -115,3 +129,24 @@ def test_real_results_convert_without_a_warning():
         warnings.simplefilter("error")
         assert float(kd.asarray([1.5, 2.0])[0]) == 1.5 and int(kd.asarray([7, 8]).sum()) == 15
         assert math.isnan(kd.asarray([np.nan], dtype=kd.float32)[0])
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("name", ["max", "min"])
+def test_complex_max_and_min_are_new_values_not_views(name, dtype):
+    # The complex extremes were views of an internal temporary: `m = z.max(); y = m; m += 1` changed y too
+    # (a NumPy scalar's += makes a new value), and the results' base/owndata were a view's.
+    host = np.array([[1 + 1j, 2 - 3j, np.nan + 0j], [3 + 0j, 0.5j, -1 + 0j]], dtype)
+    z = kd.asarray(host)
+    m, want = getattr(z[:, :2], name)(), getattr(host[:, :2], name)()
+    y, kept = m, [m]
+    m += 1
+    assert y.item() == kept[0].item() == want and m.item() == want + 1
+    assert (m.shape, str(m)) == ((), str(want + 1))
+    for axis, keepdims in ((0, False), (1, False), ((0, 1), False)):
+        got, expected = getattr(z, name)(axis=axis, keepdims=keepdims), getattr(host, name)(axis=axis)
+        np.testing.assert_array_equal(got.numpy(), expected)
+        assert got.base is None and got.flags.owndata
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        assert float(getattr(z[:, :2], name)()) == float(want.real)  # a result, not a view: NumPy's scalar rule

@@ -118,8 +118,8 @@ def __int__(self) -> int:
 def _real_item(self) -> Any:
     """The value ``float()``/``int()`` convert: a complex 0-d result (``z[0]``, ``z.sum()``) stands for NumPy's
     complex scalar, which converts its real part with NumPy's ComplexWarning (so do ``math.isnan``,
-    ``math.floor``, which call ``__float__``); a complex 0-d array made as an array (``kd.array(1j)``) keeps
-    Python's TypeError, as NumPy's 0-d arrays do.
+    ``math.floor``, which call ``__float__``); a complex 0-d array made as an array (``kd.array(1j)``) or a 0-d
+    view (``z[0, ...]``) keeps Python's TypeError, as NumPy's 0-d arrays do.
 
     >>> import warnings, kdsl as kd
     >>> with warnings.catch_warnings():
@@ -127,8 +127,10 @@ def _real_item(self) -> Any:
     ...     float(kd.asarray([1.5 + 2j]).sum()), int(kd.asarray([-2.5 - 1j])[0])
     (1.5, -2)
     """
+    from kdsl.frontend.array.scalar_like import stands_for_scalar  # cycle: scalar_like builds arrays
+
     value = self.item()
-    if isinstance(value, complex) and not getattr(self, "_zero_d_array", False):
+    if isinstance(value, complex) and stands_for_scalar(self):
         warnings.warn("Casting complex values to real discards the imaginary part", np.exceptions.ComplexWarning,
                       stacklevel=3)
         return value.real

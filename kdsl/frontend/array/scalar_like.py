@@ -79,6 +79,23 @@ def as_result(array: Any) -> Any:
     return type(array)(array._n) if getattr(array, "_zero_d_array", False) else array
 
 
+def stands_for_scalar(array: Any) -> bool:
+    """Whether a 0-d array stands for a NumPy scalar (an element read, a reduction's or an operation's result,
+    or the ``.real``/``.imag`` view of one), so that it prints and converts as that scalar; a 0-d array made as
+    an array and a 0-d view of an array (``a[1, ...]``, ``a[:1].reshape(())``) are NumPy's 0-d arrays.
+
+    >>> import kdsl as kd
+    >>> a = kd.asarray([1.5, 2.5])
+    >>> stands_for_scalar(a[1]), stands_for_scalar(a[1, ...]), stands_for_scalar(kd.array(1.5))
+    (True, False, False)
+    """
+    while array.ndim == 0 and not getattr(array, "_zero_d_array", False):
+        if array._parent is None:
+            return True
+        array = array._parent[0]
+    return False
+
+
 def copied(source: Any, copy: Any) -> Any:
     """``copy`` of ``source``: a copy of a 0-d array made as an array is one too (NumPy's ``a.copy()`` of a 0-d
     array is a 0-d array; of a scalar, a scalar)."""
@@ -96,4 +113,4 @@ def rebinds(target: Any, result: Any) -> bool:
     return result.shape != () or not np.can_cast(result.dtype.np, target.dtype.np, "same_kind")
 
 
-__all__ = ["as_result", "copied", "made_as_array", "multiply_operator", "rebinds"]
+__all__ = ["as_result", "copied", "made_as_array", "multiply_operator", "rebinds", "stands_for_scalar"]

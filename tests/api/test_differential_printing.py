@@ -112,8 +112,10 @@ def _a2s_keywords(rng: np.random.Generator) -> dict[str, Any]:
         "separator": lambda: str(rng.choice([", ", ",", ";"])), "prefix": lambda: "xx(", "suffix": lambda: ")",
         "max_line_width": lambda: int(rng.integers(5, 100)), "precision": lambda: int(rng.integers(0, 6)),
         "threshold": lambda: int(rng.integers(0, 20)), "edgeitems": lambda: int(rng.integers(0, 4)),
-        "floatmode": lambda: "fixed", "formatter": lambda: FORMATTERS[rng.integers(5)]}
-    return {k: draw() for k, draw in draws.items() if rng.random() < 0.3}
+        "floatmode": lambda: "fixed", "formatter": lambda: FORMATTERS[rng.integers(5)],
+        "sign": lambda: str(rng.choice(["-", "+", " "])), "suppress_small": lambda: bool(rng.random() < 0.5),
+        "legacy": lambda: str(rng.choice(["1.13", "1.21", "2.1"]))}
+    return {k: draw() for k, draw in draws.items() if rng.random() < 0.25}
 
 
 def _repr_keywords(rng: np.random.Generator) -> dict[str, Any]:

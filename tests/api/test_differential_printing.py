@@ -334,7 +334,9 @@ def test_matches_numpy(family, block):
             for name in want:
                 _assert_same(want[name], got[name], f"case {i}: {name} of {label}")
         else:
-            close = " ** " in label or " / " in label or label.startswith("abs(")
+            # kdsl's own pow and abs, complex division by the scaled denominator and complex products without
+            # fused multiply-adds are a rounding or a few from NumPy's (docs/complex.md); the rest is exact
+            close = " ** " in label or " / " in label or label.startswith("abs(") or (" * " in label and "j" in label)
             _assert_same(want, got, f"case {i}: {label}", close=close)
 
 

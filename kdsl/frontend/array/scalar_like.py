@@ -1,7 +1,7 @@
 """0-d arrays where NumPy programs hold NumPy scalars. kdsl's reductions and integer indexing give 0-d arrays
 (the array API's choice, see "Deliberate differences" in ``docs/numpy-api.md``); NumPy gives scalars, and
 programs treat those as Python numbers. Most of that works through the 0-d array's own protocols
-(``__float__``, ``__index__``, ``__format__``, ``__bool__``, ``__hash__``); two idioms need a scalar's rules:
+(``__float__``, ``__index__``, ``__format__``, ``__bool__``, ``__hash__``); these need a scalar's rules:
 
 * **Sequence repetition**: ``"-" * a.argmax()``, ``[0] * n`` with ``n`` a 0-d integer array repeat the
   sequence, as with an ``np.int64`` (not an elementwise product with the list as an array).
@@ -15,6 +15,9 @@ programs treat those as Python numbers. Most of that works through the 0-d array
   stands for a NumPy scalar (the result of an operation, a reduction or an element read) rebinds the name;
   one made as an array (``kd.zeros(())``, ``kd.array(0.5)``, ``kd.asarray(x)``, a copy) is updated in place, as
   NumPy's 0-d arrays are, and so is a 0-d view (it writes through to its base).
+* **Printing and conversions** (``stands_for_scalar``): a 0-d array that stands for a NumPy scalar prints as
+  that scalar under every print option (``legacy="1.13"`` prints 0-d arrays otherwise) and ``float()``/``int()``
+  of a complex one keep the real part with NumPy's ComplexWarning (a 0-d array's TypeError otherwise).
 
     >>> import kdsl as kd
     >>> a = kd.asarray([3, 1, 4])

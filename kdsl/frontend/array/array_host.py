@@ -14,6 +14,7 @@ from __future__ import annotations
 import operator
 import os
 import pickle
+import warnings
 from typing import Any, Literal
 
 import numpy as np
@@ -106,12 +107,34 @@ def tolist(self):
 
 def __float__(self) -> float:
     self._scalar_check()
-    return float(self.item())
+    return float(_real_item(self))
 
 
 def __int__(self) -> int:
     self._scalar_check()
-    return int(self.item())
+    return int(_real_item(self))
+
+
+def _real_item(self) -> Any:
+    """The value ``float()``/``int()`` convert: a complex 0-d result (``z[0]``, ``z.sum()``) stands for NumPy's
+    complex scalar, which converts its real part with NumPy's ComplexWarning (so do ``math.isnan``,
+    ``math.floor``, which call ``__float__``); a complex 0-d array made as an array (``kd.array(1j)``) or a 0-d
+    view (``z[0, ...]``) keeps Python's TypeError, as NumPy's 0-d arrays do.
+
+    >>> import warnings, kdsl as kd
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     float(kd.asarray([1.5 + 2j]).sum()), int(kd.asarray([-2.5 - 1j])[0])
+    (1.5, -2)
+    """
+    from kdsl.frontend.array.scalar_like import stands_for_scalar  # cycle: scalar_like builds arrays
+
+    value = self.item()
+    if isinstance(value, complex) and stands_for_scalar(self):
+        warnings.warn("Casting complex values to real discards the imaginary part", np.exceptions.ComplexWarning,
+                      stacklevel=3)
+        return value.real
+    return value
 
 
 def scalar_check(self) -> None:
@@ -160,9 +183,9 @@ def __repr__(self) -> str:  # kd.set_printoptions decides the layout (printing.p
     return printing.array_repr_of(self)
 
 
-def __str__(self) -> str:
+def __str__(self) -> str:  # a 0-d result prints as the NumPy scalar it stands for (printing.py)
     from kdsl.frontend.array import printing
-    return printing.array_str(self)
+    return printing.array_str_of(self)
 
 
 def __format__(self, spec: str) -> str:

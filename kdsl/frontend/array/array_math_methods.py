@@ -103,7 +103,8 @@ def __round__(self, ndigits: int | None = None) -> Array | int:
     """``round(x)`` of a 0-d array (a reduction's result, which stands for NumPy's scalar) is a Python int, as
     ``round(np.float64(2.5))`` is ``2``: it reads the value; ``round(x, 2)`` is a 0-d array, as NumPy's scalar
     stays a scalar. Arrays of one or more dimensions have no ``round()``, as NumPy's ndarray has no
-    ``__round__`` (TypeError): ``kd.round(a)`` or ``a.round()`` round them element-wise.
+    ``__round__`` (TypeError): ``kd.round(a)`` or ``a.round()`` round them element-wise. Nor have NumPy's bool
+    and complex scalars: ``round()`` of a 0-d bool or complex array is that TypeError too.
 
     >>> import builtins, kdsl as kd  # (the doctest runs in this module, whose `round` is the method)
     >>> builtins.round(kd.asarray([0.75, 1.75]).sum()), builtins.round(kd.asarray(2.567), 2).shape
@@ -117,6 +118,9 @@ ndarray; use kd.round(a) or a.round()
     if self.ndim:
         raise TypeError("type Array doesn't define __round__ method for arrays of 1 or more dimensions, as "
                         "NumPy's ndarray; use kd.round(a) or a.round()")
+    if self.dtype.kind in "bc":  # NumPy's bool and complex scalars have no __round__ (nor have Python's complex)
+        raise TypeError(f"type Array doesn't define __round__ method for 0-d {self.dtype.name} arrays, as NumPy's "
+                        f"{self.dtype.name} scalar; use kd.round(x) (element-wise)")
     if ndigits is None:
         # Python's rounding (half to even, as NumPy's) and its NaN/inf errors; this module's `round` is the method
         return builtins.round(self.item())

@@ -205,3 +205,24 @@ def array_repr_of(a: Array) -> str:
     """``repr(a)`` for :class:`Array` (``override_repr`` if one is set)."""
     override = _options.get("override_repr")
     return override(a) if override is not None else array_repr(a)
+
+
+def array_str_of(a: Array) -> str:
+    """``str(a)`` for :class:`Array`: a 0-d array that stands for a NumPy scalar (an element read, a reduction's
+    result: ``scalar_like.stands_for_scalar``) prints as that scalar, as NumPy's ``str(a[0])`` does; other arrays
+    (0-d views such as ``a[0, ...]`` too) as ``array_str``. The two differ under ``legacy="1.13"``, where NumPy
+    prints a 0-d *array* by Python's ``str`` of its item (``0.10000000149011612`` for a float32 0.1) and a scalar
+    as before (``0.1``).
+
+    >>> import kdsl as kd
+    >>> a = kd.asarray([0.1], dtype=kd.float32)
+    >>> with kd.printoptions(legacy="1.13"):
+    ...     print(a[0], kd.array(0.1, dtype=kd.float32))
+    0.1 0.10000000149011612
+    """
+    from kdsl.frontend.array.scalar_like import stands_for_scalar  # cycle: scalar_like builds arrays
+
+    if stands_for_scalar(a):
+        with _numpy_options():
+            return str(a.numpy()[()])
+    return array_str(a)

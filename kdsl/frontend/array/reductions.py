@@ -108,8 +108,11 @@ def _complex_extreme(x: Array, op: str, axes: tuple[int, ...], keepdims: bool) -
         x.reshape(1, -1)
     index = _reduce(lines, "arg" + op, (lines.ndim - 1,), fit_accumulator(dt.int64, x.device), True)
     picked = take_along_axis(lines, index, -1)
-    return picked.reshape(tuple(1 if a in axes else n for a, n in enumerate(x.shape)) if keepdims else
-                          tuple(x.shape[a] for a in kept))
+    shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape)) if keepdims else \
+        tuple(x.shape[a] for a in kept)
+    # a new array on the reshaped node, not a view of the temporary `picked`: NumPy's result owns its data
+    # (base None), and a 0-d one stands for a scalar (`m = z.max(); y = m; m += 1` leaves y)
+    return Array(mv.reshape_node(picked._n, shape))
 
 
 # (op, on booleans) -> the value of a reduction over an empty axis (any/all reduce booleans by max/min)

@@ -1,7 +1,7 @@
 """0-d arrays where NumPy programs hold NumPy scalars. kdsl's reductions and integer indexing give 0-d arrays
 (the array API's choice, see "Deliberate differences" in ``docs/numpy-api.md``); NumPy gives scalars, and
 programs treat those as Python numbers. Most of that works through the 0-d array's own protocols
-(``__float__``, ``__index__``, ``__format__``, ``__bool__``, ``__hash__``); two idioms need a scalar's rules:
+(``__float__``, ``__index__``, ``__format__``, ``__bool__``, ``__hash__``); these need a scalar's rules:
 
 * **Sequence repetition**: ``"-" * a.argmax()``, ``[0] * n`` with ``n`` a 0-d integer array repeat the
   sequence, as with an ``np.int64`` (not an elementwise product with the list as an array).
@@ -15,6 +15,9 @@ programs treat those as Python numbers. Most of that works through the 0-d array
   stands for a NumPy scalar (the result of an operation, a reduction or an element read) rebinds the name;
   one made as an array (``kd.zeros(())``, ``kd.array(0.5)``, ``kd.asarray(x)``, a copy) is updated in place, as
   NumPy's 0-d arrays are, and so is a 0-d view (it writes through to its base).
+* **Printing and conversions** (``stands_for_scalar``): a 0-d array that stands for a NumPy scalar prints as
+  that scalar under every print option (``legacy="1.13"`` prints 0-d arrays otherwise) and ``float()``/``int()``
+  of a complex one keep the real part with NumPy's ComplexWarning (a 0-d array's TypeError otherwise).
 
     >>> import kdsl as kd
     >>> a = kd.asarray([3, 1, 4])
@@ -79,6 +82,23 @@ def as_result(array: Any) -> Any:
     return type(array)(array._n) if getattr(array, "_zero_d_array", False) else array
 
 
+def stands_for_scalar(array: Any) -> bool:
+    """Whether a 0-d array stands for a NumPy scalar (an element read, a reduction's or an operation's result,
+    or the ``.real``/``.imag`` view of one), so that it prints and converts as that scalar; a 0-d array made as
+    an array and a 0-d view of an array (``a[1, ...]``, ``a[:1].reshape(())``) are NumPy's 0-d arrays.
+
+    >>> import kdsl as kd
+    >>> a = kd.asarray([1.5, 2.5])
+    >>> stands_for_scalar(a[1]), stands_for_scalar(a[1, ...]), stands_for_scalar(kd.array(1.5))
+    (True, False, False)
+    """
+    while array.ndim == 0 and not getattr(array, "_zero_d_array", False):
+        if array._parent is None:
+            return True
+        array = array._parent[0]
+    return False
+
+
 def copied(source: Any, copy: Any) -> Any:
     """``copy`` of ``source``: a copy of a 0-d array made as an array is one too (NumPy's ``a.copy()`` of a 0-d
     array is a 0-d array; of a scalar, a scalar)."""
@@ -96,4 +116,4 @@ def rebinds(target: Any, result: Any) -> bool:
     return result.shape != () or not np.can_cast(result.dtype.np, target.dtype.np, "same_kind")
 
 
-__all__ = ["as_result", "copied", "made_as_array", "multiply_operator", "rebinds"]
+__all__ = ["as_result", "copied", "made_as_array", "multiply_operator", "rebinds", "stands_for_scalar"]

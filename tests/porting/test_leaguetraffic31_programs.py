@@ -1,8 +1,8 @@
 """Sports tables and traffic queues as analysts script them in NumPy: a league table from match results with
-`np.add.at`, points/goal difference/goals ordered by `np.lexsort` (and a stable `argsort` on a combined key), head-to-head
-tie-breaks, Elo updates in a loop, a fixed-time traffic signal with arrivals from `cumsum` of gaps and departures by
-`searchsorted` into green windows, queue lengths by `np.diff` of cumulative curves, a Webster cycle-length table,
-and a printed league table with f-string alignment (tests/porting)."""
+`np.add.at`, points/goal difference/goals ordered by `np.lexsort` (and a stable `argsort` on a combined key),
+head-to-head tie-breaks, Elo updates in a loop, a fixed-time traffic signal with arrivals from `cumsum` of gaps and
+departures by `searchsorted` into green windows, queue lengths by `np.diff` of cumulative curves, a Webster
+cycle-length table, and a printed league table with f-string alignment (tests/porting)."""
 
 import numpy as np
 from harness import check
@@ -39,7 +39,7 @@ def head_to_head(np, home, away, hg, ag, tied):
     h, a, x, y = home[among], away[among], hg[among], ag[among]
     idx = {int(t): i for i, t in enumerate(tied)}
     mini = np.zeros(len(tied), dtype=np.int64)
-    for hh, aa, g1, g2 in zip(h.tolist(), a.tolist(), x.tolist(), y.tolist()):
+    for hh, aa, g1, g2 in zip(h.tolist(), a.tolist(), x.tolist(), y.tolist(), strict=True):
         if g1 > g2:
             mini[idx[hh]] += 3
         elif g1 < g2:
@@ -54,7 +54,7 @@ def head_to_head(np, home, away, hg, ag, tied):
 def elo(np, home, away, hg, ag, n, k, home_adv):
     r = np.full(n, 1500.0)
     history = np.empty((len(home), 2))
-    for i, (h, a) in enumerate(zip(home, away)):
+    for i, (h, a) in enumerate(zip(home, away, strict=True)):
         exp_h = 1 / (1 + 10 ** ((r[a] - r[h] - home_adv) / 400))
         s = 1.0 if hg[i] > ag[i] else 0.5 if hg[i] == ag[i] else 0.0
         margin = np.log1p(abs(hg[i] - ag[i]))

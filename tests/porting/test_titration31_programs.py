@@ -125,6 +125,32 @@ def chromatogram(np, t, signal):
             "bounds": np.array(bounds), "half": half}
 
 
+def stiff_kinetics(np, y0, h, steps):
+    # Robertson's reactions: the Jacobian's eigenvalues span 1e4 (and grow); implicit Euler steps by Newton
+    def rhs(y):
+        return np.array([-0.04 * y[0] + 1e4 * y[1] * y[2], 0.04 * y[0] - 1e4 * y[1] * y[2] - 3e7 * y[1] ** 2,
+                         3e7 * y[1] ** 2])
+
+    def jac(y):
+        return np.array([[-0.04, 1e4 * y[2], 1e4 * y[1]],
+                         [0.04, -1e4 * y[2] - 6e7 * y[1], -1e4 * y[1]],
+                         [0.0, 6e7 * y[1], 0.0]])
+
+    y = np.array(y0)
+    lam = []
+    for _ in range(steps):
+        z = y.copy()
+        for _ in range(4):
+            G = z - y - h * rhs(z)
+            z = z - np.linalg.solve(np.eye(3) - h * jac(z), G)
+        y = z
+        lam.append(np.sort(np.linalg.eigvals(jac(y)).real))
+    lam = np.array(lam)
+    nonzero = np.abs(lam) > 1e-9 * np.abs(lam).max()
+    ratio = np.abs(lam).max(axis=1) / np.min(np.abs(lam), axis=1, where=nonzero, initial=np.inf)
+    return {"y": y, "mass": y.sum(), "lam": lam, "ratio": ratio}
+
+
 def test_strong_titration():
     vb = np.concatenate([np.linspace(0, 24, 25), np.linspace(24.2, 25.8, 9), np.linspace(26, 40, 15)])
     check(strong_titration, 0.1, 25.0, 0.1, vb, rtol=1e-3, atol=1e-3)
@@ -159,6 +185,10 @@ def test_arrhenius():
 
 def test_speciation():
     check(speciation, np.linspace(0, 14, 57), 4.2, 9.1)
+
+
+def test_stiff_kinetics():
+    check(stiff_kinetics, [1.0, 0.0, 0.0], 0.05, 6, rtol=2e-3, atol=1e-8)
 
 
 def test_chromatogram():

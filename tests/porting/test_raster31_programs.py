@@ -112,7 +112,10 @@ def masked_pipeline(np, lst, water, valid_range):
     clim = celsius.mean(axis=0)
     anom = celsius - clim
     hot = np.ma.masked_less(celsius, 30)
-    return {"count": celsius.count(axis=0), "clim": clim.filled(np.nan), "anom": anom.filled(0.0),
+    sentinel_left = 0.0 in m  # the fill value is masked: never found
+    kept = float(lst[3, 2, 2]) in m
+    return {"sentinel_left": sentinel_left, "kept": kept,
+            "count": celsius.count(axis=0), "clim": clim.filled(np.nan), "anom": anom.filled(0.0),
             "hot_days": hot.count(axis=0), "overall": float(celsius.mean()), "frac_masked":
             np.ma.getmaskarray(celsius).mean(), "ptp": celsius.ptp(axis=0).filled(-1),
             "max": celsius.max(), "compressed": np.sort(celsius.compressed())[:5]}

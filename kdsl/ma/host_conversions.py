@@ -68,6 +68,10 @@ class HostConversions:
         matches: Any = self == value  # a masked bool array: its any() leaves the masked entries out
         return bool(matches.any())
 
+    def __delitem__(self, key: Any) -> None:
+        """``del x[i]``: NumPy's ValueError, as for its arrays (``x[keep]`` makes a smaller copy)."""
+        raise ValueError("cannot delete array elements")
+
     def searchsorted(self, v: Any, side: str = "left", sorter: Any = None) -> Any:
         """NumPy's ``MaskedArray.searchsorted`` (ndarray's): positions in the data, the mask aside."""
         return self._data.searchsorted(getattr(v, "_data", v), side=side, sorter=sorter)

@@ -41,6 +41,19 @@ def weak_titration_roots(np, ca, va, ka, cb, vb):
     return {"ph": ph, "pka_est": half, "pka": -np.log10(ka), "d2": np.gradient(np.gradient(ph, vb), vb)[::5]}
 
 
+def diprotic_roots_class(np, ca, ka1, ka2, cb_values):
+    # [H+] from the quartic charge balance, lowest power first as np.polynomial writes it
+    P = np.polynomial.Polynomial
+    ph = []
+    for na in cb_values:
+        coef = [-ka1 * ka2 * KW, -ka1 * KW - 2 * ka1 * ka2 * ca + ka1 * ka2 * na,
+                ka1 * ka2 - KW + ka1 * na - ka1 * ca, ka1 + na, 1.0]
+        r = P(coef).roots()
+        h = r[np.isreal(r) & (r.real > 0)].real
+        ph.append(-np.log10(h.max()))
+    return {"ph": np.array(ph), "n": len(ph)}
+
+
 def weak_titration_bisect(np, ca, va, ka, cb, vb, iters):
     vb = np.asarray(vb, dtype=float)
     cat = ca * va / (va + vb)
@@ -158,6 +171,10 @@ def test_strong_titration():
 
 def test_weak_titration_roots():
     check(weak_titration_roots, 0.1, 25.0, 1.8e-5, 0.1, np.linspace(0.5, 40, 30), rtol=1e-3, atol=1e-3)
+
+
+def test_diprotic_roots_class():
+    check(diprotic_roots_class, 0.05, 4.3e-7, 4.8e-11, np.linspace(0.0, 0.12, 13), rtol=1e-3, atol=1e-4)
 
 
 def test_weak_titration_bisect():

@@ -3,8 +3,8 @@
 One read back decides the algorithm for the whole call: when every matrix equals its (conjugate) transpose,
 the result is :func:`kdsl.linalg.eigh`'s (Jacobi; real eigenvalues ascending, orthonormal vectors; complex
 dtype for complex input, as NumPy's ``eig`` always returns for it). Otherwise the complex Schur form
-(:mod:`kdsl.linalg.schur`: Hessenberg reduction and shifted QR on the GPU) gives complex eigenvalues (complex64
-for float32/complex64 input, complex128 for float64/complex128 and integers) in the Schur form's diagonal
+(:mod:`kdsl.linalg.schur`: Hessenberg reduction and shifted QR on the GPU, in complex128; float32/complex64
+input's results rounded to complex64, as NumPy's) gives complex eigenvalues in the Schur form's diagonal
 order, not sorted, and the eigenvectors ``Z X`` from the triangular factor's, each normalised to unit norm with
 its largest component real and positive (LAPACK's convention). For real input, an eigenvalue whose imaginary
 part is within rounding of 0 (``n eps max|a|``) is made real, its vector too, and when every eigenvalue is
@@ -26,6 +26,7 @@ import kdsl as kd
 from kdsl.linalg.common import EigResult, LinAlgError, as_array, batch_copy, check_matrices, working_dtype
 from kdsl.linalg.conjugate_pairs import exact_pairs
 from kdsl.linalg.eigh import eigh, eigvalsh
+from kdsl.linalg.jacobi import sweep_dtype
 from kdsl.linalg.schur import check, schur, triangular_eigenvectors
 
 
@@ -71,17 +72,31 @@ def _real_where_rounding(a: kd.Array, values: kd.Array, vectors: kd.Array | None
     return exact_pairs(values, vectors)
 
 
+def _rounded(dtype: kd.DType, *results: kd.Array | None) -> tuple[Any, ...]:
+    """Results computed in a wider dtype rounded to ``dtype``'s precision (complex64 or float32 for float32 and
+    complex64 input), each keeping its kind (real or complex)."""
+    if dtype.name not in ("float32", "complex64"):
+        return results
+    return tuple(None if r is None else r.astype(kd.complex64 if r.dtype.kind == "c" else kd.float32)
+                 for r in results)
+
+
 def _general(a: kd.Array, dtype: kd.DType, want_vectors: bool) -> tuple[kd.Array, kd.Array | None]:
-    ctype = _complex(dtype)
+    """The Schur form's eigenvalues (and vectors) of ``a``. float32 and complex64 matrices are computed in
+    complex128 where the device has float64 (and, on a GPU, below ``WIDE_EIGH`` columns: :func:`sweep_dtype`,
+    the Jacobi solvers' rule) and rounded, as NumPy computes them (LAPACK's ``dgeev`` on the converted matrix):
+    in complex64 the QR sweeps' rounding is ``n eps`` of the *largest* eigenvalue, which left a stiff matrix's
+    eigenvalue 1e-3 (beside 1e3) 1% off; a real spectrum is also recognised at double's rounding then."""
+    ctype = _complex(sweep_dtype(dtype, a.shape[-1]))
     t, z, converged = schur(batch_copy(a, ctype), want_vectors)
     check(converged)
     values = kd.diagonal(t, 0, -2, -1).reshape(a.shape[:-1])
     vectors = None
     if want_vectors:
         vectors = _normalised(kd.matmul(z, triangular_eigenvectors(t))).reshape(a.shape)
-    if dtype.kind == "c":
-        return values, vectors
-    return _real_where_rounding(a, values, vectors)
+    if dtype.kind != "c":
+        values, vectors = _real_where_rounding(a, values, vectors)
+    return _rounded(dtype, values, vectors)
 
 
 def _diagonal_order(a: kd.Array, w: kd.Array, v: kd.Array | None) -> tuple[kd.Array, kd.Array | None]:

@@ -42,11 +42,30 @@ def _companion(p: kd.Array) -> kd.Array:
     return kd.concatenate([top, kd.eye(n - 1, n, dtype=p.dtype, device=p.device)], axis=0)
 
 
+def _companion_roots(companion: kd.Array) -> kd.Array:
+    """The eigenvalues of a float32/complex64 companion matrix computed in double where the device has it and
+    rounded, as NumPy's ``roots`` computes them (LAPACK's ``dgeev``/``zgeev`` on the converted matrix): in
+    float32 the Schur form loses roots far smaller than the largest (the charge balance ``h^3 + 0.059 h^2 +
+    3.2e-7 h - 1.8e-19`` has a root 5.6e-13, which float32 arithmetic turned negative).
+
+    >>> import kdsl as kd
+    >>> r = _companion_roots(_companion(kd.asarray([1.0, 5.8976393e-02, 3.2250205e-07, -1.7999999e-19])))
+    >>> r.dtype, f"{float(kd.max(r)):.4e}"
+    (kdsl.float32, '5.5814e-13')
+    """
+    narrow = {"float32": kd.float64, "complex64": kd.complex128}.get(companion.dtype.name)
+    if narrow is None or not companion.device.supports(kd.float64):
+        return eigvals(companion)
+    found = eigvals(companion.astype(narrow))
+    return found.astype(kd.complex64 if found.dtype.kind == "c" else kd.float32)
+
+
 def roots(p: Any) -> kd.Array:
     """The roots of the polynomial with coefficients ``p`` (1-D, highest power first): the eigenvalues of its
     companion matrix (leading zeros dropped, trailing zeros giving zero roots). Real when every root is real
     within rounding, else complex, as NumPy returns them; their order is the Schur form's (NumPy's differs:
-    compare sorted values). Integer coefficients are computed in float64.
+    compare sorted values). Integer coefficients are computed in float64; float32 (complex64) ones in float64
+    (complex128) where the device has it, the roots rounded to float32 (complex64), as NumPy's.
 
     >>> import kdsl as kd
     >>> sorted(round(r, 5) for r in kd.roots(kd.asarray([1.0, 0.0, -4.0, 0.0])).tolist())
@@ -68,7 +87,7 @@ def roots(p: Any) -> kd.Array:
     if c.dtype.kind not in "fc":
         c = c.astype(_float64(c.device))
     if c.shape[0] > 1:
-        found_roots = eigvals(_companion(c))
+        found_roots = _companion_roots(_companion(c))
     else:
         found_roots = kd.zeros(0, dtype=_float64(c.device), device=c.device)
     if trailing == 0:

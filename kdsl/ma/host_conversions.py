@@ -20,7 +20,7 @@ from kdsl.ma.printing import masked_text
 
 
 class HostConversions:
-    """``to_numpy``/``numpy``, ``__array__``, ``tolist``, ``item``, ``searchsorted``, ``repr``/``str`` and the
+    """``to_numpy``/``numpy``, ``__array__``, ``tolist``, ``item``, ``in``, ``searchsorted``, ``repr``/``str`` and the
     Python scalar conversions of a masked array (its ``_data``, ``_mask`` and ``_fill_value``)."""
 
     _data: Any
@@ -54,6 +54,23 @@ class HostConversions:
         """NumPy's ``MaskedArray.item`` (ndarray's): the data's element as a Python scalar, masked or not; one
         int is a flat index (``x.item(0)`` of a 2-d array), a tuple or several ints an index."""
         return self._data.item(*args)
+
+    def __contains__(self, value: Any) -> bool:
+        """``value in x`` as NumPy's (ndarray's ``(x == value).any()``, through numpy.ma's comparison): masked
+        entries never match, whatever their data; any shape (Python's fallback iterated the rows of a 2-d array
+        and asked a row's truth value: ValueError).
+
+        >>> import kdsl as kd
+        >>> x = kd.ma.masked_equal(kd.asarray([[0.0, 1.0], [2.0, 3.0]]), 1.0)
+        >>> 3.0 in x, 1.0 in x, 7 in x
+        (True, False, False)
+        """
+        matches: Any = self == value  # a masked bool array: its any() leaves the masked entries out
+        return bool(matches.any())
+
+    def __delitem__(self, key: Any) -> None:
+        """``del x[i]``: NumPy's ValueError, as for its arrays (``x[keep]`` makes a smaller copy)."""
+        raise ValueError("cannot delete array elements")
 
     def searchsorted(self, v: Any, side: str = "left", sorter: Any = None) -> Any:
         """NumPy's ``MaskedArray.searchsorted`` (ndarray's): positions in the data, the mask aside."""

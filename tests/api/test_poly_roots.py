@@ -218,3 +218,37 @@ def test_poly_keeps_the_leading_one_for_nan_and_inf_roots(zeros):
     # each factor multiplied a padded 0 by the root: 0 * inf made the leading coefficient NaN (NumPy's is 1)
     z = np.array(zeros)
     np.testing.assert_array_equal(kd.poly(kd.asarray(z)).numpy(), np.poly(z))
+
+
+WIDE_SCALES = [[1.0, 5.8976393e-02, 3.2250205e-07, -1.7999999e-19],  # a weak acid's charge balance
+               [1.0, -1.0001, 1e-4, -1e-12], [1e-6, 1.0, 1e3], [1.0, 0.0, -1e-10], [2.0, 3e5, -4e-3, 1e-9, 5e-20]]
+
+
+@pytest.mark.parametrize("p", WIDE_SCALES, ids=str)
+@pytest.mark.parametrize("dtype", ["float32", "complex64"])
+def test_roots_of_float32_far_apart_match_numpy_per_root(p, dtype):
+    # NumPy computes float32 roots in double and rounds: each root, even one 1e-12 of the largest, to float32's eps
+    host = np.asarray(p, dtype=dtype)
+    got, want = kd.roots(kd.asarray(host)), np.roots(host)
+    assert got.dtype.name == want.dtype.name
+    got = _matched(got.numpy(), want)
+    np.testing.assert_allclose(got, want, rtol=2e-6, atol=0)
+    assert np.array_equal(np.sign(got.real), np.sign(want.real))
+
+
+def test_roots_of_a_list_of_python_floats_keeps_tiny_positive_root():
+    # a port's np.roots([1.0, b, c, d]): kdsl's float32 list; the positive root is the [H+] the program selects
+    coeffs = [1.0, 5.8976393e-02, 3.2250205e-07, -1.7999999e-19]
+    r = kd.roots(coeffs)
+    sel = r[kd.isreal(r) & (r.real > 0)]
+    assert sel.shape == (1,)
+    np.testing.assert_allclose(sel.numpy(), [5.5813589e-13], rtol=1e-6)
+
+
+def test_roots_float64_unchanged_and_float32_view():
+    big = np.array([0.0, 1.0, 0.0, -2.0, 0.0, 1e-9], np.float32)
+    got = kd.roots(kd.asarray(big)[1::2])
+    want = np.roots(big[1::2])
+    np.testing.assert_allclose(_matched(got.numpy(), want), want, rtol=2e-6)
+    f64 = np.array([1.0, -6.0, 11.0, -6.0])
+    np.testing.assert_allclose(np.sort(kd.roots(kd.asarray(f64)).numpy()), [1.0, 2.0, 3.0], rtol=1e-12)

@@ -163,7 +163,7 @@ class Array(ViewLinks):
     __len__, __contains__, __iter__, __repr__ = host.__len__, host.__contains__, host.__iter__, host.__repr__
     __str__, __format__, tofile, __hash__ = host.__str__, host.__format__, host.tofile, host.__hash__
     tobytes, __bytes__, __complex__ = host.tobytes, host.__bytes__, host.__complex__
-    dump, dumps = host.dump, host.dumps
+    dump, dumps, __delitem__ = host.dump, host.dumps, host.__delitem__
     # a 0-d array as a NumPy scalar for statistics, fractions and math (scalar_number.py)
     as_integer_ratio, is_integer = scalar_number.as_integer_ratio, scalar_number.is_integer
     numerator, denominator = scalar_number.numerator, scalar_number.denominator

@@ -172,6 +172,12 @@ def __contains__(self, value: Any) -> bool:
     return bool((self == value).any())
 
 
+def __delitem__(self, key: Any) -> None:
+    """``del a[i]``: NumPy's ValueError (Python's fallback was a TypeError); an array's size is fixed, and
+    ``np.delete(a, i)`` makes the smaller copy."""
+    raise ValueError("cannot delete array elements")
+
+
 def __iter__(self):
     if not self.shape:
         raise TypeError("iteration over a 0-d array")

@@ -52,3 +52,21 @@ def test_boolean_f_checks_the_axis_length_first(shape, kw, error):
         np.gradient(f, **kw)
     with pytest.raises(error):
         kd.gradient(kd.asarray(f), **kw)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128, np.float32])
+@pytest.mark.parametrize("spacing", [2.0, 3, np.array([0.0, 0.5, 1.0, 1.5, 2.0])])
+def test_second_order_edges_weight_as_numpy(dtype, spacing):
+    """NumPy's even-spacing edges of order 2 are ``(c / h) * f`` sums: an inf among complex values gives its
+    ``-inf + nanj`` (kdsl's ``(... ) / h`` gave ``nan + nanj``)."""
+    f = np.array([1 + 2j, 3 - 1j, 4 + 1j, 2 + 0j, np.inf + 5j]).astype(dtype) if np.dtype(dtype).kind == "c" else \
+        np.array([1.0, 3.0, 4.0, 2.0, np.inf], dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = np.gradient(f, spacing, edge_order=2)
+        got = kd.gradient(kd.asarray(f), spacing, edge_order=2).numpy()
+    assert got.dtype == want.dtype
+    for part in (np.real, np.imag):
+        np.testing.assert_array_equal(np.isnan(part(got)), np.isnan(part(want)))
+        np.testing.assert_array_equal(np.isinf(part(got)), np.isinf(part(want)))
+    np.testing.assert_allclose(got, want, rtol=1e-6)

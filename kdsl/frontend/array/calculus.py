@@ -127,7 +127,7 @@ def _steps(coords: Any, device: Any) -> Any:
         host = host.astype(np.float64)
     steps = np.diff(host)
     if steps.size and (steps == steps[0]).all():
-        return steps[0].item()
+        return steps[0]  # a NumPy scalar, as NumPy's step: strong beside float32 f (float64 arithmetic)
     return asarray(steps, device=device)
 
 
@@ -183,8 +183,10 @@ def _uniform(f: Array, ax: int, h: Any, order: int) -> list[Array]:
     inside = (_cut(f, ax, 2, None) - _cut(f, ax, None, -2)) / (2.0 * h)
     if order == 1:
         return [(at(1) - at(0)) / h, inside, (at(-1) - at(-2)) / h]
-    first = (-1.5 * at(0) + 2.0 * at(1) - 0.5 * at(2)) / h
-    last = (0.5 * at(-3) - 2.0 * at(-2) + 1.5 * at(-1)) / h
+    # NumPy's weights divided by h first, then a weighted sum (its rounding; and for complex f an inf meets real
+    # weights, not a complex division: NumPy's infinities and NaNs)
+    first = (-1.5 / h) * at(0) + (2.0 / h) * at(1) + (-0.5 / h) * at(2)
+    last = (0.5 / h) * at(-3) + (-2.0 / h) * at(-2) + (1.5 / h) * at(-1)
     return [first, inside, last]
 
 

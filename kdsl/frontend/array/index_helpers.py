@@ -113,13 +113,14 @@ def _directive(text: str, defaults: tuple[int, int, int]) -> tuple[int, int, int
     if text in ("r", "c"):
         raise NotImplementedError(f"r_[{text!r}, ...] builds a np.matrix; kdsl has no matrix class: use 2-D arrays "
                                   f"(kd.r_['0,2', ...] or kd.c_[...])")
+    parts = text.split(",")
+    # NumPy's reading: the first two numbers, the third only when there are exactly three (a fourth is ignored)
+    wanted = parts[:3] if len(parts) == 3 else parts[:2]
     try:
-        numbers = [int(x) for x in text.split(",")]
+        numbers = [int(x) for x in wanted]
     except ValueError:
         raise ValueError(f"unknown special directive {text!r}: use 'axis', 'axis,ndmin' or "
                          f"'axis,ndmin,trans1d' with integers") from None
-    if not 1 <= len(numbers) <= 3:
-        raise ValueError(f"unknown special directive {text!r}: at most three integers")
     axis, ndmin, trans1d = numbers + list(defaults[len(numbers):])
     return axis, ndmin, trans1d
 

@@ -34,6 +34,7 @@ from kdsl.frontend.array.linalg import matmul
 from kdsl.frontend.array.reductions import mean
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.shape_ops import concatenate, expand_dims, moveaxis
+from kdsl.frontend.array.ufunc_errors import output_casting_error
 
 
 def _pair(x1: Any, x2: Any) -> tuple[Array, Array]:
@@ -255,7 +256,7 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
         x = _observations(m, y, rowvar, dtype)
         wide = _weighted_dtype(x, dtype)
         centred, w, factor = weighted_centred(x.astype(wide), fweights, aweights, ddof)
-        centred = centred.astype(x.dtype).astype(wide)  # NumPy's X -= avg rounds to X's dtype
+        centred = _in_dtype(centred, x.dtype).astype(wide)  # NumPy's X -= avg rounds to X's dtype
         out = matmul(centred, _adjoint(centred * w)) * factor
     else:
         centred, scale = _centred(m, y, rowvar, dtype, ddof)
@@ -275,6 +276,15 @@ def _without_variables(m: Any, y: Any, rowvar: bool) -> Array | None:
     if rows:
         return None
     return zeros((0, 0), dt.float64 if x.device.supports(dt.float64) else dt.float32, device=x.device)
+
+
+def _in_dtype(centred: Array, d: dt.DType) -> Array:
+    """The centred data in ``d``, the ``dtype=`` the data was converted to, as NumPy's in-place ``X -= avg``
+    leaves it; an integer or bool ``d`` is that subtraction's casting error (its float mean cannot go back)."""
+    if not (d.is_float or d.is_complex):
+        raise output_casting_error("subtract", dt.float64, d, "same_kind",
+                                   "NumPy centres the data in place in dtype=: pass a float dtype")
+    return centred.astype(d)
 
 
 def _weighted_dtype(x: Array, dtype: Any) -> dt.DType:
@@ -299,7 +309,7 @@ def _centred(m: Any, y: Any, rowvar: bool, dtype: Any, ddof: int) -> tuple[Array
     """(the observations minus their means, one variable per row; the factor ``1 / max(n - ddof, 0)``)."""
     x = _observations(m, y, rowvar, dtype)
     dof = x.shape[1] - ddof
-    return x - mean(x, axis=1, keepdims=True), (1.0 / dof if dof > 0 else float("inf"))
+    return _in_dtype(x - mean(x, axis=1, keepdims=True), x.dtype), (1.0 / dof if dof > 0 else float("inf"))
 
 
 def corrcoef(x: Any, y: Any = None, rowvar: bool = True, *, dtype: Any = None) -> Array:

@@ -106,7 +106,8 @@ def _interp(rng):
         kw["period"] = float(rng.choice([7.5, 20.0, -40.0]))
         if len(np.unique(np.mod(coords.astype(np.float64), kw["period"]))) < n:
             kw.pop("period")  # tied coordinates once wrapped: NumPy's unstable sort decides
-        coords = rng.permutation(coords)
+        else:
+            coords = rng.permutation(coords)  # any order with a period
     for key in ("left", "right"):
         if rng.random() < 0.3:
             kw[key] = float(rng.choice([-5.0, np.nan, np.inf]))

@@ -21,6 +21,8 @@ from kdsl.frontend.array import movement as mv
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.creation import as_array, as_array_beside, asarray
 from kdsl.frontend.array.joining import diff
+from kdsl.frontend.array.math import where
+from kdsl.frontend.array.reductions import all as reduce_all
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.shape_arguments import host_length
 from kdsl.frontend.array.shape_ops import concatenate
@@ -125,7 +127,7 @@ def _steps(coords: Any, device: Any) -> Any:
         host = host.astype(np.float64)
     steps = np.diff(host)
     if steps.size and (steps == steps[0]).all():
-        return steps[0].item()
+        return steps[0]  # a NumPy scalar, as NumPy's step: strong beside float32 f (float64 arithmetic)
     return asarray(steps, device=device)
 
 
@@ -133,10 +135,9 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> Ar
     """The gradient of sampled ``f`` along each axis of ``axis`` (default all): central differences inside,
     one-sided ones of order ``edge_order`` (1 or 2) at the ends. ``varargs``: one scalar spacing for all
     axes, or one per axis (a scalar, or the 1-D coordinates along that axis). One array for one axis, else a
-    tuple; float64 for integer ``f`` (float32 on a device without float64). Coordinates on the host that are
-    evenly spaced use the even-spacing formula, as NumPy's; coordinates in a kdsl array always use the uneven
-    weights (NumPy would read them back to check): equal up to rounding, except that an inf or NaN in ``f``
-    also reaches the next point inside through the zero middle weight.
+    tuple; float64 for integer ``f`` (float32 on a device without float64). Evenly spaced coordinates use the
+    even-spacing formula, as NumPy's (for coordinates in a kdsl array, both formulas are computed and one is
+    selected on the device: nothing is read back).
 
     >>> import kdsl as kd
     >>> kd.gradient(kd.asarray([1.0, 2.0, 4.0, 7.0]), kd.asarray([0.0, 2.0, 4.0, 6.0])).tolist()
@@ -149,18 +150,19 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: int = 1) -> Ar
         raise ValueError("'edge_order' greater than 2 not supported")
     if edge_order < 1:
         raise ValueError("'edge_order' must be 1 or 2")
-    if x.dtype is dt.bool_:
-        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the "
-                        "`^` operator, or the logical_xor function instead.")
-    if not (x.dtype.is_float or x.dtype.is_complex):
+    boolean = x.dtype is dt.bool_
+    if not (x.dtype.is_float or x.dtype.is_complex or boolean):
         x = x.astype(_fit(np.float64, x.device))
     outs = []
     for ax, h in zip(axes, spacings, strict=True):
         if x.shape[ax] < edge_order + 1:
             raise ValueError("Shape of array too small to calculate a numerical gradient, at least (edge_order "
                              "+ 1) elements are required.")
+        if boolean:  # NumPy's differences of booleans, after its check of each axis's length
+            raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the "
+                            "`^` operator, or the logical_xor function instead.")
         parts = _uniform(x, ax, h, edge_order) if not isinstance(h, Array) or h.ndim == 0 else \
-            _uneven(x, ax, h, edge_order)
+            _either(x, ax, h, edge_order)
         outs.append(concatenate(parts, axis=ax).astype(x.dtype))
     return outs[0] if len(outs) == 1 else tuple(outs)
 
@@ -181,9 +183,19 @@ def _uniform(f: Array, ax: int, h: Any, order: int) -> list[Array]:
     inside = (_cut(f, ax, 2, None) - _cut(f, ax, None, -2)) / (2.0 * h)
     if order == 1:
         return [(at(1) - at(0)) / h, inside, (at(-1) - at(-2)) / h]
-    first = (-1.5 * at(0) + 2.0 * at(1) - 0.5 * at(2)) / h
-    last = (0.5 * at(-3) - 2.0 * at(-2) + 1.5 * at(-1)) / h
+    # NumPy's weights divided by h first, then a weighted sum (its rounding; and for complex f an inf meets real
+    # weights, not a complex division: NumPy's infinities and NaNs)
+    first = (-1.5 / h) * at(0) + (2.0 / h) * at(1) + (-0.5 / h) * at(2)
+    last = (0.5 / h) * at(-3) + (-2.0 / h) * at(-2) + (1.5 / h) * at(-1)
     return [first, inside, last]
+
+
+def _either(f: Array, ax: int, dx: Array, order: int) -> list[Array]:
+    """The gradient's parts for steps ``dx`` in a kdsl array: NumPy takes the even-spacing formula when the steps
+    are all equal, which it reads on the host; kdsl computes both and selects on the device (no read-back), so
+    an inf in ``f`` does not reach the next point through the uneven formula's zero middle weight (NaN)."""
+    even = reduce_all(dx == dx[0])
+    return [where(even, u, v) for u, v in zip(_uniform(f, ax, dx[0], order), _uneven(f, ax, dx, order), strict=True)]
 
 
 def _uneven(f: Array, ax: int, dx: Array, order: int) -> list[Array]:

@@ -13,6 +13,7 @@ Example:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -84,9 +85,10 @@ def choose(a: Any, choices: Any, out: Array | None = None, mode: str = "raise") 
     dev = _device_of([a, *listed])
     cs = _choices(choices, dev)
     n = len(cs)
-    idx = clip_modes.in_range(_choice_index(a, n, mode, dev), n, mode)
+    raw = clip_modes.index_array(a, dev, empty_ok=False)
+    shape = _shape([raw, *cs])
+    idx = clip_modes.in_range(_checked_index(a, raw, n, mode, shape), n, mode)
     d = result_type(*cs)
-    shape = _shape([idx, *cs])
     cs = _common(cs, d, dev)
     picked = cs[-1]
     for k in range(n - 2, -1, -1):  # a chain of where: one fused kernel reading every choice
@@ -96,14 +98,16 @@ def choose(a: Any, choices: Any, out: Array | None = None, mode: str = "raise") 
         return result
     if not isinstance(out, Array):
         raise TypeError(f"out must be a kdsl Array, not {type(out).__name__}")
+    if out.shape != shape:  # NumPy's: no broadcast of the result into a larger out
+        raise TypeError("choose: invalid shape for output array.")
     out[...] = result
     return out
 
 
-def _choice_index(a: Any, n: int, mode: str, device) -> Array:
-    """``a`` as an index array; ``mode='raise'`` checks it lies in ``[0, n)``."""
-    idx = clip_modes.index_array(a, device, empty_ok=False)
-    if mode == "raise" and idx.size:
+def _checked_index(a: Any, idx: Array, n: int, mode: str, shape: tuple[int, ...]) -> Array:
+    """The index array ``idx`` (of ``a``); ``mode='raise'`` checks it lies in ``[0, n)`` where it chooses
+    anything (NumPy's loop runs over the broadcast ``shape``: an empty result checks nothing)."""
+    if mode == "raise" and idx.size and math.prod(shape):
         lo, hi = (int(np.min(a)), int(np.max(a))) if not isinstance(a, Array) else clip_modes.bounds(idx)
         if lo < 0 or hi >= n:
             raise ValueError(f"invalid entry in choice array: entries must lie in [0, {n}) with mode='raise' "

@@ -27,13 +27,14 @@ from kdsl.frontend.array import ops, scalar_like
 from kdsl.frontend.array.array import Array
 from kdsl.frontend.array.complex_math import complex_from_parts, conj, imag, real
 from kdsl.frontend.array.cov_weights import weighted_centred
-from kdsl.frontend.array.creation import as_array, as_array_beside, as_arrays
+from kdsl.frontend.array.creation import as_array, as_array_beside, as_arrays, zeros
 from kdsl.frontend.array.gufunc_axes import vecdot_axes
 from kdsl.frontend.array.joining import atleast_2d
 from kdsl.frontend.array.linalg import matmul
 from kdsl.frontend.array.reductions import mean
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.shape_ops import concatenate, expand_dims, moveaxis
+from kdsl.frontend.array.ufunc_errors import output_casting_error
 
 
 def _pair(x1: Any, x2: Any) -> tuple[Array, Array]:
@@ -248,14 +249,51 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
     if ddof is not None and ddof != int(ddof):
         raise ValueError("ddof must be integer")
     ddof = int(ddof) if ddof is not None else (0 if bias else 1)
+    empty = _without_variables(m, y, rowvar)
+    if empty is not None:
+        return empty
     if fweights is not None or aweights is not None:
         x = _observations(m, y, rowvar, dtype)
-        centred, w, factor = weighted_centred(x, fweights, aweights, ddof)
+        wide = _weighted_dtype(x, dtype)
+        centred, w, factor = weighted_centred(x.astype(wide), fweights, aweights, ddof)
+        centred = _in_dtype(centred, x.dtype).astype(wide)  # NumPy's X -= avg rounds to X's dtype
         out = matmul(centred, _adjoint(centred * w)) * factor
     else:
         centred, scale = _centred(m, y, rowvar, dtype, ddof)
         out = _nan_without_observations(matmul(centred, _adjoint(centred)) * scale, centred.shape[1])
     return out.reshape(()) if out.shape == (1, 1) else out
+
+
+def _without_variables(m: Any, y: Any, rowvar: bool) -> Array | None:
+    """NumPy's result when ``m`` has no variables (no rows; no columns of a 2-d ``m`` when ``rowvar`` is False):
+    an empty float64 (0, 0) array whatever the dtypes, before ``y`` and the weights are looked at; else None."""
+    x = as_array(m)
+    if x.ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    if y is not None and as_array_beside(y, x, x.device).ndim > 2:
+        raise ValueError("y has more than 2 dimensions")
+    rows = x.shape[0] if x.ndim == 2 and rowvar else x.shape[1] if x.ndim == 2 else 1
+    if rows:
+        return None
+    return zeros((0, 0), dt.float64 if x.device.supports(dt.float64) else dt.float32, device=x.device)
+
+
+def _in_dtype(centred: Array, d: dt.DType) -> Array:
+    """The centred data in ``d``, the ``dtype=`` the data was converted to, as NumPy's in-place ``X -= avg``
+    leaves it; an integer or bool ``d`` is that subtraction's casting error (its float mean cannot go back)."""
+    if not (d.is_float or d.is_complex):
+        raise output_casting_error("subtract", dt.float64, d, "same_kind",
+                                   "NumPy centres the data in place in dtype=: pass a float dtype")
+    return centred.astype(d)
+
+
+def _weighted_dtype(x: Array, dtype: Any) -> dt.DType:
+    """The dtype a weighted covariance computes in: NumPy's weights are float64 arrays, so an explicit
+    ``dtype=float16/float32/complex64`` gives a float64 (complex128) result there; kdsl's own choice for data of
+    those dtypes (``dtype`` None) stays."""
+    if dtype is None or not x.device.supports(dt.float64):
+        return x.dtype
+    return promotion.promote(x.dtype, dt.float64)
 
 
 def _nan_without_observations(out: Array, n: int) -> Array:
@@ -271,7 +309,7 @@ def _centred(m: Any, y: Any, rowvar: bool, dtype: Any, ddof: int) -> tuple[Array
     """(the observations minus their means, one variable per row; the factor ``1 / max(n - ddof, 0)``)."""
     x = _observations(m, y, rowvar, dtype)
     dof = x.shape[1] - ddof
-    return x - mean(x, axis=1, keepdims=True), (1.0 / dof if dof > 0 else float("inf"))
+    return _in_dtype(x - mean(x, axis=1, keepdims=True), x.dtype), (1.0 / dof if dof > 0 else float("inf"))
 
 
 def corrcoef(x: Any, y: Any = None, rowvar: bool = True, *, dtype: Any = None) -> Array:
@@ -281,6 +319,9 @@ def corrcoef(x: Any, y: Any = None, rowvar: bool = True, *, dtype: Any = None) -
     >>> kd.corrcoef(kd.asarray([[0.0, 1.0, 2.0], [0.0, 2.0, 4.0]])).tolist()
     [[1.0, 1.0], [1.0, 1.0]]
     """
+    empty = _without_variables(x, y, rowvar)
+    if empty is not None:
+        return empty
     centred, _ = _centred(x, y, rowvar, dtype, 0)  # the 1/n factors cancel
     c = matmul(centred, _adjoint(centred))
     # The norms come from their own reduction, not from the diagonal of ``c``: a view of a reduction read by

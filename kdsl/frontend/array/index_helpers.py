@@ -107,19 +107,21 @@ mgrid = _Grid(sparse=False)
 ogrid = _Grid(sparse=True)
 
 
-def _directive(text: str) -> tuple[int, int, int]:
-    """``'axis'``, ``'axis,ndmin'`` or ``'axis,ndmin,trans1d'`` -> the three numbers."""
+def _directive(text: str, defaults: tuple[int, int, int]) -> tuple[int, int, int]:
+    """``'axis'``, ``'axis,ndmin'`` or ``'axis,ndmin,trans1d'`` -> the three numbers; those not given keep the
+    concatenator's own (``c_['0', ...]`` still makes 1-d items columns: ndmin 2, trans1d 0, as NumPy's)."""
     if text in ("r", "c"):
         raise NotImplementedError(f"r_[{text!r}, ...] builds a np.matrix; kdsl has no matrix class: use 2-D arrays "
                                   f"(kd.r_['0,2', ...] or kd.c_[...])")
+    parts = text.split(",")
+    # NumPy's reading: the first two numbers, the third only when there are exactly three (a fourth is ignored)
+    wanted = parts[:3] if len(parts) == 3 else parts[:2]
     try:
-        numbers = [int(x) for x in text.split(",")]
+        numbers = [int(x) for x in wanted]
     except ValueError:
         raise ValueError(f"unknown special directive {text!r}: use 'axis', 'axis,ndmin' or "
                          f"'axis,ndmin,trans1d' with integers") from None
-    if not 1 <= len(numbers) <= 3:
-        raise ValueError(f"unknown special directive {text!r}: at most three integers")
-    axis, ndmin, trans1d = numbers + [1, -1][len(numbers) - 1:]
+    axis, ndmin, trans1d = numbers + list(defaults[len(numbers):])
     return axis, ndmin, trans1d
 
 
@@ -155,7 +157,7 @@ class _Concatenator:
         items = list(key) if isinstance(key, tuple) else [key]
         axis, ndmin, trans1d = self.defaults
         if items and isinstance(items[0], str):
-            axis, ndmin, trans1d = _directive(items.pop(0))
+            axis, ndmin, trans1d = _directive(items.pop(0), self.defaults)
         if any(isinstance(x, str) for x in items):
             raise ValueError("special directives must be the first entry.")
         converted = [self._item(x) for x in items]

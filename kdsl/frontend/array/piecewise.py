@@ -63,8 +63,6 @@ def _conditions(x: Array, condlist: Any) -> list[Array]:
     if len({c.shape for c in conds}) > 1:  # NumPy stacks them first (np.asarray(condlist, dtype=bool)): its error
         np.asarray([np.broadcast_to(np.False_, c.shape) for c in conds], dtype=bool)
         raise ValueError(f"piecewise: the conditions have different shapes {[c.shape for c in conds]}")
-    if conds[0].ndim and conds[0].shape != x.shape:
-        _leading(conds[0], x.shape)  # NumPy's IndexError for a shape that is not x's leading axes
     return conds
 
 
@@ -93,9 +91,12 @@ def _value(func: Any, x: Array, cond: Array, out: Array, args: Any, kw: Any) -> 
     if not callable(func):
         return out, func
     if is_pure_elementwise(func):
-        value = func(x, *args, **kw)
-        if not isinstance(value, Array) or value.size <= 1 or (
-                value.shape == x.shape and reads_elementwise(value, [x], strict=True)):
+        try:
+            value = func(x, *args, **kw)
+        except Exception:  # noqa: BLE001 - NumPy raises it only if it calls func: not where nothing is selected
+            value = None  # (a one-argument function beside piecewise's *args): NumPy's calls below decide
+        if value is not None and (not isinstance(value, Array) or value.size <= 1 or (
+                value.shape == x.shape and reads_elementwise(value, [x], strict=True))):
             return out, value
         # an argument in args made it more than element-wise (a pure function: a second call is unobservable)
     # NumPy's y[cond] = func(x[cond], ...): the function sees the selected elements only (whole sub-arrays for a
@@ -128,6 +129,8 @@ def piecewise(x: Any, condlist: Any, funclist: Sequence[Any], *args: Any, **kw: 
     elif len(funclist) != len(conds):
         raise ValueError(f"with {len(conds)} condition(s), either {len(conds)} or {len(conds) + 1} functions are "
                          f"expected")
+    if conds[0].ndim and conds[0].shape != x.shape:  # after the count, as NumPy indexes x only then
+        _leading(conds[0], x.shape)  # NumPy's IndexError for a shape that is not x's leading axes
     out = zeros_like(x)
     for cond, func in zip(conds, funclist, strict=True):
         out, value = _value(func, x, cond, out, args, kw)

@@ -118,7 +118,12 @@ def take(a: Any, indices: Any, axis: int | None = None, out: Any = None, mode: s
         [[2, 2, 1], [4, 4, 3]]
     """
     if out is not None:  # NumPy's out=: the result written into a kdsl array
-        return into(take(a, indices, axis, None, mode), out)
+        result = take(a, indices, axis, None, mode)
+        if isinstance(out, Array) and not np.can_cast(out.dtype.np, result.dtype.np, "safe"):
+            # NumPy's rule, from out's dtype to a's (out is copied back into a temporary of a's dtype)
+            raise TypeError(f"Cannot cast array data from {out.dtype.np!r} to {result.dtype.np!r} according to "
+                            "the rule 'safe'")
+        return into(result, out)
     x = as_array(a)
     x, ax = flat_or(x.reshape(1) if x.ndim == 0 else x, axis)  # NumPy takes from a 0-d array as from one element
     idx = _indices(indices, x.shape[ax], ax, mode, x.device)

@@ -64,13 +64,16 @@ def unwrap(p: Any, discont: float | None = None, axis: int = -1, *, period: floa
                             "integer period; unwrap a signed copy (p.astype(kd.int64))")
     if x.shape[ax] < 2:
         return x.astype(d)
-    step = diff(x, axis=ax).astype(d)
+    raw = diff(x, axis=ax)  # in p's dtype, as NumPy's dd (integer steps wrap)
+    step = raw.astype(d)
     if discont is None:
         discont = period / 2
     wrapped = apply("mod", step + high, period) - high  # into [-high, high)
     if ambiguous:  # a step of exactly +period/2 stays +period/2
         wrapped = where((wrapped == -high) & (step > 0), high, wrapped)
-    fix = where(apply("abs", step) < discont, 0, wrapped - step)
+    # NumPy's abs(dd) < discont takes abs in p's dtype (abs of int16's -32768 stays -32768: no correction there)
+    size = raw if raw.dtype is dt.bool_ else apply("abs", raw)
+    fix = where(size.astype(d) < discont, 0, wrapped - step)
     head = x[_along(x.ndim, ax, slice(0, 1))].astype(d)
     tail = x[_along(x.ndim, ax, slice(1, None))].astype(d) + fix.cumsum(axis=ax, dtype=d)
     return concatenate([head, tail], axis=ax)

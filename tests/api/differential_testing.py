@@ -118,3 +118,16 @@ def assert_same(want: Any, got: Any, close: bool) -> None:
     np.testing.assert_array_equal(got, want)
     if want.dtype.kind in "fc":  # signs of zeros too
         np.testing.assert_array_equal(np.signbit(got.real), np.signbit(want.real))
+
+
+def plain(name: str) -> Any:
+    """The function ``name`` of whichever library ``xp`` a case runs on."""
+    return lambda xp, *args, **kw: getattr(xp, name)(*args, **kw)
+
+
+def in_place(name: str) -> Any:
+    """The in-place routine ``name`` as a function returning its (modified) first argument."""
+    def call(xp: Any, a: Any, *args: Any, **kw: Any) -> Any:
+        getattr(xp, name)(a, *args, **kw)
+        return a
+    return call

@@ -15,7 +15,19 @@ from typing import Any
 
 import numpy as np
 import pytest
-from differential_testing import DTYPES, Data, array, assert_same, mask_of, outcome, rand_shape, trailing, values
+from differential_testing import (
+    DTYPES,
+    Data,
+    array,
+    assert_same,
+    in_place,
+    mask_of,
+    outcome,
+    plain,
+    rand_shape,
+    trailing,
+    values,
+)
 
 import kdsl as kd
 
@@ -287,18 +299,6 @@ def _putmask(rng):
     a = array(rng)
     shape = a.view(np).shape
     return [a, mask_of(rng, shape), array(rng, (int(rng.integers(1, 4)),), a.view(np).dtype)], {}
-
-
-def in_place(name: str) -> Any:
-    """The in-place routine ``name`` as a function returning its (modified) first argument."""
-    def call(xp: Any, a: Any, *args: Any, **kw: Any) -> Any:
-        getattr(xp, name)(a, *args, **kw)
-        return a
-    return call
-
-
-def plain(name: str) -> Any:
-    return lambda xp, *args, **kw: getattr(xp, name)(*args, **kw)
 
 
 FUNCTIONS: dict[str, tuple[Any, Any]] = {

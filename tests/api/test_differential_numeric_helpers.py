@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from differential_testing import DTYPES, Data, array, mask_of, outcome, rand_shape, trailing, values
+from differential_testing import DTYPES, Data, array, in_place, mask_of, outcome, plain, rand_shape, trailing, values
 
 import kdsl as kd
 
@@ -316,17 +316,6 @@ def _along_flat(rng):  # take_along_axis with axis=None
     a = array(rng)
     n = a.view(np).size
     return [a, Data(rng.integers(-n, n, (int(rng.integers(0, 4)),)) if n else np.zeros(0, np.int64))], {}
-
-
-def plain(name: str) -> Any:
-    return lambda xp, *args, **kw: getattr(xp, name)(*args, **kw)
-
-
-def in_place(name: str) -> Any:
-    def call(xp: Any, a: Any, *args: Any, **kw: Any) -> Any:
-        getattr(xp, name)(a, *args, **kw)
-        return a
-    return call
 
 
 def _into(name: str) -> Any:

@@ -71,3 +71,16 @@ def layouts(host: np.ndarray) -> list[tuple[str, kd.Array, np.ndarray]]:
     big[..., ::2] = host
     return [("contiguous", kd.asarray(host), host), ("transposed", t, host),
             ("strided", kd.asarray(big)[..., ::2], host)]
+
+
+def matched(got: np.ndarray, want: np.ndarray) -> np.ndarray:
+    """``got`` reordered to pair each of ``want``'s eigenvalues (per matrix) with the nearest unused one."""
+    got, want = np.asarray(got, complex).reshape(-1, got.shape[-1]), np.asarray(want, complex)
+    out = np.empty_like(got)
+    for b, (g, w) in enumerate(zip(got, want.reshape(got.shape), strict=True)):
+        free = list(range(len(g)))
+        for i, value in enumerate(w):
+            j = min(free, key=lambda k: abs(g[k] - value))
+            free.remove(j)
+            out[b, i] = g[j]
+    return out.reshape(want.shape)

@@ -5,6 +5,7 @@ spectra, conjugate pairs, batches, views and sizes 0 and 1 as NumPy's (tests/por
 
 import numpy as np
 import pytest
+from linalg_testing import matched
 
 import kdsl as kd
 
@@ -16,16 +17,6 @@ def _stiff(n, spectrum, seed, dtype):
     return (q @ t @ q.T).astype(dtype)
 
 
-def _matched(got, want):
-    got, want = np.asarray(got, complex), np.asarray(want, complex)
-    free, out = list(range(len(got))), []
-    for value in want:
-        j = min(free, key=lambda k: abs(got[k] - value))
-        free.remove(j)
-        out.append(got[j])
-    return np.array(out)
-
-
 SPECTRA = [[1e3, 200.0, 5.0, 1.0, 0.01, 1e-3], [-1e4, -10.0, -0.5, -1e-2], [1e2, 1e-4, 3.0], [7.0]]
 
 
@@ -34,7 +25,7 @@ def test_float32_eigvals_each_match_numpy(spectrum):
     a = _stiff(len(spectrum), spectrum, 311, np.float32)
     got, want = kd.linalg.eigvals(kd.asarray(a)), np.linalg.eigvals(a)
     assert got.dtype.name == "float32"  # real spectra stay real: NumPy 2.4's rule (2.5 always gives complex)
-    np.testing.assert_allclose(_matched(got.numpy(), want), want, rtol=2e-5, atol=0)
+    np.testing.assert_allclose(matched(got.numpy(), want), want, rtol=2e-5, atol=0)
 
 
 def test_float32_eig_vectors_and_batch():
@@ -43,7 +34,7 @@ def test_float32_eig_vectors_and_batch():
     want = np.linalg.eigvals(a)
     assert w.dtype == np.float32 and v.dtype == np.float32
     for k in range(3):
-        np.testing.assert_allclose(_matched(w.numpy()[k], want[k]), want[k], rtol=2e-5)
+        np.testing.assert_allclose(matched(w.numpy()[k], want[k]), want[k], rtol=2e-5)
     a64 = a.astype(np.float64)
     resid = np.abs(a64 @ v.numpy() - v.numpy() * w.numpy()[:, None, :]).max(axis=(1, 2))
     assert np.all(resid < 1e-4 * np.abs(a64).max(axis=(1, 2)))
@@ -59,7 +50,7 @@ def test_complex_pairs_and_complex64():
     c = (_stiff(4, [1e3, 1.0, 1e-2, 1e-3], 313, np.float64) + 1j * np.diag([0.0, 1e-3, 0.0, 2e-3])).astype(np.complex64)
     got, want = kd.linalg.eigvals(kd.asarray(c)), np.linalg.eigvals(c)
     assert got.dtype.name == "complex64"
-    np.testing.assert_allclose(_matched(got.numpy(), want), want, rtol=2e-5)
+    np.testing.assert_allclose(matched(got.numpy(), want), want, rtol=2e-5)
 
 
 def test_view_empty_and_float64_unchanged():
@@ -67,10 +58,10 @@ def test_view_empty_and_float64_unchanged():
     big = np.zeros((12, 6), np.float32)
     big[::2] = a
     got = kd.linalg.eigvals(kd.asarray(big)[::2])
-    np.testing.assert_allclose(_matched(got.numpy(), np.linalg.eigvals(a)), np.linalg.eigvals(a), rtol=2e-5)
+    np.testing.assert_allclose(matched(got.numpy(), np.linalg.eigvals(a)), np.linalg.eigvals(a), rtol=2e-5)
     empty = kd.linalg.eigvals(kd.zeros((0, 0), dtype=kd.float32))
     assert empty.shape == (0,)
     a64 = _stiff(6, SPECTRA[0], 315, np.float64)
     got = kd.linalg.eigvals(kd.asarray(a64))
     assert got.dtype == np.float64
-    np.testing.assert_allclose(_matched(got.numpy(), np.linalg.eigvals(a64)), np.linalg.eigvals(a64), rtol=1e-10)
+    np.testing.assert_allclose(matched(got.numpy(), np.linalg.eigvals(a64)), np.linalg.eigvals(a64), rtol=1e-10)

@@ -4,7 +4,7 @@ Hermitian path (eigh's results); dtypes, batches, empty input, views and errors.
 
 import numpy as np
 import pytest
-from linalg_testing import gaussian, layouts, symmetric
+from linalg_testing import gaussian, layouts, matched, symmetric
 
 import kdsl as kd
 from kdsl.linalg import kernels, schur
@@ -24,17 +24,6 @@ def _numpy_dtype(a, w) -> str:
     return w.dtype.name
 
 
-def _matched(got, want):
-    """``got`` reordered to pair each of ``want``'s eigenvalues (per matrix) with the nearest unused one."""
-    got, want = np.asarray(got, complex).reshape(-1, got.shape[-1]), np.asarray(want, complex)
-    out = np.empty_like(got)
-    for b, (g, w) in enumerate(zip(got, want.reshape(got.shape), strict=True)):
-        free = list(range(len(g)))
-        for i, value in enumerate(w):
-            j = min(free, key=lambda k: abs(g[k] - value))
-            free.remove(j)
-            out[b, i] = g[j]
-    return out.reshape(want.shape)
 
 
 def _check_general(a, w, v, dtype, scale=1.0):
@@ -43,7 +32,7 @@ def _check_general(a, w, v, dtype, scale=1.0):
     np.testing.assert_allclose(a64 @ v, v * w[..., None, :], rtol=r, atol=r)
     np.testing.assert_allclose(np.linalg.norm(v, axis=-2), 1.0, rtol=RTOL[dtype] * 10)
     want = np.linalg.eigvals(a.astype(np.complex128))
-    np.testing.assert_allclose(_matched(w, want), want, rtol=r * 10, atol=r * 10)
+    np.testing.assert_allclose(matched(w, want), want, rtol=r * 10, atol=r * 10)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
@@ -57,7 +46,7 @@ def test_eig_general_matches_numpy(shape, dtype):
     _check_general(a, w.numpy(), v.numpy(), dtype)
     values = kd.linalg.eigvals(kd.asarray(a))
     assert values.dtype.name == want
-    np.testing.assert_allclose(_matched(values.numpy(), w.numpy()), w.numpy(), rtol=RTOL[dtype], atol=RTOL[dtype])
+    np.testing.assert_allclose(matched(values.numpy(), w.numpy()), w.numpy(), rtol=RTOL[dtype], atol=RTOL[dtype])
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -82,7 +71,7 @@ def test_eig_special_matrices(a):
     w, v = kd.linalg.eig(kd.asarray(a))
     wn, _ = np.linalg.eig(a)
     assert w.dtype.name == _numpy_dtype(a, wn)
-    np.testing.assert_allclose(_matched(w.numpy(), wn), wn, atol=1e-7)
+    np.testing.assert_allclose(matched(w.numpy(), wn), wn, atol=1e-7)
     a64 = a.astype(np.complex128)
     np.testing.assert_allclose(a64 @ v.numpy(), v.numpy() * w.numpy()[..., None, :], atol=1e-10)
 
@@ -146,7 +135,7 @@ def test_eig_integer_input_computes_in_float64():
     a = np.array([[1, 2, 0], [0, 3, 1], [4, 0, 1]])
     w = kd.linalg.eigvals(kd.asarray(a))
     assert w.dtype.name == np.linalg.eigvals(a).dtype.name == "complex128"
-    np.testing.assert_allclose(_matched(w.numpy(), np.linalg.eigvals(a)), np.linalg.eigvals(a), atol=1e-12)
+    np.testing.assert_allclose(matched(w.numpy(), np.linalg.eigvals(a)), np.linalg.eigvals(a), atol=1e-12)
 
 
 def test_eig_errors():
@@ -198,4 +187,4 @@ def test_eig_hard_matrices_stay_finite_and_accurate(name, dtype):
     np.testing.assert_allclose(a.astype(np.complex128) @ v, v * w[None, :], rtol=0, atol=r)
     if name not in ("defective", "nilpotent"):  # a defective eigenvalue is only eps**(1/n) accurate anywhere
         want = np.linalg.eigvals(a.astype(np.float64))
-        np.testing.assert_allclose(_matched(w, want), want, rtol=0, atol=r * a.shape[-1])
+        np.testing.assert_allclose(matched(w, want), want, rtol=0, atol=r * a.shape[-1])

@@ -21,6 +21,7 @@ from kdsl import dtype as dt
 from kdsl.device import device as default_device
 from kdsl.engine.state import state
 from kdsl.errors import TooLargeError
+from kdsl.runtime.lifetime import finalizer_acquire
 from kdsl.runtime.vk import OUT_OF_MEMORY, VulkanError
 
 # Tensors kept per (dtype, size). A model's forward pass makes dozens of same-sized intermediates in one
@@ -69,7 +70,8 @@ class Buffer:
             dropped: list[Any] = []  # buckets let go of: freed after the lock is released (see _evict)
             pooled = False
             lock = st.lock
-            lock.acquire()  # (not ``with``: this runs at every array's death, and acquire/release costs less)
+            if not finalizer_acquire(lock):  # (not ``with``: this runs at every array's death, and the calls
+                return  # cost less; at interpreter exit a dead daemon thread may hold it: the tensor goes unpooled)
             try:
                 pool = st.pool
                 key = (name, size)

@@ -43,6 +43,8 @@ class Destroyable:
         raise NotImplementedError
 
     def __del__(self) -> None:
+        if sys.is_finalizing():  # the exit hook freed every Manager's objects; destroy() could wait forever
+            return  # for a lock a daemon thread died holding (see finalizer_acquire)
         try:
             self.destroy()
         except Exception:  # pragma: no cover - interpreter shutdown: modules may already be gone
@@ -81,6 +83,30 @@ def destroyed_error(message: str) -> BaseException:
     # an exit hook registered before kdsl's runs after it (atexit runs the latest first)
     return RuntimeError(f"{message} (but kdsl's exit hook freed the devices already: an exit hook that computes "
                         "with kdsl must run before it; register it with atexit after importing kdsl)")
+
+
+def finalizer_acquire(lock: Any) -> bool:
+    """Acquire ``lock`` in a finaliser (``__del__``, a weakref callback): True once held, False when the
+    interpreter is finalizing and another thread holds it (the finaliser then gives up its work).
+
+    After the exit hooks, CPython ends a daemon thread where it stands the next time the thread takes the GIL
+    (back from a Vulkan wait or a compilation, say), with its locks still held; a finaliser run by the last
+    garbage collection that waited for one of them hung the exit forever. The process is ending then, so what
+    the finaliser would tidy goes with it.
+
+    Example:
+        >>> import threading
+        >>> lock = threading.Lock()
+        >>> finalizer_acquire(lock)
+        True
+        >>> lock.release()
+    """
+    if lock.acquire(False):
+        return True
+    if sys.is_finalizing():
+        return False
+    lock.acquire()
+    return True
 
 
 # Contexts (one per Manager) alive in this process: the fork hook marks each one foreign in the child.

@@ -120,9 +120,14 @@ class Memory(Destroyable):
                 "data": (self._host_address(), False)}
 
     def _view_gone(self) -> None:
-        with self._ctx.lock:
+        lock = self._ctx.lock
+        if not lifetime.finalizer_acquire(lock):
+            return
+        try:
             self._views -= 1
             free = self._destroyed and self._views == 0
+        finally:
+            lock.release()
         if free:
             self._free()
 

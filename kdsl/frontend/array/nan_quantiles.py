@@ -33,7 +33,7 @@ from kdsl.frontend.array.math import ceil, floor, isnan, maximum, minimum, rint,
 from kdsl.frontend.array.nan_functions import nanmean
 
 # the sorting module's internals: a line-wise sort and an along-axis gather without the index read-back
-from kdsl.frontend.array.quantiles import keep_reduced_dims, lines_last
+from kdsl.frontend.array.quantiles import keep_reduced_dims, lines_last, reshaped_result
 from kdsl.frontend.array.reduction_where import into
 from kdsl.frontend.array.reductions import sum as asum
 from kdsl.frontend.array.shape_ops import broadcast_values_to, stack
@@ -166,7 +166,7 @@ def _quantiles(x: Array, qs: np.ndarray, axis: Any, keepdims: bool, method: str,
             if d.is_float:
                 value = where(count == 0, float("nan"), value)
             picks.append(value)
-        result = stack(picks).reshape(qs.shape + lead) if picks else _nan_full(qs.shape + lead, d, x.device)
+        result = reshaped_result(stack(picks), qs.shape + lead) if picks else _nan_full(qs.shape + lead, d, x.device)
     return keep_reduced_dims(result, x.shape, axes, qs.shape) if keepdims else result
 
 

@@ -65,7 +65,18 @@ def _sorted_lines(lines: Array) -> Array:
 
 def keep_reduced_dims(out: Array, shape: tuple[int, ...], axes: tuple[int, ...], lead: tuple[int, ...]) -> Array:
     """``out`` (``lead`` axes, then the kept axes of ``shape``) with the reduced ``axes`` back as size 1."""
-    return out.reshape(lead + tuple(1 if k in axes else n for k, n in enumerate(shape)))
+    return reshaped_result(out, lead + tuple(1 if k in axes else n for k, n in enumerate(shape)))
+
+
+def reshaped_result(out: Array, shape: tuple[int, ...]) -> Array:
+    """A new result array of ``shape`` on the temporary ``out``'s data, not a view of it: NumPy's result owns its
+    data (``base`` None), and a 0-d one stands for a scalar (``m = kd.nanmedian(a); y = m; m += 1`` leaves y).
+
+    >>> import kdsl as kd
+    >>> reshaped_result(kd.ones(1) * 2, ()).base is None
+    True
+    """
+    return Array(mv.reshape_node(out._n, shape))
 
 
 def _host_q(q: Any) -> Any:

@@ -68,12 +68,11 @@ def _keepdims(keepdims) -> bool:
 
 
 def _keep(x: Array, node: Node, axes: tuple[int, ...], keepdims: bool) -> Array:
-    keepdims = _keepdims(keepdims)
-    out = Array(node)
-    if keepdims:
-        shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape))
-        out = out.reshape(shape)
-    return out
+    """The reduction's result on ``node``, with the reduced axes kept as length 1 when ``keepdims``: a new array
+    on the reshaped node, not a view of a temporary (NumPy's result owns its data: ``base`` None)."""
+    if _keepdims(keepdims):
+        node = mv.reshape_node(node, tuple(1 if a in axes else n for a, n in enumerate(x.shape)))
+    return Array(node)
 
 
 def _reduce(x: Array, op: str, axes: tuple[int, ...], out_dtype: dt.DType, keepdims: bool) -> Array:
@@ -256,7 +255,7 @@ def _arg(x, op: str, axis, keepdims: bool) -> Array:
     if a is None:
         flat = x.reshape(-1)
         out = _reduce(flat, op, (0,), out_dtype, False)
-        return out.reshape((1,) * x.ndim) if keepdims else out
+        return _keep(x, out._n, tuple(range(x.ndim)), keepdims)
     return _reduce(x, op, (a,), out_dtype, bool(keepdims))  # any truthy keepdims, as NumPy's argmax
 
 
@@ -334,7 +333,7 @@ def _quiet_mean(x: Array, axes: tuple[int, ...], dtype, out, keepdims: bool, whe
     if result.dtype is not d:
         result = result.astype(d)
     if keepdims:
-        result = result.reshape(tuple(1 if a in axes else k for a, k in enumerate(x.shape)))
+        result = _keep(x, result._n, axes, True)
     return rw.into(result, out)
 
 
@@ -373,7 +372,7 @@ def _variance(a, axis, dtype, ddof, keepdims: bool, where, mean, correction, roo
     else:  # NumPy divides by max(n - ddof, 0): inf, or NaN where the sum of squares is 0
         result = total * float("inf")
     if keepdims:
-        result = result.reshape(tuple(1 if a in axes else k for a, k in enumerate(x.shape)))
+        result = _keep(x, result._n, axes, True)
     return _warn_when_read(result, x, axes, where, ddof)
 
 

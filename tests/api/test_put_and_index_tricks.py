@@ -182,6 +182,21 @@ def test_put_along_axis_argmax_and_none():
     _inplace("put_along_axis", e, np.array([[0], [-1]]), 7.0, axis=0, view=lambda x: x.T[1:3])
 
 
+@pytest.mark.parametrize("view", [lambda x: x.T, lambda x: x[:, ::2], lambda x: x[::-1, 1:]])
+def test_put_along_axis_none_writes_through_a_non_contiguous_view(view):
+    """A deliberate difference (docs/numpy-api.md): NumPy 2.4 refuses axis=None on a non-contiguous array
+    ("assignment destination is read-only": its flattened copy), kdsl writes the flat positions (C order) through
+    to the base, as NumPy's ``view.flat[idx] = values`` does."""
+    e = _data((4, 6), np.float32)
+    a, n = kd.asarray(e.copy()), e.copy()
+    with pytest.raises(ValueError, match="read-only"):
+        np.put_along_axis(view(e.copy()), np.array([0, 5]), 9.0, axis=None)
+    idx = np.array([0, 5, -1])
+    kd.put_along_axis(view(a), kd.asarray(idx), kd.asarray(np.array([-1.0, -2.0, -3.0], np.float32)), axis=None)
+    view(n).flat[idx % view(n).size] = [-1.0, -2.0, -3.0]
+    _same(a, n)
+
+
 def test_array_methods_put_and_choose():
     e = _data((3, 4), np.int32)
     a, n = kd.asarray(e.copy()), e.copy()

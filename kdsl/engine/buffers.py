@@ -70,8 +70,10 @@ class Buffer:
             dropped: list[Any] = []  # buckets let go of: freed after the lock is released (see _evict)
             pooled = False
             lock = st.lock
-            if not finalizer_acquire(lock):  # (not ``with``: this runs at every array's death, and the calls
-                return  # cost less; at interpreter exit a dead daemon thread may hold it: the tensor goes unpooled)
+            # (not ``with``: this runs at every array's death, and the uncontended acquire costs least; at
+            # interpreter exit a dead daemon thread may hold it: the tensor then goes unpooled)
+            if not lock.acquire(False) and not finalizer_acquire(lock):
+                return
             try:
                 pool = st.pool
                 key = (name, size)

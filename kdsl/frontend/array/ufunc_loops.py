@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from kdsl.errors import numpy_exception_class
 from kdsl.frontend.array.ufunc_errors import input_casting_error
 
 # the dtype NumPy gives a Python scalar where its exact type matters ('no' / 'equiv' casting)
@@ -47,9 +48,12 @@ def scalar_operand(name: str, i: int, value: bool | int | float | complex, dtype
     (``3.5`` to int32: float64). Under ``no``/``equiv`` only its own default dtype (int64, float64...) will
     do. A NumPy scalar of the dtype is strong, so the kdsl function computes in ``dtype`` even when every
     operand was a Python scalar."""
-    if casting in ("no", "equiv") and _PYTHON_DEFAULT[type(value)] != dtype:
+    if casting == "equiv" and _PYTHON_DEFAULT[type(value)] != dtype:
         raise TypeError(f"cannot cast Python {type(value).__name__} to {dtype} under the casting rule "
-                        f"'{casting}'")
+                        f"'{casting}'; pass casting='same_kind', or a NumPy scalar of {dtype}")
+    if casting == "no" and not _weak_fits_kind(value, dtype):  # NumPy's UFuncTypeError names the default dtype
+        raise input_casting_error(name, i, _PYTHON_DEFAULT[type(value)], dtype, casting,
+                                  f"pass casting='same_kind', or a NumPy scalar of {dtype}")
     if casting in ("safe", "same_kind"):
         source = np.result_type(dtype, value)  # the weak scalar's dtype next to the loop's
         if not np.can_cast(source, dtype, casting):  # type: ignore[arg-type]
@@ -60,11 +64,25 @@ def scalar_operand(name: str, i: int, value: bool | int | float | complex, dtype
     return np.asarray(value).astype(dtype)[()]  # unsafe float -> int truncates, as NumPy's loop cast
 
 
+_KIND_RANK = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
+
+
+def _weak_fits_kind(value: bool | int | float | complex, dtype: np.dtype) -> bool:
+    """Whether NumPy's ``casting='no'`` lets a Python scalar into a loop of ``dtype``: a bool only into bool, an
+    int into any number, a float into floats and complex numbers, a complex into complex numbers (the size does
+    not matter: ``np.add(2.5, f4_array, dtype=np.float32, casting='no')`` computes)."""
+    rank, want = _KIND_RANK[_PYTHON_DEFAULT[type(value)].kind], _KIND_RANK[dtype.kind]
+    return want == 0 if rank == 0 else 0 < rank <= want
+
+
 def check_input_casting(name: str, args: tuple, casting: str) -> None:
     """NumPy's input casting check of a call without ``dtype=``: under ``casting='no'``/``'equiv'``/``'safe'``
     each input must cast to the loop NumPy resolves for the inputs' dtypes (``np.add(int32, float32,
-    casting='no')`` raises: its loop is float64). Python scalars count as weak, as in NumPy; ufuncs NumPy lacks,
-    and inputs NumPy has no loop for, are left to kdsl's function.
+    casting='no')`` raises: its loop is float64). NumPy's own ufunc decides, called on empty arrays of the
+    inputs' dtypes with the Python scalars themselves: its rules for weak scalars have no public form (a Python
+    int into a float loop passes ``'no'`` next to a float32 array, ``np.add(f4, 2, casting='no')``, but not alone,
+    ``np.cos(4, casting='no')``; under ``'equiv'`` any Python scalar into another dtype is a TypeError). Ufuncs
+    NumPy lacks, inputs it has no loop for and Python ints out of range are left to kdsl's function.
 
     >>> check_input_casting("add", (np.ones(2, np.float32), 1.0), "no")
     >>> try:
@@ -76,34 +94,52 @@ def check_input_casting(name: str, args: tuple, casting: str) -> None:
     npf = getattr(np, name, None)
     if casting in ("same_kind", "unsafe") or not isinstance(npf, np.ufunc) or len(args) != npf.nin:
         return
-    spec = tuple(_loop_input(a) for a in args) + (None,) * npf.nout
     try:
-        loop = npf.resolve_dtypes(spec, casting="unsafe")
-    except (TypeError, ValueError):  # no NumPy loop (or a dtype it does not take): kdsl's function decides
+        with np.errstate(all="ignore"):
+            npf(*(_placeholder(a) for a in args), casting=casting)
+    except _NUMPY_INPUT_CASTING as e:
+        raise input_casting_error(name, getattr(e, "in_i", 0), getattr(e, "from_", None), getattr(e, "to", None),
+                                  casting, "pass casting='same_kind' or cast the input with astype") from None
+    except _NUMPY_NO_LOOP:  # no NumPy loop for these dtypes: kdsl's function decides (and names the way)
         return
-    for i, (given, want) in enumerate(zip(spec[:npf.nin], loop[:npf.nin], strict=True)):
-        # a weak Python scalar takes the loop's dtype (np.add(f4, 2.5, casting='no') is float32)
-        if not isinstance(given, type) and not np.can_cast(given, want, casting):  # type: ignore[arg-type]
-            raise input_casting_error(name, i, given, want, casting, "pass casting='same_kind' or cast the input "
-                                      "with astype")
+    except TypeError as e:  # a Python scalar under 'equiv' ("cannot cast Python int to int8 ...")
+        raise TypeError(f"{name}: {e} (NumPy's rule under casting={casting!r}); pass casting='same_kind', or cast "
+                        "the operands with astype (a Python scalar: a NumPy scalar of the array's dtype)") from None
+    except (ValueError, OverflowError):  # a Python int out of range: kdsl's own error, as without casting=
+        return
 
 
-def _loop_input(a: Any) -> Any:
-    """An input as ``ufunc.resolve_dtypes`` takes it: Python scalars as their (weak) type, others' dtype."""
-    if type(a) is bool:  # Python's bools are not weak in NEP 50: np.multiply(u8, True, casting='no') raises
-        return np.dtype(bool)
-    if type(a) in (int, float, complex):
-        return type(a)
+_NUMPY_INPUT_CASTING = numpy_exception_class("_UFuncInputCastingError")
+_NUMPY_NO_LOOP = numpy_exception_class("_UFuncNoLoopError")
+
+
+def _placeholder(a: Any) -> Any:
+    """An input as NumPy's type resolution sees it: a Python scalar itself (weak, NEP 50; a bool is not weak
+    but NumPy reads it so too), anything else an empty array of its dtype."""
+    if type(a) in (bool, int, float, complex):
+        return a
     dtype = getattr(a, "dtype", None)
-    return np.dtype(getattr(dtype, "np", dtype)) if dtype is not None else np.asarray(a).dtype
+    return np.empty(0, np.dtype(getattr(dtype, "np", dtype)) if dtype is not None else np.asarray(a).dtype)
 
 
 def checked_signature(name: str, nin: int, nout: int, signature: Any) -> Any:
     """``signature=`` checked as NumPy checks it, before kdsl reads its dtypes: a type string with ``nin``
     codes before ``->`` and ``nout`` after (ValueError otherwise; bytes are decoded first, as NumPy's), a tuple
-    of ``nin + nout`` entries (ValueError), or one dtype; anything else is NumPy's TypeError."""
+    of ``nin + nout`` entries (ValueError); anything else is NumPy 2's TypeError, a bare dtype (``np.float64``) or
+    one type code (``"d"``) included: those are ``dtype=``'s spelling.
+
+    >>> checked_signature("add", 2, 1, "dd->d")
+    'dd->d'
+    >>> checked_signature("add", 2, 1, np.float64)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: the signature object to ufunc must be a string or a tuple. (pass dtype=... for one loop dtype)
+    """
     if isinstance(signature, bytes):
         signature = signature.decode()  # NumPy's UnicodeDecodeError for bytes that are not text
+    if isinstance(signature, str) and len(signature) == 1:  # one type code: NumPy 2 refuses it as dtype= spelt
+        raise TypeError(f"Use `dtype` or  fill the tuple with more than one 'None'. (signature={signature!r}: "
+                        f"pass dtype={signature!r} for one loop dtype)")
     if isinstance(signature, str):
         before, arrow, after = signature.partition("->")
         codes = [c for c in before if c not in ", "], [c for c in after if c not in ", "]
@@ -123,6 +159,9 @@ def checked_signature(name: str, nin: int, nout: int, signature: Any) -> Any:
         if len(signature) != nin + nout:
             raise ValueError(f"a type-tuple must be specified of length {nin + nout} for ufunc '{name}'")
         return signature
-    if signature is None or isinstance(signature, (type, np.dtype)) or hasattr(signature, "np"):
-        return signature  # one dtype for every operand (a kdsl DType has .np)
-    raise TypeError("the signature object to ufunc must be a string or a tuple.")
+    if signature is None:
+        return signature
+    # a bare dtype (np.float64, kd.float32): NumPy 2 refuses it, dtype= is that spelling
+    hint = f" (pass dtype={signature!r} for one loop dtype)" if isinstance(signature, (type, np.dtype)) or \
+        hasattr(signature, "np") else ""
+    raise TypeError(f"the signature object to ufunc must be a string or a tuple.{hint}")

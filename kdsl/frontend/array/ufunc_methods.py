@@ -36,8 +36,10 @@ from kdsl.frontend.array.ufunc_arguments import (
     check_argument_count,
     check_keywords,
     check_out_count,
+    check_output_cast,
     ellipsis_out,
     loop_dtype,
+    outputs_shaped,
     ufunc_signature,
     warn_where_without_out,
     written_into,
@@ -130,6 +132,9 @@ class Ufunc(WithFolds):
             return result
         if self.nout > 1:
             outs = out if isinstance(out, tuple) else (None,) * self.nout
+            for r, o in zip(result, outs, strict=True):  # NumPy checks the casts before the shapes
+                check_output_cast(r, o, casting, self._name)
+            result = outputs_shaped(result, outs)
             return tuple(written_into(r, o, where, casting, self._name) for r, o in zip(result, outs, strict=True))
         return written_into(result, out[0] if isinstance(out, tuple) and len(out) == 1 else out, where, casting,
                         self._name)

@@ -183,11 +183,7 @@ def _known_gap(name: str, ops: list[Operand], kw: dict[str, Any]) -> bool:
     scalars = [o.value for o in ops if o.kind == "value" and type(o.value) in (bool, int, float, complex)]
     if any(type(v) is int and not -2**63 <= v < 2**63 for v in scalars):
         return True
-    if "signature" in kw and all(t.endswith("->?") for t in getattr(np, name).types if "O" not in t):
-        return True
-    if loop is not None and any(type(v) is int for v in scalars):
-        return True
-    return "signature" in kw and any(type(v) in (float, complex) for v in scalars)
+    return loop is not None and any(type(v) is int for v in scalars)
 
 
 def _kind_of(o: Operand) -> str:

@@ -112,3 +112,61 @@ def test_where_false_keeps_out_values_its_dtype_holds():
     got = kd.asarray(np.full(1, 2**64 - 1, np.uint64))
     kd.arccosh(kd.asarray(z), out=got, where=False, casting="unsafe")
     assert got.tolist() == want.tolist() == [2**64 - 1]
+
+
+@pytest.mark.parametrize("call", [
+    lambda xp: xp.isinf(xp.asarray([1.5, np.inf]), signature="?->?"),  # the input cast to bool: same_kind refuses
+    lambda xp: xp.isnan(xp.asarray(np.array([1, 2], np.int8)), signature="?->?"),
+    lambda xp: xp.logical_not(np.uint16(7), signature=(np.bool_, np.bool_)),
+    lambda xp: xp.less(xp.asarray(np.array([1, 2], np.int8)), xp.asarray([1.5, 3.0]), signature="ii->?"),
+    lambda xp: xp.less(xp.asarray([1.0]), 2.5, signature="dd->d"),  # a comparison's output is bool
+    lambda xp: xp.less(xp.asarray([1.0]), xp.asarray([2.0]), signature="fd->?"),  # one loop dtype
+])
+def test_signature_of_bool_output_ufuncs_names_the_inputs_loop(call):
+    """**kd.isinf(x, signature='?->?') computed isinf of x and cast the answer** (NumPy casts x to bool first,
+    and refuses under 'same_kind'); ``'dd->?'`` was refused as a mix of dtypes."""
+    _raises_like_numpy(call)
+
+
+@pytest.mark.parametrize("name, args, signature", [
+    ("less", (np.array([1, 2], np.int8), 2.5), "dd->?"),
+    ("greater_equal", (np.array([1.5, -2.0], np.float32), np.array([1, -3], np.int64)), "dd->?"),
+    ("logical_and", (np.array([1, 0], np.int8), np.array([1.5, np.inf])), "dd->?"),
+    ("isinf", (np.array([1, 2], np.int8),), "d->?"),
+    ("signbit", (np.array([-0.0, 1.5]),), "f->?"),
+    ("equal", (np.array([1, 2], np.int8), 2.5), "ii->?"),  # NumPy truncates the Python float (see below)
+    ("less", (np.array([1, 2], np.int8), np.array([1.5, 3.0])), (None, None, "?")),
+])
+def test_signature_of_bool_output_ufuncs_computes_as_numpy(name, args, signature):
+    want = getattr(np, name)(*args, signature=signature)
+    got = getattr(kd, name)(*(kd.asarray(a) if isinstance(a, np.ndarray) else a for a in args), signature=signature)
+    assert got.dtype == want.dtype and got.tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("name, args, signature, casting", [
+    ("fmod", (0.5, -5), "ii->i", "same_kind"),
+    ("bitwise_xor", (np.array(2, np.uint8), 1.94), "ll->l", "safe"),
+    ("remainder", (3.6, np.array(7, np.uint32)), (np.int8, None, np.int8), "same_kind"),
+    ("add", (np.array([1, 2], np.int8), 2.7), (None, np.int8, np.int8), "same_kind"),
+    ("add", (np.array([1, 2], np.int8), 2.5), "bb->b", "no"),
+])
+def test_python_scalars_in_a_signature_loop_convert_as_numpy(name, args, signature, casting):
+    """A Python scalar at an input whose dtype ``signature=`` names converts as Python converts it, unchecked
+    (NumPy: ``np.fmod(0.5, -5, signature='ii->i')`` is 0; ``dtype=np.int32`` raises); kdsl raised."""
+    want = getattr(np, name)(*args, signature=signature, casting=casting)
+    got = getattr(kd, name)(*(kd.asarray(a) if isinstance(a, np.ndarray) else a for a in args),
+                            signature=signature, casting=casting)
+    assert got.dtype == np.asarray(want).dtype and np.asarray(got.tolist()).tolist() == np.asarray(want).tolist()
+
+
+@pytest.mark.parametrize("call", [
+    lambda xp: xp.add(xp.asarray(np.array([1], np.int8)), 300, signature="bb->b"),  # OverflowError
+    lambda xp: xp.add(xp.asarray(np.array([1], np.int8)), 1j, signature="dd->d"),  # float(1j): TypeError
+    lambda xp: xp.add(xp.asarray(np.array([1], np.int8)), float("nan"), signature="bb->b"),  # int(nan)
+    lambda xp: xp.add(xp.asarray(np.array([1.0], np.float32)), 2.5, signature="ff->f", casting="equiv"),
+    # a Python scalar where the signature has None is checked, as under dtype=
+    lambda xp: xp.bitwise_xor(xp.asarray(np.uint8(0)), 0.88, signature=(np.int32, None, np.int32), casting="safe"),
+    lambda xp: xp.add(1e10, xp.asarray(np.zeros(1, np.uint8)), signature=(None, np.int16, np.int16)),
+])
+def test_python_scalars_in_a_signature_loop_fail_as_numpy(call):
+    _raises_like_numpy(call)

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from kdsl.errors import numpy_exception_class
-from kdsl.frontend.array.ufunc_errors import input_casting_error
+from kdsl.frontend.array.ufunc_errors import input_casting_error, no_matching_loop_error
 
 # the dtype NumPy gives a Python scalar where its exact type matters ('no' / 'equiv' casting)
 _PYTHON_DEFAULT = {bool: np.dtype(bool), int: np.dtype(np.int64), float: np.dtype(np.float64),
@@ -62,6 +62,70 @@ def scalar_operand(name: str, i: int, value: bool | int | float | complex, dtype
     if isinstance(value, (bool, int)):
         return np.asarray(value, dtype=dtype)[()]  # NumPy's OverflowError for 300 as int8
     return np.asarray(value).astype(dtype)[()]  # unsafe float -> int truncates, as NumPy's loop cast
+
+
+def signature_scalar(name: str, i: int, value: int | float | complex, dtype: np.dtype, casting: str) -> Any:
+    """A weak Python scalar input ``i`` in a loop that ``signature=`` named: NumPy converts it as Python does,
+    with no casting check (``np.fmod(0.5, -5, signature='ii->i')`` truncates 0.5 to 0, where ``dtype=`` raises),
+    so NaN into integers is Python's ValueError, a complex into reals its TypeError and an int out of range
+    NumPy's OverflowError; only ``'equiv'`` refuses another dtype than the scalar's own, as with ``dtype=``.
+
+    >>> signature_scalar("fmod", 0, 2.7, np.dtype(np.int8), "same_kind")
+    np.int8(2)
+    """
+    if casting == "equiv" and _PYTHON_DEFAULT[type(value)] != dtype:
+        return scalar_operand(name, i, value, dtype, casting)  # its TypeError
+    if dtype.kind in "iu":
+        return np.asarray(int(value), dtype=dtype)[()]  # type: ignore[arg-type]  # int(1j): Python's TypeError
+    python = {"b": bool, "f": float, "c": complex}[dtype.kind]
+    return np.asarray(python(value), dtype=dtype)[()]
+
+
+def fixed_inputs(nin: int, signature: Any) -> tuple[bool, ...]:
+    """For each input, whether ``signature=`` names its loop dtype (a type string names all; a tuple those
+    entries that are not None).
+
+    >>> fixed_inputs(2, "dd->d"), fixed_inputs(2, (None, "i", "i")), fixed_inputs(2, None)
+    ((True, True), (False, True), (False, False))
+    """
+    if isinstance(signature, tuple):
+        return tuple(e is not None for e in signature[:nin])
+    return (signature is not None,) * nin
+
+
+def bool_out_inputs(name: str, nin: int, signature: Any) -> np.dtype | None:
+    """The inputs' loop dtype that ``signature=`` names for a ufunc whose output is bool (comparisons,
+    ``isnan``..., ``logical_*``): ``'dd->?'``, ``(np.float32, np.float32, None)``; None where it names none.
+    An output other than bool, inputs of different dtypes or a loop NumPy lacks is NumPy's TypeError.
+
+    >>> bool_out_inputs("less", 2, "dd->?"), bool_out_inputs("less", 2, (None, None, "?"))
+    (dtype('float64'), None)
+    """
+    if isinstance(signature, str):
+        before, _, after = signature.partition("->")
+        entries: list[Any] = [c for c in before if c not in ", "] + [c for c in after if c not in ", "]
+    else:
+        entries = list(signature) if isinstance(signature, tuple) else [signature] * (nin + 1)
+    given = [_numpy_dtype(e) for e in entries]
+    found = {d for d in given[:nin] if d is not None}
+    if any(d is not None and d != np.dtype(bool) for d in given[nin:]) or len(found) > 1:
+        raise no_matching_loop_error(name)
+    if not found:
+        return None
+    dtype = found.pop()
+    if not any(t.split("->")[0] == dtype.char * nin for t in getattr(np, name).types):
+        raise no_matching_loop_error(name)
+    return dtype
+
+
+def _numpy_dtype(entry: Any) -> np.dtype | None:
+    """A signature entry as NumPy's dtype (a kdsl DType, a type code, a scalar type or a DType class)."""
+    if entry is None:
+        return None
+    entry = getattr(entry, "np", entry)
+    if isinstance(entry, type) and issubclass(entry, np.dtype):
+        return np.dtype(getattr(entry, "type"))  # noqa: B009 - the class attribute
+    return np.dtype(entry)
 
 
 _KIND_RANK = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}

@@ -117,6 +117,13 @@ class Ufunc(WithFolds):
                 raise TypeError("cannot specify both 'sig' and 'signature'")
             signature = kwargs.pop("sig")
         signature = ufunc_loops.checked_signature(self._name, self.nin, self.nout, signature)
+        # the inputs whose loop dtype signature= names: a Python scalar there converts unchecked (NumPy's rule)
+        fixed = ufunc_loops.fixed_inputs(self.nin, signature)
+        if signature is not None and self._bool_out and dtype is None:  # np.less(a, b, signature='dd->?'): the inputs'
+            inputs = ufunc_loops.bool_out_inputs(self._name, self.nin, signature)  # loop; the output is bool
+            if inputs is not None:
+                args = tuple(self._loop_operand(i, a, inputs, casting, fixed[i]) for i, a in enumerate(args))
+            signature = None
         dtype = loop_dtype(self._name, dtype, signature)
         if dtype is None:  # the loop NumPy resolves for the inputs: they must cast to it under casting
             ufunc_loops.check_input_casting(self._name, args, casting)
@@ -124,7 +131,7 @@ class Ufunc(WithFolds):
                                                           self._bool_out):
             raise no_matching_loop_error(self._name)  # np.sqrt(x, dtype=np.int8): NumPy has no such loop
         if dtype is not None and not self._bool_out:  # compute in dtype, as NumPy's loops for it
-            args = tuple(self._loop_operand(i, a, dtype, casting) for i, a in enumerate(args))
+            args = tuple(self._loop_operand(i, a, dtype, casting, fixed[i]) for i, a in enumerate(args))
         result = self._fn(*args, **kwargs)
         if dtype is not None and self._bool_out:
             result = result.astype(dtype)
@@ -139,11 +146,14 @@ class Ufunc(WithFolds):
         return written_into(result, out[0] if isinstance(out, tuple) and len(out) == 1 else out, where, casting,
                         self._name)
 
-    def _loop_operand(self, i: int, a: Any, dtype: Any, casting: str) -> Any:
+    def _loop_operand(self, i: int, a: Any, dtype: Any, casting: str, by_signature: bool = False) -> Any:
         """Input ``i`` cast into the loop's ``dtype`` (a Python scalar as a NumPy scalar of it, which kdsl's
-        functions take as strong), after NumPy's casting check."""
+        functions take as strong), after NumPy's casting check (``by_signature``: the loop came from
+        ``signature=``, where NumPy converts a weak Python scalar without one)."""
         if type(a) in (bool, int, float, complex):  # exact types: np.float64 (a float subclass) is strong
-            return ufunc_loops.scalar_operand(self._name, i, a, np.dtype(getattr(dtype, "np", dtype)), casting)
+            convert = ufunc_loops.signature_scalar if by_signature and type(a) is not bool else \
+                ufunc_loops.scalar_operand
+            return convert(self._name, i, a, np.dtype(getattr(dtype, "np", dtype)), casting)
         return cast_input(self._name, i, asarray(a), dtype, casting)
 
     def _binary_only(self, method: str) -> None:

@@ -170,20 +170,13 @@ def _avoided(name: str, ops: list[Operand], kw: dict[str, Any]) -> bool:
 
 def _known_gap(name: str, ops: list[Operand], kw: dict[str, Any]) -> bool:
     """Call forms where kdsl differs from NumPy 2.4 and no fix is in yet (listed in the session's report):
-    ``signature=`` of a ufunc whose output is bool (``np.isinf(x, signature='?->?')`` casts ``x`` to bool, kdsl
-    only its result), a ``signature=`` loop of integers or bools taking a Python float or complex (NumPy
-    truncates it unchecked, ``np.fmod(0.5, -5, signature='ii->i')``; ``dtype=`` refuses), ``dtype=``/
-    ``signature=`` with a Python int the loop's dtype cannot hold (NumPy's UFuncTypeError, kdsl's
-    OverflowError), Python ints outside int64 and uint64 (NumPy: OverflowError or TypeError by ufunc), and the
-    sign of complex ``expm1(-0+0j)``'s real part."""
+    Python ints outside int64 (NumPy: OverflowError, TypeError or an object array by ufunc and dtype; kdsl has
+    no object arrays), and the sign of complex ``expm1(-0+0j)``'s real part (a kernel's)."""
     if name == "expm1" and any(_kind_of(o) == "c" and any(v == 0 and np.signbit(complex(v).real) for v in _flat(o))
                                for o in ops):
         return True  # complex expm1(-0+0j): NumPy -0+0j, kdsl's kernel +0+0j
-    loop = kw.get("dtype", kw.get("signature"))
     scalars = [o.value for o in ops if o.kind == "value" and type(o.value) in (bool, int, float, complex)]
-    if any(type(v) is int and not -2**63 <= v < 2**63 for v in scalars):
-        return True
-    return loop is not None and any(type(v) is int for v in scalars)
+    return any(type(v) is int and not -2**63 <= v < 2**63 for v in scalars)
 
 
 def _kind_of(o: Operand) -> str:

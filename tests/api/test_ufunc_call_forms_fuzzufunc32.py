@@ -170,3 +170,48 @@ def test_python_scalars_in_a_signature_loop_convert_as_numpy(name, args, signatu
 ])
 def test_python_scalars_in_a_signature_loop_fail_as_numpy(call):
     _raises_like_numpy(call)
+
+
+@pytest.mark.parametrize("dtype, signature", [(np.float64, None), (np.float32, None), (None, "D->d"),
+                                              (None, (None, np.float32))])
+def test_absolute_of_complex_with_a_real_dtype_runs_numpys_loop(dtype, signature):
+    """``kd.abs(z, dtype=np.float64)`` raised (kdsl cast z to float64, which 'same_kind' refuses): NumPy's
+    ``dtype=`` names the output and runs the ``'D->d'`` loop, |z| in that precision."""
+    z = np.array([3 + 4j, -0.0 + 1e-30j, np.inf - 1j], np.complex64)
+    given = {"dtype": dtype} if dtype is not None else {"signature": signature}
+    want = np.absolute(z, **given)
+    got = kd.absolute(kd.asarray(z), **given)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got.numpy(), want)
+
+
+@pytest.mark.parametrize("call", [
+    lambda xp: xp.square(-5, dtype=np.uint16),  # a lone Python int is int64 there: UFuncTypeError
+    lambda xp: xp.square(xp.asarray(np.array([3], np.int64)), dtype=np.uint16, casting="safe"),
+    # Python scalars convert before the arrays' casts are checked: NumPy's OverflowError
+    lambda xp: xp.remainder(xp.asarray(np.array([-3, 1], np.int64)), -129, dtype=np.uint16),
+    lambda xp: xp.bitwise_and(xp.asarray(np.array([1 + 2j])), -3, dtype=np.uint16),
+    # the output's cast fails first where the loop's input cast passes (complex64 into 'D->d')
+    lambda xp: xp.absolute(xp.asarray(np.array([1j], np.complex64)), dtype=np.float64, casting="safe",
+                           out=xp.zeros(1, bool)),
+    lambda xp: xp.frexp(xp.asarray(np.array([1.5], np.float16)), dtype=np.float32),  # no such loop
+    lambda xp: xp.logical_not(xp.asarray(np.array([1.5], np.float16)), signature="?->?"),
+])
+def test_dtype_loops_fail_as_numpy(call):
+    _raises_like_numpy(call)
+
+
+@pytest.mark.parametrize("name, args, given", [
+    ("square", (-5,), {"dtype": np.uint16, "casting": "unsafe"}),  # int64 -5 wrapped, as NumPy's
+    ("logical_or", (np.array([0.0, 1.5], np.float16), np.array([4, 0], np.uint8)), {"signature": "??->?"}),
+    ("logical_xor", (np.array([0.0, 1.5], np.float16), 2), {"signature": "??->?", "casting": "no"}),
+    ("ldexp", (np.array([1.5], np.float32), np.array([3], np.int32)), {"dtype": np.float64}),
+    ("add", (np.array([1, 2], np.int8), 300), {"dtype": np.int16}),
+    ("equal", (np.array([1, 2], np.int8), 2.5), {"dtype": bool}),
+])
+def test_dtype_loops_compute_as_numpy(name, args, given):
+    """The loop is NumPy's (binary logical ufuncs take any input into '??->?', as NumPy's; logical_not does not)."""
+    want = getattr(np, name)(*args, **given)
+    got = getattr(kd, name)(*(kd.asarray(a) if isinstance(a, np.ndarray) else a for a in args), **given)
+    assert got.dtype == np.asarray(want).dtype
+    assert np.asarray(got.tolist()).tolist() == np.asarray(want).tolist()

@@ -1,7 +1,8 @@
 """The arguments of a ufunc call and of its methods, as NumPy checks and applies them: ``casting`` and
-``order``, the loop that ``dtype=``/``signature=`` name, the documented signature, and ``out=`` (with
-``where=``) for calls (broadcast into a larger ``out``) and for ``reduce``/``accumulate``/``reduceat`` (never
-broadcast). :mod:`kdsl.frontend.array.ufunc_methods` builds the ufunc objects on these.
+``order``, the documented signature, and ``out=`` (with ``where=``) for calls (broadcast into a larger ``out``;
+one shape for the outputs of ``divmod``/``frexp``/``modf``) and for ``reduce``/``accumulate``/``reduceat``
+(never broadcast). The loop ``dtype=``/``signature=`` name is :mod:`kdsl.frontend.array.ufunc_loops`';
+:mod:`kdsl.frontend.array.ufunc_methods` builds the ufunc objects on these.
 
 Example:
     >>> import kdsl as kd
@@ -61,38 +62,6 @@ def check_keywords(name: str, casting: str, order: str) -> None:
                          f"(got {casting!r})")
     if order not in ORDERS and not (isinstance(order, str) and order.upper() in ORDERS):
         raise ValueError(f"{name}: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-
-
-def loop_dtype(name: str, dtype: Any, signature: Any) -> Any:
-    """The dtype a ufunc call computes in: ``dtype=``, or a ``signature=`` naming one dtype for every operand
-    (``"dd->d"``, ``(np.float64, None, np.float64)``, ``np.float32``); kdsl has one loop per dtype, so a
-    signature that mixes dtypes raises ``TypeError`` naming ``dtype=`` as the way."""
-    if signature is None:
-        return dtype if dtype is None else _numpy_dtype(dtype)
-    if dtype is not None:
-        raise TypeError("cannot specify both 'signature' and 'dtype'")
-    if isinstance(signature, str):
-        entries: tuple[Any, ...] = tuple(c for c in signature if c not in "->, ")
-    elif isinstance(signature, tuple):
-        entries = signature
-    else:
-        entries = (signature,)
-    found = {_numpy_dtype(e) for e in entries if e is not None}
-    if not found:  # (None, None, None): no constraint, NumPy's usual loop
-        return None
-    if len(found) != 1:
-        raise TypeError(f"{name}(signature={signature!r}): kdsl computes every operand in one dtype; pass that "
-                        "one as dtype= (or cast the inputs with astype)")
-    return found.pop()
-
-
-def _numpy_dtype(x: Any) -> np.dtype:
-    """A ``dtype=``/``signature=`` entry as NumPy's dtype: a kdsl dtype, a type code, a scalar type, or a DType
-    class (``type(np.dtype(np.float64))``, which ``np.dtype()`` itself would take for object)."""
-    x = getattr(x, "np", x)
-    if isinstance(x, type) and issubclass(x, np.dtype):
-        return np.dtype(getattr(x, "type"))  # noqa: B009 - the class attribute (typing sees the instance's)
-    return np.dtype(x)
 
 
 def ellipsis_out(out: Any) -> Any:

@@ -1,32 +1,31 @@
-"""The loop a ufunc's ``dtype=`` names, as NumPy resolves it: the check that the loop exists, and the Python
-scalar operands converted into it.
+"""The loop of a ufunc call, as NumPy resolves it: the casting checks of a call without ``dtype=``, and the loop
+``dtype=``/``signature=`` name, decided by NumPy's own ufunc on empty arrays of the inputs' dtypes (with the
+Python scalars themselves, whose NEP 50 rules have no public form), then the inputs converted into it.
 
-NumPy reads ``np.divide(a, b, dtype=X)`` as "the loop whose operands are all X" (``comparison(dtype=bool)`` is
-the one exception: there ``dtype`` is the output's, and the inputs keep their loop). Where the ufunc has no such
-loop (``np.sqrt(x, dtype=np.int8)``, ``np.divide(i, j, dtype=np.int32)``, ``np.equal(a, b, dtype=float)``) it
-raises ``TypeError``; otherwise every operand is cast to X under ``casting``, Python scalars included
-(``np.add(3, 4, dtype=np.int8)`` is int8, ``np.add(3.5, 4.0, dtype=np.int32)`` a ``same_kind`` error).
-``signature=`` is checked first as NumPy checks it (operand counts of a type string or tuple).
+``dtype=`` names the outputs' dtype and the loop follows, as in NumPy: ``np.divide(a, b, dtype=X)`` runs the
+loop whose operands are all X, ``np.absolute(complex64, dtype=np.float64)`` runs ``'D->d'``, a comparison's
+``dtype=bool`` keeps its inputs' loop. No such loop (``np.sqrt(x, dtype=np.int8)``) is TypeError; a Python scalar
+converts into its loop dtype under ``casting`` (``np.add(3.5, 4.0, dtype=np.int32)`` is a ``same_kind`` error),
+except at an input ``signature=`` names, where NumPy converts it as Python does (``np.fmod(0.5, -5,
+signature='ii->i')`` is 0). ``signature=`` itself is checked first as NumPy checks it (operand counts of a type
+string or tuple; NumPy 2 refuses a bare dtype).
 
     >>> import numpy as np
     >>> has_loop("sqrt", np.dtype("float32")), has_loop("sqrt", np.dtype("int8"))
     (True, False)
-    >>> scalar_operand("add", 0, 3, np.dtype("int8"), "same_kind")
-    np.int8(3)
+    >>> numpy_loop("add", (np.ones(2, np.int8), 3), np.int16, None, "same_kind")
+    (dtype('int16'), dtype('int16'), dtype('int16'))
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
 from kdsl.errors import numpy_exception_class
-from kdsl.frontend.array.ufunc_errors import input_casting_error, no_matching_loop_error
-
-# the dtype NumPy gives a Python scalar where its exact type matters ('no' / 'equiv' casting)
-_PYTHON_DEFAULT = {bool: np.dtype(bool), int: np.dtype(np.int64), float: np.dtype(np.float64),
-                   complex: np.dtype(np.complex128)}
+from kdsl.frontend.array.ufunc_errors import input_casting_error, no_matching_loop_error, output_casting_error
 
 
 def has_loop(name: str, dtype: np.dtype, bool_out: bool = False) -> bool:
@@ -38,47 +37,6 @@ def has_loop(name: str, dtype: np.dtype, bool_out: bool = False) -> bool:
     if bool_out:
         return dtype == np.dtype(bool)
     return any(all(np.dtype(c) == dtype for c in t.replace("->", "")) for t in npf.types if "O" not in t)
-
-
-def scalar_operand(name: str, i: int, value: bool | int | float | complex, dtype: np.dtype, casting: str) -> Any:
-    """Python scalar input ``i`` as a NumPy scalar of the loop's ``dtype``, after NumPy's ``casting`` check.
-
-    A Python scalar is weak: under ``safe``/``same_kind`` it may become any dtype of its kind or a wider
-    kind (``3`` as int8, ``3.0`` as float16), and NumPy names the dtype it would promote to in the error
-    (``3.5`` to int32: float64). Under ``no``/``equiv`` only its own default dtype (int64, float64...) will
-    do. A NumPy scalar of the dtype is strong, so the kdsl function computes in ``dtype`` even when every
-    operand was a Python scalar."""
-    if casting == "equiv" and _PYTHON_DEFAULT[type(value)] != dtype:
-        raise TypeError(f"cannot cast Python {type(value).__name__} to {dtype} under the casting rule "
-                        f"'{casting}'; pass casting='same_kind', or a NumPy scalar of {dtype}")
-    if casting == "no" and not _weak_fits_kind(value, dtype):  # NumPy's UFuncTypeError names the default dtype
-        raise input_casting_error(name, i, _PYTHON_DEFAULT[type(value)], dtype, casting,
-                                  f"pass casting='same_kind', or a NumPy scalar of {dtype}")
-    if casting in ("safe", "same_kind"):
-        source = np.result_type(dtype, value)  # the weak scalar's dtype next to the loop's
-        if not np.can_cast(source, dtype, casting):  # type: ignore[arg-type]
-            raise input_casting_error(name, i, source, dtype, casting,
-                                      "pass casting='unsafe' or cast the input with astype")
-    if isinstance(value, (bool, int)):
-        return np.asarray(value, dtype=dtype)[()]  # NumPy's OverflowError for 300 as int8
-    return np.asarray(value).astype(dtype)[()]  # unsafe float -> int truncates, as NumPy's loop cast
-
-
-def signature_scalar(name: str, i: int, value: int | float | complex, dtype: np.dtype, casting: str) -> Any:
-    """A weak Python scalar input ``i`` in a loop that ``signature=`` named: NumPy converts it as Python does,
-    with no casting check (``np.fmod(0.5, -5, signature='ii->i')`` truncates 0.5 to 0, where ``dtype=`` raises),
-    so NaN into integers is Python's ValueError, a complex into reals its TypeError and an int out of range
-    NumPy's OverflowError; only ``'equiv'`` refuses another dtype than the scalar's own, as with ``dtype=``.
-
-    >>> signature_scalar("fmod", 0, 2.7, np.dtype(np.int8), "same_kind")
-    np.int8(2)
-    """
-    if casting == "equiv" and _PYTHON_DEFAULT[type(value)] != dtype:
-        return scalar_operand(name, i, value, dtype, casting)  # its TypeError
-    if dtype.kind in "iu":
-        return np.asarray(int(value), dtype=dtype)[()]  # type: ignore[arg-type]  # int(1j): Python's TypeError
-    python = {"b": bool, "f": float, "c": complex}[dtype.kind]
-    return np.asarray(python(value), dtype=dtype)[()]
 
 
 def fixed_inputs(nin: int, signature: Any) -> tuple[bool, ...]:
@@ -93,31 +51,6 @@ def fixed_inputs(nin: int, signature: Any) -> tuple[bool, ...]:
     return (signature is not None,) * nin
 
 
-def bool_out_inputs(name: str, nin: int, signature: Any) -> np.dtype | None:
-    """The inputs' loop dtype that ``signature=`` names for a ufunc whose output is bool (comparisons,
-    ``isnan``..., ``logical_*``): ``'dd->?'``, ``(np.float32, np.float32, None)``; None where it names none.
-    An output other than bool, inputs of different dtypes or a loop NumPy lacks is NumPy's TypeError.
-
-    >>> bool_out_inputs("less", 2, "dd->?"), bool_out_inputs("less", 2, (None, None, "?"))
-    (dtype('float64'), None)
-    """
-    if isinstance(signature, str):
-        before, _, after = signature.partition("->")
-        entries: list[Any] = [c for c in before if c not in ", "] + [c for c in after if c not in ", "]
-    else:
-        entries = list(signature) if isinstance(signature, tuple) else [signature] * (nin + 1)
-    given = [_numpy_dtype(e) for e in entries]
-    found = {d for d in given[:nin] if d is not None}
-    if any(d is not None and d != np.dtype(bool) for d in given[nin:]) or len(found) > 1:
-        raise no_matching_loop_error(name)
-    if not found:
-        return None
-    dtype = found.pop()
-    if not any(t.split("->")[0] == dtype.char * nin for t in getattr(np, name).types):
-        raise no_matching_loop_error(name)
-    return dtype
-
-
 def _numpy_dtype(entry: Any) -> np.dtype | None:
     """A signature entry as NumPy's dtype (a kdsl DType, a type code, a scalar type or a DType class)."""
     if entry is None:
@@ -126,17 +59,6 @@ def _numpy_dtype(entry: Any) -> np.dtype | None:
     if isinstance(entry, type) and issubclass(entry, np.dtype):
         return np.dtype(getattr(entry, "type"))  # noqa: B009 - the class attribute
     return np.dtype(entry)
-
-
-_KIND_RANK = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
-
-
-def _weak_fits_kind(value: bool | int | float | complex, dtype: np.dtype) -> bool:
-    """Whether NumPy's ``casting='no'`` lets a Python scalar into a loop of ``dtype``: a bool only into bool, an
-    int into any number, a float into floats and complex numbers, a complex into complex numbers (the size does
-    not matter: ``np.add(2.5, f4_array, dtype=np.float32, casting='no')`` computes)."""
-    rank, want = _KIND_RANK[_PYTHON_DEFAULT[type(value)].kind], _KIND_RANK[dtype.kind]
-    return want == 0 if rank == 0 else 0 < rank <= want
 
 
 def check_input_casting(name: str, args: tuple, casting: str) -> None:
@@ -159,22 +81,106 @@ def check_input_casting(name: str, args: tuple, casting: str) -> None:
     if casting in ("same_kind", "unsafe") or not isinstance(npf, np.ufunc) or len(args) != npf.nin:
         return
     try:
-        with np.errstate(all="ignore"):
-            npf(*(_placeholder(a) for a in args), casting=casting)
+        _numpy_decides(npf, args, casting, {})
+    except (ValueError, OverflowError, _NoLoop):  # kdsl's function decides (and names the way)
+        return
+
+
+class _NoLoop(Exception):
+    """NumPy has no loop for the call (kdsl's own function, or ``no_matching_loop_error``, says so)."""
+
+
+def _numpy_decides(npf: np.ufunc, args: tuple, casting: str, loop: dict[str, Any]) -> None:
+    """NumPy's ufunc called on empty arrays of the inputs' dtypes (Python scalars as themselves) with
+    ``casting`` and ``loop`` (``dtype=``/``signature=``): its casting and conversion errors as kdsl's (NumPy's
+    class and message, then what to do); no loop at all is :class:`_NoLoop`."""
+    name = npf.__name__
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            npf(*(_placeholder(a) for a in args), casting=casting, **loop)
     except _NUMPY_INPUT_CASTING as e:
         raise input_casting_error(name, getattr(e, "in_i", 0), getattr(e, "from_", None), getattr(e, "to", None),
-                                  casting, "pass casting='same_kind' or cast the input with astype") from None
-    except _NUMPY_NO_LOOP:  # no NumPy loop for these dtypes: kdsl's function decides (and names the way)
-        return
-    except TypeError as e:  # a Python scalar under 'equiv' ("cannot cast Python int to int8 ...")
-        raise TypeError(f"{name}: {e} (NumPy's rule under casting={casting!r}); pass casting='same_kind', or cast "
-                        "the operands with astype (a Python scalar: a NumPy scalar of the array's dtype)") from None
-    except (ValueError, OverflowError):  # a Python int out of range: kdsl's own error, as without casting=
-        return
+                                  casting, "pass casting='same_kind' (or 'unsafe') or cast the input with astype") \
+            from None
+    except _NUMPY_OUTPUT_CASTING as e:
+        raise output_casting_error(name, getattr(e, "from_", None), getattr(e, "to", None), casting,
+                                   "pass another dtype= (or casting='unsafe')") from None
+    except _NUMPY_NO_LOOP:
+        raise _NoLoop from None
+    except TypeError as e:  # a Python scalar under 'equiv' ("cannot cast Python int to int8 ..."), no loop
+        if str(e).startswith("No loop matching"):
+            raise _NoLoop from None
+        raise TypeError(f"{e}; pass casting='same_kind', or cast the operands with astype (a Python scalar: a NumPy "
+                        f"scalar of the array's dtype) ({name})") from None
+    except OverflowError as e:  # a Python int the loop cannot hold (NumPy converts Python scalars first)
+        raise OverflowError(f"{e}; pass it as a NumPy scalar of a wider dtype, or another dtype= ({name})") from None
+    except ValueError as e:  # NaN into an integer signature loop ("cannot convert float NaN to integer")
+        raise ValueError(f"{e}; pass a finite number ({name})") from None
+
+
+def numpy_loop(name: str, args: tuple, dtype: Any, signature: Any, casting: str) -> tuple[np.dtype, ...] | None:
+    """The loop NumPy's ufunc ``name`` runs for a call with ``dtype=`` or ``signature=``: the dtypes of its
+    inputs then outputs, after NumPy's own checks (its errors, as kdsl's). ``dtype=`` names the outputs' dtype
+    and the loop follows, as in NumPy (``np.absolute(complex64, dtype=np.float64)`` runs ``'D->d'``, a
+    comparison's ``dtype=bool`` keeps its inputs' loop). None for a ufunc NumPy lacks.
+
+    >>> numpy_loop("absolute", (np.ones(1, np.complex64),), np.float64, None, "same_kind")
+    (dtype('complex128'), dtype('float64'))
+    >>> numpy_loop("less", (np.ones(1, np.int8), 2.5), None, "dd->?", "same_kind")
+    (dtype('float64'), dtype('float64'), dtype('bool'))
+    """
+    npf = getattr(np, name, None)
+    if not isinstance(npf, np.ufunc) or len(args) != npf.nin:
+        return None
+    if dtype is not None:
+        fixed: Any = (None,) * npf.nin + (_numpy_dtype(dtype),) * npf.nout
+        loop: dict[str, Any] = {"dtype": _numpy_dtype(dtype)}
+    else:
+        fixed = signature if isinstance(signature, str) else tuple(_numpy_dtype(e) for e in signature)
+        loop = {"signature": fixed}
+    try:
+        _numpy_decides(npf, args, casting, loop)
+        spec = tuple(_loop_input(a) for a in args) + (None,) * npf.nout
+        return tuple(npf.resolve_dtypes(spec, signature=fixed, casting="unsafe"))
+    except _NoLoop:
+        raise no_matching_loop_error(name, f"ufunc.types lists {name}'s loops: name one of them (dtype= for one "
+                                     "dtype throughout), or cast the inputs with astype") from None
+
+
+def loop_operand(a: Any, dtype: np.dtype, fixed: bool) -> Any:
+    """Input ``a`` in its loop's ``dtype`` once NumPy has accepted the call: an array cast (any checks are
+    done), a Python scalar converted as NumPy converts it: as Python does where ``signature=`` names its dtype
+    (``np.fmod(0.5, -5, signature='ii->i')`` is 0), else as a weak value (its exact value, or, a lone operand,
+    an int64 cast: ``np.square(-5, dtype=np.uint16, casting='unsafe')`` wraps)."""
+    if type(a) not in (bool, int, float, complex):
+        return a
+    if fixed and type(a) is not bool:
+        python: Any = int if dtype.kind in "iu" else {"b": bool, "f": float, "c": complex}[dtype.kind]
+        return np.asarray(python(a), dtype=dtype)[()]
+    if type(a) is int:
+        try:
+            return np.asarray(a, dtype=dtype)[()]
+        except OverflowError:
+            pass
+    with warnings.catch_warnings():  # NumPy's unsafe casts of Python scalars say nothing
+        warnings.simplefilter("ignore")
+        return np.asarray(a).astype(dtype)[()]
+
+
+def _loop_input(a: Any) -> Any:
+    """An input as ``ufunc.resolve_dtypes`` takes it: Python scalars as their (weak) type, others' dtype."""
+    if type(a) is bool:  # Python's bools are not weak in NEP 50
+        return np.dtype(bool)
+    if type(a) in (int, float, complex):
+        return type(a)
+    dtype = getattr(a, "dtype", None)
+    return np.dtype(getattr(dtype, "np", dtype)) if dtype is not None else np.asarray(a).dtype
 
 
 _NUMPY_INPUT_CASTING = numpy_exception_class("_UFuncInputCastingError")
 _NUMPY_NO_LOOP = numpy_exception_class("_UFuncNoLoopError")
+_NUMPY_OUTPUT_CASTING = numpy_exception_class("_UFuncOutputCastingError")
 
 
 def _placeholder(a: Any) -> Any:

@@ -73,8 +73,9 @@ class Ufunc(WithFolds):
     def __call__(self, *args: Any, out: Any = NO_OUT, where: Any = True, dtype: Any = None, casting: str = "same_kind",
                  order: str = "K", subok: bool = True, signature: Any = None, **kwargs: Any) -> Any:
         """``fn(*args)``; NumPy's ``out`` (also positional, after the inputs), ``where``, ``dtype``/``signature``
-        (NumPy's loop, ``ufunc_loops.numpy_loop``) and ``casting``; ``order``/``subok`` are checked and have nothing to change (one
-        layout, no subclasses). Other keywords go to the function (``vecdot(axis=)``), which names any it lacks.
+        (NumPy's loop, ``ufunc_loops.numpy_loop``) and ``casting``; ``order``/``subok`` are checked and have nothing
+        to change (one layout, no subclasses). Other keywords go to the function (``vecdot(axis=)``), which names any
+        it lacks.
         ``where=`` without ``out`` warns as NumPy's (``out=None`` does not)."""
         if out is NO_OUT and where is True and dtype is None and signature is None and casting == "same_kind" and \
                 order == "K" and subok is True and not kwargs and len(args) == self.nin and \

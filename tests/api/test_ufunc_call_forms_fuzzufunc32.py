@@ -215,3 +215,18 @@ def test_dtype_loops_compute_as_numpy(name, args, given):
     got = getattr(kd, name)(*(kd.asarray(a) if isinstance(a, np.ndarray) else a for a in args), **given)
     assert got.dtype == np.asarray(want).dtype
     assert np.asarray(got.tolist()).tolist() == np.asarray(want).tolist()
+
+
+@pytest.mark.parametrize("name, args, given", [
+    ("add", (np.array([[2]], np.int8), np.float32(np.nan)), {"dtype": np.int64, "casting": "unsafe"}),
+    ("add", (np.array([3, 5], np.int16), np.float64(-2.7)), {"dtype": np.int32, "casting": "unsafe"}),
+    ("logaddexp2", (np.array([0, 3], np.int16), np.complex128(1 + 2j)), {"dtype": np.float32, "casting": "unsafe"}),
+])
+def test_numpy_scalars_are_cast_into_the_dtype_loop(name, args, given):
+    """NumPy scalars are cast into the loop before the function runs, as NumPy casts each input first
+    (``kd.add(int16s, np.float64(-2.7), dtype=np.int32, casting='unsafe')``: -2.7 is -2, 3 + -2.7 gives 1, not
+    0; a complex scalar into the float32 loop of logaddexp2)."""
+    want = getattr(np, name)(*args, **given)
+    got = getattr(kd, name)(*(kd.asarray(a) if isinstance(a, np.ndarray) else a for a in args), **given)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got.numpy(), want)

@@ -149,10 +149,19 @@ def numpy_loop(name: str, args: tuple, dtype: Any, signature: Any, casting: str)
 
 
 def loop_operand(a: Any, dtype: np.dtype, fixed: bool) -> Any:
-    """Input ``a`` in its loop's ``dtype`` once NumPy has accepted the call: an array cast (any checks are
-    done), a Python scalar converted as NumPy converts it: as Python does where ``signature=`` names its dtype
+    """Input ``a`` in its loop's ``dtype`` once NumPy has accepted the call (its checks are done): a NumPy scalar
+    cast, a Python scalar converted as NumPy converts it: as Python does where ``signature=`` names its dtype
     (``np.fmod(0.5, -5, signature='ii->i')`` is 0), else as a weak value (its exact value, or, a lone operand,
-    an int64 cast: ``np.square(-5, dtype=np.uint16, casting='unsafe')`` wraps)."""
+    an int64 cast: ``np.square(-5, dtype=np.uint16, casting='unsafe')`` wraps); an array is left to the caller
+    (cast on the device).
+
+    >>> loop_operand(np.float32(2.5), np.dtype(np.int64), False), loop_operand(2.7, np.dtype(np.int8), True)
+    (np.int64(2), np.int8(2))
+    """
+    if isinstance(a, np.generic):  # a NumPy scalar: strong, cast as an array is (np.float32(nan) into int64)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return np.asarray(a).astype(dtype)[()]
     if type(a) not in (bool, int, float, complex):
         return a
     if fixed and type(a) is not bool:

@@ -13,7 +13,8 @@ Where docs/numpy-api.md documents a difference the result may be the documented 
 float64 (complex128, int64), and Python scalars alone may give kdsl's default dtype of the result's kind
 (``kd.sqrt(2)`` is float32; ``kd.cbrt(2)`` is NumPy's float64: both are accepted); that reference is NumPy's
 ufunc on the operands cast to that dtype. The draws avoid the other documented differences (the sign of an
-``fmax``/``fmin`` tie of zeros; ``fmod`` quotients past 2**24; float16 transcendentals computed in float32).
+``fmax``/``fmin`` tie of zeros; ``fmod`` quotients past 2**24; complex ``expm1(-0+0j)``; a negative integer
+``power`` under ``where=``, which NumPy's loop refuses only where it runs).
 ``where=`` without ``out`` leaves NumPy's output uninitialised, so only the selected elements are compared.
 A failure names the case: ``_case(np.random.default_rng(SEED + i))`` rebuilds it.
 """
@@ -173,9 +174,9 @@ def _avoided(name: str, ops: list[Operand], kw: dict[str, Any]) -> bool:
 
 
 def _known_gap(name: str, ops: list[Operand]) -> bool:
-    """Where kdsl differs from NumPy 2.4 and no fix is in yet (in the session's report): Python ints past int64
-    as a call's only operands (NumPy: OverflowError or TypeError; kdsl makes 2**63 a uint64), and the sign of
-    complex ``expm1(-0+0j)``'s real part (NumPy -0.0, kdsl's kernel +0.0)."""
+    """Where kdsl differs from NumPy 2.4: Python ints past int64 as a call's only operands (NumPy: OverflowError
+    or TypeError; kdsl makes 2**63 a uint64: no fix yet, in the session's report), and complex
+    ``expm1(-0+0j)``, ``+0+0j`` as the array API says (docs/numpy-api.md; NumPy -0+0j)."""
     if all(_python(o) for o in ops) and any(type(o.value) is int and not -2**63 <= o.value < 2**63
                                                    for o in ops):
         return True

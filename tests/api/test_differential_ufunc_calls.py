@@ -358,6 +358,14 @@ def _references(name: str, ops: list[Operand], kw: dict[str, Any], positional: i
     doc = _documented_dtype(name, inputs, dtype)
     if doc == dtype:
         return
+    if all(_python(o) for o in inputs) and not positional and not {"out", "where"} & kw.keys():
+        # Python scalars alone: NumPy's values in kdsl's default dtype of each result's kind (or, below, NumPy's
+        # ufunc on the scalars made arrays of that dtype: reciprocal(False) in int32 is int32's reciprocal(0))
+        results = natural[1] if isinstance(natural[1], tuple) else (natural[1],)
+        made = tuple(np.asarray(r).astype(doc if np.asarray(r).dtype.kind == doc.kind else
+                                          _DEFAULTS.get(np.asarray(r).dtype.type, np.asarray(r).dtype))
+                     for r in results)
+        yield ("ok", made if isinstance(natural[1], tuple) else made[0]), []
     if all(_python(o) for o in inputs):  # each scalar as kdsl makes it: of doc's dtype where it fits
         cast = [Operand("np", np.asarray(o.value, doc if np.can_cast(_DEFAULTS[type(o.value)], doc, "same_kind")
                                          else _DEFAULTS[type(o.value)])) for o in inputs]
@@ -368,7 +376,7 @@ def _references(name: str, ops: list[Operand], kw: dict[str, Any], positional: i
 
 
 _DEFAULTS = {bool: np.dtype(bool), int: np.dtype(np.int32), float: np.dtype(np.float32),
-             complex: np.dtype(np.complex64)}  # kdsl's dtype of a Python scalar made an array
+             complex: np.dtype(np.complex64), np.int64: np.dtype(np.int32)}  # kdsl's dtype of a Python scalar
 
 
 def _out_operands(kw: dict[str, Any], positional: list[Operand]) -> list[Operand]:

@@ -24,7 +24,8 @@ from kdsl.polynomial.orthogonal import Basis
 from kdsl.polynomial.polyutils import mapdomain
 from kdsl.polynomial.series_class import SeriesBase
 
-_BASIS = Basis(lambda k: (1.0, 0.0, 0.0) if k == 0 else (2.0, 1.0, 0.0))
+_BASIS = Basis(lambda k: (1.0, 0.0, 0.0) if k == 0 else (2.0, 1.0, 0.0),
+               calculus=(np.polynomial.chebyshev.chebder, np.polynomial.chebyshev.chebint))
 
 _DOMAIN = [-1.0, 1.0]
 _NAMES = basis_names(_BASIS, "cheb", _DOMAIN, x=[0.0, 1.0])  # chebval, chebfit, chebdomain...: NumPy's names

@@ -251,15 +251,18 @@ def polydiv(c1: Any, c2: Any) -> tuple[kd.Array, kd.Array]:
         return a / b[-1], a[:1] * 0
     lead = b[-1]
     rest = b[:-1] / lead
-    r, quotient = a, []
-    for k in range(n - d, -1, -1):  # quotient coefficient of x**k, from the top
-        q = r[k + d - 1]
+    frame, quotient = a, []
+    zero = kd.zeros(1, dtype=a.dtype, device=a.device)
+    for _ in range(n - d + 1):  # quotient coefficients from the top
+        # frame[n - 1] is NumPy's c1[j], frame[n - d:n - 1] its c1[i:j]: the frame moves one place right per
+        # step, so every step is the same graph (one program; moving the window compiled one per step)
+        q = frame[n - 1]
         quotient.append(q)
-        r = r - kd.pad(rest * q, (k, n - k - d + 1)) - kd.pad(q[None], (k + d - 1, n - k - d))
+        frame = kd.concat([zero, frame[:n - d], frame[n - d:n - 1] - rest * q])
         if len(quotient) % REALIZE_EVERY == 0:
-            kd.realize(r)
+            kd.realize(frame)
     q_all = kd.flip(kd.stack(quotient)) / lead
-    return q_all, trimseq(r[:d - 1])
+    return q_all, trimseq(frame[n - d + 1:])
 
 
 def polypow(c: Any, pow: int, maxpower: int | None = None) -> kd.Array:  # noqa: A002 - NumPy's name

@@ -1,5 +1,6 @@
 """NumPy's ``polydiv``: polynomial long division on coefficient arrays (highest power first), as fused
-arithmetic on the device: one lazy update of the remainder per quotient coefficient.
+arithmetic on the device: one lazy update of the remainder per quotient coefficient, in a frame that moves
+with the division (each step the same kernel).
 
 Synchronisation: the remainder's leading near-zeros are dropped as NumPy drops them (``|r[0]| <= 1e-8``,
 NumPy's ``allclose(r[0], 0)``): one read back of how many there are (the result's length).
@@ -72,17 +73,22 @@ def polydiv(u: Any, v: Any) -> tuple[Any, Any]:
     """
     a, b, dtype = _operands(u, v)
     m, n = a.shape[0] - 1, b.shape[0] - 1
-    r, divisor = a.astype(dtype), b.astype(dtype)
+    frame, divisor = a.astype(dtype), b.astype(dtype)
     scale = 1.0 / divisor[0]  # NumPy multiplies by the reciprocal: the same rounding
-    quotient = []
+    quotient, leading = [], []
     for k in range(m - n + 1):
-        d = scale * r[k]
+        # frame[j] is NumPy's r[k + j]: every step is the same graph (one program, however long `u` is; the
+        # window moving along r compiled one per step), and only the window changes, as NumPy's (an inf d
+        # times padding zeros would make NaN elsewhere)
+        d = scale * frame[0]
+        window = frame[:n + 1] - d * divisor
         quotient.append(d)
-        # only the window r[k:k+n+1] changes, as NumPy's: an inf d times padding zeros would make NaN elsewhere
-        r = concatenate([r[:k], r[k:k + n + 1] - d * divisor, r[k + n + 1:]])
+        leading.append(window[0])  # NumPy's r[k], about 0: kept for the remainder's trim, as NumPy keeps it
+        frame = concatenate([window[1:], frame[n + 1:], zeros(1, dtype=dtype, device=a.device)])
         if (k + 1) % REALIZE_EVERY == 0:
-            realize(r)
+            realize(frame)
     q = stack(quotient) if quotient else zeros(1, dtype=dtype, device=a.device)
+    r = concatenate([stack(leading), frame[:n]]) if leading else frame
     return rewrap((u, v), (q.astype(dtype), _trim_leading(r)))  # poly1d in, poly1d out, as NumPy's
 
 

@@ -27,6 +27,7 @@ from kdsl.frontend.array.reductions import any as kany
 from kdsl.frontend.array.reductions import argmax
 from kdsl.frontend.array.reductions import sum as ksum
 from kdsl.frontend.array.shape_ops import broadcast_values_to, concatenate
+from kdsl.frontend.array.sliding_window import sliding_window_view
 
 
 def rewrap(inputs: tuple[Any, ...], result: Any) -> Any:
@@ -116,22 +117,44 @@ def _trimmed(c: Array) -> Array:
 
 
 def polymul(a1: Any, a2: Any) -> Any:
-    """The product of two polynomials: the full convolution of their coefficients (one outer product whose
-    rows are skewed into place, summed). Leading zeros are dropped first, as NumPy's ``poly1d`` drops them:
-    that reads back the position of each operand's first nonzero coefficient (the result's length).
+    """The product of two polynomials: the full convolution of their coefficients, each coefficient the sum of
+    its products (:func:`_products`, read by the reduction without being stored). Leading zeros are dropped
+    first, as NumPy's ``poly1d`` drops them: that reads back the position of each operand's first nonzero
+    coefficient (the result's length).
 
     >>> import kdsl as kd
     >>> kd.polymul(kd.asarray([1, 2, 3]), kd.asarray([9, 5, 1])).tolist()
     [9, 23, 38, 17, 3]
     """
     a, b = (_trimmed(c) for c in _pair(a1, a2))
-    n, m = a.shape[0], b.shape[0]
-    terms = a[:, None] * b[None, :]
-    # Rows of n + m with n zeros appended, read back as rows of n + m - 1: row i starts i places later.
-    skewed = pad(terms, [(0, 0), (0, n)]).reshape(-1)[:n * (n + m - 1)].reshape(n, n + m - 1)
+    terms = _products(a, b)
     if terms.dtype is dt.bool_:
-        return rewrap((a1, a2), kany(skewed, axis=0))
-    return rewrap((a1, a2), ksum(skewed, axis=0, dtype=terms.dtype))
+        return rewrap((a1, a2), kany(terms, axis=0))
+    return rewrap((a1, a2), ksum(terms, axis=0, dtype=terms.dtype))
+
+
+def _products(a: Array, b: Array) -> Array:
+    """The products ``a[j] * b[k - j]`` of a polynomial product as rows (one per coefficient of the shorter
+    operand) of ``n + m - 1`` columns, zero where ``k - j`` is outside ``b``: a column of the shorter operand,
+    reversed, times the sliding windows of the longer one padded with zeros. It stays lazy, read by the
+    reduction over its rows, so memory is O(n + m) (an outer product skewed into place stored n * (n + m - 1)
+    elements: 200 MB of int64 for 5000 coefficients times 6, more than lavapipe's buffers hold).
+
+    >>> import kdsl as kd
+    >>> _products(kd.asarray([1, 2]), kd.asarray([3, 4, 5])).tolist()
+    [[0, 6, 8, 10], [3, 4, 5, 0]]
+    """
+    if a.shape[0] > b.shape[0]:
+        a, b = b, a  # the product commutes: the shorter operand gives the rows
+    n, m = a.shape[0], b.shape[0]
+    windows = sliding_window_view(pad(b, [(n - 1, n - 1)]), n + m - 1)  # row r: b shifted n - 1 - r right
+    terms = a[::-1, None] * windows
+    if not (terms.dtype.is_float or terms.dtype.is_complex):
+        return terms
+    # inf or NaN times the padding would be NaN where NumPy's sum has no product at all
+    shift = arange(n - 1, -1, -1, device=a.device)[:, None]
+    k = arange(n + m - 1, device=a.device)
+    return ops.where((k >= shift) & (k < shift + m), terms, 0)
 
 
 def polyder(p: Any, m: int = 1) -> Any:

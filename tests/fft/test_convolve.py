@@ -31,6 +31,31 @@ def test_integers_are_exact_on_both_paths(n, m):
         assert np.array_equal(got.numpy(), getattr(np, fn)(a, v, "full"))
 
 
+@pytest.mark.parametrize("dtype, scale, n, m", [(np.int64, 255, 4096, 4096), (np.int64, 1000, 2000, 2000),
+                                                (np.int32, 2**28, 100, 40), (np.uint8, 7, 70, 33),
+                                                (np.int16, 3000, 33, 300)])
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+def test_long_integer_convolutions_are_exact(dtype, scale, n, m, mode):
+    """Past DIRECT_LIMIT integers were convolved through float64 FFTs, whose rounding grows with the values:
+    276 outputs of arange(4096) * 255 with itself were one off, where NumPy's direct sum is exact (and wraps:
+    the int32 and uint8 rows overflow as NumPy's do)."""
+    a = (np.arange(n) * scale).astype(dtype)
+    v = (np.arange(m)[::-1] * scale + 1).astype(dtype)
+    for fn in ("convolve", "correlate"):
+        got = getattr(kd, fn)(kd.asarray(a), kd.asarray(v), mode)
+        want = getattr(np, fn)(a, v, mode)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got.numpy(), want)
+
+
+def test_long_bool_convolution_is_numpys():
+    rng = np.random.default_rng(3)
+    a, v = rng.integers(0, 2, 300).astype(bool), rng.integers(0, 2, 50).astype(bool)
+    for mode in ("full", "same", "valid"):
+        np.testing.assert_array_equal(kd.convolve(kd.asarray(a), kd.asarray(v), mode).numpy(),
+                                      np.convolve(a, v, mode))
+
+
 def test_int8_wraps_as_numpy():
     a, v = np.array([1, 2], np.int8), np.array([100, 100], np.int8)
     assert np.array_equal(kd.convolve(kd.asarray(a), kd.asarray(v)).numpy(), np.convolve(a, v))

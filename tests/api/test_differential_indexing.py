@@ -9,11 +9,12 @@ runs on NumPy's data and on kdsl's: both raise the same class of error (IndexErr
 TypeError), or both give the same values, dtype and shape, and the same answer to ``shares_memory`` (a view or a
 copy), with the array and the base it is a view of compared after every write.
 
-Reads: ``a[key]``. Writes: ``a[key] = v`` and ``a[key] += v`` (Python scalars, ints beyond the dtype, arrays and
-lists that broadcast or not, of other dtypes; repeated indices), ``r = a[key]; r[...] = v`` (reaches the base
-exactly when NumPy's does), writes through a view of a view, a value that aliases the target (``a[k] = a[k2]``),
-the other in-place operators, and the base written after a view was taken. Functions: ``take put take_along_axis
-put_along_axis place putmask compress extract`` and ``a.flat[key]`` read and written.
+Reads: ``a[key]``. Writes: ``a[key] = v`` and ``a[key] += v`` (Python scalars, ints beyond the dtype, a
+``Fraction``, arrays and lists that broadcast or not, of other dtypes; repeated indices), ``r = a[key];
+r[...] = v`` (reaches the base exactly when NumPy's does), writes through a view of a view, a value that aliases
+the target (``a[k] = a[k2]``), the other in-place operators, and the base written after a view was taken.
+Functions: ``take put take_along_axis put_along_axis place putmask compress extract`` and ``a.flat[key]`` read
+and written.
 
 The draws follow the documented differences (docs/numpy-api.md): a 0-d kdsl integer array in a key stands for the
 NumPy scalar a reduction gives (NumPy's own 0-d array index is a copy, kdsl's a view), so NumPy is given the
@@ -28,6 +29,8 @@ from __future__ import annotations
 
 import re
 import warnings
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -182,12 +185,14 @@ def basic_key(rng: np.random.Generator, shape: tuple[int, ...]) -> Any:
     return key
 
 
-def rand_value(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any) -> Any:
-    """A value for a region of ``shape``: a Python scalar (an int beyond the dtype too) or an array or list of
-    some of its last axes (some of length 1), of ``dtype`` or another; now and then one that does not broadcast."""
+def rand_value(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any, arithmetic: bool = False) -> Any:
+    """A value for a region of ``shape``: a Python scalar (an int beyond the dtype too; a ``Fraction`` only to
+    store, kdsl having no object arrays to compute with) or an array or list of some of its last axes (some of
+    length 1), of ``dtype`` or another; now and then one that does not broadcast. An operand of arithmetic is
+    never a list: kdsl reads a list of floats as float32 (docs/numpy-api.md), NumPy as float64."""
     kind = np.dtype(dtype).kind
     if rng.random() < 0.25:
-        choices: list[Any] = [int(rng.integers(-3, 9)), True, 2.5, -1.0]
+        choices: list[Any] = [int(rng.integers(-3, 9)), True, 2.5, -1.0, 1j] + ([] if arithmetic else [Fraction(7, 2)])
         if kind in "iu":
             info = np.iinfo(dtype)
             choices += [int(info.max) + 1, int(info.min) - 1, -1]
@@ -198,8 +203,8 @@ def rand_value(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any) -> 
     vshape = vshape + (7,) if rng.random() < 0.05 else vshape
     vdtype = dtype if rng.random() < 0.6 else DTYPES[rng.integers(len(DTYPES))]
     vdtype = np.float64 if np.dtype(vdtype).kind == "c" and kind != "c" else vdtype  # no ComplexWarning noise
-    return Arr(values(rng, vshape, vdtype, special=False), ["array", "array", "numpy", "list"][rng.integers(4)],
-               index=False)
+    forms = ["array", "array", "numpy"] + ([] if arithmetic else ["list"])  # a list of floats is float32 data
+    return Arr(values(rng, vshape, vdtype, special=False), forms[rng.integers(len(forms))], index=False)
 
 
 def region_shape(src: Source, *keys: Any) -> tuple[int, ...]:
@@ -226,8 +231,8 @@ def get_case(rng: np.random.Generator) -> tuple:
 def set_case(rng: np.random.Generator) -> tuple:
     src = Source(rng)
     key = rand_key(rng, src.shape())
-    value = rand_value(rng, region_shape(src, key), src.dtype)
     mode = int(rng.integers(3))
+    value = rand_value(rng, region_shape(src, key), src.dtype, arithmetic=mode == 1)
 
     def action(xp, base, a):
         k, v = conv(xp, key), conv(xp, value)
@@ -253,7 +258,7 @@ def chain_case(rng: np.random.Generator) -> tuple:
     k1 = basic_key(rng, shape) if rng.random() < 0.7 else rand_key(rng, shape)
     k2 = rand_key(rng, region_shape(src, k1))
     k3 = rand_key(rng, shape)
-    value = rand_value(rng, region_shape(src, k1, k2), src.dtype)
+    value = rand_value(rng, region_shape(src, k1, k2), src.dtype, arithmetic=True)
     op = ["+=", "-=", "*=", "//=", "|=", "**="][rng.integers(6)]
     try:
         scalar = isinstance(src.make(src.base.copy())[conv(np, k1)], np.generic)
@@ -409,6 +414,16 @@ FIXED = [
      Arr(np.array([1, 2, 3], np.int32))),
     ("index array: the int's bounds before the value", np.int64, (2, 1), (Arr(np.array([1, 0])), -2), [7, 8, 9]),
     ("index array: the value's range before the bounds", np.int8, (3,), Arr(np.array([5])), 300),
+    ("a Fraction into an int element", np.int8, (3,), 0, Fraction(7, 2)),
+    ("a Decimal through index arrays", np.float32, (3,), Arr(np.array([0, 2])), Decimal("2.5")),
+    ("a Decimal NaN into ints", np.int64, (3,), slice(None), Decimal("NaN")),
+    ("a Fraction out of range", np.uint8, (3,), Arr(np.array([True, False, True])), Fraction(1000, 1)),
+    ("a complex into bools: its truth", np.bool_, (3,), slice(None), 1j),
+    ("0j into bools", np.bool_, (3,), Arr(np.array([1])), 0j),
+    ("too many indices with a mask", np.complex64, (2, 3), (Arr(np.array([0])), Arr(np.array([True, False, True])),
+                                                         slice(None)), 5),
+    ("too many indices with an empty mask", np.float32, (2, 3), ([], Arr(np.zeros(0, bool)), slice(None)), 5),
+    ("a zero step before the index's bounds", np.int8, (2, 3), (Arr(np.array([5]), "list"), slice(None, None, 0)), 1),
     ("an int then a mask: the value broadcasts", np.float32, (2, 4), (-1, Arr(np.array([True, False, True, False]))),
      Arr(np.ones((1, 2), np.float32))),
 ]
@@ -450,3 +465,14 @@ def test_flat_stores_convert_the_values_first(key, value):
     src.dtype, src.base, src.make, src.desc = np.uint8, np.arange(3, dtype=np.uint8), lambda v: v, ""
     want, got = run(np, src, action), run(kd, src, action)
     assert mismatch(want, got) is None, (want, got)
+
+
+@pytest.mark.parametrize("key", [(Arr(np.array([0])), Arr(np.array([True, False, True])), slice(None)),
+                                 (Arr(np.array([[5]]), "list"), slice(0, None, 0))])
+def test_whole_key_errors_come_first_on_reads(key):
+    """``a[key]`` raises NumPy's error about the whole key (too many indices, a zero step) before reading any
+    index array."""
+    src = Source(np.random.default_rng(0))
+    src.dtype, src.base, src.make, src.desc = np.float32, np.zeros((2, 3), np.float32), lambda v: v, ""
+    want, got = (run(xp, src, lambda xp, base, a: a[conv(xp, key)]) for xp in (np, kd))
+    assert isinstance(want, Exception) and mismatch(want, got) is None and str(got) == str(want), (want, got)

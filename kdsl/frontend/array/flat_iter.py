@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from kdsl.frontend.array.element_values import is_element_key
+from kdsl.frontend.array.element_values import element_value, is_element_key
 
 if TYPE_CHECKING:
     from kdsl.frontend.array.array import Array
@@ -130,10 +130,12 @@ class FlatIter:
         flat = base.reshape(-1)
         self._restart()  # (the next pass downloads the written values)
         try:
-            if _is_sequence(value):  # NumPy's flatiter repeats or cuts the values to the selection's length
-                if is_element_key(key, 1):  # one element (an int, a 0-d integer array): NumPy checks its
-                    flat[key]  # index, then refuses any sequence (even [])
+            if _is_sequence(value) and is_element_key(key, 1):  # one element (an int, a 0-d integer array):
+                flat[key]  # NumPy checks its index, then stores a sequence's truth into a bool array and
+                if base.dtype.kind != "b":  # refuses any sequence (even []) into another
                     raise ValueError("Error setting single item of array.")
+                value = element_value(value, base)
+            elif _is_sequence(value):  # NumPy's flatiter repeats or cuts the values to the selection's length
                 values = _flat_values(value, base)  # converted before the key is read, as NumPy's (its
                 if values.size == 0:  # OverflowError first; no values: nothing written, the key unchecked)
                     return

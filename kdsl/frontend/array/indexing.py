@@ -175,6 +175,7 @@ def getitem(a: Array, key) -> Array:
     if _plain(key):
         return _basic(a, key)
     _no_float_arrays(key)
+    key_limits.check_indexed(key, a.shape)  # too many indices, a zero step: before any index array is read
     got = scalar_bool_index.read(a, key)  # a[False, True], a[0, True], a[True, idx]: NumPy's 0-d masks
     if got is not None:
         return got
@@ -324,6 +325,7 @@ def setitem(a: Array, key, value) -> Array:
         value = element_values.element_value(value, a)
     if not _plain(key):  # (a plain key, a loop's u[1:-1] = v, skips the checks for masks and index arrays)
         _no_float_arrays(key)
+        key_limits.check_indexed(key, a.shape)  # too many indices, a zero step: NumPy's errors before any other
         if scalar_bool_index.write(a, key, value):  # a[0, True] = v, a[True, idx] = v: NumPy's 0-d masks
             return a
         key = _scalars_as_ints(_ranges_as_arrays(key))

@@ -476,3 +476,17 @@ def test_whole_key_errors_come_first_on_reads(key):
     src.dtype, src.base, src.make, src.desc = np.float32, np.zeros((2, 3), np.float32), lambda v: v, ""
     want, got = (run(xp, src, lambda xp, base, a: a[conv(xp, key)]) for xp in (np, kd))
     assert isinstance(want, Exception) and mismatch(want, got) is None and str(got) == str(want), (want, got)
+
+
+@pytest.mark.parametrize("key", [True, np.True_])
+def test_scalar_true_key_reads_a_copy(key):
+    """``r = a[True]`` is NumPy's copy (advanced indexing by a 0-d mask), not the view ``a[None]``: a write into
+    ``r`` leaves ``a`` alone (kdsl wrote it through, silently)."""
+    def action(xp, base, a):
+        r = a[key]
+        r[...] = 5
+        return r, a, base, bool(xp.shares_memory(r, base))
+    src = Source(np.random.default_rng(0))
+    src.dtype, src.base, src.make, src.desc = np.float32, np.arange(6, dtype=np.float32), lambda v: v[::-2], ""
+    want, got = run(np, src, action), run(kd, src, action)
+    assert mismatch(want, got) is None, (want, got)

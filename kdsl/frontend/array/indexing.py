@@ -182,8 +182,8 @@ def getitem(a: Array, key) -> Array:
     key = _scalars_as_ints(_ranges_as_arrays(key))
     if _plain(key):
         return _basic(a, key)
-    if isinstance(key, (bool, np.bool_)):  # a[True] is a[None], a[False] its empty selection, as in NumPy
-        return a[None] if key else masks.getmask(a[None], np.zeros(1, bool), ())
+    if isinstance(key, (bool, np.bool_)):  # a[True]: NumPy's 0-d mask, as a[(True,)]: a copy of a[None] (not
+        return getitem(a, (key,))  # a view: writes into it leave a alone), a[False] its empty selection
     if _is_0d_mask(key):  # a[m] with a 0-d bool array m: NumPy's a[None][m[None]], (1, ...) or (0, ...)
         return masks.getmask(a[None], _as_1_mask(key), ())
     if mixed_mask_index.separated(key):  # x[:, mask, 1:, 0]: the selection's axis first, as index arrays do

@@ -22,6 +22,10 @@ import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from kdsl.frontend.array.element_values import element_value, is_element_key
+
 if TYPE_CHECKING:
     from kdsl.frontend.array.array import Array
 
@@ -47,10 +51,20 @@ def _cycled(value: Any, a: Array, size: int) -> Array | None:
     """``value`` as NumPy's flat iterator writes it into ``size`` elements of ``a``: converted to ``a``'s dtype
     (so Python floats keep float64 precision in a float64 array), flattened, then repeated cyclically or cut to
     ``size``; None when nothing is written (an empty value or selection, as NumPy's)."""
-    from kdsl.frontend.array.edit import resize  # cycle: edit builds on Array
-    from kdsl.frontend.array.stored_values import checked_value
+    return _repeated(_flat_values(value, a), size)
 
-    v = checked_value(value, a).reshape(-1)
+
+def _flat_values(value: Any, a: Array) -> Array:
+    """``value`` converted to ``a``'s dtype and flattened (NumPy's errors for values that do not fit it)."""
+    from kdsl.frontend.array.stored_values import checked_value  # cycle: that module builds Arrays
+
+    return checked_value(value, a).reshape(-1)
+
+
+def _repeated(v: Array, size: int) -> Array | None:
+    """Flat values ``v`` repeated cyclically or cut to ``size``; None when nothing is written."""
+    from kdsl.frontend.array.edit import resize  # cycle: edit builds on Array
+
     if v.size == 0 or size == 0:
         return None
     return v if v.size == size else resize(v, (size,))
@@ -58,8 +72,6 @@ def _cycled(value: Any, a: Array, size: int) -> Array | None:
 
 def _is_sequence(value: Any) -> bool:
     """Whether ``value`` holds several values (an n-d array or a list), not one scalar (a 0-d array included)."""
-    import numpy as np
-
     return np.ndim(value) > 0 if not hasattr(value, "ndim") else value.ndim > 0
 
 
@@ -83,8 +95,6 @@ class FlatIter:
     @property
     def coords(self) -> tuple[int, ...]:
         """NumPy's ``coords``: the multi-index of the next element (``index`` unravelled in C order)."""
-        import numpy as np
-
         shape = self.base.shape
         if self.index >= self.base.size:  # past the end: the last element's coordinates plus one, carried over
             return (shape[0],) + (0,) * (len(shape) - 1) if shape else ()
@@ -120,11 +130,19 @@ class FlatIter:
         flat = base.reshape(-1)
         self._restart()  # (the next pass downloads the written values)
         try:
-            if _is_sequence(value):  # NumPy's flatiter repeats or cuts the values to the selection's length
+            if _is_sequence(value) and is_element_key(key, 1):  # one element (an int, a 0-d integer array):
+                flat[key]  # NumPy checks its index, then stores a sequence's truth into a bool array and
+                if base.dtype.kind != "b":  # refuses any sequence (even []) into another
+                    raise ValueError("Error setting single item of array.")
+                value = element_value(value, base)
+            elif _is_sequence(value):  # NumPy's flatiter repeats or cuts the values to the selection's length
+                values = _flat_values(value, base)  # converted before the key is read, as NumPy's (its
+                if values.size == 0:  # OverflowError first; no values: nothing written, the key unchecked)
+                    return
                 target = flat[key].shape  # (a mask's selection: its length is read back, as assignment does)
                 if not target:  # one element takes one scalar, never a sequence (NumPy's message)
                     raise ValueError("Error setting single item of array.")
-                value = _cycled(value, base, math.prod(target))
+                value = _repeated(values, math.prod(target))
                 if value is None:
                     return
                 value = value.reshape(target)

@@ -68,18 +68,22 @@ def assign_rows(a: Array, keys: tuple, value: Any) -> Array:
     k = len(keys)
     if k > a.ndim:
         raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, but {k} were indexed")
-    shapes = [ix.shape if isinstance(ix, Array) else np.shape(ix) for ix in keys]
+    for axis, (ix, n) in enumerate(zip(keys, a.shape, strict=False)):  # NumPy's order: its ints checked,
+        if _int(ix) and not -n <= ix < n:
+            raise IndexError(f"index {int(ix)} is out of bounds for axis {axis} with size {n}")
+    converted = checked_value(value, a)  # the value converted (a[[5]] = 2**70: OverflowError),
+    shapes = [ix.shape if isinstance(ix, Array) else np.shape(ix) for ix in keys]  # the indices broadcast,
     try:
         shape = ops.broadcast_shapes(*shapes)
     except ValueError:
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
                          f"{' '.join(shape_text(s) for s in shapes)}") from None
+    rest = a.shape[k:]
+    v = broadcast_values(converted, shape + rest)  # the value broadcast to them, and only then their bounds
     # NumPy checks the indices it visits (none for an empty result), and integers always
     check = bool(np.prod(shape, dtype=np.int64))
     idxs = [checked_indices(ix, n, a.device, axis, check=check or len(s) == 0)
             for axis, (ix, n, s) in enumerate(zip(keys, a.shape, shapes, strict=False))]
-    rest = a.shape[k:]
-    v = _assigned(value, a, shape + rest)
     lead = int(np.prod(a.shape[:k], dtype=np.int64))
     if v.size == 0 or a.size == 0:
         return a
@@ -108,13 +112,6 @@ def write_rows(rows: Array, idx: Array, v: Array) -> Array:
     picked = at(v, src)
     hit = (runs.hi > runs.lo).reshape((n,) + (1,) * len(rest))
     return km.where(hit, picked, rows)
-
-
-def _assigned(value: Any, a: Array, shape: tuple[int, ...]) -> Array:
-    """``value`` cast to ``a``'s dtype (as assignment casts: the checks of a basic ``a[...] = value``, so
-    ``a[[1, 2]] = nan`` into ints raises as NumPy's) and broadcast to ``shape``."""
-
-    return broadcast_values(checked_value(value, a), shape)
 
 
 def broadcast_values(v: Array, shape: tuple[int, ...]) -> Array:

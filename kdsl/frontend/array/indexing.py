@@ -27,6 +27,7 @@ import numpy as np
 from kdsl import dtype as dt
 from kdsl.errors import shape_text
 from kdsl.frontend.array import (
+    element_values,
     ellipsis_mask,
     index_assignment,
     inner_index,
@@ -174,14 +175,15 @@ def getitem(a: Array, key) -> Array:
     if _plain(key):
         return _basic(a, key)
     _no_float_arrays(key)
+    key_limits.check_indexed(key, a.shape)  # too many indices, a zero step: before any index array is read
     got = scalar_bool_index.read(a, key)  # a[False, True], a[0, True], a[True, idx]: NumPy's 0-d masks
     if got is not None:
         return got
     key = _scalars_as_ints(_ranges_as_arrays(key))
     if _plain(key):
         return _basic(a, key)
-    if isinstance(key, (bool, np.bool_)):  # a[True] is a[None], a[False] its empty selection, as in NumPy
-        return a[None] if key else masks.getmask(a[None], np.zeros(1, bool), ())
+    if isinstance(key, (bool, np.bool_)):  # a[True]: NumPy's 0-d mask, as a[(True,)]: a copy of a[None] (not
+        return getitem(a, (key,))  # a view: writes into it leave a alone), a[False] its empty selection
     if _is_0d_mask(key):  # a[m] with a 0-d bool array m: NumPy's a[None][m[None]], (1, ...) or (0, ...)
         return masks.getmask(a[None], _as_1_mask(key), ())
     if mixed_mask_index.separated(key):  # x[:, mask, 1:, 0]: the selection's axis first, as index arrays do
@@ -314,9 +316,16 @@ def setitem(a: Array, key, value) -> Array:
     key = _tuples_as_lists(key)
     if isinstance(key, (bool, np.bool_)):  # a[True] = v writes all of a, a[False] = v nothing (0-d masks)
         key = (key,)
+    elif key.__class__ is tuple and len(key) == 1 and _is_index_array(key[0]) and masks.is_mask(key[0]):
+        key = key[0]  # a[(mask,)] = v is a[mask] = v, NumPy's boolean assignment (a 2-d value: its TypeError)
     key_limits.check(key, a.ndim)
+    if element_values.is_sequence(value) and element_values.is_element_key(key, a.ndim):
+        key = element_values.as_ints(key)  # a[i, j] = [v]: NumPy stores one scalar, after its index check
+        apply_key(View.contiguous(a.shape), key)
+        value = element_values.element_value(value, a)
     if not _plain(key):  # (a plain key, a loop's u[1:-1] = v, skips the checks for masks and index arrays)
         _no_float_arrays(key)
+        key_limits.check_indexed(key, a.shape)  # too many indices, a zero step: NumPy's errors before any other
         if scalar_bool_index.write(a, key, value):  # a[0, True] = v, a[True, idx] = v: NumPy's 0-d masks
             return a
         key = _scalars_as_ints(_ranges_as_arrays(key))
@@ -330,6 +339,7 @@ def setitem(a: Array, key, value) -> Array:
             return special
     region, shape = apply_key(View.contiguous(a.shape), key)
     dev = a.device
+    element_values.check_depth(value, len(shape))  # a[0:1] = [[3]]: NumPy's list nests at most as deep as the view
     vnode = checked_value(value, a, basic=True)._node
     vnode = _fit_value(vnode, shape)  # checks the value's shape even for an empty region, as NumPy does
     if region.size == 0:
@@ -354,8 +364,8 @@ def _special_setitem(a: Array, key, value) -> Array | None:
     if mask is not None:  # a[mask, 0] = v: the region a[:, 0] gets region[mask] = v, written back
         return inner_mask.set(a, (), mask, rest, value)
     ints, mask, rest = _int_mask_key(key)
-    if mask is not None:  # a[0, mask] = v: a[0] with a[0][mask] = v, written back
-        return setitem(a, ints, setitem(a[ints], (mask,) + rest, value))
+    if mask is not None:  # a[0, mask] = v: a[0] with a[0][mask, ...] = v, written back (the ``...`` keeps it
+        return setitem(a, ints, setitem(a[ints], (mask,) + (rest or (Ellipsis,)), value))  # off a[mask]'s rules)
     expanded = mixed_mask_index.expand(key, a.shape)
     if expanded is not None:  # a[idx, mask] = v: the mask's nonzero indices with the other index arrays
         return setitem(a, expanded, value)

@@ -38,9 +38,8 @@ def inplace_operator(name: str):
     def method(self, other):
         try:
             result = ops.apply(name, self, other)
-        except ValueError:
-            if name == "pow":  # NumPy refuses the cast back before its loop meets a negative exponent
-                _check_cast_back(name, self, other)
+        except ValueError:  # NumPy refuses the cast back first: before the operands' shapes broadcast (int +=
+            _check_cast_back(name, self, other)  # float of another shape) and before pow's negative exponent
             raise
         except TypeError:
             if ufunc_overrides.overrides(other):  # NEP 13: np.add(self, other, out=(self,)) runs other's override

@@ -37,3 +37,55 @@ def check(key: Any, ndim: int) -> None:
     result = ndim - ints + sum(1 for k in entries if k is None) + (1 if booleans else 0)
     if result > MAX_DIMS:
         raise IndexError(f"number of dimensions must be within [0, {MAX_DIMS}], indexing result would have {result}")
+
+
+def _dims_indexed(k: Any) -> int:
+    """How many of the array's dimensions one key item indexes: a boolean array all of its own, ``None``, ``...``
+    and scalar booleans none, anything else one."""
+    if k is None or k is Ellipsis or _scalar_bool(k):
+        return 0
+    if isinstance(k, list):
+        host = np.asarray(k) if k and not any(hasattr(x, "_node") for x in k) else None  # (no device reads)
+        return host.ndim if host is not None and host.dtype == np.bool_ else 1
+    if hasattr(k, "dtype") and hasattr(k, "ndim") and k.dtype == np.bool_:
+        return int(k.ndim)
+    return 1
+
+
+def check_indexed(key: Any, shape: tuple[int, ...]) -> None:
+    """NumPy's errors about a whole key, raised before any index array is read: more indexed dimensions than the
+    array has (a mask counting its own, ``a[[0], mask, :]`` of a 2-d array: IndexError), then a slice of step 0
+    (ValueError; after an int out of bounds or a mask of the wrong shape, which NumPy meets first), so that
+    neither is hidden behind an index array's bounds or a value's shape.
+
+    >>> check_indexed(([0], np.array([True, False]), slice(None)), (2, 2))
+    Traceback (most recent call last):
+    ...
+    IndexError: too many indices for array: array is 2-dimensional, but 3 were indexed
+    """
+    entries = key if isinstance(key, tuple) else (key,)
+    used = sum(map(_dims_indexed, entries))
+    if used > len(shape):
+        raise IndexError(f"too many indices for array: array is {len(shape)}-dimensional, but {used} were indexed")
+    if any(isinstance(k, slice) and isinstance(k.step, (int, np.integer)) and k.step == 0 for k in entries):
+        _check_ints_and_masks(entries, shape, used)
+        raise ValueError("slice step cannot be zero")
+
+
+def _check_ints_and_masks(entries: tuple, shape: tuple[int, ...], used: int) -> None:
+    """NumPy's IndexError for an int out of bounds or a host mask of the wrong shape in ``entries``."""
+    axis = 0
+    for k in entries:
+        if k is Ellipsis:
+            axis += len(shape) - used
+            continue
+        n = _dims_indexed(k)
+        host = np.asarray(k) if isinstance(k, (int, np.integer, np.ndarray, list)) and not _scalar_bool(k) else None
+        if host is not None and n == 1 and host.ndim == 0 and not -shape[axis] <= int(host) < shape[axis]:
+            raise IndexError(f"index {int(host)} is out of bounds for axis {axis} with size {shape[axis]}")
+        if host is not None and n > 0 and host.dtype == np.bool_:
+            for i, (m, size) in enumerate(zip(np.shape(host), shape[axis:axis + n], strict=True)):
+                if m != size:
+                    raise IndexError(f"boolean index did not match indexed array along axis {axis + i}; size of "
+                                     f"axis is {size} but size of corresponding boolean axis is {m}")
+        axis += n

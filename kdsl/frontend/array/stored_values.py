@@ -16,6 +16,8 @@ Example:
 from __future__ import annotations
 
 import math
+import numbers
+from typing import Any
 
 import numpy as np
 
@@ -64,6 +66,10 @@ def stored_scalar(value, a: Array, basic: bool = False):
     if value is None:  # NumPy converts None as float(None) would: NaN, False for bools, a TypeError for ints
         value = _none_value(a)
     python = not isinstance(value, np.generic)
+    if python and isinstance(value, numbers.Number) and not isinstance(value, (bool, int, float, complex)):
+        value = _plain_number(value, a)  # a Fraction, a Decimal: NumPy converts the object itself
+    if python and isinstance(value, complex) and a.dtype.kind == "b":
+        value = bool(value)  # NumPy stores a complex number's truth into a bool array (0j: False)
     if not python and isinstance(value, np.floating) and a.dtype.kind == "i":
         _checked_scalar(float(value), a)
     if not python and basic and isinstance(value, np.integer) and a.dtype.kind == "i":
@@ -71,6 +77,21 @@ def stored_scalar(value, a: Array, basic: bool = False):
     if python and isinstance(value, (bool, int, float)):
         return _checked_scalar(value, a)
     return value
+
+
+def _plain_number(value: numbers.Number, a: Array) -> bool | int | float | complex:
+    """A number of another Python type (``Fraction``, ``Decimal``) as NumPy stores the object into ``a``: its
+    ``int()`` into integer arrays (truncated; ``Decimal('NaN')`` is Python's ValueError), ``float()`` into float
+    arrays, ``complex()`` into complex ones, its truth into bool ones.
+
+    >>> import kdsl as kd
+    >>> from fractions import Fraction
+    >>> _plain_number(Fraction(7, 2), kd.zeros(2, dtype=kd.int8)), _plain_number(Fraction(7, 2), kd.zeros(2))
+    (3, 3.5)
+    """
+    kind = a.dtype.kind
+    convert: Any = bool if kind == "b" else int if kind in "iu" else complex if kind == "c" else float
+    return convert(value)
 
 
 def _parsed_text(value: str | bytes, a: Array) -> np.generic:

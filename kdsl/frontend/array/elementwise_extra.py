@@ -60,7 +60,7 @@ def _float_operand(x: Any, dev: Any) -> Any:
     float64, as NumPy's); anything else an Array."""
     if isinstance(x, np.generic):
         return ops.as_operand(x, dev)  # a weak number only on a device without float64 (as operators do)
-    return x if isinstance(x, (bool, int, float, complex)) else as_array(x, dev)  # complex: weak too (NEP 50)
+    return x if isinstance(x, (bool, int, float)) else as_array(x, dev)
 
 
 def signbit(x: Any) -> Array:

@@ -253,16 +253,8 @@ def float_power(x1: Any, x2: Any) -> Array:
     >>> r.dtype.name, r.tolist()
     ('float64', [4.0, 9.0])
     """
-    # NumPy's float_power has only float64 and complex128 loops: kdsl's weak-float rule (an integer array with
-    # a Python float computes in float32) must not narrow it, nor round the float (float_power(ints, 3.71))
-    d, a, b = _float_pair(np.float_power, *(_at_least_double(x) for x in (x1, x2)))
-    wide = dt.complex128 if d.kind == "c" else dt.float64
-    return apply("pow", a.astype(wide), b.astype(wide))
-
-
-def _at_least_double(x: Any) -> Any:
-    """A Python float or complex as NumPy's double scalar (float_power computes in it whatever it meets)."""
-    return np.float64(x) if type(x) is float else np.complex128(x) if type(x) is complex else x
+    _, a, b = _float_pair(np.float_power, x1, x2)
+    return apply("pow", a, b)
 
 
 def logaddexp2(x1: Any, x2: Any) -> Array:

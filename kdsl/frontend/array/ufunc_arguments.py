@@ -1,8 +1,7 @@
 """The arguments of a ufunc call and of its methods, as NumPy checks and applies them: ``casting`` and
-``order``, the documented signature, and ``out=`` (with ``where=``) for calls (broadcast into a larger ``out``;
-one shape for the outputs of ``divmod``/``frexp``/``modf``) and for ``reduce``/``accumulate``/``reduceat``
-(never broadcast). The loop ``dtype=``/``signature=`` name is :mod:`kdsl.frontend.array.ufunc_loops`';
-:mod:`kdsl.frontend.array.ufunc_methods` builds the ufunc objects on these.
+``order``, the loop that ``dtype=``/``signature=`` name, the documented signature, and ``out=`` (with
+``where=``) for calls (broadcast into a larger ``out``) and for ``reduce``/``accumulate``/``reduceat`` (never
+broadcast). :mod:`kdsl.frontend.array.ufunc_methods` builds the ufunc objects on these.
 
 Example:
     >>> import kdsl as kd
@@ -62,6 +61,38 @@ def check_keywords(name: str, casting: str, order: str) -> None:
                          f"(got {casting!r})")
     if order not in ORDERS and not (isinstance(order, str) and order.upper() in ORDERS):
         raise ValueError(f"{name}: order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+
+
+def loop_dtype(name: str, dtype: Any, signature: Any) -> Any:
+    """The dtype a ufunc call computes in: ``dtype=``, or a ``signature=`` naming one dtype for every operand
+    (``"dd->d"``, ``(np.float64, None, np.float64)``, ``np.float32``); kdsl has one loop per dtype, so a
+    signature that mixes dtypes raises ``TypeError`` naming ``dtype=`` as the way."""
+    if signature is None:
+        return dtype if dtype is None else _numpy_dtype(dtype)
+    if dtype is not None:
+        raise TypeError("cannot specify both 'signature' and 'dtype'")
+    if isinstance(signature, str):
+        entries: tuple[Any, ...] = tuple(c for c in signature if c not in "->, ")
+    elif isinstance(signature, tuple):
+        entries = signature
+    else:
+        entries = (signature,)
+    found = {_numpy_dtype(e) for e in entries if e is not None}
+    if not found:  # (None, None, None): no constraint, NumPy's usual loop
+        return None
+    if len(found) != 1:
+        raise TypeError(f"{name}(signature={signature!r}): kdsl computes every operand in one dtype; pass that "
+                        "one as dtype= (or cast the inputs with astype)")
+    return found.pop()
+
+
+def _numpy_dtype(x: Any) -> np.dtype:
+    """A ``dtype=``/``signature=`` entry as NumPy's dtype: a kdsl dtype, a type code, a scalar type, or a DType
+    class (``type(np.dtype(np.float64))``, which ``np.dtype()`` itself would take for object)."""
+    x = getattr(x, "np", x)
+    if isinstance(x, type) and issubclass(x, np.dtype):
+        return np.dtype(getattr(x, "type"))  # noqa: B009 - the class attribute (typing sees the instance's)
+    return np.dtype(x)
 
 
 def ellipsis_out(out: Any) -> Any:
@@ -140,11 +171,9 @@ def written_into(result: Array, out: Any, where: Any, casting: str, name: str) -
         from kdsl.frontend.array.array_flags import check_writeable  # cycle: that module reads Arrays
 
         check_writeable(out, "output array is read-only")
-    check_output_cast(result, out, casting, name)
-    if where is not True and out is not None and result.dtype != out.dtype:
-        # into out's dtype first: selecting between a complex64 result and a uint64 out would promote both to
-        # complex128 and round out's kept values (2**64 - 1 came back as 0)
-        result = result.astype(out.dtype)
+    if out is not None and not np.can_cast(result.dtype.np, out.dtype.np, casting):  # type: ignore[arg-type]
+        raise output_casting_error(name, result.dtype, out.dtype, casting,
+                                   "pass an out of the result's dtype, or casting='unsafe'")
     if where is not True:
         kept = out if out is not None else Array(ops.const_node(0, result.dtype, result.device))
         result = select(where if isinstance(where, bool) else where_mask(where, result.device), result, kept)
@@ -155,40 +184,6 @@ def written_into(result: Array, out: Any, where: Any, casting: str, name: str) -
                          f"shape {result.shape}")
     out[...] = result  # NumPy broadcasts the inputs to out's shape (np.add([1, 2], 1, out=zeros((3, 2))))
     return out
-
-
-def check_output_cast(result: Array, out: Any, casting: str, name: str) -> None:
-    """NumPy's UFuncTypeError for a result that cannot be cast into the kdsl array ``out`` under ``casting``."""
-    if isinstance(out, Array) and not np.can_cast(result.dtype.np, out.dtype.np, casting):  # type: ignore[arg-type]
-        raise output_casting_error(name, result.dtype, out.dtype, casting,
-                                   "pass an out of the result's dtype, or casting='unsafe'")
-
-
-def outputs_shaped(results: tuple[Array, ...], outs: tuple[Any, ...]) -> tuple[Array, ...]:
-    """The results of a ufunc of several outputs (``divmod``, ``frexp``, ``modf``) in NumPy's one iteration
-    shape: the inputs' broadcast with every ``out`` array's shape. Each ``out`` must have that shape (NumPy's
-    ValueError: ``np.frexp(x0d, out=(m0d, e2))`` does not write ``m0d`` from a broadcast); the results without
-    an ``out`` take it too (``np.divmod(3, 2, out=(None, q2))`` gives two arrays of ``q2``'s shape).
-
-    >>> import kdsl as kd
-    >>> [r.shape for r in outputs_shaped((kd.asarray(1.0), kd.asarray(2.0)), (None, kd.zeros(3)))]
-    [(3,), (3,)]
-    """
-    given = [o.shape for o in outs if isinstance(o, Array)]
-    full = results[0].shape
-    for shape in given:
-        wider = _broadcast(full, shape)
-        if wider is None:
-            raise ValueError(f"non-broadcastable output operand with shape {shape} doesn't match the broadcast "
-                             f"shape {full} (pass out arrays of the inputs' broadcast shape)")
-        full = wider
-    for shape in given:
-        if shape != full:
-            raise ValueError(f"non-broadcastable output operand with shape {shape} doesn't match the broadcast "
-                             f"shape {full} (every out array of this ufunc needs that one shape)")
-    from kdsl.frontend.array.shape_ops import broadcast_to  # cycle: shape_ops builds on this module's package
-
-    return tuple(r if r.shape == full else broadcast_to(r, full).copy() for r in results)
 
 
 def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:

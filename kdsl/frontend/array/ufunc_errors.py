@@ -86,12 +86,11 @@ def no_loop_error(name: str, *dtypes: Any) -> UFuncTypeError:
     return _NoLoopError(f"ufunc {name!r} did not contain a loop with signature matching types {types} -> None")
 
 
-def no_matching_loop_error(name: str, hint: str = "") -> UFuncTypeError:
+def no_matching_loop_error(name: str) -> UFuncTypeError:
     """NumPy's error for a ``dtype=``/``signature=`` (or a fold's operand) that names no loop of ufunc ``name``.
     NumPy raises a plain TypeError or its UFuncTypeError for the same call depending on its dispatch cache
     (``np.equal.reduce`` of ints), so kdsl's is the subclass: ``except`` clauses for either catch it."""
-    return _NoLoopError(f"No loop matching the specified signature and casting was found for ufunc {name}"
-                        + (f"; {hint}" if hint else ""))
+    return _NoLoopError(f"No loop matching the specified signature and casting was found for ufunc {name}")
 
 
 TEXT_LABELS_HINT = ("compute integer codes on the device, e.g. codes = kd.select(conds, [0, 1], 2), and pick the "

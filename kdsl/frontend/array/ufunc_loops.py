@@ -1,31 +1,31 @@
-"""The loop of a ufunc call, as NumPy resolves it: the casting checks of a call without ``dtype=``, and the loop
-``dtype=``/``signature=`` name, decided by NumPy's own ufunc on empty arrays of the inputs' dtypes (with the
-Python scalars themselves, whose NEP 50 rules have no public form), then the inputs converted into it.
+"""The loop a ufunc's ``dtype=`` names, as NumPy resolves it: the check that the loop exists, and the Python
+scalar operands converted into it.
 
-``dtype=`` names the outputs' dtype and the loop follows, as in NumPy: ``np.divide(a, b, dtype=X)`` runs the
-loop whose operands are all X, ``np.absolute(complex64, dtype=np.float64)`` runs ``'D->d'``, a comparison's
-``dtype=bool`` keeps its inputs' loop. No such loop (``np.sqrt(x, dtype=np.int8)``) is TypeError; a Python scalar
-converts into its loop dtype under ``casting`` (``np.add(3.5, 4.0, dtype=np.int32)`` is a ``same_kind`` error),
-except at an input ``signature=`` names, where NumPy converts it as Python does (``np.fmod(0.5, -5,
-signature='ii->i')`` is 0). ``signature=`` itself is checked first as NumPy checks it (operand counts of a type
-string or tuple; NumPy 2 refuses a bare dtype).
+NumPy reads ``np.divide(a, b, dtype=X)`` as "the loop whose operands are all X" (``comparison(dtype=bool)`` is
+the one exception: there ``dtype`` is the output's, and the inputs keep their loop). Where the ufunc has no such
+loop (``np.sqrt(x, dtype=np.int8)``, ``np.divide(i, j, dtype=np.int32)``, ``np.equal(a, b, dtype=float)``) it
+raises ``TypeError``; otherwise every operand is cast to X under ``casting``, Python scalars included
+(``np.add(3, 4, dtype=np.int8)`` is int8, ``np.add(3.5, 4.0, dtype=np.int32)`` a ``same_kind`` error).
+``signature=`` is checked first as NumPy checks it (operand counts of a type string or tuple).
 
     >>> import numpy as np
     >>> has_loop("sqrt", np.dtype("float32")), has_loop("sqrt", np.dtype("int8"))
     (True, False)
-    >>> numpy_loop("add", (np.ones(2, np.int8), 3), np.int16, None, "same_kind")
-    (dtype('int16'), dtype('int16'), dtype('int16'))
+    >>> scalar_operand("add", 0, 3, np.dtype("int8"), "same_kind")
+    np.int8(3)
 """
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
-from kdsl.errors import numpy_exception_class
-from kdsl.frontend.array.ufunc_errors import input_casting_error, no_matching_loop_error, output_casting_error
+from kdsl.frontend.array.ufunc_errors import input_casting_error
+
+# the dtype NumPy gives a Python scalar where its exact type matters ('no' / 'equiv' casting)
+_PYTHON_DEFAULT = {bool: np.dtype(bool), int: np.dtype(np.int64), float: np.dtype(np.float64),
+                   complex: np.dtype(np.complex128)}
 
 
 def has_loop(name: str, dtype: np.dtype, bool_out: bool = False) -> bool:
@@ -39,36 +39,32 @@ def has_loop(name: str, dtype: np.dtype, bool_out: bool = False) -> bool:
     return any(all(np.dtype(c) == dtype for c in t.replace("->", "")) for t in npf.types if "O" not in t)
 
 
-def fixed_inputs(nin: int, signature: Any) -> tuple[bool, ...]:
-    """For each input, whether ``signature=`` names its loop dtype (a type string names all; a tuple those
-    entries that are not None).
+def scalar_operand(name: str, i: int, value: bool | int | float | complex, dtype: np.dtype, casting: str) -> Any:
+    """Python scalar input ``i`` as a NumPy scalar of the loop's ``dtype``, after NumPy's ``casting`` check.
 
-    >>> fixed_inputs(2, "dd->d"), fixed_inputs(2, (None, "i", "i")), fixed_inputs(2, None)
-    ((True, True), (False, True), (False, False))
-    """
-    if isinstance(signature, tuple):
-        return tuple(e is not None for e in signature[:nin])
-    return (signature is not None,) * nin
-
-
-def _numpy_dtype(entry: Any) -> np.dtype | None:
-    """A signature entry as NumPy's dtype (a kdsl DType, a type code, a scalar type or a DType class)."""
-    if entry is None:
-        return None
-    entry = getattr(entry, "np", entry)
-    if isinstance(entry, type) and issubclass(entry, np.dtype):
-        return np.dtype(getattr(entry, "type"))  # noqa: B009 - the class attribute
-    return np.dtype(entry)
+    A Python scalar is weak: under ``safe``/``same_kind`` it may become any dtype of its kind or a wider
+    kind (``3`` as int8, ``3.0`` as float16), and NumPy names the dtype it would promote to in the error
+    (``3.5`` to int32: float64). Under ``no``/``equiv`` only its own default dtype (int64, float64...) will
+    do. A NumPy scalar of the dtype is strong, so the kdsl function computes in ``dtype`` even when every
+    operand was a Python scalar."""
+    if casting in ("no", "equiv") and _PYTHON_DEFAULT[type(value)] != dtype:
+        raise TypeError(f"cannot cast Python {type(value).__name__} to {dtype} under the casting rule "
+                        f"'{casting}'")
+    if casting in ("safe", "same_kind"):
+        source = np.result_type(dtype, value)  # the weak scalar's dtype next to the loop's
+        if not np.can_cast(source, dtype, casting):  # type: ignore[arg-type]
+            raise input_casting_error(name, i, source, dtype, casting,
+                                      "pass casting='unsafe' or cast the input with astype")
+    if isinstance(value, (bool, int)):
+        return np.asarray(value, dtype=dtype)[()]  # NumPy's OverflowError for 300 as int8
+    return np.asarray(value).astype(dtype)[()]  # unsafe float -> int truncates, as NumPy's loop cast
 
 
 def check_input_casting(name: str, args: tuple, casting: str) -> None:
     """NumPy's input casting check of a call without ``dtype=``: under ``casting='no'``/``'equiv'``/``'safe'``
     each input must cast to the loop NumPy resolves for the inputs' dtypes (``np.add(int32, float32,
-    casting='no')`` raises: its loop is float64). NumPy's own ufunc decides, called on empty arrays of the
-    inputs' dtypes with the Python scalars themselves: its rules for weak scalars have no public form (a Python
-    int into a float loop passes ``'no'`` next to a float32 array, ``np.add(f4, 2, casting='no')``, but not alone,
-    ``np.cos(4, casting='no')``; under ``'equiv'`` any Python scalar into another dtype is a TypeError). Ufuncs
-    NumPy lacks, inputs it has no loop for and Python ints out of range are left to kdsl's function.
+    casting='no')`` raises: its loop is float64). Python scalars count as weak, as in NumPy; ufuncs NumPy lacks,
+    and inputs NumPy has no loop for, are left to kdsl's function.
 
     >>> check_input_casting("add", (np.ones(2, np.float32), 1.0), "no")
     >>> try:
@@ -80,106 +76,21 @@ def check_input_casting(name: str, args: tuple, casting: str) -> None:
     npf = getattr(np, name, None)
     if casting in ("same_kind", "unsafe") or not isinstance(npf, np.ufunc) or len(args) != npf.nin:
         return
+    spec = tuple(_loop_input(a) for a in args) + (None,) * npf.nout
     try:
-        _numpy_decides(npf, args, casting, {})
-    except (ValueError, OverflowError, _NoLoop):  # kdsl's function decides (and names the way)
+        loop = npf.resolve_dtypes(spec, casting="unsafe")
+    except (TypeError, ValueError):  # no NumPy loop (or a dtype it does not take): kdsl's function decides
         return
-
-
-class _NoLoop(Exception):
-    """NumPy has no loop for the call (kdsl's own function, or ``no_matching_loop_error``, says so)."""
-
-
-def _numpy_decides(npf: np.ufunc, args: tuple, casting: str, loop: dict[str, Any]) -> None:
-    """NumPy's ufunc called on empty arrays of the inputs' dtypes (Python scalars as themselves) with
-    ``casting`` and ``loop`` (``dtype=``/``signature=``): its casting and conversion errors as kdsl's (NumPy's
-    class and message, then what to do); no loop at all is :class:`_NoLoop`."""
-    name = npf.__name__
-    try:
-        with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            npf(*(_placeholder(a) for a in args), casting=casting, **loop)
-    except _NUMPY_INPUT_CASTING as e:
-        raise input_casting_error(name, getattr(e, "in_i", 0), getattr(e, "from_", None), getattr(e, "to", None),
-                                  casting, "pass casting='same_kind' (or 'unsafe') or cast the input with astype") \
-            from None
-    except _NUMPY_OUTPUT_CASTING as e:
-        raise output_casting_error(name, getattr(e, "from_", None), getattr(e, "to", None), casting,
-                                   "pass another dtype= (or casting='unsafe')") from None
-    except _NUMPY_NO_LOOP:
-        raise _NoLoop from None
-    except TypeError as e:  # a Python scalar under 'equiv' ("cannot cast Python int to int8 ..."), no loop
-        if str(e).startswith("No loop matching"):
-            raise _NoLoop from None
-        raise TypeError(f"{e}; pass casting='same_kind', or cast the operands with astype (a Python scalar: a NumPy "
-                        f"scalar of the array's dtype) ({name})") from None
-    except OverflowError as e:  # a Python int the loop cannot hold (NumPy converts Python scalars first)
-        raise OverflowError(f"{e}; pass it as a NumPy scalar of a wider dtype, or another dtype= ({name})") from None
-    except ValueError as e:  # NaN into an integer signature loop ("cannot convert float NaN to integer")
-        raise ValueError(f"{e}; pass a finite number ({name})") from None
-
-
-def numpy_loop(name: str, args: tuple, dtype: Any, signature: Any, casting: str) -> tuple[np.dtype, ...] | None:
-    """The loop NumPy's ufunc ``name`` runs for a call with ``dtype=`` or ``signature=``: the dtypes of its
-    inputs then outputs, after NumPy's own checks (its errors, as kdsl's). ``dtype=`` names the outputs' dtype
-    and the loop follows, as in NumPy (``np.absolute(complex64, dtype=np.float64)`` runs ``'D->d'``, a
-    comparison's ``dtype=bool`` keeps its inputs' loop). None for a ufunc NumPy lacks.
-
-    >>> numpy_loop("absolute", (np.ones(1, np.complex64),), np.float64, None, "same_kind")
-    (dtype('complex128'), dtype('float64'))
-    >>> numpy_loop("less", (np.ones(1, np.int8), 2.5), None, "dd->?", "same_kind")
-    (dtype('float64'), dtype('float64'), dtype('bool'))
-    """
-    npf = getattr(np, name, None)
-    if not isinstance(npf, np.ufunc) or len(args) != npf.nin:
-        return None
-    if dtype is not None:
-        fixed: Any = (None,) * npf.nin + (_numpy_dtype(dtype),) * npf.nout
-        loop: dict[str, Any] = {"dtype": _numpy_dtype(dtype)}
-    else:
-        fixed = signature if isinstance(signature, str) else tuple(_numpy_dtype(e) for e in signature)
-        loop = {"signature": fixed}
-    try:
-        _numpy_decides(npf, args, casting, loop)
-        spec = tuple(_loop_input(a) for a in args) + (None,) * npf.nout
-        return tuple(npf.resolve_dtypes(spec, signature=fixed, casting="unsafe"))
-    except _NoLoop:
-        raise no_matching_loop_error(name, f"ufunc.types lists {name}'s loops: name one of them (dtype= for one "
-                                     "dtype throughout), or cast the inputs with astype") from None
-
-
-def loop_operand(a: Any, dtype: np.dtype, fixed: bool) -> Any:
-    """Input ``a`` in its loop's ``dtype`` once NumPy has accepted the call (its checks are done): a NumPy scalar
-    cast, a Python scalar converted as NumPy converts it: as Python does where ``signature=`` names its dtype
-    (``np.fmod(0.5, -5, signature='ii->i')`` is 0), else as a weak value (its exact value, or, a lone operand,
-    an int64 cast: ``np.square(-5, dtype=np.uint16, casting='unsafe')`` wraps); an array is left to the caller
-    (cast on the device).
-
-    >>> loop_operand(np.float32(2.5), np.dtype(np.int64), False), loop_operand(2.7, np.dtype(np.int8), True)
-    (np.int64(2), np.int8(2))
-    """
-    if isinstance(a, np.generic):  # a NumPy scalar: strong, cast as an array is (np.float32(nan) into int64)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return np.asarray(a).astype(dtype)[()]
-    if type(a) not in (bool, int, float, complex):
-        return a
-    if fixed and type(a) is not bool:
-        python: Any = int if dtype.kind in "iu" else {"b": bool, "f": float, "c": complex}[dtype.kind]
-        return np.asarray(python(a), dtype=dtype)[()]
-    if type(a) is int:
-        try:
-            return np.asarray(a, dtype=dtype)[()]
-        except OverflowError:
-            pass
-    with warnings.catch_warnings():  # NumPy's unsafe casts of Python scalars say nothing
-        warnings.simplefilter("ignore")
-        return np.asarray(a).astype(dtype)[()]
+    for i, (given, want) in enumerate(zip(spec[:npf.nin], loop[:npf.nin], strict=True)):
+        # a weak Python scalar takes the loop's dtype (np.add(f4, 2.5, casting='no') is float32)
+        if not isinstance(given, type) and not np.can_cast(given, want, casting):  # type: ignore[arg-type]
+            raise input_casting_error(name, i, given, want, casting, "pass casting='same_kind' or cast the input "
+                                      "with astype")
 
 
 def _loop_input(a: Any) -> Any:
     """An input as ``ufunc.resolve_dtypes`` takes it: Python scalars as their (weak) type, others' dtype."""
-    if type(a) is bool:  # Python's bools are not weak in NEP 50
+    if type(a) is bool:  # Python's bools are not weak in NEP 50: np.multiply(u8, True, casting='no') raises
         return np.dtype(bool)
     if type(a) in (int, float, complex):
         return type(a)
@@ -187,38 +98,12 @@ def _loop_input(a: Any) -> Any:
     return np.dtype(getattr(dtype, "np", dtype)) if dtype is not None else np.asarray(a).dtype
 
 
-_NUMPY_INPUT_CASTING = numpy_exception_class("_UFuncInputCastingError")
-_NUMPY_NO_LOOP = numpy_exception_class("_UFuncNoLoopError")
-_NUMPY_OUTPUT_CASTING = numpy_exception_class("_UFuncOutputCastingError")
-
-
-def _placeholder(a: Any) -> Any:
-    """An input as NumPy's type resolution sees it: a Python scalar itself (weak, NEP 50; a bool is not weak
-    but NumPy reads it so too), anything else an empty array of its dtype."""
-    if type(a) in (bool, int, float, complex):
-        return a
-    dtype = getattr(a, "dtype", None)
-    return np.empty(0, np.dtype(getattr(dtype, "np", dtype)) if dtype is not None else np.asarray(a).dtype)
-
-
 def checked_signature(name: str, nin: int, nout: int, signature: Any) -> Any:
     """``signature=`` checked as NumPy checks it, before kdsl reads its dtypes: a type string with ``nin``
     codes before ``->`` and ``nout`` after (ValueError otherwise; bytes are decoded first, as NumPy's), a tuple
-    of ``nin + nout`` entries (ValueError); anything else is NumPy 2's TypeError, a bare dtype (``np.float64``) or
-    one type code (``"d"``) included: those are ``dtype=``'s spelling.
-
-    >>> checked_signature("add", 2, 1, "dd->d")
-    'dd->d'
-    >>> checked_signature("add", 2, 1, np.float64)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    TypeError: the signature object to ufunc must be a string or a tuple. (pass dtype=... for one loop dtype)
-    """
+    of ``nin + nout`` entries (ValueError), or one dtype; anything else is NumPy's TypeError."""
     if isinstance(signature, bytes):
         signature = signature.decode()  # NumPy's UnicodeDecodeError for bytes that are not text
-    if isinstance(signature, str) and len(signature) == 1:  # one type code: NumPy 2 refuses it as dtype= spelt
-        raise TypeError(f"Use `dtype` or  fill the tuple with more than one 'None'. (signature={signature!r}: "
-                        f"pass dtype={signature!r} for one loop dtype)")
     if isinstance(signature, str):
         before, arrow, after = signature.partition("->")
         codes = [c for c in before if c not in ", "], [c for c in after if c not in ", "]
@@ -238,9 +123,6 @@ def checked_signature(name: str, nin: int, nout: int, signature: Any) -> Any:
         if len(signature) != nin + nout:
             raise ValueError(f"a type-tuple must be specified of length {nin + nout} for ufunc '{name}'")
         return signature
-    if signature is None:
-        return signature
-    # a bare dtype (np.float64, kd.float32): NumPy 2 refuses it, dtype= is that spelling
-    hint = f" (pass dtype={signature!r} for one loop dtype)" if isinstance(signature, (type, np.dtype)) or \
-        hasattr(signature, "np") else ""
-    raise TypeError(f"the signature object to ufunc must be a string or a tuple.{hint}")
+    if signature is None or isinstance(signature, (type, np.dtype)) or hasattr(signature, "np"):
+        return signature  # one dtype for every operand (a kdsl DType has .np)
+    raise TypeError("the signature object to ufunc must be a string or a tuple.")

@@ -32,16 +32,17 @@ from kdsl.frontend.array.logical_text import logical_operands
 from kdsl.frontend.array.scatter import WithAt
 from kdsl.frontend.array.ufunc_arguments import (
     NO_OUT,
+    cast_input,
     check_argument_count,
     check_keywords,
     check_out_count,
-    check_output_cast,
     ellipsis_out,
-    outputs_shaped,
+    loop_dtype,
     ufunc_signature,
     warn_where_without_out,
     written_into,
 )
+from kdsl.frontend.array.ufunc_errors import no_matching_loop_error
 from kdsl.frontend.array.ufunc_folds import WithFolds
 
 
@@ -73,9 +74,8 @@ class Ufunc(WithFolds):
     def __call__(self, *args: Any, out: Any = NO_OUT, where: Any = True, dtype: Any = None, casting: str = "same_kind",
                  order: str = "K", subok: bool = True, signature: Any = None, **kwargs: Any) -> Any:
         """``fn(*args)``; NumPy's ``out`` (also positional, after the inputs), ``where``, ``dtype``/``signature``
-        (NumPy's loop, ``ufunc_loops.numpy_loop``) and ``casting``; ``order``/``subok`` are checked and have nothing
-        to change (one layout, no subclasses). Other keywords go to the function (``vecdot(axis=)``), which names any
-        it lacks.
+        (one dtype for the loop) and ``casting``; ``order``/``subok`` are checked and have nothing to change (one
+        layout, no subclasses). Other keywords go to the function (``vecdot(axis=)``), which names any it lacks.
         ``where=`` without ``out`` warns as NumPy's (``out=None`` does not)."""
         if out is NO_OUT and where is True and dtype is None and signature is None and casting == "same_kind" and \
                 order == "K" and subok is True and not kwargs and len(args) == self.nin and \
@@ -115,37 +115,31 @@ class Ufunc(WithFolds):
                 raise TypeError("cannot specify both 'sig' and 'signature'")
             signature = kwargs.pop("sig")
         signature = ufunc_loops.checked_signature(self._name, self.nin, self.nout, signature)
-        if dtype is not None and signature is not None:
-            raise TypeError("cannot specify both 'signature' and 'dtype'")
-        if dtype is None and signature is None:  # the loop NumPy resolves for the inputs: they must cast to it
+        dtype = loop_dtype(self._name, dtype, signature)
+        if dtype is None:  # the loop NumPy resolves for the inputs: they must cast to it under casting
             ufunc_loops.check_input_casting(self._name, args, casting)
-            result = self._fn(*args, **kwargs)
-        else:  # NumPy's loop for dtype=/signature=: the inputs in its dtypes, the results in its outputs'
-            result = self._in_loop(args, dtype, signature, casting, kwargs)
+        if dtype is not None and not ufunc_loops.has_loop(self._name, np.dtype(getattr(dtype, "np", dtype)),
+                                                          self._bool_out):
+            raise no_matching_loop_error(self._name)  # np.sqrt(x, dtype=np.int8): NumPy has no such loop
+        if dtype is not None and not self._bool_out:  # compute in dtype, as NumPy's loops for it
+            args = tuple(self._loop_operand(i, a, dtype, casting) for i, a in enumerate(args))
+        result = self._fn(*args, **kwargs)
+        if dtype is not None and self._bool_out:
+            result = result.astype(dtype)
         if out is None and where is True:
             return result
         if self.nout > 1:
             outs = out if isinstance(out, tuple) else (None,) * self.nout
-            for r, o in zip(result, outs, strict=True):  # NumPy checks the casts before the shapes
-                check_output_cast(r, o, casting, self._name)
-            result = outputs_shaped(result, outs)
             return tuple(written_into(r, o, where, casting, self._name) for r, o in zip(result, outs, strict=True))
         return written_into(result, out[0] if isinstance(out, tuple) and len(out) == 1 else out, where, casting,
                         self._name)
 
-    def _in_loop(self, args: tuple, dtype: Any, signature: Any, casting: str, kwargs: dict[str, Any]) -> Any:
-        """``fn(*args)`` in the loop NumPy picks for ``dtype=``/``signature=`` (after NumPy's checks of the
-        call): each input cast to its loop dtype, each result to the loop's output dtype."""
-        loop = ufunc_loops.numpy_loop(self._name, args, dtype, signature, casting)
-        assert loop is not None  # a Ufunc wraps a NumPy ufunc of its name (wrap), called with nin inputs
-        fixed = ufunc_loops.fixed_inputs(self.nin, signature)
-        operands = tuple(ufunc_loops.loop_operand(a, loop[i], fixed[i]) for i, a in enumerate(args))
-        operands = tuple(o if isinstance(o, np.generic) else asarray(o).astype(loop[i], copy=False)
-                         for i, o in enumerate(operands))
-        result = self._fn(*operands, **kwargs)
-        if self.nout == 1:
-            return result.astype(loop[-1], copy=False)
-        return tuple(r.astype(d, copy=False) for r, d in zip(result, loop[self.nin:], strict=True))
+    def _loop_operand(self, i: int, a: Any, dtype: Any, casting: str) -> Any:
+        """Input ``i`` cast into the loop's ``dtype`` (a Python scalar as a NumPy scalar of it, which kdsl's
+        functions take as strong), after NumPy's casting check."""
+        if type(a) in (bool, int, float, complex):  # exact types: np.float64 (a float subclass) is strong
+            return ufunc_loops.scalar_operand(self._name, i, a, np.dtype(getattr(dtype, "np", dtype)), casting)
+        return cast_input(self._name, i, asarray(a), dtype, casting)
 
     def _binary_only(self, method: str) -> None:
         self._fold_arity("outer product" if method == "outer" else method, outputs=method != "outer")

@@ -78,8 +78,7 @@ def _z_series(c: kd.Array) -> kd.Array:
 
 
 _BASIS = _ChebyshevBasis(lambda k: (1.0, 0.0, 0.0) if k == 0 else (2.0, 1.0, 0.0),
-                         calculus=(np.polynomial.chebyshev.chebder, np.polynomial.chebyshev.chebint),
-               numpy_module=(np.polynomial.chebyshev, "cheb"))
+                         numpy_module=(np.polynomial.chebyshev, "cheb"))
 
 _DOMAIN = [-1.0, 1.0]
 _NAMES = basis_names(_BASIS, "cheb", _DOMAIN, x=[0.0, 1.0])  # chebval, chebfit, chebdomain...: NumPy's names

@@ -20,7 +20,6 @@ from kdsl.polynomial.orthogonal import Basis
 from kdsl.polynomial.series_class import SeriesBase
 
 _BASIS = Basis(lambda k: (2.0, 2.0 * k, 0.0),
-               calculus=(np.polynomial.hermite.hermder, np.polynomial.hermite.hermint),
                numpy_module=(np.polynomial.hermite, "herm"))
 
 _DOMAIN = [-1.0, 1.0]

@@ -20,7 +20,6 @@ from kdsl.polynomial.orthogonal import Basis
 from kdsl.polynomial.series_class import SeriesBase
 
 _BASIS = Basis(lambda k: (1.0, float(k), 0.0),
-               calculus=(np.polynomial.hermite_e.hermeder, np.polynomial.hermite_e.hermeint),
                numpy_module=(np.polynomial.hermite_e, "herme"))
 
 _DOMAIN = [-1.0, 1.0]

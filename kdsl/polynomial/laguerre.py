@@ -20,7 +20,6 @@ from kdsl.polynomial.orthogonal import Basis
 from kdsl.polynomial.series_class import SeriesBase
 
 _BASIS = Basis(lambda k: (-1.0 / (k + 1), k / (k + 1), (2 * k + 1) / (k + 1)),
-               calculus=(np.polynomial.laguerre.lagder, np.polynomial.laguerre.lagint),
                numpy_module=(np.polynomial.laguerre, "lag"))
 
 _DOMAIN = [0.0, 1.0]

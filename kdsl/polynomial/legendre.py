@@ -20,7 +20,6 @@ from kdsl.polynomial.orthogonal import Basis
 from kdsl.polynomial.series_class import SeriesBase
 
 _BASIS = Basis(lambda k: ((2 * k + 1) / (k + 1), k / (k + 1), 0.0),
-               calculus=(np.polynomial.legendre.legder, np.polynomial.legendre.legint),
                numpy_module=(np.polynomial.legendre, "leg"))
 
 _DOMAIN = [-1.0, 1.0]

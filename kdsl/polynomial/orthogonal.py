@@ -47,10 +47,11 @@ class Basis:
     """One basis' functions, from its recurrence coefficients (and NumPy's ``der`` and ``int`` of the basis, whose
     linear maps give derivatives and integrals without the power basis)."""
 
-    def __init__(self, recurrence: Coefficients, calculus: tuple[HostFunction, HostFunction] | None = None,
-                 numpy_module: tuple[Any, str] | None = None) -> None:
+    def __init__(self, recurrence: Coefficients, numpy_module: tuple[Any, str] | None = None) -> None:
         self.recurrence = recurrence
-        self.calculus = calculus
+        module, prefix = numpy_module if numpy_module is not None else (None, "")
+        self.calculus: tuple[HostFunction, HostFunction] | None = None if module is None else \
+            (getattr(module, prefix + "der"), getattr(module, prefix + "int"))  # NumPy's chebder, chebint...
         self.numpy_module = numpy_module  # (np.polynomial.legendre, "leg"): NumPy's functions of long series
 
     # ----- host constants (depend on the length only)
